@@ -1,0 +1,26 @@
+/**
+ * The one SQL interface of Atrium. Two backends implement it (PostgreSQL via
+ * `postgres`, embedded PGlite); both speak the same SQL with `$n` parameters.
+ */
+import { Context, Effect, Schema } from "effect"
+
+export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
+  message: Schema.String,
+  /** SQLSTATE when the database gave one (e.g. "23505" unique violation). */
+  code: Schema.optionalKey(Schema.String)
+}) {}
+
+export type Row = Record<string, unknown>
+
+export interface SqlShape {
+  readonly backend: "postgres" | "pglite"
+  /** Runs one prepared statement. JSON values for jsonb columns are passed as objects, never strings. */
+  readonly query: <R extends object = Row>(
+    text: string,
+    params?: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<R>, SqlError>
+  /** Runs `body` in one transaction: inside it, `Sql` is bound to the transaction. Nested calls join the outer one. */
+  readonly transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+}
+
+export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sql") {}

@@ -1,0 +1,29 @@
+/** Failures of the actor runtime itself (as opposed to domain rejections). */
+import { Schema } from "effect"
+
+const Address = Schema.Struct({ kind: Schema.String, id: Schema.String })
+
+/** The actor's mailbox is full: the caller should back off. */
+export class ActorOverloaded extends Schema.TaggedError<ActorOverloaded>()("ActorOverloaded", {
+  address: Address
+}) {}
+
+/** No reply within the request's timeout. */
+export class ActorTimeout extends Schema.TaggedError<ActorTimeout>()("ActorTimeout", {
+  address: Address,
+  millis: Schema.Number
+}) {}
+
+/** The handler died; only this request fails and the actor restarts from persisted state. */
+export class ActorDefect extends Schema.TaggedError<ActorDefect>()("ActorDefect", {
+  address: Address,
+  message: Schema.String
+}) {}
+
+/** No node could take the message (shard without owner, transport down, draining). */
+export class ActorUnavailable extends Schema.TaggedError<ActorUnavailable>()("ActorUnavailable", {
+  address: Address,
+  message: Schema.String
+}) {}
+
+export type ActorError = ActorOverloaded | ActorTimeout | ActorDefect | ActorUnavailable

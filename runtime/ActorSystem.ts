@@ -1,0 +1,29 @@
+/**
+ * The ActorSystem service: `ask` an actor and await its reply. Two transports
+ * implement it — in-process (the embedded default) and NATS (sharded, leases
+ * in a JetStream KV bucket) — see `InProcessTransport.ts` and `NatsTransport.ts`.
+ */
+import { Context, type Effect } from "effect"
+import type { ActorKind, PayloadOf, SuccessOf } from "./Actor.ts"
+import type { ActorError } from "./ActorError.ts"
+import type { Rejection } from "./Rejection.ts"
+
+export interface AskOptions {
+  readonly timeoutMillis?: number
+}
+
+export interface ActorSystemShape {
+  /** This node's id (unique per process). */
+  readonly nodeId: string
+  readonly ask: <K extends ActorKind, Tag extends keyof K["messages"] & string>(
+    kind: K,
+    id: string,
+    tag: Tag,
+    payload: PayloadOf<K, Tag>,
+    options?: AskOptions
+  ) => Effect.Effect<SuccessOf<K, Tag>, Rejection | ActorError>
+  /** Stop taking new messages, finish queued ones, passivate every activation (state saved). */
+  readonly drain: Effect.Effect<void>
+}
+
+export class ActorSystem extends Context.Service<ActorSystem, ActorSystemShape>()("atrium/runtime/ActorSystem") {}
