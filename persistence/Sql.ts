@@ -21,6 +21,16 @@ export interface SqlShape {
   ) => Effect.Effect<ReadonlyArray<R>, SqlError>
   /** Runs `body` in one transaction: inside it, `Sql` is bound to the transaction. Nested calls join the outer one. */
   readonly transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+  /**
+   * Runs a script of one or more statements without parameters (simple query
+   * protocol), e.g. a migration file. Inside `transaction` it runs in that
+   * transaction. Never build a script from user input: use `query` with `$n`.
+   */
+  readonly executeScript: (script: string) => Effect.Effect<void, SqlError>
 }
 
 export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sql") {}
+
+/** `Sql.query` from the context: the common case for domain reads. */
+export const query = <R extends object = Row>(text: string, params?: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> =>
+  Sql.use((sql) => sql.query<R>(text, params))

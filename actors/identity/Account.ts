@@ -1,0 +1,126 @@
+/**
+ * An Account is a user's credentials and profile, addressed by the normalized
+ * e-mail: registration and login for one address are serialized by the actor,
+ * so two concurrent sign-ups with one e-mail cannot both succeed, and failed
+ * logins are counted (and locked out) in memory without a database round trip.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { Actor } from "../../runtime/Actor.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { Email, Id, Name, Timestamp, now } from "../Fields.ts"
+import { hashPassword, verifyPassword } from "./Password.ts"
+
+export const User = Schema.Struct({
+  id: Id,
+  email: Email,
+  name: Schema.String,
+  createdAt: Timestamp
+}).annotate({ identifier: "User", description: "A user of the platform, shared by all four services." })
+export type User = typeof User.Type
+
+export const Password = Schema.String.check(Schema.isMinLength(8), Schema.isMaxLength(200)).annotate({
+  description: "At least 8 characters.",
+  format: "password"
+})
+
+const AccountState = Schema.Struct({
+  userId: Schema.NullOr(Schema.String),
+  email: Schema.String,
+  name: Schema.String,
+  passwordHash: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  failedLogins: Schema.Number,
+  lockedUntil: Schema.NullOr(Schema.String)
+})
+type AccountState = typeof AccountState.Type
+
+const MAX_FAILED_LOGINS = 10
+const LOCKOUT_MILLIS = 5 * 60_000
+
+const toUser = (state: AccountState): User => ({
+  id: state.userId!,
+  email: state.email,
+  name: state.name,
+  createdAt: state.createdAt
+})
+
+const requireAccount = (state: AccountState) =>
+  state.userId === null ? Effect.fail(reject("not_found", "No such user")) : Effect.succeed(state)
+
+const invalidCredentials = reject("unauthorized", "Invalid e-mail or password")
+
+export const Account = Actor<AccountState>()({
+  kind: "account",
+  state: AccountState,
+  initial: (email) => ({
+    userId: null,
+    email,
+    name: "",
+    passwordHash: "",
+    createdAt: "",
+    updatedAt: "",
+    failedLogins: 0,
+    lockedUntil: null
+  }),
+  messages: {
+    register: { payload: Schema.Struct({ name: Name(), password: Password }), success: User },
+    authenticate: { payload: Schema.Struct({ password: Schema.String }), success: User },
+    changePassword: {
+      payload: Schema.Struct({ currentPassword: Schema.String, newPassword: Password }),
+      success: Schema.Struct({ changedAt: Timestamp })
+    },
+    profile: { payload: Schema.Struct({}), success: User },
+    rename: { payload: Schema.Struct({ name: Name() }), success: User }
+  },
+  handlers: {
+    register: ({ name, password }, ctx) =>
+      Effect.gen(function* () {
+        if (ctx.state.userId !== null) return yield* reject("conflict", "A user with this e-mail already exists", [{ path: "email", message: "already registered" }])
+        const passwordHash = yield* hashPassword(password)
+        const at = now()
+        const next = { ...ctx.state, userId: randomUUID(), name: name.trim(), passwordHash, createdAt: at, updatedAt: at }
+        ctx.setState(next)
+        return toUser(next)
+      }),
+    authenticate: ({ password }, ctx) =>
+      Effect.gen(function* () {
+        const state = ctx.state
+        if (state.userId === null) return yield* invalidCredentials
+        if (state.lockedUntil !== null && Date.parse(state.lockedUntil) > Date.now()) {
+          return yield* reject("rate_limited", "Too many failed logins; try again later")
+        }
+        const ok = yield* verifyPassword(password, state.passwordHash)
+        if (!ok) {
+          const failedLogins = state.failedLogins + 1
+          const locked = failedLogins >= MAX_FAILED_LOGINS
+          ctx.setState({
+            ...state,
+            failedLogins: locked ? 0 : failedLogins,
+            lockedUntil: locked ? new Date(Date.now() + LOCKOUT_MILLIS).toISOString() : state.lockedUntil
+          })
+          return yield* invalidCredentials
+        }
+        if (state.failedLogins !== 0 || state.lockedUntil !== null) ctx.setState({ ...state, failedLogins: 0, lockedUntil: null })
+        return toUser(state)
+      }),
+    changePassword: ({ currentPassword, newPassword }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const ok = yield* verifyPassword(currentPassword, state.passwordHash)
+        if (!ok) return yield* reject("invalid", "Current password is wrong", [{ path: "currentPassword", message: "does not match" }])
+        const at = now()
+        ctx.setState({ ...state, passwordHash: yield* hashPassword(newPassword), updatedAt: at })
+        return { changedAt: at }
+      }),
+    profile: (_, ctx) => Effect.map(requireAccount(ctx.state), toUser),
+    rename: ({ name }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const next = { ...state, name: name.trim(), updatedAt: now() }
+        ctx.setState(next)
+        return toUser(next)
+      })
+  }
+})

@@ -1,0 +1,35 @@
+/** Atrium's configuration, read from the environment once at startup (see README: Configuration). */
+export interface AtriumConfig {
+  readonly host: string
+  readonly port: number
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  readonly natsUrl: string | undefined
+  /** Prefix of NATS subjects and KV buckets, so several clusters (or test runs) share one NATS. */
+  readonly natsPrefix: string
+  readonly bodyLimitBytes: number
+  readonly actorIdleMillis: number
+  readonly demo: boolean
+}
+
+const positive = (name: string, fallback: number, env: NodeJS.ProcessEnv): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
+  return value
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value)
+
+export const fromEnv = (env: NodeJS.ProcessEnv = process.env, argv: ReadonlyArray<string> = process.argv): AtriumConfig => ({
+  host: nonEmpty(env.HOST) ?? "0.0.0.0",
+  port: positive("PORT", 8080, env),
+  dataDir: nonEmpty(env.DATA_DIR) ?? "./data",
+  databaseUrl: nonEmpty(env.DATABASE_URL),
+  natsUrl: nonEmpty(env.NATS_URL),
+  natsPrefix: nonEmpty(env.NATS_PREFIX) ?? "atrium",
+  bodyLimitBytes: positive("BODY_LIMIT_BYTES", 1024 * 1024, env),
+  actorIdleMillis: positive("ACTOR_IDLE_SECONDS", 300, env) * 1000,
+  demo: argv.includes("--demo") || env.DEMO === "1" || env.DEMO === "true"
+})

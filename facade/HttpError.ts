@@ -1,0 +1,62 @@
+/**
+ * The one error envelope of every service:
+ * `{"error": {"code", "message", "details"?: [{"path", "message"}]}, "requestId"}`.
+ * Domain rejections and runtime failures map onto it here, nowhere else.
+ */
+import type { ActorError } from "../runtime/ActorError.ts"
+import type { Rejection, RejectionCode, RejectionDetail } from "../runtime/Rejection.ts"
+
+export interface HttpError {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly details?: ReadonlyArray<RejectionDetail>
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export const httpError = (
+  status: number,
+  code: string,
+  message: string,
+  details?: ReadonlyArray<RejectionDetail>,
+  headers?: Readonly<Record<string, string>>
+): HttpError => ({ status, code, message, ...(details && details.length > 0 ? { details } : {}), ...(headers ? { headers } : {}) })
+
+const statusOf: Record<RejectionCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429
+}
+
+export const fromFailure = (failure: Rejection | ActorError): HttpError => {
+  switch (failure._tag) {
+    case "Rejection":
+      return httpError(
+        statusOf[failure.code],
+        failure.code,
+        failure.message,
+        failure.details,
+        failure.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="atrium"' } : undefined
+      )
+    case "ActorOverloaded":
+      return httpError(429, "overloaded", `Too many requests queued for ${failure.address.kind}; retry shortly`, undefined, { "retry-after": "1" })
+    case "ActorTimeout":
+      return httpError(503, "timeout", `No reply from ${failure.address.kind} within ${failure.millis} ms; retry shortly`, undefined, { "retry-after": "1" })
+    case "ActorUnavailable":
+      return httpError(503, "unavailable", "The service is moving this resource between nodes; retry shortly", undefined, { "retry-after": "1" })
+    default:
+      // ActorDefect, or an error type a handler failed to map: both are bugs.
+      return httpError(500, "internal", "Internal error")
+  }
+}
+
+export const envelope = (error: HttpError, requestId: string): string =>
+  JSON.stringify({
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    requestId
+  })

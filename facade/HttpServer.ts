@@ -1,0 +1,157 @@
+/**
+ * The uWebSockets.js server: one app, one port, all four services. This file
+ * only moves bytes: it copies what it needs from the request synchronously
+ * (uWS invalidates the request object when the handler returns), buffers the
+ * body up to the route's limit (refusing larger ones from Content-Length,
+ * before buffering), runs the pipeline as one fiber per request, and writes
+ * the response corked. Real-time sockets attach to the same app.
+ */
+import { randomBytes } from "node:crypto"
+import { Context, Effect } from "effect"
+import { httpError } from "./HttpError.ts"
+import { errorResponse, type IncomingRequest, type OutgoingResponse, respond } from "./Pipeline.ts"
+import type { Registry } from "./Registry.ts"
+import { type HttpResponse, type TemplatedApp, type us_listen_socket, uws } from "./uws.ts"
+
+export interface HttpServerOptions {
+  readonly host: string
+  readonly port: number
+  /** Largest JSON body accepted (uploads declare their own limit). */
+  readonly bodyLimitBytes: number
+}
+
+export interface RunningServer {
+  readonly app: TemplatedApp
+  readonly port: number
+  /** Stop accepting connections, then wait for in-flight requests to finish. */
+  readonly close: Effect.Effect<void>
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 304: "Not Modified",
+  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+  409: "Conflict", 410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+  429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"
+}
+
+const bootId = randomBytes(4).toString("hex")
+let requestCounter = 0
+const requestIdFrom = (header: string): string =>
+  header !== "" && header.length <= 128 && /^[\w.:-]+$/.test(header) ? header : `${bootId}-${(++requestCounter).toString(36)}`
+
+const write = (res: HttpResponse, requestId: string, response: OutgoingResponse, closeAfter = false): void => {
+  res.cork(() => {
+    res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ""}`)
+    res.writeHeader("x-request-id", requestId)
+    for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
+    if (closeAfter) res.writeHeader("connection", "close")
+    res.end(response.body, closeAfter)
+  })
+}
+
+export const serve = (registry: Registry, options: HttpServerOptions, configure?: (app: TemplatedApp) => void) =>
+  Effect.gen(function* () {
+    // Handlers need the services the server is built in (actors, SQL, tokens…):
+    // capture that context once and run each request's fiber with it.
+    const context = yield* Effect.context<never>()
+    const run = Effect.runForkWith(context) as unknown as (effect: Effect.Effect<void, never, any>) => unknown
+    let inFlight = 0
+    let draining = false
+    let drained: (() => void) | undefined
+    const settle = () => {
+      inFlight--
+      if (draining && inFlight === 0) drained?.()
+    }
+
+    const app = uws.App()
+    configure?.(app)
+
+    app.get("/healthz", (res) => {
+      res.cork(() => {
+        res.writeStatus(draining ? "503 Service Unavailable" : "200 OK").writeHeader("content-type", "application/json")
+        res.end(draining ? '{"status":"draining"}' : '{"status":"ok"}')
+      })
+    })
+
+    app.any("/*", (res, req) => {
+      const method = req.getCaseSensitiveMethod().toUpperCase()
+      const path = req.getUrl()
+      const requestId = requestIdFrom(req.getHeader("x-request-id"))
+      const contentLength = req.getHeader("content-length")
+      const chunked = req.getHeader("transfer-encoding") !== ""
+      const base = {
+        method,
+        path,
+        query: req.getQuery() ?? "",
+        requestId,
+        origin: `http://${req.getHeader("host") || `localhost:${options.port}`}`,
+        authorization: req.getHeader("authorization"),
+        apiKey: req.getHeader("x-api-key"),
+        contentType: req.getHeader("content-type"),
+        ifNoneMatch: req.getHeader("if-none-match")
+      }
+      let aborted = false
+      res.onAborted(() => {
+        aborted = true
+      })
+      if (draining) {
+        write(res, requestId, errorResponse(httpError(503, "unavailable", "Server is shutting down", undefined, { "retry-after": "1" }), requestId), true)
+        return
+      }
+      const match = registry.router.match(method, path)
+      const limit = match._tag === "Found" && match.operation.upload ? match.operation.upload.maxBytes : options.bodyLimitBytes
+      const tooLarge = () => errorResponse(httpError(413, "too_large", `Request bodies are limited to ${limit} bytes`), requestId)
+
+      const dispatch = (body: Uint8Array | undefined) => {
+        inFlight++
+        run(
+          Effect.flatMap(respond(match, { ...base, body } satisfies IncomingRequest), (response) =>
+            Effect.sync(() => {
+              if (!aborted) write(res, requestId, response)
+              settle()
+            })
+          )
+        )
+      }
+
+      const declared = contentLength === "" ? 0 : Number(contentLength)
+      if (!chunked && declared === 0) return dispatch(undefined)
+      if (declared > limit) {
+        aborted = true
+        write(res, requestId, tooLarge(), true)
+        return
+      }
+      // Collect the body; uWS reuses each chunk's memory after the callback returns, so copy.
+      const chunks: Array<Buffer> = []
+      let received = 0
+      res.onData((chunk, isLast) => {
+        if (aborted) return
+        received += chunk.byteLength
+        if (received > limit) {
+          aborted = true
+          write(res, requestId, tooLarge(), true)
+          return
+        }
+        chunks.push(Buffer.from(chunk.slice(0)))
+        if (isLast) dispatch(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+      })
+    })
+
+    const listenSocket = yield* Effect.callback<us_listen_socket>((resume) => {
+      app.listen(options.host, options.port, (socket) => {
+        resume(socket ? Effect.succeed(socket) : Effect.die(new Error(`Cannot listen on ${options.host}:${options.port}`)))
+      })
+    })
+    const port = uws.us_socket_local_port(listenSocket as never)
+
+    const close = Effect.callback<void>((resume) => {
+      if (draining) return resume(Effect.void)
+      draining = true
+      uws.us_listen_socket_close(listenSocket)
+      if (inFlight === 0) resume(Effect.void)
+      else drained = () => resume(Effect.void)
+    })
+    return { app, port, close } satisfies RunningServer
+  })
+
+export class HttpServer extends Context.Service<HttpServer, RunningServer>()("atrium/facade/HttpServer") {}

@@ -1,0 +1,111 @@
+/**
+ * An Operation is one documented endpoint, declared once as data: its route,
+ * schemas, auth mode, scopes, examples and handler. The route table, request
+ * validation, the catalog tiers and the OpenAPI documents all derive from it.
+ */
+import type { Effect, Schema } from "effect"
+import type { ActorError } from "../runtime/ActorError.ts"
+import type { Rejection } from "../runtime/Rejection.ts"
+import type { Principal } from "./Principal.ts"
+
+export type ServiceName = "hub" | "pm" | "wiki" | "feedback"
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+/**
+ * public: no credentials. jwt: a user session only (API keys refused with 403).
+ * apiKey: an API key only. both: either.
+ */
+export type AuthMode = "public" | "jwt" | "apiKey" | "both"
+
+export interface ResponseSpec {
+  readonly description: string
+  readonly schema?: Schema.Top
+  /** Non-JSON bodies (downloads, exports). */
+  readonly contentType?: string
+}
+
+export interface Example {
+  readonly name: string
+  readonly summary?: string
+  readonly request?: {
+    readonly params?: Record<string, string>
+    readonly query?: Record<string, string>
+    readonly body?: unknown
+  }
+  readonly response: { readonly status: number; readonly body?: unknown }
+}
+
+export interface RequestContext {
+  readonly requestId: string
+  /** Absent only for public operations. */
+  readonly principal: Principal | undefined
+  /** `http://host:port` as the caller addressed us, for links in responses. */
+  readonly origin: string
+}
+
+/** A non-JSON reply (a download, an export). */
+export interface RawReply {
+  readonly _tag: "RawReply"
+  readonly status?: number
+  readonly contentType: string
+  readonly body: Uint8Array | string
+  readonly headers?: Record<string, string>
+}
+
+export const raw = (contentType: string, body: Uint8Array | string, headers?: Record<string, string>): RawReply => ({
+  _tag: "RawReply",
+  contentType,
+  body,
+  ...(headers ? { headers } : {})
+})
+
+type TypeOf<S> = S extends Schema.Top ? S["Type"] : undefined
+
+export interface Decoded<P, Q, B> {
+  readonly params: TypeOf<P>
+  readonly query: TypeOf<Q>
+  readonly body: TypeOf<B>
+  /** Raw bytes of a non-JSON upload (when `upload` is declared). */
+  readonly upload?: { readonly contentType: string; readonly bytes: Uint8Array; readonly filename?: string }
+}
+
+export interface Operation<
+  P extends Schema.Top | undefined = any,
+  Q extends Schema.Top | undefined = any,
+  B extends Schema.Top | undefined = any,
+  R = any
+> {
+  readonly service: ServiceName
+  readonly tag: string
+  readonly operationId: string
+  readonly method: HttpMethod
+  /** Relative to the service base, e.g. `/v1/workspaces/{workspaceId}`. */
+  readonly path: string
+  readonly summary: string
+  readonly description?: string
+  readonly auth: AuthMode
+  /** API-key scopes the caller's key must hold (all of them). */
+  readonly scopes: ReadonlyArray<string>
+  readonly params?: P
+  readonly query?: Q
+  readonly body?: B
+  /** Accepts a raw (non-JSON) upload of these content types instead of a JSON body. */
+  readonly upload?: { readonly contentTypes: ReadonlyArray<string>; readonly maxBytes: number }
+  /** By status; the first 2xx is the success status. */
+  readonly responses: Readonly<Record<number, ResponseSpec>>
+  readonly examples: ReadonlyArray<Example>
+  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<unknown, Rejection | ActorError, R>
+}
+
+export type AnyOperation = Operation<any, any, any, any>
+
+/** Declares an operation; the generic parameters tie the handler to its schemas. */
+export const operation = <
+  P extends Schema.Top | undefined = undefined,
+  Q extends Schema.Top | undefined = undefined,
+  B extends Schema.Top | undefined = undefined,
+  R = never
+>(definition: Operation<P, Q, B, R>): Operation<P, Q, B, R> => definition
+
+export const successStatus = (op: AnyOperation): number =>
+  Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)

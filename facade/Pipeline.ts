@@ -1,0 +1,182 @@
+/**
+ * The request pipeline, independent of the socket library: route → authenticate
+ * → authorize (auth mode and API-key scopes) → decode path, query and body with
+ * the operation's schemas → handler → encode. Every failure leaves as the error
+ * envelope; a defect is logged and answered 500 (a 5xx is a bug).
+ */
+import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
+import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
+import { authenticate } from "./auth/Authenticate.ts"
+import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts"
+import { type AnyOperation, type RawReply, successStatus } from "./Operation.ts"
+import type { Principal } from "./Principal.ts"
+import type { Match } from "./Router.ts"
+
+export interface IncomingRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly requestId: string
+  readonly origin: string
+  readonly authorization: string
+  readonly apiKey: string
+  readonly contentType: string
+  readonly ifNoneMatch: string
+  /** `undefined` when the request had no body. */
+  readonly body: Uint8Array | undefined
+}
+
+export interface OutgoingResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | Uint8Array
+}
+
+const JSON_TYPE = "application/json; charset=utf-8"
+
+export const errorResponse = (error: HttpError, requestId: string): OutgoingResponse => ({
+  status: error.status,
+  headers: { "content-type": JSON_TYPE, ...error.headers },
+  body: envelope(error, requestId)
+})
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const decoders = new WeakMap<Schema.Top, (input: unknown) => Exit.Exit<unknown, Schema.SchemaError>>()
+
+/** Decodes `input` at `location` (path, query or body), naming each offending field. */
+const decodeAt = (schema: Schema.Top, input: unknown, location: "path" | "query" | "body") => {
+  let decode = decoders.get(schema)
+  if (decode === undefined) {
+    decode = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error", errors: "all" })
+    decoders.set(schema, decode)
+  }
+  const exit = decode(input)
+  if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
+  const error = Exit.findErrorOption(exit)
+  const issues = error._tag === "Some" ? formatIssues(error.value.issue).issues : []
+  const details: Array<RejectionDetail> = issues.map((issue) => ({
+    path: [location, ...(issue.path ?? []).map((key) => String(typeof key === "object" ? key.key : key))].join("."),
+    message: issue.message
+  }))
+  const first = details[0]
+  return Effect.fail(
+    reject("invalid", first ? `Invalid ${first.path}: ${first.message}` : `Invalid request ${location}`, details)
+  )
+}
+
+const parseQuery = (query: string): Record<string, string> => {
+  const result: Record<string, string> = {}
+  if (query === "") return result
+  for (const [key, value] of new URLSearchParams(query)) result[key] = value
+  return result
+}
+
+const authorize = (operation: AnyOperation, principal: Principal | undefined) => {
+  if (operation.auth === "public") return Effect.void
+  if (principal === undefined) {
+    return Effect.fail(reject("unauthorized", "Credentials required: Authorization: Bearer <token or API key>, or X-API-Key"))
+  }
+  if (principal.kind === "apiKey") {
+    if (operation.auth === "jwt") return Effect.fail(reject("forbidden", "This operation requires a user session; API keys are refused"))
+    const missing = operation.scopes.filter((scope) => !principal.scopes.includes(scope))
+    if (missing.length > 0) return Effect.fail(reject("forbidden", `The API key lacks the scope ${missing.join(", ")}`))
+  } else if (operation.auth === "apiKey") {
+    return Effect.fail(reject("forbidden", "This operation requires an API key"))
+  }
+  return Effect.void
+}
+
+const decodeBody = (operation: AnyOperation, request: IncomingRequest) => {
+  if (operation.body === undefined) return Effect.succeed(undefined)
+  if (request.body === undefined || request.body.length === 0) {
+    return Effect.fail(reject("invalid", "A JSON request body is required", [{ path: "body", message: "missing" }]))
+  }
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.contentType)) {
+    return Effect.fail(reject("unsupported_media_type", "The request body must be application/json"))
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(request.body))
+  } catch (error) {
+    return Effect.fail(reject("invalid", `Malformed JSON: ${(error as Error).message}`, [{ path: "body", message: "malformed JSON" }]))
+  }
+  return decodeAt(operation.body, parsed, "body")
+}
+
+const decodeUpload = (operation: AnyOperation, request: IncomingRequest) => {
+  const upload = operation.upload
+  if (upload === undefined) return Effect.succeed(undefined)
+  const contentType = request.contentType.split(";")[0]!.trim().toLowerCase()
+  if (!upload.contentTypes.some((allowed) => allowed === contentType || (allowed.endsWith("/*") && contentType.startsWith(allowed.slice(0, -1))))) {
+    return Effect.fail(reject("unsupported_media_type", `Content-Type must be one of ${upload.contentTypes.join(", ")}`))
+  }
+  if (request.body === undefined || request.body.length === 0) {
+    return Effect.fail(reject("invalid", "The upload is empty", [{ path: "body", message: "empty" }]))
+  }
+  if (request.body.length > upload.maxBytes) return Effect.fail(reject("too_large", `Uploads are limited to ${upload.maxBytes} bytes`))
+  return Effect.succeed({ contentType, bytes: request.body })
+}
+
+const reply = (operation: AnyOperation, result: unknown): OutgoingResponse => {
+  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply") {
+    const rawReply = result as RawReply
+    return {
+      status: rawReply.status ?? successStatus(operation),
+      headers: { "content-type": rawReply.contentType, ...rawReply.headers },
+      body: rawReply.body
+    }
+  }
+  const status = successStatus(operation)
+  if (status === 204) return { status, headers: {}, body: "" }
+  return { status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(result ?? null) }
+}
+
+const handle = (match: Match, request: IncomingRequest) => {
+  if (match._tag === "NotFound") {
+    return Effect.succeed(errorResponse(httpError(404, "not_found", `No route for ${request.method} ${request.path}`), request.requestId))
+  }
+  if (match._tag === "MethodNotAllowed") {
+    return Effect.succeed(
+      errorResponse(
+        httpError(405, "method_not_allowed", `${request.method} is not allowed here; use ${match.allowed.join(", ")}`, undefined, {
+          allow: match.allowed.join(", ")
+        }),
+        request.requestId
+      )
+    )
+  }
+  const operation = match.operation
+  return Effect.gen(function* () {
+    const principal = operation.auth === "public"
+      ? undefined
+      : yield* authenticate({ authorization: request.authorization, apiKey: request.apiKey })
+    yield* authorize(operation, principal)
+    const params = operation.params ? yield* decodeAt(operation.params, match.params, "path") : undefined
+    const query = operation.query ? yield* decodeAt(operation.query, parseQuery(request.query), "query") : undefined
+    const body = yield* decodeBody(operation, request)
+    const upload = yield* decodeUpload(operation, request)
+    const result = yield* operation.handler(
+      upload ? { params, query, body, upload } : { params, query, body },
+      { requestId: request.requestId, principal, origin: request.origin }
+    )
+    const response = reply(operation, result)
+    const etag = response.headers.etag
+    return etag !== undefined && request.ifNoneMatch === etag
+      ? { status: 304, headers: { etag, "cache-control": response.headers["cache-control"] ?? "no-cache" }, body: "" }
+      : response
+  })
+}
+
+/** Never fails: every outcome is a response. */
+export const respond = (match: Match, request: IncomingRequest): Effect.Effect<OutgoingResponse, never, any> =>
+  handle(match, request).pipe(
+    Effect.catchCause((cause) => {
+      const failure = Cause.findErrorOption(cause)
+      if (failure._tag === "Some") return Effect.succeed(errorResponse(fromFailure(failure.value as never), request.requestId))
+      return Effect.as(
+        Effect.logError(`defect in ${request.method} ${request.path} (request ${request.requestId})`, Cause.pretty(cause)),
+        errorResponse(httpError(500, "internal", "Internal error"), request.requestId)
+      )
+    })
+  )

@@ -1,0 +1,70 @@
+/**
+ * Access tokens are HS256 JWTs (jose). The signing key comes from JWT_SECRET,
+ * or is generated once and kept in the database, so every node of a cluster
+ * (and every restart) signs and verifies with the same key.
+ */
+import { randomBytes } from "node:crypto"
+import { Context, Effect, Layer } from "effect"
+import { SignJWT, errors, jwtVerify } from "jose"
+import { Sql, type SqlError } from "../../persistence/Sql.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60
+const ISSUER = "atrium"
+
+export interface AccessClaims {
+  readonly userId: string
+  readonly email: string
+  readonly name: string
+  readonly sessionId: string
+}
+
+export interface AccessTokensShape {
+  readonly issue: (claims: AccessClaims) => Effect.Effect<{ readonly token: string; readonly expiresIn: number }>
+  readonly verify: (token: string) => Effect.Effect<AccessClaims, Rejection>
+}
+
+export class AccessTokens extends Context.Service<AccessTokens, AccessTokensShape>()("atrium/facade/AccessTokens") {}
+
+const signingSecret: Effect.Effect<Uint8Array, SqlError, Sql> = Effect.gen(function* () {
+  const fromEnv = process.env.JWT_SECRET
+  if (fromEnv) return new TextEncoder().encode(fromEnv)
+  const sql = yield* Sql
+  yield* sql.query("INSERT INTO system_secrets (name, value) VALUES ('jwt-signing-key', $1) ON CONFLICT (name) DO NOTHING", [
+    randomBytes(48).toString("base64url")
+  ])
+  const rows = yield* sql.query<{ value: string }>("SELECT value FROM system_secrets WHERE name = 'jwt-signing-key'")
+  return new TextEncoder().encode(rows[0]!.value)
+})
+
+export const make = (secret: Uint8Array): AccessTokensShape => ({
+  issue: (claims) =>
+    Effect.promise(() =>
+      new SignJWT({ email: claims.email, name: claims.name, sid: claims.sessionId })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject(claims.userId)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
+        .sign(secret)
+    ).pipe(Effect.map((token) => ({ token, expiresIn: ACCESS_TOKEN_SECONDS }))),
+  verify: (token) =>
+    Effect.tryPromise({
+      try: () => jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] }),
+      catch: (error) =>
+        reject("unauthorized", error instanceof errors.JWTExpired ? "Access token expired" : "Invalid access token")
+    }).pipe(
+      Effect.flatMap(({ payload }) =>
+        typeof payload.sub === "string" && typeof payload.email === "string" && typeof payload.sid === "string"
+          ? Effect.succeed({
+            userId: payload.sub,
+            email: payload.email,
+            name: typeof payload.name === "string" ? payload.name : "",
+            sessionId: payload.sid
+          })
+          : Effect.fail(reject("unauthorized", "Invalid access token"))
+      )
+    )
+})
+
+export const layer: Layer.Layer<AccessTokens, SqlError, Sql> = Layer.effect(AccessTokens, Effect.map(signingSecret, make))

@@ -1,0 +1,67 @@
+/**
+ * Turns request credentials into a Principal. The hub reads a JWT from
+ * `Authorization: Bearer …` or an API key from `X-API-Key: …`; pm, wiki and
+ * feedback read either from `Authorization: Bearer …` (an API key is told
+ * apart by its live-key prefix). Sessions and keys are checked against their
+ * actors on every request, so logout and revocation take effect at once.
+ */
+import { Effect } from "effect"
+import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
+import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
+import { Session } from "../../actors/identity/Session.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import type { Principal } from "../Principal.ts"
+import { AccessTokens } from "./AccessTokens.ts"
+
+export interface Credentials {
+  readonly authorization: string
+  readonly apiKey: string
+}
+
+/** Key hash → key id. The mapping never changes for a hash, so it is safe to keep. */
+const keyIds = new Map<string, string>()
+const KEY_ID_CACHE_LIMIT = 10_000
+
+const resolveApiKey = (key: string) =>
+  Effect.gen(function* () {
+    const hash = hashKey(key)
+    let keyId = keyIds.get(hash)
+    if (keyId === undefined) {
+      keyId = yield* apiKeyIdByHash(hash).pipe(Effect.orDie)
+      if (keyId === undefined) return yield* reject("unauthorized", "Invalid API key")
+      if (keyIds.size >= KEY_ID_CACHE_LIMIT) keyIds.clear()
+      keyIds.set(hash, keyId)
+    }
+    const actors = yield* ActorSystem
+    const view = yield* actors.ask(ApiKey, keyId, "resolve", { hash }).pipe(
+      Effect.catchTag("Rejection", () => Effect.fail(reject("unauthorized", "Invalid or revoked API key")))
+    )
+    return {
+      kind: "apiKey",
+      keyId: view.id,
+      userId: view.createdBy,
+      workspaceId: view.workspaceId,
+      scopes: view.scopes
+    } satisfies Principal
+  })
+
+const resolveJwt = (token: string) =>
+  Effect.gen(function* () {
+    const claims = yield* (yield* AccessTokens).verify(token)
+    const live = yield* (yield* ActorSystem).ask(Session, claims.sessionId, "check", {})
+    if (!live) return yield* reject("unauthorized", "Session ended; log in again")
+    return { kind: "user", ...claims } satisfies Principal
+  })
+
+/** `undefined` when the request carries no credentials at all. */
+export const authenticate = (credentials: Credentials) => {
+  if (credentials.apiKey !== "") return Effect.map(resolveApiKey(credentials.apiKey), (p): Principal | undefined => p)
+  if (credentials.authorization === "") return Effect.succeed<Principal | undefined>(undefined)
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization)
+  if (match === null) return Effect.fail(reject("unauthorized", "Authorization must be 'Bearer <token>'"))
+  const token = match[1]!
+  return isApiKey(token)
+    ? Effect.map(resolveApiKey(token), (p): Principal | undefined => p)
+    : Effect.map(resolveJwt(token), (p): Principal | undefined => p)
+}

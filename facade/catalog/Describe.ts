@@ -1,0 +1,95 @@
+/**
+ * Describes an operation as JSON Schema derived from its `Schema`s: path and
+ * query parameters, request body, responses, and the named DTO schemas they
+ * refer to. The catalog's tag detail and the OpenAPI documents both use it.
+ */
+import { Schema } from "effect"
+import type { AnyOperation } from "../Operation.ts"
+
+export type JsonSchema = Record<string, unknown>
+
+export interface Parameter {
+  readonly name: string
+  readonly in: "path" | "query"
+  readonly required: boolean
+  readonly description?: string
+  readonly schema: JsonSchema
+}
+
+export interface OperationDescription {
+  readonly parameters: ReadonlyArray<Parameter>
+  readonly requestBody?: { readonly contentType: string; readonly schema: JsonSchema; readonly maxBytes?: number }
+  readonly responses: Readonly<Record<string, { readonly description: string; readonly contentType?: string; readonly schema?: JsonSchema }>>
+  /** Named schemas referenced from the above, by name. */
+  readonly schemas: Readonly<Record<string, JsonSchema>>
+}
+
+/** Converts one schema, collecting its named definitions and pointing refs at `refPrefix`. */
+const convert = (schema: Schema.Top, refPrefix: string, schemas: Record<string, JsonSchema>): JsonSchema => {
+  const document = Schema.toJsonSchemaDocument(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error" })
+  const relink = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', `"${refPrefix}`)) as JsonSchema
+  for (const [name, definition] of Object.entries(document.definitions ?? {})) schemas[name] = relink(definition)
+  return relink(document.schema)
+}
+
+const parametersOf = (schema: Schema.Top | undefined, location: "path" | "query", refPrefix: string, schemas: Record<string, JsonSchema>) => {
+  if (schema === undefined) return []
+  const object = convert(schema, refPrefix, schemas) as { properties?: Record<string, JsonSchema>; required?: Array<string> }
+  return Object.entries(object.properties ?? {}).map(([name, property]): Parameter => {
+    const { description, ...rest } = property as { description?: string }
+    return {
+      name,
+      in: location,
+      required: location === "path" || (object.required ?? []).includes(name),
+      ...(typeof description === "string" ? { description } : {}),
+      schema: rest
+    }
+  })
+}
+
+export const describe = (operation: AnyOperation, refPrefix: string): OperationDescription => {
+  const schemas: Record<string, JsonSchema> = {}
+  const parameters = [
+    ...parametersOf(operation.params, "path", refPrefix, schemas),
+    ...parametersOf(operation.query, "query", refPrefix, schemas)
+  ]
+  const requestBody = operation.body
+    ? { contentType: "application/json", schema: convert(operation.body, refPrefix, schemas) }
+    : operation.upload
+    ? {
+      contentType: operation.upload.contentTypes.join(", "),
+      schema: { type: "string", contentEncoding: "binary" },
+      maxBytes: operation.upload.maxBytes
+    }
+    : undefined
+  const responses: Record<string, { description: string; contentType?: string; schema?: JsonSchema }> = {}
+  for (const [status, spec] of Object.entries(operation.responses)) {
+    responses[status] = {
+      description: spec.description,
+      ...(spec.contentType ? { contentType: spec.contentType } : spec.schema ? { contentType: "application/json" } : {}),
+      ...(spec.schema ? { schema: convert(spec.schema, refPrefix, schemas) } : {})
+    }
+  }
+  return { parameters, ...(requestBody ? { requestBody } : {}), responses, schemas }
+}
+
+/** The error envelope every operation may answer with. */
+export const errorEnvelopeSchema: JsonSchema = {
+  type: "object",
+  required: ["error", "requestId"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string" },
+        message: { type: "string" },
+        details: {
+          type: "array",
+          items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } }
+        }
+      }
+    },
+    requestId: { type: "string" }
+  }
+}

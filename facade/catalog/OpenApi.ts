@@ -1,0 +1,98 @@
+/** An OpenAPI 3.1 document per service at `{base}/v1/openapi.json`, derived from the registry. */
+import { createHash } from "node:crypto"
+import { Effect } from "effect"
+import { operation, raw, type ServiceName } from "../Operation.ts"
+import type { Registry } from "../Registry.ts"
+import { describe, errorEnvelopeSchema } from "./Describe.ts"
+import { serviceNames, services } from "./Services.ts"
+
+const securitySchemes = {
+  bearer: { type: "http", scheme: "bearer", description: "A JWT from POST /pm/v1/auth/login, or an API key (pm, wiki, feedback)" },
+  apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (hub)" }
+}
+
+const securityOf = (auth: string) =>
+  auth === "public" ? [] : auth === "jwt" ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }]
+
+export const openApiDocument = (registry: Registry, service: ServiceName, origin: string) => {
+  const info = services[service]
+  const schemas: Record<string, unknown> = { ErrorEnvelope: errorEnvelopeSchema }
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of registry.ofService(service)) {
+    const description = describe(op, "#/components/schemas/")
+    Object.assign(schemas, description.schemas)
+    const responses: Record<string, unknown> = {}
+    for (const [status, response] of Object.entries(description.responses)) {
+      responses[status] = {
+        description: response.description,
+        ...(response.schema || response.contentType
+          ? { content: { [response.contentType ?? "application/json"]: response.schema ? { schema: response.schema } : {} } }
+          : {})
+      }
+    }
+    responses["4XX"] = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }
+    const examples = Object.fromEntries(
+      op.examples.filter((e) => e.request?.body !== undefined).map((e) => [e.name, { summary: e.summary ?? e.name, value: e.request!.body }])
+    )
+    ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
+      operationId: op.operationId,
+      tags: [op.tag],
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      security: securityOf(op.auth),
+      ...(op.scopes.length > 0 ? { "x-scopes": op.scopes } : {}),
+      parameters: description.parameters,
+      ...(description.requestBody
+        ? {
+          requestBody: {
+            required: true,
+            content: {
+              [description.requestBody.contentType]: {
+                schema: description.requestBody.schema,
+                ...(Object.keys(examples).length > 0 ? { examples } : {})
+              }
+            }
+          }
+        }
+        : {}),
+      responses
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: `Atrium ${info.name}`, version: "1.0.0", description: info.description },
+    servers: [{ url: `${origin}${info.basePath}` }],
+    tags: info.tags.map((t) => ({ name: t.tag, ...(t.description ? { description: t.description } : {}) })),
+    paths,
+    components: { schemas, securitySchemes }
+  }
+}
+
+export const openApiRoutes = (registry: () => Registry) => {
+  const cache = new Map<string, ReturnType<typeof raw>>()
+  return serviceNames.map((service) =>
+    operation({
+      service,
+      tag: services[service].tags[0]!.tag,
+      operationId: "getOpenApiDocument",
+      method: "GET",
+      path: "/v1/openapi.json",
+      summary: `OpenAPI 3.1 document of the ${services[service].name} service`,
+      auth: "public",
+      scopes: [],
+      responses: { 200: { description: "OpenAPI document", contentType: "application/json" } },
+      examples: [],
+      handler: (_request, context) =>
+        Effect.sync(() => {
+          const key = `${service}|${context.origin}`
+          let hit = cache.get(key)
+          if (hit === undefined) {
+            const body = JSON.stringify(openApiDocument(registry(), service, context.origin))
+            hit = raw("application/json; charset=utf-8", body, { etag: `"${createHash("sha1").update(body).digest("base64url")}"` })
+            cache.set(key, hit)
+          }
+          return hit
+        })
+    })
+  )
+}

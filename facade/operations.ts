@@ -1,0 +1,36 @@
+/** Every documented operation of the four services, and the uncatalogued routes served beside them. */
+import { Account } from "../actors/identity/Account.ts"
+import { ApiKey } from "../actors/identity/ApiKey.ts"
+import { Session } from "../actors/identity/Session.ts"
+import { Workspace } from "../actors/identity/Workspace.ts"
+import { makeCatalog } from "./catalog/Catalog.ts"
+import { openApiRoutes } from "./catalog/OpenApi.ts"
+import { apiKeyResourceOperations as hubApiKeys } from "./hub/ApiKeyResource.ts"
+import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
+import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
+import type { AnyOperation } from "./Operation.ts"
+import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
+import { authenticationOperations } from "./pm/Authentication.ts"
+import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
+import { makeRegistry, type Registry } from "./Registry.ts"
+
+/** The actor kinds every node hosts. */
+export const actorKinds = [Account, Session, Workspace, ApiKey] as const
+
+let registry: Registry | undefined
+const current = () => registry!
+const catalog = makeCatalog(current)
+
+const documented: ReadonlyArray<AnyOperation> = [
+  ...catalog.hubOperations,
+  ...hubWorkspaces,
+  ...workspaceSettingsOperations,
+  ...hubApiKeys,
+  ...authenticationOperations,
+  ...pmWorkspaces,
+  ...pmApiKeys
+]
+
+registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])
+
+export const atriumRegistry: Registry = registry

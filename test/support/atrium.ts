@@ -1,0 +1,87 @@
+/**
+ * Starts a whole Atrium (HTTP facade, actors, PGlite in a temp dir unless a
+ * database URL is given) inside the test process on a free port, and gives a
+ * small JSON client for it.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { services, start } from "../../facade/Atrium.ts"
+import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
+
+export interface TestAtrium {
+  readonly origin: string
+  readonly request: (method: string, path: string, options?: RequestOptions) => Promise<TestResponse>
+  readonly close: () => Promise<void>
+}
+
+export interface RequestOptions {
+  readonly body?: unknown
+  /** Sent as-is (for malformed bodies). */
+  readonly rawBody?: string | Uint8Array
+  readonly token?: string
+  readonly apiKey?: string
+  readonly headers?: Record<string, string>
+}
+
+export interface TestResponse {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+  readonly text: string
+}
+
+export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<TestAtrium> => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-test-"))
+  const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
+  const scope = Effect.runSync(Scope.make())
+  const server = await Effect.runPromise(
+    Effect.flatMap(Layer.buildWithScope(services(config), scope), (context) =>
+      start(config).pipe(Effect.provideContext(context), Scope.provide(scope)))
+  ).catch(async (error) => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw error
+  })
+  const origin = `http://127.0.0.1:${server.port}`
+  const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    if (options.apiKey) headers["x-api-key"] = options.apiKey
+    let body: string | Uint8Array | undefined = options.rawBody
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
+    const text = await response.text()
+    let parsed: unknown = undefined
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text }
+  }
+  return {
+    origin,
+    request,
+    close: async () => {
+      await Effect.runPromise(server.close)
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+let counter = 0
+/** Registers and logs in a fresh user; returns its tokens. */
+export const signUp = async (atrium: TestAtrium, name = "User") => {
+  const email = `${name.toLowerCase().replace(/\W/g, "")}-${Date.now().toString(36)}-${++counter}@example.com`
+  const password = "correct horse battery"
+  const registered = await atrium.request("POST", "/pm/v1/auth/register", { body: { email, password, name } })
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.text}`)
+  const login = await atrium.request("POST", "/pm/v1/auth/login", { body: { email, password } })
+  if (login.status !== 200) throw new Error(`login failed: ${login.text}`)
+  return { email, password, userId: registered.body.user.id as string, token: login.body.accessToken as string, refreshToken: login.body.refreshToken as string }
+}
