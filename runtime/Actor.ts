@@ -49,8 +49,20 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
 export type PayloadOf<K extends ActorKind, Tag extends keyof K["messages"]> = K["messages"][Tag]["payload"]["Type"]
 export type SuccessOf<K extends ActorKind, Tag extends keyof K["messages"]> = K["messages"][Tag]["success"]["Type"]
 
-/** Declares an actor kind with its state type fixed first, so handlers are checked against it. */
+/** The services the handlers of `H` require (the union of their Effects' `R`). */
+export type HandlersServices<H> = {
+  [Tag in keyof H]: H[Tag] extends (...args: Array<any>) => Effect.Effect<any, any, infer R> ? R : never
+}[keyof H]
+
+/**
+ * Declares an actor kind with its state type fixed first, so handlers are
+ * checked against it. The handlers' requirements (`R`, e.g. the `Sql`
+ * service) are inferred from the handlers themselves.
+ */
 export const Actor = <State>() =>
-<const Messages extends Record<string, MessageSchemas>, R = never>(
-  definition: ActorKind<State, Messages, R>
-): ActorKind<State, Messages, R> => definition
+<const Messages extends Record<string, MessageSchemas>, H extends Handlers<State, Messages, any>>(
+  definition: Omit<ActorKind<State, Messages, any>, "handlers"> & { readonly handlers: H }
+): ActorKind<State, Messages, HandlersServices<H>> => definition as ActorKind<State, Messages, HandlersServices<H>>
+
+/** The services a kind's handlers require (provided by the ActorSystem layer from the context it is built in). */
+export type ServicesOf<K> = K extends ActorKind<any, any, infer R> ? R : never

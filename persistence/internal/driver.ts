@@ -1,0 +1,195 @@
+/**
+ * The part of the `Sql` service both backends share: parameter checks, error
+ * mapping, and transactions bridged from a driver's callback-style
+ * `begin(use)` (postgres.js `sql.begin`, PGlite `transaction`) into Effect.
+ *
+ * @internal
+ */
+import { Context, Effect, Exit } from "effect"
+import { Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
+import { undefinedParameter } from "./sqlValues.ts"
+
+/** One connection's worth of statements: the pool outside a transaction, the transaction's connection inside one. */
+export interface Connection {
+  /** One statement, `$n` parameters, extended protocol. */
+  readonly run: (text: string, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<Row>>
+  /** One or more statements, no parameters, simple protocol. */
+  readonly runScript: (script: string) => Promise<void>
+}
+
+export interface Driver extends Connection {
+  readonly backend: SqlShape["backend"]
+  /**
+   * Opens a transaction and calls `use` with its connection: COMMIT when the
+   * returned promise resolves, ROLLBACK when it rejects; the result settles
+   * after COMMIT/ROLLBACK (and rejects when COMMIT fails).
+   */
+  readonly begin: (use: (connection: Connection) => Promise<void>) => Promise<void>
+}
+
+interface Transaction {
+  readonly driver: Driver
+  readonly connection: Connection
+  /** Set when a statement failed on the server: the transaction can only roll back. */
+  aborted: boolean
+}
+
+/**
+ * The transaction the current fiber runs in, if any. Every `Sql` built from a
+ * driver consults it, so a service that captured `Sql` at construction also
+ * joins a transaction opened by its caller (and cannot deadlock PGlite's
+ * single connection by querying "outside" it).
+ */
+const CurrentTransaction = Context.Reference<Transaction | undefined>("atrium/persistence/Sql/CurrentTransaction", {
+  defaultValue: () => undefined
+})
+
+const SQLSTATE = /^[0-9A-Z]{5}$/
+
+/** Maps a driver error to `SqlError`, keeping the SQLSTATE when the server sent one. */
+export const toSqlError = (cause: unknown): SqlError => {
+  if (cause instanceof SqlError) return cause
+  if (typeof cause === "object" && cause !== null) {
+    const error = cause as { message?: unknown; code?: unknown; detail?: unknown; severity?: unknown }
+    const message = typeof error.message === "string" && error.message !== "" ? error.message : String(cause)
+    const detail = typeof error.detail === "string" && error.detail !== "" ? ` (${error.detail})` : ""
+    // Node's own error codes (ECONNREFUSED, EPIPE…) are not SQLSTATEs: only server errors carry `severity`.
+    const code = typeof error.code === "string" && SQLSTATE.test(error.code) && error.severity !== undefined
+      ? error.code
+      : undefined
+    return code === undefined ? new SqlError({ message: message + detail }) : new SqlError({ message: message + detail, code })
+  }
+  return new SqlError({ message: String(cause) })
+}
+
+const serverFailed = (error: SqlError): boolean => error.code !== undefined
+
+const checkParams = (params: ReadonlyArray<unknown>): SqlError | undefined => {
+  const index = undefinedParameter(params)
+  return index === -1
+    ? undefined
+    : new SqlError({ message: `Parameter $${index + 1} is undefined (use null for SQL NULL)` })
+}
+
+/** Thrown into a driver's `begin` callback to make it roll back. */
+const rollbackSignal = Symbol.for("atrium/persistence/Sql/rollback")
+
+interface OpenTransaction {
+  readonly connection: Connection
+  readonly commit: Effect.Effect<void, SqlError>
+  readonly rollback: Effect.Effect<void>
+}
+
+const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
+  Effect.callback<OpenTransaction, SqlError>((resume) => {
+    let finish: (commit: boolean) => void = () => {}
+    const done = new Promise<void>((resolve, reject) => {
+      finish = (commit) => commit ? resolve() : reject(rollbackSignal)
+    })
+    done.catch(() => {}) // the driver observes the rejection; this only keeps Node from reporting it
+    let cancelled = false
+    const result = driver.begin((connection) => {
+      if (cancelled) return Promise.reject(rollbackSignal)
+      resume(Effect.succeed({
+        connection,
+        commit: Effect.tryPromise({
+          try: () => {
+            finish(true)
+            return result
+          },
+          catch: toSqlError
+        }),
+        rollback: Effect.promise(() => {
+          finish(false)
+          return result.then(() => {}, () => {})
+        })
+      }))
+      return done
+    })
+    // Fails only when no connection arrived (begin itself failed); later resumes are ignored.
+    result.then(() => {}, (cause) => resume(Effect.fail(toSqlError(cause))))
+    // Interrupted while waiting for a connection: roll back as soon as it arrives.
+    return Effect.sync(() => {
+      cancelled = true
+      finish(false)
+    })
+  })
+
+/** Builds the `Sql` service of a driver. */
+export const make = (driver: Driver): SqlShape => {
+  const run = (connection: Connection, text: string, params: ReadonlyArray<unknown>, transaction?: Transaction) =>
+    Effect.suspend(() => {
+      const invalid = checkParams(params)
+      if (invalid !== undefined) return Effect.fail(invalid)
+      return Effect.tryPromise({
+        try: () => connection.run(text, params),
+        catch: (cause) => {
+          const error = toSqlError(cause)
+          if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
+          return error
+        }
+      })
+    })
+
+  const runScript = (connection: Connection, script: string, transaction?: Transaction) =>
+    Effect.tryPromise({
+      try: () => connection.runScript(script),
+      catch: (cause) => {
+        const error = toSqlError(cause)
+        if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
+        return error
+      }
+    })
+
+  const ours = (transaction: Transaction | undefined): transaction is Transaction =>
+    transaction !== undefined && transaction.driver === driver
+
+  const boundTo = (transaction: Transaction): SqlShape => ({
+    backend: driver.backend,
+    query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
+      run(transaction.connection, text, params, transaction) as Effect.Effect<ReadonlyArray<R>, SqlError>,
+    transaction: (body) => body,
+    executeScript: (script) => runScript(transaction.connection, script, transaction)
+  })
+
+  const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.flatMap(CurrentTransaction, (current) => {
+      if (ours(current)) return body // nested: join the outer transaction
+      return Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const opened = yield* restore(open(driver))
+          const state: Transaction = { driver, connection: opened.connection, aborted: false }
+          const exit = yield* Effect.exit(restore(body.pipe(
+            Effect.provideService(Sql, boundTo(state)),
+            Effect.provideService(CurrentTransaction, state)
+          )))
+          if (Exit.isSuccess(exit) && !state.aborted) {
+            yield* opened.commit
+            return exit.value
+          }
+          yield* opened.rollback
+          if (Exit.isSuccess(exit)) {
+            return yield* Effect.fail(new SqlError({
+              message: "A statement of this transaction failed and its error was handled, so the transaction was rolled back",
+              code: "25P02"
+            }))
+          }
+          return yield* exit
+        })
+      )
+    })
+
+  return {
+    backend: driver.backend,
+    query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
+      Effect.flatMap(CurrentTransaction, (current) =>
+        ours(current) ? run(current.connection, text, params, current) : run(driver, text, params)) as Effect.Effect<
+          ReadonlyArray<R>,
+          SqlError
+        >,
+    transaction,
+    executeScript: (script) =>
+      Effect.flatMap(CurrentTransaction, (current) =>
+        ours(current) ? runScript(current.connection, script, current) : runScript(driver, script))
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * One activation: the in-memory incarnation of one actor on this node. A
+ * single fiber drains the actor's mailbox, so its messages are handled one at
+ * a time, in arrival order, and its state needs no lock.
+ *
+ * - State is loaded lazily (before the first message) through the ActorStore
+ *   and decoded with the kind's `state` codec; `initial(id)` if never saved.
+ * - Write-through: a handler's `setState` is encoded and saved BEFORE the reply
+ *   is delivered, so every acknowledged update survives a crash. Messages that
+ *   don't call `setState` don't write.
+ * - A state change takes effect only if the handler succeeds: a Rejection or
+ *   a defect leaves the persisted (and in-memory) state as it was.
+ * - A defect (die, throw, unexpected error) fails only its own request with
+ *   ActorDefect, is logged with the actor's address, and "restarts" the actor:
+ *   the in-memory state is discarded and reloaded before the next message, so
+ *   a handler that corrupted the state in place cannot leak it.
+ */
+import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
+import type { ActorAddress, ActorContext, ActorKind } from "./Actor.ts"
+import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
+import type { ActorStoreShape } from "./ActorStore.ts"
+import type { Envelope } from "./Envelope.ts"
+import * as Mailbox from "./Mailbox.ts"
+import { reject, Rejection } from "./Rejection.ts"
+
+export interface Activation {
+  readonly address: ActorAddress
+  readonly key: string
+  readonly shard: number
+  readonly kind: ActorKind
+  readonly mailbox: Mailbox.Mailbox
+  /** Set by every offer and message; the idle sweeper clears it (cheaper than a clock read per message). */
+  touched: boolean
+  /** True while a message is being handled. */
+  busy: boolean
+  /** The message being handled, to answer it if the activation is aborted mid-way. */
+  current: Envelope | undefined
+  /** The activation's fiber (set right after it is forked). */
+  fiber: Fiber.Fiber<void> | undefined
+}
+
+export const make = (kind: ActorKind, id: string, key: string, shard: number, mailbox: Mailbox.Mailbox): Activation => ({
+  address: { kind: kind.kind, id },
+  key,
+  shard,
+  kind,
+  mailbox,
+  touched: true,
+  busy: false,
+  current: undefined,
+  fiber: undefined
+})
+
+interface StateCodec {
+  readonly decode: (encoded: unknown) => Effect.Effect<unknown, Schema.SchemaError, never>
+  readonly encode: (state: unknown) => Effect.Effect<unknown, Schema.SchemaError, never>
+}
+
+// Parsers are built once per kind, not per message.
+const stateCodecs = new WeakMap<ActorKind, StateCodec>()
+const stateCodec = (kind: ActorKind): StateCodec => {
+  let codec = stateCodecs.get(kind)
+  if (codec === undefined) {
+    const schema = kind.state as Schema.Codec<unknown, unknown, never, never>
+    codec = { decode: Schema.decodeUnknownEffect(schema), encode: Schema.encodeUnknownEffect(schema) }
+    stateCodecs.set(kind, codec)
+  }
+  return codec
+}
+
+const messageOf = (u: unknown): string =>
+  u instanceof Error ? u.message : typeof u === "string" ? u : (() => {
+    try {
+      return JSON.stringify(u) ?? String(u)
+    } catch {
+      return String(u)
+    }
+  })()
+
+const annotate = (address: ActorAddress) =>
+  Effect.annotateLogs({ actor: `${address.kind}/${address.id}`, actorKind: address.kind, actorId: address.id })
+
+/**
+ * The activation's fiber body. Runs until the mailbox is closed and empty.
+ * Handlers' requirements must be in the fiber's context (the host provides
+ * the context captured when the system was built).
+ */
+export const run = (activation: Activation, store: ActorStoreShape): Effect.Effect<void> => {
+  const { address, kind, mailbox } = activation
+  const codec = stateCodec(kind)
+  const handlers = kind.handlers as Record<
+    string,
+    (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>
+  >
+  let state: unknown = undefined
+  let loaded = false
+
+  const load: Effect.Effect<void, ActorUnavailable> = Effect.flatMap(
+    Effect.mapError(store.load(address), (e) => e as unknown),
+    (encoded) =>
+      encoded === undefined
+        ? Effect.sync(() => {
+          state = kind.initial(address.id)
+          loaded = true
+        })
+        : Effect.map(codec.decode(encoded), (decoded) => {
+          state = decoded
+          loaded = true
+        })
+  ).pipe(
+    Effect.catchCause((cause) =>
+      Effect.andThen(
+        Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)),
+        Effect.fail(
+          new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(Cause.squash(cause))}` })
+        )
+      )
+    )
+  )
+
+  const finish = (envelope: Envelope, outcome: Exit.Exit<unknown, any>): Effect.Effect<void> => {
+    activation.current = undefined
+    activation.busy = false
+    envelope.reply(outcome)
+    return Effect.void
+  }
+
+  const onFailure = (envelope: Envelope, cause: Cause.Cause<unknown>): Effect.Effect<void> => {
+    const error = Cause.findErrorOption(cause)
+    if (Option.isSome(error) && error.value instanceof Rejection) {
+      return finish(envelope, Exit.fail(error.value))
+    }
+    // Anything else is a defect: the in-memory state may be corrupt, reload it.
+    loaded = false
+    state = undefined
+    const interrupted = Cause.hasInterruptsOnly(cause)
+    const failure = interrupted
+      ? new ActorUnavailable({ address, message: "handler interrupted" })
+      : new ActorDefect({ address, message: messageOf(Cause.squash(cause)) })
+    return Effect.andThen(
+      Effect.logError(`actor handler defect in "${envelope.tag}"; restarting from persisted state`, cause).pipe(
+        annotate(address)
+      ),
+      finish(envelope, Exit.fail(failure))
+    )
+  }
+
+  const handleLoaded = (envelope: Envelope): Effect.Effect<void> => {
+    const handler = handlers[envelope.tag]
+    if (handler === undefined) {
+      return finish(envelope, Exit.fail(reject("invalid", `unknown message "${envelope.tag}" for actor kind "${kind.kind}"`)))
+    }
+    let next: unknown = undefined
+    let changed = false
+    let open = true
+    const ctx: ActorContext<unknown> = {
+      address,
+      state,
+      setState: (value) => {
+        // Ignored once the handler has completed (e.g. a leaked callback).
+        if (open) {
+          next = value
+          changed = true
+        }
+      }
+    }
+    return Effect.flatMap(Effect.exit(Effect.suspend(() => handler(envelope.payload, ctx))), (exit) => {
+      open = false
+      if (exit._tag === "Failure") return onFailure(envelope, exit.cause)
+      if (!changed) return finish(envelope, exit)
+      // Write-through: persist first, reply after.
+      return Effect.flatMap(
+        Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded))),
+        (saved) => {
+          if (saved._tag === "Success") {
+            state = next
+            return finish(envelope, exit)
+          }
+          // Unknown whether the write landed: forget the in-memory state, reload it next time.
+          loaded = false
+          state = undefined
+          return Effect.andThen(
+            Effect.logError("actor state could not be persisted", saved.cause).pipe(annotate(address)),
+            finish(
+              envelope,
+              Exit.fail(
+                new ActorUnavailable({
+                  address,
+                  message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
+                })
+              )
+            )
+          )
+        }
+      )
+    })
+  }
+
+  const handle = (envelope: Envelope): Effect.Effect<void> => {
+    activation.touched = true
+    // The caller gave up before we started: don't run it at all.
+    if (envelope.isAbandoned()) return Effect.void
+    activation.busy = true
+    activation.current = envelope
+    if (loaded) return handleLoaded(envelope)
+    return Effect.matchEffect(load, {
+      onFailure: (error) => finish(envelope, Exit.fail(error)),
+      onSuccess: () => handleLoaded(envelope)
+    })
+  }
+
+  return Effect.forever(Effect.flatMap(Mailbox.take(mailbox), handle), { disableYield: true }).pipe(
+    Effect.catch(() => Effect.void)
+  ) as Effect.Effect<void>
+}

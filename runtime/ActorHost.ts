@@ -1,0 +1,239 @@
+/**
+ * The activations living on this node: activates an actor on its first
+ * message (at most one activation per address here — cluster-wide uniqueness
+ * is the transport's job), routes messages into mailboxes, passivates idle
+ * activations, and drains or aborts them on request (shutdown, shard moves).
+ *
+ * Handlers run with the Context captured when the system's layer was built
+ * (`options.context`), never the caller's: an actor must not see a caller's
+ * transaction, span or log annotations, and its requirements (e.g. `Sql`) are
+ * satisfied once, by the layer.
+ */
+import { Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
+import type { ActorKind } from "./Actor.ts"
+import * as Activation from "./Activation.ts"
+import { ActorOverloaded, ActorUnavailable } from "./ActorError.ts"
+import { ActorStore } from "./ActorStore.ts"
+import type { Envelope, NotServed } from "./Envelope.ts"
+import * as Mailbox from "./Mailbox.ts"
+import { addressKey } from "./Sharding.ts"
+
+export interface ActorHostOptions {
+  /** Passivate an activation after this long without messages, unless its kind says otherwise. Default 60 s. */
+  readonly idleMillis?: number
+  /** Mailbox capacity, unless its kind says otherwise. Default 1024. */
+  readonly mailbox?: number
+  /** How long a graceful passivation (drain, shard release) waits for queued messages before aborting them. Default 10 s. */
+  readonly drainGraceMillis?: number
+}
+
+export interface ActorHostConfig extends ActorHostOptions {
+  readonly kinds: ReadonlyArray<ActorKind>
+  /** Context handlers run in; must contain ActorStore and the kinds' requirements. */
+  readonly context: Context.Context<ActorStore>
+  /** The shard of an address (for shard-wise passivation). In-process: constant 0. */
+  readonly shardOf?: (kind: string, id: string) => number
+  readonly nodeId: string
+}
+
+export interface ActorHost {
+  readonly kinds: ReadonlyMap<string, ActorKind>
+  /**
+   * Puts the envelope in the actor's mailbox, activating the actor if needed.
+   * Never fails: a refusal (full mailbox, unknown kind, host closed) is
+   * delivered through `envelope.reply`.
+   */
+  readonly offer: (kind: string, id: string, envelope: Envelope) => Effect.Effect<void>
+  /**
+   * Gracefully passivates the selected activations: no new messages reach
+   * them, queued ones are processed, then they stop. Those still busy after
+   * `drainGraceMillis` are aborted with `abortReason`.
+   */
+  readonly passivate: (
+    select: (activation: Activation.Activation) => boolean,
+    abortReason: NotServed | ActorUnavailable
+  ) => Effect.Effect<void>
+  /**
+   * Stops the selected activations now: queued messages are answered with
+   * `queuedReason` (never processed), the message being processed is
+   * interrupted and answered with ActorUnavailable.
+   */
+  readonly abort: (
+    select: (activation: Activation.Activation) => boolean,
+    queuedReason: NotServed | ActorUnavailable
+  ) => Effect.Effect<void>
+  /** Refuses new messages and gracefully passivates everything. Idempotent. */
+  readonly close: Effect.Effect<void>
+  /** Number of live activations. */
+  readonly size: () => number
+}
+
+interface Entry {
+  readonly activation: Activation.Activation
+  readonly exited: Deferred.Deferred<void>
+  readonly idleMillis: number
+  idleSince: number
+}
+
+export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const store = Context.getOrUndefined(config.context, ActorStore)
+    if (store === undefined) return yield* Effect.die(new Error("ActorHost: ActorStore missing from the context"))
+    const context = config.context
+    const defaultIdle = config.idleMillis ?? 60_000
+    const defaultMailbox = config.mailbox ?? 1024
+    const grace = config.drainGraceMillis ?? 10_000
+    const shardOf = config.shardOf ?? (() => 0)
+    const kinds = new Map<string, ActorKind>()
+    for (const kind of config.kinds) {
+      if (kinds.has(kind.kind)) return yield* Effect.die(new Error(`ActorHost: kind "${kind.kind}" registered twice`))
+      kinds.set(kind.kind, kind)
+    }
+    const entries = new Map<string, Entry>()
+    let closed = false
+
+    const unavailable = (kind: string, id: string, message: string) =>
+      Exit.fail(new ActorUnavailable({ address: { kind, id }, message }))
+
+    const activate = (kind: ActorKind, id: string, key: string, envelope: Envelope): Effect.Effect<void> =>
+      Effect.flatMap(Mailbox.make(kind.mailbox ?? defaultMailbox), (mailbox) => {
+        // Creating the mailbox may have yielded: someone may have activated it meanwhile.
+        if (entries.has(key) || closed) return offer(kind.kind, id, envelope)
+        const activation = Activation.make(kind, id, key, shardOf(kind.kind, id), mailbox)
+        const entry: Entry = {
+          activation,
+          exited: Deferred.makeUnsafe<void>(),
+          idleMillis: kind.idleMillis ?? defaultIdle,
+          idleSince: Date.now()
+        }
+        entries.set(key, entry)
+        Mailbox.offer(mailbox, envelope)
+        const body = Activation.run(activation, store).pipe(
+          Effect.ensuring(Effect.sync(() => {
+            Deferred.doneUnsafe(entry.exited, Exit.void)
+            // A crashed/aborted fiber must not stay registered.
+            if (entries.get(key) === entry) entries.delete(key)
+          })),
+          Effect.setContext(context)
+        )
+        return Effect.map(Effect.forkIn(body, scope), (fiber) => {
+          activation.fiber = fiber
+        })
+      })
+
+    const offer = (kindName: string, id: string, envelope: Envelope): Effect.Effect<void> => {
+      if (closed) {
+        envelope.reply(unavailable(kindName, id, "actor system is draining"))
+        return Effect.void
+      }
+      const key = addressKey(kindName, id)
+      const entry = entries.get(key)
+      if (entry !== undefined) {
+        const result = Mailbox.offer(entry.activation.mailbox, envelope)
+        if (result === "accepted") {
+          entry.activation.touched = true
+          return Effect.void
+        }
+        if (result === "full") {
+          envelope.reply(Exit.fail(new ActorOverloaded({ address: { kind: kindName, id } })))
+          return Effect.void
+        }
+        // Closed but still registered: it is on its way out, start a fresh one.
+        entries.delete(key)
+      }
+      const kind = kinds.get(kindName)
+      if (kind === undefined) {
+        envelope.reply(unavailable(kindName, id, `actor kind "${kindName}" is not registered on node ${config.nodeId}`))
+        return Effect.void
+      }
+      return activate(kind, id, key, envelope)
+    }
+
+    const detach = (select: (activation: Activation.Activation) => boolean): Array<Entry> => {
+      const selected: Array<Entry> = []
+      for (const [key, entry] of entries) {
+        if (select(entry.activation)) {
+          entries.delete(key)
+          selected.push(entry)
+        }
+      }
+      return selected
+    }
+
+    const abortEntries = (selected: ReadonlyArray<Entry>, queuedReason: NotServed | ActorUnavailable) =>
+      Effect.forEach(selected, (entry) => {
+        const activation = entry.activation
+        for (const envelope of Mailbox.evict(activation.mailbox)) envelope.reply(Exit.fail(queuedReason))
+        const stop = activation.fiber ? Fiber.interrupt(activation.fiber) : Effect.void
+        return Effect.andThen(
+          stop,
+          Effect.sync(() => {
+            const current = activation.current
+            activation.current = undefined
+            // Interrupted mid-handler: the outcome is unknown, so it must not be retried elsewhere.
+            current?.reply(Exit.fail(
+              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing" })
+            ))
+          })
+        )
+      }, { concurrency: "unbounded", discard: true })
+
+    const passivate = (
+      select: (activation: Activation.Activation) => boolean,
+      abortReason: NotServed | ActorUnavailable
+    ): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const selected = detach(select)
+        if (selected.length === 0) return Effect.void
+        for (const entry of selected) Mailbox.close(entry.activation.mailbox)
+        const allExited = Effect.forEach(selected, (entry) => Deferred.await(entry.exited), {
+          concurrency: "unbounded",
+          discard: true
+        })
+        return Effect.flatMap(Effect.timeoutOption(allExited, grace), (done) =>
+          done._tag === "Some"
+            ? Effect.void
+            : Effect.andThen(
+              Effect.logWarning(`passivation exceeded ${grace} ms; aborting the remaining activations`),
+              abortEntries(selected.filter((entry) => !Deferred.isDoneUnsafe(entry.exited)), abortReason)
+            ))
+      })
+
+    const abort = (
+      select: (activation: Activation.Activation) => boolean,
+      queuedReason: NotServed | ActorUnavailable
+    ): Effect.Effect<void> => Effect.suspend(() => abortEntries(detach(select), queuedReason))
+
+    // Idle passivation: one sweeper for all activations instead of a timer per message.
+    const minIdle = Math.min(defaultIdle, ...config.kinds.map((k) => k.idleMillis ?? defaultIdle))
+    const sweepMillis = Math.max(10, Math.min(1000, Math.floor(minIdle / 4)))
+    const sweep = Effect.sync(() => {
+      const now = Date.now()
+      for (const [key, entry] of entries) {
+        const activation = entry.activation
+        if (activation.touched || activation.busy) {
+          activation.touched = false
+          entry.idleSince = now
+        } else if (now - entry.idleSince >= entry.idleMillis && Mailbox.size(activation.mailbox) === 0) {
+          // State is already persisted (write-through): passivating just frees memory.
+          entries.delete(key)
+          Mailbox.close(activation.mailbox)
+        }
+      }
+    })
+    yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(sweepMillis), sweep)), scope)
+
+    const closeDone = Deferred.makeUnsafe<void>()
+    const close = Effect.suspend(() => {
+      // A second caller waits for the first drain to finish.
+      if (closed) return Deferred.await(closeDone)
+      closed = true
+      return passivate(
+        () => true,
+        new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "actor system is draining" })
+      ).pipe(Effect.ensuring(Deferred.done(closeDone, Exit.void)))
+    })
+
+    return { kinds, offer, passivate, abort, close, size: () => entries.size } satisfies ActorHost
+  })

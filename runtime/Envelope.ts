@@ -1,0 +1,63 @@
+/**
+ * A message on its way to an activation, with the way back to its caller.
+ * The activation only knows `reply` and `isAbandoned`, so one mailbox serves
+ * local callers (a Deferred) and remote ones (a NATS reply) alike.
+ */
+import { Data, Deferred, type Effect, Exit } from "effect"
+import type { ActorAddress } from "./Actor.ts"
+import { type ActorError, ActorTimeout } from "./ActorError.ts"
+import type { Rejection } from "./Rejection.ts"
+
+/**
+ * Internal: the message was NOT processed here (its shard is not, or no longer,
+ * served by this node), so the sender may safely retry it on the new owner.
+ * Never reaches `ask` callers.
+ */
+export class NotServed extends Data.TaggedError("NotServed")<{ readonly shard: number }> {}
+
+export type Outcome = Exit.Exit<unknown, Rejection | ActorError | NotServed>
+
+export interface Envelope {
+  readonly tag: string
+  readonly payload: unknown
+  /** Delivers the outcome. Idempotent: the first outcome wins. */
+  readonly reply: (outcome: Outcome) => void
+  /** Nobody waits for the outcome any more (the caller timed out): the activation skips it. */
+  readonly isAbandoned: () => boolean
+}
+
+/**
+ * An in-process ask: the outcome completes a Deferred the caller awaits. The
+ * timeout is a plain timer that fails the Deferred (cheaper than racing a
+ * sleeping fiber per request); an abandoned message is then skipped by the
+ * activation if it has not started yet.
+ */
+export class LocalEnvelope implements Envelope {
+  readonly deferred: Deferred.Deferred<unknown, Rejection | ActorError | NotServed> = Deferred.makeUnsafe()
+  private readonly timer: ReturnType<typeof setTimeout>
+
+  constructor(
+    readonly address: ActorAddress,
+    readonly tag: string,
+    readonly payload: unknown,
+    readonly timeoutMillis: number
+  ) {
+    this.timer = setTimeout(() => {
+      Deferred.doneUnsafe(this.deferred, Exit.fail(new ActorTimeout({ address: this.address, millis: this.timeoutMillis })))
+    }, timeoutMillis)
+  }
+
+  reply(outcome: Outcome): void {
+    clearTimeout(this.timer)
+    Deferred.doneUnsafe(this.deferred, outcome)
+  }
+
+  isAbandoned(): boolean {
+    return Deferred.isDoneUnsafe(this.deferred)
+  }
+
+  /** The caller's side: waits for the outcome (or the timeout). */
+  get await(): Effect.Effect<unknown, Rejection | ActorError | NotServed> {
+    return Deferred.await(this.deferred)
+  }
+}
