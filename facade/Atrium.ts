@@ -7,24 +7,42 @@ import { Effect, Layer } from "effect"
 import * as Database from "../persistence/Database.ts"
 import * as FileBlobStore from "../persistence/FileBlobStore.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
+import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import { layerInProcess } from "../runtime/InProcessTransport.ts"
 import * as AccessTokens from "./auth/AccessTokens.ts"
 import type { AtriumConfig } from "./Config.ts"
 import { serve } from "./HttpServer.ts"
 import { actorKinds, atriumRegistry } from "./operations.ts"
+import type { CoreServices, Extension } from "./Extension.ts"
+import { collabExtension } from "../collab/CollabExtension.ts"
+import { streamsExtension } from "../collab/StreamsExtension.ts"
 
 const actorSystem = (config: AtriumConfig) => layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
 
-/** Every service the operations need, built from the configuration. */
+/** Real-time documents and live update streams, beside the REST operations. */
+export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension]
+
+/**
+ * Every service the operations need, built from the configuration, bottom up:
+ * database → stores and tokens → extensions' services (LiveDocuments,
+ * ChangeLog: they build on storage, not on actors) → the actor system, whose
+ * handlers run in all of the above.
+ */
 export const services = (config: AtriumConfig) => {
   const database = config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
-  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(config.dataDir))
-  return actorSystem(config).pipe(Layer.provideMerge(stores), Layer.provideMerge(database))
+  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(config.dataDir)).pipe(
+    Layer.provideMerge(database)
+  )
+  const extended = extensions.reduce(
+    (merged, extension) => Layer.merge(merged, extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>),
+    Layer.empty as Layer.Layer<never, never, CoreServices>
+  ).pipe(Layer.provideMerge(stores))
+  // Handlers' requirements are checked per kind; here they meet the context built below them.
+  const actors = actorSystem(config) as unknown as Layer.Layer<ActorSystem, never, CoreServices>
+  return actors.pipe(Layer.provideMerge(extended))
 }
 
 /** Starts the server inside the current scope; closing the scope drains it. */
 export const start = (config: AtriumConfig) =>
-  Effect.gen(function* () {
-    const server = yield* serve(atriumRegistry, { host: config.host, port: config.port, bodyLimitBytes: config.bodyLimitBytes })
-    return server
-  })
+  serve(atriumRegistry, { host: config.host, port: config.port, bodyLimitBytes: config.bodyLimitBytes }, (app) =>
+    Effect.forEach(extensions, (extension) => (extension.attach?.(app, config) ?? Effect.void) as Effect.Effect<void>, { discard: true }))

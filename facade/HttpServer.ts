@@ -49,7 +49,7 @@ const write = (res: HttpResponse, requestId: string, response: OutgoingResponse,
   })
 }
 
-export const serve = (registry: Registry, options: HttpServerOptions, configure?: (app: TemplatedApp) => void) =>
+export const serve = (registry: Registry, options: HttpServerOptions, configure?: (app: TemplatedApp) => Effect.Effect<void>) =>
   Effect.gen(function* () {
     // Handlers need the services the server is built in (actors, SQL, tokens…):
     // capture that context once and run each request's fiber with it.
@@ -64,7 +64,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
     }
 
     const app = uws.App()
-    configure?.(app)
+    if (configure) yield* configure(app)
 
     app.get("/healthz", (res) => {
       res.cork(() => {

@@ -1,5 +1,8 @@
 /** Every documented operation of the four services, and the uncatalogued routes served beside them. */
 import { Account } from "../actors/identity/Account.ts"
+import { pmActorKinds } from "../actors/pm/kinds.ts"
+import { wikiActorKinds } from "../actors/wiki/kinds.ts"
+import type { ActorKind } from "../runtime/Actor.ts"
 import { ApiKey } from "../actors/identity/ApiKey.ts"
 import { Session } from "../actors/identity/Session.ts"
 import { Workspace } from "../actors/identity/Workspace.ts"
@@ -11,11 +14,14 @@ import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
+import { pmLiveOperations } from "./pm/live.ts"
+import { pmWorkOperations } from "./pm/work.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
+import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
 
 /** The actor kinds every node hosts. */
-export const actorKinds = [Account, Session, Workspace, ApiKey] as const
+export const actorKinds: ReadonlyArray<ActorKind> = [Account, Session, Workspace, ApiKey, ...wikiActorKinds, ...pmActorKinds]
 
 let registry: Registry | undefined
 const current = () => registry!
@@ -28,7 +34,10 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubApiKeys,
   ...authenticationOperations,
   ...pmWorkspaces,
-  ...pmApiKeys
+  ...pmApiKeys,
+  ...pmWorkOperations,
+  ...pmLiveOperations,
+  ...wikiOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

@@ -1,0 +1,28 @@
+/**
+ * The seam between the HTTP facade and what runs beside it (real-time
+ * documents, live update streams): an extension contributes services that
+ * operations use (its layer, built on the core services) and may attach
+ * socket routes to the uWS app when the server starts. Like Hocuspocus
+ * extensions, but for the whole process.
+ */
+import type { Effect, Layer } from "effect"
+import type { ActorStore } from "../runtime/ActorStore.ts"
+import type { BlobStore } from "../persistence/BlobStore.ts"
+import type { Sql } from "../persistence/Sql.ts"
+import type { AccessTokens } from "./auth/AccessTokens.ts"
+import type { AtriumConfig } from "./Config.ts"
+import type { TemplatedApp } from "./uws.ts"
+
+/** What every extension's layer may build on (not the actor system: actors build on extensions). */
+export type CoreServices = Sql | ActorStore | AccessTokens | BlobStore
+
+export interface Extension {
+  readonly name: string
+  /** Services the extension provides to operations (e.g. LiveDocuments, ChangeLog). */
+  readonly layer: (config: AtriumConfig) => Layer.Any
+  /**
+   * Attach socket routes before the server listens; finalizers run at drain.
+   * Runs in the full service context (core services and every extension's).
+   */
+  readonly attach?: (app: TemplatedApp, config: AtriumConfig) => Effect.Effect<void, never, any>
+}
