@@ -16,11 +16,15 @@ import { actorKinds, atriumRegistry } from "./operations.ts"
 import type { CoreServices, Extension } from "./Extension.ts"
 import { collabExtension } from "../collab/CollabExtension.ts"
 import { streamsExtension } from "../collab/StreamsExtension.ts"
+import { wikiExtension } from "../actors/wiki/WikiExtension.ts"
 
 const actorSystem = (config: AtriumConfig) => layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
 
-/** Real-time documents and live update streams, beside the REST operations. */
-export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension]
+/**
+ * Real-time documents, live update streams and the services the domains add,
+ * beside the REST operations. Each extension's layer sees the ones before it.
+ */
+export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension]
 
 /**
  * Every service the operations need, built from the configuration, bottom up:
@@ -34,9 +38,9 @@ export const services = (config: AtriumConfig) => {
     Layer.provideMerge(database)
   )
   const extended = extensions.reduce(
-    (merged, extension) => Layer.merge(merged, extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>),
-    Layer.empty as Layer.Layer<never, never, CoreServices>
-  ).pipe(Layer.provideMerge(stores))
+    (below, extension) => (extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>).pipe(Layer.provideMerge(below)),
+    stores as unknown as Layer.Layer<CoreServices>
+  )
   // Handlers' requirements are checked per kind; here they meet the context built below them.
   const actors = actorSystem(config) as unknown as Layer.Layer<ActorSystem, never, CoreServices>
   return actors.pipe(Layer.provideMerge(extended))
