@@ -9,6 +9,7 @@ import * as FileBlobStore from "../persistence/FileBlobStore.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import { layerInProcess } from "../runtime/InProcessTransport.ts"
+import { layerNats } from "../runtime/NatsTransport.ts"
 import * as AccessTokens from "./auth/AccessTokens.ts"
 import type { AtriumConfig } from "./Config.ts"
 import { serve } from "./HttpServer.ts"
@@ -18,7 +19,11 @@ import { collabExtension } from "../collab/CollabExtension.ts"
 import { streamsExtension } from "../collab/StreamsExtension.ts"
 import { wikiExtension } from "../actors/wiki/WikiExtension.ts"
 
-const actorSystem = (config: AtriumConfig) => layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
+/** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
+const actorSystem = (config: AtriumConfig) =>
+  config.natsUrl
+    ? layerNats(actorKinds, { url: config.natsUrl, prefix: config.natsPrefix, idleMillis: config.actorIdleMillis })
+    : layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
 
 /**
  * Real-time documents, live update streams and the services the domains add,

@@ -1,6 +1,13 @@
 /**
  * The one SQL interface of Atrium. Two backends implement it (PostgreSQL via
  * `postgres`, embedded PGlite); both speak the same SQL with `$n` parameters.
+ *
+ * Both return identical JS values (see `internal/sqlValues.ts`): int8 (and
+ * `count(*)`) → number, or the exact decimal string beyond 2^53 − 1; numeric →
+ * string; timestamptz/timestamp → ISO string "2024-05-01T12:00:00.123Z"
+ * (milliseconds, UTC); date → "YYYY-MM-DD"; json/jsonb → parsed value; bytea →
+ * Uint8Array. Sessions run in UTC. `undefined` parameters are refused.
+ * Get one with `Database.layer` (`persistence/Database.ts`).
  */
 import { Context, Effect, Schema } from "effect"
 

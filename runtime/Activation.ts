@@ -19,7 +19,7 @@ import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import type { ActorStoreShape } from "./ActorStore.ts"
-import type { Envelope } from "./Envelope.ts"
+import { type Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { reject, Rejection } from "./Rejection.ts"
 
@@ -85,7 +85,12 @@ const annotate = (address: ActorAddress) =>
  * Handlers' requirements must be in the fiber's context (the host provides
  * the context captured when the system was built).
  */
-export const run = (activation: Activation, store: ActorStoreShape): Effect.Effect<void> => {
+export const run = (
+  activation: Activation,
+  store: ActorStoreShape,
+  /** Checked before each message (e.g. "this node still holds the shard's lease"); false → NotServed, not processed. */
+  canProcess?: (shard: number) => boolean
+): Effect.Effect<void> => {
   const { address, kind, mailbox } = activation
   const codec = stateCodec(kind)
   const handlers = kind.handlers as Record<
@@ -146,7 +151,7 @@ export const run = (activation: Activation, store: ActorStoreShape): Effect.Effe
   }
 
   const handleLoaded = (envelope: Envelope): Effect.Effect<void> => {
-    const handler = handlers[envelope.tag]
+    const handler = Object.hasOwn(handlers, envelope.tag) ? handlers[envelope.tag] : undefined
     if (handler === undefined) {
       return finish(envelope, Exit.fail(reject("invalid", `unknown message "${envelope.tag}" for actor kind "${kind.kind}"`)))
     }
@@ -200,6 +205,10 @@ export const run = (activation: Activation, store: ActorStoreShape): Effect.Effe
     activation.touched = true
     // The caller gave up before we started: don't run it at all.
     if (envelope.isAbandoned()) return Effect.void
+    if (canProcess !== undefined && !canProcess(activation.shard)) {
+      envelope.reply(Exit.fail(new NotServed({ shard: activation.shard })))
+      return Effect.void
+    }
     activation.busy = true
     activation.current = envelope
     if (loaded) return handleLoaded(envelope)

@@ -33,6 +33,12 @@ export interface ActorHostConfig extends ActorHostOptions {
   readonly context: Context.Context<ActorStore>
   /** The shard of an address (for shard-wise passivation). In-process: constant 0. */
   readonly shardOf?: (kind: string, id: string) => number
+  /**
+   * Checked by an activation before each message: may this node still process
+   * messages of `shard`? (NATS: "the lease is still valid" — so a node that
+   * was stalled past its lease does not process what it had queued.)
+   */
+  readonly canProcess?: (shard: number) => boolean
   readonly nodeId: string
 }
 
@@ -91,6 +97,8 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       kinds.set(kind.kind, kind)
     }
     const entries = new Map<string, Entry>()
+    // Detached from routing but still running (passivating): an abort must still reach them.
+    const leaving = new Set<Entry>()
     let closed = false
 
     const unavailable = (kind: string, id: string, message: string) =>
@@ -109,9 +117,10 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         }
         entries.set(key, entry)
         Mailbox.offer(mailbox, envelope)
-        const body = Activation.run(activation, store).pipe(
+        const body = Activation.run(activation, store, config.canProcess).pipe(
           Effect.ensuring(Effect.sync(() => {
             Deferred.doneUnsafe(entry.exited, Exit.void)
+            leaving.delete(entry)
             // A crashed/aborted fiber must not stay registered.
             if (entries.get(key) === entry) entries.delete(key)
           })),
@@ -141,6 +150,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         }
         // Closed but still registered: it is on its way out, start a fresh one.
         entries.delete(key)
+        leaving.add(entry)
       }
       const kind = kinds.get(kindName)
       if (kind === undefined) {
@@ -155,6 +165,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       for (const [key, entry] of entries) {
         if (select(entry.activation)) {
           entries.delete(key)
+          leaving.add(entry)
           selected.push(entry)
         }
       }
@@ -203,7 +214,14 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const abort = (
       select: (activation: Activation.Activation) => boolean,
       queuedReason: NotServed | ActorUnavailable
-    ): Effect.Effect<void> => Effect.suspend(() => abortEntries(detach(select), queuedReason))
+    ): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const selected = detach(select)
+        for (const entry of leaving) {
+          if (select(entry.activation) && !selected.includes(entry)) selected.push(entry)
+        }
+        return abortEntries(selected, queuedReason)
+      })
 
     // Idle passivation: one sweeper for all activations instead of a timer per message.
     const minIdle = Math.min(defaultIdle, ...config.kinds.map((k) => k.idleMillis ?? defaultIdle))
@@ -218,6 +236,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         } else if (now - entry.idleSince >= entry.idleMillis && Mailbox.size(activation.mailbox) === 0) {
           // State is already persisted (write-through): passivating just frees memory.
           entries.delete(key)
+          leaving.add(entry)
           Mailbox.close(activation.mailbox)
         }
       }

@@ -2,6 +2,18 @@
  * The ActorSystem service: `ask` an actor and await its reply. Two transports
  * implement it — in-process (the embedded default) and NATS (sharded, leases
  * in a JetStream KV bucket) — see `InProcessTransport.ts` and `NatsTransport.ts`.
+ *
+ * Handlers' requirements (`R` of their Effects, e.g. the `Sql` service) are
+ * NOT provided by callers of `ask`: each transport layer captures the Context
+ * it is built in and runs every handler in it. So provide `ActorStore` and
+ * the handlers' services to the system's layer:
+ *
+ * ```ts
+ * layerNats([Account, Workspace], { url, prefix: "atrium" }).pipe(
+ *   Layer.provide(SqlActorStore.layer),
+ *   Layer.provideMerge(Database.layer)
+ * )
+ * ```
  */
 import { Context, type Effect } from "effect"
 import type { ActorKind, PayloadOf, SuccessOf } from "./Actor.ts"

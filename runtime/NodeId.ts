@@ -9,8 +9,10 @@ const sanitize = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_")
 export const make = (): string =>
   sanitize(`${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`)
 
+export const isValid = (id: string): boolean => /^[A-Za-z0-9_-]+$/.test(id)
+
 /** Throws if `id` cannot be used as a node id. */
 export const validate = (id: string): string => {
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid node id "${id}": use letters, digits, "-" and "_"`)
+  if (!isValid(id)) throw new Error(`invalid node id "${id}": use letters, digits, "-" and "_"`)
   return id
 }
