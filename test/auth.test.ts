@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
 import { make as makeAccessTokens } from "../facade/auth/AccessTokens.ts"
@@ -125,5 +125,13 @@ describe("pm Authentication", () => {
     expect(result.message).toMatch(/expired/)
     const fresh = await Effect.runPromise(tokens.issue({ userId: "u", email: "a@example.com", name: "A", sessionId: "s" }))
     expect(await Effect.runPromise(tokens.verify(fresh.token))).toEqual({ userId: "u", email: "a@example.com", name: "A", sessionId: "s" })
+    // Once verified the token is cached; the cache still honours expiry.
+    vi.useFakeTimers({ now: Date.now() + 16 * 60_000, toFake: ["Date"] })
+    try {
+      const late = await Effect.runPromise(Effect.flip(tokens.verify(fresh.token)))
+      expect(late.message).toMatch(/expired/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

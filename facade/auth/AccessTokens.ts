@@ -37,34 +37,53 @@ const signingSecret: Effect.Effect<Uint8Array, SqlError, Sql> = Effect.gen(funct
   return new TextEncoder().encode(rows[0]!.value)
 })
 
-export const make = (secret: Uint8Array): AccessTokensShape => ({
-  issue: (claims) =>
-    Effect.promise(() =>
-      new SignJWT({ email: claims.email, name: claims.name, sid: claims.sessionId })
-        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-        .setSubject(claims.userId)
-        .setIssuer(ISSUER)
-        .setIssuedAt()
-        .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
-        .sign(secret)
-    ).pipe(Effect.map((token) => ({ token, expiresIn: ACCESS_TOKEN_SECONDS }))),
-  verify: (token) =>
+/** Verified tokens, so a client reusing its token costs one map lookup, not an HMAC; expiry is still checked. */
+const VERIFIED_CACHE_LIMIT = 10_000
+
+export const make = (secret: Uint8Array): AccessTokensShape => {
+  const verified = new Map<string, { readonly claims: AccessClaims; readonly expiresAtMillis: number }>()
+  const verifySigned = (token: string): Effect.Effect<AccessClaims, Rejection> =>
     Effect.tryPromise({
       try: () => jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] }),
       catch: (error) =>
         reject("unauthorized", error instanceof errors.JWTExpired ? "Access token expired" : "Invalid access token")
     }).pipe(
-      Effect.flatMap(({ payload }) =>
-        typeof payload.sub === "string" && typeof payload.email === "string" && typeof payload.sid === "string"
-          ? Effect.succeed({
-            userId: payload.sub,
-            email: payload.email,
-            name: typeof payload.name === "string" ? payload.name : "",
-            sessionId: payload.sid
-          })
-          : Effect.fail(reject("unauthorized", "Invalid access token"))
-      )
+      Effect.flatMap(({ payload }) => {
+        if (typeof payload.sub !== "string" || typeof payload.email !== "string" || typeof payload.sid !== "string") {
+          return Effect.fail(reject("unauthorized", "Invalid access token"))
+        }
+        const claims: AccessClaims = {
+          userId: payload.sub,
+          email: payload.email,
+          name: typeof payload.name === "string" ? payload.name : "",
+          sessionId: payload.sid
+        }
+        if (verified.size >= VERIFIED_CACHE_LIMIT) verified.clear()
+        verified.set(token, { claims, expiresAtMillis: (payload.exp ?? 0) * 1000 })
+        return Effect.succeed(claims)
+      })
     )
-})
+  return {
+    issue: (claims) =>
+      Effect.promise(() =>
+        new SignJWT({ email: claims.email, name: claims.name, sid: claims.sessionId })
+          .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+          .setSubject(claims.userId)
+          .setIssuer(ISSUER)
+          .setIssuedAt()
+          .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
+          .sign(secret)
+      ).pipe(Effect.map((token) => ({ token, expiresIn: ACCESS_TOKEN_SECONDS }))),
+    verify: (token) => {
+      const hit = verified.get(token)
+      if (hit === undefined) return verifySigned(token)
+      if (hit.expiresAtMillis <= Date.now()) {
+        verified.delete(token)
+        return Effect.fail(reject("unauthorized", "Access token expired"))
+      }
+      return Effect.succeed(hit.claims)
+    }
+  }
+}
 
 export const layer: Layer.Layer<AccessTokens, SqlError, Sql> = Layer.effect(AccessTokens, Effect.map(signingSecret, make))
