@@ -1,0 +1,52 @@
+/**
+ * HTTP load: one closed-loop run at a fixed number of keep-alive connections,
+ * driven by wrk when it is installed (a C load generator: on 2 cores it drives
+ * a bare uWS hello to ~160k req/s, where one Node process tops out near 90k),
+ * else by the worker-thread loader in `http-loader.ts`.
+ */
+import { spawnSync } from "node:child_process"
+import type { Latency, ProcessFigures } from "../Scenario.ts"
+
+export interface HttpLoad {
+  /** Absolute URL on loopback. */
+  readonly url: string
+  readonly method: "GET" | "POST"
+  readonly headers?: Readonly<Record<string, string>>
+  /** Request body; each `{n}` becomes a per-request counter (so created names are unique). */
+  readonly body?: string
+  readonly connections: number
+  readonly durationSec: number
+}
+
+export interface HttpResult {
+  /** Responses with a 2xx/3xx status. */
+  readonly ok: number
+  /** Non-2xx/3xx responses plus connect, read, write errors and timeouts. */
+  readonly errors: number
+  readonly durationSec: number
+  readonly latency: Latency
+  /** The load generator's own CPU. */
+  readonly loadgen: ProcessFigures | undefined
+}
+
+export type Loader = "wrk" | "node"
+
+let wrk: boolean | undefined
+export const wrkInstalled = (): boolean => (wrk ??= spawnSync("wrk", ["--version"]).error === undefined)
+
+/**
+ * Runs one load; `onStart` is called when requests start flowing (after the
+ * generator's own startup), so the server's CPU is read over the load alone.
+ */
+export const runHttpLoad = async (load: HttpLoad, loader: Loader, root: string, onStart?: () => void): Promise<HttpResult> => {
+  if (loader === "wrk") {
+    onStart?.() // wrk starts in a millisecond
+    return (await import("./wrk.ts")).runWrk(load, root)
+  }
+  return (await import("./http-loader.ts")).runNodeLoader(load, root, onStart)
+}
+
+export const describeLoader = (loader: Loader): string =>
+  loader === "wrk"
+    ? "wrk, 1 thread (the server gets the other core), Lua script for headers, bodies and the JSON summary"
+    : "bench/load/http-loader.ts: Node, worker threads (one per core), keep-alive sockets"

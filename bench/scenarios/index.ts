@@ -1,0 +1,17 @@
+/** Every scenario, in the order a full run takes them. A new scenario is one file and one line here. */
+import type { Scenario } from "../Scenario.ts"
+import { actors } from "./actors.ts"
+import { cluster, collabColdOpen, collabDurable, collabFanout, collabManyDocs } from "./notBuilt.ts"
+import { streamFanout } from "./stream-fanout.ts"
+import { rest } from "./rest.ts"
+
+export const scenarios: ReadonlyArray<Scenario> = [
+  actors,
+  rest,
+  collabFanout,
+  collabManyDocs,
+  collabDurable,
+  collabColdOpen,
+  streamFanout,
+  cluster
+]
