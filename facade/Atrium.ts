@@ -3,9 +3,13 @@
  * system (in-process, or sharded over NATS) → access tokens and blob store →
  * the HTTP server with every operation. Layers are composed here, at the edge.
  */
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import path from "node:path"
 import { Effect, Layer } from "effect"
 import * as Database from "../persistence/Database.ts"
 import * as FileBlobStore from "../persistence/FileBlobStore.ts"
+import * as PgliteSql from "../persistence/PgliteSql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import { layerInProcess } from "../runtime/InProcessTransport.ts"
@@ -39,7 +43,9 @@ export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExt
  */
 export const services = (config: AtriumConfig) => {
   const database = config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
-  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(config.dataDir)).pipe(
+  // An in-memory database keeps its blobs in a throwaway directory, not in a folder named "memory:".
+  const blobDir = config.dataDir === PgliteSql.memory ? mkdtempSync(path.join(tmpdir(), "atrium-blobs-")) : config.dataDir
+  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(blobDir)).pipe(
     Layer.provideMerge(database)
   )
   const extended = extensions.reduce(

@@ -1,6 +1,7 @@
 /** Every documented operation of the four services, and the uncatalogued routes served beside them. */
 import { Account } from "../actors/identity/Account.ts"
 import { pmActorKinds } from "../actors/pm/kinds.ts"
+import { wikiDiscoveryActorKinds } from "../actors/wiki/discoveryKinds.ts"
 import { wikiActorKinds } from "../actors/wiki/kinds.ts"
 import type { ActorKind } from "../runtime/Actor.ts"
 import { ApiKey } from "../actors/identity/ApiKey.ts"
@@ -15,13 +16,23 @@ import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
 import { pmLiveOperations } from "./pm/live.ts"
+import { pmOrganizationOperations } from "./pm/organization.ts"
+import { pmPlanningOperations } from "./pm/planning.ts"
 import { pmWorkOperations } from "./pm/work.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
 
 /** The actor kinds every node hosts. */
-export const actorKinds: ReadonlyArray<ActorKind> = [Account, Session, Workspace, ApiKey, ...wikiActorKinds, ...pmActorKinds]
+export const actorKinds: ReadonlyArray<ActorKind> = [
+  Account,
+  Session,
+  Workspace,
+  ApiKey,
+  ...wikiActorKinds,
+  ...wikiDiscoveryActorKinds,
+  ...pmActorKinds
+]
 
 let registry: Registry | undefined
 const current = () => registry!
@@ -37,6 +48,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmApiKeys,
   ...pmWorkOperations,
   ...pmLiveOperations,
+  ...pmOrganizationOperations,
+  ...pmPlanningOperations,
   ...wikiOperations
 ]
 

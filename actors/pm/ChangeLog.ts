@@ -9,6 +9,11 @@
  *   `transact(body)` runs `body` in one SQL transaction; `body` returns its
  *   result and the changes it made; they are appended to the log in that
  *   transaction and published once it commits.
+ *   A `transact` inside another joins it (one transaction, one publication
+ *   after the outer commit). Don't call it inside a plain `Sql.transaction`:
+ *   it cannot see that one and would publish before its COMMIT.
+ *   A change that is malformed (empty ids, unknown scope, data not an
+ *   object) is a defect: the transaction rolls back.
  */
 import { Context, type Effect } from "effect"
 import type { Sql, SqlError } from "../../persistence/Sql.ts"

@@ -1,4 +1,7 @@
 /** Project management's actor kinds. */
 import type { ActorKind } from "../../runtime/Actor.ts"
+import { PmList, PmSpace, PmTask, PmWorkspace } from "./WorkActors.ts"
+import { PmTeam } from "./Team.ts"
+import { UserSettings } from "./UserSettings.ts"
 
-export const pmActorKinds: ReadonlyArray<ActorKind> = []
+export const pmActorKinds: ReadonlyArray<ActorKind> = [PmWorkspace, PmSpace, PmList, PmTask, PmTeam, UserSettings]

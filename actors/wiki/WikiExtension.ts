@@ -1,8 +1,70 @@
-/** The wiki's services beside its operations (document access rules for the collab endpoint, indexing hooks). */
-import { Layer } from "effect"
+/**
+ * The wiki's services beside its operations:
+ *
+ * - `DocumentAccess` for the collab endpoint: a page's live document may be
+ *   edited by whoever may edit the page, read by whoever may read it, and
+ *   nobody else connects (same rules as the REST operations: WikiAccess).
+ * - Live edits keep the page's rows current: every change refreshes the
+ *   text projection and links (through the page actor), and an editing
+ *   window becomes an automatic version at most once per interval.
+ * - The search indexer of the discovery side (SearchIndex.ts) on the same
+ *   changes (it registers once per LiveDocuments).
+ */
+import { Effect, Layer } from "effect"
+import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
+import { LiveDocuments } from "../../collab/LiveDocuments.ts"
 import type { Extension } from "../../facade/Extension.ts"
+import { Sql } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { searchIndexing } from "./SearchIndex.ts"
+import { autosaveIntervalMillis } from "./VersionPolicy.ts"
+import { callerOf, documentRightOf } from "./WikiAccess.ts"
+import { WikiPage } from "./WikiPage.ts"
+
+const PAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const documentAccess = Layer.effect(
+  DocumentAccess,
+  Effect.gen(function* () {
+    const sql = yield* Sql
+    return DocumentAccess.of({
+      rightOf: (principal, documentName) =>
+        !PAGE_ID.test(documentName)
+          ? Effect.succeed<DocumentRight>("none")
+          : documentRightOf(callerOf(principal), documentName.toLowerCase()).pipe(
+            Effect.provideService(Sql, sql),
+            // Unsure means no: a connection refused is safer than one let in by mistake.
+            Effect.catchCause((cause) => Effect.as(Effect.logError(`wiki: access to document ${documentName} undecided`, cause), "none" as const))
+          )
+    })
+  })
+)
+
+/** Follows live edits of wiki pages: projections on every change, a version per editing window. */
+const followLiveEdits = Effect.gen(function* () {
+  const live = yield* Effect.serviceOption(LiveDocuments)
+  if (live._tag === "None") return
+  const actors = yield* ActorSystem
+  const scope = yield* Effect.scope
+  const windows = new Set<string>()
+  const logged = (what: string, name: string) => <A, E>(effect: Effect.Effect<A, E>) =>
+    effect.pipe(Effect.catchCause((cause) => Effect.logWarning(`wiki: ${what} of page ${name} failed`, cause)))
+  yield* live.value.onChange((name) => {
+    if (!PAGE_ID.test(name)) return Effect.void
+    const refresh = actors.ask(WikiPage, name, "documentChanged", {}).pipe(logged("refresh", name))
+    if (windows.has(name)) return refresh
+    windows.add(name)
+    const autosave = Effect.sleep(autosaveIntervalMillis()).pipe(
+      Effect.andThen(actors.ask(WikiPage, name, "autosave", {})),
+      logged("autosave", name),
+      Effect.ensuring(Effect.sync(() => windows.delete(name)))
+    )
+    return Effect.andThen(refresh, Effect.asVoid(Effect.forkIn(autosave, scope)))
+  })
+})
 
 export const wikiExtension: Extension = {
   name: "wiki",
-  layer: () => Layer.empty
+  layer: () => Layer.merge(documentAccess, searchIndexing),
+  attach: () => followLiveEdits
 }

@@ -30,7 +30,8 @@ import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
-const WINDOW = 8
+/** Events in flight at once (BENCH_STREAM_WINDOW): more lets Atrium overlap its write path (HTTP, actor, SQL transaction). */
+const WINDOW = Math.max(1, Number(process.env.BENCH_STREAM_WINDOW) || 8)
 const CLIENT_PROCESSES = 2
 const now = () => performance.timeOrigin + performance.now()
 const uuid = () => crypto.randomUUID()

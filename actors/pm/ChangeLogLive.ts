@@ -1,0 +1,223 @@
+/**
+ * The ChangeLog (contract in `ChangeLog.ts`) on SQL and the ChangeFeed.
+ *
+ * `transact(body)` opens one transaction, runs `body`, and in the same
+ * transaction: bumps each touched workspace's counter row (`pm_event_counters`,
+ * which also serializes concurrent writers of one workspace, so commit order
+ * is seq order), appends the events (`pm_events`, marked when they happened in
+ * a private space), writes the notifications their `notify` asks for (to
+ * workspace members other than the actor, unless they muted that reason or
+ * workspace), and prunes the workspace's log down to `retention` events.
+ * After COMMIT the events go to the ChangeFeed (this node's live subscribers,
+ * then the other nodes). A rollback publishes nothing.
+ */
+import { randomUUID } from "node:crypto"
+import { Context, Effect, Layer } from "effect"
+import { Sql, query } from "../../persistence/Sql.ts"
+import { type Change, ChangeLog, type ChangeScope, type ChangeLogShape } from "./ChangeLog.ts"
+import { ChangeFeed, type FeedBatch } from "./ChangeFeed.ts"
+import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts"
+import { USER_SETTINGS_KIND, type NotificationPreferences, wantsNotification } from "./UserSettings.ts"
+
+export interface ChangeLogOptions {
+  /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
+  readonly retention: number
+}
+
+export const DEFAULT_RETENTION = 100_000
+
+const SCOPES: ReadonlySet<string> = new Set<ChangeScope>(["workspace", "space", "list", "task"])
+const EVENT_INSERT_CHUNK = 400
+
+const invalidChange = (change: Change): string | undefined => {
+  if (typeof change.workspaceId !== "string" || change.workspaceId === "") return "workspaceId is empty"
+  if (!SCOPES.has(change.scope)) return `unknown scope "${String(change.scope)}"`
+  if (typeof change.entityId !== "string" || change.entityId === "") return "entityId is empty"
+  if (typeof change.type !== "string" || change.type === "") return "type is empty"
+  if (typeof change.actorId !== "string" || change.actorId === "") return "actorId is empty"
+  if (typeof change.data !== "object" || change.data === null || Array.isArray(change.data)) return "data is not an object"
+  return undefined
+}
+
+/** The path with the change's own id filled in for its scope, so live and replayed events are identical. */
+const pathOf = (change: Change): LoggedEvent["path"] => {
+  const located = locate(change)
+  const path: { spaceId?: string; listId?: string; taskId?: string } = {}
+  if (located.spaceId !== undefined) path.spaceId = located.spaceId
+  if (located.listId !== undefined) path.listId = located.listId
+  if (located.taskId !== undefined) path.taskId = located.taskId
+  return path
+}
+
+const insertEvents = (events: ReadonlyArray<LoggedEvent>) =>
+  Effect.forEach(
+    Array.from({ length: Math.ceil(events.length / EVENT_INSERT_CHUNK) }, (_, i) => events.slice(i * EVENT_INSERT_CHUNK, (i + 1) * EVENT_INSERT_CHUNK)),
+    (chunk) => {
+      const params: Array<unknown> = []
+      const rows = chunk.map((event) => {
+        const base = params.length
+        params.push(
+          event.workspaceId, event.seq, event.type, event.scope, event.entityId,
+          event.path.spaceId ?? null, event.path.listId ?? null, event.path.taskId ?? null,
+          event.privateSpace, event.data, event.actorId, event.at
+        )
+        return `(${Array.from({ length: 12 }, (_, i) => `$${base + i + 1}`).join(", ")})`
+      })
+      return query(
+        `INSERT INTO pm_events (workspace_id, seq, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at)
+         VALUES ${rows.join(", ")}`,
+        params
+      )
+    },
+    { discard: true }
+  )
+
+/** Notifications `changes` ask for, kept for members other than the actor who did not mute them. */
+const notificationsOf = (workspaceId: string, changes: ReadonlyArray<Change>, events: ReadonlyArray<LoggedEvent>, at: string) =>
+  Effect.gen(function* () {
+    const wanted: Array<{ change: Change; event: LoggedEvent; userId: string; reason: NotificationRecord["reason"]; title: string }> = []
+    const seen = new Set<string>()
+    changes.forEach((change, index) => {
+      for (const notify of change.notify ?? []) {
+        const key = `${notify.userId}\u0000${index}`
+        if (notify.userId === change.actorId || seen.has(key)) continue
+        seen.add(key)
+        wanted.push({ change, event: events[index]!, userId: notify.userId, reason: notify.reason, title: notify.title })
+      }
+    })
+    if (wanted.length === 0) return [] as Array<NotificationRecord>
+    const userIds = [...new Set(wanted.map((w) => w.userId))]
+    const memberRows = yield* query<{ members: ReadonlyArray<{ userId: string }> | null }>(
+      "SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1",
+      [workspaceId]
+    )
+    const members = new Set((memberRows[0]?.members ?? []).map((m) => m.userId))
+    const prefRows = yield* query<{ id: string; notifications: NotificationPreferences | null }>(
+      "SELECT id, state->'notifications' AS notifications FROM actor_state WHERE kind = $1 AND id = ANY($2::text[])",
+      [USER_SETTINGS_KIND, userIds]
+    )
+    const prefs = new Map(prefRows.map((row) => [row.id, row.notifications] as const))
+    const records: Array<NotificationRecord> = []
+    for (const w of wanted) {
+      if (!members.has(w.userId)) continue
+      const pref = prefs.get(w.userId)
+      if (pref && !wantsNotification(pref, workspaceId, w.reason)) continue
+      records.push({
+        id: randomUUID(),
+        userId: w.userId,
+        workspaceId,
+        reason: w.reason,
+        title: w.title.slice(0, 500),
+        eventSeq: w.event.seq,
+        eventType: w.event.type,
+        scope: w.event.scope,
+        entityId: w.event.entityId,
+        actorId: w.event.actorId,
+        createdAt: at,
+        readAt: null
+      })
+    }
+    if (records.length === 0) return records
+    const params: Array<unknown> = []
+    const rows = records.map((n) => {
+      const base = params.length
+      params.push(n.id, n.userId, n.workspaceId, n.reason, n.title, n.eventSeq, n.eventType, n.scope, n.entityId, n.actorId, n.createdAt)
+      return `(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(", ")})`
+    })
+    yield* query(
+      `INSERT INTO pm_notifications (id, user_id, workspace_id, reason, title, event_seq, event_type, scope, entity_id, actor_id, created_at)
+       VALUES ${rows.join(", ")}`,
+      params
+    )
+    return records
+  })
+
+/** Appends `changes` in the current transaction; returns what to publish after COMMIT, one batch per workspace. */
+export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions) =>
+  Effect.gen(function* () {
+    if (changes.length === 0) return [] as Array<FeedBatch>
+    for (const change of changes) {
+      const problem = invalidChange(change)
+      if (problem !== undefined) return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
+    }
+    const at = new Date().toISOString()
+    const byWorkspace = new Map<string, Array<Change>>()
+    for (const change of changes) {
+      const list = byWorkspace.get(change.workspaceId)
+      if (list === undefined) byWorkspace.set(change.workspaceId, [change])
+      else list.push(change)
+    }
+    const batches: Array<FeedBatch> = []
+    // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock.
+    for (const workspaceId of [...byWorkspace.keys()].sort()) {
+      const list = byWorkspace.get(workspaceId)!
+      const counter = yield* query<{ last_seq: number }>(
+        `INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
+         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
+         RETURNING last_seq`,
+        [workspaceId, list.length]
+      )
+      const last = Number(counter[0]!.last_seq)
+      const first = last - list.length + 1
+      const paths = list.map(pathOf)
+      const spaceIds = [...new Set(paths.map((p) => p.spaceId).filter((id): id is string => id !== undefined))]
+      const privateSpaces = spaceIds.length === 0
+        ? new Set<string>()
+        : new Set((yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id))
+      const events: Array<LoggedEvent> = list.map((change, i) => ({
+        seq: first + i,
+        type: change.type,
+        workspaceId,
+        scope: change.scope,
+        entityId: change.entityId,
+        path: paths[i]!,
+        data: change.data,
+        actorId: change.actorId,
+        at,
+        privateSpace: paths[i]!.spaceId !== undefined && privateSpaces.has(paths[i]!.spaceId!)
+      }))
+      yield* insertEvents(events)
+      const notifications = yield* notificationsOf(workspaceId, list, events, at)
+      // Prune in steps rather than on every append: one range delete per `pruneEvery` events.
+      const pruneEvery = Math.max(1, Math.min(256, Math.floor(options.retention / 4)))
+      if (Math.floor(last / pruneEvery) !== Math.floor((first - 1) / pruneEvery) && last > options.retention) {
+        yield* query("DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= $2", [workspaceId, last - options.retention])
+      }
+      batches.push({ workspaceId, lastSeq: last, events, notifications })
+    }
+    return batches
+  })
+
+/**
+ * Batches appended by the ChangeLog transaction the current fiber runs in: a
+ * `transact` inside another joins it and publishes only when the outermost
+ * one commits. (A `transact` inside a plain `Sql.transaction` cannot know
+ * about it: don't do that, or its events go out before that outer COMMIT.)
+ */
+const Appended = Context.Reference<Array<FeedBatch> | undefined>("atrium/actors/pm/ChangeLog/Appended", {
+  defaultValue: () => undefined
+})
+
+export const make = (options: ChangeLogOptions) =>
+  Effect.gen(function* () {
+    const feed = yield* ChangeFeed
+    const transact: ChangeLogShape["transact"] = (body) =>
+      Effect.gen(function* () {
+        const outer = yield* Appended
+        const run = (appended: Array<FeedBatch>) =>
+          Effect.gen(function* () {
+            const { result, changes } = yield* body
+            appended.push(...(yield* append(changes, options)))
+            return result
+          })
+        if (outer !== undefined) return yield* run(outer)
+        const appended: Array<FeedBatch> = []
+        const sql = yield* Sql
+        const result = yield* sql.transaction(run(appended).pipe(Effect.provideService(Appended, appended)))
+        if (appended.length > 0) feed.publish(appended)
+        return result
+      })
+    return ChangeLog.of({ transact })
+  })
+
+export const layer = (options: ChangeLogOptions): Layer.Layer<ChangeLog, never, ChangeFeed> => Layer.effect(ChangeLog, make(options))

@@ -1,0 +1,59 @@
+/** Tags of a space (tasks of the space pick from them): reads, and the space actor's commands. */
+import { Effect } from "effect"
+import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { Change } from "./ChangeLog.ts"
+import { change } from "./Changes.ts"
+import { getSpace } from "./StructureReads.ts"
+import type { Tag } from "./WorkRecords.ts"
+
+type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+
+const columns = `g.id, g.space_id AS "spaceId", g.name, g.color, g.created_at AS "createdAt"`
+
+export const tagsOfSpace = (spaceId: string) =>
+  query<Tag & { taskCount: number }>(
+    `SELECT ${columns}, (SELECT count(*)::int FROM pm_task_tags tt JOIN pm_tasks t ON t.id = tt.task_id WHERE tt.tag_id = g.id AND t.deleted_at IS NULL) AS "taskCount"
+       FROM pm_tags g WHERE g.space_id = $1 ORDER BY lower(g.name)`,
+    [spaceId]
+  )
+
+const tagOf = (spaceId: string, tagId: string) =>
+  Effect.flatMap(query<Tag>(`SELECT ${columns} FROM pm_tags g WHERE g.id = $1 AND g.space_id = $2`, [tagId, spaceId]), (rows) =>
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such tag")))
+
+const taken = (spaceId: string, name: string, except = "") =>
+  Effect.flatMap(query(`SELECT 1 FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]), (rows) =>
+    rows.length > 0 ? Effect.fail(reject("conflict", `A tag named "${name.trim()}" already exists in this space`, [{ path: "body.name", message: "already exists" }])) : Effect.void)
+
+export const tagCommands = {
+  createTag: (input: { readonly name: string; readonly color?: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const space = yield* getSpace(spaceId)
+      yield* taken(spaceId, input.name)
+      const id = crypto.randomUUID()
+      yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [id, space.workspaceId, spaceId, input.name.trim(), input.color ?? "#8d8d8d", by])
+      const tag = yield* tagOf(spaceId, id)
+      return { result: tag, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.created", id, { name: tag.name, color: tag.color }, by)] }
+    }),
+
+  updateTag: (input: { readonly tagId: string; readonly name?: string; readonly color?: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const space = yield* getSpace(spaceId)
+      const tag = yield* tagOf(spaceId, input.tagId)
+      if (input.name !== undefined) yield* taken(spaceId, input.name, tag.id)
+      yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [tag.id, input.name?.trim() ?? tag.name, input.color ?? tag.color])
+      const { tagId: _t, ...changed } = input
+      return { result: yield* tagOf(spaceId, tag.id), changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)] }
+    }),
+
+  /** Deletes the tag and takes it off every task. */
+  deleteTag: (input: { readonly tagId: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const space = yield* getSpace(spaceId)
+      const tag = yield* tagOf(spaceId, input.tagId)
+      const untagged = yield* query(`DELETE FROM pm_task_tags WHERE tag_id = $1 RETURNING task_id`, [tag.id])
+      yield* query(`DELETE FROM pm_tags WHERE id = $1`, [tag.id])
+      return { result: undefined, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.deleted", tag.id, { name: tag.name, tasks: untagged.length }, by)] }
+    })
+}

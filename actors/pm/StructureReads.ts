@@ -1,0 +1,204 @@
+/**
+ * Reads of the work hierarchy: spaces, folders and lists as the API shows
+ * them, the tree, counts, and which spaces a user may see (a private space
+ * only to its members and workspace admins).
+ */
+import { Effect } from "effect"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { statusesOfLists } from "./Statuses.ts"
+import { type Folder, featuresOf, type List, type Space, type TaskDefaults } from "./WorkRecords.ts"
+
+export const spaceColumns = `s.id, s.workspace_id AS "workspaceId", s.short_id AS "shortId", s.name, s.description, s.color,
+  s.is_private AS "isPrivate", s.position, s.features, s.task_defaults AS "taskDefaults", s.archived_at AS "archivedAt",
+  s.created_by AS "createdBy", s.created_at AS "createdAt", s.updated_at AS "updatedAt"`
+
+export const folderColumns = `f.id, f.workspace_id AS "workspaceId", f.space_id AS "spaceId", f.short_id AS "shortId", f.name, f.description, f.color,
+  f.position, EXISTS (SELECT 1 FROM pm_statuses st WHERE st.scope_type = 'folder' AND st.scope_id = f.id) AS "ownStatuses",
+  f.archived_at AS "archivedAt", f.created_by AS "createdBy", f.created_at AS "createdAt", f.updated_at AS "updatedAt"`
+
+export const listColumns = `l.id, l.workspace_id AS "workspaceId", l.space_id AS "spaceId", l.folder_id AS "folderId", l.short_id AS "shortId",
+  l.name, l.description, l.color, l.priority, l.start_date AS "startDate", l.due_date AS "dueDate", l.owner_id AS "ownerId",
+  l.task_defaults AS "taskDefaults", l.position,
+  EXISTS (SELECT 1 FROM pm_statuses st WHERE st.scope_type = 'list' AND st.scope_id = l.id) AS "ownStatuses",
+  l.archived_at AS "archivedAt", l.created_by AS "createdBy", l.created_at AS "createdAt", l.updated_at AS "updatedAt"`
+
+type Archivable = { archivedAt: string | null }
+
+export const toSpace = (row: Omit<Space, "archived"> & Archivable): Space => ({
+  ...row,
+  features: featuresOf(row.features),
+  taskDefaults: (row.taskDefaults ?? {}) as TaskDefaults,
+  archived: row.archivedAt !== null
+})
+export const toFolder = (row: Omit<Folder, "archived"> & Archivable): Folder => ({ ...row, archived: row.archivedAt !== null })
+export const toList = (row: Omit<List, "archived"> & Archivable): List => ({
+  ...row,
+  taskDefaults: (row.taskDefaults ?? {}) as TaskDefaults,
+  archived: row.archivedAt !== null
+})
+
+/** SQL condition: space `alias` is visible to user `$userParam` (`$adminParam`: the user is a workspace admin). */
+export const visibleSpace = (alias: string, userParam: number, adminParam: number) =>
+  `(NOT ${alias}.is_private OR $${adminParam}::boolean OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = ${alias}.id AND m.user_id = $${userParam}))`
+
+export interface Viewer {
+  readonly userId: string
+  /** Workspace admins and owners see private spaces too. */
+  readonly admin: boolean
+}
+
+/** Which archived items a listing shows. */
+export type ArchivedFilter = "exclude" | "include" | "only"
+const archivedCondition = (alias: string, filter: ArchivedFilter = "exclude") =>
+  filter === "include" ? "TRUE" : filter === "only" ? `${alias}.archived_at IS NOT NULL` : `${alias}.archived_at IS NULL`
+
+export const getSpace = (spaceId: string) =>
+  Effect.flatMap(query<any>(`SELECT ${spaceColumns} FROM pm_spaces s WHERE s.id = $1 AND s.deleted_at IS NULL`, [spaceId]), (rows) =>
+    rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", "No such space")))
+
+export const listSpaces = (workspaceId: string, viewer: Viewer, archived: ArchivedFilter = "exclude") =>
+  Effect.map(
+    query<any>(
+      `SELECT ${spaceColumns} FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND ${archivedCondition("s", archived)}
+          AND ${visibleSpace("s", 2, 3)} ORDER BY s.position, s.created_at`,
+      [workspaceId, viewer.userId, viewer.admin]
+    ),
+    (rows) => rows.map(toSpace)
+  )
+
+export const getSpaceByShortId = (workspaceId: string, shortId: string, viewer: Viewer) =>
+  Effect.flatMap(
+    query<any>(
+      `SELECT ${spaceColumns} FROM pm_spaces s WHERE s.workspace_id = $1 AND s.short_id = $2 AND s.deleted_at IS NULL AND ${visibleSpace("s", 3, 4)}`,
+      [workspaceId, shortId.toUpperCase(), viewer.userId, viewer.admin]
+    ),
+    (rows) => (rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", `No space with short id ${shortId}`))))
+
+export const getFolder = (folderId: string) =>
+  Effect.flatMap(query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.id = $1 AND f.deleted_at IS NULL`, [folderId]), (rows) =>
+    rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", "No such folder")))
+
+export const listFolders = (spaceId: string, archived: ArchivedFilter = "exclude") =>
+  Effect.map(
+    query<any>(
+      `SELECT ${folderColumns} FROM pm_folders f WHERE f.space_id = $1 AND f.deleted_at IS NULL AND ${archivedCondition("f", archived)} ORDER BY f.position, f.created_at`,
+      [spaceId]
+    ),
+    (rows) => rows.map(toFolder)
+  )
+
+export const getFolderByShortId = (workspaceId: string, shortId: string) =>
+  Effect.flatMap(
+    query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.workspace_id = $1 AND f.short_id = $2 AND f.deleted_at IS NULL`, [workspaceId, shortId.toUpperCase()]),
+    (rows) => (rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", `No folder with short id ${shortId}`))))
+
+export const getList = (listId: string) =>
+  Effect.flatMap(query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.id = $1 AND l.deleted_at IS NULL`, [listId]), (rows) =>
+    rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", "No such list")))
+
+export const getListByShortId = (workspaceId: string, shortId: string) =>
+  Effect.flatMap(
+    query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.workspace_id = $1 AND l.short_id = $2 AND l.deleted_at IS NULL`, [workspaceId, shortId.toUpperCase()]),
+    (rows) => (rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", `No list with short id ${shortId}`))))
+
+/** Lists directly in a space (`folderId` null) or in a folder. */
+export const listLists = (where: { readonly spaceId: string; readonly folderId: string | null }, archived: ArchivedFilter = "exclude") =>
+  Effect.map(
+    query<any>(
+      where.folderId === null
+        ? `SELECT ${listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.folder_id IS NULL AND l.deleted_at IS NULL AND ${archivedCondition("l", archived)} ORDER BY l.position, l.created_at`
+        : `SELECT ${listColumns} FROM pm_lists l WHERE l.folder_id = $1 AND l.deleted_at IS NULL AND ${archivedCondition("l", archived)} ORDER BY l.position, l.created_at`,
+      [where.folderId ?? where.spaceId]
+    ),
+    (rows) => rows.map(toList)
+  )
+
+/** Every list of the workspace the viewer may see, with its place in the tree. */
+export const listAllLists = (workspaceId: string, viewer: Viewer, archived: ArchivedFilter = "exclude") =>
+  Effect.map(
+    query<any>(
+      `SELECT ${listColumns}, s.name AS "spaceName", f.name AS "folderName"
+         FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
+        WHERE l.workspace_id = $1 AND l.deleted_at IS NULL AND s.deleted_at IS NULL AND ${archivedCondition("l", archived)}
+          AND ${visibleSpace("s", 2, 3)}
+        ORDER BY s.position, f.position NULLS FIRST, l.position, l.created_at`,
+      [workspaceId, viewer.userId, viewer.admin]
+    ),
+    (rows) => rows.map(({ spaceName, folderName, ...row }) => ({ ...toList(row), spaceName, folderName: folderName ?? null }))
+  )
+
+export interface TaskCounts {
+  readonly total: number
+  readonly open: number
+  readonly active: number
+  readonly done: number
+  readonly closed: number
+  readonly overdue: number
+}
+
+/**
+ * Task counts by status type for every list of a scope (tasks whose status
+ * is no longer defined count as open). Archived and deleted tasks excluded.
+ */
+export const taskCountsByList = (column: "space_id" | "list_id" | "folder_id", id: string) =>
+  Effect.gen(function* () {
+    const rows = yield* query<{ listId: string; status: string; count: number; overdue: number }>(
+      `SELECT t.list_id AS "listId", lower(t.status) AS status, count(*)::int AS count,
+              count(*) FILTER (WHERE t.due_date < now() AND t.closed_at IS NULL)::int AS overdue
+         FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id
+        WHERE ${column === "folder_id" ? "l.folder_id" : `t.${column}`} = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL AND l.deleted_at IS NULL
+        GROUP BY t.list_id, lower(t.status)`,
+      [id]
+    )
+    const statuses = yield* statusesOfLists(rows.map((r) => r.listId))
+    const counts = new Map<string, { total: number; open: number; active: number; done: number; closed: number; overdue: number }>()
+    for (const row of rows) {
+      const entry = counts.get(row.listId) ?? { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
+      const type = statuses.get(row.listId)?.find((s) => s.name.toLowerCase() === row.status)?.type ?? "open"
+      entry.total += row.count
+      entry[type] += row.count
+      entry.overdue += row.overdue
+      counts.set(row.listId, entry)
+    }
+    return counts as Map<string, TaskCounts>
+  })
+
+export const sumCounts = (counts: Iterable<TaskCounts>): TaskCounts => {
+  const total = { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
+  for (const c of counts) for (const key of Object.keys(total) as Array<keyof TaskCounts>) total[key] += c[key]
+  return total
+}
+
+const emptyCounts: TaskCounts = { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
+export const countsOf = (counts: Map<string, TaskCounts>, listId: string) => counts.get(listId) ?? emptyCounts
+
+/** A space as a tree: its folders with their lists, then its folderless lists, each with task counts. */
+export const spaceTree = (space: Space, archived: ArchivedFilter = "exclude") =>
+  Effect.gen(function* () {
+    const folders = yield* listFolders(space.id, archived)
+    const lists = yield* Effect.map(
+      query<any>(
+        `SELECT ${listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND ${archivedCondition("l", archived)} ORDER BY l.position, l.created_at`,
+        [space.id]
+      ),
+      (rows) => rows.map(toList)
+    )
+    const counts = yield* taskCountsByList("space_id", space.id)
+    const listNode = (list: List) => ({ id: list.id, shortId: list.shortId, name: list.name, archived: list.archived, taskCounts: countsOf(counts, list.id) })
+    return {
+      id: space.id,
+      shortId: space.shortId,
+      name: space.name,
+      isPrivate: space.isPrivate,
+      archived: space.archived,
+      folders: folders.map((folder) => ({
+        id: folder.id,
+        shortId: folder.shortId,
+        name: folder.name,
+        archived: folder.archived,
+        lists: lists.filter((l) => l.folderId === folder.id).map(listNode)
+      })),
+      lists: lists.filter((l) => l.folderId === null).map(listNode)
+    }
+  })

@@ -1,0 +1,187 @@
+/**
+ * Teams: named groups of workspace members, with a lead or two. The `PmTeam`
+ * actor (one per team) is the single writer of its rows in `pm_teams` and
+ * `pm_team_members`; every command commits with its change events through
+ * the ChangeLog (`team.created`, `team.updated`, `team.members_changed`,
+ * `team.deleted`, workspace scope). Reads query SQL directly.
+ */
+import { Effect, Schema } from "effect"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { Id, Timestamp } from "../Fields.ts"
+import { change } from "./Changes.ts"
+import { TeamRole } from "./ReferenceData.ts"
+import { workActor } from "./WorkActor.ts"
+
+export const MAX_TEAM_MEMBERS = 500
+
+export const TeamMember = Schema.Struct({
+  userId: Id,
+  name: Schema.String,
+  email: Schema.String,
+  role: TeamRole,
+  addedAt: Timestamp
+}).annotate({ identifier: "TeamMember" })
+
+export const Team = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  name: Schema.String,
+  description: Schema.String,
+  color: Schema.NullOr(Schema.String),
+  members: Schema.Array(TeamMember),
+  memberCount: Schema.Number,
+  createdBy: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotate({ identifier: "Team", description: "A named group of workspace members, e.g. to assign or mention many at once." })
+export type Team = typeof Team.Type
+
+export interface TeamRow {
+  readonly id: string
+  readonly workspaceId: string
+  readonly name: string
+  readonly description: string
+  readonly color: string | null
+  readonly createdBy: string
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface TeamMemberRow {
+  readonly teamId: string
+  readonly userId: string
+  readonly role: typeof TeamRole.Type
+  readonly addedAt: string
+}
+
+const TEAM_COLUMNS = `id, workspace_id AS "workspaceId", name, description, color, created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+export const teamRows = (workspaceId: string, teamIds?: ReadonlyArray<string>) =>
+  teamIds === undefined
+    ? query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE workspace_id = $1 ORDER BY lower(name), id`, [workspaceId])
+    : query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY lower(name), id`, [workspaceId, teamIds])
+
+export const teamMemberRows = (teamIds: ReadonlyArray<string>) =>
+  query<TeamMemberRow>(
+    `SELECT team_id AS "teamId", user_id AS "userId", role, added_at AS "addedAt" FROM pm_team_members
+      WHERE team_id = ANY($1::text[]) ORDER BY role = 'lead' DESC, added_at, user_id`,
+    [teamIds]
+  )
+
+/** The workspace a team belongs to (undefined: no such team). */
+export const teamWorkspace = (teamId: string) =>
+  Effect.map(query<{ workspace_id: string }>("SELECT workspace_id FROM pm_teams WHERE id = $1", [teamId]), (rows) => rows[0]?.workspace_id)
+
+const workspaceMemberIds = (workspaceId: string) =>
+  Effect.map(
+    query<{ members: ReadonlyArray<{ userId: string }> | null }>("SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1", [workspaceId]),
+    (rows) => new Set((rows[0]?.members ?? []).map((m) => m.userId))
+  )
+
+export interface MemberInput {
+  readonly userId: string
+  readonly role: typeof TeamRole.Type
+}
+
+const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, path: string) =>
+  Effect.gen(function* () {
+    const known = yield* workspaceMemberIds(workspaceId)
+    const index = members.findIndex((m) => !known.has(m.userId))
+    if (index >= 0) return yield* reject("invalid", "Team members must be members of the workspace", [{ path: `${path}.${index}.userId`, message: "not a workspace member" }])
+    const seen = new Set<string>()
+    for (const [i, member] of members.entries()) {
+      if (seen.has(member.userId)) return yield* reject("invalid", "A user is listed twice", [{ path: `${path}.${i}.userId`, message: "duplicate" }])
+      seen.add(member.userId)
+    }
+  })
+
+const loadTeam = (teamId: string) =>
+  Effect.gen(function* () {
+    const rows = yield* query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE id = $1`, [teamId])
+    if (rows[0] === undefined) return yield* reject("not_found", "No such team")
+    return rows[0]
+  })
+
+const insertMembers = (teamId: string, members: ReadonlyArray<MemberInput>) =>
+  members.length === 0
+    ? Effect.void
+    : Effect.asVoid(query(
+      `INSERT INTO pm_team_members (team_id, user_id, role)
+       SELECT $1, m.user_id, m.role FROM unnest($2::text[], $3::text[]) AS m(user_id, role)
+       ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role`,
+      [teamId, members.map((m) => m.userId), members.map((m) => m.role)]
+    ))
+
+const memberCount = (teamId: string) =>
+  Effect.map(query<{ n: number }>("SELECT count(*) AS n FROM pm_team_members WHERE team_id = $1", [teamId]), (rows) => Number(rows[0]!.n))
+
+export interface CreateTeam {
+  readonly workspaceId: string
+  readonly name: string
+  readonly description?: string
+  readonly color?: string | null
+  readonly members?: ReadonlyArray<MemberInput>
+}
+
+export interface UpdateTeam {
+  readonly name?: string
+  readonly description?: string
+  readonly color?: string | null
+}
+
+export interface UpdateTeamMembers {
+  readonly add?: ReadonlyArray<MemberInput>
+  readonly remove?: ReadonlyArray<string>
+}
+
+export const PmTeam = workActor("pmTeam", {
+  create: (input: CreateTeam, by: string, id: string) =>
+    Effect.gen(function* () {
+      const members = input.members ?? []
+      yield* checkMembers(input.workspaceId, members, "body.members")
+      yield* query(
+        "INSERT INTO pm_teams (id, workspace_id, name, description, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)",
+        [id, input.workspaceId, input.name.trim(), input.description ?? "", input.color ?? null, by]
+      )
+      yield* insertMembers(id, members)
+      return {
+        result: { id },
+        changes: [change({ workspaceId: input.workspaceId }, "team.created", id, { name: input.name.trim(), memberIds: members.map((m) => m.userId) }, by)]
+      }
+    }),
+  update: (input: UpdateTeam, by: string, id: string) =>
+    Effect.gen(function* () {
+      const team = yield* loadTeam(id)
+      yield* query(
+        "UPDATE pm_teams SET name = $2, description = $3, color = $4, updated_at = now() WHERE id = $1",
+        [id, input.name?.trim() ?? team.name, input.description ?? team.description, input.color === undefined ? team.color : input.color]
+      )
+      const changed = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+      return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.updated", id, changed, by)] }
+    }),
+  updateMembers: (input: UpdateTeamMembers, by: string, id: string) =>
+    Effect.gen(function* () {
+      const team = yield* loadTeam(id)
+      const add = input.add ?? []
+      const remove = input.remove ?? []
+      yield* checkMembers(team.workspaceId, add, "body.add")
+      const both = add.findIndex((m) => remove.includes(m.userId))
+      if (both >= 0) return yield* reject("invalid", "A user cannot be added and removed at once", [{ path: `body.add.${both}.userId`, message: "also in remove" }])
+      if (remove.length > 0) yield* query("DELETE FROM pm_team_members WHERE team_id = $1 AND user_id = ANY($2::text[])", [id, remove])
+      yield* insertMembers(id, add)
+      if ((yield* memberCount(id)) > MAX_TEAM_MEMBERS) return yield* reject("invalid", `A team has at most ${MAX_TEAM_MEMBERS} members`, [{ path: "body.add", message: "too many members" }])
+      yield* query("UPDATE pm_teams SET updated_at = now() WHERE id = $1", [id])
+      return {
+        result: { id },
+        changes: [change({ workspaceId: team.workspaceId }, "team.members_changed", id, { added: add, removed: remove }, by)]
+      }
+    }),
+  delete: (_input: Record<string, never>, by: string, id: string) =>
+    Effect.gen(function* () {
+      const team = yield* loadTeam(id)
+      yield* query("DELETE FROM pm_team_members WHERE team_id = $1", [id])
+      yield* query("DELETE FROM pm_teams WHERE id = $1", [id])
+      return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.deleted", id, { name: team.name }, by)] }
+    })
+})

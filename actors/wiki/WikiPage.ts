@@ -1,0 +1,427 @@
+/**
+ * A wiki page: its metadata (title, slug, icon, cover), its restrictions,
+ * its versions, comments and attachments, and the lifecycle of its live
+ * document (content written through LiveDocuments so connected editors see
+ * REST edits at once; the text projection `wiki_pages.content_text` and the
+ * links table follow every change; removed for good when the page is).
+ *
+ * Like WikiSpace, its state is its rows, shared with the wiki's readers; the
+ * actor is their single writer. Where the page hangs in the tree belongs to
+ * its space (WikiSpace). Who may ask is checked by the caller (WikiAccess).
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Actor } from "../../runtime/Actor.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { AttachmentRecord, attachmentById } from "./PageAttachments.ts"
+import { CommentRecord, commentById } from "./PageComments.ts"
+import { recordLinks } from "./PageLinks.ts"
+import { captureVersion, latestVersion, VersionRecord, versionContent } from "./PageVersions.ts"
+import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
+import { autosaveIntervalMillis } from "./VersionPolicy.ts"
+import { PAGE_COLUMNS, pageById, pagePermissions, spaceById, toPage, workspaceMembers } from "./WikiQueries.ts"
+import { PagePermissionRecord, PageRecord, type PageRow, Subject } from "./WikiRecords.ts"
+import { PageAccessLevel, PageRestriction } from "./WikiRoles.ts"
+import { ProseMirrorNode } from "./WikiViews.ts"
+
+const By = { by: Schema.String }
+const NullableString = Schema.NullOr(Schema.String)
+
+const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
+  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+
+const transaction = <A, R>(body: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection | SqlError, R | Sql> =>
+  Sql.use((sql) => sql.transaction(body))
+
+const existingPage = (pageId: string) =>
+  Effect.flatMap(pageById(pageId), (page) => (page === undefined ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(page)))
+
+/** The page, if neither it nor its space is archived. */
+const activePage = (pageId: string) =>
+  Effect.gen(function* () {
+    const page = yield* existingPage(pageId)
+    const space = yield* spaceById(page.spaceId)
+    if (space === undefined) return yield* reject("not_found", "No such page")
+    if (space.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
+    if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
+    return page
+  })
+
+const commentOfPage = (pageId: string, commentId: string) =>
+  Effect.flatMap(commentById(commentId), (comment) =>
+    comment === undefined || comment.pageId !== pageId ? Effect.fail(reject("not_found", "No such comment")) : Effect.succeed(comment))
+
+const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    yield* query("DELETE FROM wiki_comment_mentions WHERE comment_id = $1", [commentId])
+    for (const userId of new Set(userIds)) {
+      yield* query("INSERT INTO wiki_comment_mentions (comment_id, user_id, workspace_id) VALUES ($1, $2, $3)", [commentId, userId, workspaceId])
+    }
+  })
+
+const memberCheck = (workspaceId: string, userId: string) =>
+  Effect.flatMap(workspaceMembers(workspaceId), (members) =>
+    members.has(userId)
+      ? Effect.void
+      : Effect.fail(reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])))
+
+/** After the live document changed through us: the text projection, the links and a version. */
+const afterContentChange = (page: PageRow, by: string, reason: "created" | "edited" | "restored", restoredFrom: string | null) =>
+  Effect.gen(function* () {
+    const live = yield* LiveDocuments
+    const snapshot = yield* live.snapshot(page.id)
+    return yield* transaction(Effect.gen(function* () {
+      const rows = yield* query(
+        `UPDATE wiki_pages SET content_text = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+        [page.id, snapshot.text, by]
+      )
+      yield* recordLinks(page.id, page.workspaceId, snapshot.content)
+      const version = yield* captureVersion({
+        pageId: page.id,
+        workspaceId: page.workspaceId,
+        title: page.title,
+        snapshot,
+        reason,
+        authorId: by,
+        restoredFrom,
+        onlyIfChanged: reason === "edited"
+      })
+      return { page: toPage(rows[0]!), version }
+    }))
+  })
+
+const setTitle = (page: PageRow, title: string) =>
+  Effect.gen(function* () {
+    const slug = yield* uniqueSlug(page.spaceId, title, page.id)
+    yield* query("UPDATE wiki_pages SET title = $2, slug = $3 WHERE id = $1", [page.id, title, slug])
+  })
+
+export const WikiPage = Actor<{}>()({
+  kind: "wikiPage",
+  state: Schema.Struct({}),
+  initial: () => ({}),
+  messages: {
+    update: {
+      payload: Schema.Struct({
+        ...By,
+        title: Schema.optionalKey(Schema.String),
+        icon: Schema.optionalKey(NullableString),
+        coverImage: Schema.optionalKey(NullableString)
+      }),
+      success: PageRecord
+    },
+    /** Replaces the content, or appends blocks to it, through the live document. */
+    setContent: {
+      payload: Schema.Struct({
+        ...By,
+        content: ProseMirrorNode,
+        mode: Schema.Literals(["replace", "append"]),
+        reason: Schema.Literals(["created", "edited"])
+      }),
+      success: PageRecord
+    },
+    saveVersion: { payload: Schema.Struct({ ...By, label: NullableString }), success: VersionRecord },
+    restoreVersion: { payload: Schema.Struct({ ...By, versionId: Schema.String }), success: VersionRecord },
+    /** Someone edited live: refresh the text projection and links. */
+    documentChanged: { payload: Schema.Struct({}), success: Schema.Void },
+    /** The periodic version of live editing (skipped when nothing changed since the last version). */
+    autosave: { payload: Schema.Struct({}), success: Schema.Void },
+    /** Removes the live document (after the page was deleted for good). */
+    dispose: { payload: Schema.Struct({}), success: Schema.Void },
+    setRestriction: {
+      payload: Schema.Struct({ ...By, restriction: PageRestriction, keepEditor: Schema.Boolean }),
+      success: PageRecord
+    },
+    grantAccess: { payload: Schema.Struct({ ...By, subject: Subject, access: PageAccessLevel }), success: PagePermissionRecord },
+    revokeAccess: { payload: Schema.Struct({ ...By, entryId: Schema.String }), success: Schema.Void },
+    addComment: {
+      payload: Schema.Struct({
+        ...By,
+        commentId: Schema.String,
+        parentId: NullableString,
+        body: Schema.String,
+        anchor: Schema.NullOr(Schema.Struct({ start: Schema.String, end: Schema.String, quote: Schema.String })),
+        mentions: Schema.Array(Schema.String)
+      }),
+      success: CommentRecord
+    },
+    /** Only the author edits a comment. */
+    editComment: { payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }), success: CommentRecord },
+    /** The author, or a moderator (space admin), deletes a comment; a thread's root with replies stays as "deleted". */
+    deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String, moderator: Schema.Boolean }), success: Schema.Void },
+    /** Resolves or reopens a thread (its root comment). */
+    setResolved: { payload: Schema.Struct({ ...By, commentId: Schema.String, resolved: Schema.Boolean }), success: CommentRecord },
+    /** Records an attachment whose bytes are already in the blob store. */
+    addAttachment: {
+      payload: Schema.Struct({
+        ...By,
+        attachmentId: Schema.String,
+        filename: Schema.String,
+        contentType: Schema.String,
+        size: Schema.Number,
+        blobKey: Schema.String
+      }),
+      success: AttachmentRecord
+    },
+    /** Forgets an attachment; answers its blob key (to delete the bytes). */
+    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Schema.String }
+  },
+  handlers: {
+    update: ({ by, ...patch }, ctx) =>
+      retryOnSlugClash(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        return yield* transaction(Effect.gen(function* () {
+          if (patch.title !== undefined && patch.title.trim() !== page.title) yield* setTitle(page, patch.title.trim())
+          const columns: Array<[string, unknown]> = []
+          if (patch.icon !== undefined) columns.push(["icon", patch.icon])
+          if (patch.coverImage !== undefined) columns.push(["cover_image", patch.coverImage])
+          const sets = columns.map(([column], i) => `${column} = $${i + 3}, `).join("")
+          const rows = yield* query(
+            `UPDATE wiki_pages SET ${sets}updated_by = $2, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+            [page.id, by, ...columns.map(([, value]) => value)]
+          )
+          return toPage(rows[0]!)
+        }))
+      })),
+
+    setContent: ({ by, content, mode, reason }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const live = yield* LiveDocuments
+        yield* mode === "replace" ? live.replace(page.id, content) : live.append(page.id, content)
+        return (yield* afterContentChange(page, by, reason, null)).page
+      })),
+
+    saveVersion: ({ by, label }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* existingPage(ctx.address.id)
+        const snapshot = yield* (yield* LiveDocuments).snapshot(page.id)
+        const editors = yield* (yield* LiveDocuments).editors(page.id)
+        const version = yield* captureVersion({
+          pageId: page.id,
+          workspaceId: page.workspaceId,
+          title: page.title,
+          snapshot,
+          reason: "saved",
+          authorId: by,
+          contributors: editors.map((editor) => editor.userId),
+          label,
+          onlyIfChanged: false
+        })
+        return version!
+      })),
+
+    restoreVersion: ({ by, versionId }, ctx) =>
+      retryOnSlugClash(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const version = yield* versionContent(page.id, versionId)
+        if (version === undefined) return yield* reject("not_found", "No such version of this page")
+        yield* (yield* LiveDocuments).restore(page.id, version.state)
+        if (version.record.title !== page.title) yield* setTitle(page, version.record.title)
+        const restored = yield* afterContentChange({ ...page, title: version.record.title }, by, "restored", version.record.id)
+        return restored.version!
+      })),
+
+    documentChanged: (_payload, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* pageById(ctx.address.id)
+        if (page === undefined) return
+        const live = yield* LiveDocuments
+        const snapshot = yield* live.snapshot(page.id)
+        const editors = yield* live.editors(page.id)
+        // Formatting-only changes leave updated_at alone; text changes name who was editing.
+        yield* query(
+          `UPDATE wiki_pages SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, updated_by)
+            WHERE id = $1 AND content_text IS DISTINCT FROM $2`,
+          [page.id, snapshot.text, editors[0]?.userId ?? null]
+        )
+        yield* recordLinks(page.id, page.workspaceId, snapshot.content)
+      })),
+
+    autosave: (_payload, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* pageById(ctx.address.id)
+        if (page === undefined) return
+        const latest = yield* latestVersion(page.id)
+        if (latest !== undefined && Date.now() - Date.parse(latest.record.createdAt) < autosaveIntervalMillis()) return
+        const live = yield* LiveDocuments
+        const snapshot = yield* live.snapshot(page.id)
+        const editors = (yield* live.editors(page.id)).map((editor) => editor.userId)
+        yield* captureVersion({
+          pageId: page.id,
+          workspaceId: page.workspaceId,
+          title: page.title,
+          snapshot,
+          reason: "autosaved",
+          authorId: editors[0] ?? page.updatedBy,
+          contributors: editors,
+          onlyIfChanged: true
+        })
+      })),
+
+    dispose: (_payload, ctx) => LiveDocuments.use((live) => live.remove(ctx.address.id)),
+
+    setRestriction: ({ by, restriction, keepEditor }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        return yield* transaction(Effect.gen(function* () {
+          if (restriction === "open") {
+            yield* query("DELETE FROM wiki_page_permissions WHERE page_id = $1", [page.id])
+          } else if (keepEditor) {
+            // Whoever restricts a page keeps editing it (unless they are a space admin, who always may).
+            const own = (yield* pagePermissions(page.id)).find((entry) => entry.userId === by)
+            if (own === undefined) {
+              yield* query(
+                `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, access, created_by)
+                 VALUES ($1, $2, $3, $4, $5, 'edit', $5)`,
+                [randomUUID(), page.id, page.spaceId, page.workspaceId, by]
+              )
+            } else if (own.access !== "edit") {
+              yield* query("UPDATE wiki_page_permissions SET access = 'edit', updated_at = now() WHERE id = $1", [own.id])
+            }
+          }
+          const rows = yield* query(
+            `UPDATE wiki_pages SET restriction = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+            [page.id, restriction, by]
+          )
+          return toPage(rows[0]!)
+        }))
+      })),
+
+    grantAccess: ({ by, subject, access }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        if (page.restriction === "open") {
+          return yield* reject("conflict", "The page is open to everyone in the space; restrict it first (PUT /v1/pages/{pageId}/permissions)")
+        }
+        const userId = "userId" in subject ? subject.userId : null
+        const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
+        if (userId !== null) yield* memberCheck(page.workspaceId, userId)
+        const same = (entry: { userId: string | null; workspaceRole: string | null }) =>
+          userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole
+        const existing = (yield* pagePermissions(page.id)).find(same)
+        if (existing !== undefined) {
+          yield* query("UPDATE wiki_page_permissions SET access = $2, updated_at = now() WHERE id = $1", [existing.id, access])
+        } else {
+          yield* query(
+            `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+            [randomUUID(), page.id, page.spaceId, page.workspaceId, userId, workspaceRole, access, by]
+          )
+        }
+        return (yield* pagePermissions(page.id)).find(same)!
+      })),
+
+    revokeAccess: ({ entryId }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const deleted = yield* query("DELETE FROM wiki_page_permissions WHERE id = $1 AND page_id = $2 RETURNING id", [entryId, page.id])
+        if (deleted.length === 0) return yield* reject("not_found", "No such permission entry on this page")
+      })),
+
+    addComment: ({ by, commentId, parentId, body, anchor, mentions }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        if (parentId !== null) {
+          const parent = yield* commentOfPage(page.id, parentId)
+          if (parent.parentId !== null) return yield* reject("invalid", "Reply to the thread's first comment", [{ path: "path.commentId", message: "a reply" }])
+          if (parent.deletedAt !== null) return yield* reject("conflict", "The thread's first comment was deleted")
+          if (anchor !== null) return yield* reject("invalid", "Replies cannot be anchored", [{ path: "body.anchor", message: "not on replies" }])
+        }
+        return yield* transaction(Effect.gen(function* () {
+          yield* query(
+            `INSERT INTO wiki_comments (id, page_id, space_id, workspace_id, parent_id, author_id, body, anchor_start, anchor_end, anchor_quote)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            [
+              commentId, page.id, page.spaceId, page.workspaceId, parentId, by, body,
+              anchor === null ? null : Buffer.from(anchor.start, "base64"),
+              anchor === null ? null : Buffer.from(anchor.end, "base64"),
+              anchor?.quote ?? null
+            ]
+          )
+          yield* setMentions(commentId, page.workspaceId, mentions)
+          return (yield* commentById(commentId))!
+        }))
+      })),
+
+    editComment: ({ by, commentId, body, mentions }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const comment = yield* commentOfPage(page.id, commentId)
+        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+        if (comment.authorId !== by) return yield* reject("forbidden", "Only its author edits a comment")
+        return yield* transaction(Effect.gen(function* () {
+          yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
+          yield* setMentions(commentId, page.workspaceId, mentions)
+          return (yield* commentById(commentId))!
+        }))
+      })),
+
+    deleteComment: ({ by, commentId, moderator }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const comment = yield* commentOfPage(page.id, commentId)
+        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+        if (comment.authorId !== by && !moderator) return yield* reject("forbidden", "Only its author or a space admin deletes a comment")
+        yield* transaction(Effect.gen(function* () {
+          const replies = yield* query<{ id: string }>("SELECT id FROM wiki_comments WHERE parent_id = $1", [commentId])
+          if (comment.parentId === null && replies.length > 0) {
+            // The replies keep their thread: the root stays, emptied.
+            yield* query(
+              "UPDATE wiki_comments SET body = '', deleted_at = now(), updated_at = now() WHERE id = $1",
+              [commentId]
+            )
+            yield* query("DELETE FROM wiki_comment_mentions WHERE comment_id = $1", [commentId])
+            return
+          }
+          yield* query("DELETE FROM wiki_comments WHERE id = $1", [commentId])
+          if (comment.parentId !== null) {
+            // The last reply of a deleted root takes the root along.
+            yield* query(
+              `DELETE FROM wiki_comments p WHERE p.id = $1 AND p.deleted_at IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM wiki_comments r WHERE r.parent_id = p.id)`,
+              [comment.parentId]
+            )
+          }
+        }))
+      })),
+
+    setResolved: ({ by, commentId, resolved }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const comment = yield* commentOfPage(page.id, commentId)
+        if (comment.parentId !== null) return yield* reject("conflict", "Replies are resolved with their thread: use its first comment")
+        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+        if (resolved && comment.resolvedAt === null) {
+          yield* query("UPDATE wiki_comments SET resolved_at = now(), resolved_by = $2, updated_at = now() WHERE id = $1", [commentId, by])
+        } else if (!resolved && comment.resolvedAt !== null) {
+          yield* query("UPDATE wiki_comments SET resolved_at = NULL, resolved_by = NULL, updated_at = now() WHERE id = $1", [commentId])
+        }
+        return (yield* commentById(commentId))!
+      })),
+
+    addAttachment: ({ by, attachmentId, filename, contentType, size, blobKey }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        yield* query(
+          `INSERT INTO wiki_attachments (id, page_id, space_id, workspace_id, filename, content_type, size, blob_key, uploaded_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [attachmentId, page.id, page.spaceId, page.workspaceId, filename, contentType, size, blobKey, by]
+        )
+        return (yield* attachmentById(attachmentId))!
+      })),
+
+    removeAttachment: ({ attachmentId }, ctx) =>
+      orDieSql(Effect.gen(function* () {
+        const page = yield* activePage(ctx.address.id)
+        const deleted = yield* query<{ blob_key: string }>("DELETE FROM wiki_attachments WHERE id = $1 AND page_id = $2 RETURNING blob_key", [attachmentId, page.id])
+        if (deleted.length === 0) return yield* reject("not_found", "No such attachment")
+        // A page whose cover was this image loses its cover.
+        yield* query("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1", [`attachment:${attachmentId}`])
+        return deleted[0]!.blob_key
+      }))
+  }
+})
+

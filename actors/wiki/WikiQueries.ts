@@ -1,0 +1,194 @@
+/**
+ * Reads of wiki rows (spaces, pages, permission entries) and of the
+ * workspace membership they hang off. The wiki actors write these rows
+ * before they reply, so a read after a write sees it.
+ */
+import { Effect } from "effect"
+import type { Role } from "../identity/Workspace.ts"
+import { query } from "../../persistence/Sql.ts"
+import type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow } from "./WikiRecords.ts"
+import type { PageAccessLevel, SpaceRole, WorkspaceRoleSubject } from "./WikiRoles.ts"
+
+export type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow }
+
+/** Timestamps come back as Date (both backends) or string; the API speaks ISO-8601. */
+export const iso = (value: unknown): string => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString())
+export const isoOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : iso(value))
+
+export const SPACE_COLUMNS =
+  "id, workspace_id, key, name, description, icon, visibility, is_public, home_page_id, created_by, created_at, updated_at, archived_at"
+export const PAGE_COLUMNS =
+  "id, space_id, workspace_id, parent_id, title, slug, icon, cover_image, position, restriction, created_by, updated_by, created_at, updated_at, archived_at"
+
+type RawRow = Record<string, any>
+
+export const toSpace = (row: RawRow): SpaceRow => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  icon: row.icon ?? null,
+  visibility: row.visibility,
+  isPublic: Boolean(row.is_public),
+  homePageId: row.home_page_id ?? null,
+  createdBy: row.created_by,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+  archivedAt: isoOrNull(row.archived_at)
+})
+
+export const toPage = (row: RawRow): PageRow => ({
+  id: row.id,
+  spaceId: row.space_id,
+  workspaceId: row.workspace_id,
+  parentId: row.parent_id ?? null,
+  title: row.title,
+  slug: row.slug,
+  icon: row.icon ?? null,
+  coverImage: row.cover_image ?? null,
+  position: Number(row.position),
+  restriction: row.restriction,
+  createdBy: row.created_by,
+  updatedBy: row.updated_by,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+  archivedAt: isoOrNull(row.archived_at)
+})
+
+const toSpacePermission = (row: RawRow): SpacePermissionRow => ({
+  id: row.id,
+  spaceId: row.space_id,
+  userId: row.user_id ?? null,
+  workspaceRole: (row.workspace_role ?? null) as WorkspaceRoleSubject | null,
+  role: row.role as SpaceRole,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at)
+})
+
+const toPagePermission = (row: RawRow): PagePermissionRow => ({
+  id: row.id,
+  pageId: row.page_id,
+  userId: row.user_id ?? null,
+  workspaceRole: (row.workspace_role ?? null) as WorkspaceRoleSubject | null,
+  access: row.access as PageAccessLevel,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at)
+})
+
+/** The user's role in the workspace, read from the Workspace actor's persisted state; `undefined` if not a member. */
+export const workspaceRoleOf = (workspaceId: string, userId: string) =>
+  Effect.map(
+    query<{ state: { exists: boolean; members: ReadonlyArray<{ userId: string; role: Role }> } }>(
+      "SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1",
+      [workspaceId]
+    ),
+    (rows): Role | undefined => {
+      const state = rows[0]?.state
+      if (!state?.exists) return undefined
+      return state.members.find((member) => member.userId === userId)?.role
+    }
+  )
+
+/** Members of a workspace (user id → workspace role). */
+export const workspaceMembers = (workspaceId: string) =>
+  Effect.map(
+    query<{ state: { exists: boolean; members: ReadonlyArray<{ userId: string; role: Role }> } }>(
+      "SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1",
+      [workspaceId]
+    ),
+    (rows) => new Map((rows[0]?.state?.exists ? rows[0].state.members : []).map((m) => [m.userId, m.role] as const))
+  )
+
+export const spaceById = (spaceId: string) =>
+  Effect.map(query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE id = $1`, [spaceId]), (rows) =>
+    rows[0] ? toSpace(rows[0]) : undefined)
+
+export const spaceByKey = (workspaceId: string, key: string) =>
+  Effect.map(
+    query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE workspace_id = $1 AND lower(key) = lower($2)`, [workspaceId, key]),
+    (rows) => (rows[0] ? toSpace(rows[0]) : undefined)
+  )
+
+export const spacesOfWorkspace = (workspaceId: string) =>
+  Effect.map(
+    query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE workspace_id = $1 ORDER BY lower(name), id`, [workspaceId]),
+    (rows) => rows.map(toSpace)
+  )
+
+export const spacePermissions = (spaceId: string) =>
+  Effect.map(
+    query<RawRow>("SELECT * FROM wiki_space_permissions WHERE space_id = $1 ORDER BY created_at, id", [spaceId]),
+    (rows) => rows.map(toSpacePermission)
+  )
+
+/** Permission entries of many spaces at once, by space id. */
+export const spacePermissionsOf = (spaceIds: ReadonlyArray<string>) =>
+  Effect.map(
+    query<RawRow>("SELECT * FROM wiki_space_permissions WHERE space_id = ANY($1::text[]) ORDER BY created_at, id", [spaceIds]),
+    (rows) => {
+      const bySpace = new Map<string, Array<SpacePermissionRow>>()
+      for (const row of rows.map(toSpacePermission)) bySpace.set(row.spaceId, [...(bySpace.get(row.spaceId) ?? []), row])
+      return bySpace
+    }
+  )
+
+export const pageById = (pageId: string) =>
+  Effect.map(query<RawRow>(`SELECT ${PAGE_COLUMNS} FROM wiki_pages WHERE id = $1`, [pageId]), (rows) =>
+    rows[0] ? toPage(rows[0]) : undefined)
+
+/** The page's ancestors, nearest first (not the page itself). */
+export const ancestorsOf = (pageId: string) =>
+  Effect.map(
+    query<RawRow & { depth: number }>(
+      `WITH RECURSIVE chain AS (
+         SELECT p.*, 0 AS depth FROM wiki_pages p WHERE p.id = $1
+         UNION ALL
+         SELECT parent.*, chain.depth + 1 FROM wiki_pages parent JOIN chain ON parent.id = chain.parent_id WHERE chain.depth < 1000
+       )
+       SELECT ${PAGE_COLUMNS}, depth FROM chain WHERE depth > 0 ORDER BY depth`,
+      [pageId]
+    ),
+    (rows) => rows.map(toPage)
+  )
+
+/** Every page of a space (archived ones too), in tree order of siblings. */
+export const pagesOfSpace = (spaceId: string) =>
+  Effect.map(
+    query<RawRow>(`SELECT ${PAGE_COLUMNS} FROM wiki_pages WHERE space_id = $1 ORDER BY position, created_at, id`, [spaceId]),
+    (rows) => rows.map(toPage)
+  )
+
+export const pagePermissions = (pageId: string) =>
+  Effect.map(
+    query<RawRow>("SELECT * FROM wiki_page_permissions WHERE page_id = $1 ORDER BY created_at, id", [pageId]),
+    (rows) => rows.map(toPagePermission)
+  )
+
+/** Page permission entries of many pages at once, by page id. */
+export const pagePermissionsOf = (pageIds: ReadonlyArray<string>) =>
+  Effect.map(
+    pageIds.length === 0
+      ? Effect.succeed([] as ReadonlyArray<RawRow>)
+      : query<RawRow>("SELECT * FROM wiki_page_permissions WHERE page_id = ANY($1::text[]) ORDER BY created_at, id", [pageIds]),
+    (rows) => {
+      const byPage = new Map<string, Array<PagePermissionRow>>()
+      for (const row of rows.map(toPagePermission)) byPage.set(row.pageId, [...(byPage.get(row.pageId) ?? []), row])
+      return byPage
+    }
+  )
+
+/** Ids of the page and all its descendants (archived ones too). */
+export const subtreeIds = (pageId: string) =>
+  Effect.map(
+    query<{ id: string }>(
+      `WITH RECURSIVE tree AS (
+         SELECT id, 0 AS depth FROM wiki_pages WHERE id = $1
+         UNION ALL
+         SELECT child.id, tree.depth + 1 FROM wiki_pages child JOIN tree ON child.parent_id = tree.id WHERE tree.depth < 1000
+       )
+       SELECT id FROM tree ORDER BY depth`,
+      [pageId]
+    ),
+    (rows) => rows.map((row) => row.id)
+  )

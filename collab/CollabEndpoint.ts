@@ -1,0 +1,167 @@
+/**
+ * The WebSocket endpoint `{wiki}/v1/collab` on the uWS app: Hocuspocus's
+ * protocol, with uWS carrying the sockets.
+ *
+ * - The upgrade request's URL and headers are copied synchronously (uWS
+ *   reuses the request object); a message's ArrayBuffer is copied before
+ *   anything else (uWS detaches it when the callback returns).
+ * - Every frame is checked whole first: malformed, truncated or unknown
+ *   frames close that socket with 4400; documents and other sockets are
+ *   untouched.
+ * - Authentication: the provider's token (a JWT or an API key) through
+ *   `authenticate`, then `DocumentAccess.rightOf`: "edit" → read-write,
+ *   "read" → read-only (updates refused, document untouched), "none" → 4403;
+ *   a missing or bad token → 4401. Without a DocumentAccess service every
+ *   document is refused (4403).
+ * - Limits: messages up to `maxMessageBytes`; a reader with more than
+ *   `maxBackpressureBytes` queued is closed (uWS `closeOnBackpressureLimit`)
+ *   and its provider reconnects and resyncs.
+ */
+import { Effect, Exit, Option } from "effect"
+import { authenticate } from "../facade/auth/Authenticate.ts"
+import type { Principal } from "../facade/Principal.ts"
+import { type TemplatedApp, uws, type WebSocket } from "../facade/uws.ts"
+import type { CollabOptions } from "./CollabOptions.ts"
+import { DocumentAccess, type DocumentRight } from "./DocumentAccess.ts"
+import type { Editor } from "./LiveDocuments.ts"
+import type { LiveServer } from "./LiveServer.ts"
+import { checkClientFrame } from "./Protocol.ts"
+import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
+
+/** Paths of the endpoint (the provider may append the document name; it is read from frames). */
+export const COLLAB_PATHS = ["/wiki/v1/collab", "/wiki/v1/collab/*"] as const
+
+/** Hocuspocus's per-socket ClientConnection (not exported by name): what the endpoint calls on it. */
+type ClientConnection = ReturnType<LiveServer["hocuspocus"]["handleConnection"]>
+
+interface EndpointSocketData extends SocketData {
+  client?: ClientConnection
+}
+
+const tokenCredentials = (token: string) => {
+  const trimmed = token.trim()
+  return { authorization: trimmed === "" ? "" : /^bearer\s/i.test(trimmed) ? trimmed : `Bearer ${trimmed}`, apiKey: "" }
+}
+
+const editorOf = (principal: Principal): Editor => ({
+  userId: principal.userId,
+  name: principal.kind === "user" ? principal.name : `API key ${principal.keyId}`,
+  since: new Date().toISOString()
+})
+
+/** A refusal Hocuspocus reports to the provider (PermissionDenied) before the socket closes with `code`. */
+const refuse = (socket: SocketAdapter | undefined, code: number, reason: string): never => {
+  // Let Hocuspocus send its PermissionDenied frame first, then close.
+  if (socket !== undefined) setImmediate(() => socket.close(code, reason))
+  throw { reason }
+}
+
+const requestOf = (data: SocketData): Request => {
+  const headers = new Headers()
+  for (const [name, value] of data.headers) {
+    try {
+      headers.append(name, value)
+    } catch {
+      // a header undici refuses: Hocuspocus hooks only read them
+    }
+  }
+  return new Request(`http://localhost${data.url}${data.query === "" ? "" : `?${data.query}`}`, { headers })
+}
+
+export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
+  Effect.gen(function* () {
+    // authenticate() and DocumentAccess run in the full context (actors, tokens, SQL).
+    const context = yield* Effect.context<never>()
+    const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromiseExitWith(context)(effect as Effect.Effect<A, E, never>)
+    const access = yield* Effect.serviceOption(DocumentAccess)
+    const sockets = new Set<SocketAdapter>()
+
+    server.setPublisher((topic, frame) => {
+      app.publish(topic, frame, true)
+    })
+
+    server.setAuthenticator(async ({ token, documentName, socket }) => {
+      const identified = await run(authenticate(tokenCredentials(token)))
+      const principal = Exit.isSuccess(identified) ? identified.value : undefined
+      if (principal === undefined) return refuse(socket, CloseCode.unauthorized, "unauthorized")
+      let right: DocumentRight = "none"
+      if (Option.isSome(access)) {
+        const decided = await run(access.value.rightOf(principal, documentName))
+        if (Exit.isSuccess(decided)) right = decided.value
+        else console.error(`[collab] DocumentAccess failed for ${documentName}:`, decided.cause)
+      }
+      if (right === "none") return refuse(socket, CloseCode.forbidden, "forbidden")
+      return { readOnly: right === "read", editor: editorOf(principal), principal }
+    })
+
+    const behavior = {
+      compression: uws.DISABLED,
+      maxPayloadLength: options.maxMessageBytes,
+      maxBackpressure: options.maxBackpressureBytes,
+      // A reader past the limit is closed rather than silently skipped: its provider resyncs.
+      closeOnBackpressureLimit: 1,
+      idleTimeout: options.idleSeconds,
+      sendPingsAutomatically: true,
+      upgrade: (res: any, req: any, upgradeContext: any) => {
+        const headers: Array<readonly [string, string]> = []
+        req.forEach((name: string, value: string) => {
+          headers.push([name, value])
+        })
+        const data: EndpointSocketData = { url: req.getUrl(), query: req.getQuery() ?? "", headers }
+        res.upgrade(
+          data,
+          req.getHeader("sec-websocket-key"),
+          req.getHeader("sec-websocket-protocol"),
+          req.getHeader("sec-websocket-extensions"),
+          upgradeContext
+        )
+      },
+      open: (ws: WebSocket<EndpointSocketData>) => {
+        const data = ws.getUserData()
+        const adapter = new SocketAdapter(ws, {
+          maxBackpressureBytes: options.maxBackpressureBytes,
+          durable: (name) => server.whenDurable(name),
+          onDocumentClosed: (_name, reason) => server.documentClosed(reason)
+        })
+        data.adapter = adapter
+        sockets.add(adapter)
+        data.client = server.hocuspocus.handleConnection(adapter as never, requestOf(data), { socket: adapter })
+      },
+      message: (ws: WebSocket<EndpointSocketData>, message: ArrayBuffer, isBinary: boolean) => {
+        const data = ws.getUserData()
+        const adapter = data.adapter
+        if (adapter === undefined || adapter.closed || data.client === undefined) return
+        if (!isBinary) {
+          adapter.close(CloseCode.badFrame, "binary frames only")
+          return
+        }
+        // uWS detaches this buffer when the callback returns: copy first.
+        const frame = new Uint8Array(message.slice(0))
+        const verdict = checkClientFrame(frame)
+        if (verdict._tag === "Refuse") {
+          adapter.close(CloseCode.badFrame, verdict.reason)
+          return
+        }
+        if (verdict._tag === "Ignore") return
+        data.client.handleMessage(frame)
+      },
+      close: (ws: WebSocket<EndpointSocketData>, code: number, message: ArrayBuffer) => {
+        const data = ws.getUserData()
+        const reason = Buffer.from(message).toString("utf8")
+        const adapter = data.adapter
+        if (adapter !== undefined) {
+          adapter.onClosed(code)
+          sockets.delete(adapter)
+        }
+        data.client?.handleClose({ code, reason })
+      }
+    }
+    for (const path of COLLAB_PATHS) app.ws(path, behavior as never)
+
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        for (const socket of sockets) socket.close(CloseCode.goingAway, "server shutting down")
+        sockets.clear()
+      })
+    )
+  })

@@ -1,0 +1,54 @@
+/**
+ * Limits and cadences of the collab server, read from the environment when
+ * its layer is built (all optional):
+ *
+ * | Variable | Default | Meaning |
+ * |---|---|---|
+ * | `COLLAB_MAX_MESSAGE_BYTES` | 16 MiB | largest WebSocket message accepted (a 1 MB paste is one message) |
+ * | `COLLAB_MAX_BACKPRESSURE_BYTES` | 32 MiB | bytes queued for a slow reader before its socket is closed (it reconnects and resyncs); keep it above the largest document, whose full sync is one frame |
+ * | `COLLAB_IDLE_SECONDS` | 120 | a socket silent this long is closed (pings are sent automatically) |
+ * | `COLLAB_COMPACT_ROWS` | 500 | log rows of one document that trigger its compaction |
+ * | `COLLAB_SWEEP_SECONDS` | 300 | how often crowded logs (e.g. left by a dead node) are compacted |
+ * | `COLLAB_CHANGE_DEBOUNCE_MS` | 1000 | `LiveDocuments.onChange` listeners run at most this often per document |
+ */
+export interface CollabOptions {
+  readonly maxMessageBytes: number
+  readonly maxBackpressureBytes: number
+  readonly idleSeconds: number
+  readonly compactRows: number
+  readonly compactBytes: number
+  readonly sweepSeconds: number
+  readonly changeDebounceMs: number
+  /** How often a node re-announces presence and checks convergence with peers (cluster only). */
+  readonly heartbeatSeconds: number
+}
+
+export const defaultCollabOptions: CollabOptions = {
+  maxMessageBytes: 16 * 1024 * 1024,
+  maxBackpressureBytes: 32 * 1024 * 1024,
+  idleSeconds: 120,
+  compactRows: 500,
+  compactBytes: 8 * 1024 * 1024,
+  sweepSeconds: 300,
+  changeDebounceMs: 1000,
+  heartbeatSeconds: 10
+}
+
+const read = (env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number => {
+  const raw = env[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < minimum) throw new Error(`${name} must be a number ≥ ${minimum}, got "${raw}"`)
+  return value
+}
+
+export const collabOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): CollabOptions => ({
+  maxMessageBytes: read(env, "COLLAB_MAX_MESSAGE_BYTES", defaultCollabOptions.maxMessageBytes, 64 * 1024),
+  maxBackpressureBytes: read(env, "COLLAB_MAX_BACKPRESSURE_BYTES", defaultCollabOptions.maxBackpressureBytes, 16 * 1024),
+  idleSeconds: read(env, "COLLAB_IDLE_SECONDS", defaultCollabOptions.idleSeconds, 8),
+  compactRows: read(env, "COLLAB_COMPACT_ROWS", defaultCollabOptions.compactRows, 1),
+  compactBytes: defaultCollabOptions.compactBytes,
+  sweepSeconds: read(env, "COLLAB_SWEEP_SECONDS", defaultCollabOptions.sweepSeconds, 1),
+  changeDebounceMs: read(env, "COLLAB_CHANGE_DEBOUNCE_MS", defaultCollabOptions.changeDebounceMs, 0),
+  heartbeatSeconds: read(env, "COLLAB_HEARTBEAT_SECONDS", defaultCollabOptions.heartbeatSeconds, 1)
+})

@@ -1,0 +1,553 @@
+/**
+ * The live documents of this process: a Hocuspocus instance whose documents
+ * load from (and log every change to) SQL, broadcast through uWS topics,
+ * and meet their copies on other nodes through the cluster.
+ *
+ * - Loading: snapshot + log tail, after the log committed what it had queued
+ *   for the document (a quick reopen sees its own last edits).
+ * - Logging: every change made here (an editor's update, a REST edit, a
+ *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
+ *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
+ *   part in durability.
+ * - Broadcast: Hocuspocus's per-connection loop is replaced, per document, by
+ *   one encode and one native `publish` to the document's topic; only
+ *   session-multiplexed connections (a different address per connection) get
+ *   their own frames.
+ * - Compaction folds a document's log into its state every `compactRows`
+ *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
+ */
+import { randomUUID } from "node:crypto"
+import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
+import { Effect } from "effect"
+import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
+import * as Y from "yjs"
+import type { Sql, SqlError } from "../persistence/Sql.ts"
+import { type ClusterHost, type ClusterNode, soloNode } from "./Cluster.ts"
+import type { CollabOptions } from "./CollabOptions.ts"
+import * as DocumentStore from "./DocumentStore.ts"
+import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.ts"
+import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc, yFragmentToDoc } from "./RichText.ts"
+import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
+import { UpdateLog } from "./UpdateLog.ts"
+
+/** Runs an SQL effect (the layer's context). */
+export type RunSql = <A>(effect: Effect.Effect<A, SqlError, Sql>) => Promise<A>
+
+/** What an authenticated connection carries (Hocuspocus merges it into the connection's context). */
+export interface ConnectionContext {
+  readonly socket?: SocketAdapter
+  readonly editor?: Editor
+  readonly principal?: unknown
+}
+
+/** Decides whether a connection may open a document; throws (after arranging its close) when it may not. */
+export type Authenticator = (request: {
+  readonly token: string
+  readonly documentName: string
+  readonly socket: SocketAdapter | undefined
+}) => Promise<{ readonly readOnly: boolean; readonly editor: Editor; readonly principal: unknown }>
+
+// Transaction origins (Hocuspocus's TransactionOrigin shapes, tagged for us).
+const PEER = { source: "redis" as const, atrium: "peer" }
+const REPAIR = { source: "redis" as const, atrium: "repair" }
+const STORAGE = { source: "local" as const, skipStoreHooks: true, context: { atrium: "storage" } }
+const REST = { source: "local" as const, context: { atrium: "rest" } }
+
+const REMOVED_REASON = "document removed"
+
+export const topicOf = (name: string) => `doc/${name}`
+
+/** A snapshot whose derived forms (JSON, text, Markdown, HTML) are computed on first use. */
+class LazySnapshot implements DocumentSnapshot {
+  private cached: ProseMirrorNode | undefined
+  constructor(readonly state: Uint8Array) {}
+  get content(): ProseMirrorNode {
+    if (this.cached === undefined) {
+      const raw = stateToDoc(this.state)
+      try {
+        this.cached = validateDoc(raw)
+      } catch {
+        this.cached = raw // an editor extension's node: keep it rather than fail the read
+      }
+    }
+    return this.cached
+  }
+  get text(): string {
+    return docToText(this.content)
+  }
+  get markdown(): string {
+    return docToMarkdown(this.content)
+  }
+  get html(): string {
+    return docToHtml(this.content)
+  }
+  toJSON() {
+    return { content: this.content, text: this.text, markdown: this.markdown, html: this.html }
+  }
+}
+
+const emptyState = (() => {
+  const doc = new Y.Doc()
+  const state = Y.encodeStateAsUpdate(doc)
+  doc.destroy()
+  return state
+})()
+
+type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
+
+interface Tracked {
+  /** Connections that cannot use the document's topic (session-multiplexed, or not ours). */
+  readonly individual: Set<Connection>
+  rowsSinceCompaction: number
+  bytesSinceCompaction: number
+  /** Size of the stored state when last known (load or compaction). */
+  stateBytes: number
+  /** The last pending structs / delete set logged (see `whenDurable`). */
+  loggedPending: unknown
+  loggedPendingDs: unknown
+}
+
+export class LiveServer implements ClusterHost {
+  readonly nodeId = randomUUID()
+  readonly hocuspocus: Hocuspocus<ConnectionContext>
+  readonly log: UpdateLog
+  cluster: ClusterNode
+  private publisher: ((topic: string, frame: Uint8Array) => void) | undefined
+  private authenticator: Authenticator | undefined
+  private readonly tracked = new Map<string, Tracked>()
+  private readonly listeners: Array<Listener> = []
+  private readonly changeTimers = new Map<string, NodeJS.Timeout>()
+  private readonly removed = new Set<string>()
+  private readonly compactions: Array<string> = []
+  private readonly compactionQueued = new Set<string>()
+  private compacting = false
+  private sweepTimer: NodeJS.Timeout | undefined
+  private closed = false
+
+  constructor(private readonly runSql: RunSql, readonly options: CollabOptions, cluster?: ClusterNode) {
+    this.cluster = cluster ?? soloNode(this.nodeId)
+    this.log = new UpdateLog({
+      write: (entries) => runSql(DocumentStore.append(entries)),
+      committed: (entries) => this.committed(entries),
+      failed: (error, attempt) => {
+        if (attempt === 1 || attempt % 20 === 0) console.error(`[collab] appending updates failed (attempt ${attempt}), retrying:`, error)
+      }
+    })
+    this.hocuspocus = new Hocuspocus<ConnectionContext>({
+      name: this.nodeId,
+      quiet: true,
+      timeout: options.idleSeconds * 1000,
+      yDocOptions: { gc: true, gcFilter: () => true },
+      // Hocuspocus only unloads; storing is the UpdateLog's job.
+      debounce: 1000,
+      maxDebounce: 5000,
+      extensions: [
+        {
+          extensionName: "atrium-collab",
+          onLoadDocument: async ({ document, documentName }) => {
+            await this.loadInto(documentName, document)
+          },
+          onAuthenticate: async (payload: onAuthenticatePayload<ConnectionContext>) => {
+            const authenticate = this.authenticator
+            if (authenticate === undefined) {
+              payload.context.socket?.close(CloseCode.forbidden, "collaboration is not available")
+              throw { reason: "forbidden" }
+            }
+            const granted = await authenticate({ token: payload.token, documentName: payload.documentName, socket: payload.context.socket })
+            if (granted.readOnly) payload.connectionConfig.readOnly = true
+            return { editor: granted.editor, principal: granted.principal }
+          },
+          connected: async ({ documentName }) => {
+            this.presenceChanged(documentName)
+          },
+          onDisconnect: async ({ documentName }) => {
+            this.presenceChanged(documentName)
+          },
+          afterUnloadDocument: async ({ documentName }) => {
+            this.unloaded(documentName)
+          }
+        }
+      ]
+    })
+    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepSeconds * 1000)
+    this.sweepTimer.unref()
+  }
+
+  /** The uWS app's publish, once the endpoint is attached. */
+  setPublisher(publish: (topic: string, frame: Uint8Array) => void): void {
+    this.publisher = publish
+  }
+
+  setAuthenticator(authenticator: Authenticator): void {
+    this.authenticator = authenticator
+  }
+
+  // -------------------------------------------------------------------------
+  // loading and following documents
+
+  private async loadInto(name: string, document: Document): Promise<void> {
+    await this.log.barrier(name)
+    const stored = await this.runSql(DocumentStore.load(name))
+    Y.transact(document, () => {
+      if (stored.state !== undefined) Y.applyUpdate(document, stored.state)
+      for (const update of stored.updates) Y.applyUpdate(document, update)
+    }, STORAGE)
+    const tracked: Tracked = {
+      individual: new Set(),
+      rowsSinceCompaction: stored.updates.length,
+      bytesSinceCompaction: stored.updates.reduce((sum, update) => sum + update.byteLength, 0),
+      stateBytes: stored.state?.byteLength ?? 0,
+      loggedPending: undefined,
+      loggedPendingDs: undefined
+    }
+    this.tracked.set(name, tracked)
+    this.patchBroadcast(name, document, tracked)
+    document.on("update", (update: Uint8Array, origin: unknown) => this.changed(name, update, origin))
+    document.awareness.on("update", ({ added, updated, removed }: { added: Array<number>; updated: Array<number>; removed: Array<number> }, origin: unknown) => {
+      // Local connections' changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back.
+      const local = origin === null || (typeof origin === "object" && (origin as { source?: unknown }).source === "connection")
+      if (!local) return
+      const clients = [...added, ...updated, ...removed]
+      if (clients.length > 0) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+    })
+    this.cluster.join(name, document)
+  }
+
+  private unloaded(name: string): void {
+    const tracked = this.tracked.get(name)
+    this.tracked.delete(name)
+    this.cluster.leave(name)
+    this.presenceChanged(name)
+    if (tracked !== undefined && tracked.rowsSinceCompaction > 1 && !this.removed.has(name)) this.scheduleCompaction(name)
+  }
+
+  /**
+   * Replaces Hocuspocus's per-connection broadcast for `document`: sockets of
+   * ours join the document's topic when their connection is added, and a
+   * broadcast becomes one frame published to that topic.
+   */
+  private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
+    const topic = topicOf(name)
+    const target = document as unknown as {
+      broadcast: (encode: (address: string) => Uint8Array, filter?: (connection: Connection) => boolean) => void
+      addConnection: (connection: Connection) => Document
+      removeConnection: (connection: Connection) => Document
+    }
+    const originalBroadcast = target.broadcast.bind(document)
+    const originalAdd = target.addConnection.bind(document)
+    const originalRemove = target.removeConnection.bind(document)
+    target.addConnection = (connection) => {
+      originalAdd(connection)
+      const socket = connection.webSocket
+      const viaTopic = connection.sessionId === null && socket instanceof SocketAdapter && socket.subscribe(topic)
+      if (!viaTopic) tracked.individual.add(connection)
+      return document
+    }
+    target.removeConnection = (connection) => {
+      originalRemove(connection)
+      tracked.individual.delete(connection)
+      const socket = connection.webSocket
+      if (socket instanceof SocketAdapter) socket.unsubscribe(topic)
+      return document
+    }
+    target.broadcast = (encode, filter) => {
+      if (filter !== undefined) return originalBroadcast(encode, filter)
+      if (document.connections.size === 0) return
+      if (document.connections.size > tracked.individual.size) this.publisher?.(topic, encode(document.name))
+      if (tracked.individual.size === 0) return
+      let address: string | undefined
+      let frame: Uint8Array | undefined
+      for (const connection of tracked.individual) {
+        if (frame === undefined || connection.messageAddress !== address) {
+          address = connection.messageAddress
+          frame = encode(address)
+        }
+        connection.send(frame)
+      }
+    }
+  }
+
+  /** A change of a loaded document: log it (unless a peer already made it durable) and tell listeners. */
+  private changed(name: string, update: Uint8Array, origin: unknown): void {
+    const tag = (origin as { atrium?: unknown } | null)?.atrium
+    if (tag === "peer" || origin === STORAGE || this.removed.has(name)) return
+    // Repairs are logged (the peer may not have made them durable) but not republished: peers converge on their own.
+    this.log.append(name, update, tag !== "repair")
+    if (tag !== "repair") this.scheduleChange(name)
+  }
+
+  private committed(entries: ReadonlyArray<{ readonly name: string; readonly update: Uint8Array; readonly tag: unknown }>): void {
+    for (const entry of entries) {
+      if (entry.tag === true) this.cluster.publishUpdate(entry.name, entry.update)
+      const tracked = this.tracked.get(entry.name)
+      if (tracked === undefined) continue
+      tracked.rowsSinceCompaction++
+      tracked.bytesSinceCompaction += entry.update.byteLength
+      if (this.dueForCompaction(tracked)) {
+        tracked.rowsSinceCompaction = 0
+        tracked.bytesSinceCompaction = 0
+        this.scheduleCompaction(entry.name)
+      }
+    }
+  }
+
+  /**
+   * Resolves when what `name` holds is durable: everything queued for it is
+   * committed. Updates Yjs holds back (their dependencies are missing) are
+   * logged too, so an acknowledged update survives even if what it waits for
+   * never arrives.
+   */
+  async whenDurable(name: string): Promise<void> {
+    const document = this.hocuspocus.documents.get(name)
+    const tracked = this.tracked.get(name)
+    if (document !== undefined && tracked !== undefined) {
+      const store = document.store as unknown as { pendingStructs: { update: Uint8Array } | null; pendingDs: Uint8Array | null }
+      const pending = store.pendingStructs?.update
+      if (pending !== undefined && pending !== tracked.loggedPending) {
+        tracked.loggedPending = pending
+        this.log.append(name, Y.convertUpdateFormatV2ToV1(pending), false)
+      }
+      if (store.pendingDs !== null && store.pendingDs !== tracked.loggedPendingDs) {
+        tracked.loggedPendingDs = store.pendingDs
+        this.log.append(name, Y.convertUpdateFormatV2ToV1(store.pendingDs), false)
+      }
+    }
+    await this.log.barrier(name)
+  }
+
+  // -------------------------------------------------------------------------
+  // cluster host
+
+  applyPeerUpdate(name: string, update: Uint8Array): void {
+    const document = this.hocuspocus.documents.get(name)
+    if (document !== undefined && !document.isLoading) Y.applyUpdate(document, update, PEER)
+  }
+
+  applyRepair(name: string, update: Uint8Array): void {
+    const document = this.hocuspocus.documents.get(name)
+    if (document !== undefined && !document.isLoading) Y.applyUpdate(document, update, REPAIR)
+  }
+
+  applyPeerAwareness(name: string, update: Uint8Array): void {
+    const document = this.hocuspocus.documents.get(name)
+    if (document !== undefined && !document.isLoading) applyAwarenessUpdate(document.awareness, update, PEER)
+  }
+
+  removedByPeer(name: string): void {
+    this.removed.add(name)
+    this.closeDocumentConnections(name)
+  }
+
+  /** Closes every connection to `name`; their sockets follow with 4404 (see `documentClosed`). */
+  private closeDocumentConnections(name: string): void {
+    const document = this.hocuspocus.documents.get(name)
+    if (document === undefined) return
+    for (const connection of document.getConnections()) connection.close({ code: CloseCode.removed, reason: REMOVED_REASON })
+  }
+
+  documentOf(name: string): Document | undefined {
+    const document = this.hocuspocus.documents.get(name)
+    return document !== undefined && !document.isLoading ? document : undefined
+  }
+
+  localPresence(): ReadonlyArray<readonly [string, ReadonlyArray<Editor>]> {
+    return [...this.hocuspocus.documents.keys()].map((name) => [name, this.localEditors(name)] as const)
+  }
+
+  // -------------------------------------------------------------------------
+  // editors and presence
+
+  private localEditors(name: string): Array<Editor> {
+    const document = this.hocuspocus.documents.get(name)
+    if (document === undefined) return []
+    return document.getConnections().flatMap((connection) => (connection.context?.editor ? [connection.context.editor] : []))
+  }
+
+  private presenceChanged(name: string): void {
+    this.cluster.publishPresence(name, this.localEditors(name))
+  }
+
+  /** Who has `name` open, on this node and others; one entry per user (their earliest session). */
+  editors(name: string): ReadonlyArray<Editor> {
+    const byUser = new Map<string, Editor>()
+    for (const editor of [...this.localEditors(name), ...this.cluster.remoteEditors(name)]) {
+      const known = byUser.get(editor.userId)
+      if (known === undefined || editor.since < known.since) byUser.set(editor.userId, editor)
+    }
+    return [...byUser.values()].sort((a, b) => a.since.localeCompare(b.since))
+  }
+
+  // -------------------------------------------------------------------------
+  // server-side edits (LiveDocuments)
+
+  /** Runs `edit` in one transaction on the live document (loading it if needed), then waits until it is durable. */
+  async edit(name: string, edit: (document: Y.Doc) => void): Promise<void> {
+    if (this.closed) throw new Error("collab server is closed")
+    this.removed.delete(name)
+    const connection = await this.hocuspocus.openDirectConnection(name, REST.context as never)
+    try {
+      const document = connection.document!
+      Y.transact(document, () => edit(document), REST)
+      await this.whenDurable(name)
+    } finally {
+      await connection.disconnect()
+    }
+  }
+
+  replace(name: string, content: ProseMirrorNode): Promise<void> {
+    const doc = validateDoc(content)
+    return this.edit(name, (document) => docToYFragment(doc, contentOf(document)))
+  }
+
+  append(name: string, content: ProseMirrorNode): Promise<void> {
+    const blocks = content.type === "doc" ? validateDoc(content).content ?? [] : validateDoc({ type: "doc", content: [content] }).content ?? []
+    return this.edit(name, (document) => appendToYFragment(blocks, contentOf(document)))
+  }
+
+  restore(name: string, state: Uint8Array): Promise<void> {
+    // The old content becomes a new change on top of the current history.
+    const content = stateToDoc(state)
+    let doc: ProseMirrorNode
+    try {
+      doc = validateDoc(content)
+    } catch {
+      doc = content
+    }
+    return this.edit(name, (document) => docToYFragment(doc, contentOf(document)))
+  }
+
+  async snapshot(name: string): Promise<DocumentSnapshot> {
+    const document = this.documentOf(name)
+    if (document !== undefined) return new LazySnapshot(Y.encodeStateAsUpdate(document))
+    await this.log.barrier(name)
+    const stored = await this.runSql(DocumentStore.loadMerged(name))
+    return new LazySnapshot(stored ?? emptyState)
+  }
+
+  async remove(name: string): Promise<void> {
+    this.removed.add(name)
+    const timer = this.changeTimers.get(name)
+    if (timer !== undefined) clearTimeout(timer)
+    this.changeTimers.delete(name)
+    this.closeDocumentConnections(name)
+    this.cluster.publishRemoved(name)
+    await this.log.barrier(name)
+    await this.runSql(DocumentStore.remove(name))
+  }
+
+  /**
+   * The socket's fate when the server closed one of its document connections:
+   * a removed document → 4404; a fault while handling the connection's
+   * messages or loading its document → 4500 (the provider reconnects and
+   * resyncs); the provider's own detach leaves the socket open.
+   */
+  documentClosed(reason: string): { readonly code: number; readonly reason: string } | undefined {
+    if (reason === "provider_initiated") return undefined
+    return reason === REMOVED_REASON ? { code: CloseCode.removed, reason } : { code: CloseCode.reset, reason: "document connection reset" }
+  }
+
+  // -------------------------------------------------------------------------
+  // change listeners
+
+  onChange(listener: Listener): void {
+    this.listeners.push(listener)
+  }
+
+  private scheduleChange(name: string): void {
+    if (this.listeners.length === 0 || this.changeTimers.has(name)) return
+    const timer = setTimeout(() => {
+      this.changeTimers.delete(name)
+      void this.notify(name)
+    }, this.options.changeDebounceMs)
+    timer.unref()
+    this.changeTimers.set(name, timer)
+  }
+
+  private async notify(name: string): Promise<void> {
+    if (this.closed || this.removed.has(name)) return
+    try {
+      await this.log.barrier(name)
+      const snapshot = await this.snapshot(name)
+      for (const listener of this.listeners) {
+        await listener(name, snapshot).catch((error) => console.error(`[collab] onChange listener failed for ${name}:`, error))
+      }
+    } catch (error) {
+      console.error(`[collab] could not snapshot ${name} for listeners:`, error)
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // compaction
+
+  /**
+   * Compaction costs about the document's size, so it is amortized: due once
+   * the log holds `compactRows` rows and at least half the state's size in
+   * bytes (or twenty times `compactRows` rows, or `compactBytes`, whatever
+   * the state): cold opens replay a bounded tail, and a big document being
+   * typed into is not re-encoded every few hundred keystrokes.
+   */
+  private dueForCompaction(tracked: Tracked): boolean {
+    return (
+      (tracked.rowsSinceCompaction >= this.options.compactRows && tracked.bytesSinceCompaction * 2 >= tracked.stateBytes) ||
+      tracked.rowsSinceCompaction >= this.options.compactRows * 20 ||
+      tracked.bytesSinceCompaction >= this.options.compactBytes
+    )
+  }
+
+  private scheduleCompaction(name: string): void {
+    if (this.compactionQueued.has(name) || this.closed) return
+    this.compactionQueued.add(name)
+    this.compactions.push(name)
+    if (!this.compacting) void this.compactQueued()
+  }
+
+  private async compactQueued(): Promise<void> {
+    this.compacting = true
+    try {
+      while (this.compactions.length > 0 && !this.closed) {
+        const name = this.compactions.shift()!
+        this.compactionQueued.delete(name)
+        if (this.removed.has(name)) continue
+        await this.compact(name).catch((error) => console.error(`[collab] compacting ${name} failed:`, error))
+      }
+    } finally {
+      this.compacting = false
+    }
+  }
+
+  /** Folds the log of `name` into its stored state now. */
+  async compact(name: string): Promise<DocumentStore.Compaction> {
+    const document = this.documentOf(name)
+    const live = document !== undefined ? Y.encodeStateAsUpdate(document) : undefined
+    const result = await this.runSql(DocumentStore.compact(name, live))
+    const tracked = this.tracked.get(name)
+    if (tracked !== undefined) tracked.stateBytes = result.bytes
+    return result
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.closed) return
+    try {
+      const names = await this.runSql(DocumentStore.crowded(this.options.compactRows, 20))
+      for (const name of names) this.scheduleCompaction(name)
+    } catch (error) {
+      console.error("[collab] compaction sweep failed:", error)
+    }
+  }
+
+  // -------------------------------------------------------------------------
+
+  /** Drops every connection, writes what is queued, stops the timers. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    if (this.sweepTimer !== undefined) clearInterval(this.sweepTimer)
+    for (const timer of this.changeTimers.values()) clearTimeout(timer)
+    this.changeTimers.clear()
+    this.hocuspocus.closeConnections()
+    await this.log.close()
+    await this.cluster.close()
+  }
+}
+
+export { REMOVED_REASON }

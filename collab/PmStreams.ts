@@ -1,0 +1,172 @@
+/**
+ * This node's pm live updates: listens to the ChangeFeed, orders what it
+ * receives per workspace (StreamSequencer), and publishes every event on its
+ * topics — to raw uWS sockets with native topic publish, and to Socket.IO
+ * rooms — plus notifications to their user's topic and resync notices to a
+ * workspace's sockets. It also authorizes connections (tickets) and serves
+ * the sessions' reads. Attached by the streams extension at server start.
+ */
+import { Cause, Effect, Exit } from "effect"
+import { ChangeFeed } from "../actors/pm/ChangeFeed.ts"
+import * as EventLog from "../actors/pm/EventLog.ts"
+import { Workspace } from "../actors/identity/Workspace.ts"
+import * as Visibility from "../actors/pm/Visibility.ts"
+import { notificationView } from "../actors/pm/Notifications.ts"
+import type { TemplatedApp } from "../facade/uws.ts"
+import { query, type Sql } from "../persistence/Sql.ts"
+import { ActorSystem } from "../runtime/ActorSystem.ts"
+import { attachSocketIo } from "./SocketIoStreams.ts"
+import type { StreamOptions } from "./StreamOptions.ts"
+import { StreamSequencer } from "./StreamSequencer.ts"
+import { CloseCode, StreamSession, type StreamBackend } from "./StreamSession.ts"
+import type { Authorization, StreamNode } from "./StreamNode.ts"
+import { attachRawSocket } from "./StreamSocket.ts"
+import { controlTopic, topicsOf, userTopic } from "./StreamTopics.ts"
+import { consumeTicket } from "./WebSocketTickets.ts"
+
+export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<Sql | ChangeFeed | ActorSystem>()
+    const feed = yield* ChangeFeed
+    /** Runs an effect from a socket callback; a failure rejects with the error itself (e.g. a Rejection). */
+    const run = <A, E>(effect: Effect.Effect<A, E, Sql | ActorSystem>): Promise<A> =>
+      Effect.runPromiseExitWith(context)(effect).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        throw Cause.squash(exit.cause)
+      })
+    const log = (what: string) => (error: unknown) => console.error(`[pm streams] ${what}:`, error)
+
+    let socketIo: ReturnType<typeof attachSocketIo> | undefined
+    const publish = (topic: string, frame: object, json: string) => {
+      app.publish(topic, json, false)
+      socketIo?.publish(topic, frame)
+    }
+
+    const sequencer = new StreamSequencer({
+      lastSeqs: (ids) => run(EventLog.lastSeqs(ids)),
+      readRange: (workspaceId, after, upTo, limit) => run(EventLog.readRange(workspaceId, after, upTo, limit)),
+      deliver: (event, notifications) => {
+        const frame = EventLog.eventFrame(event)
+        const json = JSON.stringify(frame)
+        for (const topic of topicsOf(event)) publish(topic, frame, json)
+        for (const notification of notifications) {
+          const note = { type: "notification", notification: notificationView(notification) }
+          publish(userTopic(notification.workspaceId, notification.userId), note, JSON.stringify(note))
+        }
+      },
+      resync: (workspaceId, seq) => {
+        const frame = { type: "resync", workspaceId, seq }
+        publish(controlTopic(workspaceId), frame, JSON.stringify(frame))
+      },
+      onError: log("reading the event log")
+    })
+
+    const backend: StreamBackend = {
+      lastDelivered: (workspaceId) => sequencer.lastDelivered(workspaceId),
+      resolveScope: (viewer, scope, id) => run(Visibility.resolveScope(viewer, scope, id)),
+      visiblePrivateSpaces: (viewer) => run(Visibility.visiblePrivateSpaces(viewer)),
+      readScoped: (workspaceId, filter, after, upTo, limit) => run(EventLog.readScoped(workspaceId, filter, after, upTo, limit)),
+      oldestSeq: (workspaceId) => run(EventLog.oldestSeq(workspaceId)),
+      maxReplay: options.maxReplay,
+      maxReplayBytes: Math.floor(options.maxBackpressure / 2)
+    }
+
+    /** Open sessions per workspace, for re-checking their access while they live. */
+    const sessions = new Map<string, Set<StreamSession>>()
+    const revalidate = () =>
+      run(
+        Effect.gen(function* () {
+          const workspaceIds = [...sessions.keys()]
+          if (workspaceIds.length === 0) return
+          const rows = yield* query<{ id: string; members: ReadonlyArray<{ userId: string; role: string }> | null }>(
+            "SELECT id, state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[])",
+            [workspaceIds]
+          )
+          const roles = new Map(rows.map((row) => [row.id, new Map((row.members ?? []).map((m) => [m.userId, m.role] as const))] as const))
+          const restricted: Array<[StreamSession, ReadonlyArray<string>]> = []
+          for (const [workspaceId, open] of sessions) {
+            for (const session of open) {
+              const role = roles.get(workspaceId)?.get(session.userId)
+              if (role === undefined) session.revoke(CloseCode.forbidden, "no longer a member of this workspace")
+              else if (role !== session.role) session.revoke(CloseCode.accessChanged, "your role changed; reconnect")
+              else if (role !== "owner" && role !== "admin" && session.spacesInUse().length > 0) restricted.push([session, session.spacesInUse()])
+            }
+          }
+          if (restricted.length === 0) return
+          // Non-admins: every space they follow that is private now must still count them as members.
+          const spaceIds = [...new Set(restricted.flatMap(([, spaces]) => spaces))]
+          const privateIds = new Set((yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id))
+          if (privateIds.size === 0) return
+          const memberships = new Set(
+            (yield* query<{ space_id: string; user_id: string }>("SELECT space_id, user_id FROM pm_space_members WHERE space_id = ANY($1::text[])", [[...privateIds]]))
+              .map((r) => `${r.space_id} ${r.user_id}`)
+          )
+          for (const [session, spaces] of restricted) {
+            if (spaces.some((id) => privateIds.has(id) && !memberships.has(`${id} ${session.userId}`))) {
+              session.revoke(CloseCode.accessChanged, "your access to a private space changed; reconnect")
+            }
+          }
+        })
+      )
+
+    const refused = (code: number, reason: string): Authorization => ({ _tag: "Refused", code, reason })
+    const node: StreamNode = {
+      authorize: (ticket) =>
+        run(
+          Effect.gen(function* () {
+            const claims = yield* consumeTicket(ticket)
+            if (claims === undefined) return refused(CloseCode.unauthorized, "invalid, expired or already used ticket")
+            if (claims.apiKeyId !== null) {
+              // Issued to an API key: it must still be live (revocation takes effect at once, like on REST).
+              const live = yield* query<{ one: number }>(
+                "SELECT 1 AS one FROM actor_state WHERE kind = 'apiKey' AND id = $1 AND (state->>'exists')::boolean AND state->'revokedAt' = 'null'::jsonb",
+                [claims.apiKeyId]
+              )
+              if (live.length === 0) return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
+            }
+            const role = yield* (yield* ActorSystem).ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId }).pipe(Effect.option)
+            if (role._tag === "None") return refused(CloseCode.forbidden, "no longer a member of this workspace")
+            return { _tag: "Authorized", viewer: { userId: claims.userId, workspaceId: claims.workspaceId, role: role.value } } satisfies Authorization
+          })
+        ).catch((error) => {
+          log("authorizing a connection")(error)
+          return refused(CloseCode.unavailable, "live updates are unavailable; retry")
+        }),
+      open: (viewer, transport) => {
+        const session = new StreamSession(viewer, transport, backend, sequencer.retain(viewer.workspaceId))
+        const open = sessions.get(viewer.workspaceId)
+        if (open === undefined) sessions.set(viewer.workspaceId, new Set([session]))
+        else open.add(session)
+        return session
+      },
+      closed: (session) => {
+        if (!session.dispose()) return
+        sequencer.release(session.workspaceId)
+        const open = sessions.get(session.workspaceId)
+        open?.delete(session)
+        if (open?.size === 0) sessions.delete(session.workspaceId)
+      }
+    }
+
+    const rawSockets = attachRawSocket(app, node, options.maxBackpressure)
+    socketIo = attachSocketIo(app, node, options.maxBackpressure)
+
+    const unlisten = feed.listen({
+      batch: (batch) => sequencer.offer(batch),
+      reconnected: () => void sequencer.sweep().catch(log("re-checking after a reconnect"))
+    })
+    // Batches lost between nodes (core NATS is at most once) are found by comparing with the log's counters.
+    const sweeper = setInterval(() => void sequencer.sweep().catch(log("sweeping")), options.sweepMillis)
+    sweeper.unref()
+    const revalidator = setInterval(() => void revalidate().catch(log("re-checking access")), options.revalidateMillis)
+    revalidator.unref()
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        clearInterval(sweeper)
+        clearInterval(revalidator)
+        unlisten()
+        rawSockets.closeAll()
+        await socketIo?.close()
+      })
+    )
+  })

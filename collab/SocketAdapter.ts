@@ -1,0 +1,162 @@
+/**
+ * A uWebSockets.js socket dressed as the `WebSocketLike` Hocuspocus drives.
+ *
+ * - A closed uWS socket throws on any use: the adapter tracks its state and
+ *   turns late sends and closes into no-ops.
+ * - Acknowledgements wait for durability: a "SyncStatus: applied" frame is
+ *   held until every update of its document queued so far is committed, so
+ *   the provider's `unsyncedChanges` reaches 0 only for persisted edits.
+ * - Backpressure: a reader that lets more than the limit pile up is closed
+ *   (its provider reconnects and resyncs) instead of silently missing
+ *   updates.
+ * - Document broadcasts reach it through uWS topics (`subscribe`), one native
+ *   publish for every reader of a document.
+ */
+import { WsReadyStates } from "@hocuspocus/common"
+import type { WebSocket } from "../facade/uws.ts"
+import { MessageType, readHeader } from "./Protocol.ts"
+
+/** Close codes the collab endpoint uses (4xxx: application, seen by the provider's onClose). */
+export const CloseCode = {
+  badFrame: 4400,
+  unauthorized: 4401,
+  forbidden: 4403,
+  removed: 4404,
+  backpressure: 4408,
+  reset: 4500,
+  goingAway: 1001
+} as const
+
+export interface SocketData {
+  readonly url: string
+  readonly query: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  adapter?: SocketAdapter
+}
+
+export interface SocketAdapterOptions {
+  readonly maxBackpressureBytes: number
+  /** Resolves when the updates of `name` queued so far are durable. */
+  readonly durable: (name: string) => Promise<void>
+  /** Whether a CLOSE frame with this reason is the server dropping the document connection for a fault (then the socket goes too). */
+  readonly onDocumentClosed?: (name: string, reason: string) => { readonly code: number; readonly reason: string } | undefined
+}
+
+const decoder = new TextDecoder()
+
+export class SocketAdapter {
+  readyState: number = WsReadyStates.Open
+  private ws: WebSocket<SocketData> | undefined
+  private readonly topics = new Set<string>()
+  /** Set once the socket closed (by either side). */
+  closed = false
+  closeCode: number | undefined
+
+  constructor(ws: WebSocket<SocketData>, private readonly options: SocketAdapterOptions) {
+    this.ws = ws
+  }
+
+  /** Hocuspocus sends every direct frame here (replies, acks, awareness snapshots). */
+  send(data: unknown): void {
+    if (this.closed) return
+    const frame = data instanceof Uint8Array ? data : new Uint8Array(data as ArrayBuffer)
+    const header = readHeader(frame)
+    if (header?.type === MessageType.SyncStatus && frame[header.bodyOffset] === 1) {
+      // Acknowledge only what is durable.
+      this.options.durable(header.name).then(
+        () => this.write(frame),
+        () => this.close(CloseCode.goingAway, "storage unavailable")
+      )
+      return
+    }
+    this.write(frame)
+    if (header?.type === MessageType.Close) {
+      const reasonFrame = frame.subarray(header.bodyOffset)
+      const reason = readCloseReason(reasonFrame)
+      const verdict = this.options.onDocumentClosed?.(header.name, reason)
+      if (verdict !== undefined) this.close(verdict.code, verdict.reason)
+    }
+  }
+
+  /**
+   * Sends unless the reader is already past the limit (as uWS does for
+   * topic publishes: one large frame, a full sync, may exceed it; piling up
+   * more behind it may not). Past the limit the socket is closed, never
+   * silently skipped.
+   */
+  private write(frame: Uint8Array): void {
+    const ws = this.ws
+    if (this.closed || ws === undefined) return
+    if (ws.getBufferedAmount() > this.options.maxBackpressureBytes || ws.send(frame, true) === 2) this.kill(CloseCode.backpressure)
+  }
+
+  /** Graceful close with a code (a close frame, then the TCP close). */
+  close(code?: number, reason?: string): void {
+    if (this.closed || this.ws === undefined) return
+    const ws = this.ws
+    this.markClosed(code)
+    try {
+      ws.end(code ?? 1000, (reason ?? "").slice(0, 120))
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Immediate close, for a reader stuck behind its backlog (a close frame would queue behind it too). */
+  kill(code: number): void {
+    if (this.closed || this.ws === undefined) return
+    const ws = this.ws
+    this.markClosed(code)
+    try {
+      ws.close()
+    } catch {
+      // already gone
+    }
+  }
+
+  /** The socket closed (uWS close handler): from now on every call is a no-op. */
+  onClosed(code: number): void {
+    if (this.closeCode === undefined) this.closeCode = code
+    this.markClosed(this.closeCode)
+  }
+
+  subscribe(topic: string): boolean {
+    if (this.closed || this.ws === undefined) return false
+    this.topics.add(topic)
+    return this.ws.subscribe(topic)
+  }
+
+  unsubscribe(topic: string): void {
+    if (!this.topics.delete(topic) || this.closed || this.ws === undefined) return
+    this.ws.unsubscribe(topic)
+  }
+
+  isSubscribed(topic: string): boolean {
+    return this.topics.has(topic)
+  }
+
+  private markClosed(code: number | undefined): void {
+    this.closed = true
+    if (this.closeCode === undefined) this.closeCode = code
+    this.readyState = WsReadyStates.Closed
+    this.ws = undefined
+    this.topics.clear()
+  }
+}
+
+const readCloseReason = (body: Uint8Array): string => {
+  // varString: varUint length then UTF-8 bytes
+  let length = 0
+  let shift = 1
+  let i = 0
+  for (; i < body.length; i++) {
+    const byte = body[i]!
+    length += (byte & 0x7f) * shift
+    shift *= 128
+    if (byte < 0x80) {
+      i++
+      break
+    }
+  }
+  return decoder.decode(body.subarray(i, i + length))
+}

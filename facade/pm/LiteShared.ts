@@ -1,0 +1,137 @@
+/**
+ * What the Lite tags share: tasks shown with names instead of ids (space,
+ * folder, list, assignee e-mails, tag names, custom fields by name), and
+ * resolving "where" (space, folder, list names) for the caller.
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import type { Chain } from "../../actors/pm/Statuses.ts"
+import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
+import { query } from "../../persistence/Sql.ts"
+import type { RequestContext } from "../Operation.ts"
+import { at0, exampleIds as ids, inWorkspace, onList, orDieSql } from "./WorkAccess.ts"
+
+export const LiteTask = Schema.Struct({
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  description: Schema.String,
+  status: Schema.String,
+  statusType: StatusType,
+  priority: Schema.NullOr(Priority),
+  startDate: Schema.NullOr(Schema.String),
+  dueDate: Schema.NullOr(Schema.String),
+  timeEstimateMinutes: Schema.NullOr(Schema.Number),
+  space: Schema.String,
+  folder: Schema.NullOr(Schema.String),
+  list: Schema.String,
+  listId: Id,
+  parentTaskId: Schema.NullOr(Id),
+  assignees: Schema.Array(Schema.String).annotate({ description: "E-mail addresses" }),
+  tags: Schema.Array(Schema.String),
+  customFields: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Values by field name (options by name)" }),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  closedAt: Schema.NullOr(Schema.String),
+  version: Schema.Number
+}).annotate({ identifier: "LiteTask", description: "A task with names instead of ids" })
+export type LiteTask = typeof LiteTask.Type
+
+export const exampleLiteTask: LiteTask = {
+  id: ids.task,
+  shortId: "T-42",
+  name: "Ship the login page",
+  description: "",
+  status: "in progress",
+  statusType: "active",
+  priority: "high",
+  startDate: null,
+  dueDate: "2026-12-01T17:00:00.000Z",
+  timeEstimateMinutes: null,
+  space: "Engineering",
+  folder: null,
+  list: "Backlog",
+  listId: ids.list,
+  parentTaskId: null,
+  assignees: ["bob@example.com"],
+  tags: ["frontend"],
+  customFields: { "Story points": 5 },
+  createdAt: at0,
+  updatedAt: at0,
+  closedAt: null,
+  version: 1
+}
+
+const display = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(display) : value && typeof value === "object" && "name" in value ? (value as { name: string }).name : value
+
+/** Tasks with names: one query for the names of their spaces, folders and lists. */
+export const toLite = (tasks: ReadonlyArray<Task>) =>
+  Effect.gen(function* () {
+    const listIds = [...new Set(tasks.map((t) => t.listId))]
+    const names = listIds.length === 0 ? [] : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
+      `SELECT l.id, l.name AS list, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
+        WHERE l.id = ANY($1::text[])`,
+      [listIds]
+    )
+    const byList = new Map(names.map((n) => [n.id, n] as const))
+    return tasks.map((t): LiteTask => ({
+      id: t.id,
+      shortId: t.shortId,
+      name: t.name,
+      description: t.description,
+      status: t.status.name,
+      statusType: t.status.type,
+      priority: t.priority,
+      startDate: t.startDate,
+      dueDate: t.dueDate,
+      timeEstimateMinutes: t.timeEstimateMinutes,
+      space: byList.get(t.listId)?.space ?? "",
+      folder: byList.get(t.listId)?.folder ?? null,
+      list: byList.get(t.listId)?.list ?? "",
+      listId: t.listId,
+      parentTaskId: t.parentTaskId,
+      assignees: t.assignees.map((a) => a.email),
+      tags: t.tags.map((g) => g.name),
+      customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      closedAt: t.closedAt,
+      version: t.version
+    }))
+  })
+
+export const toLiteOne = (task: Task) => Effect.map(toLite([task]), (items) => items[0]!)
+
+export interface Where {
+  readonly space?: string
+  readonly folder?: string
+  readonly list?: string
+}
+
+/**
+ * The list a Lite request names: `list` within `space` (and `folder` when
+ * given), or anywhere in the workspace when no space is named. The caller
+ * needs `minimum` there.
+ */
+export const listByNames = (context: RequestContext, workspaceId: string, where: Where & { readonly list: string }, minimum: "viewer" | "member", prefix = "body") =>
+  Effect.gen(function* () {
+    const caller = yield* inWorkspace(context, workspaceId, "viewer")
+    let list
+    if (where.space === undefined) {
+      list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
+    } else {
+      const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
+      const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
+      list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, `${prefix}.list`))
+    }
+    return yield* onList(context, list.id, minimum)
+  })
+
+export const chainOfCaller = (at: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null }): Chain => ({
+  workspaceId: at.workspaceId, spaceId: at.spaceId, folderId: at.folderId, listId: at.listId
+})
+
+export const WorkspaceRef = Id.annotate({ description: "The workspace" })
+export const NameRef = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank name" })).annotate({ description: "A name (case-insensitive), short id or id" })

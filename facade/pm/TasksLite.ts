@@ -1,0 +1,216 @@
+/**
+ * pm tag "Tasks (Lite)" (6): tasks created, read, changed and moved by
+ * names — space, folder and list names, status names, assignee e-mails, tag
+ * names, custom fields by name — and referenced by short id (T-42) or id.
+ * Writes go through the same list and task actors as the Tasks tag.
+ */
+import { Effect, Schema } from "effect"
+import { Name } from "../../actors/Fields.ts"
+import { membersByEmail } from "../../actors/pm/Members.ts"
+import { resolveField, resolveStatus } from "../../actors/pm/NameResolution.ts"
+import { getTask } from "../../actors/pm/TaskReads.ts"
+import { send } from "../../actors/pm/WorkActor.ts"
+import { PmList, PmTask } from "../../actors/pm/WorkActors.ts"
+import { DateTime, isoDate, Priority, type Task, TaskRef } from "../../actors/pm/WorkRecords.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { chainOfCaller, exampleLiteTask, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
+import { exampleIds as ids, onTaskRef, orDieSql } from "./WorkAccess.ts"
+
+const tag = "Tasks (Lite)"
+const service = "pm"
+const read = ["tasks:read"]
+const write = ["tasks:write"]
+
+const EmailList = Schema.Array(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))).check(Schema.isMaxLength(50))
+const FieldsByName = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field name; options by name; null clears" })
+const RefParams = Schema.Struct({ taskRef: TaskRef })
+const ws = ids.workspace
+
+type Chain = ReturnType<typeof chainOfCaller>
+
+const realDate = (value: string | null | undefined, path: string) =>
+  value === undefined || value === null
+    ? Effect.succeed(value)
+    : isoDate(value) ? Effect.succeed(isoDate(value)!) : Effect.fail(reject("invalid", `Invalid ${path}: not a real date`, [{ path, message: "not a real date" }]))
+
+/** Custom field values keyed by field name → keyed by field id (404 / 409 for unknown or ambiguous names). */
+const fieldsByName = (chain: Chain, values: Readonly<Record<string, unknown>> | undefined, prefix: string) =>
+  Effect.gen(function* () {
+    if (values === undefined) return undefined
+    const out: Record<string, unknown> = {}
+    for (const [name, value] of Object.entries(values)) {
+      const field = yield* orDieSql(resolveField(chain, name, `${prefix}.${name}`))
+      out[field.id] = value
+    }
+    return out
+  })
+
+const emailsToIds = (workspaceId: string, emails: ReadonlyArray<string> | undefined, path: string) =>
+  emails === undefined ? Effect.succeed(undefined) : Effect.map(orDieSql(membersByEmail(workspaceId, emails, path)), (users) => users.map((u) => u.id))
+
+const statusName = (chain: Chain, status: string | undefined, path: string) =>
+  status === undefined ? Effect.succeed(undefined) : Effect.map(orDieSql(resolveStatus(chain, status, path)), (s) => s.name)
+
+const NewTaskLite = {
+  name: Name(500),
+  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(50_000))),
+  status: Schema.optionalKey(Name(64)),
+  priority: Schema.optionalKey(Schema.NullOr(Priority)),
+  startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))),
+  assigneeEmails: Schema.optionalKey(EmailList),
+  tags: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50))),
+  customFields: Schema.optionalKey(FieldsByName)
+}
+
+const createInput = (chain: Chain, workspaceId: string, body: { [K in keyof typeof NewTaskLite]?: any }) =>
+  Effect.gen(function* () {
+    const assigneeIds = yield* emailsToIds(workspaceId, body.assigneeEmails, "body.assigneeEmails")
+    const status = yield* statusName(chain, body.status, "body.status")
+    const customFields = yield* fieldsByName(chain, body.customFields, "body.customFields")
+    const startDate = yield* realDate(body.startDate, "body.startDate")
+    const dueDate = yield* realDate(body.dueDate, "body.dueDate")
+    return {
+      name: body.name as string,
+      ...(body.description !== undefined ? { description: body.description as string } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(body.priority !== undefined ? { priority: body.priority } : {}),
+      ...(startDate !== undefined ? { startDate } : {}),
+      ...(dueDate !== undefined ? { dueDate } : {}),
+      ...(body.timeEstimateMinutes !== undefined ? { timeEstimateMinutes: body.timeEstimateMinutes } : {}),
+      ...(assigneeIds !== undefined ? { assigneeIds } : {}),
+      ...(body.tags !== undefined ? { tagNames: body.tags } : {}),
+      ...(customFields !== undefined ? { customFields } : {})
+    }
+  })
+
+export const tasksLiteOperations = [
+  operation({
+    service, tag, operationId: "createTaskLite", method: "POST", path: "/v1/lite/tasks",
+    summary: "Create a task in a list named by space and list name (folder optional), with assignees by e-mail",
+    description: "Names are case-insensitive; short ids (S-1, L-3) and ids work too. An unknown name answers 404 naming it; an ambiguous one 409 listing the candidates. Without `space`, the list is looked up in the whole workspace.",
+    auth: "both", scopes: write,
+    body: Schema.Struct({ workspaceId: WorkspaceRef, space: Schema.optionalKey(NameRef), folder: Schema.optionalKey(NameRef), list: NameRef, ...NewTaskLite }),
+    responses: { 201: { description: "Created", schema: LiteTask }, 404: { description: "A name or e-mail not found" }, 409: { description: "An ambiguous name" } },
+    examples: [{
+      name: "create",
+      request: { body: { workspaceId: ws, space: "Engineering", list: "Backlog", name: "Ship the login page", assigneeEmails: ["bob@example.com"], priority: "high" } },
+      response: { status: 201, body: exampleLiteTask }
+    }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* listByNames(context, body.workspaceId, body, "member")
+        const input = yield* createInput(chainOfCaller(caller.at), body.workspaceId, body)
+        const task = yield* send(PmList, caller.at.listId!, "createTask", caller.userId, input)
+        return yield* orDieSql(toLiteOne(task as Task))
+      })
+  }),
+  operation({
+    service, tag, operationId: "getTaskLite", method: "GET", path: "/v1/lite/tasks/{taskRef}",
+    summary: "A task by short id (T-42) or id, with names instead of ids", auth: "both", scopes: read, params: RefParams,
+    query: Schema.Struct({ workspaceId: WorkspaceRef }),
+    responses: { 200: { description: "The task", schema: LiteTask } },
+    examples: [{ name: "get", request: { params: { taskRef: "T-42" }, query: { workspaceId: ws } }, response: { status: 200, body: exampleLiteTask } }],
+    handler: ({ params, query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onTaskRef(context, q.workspaceId, params.taskRef)
+        return yield* orDieSql(Effect.flatMap(getTask(caller.at.taskId!), toLiteOne))
+      })
+  }),
+  operation({
+    service, tag, operationId: "updateTaskLite", method: "PATCH", path: "/v1/lite/tasks/{taskRef}",
+    summary: "Change a task by names: status name, assignee e-mails, tag names, custom fields by name",
+    description: "`assigneeEmails` replaces the assignees; `addAssigneeEmails`/`removeAssigneeEmails` adjust them. Fields left out are unchanged; null clears.",
+    auth: "both", scopes: write, params: RefParams,
+    body: Schema.Struct({
+      workspaceId: WorkspaceRef,
+      name: Schema.optionalKey(Name(500)),
+      description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(50_000))),
+      status: Schema.optionalKey(Name(64)),
+      priority: Schema.optionalKey(Schema.NullOr(Priority)),
+      startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+      dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+      timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))),
+      assigneeEmails: Schema.optionalKey(EmailList),
+      addAssigneeEmails: Schema.optionalKey(EmailList),
+      removeAssigneeEmails: Schema.optionalKey(EmailList),
+      tags: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50))),
+      customFields: Schema.optionalKey(FieldsByName)
+    }),
+    responses: { 200: { description: "Updated", schema: LiteTask } },
+    examples: [{ name: "progress", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, status: "in progress", addAssigneeEmails: ["bob@example.com"] } }, response: { status: 200, body: exampleLiteTask } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
+        const chain = chainOfCaller(caller.at)
+        const assigneeIds = yield* emailsToIds(body.workspaceId, body.assigneeEmails, "body.assigneeEmails")
+        const addAssigneeIds = yield* emailsToIds(body.workspaceId, body.addAssigneeEmails, "body.addAssigneeEmails")
+        const removeAssigneeIds = yield* emailsToIds(body.workspaceId, body.removeAssigneeEmails, "body.removeAssigneeEmails")
+        const status = yield* statusName(chain, body.status, "body.status")
+        const customFields = yield* fieldsByName(chain, body.customFields, "body.customFields")
+        const startDate = yield* realDate(body.startDate, "body.startDate")
+        const dueDate = yield* realDate(body.dueDate, "body.dueDate")
+        const task = yield* send(PmTask, caller.at.taskId!, "update", caller.userId, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(status !== undefined ? { status } : {}),
+          ...(body.priority !== undefined ? { priority: body.priority } : {}),
+          ...(startDate !== undefined ? { startDate } : {}),
+          ...(dueDate !== undefined ? { dueDate } : {}),
+          ...(body.timeEstimateMinutes !== undefined ? { timeEstimateMinutes: body.timeEstimateMinutes } : {}),
+          ...(assigneeIds !== undefined ? { assigneeIds } : {}),
+          ...(addAssigneeIds !== undefined ? { addAssigneeIds } : {}),
+          ...(removeAssigneeIds !== undefined ? { removeAssigneeIds } : {}),
+          ...(body.tags !== undefined ? { tagNames: body.tags } : {}),
+          ...(customFields !== undefined ? { customFields } : {})
+        })
+        return yield* orDieSql(toLiteOne(task as Task))
+      })
+  }),
+  operation({
+    service, tag, operationId: "moveTaskLite", method: "POST", path: "/v1/lite/tasks/{taskRef}/move",
+    summary: "Move a task to a list named by space and list name (folder optional)", auth: "both", scopes: write, params: RefParams,
+    body: Schema.Struct({ workspaceId: WorkspaceRef, space: Schema.optionalKey(NameRef), folder: Schema.optionalKey(NameRef), list: NameRef }),
+    responses: { 200: { description: "Moved", schema: LiteTask } },
+    examples: [{ name: "move", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, space: "Engineering", list: "Sprint 12" } }, response: { status: 200, body: { ...exampleLiteTask, list: "Sprint 12" } } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
+        const target = yield* listByNames(context, body.workspaceId, body, "member")
+        const task = yield* send(PmTask, caller.at.taskId!, "move", caller.userId, { listId: target.at.listId! })
+        return yield* orDieSql(toLiteOne(task as Task))
+      })
+  }),
+  operation({
+    service, tag, operationId: "setTaskCustomFieldLite", method: "PUT", path: "/v1/lite/tasks/{taskRef}/custom-fields",
+    summary: "Set one custom field of a task by the field's name (options by name; null clears)", auth: "both", scopes: write, params: RefParams,
+    body: Schema.Struct({ workspaceId: WorkspaceRef, field: NameRef, value: Schema.Unknown }),
+    responses: { 200: { description: "The task", schema: LiteTask } },
+    examples: [{ name: "points", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, field: "Story points", value: 5 } }, response: { status: 200, body: exampleLiteTask } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
+        const field = yield* orDieSql(resolveField(chainOfCaller(caller.at), body.field, "body.field"))
+        const task = yield* send(PmTask, caller.at.taskId!, "setCustomFields", caller.userId, { values: { [field.id]: body.value ?? null } }).pipe(
+          Effect.mapError((e) => (e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.") ? reject(e.code, e.message, e.details.map((d) => ({ ...d, path: "body.value" }))) : e))
+        )
+        return yield* orDieSql(toLiteOne(task as Task))
+      })
+  }),
+  operation({
+    service, tag, operationId: "createSubtaskLite", method: "POST", path: "/v1/lite/tasks/{taskRef}/subtasks",
+    summary: "Create a subtask of a task named by short id, with assignees by e-mail", auth: "both", scopes: write, params: RefParams,
+    body: Schema.Struct({ workspaceId: WorkspaceRef, ...NewTaskLite }),
+    responses: { 201: { description: "Created", schema: LiteTask } },
+    examples: [{ name: "subtask", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, name: "Write the tests" } }, response: { status: 201, body: { ...exampleLiteTask, shortId: "T-43", name: "Write the tests", parentTaskId: ids.task } } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
+        const input = yield* createInput(chainOfCaller(caller.at), body.workspaceId, body)
+        const task = yield* send(PmList, caller.at.listId!, "createTask", caller.userId, { ...input, parentTaskId: caller.at.taskId! })
+        return yield* orDieSql(toLiteOne(task as Task))
+      })
+  })
+]

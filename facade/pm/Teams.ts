@@ -1,0 +1,154 @@
+/** pm tag "Teams" (5): team CRUD and member management within a workspace (writes: workspace admins). */
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../../actors/Fields.ts"
+import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { TeamRole } from "../../actors/pm/ReferenceData.ts"
+import { PmTeam, Team, MAX_TEAM_MEMBERS, teamMemberRows, teamRows, teamWorkspace } from "../../actors/pm/Team.ts"
+import { send } from "../../actors/pm/WorkActor.ts"
+import { Color } from "../../actors/pm/WorkRecords.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { principalOf, workspaceRole } from "../Access.ts"
+import { operation, type RequestContext } from "../Operation.ts"
+
+const tag = "Teams"
+const service = "pm"
+
+const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
+const exampleTeam = {
+  id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+  workspaceId: ws,
+  name: "Design",
+  description: "Product and brand design",
+  color: "#7b68ee",
+  members: [
+    { userId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", name: "Alice", email: "alice@example.com", role: "lead", addedAt: "2026-11-21T12:00:00.000Z" },
+    { userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", name: "Bob", email: "bob@example.com", role: "member", addedAt: "2026-11-21T12:00:00.000Z" }
+  ],
+  memberCount: 2,
+  createdBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+  createdAt: "2026-11-21T12:00:00.000Z",
+  updatedAt: "2026-11-21T12:00:00.000Z"
+}
+
+const MemberInput = Schema.Struct({ userId: Id, role: TeamRole })
+const Members = Schema.Array(MemberInput).check(Schema.isMaxLength(MAX_TEAM_MEMBERS))
+const Description = Schema.String.check(Schema.isMaxLength(2000))
+const TeamParams = Schema.Struct({ teamId: Id })
+const WorkspaceParams = Schema.Struct({ workspaceId: Id })
+
+/** Teams of a workspace as clients see them, members named. */
+const teamsOf = (workspaceId: string, teamIds?: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const rows = yield* teamRows(workspaceId, teamIds).pipe(Effect.orDie)
+    if (rows.length === 0) return []
+    const members = yield* teamMemberRows(rows.map((r) => r.id)).pipe(Effect.orDie)
+    const users = yield* usersByIds([...new Set(members.map((m) => m.userId))]).pipe(Effect.orDie)
+    return rows.map((row): typeof Team.Type => {
+      const own = members.filter((m) => m.teamId === row.id).map((m) => ({
+        userId: m.userId, name: users.get(m.userId)?.name ?? "", email: users.get(m.userId)?.email ?? "", role: m.role, addedAt: m.addedAt
+      }))
+      return { ...row, members: own, memberCount: own.length }
+    })
+  })
+
+const oneTeam = (workspaceId: string, teamId: string) =>
+  Effect.flatMap(teamsOf(workspaceId, [teamId]), (teams) => (teams[0] ? Effect.succeed(teams[0]) : Effect.fail(reject("not_found", "No such team"))))
+
+/** The team's workspace, when the caller may manage it (404 when they may not see it, 403 below admin). */
+const manageable = (context: RequestContext, teamId: string) =>
+  Effect.gen(function* () {
+    const workspaceId = yield* teamWorkspace(teamId).pipe(Effect.orDie)
+    if (workspaceId === undefined) return yield* reject("not_found", "No such team")
+    yield* workspaceRole(context, workspaceId).pipe(Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No such team"))))
+    yield* workspaceRole(context, workspaceId, "admin")
+    return workspaceId
+  })
+
+export const teamsOperations = [
+  operation({
+    service, tag, operationId: "listTeams", method: "GET", path: "/v1/workspaces/{workspaceId}/teams",
+    summary: "List a workspace's teams with their members",
+    auth: "both", scopes: ["workspaces:read"], params: WorkspaceParams,
+    query: Schema.Struct({
+      q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Part of the team name" })),
+      memberId: Schema.optionalKey(Id.annotate({ description: "Only teams this user belongs to" }))
+    }),
+    responses: { 200: { description: "Teams, by name", schema: Schema.Struct({ items: Schema.Array(Team) }) } },
+    examples: [{ name: "list", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [exampleTeam] } } }],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId)
+        const q = query.q?.trim().toLowerCase()
+        const items = (yield* teamsOf(params.workspaceId)).filter((team) =>
+          (q === undefined || team.name.toLowerCase().includes(q)) && (query.memberId === undefined || team.members.some((m) => m.userId === query.memberId)))
+        return { items }
+      })
+  }),
+  operation({
+    service, tag, operationId: "createTeam", method: "POST", path: "/v1/workspaces/{workspaceId}/teams",
+    summary: "Create a team (admin)", description: "Members must belong to the workspace. Team names are unique per workspace (case-insensitive).",
+    auth: "both", scopes: ["workspaces:write"], params: WorkspaceParams,
+    body: Schema.Struct({ name: Name(100), description: Schema.optionalKey(Description), color: Schema.optionalKey(Schema.NullOr(Color)), members: Schema.optionalKey(Members) }),
+    responses: { 201: { description: "Created", schema: Team }, 409: { description: "A team with that name exists" } },
+    examples: [{
+      name: "create",
+      request: { params: { workspaceId: ws }, body: { name: "Design", description: "Product and brand design", color: "#7b68ee", members: [{ userId: exampleTeam.members[1]!.userId, role: "member" }] } },
+      response: { status: 201, body: exampleTeam }
+    }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId, "admin")
+        const principal = yield* principalOf(context)
+        const { id } = yield* send(PmTeam, crypto.randomUUID(), "create", principal.userId, { workspaceId: params.workspaceId, ...body })
+        return yield* oneTeam(params.workspaceId, id)
+      })
+  }),
+  operation({
+    service, tag, operationId: "updateTeam", method: "PATCH", path: "/v1/teams/{teamId}",
+    summary: "Rename a team or change its description or color (admin)",
+    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    body: Schema.Struct({ name: Schema.optionalKey(Name(100)), description: Schema.optionalKey(Description), color: Schema.optionalKey(Schema.NullOr(Color)) }),
+    responses: { 200: { description: "Updated", schema: Team }, 409: { description: "A team with that name exists" } },
+    examples: [{ name: "rename", request: { params: { teamId: exampleTeam.id }, body: { name: "Design Systems" } }, response: { status: 200, body: { ...exampleTeam, name: "Design Systems" } } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const workspaceId = yield* manageable(context, params.teamId)
+        const principal = yield* principalOf(context)
+        yield* send(PmTeam, params.teamId, "update", principal.userId, body)
+        return yield* oneTeam(workspaceId, params.teamId)
+      })
+  }),
+  operation({
+    service, tag, operationId: "deleteTeam", method: "DELETE", path: "/v1/teams/{teamId}",
+    summary: "Delete a team (admin); its members stay in the workspace",
+    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    responses: { 204: { description: "Deleted" }, 404: { description: "No such team" } },
+    examples: [{ name: "delete", request: { params: { teamId: exampleTeam.id } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* manageable(context, params.teamId)
+        const principal = yield* principalOf(context)
+        yield* send(PmTeam, params.teamId, "delete", principal.userId, {})
+      })
+  }),
+  operation({
+    service, tag, operationId: "updateTeamMembers", method: "POST", path: "/v1/teams/{teamId}/members",
+    summary: "Add, re-role and remove team members in one go (admin)",
+    description: "`add` adds members or changes the role of existing ones; `remove` takes user ids. New members must belong to the workspace.",
+    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    body: Schema.Struct({ add: Schema.optionalKey(Members), remove: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(MAX_TEAM_MEMBERS))) }),
+    responses: { 200: { description: "The team", schema: Team } },
+    examples: [{
+      name: "add-lead",
+      request: { params: { teamId: exampleTeam.id }, body: { add: [{ userId: exampleTeam.members[1]!.userId, role: "lead" }], remove: [] } },
+      response: { status: 200, body: { ...exampleTeam, members: exampleTeam.members.map((m) => ({ ...m, role: "lead" })) } }
+    }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const workspaceId = yield* manageable(context, params.teamId)
+        const principal = yield* principalOf(context)
+        yield* send(PmTeam, params.teamId, "updateMembers", principal.userId, body)
+        return yield* oneTeam(workspaceId, params.teamId)
+      })
+  })
+]

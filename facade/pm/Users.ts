@@ -1,0 +1,572 @@
+/**
+ * pm tag "Users" (23): profiles, status, settings (display, notification and
+ * per-workspace preferences), avatars and password management. A user is the
+ * identity Account (e-mail, name, password); everything else lives in the
+ * user's own `UserSettings` actor. Co-workers — people sharing a workspace —
+ * see each other's profiles and avatars; nobody else does (404).
+ */
+import { createHash, randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { Account, Password } from "../../actors/identity/Account.ts"
+import { sessionIdsOf, usersByIds, type WorkspaceRecord, workspacesOf } from "../../actors/identity/IdentityQueries.ts"
+import { Session } from "../../actors/identity/Session.ts"
+import { Role } from "../../actors/identity/Workspace.ts"
+import { Email, Id, Name, Timestamp, normalizeEmail, now } from "../../actors/Fields.ts"
+import { listNotifications } from "../../actors/pm/Notifications.ts"
+import { assessPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE } from "../../actors/pm/PasswordStrength.ts"
+import {
+  DateFormat, Locale, notificationReasons, Theme, TimeFormat, TimeZone, userStatusPresets, UserStatusPreset, ViewType, WeekStartDay
+} from "../../actors/pm/ReferenceData.ts"
+import { profileOf, settingsOf, UserProfile } from "../../actors/pm/UserDirectory.ts"
+import {
+  AvatarInfo, DisplaySettings, NotificationPreferences, UserSettings, UserStatus, WorkspacePreferences, defaultWorkspacePreferences
+} from "../../actors/pm/UserSettings.ts"
+import { query } from "../../persistence/Sql.ts"
+import { BlobStore } from "../../persistence/BlobStore.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { principalOf, userOf, workspaceRole } from "../Access.ts"
+import { operation, raw, type RequestContext } from "../Operation.ts"
+import { visibleWorkspaceIds, workspaceScope } from "./Viewers.ts"
+
+const tag = "Users"
+const service = "pm"
+const read = ["users:read"]
+const write = ["users:write"]
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+const actors = ActorSystem.use(Effect.succeed)
+const settingsActor = <Tag extends keyof typeof UserSettings.messages & string>(userId: string, tagName: Tag, payload: (typeof UserSettings.messages)[Tag]["payload"]["Type"]) =>
+  ActorSystem.use((system) => system.ask(UserSettings, userId, tagName, payload))
+
+/** The caller's user id and e-mail (for an API key: its creator's). */
+const me = (context: RequestContext) =>
+  Effect.gen(function* () {
+    const principal = yield* principalOf(context)
+    if (principal.kind === "user") return { userId: principal.userId, email: principal.email }
+    const user = (yield* usersByIds([principal.userId]).pipe(Effect.orDie)).get(principal.userId)
+    if (user === undefined) return yield* reject("unauthorized", "The key's owner no longer exists")
+    return { userId: user.id, email: user.email }
+  })
+
+const myProfile = (context: RequestContext) =>
+  Effect.gen(function* () {
+    const { userId, email } = yield* me(context)
+    const user = yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "profile", {}))
+    const settings = yield* settingsActor(userId, "view", {})
+    return profileOf(user, settings)
+  })
+
+/** Whether the caller may see `userId`: themselves, or someone sharing one of the caller's (visible) workspaces. */
+const mayView = (context: RequestContext, userId: string) =>
+  Effect.gen(function* () {
+    const principal = yield* principalOf(context)
+    if (principal.kind === "user" && principal.userId === userId) return true
+    const mine = new Set(yield* visibleWorkspaceIds(context))
+    const theirs = yield* workspacesOf(userId).pipe(Effect.orDie)
+    return theirs.some((ws) => mine.has(ws.id))
+  })
+
+const profilesOf = (userIds: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const users = yield* usersByIds(userIds).pipe(Effect.orDie)
+    const settings = yield* settingsOf(userIds).pipe(Effect.orDie)
+    return userIds.flatMap((id) => {
+      const user = users.get(id)
+      return user ? [profileOf(user, settings.get(id))] : []
+    })
+  })
+
+const notFoundUser = reject("not_found", "No such user")
+
+const roleOf = (workspace: WorkspaceRecord, userId: string) => workspace.members.find((m) => m.userId === userId)?.role as Role | undefined
+
+/** Spaces of the workspace the caller may see (for preferences that point at spaces). */
+const checkSpaces = (workspaceId: string, userId: string, role: Role, spaceIds: ReadonlyArray<string>, path: string) =>
+  Effect.gen(function* () {
+    if (spaceIds.length === 0) return
+    const admin = role === "owner" || role === "admin"
+    const rows = yield* query<{ id: string }>(
+      `SELECT s.id FROM pm_spaces s
+        WHERE s.workspace_id = $1 AND s.id = ANY($2::text[])
+          AND ($3::boolean OR NOT s.is_private OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = s.id AND m.user_id = $4))`,
+      [workspaceId, spaceIds, admin, userId]
+    ).pipe(Effect.orDie)
+    const known = new Set(rows.map((r) => r.id))
+    const index = spaceIds.findIndex((id) => !known.has(id))
+    if (index >= 0) return yield* reject("invalid", "No such space in this workspace", [{ path: spaceIds.length === 1 && !path.endsWith("Ids") ? path : `${path}.${index}`, message: "unknown space" }])
+  })
+
+// Avatars: the bytes must be what the Content-Type says.
+const AVATAR_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
+const AVATAR_MAX_BYTES = 2 * 1024 * 1024
+const looksLike = (contentType: string, bytes: Uint8Array) => {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to))
+  switch (contentType) {
+    case "image/png":
+      return bytes.length > 8 && bytes[0] === 0x89 && ascii(1, 4) === "PNG"
+    case "image/jpeg":
+      return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
+    case "image/gif":
+      return bytes.length > 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")
+    case "image/webp":
+      return bytes.length > 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP"
+    default:
+      return false
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Schemas and examples
+
+const ProfileText = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
+const Phone = Schema.NullOr(Schema.String.check(Schema.isPattern(/^\+?[0-9 ()./-]{3,30}$/, { expected: "a phone number" })))
+
+const alice = {
+  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", email: "alice@example.com", name: "Alice", createdAt: "2026-11-21T12:00:00.000Z",
+  title: "Engineering manager", department: "Platform", bio: null, phone: null,
+  avatarUrl: "/pm/v1/users/6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f/avatar?v=2026-11-21T12%3A00%3A00.000Z",
+  status: { text: "In a meeting", emoji: "📅", clearAt: "2026-11-21T13:00:00.000Z", setAt: "2026-11-21T12:00:00.000Z" }
+}
+const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
+const exampleSettings = { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY", timeFormat: "24h", weekStart: "monday", theme: "dark", defaultWorkspaceId: ws }
+const exampleNotificationPrefs = { reasons: Object.fromEntries(notificationReasons.map((r) => [r, r !== "watching"])), mutedWorkspaceIds: [] }
+const exampleWorkspacePrefs = { homeSpaceId: null, defaultViewType: "board", sidebarCollapsed: false, pinnedSpaceIds: [] }
+
+const WorkspaceUser = Schema.Struct({ ...UserProfile.fields, role: Role }).annotate({ identifier: "WorkspaceUser" })
+const ReasonToggles = Schema.Struct(
+  Object.fromEntries(notificationReasons.map((reason) => [reason, Schema.optionalKey(Schema.Boolean)])) as Record<(typeof notificationReasons)[number], Schema.optionalKey<Schema.Boolean>>
+)
+const StrengthReport = Schema.Struct({
+  score: Schema.Number.annotate({ description: "0 (trivially guessed) to 4 (strong)" }),
+  acceptable: Schema.Boolean,
+  warnings: Schema.Array(Schema.String),
+  suggestions: Schema.Array(Schema.String)
+}).annotate({ identifier: "PasswordStrength" })
+
+export const usersOperations = [
+  // -- profile ---------------------------------------------------------------
+  operation({
+    service, tag, operationId: "getMyProfile", method: "GET", path: "/v1/users/me",
+    summary: "The caller's profile (for an API key: its owner's)", auth: "both", scopes: read,
+    responses: { 200: { description: "Profile", schema: UserProfile } },
+    examples: [{ name: "me", response: { status: 200, body: alice } }],
+    handler: (_r, context) => myProfile(context)
+  }),
+  operation({
+    service, tag, operationId: "updateMyProfile", method: "PATCH", path: "/v1/users/me",
+    summary: "Change the caller's name, title, department, bio or phone", description: "Fields left out are unchanged; null clears one.",
+    auth: "both", scopes: write,
+    body: Schema.Struct({
+      name: Schema.optionalKey(Name(200)), title: Schema.optionalKey(ProfileText(100)), department: Schema.optionalKey(ProfileText(100)),
+      bio: Schema.optionalKey(ProfileText(2000)), phone: Schema.optionalKey(Phone)
+    }),
+    responses: { 200: { description: "Profile", schema: UserProfile } },
+    examples: [{ name: "title", request: { body: { title: "Engineering manager", department: "Platform" } }, response: { status: 200, body: alice } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const { userId, email } = yield* me(context)
+        const { name, ...details } = body
+        if (name !== undefined) yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+        if (Object.keys(details).length > 0) yield* settingsActor(userId, "updateProfile", details)
+        return yield* myProfile(context)
+      })
+  }),
+  operation({
+    service, tag, operationId: "getUserProfile", method: "GET", path: "/v1/users/{userId}",
+    summary: "A co-worker's profile", description: "Only people sharing a workspace with the caller (for an API key: in its workspace) are found.",
+    auth: "both", scopes: read, params: Schema.Struct({ userId: Id }),
+    responses: { 200: { description: "Profile", schema: UserProfile }, 404: { description: "No such user, or not a co-worker" } },
+    examples: [{ name: "get", request: { params: { userId: alice.id } }, response: { status: 200, body: alice } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        if (!(yield* mayView(context, params.userId))) return yield* notFoundUser
+        const [profile] = yield* profilesOf([params.userId])
+        return profile ?? (yield* notFoundUser)
+      })
+  }),
+  operation({
+    service, tag, operationId: "listWorkspaceUsers", method: "GET", path: "/v1/workspaces/{workspaceId}/users",
+    summary: "The people in a workspace with their profiles and roles", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id }),
+    query: Schema.Struct({
+      q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Part of the name or e-mail" })),
+      role: Schema.optionalKey(Role)
+    }),
+    responses: { 200: { description: "Users, by name", schema: Schema.Struct({ items: Schema.Array(WorkspaceUser) }) } },
+    examples: [{ name: "list", request: { params: { workspaceId: ws }, query: { q: "ali" } }, response: { status: 200, body: { items: [{ ...alice, role: "owner" }] } } }],
+    handler: ({ params, query: q }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId)
+        const workspace = (yield* workspacesOf((yield* principalOf(context)).userId).pipe(Effect.orDie)).find((w) => w.id === params.workspaceId)
+        const members = workspace?.members ?? []
+        const needle = q.q?.trim().toLowerCase()
+        const items = (yield* profilesOf(members.map((m) => m.userId)))
+          .map((profile) => ({ ...profile, role: roleOf(workspace!, profile.id) ?? "viewer" }))
+          .filter((user) => (q.role === undefined || user.role === q.role) &&
+            (needle === undefined || user.name.toLowerCase().includes(needle) || user.email.includes(needle)))
+          .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email))
+        return { items }
+      })
+  }),
+  operation({
+    service, tag, operationId: "lookupWorkspaceUserByEmail", method: "GET", path: "/v1/workspaces/{workspaceId}/users/lookup",
+    summary: "Find a workspace member by e-mail (for e-mail-based assignment and mentions)", auth: "both", scopes: read,
+    params: Schema.Struct({ workspaceId: Id }), query: Schema.Struct({ email: Email }),
+    responses: { 200: { description: "The member", schema: WorkspaceUser }, 404: { description: "Nobody in the workspace has that e-mail" } },
+    examples: [{ name: "lookup", request: { params: { workspaceId: ws }, query: { email: "alice@example.com" } }, response: { status: 200, body: { ...alice, role: "owner" } } }],
+    handler: ({ params, query: q }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId)
+        const user = yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(q.email), "profile", {})).pipe(
+          Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }])))
+        )
+        const workspace = (yield* workspacesOf(user.id).pipe(Effect.orDie)).find((w) => w.id === params.workspaceId)
+        const role = workspace ? roleOf(workspace, user.id) : undefined
+        if (role === undefined) return yield* reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }])
+        const [profile] = yield* profilesOf([user.id])
+        return { ...profile!, role }
+      })
+  }),
+  operation({
+    service, tag, operationId: "getUsersBatch", method: "POST", path: "/v1/users/batch",
+    summary: "Profiles of several co-workers at once (e.g. to render assignees)", auth: "both", scopes: read,
+    body: Schema.Struct({ ids: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
+    responses: {
+      200: {
+        description: "Found profiles, and the ids that are unknown or not co-workers",
+        schema: Schema.Struct({ items: Schema.Array(UserProfile), missing: Schema.Array(Id) })
+      }
+    },
+    examples: [{ name: "batch", request: { body: { ids: [alice.id] } }, response: { status: 200, body: { items: [alice], missing: [] } } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const ids = [...new Set(body.ids)]
+        const visible = yield* Effect.filter(ids, (id) => mayView(context, id), { concurrency: 8 })
+        const items = yield* profilesOf(visible)
+        const found = new Set(items.map((p) => p.id))
+        return { items, missing: ids.filter((id) => !found.has(id)) }
+      })
+  }),
+  // -- status ----------------------------------------------------------------
+  operation({
+    service, tag, operationId: "setMyStatus", method: "PUT", path: "/v1/users/me/status",
+    summary: "Set the caller's status (free text or a preset), optionally clearing itself later",
+    description: "Give `text` (and `emoji`) or a `preset` from /v1/reference-data/user-status-presets. `clearAfterMinutes` or `clearAt` ends it; a preset's default duration applies otherwise.",
+    auth: "both", scopes: write,
+    body: Schema.Struct({
+      text: Schema.optionalKey(Name(100)),
+      emoji: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(16)))),
+      preset: Schema.optionalKey(UserStatusPreset),
+      clearAfterMinutes: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60 * 24 * 90 })))),
+      clearAt: Schema.optionalKey(Schema.NullOr(Timestamp))
+    }),
+    responses: { 200: { description: "The status", schema: UserStatus } },
+    examples: [{ name: "meeting", request: { body: { preset: "meeting" } }, response: { status: 200, body: alice.status } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const { userId } = yield* me(context)
+        const preset = body.preset === undefined ? undefined : userStatusPresets.find((p) => p.id === body.preset)
+        const text = body.text ?? preset?.text
+        if (text === undefined) return yield* reject("invalid", "Give a text or a preset", [{ path: "body.text", message: "required without preset" }])
+        if (body.clearAt != null && body.clearAfterMinutes != null) {
+          return yield* reject("invalid", "Give clearAt or clearAfterMinutes, not both", [{ path: "body.clearAt", message: "conflicts with clearAfterMinutes" }])
+        }
+        let clearAt: string | null = null
+        if (body.clearAt != null) {
+          const at = Date.parse(body.clearAt)
+          if (Number.isNaN(at) || at <= Date.now()) return yield* reject("invalid", "clearAt must be a future date-time", [{ path: "body.clearAt", message: "not in the future" }])
+          clearAt = new Date(at).toISOString()
+        } else {
+          const minutes = body.clearAfterMinutes !== undefined ? body.clearAfterMinutes : preset?.defaultMinutes ?? null
+          clearAt = minutes === null || body.clearAt === null ? null : new Date(Date.now() + minutes * 60_000).toISOString()
+        }
+        return yield* settingsActor(userId, "setStatus", { text: text.trim(), emoji: body.emoji !== undefined ? body.emoji : preset?.emoji ?? null, clearAt })
+      })
+  }),
+  operation({
+    service, tag, operationId: "clearMyStatus", method: "DELETE", path: "/v1/users/me/status",
+    summary: "Clear the caller's status", auth: "both", scopes: write,
+    responses: { 204: { description: "Cleared" } },
+    examples: [{ name: "clear", response: { status: 204 } }],
+    handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.asVoid(settingsActor(userId, "clearStatus", {})))
+  }),
+  // -- settings --------------------------------------------------------------
+  operation({
+    service, tag, operationId: "getMySettings", method: "GET", path: "/v1/users/me/settings",
+    summary: "The caller's display settings: time zone, locale, date and time formats, week start, theme, default workspace",
+    auth: "both", scopes: read,
+    responses: { 200: { description: "Settings", schema: DisplaySettings.annotate({ identifier: "UserSettings" }) } },
+    examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
+    handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.settings))
+  }),
+  operation({
+    service, tag, operationId: "updateMySettings", method: "PATCH", path: "/v1/users/me/settings",
+    summary: "Change display settings", description: "Values come from /v1/reference-data (time-zones, locales, date-formats, time-formats, week-start-days, themes). Fields left out are unchanged.",
+    auth: "both", scopes: write,
+    body: Schema.Struct({
+      timezone: Schema.optionalKey(TimeZone), locale: Schema.optionalKey(Locale), dateFormat: Schema.optionalKey(DateFormat),
+      timeFormat: Schema.optionalKey(TimeFormat), weekStart: Schema.optionalKey(WeekStartDay), theme: Schema.optionalKey(Theme),
+      defaultWorkspaceId: Schema.optionalKey(Schema.NullOr(Id))
+    }),
+    responses: { 200: { description: "Settings", schema: DisplaySettings } },
+    examples: [{ name: "berlin", request: { body: { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY" } }, response: { status: 200, body: exampleSettings } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const { userId } = yield* me(context)
+        if (body.defaultWorkspaceId != null) yield* workspaceScope(context, body.defaultWorkspaceId).pipe(
+          Effect.catchTag("Rejection", () => Effect.fail(reject("invalid", "Not one of your workspaces", [{ path: "body.defaultWorkspaceId", message: "unknown workspace" }])))
+        )
+        return yield* settingsActor(userId, "updateSettings", body)
+      })
+  }),
+  operation({
+    service, tag, operationId: "resetMySettings", method: "DELETE", path: "/v1/users/me/settings",
+    summary: "Reset display settings to the defaults", auth: "both", scopes: write,
+    responses: { 200: { description: "Default settings", schema: DisplaySettings } },
+    examples: [{ name: "reset", response: { status: 200, body: { timezone: "UTC", locale: "en-US", dateFormat: "YYYY-MM-DD", timeFormat: "24h", weekStart: "monday", theme: "system", defaultWorkspaceId: null } } }],
+    handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => settingsActor(userId, "resetSettings", {}))
+  }),
+  operation({
+    service, tag, operationId: "getMyNotificationPreferences", method: "GET", path: "/v1/users/me/settings/notifications",
+    summary: "Which notification reasons the caller receives, and muted workspaces", auth: "both", scopes: read,
+    responses: { 200: { description: "Preferences", schema: NotificationPreferences.annotate({ identifier: "NotificationPreferences" }) } },
+    examples: [{ name: "get", response: { status: 200, body: exampleNotificationPrefs } }],
+    handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.notifications))
+  }),
+  operation({
+    service, tag, operationId: "updateMyNotificationPreferences", method: "PATCH", path: "/v1/users/me/settings/notifications",
+    summary: "Switch notification reasons on or off, or mute workspaces",
+    description: "Muted reasons and workspaces create no notifications for the caller from then on. Reasons: /v1/reference-data/notification-reasons.",
+    auth: "both", scopes: write,
+    body: Schema.Struct({ reasons: Schema.optionalKey(ReasonToggles), mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(100))) }),
+    responses: { 200: { description: "Preferences", schema: NotificationPreferences } },
+    examples: [{ name: "mute-watching", request: { body: { reasons: { watching: false } } }, response: { status: 200, body: exampleNotificationPrefs } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const { userId } = yield* me(context)
+        if (body.mutedWorkspaceIds !== undefined) {
+          const visible = new Set(yield* visibleWorkspaceIds(context))
+          const index = body.mutedWorkspaceIds.findIndex((id) => !visible.has(id))
+          if (index >= 0) return yield* reject("invalid", "Not one of your workspaces", [{ path: `body.mutedWorkspaceIds.${index}`, message: "unknown workspace" }])
+        }
+        return yield* settingsActor(userId, "updateNotifications", {
+          ...(body.reasons !== undefined ? { reasons: body.reasons as Record<string, boolean> } : {}),
+          ...(body.mutedWorkspaceIds !== undefined ? { mutedWorkspaceIds: body.mutedWorkspaceIds } : {})
+        })
+      })
+  }),
+  operation({
+    service, tag, operationId: "getMyWorkspacePreferences", method: "GET", path: "/v1/users/me/workspaces/{workspaceId}/preferences",
+    summary: "The caller's preferences in one workspace: home space, default view type, sidebar, pinned spaces",
+    auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id }),
+    responses: { 200: { description: "Preferences", schema: WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" }) } },
+    examples: [{ name: "get", request: { params: { workspaceId: ws } }, response: { status: 200, body: exampleWorkspacePrefs } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId)
+        const { userId } = yield* me(context)
+        return (yield* settingsActor(userId, "view", {})).workspaces[params.workspaceId] ?? defaultWorkspacePreferences
+      })
+  }),
+  operation({
+    service, tag, operationId: "updateMyWorkspacePreferences", method: "PATCH", path: "/v1/users/me/workspaces/{workspaceId}/preferences",
+    summary: "Change the caller's preferences in one workspace", description: "Spaces must be ones the caller can see in that workspace.",
+    auth: "both", scopes: write, params: Schema.Struct({ workspaceId: Id }),
+    body: Schema.Struct({
+      homeSpaceId: Schema.optionalKey(Schema.NullOr(Id)), defaultViewType: Schema.optionalKey(Schema.NullOr(ViewType)),
+      sidebarCollapsed: Schema.optionalKey(Schema.Boolean), pinnedSpaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
+    }),
+    responses: { 200: { description: "Preferences", schema: WorkspacePreferences } },
+    examples: [{ name: "board", request: { params: { workspaceId: ws }, body: { defaultViewType: "board" } }, response: { status: 200, body: exampleWorkspacePrefs } }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const role = yield* workspaceRole(context, params.workspaceId)
+        const { userId } = yield* me(context)
+        if (body.homeSpaceId != null) yield* checkSpaces(params.workspaceId, userId, role, [body.homeSpaceId], "body.homeSpaceId")
+        if (body.pinnedSpaceIds !== undefined) yield* checkSpaces(params.workspaceId, userId, role, [...new Set(body.pinnedSpaceIds)], "body.pinnedSpaceIds")
+        return yield* settingsActor(userId, "updateWorkspacePreferences", {
+          workspaceId: params.workspaceId, ...body, ...(body.pinnedSpaceIds !== undefined ? { pinnedSpaceIds: [...new Set(body.pinnedSpaceIds)] } : {})
+        })
+      })
+  }),
+  // -- avatar ----------------------------------------------------------------
+  operation({
+    service, tag, operationId: "uploadMyAvatar", method: "PUT", path: "/v1/users/me/avatar",
+    summary: "Upload the caller's avatar (the image bytes are the request body: PNG, JPEG, GIF or WebP, at most 2 MiB)",
+    auth: "both", scopes: write,
+    upload: { contentTypes: AVATAR_TYPES, maxBytes: AVATAR_MAX_BYTES },
+    responses: {
+      200: { description: "Stored", schema: Schema.Struct({ avatarUrl: Schema.String, contentType: Schema.String, size: Schema.Number, updatedAt: Timestamp }).annotate({ identifier: "Avatar" }) },
+      413: { description: "Larger than 2 MiB" }, 415: { description: "Not PNG, JPEG, GIF or WebP" }
+    },
+    examples: [{ name: "png", response: { status: 200, body: { avatarUrl: alice.avatarUrl, contentType: "image/png", size: 20480, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
+    handler: ({ upload }, context) =>
+      Effect.gen(function* () {
+        const { userId } = yield* me(context)
+        if (upload === undefined) return yield* reject("invalid", "The image is the request body", [{ path: "body", message: "missing" }])
+        if (!looksLike(upload.contentType, upload.bytes)) return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [{ path: "body", message: "content does not match Content-Type" }])
+        const blobs = yield* BlobStore
+        const key = `pm/avatars/${userId}/${randomUUID()}`
+        yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
+        const { avatar, previous } = yield* settingsActor(userId, "setAvatar", { key, contentType: upload.contentType, size: upload.bytes.length }).pipe(
+          Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore))
+        )
+        if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
+        return { avatarUrl: `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(avatar.updatedAt)}`, contentType: avatar.contentType, size: avatar.size, updatedAt: avatar.updatedAt }
+      })
+  }),
+  operation({
+    service, tag, operationId: "deleteMyAvatar", method: "DELETE", path: "/v1/users/me/avatar",
+    summary: "Remove the caller's avatar", auth: "both", scopes: write,
+    responses: { 204: { description: "Removed (or there was none)" } },
+    examples: [{ name: "remove", response: { status: 204 } }],
+    handler: (_r, context) =>
+      Effect.gen(function* () {
+        const { userId } = yield* me(context)
+        const { previous } = yield* settingsActor(userId, "clearAvatar", {})
+        if (previous !== null) yield* (yield* BlobStore).delete(previous.key).pipe(Effect.ignore)
+      })
+  }),
+  operation({
+    service, tag, operationId: "getUserAvatar", method: "GET", path: "/v1/users/{userId}/avatar",
+    summary: "A co-worker's (or the caller's own) avatar image", auth: "both", scopes: read, params: Schema.Struct({ userId: Id }),
+    responses: { 200: { description: "The image", contentType: "image/*" }, 404: { description: "No avatar, or not a co-worker" } },
+    examples: [{ name: "avatar", request: { params: { userId: alice.id } }, response: { status: 200 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        if (!(yield* mayView(context, params.userId))) return yield* notFoundUser
+        const avatar: typeof AvatarInfo.Type | null = (yield* settingsOf([params.userId]).pipe(Effect.orDie)).get(params.userId)?.avatar ?? null
+        if (avatar === null) return yield* reject("not_found", "This user has no avatar")
+        const blob = yield* (yield* BlobStore).get(avatar.key).pipe(Effect.orDie)
+        if (blob === undefined) return yield* reject("not_found", "This user has no avatar")
+        return raw(avatar.contentType, blob.bytes, {
+          etag: `"${createHash("sha256").update(avatar.key).digest("base64url").slice(0, 22)}"`,
+          "cache-control": "private, max-age=86400",
+          "x-content-type-options": "nosniff"
+        })
+      })
+  }),
+  // -- password --------------------------------------------------------------
+  operation({
+    service, tag, operationId: "getPasswordPolicy", method: "GET", path: "/v1/users/password-policy",
+    summary: "What a password must be", auth: "public", scopes: [],
+    responses: {
+      200: {
+        description: "Policy",
+        schema: Schema.Struct({ minLength: Schema.Number, maxLength: Schema.Number, minScore: Schema.Number, rules: Schema.Array(Schema.String) }).annotate({ identifier: "PasswordPolicy" })
+      }
+    },
+    examples: [{ name: "policy", response: { status: 200, body: { minLength: 8, maxLength: 200, minScore: 2, rules: ["At least 8 characters"] } } }],
+    handler: () =>
+      Effect.succeed({
+        minLength: PASSWORD_MIN_LENGTH,
+        maxLength: PASSWORD_MAX_LENGTH,
+        minScore: PASSWORD_MIN_SCORE,
+        rules: [
+          `At least ${PASSWORD_MIN_LENGTH} and at most ${PASSWORD_MAX_LENGTH} characters`,
+          `A strength score of at least ${PASSWORD_MIN_SCORE} of 4 (see POST /v1/users/password-strength) when changed through /v1/users/me/password`,
+          "Not one of the most common passwords, and not your name or e-mail address",
+          "Changing it ends every other session"
+        ]
+      })
+  }),
+  operation({
+    service, tag, operationId: "checkPasswordStrength", method: "POST", path: "/v1/users/password-strength",
+    summary: "Score a candidate password (0–4) with warnings and suggestions; nothing is stored", auth: "public", scopes: [],
+    body: Schema.Struct({
+      password: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)),
+      email: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254))),
+      name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
+    }),
+    responses: { 200: { description: "Assessment", schema: StrengthReport } },
+    examples: [{
+      name: "weak", request: { body: { password: "password123" } },
+      response: { status: 200, body: { score: 0, acceptable: false, warnings: ["This is one of the most common passwords"], suggestions: ["Use a longer passphrase of several unrelated words"] } }
+    }],
+    handler: ({ body }) =>
+      Effect.succeed(assessPassword(body.password, { ...(body.email !== undefined ? { email: body.email } : {}), ...(body.name !== undefined ? { name: body.name } : {}) }))
+  }),
+  operation({
+    service, tag, operationId: "verifyMyPassword", method: "POST", path: "/v1/users/me/password/verify",
+    summary: "Re-check the caller's password before a sensitive action", description: "Repeated failures lock the account for a while (429), like logins.",
+    auth: "jwt", scopes: [],
+    body: Schema.Struct({ password: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)) }),
+    responses: { 200: { description: "Verified", schema: Schema.Struct({ verified: Schema.Boolean, verifiedAt: Timestamp }) }, 400: { description: "Wrong password" } },
+    examples: [{ name: "verify", request: { body: { password: "correct horse battery" } }, response: { status: 200, body: { verified: true, verifiedAt: "2026-11-21T12:00:00.000Z" } } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const user = yield* userOf(context)
+        yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(user.email), "authenticate", { password: body.password })).pipe(
+          Effect.catchTag("Rejection", (rejection) =>
+            Effect.fail(rejection.code === "unauthorized" ? reject("invalid", "The password is wrong", [{ path: "body.password", message: "does not match" }]) : rejection))
+        )
+        return { verified: true, verifiedAt: now() }
+      })
+  }),
+  operation({
+    service, tag, operationId: "changeMyPassword", method: "POST", path: "/v1/users/me/password",
+    summary: "Change the caller's password, enforcing the strength policy",
+    description: "Requires the current password; the new one must score at least the policy's minimum and differ from the current one. Every other session ends.",
+    auth: "jwt", scopes: [],
+    body: Schema.Struct({ currentPassword: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)), newPassword: Password }),
+    responses: {
+      200: { description: "Changed", schema: Schema.Struct({ changedAt: Timestamp, sessionsEnded: Schema.Number, strength: StrengthReport }) },
+      400: { description: "Wrong current password, or a weak new one" }
+    },
+    examples: [{
+      name: "change", request: { body: { currentPassword: "correct horse battery", newPassword: "Lantern-orbit-57-quietly" } },
+      response: { status: 200, body: { changedAt: "2026-11-21T12:00:00.000Z", sessionsEnded: 1, strength: { score: 4, acceptable: true, warnings: [], suggestions: [] } } }
+    }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const user = yield* userOf(context)
+        const strength = assessPassword(body.newPassword, { email: user.email, name: user.name })
+        if (!strength.acceptable) {
+          return yield* reject("invalid", `The new password is too weak: ${strength.warnings.join("; ") || "too easy to guess"}`, [{ path: "body.newPassword", message: "too weak" }])
+        }
+        if (body.newPassword === body.currentPassword) return yield* reject("invalid", "The new password must differ from the current one", [{ path: "body.newPassword", message: "unchanged" }])
+        const system = yield* actors
+        const { changedAt } = yield* system.ask(Account, normalizeEmail(user.email), "changePassword", body)
+        const others = (yield* sessionIdsOf(user.userId).pipe(Effect.orDie)).filter((id) => id !== user.sessionId)
+        yield* Effect.forEach(others, (id) => system.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), { concurrency: 8 })
+        return { changedAt, sessionsEnded: others.length, strength }
+      })
+  }),
+  // -- data ------------------------------------------------------------------
+  operation({
+    service, tag, operationId: "exportMyData", method: "GET", path: "/v1/users/me/export",
+    summary: "Download everything pm keeps about the caller as JSON", description: "Profile, settings, preferences, workspaces and roles, team memberships and the latest 1000 notifications.",
+    auth: "jwt", scopes: [],
+    responses: { 200: { description: "A JSON document (attachment)", contentType: "application/json" } },
+    examples: [{ name: "export", response: { status: 200, body: { exportedAt: "2026-11-21T12:00:00.000Z", profile: alice, settings: exampleSettings } } }],
+    handler: (_r, context) =>
+      Effect.gen(function* () {
+        const user = yield* userOf(context)
+        const profile = yield* myProfile(context)
+        const settings = yield* settingsActor(user.userId, "view", {})
+        const workspaces = yield* workspacesOf(user.userId).pipe(Effect.orDie)
+        const memberships = yield* query<{ team_id: string; name: string; workspace_id: string; role: string; added_at: string }>(
+          `SELECT m.team_id, t.name, t.workspace_id, m.role, m.added_at FROM pm_team_members m JOIN pm_teams t ON t.id = m.team_id
+            WHERE m.user_id = $1 ORDER BY t.workspace_id, t.name`,
+          [user.userId]
+        ).pipe(Effect.orDie)
+        const notifications = yield* listNotifications({ userId: user.userId, workspaceIds: workspaces.map((w) => w.id) }, 1000)
+        const document = {
+          exportedAt: now(),
+          profile,
+          settings: settings.settings,
+          notificationPreferences: settings.notifications,
+          workspacePreferences: settings.workspaces,
+          workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: roleOf(w, user.userId) ?? null })),
+          teams: memberships.map((m) => ({ teamId: m.team_id, name: m.name, workspaceId: m.workspace_id, role: m.role, addedAt: m.added_at })),
+          notifications: notifications.items
+        }
+        return raw("application/json; charset=utf-8", JSON.stringify(document, null, 2), {
+          "content-disposition": `attachment; filename="atrium-pm-export-${user.userId}.json"`
+        })
+      })
+  })
+]
+

@@ -1,0 +1,74 @@
+/** pm tag "WebSocket" (1): tickets for the live-update streams (raw WebSocket and Socket.IO). */
+import { Effect, Schema } from "effect"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import { issueTicket, TICKET_TTL_SECONDS } from "../../collab/WebSocketTickets.ts"
+import { RAW_SOCKET_PATH } from "../../collab/StreamSocket.ts"
+import { SOCKET_IO_PATH } from "../../collab/SocketIoStreams.ts"
+import { principalOf, workspaceRole } from "../Access.ts"
+import { operation } from "../Operation.ts"
+
+const WebSocketTicket = Schema.Struct({
+  ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
+  url: Schema.String.annotate({ description: "The raw WebSocket URL, ticket included" }),
+  socketIo: Schema.Struct({ url: Schema.String, path: Schema.String, auth: Schema.Struct({ ticket: Schema.String }) }).annotate({
+    description: "How to connect with Socket.IO instead: io(url, { path, auth })"
+  }),
+  expiresAt: Timestamp
+}).annotate({ identifier: "WebSocketTicket" })
+
+const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
+
+export const webSocketOperations = [
+  operation({
+    service: "pm",
+    tag: "WebSocket",
+    operationId: "createWebSocketTicket",
+    method: "POST",
+    path: "/v1/ws/ticket",
+    summary: "Get a single-use ticket to open a live-update stream for a workspace",
+    description:
+      `The ticket is bound to the caller and the workspace, is valid for ${TICKET_TTL_SECONDS} seconds and works once, on any node. ` +
+      `Open \`${RAW_SOCKET_PATH}?ticket=…\` (JSON frames) or Socket.IO at path \`${SOCKET_IO_PATH}\` with \`auth: {ticket}\`. ` +
+      `Then subscribe: \`{"type":"subscribe","scope":"workspace"|"space"|"list"|"task","id":"…","lastSeq"?:n}\` ` +
+      `(Socket.IO: \`emit("subscribe", {scope, id, lastSeq})\`). Events arrive as \`{seq, type, workspaceId, scope, entityId, path, data, actorId, at}\`; ` +
+      `\`seq\` increases without gaps per workspace — reconnect with the last one seen as \`lastSeq\` to get what was missed, or a ` +
+      `\`{"type":"resync"}\` notice when the log no longer has it. A used or expired ticket is refused with close code 4401.`,
+    auth: "both",
+    scopes: ["events:subscribe"],
+    body: Schema.Struct({ workspaceId: Id }),
+    responses: {
+      201: { description: "Ticket issued", schema: WebSocketTicket },
+      404: { description: "No such workspace (or not the caller's)" }
+    },
+    examples: [{
+      name: "ticket",
+      request: { body: { workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10" } },
+      response: {
+        status: 201,
+        body: {
+          ticket: exampleTicket,
+          url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
+          socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
+          expiresAt: "2026-11-21T12:00:30.000Z"
+        }
+      }
+    }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, body.workspaceId)
+        const principal = yield* principalOf(context)
+        const { ticket, expiresAt } = yield* issueTicket({
+          userId: principal.userId,
+          workspaceId: body.workspaceId,
+          apiKeyId: principal.kind === "apiKey" ? principal.keyId : null
+        }).pipe(Effect.orDie)
+        const wsOrigin = context.origin.replace(/^http/, "ws")
+        return {
+          ticket,
+          url: `${wsOrigin}${RAW_SOCKET_PATH}?ticket=${ticket}`,
+          socketIo: { url: context.origin, path: SOCKET_IO_PATH, auth: { ticket } },
+          expiresAt
+        }
+      })
+  })
+]

@@ -1,0 +1,89 @@
+/**
+ * wiki tag "Public Wiki" (2): public access to shared pages, by page id,
+ * without credentials — a page shared on its own (Public Wiki Settings), a
+ * page under one shared with its subpages, or any page of a published public
+ * wiki. Everything else answers 404.
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+import { recordView } from "../../actors/wiki/PageActivity.ts"
+import { linkOf, PublicPage, PublicPageLink, publicPageById, publicPageView, PublicTreeNode, treeOf } from "../../actors/wiki/PublicWiki.ts"
+import { operation } from "../Operation.ts"
+
+const service = "wiki"
+const tag = "Public Wiki"
+
+/** An anonymous id the visitor's browser keeps, so analytics can count visitors without cookies on our side. */
+export const VisitorId = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { expected: "8-64 letters, digits, - or _" })
+).annotate({ description: "Anonymous visitor id kept by the visitor's browser (for unique-visitor counts); optional" })
+
+export const examplePublicPage = {
+  id: ex.pageId,
+  title: "Getting started",
+  slug: "getting-started",
+  icon: "👋",
+  coverImage: null,
+  spaceKey: "DOCS",
+  path: "/acme-docs/getting-started",
+  html: "<p>Install the CLI, then run <code>acme init</code>.</p>",
+  author: null,
+  updatedAt: ex.at,
+  breadcrumbs: [],
+  children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null }]
+}
+
+const params = { pageId: ex.pageId }
+
+export const publicWikiOperations = [
+  operation({
+    service, tag, operationId: "getSharedWikiPage", method: "GET", path: "/v1/public/pages/{pageId}",
+    summary: "Read a publicly shared page (no authentication)",
+    description:
+      "The page's content as HTML, with its public breadcrumbs and children. Works for pages shared on their own, pages under a page shared with its subpages, " +
+      "and pages of a published public wiki. Counts a public view (pass `visitorId` to count unique visitors).",
+    auth: "public", scopes: [],
+    params: Schema.Struct({ pageId: Id }),
+    query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
+    responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such page, or not public" } },
+    examples: [{ name: "shared-page", request: { params }, response: { status: 200, body: examplePublicPage } }],
+    handler: ({ params, query }) =>
+      Effect.gen(function* () {
+        const { space, site, pub, page } = yield* publicPageById(params.pageId).pipe(Effect.catchTag("SqlError", Effect.die))
+        const view = yield* publicPageView(space, site, pub, page).pipe(Effect.catchTag("SqlError", Effect.die))
+        yield* recordView({ pageId: page.id, userId: null, visitorId: query.visitorId ?? null, source: "public" })
+        return view
+      })
+  }),
+  operation({
+    service, tag, operationId: "getSharedWikiPageTree", method: "GET", path: "/v1/public/pages/{pageId}/tree",
+    summary: "The public pages below a shared page, as a tree (no authentication)",
+    description: "Navigation for a page shared with its subpages (or a page of a public wiki): the page and every public page below it, nested.",
+    auth: "public", scopes: [],
+    params: Schema.Struct({ pageId: Id }),
+    responses: {
+      200: {
+        description: "The page and its public subtree",
+        schema: Schema.Struct({ page: PublicPageLink, children: Schema.Array(PublicTreeNode) }).annotate({ identifier: "PublicWikiSubtree" })
+      },
+      404: { description: "No such page, or not public" }
+    },
+    examples: [{
+      name: "shared-subtree",
+      request: { params },
+      response: {
+        status: 200,
+        body: {
+          page: { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" },
+          children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
+        }
+      }
+    }],
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const { pub, page } = yield* publicPageById(params.pageId).pipe(Effect.catchTag("SqlError", Effect.die))
+        return { page: linkOf(page), children: treeOf(pub, page.id) }
+      })
+  })
+]

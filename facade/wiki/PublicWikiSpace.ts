@@ -1,0 +1,327 @@
+/**
+ * wiki tag "Public Wiki Space" (8): a published public wiki (a space whose
+ * admins published it, see Public Wiki Settings), read without credentials by
+ * workspace id and space key: the site, its page tree, page list, pages by
+ * slug, home page, children, recent updates and search. Archived pages and
+ * pages restricted to named readers are never shown; unpublished spaces answer 404.
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { ex, Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
+import { recordView } from "../../actors/wiki/PageActivity.ts"
+import {
+  linkOf,
+  PublicPage,
+  PublicPageLink,
+  publicPagesOf,
+  publicPageView,
+  publicPathOf,
+  PublicSiteInfo,
+  type PublicSpace,
+  publicSpaceByKey,
+  PublicTreeNode,
+  siteInfo,
+  treeOf
+} from "../../actors/wiki/PublicWiki.ts"
+import { searchPages } from "../../actors/wiki/SearchIndex.ts"
+import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
+import { query as sqlQuery, SqlError } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { examplePublicPage, VisitorId } from "./PublicWiki.ts"
+import { SpaceKey } from "./WikiSpaces.ts"
+
+const service = "wiki"
+const tag = "Public Wiki Space"
+const base = "/v1/public/workspaces/{workspaceId}/spaces/{spaceKey}"
+
+export const PageSlug = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,99}$/, { expected: "a page slug (lower-case letters, digits and dashes)" })
+).annotate({ description: "The page's slug (unique within its space)", examples: ["getting-started"] })
+
+const SpaceParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey })
+const PageParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey, pageSlug: PageSlug })
+const params = { workspaceId: ex.workspaceId, spaceKey: "DOCS" }
+const pageParams = { ...params, pageSlug: "getting-started" }
+
+/** A failing query is a defect (logged, 500); rejections (404, 403…) pass through. */
+const dieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+  effect.pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die)) as Effect.Effect<A, Exclude<E, SqlError>, R>
+
+const PublicPageItem = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  slug: Schema.String,
+  icon: Schema.NullOr(Schema.String),
+  parentId: Schema.NullOr(Schema.String).annotate({ description: "Nearest public parent" }),
+  path: Schema.String,
+  updatedAt: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "PublicWikiPageItem" })
+
+const exampleSite = {
+  title: "Acme Docs",
+  description: "Everything about Acme",
+  logoUrl: "https://acme.example/logo.png",
+  accentColor: "#3355ff",
+  footerText: "© Acme",
+  allowSearch: true,
+  path: "/acme-docs"
+}
+const exampleLink = { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" }
+const exampleItem = { ...exampleLink, parentId: null, path: "/acme-docs/getting-started", updatedAt: ex.at }
+
+const withPages = (workspaceId: string, spaceKey: string) =>
+  dieSql(Effect.gen(function* () {
+    const pub = yield* publicSpaceByKey(workspaceId, spaceKey)
+    const pages = yield* publicPagesOf(pub.space, true)
+    return { pub, pages }
+  }))
+
+const itemOf = (pub: PublicSpace, pages: Effect.Success<ReturnType<typeof withPages>>["pages"]) => (page: (typeof pages.pages)[number]) => ({
+  ...linkOf(page),
+  parentId: pages.parentOf(page)?.id ?? null,
+  path: publicPathOf(pub.space, pub.site, page),
+  updatedAt: pub.site.showLastUpdated ? page.updatedAt : null
+})
+
+const pageBySlug = (workspaceId: string, spaceKey: string, slug: string) =>
+  Effect.gen(function* () {
+    const { pub, pages } = yield* withPages(workspaceId, spaceKey)
+    const page = pages.pages.find((candidate) => candidate.slug === slug)
+    if (page === undefined) return yield* reject("not_found", "No such public page")
+    return { pub, pages, page }
+  })
+
+export const publicWikiSpaceOperations = [
+  operation({
+    service, tag, operationId: "getPublicWikiSpace", method: "GET", path: base,
+    summary: "A public wiki: its site settings, home page and size (no authentication)",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    responses: {
+      200: {
+        description: "The public wiki",
+        schema: Schema.Struct({
+          workspaceId: Schema.String,
+          spaceKey: Schema.String,
+          name: Schema.String,
+          icon: Schema.NullOr(Schema.String),
+          site: PublicSiteInfo,
+          homePage: Schema.NullOr(PublicPageLink),
+          pageCount: Schema.Number
+        }).annotate({ identifier: "PublicWikiSpace" })
+      },
+      404: { description: "No such public wiki" }
+    },
+    examples: [{
+      name: "site",
+      request: { params },
+      response: { status: 200, body: { workspaceId: ex.workspaceId, spaceKey: "DOCS", name: "Docs", icon: "📘", site: exampleSite, homePage: exampleLink, pageCount: 12 } }
+    }],
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
+        const home = (pub.space.homePageId !== null ? pages.byId.get(pub.space.homePageId) : undefined) ?? pages.childrenOf(null)[0]
+        return {
+          workspaceId: pub.space.workspaceId,
+          spaceKey: pub.space.key,
+          name: pub.space.name,
+          icon: pub.space.icon,
+          site: siteInfo(pub),
+          homePage: home === undefined ? null : linkOf(home),
+          pageCount: pages.pages.length
+        }
+      })
+  }),
+  operation({
+    service, tag, operationId: "getPublicWikiSpaceTree", method: "GET", path: `${base}/tree`,
+    summary: "A public wiki's page tree, for navigation (no authentication)",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    responses: {
+      200: { description: "Top-level pages with their children, in order", schema: Schema.Struct({ items: Schema.Array(PublicTreeNode) }).annotate({ identifier: "PublicWikiTree" }) },
+      404: { description: "No such public wiki" }
+    },
+    examples: [{
+      name: "tree",
+      request: { params },
+      response: { status: 200, body: { items: [{ ...exampleLink, children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }] }] } }
+    }],
+    handler: ({ params }) => Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pages }) => ({ items: treeOf(pages, null) }))
+  }),
+  operation({
+    service, tag, operationId: "listPublicWikiSpacePages", method: "GET", path: `${base}/pages`,
+    summary: "A public wiki's pages as a flat list, in tree order (no authentication)",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    query: Schema.Struct({ limit: Schema.optionalKey(Limit(200)), offset: Schema.optionalKey(Offset) }),
+    responses: {
+      200: { description: "Pages", schema: Schema.Struct({ total: Schema.Number, items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiPageList" }) },
+      404: { description: "No such public wiki" }
+    },
+    examples: [{ name: "pages", request: { params, query: { limit: "50" } }, response: { status: 200, body: { total: 1, items: [exampleItem] } } }],
+    handler: ({ params, query }) =>
+      Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pub, pages }) => {
+        // Tree order: depth-first, siblings by position.
+        const ordered: Array<(typeof pages.pages)[number]> = []
+        const walk = (parentId: string | null) => {
+          for (const page of pages.childrenOf(parentId)) {
+            ordered.push(page)
+            walk(page.id)
+          }
+        }
+        walk(null)
+        const offset = query.offset ?? 0
+        return { total: ordered.length, items: ordered.slice(offset, offset + (query.limit ?? 100)).map(itemOf(pub, pages)) }
+      })
+  }),
+  operation({
+    service, tag, operationId: "getPublicWikiSpacePage", method: "GET", path: `${base}/pages/{pageSlug}`,
+    summary: "Read a public wiki page by its slug (no authentication)",
+    description: "The page's content as HTML, with breadcrumbs and children. Counts a public view (pass `visitorId` to count unique visitors).",
+    auth: "public", scopes: [],
+    params: PageParams,
+    query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
+    responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such public wiki or page" } },
+    examples: [{ name: "page", request: { params: pageParams }, response: { status: 200, body: examplePublicPage } }],
+    handler: ({ params, query }) =>
+      Effect.gen(function* () {
+        const { pub, pages, page } = yield* pageBySlug(params.workspaceId, params.spaceKey, params.pageSlug)
+        const view = yield* dieSql(publicPageView(pub.space, pub.site, pages, page))
+        yield* recordView({ pageId: page.id, userId: null, visitorId: query.visitorId ?? null, source: "public" })
+        return view
+      })
+  }),
+  operation({
+    service, tag, operationId: "getPublicWikiSpaceHome", method: "GET", path: `${base}/home`,
+    summary: "Read a public wiki's home page (no authentication)",
+    description: "The space's home page when it is public, else its first top-level page. Counts a public view.",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
+    responses: { 200: { description: "The home page", schema: PublicPage }, 404: { description: "No such public wiki, or it has no pages" } },
+    examples: [{ name: "home", request: { params }, response: { status: 200, body: examplePublicPage } }],
+    handler: ({ params, query }) =>
+      Effect.gen(function* () {
+        const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
+        const home = (pub.space.homePageId !== null ? pages.byId.get(pub.space.homePageId) : undefined) ?? pages.childrenOf(null)[0]
+        if (home === undefined) return yield* reject("not_found", "This public wiki has no pages yet")
+        const view = yield* dieSql(publicPageView(pub.space, pub.site, pages, home))
+        yield* recordView({ pageId: home.id, userId: null, visitorId: query.visitorId ?? null, source: "public" })
+        return view
+      })
+  }),
+  operation({
+    service, tag, operationId: "listPublicWikiSpacePageChildren", method: "GET", path: `${base}/pages/{pageSlug}/children`,
+    summary: "The public subpages of a public wiki page (no authentication)",
+    auth: "public", scopes: [],
+    params: PageParams,
+    responses: {
+      200: { description: "Children, in order", schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiChildren" }) },
+      404: { description: "No such public wiki or page" }
+    },
+    examples: [{
+      name: "children",
+      request: { params: pageParams },
+      response: { status: 200, body: { items: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, parentId: ex.pageId, path: "/acme-docs/configuration", updatedAt: ex.at }] } }
+    }],
+    handler: ({ params }) =>
+      Effect.map(pageBySlug(params.workspaceId, params.spaceKey, params.pageSlug), ({ pub, pages, page }) => ({
+        items: pages.childrenOf(page.id).map(itemOf(pub, pages))
+      }))
+  }),
+  operation({
+    service, tag, operationId: "listRecentPublicWikiSpacePages", method: "GET", path: `${base}/recent`,
+    summary: "A public wiki's most recently updated pages (no authentication)",
+    description: "\"What's new\": newest first. Update times are omitted when the public wiki hides them (the order still follows them).",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    query: Schema.Struct({ limit: Schema.optionalKey(Limit(50)) }),
+    responses: {
+      200: { description: "Recently updated pages", schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiRecentPages" }) },
+      404: { description: "No such public wiki" }
+    },
+    examples: [{ name: "recent", request: { params, query: { limit: "5" } }, response: { status: 200, body: { items: [exampleItem] } } }],
+    handler: ({ params, query }) =>
+      Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pub, pages }) => ({
+        items: [...pages.pages]
+          .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id))
+          .slice(0, query.limit ?? 10)
+          .map(itemOf(pub, pages))
+      }))
+  }),
+  operation({
+    service, tag, operationId: "searchPublicWikiSpace", method: "GET", path: `${base}/search`,
+    summary: "Search a public wiki (no authentication)",
+    description: "Full-text search over the public wiki's pages (same query syntax as searchWiki), with highlighted snippets. 403 when the wiki's admins turned search off.",
+    auth: "public", scopes: [],
+    params: SpaceParams,
+    query: Schema.Struct({
+      q: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+      limit: Schema.optionalKey(Limit(50)),
+      offset: Schema.optionalKey(Offset)
+    }),
+    responses: {
+      200: {
+        description: "Ranked results",
+        schema: Schema.Struct({
+          query: Schema.String,
+          total: Schema.Number,
+          results: Schema.Array(Schema.Struct({
+            pageId: Schema.String,
+            title: Schema.String,
+            titleHighlight: Schema.String,
+            snippet: Schema.String,
+            slug: Schema.String,
+            path: Schema.String
+          }))
+        }).annotate({ identifier: "PublicWikiSearchResults" })
+      },
+      403: { description: "Search is turned off for this public wiki" },
+      404: { description: "No such public wiki" }
+    },
+    examples: [{
+      name: "search",
+      request: { params, query: { q: "install" } },
+      response: {
+        status: 200,
+        body: {
+          query: "install",
+          total: 1,
+          results: [{ pageId: ex.pageId, title: "Getting started", titleHighlight: "Getting started", snippet: "<mark>Install</mark> the CLI, then run acme init.", slug: "getting-started", path: "/acme-docs/getting-started" }]
+        }
+      }
+    }],
+    handler: ({ params, query }) =>
+      Effect.gen(function* () {
+        const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
+        if (!pub.site.allowSearch) return yield* reject("forbidden", "Search is turned off for this public wiki")
+        const parsed = parseSearchQuery(query.q)
+        if (parsed === undefined) {
+          return yield* reject("invalid", "The query has no word to search for", [{ path: "query.q", message: "needs at least one word that is not excluded" }])
+        }
+        const found = yield* dieSql(searchPages(
+          { _tag: "pages", pageIds: pages.pages.map((page) => page.id) },
+          parsed,
+          {},
+          { limit: query.limit ?? 20, offset: query.offset ?? 0 }
+        ))
+        if ((query.offset ?? 0) === 0) {
+          yield* sqlQuery("INSERT INTO wiki_public_searches (id, space_id, query, result_count) VALUES ($1, $2, $3, $4)", [
+            crypto.randomUUID(),
+            pub.space.id,
+            query.q.trim().toLowerCase().slice(0, 200),
+            found.total
+          ]).pipe(Effect.catchCause((cause) => Effect.logWarning("public wiki search: could not record the search", cause)))
+        }
+        return {
+          query: query.q,
+          total: found.total,
+          results: found.results.map((hit) => {
+            const page = pages.byId.get(hit.pageId)!
+            return { pageId: hit.pageId, title: hit.title, titleHighlight: hit.titleHighlight, snippet: hit.snippet, slug: hit.slug, path: publicPathOf(pub.space, pub.site, page) }
+          })
+        }
+      })
+  })
+]

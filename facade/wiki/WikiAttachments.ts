@@ -1,0 +1,203 @@
+/**
+ * wiki tag "Wiki Attachments" (5): files on pages — upload (raw body, size
+ * limit, content type checked against the bytes), list, describe, download
+ * and delete. Bytes live in the BlobStore; uploading and deleting take edit
+ * rights on the page, reading takes read rights.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import {
+  type AttachmentRecord,
+  attachmentById,
+  attachmentsOfPage,
+  attachmentTypes,
+  inlineSafe,
+  matchesContentType,
+  MAX_ATTACHMENT_BYTES,
+  safeFilename
+} from "../../actors/wiki/PageAttachments.ts"
+import { ensureActive, pageAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
+import { WikiPage } from "../../actors/wiki/WikiPage.ts"
+import { examples } from "../../actors/wiki/WikiViews.ts"
+import { BlobStore } from "../../persistence/BlobStore.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation, raw } from "../Operation.ts"
+import { PageParams } from "./WikiPages.ts"
+import { callerFrom } from "./WikiSpaces.ts"
+
+const service = "wiki"
+const tag = "Wiki Attachments"
+
+const AttachmentParams = Schema.Struct({ attachmentId: Id })
+
+export const WikiAttachment = Schema.Struct({
+  id: Id,
+  pageId: Id,
+  spaceId: Id,
+  filename: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number.annotate({ description: "Bytes" }),
+  uploadedBy: Schema.Struct({ userId: Id, name: Schema.String }),
+  createdAt: Timestamp,
+  url: Schema.String.annotate({ description: "Where to download it (same credentials)" }),
+  reference: Schema.String.annotate({ description: "How to use it as a page cover: `attachment:<id>` (images only)" }),
+  markdown: Schema.String.annotate({ description: "A Markdown snippet to embed or link it in a page" })
+}).annotate({ identifier: "WikiAttachment" })
+type WikiAttachment = typeof WikiAttachment.Type
+
+const attachmentId = "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+const exampleAttachment: WikiAttachment = {
+  id: attachmentId,
+  pageId: examples.pageId,
+  spaceId: examples.spaceId,
+  filename: "network.png",
+  contentType: "image/png",
+  size: 48213,
+  uploadedBy: { userId: examples.userId, name: "Alice" },
+  createdAt: examples.at,
+  url: `/wiki/v1/attachments/${attachmentId}/content`,
+  reference: `attachment:${attachmentId}`,
+  markdown: `![network.png](/wiki/v1/attachments/${attachmentId}/content)`
+}
+
+const viewsOf = (records: ReadonlyArray<AttachmentRecord>) =>
+  Effect.map(Effect.orDie(usersByIds([...new Set(records.map((r) => r.uploadedBy))])), (users) =>
+    records.map((record): WikiAttachment => {
+      const url = `/wiki/v1/attachments/${record.id}/content`
+      const label = record.filename.replace(/[[\]]/g, "")
+      return {
+        id: record.id,
+        pageId: record.pageId,
+        spaceId: record.spaceId,
+        filename: record.filename,
+        contentType: record.contentType,
+        size: record.size,
+        uploadedBy: { userId: record.uploadedBy, name: users.get(record.uploadedBy)?.name ?? "" },
+        createdAt: record.createdAt,
+        url,
+        reference: `attachment:${record.id}`,
+        markdown: record.contentType.startsWith("image/") ? `![${label}](${url})` : `[${label}](${url})`
+      }
+    }))
+
+/** The attachment and the caller's access to its page (404 when they may not read the page). */
+const attachmentFor = (caller: WikiCaller, id: string, need: "read" | "edit" = "read") =>
+  Effect.gen(function* () {
+    const attachment = yield* Effect.orDie(attachmentById(id))
+    if (attachment === undefined) return yield* reject("not_found", "No such attachment")
+    const access = yield* pageAccess(caller, attachment.pageId, need).pipe(
+      Effect.catchTag("Rejection", (error) => Effect.fail(error.code === "not_found" ? reject("not_found", "No such attachment") : error))
+    )
+    return { attachment, access }
+  })
+
+export const wikiAttachmentsOperations = [
+  operation({
+    service, tag, operationId: "uploadWikiAttachment", method: "POST", path: "/v1/pages/{pageId}/attachments",
+    summary: "Attach a file to a page (the request body is the file)",
+    description: `Send the bytes as the body with their Content-Type (${attachmentTypes.join(", ")}); at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MiB. The bytes must match the type (checked). Name it with \`filename\`. Needs edit rights on the page.`,
+    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    query: Schema.Struct({ filename: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))) }),
+    upload: { contentTypes: attachmentTypes, maxBytes: MAX_ATTACHMENT_BYTES },
+    responses: {
+      201: { description: "Attached", schema: WikiAttachment },
+      413: { description: "Too large" },
+      415: { description: "Content type not accepted, or the bytes are not of that type" }
+    },
+    examples: [{ name: "image", request: { params: { pageId: examples.pageId }, query: { filename: "network.png" } }, response: { status: 201, body: exampleAttachment } }],
+    handler: ({ params, query, upload }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const access = yield* pageAccess(caller, params.pageId, "edit")
+        yield* ensureActive(access.space, access.page)
+        if (upload === undefined) return yield* reject("invalid", "Send the file as the request body", [{ path: "body", message: "missing" }])
+        if (!matchesContentType(upload.contentType, upload.bytes)) {
+          return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [{ path: "body", message: `content does not match ${upload.contentType}` }])
+        }
+        const id = randomUUID()
+        const blobKey = `wiki/attachments/${access.page.workspaceId}/${id}`
+        const blobs = yield* BlobStore
+        yield* Effect.orDie(blobs.put(blobKey, upload.bytes, upload.contentType))
+        const record = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "addAttachment", {
+          by: caller.userId,
+          attachmentId: id,
+          filename: safeFilename(query.filename, upload.contentType),
+          contentType: upload.contentType,
+          size: upload.bytes.length,
+          blobKey
+        }).pipe(Effect.tapError(() => Effect.ignore(blobs.delete(blobKey))))
+        return (yield* viewsOf([record]))[0]!
+      })
+  }),
+  operation({
+    service, tag, operationId: "listWikiAttachments", method: "GET", path: "/v1/pages/{pageId}/attachments",
+    summary: "A page's attachments, oldest first",
+    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    responses: { 200: { description: "Attachments", schema: Schema.Struct({ items: Schema.Array(WikiAttachment) }).annotate({ identifier: "WikiAttachmentList" }) } },
+    examples: [{ name: "list", request: { params: { pageId: examples.pageId } }, response: { status: 200, body: { items: [exampleAttachment] } } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        yield* pageAccess(caller, params.pageId)
+        return { items: yield* viewsOf(yield* Effect.orDie(attachmentsOfPage(params.pageId))) }
+      })
+  }),
+  operation({
+    service, tag, operationId: "getWikiAttachment", method: "GET", path: "/v1/attachments/{attachmentId}",
+    summary: "Describe an attachment",
+    auth: "both", scopes: ["wiki:read"], params: AttachmentParams,
+    responses: { 200: { description: "The attachment", schema: WikiAttachment }, 404: { description: "No such attachment" } },
+    examples: [{ name: "get", request: { params: { attachmentId } }, response: { status: 200, body: exampleAttachment } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const { attachment } = yield* attachmentFor(caller, params.attachmentId)
+        return (yield* viewsOf([attachment]))[0]!
+      })
+  }),
+  operation({
+    service, tag, operationId: "downloadWikiAttachment", method: "GET", path: "/v1/attachments/{attachmentId}/content",
+    summary: "Download an attachment's bytes",
+    description: "Images (except SVG) are served inline, everything else as a download; `disposition=attachment` always downloads.",
+    auth: "both", scopes: ["wiki:read"], params: AttachmentParams,
+    query: Schema.Struct({ disposition: Schema.optionalKey(Schema.Literals(["inline", "attachment"])) }),
+    responses: { 200: { description: "The file", contentType: "application/octet-stream" }, 404: { description: "No such attachment" } },
+    examples: [{ name: "download", request: { params: { attachmentId }, query: { disposition: "attachment" } }, response: { status: 200 } }],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const { attachment } = yield* attachmentFor(caller, params.attachmentId)
+        const blob = yield* Effect.orDie((yield* BlobStore).get(attachment.blobKey))
+        if (blob === undefined) return yield* reject("not_found", "The attachment's file is gone")
+        const inline = query.disposition !== "attachment" && inlineSafe(attachment.contentType)
+        const encoded = encodeURIComponent(attachment.filename)
+        const ascii = attachment.filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+        return raw(attachment.contentType, blob.bytes, {
+          "content-disposition": `${inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encoded}`,
+          "x-content-type-options": "nosniff",
+          "content-security-policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'",
+          "cache-control": "private, max-age=300",
+          etag: `"${attachment.id}"`
+        })
+      })
+  }),
+  operation({
+    service, tag, operationId: "deleteWikiAttachment", method: "DELETE", path: "/v1/attachments/{attachmentId}",
+    summary: "Delete an attachment (edit rights on its page)",
+    description: "Pages using it as their cover lose the cover; links to it in page content stop working.",
+    auth: "both", scopes: ["wiki:write"], params: AttachmentParams,
+    responses: { 204: { description: "Deleted" } },
+    examples: [{ name: "delete", request: { params: { attachmentId } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const { attachment, access } = yield* attachmentFor(caller, params.attachmentId, "edit")
+        yield* ensureActive(access.space, access.page)
+        const blobKey = yield* (yield* ActorSystem).ask(WikiPage, attachment.pageId, "removeAttachment", { by: caller.userId, attachmentId: attachment.id })
+        yield* (yield* BlobStore).delete(blobKey).pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${blobKey} left behind: ${error.message}`)))
+      })
+  })
+]

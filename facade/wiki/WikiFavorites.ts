@@ -1,0 +1,111 @@
+/**
+ * wiki tag "Wiki Favorites" (3): the caller's pinned pages in a workspace —
+ * list, pin, unpin. The list shows only pages the caller may still read
+ * (a pin of a page they lost access to, or that was archived, stays hidden
+ * until it is readable again or unpinned).
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { ex, examplePageRef, Limit, PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
+import { readerOf, visibleTo } from "../../actors/wiki/VisiblePages.ts"
+import { callerOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
+import { WikiMember } from "../../actors/wiki/WikiMember.ts"
+import { query } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { principalOf } from "../Access.ts"
+import { operation } from "../Operation.ts"
+
+const service = "wiki"
+const tag = "Wiki Favorites"
+
+const Favorite = Schema.Struct({ ...PageRef.fields, addedAt: Schema.String }).annotate({ identifier: "WikiFavorite" })
+const exampleFavorite = { ...examplePageRef, addedAt: ex.at }
+
+/** The caller's favorites in the workspace that they may read, newest first. */
+export const favoritesOf = (reader: Parameters<typeof visibleTo>[0], limit: number) =>
+  Effect.gen(function* () {
+    const visible = visibleTo(reader, 3)
+    const rows = yield* query<Record<string, any>>(
+      `WITH RECURSIVE ${visible.ctes}
+       SELECT p.id, p.title, p.slug, p.icon, p.space_id, s.key AS space_key, s.name AS space_name, f.created_at AS added_at
+         FROM wiki_favorites f JOIN visible_pages p ON p.id = f.page_id JOIN wiki_spaces s ON s.id = p.space_id
+        WHERE f.user_id = $1
+        ORDER BY f.created_at DESC, p.id LIMIT $2`,
+      [reader.userId, limit, ...visible.params]
+    )
+    return rows.map((row) => ({ ...pageRefOf(row), addedAt: row.added_at as string }))
+  })
+
+export const wikiFavoritesOperations = [
+  operation({
+    service, tag, operationId: "listWikiFavorites", method: "GET", path: "/v1/favorites",
+    summary: "The caller's favorite pages in a workspace",
+    description: "Newest first; only pages the caller may read.",
+    auth: "both", scopes: ["wiki:read"],
+    query: Schema.Struct({ workspaceId: Id, limit: Schema.optionalKey(Limit(500)) }),
+    responses: { 200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "WikiFavorites" }) } },
+    examples: [{ name: "favorites", request: { query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { items: [exampleFavorite] } } }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = callerOf(yield* principalOf(context))
+        const reader = yield* readerOf(caller, q.workspaceId)
+        return { items: yield* favoritesOf(reader, q.limit ?? 100).pipe(Effect.orDie) }
+      })
+  }),
+  operation({
+    service, tag, operationId: "addWikiFavorite", method: "POST", path: "/v1/favorites",
+    summary: "Pin a page as a favorite",
+    description: "The page must be readable by the caller and not archived. 409 when it is already a favorite.",
+    auth: "both", scopes: ["wiki:write"],
+    body: Schema.Struct({ pageId: Id }),
+    responses: { 201: { description: "The favorite", schema: Favorite }, 409: { description: "Already a favorite, archived, or too many favorites" } },
+    examples: [{ name: "pin", request: { body: { pageId: ex.pageId } }, response: { status: 201, body: exampleFavorite } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const caller = callerOf(yield* principalOf(context))
+        const access = yield* pageAccess(caller, body.pageId).pipe(
+          Effect.mapError((error) => reject(error.code, error.message, [{ path: "body.pageId", message: error.message }]))
+        )
+        if (access.page.archivedAt !== null || access.space.archivedAt !== null) {
+          return yield* reject("conflict", "The page is archived; restore it first", [{ path: "body.pageId", message: "archived" }])
+        }
+        const favorite = yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "addFavorite", {
+          pageId: access.page.id,
+          workspaceId: access.page.workspaceId
+        })
+        return {
+          pageId: access.page.id,
+          title: access.page.title,
+          slug: access.page.slug,
+          icon: access.page.icon,
+          spaceId: access.space.id,
+          spaceKey: access.space.key,
+          spaceName: access.space.name,
+          addedAt: favorite.createdAt
+        }
+      })
+  }),
+  operation({
+    service, tag, operationId: "removeWikiFavorite", method: "DELETE", path: "/v1/favorites/{pageId}",
+    summary: "Unpin a favorite page",
+    description: "Works even if the caller can no longer read the page. 404 when it is not a favorite.",
+    auth: "both", scopes: ["wiki:write"],
+    params: Schema.Struct({ pageId: Id }),
+    responses: { 204: { description: "Unpinned" }, 404: { description: "Not a favorite" } },
+    examples: [{ name: "unpin", request: { params: { pageId: ex.pageId } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const principal = yield* principalOf(context)
+        if (principal.kind === "apiKey") {
+          // A key acts only inside its workspace.
+          const rows = yield* query<{ workspace_id: string }>(
+            "SELECT workspace_id FROM wiki_favorites WHERE user_id = $1 AND page_id = $2",
+            [principal.userId, params.pageId]
+          ).pipe(Effect.orDie)
+          if (rows[0] !== undefined && rows[0].workspace_id !== principal.workspaceId) return yield* reject("not_found", "The page is not a favorite")
+        }
+        yield* (yield* ActorSystem).ask(WikiMember, principal.userId, "removeFavorite", { pageId: params.pageId })
+      })
+  })
+]

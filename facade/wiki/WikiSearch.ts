@@ -1,0 +1,333 @@
+/**
+ * wiki tag "Wiki Search" (7): full-text search over page titles and content
+ * (ranked, highlighted snippets, filters by space, author and update date,
+ * only pages the caller may read), the title quick-find, result facets, the
+ * caller's recent searches, and rebuilding the index from the live documents.
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { DateParam, ex, examplePageRef, Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
+import { type SearchFilters, reindexPages, searchFacets, searchPages, searchTitles } from "../../actors/wiki/SearchIndex.ts"
+import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
+import { readerOf } from "../../actors/wiki/VisiblePages.ts"
+import { callerOf, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
+import { WikiMember } from "../../actors/wiki/WikiMember.ts"
+import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { query } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { principalOf } from "../Access.ts"
+import { operation, type RequestContext } from "../Operation.ts"
+
+const service = "wiki"
+const tag = "Wiki Search"
+
+const callerFrom = (context: RequestContext) => Effect.map(principalOf(context), callerOf)
+
+const QueryText = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+  description: 'What to search for: words (matched as prefixes), "exact phrases", -excluded words, OR between alternatives'
+})
+
+const Filters = {
+  spaceId: Schema.optionalKey(Id.annotate({ description: "Only pages of this space" })),
+  authorId: Schema.optionalKey(Id.annotate({ description: "Only pages created by this user" })),
+  updatedAfter: Schema.optionalKey(DateParam.annotate({ description: "Only pages updated at or after this time" })),
+  updatedBefore: Schema.optionalKey(DateParam.annotate({ description: "Only pages updated before this time" }))
+}
+
+const SearchResult = Schema.Struct({
+  pageId: Schema.String,
+  title: Schema.String,
+  snippet: Schema.String.annotate({ description: "Text around the best matches, HTML-escaped, matches wrapped in <mark>" }),
+  titleHighlight: Schema.String.annotate({ description: "The title, HTML-escaped, matches wrapped in <mark>" }),
+  slug: Schema.String,
+  icon: Schema.NullOr(Schema.String),
+  spaceId: Schema.String,
+  spaceKey: Schema.String,
+  spaceName: Schema.String,
+  authorId: Schema.String,
+  updatedAt: Schema.String,
+  rank: Schema.Number.annotate({ description: "Relevance (higher is better); title matches weigh more than body matches" })
+}).annotate({ identifier: "WikiSearchResult" })
+
+const SearchResults = Schema.Struct({
+  query: Schema.String,
+  total: Schema.Number,
+  results: Schema.Array(SearchResult)
+}).annotate({ identifier: "WikiSearchResults" })
+
+const exampleResult = {
+  pageId: ex.pageId,
+  title: "Deployment runbook",
+  snippet: "Every Tuesday we <mark>deploy</mark> the web app: tag the release, run the migrations, then …",
+  titleHighlight: "<mark>Deployment</mark> runbook",
+  slug: "deployment-runbook",
+  icon: "🚀",
+  spaceId: ex.spaceId,
+  spaceKey: "ENG",
+  spaceName: "Engineering",
+  authorId: ex.userId,
+  updatedAt: ex.at,
+  rank: 0.6079
+}
+
+const RecentSearch = Schema.Struct({
+  id: Schema.String,
+  query: Schema.String,
+  filters: Schema.Record(Schema.String, Schema.String),
+  resultCount: Schema.Number,
+  searchedAt: Schema.String
+}).annotate({ identifier: "WikiRecentSearch" })
+
+const parsedOrReject = (text: string, weight: "" | "A" = "") => {
+  const parsed = parseSearchQuery(text, weight)
+  return parsed === undefined
+    ? Effect.fail(reject("invalid", "The query has no word to search for", [{ path: "query.q", message: "needs at least one word (letters or digits) that is not excluded" }]))
+    : Effect.succeed(parsed)
+}
+
+/** The space filter must name a space the caller can see (404 otherwise, like any hidden id). */
+const checkSpaceFilter = (caller: ReturnType<typeof callerOf>, workspaceId: string, spaceId: string | undefined) =>
+  spaceId === undefined
+    ? Effect.void
+    : Effect.flatMap(spaceAccess(caller, spaceId), (access) =>
+        access.space.workspaceId === workspaceId ? Effect.void : Effect.fail(reject("not_found", "No such space")))
+
+/** The filters a search used, as remembered with it. */
+const filtersOf = (query: SearchFilters): Record<string, string> => {
+  const filters: Record<string, string> = {}
+  for (const key of ["spaceId", "authorId", "updatedAfter", "updatedBefore"] as const) {
+    const value = query[key]
+    if (value !== undefined) filters[key] = value
+  }
+  return filters
+}
+
+export const wikiSearchOperations = [
+  operation({
+    service, tag, operationId: "searchWiki", method: "GET", path: "/v1/search",
+    summary: "Search pages by title and content",
+    description:
+      "Full-text search over the titles and text of the pages the caller may read (archived pages, restricted pages and spaces the caller cannot see never appear). " +
+      "Words match as prefixes (deploy finds deployment), \"quoted phrases\" match in order, -word excludes, OR offers alternatives. " +
+      "Results are ranked (title matches first) with highlighted snippets. Text typed in the live editor is searchable within seconds. " +
+      "A signed-in user's searches are remembered as recent searches unless their settings say otherwise.",
+    auth: "both", scopes: ["wiki:read"],
+    query: Schema.Struct({
+      workspaceId: Id,
+      q: QueryText,
+      ...Filters,
+      limit: Schema.optionalKey(Limit(50)),
+      offset: Schema.optionalKey(Offset)
+    }),
+    responses: { 200: { description: "Ranked results", schema: SearchResults } },
+    examples: [{
+      name: "search",
+      request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
+      response: { status: 200, body: { query: "deploy", total: 1, results: [exampleResult] } }
+    }, {
+      name: "filtered",
+      summary: "A phrase in one space, updated since November",
+      request: { query: { workspaceId: ex.workspaceId, q: '"release train" -draft', spaceId: ex.spaceId, updatedAfter: "2026-11-01" } },
+      response: { status: 200, body: { query: '"release train" -draft', total: 0, results: [] } }
+    }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const reader = yield* readerOf(caller, q.workspaceId)
+        const parsed = yield* parsedOrReject(q.q)
+        yield* checkSpaceFilter(caller, q.workspaceId, q.spaceId)
+        const found = yield* searchPages({ _tag: "reader", reader }, parsed, q, { limit: q.limit ?? 20, offset: q.offset ?? 0 }).pipe(Effect.orDie)
+        if (context.principal?.kind === "user" && (q.offset ?? 0) === 0) {
+          // Remembering the search is a convenience: a failure must not fail the search.
+          yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "recordSearch", {
+            workspaceId: q.workspaceId,
+            query: q.q.trim(),
+            filters: filtersOf(q),
+            resultCount: found.total
+          }).pipe(Effect.catchCause((cause) => Effect.logWarning("wiki search: could not remember the search", cause)))
+        }
+        return { query: q.q, total: found.total, results: found.results }
+      })
+  }),
+  operation({
+    service, tag, operationId: "searchWikiTitles", method: "GET", path: "/v1/search/titles",
+    summary: "Find pages by title as you type (quick switcher, link picker)",
+    description: "Matches title words by prefix; exact and leading matches first, then shorter titles. Only pages the caller may read.",
+    auth: "both", scopes: ["wiki:read"],
+    query: Schema.Struct({ workspaceId: Id, q: QueryText, spaceId: Filters.spaceId, limit: Schema.optionalKey(Limit(50)) }),
+    responses: {
+      200: {
+        description: "Matching pages",
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({
+            pageId: Schema.String,
+            title: Schema.String,
+            slug: Schema.String,
+            icon: Schema.NullOr(Schema.String),
+            spaceId: Schema.String,
+            spaceKey: Schema.String,
+            spaceName: Schema.String,
+            parentTitle: Schema.NullOr(Schema.String)
+          }))
+        }).annotate({ identifier: "WikiTitleMatches" })
+      }
+    },
+    examples: [{
+      name: "as-you-type",
+      request: { query: { workspaceId: ex.workspaceId, q: "depl" } },
+      response: { status: 200, body: { items: [{ ...examplePageRef, parentTitle: "Operations" }] } }
+    }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const reader = yield* readerOf(caller, q.workspaceId)
+        const parsed = yield* parsedOrReject(q.q, "A")
+        yield* checkSpaceFilter(caller, q.workspaceId, q.spaceId)
+        const rows = yield* searchTitles(reader, parsed, q.q, q.spaceId, q.limit ?? 10).pipe(Effect.orDie)
+        return {
+          items: rows.map((row) => ({
+            pageId: row.id,
+            title: row.title,
+            slug: row.slug,
+            icon: row.icon ?? null,
+            spaceId: row.space_id,
+            spaceKey: row.space_key,
+            spaceName: row.space_name,
+            parentTitle: row.parent_title ?? null
+          }))
+        }
+      })
+  }),
+  operation({
+    service, tag, operationId: "getWikiSearchFacets", method: "GET", path: "/v1/search/facets",
+    summary: "How a search's results spread over spaces, authors and update age",
+    description: "For filter menus beside the results: counts per space, per author, and by how recently pages were updated, for the same query and filters as searchWiki.",
+    auth: "both", scopes: ["wiki:read"],
+    query: Schema.Struct({ workspaceId: Id, q: QueryText, ...Filters }),
+    responses: {
+      200: {
+        description: "Facet counts",
+        schema: Schema.Struct({
+          total: Schema.Number,
+          spaces: Schema.Array(Schema.Struct({ spaceId: Schema.String, key: Schema.String, name: Schema.String, count: Schema.Number })),
+          authors: Schema.Array(Schema.Struct({ userId: Schema.String, name: Schema.String, count: Schema.Number })),
+          updated: Schema.Struct({ lastDay: Schema.Number, lastWeek: Schema.Number, lastMonth: Schema.Number, lastYear: Schema.Number })
+        }).annotate({ identifier: "WikiSearchFacets" })
+      }
+    },
+    examples: [{
+      name: "facets",
+      request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
+      response: {
+        status: 200,
+        body: {
+          total: 3,
+          spaces: [{ spaceId: ex.spaceId, key: "ENG", name: "Engineering", count: 3 }],
+          authors: [{ userId: ex.userId, name: "Alice", count: 2 }, { userId: ex.otherUserId, name: "Bob", count: 1 }],
+          updated: { lastDay: 1, lastWeek: 2, lastMonth: 3, lastYear: 3 }
+        }
+      }
+    }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const reader = yield* readerOf(caller, q.workspaceId)
+        const parsed = yield* parsedOrReject(q.q)
+        yield* checkSpaceFilter(caller, q.workspaceId, q.spaceId)
+        const facets = yield* searchFacets(reader, parsed, q).pipe(Effect.orDie)
+        const names = yield* usersByIds(facets.authors.map((a) => a.created_by)).pipe(Effect.orDie)
+        return {
+          total: facets.total,
+          spaces: facets.spaces.map((s) => ({ spaceId: s.id, key: s.key, name: s.name, count: s.count })),
+          authors: facets.authors.map((a) => ({ userId: a.created_by, name: names.get(a.created_by)?.name ?? "", count: a.count })),
+          updated: facets.updated
+        }
+      })
+  }),
+  operation({
+    service, tag, operationId: "listRecentWikiSearches", method: "GET", path: "/v1/search/recent",
+    summary: "The caller's recent searches in a workspace",
+    description: "Newest first, at most 20, each with the filters it used and how many results it had.",
+    auth: "both", scopes: ["wiki:read"],
+    query: Schema.Struct({ workspaceId: Id, limit: Schema.optionalKey(Limit(20)) }),
+    responses: { 200: { description: "Recent searches", schema: Schema.Struct({ items: Schema.Array(RecentSearch) }).annotate({ identifier: "WikiRecentSearches" }) } },
+    examples: [{
+      name: "recent",
+      request: { query: { workspaceId: ex.workspaceId } },
+      response: { status: 200, body: { items: [{ id: ex.searchId, query: "deploy", filters: { spaceId: ex.spaceId }, resultCount: 3, searchedAt: ex.at }] } }
+    }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        yield* readerOf(caller, q.workspaceId)
+        const rows = yield* query<Record<string, any>>(
+          `SELECT id, query, filters, result_count, searched_at FROM wiki_recent_searches
+            WHERE user_id = $1 AND workspace_id = $2 ORDER BY searched_at DESC, id LIMIT $3`,
+          [caller.userId, q.workspaceId, q.limit ?? 20]
+        ).pipe(Effect.orDie)
+        return {
+          items: rows.map((row) => ({ id: row.id, query: row.query, filters: row.filters, resultCount: row.result_count, searchedAt: row.searched_at }))
+        }
+      })
+  }),
+  operation({
+    service, tag, operationId: "deleteRecentWikiSearch", method: "DELETE", path: "/v1/search/recent/{searchId}",
+    summary: "Forget one of the caller's recent searches",
+    auth: "both", scopes: ["wiki:write"],
+    params: Schema.Struct({ searchId: Id }),
+    responses: { 204: { description: "Forgotten" }, 404: { description: "No such recent search of the caller" } },
+    examples: [{ name: "forget", request: { params: { searchId: ex.searchId } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        const rows = yield* query<{ workspace_id: string }>(
+          "SELECT workspace_id FROM wiki_recent_searches WHERE id = $1 AND user_id = $2",
+          [params.searchId, caller.userId]
+        ).pipe(Effect.orDie)
+        if (rows[0] === undefined) return yield* reject("not_found", "No such recent search")
+        yield* readerOf(caller, rows[0].workspace_id)
+        yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "deleteSearch", { searchId: params.searchId })
+      })
+  }),
+  operation({
+    service, tag, operationId: "clearRecentWikiSearches", method: "DELETE", path: "/v1/search/recent",
+    summary: "Forget all of the caller's recent searches in a workspace",
+    auth: "both", scopes: ["wiki:write"],
+    query: Schema.Struct({ workspaceId: Id }),
+    responses: { 200: { description: "How many were forgotten", schema: Schema.Struct({ deleted: Schema.Number }) } },
+    examples: [{ name: "clear", request: { query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { deleted: 4 } } }],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        yield* readerOf(caller, q.workspaceId)
+        return yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "clearSearches", { workspaceId: q.workspaceId })
+      })
+  }),
+  operation({
+    service, tag, operationId: "reindexWikiSearch", method: "POST", path: "/v1/search/reindex",
+    summary: "Rebuild the search text of a workspace's pages from their live documents (admin)",
+    description:
+      "Re-reads every page's document (of the workspace, or of one space) and rewrites the indexed text where it drifted. " +
+      "Normally unnecessary: edits keep the index current. Workspace admins only.",
+    auth: "both", scopes: ["wiki:admin"],
+    body: Schema.Struct({ workspaceId: Id, spaceId: Schema.optionalKey(Id) }),
+    responses: {
+      200: {
+        description: "Pages checked and pages whose text was rewritten",
+        schema: Schema.Struct({ checked: Schema.Number, updated: Schema.Number }).annotate({ identifier: "WikiReindexResult" })
+      }
+    },
+    examples: [{ name: "reindex", request: { body: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { checked: 42, updated: 1 } } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* callerFrom(context)
+        yield* readerOf(caller, body.workspaceId, "admin")
+        if (body.spaceId !== undefined) {
+          const access = yield* spaceAccess(caller, body.spaceId)
+          if (access.space.workspaceId !== body.workspaceId) return yield* reject("not_found", "No such space")
+        }
+        return yield* reindexPages(body.workspaceId, body.spaceId).pipe(Effect.orDie)
+      })
+  })
+]
