@@ -2,6 +2,11 @@
  * A Workspace: its name, owner, members with roles, and hub settings. One
  * workspace id is valid in the hub, pm, wiki and feedback board alike. Every
  * mutation names who does it (`by`), and the role rules live here.
+ *
+ * Also: guests (members whose access may end at a date: once it has passed
+ * they are no longer members), deletion with a restore window for the owner,
+ * and the membership history (every change of members, roles, ownership,
+ * name and existence, whichever service made it) that pm's audit reads.
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
@@ -35,6 +40,33 @@ export const CustomPrompt = Schema.String.check(Schema.isMaxLength(4000)).annota
   description: "Prepended to every recording's analysis (at most 4000 characters)."
 })
 
+/** A guest: a member with limited, possibly time-boxed access (gone once `expiresAt` passes). */
+export const GuestAccess = Schema.Struct({ expiresAt: Schema.NullOr(Timestamp), since: Timestamp })
+export type GuestAccess = typeof GuestAccess.Type
+
+/** How long a deleted workspace can be restored by its owner. */
+export const RESTORE_DAYS = 30
+
+/**
+ * One change of membership or of the workspace itself, whichever service
+ * made it (the audit reads these). `type` is one of workspace.created,
+ * workspace.renamed, workspace.deleted, workspace.restored, member.added,
+ * member.joined, member.role_changed, member.removed, member.left,
+ * ownership.transferred, guest.updated, guest.converted, guest.expired.
+ */
+export const MembershipChange = Schema.Struct({
+  seq: Schema.Number,
+  type: Schema.String,
+  at: Timestamp,
+  by: Schema.String,
+  userId: Schema.optionalKey(Schema.String),
+  data: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ identifier: "MembershipChange" })
+export type MembershipChange = typeof MembershipChange.Type
+
+/** Changes kept per workspace (the oldest are dropped). */
+export const HISTORY_LIMIT = 500
+
 const WorkspaceState = Schema.Struct({
   id: Schema.String,
   exists: Schema.Boolean,
@@ -43,7 +75,14 @@ const WorkspaceState = Schema.Struct({
   members: Schema.Array(Member),
   settings: WorkspaceSettings,
   createdAt: Schema.String,
-  updatedAt: Schema.String
+  updatedAt: Schema.String,
+  /** Guests by user id (absent in workspaces persisted before guests existed). */
+  guests: Schema.optionalKey(Schema.Record(Schema.String, GuestAccess)),
+  /** Set while the workspace is deleted (restorable by its owner for RESTORE_DAYS). */
+  deletedAt: Schema.optionalKey(Schema.String),
+  deletedBy: Schema.optionalKey(Schema.String),
+  /** Membership changes, oldest first (absent in workspaces persisted before it existed). */
+  history: Schema.optionalKey(Schema.Array(MembershipChange))
 })
 export type WorkspaceState = typeof WorkspaceState.Type
 
@@ -59,13 +98,38 @@ export const WorkspaceView = Schema.Struct({
 
 const defaultSettings: WorkspaceSettings = { preferredIntegrationTarget: null, customPrompt: null, updatedAt: null }
 
-const view = ({ exists: _exists, ...rest }: WorkspaceState) => rest
+const view = ({ exists: _exists, guests: _guests, deletedAt: _deletedAt, deletedBy: _deletedBy, history: _history, ...rest }: WorkspaceState) => rest
+
+type Entry = Omit<MembershipChange, "seq" | "at">
+
+/** The state with `entries` appended to its history (bounded to HISTORY_LIMIT). */
+const logged = (state: WorkspaceState, ...entries: ReadonlyArray<Entry>): WorkspaceState => {
+  const history = state.history ?? []
+  let seq = history.length > 0 ? history[history.length - 1]!.seq : 0
+  const at = now()
+  return { ...state, history: [...history, ...entries.map((entry) => ({ ...entry, seq: ++seq, at }))].slice(-HISTORY_LIMIT) }
+}
 
 export const roleOf = (state: Pick<WorkspaceState, "members">, userId: string): Role | undefined =>
   state.members.find((member) => member.userId === userId)?.role
 
+const expired = (access: GuestAccess | undefined, at = Date.now()) =>
+  access?.expiresAt != null && Date.parse(access.expiresAt) <= at
+
+/** The state without guests whose access ran out (they are no longer members). */
+const withoutExpired = (state: WorkspaceState): WorkspaceState => {
+  const gone = Object.entries(state.guests ?? {}).filter(([, access]) => expired(access)).map(([userId]) => userId)
+  if (gone.length === 0) return state
+  const guests = { ...state.guests }
+  for (const userId of gone) delete guests[userId]
+  return logged(
+    { ...state, guests, members: state.members.filter((m) => !gone.includes(m.userId)) },
+    ...gone.map((userId): Entry => ({ type: "guest.expired", by: userId, userId, data: { expiresAt: state.guests?.[userId]?.expiresAt ?? null } }))
+  )
+}
+
 const existing = (state: WorkspaceState) =>
-  state.exists ? Effect.succeed(state) : Effect.fail(reject("not_found", "No such workspace"))
+  state.exists ? Effect.succeed(withoutExpired(state)) : Effect.fail(reject("not_found", "No such workspace"))
 
 /** The workspace as `by` may see it: non-members get the same 404 as a missing workspace. */
 const asMember = (state: WorkspaceState, by: string, minimum: Role = "viewer") =>
@@ -103,7 +167,8 @@ export const Workspace = Actor<WorkspaceState>()({
     rename: { payload: Schema.Struct({ ...By, name: Name() }), success: WorkspaceView },
     addMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
     setMemberRole: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
-    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: Schema.Void },
+    /** `reason` says why, for the history (e.g. "deactivated"). */
+    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String, reason: Schema.optionalKey(Schema.String) }), success: Schema.Void },
     transferOwnership: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: WorkspaceView },
     updateSettings: {
       payload: Schema.Struct({
@@ -113,12 +178,40 @@ export const Workspace = Actor<WorkspaceState>()({
       }),
       success: WorkspaceSettings
     },
-    resetSettings: { payload: Schema.Struct({ ...By }), success: WorkspaceSettings }
+    resetSettings: { payload: Schema.Struct({ ...By }), success: WorkspaceSettings },
+    /** Deletes the workspace (owner only): it answers "not found" until the owner restores it. */
+    delete: { payload: Schema.Struct({ ...By }), success: Schema.Struct({ deletedAt: Timestamp }) },
+    /** Restores a deleted workspace (its owner, within RESTORE_DAYS). */
+    restore: { payload: Schema.Struct({ ...By }), success: WorkspaceView },
+    /**
+     * Admits a user whose right to join was verified by the caller (an
+     * accepted invitation, the invite link, an allowed e-mail domain, a
+     * reactivation): no acting admin is needed.
+     */
+    admit: {
+      payload: Schema.Struct({
+        userId: Schema.String,
+        role: AssignableRole,
+        guest: Schema.optionalKey(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) })),
+        /** How they came in, for the history (invitation, invite_link, domain, reactivation, guest). */
+        via: Schema.optionalKey(Schema.String),
+        /** Who let them in, when someone did (an admin adding a guest, reactivating a member). */
+        by: Schema.optionalKey(Schema.String)
+      }),
+      success: Member
+    },
+    /** Makes a member a guest (with an optional end of access), or a full member again (`guest: null`). */
+    setGuest: {
+      payload: Schema.Struct({ ...By, userId: Schema.String, guest: Schema.NullOr(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) })) }),
+      success: Schema.Struct({ member: Member, guest: Schema.NullOr(GuestAccess) })
+    },
+    /** The membership history, oldest first (admins). */
+    history: { payload: Schema.Struct({ ...By }), success: Schema.Array(MembershipChange) }
   },
   handlers: {
     create: ({ by, name }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.exists) return yield* reject("conflict", "Workspace already exists")
+        if (ctx.state.exists || ctx.state.deletedAt !== undefined) return yield* reject("conflict", "Workspace already exists")
         const at = now()
         const next: WorkspaceState = {
           ...ctx.state,
@@ -129,13 +222,15 @@ export const Workspace = Actor<WorkspaceState>()({
           createdAt: at,
           updatedAt: at
         }
-        ctx.setState(next)
+        ctx.setState(logged(next, { type: "workspace.created", by, userId: by, data: { name: next.name } }))
         return view(next)
       }),
     view: ({ by }, ctx) => Effect.map(asMember(ctx.state, by), view),
     roleOf: ({ userId }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* existing(ctx.state)
+        // Guests whose access ran out leave for good the first time anyone asks.
+        if (ws !== ctx.state && ctx.state.exists) ctx.setState(ws)
         const role = roleOf(ws, userId)
         return role === undefined ? yield* reject("not_found", "No such workspace") : role
       }),
@@ -143,7 +238,7 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
         const next = touch(ws, { name: name.trim() })
-        ctx.setState(next)
+        ctx.setState(next.name === ws.name ? next : logged(next, { type: "workspace.renamed", by, data: { from: ws.name, to: next.name } }))
         return view(next)
       }),
     addMember: ({ by, userId, role }, ctx) =>
@@ -151,7 +246,7 @@ export const Workspace = Actor<WorkspaceState>()({
         const ws = yield* asMember(ctx.state, by, "admin")
         if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member", [{ path: "email", message: "already a member" }])
         const member: Member = { userId, role, addedAt: now() }
-        ctx.setState(touch(ws, { members: [...ws.members, member] }))
+        ctx.setState(logged(touch(ws, { members: [...ws.members, member] }), { type: "member.added", by, userId, data: { role } }))
         return member
       }),
     setMemberRole: ({ by, userId, role }, ctx) =>
@@ -160,28 +255,35 @@ export const Workspace = Actor<WorkspaceState>()({
         const current = ws.members.find((m) => m.userId === userId)
         if (current === undefined) return yield* reject("not_found", "No such member")
         if (current.role === "owner") return yield* reject("conflict", "The owner's role changes only by transferring ownership")
+        if (role === "admin" && ws.guests?.[userId] !== undefined) return yield* reject("conflict", "A guest cannot be an admin; make them a full member first")
         const member: Member = { ...current, role }
-        ctx.setState(touch(ws, { members: ws.members.map((m) => (m.userId === userId ? member : m)) }))
+        const next = touch(ws, { members: ws.members.map((m) => (m.userId === userId ? member : m)) })
+        ctx.setState(current.role === role ? next : logged(next, { type: "member.role_changed", by, userId, data: { from: current.role, to: role } }))
         return member
       }),
-    removeMember: ({ by, userId }, ctx) =>
+    removeMember: ({ by, userId, reason }, ctx) =>
       Effect.gen(function* () {
         // Anyone may leave; removing someone else takes an admin.
         const ws = yield* asMember(ctx.state, by, by === userId ? "viewer" : "admin")
         const target = ws.members.find((m) => m.userId === userId)
         if (target === undefined) return yield* reject("not_found", "No such member")
         if (target.role === "owner") return yield* reject("conflict", "The owner cannot leave; transfer ownership first")
-        ctx.setState(touch(ws, { members: ws.members.filter((m) => m.userId !== userId) }))
+        const { [userId]: _removed, ...guests } = ws.guests ?? {}
+        ctx.setState(logged(
+          touch(ws, { members: ws.members.filter((m) => m.userId !== userId), ...(ws.guests ? { guests } : {}) }),
+          { type: by === userId ? "member.left" : "member.removed", by, userId, data: { role: target.role, guest: ws.guests?.[userId] !== undefined, ...(reason ? { reason } : {}) } }
+        ))
       }),
     transferOwnership: ({ by, userId }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "owner")
         if (roleOf(ws, userId) === undefined) return yield* reject("invalid", "The new owner must be a member", [{ path: "userId", message: "not a member" }])
+        if (ws.guests?.[userId] !== undefined) return yield* reject("invalid", "A guest cannot own the workspace", [{ path: "userId", message: "is a guest" }])
         const members = ws.members.map((m): Member =>
           m.userId === userId ? { ...m, role: "owner" } : m.userId === by ? { ...m, role: "admin" } : m
         )
         const next = touch(ws, { ownerId: userId, members })
-        ctx.setState(next)
+        ctx.setState(logged(next, { type: "ownership.transferred", by, userId, data: { from: by, to: userId } }))
         return view(next)
       }),
     updateSettings: ({ by, ...patch }, ctx) =>
@@ -197,6 +299,56 @@ export const Workspace = Actor<WorkspaceState>()({
         const settings: WorkspaceSettings = { ...defaultSettings, updatedAt: now() }
         ctx.setState(touch(ws, { settings }))
         return settings
-      })
+      }),
+    delete: ({ by }, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* asMember(ctx.state, by, "owner")
+        const at = now()
+        ctx.setState(logged({ ...ws, exists: false, deletedAt: at, deletedBy: by, updatedAt: at }, { type: "workspace.deleted", by, data: { name: ws.name } }))
+        return { deletedAt: at }
+      }),
+    restore: ({ by }, ctx) =>
+      Effect.gen(function* () {
+        const state = ctx.state
+        // Only the owner learns that a deleted workspace exists.
+        if (state.exists || state.deletedAt === undefined || state.ownerId !== by) return yield* reject("not_found", "No deleted workspace with this id")
+        if (Date.parse(state.deletedAt) + RESTORE_DAYS * 86_400_000 < Date.now()) {
+          return yield* reject("not_found", `Deleted more than ${RESTORE_DAYS} days ago; it can no longer be restored`)
+        }
+        const { deletedAt: _at, deletedBy: _by, ...rest } = state
+        const next = withoutExpired({ ...rest, exists: true, updatedAt: now() })
+        ctx.setState(logged(next, { type: "workspace.restored", by, data: {} }))
+        return view(next)
+      }),
+    admit: ({ userId, role, guest, via, by }, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* existing(ctx.state)
+        if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member of this workspace")
+        if (guest && role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: "role", message: "guests are members or viewers" }])
+        const member: Member = { userId, role, addedAt: now() }
+        const guests = guest ? { ...ws.guests, [userId]: { expiresAt: guest.expiresAt, since: member.addedAt } } : ws.guests
+        ctx.setState(logged(
+          touch(ws, { members: [...ws.members, member], ...(guests ? { guests } : {}) }),
+          { type: "member.joined", by: by ?? userId, userId, data: { role, via: via ?? "admission", guest: guest !== undefined, ...(guest ? { expiresAt: guest.expiresAt } : {}) } }
+        ))
+        return member
+      }),
+    setGuest: ({ by, userId, guest }, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* asMember(ctx.state, by, "admin")
+        const member = ws.members.find((m) => m.userId === userId)
+        if (member === undefined) return yield* reject("not_found", "No such member")
+        if (guest !== null && atLeast(member.role, "admin")) return yield* reject("conflict", "Owners and admins cannot be guests; change the role first")
+        const { [userId]: previous, ...others } = ws.guests ?? {}
+        const access: GuestAccess | null = guest === null ? null : { expiresAt: guest.expiresAt, since: previous?.since ?? now() }
+        const next = touch(ws, { guests: access === null ? others : { ...others, [userId]: access } })
+        ctx.setState(
+          access !== null ? logged(next, { type: "guest.updated", by, userId, data: { expiresAt: access.expiresAt } })
+            : previous !== undefined ? logged(next, { type: "guest.converted", by, userId, data: { role: member.role } })
+            : next
+        )
+        return { member, guest: access }
+      }),
+    history: ({ by }, ctx) => Effect.map(asMember(ctx.state, by, "admin"), (ws) => ws.history ?? [])
   }
 })

@@ -1,0 +1,339 @@
+/**
+ * Invitations to a workspace: by e-mail (one pending invitation per address;
+ * accepted by the person with that address, with the token from the link or
+ * from inside the app), and the workspace's shareable invite link (one at a
+ * time, optionally expiring or limited in uses). Tokens are shown once;
+ * only their hashes are kept. An invitation expires after the workspace's
+ * invitation expiry; resending makes a new token and restarts the clock.
+ *
+ * The workspace's `PmOrganization` actor is the single writer of
+ * `pm_workspace_invitations` and `pm_workspace_invite_links`. Accepting
+ * claims the invitation here, then the identity workspace admits the user
+ * (the facade undoes the claim if that fails), then the join is recorded.
+ */
+import { createHash, randomBytes } from "node:crypto"
+import { Effect, Schema } from "effect"
+import type { BlobStore } from "../../persistence/BlobStore.ts"
+import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { Email, Id, normalizeEmail, Timestamp } from "../Fields.ts"
+import { AssignableRole } from "../identity/Workspace.ts"
+import { workspaceChange, requireSeats, rosterOf } from "./Roster.ts"
+import type { Outcome } from "./WorkActor.ts"
+import { configOf, domainOf } from "./WorkspaceConfig.ts"
+
+type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
+
+export const INVITE_TOKEN_PREFIX = "pminv_"
+export const INVITE_LINK_PREFIX = "pmjoin_"
+export const InvitationToken = Schema.String.check(Schema.isPattern(/^pminv_[A-Za-z0-9_-]{43}$/, { expected: "an invitation token (pminv_…)" }))
+export const InviteCode = Schema.String.check(Schema.isPattern(/^pmjoin_[A-Za-z0-9_-]{43}$/, { expected: "an invite link code (pmjoin_…)" }))
+
+export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex")
+const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`
+
+export const InvitationStatus = Schema.Literals(["pending", "accepted", "declined", "revoked", "expired"])
+export type InvitationStatus = typeof InvitationStatus.Type
+
+export const Invitation = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  email: Email,
+  role: AssignableRole,
+  guest: Schema.Boolean,
+  guestExpiresAt: Schema.NullOr(Timestamp),
+  message: Schema.String,
+  status: InvitationStatus,
+  invitedBy: Schema.Struct({ id: Id, name: Schema.String }),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  resendCount: Schema.Number,
+  lastSentAt: Timestamp,
+  respondedAt: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "WorkspaceInvitation" })
+export type Invitation = typeof Invitation.Type
+
+interface Row {
+  id: string
+  workspaceId: string
+  email: string
+  role: typeof AssignableRole.Type
+  guest: boolean
+  guestExpiresAt: string | null
+  message: string
+  status: string
+  invitedBy: string
+  inviterName: string | null
+  createdAt: string
+  expiresAt: string
+  resendCount: number
+  lastSentAt: string
+  respondedAt: string | null
+}
+
+const select = `SELECT i.id, i.workspace_id AS "workspaceId", i.email, i.role, i.guest, i.guest_expires_at AS "guestExpiresAt", i.message, i.status,
+  i.invited_by AS "invitedBy", a.state->>'name' AS "inviterName", i.created_at AS "createdAt", i.expires_at AS "expiresAt",
+  i.resend_count AS "resendCount", i.last_sent_at AS "lastSentAt", i.responded_at AS "respondedAt"
+  FROM pm_workspace_invitations i LEFT JOIN actor_state a ON a.kind = 'account' AND a.state->>'userId' = i.invited_by`
+
+const toInvitation = ({ inviterName, invitedBy, status, ...row }: Row): Invitation => ({
+  ...row,
+  status: status === "pending" && Date.parse(row.expiresAt) <= Date.now() ? "expired" : status as InvitationStatus,
+  invitedBy: { id: invitedBy, name: inviterName ?? "" }
+})
+
+const statusCondition = (status: InvitationStatus | undefined) =>
+  status === undefined ? "" : status === "expired" ? "AND i.status = 'pending' AND i.expires_at <= now()"
+    : status === "pending" ? "AND i.status = 'pending' AND i.expires_at > now()" : `AND i.status = '${status}'`
+
+export const invitationsOf = (workspaceId: string, filter: { readonly status?: InvitationStatus; readonly email?: string }) =>
+  Effect.map(
+    query<Row>(`${select} WHERE i.workspace_id = $1 AND ($2::text IS NULL OR i.email = $2) ${statusCondition(filter.status)} ORDER BY i.created_at DESC, i.id`, [
+      workspaceId,
+      filter.email === undefined ? null : normalizeEmail(filter.email)
+    ]),
+    (rows) => rows.map(toInvitation)
+  )
+
+export const getInvitation = (invitationId: string): Effect.Effect<Invitation, Rejection | SqlError, Sql> =>
+  Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) =>
+    rows[0] ? Effect.succeed(toInvitation(rows[0])) : Effect.fail(reject("not_found", "No such invitation")))
+
+export const invitationByToken = (token: string) =>
+  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) =>
+    rows[0] ? Effect.succeed(toInvitation(rows[0])) : Effect.fail(reject("not_found", "This invitation does not exist")))
+
+/** Pending invitations addressed to the e-mail, in workspaces that still exist, with the workspace's name. */
+export const invitationsFor = (email: string) =>
+  Effect.map(
+    query<Row & { workspaceName: string }>(
+      `SELECT x.*, w.state->>'name' AS "workspaceName"
+         FROM (${select} WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now()) x
+         JOIN actor_state w ON w.kind = 'workspace' AND w.id = x."workspaceId" AND (w.state->>'exists')::boolean
+        ORDER BY x."createdAt" DESC, x.id`,
+      [normalizeEmail(email)]
+    ),
+    (rows) => rows.map(({ workspaceName, ...row }) => ({ ...toInvitation(row), workspaceName }))
+  )
+
+// ---------------------------------------------------------------------------
+// Invite link
+
+export const InviteLink = Schema.Struct({
+  enabled: Schema.Boolean,
+  codePrefix: Schema.NullOr(Schema.String),
+  role: Schema.NullOr(AssignableRole),
+  createdBy: Schema.NullOr(Id),
+  createdAt: Schema.NullOr(Timestamp),
+  expiresAt: Schema.NullOr(Timestamp),
+  maxUses: Schema.NullOr(Schema.Number),
+  uses: Schema.Number
+}).annotate({ identifier: "WorkspaceInviteLink" })
+export type InviteLink = typeof InviteLink.Type
+
+interface LinkRow { workspaceId: string; codePrefix: string; role: typeof AssignableRole.Type; createdBy: string; createdAt: string; expiresAt: string | null; maxUses: number | null; uses: number }
+const linkSelect = `SELECT workspace_id AS "workspaceId", code_prefix AS "codePrefix", role, created_by AS "createdBy", created_at AS "createdAt",
+  expires_at AS "expiresAt", max_uses AS "maxUses", uses FROM pm_workspace_invite_links`
+
+const linkUsable = (row: LinkRow) => (row.expiresAt === null || Date.parse(row.expiresAt) > Date.now()) && (row.maxUses === null || row.uses < row.maxUses)
+
+export const inviteLinkOf = (workspaceId: string) =>
+  Effect.map(query<LinkRow>(`${linkSelect} WHERE workspace_id = $1`, [workspaceId]), (rows): InviteLink => {
+    const row = rows[0]
+    if (row === undefined) return { enabled: false, codePrefix: null, role: null, createdBy: null, createdAt: null, expiresAt: null, maxUses: null, uses: 0 }
+    const { workspaceId: _w, ...rest } = row
+    return { ...rest, enabled: linkUsable(row) }
+  })
+
+/** The workspace an invite code opens (404 when unknown, used up or expired). */
+export const inviteLinkByCode = (code: string) =>
+  Effect.flatMap(query<LinkRow>(`${linkSelect} WHERE code_hash = $1`, [hashSecret(code)]), (rows) =>
+    rows[0] && linkUsable(rows[0]) ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "This invite link does not exist, has expired or is used up")))
+
+// ---------------------------------------------------------------------------
+// Commands of the workspace's PmOrganization actor
+
+export interface InvitationInput {
+  readonly email: string
+  readonly role: typeof AssignableRole.Type
+  readonly guest?: { readonly expiresAt: string | null }
+  readonly message?: string
+}
+
+const requireInvitable = (workspaceId: string, input: InvitationInput, path: string) =>
+  Effect.gen(function* () {
+    const email = normalizeEmail(input.email)
+    const config = yield* configOf(workspaceId)
+    const domains = config.security.allowedEmailDomains.map((d) => d.toLowerCase())
+    if (domains.length > 0 && !domains.includes(domainOf(email))) {
+      return yield* reject("invalid", `Invitations go only to ${domains.join(", ")}`, [{ path: `${path}.email`, message: "domain not allowed by the workspace policy" }])
+    }
+    if (input.guest !== undefined) {
+      if (!config.features.guests) return yield* reject("forbidden", "Guests are turned off in this workspace")
+      if (input.role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: `${path}.role`, message: "guests are members or viewers" }])
+      if (input.guest.expiresAt !== null && Date.parse(input.guest.expiresAt) <= Date.now()) {
+        return yield* reject("invalid", "The guest's access must end in the future", [{ path: `${path}.guest.expiresAt`, message: "in the past" }])
+      }
+    }
+    const roster = yield* rosterOf(workspaceId)
+    if (roster.some((m) => m.email.toLowerCase() === email)) return yield* reject("conflict", `${email} is already a member`, [{ path: `${path}.email`, message: "already a member" }])
+    yield* query(`UPDATE pm_workspace_invitations SET status = 'expired' WHERE workspace_id = $1 AND email = $2 AND status = 'pending' AND expires_at <= now()`, [workspaceId, email])
+    const pending = yield* query(`SELECT 1 FROM pm_workspace_invitations WHERE workspace_id = $1 AND email = $2 AND status = 'pending'`, [workspaceId, email])
+    if (pending.length > 0) return yield* reject("conflict", `${email} already has a pending invitation; resend it instead`, [{ path: `${path}.email`, message: "already invited" }])
+    return { email, expiryDays: config.security.invitationExpiryDays }
+  })
+
+const insertInvitation = (workspaceId: string, input: InvitationInput, by: string, path: string) =>
+  Effect.gen(function* () {
+    const { email, expiryDays } = yield* requireInvitable(workspaceId, input, path)
+    const id = crypto.randomUUID()
+    const token = newSecret(INVITE_TOKEN_PREFIX)
+    yield* query(
+      `INSERT INTO pm_workspace_invitations (id, workspace_id, email, role, guest, guest_expires_at, message, token_hash, status, invited_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, now() + make_interval(days => $10::int))`,
+      [id, workspaceId, email, input.role, input.guest !== undefined, input.guest?.expiresAt ?? null, input.message ?? "", hashSecret(token), by, expiryDays]
+    )
+    const invitation = yield* getInvitation(id)
+    return { invitation, token, change: workspaceChange(workspaceId, "invitation.created", id, { email, role: input.role, guest: input.guest !== undefined }, by) }
+  })
+
+const pendingOf = (workspaceId: string, invitationId: string) =>
+  Effect.gen(function* () {
+    const invitation = yield* getInvitation(invitationId)
+    if (invitation.workspaceId !== workspaceId) return yield* reject("not_found", "No such invitation")
+    if (invitation.status !== "pending" && invitation.status !== "expired") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+    return invitation
+  })
+
+export const invitationCommands = {
+  createInvitation: (input: InvitationInput, by: string, workspaceId: string): Result<{ invitation: Invitation; token: string }> =>
+    Effect.gen(function* () {
+      if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
+      const created = yield* insertInvitation(workspaceId, input, by, "body")
+      return { result: { invitation: created.invitation, token: created.token }, changes: [created.change] }
+    }),
+
+  /** Invites many at once: each address succeeds or fails on its own. */
+  createInvitations: (input: { readonly invitations: ReadonlyArray<InvitationInput> }, by: string, workspaceId: string): Result<ReadonlyArray<{ email: string; invitation?: Invitation; token?: string; error?: { code: string; message: string } }>> =>
+    Effect.gen(function* () {
+      const results: Array<{ email: string; invitation?: Invitation; token?: string; error?: { code: string; message: string } }> = []
+      const changes = []
+      for (const [index, item] of input.invitations.entries()) {
+        const attempt = yield* Effect.result(Effect.gen(function* () {
+          if (item.guest === undefined) yield* requireSeats(workspaceId, 1)
+          return yield* insertInvitation(workspaceId, item, by, `body.invitations.${index}`)
+        }))
+        if (attempt._tag === "Success") {
+          results.push({ email: attempt.success.invitation.email, invitation: attempt.success.invitation, token: attempt.success.token })
+          changes.push(attempt.success.change)
+        } else {
+          const error = attempt.failure
+          if (error._tag !== "Rejection") return yield* Effect.fail(error)
+          results.push({ email: normalizeEmail(item.email), error: { code: error.code, message: error.message } })
+        }
+      }
+      return { result: results, changes }
+    }),
+
+  updateInvitation: (input: { readonly invitationId: string; readonly role?: typeof AssignableRole.Type; readonly message?: string }, by: string, workspaceId: string): Result<Invitation> =>
+    Effect.gen(function* () {
+      const invitation = yield* pendingOf(workspaceId, input.invitationId)
+      if (invitation.guest && input.role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: "body.role", message: "guests are members or viewers" }])
+      yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [invitation.id, input.role ?? null, input.message ?? null])
+      return {
+        result: yield* getInvitation(invitation.id),
+        changes: [workspaceChange(workspaceId, "invitation.updated", invitation.id, { email: invitation.email, ...(input.role ? { role: input.role } : {}) }, by)]
+      }
+    }),
+
+  revokeInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<Invitation> =>
+    Effect.gen(function* () {
+      const invitation = yield* pendingOf(workspaceId, input.invitationId)
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'revoked', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
+      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.revoked", invitation.id, { email: invitation.email }, by)] }
+    }),
+
+  /** A new token and a new expiry (the old link stops working). */
+  resendInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<{ invitation: Invitation; token: string }> =>
+    Effect.gen(function* () {
+      const invitation = yield* pendingOf(workspaceId, input.invitationId)
+      const days = (yield* configOf(workspaceId)).security.invitationExpiryDays
+      const token = newSecret(INVITE_TOKEN_PREFIX)
+      yield* query(
+        `UPDATE pm_workspace_invitations SET token_hash = $2, status = 'pending', expires_at = now() + make_interval(days => $3::int),
+                resend_count = resend_count + 1, last_sent_at = now() WHERE id = $1`,
+        [invitation.id, hashSecret(token), days]
+      )
+      return { result: { invitation: yield* getInvitation(invitation.id), token }, changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)] }
+    }),
+
+  /** The invitee takes the invitation; the identity workspace admits them next. */
+  claimInvitation: (input: { readonly invitationId: string; readonly email: string }, by: string, workspaceId: string): Result<Invitation> =>
+    Effect.gen(function* () {
+      const invitation = yield* getInvitation(input.invitationId)
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
+      if (invitation.status === "expired") return yield* reject("conflict", "This invitation has expired; ask for a new one")
+      if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+      if (!invitation.guest) yield* requireSeats(workspaceId, 1, { reserved: true })
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'accepted', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
+      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.accepted", invitation.id, { email: invitation.email }, by)] }
+    }),
+
+  /** Undoes a claim the workspace did not follow through. */
+  reopenInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<void> =>
+    Effect.gen(function* () {
+      const reopened = yield* query(
+        `UPDATE pm_workspace_invitations SET status = 'pending', responded_at = NULL, responded_by = NULL WHERE id = $1 AND workspace_id = $2 AND status = 'accepted' RETURNING email`,
+        [input.invitationId, workspaceId]
+      )
+      return { result: undefined, changes: reopened.length === 0 ? [] : [workspaceChange(workspaceId, "invitation.reopened", input.invitationId, {}, by)] }
+    }),
+
+  declineInvitation: (input: { readonly invitationId: string; readonly email: string }, by: string, workspaceId: string): Result<Invitation> =>
+    Effect.gen(function* () {
+      const invitation = yield* getInvitation(input.invitationId)
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
+      if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
+      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.declined", invitation.id, { email: invitation.email }, by)] }
+    }),
+
+  /** Replaces the invite link (the old code stops working); the code is returned once. */
+  createInviteLink: (input: { readonly role: typeof AssignableRole.Type; readonly expiresAt?: string | null; readonly maxUses?: number | null }, by: string, workspaceId: string): Result<{ link: InviteLink; code: string }> =>
+    Effect.gen(function* () {
+      if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("forbidden", "Invite links are turned off in this workspace")
+      if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now()) return yield* reject("invalid", "The expiry must be in the future", [{ path: "body.expiresAt", message: "in the past" }])
+      const code = newSecret(INVITE_LINK_PREFIX)
+      yield* query(
+        `INSERT INTO pm_workspace_invite_links (workspace_id, code_hash, code_prefix, role, created_by, expires_at, max_uses) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (workspace_id) DO UPDATE SET code_hash = excluded.code_hash, code_prefix = excluded.code_prefix, role = excluded.role, created_by = excluded.created_by,
+           created_at = now(), expires_at = excluded.expires_at, max_uses = excluded.max_uses, uses = 0`,
+        [workspaceId, hashSecret(code), code.slice(0, INVITE_LINK_PREFIX.length + 6), input.role, by, input.expiresAt ?? null, input.maxUses ?? null]
+      )
+      return { result: { link: yield* inviteLinkOf(workspaceId), code }, changes: [workspaceChange(workspaceId, "invite_link.created", workspaceId, { role: input.role }, by)] }
+    }),
+
+  disableInviteLink: (_: {}, by: string, workspaceId: string): Result<void> =>
+    Effect.gen(function* () {
+      const removed = yield* query(`DELETE FROM pm_workspace_invite_links WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId])
+      if (removed.length === 0) return yield* reject("not_found", "The workspace has no invite link")
+      return { result: undefined, changes: [workspaceChange(workspaceId, "invite_link.disabled", workspaceId, {}, by)] }
+    }),
+
+  /** Uses the invite link once; returns the role it grants. */
+  claimInviteLink: (input: { readonly code: string }, _by: string, workspaceId: string): Result<{ role: typeof AssignableRole.Type }> =>
+    Effect.gen(function* () {
+      if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
+      const link = yield* inviteLinkByCode(input.code)
+      if (link.workspaceId !== workspaceId) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
+      yield* requireSeats(workspaceId, 1)
+      yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
+      return { result: { role: link.role }, changes: [] }
+    }),
+
+  unclaimInviteLink: (_: {}, _by: string, workspaceId: string): Result<void> =>
+    Effect.gen(function* () {
+      yield* query(`UPDATE pm_workspace_invite_links SET uses = greatest(uses - 1, 0) WHERE workspace_id = $1`, [workspaceId])
+      return { result: undefined, changes: [] }
+    })
+}

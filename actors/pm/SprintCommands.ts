@@ -1,0 +1,380 @@
+/**
+ * The sprint commands of a space (run by the space's planning actor, so
+ * starting, completing and planning never race within a space):
+ *
+ * - A series is a sprint group, or the space's sprints outside any group;
+ *   a series has at most one active sprint.
+ * - A task is planned into at most one open (planned or active) sprint:
+ *   adding it to another moves it there.
+ * - Completing a sprint records its report; its unfinished tasks roll over
+ *   to the next sprint (the one named, else the series' next planned one,
+ *   else — when the group asks for it — a new one of the group's length) or
+ *   go back to the backlog.
+ */
+import { Effect } from "effect"
+import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { Change } from "./ChangeLog.ts"
+import { change } from "./Changes.ts"
+import { getSprint, getSprintGroup, groupRow, type Sprint, type SprintRow, sprintRow, type SprintSummary } from "./SprintRecords.ts"
+import { getSpace } from "./StructureReads.ts"
+import { teamWorkspace } from "./Team.ts"
+import { isoDate } from "./WorkRecords.ts"
+
+type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+
+const DAY = 86_400_000
+export const DEFAULT_SPRINT_DAYS = 14
+const MAX_SPRINT_DAYS = 365
+
+const invalid = (path: string, message: string) => reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }])
+
+const startOfToday = () => {
+  const now = new Date()
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString()
+}
+
+const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY).toISOString()
+
+const where = (sprint: { workspaceId: string; spaceId: string }) => ({ workspaceId: sprint.workspaceId, spaceId: sprint.spaceId })
+
+const sprintInSpace = (spaceId: string, sprintId: string, path?: string) =>
+  Effect.flatMap(sprintRow(sprintId), (sprint) =>
+    sprint.spaceId === spaceId ? Effect.succeed(sprint) : Effect.fail(reject("not_found", "No such sprint", path ? [{ path, message: "not found" }] : undefined)))
+
+const groupInSpace = (spaceId: string, groupId: string, path?: string) =>
+  Effect.flatMap(
+    Effect.mapError(groupRow(groupId), (e) => (e._tag === "Rejection" && path ? reject("not_found", "No such sprint group", [{ path, message: "not found" }]) : e)),
+    (group) => group.spaceId === spaceId ? Effect.succeed(group) : Effect.fail(reject("not_found", "No such sprint group", path ? [{ path, message: "not found" }] : undefined))
+  )
+
+const checkTeam = (workspaceId: string, teamId: string | null | undefined) =>
+  Effect.gen(function* () {
+    if (teamId === undefined || teamId === null) return
+    if ((yield* teamWorkspace(teamId)) !== workspaceId) return yield* reject("not_found", "No such team in this workspace", [{ path: "body.teamId", message: "not found" }])
+  })
+
+const groupNameTaken = (spaceId: string, name: string, except = "") =>
+  Effect.flatMap(query(`SELECT 1 FROM pm_sprint_groups WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]), (rows) =>
+    rows.length > 0 ? Effect.fail(reject("conflict", `A sprint group named "${name.trim()}" exists in this space`, [{ path: "body.name", message: "already exists" }])) : Effect.void)
+
+/** The active sprint of a series (a group, or the space's ungrouped sprints), if any. */
+const activeInSeries = (spaceId: string, groupId: string | null, except = "") =>
+  Effect.map(
+    query<{ id: string; name: string }>(
+      `SELECT id, name FROM pm_sprints WHERE space_id = $1 AND status = 'active' AND group_id IS NOT DISTINCT FROM $2 AND id <> $3`,
+      [spaceId, groupId, except]
+    ),
+    (rows) => rows[0]
+  )
+
+const seriesCount = (spaceId: string, groupId: string | null) =>
+  Effect.map(query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [spaceId, groupId]), (rows) => rows[0]!.n)
+
+const latestEnd = (spaceId: string, groupId: string | null) =>
+  Effect.map(query<{ end: string | null }>(`SELECT max(end_date) AS end FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [spaceId, groupId]), (rows) => rows[0]?.end ?? null)
+
+const checkRange = (start: string, end: string, prefix: string) =>
+  Date.parse(end) <= Date.parse(start)
+    ? Effect.fail(invalid(`${prefix}.endDate`, "must be after the start date"))
+    : Date.parse(end) - Date.parse(start) > MAX_SPRINT_DAYS * DAY
+    ? Effect.fail(invalid(`${prefix}.endDate`, `a sprint lasts at most ${MAX_SPRINT_DAYS} days`))
+    : Effect.void
+
+const realDate = (value: string | undefined, path: string) =>
+  value === undefined ? Effect.succeed(undefined) : isoDate(value) ? Effect.succeed(isoDate(value)!) : Effect.fail(invalid(path, "not a real date"))
+
+/** Inserts a planned sprint; dates and name default from its series. */
+const insertSprint = (
+  space: { workspaceId: string; id: string },
+  group: { id: string; name: string; defaultLengthDays: number } | undefined,
+  input: { readonly name?: string; readonly goal?: string; readonly startDate?: string; readonly endDate?: string },
+  by: string
+) =>
+  Effect.gen(function* () {
+    const groupId = group?.id ?? null
+    const length = group?.defaultLengthDays ?? DEFAULT_SPRINT_DAYS
+    const previousEnd = yield* latestEnd(space.id, groupId)
+    const today = startOfToday()
+    const start = input.startDate ?? (previousEnd !== null && Date.parse(previousEnd) > Date.parse(today) ? previousEnd : today)
+    const end = input.endDate ?? plusDays(start, length)
+    yield* checkRange(start, end, "body")
+    const number = (yield* seriesCount(space.id, groupId)) + 1
+    const name = input.name?.trim() ?? `${group ? group.name : "Sprint"} ${number}`
+    const id = crypto.randomUUID()
+    yield* query(
+      `INSERT INTO pm_sprints (id, workspace_id, space_id, group_id, name, goal, status, start_date, end_date, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, 'planned', $7, $8, $9)`,
+      [id, space.workspaceId, space.id, groupId, name, input.goal ?? "", start, end, by]
+    )
+    return { id, name, start, end }
+  })
+
+export interface SprintGroupInput {
+  readonly name: string
+  readonly description?: string
+  readonly defaultLengthDays?: number
+  readonly autoCreateNext?: boolean
+  readonly teamId?: string | null
+}
+
+export interface SprintInput {
+  readonly name?: string
+  readonly goal?: string
+  readonly startDate?: string
+  readonly endDate?: string
+  readonly sprintGroupId?: string
+}
+
+const members = (sprintId: string) =>
+  query<{ rowId: string; taskId: string; closed: boolean; archived: boolean; minutes: number }>(
+    `SELECT st.id AS "rowId", t.id AS "taskId", t.closed_at IS NOT NULL AS closed, t.archived_at IS NOT NULL AS archived,
+            COALESCE(t.time_estimate_minutes, 0) AS minutes
+       FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
+       JOIN pm_tasks t ON t.id = st.task_id AND t.deleted_at IS NULL AND t.space_id = sp.space_id
+      WHERE st.sprint_id = $1 AND st.removed_at IS NULL`,
+    [sprintId]
+  )
+
+export const sprintCommands = {
+  createSprintGroup: (input: SprintGroupInput, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const space = yield* getSpace(spaceId)
+      yield* groupNameTaken(spaceId, input.name)
+      yield* checkTeam(space.workspaceId, input.teamId)
+      const id = crypto.randomUUID()
+      yield* query(
+        `INSERT INTO pm_sprint_groups (id, workspace_id, space_id, team_id, name, description, default_length_days, auto_create_next, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [id, space.workspaceId, spaceId, input.teamId ?? null, input.name.trim(), input.description ?? "", input.defaultLengthDays ?? DEFAULT_SPRINT_DAYS, input.autoCreateNext ?? true, by]
+      )
+      const group = yield* getSprintGroup(id)
+      return { result: group, changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint_group.created", id, { name: group.name, defaultLengthDays: group.defaultLengthDays }, by)] }
+    }),
+
+  updateSprintGroup: (input: Partial<SprintGroupInput> & { readonly sprintGroupId: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const group = yield* groupInSpace(spaceId, input.sprintGroupId)
+      if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
+      yield* checkTeam(group.workspaceId, input.teamId)
+      yield* query(
+        `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
+        [group.id, input.name?.trim() ?? group.name, input.description ?? group.description, input.defaultLengthDays ?? group.defaultLengthDays,
+          input.autoCreateNext ?? group.autoCreateNext, input.teamId !== undefined ? input.teamId : group.teamId]
+      )
+      const { sprintGroupId: _g, ...changed } = input
+      return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
+    }),
+
+  /** Deletes the group; its sprints stay, outside any group. Refused while one of them runs. */
+  deleteSprintGroup: (input: { readonly sprintGroupId: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const group = yield* groupInSpace(spaceId, input.sprintGroupId)
+      const active = yield* activeInSeries(spaceId, group.id)
+      if (active) return yield* reject("conflict", `Sprint "${active.name}" of this group is active; complete it first`)
+      const detached = yield* query(`UPDATE pm_sprints SET group_id = NULL, updated_at = now() WHERE group_id = $1 RETURNING id`, [group.id])
+      yield* query(`DELETE FROM pm_sprint_groups WHERE id = $1`, [group.id])
+      return { result: undefined, changes: [change(where(group), "sprint_group.deleted", group.id, { name: group.name, sprints: detached.length }, by)] }
+    }),
+
+  createSprint: (input: SprintInput, by: string, spaceId: string): Result<Sprint> =>
+    Effect.gen(function* () {
+      const space = yield* getSpace(spaceId)
+      const group = input.sprintGroupId ? yield* groupInSpace(spaceId, input.sprintGroupId, "body.sprintGroupId") : undefined
+      const startDate = yield* realDate(input.startDate, "body.startDate")
+      const endDate = yield* realDate(input.endDate, "body.endDate")
+      const created = yield* insertSprint({ workspaceId: space.workspaceId, id: spaceId }, group, { ...input, startDate, endDate }, by)
+      return {
+        result: yield* getSprint(created.id),
+        changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint.created", created.id, { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group?.id ?? null }, by)]
+      }
+    }),
+
+  updateSprint: (input: Omit<SprintInput, "sprintGroupId"> & { readonly sprintId: string; readonly sprintGroupId?: string | null }, by: string, spaceId: string): Result<Sprint> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      const startDate = yield* realDate(input.startDate, "body.startDate")
+      const endDate = yield* realDate(input.endDate, "body.endDate")
+      if (sprint.status === "completed") {
+        for (const key of ["startDate", "endDate", "sprintGroupId"] as const) {
+          if (input[key] !== undefined) return yield* reject("conflict", "A completed sprint keeps its dates and series; only its name and goal change", [{ path: `body.${key}`, message: "sprint is completed" }])
+        }
+      }
+      if (sprint.status === "active" && startDate !== undefined && startDate !== sprint.startDate) {
+        return yield* reject("conflict", "The sprint has started; its start date is fixed", [{ path: "body.startDate", message: "sprint is active" }])
+      }
+      let groupId = sprint.sprintGroupId
+      if (input.sprintGroupId !== undefined && input.sprintGroupId !== sprint.sprintGroupId) {
+        if (input.sprintGroupId !== null) yield* groupInSpace(spaceId, input.sprintGroupId, "body.sprintGroupId")
+        groupId = input.sprintGroupId
+        if (sprint.status === "active") {
+          const other = yield* activeInSeries(spaceId, groupId, sprint.id)
+          if (other) return yield* reject("conflict", `Sprint "${other.name}" is already active in that series`, [{ path: "body.sprintGroupId", message: "series has an active sprint" }])
+        }
+      }
+      const start = startDate ?? sprint.startDate
+      const end = endDate ?? sprint.endDate
+      if (startDate !== undefined || endDate !== undefined) yield* checkRange(start, end, "body")
+      yield* query(
+        `UPDATE pm_sprints SET name = $2, goal = $3, start_date = $4, end_date = $5, group_id = $6, updated_at = now() WHERE id = $1`,
+        [sprint.id, input.name?.trim() ?? sprint.name, input.goal ?? sprint.goal, start, end, groupId]
+      )
+      const { sprintId: _s, ...changed } = input
+      return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.updated", sprint.id, { ...changed, ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) }, by)] }
+    }),
+
+  /** Deletes a planned or completed sprint; its tasks go back to the backlog. An active sprint is completed, not deleted. */
+  deleteSprint: (input: { readonly sprintId: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      if (sprint.status === "active") return yield* reject("conflict", "The sprint is active; complete it instead of deleting it")
+      const removed = yield* query(`DELETE FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL RETURNING task_id`, [sprint.id])
+      yield* query(`DELETE FROM pm_sprints WHERE id = $1`, [sprint.id])
+      return { result: undefined, changes: [change(where(sprint), "sprint.deleted", sprint.id, { name: sprint.name, status: sprint.status, tasks: removed.length }, by)] }
+    }),
+
+  /** Plans tasks of the space into the sprint; a task planned into another open sprint moves here. */
+  addSprintTasks: (input: { readonly sprintId: string; readonly taskIds: ReadonlyArray<string> }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; plan the tasks into an open sprint")
+      const taskIds = [...new Set(input.taskIds)]
+      const found = yield* query<{ id: string }>(
+        `SELECT id FROM pm_tasks WHERE id = ANY($1::text[]) AND space_id = $2 AND deleted_at IS NULL`,
+        [taskIds, spaceId]
+      )
+      const known = new Set(found.map((r) => r.id))
+      const missing = input.taskIds.map((id, index) => ({ id, index })).filter(({ id }) => !known.has(id))
+      if (missing.length > 0) {
+        return yield* reject("not_found", `No such task in this sprint's space: ${missing.map((m) => m.id).join(", ")}`,
+          missing.map((m) => ({ path: `body.taskIds.${m.index}`, message: "not a task of this space" })))
+      }
+      const planned = yield* query<{ rowId: string; taskId: string; sprintId: string }>(
+        `SELECT st.id AS "rowId", st.task_id AS "taskId", st.sprint_id AS "sprintId" FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
+          WHERE st.task_id = ANY($1::text[]) AND st.removed_at IS NULL AND sp.status <> 'completed'`,
+        [taskIds]
+      )
+      const alreadyPlanned = planned.filter((p) => p.sprintId === sprint.id).map((p) => p.taskId)
+      const moved = planned.filter((p) => p.sprintId !== sprint.id)
+      if (moved.length > 0) {
+        yield* query(`UPDATE pm_sprint_tasks SET removed_at = now(), removed_by = $2 WHERE id = ANY($1::text[])`, [moved.map((m) => m.rowId), by])
+      }
+      const added = taskIds.filter((id) => !alreadyPlanned.includes(id))
+      for (const taskId of added) {
+        yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by) VALUES ($1, $2, $3, $4)`, [crypto.randomUUID(), sprint.id, taskId, by])
+      }
+      const movedOut = moved.map((m) => ({ taskId: m.taskId, fromSprintId: m.sprintId }))
+      return {
+        result: { added, moved: movedOut, alreadyPlanned, sprint: yield* getSprint(sprint.id) },
+        changes: added.length === 0 ? [] : [change(where(sprint), "sprint.tasks_added", sprint.id, { taskIds: added, moved: movedOut }, by)]
+      }
+    }),
+
+  removeSprintTask: (input: { readonly sprintId: string; readonly taskId: string }, by: string, spaceId: string): Result<unknown> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; its tasks are its record")
+      const removed = yield* query(
+        `UPDATE pm_sprint_tasks SET removed_at = now(), removed_by = $3 WHERE sprint_id = $1 AND task_id = $2 AND removed_at IS NULL RETURNING id`,
+        [sprint.id, input.taskId, by]
+      )
+      if (removed.length === 0) return yield* reject("not_found", "That task is not planned into this sprint")
+      return { result: undefined, changes: [change(where(sprint), "sprint.task_removed", sprint.id, { taskId: input.taskId }, by)] }
+    }),
+
+  startSprint: (input: { readonly sprintId: string }, by: string, spaceId: string): Result<Sprint> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      if (sprint.status !== "planned") return yield* reject("conflict", `The sprint is ${sprint.status}; only a planned sprint starts`)
+      const other = yield* activeInSeries(spaceId, sprint.sprintGroupId)
+      if (other) return yield* reject("conflict", `Sprint "${other.name}" is active in this series; complete it first`)
+      if (Date.parse(sprint.endDate) <= Date.now()) return yield* reject("conflict", "The sprint's end date has passed; move it before starting")
+      const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
+      const minutes = rows.reduce((sum, m) => sum + Number(m.minutes), 0)
+      // Starting early moves the start to now, so the burndown begins on the real first day.
+      yield* query(
+        `UPDATE pm_sprints SET status = 'active', started_at = now(), started_by = $2, start_date = LEAST(start_date, now()),
+                committed_tasks = $3, committed_minutes = $4, updated_at = now() WHERE id = $1`,
+        [sprint.id, by, rows.length, minutes]
+      )
+      return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.started", sprint.id, { name: sprint.name, committedTasks: rows.length, committedMinutes: minutes }, by)] }
+    }),
+
+  completeSprint: (
+    input: { readonly sprintId: string; readonly unfinished?: "next_sprint" | "backlog"; readonly nextSprintId?: string },
+    by: string,
+    spaceId: string
+  ): Result<{ sprint: Sprint; nextSprint: Sprint | null }> =>
+    Effect.gen(function* () {
+      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+      if (sprint.status !== "active") return yield* reject("conflict", `The sprint is ${sprint.status}; only an active sprint completes`)
+      const changes: Array<Change> = []
+      const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
+      const finished = rows.filter((m) => m.closed)
+      const unfinished = rows.filter((m) => !m.closed)
+      let target: SprintRow | undefined
+      if (input.unfinished !== "backlog") {
+        if (input.nextSprintId !== undefined) {
+          if (input.nextSprintId === sprint.id) return yield* reject("invalid", "Invalid body.nextSprintId: the sprint being completed", [{ path: "body.nextSprintId", message: "is this sprint" }])
+          target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
+          if (target.status === "completed") return yield* reject("conflict", "The next sprint is completed", [{ path: "body.nextSprintId", message: "completed" }])
+        } else {
+          const next = yield* query<{ id: string }>(
+            `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
+              ORDER BY start_date, created_at, id LIMIT 1`,
+            [spaceId, sprint.sprintGroupId, sprint.id]
+          )
+          if (next[0]) target = yield* sprintRow(next[0].id)
+          else if (sprint.sprintGroupId !== null) {
+            const group = yield* groupRow(sprint.sprintGroupId)
+            if (group.autoCreateNext) {
+              const later = Math.max(Date.parse(sprint.endDate), Date.now())
+              const start = new Date(later).toISOString()
+              const created = yield* insertSprint({ workspaceId: sprint.workspaceId, id: spaceId }, group, { startDate: start, endDate: plusDays(start, group.defaultLengthDays) }, by)
+              changes.push(change(where(sprint), "sprint.created", created.id, { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true }, by))
+              target = yield* sprintRow(created.id)
+            }
+          }
+        }
+      }
+      if (finished.length > 0) yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
+      if (unfinished.length > 0) {
+        yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [unfinished.map((m) => m.rowId), target ? "rolled_over" : "backlog"])
+      }
+      let carried: Array<string> = []
+      if (target && unfinished.length > 0) {
+        const there = new Set((yield* query<{ taskId: string }>(
+          `SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`, [target.id]
+        )).map((r) => r.taskId))
+        carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
+        for (const taskId of carried) {
+          yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [crypto.randomUUID(), target.id, taskId, by, sprint.id])
+        }
+        if (carried.length > 0) changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
+      }
+      const churn = yield* query<{ added: number; removed: number }>(
+        `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
+                count(*) FILTER (WHERE removed_at IS NOT NULL AND removed_at > $2::timestamptz)::int AS removed
+           FROM pm_sprint_tasks WHERE sprint_id = $1`,
+        [sprint.id, sprint.startedAt ?? sprint.startDate]
+      )
+      const committed = yield* query<{ tasks: number | null; minutes: number | null }>(`SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`, [sprint.id])
+      const summary: SprintSummary = {
+        committedTasks: committed[0]?.tasks ?? 0,
+        committedMinutes: committed[0]?.minutes ?? 0,
+        completedTasks: finished.length,
+        completedMinutes: finished.reduce((sum, m) => sum + Number(m.minutes), 0),
+        addedDuringSprint: churn[0]?.added ?? 0,
+        removedDuringSprint: churn[0]?.removed ?? 0,
+        rolledOver: target ? unfinished.length : 0,
+        returnedToBacklog: target ? 0 : unfinished.length,
+        nextSprintId: target?.id ?? null
+      }
+      yield* query(
+        `UPDATE pm_sprints SET status = 'completed', completed_at = now(), completed_by = $2, summary = $3, updated_at = now() WHERE id = $1`,
+        [sprint.id, by, summary]
+      )
+      changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
+      return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
+    })
+}

@@ -1,0 +1,76 @@
+/**
+ * pm tag "Filters" (3): saved filters of a list — named task criteria kept
+ * private or shared with the list, each with the live number of tasks it
+ * matches and the query string that applies it to the list's tasks. Writes
+ * go through the workspace's views actor.
+ */
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../../actors/Fields.ts"
+import { PmViews } from "../../actors/pm/PlanningActors.ts"
+import { SavedFilter, savedFiltersOf } from "../../actors/pm/SavedFilters.ts"
+import { TaskCriteria } from "../../actors/pm/TaskCriteria.ts"
+import { send } from "../../actors/pm/WorkActor.ts"
+import { Items } from "../../actors/pm/WorkRecords.ts"
+import { operation } from "../Operation.ts"
+import { planningIds } from "./Sprints.ts"
+import { at0, exampleIds as ids, onList, orDieSql } from "./WorkAccess.ts"
+
+const tag = "Filters"
+const service = "pm"
+const ListParams = Schema.Struct({ listId: Id })
+
+const exampleFilter = {
+  id: planningIds.filter,
+  listId: ids.list,
+  name: "My urgent work",
+  criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false },
+  shared: false,
+  matchingTasks: 4,
+  taskQuery: `priorities=urgent%2Chigh&assigneeIds=${ids.user}&includeClosed=false`,
+  createdBy: ids.user,
+  createdAt: at0
+}
+
+export const filtersOperations = [
+  operation({
+    service, tag, operationId: "listSavedFilters", method: "GET", path: "/v1/lists/{listId}/saved-filters",
+    summary: "A list's saved filters the caller sees (shared ones and their own), with how many tasks each matches now", auth: "both", scopes: ["tasks:read"],
+    params: ListParams,
+    responses: { 200: { description: "Saved filters", schema: Items(SavedFilter) } },
+    examples: [{ name: "list", request: { params: { listId: ids.list } }, response: { status: 200, body: { items: [exampleFilter] } } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onList(context, params.listId)
+        return { items: yield* orDieSql(savedFiltersOf(params.listId, caller.viewer)) }
+      })
+  }),
+  operation({
+    service, tag, operationId: "createSavedFilter", method: "POST", path: "/v1/lists/{listId}/saved-filters",
+    summary: "Save task criteria under a name for a list (private unless shared)", auth: "both", scopes: ["tasks:write"],
+    params: ListParams,
+    body: Schema.Struct({ name: Name(100), criteria: TaskCriteria, shared: Schema.optionalKey(Schema.Boolean) }),
+    responses: { 201: { description: "Saved", schema: SavedFilter }, 409: { description: "A filter of that name exists on the list" } },
+    examples: [{
+      name: "save",
+      request: { params: { listId: ids.list }, body: { name: "My urgent work", criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false } } },
+      response: { status: 201, body: exampleFilter }
+    }],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onList(context, params.listId, "member")
+        return yield* send(PmViews, caller.at.workspaceId, "createSavedFilter", caller.userId, { listId: params.listId, ...body, admin: caller.admin })
+      })
+  }),
+  operation({
+    service, tag, operationId: "deleteSavedFilter", method: "DELETE", path: "/v1/lists/{listId}/saved-filters/{filterId}",
+    summary: "Delete a saved filter (its creator, or a workspace admin for a shared one)", auth: "both", scopes: ["tasks:write"],
+    params: Schema.Struct({ listId: Id, filterId: Id }),
+    responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
+    examples: [{ name: "delete", request: { params: { listId: ids.list, filterId: planningIds.filter } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* onList(context, params.listId, "member")
+        yield* send(PmViews, caller.at.workspaceId, "deleteSavedFilter", caller.userId, { listId: params.listId, filterId: params.filterId, admin: caller.admin })
+      })
+  })
+]
