@@ -100,7 +100,8 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       maxBackpressure: options.maxBackpressureBytes,
       // A reader past the limit is closed rather than silently skipped: its provider resyncs.
       closeOnBackpressureLimit: 1,
-      idleTimeout: options.idleSeconds,
+      // uWS wants 0, or at least 8 and a multiple of 4.
+      idleTimeout: Math.max(8, Math.ceil(options.idleSeconds / 4) * 4),
       sendPingsAutomatically: true,
       upgrade: (res: any, req: any, upgradeContext: any) => {
         const headers: Array<readonly [string, string]> = []

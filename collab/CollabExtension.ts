@@ -23,11 +23,11 @@ import { natsCluster } from "./NatsCluster.ts"
 export const collabLayer = (config: AtriumConfig, options: CollabOptions = collabOptionsFromEnv()) =>
   Layer.effectContext(
     Effect.gen(function* () {
-      yield* Sql // fail fast if built without a database
+      const sql = yield* Sql
       const context = yield* Effect.context<Sql>()
       const runSql: RunSql = (effect) => Effect.runPromiseWith(context)(effect)
       const server = yield* Effect.acquireRelease(
-        Effect.sync(() => new LiveServer(runSql, options)),
+        Effect.sync(() => new LiveServer(runSql, options, sql.backend)),
         (server) => Effect.promise(() => server.close())
       )
       if (config.natsUrl !== undefined) {

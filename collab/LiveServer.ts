@@ -124,10 +124,12 @@ export class LiveServer implements ClusterHost {
   private sweepTimer: NodeJS.Timeout | undefined
   private closed = false
 
-  constructor(private readonly runSql: RunSql, readonly options: CollabOptions, cluster?: ClusterNode) {
+  constructor(private readonly runSql: RunSql, readonly options: CollabOptions, backend: "postgres" | "pglite" = "pglite", cluster?: ClusterNode) {
     this.cluster = cluster ?? soloNode(this.nodeId)
     this.log = new UpdateLog({
       write: (entries) => runSql(DocumentStore.append(entries)),
+      // PostgreSQL's pool overlaps commits; PGlite is one session.
+      concurrency: backend === "postgres" ? 3 : 1,
       committed: (entries) => this.committed(entries),
       failed: (error, attempt) => {
         if (attempt === 1 || attempt % 20 === 0) console.error(`[collab] appending updates failed (attempt ${attempt}), retrying:`, error)
@@ -334,8 +336,14 @@ export class LiveServer implements ClusterHost {
   }
 
   removedByPeer(name: string): void {
-    this.removed.add(name)
+    this.markRemoved(name)
     this.closeDocumentConnections(name)
+  }
+
+  /** Remembers (a bounded number of) removed documents, so late updates of theirs are not logged again. */
+  private markRemoved(name: string): void {
+    this.removed.add(name)
+    if (this.removed.size > 10_000) this.removed.delete(this.removed.values().next().value!)
   }
 
   /** Closes every connection to `name`; their sockets follow with 4404 (see `documentClosed`). */
@@ -425,7 +433,7 @@ export class LiveServer implements ClusterHost {
   }
 
   async remove(name: string): Promise<void> {
-    this.removed.add(name)
+    this.markRemoved(name)
     const timer = this.changeTimers.get(name)
     if (timer !== undefined) clearTimeout(timer)
     this.changeTimers.delete(name)

@@ -1,7 +1,7 @@
 /**
  * The durable update log with group commit: updates are queued in memory and
- * written in batches (one statement per batch, one writer at a time), so
- * under load many updates share one commit. `barrier(name)` resolves once
+ * written in batches (one statement per batch, `concurrency` batches at a
+ * time, committed in order), so under load many updates share one commit. `barrier(name)` resolves once
  * every update queued for `name` so far is committed: the collab server holds
  * an editor's acknowledgement (SyncStatus) and REST edits hold their reply on
  * it. A failed write is retried (with backoff) until it succeeds: nothing is
@@ -20,6 +20,8 @@ export interface UpdateLogOptions {
   readonly maxBatchBytes?: number
   /** Largest batch, in updates. */
   readonly maxBatchCount?: number
+  /** Batches written at once (a pool of connections overlaps their commits); 1 for an embedded database. */
+  readonly concurrency?: number
 }
 
 export interface LoggedUpdate extends AppendEntry {
@@ -36,7 +38,9 @@ interface Waiter {
 export class UpdateLog {
   private queue: Array<LoggedUpdate> = []
   private queuedBytes = 0
-  private writing = false
+  private scheduled = false
+  private readonly inFlight: Array<{ readonly batch: ReadonlyArray<LoggedUpdate>; done: boolean }> = []
+  private readonly concurrency: number
   private closed = false
   /** Sequence of the last update queued. */
   private lastQueued = 0
@@ -45,7 +49,9 @@ export class UpdateLog {
   private readonly lastByName = new Map<string, number>()
   private waiters: Array<Waiter> = []
 
-  constructor(private readonly options: UpdateLogOptions) {}
+  constructor(private readonly options: UpdateLogOptions) {
+    this.concurrency = Math.max(1, options.concurrency ?? 1)
+  }
 
   /** Queues an update; it is written with the next batch. */
   append(name: string, update: Uint8Array, tag?: unknown): number {
@@ -54,11 +60,8 @@ export class UpdateLog {
     this.queue.push({ name, update, seq, tag })
     this.queuedBytes += update.byteLength
     this.lastByName.set(name, seq)
-    if (!this.writing) {
-      this.writing = true
-      // Let the socket reads already pending queue theirs too, then write them together.
-      setImmediate(() => void this.drain())
-    }
+    // Let the socket reads already pending queue theirs too, then write them together.
+    this.schedule()
     return seq
   }
 
@@ -112,30 +115,41 @@ export class UpdateLog {
     return batch
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.takeBatch()
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await this.options.write(batch)
-            break
-          } catch (error) {
-            this.options.failed?.(error, attempt)
-            await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 50 * 2 ** Math.min(attempt, 7))))
-          }
-        }
-        this.commit(batch)
+  /**
+   * Starts batch writes while fewer than `concurrency` are in flight. Batches
+   * may finish out of order (several connections of a pool); they commit —
+   * waiters, listeners — strictly in order.
+   */
+  private pump(): void {
+    this.scheduled = false
+    while (this.inFlight.length < this.concurrency && this.queue.length > 0) {
+      const slot = { batch: this.takeBatch(), done: false }
+      this.inFlight.push(slot)
+      void this.writeWithRetry(slot.batch).then(() => {
+        slot.done = true
+        while (this.inFlight.length > 0 && this.inFlight[0]!.done) this.commit(this.inFlight.shift()!.batch)
         // Yield to I/O before the next batch: messages that arrived during the write join it
         // (an embedded database blocks the loop while it writes, so nothing else would).
-        if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve))
-      }
-    } finally {
-      this.writing = false
+        this.schedule()
+      })
     }
-    if (this.queue.length > 0) {
-      this.writing = true
-      void this.drain()
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0) return
+    this.scheduled = true
+    setImmediate(() => this.pump())
+  }
+
+  private async writeWithRetry(batch: ReadonlyArray<LoggedUpdate>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.options.write(batch)
+        return
+      } catch (error) {
+        this.options.failed?.(error, attempt)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 50 * 2 ** Math.min(attempt, 7))))
+      }
     }
   }
 

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Sql } from "../../persistence/Sql.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 
@@ -14,6 +15,15 @@ export interface TestAtrium {
   readonly origin: string
   readonly request: (method: string, path: string, options?: RequestOptions) => Promise<TestResponse>
   readonly close: () => Promise<void>
+}
+
+/** A server started in the test process: also reachable from inside. */
+export interface TestServer extends TestAtrium {
+  readonly port: number
+  /** Runs an effect with the server's own services (Sql, ActorSystem, LiveDocuments, ChangeLog…). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  /** A query against the server's database. */
+  readonly sql: <R = Record<string, any>>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<R>>
 }
 
 export interface RequestOptions {
@@ -32,46 +42,55 @@ export interface TestResponse {
   readonly text: string
 }
 
-export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<TestAtrium> => {
+export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<TestServer> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-test-"))
   const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
   const scope = Effect.runSync(Scope.make())
+  let context: Context.Context<any> | undefined
   const server = await Effect.runPromise(
-    Effect.flatMap(Layer.buildWithScope(services(config), scope), (context) =>
-      start(config).pipe(Effect.provideContext(context), Scope.provide(scope)))
+    Effect.flatMap(Layer.buildWithScope(services(config), scope), (built) => {
+      context = built
+      return start(config).pipe(Effect.provideContext(built), Scope.provide(scope))
+    })
   ).catch(async (error) => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   })
   const origin = `http://127.0.0.1:${server.port}`
-  const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token) headers.authorization = `Bearer ${options.token}`
-    if (options.apiKey) headers["x-api-key"] = options.apiKey
-    let body: string | Uint8Array | undefined = options.rawBody
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body)
-      headers["content-type"] ??= "application/json"
-    }
-    const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
-    const text = await response.text()
-    let parsed: unknown = undefined
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text }
-  }
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provideContext(effect, context!) as Effect.Effect<A, E>)
   return {
     origin,
-    request,
+    port: server.port,
+    request: jsonClient(origin),
+    run,
+    sql: (text, params = []) => run(Sql.use((sql) => sql.query(text, params))) as never,
     close: async () => {
       await Effect.runPromise(server.close)
       await Effect.runPromise(Scope.close(scope, Exit.void))
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** A small JSON client for an Atrium origin: credentials, raw bodies, parsed replies. */
+export const jsonClient = (origin: string): TestAtrium["request"] => async (method, urlPath, options = {}) => {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.apiKey) headers["x-api-key"] = options.apiKey
+  let body: string | Uint8Array | undefined = options.rawBody
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body)
+    headers["content-type"] ??= "application/json"
+  }
+  const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
+  const text = await response.text()
+  let parsed: unknown = undefined
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text }
 }
 
 let counter = 0

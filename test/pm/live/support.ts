@@ -3,70 +3,18 @@
  * test can use directly (to append changes through the real ChangeLog and to
  * seed pm rows), and small raw-WebSocket / Socket.IO clients that collect frames.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import path from "node:path"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Effect } from "effect"
 import { io as ioClient, type Socket as SioSocket } from "socket.io-client"
 import WebSocket from "ws"
-import { services, start } from "../../../facade/Atrium.ts"
-import { type AtriumConfig, fromEnv } from "../../../facade/Config.ts"
+import type { AtriumConfig } from "../../../facade/Config.ts"
 import { type Change, ChangeLog } from "../../../actors/pm/ChangeLog.ts"
 import { query } from "../../../persistence/Sql.ts"
-import type { TestAtrium, TestResponse, RequestOptions } from "../../support/atrium.ts"
+import { startAtrium, type TestAtrium, type TestServer } from "../../support/atrium.ts"
 
-export interface LiveAtrium extends TestAtrium {
-  readonly port: number
-  /** Runs an effect with the server's services (Sql, ChangeLog, ActorSystem…). */
-  readonly run: <A>(effect: Effect.Effect<A, any, any>) => Promise<A>
-}
+/** The test server (`startAtrium`): its services are reachable through `run`. */
+export type LiveAtrium = TestServer
 
-export const startLiveAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<LiveAtrium> => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-live-"))
-  const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
-  const scope = Effect.runSync(Scope.make())
-  let context: Context.Context<any> | undefined
-  const server = await Effect.runPromise(
-    Effect.flatMap(Layer.buildWithScope(services(config), scope), (built) => {
-      context = built
-      return start(config).pipe(Effect.provideContext(built), Scope.provide(scope))
-    })
-  ).catch(async (error) => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    throw error
-  })
-  const origin = `http://127.0.0.1:${server.port}`
-  const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token) headers.authorization = `Bearer ${options.token}`
-    if (options.apiKey) headers["x-api-key"] = options.apiKey
-    let body: string | Uint8Array | undefined = options.rawBody
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body)
-      headers["content-type"] ??= "application/json"
-    }
-    const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text }
-  }
-  return {
-    origin,
-    port: server.port,
-    request,
-    run: (effect) => Effect.runPromise(Effect.provideContext(effect, context!) as Effect.Effect<any>),
-    close: async () => {
-      await Effect.runPromise(server.close)
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
-}
+export const startLiveAtrium = (overrides: Partial<AtriumConfig> = {}): Promise<LiveAtrium> => startAtrium(overrides)
 
 let counter = 0
 const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`

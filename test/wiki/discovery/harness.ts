@@ -1,94 +1,19 @@
 /**
- * Atrium for the wiki discovery tests: the same server as `startAtrium()`,
- * plus what the discovery side needs wired until the lead wires it for good
- * (each only when missing): its actor kinds and the search indexer on
- * LiveDocuments. Also direct SQL, the collab WebSocket URL, and fixtures for
- * workspaces, members, spaces and pages through the real operations.
+ * Atrium for the wiki discovery tests: the server of `startAtrium()` with its
+ * collab WebSocket URL, and fixtures for workspaces, members, spaces and pages
+ * through the real operations.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import path from "node:path"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { expect } from "vitest"
-import { wikiDiscoveryActorKinds } from "../../../actors/wiki/discoveryKinds.ts"
-import { searchIndexing } from "../../../actors/wiki/SearchIndex.ts"
-import { extensions, start } from "../../../facade/Atrium.ts"
-import * as AccessTokens from "../../../facade/auth/AccessTokens.ts"
-import { type AtriumConfig, fromEnv } from "../../../facade/Config.ts"
-import type { CoreServices } from "../../../facade/Extension.ts"
-import { actorKinds } from "../../../facade/operations.ts"
-import * as Database from "../../../persistence/Database.ts"
-import * as FileBlobStore from "../../../persistence/FileBlobStore.ts"
-import { Sql } from "../../../persistence/Sql.ts"
-import * as SqlActorStore from "../../../persistence/SqlActorStore.ts"
-import { layerInProcess } from "../../../runtime/InProcessTransport.ts"
-import type { RequestOptions, TestAtrium, TestResponse } from "../../support/atrium.ts"
+import { startAtrium, type TestAtrium, type TestResponse, type TestServer } from "../../support/atrium.ts"
 
-export interface DiscoveryAtrium extends TestAtrium {
-  readonly sql: <R = Record<string, any>>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<R>>
+export interface DiscoveryAtrium extends TestServer {
   readonly collabUrl: string
-  /** Runs an effect in the server's services (LiveDocuments, Sql, ActorSystem…). */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
 }
 
 /** `databaseUrl`: run on PostgreSQL instead of PGlite. */
 export const startDiscoveryAtrium = async (options: { readonly databaseUrl?: string } = {}): Promise<DiscoveryAtrium> => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-wiki-discovery-"))
-  const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, databaseUrl: options.databaseUrl }
-  const scope = Effect.runSync(Scope.make())
-  try {
-    const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(dataDir)).pipe(
-      Layer.provideMerge(config.databaseUrl !== undefined ? Database.postgres(config.databaseUrl) : Database.pglite(dataDir))
-    )
-    const extended = extensions.reduce(
-      (below, extension) => (extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>).pipe(Layer.provideMerge(below)),
-      stores as unknown as Layer.Layer<CoreServices>
-    )
-    let context = await Effect.runPromise(Layer.buildWithScope(extended, scope)) as Context.Context<any>
-    // Registers once per LiveDocuments: a no-op when the wiki extension already does it.
-    context = Context.merge(context, await Effect.runPromise(Layer.buildWithScope(searchIndexing.pipe(Layer.provide(Layer.succeedContext(context))), scope)))
-    const known = new Set(actorKinds.map((kind) => kind.kind))
-    const kinds = [...actorKinds, ...wikiDiscoveryActorKinds.filter((kind) => !known.has(kind.kind))]
-    const actorSystem = layerInProcess(kinds, { idleMillis: config.actorIdleMillis }) as unknown as Layer.Layer<any, never, never>
-    context = Context.merge(context, await Effect.runPromise(Layer.buildWithScope(actorSystem.pipe(Layer.provide(Layer.succeedContext(context))), scope)))
-    const server = await Effect.runPromise(start(config).pipe(Effect.provideContext(context), Scope.provide(scope)) as Effect.Effect<{ port: number; close: Effect.Effect<void> }>)
-    const origin = `http://127.0.0.1:${server.port}`
-    const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(effect.pipe(Effect.provideContext(context)) as Effect.Effect<A, E>)
-    const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<TestResponse> => {
-      const headers: Record<string, string> = { ...options.headers }
-      if (options.token) headers.authorization = `Bearer ${options.token}`
-      if (options.apiKey) headers["x-api-key"] = options.apiKey
-      let body: string | Uint8Array | undefined = options.rawBody
-      if (options.body !== undefined) {
-        body = JSON.stringify(options.body)
-        headers["content-type"] ??= "application/json"
-      }
-      const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
-      const text = await response.text()
-      let parsed: unknown = undefined
-      try {
-        parsed = text === "" ? undefined : JSON.parse(text)
-      } catch {
-        parsed = undefined
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text }
-    }
-    return {
-      origin,
-      request,
-      collabUrl: `ws://127.0.0.1:${server.port}/wiki/v1/collab`,
-      run,
-      sql: (text, params) => run(Sql.use((sql) => sql.query(text, params))) as never,
-      close: async () => {
-        await Effect.runPromise(server.close)
-        await Effect.runPromise(Scope.close(scope, Exit.void))
-        rmSync(dataDir, { recursive: true, force: true })
-      }
-    }
-  } catch (error) {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    throw error
-  }
+  const atrium = await startAtrium(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {})
+  return { ...atrium, collabUrl: `ws://127.0.0.1:${atrium.port}/wiki/v1/collab` }
 }
 
 let counter = 0

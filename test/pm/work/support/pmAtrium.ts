@@ -4,16 +4,10 @@
  * so tests can check the change log (`pm_events`) and the notifications the
  * changes produced, and helpers to set up a workspace with its roles.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import path from "node:path"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { services, start } from "../../../../facade/Atrium.ts"
-import { type AtriumConfig, fromEnv } from "../../../../facade/Config.ts"
-import { Sql } from "../../../../persistence/Sql.ts"
 import { appendFileSync } from "node:fs"
+import type { AtriumConfig } from "../../../../facade/Config.ts"
 import { atriumRegistry } from "../../../../facade/operations.ts"
-import { signUp, type TestAtrium, type TestResponse } from "../../../support/atrium.ts"
+import { signUp, startAtrium, type TestAtrium, type TestResponse, type TestServer } from "../../../support/atrium.ts"
 
 export interface LoggedChange {
   readonly seq: number
@@ -27,9 +21,7 @@ export interface LoggedChange {
   readonly actorId: string
 }
 
-export interface PmAtrium extends TestAtrium {
-  /** Runs a read against the server's database. */
-  readonly sql: <R = Record<string, any>>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<R>>
+export interface PmAtrium extends TestServer {
   /** The workspace's change log, oldest first (optionally of one type). */
   readonly changes: (workspaceId: string, type?: string) => Promise<ReadonlyArray<LoggedChange>>
   /** Notifications the changes produced for a user, oldest first. */
@@ -37,62 +29,27 @@ export interface PmAtrium extends TestAtrium {
 }
 
 export const startPmAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<PmAtrium> => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-pm-"))
-  const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
-  const scope = Effect.runSync(Scope.make())
-  let sqlService: Context.Service.Shape<typeof Sql> | undefined
-  const server = await Effect.runPromise(
-    Effect.flatMap(Layer.buildWithScope(services(config), scope), (context) => {
-      sqlService = Context.get(context, Sql)
-      return start(config).pipe(Effect.provideContext(context), Scope.provide(scope))
-    })
-  ).catch(async (error) => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    throw error
-  })
-  const origin = `http://127.0.0.1:${server.port}`
+  const atrium = await startAtrium(overrides)
   const request: TestAtrium["request"] = async (method, urlPath, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token) headers.authorization = `Bearer ${options.token}`
-    if (options.apiKey) headers["x-api-key"] = options.apiKey
-    let body: string | Uint8Array | undefined = options.rawBody
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body)
-      headers["content-type"] ??= "application/json"
-    }
-    const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
-    const text = await response.text()
-    let parsed: unknown = undefined
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
+    const response = await atrium.request(method, urlPath, options)
     // PM_WORK_HITS=<file>: record which operations answered 2xx (to check every operation has a happy path).
     if (process.env.PM_WORK_HITS && response.status < 300) {
       const match = atriumRegistry.router.match(method, urlPath.split("?")[0]!)
       if (match._tag === "Found") appendFileSync(process.env.PM_WORK_HITS, `${match.operation.operationId}\n`)
     }
-    return { status: response.status, headers: response.headers, body: parsed, text } satisfies TestResponse
+    return response
   }
-  const sql = <R,>(text: string, params: ReadonlyArray<unknown> = []) => Effect.runPromise(sqlService!.query<R & object>(text, params)) as Promise<ReadonlyArray<R>>
   return {
-    origin,
+    ...atrium,
     request,
-    sql,
     changes: (workspaceId, type) =>
-      sql<LoggedChange>(
+      atrium.sql<LoggedChange>(
         `SELECT seq, type, scope, entity_id AS "entityId", space_id AS "spaceId", list_id AS "listId", task_id AS "taskId", data, actor_id AS "actorId"
            FROM pm_events WHERE workspace_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY seq`,
         [workspaceId, type ?? null]
       ),
     notifications: (userId) =>
-      sql(`SELECT reason, title, event_type AS "eventType", entity_id AS "entityId" FROM pm_notifications WHERE user_id = $1 ORDER BY created_at, event_seq`, [userId]) as never,
-    close: async () => {
-      await Effect.runPromise(server.close)
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-      rmSync(dataDir, { recursive: true, force: true })
-    }
+      atrium.sql(`SELECT reason, title, event_type AS "eventType", entity_id AS "entityId" FROM pm_notifications WHERE user_id = $1 ORDER BY created_at, event_seq`, [userId]) as never
   }
 }
 

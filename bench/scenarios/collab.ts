@@ -1,0 +1,559 @@
+/**
+ * The collab scenarios: Atrium's collaboration server (Hocuspocus driven on
+ * uWebSockets.js, topic fan-out, durable acknowledgements) against stock
+ * Hocuspocus (its own `Server`: node:http + ws, in-memory documents, no
+ * storage, immediate acknowledgements) started here with the same hooks.
+ * Every client speaks the protocol by hand (bench/load/collab-clients.ts),
+ * identically for both. Nothing is asserted; the targets are read off the
+ * ratios:
+ *
+ * - collab-fanout: one writer, N readers of one document; delivered
+ *   updates/s and writer → reader latency (target at N = 1000: ≥ 3× stock's
+ *   throughput, lower p99). The writer is self-clocking (a window of
+ *   updates in flight, one landing when a probe reader receives it).
+ * - collab-many-docs: D documents × 2 editors typing once a second; server
+ *   memory per connection (target: ≤ half of stock's) and acknowledgement
+ *   latency.
+ * - collab-durable: W writers, each on its own document, a few updates in
+ *   flight; acknowledged updates/s — every one persisted first on Atrium
+ *   (targets: ≥ 5,000/s on PostgreSQL, ≥ 2,000/s on PGlite).
+ * - collab-cold-open: a stored 1 MB page nobody has open, opened again and
+ *   again; time from connect to the first full sync (target: p99 < 50 ms).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import postgres from "postgres"
+import * as Y from "yjs"
+import { connect, marker, markerOf, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
+import { Histogram, type HistogramData } from "../load/Histogram.ts"
+import { machineBusyCores, readMachine, readProc, spawnChild, startLineServer, tsNode, usageBetween, type ProcSample } from "../process.ts"
+import { Steps } from "../progress.ts"
+import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
+
+const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
+const now = () => performance.timeOrigin + performance.now()
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const CLIENT_PROCESSES = 2
+/** Updates in flight from the fan-out writer. */
+const WINDOW = 8
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || "postgres://postgres@127.0.0.1:5432/postgres"
+
+// ------------------------------------------------------------ systems ---
+
+interface Running {
+  readonly url: string
+  readonly token: string
+  readonly pid: number
+  readonly sample: () => ProcSample
+  readonly stop: () => Promise<void>
+}
+
+interface System {
+  readonly label: string
+  readonly role: Series["role"]
+  readonly start: (options: RunOptions, env?: Record<string, string>) => Promise<Running>
+}
+
+const stock: System = {
+  label: "stock Hocuspocus (ws, in-memory)",
+  role: "baseline",
+  start: async (options, env = {}) => {
+    const server = await startLineServer("hocuspocus-stock.ts", ...tsNode(file("../baselines/hocuspocus-stock.ts")), { cwd: options.root, env })
+    const port = Number(/READY port=(\d+)/.exec(server.output())?.[1])
+    return { url: `ws://127.0.0.1:${port}/`, token: "bench", pid: server.pid, sample: server.sample, stop: () => server.stop() }
+  }
+}
+
+const atrium = (storage: "pglite" | "postgres"): System => ({
+  label: storage === "pglite" ? "Atrium (uWS, PGlite)" : "Atrium (uWS, PostgreSQL)",
+  role: "subject",
+  start: async (options, env = {}) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+    let database: string | undefined
+    let admin: postgres.Sql | undefined
+    try {
+      if (storage === "postgres") {
+        database = `atrium_bench_${Date.now().toString(36)}_${process.pid}`
+        admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 3 })
+        await admin.unsafe(`create database "${database}"`)
+      }
+      const url = new URL(PG_ADMIN_URL)
+      url.pathname = `/${database}`
+      const server = await startLineServer("collab-server.ts", ...tsNode(file("../subjects/collab-server.ts")), {
+        cwd: options.root,
+        timeoutMs: 180_000,
+        env: { PORT: "0", DATA_DIR: dataDir, DATABASE_URL: database === undefined ? "" : url.toString(), NATS_URL: "", DEMO: "", ...env }
+      })
+      const ready = /READY port=(\d+) token=(\S+)/.exec(server.output())!
+      return {
+        url: `ws://127.0.0.1:${ready[1]}/wiki/v1/collab`,
+        token: ready[2]!,
+        pid: server.pid,
+        sample: server.sample,
+        stop: async () => {
+          await server.stop()
+          rmSync(dataDir, { recursive: true, force: true })
+          if (admin !== undefined && database !== undefined) {
+            await admin.unsafe(`drop database if exists "${database}" with (force)`).catch(() => undefined)
+            await admin.end({ timeout: 2 })
+          }
+        }
+      }
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true })
+      if (admin !== undefined && database !== undefined) {
+        await admin.unsafe(`drop database if exists "${database}" with (force)`).catch(() => undefined)
+        await admin.end({ timeout: 2 })
+      }
+      throw error
+    }
+  }
+})
+
+const postgresReachable = async () => {
+  const sql = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 2 })
+  try {
+    await sql`select 1`
+    return true
+  } catch {
+    return false
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => undefined)
+  }
+}
+
+// ------------------------------------------------------------ clients ---
+
+interface ClientEvent {
+  readonly event: "ready" | "result" | "error"
+  readonly message?: string
+  readonly delivered?: number
+  readonly dropped?: number
+  readonly firstAt?: number
+  readonly lastAt?: number
+  readonly acked?: number
+  readonly opens?: number
+  readonly durationSec?: number
+  readonly histogram?: HistogramData
+}
+
+/** One client process; resolves `ready` once its sockets are synced. */
+const startClients = (options: RunOptions, config: CollabClientsConfig, dir: string, index: number) => {
+  const path = join(dir, `collab-clients-${index}.json`)
+  writeFileSync(path, JSON.stringify(config))
+  const child = spawnChild(...tsNode(file("../load/collab-clients.ts"), [path]), { cwd: options.root })
+  let result: ClientEvent | undefined
+  let failure: string | undefined
+  const ready = new Promise<void>((resolve, reject) => {
+    child.onLine((line) => {
+      if (!line.startsWith("CC ")) return
+      const event = JSON.parse(line.slice(3)) as ClientEvent
+      if (event.event === "ready") resolve()
+      else if (event.event === "result") result = event
+      else failure = event.message
+    })
+    void child.exited.then((code) => reject(new Error(`collab-clients exited (${code}): ${failure ?? child.output().trim().split("\n").slice(-6).join("\n")}`)))
+  })
+  return { child, ready, result: () => result, failure: () => failure }
+}
+
+const split = (count: number, parts: number) =>
+  Array.from({ length: Math.min(parts, count) }, (_, i) => Math.floor((count * (i + 1)) / parts) - Math.floor((count * i) / parts))
+
+const loadgenUsage = (before: Array<ProcSample | undefined>, after: Array<ProcSample | undefined>, tool: string): ProcessFigures | undefined =>
+  before.reduce<ProcessFigures | undefined>((total, b, i) => {
+    const a = after[i]
+    if (b === undefined || a === undefined) return total
+    const u = usageBetween(b, a)
+    return total === undefined ? { ...u, tool } : { ...total, cpuSec: total.cpuSec + u.cpuSec, cores: total.cores + u.cores }
+  }, undefined)
+
+// ------------------------------------------------------- the scenarios ---
+
+/** Runs each system through every level; a failure is that series', not the scenario's. */
+const sweep = async (
+  systems: ReadonlyArray<System>,
+  options: RunOptions,
+  steps: Steps,
+  notes: Array<string>,
+  measure: (running: Running, level: number, system: System) => Promise<{ point: Point; note?: string }>,
+  env?: (system: System) => Record<string, string>
+): Promise<Array<Series>> => {
+  const series: Array<Series> = []
+  for (const system of systems) {
+    let running: Running | undefined
+    const points: Array<Point> = []
+    try {
+      running = await system.start(options, env?.(system))
+      for (const level of options.levels) {
+        steps.begin(`${system.label}, ${level}`)
+        const { point, note } = await measure(running, level, system)
+        points.push(point)
+        if (note) notes.push(`${system.label}: ${note}`)
+        steps.end()
+      }
+      series.push({ label: system.label, role: system.role, status: "ok", points })
+    } catch (error) {
+      steps.abort()
+      series.push(failedSeries(system.label, system.role, error, points))
+    } finally {
+      await running?.stop()
+    }
+  }
+  return series
+}
+
+// collab-fanout ---------------------------------------------------------
+
+const measureFanout = async (running: Running, readers: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const name = `fanout-${Date.now().toString(36)}-${readers}`
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  const processes = split(readers, CLIENT_PROCESSES).map((count, i) =>
+    startClients(options, { mode: "readers", url: running.url, token: running.token, count, docs: [name] }, dir, i))
+  const writer = connect(running.url, running.token, name)
+  const probe = connect(running.url, running.token, name)
+  try {
+    await Promise.all([...processes.map((p) => p.ready), writer.synced, probe.synced])
+    const waiting = new Map<number, () => void>()
+    probe.onData = (data, incoming) => {
+      if (incoming.kind !== "update") return
+      const mark = markerOf(data)
+      if (mark !== undefined) waiting.get(mark.n)?.()
+    }
+    const text = writer.doc.getText("bench")
+    const write = (phase: string, n: number) => {
+      const updates: Array<Uint8Array> = []
+      const listener = (update: Uint8Array) => updates.push(update)
+      writer.doc.on("update", listener)
+      text.insert(text.length, marker(phase, n))
+      writer.doc.off("update", listener)
+      writer.socket.send(updateFrame(name, updates[0]!))
+    }
+    let n = 0
+    let sent = 0
+    let phase: "w" | "m" | "stop" = options.warmupSec > 0 ? "w" : "m"
+    const loops = Array.from({ length: WINDOW }, async () => {
+      while (phase !== "stop") {
+        const current = phase
+        const i = n++
+        if (current === "m") sent++
+        const arrived = new Promise<void>((resolve) => {
+          const timer = setTimeout(() => (waiting.delete(i), resolve()), 5000)
+          waiting.set(i, () => {
+            clearTimeout(timer)
+            waiting.delete(i)
+            resolve()
+          })
+        })
+        write(current, i)
+        await arrived
+      }
+    })
+    const sample = () => ({ server: running.sample(), clients: processes.map((p) => readProc(p.child.pid)), machine: readMachine() })
+    if (phase === "w") await sleep(options.warmupSec * 1000)
+    phase = "m"
+    const before = sample()
+    await sleep(options.durationSec * 1000)
+    phase = "stop"
+    await Promise.all(loops)
+    const after = sample()
+    for (let i = 0; i < 3; i++) write("e", n++)
+    await Promise.race([Promise.all(processes.map((p) => p.child.exited)), sleep(15_000)])
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length === 0) throw new Error(`no reader process reported: ${processes.map((p) => p.failure()).join("; ")}`)
+    const delivered = results.reduce((sum, r) => sum + (r.delivered ?? 0), 0)
+    const dropped = results.reduce((sum, r) => sum + (r.dropped ?? 0), 0)
+    const windowSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+    const expected = sent * readers
+    const busy = machineBusyCores(before.machine, after.machine)
+    const loadgen = loadgenUsage(before.clients, after.clients, `collab-clients.ts ×${processes.length}`)
+    return {
+      point: {
+        load: readers,
+        durationSec: windowSec,
+        ops: delivered,
+        errors: Math.max(0, expected - delivered),
+        throughput: delivered / windowSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server: usageBetween(before.server, after.server),
+        ...(loadgen ? { loadgen } : {}),
+        ...(busy === undefined ? {} : { machineBusyCores: busy })
+      },
+      ...(delivered < expected || dropped > 0 ? { note: `${readers} readers: ${sent} updates written, ${delivered} of ${expected} deliveries seen, ${dropped} sockets dropped` } : {})
+    }
+  } finally {
+    writer.socket.terminate()
+    probe.socket.terminate()
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const collabFanout: Scenario = {
+  name: "collab-fanout",
+  subject: "one wiki document, one writer, many readers: update fan-out throughput and latency through Atrium's collaboration server",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  levels: { sweep: [100, 1000], smoke: 20 },
+  workload: (options) => [
+    `One document; ${options.levels.join(", ")} readers in ${CLIENT_PROCESSES} client processes (raw ws, Hocuspocus protocol by hand, same code for both servers).`,
+    `Writer: self-clocking, ${WINDOW} updates in flight (one lands when a probe reader receives it); each update inserts a ~30-byte marker into a Y.Text.`,
+    `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; delivered updates/s = deliveries seen by all readers / their receive window; latency = writer send → reader receive.`
+  ],
+  estimateSec: (options) => 2 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 10)),
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + options.durationSec + 5)
+    const notes: Array<string> = []
+    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) => measureFanout(running, level, options))
+    return { groups: [{ name: "document update → every reader", unit: "delivery", series }], notes }
+  }
+}
+
+// collab-many-docs ------------------------------------------------------
+
+const measureManyDocs = async (running: Running, docs: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  const names = Array.from({ length: docs }, (_, i) => `many-${Date.now().toString(36)}-${i}`)
+  const connections = docs * 2
+  const idle = running.sample()
+  // Two editors per document: the document list twice, in two processes.
+  const processes = split(connections, CLIENT_PROCESSES).map((count, i) =>
+    startClients(
+      options,
+      {
+        mode: "writers",
+        url: running.url,
+        token: running.token,
+        count,
+        docs: i % 2 === 0 ? names : [...names].reverse(),
+        intervalMs: 2000,
+        warmupSec: options.warmupSec,
+        durationSec: options.durationSec,
+        updateChars: 16
+      },
+      dir,
+      i
+    ))
+  try {
+    await Promise.all(processes.map((p) => p.ready))
+    const before = running.sample()
+    await Promise.all(processes.map((p) => p.child.exited))
+    const after = running.sample()
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length !== processes.length) throw new Error(`writer processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const acked = results.reduce((sum, r) => sum + (r.acked ?? 0), 0)
+    const durationSec = Math.max(...results.map((r) => r.durationSec!))
+    const perConnection = (after.rssBytes - idle.rssBytes) / connections
+    return {
+      point: {
+        load: connections,
+        durationSec,
+        ops: acked,
+        errors: results.reduce((sum, r) => sum + (r.dropped ?? 0), 0),
+        throughput: acked / durationSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server: { ...usageBetween(before, after), peakRssBytes: after.rssBytes }
+      },
+      note: `${docs} documents × 2 editors: server RSS ${(idle.rssBytes / 2 ** 20).toFixed(0)} MiB idle → ${(after.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(perConnection / 1024).toFixed(1)} KiB per connection`
+    }
+  } finally {
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const collabManyDocs: Scenario = {
+  name: "collab-many-docs",
+  subject: "many documents open at once, two editors each: memory per connection and acknowledgement latency",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  levels: { sweep: [2000], smoke: 40 },
+  workload: (options) => [
+    `${options.levels.map((l) => l / 2).join(", ")} documents × 2 editors (${options.levels.join(", ")} connections) in ${CLIENT_PROCESSES} client processes; each editor types one 16-character update every 2 s.`,
+    "Memory per connection = (server RSS with every editor connected − RSS before they connected) / connections, in the notes (the target: Atrium ≤ half of stock); Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS.",
+    `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; latency = update sent → acknowledged (on Atrium: persisted).`
+  ],
+  estimateSec: (options) => 2 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + options.durationSec + 20)
+    // PGlite's WASM heap would dwarf (and blur) the connections' memory: PostgreSQL when reachable.
+    const subject = (await postgresReachable()) ? atrium("postgres") : atrium("pglite")
+    const notes: Array<string> = []
+    const series = await sweep([stock, subject], options, steps, notes, (running, level) => measureManyDocs(running, Math.max(1, Math.round(level / 2)), options))
+    return { groups: [{ name: "two editors per document, an update every 2 s each", unit: "ack", series }], notes }
+  }
+}
+
+// collab-durable --------------------------------------------------------
+
+const measureDurable = async (running: Running, writers: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  const names = Array.from({ length: writers }, (_, i) => `durable-${Date.now().toString(36)}-${i}`)
+  const processes = split(writers, CLIENT_PROCESSES).map((count, i, all) => {
+    const offset = all.slice(0, i).reduce((a, b) => a + b, 0)
+    return startClients(
+      options,
+      {
+        mode: "writers",
+        url: running.url,
+        token: running.token,
+        count,
+        docs: names.slice(offset, offset + count),
+        window: 4,
+        warmupSec: options.warmupSec,
+        durationSec: options.durationSec,
+        updateChars: 32
+      },
+      dir,
+      i
+    )
+  })
+  try {
+    await Promise.all(processes.map((p) => p.ready))
+    const before = { server: running.sample(), clients: processes.map((p) => readProc(p.child.pid)), machine: readMachine() }
+    await Promise.all(processes.map((p) => p.child.exited))
+    const after = { server: running.sample(), clients: processes.map((p) => readProc(p.child.pid) ?? undefined), machine: readMachine() }
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length !== processes.length) throw new Error(`writer processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const acked = results.reduce((sum, r) => sum + (r.acked ?? 0), 0)
+    const durationSec = Math.max(...results.map((r) => r.durationSec!))
+    const busy = machineBusyCores(before.machine, after.machine)
+    return {
+      point: {
+        load: writers,
+        durationSec,
+        ops: acked,
+        errors: results.reduce((sum, r) => sum + (r.dropped ?? 0), 0),
+        throughput: acked / durationSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server: usageBetween(before.server, after.server),
+        ...(busy === undefined ? {} : { machineBusyCores: busy })
+      }
+    }
+  } finally {
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const collabDurable: Scenario = {
+  name: "collab-durable",
+  subject: "edits acknowledged only once persisted: acknowledged updates/s and latency (PGlite, PostgreSQL)",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory: acknowledges at once, persists nothing"],
+  levels: { sweep: [16, 64], smoke: 4 },
+  workload: (options) => [
+    `${options.levels.join(", ")} writers (${CLIENT_PROCESSES} client processes), each on its own document with 4 updates in flight (a new one on each acknowledgement); 32-character updates.`,
+    `Atrium appends every update to its SQL log (group commit) before the SyncStatus acknowledgement; PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@/]*@/, "//***@")} (a fresh database), when reachable.`,
+    `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; latency = update sent → acknowledged.`
+  ],
+  estimateSec: (options) => 3 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 8)),
+  run: async (options, progress) => {
+    const systems = [stock, atrium("pglite"), ...((await postgresReachable()) ? [atrium("postgres")] : [])]
+    const steps = new Steps(progress, systems.length * options.levels.length, options.warmupSec + options.durationSec + 5)
+    const notes: Array<string> = systems.length === 2 ? [`PostgreSQL unreachable at ${PG_ADMIN_URL.replace(/\/\/[^@/]*@/, "//***@")}: no PostgreSQL series`] : []
+    const series = await sweep(systems, options, steps, notes, (running, level) => measureDurable(running, level, options))
+    return { groups: [{ name: "update → acknowledged", unit: "ack", series }], notes }
+  }
+}
+
+// collab-cold-open ------------------------------------------------------
+
+/** About 1 MB of page content: 2,000 paragraphs of ~500 characters, as an editor lays them out. */
+const coldState = (): Uint8Array => {
+  const doc = new Y.Doc()
+  const fragment = doc.getXmlFragment("default")
+  doc.transact(() => {
+    const paragraphs = Array.from({ length: 2000 }, (_, i) => {
+      const paragraph = new Y.XmlElement("paragraph")
+      const text = new Y.XmlText()
+      text.insert(0, `${i} ${"lorem ipsum dolor sit amet consectetur ".repeat(13)}`)
+      paragraph.insert(0, [text])
+      return paragraph
+    })
+    fragment.insert(0, paragraphs)
+  })
+  return Y.encodeStateAsUpdate(doc)
+}
+
+const measureColdOpen = async (running: Running, opens: number, options: RunOptions, name: string): Promise<{ point: Point }> => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  try {
+    const before = running.sample()
+    const clients = startClients(options, { mode: "opens", url: running.url, token: running.token, count: opens, docs: [name] }, dir, 0)
+    await clients.ready
+    await clients.child.exited
+    const after = running.sample()
+    const result = clients.result()
+    if (result === undefined) throw new Error(`opener failed: ${clients.failure()}`)
+    return {
+      point: {
+        load: 1,
+        durationSec: result.durationSec!,
+        ops: result.opens!,
+        errors: 0,
+        throughput: result.opens! / result.durationSec!,
+        latency: Histogram.from(result.histogram!).latency(),
+        server: usageBetween(before, after)
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Stores the page on Atrium: one editor writes it, leaves, and the server unloads it. */
+const storePage = async (running: Running, name: string, state: Uint8Array) => {
+  const writer = connect(running.url, running.token, name)
+  await writer.synced
+  let acks = 0
+  writer.onData = (_data, incoming) => {
+    if (incoming.kind === "ack") acks++
+  }
+  writer.socket.send(updateFrame(name, state))
+  const deadline = Date.now() + 30_000
+  while (acks < 1 && Date.now() < deadline) await sleep(20)
+  if (acks < 1) throw new Error("the 1 MB page was not acknowledged")
+  writer.socket.close()
+  await sleep(500)
+}
+
+export const collabColdOpen: Scenario = {
+  name: "collab-cold-open",
+  subject: "opening a stored 1 MB page nobody has open: connect → first full sync",
+  baselines: ["stock Hocuspocus Server (node:http + ws) loading the same Yjs state from memory in onLoadDocument"],
+  levels: { sweep: [1], smoke: 1 },
+  workload: (options) => [
+    "A page of ~1 MB (2,000 paragraphs of ~500 characters, Tiptap's Yjs layout), stored once; one client opens it, waits for the full sync, closes, and the server unloads it; again and again.",
+    `Atrium loads it from SQL (state + log tail) and authenticates a JWT; stock Hocuspocus applies it from memory. ${options.smoke ? 5 : 50} opens per series.`
+  ],
+  estimateSec: () => 2 * 40,
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2, 10)
+    const notes: Array<string> = []
+    const state = coldState()
+    const dir = mkdtempSync(join(tmpdir(), "atrium-bench-cold-"))
+    const statePath = join(dir, "state.bin")
+    writeFileSync(statePath, state)
+    notes.push(`The page's Yjs state: ${(state.byteLength / 1024).toFixed(0)} KiB.`)
+    const opens = options.smoke ? 5 : 50
+    const name = `cold-${Date.now().toString(36)}`
+    try {
+      const series = await sweep(
+        [stock, atrium("pglite")],
+        { ...options, levels: [1] },
+        steps,
+        notes,
+        async (running, _level, system) => {
+          if (system.role === "subject") await storePage(running, name, state)
+          return measureColdOpen(running, opens, options, name)
+        },
+        (system): Record<string, string> => (system.role === "baseline" ? { COLD_STATE: statePath } : {})
+      )
+      return { groups: [{ name: "open a stored 1 MB page", unit: "open", series }], notes }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen] as const
