@@ -73,7 +73,8 @@ const ListTemplateSchema = Schema.Struct({
   statuses: Schema.optionalKey(Schema.Array(StatusInputBody).check(Schema.isMaxLength(50))),
   customFields: Schema.optionalKey(Schema.Array(FieldTemplateSchema).check(Schema.isMaxLength(100)))
 })
-const SpaceTemplateSchema = Schema.Struct({
+/** A space's structure without ids; also the unit of a workspace structure export. */
+export const SpaceTemplateSchema = Schema.Struct({
   name: Name(),
   description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
   color: Schema.optionalKey(Schema.NullOr(Color)),

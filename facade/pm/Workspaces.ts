@@ -15,6 +15,7 @@
  * deactivations) is written by the workspace's `PmOrganization` actor, whose
  * changes are `workspace.*` and `invitation.*` events of the change log.
  */
+import { SpaceTemplateSchema } from "./Spaces.ts"
 import { randomUUID } from "node:crypto"
 import { Effect, Schema, Struct } from "effect"
 import { Email, Id, Name, normalizeEmail, Timestamp } from "../../actors/Fields.ts"
@@ -235,41 +236,6 @@ const configOfWorkspace = (workspaceId: string) => orDieSql(configOf(workspaceId
 // ---------------------------------------------------------------------------
 // Hierarchy shapes
 
-const TemplateStatus = Schema.Struct({ name: Name(64), type: StatusType, color: Schema.optionalKey(Color) })
-const TemplateField = Schema.Struct({
-  name: Name(100),
-  type: FieldType,
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
-  required: Schema.optionalKey(Schema.Boolean),
-  config: Schema.optionalKey(Schema.Struct({
-    options: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String), name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })).check(Schema.isMaxLength(200))),
-    currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an ISO 4217 code" }))),
-    precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
-    min: Schema.optionalKey(Schema.Finite),
-    max: Schema.optionalKey(Schema.Finite)
-  }))
-})
-const TemplateList = Schema.Struct({
-  name: Name(),
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
-  statuses: Schema.optionalKey(Schema.Array(TemplateStatus).check(Schema.isMaxLength(50))),
-  customFields: Schema.optionalKey(Schema.Array(TemplateField).check(Schema.isMaxLength(100)))
-})
-const TemplateSpace = Schema.Struct({
-  name: Name(),
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
-  features: Schema.optionalKey(partial(SpaceFeatures)),
-  taskDefaults: Schema.optionalKey(TaskDefaults),
-  statuses: Schema.optionalKey(Schema.Array(TemplateStatus).check(Schema.isMaxLength(50))),
-  customFields: Schema.optionalKey(Schema.Array(TemplateField).check(Schema.isMaxLength(100))),
-  folders: Schema.optionalKey(Schema.Array(Schema.Struct({
-    ...TemplateList.fields,
-    lists: Schema.optionalKey(Schema.Array(TemplateList).check(Schema.isMaxLength(200)))
-  })).check(Schema.isMaxLength(200))),
-  lists: Schema.optionalKey(Schema.Array(TemplateList).check(Schema.isMaxLength(200)))
-})
 const StructureDocument = Schema.Struct({
   format: Schema.Literal("atrium.pm.workspace-structure"),
   version: Schema.Literal(1),
@@ -282,7 +248,7 @@ const StructureDocument = Schema.Struct({
       defaultViews: Schema.optionalKey(partial(DefaultViews))
     }))
   })),
-  spaces: Schema.Array(TemplateSpace).check(Schema.isMaxLength(100))
+  spaces: Schema.Array(SpaceTemplateSchema).check(Schema.isMaxLength(100))
 }).annotate({ identifier: "WorkspaceStructure", description: "A workspace's structure without ids or tasks: spaces with their statuses, custom fields, folders and lists, and the workspace settings." })
 
 const exampleStructure = {
