@@ -1,8 +1,8 @@
 /** Every scenario, in the order a full run takes them. A new scenario is one file and one line here. */
 import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
+import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabManyDocs } from "./collab.ts"
-import { cluster } from "./notBuilt.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { rest } from "./rest.ts"
 
