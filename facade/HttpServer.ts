@@ -34,14 +34,19 @@ const STATUS_TEXT: Record<number, string> = {
   429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"
 }
 
+/** Status lines built once ("200 OK"), not per response. */
+const STATUS_LINE = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]))
+const statusLine = (status: number) => STATUS_LINE.get(status) ?? `${status} `
+
 const bootId = randomBytes(4).toString("hex")
 let requestCounter = 0
+const SAFE_REQUEST_ID = /^[\w.:-]+$/
 const requestIdFrom = (header: string): string =>
-  header !== "" && header.length <= 128 && /^[\w.:-]+$/.test(header) ? header : `${bootId}-${(++requestCounter).toString(36)}`
+  header !== "" && header.length <= 128 && SAFE_REQUEST_ID.test(header) ? header : `${bootId}-${(++requestCounter).toString(36)}`
 
 const write = (res: HttpResponse, requestId: string, response: OutgoingResponse, closeAfter = false): void => {
   res.cork(() => {
-    res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ""}`)
+    res.writeStatus(statusLine(response.status))
     res.writeHeader("x-request-id", requestId)
     for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
     if (closeAfter) res.writeHeader("connection", "close")
@@ -73,22 +78,35 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
       })
     })
 
+    // Clients keep sending the same Host: build its origin once, not per request.
+    let lastHost: string | undefined
+    let lastOrigin = ""
+    const originOf = (host: string) => {
+      if (host !== lastHost) {
+        lastHost = host
+        lastOrigin = `http://${host || `localhost:${options.port}`}`
+      }
+      return lastOrigin
+    }
+
     app.any("/*", (res, req) => {
       const method = req.getCaseSensitiveMethod().toUpperCase()
       const path = req.getUrl()
       const requestId = requestIdFrom(req.getHeader("x-request-id"))
       const contentLength = req.getHeader("content-length")
       const chunked = req.getHeader("transfer-encoding") !== ""
-      const base = {
+      // Built once; `body` is filled in when the body has arrived (none for most requests).
+      const request: { -readonly [K in keyof IncomingRequest]: IncomingRequest[K] } = {
         method,
         path,
         query: req.getQuery() ?? "",
         requestId,
-        origin: `http://${req.getHeader("host") || `localhost:${options.port}`}`,
+        origin: originOf(req.getHeader("host")),
         authorization: req.getHeader("authorization"),
         apiKey: req.getHeader("x-api-key"),
         contentType: req.getHeader("content-type"),
-        ifNoneMatch: req.getHeader("if-none-match")
+        ifNoneMatch: req.getHeader("if-none-match"),
+        body: undefined
       }
       let aborted = false
       res.onAborted(() => {
@@ -103,9 +121,10 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
       const tooLarge = () => errorResponse(httpError(413, "too_large", `Request bodies are limited to ${limit} bytes`), requestId)
 
       const dispatch = (body: Uint8Array | undefined) => {
+        request.body = body
         inFlight++
         run(
-          Effect.flatMap(respond(match, { ...base, body } satisfies IncomingRequest), (response) =>
+          Effect.flatMap(respond(match, request), (response) =>
             Effect.sync(() => {
               if (!aborted) write(res, requestId, response)
               settle()

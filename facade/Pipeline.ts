@@ -87,17 +87,21 @@ const authorize = (operation: AnyOperation, principal: Principal | undefined) =>
   return Effect.void
 }
 
+/** Strict UTF-8 (malformed bytes are a 400); one decoder for all requests, it keeps no state between calls. */
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+const JSON_CONTENT = /^application\/(?:[\w.+-]+\+)?json\b/i
+
 const decodeBody = (operation: AnyOperation, request: IncomingRequest) => {
   if (operation.body === undefined) return Effect.succeed(undefined)
   if (request.body === undefined || request.body.length === 0) {
     return Effect.fail(reject("invalid", "A JSON request body is required", [{ path: "body", message: "missing" }]))
   }
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.contentType)) {
+  if (!JSON_CONTENT.test(request.contentType)) {
     return Effect.fail(reject("unsupported_media_type", "The request body must be application/json"))
   }
   let parsed: unknown
   try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(request.body))
+    parsed = JSON.parse(utf8.decode(request.body))
   } catch (error) {
     return Effect.fail(reject("invalid", `Malformed JSON: ${(error as Error).message}`, [{ path: "body", message: "malformed JSON" }]))
   }

@@ -19,7 +19,27 @@ export type Match =
   | { readonly _tag: "MethodNotAllowed"; readonly allowed: ReadonlyArray<HttpMethod> }
   | { readonly _tag: "NotFound" }
 
-const splitPath = (path: string): Array<string> => path.split("/").filter((segment) => segment.length > 0)
+/** The non-empty segments of a path ("/a//b/" → ["a", "b"]), in one pass. */
+const splitPath = (path: string): Array<string> => {
+  const segments: Array<string> = []
+  let start = 0
+  for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", start)) {
+    if (slash > start) segments.push(path.slice(start, slash))
+    start = slash + 1
+  }
+  if (start < path.length) segments.push(path.slice(start))
+  return segments
+}
+
+/** A path parameter's value: percent-decoded, undefined when the escape is malformed (no match). */
+const decodeSegment = (segment: string): string | undefined => {
+  if (!segment.includes("%")) return segment
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
 
 export class Router {
   private readonly root = node()
@@ -67,12 +87,8 @@ export class Router {
       if (found !== undefined) return found
     }
     if (current.param !== undefined) {
-      let value: string
-      try {
-        value = decodeURIComponent(segment)
-      } catch {
-        return undefined
-      }
+      const value = decodeSegment(segment)
+      if (value === undefined) return undefined
       const found = this.walk(current.param.node, segments, index + 1, params)
       if (found !== undefined) {
         params[current.param.name] = value

@@ -1,8 +1,19 @@
 /**
- * rest: three HTTP operations through Atrium's facade (facade/main.ts, a
- * child process) against two baselines started here: the same routes behind
- * Fastify (bench/baselines/fastify-server.ts), and a bare uWS "hello" (the
- * limit of any server on this machine, bench/baselines/uws-hello.ts).
+ * rest: HTTP operations through Atrium's facade (facade/main.ts, uWS, a child
+ * process) against two baselines started here: the same handlers behind
+ * Fastify (bench/baselines/fastify-facade.ts: Atrium's services, router and
+ * pipeline on node:http + Fastify 5, so only the HTTP layer differs), and a
+ * bare uWS "hello" (the limit of any server on this machine,
+ * bench/baselines/uws-hello.ts).
+ *
+ * Both API servers read the same data: one PGlite DATA_DIR for the run, which
+ * the facade opens first (migrations, then the seeding through the API: a
+ * workspace, spaces, lists, members and tasks), and Fastify opens after the
+ * facade has stopped (a PGlite directory belongs to one process at a time).
+ * The facade is restarted after seeding, so both are measured as a fresh
+ * process on the same files. The JWT signing key lives in that database, so one user serves both; each
+ * server logs in afresh (tokens last 15 minutes). Writes (the create POST)
+ * run last on each server, after the reads.
  *
  * One server runs at a time; the load generator is a separate process (wrk,
  * else the worker-thread loader) whose own CPU is reported beside the server's.
@@ -18,52 +29,70 @@ import { failedSeries, notBuiltSeries, type Point, type Progress, type RunOption
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 
-/** The three operations; `{id}` is the workspace created during setup. */
+/** Words in task names: the search's `q` matches one task in WORDS.length. */
+const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"] as const
+const SEARCH_WORD = "golf"
+
+/**
+ * The operations, reads first (the POST adds workspaces to the shared database).
+ * `{id}` is the seeded workspace, `{taskId}` one of its tasks.
+ */
 const OPERATIONS = [
   { key: "catalog", name: "GET /pm/v1/api-catalog", method: "GET", path: "/pm/v1/api-catalog", auth: false },
   { key: "settings", name: "GET /hub/v1/workspaces/{id}/settings (Bearer)", method: "GET", path: "/hub/v1/workspaces/{id}/settings", auth: true },
+  { key: "getTask", name: "GET /pm/v1/tasks/{taskId} (getTask, Bearer)", method: "GET", path: "/pm/v1/tasks/{taskId}", auth: true },
+  {
+    key: "searchTasks",
+    name: `GET /pm/v1/lite/search/tasks?q=${SEARCH_WORD}&limit=20 (searchTasksLite, Bearer)`,
+    method: "GET",
+    path: `/pm/v1/lite/search/tasks?workspaceId={id}&q=${SEARCH_WORD}&limit=20`,
+    auth: true
+  },
   { key: "create", name: "POST /pm/v1/workspaces (Bearer, JSON)", method: "POST", path: "/pm/v1/workspaces", auth: true, body: `{"name":"bench {n}"}` }
 ] as const
 
 type OperationKey = (typeof OPERATIONS)[number]["key"]
 
-/** A server exposing the facade's routes (Fastify or Atrium), ready to load. */
+/** A server exposing the facade's routes (Fastify or Atrium) on the run's database, ready to load. */
 interface ApiTarget {
   readonly label: string
   readonly role: Series["role"]
   /** Why it can't run yet ("not built"), if so. */
   readonly missing?: (root: string) => string | undefined
-  readonly start: (options: RunOptions) => Promise<{ server: Server; cleanup?: () => void }>
+  readonly start: (options: RunOptions, dataDir: string) => Promise<Server>
 }
 
+/** Embedded mode on loopback: the run's DATA_DIR, and no DATABASE_URL / NATS_URL inherited from the caller's shell. */
+const embedded = (dataDir: string) => ({ HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", NATS_URL: "", DEMO: "" })
+
+/** The facade first: it migrates the fresh DATA_DIR and the seeding runs against it. */
 const TARGETS: ReadonlyArray<ApiTarget> = [
-  {
-    label: "Fastify",
-    role: "baseline",
-    start: async (options) => ({
-      server: await startHttpServer({ label: "fastify", ...command(tsNode(file("../baselines/fastify-server.ts"))), cwd: options.root, readyPath: "/healthz" })
-    })
-  },
   {
     label: "Atrium facade",
     role: "subject",
     missing: (root) => (existsSync(join(root, "facade/main.ts")) ? undefined : "facade/main.ts not written yet"),
-    start: async (options) => {
-      const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-data-"))
-      const server = await startHttpServer({
+    start: (options, dataDir) =>
+      startHttpServer({
         label: "facade/main.ts",
         ...command(tsNode(join(options.root, "facade/main.ts"))),
         cwd: options.root,
-        // Embedded mode on loopback: a fresh DATA_DIR, and no DATABASE_URL / NATS_URL inherited from the caller's shell.
-        env: { HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", NATS_URL: "", DEMO: "" },
+        env: embedded(dataDir),
         readyPath: "/healthz",
         timeoutMs: 180_000 // migrations on a fresh DATA_DIR; slow on a busy shared machine
-      }).catch((error: unknown) => {
-        rmSync(dataDir, { recursive: true, force: true })
-        throw error
       })
-      return { server, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) }
-    }
+  },
+  {
+    label: "Fastify (same handlers)",
+    role: "baseline",
+    start: (options, dataDir) =>
+      startHttpServer({
+        label: "fastify-facade",
+        ...command(tsNode(file("../baselines/fastify-facade.ts"))),
+        cwd: options.root,
+        env: embedded(dataDir),
+        readyPath: "/healthz",
+        timeoutMs: 180_000
+      })
   }
 ]
 
@@ -71,10 +100,20 @@ const command = ([command, args]: [string, Array<string>]) => ({ command, args }
 
 // ---------------------------------------------------------------- setup ---
 
+/** What the seeding leaves for every server of the run. */
+interface Seeded {
+  readonly email: string
+  readonly password: string
+  readonly workspaceId: string
+  readonly taskId: string
+  readonly tasks: number
+  readonly seedSec: number
+}
+
 interface Session {
   readonly token: string
-  readonly workspaceId: string
-  /** Response body sizes, for the workload description. */
+  readonly seeded: Seeded
+  /** Response body sizes, for the notes. */
   readonly bytes: Record<OperationKey, number>
 }
 
@@ -89,23 +128,87 @@ const call = async (url: string, method: string, body?: unknown, token?: string)
   return { text, json: () => JSON.parse(text) as Record<string, unknown> }
 }
 
-/** Registers a user, logs in and creates the workspace the settings GET reads. */
-const setup = async (url: string): Promise<Session> => {
-  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  const password = "bench-password-1234"
-  await call(`${url}/pm/v1/auth/register`, "POST", { email, password, name: "Bench User" })
-  const token = (await call(`${url}/pm/v1/auth/login`, "POST", { email, password })).json().accessToken
-  if (typeof token !== "string") throw new Error("login answered no accessToken")
-  const created = await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench workspace" }, token)
-  const workspaceId = created.json().id
-  if (typeof workspaceId !== "string") throw new Error("POST /pm/v1/workspaces answered no id")
-  const catalog = await call(`${url}/pm/v1/api-catalog`, "GET")
-  const settings = await call(`${url}/hub/v1/workspaces/${workspaceId}/settings`, "GET", undefined, token)
-  return { token, workspaceId, bytes: { catalog: catalog.text.length, settings: settings.text.length, create: created.text.length } }
+const idOf = (result: { json: () => Record<string, unknown> }, what: string) => {
+  const id = result.json().id
+  if (typeof id !== "string") throw new Error(`${what} answered no id`)
+  return id
 }
 
+const PASSWORD = "bench-password-1234"
+const uniqueEmail = (who: string) => `bench-${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`
+
+const login = async (url: string, email: string) => {
+  const token = (await call(`${url}/pm/v1/auth/login`, "POST", { email, password: PASSWORD })).json().accessToken
+  if (typeof token !== "string") throw new Error("login answered no accessToken")
+  return token
+}
+
+/** Spaces × lists per space the tasks are spread over, and the members they are assigned to. */
+const SPACES = 2
+const LISTS_PER_SPACE = 2
+const ASSIGNEES = 3
+
+/**
+ * Through the API, as a client would: an owner, members to assign, a
+ * workspace, spaces, lists, then `tasks` tasks (a few requests in flight:
+ * each list is one actor, so lists take them in parallel).
+ */
+const seed = async (url: string, tasks: number, onProgress: (label: string) => void): Promise<Seeded> => {
+  const began = performance.now()
+  const email = uniqueEmail("owner")
+  await call(`${url}/pm/v1/auth/register`, "POST", { email, password: PASSWORD, name: "Bench Owner" })
+  const token = await login(url, email)
+  const workspaceId = idOf(await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench workspace" }, token), "POST /pm/v1/workspaces")
+  const assignees = [email]
+  for (let i = 1; i < ASSIGNEES; i++) {
+    const member = uniqueEmail(`member${i}`)
+    await call(`${url}/pm/v1/auth/register`, "POST", { email: member, password: PASSWORD, name: `Bench Member ${i}` })
+    await call(`${url}/pm/v1/workspaces/${workspaceId}/members`, "POST", { email: member, role: "member" }, token)
+    assignees.push(member)
+  }
+  const lists: Array<string> = []
+  for (let s = 0; s < SPACES; s++) {
+    const spaceId = idOf(await call(`${url}/pm/v1/workspaces/${workspaceId}/spaces`, "POST", { name: `Space ${s + 1}` }, token), "POST spaces")
+    for (let l = 0; l < LISTS_PER_SPACE; l++) {
+      lists.push(idOf(await call(`${url}/pm/v1/spaces/${spaceId}/lists`, "POST", { name: `List ${s + 1}.${l + 1}` }, token), "POST lists"))
+    }
+  }
+  const taskIds: Array<string> = []
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < tasks; i = next++) {
+      const body = {
+        name: `Task ${i + 1} ${WORDS[i % WORDS.length]}`,
+        description: `Seeded by the bench: task ${i + 1} of ${tasks}.`,
+        priority: (["low", "normal", "high", "urgent"] as const)[i % 4],
+        assigneeEmails: [assignees[i % assignees.length]!]
+      }
+      taskIds.push(idOf(await call(`${url}/pm/v1/lists/${lists[i % lists.length]}/tasks`, "POST", body, token), "POST tasks"))
+      if (taskIds.length % 100 === 0) onProgress(`seeding: ${taskIds.length}/${tasks} tasks`)
+    }
+  }
+  await Promise.all(Array.from({ length: lists.length * 2 }, worker))
+  // A task from the middle: not the first or last row of any index.
+  return { email, password: PASSWORD, workspaceId, taskId: taskIds[Math.floor(taskIds.length / 2)]!, tasks, seedSec: (performance.now() - began) / 1000 }
+}
+
+/** Logs the seeded owner in on this server and records each operation's response size. */
+const session = async (url: string, seeded: Seeded): Promise<Session> => {
+  const token = await login(url, seeded.email)
+  const bytes = {} as Record<OperationKey, number>
+  for (const operation of OPERATIONS) {
+    if (operation.key === "create") continue
+    bytes[operation.key] = (await call(url + pathOf(operation, seeded), "GET", undefined, operation.auth ? token : undefined)).text.length
+  }
+  bytes.create = (await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench probe" }, token)).text.length
+  return { token, seeded, bytes }
+}
+
+const pathOf = (operation: (typeof OPERATIONS)[number], seeded: Seeded) =>
+  operation.path.replace("{id}", seeded.workspaceId).replace("{taskId}", seeded.taskId)
+
 const loadFor = (url: string, operation: (typeof OPERATIONS)[number], session: Session, connections: number, durationSec: number): HttpLoad => ({
-  url: url + operation.path.replace("{id}", session.workspaceId),
+  url: url + pathOf(operation, session.seeded),
   method: operation.method,
   headers: {
     ...(operation.auth ? { Authorization: `Bearer ${session.token}` } : {}),
@@ -181,21 +284,40 @@ const measureHello = async (options: RunOptions, steps: Steps, notes: Array<stri
   }
 }
 
-/** One API server: start it, set up a session, sweep each operation; one series per operation. */
-const measureApi = async (target: ApiTarget, options: RunOptions, steps: Steps, progress: Progress, notes: Array<string>): Promise<Map<OperationKey, Series>> => {
+/** What the API servers of one run share: the database directory and, once seeded, its data. */
+interface Shared {
+  readonly dataDir: string
+  readonly tasks: number
+  seeded?: Seeded
+}
+
+/** One API server: start it on the shared database, seed it if first, log in, sweep each operation; one series per operation. */
+const measureApi = async (target: ApiTarget, shared: Shared, options: RunOptions, steps: Steps, progress: Progress, notes: Array<string>): Promise<Map<OperationKey, Series>> => {
   const all = (series: Series) => new Map(OPERATIONS.map((o) => [o.key, series]))
   const missing = target.missing?.(options.root)
   if (missing) return all(notBuiltSeries(target.label, target.role, missing))
   const out = new Map<OperationKey, Series>()
-  let started: Awaited<ReturnType<ApiTarget["start"]>> | undefined
+  let server: Server | undefined
   try {
-    started = await target.start(options)
-    const server = started.server
-    const session = await setup(server.url)
-    notes.push(`${target.label} response bodies: catalog ${session.bytes.catalog} B, settings ${session.bytes.settings} B, create ${session.bytes.create} B.`)
+    server = await target.start(options, shared.dataDir)
+    if (shared.seeded === undefined) {
+      shared.seeded = await seed(server.url, shared.tasks, (label) => progress.update(steps.fraction(), `${target.label}: ${label}`))
+      // Restarted, so it is measured like the next server: a fresh process on the same files, not one
+      // whose heap still holds the actors and caches the seeding warmed.
+      await server.stop(15_000)
+      server = undefined
+      server = await target.start(options, shared.dataDir)
+      notes.push(
+        `Seeded through ${target.label}'s API in ${shared.seeded.seedSec.toFixed(1)} s: 1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ` +
+          `${ASSIGNEES} members, ${shared.seeded.tasks} tasks (one assignee each, one in ${WORDS.length} named "… ${SEARCH_WORD}").`
+      )
+    }
+    const current = await session(server.url, shared.seeded)
+    notes.push(`${target.label} response bodies: ${OPERATIONS.map((o) => `${o.key} ${current.bytes[o.key]} B`).join(", ")}.`)
     for (const operation of OPERATIONS) {
       try {
-        const loadAt = (connections: number, durationSec: number) => loadFor(server.url, operation, session, connections, durationSec)
+        const url = server.url
+        const loadAt = (connections: number, durationSec: number) => loadFor(url, operation, current, connections, durationSec)
         const points = await sweep(server, loadAt, options, steps, `${target.label} ${operation.method} ${operation.key}`)
         out.set(operation.key, { label: target.label, role: target.role, status: "ok", points, ...errorNote(points) })
       } catch (error) {
@@ -210,18 +332,21 @@ const measureApi = async (target: ApiTarget, options: RunOptions, steps: Steps, 
     progress.note(`${target.label} failed: ${firstLine(error)}`)
     return all(failedSeries(target.label, target.role, error))
   } finally {
-    await started?.server.stop()
-    started?.cleanup?.()
+    // Stopped before the next server opens the same PGlite directory.
+    await server?.stop(15_000)
   }
 }
 
 const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
 
+/** Tasks seeded: enough for the search to scan a realistic workspace, few enough to seed in well under a minute. */
+const tasksFor = (options: RunOptions) => (options.smoke ? 200 : 2000)
+
 export const rest: Scenario = {
   name: "rest",
-  subject: "Atrium's HTTP facade (facade/main.ts): catalog GET, authenticated GET of one resource, create (POST)",
+  subject: "Atrium's HTTP facade (facade/main.ts, uWS): catalog GET, authenticated GETs (settings, getTask, searchTasksLite), create (POST)",
   baselines: [
-    "the same routes and per-request work behind Fastify 5 (bench/baselines/fastify-server.ts, in-memory state)",
+    "the same handlers behind Fastify 5 (bench/baselines/fastify-facade.ts: Atrium's services, router and pipeline on node:http; same database)",
     "a bare uWS server answering \"Hello\" to everything: the limit (bench/baselines/uws-hello.ts)"
   ],
   levels: { sweep: [1, 8, 32, 128], smoke: 8 },
@@ -229,30 +354,38 @@ export const rest: Scenario = {
   workload: (options) => [
     `Load: ${describeLoader(options.loader)}; closed loop over keep-alive connections, one request in flight each; connections = ${options.levels.join(", ")} (headline: ${options.levels.at(-1)}).`,
     `Each point runs ${options.durationSec}s; each (server, operation) first gets ${options.warmupSec}s of unmeasured load at the highest level. One server runs at a time, on 127.0.0.1.`,
-    `Setup per API server: register a user, log in (Bearer JWT), create one workspace; the settings GET reads it, the POST creates a new workspace per request ({"name":"bench <n>"}, 20-30 B).`,
-    `Atrium: \`node --import tsx facade/main.ts\`, embedded (HOST=127.0.0.1, PORT, a fresh DATA_DIR, no DATABASE_URL or NATS_URL); Fastify and uWS run under the same \`node --import tsx\`.`,
+    `Data: one PGlite DATA_DIR per run, seeded once through the facade's API (a workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${ASSIGNEES} members, ${tasksFor(options)} tasks); the facade restarts after seeding, then the Fastify server opens the same files after the facade stopped.`,
+    `Each server logs the seeded owner in (Bearer JWT); settings reads the workspace, getTask one task from the middle, searchTasksLite \`q=${SEARCH_WORD}&limit=20\` (1 task in ${WORDS.length} matches), the POST creates a workspace per request ({"name":"bench <n>"}); writes run last.`,
+    `Atrium: \`node --import tsx facade/main.ts\`, embedded (HOST=127.0.0.1, PORT, DATA_DIR, no DATABASE_URL or NATS_URL); Fastify and uWS run under the same \`node --import tsx\`.`,
     `uWS hello is measured once per level (GET /, 5 B "Hello") and shown in every operation as its limit.`,
   ],
 
-  // Server startups (the facade's migrations take a while), then a warm-up and the points per series.
-  estimateSec: (options) => 30 + (1 + TARGETS.length * OPERATIONS.length) * (options.warmupSec + options.levels.length * options.durationSec),
+  // Server startups (migrations), the seeding, then a warm-up and the points per series.
+  estimateSec: (options) =>
+    40 + tasksFor(options) / 100 + (1 + TARGETS.length * OPERATIONS.length) * (options.warmupSec + options.levels.length * options.durationSec),
 
   run: async (options, progress) => {
     const steps = new Steps(progress, options.levels.length * (1 + TARGETS.length * OPERATIONS.length), options.durationSec)
     const notes: Array<string> = []
     progress.update(0, "uWS hello: starting")
     const hello = await measureHello(options, steps, notes)
+    const shared: Shared = { dataDir: mkdtempSync(join(tmpdir(), "atrium-bench-data-")), tasks: tasksFor(options) }
     const measured: Array<Map<OperationKey, Series>> = []
-    for (const [i, target] of TARGETS.entries()) {
-      progress.update(steps.fraction(), `${target.label}: starting`)
-      measured.push(await measureApi(target, options, steps, progress, notes))
-      steps.sync(options.levels.length * (1 + OPERATIONS.length * (i + 1)))
+    try {
+      for (const [i, target] of TARGETS.entries()) {
+        progress.update(steps.fraction(), `${target.label}: starting`)
+        measured.push(await measureApi(target, shared, options, steps, progress, notes))
+        steps.sync(options.levels.length * (1 + OPERATIONS.length * (i + 1)))
+      }
+    } finally {
+      rmSync(shared.dataDir, { recursive: true, force: true })
     }
     return {
       groups: OPERATIONS.map((operation) => ({
         name: operation.name,
         unit: "req",
-        series: [hello, ...measured.map((bySeries) => bySeries.get(operation.key)!)]
+        // Baselines before the subject: the report takes ratios against the series listed before.
+        series: [hello, ...measured.map((bySeries) => bySeries.get(operation.key)!).sort((a, b) => Number(a.role === "subject") - Number(b.role === "subject"))]
       })),
       notes
     }
