@@ -9,8 +9,7 @@
  *
  * - collab-fanout: one writer, N readers of one document; delivered
  *   updates/s and writer → reader latency (target at N = 1000: ≥ 3× stock's
- *   throughput, lower p99). The writer is self-clocking (a window of
- *   updates in flight, one landing when a probe reader receives it).
+ *   throughput, lower p99). The writer sends 50 updates/s at a fixed pace.
  * - collab-many-docs: D documents × 2 editors typing once a second; server
  *   memory per connection (target: ≤ half of stock's) and acknowledgement
  *   latency.
@@ -26,7 +25,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import postgres from "postgres"
 import * as Y from "yjs"
-import { connect, marker, markerOf, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
+import { connect, marker, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
 import { machineBusyCores, readMachine, readProc, spawnChild, startLineServer, tsNode, usageBetween, type ProcSample } from "../process.ts"
 import { Steps } from "../progress.ts"
@@ -36,8 +35,8 @@ const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.u
 const now = () => performance.timeOrigin + performance.now()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const CLIENT_PROCESSES = 2
-/** Updates in flight from the fan-out writer. */
-const WINDOW = 8
+/** Updates per second from the fan-out writer (the wiki issue's workload). */
+const WRITER_RATE = 50
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || "postgres://postgres@127.0.0.1:5432/postgres"
 
 // ------------------------------------------------------------ systems ---
@@ -213,15 +212,8 @@ const measureFanout = async (running: Running, readers: number, options: RunOpti
   const processes = split(readers, CLIENT_PROCESSES).map((count, i) =>
     startClients(options, { mode: "readers", url: running.url, token: running.token, count, docs: [name] }, dir, i))
   const writer = connect(running.url, running.token, name)
-  const probe = connect(running.url, running.token, name)
   try {
-    await Promise.all([...processes.map((p) => p.ready), writer.synced, probe.synced])
-    const waiting = new Map<number, () => void>()
-    probe.onData = (data, incoming) => {
-      if (incoming.kind !== "update") return
-      const mark = markerOf(data)
-      if (mark !== undefined) waiting.get(mark.n)?.()
-    }
+    await Promise.all([...processes.map((p) => p.ready), writer.synced])
     const text = writer.doc.getText("bench")
     const write = (phase: string, n: number) => {
       const updates: Array<Uint8Array> = []
@@ -233,31 +225,26 @@ const measureFanout = async (running: Running, readers: number, options: RunOpti
     }
     let n = 0
     let sent = 0
-    let phase: "w" | "m" | "stop" = options.warmupSec > 0 ? "w" : "m"
-    const loops = Array.from({ length: WINDOW }, async () => {
+    let phase = (options.warmupSec > 0 ? "w" : "m") as "w" | "m" | "stop"
+    // The issue's workload: one writer at a fixed rate, paced against the clock (no drift, no waiting for readers).
+    const writing = (async () => {
+      let next = now()
       while (phase !== "stop") {
         const current = phase
         const i = n++
         if (current === "m") sent++
-        const arrived = new Promise<void>((resolve) => {
-          const timer = setTimeout(() => (waiting.delete(i), resolve()), 5000)
-          waiting.set(i, () => {
-            clearTimeout(timer)
-            waiting.delete(i)
-            resolve()
-          })
-        })
         write(current, i)
-        await arrived
+        next += 1000 / WRITER_RATE
+        await sleep(Math.max(0, next - now()))
       }
-    })
+    })()
     const sample = () => ({ server: running.sample(), clients: processes.map((p) => readProc(p.child.pid)), machine: readMachine() })
     if (phase === "w") await sleep(options.warmupSec * 1000)
     phase = "m"
     const before = sample()
     await sleep(options.durationSec * 1000)
     phase = "stop"
-    await Promise.all(loops)
+    await writing
     const after = sample()
     for (let i = 0; i < 3; i++) write("e", n++)
     await Promise.race([Promise.all(processes.map((p) => p.child.exited)), sleep(15_000)])
@@ -285,7 +272,6 @@ const measureFanout = async (running: Running, readers: number, options: RunOpti
     }
   } finally {
     writer.socket.terminate()
-    probe.socket.terminate()
     for (const p of processes) await p.child.stop()
     rmSync(dir, { recursive: true, force: true })
   }
@@ -295,10 +281,10 @@ export const collabFanout: Scenario = {
   name: "collab-fanout",
   subject: "one wiki document, one writer, many readers: update fan-out throughput and latency through Atrium's collaboration server",
   baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
-  levels: { sweep: [100, 1000], smoke: 20 },
+  levels: { sweep: [100, 500, 1000], smoke: 20 },
   workload: (options) => [
     `One document; ${options.levels.join(", ")} readers in ${CLIENT_PROCESSES} client processes (raw ws, Hocuspocus protocol by hand, same code for both servers).`,
-    `Writer: self-clocking, ${WINDOW} updates in flight (one lands when a probe reader receives it); each update inserts a ~30-byte marker into a Y.Text.`,
+    `Writer: ${WRITER_RATE} updates/s at a fixed pace; each update inserts a ~30-byte marker into a Y.Text.`,
     `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; delivered updates/s = deliveries seen by all readers / their receive window; latency = writer send → reader receive.`
   ],
   estimateSec: (options) => 2 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 10)),
