@@ -19,7 +19,7 @@ import { Attachment, Comment, assignedComments, getAttachment, getComment, listA
 import { findTasks, getTask, getTasks, hydrate, taskColumns, taskFrom, type TaskRow } from "../../actors/pm/TaskReads.ts"
 import { getTemplate, templatesOf, TaskTemplateView } from "../../actors/pm/TaskTemplates.ts"
 import type { Recurrence } from "../../actors/pm/TaskWrites.ts"
-import { send } from "../../actors/pm/WorkActor.ts"
+import { send, type WorkActor } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmTask, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { Color, CustomFieldValue, DateTime, isoDate, Items, List, Page, Priority, ShortId, Tag, Task, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
@@ -29,6 +29,12 @@ import { operation, raw, type RequestContext } from "../Operation.ts"
 import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
 import { at0, BooleanString, type CallerAt, exampleIds as ids, inWorkspace, Limit, Offset, onDeletedTask, onList, onTask, orDieSql, pageOf, realDates } from "./WorkAccess.ts"
 import { exampleAttachment, exampleComment, exampleList, exampleTag, exampleTask, exampleTimeEntry, exampleUser } from "./WorkExamples.ts"
+
+type TaskCommands = typeof PmTask extends WorkActor<infer T> ? T : never
+
+/** Most task writes: a member where the task lives asks the task's actor to run one command. */
+const taskCommand = <K extends keyof TaskCommands & string>(context: RequestContext, taskId: string, command: K, input: Parameters<typeof send<TaskCommands, K>>[4]) =>
+  Effect.flatMap(onTask(context, taskId, "member"), (caller) => send(PmTask, taskId, command, caller.userId, input))
 
 const tag = "Tasks"
 const service = "pm"
@@ -280,10 +286,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: tk }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "delete", caller.userId, {})
-      })
+      taskCommand(context, params.taskId, "delete", {})
   }),
   operation({
     service, tag, operationId: "archiveTask", method: "POST", path: "/v1/tasks/{taskId}/archive",
@@ -291,10 +294,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Archived", schema: Task }, 409: { description: "Already archived" } },
     examples: [{ name: "archive", request: { params: tk }, response: { status: 200, body: { ...exampleTask, archived: true, archivedAt: at0 } } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "setArchived", caller.userId, { archived: true })
-      })
+      taskCommand(context, params.taskId, "setArchived", { archived: true })
   }),
   operation({
     service, tag, operationId: "restoreTask", method: "POST", path: "/v1/tasks/{taskId}/unarchive",
@@ -302,10 +302,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Restored", schema: Task }, 409: { description: "Not archived" } },
     examples: [{ name: "unarchive", request: { params: tk }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "setArchived", caller.userId, { archived: false })
-      })
+      taskCommand(context, params.taskId, "setArchived", { archived: false })
   }),
   operation({
     service, tag, operationId: "getTaskByShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/tasks/by-short-id/{shortId}",
@@ -388,10 +385,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Placed", schema: Task } },
     examples: [{ name: "after", request: { params: tk, body: { afterTaskId: ids.task2 } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "setPosition", caller.userId, body)
-      })
+      taskCommand(context, params.taskId, "setPosition", body)
   }),
   operation({
     service, tag, operationId: "mergeTasks", method: "POST", path: "/v1/tasks/{taskId}/merge",
@@ -416,10 +410,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Updated", schema: Task } },
     examples: [{ name: "done", request: { params: tk, body: { status: "done" } }, response: { status: 200, body: { ...exampleTask, status: { name: "done", type: "done", color: "#30a46c" }, closedAt: at0 } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "update", caller.userId, { status: body.status })
-      })
+      taskCommand(context, params.taskId, "update", { status: body.status })
   }),
   operation({
     service, tag, operationId: "setTaskPriority", method: "PUT", path: "/v1/tasks/{taskId}/priority",
@@ -428,10 +419,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Updated", schema: Task } },
     examples: [{ name: "urgent", request: { params: tk, body: { priority: "urgent" } }, response: { status: 200, body: { ...exampleTask, priority: "urgent" } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "update", caller.userId, { priority: body.priority })
-      })
+      taskCommand(context, params.taskId, "update", { priority: body.priority })
   }),
   operation({
     service, tag, operationId: "setTaskDates", method: "PUT", path: "/v1/tasks/{taskId}/dates",
@@ -456,10 +444,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Updated", schema: Task } },
     examples: [{ name: "estimate", request: { params: tk, body: { minutes: 240 } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "update", caller.userId, { timeEstimateMinutes: body.minutes })
-      })
+      taskCommand(context, params.taskId, "update", { timeEstimateMinutes: body.minutes })
   }),
   operation({
     service, tag, operationId: "getTaskTimeInStatus", method: "GET", path: "/v1/tasks/{taskId}/time-in-status",
@@ -637,10 +622,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "unwatch", request: { params: { ...tk, userId: ids.user } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "removeWatcher", caller.userId, { userId: params.userId })
-      })
+      taskCommand(context, params.taskId, "removeWatcher", { userId: params.userId })
   }),
   // -- custom field values ------------------------------------------------------
   operation({
@@ -683,10 +665,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Cleared" } },
     examples: [{ name: "clear", request: { params: { ...tk, fieldId: ids.field } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "setCustomFields", caller.userId, { values: { [params.fieldId]: null } })
-      })
+      taskCommand(context, params.taskId, "setCustomFields", { values: { [params.fieldId]: null } })
   }),
   operation({
     service, tag, operationId: "setTaskCustomFieldValues", method: "PATCH", path: "/v1/tasks/{taskId}/custom-fields",
@@ -695,10 +674,7 @@ export const tasksOperations = [
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "values", request: { params: tk, body: { values: { [ids.field]: 5 } } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "setCustomFields", caller.userId, body)
-      })
+      taskCommand(context, params.taskId, "setCustomFields", body)
   }),
   // -- tags ---------------------------------------------------------------------
   operation({
@@ -715,10 +691,7 @@ export const tasksOperations = [
     responses: { 201: { description: "The task", schema: Task }, 409: { description: "Already tagged" } },
     examples: [{ name: "tag", request: { params: tk, body: { name: "frontend" } }, response: { status: 201, body: exampleTask } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "addTag", caller.userId, body)
-      })
+      taskCommand(context, params.taskId, "addTag", body)
   }),
   operation({
     service, tag, operationId: "removeTaskTag", method: "DELETE", path: "/v1/tasks/{taskId}/tags/{tagId}",
@@ -726,10 +699,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "untag", request: { params: { ...tk, tagId: ids.tag } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "removeTag", caller.userId, { tagId: params.tagId })
-      })
+      taskCommand(context, params.taskId, "removeTag", { tagId: params.tagId })
   }),
   // -- checklists ---------------------------------------------------------------
   operation({
@@ -778,10 +748,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "deleteChecklist", caller.userId, { checklistId: params.checklistId })
-      })
+      taskCommand(context, params.taskId, "deleteChecklist", { checklistId: params.checklistId })
   }),
   operation({
     service, tag, operationId: "addChecklistItem", method: "POST", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items",
@@ -815,10 +782,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "deleteChecklistItem", caller.userId, { checklistId: params.checklistId, itemId: params.itemId })
-      })
+      taskCommand(context, params.taskId, "deleteChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   }),
   operation({
     service, tag, operationId: "reorderChecklistItems", method: "PUT", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/order",
@@ -839,10 +803,7 @@ export const tasksOperations = [
     responses: { 201: { description: "The new subtask", schema: Task } },
     examples: [{ name: "convert", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } }, response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write changelog", parentTaskId: ids.task } } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "convertChecklistItem", caller.userId, { checklistId: params.checklistId, itemId: params.itemId })
-      })
+      taskCommand(context, params.taskId, "convertChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   }),
   // -- comments -----------------------------------------------------------------
   operation({
@@ -862,10 +823,7 @@ export const tasksOperations = [
     responses: { 201: { description: "Created", schema: Comment } },
     examples: [{ name: "comment", request: { params: tk, body: { text: "@bob@example.com can you review?" } }, response: { status: 201, body: exampleComment } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "createComment", caller.userId, body)
-      })
+      taskCommand(context, params.taskId, "createComment", body)
   }),
   operation({
     service, tag, operationId: "getTaskComment", method: "GET", path: "/v1/tasks/{taskId}/comments/{commentId}",
@@ -881,10 +839,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Updated", schema: Comment }, 403: { description: "Not the author" } },
     examples: [{ name: "edit", request: { params: { ...tk, commentId: ids.comment }, body: { text: "Done, thanks @bob@example.com" } }, response: { status: 200, body: exampleComment } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "updateComment", caller.userId, { commentId: params.commentId, text: body.text })
-      })
+      taskCommand(context, params.taskId, "updateComment", { commentId: params.commentId, text: body.text })
   }),
   operation({
     service, tag, operationId: "deleteTaskComment", method: "DELETE", path: "/v1/tasks/{taskId}/comments/{commentId}",
@@ -917,10 +872,7 @@ export const tasksOperations = [
     responses: { 201: { description: "Created", schema: Comment } },
     examples: [{ name: "reply", request: { params: { ...tk, commentId: ids.comment }, body: { text: "On it" } }, response: { status: 201, body: { ...exampleComment, parentCommentId: ids.comment, text: "On it" } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: params.commentId })
-      })
+      taskCommand(context, params.taskId, "createComment", { text: body.text, parentCommentId: params.commentId })
   }),
   operation({
     service, tag, operationId: "resolveTaskComment", method: "POST", path: "/v1/tasks/{taskId}/comments/{commentId}/resolve",
@@ -928,10 +880,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Resolved", schema: Comment }, 409: { description: "Already resolved" } },
     examples: [{ name: "resolve", request: { params: { ...tk, commentId: ids.comment } }, response: { status: 200, body: { ...exampleComment, resolved: true, resolvedAt: at0, resolvedBy: ids.user } } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "resolveComment", caller.userId, { commentId: params.commentId, resolved: true })
-      })
+      taskCommand(context, params.taskId, "resolveComment", { commentId: params.commentId, resolved: true })
   }),
   operation({
     service, tag, operationId: "reopenTaskComment", method: "POST", path: "/v1/tasks/{taskId}/comments/{commentId}/reopen",
@@ -939,10 +888,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Reopened", schema: Comment }, 409: { description: "Not resolved" } },
     examples: [{ name: "reopen", request: { params: { ...tk, commentId: ids.comment } }, response: { status: 200, body: exampleComment } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "resolveComment", caller.userId, { commentId: params.commentId, resolved: false })
-      })
+      taskCommand(context, params.taskId, "resolveComment", { commentId: params.commentId, resolved: false })
   }),
   operation({
     service, tag, operationId: "assignTaskComment", method: "PUT", path: "/v1/tasks/{taskId}/comments/{commentId}/assignee",
@@ -951,10 +897,7 @@ export const tasksOperations = [
     responses: { 200: { description: "The comment", schema: Comment } },
     examples: [{ name: "assign", request: { params: { ...tk, commentId: ids.comment }, body: { assigneeId: ids.user2 } }, response: { status: 200, body: { ...exampleComment, assignee: exampleUser } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "assignComment", caller.userId, { commentId: params.commentId, assigneeId: body.assigneeId })
-      })
+      taskCommand(context, params.taskId, "assignComment", { commentId: params.commentId, assigneeId: body.assigneeId })
   }),
   operation({
     service, tag, operationId: "addCommentReaction", method: "POST", path: "/v1/tasks/{taskId}/comments/{commentId}/reactions",
@@ -962,10 +905,7 @@ export const tasksOperations = [
     responses: { 201: { description: "The comment", schema: Comment }, 409: { description: "Already reacted so" } },
     examples: [{ name: "react", request: { params: { ...tk, commentId: ids.comment }, body: { emoji: "thumbsup" } }, response: { status: 201, body: { ...exampleComment, reactions: [{ emoji: "thumbsup", count: 1, userIds: [ids.user] }] } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "addReaction", caller.userId, { commentId: params.commentId, emoji: body.emoji })
-      })
+      taskCommand(context, params.taskId, "addReaction", { commentId: params.commentId, emoji: body.emoji })
   }),
   operation({
     service, tag, operationId: "removeCommentReaction", method: "DELETE", path: "/v1/tasks/{taskId}/comments/{commentId}/reactions/{emoji}",
@@ -973,10 +913,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "unreact", request: { params: { ...tk, commentId: ids.comment, emoji: "thumbsup" } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "removeReaction", caller.userId, { commentId: params.commentId, emoji: params.emoji })
-      })
+      taskCommand(context, params.taskId, "removeReaction", { commentId: params.commentId, emoji: params.emoji })
   }),
   // -- attachments --------------------------------------------------------------
   operation({
@@ -1035,10 +972,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Renamed", schema: Attachment } },
     examples: [{ name: "rename", request: { params: { ...tk, attachmentId: ids.attachment }, body: { filename: "login.png" } }, response: { status: 200, body: { ...exampleAttachment, filename: "login.png" } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "renameAttachment", caller.userId, { attachmentId: params.attachmentId, filename: body.filename })
-      })
+      taskCommand(context, params.taskId, "renameAttachment", { attachmentId: params.attachmentId, filename: body.filename })
   }),
   operation({
     service, tag, operationId: "deleteTaskAttachment", method: "DELETE", path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
@@ -1122,10 +1056,7 @@ export const tasksOperations = [
     responses: { 201: { description: "Running", schema: TimeEntry } },
     examples: [{ name: "start", request: { params: tk, body: {} }, response: { status: 201, body: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } } }],
     handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "startTimer", caller.userId, body)
-      })
+      taskCommand(context, params.taskId, "startTimer", body)
   }),
   operation({
     service, tag, operationId: "stopTaskTimer", method: "POST", path: "/v1/tasks/{taskId}/timer/stop",
@@ -1133,10 +1064,7 @@ export const tasksOperations = [
     responses: { 200: { description: "Stopped", schema: TimeEntry }, 409: { description: "No timer running here" } },
     examples: [{ name: "stop", request: { params: tk }, response: { status: 200, body: exampleTimeEntry } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmTask, params.taskId, "stopTimer", caller.userId, {})
-      })
+      taskCommand(context, params.taskId, "stopTimer", {})
   }),
   operation({
     service, tag, operationId: "getTaskTimeSummary", method: "GET", path: "/v1/tasks/{taskId}/time-summary",
@@ -1229,10 +1157,7 @@ export const tasksOperations = [
     responses: { 204: { description: "Stopped" } },
     examples: [{ name: "stop", request: { params: tk }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "setRecurrence", caller.userId, { recurrence: null })
-      })
+      taskCommand(context, params.taskId, "setRecurrence", { recurrence: null })
   }),
   operation({
     service, tag, operationId: "listTaskLists", method: "GET", path: "/v1/tasks/{taskId}/lists",
