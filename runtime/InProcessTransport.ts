@@ -9,7 +9,7 @@
  * (`Effect.context()`) and runs every handler in it, so provide those services
  * to this layer, not to the callers of `ask`.
  */
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { ActorKind, ServicesOf } from "./Actor.ts"
 import type { ActorError } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
@@ -33,10 +33,11 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
   Layer.effect(
     ActorSystem,
     Effect.gen(function*() {
-      const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const outer = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
       const nodeId = NodeId.validate(options.nodeId ?? NodeId.make())
-      const host = yield* ActorHost.make({ ...options, kinds, context, nodeId })
       const defaultTimeout = options.timeoutMillis ?? 10_000
+      // Handlers may ask other actors: they run with this very system in their context.
+      let host: ActorHost.ActorHost
 
       const ask: ActorSystemShape["ask"] = (kind, id, tag, payload, askOptions) =>
         Effect.suspend(() => {
@@ -49,8 +50,13 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
           return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
         }) as Effect.Effect<any, Rejection | ActorError>
 
+      const invalidate: ActorSystemShape["invalidate"] = (kind, id) => Effect.sync(() => host.invalidate(kind.kind, id))
+      const drain = Effect.suspend(() => host.close)
+      const system = ActorSystem.of({ nodeId, ask, invalidate, drain })
+      host = yield* ActorHost.make({ ...options, kinds, context: Context.add(outer, ActorSystem, system), nodeId })
+
       // Closing the layer drains: queued messages are answered, activations stop.
       yield* Effect.addFinalizer(() => host.close)
-      return ActorSystem.of({ nodeId, ask, drain: host.close })
+      return system
     })
   )

@@ -1,45 +1,80 @@
 /**
- * How the work hierarchy's actors are built: each actor kind (workspace,
- * space, list, task) is a single writer over the relational rows it owns.
- * Its messages are commands from a table; every command runs inside
- * `ChangeLog.transact`, so the rows and the change events commit together,
- * and the actor's mailbox serializes concurrent commands on one entity.
+ * How project management's actors are built: each kind is the single writer
+ * of the relational rows it owns, and its protocol is a set of commands, each
+ * declared with Schemas — its input, its success — so in-process asks pass
+ * values and only the NATS transport encodes, with the same schemas.
  *
- * State stays empty on purpose: the rows are the truth (reads query SQL
- * directly), the actor exists for serialization.
+ * A command runs inside `ChangeLog.transact`: its rows and its change events
+ * commit together. After the commit, before the reply, the live task actors
+ * whose shown state the change altered are invalidated (`TaskStaleness`), so a
+ * read that follows the acknowledged write is never stale.
+ *
+ * A kind may keep a read model: state rebuilt from its rows on activation
+ * (`rebuild`), served from memory by its `reads`, and refreshed by each of its
+ * commands (`afterCommand`; by default rebuilt before the next message).
  */
 import { Effect, Schema } from "effect"
 import type { BlobStore } from "../../persistence/BlobStore.ts"
 import type { Sql, SqlError } from "../../persistence/Sql.ts"
-import { Actor, type ActorKind } from "../../runtime/Actor.ts"
+import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { type Change, ChangeLog } from "./ChangeLog.ts"
+import { staleTasks } from "./TaskStaleness.ts"
 
 export interface Outcome<A> {
   readonly result: A
   readonly changes: ReadonlyArray<Change>
 }
 
-/** A command: `input` as the facade validated it, `by` the acting user, `id` the owning actor's id. */
-export type Command<I, A> = (input: I, by: string, id: string) => Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
+/** What a command's body may fail with and needs. */
+export type CommandEffect<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore | ActorSystem>
 
-export type CommandTable = Record<string, Command<any, any>>
+/** One command of an actor's protocol: `run(input, by, id)` with `by` the acting user and `id` the owning actor's id. */
+export interface Command<I extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
+  readonly input: I
+  readonly success: S
+  readonly run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"]>
+}
 
-type InputOf<C> = C extends Command<infer I, any> ? I : never
-type ResultOf<C> = C extends Command<any, infer A> ? A : never
+export const command = <I extends Schema.Top, S extends Schema.Top>(
+  input: I,
+  success: S,
+  run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"]>
+): Command<I, S> => ({ input, success, run })
 
-export interface WorkActor<T extends CommandTable> extends ActorKind {
+/**
+ * A command not yet declared with schemas (being converted): input and result
+ * travel unchecked. Every table is to be converted; then this goes.
+ */
+export type LegacyCommand = (input: any, by: string, id: string) => CommandEffect<any>
+
+export type CommandTable = Record<string, Command<any, any> | LegacyCommand>
+
+const declared = (entry: Command | LegacyCommand): Command =>
+  typeof entry === "function" ? { input: Schema.Unknown, success: Schema.Unknown, run: entry } : entry
+
+/** A read served from the actor's in-memory state. */
+export interface Read<State, P extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
+  readonly payload: P
+  readonly success: S
+  readonly handle: (payload: P["Type"], state: State, id: string) => Effect.Effect<S["Type"], Rejection>
+}
+
+export interface ReadModel<State> {
+  readonly state: Schema.Codec<State, any>
+  readonly rebuild: (id: string) => Effect.Effect<State, SqlError, Sql>
+  readonly reads: Record<string, Read<State, any, any>>
+  /** The state after a command succeeded, when its result says it; `undefined` rebuilds it before the next message. */
+  readonly afterCommand?: (result: unknown, id: string) => State | undefined
+}
+
+export interface WorkActor<T extends CommandTable, State = null> extends ActorKind<State> {
   readonly commands: T
 }
 
-/**
- * Inputs and results travel as JSON text: the same bytes in-process and over
- * NATS (where every payload must be JSON), with undefined fields dropped the
- * same way in both.
- */
-const RunCommand = Schema.Struct({ command: Schema.String, by: Schema.String, input: Schema.String })
+const By = Schema.String.annotate({ description: "The acting user's id" })
 
 /** SQL failures that are the caller's conflict, not a defect: unique and foreign-key violations. */
 const fromSqlError = (error: SqlError) =>
@@ -49,37 +84,95 @@ const fromSqlError = (error: SqlError) =>
     ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
     : Effect.die(error)
 
-export const workActor = <T extends CommandTable>(kind: string, commands: T): WorkActor<T> => {
-  const actor = Actor<null>()({
-    kind,
-    state: Schema.Null,
-    initial: () => null,
-    messages: { run: { payload: RunCommand, success: Schema.String } },
-    handlers: {
-      run: ({ command, by, input }, ctx) => {
-        const run = Object.hasOwn(commands, command) ? commands[command] : undefined
-        if (run === undefined) return Effect.fail(reject("invalid", `Unknown command "${command}" for ${kind}`))
-        return ChangeLog.use((log) => log.transact(run(JSON.parse(input), by, ctx.address.id))).pipe(
-          Effect.map((result) => JSON.stringify(result ?? null)),
-          Effect.catchTag("SqlError", fromSqlError)
-        )
+/** The live task actors the committed changes altered, except the one that made them (it refreshes itself). */
+const invalidateTasks = (taskIds: ReadonlyArray<string>, self: { readonly kind: string; readonly id: string }) =>
+  taskIds.length === 0
+    ? Effect.void
+    : ActorSystem.use((system) =>
+      Effect.forEach(
+        taskIds,
+        (taskId) => (self.kind === "pmTask" && self.id === taskId ? Effect.void : system.invalidate(taskKind, taskId)),
+        { concurrency: 16, discard: true }
+      )
+    )
+
+// The task kind is declared in WorkActors.ts (which builds on this module); invalidation needs only its name.
+const taskKind = { kind: "pmTask" } as ActorKind
+
+const runCommand = <State>(
+  name: string,
+  entry: Command,
+  readModel: ReadModel<State> | undefined
+) =>
+(payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<State>) =>
+  ChangeLog.use((log) =>
+    log.transact(
+      Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id), (outcome) =>
+        Effect.map(staleTasks(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes })))
+    )
+  ).pipe(
+    Effect.tap(({ stale }) => invalidateTasks(stale, ctx.address)),
+    Effect.map(({ value }) => {
+      if (readModel !== undefined) {
+        const next = readModel.afterCommand?.(value, ctx.address.id)
+        if (next === undefined) ctx.reload()
+        else ctx.setState(next)
       }
-    }
+      return value
+    }),
+    Effect.catchTag("SqlError", fromSqlError),
+    Effect.withSpan(`command ${name}`)
+  )
+
+/** Declares a pm actor kind from its commands, and optionally its read model. */
+export function workActor<T extends CommandTable>(kind: string, commands: T): WorkActor<T>
+export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel: ReadModel<State>): WorkActor<T, State>
+export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel?: ReadModel<State>): WorkActor<T, any> {
+  const messages: Record<string, { payload: Schema.Top; success: Schema.Top }> = {}
+  const handlers: Record<string, (payload: any, ctx: ActorContext<any>) => Effect.Effect<unknown, Rejection, any>> = {}
+  for (const [name, table] of Object.entries(commands)) {
+    const entry = declared(table)
+    messages[name] = { payload: Schema.Struct({ by: By, input: entry.input }), success: entry.success }
+    handlers[name] = runCommand(name, entry, readModel)
+  }
+  for (const [name, read] of Object.entries(readModel?.reads ?? {})) {
+    if (Object.hasOwn(messages, name)) throw new Error(`${kind}: "${name}" is both a command and a read`)
+    messages[name] = { payload: read.payload, success: read.success }
+    handlers[name] = (payload, ctx) => read.handle(payload, ctx.state, ctx.address.id)
+  }
+  const actor = Actor<any>()({
+    kind,
+    state: readModel?.state ?? Schema.Null,
+    initial: () => null,
+    ...(readModel ? { rebuild: readModel.rebuild } : {}),
+    messages,
+    handlers
   })
   return Object.assign(actor, { commands })
 }
 
+type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : C extends (input: infer I, by: string, id: string) => any ? I : never
+type ResultOf<C> = C extends Command<any, infer S> ? S["Type"] : C extends (...args: any) => Effect.Effect<Outcome<infer A>, any, any> ? A : never
+
 /** Asks the owning actor to run one command; the result type follows the command. */
 export const send = <T extends CommandTable, K extends keyof T & string>(
-  actor: WorkActor<T>,
+  actor: WorkActor<T, any>,
   id: string,
-  command: K,
+  name: K,
   by: string,
   input: InputOf<T[K]>
 ): Effect.Effect<ResultOf<T[K]>, Rejection | ActorError, ActorSystem> =>
-  ActorSystem.use((system) =>
-    Effect.map(system.ask(actor, id, "run", { command, by, input: JSON.stringify(input ?? null) }), (text) => JSON.parse(text as string))) as Effect.Effect<
+  ActorSystem.use((system) => system.ask(actor as ActorKind, id, name, { by, input })) as Effect.Effect<
     ResultOf<T[K]>,
     Rejection | ActorError,
     ActorSystem
   >
+
+/** Asks an actor for one of its reads (served from its in-memory state). */
+export const read = <State, P extends Schema.Top, S extends Schema.Top>(
+  actor: WorkActor<any, State>,
+  id: string,
+  name: string,
+  payload: P["Type"]
+): Effect.Effect<S["Type"], Rejection | ActorError, ActorSystem> =>
+  ActorSystem.use((system) => system.ask(actor as ActorKind, id, name, payload))
