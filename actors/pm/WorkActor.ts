@@ -5,9 +5,9 @@
  * values and only the NATS transport encodes, with the same schemas.
  *
  * A command runs inside `ChangeLog.transact`: its rows and its change events
- * commit together. After the commit, before the reply, the live task actors
- * whose shown state the change altered are invalidated (`TaskStaleness`), so a
- * read that follows the acknowledged write is never stale.
+ * commit together. After the commit, before the reply, the live read models
+ * (tasks, lists, spaces) whose shown state the change altered are invalidated
+ * (`Staleness`), so a read that follows the acknowledged write is never stale.
  *
  * A kind may keep a read model: state rebuilt from its rows on activation
  * (`rebuild`), served from memory by its `reads`, and refreshed by each of its
@@ -21,7 +21,7 @@ import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { type Change, ChangeLog } from "./ChangeLog.ts"
-import { staleTasks } from "./TaskStaleness.ts"
+import { type Stale, staleReadModels } from "./Staleness.ts"
 
 export interface Outcome<A> {
   readonly result: A
@@ -71,16 +71,23 @@ export interface Read<State, P extends Schema.Top = Schema.Top, S extends Schema
   readonly handle: (payload: P["Type"], state: State, id: string) => Effect.Effect<S["Type"], Rejection>
 }
 
-export interface ReadModel<State> {
+export type Reads<State> = Record<string, Read<State, any, any>>
+
+export interface ReadModel<State, R extends Reads<State> = Reads<State>> {
   readonly state: Schema.Codec<State, any>
   readonly rebuild: (id: string) => Effect.Effect<State, SqlError, Sql>
-  readonly reads: Record<string, Read<State, any, any>>
-  /** The state after a command succeeded, when its result says it; `undefined` rebuilds it before the next message. */
-  readonly afterCommand?: (result: unknown, id: string) => State | undefined
+  readonly reads: R
+  /**
+   * The state after command `name` succeeded with `result`: a new state when
+   * the result says it, the same one when the command cannot alter it, or
+   * `undefined` to rebuild it before the next message (the default).
+   */
+  readonly afterCommand?: (name: string, result: unknown, state: State, id: string) => State | undefined
 }
 
-export interface WorkActor<T extends CommandTable, State = null> extends ActorKind<State> {
+export interface WorkActor<T extends CommandTable, State = null, R extends Reads<State> = {}> extends ActorKind<State> {
   readonly commands: T
+  readonly reads: R
 }
 
 const By = Schema.String.annotate({ description: "The acting user's id" })
@@ -93,20 +100,21 @@ const fromSqlError = (error: SqlError) =>
     ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
     : Effect.die(error)
 
-/** The live task actors the committed changes altered, except the one that made them (it refreshes itself). */
-const invalidateTasks = (taskIds: ReadonlyArray<string>, self: { readonly kind: string; readonly id: string }) =>
-  taskIds.length === 0
+// The kinds are declared in WorkActors.ts (which builds on this module); invalidation needs only their names.
+const kindNamed = (kind: string) => ({ kind }) as ActorKind
+const readModelKinds = { tasks: kindNamed("pmTask"), lists: kindNamed("pmList"), spaces: kindNamed("pmSpace") }
+
+/** Invalidates the live read models a change altered, except the actor that made it (it refreshes itself). */
+export const invalidate = (stale: Stale, self: { readonly kind: string; readonly id: string } = { kind: "", id: "" }) =>
+  stale.tasks.length + stale.lists.length + stale.spaces.length === 0
     ? Effect.void
     : ActorSystem.use((system) =>
       Effect.forEach(
-        taskIds,
-        (taskId) => (self.kind === "pmTask" && self.id === taskId ? Effect.void : system.invalidate(taskKind, taskId)),
+        (["tasks", "lists", "spaces"] as const).flatMap((group) => stale[group].map((id) => [readModelKinds[group], id] as const)),
+        ([kind, id]) => (self.kind === kind.kind && self.id === id ? Effect.void : system.invalidate(kind, id)),
         { concurrency: 16, discard: true }
       )
     )
-
-// The task kind is declared in WorkActors.ts (which builds on this module); invalidation needs only its name.
-const taskKind = { kind: "pmTask" } as ActorKind
 
 const runCommand = <State>(
   name: string,
@@ -117,13 +125,13 @@ const runCommand = <State>(
   ChangeLog.use((log) =>
     log.transact(
       Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id), (outcome) =>
-        Effect.map(staleTasks(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes })))
+        Effect.map(staleReadModels(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes })))
     )
   ).pipe(
-    Effect.tap(({ stale }) => invalidateTasks(stale, ctx.address)),
+    Effect.tap(({ stale }) => invalidate(stale, ctx.address)),
     Effect.map(({ value }) => {
       if (readModel !== undefined) {
-        const next = readModel.afterCommand?.(value, ctx.address.id)
+        const next = readModel.afterCommand?.(name, value, ctx.state, ctx.address.id)
         if (next === undefined) ctx.reload()
         else ctx.setState(next)
       }
@@ -135,8 +143,12 @@ const runCommand = <State>(
 
 /** Declares a pm actor kind from its commands, and optionally its read model. */
 export function workActor<T extends CommandTable>(kind: string, commands: T): WorkActor<T>
-export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel: ReadModel<State>): WorkActor<T, State>
-export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel?: ReadModel<State>): WorkActor<T, any> {
+export function workActor<T extends CommandTable, State, R extends Reads<State>>(
+  kind: string,
+  commands: T,
+  readModel: ReadModel<State, R>
+): WorkActor<T, State, R>
+export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel?: ReadModel<State>): WorkActor<T, any, any> {
   const messages: Record<string, { payload: Schema.Top; success: Schema.Top; unchecked?: true }> = {}
   const handlers: Record<string, (payload: any, ctx: ActorContext<any>) => Effect.Effect<unknown, Rejection, any>> = {}
   for (const [name, table] of Object.entries(commands)) {
@@ -159,7 +171,7 @@ export function workActor<T extends CommandTable, State>(kind: string, commands:
     messages,
     handlers
   })
-  return Object.assign(actor, { commands })
+  return Object.assign(actor, { commands, reads: readModel?.reads ?? {} })
 }
 
 type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : C extends (input: infer I, by: string, id: string) => any ? I : never
@@ -182,10 +194,10 @@ export const send = <T extends CommandTable, K extends keyof T & string>(
   >
 
 /** Asks an actor for one of its reads (served from its in-memory state). */
-export const read = <State, P extends Schema.Top, S extends Schema.Top>(
-  actor: WorkActor<any, State>,
+export const read = <R extends Reads<any>, K extends keyof R & string>(
+  actor: WorkActor<any, any, R>,
   id: string,
-  name: string,
-  payload: P["Type"]
-): Effect.Effect<S["Type"], Rejection | ActorError, ActorSystem> =>
+  name: K,
+  payload: R[K]["payload"]["Type"]
+): Effect.Effect<R[K]["success"]["Type"], Rejection | ActorError, ActorSystem> =>
   ActorSystem.use((system) => system.ask(actor as ActorKind, id, name, payload))

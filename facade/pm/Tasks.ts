@@ -30,7 +30,7 @@ import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
 import { at0, BooleanString, type CallerAt, exampleIds as ids, inWorkspace, Limit, Offset, onDeletedTask, onList, onTask, orDieSql, pageOf, realDates } from "./WorkAccess.ts"
 import { exampleAttachment, exampleComment, exampleList, exampleTag, exampleTask, exampleTimeEntry, exampleUser } from "./WorkExamples.ts"
 
-type TaskCommands = typeof PmTask extends WorkActor<infer T> ? T : never
+type TaskCommands = typeof PmTask extends WorkActor<infer T, any, any> ? T : never
 
 /** Most task writes: a member where the task lives asks the task's actor to run one command. */
 const taskCommand = <K extends keyof TaskCommands & string>(context: RequestContext, taskId: string, command: K, input: Parameters<typeof send<TaskCommands, K>>[4]) =>
@@ -263,7 +263,7 @@ export const tasksOperations = [
     summary: "Get a task with its status, assignees, watchers, tags and custom field values", auth: "both", scopes: read, params: TaskParams,
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "get", request: { params: tk }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), orDieSql(getTask(params.taskId)))
+    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), (caller) => caller.task)
   }),
   operation({
     service, tag, operationId: "updateTask", method: "PATCH", path: "/v1/tasks/{taskId}",
