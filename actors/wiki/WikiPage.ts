@@ -249,20 +249,23 @@ export const WikiPage = Actor<PageModel | null>()({
       }))),
 
     documentChanged: (_payload, ctx) =>
-      refreshing(ctx, false, orDieSql(Effect.gen(function* () {
+      orDieSql(Effect.gen(function* () {
         const page = yield* pageById(ctx.address.id)
         if (page === undefined) return
         const live = yield* LiveDocuments
         const snapshot = yield* live.snapshot(page.id)
         const editors = yield* live.editors(page.id)
         // Formatting-only changes leave updated_at alone; text changes name who was editing.
-        yield* query(
+        const written = yield* query(
           `UPDATE wiki_pages SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, updated_by)
-            WHERE id = $1 AND content_text IS DISTINCT FROM $2`,
+            WHERE id = $1 AND content_text IS DISTINCT FROM $2 RETURNING ${PAGE_COLUMNS}`,
           [page.id, snapshot.text, editors[0]?.userId ?? null]
         )
         yield* recordLinks(page.id, page.workspaceId, snapshot.content)
-      }))),
+        // The search indexer writes the same statement on the same change: when it came first, read what it wrote.
+        const row = written[0] !== undefined ? toPage(written[0]) : yield* pageById(page.id)
+        if (ctx.state !== null && row !== undefined) ctx.setState({ ...ctx.state, page: row })
+      })),
 
     autosave: (_payload, ctx) =>
       orDieSql(Effect.gen(function* () {

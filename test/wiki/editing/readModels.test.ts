@@ -12,7 +12,8 @@ import { WikiSpace } from "../../../actors/wiki/WikiSpace.ts"
 import { Sql } from "../../../persistence/Sql.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
-import { createPage, createSpace, team, type Team } from "./fixture.ts"
+import { connectEditor, eventually, synced, typeText } from "../../support/collabAtrium.ts"
+import { closeEditor, createPage, createSpace, team, type Team } from "./fixture.ts"
 
 let atrium: TestServer
 let t: Team
@@ -143,6 +144,26 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
       system.ask(WikiSpace, space.id, "createPage", { by: t.owner.userId, pageId, parentId: null, title: "Late", icon: null, coverImage: null, index: null })))
     const created = await view()
     expect(created.page).toMatchObject({ id: pageId, title: "Late", spaceId: space.id })
+  })
+})
+
+describe("Wiki read models: live editing", () => {
+  it("a page's metadata follows what editors type (who changed it, when)", async () => {
+    const space = await createSpace(atrium, t.owner.token, t.workspaceId)
+    const page = await createPage(atrium, t.owner.token, space.id, { title: "Live", markdown: "first" })
+    const before = (await atrium.request("GET", `/wiki/v1/pages/${page.id}`, { token: t.viewer.token })).body
+    expect(before.updatedBy).toBe(t.owner.userId)
+    const editor = connectEditor(atrium.origin.replace("http", "ws") + "/wiki/v1/collab", page.id, t.member.token)
+    try {
+      await synced(editor)
+      typeText(editor, " and more")
+      await eventually(async () => {
+        const now = (await atrium.request("GET", `/wiki/v1/pages/${page.id}`, { token: t.viewer.token })).body
+        return now.text === "first and more" && now.updatedBy === t.member.userId && now.updatedAt > before.updatedAt
+      }, "the page's metadata shows the live edit")
+    } finally {
+      await closeEditor(editor)
+    }
   })
 })
 
