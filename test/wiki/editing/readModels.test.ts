@@ -134,6 +134,23 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     expect(await readPage(t.viewer.token, child.id)).toBe("read")
   })
 
+  it("archiving, restoring and deleting a parent show at once on its warm children; so does archiving the space", async () => {
+    const space = await createSpace(atrium, t.owner.token, t.workspaceId)
+    const parent = await createPage(atrium, t.member.token, space.id, { title: "Old" })
+    const child = await createPage(atrium, t.member.token, space.id, { title: "Older", parentPageId: parent.id })
+    const read = async () => (await atrium.request("GET", `/wiki/v1/pages/${child.id}`, { token: t.member.token })).body
+    expect(await read()).toMatchObject({ archivedAt: null, access: "edit" })
+    expect((await atrium.request("POST", `/wiki/v1/pages/${parent.id}/archive`, { token: t.member.token })).status).toBe(200)
+    expect(await read()).toMatchObject({ archivedAt: expect.any(String), access: "read" })
+    expect((await atrium.request("POST", `/wiki/v1/pages/${parent.id}/restore`, { token: t.member.token })).status).toBe(200)
+    expect(await read()).toMatchObject({ archivedAt: null, access: "edit" })
+    expect((await atrium.request("POST", `/wiki/v1/spaces/${space.id}/archive`, { token: t.owner.token })).status).toBe(200)
+    expect(await read()).toMatchObject({ access: "read" })
+    expect((await atrium.request("POST", `/wiki/v1/spaces/${space.id}/restore`, { token: t.owner.token })).status).toBe(200)
+    expect((await atrium.request("DELETE", `/wiki/v1/pages/${parent.id}`, { token: t.member.token })).status).toBe(204)
+    expect(await readPage(t.member.token, child.id)).toBe(404)
+  })
+
   it("a page asked for before it existed is found once created", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const pageId = crypto.randomUUID()
