@@ -5,8 +5,8 @@
  * Writes go through the task's actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
-import { type Comment, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
+import { Id } from "../../actors/Fields.ts"
+import { type Comment, CommentText as Text, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
@@ -67,8 +67,6 @@ const commentTask = (context: RequestContext, workspaceId: string, commentId: st
     const caller = yield* onTask(context, rows[0]!.taskId, minimum).pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such comment") : e)))
     return { caller, comment: rows[0]! }
   })
-
-const Text = Name(20_000).annotate({ description: "The comment; `@member@example.com` mentions a member" })
 
 export const commentsLiteOperations = [
   operation({
