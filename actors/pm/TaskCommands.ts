@@ -64,7 +64,7 @@ export const TaskTemplate: Schema.Codec<TaskTemplate> = Schema.Struct({
   priority: Schema.optionalKey(Schema.NullOr(Priority)),
   startDate: Schema.optionalKey(Schema.NullOr(Schema.String)),
   dueDate: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Schema.Number)),
+  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
   assigneeIds: Schema.optionalKey(Schema.Array(Schema.String)),
   tagNames: Schema.optionalKey(Schema.Array(Schema.String)),
   customFields: Schema.optionalKey(FieldValues),
