@@ -31,7 +31,8 @@ export const Description = Schema.String.check(Schema.isMaxLength(50_000))
 export const Minutes = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
 export const TagNames = Schema.Array(Name(64)).check(Schema.isMaxLength(50))
 export const FieldValues = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field id (or name); null clears one" })
-const AssigneeIds = Schema.Array(Id).check(Schema.isMaxLength(50))
+// Unbounded: the facade bounds ids and e-mails separately, and merges them.
+const AssigneeIds = Schema.Array(Id)
 
 export const Recurrence = Schema.Struct({
   frequency: Schema.Literals(["daily", "weekly", "monthly", "yearly"]),
