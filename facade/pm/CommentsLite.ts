@@ -79,7 +79,7 @@ export const commentsLiteOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, body.taskId, "member")
-        const comment = (yield* send(PmTask, caller.at.taskId!, "createComment", caller.userId, { text: body.text, strictMentions: true })) as Comment
+        const comment = yield* send(PmTask, caller.at.taskId!, "createComment", caller.userId, { text: body.text, strictMentions: true })
         return lite(yield* shortIdOf(caller.at.taskId!), comment)
       })
   }),
@@ -113,7 +113,7 @@ export const commentsLiteOperations = [
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")
         const parentId = comment.parentCommentId ?? params.commentId
-        const reply = (yield* send(PmTask, comment.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: parentId, strictMentions: true })) as Comment
+        const reply = yield* send(PmTask, comment.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: parentId, strictMentions: true })
         return lite(yield* shortIdOf(comment.taskId), reply)
       })
   }),
