@@ -10,7 +10,7 @@ import { notifyUsers } from "./Changes.ts"
 import { requireMembers } from "./Members.ts"
 import { effectiveStatuses } from "./Statuses.ts"
 import { featuresOfSpace, getTask } from "./TaskReads.ts"
-import { type Home, insertTask, taskChange as updated, touchTask } from "./TaskWrites.ts"
+import { type Home, insertTask, taskChange, touchTask } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
 import { Task } from "./WorkRecords.ts"
 
@@ -24,6 +24,13 @@ export const insertChecklist = (taskId: string, name: string, position: number, 
 const ChecklistRef = { checklistId: Id }
 const ItemRef = { checklistId: Id, itemId: Id }
 const Created = Schema.Struct({ id: Id })
+const ItemPatch = Schema.Struct({
+  ...ItemRef,
+  name: Schema.optionalKey(Name(500)),
+  resolved: Schema.optionalKey(Schema.Boolean),
+  assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
+  position: Schema.optionalKey(Schema.Finite)
+})
 
 export const checklistCommands = {
   createChecklist: command(Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500))) }), Created, (input, by, taskId) =>
@@ -37,7 +44,7 @@ export const checklistCommands = {
         yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [crypto.randomUUID(), id, taskId, name.trim(), index + 1, by])
       }
       const version = yield* touchTask(taskId)
-      return { result: { id }, changes: [updated(task, "checklist.created", { checklistId: id, name: input.name.trim(), version }, by)] }
+      return { result: { id }, changes: [taskChange(task, "checklist.created", { checklistId: id, name: input.name.trim(), version }, by)] }
     })),
 
   updateChecklist: command(Schema.Struct({ ...ChecklistRef, name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }), Created, (input, by, taskId) =>
@@ -46,7 +53,7 @@ export const checklistCommands = {
       const rows = yield* query(`UPDATE pm_checklists SET name = COALESCE($3, name), position = COALESCE($4, position) WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId, input.name?.trim() ?? null, input.position ?? null])
       if (rows.length === 0) return yield* reject("not_found", "No such checklist")
       const version = yield* touchTask(taskId)
-      return { result: { id: input.checklistId }, changes: [updated(task, "checklist.updated", { checklistId: input.checklistId, name: input.name, position: input.position, version }, by)] }
+      return { result: { id: input.checklistId }, changes: [taskChange(task, "checklist.updated", { checklistId: input.checklistId, name: input.name, position: input.position, version }, by)] }
     })),
 
   deleteChecklist: command(Schema.Struct(ChecklistRef), Schema.Void, (input, by, taskId) =>
@@ -56,7 +63,7 @@ export const checklistCommands = {
       const rows = yield* query(`DELETE FROM pm_checklists WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId])
       if (rows.length === 0) return yield* reject("not_found", "No such checklist")
       const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "checklist.deleted", { checklistId: input.checklistId, version }, by)] }
+      return { result: undefined, changes: [taskChange(task, "checklist.deleted", { checklistId: input.checklistId, version }, by)] }
     })),
 
   addChecklistItem: command(Schema.Struct({ ...ChecklistRef, name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }), Created, (input, by, taskId) =>
@@ -70,16 +77,10 @@ export const checklistCommands = {
       yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, assignee_id, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [id, input.checklistId, taskId, input.name.trim(), input.assigneeId ?? null, position, by])
       const version = yield* touchTask(taskId)
       const notify = input.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}: ${input.name.trim()}`, by) : []
-      return { result: { id }, changes: [updated(task, "checklist.item_added", { checklistId: input.checklistId, itemId: id, name: input.name.trim(), version }, by, notify)] }
+      return { result: { id }, changes: [taskChange(task, "checklist.item_added", { checklistId: input.checklistId, itemId: id, name: input.name.trim(), version }, by, notify)] }
     })),
 
-  updateChecklistItem: command(Schema.Struct({
-    ...ItemRef,
-    name: Schema.optionalKey(Name(500)),
-    resolved: Schema.optionalKey(Schema.Boolean),
-    assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
-    position: Schema.optionalKey(Schema.Finite)
-  }), Created, (input, by, taskId) =>
+  updateChecklistItem: command(ItemPatch, Created, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* query<{ assigneeId: string | null }>(`SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`, [input.itemId, input.checklistId, taskId])
@@ -93,7 +94,7 @@ export const checklistCommands = {
       const version = yield* touchTask(taskId)
       const notify = input.assigneeId && input.assigneeId !== current[0]!.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by) : []
       const { checklistId: _c, ...fields } = input
-      return { result: { id: input.itemId }, changes: [updated(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)] }
+      return { result: { id: input.itemId }, changes: [taskChange(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)] }
     })),
 
   deleteChecklistItem: command(Schema.Struct(ItemRef), Schema.Void, (input, by, taskId) =>
@@ -102,7 +103,7 @@ export const checklistCommands = {
       const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [input.itemId, input.checklistId, taskId])
       if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
       const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)] }
+      return { result: undefined, changes: [taskChange(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)] }
     })),
 
   reorderChecklistItems: command(Schema.Struct({ ...ChecklistRef, itemIds: Schema.Array(Id) }), Schema.Struct({ itemIds: Schema.Array(Id) }), (input, by, taskId) =>
@@ -118,7 +119,7 @@ export const checklistCommands = {
       }
       for (const [index, id] of input.itemIds.entries()) yield* query(`UPDATE pm_checklist_items SET position = $2 WHERE id = $1`, [id, index + 1])
       const version = yield* touchTask(taskId)
-      return { result: { itemIds: input.itemIds }, changes: [updated(task, "checklist.items_reordered", { checklistId: input.checklistId, order: input.itemIds, version }, by)] }
+      return { result: { itemIds: input.itemIds }, changes: [taskChange(task, "checklist.items_reordered", { checklistId: input.checklistId, order: input.itemIds, version }, by)] }
     })),
 
   /** Turns a checklist item into a subtask (the item goes away). */
@@ -140,6 +141,6 @@ export const checklistCommands = {
         ...(done ? { status: done.name } : {})
       }, by)
       const version = yield* touchTask(taskId)
-      return { result: created.task, changes: [...created.changes, updated(task, "checklist.item_converted", { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version }, by)] }
+      return { result: created.task, changes: [...created.changes, taskChange(task, "checklist.item_converted", { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version }, by)] }
     })),
 }

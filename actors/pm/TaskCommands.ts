@@ -27,7 +27,7 @@ import {
   Recurrence,
   recordStatus,
   tagByName,
-  taskChange as updated,
+  taskChange,
   TaskPatch,
   touchTask,
   writeFieldValues
@@ -259,7 +259,7 @@ export const taskCommands = {
       const task = yield* getTask(taskId)
       if (task.archived === input.archived) return yield* reject("conflict", input.archived ? "The task is already archived" : "The task is not archived")
       yield* query(`UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`, [taskId])
-      return { result: yield* getTask(taskId), changes: [updated(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
+      return { result: yield* getTask(taskId), changes: [taskChange(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
     })),
 
   /** To the trash, with its subtasks; `undelete` brings them back. */
@@ -268,7 +268,7 @@ export const taskCommands = {
       const task = yield* getTask(taskId)
       const ids = yield* subtreeIds(taskId)
       yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = ANY($1::text[]) AND deleted_at IS NULL`, [ids, by])
-      return { result: undefined, changes: [updated(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)] }
+      return { result: undefined, changes: [taskChange(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)] }
     })),
 
   undelete: command(NoInput, Task, (_, by, taskId) =>
@@ -286,7 +286,7 @@ export const taskCommands = {
         if (parent.length === 0) yield* query(`UPDATE pm_tasks SET parent_task_id = NULL WHERE id = $1`, [taskId])
       }
       const task = yield* getTask(taskId)
-      return { result: task, changes: [updated(task, "task.undeleted", {}, by)] }
+      return { result: task, changes: [taskChange(task, "task.undeleted", {}, by)] }
     })),
 
   move: command(Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }), Task, (input, by, taskId) =>
@@ -305,7 +305,7 @@ export const taskCommands = {
       const data = { fromListId: task.listId, toListId: input.listId, fromSpaceId: task.spaceId, toSpaceId: target.spaceId, status: moved.status.name, subtasks: ids.length - 1 }
       return {
         result: moved,
-        changes: [updated(task, "task.moved", data, by), updated(moved, "task.moved", data, by)]
+        changes: [taskChange(task, "task.moved", data, by), taskChange(moved, "task.moved", data, by)]
       }
     })),
 
@@ -328,7 +328,7 @@ export const taskCommands = {
         position = next[0]?.p == null ? after[0]!.position + 1 : (after[0]!.position + next[0].p) / 2
       }
       yield* query(`UPDATE pm_tasks SET position = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, position])
-      return { result: yield* getTask(taskId), changes: [updated(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)] }
+      return { result: yield* getTask(taskId), changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)] }
     })),
 
   /** Makes the task a subtask of `parentTaskId` (moving it to the parent's list), or a top-level task (null). */
@@ -348,7 +348,7 @@ export const taskCommands = {
       }
       yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.parentTaskId])
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version }, by)] }
+      return { result, changes: [taskChange(result, "task.updated", { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version }, by)] }
     })),
 
   /** Folds other tasks into this one: their comments, attachments, checklists, subtasks, assignees, watchers, tags and time; then trashes them. */
@@ -379,11 +379,11 @@ export const taskCommands = {
         }
         yield* query(`DELETE FROM pm_relationships WHERE source_task_id = $1 OR target_task_id = $1`, [sourceId])
         yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = $1`, [sourceId, by])
-        changes.push(updated(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
+        changes.push(taskChange(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
       }
       yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [...changes, updated(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)] }
+      return { result, changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)] }
     })),
 
   addWatcher: command(Watcher, Watcher, (input, by, taskId) =>
@@ -393,7 +393,7 @@ export const taskCommands = {
       const added = yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING RETURNING user_id`, [taskId, input.userId])
       if (added.length === 0) return yield* reject("conflict", "Already watching this task")
       const version = yield* touchTask(taskId)
-      return { result: { userId: input.userId }, changes: [updated(task, "task.watcher_added", { userId: input.userId, version }, by)] }
+      return { result: { userId: input.userId }, changes: [taskChange(task, "task.watcher_added", { userId: input.userId, version }, by)] }
     })),
 
   removeWatcher: command(Watcher, Schema.Void, (input, by, taskId) =>
@@ -402,7 +402,7 @@ export const taskCommands = {
       const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 AND user_id = $2 RETURNING user_id`, [taskId, input.userId])
       if (removed.length === 0) return yield* reject("not_found", "Not watching this task")
       const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
+      return { result: undefined, changes: [taskChange(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
     })),
 
   setCustomFields: command(Schema.Struct({ values: FieldValues }), Task, (input, by, taskId) =>
@@ -415,7 +415,7 @@ export const taskCommands = {
       yield* writeFieldValues(taskId, checked, by)
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)] }
+      return { result, changes: [taskChange(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)] }
     })),
 
   addTag: command(Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }), Task, (input, by, taskId) =>
@@ -427,7 +427,7 @@ export const taskCommands = {
       if (added.length === 0) return yield* reject("conflict", "The task already has this tag")
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
+      return { result, changes: [taskChange(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
     })),
 
   removeTag: command(Schema.Struct({ tagId: Id }), Task, (input, by, taskId) =>
@@ -437,7 +437,7 @@ export const taskCommands = {
       if (removed.length === 0) return yield* reject("not_found", "The task does not have this tag")
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
+      return { result, changes: [taskChange(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
     })),
 
   setRecurrence: command(Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }), Task, (input, by, taskId) =>
@@ -449,7 +449,7 @@ export const taskCommands = {
       }
       yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.recurrence])
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
+      return { result, changes: [taskChange(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
     })),
 
   ...checklistCommands,

@@ -191,6 +191,14 @@ const commentRow = (taskId: string, commentId: string) =>
 export const CommentText = Name(20_000).annotate({ description: "The comment; `@member@example.com` mentions a member" })
 export const Emoji = Schema.String.check(Schema.isPattern(/^[a-z0-9_+-]{1,32}$/, { expected: "an emoji short name such as thumbsup" }))
 const ReactionInput = Schema.Struct({ commentId: Id, emoji: Emoji })
+/** An upload already stored under `blobKey`; the command records it on the task. */
+const NewAttachment = Schema.Struct({ attachmentId: Id, blobKey: Schema.String, filename: Schema.String, contentType: Schema.String, size: Schema.Number })
+const NewComment = Schema.Struct({
+  text: CommentText,
+  parentCommentId: Schema.optionalKey(Id),
+  assigneeId: Schema.optionalKey(Id),
+  strictMentions: Schema.optionalKey(Schema.Boolean.annotate({ description: "Refuse (404) @mentions of addresses that are not members" }))
+})
 
 export const discussionCommands = {
   /**
@@ -198,12 +206,7 @@ export const discussionCommands = {
    * are notified ("mentioned"), the task's assignees and watchers too
    * ("commented"); `strictMentions` refuses unknown addresses (404).
    */
-  createComment: command(Schema.Struct({
-    text: CommentText,
-    parentCommentId: Schema.optionalKey(Id),
-    assigneeId: Schema.optionalKey(Id),
-    strictMentions: Schema.optionalKey(Schema.Boolean)
-  }), Comment, (input, by, taskId) =>
+  createComment: command(NewComment, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       let parentAuthor: string | undefined
@@ -302,7 +305,7 @@ export const discussionCommands = {
       return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.reaction_removed", input.commentId, { emoji: input.emoji }, by)] }
     })),
 
-  addAttachment: command(Schema.Struct({ attachmentId: Id, blobKey: Schema.String, filename: Schema.String, contentType: Schema.String, size: Schema.Number }), Attachment, (input, by, taskId) =>
+  addAttachment: command(NewAttachment, Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* query(

@@ -5,7 +5,7 @@ import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { featuresOfSpace, getTask } from "./TaskReads.ts"
-import { taskChange as updated } from "./TaskWrites.ts"
+import { taskChange } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
 import { DateTime } from "./WorkRecords.ts"
 
@@ -21,15 +21,28 @@ export const timeEntryColumns = `id, task_id AS "taskId", user_id AS "userId", s
 
 const Note = Schema.String.check(Schema.isMaxLength(2000))
 
+/** Time logged by hand, for `userId`: the end is given, or the duration. */
+const NewTimeEntry = Schema.Struct({
+  userId: Id,
+  startedAt: DateTime,
+  endedAt: Schema.optionalKey(DateTime),
+  durationMinutes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))),
+  note: Schema.optionalKey(Note),
+  billable: Schema.optionalKey(Schema.Boolean)
+})
+
+/** A correction of an entry; `admin` lets the caller correct another's. */
+const TimeEntryPatch = Schema.Struct({
+  entryId: Id,
+  startedAt: Schema.optionalKey(DateTime),
+  endedAt: Schema.optionalKey(DateTime),
+  note: Schema.optionalKey(Note),
+  billable: Schema.optionalKey(Schema.Boolean),
+  admin: Schema.Boolean
+})
+
 export const timeEntryCommands = {
-  addTimeEntry: command(Schema.Struct({
-    userId: Id,
-    startedAt: DateTime,
-    endedAt: Schema.optionalKey(DateTime),
-    durationMinutes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))),
-    note: Schema.optionalKey(Note),
-    billable: Schema.optionalKey(Schema.Boolean)
-  }), TimeEntry, (input, by, taskId) =>
+  addTimeEntry: command(NewTimeEntry, TimeEntry, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       if (!(yield* featuresOfSpace(task.spaceId)).timeTracking) return yield* reject("invalid", "Time tracking is turned off in this space", [{ path: "body", message: "time tracking disabled" }])
@@ -41,17 +54,10 @@ export const timeEntryCommands = {
         `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, ended_at, note, billable) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${timeEntryColumns}`,
         [id, task.workspaceId, taskId, input.userId, input.startedAt, endedAt, input.note ?? "", input.billable ?? false]
       )
-      return { result: entry, changes: [updated(task, "time_entry.created", { entryId: id, userId: input.userId, startedAt: input.startedAt, endedAt }, by)] }
+      return { result: entry, changes: [taskChange(task, "time_entry.created", { entryId: id, userId: input.userId, startedAt: input.startedAt, endedAt }, by)] }
     })),
 
-  updateTimeEntry: command(Schema.Struct({
-    entryId: Id,
-    startedAt: Schema.optionalKey(DateTime),
-    endedAt: Schema.optionalKey(DateTime),
-    note: Schema.optionalKey(Note),
-    billable: Schema.optionalKey(Schema.Boolean),
-    admin: Schema.Boolean
-  }), TimeEntry, (input, by, taskId) =>
+  updateTimeEntry: command(TimeEntryPatch, TimeEntry, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* query<{ userId: string; startedAt: string; endedAt: string | null }>(
@@ -67,7 +73,7 @@ export const timeEntryCommands = {
         [input.entryId, startedAt, endedAt, input.note ?? null, input.billable ?? null]
       )
       const { admin: _a, ...fields } = input
-      return { result: entry, changes: [updated(task, "time_entry.updated", fields, by)] }
+      return { result: entry, changes: [taskChange(task, "time_entry.updated", fields, by)] }
     })),
 
   deleteTimeEntry: command(Schema.Struct({ entryId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, taskId) =>
@@ -77,7 +83,7 @@ export const timeEntryCommands = {
       if (current.length === 0) return yield* reject("not_found", "No such time entry")
       if (current[0]!.userId !== by && !input.admin) return yield* reject("forbidden", "Only its owner or an admin deletes a time entry")
       yield* query(`DELETE FROM pm_time_entries WHERE id = $1`, [input.entryId])
-      return { result: undefined, changes: [updated(task, "time_entry.deleted", { entryId: input.entryId }, by)] }
+      return { result: undefined, changes: [taskChange(task, "time_entry.deleted", { entryId: input.entryId }, by)] }
     })),
 
   /** Starts the caller's timer on this task; a timer running elsewhere is stopped first. */
@@ -89,14 +95,14 @@ export const timeEntryCommands = {
       const running = yield* query<{ id: string; taskId: string }>(`UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL RETURNING id, task_id AS "taskId"`, [by])
       for (const stopped of running) {
         const other = yield* getTask(stopped.taskId).pipe(Effect.option)
-        if (other._tag === "Some") changes.push(updated(other.value, "timer.stopped", { entryId: stopped.id, userId: by }, by))
+        if (other._tag === "Some") changes.push(taskChange(other.value, "timer.stopped", { entryId: stopped.id, userId: by }, by))
       }
       const id = crypto.randomUUID()
       const [entry] = yield* query<TimeEntry>(
         `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, note) VALUES ($1, $2, $3, $4, now(), $5) RETURNING ${timeEntryColumns}`,
         [id, task.workspaceId, taskId, by, input.note ?? ""]
       )
-      changes.push(updated(task, "timer.started", { entryId: id, userId: by }, by))
+      changes.push(taskChange(task, "timer.started", { entryId: id, userId: by }, by))
       return { result: entry, changes }
     })),
 
@@ -105,6 +111,6 @@ export const timeEntryCommands = {
       const task = yield* getTask(taskId)
       const [entry] = yield* query<TimeEntry>(`UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND task_id = $2 AND ended_at IS NULL RETURNING ${timeEntryColumns}`, [by, taskId])
       if (entry === undefined) return yield* reject("conflict", "You have no timer running on this task")
-      return { result: entry, changes: [updated(task, "timer.stopped", { entryId: entry.id, userId: by }, by)] }
+      return { result: entry, changes: [taskChange(task, "timer.stopped", { entryId: entry.id, userId: by }, by)] }
     }))
 }
