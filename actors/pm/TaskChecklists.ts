@@ -14,6 +14,7 @@ import { type Home, insertTask, taskChange, touchTask } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
 import { Task } from "./WorkRecords.ts"
 
+/** Adds an empty checklist at `position`; returns its id. */
 export const insertChecklist = (taskId: string, name: string, position: number, by: string) =>
   Effect.gen(function* () {
     const id = crypto.randomUUID()
