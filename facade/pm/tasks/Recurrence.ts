@@ -2,14 +2,13 @@
  * A task's recurrence: when it is finished, its next occurrence is created.
  */
 import { Effect, Schema } from "effect"
-import { getTask } from "../../../actors/pm/TaskReads.ts"
 import { Recurrence } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
-import { DateTime, isoDate, Task } from "../../../actors/pm/WorkRecords.ts"
+import { isoDate, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
-import { onTask, orDieSql } from "../WorkAccess.ts"
+import { onTask } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
 import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
 
