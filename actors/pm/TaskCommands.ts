@@ -11,7 +11,7 @@ import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { locateList, locateTask } from "./Locate.ts"
-import { requireMembers } from "./Members.ts"
+import { membersOf, requireMembers } from "./Members.ts"
 import { closestStatus, effectiveStatuses, findStatus } from "./Statuses.ts"
 import { getList } from "./StructureReads.ts"
 import { checklistCommands, insertChecklist } from "./TaskChecklists.ts"
@@ -113,9 +113,7 @@ export const instantiate = (home: Home, template: TaskTemplate, overrides: Parti
       [home.spaceId, home.folderId ?? "", home.listId]
     ), (rows) => new Set(rows.map((r) => r.id)))
     const customFields = Object.fromEntries(Object.entries(fields.customFields ?? {}).filter(([id]) => applicable.has(id)))
-    const members = yield* Effect.map(query<{ members: Array<{ userId: string }> | null }>(
-      `SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1`, [home.workspaceId]
-    ), (rows) => new Set((rows[0]?.members ?? []).map((m) => m.userId)))
+    const members = yield* membersOf(home.workspaceId)
     const features = yield* featuresOfSpace(home.spaceId)
     const created = yield* insertTask(home, {
       ...fields,

@@ -10,6 +10,7 @@ import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
+import { membersOf } from "./Members.ts"
 import { TeamRole } from "./ReferenceData.ts"
 import { workActor } from "./WorkActor.ts"
 
@@ -73,12 +74,6 @@ export const teamMemberRows = (teamIds: ReadonlyArray<string>) =>
 export const teamWorkspace = (teamId: string) =>
   Effect.map(query<{ workspace_id: string }>("SELECT workspace_id FROM pm_teams WHERE id = $1", [teamId]), (rows) => rows[0]?.workspace_id)
 
-const workspaceMemberIds = (workspaceId: string) =>
-  Effect.map(
-    query<{ members: ReadonlyArray<{ userId: string }> | null }>("SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1", [workspaceId]),
-    (rows) => new Set((rows[0]?.members ?? []).map((m) => m.userId))
-  )
-
 export interface MemberInput {
   readonly userId: string
   readonly role: typeof TeamRole.Type
@@ -86,7 +81,7 @@ export interface MemberInput {
 
 const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, path: string) =>
   Effect.gen(function* () {
-    const known = yield* workspaceMemberIds(workspaceId)
+    const known = yield* membersOf(workspaceId)
     const index = members.findIndex((m) => !known.has(m.userId))
     if (index >= 0) return yield* reject("invalid", "Team members must be members of the workspace", [{ path: `${path}.${index}.userId`, message: "not a workspace member" }])
     const seen = new Set<string>()

@@ -4,6 +4,7 @@
  * before they reply, so a read after a write sees it.
  */
 import { Effect } from "effect"
+import { memberRoles } from "../identity/IdentityQueries.ts"
 import type { Role } from "../identity/Workspace.ts"
 import { query } from "../../persistence/Sql.ts"
 import type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow } from "./WikiRecords.ts"
@@ -77,14 +78,7 @@ const toPagePermission = (row: RawRow): PagePermissionRow => ({
 })
 
 /** Members of a workspace (user id → workspace role). */
-export const workspaceMembers = (workspaceId: string) =>
-  Effect.map(
-    query<{ state: { exists: boolean; members: ReadonlyArray<{ userId: string; role: Role }> } }>(
-      "SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1",
-      [workspaceId]
-    ),
-    (rows) => new Map((rows[0]?.state?.exists ? rows[0].state.members : []).map((m) => [m.userId, m.role] as const))
-  )
+export const workspaceMembers = memberRoles
 
 export const spaceById = (spaceId: string) =>
   Effect.map(query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE id = $1`, [spaceId]), (rows) =>
