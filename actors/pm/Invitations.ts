@@ -163,7 +163,10 @@ export const InvitationInput = Schema.Struct({
 })
 export type InvitationInput = typeof InvitationInput.Type
 
-export const CreatedInvitation = Schema.Struct({ invitation: Invitation, token: InvitationToken })
+export const CreatedInvitation = Schema.Struct({
+  invitation: Invitation,
+  token: InvitationToken.annotate({ description: "The accept token for the invitee's link (shown once)" })
+}).annotate({ identifier: "CreatedWorkspaceInvitation" })
 
 /** One address of a bulk invitation: invited, or why not. */
 export const InvitationAttempt = Schema.Struct({
@@ -171,8 +174,11 @@ export const InvitationAttempt = Schema.Struct({
   invitation: Schema.optionalKey(Invitation),
   token: Schema.optionalKey(InvitationToken),
   error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String }))
-})
+}).annotate({ identifier: "BulkInvitationResult" })
 type InvitationAttempt = typeof InvitationAttempt.Type
+
+/** A change of a pending invitation. */
+export const InvitationPatch = Schema.Struct({ role: Schema.optionalKey(AssignableRole), message: Schema.optionalKey(InvitationMessage) })
 
 const InvitationRef = Schema.Struct({ invitationId: Id })
 /** The invitee's answer: the invitation and the address it must be for. */
@@ -254,7 +260,7 @@ export const invitationCommands = {
     })),
 
   updateInvitation: command(
-    Schema.Struct({ invitationId: Id, role: Schema.optionalKey(AssignableRole), message: Schema.optionalKey(InvitationMessage) }),
+    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
     Invitation,
     (input, by, workspaceId) =>
     Effect.gen(function* () {

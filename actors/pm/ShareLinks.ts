@@ -118,8 +118,8 @@ export const getLink = (linkId: string): Effect.Effect<ShareLink, Rejection | Sq
 /** What a link shows and until when (absent: unchanged, or the default when made). */
 export const LinkOptions = Schema.Struct({
   expiresAt: Schema.optionalKey(Schema.NullOr(Timestamp)),
-  includeSubtasks: Schema.optionalKey(Schema.Boolean),
-  includeComments: Schema.optionalKey(Schema.Boolean)
+  includeSubtasks: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's subtasks (default false)" })),
+  includeComments: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's comments, authors by name (default false)" }))
 })
 
 const LinkRef = Schema.Struct({ linkId: Id })
