@@ -5,7 +5,6 @@
  */
 import { Effect } from "effect"
 import { memberRoles } from "../identity/IdentityQueries.ts"
-import type { Role } from "../identity/Workspace.ts"
 import { query } from "../../persistence/Sql.ts"
 import type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow } from "./WikiRecords.ts"
 import type { PageAccessLevel, SpaceRole, WorkspaceRoleSubject } from "./WikiRoles.ts"
