@@ -5,12 +5,12 @@
  * Writes go through the space's planning actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { PmSprints } from "../../actors/pm/PlanningActors.ts"
 import { SprintCompletion, SprintCompletionInput, SprintInput, SprintPatch, SprintPlanning } from "../../actors/pm/SprintCommands.ts"
 import { backlog, getSprint, listSprints, Sprint, sprintRow, SprintStatus, SprintTask, sprintTasks, groupRow } from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
-import { DateTime, Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
+import { Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
 import { at0, exampleIds as ids, Limit, Offset, onSpace, orDieSql, pageOf } from "./WorkAccess.ts"
