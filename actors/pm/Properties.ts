@@ -27,7 +27,9 @@ export const StatusSet = Schema.Struct({
 })
 export const OptionPatch = Schema.Struct({ name: Schema.optionalKey(Name(100)), color: Schema.optionalKey(Schema.NullOr(Color)) })
 
-const Order = (max: number) => Schema.Array(Id).check(Schema.isMaxLength(max))
+export const StatusOrder = Schema.Struct({ statusIds: Schema.Array(Id).check(Schema.isMaxLength(100)) })
+export const FieldOrder = Schema.Struct({ fieldIds: Schema.Array(Id).check(Schema.isMaxLength(200)) })
+export const OptionOrder = Schema.Struct({ optionIds: Schema.Array(Id).check(Schema.isMaxLength(200)) })
 const Watcher = Schema.Struct({ userId: Id })
 
 /** The scope, checked to belong to the actor that runs the command. */
@@ -51,7 +53,7 @@ export const propertyCommands = (owner: "space" | "list") => ({
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.updateStatus(ref, input.statusId, { name: input.name, type: input.type, color: input.color }, by))),
   deleteStatus: command(Schema.Struct({ ...Scope, statusId: Id, moveTo: Schema.optionalKey(Name(64)) }), Schema.Struct({ deleted: Id, tasksMoved: Schema.Number }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.deleteStatus(ref, input.statusId, input.moveTo, by))),
-  reorderStatuses: command(Schema.Struct({ ...Scope, statusIds: Order(100) }), Schema.Struct({ items: Schema.Array(Status) }), (input, by, id) =>
+  reorderStatuses: command(Schema.Struct({ ...Scope, ...StatusOrder.fields }), Schema.Struct({ items: Schema.Array(Status) }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.reorderStatuses(ref, input.statusIds, by))),
   replaceStatuses: command(Schema.Struct({ ...Scope, ...StatusSet.fields }), Schema.Struct({ items: Schema.Array(Status), tasksMoved: Schema.Number }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.replaceStatuses(ref, input.statuses, input.mapping, by))),
@@ -68,7 +70,7 @@ export const propertyCommands = (owner: "space" | "list") => ({
     })),
   deleteField: command(Schema.Struct({ ...Scope, fieldId: Id }), Schema.Void, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteField(ref, input.fieldId, by))),
-  reorderFields: command(Schema.Struct({ ...Scope, fieldIds: Order(200) }), Schema.Struct({ items: Schema.Array(CustomField) }), (input, by, id) =>
+  reorderFields: command(Schema.Struct({ ...Scope, ...FieldOrder.fields }), Schema.Struct({ items: Schema.Array(CustomField) }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderFields(ref, input.fieldIds, by))),
   addFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, ...Fields.OptionInput.fields }), CustomField, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.addOption(ref, input.fieldId, { name: input.name, color: input.color ?? null }, by))),
@@ -76,7 +78,7 @@ export const propertyCommands = (owner: "space" | "list") => ({
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.updateOption(ref, input.fieldId, input.optionId, { name: input.name, color: input.color }, by))),
   deleteFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, optionId: Id }), CustomField, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteOption(ref, input.fieldId, input.optionId, by))),
-  reorderFieldOptions: command(Schema.Struct({ ...Scope, fieldId: Id, optionIds: Order(200) }), CustomField, (input, by, id) =>
+  reorderFieldOptions: command(Schema.Struct({ ...Scope, fieldId: Id, ...OptionOrder.fields }), CustomField, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderOptions(ref, input.fieldId, input.optionIds, by))),
 
   addWatcher: command(Schema.Struct({ ...Scope, ...Watcher.fields }), Watcher, (input, by, id) =>

@@ -157,6 +157,8 @@ export const SprintPlanning = Schema.Struct({
 
 export const SprintCompletion = Schema.Struct({ sprint: Sprint, nextSprint: Schema.NullOr(Sprint) }).annotate({ identifier: "SprintCompletion" })
 
+export const SprintTaskIds = Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) })
+
 const SprintRef = Schema.Struct({ sprintId: Id })
 const GroupRef = Schema.Struct({ sprintGroupId: Id })
 
@@ -268,7 +270,7 @@ export const sprintCommands = {
     })),
 
   /** Plans tasks of the space into the sprint; a task planned into another open sprint moves here. */
-  addSprintTasks: command(Schema.Struct({ sprintId: Id, taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), SprintPlanning, (input, by, spaceId) =>
+  addSprintTasks: command(Schema.Struct({ sprintId: Id, ...SprintTaskIds.fields }), SprintPlanning, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; plan the tasks into an open sprint")

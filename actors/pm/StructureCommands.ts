@@ -206,16 +206,20 @@ export const SpaceInput = Schema.Struct({
   features: Schema.optionalKey(FeaturesPatch)
 })
 
-const Nothing = Schema.Struct({})
-const FolderRef = Schema.Struct({ folderId: Id })
-const Member = Schema.Struct({ userId: Id })
-const Copy = { name: Schema.optionalKey(Name()) }
-/** An order: every id of the set, once each. */
-const Order = Schema.Array(Id).check(Schema.isMaxLength(500))
-
 export const SpaceImport = Schema.Struct({ template: SpaceTemplate, name: Schema.optionalKey(Name()), isPrivate: Schema.optionalKey(Schema.Boolean) })
 
-
+const Nothing = Schema.Struct({})
+const FolderRef = Schema.Struct({ folderId: Id })
+export const MemberInput = Schema.Struct({ userId: Id })
+/** A copy's name (default "<name> (copy)"). */
+export const CopyInput = Schema.Struct({ name: Schema.optionalKey(Name()) })
+/** An order: every id of the set, once each. */
+const Order = Schema.Array(Id).check(Schema.isMaxLength(500))
+export const SpaceOrder = Schema.Struct({ spaceIds: Order })
+export const FolderOrder = Schema.Struct({ folderIds: Order })
+export const FolderMove = Schema.Struct({ spaceId: Id })
+export const ListMove = Schema.Struct({ spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) })
+export const ListCopy = Schema.Struct({ ...CopyInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) })
 
 const ensureStatusSet = (statuses: ReadonlyArray<StatusInput> | undefined) => (statuses === undefined ? Effect.void : checkStatusSet(statuses))
 
@@ -281,7 +285,7 @@ export const workspaceStructureCommands = {
       return { result: space, changes }
     })),
 
-  reorderSpaces: command(Schema.Struct({ spaceIds: Order }), Schema.Struct({ spaceIds: Schema.Array(Id) }), (input, by, workspaceId) =>
+  reorderSpaces: command(SpaceOrder, Schema.Struct({ spaceIds: Schema.Array(Id) }), (input, by, workspaceId) =>
     Effect.gen(function* () {
       const current = yield* query<{ id: string }>(`SELECT id FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [workspaceId])
       yield* reorder("pm_spaces", current.map((r) => r.id), input.spaceIds, "body.spaceIds")
@@ -295,7 +299,7 @@ export const workspaceStructureCommands = {
       return { result: space, changes }
     })),
 
-  duplicateSpace: command(Schema.Struct({ spaceId: Id, ...Copy }), Space, (input, by, workspaceId) =>
+  duplicateSpace: command(Schema.Struct({ spaceId: Id, ...CopyInput.fields }), Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const source = yield* getSpace(input.spaceId)
       if (source.workspaceId !== workspaceId) return yield* reject("not_found", "No such space")
@@ -304,7 +308,7 @@ export const workspaceStructureCommands = {
       return { result: space, changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)] }
     })),
 
-  moveFolder: command(Schema.Struct({ folderId: Id, spaceId: Id }), Folder, (input, by, workspaceId) =>
+  moveFolder: command(Schema.Struct({ folderId: Id, ...FolderMove.fields }), Folder, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const folder = yield* Effect.flatMap(locateFolder(input.folderId), inWorkspace(workspaceId, "folder"))
       yield* Effect.flatMap(locateSpace(input.spaceId), inWorkspace(workspaceId, "space"))
@@ -324,7 +328,7 @@ export const workspaceStructureCommands = {
       }
     })),
 
-  moveList: command(Schema.Struct({ listId: Id, spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) }), List, (input, by, workspaceId) =>
+  moveList: command(Schema.Struct({ listId: Id, ...ListMove.fields }), List, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
       let spaceId = input.spaceId ?? list.spaceId
@@ -378,7 +382,7 @@ export const FolderPatch = Schema.Struct({
 })
 
 /** What a list has besides its name (dates normalized to ISO by the caller). */
-export const ListFields = {
+const ListFields = {
   description: Schema.optionalKey(Description),
   color: Schema.optionalKey(Schema.NullOr(Color)),
   priority: Schema.optionalKey(Schema.NullOr(Priority)),
@@ -471,7 +475,7 @@ export const spaceStructureCommands = {
       return { result: defaults, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.task_defaults_updated", spaceId, { ...patch }, by)] }
     })),
 
-  addMember: command(Member, Member, (input, by, spaceId) =>
+  addMember: command(MemberInput, MemberInput, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (!space.isPrivate) return yield* reject("conflict", "Only private spaces have members; every workspace member sees this space")
@@ -484,7 +488,7 @@ export const spaceStructureCommands = {
       }
     })),
 
-  removeMember: command(Member, Schema.Void, (input, by, spaceId) =>
+  removeMember: command(MemberInput, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const removed = yield* query(`DELETE FROM pm_space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [spaceId, input.userId])
@@ -527,7 +531,7 @@ export const spaceStructureCommands = {
       return { result: undefined, changes: [change(spaceWhere(located.workspaceId, spaceId), "folder.deleted", input.folderId, counts, by)] }
     })),
 
-  reorderFolders: command(Schema.Struct({ folderIds: Order }), Schema.Struct({ folderIds: Schema.Array(Id) }), (input, by, spaceId) =>
+  reorderFolders: command(FolderOrder, Schema.Struct({ folderIds: Schema.Array(Id) }), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const current = yield* query<{ id: string }>(`SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [spaceId])
@@ -535,7 +539,7 @@ export const spaceStructureCommands = {
       return { result: { folderIds: input.folderIds }, changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)] }
     })),
 
-  duplicateFolder: command(Schema.Struct({ folderId: Id, ...Copy }), Folder, (input, by, spaceId) =>
+  duplicateFolder: command(Schema.Struct({ folderId: Id, ...CopyInput.fields }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const template = yield* folderTemplate(input.folderId)
@@ -614,7 +618,7 @@ export const listStructureCommands = {
       return { result: defaults, changes: [change(listWhere(list), "list.task_defaults_updated", listId, { ...patch }, by)] }
     })),
 
-  duplicateList: command(Schema.Struct({ ...Copy, folderId: Schema.optionalKey(Schema.NullOr(Id)) }), List, (input, by, listId) =>
+  duplicateList: command(ListCopy, List, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const folderId = input.folderId === undefined ? list.folderId : input.folderId

@@ -7,11 +7,11 @@
  * ordering lists through the space actor; moves through the workspace actor).
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
 import { requireMembers } from "../../actors/pm/Members.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
-import { ListInput, ListPatch } from "../../actors/pm/StructureCommands.ts"
+import { ListCopy, ListInput, ListMove, ListPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { featuresOfSpace, findTasks } from "../../actors/pm/TaskReads.ts"
 import { defaultsFor } from "../../actors/pm/TaskWrites.ts"
@@ -170,7 +170,7 @@ export const listsOperations = [
     summary: "Move a list into a folder, out of it (folderId null), or to another space",
     description: "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer available are dropped; tags are matched by name across spaces.",
     auth: "both", scopes: write, params: ListParams,
-    body: Schema.Struct({ spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    body: ListMove,
     responses: { 200: { description: "Moved", schema: List } },
     examples: [{ name: "into-folder", request: { params: li, body: { folderId: ids.folder } }, response: { status: 200, body: exampleList } }],
     handler: ({ params, body }, context) =>
@@ -201,7 +201,7 @@ export const listsOperations = [
   operation({
     service, tag, operationId: "duplicateList", method: "POST", path: "/v1/lists/{listId}/duplicate",
     summary: "Copy a list's settings, statuses and fields (no tasks) in its space", auth: "both", scopes: write, params: ListParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()), folderId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    body: ListCopy,
     responses: { 201: { description: "The copy", schema: List } },
     examples: [{ name: "duplicate", request: { params: li, body: { name: "Sprint backlog" } }, response: { status: 201, body: { ...exampleList, name: "Sprint backlog" } } }],
     handler: ({ params, body }, context) =>

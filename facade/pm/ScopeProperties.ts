@@ -9,7 +9,7 @@ import { Id } from "../../actors/Fields.ts"
 import { availableFields, FieldInput, FieldPatch, OptionInput } from "../../actors/pm/CustomFields.ts"
 import type { Located } from "../../actors/pm/Locate.ts"
 import { userRefs } from "../../actors/pm/Members.ts"
-import { OptionPatch, type propertyCommands, StatusPatch, StatusSet, watchersOf } from "../../actors/pm/Properties.ts"
+import { FieldOrder, OptionOrder, OptionPatch, type propertyCommands, StatusOrder, StatusPatch, StatusSet, watchersOf } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses, listsUsing, StatusInput, type Chain } from "../../actors/pm/Statuses.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
@@ -164,7 +164,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
     operation({
       service: "pm", tag, operationId: `reorder${noun}Statuses`, method: "PUT", path: `${base}/statuses/order`,
       summary: `Reorder a ${scope.type}'s statuses`, auth: "both", scopes: writes, params: Params,
-      body: Schema.Struct({ statusIds: Schema.Array(Id).check(Schema.isMaxLength(100)) }),
+      body: StatusOrder,
       responses: { 200: { description: "The statuses in their new order", schema: Items(Status) } },
       examples: [{ name: "reorder", request: { params, body: { statusIds: exampleStatuses.map((s) => s.id).reverse() } }, response: { status: 200, body: { items: [...exampleStatuses].reverse() } } }],
       handler: ({ params: p, body }, context) =>
@@ -294,7 +294,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `reorder${noun}CustomFields`, method: "PUT", path: `${base}/order`,
       summary: `Reorder the custom fields defined on this ${scope.type}`, auth: "both", scopes: writes, params: Params,
-      body: Schema.Struct({ fieldIds: Schema.Array(Id).check(Schema.isMaxLength(200)) }),
+      body: FieldOrder,
       responses: { 200: { description: "The fields in their new order", schema: Items(CustomField) } },
       examples: [{ name: "reorder", request: { params, body: { fieldIds: [ids.field] } }, response: { status: 200, body: { items: [field] } } }],
       handler: ({ params: p, body }, context) =>
@@ -340,7 +340,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `reorder${noun}CustomFieldOptions`, method: "PUT", path: `${base}/{fieldId}/options/order`,
       summary: "Reorder the options of a dropdown or labels field", auth: "both", scopes: writes, params: FieldParams,
-      body: Schema.Struct({ optionIds: Schema.Array(Id).check(Schema.isMaxLength(200)) }),
+      body: OptionOrder,
       responses: { 200: { description: "The field", schema: CustomField } },
       examples: [{ name: "reorder-options", request: { params: fieldParams, body: { optionIds: [ids.option] } }, response: { status: 200, body: field } }],
       handler: ({ params: p, body }, context) =>

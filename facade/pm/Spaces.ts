@@ -11,7 +11,7 @@ import { atLeast } from "../../actors/identity/Workspace.ts"
 import { membersOf, requireMembers, userRefs } from "../../actors/pm/Members.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
 import { SpaceTemplate } from "../../actors/pm/SpaceTemplate.ts"
-import { SpaceImport, SpaceInput, SpacePatch, spaceTemplate } from "../../actors/pm/StructureCommands.ts"
+import { CopyInput, MemberInput, SpaceImport, SpaceInput, SpaceOrder, SpacePatch, spaceTemplate } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
@@ -146,7 +146,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "reorderSpaces", method: "PUT", path: "/v1/workspaces/{workspaceId}/spaces/order",
     summary: "Set the order of the workspace's (unarchived) spaces", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ spaceIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
+    body: SpaceOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ spaceIds: Schema.Array(Id) }) } },
     examples: [{ name: "reorder", request: { params: ws, body: { spaceIds: [ids.space] } }, response: { status: 200, body: { spaceIds: [ids.space] } } }],
     handler: ({ params, body }, context) =>
@@ -158,7 +158,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "duplicateSpace", method: "POST", path: "/v1/spaces/{spaceId}/duplicate",
     summary: "Copy a space's structure (statuses, fields, folders, lists; no tasks) into a new space", auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()) }),
+    body: CopyInput,
     responses: { 201: { description: "The copy", schema: Space } },
     examples: [{ name: "duplicate", request: { params: sp, body: { name: "Engineering 2027" } }, response: { status: 201, body: { ...exampleSpace, name: "Engineering 2027" } } }],
     handler: ({ params, body }, context) =>
@@ -261,7 +261,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "addSpaceMember", method: "POST", path: "/v1/spaces/{spaceId}/members",
     summary: "Let a workspace member into a private space (admin)", auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({ userId: Id }),
+    body: MemberInput,
     responses: { 201: { description: "Added", schema: Schema.Struct({ userId: Id }) }, 409: { description: "Already a member, or the space is not private" } },
     examples: [{ name: "add", request: { params: sp, body: { userId: ids.user2 } }, response: { status: 201, body: { userId: ids.user2 } } }],
     handler: ({ params, body }, context) =>

@@ -7,7 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { PmSprints } from "../../actors/pm/PlanningActors.ts"
-import { SprintCompletion, SprintCompletionInput, SprintInput, SprintPatch, SprintPlanning } from "../../actors/pm/SprintCommands.ts"
+import { SprintCompletion, SprintCompletionInput, SprintInput, SprintPatch, SprintPlanning, SprintTaskIds } from "../../actors/pm/SprintCommands.ts"
 import { backlog, getSprint, listSprints, Sprint, sprintRow, SprintStatus, SprintTask, sprintTasks, groupRow } from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
@@ -165,7 +165,7 @@ export const sprintsOperations = [
     service, tag, operationId: "addSprintTasks", method: "POST", path: "/v1/sprints/{sprintId}/tasks",
     summary: "Plan tasks of the space into a sprint (a task in another open sprint moves here)",
     auth: "both", scopes: write, params: SprintParams,
-    body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) }),
+    body: SprintTaskIds,
     responses: { 200: { description: "Planned", schema: SprintPlanning }, 404: { description: "A task is not in the sprint's space" }, 409: { description: "The sprint is completed" } },
     examples: [{
       name: "plan",
