@@ -332,7 +332,7 @@ export const workspaceStructureCommands = {
     Effect.gen(function* () {
       const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
       let spaceId = input.spaceId ?? list.spaceId
-      let folderId: string | null = input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
+      const folderId: string | null = input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
       if (folderId !== null) {
         const folder = yield* Effect.flatMap(locateFolder(folderId), inWorkspace(workspaceId, "folder"))
         if (input.spaceId && folder.spaceId !== input.spaceId) {

@@ -13,7 +13,7 @@ import { FieldOrder, OptionOrder, OptionPatch, type propertyCommands, StatusOrde
 import { effectiveStatuses, listsUsing, StatusInput, type Chain } from "../../actors/pm/Statuses.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
-import { CustomField, EffectiveStatuses, Items, ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
+import { CustomField, EffectiveStatuses, Items, type ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { Name } from "../../actors/Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
