@@ -11,7 +11,7 @@ import type { Located } from "../../actors/pm/Locate.ts"
 import { userRefs } from "../../actors/pm/Members.ts"
 import { FieldOrder, OptionOrder, OptionPatch, type propertyCommands, StatusOrder, StatusPatch, StatusSet, watchersOf } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses, listsUsing, StatusInput, type Chain } from "../../actors/pm/Statuses.ts"
-import { send } from "../../actors/pm/WorkActor.ts"
+import { read, send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Items, type ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { Name } from "../../actors/Fields.ts"
@@ -47,6 +47,16 @@ const sendProperty = <K extends keyof Commands & string>(scope: ScopeKind, locat
     : send(PmSpace, located.spaceId, command as never, by, input as never)) as Effect.Effect<Commands[K]["success"]["Type"], Rejection | ActorError, ActorSystem>
 
 export const chainOf = (located: Located): Chain => ({ workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId: located.listId })
+/** A list's workflow is in its actor's memory; a folder's or space's is read from SQL. */
+const statusesAt = (located: Located) =>
+  located.listId !== null
+    ? Effect.map(read(PmList, located.listId, "locate", {}), (list) => list.statuses)
+    : orDieSql(effectiveStatuses(chainOf(located)))
+const fieldsAt = (located: Located) =>
+  located.listId !== null
+    ? Effect.map(read(PmList, located.listId, "locate", {}), (list) => list.customFields)
+    : orDieSql(availableFields(chainOf(located)))
+
 const scopeIdOf = (scope: ScopeKind, located: Located) => (scope.type === "space" ? located.spaceId : scope.type === "folder" ? located.folderId! : located.listId!)
 
 const AvailableField = Schema.Struct({ ...CustomField.fields, inherited: Schema.Boolean }).annotate({ identifier: "AvailableCustomField" })
@@ -81,7 +91,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          return yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          return yield* statusesAt(caller.at)
         })
     }),
     operation({
@@ -92,7 +102,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const effective = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          const effective = yield* statusesAt(caller.at)
           const status = effective.items.find((s) => s.id === p.statusId)
           return status ?? (yield* reject("not_found", "No such status here"))
         })
@@ -105,7 +115,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const effective = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          const effective = yield* statusesAt(caller.at)
           const own = effective.own || scope.type !== "space"
           const listIds = yield* orDieSql(listsUsing(own ? scope.type : effective.inheritedFrom, own ? scopeIdOf(scope, caller.at) : effective.sourceId))
           const inScope = scope.type === "space" ? listIds : yield* orDieSql(Effect.map(
@@ -232,7 +242,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const fields = yield* orDieSql(availableFields(chainOf(caller.at)))
+          const fields = yield* fieldsAt(caller.at)
           const own = scopeIdOf(scope, caller.at)
           return { items: fields.map((f) => ({ ...f, inherited: f.scopeId !== own })) }
         })
@@ -245,7 +255,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const found = (yield* orDieSql(availableFields(chainOf(caller.at)))).find((f) => f.id === p.fieldId)
+          const found = (yield* fieldsAt(caller.at)).find((f) => f.id === p.fieldId)
           if (found === undefined) return yield* reject("not_found", "No such custom field here")
           return { ...found, inherited: found.scopeId !== scopeIdOf(scope, caller.at) }
         })
