@@ -182,6 +182,7 @@ export const run = (
             return finish(envelope, exit)
           }
           // Unknown whether the write landed: forget the in-memory state, reload it next time.
+          // A defect, not a transient failure: retrying the same state would fail the same way.
           loaded = false
           state = undefined
           return Effect.andThen(
@@ -189,7 +190,7 @@ export const run = (
             finish(
               envelope,
               Exit.fail(
-                new ActorUnavailable({
+                new ActorDefect({
                   address,
                   message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
                 })
