@@ -8,8 +8,10 @@ export interface FuzzRequest {
   readonly params: Record<string, string>
   readonly query?: Record<string, unknown>
   readonly body?: unknown
-  /** Sent as-is, as JSON (oversized bodies). */
+  /** Sent as-is (oversized bodies, uploads). */
   readonly rawBody?: string
+  /** Of `rawBody`; JSON unless given. */
+  readonly contentType?: string
 }
 
 export interface FuzzReply {
@@ -28,7 +30,7 @@ export const send = async (origin: string, op: AnyOperation, caller: Caller, req
   if (credentials.apiKey) headers["x-api-key"] = credentials.apiKey
   let body: string | undefined = request.rawBody
   if (request.body !== undefined) body = JSON.stringify(request.body)
-  if (body !== undefined) headers["content-type"] = "application/json"
+  if (body !== undefined) headers["content-type"] = request.contentType ?? "application/json"
   const url = origin + pathWith(op, request.params) + queryString(request.query)
   let response: Response
   try {
