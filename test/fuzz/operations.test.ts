@@ -108,25 +108,78 @@ describe("every operation, fixed cases from its schemas", () => {
   }
 })
 
-describe("every operation with a body, random hostile values", () => {
+/** Every place in a JSON value, as key paths (the root excluded). */
+const placesIn = (value: unknown, at: ReadonlyArray<string> = [], found: Array<ReadonlyArray<string>> = []) => {
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : typeof value === "object" && value !== null
+    ? Object.entries(value)
+    : []
+  for (const [key, item] of entries) {
+    found.push([...at, key])
+    placesIn(item, [...at, key], found)
+  }
+  return found
+}
+
+/** A copy of `value` with `replacement` at `path`. */
+const withValueAt = (value: unknown, path: ReadonlyArray<string>, replacement: unknown): unknown => {
+  if (path.length === 0) return replacement
+  const [key, ...rest] = path as [string, ...Array<string>]
+  if (Array.isArray(value)) return value.map((item, index) => (String(index) === key ? withValueAt(item, rest, replacement) : item))
+  const record = typeof value === "object" && value !== null ? value as Record<string, unknown> : {}
+  return { ...record, [key]: withValueAt(record[key], rest, replacement) }
+}
+
+const stringAt = (value: unknown): string => JSON.stringify(value)?.slice(0, 60) ?? String(value)
+
+describe("every operation with a body, random hostile values at any depth", () => {
   for (const op of operations.filter((o) => o.body !== undefined && shapeOf(o).body.length > 0)) {
-    const fields = shapeOf(op).body.map((field) => field.name)
-    it.prop([fc.constantFrom(...fields), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
+    // Top-level fields (present or not) and every place inside the example body.
+    const example = op.examples[0]?.request?.body
+    const places = [
+      ...shapeOf(op).body.map((field) => [field.name] as ReadonlyArray<string>),
+      ...placesIn(example).filter((path) => path.length > 1)
+    ]
+    it.prop([fc.constantFrom(...places), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
       `${op.operationId} (${op.method} ${op.path})`,
-      async (field, value) => {
+      async (place, value) => {
         const base = baseOf(op)
-        const body = { ...(base.body as Record<string, unknown>), [field]: value }
+        const field = place.join(".")
         const fuzzCase: FuzzCase = {
-          label: `${field}=${JSON.stringify(value)?.slice(0, 60)}`,
+          label: `${field}=${stringAt(value)}`,
           params: base.params,
           ...(base.query !== undefined ? { query: base.query } : {}),
-          body,
+          body: withValueAt(base.body, place, value),
           expect: holdsUnstorable(value)
             ? { kind: "refused", path: `body.${field}` }
             // Free text must come back as sent; other strings may be normalized (trimmed names, upper-case keys).
-            : typeof value === "string" && storableSamples.includes(value)
+            : typeof value === "string" && storableSamples.includes(value) && place.length === 1
             ? { kind: "stored", field, value }
             : { kind: "honest" }
+        }
+        check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
+      }
+    )
+  }
+})
+
+describe("every operation with a query, random hostile values", () => {
+  for (const op of operations.filter((o) => shapeOf(o).query.length > 0)) {
+    const names = shapeOf(op).query.map((field) => field.name)
+    it.prop([fc.constantFrom(...names), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
+      `${op.operationId} (${op.method} ${op.path})`,
+      async (name, value) => {
+        const base = baseOf(op)
+        const text = (typeof value === "string" ? value : JSON.stringify(value) ?? "").slice(0, 4000)
+        // What arrives: a URL carries UTF-8, so an unpaired surrogate is sent as U+FFFD.
+        const arrives = new URLSearchParams(new URLSearchParams({ text }).toString()).get("text")!
+        const fuzzCase: FuzzCase = {
+          label: `query ${name}=${stringAt(text)}`,
+          params: base.params,
+          query: { ...base.query, [name]: text },
+          ...(op.body && base.body !== undefined ? { body: base.body } : {}),
+          expect: holdsUnstorable(arrives) ? { kind: "refused", path: `query.${name}` } : { kind: "honest" }
         }
         check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
       }
