@@ -7,6 +7,7 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { type NamedList, resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import type { Chain } from "../../actors/pm/Statuses.ts"
+import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { query } from "../../persistence/Sql.ts"
@@ -135,10 +136,9 @@ const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Whe
 export const listByNames = (context: RequestContext, workspaceId: string, where: Where & { readonly list: string }, minimum: "viewer" | "member", prefix = "body") =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "viewer")
-    const anywhere = resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`)
     let list
     if (where.space === undefined) {
-      list = yield* orDieSql(anywhere)
+      list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
       if (where.folder !== undefined) {
         const folder = yield* orDieSql(resolveFolder(list.spaceId, where.folder, `${prefix}.folder`)).pipe(
           Effect.catchIf((error) => error.code === "not_found", () => Effect.succeed(undefined))
@@ -148,17 +148,31 @@ export const listByNames = (context: RequestContext, workspaceId: string, where:
     } else {
       const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
       const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
-      list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, `${prefix}.list`)).pipe(
-        // Not there: if the workspace has exactly that list elsewhere, say where instead of "no such list".
-        Effect.catchIf((error) => error.code === "not_found", (notHere) =>
-          Effect.flatMap(
-            Effect.catchIf(orDieSql(anywhere), () => true, () => Effect.fail(notHere)),
-            (elsewhere) => Effect.fail(misplaced(elsewhere, where, prefix))
-          ))
-      )
+      list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, where, prefix)
     }
     return yield* onList(context, list.id, minimum)
   })
+
+/**
+ * `where.list` in the space (and folder) already resolved from `where`; when
+ * it is not there but the workspace has exactly that list elsewhere, 409
+ * saying where it is and naming both references, instead of "no such list".
+ */
+export const listWhere = (
+  workspaceId: string,
+  viewer: Viewer,
+  spaceId: string,
+  folderId: string | undefined,
+  where: Where & { readonly list: string },
+  prefix: string
+) =>
+  orDieSql(resolveList(spaceId, folderId, where.list, `${prefix}.list`)).pipe(
+    Effect.catchIf((error) => error.code === "not_found", (notHere) =>
+      Effect.flatMap(
+        Effect.catchIf(orDieSql(resolveListInWorkspace(workspaceId, viewer, where.list, `${prefix}.list`)), () => true, () => Effect.fail(notHere)),
+        (elsewhere) => Effect.fail(misplaced(elsewhere, where, prefix))
+      ))
+  )
 
 export const chainOfCaller = (at: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null }): Chain => ({
   workspaceId: at.workspaceId, spaceId: at.spaceId, folderId: at.folderId, listId: at.listId

@@ -9,7 +9,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
-import { resolveField, resolveFolder, resolveList, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { resolveField, resolveFolder, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
@@ -17,7 +17,7 @@ import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { type CustomField, FieldType, type ScopeType, StatusType } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
-import { chainOfCaller, listByNames, NameRef, WorkspaceRef } from "./LiteShared.ts"
+import { chainOfCaller, listByNames, listWhere, NameRef, WorkspaceRef } from "./LiteShared.ts"
 import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
 
 const tag = "Structure (Lite)"
@@ -57,7 +57,7 @@ const scopeByNames = (context: RequestContext, where: { workspaceId: string; spa
     const space = yield* orDieSql(resolveSpace(where.workspaceId, caller.viewer, where.space, "body.space"))
     const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, "body.folder"))
     if (where.list !== undefined) {
-      const list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, "body.list"))
+      const list = yield* listWhere(where.workspaceId, caller.viewer, space.id, folder?.id, { ...where, list: where.list }, "body")
       return { scopeType: "list" as ScopeType, scopeId: list.id, scopeName: list.name, spaceName: space.name, caller: yield* onList(context, list.id, minimum) }
     }
     if (folder !== undefined) return { scopeType: "folder" as ScopeType, scopeId: folder.id, scopeName: folder.name, spaceName: space.name, caller: yield* onFolder(context, folder.id, minimum) }

@@ -101,6 +101,14 @@ describe("Lite references that contradict the list", () => {
     expectMismatch(response, "query", ["folder", "list"])
   })
 
+  it("createStatusLite (every Lite scope by names): a space the list is not in", async () => {
+    const response = await atrium.request("POST", "/pm/v1/lite/statuses", {
+      token,
+      body: { workspaceId, space: "Marketing", list: here.listShortId, name: "in review", type: "active" }
+    })
+    expectMismatch(response, "body", ["space", "list"])
+  })
+
   it("a list that exists nowhere is still 404", async () => {
     const response = await atrium.request("POST", "/pm/v1/lite/tasks", {
       token,
