@@ -14,14 +14,14 @@ export interface TextProblem {
 }
 
 // Without the `u` flag a regex sees UTF-16 code units, so it can tell a lone surrogate from a pair.
-const SUSPECT = /[\u0000\ud800-\udfff]/
+const SURROGATE = /[\ud800-\udfff]/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** Why `text` cannot be stored, or undefined when it can. */
 export const textProblem = (text: string): string | undefined => {
-  if (!SUSPECT.test(text)) return undefined
   if (text.includes("\u0000")) return "contains a NUL character"
-  return LONE_SURROGATE.test(text) ? "contains an unpaired UTF-16 surrogate" : undefined
+  // The first test is a cheap scan; most text has no surrogate at all.
+  return SURROGATE.test(text) && LONE_SURROGATE.test(text) ? "contains an unpaired UTF-16 surrogate" : undefined
 }
 
 /**

@@ -136,7 +136,7 @@ const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Whe
 export const listByNames = (context: RequestContext, workspaceId: string, where: Where & { readonly list: string }, minimum: "viewer" | "member", prefix = "body") =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "viewer")
-    let list
+    let list: NamedList
     if (where.space === undefined) {
       list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
       if (where.folder !== undefined) {

@@ -68,7 +68,7 @@ const createdParam = (op: AnyOperation, all: ReadonlyArray<AnyOperation>): strin
   const service = path.slice(0, path.indexOf("/", 1))
   const nameAt = (text: string) => {
     const name = text.match(/^\/\{(\w+)\}/)?.[1]
-    return name !== undefined && name.startsWith(stem) ? name : undefined
+    return name?.startsWith(stem) ? name : undefined
   }
   const paths = all.map(fullPath).filter((other) => other.startsWith(service))
   for (const other of paths) {
@@ -163,7 +163,7 @@ export const seedWorkspace = async (atrium: TestAtrium, registry: Registry, name
         ...credentialsFor(op, caller),
         ...(op.body && example.request?.body !== undefined ? { body: substitute(example.request.body, real) } : {})
       })
-      if (reply.status !== successStatus(op)) { if (process.env.SEED_DEBUG) console.log(op.operationId, reply.status, reply.text.slice(0, 200)); continue }
+      if (reply.status !== successStatus(op)) continue
       pending.splice(pending.indexOf(op), 1)
       progress = true
       learn(example.response.body, reply.body, real)
