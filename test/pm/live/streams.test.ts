@@ -294,6 +294,12 @@ describe("protocol errors and slow clients", () => {
       expect(closed.code, frame).toBe(4400)
       expect(closed.reason, frame).toContain(reason)
     }
+    // Socket.IO frames go through the same rule.
+    const sio = await socketIoClient(atrium.origin, (await ticketFor(atrium, { token: owner.token }, workspaceId)).ticket)
+    await sio.inbox.next((f) => f.type === "ready")
+    sio.socket.emit("subscribe", { scope: "workspace", id: "ab\u0000cd" })
+    expect(await sio.inbox.next((f) => f.type === "error")).toMatchObject({ closeCode: 4400, message: expect.stringContaining("frame.id contains a NUL character") })
+    sio.close()
   })
 
   it("cuts off a client that stops reading; it resumes from its lastSeq", async () => {
