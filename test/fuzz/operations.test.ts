@@ -50,8 +50,8 @@ const baseOf = (op: AnyOperation): Base => {
   const known = destructive(op) ? { params: new Map<string, string>(), real: new Map<string, string>() } : seeded
   return {
     params: paramsFor(op, known),
-    query: example?.query ? substitute(example.query, known.real) as Record<string, unknown> : undefined,
-    body: example?.body !== undefined ? substitute(example.body, known.real) : undefined
+    query: example?.query ? substitute(example.query, known, op.service) as Record<string, unknown> : undefined,
+    body: example?.body !== undefined ? substitute(example.body, known, op.service) : undefined
   }
 }
 

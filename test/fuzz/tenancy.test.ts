@@ -38,8 +38,8 @@ const requestOf = (op: AnyOperation) => {
     label: "with the owner's ids",
     params: paramsFor(op, owner),
     ...(op.upload ? uploadOf(op) : {}),
-    ...(example?.query ? { query: substitute(example.query, owner.real) as Record<string, unknown> } : {}),
-    ...(op.body && example?.body !== undefined ? { body: substitute(example.body, owner.real) } : {})
+    ...(example?.query ? { query: substitute(example.query, owner, op.service) as Record<string, unknown> } : {}),
+    ...(op.body && example?.body !== undefined ? { body: substitute(example.body, owner, op.service) } : {})
   }
 }
 

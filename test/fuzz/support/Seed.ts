@@ -33,12 +33,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const SHORT_ID = /^[A-Z]{1,4}-\d+$/
 const IDENTIFYING_KEYS = new Set(["key", "slug", "shortId", "token"])
 
-/** Replaces every made-up value the map knows, anywhere in `value`. */
-export const substitute = (value: unknown, real: ReadonlyMap<string, string>): unknown => {
-  if (typeof value === "string") return real.get(value) ?? value
-  if (Array.isArray(value)) return value.map((item) => substitute(item, real))
+export type Known = Pick<Seeded, "params" | "real">
+
+/**
+ * Replaces every made-up value `known` has a real one for, anywhere in
+ * `value`; a made-up id it has never seen, under a key like `teamId`, becomes
+ * the seeded resource of that name (examples do not always agree on ids).
+ */
+export const substitute = (value: unknown, known: Known, service: string, key = ""): unknown => {
+  if (typeof value === "string") {
+    const mapped = known.real.get(value)
+    if (mapped !== undefined || !UUID.test(value) || !key.endsWith("Id")) return mapped ?? value
+    return known.params.get(`${service}:${key}`) ?? known.params.get(key) ?? value
+  }
+  if (Array.isArray(value)) return value.map((item) => substitute(item, known, service, key.replace(/Ids$/, "Id")))
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, real)]))
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, substitute(item, known, service, name)]))
   }
   return value
 }
@@ -68,7 +78,7 @@ const createdParam = (op: AnyOperation, all: ReadonlyArray<AnyOperation>): strin
   const service = path.slice(0, path.indexOf("/", 1))
   const nameAt = (text: string) => {
     const name = text.match(/^\/\{(\w+)\}/)?.[1]
-    return name?.startsWith(stem) ? name : undefined
+    return name?.toLowerCase().includes(stem) ? name : undefined
   }
   const paths = all.map(fullPath).filter((other) => other.startsWith(service))
   for (const other of paths) {
@@ -122,7 +132,7 @@ export const paramsFor = (op: AnyOperation, seeded: Pick<Seeded, "params" | "rea
   return result
 }
 
-const isCreation = (op: AnyOperation) => op.method === "POST" && /^(create|add)/.test(op.operationId) && op.examples[0]?.request !== undefined
+const isCreation = (op: AnyOperation) => op.method === "POST" && /^(create|add|save)/.test(op.operationId) && op.examples[0]?.request !== undefined
 
 /**
  * Signs up a user, creates a workspace and an all-scopes API key of it, then
@@ -158,10 +168,11 @@ export const seedWorkspace = async (atrium: TestAtrium, registry: Registry, name
     progress = false
     for (const op of [...pending]) {
       const example = op.examples[0]!
-      const path = pathWith(op, substitute(example.request?.params ?? {}, real) as Record<string, string>)
-      const reply: TestResponse = await atrium.request(op.method, path + queryString(substitute(example.request?.query, real) as never), {
+      const known = { params, real }
+      const path = pathWith(op, substitute(example.request?.params ?? {}, known, op.service) as Record<string, string>)
+      const reply: TestResponse = await atrium.request(op.method, path + queryString(substitute(example.request?.query, known, op.service) as never), {
         ...credentialsFor(op, caller),
-        ...(op.body && example.request?.body !== undefined ? { body: substitute(example.request.body, real) } : {})
+        ...(op.body && example.request?.body !== undefined ? { body: substitute(example.request.body, known, op.service) } : {})
       })
       if (reply.status !== successStatus(op)) continue
       pending.splice(pending.indexOf(op), 1)
