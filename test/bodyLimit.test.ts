@@ -55,7 +55,7 @@ describe("request bodies over the limit", () => {
           headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
           body
         })
-        const envelope = await response.json() as { error: { code: string } }
+        const envelope = (await response.json()) as { error: { code: string } }
         statuses.push(`${response.status} ${envelope.error.code}`)
       } catch (error) {
         statuses.push(`${(error as Error).message}: ${String((error as { cause?: unknown }).cause)}`)

@@ -19,7 +19,8 @@ describe("a state that cannot be persisted", () => {
     let failSaves = false
     const store: ActorStoreShape = {
       ...inner,
-      save: (address, state) => (failSaves ? Effect.die(new Error('invalid byte sequence for encoding "UTF8": 0x00')) : inner.save(address, state))
+      save: (address, state) =>
+        failSaves ? Effect.die(new Error('invalid byte sequence for encoding "UTF8": 0x00')) : inner.save(address, state)
     }
     const logs: Array<{ level: string; annotations: Record<string, unknown> }> = []
     const logger = Logger.make<unknown, void>((o) => {
@@ -30,15 +31,22 @@ describe("a state that cannot be persisted", () => {
       Layer.provide(Logger.layer([logger]))
     )
     const id = `c-${Math.random().toString(36).slice(2, 10)}`
-    const outcome = await Effect.runPromise(Effect.scoped(Effect.provide(Effect.gen(function* () {
-      const system = yield* ActorSystem
-      yield* system.ask(Counter, id, "Increment", { by: 1 })
-      failSaves = true
-      const failed = yield* Effect.exit(system.ask(Counter, id, "Increment", { by: 1 }))
-      failSaves = false
-      const after = yield* system.ask(Counter, id, "Get", {})
-      return { failed, after }
-    }), layer)) as Effect.Effect<{ failed: Exit.Exit<unknown, unknown>; after: { count: number } }, unknown>)
+    const outcome = await Effect.runPromise(
+      Effect.scoped(
+        Effect.provide(
+          Effect.gen(function* () {
+            const system = yield* ActorSystem
+            yield* system.ask(Counter, id, "Increment", { by: 1 })
+            failSaves = true
+            const failed = yield* Effect.exit(system.ask(Counter, id, "Increment", { by: 1 }))
+            failSaves = false
+            const after = yield* system.ask(Counter, id, "Get", {})
+            return { failed, after }
+          }),
+          layer
+        )
+      ) as Effect.Effect<{ failed: Exit.Exit<unknown, unknown>; after: { count: number } }, unknown>
+    )
     expect(Exit.isFailure(outcome.failed)).toBe(true)
     const error = Exit.isFailure(outcome.failed) ? Cause.squash(outcome.failed.cause) : undefined
     expect(error).toBeInstanceOf(ActorDefect)
@@ -62,7 +70,9 @@ describe("the HTTP answer of each runtime failure", () => {
   it("the transient cases are 503 with Retry-After, each saying which", () => {
     const handover = fromFailure(new ActorUnavailable({ address, message: "no node served shard 3 within 5000 ms", reason: "handover" }))
     const draining = fromFailure(new ActorUnavailable({ address, message: "actor system is draining", reason: "draining" }))
-    const interrupted = fromFailure(new ActorUnavailable({ address, message: "activation stopped while processing", reason: "interrupted" }))
+    const interrupted = fromFailure(
+      new ActorUnavailable({ address, message: "activation stopped while processing", reason: "interrupted" })
+    )
     const timeout = fromFailure(new ActorTimeout({ address, millis: 5000 }))
     for (const answer of [handover, draining, interrupted, timeout]) {
       expect(answer.status).toBe(503)

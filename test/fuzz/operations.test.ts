@@ -42,15 +42,16 @@ afterAll(async () => {
  */
 const destructive = (op: AnyOperation) =>
   op.method === "DELETE" ||
-  /delete|remove|archive|leave|logout|revoke|rotate|deactivate|transfer|password|merge|complete|convert|restore|reset|disable|decline|import/i
-    .test(op.operationId)
+  /delete|remove|archive|leave|logout|revoke|rotate|deactivate|transfer|password|merge|complete|convert|restore|reset|disable|decline|import/i.test(
+    op.operationId
+  )
 
 const baseOf = (op: AnyOperation): Base => {
   const example = op.examples[0]?.request
   const known = destructive(op) ? { params: new Map<string, string>(), real: new Map<string, string>() } : seeded
   return {
     params: paramsFor(op, known),
-    query: example?.query ? substitute(example.query, known, op.service) as Record<string, unknown> : undefined,
+    query: example?.query ? (substitute(example.query, known, op.service) as Record<string, unknown>) : undefined,
     body: example?.body !== undefined ? substitute(example.body, known, op.service) : undefined
   }
 }
@@ -113,8 +114,8 @@ const placesIn = (value: unknown, at: ReadonlyArray<string> = [], found: Array<R
   const entries = Array.isArray(value)
     ? value.map((item, index) => [String(index), item] as const)
     : typeof value === "object" && value !== null
-    ? Object.entries(value)
-    : []
+      ? Object.entries(value)
+      : []
   for (const [key, item] of entries) {
     found.push([...at, key])
     placesIn(item, [...at, key], found)
@@ -127,7 +128,7 @@ const withValueAt = (value: unknown, path: ReadonlyArray<string>, replacement: u
   if (path.length === 0) return replacement
   const [key, ...rest] = path as [string, ...Array<string>]
   if (Array.isArray(value)) return value.map((item, index) => (String(index) === key ? withValueAt(item, rest, replacement) : item))
-  const record = typeof value === "object" && value !== null ? value as Record<string, unknown> : {}
+  const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
   return { ...record, [key]: withValueAt(record[key], rest, replacement) }
 }
 
@@ -153,10 +154,10 @@ describe("every operation with a body, random hostile values at any depth", () =
           body: withValueAt(base.body, place, value),
           expect: holdsUnstorable(value)
             ? { kind: "refused", path: `body.${field}` }
-            // Free text must come back as sent; other strings may be normalized (trimmed names, upper-case keys).
-            : typeof value === "string" && storableSamples.includes(value) && place.length === 1
-            ? { kind: "stored", field, value }
-            : { kind: "honest" }
+            : // Free text must come back as sent; other strings may be normalized (trimmed names, upper-case keys).
+              typeof value === "string" && storableSamples.includes(value) && place.length === 1
+              ? { kind: "stored", field, value }
+              : { kind: "honest" }
         }
         check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
       }
@@ -171,7 +172,7 @@ describe("every operation with a query, random hostile values", () => {
       `${op.operationId} (${op.method} ${op.path})`,
       async (name, value) => {
         const base = baseOf(op)
-        const text = (typeof value === "string" ? value : JSON.stringify(value) ?? "").slice(0, 4000)
+        const text = (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).slice(0, 4000)
         // What arrives: a URL carries UTF-8, so an unpaired surrogate is sent as U+FFFD.
         const arrives = new URLSearchParams(new URLSearchParams({ text }).toString()).get("text")!
         const fuzzCase: FuzzCase = {

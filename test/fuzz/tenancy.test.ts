@@ -50,15 +50,19 @@ const normalize = (value: unknown): unknown => {
   if (typeof value === "string" && MOMENT.test(value)) return "<moment>"
   if (Array.isArray(value)) return value.map(normalize)
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => !VOLATILE.test(key)).map(([key, item]) => [key, normalize(item)]))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !VOLATILE.test(key))
+        .map(([key, item]) => [key, normalize(item)])
+    )
   }
   return value
 }
 
 /** Everything the owner can read with known ids and no required query: the state a stranger must not change. */
 const snapshot = async (): Promise<Record<string, unknown>> => {
-  const reads = atriumRegistry.operations.filter((op) =>
-    op.method === "GET" && op.auth !== "public" && op.auth !== "apiKey" && op.responses[200]?.contentType === undefined
+  const reads = atriumRegistry.operations.filter(
+    (op) => op.method === "GET" && op.auth !== "public" && op.auth !== "apiKey" && op.responses[200]?.contentType === undefined
   )
   const result: Record<string, unknown> = {}
   for (const op of reads) {

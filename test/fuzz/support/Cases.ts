@@ -35,7 +35,8 @@ const garbageIds = ["not-an-id", "9".repeat(300), "' OR '1'='1", "../../etc/pass
 const badQueryValues = ["-1", "1e309", "NaN", "[]", "' OR 1=1 --", "x".repeat(2000), "\u202Eevil", "👩‍👩‍👧‍👦"]
 
 /** Operations whose reply is the created or updated resource, so accepted text can be read back from it. */
-export const echoes = (op: AnyOperation) => op.method !== "GET" && op.method !== "DELETE" && /^(create|update|add|rename|set|save)/.test(op.operationId)
+export const echoes = (op: AnyOperation) =>
+  op.method !== "GET" && op.method !== "DELETE" && /^(create|update|add|rename|set|save)/.test(op.operationId)
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -53,15 +54,21 @@ export const casesFor = (op: AnyOperation, base: Base, bodyLimitBytes: number, r
   })
 
   for (const name of Object.keys(base.params)) {
-    for (const value of garbageIds) cases.push(request(`path ${name}=${JSON.stringify(value.slice(0, 20))}`, honest, { params: withParam(name, value) }))
+    for (const value of garbageIds)
+      cases.push(request(`path ${name}=${JSON.stringify(value.slice(0, 20))}`, honest, { params: withParam(name, value) }))
     cases.push(request(`path ${name} with NUL`, refused(`path.${name}`), { params: withParam(name, `${base.params[name]}\u0000`) }))
   }
 
   if (op.query) {
     cases.push(request("an unknown query parameter", honest, { query: { ...base.query, __fuzz: "1" } }))
     for (const field of shape.query) {
-      cases.push(request(`query ${field.name} with NUL`, refused(`query.${field.name}`), { query: { ...base.query, [field.name]: "a\u0000b" } }))
-      for (const value of badQueryValues) cases.push(request(`query ${field.name}=${JSON.stringify(value.slice(0, 20))}`, honest, { query: { ...base.query, [field.name]: value } }))
+      cases.push(
+        request(`query ${field.name} with NUL`, refused(`query.${field.name}`), { query: { ...base.query, [field.name]: "a\u0000b" } })
+      )
+      for (const value of badQueryValues)
+        cases.push(
+          request(`query ${field.name}=${JSON.stringify(value.slice(0, 20))}`, honest, { query: { ...base.query, [field.name]: value } })
+        )
     }
   }
 
@@ -76,7 +83,8 @@ export const casesFor = (op: AnyOperation, base: Base, bodyLimitBytes: number, r
       }
       if (field.types !== undefined) {
         for (const type of jsonTypes) {
-          if (!field.types.has(type)) cases.push(request(`${field.name} as ${type}`, refused(path), withField(field.name, valueOfType[type])))
+          if (!field.types.has(type))
+            cases.push(request(`${field.name} as ${type}`, refused(path), withField(field.name, valueOfType[type])))
         }
       }
       for (const text of unstorableSamples.slice(0, 3)) {
@@ -86,7 +94,13 @@ export const casesFor = (op: AnyOperation, base: Base, bodyLimitBytes: number, r
         storableSamples.forEach((text, index) => {
           // Each text field gets every sample when reading back, else a rotating few (CI cost).
           if (!readBack && (index + field.name.length) % 4 !== 0) return
-          cases.push(request(`${field.name}=${JSON.stringify(text.slice(0, 16))}…`, { kind: "stored", field: field.name, value: text }, withField(field.name, text)))
+          cases.push(
+            request(
+              `${field.name}=${JSON.stringify(text.slice(0, 16))}…`,
+              { kind: "stored", field: field.name, value: text },
+              withField(field.name, text)
+            )
+          )
         })
         cases.push(request(`${field.name} of 100 kB`, honest, withField(field.name, "x".repeat(100_000))))
       }

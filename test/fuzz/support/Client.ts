@@ -34,9 +34,16 @@ export const send = async (origin: string, op: AnyOperation, caller: Caller, req
   const url = origin + pathWith(op, request.params) + queryString(request.query)
   let response: Response
   try {
-    response = await fetch(url, { method: op.method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(body !== undefined ? { body } : {}) })
+    response = await fetch(url, {
+      method: op.method,
+      headers,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      ...(body !== undefined ? { body } : {})
+    })
   } catch (error) {
-    throw new Error(`${op.operationId} ${request.label}: ${(error as Error).name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : String(error)}`)
+    throw new Error(
+      `${op.operationId} ${request.label}: ${(error as Error).name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : String(error)}`
+    )
   }
   const text = await response.text()
   let parsed: unknown
@@ -67,5 +74,8 @@ export const expectRefusedNaming = (op: AnyOperation, request: FuzzRequest, repl
   const label = `${op.operationId} ${request.label}: ${reply.status} ${excerpt(reply.text)}`
   expect(reply.status, label).toBe(400)
   const paths = ((reply.body?.error?.details ?? []) as Array<{ path: string }>).map((detail) => detail.path)
-  expect(paths.some((named) => named === path || named.startsWith(`${path}.`)), `${label} should name ${path}`).toBe(true)
+  expect(
+    paths.some((named) => named === path || named.startsWith(`${path}.`)),
+    `${label} should name ${path}`
+  ).toBe(true)
 }

@@ -60,7 +60,7 @@ const learn = (example: unknown, actual: unknown, real: Map<string, string>, key
       real.set(example, actual)
     }
   } else if (Array.isArray(example) && Array.isArray(actual)) {
-    example.forEach((item, index) => learn(item, actual[index], real, key))
+    for (const [index, item] of example.entries()) learn(item, actual[index], real, key)
   } else if (typeof example === "object" && example !== null && typeof actual === "object" && actual !== null) {
     for (const [name, item] of Object.entries(example)) learn(item, (actual as Record<string, unknown>)[name], real, name)
   }
@@ -74,7 +74,10 @@ const learn = (example: unknown, actual: unknown, real: Map<string, string>, key
 const createdParam = (op: AnyOperation, all: ReadonlyArray<AnyOperation>): string | undefined => {
   const path = fullPath(op)
   const segment = path.slice(path.lastIndexOf("/"))
-  const stem = segment.slice(segment.lastIndexOf("-") + 1).replace(/^\//, "").slice(0, 3)
+  const stem = segment
+    .slice(segment.lastIndexOf("-") + 1)
+    .replace(/^\//, "")
+    .slice(0, 3)
   const service = path.slice(0, path.indexOf("/", 1))
   const nameAt = (text: string) => {
     const name = text.match(/^\/\{(\w+)\}/)?.[1]
@@ -101,7 +104,9 @@ const createdOf = (body: unknown): Record<string, unknown> | undefined => {
   const record = body as Record<string, unknown>
   if (typeof record.id === "string") return record
   const wrapped = Object.values(record).filter((value) => typeof value === "object" && value !== null && !Array.isArray(value))
-  return wrapped.length === 1 && typeof (wrapped[0] as Record<string, unknown>).id === "string" ? wrapped[0] as Record<string, unknown> : undefined
+  return wrapped.length === 1 && typeof (wrapped[0] as Record<string, unknown>).id === "string"
+    ? (wrapped[0] as Record<string, unknown>)
+    : undefined
 }
 
 export const credentialsFor = (op: AnyOperation, caller: Caller) =>
@@ -125,14 +130,16 @@ export const paramsFor = (op: AnyOperation, seeded: Pick<Seeded, "params" | "rea
   const result: Record<string, string> = {}
   for (const [, name] of fullPath(op).matchAll(/\{(\w+)\}/g)) {
     const exampleValue = example[name!]
-    result[name!] = seeded.params.get(`${op.service}:${name}`) ??
+    result[name!] =
+      seeded.params.get(`${op.service}:${name}`) ??
       seeded.params.get(name!) ??
-      (exampleValue !== undefined ? seeded.real.get(exampleValue) ?? exampleValue : "00000000-0000-4000-8000-000000000000")
+      (exampleValue !== undefined ? (seeded.real.get(exampleValue) ?? exampleValue) : "00000000-0000-4000-8000-000000000000")
   }
   return result
 }
 
-const isCreation = (op: AnyOperation) => op.method === "POST" && /^(create|add|save)/.test(op.operationId) && op.examples[0]?.request !== undefined
+const isCreation = (op: AnyOperation) =>
+  op.method === "POST" && /^(create|add|save)/.test(op.operationId) && op.examples[0]?.request !== undefined
 
 /**
  * Signs up a user, creates a workspace and an all-scopes API key of it, then
@@ -151,7 +158,10 @@ export const seedWorkspace = async (atrium: TestAtrium, registry: Registry, name
   const caller: Caller = { token: user.token, apiKey: key.body.key, userId: user.userId, workspaceId }
   // The examples' second user ("Bob") is a real member too, so assignments and teams can be seeded.
   const member = await signUp(atrium, `${name}Member`)
-  const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, { token: user.token, body: { email: member.email, role: "member" } })
+  const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, {
+    token: user.token,
+    body: { email: member.email, role: "member" }
+  })
   if (added.status >= 300) throw new Error(`addWorkspaceMember failed: ${added.text}`)
   const real = new Map<string, string>([
     ["0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10", workspaceId],
@@ -161,8 +171,13 @@ export const seedWorkspace = async (atrium: TestAtrium, registry: Registry, name
     ["bob@example.com", member.email]
   ])
   // Path `userId`s name the member, not the caller: fuzzing "change this member" must not demote the caller.
-  const params = new Map<string, string>([["workspaceId", workspaceId], ["userId", member.userId]])
-  const pending = registry.operations.filter((op) => isCreation(op) && op.operationId !== "createWorkspace" && op.operationId !== "createHubWorkspace")
+  const params = new Map<string, string>([
+    ["workspaceId", workspaceId],
+    ["userId", member.userId]
+  ])
+  const pending = registry.operations.filter(
+    (op) => isCreation(op) && op.operationId !== "createWorkspace" && op.operationId !== "createHubWorkspace"
+  )
   let progress = true
   while (progress && pending.length > 0) {
     progress = false
@@ -170,10 +185,14 @@ export const seedWorkspace = async (atrium: TestAtrium, registry: Registry, name
       const example = op.examples[0]!
       const known = { params, real }
       const path = pathWith(op, substitute(example.request?.params ?? {}, known, op.service) as Record<string, string>)
-      const reply: TestResponse = await atrium.request(op.method, path + queryString(substitute(example.request?.query, known, op.service) as never), {
-        ...credentialsFor(op, caller),
-        ...(op.body && example.request?.body !== undefined ? { body: substitute(example.request.body, known, op.service) } : {})
-      })
+      const reply: TestResponse = await atrium.request(
+        op.method,
+        path + queryString(substitute(example.request?.query, known, op.service) as never),
+        {
+          ...credentialsFor(op, caller),
+          ...(op.body && example.request?.body !== undefined ? { body: substitute(example.request.body, known, op.service) } : {})
+        }
+      )
       if (reply.status !== successStatus(op)) continue
       pending.splice(pending.indexOf(op), 1)
       progress = true

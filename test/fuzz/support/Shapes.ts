@@ -40,7 +40,7 @@ const typesOf = (schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>,
     }
     return all
   }
-  const values = schema.enum as Array<unknown> | undefined ?? ("const" in schema ? [schema.const] : undefined)
+  const values = (schema.enum as Array<unknown> | undefined) ?? ("const" in schema ? [schema.const] : undefined)
   if (values !== undefined) {
     return new Set(values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value) as JsonType))
   }
@@ -49,12 +49,12 @@ const typesOf = (schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>,
     const allOf = schema.allOf as Array<JsonSchema> | undefined
     return allOf?.[0] ? typesOf(allOf[0], defs, seen + 1) : undefined
   }
-  const names = Array.isArray(declared) ? declared as Array<string> : [declared as string]
+  const names = Array.isArray(declared) ? (declared as Array<string>) : [declared as string]
   return new Set(names.map((name) => (name === "integer" ? "number" : name) as JsonType))
 }
 
 const fieldsOf = (schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>): Array<Field> => {
-  const resolved = typeof schema.$ref === "string" ? defs[schema.$ref.slice(REF.length)] ?? {} : schema
+  const resolved = typeof schema.$ref === "string" ? (defs[schema.$ref.slice(REF.length)] ?? {}) : schema
   const properties = resolved.properties as Record<string, JsonSchema> | undefined
   if (properties === undefined) return []
   const required = new Set((resolved.required ?? []) as Array<string>)
