@@ -216,6 +216,7 @@ export const run = (
             return finish(envelope, exit)
           }
           // Unknown whether the write landed: forget the in-memory state, reload it next time.
+          // A defect, not a transient failure: retrying the same state would fail the same way.
           loaded = false
           state = undefined
           return Effect.andThen(
@@ -223,7 +224,7 @@ export const run = (
             finish(
               envelope,
               Exit.fail(
-                new ActorUnavailable({
+                new ActorDefect({
                   address,
                   message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
                 })

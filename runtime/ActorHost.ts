@@ -12,7 +12,7 @@
 import { Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
 import type { ActorKind } from "./Actor.ts"
 import * as Activation from "./Activation.ts"
-import { ActorOverloaded, ActorUnavailable } from "./ActorError.ts"
+import { ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./ActorError.ts"
 import { ActorStore } from "./ActorStore.ts"
 import type { Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
@@ -107,8 +107,8 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const leaving = new Set<Entry>()
     let closed = false
 
-    const unavailable = (kind: string, id: string, message: string) =>
-      Exit.fail(new ActorUnavailable({ address: { kind, id }, message }))
+    const unavailable = (kind: string, id: string, message: string, reason?: UnavailableReason) =>
+      Exit.fail(new ActorUnavailable({ address: { kind, id }, message, ...(reason ? { reason } : {}) }))
 
     const activate = (kind: ActorKind, id: string, key: string, envelope: Envelope): Effect.Effect<void> =>
       Effect.flatMap(Mailbox.make(kind.mailbox ?? defaultMailbox), (mailbox) => {
@@ -139,7 +139,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
 
     const offer = (kindName: string, id: string, envelope: Envelope): Effect.Effect<void> => {
       if (closed) {
-        envelope.reply(unavailable(kindName, id, "actor system is draining"))
+        envelope.reply(unavailable(kindName, id, "actor system is draining", "draining"))
         return Effect.void
       }
       const key = addressKey(kindName, id)
@@ -190,7 +190,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
             activation.current = undefined
             // Interrupted mid-handler: the outcome is unknown, so it must not be retried elsewhere.
             current?.reply(Exit.fail(
-              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing" })
+              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing", reason: "interrupted" })
             ))
           })
         )
@@ -256,7 +256,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       closed = true
       return passivate(
         () => true,
-        new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "actor system is draining" })
+        new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "actor system is draining", reason: "draining" })
       ).pipe(Effect.ensuring(Deferred.done(closeDone, Exit.void)))
     })
 

@@ -285,7 +285,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         Effect.suspend(() => {
           const address: ActorAddress = { kind: kind.kind, id }
           if (!accepting) {
-            return Effect.fail(new ActorUnavailable({ address, message: "actor system is draining" }))
+            return Effect.fail(new ActorUnavailable({ address, message: "actor system is draining", reason: "draining" }))
           }
           const millis = askOptions?.timeoutMillis ?? defaultTimeout
           const deadline = performance.now() + millis
@@ -328,7 +328,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               return Effect.fail(
                 n === 0
                   ? new ActorTimeout({ address, millis })
-                  : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms` })
+                  : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms`, reason: "handover" })
               )
             }
             const once = leases.isServing(shard) ? local(remaining) : remote(remaining)

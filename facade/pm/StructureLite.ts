@@ -9,7 +9,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
-import { resolveField, resolveFolder, resolveList, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { resolveField, resolveFolder, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import type { propertyCommands } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
@@ -20,7 +20,7 @@ import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
-import { chainOfCaller, listByNames, NameRef, WorkspaceRef } from "./LiteShared.ts"
+import { chainOfCaller, listByNames, listWhere, NameRef, WorkspaceRef } from "./LiteShared.ts"
 import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
 
 const tag = "Structure (Lite)"
@@ -60,7 +60,7 @@ const scopeByNames = (context: RequestContext, where: { workspaceId: string; spa
     const space = yield* orDieSql(resolveSpace(where.workspaceId, caller.viewer, where.space, "body.space"))
     const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, "body.folder"))
     if (where.list !== undefined) {
-      const list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, "body.list"))
+      const list = yield* listWhere(where.workspaceId, caller.viewer, space.id, folder?.id, { ...where, list: where.list }, "body")
       return { scopeType: "list" as ScopeType, scopeId: list.id, scopeName: list.name, spaceName: space.name, caller: yield* onList(context, list.id, minimum) }
     }
     if (folder !== undefined) return { scopeType: "folder" as ScopeType, scopeId: folder.id, scopeName: folder.name, spaceName: space.name, caller: yield* onFolder(context, folder.id, minimum) }
