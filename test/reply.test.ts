@@ -111,3 +111,23 @@ describe("the registry refuses what the pipeline could not hold to a schema", ()
     expect(() => makeRegistry([op({}), op({ operationId: "replyTestTwo", path: "/v1/reply-test-2" })])).not.toThrow()
   })
 })
+
+describe("documented examples are replies that would pass", () => {
+  it("every example's response has a declared status, and its JSON body fits that status's schema", async () => {
+    const { atriumRegistry } = await import("../facade/operations.ts")
+    const problems: Array<string> = []
+    for (const operation of atriumRegistry.operations) {
+      for (const example of operation.examples) {
+        const spec = operation.responses[example.response.status]
+        if (spec === undefined) {
+          problems.push(`${operation.operationId}/${example.name}: status ${example.response.status} is not declared`)
+          continue
+        }
+        if (spec.schema === undefined || example.response.body === undefined || typeof example.response.body === "string") continue
+        const exit = Schema.decodeUnknownExit(Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>, { onExcessProperty: "error" })(example.response.body)
+        if (exit._tag === "Failure") problems.push(`${operation.operationId}/${example.name}: ${String(exit.cause)}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
