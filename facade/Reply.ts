@@ -20,7 +20,9 @@ export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{ readonly 
 }
 
 const JSON_TYPE = "application/json; charset=utf-8"
-const options = { onExcessProperty: "error", errors: "all" } as const
+// Replies that fit stop at nothing; one that does not is encoded again to report all its issues.
+const options = { onExcessProperty: "error" } as const
+const reportAll = { onExcessProperty: "error", errors: "all" } as const
 const formatIssue = SchemaIssue.makeFormatterDefault()
 
 type Check = (input: unknown) => Exit.Exit<unknown, Schema.SchemaError>
@@ -30,6 +32,7 @@ interface Compiled {
   readonly spec: ResponseSpec
   readonly mediaTypes: ReadonlyArray<string>
   readonly encode: Check | undefined
+  readonly explainEncode: Check | undefined
   readonly validateEncoded: Check | undefined
 }
 
@@ -46,8 +49,9 @@ const compiledOf = (operation: AnyOperation, status: number): Compiled | undefin
     spec,
     mediaTypes: mediaTypesOf(spec),
     encode: json ? Schema.encodeUnknownExit(json, options) : undefined,
+    explainEncode: json ? Schema.encodeUnknownExit(json, reportAll) : undefined,
     // Any JSON (a stored file served as it was uploaded) is not checked.
-    validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, options) : undefined
+    validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined
   }
   byStatus.set(status, compiled)
   return compiled
@@ -108,6 +112,6 @@ export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<R
   const compiled = compiledOf(operation, status)
   if (compiled?.encode === undefined) return mismatch(operation, status, "JSON without a declared schema")
   const exit = compiled.encode(result)
-  if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(exit))
+  if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
   return Effect.succeed({ status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(exit.value) })
 }
