@@ -18,6 +18,7 @@ import { signUp, startAtrium, type TestServer } from "./support/atrium.ts"
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, "..")
 const generator = path.join(root, "tools/openapi-client/node_modules/openapi-typescript/bin/cli.js")
+const validator = path.join(root, "tools/openapi-client/validate.cjs")
 const services = ["hub", "pm", "wiki", "feedback"] as const
 
 /** Written as a client developer would, against the generated types only. */
@@ -84,19 +85,26 @@ afterAll(async () => {
 })
 
 describe("a client generated from the OpenAPI documents", () => {
-  it("generates types from every service's document", async () => {
+  it("generates types from every service's document, each a valid OpenAPI document", async () => {
     for (const service of services) {
       const response = await atrium.request("GET", `/${service}/v1/openapi.json`)
       expect(response.status, service).toBe(200)
       expect(response.body.openapi).toBe("3.1.0")
       writeFileSync(path.join(dir, `${service}.json`), response.text)
-      // openapi-typescript validates the document (Redocly) and refuses an invalid one.
       await run(process.execPath, [generator, path.join(dir, `${service}.json`), "-o", path.join(dir, `${service}.ts`)], { cwd: dir })
       const types = readFileSync(path.join(dir, `${service}.ts`), "utf8")
       expect(types, service).toMatch(/export (?:interface|type) paths\b/)
       if (service === "feedback") expect(Object.keys(response.body.paths)).toEqual([])
       else expect(Object.keys(response.body.paths).length, service).toBeGreaterThan(10)
     }
+    // A valid OpenAPI document (Redocly's structural rules), the feedback one without paths too.
+    const validated = await run(process.execPath, [validator, ...services.map((service) => path.join(dir, `${service}.json`))]).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? "invalid"
+    )
+    expect(validated).toBe("")
+    writeFileSync(path.join(dir, "invalid.json"), JSON.stringify({ openapi: "3.1.0", paths: {} }))
+    await expect(run(process.execPath, [validator, path.join(dir, "invalid.json")])).rejects.toMatchObject({ stdout: expect.stringContaining("info") })
   }, 120_000)
 
   /** The project's tsc on one file of the temp dir: its errors, or "". */
