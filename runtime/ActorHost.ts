@@ -68,6 +68,12 @@ export interface ActorHost {
     select: (activation: Activation.Activation) => boolean,
     queuedReason: NotServed | ActorUnavailable
   ) => Effect.Effect<void>
+  /**
+   * Marks the live activation of `(kind, id)` stale, if there is one (none is
+   * started): it rebuilds its state before the next message it handles, so
+   * whatever is answered after this call reflects the change that caused it.
+   */
+  readonly invalidate: (kind: string, id: string) => void
   /** Refuses new messages and gracefully passivates everything. Idempotent. */
   readonly close: Effect.Effect<void>
   /** Number of live activations. */
@@ -254,5 +260,13 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       ).pipe(Effect.ensuring(Deferred.done(closeDone, Exit.void)))
     })
 
-    return { kinds, offer, passivate, abort, close, size: () => entries.size } satisfies ActorHost
+    const invalidate = (kind: string, id: string): void => {
+      const key = addressKey(kind, id)
+      const entry = entries.get(key)
+      if (entry !== undefined) entry.activation.stale = true
+      // One that is passivating still answers what it had queued.
+      for (const leavingEntry of leaving) if (leavingEntry.activation.key === key) leavingEntry.activation.stale = true
+    }
+
+    return { kinds, offer, passivate, abort, invalidate, close, size: () => entries.size } satisfies ActorHost
   })

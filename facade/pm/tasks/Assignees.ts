@@ -20,7 +20,7 @@ export const taskAssigneesOperations = [
     summary: "Who a task is assigned to", auth: "both", scopes: read, params: TaskParams,
     responses: { 200: { description: "Assignees", schema: Items(UserRef) } },
     examples: [{ name: "assignees", request: { params: tk }, response: { status: 200, body: { items: [exampleUser] } } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(getTask(params.taskId)), (t) => ({ items: t.assignees })))
+    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ items: t.assignees }))
   }),
   operation({
     service, tag, operationId: "addTaskAssignee", method: "POST", path: "/v1/tasks/{taskId}/assignees",

@@ -55,7 +55,7 @@ export const taskCoreOperations = [
     summary: "Get a task with its status, assignees, watchers, tags and custom field values", auth: "both", scopes: read, params: TaskParams,
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "get", request: { params: tk }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), orDieSql(getTask(params.taskId)))
+    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), (caller) => caller.task)
   }),
   operation({
     service, tag, operationId: "updateTask", method: "PATCH", path: "/v1/tasks/{taskId}",

@@ -25,7 +25,7 @@ export const taskRecurrenceOperations = [
     summary: "How a task recurs (null when it does not)", auth: "both", scopes: read, params: TaskParams,
     responses: { 200: { description: "Recurrence", schema: Schema.Struct({ recurrence: Schema.NullOr(RecurrenceSchema) }) } },
     examples: [{ name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(getTask(params.taskId)), (t) => ({ recurrence: t.recurrence })))
+    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ recurrence: t.recurrence }))
   }),
   operation({
     service, tag, operationId: "setTaskRecurrence", method: "PUT", path: "/v1/tasks/{taskId}/recurrence",

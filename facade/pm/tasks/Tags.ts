@@ -16,7 +16,7 @@ export const taskTagsOperations = [
     summary: "A task's tags", auth: "both", scopes: read, params: TaskParams,
     responses: { 200: { description: "Tags", schema: Items(Tag) } },
     examples: [{ name: "tags", request: { params: tk }, response: { status: 200, body: { items: [exampleTag] } } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(getTask(params.taskId)), (t) => ({ items: t.tags })))
+    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ items: t.tags }))
   }),
   operation({
     service, tag, operationId: "addTaskTag", method: "POST", path: "/v1/tasks/{taskId}/tags",

@@ -12,7 +12,7 @@ import { query } from "../../../persistence/Sql.ts"
 import type { RequestContext } from "../../Operation.ts"
 import { exampleIds as ids, onTask, orDieSql, realDates } from "../WorkAccess.ts"
 
-export type TaskCommands = typeof PmTask extends WorkActor<infer T> ? T : never
+export type TaskCommands = typeof PmTask extends WorkActor<infer T, any, any> ? T : never
 
 /** Most task writes: a member where the task lives asks the task's actor to run one command. */
 export const taskCommand = <K extends keyof TaskCommands & string>(context: RequestContext, taskId: string, command: K, input: Parameters<typeof send<TaskCommands, K>>[4]) =>
