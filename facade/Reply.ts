@@ -5,7 +5,15 @@
  * logged with the operation id and answered 500), never sent as it is.
  */
 import { Data, Effect, Exit, Schema, SchemaIssue } from "effect"
-import { type AnyOperation, essenceOf, isJsonMediaType, mediaTypesOf, type RawReply, type ResponseSpec, successStatus } from "./Operation.ts"
+import {
+  type AnyOperation,
+  essenceOf,
+  isJsonMediaType,
+  mediaTypesOf,
+  type RawReply,
+  type ResponseSpec,
+  successStatus
+} from "./Operation.ts"
 
 export interface Reply {
   readonly status: number
@@ -13,7 +21,11 @@ export interface Reply {
   readonly body: string | Uint8Array
 }
 
-export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{ readonly operationId: string; readonly status: number; readonly reason: string }> {
+export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{
+  readonly operationId: string
+  readonly status: number
+  readonly reason: string
+}> {
   override get message() {
     return `The reply of ${this.operationId} (status ${this.status}) does not match its declared response: ${this.reason}`
   }
@@ -40,19 +52,25 @@ const compiledByOperation = new WeakMap<AnyOperation, Map<number, Compiled | und
 
 const compiledOf = (operation: AnyOperation, status: number): Compiled | undefined => {
   let byStatus = compiledByOperation.get(operation)
-  if (byStatus === undefined) compiledByOperation.set(operation, (byStatus = new Map()))
+  if (byStatus === undefined) {
+    byStatus = new Map()
+    compiledByOperation.set(operation, byStatus)
+  }
   if (byStatus.has(status)) return byStatus.get(status)
   const spec = operation.responses[status]
   // The JSON form of the schema: what the OpenAPI documents describe (dates as strings and the like).
   const json = spec?.schema ? (Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>) : undefined
-  const compiled = spec === undefined ? undefined : {
-    spec,
-    mediaTypes: mediaTypesOf(spec),
-    encode: json ? Schema.encodeUnknownExit(json, options) : undefined,
-    explainEncode: json ? Schema.encodeUnknownExit(json, reportAll) : undefined,
-    // Any JSON (a stored file served as it was uploaded) is not checked.
-    validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined
-  }
+  const compiled =
+    spec === undefined
+      ? undefined
+      : {
+          spec,
+          mediaTypes: mediaTypesOf(spec),
+          encode: json ? Schema.encodeUnknownExit(json, options) : undefined,
+          explainEncode: json ? Schema.encodeUnknownExit(json, reportAll) : undefined,
+          // Any JSON (a stored file served as it was uploaded) is not checked.
+          validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined
+        }
   byStatus.set(status, compiled)
   return compiled
 }
@@ -105,7 +123,8 @@ const rawReply = (operation: AnyOperation, result: RawReply) => {
 
 /** The response for a handler's result; dies with `ReplyMismatch` when the result does not fit its declaration. */
 export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
-  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply") return rawReply(operation, result as RawReply)
+  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply")
+    return rawReply(operation, result as RawReply)
   const status = successStatus(operation)
   // A 204 sends nothing, whatever the handler returned.
   if (status === 204) return Effect.succeed({ status, headers: {}, body: "" })

@@ -104,18 +104,30 @@ describe("a client generated from the OpenAPI documents", () => {
     )
     expect(validated).toBe("")
     writeFileSync(path.join(dir, "invalid.json"), JSON.stringify({ openapi: "3.1.0", paths: {} }))
-    await expect(run(process.execPath, [validator, path.join(dir, "invalid.json")])).rejects.toMatchObject({ stdout: expect.stringContaining("info") })
+    await expect(run(process.execPath, [validator, path.join(dir, "invalid.json")])).rejects.toMatchObject({
+      stdout: expect.stringContaining("info")
+    })
   }, 120_000)
 
   /** The project's tsc on one file of the temp dir: its errors, or "". */
   const typeCheck = async (file: string) => {
-    writeFileSync(path.join(dir, `tsconfig.${file}.json`), JSON.stringify({
-      compilerOptions: {
-        target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
-        allowImportingTsExtensions: true, skipLibCheck: true, lib: ["ES2023", "DOM"], types: []
-      },
-      files: [file]
-    }))
+    writeFileSync(
+      path.join(dir, `tsconfig.${file}.json`),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          lib: ["ES2023", "DOM"],
+          types: []
+        },
+        files: [file]
+      })
+    )
     const tsc = path.join(root, "node_modules/.bin/tsc")
     return run(tsc, ["--noEmit", "-p", path.join(dir, `tsconfig.${file}.json`)], { cwd: dir }).then(
       () => "",
@@ -127,14 +139,17 @@ describe("a client generated from the OpenAPI documents", () => {
     writeFileSync(path.join(dir, "scenario.ts"), scenario)
     expect(await typeCheck("scenario.ts")).toBe("")
     // The check has teeth: a path the document does not have, or a wrong field type, is a type error.
-    writeFileSync(path.join(dir, "wrong.ts"), `import createClient from "openapi-fetch"
+    writeFileSync(
+      path.join(dir, "wrong.ts"),
+      `import createClient from "openapi-fetch"
 import type { paths } from "./pm.ts"
 const pm = createClient<paths>({ baseUrl: "http://localhost/pm" })
 export const wrong = async () => {
   await pm.GET("/v1/no-such-path")
   await pm.POST("/v1/workspaces", { body: { name: 42 } })
 }
-`)
+`
+    )
     const errors = await typeCheck("wrong.ts")
     expect(errors).toContain("wrong.ts(5,")
     expect(errors).toContain("wrong.ts(6,")
@@ -144,7 +159,13 @@ export const wrong = async () => {
     const { runScenario } = await import(pathToFileURL(path.join(dir, "scenario.ts")).href)
     const outcome = await runScenario(atrium.origin, token)
     expect(outcome.tagCount).toBeGreaterThan(0)
-    expect(outcome.task).toEqual({ id: expect.any(String), name: "Ship the generated client", priority: "high", tags: ["api"], statusName: expect.any(String) })
+    expect(outcome.task).toEqual({
+      id: expect.any(String),
+      name: "Ship the generated client",
+      priority: "high",
+      tags: ["api"],
+      statusName: expect.any(String)
+    })
     expect(outcome.listed).toContain(outcome.task.id)
     expect(outcome.errorCode).toBe("not_found")
     expect(outcome.page).toEqual({ id: expect.any(String), title: "Welcome" })

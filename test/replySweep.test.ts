@@ -31,17 +31,37 @@ beforeAll(async () => {
   const folder = await created("POST", `/pm/v1/spaces/${space.id}/folders`, { name: "Roadmap" })
   const list = await created("POST", `/pm/v1/folders/${folder.id}/lists`, { name: "Backlog" })
   await created("POST", `/pm/v1/spaces/${space.id}/lists`, { name: "Loose ends" })
-  const task = await created("POST", `/pm/v1/lists/${list.id}/tasks`, { name: "Sweep the replies", tags: ["api"], assigneeIds: [user.userId], priority: "high" })
+  const task = await created("POST", `/pm/v1/lists/${list.id}/tasks`, {
+    name: "Sweep the replies",
+    tags: ["api"],
+    assigneeIds: [user.userId],
+    priority: "high"
+  })
   await created("POST", `/pm/v1/lists/${list.id}/tasks`, { name: "A subtask", parentTaskId: task.id })
   const comment = await created("POST", `/pm/v1/tasks/${task.id}/comments`, { text: "First!" })
   const checklist = await created("POST", `/pm/v1/tasks/${task.id}/checklists`, { name: "Release", items: ["Write changelog"] })
   const wikiSpace = await created("POST", "/wiki/v1/spaces", { workspaceId: workspace.id, name: "Handbook", key: "HB" })
   const page = await created("POST", `/wiki/v1/spaces/${wikiSpace.id}/pages`, { title: "Welcome", markdown: "# Hello\n\nSee [[Welcome]]." })
   Object.assign(ids.pm!, {
-    workspaceId: workspace.id, spaceId: space.id, folderId: folder.id, listId: list.id, taskId: task.id, taskRef: task.id, shortId: task.shortId,
-    userId: user.userId, commentId: comment.id, checklistId: checklist.id
+    workspaceId: workspace.id,
+    spaceId: space.id,
+    folderId: folder.id,
+    listId: list.id,
+    taskId: task.id,
+    taskRef: task.id,
+    shortId: task.shortId,
+    userId: user.userId,
+    commentId: comment.id,
+    checklistId: checklist.id
   })
-  Object.assign(ids.wiki!, { workspaceId: workspace.id, spaceId: wikiSpace.id, spaceKey: wikiSpace.key, pageId: page.id, pageRef: page.id, pageSlug: page.slug })
+  Object.assign(ids.wiki!, {
+    workspaceId: workspace.id,
+    spaceId: wikiSpace.id,
+    spaceKey: wikiSpace.key,
+    pageId: page.id,
+    pageRef: page.id,
+    pageSlug: page.slug
+  })
   Object.assign(ids.hub!, { workspaceId: workspace.id, tag: services.hub.tags[0]!.tag })
 }, 60_000)
 afterAll(async () => {
