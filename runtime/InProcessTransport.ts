@@ -35,7 +35,6 @@ const checked = (
     const address = { kind: kind.kind, id: "?" }
     const codec = MessageCodec.codecFor(kind, tag)
     if (codec === undefined) return yield* Effect.die(new Error(`${kind.kind} has no message "${tag}"`))
-    if ((kind.messages[tag] as { unchecked?: true }).unchecked) return yield* send(payload)
     const encoded = yield* Effect.mapError(codec.encodePayload(payload), (error) =>
       new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not fit its schema: ${error.message}` }))
     const decoded = yield* Effect.mapError(codec.decodePayload(JSON.parse(JSON.stringify(encoded))), (error) =>

@@ -44,25 +44,7 @@ export const command = <I extends Schema.Top, S extends Schema.Top>(
   run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"]>
 ): Command<I, S> => ({ input, success, run })
 
-/**
- * A command not yet declared with schemas (being converted): input and result
- * travel unchecked. Every table is to be converted; then this goes.
- */
-export type LegacyCommand = (input: any, by: string, id: string) => CommandEffect<any>
-
-export type CommandTable = Record<string, Command<any, any> | LegacyCommand>
-
-// Transitional: keeps the old bus's semantics (JSON in, JSON out) for tables not yet converted.
-const untyped = Schema.Unknown.annotate({ identifier: "Untyped", description: "not yet declared" })
-const json = (value: unknown) => JSON.parse(JSON.stringify(value ?? null))
-const declared = (entry: Command | LegacyCommand): Command =>
-  typeof entry === "function"
-    ? {
-      input: untyped,
-      success: untyped,
-      run: (input, by, id) => Effect.map(entry(input, by, id), (outcome) => ({ ...outcome, result: json(outcome.result) }))
-    }
-    : entry
+export type CommandTable = Record<string, Command<any, any>>
 
 /** A read served from the actor's in-memory state. */
 export interface Read<State, P extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
@@ -149,13 +131,10 @@ export function workActor<T extends CommandTable, State, R extends Reads<State>>
   readModel: ReadModel<State, R>
 ): WorkActor<T, State, R>
 export function workActor<T extends CommandTable, State>(kind: string, commands: T, readModel?: ReadModel<State>): WorkActor<T, any, any> {
-  const messages: Record<string, { payload: Schema.Top; success: Schema.Top; unchecked?: true }> = {}
+  const messages: Record<string, { payload: Schema.Top; success: Schema.Top }> = {}
   const handlers: Record<string, (payload: any, ctx: ActorContext<any>) => Effect.Effect<unknown, Rejection, any>> = {}
-  for (const [name, table] of Object.entries(commands)) {
-    const entry = declared(table)
-    messages[name] = entry.input === untyped
-      ? { payload: untyped, success: untyped, unchecked: true }
-      : { payload: Schema.Struct({ by: By, input: entry.input }), success: entry.success }
+  for (const [name, entry] of Object.entries(commands)) {
+    messages[name] = { payload: Schema.Struct({ by: By, input: entry.input }), success: entry.success }
     handlers[name] = runCommand(name, entry, readModel)
   }
   for (const [name, read] of Object.entries(readModel?.reads ?? {})) {
@@ -174,8 +153,8 @@ export function workActor<T extends CommandTable, State>(kind: string, commands:
   return Object.assign(actor, { commands, reads: readModel?.reads ?? {} })
 }
 
-type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : C extends (input: infer I, by: string, id: string) => any ? I : never
-type ResultOf<C> = C extends Command<any, infer S> ? S["Type"] : C extends (...args: any) => Effect.Effect<Outcome<infer A>, any, any> ? A : never
+type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : never
+type ResultOf<C> = C extends Command<any, infer S> ? S["Type"] : never
 
 /** Asks the owning actor to run one command; the result type follows the command. */
 export const send = <T extends CommandTable, K extends keyof T & string>(
@@ -185,9 +164,7 @@ export const send = <T extends CommandTable, K extends keyof T & string>(
   by: string,
   input: InputOf<T[K]>
 ): Effect.Effect<ResultOf<T[K]>, Rejection | ActorError, ActorSystem> =>
-  ActorSystem.use((system) =>
-    system.ask(actor as ActorKind, id, name, { by, input: typeof actor.commands[name] === "function" ? json(input) : input })
-  ) as Effect.Effect<
+  ActorSystem.use((system) => system.ask(actor as ActorKind, id, name, { by, input })) as Effect.Effect<
     ResultOf<T[K]>,
     Rejection | ActorError,
     ActorSystem

@@ -23,7 +23,9 @@ import { discussionCommands } from "./TaskDiscussion.ts"
 import { getTask } from "./TaskReads.ts"
 import { templateCommands } from "./TaskTemplates.ts"
 import { workActor } from "./WorkActor.ts"
-import { Task } from "./WorkRecords.ts"
+import { availableFields } from "./CustomFields.ts"
+import { effectiveStatuses } from "./Statuses.ts"
+import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
 
 const NoPayload = Schema.Struct({})
 
@@ -68,21 +70,28 @@ export const PmSpace = workActor("pmSpace", { ...spaceStructureCommands, ...prop
   afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
 })
 
-/** Where a list sits. */
+/** Where a list sits, and its workflow: the statuses and custom fields that apply to its tasks. */
 export const ListPlace = Schema.Struct({
   workspaceId: Id,
   spaceId: Id,
   folderId: Schema.NullOr(Id),
-  archived: Schema.Boolean
+  archived: Schema.Boolean,
+  statuses: EffectiveStatuses,
+  customFields: Schema.Array(CustomField)
 })
 export type ListPlace = typeof ListPlace.Type
 
 const listPlace = (listId: string) =>
-  Effect.map(orAbsent(locateList(listId)), (located) =>
-    located === null ? null : { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, archived: located.archived })
+  Effect.gen(function* () {
+    const located = yield* orAbsent(locateList(listId))
+    if (located === null) return null
+    const chain = { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId }
+    const [statuses, customFields] = yield* Effect.all([effectiveStatuses(chain), availableFields(chain)])
+    return { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, archived: located.archived, statuses, customFields }
+  })
 
-// Tasks entering the list and its properties never move it.
-const keepsListPlace = new Set([...Object.keys(propertyCommands("list")), ...Object.keys(listTaskCommands)])
+// Tasks entering the list never move it nor change its workflow.
+const keepsListPlace = new Set(Object.keys(listTaskCommands))
 
 export const PmList = workActor("pmList", { ...listStructureCommands, ...propertyCommands("list"), ...listTaskCommands }, {
   state: Schema.NullOr(ListPlace),

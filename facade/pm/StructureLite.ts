@@ -10,12 +10,15 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
 import { resolveField, resolveFolder, resolveList, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import type { propertyCommands } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { type CustomField, FieldType, type ScopeType, StatusType } from "../../actors/pm/WorkRecords.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
 import { chainOfCaller, listByNames, NameRef, WorkspaceRef } from "./LiteShared.ts"
 import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
@@ -64,8 +67,17 @@ const scopeByNames = (context: RequestContext, where: { workspaceId: string; spa
     return { scopeType: "space" as ScopeType, scopeId: space.id, scopeName: space.name, spaceName: space.name, caller: yield* onSpace(context, space.id, minimum) }
   })
 
-const sendProperty = (scope: { scopeType: ScopeType; caller: { at: { spaceId: string; listId: string | null } } }, command: "createField" | "addFieldOption" | "createStatus", by: string, input: any) =>
-  (scope.scopeType === "list" ? send(PmList, scope.caller.at.listId!, command, by, input) : send(PmSpace, scope.caller.at.spaceId, command, by, input)) as Effect.Effect<any, any, any>
+type PropertyCommands = ReturnType<typeof propertyCommands>
+
+const sendProperty = <K extends "createField" | "addFieldOption" | "createStatus">(
+  scope: { scopeType: ScopeType; caller: { at: { spaceId: string; listId: string | null } } },
+  command: K,
+  by: string,
+  input: PropertyCommands[K]["input"]["Type"]
+) =>
+  (scope.scopeType === "list"
+    ? send(PmList, scope.caller.at.listId!, command as never, by, input as never)
+    : send(PmSpace, scope.caller.at.spaceId, command as never, by, input as never)) as Effect.Effect<PropertyCommands[K]["success"]["Type"], Rejection | ActorError, ActorSystem>
 
 const listView = (listId: string) =>
   Effect.gen(function* () {

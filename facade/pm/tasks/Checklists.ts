@@ -45,7 +45,7 @@ export const taskChecklistsOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        const { id } = (yield* send(PmTask, params.taskId, "createChecklist", caller.userId, body)) as { id: string }
+        const { id } = yield* send(PmTask, params.taskId, "createChecklist", caller.userId, body)
         return yield* orDieSql(checklistOf(params.taskId, id))
       })
   }),

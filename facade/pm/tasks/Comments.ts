@@ -3,7 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
-import { Comment, getComment, listComments } from "../../../actors/pm/TaskDiscussion.ts"
+import { Comment, Emoji, getComment, listComments } from "../../../actors/pm/TaskDiscussion.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Page } from "../../../actors/pm/WorkRecords.ts"
@@ -13,8 +13,6 @@ import { exampleComment, exampleUser } from "../WorkExamples.ts"
 import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
 
 const CommentParams = Schema.Struct({ taskId: Id, commentId: Id })
-
-const Emoji = Schema.String.check(Schema.isPattern(/^[a-z0-9_+-]{1,32}$/, { expected: "an emoji short name such as thumbsup" }))
 
 export const taskCommentsOperations = [
   operation({

@@ -7,6 +7,7 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { templateOf } from "../../../actors/pm/TaskCommands.ts"
 import { findTasks, getTask } from "../../../actors/pm/TaskReads.ts"
+import { Minutes } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, Page, Priority, ShortId, Task } from "../../../actors/pm/WorkRecords.ts"
@@ -16,7 +17,7 @@ import { operation } from "../../Operation.ts"
 import { filterOf, pageFrom, TaskQuery } from "../TaskFilters.ts"
 import { at0, BooleanString, type CallerAt, exampleIds as ids, inWorkspace, Limit, Offset, onList, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, ListParams, WorkspaceParams, tk, li, ws, Minutes, NewTaskBody, TaskPatchBody, date, newTaskInput, taskPatchInput } from "./shared.ts"
+import { taskCommand, tag, service, read, write, TaskParams, ListParams, WorkspaceParams, tk, li, ws, NewTaskBody, TaskPatchBody, date, newTaskInput, taskPatchInput } from "./shared.ts"
 
 const viewerOf = (caller: CallerAt) => caller.viewer
 

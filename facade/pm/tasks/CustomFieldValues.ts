@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { availableFields, presentValue } from "../../../actors/pm/CustomFields.ts"
+import { FieldValues } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { CustomFieldValue, Items, Task } from "../../../actors/pm/WorkRecords.ts"
@@ -13,7 +14,7 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
 import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk, FieldValues } from "./shared.ts"
+import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
 
 export const taskCustomFieldValuesOperations = [
   operation({

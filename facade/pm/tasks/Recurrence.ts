@@ -2,35 +2,28 @@
  * A task's recurrence: when it is finished, its next occurrence is created.
  */
 import { Effect, Schema } from "effect"
-import { getTask } from "../../../actors/pm/TaskReads.ts"
-import type { Recurrence } from "../../../actors/pm/TaskWrites.ts"
+import { Recurrence } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
-import { DateTime, isoDate, Task } from "../../../actors/pm/WorkRecords.ts"
+import { isoDate, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
-import { onTask, orDieSql } from "../WorkAccess.ts"
+import { onTask } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
 import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
-
-const RecurrenceSchema = Schema.Struct({
-  frequency: Schema.Literals(["daily", "weekly", "monthly", "yearly"]),
-  interval: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 365 })),
-  until: Schema.optionalKey(Schema.NullOr(DateTime))
-}).annotate({ identifier: "Recurrence", description: "When the task is finished, its next occurrence is created with its dates moved on by the interval." })
 
 export const taskRecurrenceOperations = [
   operation({
     service, tag, operationId: "getTaskRecurrence", method: "GET", path: "/v1/tasks/{taskId}/recurrence",
     summary: "How a task recurs (null when it does not)", auth: "both", scopes: read, params: TaskParams,
-    responses: { 200: { description: "Recurrence", schema: Schema.Struct({ recurrence: Schema.NullOr(RecurrenceSchema) }) } },
+    responses: { 200: { description: "Recurrence", schema: Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }) } },
     examples: [{ name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ recurrence: t.recurrence }))
   }),
   operation({
     service, tag, operationId: "setTaskRecurrence", method: "PUT", path: "/v1/tasks/{taskId}/recurrence",
     summary: "Make a task recur: finishing it creates the next occurrence with dates moved on (needs a start or due date)", auth: "both", scopes: write, params: TaskParams,
-    body: RecurrenceSchema,
+    body: Recurrence,
     responses: { 200: { description: "The task", schema: Task }, 409: { description: "The task has no date to repeat from" } },
     examples: [{ name: "weekly", request: { params: tk, body: { frequency: "weekly", interval: 1 } }, response: { status: 200, body: { ...exampleTask, recurrence: { frequency: "weekly", interval: 1 } } } }],
     handler: ({ params, body }, context) =>

@@ -4,8 +4,8 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { requireMembers } from "../../../actors/pm/Members.ts"
-import { timeEntryColumns } from "../../../actors/pm/TaskCommands.ts"
 import { getTask } from "../../../actors/pm/TaskReads.ts"
+import { TimeEntry, timeEntryColumns } from "../../../actors/pm/TimeEntries.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Items } from "../../../actors/pm/WorkRecords.ts"
@@ -17,11 +17,6 @@ import { exampleTimeEntry } from "../WorkExamples.ts"
 import { taskCommand, tag, service, read, write, TaskParams, WorkspaceParams, tk, ws } from "./shared.ts"
 
 const EntryParams = Schema.Struct({ taskId: Id, entryId: Id })
-
-const TimeEntry = Schema.Struct({
-  id: Id, taskId: Id, userId: Id, startedAt: Schema.String, endedAt: Schema.NullOr(Schema.String), durationMinutes: Schema.NullOr(Schema.Number),
-  note: Schema.String, billable: Schema.Boolean, createdAt: Schema.String
-}).annotate({ identifier: "TimeEntry" })
 
 export const taskTimeTrackingOperations = [
   operation({

@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { membersByEmail } from "../../../actors/pm/Members.ts"
+import { Description, FieldValues, Minutes, TagNames } from "../../../actors/pm/TaskWrites.ts"
 import { send, type WorkActor } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Priority } from "../../../actors/pm/WorkRecords.ts"
@@ -30,12 +31,8 @@ export const tk = { taskId: ids.task }
 export const li = { listId: ids.list }
 export const ws = { workspaceId: ids.workspace }
 
-export const Description = Schema.String.check(Schema.isMaxLength(50_000))
-export const Minutes = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
 export const EmailAddress = Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))
 export const Emails = Schema.Array(EmailAddress).check(Schema.isMaxLength(50))
-export const TagNames = Schema.Array(Name(64)).check(Schema.isMaxLength(50))
-export const FieldValues = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field id (or name); null clears one" })
 
 export const NewTaskFields = {
   name: Name(500),

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../../../actors/Fields.ts"
-import { workspacesOf } from "../../../actors/identity/IdentityQueries.ts"
+import { deletedWorkspacesOf, workspacesOf } from "../../../actors/identity/IdentityQueries.ts"
 import { RESTORE_DAYS, Role } from "../../../actors/identity/Workspace.ts"
 import { PmPersonal } from "../../../actors/pm/OrganizationActors.ts"
 import { seatUsage } from "../../../actors/pm/Roster.ts"
@@ -99,12 +99,7 @@ export const workspaceCoreOperations = [
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        const rows = yield* orDieSql(query<{ id: string; name: string; deletedAt: string }>(
-          `SELECT id, state->>'name' AS name, state->>'deletedAt' AS "deletedAt" FROM actor_state
-            WHERE kind = 'workspace' AND state->>'ownerId' = $1 AND state->>'deletedAt' IS NOT NULL AND NOT (state->>'exists')::boolean
-            ORDER BY state->>'deletedAt' DESC`,
-          [user.userId]
-        ))
+        const rows = yield* orDieSql(deletedWorkspacesOf(user.userId))
         return { items: rows.map((r) => ({ ...r, restorableUntil: restorableUntil(r.deletedAt) })).filter((r) => Date.parse(r.restorableUntil) > Date.now()) }
       })
   }),

@@ -3,10 +3,10 @@
  * search, archive, statuses, custom fields and tags) and the export and import
  * of its structure.
  */
-import { SpaceTemplateSchema } from "../Spaces.ts"
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
+import { SpaceTemplate } from "../../../actors/pm/SpaceTemplate.ts"
 import { spaceTemplate } from "../../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
@@ -32,7 +32,7 @@ const StructureDocument = Schema.Struct({
       defaultViews: Schema.optionalKey(partial(DefaultViews))
     }))
   })),
-  spaces: Schema.Array(SpaceTemplateSchema).check(Schema.isMaxLength(100))
+  spaces: Schema.Array(SpaceTemplate).check(Schema.isMaxLength(100))
 }).annotate({ identifier: "WorkspaceStructure", description: "A workspace's structure without ids or tasks: spaces with their statuses, custom fields, folders and lists, and the workspace settings." })
 
 const exampleStructure = {

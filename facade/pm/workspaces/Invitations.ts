@@ -6,7 +6,9 @@
 import { Effect, Schema } from "effect"
 import { Email, Id, normalizeEmail, Timestamp } from "../../../actors/Fields.ts"
 import { AssignableRole } from "../../../actors/identity/Workspace.ts"
-import { getInvitation, Invitation, InvitationStatus, InvitationToken, invitationByToken, invitationsFor, invitationsOf } from "../../../actors/pm/Invitations.ts"
+import {
+  CreatedInvitation, getInvitation, Invitation, InvitationAttempt, InvitationInput, InvitationPatch, InvitationStatus, InvitationToken, invitationByToken, invitationsFor, invitationsOf
+} from "../../../actors/pm/Invitations.ts"
 import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
 import { rosterEntry, storedWorkspace } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
@@ -22,16 +24,11 @@ const maskEmail = (email: string) => {
 }
 
 const ExpiringGuest = Schema.Struct({ expiresAt: Schema.NullOr(DateTimeString).annotate({ description: "When the guest's access ends (null: when removed)" }) })
+// As the actor takes it, except the guest's end of access: any date here, normalized before it is sent.
 const InvitationBody = Schema.Struct({
-  email: Email,
-  role: AssignableRole,
-  guest: Schema.optionalKey(ExpiringGuest.annotate({ description: "Invite as a guest (no seat; access may end at a date)" })),
-  message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)))
+  ...InvitationInput.fields,
+  guest: Schema.optionalKey(ExpiringGuest.annotate({ description: "Invite as a guest (no seat; access may end at a date)" }))
 })
-const CreatedInvitation = Schema.Struct({
-  invitation: Invitation,
-  token: InvitationToken.annotate({ description: "The accept token for the invitee's link (shown once)" })
-}).annotate({ identifier: "CreatedWorkspaceInvitation" })
 const exampleInvitation = {
   id: ids.entry, workspaceId: ws, email: "carol@example.com", role: "member", guest: false, guestExpiresAt: null, message: "Join us!",
   status: "pending", invitedBy: { id: alice.userId, name: "Alice" }, createdAt: at0, expiresAt: later, resendCount: 0, lastSentAt: at0, respondedAt: null
@@ -102,7 +99,7 @@ export const workspaceInvitationsOperations = [
     responses: {
       200: {
         description: "One result per address, in order",
-        schema: Items(Schema.Struct({ email: Schema.String, invitation: Schema.optionalKey(Invitation), token: Schema.optionalKey(InvitationToken), error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String })) }).annotate({ identifier: "BulkInvitationResult" }))
+        schema: Items(InvitationAttempt)
       }
     },
     examples: [{ name: "bulk", request: { params: wsp, body: { invitations: [{ email: "carol@example.com", role: "member" }] } }, response: { status: 200, body: { items: [{ email: "carol@example.com", invitation: exampleInvitation, token: exampleInviteToken }] } } }],
@@ -143,7 +140,7 @@ export const workspaceInvitationsOperations = [
   operation({
     service, tag, operationId: "updateWorkspaceInvitation", method: "PATCH", path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
     summary: "Change a pending invitation's role or message (admins, or who sent it)", auth: "both", scopes: write, params: InvitationParams,
-    body: Schema.Struct({ role: Schema.optionalKey(AssignableRole), message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) }),
+    body: InvitationPatch,
     responses: { 200: { description: "Updated", schema: Invitation }, 409: { description: "No longer pending" } },
     examples: [{ name: "viewer", request: { params: { workspaceId: ws, invitationId: ids.entry }, body: { role: "viewer" } }, response: { status: 200, body: { ...exampleInvitation, role: "viewer" } } }],
     handler: ({ params, body }, context) =>

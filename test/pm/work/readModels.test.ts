@@ -46,6 +46,19 @@ describe("read models follow changes made elsewhere", () => {
     }
   })
 
+  it("a list's workflow in memory follows its space: statuses and custom fields added above it", async () => {
+    const { space, list } = await setup("Workflow")
+    const before = await call("GET", `/lists/${list.id}/statuses`)
+    expect(before.inheritedFrom).toBe("space")
+    await call("POST", `/spaces/${space.id}/statuses`, { name: "in review", type: "active" })
+    const after = await call("GET", `/lists/${list.id}/statuses`)
+    expect(after.items.map((s: any) => s.name)).toContain("in review")
+    const fieldsBefore = await call("GET", `/lists/${list.id}/custom-fields`)
+    await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Effort", type: "number" })
+    const fieldsAfter = await call("GET", `/lists/${list.id}/custom-fields`)
+    expect(fieldsAfter.items.length).toBe(fieldsBefore.items.length + 1)
+  })
+
   it("a tag recoloured on the space is visible on the tasks that carry it", async () => {
     const { space, tasks } = await setup("Tags")
     const tag = await call("POST", `/spaces/${space.id}/tags`, { name: "ux", color: "#111111" })
