@@ -1,16 +1,19 @@
 /**
  * The request pipeline, independent of the socket library: route → authenticate
  * → authorize (auth mode and API-key scopes) → decode path, query and body with
- * the operation's schemas → handler → encode. Every failure leaves as the error
- * envelope; a defect is logged and answered 500 (a 5xx is a bug).
+ * the operation's schemas → handler → encode the reply through its response
+ * schema (Reply.ts). Every failure leaves as the error envelope; a defect (a
+ * reply that does not match its schema too) is logged and answered 500 (a 5xx
+ * is a bug).
  */
 import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
 import { unstorableText } from "../actors/StorableText.ts"
 import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
 import { authenticate } from "./auth/Authenticate.ts"
 import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts"
-import { type AnyOperation, type RawReply, successStatus } from "./Operation.ts"
+import type { AnyOperation } from "./Operation.ts"
 import type { Principal } from "./Principal.ts"
+import { reply } from "./Reply.ts"
 import type { Match } from "./Router.ts"
 
 export interface IncomingRequest {
@@ -133,20 +136,6 @@ const decodeUpload = (operation: AnyOperation, request: IncomingRequest) => {
   return Effect.succeed({ contentType, bytes: request.body })
 }
 
-const reply = (operation: AnyOperation, result: unknown): OutgoingResponse => {
-  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply") {
-    const rawReply = result as RawReply
-    return {
-      status: rawReply.status ?? successStatus(operation),
-      headers: { "content-type": rawReply.contentType, ...rawReply.headers },
-      body: rawReply.body
-    }
-  }
-  const status = successStatus(operation)
-  if (status === 204) return { status, headers: {}, body: "" }
-  return { status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(result ?? null) }
-}
-
 const handle = (match: Match, request: IncomingRequest) => {
   if (match._tag === "NotFound") {
     return Effect.succeed(errorResponse(httpError(404, "not_found", `No route for ${request.method} ${request.path}`), request.requestId))
@@ -175,7 +164,7 @@ const handle = (match: Match, request: IncomingRequest) => {
       upload ? { params, query, body, upload } : { params, query, body },
       { requestId: request.requestId, principal, origin: request.origin }
     )
-    const response = reply(operation, result)
+    const response = yield* reply(operation, result)
     const etag = response.headers.etag
     return etag !== undefined && request.ifNoneMatch === etag
       ? { status: 304, headers: { etag, "cache-control": response.headers["cache-control"] ?? "no-cache" }, body: "" }

@@ -20,7 +20,7 @@ import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onTask, orDieSql, p
 const tag = "Public Sharing"
 const service = "pm"
 
-const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSBwbGVhc2U"
+const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSB"
 const exampleLink = {
   id: ids.entry, workspaceId: ids.workspace, taskId: ids.task, taskShortId: "T-42", taskName: "Ship the login page",
   tokenPrefix: "pmsh_Q2hvb3", includeSubtasks: true, includeComments: false, status: "active",

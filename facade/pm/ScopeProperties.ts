@@ -31,6 +31,8 @@ export interface ScopeKind {
   readonly exampleId: string
 }
 
+
+const ResetStatuses = Schema.Struct({ ...EffectiveStatuses.fields, tasksMoved: Schema.Number }).annotate({ identifier: "ResetStatuses" })
 export const spaceScope: ScopeKind = { tag: "Spaces", type: "space", noun: "Space", param: "spaceId", exampleId: ids.space }
 export const folderScope: ScopeKind = { tag: "Folders", type: "folder", noun: "Folder", param: "folderId", exampleId: ids.folder }
 export const listScope: ScopeKind = { tag: "Lists", type: "list", noun: "List", param: "listId", exampleId: ids.list }
@@ -208,7 +210,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       summary: `Drop a ${scope.type}'s own statuses and inherit its parent's again`,
       description: "Tasks in statuses the inherited workflow lacks move to the first status of the same type.",
       auth: "both", scopes: writes, params: Params,
-      responses: { 200: { description: "The inherited statuses now in effect", schema: EffectiveStatuses } },
+      responses: { 200: { description: "The inherited statuses now in effect, and how many tasks moved to another status", schema: ResetStatuses } },
       examples: [{ name: "reset", request: { params }, response: { status: 200, body: { inheritedFrom: "space", sourceId: ids.space, own: false, items: exampleStatuses, tasksMoved: 0 } } }],
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {

@@ -562,7 +562,13 @@ export const wikiPagesOperations = [
     summary: "Download the page's content as Markdown, HTML, ProseMirror JSON or plain text",
     auth: "both", scopes: ["wiki:read"], params: PageParams,
     query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["markdown", "html", "json", "text"])) }),
-    responses: { 200: { description: "The content (Markdown by default)", contentType: "text/markdown; charset=utf-8" } },
+    responses: {
+      200: {
+        description: "The content in the format asked for (Markdown by default; json: the ProseMirror document)",
+        contentType: ["text/markdown; charset=utf-8", "text/html; charset=utf-8", "application/json", "text/plain; charset=utf-8"],
+        schema: ProseMirrorNode
+      }
+    },
     examples: [{ name: "markdown", request: { params: pageParams, query: { format: "markdown" } }, response: { status: 200, body: examplePage.markdown } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {

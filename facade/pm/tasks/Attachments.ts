@@ -16,6 +16,9 @@ import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared
 
 const AttachmentParams = Schema.Struct({ taskId: Id, attachmentId: Id })
 
+/** What may be attached; a download is served with the type it was uploaded with. */
+const ATTACHMENT_TYPES = ["image/*", "application/*", "text/*", "audio/*", "video/*", "font/*"]
+
 export const taskAttachmentsOperations = [
   operation({
     service, tag, operationId: "listTaskAttachments", method: "GET", path: "/v1/tasks/{taskId}/attachments",
@@ -28,7 +31,7 @@ export const taskAttachmentsOperations = [
     service, tag, operationId: "uploadTaskAttachment", method: "POST", path: "/v1/tasks/{taskId}/attachments",
     summary: "Attach a file to a task (the raw bytes are the request body; its Content-Type is kept)", auth: "both", scopes: write, params: TaskParams,
     query: Schema.Struct({ filename: Schema.optionalKey(Name(255).check(Schema.isPattern(/^[^/\\]+$/, { expected: "a file name without slashes" }))) }),
-    upload: { contentTypes: ["image/*", "application/*", "text/*", "audio/*", "video/*", "font/*"], maxBytes: 25 * 1024 * 1024 },
+    upload: { contentTypes: ATTACHMENT_TYPES, maxBytes: 25 * 1024 * 1024 },
     responses: { 201: { description: "Attached", schema: Attachment }, 413: { description: "Larger than 25 MiB" }, 415: { description: "Unsupported content type" } },
     examples: [{ name: "upload", request: { params: tk, query: { filename: "screenshot.png" } }, response: { status: 201, body: exampleAttachment } }],
     handler: ({ params, query: q, upload }, context) =>
@@ -55,7 +58,7 @@ export const taskAttachmentsOperations = [
   operation({
     service, tag, operationId: "downloadTaskAttachment", method: "GET", path: "/v1/tasks/{taskId}/attachments/{attachmentId}/content",
     summary: "Download an attachment's bytes", auth: "both", scopes: read, params: AttachmentParams,
-    responses: { 200: { description: "The file", contentType: "application/octet-stream" } },
+    responses: { 200: { description: "The file, with the type it was uploaded with", contentType: ATTACHMENT_TYPES } },
     examples: [{ name: "download", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {

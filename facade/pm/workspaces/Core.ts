@@ -143,7 +143,7 @@ export const workspaceCoreOperations = [
           counts: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, tasks: Counts, members: Schema.Number, guests: Schema.Number }),
           seats: Schema.Struct({ limit: Schema.NullOr(Schema.Number), members: Schema.Number, guests: Schema.Number, pendingInvitations: Schema.Number, available: Schema.NullOr(Schema.Number) }),
           you: Permissions
-        }).annotate({ identifier: "WorkspaceOverview" })
+        }).annotate({ identifier: "WorkspaceProfile" })
       }
     },
     examples: [{

@@ -33,7 +33,7 @@ const exampleInvitation = {
   id: ids.entry, workspaceId: ws, email: "carol@example.com", role: "member", guest: false, guestExpiresAt: null, message: "Join us!",
   status: "pending", invitedBy: { id: alice.userId, name: "Alice" }, createdAt: at0, expiresAt: later, resendCount: 0, lastSentAt: at0, respondedAt: null
 }
-const exampleInviteToken = "pminv_c2hvd24gb25jZSwga2VlcCBpdCBzZWNyZXQgcGxlYXNlISEh"
+const exampleInviteToken = "pminv_c2hvd24gb25jZSwga2VlcCBpdCBzZWNyZXQgcGxlYXN"
 
 /** May the caller invite (admins; members when the policy allows, as members or viewers and not as guests)? */
 const mayInvite = (context: RequestContext, workspaceId: string, invitations: ReadonlyArray<{ role: string; guest?: unknown }>) =>

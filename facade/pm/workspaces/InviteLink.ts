@@ -14,7 +14,7 @@ import { tag, service, read, write, WorkspaceParams, wsp, alice, later, identity
 
 const CreatedInviteLink = Schema.Struct({ link: InviteLink, code: InviteCode.annotate({ description: "Shown once: whoever has it can join (POST /pm/v1/workspace-invitations/join)" }) }).annotate({ identifier: "CreatedWorkspaceInviteLink" })
 const exampleInviteLink = { enabled: true, codePrefix: "pmjoin_a1B2c3", role: "member", createdBy: alice.userId, createdAt: at0, expiresAt: later, maxUses: 20, uses: 3 }
-const exampleCode = "pmjoin_a1B2c3RlbGwgbm9ib2R5IGJ1dCB5b3VyIHRlYW0gcGxlYXNlIQ"
+const exampleCode = "pmjoin_a1B2c3RlbGwgbm9ib2R5IGJ1dCB5b3VyIHRlYW0gcGx"
 
 export const workspaceInviteLinkOperations = [
   operation({

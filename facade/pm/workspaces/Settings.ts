@@ -25,7 +25,7 @@ const SettingsView = Schema.Struct({
 const settingsView = (config: Config) => ({
   general: config.general, features: config.features, defaultViews: config.defaultViews, branding: config.branding, seatLimit: config.seatLimit, updatedAt: config.updatedAt
 })
-const exampleSettings = { ...defaults, seatLimit: null, updatedAt: at0 }
+const exampleSettings = { general: defaults.general, features: defaults.features, defaultViews: defaults.defaultViews, branding: defaults.branding, seatLimit: null, updatedAt: at0 }
 
 const sectionOperations = (
   section: "features" | "defaultViews",
