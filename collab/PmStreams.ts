@@ -25,6 +25,7 @@ import type { Authorization, StreamNode } from "./StreamNode.ts"
 import { attachRawSocket } from "./StreamSocket.ts"
 import { controlTopic, topicsOf, userTopic } from "./StreamTopics.ts"
 import { consumeTicket } from "./WebSocketTickets.ts"
+import { logError } from "../runtime/Log.ts"
 
 export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
   Effect.gen(function* () {
@@ -36,7 +37,7 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         if (Exit.isSuccess(exit)) return exit.value
         throw Cause.squash(exit.cause)
       })
-    const log = (what: string) => (error: unknown) => console.error(`[pm streams] ${what}:`, error)
+    const log = (what: string) => (error: unknown) => logError("pm streams", what, error)
 
     let socketIo: ReturnType<typeof attachSocketIo> | undefined
     const publish = (topic: string, frame: object, json: string) => {
