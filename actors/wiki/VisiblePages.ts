@@ -70,7 +70,7 @@ export const visibleTo = (reader: Reader, first: number) => {
       SELECT p.id FROM wiki_pages p
        WHERE p.workspace_id = ${at.ws} AND ${hiding("p", at)}
       UNION
-      SELECT c.id FROM wiki_pages c JOIN hidden_pages h ON c.parent_id = h.id
+      SELECT c.id FROM hidden_pages h CROSS JOIN LATERAL (SELECT c.id FROM wiki_pages c WHERE c.parent_id = h.id OFFSET 0) c
     ),${visibleSpaces(at)},
     visible_pages AS (
       SELECT p.* FROM wiki_pages p
@@ -80,23 +80,30 @@ export const visibleTo = (reader: Reader, first: number) => {
 }
 
 /**
- * Common table expressions `visible_spaces` and `visible_matches`: the rows of
- * the CTE `source` (a set of wiki_pages rows, e.g. the hits of an index) that
- * `reader` may see, by walking each one's ancestors, so the cost follows the
- * size of `source`, not of the workspace. Same rules and parameters as `visibleTo`.
+ * Common table expressions `visible_spaces` and `visible_matches`: the pages
+ * among the rows of the CTE `source` (wiki_pages rows, e.g. the hits of an
+ * index) that `reader` may see, all columns of wiki_pages. Each row's
+ * ancestors are walked up until one hides it, so the cost follows the size of
+ * `source`, not of the workspace; the walk carries its verdict, and the rows
+ * are fetched back by primary key, so no plan joins the walk to itself.
+ * (The LATERAL subqueries keep each step a lookup by key: the planner cannot
+ * estimate a recursion's size and would otherwise hash the whole table.)
+ * Same rules and parameters as `visibleTo`.
  */
 export const visibleAmong = (reader: Reader, first: number, source: string) => {
   const at = placeholders(reader, first)
   const ctes = `${visibleSpaces(at)},
-    ancestry(page_id, id) AS (
-      SELECT m.id, m.id FROM ${source} m
+    ancestry(page_id, parent_id, hidden) AS (
+      SELECT m.id, m.parent_id, ${hiding("m", at)} FROM ${source} m
       UNION
-      SELECT a.page_id, p.parent_id FROM ancestry a JOIN wiki_pages p ON p.id = a.id WHERE p.parent_id IS NOT NULL
+      SELECT a.page_id, p.parent_id, ${hiding("p", at)}
+        FROM ancestry a CROSS JOIN LATERAL (SELECT * FROM wiki_pages p WHERE p.id = a.parent_id LIMIT 1) p
+       WHERE NOT a.hidden
     ),
     visible_matches AS (
-      SELECT m.* FROM ${source} m
-       WHERE m.space_id IN (SELECT id FROM visible_spaces)
-         AND NOT EXISTS (SELECT 1 FROM ancestry a JOIN wiki_pages h ON h.id = a.id WHERE a.page_id = m.id AND ${hiding("h", at)})
+      SELECT p.* FROM wiki_pages p
+       WHERE p.id IN (SELECT page_id FROM ancestry GROUP BY page_id HAVING NOT bool_or(hidden))
+         AND p.space_id IN (SELECT id FROM visible_spaces)
     )`
   return { ctes, params: at.params }
 }
