@@ -11,6 +11,7 @@ import { userRefJson } from "../identity/IdentityQueries.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
+import { effectiveStatusJoin } from "./Statuses.ts"
 import { visibleSpace, type ArchivedFilter, type Viewer } from "./StructureReads.ts"
 import { type CustomField, defaultFeatures, type Priority, type Status, type Tag, type Task, type UserRef } from "./WorkRecords.ts"
 
@@ -53,22 +54,9 @@ const unknownStatus = (name: string) => ({ name, type: "open" as const, color: "
 /** SQL: a timestamptz as `Date#toISOString()` text, the form every other timestamp of a reply has. */
 const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
-/**
- * Joins that present task `t` of list `l`: its status row in the list's
- * effective workflow (the first of list → folder → space with statuses of its
- * own, as `Statuses.effectiveStatuses` picks it), matched by name.
- */
-const statusJoin = `LEFT JOIN LATERAL (
-    SELECT w.scope_type, w.scope_id FROM pm_statuses w
-     WHERE (w.scope_type = 'list' AND w.scope_id = l.id) OR (w.scope_type = 'folder' AND w.scope_id = l.folder_id)
-        OR (w.scope_type = 'space' AND w.scope_id = l.space_id)
-     ORDER BY CASE w.scope_type WHEN 'list' THEN 0 WHEN 'folder' THEN 1 ELSE 2 END LIMIT 1
-  ) wf ON true
-  LEFT JOIN pm_statuses st ON st.scope_type = wf.scope_type AND st.scope_id = wf.scope_id AND lower(st.name) = lower(t.status)`
-
 /** `FROM` a set of task rows (`pm_tasks`, or a page of it as a subquery) aliased t, with everything `presentedColumns` reads. */
 const presentedFrom = (tasks: string) =>
-  `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id ${statusJoin}`
+  `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id ${effectiveStatusJoin("l", "t.status")}`
 
 /** The related collections of task `t`, one column each (correlated sub-selects over indexed keys). */
 const presentedColumns = `st.name AS "statusName", st.type AS "statusType", st.color AS "statusColor",
