@@ -96,6 +96,6 @@ export const sessionIdsOf = (userId: string) =>
  * `{id, email: "", name: ""}`. Only this module knows how accounts are stored.
  */
 export const userRefJson = (userId: string): string =>
-  `COALESCE((SELECT jsonb_build_object('id', acc.state->>'userId', 'email', acc.state->>'email', 'name', acc.state->>'name')
+  `COALESCE((SELECT json_build_object('id', acc.state->>'userId', 'email', acc.state->>'email', 'name', acc.state->>'name')
                FROM actor_state acc WHERE acc.kind = 'account' AND acc.state->>'userId' = ${userId} LIMIT 1),
-            jsonb_build_object('id', ${userId}, 'email', '', 'name', ''))`
+            json_build_object('id', ${userId}, 'email', '', 'name', ''))`

@@ -11,7 +11,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import type { Dashboard, Widget } from "./Dashboards.ts"
 import { WidgetType } from "./Dashboards.ts"
 import { burndown, velocity } from "./SprintCharts.ts"
-import { getSprint, Sprint } from "./SprintRecords.ts"
+import { activeSprintsOf, Sprint } from "./SprintRecords.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import {
   type AggregateScope, countsBy, cycleTime, distribution, lastDays, overdue, relationshipGraph, throughput, votingResults, workload
@@ -138,12 +138,7 @@ export const workspaceOverview = (workspaceId: string, viewer: Viewer, dashboard
     const types = yield* countsBy(scope, "status_type")
     const type = (key: string) => types.items.find((i) => i.key === key)?.count ?? 0
     const week = yield* throughput(scope, lastDays(7))
-    const sprintIds = yield* query<{ id: string }>(
-      `SELECT sp.id FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
-        WHERE sp.workspace_id = $1 AND sp.status = 'active' AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} ORDER BY sp.end_date, sp.id`,
-      [workspaceId, viewer.userId, viewer.admin]
-    )
-    const activeSprints = yield* Effect.forEach(sprintIds, (row) => getSprint(row.id))
+    const activeSprints = yield* activeSprintsOf(workspaceId, viewer)
     const votes = yield* votingResults(scope, 5, false)
     return {
       workspaceId,

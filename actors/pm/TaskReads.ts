@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { userRefJson } from "../identity/IdentityQueries.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
 import { effectiveStatusJoin } from "./Statuses.ts"
@@ -51,9 +51,6 @@ export interface TaskRow {
 
 const unknownStatus = (name: string) => ({ name, type: "open" as const, color: "#87909e" })
 
-/** SQL: a timestamptz as `Date#toISOString()` text, the form every other timestamp of a reply has. */
-const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-
 /** `FROM` a set of task rows (`pm_tasks`, or a page of it as a subquery) aliased t, with everything `presentedColumns` reads. */
 const presentedFrom = (tasks: string) =>
   `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id ${effectiveStatusJoin("l", "t.status")}`
@@ -64,10 +61,10 @@ const presentedColumns = `st.name AS "statusName", st.type AS "statusType", st.c
               FROM pm_task_assignees a WHERE a.task_id = t.id), '[]') AS assignees,
   COALESCE((SELECT json_agg(w.user_id ORDER BY w.added_at, w.user_id)
               FROM pm_watchers w WHERE w.scope_type = 'task' AND w.scope_id = t.id), '[]') AS "watcherIds",
-  COALESCE((SELECT json_agg(jsonb_build_object('id', g.id, 'spaceId', g.space_id, 'name', g.name, 'color', g.color, 'createdAt', ${isoText("g.created_at")})
+  COALESCE((SELECT json_agg(json_build_object('id', g.id, 'spaceId', g.space_id, 'name', g.name, 'color', g.color, 'createdAt', ${isoTimestampSql("g.created_at")})
                             ORDER BY lower(g.name))
               FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id), '[]') AS tags,
-  COALESCE((SELECT json_agg(jsonb_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config, 'value', v.value)
+  COALESCE((SELECT json_agg(json_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config, 'value', v.value)
                             ORDER BY f.position, f.created_at)
               FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id WHERE v.task_id = t.id), '[]') AS "customFields",
   (SELECT count(*)::int FROM pm_tasks c WHERE c.parent_task_id = t.id AND c.deleted_at IS NULL) AS "subtaskCount"`

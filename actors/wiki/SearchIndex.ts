@@ -130,7 +130,7 @@ export const searchFacets = (reader: Reader, parsed: ParsedQuery, filters: Searc
               COALESCE((SELECT json_agg(x ORDER BY x.count DESC, x.name)
                           FROM (SELECT s.id, s.key, s.name, count(*)::int AS count
                                   FROM candidates c JOIN wiki_spaces s ON s.id = c.space_id GROUP BY s.id, s.key, s.name) x), '[]') AS spaces,
-              COALESCE((SELECT json_agg(jsonb_build_object('userId', x.created_by, 'name', COALESCE(${userRefJson("x.created_by")}->>'name', ''), 'count', x.count)
+              COALESCE((SELECT json_agg(json_build_object('userId', x.created_by, 'name', COALESCE(${userRefJson("x.created_by")}->>'name', ''), 'count', x.count)
                                         ORDER BY x.count DESC, x.created_by)
                           FROM (SELECT c.created_by, count(*)::int AS count FROM candidates c GROUP BY c.created_by) x), '[]') AS authors
          FROM candidates c`,
