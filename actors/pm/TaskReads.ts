@@ -265,8 +265,9 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
     }
     const dir = direction === "asc" ? "ASC" : "DESC"
     const orderBy = `t.created_at ${dir}, t.id ${dir}`
-    const rows = yield* query<TaskRow & Presented & { keysetAt: string }>(
-      `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns}
+    const rows = yield* query<TaskRow & Presented & { keysetAt: string } & Place>(
+      `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
+              s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
          ${presentedFrom(`(SELECT t.* ${taskFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
         ORDER BY ${orderBy}`,
       params
@@ -274,8 +275,21 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined
-    return { items: page.map(({ keysetAt: _k, ...row }) => presentRow(row)), next }
+    const places = new Map(page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const))
+    return {
+      items: page.map(({ keysetAt: _k, spaceName: _s, folderName: _f, listName: _l, ...row }) => presentRow(row)),
+      next,
+      /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
+      places
+    }
   })
+
+/** Where a list is, by name. */
+export interface Place {
+  readonly spaceName: string
+  readonly folderName: string | null
+  readonly listName: string
+}
 
 /** Features of the space a task lives in (disabled ones are refused on its tasks). */
 export const featuresOfSpace = (spaceId: string) =>

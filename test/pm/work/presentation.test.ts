@@ -68,6 +68,7 @@ describe("task presentation in one statement", () => {
     expect(((await call("GET", `/lists/${inFolder.id}/tasks?offset=5`)) as { total: number; items: Array<unknown> })).toMatchObject({ total: 2, items: [] })
     const found = await call("GET", `/lite/search/tasks?workspaceId=${w.workspaceId}&q=presented%20doing`)
     expect(found.items.map((t: { id: string }) => t.id)).toEqual([doing.id])
+    expect(found.items[0]).toMatchObject({ status: "Doing", statusType: "active", space: "Presented", folder: "Folder", list: "Inherits the folder", tags: ["Alpha", "zeta"] })
     const byShortId = await call("GET", `/lite/search/tasks?workspaceId=${w.workspaceId}&q=${doing.shortId.toLowerCase()}`)
     expect(byShortId.items.map((t: { id: string }) => t.id)).toEqual([doing.id])
 
