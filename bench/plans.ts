@@ -18,14 +18,16 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { Context, Effect, Layer } from "effect"
 import postgres from "postgres"
+import { getSpace, spaceTree } from "../actors/pm/StructureReads.ts"
+import { countsBy } from "../actors/pm/TaskAggregates.ts"
 import { findTasks, findTasksAfter, getTask, type TaskFilter } from "../actors/pm/TaskReads.ts"
 import { searchFacets, searchPages, searchTitles } from "../actors/wiki/SearchIndex.ts"
 import { parseSearchQuery } from "../actors/wiki/SearchQuery.ts"
-import type { Reader } from "../actors/wiki/VisiblePages.ts"
+import { type Reader, visibleTo } from "../actors/wiki/VisiblePages.ts"
 import * as Migrations from "../persistence/Migrations.ts"
 import * as PgliteSql from "../persistence/PgliteSql.ts"
 import * as PostgresSql from "../persistence/PostgresSql.ts"
-import { Sql, type SqlShape } from "../persistence/Sql.ts"
+import { query, Sql, type SqlShape } from "../persistence/Sql.ts"
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) => {
@@ -99,7 +101,13 @@ const reads: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, Sql
   ["searchWiki q=zebra", searchPages({ _tag: "reader", reader }, parseSearchQuery("zebra")!, {}, { limit: 20, offset: 0 })],
   ["searchWiki q=golf", searchPages({ _tag: "reader", reader }, parseSearchQuery("golf")!, {}, { limit: 20, offset: 0 })],
   ["searchWikiTitles q=zebr", searchTitles(reader, parseSearchQuery("zebr", "A")!, "zebr", undefined, 10)],
-  ["getWikiSearchFacets q=zebra", searchFacets(reader, parseSearchQuery("zebra")!, {})]
+  ["getWikiSearchFacets q=zebra", searchFacets(reader, parseSearchQuery("zebra")!, {})],
+  ["wiki pages visible to a member (visibleTo: home, dashboards, export)", Effect.suspend(() => {
+    const visible = visibleTo(reader, 1)
+    return query(`WITH RECURSIVE ${visible.ctes} SELECT count(*) AS n FROM visible_pages`, [...visible.params])
+  })],
+  ["task counts by status type (dashboard widget)", countsBy({ workspaceId: "ws", viewer, scopeType: "workspace", scopeId: "ws" }, "status_type")],
+  ["space tree with task counts", Effect.flatMap(getSpace("s1"), (space) => spaceTree(space))]
 ]
 
 const median = (values: Array<number>) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
