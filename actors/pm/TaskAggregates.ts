@@ -525,37 +525,33 @@ export const votingResults = (scope: AggregateScope, limit: number, includeFinis
     const params: Array<unknown> = []
     let where = scopeWhere(scope, params)
     if (!includeFinished) where += " AND t.closed_at IS NULL"
-    const totals = yield* query<{ votes: number; voters: number }>(
-      `SELECT count(*)::int AS votes, count(DISTINCT v.user_id)::int AS voters FROM pm_task_votes v WHERE v.task_id IN (SELECT t.id ${taskFrom} WHERE ${where})`,
-      params
-    )
+    // Reactions count on every task of the scope, finished or not.
+    const reactionWhere = scopeWhere(scope, params)
     params.push(scope.viewer.userId)
-    const rows = yield* query<{ taskId: string; shortId: string; name: string; status: string; finished: boolean; listId: string; votes: number; mine: boolean; voterIds: Array<string> }>(
-      `SELECT t.id AS "taskId", t.short_id AS "shortId", t.name, t.status, t.closed_at IS NOT NULL AS finished, t.list_id AS "listId",
-              count(*)::int AS votes, bool_or(v.user_id = $${params.length}) AS mine,
-              array_agg(v.user_id ORDER BY v.created_at, v.user_id) AS "voterIds"
-         ${taskFrom} JOIN pm_task_votes v ON v.task_id = t.id
-        WHERE ${where} GROUP BY t.id ORDER BY count(*) DESC, min(v.created_at), t.id LIMIT ${limit}`,
+    const me = `$${params.length}`
+    type Item = { taskId: string; shortId: string; name: string; status: string; finished: boolean; listId: string; votes: number; votedByMe: boolean; voters: Array<UserRef> }
+    const [result] = yield* query<{ votes: number; voters: number; items: Array<Item>; reactions: Array<{ emoji: string; count: number }> }>(
+      `SELECT totals.votes, totals.voters,
+              COALESCE((SELECT json_agg(json_build_object('taskId', x.id, 'shortId', x.short_id, 'name', x.name, 'status', x.status, 'finished', x.finished,
+                                                          'listId', x.list_id, 'votes', x.votes, 'votedByMe', x.mine, 'voters', x.voters) ORDER BY x.rank)
+                          FROM (SELECT t.id, t.short_id, t.name, t.status, t.closed_at IS NOT NULL AS finished, t.list_id,
+                                       count(*)::int AS votes, bool_or(v.user_id = ${me}) AS mine,
+                                       json_agg(${userRefJson("v.user_id")} ORDER BY v.created_at, v.user_id) AS voters,
+                                       row_number() OVER (ORDER BY count(*) DESC, min(v.created_at), t.id) AS rank
+                                  ${taskFrom} JOIN pm_task_votes v ON v.task_id = t.id
+                                 WHERE ${where} GROUP BY t.id ORDER BY rank LIMIT ${limit}) x), '[]') AS items,
+              COALESCE((SELECT json_agg(json_build_object('emoji', r.emoji, 'count', r.count) ORDER BY r.count DESC, r.emoji)
+                          FROM (SELECT r.emoji, count(*)::int AS count FROM pm_comment_reactions r JOIN pm_comments c ON c.id = r.comment_id AND c.deleted_at IS NULL
+                                 WHERE c.task_id IN (SELECT t.id ${taskFrom} WHERE ${reactionWhere}) GROUP BY r.emoji) r), '[]') AS reactions
+         FROM (SELECT count(*)::int AS votes, count(DISTINCT v.user_id)::int AS voters
+                 FROM pm_task_votes v WHERE v.task_id IN (SELECT t.id ${taskFrom} WHERE ${where})) totals`,
       params
     )
-    const users = yield* userRefs(rows.flatMap((r) => r.voterIds))
-    const reactionParams: Array<unknown> = []
-    const reactionWhere = scopeWhere(scope, reactionParams)
-    const reactions = yield* query<{ emoji: string; count: number }>(
-      `SELECT r.emoji, count(*)::int AS count FROM pm_comment_reactions r JOIN pm_comments c ON c.id = r.comment_id AND c.deleted_at IS NULL
-        WHERE c.task_id IN (SELECT t.id ${taskFrom} WHERE ${reactionWhere}) GROUP BY r.emoji ORDER BY 2 DESC, 1`,
-      reactionParams
-    )
-    const totalVotes = totals[0]?.votes ?? 0
+    const totalVotes = result!.votes
     return {
       totalVotes,
-      voters: totals[0]?.voters ?? 0,
-      items: rows.map(({ mine, voterIds, ...r }) => ({
-        ...r,
-        votedByMe: mine,
-        share: totalVotes === 0 ? 0 : round((r.votes / totalVotes) * 100),
-        voters: voterIds.map((id) => users.get(id) ?? { id, email: "", name: "" })
-      })),
-      reactions
+      voters: result!.voters,
+      items: result!.items.map((item) => ({ ...item, share: totalVotes === 0 ? 0 : round((item.votes / totalVotes) * 100) })),
+      reactions: result!.reactions
     } satisfies VotingResults
   })
