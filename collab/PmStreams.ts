@@ -9,6 +9,8 @@
 import { Cause, Effect, Exit } from "effect"
 import { ChangeFeed } from "../actors/pm/ChangeFeed.ts"
 import * as EventLog from "../actors/pm/EventLog.ts"
+import { ApiKey } from "../actors/identity/ApiKey.ts"
+import { workspacesByIds } from "../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../actors/identity/Workspace.ts"
 import * as Visibility from "../actors/pm/Visibility.ts"
 import { notificationView } from "../actors/pm/Notifications.ts"
@@ -78,11 +80,8 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         Effect.gen(function* () {
           const workspaceIds = [...sessions.keys()]
           if (workspaceIds.length === 0) return
-          const rows = yield* query<{ id: string; members: ReadonlyArray<{ userId: string; role: string }> | null }>(
-            "SELECT id, state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[])",
-            [workspaceIds]
-          )
-          const roles = new Map(rows.map((row) => [row.id, new Map((row.members ?? []).map((m) => [m.userId, m.role] as const))] as const))
+          const workspaces = yield* workspacesByIds(workspaceIds)
+          const roles = new Map([...workspaces].map(([id, ws]) => [id, new Map(ws.members.map((m) => [m.userId, m.role] as const))] as const))
           const restricted: Array<[StreamSession, ReadonlyArray<string>]> = []
           for (const [workspaceId, open] of sessions) {
             for (const session of open) {
@@ -118,11 +117,8 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
             if (claims === undefined) return refused(CloseCode.unauthorized, "invalid, expired or already used ticket")
             if (claims.apiKeyId !== null) {
               // Issued to an API key: it must still be live (revocation takes effect at once, like on REST).
-              const live = yield* query<{ one: number }>(
-                "SELECT 1 AS one FROM actor_state WHERE kind = 'apiKey' AND id = $1 AND (state->>'exists')::boolean AND state->'revokedAt' = 'null'::jsonb",
-                [claims.apiKeyId]
-              )
-              if (live.length === 0) return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
+              const live = yield* (yield* ActorSystem).ask(ApiKey, claims.apiKeyId, "get", {}).pipe(Effect.option)
+              if (live._tag === "None") return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
             }
             const role = yield* (yield* ActorSystem).ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId }).pipe(Effect.option)
             if (role._tag === "None") return refused(CloseCode.forbidden, "no longer a member of this workspace")

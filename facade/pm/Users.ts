@@ -7,6 +7,8 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { showingUser } from "../../actors/pm/Staleness.ts"
+import { invalidate } from "../../actors/pm/WorkActor.ts"
 import { Account, Password } from "../../actors/identity/Account.ts"
 import { sessionIdsOf, usersByIds, type WorkspaceRecord, workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
@@ -169,7 +171,11 @@ export const usersOperations = [
       Effect.gen(function* () {
         const { userId, email } = yield* me(context)
         const { name, ...details } = body
-        if (name !== undefined) yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+        if (name !== undefined) {
+          yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+          // Tasks kept in memory show their assignees' names.
+          yield* Effect.flatMap(Effect.orDie(showingUser(userId)), (stale) => invalidate(stale))
+        }
         if (Object.keys(details).length > 0) yield* settingsActor(userId, "updateProfile", details)
         return yield* myProfile(context)
       })
