@@ -31,6 +31,7 @@
  * - `close()` (a clean shutdown with checkpoint) runs when the layer is released.
  */
 import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
@@ -125,6 +126,8 @@ export const layer = (dataDir: string): Layer.Layer<Sql, SqlError> =>
               db = await PGlite.create({
                 dataDir: directory,
                 relaxedDurability: false,
+                // the trigram indexes of substring search (migration 070); PostgreSQL ships it too
+                extensions: { pg_trgm },
                 parsers: SqlValues.parsers,
                 serializers: SqlValues.serializers
               })

@@ -7,7 +7,8 @@
  *   objects and arrays bound to json/jsonb are stored as JSON objects/arrays.
  * - Result values are identical to the PGlite backend (int8 → number when
  *   safe else string, timestamps → ISO strings, date → "YYYY-MM-DD"…).
- * - Transactions use `sql.begin`; sessions run with `TimeZone=UTC`.
+ * - Transactions use `sql.begin`; sessions run with `TimeZone=UTC` and JIT
+ *   compilation off (it only pays for long analytic queries).
  * - The pool is small (default 10) and closed when the layer is released.
  */
 import { Effect, Layer } from "effect"
@@ -75,7 +76,9 @@ export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Laye
             idle_timeout: options.idleTimeout ?? 60,
             types,
             onnotice: () => {}, // "relation … already exists, skipping" and friends
-            connection: { TimeZone: "UTC", application_name: "atrium" }
+            // jit off: requests run short statements, and a plan whose estimate crosses
+            // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
+            connection: { TimeZone: "UTC", application_name: "atrium", jit: "off" }
           })
         ),
         (client) => Effect.promise(() => client.end({ timeout: 5 }))

@@ -41,3 +41,12 @@ export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sq
 /** `Sql.query` from the context: the common case for domain reads. */
 export const query = <R extends object = Row>(text: string, params?: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> =>
   Sql.use((sql) => sql.query<R>(text, params))
+
+/**
+ * SQL expression: timestamptz `column` as text in the form every timestamp
+ * of a row has (`Date#toISOString()`, milliseconds, UTC), for timestamps
+ * built into JSON in SQL (json_build_object), which PostgreSQL would
+ * otherwise render as "2024-05-01T12:00:00.123456+00:00".
+ */
+export const isoTimestampSql = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`

@@ -178,3 +178,14 @@ export const apiKeyIdsOfWorkspace = (workspaceId: string) => Effect.map(findApiK
 export const sessionIdsOf = (userId: string) =>
   Effect.map(findSessionsOf(userId), (rows) =>
     rows.filter((row) => row.revokedAt === null && Date.parse(row.expiresAt) > Date.now()).map((row) => row.id))
+
+/**
+ * SQL expression: the `UserRef` JSON (`{id, email, name}`) of the user whose
+ * id is the SQL expression `userId`, for reads that present users inside one
+ * statement (a task with its assignees). A user without an account yields
+ * `{id, email: "", name: ""}`. Only this module knows how accounts are stored.
+ */
+export const userRefJson = (userId: string): string =>
+  `COALESCE((SELECT json_build_object('id', acc.state->>'userId', 'email', acc.state->>'email', 'name', acc.state->>'name')
+               FROM actor_state acc WHERE acc.kind = 'account' AND acc.state->>'userId' = ${userId} LIMIT 1),
+            json_build_object('id', ${userId}, 'email', '', 'name', ''))`

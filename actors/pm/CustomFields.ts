@@ -108,7 +108,7 @@ export const validateValue = (
 }
 
 /** How a stored value reads back (dropdown and labels as option objects). */
-export const presentValue = (field: CustomField, stored: unknown): unknown => {
+export const presentValue = (field: Pick<CustomField, "type" | "config">, stored: unknown): unknown => {
   if (field.type === "dropdown") return (field.config.options ?? []).find((o) => o.id === stored) ?? null
   if (field.type === "labels") return (field.config.options ?? []).filter((o) => (stored as Array<string>).includes(o.id))
   return stored

@@ -11,7 +11,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import type { Dashboard, Widget } from "./Dashboards.ts"
 import { WidgetType } from "./Dashboards.ts"
 import { burndown, velocity } from "./SprintCharts.ts"
-import { getSprint, Sprint } from "./SprintRecords.ts"
+import { activeSprintsOf, Sprint } from "./SprintRecords.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import {
   type AggregateScope, countsBy, cycleTime, distribution, lastDays, overdue, relationshipGraph, throughput, votingResults, workload
@@ -114,8 +114,12 @@ export const workspaceOverview = (workspaceId: string, viewer: Viewer, dashboard
     const where = filterSql({ workspaceId, viewer, archived: "exclude" }, params)
     params.push(viewer.userId)
     const me = `$${params.length}`
+    params.push(workspaceId, viewer.userId, viewer.admin)
+    const [ws, user, admin] = [params.length - 2, params.length - 1, params.length]
+    // Every visible space shows, those without tasks too; archived spaces still holding unarchived tasks count in the totals, listed last.
     const spaces = yield* query<{ spaceId: string; name: string; tasks: number; unfinished: number; overdue: number; today: number; week: number; unassigned: number; mine: number; myOverdue: number; myWeek: number }>(
-      `SELECT t.space_id AS "spaceId", min(s.name) AS name, count(*)::int AS tasks,
+      `WITH g AS (
+         SELECT t.space_id, count(*)::int AS tasks,
               count(*) FILTER (WHERE t.closed_at IS NULL)::int AS unfinished,
               count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date < now())::int AS overdue,
               count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date >= date_trunc('day', now()) AND t.due_date < date_trunc('day', now()) + interval '1 day')::int AS today,
@@ -125,25 +129,20 @@ export const workspaceOverview = (workspaceId: string, viewer: Viewer, dashboard
               count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date < now() AND EXISTS (SELECT 1 FROM pm_task_assignees a WHERE a.task_id = t.id AND a.user_id = ${me}))::int AS "myOverdue",
               count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date >= now() AND t.due_date < now() + interval '7 days'
                                AND EXISTS (SELECT 1 FROM pm_task_assignees a WHERE a.task_id = t.id AND a.user_id = ${me}))::int AS "myWeek"
-         ${taskFrom} WHERE ${where} GROUP BY t.space_id ORDER BY min(s.position), min(s.name)`,
+           ${taskFrom} WHERE ${where} GROUP BY t.space_id)
+       SELECT s.id AS "spaceId", s.name, COALESCE(g.tasks, 0) AS tasks, COALESCE(g.unfinished, 0) AS unfinished, COALESCE(g.overdue, 0) AS overdue,
+              COALESCE(g.today, 0) AS today, COALESCE(g.week, 0) AS week, COALESCE(g.unassigned, 0) AS unassigned, COALESCE(g.mine, 0) AS mine,
+              COALESCE(g."myOverdue", 0) AS "myOverdue", COALESCE(g."myWeek", 0) AS "myWeek"
+         FROM pm_spaces s LEFT JOIN g ON g.space_id = s.id
+        WHERE s.workspace_id = $${ws} AND s.deleted_at IS NULL AND ${visibleSpace("s", user, admin)} AND (s.archived_at IS NULL OR g.space_id IS NOT NULL)
+        ORDER BY s.archived_at IS NOT NULL, s.position, CASE WHEN s.archived_at IS NULL THEN NULL ELSE s.name END, s.created_at`,
       params
-    )
-    // Every visible space shows, those without tasks too.
-    const allSpaces = yield* query<{ id: string; name: string }>(
-      `SELECT s.id, s.name FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND s.archived_at IS NULL AND ${visibleSpace("s", 2, 3)}
-        ORDER BY s.position, s.created_at`,
-      [workspaceId, viewer.userId, viewer.admin]
     )
     const sum = (pick: (r: (typeof spaces)[number]) => number) => spaces.reduce((total, r) => total + pick(r), 0)
     const types = yield* countsBy(scope, "status_type")
     const type = (key: string) => types.items.find((i) => i.key === key)?.count ?? 0
     const week = yield* throughput(scope, lastDays(7))
-    const sprintIds = yield* query<{ id: string }>(
-      `SELECT sp.id FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
-        WHERE sp.workspace_id = $1 AND sp.status = 'active' AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} ORDER BY sp.end_date, sp.id`,
-      [workspaceId, viewer.userId, viewer.admin]
-    )
-    const activeSprints = yield* Effect.forEach(sprintIds, (row) => getSprint(row.id))
+    const activeSprints = yield* activeSprintsOf(workspaceId, viewer)
     const votes = yield* votingResults(scope, 5, false)
     return {
       workspaceId,
@@ -158,14 +157,7 @@ export const workspaceOverview = (workspaceId: string, viewer: Viewer, dashboard
         unassigned: sum((r) => r.unassigned)
       },
       byStatusType: { open: type("open"), active: type("active"), done: type("done"), closed: type("closed") },
-      spaces: [
-        ...allSpaces.map((space) => {
-          const r = spaces.find((row) => row.spaceId === space.id)
-          return { spaceId: space.id, name: space.name, tasks: r?.tasks ?? 0, unfinished: r?.unfinished ?? 0, overdue: r?.overdue ?? 0 }
-        }),
-        // Archived spaces still holding unarchived tasks count in the totals; show them too.
-        ...spaces.filter((r) => !allSpaces.some((space) => space.id === r.spaceId)).map((r) => ({ spaceId: r.spaceId, name: r.name, tasks: r.tasks, unfinished: r.unfinished, overdue: r.overdue }))
-      ],
+      spaces: spaces.map((r) => ({ spaceId: r.spaceId, name: r.name, tasks: r.tasks, unfinished: r.unfinished, overdue: r.overdue })),
       lastSevenDays: { created: week.totals.created, closed: week.totals.closed },
       myWork: { assigned: sum((r) => r.mine), overdue: sum((r) => r.myOverdue), dueThisWeek: sum((r) => r.myWeek) },
       activeSprints,

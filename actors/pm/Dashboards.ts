@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { BurndownUnit } from "./SprintCharts.ts"
@@ -77,40 +77,33 @@ type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
 
 const dashboardColumns = `d.id, d.workspace_id AS "workspaceId", d.name, d.description, d.scope_type AS "scopeType", d.scope_id AS "scopeId",
   d.space_id AS "spaceId", d.is_private AS "isPrivate", d.created_by AS "createdBy", d.created_at AS "createdAt", d.updated_at AS "updatedAt"`
-const widgetColumns = `w.id, w.dashboard_id AS "dashboardId", w.type, w.title, w.config, w.position, w.width, w.height, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`
-
-const withWidgets = (rows: ReadonlyArray<Omit<Dashboard, "widgets">>) =>
-  Effect.gen(function* () {
-    if (rows.length === 0) return [] as Array<Dashboard>
-    const widgets = yield* query<Widget & { dashboardId: string }>(
-      `SELECT ${widgetColumns} FROM pm_dashboard_widgets w WHERE w.dashboard_id = ANY($1::text[]) ORDER BY w.position, w.created_at, w.id`,
-      [rows.map((r) => r.id)]
-    )
-    return rows.map((row): Dashboard => ({ ...row, widgets: widgets.filter((w) => w.dashboardId === row.id).map(({ dashboardId: _d, ...w }) => w) }))
-  })
+/** The dashboard's widgets in order, as one JSON column (read with the dashboard, in the same statement). */
+const widgetsColumn = `COALESCE((SELECT json_agg(json_build_object('id', w.id, 'type', w.type, 'title', w.title, 'config', w.config, 'position', w.position,
+    'width', w.width, 'height', w.height, 'createdAt', ${isoTimestampSql("w.created_at")}, 'updatedAt', ${isoTimestampSql("w.updated_at")})
+    ORDER BY w.position, w.created_at, w.id) FROM pm_dashboard_widgets w WHERE w.dashboard_id = d.id), '[]') AS widgets`
 
 /** A dashboard the user may see (private ones only their creator's; its scope alive), else 404. */
 export const getDashboard = (dashboardId: string, userId: string): Step<Dashboard> =>
   Effect.gen(function* () {
-    const rows = yield* query<Omit<Dashboard, "widgets">>(
-      `SELECT ${dashboardColumns} FROM pm_dashboards d WHERE d.id = $1 AND (NOT d.is_private OR d.created_by = $2) AND ${scopeAlive("d")}`,
+    const rows = yield* query<Dashboard>(
+      `SELECT ${dashboardColumns}, ${widgetsColumn} FROM pm_dashboards d WHERE d.id = $1 AND (NOT d.is_private OR d.created_by = $2) AND ${scopeAlive("d")}`,
       [dashboardId, userId]
     )
     if (rows[0] === undefined) return yield* reject("not_found", "No such dashboard")
-    return (yield* withWidgets(rows))[0]!
+    return rows[0]
   })
 
 /** Dashboards of a workspace the viewer may see (visible spaces; shared or their own), optionally of one scope. */
 export const listDashboards = (workspaceId: string, viewer: Viewer, scope?: { readonly scopeType: ViewScopeType; readonly scopeId: string }) =>
-  Effect.flatMap(
-    query<Omit<Dashboard, "widgets">>(
-      `SELECT ${dashboardColumns} FROM pm_dashboards d LEFT JOIN pm_spaces s ON s.id = d.space_id
+  Effect.map(
+    query<Dashboard>(
+      `SELECT ${dashboardColumns}, ${widgetsColumn} FROM pm_dashboards d LEFT JOIN pm_spaces s ON s.id = d.space_id
         WHERE d.workspace_id = $1 AND (NOT d.is_private OR d.created_by = $2) AND ${scopeAlive("d")} AND (d.space_id IS NULL OR ${visibleSpace("s", 2, 3)})
           AND ($4::text IS NULL OR (d.scope_type = $4 AND d.scope_id = $5))
         ORDER BY lower(d.name), d.created_at, d.id`,
       [workspaceId, viewer.userId, viewer.admin, scope?.scopeType ?? null, scope?.scopeId ?? null]
     ),
-    withWidgets
+    (rows) => [...rows]
   )
 
 export const WidgetInput = Schema.Struct({ type: WidgetType, title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), ...WidgetSize })

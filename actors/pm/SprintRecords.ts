@@ -167,6 +167,17 @@ export const listSprints = (spaceId: string, filter: { readonly status?: SprintS
     present
   )
 
+/** The active sprints of a workspace in spaces the viewer may see, ending soonest first (with their progress: two statements). */
+export const activeSprintsOf = (workspaceId: string, viewer: Viewer) =>
+  Effect.flatMap(
+    query<SprintRow>(
+      `SELECT ${sprintColumns} FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
+        WHERE sp.workspace_id = $1 AND sp.status = 'active' AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} ORDER BY sp.end_date, sp.id`,
+      [workspaceId, viewer.userId, viewer.admin]
+    ),
+    present
+  )
+
 /** The tasks currently planned into a sprint, unfinished first, then by position. */
 export const sprintTasks = (sprintId: string, page: { readonly offset: number; readonly limit: number }) =>
   Effect.gen(function* () {

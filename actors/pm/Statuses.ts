@@ -95,6 +95,23 @@ export const statusesOfLists = (listIds: ReadonlyArray<string>): Effect.Effect<M
     return new Map(lists.map((l) => [l.id, pick({ workspaceId: l.workspaceId, spaceId: l.spaceId, folderId: l.folderId, listId: l.id }, all).items] as const))
   })
 
+/**
+ * SQL joins giving `${alias}`, the pm_statuses row named by the SQL expression
+ * `status` in the effective workflow of list `list` (a pm_lists alias): the
+ * first of list → folder → space with statuses of its own, as
+ * `effectiveStatuses` picks it, matched case-insensitively; null columns when
+ * the workflow has no such status. For reads that present or count statuses
+ * in the same statement as their tasks.
+ */
+export const effectiveStatusJoin = (list: string, status: string, alias = "st") => `LEFT JOIN LATERAL (
+    SELECT w.scope_type, w.scope_id FROM pm_statuses w
+     WHERE (w.scope_type = 'list' AND w.scope_id = ${list}.id) OR (w.scope_type = 'folder' AND w.scope_id = ${list}.folder_id)
+        OR (w.scope_type = 'space' AND w.scope_id = ${list}.space_id)
+     ORDER BY CASE w.scope_type WHEN 'list' THEN 0 WHEN 'folder' THEN 1 ELSE 2 END LIMIT 1
+  ) ${alias}_workflow ON true
+  LEFT JOIN pm_statuses ${alias} ON ${alias}.scope_type = ${alias}_workflow.scope_type AND ${alias}.scope_id = ${alias}_workflow.scope_id
+    AND lower(${alias}.name) = lower(${status})`
+
 export const findStatus = (statuses: ReadonlyArray<Status>, name: string) =>
   statuses.find((s) => s.name.toLowerCase() === name.trim().toLowerCase())
 

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { statusesOfLists } from "./Statuses.ts"
+import { effectiveStatusJoin } from "./Statuses.ts"
 import { type Folder, featuresOf, type List, type Space, type TaskDefaults } from "./WorkRecords.ts"
 
 export const spaceColumns = `s.id, s.workspace_id AS "workspaceId", s.short_id AS "shortId", s.name, s.description, s.color,
@@ -138,31 +138,42 @@ export interface TaskCounts {
 }
 
 /**
+ * SQL: task counts by status type per list (`list_id`, total, open, active,
+ * done, closed, overdue) for the tasks of `t`/`l` matching `where`; tasks
+ * whose status is no longer defined count as open. Tasks are grouped by list
+ * and status name first, so each group looks its status up once.
+ */
+const countsByListSql = (where: string) => `
+  SELECT g.list_id, sum(g.count)::int AS total,
+         COALESCE(sum(g.count) FILTER (WHERE COALESCE(st.type, 'open') = 'open'), 0)::int AS open,
+         COALESCE(sum(g.count) FILTER (WHERE st.type = 'active'), 0)::int AS active,
+         COALESCE(sum(g.count) FILTER (WHERE st.type = 'done'), 0)::int AS done,
+         COALESCE(sum(g.count) FILTER (WHERE st.type = 'closed'), 0)::int AS closed,
+         sum(g.overdue)::int AS overdue
+    FROM (SELECT t.list_id, lower(t.status) AS status, count(*) AS count,
+                 count(*) FILTER (WHERE t.due_date < now() AND t.closed_at IS NULL) AS overdue
+            FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id
+           WHERE ${where} AND t.deleted_at IS NULL AND t.archived_at IS NULL AND l.deleted_at IS NULL
+           GROUP BY t.list_id, lower(t.status)) g
+    JOIN pm_lists l ON l.id = g.list_id ${effectiveStatusJoin("l", "g.status")}
+   GROUP BY g.list_id`
+
+type CountsRow = TaskCounts & { readonly listId: string }
+const countsOfRow = ({ total, open, active, done, closed, overdue }: TaskCounts): TaskCounts => ({ total, open, active, done, closed, overdue })
+
+/**
  * Task counts by status type for every list of a scope (tasks whose status
- * is no longer defined count as open). Archived and deleted tasks excluded.
+ * is no longer defined count as open). Archived and deleted tasks excluded. One statement.
  */
 export const taskCountsByList = (column: "space_id" | "list_id" | "folder_id", id: string) =>
-  Effect.gen(function* () {
-    const rows = yield* query<{ listId: string; status: string; count: number; overdue: number }>(
-      `SELECT t.list_id AS "listId", lower(t.status) AS status, count(*)::int AS count,
-              count(*) FILTER (WHERE t.due_date < now() AND t.closed_at IS NULL)::int AS overdue
-         FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id
-        WHERE ${column === "folder_id" ? "l.folder_id" : `t.${column}`} = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL AND l.deleted_at IS NULL
-        GROUP BY t.list_id, lower(t.status)`,
+  Effect.map(
+    query<CountsRow>(
+      `SELECT c.list_id AS "listId", c.total, c.open, c.active, c.done, c.closed, c.overdue
+         FROM (${countsByListSql(`${column === "folder_id" ? "l.folder_id" : `t.${column}`} = $1`)}) c`,
       [id]
-    )
-    const statuses = yield* statusesOfLists(rows.map((r) => r.listId))
-    const counts = new Map<string, { total: number; open: number; active: number; done: number; closed: number; overdue: number }>()
-    for (const row of rows) {
-      const entry = counts.get(row.listId) ?? { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
-      const type = statuses.get(row.listId)?.find((s) => s.name.toLowerCase() === row.status)?.type ?? "open"
-      entry.total += row.count
-      entry[type] += row.count
-      entry.overdue += row.overdue
-      counts.set(row.listId, entry)
-    }
-    return counts as Map<string, TaskCounts>
-  })
+    ),
+    (rows) => new Map(rows.map((row) => [row.listId, countsOfRow(row)] as const))
+  )
 
 export const sumCounts = (counts: Iterable<TaskCounts>): TaskCounts => {
   const total = { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
@@ -173,26 +184,32 @@ export const sumCounts = (counts: Iterable<TaskCounts>): TaskCounts => {
 const emptyCounts: TaskCounts = { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }
 export const countsOf = (counts: Map<string, TaskCounts>, listId: string) => counts.get(listId) ?? emptyCounts
 
-/** A space as a tree: its folders with their lists, then its folderless lists, each with task counts. */
+/** A space as a tree: its folders with their lists, then its folderless lists, each with task counts. One statement. */
 export const spaceTree = (space: Space, archived: ArchivedFilter = "exclude") =>
   Effect.gen(function* () {
-    const folders = yield* listFolders(space.id, archived)
-    const lists = yield* Effect.map(
-      query<any>(
-        `SELECT ${listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND ${archivedCondition("l", archived)} ORDER BY l.position, l.created_at`,
-        [space.id]
-      ),
-      (rows) => rows.map(toList)
+    const rows = yield* query<CountsRow & { kind: "folder" | "list"; id: string; shortId: string; name: string; archived: boolean; folderId: string | null }>(
+      `WITH counts AS (${countsByListSql("t.space_id = $1")})
+       SELECT 'folder' AS kind, f.id, f.short_id AS "shortId", f.name, f.archived_at IS NOT NULL AS archived, NULL::text AS "folderId",
+              0 AS total, 0 AS open, 0 AS active, 0 AS done, 0 AS closed, 0 AS overdue, f.position, f.created_at
+         FROM pm_folders f WHERE f.space_id = $1 AND f.deleted_at IS NULL AND ${archivedCondition("f", archived)}
+       UNION ALL
+       SELECT 'list', l.id, l.short_id, l.name, l.archived_at IS NOT NULL, l.folder_id,
+              COALESCE(c.total, 0), COALESCE(c.open, 0), COALESCE(c.active, 0), COALESCE(c.done, 0), COALESCE(c.closed, 0), COALESCE(c.overdue, 0),
+              l.position, l.created_at
+         FROM pm_lists l LEFT JOIN counts c ON c.list_id = l.id
+        WHERE l.space_id = $1 AND l.deleted_at IS NULL AND ${archivedCondition("l", archived)}
+        ORDER BY position, created_at`,
+      [space.id]
     )
-    const counts = yield* taskCountsByList("space_id", space.id)
-    const listNode = (list: List) => ({ id: list.id, shortId: list.shortId, name: list.name, archived: list.archived, taskCounts: countsOf(counts, list.id) })
+    const lists = rows.filter((row) => row.kind === "list")
+    const listNode = (list: (typeof rows)[number]) => ({ id: list.id, shortId: list.shortId, name: list.name, archived: list.archived, taskCounts: countsOfRow(list) })
     return {
       id: space.id,
       shortId: space.shortId,
       name: space.name,
       isPrivate: space.isPrivate,
       archived: space.archived,
-      folders: folders.map((folder) => ({
+      folders: rows.filter((row) => row.kind === "folder").map((folder) => ({
         id: folder.id,
         shortId: folder.shortId,
         name: folder.name,

@@ -10,13 +10,14 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
+import { userRefJson } from "../identity/IdentityQueries.ts"
 import { userRefs } from "./Members.ts"
-import { statusesOfLists } from "./Statuses.ts"
+import { effectiveStatusJoin, statusesOfLists } from "./Statuses.ts"
 import type { Viewer } from "./StructureReads.ts"
 import { filterOfCriteria, type TaskCriteria } from "./TaskCriteria.ts"
 import { filterSql, hydrate, taskColumns, taskFrom, type TaskRow } from "./TaskReads.ts"
 import type { ViewScopeType } from "./ViewRecords.ts"
-import { Task, UserRef } from "./WorkRecords.ts"
+import { type StatusType, Task, UserRef } from "./WorkRecords.ts"
 
 export interface AggregateScope {
   readonly workspaceId: string
@@ -62,29 +63,47 @@ export type TaskCountsBy = typeof TaskCountsBy.Type
 const typeOrder: Record<string, number> = { open: 0, active: 1, done: 2, closed: 3 }
 const priorityOrder: Record<string, number> = { urgent: 0, high: 1, normal: 2, low: 3, none: 4 }
 
+/** Counts by a dimension: one statement (groups, their statuses or users, and the total). */
 export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
   Effect.gen(function* () {
     const params: Array<unknown> = []
     const where = scopeWhere(scope, params)
-    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params)) as Array<{ total: number }>
-    type Raw = { key: string | null; label: string | null; listId?: string; count: number; unfinished: number; minutes: number }
+    type Raw = {
+      key: string | null
+      label: string | null
+      count: number
+      unfinished: number
+      minutes: number
+      total: number
+      statusName?: string | null
+      statusType?: StatusType | null
+      user?: UserRef | null
+    }
     const measures = `count(*)::int AS count, count(*) FILTER (WHERE t.closed_at IS NULL)::int AS unfinished, COALESCE(sum(t.time_estimate_minutes), 0)::int AS minutes`
+    // A task with several assignees or tags is in several groups: the total counts it once.
+    const total = `(SELECT count(*)::int ${taskFrom} WHERE ${where}) AS total`
     const grouped = (select: string, join: string, group: string) =>
-      query<Raw>(`SELECT ${select}, ${measures} ${taskFrom} ${join} WHERE ${where} GROUP BY ${group}`, params)
+      query<Raw>(`SELECT ${select}, ${measures}, ${total} ${taskFrom} ${join} WHERE ${where} GROUP BY ${group}`, params)
     let items: Array<{ key: string; label: string; count: number; unfinished: number; estimateMinutes: number; rank: number | string }>
     const plain = (rows: ReadonlyArray<Raw>, rank: (r: Raw) => number | string, fallback: string) =>
       rows.map((r) => ({ key: r.key ?? "none", label: r.label ?? fallback, count: r.count, unfinished: r.unfinished, estimateMinutes: r.minutes, rank: rank(r) }))
+    let rows: ReadonlyArray<Raw>
     switch (groupBy) {
       case "status":
       case "status_type": {
-        const rows = yield* grouped(`t.list_id AS "listId", lower(t.status) AS key, min(t.status) AS label`, "", "t.list_id, lower(t.status)")
-        const statuses = yield* statusesOfLists(rows.map((r) => r.listId!))
+        // Grouped by list and name first, so each group looks its status up once.
+        rows = yield* query<Raw>(
+          `WITH g AS (SELECT t.list_id, lower(t.status) AS key, min(t.status) AS label, ${measures} ${taskFrom} WHERE ${where} GROUP BY t.list_id, lower(t.status))
+           SELECT g.key, g.label, g.count, g.unfinished, g.minutes, (SELECT COALESCE(sum(a.count), 0)::int FROM g a) AS total,
+                  st.name AS "statusName", st.type AS "statusType"
+             FROM g JOIN pm_lists l ON l.id = g.list_id ${effectiveStatusJoin("l", "g.key")}`,
+          params
+        )
         const merged = new Map<string, { key: string; label: string; count: number; unfinished: number; estimateMinutes: number; rank: number | string }>()
         for (const row of rows) {
-          const status = statuses.get(row.listId!)?.find((s) => s.name.toLowerCase() === row.key)
-          const type = status?.type ?? "open"
+          const type = row.statusType ?? "open"
           const key = groupBy === "status" ? row.key! : type
-          const entry = merged.get(key) ?? { key, label: groupBy === "status" ? status?.name ?? row.label! : type, count: 0, unfinished: 0, estimateMinutes: 0, rank: typeOrder[type]! }
+          const entry = merged.get(key) ?? { key, label: groupBy === "status" ? row.statusName ?? row.label! : type, count: 0, unfinished: 0, estimateMinutes: 0, rank: typeOrder[type]! }
           entry.count += row.count
           entry.unfinished += row.unfinished
           entry.estimateMinutes += row.minutes
@@ -94,36 +113,38 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
         break
       }
       case "priority":
-        items = plain(yield* grouped(`t.priority AS key, t.priority AS label`, "", "t.priority"), (r) => priorityOrder[r.key ?? "none"]!, "No priority")
+        rows = yield* grouped(`t.priority AS key, t.priority AS label`, "", "t.priority")
+        items = plain(rows, (r) => priorityOrder[r.key ?? "none"]!, "No priority")
         break
       case "list":
-        items = plain(yield* grouped(`t.list_id AS key, min(l.name) AS label`, "", "t.list_id"), (r) => (r.label ?? "").toLowerCase(), "")
+        rows = yield* grouped(`t.list_id AS key, min(l.name) AS label`, "", "t.list_id")
+        items = plain(rows, (r) => (r.label ?? "").toLowerCase(), "")
         break
       case "space":
-        items = plain(yield* grouped(`t.space_id AS key, min(s.name) AS label`, "", "t.space_id"), (r) => (r.label ?? "").toLowerCase(), "")
+        rows = yield* grouped(`t.space_id AS key, min(s.name) AS label`, "", "t.space_id")
+        items = plain(rows, (r) => (r.label ?? "").toLowerCase(), "")
         break
       case "tag":
-        items = plain(
-          yield* grouped(`lower(g.name) AS key, min(g.name) AS label`, "LEFT JOIN pm_task_tags tt ON tt.task_id = t.id LEFT JOIN pm_tags g ON g.id = tt.tag_id", "lower(g.name)"),
-          (r) => (r.key === null ? "\uffff" : r.key), "No tag"
-        )
+        rows = yield* grouped(`lower(g.name) AS key, min(g.name) AS label`, "LEFT JOIN pm_task_tags tt ON tt.task_id = t.id LEFT JOIN pm_tags g ON g.id = tt.tag_id", "lower(g.name)")
+        items = plain(rows, (r) => (r.key === null ? "\uffff" : r.key), "No tag")
         break
       case "assignee":
       case "creator": {
-        const rows = groupBy === "assignee"
-          ? yield* grouped(`a.user_id AS key, NULL AS label`, "LEFT JOIN pm_task_assignees a ON a.task_id = t.id", "a.user_id")
-          : yield* grouped(`t.created_by AS key, NULL AS label`, "", "t.created_by")
-        const users = yield* userRefs(rows.map((r) => r.key).filter((k): k is string => k !== null))
+        const column = groupBy === "assignee" ? "a.user_id" : "t.created_by"
+        rows = yield* grouped(
+          `${column} AS key, NULL AS label, CASE WHEN ${column} IS NULL THEN NULL ELSE ${userRefJson(column)} END AS "user"`,
+          groupBy === "assignee" ? "LEFT JOIN pm_task_assignees a ON a.task_id = t.id" : "",
+          column
+        )
         items = rows.map((r) => {
-          const user = r.key === null ? undefined : users.get(r.key)
-          const label = r.key === null ? "Unassigned" : user?.email || user?.name || r.key
+          const label = r.key === null ? "Unassigned" : r.user?.email || r.user?.name || r.key
           return { key: r.key ?? "unassigned", label, count: r.count, unfinished: r.unfinished, estimateMinutes: r.minutes, rank: r.key === null ? "\uffff" : label.toLowerCase() }
         })
         break
       }
     }
     items.sort((a, b) => (typeof a.rank === "number" && typeof b.rank === "number" ? a.rank - b.rank : String(a.rank).localeCompare(String(b.rank))) || b.count - a.count)
-    return { groupBy, total, items: items.map(({ rank: _r, ...item }) => item) } satisfies TaskCountsBy
+    return { groupBy, total: rows[0]?.total ?? 0, items: items.map(({ rank: _r, ...item }) => item) } satisfies TaskCountsBy
   })
 
 // ---------------------------------------------------------------------------
@@ -504,37 +525,33 @@ export const votingResults = (scope: AggregateScope, limit: number, includeFinis
     const params: Array<unknown> = []
     let where = scopeWhere(scope, params)
     if (!includeFinished) where += " AND t.closed_at IS NULL"
-    const totals = yield* query<{ votes: number; voters: number }>(
-      `SELECT count(*)::int AS votes, count(DISTINCT v.user_id)::int AS voters FROM pm_task_votes v WHERE v.task_id IN (SELECT t.id ${taskFrom} WHERE ${where})`,
-      params
-    )
+    // Reactions count on every task of the scope, finished or not.
+    const reactionWhere = scopeWhere(scope, params)
     params.push(scope.viewer.userId)
-    const rows = yield* query<{ taskId: string; shortId: string; name: string; status: string; finished: boolean; listId: string; votes: number; mine: boolean; voterIds: Array<string> }>(
-      `SELECT t.id AS "taskId", t.short_id AS "shortId", t.name, t.status, t.closed_at IS NOT NULL AS finished, t.list_id AS "listId",
-              count(*)::int AS votes, bool_or(v.user_id = $${params.length}) AS mine,
-              array_agg(v.user_id ORDER BY v.created_at, v.user_id) AS "voterIds"
-         ${taskFrom} JOIN pm_task_votes v ON v.task_id = t.id
-        WHERE ${where} GROUP BY t.id ORDER BY count(*) DESC, min(v.created_at), t.id LIMIT ${limit}`,
+    const me = `$${params.length}`
+    type Item = { taskId: string; shortId: string; name: string; status: string; finished: boolean; listId: string; votes: number; votedByMe: boolean; voters: Array<UserRef> }
+    const [result] = yield* query<{ votes: number; voters: number; items: Array<Item>; reactions: Array<{ emoji: string; count: number }> }>(
+      `SELECT totals.votes, totals.voters,
+              COALESCE((SELECT json_agg(json_build_object('taskId', x.id, 'shortId', x.short_id, 'name', x.name, 'status', x.status, 'finished', x.finished,
+                                                          'listId', x.list_id, 'votes', x.votes, 'votedByMe', x.mine, 'voters', x.voters) ORDER BY x.rank)
+                          FROM (SELECT t.id, t.short_id, t.name, t.status, t.closed_at IS NOT NULL AS finished, t.list_id,
+                                       count(*)::int AS votes, bool_or(v.user_id = ${me}) AS mine,
+                                       json_agg(${userRefJson("v.user_id")} ORDER BY v.created_at, v.user_id) AS voters,
+                                       row_number() OVER (ORDER BY count(*) DESC, min(v.created_at), t.id) AS rank
+                                  ${taskFrom} JOIN pm_task_votes v ON v.task_id = t.id
+                                 WHERE ${where} GROUP BY t.id ORDER BY rank LIMIT ${limit}) x), '[]') AS items,
+              COALESCE((SELECT json_agg(json_build_object('emoji', r.emoji, 'count', r.count) ORDER BY r.count DESC, r.emoji)
+                          FROM (SELECT r.emoji, count(*)::int AS count FROM pm_comment_reactions r JOIN pm_comments c ON c.id = r.comment_id AND c.deleted_at IS NULL
+                                 WHERE c.task_id IN (SELECT t.id ${taskFrom} WHERE ${reactionWhere}) GROUP BY r.emoji) r), '[]') AS reactions
+         FROM (SELECT count(*)::int AS votes, count(DISTINCT v.user_id)::int AS voters
+                 FROM pm_task_votes v WHERE v.task_id IN (SELECT t.id ${taskFrom} WHERE ${where})) totals`,
       params
     )
-    const users = yield* userRefs(rows.flatMap((r) => r.voterIds))
-    const reactionParams: Array<unknown> = []
-    const reactionWhere = scopeWhere(scope, reactionParams)
-    const reactions = yield* query<{ emoji: string; count: number }>(
-      `SELECT r.emoji, count(*)::int AS count FROM pm_comment_reactions r JOIN pm_comments c ON c.id = r.comment_id AND c.deleted_at IS NULL
-        WHERE c.task_id IN (SELECT t.id ${taskFrom} WHERE ${reactionWhere}) GROUP BY r.emoji ORDER BY 2 DESC, 1`,
-      reactionParams
-    )
-    const totalVotes = totals[0]?.votes ?? 0
+    const totalVotes = result!.votes
     return {
       totalVotes,
-      voters: totals[0]?.voters ?? 0,
-      items: rows.map(({ mine, voterIds, ...r }) => ({
-        ...r,
-        votedByMe: mine,
-        share: totalVotes === 0 ? 0 : round((r.votes / totalVotes) * 100),
-        voters: voterIds.map((id) => users.get(id) ?? { id, email: "", name: "" })
-      })),
-      reactions
+      voters: result!.voters,
+      items: result!.items.map((item) => ({ ...item, share: totalVotes === 0 ? 0 : round((item.votes / totalVotes) * 100) })),
+      reactions: result!.reactions
     } satisfies VotingResults
   })

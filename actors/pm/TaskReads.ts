@@ -1,18 +1,19 @@
 /**
  * Tasks as the API shows them: the row plus its status (with type and color
  * from the list's effective workflow), assignees, watchers, tags, custom
- * field values and subtask count, loaded in batches for listings. Filtering
- * and both paginations (offset, and keyset on (created_at, id) for cursors)
- * live here.
+ * field values and subtask count. Every read here is one SQL statement: the
+ * related collections are correlated sub-selects (json_agg) over the page of
+ * rows, so a request costs one round trip. Filtering and both paginations
+ * (offset, and keyset on (created_at, id) for cursors) live here.
  */
 import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import { userRefJson } from "../identity/IdentityQueries.ts"
+import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
-import { userRefs } from "./Members.ts"
-import { statusesOfLists } from "./Statuses.ts"
+import { effectiveStatusJoin } from "./Statuses.ts"
 import { visibleSpace, type ArchivedFilter, type Viewer } from "./StructureReads.ts"
-import { type CustomField, defaultFeatures, type Priority, type Status, type Tag, type Task } from "./WorkRecords.ts"
+import { type CustomField, defaultFeatures, type Priority, type Status, type Tag, type Task, type UserRef } from "./WorkRecords.ts"
 
 export const taskColumns = `t.id, t.workspace_id AS "workspaceId", t.space_id AS "spaceId", l.folder_id AS "folderId", t.list_id AS "listId",
   t.parent_task_id AS "parentTaskId", t.short_id AS "shortId", t.name, t.description, t.status, t.priority,
@@ -50,81 +51,93 @@ export interface TaskRow {
 
 const unknownStatus = (name: string) => ({ name, type: "open" as const, color: "#87909e" })
 
-/** Rows → tasks, with every related collection loaded in one query each. */
+/** `FROM` a set of task rows (`pm_tasks`, or a page of it as a subquery) aliased t, with everything `presentedColumns` reads. */
+const presentedFrom = (tasks: string) =>
+  `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id ${effectiveStatusJoin("l", "t.status")}`
+
+/** The related collections of task `t`, one column each (correlated sub-selects over indexed keys). */
+const presentedColumns = `st.name AS "statusName", st.type AS "statusType", st.color AS "statusColor",
+  COALESCE((SELECT json_agg(${userRefJson("a.user_id")} ORDER BY a.assigned_at, a.user_id)
+              FROM pm_task_assignees a WHERE a.task_id = t.id), '[]') AS assignees,
+  COALESCE((SELECT json_agg(w.user_id ORDER BY w.added_at, w.user_id)
+              FROM pm_watchers w WHERE w.scope_type = 'task' AND w.scope_id = t.id), '[]') AS "watcherIds",
+  COALESCE((SELECT json_agg(json_build_object('id', g.id, 'spaceId', g.space_id, 'name', g.name, 'color', g.color, 'createdAt', ${isoTimestampSql("g.created_at")})
+                            ORDER BY lower(g.name))
+              FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id), '[]') AS tags,
+  COALESCE((SELECT json_agg(json_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config, 'value', v.value)
+                            ORDER BY f.position, f.created_at)
+              FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id WHERE v.task_id = t.id), '[]') AS "customFields",
+  (SELECT count(*)::int FROM pm_tasks c WHERE c.parent_task_id = t.id AND c.deleted_at IS NULL) AS "subtaskCount"`
+
+interface Presented {
+  readonly statusName: string | null
+  readonly statusType: Status["type"] | null
+  readonly statusColor: string | null
+  readonly assignees: ReadonlyArray<UserRef>
+  readonly watcherIds: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<Tag>
+  readonly customFields: ReadonlyArray<Pick<CustomField, "id" | "name" | "type" | "config"> & { readonly value: unknown }>
+  readonly subtaskCount: number
+}
+
+const present = (row: TaskRow, presented: Presented): Task => ({
+  ...row,
+  status: presented.statusName === null
+    ? unknownStatus(row.status)
+    : { name: presented.statusName, type: presented.statusType!, color: presented.statusColor! },
+  assignees: presented.assignees,
+  watcherIds: presented.watcherIds,
+  tags: presented.tags,
+  customFields: presented.customFields.map((field) => ({
+    fieldId: field.id,
+    name: field.name,
+    type: field.type,
+    value: presentValue(field, field.value)
+  })),
+  subtaskCount: presented.subtaskCount,
+  recurrence: row.recurrence ?? null,
+  archived: row.archivedAt !== null
+})
+
+/** A row of `SELECT ${taskColumns}, ${presentedColumns}` → the task. */
+const presentRow = <R extends TaskRow & Presented>(row: R): Task => {
+  const { statusName, statusType, statusColor, assignees, watcherIds, tags, customFields, subtaskCount, ...task } = row
+  return present(task, { statusName, statusType, statusColor, assignees, watcherIds, tags, customFields, subtaskCount })
+}
+
+/** Rows → tasks: everything related to them is read in one statement. */
 export const hydrate = (rows: ReadonlyArray<TaskRow>): Effect.Effect<Array<Task>, SqlError, Sql> =>
   Effect.gen(function* () {
     if (rows.length === 0) return []
-    const ids = rows.map((r) => r.id)
-    const statuses = yield* statusesOfLists(rows.map((r) => r.listId))
-    const assignees = yield* query<{ taskId: string; userId: string }>(
-      `SELECT task_id AS "taskId", user_id AS "userId" FROM pm_task_assignees WHERE task_id = ANY($1::text[]) ORDER BY assigned_at, user_id`,
-      [ids]
+    const found = yield* query<Presented & { id: string }>(
+      `SELECT t.id, ${presentedColumns} ${presentedFrom("pm_tasks")} WHERE t.id = ANY($1::text[])`,
+      [rows.map((r) => r.id)]
     )
-    const watchers = yield* query<{ taskId: string; userId: string }>(
-      `SELECT scope_id AS "taskId", user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = ANY($1::text[]) ORDER BY added_at`,
-      [ids]
-    )
-    const tags = yield* query<Tag & { taskId: string }>(
-      `SELECT tt.task_id AS "taskId", g.id, g.space_id AS "spaceId", g.name, g.color, g.created_at AS "createdAt"
-         FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = ANY($1::text[]) ORDER BY lower(g.name)`,
-      [ids]
-    )
-    const values = yield* query<{ taskId: string; value: unknown; field: CustomField }>(
-      `SELECT v.task_id AS "taskId", v.value, jsonb_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config) AS field
-         FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id
-        WHERE v.task_id = ANY($1::text[]) ORDER BY f.position, f.created_at`,
-      [ids]
-    )
-    const subtasks = yield* query<{ parentId: string; count: number }>(
-      `SELECT parent_task_id AS "parentId", count(*)::int AS count FROM pm_tasks
-        WHERE parent_task_id = ANY($1::text[]) AND deleted_at IS NULL GROUP BY parent_task_id`,
-      [ids]
-    )
-    const users = yield* userRefs(assignees.map((a) => a.userId))
-    const group = <T extends { taskId: string }>(items: ReadonlyArray<T>) => {
-      const map = new Map<string, Array<T>>()
-      for (const item of items) map.set(item.taskId, [...(map.get(item.taskId) ?? []), item])
-      return map
-    }
-    const assigneesBy = group(assignees)
-    const watchersBy = group(watchers)
-    const tagsBy = group(tags)
-    const valuesBy = group(values)
-    const subtaskCounts = new Map(subtasks.map((s) => [s.parentId, s.count] as const))
-    return rows.map((row): Task => {
-      const status: Status | undefined = statuses.get(row.listId)?.find((s) => s.name.toLowerCase() === row.status.toLowerCase())
-      return {
-        ...row,
-        status: status ? { name: status.name, type: status.type, color: status.color } : unknownStatus(row.status),
-        assignees: (assigneesBy.get(row.id) ?? []).map((a) => users.get(a.userId) ?? { id: a.userId, email: "", name: "" }),
-        watcherIds: (watchersBy.get(row.id) ?? []).map((w) => w.userId),
-        tags: (tagsBy.get(row.id) ?? []).map(({ taskId: _t, ...tag }) => tag),
-        customFields: (valuesBy.get(row.id) ?? []).map((v) => ({
-          fieldId: v.field.id,
-          name: v.field.name,
-          type: v.field.type,
-          value: presentValue(v.field, v.value)
-        })),
-        subtaskCount: subtaskCounts.get(row.id) ?? 0,
-        recurrence: row.recurrence ?? null,
-        archived: row.archivedAt !== null
-      }
-    })
+    const byId = new Map(found.map((p) => [p.id, p] as const))
+    const none: Presented = { statusName: null, statusType: null, statusColor: null, assignees: [], watcherIds: [], tags: [], customFields: [], subtaskCount: 0 }
+    return rows.map((row) => present(row, byId.get(row.id) ?? none))
   })
 
-/** One task (not deleted unless asked), or 404. */
+/** One task (not deleted unless asked), or 404: one statement. */
 export const getTask = (taskId: string, options: { readonly deleted?: boolean } = {}): Effect.Effect<Task, Rejection | SqlError, Sql> =>
   Effect.gen(function* () {
-    const rows = yield* query<TaskRow>(
-      `SELECT ${taskColumns} ${taskFrom} WHERE t.id = $1 AND ${options.deleted ? "t.deleted_at IS NOT NULL" : "t.deleted_at IS NULL"}`,
+    const rows = yield* query<TaskRow & Presented>(
+      `SELECT ${taskColumns}, ${presentedColumns} ${presentedFrom("pm_tasks")}
+        WHERE t.id = $1 AND ${options.deleted ? "t.deleted_at IS NOT NULL" : "t.deleted_at IS NULL"}`,
       [taskId]
     )
     if (rows.length === 0) return yield* reject("not_found", "No such task")
-    return (yield* hydrate(rows))[0]!
+    return presentRow(rows[0]!)
   })
 
-export const getTasks = (taskIds: ReadonlyArray<string>) =>
-  Effect.flatMap(query<TaskRow>(`SELECT ${taskColumns} ${taskFrom} WHERE t.id = ANY($1::text[]) AND t.deleted_at IS NULL`, [taskIds]), hydrate)
+export const getTasks = (taskIds: ReadonlyArray<string>): Effect.Effect<Array<Task>, SqlError, Sql> =>
+  Effect.map(
+    query<TaskRow & Presented>(
+      `SELECT ${taskColumns}, ${presentedColumns} ${presentedFrom("pm_tasks")} WHERE t.id = ANY($1::text[]) AND t.deleted_at IS NULL`,
+      [taskIds]
+    ),
+    (rows) => rows.map(presentRow)
+  )
 
 export interface TaskFilter {
   readonly workspaceId: string
@@ -209,21 +222,26 @@ export const filterSql = (filter: TaskFilter, params: Array<unknown>): string =>
   return conditions.join(" AND ")
 }
 
-/** A page by offset, ordered as asked (ties broken by creation, then id). */
+/**
+ * A page by offset, ordered as asked (ties broken by creation, then id), and
+ * the total: one statement. The page is cut first and only its rows are
+ * presented; an offset past the end needs a second statement for the total.
+ */
 export const findTasks = (filter: TaskFilter, page: { readonly offset: number; readonly limit: number; readonly order?: TaskOrder; readonly direction?: "asc" | "desc" }) =>
   Effect.gen(function* () {
     const params: Array<unknown> = []
     const where = filterSql(filter, params)
-    const [{ total }] = yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params) as Effect.Effect<Array<{ total: number }>, SqlError, Sql>
     const direction = page.direction === "desc" ? "DESC" : "ASC"
-    const order = orderColumns[page.order ?? "position"]
-    const rows = yield* query<TaskRow>(
-      `SELECT ${taskColumns} ${taskFrom} WHERE ${where}
-        ORDER BY ${order} ${direction} NULLS LAST, t.created_at ${direction}, t.id ${direction}
-        LIMIT ${page.limit} OFFSET ${page.offset}`,
+    const orderBy = `${orderColumns[page.order ?? "position"]} ${direction} NULLS LAST, t.created_at ${direction}, t.id ${direction}`
+    const rows = yield* query<TaskRow & Presented & { total: number }>(
+      `SELECT ${taskColumns}, t.total, ${presentedColumns}
+         ${presentedFrom(`(SELECT t.*, count(*) OVER () AS total ${taskFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT ${page.limit} OFFSET ${page.offset})`)}
+        ORDER BY ${orderBy}`,
       params
     )
-    return { items: yield* hydrate(rows), total, offset: page.offset, limit: page.limit }
+    const total = rows[0]?.total
+      ?? (page.offset === 0 ? 0 : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
+    return { items: rows.map(({ total: _t, ...row }) => presentRow(row)), total, offset: page.offset, limit: page.limit }
   })
 
 /** Keyset position of a task in (created_at, id) order; `at` keeps the database's full precision. */
@@ -246,17 +264,32 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
       where += ` AND (t.created_at, t.id) ${direction === "asc" ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length})`
     }
     const dir = direction === "asc" ? "ASC" : "DESC"
-    const rows = yield* query<TaskRow & { keysetAt: string }>(
-      `SELECT ${taskColumns}, t.created_at::text AS "keysetAt" ${taskFrom} WHERE ${where}
-        ORDER BY t.created_at ${dir}, t.id ${dir} LIMIT ${limit + 1}`,
+    const orderBy = `t.created_at ${dir}, t.id ${dir}`
+    const rows = yield* query<TaskRow & Presented & { keysetAt: string } & Place>(
+      `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
+              s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
+         ${presentedFrom(`(SELECT t.* ${taskFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
+        ORDER BY ${orderBy}`,
       params
     )
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined
-    const items = yield* hydrate(page.map(({ keysetAt: _k, ...row }) => row))
-    return { items, next }
+    const places = new Map(page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const))
+    return {
+      items: page.map(({ keysetAt: _k, spaceName: _s, folderName: _f, listName: _l, ...row }) => presentRow(row)),
+      next,
+      /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
+      places
+    }
   })
+
+/** Where a list is, by name. */
+export interface Place {
+  readonly spaceName: string
+  readonly folderName: string | null
+  readonly listName: string
+}
 
 /** Features of the space a task lives in (disabled ones are refused on its tasks). */
 export const featuresOfSpace = (spaceId: string) =>

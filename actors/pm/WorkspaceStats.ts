@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { statusesOfLists } from "./Statuses.ts"
+import { effectiveStatusJoin } from "./Statuses.ts"
 import { type Viewer, visibleSpace } from "./StructureReads.ts"
 import type { StatusType } from "./WorkRecords.ts"
 
@@ -71,22 +71,25 @@ export const currentWeek = (now: Date, timeZone: string, weekStart: string) => {
 const visibleTasks = `FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id
   WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL AND l.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)}`
 
-/** Task counts by status type per space (statuses no longer defined count as open). */
+/** Task counts by status type per space (statuses no longer defined count as open): one statement. */
 export const countsBySpace = (workspaceId: string, viewer: Viewer) =>
   Effect.gen(function* () {
-    const rows = yield* query<{ spaceId: string; listId: string; status: string; count: number; overdue: number }>(
-      `SELECT t.space_id AS "spaceId", t.list_id AS "listId", lower(t.status) AS status, count(*)::int AS count,
-              count(*) FILTER (WHERE t.due_date < now() AND t.closed_at IS NULL)::int AS overdue
-         ${visibleTasks} GROUP BY t.space_id, t.list_id, lower(t.status)`,
+    // Grouped by list and status name first, so each group looks its status up once.
+    const rows = yield* query<{ spaceId: string; type: StatusType; count: number; overdue: number }>(
+      `WITH g AS (
+         SELECT t.space_id, t.list_id, lower(t.status) AS status, count(*)::int AS count,
+                count(*) FILTER (WHERE t.due_date < now() AND t.closed_at IS NULL)::int AS overdue
+           ${visibleTasks} GROUP BY t.space_id, t.list_id, lower(t.status))
+       SELECT g.space_id AS "spaceId", COALESCE(st.type, 'open') AS type, sum(g.count)::int AS count, sum(g.overdue)::int AS overdue
+         FROM g JOIN pm_lists l ON l.id = g.list_id ${effectiveStatusJoin("l", "g.status")}
+        GROUP BY g.space_id, COALESCE(st.type, 'open')`,
       [workspaceId, viewer.userId, viewer.admin]
     )
-    const statuses = yield* statusesOfLists(rows.map((r) => r.listId))
     const bySpace = new Map<string, Counts>()
     for (const row of rows) {
       const counts = bySpace.get(row.spaceId) ?? emptyCounts()
-      const type: StatusType = statuses.get(row.listId)?.find((s) => s.name.toLowerCase() === row.status)?.type ?? "open"
       counts.total += row.count
-      counts[type] += row.count
+      counts[row.type] += row.count
       counts.overdue += row.overdue
       bySpace.set(row.spaceId, counts)
     }

@@ -9,9 +9,10 @@
 import { Effect, Layer } from "effect"
 import { type DocumentSnapshot, LiveDocuments } from "../../collab/LiveDocuments.ts"
 import { query, Sql } from "../../persistence/Sql.ts"
+import { userRefJson } from "../identity/IdentityQueries.ts"
 import { recordEdit } from "./PageActivity.ts"
 import { highlightHtml, type ParsedQuery, SNIPPET_OPTIONS, TITLE_OPTIONS } from "./SearchQuery.ts"
-import { type Reader, visibleTo } from "./VisiblePages.ts"
+import { type Reader, visibleAmong } from "./VisiblePages.ts"
 
 export interface SearchFilters {
   readonly spaceId?: string | undefined
@@ -47,9 +48,14 @@ const candidates = (scope: SearchScope, parsed: ParsedQuery, filters: SearchFilt
       AND ($2::text IS NULL OR p.space_id = $2) AND ($3::text IS NULL OR p.created_by = $3)
       AND ($4::timestamptz IS NULL OR p.updated_at >= $4) AND ($5::timestamptz IS NULL OR p.updated_at < $5)`
   if (scope._tag === "reader") {
-    const visible = visibleTo(scope.reader, params.length + 1)
+    // The index finds the workspace's hits; only their ancestors are checked for visibility.
+    const visible = visibleAmong(scope.reader, params.length + 1, "matches")
     params.push(...visible.params)
-    return { sql: `WITH RECURSIVE ${visible.ctes}, candidates AS (SELECT p.* FROM visible_pages p WHERE ${where})`, params }
+    return {
+      sql: `WITH RECURSIVE matches AS (SELECT p.* FROM wiki_pages p WHERE p.workspace_id = $${params.length - 3} AND ${where}),
+        ${visible.ctes}, candidates AS (SELECT * FROM visible_matches)`,
+      params
+    }
   }
   params.push(scope.pageIds)
   return {
@@ -102,41 +108,54 @@ export const searchPages = (scope: SearchScope, parsed: ParsedQuery, filters: Se
     return { total, results }
   })
 
-/** How the hits of a search spread over spaces, authors and update age (for filter menus). */
+/** How the hits of a search spread over spaces, authors and update age (for filter menus): one statement. */
 export const searchFacets = (reader: Reader, parsed: ParsedQuery, filters: SearchFilters) =>
   Effect.gen(function* () {
     const base = candidates({ _tag: "reader", reader }, parsed, filters)
-    const spaces = yield* query<{ id: string; key: string; name: string; count: number }>(
-      `${base.sql} SELECT s.id, s.key, s.name, count(*)::int AS count
-         FROM candidates c JOIN wiki_spaces s ON s.id = c.space_id GROUP BY s.id, s.key, s.name ORDER BY count DESC, s.name`,
-      base.params
-    )
-    const authors = yield* query<{ created_by: string; count: number }>(
-      `${base.sql} SELECT c.created_by, count(*)::int AS count FROM candidates c GROUP BY c.created_by ORDER BY count DESC, c.created_by`,
-      base.params
-    )
-    const [age] = yield* query<{ total: number; day: number; week: number; month: number; year: number }>(
-      `${base.sql} SELECT count(*)::int AS total,
+    const [facets] = yield* query<{
+      total: number
+      day: number
+      week: number
+      month: number
+      year: number
+      spaces: Array<{ id: string; key: string; name: string; count: number }>
+      authors: Array<{ userId: string; name: string; count: number }>
+    }>(
+      `${base.sql}
+       SELECT count(*)::int AS total,
               count(*) FILTER (WHERE c.updated_at >= now() - interval '1 day')::int AS day,
               count(*) FILTER (WHERE c.updated_at >= now() - interval '7 days')::int AS week,
               count(*) FILTER (WHERE c.updated_at >= now() - interval '30 days')::int AS month,
-              count(*) FILTER (WHERE c.updated_at >= now() - interval '365 days')::int AS year
+              count(*) FILTER (WHERE c.updated_at >= now() - interval '365 days')::int AS year,
+              COALESCE((SELECT json_agg(x ORDER BY x.count DESC, x.name)
+                          FROM (SELECT s.id, s.key, s.name, count(*)::int AS count
+                                  FROM candidates c JOIN wiki_spaces s ON s.id = c.space_id GROUP BY s.id, s.key, s.name) x), '[]') AS spaces,
+              COALESCE((SELECT json_agg(json_build_object('userId', x.created_by, 'name', COALESCE(${userRefJson("x.created_by")}->>'name', ''), 'count', x.count)
+                                        ORDER BY x.count DESC, x.created_by)
+                          FROM (SELECT c.created_by, count(*)::int AS count FROM candidates c GROUP BY c.created_by) x), '[]') AS authors
          FROM candidates c`,
       base.params
     )
-    return { total: age!.total, spaces, authors, updated: { lastDay: age!.day, lastWeek: age!.week, lastMonth: age!.month, lastYear: age!.year } }
+    return {
+      total: facets!.total,
+      spaces: facets!.spaces,
+      authors: facets!.authors,
+      updated: { lastDay: facets!.day, lastWeek: facets!.week, lastMonth: facets!.month, lastYear: facets!.year }
+    }
   })
 
 /** Pages whose title matches (prefix words), best first: the quick switcher and link picker. */
 export const searchTitles = (reader: Reader, parsed: ParsedQuery, raw: string, spaceId: string | undefined, limit: number) =>
   Effect.gen(function* () {
-    const visible = visibleTo(reader, 5)
+    const visible = visibleAmong(reader, 5, "matches")
     return yield* query<Record<string, any>>(
-      `WITH RECURSIVE ${visible.ctes}
+      `WITH RECURSIVE matches AS (
+         SELECT p.* FROM wiki_pages p
+          WHERE p.workspace_id = $5 AND p.search_vector @@ to_tsquery('simple', $1) AND ($2::text IS NULL OR p.space_id = $2)
+       ), ${visible.ctes}
        SELECT p.id, p.title, p.slug, p.icon, p.parent_id, p.space_id, p.updated_at, s.key AS space_key, s.name AS space_name,
               (SELECT parent.title FROM wiki_pages parent WHERE parent.id = p.parent_id) AS parent_title
-         FROM visible_pages p JOIN wiki_spaces s ON s.id = p.space_id
-        WHERE p.search_vector @@ to_tsquery('simple', $1) AND ($2::text IS NULL OR p.space_id = $2)
+         FROM visible_matches p JOIN wiki_spaces s ON s.id = p.space_id
         ORDER BY (lower(p.title) = lower($3)) DESC, (lower(p.title) LIKE lower($3) || '%') DESC, length(p.title), p.updated_at DESC, p.id
         LIMIT $4`,
       [parsed.tsquery, spaceId ?? null, raw.trim(), limit, ...visible.params]

@@ -8,6 +8,7 @@ import { Id } from "../../actors/Fields.ts"
 import { type NamedList, resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import type { Chain } from "../../actors/pm/Statuses.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
+import type { Place } from "../../actors/pm/TaskReads.ts"
 import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { query } from "../../persistence/Sql.ts"
@@ -68,11 +69,16 @@ export const exampleLiteTask: LiteTask = {
 const display = (value: unknown): unknown =>
   Array.isArray(value) ? value.map(display) : value && typeof value === "object" && "name" in value ? (value as { name: string }).name : value
 
-/** Tasks with names: one query for the names of their spaces, folders and lists. */
-export const toLite = (tasks: ReadonlyArray<Task>) =>
+/**
+ * Tasks with names: the names of their spaces, folders and lists by list id
+ * when the read brought them (`places`), else one query for them.
+ */
+export const toLite = (tasks: ReadonlyArray<Task>, places?: ReadonlyMap<string, Place>) =>
   Effect.gen(function* () {
     const listIds = [...new Set(tasks.map((t) => t.listId))]
-    const names = listIds.length === 0 ? [] : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
+    const names = places !== undefined
+      ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
+      : listIds.length === 0 ? [] : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
       `SELECT l.id, l.name AS list, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
         WHERE l.id = ANY($1::text[])`,
       [listIds]

@@ -163,7 +163,7 @@ export const searchLiteOperations = [
         const after = q.cursor === undefined ? undefined : yield* decodeCursor(q.cursor, q, order)
         const page = yield* orDieSql(findTasksAfter(filter, after, q.limit ?? 20, order))
         return {
-          items: yield* orDieSql(toLite(page.items)),
+          items: yield* orDieSql(toLite(page.items, page.places)),
           nextCursor: page.next ? encodeCursor({ v: 1, ...page.next, o: order, f: fingerprint(q) }) : null
         }
       })

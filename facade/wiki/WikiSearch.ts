@@ -12,7 +12,6 @@ import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
 import { WikiMember } from "../../actors/wiki/WikiMember.ts"
-import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -236,13 +235,7 @@ export const wikiSearchOperations = [
         const parsed = yield* parsedOrReject(q.q)
         yield* checkSpaceFilter(caller, q.workspaceId, q.spaceId)
         const facets = yield* searchFacets(reader, parsed, q).pipe(Effect.orDie)
-        const names = yield* usersByIds(facets.authors.map((a) => a.created_by)).pipe(Effect.orDie)
-        return {
-          total: facets.total,
-          spaces: facets.spaces.map((s) => ({ spaceId: s.id, key: s.key, name: s.name, count: s.count })),
-          authors: facets.authors.map((a) => ({ userId: a.created_by, name: names.get(a.created_by)?.name ?? "", count: a.count })),
-          updated: facets.updated
-        }
+        return { ...facets, spaces: facets.spaces.map((s) => ({ spaceId: s.id, key: s.key, name: s.name, count: s.count })) }
       })
   }),
   operation({

@@ -96,6 +96,11 @@ describe("Sprints", () => {
     expect(started).toMatchObject({ status: "active", startedAt: expect.any(String), progress: { tasks: 3 } })
     await fail("POST", `/sprints/${first.id}/start`, undefined, 409)
     await fail("POST", `/sprints/${second.id}/start`, undefined, 409)
+    // The workspace overview lists it among the active sprints, with its progress.
+    const overview = await call("GET", `/workspaces/${w.workspaceId}/overview`, undefined, w.viewer.token)
+    expect(overview.activeSprints).toContainEqual(expect.objectContaining({ id: first.id, status: "active", progress: expect.objectContaining({ tasks: 3 }) }))
+    expect(overview.spaces).toContainEqual(expect.objectContaining({ spaceId: space.id, name: "Engineering", tasks: expect.any(Number) }))
+    expect(overview.totals.tasks).toBe(overview.spaces.reduce((sum: number, s: { tasks: number }) => sum + s.tasks, 0))
     await fail("DELETE", `/sprints/${first.id}`, undefined, 409)
     await fail("PATCH", `/sprints/${first.id}`, { startDate: "2020-01-01" }, 409)
     expect((await call("PATCH", `/sprints/${first.id}`, { goal: "Login and signup" })).goal).toBe("Login and signup")
