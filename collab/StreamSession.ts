@@ -154,8 +154,14 @@ export class StreamSession {
   /** A parsed client frame (or the reason it is malformed: the connection is closed with 4400). */
   handle(frame: ClientFrame | string): void {
     if (!this.open) return
-    if (typeof frame === "string") return this.close(CloseCode.malformed, `malformed frame: ${frame}`)
-    if (++this.pending > MAX_PENDING_FRAMES) return this.close(CloseCode.tooManyFrames, "too many frames waiting; slow down")
+    if (typeof frame === "string") {
+      this.close(CloseCode.malformed, `malformed frame: ${frame}`)
+      return
+    }
+    if (++this.pending > MAX_PENDING_FRAMES) {
+      this.close(CloseCode.tooManyFrames, "too many frames waiting; slow down")
+      return
+    }
     this.queue = this.queue
       .then(() => (frame.type === "subscribe" ? this.subscribe(frame) : this.unsubscribe(frame.scope, frame.id)))
       .finally(() => {

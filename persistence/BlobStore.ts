@@ -2,7 +2,7 @@
  * Attachments and media. Local files under DATA_DIR by default; the interface
  * stays this small so an S3-compatible store can be added beside it.
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 
 export class BlobError extends Schema.TaggedError<BlobError>()("BlobError", {
   message: Schema.String

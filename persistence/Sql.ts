@@ -9,7 +9,7 @@
  * Uint8Array. Sessions run in UTC. `undefined` parameters are refused.
  * Get one with `Database.layer` (`persistence/Database.ts`).
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 
 export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
   message: Schema.String,

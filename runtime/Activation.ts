@@ -100,7 +100,7 @@ export const run = (
     string,
     (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>
   >
-  let state: unknown = undefined
+  let state: unknown 
   let loaded = false
   const isDomainError = (tag: string, value: unknown): boolean => {
     const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
@@ -175,7 +175,7 @@ export const run = (
     if (handler === undefined) {
       return finish(envelope, Exit.fail(reject("invalid", `unknown message "${envelope.tag}" for actor kind "${kind.kind}"`)))
     }
-    let next: unknown = undefined
+    let next: unknown 
     let changed = false
     let reload = false
     let open = true

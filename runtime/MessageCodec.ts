@@ -126,7 +126,7 @@ export const encodeOutcome = (address: ActorAddress, codec: MessageCodec | undef
   }
   const value = Option.getOrUndefined(Cause.findErrorOption(outcome.cause))
   if (value instanceof NotServed) return JSON.stringify({ moved: value.shard })
-  if (codec !== undefined && codec.isError(value)) {
+  if (codec?.isError(value)) {
     return stringifyExit(codec.encodeError(value), "rej", () => defectReply(address, "unencodable rejection"))
   }
   if (value instanceof Rejection) {

@@ -163,9 +163,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       })
 
       // The leases are created below (they need the host to passivate); activations only exist after that.
-      let leaseTable: ShardLeases.ShardLeases | undefined = undefined
+      let leaseTable: ShardLeases.ShardLeases | undefined 
       // Handlers may ask other actors: they run with this very system (defined below) in their context.
-      let system: ActorSystemShape | undefined = undefined
+      let system: ActorSystemShape | undefined 
       const forHandlers = ActorSystem.of({
         nodeId,
         ask: (kind, id, tag, payload, askOptions) => Effect.suspend(() => system!.ask(kind, id, tag, payload, askOptions)),
@@ -178,7 +178,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         context: Context.add(context, ActorSystem, forHandlers),
         nodeId,
         shardOf: (kind, id) => shardOf(kind, id, shards),
-        canProcess: (shard) => leaseTable !== undefined && leaseTable.isValid(shard)
+        canProcess: (shard) => leaseTable?.isValid(shard) === true
       })
 
       // Subscription callbacks only enqueue; one fiber does the work.
@@ -291,8 +291,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const deadline = performance.now() + millis
           const shard = shardOf(kind.kind, id, shards)
           const subject = subjectOf(prefix, shard)
-          let body: string | undefined = undefined
-          let codec: MessageCodec.MessageCodec | undefined = undefined
+          let body: string | undefined 
+          let codec: MessageCodec.MessageCodec | undefined 
 
           const local = (remaining: number): Effect.Effect<unknown, Failure> => {
             const envelope = new LocalEnvelope(address, tag, payload, remaining)

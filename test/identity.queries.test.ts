@@ -5,7 +5,7 @@
  * and stored state that does not fit its schema treated as a defect.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Exit, ManagedRuntime } from "effect"
+import { type Effect, Exit, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Identity from "../actors/identity/IdentityQueries.ts"
 import * as Database from "../persistence/Database.ts"

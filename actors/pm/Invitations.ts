@@ -20,7 +20,7 @@ import { workspacesByIds } from "../identity/IdentityQueries.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
 import { userRefs } from "./Members.ts"
 import { workspaceChange, requireSeats, rosterOf } from "./Roster.ts"
-import { type Change } from "./ChangeLog.ts"
+import type { Change } from "./ChangeLog.ts"
 import { command } from "./WorkActor.ts"
 import { configOf, domainOf } from "./WorkspaceConfig.ts"
 

@@ -217,7 +217,9 @@ export const importZip = (input: { readonly by: string; readonly spaceId: string
     if (manifest !== undefined) {
       try {
         const parsed = JSON.parse(new TextDecoder().decode(manifest.data)) as { pages?: Array<{ file?: unknown }> }
-        parsed.pages?.forEach((page, index) => typeof page.file === "string" && order.set(page.file, index))
+        for (const [index, page] of (parsed.pages ?? []).entries()) {
+          if (typeof page.file === "string") order.set(page.file, index)
+        }
       } catch {
         // not our manifest: name order
       }

@@ -187,7 +187,7 @@ export const treeOf = (pub: PublicPages, rootId: string | null): ReadonlyArray<P
 
 /** The public path of a page: under its site when the space is a public wiki, else the canonical long form. */
 export const publicPathOf = (space: SpaceRow, site: PublicSiteView | undefined, page: PageRow | null) => {
-  const base = site !== undefined && site.enabled ? site.path : `/${space.workspaceId}/${space.key}`
+  const base = site?.enabled ? site.path : `/${space.workspaceId}/${space.key}`
   return page === null ? base : `${base}/${page.slug}`
 }
 

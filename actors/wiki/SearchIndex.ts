@@ -8,7 +8,7 @@
  */
 import { Effect, Layer } from "effect"
 import { type DocumentSnapshot, LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { query, Sql } from "../../persistence/Sql.ts"
+import { query, type Sql } from "../../persistence/Sql.ts"
 import { userRefJson } from "../identity/IdentityQueries.ts"
 import { recordEdit } from "./PageActivity.ts"
 import { highlightHtml, type ParsedQuery, SNIPPET_OPTIONS, TITLE_OPTIONS } from "./SearchQuery.ts"

@@ -16,7 +16,7 @@
  */
 import { randomBytes } from "node:crypto"
 import Fastify from "fastify"
-import { Effect, Layer } from "effect"
+import { Effect, type Layer } from "effect"
 import { services } from "../../facade/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { atriumRegistry } from "../../facade/operations.ts"

@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url"
 import WebSocket from "ws"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
 import { type ClientsConfig, MARKER } from "../load/stream-protocol.ts"
-import { machineBusyCores, readMachine, readProc, spawnChild, startHttpServer, startLineServer, tsNode, usageBetween, type Child, type ProcSample } from "../process.ts"
+import { machineBusyCores, readMachine, readProc, spawnChild, startHttpServer, startLineServer, tsNode, usageBetween, type ProcSample } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
 

@@ -470,7 +470,7 @@ const tableRows = (table: HtmlElement): Array<ProseMirrorNode> => {
           const blocks = blocksOf(cell.children)
           const attrs: Record<string, unknown> = { colspan: Math.max(1, intAttr(cell.attrs.colspan, 1)), rowspan: Math.max(1, intAttr(cell.attrs.rowspan, 1)) }
           const widths = cell.attrs["data-colwidth"]?.split(",").map((w) => Number.parseInt(w, 10))
-          if (widths !== undefined && widths.every((w) => Number.isInteger(w) && w >= 0)) attrs.colwidth = widths
+          if (widths?.every((w) => Number.isInteger(w) && w >= 0)) attrs.colwidth = widths
           return [{ type: cell.tag === "th" ? "tableHeader" : "tableCell", attrs, content: blocks.length > 0 ? blocks : [{ type: "paragraph" }] }]
         })
         if (cells.length > 0) rows.push({ type: "tableRow", content: cells })

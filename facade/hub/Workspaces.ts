@@ -1,5 +1,5 @@
 /** hub tag "Workspaces" (8): listing, membership, ownership. */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { AssignableRole } from "../../actors/identity/Workspace.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { operation } from "../Operation.ts"

@@ -15,7 +15,7 @@ import { PmDashboards, PmTaskVotes } from "../../actors/pm/PlanningActors.ts"
 import { Burndown, BurndownUnit, burndown, Velocity, velocity } from "../../actors/pm/SprintCharts.ts"
 import {
   type AggregateScope, CountDimension, countsBy, CycleTime, cycleTime, type DayRange, Distribution, distribution, DistributionField,
-  GraphRelationType, lastDays, Overdue, overdue, RelationshipGraph, relationshipGraph, TaskCountsBy, Throughput, throughput, VotingResults, votingResults,
+  type GraphRelationType, lastDays, Overdue, overdue, RelationshipGraph, relationshipGraph, TaskCountsBy, Throughput, throughput, VotingResults, votingResults,
   Workload, workload
 } from "../../actors/pm/TaskAggregates.ts"
 import { TaskVote } from "../../actors/pm/TaskVotes.ts"

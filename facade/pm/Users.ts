@@ -21,7 +21,7 @@ import {
 } from "../../actors/pm/ReferenceData.ts"
 import { profileOf, settingsOf, UserProfile } from "../../actors/pm/UserDirectory.ts"
 import {
-  AvatarInfo, DisplaySettings, NotificationPreferences, UserSettings, UserStatus, WorkspacePreferences, defaultWorkspacePreferences
+  type AvatarInfo, DisplaySettings, NotificationPreferences, UserSettings, UserStatus, WorkspacePreferences, defaultWorkspacePreferences
 } from "../../actors/pm/UserSettings.ts"
 import { query } from "../../persistence/Sql.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"

@@ -8,7 +8,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { DateParam, ex, Interval, Limit, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
-import { PublicShare, PublicSite, PublicSitePatch, PublicSiteView, siteRowOf, siteViewOf, toShare } from "../../actors/wiki/PublicSite.ts"
+import { type PublicShare, PublicSite, PublicSitePatch, PublicSiteView, siteRowOf, siteViewOf, toShare } from "../../actors/wiki/PublicSite.ts"
 import { publicAllowed } from "../../actors/wiki/PublicWiki.ts"
 import { publicSearchTerms, publicVisitors, topPages, viewsSeries } from "../../actors/wiki/WikiAnalytics.ts"
 import { callerOf, pageAccess, spaceAccess } from "../../actors/wiki/WikiAccess.ts"

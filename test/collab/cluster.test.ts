@@ -54,7 +54,7 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     const all = [a1, a2, b1, b2]
     await Promise.all(all.map((editor) => synced(editor)))
     for (let round = 0; round < 10; round++) {
-      all.forEach((editor, i) => addParagraph(editor, `${round}-${i}`))
+      for (const [i, editor] of all.entries()) addParagraph(editor, `${round}-${i}`)
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
     typeText(a1, "A")

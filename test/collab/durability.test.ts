@@ -29,7 +29,9 @@ const killWhileTyping = async (env: Record<string, string>) => {
   const name = `durable-${Date.now().toString(36)}`
 
   const editors: Array<TestEditor> = []
-  cleanups.push(async () => editors.forEach((editor) => editor.destroy()))
+  cleanups.push(async () => {
+    for (const editor of editors) editor.destroy()
+  })
   const typed = new Array<number>(EDITORS).fill(0)
   const acked = new Array<number>(EDITORS).fill(0)
   let counting = true

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { Sql } from "../../persistence/Sql.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
@@ -84,7 +84,7 @@ export const jsonClient = (origin: string): TestAtrium["request"] => async (meth
   }
   const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
   const text = await response.text()
-  let parsed: unknown = undefined
+  let parsed: unknown 
   try {
     parsed = text === "" ? undefined : JSON.parse(text)
   } catch {

@@ -3,10 +3,9 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
-import { getTask } from "../../../actors/pm/TaskReads.ts"
 import { Color, Items, Tag, Task } from "../../../actors/pm/WorkRecords.ts"
 import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
+import { exampleIds as ids, onTask, } from "../WorkAccess.ts"
 import { exampleTag, exampleTask } from "../WorkExamples.ts"
 import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
 

@@ -3,7 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
-import { Role } from "../../../actors/identity/Workspace.ts"
+import type { Role } from "../../../actors/identity/Workspace.ts"
 import { rosterOf, seatUsage } from "../../../actors/pm/Roster.ts"
 import { outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import * as Stats from "../../../actors/pm/WorkspaceStats.ts"

@@ -277,7 +277,7 @@ describe("Dashboard (Lite) and the workspace overview", () => {
     expect(overview).toMatchObject({ dashboard: null, scope: "list Engineering / Backlog" })
     const byTitle = Object.fromEntries(overview.widgets.map((x: { title: string; data: unknown }) => [x.title, x.data]))
     expect(byTitle["By assignee"].items.map((i: { label: string }) => i.label)).toContain(w.member.email)
-    expect(byTitle["Overdue"].items[0].task).toMatchObject({ name: "A", list: "Backlog", space: "Engineering", assignees: [w.member.email] })
+    expect(byTitle.Overdue.items[0].task).toMatchObject({ name: "A", list: "Backlog", space: "Engineering", assignees: [w.member.email] })
     const sprint = await call("POST", `/spaces/${p.space.id}/sprints`, { name: "Lite sprint" }, w.member.token, 201)
     await call("POST", `/sprints/${sprint.id}/tasks`, { taskIds: [tasks.a.id] })
     const ofSprint = await call("GET", `/lite/dashboards?${qs({ workspaceId: ws, space: "Engineering", sprint: "lite sprint" })}`)
