@@ -23,7 +23,7 @@ import { charts } from "./report/charts.ts"
 import { describeMachine, machine } from "./report/machine.ts"
 import { renderReport } from "./report/markdown.ts"
 import { busyWarning, problems, scenarioResult, type RunResults, type ScenarioResult } from "./report/Results.ts"
-import { groupTables, renderText } from "./report/table.ts"
+import { groupTables, renderText, targetsTable } from "./report/table.ts"
 import { isNotBuilt, type Progress, type RunOptions, type Scenario } from "./Scenario.ts"
 import { scenarios } from "./scenarios/index.ts"
 
@@ -128,6 +128,7 @@ const printScenario = (result: ScenarioResult) => {
     for (const table of groupTables(group)) lines.push("", renderText(table))
     for (const s of group.series) if (s.status !== "ok" || s.note) lines.push(`  · ${s.label}: ${s.status === "ok" ? "" : `${s.status}: `}${s.note?.split("\n")[0] ?? ""}`)
   }
+  if (result.targets && result.targets.length > 0) lines.push("", renderText(targetsTable(result.targets)))
   for (const note of result.notes) lines.push(`  note: ${note}`)
   process.stdout.write(lines.join("\n") + "\n")
 }

@@ -128,15 +128,18 @@ const responseLength = (buf: Buffer): { length: number; status: number } | undef
 
 const runWorker = async (load: HttpLoad, connections: number, worker: number): Promise<WorkerResult> => {
   const url = new URL(load.url)
-  const head =
-    `${load.method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n` +
+  const headers =
+    ` HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n` +
     Object.entries(load.headers ?? {})
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("")
-  const varies = load.body?.includes("{n}") ?? false
+  const paths = load.paths?.length ? load.paths : [`${url.pathname}${url.search}`]
+  const varies = (load.body?.includes("{n}") ?? false) || paths.length > 1
   let counter = 0
   const request = (): Buffer => {
-    const body = varies ? load.body!.replaceAll("{n}", `${worker}-${++counter}`) : (load.body ?? "")
+    const n = ++counter
+    const head = `${load.method} ${paths[n % paths.length]}${headers}`
+    const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
     return Buffer.from(body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   }
   const fixed = varies ? undefined : request()

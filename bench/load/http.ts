@@ -10,7 +10,9 @@ import type { Latency, ProcessFigures } from "../Scenario.ts"
 export interface HttpLoad {
   /** Absolute URL on loopback. */
   readonly url: string
-  readonly method: "GET" | "POST"
+  /** Paths (with queries) on `url`'s host taken in turn, one per request, instead of `url`'s own (e.g. 8 tasks to update). */
+  readonly paths?: ReadonlyArray<string>
+  readonly method: "GET" | "POST" | "PATCH"
   readonly headers?: Readonly<Record<string, string>>
   /** Request body; each `{n}` becomes a per-request counter (so created names are unique). */
   readonly body?: string

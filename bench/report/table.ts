@@ -3,6 +3,7 @@
  * for the terminal (aligned columns) or as Markdown.
  */
 import { bytes, cores, micros, rate, seconds, times } from "./format.ts"
+import type { Target } from "../Scenario.ts"
 import { cpuPerOpUs, headline, otherCores, type GroupResult } from "./Results.ts"
 
 export interface Table {
@@ -90,6 +91,14 @@ export const sweepTable = (group: GroupResult): Table | undefined => {
     left: 1
   }
 }
+
+/** The targets a scenario checked: one row each, met or not. */
+export const targetsTable = (targets: ReadonlyArray<Target>): Table => ({
+  title: "targets (judged with this run's figures)",
+  header: ["target", "measured", "met"],
+  rows: targets.map((t) => [t.target, t.figure, t.met === undefined ? "–" : t.met ? "met" : "NOT MET"]),
+  left: 2
+})
 
 export const groupTables = (group: GroupResult): Array<Table> =>
   [figuresTable(group), group.ratios.length > 0 ? ratiosTable(group) : undefined, sweepTable(group)].filter((t): t is Table => t !== undefined)
