@@ -128,7 +128,8 @@ const responseLength = (buf: Buffer): { length: number; status: number } | undef
 
 const runWorker = async (load: HttpLoad, connections: number, worker: number): Promise<WorkerResult> => {
   const url = new URL(load.url)
-  const headers =
+  // What follows the path in every request: protocol and headers.
+  const afterPath =
     ` HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n` +
     Object.entries(load.headers ?? {})
       .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -138,7 +139,7 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
   let counter = 0
   const request = (): Buffer => {
     const n = ++counter
-    const head = `${load.method} ${paths[n % paths.length]}${headers}`
+    const head = `${load.method} ${paths[n % paths.length]}${afterPath}`
     const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
     return Buffer.from(body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
   }

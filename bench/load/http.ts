@@ -18,6 +18,8 @@ export interface HttpLoad {
   readonly body?: string
   readonly connections: number
   readonly durationSec: number
+  /** wrk counts a response slower than this as a timeout (default 5 s; the Node loader waits for every response). */
+  readonly timeoutSec?: number
 }
 
 export interface HttpResult {

@@ -76,7 +76,7 @@ export const runWrk = async (load: HttpLoad, root: string): Promise<HttpResult> 
       `-c${load.connections}`,
       `-d${Math.max(1, Math.round(load.durationSec))}s`,
       "--timeout",
-      "5s",
+      `${load.timeoutSec ?? 5}s`,
       "-s",
       file,
       load.url

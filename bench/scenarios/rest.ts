@@ -221,7 +221,9 @@ const loadFor = (url: string, operation: Operation, fixture: Fixture, connection
     },
     ...(operation.body ? { body: operation.body.replaceAll("{run}", tag) } : {}),
     connections,
-    durationSec
+    durationSec,
+    // Embedded PGlite serves one query at a time: at 128 connections a slow request waits seconds.
+    timeoutSec: 60
   }
 }
 
@@ -276,7 +278,24 @@ interface Swept {
   readonly unaccounted: number
 }
 
-/** Warm-up at the highest level, then every level. */
+/**
+ * Waits until the server is idle (under 10% of a core for 300 ms, at most
+ * 2 minutes): requests a load generator left in flight when it stopped are
+ * still being served (on PGlite, one query at a time, that takes seconds at
+ * 128 connections), and the next point must not queue behind them.
+ */
+const settle = async (server: Server) => {
+  const deadline = performance.now() + 120_000
+  let before = server.sample()
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const now = server.sample()
+    if (now.cpuSec - before.cpuSec < 0.03) return
+    before = now
+  }
+}
+
+/** Warm-up at the highest level, then every level; the server settles after each. */
 const sweep = async (server: Server, loadAt: (connections: number, durationSec: number) => HttpLoad, levels: ReadonlyArray<number>, options: RunOptions, steps: Steps, label: string): Promise<Swept> => {
   let acknowledged = 0
   let unaccounted = 0
@@ -285,6 +304,7 @@ const sweep = async (server: Server, loadAt: (connections: number, durationSec: 
     const warm = await runHttpLoad(loadAt(top, options.warmupSec), options.loader, options.root)
     acknowledged += warm.ok
     unaccounted += warm.errors + (options.loader === "wrk" ? top : 0)
+    await settle(server)
   }
   const points: Array<Point> = []
   for (const connections of levels) {
@@ -294,6 +314,7 @@ const sweep = async (server: Server, loadAt: (connections: number, durationSec: 
     acknowledged += point.ops - point.errors
     // wrk stops with requests in flight (sent, perhaps applied, never counted); the Node loader waits for them.
     unaccounted += point.errors + (options.loader === "wrk" ? connections : 0)
+    await settle(server)
     steps.end()
   }
   return { points, acknowledged, unaccounted }
