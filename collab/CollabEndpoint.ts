@@ -27,6 +27,7 @@ import type { Editor } from "./LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 import { checkClientFrame } from "./Protocol.ts"
 import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
+import { logError } from "../runtime/Log.ts"
 
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
 export const COLLAB_PATHS = ["/wiki/v1/collab", "/wiki/v1/collab/*"] as const
@@ -88,7 +89,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       if (Option.isSome(access)) {
         const decided = await run(access.value.rightOf(principal, documentName))
         if (Exit.isSuccess(decided)) right = decided.value
-        else console.error(`[collab] DocumentAccess failed for ${documentName}:`, decided.cause)
+        else logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
       }
       if (right === "none") return refuse(socket, CloseCode.forbidden, "forbidden")
       return { readOnly: right === "read", editor: editorOf(principal), principal }

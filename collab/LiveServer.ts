@@ -29,6 +29,7 @@ import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.
 import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc, yFragmentToDoc } from "./RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { UpdateLog } from "./UpdateLog.ts"
+import { logError } from "../runtime/Log.ts"
 
 /** Runs an SQL effect (the layer's context). */
 export type RunSql = <A>(effect: Effect.Effect<A, SqlError, Sql>) => Promise<A>
@@ -132,7 +133,7 @@ export class LiveServer implements ClusterHost {
       concurrency: backend === "postgres" ? 3 : 1,
       committed: (entries) => this.committed(entries),
       failed: (error, attempt) => {
-        if (attempt === 1 || attempt % 20 === 0) console.error(`[collab] appending updates failed (attempt ${attempt}), retrying:`, error)
+        if (attempt === 1 || attempt % 20 === 0) logError("collab", `appending updates failed (attempt ${attempt}), retrying`, error)
       }
     })
     this.hocuspocus = new Hocuspocus<ConnectionContext>({
@@ -477,10 +478,10 @@ export class LiveServer implements ClusterHost {
       await this.log.barrier(name)
       const snapshot = await this.snapshot(name)
       for (const listener of this.listeners) {
-        await listener(name, snapshot).catch((error) => console.error(`[collab] onChange listener failed for ${name}:`, error))
+        await listener(name, snapshot).catch((error) => logError("collab", `onChange listener failed for ${name}`, error))
       }
     } catch (error) {
-      console.error(`[collab] could not snapshot ${name} for listeners:`, error)
+      logError("collab", `could not snapshot ${name} for listeners`, error)
     }
   }
 
@@ -516,7 +517,7 @@ export class LiveServer implements ClusterHost {
         const name = this.compactions.shift()!
         this.compactionQueued.delete(name)
         if (this.removed.has(name)) continue
-        await this.compact(name).catch((error) => console.error(`[collab] compacting ${name} failed:`, error))
+        await this.compact(name).catch((error) => logError("collab", `compacting ${name} failed`, error))
       }
     } finally {
       this.compacting = false
@@ -539,7 +540,7 @@ export class LiveServer implements ClusterHost {
       const names = await this.runSql(DocumentStore.crowded(this.options.compactRows, 20))
       for (const name of names) this.scheduleCompaction(name)
     } catch (error) {
-      console.error("[collab] compaction sweep failed:", error)
+      logError("collab", "compaction sweep failed", error)
     }
   }
 

@@ -27,6 +27,7 @@ import { encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
 import type { ClusterHost, ClusterNode } from "./Cluster.ts"
 import type { Editor } from "./LiveDocuments.ts"
+import { logWarning } from "../runtime/Log.ts"
 
 const Kind = { Chunk: 0, Update: 1, Awareness: 2, Sync: 3, Repair: 4, Removed: 5 } as const
 
@@ -105,7 +106,7 @@ export const natsCluster = async (host: ClusterHost, options: NatsClusterOptions
       }
     } catch (error) {
       // Disconnected or closing: the heartbeat's SYNC repairs what this loses.
-      if (!closed) console.warn(`[collab] NATS publish failed: ${String((error as Error).message)}`)
+      if (!closed) logWarning("collab", "NATS publish failed", error)
     }
   }
 
@@ -252,7 +253,7 @@ export const natsCluster = async (host: ClusterHost, options: NatsClusterOptions
           try {
             handle(name, message.data)
           } catch (cause) {
-            console.warn(`[collab] dropped a malformed cluster frame for ${name}: ${String(cause)}`)
+            logWarning("collab", `dropped a malformed cluster frame for ${name}`, cause)
           }
         }
       })

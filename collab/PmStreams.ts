@@ -9,6 +9,8 @@
 import { Cause, Effect, Exit } from "effect"
 import { ChangeFeed } from "../actors/pm/ChangeFeed.ts"
 import * as EventLog from "../actors/pm/EventLog.ts"
+import { ApiKey } from "../actors/identity/ApiKey.ts"
+import { workspacesByIds } from "../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../actors/identity/Workspace.ts"
 import * as Visibility from "../actors/pm/Visibility.ts"
 import { notificationView } from "../actors/pm/Notifications.ts"
@@ -23,6 +25,7 @@ import type { Authorization, StreamNode } from "./StreamNode.ts"
 import { attachRawSocket } from "./StreamSocket.ts"
 import { controlTopic, topicsOf, userTopic } from "./StreamTopics.ts"
 import { consumeTicket } from "./WebSocketTickets.ts"
+import { logError } from "../runtime/Log.ts"
 
 export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
   Effect.gen(function* () {
@@ -34,7 +37,7 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         if (Exit.isSuccess(exit)) return exit.value
         throw Cause.squash(exit.cause)
       })
-    const log = (what: string) => (error: unknown) => console.error(`[pm streams] ${what}:`, error)
+    const log = (what: string) => (error: unknown) => logError("pm streams", what, error)
 
     let socketIo: ReturnType<typeof attachSocketIo> | undefined
     const publish = (topic: string, frame: object, json: string) => {
@@ -78,11 +81,8 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         Effect.gen(function* () {
           const workspaceIds = [...sessions.keys()]
           if (workspaceIds.length === 0) return
-          const rows = yield* query<{ id: string; members: ReadonlyArray<{ userId: string; role: string }> | null }>(
-            "SELECT id, state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[])",
-            [workspaceIds]
-          )
-          const roles = new Map(rows.map((row) => [row.id, new Map((row.members ?? []).map((m) => [m.userId, m.role] as const))] as const))
+          const workspaces = yield* workspacesByIds(workspaceIds)
+          const roles = new Map([...workspaces].map(([id, ws]) => [id, new Map(ws.members.map((m) => [m.userId, m.role] as const))] as const))
           const restricted: Array<[StreamSession, ReadonlyArray<string>]> = []
           for (const [workspaceId, open] of sessions) {
             for (const session of open) {
@@ -118,11 +118,8 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
             if (claims === undefined) return refused(CloseCode.unauthorized, "invalid, expired or already used ticket")
             if (claims.apiKeyId !== null) {
               // Issued to an API key: it must still be live (revocation takes effect at once, like on REST).
-              const live = yield* query<{ one: number }>(
-                "SELECT 1 AS one FROM actor_state WHERE kind = 'apiKey' AND id = $1 AND (state->>'exists')::boolean AND state->'revokedAt' = 'null'::jsonb",
-                [claims.apiKeyId]
-              )
-              if (live.length === 0) return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
+              const live = yield* (yield* ActorSystem).ask(ApiKey, claims.apiKeyId, "get", {}).pipe(Effect.option)
+              if (live._tag === "None") return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
             }
             const role = yield* (yield* ActorSystem).ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId }).pipe(Effect.option)
             if (role._tag === "None") return refused(CloseCode.forbidden, "no longer a member of this workspace")

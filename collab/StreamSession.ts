@@ -20,6 +20,7 @@
  * workspace) joins no topic of its own, so each event reaches a connection
  * once. Operations of one connection run one at a time, in order.
  */
+import { unstorableText } from "../actors/StorableText.ts"
 import type { LoggedEvent, ScopeFilter } from "../actors/pm/EventLog.ts"
 import { eventFrame } from "../actors/pm/EventLog.ts"
 import type { ChangeScope } from "../actors/pm/ChangeLog.ts"
@@ -73,6 +74,9 @@ export const MAX_SUBSCRIPTIONS = 100
 /** The client frame, or why it is malformed. */
 export const parseClientFrame = (value: unknown): ClientFrame | string => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "a frame must be a JSON object"
+  // The rule of every request (facade/Pipeline): text no store can hold is refused, naming where.
+  const unstorable = unstorableText(value, "frame")[0]
+  if (unstorable !== undefined) return `${unstorable.path} ${unstorable.message}`
   const frame = value as Record<string, unknown>
   const extra = Object.keys(frame).find((key) => !ALLOWED_KEYS.has(key))
   if (extra !== undefined) return `unknown field "${extra.slice(0, 40)}"`

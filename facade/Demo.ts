@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
 import { Account } from "../actors/identity/Account.ts"
 import { ApiKey, mintKey } from "../actors/identity/ApiKey.ts"
+import { anyAccount } from "../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../actors/identity/Workspace.ts"
-import { query } from "../persistence/Sql.ts"
 import { ActorSystem } from "../runtime/ActorSystem.ts"
 import { scopes } from "./Scopes.ts"
 
@@ -16,8 +16,7 @@ export const DEMO_PASSWORD = "atrium-demo-password"
 
 export const seedDemo = (origin: string) =>
   Effect.gen(function* () {
-    const existing = yield* query<{ n: number }>("SELECT count(*)::int AS n FROM actor_state WHERE kind = 'account'")
-    if ((existing[0]?.n ?? 0) > 0) {
+    if (yield* anyAccount) {
       return `Demo: the store is not empty; log in as ${DEMO_EMAIL} / ${DEMO_PASSWORD} if you seeded it before.`
     }
     const actors = yield* ActorSystem

@@ -3,7 +3,7 @@
  * `{"error": {"code", "message", "details"?: [{"path", "message"}]}, "requestId"}`.
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
-import type { ActorError } from "../runtime/ActorError.ts"
+import type { ActorError, UnavailableReason } from "../runtime/ActorError.ts"
 import type { Rejection, RejectionCode, RejectionDetail } from "../runtime/Rejection.ts"
 
 export interface HttpError {
@@ -33,6 +33,13 @@ const statusOf: Record<RejectionCode, number> = {
   rate_limited: 429
 }
 
+const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
+  handover: "No node owns this resource right now (it is moving between nodes); retry shortly",
+  draining: "The server is shutting down; retry shortly",
+  interrupted: "The request was interrupted while its resource moved between nodes or the server shut down; its outcome is unknown, check before retrying",
+  unknown: "The resource is temporarily unavailable; retry shortly"
+}
+
 export const fromFailure = (failure: Rejection | ActorError): HttpError => {
   switch (failure._tag) {
     case "Rejection":
@@ -48,10 +55,11 @@ export const fromFailure = (failure: Rejection | ActorError): HttpError => {
     case "ActorTimeout":
       return httpError(503, "timeout", `No reply from ${failure.address.kind} within ${failure.millis} ms; retry shortly`, undefined, { "retry-after": "1" })
     case "ActorUnavailable":
-      return httpError(503, "unavailable", "The service is moving this resource between nodes; retry shortly", undefined, { "retry-after": "1" })
+      return httpError(503, "unavailable", unavailableMessage[failure.reason ?? "unknown"], undefined, { "retry-after": "1" })
     default:
-      // ActorDefect, or an error type a handler failed to map: both are bugs.
-      return httpError(500, "internal", "Internal error")
+      // ActorDefect (a handler died, or its state could not be persisted), or an
+      // error type a handler failed to map: both are bugs, never worth a retry.
+      return httpError(500, "internal", "Internal error; quote the request id when reporting it")
   }
 }
 

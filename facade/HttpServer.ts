@@ -2,9 +2,9 @@
  * The uWebSockets.js server: one app, one port, all four services. This file
  * only moves bytes: it copies what it needs from the request synchronously
  * (uWS invalidates the request object when the handler returns), buffers the
- * body up to the route's limit (refusing larger ones from Content-Length,
- * before buffering), runs the pipeline as one fiber per request, and writes
- * the response corked. Real-time sockets attach to the same app.
+ * body up to the route's limit (refusing larger ones without buffering them),
+ * runs the pipeline as one fiber per request, and writes the response corked.
+ * Real-time sockets attach to the same app.
  */
 import { randomBytes } from "node:crypto"
 import { Context, Effect } from "effect"
@@ -44,12 +44,19 @@ const SAFE_REQUEST_ID = /^[\w.:-]+$/
 const requestIdFrom = (header: string): string =>
   header !== "" && header.length <= 128 && SAFE_REQUEST_ID.test(header) ? header : `${bootId}-${(++requestCounter).toString(36)}`
 
+/**
+ * Bytes of an over-limit body read and dropped before answering 413: a client
+ * still sending when the connection closes sees EPIPE or a reset instead of
+ * the answer. Beyond this bound the connection is cut without waiting.
+ */
+const DISCARD_BYTES = 16 * 1024 * 1024
+
 const write = (res: HttpResponse, requestId: string, response: OutgoingResponse, closeAfter = false): void => {
   res.cork(() => {
     res.writeStatus(statusLine(response.status))
     res.writeHeader("x-request-id", requestId)
     for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
-    if (closeAfter) res.writeHeader("connection", "close")
+    // `end(…, true)` writes `Connection: close` itself.
     res.end(response.body, closeAfter)
   })
 }
@@ -95,6 +102,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
       const requestId = requestIdFrom(req.getHeader("x-request-id"))
       const contentLength = req.getHeader("content-length")
       const chunked = req.getHeader("transfer-encoding") !== ""
+      const expectsContinue = req.getHeader("expect").toLowerCase() === "100-continue"
       // Built once; `body` is filled in when the body has arrived (none for most requests).
       const request: { -readonly [K in keyof IncomingRequest]: IncomingRequest[K] } = {
         method,
@@ -135,20 +143,27 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
 
       const declared = contentLength === "" ? 0 : Number(contentLength)
       if (!chunked && declared === 0) return dispatch(undefined)
-      if (declared > limit) {
+      const refuse = () => {
         aborted = true
         write(res, requestId, tooLarge(), true)
-        return
       }
+      // A client waiting for 100 Continue sends nothing more once it reads a final status.
+      // (uWS 20.30 writes the interim 100 itself before any handler runs; the 413 follows at once.)
+      if (declared > limit && (expectsContinue || declared > limit + DISCARD_BYTES)) return refuse()
       // Collect the body; uWS reuses each chunk's memory after the callback returns, so copy.
+      // Over the limit, read and drop the rest (up to a bound), then answer: see DISCARD_BYTES.
       const chunks: Array<Buffer> = []
       let received = 0
+      let over = declared > limit
       res.onData((chunk, isLast) => {
         if (aborted) return
         received += chunk.byteLength
-        if (received > limit) {
-          aborted = true
-          write(res, requestId, tooLarge(), true)
+        if (!over && received > limit) {
+          over = true
+          chunks.length = 0
+        }
+        if (over) {
+          if (isLast || received > limit + DISCARD_BYTES) refuse()
           return
         }
         chunks.push(Buffer.from(chunk.slice(0)))

@@ -19,10 +19,24 @@ export type AuthMode = "public" | "jwt" | "apiKey" | "both"
 
 export interface ResponseSpec {
   readonly description: string
+  /** The JSON body; every JSON reply declares one, and the reply is encoded through it. */
   readonly schema?: Schema.Top
-  /** Non-JSON bodies (downloads, exports). */
-  readonly contentType?: string
+  /**
+   * The media type(s) served when not only JSON: a download, an export, a format chosen by the caller.
+   * One valid media type each (a range such as `image/*` when the body keeps a stored file's own type);
+   * a JSON type among them takes `schema`.
+   */
+  readonly contentType?: string | ReadonlyArray<string>
 }
+
+/** The media types a response may carry: the declared ones, else JSON when it has a schema. */
+export const mediaTypesOf = (spec: ResponseSpec): ReadonlyArray<string> =>
+  spec.contentType === undefined ? (spec.schema ? ["application/json"] : []) : typeof spec.contentType === "string" ? [spec.contentType] : spec.contentType
+
+/** `type/subtype`, lower case, without parameters. */
+export const essenceOf = (mediaType: string): string => mediaType.split(";")[0]!.trim().toLowerCase()
+
+export const isJsonMediaType = (mediaType: string): boolean => /^application\/(?:[\w.-]+\+)?json$/.test(essenceOf(mediaType))
 
 export interface Example {
   readonly name: string

@@ -1,15 +1,19 @@
 /**
  * The request pipeline, independent of the socket library: route → authenticate
  * → authorize (auth mode and API-key scopes) → decode path, query and body with
- * the operation's schemas → handler → encode. Every failure leaves as the error
- * envelope; a defect is logged and answered 500 (a 5xx is a bug).
+ * the operation's schemas → handler → encode the reply through its response
+ * schema (Reply.ts). Every failure leaves as the error envelope; a defect (a
+ * reply that does not match its schema too) is logged and answered 500 (a 5xx
+ * is a bug).
  */
 import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
+import { unstorableText } from "../actors/StorableText.ts"
 import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
 import { authenticate } from "./auth/Authenticate.ts"
 import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts"
-import { type AnyOperation, type RawReply, successStatus } from "./Operation.ts"
+import type { AnyOperation } from "./Operation.ts"
 import type { Principal } from "./Principal.ts"
+import { reply } from "./Reply.ts"
 import type { Match } from "./Router.ts"
 
 export interface IncomingRequest {
@@ -44,8 +48,21 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const decoders = new WeakMap<Schema.Top, (input: unknown) => Exit.Exit<unknown, Schema.SchemaError>>()
 
-/** Decodes `input` at `location` (path, query or body), naming each offending field. */
+const refused = (location: string, details: ReadonlyArray<RejectionDetail>) => {
+  const first = details[0]
+  return Effect.fail(
+    reject("invalid", first ? `Invalid ${first.path}: ${first.message}` : `Invalid request ${location}`, details)
+  )
+}
+
+/**
+ * Decodes `input` at `location` (path, query or body), naming each offending
+ * field. Text no store can hold (NUL, unpaired surrogates) is refused first,
+ * for every operation, before any handler or actor sees it.
+ */
 const decodeAt = (schema: Schema.Top, input: unknown, location: "path" | "query" | "body") => {
+  const unstorable = unstorableText(input, location)
+  if (unstorable.length > 0) return refused(location, unstorable)
   let decode = decoders.get(schema)
   if (decode === undefined) {
     decode = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error", errors: "all" })
@@ -59,10 +76,7 @@ const decodeAt = (schema: Schema.Top, input: unknown, location: "path" | "query"
     path: [location, ...(issue.path ?? []).map((key) => String(typeof key === "object" ? key.key : key))].join("."),
     message: issue.message
   }))
-  const first = details[0]
-  return Effect.fail(
-    reject("invalid", first ? `Invalid ${first.path}: ${first.message}` : `Invalid request ${location}`, details)
-  )
+  return refused(location, details)
 }
 
 const parseQuery = (query: string): Record<string, string> => {
@@ -122,20 +136,6 @@ const decodeUpload = (operation: AnyOperation, request: IncomingRequest) => {
   return Effect.succeed({ contentType, bytes: request.body })
 }
 
-const reply = (operation: AnyOperation, result: unknown): OutgoingResponse => {
-  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply") {
-    const rawReply = result as RawReply
-    return {
-      status: rawReply.status ?? successStatus(operation),
-      headers: { "content-type": rawReply.contentType, ...rawReply.headers },
-      body: rawReply.body
-    }
-  }
-  const status = successStatus(operation)
-  if (status === 204) return { status, headers: {}, body: "" }
-  return { status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(result ?? null) }
-}
-
 const handle = (match: Match, request: IncomingRequest) => {
   if (match._tag === "NotFound") {
     return Effect.succeed(errorResponse(httpError(404, "not_found", `No route for ${request.method} ${request.path}`), request.requestId))
@@ -164,7 +164,7 @@ const handle = (match: Match, request: IncomingRequest) => {
       upload ? { params, query, body, upload } : { params, query, body },
       { requestId: request.requestId, principal, origin: request.origin }
     )
-    const response = reply(operation, result)
+    const response = yield* reply(operation, result)
     const etag = response.headers.etag
     return etag !== undefined && request.ifNoneMatch === etag
       ? { status: 304, headers: { etag, "cache-control": response.headers["cache-control"] ?? "no-cache" }, body: "" }
@@ -177,7 +177,19 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
   handle(match, request).pipe(
     Effect.catchCause((cause) => {
       const failure = Cause.findErrorOption(cause)
-      if (failure._tag === "Some") return Effect.succeed(errorResponse(fromFailure(failure.value as never), request.requestId))
+      if (failure._tag === "Some") {
+        const response = errorResponse(fromFailure(failure.value as never), request.requestId)
+        if (response.status < 500 || response.status === 503) return Effect.succeed(response)
+        // A defect that crossed the actor boundary as a value (e.g. state that could not be persisted).
+        const address = (failure.value as { address?: { kind: string; id: string } }).address
+        return Effect.as(
+          Effect.logError(
+            `defect in ${request.method} ${request.path} (request ${request.requestId})`,
+            (failure.value as { message?: string }).message ?? String(failure.value)
+          ).pipe(Effect.annotateLogs(address ? { actor: `${address.kind}/${address.id}` } : {})),
+          response
+        )
+      }
       return Effect.as(
         Effect.logError(`defect in ${request.method} ${request.path} (request ${request.requestId})`, Cause.pretty(cause)),
         errorResponse(httpError(500, "internal", "Internal error"), request.requestId)

@@ -131,7 +131,7 @@ export const apply = (migrations: ReadonlyArray<Migration>): Effect.Effect<Reado
       }))
       if (didApply) {
         applied.push(migration)
-        yield* Effect.logInfo(`Applied migration ${migration.file}`)
+        yield* Effect.logDebug(`Applied migration ${migration.file}`)
       }
     }
     return applied

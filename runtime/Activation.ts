@@ -16,7 +16,7 @@
  *   a handler that corrupted the state in place cannot leak it.
  */
 import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
-import type { ActorAddress, ActorContext, ActorKind } from "./Actor.ts"
+import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import type { ActorStoreShape } from "./ActorStore.ts"
 import { type Envelope, NotServed } from "./Envelope.ts"
@@ -37,6 +37,8 @@ export interface Activation {
   current: Envelope | undefined
   /** The activation's fiber (set right after it is forked). */
   fiber: Fiber.Fiber<void> | undefined
+  /** Set by `ActorHost.invalidate`: rebuild the state before the next message. */
+  stale: boolean
 }
 
 export const make = (kind: ActorKind, id: string, key: string, shard: number, mailbox: Mailbox.Mailbox): Activation => ({
@@ -48,7 +50,8 @@ export const make = (kind: ActorKind, id: string, key: string, shard: number, ma
   touched: true,
   busy: false,
   current: undefined,
-  fiber: undefined
+  fiber: undefined,
+  stale: false
 })
 
 interface StateCodec {
@@ -99,8 +102,13 @@ export const run = (
   >
   let state: unknown = undefined
   let loaded = false
+  const isDomainError = (tag: string, value: unknown): boolean => {
+    const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
+    return schemas?.error !== undefined && Schema.is(schemas.error)(value)
+  }
 
-  const load: Effect.Effect<void, ActorUnavailable> = Effect.flatMap(
+  const rebuild = kind.rebuild as ((id: string) => Effect.Effect<unknown, unknown>) | undefined
+  const fromStore: Effect.Effect<void, unknown> = Effect.flatMap(
     Effect.mapError(store.load(address), (e) => e as unknown),
     (encoded) =>
       encoded === undefined
@@ -112,7 +120,19 @@ export const run = (
           state = decoded
           loaded = true
         })
-  ).pipe(
+  )
+  const fromRows: Effect.Effect<void, unknown> | undefined = rebuild &&
+    Effect.suspend(() =>
+      Effect.map(rebuild(address.id), (rebuilt) => {
+        state = rebuilt
+        loaded = true
+      })
+    )
+  const load: Effect.Effect<void, ActorUnavailable> = Effect.suspend(() => {
+    // Cleared before reading: an invalidation that lands while we read marks it stale again.
+    activation.stale = false
+    return fromRows ?? fromStore
+  }).pipe(
     Effect.catchCause((cause) =>
       Effect.andThen(
         Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)),
@@ -132,7 +152,7 @@ export const run = (
 
   const onFailure = (envelope: Envelope, cause: Cause.Cause<unknown>): Effect.Effect<void> => {
     const error = Cause.findErrorOption(cause)
-    if (Option.isSome(error) && error.value instanceof Rejection) {
+    if (Option.isSome(error) && (error.value instanceof Rejection || isDomainError(envelope.tag, error.value))) {
       return finish(envelope, Exit.fail(error.value))
     }
     // Anything else is a defect: the in-memory state may be corrupt, reload it.
@@ -157,6 +177,7 @@ export const run = (
     }
     let next: unknown = undefined
     let changed = false
+    let reload = false
     let open = true
     const ctx: ActorContext<unknown> = {
       address,
@@ -167,12 +188,25 @@ export const run = (
           next = value
           changed = true
         }
+      },
+      reload: () => {
+        if (open) reload = true
       }
     }
     return Effect.flatMap(Effect.exit(Effect.suspend(() => handler(envelope.payload, ctx))), (exit) => {
       open = false
       if (exit._tag === "Failure") return onFailure(envelope, exit.cause)
+      if (reload) {
+        loaded = false
+        state = undefined
+        return finish(envelope, exit)
+      }
       if (!changed) return finish(envelope, exit)
+      // A rebuilt kind's handler committed its rows itself: the new state only lives in memory.
+      if (rebuild !== undefined) {
+        state = next
+        return finish(envelope, exit)
+      }
       // Write-through: persist first, reply after.
       return Effect.flatMap(
         Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded))),
@@ -182,6 +216,7 @@ export const run = (
             return finish(envelope, exit)
           }
           // Unknown whether the write landed: forget the in-memory state, reload it next time.
+          // A defect, not a transient failure: retrying the same state would fail the same way.
           loaded = false
           state = undefined
           return Effect.andThen(
@@ -189,7 +224,7 @@ export const run = (
             finish(
               envelope,
               Exit.fail(
-                new ActorUnavailable({
+                new ActorDefect({
                   address,
                   message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
                 })
@@ -211,6 +246,7 @@ export const run = (
     }
     activation.busy = true
     activation.current = envelope
+    if (activation.stale) loaded = false
     if (loaded) return handleLoaded(envelope)
     return Effect.matchEffect(load, {
       onFailure: (error) => finish(envelope, Exit.fail(error)),

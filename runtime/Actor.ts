@@ -3,6 +3,15 @@
  * sense of an Orleans grain. Declared once as data; the ActorSystem activates,
  * persists, passivates and routes it. Messages are `Schema`s, so one
  * definition validates, encodes for NATS and documents.
+ *
+ * Two ways for state to outlive an activation:
+ * - persisted: the state is a snapshot written through the ActorStore before
+ *   every reply (identity actors);
+ * - rebuilt: the state is a read model of relational rows the handlers commit
+ *   themselves (pm, wiki). `rebuild(id)` loads it on activation, after a
+ *   defect, after `ctx.reload()` and after `ActorSystem.invalidate` (changes
+ *   made elsewhere that alter how the aggregate is shown); nothing is written
+ *   through the ActorStore.
  */
 import type { Effect, Schema } from "effect"
 import type { Rejection } from "./Rejection.ts"
@@ -16,13 +25,17 @@ export interface ActorContext<State> {
   readonly address: ActorAddress
   /** The activation's current state (loaded from persistence on activation). */
   readonly state: State
-  /** Replaces the state; the runtime persists it before the reply is sent. */
+  /** Replaces the state; a persisted kind's state is saved before the reply is sent. */
   readonly setState: (next: State) => void
+  /** Rebuilt kinds: drop the in-memory state and rebuild it before the next message. */
+  readonly reload: () => void
 }
 
 export interface MessageSchemas {
   readonly payload: Schema.Top
   readonly success: Schema.Top
+  /** The message's domain failure; `Rejection` when absent. Anything else a handler fails with is a defect. */
+  readonly error?: Schema.Top
 }
 
 export type Handlers<State, Messages extends Record<string, MessageSchemas>, R> = {
@@ -38,6 +51,8 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
   readonly state: Schema.Codec<State, any>
   /** The state of an actor that was never persisted. */
   readonly initial: (id: string) => State
+  /** A rebuilt kind: loads the state from the relational truth instead of the ActorStore (see above). */
+  readonly rebuild?: (id: string) => Effect.Effect<State, unknown, R>
   readonly messages: Messages
   readonly handlers: Handlers<State, Messages, R>
   /** Passivate after this long without messages (default: the system's). */

@@ -20,10 +20,20 @@ export class ActorDefect extends Schema.TaggedError<ActorDefect>()("ActorDefect"
   message: Schema.String
 }) {}
 
+/**
+ * Why a message could not be handled right now, so callers can say which:
+ * handover: no node owns the shard yet (moving between nodes, or none reachable);
+ * draining: the node is shutting down; interrupted: the activation was stopped
+ * mid-message (hand-over or shutdown), so the outcome is unknown.
+ */
+export const UnavailableReason = Schema.Literals(["handover", "draining", "interrupted"])
+export type UnavailableReason = typeof UnavailableReason.Type
+
 /** No node could take the message (shard without owner, transport down, draining). */
 export class ActorUnavailable extends Schema.TaggedError<ActorUnavailable>()("ActorUnavailable", {
   address: Address,
-  message: Schema.String
+  message: Schema.String,
+  reason: Schema.optionalKey(UnavailableReason)
 }) {}
 
 export type ActorError = ActorOverloaded | ActorTimeout | ActorDefect | ActorUnavailable

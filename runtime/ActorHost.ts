@@ -12,7 +12,7 @@
 import { Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
 import type { ActorKind } from "./Actor.ts"
 import * as Activation from "./Activation.ts"
-import { ActorOverloaded, ActorUnavailable } from "./ActorError.ts"
+import { ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./ActorError.ts"
 import { ActorStore } from "./ActorStore.ts"
 import type { Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
@@ -68,6 +68,12 @@ export interface ActorHost {
     select: (activation: Activation.Activation) => boolean,
     queuedReason: NotServed | ActorUnavailable
   ) => Effect.Effect<void>
+  /**
+   * Marks the live activation of `(kind, id)` stale, if there is one (none is
+   * started): it rebuilds its state before the next message it handles, so
+   * whatever is answered after this call reflects the change that caused it.
+   */
+  readonly invalidate: (kind: string, id: string) => void
   /** Refuses new messages and gracefully passivates everything. Idempotent. */
   readonly close: Effect.Effect<void>
   /** Number of live activations. */
@@ -101,8 +107,8 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const leaving = new Set<Entry>()
     let closed = false
 
-    const unavailable = (kind: string, id: string, message: string) =>
-      Exit.fail(new ActorUnavailable({ address: { kind, id }, message }))
+    const unavailable = (kind: string, id: string, message: string, reason?: UnavailableReason) =>
+      Exit.fail(new ActorUnavailable({ address: { kind, id }, message, ...(reason ? { reason } : {}) }))
 
     const activate = (kind: ActorKind, id: string, key: string, envelope: Envelope): Effect.Effect<void> =>
       Effect.flatMap(Mailbox.make(kind.mailbox ?? defaultMailbox), (mailbox) => {
@@ -133,7 +139,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
 
     const offer = (kindName: string, id: string, envelope: Envelope): Effect.Effect<void> => {
       if (closed) {
-        envelope.reply(unavailable(kindName, id, "actor system is draining"))
+        envelope.reply(unavailable(kindName, id, "actor system is draining", "draining"))
         return Effect.void
       }
       const key = addressKey(kindName, id)
@@ -184,7 +190,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
             activation.current = undefined
             // Interrupted mid-handler: the outcome is unknown, so it must not be retried elsewhere.
             current?.reply(Exit.fail(
-              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing" })
+              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing", reason: "interrupted" })
             ))
           })
         )
@@ -250,9 +256,17 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       closed = true
       return passivate(
         () => true,
-        new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "actor system is draining" })
+        new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "actor system is draining", reason: "draining" })
       ).pipe(Effect.ensuring(Deferred.done(closeDone, Exit.void)))
     })
 
-    return { kinds, offer, passivate, abort, close, size: () => entries.size } satisfies ActorHost
+    const invalidate = (kind: string, id: string): void => {
+      const key = addressKey(kind, id)
+      const entry = entries.get(key)
+      if (entry !== undefined) entry.activation.stale = true
+      // One that is passivating still answers what it had queued.
+      for (const leavingEntry of leaving) if (leavingEntry.activation.key === key) leavingEntry.activation.stale = true
+    }
+
+    return { kinds, offer, passivate, abort, invalidate, close, size: () => entries.size } satisfies ActorHost
   })

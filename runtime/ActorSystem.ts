@@ -5,7 +5,8 @@
  *
  * Handlers' requirements (`R` of their Effects, e.g. the `Sql` service) are
  * NOT provided by callers of `ask`: each transport layer captures the Context
- * it is built in and runs every handler in it. So provide `ActorStore` and
+ * it is built in and runs every handler in it, with the ActorSystem itself
+ * added (actors ask and invalidate other actors). So provide `ActorStore` and
  * the handlers' services to the system's layer:
  *
  * ```ts
@@ -34,6 +35,13 @@ export interface ActorSystemShape {
     payload: PayloadOf<K, Tag>,
     options?: AskOptions
   ) => Effect.Effect<SuccessOf<K, Tag>, Rejection | ActorError>
+  /**
+   * Tells the live activation of a rebuilt kind, wherever it lives, that its
+   * state is stale (changes made elsewhere alter how it is shown): it rebuilds
+   * before its next message. Completes once the owning node has marked it;
+   * starts no activation. Used after the commit, before the writer replies.
+   */
+  readonly invalidate: (kind: ActorKind, id: string) => Effect.Effect<void>
   /** Stop taking new messages, finish queued ones, passivate every activation (state saved). */
   readonly drain: Effect.Effect<void>
 }

@@ -9,17 +9,48 @@
  * (`Effect.context()`) and runs every handler in it, so provide those services
  * to this layer, not to the callers of `ask`.
  */
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { ActorKind, ServicesOf } from "./Actor.ts"
-import type { ActorError } from "./ActorError.ts"
+import { ActorDefect, type ActorError } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
 import type { ActorStore } from "./ActorStore.ts"
 import { ActorSystem, type ActorSystemShape } from "./ActorSystem.ts"
-import { LocalEnvelope } from "./Envelope.ts"
+import { LocalEnvelope, type NotServed } from "./Envelope.ts"
+import * as MessageCodec from "./MessageCodec.ts"
 import * as NodeId from "./NodeId.ts"
 import type { Rejection } from "./Rejection.ts"
 
+/**
+ * Sends what the NATS transport would send: the payload and the success
+ * value each go through their message's codec (a value that does not fit its
+ * schema fails loudly here, in tests, instead of in a cluster).
+ */
+const checked = (
+  kind: ActorKind,
+  tag: string,
+  payload: unknown,
+  send: (payload: unknown) => Effect.Effect<unknown, Rejection | ActorError | NotServed>
+) =>
+  Effect.gen(function*() {
+    const address = { kind: kind.kind, id: "?" }
+    const codec = MessageCodec.codecFor(kind, tag)
+    if (codec === undefined) return yield* Effect.die(new Error(`${kind.kind} has no message "${tag}"`))
+    const encoded = yield* Effect.mapError(codec.encodePayload(payload), (error) =>
+      new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not fit its schema: ${error.message}` }))
+    const decoded = yield* Effect.mapError(codec.decodePayload(JSON.parse(JSON.stringify(encoded))), (error) =>
+      new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not survive JSON: ${error.message}` }))
+    const value = yield* send(decoded)
+    const reply = codec.encodeSuccess(value)
+    if (reply._tag === "Failure") {
+      return yield* new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not fit its schema: ${String(reply.cause)}` })
+    }
+    return yield* Effect.mapError(codec.decodeSuccess(JSON.parse(JSON.stringify(reply.value ?? null))), (error) =>
+      new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not survive JSON: ${error.message}` }))
+  })
+
 export interface InProcessOptions extends ActorHost.ActorHostOptions {
+  /** Encode every ask's payload and reply as the NATS transport would (tests). Default: ATRIUM_CHECK_PROTOCOLS=1. */
+  readonly checkProtocols?: boolean
   /** Default: generated (hostname-pid-random). */
   readonly nodeId?: string
   /** Default timeout of `ask`. Default 10 s. */
@@ -33,24 +64,28 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
   Layer.effect(
     ActorSystem,
     Effect.gen(function*() {
-      const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const outer = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
       const nodeId = NodeId.validate(options.nodeId ?? NodeId.make())
-      const host = yield* ActorHost.make({ ...options, kinds, context, nodeId })
       const defaultTimeout = options.timeoutMillis ?? 10_000
+      // Handlers may ask other actors: they run with this very system in their context.
+      let host: ActorHost.ActorHost
 
-      const ask: ActorSystemShape["ask"] = (kind, id, tag, payload, askOptions) =>
+      const deliver = (kind: ActorKind, id: string, tag: string, payload: unknown, timeoutMillis: number | undefined) =>
         Effect.suspend(() => {
-          const envelope = new LocalEnvelope(
-            { kind: kind.kind, id },
-            tag,
-            payload,
-            askOptions?.timeoutMillis ?? defaultTimeout
-          )
+          const envelope = new LocalEnvelope({ kind: kind.kind, id }, tag, payload, timeoutMillis ?? defaultTimeout)
           return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
-        }) as Effect.Effect<any, Rejection | ActorError>
+        })
+      const ask: ActorSystemShape["ask"] = (options.checkProtocols ?? process.env.ATRIUM_CHECK_PROTOCOLS === "1")
+        ? (kind, id, tag, payload, askOptions) => checked(kind, tag, payload, (p) => deliver(kind, id, tag, p, askOptions?.timeoutMillis)) as any
+        : (kind, id, tag, payload, askOptions) => deliver(kind, id, tag, payload, askOptions?.timeoutMillis) as any
+
+      const invalidate: ActorSystemShape["invalidate"] = (kind, id) => Effect.sync(() => host.invalidate(kind.kind, id))
+      const drain = Effect.suspend(() => host.close)
+      const system = ActorSystem.of({ nodeId, ask, invalidate, drain })
+      host = yield* ActorHost.make({ ...options, kinds, context: Context.add(outer, ActorSystem, system), nodeId })
 
       // Closing the layer drains: queued messages are answered, activations stop.
       yield* Effect.addFinalizer(() => host.close)
-      return ActorSystem.of({ nodeId, ask, drain: host.close })
+      return system
     })
   )

@@ -4,13 +4,14 @@
  * `Date` or a `Map` in a payload survives) and validated on receipt.
  *
  *   request  {"ms":<remaining millis>,"k":<kind>,"i":<id>,"t":<tag>,"p":<payload>}
+ *            {"ms":…,"k":<kind>,"i":<id>,"t":"","inv":1}   (invalidate the live activation's state)
  *   reply    {"ok":<success>} | {"rej":<Rejection>} | {"err":<ActorError>} | {"moved":<shard>}
  *
  * `moved` means "not processed here, retry on the owner"; Rejections and
  * ActorErrors travel as their tagged JSON and are decoded back to instances.
  */
 import { Cause, Effect, type Exit, Option, Schema } from "effect"
-import type { ActorAddress, ActorKind } from "./Actor.ts"
+import type { ActorAddress, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, type ActorError, ActorOverloaded, ActorTimeout, ActorUnavailable } from "./ActorError.ts"
 import { NotServed, type Outcome } from "./Envelope.ts"
 import { Rejection } from "./Rejection.ts"
@@ -23,6 +24,10 @@ export interface MessageCodec {
   readonly decodePayload: Encode
   readonly encodeSuccess: EncodeSync
   readonly decodeSuccess: Encode
+  /** The message's domain failure (its `error` schema, else Rejection). */
+  readonly isError: (u: unknown) => boolean
+  readonly encodeError: EncodeSync
+  readonly decodeError: Encode
 }
 
 const json = (schema: Schema.Top) => Schema.toCodecJson(schema) as unknown as Schema.Codec<unknown, unknown>
@@ -39,25 +44,28 @@ export const codecFor = (kind: ActorKind, tag: string): MessageCodec | undefined
   }
   let codec = byTag.get(tag)
   if (codec === undefined) {
-    const schemas = (kind.messages as Record<string, { payload: Schema.Top; success: Schema.Top } | undefined>)[tag]
+    const schemas = (kind.messages as Record<string, MessageSchemas | undefined>)[tag]
     if (schemas === undefined || !Object.hasOwn(kind.messages, tag)) return undefined
     const payload = json(schemas.payload)
     const success = json(schemas.success)
+    const error = json(schemas.error ?? Rejection)
     codec = {
       encodePayload: Schema.encodeUnknownEffect(payload),
       decodePayload: Schema.decodeUnknownEffect(payload),
       encodeSuccess: Schema.encodeUnknownExit(success),
-      decodeSuccess: Schema.decodeUnknownEffect(success)
+      decodeSuccess: Schema.decodeUnknownEffect(success),
+      isError: Schema.is(schemas.error ?? Rejection),
+      encodeError: Schema.encodeUnknownExit(error),
+      decodeError: Schema.decodeUnknownEffect(error)
     }
     byTag.set(tag, codec)
   }
   return codec
 }
 
-const RejectionJson = json(Rejection)
+// Rejections of no particular message (unknown kind or tag, malformed request).
+const encodeRejection = Schema.encodeUnknownExit(json(Rejection))
 const ActorErrorJson = json(Schema.Union([ActorOverloaded, ActorTimeout, ActorDefect, ActorUnavailable]))
-const encodeRejection = Schema.encodeUnknownExit(RejectionJson)
-const decodeRejection = Schema.decodeUnknownEffect(RejectionJson)
 const encodeActorError = Schema.encodeUnknownExit(ActorErrorJson)
 const decodeActorError = Schema.decodeUnknownEffect(ActorErrorJson)
 
@@ -67,6 +75,8 @@ export interface Request {
   readonly i: string
   readonly t: string
   readonly p: unknown
+  /** 1: not a message but an invalidation of the live activation's rebuilt state. */
+  readonly inv?: 1
 }
 
 /**
@@ -75,6 +85,8 @@ export interface Request {
  */
 export const encodeRequestBody = (kind: string, id: string, tag: string, payload: unknown): string =>
   JSON.stringify({ k: kind, i: id, t: tag, p: payload })
+
+export const encodeInvalidation = (kind: string, id: string): string => JSON.stringify({ k: kind, i: id, t: "", inv: 1 })
 
 export const withDeadline = (body: string, remainingMillis: number): string =>
   `{"ms":${Math.max(0, Math.floor(remainingMillis))},` + body.slice(1)
@@ -114,6 +126,9 @@ export const encodeOutcome = (address: ActorAddress, codec: MessageCodec | undef
   }
   const value = Option.getOrUndefined(Cause.findErrorOption(outcome.cause))
   if (value instanceof NotServed) return JSON.stringify({ moved: value.shard })
+  if (codec !== undefined && codec.isError(value)) {
+    return stringifyExit(codec.encodeError(value), "rej", () => defectReply(address, "unencodable rejection"))
+  }
   if (value instanceof Rejection) {
     return stringifyExit(encodeRejection(value), "rej", () => defectReply(address, "unencodable rejection"))
   }
@@ -140,7 +155,7 @@ export const decodeReply = (
   if ("ok" in reply) return Effect.catch(codec.decodeSuccess(reply.ok), invalid("success value"))
   if ("rej" in reply) {
     return Effect.flatMap(
-      Effect.catch(decodeRejection(reply.rej), invalid("rejection")),
+      Effect.catch(codec.decodeError(reply.rej), invalid("rejection")),
       (rejection) => Effect.fail(rejection as Rejection)
     )
   }

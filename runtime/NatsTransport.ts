@@ -27,7 +27,7 @@
 import { connect, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node"
 import { jetstream } from "@nats-io/jetstream"
 import { Kvm } from "@nats-io/kv"
-import { Deferred, Effect, Exit, Layer, Queue, Schema } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Queue, Schema } from "effect"
 import type { ActorAddress, ActorKind, ServicesOf } from "./Actor.ts"
 import { type ActorError, ActorTimeout, ActorUnavailable } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
@@ -164,10 +164,18 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
 
       // The leases are created below (they need the host to passivate); activations only exist after that.
       let leaseTable: ShardLeases.ShardLeases | undefined = undefined
+      // Handlers may ask other actors: they run with this very system (defined below) in their context.
+      let system: ActorSystemShape | undefined = undefined
+      const forHandlers = ActorSystem.of({
+        nodeId,
+        ask: (kind, id, tag, payload, askOptions) => Effect.suspend(() => system!.ask(kind, id, tag, payload, askOptions)),
+        invalidate: (kind, id) => Effect.suspend(() => system!.invalidate(kind, id)),
+        drain: Effect.suspend(() => system!.drain)
+      })
       const host = yield* ActorHost.make({
         ...options,
         kinds,
-        context,
+        context: Context.add(context, ActorSystem, forHandlers),
         nodeId,
         shardOf: (kind, id) => shardOf(kind, id, shards),
         canProcess: (shard) => leaseTable !== undefined && leaseTable.isValid(shard)
@@ -218,6 +226,11 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         const shard = shardOf(req.k, req.i, shards)
         if (!leases.isServing(shard)) {
           safeRespond(msg, JSON.stringify({ moved: shard }))
+          return Effect.void
+        }
+        if (req.inv === 1) {
+          host.invalidate(req.k, req.i)
+          safeRespond(msg, "{\"ok\":null}")
           return Effect.void
         }
         const address = { kind: req.k, id: req.i }
@@ -272,7 +285,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         Effect.suspend(() => {
           const address: ActorAddress = { kind: kind.kind, id }
           if (!accepting) {
-            return Effect.fail(new ActorUnavailable({ address, message: "actor system is draining" }))
+            return Effect.fail(new ActorUnavailable({ address, message: "actor system is draining", reason: "draining" }))
           }
           const millis = askOptions?.timeoutMillis ?? defaultTimeout
           const deadline = performance.now() + millis
@@ -315,7 +328,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               return Effect.fail(
                 n === 0
                   ? new ActorTimeout({ address, millis })
-                  : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms` })
+                  : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms`, reason: "handover" })
               )
             }
             const once = leases.isServing(shard) ? local(remaining) : remote(remaining)
@@ -330,6 +343,18 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
 
           return attempt(0)
         }) as Effect.Effect<any, Rejection | ActorError>
+
+      const invalidate: ActorSystemShape["invalidate"] = (kind, id) =>
+        Effect.suspend(() => {
+          const shard = shardOf(kind.kind, id, shards)
+          if (leases.isServing(shard)) return Effect.sync(() => host.invalidate(kind.kind, id))
+          const body = MessageCodec.withDeadline(MessageCodec.encodeInvalidation(kind.kind, id), defaultTimeout)
+          // No owner, or a shard on the move: no activation lives to be marked (a new one rebuilds anyway).
+          return Effect.catch(Effect.asVoid(request(nc, subjectOf(prefix, shard), body, defaultTimeout)), (error) =>
+            isTimeout(error)
+              ? Effect.logWarning(`invalidation of ${kind.kind}/${id} got no answer from the owner of shard ${shard}`)
+              : Effect.void)
+        })
 
       const drainDone = Deferred.makeUnsafe<void>()
       let drainStarted = false
@@ -347,6 +372,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       })
 
       yield* Effect.addFinalizer(() => drain)
-      return ActorSystem.of({ nodeId, ask, drain })
+      system = ActorSystem.of({ nodeId, ask, invalidate, drain })
+      return system
     })
   )

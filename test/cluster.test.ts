@@ -4,6 +4,10 @@
  * one is changed on the other, and when one node drains its actors move to
  * the survivor with their state.
  */
+import { spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUp, startAtrium, type TestAtrium } from "./support/atrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "./support/database.ts"
@@ -61,5 +65,76 @@ describe.skipIf(!ready)("a two-node cluster on NATS + PostgreSQL", () => {
     }
     // Tokens and sessions also survive: the session actors moved too.
     expect((await b.request("GET", "/pm/v1/auth/me", { token: owner.token })).status).toBe(200)
+  })
+})
+
+/** A node in a process of its own, so it can be killed without a drain. */
+const spawnNode = (env: Record<string, string>) => {
+  const root = path.resolve(import.meta.dirname, "..")
+  const child = spawn(process.execPath, ["--import", "tsx", "facade/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(tmpdir(), "atrium-node-")), ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  const listening = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 60_000)
+    const poll = setInterval(() => {
+      if (/listening on 127\.0\.0\.1:\d+/.test(output)) {
+        clearInterval(poll)
+        clearTimeout(timer)
+        resolve()
+      }
+    }, 50)
+    child.on("exit", () => {
+      clearInterval(poll)
+      clearTimeout(timer)
+      reject(new Error(`exited early:\n${output}`))
+    })
+  })
+  return { child, listening }
+}
+
+describe.skipIf(!ready)("task read models when a node dies", () => {
+  it("a task actor moved to another node after its node is killed serves its state rebuilt from SQL", async () => {
+    const database = await createTestDatabase()
+    const shared = { databaseUrl: database.url, natsUrl: natsUrl(), natsPrefix: testPrefix() }
+    const doomed = spawnNode({ DATABASE_URL: database.url, NATS_URL: shared.natsUrl, NATS_PREFIX: shared.natsPrefix })
+    let survivor: TestAtrium | undefined
+    try {
+      await doomed.listening
+      survivor = await startAtrium(shared)
+      const b = survivor
+      const owner = await signUp(b, "Keeper")
+      const call = async (method: string, url: string, body?: unknown) => {
+        // Shards of the killed node answer 503 until their leases lapse and the survivor takes them.
+        for (let attempt = 0; ; attempt++) {
+          const response = await b.request(method, `/pm/v1${url}`, body === undefined ? { token: owner.token } : { token: owner.token, body })
+          if (response.status !== 503 || attempt > 120) {
+            if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${response.text}`)
+            return response.body
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250))
+        }
+      }
+      const workspace = await call("POST", "/workspaces", { name: "Killed" })
+      const space = await call("POST", `/workspaces/${workspace.id}/spaces`, { name: "S" })
+      const list = await call("POST", `/spaces/${space.id}/lists`, { name: "L" })
+      const tasks: Array<{ id: string }> = []
+      for (let i = 0; i < 24; i++) tasks.push(await call("POST", `/lists/${list.id}/tasks`, { name: `t${i}` }))
+      // Warm every task actor (about half of them live on the doomed node), then change each.
+      for (const task of tasks) await call("GET", `/tasks/${task.id}`)
+      for (const [i, task] of tasks.entries()) await call("PATCH", `/tasks/${task.id}`, { name: `changed ${i}`, priority: "high" })
+      doomed.child.kill("SIGKILL")
+      for (const [i, task] of tasks.entries()) {
+        expect(await call("GET", `/tasks/${task.id}`)).toMatchObject({ id: task.id, name: `changed ${i}`, priority: "high" })
+      }
+    } finally {
+      doomed.child.kill("SIGKILL")
+      await survivor?.close()
+      await database.drop()
+    }
   })
 })

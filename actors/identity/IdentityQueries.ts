@@ -1,90 +1,180 @@
 /**
- * Reads that cross identity actors (which user has this id, which workspaces
- * is someone in, which key has this hash). They read persisted actor state,
- * which every actor writes before it acknowledges a change.
+ * Reads that cross identity actors (which user has this id, who belongs to
+ * which workspace, which key has this hash), for the other services. This
+ * module is the only place outside the identity actors themselves that
+ * reads their persisted state (`actor_state` of kinds account, workspace,
+ * apiKey, session), which every actor writes before it acknowledges a
+ * change; each read is declared with the schemas of its request and rows.
+ *
+ * The identity rules that apply to stored state apply here too: a deleted
+ * workspace has no members, and a guest whose access ended is no longer one.
  */
-import { Effect } from "effect"
-import { query } from "../../persistence/Sql.ts"
-import type { User } from "./Account.ts"
+import { Effect, Schema } from "effect"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
+import { User } from "./Account.ts"
+import { GuestAccess, guestAccessEnded, type Member, type Role, WorkspaceState } from "./Workspace.ts"
 
-type StateRow<S> = { readonly id: string; readonly state: S }
+const Ids = Schema.Array(Schema.String)
 
-export interface AccountRecord {
-  readonly userId: string
-  readonly email: string
-  readonly name: string
-  readonly createdAt: string
-}
+// ---------------------------------------------------------------------------
+// Accounts (the actor's id is the normalized e-mail; a registered one has a userId)
 
+const USER_COLUMNS = `state->>'userId' AS id, state->>'email' AS email, state->>'name' AS name, state->>'createdAt' AS "createdAt"`
+
+const findUsersByIds = SqlSchema.findAll({
+  Request: Ids,
+  Result: User,
+  execute: (userIds) => [`SELECT ${USER_COLUMNS} FROM actor_state WHERE kind = 'account' AND state->>'userId' = ANY($1::text[])`, [userIds]]
+})
+
+const findUsersByEmails = SqlSchema.findAll({
+  Request: Ids,
+  Result: User,
+  execute: (emails) => [`SELECT ${USER_COLUMNS} FROM actor_state WHERE kind = 'account' AND id = ANY($1::text[]) AND state->>'userId' IS NOT NULL`, [emails]]
+})
+
+const findAnyAccount = SqlSchema.findOne({
+  Request: Schema.Void,
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: () => ["SELECT id FROM actor_state WHERE kind = 'account' LIMIT 1", []]
+})
+
+export const userById = (userId: string) => Effect.map(findUsersByIds([userId]), (users) => users[0])
+
+/** Users by id (unknown ids are absent). */
+export const usersByIds = (userIds: ReadonlyArray<string>) =>
+  userIds.length === 0
+    ? Effect.succeed(new Map<string, User>())
+    : Effect.map(findUsersByIds([...new Set(userIds)]), (users) => new Map(users.map((user) => [user.id, user] as const)))
+
+/** Registered users by normalized e-mail (unknown addresses are absent). */
+export const usersByEmails = (emails: ReadonlyArray<string>) =>
+  emails.length === 0
+    ? Effect.succeed(new Map<string, User>())
+    : Effect.map(findUsersByEmails([...new Set(emails)]), (users) => new Map(users.map((user) => [user.email, user] as const)))
+
+/** Whether any account was ever registered (an empty store). */
+export const anyAccount = Effect.map(findAnyAccount(undefined), (row) => row !== undefined)
+
+// ---------------------------------------------------------------------------
+// Workspaces
+
+const WorkspaceRow = Schema.Struct({
+  id: Schema.String,
+  name: WorkspaceState.fields.name,
+  ownerId: WorkspaceState.fields.ownerId,
+  members: WorkspaceState.fields.members,
+  guests: Schema.NullOr(Schema.Record(Schema.String, GuestAccess)),
+  createdAt: WorkspaceState.fields.createdAt,
+  updatedAt: WorkspaceState.fields.updatedAt
+})
+
+/** An existing workspace as other services see it: guests whose access ended are left out. */
 export interface WorkspaceRecord {
   readonly id: string
   readonly name: string
   readonly ownerId: string
-  readonly members: ReadonlyArray<{ readonly userId: string; readonly role: string; readonly addedAt: string }>
+  readonly members: ReadonlyArray<Member>
+  /** Members who are guests, with their end of access. */
+  readonly guests: Readonly<Record<string, GuestAccess>>
   readonly createdAt: string
   readonly updatedAt: string
 }
 
-const toUser = (record: AccountRecord): User => ({
-  id: record.userId,
-  email: record.email,
-  name: record.name,
-  createdAt: record.createdAt
+const WORKSPACE_COLUMNS = `id, state->>'name' AS name, state->>'ownerId' AS "ownerId", state->'members' AS members, state->'guests' AS guests,
+  state->>'createdAt' AS "createdAt", state->>'updatedAt' AS "updatedAt"`
+
+const toRecord = (row: typeof WorkspaceRow.Type, at = Date.now()): WorkspaceRecord => {
+  const guests = Object.fromEntries(Object.entries(row.guests ?? {}).filter(([, access]) => !guestAccessEnded(access, at)))
+  const ended = (userId: string) => row.guests?.[userId] !== undefined && guests[userId] === undefined
+  return { ...row, members: row.members.filter((m) => !ended(m.userId)), guests }
+}
+
+const findWorkspaces = SqlSchema.findAll({
+  Request: Ids,
+  Result: WorkspaceRow,
+  execute: (ids) => [`SELECT ${WORKSPACE_COLUMNS} FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[]) AND (state->>'exists')::boolean`, [ids]]
 })
 
-export const userById = (userId: string) =>
-  Effect.map(
-      query<StateRow<AccountRecord>>(
-        "SELECT id, state FROM actor_state WHERE kind = 'account' AND state->>'userId' = $1",
-        [userId]
-      ),
-      (rows) => (rows[0] ? toUser(rows[0].state) : undefined)
-    )
+const findWorkspacesOfMember = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: WorkspaceRow,
+  execute: (userId) => [
+    `SELECT ${WORKSPACE_COLUMNS} FROM actor_state
+      WHERE kind = 'workspace' AND (state->>'exists')::boolean AND state->'members' @> jsonb_build_array(jsonb_build_object('userId', $1::text))
+      ORDER BY state->>'createdAt', id`,
+    [userId]
+  ]
+})
 
-export const usersByIds = (userIds: ReadonlyArray<string>) =>
-  Effect.map(
-      query<StateRow<AccountRecord>>(
-        "SELECT id, state FROM actor_state WHERE kind = 'account' AND state->>'userId' = ANY($1::text[])",
-        [userIds]
-      ),
-      (rows) => new Map(rows.map((row) => [row.state.userId, toUser(row.state)] as const))
-    )
+const DeletedWorkspace = Schema.Struct({ id: Schema.String, name: Schema.String, deletedAt: Schema.String })
+
+const findDeletedWorkspacesOf = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: DeletedWorkspace,
+  execute: (ownerId) => [
+    `SELECT id, state->>'name' AS name, state->>'deletedAt' AS "deletedAt" FROM actor_state
+      WHERE kind = 'workspace' AND state->>'ownerId' = $1 AND state->>'deletedAt' IS NOT NULL AND NOT (state->>'exists')::boolean
+      ORDER BY state->>'deletedAt' DESC`,
+    [ownerId]
+  ]
+})
+
+/** Existing workspaces by id (deleted and unknown ones are absent). */
+export const workspacesByIds = (workspaceIds: ReadonlyArray<string>) =>
+  workspaceIds.length === 0
+    ? Effect.succeed(new Map<string, WorkspaceRecord>())
+    : Effect.map(findWorkspaces([...new Set(workspaceIds)]), (rows) => new Map(rows.map((row) => [row.id, toRecord(row)] as const)))
+
+/** The workspace, if it exists. */
+export const workspaceById = (workspaceId: string) => Effect.map(workspacesByIds([workspaceId]), (found) => found.get(workspaceId))
+
+/** Members of the workspace: user id → role (empty when it does not exist). */
+export const memberRoles = (workspaceId: string) =>
+  Effect.map(workspaceById(workspaceId), (ws) => new Map<string, Role>((ws?.members ?? []).map((m) => [m.userId, m.role] as const)))
 
 /** Workspaces the user belongs to, oldest first. */
 export const workspacesOf = (userId: string) =>
-  Effect.map(
-      query<StateRow<WorkspaceRecord & { exists: boolean }>>(
-        `SELECT id, state FROM actor_state
-          WHERE kind = 'workspace' AND state->'members' @> jsonb_build_array(jsonb_build_object('userId', $1::text))
-          ORDER BY state->>'createdAt', id`,
-        [userId]
-      ),
-      (rows) => rows.filter((row) => row.state.exists).map((row) => row.state)
-    )
+  Effect.map(findWorkspacesOfMember(userId), (rows) => rows.map((row) => toRecord(row)).filter((ws) => ws.members.some((m) => m.userId === userId)))
 
-export const apiKeyIdByHash = (hash: string) =>
-  Effect.map(
-      query<{ id: string }>("SELECT id FROM actor_state WHERE kind = 'apiKey' AND state->>'hash' = $1", [hash]),
-      (rows) => rows[0]?.id
-    )
+/** Workspaces the user owns that are deleted (restorable or not), most recently deleted first. */
+export const deletedWorkspacesOf = (ownerId: string) => findDeletedWorkspacesOf(ownerId)
 
-export const apiKeyIdsOfWorkspace = (workspaceId: string) =>
-  Effect.map(
-      query<{ id: string }>(
-        `SELECT id FROM actor_state
-          WHERE kind = 'apiKey' AND state->>'workspaceId' = $1 AND (state->>'revokedAt') IS NULL
-          ORDER BY state->>'createdAt', id`,
-        [workspaceId]
-      ),
-      (rows) => rows.map((row) => row.id)
-    )
+// ---------------------------------------------------------------------------
+// API keys and sessions
 
+const findApiKeyByHash = SqlSchema.findOne({
+  Request: Schema.String,
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (hash) => ["SELECT id FROM actor_state WHERE kind = 'apiKey' AND state->>'hash' = $1", [hash]]
+})
+
+const findApiKeysOfWorkspace = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (workspaceId) => [
+    `SELECT id FROM actor_state
+      WHERE kind = 'apiKey' AND state->>'workspaceId' = $1 AND (state->>'revokedAt') IS NULL
+      ORDER BY state->>'createdAt', id`,
+    [workspaceId]
+  ]
+})
+
+const findSessionsOf = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ id: Schema.String, revokedAt: Schema.NullOr(Schema.String), expiresAt: Schema.String }),
+  execute: (userId) => [
+    `SELECT id, state->>'revokedAt' AS "revokedAt", state->>'expiresAt' AS "expiresAt" FROM actor_state
+      WHERE kind = 'session' AND state->>'userId' = $1 ORDER BY state->>'createdAt'`,
+    [userId]
+  ]
+})
+
+export const apiKeyIdByHash = (hash: string) => Effect.map(findApiKeyByHash(hash), (row) => row?.id)
+
+export const apiKeyIdsOfWorkspace = (workspaceId: string) => Effect.map(findApiKeysOfWorkspace(workspaceId), (rows) => rows.map((row) => row.id))
+
+/** The user's live sessions, oldest first. */
 export const sessionIdsOf = (userId: string) =>
-  Effect.map(
-      query<{ id: string; state: { revokedAt: string | null; expiresAt: string } }>(
-        "SELECT id, state FROM actor_state WHERE kind = 'session' AND state->>'userId' = $1 ORDER BY state->>'createdAt'",
-        [userId]
-      ),
-      (rows) =>
-        rows.filter((row) => row.state.revokedAt === null && Date.parse(row.state.expiresAt) > Date.now()).map((row) => row.id)
-    )
+  Effect.map(findSessionsOf(userId), (rows) =>
+    rows.filter((row) => row.revokedAt === null && Date.parse(row.expiresAt) > Date.now()).map((row) => row.id))

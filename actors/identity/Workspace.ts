@@ -67,7 +67,7 @@ export type MembershipChange = typeof MembershipChange.Type
 /** Changes kept per workspace (the oldest are dropped). */
 export const HISTORY_LIMIT = 500
 
-const WorkspaceState = Schema.Struct({
+export const WorkspaceState = Schema.Struct({
   id: Schema.String,
   exists: Schema.Boolean,
   name: Schema.String,
@@ -113,12 +113,13 @@ const logged = (state: WorkspaceState, ...entries: ReadonlyArray<Entry>): Worksp
 export const roleOf = (state: Pick<WorkspaceState, "members">, userId: string): Role | undefined =>
   state.members.find((member) => member.userId === userId)?.role
 
-const expired = (access: GuestAccess | undefined, at = Date.now()) =>
+/** Whether a guest's access has ended (then they are no longer a member). */
+export const guestAccessEnded = (access: GuestAccess | undefined, at = Date.now()) =>
   access?.expiresAt != null && Date.parse(access.expiresAt) <= at
 
 /** The state without guests whose access ran out (they are no longer members). */
 const withoutExpired = (state: WorkspaceState): WorkspaceState => {
-  const gone = Object.entries(state.guests ?? {}).filter(([, access]) => expired(access)).map(([userId]) => userId)
+  const gone = Object.entries(state.guests ?? {}).filter(([, access]) => guestAccessEnded(access)).map(([userId]) => userId)
   if (gone.length === 0) return state
   const guests = { ...state.guests }
   for (const userId of gone) delete guests[userId]

@@ -13,6 +13,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node"
 import { Context, Effect, Layer } from "effect"
 import type { LoggedEvent, NotificationRecord } from "./EventLog.ts"
+import { logError } from "../../runtime/Log.ts"
 
 export interface FeedBatch {
   readonly workspaceId: string
@@ -59,7 +60,7 @@ const makeLocal = () => {
       try {
         listener.batch(batch)
       } catch (error) {
-        console.error("[ChangeFeed] listener failed", error)
+        logError("pm change feed", "listener failed", error)
       }
     }
   }
@@ -119,7 +120,7 @@ export const layer = (options: ChangeFeedOptions): Layer.Layer<ChangeFeed> =>
           nc.publish(subjectOf(options.natsPrefix, batch.workspaceId), body)
         } catch (error) {
           // Closed or draining: the other nodes' periodic check reads it from the log.
-          console.error("[ChangeFeed] cannot ship a batch over NATS", error)
+          logError("pm change feed", "cannot ship a batch over NATS", error)
         }
       }
       return ChangeFeed.of({

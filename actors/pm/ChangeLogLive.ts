@@ -17,7 +17,9 @@ import { Sql, query } from "../../persistence/Sql.ts"
 import { type Change, ChangeLog, type ChangeScope, type ChangeLogShape } from "./ChangeLog.ts"
 import { ChangeFeed, type FeedBatch } from "./ChangeFeed.ts"
 import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts"
-import { USER_SETTINGS_KIND, type NotificationPreferences, wantsNotification } from "./UserSettings.ts"
+import { membersOf } from "./Members.ts"
+import { settingsOf } from "./UserDirectory.ts"
+import { wantsNotification } from "./UserSettings.ts"
 
 export interface ChangeLogOptions {
   /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
@@ -87,20 +89,12 @@ const notificationsOf = (workspaceId: string, changes: ReadonlyArray<Change>, ev
     })
     if (wanted.length === 0) return [] as Array<NotificationRecord>
     const userIds = [...new Set(wanted.map((w) => w.userId))]
-    const memberRows = yield* query<{ members: ReadonlyArray<{ userId: string }> | null }>(
-      "SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1",
-      [workspaceId]
-    )
-    const members = new Set((memberRows[0]?.members ?? []).map((m) => m.userId))
-    const prefRows = yield* query<{ id: string; notifications: NotificationPreferences | null }>(
-      "SELECT id, state->'notifications' AS notifications FROM actor_state WHERE kind = $1 AND id = ANY($2::text[])",
-      [USER_SETTINGS_KIND, userIds]
-    )
-    const prefs = new Map(prefRows.map((row) => [row.id, row.notifications] as const))
+    const members = yield* membersOf(workspaceId)
+    const settings = yield* settingsOf(userIds)
     const records: Array<NotificationRecord> = []
     for (const w of wanted) {
       if (!members.has(w.userId)) continue
-      const pref = prefs.get(w.userId)
+      const pref = settings.get(w.userId)?.notifications
       if (pref && !wantsNotification(pref, workspaceId, w.reason)) continue
       records.push({
         id: randomUUID(),

@@ -4,13 +4,14 @@
  * folder or its space; each value is validated against its definition and
  * stored normalized (dropdown and labels store option ids).
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import type { Chain } from "./Statuses.ts"
 import { requireMembers } from "./Members.ts"
-import { type CustomField, type FieldConfig, type FieldOption, type FieldType, isoDate, type ScopeType } from "./WorkRecords.ts"
+import { Color, type CustomField, type FieldConfig, type FieldOption, FieldType, isoDate, type ScopeType } from "./WorkRecords.ts"
 
 export const fieldColumns = `id, workspace_id AS "workspaceId", scope_type AS "scopeType", scope_id AS "scopeId", name, type, description,
   required, config, position, created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`
@@ -116,32 +117,36 @@ export const presentValue = (field: CustomField, stored: unknown): unknown => {
 // ---------------------------------------------------------------------------
 // Definitions (commands of the owning actor)
 
-export interface OptionInput {
-  readonly name: string
-  readonly color?: string | null
-}
+export const OptionInput = Schema.Struct({ name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })
+export type OptionInput = typeof OptionInput.Type
 
-export interface FieldInput {
-  readonly name: string
-  readonly type: FieldType
-  readonly description?: string
-  readonly required?: boolean
-  readonly options?: ReadonlyArray<OptionInput>
-  readonly currency?: string
-  readonly precision?: number
-  readonly min?: number
-  readonly max?: number
-}
+const Description = Schema.String.check(Schema.isMaxLength(2000))
+const Currency = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an ISO 4217 code such as USD" }))
+const Precision = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))
 
-export interface FieldPatch {
-  readonly name?: string
-  readonly description?: string
-  readonly required?: boolean
-  readonly currency?: string
-  readonly precision?: number
-  readonly min?: number | null
-  readonly max?: number | null
-}
+export const FieldInput = Schema.Struct({
+  name: Name(100),
+  type: FieldType,
+  description: Schema.optionalKey(Description),
+  required: Schema.optionalKey(Schema.Boolean),
+  options: Schema.optionalKey(Schema.Array(OptionInput).check(Schema.isMaxLength(200))),
+  currency: Schema.optionalKey(Currency),
+  precision: Schema.optionalKey(Precision),
+  min: Schema.optionalKey(Schema.Finite),
+  max: Schema.optionalKey(Schema.Finite)
+})
+export type FieldInput = typeof FieldInput.Type
+
+export const FieldPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(100)),
+  description: Schema.optionalKey(Description),
+  required: Schema.optionalKey(Schema.Boolean),
+  currency: Schema.optionalKey(Currency),
+  precision: Schema.optionalKey(Precision),
+  min: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
+  max: Schema.optionalKey(Schema.NullOr(Schema.Finite))
+})
+export type FieldPatch = typeof FieldPatch.Type
 
 const hasOptions = (type: FieldType) => type === "dropdown" || type === "labels"
 

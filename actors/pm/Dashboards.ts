@@ -6,10 +6,9 @@
  * workspace's dashboards actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../Fields.ts"
+import { Id, Name, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { BurndownUnit } from "./SprintCharts.ts"
 import { groupRow, sprintRow } from "./SprintRecords.ts"
@@ -17,6 +16,7 @@ import { CountDimension, DistributionField, GraphRelationType } from "./TaskAggr
 import { checkCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import { scopeAlive, scopeChain, ViewScopeType } from "./ViewRecords.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
+import { command } from "./WorkActor.ts"
 
 export const widgetTypes = ["task_count", "distribution", "workload", "throughput", "cycle_time", "overdue", "burndown", "velocity", "relationship_graph", "votes"] as const
 export const WidgetType = Schema.Literals(widgetTypes).annotate({
@@ -42,7 +42,7 @@ export const WidgetConfig = Schema.Struct({
 export type WidgetConfig = typeof WidgetConfig.Type
 
 const Size = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 }))
-export const WidgetSize = { width: Schema.optionalKey(Size.annotate({ description: "Grid columns of 12" })), height: Schema.optionalKey(Size) }
+const WidgetSize = { width: Schema.optionalKey(Size.annotate({ description: "Grid columns of 12" })), height: Schema.optionalKey(Size) }
 
 export const Widget = Schema.Struct({
   id: Id,
@@ -74,7 +74,6 @@ export const Dashboard = Schema.Struct({
 export type Dashboard = typeof Dashboard.Type
 
 type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
 
 const dashboardColumns = `d.id, d.workspace_id AS "workspaceId", d.name, d.description, d.scope_type AS "scopeType", d.scope_id AS "scopeId",
   d.space_id AS "spaceId", d.is_private AS "isPrivate", d.created_by AS "createdBy", d.created_at AS "createdAt", d.updated_at AS "updatedAt"`
@@ -114,13 +113,28 @@ export const listDashboards = (workspaceId: string, viewer: Viewer, scope?: { re
     withWidgets
   )
 
-export interface WidgetInput {
-  readonly type: WidgetType
-  readonly title?: string
-  readonly config?: WidgetConfig
-  readonly width?: number
-  readonly height?: number
-}
+export const WidgetInput = Schema.Struct({ type: WidgetType, title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), ...WidgetSize })
+export type WidgetInput = typeof WidgetInput.Type
+
+/** A widget added to a dashboard, at `position` (default last). */
+export const PlacedWidget = Schema.Struct({ ...WidgetInput.fields, position: Schema.optionalKey(Schema.Finite) })
+
+export const WidgetPatch = Schema.Struct({ title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), position: Schema.optionalKey(Schema.Finite), ...WidgetSize })
+
+const Description = Schema.String.check(Schema.isMaxLength(5000))
+
+export const DashboardInput = Schema.Struct({
+  name: Name(100),
+  description: Schema.optionalKey(Description),
+  scopeType: ViewScopeType,
+  scopeId: Id,
+  isPrivate: Schema.optionalKey(Schema.Boolean),
+  widgets: Schema.optionalKey(Schema.Array(WidgetInput).check(Schema.isMaxLength(50)))
+})
+
+export const DashboardPatch = Schema.Struct({ name: Schema.optionalKey(Name(100)), description: Schema.optionalKey(Description), isPrivate: Schema.optionalKey(Schema.Boolean) })
+
+const WidgetRef = Schema.Struct({ dashboardId: Id, widgetId: Id })
 
 const defaultTitles: Record<WidgetType, string> = {
   task_count: "Tasks", distribution: "Distribution", workload: "Workload", throughput: "Throughput", cycle_time: "Cycle time",
@@ -184,18 +198,7 @@ const insertWidget = (dashboardId: string, widget: WidgetInput & { readonly conf
 }
 
 export const dashboardCommands = {
-  createDashboard: (
-    input: {
-      readonly name: string
-      readonly description?: string
-      readonly scopeType: ViewScopeType
-      readonly scopeId: string
-      readonly isPrivate?: boolean
-      readonly widgets?: ReadonlyArray<WidgetInput>
-    },
-    by: string,
-    workspaceId: string
-  ): Result<Dashboard> =>
+  createDashboard: command(DashboardInput, Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
       if (chain.workspaceId !== workspaceId) return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
@@ -211,9 +214,9 @@ export const dashboardCommands = {
       for (const [index, widget] of widgets.entries()) yield* insertWidget(id, widget, index + 1, by)
       const dashboard = yield* getDashboard(id, by)
       return { result: dashboard, changes: [change(whereOf(dashboard), "dashboard.created", id, { ...described(dashboard), widgets: widgets.length }, by)] }
-    }),
+    })),
 
-  updateDashboard: (input: { readonly dashboardId: string; readonly name?: string; readonly description?: string; readonly isPrivate?: boolean }, by: string, workspaceId: string): Result<Dashboard> =>
+  updateDashboard: command(Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
@@ -225,17 +228,17 @@ export const dashboardCommands = {
       const updated = yield* getDashboard(dashboard.id, by)
       const { dashboardId: _d, ...patch } = input
       return { result: updated, changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)] }
-    }),
+    })),
 
-  deleteDashboard: (input: { readonly dashboardId: string; readonly admin: boolean }, by: string, workspaceId: string): Result<unknown> =>
+  deleteDashboard: command(Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       if (dashboard.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the dashboard's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
       return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
-    }),
+    })),
 
-  addWidget: (input: WidgetInput & { readonly dashboardId: string; readonly position?: number }, by: string, workspaceId: string): Result<Dashboard> =>
+  addWidget: command(Schema.Struct({ dashboardId: Id, ...PlacedWidget.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       if (dashboard.widgets.length >= 50) return yield* reject("conflict", "A dashboard holds at most 50 widgets")
@@ -244,13 +247,9 @@ export const dashboardCommands = {
       const widgetId = yield* insertWidget(dashboard.id, { ...input, config }, input.position ?? last + 1, by)
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
       return { result: yield* getDashboard(dashboard.id, by), changes: [change(whereOf(dashboard), "dashboard.widget_added", dashboard.id, { widgetId, type: input.type }, by)] }
-    }),
+    })),
 
-  updateWidget: (
-    input: { readonly dashboardId: string; readonly widgetId: string; readonly title?: string; readonly config?: WidgetConfig; readonly position?: number; readonly width?: number; readonly height?: number },
-    by: string,
-    workspaceId: string
-  ): Result<Dashboard> =>
+  updateWidget: command(Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
@@ -263,14 +262,14 @@ export const dashboardCommands = {
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
       const { dashboardId: _d, widgetId: _w, ...patch } = input
       return { result: yield* getDashboard(dashboard.id, by), changes: [change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)] }
-    }),
+    })),
 
-  deleteWidget: (input: { readonly dashboardId: string; readonly widgetId: string }, by: string, workspaceId: string): Result<unknown> =>
+  deleteWidget: command(WidgetRef, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       const deleted = yield* query(`DELETE FROM pm_dashboard_widgets WHERE id = $1 AND dashboard_id = $2 RETURNING id`, [input.widgetId, dashboard.id])
       if (deleted.length === 0) return yield* reject("not_found", "No such widget on this dashboard")
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
       return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.widget_removed", dashboard.id, { widgetId: input.widgetId }, by)] }
-    })
+    }))
 }

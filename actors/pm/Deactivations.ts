@@ -6,36 +6,41 @@
  * in the identity workspace around these commands (whose membership history
  * records both, with the reason).
  */
-import { Effect } from "effect"
-import type { BlobStore } from "../../persistence/BlobStore.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Role } from "../identity/Workspace.ts"
-import type { Outcome } from "./WorkActor.ts"
-
-type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
+import { Effect, Schema } from "effect"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { Id } from "../Fields.ts"
+import { AssignableRole } from "../identity/Workspace.ts"
+import { userRefs } from "./Members.ts"
+import { command } from "./WorkActor.ts"
 
 export interface Deactivation {
   readonly userId: string
   readonly email: string
   readonly name: string
-  readonly role: Exclude<Role, "owner">
+  readonly role: typeof AssignableRole.Type
   readonly deactivatedBy: string
   readonly deactivatedAt: string
 }
 
+/** Deactivated members, most recent first (optionally one), with their e-mail and name (empty for an account that is gone). */
 export const deactivationsOf = (workspaceId: string, userId?: string) =>
-  query<Deactivation>(
-    `SELECT d.user_id AS "userId", COALESCE(a.state->>'email', '') AS email, COALESCE(a.state->>'name', '') AS name, d.role,
-            d.deactivated_by AS "deactivatedBy", d.deactivated_at AS "deactivatedAt"
-       FROM pm_workspace_deactivations d LEFT JOIN actor_state a ON a.kind = 'account' AND a.state->>'userId' = d.user_id
-      WHERE d.workspace_id = $1 AND ($2::text IS NULL OR d.user_id = $2) ORDER BY d.deactivated_at DESC, d.user_id`,
-    [workspaceId, userId ?? null]
-  )
+  Effect.gen(function* () {
+    const rows = yield* query<Omit<Deactivation, "email" | "name">>(
+      `SELECT user_id AS "userId", role, deactivated_by AS "deactivatedBy", deactivated_at AS "deactivatedAt"
+         FROM pm_workspace_deactivations WHERE workspace_id = $1 AND ($2::text IS NULL OR user_id = $2) ORDER BY deactivated_at DESC, user_id`,
+      [workspaceId, userId ?? null]
+    )
+    const users = yield* userRefs(rows.map((row) => row.userId))
+    return rows.map(({ userId, ...row }): Deactivation => ({ userId, email: users.get(userId)?.email ?? "", name: users.get(userId)?.name ?? "", ...row }))
+  })
+
+/** A member's deactivation: who, with the role they keep for reactivation. */
+const Kept = Schema.Struct({ userId: Id, role: AssignableRole })
 
 export const deactivationCommands = {
   /** Records a deactivation (after the identity workspace removed the member). */
-  recordDeactivation: (input: { readonly userId: string; readonly role: Exclude<Role, "owner"> }, by: string, workspaceId: string): Result<void> =>
+  recordDeactivation: command(Kept, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(
         `INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4)
@@ -44,20 +49,20 @@ export const deactivationCommands = {
       )
       // The removal itself is in the workspace's membership history.
       return { result: undefined, changes: [] }
-    }),
+    })),
 
   /** Takes the record back (before the identity workspace re-admits the user); returns the kept role. */
-  takeDeactivation: (input: { readonly userId: string }, _by: string, workspaceId: string): Result<Exclude<Role, "owner">> =>
+  takeDeactivation: command(Schema.Struct({ userId: Id }), AssignableRole, (input, _by, workspaceId) =>
     Effect.gen(function* () {
-      const rows = yield* query<{ role: Exclude<Role, "owner"> }>(`DELETE FROM pm_workspace_deactivations WHERE workspace_id = $1 AND user_id = $2 RETURNING role`, [workspaceId, input.userId])
+      const rows = yield* query<{ role: typeof AssignableRole.Type }>(`DELETE FROM pm_workspace_deactivations WHERE workspace_id = $1 AND user_id = $2 RETURNING role`, [workspaceId, input.userId])
       if (rows.length === 0) return yield* reject("not_found", "No deactivated member with this id")
       return { result: rows[0]!.role, changes: [] }
-    }),
+    })),
 
   /** Puts a taken record back when re-admitting failed. */
-  restoreDeactivation: (input: { readonly userId: string; readonly role: Exclude<Role, "owner"> }, by: string, workspaceId: string): Result<void> =>
+  restoreDeactivation: command(Kept, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [workspaceId, input.userId, input.role, by])
       return { result: undefined, changes: [] }
-    })
+    }))
 }

@@ -7,11 +7,10 @@
  * space they left, drop out of the list (archived ones stay, marked).
  */
 import { Effect, Schema } from "effect"
-import type { BlobStore } from "../../persistence/BlobStore.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
-import type { Outcome } from "./WorkActor.ts"
+import { command } from "./WorkActor.ts"
 import { locateFolder, locateList, locateSpace, locateTask } from "./Locate.ts"
 import { type Viewer, visibleSpace } from "./StructureReads.ts"
 
@@ -79,12 +78,10 @@ export const favoritesOf = (workspaceId: string, viewer: Viewer, filter: { reado
       }))
   )
 
-type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
-
 const own = (by: string, userId: string) => (by === userId ? Effect.void : Effect.fail(reject("forbidden", "Favorites are personal")))
 
 export const favoriteCommands = {
-  addFavorite: (input: { readonly workspaceId: string; readonly type: FavoriteType; readonly entityId: string }, by: string, userId: string): Result<{ id: string }> =>
+  addFavorite: command(Schema.Struct({ workspaceId: Id, type: FavoriteType, entityId: Id }), Schema.Struct({ id: Id }), (input, by, userId) =>
     Effect.gen(function* () {
       yield* own(by, userId)
       const located = yield* locateEntity(input.type, input.entityId)
@@ -100,18 +97,18 @@ export const favoriteCommands = {
       )
       if (inserted.length === 0) return yield* reject("conflict", `This ${input.type} is already a favorite`, [{ path: "body.id", message: "already a favorite" }])
       return { result: { id }, changes: [] }
-    }),
+    })),
 
-  removeFavorite: (input: { readonly favoriteId: string }, by: string, userId: string): Result<void> =>
+  removeFavorite: command(Schema.Struct({ favoriteId: Id }), Schema.Void, (input, by, userId) =>
     Effect.gen(function* () {
       yield* own(by, userId)
       const removed = yield* query(`DELETE FROM pm_favorites WHERE id = $1 AND user_id = $2 RETURNING id`, [input.favoriteId, userId])
       if (removed.length === 0) return yield* reject("not_found", "No such favorite")
       return { result: undefined, changes: [] }
-    }),
+    })),
 
   /** The user's order of their workspaces (those left out keep their place after the listed ones). */
-  setWorkspaceOrder: (input: { readonly workspaceIds: ReadonlyArray<string> }, by: string, userId: string): Result<void> =>
+  setWorkspaceOrder: command(Schema.Struct({ workspaceIds: Schema.Array(Id) }), Schema.Void, (input, by, userId) =>
     Effect.gen(function* () {
       yield* own(by, userId)
       yield* query(`DELETE FROM pm_workspace_order WHERE user_id = $1`, [userId])
@@ -119,7 +116,7 @@ export const favoriteCommands = {
         yield* query(`INSERT INTO pm_workspace_order (user_id, workspace_id, position) VALUES ($1, $2, $3)`, [userId, workspaceId, index + 1])
       }
       return { result: undefined, changes: [] }
-    })
+    }))
 }
 
 /** The favorite's workspace (undefined: no favorite of this user has that id). */

@@ -13,16 +13,16 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
-import type { BlobStore } from "../../persistence/BlobStore.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { Email, Id, normalizeEmail, Timestamp } from "../Fields.ts"
+import { workspacesByIds } from "../identity/IdentityQueries.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
+import { userRefs } from "./Members.ts"
 import { workspaceChange, requireSeats, rosterOf } from "./Roster.ts"
-import type { Outcome } from "./WorkActor.ts"
+import { type Change } from "./ChangeLog.ts"
+import { command } from "./WorkActor.ts"
 import { configOf, domainOf } from "./WorkspaceConfig.ts"
-
-type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
 
 export const INVITE_TOKEN_PREFIX = "pminv_"
 export const INVITE_LINK_PREFIX = "pmjoin_"
@@ -63,7 +63,6 @@ interface Row {
   message: string
   status: string
   invitedBy: string
-  inviterName: string | null
   createdAt: string
   expiresAt: string
   resendCount: number
@@ -72,49 +71,49 @@ interface Row {
 }
 
 const select = `SELECT i.id, i.workspace_id AS "workspaceId", i.email, i.role, i.guest, i.guest_expires_at AS "guestExpiresAt", i.message, i.status,
-  i.invited_by AS "invitedBy", a.state->>'name' AS "inviterName", i.created_at AS "createdAt", i.expires_at AS "expiresAt",
+  i.invited_by AS "invitedBy", i.created_at AS "createdAt", i.expires_at AS "expiresAt",
   i.resend_count AS "resendCount", i.last_sent_at AS "lastSentAt", i.responded_at AS "respondedAt"
-  FROM pm_workspace_invitations i LEFT JOIN actor_state a ON a.kind = 'account' AND a.state->>'userId' = i.invited_by`
+  FROM pm_workspace_invitations i`
 
-const toInvitation = ({ inviterName, invitedBy, status, ...row }: Row): Invitation => ({
-  ...row,
-  status: status === "pending" && Date.parse(row.expiresAt) <= Date.now() ? "expired" : status as InvitationStatus,
-  invitedBy: { id: invitedBy, name: inviterName ?? "" }
-})
+/** The invitations of `rows`, with their inviters' names (one read of the accounts). */
+const present = <R extends Row>(rows: ReadonlyArray<R>) =>
+  Effect.map(userRefs(rows.map((row) => row.invitedBy)), (inviters) =>
+    rows.map(({ invitedBy, status, ...row }) => ({
+      ...row,
+      status: status === "pending" && Date.parse(row.expiresAt) <= Date.now() ? "expired" as const : status as InvitationStatus,
+      invitedBy: { id: invitedBy, name: inviters.get(invitedBy)?.name ?? "" }
+    })))
+
+const one = (rows: ReadonlyArray<Row>, missing: string): Effect.Effect<Invitation, Rejection | SqlError, Sql> =>
+  rows.length === 0 ? Effect.fail(reject("not_found", missing)) : Effect.map(present(rows), (found) => found[0]!)
 
 const statusCondition = (status: InvitationStatus | undefined) =>
   status === undefined ? "" : status === "expired" ? "AND i.status = 'pending' AND i.expires_at <= now()"
     : status === "pending" ? "AND i.status = 'pending' AND i.expires_at > now()" : `AND i.status = '${status}'`
 
 export const invitationsOf = (workspaceId: string, filter: { readonly status?: InvitationStatus; readonly email?: string }) =>
-  Effect.map(
+  Effect.flatMap(
     query<Row>(`${select} WHERE i.workspace_id = $1 AND ($2::text IS NULL OR i.email = $2) ${statusCondition(filter.status)} ORDER BY i.created_at DESC, i.id`, [
       workspaceId,
       filter.email === undefined ? null : normalizeEmail(filter.email)
     ]),
-    (rows) => rows.map(toInvitation)
+    present
   )
 
-export const getInvitation = (invitationId: string): Effect.Effect<Invitation, Rejection | SqlError, Sql> =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) =>
-    rows[0] ? Effect.succeed(toInvitation(rows[0])) : Effect.fail(reject("not_found", "No such invitation")))
+export const getInvitation = (invitationId: string) =>
+  Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) => one(rows, "No such invitation"))
 
 export const invitationByToken = (token: string) =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) =>
-    rows[0] ? Effect.succeed(toInvitation(rows[0])) : Effect.fail(reject("not_found", "This invitation does not exist")))
+  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) => one(rows, "This invitation does not exist"))
 
 /** Pending invitations addressed to the e-mail, in workspaces that still exist, with the workspace's name. */
 export const invitationsFor = (email: string) =>
-  Effect.map(
-    query<Row & { workspaceName: string }>(
-      `SELECT x.*, w.state->>'name' AS "workspaceName"
-         FROM (${select} WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now()) x
-         JOIN actor_state w ON w.kind = 'workspace' AND w.id = x."workspaceId" AND (w.state->>'exists')::boolean
-        ORDER BY x."createdAt" DESC, x.id`,
-      [normalizeEmail(email)]
-    ),
-    (rows) => rows.map(({ workspaceName, ...row }) => ({ ...toInvitation(row), workspaceName }))
-  )
+  Effect.gen(function* () {
+    const rows = yield* query<Row>(`${select} WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now() ORDER BY i.created_at DESC, i.id`, [normalizeEmail(email)])
+    const workspaces = yield* workspacesByIds(rows.map((row) => row.workspaceId))
+    const invitations = yield* present(rows.filter((row) => workspaces.has(row.workspaceId)))
+    return invitations.map((invitation) => ({ ...invitation, workspaceName: workspaces.get(invitation.workspaceId)!.name }))
+  })
 
 // ---------------------------------------------------------------------------
 // Invite link
@@ -153,12 +152,37 @@ export const inviteLinkByCode = (code: string) =>
 // ---------------------------------------------------------------------------
 // Commands of the workspace's PmOrganization actor
 
-export interface InvitationInput {
-  readonly email: string
-  readonly role: typeof AssignableRole.Type
-  readonly guest?: { readonly expiresAt: string | null }
-  readonly message?: string
-}
+export const InvitationMessage = Schema.String.check(Schema.isMaxLength(1000))
+
+export const InvitationInput = Schema.Struct({
+  email: Email,
+  role: AssignableRole,
+  /** Invite as a guest (no seat), whose access ends at `expiresAt` (null: when removed). */
+  guest: Schema.optionalKey(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) })),
+  message: Schema.optionalKey(InvitationMessage)
+})
+export type InvitationInput = typeof InvitationInput.Type
+
+export const CreatedInvitation = Schema.Struct({
+  invitation: Invitation,
+  token: InvitationToken.annotate({ description: "The accept token for the invitee's link (shown once)" })
+}).annotate({ identifier: "CreatedWorkspaceInvitation" })
+
+/** One address of a bulk invitation: invited, or why not. */
+export const InvitationAttempt = Schema.Struct({
+  email: Schema.String,
+  invitation: Schema.optionalKey(Invitation),
+  token: Schema.optionalKey(InvitationToken),
+  error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String }))
+}).annotate({ identifier: "BulkInvitationResult" })
+type InvitationAttempt = typeof InvitationAttempt.Type
+
+/** A change of a pending invitation. */
+export const InvitationPatch = Schema.Struct({ role: Schema.optionalKey(AssignableRole), message: Schema.optionalKey(InvitationMessage) })
+
+const InvitationRef = Schema.Struct({ invitationId: Id })
+/** The invitee's answer: the invitation and the address it must be for. */
+const InviteeAnswer = Schema.Struct({ invitationId: Id, email: Schema.String })
 
 const requireInvitable = (workspaceId: string, input: InvitationInput, path: string) =>
   Effect.gen(function* () {
@@ -206,18 +230,18 @@ const pendingOf = (workspaceId: string, invitationId: string) =>
   })
 
 export const invitationCommands = {
-  createInvitation: (input: InvitationInput, by: string, workspaceId: string): Result<{ invitation: Invitation; token: string }> =>
+  createInvitation: command(InvitationInput, CreatedInvitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
       const created = yield* insertInvitation(workspaceId, input, by, "body")
       return { result: { invitation: created.invitation, token: created.token }, changes: [created.change] }
-    }),
+    })),
 
   /** Invites many at once: each address succeeds or fails on its own. */
-  createInvitations: (input: { readonly invitations: ReadonlyArray<InvitationInput> }, by: string, workspaceId: string): Result<ReadonlyArray<{ email: string; invitation?: Invitation; token?: string; error?: { code: string; message: string } }>> =>
+  createInvitations: command(Schema.Struct({ invitations: Schema.Array(InvitationInput) }), Schema.Array(InvitationAttempt), (input, by, workspaceId) =>
     Effect.gen(function* () {
-      const results: Array<{ email: string; invitation?: Invitation; token?: string; error?: { code: string; message: string } }> = []
-      const changes = []
+      const results: Array<InvitationAttempt> = []
+      const changes: Array<Change> = []
       for (const [index, item] of input.invitations.entries()) {
         const attempt = yield* Effect.result(Effect.gen(function* () {
           if (item.guest === undefined) yield* requireSeats(workspaceId, 1)
@@ -233,9 +257,12 @@ export const invitationCommands = {
         }
       }
       return { result: results, changes }
-    }),
+    })),
 
-  updateInvitation: (input: { readonly invitationId: string; readonly role?: typeof AssignableRole.Type; readonly message?: string }, by: string, workspaceId: string): Result<Invitation> =>
+  updateInvitation: command(
+    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
+    Invitation,
+    (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
       if (invitation.guest && input.role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: "body.role", message: "guests are members or viewers" }])
@@ -244,17 +271,17 @@ export const invitationCommands = {
         result: yield* getInvitation(invitation.id),
         changes: [workspaceChange(workspaceId, "invitation.updated", invitation.id, { email: invitation.email, ...(input.role ? { role: input.role } : {}) }, by)]
       }
-    }),
+    })),
 
-  revokeInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<Invitation> =>
+  revokeInvitation: command(InvitationRef, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
       yield* query(`UPDATE pm_workspace_invitations SET status = 'revoked', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
       return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.revoked", invitation.id, { email: invitation.email }, by)] }
-    }),
+    })),
 
   /** A new token and a new expiry (the old link stops working). */
-  resendInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<{ invitation: Invitation; token: string }> =>
+  resendInvitation: command(InvitationRef, CreatedInvitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
       const days = (yield* configOf(workspaceId)).security.invitationExpiryDays
@@ -265,10 +292,10 @@ export const invitationCommands = {
         [invitation.id, hashSecret(token), days]
       )
       return { result: { invitation: yield* getInvitation(invitation.id), token }, changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)] }
-    }),
+    })),
 
   /** The invitee takes the invitation; the identity workspace admits them next. */
-  claimInvitation: (input: { readonly invitationId: string; readonly email: string }, by: string, workspaceId: string): Result<Invitation> =>
+  claimInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
       if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
@@ -277,29 +304,32 @@ export const invitationCommands = {
       if (!invitation.guest) yield* requireSeats(workspaceId, 1, { reserved: true })
       yield* query(`UPDATE pm_workspace_invitations SET status = 'accepted', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
       return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.accepted", invitation.id, { email: invitation.email }, by)] }
-    }),
+    })),
 
   /** Undoes a claim the workspace did not follow through. */
-  reopenInvitation: (input: { readonly invitationId: string }, by: string, workspaceId: string): Result<void> =>
+  reopenInvitation: command(InvitationRef, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const reopened = yield* query(
         `UPDATE pm_workspace_invitations SET status = 'pending', responded_at = NULL, responded_by = NULL WHERE id = $1 AND workspace_id = $2 AND status = 'accepted' RETURNING email`,
         [input.invitationId, workspaceId]
       )
       return { result: undefined, changes: reopened.length === 0 ? [] : [workspaceChange(workspaceId, "invitation.reopened", input.invitationId, {}, by)] }
-    }),
+    })),
 
-  declineInvitation: (input: { readonly invitationId: string; readonly email: string }, by: string, workspaceId: string): Result<Invitation> =>
+  declineInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
       if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
       if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
       yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
       return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.declined", invitation.id, { email: invitation.email }, by)] }
-    }),
+    })),
 
   /** Replaces the invite link (the old code stops working); the code is returned once. */
-  createInviteLink: (input: { readonly role: typeof AssignableRole.Type; readonly expiresAt?: string | null; readonly maxUses?: number | null }, by: string, workspaceId: string): Result<{ link: InviteLink; code: string }> =>
+  createInviteLink: command(
+    Schema.Struct({ role: AssignableRole, expiresAt: Schema.optionalKey(Schema.NullOr(Timestamp)), maxUses: Schema.optionalKey(Schema.NullOr(Schema.Int)) }),
+    Schema.Struct({ link: InviteLink, code: InviteCode }),
+    (input, by, workspaceId) =>
     Effect.gen(function* () {
       if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("forbidden", "Invite links are turned off in this workspace")
       if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now()) return yield* reject("invalid", "The expiry must be in the future", [{ path: "body.expiresAt", message: "in the past" }])
@@ -311,17 +341,17 @@ export const invitationCommands = {
         [workspaceId, hashSecret(code), code.slice(0, INVITE_LINK_PREFIX.length + 6), input.role, by, input.expiresAt ?? null, input.maxUses ?? null]
       )
       return { result: { link: yield* inviteLinkOf(workspaceId), code }, changes: [workspaceChange(workspaceId, "invite_link.created", workspaceId, { role: input.role }, by)] }
-    }),
+    })),
 
-  disableInviteLink: (_: {}, by: string, workspaceId: string): Result<void> =>
+  disableInviteLink: command(Schema.Struct({}), Schema.Void, (_, by, workspaceId) =>
     Effect.gen(function* () {
       const removed = yield* query(`DELETE FROM pm_workspace_invite_links WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId])
       if (removed.length === 0) return yield* reject("not_found", "The workspace has no invite link")
       return { result: undefined, changes: [workspaceChange(workspaceId, "invite_link.disabled", workspaceId, {}, by)] }
-    }),
+    })),
 
   /** Uses the invite link once; returns the role it grants. */
-  claimInviteLink: (input: { readonly code: string }, _by: string, workspaceId: string): Result<{ role: typeof AssignableRole.Type }> =>
+  claimInviteLink: command(Schema.Struct({ code: InviteCode }), Schema.Struct({ role: AssignableRole }), (input, _by, workspaceId) =>
     Effect.gen(function* () {
       if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
       const link = yield* inviteLinkByCode(input.code)
@@ -329,11 +359,11 @@ export const invitationCommands = {
       yield* requireSeats(workspaceId, 1)
       yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
       return { result: { role: link.role }, changes: [] }
-    }),
+    })),
 
-  unclaimInviteLink: (_: {}, _by: string, workspaceId: string): Result<void> =>
+  unclaimInviteLink: command(Schema.Struct({}), Schema.Void, (_, _by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`UPDATE pm_workspace_invite_links SET uses = greatest(uses - 1, 0) WHERE workspace_id = $1`, [workspaceId])
       return { result: undefined, changes: [] }
-    })
+    }))
 }

@@ -1,49 +1,27 @@
 /**
- * Who may be assigned, mentioned or watch in a workspace: reads of the
- * persisted identity state (workspace members, accounts by e-mail), which the
- * identity actors write before they acknowledge a change.
+ * Who may be assigned, mentioned or watch in a workspace: pm's view of the
+ * identity workspace's members and of accounts, read through the identity
+ * read module (which the identity actors write before they acknowledge a
+ * change).
  */
 import { Effect } from "effect"
 import { normalizeEmail } from "../Fields.ts"
-import { query } from "../../persistence/Sql.ts"
+import type { User } from "../identity/Account.ts"
+import { memberRoles, usersByEmails, usersByIds } from "../identity/IdentityQueries.ts"
 import { reject, type RejectionDetail } from "../../runtime/Rejection.ts"
 import type { UserRef } from "./WorkRecords.ts"
 
 /** Members of the workspace: user id → role. */
-export const membersOf = (workspaceId: string) =>
-  Effect.map(
-    query<{ members: ReadonlyArray<{ userId: string; role: string }> | null }>(
-      `SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1 AND (state->>'exists')::boolean`,
-      [workspaceId]
-    ),
-    (rows) => new Map((rows[0]?.members ?? []).map((m) => [m.userId, m.role] as const))
-  )
+export const membersOf = memberRoles
+
+const refOf = (user: User): UserRef => ({ id: user.id, email: user.email, name: user.name })
+const refs = <K>(users: ReadonlyMap<K, User>) => new Map([...users].map(([key, user]) => [key, refOf(user)] as const))
 
 /** Profiles of users by id (unknown ids are absent). */
-export const userRefs = (userIds: ReadonlyArray<string>) =>
-  userIds.length === 0
-    ? Effect.succeed(new Map<string, UserRef>())
-    : Effect.map(
-      query<{ id: string; email: string; name: string }>(
-        `SELECT state->>'userId' AS id, state->>'email' AS email, state->>'name' AS name
-           FROM actor_state WHERE kind = 'account' AND state->>'userId' = ANY($1::text[])`,
-        [[...new Set(userIds)]]
-      ),
-      (rows) => new Map(rows.map((r) => [r.id, r] as const))
-    )
+export const userRefs = (userIds: ReadonlyArray<string>) => Effect.map(usersByIds(userIds), refs)
 
 /** Registered users by (normalized) e-mail. */
-export const usersByEmail = (emails: ReadonlyArray<string>) =>
-  emails.length === 0
-    ? Effect.succeed(new Map<string, UserRef>())
-    : Effect.map(
-      query<{ id: string; email: string; name: string }>(
-        `SELECT state->>'userId' AS id, state->>'email' AS email, state->>'name' AS name
-           FROM actor_state WHERE kind = 'account' AND id = ANY($1::text[]) AND state->>'userId' IS NOT NULL`,
-        [[...new Set(emails.map(normalizeEmail))]]
-      ),
-      (rows) => new Map(rows.map((r) => [r.email, r] as const))
-    )
+export const usersByEmail = (emails: ReadonlyArray<string>) => Effect.map(usersByEmails(emails.map(normalizeEmail)), refs)
 
 /** Every id must belong to a member of the workspace (400 naming the entry otherwise). */
 export const requireMembers = (workspaceId: string, userIds: ReadonlyArray<string>, path: string) =>

@@ -3,23 +3,34 @@
  * definitions, watchers — as commands of the owning actor: the space actor
  * owns its own and its folders' properties, the list actor its own.
  */
-import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import * as Fields from "./CustomFields.ts"
 import { locateScope } from "./Locate.ts"
 import { requireMembers } from "./Members.ts"
 import * as Statuses from "./Statuses.ts"
-import type { ScopeType, StatusType } from "./WorkRecords.ts"
+import { command } from "./WorkActor.ts"
+import { Color, CustomField, EffectiveStatuses, ScopeType, Status, StatusType } from "./WorkRecords.ts"
 
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+/** Which space, folder or list a property command is about. */
+const Scope = { scopeType: ScopeType, scopeId: Id }
+type ScopeInput = { readonly scopeType: ScopeType; readonly scopeId: string }
 
-export interface ScopeInput {
-  readonly scopeType: ScopeType
-  readonly scopeId: string
-}
+/** Bodies of status and option edits (the facade declares its routes with them). */
+export const StatusPatch = Schema.Struct({ name: Schema.optionalKey(Name(64)), type: Schema.optionalKey(StatusType), color: Schema.optionalKey(Color) })
+export const StatusSet = Schema.Struct({
+  statuses: Schema.Array(Statuses.StatusInput).check(Schema.isMinLength(2), Schema.isMaxLength(50)),
+  mapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64)))
+})
+export const OptionPatch = Schema.Struct({ name: Schema.optionalKey(Name(100)), color: Schema.optionalKey(Schema.NullOr(Color)) })
+
+export const StatusOrder = Schema.Struct({ statusIds: Schema.Array(Id).check(Schema.isMaxLength(100)) })
+export const FieldOrder = Schema.Struct({ fieldIds: Schema.Array(Id).check(Schema.isMaxLength(200)) })
+export const OptionOrder = Schema.Struct({ optionIds: Schema.Array(Id).check(Schema.isMaxLength(200)) })
+const Watcher = Schema.Struct({ userId: Id })
 
 /** The scope, checked to belong to the actor that runs the command. */
 const scopeRef = (owner: "space" | "list", input: ScopeInput, actorId: string) =>
@@ -36,55 +47,55 @@ const scopeRef = (owner: "space" | "list", input: ScopeInput, actorId: string) =
 const watcherScopeWhere = (ref: Statuses.ScopeRef) => ({ workspaceId: ref.chain.workspaceId, spaceId: ref.chain.spaceId, listId: ref.chain.listId })
 
 export const propertyCommands = (owner: "space" | "list") => ({
-  createStatus: (input: ScopeInput & Statuses.StatusInput, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.createStatus(ref, input, by)),
-  updateStatus: (input: ScopeInput & { readonly statusId: string; readonly name?: string; readonly type?: StatusType; readonly color?: string }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.updateStatus(ref, input.statusId, { name: input.name, type: input.type, color: input.color }, by)),
-  deleteStatus: (input: ScopeInput & { readonly statusId: string; readonly moveTo?: string }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.deleteStatus(ref, input.statusId, input.moveTo, by)),
-  reorderStatuses: (input: ScopeInput & { readonly statusIds: ReadonlyArray<string> }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.reorderStatuses(ref, input.statusIds, by)),
-  replaceStatuses: (input: ScopeInput & { readonly statuses: ReadonlyArray<Statuses.StatusInput>; readonly mapping?: Record<string, string> }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.replaceStatuses(ref, input.statuses, input.mapping, by)),
-  resetStatuses: (input: ScopeInput, by: string, id: string): Result<unknown> =>
+  createStatus: command(Schema.Struct({ ...Scope, ...Statuses.StatusInput.fields }), Status, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.createStatus(ref, input, by))),
+  updateStatus: command(Schema.Struct({ ...Scope, statusId: Id, ...StatusPatch.fields }), Status, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.updateStatus(ref, input.statusId, { name: input.name, type: input.type, color: input.color }, by))),
+  deleteStatus: command(Schema.Struct({ ...Scope, statusId: Id, moveTo: Schema.optionalKey(Name(64)) }), Schema.Struct({ deleted: Id, tasksMoved: Schema.Number }), (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.deleteStatus(ref, input.statusId, input.moveTo, by))),
+  reorderStatuses: command(Schema.Struct({ ...Scope, ...StatusOrder.fields }), Schema.Struct({ items: Schema.Array(Status) }), (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.reorderStatuses(ref, input.statusIds, by))),
+  replaceStatuses: command(Schema.Struct({ ...Scope, ...StatusSet.fields }), Schema.Struct({ items: Schema.Array(Status), tasksMoved: Schema.Number }), (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.replaceStatuses(ref, input.statuses, input.mapping, by))),
+  resetStatuses: command(Schema.Struct(Scope), Schema.Struct({ ...EffectiveStatuses.fields, tasksMoved: Schema.Number }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) =>
-      ref.scopeType === "space" ? Effect.fail(reject("conflict", "A space always has its own statuses")) : Statuses.resetStatuses(ref, by)),
+      ref.scopeType === "space" ? Effect.fail(reject("conflict", "A space always has its own statuses")) : Statuses.resetStatuses(ref, by))),
 
-  createField: (input: ScopeInput & Fields.FieldInput, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.createField(ref, input, by)),
-  updateField: (input: ScopeInput & { readonly fieldId: string } & Fields.FieldPatch, by: string, id: string): Result<unknown> =>
+  createField: command(Schema.Struct({ ...Scope, ...Fields.FieldInput.fields }), CustomField, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.createField(ref, input, by))),
+  updateField: command(Schema.Struct({ ...Scope, fieldId: Id, ...Fields.FieldPatch.fields }), CustomField, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => {
       const { scopeType: _s, scopeId: _i, fieldId, ...patch } = input
       return Fields.updateField(ref, fieldId, patch, by)
-    }),
-  deleteField: (input: ScopeInput & { readonly fieldId: string }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteField(ref, input.fieldId, by)),
-  reorderFields: (input: ScopeInput & { readonly fieldIds: ReadonlyArray<string> }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderFields(ref, input.fieldIds, by)),
-  addFieldOption: (input: ScopeInput & { readonly fieldId: string } & Fields.OptionInput, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.addOption(ref, input.fieldId, { name: input.name, color: input.color ?? null }, by)),
-  updateFieldOption: (input: ScopeInput & { readonly fieldId: string; readonly optionId: string; readonly name?: string; readonly color?: string | null }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.updateOption(ref, input.fieldId, input.optionId, { name: input.name, color: input.color }, by)),
-  deleteFieldOption: (input: ScopeInput & { readonly fieldId: string; readonly optionId: string }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteOption(ref, input.fieldId, input.optionId, by)),
-  reorderFieldOptions: (input: ScopeInput & { readonly fieldId: string; readonly optionIds: ReadonlyArray<string> }, by: string, id: string): Result<unknown> =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderOptions(ref, input.fieldId, input.optionIds, by)),
+    })),
+  deleteField: command(Schema.Struct({ ...Scope, fieldId: Id }), Schema.Void, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteField(ref, input.fieldId, by))),
+  reorderFields: command(Schema.Struct({ ...Scope, ...FieldOrder.fields }), Schema.Struct({ items: Schema.Array(CustomField) }), (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderFields(ref, input.fieldIds, by))),
+  addFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, ...Fields.OptionInput.fields }), CustomField, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.addOption(ref, input.fieldId, { name: input.name, color: input.color ?? null }, by))),
+  updateFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, optionId: Id, ...OptionPatch.fields }), CustomField, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.updateOption(ref, input.fieldId, input.optionId, { name: input.name, color: input.color }, by))),
+  deleteFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, optionId: Id }), CustomField, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteOption(ref, input.fieldId, input.optionId, by))),
+  reorderFieldOptions: command(Schema.Struct({ ...Scope, fieldId: Id, ...OptionOrder.fields }), CustomField, (input, by, id) =>
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderOptions(ref, input.fieldId, input.optionIds, by))),
 
-  addWatcher: (input: ScopeInput & { readonly userId: string }, by: string, id: string): Result<unknown> =>
+  addWatcher: command(Schema.Struct({ ...Scope, ...Watcher.fields }), Watcher, (input, by, id) =>
     Effect.gen(function* () {
       const ref = yield* scopeRef(owner, input, id)
       yield* requireMembers(ref.chain.workspaceId, [input.userId], "body.userId")
       const added = yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`, [input.scopeType, input.scopeId, input.userId])
       if (added.length === 0) return yield* reject("conflict", "Already watching")
       return { result: { userId: input.userId }, changes: [change(watcherScopeWhere(ref), "watcher.added", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)] }
-    }),
-  removeWatcher: (input: ScopeInput & { readonly userId: string }, by: string, id: string): Result<unknown> =>
+    })),
+  removeWatcher: command(Schema.Struct({ ...Scope, ...Watcher.fields }), Schema.Void, (input, by, id) =>
     Effect.gen(function* () {
       const ref = yield* scopeRef(owner, input, id)
       const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = $1 AND scope_id = $2 AND user_id = $3 RETURNING user_id`, [input.scopeType, input.scopeId, input.userId])
       if (removed.length === 0) return yield* reject("not_found", "Not watching")
       return { result: undefined, changes: [change(watcherScopeWhere(ref), "watcher.removed", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)] }
-    })
+    }))
 })
 
 /** Watchers of a space, folder, list or task, oldest first. */

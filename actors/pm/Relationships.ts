@@ -7,13 +7,13 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { command } from "./WorkActor.ts"
+import { Items } from "./WorkRecords.ts"
 
 export const RelationshipType = Schema.Literals(["blocks", "blocked_by", "relates_to", "duplicates", "duplicated_by"]).annotate({
   description: "blocks / blocked_by and duplicates / duplicated_by are the two readings of one relationship; relates_to is symmetric"
@@ -134,11 +134,8 @@ const reaches = (from: string, to: string) =>
     (rows) => rows[0]?.found === true
   )
 
-export interface RelationshipInput {
-  readonly taskId: string
-  readonly type: RelationshipType
-  readonly otherTaskId: string
-}
+export const RelationshipInput = Schema.Struct({ taskId: Id, type: RelationshipType, otherTaskId: Id })
+export type RelationshipInput = typeof RelationshipInput.Type
 
 const create = (workspaceId: string, input: RelationshipInput, by: string, path: string) =>
   Effect.gen(function* () {
@@ -184,15 +181,15 @@ const remove = (workspaceId: string, relationshipId: string, by: string) =>
   })
 
 export const relationshipCommands = {
-  createRelationship: (input: RelationshipInput, by: string, workspaceId: string): Result<unknown> => create(workspaceId, input, by, "body"),
+  createRelationship: command(RelationshipInput, Relationship, (input, by, workspaceId) => create(workspaceId, input, by, "body")),
 
-  deleteRelationship: (input: { readonly relationshipId: string }, by: string, workspaceId: string): Result<unknown> =>
-    Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes })),
+  deleteRelationship: command(Schema.Struct({ relationshipId: Id }), Schema.Void, (input, by, workspaceId) =>
+    Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes }))),
 
   /** All or nothing: one bad item refuses the whole batch, naming it. */
-  bulkCreateRelationships: (input: { readonly items: ReadonlyArray<RelationshipInput> }, by: string, workspaceId: string): Result<unknown> =>
+  bulkCreateRelationships: command(Schema.Struct({ items: Schema.Array(RelationshipInput) }), Items(Relationship), (input, by, workspaceId) =>
     Effect.gen(function* () {
-      const items: Array<unknown> = []
+      const items: Array<Relationship> = []
       const changes: Array<Change> = []
       for (const [index, item] of input.items.entries()) {
         const created = yield* create(workspaceId, item, by, `body.items.${index}`)
@@ -200,9 +197,9 @@ export const relationshipCommands = {
         changes.push(...created.changes)
       }
       return { result: { items }, changes }
-    }),
+    })),
 
-  bulkDeleteRelationships: (input: { readonly relationshipIds: ReadonlyArray<string> }, by: string, workspaceId: string): Result<unknown> =>
+  bulkDeleteRelationships: command(Schema.Struct({ relationshipIds: Schema.Array(Id) }), Schema.Struct({ deleted: Schema.Number }), (input, by, workspaceId) =>
     Effect.gen(function* () {
       const changes: Array<Change> = []
       for (const [index, id] of input.relationshipIds.entries()) {
@@ -211,5 +208,5 @@ export const relationshipCommands = {
         )))
       }
       return { result: { deleted: input.relationshipIds.length }, changes }
-    })
+    }))
 }

@@ -3,11 +3,11 @@
  * profiles, guests and their end of access, seats used against the seat
  * limit (guests take no seat; pending invitations of non-guests reserve
  * one). Membership itself is the identity workspace actor's (which also
- * keeps its history); these read its persisted state, which it writes
- * before it acknowledges a change.
+ * keeps its history); these read it through the identity read module.
  */
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import { usersByIds, workspaceById } from "../identity/IdentityQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { Role } from "../identity/Workspace.ts"
 import type { Change } from "./ChangeLog.ts"
@@ -24,40 +24,23 @@ export interface RosterEntry {
   readonly guestExpiresAt: string | null
 }
 
-interface StoredWorkspace {
-  readonly name: string
-  readonly ownerId: string
-  readonly members: ReadonlyArray<{ userId: string; role: Role; addedAt: string }>
-  readonly guests?: Record<string, { expiresAt: string | null; since: string }>
-  readonly exists: boolean
-  readonly createdAt: string
-}
-
-export const storedWorkspace = (workspaceId: string) =>
-  Effect.map(query<{ state: StoredWorkspace }>(`SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1`, [workspaceId]), (rows) =>
-    rows[0]?.state.exists ? rows[0].state : undefined)
-
-const active = (guest: { expiresAt: string | null } | undefined) => guest === undefined || guest.expiresAt === null || Date.parse(guest.expiresAt) > Date.now()
+/** The workspace as identity keeps it (undefined: it does not exist). */
+export const storedWorkspace = workspaceById
 
 /** Members (guests whose access ran out left out), with e-mail and name, in the order they joined. */
 export const rosterOf = (workspaceId: string) =>
   Effect.gen(function* () {
-    const ws = yield* storedWorkspace(workspaceId)
+    const ws = yield* workspaceById(workspaceId)
     if (ws === undefined) return [] as Array<RosterEntry>
-    const members = ws.members.filter((m) => active(ws.guests?.[m.userId]))
-    const profiles = members.length === 0 ? [] : yield* query<{ id: string; email: string; name: string }>(
-      `SELECT state->>'userId' AS id, state->>'email' AS email, state->>'name' AS name FROM actor_state WHERE kind = 'account' AND state->>'userId' = ANY($1::text[])`,
-      [members.map((m) => m.userId)]
-    )
-    const byId = new Map(profiles.map((p) => [p.id, p] as const))
-    return members.map((m): RosterEntry => ({
+    const profiles = yield* usersByIds(ws.members.map((m) => m.userId))
+    return ws.members.map((m): RosterEntry => ({
       userId: m.userId,
-      email: byId.get(m.userId)?.email ?? "",
-      name: byId.get(m.userId)?.name ?? "",
+      email: profiles.get(m.userId)?.email ?? "",
+      name: profiles.get(m.userId)?.name ?? "",
       role: m.role,
       addedAt: m.addedAt,
-      guest: ws.guests?.[m.userId] !== undefined,
-      guestExpiresAt: ws.guests?.[m.userId]?.expiresAt ?? null
+      guest: ws.guests[m.userId] !== undefined,
+      guestExpiresAt: ws.guests[m.userId]?.expiresAt ?? null
     }))
   })
 

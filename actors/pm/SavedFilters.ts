@@ -5,15 +5,15 @@
  * it to the list's task listing.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../Fields.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { Id, Name, Timestamp } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { locateList } from "./Locate.ts"
 import type { Viewer } from "./StructureReads.ts"
 import { checkCriteria, criteriaQueryString, filterOfCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import { filterSql, taskFrom } from "./TaskReads.ts"
+import { command } from "./WorkActor.ts"
 
 export const SavedFilter = Schema.Struct({
   id: Id,
@@ -28,7 +28,7 @@ export const SavedFilter = Schema.Struct({
 }).annotate({ identifier: "SavedFilter" })
 export type SavedFilter = typeof SavedFilter.Type
 
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+export const SavedFilterInput = Schema.Struct({ name: Name(100), criteria: TaskCriteria, shared: Schema.optionalKey(Schema.Boolean) })
 
 interface Row {
   readonly id: string
@@ -67,11 +67,7 @@ const visibleFilter = (listId: string, filterId: string, userId: string) =>
   )
 
 export const savedFilterCommands = {
-  createSavedFilter: (
-    input: { readonly listId: string; readonly name: string; readonly criteria: TaskCriteria; readonly shared?: boolean; readonly admin: boolean },
-    by: string,
-    workspaceId: string
-  ): Result<SavedFilter> =>
+  createSavedFilter: command(Schema.Struct({ listId: Id, ...SavedFilterInput.fields, admin: Schema.Boolean }), SavedFilter, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const list = yield* locateList(input.listId)
       if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
@@ -92,10 +88,10 @@ export const savedFilterCommands = {
         result: saved!,
         changes: [change({ workspaceId, spaceId: list.spaceId, listId: input.listId }, "saved_filter.created", id, saved!.shared ? { name: saved!.name, shared: true } : { shared: false }, by)]
       }
-    }),
+    })),
 
   /** Its creator deletes a filter; a shared one may also go by a workspace admin. */
-  deleteSavedFilter: (input: { readonly listId: string; readonly filterId: string; readonly admin: boolean }, by: string, workspaceId: string): Result<unknown> =>
+  deleteSavedFilter: command(Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const list = yield* locateList(input.listId)
       if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
@@ -103,5 +99,5 @@ export const savedFilterCommands = {
       if (row.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the filter's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
       return { result: undefined, changes: [change({ workspaceId, spaceId: list.spaceId, listId: input.listId }, "saved_filter.deleted", row.id, row.shared ? { name: row.name, shared: true } : { shared: false }, by)] }
-    })
+    }))
 }

@@ -14,20 +14,18 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
-import type { BlobStore } from "../../persistence/BlobStore.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
+import { usersByIds, workspaceById } from "../identity/IdentityQueries.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
 import { userRefs } from "./Members.ts"
 import { type Viewer, visibleSpace } from "./StructureReads.ts"
 import { getTask } from "./TaskReads.ts"
-import type { Outcome } from "./WorkActor.ts"
+import { command } from "./WorkActor.ts"
 import { configOf } from "./WorkspaceConfig.ts"
 import { statusesOfLists } from "./Statuses.ts"
-
-type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
 
 export const TOKEN_PREFIX = "pmsh_"
 export const ShareToken = Schema.String.check(
@@ -117,11 +115,14 @@ export const getLink = (linkId: string): Effect.Effect<ShareLink, Rejection | Sq
 // ---------------------------------------------------------------------------
 // Commands of the workspace's PmOrganization actor
 
-export interface LinkOptions {
-  readonly expiresAt?: string | null
-  readonly includeSubtasks?: boolean
-  readonly includeComments?: boolean
-}
+/** What a link shows and until when (absent: unchanged, or the default when made). */
+export const LinkOptions = Schema.Struct({
+  expiresAt: Schema.optionalKey(Schema.NullOr(Timestamp)),
+  includeSubtasks: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's subtasks (default false)" })),
+  includeComments: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's comments, authors by name (default false)" }))
+})
+
+const LinkRef = Schema.Struct({ linkId: Id })
 
 const checkExpiry = (workspaceId: string, expiresAt: string | null | undefined, path: string) =>
   Effect.gen(function* () {
@@ -139,7 +140,7 @@ const linkWhere = (link: { workspaceId: string; taskId: string }) =>
   Effect.map(locateTask(link.taskId), (at) => ({ workspaceId: at.workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }))
 
 export const shareLinkCommands = {
-  createShareLink: (input: LinkOptions & { readonly taskId: string }, by: string, workspaceId: string): Result<{ link: ShareLink; token: string }> =>
+  createShareLink: command(Schema.Struct({ ...LinkOptions.fields, taskId: Id }), Schema.Struct({ link: ShareLink, token: ShareToken }), (input, by, workspaceId) =>
     Effect.gen(function* () {
       const at = yield* locateTask(input.taskId)
       if (at.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
@@ -156,9 +157,9 @@ export const shareLinkCommands = {
         result: { link, token },
         changes: [change({ workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }, "share_link.created", id, { linkId: id, expiresAt: link.expiresAt, includeSubtasks: link.includeSubtasks, includeComments: link.includeComments }, by)]
       }
-    }),
+    })),
 
-  updateShareLink: (input: LinkOptions & { readonly linkId: string }, by: string, workspaceId: string): Result<ShareLink> =>
+  updateShareLink: command(Schema.Struct({ ...LinkOptions.fields, linkId: Id }), ShareLink, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const link = yield* getLink(input.linkId)
       if (link.workspaceId !== workspaceId) return yield* reject("not_found", "No such share link")
@@ -172,23 +173,23 @@ export const shareLinkCommands = {
       const updated = yield* getLink(link.id)
       const data = Object.fromEntries(Object.entries({ expiresAt: input.expiresAt, includeSubtasks: input.includeSubtasks, includeComments: input.includeComments }).filter(([, v]) => v !== undefined))
       return { result: updated, changes: [change(yield* linkWhere(link), "share_link.updated", link.id, { linkId: link.id, ...data }, by)] }
-    }),
+    })),
 
-  revokeShareLink: (input: { readonly linkId: string }, by: string, workspaceId: string): Result<ShareLink> =>
+  revokeShareLink: command(LinkRef, ShareLink, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const link = yield* getLink(input.linkId)
       if (link.workspaceId !== workspaceId) return yield* reject("not_found", "No such share link")
       if (link.status === "revoked") return yield* reject("conflict", "Already revoked")
       yield* query(`UPDATE pm_share_links SET revoked_at = now(), revoked_by = $2 WHERE id = $1`, [link.id, by])
       return { result: yield* getLink(link.id), changes: [change(yield* linkWhere(link), "share_link.revoked", link.id, { linkId: link.id }, by)] }
-    }),
+    })),
 
   /** Counts a public view (no change event: reading is not a change). */
-  recordShareView: (input: { readonly linkId: string }, _by: string, workspaceId: string): Result<void> =>
+  recordShareView: command(LinkRef, Schema.Void, (input, _by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`UPDATE pm_share_links SET view_count = view_count + 1, last_viewed_at = now() WHERE id = $1 AND workspace_id = $2`, [input.linkId, workspaceId])
       return { result: undefined, changes: [] }
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------
@@ -242,15 +243,15 @@ interface ActiveLink { id: string; workspaceId: string; taskId: string; includeS
 export const openLink = (token: string) =>
   Effect.gen(function* () {
     const gone = reject("not_found", "This link does not exist, has expired or was revoked")
-    const rows = yield* query<ActiveLink & { revokedAt: string | null; exists: boolean | null }>(
-      `SELECT k.id, k.workspace_id AS "workspaceId", k.task_id AS "taskId", k.include_subtasks AS "includeSubtasks", k.include_comments AS "includeComments",
-              k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt", (w.state->>'exists')::boolean AS exists
-         FROM pm_share_links k LEFT JOIN actor_state w ON w.kind = 'workspace' AND w.id = k.workspace_id
-        WHERE k.token_hash = $1`,
+    const rows = yield* query<ActiveLink & { revokedAt: string | null }>(
+      `SELECT id, workspace_id AS "workspaceId", task_id AS "taskId", include_subtasks AS "includeSubtasks", include_comments AS "includeComments",
+              expires_at AS "expiresAt", revoked_at AS "revokedAt"
+         FROM pm_share_links WHERE token_hash = $1`,
       [hashToken(token)]
     )
     const link = rows[0]
-    if (link === undefined || link.exists !== true || statusOf(link) !== "active") return yield* gone
+    if (link === undefined || statusOf(link) !== "active") return yield* gone
+    if ((yield* workspaceById(link.workspaceId)) === undefined) return yield* gone
     if (!(yield* configOf(link.workspaceId)).features.publicSharing) return yield* gone
     const located = yield* Effect.option(locateTask(link.taskId))
     if (located._tag === "None") return yield* gone
@@ -261,10 +262,8 @@ export const openLink = (token: string) =>
 export const sharedView = (link: ActiveLink) =>
   Effect.gen(function* () {
     const task = yield* getTask(link.taskId)
-    const meta = yield* query<{ workspaceName: string; list: string }>(
-      `SELECT w.state->>'name' AS "workspaceName", l.name AS list FROM pm_lists l, actor_state w WHERE l.id = $1 AND w.kind = 'workspace' AND w.id = $2`,
-      [task.listId, link.workspaceId]
-    )
+    const workspace = yield* workspaceById(link.workspaceId)
+    const list = yield* query<{ name: string }>(`SELECT name FROM pm_lists WHERE id = $1`, [task.listId])
     const subtasks = link.includeSubtasks
       ? yield* query<{ shortId: string; name: string; status: string; listId: string; dueDate: string | null }>(
         `SELECT short_id AS "shortId", name, status, list_id AS "listId", due_date AS "dueDate" FROM pm_tasks
@@ -279,13 +278,8 @@ export const sharedView = (link: ActiveLink) =>
         [task.id]
       )
       : []
-    const members = yield* query<{ email: string; name: string; id: string }>(
-      `SELECT a.state->>'email' AS email, a.state->>'name' AS name, a.state->>'userId' AS id
-         FROM actor_state w, jsonb_array_elements(w.state->'members') m, actor_state a
-        WHERE w.kind = 'workspace' AND w.id = $1 AND a.kind = 'account' AND a.state->>'userId' = m->>'userId'`,
-      [link.workspaceId]
-    )
-    const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m.name] as const))
+    const members = yield* usersByIds((workspace?.members ?? []).map((m) => m.userId))
+    const byEmail = new Map([...members.values()].map((m) => [m.email.toLowerCase(), m.name] as const))
     const authors = yield* userRefs(comments.map((c) => c.authorId))
     const subtaskStatuses = yield* statusesOfLists(subtasks.map((s) => s.listId))
     const statusOfSubtask = (s: { status: string; listId: string }) => {
@@ -294,7 +288,7 @@ export const sharedView = (link: ActiveLink) =>
     }
     const index = new Map(comments.map((c, i) => [c.id, i] as const))
     const view: SharedTask = {
-      workspace: { name: meta[0]?.workspaceName ?? "" },
+      workspace: { name: workspace?.name ?? "" },
       task: {
         shortId: task.shortId,
         name: task.name,
@@ -304,7 +298,7 @@ export const sharedView = (link: ActiveLink) =>
         startDate: task.startDate,
         dueDate: task.dueDate,
         closedAt: task.closedAt,
-        list: meta[0]?.list ?? "",
+        list: list[0]?.name ?? "",
         tags: task.tags.map((t) => t.name),
         assignees: task.assignees.map((a) => ({ name: a.name })),
         customFields: Object.fromEntries(task.customFields.filter((f) => !privateFieldTypes.has(f.type)).map((f) => [f.name, displayValue(f.value)])),

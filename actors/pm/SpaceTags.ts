@@ -1,13 +1,15 @@
 /** Tags of a space (tasks of the space pick from them): reads, and the space actor's commands. */
-import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { getSpace } from "./StructureReads.ts"
-import type { Tag } from "./WorkRecords.ts"
+import { command } from "./WorkActor.ts"
+import { Color, Tag } from "./WorkRecords.ts"
 
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+export const TagInput = Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) })
+export const TagPatch = Schema.Struct({ name: Schema.optionalKey(Name(64)), color: Schema.optionalKey(Color) })
 
 const columns = `g.id, g.space_id AS "spaceId", g.name, g.color, g.created_at AS "createdAt"`
 
@@ -27,7 +29,7 @@ const taken = (spaceId: string, name: string, except = "") =>
     rows.length > 0 ? Effect.fail(reject("conflict", `A tag named "${name.trim()}" already exists in this space`, [{ path: "body.name", message: "already exists" }])) : Effect.void)
 
 export const tagCommands = {
-  createTag: (input: { readonly name: string; readonly color?: string }, by: string, spaceId: string): Result<unknown> =>
+  createTag: command(TagInput, Tag, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* taken(spaceId, input.name)
@@ -35,9 +37,9 @@ export const tagCommands = {
       yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [id, space.workspaceId, spaceId, input.name.trim(), input.color ?? "#8d8d8d", by])
       const tag = yield* tagOf(spaceId, id)
       return { result: tag, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.created", id, { name: tag.name, color: tag.color }, by)] }
-    }),
+    })),
 
-  updateTag: (input: { readonly tagId: string; readonly name?: string; readonly color?: string }, by: string, spaceId: string): Result<unknown> =>
+  updateTag: command(Schema.Struct({ tagId: Id, ...TagPatch.fields }), Tag, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const tag = yield* tagOf(spaceId, input.tagId)
@@ -45,15 +47,15 @@ export const tagCommands = {
       yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [tag.id, input.name?.trim() ?? tag.name, input.color ?? tag.color])
       const { tagId: _t, ...changed } = input
       return { result: yield* tagOf(spaceId, tag.id), changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)] }
-    }),
+    })),
 
   /** Deletes the tag and takes it off every task. */
-  deleteTag: (input: { readonly tagId: string }, by: string, spaceId: string): Result<unknown> =>
+  deleteTag: command(Schema.Struct({ tagId: Id }), Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const tag = yield* tagOf(spaceId, input.tagId)
       const untagged = yield* query(`DELETE FROM pm_task_tags WHERE tag_id = $1 RETURNING task_id`, [tag.id])
       yield* query(`DELETE FROM pm_tags WHERE id = $1`, [tag.id])
       return { result: undefined, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.deleted", tag.id, { name: tag.name, tasks: untagged.length }, by)] }
-    })
+    }))
 }

@@ -11,17 +11,17 @@
  *   else — when the group asks for it — a new one of the group's length) or
  *   go back to the backlog.
  */
-import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
-import { getSprint, getSprintGroup, groupRow, type Sprint, type SprintRow, sprintRow, type SprintSummary } from "./SprintRecords.ts"
+import { getSprint, getSprintGroup, groupRow, Sprint, SprintGroup, type SprintRow, sprintRow, type SprintSummary } from "./SprintRecords.ts"
 import { getSpace } from "./StructureReads.ts"
 import { teamWorkspace } from "./Team.ts"
-import { isoDate } from "./WorkRecords.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { command } from "./WorkActor.ts"
+import { DateTime, isoDate } from "./WorkRecords.ts"
 
 const DAY = 86_400_000
 export const DEFAULT_SPRINT_DAYS = 14
@@ -110,21 +110,57 @@ const insertSprint = (
     return { id, name, start, end }
   })
 
-export interface SprintGroupInput {
-  readonly name: string
-  readonly description?: string
-  readonly defaultLengthDays?: number
-  readonly autoCreateNext?: boolean
-  readonly teamId?: string | null
-}
+const LengthDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "Days a new sprint of the series lasts (default 14)" })
+const Description = Schema.String.check(Schema.isMaxLength(5000))
+const Goal = Schema.String.check(Schema.isMaxLength(5000))
 
-export interface SprintInput {
-  readonly name?: string
-  readonly goal?: string
-  readonly startDate?: string
-  readonly endDate?: string
-  readonly sprintGroupId?: string
-}
+export const SprintGroupInput = Schema.Struct({
+  name: Name(100),
+  description: Schema.optionalKey(Description),
+  defaultLengthDays: Schema.optionalKey(LengthDays),
+  autoCreateNext: Schema.optionalKey(Schema.Boolean.annotate({ description: "Completing the last planned sprint creates the next one (default true)" })),
+  teamId: Schema.optionalKey(Schema.NullOr(Id).annotate({ description: "The team whose cadence this is" }))
+})
+
+export const SprintGroupPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(100)),
+  description: Schema.optionalKey(Description),
+  defaultLengthDays: Schema.optionalKey(LengthDays),
+  autoCreateNext: Schema.optionalKey(Schema.Boolean),
+  teamId: Schema.optionalKey(Schema.NullOr(Id))
+})
+
+export const SprintInput = Schema.Struct({
+  name: Schema.optionalKey(Name()),
+  goal: Schema.optionalKey(Goal),
+  startDate: Schema.optionalKey(DateTime),
+  endDate: Schema.optionalKey(DateTime),
+  sprintGroupId: Schema.optionalKey(Id)
+})
+
+export const SprintPatch = Schema.Struct({
+  ...SprintInput.fields,
+  sprintGroupId: Schema.optionalKey(Schema.NullOr(Id).annotate({ description: "null takes the sprint out of its group" }))
+})
+
+export const SprintCompletionInput = Schema.Struct({
+  unfinished: Schema.optionalKey(Schema.Literals(["next_sprint", "backlog"]).annotate({ description: "Where unfinished tasks go (default next_sprint)" })),
+  nextSprintId: Schema.optionalKey(Id)
+})
+
+export const SprintPlanning = Schema.Struct({
+  added: Schema.Array(Id),
+  moved: Schema.Array(Schema.Struct({ taskId: Id, fromSprintId: Id })).annotate({ description: "Tasks taken out of another open sprint" }),
+  alreadyPlanned: Schema.Array(Id),
+  sprint: Sprint
+}).annotate({ identifier: "SprintPlanningResult" })
+
+export const SprintCompletion = Schema.Struct({ sprint: Sprint, nextSprint: Schema.NullOr(Sprint) }).annotate({ identifier: "SprintCompletion" })
+
+export const SprintTaskIds = Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) })
+
+const SprintRef = Schema.Struct({ sprintId: Id })
+const GroupRef = Schema.Struct({ sprintGroupId: Id })
 
 const members = (sprintId: string) =>
   query<{ rowId: string; taskId: string; closed: boolean; archived: boolean; minutes: number }>(
@@ -137,7 +173,7 @@ const members = (sprintId: string) =>
   )
 
 export const sprintCommands = {
-  createSprintGroup: (input: SprintGroupInput, by: string, spaceId: string): Result<unknown> =>
+  createSprintGroup: command(SprintGroupInput, SprintGroup, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* groupNameTaken(spaceId, input.name)
@@ -150,9 +186,9 @@ export const sprintCommands = {
       )
       const group = yield* getSprintGroup(id)
       return { result: group, changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint_group.created", id, { name: group.name, defaultLengthDays: group.defaultLengthDays }, by)] }
-    }),
+    })),
 
-  updateSprintGroup: (input: Partial<SprintGroupInput> & { readonly sprintGroupId: string }, by: string, spaceId: string): Result<unknown> =>
+  updateSprintGroup: command(Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }), SprintGroup, (input, by, spaceId) =>
     Effect.gen(function* () {
       const group = yield* groupInSpace(spaceId, input.sprintGroupId)
       if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
@@ -164,10 +200,10 @@ export const sprintCommands = {
       )
       const { sprintGroupId: _g, ...changed } = input
       return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
-    }),
+    })),
 
   /** Deletes the group; its sprints stay, outside any group. Refused while one of them runs. */
-  deleteSprintGroup: (input: { readonly sprintGroupId: string }, by: string, spaceId: string): Result<unknown> =>
+  deleteSprintGroup: command(GroupRef, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const group = yield* groupInSpace(spaceId, input.sprintGroupId)
       const active = yield* activeInSeries(spaceId, group.id)
@@ -175,9 +211,9 @@ export const sprintCommands = {
       const detached = yield* query(`UPDATE pm_sprints SET group_id = NULL, updated_at = now() WHERE group_id = $1 RETURNING id`, [group.id])
       yield* query(`DELETE FROM pm_sprint_groups WHERE id = $1`, [group.id])
       return { result: undefined, changes: [change(where(group), "sprint_group.deleted", group.id, { name: group.name, sprints: detached.length }, by)] }
-    }),
+    })),
 
-  createSprint: (input: SprintInput, by: string, spaceId: string): Result<Sprint> =>
+  createSprint: command(SprintInput, Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const group = input.sprintGroupId ? yield* groupInSpace(spaceId, input.sprintGroupId, "body.sprintGroupId") : undefined
@@ -188,9 +224,9 @@ export const sprintCommands = {
         result: yield* getSprint(created.id),
         changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint.created", created.id, { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group?.id ?? null }, by)]
       }
-    }),
+    })),
 
-  updateSprint: (input: Omit<SprintInput, "sprintGroupId"> & { readonly sprintId: string; readonly sprintGroupId?: string | null }, by: string, spaceId: string): Result<Sprint> =>
+  updateSprint: command(Schema.Struct({ sprintId: Id, ...SprintPatch.fields }), Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       const startDate = yield* realDate(input.startDate, "body.startDate")
@@ -221,20 +257,20 @@ export const sprintCommands = {
       )
       const { sprintId: _s, ...changed } = input
       return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.updated", sprint.id, { ...changed, ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) }, by)] }
-    }),
+    })),
 
   /** Deletes a planned or completed sprint; its tasks go back to the backlog. An active sprint is completed, not deleted. */
-  deleteSprint: (input: { readonly sprintId: string }, by: string, spaceId: string): Result<unknown> =>
+  deleteSprint: command(SprintRef, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status === "active") return yield* reject("conflict", "The sprint is active; complete it instead of deleting it")
       const removed = yield* query(`DELETE FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL RETURNING task_id`, [sprint.id])
       yield* query(`DELETE FROM pm_sprints WHERE id = $1`, [sprint.id])
       return { result: undefined, changes: [change(where(sprint), "sprint.deleted", sprint.id, { name: sprint.name, status: sprint.status, tasks: removed.length }, by)] }
-    }),
+    })),
 
   /** Plans tasks of the space into the sprint; a task planned into another open sprint moves here. */
-  addSprintTasks: (input: { readonly sprintId: string; readonly taskIds: ReadonlyArray<string> }, by: string, spaceId: string): Result<unknown> =>
+  addSprintTasks: command(Schema.Struct({ sprintId: Id, ...SprintTaskIds.fields }), SprintPlanning, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; plan the tasks into an open sprint")
@@ -268,9 +304,9 @@ export const sprintCommands = {
         result: { added, moved: movedOut, alreadyPlanned, sprint: yield* getSprint(sprint.id) },
         changes: added.length === 0 ? [] : [change(where(sprint), "sprint.tasks_added", sprint.id, { taskIds: added, moved: movedOut }, by)]
       }
-    }),
+    })),
 
-  removeSprintTask: (input: { readonly sprintId: string; readonly taskId: string }, by: string, spaceId: string): Result<unknown> =>
+  removeSprintTask: command(Schema.Struct({ sprintId: Id, taskId: Id }), Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; its tasks are its record")
@@ -280,9 +316,9 @@ export const sprintCommands = {
       )
       if (removed.length === 0) return yield* reject("not_found", "That task is not planned into this sprint")
       return { result: undefined, changes: [change(where(sprint), "sprint.task_removed", sprint.id, { taskId: input.taskId }, by)] }
-    }),
+    })),
 
-  startSprint: (input: { readonly sprintId: string }, by: string, spaceId: string): Result<Sprint> =>
+  startSprint: command(SprintRef, Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status !== "planned") return yield* reject("conflict", `The sprint is ${sprint.status}; only a planned sprint starts`)
@@ -298,13 +334,9 @@ export const sprintCommands = {
         [sprint.id, by, rows.length, minutes]
       )
       return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.started", sprint.id, { name: sprint.name, committedTasks: rows.length, committedMinutes: minutes }, by)] }
-    }),
+    })),
 
-  completeSprint: (
-    input: { readonly sprintId: string; readonly unfinished?: "next_sprint" | "backlog"; readonly nextSprintId?: string },
-    by: string,
-    spaceId: string
-  ): Result<{ sprint: Sprint; nextSprint: Sprint | null }> =>
+  completeSprint: command(Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }), SprintCompletion, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       if (sprint.status !== "active") return yield* reject("conflict", `The sprint is ${sprint.status}; only an active sprint completes`)
@@ -376,5 +408,5 @@ export const sprintCommands = {
       )
       changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
       return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
-    })
+    }))
 }

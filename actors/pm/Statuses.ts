@@ -6,12 +6,13 @@
  * in a removed status move to the first remaining status of the same type
  * (or an explicit mapping), and `closed_at` tracks done/closed types.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
-import type { ScopeType, Status, StatusType } from "./WorkRecords.ts"
+import { Color, type ScopeType, type Status, StatusType } from "./WorkRecords.ts"
 
 export interface Chain {
   readonly workspaceId: string
@@ -20,11 +21,8 @@ export interface Chain {
   readonly listId: string | null
 }
 
-export interface StatusInput {
-  readonly name: string
-  readonly type: StatusType
-  readonly color?: string
-}
+export const StatusInput = Schema.Struct({ name: Name(64), type: StatusType, color: Schema.optionalKey(Color) })
+export type StatusInput = typeof StatusInput.Type
 
 export const defaultColors: Record<StatusType, string> = { open: "#87909e", active: "#5f55ee", done: "#30a46c", closed: "#008844" }
 

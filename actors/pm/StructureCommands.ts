@@ -4,20 +4,21 @@
  * that owns each: the workspace (spaces, moves across spaces), the space
  * (its folders and lists) and the list (itself).
  */
-import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
-import { type FieldInput, fieldsOfScope } from "./CustomFields.ts"
+import { fieldsOfScope } from "./CustomFields.ts"
 import { locateFolder, locateList, locateSpace } from "./Locate.ts"
 import { requireMembers } from "./Members.ts"
 import { nextShortId } from "./ShortIds.ts"
-import { checkStatusSet, defaultStatuses, effectiveStatuses, insertStatuses, ownStatuses, remapTasks, type StatusInput } from "./Statuses.ts"
+import { type FieldTemplate, type FolderTemplate, type ListTemplate, SpaceTemplate } from "./SpaceTemplate.ts"
+import { checkStatusSet, defaultStatuses, effectiveStatuses, insertStatuses, ownStatuses, remapTasks, StatusInput } from "./Statuses.ts"
 import { getFolder, getList, getSpace, listColumns, toList } from "./StructureReads.ts"
-import type { Features, FieldConfig, Priority, ScopeType, TaskDefaults } from "./WorkRecords.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { command } from "./WorkActor.ts"
+import { Color, DateTime, Features, FeaturesPatch, Folder, List, Priority, type ScopeType, Space, TaskDefaults } from "./WorkRecords.ts"
 
 const nextPosition = (table: "pm_spaces" | "pm_folders" | "pm_lists", column: string, id: string | null, extra = "") =>
   Effect.map(
@@ -41,46 +42,7 @@ const reorder = (table: "pm_spaces" | "pm_folders" | "pm_lists", current: Readon
   })
 
 // ---------------------------------------------------------------------------
-// Templates: a space's structure without ids (statuses, fields, folders, lists).
-
-export interface FieldTemplate {
-  readonly name: string
-  readonly type: FieldInput["type"]
-  readonly description?: string
-  readonly required?: boolean
-  readonly config?: Omit<FieldConfig, "options"> & {
-    readonly options?: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly color?: string | null }>
-  }
-}
-
-export interface ListTemplate {
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly statuses?: ReadonlyArray<StatusInput>
-  readonly customFields?: ReadonlyArray<FieldTemplate>
-}
-
-export interface FolderTemplate {
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly statuses?: ReadonlyArray<StatusInput>
-  readonly customFields?: ReadonlyArray<FieldTemplate>
-  readonly lists?: ReadonlyArray<ListTemplate>
-}
-
-export interface SpaceTemplate {
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly features?: Partial<Features>
-  readonly taskDefaults?: TaskDefaults
-  readonly statuses?: ReadonlyArray<StatusInput>
-  readonly customFields?: ReadonlyArray<FieldTemplate>
-  readonly folders?: ReadonlyArray<FolderTemplate>
-  readonly lists?: ReadonlyArray<ListTemplate>
-}
+// Templates (`SpaceTemplate.ts`): a space's structure read back, and created anew.
 
 const statusTemplates = (scopeType: ScopeType, scopeId: string) =>
   Effect.map(ownStatuses(scopeType, scopeId), (items) => items.map((s) => ({ name: s.name, type: s.type, color: s.color })))
@@ -233,14 +195,31 @@ export const insertSpace = (workspaceId: string, template: SpaceTemplate & { rea
 // ---------------------------------------------------------------------------
 // Workspace actor: spaces, and moves that cross spaces.
 
-export interface SpaceInput {
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly isPrivate?: boolean
-  readonly statuses?: ReadonlyArray<StatusInput>
-  readonly features?: Partial<Features>
-}
+const Description = Schema.String.check(Schema.isMaxLength(5000))
+
+export const SpaceInput = Schema.Struct({
+  name: Name(),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color)),
+  isPrivate: Schema.optionalKey(Schema.Boolean),
+  statuses: Schema.optionalKey(Schema.Array(StatusInput).check(Schema.isMinLength(2), Schema.isMaxLength(50))),
+  features: Schema.optionalKey(FeaturesPatch)
+})
+
+export const SpaceImport = Schema.Struct({ template: SpaceTemplate, name: Schema.optionalKey(Name()), isPrivate: Schema.optionalKey(Schema.Boolean) })
+
+const Nothing = Schema.Struct({})
+const FolderRef = Schema.Struct({ folderId: Id })
+export const MemberInput = Schema.Struct({ userId: Id })
+/** A copy's name (default "<name> (copy)"). */
+export const CopyInput = Schema.Struct({ name: Schema.optionalKey(Name()) })
+/** An order: every id of the set, once each. */
+const Order = Schema.Array(Id).check(Schema.isMaxLength(500))
+export const SpaceOrder = Schema.Struct({ spaceIds: Order })
+export const FolderOrder = Schema.Struct({ folderIds: Order })
+export const FolderMove = Schema.Struct({ spaceId: Id })
+export const ListMove = Schema.Struct({ spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) })
+export const ListCopy = Schema.Struct({ ...CopyInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) })
 
 const ensureStatusSet = (statuses: ReadonlyArray<StatusInput> | undefined) => (statuses === undefined ? Effect.void : checkStatusSet(statuses))
 
@@ -299,37 +278,37 @@ const inWorkspace = <A extends { workspaceId: string }>(workspaceId: string, wha
   located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such ${what}`))
 
 export const workspaceStructureCommands = {
-  createSpace: (input: SpaceInput, by: string, workspaceId: string): Result<unknown> =>
+  createSpace: command(SpaceInput, Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* ensureStatusSet(input.statuses)
       const { space, changes } = yield* insertSpace(workspaceId, input, by)
       return { result: space, changes }
-    }),
+    })),
 
-  reorderSpaces: (input: { readonly spaceIds: ReadonlyArray<string> }, by: string, workspaceId: string): Result<unknown> =>
+  reorderSpaces: command(SpaceOrder, Schema.Struct({ spaceIds: Schema.Array(Id) }), (input, by, workspaceId) =>
     Effect.gen(function* () {
       const current = yield* query<{ id: string }>(`SELECT id FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [workspaceId])
       yield* reorder("pm_spaces", current.map((r) => r.id), input.spaceIds, "body.spaceIds")
       return { result: { spaceIds: input.spaceIds }, changes: [change({ workspaceId }, "spaces.reordered", workspaceId, { order: input.spaceIds }, by)] }
-    }),
+    })),
 
-  importSpace: (input: { readonly template: SpaceTemplate; readonly name?: string; readonly isPrivate?: boolean }, by: string, workspaceId: string): Result<unknown> =>
+  importSpace: command(SpaceImport, Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* ensureStatusSet(input.template.statuses?.length ? input.template.statuses : undefined)
       const { space, changes } = yield* insertSpace(workspaceId, { ...input.template, ...(input.name ? { name: input.name } : {}), isPrivate: input.isPrivate ?? false }, by)
       return { result: space, changes }
-    }),
+    })),
 
-  duplicateSpace: (input: { readonly spaceId: string; readonly name?: string }, by: string, workspaceId: string): Result<unknown> =>
+  duplicateSpace: command(Schema.Struct({ spaceId: Id, ...CopyInput.fields }), Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const source = yield* getSpace(input.spaceId)
       if (source.workspaceId !== workspaceId) return yield* reject("not_found", "No such space")
       const template = yield* spaceTemplate(source.id)
       const { space, changes } = yield* insertSpace(workspaceId, { ...template, name: input.name ?? `${source.name} (copy)`, isPrivate: source.isPrivate }, by)
       return { result: space, changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)] }
-    }),
+    })),
 
-  moveFolder: (input: { readonly folderId: string; readonly spaceId: string }, by: string, workspaceId: string): Result<unknown> =>
+  moveFolder: command(Schema.Struct({ folderId: Id, ...FolderMove.fields }), Folder, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const folder = yield* Effect.flatMap(locateFolder(input.folderId), inWorkspace(workspaceId, "folder"))
       yield* Effect.flatMap(locateSpace(input.spaceId), inWorkspace(workspaceId, "space"))
@@ -347,13 +326,13 @@ export const workspaceStructureCommands = {
           change({ workspaceId, spaceId: input.spaceId }, "folder.moved", input.folderId, { fromSpaceId: folder.spaceId, toSpaceId: input.spaceId }, by)
         ]
       }
-    }),
+    })),
 
-  moveList: (input: { readonly listId: string; readonly spaceId?: string; readonly folderId?: string | null }, by: string, workspaceId: string): Result<unknown> =>
+  moveList: command(Schema.Struct({ listId: Id, ...ListMove.fields }), List, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
       let spaceId = input.spaceId ?? list.spaceId
-      let folderId: string | null = input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
+      const folderId: string | null = input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
       if (folderId !== null) {
         const folder = yield* Effect.flatMap(locateFolder(folderId), inWorkspace(workspaceId, "folder"))
         if (input.spaceId && folder.spaceId !== input.spaceId) {
@@ -376,35 +355,44 @@ export const workspaceStructureCommands = {
           ...(spaceId !== list.spaceId ? [change({ workspaceId, spaceId, listId: input.listId }, "list.moved", input.listId, data, by)] : [])
         ]
       }
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------
 // Space actor: the space itself, its folders, and creating its lists.
 
-export interface SpacePatch {
-  readonly name?: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly isPrivate?: boolean
+export const SpacePatch = Schema.Struct({
+  name: Schema.optionalKey(Name()),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color)),
+  isPrivate: Schema.optionalKey(Schema.Boolean)
+})
+
+export const FolderInput = Schema.Struct({
+  name: Name(),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color)),
+  statuses: Schema.optionalKey(Schema.Array(StatusInput).check(Schema.isMinLength(2), Schema.isMaxLength(50)))
+})
+
+export const FolderPatch = Schema.Struct({
+  name: Schema.optionalKey(Name()),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color))
+})
+
+/** What a list has besides its name (dates normalized to ISO by the caller). */
+const ListFields = {
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color)),
+  priority: Schema.optionalKey(Schema.NullOr(Priority)),
+  startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  ownerId: Schema.optionalKey(Schema.NullOr(Id))
 }
 
-export interface FolderInput {
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-}
-
-export interface ListInput {
-  readonly name: string
-  readonly folderId?: string | null
-  readonly description?: string
-  readonly color?: string | null
-  readonly priority?: Priority | null
-  readonly startDate?: string | null
-  readonly dueDate?: string | null
-  readonly ownerId?: string | null
-}
+export const ListInput = Schema.Struct({ name: Name(), ...ListFields })
+export const ListPatch = Schema.Struct({ name: Schema.optionalKey(Name()), ...ListFields })
 
 const spaceWhere = (workspaceId: string, spaceId: string) => ({ workspaceId, spaceId })
 
@@ -435,7 +423,7 @@ const cascadeDelete = (column: "space_id" | "folder_id" | "id", id: string, tabl
   })
 
 export const spaceStructureCommands = {
-  updateSpace: (patch: SpacePatch, by: string, spaceId: string): Result<unknown> =>
+  updateSpace: command(SpacePatch, Space, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* query(
@@ -445,49 +433,49 @@ export const spaceStructureCommands = {
       // Whoever makes a space private stays in it.
       if (patch.isPrivate && !space.isPrivate) yield* query(`INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING`, [spaceId, by])
       return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.updated", spaceId, changedFields(patch), by)] }
-    }),
+    })),
 
-  archiveSpace: (_: {}, by: string, spaceId: string): Result<unknown> =>
+  archiveSpace: command(Nothing, Space, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (space.archived) return yield* reject("conflict", "The space is already archived")
       yield* setArchived("pm_spaces", spaceId, true)
       return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.archived", spaceId, {}, by)] }
-    }),
+    })),
 
-  restoreSpace: (_: {}, by: string, spaceId: string): Result<unknown> =>
+  restoreSpace: command(Nothing, Space, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (!space.archived) return yield* reject("conflict", "The space is not archived")
       yield* setArchived("pm_spaces", spaceId, false)
       return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.restored", spaceId, {}, by)] }
-    }),
+    })),
 
-  deleteSpace: (_: {}, by: string, spaceId: string): Result<unknown> =>
+  deleteSpace: command(Nothing, Schema.Void, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const counts = yield* cascadeDelete("space_id", spaceId, "pm_spaces", by)
       return { result: undefined, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.deleted", spaceId, { name: space.name, ...counts }, by)] }
-    }),
+    })),
 
-  updateFeatures: (patch: Partial<Features>, by: string, spaceId: string): Result<unknown> =>
+  updateFeatures: command(FeaturesPatch, Features, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const features = { ...space.features, ...changedFields(patch) }
       yield* query(`UPDATE pm_spaces SET features = $2, updated_at = now() WHERE id = $1`, [spaceId, features])
       return { result: features, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.features_updated", spaceId, changedFields(patch), by)] }
-    }),
+    })),
 
-  updateTaskDefaults: (patch: TaskDefaults, by: string, spaceId: string): Result<unknown> =>
+  updateTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (patch.assigneeIds) yield* requireMembers(space.workspaceId, patch.assigneeIds, "body.assigneeIds")
       const defaults = { ...space.taskDefaults, ...patch }
       yield* query(`UPDATE pm_spaces SET task_defaults = $2, updated_at = now() WHERE id = $1`, [spaceId, defaults])
       return { result: defaults, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.task_defaults_updated", spaceId, { ...patch }, by)] }
-    }),
+    })),
 
-  addMember: (input: { readonly userId: string }, by: string, spaceId: string): Result<unknown> =>
+  addMember: command(MemberInput, MemberInput, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (!space.isPrivate) return yield* reject("conflict", "Only private spaces have members; every workspace member sees this space")
@@ -498,25 +486,25 @@ export const spaceStructureCommands = {
         result: { userId: input.userId },
         changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_added", spaceId, { userId: input.userId }, by, notifyUsers([input.userId], "watching", `You were added to the space ${space.name}`, by))]
       }
-    }),
+    })),
 
-  removeMember: (input: { readonly userId: string }, by: string, spaceId: string): Result<unknown> =>
+  removeMember: command(MemberInput, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const removed = yield* query(`DELETE FROM pm_space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [spaceId, input.userId])
       if (removed.length === 0) return yield* reject("not_found", "Not a member of this space")
       return { result: undefined, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_removed", spaceId, { userId: input.userId }, by)] }
-    }),
+    })),
 
-  createFolder: (input: FolderInput & { readonly statuses?: ReadonlyArray<StatusInput> }, by: string, spaceId: string): Result<unknown> =>
+  createFolder: command(FolderInput, Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* ensureStatusSet(input.statuses)
       const { folder, changes } = yield* insertFolder({ workspaceId: space.workspaceId, spaceId, ...input }, by)
       return { result: folder, changes }
-    }),
+    })),
 
-  updateFolder: (input: { readonly folderId: string } & Partial<FolderInput>, by: string, spaceId: string): Result<unknown> =>
+  updateFolder: command(Schema.Struct({ folderId: Id, ...FolderPatch.fields }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       const { folderId, ...patch } = input
       yield* folderOf(spaceId, folderId)
@@ -525,33 +513,33 @@ export const spaceStructureCommands = {
         folderId, patch.name?.trim() ?? folder.name, patch.description ?? folder.description, patch.color === undefined ? folder.color : patch.color
       ])
       return { result: yield* getFolder(folderId), changes: [change(spaceWhere(folder.workspaceId, spaceId), "folder.updated", folderId, changedFields(patch), by)] }
-    }),
+    })),
 
-  archiveFolder: (input: { readonly folderId: string; readonly archived: boolean }, by: string, spaceId: string): Result<unknown> =>
+  archiveFolder: command(Schema.Struct({ folderId: Id, archived: Schema.Boolean }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       yield* folderOf(spaceId, input.folderId)
       const folder = yield* getFolder(input.folderId)
       if (folder.archived === input.archived) return yield* reject("conflict", input.archived ? "The folder is already archived" : "The folder is not archived")
       yield* setArchived("pm_folders", input.folderId, input.archived)
       return { result: yield* getFolder(input.folderId), changes: [change(spaceWhere(folder.workspaceId, spaceId), input.archived ? "folder.archived" : "folder.restored", input.folderId, {}, by)] }
-    }),
+    })),
 
-  deleteFolder: (input: { readonly folderId: string }, by: string, spaceId: string): Result<unknown> =>
+  deleteFolder: command(FolderRef, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const counts = yield* cascadeDelete("folder_id", input.folderId, "pm_folders", by)
       return { result: undefined, changes: [change(spaceWhere(located.workspaceId, spaceId), "folder.deleted", input.folderId, counts, by)] }
-    }),
+    })),
 
-  reorderFolders: (input: { readonly folderIds: ReadonlyArray<string> }, by: string, spaceId: string): Result<unknown> =>
+  reorderFolders: command(FolderOrder, Schema.Struct({ folderIds: Schema.Array(Id) }), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const current = yield* query<{ id: string }>(`SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [spaceId])
       yield* reorder("pm_folders", current.map((r) => r.id), input.folderIds, "body.folderIds")
       return { result: { folderIds: input.folderIds }, changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)] }
-    }),
+    })),
 
-  duplicateFolder: (input: { readonly folderId: string; readonly name?: string }, by: string, spaceId: string): Result<unknown> =>
+  duplicateFolder: command(Schema.Struct({ folderId: Id, ...CopyInput.fields }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const template = yield* folderTemplate(input.folderId)
@@ -559,17 +547,17 @@ export const spaceStructureCommands = {
       const changes = [...created.changes]
       for (const list of template.lists) changes.push(...(yield* insertList({ workspaceId: located.workspaceId, spaceId, folderId: created.folder.id, ...list }, by)).changes)
       return { result: created.folder, changes }
-    }),
+    })),
 
-  createList: (input: ListInput, by: string, spaceId: string): Result<unknown> =>
+  createList: command(Schema.Struct({ ...ListInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) }), List, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (input.folderId) yield* folderOf(spaceId, input.folderId)
       const { list, changes } = yield* insertList({ ...input, workspaceId: space.workspaceId, spaceId, folderId: input.folderId ?? null }, by)
       return { result: list, changes }
-    }),
+    })),
 
-  reorderLists: (input: { readonly folderId: string | null; readonly listIds: ReadonlyArray<string> }, by: string, spaceId: string): Result<unknown> =>
+  reorderLists: command(Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Order }), Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (input.folderId) yield* folderOf(spaceId, input.folderId)
@@ -581,26 +569,16 @@ export const spaceStructureCommands = {
       )
       yield* reorder("pm_lists", current.map((r) => r.id), input.listIds, "body.listIds")
       return { result: { folderId: input.folderId, listIds: input.listIds }, changes: [change(spaceWhere(space.workspaceId, spaceId), "lists.reordered", input.folderId ?? spaceId, { folderId: input.folderId, order: input.listIds }, by)] }
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------
 // List actor: the list itself.
 
-export interface ListPatch {
-  readonly name?: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly priority?: Priority | null
-  readonly startDate?: string | null
-  readonly dueDate?: string | null
-  readonly ownerId?: string | null
-}
-
 const listWhere = (list: { workspaceId: string; spaceId: string; id: string }) => ({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId: list.id })
 
 export const listStructureCommands = {
-  updateList: (patch: ListPatch, by: string, listId: string): Result<unknown> =>
+  updateList: command(ListPatch, List, (patch, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       if (patch.ownerId) yield* requireMembers(list.workspaceId, [patch.ownerId], "body.ownerId")
@@ -614,33 +592,33 @@ export const listStructureCommands = {
       )
       const notify = patch.ownerId && patch.ownerId !== list.ownerId ? notifyUsers([patch.ownerId], "assigned", `You own the list ${next.name}`, by) : []
       return { result: yield* getList(listId), changes: [change(listWhere(list), "list.updated", listId, changedFields(patch), by, notify)] }
-    }),
+    })),
 
-  archiveList: (input: { readonly archived: boolean }, by: string, listId: string): Result<unknown> =>
+  archiveList: command(Schema.Struct({ archived: Schema.Boolean }), List, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       if (list.archived === input.archived) return yield* reject("conflict", input.archived ? "The list is already archived" : "The list is not archived")
       yield* setArchived("pm_lists", listId, input.archived)
       return { result: yield* getList(listId), changes: [change(listWhere(list), input.archived ? "list.archived" : "list.restored", listId, {}, by)] }
-    }),
+    })),
 
-  deleteList: (_: {}, by: string, listId: string): Result<unknown> =>
+  deleteList: command(Nothing, Schema.Void, (_, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const counts = yield* cascadeDelete("id", listId, "pm_lists", by)
       return { result: undefined, changes: [change(listWhere(list), "list.deleted", listId, { name: list.name, tasks: counts.tasks }, by)] }
-    }),
+    })),
 
-  updateListTaskDefaults: (patch: TaskDefaults, by: string, listId: string): Result<unknown> =>
+  updateListTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       if (patch.assigneeIds) yield* requireMembers(list.workspaceId, patch.assigneeIds, "body.assigneeIds")
       const defaults = { ...list.taskDefaults, ...patch }
       yield* query(`UPDATE pm_lists SET task_defaults = $2, updated_at = now() WHERE id = $1`, [listId, defaults])
       return { result: defaults, changes: [change(listWhere(list), "list.task_defaults_updated", listId, { ...patch }, by)] }
-    }),
+    })),
 
-  duplicateList: (input: { readonly name?: string; readonly folderId?: string | null }, by: string, listId: string): Result<unknown> =>
+  duplicateList: command(ListCopy, List, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const folderId = input.folderId === undefined ? list.folderId : input.folderId
@@ -652,10 +630,10 @@ export const listStructureCommands = {
       const { list: copy, changes } = yield* insertList({ ...template, workspaceId: list.workspaceId, spaceId: list.spaceId, folderId, name: input.name ?? `${list.name} (copy)`, priority: list.priority, startDate: list.startDate, dueDate: list.dueDate, ownerId: list.ownerId }, by)
       yield* query(`UPDATE pm_lists SET task_defaults = $2 WHERE id = $1`, [copy.id, list.taskDefaults])
       return { result: yield* getList(copy.id), changes }
-    }),
+    })),
 
   /** Archives every finished (done or closed) task of the list. */
-  archiveClosedTasks: (_: {}, by: string, listId: string): Result<unknown> =>
+  archiveClosedTasks: command(Nothing, Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }), (_, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const archived = yield* query<{ id: string }>(
@@ -667,5 +645,5 @@ export const listStructureCommands = {
         result: { archived: archived.length, taskIds: archived.map((r) => r.id) },
         changes: archived.map((r) => change({ ...listWhere(list), taskId: r.id }, "task.archived", r.id, {}, by))
       }
-    })
+    }))
 }

@@ -4,44 +4,77 @@
  * change of one task and its parts). Each returns its result and changes;
  * the actor runs it inside `ChangeLog.transact`.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change, Notify } from "./ChangeLog.ts"
-import { change, notifyUsers } from "./Changes.ts"
+import type { Change } from "./ChangeLog.ts"
+import { change } from "./Changes.ts"
 import { locateList, locateTask } from "./Locate.ts"
-import { requireMembers } from "./Members.ts"
+import { membersOf, requireMembers } from "./Members.ts"
 import { closestStatus, effectiveStatuses, findStatus } from "./Statuses.ts"
 import { getList } from "./StructureReads.ts"
-import { getTask } from "./TaskReads.ts"
+import { checklistCommands, insertChecklist } from "./TaskChecklists.ts"
+import { featuresOfSpace, getTask } from "./TaskReads.ts"
 import {
   checkFeatures,
   checkFieldValues,
+  FieldValues,
   type Home,
   insertTask,
-  type NewTask,
+  NewTask,
   patchTask,
-  type Recurrence,
+  Recurrence,
   recordStatus,
   tagByName,
-  type TaskPatch,
-  taskWhere,
+  taskChange,
+  TaskPatch,
   touchTask,
   writeFieldValues
 } from "./TaskWrites.ts"
-import { featuresOfSpace } from "./TaskReads.ts"
-import { isFinished, type Task } from "./WorkRecords.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { timeEntryCommands } from "./TimeEntries.ts"
+import { command } from "./WorkActor.ts"
+import { Color, isFinished, Items, Priority, Task } from "./WorkRecords.ts"
 
 const homeOf = (listId: string) =>
   Effect.map(getList(listId), (list): Home => ({ workspaceId: list.workspaceId, spaceId: list.spaceId, folderId: list.folderId, listId: list.id }))
 
 /** A template of a task: what a copy or a template keeps (no ids of the original). */
-export interface TaskTemplate extends NewTask {
+export interface TaskTemplate {
+  readonly name: string
+  readonly description?: string
+  readonly status?: string
+  readonly priority?: Priority | null
+  readonly startDate?: string | null
+  readonly dueDate?: string | null
+  readonly timeEstimateMinutes?: number | null
+  readonly assigneeIds?: ReadonlyArray<string>
+  readonly tagNames?: ReadonlyArray<string>
+  readonly customFields?: Readonly<Record<string, unknown>>
+  readonly parentTaskId?: string | null
   readonly checklists?: ReadonlyArray<{ readonly name: string; readonly items: ReadonlyArray<{ readonly name: string; readonly resolved?: boolean }> }>
   readonly subtasks?: ReadonlyArray<TaskTemplate>
 }
+
+// Templates are stored, so their fields are read as they were saved, without the request checks of NewTask.
+export const TaskTemplate: Schema.Codec<TaskTemplate> = Schema.Struct({
+  name: Schema.String,
+  description: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.String),
+  priority: Schema.optionalKey(Schema.NullOr(Priority)),
+  startDate: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  dueDate: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
+  assigneeIds: Schema.optionalKey(Schema.Array(Schema.String)),
+  tagNames: Schema.optionalKey(Schema.Array(Schema.String)),
+  customFields: Schema.optionalKey(FieldValues),
+  parentTaskId: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  checklists: Schema.optionalKey(Schema.Array(Schema.Struct({
+    name: Schema.String,
+    items: Schema.Array(Schema.Struct({ name: Schema.String, resolved: Schema.optionalKey(Schema.Boolean) }))
+  }))),
+  subtasks: Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<TaskTemplate> => TaskTemplate)))
+}).annotate({ identifier: "TaskTemplateContent", description: "A task's fields, checklists and subtasks, without the ids of the original" })
 
 /** What a task looks like as a template (custom values by field id; they apply where those fields do). */
 export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplate, Rejection | SqlError, Sql> =>
@@ -71,13 +104,6 @@ export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplat
     }
   })
 
-const insertChecklist = (taskId: string, name: string, position: number, by: string) =>
-  Effect.gen(function* () {
-    const id = crypto.randomUUID()
-    yield* query(`INSERT INTO pm_checklists (id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5)`, [id, taskId, name.trim(), position, by])
-    return id
-  })
-
 /** Creates a task (and its checklists and subtasks) from a template in `home`; values of fields that do not apply there are left out. */
 export const instantiate = (home: Home, template: TaskTemplate, overrides: Partial<NewTask>, by: string): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | SqlError, Sql> =>
   Effect.gen(function* () {
@@ -87,9 +113,7 @@ export const instantiate = (home: Home, template: TaskTemplate, overrides: Parti
       [home.spaceId, home.folderId ?? "", home.listId]
     ), (rows) => new Set(rows.map((r) => r.id)))
     const customFields = Object.fromEntries(Object.entries(fields.customFields ?? {}).filter(([id]) => applicable.has(id)))
-    const members = yield* Effect.map(query<{ members: Array<{ userId: string }> | null }>(
-      `SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1`, [home.workspaceId]
-    ), (rows) => new Set((rows[0]?.members ?? []).map((m) => m.userId)))
+    const members = yield* membersOf(home.workspaceId)
     const features = yield* featuresOfSpace(home.spaceId)
     const created = yield* insertTask(home, {
       ...fields,
@@ -121,15 +145,17 @@ export const instantiate = (home: Home, template: TaskTemplate, overrides: Parti
 // ---------------------------------------------------------------------------
 // List actor: tasks entering the list.
 
+const TaskLink = Schema.Struct({ taskId: Id })
+
 export const listTaskCommands = {
-  createTask: (input: NewTask, by: string, listId: string): Result<unknown> =>
+  createTask: command(NewTask, Task, (input, by, listId) =>
     Effect.gen(function* () {
       const home = yield* homeOf(listId)
       const { task, changes } = yield* insertTask(home, input, by)
       return { result: task, changes }
-    }),
+    })),
 
-  bulkCreateTasks: (input: { readonly tasks: ReadonlyArray<NewTask> }, by: string, listId: string): Result<unknown> =>
+  bulkCreateTasks: command(Schema.Struct({ tasks: Schema.Array(NewTask) }), Items(Task), (input, by, listId) =>
     Effect.gen(function* () {
       const home = yield* homeOf(listId)
       const items: Array<Task> = []
@@ -140,18 +166,18 @@ export const listTaskCommands = {
         changes.push(...created.changes)
       }
       return { result: { items }, changes }
-    }),
+    })),
 
   /** Creates a task from a saved template or from a copy of another task. */
-  instantiateTask: (input: { readonly template: TaskTemplate; readonly name?: string }, by: string, listId: string): Result<unknown> =>
+  instantiateTask: command(Schema.Struct({ template: TaskTemplate, name: Schema.optionalKey(Schema.String) }), Task, (input, by, listId) =>
     Effect.gen(function* () {
       const home = yield* homeOf(listId)
       const { task, changes } = yield* instantiate(home, input.template, input.name ? { name: input.name } : {}, by)
       return { result: task, changes }
-    }),
+    })),
 
   /** The task also appears in this list (its home list stays). */
-  addTaskLink: (input: { readonly taskId: string }, by: string, listId: string): Result<unknown> =>
+  addTaskLink: command(TaskLink, Schema.Struct({ taskId: Id, listId: Id }), (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* locateList(listId)
       const task = yield* locateTask(input.taskId)
@@ -160,22 +186,19 @@ export const listTaskCommands = {
       const added = yield* query(`INSERT INTO pm_task_list_links (task_id, list_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`, [input.taskId, listId, by])
       if (added.length === 0) return yield* reject("conflict", "The task is already in this list")
       return { result: { taskId: input.taskId, listId }, changes: [change({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId }, "list.task_added", input.taskId, { taskId: input.taskId }, by)] }
-    }),
+    })),
 
-  removeTaskLink: (input: { readonly taskId: string }, by: string, listId: string): Result<unknown> =>
+  removeTaskLink: command(TaskLink, Schema.Void, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* locateList(listId)
       const removed = yield* query(`DELETE FROM pm_task_list_links WHERE task_id = $1 AND list_id = $2 RETURNING task_id`, [input.taskId, listId])
       if (removed.length === 0) return yield* reject("not_found", "The task is not linked to this list")
       return { result: undefined, changes: [change({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId }, "list.task_removed", input.taskId, { taskId: input.taskId }, by)] }
-    })
+    }))
 }
 
 // ---------------------------------------------------------------------------
 // Task actor.
-
-const updated = (task: Task, type: string, data: Record<string, unknown>, by: string, notify: ReadonlyArray<Notify> = []) =>
-  change(taskWhere(task), type, task.id, data, by, notify)
 
 /** The task and its descendants (subtasks move with their parent). */
 const subtreeIds = (taskId: string) =>
@@ -222,40 +245,31 @@ export const relocate = (taskIds: ReadonlyArray<string>, home: Home, by: string,
 const isDescendant = (ancestorId: string, candidateId: string) =>
   Effect.map(subtreeIds(ancestorId), (ids) => ids.includes(candidateId))
 
-export interface TimeEntryInput {
-  readonly startedAt: string
-  readonly endedAt?: string
-  readonly durationMinutes?: number
-  readonly note?: string
-  readonly billable?: boolean
-}
-
-export const timeEntryColumns = `id, task_id AS "taskId", user_id AS "userId", started_at AS "startedAt", ended_at AS "endedAt",
-  CASE WHEN ended_at IS NULL THEN NULL ELSE round(extract(epoch FROM ended_at - started_at) / 60)::int END AS "durationMinutes",
-  note, billable, created_at AS "createdAt"`
+const NoInput = Schema.Struct({})
+const Watcher = Schema.Struct({ userId: Id })
 
 export const taskCommands = {
-  update: (patch: TaskPatch, by: string, taskId: string): Result<unknown> =>
-    Effect.map(patchTask(taskId, patch, by), ({ task, changes }) => ({ result: task, changes })),
+  update: command(TaskPatch, Task, (patch, by, taskId) =>
+    Effect.map(patchTask(taskId, patch, by), ({ task, changes }) => ({ result: task, changes }))),
 
-  setArchived: (input: { readonly archived: boolean }, by: string, taskId: string): Result<unknown> =>
+  setArchived: command(Schema.Struct({ archived: Schema.Boolean }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       if (task.archived === input.archived) return yield* reject("conflict", input.archived ? "The task is already archived" : "The task is not archived")
       yield* query(`UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`, [taskId])
-      return { result: yield* getTask(taskId), changes: [updated(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
-    }),
+      return { result: yield* getTask(taskId), changes: [taskChange(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
+    })),
 
   /** To the trash, with its subtasks; `undelete` brings them back. */
-  delete: (_: {}, by: string, taskId: string): Result<unknown> =>
+  delete: command(NoInput, Schema.Void, (_, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const ids = yield* subtreeIds(taskId)
       yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = ANY($1::text[]) AND deleted_at IS NULL`, [ids, by])
-      return { result: undefined, changes: [updated(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)] }
-    }),
+      return { result: undefined, changes: [taskChange(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)] }
+    })),
 
-  undelete: (_: {}, by: string, taskId: string): Result<unknown> =>
+  undelete: command(NoInput, Task, (_, by, taskId) =>
     Effect.gen(function* () {
       const trashed = yield* getTask(taskId, { deleted: true })
       // Subtasks deleted together with it come back with it.
@@ -270,10 +284,10 @@ export const taskCommands = {
         if (parent.length === 0) yield* query(`UPDATE pm_tasks SET parent_task_id = NULL WHERE id = $1`, [taskId])
       }
       const task = yield* getTask(taskId)
-      return { result: task, changes: [updated(task, "task.undeleted", {}, by)] }
-    }),
+      return { result: task, changes: [taskChange(task, "task.undeleted", {}, by)] }
+    })),
 
-  move: (input: { readonly listId: string; readonly statusMapping?: Record<string, string> }, by: string, taskId: string): Result<unknown> =>
+  move: command(Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const target = yield* locateList(input.listId)
@@ -289,12 +303,12 @@ export const taskCommands = {
       const data = { fromListId: task.listId, toListId: input.listId, fromSpaceId: task.spaceId, toSpaceId: target.spaceId, status: moved.status.name, subtasks: ids.length - 1 }
       return {
         result: moved,
-        changes: [updated(task, "task.moved", data, by), updated(moved, "task.moved", data, by)]
+        changes: [taskChange(task, "task.moved", data, by), taskChange(moved, "task.moved", data, by)]
       }
-    }),
+    })),
 
   /** Places the task right after `afterTaskId` in its list (null: first). */
-  setPosition: (input: { readonly afterTaskId: string | null }, by: string, taskId: string): Result<unknown> =>
+  setPosition: command(Schema.Struct({ afterTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       let position: number
@@ -312,11 +326,11 @@ export const taskCommands = {
         position = next[0]?.p == null ? after[0]!.position + 1 : (after[0]!.position + next[0].p) / 2
       }
       yield* query(`UPDATE pm_tasks SET position = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, position])
-      return { result: yield* getTask(taskId), changes: [updated(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)] }
-    }),
+      return { result: yield* getTask(taskId), changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)] }
+    })),
 
   /** Makes the task a subtask of `parentTaskId` (moving it to the parent's list), or a top-level task (null). */
-  setParent: (input: { readonly parentTaskId: string | null }, by: string, taskId: string): Result<unknown> =>
+  setParent: command(Schema.Struct({ parentTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       if (input.parentTaskId === task.parentTaskId) return { result: task, changes: [] }
@@ -332,11 +346,11 @@ export const taskCommands = {
       }
       yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.parentTaskId])
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version }, by)] }
-    }),
+      return { result, changes: [taskChange(result, "task.updated", { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version }, by)] }
+    })),
 
   /** Folds other tasks into this one: their comments, attachments, checklists, subtasks, assignees, watchers, tags and time; then trashes them. */
-  merge: (input: { readonly sourceTaskIds: ReadonlyArray<string> }, by: string, taskId: string): Result<unknown> =>
+  merge: command(Schema.Struct({ sourceTaskIds: Schema.Array(Id) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const target = yield* getTask(taskId)
       const changes: Array<Change> = []
@@ -363,33 +377,33 @@ export const taskCommands = {
         }
         yield* query(`DELETE FROM pm_relationships WHERE source_task_id = $1 OR target_task_id = $1`, [sourceId])
         yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = $1`, [sourceId, by])
-        changes.push(updated(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
+        changes.push(taskChange(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
       }
       yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [...changes, updated(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)] }
-    }),
+      return { result, changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)] }
+    })),
 
-  addWatcher: (input: { readonly userId: string }, by: string, taskId: string): Result<unknown> =>
+  addWatcher: command(Watcher, Watcher, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* requireMembers(task.workspaceId, [input.userId], "body.userId")
       const added = yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING RETURNING user_id`, [taskId, input.userId])
       if (added.length === 0) return yield* reject("conflict", "Already watching this task")
       const version = yield* touchTask(taskId)
-      return { result: { userId: input.userId }, changes: [updated(task, "task.watcher_added", { userId: input.userId, version }, by)] }
-    }),
+      return { result: { userId: input.userId }, changes: [taskChange(task, "task.watcher_added", { userId: input.userId, version }, by)] }
+    })),
 
-  removeWatcher: (input: { readonly userId: string }, by: string, taskId: string): Result<unknown> =>
+  removeWatcher: command(Watcher, Schema.Void, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 AND user_id = $2 RETURNING user_id`, [taskId, input.userId])
       if (removed.length === 0) return yield* reject("not_found", "Not watching this task")
       const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
-    }),
+      return { result: undefined, changes: [taskChange(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
+    })),
 
-  setCustomFields: (input: { readonly values: Readonly<Record<string, unknown>> }, by: string, taskId: string): Result<unknown> =>
+  setCustomFields: command(Schema.Struct({ values: FieldValues }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const features = yield* featuresOfSpace(task.spaceId)
@@ -399,10 +413,10 @@ export const taskCommands = {
       yield* writeFieldValues(taskId, checked, by)
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)] }
-    }),
+      return { result, changes: [taskChange(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)] }
+    })),
 
-  addTag: (input: { readonly name: string; readonly color?: string }, by: string, taskId: string): Result<unknown> =>
+  addTag: command(Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* checkFeatures(yield* featuresOfSpace(task.spaceId), { tagNames: [input.name] })
@@ -411,20 +425,20 @@ export const taskCommands = {
       if (added.length === 0) return yield* reject("conflict", "The task already has this tag")
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
-    }),
+      return { result, changes: [taskChange(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
+    })),
 
-  removeTag: (input: { readonly tagId: string }, by: string, taskId: string): Result<unknown> =>
+  removeTag: command(Schema.Struct({ tagId: Id }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       yield* getTask(taskId)
       const removed = yield* query(`DELETE FROM pm_task_tags WHERE task_id = $1 AND tag_id = $2 RETURNING tag_id`, [taskId, input.tagId])
       if (removed.length === 0) return yield* reject("not_found", "The task does not have this tag")
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
-    }),
+      return { result, changes: [taskChange(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
+    })),
 
-  setRecurrence: (input: { readonly recurrence: Recurrence | null }, by: string, taskId: string): Result<unknown> =>
+  setRecurrence: command(Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       if (input.recurrence === null && task.recurrence === null) return yield* reject("not_found", "The task does not recur")
@@ -433,193 +447,9 @@ export const taskCommands = {
       }
       yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.recurrence])
       const result = yield* getTask(taskId)
-      return { result, changes: [updated(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
-    }),
+      return { result, changes: [taskChange(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
+    })),
 
-  // -- checklists ------------------------------------------------------------
-
-  createChecklist: (input: { readonly name: string; readonly items?: ReadonlyArray<string> }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const features = yield* featuresOfSpace(task.spaceId)
-      if (!features.checklists) return yield* reject("invalid", "Checklists are turned off in this space", [{ path: "body.name", message: "checklists disabled in this space" }])
-      const position = yield* Effect.map(query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklists WHERE task_id = $1`, [taskId]), (r) => Number(r[0]!.p))
-      const id = yield* insertChecklist(taskId, input.name, position, by)
-      for (const [index, name] of (input.items ?? []).entries()) {
-        yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [crypto.randomUUID(), id, taskId, name.trim(), index + 1, by])
-      }
-      const version = yield* touchTask(taskId)
-      return { result: { id }, changes: [updated(task, "checklist.created", { checklistId: id, name: input.name.trim(), version }, by)] }
-    }),
-
-  updateChecklist: (input: { readonly checklistId: string; readonly name?: string; readonly position?: number }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query(`UPDATE pm_checklists SET name = COALESCE($3, name), position = COALESCE($4, position) WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId, input.name?.trim() ?? null, input.position ?? null])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist")
-      const version = yield* touchTask(taskId)
-      return { result: { id: input.checklistId }, changes: [updated(task, "checklist.updated", { checklistId: input.checklistId, name: input.name, position: input.position, version }, by)] }
-    }),
-
-  deleteChecklist: (input: { readonly checklistId: string }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      yield* query(`DELETE FROM pm_checklist_items WHERE checklist_id = $1 AND task_id = $2`, [input.checklistId, taskId])
-      const rows = yield* query(`DELETE FROM pm_checklists WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist")
-      const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "checklist.deleted", { checklistId: input.checklistId, version }, by)] }
-    }),
-
-  addChecklistItem: (input: { readonly checklistId: string; readonly name: string; readonly assigneeId?: string | null }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const checklist = yield* query(`SELECT id FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])
-      if (checklist.length === 0) return yield* reject("not_found", "No such checklist")
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      const position = yield* Effect.map(query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklist_items WHERE checklist_id = $1`, [input.checklistId]), (r) => Number(r[0]!.p))
-      const id = crypto.randomUUID()
-      yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, assignee_id, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [id, input.checklistId, taskId, input.name.trim(), input.assigneeId ?? null, position, by])
-      const version = yield* touchTask(taskId)
-      const notify = input.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}: ${input.name.trim()}`, by) : []
-      return { result: { id }, changes: [updated(task, "checklist.item_added", { checklistId: input.checklistId, itemId: id, name: input.name.trim(), version }, by, notify)] }
-    }),
-
-  updateChecklistItem: (input: { readonly checklistId: string; readonly itemId: string; readonly name?: string; readonly resolved?: boolean; readonly assigneeId?: string | null; readonly position?: number }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ assigneeId: string | null }>(`SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`, [input.itemId, input.checklistId, taskId])
-      if (current.length === 0) return yield* reject("not_found", "No such checklist item")
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      yield* query(
-        `UPDATE pm_checklist_items SET name = COALESCE($2, name), resolved = COALESCE($3, resolved), position = COALESCE($4, position),
-                assignee_id = CASE WHEN $5::boolean THEN $6 ELSE assignee_id END, updated_at = now() WHERE id = $1`,
-        [input.itemId, input.name?.trim() ?? null, input.resolved ?? null, input.position ?? null, input.assigneeId !== undefined, input.assigneeId ?? null]
-      )
-      const version = yield* touchTask(taskId)
-      const notify = input.assigneeId && input.assigneeId !== current[0]!.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by) : []
-      const { checklistId: _c, ...fields } = input
-      return { result: { id: input.itemId }, changes: [updated(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)] }
-    }),
-
-  deleteChecklistItem: (input: { readonly checklistId: string; readonly itemId: string }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [input.itemId, input.checklistId, taskId])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
-      const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [updated(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)] }
-    }),
-
-  reorderChecklistItems: (input: { readonly checklistId: string; readonly itemIds: ReadonlyArray<string> }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const items = yield* query<{ id: string }>(`SELECT id FROM pm_checklist_items WHERE checklist_id = $1 AND task_id = $2`, [input.checklistId, taskId])
-      if (items.length === 0 && (yield* query(`SELECT 1 FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])).length === 0) {
-        return yield* reject("not_found", "No such checklist")
-      }
-      const known = new Set(items.map((i) => i.id))
-      if (input.itemIds.length !== known.size || new Set(input.itemIds).size !== input.itemIds.length || input.itemIds.some((id) => !known.has(id))) {
-        return yield* reject("invalid", "itemIds must list every item of the checklist exactly once", [{ path: "body.itemIds", message: "not a permutation of the items" }])
-      }
-      for (const [index, id] of input.itemIds.entries()) yield* query(`UPDATE pm_checklist_items SET position = $2 WHERE id = $1`, [id, index + 1])
-      const version = yield* touchTask(taskId)
-      return { result: { itemIds: input.itemIds }, changes: [updated(task, "checklist.items_reordered", { checklistId: input.checklistId, order: input.itemIds, version }, by)] }
-    }),
-
-  /** Turns a checklist item into a subtask (the item goes away). */
-  convertChecklistItem: (input: { readonly checklistId: string; readonly itemId: string }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query<{ name: string; assigneeId: string | null; resolved: boolean }>(
-        `DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING name, assignee_id AS "assigneeId", resolved`,
-        [input.itemId, input.checklistId, taskId]
-      )
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
-      const home: Home = { workspaceId: task.workspaceId, spaceId: task.spaceId, folderId: task.folderId, listId: task.listId }
-      const statuses = (yield* effectiveStatuses(home)).items
-      const done = rows[0]!.resolved ? statuses.find((s) => s.type === "done") ?? statuses.find((s) => s.type === "closed") : undefined
-      const created = yield* insertTask(home, {
-        name: rows[0]!.name,
-        parentTaskId: taskId,
-        assigneeIds: rows[0]!.assigneeId ? [rows[0]!.assigneeId] : [],
-        ...(done ? { status: done.name } : {})
-      }, by)
-      const version = yield* touchTask(taskId)
-      return { result: created.task, changes: [...created.changes, updated(task, "checklist.item_converted", { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version }, by)] }
-    }),
-
-  // -- time tracking ---------------------------------------------------------
-
-  addTimeEntry: (input: TimeEntryInput & { readonly userId: string }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (!(yield* featuresOfSpace(task.spaceId)).timeTracking) return yield* reject("invalid", "Time tracking is turned off in this space", [{ path: "body", message: "time tracking disabled" }])
-      const endedAt = input.endedAt ?? (input.durationMinutes !== undefined ? new Date(Date.parse(input.startedAt) + input.durationMinutes * 60_000).toISOString() : undefined)
-      if (endedAt === undefined) return yield* reject("invalid", "Give endedAt or durationMinutes", [{ path: "body.durationMinutes", message: "missing" }])
-      if (Date.parse(endedAt) < Date.parse(input.startedAt)) return yield* reject("invalid", "endedAt must not be before startedAt", [{ path: "body.endedAt", message: "before startedAt" }])
-      const id = crypto.randomUUID()
-      const [entry] = yield* query(
-        `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, ended_at, note, billable) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${timeEntryColumns}`,
-        [id, task.workspaceId, taskId, input.userId, input.startedAt, endedAt, input.note ?? "", input.billable ?? false]
-      )
-      return { result: entry, changes: [updated(task, "time_entry.created", { entryId: id, userId: input.userId, startedAt: input.startedAt, endedAt }, by)] }
-    }),
-
-  updateTimeEntry: (input: { readonly entryId: string; readonly startedAt?: string; readonly endedAt?: string; readonly note?: string; readonly billable?: boolean; readonly admin: boolean }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ userId: string; startedAt: string; endedAt: string | null }>(
-        `SELECT user_id AS "userId", started_at AS "startedAt", ended_at AS "endedAt" FROM pm_time_entries WHERE id = $1 AND task_id = $2`, [input.entryId, taskId]
-      )
-      if (current.length === 0) return yield* reject("not_found", "No such time entry")
-      if (current[0]!.userId !== by && !input.admin) return yield* reject("forbidden", "Only its owner or an admin changes a time entry")
-      const startedAt = input.startedAt ?? current[0]!.startedAt
-      const endedAt = input.endedAt ?? current[0]!.endedAt
-      if (endedAt && Date.parse(endedAt) < Date.parse(startedAt)) return yield* reject("invalid", "endedAt must not be before startedAt", [{ path: "body.endedAt", message: "before startedAt" }])
-      const [entry] = yield* query(
-        `UPDATE pm_time_entries SET started_at = $2, ended_at = $3, note = COALESCE($4, note), billable = COALESCE($5, billable) WHERE id = $1 RETURNING ${timeEntryColumns}`,
-        [input.entryId, startedAt, endedAt, input.note ?? null, input.billable ?? null]
-      )
-      const { admin: _a, ...fields } = input
-      return { result: entry, changes: [updated(task, "time_entry.updated", fields, by)] }
-    }),
-
-  deleteTimeEntry: (input: { readonly entryId: string; readonly admin: boolean }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_time_entries WHERE id = $1 AND task_id = $2`, [input.entryId, taskId])
-      if (current.length === 0) return yield* reject("not_found", "No such time entry")
-      if (current[0]!.userId !== by && !input.admin) return yield* reject("forbidden", "Only its owner or an admin deletes a time entry")
-      yield* query(`DELETE FROM pm_time_entries WHERE id = $1`, [input.entryId])
-      return { result: undefined, changes: [updated(task, "time_entry.deleted", { entryId: input.entryId }, by)] }
-    }),
-
-  /** Starts the caller's timer on this task; a timer running elsewhere is stopped first. */
-  startTimer: (input: { readonly note?: string }, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (!(yield* featuresOfSpace(task.spaceId)).timeTracking) return yield* reject("invalid", "Time tracking is turned off in this space", [{ path: "body", message: "time tracking disabled" }])
-      const changes: Array<Change> = []
-      const running = yield* query<{ id: string; taskId: string }>(`UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL RETURNING id, task_id AS "taskId"`, [by])
-      for (const stopped of running) {
-        const other = yield* getTask(stopped.taskId).pipe(Effect.option)
-        if (other._tag === "Some") changes.push(updated(other.value, "timer.stopped", { entryId: stopped.id, userId: by }, by))
-      }
-      const id = crypto.randomUUID()
-      const [entry] = yield* query(
-        `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, note) VALUES ($1, $2, $3, $4, now(), $5) RETURNING ${timeEntryColumns}`,
-        [id, task.workspaceId, taskId, by, input.note ?? ""]
-      )
-      changes.push(updated(task, "timer.started", { entryId: id, userId: by }, by))
-      return { result: entry, changes }
-    }),
-
-  stopTimer: (_: {}, by: string, taskId: string): Result<unknown> =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const [entry] = yield* query<{ id: string }>(`UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND task_id = $2 AND ended_at IS NULL RETURNING ${timeEntryColumns}`, [by, taskId])
-      if (entry === undefined) return yield* reject("conflict", "You have no timer running on this task")
-      return { result: entry, changes: [updated(task, "timer.stopped", { entryId: entry.id, userId: by }, by)] }
-    })
+  ...checklistCommands,
+  ...timeEntryCommands
 }

@@ -3,17 +3,16 @@
  * comments) and attachments of a task: reads, and the task actor's commands.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../Fields.ts"
+import { Id, Name, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change, Notify } from "./ChangeLog.ts"
+import type { Notify } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
 import { membersOf, requireMembers, userRefs, usersByEmail } from "./Members.ts"
 import { getTask } from "./TaskReads.ts"
 import { taskWhere, touchTask } from "./TaskWrites.ts"
+import { command } from "./WorkActor.ts"
 import { type Task, UserRef } from "./WorkRecords.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
 
 export const Reaction = Schema.Struct({ emoji: Schema.String, count: Schema.Number, userIds: Schema.Array(Id) }).annotate({ identifier: "CommentReaction" })
 
@@ -189,13 +188,25 @@ const commentRow = (taskId: string, commentId: string) =>
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such comment")))
   )
 
+export const CommentText = Name(20_000).annotate({ description: "The comment; `@member@example.com` mentions a member" })
+export const Emoji = Schema.String.check(Schema.isPattern(/^[a-z0-9_+-]{1,32}$/, { expected: "an emoji short name such as thumbsup" }))
+const ReactionInput = Schema.Struct({ commentId: Id, emoji: Emoji })
+/** An upload already stored under `blobKey`; the command records it on the task. */
+const NewAttachment = Schema.Struct({ attachmentId: Id, blobKey: Schema.String, filename: Schema.String, contentType: Schema.String, size: Schema.Number })
+const NewComment = Schema.Struct({
+  text: CommentText,
+  parentCommentId: Schema.optionalKey(Id),
+  assigneeId: Schema.optionalKey(Id),
+  strictMentions: Schema.optionalKey(Schema.Boolean.annotate({ description: "Refuse (404) @mentions of addresses that are not members" }))
+})
+
 export const discussionCommands = {
   /**
    * A comment (or a reply when `parentCommentId` is set). Mentioned members
    * are notified ("mentioned"), the task's assignees and watchers too
    * ("commented"); `strictMentions` refuses unknown addresses (404).
    */
-  createComment: (input: { readonly text: string; readonly parentCommentId?: string; readonly assigneeId?: string; readonly strictMentions?: boolean }, by: string, taskId: string): Result<unknown> =>
+  createComment: command(NewComment, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       let parentAuthor: string | undefined
@@ -226,9 +237,9 @@ export const discussionCommands = {
       ]
       const comment = yield* getComment(taskId, id)
       return { result: comment, changes: [on(task, "comment.created", id, { parentCommentId: input.parentCommentId ?? null, text: input.text, mentions }, by, notify)] }
-    }),
+    })),
 
-  updateComment: (input: { readonly commentId: string; readonly text: string; readonly strictMentions?: boolean }, by: string, taskId: string): Result<unknown> =>
+  updateComment: command(Schema.Struct({ commentId: Id, text: CommentText, strictMentions: Schema.optionalKey(Schema.Boolean) }), Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* commentRow(taskId, input.commentId)
@@ -241,19 +252,19 @@ export const discussionCommands = {
         result: comment,
         changes: [on(task, "comment.updated", input.commentId, { text: input.text, mentions }, by, notifyUsers(added, "mentioned", `You were mentioned on ${task.shortId}: ${task.name}`, by))]
       }
-    }),
+    })),
 
   /** The author or an admin removes a comment (with its replies). */
-  deleteComment: (input: { readonly commentId: string; readonly admin: boolean }, by: string, taskId: string): Result<unknown> =>
+  deleteComment: command(Schema.Struct({ commentId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* commentRow(taskId, input.commentId)
       if (current.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
       yield* query(`UPDATE pm_comments SET deleted_at = now() WHERE (id = $1 OR parent_comment_id = $1) AND deleted_at IS NULL`, [input.commentId])
       return { result: undefined, changes: [on(task, "comment.deleted", input.commentId, {}, by)] }
-    }),
+    })),
 
-  resolveComment: (input: { readonly commentId: string; readonly resolved: boolean }, by: string, taskId: string): Result<unknown> =>
+  resolveComment: command(Schema.Struct({ commentId: Id, resolved: Schema.Boolean }), Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* commentRow(taskId, input.commentId)
@@ -264,9 +275,9 @@ export const discussionCommands = {
       )
       const notify = input.resolved ? notifyUsers([current.authorId], "commented", `Your comment on ${task.shortId} was resolved`, by) : []
       return { result: yield* getComment(taskId, input.commentId), changes: [on(task, input.resolved ? "comment.resolved" : "comment.reopened", input.commentId, {}, by, notify)] }
-    }),
+    })),
 
-  assignComment: (input: { readonly commentId: string; readonly assigneeId: string | null }, by: string, taskId: string): Result<unknown> =>
+  assignComment: command(Schema.Struct({ commentId: Id, assigneeId: Schema.NullOr(Id) }), Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
@@ -274,27 +285,27 @@ export const discussionCommands = {
       yield* query(`UPDATE pm_comments SET assignee_id = $2, updated_at = now() WHERE id = $1`, [input.commentId, input.assigneeId])
       const notify = input.assigneeId ? notifyUsers([input.assigneeId], "assigned", `A comment on ${task.shortId}: ${task.name} was assigned to you`, by) : []
       return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.assigned", input.commentId, { assigneeId: input.assigneeId }, by, notify)] }
-    }),
+    })),
 
-  addReaction: (input: { readonly commentId: string; readonly emoji: string }, by: string, taskId: string): Result<unknown> =>
+  addReaction: command(ReactionInput, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
       const added = yield* query(`INSERT INTO pm_comment_reactions (comment_id, user_id, emoji) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING emoji`, [input.commentId, by, input.emoji])
       if (added.length === 0) return yield* reject("conflict", "You already reacted with this emoji")
       return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.reaction_added", input.commentId, { emoji: input.emoji }, by)] }
-    }),
+    })),
 
-  removeReaction: (input: { readonly commentId: string; readonly emoji: string }, by: string, taskId: string): Result<unknown> =>
+  removeReaction: command(ReactionInput, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
       const removed = yield* query(`DELETE FROM pm_comment_reactions WHERE comment_id = $1 AND user_id = $2 AND emoji = $3 RETURNING emoji`, [input.commentId, by, input.emoji])
       if (removed.length === 0) return yield* reject("not_found", "You have not reacted with this emoji")
       return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.reaction_removed", input.commentId, { emoji: input.emoji }, by)] }
-    }),
+    })),
 
-  addAttachment: (input: { readonly attachmentId: string; readonly blobKey: string; readonly filename: string; readonly contentType: string; readonly size: number }, by: string, taskId: string): Result<unknown> =>
+  addAttachment: command(NewAttachment, Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* query(
@@ -305,9 +316,9 @@ export const discussionCommands = {
       const attachment = yield* getAttachment(taskId, input.attachmentId)
       const { blobKey: _k, ...result } = attachment
       return { result, changes: [on(task, "attachment.created", input.attachmentId, { filename: input.filename, size: input.size, version }, by)] }
-    }),
+    })),
 
-  renameAttachment: (input: { readonly attachmentId: string; readonly filename: string }, by: string, taskId: string): Result<unknown> =>
+  renameAttachment: command(Schema.Struct({ attachmentId: Id, filename: Schema.String }), Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* getAttachment(taskId, input.attachmentId)
@@ -315,10 +326,10 @@ export const discussionCommands = {
       const version = yield* touchTask(taskId)
       const { blobKey: _k, ...result } = yield* getAttachment(taskId, input.attachmentId)
       return { result, changes: [on(task, "attachment.renamed", input.attachmentId, { filename: input.filename, version }, by)] }
-    }),
+    })),
 
   /** Returns the blob key; the caller deletes the bytes once this committed. */
-  deleteAttachment: (input: { readonly attachmentId: string; readonly admin: boolean }, by: string, taskId: string): Result<{ blobKey: string }> =>
+  deleteAttachment: command(Schema.Struct({ attachmentId: Id, admin: Schema.Boolean }), Schema.Struct({ blobKey: Schema.String }), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const attachment = yield* getAttachment(taskId, input.attachmentId)
@@ -326,5 +337,5 @@ export const discussionCommands = {
       yield* query(`DELETE FROM pm_attachments WHERE id = $1`, [input.attachmentId])
       const version = yield* touchTask(taskId)
       return { result: { blobKey: attachment.blobKey }, changes: [on(task, "attachment.deleted", input.attachmentId, { filename: attachment.filename, version }, by)] }
-    })
+    }))
 }

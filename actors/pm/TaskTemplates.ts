@@ -1,20 +1,18 @@
 /** Task templates of a workspace (a task's content without ids, to create new tasks from): reads and the workspace actor's commands. */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../Fields.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { Id, Name, Timestamp } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
-import { type TaskTemplate, templateOf } from "./TaskCommands.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { TaskTemplate, templateOf } from "./TaskCommands.ts"
+import { command } from "./WorkActor.ts"
 
 export const TaskTemplateView = Schema.Struct({
   id: Id,
   workspaceId: Id,
   name: Schema.String,
-  template: Schema.Unknown,
+  template: TaskTemplate,
   createdBy: Id,
   createdAt: Timestamp
 }).annotate({ identifier: "TaskTemplate" })
@@ -35,7 +33,7 @@ export const getTemplate = (workspaceId: string, templateId: string) =>
   )
 
 export const templateCommands = {
-  saveTaskTemplate: (input: { readonly taskId: string; readonly name: string }, by: string, workspaceId: string): Result<unknown> =>
+  saveTaskTemplate: command(Schema.Struct({ taskId: Id, name: Name(200) }), TaskTemplateView, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const located = yield* locateTask(input.taskId)
       if (located.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
@@ -44,12 +42,12 @@ export const templateCommands = {
       yield* query(`INSERT INTO pm_task_templates (id, workspace_id, name, template, created_by) VALUES ($1, $2, $3, $4, $5)`, [id, workspaceId, input.name.trim(), template, by])
       const saved = yield* getTemplate(workspaceId, id)
       return { result: saved, changes: [change({ workspaceId }, "task_template.created", id, { name: saved.name, fromTaskId: input.taskId }, by)] }
-    }),
+    })),
 
-  deleteTaskTemplate: (input: { readonly templateId: string }, by: string, workspaceId: string): Result<unknown> =>
+  deleteTaskTemplate: command(Schema.Struct({ templateId: Id }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const template = yield* getTemplate(workspaceId, input.templateId)
       yield* query(`DELETE FROM pm_task_templates WHERE id = $1`, [template.id])
       return { result: undefined, changes: [change({ workspaceId }, "task_template.deleted", template.id, { name: template.name }, by)] }
-    })
+    }))
 }

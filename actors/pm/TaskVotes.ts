@@ -5,11 +5,10 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import type { Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { query } from "../../persistence/Sql.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
+import { command } from "./WorkActor.ts"
 
 export const TaskVote = Schema.Struct({
   taskId: Id,
@@ -17,8 +16,6 @@ export const TaskVote = Schema.Struct({
   votedByMe: Schema.Boolean
 }).annotate({ identifier: "TaskVote" })
 export type TaskVote = typeof TaskVote.Type
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
 
 export const voteOf = (taskId: string, userId: string) =>
   Effect.map(
@@ -31,7 +28,7 @@ export const voteOf = (taskId: string, userId: string) =>
 
 export const voteCommands = {
   /** Casts (`vote: true`) or withdraws (`false`) the user's vote; doing it twice changes nothing. */
-  setVote: (input: { readonly vote: boolean }, by: string, taskId: string): Result<TaskVote> =>
+  setVote: command(Schema.Struct({ vote: Schema.Boolean }), TaskVote, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* locateTask(taskId)
       const changed = input.vote
@@ -40,5 +37,5 @@ export const voteCommands = {
       const result = yield* voteOf(taskId, by)
       const where = { workspaceId: task.workspaceId, spaceId: task.spaceId, listId: task.listId, taskId }
       return { result, changes: changed.length === 0 ? [] : [change(where, input.vote ? "task.voted" : "task.vote_withdrawn", taskId, { votes: result.votes }, by)] }
-    })
+    }))
 }

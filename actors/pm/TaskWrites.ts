@@ -6,7 +6,8 @@
  * validated against their definitions; assignment and status changes
  * notify; finishing a recurring task schedules its next occurrence.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Change, Notify } from "./ChangeLog.ts"
@@ -16,7 +17,7 @@ import { requireMembers } from "./Members.ts"
 import { nextShortId } from "./ShortIds.ts"
 import { effectiveStatuses, findStatus, initialStatus } from "./Statuses.ts"
 import { featuresOfSpace, getTask } from "./TaskReads.ts"
-import { type Features, isFinished, type Priority, type Status, type Task, type TaskDefaults } from "./WorkRecords.ts"
+import { DateTime, type Features, isFinished, Priority, type Status, type Task, type TaskDefaults } from "./WorkRecords.ts"
 
 export interface Home {
   readonly workspaceId: string
@@ -25,44 +26,54 @@ export interface Home {
   readonly listId: string
 }
 
-export interface NewTask {
-  readonly name: string
-  readonly description?: string
-  readonly status?: string
-  readonly priority?: Priority | null
-  readonly startDate?: string | null
-  readonly dueDate?: string | null
-  readonly timeEstimateMinutes?: number | null
-  readonly assigneeIds?: ReadonlyArray<string>
-  readonly tagNames?: ReadonlyArray<string>
-  readonly customFields?: Readonly<Record<string, unknown>>
-  readonly parentTaskId?: string | null
-  readonly recurrence?: Recurrence | null
-}
+/** A task's description (Markdown). */
+export const Description = Schema.String.check(Schema.isMaxLength(50_000))
+export const Minutes = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
+export const TagNames = Schema.Array(Name(64)).check(Schema.isMaxLength(50))
+export const FieldValues = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field id (or name); null clears one" })
+// Unbounded: the facade bounds ids and e-mails separately, and merges them.
+const AssigneeIds = Schema.Array(Id)
 
-export interface Recurrence {
-  readonly frequency: "daily" | "weekly" | "monthly" | "yearly"
-  readonly interval: number
-  readonly until?: string | null
-}
+export const Recurrence = Schema.Struct({
+  frequency: Schema.Literals(["daily", "weekly", "monthly", "yearly"]),
+  interval: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 365 })),
+  until: Schema.optionalKey(Schema.NullOr(DateTime))
+}).annotate({ identifier: "Recurrence", description: "When the task is finished, its next occurrence is created with its dates moved on by the interval." })
+export type Recurrence = typeof Recurrence.Type
 
-export interface TaskPatch {
-  readonly name?: string
-  readonly description?: string
-  readonly status?: string
-  readonly priority?: Priority | null
-  readonly startDate?: string | null
-  readonly dueDate?: string | null
-  readonly timeEstimateMinutes?: number | null
-  /** Replaces the assignees. */
-  readonly assigneeIds?: ReadonlyArray<string>
-  readonly addAssigneeIds?: ReadonlyArray<string>
-  readonly removeAssigneeIds?: ReadonlyArray<string>
-  /** Replaces the tags (by name; missing tags are created in the space). */
-  readonly tagNames?: ReadonlyArray<string>
-  /** Sets custom field values by field id; null clears one. */
-  readonly customFields?: Readonly<Record<string, unknown>>
-}
+/** What creating a task takes (ids, not e-mails or names: the facade resolves those; dates already ISO). */
+export const NewTask = Schema.Struct({
+  name: Name(500),
+  description: Schema.optionalKey(Description),
+  status: Schema.optionalKey(Name(64)),
+  priority: Schema.optionalKey(Schema.NullOr(Priority)),
+  startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Minutes)),
+  assigneeIds: Schema.optionalKey(AssigneeIds),
+  tagNames: Schema.optionalKey(TagNames),
+  customFields: Schema.optionalKey(FieldValues),
+  parentTaskId: Schema.optionalKey(Schema.NullOr(Id)),
+  recurrence: Schema.optionalKey(Schema.NullOr(Recurrence))
+})
+export type NewTask = typeof NewTask.Type
+
+/** A change of a task's fields; what is left out stays. */
+export const TaskPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(500)),
+  description: Schema.optionalKey(Description),
+  status: Schema.optionalKey(Name(64)),
+  priority: Schema.optionalKey(Schema.NullOr(Priority)),
+  startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
+  timeEstimateMinutes: Schema.optionalKey(Schema.NullOr(Minutes)),
+  assigneeIds: Schema.optionalKey(AssigneeIds.annotate({ description: "Replaces the assignees" })),
+  addAssigneeIds: Schema.optionalKey(AssigneeIds),
+  removeAssigneeIds: Schema.optionalKey(AssigneeIds),
+  tagNames: Schema.optionalKey(TagNames.annotate({ description: "Replaces the tags (by name; missing tags are created in the space)" })),
+  customFields: Schema.optionalKey(FieldValues)
+})
+export type TaskPatch = typeof TaskPatch.Type
 
 type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
 
@@ -72,6 +83,10 @@ export const taskWhere = (task: { workspaceId: string; spaceId: string; listId: 
   listId: task.listId,
   taskId: task.id
 })
+
+/** A change of one task, addressed where the task lives. */
+export const taskChange = (task: Task, type: string, data: Record<string, unknown>, by: string, notify: ReadonlyArray<Notify> = []) =>
+  change(taskWhere(task), type, task.id, data, by, notify)
 
 const disabled = (feature: string, path: string) => Effect.fail(reject("invalid", `${feature} are turned off in this space`, [{ path, message: `${feature} disabled in this space` }]))
 

@@ -8,10 +8,12 @@
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { Id, Timestamp } from "../Fields.ts"
+import { Id, Name, Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
+import { membersOf } from "./Members.ts"
 import { TeamRole } from "./ReferenceData.ts"
-import { workActor } from "./WorkActor.ts"
+import { command, workActor } from "./WorkActor.ts"
+import { Color } from "./WorkRecords.ts"
 
 export const MAX_TEAM_MEMBERS = 500
 
@@ -73,20 +75,14 @@ export const teamMemberRows = (teamIds: ReadonlyArray<string>) =>
 export const teamWorkspace = (teamId: string) =>
   Effect.map(query<{ workspace_id: string }>("SELECT workspace_id FROM pm_teams WHERE id = $1", [teamId]), (rows) => rows[0]?.workspace_id)
 
-const workspaceMemberIds = (workspaceId: string) =>
-  Effect.map(
-    query<{ members: ReadonlyArray<{ userId: string }> | null }>("SELECT state->'members' AS members FROM actor_state WHERE kind = 'workspace' AND id = $1", [workspaceId]),
-    (rows) => new Set((rows[0]?.members ?? []).map((m) => m.userId))
-  )
-
-export interface MemberInput {
-  readonly userId: string
-  readonly role: typeof TeamRole.Type
-}
+export const MemberInput = Schema.Struct({ userId: Id, role: TeamRole })
+export type MemberInput = typeof MemberInput.Type
+export const MembersInput = Schema.Array(MemberInput).check(Schema.isMaxLength(MAX_TEAM_MEMBERS))
+const Description = Schema.String.check(Schema.isMaxLength(2000))
 
 const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, path: string) =>
   Effect.gen(function* () {
-    const known = yield* workspaceMemberIds(workspaceId)
+    const known = yield* membersOf(workspaceId)
     const index = members.findIndex((m) => !known.has(m.userId))
     if (index >= 0) return yield* reject("invalid", "Team members must be members of the workspace", [{ path: `${path}.${index}.userId`, message: "not a workspace member" }])
     const seen = new Set<string>()
@@ -116,27 +112,29 @@ const insertMembers = (teamId: string, members: ReadonlyArray<MemberInput>) =>
 const memberCount = (teamId: string) =>
   Effect.map(query<{ n: number }>("SELECT count(*) AS n FROM pm_team_members WHERE team_id = $1", [teamId]), (rows) => Number(rows[0]!.n))
 
-export interface CreateTeam {
-  readonly workspaceId: string
-  readonly name: string
-  readonly description?: string
-  readonly color?: string | null
-  readonly members?: ReadonlyArray<MemberInput>
-}
+export const NewTeam = Schema.Struct({
+  name: Name(100),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color)),
+  members: Schema.optionalKey(MembersInput)
+})
 
-export interface UpdateTeam {
-  readonly name?: string
-  readonly description?: string
-  readonly color?: string | null
-}
+export const TeamPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(100)),
+  description: Schema.optionalKey(Description),
+  color: Schema.optionalKey(Schema.NullOr(Color))
+})
 
-export interface UpdateTeamMembers {
-  readonly add?: ReadonlyArray<MemberInput>
-  readonly remove?: ReadonlyArray<string>
-}
+/** `add` adds members or changes the role of existing ones; `remove` takes user ids. */
+export const TeamMembersChange = Schema.Struct({
+  add: Schema.optionalKey(MembersInput),
+  remove: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(MAX_TEAM_MEMBERS)))
+})
+
+const TeamRef = Schema.Struct({ id: Id })
 
 export const PmTeam = workActor("pmTeam", {
-  create: (input: CreateTeam, by: string, id: string) =>
+  create: command(Schema.Struct({ workspaceId: Id, ...NewTeam.fields }), TeamRef, (input, by, id) =>
     Effect.gen(function* () {
       const members = input.members ?? []
       yield* checkMembers(input.workspaceId, members, "body.members")
@@ -149,8 +147,8 @@ export const PmTeam = workActor("pmTeam", {
         result: { id },
         changes: [change({ workspaceId: input.workspaceId }, "team.created", id, { name: input.name.trim(), memberIds: members.map((m) => m.userId) }, by)]
       }
-    }),
-  update: (input: UpdateTeam, by: string, id: string) =>
+    })),
+  update: command(TeamPatch, TeamRef, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       yield* query(
@@ -159,8 +157,8 @@ export const PmTeam = workActor("pmTeam", {
       )
       const changed = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
       return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.updated", id, changed, by)] }
-    }),
-  updateMembers: (input: UpdateTeamMembers, by: string, id: string) =>
+    })),
+  updateMembers: command(TeamMembersChange, TeamRef, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       const add = input.add ?? []
@@ -176,12 +174,12 @@ export const PmTeam = workActor("pmTeam", {
         result: { id },
         changes: [change({ workspaceId: team.workspaceId }, "team.members_changed", id, { added: add, removed: remove }, by)]
       }
-    }),
-  delete: (_input: Record<string, never>, by: string, id: string) =>
+    })),
+  delete: command(Schema.Struct({}), TeamRef, (_input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       yield* query("DELETE FROM pm_team_members WHERE team_id = $1", [id])
       yield* query("DELETE FROM pm_teams WHERE id = $1", [id])
       return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.deleted", id, { name: team.name }, by)] }
-    })
+    }))
 })

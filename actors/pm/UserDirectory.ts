@@ -1,13 +1,14 @@
 /**
  * Users as pm shows them: the identity Account (name, e-mail) joined with
- * the user's own settings (profile details, status, avatar). Reads the
- * persisted actor state directly (write-through, so it is current).
+ * the user's own settings (profile details, status, avatar). The read module
+ * of the `UserSettings` actor: the one place that reads its persisted state
+ * (write-through, so it is current).
  */
 import { Effect, Schema } from "effect"
-import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Email, Id, Timestamp } from "../Fields.ts"
 import type { User } from "../identity/Account.ts"
-import { currentStatus, type SettingsState, USER_SETTINGS_KIND, UserStatus } from "./UserSettings.ts"
+import { currentStatus, SettingsState, USER_SETTINGS_KIND, UserStatus } from "./UserSettings.ts"
 
 export const UserProfile = Schema.Struct({
   id: Id,
@@ -25,10 +26,15 @@ export type UserProfile = typeof UserProfile.Type
 
 /** Persisted settings of these users (absent: never changed anything). */
 export const settingsOf = (userIds: ReadonlyArray<string>) =>
-  Effect.map(
-    query<{ id: string; state: SettingsState }>("SELECT id, state FROM actor_state WHERE kind = $1 AND id = ANY($2::text[])", [USER_SETTINGS_KIND, userIds]),
-    (rows) => new Map(rows.map((row) => [row.id, row.state] as const))
-  )
+  userIds.length === 0
+    ? Effect.succeed(new Map<string, SettingsState>())
+    : Effect.map(findSettings(userIds), (rows) => new Map(rows.map((row) => [row.id, row.state] as const)))
+
+const findSettings = SqlSchema.findAll({
+  Request: Schema.Array(Schema.String),
+  Result: Schema.Struct({ id: Schema.String, state: SettingsState }),
+  execute: (userIds) => ["SELECT id, state FROM actor_state WHERE kind = $1 AND id = ANY($2::text[])", [USER_SETTINGS_KIND, userIds]]
+})
 
 export const avatarUrlOf = (userId: string, settings: SettingsState | undefined) =>
   settings?.avatar ? `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(settings.avatar.updatedAt)}` : null

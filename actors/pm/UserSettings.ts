@@ -2,8 +2,8 @@
  * A user's own settings, beside the identity Account (which keeps credentials,
  * e-mail and display name): profile details, a status, the avatar, display
  * preferences, notification preferences and per-workspace preferences. One
- * actor per user id; the state is persisted as `actor_state` kind
- * `pmUserSettings`, which the ChangeLog reads to honour muted notifications.
+ * actor per user id; its persisted state is read by others only through
+ * `UserDirectory.settingsOf` (e.g. the ChangeLog, to honour muted notifications).
  * Values are validated by the facade against the reference data; the actor
  * keeps them consistent (e.g. an expired status reads as none).
  */
@@ -63,7 +63,7 @@ export const WorkspacePreferences = Schema.Struct({
 })
 export type WorkspacePreferences = typeof WorkspacePreferences.Type
 
-const SettingsState = Schema.Struct({
+export const SettingsState = Schema.Struct({
   profile: ProfileDetails,
   status: Schema.NullOr(UserStatus),
   avatar: Schema.NullOr(AvatarInfo),

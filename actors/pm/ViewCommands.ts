@@ -5,45 +5,58 @@
  * and sorting only by fields that can group or sort, criteria with real
  * dates and member assignees.
  */
-import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { Change } from "./ChangeLog.ts"
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
-import type { ViewType } from "./ReferenceData.ts"
-import { checkCriteria, type TaskCriteria } from "./TaskCriteria.ts"
+import { ViewType } from "./ReferenceData.ts"
+import { checkCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import {
-  type BuiltinColumn, builtinColumns, fieldsAtScope, getView, groupableColumns, groupableFieldTypes, scopeChain, sortableColumns, sortableFieldTypes,
-  type View, type ViewColumn, type ViewGrouping, type ViewScopeType, type ViewSettings, type ViewSort
+  type BuiltinColumn, builtinColumns, ColumnField, fieldsAtScope, getView, groupableColumns, groupableFieldTypes, scopeChain, sortableColumns, sortableFieldTypes,
+  View, ViewColumn, ViewGrouping, ViewScopeType, ViewSettings, ViewSort
 } from "./ViewRecords.ts"
-
-type Result<A> = Effect.Effect<{ readonly result: A; readonly changes: ReadonlyArray<Change> }, Rejection | SqlError, Sql>
+import { command } from "./WorkActor.ts"
 
 const invalid = (path: string, message: string) => reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }])
 
-export interface ViewConfig {
-  readonly columns?: ReadonlyArray<ViewColumn>
-  readonly groupBy?: ViewGrouping | null
-  readonly sortBy?: ReadonlyArray<ViewSort>
-  readonly filters?: TaskCriteria
-  readonly settings?: ViewSettings
-}
+/** How a view shows its tasks; each part left out keeps its value (or the type's default). */
+export const ViewConfig = Schema.Struct({
+  columns: Schema.optionalKey(Schema.Array(ViewColumn).check(Schema.isMaxLength(60)).annotate({ description: "Shown columns, in display order" })),
+  groupBy: Schema.optionalKey(Schema.NullOr(ViewGrouping).annotate({ description: "null: no grouping" })),
+  sortBy: Schema.optionalKey(Schema.Array(ViewSort).check(Schema.isMaxLength(5))),
+  filters: Schema.optionalKey(TaskCriteria),
+  settings: Schema.optionalKey(ViewSettings)
+})
+export type ViewConfig = typeof ViewConfig.Type
 
-export interface ViewInput extends ViewConfig {
-  readonly scopeType: ViewScopeType
-  readonly scopeId: string
-  readonly name: string
-  readonly type: ViewType
-  readonly isPrivate?: boolean
-}
+export const ViewInput = Schema.Struct({
+  scopeType: ViewScopeType,
+  scopeId: Id,
+  name: Name(100),
+  type: ViewType,
+  isPrivate: Schema.optionalKey(Schema.Boolean.annotate({ description: "Only its creator sees it (default false)" })),
+  ...ViewConfig.fields
+})
+export type ViewInput = typeof ViewInput.Type
 
-export interface ViewPatch extends ViewConfig {
-  readonly viewId: string
-  readonly name?: string
-  readonly type?: ViewType
-  readonly isPrivate?: boolean
-  readonly position?: number
-}
+export const ViewPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(100)),
+  type: Schema.optionalKey(ViewType),
+  isPrivate: Schema.optionalKey(Schema.Boolean),
+  position: Schema.optionalKey(Schema.Finite),
+  ...ViewConfig.fields
+})
+
+export const ViewDuplicate = Schema.Struct({
+  viewId: Id,
+  name: Schema.optionalKey(Name(100)),
+  scopeType: Schema.optionalKey(ViewScopeType),
+  scopeId: Schema.optionalKey(Id),
+  isPrivate: Schema.optionalKey(Schema.Boolean)
+})
+
+export const ViewCopy = Schema.Struct({ view: View, droppedFields: Schema.Array(Schema.String) })
 
 /** What a new view of a type shows when not told otherwise. */
 const defaultsFor = (type: ViewType): { columns: Array<ViewColumn>; groupBy: ViewGrouping | null } => {
@@ -163,14 +176,14 @@ const insertView = (workspaceId: string, input: ViewInput, config: ViewConfig, b
   })
 
 export const viewCommands = {
-  createView: (input: ViewInput, by: string, workspaceId: string): Result<View> =>
+  createView: command(ViewInput, View, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const config = yield* checkConfig(workspaceId, input.scopeType, input.scopeId, input, "body")
       const { view, change } = yield* insertView(workspaceId, input, config, by)
       return { result: view, changes: [change] }
-    }),
+    })),
 
-  updateView: (input: ViewPatch, by: string, workspaceId: string): Result<View> =>
+  updateView: command(Schema.Struct({ viewId: Id, ...ViewPatch.fields }), View, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       if (input.isPrivate !== undefined && input.isPrivate !== view.isPrivate && view.createdBy !== by) {
@@ -189,10 +202,10 @@ export const viewCommands = {
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       const { viewId: _v, ...patch } = input
       return { result: updated, changes: [change(whereOf(chain), "view.updated", view.id, { ...described(updated), changed: Object.keys(patch) }, by)] }
-    }),
+    })),
 
   /** Moves one column to `toIndex` (0-based; past the end means last), adding it when the view does not show it yet. */
-  moveViewColumn: (input: { readonly viewId: string; readonly field: string; readonly toIndex: number }, by: string, workspaceId: string): Result<View> =>
+  moveViewColumn: command(Schema.Struct({ viewId: Id, field: ColumnField, toIndex: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }), View, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       const existing = view.columns.find((c) => c.field === input.field)
@@ -203,14 +216,10 @@ export const viewCommands = {
       yield* query(`UPDATE pm_views SET columns = $2, updated_at = now() WHERE id = $1`, [view.id, config.columns])
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       return { result: yield* getView(view.id, by), changes: [change(whereOf(chain), "view.updated", view.id, { ...described(view), changed: ["columns"] }, by)] }
-    }),
+    })),
 
   /** Copies a view (to another scope when named); custom field columns that do not apply there are left out. */
-  duplicateView: (
-    input: { readonly viewId: string; readonly name?: string; readonly scopeType?: ViewScopeType; readonly scopeId?: string; readonly isPrivate?: boolean },
-    by: string,
-    workspaceId: string
-  ): Result<{ view: View; droppedFields: ReadonlyArray<string> }> =>
+  duplicateView: command(ViewDuplicate, ViewCopy, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const source = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       const scopeType = input.scopeType ?? source.scopeType
@@ -235,17 +244,17 @@ export const viewCommands = {
       }
       const { view, change } = yield* insertView(workspaceId, { scopeType, scopeId, name, type: source.type, isPrivate: input.isPrivate ?? source.isPrivate }, config, by)
       return { result: { view, droppedFields: dropped }, changes: [change] }
-    }),
+    })),
 
   /** Deletes a view: its creator may, and workspace admins may delete shared ones. */
-  deleteView: (input: { readonly viewId: string; readonly admin: boolean }, by: string, workspaceId: string): Result<unknown> =>
+  deleteView: command(Schema.Struct({ viewId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       if (view.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the view's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_views WHERE id = $1`, [view.id])
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       return { result: undefined, changes: [change(whereOf(chain), "view.deleted", view.id, described(view), by)] }
-    })
+    }))
 }
 
 export const columnLabel = (field: string, fieldNames: ReadonlyMap<string, string>) =>

@@ -1,23 +1,124 @@
 /**
  * The four actors of the work hierarchy, each the single writer of what it
- * owns: the workspace (its spaces, moves across spaces, relationships,
- * task templates), the space (itself, its folders and their properties, its
- * tags, creating lists), the list (itself, its properties, tasks entering it)
- * and the task (everything about one task).
+ * owns: the workspace (its spaces, moves across spaces, relationships, task
+ * templates), the space (itself, its folders and their properties, its tags,
+ * creating lists), the list (itself, its properties, tasks entering it) and
+ * the task (everything about one task).
+ *
+ * Three of them keep a read model in memory, so the hot reads and every
+ * access check are one ask and no SQL while they are warm: the task its task
+ * as the API shows it, the list where it sits, the space who may see it.
  */
+import { Effect, Schema } from "effect"
+import { Id } from "../Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { locateList, locateSpace } from "./Locate.ts"
 import { propertyCommands } from "./Properties.ts"
 import { relationshipCommands } from "./Relationships.ts"
 import { tagCommands } from "./SpaceTags.ts"
 import { listStructureCommands, spaceStructureCommands, workspaceStructureCommands } from "./StructureCommands.ts"
 import { listTaskCommands, taskCommands } from "./TaskCommands.ts"
 import { discussionCommands } from "./TaskDiscussion.ts"
+import { getTask } from "./TaskReads.ts"
 import { templateCommands } from "./TaskTemplates.ts"
 import { workActor } from "./WorkActor.ts"
+import { availableFields } from "./CustomFields.ts"
+import { effectiveStatuses } from "./Statuses.ts"
+import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
+
+const NoPayload = Schema.Struct({})
+
+/** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
+const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(effect, (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection", () => Effect.succeed(null))
 
 export const PmWorkspace = workActor("pmWorkspace", { ...workspaceStructureCommands, ...relationshipCommands, ...templateCommands })
 
-export const PmSpace = workActor("pmSpace", { ...spaceStructureCommands, ...propertyCommands("space"), ...tagCommands })
+/** Who may see what is in a space: its workspace, privacy and members. */
+export const SpaceAccess = Schema.Struct({
+  workspaceId: Id,
+  isPrivate: Schema.Boolean,
+  memberIds: Schema.Array(Schema.String),
+  archived: Schema.Boolean
+})
+export type SpaceAccess = typeof SpaceAccess.Type
 
-export const PmList = workActor("pmList", { ...listStructureCommands, ...propertyCommands("list"), ...listTaskCommands })
+const spaceAccess = (spaceId: string) =>
+  Effect.gen(function* () {
+    const located = yield* orAbsent(locateSpace(spaceId))
+    if (located === null) return null
+    const members = located.isPrivate
+      ? yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_space_members WHERE space_id = $1`, [spaceId])
+      : []
+    return { workspaceId: located.workspaceId, isPrivate: located.isPrivate, memberIds: members.map((m) => m.userId), archived: located.archived }
+  })
 
-export const PmTask = workActor("pmTask", { ...taskCommands, ...discussionCommands })
+// Tags and properties never change who may see the space.
+const keepsSpaceAccess = new Set([...Object.keys(propertyCommands("space")), ...Object.keys(tagCommands)])
+
+export const PmSpace = workActor("pmSpace", { ...spaceStructureCommands, ...propertyCommands("space"), ...tagCommands }, {
+  state: Schema.NullOr(SpaceAccess),
+  rebuild: spaceAccess,
+  reads: {
+    access: {
+      payload: NoPayload,
+      success: SpaceAccess,
+      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(state))
+    }
+  },
+  afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
+})
+
+/** Where a list sits, and its workflow: the statuses and custom fields that apply to its tasks. */
+export const ListPlace = Schema.Struct({
+  workspaceId: Id,
+  spaceId: Id,
+  folderId: Schema.NullOr(Id),
+  archived: Schema.Boolean,
+  statuses: EffectiveStatuses,
+  customFields: Schema.Array(CustomField)
+})
+export type ListPlace = typeof ListPlace.Type
+
+const listPlace = (listId: string) =>
+  Effect.gen(function* () {
+    const located = yield* orAbsent(locateList(listId))
+    if (located === null) return null
+    const chain = { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId }
+    const [statuses, customFields] = yield* Effect.all([effectiveStatuses(chain), availableFields(chain)])
+    return { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, archived: located.archived, statuses, customFields }
+  })
+
+// Tasks entering the list never move it nor change its workflow.
+const keepsListPlace = new Set(Object.keys(listTaskCommands))
+
+export const PmList = workActor("pmList", { ...listStructureCommands, ...propertyCommands("list"), ...listTaskCommands }, {
+  state: Schema.NullOr(ListPlace),
+  rebuild: listPlace,
+  reads: {
+    locate: {
+      payload: NoPayload,
+      success: ListPlace,
+      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such list")) : Effect.succeed(state))
+    }
+  },
+  afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
+})
+
+const isTaskNamed = (id: string, value: unknown): value is Task =>
+  typeof value === "object" && value !== null && (value as { id?: unknown }).id === id && "status" in value && "assignees" in value
+
+export const PmTask = workActor("pmTask", { ...taskCommands, ...discussionCommands }, {
+  state: Schema.NullOr(Task),
+  rebuild: (taskId) => orAbsent(getTask(taskId)),
+  reads: {
+    get: {
+      payload: NoPayload,
+      success: Task,
+      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such task")) : Effect.succeed(state))
+    }
+  },
+  // A command that answers with the task itself hands over the new state; anything else rebuilds it.
+  afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)
+})

@@ -72,6 +72,11 @@ export const defaultFeatures: Features = {
   priorities: true, dueDates: true, startDates: true, timeEstimates: true, tags: true,
   customFields: true, checklists: true, timeTracking: true, multipleAssignees: true
 }
+/** Features to turn on or off; those left out are unchanged. */
+export const FeaturesPatch = Schema.Struct(Object.fromEntries(Object.keys(Features.fields).map((key) => [key, Schema.optionalKey(Schema.Boolean)])) as {
+  [K in keyof typeof Features.fields]: Schema.optionalKey<typeof Schema.Boolean>
+})
+export type FeaturesPatch = typeof FeaturesPatch.Type
 export const featuresOf = (stored: unknown): Features => ({ ...defaultFeatures, ...(stored as Partial<Features> | null ?? {}) })
 
 export const TaskDefaults = Schema.Struct({

@@ -13,13 +13,12 @@
  * expiry, the longest share-link lifetime and the seat limit. The time zone
  * and week start define the days and weeks of the workspace statistics.
  */
-import { Effect, Schema } from "effect"
-import type { BlobStore } from "../../persistence/BlobStore.ts"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { Effect, Schema, Struct } from "effect"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
-import type { Outcome } from "./WorkActor.ts"
+import { command } from "./WorkActor.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
 import { DateFormat, Locale, TimeFormat, TimeZone, ViewType, WeekStartDay } from "./ReferenceData.ts"
 
@@ -73,17 +72,18 @@ export const Branding = Schema.Struct({
 }).annotate({ identifier: "WorkspaceBrandingSettings" })
 export type Branding = typeof Branding.Type
 
-export interface Config {
-  readonly general: General
-  readonly features: Features
-  readonly defaultViews: DefaultViews
-  readonly security: Security
-  readonly branding: Branding
-  readonly logo: LogoInfo | null
-  readonly seatLimit: number | null
-  readonly updatedBy: string | null
-  readonly updatedAt: string | null
-}
+export const Config = Schema.Struct({
+  general: General,
+  features: Features,
+  defaultViews: DefaultViews,
+  security: Security,
+  branding: Branding,
+  logo: Schema.NullOr(LogoInfo),
+  seatLimit: Schema.NullOr(Schema.Number),
+  updatedBy: Schema.NullOr(Schema.String),
+  updatedAt: Schema.NullOr(Timestamp)
+})
+export type Config = typeof Config.Type
 
 export const defaults = {
   general: { timeZone: "UTC", weekStart: "monday", dateFormat: "YYYY-MM-DD", timeFormat: "24h", locale: "en-US", description: "" } satisfies General,
@@ -117,7 +117,13 @@ export const configOf = (workspaceId: string) =>
     }
   )
 
-export type Section = "general" | "features" | "defaultViews" | "security" | "branding"
+export const Section = Schema.Literals(["general", "features", "defaultViews", "security", "branding"])
+export type Section = typeof Section.Type
+const sections = { general: General, features: Features, defaultViews: DefaultViews, security: Security, branding: Branding }
+
+/** A change of some fields of one section (the sections' field names are distinct). */
+export const SettingsPatch = Schema.Struct({ ...General.fields, ...Features.fields, ...DefaultViews.fields, ...Security.fields, ...Branding.fields })
+  .mapFields(Struct.map(Schema.optionalKey))
 const columnOf: Record<Section, string> = { general: "general", features: "features", defaultViews: "default_views", security: "security", branding: "branding" }
 
 /** Stores one section (whole, defaults merged by the caller). */
@@ -155,8 +161,6 @@ export const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 
 // ---------------------------------------------------------------------------
 // Commands of the workspace's PmOrganization actor
 
-type Result<A> = Effect.Effect<Outcome<A>, Rejection | SqlError, Sql | BlobStore>
-
 const sectionEvent: Record<Section, string> = {
   general: "workspace.settings_updated",
   features: "workspace.features_updated",
@@ -167,22 +171,27 @@ const sectionEvent: Record<Section, string> = {
 
 export const configCommands = {
   /** Merges `patch` into one section; returns the whole settings. */
-  updateSection: (input: { readonly section: Section; readonly patch: Record<string, unknown> }, by: string, workspaceId: string): Result<Config> =>
+  updateSection: command(Schema.Struct({ section: Section, patch: SettingsPatch }), Config, (input, by, workspaceId) =>
     Effect.gen(function* () {
+      const foreign = Object.keys(input.patch).filter((key) => !Object.hasOwn(sections[input.section].fields, key))
+      if (foreign.length > 0) return yield* reject("invalid", `Not a ${input.section} setting: ${foreign.join(", ")}`, foreign.map((key) => ({ path: `body.${key}`, message: `not a ${input.section} setting` })))
       const current = yield* configOf(workspaceId)
       const next = { ...current[input.section], ...input.patch }
       yield* writeSection(workspaceId, input.section, next, by)
       return { result: yield* configOf(workspaceId), changes: [change({ workspaceId }, sectionEvent[input.section], workspaceId, { ...input.patch }, by)] }
-    }),
+    })),
 
-  resetConfig: (_: {}, by: string, workspaceId: string): Result<Config> =>
+  resetConfig: command(Schema.Struct({}), Config, (_, by, workspaceId) =>
     Effect.gen(function* () {
       yield* resetSections(workspaceId, by)
       return { result: yield* configOf(workspaceId), changes: [change({ workspaceId }, "workspace.settings_reset", workspaceId, {}, by)] }
-    }),
+    })),
 
   /** Sets (or clears) the logo; returns the previous one, whose bytes the caller deletes after the commit. */
-  setLogo: (input: { readonly logo: LogoInfo | null }, by: string, workspaceId: string): Result<{ previous: LogoInfo | null; logo: LogoInfo | null }> =>
+  setLogo: command(
+    Schema.Struct({ logo: Schema.NullOr(LogoInfo) }),
+    Schema.Struct({ previous: Schema.NullOr(LogoInfo), logo: Schema.NullOr(LogoInfo) }),
+    (input, by, workspaceId) =>
     Effect.gen(function* () {
       const previous = (yield* configOf(workspaceId)).logo
       if (input.logo === null && previous === null) return yield* reject("not_found", "The workspace has no logo")
@@ -191,11 +200,11 @@ export const configCommands = {
         result: { previous, logo: input.logo },
         changes: [change({ workspaceId }, input.logo === null ? "workspace.logo_removed" : "workspace.logo_updated", workspaceId, input.logo === null ? {} : { contentType: input.logo.contentType, size: input.logo.size }, by)]
       }
-    }),
+    })),
 
-  setSeatLimit: (input: { readonly seatLimit: number | null }, by: string, workspaceId: string): Result<void> =>
+  setSeatLimit: command(Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* writeSeatLimit(workspaceId, input.seatLimit, by)
       return { result: undefined, changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)] }
-    })
+    }))
 }

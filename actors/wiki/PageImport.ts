@@ -17,6 +17,7 @@ import { markdownToDoc } from "../../collab/richtext/Markdown.ts"
 import type { ProseMirrorNode } from "../../collab/LiveDocuments.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { textProblem, unstorableText } from "../StorableText.ts"
 import { WikiPage } from "./WikiPage.ts"
 import { WikiSpace } from "./WikiSpace.ts"
 import { InvalidZip, readZip } from "./ZipArchive.ts"
@@ -120,17 +121,32 @@ export const importFile = (input: {
 }) =>
   Effect.gen(function* () {
     const source = yield* decodeUtf8(input.bytes, "body")
-    const { doc, title } = readDocument(input.format, source)
+    const { doc, title } = yield* storable(readDocument(input.format, source), "body")
     const finalTitle = input.title !== undefined ? clampTitle(input.title) : title ?? (input.fileName ? titleOfFileName(input.fileName) : "Untitled")
     const page = yield* createImportedPage({ by: input.by, spaceId: input.spaceId, parentId: input.parentId, title: finalTitle, doc })
     return { id: page.id, title: page.title, parentId: page.parentId, source: input.fileName ?? "upload" } satisfies ImportedPage
   })
 
+/** Strict UTF-8, and text a store can hold (the rule of every request: no NUL, no unpaired surrogate). */
 const decodeUtf8 = (bytes: Uint8Array, path: string) =>
-  Effect.try({
-    try: () => new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes),
-    catch: () => reject("invalid", "The file is not valid UTF-8 text", [{ path, message: "not UTF-8" }])
-  })
+  Effect.flatMap(
+    Effect.try({
+      try: () => new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes),
+      catch: () => reject("invalid", "The file is not valid UTF-8 text", [{ path, message: "not UTF-8" }])
+    }),
+    (text) => {
+      const problem = textProblem(text)
+      return problem === undefined ? Effect.succeed(text) : Effect.fail(reject("invalid", `The file ${problem}`, [{ path, message: problem }]))
+    }
+  )
+
+/** What the parser made of the text must be storable too (titles, attributes). */
+const storable = <A extends { readonly doc: ProseMirrorNode; readonly title: string | undefined }>(read: A, path: string) => {
+  const problem = unstorableText({ title: read.title, doc: read.doc }, path)[0]
+  return problem === undefined
+    ? Effect.succeed(read)
+    : Effect.fail(reject("invalid", `The file's ${problem.path.slice(path.length + 1).split(".")[0]} ${problem.message}`, [problem]))
+}
 
 interface Node {
   readonly path: string
@@ -154,6 +170,11 @@ export const importZip = (input: { readonly by: string; readonly spaceId: string
     for (const entry of entries) {
       const segments = entry.name.split("/").filter((segment) => segment !== "" && segment !== ".")
       if (segments.length === 0) continue
+      const nameProblem = textProblem(entry.name)
+      if (nameProblem !== undefined) {
+        skipped.push({ file: entry.name, reason: `its name ${nameProblem}` })
+        continue
+      }
       if (segments.some((segment) => segment === ".." || segment.startsWith(".") || segment === "__MACOSX")) {
         skipped.push({ file: entry.name, reason: "hidden or unsafe path" })
         continue
@@ -210,11 +231,13 @@ export const importZip = (input: { readonly by: string; readonly spaceId: string
         let doc: ProseMirrorNode = { type: "doc", content: [] }
         let title = titleOfFileName(node.name)
         if (node.file !== undefined) {
-          const decoded = yield* decodeUtf8(node.file.data, "body").pipe(Effect.option)
-          if (decoded._tag === "None") {
-            skipped.push({ file: node.file.name, reason: "not valid UTF-8 text" })
-          } else {
-            const read = readDocument(node.file.format, decoded.value)
+          const fileName = node.file.name
+          const read = yield* decodeUtf8(node.file.data, "body").pipe(
+            Effect.flatMap((text) => storable(readDocument(node.file!.format, text), "body")),
+            // One bad file is reported, not fatal: the page keeps its place in the tree, empty.
+            Effect.catch((refused) => Effect.as(Effect.sync(() => skipped.push({ file: fileName, reason: refused.message })), undefined))
+          )
+          if (read !== undefined) {
             doc = read.doc
             title = read.title ?? title
           }

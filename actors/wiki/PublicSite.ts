@@ -14,6 +14,7 @@ import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { slugify } from "./Slug.ts"
 import { HexColor, HttpsUrl } from "./WikiSettings.ts"
+import { invalidateSpaces } from "./WikiStaleness.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -219,8 +220,9 @@ export const PublicSite = Actor<{}>()({
         ).pipe(Effect.catchTag("SqlError", slugClash))
         return siteViewOf(space, rows[0])
       }))),
-    enable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, true))),
-    disable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, false))),
+    // The space shows whether it is public: its actor rebuilds once this committed.
+    enable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, true))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
+    disable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, false))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
     share: ({ by, pageId, includeSubpages }, ctx) =>
       orDieSql(transaction(Effect.gen(function* () {
         const space = yield* spaceOf(ctx.address.id)

@@ -1,27 +1,34 @@
 /**
- * Resolves what a caller may do with a wiki workspace, space or page, from
- * the persisted rows (so the collab endpoint, which runs beside the actors,
- * asks the same rules as the REST operations). Anything the caller may not
- * see is "not found", exactly like something that does not exist; seeing
- * without the needed role is "forbidden".
+ * Resolves what a caller may do with a wiki workspace, space or page (so the
+ * collab endpoint, which runs beside the actors, asks the same rules as the
+ * REST operations). Checks of one space or page come from memory: the
+ * caller's workspace role from the Workspace actor, the space and its entries
+ * from the WikiSpace actor, the page with its entries and its ancestors'
+ * restrictions from the WikiPage actor; no SQL once they are warm. Listings
+ * (many pages or spaces at once) read their rows in one query each.
+ *
+ * Anything the caller may not see is "not found", exactly like something
+ * that does not exist; seeing without the needed role is "forbidden".
  */
 import { Effect } from "effect"
 import type { Principal } from "../../facade/Principal.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { atLeast, type Role } from "../identity/Workspace.ts"
+import type { AncestorNode, PageModel } from "./PageModel.ts"
+import type { SpaceModel } from "./SpaceModel.ts"
+import { WikiPage } from "./WikiPage.ts"
 import {
-  ancestorsOf,
-  pageById,
+  type PagePermissionRow,
   type PageRow,
   pagePermissionsOf,
   pagesOfSpace,
-  spaceById,
   spaceByKey,
-  spacePermissions,
   spacePermissionsOf,
+  type SpacePermissionRow,
   type SpaceRow,
-  spacesOfWorkspace,
-  workspaceRoleOf
+  spacesOfWorkspace
 } from "./WikiQueries.ts"
 import {
   capByScopes,
@@ -32,6 +39,8 @@ import {
   spaceRoleAtLeast,
   spaceRoleOf
 } from "./WikiRoles.ts"
+import { WikiSpace } from "./WikiSpace.ts"
+import { workspaceRoleOf } from "./WorkspaceRole.ts"
 
 /** The acting user, and for an API key the one workspace it may see and its scopes. */
 export interface WikiCaller {
@@ -49,7 +58,7 @@ export const callerOf = (principal: Principal): WikiCaller =>
 export const callerWorkspaceRole = (caller: WikiCaller, workspaceId: string) =>
   caller.keyWorkspaceId !== undefined && caller.keyWorkspaceId !== workspaceId
     ? Effect.succeed(undefined)
-    : Effect.orDie(workspaceRoleOf(workspaceId, caller.userId))
+    : workspaceRoleOf(workspaceId, caller.userId)
 
 /** The caller's workspace role, failing 404 when they may not see the workspace and 403 below `minimum`. */
 export const workspaceAccess = (caller: WikiCaller, workspaceId: string, minimum: Role = "viewer") =>
@@ -59,6 +68,20 @@ export const workspaceAccess = (caller: WikiCaller, workspaceId: string, minimum
     if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
     return role
   })
+
+/** A model from its actor's memory; `undefined` when there is no such space or page. */
+const modelOf = <A>(ask: Effect.Effect<A, Rejection | ActorError, ActorSystem>) =>
+  ask.pipe(
+    Effect.catchTag("Rejection", (rejection) => (rejection.code === "not_found" ? Effect.succeed(undefined) : Effect.die(rejection))),
+    // An actor that cannot answer leaves the request undecided: a failure, never an answer.
+    Effect.orDie
+  )
+
+export const spaceModel = (spaceId: string): Effect.Effect<SpaceModel | undefined, never, ActorSystem> =>
+  modelOf(ActorSystem.use((system) => system.ask(WikiSpace, spaceId, "view", {})))
+
+export const pageModel = (pageId: string): Effect.Effect<PageModel | undefined, never, ActorSystem> =>
+  modelOf(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {})))
 
 export interface SpaceAccess {
   readonly space: SpaceRow
@@ -72,33 +95,38 @@ const spaceNeed: Record<SpaceRole, string> = {
   admin: "Requires the admin role in this space"
 }
 
-/** The caller's role in a space, `undefined` when they may not see it. */
-export const roleInSpace = (caller: WikiCaller, space: SpaceRow) =>
-  Effect.gen(function* () {
-    const workspaceRole = yield* callerWorkspaceRole(caller, space.workspaceId)
+/** The caller's role in the space its model describes, `undefined` when they may not see it. */
+const roleInModel = (caller: WikiCaller, model: SpaceModel) =>
+  Effect.map(callerWorkspaceRole(caller, model.space.workspaceId), (workspaceRole) => {
     if (workspaceRole === undefined) return undefined
-    const entries = yield* Effect.orDie(spacePermissions(space.id))
-    const role = spaceRoleOf({ userId: caller.userId, workspaceRole, visibility: space.visibility, entries })
+    const role = spaceRoleOf({ userId: caller.userId, workspaceRole, visibility: model.space.visibility, entries: model.entries })
     return role === undefined ? undefined : { role, workspaceRole }
   })
 
-const checkSpace = (caller: WikiCaller, space: SpaceRow | undefined, need: SpaceRole) =>
+/** The caller's role in a space, `undefined` when they may not see it. */
+export const roleInSpace = (caller: WikiCaller, space: SpaceRow) =>
+  Effect.flatMap(spaceModel(space.id), (model) => (model === undefined ? Effect.succeed(undefined) : roleInModel(caller, model)))
+
+const checkSpace = (caller: WikiCaller, model: SpaceModel | undefined, need: SpaceRole) =>
   Effect.gen(function* () {
-    if (space === undefined) return yield* reject("not_found", "No such space")
-    const access = yield* roleInSpace(caller, space)
+    if (model === undefined) return yield* reject("not_found", "No such space")
+    const access = yield* roleInModel(caller, model)
     if (access === undefined) return yield* reject("not_found", "No such space")
     if (!spaceRoleAtLeast(access.role, need)) return yield* reject("forbidden", spaceNeed[need])
-    return { space, role: access.role, workspaceRole: access.workspaceRole } satisfies SpaceAccess
+    return { space: model.space, entries: model.entries, role: access.role, workspaceRole: access.workspaceRole } satisfies SpaceAccess & {
+      readonly entries: ReadonlyArray<SpacePermissionRow>
+    }
   })
 
+/** The space (with its permission entries) if the caller has at least `need` in it. */
 export const spaceAccess = (caller: WikiCaller, spaceId: string, need: SpaceRole = "viewer") =>
-  Effect.flatMap(Effect.orDie(spaceById(spaceId)), (space) => checkSpace(caller, space, need))
+  Effect.flatMap(spaceModel(spaceId), (model) => checkSpace(caller, model, need))
 
 export const spaceAccessByKey = (caller: WikiCaller, workspaceId: string, key: string, need: SpaceRole = "viewer") =>
   Effect.gen(function* () {
     yield* workspaceAccess(caller, workspaceId)
     const space = yield* Effect.orDie(spaceByKey(workspaceId, key))
-    return yield* checkSpace(caller, space, need)
+    return yield* checkSpace(caller, space === undefined ? undefined : yield* spaceModel(space.id), need)
   })
 
 /** Spaces of the workspace the caller may see, with their role in each. */
@@ -120,35 +148,50 @@ export interface PageAccess {
   readonly workspaceRole: Role
   /** "edit" or "read" (a caller with "none" never gets a PageAccess). */
   readonly right: PageRight
+  /** The page's own permission entries. */
+  readonly entries: ReadonlyArray<PagePermissionRow>
+  /** Its ancestors, nearest first, with their restrictions. */
+  readonly ancestors: ReadonlyArray<AncestorNode>
 }
 
-/** The caller's right on one page given their space access: restrictions of the page and its ancestors apply. */
-export const rightOnPage = (caller: WikiCaller, access: SpaceAccess, page: PageRow) =>
+/** The caller's right on a page given their space access: restrictions of the page and its ancestors apply. */
+const rightInModel = (caller: WikiCaller, access: { readonly role: SpaceRole; readonly workspaceRole: Role }, model: PageModel) =>
+  pageRightOf({
+    userId: caller.userId,
+    workspaceRole: access.workspaceRole,
+    spaceRole: access.role,
+    chain: [{ restriction: model.page.restriction, entries: model.entries }, ...model.ancestors]
+  })
+
+/** The page, its space and the caller's right on it; `undefined` when the caller may not see it. */
+const pageSeenBy = (caller: WikiCaller, pageId: string) =>
   Effect.gen(function* () {
-    const ancestors = yield* Effect.orDie(ancestorsOf(page.id))
-    const restricted = [page, ...ancestors].filter((node) => node.restriction !== "open")
-    const entries = yield* Effect.orDie(pagePermissionsOf(restricted.map((node) => node.id)))
-    return pageRightOf({
-      userId: caller.userId,
-      workspaceRole: access.workspaceRole,
+    const model = yield* pageModel(pageId)
+    if (model === undefined) return undefined
+    const space = yield* spaceModel(model.page.spaceId)
+    if (space === undefined) return undefined
+    const access = yield* roleInModel(caller, space)
+    if (access === undefined) return undefined
+    const right = rightInModel(caller, access, model)
+    if (right === "none") return undefined
+    return {
+      page: model.page,
+      space: space.space,
       spaceRole: access.role,
-      chain: restricted.map((node) => ({ restriction: node.restriction, entries: entries.get(node.id) ?? [] }))
-    })
+      workspaceRole: access.workspaceRole,
+      right,
+      entries: model.entries,
+      ancestors: model.ancestors
+    } satisfies PageAccess
   })
 
 /** The page if the caller may `need` it: 404 when they may not see it, 403 when they may only read. */
 export const pageAccess = (caller: WikiCaller, pageId: string, need: "read" | "edit" = "read") =>
   Effect.gen(function* () {
-    const page = yield* Effect.orDie(pageById(pageId))
-    if (page === undefined) return yield* reject("not_found", "No such page")
-    const space = yield* Effect.orDie(spaceById(page.spaceId))
-    if (space === undefined) return yield* reject("not_found", "No such page")
-    const access = yield* roleInSpace(caller, space)
+    const access = yield* pageSeenBy(caller, pageId)
     if (access === undefined) return yield* reject("not_found", "No such page")
-    const right = yield* rightOnPage(caller, { space, ...access }, page)
-    if (right === "none") return yield* reject("not_found", "No such page")
-    if (!rightAtLeast(right, need)) return yield* reject("forbidden", "You may read this page but not change it")
-    return { page, space, spaceRole: access.role, workspaceRole: access.workspaceRole, right } satisfies PageAccess
+    if (!rightAtLeast(access.right, need)) return yield* reject("forbidden", "You may read this page but not change it")
+    return access
   })
 
 /**
@@ -193,15 +236,9 @@ export const ensureActive = (space: SpaceRow, page?: PageRow) => {
  * their scopes.
  */
 export const documentRightOf = (caller: WikiCaller, pageId: string) =>
-  Effect.gen(function* () {
-    const page = yield* Effect.orDie(pageById(pageId))
-    if (page === undefined) return "none" as PageRight
-    const space = yield* Effect.orDie(spaceById(page.spaceId))
-    if (space === undefined) return "none" as PageRight
-    const access = yield* roleInSpace(caller, space)
-    if (access === undefined) return "none" as PageRight
-    let right = yield* rightOnPage(caller, { space, ...access }, page)
-    if (right === "edit" && (space.archivedAt !== null || page.archivedAt !== null)) right = "read"
+  Effect.map(pageSeenBy(caller, pageId), (access): PageRight => {
+    if (access === undefined) return "none"
+    const right = access.right === "edit" && (access.space.archivedAt !== null || access.page.archivedAt !== null) ? "read" : access.right
     return capByScopes(right, caller.scopes)
   })
 

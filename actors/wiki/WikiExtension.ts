@@ -10,11 +10,10 @@
  * - The search indexer of the discovery side (SearchIndex.ts) on the same
  *   changes (it registers once per LiveDocuments).
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
 import type { Extension } from "../../facade/Extension.ts"
-import { Sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { searchIndexing } from "./SearchIndex.ts"
 import { autosaveIntervalMillis } from "./VersionPolicy.ts"
@@ -23,20 +22,25 @@ import { WikiPage } from "./WikiPage.ts"
 
 const PAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const documentAccess = Layer.effect(
+/**
+ * Built below the actor system (extensions' services are), so it finds the
+ * system in the context the collab endpoint runs it in (the full one).
+ */
+const documentAccess = Layer.succeed(
   DocumentAccess,
-  Effect.gen(function* () {
-    const sql = yield* Sql
-    return DocumentAccess.of({
-      rightOf: (principal, documentName) =>
-        !PAGE_ID.test(documentName)
-          ? Effect.succeed<DocumentRight>("none")
-          : documentRightOf(callerOf(principal), documentName.toLowerCase()).pipe(
-            Effect.provideService(Sql, sql),
-            // Unsure means no: a connection refused is safer than one let in by mistake.
-            Effect.catchCause((cause) => Effect.as(Effect.logError(`wiki: access to document ${documentName} undecided`, cause), "none" as const))
-          )
-    })
+  DocumentAccess.of({
+    rightOf: (principal, documentName) =>
+      !PAGE_ID.test(documentName)
+        ? Effect.succeed<DocumentRight>("none")
+        : Effect.serviceOption(ActorSystem).pipe(
+          Effect.flatMap((actors) =>
+            Option.isNone(actors)
+              ? Effect.die(new Error("wiki: no actor system to decide document access"))
+              : documentRightOf(callerOf(principal), documentName.toLowerCase()).pipe(Effect.provideService(ActorSystem, actors.value))
+          ),
+          // Unsure means no: a connection refused is safer than one let in by mistake.
+          Effect.catchCause((cause) => Effect.as(Effect.logError(`wiki: access to document ${documentName} undecided`, cause), "none" as const))
+        )
   })
 )
 

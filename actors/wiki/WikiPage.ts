@@ -5,9 +5,13 @@
  * REST edits at once; the text projection `wiki_pages.content_text` and the
  * links table follow every change; removed for good when the page is).
  *
- * Like WikiSpace, its state is its rows, shared with the wiki's readers; the
- * actor is their single writer. Where the page hangs in the tree belongs to
- * its space (WikiSpace). Who may ask is checked by the caller (WikiAccess).
+ * Like WikiSpace, its rows are the truth, shared with the wiki's readers; the
+ * actor is their single writer and keeps the page as the API shows it in
+ * memory (`PageModel`: metadata, entries, ancestors), rebuilt after each of
+ * its writes; a change of its title, icon or restriction also invalidates
+ * its descendants, which show and inherit them. Where the page hangs in the
+ * tree belongs to its space (WikiSpace). Who may ask is checked by the
+ * caller (WikiAccess).
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
@@ -21,10 +25,13 @@ import { recordLinks } from "./PageLinks.ts"
 import { captureVersion, latestVersion, VersionRecord, versionContent } from "./PageVersions.ts"
 import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
 import { autosaveIntervalMillis } from "./VersionPolicy.ts"
-import { PAGE_COLUMNS, pageById, pagePermissions, spaceById, toPage, workspaceMembers } from "./WikiQueries.ts"
+import { PAGE_COLUMNS, pageById, pagePermissions, spaceById, subtreeIds, toPage } from "./WikiQueries.ts"
 import { PagePermissionRecord, PageRecord, type PageRow, Subject } from "./WikiRecords.ts"
 import { PageAccessLevel, PageRestriction } from "./WikiRoles.ts"
 import { ProseMirrorNode } from "./WikiViews.ts"
+import { PageModel, rebuildPage } from "./PageModel.ts"
+import { invalidatePages } from "./WikiStaleness.ts"
+import { workspaceRoleOf } from "./WorkspaceRole.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
@@ -62,8 +69,8 @@ const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyAr
   })
 
 const memberCheck = (workspaceId: string, userId: string) =>
-  Effect.flatMap(workspaceMembers(workspaceId), (members) =>
-    members.has(userId)
+  Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
+    role !== undefined
       ? Effect.void
       : Effect.fail(reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])))
 
@@ -98,11 +105,26 @@ const setTitle = (page: PageRow, title: string) =>
     yield* query("UPDATE wiki_pages SET title = $2, slug = $3 WHERE id = $1", [page.id, title, slug])
   })
 
-export const WikiPage = Actor<{}>()({
+/**
+ * After a committed write: the page's model is rebuilt before its next
+ * message; with `subtree`, its descendants' too (they show its title and
+ * icon in their breadcrumbs and inherit its restriction).
+ */
+const refreshing = <A, E, R>(ctx: { readonly address: { readonly id: string }; readonly reload: () => void }, subtree: boolean, write: Effect.Effect<A, E, R>) =>
+  Effect.tap(write, () =>
+    Effect.andThen(
+      Effect.sync(ctx.reload),
+      subtree ? Effect.flatMap(Effect.orDie(subtreeIds(ctx.address.id)), (ids) => invalidatePages(ids.filter((id) => id !== ctx.address.id))) : Effect.void
+    ))
+
+export const WikiPage = Actor<PageModel | null>()({
   kind: "wikiPage",
-  state: Schema.Struct({}),
-  initial: () => ({}),
+  state: Schema.NullOr(PageModel),
+  initial: () => null,
+  rebuild: rebuildPage,
   messages: {
+    /** The page's metadata, permission entries and ancestors, from memory. */
+    view: { payload: Schema.Struct({}), success: PageModel },
     update: {
       payload: Schema.Struct({
         ...By,
@@ -169,8 +191,10 @@ export const WikiPage = Actor<{}>()({
     removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Schema.String }
   },
   handlers: {
+    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(ctx.state)),
+
     update: ({ by, ...patch }, ctx) =>
-      retryOnSlugClash(Effect.gen(function* () {
+      refreshing(ctx, patch.title !== undefined || patch.icon !== undefined, retryOnSlugClash(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         return yield* transaction(Effect.gen(function* () {
           if (patch.title !== undefined && patch.title.trim() !== page.title) yield* setTitle(page, patch.title.trim())
@@ -184,15 +208,15 @@ export const WikiPage = Actor<{}>()({
           )
           return toPage(rows[0]!)
         }))
-      })),
+      }))),
 
     setContent: ({ by, content, mode, reason }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      refreshing(ctx, false, orDieSql(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         const live = yield* LiveDocuments
         yield* mode === "replace" ? live.replace(page.id, content) : live.append(page.id, content)
         return (yield* afterContentChange(page, by, reason, null)).page
-      })),
+      }))),
 
     saveVersion: ({ by, label }, ctx) =>
       orDieSql(Effect.gen(function* () {
@@ -214,7 +238,7 @@ export const WikiPage = Actor<{}>()({
       })),
 
     restoreVersion: ({ by, versionId }, ctx) =>
-      retryOnSlugClash(Effect.gen(function* () {
+      refreshing(ctx, true, retryOnSlugClash(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         const version = yield* versionContent(page.id, versionId)
         if (version === undefined) return yield* reject("not_found", "No such version of this page")
@@ -222,7 +246,7 @@ export const WikiPage = Actor<{}>()({
         if (version.record.title !== page.title) yield* setTitle(page, version.record.title)
         const restored = yield* afterContentChange({ ...page, title: version.record.title }, by, "restored", version.record.id)
         return restored.version!
-      })),
+      }))),
 
     documentChanged: (_payload, ctx) =>
       orDieSql(Effect.gen(function* () {
@@ -232,12 +256,15 @@ export const WikiPage = Actor<{}>()({
         const snapshot = yield* live.snapshot(page.id)
         const editors = yield* live.editors(page.id)
         // Formatting-only changes leave updated_at alone; text changes name who was editing.
-        yield* query(
+        const written = yield* query(
           `UPDATE wiki_pages SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, updated_by)
-            WHERE id = $1 AND content_text IS DISTINCT FROM $2`,
+            WHERE id = $1 AND content_text IS DISTINCT FROM $2 RETURNING ${PAGE_COLUMNS}`,
           [page.id, snapshot.text, editors[0]?.userId ?? null]
         )
         yield* recordLinks(page.id, page.workspaceId, snapshot.content)
+        // The search indexer writes the same statement on the same change: when it came first, read what it wrote.
+        const row = written[0] !== undefined ? toPage(written[0]) : yield* pageById(page.id)
+        if (ctx.state !== null && row !== undefined) ctx.setState({ ...ctx.state, page: row })
       })),
 
     autosave: (_payload, ctx) =>
@@ -264,7 +291,7 @@ export const WikiPage = Actor<{}>()({
     dispose: (_payload, ctx) => LiveDocuments.use((live) => live.remove(ctx.address.id)),
 
     setRestriction: ({ by, restriction, keepEditor }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         return yield* transaction(Effect.gen(function* () {
           if (restriction === "open") {
@@ -288,10 +315,10 @@ export const WikiPage = Actor<{}>()({
           )
           return toPage(rows[0]!)
         }))
-      })),
+      }))),
 
     grantAccess: ({ by, subject, access }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         if (page.restriction === "open") {
           return yield* reject("conflict", "The page is open to everyone in the space; restrict it first (PUT /v1/pages/{pageId}/permissions)")
@@ -312,14 +339,14 @@ export const WikiPage = Actor<{}>()({
           )
         }
         return (yield* pagePermissions(page.id)).find(same)!
-      })),
+      }))),
 
     revokeAccess: ({ entryId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         const deleted = yield* query("DELETE FROM wiki_page_permissions WHERE id = $1 AND page_id = $2 RETURNING id", [entryId, page.id])
         if (deleted.length === 0) return yield* reject("not_found", "No such permission entry on this page")
-      })),
+      }))),
 
     addComment: ({ by, commentId, parentId, body, anchor, mentions }, ctx) =>
       orDieSql(Effect.gen(function* () {
@@ -414,14 +441,15 @@ export const WikiPage = Actor<{}>()({
       })),
 
     removeAttachment: ({ attachmentId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      refreshing(ctx, false, orDieSql(Effect.gen(function* () {
         const page = yield* activePage(ctx.address.id)
         const deleted = yield* query<{ blob_key: string }>("DELETE FROM wiki_attachments WHERE id = $1 AND page_id = $2 RETURNING blob_key", [attachmentId, page.id])
         if (deleted.length === 0) return yield* reject("not_found", "No such attachment")
         // A page whose cover was this image loses its cover.
-        yield* query("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1", [`attachment:${attachmentId}`])
+        const uncovered = yield* query<{ id: string }>("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1 RETURNING id", [`attachment:${attachmentId}`])
+        yield* invalidatePages(uncovered.map((row) => row.id))
         return deleted[0]!.blob_key
-      }))
+      })))
   }
 })
 

@@ -4,7 +4,7 @@
  * before they reply, so a read after a write sees it.
  */
 import { Effect } from "effect"
-import type { Role } from "../identity/Workspace.ts"
+import { memberRoles } from "../identity/IdentityQueries.ts"
 import { query } from "../../persistence/Sql.ts"
 import type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow } from "./WikiRecords.ts"
 import type { PageAccessLevel, SpaceRole, WorkspaceRoleSubject } from "./WikiRoles.ts"
@@ -76,29 +76,8 @@ const toPagePermission = (row: RawRow): PagePermissionRow => ({
   updatedAt: iso(row.updated_at)
 })
 
-/** The user's role in the workspace, read from the Workspace actor's persisted state; `undefined` if not a member. */
-export const workspaceRoleOf = (workspaceId: string, userId: string) =>
-  Effect.map(
-    query<{ state: { exists: boolean; members: ReadonlyArray<{ userId: string; role: Role }> } }>(
-      "SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1",
-      [workspaceId]
-    ),
-    (rows): Role | undefined => {
-      const state = rows[0]?.state
-      if (!state?.exists) return undefined
-      return state.members.find((member) => member.userId === userId)?.role
-    }
-  )
-
 /** Members of a workspace (user id → workspace role). */
-export const workspaceMembers = (workspaceId: string) =>
-  Effect.map(
-    query<{ state: { exists: boolean; members: ReadonlyArray<{ userId: string; role: Role }> } }>(
-      "SELECT state FROM actor_state WHERE kind = 'workspace' AND id = $1",
-      [workspaceId]
-    ),
-    (rows) => new Map((rows[0]?.state?.exists ? rows[0].state.members : []).map((m) => [m.userId, m.role] as const))
-  )
+export const workspaceMembers = memberRoles
 
 export const spaceById = (spaceId: string) =>
   Effect.map(query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE id = $1`, [spaceId]), (rows) =>
@@ -137,8 +116,8 @@ export const pageById = (pageId: string) =>
   Effect.map(query<RawRow>(`SELECT ${PAGE_COLUMNS} FROM wiki_pages WHERE id = $1`, [pageId]), (rows) =>
     rows[0] ? toPage(rows[0]) : undefined)
 
-/** The page's ancestors, nearest first (not the page itself). */
-export const ancestorsOf = (pageId: string) =>
+/** The page then its ancestors, nearest first (empty when there is no such page). */
+export const pageChainOf = (pageId: string) =>
   Effect.map(
     query<RawRow & { depth: number }>(
       `WITH RECURSIVE chain AS (
@@ -146,7 +125,7 @@ export const ancestorsOf = (pageId: string) =>
          UNION ALL
          SELECT parent.*, chain.depth + 1 FROM wiki_pages parent JOIN chain ON parent.id = chain.parent_id WHERE chain.depth < 1000
        )
-       SELECT ${PAGE_COLUMNS}, depth FROM chain WHERE depth > 0 ORDER BY depth`,
+       SELECT ${PAGE_COLUMNS}, depth FROM chain ORDER BY depth`,
       [pageId]
     ),
     (rows) => rows.map(toPage)

@@ -4,10 +4,13 @@
  * change to those goes through this actor, so tree changes of one space
  * never interleave (no cycles from two concurrent moves, no lost positions).
  *
- * Its state is its rows (`wiki_spaces`, `wiki_space_permissions`, the tree
- * columns of `wiki_pages`): they are shared with the wiki's readers (search,
- * public wiki, dashboards), so the actor keeps no second copy that could
- * drift from them; it writes them in one transaction before it replies.
+ * The rows (`wiki_spaces`, `wiki_space_permissions`, the tree columns of
+ * `wiki_pages`) stay the truth, shared with the wiki's readers (search,
+ * public wiki, dashboards); the actor writes them in one transaction before
+ * it replies. In memory it keeps the space and its entries (`SpaceModel`,
+ * rebuilt from the rows after each of its writes), which the access checks
+ * read; tree changes invalidate the page actors whose row or ancestors they
+ * changed (`WikiStaleness`) before the reply.
  * Who may ask is checked by the caller (WikiAccess); the actor keeps the
  * space's own rules (unique keys, no edits while archived, a tree stays a tree).
  */
@@ -26,11 +29,13 @@ import {
   spacePermissions,
   subtreeIds,
   toPage,
-  toSpace,
-  workspaceMembers
+  toSpace
 } from "./WikiQueries.ts"
 import { PageRecord, type PageRow, Removed, SpacePermissionRecord, SpaceRecord, type SpaceRow, Subject } from "./WikiRecords.ts"
 import { SpaceRole, SpaceVisibility } from "./WikiRoles.ts"
+import { rebuildSpace, SpaceModel } from "./SpaceModel.ts"
+import { invalidatingAfter, type Touched } from "./WikiStaleness.ts"
+import { workspaceRoleOf } from "./WorkspaceRole.ts"
 import { placeAt } from "./SiblingPosition.ts"
 import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
 
@@ -73,24 +78,33 @@ const siblingsOf = (spaceId: string, parentId: string | null, exceptPageId: stri
     [spaceId, parentId, exceptPageId]
   ).pipe(Effect.map((rows) => rows.map((row) => ({ id: row.id, position: Number(row.position) }))))
 
-/** A position for a page under `parentId` at `index`, renumbering the siblings if needed. */
-const place = (spaceId: string, parentId: string | null, pageId: string, index: number | null) =>
+/** A position for a page under `parentId` at `index`, renumbering the siblings if needed (they are touched). */
+const place = (touched: Touched, spaceId: string, parentId: string | null, pageId: string, index: number | null) =>
   Effect.gen(function* () {
     const placement = placeAt(yield* siblingsOf(spaceId, parentId, pageId), index)
-    for (const [id, position] of placement.renumber) yield* query("UPDATE wiki_pages SET position = $2 WHERE id = $1", [id, position])
+    for (const [id, position] of placement.renumber) {
+      yield* query("UPDATE wiki_pages SET position = $2 WHERE id = $1", [id, position])
+      touched.pages.add(id)
+    }
     return placement.position
   })
 
 /** The rows that go when pages are deleted for good: their attachments' blobs are returned for deletion afterwards. */
-const deletePages = (pageIds: ReadonlyArray<string>) =>
+const deletePages = (touched: Touched, pageIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     if (pageIds.length === 0) return { pageIds: [], blobKeys: [] } satisfies Removed
+    for (const id of pageIds) touched.pages.add(id)
     const blobs = yield* query<{ id: string; blob_key: string }>("SELECT id, blob_key FROM wiki_attachments WHERE page_id = ANY($1::text[])", [pageIds])
     if (blobs.length > 0) {
-      yield* query("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = ANY($1::text[])", [blobs.map((row) => `attachment:${row.id}`)])
+      const uncovered = yield* query<{ id: string }>(
+        "UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = ANY($1::text[]) RETURNING id",
+        [blobs.map((row) => `attachment:${row.id}`)]
+      )
+      for (const row of uncovered) touched.pages.add(row.id)
     }
     yield* query("DELETE FROM wiki_page_links WHERE target_page_id = ANY($1::text[])", [pageIds])
-    yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE home_page_id = ANY($1::text[])", [pageIds])
+    const homeless = yield* query<{ id: string }>("UPDATE wiki_spaces SET home_page_id = NULL WHERE home_page_id = ANY($1::text[]) RETURNING id", [pageIds])
+    for (const row of homeless) touched.spaces.add(row.id)
     // One statement: parent links inside the deleted set are checked at its end. Permissions, versions,
     // comments, attachments and outgoing links go with their page (ON DELETE CASCADE).
     yield* query("DELETE FROM wiki_pages WHERE id = ANY($1::text[])", [pageIds])
@@ -120,16 +134,23 @@ const insertPage = (page: {
   })
 
 const memberCheck = (workspaceId: string, userId: string) =>
-  Effect.flatMap(workspaceMembers(workspaceId), (members) =>
-    members.has(userId)
+  Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
+    role !== undefined
       ? Effect.void
       : Effect.fail(reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])))
 
-export const WikiSpace = Actor<{}>()({
+/** The space's rows changed: rebuild the model before the next message. */
+const reloading = <A, E, R>(ctx: { readonly reload: () => void }, write: Effect.Effect<A, E, R>) =>
+  Effect.tap(write, () => Effect.sync(ctx.reload))
+
+export const WikiSpace = Actor<SpaceModel | null>()({
   kind: "wikiSpace",
-  state: Schema.Struct({}),
-  initial: () => ({}),
+  state: Schema.NullOr(SpaceModel),
+  initial: () => null,
+  rebuild: rebuildSpace,
   messages: {
+    /** The space and its permission entries, from memory. */
+    view: { payload: Schema.Struct({}), success: SpaceModel },
     create: {
       payload: Schema.Struct({
         ...By,
@@ -200,8 +221,10 @@ export const WikiSpace = Actor<{}>()({
     emptyTrash: { payload: Schema.Struct({ ...By }), success: Removed }
   },
   handlers: {
+    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(ctx.state)),
+
     create: (payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const id = ctx.address.id
         if ((yield* spaceById(id)) !== undefined) return yield* reject("conflict", "The space already exists")
         const key = payload.key.toUpperCase()
@@ -219,10 +242,10 @@ export const WikiSpace = Actor<{}>()({
           )
           return toSpace(rows[0]!)
         })).pipe(Effect.catchTag("SqlError", keyClash))
-      })),
+      }))),
 
     update: ({ by: _by, ...patch }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const key = patch.key?.toUpperCase()
         if (key !== undefined) yield* checkKeyFree(space.workspaceId, key, space.id)
@@ -239,37 +262,37 @@ export const WikiSpace = Actor<{}>()({
           [space.id, ...columns.map(([, value]) => value)]
         ).pipe(Effect.catchTag("SqlError", keyClash))
         return toSpace(rows[0]!)
-      })),
+      }))),
 
     archive: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* existingSpace(ctx.address.id)
         if (space.archivedAt !== null) return yield* reject("conflict", "The space is already archived")
         const rows = yield* query(`UPDATE wiki_spaces SET archived_at = now(), updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id])
         return toSpace(rows[0]!)
-      })),
+      }))),
 
     restore: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* existingSpace(ctx.address.id)
         if (space.archivedAt === null) return yield* reject("conflict", "The space is not archived")
         const rows = yield* query(`UPDATE wiki_spaces SET archived_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id])
         return toSpace(rows[0]!)
-      })),
+      }))),
 
     remove: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
         const space = yield* existingSpace(ctx.address.id)
         return yield* transaction(Effect.gen(function* () {
           const pages = yield* pagesOfSpace(space.id)
-          const removed = yield* deletePages(pages.map((page) => page.id))
+          const removed = yield* deletePages(touched, pages.map((page) => page.id))
           yield* query("DELETE FROM wiki_spaces WHERE id = $1", [space.id])
           return removed
         }))
-      })),
+      })))),
 
     setHomePage: ({ pageId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         if (pageId !== null) {
           const page = yield* pageInSpace(space.id, pageId)
@@ -277,10 +300,10 @@ export const WikiSpace = Actor<{}>()({
         }
         const rows = yield* query(`UPDATE wiki_spaces SET home_page_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id, pageId])
         return toSpace(rows[0]!)
-      })),
+      }))),
 
     grant: ({ by, subject, role }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const userId = "userId" in subject ? subject.userId : null
         const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
@@ -298,17 +321,17 @@ export const WikiSpace = Actor<{}>()({
         }
         const entries = yield* spacePermissions(space.id)
         return entries.find((entry) => (userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole))!
-      })),
+      }))),
 
     revoke: ({ permissionId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      reloading(ctx, orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const deleted = yield* query("DELETE FROM wiki_space_permissions WHERE id = $1 AND space_id = $2 RETURNING id", [permissionId, space.id])
         if (deleted.length === 0) return yield* reject("not_found", "No such permission entry in this space")
-      })),
+      }))),
 
     createPage: (payload, ctx) =>
-      retryOnSlugClash(Effect.gen(function* () {
+      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         if ((yield* pageById(payload.pageId)) !== undefined) return yield* reject("conflict", "The page already exists")
         if (payload.parentId !== null) {
@@ -320,7 +343,9 @@ export const WikiSpace = Actor<{}>()({
           }
         }
         return yield* transaction(Effect.gen(function* () {
-          const position = yield* place(space.id, payload.parentId, payload.pageId, payload.index)
+          const position = yield* place(touched, space.id, payload.parentId, payload.pageId, payload.index)
+          // An actor asked for this id before it existed is live with "no such page".
+          touched.pages.add(payload.pageId)
           return yield* insertPage({
             id: payload.pageId,
             space,
@@ -333,10 +358,10 @@ export const WikiSpace = Actor<{}>()({
             by: payload.by
           })
         }))
-      })),
+      }))),
 
     movePage: ({ by, pageId, parentId, index, targetSpaceId }, ctx) =>
-      retryOnSlugClash(Effect.gen(function* () {
+      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
         const source = yield* activeSpace(ctx.address.id)
         const page = yield* pageInSpace(source.id, pageId)
         if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
@@ -356,8 +381,11 @@ export const WikiSpace = Actor<{}>()({
             return yield* reject("invalid", "A page cannot move under itself or one of its descendants", [{ path: "body.parentPageId", message: "inside the moved subtree" }])
           }
         }
+        // Its place, its ancestors and (across spaces) its slugs change for the whole subtree.
+        for (const id of subtree) touched.pages.add(id)
         return yield* transaction(Effect.gen(function* () {
           if (target.id !== source.id) {
+            touched.spaces.add(source.id)
             yield* query("SELECT id FROM wiki_spaces WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [[source.id, target.id]])
             // The subtree changes space: its slugs must be unique there, its dependants follow.
             for (const id of subtree) {
@@ -370,17 +398,17 @@ export const WikiSpace = Actor<{}>()({
             }
             yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[])", [source.id, subtree])
           }
-          const position = yield* place(target.id, parentId, page.id, index)
+          const position = yield* place(touched, target.id, parentId, page.id, index)
           const rows = yield* query(
             `UPDATE wiki_pages SET parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
             [page.id, parentId, position, by]
           )
           return toPage(rows[0]!)
         }))
-      })),
+      }))),
 
     duplicatePage: ({ by, pageId, title, targetSpaceId, includeChildren, exclude, ...rest }, ctx) =>
-      retryOnSlugClash(Effect.gen(function* () {
+      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
         const source = yield* existingSpace(ctx.address.id)
         const original = yield* pageInSpace(source.id, pageId)
         if (original.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
@@ -408,6 +436,7 @@ export const WikiSpace = Actor<{}>()({
         const entries = yield* query<Record<string, any>>("SELECT * FROM wiki_page_permissions WHERE page_id = ANY($1::text[])", [toCopy.map((p) => p.id)])
         return yield* transaction(Effect.gen(function* () {
           const newIds = new Map(toCopy.map((page) => [page.id, randomUUID()] as const))
+          for (const id of newIds.values()) touched.pages.add(id)
           const copies: Array<{ sourceId: string; page: PageRow }> = []
           for (const page of toCopy) {
             const isRoot = page.id === original.id
@@ -416,7 +445,7 @@ export const WikiSpace = Actor<{}>()({
             if (isRoot) {
               const siblings = yield* siblingsOf(target.id, newParent, "")
               const at = sameSpot ? siblings.findIndex((sibling) => sibling.id === original.id) + 1 : null
-              position = yield* place(target.id, newParent, "", at)
+              position = yield* place(touched, target.id, newParent, "", at)
             }
             const copy = yield* insertPage({
               id: newIds.get(page.id)!,
@@ -441,10 +470,10 @@ export const WikiSpace = Actor<{}>()({
           }
           return { copies }
         }))
-      })),
+      }))),
 
     archivePage: ({ by, pageId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const page = yield* pageInSpace(space.id, pageId)
         if (page.archivedAt !== null) return yield* reject("conflict", "The page is already archived")
@@ -455,13 +484,15 @@ export const WikiSpace = Actor<{}>()({
               WHERE id = ANY($1::text[]) AND archived_at IS NULL RETURNING id`,
             [subtree, by]
           )
-          yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[])", [space.id, subtree])
+          const homeless = yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[]) RETURNING id", [space.id, subtree])
+          for (const row of rows) touched.pages.add(row.id)
+          if (homeless.length > 0) touched.spaces.add(space.id)
           return rows.map((row) => row.id)
         }))
-      })),
+      }))),
 
     restorePage: ({ by, pageId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const page = yield* pageInSpace(space.id, pageId)
         if (page.archivedAt === null) return yield* reject("conflict", "The page is not archived")
@@ -475,25 +506,27 @@ export const WikiSpace = Actor<{}>()({
               WHERE id = ANY($1::text[]) AND archived_at = (SELECT archived_at FROM wiki_pages WHERE id = $2)`,
             [subtree, page.id, by]
           )
-          const position = parentId === page.parentId ? page.position : yield* place(space.id, parentId, page.id, null)
+          // The page may come back elsewhere: its subtree's ancestors change with it.
+          for (const id of subtree) touched.pages.add(id)
+          const position = parentId === page.parentId ? page.position : yield* place(touched, space.id, parentId, page.id, null)
           const rows = yield* query(
             `UPDATE wiki_pages SET archived_at = NULL, parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
             [page.id, parentId, position, by]
           )
           return toPage(rows[0]!)
         }))
-      })),
+      }))),
 
     deletePage: ({ pageId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const page = yield* pageInSpace(space.id, pageId)
         const subtree = yield* subtreeIds(page.id)
-        return yield* transaction(deletePages(subtree))
-      })),
+        return yield* transaction(deletePages(touched, subtree))
+      }))),
 
     emptyTrash: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
+      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
         const space = yield* activeSpace(ctx.address.id)
         const pages = yield* pagesOfSpace(space.id)
         const archived = new Set(pages.filter((page) => page.archivedAt !== null).map((page) => page.id))
@@ -508,8 +541,8 @@ export const WikiSpace = Actor<{}>()({
             }
           }
         }
-        return yield* transaction(deletePages([...archived]))
-      }))
+        return yield* transaction(deletePages(touched, [...archived]))
+      })))
   }
 })
 

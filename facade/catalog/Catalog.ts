@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import { reject } from "../../runtime/Rejection.ts"
 import { type AnyOperation, operation, raw, type ServiceName } from "../Operation.ts"
 import { fullPath, type Registry } from "../Registry.ts"
+import { CatalogEndpoints, CatalogExamples, CatalogTagDetail, CatalogTagList } from "./CatalogDocuments.ts"
 import { describe, errorEnvelopeSchema } from "./Describe.ts"
 import { services } from "./Services.ts"
 
@@ -154,7 +155,7 @@ export const makeCatalog = (registry: () => Registry) => {
     operationId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
     name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
   })
-  const ok = (description: string) => ({ 200: { description, contentType: "application/json" }, 404: { description: "Unknown tag" } })
+  const ok = (description: string, schema: Schema.Top) => ({ 200: { description, schema }, 404: { description: "Unknown tag" } })
 
   const tiers = (scope: CatalogScope, service: ServiceName, tag: string, ids: [string, string, string, string]) => [
     operation({
@@ -166,7 +167,7 @@ export const makeCatalog = (registry: () => Registry) => {
       summary: scope === "hub" ? "List the hub's tags with operation counts" : "List the tags of project management, wiki and feedback board, grouped by service",
       auth: "public",
       scopes: [],
-      responses: { 200: { description: "Tag list", contentType: "application/json" } },
+      responses: { 200: { description: "Tag list", schema: CatalogTagList } },
       examples: [{ name: "tag-list", response: { status: 200 } }],
       handler: (_request, context) => Effect.sync(() => cached(`${scope}|list|${context.origin}`, () => tagList(scope, context.origin)))
     }),
@@ -179,7 +180,7 @@ export const makeCatalog = (registry: () => Registry) => {
       summary: "List every endpoint with method, path and summary",
       auth: "public",
       scopes: [],
-      responses: { 200: { description: "All endpoints", contentType: "application/json" } },
+      responses: { 200: { description: "All endpoints", schema: CatalogEndpoints } },
       examples: [{ name: "detailed", response: { status: 200 } }],
       handler: (_request, context) => Effect.sync(() => cached(`${scope}|detailed|${context.origin}`, () => detailed(scope, context.origin)))
     }),
@@ -193,7 +194,7 @@ export const makeCatalog = (registry: () => Registry) => {
       auth: "public",
       scopes: [],
       params: TagParams,
-      responses: ok("Tag detail"),
+      responses: ok("Tag detail", CatalogTagDetail),
       examples: [{ name: "tag-detail", request: { params: { tag: "Workspaces" } }, response: { status: 200 } }],
       handler: ({ params }) => Effect.map(findTag(scope, params.tag), (found) => cached(`${scope}|tag|${found}`, () => tagDetail(scope, found)))
     }),
@@ -208,7 +209,7 @@ export const makeCatalog = (registry: () => Registry) => {
       scopes: [],
       params: TagParams,
       query: ExampleQuery,
-      responses: ok("Examples"),
+      responses: ok("Examples", CatalogExamples),
       examples: [
         { name: "examples-of-tag", request: { params: { tag: "Workspaces" } }, response: { status: 200 } },
         { name: "one-example", request: { params: { tag: "Workspace Settings" }, query: { operationId: "getWorkspaceSettings" } }, response: { status: 200 } }

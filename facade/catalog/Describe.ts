@@ -1,10 +1,11 @@
 /**
  * Describes an operation as JSON Schema derived from its `Schema`s: path and
- * query parameters, request body, responses, and the named DTO schemas they
- * refer to. The catalog's tag detail and the OpenAPI documents both use it.
+ * query parameters, request body, responses (every error status carries the
+ * error envelope), and the named DTO schemas they refer to. The catalog's tag
+ * detail and the OpenAPI documents both use it.
  */
 import { Schema } from "effect"
-import type { AnyOperation } from "../Operation.ts"
+import { type AnyOperation, mediaTypesOf } from "../Operation.ts"
 
 export type JsonSchema = Record<string, unknown>
 
@@ -16,17 +17,32 @@ export interface Parameter {
   readonly schema: JsonSchema
 }
 
+export interface ResponseDescription {
+  readonly description: string
+  /** One media type each; absent when the response has no body. */
+  readonly contentTypes?: ReadonlyArray<string>
+  /** The JSON body's schema (the error envelope for an error status). */
+  readonly schema?: JsonSchema
+}
+
 export interface OperationDescription {
   readonly parameters: ReadonlyArray<Parameter>
-  readonly requestBody?: { readonly contentType: string; readonly schema: JsonSchema; readonly maxBytes?: number }
-  readonly responses: Readonly<Record<string, { readonly description: string; readonly contentType?: string; readonly schema?: JsonSchema }>>
+  readonly requestBody?: { readonly contentTypes: ReadonlyArray<string>; readonly schema: JsonSchema; readonly maxBytes?: number }
+  readonly responses: Readonly<Record<string, ResponseDescription>>
   /** Named schemas referenced from the above, by name. */
   readonly schemas: Readonly<Record<string, JsonSchema>>
 }
 
+/** Conversions, once per schema: the registry's checks, the catalog and the OpenAPI documents all describe the same operations. */
+const documents = new WeakMap<Schema.Top, ReturnType<typeof Schema.toJsonSchemaDocument>>()
+
 /** Converts one schema, collecting its named definitions and pointing refs at `refPrefix`. */
 const convert = (schema: Schema.Top, refPrefix: string, schemas: Record<string, JsonSchema>): JsonSchema => {
-  const document = Schema.toJsonSchemaDocument(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error" })
+  let document = documents.get(schema)
+  if (document === undefined) {
+    document = Schema.toJsonSchemaDocument(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error" })
+    documents.set(schema, document)
+  }
   const relink = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', `"${refPrefix}`)) as JsonSchema
   for (const [name, definition] of Object.entries(document.definitions ?? {})) schemas[name] = relink(definition)
   return relink(document.schema)
@@ -54,19 +70,20 @@ export const describe = (operation: AnyOperation, refPrefix: string): OperationD
     ...parametersOf(operation.query, "query", refPrefix, schemas)
   ]
   const requestBody = operation.body
-    ? { contentType: "application/json", schema: convert(operation.body, refPrefix, schemas) }
+    ? { contentTypes: ["application/json"], schema: convert(operation.body, refPrefix, schemas) }
     : operation.upload
-    ? {
-      contentType: operation.upload.contentTypes.join(", "),
-      schema: { type: "string", contentEncoding: "binary" },
-      maxBytes: operation.upload.maxBytes
-    }
+    ? { contentTypes: operation.upload.contentTypes, schema: { type: "string", contentEncoding: "binary" }, maxBytes: operation.upload.maxBytes }
     : undefined
-  const responses: Record<string, { description: string; contentType?: string; schema?: JsonSchema }> = {}
+  const responses: Record<string, ResponseDescription> = {}
   for (const [status, spec] of Object.entries(operation.responses)) {
+    if (Number(status) >= 400) {
+      responses[status] = { description: spec.description, contentTypes: ["application/json"], schema: { $ref: `${refPrefix}ErrorEnvelope` } }
+      continue
+    }
+    const contentTypes = mediaTypesOf(spec)
     responses[status] = {
       description: spec.description,
-      ...(spec.contentType ? { contentType: spec.contentType } : spec.schema ? { contentType: "application/json" } : {}),
+      ...(contentTypes.length > 0 ? { contentTypes } : {}),
       ...(spec.schema ? { schema: convert(spec.schema, refPrefix, schemas) } : {})
     }
   }

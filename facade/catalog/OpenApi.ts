@@ -1,10 +1,22 @@
 /** An OpenAPI 3.1 document per service at `{base}/v1/openapi.json`, derived from the registry. */
 import { createHash } from "node:crypto"
-import { Effect } from "effect"
-import { operation, raw, type ServiceName } from "../Operation.ts"
+import { Effect, Schema } from "effect"
+import { essenceOf, isJsonMediaType, operation, raw, type ServiceName } from "../Operation.ts"
 import type { Registry } from "../Registry.ts"
-import { describe, errorEnvelopeSchema } from "./Describe.ts"
+import { describe, errorEnvelopeSchema, type JsonSchema } from "./Describe.ts"
 import { serviceNames, services } from "./Services.ts"
+
+const Json = Schema.Record(Schema.String, Schema.Unknown)
+
+/** The document's outline; its parts are JSON Schema and OpenAPI objects as openApiDocument builds them. */
+const OpenApiDocument = Schema.Struct({
+  openapi: Schema.Literal("3.1.0"),
+  info: Schema.Struct({ title: Schema.String, version: Schema.String, description: Schema.String }),
+  servers: Schema.Array(Schema.Struct({ url: Schema.String })),
+  tags: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.optionalKey(Schema.String) })),
+  paths: Schema.Record(Schema.String, Schema.Record(Schema.String, Json)),
+  components: Schema.Struct({ schemas: Schema.Record(Schema.String, Json), securitySchemes: Schema.Record(Schema.String, Json) })
+}).annotate({ identifier: "OpenApiDocument" })
 
 const securitySchemes = {
   bearer: { type: "http", scheme: "bearer", description: "A JWT from POST /pm/v1/auth/login, or an API key (pm, wiki, feedback)" },
@@ -13,6 +25,13 @@ const securitySchemes = {
 
 const securityOf = (auth: string) =>
   auth === "public" ? [] : auth === "jwt" ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }]
+
+/** One entry per media type: JSON ones take the schema, text is a string, anything else opaque bytes. */
+const contentOf = (contentTypes: ReadonlyArray<string>, schema: JsonSchema | undefined) =>
+  Object.fromEntries(contentTypes.map((contentType) => [
+    contentType,
+    isJsonMediaType(contentType) && schema ? { schema } : essenceOf(contentType).startsWith("text/") ? { schema: { type: "string" } } : {}
+  ]))
 
 export const openApiDocument = (registry: Registry, service: ServiceName, origin: string) => {
   const info = services[service]
@@ -25,12 +44,11 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
     for (const [status, response] of Object.entries(description.responses)) {
       responses[status] = {
         description: response.description,
-        ...(response.schema || response.contentType
-          ? { content: { [response.contentType ?? "application/json"]: response.schema ? { schema: response.schema } : {} } }
-          : {})
+        ...(response.contentTypes ? { content: contentOf(response.contentTypes, response.schema) } : {})
       }
     }
     responses["4XX"] = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }
+    responses["5XX"] = { description: "Unavailable or internal error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }
     const examples = Object.fromEntries(
       op.examples.filter((e) => e.request?.body !== undefined).map((e) => [e.name, { summary: e.summary ?? e.name, value: e.request!.body }])
     )
@@ -46,12 +64,10 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
         ? {
           requestBody: {
             required: true,
-            content: {
-              [description.requestBody.contentType]: {
-                schema: description.requestBody.schema,
-                ...(Object.keys(examples).length > 0 ? { examples } : {})
-              }
-            }
+            content: Object.fromEntries(description.requestBody.contentTypes.map((contentType) => [contentType, {
+              schema: description.requestBody!.schema,
+              ...(Object.keys(examples).length > 0 ? { examples } : {})
+            }]))
           }
         }
         : {}),
@@ -80,7 +96,7 @@ export const openApiRoutes = (registry: () => Registry) => {
       summary: `OpenAPI 3.1 document of the ${services[service].name} service`,
       auth: "public",
       scopes: [],
-      responses: { 200: { description: "OpenAPI document", contentType: "application/json" } },
+      responses: { 200: { description: "OpenAPI document", schema: OpenApiDocument } },
       examples: [],
       handler: (_request, context) =>
         Effect.sync(() => {

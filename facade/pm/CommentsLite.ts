@@ -5,8 +5,8 @@
  * Writes go through the task's actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
-import { type Comment, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
+import { Id } from "../../actors/Fields.ts"
+import { type Comment, CommentText as Text, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
@@ -68,8 +68,6 @@ const commentTask = (context: RequestContext, workspaceId: string, commentId: st
     return { caller, comment: rows[0]! }
   })
 
-const Text = Name(20_000).annotate({ description: "The comment; `@member@example.com` mentions a member" })
-
 export const commentsLiteOperations = [
   operation({
     service, tag, operationId: "createCommentLite", method: "POST", path: "/v1/lite/comments",
@@ -81,7 +79,7 @@ export const commentsLiteOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, body.taskId, "member")
-        const comment = (yield* send(PmTask, caller.at.taskId!, "createComment", caller.userId, { text: body.text, strictMentions: true })) as Comment
+        const comment = yield* send(PmTask, caller.at.taskId!, "createComment", caller.userId, { text: body.text, strictMentions: true })
         return lite(yield* shortIdOf(caller.at.taskId!), comment)
       })
   }),
@@ -115,7 +113,7 @@ export const commentsLiteOperations = [
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")
         const parentId = comment.parentCommentId ?? params.commentId
-        const reply = (yield* send(PmTask, comment.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: parentId, strictMentions: true })) as Comment
+        const reply = yield* send(PmTask, comment.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: parentId, strictMentions: true })
         return lite(yield* shortIdOf(comment.taskId), reply)
       })
   }),

@@ -8,9 +8,9 @@
  * from the live rows on each read, over what the caller may see.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { dashboardData, visibleSprint, WidgetData } from "../../actors/pm/DashboardData.ts"
-import { Dashboard, getDashboard, listDashboards, WidgetConfig, WidgetSize, WidgetType } from "../../actors/pm/Dashboards.ts"
+import { Dashboard, DashboardInput, DashboardPatch, getDashboard, listDashboards, PlacedWidget, WidgetPatch } from "../../actors/pm/Dashboards.ts"
 import { PmDashboards, PmTaskVotes } from "../../actors/pm/PlanningActors.ts"
 import { Burndown, BurndownUnit, burndown, Velocity, velocity } from "../../actors/pm/SprintCharts.ts"
 import {
@@ -141,7 +141,6 @@ const exampleCounts = {
 }
 const exampleSummary = { id: ids.task, shortId: "T-42", name: "Ship the login page", status: "in progress", statusType: "active", finished: false, listId: ids.list }
 
-const WidgetFields = { type: WidgetType, title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), ...WidgetSize }
 const DashboardParams = Schema.Struct({ dashboardId: Id })
 const WidgetParams = Schema.Struct({ dashboardId: Id, widgetId: Id })
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
@@ -156,12 +155,9 @@ export const dashboardOperations = [
     summary: "Create a dashboard over the workspace, a space, a folder or a list, optionally with its widgets",
     auth: "both", scopes: write, params: WorkspaceParams,
     body: Schema.Struct({
-      name: Name(100),
-      description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
+      ...DashboardInput.fields,
       scopeType: Schema.optionalKey(ViewScopeType.annotate({ description: "Default workspace" })),
-      scopeId: Schema.optionalKey(Id),
-      isPrivate: Schema.optionalKey(Schema.Boolean),
-      widgets: Schema.optionalKey(Schema.Array(Schema.Struct(WidgetFields)).check(Schema.isMaxLength(50)))
+      scopeId: Schema.optionalKey(Id)
     }),
     responses: { 201: { description: "Created", schema: Dashboard }, 400: { description: "A widget configuration that does not fit its type" } },
     examples: [{
@@ -203,7 +199,7 @@ export const dashboardOperations = [
   operation({
     service, tag, operationId: "updateDashboard", method: "PATCH", path: "/v1/dashboards/{dashboardId}",
     summary: "Rename a dashboard, change its description, or make it private or shared (its creator only)", auth: "both", scopes: write, params: DashboardParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name(100)), description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))), isPrivate: Schema.optionalKey(Schema.Boolean) }),
+    body: DashboardPatch,
     responses: { 200: { description: "Updated", schema: Dashboard } },
     examples: [{ name: "rename", request: { params: { dashboardId: planningIds.dashboard }, body: { name: "Eng health" } }, response: { status: 200, body: { ...exampleDashboard, name: "Eng health" } } }],
     handler: ({ params, body }, context) =>
@@ -228,7 +224,7 @@ export const dashboardOperations = [
     summary: "Add a widget to a dashboard",
     description: "Each type takes its own configuration: task_count {groupBy}, distribution {field}, workload {capacityMinutes}, throughput {days}, cycle_time {days, limit}, overdue {limit}, burndown {sprintId, unit} (sprintId required), velocity {sprintGroupId, limit}, relationship_graph {types}, votes {limit}; most also take sprintId and criteria to narrow the tasks.",
     auth: "both", scopes: write, params: DashboardParams,
-    body: Schema.Struct({ ...WidgetFields, position: Schema.optionalKey(Schema.Finite) }),
+    body: PlacedWidget,
     responses: { 201: { description: "Added; the dashboard", schema: Dashboard }, 400: { description: "A configuration that does not fit the type" } },
     examples: [{
       name: "burndown",
@@ -245,7 +241,7 @@ export const dashboardOperations = [
   operation({
     service, tag, operationId: "updateDashboardWidget", method: "PATCH", path: "/v1/dashboards/{dashboardId}/widgets/{widgetId}",
     summary: "Change a widget's title, configuration, position or size", auth: "both", scopes: write, params: WidgetParams,
-    body: Schema.Struct({ title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), position: Schema.optionalKey(Schema.Finite), ...WidgetSize }),
+    body: WidgetPatch,
     responses: { 200: { description: "Updated; the dashboard", schema: Dashboard } },
     examples: [{
       name: "by priority",

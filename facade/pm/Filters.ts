@@ -5,10 +5,9 @@
  * go through the workspace's views actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { PmViews } from "../../actors/pm/PlanningActors.ts"
-import { SavedFilter, savedFiltersOf } from "../../actors/pm/SavedFilters.ts"
-import { TaskCriteria } from "../../actors/pm/TaskCriteria.ts"
+import { SavedFilter, SavedFilterInput, savedFiltersOf } from "../../actors/pm/SavedFilters.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { operation } from "../Operation.ts"
@@ -48,7 +47,7 @@ export const filtersOperations = [
     service, tag, operationId: "createSavedFilter", method: "POST", path: "/v1/lists/{listId}/saved-filters",
     summary: "Save task criteria under a name for a list (private unless shared)", auth: "both", scopes: ["tasks:write"],
     params: ListParams,
-    body: Schema.Struct({ name: Name(100), criteria: TaskCriteria, shared: Schema.optionalKey(Schema.Boolean) }),
+    body: SavedFilterInput,
     responses: { 201: { description: "Saved", schema: SavedFilter }, 409: { description: "A filter of that name exists on the list" } },
     examples: [{
       name: "save",

@@ -6,13 +6,14 @@
  * workspace actor).
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
+import { CopyInput, FolderInput, FolderMove, FolderOrder, FolderPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import { Color, Folder, Items, Page, ShortId, StatusType, Task } from "../../actors/pm/WorkRecords.ts"
+import { Folder, Items, Page, ShortId, Task } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
@@ -40,12 +41,7 @@ export const foldersOperations = [
     service, tag, operationId: "createFolder", method: "POST", path: "/v1/spaces/{spaceId}/folders",
     summary: "Create a folder in a space", description: "Without `statuses` the folder inherits its space's workflow.",
     auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({
-      name: Name(),
-      description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-      color: Schema.optionalKey(Schema.NullOr(Color)),
-      statuses: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Name(64), type: StatusType, color: Schema.optionalKey(Color) })).check(Schema.isMinLength(2), Schema.isMaxLength(50)))
-    }),
+    body: FolderInput,
     responses: { 201: { description: "Created", schema: Folder } },
     examples: [{ name: "create", request: { params: sp, body: { name: "Q4 roadmap" } }, response: { status: 201, body: exampleFolder } }],
     handler: ({ params, body }, context) =>
@@ -74,7 +70,7 @@ export const foldersOperations = [
   operation({
     service, tag, operationId: "updateFolder", method: "PATCH", path: "/v1/folders/{folderId}",
     summary: "Rename, describe or recolor a folder", auth: "both", scopes: write, params: FolderParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()), description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))), color: Schema.optionalKey(Schema.NullOr(Color)) }),
+    body: FolderPatch,
     responses: { 200: { description: "Updated", schema: Folder } },
     examples: [{ name: "rename", request: { params: fo, body: { name: "2027 roadmap" } }, response: { status: 200, body: { ...exampleFolder, name: "2027 roadmap" } } }],
     handler: ({ params, body }, context) =>
@@ -120,7 +116,7 @@ export const foldersOperations = [
     service, tag, operationId: "moveFolder", method: "POST", path: "/v1/folders/{folderId}/move",
     summary: "Move a folder (with its lists and tasks) to another space of the workspace",
     description: "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer defined above a list are dropped; tags are matched by name.",
-    auth: "both", scopes: write, params: FolderParams, body: Schema.Struct({ spaceId: Id }),
+    auth: "both", scopes: write, params: FolderParams, body: FolderMove,
     responses: { 200: { description: "Moved", schema: Folder } },
     examples: [{ name: "move", request: { params: fo, body: { spaceId: ids.space } }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params, body }, context) =>
@@ -133,7 +129,7 @@ export const foldersOperations = [
   operation({
     service, tag, operationId: "reorderFolders", method: "PUT", path: "/v1/spaces/{spaceId}/folders/order",
     summary: "Set the order of a space's (unarchived) folders", auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({ folderIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
+    body: FolderOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ folderIds: Schema.Array(Id) }) } },
     examples: [{ name: "reorder", request: { params: sp, body: { folderIds: [ids.folder] } }, response: { status: 200, body: { folderIds: [ids.folder] } } }],
     handler: ({ params, body }, context) =>
@@ -145,7 +141,7 @@ export const foldersOperations = [
   operation({
     service, tag, operationId: "duplicateFolder", method: "POST", path: "/v1/folders/{folderId}/duplicate",
     summary: "Copy a folder's structure (its statuses, fields and lists; no tasks) in the same space", auth: "both", scopes: write, params: FolderParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()) }),
+    body: CopyInput,
     responses: { 201: { description: "The copy", schema: Folder } },
     examples: [{ name: "duplicate", request: { params: fo, body: { name: "Q1 roadmap" } }, response: { status: 201, body: { ...exampleFolder, name: "Q1 roadmap" } } }],
     handler: ({ params, body }, context) =>

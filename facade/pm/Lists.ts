@@ -7,16 +7,17 @@
  * ordering lists through the space actor; moves through the workspace actor).
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
 import { requireMembers } from "../../actors/pm/Members.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
+import { ListCopy, ListInput, ListMove, ListPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { featuresOfSpace, findTasks } from "../../actors/pm/TaskReads.ts"
 import { defaultsFor } from "../../actors/pm/TaskWrites.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import { Color, CustomField, DateTime, EffectiveStatuses, Features, isoDate, Items, List, Priority, ShortId, TaskDefaults } from "../../actors/pm/WorkRecords.ts"
+import { CustomField, EffectiveStatuses, Features, isoDate, Items, List, ShortId, TaskDefaults } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation, raw } from "../Operation.ts"
@@ -40,16 +41,7 @@ const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active
 
 const date = (value: string | null | undefined) => (value === undefined || value === null ? value : isoDate(value) ?? null)
 
-const ListFields = {
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
-  priority: Schema.optionalKey(Schema.NullOr(Priority)),
-  startDate: Schema.optionalKey(Schema.NullOr(DateTime)),
-  dueDate: Schema.optionalKey(Schema.NullOr(DateTime)),
-  ownerId: Schema.optionalKey(Schema.NullOr(Id))
-}
-const NewListBody = Schema.Struct({ name: Name(), ...ListFields })
-type NewListBody = typeof NewListBody.Type
+type NewListBody = typeof ListInput.Type
 
 const normalized = <T extends { startDate?: string | null; dueDate?: string | null }>(body: T): T => ({
   ...body,
@@ -74,7 +66,7 @@ export const listsOperations = [
   operation({
     service, tag, operationId: "createList", method: "POST", path: "/v1/spaces/{spaceId}/lists",
     summary: "Create a list directly in a space (no folder)", description: "The list inherits its space's statuses and custom fields.",
-    auth: "both", scopes: write, params: SpaceParams, body: NewListBody,
+    auth: "both", scopes: write, params: SpaceParams, body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
     examples: [{ name: "create", request: { params: sp, body: { name: "Backlog" } }, response: { status: 201, body: { ...exampleList, folderId: null } } }],
     handler: ({ params, body }, context) => createIn(context, params.spaceId, null, body)
@@ -82,7 +74,7 @@ export const listsOperations = [
   operation({
     service, tag, operationId: "createFolderList", method: "POST", path: "/v1/folders/{folderId}/lists",
     summary: "Create a list in a folder", description: "The list inherits its folder's statuses (or its space's) and the custom fields of both.",
-    auth: "both", scopes: write, params: FolderParams, body: NewListBody,
+    auth: "both", scopes: write, params: FolderParams, body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
     examples: [{ name: "create", request: { params: fo, body: { name: "Backlog" } }, response: { status: 201, body: exampleList } }],
     handler: ({ params, body }, context) => createIn(context, "", params.folderId, body)
@@ -130,7 +122,7 @@ export const listsOperations = [
   operation({
     service, tag, operationId: "updateList", method: "PATCH", path: "/v1/lists/{listId}",
     summary: "Change a list's name, description, color, priority, dates or owner", description: "null clears an optional value.",
-    auth: "both", scopes: write, params: ListParams, body: Schema.Struct({ name: Schema.optionalKey(Name()), ...ListFields }),
+    auth: "both", scopes: write, params: ListParams, body: ListPatch,
     responses: { 200: { description: "Updated", schema: List } },
     examples: [{ name: "due", request: { params: li, body: { dueDate: "2026-12-31", priority: "high" } }, response: { status: 200, body: { ...exampleList, dueDate: "2026-12-31T00:00:00.000Z", priority: "high" } } }],
     handler: ({ params, body }, context) =>
@@ -178,7 +170,7 @@ export const listsOperations = [
     summary: "Move a list into a folder, out of it (folderId null), or to another space",
     description: "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer available are dropped; tags are matched by name across spaces.",
     auth: "both", scopes: write, params: ListParams,
-    body: Schema.Struct({ spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    body: ListMove,
     responses: { 200: { description: "Moved", schema: List } },
     examples: [{ name: "into-folder", request: { params: li, body: { folderId: ids.folder } }, response: { status: 200, body: exampleList } }],
     handler: ({ params, body }, context) =>
@@ -209,7 +201,7 @@ export const listsOperations = [
   operation({
     service, tag, operationId: "duplicateList", method: "POST", path: "/v1/lists/{listId}/duplicate",
     summary: "Copy a list's settings, statuses and fields (no tasks) in its space", auth: "both", scopes: write, params: ListParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()), folderId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    body: ListCopy,
     responses: { 201: { description: "The copy", schema: List } },
     examples: [{ name: "duplicate", request: { params: li, body: { name: "Sprint backlog" } }, response: { status: 201, body: { ...exampleList, name: "Sprint backlog" } } }],
     handler: ({ params, body }, context) =>

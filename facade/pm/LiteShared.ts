@@ -5,9 +5,11 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { type NamedList, resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import type { Chain } from "../../actors/pm/Statuses.ts"
+import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { query } from "../../persistence/Sql.ts"
 import type { RequestContext } from "../Operation.ts"
 import { at0, exampleIds as ids, inWorkspace, onList, orDieSql } from "./WorkAccess.ts"
@@ -110,24 +112,67 @@ export interface Where {
   readonly list?: string
 }
 
+/** A list found, but not where the request's other references say: 409 naming all of them. */
+const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Where & { readonly list: string }, prefix: string) => {
+  const at = `${list.spaceName ?? "its space"}${list.folderName ? ` / ${list.folderName}` : ", not in a folder"}`
+  const named = [where.space !== undefined ? `space "${where.space}"` : undefined, where.folder !== undefined ? `folder "${where.folder}"` : undefined]
+    .filter((text) => text !== undefined)
+    .join(" and ")
+  const paths = [...(where.space !== undefined ? ["space"] : []), ...(where.folder !== undefined ? ["folder"] : []), "list"]
+  return reject(
+    "conflict",
+    `The list "${where.list}" (${list.name}, ${list.shortId}) is in ${at}, not in the ${named} the request names`,
+    paths.map((field) => ({ path: `${prefix}.${field}`, message: field === "list" ? `is in ${at}` : `does not hold the list "${where.list}"` }))
+  )
+}
+
 /**
  * The list a Lite request names: `list` within `space` (and `folder` when
- * given), or anywhere in the workspace when no space is named. The caller
- * needs `minimum` there.
+ * given), or anywhere in the workspace when no space is named. A `space` or
+ * `folder` that contradicts the list (a list given by id that lives
+ * elsewhere, a folder of another space or workspace) is refused, never
+ * ignored. The caller needs `minimum` there.
  */
 export const listByNames = (context: RequestContext, workspaceId: string, where: Where & { readonly list: string }, minimum: "viewer" | "member", prefix = "body") =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "viewer")
-    let list
+    let list: NamedList
     if (where.space === undefined) {
       list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
+      if (where.folder !== undefined) {
+        const folder = yield* orDieSql(resolveFolder(list.spaceId, where.folder, `${prefix}.folder`)).pipe(
+          Effect.catchIf((error) => error.code === "not_found", () => Effect.succeed(undefined))
+        )
+        if (folder?.id !== list.folderId) return yield* misplaced(list, where, prefix)
+      }
     } else {
       const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
       const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
-      list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, `${prefix}.list`))
+      list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, where, prefix)
     }
     return yield* onList(context, list.id, minimum)
   })
+
+/**
+ * `where.list` in the space (and folder) already resolved from `where`; when
+ * it is not there but the workspace has exactly that list elsewhere, 409
+ * saying where it is and naming both references, instead of "no such list".
+ */
+export const listWhere = (
+  workspaceId: string,
+  viewer: Viewer,
+  spaceId: string,
+  folderId: string | undefined,
+  where: Where & { readonly list: string },
+  prefix: string
+) =>
+  orDieSql(resolveList(spaceId, folderId, where.list, `${prefix}.list`)).pipe(
+    Effect.catchIf((error) => error.code === "not_found", (notHere) =>
+      Effect.flatMap(
+        Effect.catchIf(orDieSql(resolveListInWorkspace(workspaceId, viewer, where.list, `${prefix}.list`)), () => true, () => Effect.fail(notHere)),
+        (elsewhere) => Effect.fail(misplaced(elsewhere, where, prefix))
+      ))
+  )
 
 export const chainOfCaller = (at: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null }): Chain => ({
   workspaceId: at.workspaceId, spaceId: at.spaceId, folderId: at.folderId, listId: at.listId

@@ -10,7 +10,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { PmOrganization } from "../../actors/pm/OrganizationActors.ts"
-import { getLink, LinkStatus, linksOfTask, linksOfWorkspace, openLink, ShareLink, SharedTask, ShareToken, sharedView } from "../../actors/pm/ShareLinks.ts"
+import { getLink, LinkOptions, LinkStatus, linksOfTask, linksOfWorkspace, openLink, ShareLink, SharedTask, ShareToken, sharedView } from "../../actors/pm/ShareLinks.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, isoDate, Page } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -20,7 +20,7 @@ import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onTask, orDieSql, p
 const tag = "Public Sharing"
 const service = "pm"
 
-const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSBwbGVhc2U"
+const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSB"
 const exampleLink = {
   id: ids.entry, workspaceId: ids.workspace, taskId: ids.task, taskShortId: "T-42", taskName: "Ship the login page",
   tokenPrefix: "pmsh_Q2hvb3", includeSubtasks: true, includeComments: false, status: "active",
@@ -28,11 +28,8 @@ const exampleLink = {
 }
 
 const Expiry = Schema.NullOr(DateTime).annotate({ description: "When the link stops working (null: never, unless the workspace requires an expiry)" })
-const LinkBody = Schema.Struct({
-  expiresAt: Schema.optionalKey(Expiry),
-  includeSubtasks: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's subtasks (default false)" })),
-  includeComments: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show the task's comments, authors by name (default false)" }))
-})
+// As the actor takes it, except the expiry: any date here, normalized before it is sent.
+const LinkBody = Schema.Struct({ ...LinkOptions.fields, expiresAt: Schema.optionalKey(Expiry) })
 const CreatedLink = Schema.Struct({
   link: ShareLink,
   token: ShareToken,

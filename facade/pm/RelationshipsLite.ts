@@ -63,9 +63,7 @@ export const relationshipsLiteOperations = [
         const related = yield* onTaskRef(context, body.workspaceId, body.relatedTask, "member").pipe(
           Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such task: ${body.relatedTask}`, [{ path: "body.relatedTask", message: "not found" }]) : e))
         )
-        const created = (yield* send(PmWorkspace, body.workspaceId, "createRelationship", source.userId, { taskId: source.at.taskId!, type, otherTaskId: related.at.taskId! })) as {
-          id: string; source: { shortId: string }; target: { shortId: string; name: string; status: string }; sourceTaskId: string; createdAt: string
-        }
+        const created = yield* send(PmWorkspace, body.workspaceId, "createRelationship", source.userId, { taskId: source.at.taskId!, type, otherTaskId: related.at.taskId! })
         const fromSource = created.sourceTaskId === source.at.taskId
         const mine = (yield* orDieSql(relationshipsOf(source.at.taskId!))).find((r) => r.id === created.id)!
         return {

@@ -5,11 +5,10 @@
  * ones only by their creator. Writes go through the workspace's views actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { PmViews } from "../../actors/pm/PlanningActors.ts"
-import { ViewType } from "../../actors/pm/ReferenceData.ts"
-import { TaskCriteria } from "../../actors/pm/TaskCriteria.ts"
-import { getView, View, ViewColumn, ViewGrouping, viewsAt, viewsInWorkspace, ViewScopeType, ViewSettings, ViewSort } from "../../actors/pm/ViewRecords.ts"
+import { ViewInput, ViewPatch } from "../../actors/pm/ViewCommands.ts"
+import { getView, View, viewsAt, viewsInWorkspace, ViewScopeType } from "../../actors/pm/ViewRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -75,13 +74,6 @@ export const exampleView = {
   updatedAt: at0
 }
 
-const ConfigFields = {
-  columns: Schema.optionalKey(Schema.Array(ViewColumn).check(Schema.isMaxLength(60)).annotate({ description: "Shown columns, in display order" })),
-  groupBy: Schema.optionalKey(Schema.NullOr(ViewGrouping).annotate({ description: "null: no grouping" })),
-  sortBy: Schema.optionalKey(Schema.Array(ViewSort).check(Schema.isMaxLength(5))),
-  filters: Schema.optionalKey(TaskCriteria),
-  settings: Schema.optionalKey(ViewSettings)
-}
 
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ViewParams = Schema.Struct({ workspaceId: Id, viewId: Id })
@@ -94,12 +86,8 @@ export const resourceViewsOperations = [
     description: "Columns are built-in fields (name, shortId, status, assignees, priority, dueDate, startDate, timeEstimate, tags, list, createdAt, updatedAt, closedAt, createdBy, subtasks, votes) or `cf:<custom field id>` of a field that applies at the scope. Without columns or grouping, the type's defaults apply (list and board views group by status).",
     auth: "both", scopes: ["tasks:write"], params: WorkspaceParams,
     body: Schema.Struct({
-      scopeType: ViewScopeType,
-      scopeId: Schema.optionalKey(Id.annotate({ description: "The space, folder or list (the workspace id, or nothing, at workspace level)" })),
-      name: Name(100),
-      type: ViewType,
-      isPrivate: Schema.optionalKey(Schema.Boolean.annotate({ description: "Only its creator sees it (default false)" })),
-      ...ConfigFields
+      ...ViewInput.fields,
+      scopeId: Schema.optionalKey(Id.annotate({ description: "The space, folder or list (the workspace id, or nothing, at workspace level)" }))
     }),
     responses: { 201: { description: "Created", schema: View }, 400: { description: "A column, grouping or sort that does not apply here" }, 409: { description: "A view of that name exists at the scope" } },
     examples: [{
@@ -142,13 +130,7 @@ export const resourceViewsOperations = [
     summary: "Change a view: rename, type, column order and widths, grouping, sorting, criteria, settings, position",
     description: "`columns` replaces the shown columns in the given order; `groupBy: null` removes the grouping; `settings` merge. Only the creator makes a view private or shared.",
     auth: "both", scopes: ["tasks:write"], params: ViewParams,
-    body: Schema.Struct({
-      name: Schema.optionalKey(Name(100)),
-      type: Schema.optionalKey(ViewType),
-      isPrivate: Schema.optionalKey(Schema.Boolean),
-      position: Schema.optionalKey(Schema.Finite),
-      ...ConfigFields
-    }),
+    body: ViewPatch,
     responses: { 200: { description: "Updated", schema: View }, 409: { description: "A view of that name exists at the scope" } },
     examples: [{
       name: "reorder columns",

@@ -6,17 +6,19 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { availableFields } from "../../actors/pm/CustomFields.ts"
+import { availableFields, FieldInput, FieldPatch, OptionInput } from "../../actors/pm/CustomFields.ts"
 import type { Located } from "../../actors/pm/Locate.ts"
 import { userRefs } from "../../actors/pm/Members.ts"
-import { type propertyCommands, watchersOf } from "../../actors/pm/Properties.ts"
-import { effectiveStatuses, listsUsing, type Chain } from "../../actors/pm/Statuses.ts"
-import { send } from "../../actors/pm/WorkActor.ts"
+import { FieldOrder, OptionOrder, OptionPatch, type propertyCommands, StatusOrder, StatusPatch, StatusSet, watchersOf } from "../../actors/pm/Properties.ts"
+import { effectiveStatuses, listsUsing, StatusInput, type Chain } from "../../actors/pm/Statuses.ts"
+import { read, send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
-import { Color, CustomField, EffectiveStatuses, FieldType, Items, ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
+import { CustomField, EffectiveStatuses, Items, type ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { Name } from "../../actors/Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { operation, type AnyOperation, type RequestContext } from "../Operation.ts"
 import { at0, exampleIds as ids, onScope, orDieSql, type CallerAt } from "./WorkAccess.ts"
 import { exampleField, exampleStatuses } from "./WorkExamples.ts"
@@ -29,6 +31,8 @@ export interface ScopeKind {
   readonly exampleId: string
 }
 
+
+const ResetStatuses = Schema.Struct({ ...EffectiveStatuses.fields, tasksMoved: Schema.Number }).annotate({ identifier: "ResetStatuses" })
 export const spaceScope: ScopeKind = { tag: "Spaces", type: "space", noun: "Space", param: "spaceId", exampleId: ids.space }
 export const folderScope: ScopeKind = { tag: "Folders", type: "folder", noun: "Folder", param: "folderId", exampleId: ids.folder }
 export const listScope: ScopeKind = { tag: "Lists", type: "list", noun: "List", param: "listId", exampleId: ids.list }
@@ -39,39 +43,23 @@ const writes = ["tasks:write"]
 type Commands = ReturnType<typeof propertyCommands>
 
 /** Runs a property command on the actor that owns the scope (the space for spaces and folders, the list for lists). */
-const sendProperty = <K extends keyof Commands & string>(scope: ScopeKind, located: Located, command: K, by: string, input: Parameters<Commands[K]>[0]) =>
+const sendProperty = <K extends keyof Commands & string>(scope: ScopeKind, located: Located, command: K, by: string, input: Commands[K]["input"]["Type"]) =>
   (scope.type === "list"
     ? send(PmList, located.listId!, command as never, by, input as never)
-    : send(PmSpace, located.spaceId, command as never, by, input as never)) as Effect.Effect<any, any, any>
+    : send(PmSpace, located.spaceId, command as never, by, input as never)) as Effect.Effect<Commands[K]["success"]["Type"], Rejection | ActorError, ActorSystem>
 
 export const chainOf = (located: Located): Chain => ({ workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId: located.listId })
+/** A list's workflow is in its actor's memory; a folder's or space's is read from SQL. */
+const statusesAt = (located: Located) =>
+  located.listId !== null
+    ? Effect.map(read(PmList, located.listId, "locate", {}), (list) => list.statuses)
+    : orDieSql(effectiveStatuses(chainOf(located)))
+const fieldsAt = (located: Located) =>
+  located.listId !== null
+    ? Effect.map(read(PmList, located.listId, "locate", {}), (list) => list.customFields)
+    : orDieSql(availableFields(chainOf(located)))
+
 const scopeIdOf = (scope: ScopeKind, located: Located) => (scope.type === "space" ? located.spaceId : scope.type === "folder" ? located.folderId! : located.listId!)
-
-const StatusBody = Schema.Struct({ name: Name(64), type: StatusType, color: Schema.optionalKey(Color) })
-
-const OptionBody = Schema.Struct({ name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })
-
-const FieldBody = Schema.Struct({
-  name: Name(100),
-  type: FieldType,
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
-  required: Schema.optionalKey(Schema.Boolean),
-  options: Schema.optionalKey(Schema.Array(OptionBody).check(Schema.isMaxLength(200))),
-  currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an ISO 4217 code such as USD" }))),
-  precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
-  min: Schema.optionalKey(Schema.Finite),
-  max: Schema.optionalKey(Schema.Finite)
-})
-
-const FieldPatchBody = Schema.Struct({
-  name: Schema.optionalKey(Name(100)),
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
-  required: Schema.optionalKey(Schema.Boolean),
-  currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { expected: "an ISO 4217 code such as USD" }))),
-  precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
-  min: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
-  max: Schema.optionalKey(Schema.NullOr(Schema.Finite))
-})
 
 const AvailableField = Schema.Struct({ ...CustomField.fields, inherited: Schema.Boolean }).annotate({ identifier: "AvailableCustomField" })
 
@@ -105,7 +93,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          return yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          return yield* statusesAt(caller.at)
         })
     }),
     operation({
@@ -116,7 +104,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const effective = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          const effective = yield* statusesAt(caller.at)
           const status = effective.items.find((s) => s.id === p.statusId)
           return status ?? (yield* reject("not_found", "No such status here"))
         })
@@ -129,7 +117,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const effective = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
+          const effective = yield* statusesAt(caller.at)
           const own = effective.own || scope.type !== "space"
           const listIds = yield* orDieSql(listsUsing(own ? scope.type : effective.inheritedFrom, own ? scopeIdOf(scope, caller.at) : effective.sourceId))
           const inScope = scope.type === "space" ? listIds : yield* orDieSql(Effect.map(
@@ -149,7 +137,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
     operation({
       service: "pm", tag, operationId: `create${noun}Status`, method: "POST", path: `${base}/statuses`,
       summary: `Add a status to a ${scope.type}'s workflow`, description: inheritNote,
-      auth: "both", scopes: writes, params: Params, body: StatusBody,
+      auth: "both", scopes: writes, params: Params, body: StatusInput,
       responses: { 201: { description: "Created", schema: Status }, 409: { description: "A status of that name exists" } },
       examples: [{ name: "add-review", request: { params, body: { name: "in review", type: "active" } }, response: { status: 201, body: { id: ids.status, name: "in review", type: "active", color: "#5f55ee", position: 5 } } }],
       handler: ({ params: p, body }, context) =>
@@ -163,7 +151,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       summary: `Rename, recolor or retype a status of a ${scope.type}`,
       description: "Tasks in the status follow a rename; a workflow keeps at least one open and one done or closed status.",
       auth: "both", scopes: writes, params: StatusParams,
-      body: Schema.Struct({ name: Schema.optionalKey(Name(64)), type: Schema.optionalKey(StatusType), color: Schema.optionalKey(Color) }),
+      body: StatusPatch,
       responses: { 200: { description: "Updated", schema: Status } },
       examples: [{ name: "rename", request: { params: { ...params, statusId: ids.status }, body: { name: "backlog" } }, response: { status: 200, body: { ...exampleStatuses[0], name: "backlog" } } }],
       handler: ({ params: p, body }, context) =>
@@ -188,7 +176,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
     operation({
       service: "pm", tag, operationId: `reorder${noun}Statuses`, method: "PUT", path: `${base}/statuses/order`,
       summary: `Reorder a ${scope.type}'s statuses`, auth: "both", scopes: writes, params: Params,
-      body: Schema.Struct({ statusIds: Schema.Array(Id).check(Schema.isMaxLength(100)) }),
+      body: StatusOrder,
       responses: { 200: { description: "The statuses in their new order", schema: Items(Status) } },
       examples: [{ name: "reorder", request: { params, body: { statusIds: exampleStatuses.map((s) => s.id).reverse() } }, response: { status: 200, body: { items: [...exampleStatuses].reverse() } } }],
       handler: ({ params: p, body }, context) =>
@@ -202,10 +190,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       summary: `Set a ${scope.type}'s whole workflow`,
       description: "Tasks in statuses that disappear move to `mapping[old name]` when given, else to the first status of the same type.",
       auth: "both", scopes: writes, params: Params,
-      body: Schema.Struct({
-        statuses: Schema.Array(StatusBody).check(Schema.isMinLength(2), Schema.isMaxLength(50)),
-        mapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64)))
-      }),
+      body: StatusSet,
       responses: { 200: { description: "The new workflow", schema: Schema.Struct({ items: Schema.Array(Status), tasksMoved: Schema.Number }) } },
       examples: [{
         name: "kanban",
@@ -225,7 +210,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       summary: `Drop a ${scope.type}'s own statuses and inherit its parent's again`,
       description: "Tasks in statuses the inherited workflow lacks move to the first status of the same type.",
       auth: "both", scopes: writes, params: Params,
-      responses: { 200: { description: "The inherited statuses now in effect", schema: EffectiveStatuses } },
+      responses: { 200: { description: "The inherited statuses now in effect, and how many tasks moved to another status", schema: ResetStatuses } },
       examples: [{ name: "reset", request: { params }, response: { status: 200, body: { inheritedFrom: "space", sourceId: ids.space, own: false, items: exampleStatuses, tasksMoved: 0 } } }],
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
@@ -259,7 +244,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const fields = yield* orDieSql(availableFields(chainOf(caller.at)))
+          const fields = yield* fieldsAt(caller.at)
           const own = scopeIdOf(scope, caller.at)
           return { items: fields.map((f) => ({ ...f, inherited: f.scopeId !== own })) }
         })
@@ -272,7 +257,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
       handler: ({ params: p }, context) =>
         Effect.gen(function* () {
           const caller = yield* on(context, p, "viewer")
-          const found = (yield* orDieSql(availableFields(chainOf(caller.at)))).find((f) => f.id === p.fieldId)
+          const found = (yield* fieldsAt(caller.at)).find((f) => f.id === p.fieldId)
           if (found === undefined) return yield* reject("not_found", "No such custom field here")
           return { ...found, inherited: found.scopeId !== scopeIdOf(scope, caller.at) }
         })
@@ -281,7 +266,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
       service: "pm", tag, operationId: `create${noun}CustomField`, method: "POST", path: base,
       summary: `Define a custom field on a ${scope.type}`,
       description: "Types: text, number, date, dropdown, labels, checkbox, email, url, currency, phone, rating, users. Options apply to dropdown and labels; currency and precision to currency; min and max to number and currency; max (1..10) to rating.",
-      auth: "both", scopes: writes, params: Params, body: FieldBody,
+      auth: "both", scopes: writes, params: Params, body: FieldInput,
       responses: { 201: { description: "Created", schema: CustomField }, 409: { description: "A field of that name applies here already" } },
       examples: [{
         name: "dropdown",
@@ -297,7 +282,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `update${noun}CustomField`, method: "PATCH", path: `${base}/{fieldId}`,
       summary: `Change a custom field defined on this ${scope.type}`, description: "The type cannot change; null clears min or max.",
-      auth: "both", scopes: writes, params: FieldParams, body: FieldPatchBody,
+      auth: "both", scopes: writes, params: FieldParams, body: FieldPatch,
       responses: { 200: { description: "Updated", schema: CustomField } },
       examples: [{ name: "rename", request: { params: fieldParams, body: { name: "Env" } }, response: { status: 200, body: { ...field, name: "Env" } } }],
       handler: ({ params: p, body }, context) =>
@@ -321,7 +306,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `reorder${noun}CustomFields`, method: "PUT", path: `${base}/order`,
       summary: `Reorder the custom fields defined on this ${scope.type}`, auth: "both", scopes: writes, params: Params,
-      body: Schema.Struct({ fieldIds: Schema.Array(Id).check(Schema.isMaxLength(200)) }),
+      body: FieldOrder,
       responses: { 200: { description: "The fields in their new order", schema: Items(CustomField) } },
       examples: [{ name: "reorder", request: { params, body: { fieldIds: [ids.field] } }, response: { status: 200, body: { items: [field] } } }],
       handler: ({ params: p, body }, context) =>
@@ -332,7 +317,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     }),
     operation({
       service: "pm", tag, operationId: `add${noun}CustomFieldOption`, method: "POST", path: `${base}/{fieldId}/options`,
-      summary: "Add an option to a dropdown or labels field", auth: "both", scopes: writes, params: FieldParams, body: OptionBody,
+      summary: "Add an option to a dropdown or labels field", auth: "both", scopes: writes, params: FieldParams, body: OptionInput,
       responses: { 201: { description: "The field with the new option", schema: CustomField } },
       examples: [{ name: "add-option", request: { params: fieldParams, body: { name: "staging" } }, response: { status: 201, body: field } }],
       handler: ({ params: p, body }, context) =>
@@ -344,7 +329,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `update${noun}CustomFieldOption`, method: "PATCH", path: `${base}/{fieldId}/options/{optionId}`,
       summary: "Rename or recolor an option of a dropdown or labels field", auth: "both", scopes: writes, params: OptionParams,
-      body: Schema.Struct({ name: Schema.optionalKey(Name(100)), color: Schema.optionalKey(Schema.NullOr(Color)) }),
+      body: OptionPatch,
       responses: { 200: { description: "The field", schema: CustomField } },
       examples: [{ name: "rename-option", request: { params: { ...fieldParams, optionId: ids.option }, body: { name: "prod" } }, response: { status: 200, body: field } }],
       handler: ({ params: p, body }, context) =>
@@ -367,7 +352,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
     operation({
       service: "pm", tag, operationId: `reorder${noun}CustomFieldOptions`, method: "PUT", path: `${base}/{fieldId}/options/order`,
       summary: "Reorder the options of a dropdown or labels field", auth: "both", scopes: writes, params: FieldParams,
-      body: Schema.Struct({ optionIds: Schema.Array(Id).check(Schema.isMaxLength(200)) }),
+      body: OptionOrder,
       responses: { 200: { description: "The field", schema: CustomField } },
       examples: [{ name: "reorder-options", request: { params: fieldParams, body: { optionIds: [ids.option] } }, response: { status: 200, body: field } }],
       handler: ({ params: p, body }, context) =>

@@ -8,14 +8,14 @@
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { membersByEmail } from "../../actors/pm/Members.ts"
-import { resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { resolveFolder, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import { findTasksAfter, type Keyset, type TaskFilter } from "../../actors/pm/TaskReads.ts"
 import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
-import { exampleLiteTask, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
+import { exampleLiteTask, listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
 import { BooleanString, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
 
 const tag = "Search (Lite)"
@@ -108,7 +108,7 @@ export const searchLiteOperations = [
             chain = { ...chain, folderId: folder.id }
           }
           if (q.list !== undefined) {
-            const list = yield* orDieSql(resolveList(space.id, chain.folderId ?? undefined, q.list, "query.list"))
+            const list = yield* listWhere(q.workspaceId, caller.viewer, space.id, chain.folderId ?? undefined, { ...q, list: q.list }, "query")
             filter.listIds = [list.id]
             chain = { ...chain, folderId: list.folderId, listId: list.id }
           }

@@ -10,12 +10,13 @@ import { Id, Name } from "../../actors/Fields.ts"
 import { atLeast } from "../../actors/identity/Workspace.ts"
 import { membersOf, requireMembers, userRefs } from "../../actors/pm/Members.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
-import { spaceTemplate } from "../../actors/pm/StructureCommands.ts"
+import { SpaceTemplate } from "../../actors/pm/SpaceTemplate.ts"
+import { CopyInput, MemberInput, SpaceImport, SpaceInput, SpaceOrder, SpacePatch, spaceTemplate } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import { Color, Features, FieldType, Folder, Items, List, Page, ShortId, Space, StatusType, Task, TaskDefaults, UserRef } from "../../actors/pm/WorkRecords.ts"
+import { Features, FeaturesPatch, Folder, Items, List, Page, ShortId, Space, Task, TaskDefaults, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
@@ -34,10 +35,6 @@ const SpaceParams = Schema.Struct({ spaceId: Id })
 const ws = { workspaceId: ids.workspace }
 const sp = { spaceId: ids.space }
 
-const StatusInputBody = Schema.Struct({ name: Name(64), type: StatusType, color: Schema.optionalKey(Color) })
-const FeaturesPatch = Schema.Struct(Object.fromEntries(Object.keys(Features.fields).map((key) => [key, Schema.optionalKey(Schema.Boolean)])) as {
-  [K in keyof typeof Features.fields]: Schema.optionalKey<typeof Schema.Boolean>
-})
 
 const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number, overdue: Schema.Number }).annotate({ identifier: "TaskCounts" })
 const ListNode = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean, taskCounts: Counts })
@@ -52,46 +49,6 @@ const exampleTree = {
   folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", archived: false, lists: [{ id: ids.list, shortId: "L-1", name: "Backlog", archived: false, taskCounts: exampleCounts }] }],
   lists: []
 }
-
-const FieldTemplateSchema = Schema.Struct({
-  name: Name(100),
-  type: FieldType,
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
-  required: Schema.optionalKey(Schema.Boolean),
-  config: Schema.optionalKey(Schema.Struct({
-    options: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String), name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })).check(Schema.isMaxLength(200))),
-    currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))),
-    precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
-    min: Schema.optionalKey(Schema.Finite),
-    max: Schema.optionalKey(Schema.Finite)
-  }))
-})
-const ListTemplateSchema = Schema.Struct({
-  name: Name(),
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
-  statuses: Schema.optionalKey(Schema.Array(StatusInputBody).check(Schema.isMaxLength(50))),
-  customFields: Schema.optionalKey(Schema.Array(FieldTemplateSchema).check(Schema.isMaxLength(100)))
-})
-/** A space's structure without ids; also the unit of a workspace structure export. */
-export const SpaceTemplateSchema = Schema.Struct({
-  name: Name(),
-  description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
-  features: Schema.optionalKey(FeaturesPatch),
-  taskDefaults: Schema.optionalKey(TaskDefaults),
-  statuses: Schema.optionalKey(Schema.Array(StatusInputBody).check(Schema.isMaxLength(50))),
-  customFields: Schema.optionalKey(Schema.Array(FieldTemplateSchema).check(Schema.isMaxLength(100))),
-  folders: Schema.optionalKey(Schema.Array(Schema.Struct({
-    name: Name(),
-    description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-    color: Schema.optionalKey(Schema.NullOr(Color)),
-    statuses: Schema.optionalKey(Schema.Array(StatusInputBody).check(Schema.isMaxLength(50))),
-    customFields: Schema.optionalKey(Schema.Array(FieldTemplateSchema).check(Schema.isMaxLength(100))),
-    lists: Schema.optionalKey(Schema.Array(ListTemplateSchema).check(Schema.isMaxLength(200)))
-  })).check(Schema.isMaxLength(200))),
-  lists: Schema.optionalKey(Schema.Array(ListTemplateSchema).check(Schema.isMaxLength(200)))
-}).annotate({ identifier: "SpaceTemplate", description: "A space's structure without ids: statuses, custom fields, folders and lists." })
 
 const exampleTemplate = {
   name: "Engineering",
@@ -111,14 +68,7 @@ export const spacesOperations = [
     summary: "Create a space in a workspace",
     description: "A new space gets the default workflow (to do, in progress, done, closed) unless `statuses` is given. A private space is visible to its members and workspace admins only; its creator is its first member.",
     auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({
-      name: Name(),
-      description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-      color: Schema.optionalKey(Schema.NullOr(Color)),
-      isPrivate: Schema.optionalKey(Schema.Boolean),
-      statuses: Schema.optionalKey(Schema.Array(StatusInputBody).check(Schema.isMinLength(2), Schema.isMaxLength(50))),
-      features: Schema.optionalKey(FeaturesPatch)
-    }),
+    body: SpaceInput,
     responses: { 201: { description: "Created", schema: Space } },
     examples: [{ name: "create", request: { params: ws, body: { name: "Engineering", color: "#7b68ee" } }, response: { status: 201, body: exampleSpace } }],
     handler: ({ params, body }, context) =>
@@ -151,12 +101,7 @@ export const spacesOperations = [
     service, tag, operationId: "updateSpace", method: "PATCH", path: "/v1/spaces/{spaceId}",
     summary: "Rename, describe, recolor a space or change its privacy", description: "Changing privacy takes an admin.",
     auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({
-      name: Schema.optionalKey(Name()),
-      description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000))),
-      color: Schema.optionalKey(Schema.NullOr(Color)),
-      isPrivate: Schema.optionalKey(Schema.Boolean)
-    }),
+    body: SpacePatch,
     responses: { 200: { description: "Updated", schema: Space } },
     examples: [{ name: "rename", request: { params: sp, body: { name: "Platform" } }, response: { status: 200, body: { ...exampleSpace, name: "Platform" } } }],
     handler: ({ params, body }, context) =>
@@ -201,7 +146,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "reorderSpaces", method: "PUT", path: "/v1/workspaces/{workspaceId}/spaces/order",
     summary: "Set the order of the workspace's (unarchived) spaces", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ spaceIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
+    body: SpaceOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ spaceIds: Schema.Array(Id) }) } },
     examples: [{ name: "reorder", request: { params: ws, body: { spaceIds: [ids.space] } }, response: { status: 200, body: { spaceIds: [ids.space] } } }],
     handler: ({ params, body }, context) =>
@@ -213,7 +158,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "duplicateSpace", method: "POST", path: "/v1/spaces/{spaceId}/duplicate",
     summary: "Copy a space's structure (statuses, fields, folders, lists; no tasks) into a new space", auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name()) }),
+    body: CopyInput,
     responses: { 201: { description: "The copy", schema: Space } },
     examples: [{ name: "duplicate", request: { params: sp, body: { name: "Engineering 2027" } }, response: { status: 201, body: { ...exampleSpace, name: "Engineering 2027" } } }],
     handler: ({ params, body }, context) =>
@@ -316,7 +261,7 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "addSpaceMember", method: "POST", path: "/v1/spaces/{spaceId}/members",
     summary: "Let a workspace member into a private space (admin)", auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({ userId: Id }),
+    body: MemberInput,
     responses: { 201: { description: "Added", schema: Schema.Struct({ userId: Id }) }, 409: { description: "Already a member, or the space is not private" } },
     examples: [{ name: "add", request: { params: sp, body: { userId: ids.user2 } }, response: { status: 201, body: { userId: ids.user2 } } }],
     handler: ({ params, body }, context) =>
@@ -437,14 +382,14 @@ export const spacesOperations = [
   operation({
     service, tag, operationId: "exportSpaceTemplate", method: "GET", path: "/v1/spaces/{spaceId}/template",
     summary: "A space's structure as a template (statuses, fields, folders, lists; no ids, no tasks)", auth: "both", scopes: read, params: SpaceParams,
-    responses: { 200: { description: "Template", schema: SpaceTemplateSchema } },
+    responses: { 200: { description: "Template", schema: SpaceTemplate } },
     examples: [{ name: "template", request: { params: sp }, response: { status: 200, body: exampleTemplate } }],
     handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(spaceTemplate(params.spaceId)))
   }),
   operation({
     service, tag, operationId: "importSpaceTemplate", method: "POST", path: "/v1/workspaces/{workspaceId}/spaces/import",
     summary: "Create a space from a template", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ template: SpaceTemplateSchema, name: Schema.optionalKey(Name()), isPrivate: Schema.optionalKey(Schema.Boolean) }),
+    body: SpaceImport,
     responses: { 201: { description: "Created", schema: Space } },
     examples: [{ name: "import", request: { params: ws, body: { template: exampleTemplate, name: "Engineering (new)" } }, response: { status: 201, body: { ...exampleSpace, name: "Engineering (new)" } } }],
     handler: ({ params, body }, context) =>

@@ -5,8 +5,9 @@
  * planning actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { PmSprints } from "../../actors/pm/PlanningActors.ts"
+import { SprintGroupInput, SprintGroupPatch } from "../../actors/pm/SprintCommands.ts"
 import { listSprintGroups, SprintGroup } from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
@@ -17,8 +18,6 @@ import { at0, exampleIds as ids, onSpace, orDieSql } from "./WorkAccess.ts"
 const tag = "Sprint Groups"
 const service = "pm"
 
-const LengthDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "Days a new sprint of the series lasts (default 14)" })
-const Description = Schema.String.check(Schema.isMaxLength(5000))
 
 const exampleGroup = {
   id: planningIds.sprintGroup,
@@ -41,13 +40,7 @@ export const sprintGroupsOperations = [
     service, tag, operationId: "createSprintGroup", method: "POST", path: "/v1/spaces/{spaceId}/sprint-groups",
     summary: "Create a sprint group: a series of sprints with a default length (names are unique per space)", auth: "both", scopes: ["tasks:write"],
     params: Schema.Struct({ spaceId: Id }),
-    body: Schema.Struct({
-      name: Name(100),
-      description: Schema.optionalKey(Description),
-      defaultLengthDays: Schema.optionalKey(LengthDays),
-      autoCreateNext: Schema.optionalKey(Schema.Boolean.annotate({ description: "Completing the last planned sprint creates the next one (default true)" })),
-      teamId: Schema.optionalKey(Schema.NullOr(Id).annotate({ description: "The team whose cadence this is" }))
-    }),
+    body: SprintGroupInput,
     responses: { 201: { description: "Created", schema: SprintGroup }, 409: { description: "A group of that name exists in the space" } },
     examples: [{
       name: "create",
@@ -76,13 +69,7 @@ export const sprintGroupsOperations = [
     service, tag, operationId: "updateSprintGroup", method: "PATCH", path: "/v1/sprint-groups/{sprintGroupId}",
     summary: "Rename a sprint group or change its default length, auto-creation or team", auth: "both", scopes: ["tasks:write"],
     params: Schema.Struct({ sprintGroupId: Id }),
-    body: Schema.Struct({
-      name: Schema.optionalKey(Name(100)),
-      description: Schema.optionalKey(Description),
-      defaultLengthDays: Schema.optionalKey(LengthDays),
-      autoCreateNext: Schema.optionalKey(Schema.Boolean),
-      teamId: Schema.optionalKey(Schema.NullOr(Id))
-    }),
+    body: SprintGroupPatch,
     responses: { 200: { description: "Updated", schema: SprintGroup }, 409: { description: "A group of that name exists in the space" } },
     examples: [{ name: "length", request: { params: { sprintGroupId: planningIds.sprintGroup }, body: { defaultLengthDays: 7 } }, response: { status: 200, body: { ...exampleGroup, defaultLengthDays: 7 } } }],
     handler: ({ params, body }, context) =>

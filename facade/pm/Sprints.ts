@@ -5,11 +5,12 @@
  * Writes go through the space's planning actor.
  */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { PmSprints } from "../../actors/pm/PlanningActors.ts"
+import { SprintCompletion, SprintCompletionInput, SprintInput, SprintPatch, SprintPlanning, SprintTaskIds } from "../../actors/pm/SprintCommands.ts"
 import { backlog, getSprint, listSprints, Sprint, sprintRow, SprintStatus, SprintTask, sprintTasks, groupRow } from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
-import { DateTime, Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
+import { Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
 import { at0, exampleIds as ids, Limit, Offset, onSpace, orDieSql, pageOf } from "./WorkAccess.ts"
@@ -79,16 +80,6 @@ const exampleSummary = {
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const SprintParams = Schema.Struct({ sprintId: Id })
 const PageQuery = Schema.Struct({ offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) })
-const Goal = Schema.String.check(Schema.isMaxLength(5000))
-
-const AddResult = Schema.Struct({
-  added: Schema.Array(Id),
-  moved: Schema.Array(Schema.Struct({ taskId: Id, fromSprintId: Id })).annotate({ description: "Tasks taken out of another open sprint" }),
-  alreadyPlanned: Schema.Array(Id),
-  sprint: Sprint
-}).annotate({ identifier: "SprintPlanningResult" })
-
-const CompleteResult = Schema.Struct({ sprint: Sprint, nextSprint: Schema.NullOr(Sprint) }).annotate({ identifier: "SprintCompletion" })
 
 export const sprintsOperations = [
   operation({
@@ -96,13 +87,7 @@ export const sprintsOperations = [
     summary: "Plan a sprint in a space",
     description: "Dates default from the series: it starts when the series' last sprint ends (or today) and lasts the group's default length (14 days without a group). The name defaults to \"<group> <n>\" or \"Sprint <n>\".",
     auth: "both", scopes: write, params: SpaceParams,
-    body: Schema.Struct({
-      name: Schema.optionalKey(Name()),
-      goal: Schema.optionalKey(Goal),
-      startDate: Schema.optionalKey(DateTime),
-      endDate: Schema.optionalKey(DateTime),
-      sprintGroupId: Schema.optionalKey(Id)
-    }),
+    body: SprintInput,
     responses: { 201: { description: "Created", schema: Sprint }, 404: { description: "No such space or sprint group" } },
     examples: [{
       name: "in a group",
@@ -139,13 +124,7 @@ export const sprintsOperations = [
     summary: "Rename a sprint, change its goal, dates or series",
     description: "An active sprint keeps its start date; a completed one keeps its dates and series. Moving an active sprint into a series that already runs one is refused (409).",
     auth: "both", scopes: write, params: SprintParams,
-    body: Schema.Struct({
-      name: Schema.optionalKey(Name()),
-      goal: Schema.optionalKey(Goal),
-      startDate: Schema.optionalKey(DateTime),
-      endDate: Schema.optionalKey(DateTime),
-      sprintGroupId: Schema.optionalKey(Schema.NullOr(Id).annotate({ description: "null takes the sprint out of its group" }))
-    }),
+    body: SprintPatch,
     responses: { 200: { description: "Updated", schema: Sprint }, 409: { description: "Not possible in the sprint's state" } },
     examples: [{ name: "extend", request: { params: { sprintId: planningIds.sprint }, body: { endDate: "2026-12-02T00:00:00.000Z" } }, response: { status: 200, body: { ...exampleSprint, endDate: "2026-12-02T00:00:00.000Z" } } }],
     handler: ({ params, body }, context) =>
@@ -186,8 +165,8 @@ export const sprintsOperations = [
     service, tag, operationId: "addSprintTasks", method: "POST", path: "/v1/sprints/{sprintId}/tasks",
     summary: "Plan tasks of the space into a sprint (a task in another open sprint moves here)",
     auth: "both", scopes: write, params: SprintParams,
-    body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) }),
-    responses: { 200: { description: "Planned", schema: AddResult }, 404: { description: "A task is not in the sprint's space" }, 409: { description: "The sprint is completed" } },
+    body: SprintTaskIds,
+    responses: { 200: { description: "Planned", schema: SprintPlanning }, 404: { description: "A task is not in the sprint's space" }, 409: { description: "The sprint is completed" } },
     examples: [{
       name: "plan",
       request: { params: { sprintId: planningIds.sprint }, body: { taskIds: [ids.task, ids.task2] } },
@@ -228,11 +207,8 @@ export const sprintsOperations = [
     summary: "Complete the active sprint: record its report and roll its unfinished tasks over",
     description: "Unfinished tasks go to `nextSprintId`, else the series' next planned sprint, else a new sprint of the group's length (when the group auto-creates), else back to the backlog; `unfinished: \"backlog\"` sends them back to the backlog.",
     auth: "both", scopes: write, params: SprintParams,
-    body: Schema.Struct({
-      unfinished: Schema.optionalKey(Schema.Literals(["next_sprint", "backlog"]).annotate({ description: "Where unfinished tasks go (default next_sprint)" })),
-      nextSprintId: Schema.optionalKey(Id)
-    }),
-    responses: { 200: { description: "Completed", schema: CompleteResult }, 409: { description: "The sprint is not active" } },
+    body: SprintCompletionInput,
+    responses: { 200: { description: "Completed", schema: SprintCompletion }, 409: { description: "The sprint is not active" } },
     examples: [{
       name: "complete",
       request: { params: { sprintId: planningIds.sprint }, body: {} },

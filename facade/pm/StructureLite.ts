@@ -9,15 +9,18 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
-import { resolveField, resolveFolder, resolveList, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { resolveField, resolveFolder, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import type { propertyCommands } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { type CustomField, FieldType, type ScopeType, StatusType } from "../../actors/pm/WorkRecords.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
-import { chainOfCaller, listByNames, NameRef, WorkspaceRef } from "./LiteShared.ts"
+import { chainOfCaller, listByNames, listWhere, NameRef, WorkspaceRef } from "./LiteShared.ts"
 import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
 
 const tag = "Structure (Lite)"
@@ -57,15 +60,24 @@ const scopeByNames = (context: RequestContext, where: { workspaceId: string; spa
     const space = yield* orDieSql(resolveSpace(where.workspaceId, caller.viewer, where.space, "body.space"))
     const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, "body.folder"))
     if (where.list !== undefined) {
-      const list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, "body.list"))
+      const list = yield* listWhere(where.workspaceId, caller.viewer, space.id, folder?.id, { ...where, list: where.list }, "body")
       return { scopeType: "list" as ScopeType, scopeId: list.id, scopeName: list.name, spaceName: space.name, caller: yield* onList(context, list.id, minimum) }
     }
     if (folder !== undefined) return { scopeType: "folder" as ScopeType, scopeId: folder.id, scopeName: folder.name, spaceName: space.name, caller: yield* onFolder(context, folder.id, minimum) }
     return { scopeType: "space" as ScopeType, scopeId: space.id, scopeName: space.name, spaceName: space.name, caller: yield* onSpace(context, space.id, minimum) }
   })
 
-const sendProperty = (scope: { scopeType: ScopeType; caller: { at: { spaceId: string; listId: string | null } } }, command: "createField" | "addFieldOption" | "createStatus", by: string, input: any) =>
-  (scope.scopeType === "list" ? send(PmList, scope.caller.at.listId!, command, by, input) : send(PmSpace, scope.caller.at.spaceId, command, by, input)) as Effect.Effect<any, any, any>
+type PropertyCommands = ReturnType<typeof propertyCommands>
+
+const sendProperty = <K extends "createField" | "addFieldOption" | "createStatus">(
+  scope: { scopeType: ScopeType; caller: { at: { spaceId: string; listId: string | null } } },
+  command: K,
+  by: string,
+  input: PropertyCommands[K]["input"]["Type"]
+) =>
+  (scope.scopeType === "list"
+    ? send(PmList, scope.caller.at.listId!, command as never, by, input as never)
+    : send(PmSpace, scope.caller.at.spaceId, command as never, by, input as never)) as Effect.Effect<PropertyCommands[K]["success"]["Type"], Rejection | ActorError, ActorSystem>
 
 const listView = (listId: string) =>
   Effect.gen(function* () {

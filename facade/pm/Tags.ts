@@ -1,10 +1,10 @@
 /** pm tag "Tags" (4): the tags of a space, which its tasks pick from. Writes go through the space actor. */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
-import { tagsOfSpace } from "../../actors/pm/SpaceTags.ts"
+import { Id } from "../../actors/Fields.ts"
+import { TagInput, TagPatch, tagsOfSpace } from "../../actors/pm/SpaceTags.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace } from "../../actors/pm/WorkActors.ts"
-import { Color, Items, Tag } from "../../actors/pm/WorkRecords.ts"
+import { Items, Tag } from "../../actors/pm/WorkRecords.ts"
 import { operation } from "../Operation.ts"
 import { exampleIds as ids, onSpace, orDieSql } from "./WorkAccess.ts"
 import { exampleTag } from "./WorkExamples.ts"
@@ -26,7 +26,7 @@ export const tagsOperations = [
   operation({
     service, tag, operationId: "createSpaceTag", method: "POST", path: "/v1/spaces/{spaceId}/tags",
     summary: "Create a tag in a space (names are unique per space, case-insensitive)", auth: "both", scopes: ["tasks:write"], params: SpaceParams,
-    body: Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }),
+    body: TagInput,
     responses: { 201: { description: "Created", schema: Tag }, 409: { description: "A tag of that name exists" } },
     examples: [{ name: "create", request: { params: sp, body: { name: "frontend", color: "#8d8d8d" } }, response: { status: 201, body: exampleTag } }],
     handler: ({ params, body }, context) =>
@@ -38,7 +38,7 @@ export const tagsOperations = [
   operation({
     service, tag, operationId: "updateSpaceTag", method: "PATCH", path: "/v1/spaces/{spaceId}/tags/{tagId}",
     summary: "Rename or recolor a tag (every task carrying it shows the change)", auth: "both", scopes: ["tasks:write"], params: TagParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name(64)), color: Schema.optionalKey(Color) }),
+    body: TagPatch,
     responses: { 200: { description: "Updated", schema: Tag } },
     examples: [{ name: "rename", request: { params: { ...sp, tagId: ids.tag }, body: { name: "ui" } }, response: { status: 200, body: { ...exampleTag, name: "ui" } } }],
     handler: ({ params, body }, context) =>

@@ -11,7 +11,7 @@ import { resolveField, resolveStatus } from "../../actors/pm/NameResolution.ts"
 import { getTask } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../actors/pm/WorkActors.ts"
-import { DateTime, isoDate, Priority, type Task, TaskRef } from "../../actors/pm/WorkRecords.ts"
+import { DateTime, isoDate, Priority, TaskRef } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
 import { chainOfCaller, exampleLiteTask, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
@@ -104,7 +104,7 @@ export const tasksLiteOperations = [
         const caller = yield* listByNames(context, body.workspaceId, body, "member")
         const input = yield* createInput(chainOfCaller(caller.at), body.workspaceId, body)
         const task = yield* send(PmList, caller.at.listId!, "createTask", caller.userId, input)
-        return yield* orDieSql(toLiteOne(task as Task))
+        return yield* orDieSql(toLiteOne(task))
       })
   }),
   operation({
@@ -166,7 +166,7 @@ export const tasksLiteOperations = [
           ...(body.tags !== undefined ? { tagNames: body.tags } : {}),
           ...(customFields !== undefined ? { customFields } : {})
         })
-        return yield* orDieSql(toLiteOne(task as Task))
+        return yield* orDieSql(toLiteOne(task))
       })
   }),
   operation({
@@ -180,7 +180,7 @@ export const tasksLiteOperations = [
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
         const target = yield* listByNames(context, body.workspaceId, body, "member")
         const task = yield* send(PmTask, caller.at.taskId!, "move", caller.userId, { listId: target.at.listId! })
-        return yield* orDieSql(toLiteOne(task as Task))
+        return yield* orDieSql(toLiteOne(task))
       })
   }),
   operation({
@@ -196,7 +196,7 @@ export const tasksLiteOperations = [
         const task = yield* send(PmTask, caller.at.taskId!, "setCustomFields", caller.userId, { values: { [field.id]: body.value ?? null } }).pipe(
           Effect.mapError((e) => (e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.") ? reject(e.code, e.message, e.details.map((d) => ({ ...d, path: "body.value" }))) : e))
         )
-        return yield* orDieSql(toLiteOne(task as Task))
+        return yield* orDieSql(toLiteOne(task))
       })
   }),
   operation({
@@ -210,7 +210,7 @@ export const tasksLiteOperations = [
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
         const input = yield* createInput(chainOfCaller(caller.at), body.workspaceId, body)
         const task = yield* send(PmList, caller.at.listId!, "createTask", caller.userId, { ...input, parentTaskId: caller.at.taskId! })
-        return yield* orDieSql(toLiteOne(task as Task))
+        return yield* orDieSql(toLiteOne(task))
       })
   })
 ]

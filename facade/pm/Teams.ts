@@ -1,11 +1,9 @@
 /** pm tag "Teams" (5): team CRUD and member management within a workspace (writes: workspace admins). */
 import { Effect, Schema } from "effect"
-import { Id, Name } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { TeamRole } from "../../actors/pm/ReferenceData.ts"
-import { PmTeam, Team, MAX_TEAM_MEMBERS, teamMemberRows, teamRows, teamWorkspace } from "../../actors/pm/Team.ts"
+import { NewTeam, PmTeam, Team, TeamMembersChange, TeamPatch, teamMemberRows, teamRows, teamWorkspace } from "../../actors/pm/Team.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
-import { Color } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { operation, type RequestContext } from "../Operation.ts"
@@ -30,9 +28,6 @@ const exampleTeam = {
   updatedAt: "2026-11-21T12:00:00.000Z"
 }
 
-const MemberInput = Schema.Struct({ userId: Id, role: TeamRole })
-const Members = Schema.Array(MemberInput).check(Schema.isMaxLength(MAX_TEAM_MEMBERS))
-const Description = Schema.String.check(Schema.isMaxLength(2000))
 const TeamParams = Schema.Struct({ teamId: Id })
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 
@@ -88,7 +83,7 @@ export const teamsOperations = [
     service, tag, operationId: "createTeam", method: "POST", path: "/v1/workspaces/{workspaceId}/teams",
     summary: "Create a team (admin)", description: "Members must belong to the workspace. Team names are unique per workspace (case-insensitive).",
     auth: "both", scopes: ["workspaces:write"], params: WorkspaceParams,
-    body: Schema.Struct({ name: Name(100), description: Schema.optionalKey(Description), color: Schema.optionalKey(Schema.NullOr(Color)), members: Schema.optionalKey(Members) }),
+    body: NewTeam,
     responses: { 201: { description: "Created", schema: Team }, 409: { description: "A team with that name exists" } },
     examples: [{
       name: "create",
@@ -107,7 +102,7 @@ export const teamsOperations = [
     service, tag, operationId: "updateTeam", method: "PATCH", path: "/v1/teams/{teamId}",
     summary: "Rename a team or change its description or color (admin)",
     auth: "both", scopes: ["workspaces:write"], params: TeamParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name(100)), description: Schema.optionalKey(Description), color: Schema.optionalKey(Schema.NullOr(Color)) }),
+    body: TeamPatch,
     responses: { 200: { description: "Updated", schema: Team }, 409: { description: "A team with that name exists" } },
     examples: [{ name: "rename", request: { params: { teamId: exampleTeam.id }, body: { name: "Design Systems" } }, response: { status: 200, body: { ...exampleTeam, name: "Design Systems" } } }],
     handler: ({ params, body }, context) =>
@@ -136,7 +131,7 @@ export const teamsOperations = [
     summary: "Add, re-role and remove team members in one go (admin)",
     description: "`add` adds members or changes the role of existing ones; `remove` takes user ids. New members must belong to the workspace.",
     auth: "both", scopes: ["workspaces:write"], params: TeamParams,
-    body: Schema.Struct({ add: Schema.optionalKey(Members), remove: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(MAX_TEAM_MEMBERS))) }),
+    body: TeamMembersChange,
     responses: { 200: { description: "The team", schema: Team } },
     examples: [{
       name: "add-lead",

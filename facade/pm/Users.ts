@@ -7,12 +7,14 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { showingUser } from "../../actors/pm/Staleness.ts"
+import { invalidate } from "../../actors/pm/WorkActor.ts"
 import { Account, Password } from "../../actors/identity/Account.ts"
 import { sessionIdsOf, usersByIds, type WorkspaceRecord, workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
 import { Role } from "../../actors/identity/Workspace.ts"
 import { Email, Id, Name, Timestamp, normalizeEmail, now } from "../../actors/Fields.ts"
-import { listNotifications } from "../../actors/pm/Notifications.ts"
+import { listNotifications, Notification } from "../../actors/pm/Notifications.ts"
 import { assessPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE } from "../../actors/pm/PasswordStrength.ts"
 import {
   DateFormat, Locale, notificationReasons, Theme, TimeFormat, TimeZone, userStatusPresets, UserStatusPreset, ViewType, WeekStartDay
@@ -135,6 +137,17 @@ const exampleSettings = { timezone: "Europe/Berlin", locale: "de-DE", dateFormat
 const exampleNotificationPrefs = { reasons: Object.fromEntries(notificationReasons.map((r) => [r, r !== "watching"])), mutedWorkspaceIds: [] }
 const exampleWorkspacePrefs = { homeSpaceId: null, defaultViewType: "board", sidebarCollapsed: false, pinnedSpaceIds: [] }
 
+const MyDataExport = Schema.Struct({
+  exportedAt: Timestamp,
+  profile: UserProfile,
+  settings: DisplaySettings.annotate({ identifier: "UserSettings" }),
+  notificationPreferences: NotificationPreferences.annotate({ identifier: "NotificationPreferences" }),
+  workspacePreferences: Schema.Record(Schema.String, WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" })).annotate({ description: "By workspace id" }),
+  workspaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, role: Schema.NullOr(Role) })),
+  teams: Schema.Array(Schema.Struct({ teamId: Id, name: Schema.String, workspaceId: Id, role: Schema.String, addedAt: Schema.String })),
+  notifications: Schema.Array(Notification)
+}).annotate({ identifier: "MyDataExport", description: "Everything pm keeps about the caller." })
+
 const WorkspaceUser = Schema.Struct({ ...UserProfile.fields, role: Role }).annotate({ identifier: "WorkspaceUser" })
 const ReasonToggles = Schema.Struct(
   Object.fromEntries(notificationReasons.map((reason) => [reason, Schema.optionalKey(Schema.Boolean)])) as Record<(typeof notificationReasons)[number], Schema.optionalKey<Schema.Boolean>>
@@ -169,7 +182,11 @@ export const usersOperations = [
       Effect.gen(function* () {
         const { userId, email } = yield* me(context)
         const { name, ...details } = body
-        if (name !== undefined) yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+        if (name !== undefined) {
+          yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+          // Tasks kept in memory show their assignees' names.
+          yield* Effect.flatMap(Effect.orDie(showingUser(userId)), (stale) => invalidate(stale))
+        }
         if (Object.keys(details).length > 0) yield* settingsActor(userId, "updateProfile", details)
         return yield* myProfile(context)
       })
@@ -539,8 +556,17 @@ export const usersOperations = [
     service, tag, operationId: "exportMyData", method: "GET", path: "/v1/users/me/export",
     summary: "Download everything pm keeps about the caller as JSON", description: "Profile, settings, preferences, workspaces and roles, team memberships and the latest 1000 notifications.",
     auth: "jwt", scopes: [],
-    responses: { 200: { description: "A JSON document (attachment)", contentType: "application/json" } },
-    examples: [{ name: "export", response: { status: 200, body: { exportedAt: "2026-11-21T12:00:00.000Z", profile: alice, settings: exampleSettings } } }],
+    responses: { 200: { description: "A JSON document (attachment)", schema: MyDataExport } },
+    examples: [{
+      name: "export",
+      response: {
+        status: 200,
+        body: {
+          exportedAt: "2026-11-21T12:00:00.000Z", profile: alice, settings: exampleSettings, notificationPreferences: exampleNotificationPrefs,
+          workspacePreferences: { [ws]: exampleWorkspacePrefs }, workspaces: [{ id: ws, name: "Acme", role: "owner" }], teams: [], notifications: []
+        }
+      }
+    }],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -11,7 +11,7 @@
 import { Effect, Schema } from "effect"
 import { Name } from "../../actors/Fields.ts"
 import { membersByEmail, userRefs } from "../../actors/pm/Members.ts"
-import { resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { resolveFolder, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
 import { PmViews } from "../../actors/pm/PlanningActors.ts"
 import { ViewType } from "../../actors/pm/ReferenceData.ts"
 import type { TaskCriteria } from "../../actors/pm/TaskCriteria.ts"
@@ -22,7 +22,7 @@ import { DateTime, Priority } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
-import { exampleLiteTask, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
+import { exampleLiteTask, listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
 import { onView } from "./ResourceViews.ts"
 import { planningIds } from "./Sprints.ts"
 import { visibleWorkspaceIds } from "./Viewers.ts"
@@ -64,7 +64,7 @@ export const liteScope = (context: RequestContext, workspaceId: string, where: W
     const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
     const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
     if (where.list !== undefined) {
-      const list = yield* orDieSql(resolveList(space.id, folder?.id, where.list, `${prefix}.list`))
+      const list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, { ...where, list: where.list }, prefix)
       yield* onList(context, list.id, minimum)
       return { scopeType: "list" as ViewScopeType, scopeId: list.id, label: `list ${space.name} / ${list.folderName ? `${list.folderName} / ` : ""}${list.name}`, spaceId: space.id as string | null }
     }

@@ -6,9 +6,11 @@
  */
 import { Effect, Schema } from "effect"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
-import { type Located, locateFolder, locateList, locateSpace, locateTask, locateTaskRef } from "../../actors/pm/Locate.ts"
+import { type Located, locateFolder, locateTask, locateTaskRef } from "../../actors/pm/Locate.ts"
+import { read } from "../../actors/pm/WorkActor.ts"
+import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkActors.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
-import { isoDate } from "../../actors/pm/WorkRecords.ts"
+import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
 import { query, type Sql, SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -44,8 +46,14 @@ export const inWorkspace = (context: RequestContext, workspaceId: string, minimu
     return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin } }
   })
 
-/** `at` as the caller may touch it: 404 when they may not see it, 403 below `minimum`. */
-export const at = (context: RequestContext, located: Located, minimum: Role, what: string): Effect.Effect<CallerAt, Failure, ActorSystem | Sql> =>
+/** Who may see what is in a space, from the space actor's memory. */
+const spaceAccess = (spaceId: string, what: string) =>
+  read(PmSpace, spaceId, "access", {}).pipe(
+    Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
+  )
+
+/** `at` as the caller may touch it: 404 when they may not see it, 403 below `minimum`. Nothing here runs SQL. */
+export const at = (context: RequestContext, located: Located, minimum: Role, what: string): Effect.Effect<CallerAt, Failure, ActorSystem> =>
   Effect.gen(function* () {
     const role = yield* workspaceRole(context, located.workspaceId, "viewer").pipe(
       Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
@@ -53,8 +61,8 @@ export const at = (context: RequestContext, located: Located, minimum: Role, wha
     const principal = yield* principalOf(context)
     const admin = atLeast(role, "admin")
     if (located.isPrivate && !admin) {
-      const member = yield* orDieSql(query(`SELECT 1 FROM pm_space_members WHERE space_id = $1 AND user_id = $2`, [located.spaceId, principal.userId]))
-      if (member.length === 0) return yield* reject("not_found", `No such ${what}`)
+      const space = yield* spaceAccess(located.spaceId, what)
+      if (!space.memberIds.includes(principal.userId)) return yield* reject("not_found", `No such ${what}`)
     }
     if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
     return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin }, at: located }
@@ -63,10 +71,42 @@ export const at = (context: RequestContext, located: Located, minimum: Role, wha
 const via = (locate: (id: string) => Effect.Effect<Located, Rejection | SqlError, Sql>, what: string) =>
   (context: RequestContext, id: string, minimum: Role = "viewer") => Effect.flatMap(orDieSql(locate(id)), (located) => at(context, located, minimum, what))
 
-export const onSpace = via(locateSpace, "space")
+const inSpace = (spaceId: string, access: SpaceAccess, place: Omit<Located, "workspaceId" | "spaceId" | "isPrivate">): Located => ({
+  workspaceId: access.workspaceId,
+  spaceId,
+  isPrivate: access.isPrivate,
+  ...place
+})
+
+/** A space, from its actor's memory. */
+export const onSpace = (context: RequestContext, spaceId: string, minimum: Role = "viewer") =>
+  Effect.flatMap(spaceAccess(spaceId, "space"), (access) =>
+    at(context, inSpace(spaceId, access, { folderId: null, listId: null, taskId: null, archived: access.archived }), minimum, "space"))
+
+/** A list, from its actor's memory (and its space's). */
+export const onList = (context: RequestContext, listId: string, minimum: Role = "viewer") =>
+  Effect.gen(function* () {
+    const place = yield* read(PmList, listId, "locate", {})
+    const access = yield* spaceAccess(place.spaceId, "list")
+    return yield* at(context, inSpace(place.spaceId, access, { folderId: place.folderId, listId, taskId: null, archived: place.archived }), minimum, "list")
+  })
+
+/** A task, from its actor's memory (and its space's); the caller gets the task too. */
+export const onTask = (context: RequestContext, taskId: string, minimum: Role = "viewer"): Effect.Effect<CallerAt & { readonly task: Task }, Failure, ActorSystem> =>
+  Effect.gen(function* () {
+    const task = yield* read(PmTask, taskId, "get", {})
+    const access = yield* spaceAccess(task.spaceId, "task")
+    const caller = yield* at(
+      context,
+      inSpace(task.spaceId, access, { folderId: task.folderId, listId: task.listId, taskId, archived: task.archived }),
+      minimum,
+      "task"
+    )
+    return { ...caller, task }
+  })
+
+// Folders have no actor of their own (their space owns them): located by SQL.
 export const onFolder = via(locateFolder, "folder")
-export const onList = via(locateList, "list")
-export const onTask = via((id) => locateTask(id), "task")
 export const onDeletedTask = via((id) => locateTask(id, { deleted: true }), "task")
 
 /** A task by id or short id inside a workspace the caller belongs to. */

@@ -164,7 +164,10 @@ export const wikiAttachmentsOperations = [
     description: "Images (except SVG) are served inline, everything else as a download; `disposition=attachment` always downloads.",
     auth: "both", scopes: ["wiki:read"], params: AttachmentParams,
     query: Schema.Struct({ disposition: Schema.optionalKey(Schema.Literals(["inline", "attachment"])) }),
-    responses: { 200: { description: "The file", contentType: "application/octet-stream" }, 404: { description: "No such attachment" } },
+    responses: {
+      200: { description: "The file, with the type it was uploaded with (a JSON file is any JSON)", contentType: attachmentTypes, schema: Schema.Unknown },
+      404: { description: "No such attachment" }
+    },
     examples: [{ name: "download", request: { params: { attachmentId }, query: { disposition: "attachment" } }, response: { status: 200 } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {

@@ -206,7 +206,7 @@ export const wikiExportOperations = [
     params: Schema.Struct({ exportId: Id }),
     query: Schema.Struct({ download: Schema.optionalKey(BooleanParam) }),
     responses: {
-      200: { description: "The job (or, with download=true, the zip as application/zip)", schema: ExportJob },
+      200: { description: "The job (or, with download=true, the zip as application/zip)", contentType: ["application/json", "application/zip"], schema: ExportJob },
       409: { description: "download=true before the job succeeded" }
     },
     examples: [{ name: "status", request: { params: { exportId: ex.jobId } }, response: { status: 200, body: exampleJob } }],

@@ -11,7 +11,6 @@ import { Id } from "../../actors/Fields.ts"
 import { blameEmail, resolveSubject, subjectFields, SubjectView, withUsers } from "../../actors/wiki/PermissionSubjects.ts"
 import { ensureActive, pageAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
-import { ancestorsOf, pagePermissions } from "../../actors/wiki/WikiQueries.ts"
 import { PageAccessLevel, PageRestriction } from "../../actors/wiki/WikiRoles.ts"
 import { examples } from "../../actors/wiki/WikiViews.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -50,13 +49,12 @@ const params = { pageId: examples.pageId }
 const permissionsView = (caller: WikiCaller, pageId: string) =>
   Effect.gen(function* () {
     const access = yield* pageAccess(caller, pageId)
-    const entries = yield* withUsers(yield* Effect.orDie(pagePermissions(pageId)))
-    const ancestors = yield* Effect.orDie(ancestorsOf(pageId))
+    const entries = yield* withUsers(access.entries)
     return {
       pageId,
       restriction: access.page.restriction,
       entries,
-      inherited: ancestors.filter((page) => page.restriction !== "open").map((page) => ({ pageId: page.id, title: page.title, restriction: page.restriction })),
+      inherited: access.ancestors.filter((page) => page.restriction !== "open").map((page) => ({ pageId: page.id, title: page.title, restriction: page.restriction })),
       yourAccess: access.right === "edit" ? "edit" as const : "read" as const
     }
   })

@@ -21,7 +21,6 @@ import { contentFrom, readPage } from "../../actors/wiki/PageContent.ts"
 import { versionCount, WikiPageVersionView } from "../../actors/wiki/PageVersions.ts"
 import { ensureActive, pageAccess, pagesVisibleIn, spaceAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
-import { ancestorsOf } from "../../actors/wiki/WikiQueries.ts"
 import type { PageRow } from "../../actors/wiki/WikiRecords.ts"
 import { PageRestriction } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
@@ -412,11 +411,10 @@ export const wikiPagesOperations = [
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId)
-        const ancestors = yield* Effect.orDie(ancestorsOf(params.pageId))
-        const crumb = (page: PageRow) => ({ id: page.id, title: page.title, slug: page.slug, icon: page.icon })
+        const crumb = (page: { id: string; title: string; slug: string; icon: string | null }) => ({ id: page.id, title: page.title, slug: page.slug, icon: page.icon })
         return {
           space: { id: access.space.id, key: access.space.key, name: access.space.name },
-          items: [...ancestors.reverse().map(crumb), crumb(access.page)]
+          items: [...[...access.ancestors].reverse().map(crumb), crumb(access.page)]
         }
       })
   }),
@@ -564,7 +562,13 @@ export const wikiPagesOperations = [
     summary: "Download the page's content as Markdown, HTML, ProseMirror JSON or plain text",
     auth: "both", scopes: ["wiki:read"], params: PageParams,
     query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["markdown", "html", "json", "text"])) }),
-    responses: { 200: { description: "The content (Markdown by default)", contentType: "text/markdown; charset=utf-8" } },
+    responses: {
+      200: {
+        description: "The content in the format asked for (Markdown by default; json: the ProseMirror document)",
+        contentType: ["text/markdown; charset=utf-8", "text/html; charset=utf-8", "application/json", "text/plain; charset=utf-8"],
+        schema: ProseMirrorNode
+      }
+    },
     examples: [{ name: "markdown", request: { params: pageParams, query: { format: "markdown" } }, response: { status: 200, body: examplePage.markdown } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {

@@ -10,7 +10,6 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { blameEmail, resolveSubject, subjectFields, SubjectView, withUsers } from "../../actors/wiki/PermissionSubjects.ts"
 import { spaceAccess } from "../../actors/wiki/WikiAccess.ts"
-import { spacePermissions } from "../../actors/wiki/WikiQueries.ts"
 import { SpaceRole, SpaceVisibility } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
 import { examples } from "../../actors/wiki/WikiViews.ts"
@@ -60,7 +59,7 @@ export const wikiSpacePermissionsOperations = [
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* spaceAccess(caller, params.spaceId)
-        const entries = yield* withUsers(yield* Effect.orDie(spacePermissions(params.spaceId)))
+        const entries = yield* withUsers(access.entries)
         return {
           spaceId: params.spaceId,
           visibility: access.space.visibility,

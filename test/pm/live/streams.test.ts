@@ -281,6 +281,27 @@ describe("protocol errors and slow clients", () => {
     bystander.close()
   })
 
+  it("closes a frame holding a NUL or an unpaired surrogate with 4400 naming where", async () => {
+    const { owner, workspaceId } = await world()
+    for (const [frame, reason] of [
+      ['{"type":"subscribe","scope":"workspace","id":"ab\\u0000cd"}', "frame.id contains a NUL character"],
+      ['{"type":"subscribe","scope":"work\\ud800space","id":"x"}', "frame.scope contains an unpaired UTF-16 surrogate"],
+      ['{"type":"subscribe","scope":"task","id":"x","\\udc00":1}', "frame a key contains an unpaired UTF-16 surrogate"]
+    ] as const) {
+      const client = await connect(owner.token, workspaceId)
+      client.send(frame)
+      const closed = await client.closed
+      expect(closed.code, frame).toBe(4400)
+      expect(closed.reason, frame).toContain(reason)
+    }
+    // Socket.IO frames go through the same rule.
+    const sio = await socketIoClient(atrium.origin, (await ticketFor(atrium, { token: owner.token }, workspaceId)).ticket)
+    await sio.inbox.next((f) => f.type === "ready")
+    sio.socket.emit("subscribe", { scope: "workspace", id: "ab\u0000cd" })
+    expect(await sio.inbox.next((f) => f.type === "error")).toMatchObject({ closeCode: 4400, message: expect.stringContaining("frame.id contains a NUL character") })
+    sio.close()
+  })
+
   it("cuts off a client that stops reading; it resumes from its lastSeq", async () => {
     const { owner, workspaceId, where } = await world()
     const slow = await connect(owner.token, workspaceId)

@@ -229,5 +229,34 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
       })
       expect(nothing.status).toBe(400)
     })
+
+    it("refuses imported text no store can hold: a file with 400 naming the body, a zip entry reported and skipped", async () => {
+      const w = await world()
+      const single = await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/import`, {
+        token: w.owner.token,
+        rawBody: encoder.encode("# Title\n\nnul\u0000byte"),
+        headers: { "content-type": "text/markdown" }
+      })
+      expect(single.status, single.text).toBe(400)
+      expect(single.body.error.details).toEqual([{ path: "body", message: "contains a NUL character" }])
+      const zip = writeZip([
+        { name: "Good.md", data: encoder.encode("# Good\n\nשלום 👋") },
+        { name: "Bad.md", data: encoder.encode("# Bad\n\nnul\u0000byte") },
+        { name: "Na\u0000me.md", data: encoder.encode("# Named") }
+      ])
+      const imported = await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/import/zip`, {
+        token: w.owner.token,
+        rawBody: zip,
+        headers: { "content-type": "application/zip" }
+      })
+      expect(imported.status, imported.text).toBe(201)
+      expect(imported.body.skipped).toEqual([
+        { file: "Na\u0000me.md", reason: "its name contains a NUL character" },
+        { file: "Bad.md", reason: "The file contains a NUL character" }
+      ])
+      const good = imported.body.pages.find((page: { title: string }) => page.title === "Good")
+      const exported = await atrium.request("GET", `/wiki/v1/pages/${good.id}/export/markdown`, { token: w.owner.token })
+      expect(exported.text).toBe("# Good\n\nשלום 👋\n")
+    })
   })
 }

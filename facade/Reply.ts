@@ -1,0 +1,136 @@
+/**
+ * The reply: what a handler returned, encoded through the response schema its
+ * operation declares for the status, so every reply is what the published
+ * documents promise. A result that does not fit is a defect (`ReplyMismatch`,
+ * logged with the operation id and answered 500), never sent as it is.
+ */
+import { Data, Effect, Exit, Schema, SchemaIssue } from "effect"
+import {
+  type AnyOperation,
+  essenceOf,
+  isJsonMediaType,
+  mediaTypesOf,
+  type RawReply,
+  type ResponseSpec,
+  successStatus
+} from "./Operation.ts"
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | Uint8Array
+}
+
+export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{
+  readonly operationId: string
+  readonly status: number
+  readonly reason: string
+}> {
+  override get message() {
+    return `The reply of ${this.operationId} (status ${this.status}) does not match its declared response: ${this.reason}`
+  }
+}
+
+const JSON_TYPE = "application/json; charset=utf-8"
+// Replies that fit stop at nothing; one that does not is encoded again to report all its issues.
+const options = { onExcessProperty: "error" } as const
+const reportAll = { onExcessProperty: "error", errors: "all" } as const
+const formatIssue = SchemaIssue.makeFormatterDefault()
+
+type Check = (input: unknown) => Exit.Exit<unknown, Schema.SchemaError>
+
+/** One response of an operation, compiled once: its encoder (a value → its JSON form) and its validator of a JSON body already serialized. */
+interface Compiled {
+  readonly spec: ResponseSpec
+  readonly mediaTypes: ReadonlyArray<string>
+  readonly encode: Check | undefined
+  readonly explainEncode: Check | undefined
+  readonly validateEncoded: Check | undefined
+}
+
+const compiledByOperation = new WeakMap<AnyOperation, Map<number, Compiled | undefined>>()
+
+const compiledOf = (operation: AnyOperation, status: number): Compiled | undefined => {
+  let byStatus = compiledByOperation.get(operation)
+  if (byStatus === undefined) {
+    byStatus = new Map()
+    compiledByOperation.set(operation, byStatus)
+  }
+  if (byStatus.has(status)) return byStatus.get(status)
+  const spec = operation.responses[status]
+  // The JSON form of the schema: what the OpenAPI documents describe (dates as strings and the like).
+  const json = spec?.schema ? (Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>) : undefined
+  const compiled =
+    spec === undefined
+      ? undefined
+      : {
+          spec,
+          mediaTypes: mediaTypesOf(spec),
+          encode: json ? Schema.encodeUnknownExit(json, options) : undefined,
+          explainEncode: json ? Schema.encodeUnknownExit(json, reportAll) : undefined,
+          // Any JSON (a stored file served as it was uploaded) is not checked.
+          validateEncoded: json && spec.schema!.ast._tag !== "Unknown" ? Schema.decodeUnknownExit(json, reportAll) : undefined
+        }
+  byStatus.set(status, compiled)
+  return compiled
+}
+
+const mismatch = (operation: AnyOperation, status: number, reason: string) =>
+  Effect.die(new ReplyMismatch({ operationId: operation.operationId, status, reason }))
+
+const issueOf = (exit: Exit.Exit<unknown, Schema.SchemaError>) => {
+  const error = Exit.findErrorOption(exit)
+  return error._tag === "Some" ? formatIssue(error.value.issue) : "does not fit"
+}
+
+/** The declared media type the reply's type falls under, if any. */
+const declaredFor = (declared: ReadonlyArray<string>, actual: string) => {
+  const essence = essenceOf(actual)
+  return declared.find((mediaType) => {
+    const allowed = essenceOf(mediaType)
+    return allowed === essence || allowed === "*/*" || (allowed.endsWith("/*") && essence.startsWith(allowed.slice(0, -1)))
+  })
+}
+
+/** Raw JSON replies are mostly cached documents (catalog, OpenAPI): each is checked once. */
+const verifiedRaw = new WeakSet<RawReply>()
+
+const rawReply = (operation: AnyOperation, result: RawReply) => {
+  const status = result.status ?? successStatus(operation)
+  const compiled = compiledOf(operation, status)
+  if (compiled === undefined) return mismatch(operation, status, "the status is not declared")
+  const reply: Reply = { status, headers: { "content-type": result.contentType, ...result.headers }, body: result.body }
+  if (status === 204) return result.body.length === 0 ? Effect.succeed(reply) : mismatch(operation, status, "a 204 reply has a body")
+  const declared = declaredFor(compiled.mediaTypes, result.contentType)
+  if (declared === undefined) {
+    return mismatch(operation, status, `served as ${result.contentType}, declared ${compiled.mediaTypes.join(" | ") || "no content"}`)
+  }
+  // A range (a download keeping its file's type) promises no shape; a declared JSON type promises its schema.
+  if (!isJsonMediaType(declared) || verifiedRaw.has(result)) return Effect.succeed(reply)
+  if (compiled.spec.schema === undefined) return mismatch(operation, status, "JSON without a declared schema")
+  if (compiled.validateEncoded === undefined) return Effect.succeed(reply)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(typeof result.body === "string" ? result.body : new TextDecoder().decode(result.body))
+  } catch {
+    return mismatch(operation, status, "the body is not JSON")
+  }
+  const exit = compiled.validateEncoded(parsed)
+  if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(exit))
+  verifiedRaw.add(result)
+  return Effect.succeed(reply)
+}
+
+/** The response for a handler's result; dies with `ReplyMismatch` when the result does not fit its declaration. */
+export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
+  if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply")
+    return rawReply(operation, result as RawReply)
+  const status = successStatus(operation)
+  // A 204 sends nothing, whatever the handler returned.
+  if (status === 204) return Effect.succeed({ status, headers: {}, body: "" })
+  const compiled = compiledOf(operation, status)
+  if (compiled?.encode === undefined) return mismatch(operation, status, "JSON without a declared schema")
+  const exit = compiled.encode(result)
+  if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
+  return Effect.succeed({ status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(exit.value) })
+}

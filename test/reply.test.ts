@@ -1,0 +1,182 @@
+/**
+ * Replies match their schemas: the pipeline encodes every reply through the
+ * response its operation declares, and a reply that does not fit is a defect
+ * (logged with the operation id, answered 500). The registry refuses what
+ * cannot be held to that: JSON without a schema, a content key that is not one
+ * media type, two different schemas under one name.
+ */
+import { Effect, Logger, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { type AnyOperation, operation, raw } from "../facade/Operation.ts"
+import { type IncomingRequest, type OutgoingResponse, respond } from "../facade/Pipeline.ts"
+import { makeRegistry } from "../facade/Registry.ts"
+
+const Thing = Schema.Struct({ id: Schema.String, count: Schema.Number, at: Schema.Date }).annotate({ identifier: "ReplyTestThing" })
+
+const op = (overrides: Partial<AnyOperation>): AnyOperation =>
+  operation({
+    service: "pm",
+    tag: "Tasks",
+    operationId: "replyTest",
+    method: "GET",
+    path: "/v1/reply-test",
+    summary: "test",
+    auth: "public",
+    scopes: [],
+    responses: { 200: { description: "A thing", schema: Thing } },
+    examples: [],
+    handler: () => Effect.succeed({ id: "a", count: 1, at: new Date(0) }),
+    ...overrides
+  } as AnyOperation)
+
+const request: IncomingRequest = {
+  method: "GET",
+  path: "/pm/v1/reply-test",
+  query: "",
+  requestId: "req-1",
+  origin: "http://test",
+  authorization: "",
+  apiKey: "",
+  contentType: "",
+  ifNoneMatch: "",
+  body: undefined
+}
+
+/** Runs one request through the pipeline, collecting what was logged. */
+const run = (operation: AnyOperation) => {
+  const logged: Array<string> = []
+  const logger = Logger.make(({ message }) => {
+    logged.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
+  })
+  const response = Effect.runSync(
+    respond({ _tag: "Found", operation, params: {} }, request).pipe(
+      Effect.provide(Logger.layer([logger]))
+    ) as Effect.Effect<OutgoingResponse>
+  )
+  return {
+    response,
+    body: typeof response.body === "string" ? response.body : new TextDecoder().decode(response.body),
+    logged: logged.join("\n")
+  }
+}
+
+describe("replies are encoded through their declared schema", () => {
+  it("a reply that fits is sent in its encoded (documented) form", () => {
+    const { response, body } = run(op({}))
+    expect(response.status).toBe(200)
+    expect(JSON.parse(body)).toEqual({ id: "a", count: 1, at: "1970-01-01T00:00:00.000Z" })
+  })
+
+  it("a field of the wrong type is a defect: 500, logged with the operation id", () => {
+    const { response, body, logged } = run(op({ handler: () => Effect.succeed({ id: "a", count: "one", at: new Date(0) }) }))
+    expect(response.status).toBe(500)
+    expect(JSON.parse(body).error.code).toBe("internal")
+    expect(logged).toContain("replyTest")
+    expect(logged).toContain("count")
+  })
+
+  it("a field the schema does not document is a defect too", () => {
+    const { response, logged } = run(op({ handler: () => Effect.succeed({ id: "a", count: 1, at: new Date(0), secret: "x" }) }))
+    expect(response.status).toBe(500)
+    expect(logged).toContain("secret")
+  })
+
+  it("a raw reply must carry a declared media type", () => {
+    const csv = op({
+      responses: { 200: { description: "CSV", contentType: "text/csv" } },
+      handler: () => Effect.succeed(raw("text/csv; charset=utf-8", "a,b\r\n"))
+    })
+    expect(run(csv).response.status).toBe(200)
+    const wrong = op({
+      responses: { 200: { description: "CSV", contentType: "text/csv" } },
+      handler: () => Effect.succeed(raw("text/html", "<p>"))
+    })
+    const { response, logged } = run(wrong)
+    expect(response.status).toBe(500)
+    expect(logged).toContain("served as text/html")
+  })
+
+  it("a range admits any type under it (a download keeps its file's type)", () => {
+    const download = op({
+      responses: { 200: { description: "File", contentType: ["image/*", "application/*"] } },
+      handler: () => Effect.succeed(raw("application/json", "not even json"))
+    })
+    expect(run(download).response.status).toBe(200)
+  })
+
+  it("raw JSON is checked against the schema of its declared JSON type", () => {
+    const good = op({
+      handler: () =>
+        Effect.succeed(raw("application/json; charset=utf-8", JSON.stringify({ id: "a", count: 1, at: "1970-01-01T00:00:00.000Z" })))
+    })
+    expect(run(good).response.status).toBe(200)
+    const bad = op({ handler: () => Effect.succeed(raw("application/json", JSON.stringify({ id: "a" }))) })
+    expect(run(bad).response.status).toBe(500)
+  })
+
+  it("a status the operation does not declare is a defect", () => {
+    const { response, logged } = run(op({ handler: () => Effect.succeed({ ...raw("application/json", "{}"), status: 202 }) }))
+    expect(response.status).toBe(500)
+    expect(logged).toContain("not declared")
+  })
+})
+
+describe("the registry refuses what the pipeline could not hold to a schema", () => {
+  it("JSON without a schema", () => {
+    expect(() => makeRegistry([op({ responses: { 200: { description: "JSON", contentType: "application/json" } } })])).toThrow(
+      /replyTest: response 200 returns JSON without a schema/
+    )
+    expect(() => makeRegistry([op({ responses: { 200: { description: "Nothing said" } } })])).toThrow(/declares no content/)
+  })
+
+  it("a content key that is not one media type", () => {
+    expect(() => makeRegistry([op({ responses: { 200: { description: "Image", contentType: "image/png, image/jpeg" } } })])).toThrow(
+      /not one media type/
+    )
+    expect(() => makeRegistry([op({ method: "PUT", upload: { contentTypes: ["image/png, image/gif"], maxBytes: 10 } })])).toThrow(
+      /upload type/
+    )
+  })
+
+  it("an error status declaring a body of its own (every error is the envelope)", () => {
+    expect(() =>
+      makeRegistry([op({ responses: { 200: { description: "ok", schema: Thing }, 404: { description: "x", schema: Thing } } })])
+    ).toThrow(/error envelope/)
+  })
+
+  it("two different schemas under one name in a service", () => {
+    const Other = Schema.Struct({ name: Schema.String }).annotate({ identifier: "ReplyTestThing" })
+    const second = op({
+      operationId: "replyTestTwo",
+      path: "/v1/reply-test-2",
+      responses: { 200: { description: "Other", schema: Other } }
+    })
+    expect(() => makeRegistry([op({}), second])).toThrow(
+      /two different schemas are named ReplyTestThing in pm \(replyTest and replyTestTwo\)/
+    )
+    // The same schema used twice is one name, one shape.
+    expect(() => makeRegistry([op({}), op({ operationId: "replyTestTwo", path: "/v1/reply-test-2" })])).not.toThrow()
+  })
+})
+
+describe("documented examples are replies that would pass", () => {
+  it("every example's response has a declared status, and its JSON body fits that status's schema", async () => {
+    const { atriumRegistry } = await import("../facade/operations.ts")
+    const problems: Array<string> = []
+    for (const operation of atriumRegistry.operations) {
+      for (const example of operation.examples) {
+        const spec = operation.responses[example.response.status]
+        if (spec === undefined) {
+          problems.push(`${operation.operationId}/${example.name}: status ${example.response.status} is not declared`)
+          continue
+        }
+        if (spec.schema === undefined || example.response.body === undefined || typeof example.response.body === "string") continue
+        const exit = Schema.decodeUnknownExit(Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>, {
+          onExcessProperty: "error"
+        })(example.response.body)
+        if (exit._tag === "Failure") problems.push(`${operation.operationId}/${example.name}: ${String(exit.cause)}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
