@@ -23,16 +23,25 @@ import * as TaskSql from "./conventional/TaskSql.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const target: DbTarget = process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: process.env.DATA_DIR ?? "./data" }
+const target: DbTarget = process.env.DATABASE_URL
+  ? { databaseUrl: process.env.DATABASE_URL }
+  : { dataDir: process.env.DATA_DIR ?? "./data" }
 const db: Db = await openDb(target, Number(process.env.DB_POOL ?? 10))
 
 const secret = new TextEncoder().encode(
-  process.env.JWT_SECRET || (await db.query<{ value: string }>("SELECT value FROM system_secrets WHERE name = 'jwt-signing-key'"))[0]?.value || ""
+  process.env.JWT_SECRET ||
+    (await db.query<{ value: string }>("SELECT value FROM system_secrets WHERE name = 'jwt-signing-key'"))[0]?.value ||
+    ""
 )
 const verified = new Map<string, { readonly userId: string; readonly expiresAtMillis: number }>()
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly path?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly path?: string
+  ) {
     super(message)
   }
 }
@@ -73,7 +82,8 @@ const optionalString = (body: Record<string, unknown>, key: string, max: number)
 }
 
 const objectBody = (body: unknown): Record<string, unknown> => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "invalid", "The body must be a JSON object", "body")
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new HttpError(400, "invalid", "The body must be a JSON object", "body")
   return body as Record<string, unknown>
 }
 
@@ -84,7 +94,11 @@ app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => 
   const code = error instanceof HttpError ? error.code : status < 500 ? "invalid" : "internal"
   const details = error instanceof HttpError && error.path ? [{ path: error.path, message: error.message }] : undefined
   if (status >= 500) process.stderr.write(`conventional-stack: ${error.stack ?? error.message}\n`)
-  void json(reply, status, JSON.stringify({ error: { code, message: error.message, ...(details ? { details } : {}) }, requestId: request.id }))
+  void json(
+    reply,
+    status,
+    JSON.stringify({ error: { code, message: error.message, ...(details ? { details } : {}) }, requestId: request.id })
+  )
 })
 
 app.get("/healthz", async () => ({ status: "ok" }))
@@ -102,7 +116,10 @@ app.patch<{ Params: { taskId: string } }>("/pm/v1/tasks/:taskId", async (request
   const input = objectBody(request.body)
   const unknown = Object.keys(input).find((key) => key !== "name" && key !== "description")
   if (unknown !== undefined) throw new HttpError(400, "invalid", `Unsupported field body.${unknown}`, `body.${unknown}`)
-  const patch: TaskSql.TaskPatch = { name: optionalString(input, "name", 500)?.trim(), description: optionalString(input, "description", 100_000) }
+  const patch: TaskSql.TaskPatch = {
+    name: optionalString(input, "name", 500)?.trim(),
+    description: optionalString(input, "description", 100_000)
+  }
   const body = await TaskSql.updateTask(db, taskId, patch, userId)
   if (body === undefined) throw notFound("task")
   return json(reply, 200, body)
@@ -123,7 +140,8 @@ app.get<{ Querystring: Record<string, string | undefined> }>("/pm/v1/lite/search
   const query = request.query
   const workspaceId = uuidParam(query.workspaceId ?? "", "query.workspaceId")
   const limit = query.limit === undefined ? 20 : Number(query.limit)
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, "invalid", "Invalid query.limit: 1..100", "query.limit")
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new HttpError(400, "invalid", "Invalid query.limit: 1..100", "query.limit")
   let after: { at: string; id: string } | undefined
   if (query.cursor !== undefined) {
     try {
@@ -131,7 +149,8 @@ app.get<{ Querystring: Record<string, string | undefined> }>("/pm/v1/lite/search
     } catch {
       throw new HttpError(400, "invalid", "Invalid query.cursor", "query.cursor")
     }
-    if (typeof after?.at !== "string" || typeof after.id !== "string") throw new HttpError(400, "invalid", "Invalid query.cursor", "query.cursor")
+    if (typeof after?.at !== "string" || typeof after.id !== "string")
+      throw new HttpError(400, "invalid", "Invalid query.cursor", "query.cursor")
   }
   const page = await TaskSql.searchTasks(db, { workspaceId, userId, q: query.q ?? "", limit, ...(after ? { after } : {}) })
   if (!page.member) throw notFound("workspace")

@@ -141,7 +141,9 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
     const n = ++counter
     const head = `${load.method} ${paths[n % paths.length]}${afterPath}`
     const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
-    return Buffer.from(body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    return Buffer.from(
+      body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    )
   }
   const fixed = varies ? undefined : request()
 
@@ -194,7 +196,10 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
 
 if (!isMainThread) {
   const data = workerData as { load: HttpLoad; connections: number; worker: number }
-  parentPort!.once("message", () => void runWorker(data.load, data.connections, data.worker).then((result) => parentPort!.postMessage(result)))
+  parentPort!.once(
+    "message",
+    () => void runWorker(data.load, data.connections, data.worker).then((result) => parentPort!.postMessage(result))
+  )
   parentPort!.postMessage("ready")
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await main(JSON.parse(process.argv[2]) as HttpLoad)

@@ -24,7 +24,7 @@ export const renderReport = (results: RunResults, options: MarkdownOptions): str
     "Every figure comes from this run. The machine is shared and noisy: read the ratios to the baselines measured in the same run, not the absolute figures. " +
       "Server CPU is the server process's own user+sys time during the point (cores = CPU seconds per wall second); " +
       "the load generator's CPU shows whether it, not the server, was the limit; " +
-      "\"others' cores\" is what the rest of the machine used meanwhile (from /proc/stat).",
+      '"others\' cores" is what the rest of the machine used meanwhile (from /proc/stat).',
     ""
   )
   const warning = busyWarning(results)

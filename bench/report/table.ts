@@ -68,7 +68,15 @@ export const figuresTable = (group: GroupResult): Table => {
 export const ratiosTable = (group: GroupResult): Table => ({
   title: `${group.name}: ratios (series ÷ baseline; throughput > 1 is better, latency/CPU/RSS < 1 is better)`,
   header: ["series", "vs baseline", "throughput", "p50", "p99", `CPU/${group.unit}`, "peak RSS"],
-  rows: group.ratios.map((r) => [r.series, r.baseline, times(r.throughput), times(r.p50), times(r.p99), times(r.cpuPerOp), times(r.peakRss)]),
+  rows: group.ratios.map((r) => [
+    r.series,
+    r.baseline,
+    times(r.throughput),
+    times(r.p50),
+    times(r.p99),
+    times(r.cpuPerOp),
+    times(r.peakRss)
+  ]),
   left: 2
 })
 
@@ -101,15 +109,26 @@ export const targetsTable = (targets: ReadonlyArray<Target>): Table => ({
 })
 
 export const groupTables = (group: GroupResult): Array<Table> =>
-  [figuresTable(group), group.ratios.length > 0 ? ratiosTable(group) : undefined, sweepTable(group)].filter((t): t is Table => t !== undefined)
+  [figuresTable(group), group.ratios.length > 0 ? ratiosTable(group) : undefined, sweepTable(group)].filter(
+    (t): t is Table => t !== undefined
+  )
 
 // ------------------------------------------------------------ renderers ---
 
 export const renderText = (table: Table, indent = "  "): string => {
   const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((row) => (row[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    indent + cells.map((c, i) => (i < table.left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()
-  return [`${indent}${table.title}`, line(table.header), indent + widths.map((w) => "─".repeat(w)).join("  "), ...table.rows.map(line)].join("\n")
+    indent +
+    cells
+      .map((c, i) => (i < table.left ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join("  ")
+      .trimEnd()
+  return [
+    `${indent}${table.title}`,
+    line(table.header),
+    indent + widths.map((w) => "─".repeat(w)).join("  "),
+    ...table.rows.map(line)
+  ].join("\n")
 }
 
 export const renderMarkdown = (table: Table): string => {

@@ -38,8 +38,31 @@ import { describeLoader, runHttpLoad, type HttpLoad } from "../load/http.ts"
 import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween, type Server } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { bytes, rate } from "../report/format.ts"
-import { failedSeries, type Group, type Point, type Progress, type RunOptions, type Scenario, type Series, type Target } from "../Scenario.ts"
-import { addTasks, api, LISTS_PER_SPACE, login, MEMBERS, SEARCH_WORD, SPACES, structure, taskIds, updateLedger, WORDS, type Structure, type UpdateLedger } from "./rest/workspace.ts"
+import {
+  failedSeries,
+  type Group,
+  type Point,
+  type Progress,
+  type RunOptions,
+  type Scenario,
+  type Series,
+  type Target
+} from "../Scenario.ts"
+import {
+  addTasks,
+  api,
+  LISTS_PER_SPACE,
+  login,
+  MEMBERS,
+  SEARCH_WORD,
+  SPACES,
+  structure,
+  taskIds,
+  updateLedger,
+  WORDS,
+  type Structure,
+  type UpdateLedger
+} from "./rest/workspace.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 const command = ([command, args]: [string, Array<string>]) => ({ command, args })
@@ -62,7 +85,9 @@ interface Sizes {
   readonly idleSeconds: number
 }
 const sizesFor = (options: RunOptions): Sizes =>
-  options.smoke ? { tasks: 300, searchTasks: 300, memoryTasks: 500, idleSeconds: 1 } : { tasks: 2000, searchTasks: 20_000, memoryTasks: 100_000, idleSeconds: 5 }
+  options.smoke
+    ? { tasks: 300, searchTasks: 300, memoryTasks: 500, idleSeconds: 1 }
+    : { tasks: 2000, searchTasks: 20_000, memoryTasks: 100_000, idleSeconds: 5 }
 
 // -------------------------------------------------------------- backends ---
 
@@ -181,7 +206,13 @@ interface Operation {
 
 const OPERATIONS: Record<OperationKey, Operation> = {
   catalog: { key: "catalog", name: "GET /pm/v1/api-catalog", method: "GET", paths: () => ["/pm/v1/api-catalog"], auth: false },
-  getTask: { key: "getTask", name: "getTask: GET /pm/v1/tasks/{taskId}", method: "GET", paths: (f) => [`/pm/v1/tasks/${f.getTaskId}`], auth: true },
+  getTask: {
+    key: "getTask",
+    name: "getTask: GET /pm/v1/tasks/{taskId}",
+    method: "GET",
+    paths: (f) => [`/pm/v1/tasks/${f.getTaskId}`],
+    auth: true
+  },
   updateTask: {
     key: "updateTask",
     name: `updateTask: PATCH /pm/v1/tasks/{taskId} {"description"} on ${UPDATED_TASKS} tasks`,
@@ -235,7 +266,9 @@ const probe = async (url: string, operation: Operation, fixture: Fixture): Promi
       ...(operation.auth ? { authorization: `Bearer ${fixture.token}` } : {}),
       ...(operation.body ? { "content-type": "application/json" } : {})
     },
-    ...(operation.body ? { body: operation.body.replaceAll("{run}", `probe${(++runTag).toString(36)}${Date.now().toString(36)}`).replaceAll("{n}", "0") } : {})
+    ...(operation.body
+      ? { body: operation.body.replaceAll("{run}", `probe${(++runTag).toString(36)}${Date.now().toString(36)}`).replaceAll("{n}", "0") }
+      : {})
   })
   const text = await response.text()
   if (response.status >= 300) throw new Error(`${operation.key} answered ${response.status}: ${text.slice(0, 300)}`)
@@ -256,7 +289,8 @@ const measure = async (server: Server, load: HttpLoad, options: RunOptions): Pro
   const machineBusy = machineBusyCores(machineBefore, readMachine())
   const completed = result.ok + result.errors
   if (completed === 0) throw new Error(`no response at all from ${load.method} ${load.url}`)
-  if (result.errors > completed / 2) throw new Error(`${result.errors} of ${completed} responses were errors (${load.method} ${new URL(load.url).pathname})`)
+  if (result.errors > completed / 2)
+    throw new Error(`${result.errors} of ${completed} responses were errors (${load.method} ${new URL(load.url).pathname})`)
   return {
     load: load.connections,
     durationSec: result.durationSec,
@@ -296,7 +330,14 @@ const settle = async (server: Server) => {
 }
 
 /** Warm-up at the highest level, then every level; the server settles after each. */
-const sweep = async (server: Server, loadAt: (connections: number, durationSec: number) => HttpLoad, levels: ReadonlyArray<number>, options: RunOptions, steps: Steps, label: string): Promise<Swept> => {
+const sweep = async (
+  server: Server,
+  loadAt: (connections: number, durationSec: number) => HttpLoad,
+  levels: ReadonlyArray<number>,
+  options: RunOptions,
+  steps: Steps,
+  label: string
+): Promise<Swept> => {
   let acknowledged = 0
   let unaccounted = 0
   const top = levels.at(-1)!
@@ -322,7 +363,13 @@ const sweep = async (server: Server, loadAt: (connections: number, durationSec: 
 
 const okSeries = (stack: Stack, points: ReadonlyArray<Point>): Series => {
   const errors = points.reduce((sum, p) => sum + p.errors, 0)
-  return { label: stack.label, role: stack.role, status: "ok", points, ...(errors === 0 ? {} : { note: `${errors} error responses (non-2xx or socket errors) across its points` }) }
+  return {
+    label: stack.label,
+    role: stack.role,
+    status: "ok",
+    points,
+    ...(errors === 0 ? {} : { note: `${errors} error responses (non-2xx or socket errors) across its points` })
+  }
 }
 
 const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
@@ -332,11 +379,23 @@ const measureHello = async (levels: ReadonlyArray<number>, options: RunOptions, 
   const label = "uWS hello (limit)"
   let server: Server | undefined
   try {
-    server = await startHttpServer({ label: "uws-hello", ...command(tsNode(file("../baselines/uws-hello.ts"))), cwd: options.root, readyPath: "/" })
+    server = await startHttpServer({
+      label: "uws-hello",
+      ...command(tsNode(file("../baselines/uws-hello.ts"))),
+      cwd: options.root,
+      readyPath: "/"
+    })
     const build = /build=(.*)/.exec(server.output())?.[1]
     if (build) notes.push(`uWS hello ran on ${build}.`)
     const url = `${server.url}/`
-    const { points } = await sweep(server, (connections, durationSec) => ({ url, method: "GET", connections, durationSec }), levels, options, steps, "uWS hello")
+    const { points } = await sweep(
+      server,
+      (connections, durationSec) => ({ url, method: "GET", connections, durationSec }),
+      levels,
+      options,
+      steps,
+      "uWS hello"
+    )
     return { label, role: "baseline", status: "ok", points }
   } catch (error) {
     steps.abort()
@@ -406,7 +465,14 @@ const runStacks = async (
           if (key === "updateTask") probedUpdates = 1
           const url = server.url
           const levels = key === "createTask" ? ctx.createLevels : ctx.levels
-          const swept = await sweep(server, (c, d) => loadFor(url, operation, full, c, d), levels, ctx.options, ctx.steps, `${backend.label}: ${stack.label} ${key}`)
+          const swept = await sweep(
+            server,
+            (c, d) => loadFor(url, operation, full, c, d),
+            levels,
+            ctx.options,
+            ctx.steps,
+            `${backend.label}: ${stack.label} ${key}`
+          )
           if (key === "updateTask") updates = swept
           measured.series.set(seriesKey(key, stack.key), okSeries(stack, swept.points))
         } catch (error) {
@@ -418,7 +484,9 @@ const runStacks = async (
       ctx.notes.push(`${backend.label}, ${stack.label}: response bodies ${sizes.join(", ")}.`)
     } catch (error) {
       ctx.progress.note(`${backend.label}: ${stack.label} failed: ${firstLine(error)}`)
-      for (const key of ops) if (!measured.series.has(seriesKey(key, stack.key))) measured.series.set(seriesKey(key, stack.key), failedSeries(stack.label, stack.role, error))
+      for (const key of ops)
+        if (!measured.series.has(seriesKey(key, stack.key)))
+          measured.series.set(seriesKey(key, stack.key), failedSeries(stack.label, stack.role, error))
     } finally {
       // Stopped before the next server opens the same database (PGlite: one process at a time).
       await server?.stop(15_000)
@@ -454,7 +522,14 @@ const checkUpdates = (before: UpdateLedger, after: UpdateLedger, acknowledged: n
 }
 
 /** The read-model-memory point: touch every task once by getTask; RSS before, after, and after idle actors passivated. */
-const measureMemory = async (ctx: Context, backend: Backend, seeded: Structure, idleSeconds: number, measured: Measured, memory: Map<Stack["key"], string>) => {
+const measureMemory = async (
+  ctx: Context,
+  backend: Backend,
+  seeded: Structure,
+  idleSeconds: number,
+  measured: Measured,
+  memory: Map<Stack["key"], string>
+) => {
   const ids = await withDb(backend.db, (db) => taskIds(db, seeded.workspaceId))
   // A token (valid 15 minutes) from an Atrium started for it alone; then the conventional stack first, as
   // Atrium's reads may take minutes today.
@@ -479,7 +554,10 @@ const measureMemory = async (ctx: Context, backend: Backend, seeded: Structure, 
       const machineBusy = machineBusyCores(machineBefore, readMachine())
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 3 * 1000))
       const settled = server.sample()
-      memory.set(stack.key, `${bytes(before.rssBytes)} before, ${bytes(after.rssBytes)} after, ${bytes(settled.rssBytes)} ${idleSeconds * 3} s later (peak ${bytes(settled.peakRssBytes)})`)
+      memory.set(
+        stack.key,
+        `${bytes(before.rssBytes)} before, ${bytes(after.rssBytes)} after, ${bytes(settled.rssBytes)} ${idleSeconds * 3} s later (peak ${bytes(settled.peakRssBytes)})`
+      )
       const point: Point = {
         load: TOUCH_CONCURRENCY,
         durationSec: touched.durationSec,
@@ -594,17 +672,35 @@ const ratioTarget = (target: string, subject: Point | undefined, baseline: Point
   return { target, figure: `${shown} (${rate(subject.throughput)}/s vs ${rate(baseline.throughput)}/s)`, met: ratio >= minimum }
 }
 
-const targetsOf = (results: ReadonlyArray<BackendResult>, hello: Series, levels: ReadonlyArray<number>, createLevels: ReadonlyArray<number>): Array<Target> => {
+const targetsOf = (
+  results: ReadonlyArray<BackendResult>,
+  hello: Series,
+  levels: ReadonlyArray<number>,
+  createLevels: ReadonlyArray<number>
+): Array<Target> => {
   const load = levels.includes(TARGET_LOAD) ? TARGET_LOAD : levels.at(-1)!
   const createLoad = createLevels.includes(CREATE_IN_FLIGHT) ? CREATE_IN_FLIGHT : createLevels.at(-1)!
   const pg = results.find((r) => r.backend === "postgres")
   const embedded = results.find((r) => r.backend === "embedded")
-  const get = (r: BackendResult | undefined, op: OperationKey, stack: Stack["key"], l = load) => at(r?.measured.series.get(seriesKey(op, stack)), l)
+  const get = (r: BackendResult | undefined, op: OperationKey, stack: Stack["key"], l = load) =>
+    at(r?.measured.series.get(seriesKey(op, stack)), l)
   const helloAt = (l: number) => at(hello, l)
   const targets: Array<Target> = [
-    ratioTarget(`getTask, PostgreSQL, ${load} conn: ≥ 2× the conventional stack`, get(pg, "getTask", "atrium"), get(pg, "getTask", "conventional"), 2, "×"),
+    ratioTarget(
+      `getTask, PostgreSQL, ${load} conn: ≥ 2× the conventional stack`,
+      get(pg, "getTask", "atrium"),
+      get(pg, "getTask", "conventional"),
+      2,
+      "×"
+    ),
     ratioTarget(`getTask, PostgreSQL, ${load} conn: ≥ 20% of the uWS hello`, get(pg, "getTask", "atrium"), helloAt(load), 0.2, "%"),
-    ratioTarget(`updateTask (${UPDATED_TASKS} tasks), PostgreSQL, ${load} conn: ≥ 1× the conventional stack`, get(pg, "updateTask", "atrium"), get(pg, "updateTask", "conventional"), 1, "×")
+    ratioTarget(
+      `updateTask (${UPDATED_TASKS} tasks), PostgreSQL, ${load} conn: ≥ 1× the conventional stack`,
+      get(pg, "updateTask", "atrium"),
+      get(pg, "updateTask", "conventional"),
+      1,
+      "×"
+    )
   ]
   for (const r of results) {
     for (const stack of STACKS) {
@@ -617,9 +713,27 @@ const targetsOf = (results: ReadonlyArray<BackendResult>, hello: Series, levels:
     }
   }
   targets.push(
-    ratioTarget(`createTask, PostgreSQL, ${createLoad} in flight: ≥ 1× the conventional stack`, get(pg, "createTask", "atrium", createLoad), get(pg, "createTask", "conventional", createLoad), 1, "×"),
-    ratioTarget(`searchTasksLite, PostgreSQL, ${load} conn: ≥ 1× the conventional stack`, get(pg, "searchTasks", "atrium"), get(pg, "searchTasks", "conventional"), 1, "×"),
-    ratioTarget(`searchTasksLite, PostgreSQL, ${load} conn: ≥ 2% of the uWS hello`, get(pg, "searchTasks", "atrium"), helloAt(load), 0.02, "%")
+    ratioTarget(
+      `createTask, PostgreSQL, ${createLoad} in flight: ≥ 1× the conventional stack`,
+      get(pg, "createTask", "atrium", createLoad),
+      get(pg, "createTask", "conventional", createLoad),
+      1,
+      "×"
+    ),
+    ratioTarget(
+      `searchTasksLite, PostgreSQL, ${load} conn: ≥ 1× the conventional stack`,
+      get(pg, "searchTasks", "atrium"),
+      get(pg, "searchTasks", "conventional"),
+      1,
+      "×"
+    ),
+    ratioTarget(
+      `searchTasksLite, PostgreSQL, ${load} conn: ≥ 2% of the uWS hello`,
+      get(pg, "searchTasks", "atrium"),
+      helloAt(load),
+      0.02,
+      "%"
+    )
   )
   const embeddedGet = get(embedded, "getTask", "atrium")
   targets.push(
@@ -633,7 +747,11 @@ const targetsOf = (results: ReadonlyArray<BackendResult>, hello: Series, levels:
   )
   for (const r of results) {
     for (const [stack, text] of r.memory) {
-      targets.push({ target: `read-model-memory, ${r.label}, ${stack === "atrium" ? ATRIUM.label : CONVENTIONAL.label}: server RSS around touching every task once`, figure: text, met: undefined })
+      targets.push({
+        target: `read-model-memory, ${r.label}, ${stack === "atrium" ? ATRIUM.label : CONVENTIONAL.label}: server RSS around touching every task once`,
+        figure: text,
+        met: undefined
+      })
     }
   }
   return targets
@@ -669,10 +787,11 @@ const GROUPS: ReadonlyArray<{ readonly op: OperationKey; readonly backends: Read
 
 export const rest: Scenario = {
   name: "rest",
-  subject: "Atrium's task operations over HTTP (facade/main.ts): getTask, updateTask, createTask, searchTasksLite on PostgreSQL and embedded PGlite; catalog GET; RSS after reading 100,000 tasks",
+  subject:
+    "Atrium's task operations over HTTP (facade/main.ts): getTask, updateTask, createTask, searchTasksLite on PostgreSQL and embedded PGlite; catalog GET; RSS after reading 100,000 tasks",
   baselines: [
     "the conventional stack: the same requests without actors, Fastify 5 + postgres.js (embedded: PGlite in-process), one statement per read and one transaction per write on Atrium's tables, same database (bench/baselines/conventional-stack.ts)",
-    "a bare uWS server answering \"Hello\" to everything: the limit (bench/baselines/uws-hello.ts)"
+    'a bare uWS server answering "Hello" to everything: the limit (bench/baselines/uws-hello.ts)'
   ],
   levels: { sweep: [1, 32, 128], smoke: 8 },
 
@@ -730,13 +849,22 @@ export const rest: Scenario = {
         const result = results.find((r) => r.backend === key)
         const stacks = op === "catalog" ? [ATRIUM] : [CONVENTIONAL, ATRIUM]
         const series = stacks.map(
-          (stack) => result?.measured.series.get(seriesKey(op, stack.key)) ?? failedSeries(stack.label, stack.role, failures.get(key) ?? "did not run")
+          (stack) =>
+            result?.measured.series.get(seriesKey(op, stack.key)) ??
+            failedSeries(stack.label, stack.role, failures.get(key) ?? "did not run")
         )
         groups.push({
           name: `${OPERATIONS[op].name} — ${label}`,
           unit: "req",
           series: [hello, ...series],
-          headlineLoad: op === "createTask" ? (createLevels.includes(CREATE_IN_FLIGHT) ? CREATE_IN_FLIGHT : createLevels.at(-1)!) : levels.includes(TARGET_LOAD) ? TARGET_LOAD : levels.at(-1)!
+          headlineLoad:
+            op === "createTask"
+              ? createLevels.includes(CREATE_IN_FLIGHT)
+                ? CREATE_IN_FLIGHT
+                : createLevels.at(-1)!
+              : levels.includes(TARGET_LOAD)
+                ? TARGET_LOAD
+                : levels.at(-1)!
         })
       }
     }
@@ -745,7 +873,9 @@ export const rest: Scenario = {
       name: `read-model-memory: getTask of each of ${sizes.memoryTasks} tasks once — PostgreSQL`,
       unit: "req",
       series: [CONVENTIONAL, ATRIUM].map(
-        (stack) => pg?.measured.series.get(`memory:${seriesKey("getTask", stack.key)}`) ?? failedSeries(stack.label, stack.role, failures.get("postgres") ?? "did not run")
+        (stack) =>
+          pg?.measured.series.get(`memory:${seriesKey("getTask", stack.key)}`) ??
+          failedSeries(stack.label, stack.role, failures.get("postgres") ?? "did not run")
       ),
       headlineLoad: TOUCH_CONCURRENCY
     })

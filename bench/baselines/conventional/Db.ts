@@ -37,7 +37,7 @@ export const openPostgres = (url: string, max = 10): Db => {
     connection: { TimeZone: "UTC", application_name: "bench-conventional" }
   })
   const on = (client: postgres.Sql | postgres.TransactionSql): Queries => ({
-    query: async <T,>(text: string, params: ReadonlyArray<unknown> = []) =>
+    query: async <T>(text: string, params: ReadonlyArray<unknown> = []) =>
       Array.from(await client.unsafe(text, params as Array<never>, { prepare: true })) as unknown as Array<T>
   })
   return {
@@ -55,7 +55,8 @@ const literal = (value: unknown): string => {
   if (value === null || value === undefined) return "NULL"
   if (typeof value === "number" || typeof value === "bigint") return String(value)
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE"
-  if (Array.isArray(value)) return quoted(`{${value.map((v) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(",")}}`)
+  if (Array.isArray(value))
+    return quoted(`{${value.map((v) => (v === null ? "NULL" : `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(",")}}`)
   return quoted(String(value))
 }
 
@@ -67,7 +68,7 @@ export const openPglite = async (dataDir: string): Promise<Db> => {
   // PREPAREd once (the session is the process's own) and EXECUTEd after.
   const prepared = new Map<string, string>()
   const on = (client: Pick<PGlite, "query">): Queries => ({
-    query: async <T,>(text: string, params: ReadonlyArray<unknown> = []) => {
+    query: async <T>(text: string, params: ReadonlyArray<unknown> = []) => {
       if (params.length === 0) return (await client.query<T>(text)).rows
       let name = prepared.get(text)
       if (name === undefined) {

@@ -123,7 +123,13 @@ const IS_MEMBER = `SELECT ${roleOf("$1", "$2")} AS role`
 
 export const searchTasks = async (
   db: Queries,
-  input: { readonly workspaceId: string; readonly userId: string; readonly q: string; readonly limit: number; readonly after?: { at: string; id: string } }
+  input: {
+    readonly workspaceId: string
+    readonly userId: string
+    readonly q: string
+    readonly limit: number
+    readonly after?: { at: string; id: string }
+  }
 ): Promise<SearchPage> => {
   const text = input.q.trim().toLowerCase()
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -180,7 +186,12 @@ RETURNING t.workspace_id, t.space_id, t.list_id, s.is_private, t.version`
 /** One UPDATE and its change-log entry in one transaction; then the task as JSON text (undefined: not found or not allowed). */
 export const updateTask = async (db: Db, taskId: string, patch: TaskPatch, userId: string): Promise<string | undefined> => {
   const updated = await db.transaction(async (tx) => {
-    const [row] = await tx.query<Located & { version: number }>(UPDATE_TASK, [taskId, userId, patch.name ?? null, patch.description ?? null])
+    const [row] = await tx.query<Located & { version: number }>(UPDATE_TASK, [
+      taskId,
+      userId,
+      patch.name ?? null,
+      patch.description ?? null
+    ])
     if (row === undefined) return false
     await appendEvent(tx, "task.updated", taskId, row, { ...patch, version: row.version }, userId)
     return true
@@ -222,7 +233,13 @@ SELECT home.workspace_id, home.space_id, home.id AS list_id, home.is_private, ta
 export const createTask = async (db: Db, listId: string, name: string, userId: string): Promise<string | undefined> => {
   const taskId = crypto.randomUUID()
   const created = await db.transaction(async (tx) => {
-    const [row] = await tx.query<Located & { short_id: string; status: string }>(INSERT_TASK, [listId, taskId, name, userId, crypto.randomUUID()])
+    const [row] = await tx.query<Located & { short_id: string; status: string }>(INSERT_TASK, [
+      listId,
+      taskId,
+      name,
+      userId,
+      crypto.randomUUID()
+    ])
     if (row === undefined) return false
     await appendEvent(tx, "task.created", taskId, row, { name, shortId: row.short_id, status: row.status, listId }, userId)
     return true

@@ -36,7 +36,10 @@ export interface Structure {
 const call = async (url: string, method: string, body?: unknown, token?: string) => {
   const response = await fetch(url, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   const text = await response.text()
@@ -70,7 +73,9 @@ export const structure = async (url: string): Promise<Structure> => {
   const memberIds = [ownerId]
   for (let i = 1; i < MEMBERS; i++) {
     const member = uniqueEmail(`member${i}`)
-    memberIds.push(idOf(await call(`${url}/pm/v1/auth/register`, "POST", { email: member, password: PASSWORD, name: `Bench Member ${i}` }), "register"))
+    memberIds.push(
+      idOf(await call(`${url}/pm/v1/auth/register`, "POST", { email: member, password: PASSWORD, name: `Bench Member ${i}` }), "register")
+    )
     await as("POST", `/pm/v1/workspaces/${workspaceId}/members`, { email: member, role: "member" })
   }
   const spaceIds: Array<string> = []
@@ -82,7 +87,10 @@ export const structure = async (url: string): Promise<Structure> => {
     await as("POST", `/pm/v1/spaces/${spaceId}/tags`, { name: "bench", color: "#5f55ee" })
     await as("POST", "/pm/v1/lite/custom-fields", { workspaceId, space: spaceName, name: "Points", type: "number" })
     for (let l = 0; l < LISTS_PER_SPACE; l++) {
-      lists.push({ id: idOf(await as("POST", `/pm/v1/spaces/${spaceId}/lists`, { name: `List ${s + 1}.${l + 1}` }), "POST lists"), spaceId })
+      lists.push({
+        id: idOf(await as("POST", `/pm/v1/spaces/${spaceId}/lists`, { name: `List ${s + 1}.${l + 1}` }), "POST lists"),
+        spaceId
+      })
     }
   }
   return { email, ownerId, memberIds, workspaceId, spaceIds, lists }
@@ -113,7 +121,13 @@ SELECT count(*)::int AS count FROM src`
 
 /** Tasks of the workspace now (not deleted). */
 export const taskCount = async (db: Db, workspaceId: string): Promise<number> =>
-  Number((await db.query<{ count: number }>("SELECT count(*)::int AS count FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL", [workspaceId]))[0]!.count)
+  Number(
+    (
+      await db.query<{ count: number }>("SELECT count(*)::int AS count FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL", [
+        workspaceId
+      ])
+    )[0]!.count
+  )
 
 /** Step 2: adds tasks until the workspace has `total` (none if it has as many); returns how many were added. */
 export const addTasks = async (db: Db, seeded: Structure, total: number): Promise<number> => {
@@ -127,7 +141,8 @@ export const addTasks = async (db: Db, seeded: Structure, total: number): Promis
        FROM pm_lists l WHERE l.id = ANY($1::text[]) ORDER BY array_position($1::text[], l.id)`,
     [seeded.lists.map((l) => l.id)]
   )
-  if (perList.some((l) => !l.status || !l.tag_id || !l.field_id)) throw new Error(`a list has no status, tag or field to seed with: ${JSON.stringify(perList)}`)
+  if (perList.some((l) => !l.status || !l.tag_id || !l.field_id))
+    throw new Error(`a list has no status, tag or field to seed with: ${JSON.stringify(perList)}`)
   const counter = await db.query<{ next: number }>(
     "SELECT COALESCE((SELECT next_value FROM pm_short_id_counters WHERE workspace_id = $1 AND prefix = 'T'), 1) AS next",
     [seeded.workspaceId]
@@ -137,9 +152,17 @@ export const addTasks = async (db: Db, seeded: Structure, total: number): Promis
   for (let from = first; from <= last; from += CHUNK) {
     await db.transaction((tx) =>
       tx.query(INSERT_TASKS, [
-        from, Math.min(last, from + CHUNK - 1), seeded.workspaceId, seeded.ownerId, seeded.memberIds,
-        perList.map((l) => l.list_id), perList.map((l) => l.space_id), perList.map((l) => l.status),
-        perList.map((l) => l.tag_id), perList.map((l) => l.field_id), WORDS
+        from,
+        Math.min(last, from + CHUNK - 1),
+        seeded.workspaceId,
+        seeded.ownerId,
+        seeded.memberIds,
+        perList.map((l) => l.list_id),
+        perList.map((l) => l.space_id),
+        perList.map((l) => l.status),
+        perList.map((l) => l.tag_id),
+        perList.map((l) => l.field_id),
+        WORDS
       ])
     )
   }
@@ -155,7 +178,11 @@ export const addTasks = async (db: Db, seeded: Structure, total: number): Promis
 
 /** The workspace's task ids, oldest first. */
 export const taskIds = async (db: Db, workspaceId: string): Promise<Array<string>> =>
-  (await db.query<{ id: string }>("SELECT id FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id", [workspaceId])).map((r) => r.id)
+  (
+    await db.query<{ id: string }>("SELECT id FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id", [
+      workspaceId
+    ])
+  ).map((r) => r.id)
 
 /** What the updates of `taskIds` left in SQL: their versions and their `task.updated` change-log rows. */
 export interface UpdateLedger {
