@@ -100,10 +100,23 @@ export interface Group {
   /** What one op is, for column headers: "req" or "call". */
   readonly unit: string
   readonly series: ReadonlyArray<Series>
+  /** The load its figures and ratios are read at (default: the run's highest level). */
+  readonly headlineLoad?: number
+}
+
+/** A goal the scenario checks with the run's own figures (an issue's performance target). */
+export interface Target {
+  /** What is asked, e.g. "getTask on PostgreSQL at 32 connections: ≥ 2× the conventional stack". */
+  readonly target: string
+  /** What was measured, e.g. "1.4× (6.1k/s vs 4.3k/s)". */
+  readonly figure: string
+  /** undefined: could not be judged (a series missing). */
+  readonly met: boolean | undefined
 }
 
 export interface Figures {
   readonly groups: ReadonlyArray<Group>
+  readonly targets?: ReadonlyArray<Target>
   readonly notes?: ReadonlyArray<string>
 }
 

@@ -23,7 +23,7 @@ import { charts } from "./report/charts.ts"
 import { describeMachine, machine } from "./report/machine.ts"
 import { renderReport } from "./report/markdown.ts"
 import { busyWarning, problems, scenarioResult, type RunResults, type ScenarioResult } from "./report/Results.ts"
-import { groupTables, renderText } from "./report/table.ts"
+import { groupTables, renderText, targetsTable } from "./report/table.ts"
 import { isNotBuilt, type Progress, type RunOptions, type Scenario } from "./Scenario.ts"
 import { scenarios } from "./scenarios/index.ts"
 
@@ -126,8 +126,11 @@ const printScenario = (result: ScenarioResult) => {
   if (result.status !== "ok") lines.push(`  ${result.status}: ${result.reason?.split("\n")[0] ?? ""}`)
   for (const group of result.groups) {
     for (const table of groupTables(group)) lines.push("", renderText(table))
-    for (const s of group.series) if (s.status !== "ok" || s.note) lines.push(`  · ${s.label}: ${s.status === "ok" ? "" : `${s.status}: `}${s.note?.split("\n")[0] ?? ""}`)
+    for (const s of group.series)
+      if (s.status !== "ok" || s.note)
+        lines.push(`  · ${s.label}: ${s.status === "ok" ? "" : `${s.status}: `}${s.note?.split("\n")[0] ?? ""}`)
   }
+  if (result.targets && result.targets.length > 0) lines.push("", renderText(targetsTable(result.targets)))
   for (const note of result.notes) lines.push(`  note: ${note}`)
   process.stdout.write(lines.join("\n") + "\n")
 }
@@ -155,7 +158,8 @@ const main = async () => {
   const startedAt = new Date()
   const host = machine(ROOT)
   process.stderr.write(`Atrium bench (${mode}): ${selected.length} scenarios on ${describeMachine(host)}\n`)
-  if (loader === "node") process.stderr.write("wrk not found: HTTP load from the Node worker-thread loader (apt-get install -y wrk for the real one)\n")
+  if (loader === "node")
+    process.stderr.write("wrk not found: HTTP load from the Node worker-thread loader (apt-get install -y wrk for the real one)\n")
 
   const plan = selected.map((scenario) => ({ scenario, options: optionsFor(args, scenario, loader) }))
   const bar = new ProgressBar(plan.map(({ scenario, options }) => scenario.estimateSec(options)))
@@ -180,7 +184,18 @@ const main = async () => {
   const warning = busyWarning(run)
   if (warning) process.stdout.write(`\nwarning: ${warning}\n`)
 
-  const out = args.out ?? (args.smoke ? undefined : join(ROOT, "bench/results", startedAt.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z")))
+  const out =
+    args.out ??
+    (args.smoke
+      ? undefined
+      : join(
+          ROOT,
+          "bench/results",
+          startedAt
+            .toISOString()
+            .replace(/:/g, "-")
+            .replace(/\.\d+Z$/, "Z")
+        ))
   if (out) {
     write(out, run)
     process.stdout.write(`\nresults: ${join(out, "results.json")}, ${join(out, "report.md")}, ${join(out, "charts")}/\n`)

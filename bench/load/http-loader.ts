@@ -128,16 +128,22 @@ const responseLength = (buf: Buffer): { length: number; status: number } | undef
 
 const runWorker = async (load: HttpLoad, connections: number, worker: number): Promise<WorkerResult> => {
   const url = new URL(load.url)
-  const head =
-    `${load.method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n` +
+  // What follows the path in every request: protocol and headers.
+  const afterPath =
+    ` HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n` +
     Object.entries(load.headers ?? {})
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("")
-  const varies = load.body?.includes("{n}") ?? false
+  const paths = load.paths?.length ? load.paths : [`${url.pathname}${url.search}`]
+  const varies = (load.body?.includes("{n}") ?? false) || paths.length > 1
   let counter = 0
   const request = (): Buffer => {
-    const body = varies ? load.body!.replaceAll("{n}", `${worker}-${++counter}`) : (load.body ?? "")
-    return Buffer.from(body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    const n = ++counter
+    const head = `${load.method} ${paths[n % paths.length]}${afterPath}`
+    const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
+    return Buffer.from(
+      body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    )
   }
   const fixed = varies ? undefined : request()
 
@@ -190,7 +196,10 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
 
 if (!isMainThread) {
   const data = workerData as { load: HttpLoad; connections: number; worker: number }
-  parentPort!.once("message", () => void runWorker(data.load, data.connections, data.worker).then((result) => parentPort!.postMessage(result)))
+  parentPort!.once(
+    "message",
+    () => void runWorker(data.load, data.connections, data.worker).then((result) => parentPort!.postMessage(result))
+  )
   parentPort!.postMessage("ready")
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await main(JSON.parse(process.argv[2]) as HttpLoad)

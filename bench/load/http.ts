@@ -10,12 +10,16 @@ import type { Latency, ProcessFigures } from "../Scenario.ts"
 export interface HttpLoad {
   /** Absolute URL on loopback. */
   readonly url: string
-  readonly method: "GET" | "POST"
+  /** Paths (with queries) on `url`'s host taken in turn, one per request, instead of `url`'s own (e.g. 8 tasks to update). */
+  readonly paths?: ReadonlyArray<string>
+  readonly method: "GET" | "POST" | "PATCH"
   readonly headers?: Readonly<Record<string, string>>
   /** Request body; each `{n}` becomes a per-request counter (so created names are unique). */
   readonly body?: string
   readonly connections: number
   readonly durationSec: number
+  /** wrk counts a response slower than this as a timeout (default 5 s; the Node loader waits for every response). */
+  readonly timeoutSec?: number
 }
 
 export interface HttpResult {

@@ -1,6 +1,6 @@
 /**
  * The wrk wrapper. A generated Lua script sets the method, headers and body
- * (a `request()` function only when bodies vary) and prints wrk's summary
+ * (a `request()` function only when bodies or paths vary) and prints wrk's summary
  * as one JSON line from `done()`, latencies in µs.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -19,16 +19,19 @@ const script = (load: HttpLoad): string => {
   const lines = [`wrk.method = ${lua(load.method)}`]
   for (const [name, value] of Object.entries(load.headers ?? {})) lines.push(`wrk.headers[ ${lua(name)} ] = ${lua(value)}`) // spaces: "[[" would open a string
   const body = load.body ?? ""
-  if (body.includes("{n}")) {
-    // A body per request: `{n}` becomes "<thread>-<counter>".
-    const parts = body.split("{n}").map(lua).join(", ")
+  const varies = body.includes("{n}")
+  if (varies || load.paths?.length) {
+    // A request per call: `{n}` in the body becomes "<thread>-<counter>", paths are taken in turn.
     lines.push(
-      `local parts = { ${parts} }`,
+      `local parts = { ${body.split("{n}").map(lua).join(", ")} }`,
+      `local paths = { ${(load.paths ?? []).map(lua).join(", ")} }`,
       `local threads, n = 0, 0`,
       `function setup(thread) threads = threads + 1; thread:set("tid", threads) end`,
       `function request()`,
       `  n = n + 1`,
-      `  return wrk.format(nil, nil, nil, table.concat(parts, (tid or 0) .. "-" .. n))`,
+      `  local path = #paths > 0 and paths[(n % #paths) + 1] or nil`,
+      `  local body = ${varies ? `table.concat(parts, (tid or 0) .. "-" .. n)` : body === "" ? "nil" : "parts[1]"}`,
+      `  return wrk.format(nil, path, nil, body)`,
       `end`
     )
   } else if (body !== "") {
@@ -73,7 +76,7 @@ export const runWrk = async (load: HttpLoad, root: string): Promise<HttpResult> 
       `-c${load.connections}`,
       `-d${Math.max(1, Math.round(load.durationSec))}s`,
       "--timeout",
-      "5s",
+      `${load.timeoutSec ?? 5}s`,
       "-s",
       file,
       load.url

@@ -3,7 +3,7 @@
  * derived from it: every series against every baseline of its group, at the
  * headline load, since absolute figures on a shared machine mean little.
  */
-import type { Figures, Group, Point, RunOptions, Scenario, Series } from "../Scenario.ts"
+import type { Figures, Group, Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts"
 import type { Machine } from "./machine.ts"
 
 export interface Ratio {
@@ -35,6 +35,8 @@ export interface ScenarioResult {
   readonly reason?: string
   readonly wallSec: number
   readonly groups: ReadonlyArray<GroupResult>
+  /** The targets, judged with this run's figures (only scenarios that check some). */
+  readonly targets?: ReadonlyArray<Target>
   readonly notes: ReadonlyArray<string>
 }
 
@@ -131,7 +133,11 @@ export const scenarioResult = (
   return {
     ...base,
     status: "ok",
-    groups: outcome.figures.groups.map((group) => ({ ...group, headlineLoad: load, ratios: ratios(group, load) })),
+    groups: outcome.figures.groups.map((group) => {
+      const at = group.headlineLoad ?? load
+      return { ...group, headlineLoad: at, ratios: ratios(group, at) }
+    }),
+    ...(outcome.figures.targets ? { targets: outcome.figures.targets } : {}),
     notes: [...notes, ...(outcome.figures.notes ?? [])]
   }
 }

@@ -2,7 +2,7 @@
 import type { Chart } from "./charts.ts"
 import { describeMachine } from "./machine.ts"
 import { busyWarning, type RunResults } from "./Results.ts"
-import { groupTables, renderMarkdown } from "./table.ts"
+import { groupTables, renderMarkdown, targetsTable } from "./table.ts"
 
 export interface MarkdownOptions {
   readonly title: string
@@ -24,7 +24,7 @@ export const renderReport = (results: RunResults, options: MarkdownOptions): str
     "Every figure comes from this run. The machine is shared and noisy: read the ratios to the baselines measured in the same run, not the absolute figures. " +
       "Server CPU is the server process's own user+sys time during the point (cores = CPU seconds per wall second); " +
       "the load generator's CPU shows whether it, not the server, was the limit; " +
-      "\"others' cores\" is what the rest of the machine used meanwhile (from /proc/stat).",
+      '"others\' cores" is what the rest of the machine used meanwhile (from /proc/stat).',
     ""
   )
   const warning = busyWarning(results)
@@ -50,6 +50,7 @@ export const renderReport = (results: RunResults, options: MarkdownOptions): str
       for (const s of unmeasured) out.push(`- ${s.label}: ${s.status === "ok" ? "" : `${s.status}: `}${s.note?.split("\n")[0] ?? ""}`)
       if (unmeasured.length > 0) out.push("")
     }
+    if (scenario.targets && scenario.targets.length > 0) out.push(renderMarkdown(targetsTable(scenario.targets)), "")
     const charts = options.charts?.byScenario.get(scenario.name) ?? []
     for (const chart of charts) out.push(`![${chart.title}](${options.charts!.dir}/${chart.file})`, "")
     if (scenario.notes.length > 0) out.push("**Notes:**", "", ...scenario.notes.map((n) => `- ${n}`), "")

@@ -3,6 +3,7 @@
  * for the terminal (aligned columns) or as Markdown.
  */
 import { bytes, cores, micros, rate, seconds, times } from "./format.ts"
+import type { Target } from "../Scenario.ts"
 import { cpuPerOpUs, headline, otherCores, type GroupResult } from "./Results.ts"
 
 export interface Table {
@@ -67,7 +68,15 @@ export const figuresTable = (group: GroupResult): Table => {
 export const ratiosTable = (group: GroupResult): Table => ({
   title: `${group.name}: ratios (series ÷ baseline; throughput > 1 is better, latency/CPU/RSS < 1 is better)`,
   header: ["series", "vs baseline", "throughput", "p50", "p99", `CPU/${group.unit}`, "peak RSS"],
-  rows: group.ratios.map((r) => [r.series, r.baseline, times(r.throughput), times(r.p50), times(r.p99), times(r.cpuPerOp), times(r.peakRss)]),
+  rows: group.ratios.map((r) => [
+    r.series,
+    r.baseline,
+    times(r.throughput),
+    times(r.p50),
+    times(r.p99),
+    times(r.cpuPerOp),
+    times(r.peakRss)
+  ]),
   left: 2
 })
 
@@ -91,16 +100,35 @@ export const sweepTable = (group: GroupResult): Table | undefined => {
   }
 }
 
+/** The targets a scenario checked: one row each, met or not. */
+export const targetsTable = (targets: ReadonlyArray<Target>): Table => ({
+  title: "targets (judged with this run's figures)",
+  header: ["target", "measured", "met"],
+  rows: targets.map((t) => [t.target, t.figure, t.met === undefined ? "–" : t.met ? "met" : "NOT MET"]),
+  left: 2
+})
+
 export const groupTables = (group: GroupResult): Array<Table> =>
-  [figuresTable(group), group.ratios.length > 0 ? ratiosTable(group) : undefined, sweepTable(group)].filter((t): t is Table => t !== undefined)
+  [figuresTable(group), group.ratios.length > 0 ? ratiosTable(group) : undefined, sweepTable(group)].filter(
+    (t): t is Table => t !== undefined
+  )
 
 // ------------------------------------------------------------ renderers ---
 
 export const renderText = (table: Table, indent = "  "): string => {
   const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((row) => (row[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    indent + cells.map((c, i) => (i < table.left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()
-  return [`${indent}${table.title}`, line(table.header), indent + widths.map((w) => "─".repeat(w)).join("  "), ...table.rows.map(line)].join("\n")
+    indent +
+    cells
+      .map((c, i) => (i < table.left ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join("  ")
+      .trimEnd()
+  return [
+    `${indent}${table.title}`,
+    line(table.header),
+    indent + widths.map((w) => "─".repeat(w)).join("  "),
+    ...table.rows.map(line)
+  ].join("\n")
 }
 
 export const renderMarkdown = (table: Table): string => {

@@ -1,223 +1,279 @@
 /**
- * rest: HTTP operations through Atrium's facade (facade/main.ts, uWS, a child
- * process) against two baselines started here: the same handlers behind
- * Fastify (bench/baselines/fastify-facade.ts: Atrium's services, router and
- * pipeline on node:http + Fastify 5, so only the HTTP layer differs), and a
- * bare uWS "hello" (the limit of any server on this machine,
- * bench/baselines/uws-hello.ts).
+ * rest: Atrium's task operations over HTTP (facade/main.ts, a child process)
+ * against two baselines run in the same run on the same database:
  *
- * Both API servers read the same data: one PGlite DATA_DIR for the run, which
- * the facade opens first (migrations, then the seeding through the API: a
- * workspace, spaces, lists, members and tasks), and Fastify opens after the
- * facade has stopped (a PGlite directory belongs to one process at a time).
- * The facade is restarted after seeding, so both are measured as a fresh
- * process on the same files. The JWT signing key lives in that database, so one user serves both; each
- * server logs in afresh (tokens last 15 minutes). Writes (the create POST)
- * run last on each server, after the reads.
+ * - the conventional stack (bench/baselines/conventional-stack.ts): the same
+ *   requests written without actors, Fastify + postgres.js (or PGlite
+ *   in-process), one statement per read, one short transaction per write,
+ *   on Atrium's own tables;
+ * - a bare uWS hello (bench/baselines/uws-hello.ts): the limit of any HTTP
+ *   server on this machine.
  *
- * One server runs at a time; the load generator is a separate process (wrk,
- * else the worker-thread loader) whose own CPU is reported beside the server's.
+ * Each backend (PostgreSQL, then embedded PGlite) gets a fresh database:
+ * Atrium migrates it and the structure is made through its API, then the
+ * tasks are bulk-inserted by SQL (rest/workspace.ts). Phases, one server at a
+ * time (a PGlite directory belongs to one process), Atrium first (its login
+ * issues the token both stacks accept):
+ *
+ * 1. 2,000 tasks: getTask (one task), updateTask (PATCH one field of 8 tasks
+ *    in turn, each body unique), createTask; afterwards, for each stack,
+ *    every acknowledged update must be applied exactly once (the 8 tasks'
+ *    versions and `task.updated` change-log rows against the 2xx count).
+ * 2. 20,000 tasks: searchTasksLite `q=golf&limit=20`.
+ * 3. PostgreSQL only, read-model-memory: 100,000 tasks, each read once by
+ *    getTask, with a short ACTOR_IDLE_SECONDS; the server's RSS before, after
+ *    and once idle actors had time to passivate.
+ *
+ * The scenario only speaks HTTP to Atrium; the SQL it runs (seeding,
+ * checks) is on the schema of persistence/migrations.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import postgres from "postgres"
+import { openDb, type Db, type DbTarget } from "../baselines/conventional/Db.ts"
+import { Histogram } from "../load/Histogram.ts"
 import { describeLoader, runHttpLoad, type HttpLoad } from "../load/http.ts"
 import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween, type Server } from "../process.ts"
 import { Steps } from "../progress.ts"
-import { failedSeries, notBuiltSeries, type Point, type Progress, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
+import { bytes, rate } from "../report/format.ts"
+import {
+  failedSeries,
+  type Group,
+  type Point,
+  type Progress,
+  type RunOptions,
+  type Scenario,
+  type Series,
+  type Target
+} from "../Scenario.ts"
+import {
+  addTasks,
+  api,
+  LISTS_PER_SPACE,
+  login,
+  MEMBERS,
+  SEARCH_WORD,
+  SPACES,
+  structure,
+  taskIds,
+  updateLedger,
+  WORDS,
+  type Structure,
+  type UpdateLedger
+} from "./rest/workspace.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
-
-/** Words in task names: the search's `q` matches one task in WORDS.length. */
-const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"] as const
-const SEARCH_WORD = "golf"
-
-/**
- * The operations, reads first (the POST adds workspaces to the shared database).
- * `{id}` is the seeded workspace, `{taskId}` one of its tasks.
- */
-const OPERATIONS = [
-  { key: "catalog", name: "GET /pm/v1/api-catalog", method: "GET", path: "/pm/v1/api-catalog", auth: false },
-  { key: "settings", name: "GET /hub/v1/workspaces/{id}/settings (Bearer)", method: "GET", path: "/hub/v1/workspaces/{id}/settings", auth: true },
-  { key: "getTask", name: "GET /pm/v1/tasks/{taskId} (getTask, Bearer)", method: "GET", path: "/pm/v1/tasks/{taskId}", auth: true },
-  {
-    key: "searchTasks",
-    name: `GET /pm/v1/lite/search/tasks?q=${SEARCH_WORD}&limit=20 (searchTasksLite, Bearer)`,
-    method: "GET",
-    path: `/pm/v1/lite/search/tasks?workspaceId={id}&q=${SEARCH_WORD}&limit=20`,
-    auth: true
-  },
-  { key: "create", name: "POST /pm/v1/workspaces (Bearer, JSON)", method: "POST", path: "/pm/v1/workspaces", auth: true, body: `{"name":"bench {n}"}` }
-] as const
-
-type OperationKey = (typeof OPERATIONS)[number]["key"]
-
-/** A server exposing the facade's routes (Fastify or Atrium) on the run's database, ready to load. */
-interface ApiTarget {
-  readonly label: string
-  readonly role: Series["role"]
-  /** Why it can't run yet ("not built"), if so. */
-  readonly missing?: (root: string) => string | undefined
-  readonly start: (options: RunOptions, dataDir: string) => Promise<Server>
-}
-
-/** Embedded mode on loopback: the run's DATA_DIR, and no DATABASE_URL / NATS_URL inherited from the caller's shell. */
-const embedded = (dataDir: string) => ({ HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", NATS_URL: "", DEMO: "" })
-
-/** The facade first: it migrates the fresh DATA_DIR and the seeding runs against it. */
-const TARGETS: ReadonlyArray<ApiTarget> = [
-  {
-    label: "Atrium facade",
-    role: "subject",
-    missing: (root) => (existsSync(join(root, "facade/main.ts")) ? undefined : "facade/main.ts not written yet"),
-    start: (options, dataDir) =>
-      startHttpServer({
-        label: "facade/main.ts",
-        ...command(tsNode(join(options.root, "facade/main.ts"))),
-        cwd: options.root,
-        env: embedded(dataDir),
-        readyPath: "/healthz",
-        timeoutMs: 180_000 // migrations on a fresh DATA_DIR; slow on a busy shared machine
-      })
-  },
-  {
-    label: "Fastify (same handlers)",
-    role: "baseline",
-    start: (options, dataDir) =>
-      startHttpServer({
-        label: "fastify-facade",
-        ...command(tsNode(file("../baselines/fastify-facade.ts"))),
-        cwd: options.root,
-        env: embedded(dataDir),
-        readyPath: "/healthz",
-        timeoutMs: 180_000
-      })
-  }
-]
-
 const command = ([command, args]: [string, Array<string>]) => ({ command, args })
 
-// ---------------------------------------------------------------- setup ---
+/** PostgreSQL server the run creates its database on (dropped at the end). */
+const ADMIN_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
+/** The issue's target load, and createTask's requests in flight. */
+const TARGET_LOAD = 32
+const CREATE_IN_FLIGHT = 20
+const UPDATED_TASKS = 8
+/** getTask on embedded PGlite at 32 connections when issue 8 was filed (its target: ≥ 10× this). */
+const EMBEDDED_GET_TASK_BEFORE = 230
+const TOUCH_CONCURRENCY = 32
 
-/** What the seeding leaves for every server of the run. */
-interface Seeded {
-  readonly email: string
-  readonly password: string
-  readonly workspaceId: string
-  readonly taskId: string
+interface Sizes {
   readonly tasks: number
-  readonly seedSec: number
+  readonly searchTasks: number
+  readonly memoryTasks: number
+  /** ACTOR_IDLE_SECONDS of the read-model-memory point; RSS is read again 3 times this after the reads. */
+  readonly idleSeconds: number
+}
+const sizesFor = (options: RunOptions): Sizes =>
+  options.smoke
+    ? { tasks: 300, searchTasks: 300, memoryTasks: 500, idleSeconds: 1 }
+    : { tasks: 2000, searchTasks: 20_000, memoryTasks: 100_000, idleSeconds: 5 }
+
+// -------------------------------------------------------------- backends ---
+
+interface Backend {
+  readonly key: "postgres" | "embedded"
+  readonly label: string
+  readonly db: DbTarget
+  /** Environment of both servers (Atrium reads DATABASE_URL / DATA_DIR; so does the conventional stack). */
+  readonly env: Record<string, string>
+  readonly drop: () => Promise<void>
 }
 
-interface Session {
+const postgresBackend = async (): Promise<Backend> => {
+  const name = `atrium_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 })
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`)
+  } catch (error) {
+    throw new Error(`PostgreSQL unreachable at ${ADMIN_URL} (BENCH_DATABASE_URL): ${error instanceof Error ? error.message : error}`)
+  } finally {
+    await admin.end({ timeout: 5 })
+  }
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-blobs-"))
+  return {
+    key: "postgres",
+    label: "PostgreSQL",
+    db: { databaseUrl: url.toString() },
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+    drop: async () => {
+      rmSync(dataDir, { recursive: true, force: true })
+      const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
+      await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {})
+      await sql.end({ timeout: 5 })
+    }
+  }
+}
+
+const embeddedBackend = (): Backend => {
+  const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-data-"))
+  return {
+    key: "embedded",
+    label: "embedded PGlite",
+    db: { dataDir },
+    env: { DATABASE_URL: "", DATA_DIR: dataDir },
+    drop: async () => rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+// --------------------------------------------------------------- stacks ---
+
+interface Stack {
+  readonly key: "atrium" | "conventional"
+  readonly label: string
+  readonly role: Series["role"]
+  readonly start: (options: RunOptions, backend: Backend, extra?: Record<string, string>) => Promise<Server>
+}
+
+const base = { HOST: "127.0.0.1", NATS_URL: "", DEMO: "" }
+
+const ATRIUM: Stack = {
+  key: "atrium",
+  label: "Atrium",
+  role: "subject",
+  start: (options, backend, extra = {}) =>
+    startHttpServer({
+      label: "facade/main.ts",
+      ...command(tsNode(join(options.root, "facade/main.ts"))),
+      cwd: options.root,
+      env: { ...base, ...backend.env, ...extra },
+      readyPath: "/healthz",
+      timeoutMs: 180_000 // migrations on a fresh database; slow on a busy shared machine
+    })
+}
+
+const CONVENTIONAL: Stack = {
+  key: "conventional",
+  label: "conventional stack (Fastify + postgres.js / PGlite)",
+  role: "baseline",
+  start: (options, backend) =>
+    startHttpServer({
+      label: "conventional-stack",
+      ...command(tsNode(file("../baselines/conventional-stack.ts"))),
+      cwd: options.root,
+      env: { ...base, ...backend.env },
+      readyPath: "/healthz",
+      timeoutMs: 60_000
+    })
+}
+
+/** Atrium first: its login issues the token the conventional stack accepts too. */
+const STACKS = [ATRIUM, CONVENTIONAL] as const
+
+// ----------------------------------------------------------- operations ---
+
+type OperationKey = "catalog" | "getTask" | "updateTask" | "createTask" | "searchTasks"
+
+interface Fixture {
+  readonly seeded: Structure
   readonly token: string
-  readonly seeded: Seeded
-  /** Response body sizes, for the notes. */
-  readonly bytes: Record<OperationKey, number>
+  readonly getTaskId: string
+  readonly updateIds: ReadonlyArray<string>
 }
 
-const call = async (url: string, method: string, body?: unknown, token?: string) => {
-  const response = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+interface Operation {
+  readonly key: OperationKey
+  readonly name: string
+  readonly method: HttpLoad["method"]
+  /** Paths taken in turn. */
+  readonly paths: (f: Fixture) => ReadonlyArray<string>
+  /** `{n}` becomes a per-request counter; `{run}` a per-load tag (so bodies never repeat within a run). */
+  readonly body?: string
+  readonly auth: boolean
+}
+
+const OPERATIONS: Record<OperationKey, Operation> = {
+  catalog: { key: "catalog", name: "GET /pm/v1/api-catalog", method: "GET", paths: () => ["/pm/v1/api-catalog"], auth: false },
+  getTask: {
+    key: "getTask",
+    name: "getTask: GET /pm/v1/tasks/{taskId}",
+    method: "GET",
+    paths: (f) => [`/pm/v1/tasks/${f.getTaskId}`],
+    auth: true
+  },
+  updateTask: {
+    key: "updateTask",
+    name: `updateTask: PATCH /pm/v1/tasks/{taskId} {"description"} on ${UPDATED_TASKS} tasks`,
+    method: "PATCH",
+    paths: (f) => f.updateIds.map((id) => `/pm/v1/tasks/${id}`),
+    body: `{"description":"bench update {run}-{n}"}`,
+    auth: true
+  },
+  createTask: {
+    key: "createTask",
+    name: "createTask: POST /pm/v1/lists/{listId}/tasks",
+    method: "POST",
+    paths: (f) => [`/pm/v1/lists/${f.seeded.lists[0]!.id}/tasks`],
+    body: `{"name":"bench task {run}-{n}"}`,
+    auth: true
+  },
+  searchTasks: {
+    key: "searchTasks",
+    name: `searchTasksLite: GET /pm/v1/lite/search/tasks?q=${SEARCH_WORD}&limit=20`,
+    method: "GET",
+    paths: (f) => [`/pm/v1/lite/search/tasks?workspaceId=${f.seeded.workspaceId}&q=${SEARCH_WORD}&limit=20`],
+    auth: true
+  }
+}
+
+let runTag = 0
+const loadFor = (url: string, operation: Operation, fixture: Fixture, connections: number, durationSec: number): HttpLoad => {
+  const paths = operation.paths(fixture)
+  const tag = (++runTag).toString(36) + Date.now().toString(36)
+  return {
+    url: url + paths[0],
+    ...(paths.length > 1 ? { paths } : {}),
+    method: operation.method,
+    headers: {
+      ...(operation.auth ? { Authorization: `Bearer ${fixture.token}` } : {}),
+      ...(operation.body ? { "Content-Type": "application/json" } : {})
+    },
+    ...(operation.body ? { body: operation.body.replaceAll("{run}", tag) } : {}),
+    connections,
+    durationSec,
+    // Embedded PGlite serves one query at a time: at 128 connections a slow request waits seconds.
+    timeoutSec: 60
+  }
+}
+
+/** One request of the operation, as a check that the stack serves it; its response size. */
+const probe = async (url: string, operation: Operation, fixture: Fixture): Promise<number> => {
+  const response = await fetch(url + operation.paths(fixture)[0], {
+    method: operation.method,
+    headers: {
+      ...(operation.auth ? { authorization: `Bearer ${fixture.token}` } : {}),
+      ...(operation.body ? { "content-type": "application/json" } : {})
+    },
+    ...(operation.body
+      ? { body: operation.body.replaceAll("{run}", `probe${(++runTag).toString(36)}${Date.now().toString(36)}`).replaceAll("{n}", "0") }
+      : {})
   })
   const text = await response.text()
-  if (response.status >= 300) throw new Error(`${method} ${new URL(url).pathname} answered ${response.status}: ${text.slice(0, 300)}`)
-  return { text, json: () => JSON.parse(text) as Record<string, unknown> }
+  if (response.status >= 300) throw new Error(`${operation.key} answered ${response.status}: ${text.slice(0, 300)}`)
+  return text.length
 }
-
-const idOf = (result: { json: () => Record<string, unknown> }, what: string) => {
-  const id = result.json().id
-  if (typeof id !== "string") throw new Error(`${what} answered no id`)
-  return id
-}
-
-const PASSWORD = "bench-password-1234"
-const uniqueEmail = (who: string) => `bench-${who}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`
-
-const login = async (url: string, email: string) => {
-  const token = (await call(`${url}/pm/v1/auth/login`, "POST", { email, password: PASSWORD })).json().accessToken
-  if (typeof token !== "string") throw new Error("login answered no accessToken")
-  return token
-}
-
-/** Spaces × lists per space the tasks are spread over, and the members they are assigned to. */
-const SPACES = 2
-const LISTS_PER_SPACE = 2
-const ASSIGNEES = 3
-
-/**
- * Through the API, as a client would: an owner, members to assign, a
- * workspace, spaces, lists, then `tasks` tasks (a few requests in flight:
- * each list is one actor, so lists take them in parallel).
- */
-const seed = async (url: string, tasks: number, onProgress: (label: string) => void): Promise<Seeded> => {
-  const began = performance.now()
-  const email = uniqueEmail("owner")
-  await call(`${url}/pm/v1/auth/register`, "POST", { email, password: PASSWORD, name: "Bench Owner" })
-  const token = await login(url, email)
-  const workspaceId = idOf(await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench workspace" }, token), "POST /pm/v1/workspaces")
-  const assignees = [email]
-  for (let i = 1; i < ASSIGNEES; i++) {
-    const member = uniqueEmail(`member${i}`)
-    await call(`${url}/pm/v1/auth/register`, "POST", { email: member, password: PASSWORD, name: `Bench Member ${i}` })
-    await call(`${url}/pm/v1/workspaces/${workspaceId}/members`, "POST", { email: member, role: "member" }, token)
-    assignees.push(member)
-  }
-  const lists: Array<string> = []
-  for (let s = 0; s < SPACES; s++) {
-    const spaceId = idOf(await call(`${url}/pm/v1/workspaces/${workspaceId}/spaces`, "POST", { name: `Space ${s + 1}` }, token), "POST spaces")
-    for (let l = 0; l < LISTS_PER_SPACE; l++) {
-      lists.push(idOf(await call(`${url}/pm/v1/spaces/${spaceId}/lists`, "POST", { name: `List ${s + 1}.${l + 1}` }, token), "POST lists"))
-    }
-  }
-  const taskIds: Array<string> = []
-  let next = 0
-  const worker = async () => {
-    for (let i = next++; i < tasks; i = next++) {
-      const body = {
-        name: `Task ${i + 1} ${WORDS[i % WORDS.length]}`,
-        description: `Seeded by the bench: task ${i + 1} of ${tasks}.`,
-        priority: (["low", "normal", "high", "urgent"] as const)[i % 4],
-        assigneeEmails: [assignees[i % assignees.length]!]
-      }
-      taskIds.push(idOf(await call(`${url}/pm/v1/lists/${lists[i % lists.length]}/tasks`, "POST", body, token), "POST tasks"))
-      if (taskIds.length % 100 === 0) onProgress(`seeding: ${taskIds.length}/${tasks} tasks`)
-    }
-  }
-  await Promise.all(Array.from({ length: lists.length * 2 }, worker))
-  // A task from the middle: not the first or last row of any index.
-  return { email, password: PASSWORD, workspaceId, taskId: taskIds[Math.floor(taskIds.length / 2)]!, tasks, seedSec: (performance.now() - began) / 1000 }
-}
-
-/** Logs the seeded owner in on this server and records each operation's response size. */
-const session = async (url: string, seeded: Seeded): Promise<Session> => {
-  const token = await login(url, seeded.email)
-  const bytes = {} as Record<OperationKey, number>
-  for (const operation of OPERATIONS) {
-    if (operation.key === "create") continue
-    bytes[operation.key] = (await call(url + pathOf(operation, seeded), "GET", undefined, operation.auth ? token : undefined)).text.length
-  }
-  bytes.create = (await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench probe" }, token)).text.length
-  return { token, seeded, bytes }
-}
-
-const pathOf = (operation: (typeof OPERATIONS)[number], seeded: Seeded) =>
-  operation.path.replace("{id}", seeded.workspaceId).replace("{taskId}", seeded.taskId)
-
-const loadFor = (url: string, operation: (typeof OPERATIONS)[number], session: Session, connections: number, durationSec: number): HttpLoad => ({
-  url: url + pathOf(operation, session.seeded),
-  method: operation.method,
-  headers: {
-    ...(operation.auth ? { Authorization: `Bearer ${session.token}` } : {}),
-    ...("body" in operation ? { "Content-Type": "application/json" } : {})
-  },
-  ...("body" in operation ? { body: operation.body } : {}),
-  connections,
-  durationSec
-})
 
 // ---------------------------------------------------------- measuring ---
 
@@ -233,7 +289,8 @@ const measure = async (server: Server, load: HttpLoad, options: RunOptions): Pro
   const machineBusy = machineBusyCores(machineBefore, readMachine())
   const completed = result.ok + result.errors
   if (completed === 0) throw new Error(`no response at all from ${load.method} ${load.url}`)
-  if (result.errors > completed / 2) throw new Error(`${result.errors} of ${completed} responses were errors (${load.method} ${new URL(load.url).pathname})`)
+  if (result.errors > completed / 2)
+    throw new Error(`${result.errors} of ${completed} responses were errors (${load.method} ${new URL(load.url).pathname})`)
   return {
     load: load.connections,
     durationSec: result.durationSec,
@@ -247,35 +304,99 @@ const measure = async (server: Server, load: HttpLoad, options: RunOptions): Pro
   }
 }
 
-/** Warm-up at the highest level, then every level; returns the points. */
-const sweep = async (server: Server, loadAt: (connections: number, durationSec: number) => HttpLoad, options: RunOptions, steps: Steps, label: string) => {
-  const top = options.levels.at(-1)!
-  if (options.warmupSec > 0) await runHttpLoad(loadAt(top, options.warmupSec), options.loader, options.root)
+interface Swept {
+  readonly points: Array<Point>
+  /** 2xx responses, warm-up included. */
+  readonly acknowledged: number
+  /** Requests that may have been sent without their response counted: errors, and those in flight when a load ended. */
+  readonly unaccounted: number
+}
+
+/**
+ * Waits until the server is idle (under 10% of a core for 300 ms, at most
+ * 2 minutes): requests a load generator left in flight when it stopped are
+ * still being served (on PGlite, one query at a time, that takes seconds at
+ * 128 connections), and the next point must not queue behind them.
+ */
+const settle = async (server: Server) => {
+  const deadline = performance.now() + 120_000
+  let before = server.sample()
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const now = server.sample()
+    if (now.cpuSec - before.cpuSec < 0.03) return
+    before = now
+  }
+}
+
+/** Warm-up at the highest level, then every level; the server settles after each. */
+const sweep = async (
+  server: Server,
+  loadAt: (connections: number, durationSec: number) => HttpLoad,
+  levels: ReadonlyArray<number>,
+  options: RunOptions,
+  steps: Steps,
+  label: string
+): Promise<Swept> => {
+  let acknowledged = 0
+  let unaccounted = 0
+  const top = levels.at(-1)!
+  if (options.warmupSec > 0) {
+    const warm = await runHttpLoad(loadAt(top, options.warmupSec), options.loader, options.root)
+    acknowledged += warm.ok
+    unaccounted += warm.errors + (options.loader === "wrk" ? top : 0)
+    await settle(server)
+  }
   const points: Array<Point> = []
-  for (const connections of options.levels) {
+  for (const connections of levels) {
     steps.begin(`${label}, ${connections} connections`)
-    points.push(await measure(server, loadAt(connections, options.durationSec), options))
+    const point = await measure(server, loadAt(connections, options.durationSec), options)
+    points.push(point)
+    acknowledged += point.ops - point.errors
+    // wrk stops with requests in flight (sent, perhaps applied, never counted); the Node loader waits for them.
+    unaccounted += point.errors + (options.loader === "wrk" ? connections : 0)
+    await settle(server)
     steps.end()
   }
-  return points
+  return { points, acknowledged, unaccounted }
 }
 
-const errorNote = (points: ReadonlyArray<Point>) => {
+const okSeries = (stack: Stack, points: ReadonlyArray<Point>): Series => {
   const errors = points.reduce((sum, p) => sum + p.errors, 0)
-  return errors === 0 ? {} : { note: `${errors} error responses (non-2xx or socket errors) across its points` }
+  return {
+    label: stack.label,
+    role: stack.role,
+    status: "ok",
+    points,
+    ...(errors === 0 ? {} : { note: `${errors} error responses (non-2xx or socket errors) across its points` })
+  }
 }
 
-/** The limit: bare uWS hello at every level (one series, shown in every group). */
-const measureHello = async (options: RunOptions, steps: Steps, notes: Array<string>): Promise<Series> => {
+const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
+
+/** The limit: bare uWS hello at every level used (one series, shown in every group). */
+const measureHello = async (levels: ReadonlyArray<number>, options: RunOptions, steps: Steps, notes: Array<string>): Promise<Series> => {
   const label = "uWS hello (limit)"
   let server: Server | undefined
   try {
-    server = await startHttpServer({ label: "uws-hello", ...command(tsNode(file("../baselines/uws-hello.ts"))), cwd: options.root, readyPath: "/" })
+    server = await startHttpServer({
+      label: "uws-hello",
+      ...command(tsNode(file("../baselines/uws-hello.ts"))),
+      cwd: options.root,
+      readyPath: "/"
+    })
     const build = /build=(.*)/.exec(server.output())?.[1]
     if (build) notes.push(`uWS hello ran on ${build}.`)
     const url = `${server.url}/`
-    const points = await sweep(server, (connections, durationSec) => ({ url, method: "GET", connections, durationSec }), options, steps, "uWS hello")
-    return { label, role: "baseline", status: "ok", points, ...errorNote(points) }
+    const { points } = await sweep(
+      server,
+      (connections, durationSec) => ({ url, method: "GET", connections, durationSec }),
+      levels,
+      options,
+      steps,
+      "uWS hello"
+    )
+    return { label, role: "baseline", status: "ok", points }
   } catch (error) {
     steps.abort()
     return failedSeries(label, "baseline", error)
@@ -284,110 +405,484 @@ const measureHello = async (options: RunOptions, steps: Steps, notes: Array<stri
   }
 }
 
-/** What the API servers of one run share: the database directory and, once seeded, its data. */
-interface Shared {
-  readonly dataDir: string
-  readonly tasks: number
-  seeded?: Seeded
+// ---------------------------------------------------------------- phases ---
+
+/** Series per (operation, stack) of one backend, and the update checks. */
+interface Measured {
+  readonly series: Map<string, Series>
+  readonly ledgers: Map<Stack["key"], string>
+  readonly exactlyOnce: Map<Stack["key"], boolean>
 }
 
-/** One API server: start it on the shared database, seed it if first, log in, sweep each operation; one series per operation. */
-const measureApi = async (target: ApiTarget, shared: Shared, options: RunOptions, steps: Steps, progress: Progress, notes: Array<string>): Promise<Map<OperationKey, Series>> => {
-  const all = (series: Series) => new Map(OPERATIONS.map((o) => [o.key, series]))
-  const missing = target.missing?.(options.root)
-  if (missing) return all(notBuiltSeries(target.label, target.role, missing))
-  const out = new Map<OperationKey, Series>()
-  let server: Server | undefined
+const seriesKey = (operation: OperationKey, stack: Stack["key"]) => `${operation}/${stack}`
+
+const withDb = async <A>(target: DbTarget, use: (db: Db) => Promise<A>): Promise<A> => {
+  const db = await openDb(target, 2)
   try {
-    server = await target.start(options, shared.dataDir)
-    if (shared.seeded === undefined) {
-      shared.seeded = await seed(server.url, shared.tasks, (label) => progress.update(steps.fraction(), `${target.label}: ${label}`))
-      // Restarted, so it is measured like the next server: a fresh process on the same files, not one
-      // whose heap still holds the actors and caches the seeding warmed.
-      await server.stop(15_000)
-      server = undefined
-      server = await target.start(options, shared.dataDir)
-      notes.push(
-        `Seeded through ${target.label}'s API in ${shared.seeded.seedSec.toFixed(1)} s: 1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ` +
-          `${ASSIGNEES} members, ${shared.seeded.tasks} tasks (one assignee each, one in ${WORDS.length} named "… ${SEARCH_WORD}").`
-      )
-    }
-    const current = await session(server.url, shared.seeded)
-    notes.push(`${target.label} response bodies: ${OPERATIONS.map((o) => `${o.key} ${current.bytes[o.key]} B`).join(", ")}.`)
-    for (const operation of OPERATIONS) {
-      try {
-        const url = server.url
-        const loadAt = (connections: number, durationSec: number) => loadFor(url, operation, current, connections, durationSec)
-        const points = await sweep(server, loadAt, options, steps, `${target.label} ${operation.method} ${operation.key}`)
-        out.set(operation.key, { label: target.label, role: target.role, status: "ok", points, ...errorNote(points) })
-      } catch (error) {
-        steps.abort()
-        out.set(operation.key, failedSeries(target.label, target.role, error))
-        progress.note(`${target.label} ${operation.key} failed: ${firstLine(error)}`)
-      }
-    }
-    return out
-  } catch (error) {
-    // It didn't start, or its setup failed: every operation says why.
-    progress.note(`${target.label} failed: ${firstLine(error)}`)
-    return all(failedSeries(target.label, target.role, error))
+    return await use(db)
   } finally {
-    // Stopped before the next server opens the same PGlite directory.
-    await server?.stop(15_000)
+    await db.close()
   }
 }
 
-const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
+interface Context {
+  readonly options: RunOptions
+  readonly steps: Steps
+  readonly progress: Progress
+  readonly notes: Array<string>
+  readonly levels: ReadonlyArray<number>
+  readonly createLevels: ReadonlyArray<number>
+}
 
-/** Tasks seeded: enough for the search to scan a realistic workspace, few enough to seed in well under a minute. */
-const tasksFor = (options: RunOptions) => (options.smoke ? 200 : 2000)
+/**
+ * Runs `operations` on each stack in turn (Atrium first: its token serves
+ * both); a stack that fails marks its series failed and the next one runs.
+ */
+const runStacks = async (
+  ctx: Context,
+  backend: Backend,
+  fixture: Omit<Fixture, "token">,
+  operations: ReadonlyArray<OperationKey>,
+  measured: Measured,
+  extraAtriumOps: ReadonlyArray<OperationKey> = []
+) => {
+  let token: string | undefined
+  for (const stack of STACKS) {
+    const ops = stack.key === "atrium" ? [...extraAtriumOps, ...operations] : operations
+    const before = operations.includes("updateTask") ? await withDb(backend.db, (db) => updateLedger(db, fixture.updateIds)) : undefined
+    let server: Server | undefined
+    let updates: Swept | undefined
+    let probedUpdates = 0
+    try {
+      server = await stack.start(ctx.options, backend)
+      token ??= await login(server.url, fixture.seeded.email)
+      const full: Fixture = { ...fixture, token }
+      const sizes: Array<string> = []
+      for (const key of ops) {
+        const operation = OPERATIONS[key]
+        try {
+          sizes.push(`${key} ${await probe(server.url, operation, full)} B`)
+          if (key === "updateTask") probedUpdates = 1
+          const url = server.url
+          const levels = key === "createTask" ? ctx.createLevels : ctx.levels
+          const swept = await sweep(
+            server,
+            (c, d) => loadFor(url, operation, full, c, d),
+            levels,
+            ctx.options,
+            ctx.steps,
+            `${backend.label}: ${stack.label} ${key}`
+          )
+          if (key === "updateTask") updates = swept
+          measured.series.set(seriesKey(key, stack.key), okSeries(stack, swept.points))
+        } catch (error) {
+          ctx.steps.abort()
+          measured.series.set(seriesKey(key, stack.key), failedSeries(stack.label, stack.role, error))
+          ctx.progress.note(`${backend.label}: ${stack.label} ${key} failed: ${firstLine(error)}`)
+        }
+      }
+      ctx.notes.push(`${backend.label}, ${stack.label}: response bodies ${sizes.join(", ")}.`)
+    } catch (error) {
+      ctx.progress.note(`${backend.label}: ${stack.label} failed: ${firstLine(error)}`)
+      for (const key of ops)
+        if (!measured.series.has(seriesKey(key, stack.key)))
+          measured.series.set(seriesKey(key, stack.key), failedSeries(stack.label, stack.role, error))
+    } finally {
+      // Stopped before the next server opens the same database (PGlite: one process at a time).
+      await server?.stop(15_000)
+    }
+    if (before && updates) {
+      const after = await withDb(backend.db, (db) => updateLedger(db, fixture.updateIds))
+      const verdict = checkUpdates(before, after, updates.acknowledged + probedUpdates, updates.unaccounted)
+      measured.ledgers.set(stack.key, verdict.text)
+      measured.exactlyOnce.set(stack.key, verdict.ok)
+      ctx.notes.push(`${backend.label}, ${stack.label} updateTask: ${verdict.text}`)
+    }
+  }
+}
+
+/**
+ * Every acknowledged update applied exactly once: each applied update bumped
+ * one version and wrote one change-log row; no change-log description
+ * repeats (each request's body is unique); and the applied count lies
+ * between the acknowledged responses and those plus the requests whose
+ * response was never counted (errors, and requests in flight when wrk
+ * stopped).
+ */
+const checkUpdates = (before: UpdateLedger, after: UpdateLedger, acknowledged: number, unaccounted: number) => {
+  const applied = after.versions - before.versions
+  const logged = after.events - before.events
+  const duplicates = after.duplicates - before.duplicates
+  const ok = applied === logged && duplicates === 0 && applied >= acknowledged && applied <= acknowledged + unaccounted
+  const text =
+    `${acknowledged} acknowledged, ${applied} applied (version bumps), ${logged} change-log rows, ${duplicates} applied twice; ` +
+    `${applied - acknowledged} applied without a counted response (at most ${unaccounted} could be: in flight when the load stopped, or errors) → ` +
+    (ok ? "exactly once" : "NOT exactly once")
+  return { ok, text }
+}
+
+/** The read-model-memory point: touch every task once by getTask; RSS before, after, and after idle actors passivated. */
+const measureMemory = async (
+  ctx: Context,
+  backend: Backend,
+  seeded: Structure,
+  idleSeconds: number,
+  measured: Measured,
+  memory: Map<Stack["key"], string>
+) => {
+  const ids = await withDb(backend.db, (db) => taskIds(db, seeded.workspaceId))
+  // A token (valid 15 minutes) from an Atrium started for it alone; then the conventional stack first, as
+  // Atrium's reads may take minutes today.
+  let token: string | undefined
+  let server: Server | undefined
+  try {
+    server = await ATRIUM.start(ctx.options, backend)
+    token = await login(server.url, seeded.email)
+  } finally {
+    await server?.stop(15_000)
+  }
+  for (const stack of [CONVENTIONAL, ATRIUM]) {
+    let server: Server | undefined
+    try {
+      ctx.steps.begin(`${backend.label}: ${stack.label} touching ${ids.length} tasks`)
+      server = await stack.start(ctx.options, backend, { ACTOR_IDLE_SECONDS: String(idleSeconds) })
+      await api(server.url, token)("GET", `/pm/v1/tasks/${ids[0]}`)
+      const before = server.sample()
+      const machineBefore = readMachine()
+      const touched = await touchAll(server.url, ids, token)
+      const after = server.sample()
+      const machineBusy = machineBusyCores(machineBefore, readMachine())
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 3 * 1000))
+      const settled = server.sample()
+      memory.set(
+        stack.key,
+        `${bytes(before.rssBytes)} before, ${bytes(after.rssBytes)} after, ${bytes(settled.rssBytes)} ${idleSeconds * 3} s later (peak ${bytes(settled.peakRssBytes)})`
+      )
+      const point: Point = {
+        load: TOUCH_CONCURRENCY,
+        durationSec: touched.durationSec,
+        ops: ids.length,
+        errors: touched.errors,
+        throughput: (ids.length - touched.errors) / touched.durationSec,
+        latency: touched.histogram.latency(),
+        server: usageBetween(before, after),
+        ...(machineBusy === undefined ? {} : { machineBusyCores: machineBusy })
+      }
+      measured.series.set(seriesKey("getTask", stack.key), okSeries(stack, [point]))
+      ctx.steps.end()
+    } catch (error) {
+      ctx.steps.abort()
+      measured.series.set(seriesKey("getTask", stack.key), failedSeries(stack.label, stack.role, error))
+      ctx.progress.note(`${backend.label}: ${stack.label} read-model-memory failed: ${firstLine(error)}`)
+    } finally {
+      await server?.stop(15_000)
+    }
+  }
+}
+
+/** getTask of every id once, TOUCH_CONCURRENCY at a time, from this process. */
+const touchAll = async (url: string, ids: ReadonlyArray<string>, token: string) => {
+  const histogram = new Histogram()
+  let next = 0
+  let errors = 0
+  const started = performance.now()
+  const worker = async () => {
+    for (let i = next++; i < ids.length; i = next++) {
+      const sent = process.hrtime.bigint()
+      const response = await fetch(`${url}/pm/v1/tasks/${ids[i]}`, { headers: { authorization: `Bearer ${token}` } })
+      await response.arrayBuffer()
+      histogram.record(Number(process.hrtime.bigint() - sent))
+      if (response.status !== 200) errors++
+    }
+  }
+  await Promise.all(Array.from({ length: TOUCH_CONCURRENCY }, worker))
+  if (errors > ids.length / 2) throw new Error(`${errors} of ${ids.length} getTask answered an error`)
+  return { histogram, errors, durationSec: (performance.now() - started) / 1000 }
+}
+
+// ------------------------------------------------------------ a backend ---
+
+interface BackendResult {
+  readonly backend: Backend["key"]
+  readonly label: string
+  readonly measured: Measured
+  readonly memory: Map<Stack["key"], string>
+}
+
+const runBackend = async (ctx: Context, backend: Backend, sizes: Sizes): Promise<BackendResult> => {
+  const measured: Measured = { series: new Map(), ledgers: new Map(), exactlyOnce: new Map() }
+  const memory = new Map<Stack["key"], string>()
+  const began = performance.now()
+  let server: Server | undefined
+  let seeded: Structure
+  try {
+    ctx.progress.update(ctx.steps.fraction(), `${backend.label}: Atrium migrates, structure through the API`)
+    server = await ATRIUM.start(ctx.options, backend)
+    seeded = await structure(server.url)
+  } finally {
+    await server?.stop(15_000)
+  }
+  ctx.progress.update(ctx.steps.fraction(), `${backend.label}: ${sizes.tasks} tasks by SQL`)
+  const fixture = await withDb(backend.db, async (db) => {
+    await addTasks(db, seeded, sizes.tasks)
+    const ids = await taskIds(db, seeded.workspaceId)
+    const middle = Math.floor(ids.length / 2)
+    // Tasks from the middle: not the first or last row of any index.
+    return { seeded, getTaskId: ids[middle]!, updateIds: ids.slice(middle + 1, middle + 1 + UPDATED_TASKS) }
+  })
+  ctx.notes.push(
+    `${backend.label}: structure through Atrium's API, then ${sizes.tasks} tasks by SQL bulk insert (${((performance.now() - began) / 1000).toFixed(1)} s in all): ` +
+      `1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${MEMBERS} members, one assignee per task, every 2nd tagged, every 3rd with a custom field value, 1 in ${WORDS.length} named "… ${SEARCH_WORD}".`
+  )
+  // Smoke mode searches the same tasks, sparing two server starts.
+  const searchApart = sizes.searchTasks > sizes.tasks
+  const first: Array<OperationKey> = ["getTask", "updateTask", "createTask", ...(searchApart ? [] : ["searchTasks" as const])]
+  await runStacks(ctx, backend, fixture, first, measured, backend.key === "postgres" ? ["catalog"] : [])
+
+  if (searchApart) {
+    const added = await withDb(backend.db, (db) => addTasks(db, seeded, sizes.searchTasks))
+    ctx.notes.push(`${backend.label}: ${added} more tasks by SQL before the search (${sizes.searchTasks} in the workspace).`)
+    await runStacks(ctx, backend, fixture, ["searchTasks"], measured)
+  }
+
+  if (backend.key === "postgres") {
+    const memoryMeasured: Measured = { series: new Map(), ledgers: new Map(), exactlyOnce: new Map() }
+    try {
+      const more = await withDb(backend.db, (db) => addTasks(db, seeded, sizes.memoryTasks))
+      ctx.notes.push(`${backend.label}: ${more} more tasks by SQL before read-model-memory (${sizes.memoryTasks} in the workspace).`)
+      await measureMemory(ctx, backend, seeded, sizes.idleSeconds, memoryMeasured, memory)
+    } catch (error) {
+      ctx.progress.note(`${backend.label}: read-model-memory failed: ${firstLine(error)}`)
+      for (const stack of STACKS) memoryMeasured.series.set(seriesKey("getTask", stack.key), failedSeries(stack.label, stack.role, error))
+    }
+    for (const [key, series] of memoryMeasured.series) measured.series.set(`memory:${key}`, series)
+  }
+  return { backend: backend.key, label: backend.label, measured, memory }
+}
+
+// ----------------------------------------------------------- the report ---
+
+const at = (series: Series | undefined, load: number) =>
+  series?.status === "ok" ? (series.points.find((p) => p.load === load) ?? series.points.at(-1)) : undefined
+
+const ratioTarget = (target: string, subject: Point | undefined, baseline: Point | undefined, minimum: number, unit: "×" | "%"): Target => {
+  if (!subject || !baseline) return { target, figure: "not measured", met: undefined }
+  const ratio = subject.throughput / baseline.throughput
+  const shown = unit === "%" ? `${(ratio * 100).toFixed(1)}%` : `${ratio.toFixed(2)}×`
+  return { target, figure: `${shown} (${rate(subject.throughput)}/s vs ${rate(baseline.throughput)}/s)`, met: ratio >= minimum }
+}
+
+const targetsOf = (
+  results: ReadonlyArray<BackendResult>,
+  hello: Series,
+  levels: ReadonlyArray<number>,
+  createLevels: ReadonlyArray<number>
+): Array<Target> => {
+  const load = levels.includes(TARGET_LOAD) ? TARGET_LOAD : levels.at(-1)!
+  const createLoad = createLevels.includes(CREATE_IN_FLIGHT) ? CREATE_IN_FLIGHT : createLevels.at(-1)!
+  const pg = results.find((r) => r.backend === "postgres")
+  const embedded = results.find((r) => r.backend === "embedded")
+  const get = (r: BackendResult | undefined, op: OperationKey, stack: Stack["key"], l = load) =>
+    at(r?.measured.series.get(seriesKey(op, stack)), l)
+  const helloAt = (l: number) => at(hello, l)
+  const targets: Array<Target> = [
+    ratioTarget(
+      `getTask, PostgreSQL, ${load} conn: ≥ 2× the conventional stack`,
+      get(pg, "getTask", "atrium"),
+      get(pg, "getTask", "conventional"),
+      2,
+      "×"
+    ),
+    ratioTarget(`getTask, PostgreSQL, ${load} conn: ≥ 20% of the uWS hello`, get(pg, "getTask", "atrium"), helloAt(load), 0.2, "%"),
+    ratioTarget(
+      `updateTask (${UPDATED_TASKS} tasks), PostgreSQL, ${load} conn: ≥ 1× the conventional stack`,
+      get(pg, "updateTask", "atrium"),
+      get(pg, "updateTask", "conventional"),
+      1,
+      "×"
+    )
+  ]
+  for (const r of results) {
+    for (const stack of STACKS) {
+      const text = r.measured.ledgers.get(stack.key)
+      targets.push({
+        target: `updateTask, ${r.label}, ${stack.label}: every acknowledged update applied exactly once`,
+        figure: text ?? "not checked (its update series did not run)",
+        met: r.measured.exactlyOnce.get(stack.key)
+      })
+    }
+  }
+  targets.push(
+    ratioTarget(
+      `createTask, PostgreSQL, ${createLoad} in flight: ≥ 1× the conventional stack`,
+      get(pg, "createTask", "atrium", createLoad),
+      get(pg, "createTask", "conventional", createLoad),
+      1,
+      "×"
+    ),
+    ratioTarget(
+      `searchTasksLite, PostgreSQL, ${load} conn: ≥ 1× the conventional stack`,
+      get(pg, "searchTasks", "atrium"),
+      get(pg, "searchTasks", "conventional"),
+      1,
+      "×"
+    ),
+    ratioTarget(
+      `searchTasksLite, PostgreSQL, ${load} conn: ≥ 2% of the uWS hello`,
+      get(pg, "searchTasks", "atrium"),
+      helloAt(load),
+      0.02,
+      "%"
+    )
+  )
+  const embeddedGet = get(embedded, "getTask", "atrium")
+  targets.push(
+    embeddedGet
+      ? {
+          target: `getTask, embedded, ${load} conn: ≥ 10× the ${EMBEDDED_GET_TASK_BEFORE}/s measured when issue 8 was filed`,
+          figure: `${(embeddedGet.throughput / EMBEDDED_GET_TASK_BEFORE).toFixed(1)}× (${rate(embeddedGet.throughput)}/s)`,
+          met: embeddedGet.throughput >= 10 * EMBEDDED_GET_TASK_BEFORE
+        }
+      : { target: `getTask, embedded: ≥ 10× ${EMBEDDED_GET_TASK_BEFORE}/s`, figure: "not measured", met: undefined }
+  )
+  for (const r of results) {
+    for (const [stack, text] of r.memory) {
+      targets.push({
+        target: `read-model-memory, ${r.label}, ${stack === "atrium" ? ATRIUM.label : CONVENTIONAL.label}: server RSS around touching every task once`,
+        figure: text,
+        met: undefined
+      })
+    }
+  }
+  return targets
+}
+
+/** One line per operation and backend: the figures the issue asks for side by side. */
+const summaryOf = (group: Group, load: number): string | undefined => {
+  const s = group.series.find((x) => x.role === "subject")
+  const c = group.series.find((x) => x.label === CONVENTIONAL.label)
+  const h = group.series.find((x) => x.label.startsWith("uWS hello"))
+  const [sp, cp, hp] = [at(s, load), at(c, load), at(h, load)]
+  if (!sp) return undefined
+  const lat = (p: Point) => `p50 ${(p.latency.p50 / 1000).toFixed(1)} ms, p99 ${(p.latency.p99 / 1000).toFixed(1)} ms`
+  return (
+    `${group.name} at ${load}: Atrium ${rate(sp.throughput)}/s (${lat(sp)})` +
+    (cp ? `, conventional ${rate(cp.throughput)}/s (${lat(cp)}), ratio ${(sp.throughput / cp.throughput).toFixed(2)}×` : "") +
+    (hp ? `, uWS hello ${rate(hp.throughput)}/s, Atrium = ${((100 * sp.throughput) / hp.throughput).toFixed(1)}% of it` : "")
+  )
+}
+
+const levelsOf = (options: RunOptions) => {
+  const createLevels = options.smoke ? options.levels : [...new Set([...options.levels, CREATE_IN_FLIGHT])].sort((a, b) => a - b)
+  return { levels: options.levels, createLevels }
+}
+
+const GROUPS: ReadonlyArray<{ readonly op: OperationKey; readonly backends: ReadonlyArray<Backend["key"]> }> = [
+  { op: "catalog", backends: ["postgres"] },
+  { op: "getTask", backends: ["postgres", "embedded"] },
+  { op: "updateTask", backends: ["postgres", "embedded"] },
+  { op: "createTask", backends: ["postgres", "embedded"] },
+  { op: "searchTasks", backends: ["postgres", "embedded"] }
+]
 
 export const rest: Scenario = {
   name: "rest",
-  subject: "Atrium's HTTP facade (facade/main.ts, uWS): catalog GET, authenticated GETs (settings, getTask, searchTasksLite), create (POST)",
+  subject:
+    "Atrium's task operations over HTTP (facade/main.ts): getTask, updateTask, createTask, searchTasksLite on PostgreSQL and embedded PGlite; catalog GET; RSS after reading 100,000 tasks",
   baselines: [
-    "the same handlers behind Fastify 5 (bench/baselines/fastify-facade.ts: Atrium's services, router and pipeline on node:http; same database)",
-    "a bare uWS server answering \"Hello\" to everything: the limit (bench/baselines/uws-hello.ts)"
+    "the conventional stack: the same requests without actors, Fastify 5 + postgres.js (embedded: PGlite in-process), one statement per read and one transaction per write on Atrium's tables, same database (bench/baselines/conventional-stack.ts)",
+    'a bare uWS server answering "Hello" to everything: the limit (bench/baselines/uws-hello.ts)'
   ],
-  levels: { sweep: [1, 8, 32, 128], smoke: 8 },
+  levels: { sweep: [1, 32, 128], smoke: 8 },
 
-  workload: (options) => [
-    `Load: ${describeLoader(options.loader)}; closed loop over keep-alive connections, one request in flight each; connections = ${options.levels.join(", ")} (headline: ${options.levels.at(-1)}).`,
-    `Each point runs ${options.durationSec}s; each (server, operation) first gets ${options.warmupSec}s of unmeasured load at the highest level. One server runs at a time, on 127.0.0.1.`,
-    `Data: one PGlite DATA_DIR per run, seeded once through the facade's API (a workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${ASSIGNEES} members, ${tasksFor(options)} tasks); the facade restarts after seeding, then the Fastify server opens the same files after the facade stopped.`,
-    `Each server logs the seeded owner in (Bearer JWT); settings reads the workspace, getTask one task from the middle, searchTasksLite \`q=${SEARCH_WORD}&limit=20\` (1 task in ${WORDS.length} matches), the POST creates a workspace per request ({"name":"bench <n>"}); writes run last.`,
-    `Atrium: \`node --import tsx facade/main.ts\`, embedded (HOST=127.0.0.1, PORT, DATA_DIR, no DATABASE_URL or NATS_URL); Fastify and uWS run under the same \`node --import tsx\`.`,
-    `uWS hello is measured once per level (GET /, 5 B "Hello") and shown in every operation as its limit.`,
-  ],
+  workload: (options) => {
+    const sizes = sizesFor(options)
+    const { levels, createLevels } = levelsOf(options)
+    return [
+      `Load: ${describeLoader(options.loader)}; closed loop over keep-alive connections, one request in flight each; connections = ${levels.join(", ")} (createTask: ${createLevels.join(", ")}); ratios and targets at ${TARGET_LOAD} (createTask ${CREATE_IN_FLIGHT}) when measured.`,
+      `Each point runs ${options.durationSec}s; each (stack, operation) first gets ${options.warmupSec}s of unmeasured load at its highest level. One server runs at a time, on 127.0.0.1.`,
+      `Data per backend (a fresh PostgreSQL database, then a fresh PGlite DATA_DIR): structure through Atrium's API (1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${MEMBERS} members, a tag and a number field per space), tasks by SQL bulk insert: ${sizes.tasks} for getTask/updateTask/createTask, ${sizes.searchTasks} for the search, ${sizes.memoryTasks} for read-model-memory (PostgreSQL only).`,
+      `getTask reads one task from the middle; updateTask PATCHes {"description": <unique per request>} on ${UPDATED_TASKS} tasks of the workspace in turn; createTask POSTs {"name"} to one list; searchTasksLite \`q=${SEARCH_WORD}&limit=20\` (1 task in ${WORDS.length} matches).`,
+      `read-model-memory: Atrium with ACTOR_IDLE_SECONDS=${sizes.idleSeconds}, every task read once by getTask (${TOUCH_CONCURRENCY} in flight, from the runner); RSS before, after, and ${sizes.idleSeconds * 3} s later. The conventional stack is read the same way.`,
+      `Atrium: \`node --import tsx facade/main.ts\` (HOST=127.0.0.1, DATABASE_URL or DATA_DIR, no NATS_URL); the conventional stack and uWS run under the same \`node --import tsx\`. The uWS hello is measured once per level (GET /, 5 B).`
+    ]
+  },
 
-  // Server startups (migrations), the seeding, then a warm-up and the points per series.
-  estimateSec: (options) =>
-    40 + tasksFor(options) / 100 + (1 + TARGETS.length * OPERATIONS.length) * (options.warmupSec + options.levels.length * options.durationSec),
+  estimateSec: (options) => {
+    const sizes = sizesFor(options)
+    const { levels, createLevels } = levelsOf(options)
+    const series = (n: number) => options.warmupSec + n * options.durationSec
+    const perBackend = 2 * (series(levels.length) * 3 + series(createLevels.length))
+    return 90 + series(createLevels.length) + 2 * perBackend + series(levels.length) + sizes.memoryTasks / 500 + 2 * sizes.idleSeconds * 3
+  },
 
   run: async (options, progress) => {
-    const steps = new Steps(progress, options.levels.length * (1 + TARGETS.length * OPERATIONS.length), options.durationSec)
+    const { levels, createLevels } = levelsOf(options)
+    const sizes = sizesFor(options)
+    const perBackend = 2 * (3 * levels.length + createLevels.length)
+    const steps = new Steps(progress, createLevels.length + levels.length + 2 * perBackend + 2, options.durationSec)
     const notes: Array<string> = []
-    progress.update(0, "uWS hello: starting")
-    const hello = await measureHello(options, steps, notes)
-    const shared: Shared = { dataDir: mkdtempSync(join(tmpdir(), "atrium-bench-data-")), tasks: tasksFor(options) }
-    const measured: Array<Map<OperationKey, Series>> = []
-    try {
-      for (const [i, target] of TARGETS.entries()) {
-        progress.update(steps.fraction(), `${target.label}: starting`)
-        measured.push(await measureApi(target, shared, options, steps, progress, notes))
-        steps.sync(options.levels.length * (1 + OPERATIONS.length * (i + 1)))
+    const ctx: Context = { options, steps, progress, notes, levels, createLevels }
+    progress.update(0, "uWS hello")
+    const hello = await measureHello(createLevels, options, steps, notes)
+
+    const results: Array<BackendResult> = []
+    const failures = new Map<Backend["key"], unknown>()
+    for (const make of [postgresBackend, async () => embeddedBackend()]) {
+      let backend: Backend | undefined
+      try {
+        backend = await make()
+        results.push(await runBackend(ctx, backend, sizes))
+      } catch (error) {
+        const key = backend?.key ?? (make === postgresBackend ? "postgres" : "embedded")
+        failures.set(key, error)
+        progress.note(`${backend?.label ?? key} failed: ${firstLine(error)}`)
+      } finally {
+        await backend?.drop()
       }
-    } finally {
-      rmSync(shared.dataDir, { recursive: true, force: true })
     }
-    return {
-      groups: OPERATIONS.map((operation) => ({
-        name: operation.name,
-        unit: "req",
-        // Baselines before the subject: the report takes ratios against the series listed before.
-        series: [hello, ...measured.map((bySeries) => bySeries.get(operation.key)!).sort((a, b) => Number(a.role === "subject") - Number(b.role === "subject"))]
-      })),
-      notes
+
+    const groups: Array<Group> = []
+    for (const { op, backends } of GROUPS) {
+      for (const key of backends) {
+        const label = key === "postgres" ? "PostgreSQL" : "embedded PGlite"
+        const result = results.find((r) => r.backend === key)
+        const stacks = op === "catalog" ? [ATRIUM] : [CONVENTIONAL, ATRIUM]
+        const series = stacks.map(
+          (stack) =>
+            result?.measured.series.get(seriesKey(op, stack.key)) ??
+            failedSeries(stack.label, stack.role, failures.get(key) ?? "did not run")
+        )
+        groups.push({
+          name: `${OPERATIONS[op].name} — ${label}`,
+          unit: "req",
+          series: [hello, ...series],
+          headlineLoad:
+            op === "createTask"
+              ? createLevels.includes(CREATE_IN_FLIGHT)
+                ? CREATE_IN_FLIGHT
+                : createLevels.at(-1)!
+              : levels.includes(TARGET_LOAD)
+                ? TARGET_LOAD
+                : levels.at(-1)!
+        })
+      }
     }
+    const pg = results.find((r) => r.backend === "postgres")
+    groups.push({
+      name: `read-model-memory: getTask of each of ${sizes.memoryTasks} tasks once — PostgreSQL`,
+      unit: "req",
+      series: [CONVENTIONAL, ATRIUM].map(
+        (stack) =>
+          pg?.measured.series.get(`memory:${seriesKey("getTask", stack.key)}`) ??
+          failedSeries(stack.label, stack.role, failures.get("postgres") ?? "did not run")
+      ),
+      headlineLoad: TOUCH_CONCURRENCY
+    })
+    for (const group of groups) {
+      const line = summaryOf(group, group.headlineLoad!)
+      if (line) notes.push(line)
+    }
+    return { groups, targets: targetsOf(results, hello, levels, createLevels), notes }
   }
 }
