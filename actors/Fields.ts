@@ -9,11 +9,7 @@ export const Email = Schema.String.check(
 ).annotate({ format: "email", examples: ["alice@example.com"] })
 
 /** Non-empty after trimming, at most `max` characters. */
-export const Name = (max = 200) =>
-  Schema.String.check(
-    Schema.isMaxLength(max),
-    Schema.isPattern(/\S/, { expected: "a non-blank string" })
-  )
+export const Name = (max = 200) => Schema.String.check(Schema.isMaxLength(max), Schema.isPattern(/\S/, { expected: "a non-blank string" }))
 
 export const Timestamp = Schema.String.annotate({ format: "date-time", examples: ["2026-11-21T12:00:00.000Z"] })
 

@@ -82,9 +82,9 @@ const explained = (sql: SqlShape): SqlShape => ({
   query: (text, params) =>
     explaining.on && !/^\s*EXPLAIN/i.test(text)
       ? Effect.flatMap(sql.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, params), (plan) => {
-        write(plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n"))
-        return sql.query(text, params)
-      })
+          write(plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n"))
+          return sql.query(text, params)
+        })
       : sql.query(text, params)
 })
 
@@ -102,11 +102,17 @@ const reads: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, Sql
   ["searchWiki q=golf", searchPages({ _tag: "reader", reader }, parseSearchQuery("golf")!, {}, { limit: 20, offset: 0 })],
   ["searchWikiTitles q=zebr", searchTitles(reader, parseSearchQuery("zebr", "A")!, "zebr", undefined, 10)],
   ["getWikiSearchFacets q=zebra", searchFacets(reader, parseSearchQuery("zebra")!, {})],
-  ["wiki pages visible to a member (visibleTo: home, dashboards, export)", Effect.suspend(() => {
-    const visible = visibleTo(reader, 1)
-    return query(`WITH RECURSIVE ${visible.ctes} SELECT count(*) AS n FROM visible_pages`, [...visible.params])
-  })],
-  ["task counts by status type (dashboard widget)", countsBy({ workspaceId: "ws", viewer, scopeType: "workspace", scopeId: "ws" }, "status_type")],
+  [
+    "wiki pages visible to a member (visibleTo: home, dashboards, export)",
+    Effect.suspend(() => {
+      const visible = visibleTo(reader, 1)
+      return query(`WITH RECURSIVE ${visible.ctes} SELECT count(*) AS n FROM visible_pages`, [...visible.params])
+    })
+  ],
+  [
+    "task counts by status type (dashboard widget)",
+    countsBy({ workspaceId: "ws", viewer, scopeType: "workspace", scopeId: "ws" }, "status_type")
+  ],
   ["space tree with task counts", Effect.flatMap(getSpace("s1"), (space) => spaceTree(space))]
 ]
 
@@ -151,10 +157,14 @@ const main = Effect.gen(function* () {
 
 const run = async () => {
   if (onPglite) {
-    await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
-      const sql = yield* Layer.build(PgliteSql.layer(PgliteSql.memory))
-      yield* main.pipe(Effect.provideService(Sql, explained(Context.get(sql, Sql))))
-    })))
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const sql = yield* Layer.build(PgliteSql.layer(PgliteSql.memory))
+          yield* main.pipe(Effect.provideService(Sql, explained(Context.get(sql, Sql))))
+        })
+      )
+    )
     return
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -164,10 +174,14 @@ const run = async () => {
   try {
     const url = new URL(adminUrl)
     url.pathname = `/${name}`
-    await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
-      const sql = yield* Layer.build(PostgresSql.layer(url.toString()))
-      yield* main.pipe(Effect.provideService(Sql, explained(Context.get(sql, Sql))))
-    })))
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const sql = yield* Layer.build(PostgresSql.layer(url.toString()))
+          yield* main.pipe(Effect.provideService(Sql, explained(Context.get(sql, Sql))))
+        })
+      )
+    )
   } finally {
     if (args.includes("--keep")) write(`kept database ${name}`)
     else await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)

@@ -23,7 +23,8 @@ export class ProgressBar {
   forScenario(index: number, name: string): Progress {
     const before = this.weights.slice(0, index).reduce((sum, w) => sum + w, 0)
     return {
-      update: (fraction, label) => this.draw((before + Math.min(1, Math.max(0, fraction)) * this.weights[index]) / this.total, `${name}: ${label}`),
+      update: (fraction, label) =>
+        this.draw((before + Math.min(1, Math.max(0, fraction)) * this.weights[index]) / this.total, `${name}: ${label}`),
       note: (line) => this.print(`  ${name}: ${line}`)
     }
   }

@@ -33,7 +33,12 @@ export const collabLayer = (config: AtriumConfig, options: CollabOptions = colla
       if (config.natsUrl !== undefined) {
         const natsUrl = config.natsUrl
         server.cluster = yield* Effect.promise(() =>
-          natsCluster(server, { url: natsUrl, prefix: config.natsPrefix, nodeId: server.nodeId, heartbeatSeconds: options.heartbeatSeconds })
+          natsCluster(server, {
+            url: natsUrl,
+            prefix: config.natsPrefix,
+            nodeId: server.nodeId,
+            heartbeatSeconds: options.heartbeatSeconds
+          })
         )
       }
       return collabContext(server)

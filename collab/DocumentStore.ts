@@ -61,14 +61,19 @@ export const append = (entries: ReadonlyArray<AppendEntry>): Effect.Effect<void,
   entries.length === 0
     ? Effect.void
     : Sql.use((sql) =>
-      sql.query(
-        `insert into collab_updates (name, "update")
+        sql.query(
+          `insert into collab_updates (name, "update")
          select r.value->>'n', decode(r.value->>'u', 'base64')
          from jsonb_array_elements($1::jsonb) with ordinality as r(value, ord)
          order by r.ord`,
-        [entries.map((entry) => ({ n: entry.name, u: Buffer.from(entry.update.buffer, entry.update.byteOffset, entry.update.byteLength).toString("base64") }))]
-      )
-    ).pipe(Effect.asVoid)
+          [
+            entries.map((entry) => ({
+              n: entry.name,
+              u: Buffer.from(entry.update.buffer, entry.update.byteOffset, entry.update.byteLength).toString("base64")
+            }))
+          ]
+        )
+      ).pipe(Effect.asVoid)
 
 export interface Compaction {
   /** Log rows folded into the state. */
@@ -87,7 +92,9 @@ export const compact = (name: string, live?: Uint8Array): Effect.Effect<Compacti
     sql.transaction(
       Effect.gen(function* () {
         yield* sql.query("insert into collab_documents (name, state) values ($1, null) on conflict (name) do nothing", [name])
-        const locked = yield* sql.query<{ state: Uint8Array | null }>("select state from collab_documents where name = $1 for update", [name])
+        const locked = yield* sql.query<{ state: Uint8Array | null }>("select state from collab_documents where name = $1 for update", [
+          name
+        ])
         const rows = yield* sql.query<{ id: number | string; update: Uint8Array }>(
           `select id, "update" from collab_updates where name = $1 order by id`,
           [name]
@@ -100,10 +107,9 @@ export const compact = (name: string, live?: Uint8Array): Effect.Effect<Compacti
         const state = Y.mergeUpdates(parts)
         yield* sql.query("update collab_documents set state = $2, compacted_at = now() where name = $1", [name, state])
         // Exactly the rows read: a row committed meanwhile (with a lower id, even) stays in the log.
-        yield* sql.query(
-          `delete from collab_updates where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
-          [rows.map((row) => String(row.id))]
-        )
+        yield* sql.query(`delete from collab_updates where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`, [
+          rows.map((row) => String(row.id))
+        ])
         return { rows: rows.length, bytes: state.byteLength }
       })
     )
@@ -124,10 +130,10 @@ export const remove = (name: string): Effect.Effect<void, SqlError, Sql> =>
 export const crowded = (minRows: number, limit: number): Effect.Effect<ReadonlyArray<string>, SqlError, Sql> =>
   Effect.map(
     Sql.use((sql) =>
-      sql.query<{ name: string }>(
-        "select name from collab_updates group by name having count(*) >= $1 order by count(*) desc limit $2",
-        [minRows, limit]
-      )
+      sql.query<{ name: string }>("select name from collab_updates group by name having count(*) >= $1 order by count(*) desc limit $2", [
+        minRows,
+        limit
+      ])
     ),
     (rows) => rows.map((row) => row.name)
   )

@@ -26,7 +26,7 @@ import { type ClusterHost, type ClusterNode, soloNode } from "./Cluster.ts"
 import type { CollabOptions } from "./CollabOptions.ts"
 import * as DocumentStore from "./DocumentStore.ts"
 import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.ts"
-import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc, } from "./RichText.ts"
+import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc } from "./RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { UpdateLog } from "./UpdateLog.ts"
 import { logError } from "../runtime/Log.ts"
@@ -125,7 +125,12 @@ export class LiveServer implements ClusterHost {
   private sweepTimer: NodeJS.Timeout | undefined
   private closed = false
 
-  constructor(private readonly runSql: RunSql, readonly options: CollabOptions, backend: "postgres" | "pglite" = "pglite", cluster?: ClusterNode) {
+  constructor(
+    private readonly runSql: RunSql,
+    readonly options: CollabOptions,
+    backend: "postgres" | "pglite" = "pglite",
+    cluster?: ClusterNode
+  ) {
     this.cluster = cluster ?? soloNode(this.nodeId)
     this.log = new UpdateLog({
       write: (entries) => runSql(DocumentStore.append(entries)),
@@ -191,10 +196,14 @@ export class LiveServer implements ClusterHost {
   private async loadInto(name: string, document: Document): Promise<void> {
     await this.log.barrier(name)
     const stored = await this.runSql(DocumentStore.load(name))
-    Y.transact(document, () => {
-      if (stored.state !== undefined) Y.applyUpdate(document, stored.state)
-      for (const update of stored.updates) Y.applyUpdate(document, update)
-    }, STORAGE)
+    Y.transact(
+      document,
+      () => {
+        if (stored.state !== undefined) Y.applyUpdate(document, stored.state)
+        for (const update of stored.updates) Y.applyUpdate(document, update)
+      },
+      STORAGE
+    )
     const tracked: Tracked = {
       individual: new Set(),
       rowsSinceCompaction: stored.updates.length,
@@ -206,13 +215,16 @@ export class LiveServer implements ClusterHost {
     this.tracked.set(name, tracked)
     this.patchBroadcast(name, document, tracked)
     document.on("update", (update: Uint8Array, origin: unknown) => this.changed(name, update, origin))
-    document.awareness.on("update", ({ added, updated, removed }: { added: Array<number>; updated: Array<number>; removed: Array<number> }, origin: unknown) => {
-      // Local connections' changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back.
-      const local = origin === null || (typeof origin === "object" && (origin as { source?: unknown }).source === "connection")
-      if (!local) return
-      const clients = [...added, ...updated, ...removed]
-      if (clients.length > 0) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
-    })
+    document.awareness.on(
+      "update",
+      ({ added, updated, removed }: { added: Array<number>; updated: Array<number>; removed: Array<number> }, origin: unknown) => {
+        // Local connections' changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back.
+        const local = origin === null || (typeof origin === "object" && (origin as { source?: unknown }).source === "connection")
+        if (!local) return
+        const clients = [...added, ...updated, ...removed]
+        if (clients.length > 0) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+      }
+    )
     this.cluster.join(name, document)
   }
 
@@ -409,7 +421,8 @@ export class LiveServer implements ClusterHost {
   }
 
   append(name: string, content: ProseMirrorNode): Promise<void> {
-    const blocks = content.type === "doc" ? validateDoc(content).content ?? [] : validateDoc({ type: "doc", content: [content] }).content ?? []
+    const blocks =
+      content.type === "doc" ? (validateDoc(content).content ?? []) : (validateDoc({ type: "doc", content: [content] }).content ?? [])
     return this.edit(name, (document) => appendToYFragment(blocks, contentOf(document)))
   }
 

@@ -44,7 +44,9 @@ const subjectOf = (prefix: string, name: string) => `${prefix}.collab.doc.${toke
 /** A digest of the document's delete set: equal state vectors can still differ in deletions. */
 const deleteSetDigest = (doc: Y.Doc): string =>
   // The diff against its own state vector holds no structs: only the delete set.
-  createHash("sha1").update(Y.encodeStateAsUpdate(doc, Y.encodeStateVector(doc))).digest("base64")
+  createHash("sha1")
+    .update(Y.encodeStateAsUpdate(doc, Y.encodeStateVector(doc)))
+    .digest("base64")
 
 /** Whether `mine` has a clock beyond `theirs` for some client. */
 const ahead = (mine: Map<number, number>, theirs: Map<number, number>): boolean => {
@@ -142,15 +144,22 @@ export const natsCluster = async (host: ClusterHost, options: NatsClusterOptions
     const sameDeletes = theirDigest === deleteSetDigest(document)
     if (ahead(mine, theirs) || !sameDeletes) {
       const diff = Y.encodeStateAsUpdate(document, theirVector)
-      send(subjectOf(prefix, name), frameOf(Kind.Repair, (encoder) => {
-        encoding.writeVarString(encoder, from)
-        encoding.writeVarUint8Array(encoder, diff)
-      }))
+      send(
+        subjectOf(prefix, name),
+        frameOf(Kind.Repair, (encoder) => {
+          encoding.writeVarString(encoder, from)
+          encoding.writeVarUint8Array(encoder, diff)
+        })
+      )
     }
     if (ahead(theirs, mine) || !sameDeletes) send(subjectOf(prefix, name), syncFrame(document, false))
     if (initial) {
       const awareness = localAwareness(document)
-      if (awareness !== undefined) send(subjectOf(prefix, name), frameOf(Kind.Awareness, (encoder) => encoding.writeVarUint8Array(encoder, awareness)))
+      if (awareness !== undefined)
+        send(
+          subjectOf(prefix, name),
+          frameOf(Kind.Awareness, (encoder) => encoding.writeVarUint8Array(encoder, awareness))
+        )
     }
   }
 
@@ -271,11 +280,21 @@ export const natsCluster = async (host: ClusterHost, options: NatsClusterOptions
       }
     },
     publishUpdate: (name, update) =>
-      send(subjectOf(prefix, name), frameOf(Kind.Update, (encoder) => encoding.writeVarUint8Array(encoder, update))),
+      send(
+        subjectOf(prefix, name),
+        frameOf(Kind.Update, (encoder) => encoding.writeVarUint8Array(encoder, update))
+      ),
     publishAwareness: (name, update) =>
-      send(subjectOf(prefix, name), frameOf(Kind.Awareness, (encoder) => encoding.writeVarUint8Array(encoder, update))),
+      send(
+        subjectOf(prefix, name),
+        frameOf(Kind.Awareness, (encoder) => encoding.writeVarUint8Array(encoder, update))
+      ),
     publishPresence,
-    publishRemoved: (name) => send(subjectOf(prefix, name), frameOf(Kind.Removed, () => {})),
+    publishRemoved: (name) =>
+      send(
+        subjectOf(prefix, name),
+        frameOf(Kind.Removed, () => {})
+      ),
     remoteEditors: (name) => {
       const expiry = Date.now() - options.heartbeatSeconds * 3000
       return [...(presence.get(name)?.values() ?? [])].filter((entry) => entry.at >= expiry).flatMap((entry) => entry.editors)

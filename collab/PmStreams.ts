@@ -82,24 +82,33 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
           const workspaceIds = [...sessions.keys()]
           if (workspaceIds.length === 0) return
           const workspaces = yield* workspacesByIds(workspaceIds)
-          const roles = new Map([...workspaces].map(([id, ws]) => [id, new Map(ws.members.map((m) => [m.userId, m.role] as const))] as const))
+          const roles = new Map(
+            [...workspaces].map(([id, ws]) => [id, new Map(ws.members.map((m) => [m.userId, m.role] as const))] as const)
+          )
           const restricted: Array<[StreamSession, ReadonlyArray<string>]> = []
           for (const [workspaceId, open] of sessions) {
             for (const session of open) {
               const role = roles.get(workspaceId)?.get(session.userId)
               if (role === undefined) session.revoke(CloseCode.forbidden, "no longer a member of this workspace")
               else if (role !== session.role) session.revoke(CloseCode.accessChanged, "your role changed; reconnect")
-              else if (role !== "owner" && role !== "admin" && session.spacesInUse().length > 0) restricted.push([session, session.spacesInUse()])
+              else if (role !== "owner" && role !== "admin" && session.spacesInUse().length > 0)
+                restricted.push([session, session.spacesInUse()])
             }
           }
           if (restricted.length === 0) return
           // Non-admins: every space they follow that is private now must still count them as members.
           const spaceIds = [...new Set(restricted.flatMap(([, spaces]) => spaces))]
-          const privateIds = new Set((yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id))
+          const privateIds = new Set(
+            (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map(
+              (r) => r.id
+            )
+          )
           if (privateIds.size === 0) return
           const memberships = new Set(
-            (yield* query<{ space_id: string; user_id: string }>("SELECT space_id, user_id FROM pm_space_members WHERE space_id = ANY($1::text[])", [[...privateIds]]))
-              .map((r) => `${r.space_id} ${r.user_id}`)
+            (yield* query<{ space_id: string; user_id: string }>(
+              "SELECT space_id, user_id FROM pm_space_members WHERE space_id = ANY($1::text[])",
+              [[...privateIds]]
+            )).map((r) => `${r.space_id} ${r.user_id}`)
           )
           for (const [session, spaces] of restricted) {
             if (spaces.some((id) => privateIds.has(id) && !memberships.has(`${id} ${session.userId}`))) {
@@ -121,9 +130,14 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
               const live = yield* (yield* ActorSystem).ask(ApiKey, claims.apiKeyId, "get", {}).pipe(Effect.option)
               if (live._tag === "None") return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
             }
-            const role = yield* (yield* ActorSystem).ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId }).pipe(Effect.option)
+            const role = yield* (yield* ActorSystem)
+              .ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId })
+              .pipe(Effect.option)
             if (role._tag === "None") return refused(CloseCode.forbidden, "no longer a member of this workspace")
-            return { _tag: "Authorized", viewer: { userId: claims.userId, workspaceId: claims.workspaceId, role: role.value } } satisfies Authorization
+            return {
+              _tag: "Authorized",
+              viewer: { userId: claims.userId, workspaceId: claims.workspaceId, role: role.value }
+            } satisfies Authorization
           })
         ).catch((error) => {
           log("authorizing a connection")(error)

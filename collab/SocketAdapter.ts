@@ -52,7 +52,10 @@ export class SocketAdapter {
   closed = false
   closeCode: number | undefined
 
-  constructor(ws: WebSocket<SocketData>, private readonly options: SocketAdapterOptions) {
+  constructor(
+    ws: WebSocket<SocketData>,
+    private readonly options: SocketAdapterOptions
+  ) {
     this.ws = ws
   }
 

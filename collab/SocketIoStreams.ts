@@ -89,7 +89,12 @@ export const attachSocketIo = (app: TemplatedApp, node: StreamNode, maxBackpress
         void socket.leave(topic)
       },
       close: (code, reason) => {
-        socket.emit("event", { type: "error", code: code === CloseCode.malformed ? "malformed" : "closed", closeCode: code, message: reason })
+        socket.emit("event", {
+          type: "error",
+          code: code === CloseCode.malformed ? "malformed" : "closed",
+          closeCode: code,
+          message: reason
+        })
         socket.disconnect(true)
       }
     })

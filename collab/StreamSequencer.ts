@@ -71,21 +71,30 @@ export class StreamSequencer {
       return existing.ready
     }
     const track: Track = {
-      refs: 1, ready: Promise.resolve(), initialized: false, last: 0, target: 0,
-      pending: new Map(), filling: false, retryTimer: undefined
+      refs: 1,
+      ready: Promise.resolve(),
+      initialized: false,
+      last: 0,
+      target: 0,
+      pending: new Map(),
+      filling: false,
+      retryTimer: undefined
     }
     this.tracks.set(workspaceId, track)
-    track.ready = this.io.lastSeqs([workspaceId]).then((seqs) => {
-      const last = seqs.get(workspaceId) ?? 0
-      track.initialized = true
-      track.last = last
-      track.target = Math.max(track.target, last)
-      for (const seq of track.pending.keys()) if (seq <= last) track.pending.delete(seq)
-      this.advance(workspaceId, track)
-    }, (error) => {
-      if (this.tracks.get(workspaceId) === track) this.tracks.delete(workspaceId)
-      throw error
-    })
+    track.ready = this.io.lastSeqs([workspaceId]).then(
+      (seqs) => {
+        const last = seqs.get(workspaceId) ?? 0
+        track.initialized = true
+        track.last = last
+        track.target = Math.max(track.target, last)
+        for (const seq of track.pending.keys()) if (seq <= last) track.pending.delete(seq)
+        this.advance(workspaceId, track)
+      },
+      (error) => {
+        if (this.tracks.get(workspaceId) === track) this.tracks.delete(workspaceId)
+        throw error
+      }
+    )
     return track.ready
   }
 

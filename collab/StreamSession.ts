@@ -26,7 +26,16 @@ import { eventFrame } from "../actors/pm/EventLog.ts"
 import type { ChangeScope } from "../actors/pm/ChangeLog.ts"
 import type { ScopeTarget, Viewer } from "../actors/pm/Visibility.ts"
 import { atLeast } from "../actors/identity/Workspace.ts"
-import { controlTopic, listTopic, privateSpaceTopic, spaceTopic, taskTopic, userTopic, workspaceAllTopic, workspacePublicTopic } from "./StreamTopics.ts"
+import {
+  controlTopic,
+  listTopic,
+  privateSpaceTopic,
+  spaceTopic,
+  taskTopic,
+  userTopic,
+  workspaceAllTopic,
+  workspacePublicTopic
+} from "./StreamTopics.ts"
 
 /** WebSocket close codes of the live streams (see reference data "stream close codes"). */
 export const CloseCode = {
@@ -55,7 +64,13 @@ export interface StreamBackend {
   readonly lastDelivered: (workspaceId: string) => number
   readonly resolveScope: (viewer: Viewer, scope: ChangeScope, id: string) => Promise<ScopeTarget>
   readonly visiblePrivateSpaces: (viewer: Viewer) => Promise<ReadonlyArray<string> | "all">
-  readonly readScoped: (workspaceId: string, filter: ScopeFilter, after: number, upTo: number, limit: number) => Promise<ReadonlyArray<LoggedEvent>>
+  readonly readScoped: (
+    workspaceId: string,
+    filter: ScopeFilter,
+    after: number,
+    upTo: number,
+    limit: number
+  ) => Promise<ReadonlyArray<LoggedEvent>>
   readonly oldestSeq: (workspaceId: string) => Promise<number | undefined>
   /** Most events a subscription replays; more means resync. */
   readonly maxReplay: number
@@ -249,7 +264,13 @@ export class StreamSession {
     if (!this.open) return
     const key = `${frame.scope}:${frame.id}`
     if (!this.subscriptions.has(key) && this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-      return this.send({ type: "error", code: "too_many_subscriptions", message: `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, scope: frame.scope, id: frame.id })
+      return this.send({
+        type: "error",
+        code: "too_many_subscriptions",
+        message: `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`,
+        scope: frame.scope,
+        id: frame.id
+      })
     }
     const ws = this.viewer.workspaceId
     let subscription: Subscription
@@ -258,9 +279,12 @@ export class StreamSession {
     let resync = false
     try {
       const target = await this.backend.resolveScope(this.viewer, frame.scope, frame.id)
-      const privateSpaces = frame.scope === "workspace"
-        ? (atLeast(this.viewer.role, "admin") ? "all" as const : await this.backend.visiblePrivateSpaces(this.viewer))
-        : []
+      const privateSpaces =
+        frame.scope === "workspace"
+          ? atLeast(this.viewer.role, "admin")
+            ? ("all" as const)
+            : await this.backend.visiblePrivateSpaces(this.viewer)
+          : []
       subscription = { key, target, privateSpaces, topics: this.topicsOf(target, privateSpaces) }
       if (frame.lastSeq !== undefined && !this.covered(subscription)) {
         const filter: ScopeFilter = { scope: frame.scope, id: frame.id, privateSpaces }

@@ -45,9 +45,7 @@ export const services = (config: AtriumConfig) => {
   const database = config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
   // An in-memory database keeps its blobs in a throwaway directory, not in a folder named "memory:".
   const blobDir = config.dataDir === PgliteSql.memory ? mkdtempSync(path.join(tmpdir(), "atrium-blobs-")) : config.dataDir
-  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(blobDir)).pipe(
-    Layer.provideMerge(database)
-  )
+  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(blobDir)).pipe(Layer.provideMerge(database))
   const extended = extensions.reduce(
     (below, extension) => (extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>).pipe(Layer.provideMerge(below)),
     stores as unknown as Layer.Layer<CoreServices>
@@ -60,4 +58,5 @@ export const services = (config: AtriumConfig) => {
 /** Starts the server inside the current scope; closing the scope drains it. */
 export const start = (config: AtriumConfig) =>
   serve(atriumRegistry, { host: config.host, port: config.port, bodyLimitBytes: config.bodyLimitBytes }, (app) =>
-    Effect.forEach(extensions, (extension) => (extension.attach?.(app, config) ?? Effect.void) as Effect.Effect<void>, { discard: true }))
+    Effect.forEach(extensions, (extension) => (extension.attach?.(app, config) ?? Effect.void) as Effect.Effect<void>, { discard: true })
+  )

@@ -36,7 +36,8 @@ const statusOf: Record<RejectionCode, number> = {
 const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
   handover: "No node owns this resource right now (it is moving between nodes); retry shortly",
   draining: "The server is shutting down; retry shortly",
-  interrupted: "The request was interrupted while its resource moved between nodes or the server shut down; its outcome is unknown, check before retrying",
+  interrupted:
+    "The request was interrupted while its resource moved between nodes or the server shut down; its outcome is unknown, check before retrying",
   unknown: "The resource is temporarily unavailable; retry shortly"
 }
 
@@ -51,9 +52,13 @@ export const fromFailure = (failure: Rejection | ActorError): HttpError => {
         failure.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="atrium"' } : undefined
       )
     case "ActorOverloaded":
-      return httpError(429, "overloaded", `Too many requests queued for ${failure.address.kind}; retry shortly`, undefined, { "retry-after": "1" })
+      return httpError(429, "overloaded", `Too many requests queued for ${failure.address.kind}; retry shortly`, undefined, {
+        "retry-after": "1"
+      })
     case "ActorTimeout":
-      return httpError(503, "timeout", `No reply from ${failure.address.kind} within ${failure.millis} ms; retry shortly`, undefined, { "retry-after": "1" })
+      return httpError(503, "timeout", `No reply from ${failure.address.kind} within ${failure.millis} ms; retry shortly`, undefined, {
+        "retry-after": "1"
+      })
     case "ActorUnavailable":
       return httpError(503, "unavailable", unavailableMessage[failure.reason ?? "unknown"], undefined, { "retry-after": "1" })
     default:

@@ -28,10 +28,24 @@ export interface RunningServer {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 304: "Not Modified",
-  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-  409: "Conflict", 410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
-  429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  304: "Not Modified",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable"
 }
 
 /** Status lines built once ("200 OK"), not per response. */
@@ -121,7 +135,12 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         aborted = true
       })
       if (draining) {
-        write(res, requestId, errorResponse(httpError(503, "unavailable", "Server is shutting down", undefined, { "retry-after": "1" }), requestId), true)
+        write(
+          res,
+          requestId,
+          errorResponse(httpError(503, "unavailable", "Server is shutting down", undefined, { "retry-after": "1" }), requestId),
+          true
+        )
         return
       }
       const match = registry.router.match(method, path)

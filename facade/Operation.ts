@@ -31,7 +31,13 @@ export interface ResponseSpec {
 
 /** The media types a response may carry: the declared ones, else JSON when it has a schema. */
 export const mediaTypesOf = (spec: ResponseSpec): ReadonlyArray<string> =>
-  spec.contentType === undefined ? (spec.schema ? ["application/json"] : []) : typeof spec.contentType === "string" ? [spec.contentType] : spec.contentType
+  spec.contentType === undefined
+    ? spec.schema
+      ? ["application/json"]
+      : []
+    : typeof spec.contentType === "string"
+      ? [spec.contentType]
+      : spec.contentType
 
 /** `type/subtype`, lower case, without parameters. */
 export const essenceOf = (mediaType: string): string => mediaType.split(";")[0]!.trim().toLowerCase()
@@ -119,7 +125,8 @@ export const operation = <
   Q extends Schema.Top | undefined = undefined,
   B extends Schema.Top | undefined = undefined,
   R = never
->(definition: Operation<P, Q, B, R>): Operation<P, Q, B, R> => definition
+>(
+  definition: Operation<P, Q, B, R>
+): Operation<P, Q, B, R> => definition
 
-export const successStatus = (op: AnyOperation): number =>
-  Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)
+export const successStatus = (op: AnyOperation): number => Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)

@@ -50,9 +50,7 @@ const decoders = new WeakMap<Schema.Top, (input: unknown) => Exit.Exit<unknown, 
 
 const refused = (location: string, details: ReadonlyArray<RejectionDetail>) => {
   const first = details[0]
-  return Effect.fail(
-    reject("invalid", first ? `Invalid ${first.path}: ${first.message}` : `Invalid request ${location}`, details)
-  )
+  return Effect.fail(reject("invalid", first ? `Invalid ${first.path}: ${first.message}` : `Invalid request ${location}`, details))
 }
 
 /**
@@ -126,7 +124,11 @@ const decodeUpload = (operation: AnyOperation, request: IncomingRequest) => {
   const upload = operation.upload
   if (upload === undefined) return Effect.succeed(undefined)
   const contentType = request.contentType.split(";")[0]!.trim().toLowerCase()
-  if (!upload.contentTypes.some((allowed) => allowed === contentType || (allowed.endsWith("/*") && contentType.startsWith(allowed.slice(0, -1))))) {
+  if (
+    !upload.contentTypes.some(
+      (allowed) => allowed === contentType || (allowed.endsWith("/*") && contentType.startsWith(allowed.slice(0, -1)))
+    )
+  ) {
     return Effect.fail(reject("unsupported_media_type", `Content-Type must be one of ${upload.contentTypes.join(", ")}`))
   }
   if (request.body === undefined || request.body.length === 0) {
@@ -152,18 +154,18 @@ const handle = (match: Match, request: IncomingRequest) => {
   }
   const operation = match.operation
   return Effect.gen(function* () {
-    const principal = operation.auth === "public"
-      ? undefined
-      : yield* authenticate({ authorization: request.authorization, apiKey: request.apiKey })
+    const principal =
+      operation.auth === "public" ? undefined : yield* authenticate({ authorization: request.authorization, apiKey: request.apiKey })
     yield* authorize(operation, principal)
     const params = operation.params ? yield* decodeAt(operation.params, match.params, "path") : undefined
     const query = operation.query ? yield* decodeAt(operation.query, parseQuery(request.query), "query") : undefined
     const body = yield* decodeBody(operation, request)
     const upload = yield* decodeUpload(operation, request)
-    const result = yield* operation.handler(
-      upload ? { params, query, body, upload } : { params, query, body },
-      { requestId: request.requestId, principal, origin: request.origin }
-    )
+    const result = yield* operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
+      requestId: request.requestId,
+      principal,
+      origin: request.origin
+    })
     const response = yield* reply(operation, result)
     const etag = response.headers.etag
     return etag !== undefined && request.ifNoneMatch === etag

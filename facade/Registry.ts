@@ -30,7 +30,8 @@ const responseProblems = (op: AnyOperation): Array<string> => {
     const mediaTypes = mediaTypesOf(spec)
     if (code >= 400) {
       // Every error is the error envelope (Describe documents it); nothing else may be declared.
-      if (spec.schema !== undefined || spec.contentType !== undefined) refuse(status, "is an error: it carries the error envelope, declare only its description")
+      if (spec.schema !== undefined || spec.contentType !== undefined)
+        refuse(status, "is an error: it carries the error envelope, declare only its description")
       continue
     }
     if (code === 204 || code === 304) {
@@ -38,7 +39,8 @@ const responseProblems = (op: AnyOperation): Array<string> => {
       continue
     }
     if (mediaTypes.length === 0) refuse(status, "declares no content: a JSON reply needs its schema")
-    for (const mediaType of mediaTypes) if (!MEDIA_TYPE.test(mediaType)) refuse(status, `declares "${mediaType}", which is not one media type`)
+    for (const mediaType of mediaTypes)
+      if (!MEDIA_TYPE.test(mediaType)) refuse(status, `declares "${mediaType}", which is not one media type`)
     if (mediaTypes.some(isJsonMediaType) && spec.schema === undefined) refuse(status, "returns JSON without a schema")
   }
   for (const mediaType of op.upload?.contentTypes ?? []) {
@@ -78,7 +80,8 @@ export const makeRegistry = (operations: ReadonlyArray<AnyOperation>, infrastruc
     if (ids.has(key)) throw new Error(`operationId ${op.operationId} is declared twice in ${op.service}`)
     ids.add(key)
     if (!/^[a-z][A-Za-z0-9]*$/.test(op.operationId)) throw new Error(`operationId ${op.operationId} is not camelCase`)
-    if (!services[op.service].tags.some((t) => t.tag === op.tag)) throw new Error(`${op.operationId}: unknown ${op.service} tag "${op.tag}"`)
+    if (!services[op.service].tags.some((t) => t.tag === op.tag))
+      throw new Error(`${op.operationId}: unknown ${op.service} tag "${op.tag}"`)
     if (op.auth === "both" && op.scopes.length === 0) {
       throw new Error(`${op.operationId}: an operation open to API keys must name its scope(s)`)
     }

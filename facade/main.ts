@@ -25,7 +25,10 @@ const program = Effect.gen(function* () {
     `Atrium listening on ${config.host}:${server.port} (uWebSockets.js from ${uwsBuild})`,
     `  database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}`,
     `  actors:   ${config.natsUrl ? `NATS ${config.natsUrl} (prefix ${config.natsPrefix})` : "in-process"}`,
-    ...serviceNames.map((s) => `  ${serviceInfo[s].name.padEnd(18)} ${origin}${serviceInfo[s].basePath}   (OpenAPI: ${origin}${serviceInfo[s].basePath}/v1/openapi.json)`),
+    ...serviceNames.map(
+      (s) =>
+        `  ${serviceInfo[s].name.padEnd(18)} ${origin}${serviceInfo[s].basePath}   (OpenAPI: ${origin}${serviceInfo[s].basePath}/v1/openapi.json)`
+    ),
     `  catalogs: ${origin}/hub/v1/api-catalog   ${origin}/pm/v1/api-catalog`
   ]
   console.log(lines.join("\n"))

@@ -20,8 +20,7 @@ import type { Sql, SqlError } from "./Sql.ts"
 export const dataDir = (env: NodeJS.ProcessEnv = process.env): string =>
   env.DATA_DIR !== undefined && env.DATA_DIR !== "" ? env.DATA_DIR : "./data"
 
-const migrated = (sql: Layer.Layer<Sql, SqlError>): Layer.Layer<Sql, SqlError> =>
-  Migrations.layer().pipe(Layer.provideMerge(sql))
+const migrated = (sql: Layer.Layer<Sql, SqlError>): Layer.Layer<Sql, SqlError> => Migrations.layer().pipe(Layer.provideMerge(sql))
 
 /** PostgreSQL at `url`, migrated. */
 export const postgres = (url: string, options?: PostgresSql.PostgresSqlOptions): Layer.Layer<Sql, SqlError> =>
@@ -32,9 +31,7 @@ export const pglite = (dataDirOrMemory: string): Layer.Layer<Sql, SqlError> => m
 
 /** The database the environment asks for (read when the layer is built), migrated. */
 export const fromEnv = (env: NodeJS.ProcessEnv = process.env): Layer.Layer<Sql, SqlError> =>
-  env.DATABASE_URL !== undefined && env.DATABASE_URL !== ""
-    ? postgres(env.DATABASE_URL)
-    : pglite(dataDir(env))
+  env.DATABASE_URL !== undefined && env.DATABASE_URL !== "" ? postgres(env.DATABASE_URL) : pglite(dataDir(env))
 
 /** `fromEnv()`, reading `process.env` when the layer is built. */
 export const layer: Layer.Layer<Sql, SqlError> = Layer.suspend(() => fromEnv())

@@ -30,8 +30,7 @@ export const isValidKey = (key: string): boolean =>
 
 const blobError = (message: string) => new BlobError({ message })
 
-const fromSql = (operation: string, key: string) => (error: SqlError) =>
-  blobError(`${operation} ${JSON.stringify(key)}: ${error.message}`)
+const fromSql = (operation: string, key: string) => (error: SqlError) => blobError(`${operation} ${JSON.stringify(key)}: ${error.message}`)
 
 const fromIo = (operation: string, key: string) => (cause: unknown) =>
   blobError(`${operation} ${JSON.stringify(key)}: ${cause instanceof Error ? cause.message : String(cause)}`)
@@ -75,7 +74,7 @@ const writeDurably = async (root: string, file: string, bytes: Uint8Array): Prom
 
 /** The store of `<dataDir>/blobs`, creating the directory at start. */
 export const make = (dataDir: string): Effect.Effect<BlobStoreShape, BlobError, Sql> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* Sql
     const root = directoryOf(dataDir)
     yield* Effect.tryPromise({
@@ -84,64 +83,74 @@ export const make = (dataDir: string): Effect.Effect<BlobStoreShape, BlobError, 
     })
 
     const locks = new Map<string, { readonly semaphore: Semaphore.Semaphore; users: number }>()
-    const locked = (key: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.acquireUseRelease(
-        Effect.sync(() => {
-          let lock = locks.get(key)
-          if (lock === undefined) {
-            lock = { semaphore: Semaphore.makeUnsafe(1), users: 0 }
-            locks.set(key, lock)
-          }
-          lock.users++
-          return lock
-        }),
-        (lock) => lock.semaphore.withPermits(1)(effect),
-        (lock) =>
+    const locked =
+      (key: string) =>
+      <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+        Effect.acquireUseRelease(
           Effect.sync(() => {
-            if (--lock.users === 0) locks.delete(key)
-          })
-      )
+            let lock = locks.get(key)
+            if (lock === undefined) {
+              lock = { semaphore: Semaphore.makeUnsafe(1), users: 0 }
+              locks.set(key, lock)
+            }
+            lock.users++
+            return lock
+          }),
+          (lock) => lock.semaphore.withPermits(1)(effect),
+          (lock) =>
+            Effect.sync(() => {
+              if (--lock.users === 0) locks.delete(key)
+            })
+        )
 
     const fileOf = (key: string): Effect.Effect<string, BlobError> => {
       if (!isValidKey(key)) return Effect.fail(blobError(`Invalid blob key ${JSON.stringify(key)}`))
       const file = path.resolve(root, key)
-      return file.startsWith(root + path.sep)
-        ? Effect.succeed(file)
-        : Effect.fail(blobError(`Invalid blob key ${JSON.stringify(key)}`))
+      return file.startsWith(root + path.sep) ? Effect.succeed(file) : Effect.fail(blobError(`Invalid blob key ${JSON.stringify(key)}`))
     }
 
     const put = (key: string, bytes: Uint8Array, contentType: string): Effect.Effect<BlobInfo, BlobError> =>
       Effect.flatMap(fileOf(key), (file) =>
-        locked(key)(Effect.gen(function*() {
-          yield* Effect.tryPromise({ try: () => writeDurably(root, file, bytes), catch: fromIo("put", key) })
-          yield* sql.query(
-            `insert into blobs (key, content_type, size) values ($1, $2, $3)
+        locked(key)(
+          Effect.gen(function* () {
+            yield* Effect.tryPromise({ try: () => writeDurably(root, file, bytes), catch: fromIo("put", key) })
+            yield* sql
+              .query(
+                `insert into blobs (key, content_type, size) values ($1, $2, $3)
              on conflict (key) do update
                set content_type = excluded.content_type, size = excluded.size, created_at = now()`,
-            [key, contentType, bytes.byteLength]
-          ).pipe(Effect.mapError(fromSql("put", key)))
-          return { key, size: bytes.byteLength, contentType }
-        })))
+                [key, contentType, bytes.byteLength]
+              )
+              .pipe(Effect.mapError(fromSql("put", key)))
+            return { key, size: bytes.byteLength, contentType }
+          })
+        )
+      )
 
     const get = (key: string) =>
       Effect.flatMap(fileOf(key), (file) =>
-        locked(key)(Effect.gen(function*() {
-          const rows = yield* sql.query<{ content_type: string; size: number }>(
-            "select content_type, size from blobs where key = $1",
-            [key]
-          ).pipe(Effect.mapError(fromSql("get", key)))
-          if (rows.length === 0) return undefined
-          const buffer = yield* Effect.tryPromise({ try: () => readFile(file), catch: fromIo("get", key) })
-          const info: BlobInfo = { key, size: Number(rows[0].size), contentType: rows[0].content_type }
-          return { info, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) }
-        })))
+        locked(key)(
+          Effect.gen(function* () {
+            const rows = yield* sql
+              .query<{ content_type: string; size: number }>("select content_type, size from blobs where key = $1", [key])
+              .pipe(Effect.mapError(fromSql("get", key)))
+            if (rows.length === 0) return undefined
+            const buffer = yield* Effect.tryPromise({ try: () => readFile(file), catch: fromIo("get", key) })
+            const info: BlobInfo = { key, size: Number(rows[0].size), contentType: rows[0].content_type }
+            return { info, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) }
+          })
+        )
+      )
 
     const remove = (key: string): Effect.Effect<void, BlobError> =>
       Effect.flatMap(fileOf(key), (file) =>
-        locked(key)(Effect.gen(function*() {
-          yield* sql.query("delete from blobs where key = $1", [key]).pipe(Effect.mapError(fromSql("delete", key)))
-          yield* Effect.tryPromise({ try: () => rm(file, { force: true }), catch: fromIo("delete", key) })
-        })))
+        locked(key)(
+          Effect.gen(function* () {
+            yield* sql.query("delete from blobs where key = $1", [key]).pipe(Effect.mapError(fromSql("delete", key)))
+            yield* Effect.tryPromise({ try: () => rm(file, { force: true }), catch: fromIo("delete", key) })
+          })
+        )
+      )
 
     return { put, get, delete: remove }
   })

@@ -54,15 +54,12 @@ export const load = (dir: string = directory): Effect.Effect<ReadonlyArray<Migra
       migrations.sort((a, b) => a.version - b.version)
       for (let i = 1; i < migrations.length; i++) {
         if (migrations[i].version === migrations[i - 1].version) {
-          throw migrationError(
-            `version ${migrations[i].version} is used by both "${migrations[i - 1].name}" and "${migrations[i].name}"`
-          )
+          throw migrationError(`version ${migrations[i].version} is used by both "${migrations[i - 1].name}" and "${migrations[i].name}"`)
         }
       }
       return migrations
     },
-    catch: (cause) =>
-      cause instanceof SqlError ? cause : migrationError(`cannot read ${dir}: ${String(cause)}`)
+    catch: (cause) => (cause instanceof SqlError ? cause : migrationError(`cannot read ${dir}: ${String(cause)}`))
   })
 
 const CREATE_TABLE = `create table if not exists schema_migrations (
@@ -76,28 +73,23 @@ const CREATE_TABLE = `create table if not exists schema_migrations (
  * transaction. Returns the ones it applied (empty when up to date).
  */
 export const apply = (migrations: ReadonlyArray<Migration>): Effect.Effect<ReadonlyArray<Migration>, SqlError, Sql> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* Sql
-    const lock = sql.backend === "postgres"
-      ? sql.query("select pg_advisory_xact_lock(hashtext('atrium/schema_migrations'))")
-      : Effect.void
+    const lock = sql.backend === "postgres" ? sql.query("select pg_advisory_xact_lock(hashtext('atrium/schema_migrations'))") : Effect.void
 
     const recorded = (version: number) =>
-      Effect.map(
-        sql.query<{ name: string }>("select name from schema_migrations where version = $1", [version]),
-        (rows) => rows[0]?.name
-      )
+      Effect.map(sql.query<{ name: string }>("select name from schema_migrations where version = $1", [version]), (rows) => rows[0]?.name)
 
     const checkName = (migration: Migration, name: string) =>
-      name === migration.name ? Effect.void : Effect.fail(migrationError(
-        `version ${migration.version} is recorded as "${name}" but the file is "${migration.file}"`
-      ))
+      name === migration.name
+        ? Effect.void
+        : Effect.fail(migrationError(`version ${migration.version} is recorded as "${name}" but the file is "${migration.file}"`))
 
     yield* sql.transaction(Effect.andThen(lock, sql.executeScript(CREATE_TABLE)))
 
     const known = new Map(
-      (yield* sql.query<{ version: number; name: string }>("select version, name from schema_migrations")).map((row) =>
-        [row.version, row.name] as const
+      (yield* sql.query<{ version: number; name: string }>("select version, name from schema_migrations")).map(
+        (row) => [row.version, row.name] as const
       )
     )
 
@@ -108,27 +100,27 @@ export const apply = (migrations: ReadonlyArray<Migration>): Effect.Effect<Reado
         yield* checkName(migration, knownName)
         continue
       }
-      const didApply = yield* sql.transaction(Effect.gen(function*() {
-        yield* lock
-        const name = yield* recorded(migration.version) // another process may have applied it meanwhile
-        if (name !== undefined) {
-          yield* checkName(migration, name)
-          return false
-        }
-        yield* sql.executeScript(migration.sql).pipe(
-          Effect.mapError((error) =>
-            new SqlError({
-              message: `Migration ${migration.file} failed: ${error.message}`,
-              ...(error.code === undefined ? {} : { code: error.code })
-            })
+      const didApply = yield* sql.transaction(
+        Effect.gen(function* () {
+          yield* lock
+          const name = yield* recorded(migration.version) // another process may have applied it meanwhile
+          if (name !== undefined) {
+            yield* checkName(migration, name)
+            return false
+          }
+          yield* sql.executeScript(migration.sql).pipe(
+            Effect.mapError(
+              (error) =>
+                new SqlError({
+                  message: `Migration ${migration.file} failed: ${error.message}`,
+                  ...(error.code === undefined ? {} : { code: error.code })
+                })
+            )
           )
-        )
-        yield* sql.query("insert into schema_migrations (version, name) values ($1, $2)", [
-          migration.version,
-          migration.name
-        ])
-        return true
-      }))
+          yield* sql.query("insert into schema_migrations (version, name) values ($1, $2)", [migration.version, migration.name])
+          return true
+        })
+      )
       if (didApply) {
         applied.push(migration)
         yield* Effect.logDebug(`Applied migration ${migration.file}`)
@@ -138,8 +130,7 @@ export const apply = (migrations: ReadonlyArray<Migration>): Effect.Effect<Reado
   })
 
 /** Loads the migrations of `dir` and applies the missing ones. */
-export const run = (dir: string = directory): Effect.Effect<ReadonlyArray<Migration>, SqlError, Sql> =>
-  Effect.flatMap(load(dir), apply)
+export const run = (dir: string = directory): Effect.Effect<ReadonlyArray<Migration>, SqlError, Sql> => Effect.flatMap(load(dir), apply)
 
 /** Runs the migrations of `dir` when the layer is built. */
 export const layer = (dir: string = directory): Layer.Layer<never, SqlError, Sql> => Layer.effectDiscard(run(dir))

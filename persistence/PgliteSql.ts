@@ -43,8 +43,7 @@ import * as SqlValues from "./internal/sqlValues.ts"
 export const memory = "memory://"
 
 /** Where the PGlite files live for a `DATA_DIR`: `<dataDir>/pglite`, or `memory://`. */
-export const directoryOf = (dataDir: string): string =>
-  dataDir.startsWith(memory) ? memory : path.resolve(dataDir, "pglite")
+export const directoryOf = (dataDir: string): string => (dataDir.startsWith(memory) ? memory : path.resolve(dataDir, "pglite"))
 
 /** Directories opened by this process. */
 const openHere = new Set<string>()
@@ -92,8 +91,7 @@ const unlock = (directory: string): void => {
 type Queryable = Pick<PGlite, "query" | "exec">
 
 const connectionOf = (db: Queryable): Driver.Connection => ({
-  run: (text, params) =>
-    db.query<Record<string, unknown>>(text, params as Array<unknown>).then((result) => result.rows),
+  run: (text, params) => db.query<Record<string, unknown>>(text, params as Array<unknown>).then((result) => result.rows),
   runScript: (script) => db.exec(script).then(() => undefined)
 })
 
@@ -112,7 +110,7 @@ export const make = (db: PGlite): SqlShape =>
 export const layer = (dataDir: string): Layer.Layer<Sql, SqlError> =>
   Layer.effect(
     Sql,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const directory = directoryOf(dataDir)
       const db = yield* Effect.acquireRelease(
         Effect.tryPromise({

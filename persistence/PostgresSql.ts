@@ -31,12 +31,15 @@ export interface PostgresSqlOptions {
 const types = Object.fromEntries(
   [...new Set([...Object.keys(SqlValues.parsers), ...Object.keys(SqlValues.serializers)])].map((key) => {
     const oid = Number(key)
-    return [`oid${oid}`, {
-      to: oid,
-      from: [oid],
-      serialize: SqlValues.serializers[oid],
-      parse: SqlValues.parsers[oid] ?? ((text: string) => text)
-    }]
+    return [
+      `oid${oid}`,
+      {
+        to: oid,
+        from: [oid],
+        serialize: SqlValues.serializers[oid],
+        parse: SqlValues.parsers[oid] ?? ((text: string) => text)
+      }
+    ]
   })
 ) as Record<string, postgres.PostgresType>
 
@@ -44,14 +47,20 @@ type Client = postgres.Sql<Record<string, postgres.PostgresType>>
 
 const connectionOf = (client: Client | postgres.TransactionSql<Record<string, postgres.PostgresType>>): Driver.Connection => ({
   run: (text, params) =>
-    client.unsafe(
-      text,
-      // type 0: let the server infer every parameter's type (postgres.js would
-      // otherwise pin Date/boolean/bigint/Uint8Array to its own guess)
-      params.map((value) => client.typed(value as never, 0)) as Array<never>,
-      { prepare: true, simple: false } as postgres.UnsafeQueryOptions
-    ).then((rows) => Array.from(rows) as ReadonlyArray<Record<string, unknown>>),
-  runScript: (script) => client.unsafe(script).simple().then(() => undefined)
+    client
+      .unsafe(
+        text,
+        // type 0: let the server infer every parameter's type (postgres.js would
+        // otherwise pin Date/boolean/bigint/Uint8Array to its own guess)
+        params.map((value) => client.typed(value as never, 0)) as Array<never>,
+        { prepare: true, simple: false } as postgres.UnsafeQueryOptions
+      )
+      .then((rows) => Array.from(rows) as ReadonlyArray<Record<string, unknown>>),
+  runScript: (script) =>
+    client
+      .unsafe(script)
+      .simple()
+      .then(() => undefined)
 })
 
 /** The `Sql` service of an open postgres.js client. */
@@ -66,7 +75,7 @@ export const make = (client: Client): SqlShape =>
 export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Layer<Sql, SqlError> =>
   Layer.effect(
     Sql,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(
         Effect.sync(() =>
           postgres(url, {

@@ -22,10 +22,7 @@ export type Row = Record<string, unknown>
 export interface SqlShape {
   readonly backend: "postgres" | "pglite"
   /** Runs one prepared statement. JSON values for jsonb columns are passed as objects, never strings. */
-  readonly query: <R extends object = Row>(
-    text: string,
-    params?: ReadonlyArray<unknown>
-  ) => Effect.Effect<ReadonlyArray<R>, SqlError>
+  readonly query: <R extends object = Row>(text: string, params?: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<R>, SqlError>
   /** Runs `body` in one transaction: inside it, `Sql` is bound to the transaction. Nested calls join the outer one. */
   readonly transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
   /**
@@ -39,8 +36,10 @@ export interface SqlShape {
 export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sql") {}
 
 /** `Sql.query` from the context: the common case for domain reads. */
-export const query = <R extends object = Row>(text: string, params?: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> =>
-  Sql.use((sql) => sql.query<R>(text, params))
+export const query = <R extends object = Row>(
+  text: string,
+  params?: ReadonlyArray<unknown>
+): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> => Sql.use((sql) => sql.query<R>(text, params))
 
 /**
  * SQL expression: timestamptz `column` as text in the form every timestamp
@@ -48,5 +47,4 @@ export const query = <R extends object = Row>(text: string, params?: ReadonlyArr
  * built into JSON in SQL (json_build_object), which PostgreSQL would
  * otherwise render as "2024-05-01T12:00:00.123456+00:00".
  */
-export const isoTimestampSql = (column: string): string =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+export const isoTimestampSql = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`

@@ -20,7 +20,7 @@ export interface SqlActorStoreShape extends ActorStoreShape {
   readonly loadRow: (address: ActorAddress) => Effect.Effect<ActorStateRow | undefined, SqlError>
 }
 
-export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(function*() {
+export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(function* () {
   const sql = yield* Sql
 
   const loadRow = (address: ActorAddress) =>
@@ -30,32 +30,28 @@ export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(fu
         [address.kind, address.id]
       ),
       (rows): ActorStateRow | undefined =>
-        rows.length === 0
-          ? undefined
-          : { state: rows[0].state, version: Number(rows[0].version), updatedAt: rows[0].updated_at }
+        rows.length === 0 ? undefined : { state: rows[0].state, version: Number(rows[0].version), updatedAt: rows[0].updated_at }
     )
 
   return {
     loadRow,
     load: (address) =>
       Effect.map(
-        sql.query<{ state: unknown }>("select state from actor_state where kind = $1 and id = $2", [
-          address.kind,
-          address.id
-        ]),
-        (rows) => rows.length === 0 ? undefined : rows[0].state
+        sql.query<{ state: unknown }>("select state from actor_state where kind = $1 and id = $2", [address.kind, address.id]),
+        (rows) => (rows.length === 0 ? undefined : rows[0].state)
       ),
     save: (address, encodedState) =>
-      Effect.asVoid(sql.query(
-        // a JS null is bound as SQL NULL: store it as the JSON value null
-        `insert into actor_state (kind, id, state, version, updated_at)
+      Effect.asVoid(
+        sql.query(
+          // a JS null is bound as SQL NULL: store it as the JSON value null
+          `insert into actor_state (kind, id, state, version, updated_at)
          values ($1, $2, coalesce($3::jsonb, 'null'::jsonb), 1, now())
          on conflict (kind, id) do update
            set state = excluded.state, version = actor_state.version + 1, updated_at = now()`,
-        [address.kind, address.id, encodedState]
-      )),
-    remove: (address) =>
-      Effect.asVoid(sql.query("delete from actor_state where kind = $1 and id = $2", [address.kind, address.id]))
+          [address.kind, address.id, encodedState]
+        )
+      ),
+    remove: (address) => Effect.asVoid(sql.query("delete from actor_state where kind = $1 and id = $2", [address.kind, address.id]))
   }
 })
 

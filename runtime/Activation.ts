@@ -72,13 +72,17 @@ const stateCodec = (kind: ActorKind): StateCodec => {
 }
 
 const messageOf = (u: unknown): string =>
-  u instanceof Error ? u.message : typeof u === "string" ? u : (() => {
-    try {
-      return JSON.stringify(u) ?? String(u)
-    } catch {
-      return String(u)
-    }
-  })()
+  u instanceof Error
+    ? u.message
+    : typeof u === "string"
+      ? u
+      : (() => {
+          try {
+            return JSON.stringify(u) ?? String(u)
+          } catch {
+            return String(u)
+          }
+        })()
 
 const annotate = (address: ActorAddress) =>
   Effect.annotateLogs({ actor: `${address.kind}/${address.id}`, actorKind: address.kind, actorId: address.id })
@@ -96,11 +100,8 @@ export const run = (
 ): Effect.Effect<void> => {
   const { address, kind, mailbox } = activation
   const codec = stateCodec(kind)
-  const handlers = kind.handlers as Record<
-    string,
-    (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>
-  >
-  let state: unknown 
+  const handlers = kind.handlers as Record<string, (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>>
+  let state: unknown
   let loaded = false
   const isDomainError = (tag: string, value: unknown): boolean => {
     const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
@@ -113,15 +114,16 @@ export const run = (
     (encoded) =>
       encoded === undefined
         ? Effect.sync(() => {
-          state = kind.initial(address.id)
-          loaded = true
-        })
+            state = kind.initial(address.id)
+            loaded = true
+          })
         : Effect.map(codec.decode(encoded), (decoded) => {
-          state = decoded
-          loaded = true
-        })
+            state = decoded
+            loaded = true
+          })
   )
-  const fromRows: Effect.Effect<void, unknown> | undefined = rebuild &&
+  const fromRows: Effect.Effect<void, unknown> | undefined =
+    rebuild &&
     Effect.suspend(() =>
       Effect.map(rebuild(address.id), (rebuilt) => {
         state = rebuilt
@@ -136,9 +138,7 @@ export const run = (
     Effect.catchCause((cause) =>
       Effect.andThen(
         Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)),
-        Effect.fail(
-          new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(Cause.squash(cause))}` })
-        )
+        Effect.fail(new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(Cause.squash(cause))}` }))
       )
     )
   )
@@ -163,9 +163,7 @@ export const run = (
       ? new ActorUnavailable({ address, message: "handler interrupted" })
       : new ActorDefect({ address, message: messageOf(Cause.squash(cause)) })
     return Effect.andThen(
-      Effect.logError(`actor handler defect in "${envelope.tag}"; restarting from persisted state`, cause).pipe(
-        annotate(address)
-      ),
+      Effect.logError(`actor handler defect in "${envelope.tag}"; restarting from persisted state`, cause).pipe(annotate(address)),
       finish(envelope, Exit.fail(failure))
     )
   }
@@ -175,7 +173,7 @@ export const run = (
     if (handler === undefined) {
       return finish(envelope, Exit.fail(reject("invalid", `unknown message "${envelope.tag}" for actor kind "${kind.kind}"`)))
     }
-    let next: unknown 
+    let next: unknown
     let changed = false
     let reload = false
     let open = true
@@ -208,31 +206,28 @@ export const run = (
         return finish(envelope, exit)
       }
       // Write-through: persist first, reply after.
-      return Effect.flatMap(
-        Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded))),
-        (saved) => {
-          if (saved._tag === "Success") {
-            state = next
-            return finish(envelope, exit)
-          }
-          // Unknown whether the write landed: forget the in-memory state, reload it next time.
-          // A defect, not a transient failure: retrying the same state would fail the same way.
-          loaded = false
-          state = undefined
-          return Effect.andThen(
-            Effect.logError("actor state could not be persisted", saved.cause).pipe(annotate(address)),
-            finish(
-              envelope,
-              Exit.fail(
-                new ActorDefect({
-                  address,
-                  message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
-                })
-              )
+      return Effect.flatMap(Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded))), (saved) => {
+        if (saved._tag === "Success") {
+          state = next
+          return finish(envelope, exit)
+        }
+        // Unknown whether the write landed: forget the in-memory state, reload it next time.
+        // A defect, not a transient failure: retrying the same state would fail the same way.
+        loaded = false
+        state = undefined
+        return Effect.andThen(
+          Effect.logError("actor state could not be persisted", saved.cause).pipe(annotate(address)),
+          finish(
+            envelope,
+            Exit.fail(
+              new ActorDefect({
+                address,
+                message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
+              })
             )
           )
-        }
-      )
+        )
+      })
     })
   }
 

@@ -74,10 +74,12 @@ export type HandlersServices<H> = {
  * checked against it. The handlers' requirements (`R`, e.g. the `Sql`
  * service) are inferred from the handlers themselves.
  */
-export const Actor = <State>() =>
-<const Messages extends Record<string, MessageSchemas>, H extends Handlers<State, Messages, any>>(
-  definition: Omit<ActorKind<State, Messages, any>, "handlers"> & { readonly handlers: H }
-): ActorKind<State, Messages, HandlersServices<H>> => definition as ActorKind<State, Messages, HandlersServices<H>>
+export const Actor =
+  <State>() =>
+  <const Messages extends Record<string, MessageSchemas>, H extends Handlers<State, Messages, any>>(
+    definition: Omit<ActorKind<State, Messages, any>, "handlers"> & { readonly handlers: H }
+  ): ActorKind<State, Messages, HandlersServices<H>> =>
+    definition as ActorKind<State, Messages, HandlersServices<H>>
 
 /** The services a kind's handlers require (provided by the ActorSystem layer from the context it is built in). */
 export type ServicesOf<K> = K extends ActorKind<any, any, infer R> ? R : never

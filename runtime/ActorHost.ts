@@ -88,7 +88,7 @@ interface Entry {
 }
 
 export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const scope = yield* Effect.scope
     const store = Context.getOrUndefined(config.context, ActorStore)
     if (store === undefined) return yield* Effect.die(new Error("ActorHost: ActorStore missing from the context"))
@@ -124,12 +124,14 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         entries.set(key, entry)
         Mailbox.offer(mailbox, envelope)
         const body = Activation.run(activation, store, config.canProcess).pipe(
-          Effect.ensuring(Effect.sync(() => {
-            Deferred.doneUnsafe(entry.exited, Exit.void)
-            leaving.delete(entry)
-            // A crashed/aborted fiber must not stay registered.
-            if (entries.get(key) === entry) entries.delete(key)
-          })),
+          Effect.ensuring(
+            Effect.sync(() => {
+              Deferred.doneUnsafe(entry.exited, Exit.void)
+              leaving.delete(entry)
+              // A crashed/aborted fiber must not stay registered.
+              if (entries.get(key) === entry) entries.delete(key)
+            })
+          ),
           Effect.setContext(context)
         )
         return Effect.map(Effect.forkIn(body, scope), (fiber) => {
@@ -179,22 +181,32 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     }
 
     const abortEntries = (selected: ReadonlyArray<Entry>, queuedReason: NotServed | ActorUnavailable) =>
-      Effect.forEach(selected, (entry) => {
-        const activation = entry.activation
-        for (const envelope of Mailbox.evict(activation.mailbox)) envelope.reply(Exit.fail(queuedReason))
-        const stop = activation.fiber ? Fiber.interrupt(activation.fiber) : Effect.void
-        return Effect.andThen(
-          stop,
-          Effect.sync(() => {
-            const current = activation.current
-            activation.current = undefined
-            // Interrupted mid-handler: the outcome is unknown, so it must not be retried elsewhere.
-            current?.reply(Exit.fail(
-              new ActorUnavailable({ address: activation.address, message: "activation stopped while processing", reason: "interrupted" })
-            ))
-          })
-        )
-      }, { concurrency: "unbounded", discard: true })
+      Effect.forEach(
+        selected,
+        (entry) => {
+          const activation = entry.activation
+          for (const envelope of Mailbox.evict(activation.mailbox)) envelope.reply(Exit.fail(queuedReason))
+          const stop = activation.fiber ? Fiber.interrupt(activation.fiber) : Effect.void
+          return Effect.andThen(
+            stop,
+            Effect.sync(() => {
+              const current = activation.current
+              activation.current = undefined
+              // Interrupted mid-handler: the outcome is unknown, so it must not be retried elsewhere.
+              current?.reply(
+                Exit.fail(
+                  new ActorUnavailable({
+                    address: activation.address,
+                    message: "activation stopped while processing",
+                    reason: "interrupted"
+                  })
+                )
+              )
+            })
+          )
+        },
+        { concurrency: "unbounded", discard: true }
+      )
 
     const passivate = (
       select: (activation: Activation.Activation) => boolean,
@@ -212,9 +224,13 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
           done._tag === "Some"
             ? Effect.void
             : Effect.andThen(
-              Effect.logWarning(`passivation exceeded ${grace} ms; aborting the remaining activations`),
-              abortEntries(selected.filter((entry) => !Deferred.isDoneUnsafe(entry.exited)), abortReason)
-            ))
+                Effect.logWarning(`passivation exceeded ${grace} ms; aborting the remaining activations`),
+                abortEntries(
+                  selected.filter((entry) => !Deferred.isDoneUnsafe(entry.exited)),
+                  abortReason
+                )
+              )
+        )
       })
 
     const abort = (

@@ -31,21 +31,27 @@ const checked = (
   payload: unknown,
   send: (payload: unknown) => Effect.Effect<unknown, Rejection | ActorError | NotServed>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const address = { kind: kind.kind, id: "?" }
     const codec = MessageCodec.codecFor(kind, tag)
     if (codec === undefined) return yield* Effect.die(new Error(`${kind.kind} has no message "${tag}"`))
-    const encoded = yield* Effect.mapError(codec.encodePayload(payload), (error) =>
-      new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not fit its schema: ${error.message}` }))
-    const decoded = yield* Effect.mapError(codec.decodePayload(JSON.parse(JSON.stringify(encoded))), (error) =>
-      new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not survive JSON: ${error.message}` }))
+    const encoded = yield* Effect.mapError(
+      codec.encodePayload(payload),
+      (error) => new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not fit its schema: ${error.message}` })
+    )
+    const decoded = yield* Effect.mapError(
+      codec.decodePayload(JSON.parse(JSON.stringify(encoded))),
+      (error) => new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not survive JSON: ${error.message}` })
+    )
     const value = yield* send(decoded)
     const reply = codec.encodeSuccess(value)
     if (reply._tag === "Failure") {
       return yield* new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not fit its schema: ${String(reply.cause)}` })
     }
-    return yield* Effect.mapError(codec.decodeSuccess(JSON.parse(JSON.stringify(reply.value ?? null))), (error) =>
-      new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not survive JSON: ${error.message}` }))
+    return yield* Effect.mapError(
+      codec.decodeSuccess(JSON.parse(JSON.stringify(reply.value ?? null))),
+      (error) => new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not survive JSON: ${error.message}` })
+    )
   })
 
 export interface InProcessOptions extends ActorHost.ActorHostOptions {
@@ -63,7 +69,7 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
 ): Layer.Layer<ActorSystem, never, ActorStore | ServicesOf<Kinds[number]>> =>
   Layer.effect(
     ActorSystem,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outer = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
       const nodeId = NodeId.validate(options.nodeId ?? NodeId.make())
       const defaultTimeout = options.timeoutMillis ?? 10_000
@@ -75,9 +81,11 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
           const envelope = new LocalEnvelope({ kind: kind.kind, id }, tag, payload, timeoutMillis ?? defaultTimeout)
           return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
         })
-      const ask: ActorSystemShape["ask"] = (options.checkProtocols ?? process.env.ATRIUM_CHECK_PROTOCOLS === "1")
-        ? (kind, id, tag, payload, askOptions) => checked(kind, tag, payload, (p) => deliver(kind, id, tag, p, askOptions?.timeoutMillis)) as any
-        : (kind, id, tag, payload, askOptions) => deliver(kind, id, tag, payload, askOptions?.timeoutMillis) as any
+      const ask: ActorSystemShape["ask"] =
+        (options.checkProtocols ?? process.env.ATRIUM_CHECK_PROTOCOLS === "1")
+          ? (kind, id, tag, payload, askOptions) =>
+              checked(kind, tag, payload, (p) => deliver(kind, id, tag, p, askOptions?.timeoutMillis)) as any
+          : (kind, id, tag, payload, askOptions) => deliver(kind, id, tag, payload, askOptions?.timeoutMillis) as any
 
       const invalidate: ActorSystemShape["invalidate"] = (kind, id) => Effect.sync(() => host.invalidate(kind.kind, id))
       const drain = Effect.suspend(() => host.close)

@@ -95,9 +95,13 @@ export const withDeadline = (body: string, remainingMillis: number): string =>
 export const decodeRequest = (text: string): Request | undefined => {
   try {
     const r = JSON.parse(text)
-    return r !== null && typeof r === "object" && typeof r.k === "string" && typeof r.i === "string" &&
-        typeof r.t === "string" && typeof r.ms === "number"
-      ? r as Request
+    return r !== null &&
+      typeof r === "object" &&
+      typeof r.k === "string" &&
+      typeof r.i === "string" &&
+      typeof r.t === "string" &&
+      typeof r.ms === "number"
+      ? (r as Request)
       : undefined
   } catch {
     return undefined
@@ -118,10 +122,8 @@ const defectReply = (address: ActorAddress, message: string): string =>
 export const encodeOutcome = (address: ActorAddress, codec: MessageCodec | undefined, outcome: Outcome): string => {
   if (outcome._tag === "Success") {
     if (codec === undefined) return defectReply(address, "no codec for the reply")
-    return stringifyExit(
-      codec.encodeSuccess(outcome.value),
-      "ok",
-      () => defectReply(address, "the reply does not match the message's success schema")
+    return stringifyExit(codec.encodeSuccess(outcome.value), "ok", () =>
+      defectReply(address, "the reply does not match the message's success schema")
     )
   }
   const value = Option.getOrUndefined(Cause.findErrorOption(outcome.cause))
@@ -154,16 +156,12 @@ export const decodeReply = (
   const invalid = (what: string) => () => Effect.fail(new ActorDefect({ address, message: `invalid ${what} in reply` }))
   if ("ok" in reply) return Effect.catch(codec.decodeSuccess(reply.ok), invalid("success value"))
   if ("rej" in reply) {
-    return Effect.flatMap(
-      Effect.catch(codec.decodeError(reply.rej), invalid("rejection")),
-      (rejection) => Effect.fail(rejection as Rejection)
+    return Effect.flatMap(Effect.catch(codec.decodeError(reply.rej), invalid("rejection")), (rejection) =>
+      Effect.fail(rejection as Rejection)
     )
   }
   if ("err" in reply) {
-    return Effect.flatMap(
-      Effect.catch(decodeActorError(reply.err), invalid("error")),
-      (error) => Effect.fail(error as ActorError)
-    )
+    return Effect.flatMap(Effect.catch(decodeActorError(reply.err), invalid("error")), (error) => Effect.fail(error as ActorError))
   }
   if ("moved" in reply) return Effect.fail(new NotServed({ shard }))
   return Effect.fail(new ActorDefect({ address, message: "unknown reply" }))

@@ -122,7 +122,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
 ): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<Kinds[number]>> =>
   Layer.effect(
     ActorSystem,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
       const scope = yield* Effect.scope
       const nodeId = options.nodeId ?? NodeId.make()
@@ -149,7 +149,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
             }),
           catch: (error) => new NatsTransportError({ message: `cannot connect to NATS: ${String(error)}` })
         }),
-        (nc) => Effect.promise(() => nc.isClosed() ? Promise.resolve() : nc.close().catch(() => undefined))
+        (nc) => Effect.promise(() => (nc.isClosed() ? Promise.resolve() : nc.close().catch(() => undefined)))
       )
       const js = jetstream(nc, { timeout: Math.max(500, Math.min(5000, Math.floor(ttl / 3))) })
       const kv = yield* Effect.tryPromise({
@@ -163,9 +163,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       })
 
       // The leases are created below (they need the host to passivate); activations only exist after that.
-      let leaseTable: ShardLeases.ShardLeases | undefined 
+      let leaseTable: ShardLeases.ShardLeases | undefined
       // Handlers may ask other actors: they run with this very system (defined below) in their context.
-      let system: ActorSystemShape | undefined 
+      let system: ActorSystemShape | undefined
       const forHandlers = ActorSystem.of({
         nodeId,
         ask: (kind, id, tag, payload, askOptions) => Effect.suspend(() => system!.ask(kind, id, tag, payload, askOptions)),
@@ -205,7 +205,12 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const subscription = subscriptions.get(shard)
           if (subscription === undefined) return Effect.void
           subscriptions.delete(shard)
-          return Effect.ignore(Effect.timeoutOption(Effect.tryPromise(() => subscription.drain()), 1000))
+          return Effect.ignore(
+            Effect.timeoutOption(
+              Effect.tryPromise(() => subscription.drain()),
+              1000
+            )
+          )
         })
 
       const onStop = (shard: number, graceful: boolean) => {
@@ -230,7 +235,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         }
         if (req.inv === 1) {
           host.invalidate(req.k, req.i)
-          safeRespond(msg, "{\"ok\":null}")
+          safeRespond(msg, '{"ok":null}')
           return Effect.void
         }
         const address = { kind: req.k, id: req.i }
@@ -238,22 +243,19 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         const codec = kind && MessageCodec.codecFor(kind, req.t)
         const deadline = performance.now() + req.ms
         if (codec === undefined) {
-          const error = kind === undefined
-            ? new ActorUnavailable({ address, message: `actor kind "${req.k}" is not registered on node ${nodeId}` })
-            : reject("invalid", `unknown message "${req.t}" for actor kind "${req.k}"`)
+          const error =
+            kind === undefined
+              ? new ActorUnavailable({ address, message: `actor kind "${req.k}" is not registered on node ${nodeId}` })
+              : reject("invalid", `unknown message "${req.t}" for actor kind "${req.k}"`)
           safeRespond(msg, MessageCodec.encodeOutcome(address, undefined, Exit.fail(error)))
           return Effect.void
         }
         return Effect.matchEffect(codec.decodePayload(req.p), {
           onFailure: (error) => {
-            safeRespond(
-              msg,
-              MessageCodec.encodeOutcome(address, codec, Exit.fail(reject("invalid", `invalid payload: ${error.message}`)))
-            )
+            safeRespond(msg, MessageCodec.encodeOutcome(address, codec, Exit.fail(reject("invalid", `invalid payload: ${error.message}`))))
             return Effect.void
           },
-          onSuccess: (payload) =>
-            host.offer(req.k, req.i, new RemoteEnvelope(msg, address, codec, req.t, payload, deadline))
+          onSuccess: (payload) => host.offer(req.k, req.i, new RemoteEnvelope(msg, address, codec, req.t, payload, deadline))
         })
       }
 
@@ -291,8 +293,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const deadline = performance.now() + millis
           const shard = shardOf(kind.kind, id, shards)
           const subject = subjectOf(prefix, shard)
-          let body: string | undefined 
-          let codec: MessageCodec.MessageCodec | undefined 
+          let body: string | undefined
+          let codec: MessageCodec.MessageCodec | undefined
 
           const local = (remaining: number): Effect.Effect<unknown, Failure> => {
             const envelope = new LocalEnvelope(address, tag, payload, remaining)
@@ -304,9 +306,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               Effect.matchEffect(request(nc, subject, MessageCodec.withDeadline(text, remaining), remaining), {
                 onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
                 onFailure: (error): Effect.Effect<never, Failure | "no-owner"> =>
-                  isTimeout(error)
-                    ? Effect.fail(new ActorTimeout({ address, millis }))
-                    : Effect.fail("no-owner" as const) // no responders, or disconnected: retry
+                  isTimeout(error) ? Effect.fail(new ActorTimeout({ address, millis })) : Effect.fail("no-owner" as const) // no responders, or disconnected: retry
               })
             if (body !== undefined && codec !== undefined) return send(body, codec)
             const c = MessageCodec.codecFor(kind, tag)
@@ -337,7 +337,10 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               // Nobody serves the shard right now (hand-over in progress): back off and retry.
               const left = deadline - performance.now()
               const backoff = Math.min(left, Math.min(250, 5 * 2 ** n) * (0.5 + Math.random() / 2))
-              return Effect.andThen(Effect.sleep(Math.max(0, backoff)), Effect.suspend(() => attempt(n + 1)))
+              return Effect.andThen(
+                Effect.sleep(Math.max(0, backoff)),
+                Effect.suspend(() => attempt(n + 1))
+              )
             })
           }
 
@@ -353,7 +356,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           return Effect.catch(Effect.asVoid(request(nc, subjectOf(prefix, shard), body, defaultTimeout)), (error) =>
             isTimeout(error)
               ? Effect.logWarning(`invalidation of ${kind.kind}/${id} got no answer from the owner of shard ${shard}`)
-              : Effect.void)
+              : Effect.void
+          )
         })
 
       const drainDone = Deferred.makeUnsafe<void>()
@@ -363,11 +367,11 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         if (drainStarted) return Deferred.await(drainDone)
         drainStarted = true
         accepting = false
-        return Effect.gen(function*() {
+        return Effect.gen(function* () {
           // Unsubscribe, finish queued messages, passivate, delete the leases (peers take over at once).
           yield* leases.releaseAll
           yield* host.close
-          yield* Effect.promise(() => nc.isClosed() ? Promise.resolve() : nc.drain().catch(() => undefined))
+          yield* Effect.promise(() => (nc.isClosed() ? Promise.resolve() : nc.drain().catch(() => undefined)))
         }).pipe(Effect.ensuring(Deferred.done(drainDone, Exit.void)))
       })
 

@@ -6,8 +6,7 @@ import { hostname } from "node:os"
 
 const sanitize = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_")
 
-export const make = (): string =>
-  sanitize(`${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`)
+export const make = (): string => sanitize(`${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`)
 
 export const isValid = (id: string): boolean => /^[A-Za-z0-9_-]+$/.test(id)
 

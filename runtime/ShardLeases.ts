@@ -75,8 +75,7 @@ interface Lease {
 export const shardKey = (shard: number): string => `shard.${shard}`
 export const heartbeatKey = (nodeId: string): string => `node.${nodeId}`
 
-const promise = <A>(thunk: () => Promise<A>): Effect.Effect<A, unknown> =>
-  Effect.tryPromise({ try: thunk, catch: (error) => error })
+const promise = <A>(thunk: () => Promise<A>): Effect.Effect<A, unknown> => Effect.tryPromise({ try: thunk, catch: (error) => error })
 
 /** The server rejected the write (wrong revision, ...): definitive, unlike a timeout. */
 const isDefinitive = (error: unknown): boolean => error instanceof JetStreamApiError
@@ -90,7 +89,7 @@ const shuffle = <A>(items: Array<A>): Array<A> => {
 }
 
 export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { kv, nodeId, shards } = config
     const ttl = config.leaseTtlMillis
     const renewMillis = config.renewMillis ?? Math.max(10, Math.floor(ttl / 3))
@@ -140,11 +139,13 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
         if (lease.phase !== "serving") return Deferred.await(lease.stopped)
         lease.phase = "releasing"
         return config.onStop(lease.shard, true).pipe(
-          Effect.ensuring(Effect.sync(() => {
-            if (lease.phase === "releasing") lease.phase = "released"
-          })),
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (lease.phase === "releasing") lease.phase = "released"
+            })
+          ),
           // Under the lock: never concurrent with a renewal of the same key.
-          Effect.ensuring(lock.withPermit(Effect.suspend(() => leases[lease.shard] === lease ? remove(lease) : Effect.void))),
+          Effect.ensuring(lock.withPermit(Effect.suspend(() => (leases[lease.shard] === lease ? remove(lease) : Effect.void)))),
           Effect.ensuring(Effect.sync(() => Deferred.doneUnsafe(lease.stopped, Exit.void)))
         )
       })
@@ -154,19 +155,22 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
 
     const renew = (lease: Lease): Effect.Effect<void> => {
       const sent = performance.now()
-      return Effect.matchEffect(promise(() => kv.update(lease.key, nodeId, lease.revision)), {
-        onSuccess: (revision) =>
-          Effect.sync(() => {
-            if (leases[lease.shard] !== lease) return
-            lease.revision = revision
-            lease.validUntil = sent + ttl - safety
-          }),
-        // A timeout may still have landed: keep serving until validUntil, the guard stops us then.
-        onFailure: (error) =>
-          isDefinitive(error)
-            ? lose(lease, `renewal refused (${(error as Error).message})`)
-            : Effect.logWarning(`renewal of shard ${lease.shard} failed: ${String(error)}`).pipe(annotate)
-      })
+      return Effect.matchEffect(
+        promise(() => kv.update(lease.key, nodeId, lease.revision)),
+        {
+          onSuccess: (revision) =>
+            Effect.sync(() => {
+              if (leases[lease.shard] !== lease) return
+              lease.revision = revision
+              lease.validUntil = sent + ttl - safety
+            }),
+          // A timeout may still have landed: keep serving until validUntil, the guard stops us then.
+          onFailure: (error) =>
+            isDefinitive(error)
+              ? lose(lease, `renewal refused (${(error as Error).message})`)
+              : Effect.logWarning(`renewal of shard ${lease.shard} failed: ${String(error)}`).pipe(annotate)
+        }
+      )
     }
 
     const remove = (lease: Lease): Effect.Effect<void> =>
@@ -180,22 +184,25 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
 
     const acquire = (shard: number): Effect.Effect<void> => {
       const sent = performance.now()
-      return Effect.matchEffect(promise(() => kv.create(shardKey(shard), nodeId)), {
-        onFailure: () => Effect.void, // taken by someone else (CAS) or unreachable: try again next round
-        onSuccess: (revision) =>
-          Effect.suspend(() => {
-            const lease: Lease = {
-              shard,
-              key: shardKey(shard),
-              revision,
-              validUntil: sent + ttl - safety,
-              phase: "serving",
-              stopped: Deferred.makeUnsafe()
-            }
-            leases[shard] = lease
-            return config.onServe(shard)
-          })
-      })
+      return Effect.matchEffect(
+        promise(() => kv.create(shardKey(shard), nodeId)),
+        {
+          onFailure: () => Effect.void, // taken by someone else (CAS) or unreachable: try again next round
+          onSuccess: (revision) =>
+            Effect.suspend(() => {
+              const lease: Lease = {
+                shard,
+                key: shardKey(shard),
+                revision,
+                validUntil: sent + ttl - safety,
+                phase: "serving",
+                stopped: Deferred.makeUnsafe()
+              }
+              leases[shard] = lease
+              return config.onServe(shard)
+            })
+        }
+      )
     }
 
     const listKeys = promise(async () => {
@@ -204,7 +211,7 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
       return keys
     })
 
-    const rebalance = Effect.gen(function*() {
+    const rebalance = Effect.gen(function* () {
       const listed = yield* Effect.exit(Effect.timeoutOption(listKeys, renewMillis))
       if (listed._tag === "Failure" || listed.value._tag === "None") return
       const nodes = new Set<string>([nodeId])
@@ -229,23 +236,28 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
       }
     })
 
-    const round = lock.withPermit(Effect.suspend(() => {
-      if (stopped) return Effect.void
-      const heartbeat = config.acquire && !draining
-        ? Effect.catch(
-          promise(() => kv.put(heartbeatKey(nodeId), String(Date.now()))),
-          (error) => Effect.logWarning(`heartbeat failed: ${String(error)}`).pipe(annotate)
+    const round = lock.withPermit(
+      Effect.suspend(() => {
+        if (stopped) return Effect.void
+        const heartbeat =
+          config.acquire && !draining
+            ? Effect.catch(
+                promise(() => kv.put(heartbeatKey(nodeId), String(Date.now()))),
+                (error) => Effect.logWarning(`heartbeat failed: ${String(error)}`).pipe(annotate)
+              )
+            : Effect.void
+        const held = leases.filter((l): l is Lease => l !== undefined)
+        return heartbeat.pipe(
+          Effect.andThen(
+            Effect.forEach(held, (lease) => (lease.phase === "released" ? remove(lease) : renew(lease)), {
+              concurrency: "unbounded",
+              discard: true
+            })
+          ),
+          Effect.andThen(config.acquire ? rebalance : Effect.void)
         )
-        : Effect.void
-      const held = leases.filter((l): l is Lease => l !== undefined)
-      return heartbeat.pipe(
-        Effect.andThen(Effect.forEach(held, (lease) => lease.phase === "released" ? remove(lease) : renew(lease), {
-          concurrency: "unbounded",
-          discard: true
-        })),
-        Effect.andThen(config.acquire ? rebalance : Effect.void)
-      )
-    }))
+      })
+    )
 
     const guard = Effect.sync(() => performance.now()).pipe(
       Effect.flatMap((now) =>
@@ -259,20 +271,25 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
 
     // Rounds run every renewMillis, or sooner when the KV shows a change worth reacting to.
     const wake = yield* Queue.sliding<void>(1)
-    const watchChanges = Effect.gen(function*() {
+    const watchChanges = Effect.gen(function* () {
       const watcher = yield* promise(() => kv.watch({ key: ">", include: KvWatchInclude.UpdatesOnly }))
       yield* Effect.addFinalizer(() => Effect.sync(() => watcher.stop()))
       const entries = watcher[Symbol.asyncIterator]()
       const knownNodes = new Set<string>()
-      return yield* Effect.forever(Effect.flatMap(promise(() => entries.next()), (next) => {
-        if (next.done === true) return Effect.fail("watch ended")
-        const { key, operation } = next.value
-        // A released lease, a drained node, or a node we have not seen yet: rebalance now.
-        const isNode = key.startsWith("node.")
-        if (operation !== "PUT" || (isNode && !knownNodes.has(key))) Queue.offerUnsafe(wake, undefined)
-        if (isNode) operation === "PUT" ? knownNodes.add(key) : knownNodes.delete(key)
-        return Effect.void
-      }))
+      return yield* Effect.forever(
+        Effect.flatMap(
+          promise(() => entries.next()),
+          (next) => {
+            if (next.done === true) return Effect.fail("watch ended")
+            const { key, operation } = next.value
+            // A released lease, a drained node, or a node we have not seen yet: rebalance now.
+            const isNode = key.startsWith("node.")
+            if (operation !== "PUT" || (isNode && !knownNodes.has(key))) Queue.offerUnsafe(wake, undefined)
+            if (isNode) operation === "PUT" ? knownNodes.add(key) : knownNodes.delete(key)
+            return Effect.void
+          }
+        )
+      )
     }).pipe(
       Effect.scoped,
       // Only an accelerator: without it, rounds still run every renewMillis.
@@ -292,22 +309,26 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
       if (releaseStarted) return Deferred.await(releaseAllDone)
       releaseStarted = true
       // Set under the lock: no round is acquiring when we take the snapshot below.
-      const stopAcquiring = lock.withPermit(Effect.sync(() => {
-        draining = true
-        return leases.filter((l): l is Lease => l !== undefined)
-      }))
+      const stopAcquiring = lock.withPermit(
+        Effect.sync(() => {
+          draining = true
+          return leases.filter((l): l is Lease => l !== undefined)
+        })
+      )
       // Leases keep being renewed by the rounds while the actors passivate.
       return stopAcquiring.pipe(
         Effect.flatMap((held) => Effect.forEach(held, stopGracefully, { concurrency: "unbounded", discard: true })),
-        Effect.andThen(lock.withPermit(Effect.suspend(() => {
-          stopped = true
-          const remaining = leases.filter((l): l is Lease => l !== undefined)
-          return Effect.forEach(remaining, remove, { concurrency: "unbounded", discard: true }).pipe(
-            Effect.andThen(
-              config.acquire ? Effect.ignore(promise(() => kv.delete(heartbeatKey(nodeId)))) : Effect.void
-            )
+        Effect.andThen(
+          lock.withPermit(
+            Effect.suspend(() => {
+              stopped = true
+              const remaining = leases.filter((l): l is Lease => l !== undefined)
+              return Effect.forEach(remaining, remove, { concurrency: "unbounded", discard: true }).pipe(
+                Effect.andThen(config.acquire ? Effect.ignore(promise(() => kv.delete(heartbeatKey(nodeId)))) : Effect.void)
+              )
+            })
           )
-        }))),
+        ),
         Effect.ensuring(Deferred.done(releaseAllDone, Exit.void))
       )
     })

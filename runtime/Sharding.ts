@@ -19,8 +19,7 @@ export const hashAddress = (kind: string, id: string): number => {
 /** The shard (0 ≤ shard < shards) that owns `(kind, id)`. */
 export const shardOf = (kind: string, id: string, shards: number): number => hashAddress(kind, id) % shards
 
-export const shardOfAddress = (address: ActorAddress, shards: number): number =>
-  shardOf(address.kind, address.id, shards)
+export const shardOfAddress = (address: ActorAddress, shards: number): number => shardOf(address.kind, address.id, shards)
 
 /** A stable string key for an address (maps, logs). */
 export const addressKey = (kind: string, id: string): string => kind + "/" + id

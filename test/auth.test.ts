@@ -20,7 +20,9 @@ describe("pm Authentication", () => {
     expect(first.body.user).toMatchObject({ email: email.toLowerCase(), name: "Carol" })
     expect(first.body.user.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(first.text).not.toContain("password")
-    const again = await atrium.request("POST", "/pm/v1/auth/register", { body: { email: email.toUpperCase(), password: "long enough pw", name: "C2" } })
+    const again = await atrium.request("POST", "/pm/v1/auth/register", {
+      body: { email: email.toUpperCase(), password: "long enough pw", name: "C2" }
+    })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe("conflict")
     const login = await atrium.request("POST", "/pm/v1/auth/login", { body: { email, password: "long enough pw" } })
@@ -87,16 +89,24 @@ describe("pm Authentication", () => {
   it("changes the password: the old one stops working, other sessions end", async () => {
     const user = await signUp(atrium, "Hal")
     const other = await atrium.request("POST", "/pm/v1/auth/login", { body: { email: user.email, password: user.password } })
-    const wrong = await atrium.request("POST", "/pm/v1/auth/password", { token: user.token, body: { currentPassword: "wrong wrong", newPassword: "brand new passphrase" } })
+    const wrong = await atrium.request("POST", "/pm/v1/auth/password", {
+      token: user.token,
+      body: { currentPassword: "wrong wrong", newPassword: "brand new passphrase" }
+    })
     expect(wrong.status).toBe(400)
     expect(wrong.body.error.details[0].path).toBe("currentPassword")
-    const changed = await atrium.request("POST", "/pm/v1/auth/password", { token: user.token, body: { currentPassword: user.password, newPassword: "brand new passphrase" } })
+    const changed = await atrium.request("POST", "/pm/v1/auth/password", {
+      token: user.token,
+      body: { currentPassword: user.password, newPassword: "brand new passphrase" }
+    })
     expect(changed.status).toBe(200)
     expect(changed.body.sessionsEnded).toBe(1)
     expect((await atrium.request("GET", "/pm/v1/auth/me", { token: other.body.accessToken })).status).toBe(401)
     expect((await atrium.request("GET", "/pm/v1/auth/me", { token: user.token })).status).toBe(200)
     expect((await atrium.request("POST", "/pm/v1/auth/login", { body: { email: user.email, password: user.password } })).status).toBe(401)
-    expect((await atrium.request("POST", "/pm/v1/auth/login", { body: { email: user.email, password: "brand new passphrase" } })).status).toBe(200)
+    expect(
+      (await atrium.request("POST", "/pm/v1/auth/login", { body: { email: user.email, password: "brand new passphrase" } })).status
+    ).toBe(200)
   })
 
   it("refuses tampered, foreign-key-signed, expired and malformed JWTs", async () => {
@@ -119,7 +129,12 @@ describe("pm Authentication", () => {
     const tokens = makeAccessTokens(secret)
     const past = Math.floor(Date.now() / 1000) - 3600
     const expired = await new SignJWT({ email: "a@example.com", name: "A", sid: "s" })
-      .setProtectedHeader({ alg: "HS256" }).setSubject("u").setIssuer("atrium").setIssuedAt(past - 900).setExpirationTime(past).sign(secret)
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("u")
+      .setIssuer("atrium")
+      .setIssuedAt(past - 900)
+      .setExpirationTime(past)
+      .sign(secret)
     const result = await Effect.runPromise(Effect.flip(tokens.verify(expired)))
     expect(result.code).toBe("unauthorized")
     expect(result.message).toMatch(/expired/)

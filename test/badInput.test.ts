@@ -73,24 +73,39 @@ describe("bad input answers the error envelope with a 4xx, never a 5xx", () => {
   })
 
   it("wrong field types name the field", async () => {
-    const response = await atrium.request("POST", "/pm/v1/auth/register", { body: { email: "x@example.com", password: 12345678, name: ["n"] } })
+    const response = await atrium.request("POST", "/pm/v1/auth/register", {
+      body: { email: "x@example.com", password: 12345678, name: ["n"] }
+    })
     expect(response.status).toBe(400)
     expect(response.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["body.name", "body.password"])
   })
 
   it("oversized bodies: 413 from Content-Length before buffering, and while streaming", async () => {
     const big = JSON.stringify({ name: "x".repeat(100 * 1024) })
-    const declared = await atrium.request("POST", "/pm/v1/workspaces", { token, rawBody: big, headers: { "content-type": "application/json" } })
+    const declared = await atrium.request("POST", "/pm/v1/workspaces", {
+      token,
+      rawBody: big,
+      headers: { "content-type": "application/json" }
+    })
     expectEnvelope(declared, "declared oversize")
     expect(declared.status).toBe(413)
     // Chunked (no Content-Length): refused once the limit is crossed.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(atrium.origin)
-      const req = httpRequest({ host: url.hostname, port: url.port, method: "POST", path: "/pm/v1/workspaces", headers: { "content-type": "application/json", authorization: `Bearer ${token}` } }, (res) => {
-        let body = ""
-        res.on("data", (chunk) => (body += chunk))
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
-      })
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: "POST",
+          path: "/pm/v1/workspaces",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` }
+        },
+        (res) => {
+          let body = ""
+          res.on("data", (chunk) => (body += chunk))
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+        }
+      )
       req.on("error", reject)
       for (let i = 0; i < 10; i++) req.write("x".repeat(16 * 1024))
       req.end()

@@ -10,7 +10,11 @@ import { atriumRegistry } from "../facade/operations.ts"
 import { services } from "../facade/catalog/Services.ts"
 
 const specDir = path.resolve(import.meta.dirname, "../../shared/spec")
-const specFile = existsSync(specDir) ? readdirSync(specDir).map((f) => path.join(specDir, f)).find((f) => f.endsWith(".txt")) : undefined
+const specFile = existsSync(specDir)
+  ? readdirSync(specDir)
+      .map((f) => path.join(specDir, f))
+      .find((f) => f.endsWith(".txt"))
+  : undefined
 
 const seedCounts = (text: string, heading: string) => {
   const section = text.split(heading)[1]!.split(/\n##/)[0]!
@@ -46,7 +50,9 @@ describe.skipIf(specFile === undefined)("registry against the seed's tag tables"
         if (have < count) short.push(`${service.padEnd(8)} ${tag}: ${have}/${count}`)
       }
     }
-    console.log(`Catalog coverage: ${implemented}/${expected} operations; ${short.length} tags short of their seed count:\n  ${short.join("\n  ")}`)
+    console.log(
+      `Catalog coverage: ${implemented}/${expected} operations; ${short.length} tags short of their seed count:\n  ${short.join("\n  ")}`
+    )
     expect(implemented).toBe(atriumRegistry.operations.length)
   })
 })

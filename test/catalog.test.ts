@@ -67,7 +67,12 @@ describe("public catalog", () => {
     expect(detail.status).toBe(200)
     expect(detail.body.operations).toHaveLength(4)
     const update = detail.body.operations.find((op: { operationId: string }) => op.operationId === "updateWorkspaceSettings")
-    expect(update).toMatchObject({ method: "PATCH", path: "/hub/v1/workspaces/{workspaceId}/settings", auth: "both", scopes: ["workspace-settings:write"] })
+    expect(update).toMatchObject({
+      method: "PATCH",
+      path: "/hub/v1/workspaces/{workspaceId}/settings",
+      auth: "both",
+      scopes: ["workspace-settings:write"]
+    })
     expect(update.parameters).toContainEqual(expect.objectContaining({ name: "workspaceId", in: "path", required: true }))
     expect(update.requestBody.schema.properties).toHaveProperty("customPrompt")
     expect(update.responses["200"].schema).toEqual({ $ref: "#/schemas/WorkspaceSettings" })
@@ -88,8 +93,15 @@ describe("public catalog", () => {
     expect(all.body.examples.length).toBeGreaterThanOrEqual(countOf("pm", "Authentication"))
     const one = await atrium.request("GET", `/pm/v1/api-catalog/Authentication/examples?operationId=login`)
     expect(one.body.examples).toHaveLength(1)
-    expect(one.body.examples[0]).toMatchObject({ operationId: "login", request: { method: "POST", path: "/pm/v1/auth/login" }, response: { status: 200 } })
-    const byName = await atrium.request("GET", `/hub/v1/api-catalog/${encodeURIComponent("Workspace Settings")}/examples?name=set-target-and-prompt`)
+    expect(one.body.examples[0]).toMatchObject({
+      operationId: "login",
+      request: { method: "POST", path: "/pm/v1/auth/login" },
+      response: { status: 200 }
+    })
+    const byName = await atrium.request(
+      "GET",
+      `/hub/v1/api-catalog/${encodeURIComponent("Workspace Settings")}/examples?name=set-target-and-prompt`
+    )
     expect(byName.body.examples).toHaveLength(1)
     expect(byName.body.examples[0].request.path).toMatch(/^\/hub\/v1\/workspaces\/[0-9a-f-]{36}\/settings$/)
     expect((await atrium.request("GET", "/pm/v1/api-catalog/Authentication/examples?operationId=nope")).status).toBe(404)
@@ -102,7 +114,13 @@ describe("public catalog", () => {
   it("is unauthenticated, cacheable by ETag, and free of workspace data", async () => {
     const user = await signUp(atrium, "Secretive")
     const ws = await atrium.request("POST", "/pm/v1/workspaces", { token: user.token, body: { name: "Top Secret Workspace" } })
-    for (const path of ["/hub/v1/api-catalog", "/hub/v1/api-catalog/detailed", "/hub/v1/api-catalog/Workspaces", "/pm/v1/api-catalog", "/pm/v1/api-catalog/Workspaces/examples"]) {
+    for (const path of [
+      "/hub/v1/api-catalog",
+      "/hub/v1/api-catalog/detailed",
+      "/hub/v1/api-catalog/Workspaces",
+      "/pm/v1/api-catalog",
+      "/pm/v1/api-catalog/Workspaces/examples"
+    ]) {
       const response = await atrium.request("GET", path)
       expect(response.status).toBe(200)
       expect(response.text).not.toContain("Top Secret Workspace")
@@ -121,9 +139,15 @@ describe("public catalog", () => {
       expect(doc.status).toBe(200)
       expect(doc.body.openapi).toBe("3.1.0")
       expect(doc.body.tags).toHaveLength(services[service].tags.length)
-      const operationIds = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>)
-        .flatMap((methods) => Object.values(methods).map((op) => op.operationId))
-      expect(operationIds.sort()).toEqual(atriumRegistry.ofService(service).map((op) => op.operationId).sort())
+      const operationIds = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
+        Object.values(methods).map((op) => op.operationId)
+      )
+      expect(operationIds.sort()).toEqual(
+        atriumRegistry
+          .ofService(service)
+          .map((op) => op.operationId)
+          .sort()
+      )
     }
     const hub = await atrium.request("GET", "/hub/v1/openapi.json")
     expect(hub.body.paths["/v1/workspaces/{workspaceId}/settings"].patch["x-scopes"]).toEqual(["workspace-settings:write"])

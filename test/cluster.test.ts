@@ -39,10 +39,16 @@ describe.skipIf(!ready)("a two-node cluster on NATS + PostgreSQL", () => {
     expect(created.status).toBe(201)
     const id = created.body.id
     // Tokens minted by one node are honoured by the other (one signing key per cluster).
-    const updated = await a.request("PATCH", `/hub/v1/workspaces/${id}/settings`, { token: viaB.body.accessToken, body: { customPrompt: "From A" } })
+    const updated = await a.request("PATCH", `/hub/v1/workspaces/${id}/settings`, {
+      token: viaB.body.accessToken,
+      body: { customPrompt: "From A" }
+    })
     expect(updated.status).toBe(200)
     expect((await b.request("GET", `/hub/v1/workspaces/${id}/settings`, { token: owner.token })).body.customPrompt).toBe("From A")
-    const key = await a.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId: id, name: "k", scopes: ["workspaces:read"] } })
+    const key = await a.request("POST", "/hub/v1/api-keys", {
+      token: owner.token,
+      body: { workspaceId: id, name: "k", scopes: ["workspaces:read"] }
+    })
     expect((await b.request("GET", "/hub/v1/workspaces", { apiKey: key.body.key })).body.items[0].id).toBe(id)
     // Revocation through B is seen by A at once (the key's actor has one activation in the cluster).
     await b.request("DELETE", `/hub/v1/api-keys/${key.body.id}`, { token: owner.token })
@@ -111,7 +117,11 @@ describe.skipIf(!ready)("task read models when a node dies", () => {
       const call = async (method: string, url: string, body?: unknown) => {
         // Shards of the killed node answer 503 until their leases lapse and the survivor takes them.
         for (let attempt = 0; ; attempt++) {
-          const response = await b.request(method, `/pm/v1${url}`, body === undefined ? { token: owner.token } : { token: owner.token, body })
+          const response = await b.request(
+            method,
+            `/pm/v1${url}`,
+            body === undefined ? { token: owner.token } : { token: owner.token, body }
+          )
           if (response.status !== 503 || attempt > 120) {
             if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${response.text}`)
             return response.body

@@ -31,18 +31,39 @@ const account = async (name: string, registered = true) => {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`
   const userId = randomUUID()
   await store("account", email, {
-    userId: registered ? userId : null, email, name, passwordHash: "x", createdAt: at(-10), updatedAt: at(-10), failedLogins: 0, lockedUntil: null
+    userId: registered ? userId : null,
+    email,
+    name,
+    passwordHash: "x",
+    createdAt: at(-10),
+    updatedAt: at(-10),
+    failedLogins: 0,
+    lockedUntil: null
   })
   return { userId, email, name }
 }
 
-const workspace = async (ownerId: string, extra: { members?: Array<{ userId: string; role: string }>; guests?: object; exists?: boolean; deletedAt?: string; createdAt?: string } = {}) => {
+const workspace = async (
+  ownerId: string,
+  extra: {
+    members?: Array<{ userId: string; role: string }>
+    guests?: object
+    exists?: boolean
+    deletedAt?: string
+    createdAt?: string
+  } = {}
+) => {
   const id = randomUUID()
   const createdAt = extra.createdAt ?? at(-5)
   await store("workspace", id, {
-    id, exists: extra.exists ?? true, name: `ws ${id.slice(0, 4)}`, ownerId,
+    id,
+    exists: extra.exists ?? true,
+    name: `ws ${id.slice(0, 4)}`,
+    ownerId,
     members: [{ userId: ownerId, role: "owner", addedAt: createdAt }, ...(extra.members ?? []).map((m) => ({ ...m, addedAt: createdAt }))],
-    settings: { preferredIntegrationTarget: null, customPrompt: null, updatedAt: null }, createdAt, updatedAt: createdAt,
+    settings: { preferredIntegrationTarget: null, customPrompt: null, updatedAt: null },
+    createdAt,
+    updatedAt: createdAt,
     ...(extra.guests ? { guests: extra.guests } : {}),
     ...(extra.deletedAt ? { deletedAt: extra.deletedAt, deletedBy: ownerId } : {}),
     history: [{ seq: 1, type: "workspace.created", at: createdAt, by: ownerId, data: {} }]
@@ -67,13 +88,19 @@ describe("identity read module", () => {
     const guest = await account("Guest")
     const gone = await account("Gone")
     const id = await workspace(owner.userId, {
-      members: [{ userId: guest.userId, role: "member" }, { userId: gone.userId, role: "viewer" }],
+      members: [
+        { userId: guest.userId, role: "member" },
+        { userId: gone.userId, role: "viewer" }
+      ],
       guests: { [guest.userId]: { expiresAt: at(3), since: at(-1) }, [gone.userId]: { expiresAt: at(-1), since: at(-3) } }
     })
     const ws = await run(Identity.workspaceById(id))
     expect(ws?.members.map((m) => m.userId)).toEqual([owner.userId, guest.userId])
     expect(Object.keys(ws?.guests ?? {})).toEqual([guest.userId])
-    expect([...(await run(Identity.memberRoles(id))).entries()]).toEqual([[owner.userId, "owner"], [guest.userId, "member"]])
+    expect([...(await run(Identity.memberRoles(id))).entries()]).toEqual([
+      [owner.userId, "owner"],
+      [guest.userId, "member"]
+    ])
     expect((await run(Identity.workspacesOf(gone.userId))).map((w) => w.id)).toEqual([])
     expect((await run(Identity.workspacesOf(guest.userId))).map((w) => w.id)).toEqual([id])
 
@@ -81,7 +108,9 @@ describe("identity read module", () => {
     expect(await run(Identity.workspaceById(deleted))).toBeUndefined()
     expect((await run(Identity.memberRoles(deleted))).size).toBe(0)
     expect((await run(Identity.workspacesOf(owner.userId))).map((w) => w.id)).toEqual([id])
-    expect(await run(Identity.deletedWorkspacesOf(owner.userId))).toEqual([{ id: deleted, name: expect.any(String), deletedAt: expect.any(String) }])
+    expect(await run(Identity.deletedWorkspacesOf(owner.userId))).toEqual([
+      { id: deleted, name: expect.any(String), deletedAt: expect.any(String) }
+    ])
   })
 
   it("lists a member's workspaces oldest first", async () => {

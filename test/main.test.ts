@@ -50,7 +50,9 @@ describe("npm start", () => {
     const key = /(atr_live_[\w-]+)/.exec(first.output())?.[1]
     expect(key).toBeDefined()
     expect((await fetch(`${origin}/healthz`)).status).toBe(200)
-    const workspaces = (await (await fetch(`${origin}/hub/v1/workspaces`, { headers: { "x-api-key": key! } })).json()) as { items: Array<{ id: string }> }
+    const workspaces = (await (await fetch(`${origin}/hub/v1/workspaces`, { headers: { "x-api-key": key! } })).json()) as {
+      items: Array<{ id: string }>
+    }
     const workspaceId = workspaces.items[0].id
     const patched = await fetch(`${origin}/hub/v1/workspaces/${workspaceId}/settings`, {
       method: "PATCH",
@@ -65,7 +67,9 @@ describe("npm start", () => {
     const second = startServer(["--demo"])
     const again = await second.listening
     expect(second.output()).toContain("not empty")
-    const settings = (await (await fetch(`${again}/hub/v1/workspaces/${workspaceId}/settings`, { headers: { "x-api-key": key! } })).json()) as { customPrompt: string }
+    const settings = (await (
+      await fetch(`${again}/hub/v1/workspaces/${workspaceId}/settings`, { headers: { "x-api-key": key! } })
+    ).json()) as { customPrompt: string }
     expect(settings.customPrompt).toBe("kept across restarts")
     second.child.kill("SIGTERM")
     expect(await second.exited).toBe(0)

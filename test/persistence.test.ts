@@ -91,17 +91,23 @@ const suite = (backend: Backend) => {
 
   describe("migrations", () => {
     it("records every migration file once, in order", async () => {
-      const rows = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ version: number; name: string; applied_at: string }>(
-          "select version, name, applied_at from schema_migrations order by version"
-        )))
+      const rows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query<{ version: number; name: string; applied_at: string }>(
+            "select version, name, applied_at from schema_migrations order by version"
+          )
+        )
+      )
       expect(rows.map((row) => [row.version, row.name])).toEqual(allMigrations.map((m) => [m.version, m.name]))
       expect(rows[0]).toMatchObject({ version: 1, name: "core" })
       for (const row of rows) expect(row.applied_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-      const tables = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ table_name: string }>(
-          "select table_name from information_schema.tables where table_schema = 'public' order by table_name"
-        )))
+      const tables = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query<{ table_name: string }>(
+            "select table_name from information_schema.tables where table_schema = 'public' order by table_name"
+          )
+        )
+      )
       expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["actor_state", "blobs", "schema_migrations"]))
     })
 
@@ -113,22 +119,20 @@ const suite = (backend: Backend) => {
       expect(after).toEqual(before)
     })
 
-    if (backend.durable) it("applies nothing when the database is reopened", async () => {
-      const fresh = await backend.location()
-      try {
-        const read = Effect.flatMap(Sql, (sql) => sql.query("select * from schema_migrations order by version"))
-        const first = await Effect.runPromise(Effect.provide(read, fresh.open()))
-        expect(first).toHaveLength(allMigrations.length)
-        const second = await Effect.runPromise(Effect.provide(
-          Effect.all([Migrations.run(), read]),
-          fresh.open()
-        ))
-        expect(second[0]).toEqual([])
-        expect(second[1]).toEqual(first) // same rows, same applied_at
-      } finally {
-        await fresh.cleanup()
-      }
-    })
+    if (backend.durable)
+      it("applies nothing when the database is reopened", async () => {
+        const fresh = await backend.location()
+        try {
+          const read = Effect.flatMap(Sql, (sql) => sql.query("select * from schema_migrations order by version"))
+          const first = await Effect.runPromise(Effect.provide(read, fresh.open()))
+          expect(first).toHaveLength(allMigrations.length)
+          const second = await Effect.runPromise(Effect.provide(Effect.all([Migrations.run(), read]), fresh.open()))
+          expect(second[0]).toEqual([])
+          expect(second[1]).toEqual(first) // same rows, same applied_at
+        } finally {
+          await fresh.cleanup()
+        }
+      })
 
     it("applies a new migration file once and refuses a renamed version", async () => {
       const dir = await temporaryDirectory()
@@ -153,8 +157,11 @@ const suite = (backend: Backend) => {
         const duplicate = await failure(Migrations.load(dir))
         expect(duplicate.message).toContain("version 900 is used by both")
       } finally {
-        await run(Effect.flatMap(Sql, (sql) =>
-          sql.executeScript("drop table if exists test_extra; delete from schema_migrations where version = 900")))
+        await run(
+          Effect.flatMap(Sql, (sql) =>
+            sql.executeScript("drop table if exists test_extra; delete from schema_migrations where version = 900")
+          )
+        )
         await rm(dir, { recursive: true, force: true })
       }
     })
@@ -167,10 +174,13 @@ const suite = (backend: Backend) => {
         const error = await failure(Migrations.run(dir))
         expect(error.message).toContain("Migration 901_broken.sql failed")
         expect(error.code).toBe("42P01")
-        const rows = await run(Effect.flatMap(Sql, (sql) =>
-          sql.query<{ t: string | null; m: number }>(
-            "select to_regclass('test_broken')::text as t, (select count(*) from schema_migrations where version = 901) as m"
-          )))
+        const rows = await run(
+          Effect.flatMap(Sql, (sql) =>
+            sql.query<{ t: string | null; m: number }>(
+              "select to_regclass('test_broken')::text as t, (select count(*) from schema_migrations where version = 901) as m"
+            )
+          )
+        )
         expect(rows[0]).toEqual({ t: null, m: 0 })
       } finally {
         await rm(dir, { recursive: true, force: true })
@@ -181,80 +191,101 @@ const suite = (backend: Backend) => {
   describe("queries", () => {
     it("binds $n parameters as values, never as SQL", async () => {
       const evil = "'); drop table actor_state; --"
-      const rows = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ sum: number; text: string; again: string; missing: null }>(
-          "select $1::int + $2::int as sum, $3::text as text, $3 as again, $4::text as missing",
-          [2, 3, evil, null]
-        )))
+      const rows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query<{ sum: number; text: string; again: string; missing: null }>(
+            "select $1::int + $2::int as sum, $3::text as text, $3 as again, $4::text as missing",
+            [2, 3, evil, null]
+          )
+        )
+      )
       expect(rows).toEqual([{ sum: 5, text: evil, again: evil, missing: null }])
       const tables = await run(Effect.flatMap(Sql, (sql) => sql.query("select to_regclass('actor_state')::text as t")))
       expect(tables[0]).toEqual({ t: "actor_state" })
     })
 
     it("returns the documented JS values", async () => {
-      const rows = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query(`select 42::int8 as small, 9007199254740993::int8 as huge, count(*) as counted,
+      const rows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query(`select 42::int8 as small, 9007199254740993::int8 as huge, count(*) as counted,
           1.50::numeric as exact, 7::int4 as int, 0.5::float8 as float, true as bool,
           '2024-05-01 12:00:00.123456+02'::timestamptz as tstz, '2024-05-01 12:00:00'::timestamp as ts,
           '2024-05-01'::date as day, 'infinity'::timestamptz as forever, '\\x00ff'::bytea as bytes,
-          array[1, 2]::int8[] as ints, '{"a": [1, {"b": null}]}'::jsonb as doc, null::int8 as nothing`)))
-      expect(rows).toEqual([{
-        small: 42,
-        huge: "9007199254740993",
-        counted: 1,
-        exact: "1.50",
-        int: 7,
-        float: 0.5,
-        bool: true,
-        tstz: "2024-05-01T10:00:00.123Z",
-        ts: "2024-05-01T12:00:00.000Z",
-        day: "2024-05-01",
-        forever: "infinity",
-        bytes: new Uint8Array([0, 255]),
-        ints: [1, 2],
-        doc: { a: [1, { b: null }] },
-        nothing: null
-      }])
+          array[1, 2]::int8[] as ints, '{"a": [1, {"b": null}]}'::jsonb as doc, null::int8 as nothing`)
+        )
+      )
+      expect(rows).toEqual([
+        {
+          small: 42,
+          huge: "9007199254740993",
+          counted: 1,
+          exact: "1.50",
+          int: 7,
+          float: 0.5,
+          bool: true,
+          tstz: "2024-05-01T10:00:00.123Z",
+          ts: "2024-05-01T12:00:00.000Z",
+          day: "2024-05-01",
+          forever: "infinity",
+          bytes: new Uint8Array([0, 255]),
+          ints: [1, 2],
+          doc: { a: [1, { b: null }] },
+          nothing: null
+        }
+      ])
       expect(Array.isArray(rows)).toBe(true)
       expect(Object.getPrototypeOf(rows)).toBe(Array.prototype)
     })
 
     it("serializes parameters by the type the server infers", async () => {
-      const rows = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query(
-          `select $1::timestamptz as at, $2::int8 as big, $3::bytea as bytes, $4::date as day, $5::text[] as texts,
+      const rows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query(
+            `select $1::timestamptz as at, $2::int8 as big, $3::bytea as bytes, $4::date as day, $5::text[] as texts,
             $6::boolean as flag`,
-          [new Date("2024-01-02T03:04:05.678Z"), 1234567890123456789n, new Uint8Array([1, 2, 3]), new Date("2024-03-04T00:00:00Z"), ["a", "b,c", 'd"e'], false]
-        )))
-      expect(rows).toEqual([{
-        at: "2024-01-02T03:04:05.678Z",
-        big: "1234567890123456789",
-        bytes: new Uint8Array([1, 2, 3]),
-        day: "2024-03-04",
-        texts: ["a", "b,c", 'd"e'],
-        flag: false
-      }])
+            [
+              new Date("2024-01-02T03:04:05.678Z"),
+              1234567890123456789n,
+              new Uint8Array([1, 2, 3]),
+              new Date("2024-03-04T00:00:00Z"),
+              ["a", "b,c", 'd"e'],
+              false
+            ]
+          )
+        )
+      )
+      expect(rows).toEqual([
+        {
+          at: "2024-01-02T03:04:05.678Z",
+          big: "1234567890123456789",
+          bytes: new Uint8Array([1, 2, 3]),
+          day: "2024-03-04",
+          texts: ["a", "b,c", 'd"e'],
+          flag: false
+        }
+      ])
     })
 
     it("stores objects passed for jsonb as JSON objects, not strings", async () => {
       const state = { title: "Hello", tags: ["a", "b"], nested: { n: 1, ok: true, none: null } }
-      const rows = await run(Effect.gen(function*() {
-        const sql = yield* Sql
-        yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "object", state])
-        yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "array", [1, { two: 2 }]])
-        yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "string", "just text"])
-        return yield* sql.query<{ id: string; state: unknown; type: string; title: string | null }>(
-          `select id, state, jsonb_typeof(state) as type, state->>'title' as title
+      const rows = await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "object", state])
+          yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "array", [1, { two: 2 }]])
+          yield* sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", ["json", "string", "just text"])
+          return yield* sql.query<{ id: string; state: unknown; type: string; title: string | null }>(
+            `select id, state, jsonb_typeof(state) as type, state->>'title' as title
            from actor_state where kind = 'json' order by id`
-        )
-      }))
+          )
+        })
+      )
       expect(rows).toEqual([
         { id: "array", state: [1, { two: 2 }], type: "array", title: null },
         { id: "object", state, type: "object", title: "Hello" },
         { id: "string", state: "just text", type: "string", title: null }
       ])
-      const typed = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ t: string }>("select jsonb_typeof($1) as t", [{ a: 1 }])))
+      const typed = await run(Effect.flatMap(Sql, (sql) => sql.query<{ t: string }>("select jsonb_typeof($1) as t", [{ a: 1 }])))
       expect(typed).toEqual([{ t: "object" }])
     })
 
@@ -266,7 +297,8 @@ const suite = (backend: Backend) => {
 
     it("fails a unique violation with SqlError code 23505", async () => {
       const insert = Effect.flatMap(Sql, (sql) =>
-        sql.query("insert into blobs (key, content_type, size) values ($1, 'text/plain', 1)", ["unique-key"]))
+        sql.query("insert into blobs (key, content_type, size) values ($1, 'text/plain', 1)", ["unique-key"])
+      )
       await run(insert)
       const error = await failure(insert)
       expect(error).toBeInstanceOf(SqlError)
@@ -278,13 +310,15 @@ const suite = (backend: Backend) => {
     })
 
     it("runs multi-statement scripts", async () => {
-      const rows = await run(Effect.gen(function*() {
-        const sql = yield* Sql
-        yield* sql.executeScript("create temporary table script_test (n int); insert into script_test values (1), (2), (3);")
-        const rows = yield* sql.query<{ total: number }>("select sum(n)::int as total from script_test")
-        yield* sql.executeScript("drop table script_test")
-        return rows
-      }))
+      const rows = await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          yield* sql.executeScript("create temporary table script_test (n int); insert into script_test values (1), (2), (3);")
+          const rows = yield* sql.query<{ total: number }>("select sum(n)::int as total from script_test")
+          yield* sql.executeScript("drop table script_test")
+          return rows
+        })
+      )
       expect(rows).toEqual([{ total: 6 }])
     })
   })
@@ -292,68 +326,90 @@ const suite = (backend: Backend) => {
   describe("transactions", () => {
     const count = (kind: string) =>
       Effect.flatMap(Sql, (sql) =>
-        Effect.map(sql.query<{ n: number }>("select count(*) as n from actor_state where kind = $1", [kind]), (rows) => rows[0].n))
+        Effect.map(sql.query<{ n: number }>("select count(*) as n from actor_state where kind = $1", [kind]), (rows) => rows[0].n)
+      )
 
     const insert = (kind: string, id: string) =>
       Effect.flatMap(Sql, (sql) =>
-        sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", [kind, id, { id }]))
+        sql.query("insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)", [kind, id, { id }])
+      )
 
     it("commits on success", async () => {
-      const result = await run(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.andThen(Effect.andThen(insert("tx-commit", "a"), insert("tx-commit", "b")), Effect.succeed("done")))))
+      const result = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(Effect.andThen(Effect.andThen(insert("tx-commit", "a"), insert("tx-commit", "b")), Effect.succeed("done")))
+        )
+      )
       expect(result).toBe("done")
       expect(await run(count("tx-commit"))).toBe(2)
     })
 
     it("rolls back on failure and keeps the error", async () => {
-      const error = await failure(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.andThen(insert("tx-rollback", "a"), Effect.fail("boom" as const)))))
+      const error = await failure(
+        Effect.flatMap(Sql, (sql) => sql.transaction(Effect.andThen(insert("tx-rollback", "a"), Effect.fail("boom" as const))))
+      )
       expect(error).toBe("boom")
       expect(await run(count("tx-rollback"))).toBe(0)
     })
 
     it("rolls back on a defect", async () => {
-      const exit = await runtime.runPromiseExit(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.andThen(insert("tx-defect", "a"), Effect.die(new Error("bug"))))))
+      const exit = await runtime.runPromiseExit(
+        Effect.flatMap(Sql, (sql) => sql.transaction(Effect.andThen(insert("tx-defect", "a"), Effect.die(new Error("bug")))))
+      )
       expect(Exit.isFailure(exit)).toBe(true)
       expect(await run(count("tx-defect"))).toBe(0)
     })
 
     it("binds Sql to the transaction and joins nested transactions", async () => {
       const txid = Effect.flatMap(Sql, (sql) =>
-        Effect.map(sql.query<{ id: string }>("select txid_current()::text as id"), (rows) => rows[0].id))
-      const [outer, nested, captured, afterwards1, afterwards2] = await run(Effect.gen(function*() {
-        const root = yield* Sql
-        const ids = yield* root.transaction(Effect.gen(function*() {
-          const outer = yield* txid
-          const nested = yield* (yield* Sql).transaction(txid)
-          const captured = yield* Effect.map(root.query<{ id: string }>("select txid_current()::text as id"), (r) => r[0].id)
-          return [outer, nested, captured] as const
-        }))
-        return [...ids, yield* txid, yield* txid] as const
-      }))
+        Effect.map(sql.query<{ id: string }>("select txid_current()::text as id"), (rows) => rows[0].id)
+      )
+      const [outer, nested, captured, afterwards1, afterwards2] = await run(
+        Effect.gen(function* () {
+          const root = yield* Sql
+          const ids = yield* root.transaction(
+            Effect.gen(function* () {
+              const outer = yield* txid
+              const nested = yield* (yield* Sql).transaction(txid)
+              const captured = yield* Effect.map(root.query<{ id: string }>("select txid_current()::text as id"), (r) => r[0].id)
+              return [outer, nested, captured] as const
+            })
+          )
+          return [...ids, yield* txid, yield* txid] as const
+        })
+      )
       expect(nested).toBe(outer)
       expect(captured).toBe(outer)
       expect(afterwards1).not.toBe(outer)
       expect(afterwards2).not.toBe(afterwards1)
 
-      const error = await failure(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.gen(function*() {
-          yield* insert("tx-nested", "outer")
-          yield* sql.transaction(insert("tx-nested", "inner"))
-          return yield* Effect.fail("outer fails" as const)
-        }))))
+      const error = await failure(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            Effect.gen(function* () {
+              yield* insert("tx-nested", "outer")
+              yield* sql.transaction(insert("tx-nested", "inner"))
+              return yield* Effect.fail("outer fails" as const)
+            })
+          )
+        )
+      )
       expect(error).toBe("outer fails")
       expect(await run(count("tx-nested"))).toBe(0)
     })
 
     it("refuses to commit after a handled statement error", async () => {
-      const error = await failure(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.gen(function*() {
-          yield* insert("tx-aborted", "a")
-          yield* insert("tx-aborted", "a").pipe(Effect.catch(() => Effect.void)) // 23505, swallowed
-          return "would be lost"
-        }))))
+      const error = await failure(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            Effect.gen(function* () {
+              yield* insert("tx-aborted", "a")
+              yield* insert("tx-aborted", "a").pipe(Effect.catch(() => Effect.void)) // 23505, swallowed
+              return "would be lost"
+            })
+          )
+        )
+      )
       expect(error).toBeInstanceOf(SqlError)
       expect((error as SqlError).code).toBe("25P02")
       expect(await run(count("tx-aborted"))).toBe(0)
@@ -361,26 +417,33 @@ const suite = (backend: Backend) => {
 
     it("queues statements from other fibers behind an open transaction", async () => {
       const events: Array<string> = []
-      await run(Effect.gen(function*() {
-        const sql = yield* Sql
-        const started = yield* Deferred.make<void>()
-        const transaction = yield* Effect.forkChild(
-          sql.transaction(Effect.gen(function*() {
-            yield* insert("tx-queue", "in-transaction")
-            yield* Deferred.succeed(started, undefined)
-            yield* Effect.sleep("300 millis")
-            events.push("transaction ends")
-            return yield* Effect.fail("roll back" as const)
-          })).pipe(Effect.ignore)
-        )
-        yield* Deferred.await(started)
-        // issued while the transaction is open, from another fiber, outside it
-        yield* insert("tx-queue", "outside")
-        events.push("outside done")
-        yield* Fiber.join(transaction)
-      }))
-      const ids = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ id: string }>("select id from actor_state where kind = 'tx-queue' order by id")))
+      await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          const started = yield* Deferred.make<void>()
+          const transaction = yield* Effect.forkChild(
+            sql
+              .transaction(
+                Effect.gen(function* () {
+                  yield* insert("tx-queue", "in-transaction")
+                  yield* Deferred.succeed(started, undefined)
+                  yield* Effect.sleep("300 millis")
+                  events.push("transaction ends")
+                  return yield* Effect.fail("roll back" as const)
+                })
+              )
+              .pipe(Effect.ignore)
+          )
+          yield* Deferred.await(started)
+          // issued while the transaction is open, from another fiber, outside it
+          yield* insert("tx-queue", "outside")
+          events.push("outside done")
+          yield* Fiber.join(transaction)
+        })
+      )
+      const ids = await run(
+        Effect.flatMap(Sql, (sql) => sql.query<{ id: string }>("select id from actor_state where kind = 'tx-queue' order by id"))
+      )
       // the outside insert was not swallowed by the rolled back transaction
       expect(ids).toEqual([{ id: "outside" }])
       if (backend.name.startsWith("PGlite")) {
@@ -390,39 +453,45 @@ const suite = (backend: Backend) => {
     })
 
     it("rolls back an interrupted transaction and stays usable", async () => {
-      await run(Effect.gen(function*() {
-        const sql = yield* Sql
-        const started = yield* Deferred.make<void>()
-        const fiber = yield* Effect.forkChild(sql.transaction(Effect.gen(function*() {
-          yield* insert("tx-interrupt", "a")
-          yield* Deferred.succeed(started, undefined)
-          return yield* Effect.never
-        })))
-        yield* Deferred.await(started)
-        yield* Fiber.interrupt(fiber)
-      }))
+      await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          const started = yield* Deferred.make<void>()
+          const fiber = yield* Effect.forkChild(
+            sql.transaction(
+              Effect.gen(function* () {
+                yield* insert("tx-interrupt", "a")
+                yield* Deferred.succeed(started, undefined)
+                return yield* Effect.never
+              })
+            )
+          )
+          yield* Deferred.await(started)
+          yield* Fiber.interrupt(fiber)
+        })
+      )
       expect(await run(count("tx-interrupt"))).toBe(0)
       expect(await run(Effect.flatMap(Sql, (sql) => sql.query("select 1 as one")))).toEqual([{ one: 1 }])
     })
 
     it("rolls back a transaction interrupted while another one is open", async () => {
-      await run(Effect.gen(function*() {
-        const sql = yield* Sql
-        const release = yield* Deferred.make<void>()
-        const first = yield* Effect.forkChild(sql.transaction(Effect.andThen(
-          insert("tx-waiting", "first"),
-          Deferred.await(release)
-        )))
-        yield* Effect.sleep("50 millis")
-        // on PGlite this one waits for `first` to end; on PostgreSQL it runs on another connection
-        const second = yield* Effect.forkChild(sql.transaction(Effect.andThen(insert("tx-waiting", "second"), Effect.never)))
-        yield* Effect.sleep("50 millis")
-        yield* Fiber.interrupt(second)
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(first)
-      }))
-      const ids = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ id: string }>("select id from actor_state where kind = 'tx-waiting' order by id")))
+      await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          const release = yield* Deferred.make<void>()
+          const first = yield* Effect.forkChild(sql.transaction(Effect.andThen(insert("tx-waiting", "first"), Deferred.await(release))))
+          yield* Effect.sleep("50 millis")
+          // on PGlite this one waits for `first` to end; on PostgreSQL it runs on another connection
+          const second = yield* Effect.forkChild(sql.transaction(Effect.andThen(insert("tx-waiting", "second"), Effect.never)))
+          yield* Effect.sleep("50 millis")
+          yield* Fiber.interrupt(second)
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(first)
+        })
+      )
+      const ids = await run(
+        Effect.flatMap(Sql, (sql) => sql.query<{ id: string }>("select id from actor_state where kind = 'tx-waiting' order by id"))
+      )
       expect(ids).toEqual([{ id: "first" }])
       expect(await run(Effect.flatMap(Sql, (sql) => sql.query("select 2 as two")))).toEqual([{ two: 2 }])
     })
@@ -439,8 +508,11 @@ const suite = (backend: Backend) => {
       expect(got?.info).toEqual(info)
       expect(Array.from(got!.bytes)).toEqual(Array.from(bytes))
 
-      const meta = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query<{ content_type: string; size: number }>("select content_type, size from blobs where key = $1", ["docs/2024/hello.txt"])))
+      const meta = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query<{ content_type: string; size: number }>("select content_type, size from blobs where key = $1", ["docs/2024/hello.txt"])
+        )
+      )
       expect(meta).toEqual([{ content_type: "text/plain", size: bytes.byteLength }])
 
       const replaced = new Uint8Array([0, 1, 2, 254, 255])
@@ -487,8 +559,11 @@ const suite = (backend: Backend) => {
       const row = await run(store.loadRow(address))
       expect(row).toMatchObject({ state: { count: 2, items: ["x"] }, version: 2 })
       expect(row!.updatedAt).toMatch(/Z$/)
-      const typeRows = await run(Effect.flatMap(Sql, (sql) =>
-        sql.query("select jsonb_typeof(state) as t from actor_state where kind = $1 and id = $2", [address.kind, address.id])))
+      const typeRows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query("select jsonb_typeof(state) as t from actor_state where kind = $1 and id = $2", [address.kind, address.id])
+        )
+      )
       expect(typeRows).toEqual([{ t: "object" }])
 
       // through the ActorStore service
@@ -513,8 +588,11 @@ const suite = (backend: Backend) => {
 
     it("joins the caller's transaction", async () => {
       const store = await run(SqlActorStore.make)
-      const error = await failure(Effect.flatMap(Sql, (sql) =>
-        sql.transaction(Effect.andThen(store.save({ kind: "counter", id: "tx" }, { n: 1 }), Effect.fail("abort" as const)))))
+      const error = await failure(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(Effect.andThen(store.save({ kind: "counter", id: "tx" }, { n: 1 }), Effect.fail("abort" as const)))
+        )
+      )
       expect(error).toBe("abort")
       expect(await run(store.load({ kind: "counter", id: "tx" }))).toBeUndefined()
     })
@@ -530,15 +608,23 @@ describe.skipIf(!postgresReady)("persistence on PostgreSQL", () => {
     const database = await createTestDatabase()
     try {
       const starts = Array.from({ length: 4 }, () =>
-        Effect.provide(Effect.flatMap(Sql, (sql) => sql.query("select 1 as ok")), Database.postgres(database.url, { max: 2 })))
+        Effect.provide(
+          Effect.flatMap(Sql, (sql) => sql.query("select 1 as ok")),
+          Database.postgres(database.url, { max: 2 })
+        )
+      )
       const results = await Effect.runPromise(Effect.all(starts, { concurrency: "unbounded" }))
       expect(results).toEqual(Array.from({ length: 4 }, () => [{ ok: 1 }]))
-      const rows = await Effect.runPromise(Effect.provide(
-        Effect.flatMap(Sql, (sql) => sql.query<{ version: number; n: number }>(
-          "select version, count(*) as n from schema_migrations group by version order by version"
-        )),
-        Database.postgres(database.url, { max: 1 })
-      ))
+      const rows = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(Sql, (sql) =>
+            sql.query<{ version: number; n: number }>(
+              "select version, count(*) as n from schema_migrations group by version order by version"
+            )
+          ),
+          Database.postgres(database.url, { max: 1 })
+        )
+      )
       expect(rows).toEqual(allMigrations.map((m) => ({ version: m.version, n: 1 })))
     } finally {
       await database.drop()
@@ -583,10 +669,12 @@ describe("PGlite directory durability", () => {
       const deadPid = dead.pid!
       await new Promise((resolve) => dead.once("close", resolve))
       await writeFile(path.join(dir, "pglite.lock"), `${deadPid}\n`)
-      const rows = await Effect.runPromise(Effect.provide(
-        Effect.flatMap(Sql, (sql) => sql.query<{ n: number }>("select count(*) as n from schema_migrations")),
-        Database.pglite(dir)
-      ))
+      const rows = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(Sql, (sql) => sql.query<{ n: number }>("select count(*) as n from schema_migrations")),
+          Database.pglite(dir)
+        )
+      )
       expect(rows[0].n).toBe(allMigrations.length)
 
       // a lock file of a live process (this test's parent, standing in for another server)
@@ -628,11 +716,14 @@ describe("PGlite directory durability", () => {
       await new Promise((resolve) => child.once("close", resolve))
       expect(child.signalCode).toBe("SIGKILL")
 
-      const rows = await Effect.runPromise(Effect.provide(
-        Effect.flatMap(Sql, (sql) =>
-          sql.query<{ id: string; state: { n: number } }>("select id, state from actor_state where kind = 'durability'")),
-        Database.pglite(dir)
-      ))
+      const rows = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(Sql, (sql) =>
+            sql.query<{ id: string; state: { n: number } }>("select id, state from actor_state where kind = 'durability'")
+          ),
+          Database.pglite(dir)
+        )
+      )
       const ids = new Set(rows.map((row) => Number(row.id)))
       for (let n = 1; n <= lastCommitted; n++) expect(ids.has(n), `row ${n} committed before the kill`).toBe(true)
       expect(rows.find((row) => row.id === "1")?.state).toEqual({ n: 1 })

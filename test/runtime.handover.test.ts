@@ -91,20 +91,31 @@ describe.skipIf(!available)("NATS actor runtime: hand-over when a node process i
     nodes = [spawnNode(`${prefix}-n1`, prefix, db.url), spawnNode(`${prefix}-n2`, prefix, db.url)]
     await Promise.all(nodes.map((n) => n.ready))
     // This process only sends: a client-only node (no shards, no heartbeat).
-    client = await Effect.runPromise(Effect.gen(function*() {
-      const scope = yield* Scope.make()
-      const context = yield* Layer.buildWithScope(
-        layerNats([Counter], { url: natsUrl(), prefix, shards: SHARDS, leaseTtlMillis: LEASE_TTL, serve: false, timeoutMillis: 15_000 }).pipe(
-          Layer.provide(Layer.mergeAll(MemoryActorStore.layer, Layer.succeed(NodeInfo, { name: "client" })))
-        ),
-        scope
-      )
-      return { system: Context.get(context, ActorSystem), scope }
-    }))
-    await waitFor("balanced shards", async () => {
-      const counts = countByOwner(await readLeases(prefix))
-      return nodes.every((n) => counts.get(n.id) === SHARDS / 2) ? true : undefined
-    }, 20_000)
+    client = await Effect.runPromise(
+      Effect.gen(function* () {
+        const scope = yield* Scope.make()
+        const context = yield* Layer.buildWithScope(
+          layerNats([Counter], {
+            url: natsUrl(),
+            prefix,
+            shards: SHARDS,
+            leaseTtlMillis: LEASE_TTL,
+            serve: false,
+            timeoutMillis: 15_000
+          }).pipe(Layer.provide(Layer.mergeAll(MemoryActorStore.layer, Layer.succeed(NodeInfo, { name: "client" })))),
+          scope
+        )
+        return { system: Context.get(context, ActorSystem), scope }
+      })
+    )
+    await waitFor(
+      "balanced shards",
+      async () => {
+        const counts = countByOwner(await readLeases(prefix))
+        return nodes.every((n) => counts.get(n.id) === SHARDS / 2) ? true : undefined
+      },
+      20_000
+    )
   }, 60_000)
 
   afterAll(async () => {
@@ -119,12 +130,18 @@ describe.skipIf(!available)("NATS actor runtime: hand-over when a node process i
   it("re-activates the killed node's actors on the survivor with their persisted state", async () => {
     const [victim, survivor] = nodes
     const ids = Array.from({ length: 16 }, (_, i) => `kill-${i}`)
-    const before = await Effect.runPromise(Effect.forEach(ids, (id) =>
-      Effect.gen(function*() {
-        yield* client.system.ask(Counter, id, "Increment", { by: 1 })
-        yield* client.system.ask(Counter, id, "Increment", { by: 1 })
-        return { id, ...(yield* client.system.ask(Counter, id, "Increment", { by: 1 })) }
-      }), { concurrency: 8 }))
+    const before = await Effect.runPromise(
+      Effect.forEach(
+        ids,
+        (id) =>
+          Effect.gen(function* () {
+            yield* client.system.ask(Counter, id, "Increment", { by: 1 })
+            yield* client.system.ask(Counter, id, "Increment", { by: 1 })
+            return { id, ...(yield* client.system.ask(Counter, id, "Increment", { by: 1 })) }
+          }),
+        { concurrency: 8 }
+      )
+    )
     expect(before.every((r) => r.count === 3)).toBe(true)
     const onVictim = before.filter((r) => r.node === victim.id).map((r) => r.id)
     const onSurvivor = before.filter((r) => r.node === survivor.id).map((r) => r.id)
@@ -136,19 +153,26 @@ describe.skipIf(!available)("NATS actor runtime: hand-over when a node process i
     expect(await victim.exited).toBeNull()
 
     // The survivor's own actors are not disturbed meanwhile.
-    const undisturbed = await Effect.runPromise(
-      client.system.ask(Counter, onSurvivor[0], "Increment", { by: 1 }, { timeoutMillis: 1000 })
-    )
+    const undisturbed = await Effect.runPromise(client.system.ask(Counter, onSurvivor[0], "Increment", { by: 1 }, { timeoutMillis: 1000 }))
     expect(undisturbed).toEqual({ count: 4, node: survivor.id })
 
     // The victim's actors answer again, from the survivor, with their state, within TTL + margin.
-    const after = await Effect.runPromise(Effect.forEach(onVictim, (id) =>
-      Effect.map(
-        client.system.ask(Counter, id, "Increment", { by: 1 }, { timeoutMillis: LEASE_TTL + MARGIN + 2000 }),
-        (reply) => ({ id, ...reply, at: Date.now() - killedAt })
-      ), { concurrency: "unbounded" }))
+    const after = await Effect.runPromise(
+      Effect.forEach(
+        onVictim,
+        (id) =>
+          Effect.map(client.system.ask(Counter, id, "Increment", { by: 1 }, { timeoutMillis: LEASE_TTL + MARGIN + 2000 }), (reply) => ({
+            id,
+            ...reply,
+            at: Date.now() - killedAt
+          })),
+        { concurrency: "unbounded" }
+      )
+    )
     const times = after.map((r) => r.at)
-    console.info(`[runtime.handover] ${onVictim.length} actors of the killed node answered from the survivor after ${Math.min(...times)}–${Math.max(...times)} ms (lease TTL ${LEASE_TTL} ms)`)
+    console.info(
+      `[runtime.handover] ${onVictim.length} actors of the killed node answered from the survivor after ${Math.min(...times)}–${Math.max(...times)} ms (lease TTL ${LEASE_TTL} ms)`
+    )
     for (const reply of after) {
       expect(reply).toMatchObject({ count: 4, node: survivor.id })
       expect(reply.at).toBeLessThan(LEASE_TTL + MARGIN)

@@ -42,7 +42,7 @@ const fakeKv = () => {
     keys: async () => {
       if (state.stall) return hang()
       const keys = [...rows.keys()]
-      return (async function*() {
+      return (async function* () {
         yield* keys
       })()
     },
@@ -52,23 +52,25 @@ const fakeKv = () => {
 }
 
 const start = (kv: KV, events: Array<string>, overrides: Partial<ShardLeases.ShardLeasesConfig> = {}) =>
-  Effect.runPromise(Effect.gen(function*() {
-    const scope = yield* Scope.make()
-    const leases = yield* Scope.provide(
-      ShardLeases.make({
-        kv,
-        nodeId: "me",
-        shards: 4,
-        leaseTtlMillis: 600,
-        acquire: true,
-        onServe: (shard) => Effect.sync(() => void events.push(`serve ${shard}`)),
-        onStop: (shard, graceful) => Effect.sync(() => void events.push(`stop ${shard} ${graceful ? "graceful" : "now"}`)),
-        ...overrides
-      }),
-      scope
-    )
-    return { leases, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
-  }))
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const leases = yield* Scope.provide(
+        ShardLeases.make({
+          kv,
+          nodeId: "me",
+          shards: 4,
+          leaseTtlMillis: 600,
+          acquire: true,
+          onServe: (shard) => Effect.sync(() => void events.push(`serve ${shard}`)),
+          onStop: (shard, graceful) => Effect.sync(() => void events.push(`stop ${shard} ${graceful ? "graceful" : "now"}`)),
+          ...overrides
+        }),
+        scope
+      )
+      return { leases, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+    })
+  )
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -38,11 +38,13 @@ const startNode = async (
     timeoutMillis: 8000,
     ...options
   }).pipe(Layer.provide(Layer.mergeAll(MemoryActorStore.layerFrom(store), Layer.succeed(NodeInfo, { name }))))
-  return Effect.runPromise(Effect.gen(function*() {
-    const scope = yield* Scope.make()
-    const context = yield* Layer.buildWithScope(layer, scope)
-    return { name, system: Context.get(context, ActorSystem), scope }
-  }))
+  return Effect.runPromise(
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(layer, scope)
+      return { name, system: Context.get(context, ActorSystem), scope }
+    })
+  )
 }
 
 const stopNode = (node: Node) => Effect.runPromise(Scope.close(node.scope, Exit.void))
@@ -70,10 +72,14 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
     const started = Date.now()
     a = await startNode("A", store, { prefix, nodeId: `${prefix}-A` })
     b = await startNode("B", store, { prefix, nodeId: `${prefix}-B` })
-    await waitFor("balanced shards", async () => {
-      const counts = countByOwner(await readLeases(prefix))
-      return counts.get(a.system.nodeId) === SHARDS / 2 && counts.get(b.system.nodeId) === SHARDS / 2 ? true : undefined
-    }, 15_000)
+    await waitFor(
+      "balanced shards",
+      async () => {
+        const counts = countByOwner(await readLeases(prefix))
+        return counts.get(a.system.nodeId) === SHARDS / 2 && counts.get(b.system.nodeId) === SHARDS / 2 ? true : undefined
+      },
+      15_000
+    )
     balanceMillis = Date.now() - started
     console.info(`[runtime.nats] two nodes started and balanced ${SHARDS} shards in ${balanceMillis} ms`)
   })
@@ -105,13 +111,17 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
   it("activates an actor once even when both nodes send its first messages concurrently", async () => {
     const ids = Array.from({ length: 24 }, (_, i) => `single-${i}`)
     const perNode = 15
-    const replies = await run(Effect.forEach(
-      ids.flatMap((id) =>
-        Array.from({ length: perNode }, () => [a, b] as const).flat().map((node) => ({ id, node }))
-      ),
-      ({ id, node }) => Effect.map(node.system.ask(Counter, id, "Increment", { by: 1 }), (r) => ({ id, ...r })),
-      { concurrency: "unbounded" }
-    ))
+    const replies = await run(
+      Effect.forEach(
+        ids.flatMap((id) =>
+          Array.from({ length: perNode }, () => [a, b] as const)
+            .flat()
+            .map((node) => ({ id, node }))
+        ),
+        ({ id, node }) => Effect.map(node.system.ask(Counter, id, "Increment", { by: 1 }), (r) => ({ id, ...r })),
+        { concurrency: "unbounded" }
+      )
+    )
     for (const id of ids) {
       const mine = replies.filter((r) => r.id === id)
       expect(mine).toHaveLength(2 * perNode)
@@ -126,44 +136,48 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
 
     // One message at a time per actor across nodes (the probe is process-wide, both nodes are here).
     const [id] = ids
-    await run(Effect.forEach(
-      Array.from({ length: 40 }, (_, i) => i),
-      (i) => (i % 2 === 0 ? a : b).system.ask(Counter, id, "Append", { token: `${i}!` }),
-      { concurrency: "unbounded", discard: true }
-    ))
+    await run(
+      Effect.forEach(
+        Array.from({ length: 40 }, (_, i) => i),
+        (i) => (i % 2 === 0 ? a : b).system.ask(Counter, id, "Append", { token: `${i}!` }),
+        { concurrency: "unbounded", discard: true }
+      )
+    )
     expect(concurrency.max.get(`Counter/${id}`)).toBe(1)
   })
 
   it("carries replies, Rejections and runtime errors across nodes, typed", async () => {
     const [id] = await ownedBy(b, 1, "remote")
-    await run(Effect.gen(function*() {
-      // From A to an actor on B: a NATS round trip.
-      expect(yield* a.system.ask(Counter, id, "Increment", { by: 4 })).toEqual({ count: 4, node: "B" })
-      expect(yield* a.system.ask(Counter, id, "WhoAmI", {})).toBe("B")
+    await run(
+      Effect.gen(function* () {
+        // From A to an actor on B: a NATS round trip.
+        expect(yield* a.system.ask(Counter, id, "Increment", { by: 4 })).toEqual({ count: 4, node: "B" })
+        expect(yield* a.system.ask(Counter, id, "WhoAmI", {})).toBe("B")
 
-      const rejection = yield* Effect.flip(a.system.ask(Counter, id, "Guarded", { max: 1 }))
-      expect(rejection).toBeInstanceOf(Rejection)
-      expect(rejection).toMatchObject({
-        _tag: "Rejection",
-        code: "conflict",
-        message: "count 4 is above 1",
-        details: [{ path: "count", message: "too high" }]
+        const rejection = yield* Effect.flip(a.system.ask(Counter, id, "Guarded", { max: 1 }))
+        expect(rejection).toBeInstanceOf(Rejection)
+        expect(rejection).toMatchObject({
+          _tag: "Rejection",
+          code: "conflict",
+          message: "count 4 is above 1",
+          details: [{ path: "count", message: "too high" }]
+        })
+        const code = yield* a.system
+          .ask(Counter, id, "Guarded", { max: 1 })
+          .pipe(Effect.catchTag("Rejection", (r) => Effect.succeed(r.code)))
+        expect(code).toBe("conflict")
+
+        const defect = yield* Effect.flip(a.system.ask(Counter, id, "Corrupt", {}))
+        expect(defect).toBeInstanceOf(ActorDefect)
+        expect(defect).toMatchObject({ address: { kind: "Counter", id }, message: "boom in Corrupt" })
+        // Restarted from the persisted state on B.
+        expect(yield* a.system.ask(Counter, id, "Get", {})).toEqual({ count: 4, log: [] })
+
+        const timeout = yield* Effect.flip(a.system.ask(Counter, id, "Sleep", { millis: 400 }, { timeoutMillis: 100 }))
+        expect(timeout).toBeInstanceOf(ActorTimeout)
+        expect(timeout).toMatchObject({ address: { kind: "Counter", id }, millis: 100 })
       })
-      const code = yield* a.system.ask(Counter, id, "Guarded", { max: 1 }).pipe(
-        Effect.catchTag("Rejection", (r) => Effect.succeed(r.code))
-      )
-      expect(code).toBe("conflict")
-
-      const defect = yield* Effect.flip(a.system.ask(Counter, id, "Corrupt", {}))
-      expect(defect).toBeInstanceOf(ActorDefect)
-      expect(defect).toMatchObject({ address: { kind: "Counter", id }, message: "boom in Corrupt" })
-      // Restarted from the persisted state on B.
-      expect(yield* a.system.ask(Counter, id, "Get", {})).toEqual({ count: 4, log: [] })
-
-      const timeout = yield* Effect.flip(a.system.ask(Counter, id, "Sleep", { millis: 400 }, { timeoutMillis: 100 }))
-      expect(timeout).toBeInstanceOf(ActorTimeout)
-      expect(timeout).toMatchObject({ address: { kind: "Counter", id }, millis: 100 })
-    }))
+    )
   })
 
   it("validates payloads with the message schema, on send and on receipt", async () => {
@@ -176,9 +190,13 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
     const nc = await connect({ servers: natsUrl() })
     try {
       const subject = subjectOf(prefix, shardOf("Counter", id, SHARDS))
-      const bad = await nc.request(subject, JSON.stringify({ ms: 2000, k: "Counter", i: id, t: "Increment", p: { by: "x" } }), { timeout: 2000 })
+      const bad = await nc.request(subject, JSON.stringify({ ms: 2000, k: "Counter", i: id, t: "Increment", p: { by: "x" } }), {
+        timeout: 2000
+      })
       expect(bad.json()).toMatchObject({ rej: { _tag: "Rejection", code: "invalid" } })
-      const good = await nc.request(subject, JSON.stringify({ ms: 2000, k: "Counter", i: id, t: "Increment", p: { by: 2 } }), { timeout: 2000 })
+      const good = await nc.request(subject, JSON.stringify({ ms: 2000, k: "Counter", i: id, t: "Increment", p: { by: 2 } }), {
+        timeout: 2000
+      })
       expect(good.json()).toEqual({ ok: { count: 2, node: "B" } })
     } finally {
       await nc.close()
@@ -189,24 +207,29 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
   it("moves shards to a joining node under load without losing, repeating or overlapping messages", async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `join-${i}`)
     let stop = false
-    const streams = Promise.all(ids.map(async (id) => {
-      const counts: Array<number> = []
-      for (let i = 0; !stop; i++) {
-        const reply = await run((i % 2 === 0 ? a : b).system.ask(Counter, id, "Increment", { by: 1 }))
-        counts.push(reply.count)
-      }
-      return { id, counts }
-    }))
+    const streams = Promise.all(
+      ids.map(async (id) => {
+        const counts: Array<number> = []
+        for (let i = 0; !stop; i++) {
+          const reply = await run((i % 2 === 0 ? a : b).system.ask(Counter, id, "Increment", { by: 1 }))
+          counts.push(reply.count)
+        }
+        return { id, counts }
+      })
+    )
     await new Promise((r) => setTimeout(r, 200))
     const c = await startNode("C", store, { prefix, nodeId: `${prefix}-C` })
     try {
-      await waitFor("the joining node to take its share", async () => {
-        const counts = countByOwner(await readLeases(prefix))
-        return (counts.get(c.system.nodeId) ?? 0) >= 4 && counts.get(a.system.nodeId) === 6 &&
-            counts.get(b.system.nodeId) === 6
-          ? true
-          : undefined
-      }, 15_000)
+      await waitFor(
+        "the joining node to take its share",
+        async () => {
+          const counts = countByOwner(await readLeases(prefix))
+          return (counts.get(c.system.nodeId) ?? 0) >= 4 && counts.get(a.system.nodeId) === 6 && counts.get(b.system.nodeId) === 6
+            ? true
+            : undefined
+        },
+        15_000
+      )
       await new Promise((r) => setTimeout(r, 300))
       stop = true
       const results = await streams
@@ -226,10 +249,14 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
       await stopNode(c)
     }
     // C's shards went back to A and B.
-    await waitFor("A and B to share all shards again", async () => {
-      const counts = countByOwner(await readLeases(prefix))
-      return counts.get(a.system.nodeId) === SHARDS / 2 && counts.get(b.system.nodeId) === SHARDS / 2 ? true : undefined
-    }, 15_000)
+    await waitFor(
+      "A and B to share all shards again",
+      async () => {
+        const counts = countByOwner(await readLeases(prefix))
+        return counts.get(a.system.nodeId) === SHARDS / 2 && counts.get(b.system.nodeId) === SHARDS / 2 ? true : undefined
+      },
+      15_000
+    )
   })
 
   it("stops serving a shard at once when its lease is overwritten (ownership only from KV CAS)", async () => {
@@ -271,10 +298,14 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
     const replies = await run(Effect.forEach(ids, (id) => b.system.ask(Counter, id, "Increment", { by: 100 })))
     expect(replies).toEqual(ids.map((_, i) => ({ count: i + 1 + 100, node: "B" })))
     expect(Date.now() - started).toBeLessThan(5000)
-    await waitFor("B owns every shard", async () => {
-      const counts = countByOwner(await readLeases(prefix))
-      return counts.get(b.system.nodeId) === SHARDS ? true : undefined
-    }, 10_000)
+    await waitFor(
+      "B owns every shard",
+      async () => {
+        const counts = countByOwner(await readLeases(prefix))
+        return counts.get(b.system.nodeId) === SHARDS ? true : undefined
+      },
+      10_000
+    )
     for (const id of ids) expect(store.loads.get(`Counter/${id}`)).toBe(2)
   })
 

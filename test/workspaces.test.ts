@@ -34,19 +34,37 @@ describe("workspaces and membership", () => {
     const eve = await signUp(atrium, "Eve")
     const id = await createWorkspace(owner.token)
     expect((await atrium.request("GET", `/pm/v1/workspaces/${id}`, { token: eve.token })).status).toBe(404)
-    const unknown = await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: "ghost@example.com", role: "member" } })
+    const unknown = await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, {
+      token: owner.token,
+      body: { email: "ghost@example.com", role: "member" }
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.details[0].path).toBe("body.email")
-    const added = await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: bob.email, role: "viewer" } })
+    const added = await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, {
+      token: owner.token,
+      body: { email: bob.email, role: "viewer" }
+    })
     expect(added.status).toBe(201)
     expect(added.body).toMatchObject({ userId: bob.userId, role: "viewer", email: bob.email })
-    expect((await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: bob.email, role: "viewer" } })).status).toBe(409)
+    expect(
+      (await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: bob.email, role: "viewer" } }))
+        .status
+    ).toBe(409)
     // A viewer cannot rename or add members.
     expect((await atrium.request("PATCH", `/pm/v1/workspaces/${id}`, { token: bob.token, body: { name: "Mine" } })).status).toBe(403)
-    expect((await atrium.request("POST", `/hub/v1/workspaces/${id}/members`, { token: bob.token, body: { email: eve.email, role: "member" } })).status).toBe(403)
-    const promoted = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/members/${bob.userId}`, { token: owner.token, body: { role: "admin" } })
+    expect(
+      (await atrium.request("POST", `/hub/v1/workspaces/${id}/members`, { token: bob.token, body: { email: eve.email, role: "member" } }))
+        .status
+    ).toBe(403)
+    const promoted = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/members/${bob.userId}`, {
+      token: owner.token,
+      body: { role: "admin" }
+    })
     expect(promoted.body.role).toBe("admin")
-    expect((await atrium.request("POST", `/hub/v1/workspaces/${id}/members`, { token: bob.token, body: { email: eve.email, role: "member" } })).status).toBe(201)
+    expect(
+      (await atrium.request("POST", `/hub/v1/workspaces/${id}/members`, { token: bob.token, body: { email: eve.email, role: "member" } }))
+        .status
+    ).toBe(201)
     const members = await atrium.request("GET", `/hub/v1/workspaces/${id}/members`, { token: eve.token })
     expect(members.body.items.map((m: { email: string }) => m.email).sort()).toEqual([owner.email, bob.email, eve.email].sort())
     // Nobody removes the owner; a member may leave.
@@ -60,7 +78,9 @@ describe("workspaces and membership", () => {
     const bob = await signUp(atrium, "Bob")
     const id = await createWorkspace(owner.token)
     await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: bob.email, role: "member" } })
-    expect((await atrium.request("POST", `/hub/v1/workspaces/${id}/ownership`, { token: bob.token, body: { userId: bob.userId } })).status).toBe(403)
+    expect(
+      (await atrium.request("POST", `/hub/v1/workspaces/${id}/ownership`, { token: bob.token, body: { userId: bob.userId } })).status
+    ).toBe(403)
     const moved = await atrium.request("POST", `/hub/v1/workspaces/${id}/ownership`, { token: owner.token, body: { userId: bob.userId } })
     expect(moved.status).toBe(200)
     expect(moved.body).toMatchObject({ ownerId: bob.userId, role: "admin" })
@@ -73,7 +93,10 @@ describe("workspace settings and API keys", () => {
     const id = await createWorkspace(owner.token)
     const other = await createWorkspace(owner.token, "Other")
     const mint = async (scopes: Array<string>) => {
-      const created = await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId: id, name: "bot", scopes } })
+      const created = await atrium.request("POST", "/hub/v1/api-keys", {
+        token: owner.token,
+        body: { workspaceId: id, name: "bot", scopes }
+      })
       expect(created.status).toBe(201)
       return created.body
     }
@@ -92,7 +115,10 @@ describe("workspace settings and API keys", () => {
     expect(updated.body).toMatchObject({ preferredIntegrationTarget: "tracker", customPrompt: "Summarize decisions." })
     const partial = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/settings`, { token: owner.token, body: { customPrompt: null } })
     expect(partial.body).toMatchObject({ preferredIntegrationTarget: "tracker", customPrompt: null })
-    const bad = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/settings`, { token: owner.token, body: { preferredIntegrationTarget: "fax" } })
+    const bad = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/settings`, {
+      token: owner.token,
+      body: { preferredIntegrationTarget: "fax" }
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe("body.preferredIntegrationTarget")
     const targets = await atrium.request("GET", `/hub/v1/workspaces/${id}/settings/integration-targets`, { token: owner.token })
@@ -131,7 +157,10 @@ describe("workspace settings and API keys", () => {
     expect(denied.body.error.message).toContain("workspace-settings:write")
     expect((await atrium.request("GET", "/hub/v1/workspaces", { apiKey: reader.key })).status).toBe(403)
     const writer = await mint(["workspace-settings:write"])
-    const written = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/settings`, { apiKey: writer.key, body: { customPrompt: "From a key" } })
+    const written = await atrium.request("PATCH", `/hub/v1/workspaces/${id}/settings`, {
+      apiKey: writer.key,
+      body: { customPrompt: "From a key" }
+    })
     expect(written.status).toBe(200)
     expect((await atrium.request("GET", `/hub/v1/workspaces/${id}/settings`, { token: owner.token })).body.customPrompt).toBe("From a key")
   })
@@ -139,7 +168,10 @@ describe("workspace settings and API keys", () => {
   it("JWT-only operations refuse API keys with 403", async () => {
     const { id, mint } = await setup()
     const key = await mint(Object.keys((await import("../facade/Scopes.ts")).scopes))
-    const create = await atrium.request("POST", "/hub/v1/api-keys", { apiKey: key.key, body: { workspaceId: id, name: "x", scopes: ["workspaces:read"] } })
+    const create = await atrium.request("POST", "/hub/v1/api-keys", {
+      apiKey: key.key,
+      body: { workspaceId: id, name: "x", scopes: ["workspaces:read"] }
+    })
     expect(create.status).toBe(403)
     expect((await atrium.request("POST", "/pm/v1/workspaces", { token: key.key, body: { name: "x" } })).status).toBe(403)
     expect((await atrium.request("GET", "/pm/v1/auth/me", { token: key.key })).status).toBe(403)
@@ -147,7 +179,10 @@ describe("workspace settings and API keys", () => {
 
   it("unknown scopes are refused naming the field; revoke and rotate take effect at once", async () => {
     const { owner, id, mint } = await setup()
-    const bad = await atrium.request("POST", "/pm/v1/api-keys", { token: owner.token, body: { workspaceId: id, name: "x", scopes: ["workspaces:read", "root"] } })
+    const bad = await atrium.request("POST", "/pm/v1/api-keys", {
+      token: owner.token,
+      body: { workspaceId: id, name: "x", scopes: ["workspaces:read", "root"] }
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe("body.scopes.1")
     const key = await mint(["workspaces:read"])
@@ -164,8 +199,16 @@ describe("workspace settings and API keys", () => {
     const { owner, id } = await setup()
     const bob = await signUp(atrium, "Bob")
     await atrium.request("POST", `/pm/v1/workspaces/${id}/members`, { token: owner.token, body: { email: bob.email, role: "member" } })
-    const bobKey = (await atrium.request("POST", "/hub/v1/api-keys", { token: bob.token, body: { workspaceId: id, name: "bob", scopes: ["workspaces:read"] } })).body
-    await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId: id, name: "owner", scopes: ["workspaces:read"] } })
+    const bobKey = (
+      await atrium.request("POST", "/hub/v1/api-keys", {
+        token: bob.token,
+        body: { workspaceId: id, name: "bob", scopes: ["workspaces:read"] }
+      })
+    ).body
+    await atrium.request("POST", "/hub/v1/api-keys", {
+      token: owner.token,
+      body: { workspaceId: id, name: "owner", scopes: ["workspaces:read"] }
+    })
     const bobsView = await atrium.request("GET", `/hub/v1/api-keys?workspaceId=${id}`, { token: bob.token })
     expect(bobsView.body.items.map((k: { name: string }) => k.name)).toEqual(["bob"])
     const ownersView = await atrium.request("GET", `/hub/v1/api-keys?workspaceId=${id}`, { token: owner.token })

@@ -77,7 +77,8 @@ export const Account = Actor<AccountState>()({
   handlers: {
     register: ({ name, password }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.userId !== null) return yield* reject("conflict", "A user with this e-mail already exists", [{ path: "email", message: "already registered" }])
+        if (ctx.state.userId !== null)
+          return yield* reject("conflict", "A user with this e-mail already exists", [{ path: "email", message: "already registered" }])
         const passwordHash = yield* hashPassword(password)
         const at = now()
         const next = { ...ctx.state, userId: randomUUID(), name: name.trim(), passwordHash, createdAt: at, updatedAt: at }

@@ -30,7 +30,10 @@ const findUsersByIds = SqlSchema.findAll({
 const findUsersByEmails = SqlSchema.findAll({
   Request: Ids,
   Result: User,
-  execute: (emails) => [`SELECT ${USER_COLUMNS} FROM actor_state WHERE kind = 'account' AND id = ANY($1::text[]) AND state->>'userId' IS NOT NULL`, [emails]]
+  execute: (emails) => [
+    `SELECT ${USER_COLUMNS} FROM actor_state WHERE kind = 'account' AND id = ANY($1::text[]) AND state->>'userId' IS NOT NULL`,
+    [emails]
+  ]
 })
 
 const findAnyAccount = SqlSchema.findOne({
@@ -93,7 +96,10 @@ const toRecord = (row: typeof WorkspaceRow.Type, at = Date.now()): WorkspaceReco
 const findWorkspaces = SqlSchema.findAll({
   Request: Ids,
   Result: WorkspaceRow,
-  execute: (ids) => [`SELECT ${WORKSPACE_COLUMNS} FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[]) AND (state->>'exists')::boolean`, [ids]]
+  execute: (ids) => [
+    `SELECT ${WORKSPACE_COLUMNS} FROM actor_state WHERE kind = 'workspace' AND id = ANY($1::text[]) AND (state->>'exists')::boolean`,
+    [ids]
+  ]
 })
 
 const findWorkspacesOfMember = SqlSchema.findAll({
@@ -135,7 +141,9 @@ export const memberRoles = (workspaceId: string) =>
 
 /** Workspaces the user belongs to, oldest first. */
 export const workspacesOf = (userId: string) =>
-  Effect.map(findWorkspacesOfMember(userId), (rows) => rows.map((row) => toRecord(row)).filter((ws) => ws.members.some((m) => m.userId === userId)))
+  Effect.map(findWorkspacesOfMember(userId), (rows) =>
+    rows.map((row) => toRecord(row)).filter((ws) => ws.members.some((m) => m.userId === userId))
+  )
 
 /** Workspaces the user owns that are deleted (restorable or not), most recently deleted first. */
 export const deletedWorkspacesOf = (ownerId: string) => findDeletedWorkspacesOf(ownerId)
@@ -172,12 +180,14 @@ const findSessionsOf = SqlSchema.findAll({
 
 export const apiKeyIdByHash = (hash: string) => Effect.map(findApiKeyByHash(hash), (row) => row?.id)
 
-export const apiKeyIdsOfWorkspace = (workspaceId: string) => Effect.map(findApiKeysOfWorkspace(workspaceId), (rows) => rows.map((row) => row.id))
+export const apiKeyIdsOfWorkspace = (workspaceId: string) =>
+  Effect.map(findApiKeysOfWorkspace(workspaceId), (rows) => rows.map((row) => row.id))
 
 /** The user's live sessions, oldest first. */
 export const sessionIdsOf = (userId: string) =>
   Effect.map(findSessionsOf(userId), (rows) =>
-    rows.filter((row) => row.revokedAt === null && Date.parse(row.expiresAt) > Date.now()).map((row) => row.id))
+    rows.filter((row) => row.revokedAt === null && Date.parse(row.expiresAt) > Date.now()).map((row) => row.id)
+  )
 
 /**
  * SQL expression: the `UserRef` JSON (`{id, email, name}`) of the user whose

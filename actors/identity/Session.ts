@@ -36,8 +36,7 @@ const RotateResult = Schema.Union([
   Schema.Struct({ ok: Schema.Literal(false), reason: Schema.String })
 ])
 
-const isLive = (state: SessionState) =>
-  state.userId !== null && state.revokedAt === null && Date.parse(state.expiresAt) > Date.now()
+const isLive = (state: SessionState) => state.userId !== null && state.revokedAt === null && Date.parse(state.expiresAt) > Date.now()
 
 export const Session = Actor<SessionState>()({
   kind: "session",

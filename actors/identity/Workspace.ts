@@ -23,7 +23,8 @@ const rank: Record<Role, number> = { viewer: 1, member: 2, admin: 3, owner: 4 }
 export const atLeast = (role: Role, minimum: Role): boolean => rank[role] >= rank[minimum]
 
 export const IntegrationTarget = Schema.Literals(["tracker", "taskapp", "tablebase", "pm"]).annotate({
-  description: "Where new action items go: the issue tracker, the task tool, the spreadsheet-database tool, or Atrium's own project management."
+  description:
+    "Where new action items go: the issue tracker, the task tool, the spreadsheet-database tool, or Atrium's own project management."
 })
 
 export const Member = Schema.Struct({ userId: Id, role: Role, addedAt: Timestamp })
@@ -98,7 +99,14 @@ export const WorkspaceView = Schema.Struct({
 
 const defaultSettings: WorkspaceSettings = { preferredIntegrationTarget: null, customPrompt: null, updatedAt: null }
 
-const view = ({ exists: _exists, guests: _guests, deletedAt: _deletedAt, deletedBy: _deletedBy, history: _history, ...rest }: WorkspaceState) => rest
+const view = ({
+  exists: _exists,
+  guests: _guests,
+  deletedAt: _deletedAt,
+  deletedBy: _deletedBy,
+  history: _history,
+  ...rest
+}: WorkspaceState) => rest
 
 type Entry = Omit<MembershipChange, "seq" | "at">
 
@@ -119,13 +127,17 @@ export const guestAccessEnded = (access: GuestAccess | undefined, at = Date.now(
 
 /** The state without guests whose access ran out (they are no longer members). */
 const withoutExpired = (state: WorkspaceState): WorkspaceState => {
-  const gone = Object.entries(state.guests ?? {}).filter(([, access]) => guestAccessEnded(access)).map(([userId]) => userId)
+  const gone = Object.entries(state.guests ?? {})
+    .filter(([, access]) => guestAccessEnded(access))
+    .map(([userId]) => userId)
   if (gone.length === 0) return state
   const guests = { ...state.guests }
   for (const userId of gone) delete guests[userId]
   return logged(
     { ...state, guests, members: state.members.filter((m) => !gone.includes(m.userId)) },
-    ...gone.map((userId): Entry => ({ type: "guest.expired", by: userId, userId, data: { expiresAt: state.guests?.[userId]?.expiresAt ?? null } }))
+    ...gone.map(
+      (userId): Entry => ({ type: "guest.expired", by: userId, userId, data: { expiresAt: state.guests?.[userId]?.expiresAt ?? null } })
+    )
   )
 }
 
@@ -169,7 +181,10 @@ export const Workspace = Actor<WorkspaceState>()({
     addMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
     setMemberRole: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
     /** `reason` says why, for the history (e.g. "deactivated"). */
-    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String, reason: Schema.optionalKey(Schema.String) }), success: Schema.Void },
+    removeMember: {
+      payload: Schema.Struct({ ...By, userId: Schema.String, reason: Schema.optionalKey(Schema.String) }),
+      success: Schema.Void
+    },
     transferOwnership: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: WorkspaceView },
     updateSettings: {
       payload: Schema.Struct({
@@ -203,7 +218,11 @@ export const Workspace = Actor<WorkspaceState>()({
     },
     /** Makes a member a guest (with an optional end of access), or a full member again (`guest: null`). */
     setGuest: {
-      payload: Schema.Struct({ ...By, userId: Schema.String, guest: Schema.NullOr(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) })) }),
+      payload: Schema.Struct({
+        ...By,
+        userId: Schema.String,
+        guest: Schema.NullOr(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) }))
+      }),
       success: Schema.Struct({ member: Member, guest: Schema.NullOr(GuestAccess) })
     },
     /** The membership history, oldest first (admins). */
@@ -245,7 +264,8 @@ export const Workspace = Actor<WorkspaceState>()({
     addMember: ({ by, userId, role }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
-        if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member", [{ path: "email", message: "already a member" }])
+        if (roleOf(ws, userId) !== undefined)
+          return yield* reject("conflict", "Already a member", [{ path: "email", message: "already a member" }])
         const member: Member = { userId, role, addedAt: now() }
         ctx.setState(logged(touch(ws, { members: [...ws.members, member] }), { type: "member.added", by, userId, data: { role } }))
         return member
@@ -256,10 +276,13 @@ export const Workspace = Actor<WorkspaceState>()({
         const current = ws.members.find((m) => m.userId === userId)
         if (current === undefined) return yield* reject("not_found", "No such member")
         if (current.role === "owner") return yield* reject("conflict", "The owner's role changes only by transferring ownership")
-        if (role === "admin" && ws.guests?.[userId] !== undefined) return yield* reject("conflict", "A guest cannot be an admin; make them a full member first")
+        if (role === "admin" && ws.guests?.[userId] !== undefined)
+          return yield* reject("conflict", "A guest cannot be an admin; make them a full member first")
         const member: Member = { ...current, role }
         const next = touch(ws, { members: ws.members.map((m) => (m.userId === userId ? member : m)) })
-        ctx.setState(current.role === role ? next : logged(next, { type: "member.role_changed", by, userId, data: { from: current.role, to: role } }))
+        ctx.setState(
+          current.role === role ? next : logged(next, { type: "member.role_changed", by, userId, data: { from: current.role, to: role } })
+        )
         return member
       }),
     removeMember: ({ by, userId, reason }, ctx) =>
@@ -270,18 +293,24 @@ export const Workspace = Actor<WorkspaceState>()({
         if (target === undefined) return yield* reject("not_found", "No such member")
         if (target.role === "owner") return yield* reject("conflict", "The owner cannot leave; transfer ownership first")
         const { [userId]: _removed, ...guests } = ws.guests ?? {}
-        ctx.setState(logged(
-          touch(ws, { members: ws.members.filter((m) => m.userId !== userId), ...(ws.guests ? { guests } : {}) }),
-          { type: by === userId ? "member.left" : "member.removed", by, userId, data: { role: target.role, guest: ws.guests?.[userId] !== undefined, ...(reason ? { reason } : {}) } }
-        ))
+        ctx.setState(
+          logged(touch(ws, { members: ws.members.filter((m) => m.userId !== userId), ...(ws.guests ? { guests } : {}) }), {
+            type: by === userId ? "member.left" : "member.removed",
+            by,
+            userId,
+            data: { role: target.role, guest: ws.guests?.[userId] !== undefined, ...(reason ? { reason } : {}) }
+          })
+        )
       }),
     transferOwnership: ({ by, userId }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "owner")
-        if (roleOf(ws, userId) === undefined) return yield* reject("invalid", "The new owner must be a member", [{ path: "userId", message: "not a member" }])
-        if (ws.guests?.[userId] !== undefined) return yield* reject("invalid", "A guest cannot own the workspace", [{ path: "userId", message: "is a guest" }])
-        const members = ws.members.map((m): Member =>
-          m.userId === userId ? { ...m, role: "owner" } : m.userId === by ? { ...m, role: "admin" } : m
+        if (roleOf(ws, userId) === undefined)
+          return yield* reject("invalid", "The new owner must be a member", [{ path: "userId", message: "not a member" }])
+        if (ws.guests?.[userId] !== undefined)
+          return yield* reject("invalid", "A guest cannot own the workspace", [{ path: "userId", message: "is a guest" }])
+        const members = ws.members.map(
+          (m): Member => (m.userId === userId ? { ...m, role: "owner" } : m.userId === by ? { ...m, role: "admin" } : m)
         )
         const next = touch(ws, { ownerId: userId, members })
         ctx.setState(logged(next, { type: "ownership.transferred", by, userId, data: { from: by, to: userId } }))
@@ -305,14 +334,20 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "owner")
         const at = now()
-        ctx.setState(logged({ ...ws, exists: false, deletedAt: at, deletedBy: by, updatedAt: at }, { type: "workspace.deleted", by, data: { name: ws.name } }))
+        ctx.setState(
+          logged(
+            { ...ws, exists: false, deletedAt: at, deletedBy: by, updatedAt: at },
+            { type: "workspace.deleted", by, data: { name: ws.name } }
+          )
+        )
         return { deletedAt: at }
       }),
     restore: ({ by }, ctx) =>
       Effect.gen(function* () {
         const state = ctx.state
         // Only the owner learns that a deleted workspace exists.
-        if (state.exists || state.deletedAt === undefined || state.ownerId !== by) return yield* reject("not_found", "No deleted workspace with this id")
+        if (state.exists || state.deletedAt === undefined || state.ownerId !== by)
+          return yield* reject("not_found", "No deleted workspace with this id")
         if (Date.parse(state.deletedAt) + RESTORE_DAYS * 86_400_000 < Date.now()) {
           return yield* reject("not_found", `Deleted more than ${RESTORE_DAYS} days ago; it can no longer be restored`)
         }
@@ -325,13 +360,18 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* existing(ctx.state)
         if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member of this workspace")
-        if (guest && role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: "role", message: "guests are members or viewers" }])
+        if (guest && role === "admin")
+          return yield* reject("invalid", "A guest cannot be an admin", [{ path: "role", message: "guests are members or viewers" }])
         const member: Member = { userId, role, addedAt: now() }
         const guests = guest ? { ...ws.guests, [userId]: { expiresAt: guest.expiresAt, since: member.addedAt } } : ws.guests
-        ctx.setState(logged(
-          touch(ws, { members: [...ws.members, member], ...(guests ? { guests } : {}) }),
-          { type: "member.joined", by: by ?? userId, userId, data: { role, via: via ?? "admission", guest: guest !== undefined, ...(guest ? { expiresAt: guest.expiresAt } : {}) } }
-        ))
+        ctx.setState(
+          logged(touch(ws, { members: [...ws.members, member], ...(guests ? { guests } : {}) }), {
+            type: "member.joined",
+            by: by ?? userId,
+            userId,
+            data: { role, via: via ?? "admission", guest: guest !== undefined, ...(guest ? { expiresAt: guest.expiresAt } : {}) }
+          })
+        )
         return member
       }),
     setGuest: ({ by, userId, guest }, ctx) =>
@@ -339,14 +379,17 @@ export const Workspace = Actor<WorkspaceState>()({
         const ws = yield* asMember(ctx.state, by, "admin")
         const member = ws.members.find((m) => m.userId === userId)
         if (member === undefined) return yield* reject("not_found", "No such member")
-        if (guest !== null && atLeast(member.role, "admin")) return yield* reject("conflict", "Owners and admins cannot be guests; change the role first")
+        if (guest !== null && atLeast(member.role, "admin"))
+          return yield* reject("conflict", "Owners and admins cannot be guests; change the role first")
         const { [userId]: previous, ...others } = ws.guests ?? {}
         const access: GuestAccess | null = guest === null ? null : { expiresAt: guest.expiresAt, since: previous?.since ?? now() }
         const next = touch(ws, { guests: access === null ? others : { ...others, [userId]: access } })
         ctx.setState(
-          access !== null ? logged(next, { type: "guest.updated", by, userId, data: { expiresAt: access.expiresAt } })
-            : previous !== undefined ? logged(next, { type: "guest.converted", by, userId, data: { role: member.role } })
-            : next
+          access !== null
+            ? logged(next, { type: "guest.updated", by, userId, data: { expiresAt: access.expiresAt } })
+            : previous !== undefined
+              ? logged(next, { type: "guest.converted", by, userId, data: { role: member.role } })
+              : next
         )
         return { member, guest: access }
       }),

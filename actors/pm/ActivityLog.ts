@@ -66,7 +66,14 @@ export const activityEvent = (filter: ActivityFilter, seq: number) =>
 export const activitySummary = (filter: ActivityFilter) =>
   Effect.gen(function* () {
     const totalParams: Array<unknown> = []
-    const totals = yield* query<{ total: number; actors: number; first_at: string | null; last_at: string | null; first_seq: number | null; last_seq: number | null }>(
+    const totals = yield* query<{
+      total: number
+      actors: number
+      first_at: string | null
+      last_at: string | null
+      first_seq: number | null
+      last_seq: number | null
+    }>(
       `SELECT count(*) AS total, count(DISTINCT actor_id) AS actors, min(at) AS first_at, max(at) AS last_at, min(seq) AS first_seq, max(seq) AS last_seq
          FROM pm_events WHERE ${whereOf(filter, totalParams)}`,
       totalParams
@@ -101,7 +108,8 @@ export const activityPerDay = (filter: ActivityFilter & { readonly from: string;
       params
     )
     const counts = new Map(rows.map((r) => [r.day, Number(r.n)] as const))
-    const dayIn = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso))
+    const dayIn = (iso: string) =>
+      new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso))
     const first = dayIn(filter.from)
     const last = dayIn(new Date(Date.parse(filter.to) - 1).toISOString())
     const items: Array<{ date: string; count: number }> = []

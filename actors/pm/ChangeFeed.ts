@@ -48,9 +48,14 @@ export const subjectOf = (prefix: string, workspaceId: string) => `${prefix}.pm.
 
 const isBatch = (value: unknown): value is FeedBatch => {
   const batch = value as FeedBatch
-  return typeof value === "object" && value !== null && typeof batch.workspaceId === "string" &&
-    typeof batch.lastSeq === "number" && (batch.events === undefined || Array.isArray(batch.events)) &&
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof batch.workspaceId === "string" &&
+    typeof batch.lastSeq === "number" &&
+    (batch.events === undefined || Array.isArray(batch.events)) &&
     (batch.notifications === undefined || Array.isArray(batch.notifications))
+  )
 }
 
 const makeLocal = () => {

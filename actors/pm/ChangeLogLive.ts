@@ -53,15 +53,26 @@ const pathOf = (change: Change): LoggedEvent["path"] => {
 
 const insertEvents = (events: ReadonlyArray<LoggedEvent>) =>
   Effect.forEach(
-    Array.from({ length: Math.ceil(events.length / EVENT_INSERT_CHUNK) }, (_, i) => events.slice(i * EVENT_INSERT_CHUNK, (i + 1) * EVENT_INSERT_CHUNK)),
+    Array.from({ length: Math.ceil(events.length / EVENT_INSERT_CHUNK) }, (_, i) =>
+      events.slice(i * EVENT_INSERT_CHUNK, (i + 1) * EVENT_INSERT_CHUNK)
+    ),
     (chunk) => {
       const params: Array<unknown> = []
       const rows = chunk.map((event) => {
         const base = params.length
         params.push(
-          event.workspaceId, event.seq, event.type, event.scope, event.entityId,
-          event.path.spaceId ?? null, event.path.listId ?? null, event.path.taskId ?? null,
-          event.privateSpace, event.data, event.actorId, event.at
+          event.workspaceId,
+          event.seq,
+          event.type,
+          event.scope,
+          event.entityId,
+          event.path.spaceId ?? null,
+          event.path.listId ?? null,
+          event.path.taskId ?? null,
+          event.privateSpace,
+          event.data,
+          event.actorId,
+          event.at
         )
         return `(${Array.from({ length: 12 }, (_, i) => `$${base + i + 1}`).join(", ")})`
       })
@@ -132,7 +143,8 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
     if (changes.length === 0) return [] as Array<FeedBatch>
     for (const change of changes) {
       const problem = invalidChange(change)
-      if (problem !== undefined) return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
+      if (problem !== undefined)
+        return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
     }
     const at = new Date().toISOString()
     const byWorkspace = new Map<string, Array<Change>>()
@@ -155,9 +167,14 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
       const first = last - list.length + 1
       const paths = list.map(pathOf)
       const spaceIds = [...new Set(paths.map((p) => p.spaceId).filter((id): id is string => id !== undefined))]
-      const privateSpaces = spaceIds.length === 0
-        ? new Set<string>()
-        : new Set((yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id))
+      const privateSpaces =
+        spaceIds.length === 0
+          ? new Set<string>()
+          : new Set(
+              (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map(
+                (r) => r.id
+              )
+            )
       const events: Array<LoggedEvent> = list.map((change, i) => ({
         seq: first + i,
         type: change.type,

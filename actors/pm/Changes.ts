@@ -18,8 +18,7 @@ const pathOf = (where: Where): Change["path"] => ({
   ...(where.taskId ? { taskId: where.taskId } : {})
 })
 
-const scopeOf = (where: Where): ChangeScope =>
-  where.taskId ? "task" : where.listId ? "list" : where.spaceId ? "space" : "workspace"
+const scopeOf = (where: Where): ChangeScope => (where.taskId ? "task" : where.listId ? "list" : where.spaceId ? "space" : "workspace")
 
 /** A change at the narrowest scope `where` names. */
 export const change = (
@@ -41,10 +40,5 @@ export const change = (
 })
 
 /** Notifications for `userIds` (deduplicated), never for the actor. */
-export const notifyUsers = (
-  userIds: Iterable<string>,
-  reason: Notify["reason"],
-  title: string,
-  actorId: string
-): ReadonlyArray<Notify> =>
+export const notifyUsers = (userIds: Iterable<string>, reason: Notify["reason"], title: string, actorId: string): ReadonlyArray<Notify> =>
   [...new Set(userIds)].filter((userId) => userId !== actorId).map((userId) => ({ userId, reason, title }))

@@ -17,12 +17,17 @@ export const fieldColumns = `id, workspace_id AS "workspaceId", scope_type AS "s
   required, config, position, created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`
 
 export const fieldsOfScope = (scopeType: ScopeType, scopeId: string) =>
-  query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE scope_type = $1 AND scope_id = $2 ORDER BY position, created_at`, [scopeType, scopeId])
+  query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE scope_type = $1 AND scope_id = $2 ORDER BY position, created_at`, [
+    scopeType,
+    scopeId
+  ])
 
 const levelRank: Record<ScopeType, number> = { space: 0, folder: 1, list: 2 }
 
 /** Fields available at `chain` (its own and every ancestor's), outermost first. */
-export const availableFields = (chain: Pick<Chain, "spaceId" | "folderId" | "listId">): Effect.Effect<ReadonlyArray<CustomField>, SqlError, Sql> =>
+export const availableFields = (
+  chain: Pick<Chain, "spaceId" | "folderId" | "listId">
+): Effect.Effect<ReadonlyArray<CustomField>, SqlError, Sql> =>
   Effect.map(
     query<CustomField>(
       `SELECT ${fieldColumns} FROM pm_custom_fields
@@ -34,28 +39,27 @@ export const availableFields = (chain: Pick<Chain, "spaceId" | "folderId" | "lis
 
 export const getField = (fieldId: string) =>
   Effect.flatMap(query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE id = $1`, [fieldId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such custom field")))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such custom field"))
+  )
 
 const invalid = (path: string, message: string) => Effect.fail(reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }]))
 
 const optionOf = (options: ReadonlyArray<FieldOption>, value: unknown) =>
   typeof value === "string"
-    ? options.find((o) => o.id === value) ?? options.find((o) => o.name.toLowerCase() === value.trim().toLowerCase())
+    ? (options.find((o) => o.id === value) ?? options.find((o) => o.name.toLowerCase() === value.trim().toLowerCase()))
     : undefined
 
 /**
  * Validates `value` against the field and returns what is stored. Options
  * may be named by id or (case-insensitive) name; dates are normalized to ISO.
  */
-export const validateValue = (
-  field: CustomField,
-  value: unknown,
-  path: string
-): Effect.Effect<unknown, Rejection | SqlError, Sql> => {
+export const validateValue = (field: CustomField, value: unknown, path: string): Effect.Effect<unknown, Rejection | SqlError, Sql> => {
   const config = field.config
   switch (field.type) {
     case "text":
-      return typeof value === "string" && value.length <= 5000 ? Effect.succeed(value) : invalid(path, "expected a string of at most 5000 characters")
+      return typeof value === "string" && value.length <= 5000
+        ? Effect.succeed(value)
+        : invalid(path, "expected a string of at most 5000 characters")
     case "number":
     case "currency": {
       if (typeof value !== "number" || !Number.isFinite(value)) return invalid(path, "expected a number")
@@ -69,14 +73,20 @@ export const validateValue = (
     }
     case "dropdown": {
       const option = optionOf(config.options ?? [], value)
-      return option ? Effect.succeed(option.id) : invalid(path, `expected one of ${(config.options ?? []).map((o) => o.name).join(", ") || "(no options defined)"}`)
+      return option
+        ? Effect.succeed(option.id)
+        : invalid(path, `expected one of ${(config.options ?? []).map((o) => o.name).join(", ") || "(no options defined)"}`)
     }
     case "labels": {
       if (!Array.isArray(value)) return invalid(path, "expected an array of option ids or names")
       const ids: Array<string> = []
       for (const [index, item] of value.entries()) {
         const option = optionOf(config.options ?? [], item)
-        if (!option) return invalid(`${path}.${index}`, `expected one of ${(config.options ?? []).map((o) => o.name).join(", ") || "(no options defined)"}`)
+        if (!option)
+          return invalid(
+            `${path}.${index}`,
+            `expected one of ${(config.options ?? []).map((o) => o.name).join(", ") || "(no options defined)"}`
+          )
         if (!ids.includes(option.id)) ids.push(option.id)
       }
       return Effect.succeed(ids)
@@ -92,7 +102,9 @@ export const validateValue = (
         ? Effect.succeed(value)
         : invalid(path, "expected an http(s) URL")
     case "phone":
-      return typeof value === "string" && /^\+?[0-9][0-9 ()-]{3,30}$/.test(value) ? Effect.succeed(value) : invalid(path, "expected a phone number")
+      return typeof value === "string" && /^\+?[0-9][0-9 ()-]{3,30}$/.test(value)
+        ? Effect.succeed(value)
+        : invalid(path, "expected a phone number")
     case "rating": {
       const max = config.max ?? 5
       return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= max
@@ -163,16 +175,25 @@ const checkOptionNames = (options: ReadonlyArray<{ readonly name: string }>, pat
 /** The stored configuration of a new field, checked against its type. */
 const configFor = (input: FieldInput): Effect.Effect<FieldConfig, Rejection> =>
   Effect.gen(function* () {
-    if (input.options !== undefined && !hasOptions(input.type)) return yield* invalid("body.options", `a ${input.type} field has no options`)
-    if (input.currency !== undefined && input.type !== "currency") return yield* invalid("body.currency", `a ${input.type} field has no currency`)
-    if (input.precision !== undefined && input.type !== "number" && input.type !== "currency") return yield* invalid("body.precision", `a ${input.type} field has no precision`)
-    if ((input.min !== undefined) && input.type !== "number" && input.type !== "currency") return yield* invalid("body.min", `a ${input.type} field has no minimum`)
-    if (input.max !== undefined && input.type !== "number" && input.type !== "currency" && input.type !== "rating") return yield* invalid("body.max", `a ${input.type} field has no maximum`)
-    if (input.type === "rating" && input.max !== undefined && !(Number.isInteger(input.max) && input.max >= 1 && input.max <= 10)) return yield* invalid("body.max", "a rating goes up to 1..10")
-    if (input.min !== undefined && input.max !== undefined && input.min > input.max) return yield* invalid("body.min", "must not exceed max")
+    if (input.options !== undefined && !hasOptions(input.type))
+      return yield* invalid("body.options", `a ${input.type} field has no options`)
+    if (input.currency !== undefined && input.type !== "currency")
+      return yield* invalid("body.currency", `a ${input.type} field has no currency`)
+    if (input.precision !== undefined && input.type !== "number" && input.type !== "currency")
+      return yield* invalid("body.precision", `a ${input.type} field has no precision`)
+    if (input.min !== undefined && input.type !== "number" && input.type !== "currency")
+      return yield* invalid("body.min", `a ${input.type} field has no minimum`)
+    if (input.max !== undefined && input.type !== "number" && input.type !== "currency" && input.type !== "rating")
+      return yield* invalid("body.max", `a ${input.type} field has no maximum`)
+    if (input.type === "rating" && input.max !== undefined && !(Number.isInteger(input.max) && input.max >= 1 && input.max <= 10))
+      return yield* invalid("body.max", "a rating goes up to 1..10")
+    if (input.min !== undefined && input.max !== undefined && input.min > input.max)
+      return yield* invalid("body.min", "must not exceed max")
     if (input.options) yield* checkOptionNames(input.options, "body.options")
     return {
-      ...(hasOptions(input.type) ? { options: (input.options ?? []).map((o) => ({ id: crypto.randomUUID(), name: o.name.trim(), color: o.color ?? null })) } : {}),
+      ...(hasOptions(input.type)
+        ? { options: (input.options ?? []).map((o) => ({ id: crypto.randomUUID(), name: o.name.trim(), color: o.color ?? null })) }
+        : {}),
       ...(input.type === "currency" ? { currency: input.currency ?? "USD", precision: input.precision ?? 2 } : {}),
       ...(input.type === "number" && input.precision !== undefined ? { precision: input.precision } : {}),
       ...(input.min !== undefined ? { min: input.min } : {}),
@@ -191,23 +212,51 @@ const whereOf = (scope: FieldScope) => ({ workspaceId: scope.chain.workspaceId, 
 /** The field, which must be defined on exactly this scope. */
 export const fieldInScope = (scope: FieldScope, fieldId: string) =>
   Effect.flatMap(getField(fieldId), (field) =>
-    field.scopeType === scope.scopeType && field.scopeId === scope.scopeId ? Effect.succeed(field) : Effect.fail(reject("not_found", "No such custom field here")))
+    field.scopeType === scope.scopeType && field.scopeId === scope.scopeId
+      ? Effect.succeed(field)
+      : Effect.fail(reject("not_found", "No such custom field here"))
+  )
 
 export const createField = (scope: FieldScope, input: FieldInput, by: string) =>
   Effect.gen(function* () {
     const config = yield* configFor(input)
     const visible = yield* availableFields(scope.chain)
     if (visible.some((f) => f.name.toLowerCase() === input.name.trim().toLowerCase())) {
-      return yield* reject("conflict", `A custom field named "${input.name.trim()}" already applies here`, [{ path: "body.name", message: "already exists" }])
+      return yield* reject("conflict", `A custom field named "${input.name.trim()}" already applies here`, [
+        { path: "body.name", message: "already exists" }
+      ])
     }
     const own = yield* fieldsOfScope(scope.scopeType, scope.scopeId)
     const position = own.length > 0 ? Math.max(...own.map((f) => f.position)) + 1 : 1
     const [field] = yield* query<CustomField>(
       `INSERT INTO pm_custom_fields (id, workspace_id, scope_type, scope_id, name, type, description, required, config, position, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${fieldColumns}`,
-      [crypto.randomUUID(), scope.chain.workspaceId, scope.scopeType, scope.scopeId, input.name.trim(), input.type, input.description ?? "", input.required ?? false, config, position, by]
+      [
+        crypto.randomUUID(),
+        scope.chain.workspaceId,
+        scope.scopeType,
+        scope.scopeId,
+        input.name.trim(),
+        input.type,
+        input.description ?? "",
+        input.required ?? false,
+        config,
+        position,
+        by
+      ]
     )
-    return { result: field!, changes: [change(whereOf(scope), "custom_field.created", field!.id, { scopeType: scope.scopeType, scopeId: scope.scopeId, name: field!.name, type: field!.type }, by)] }
+    return {
+      result: field!,
+      changes: [
+        change(
+          whereOf(scope),
+          "custom_field.created",
+          field!.id,
+          { scopeType: scope.scopeType, scopeId: scope.scopeId, name: field!.name, type: field!.type },
+          by
+        )
+      ]
+    }
   })
 
 export const updateField = (scope: FieldScope, fieldId: string, patch: FieldPatch, by: string) =>
@@ -217,15 +266,24 @@ export const updateField = (scope: FieldScope, fieldId: string, patch: FieldPatc
     if (name.toLowerCase() !== field.name.toLowerCase()) {
       const visible = yield* availableFields(scope.chain)
       if (visible.some((f) => f.id !== field.id && f.name.toLowerCase() === name.toLowerCase())) {
-        return yield* reject("conflict", `A custom field named "${name}" already applies here`, [{ path: "body.name", message: "already exists" }])
+        return yield* reject("conflict", `A custom field named "${name}" already applies here`, [
+          { path: "body.name", message: "already exists" }
+        ])
       }
     }
     const numeric = field.type === "number" || field.type === "currency"
-    if (patch.currency !== undefined && field.type !== "currency") return yield* invalid("body.currency", `a ${field.type} field has no currency`)
+    if (patch.currency !== undefined && field.type !== "currency")
+      return yield* invalid("body.currency", `a ${field.type} field has no currency`)
     if (patch.precision !== undefined && !numeric) return yield* invalid("body.precision", `a ${field.type} field has no precision`)
     if (patch.min !== undefined && !numeric) return yield* invalid("body.min", `a ${field.type} field has no minimum`)
-    if (patch.max !== undefined && !numeric && field.type !== "rating") return yield* invalid("body.max", `a ${field.type} field has no maximum`)
-    if (field.type === "rating" && patch.max !== undefined && !(patch.max !== null && Number.isInteger(patch.max) && patch.max >= 1 && patch.max <= 10)) return yield* invalid("body.max", "a rating goes up to 1..10")
+    if (patch.max !== undefined && !numeric && field.type !== "rating")
+      return yield* invalid("body.max", `a ${field.type} field has no maximum`)
+    if (
+      field.type === "rating" &&
+      patch.max !== undefined &&
+      !(patch.max !== null && Number.isInteger(patch.max) && patch.max >= 1 && patch.max <= 10)
+    )
+      return yield* invalid("body.max", "a rating goes up to 1..10")
     const config: Record<string, unknown> = { ...field.config }
     if (patch.currency !== undefined) config.currency = patch.currency
     if (patch.precision !== undefined) config.precision = patch.precision
@@ -233,7 +291,8 @@ export const updateField = (scope: FieldScope, fieldId: string, patch: FieldPatc
       if (patch[key] === null) delete config[key]
       else if (patch[key] !== undefined) config[key] = patch[key]
     }
-    if (typeof config.min === "number" && typeof config.max === "number" && config.min > config.max) return yield* invalid("body.min", "must not exceed max")
+    if (typeof config.min === "number" && typeof config.max === "number" && config.min > config.max)
+      return yield* invalid("body.min", "must not exceed max")
     const [updated] = yield* query<CustomField>(
       `UPDATE pm_custom_fields SET name = $2, description = $3, required = $4, config = $5, updated_at = now() WHERE id = $1 RETURNING ${fieldColumns}`,
       [field.id, name, patch.description ?? field.description, patch.required ?? field.required, config]
@@ -247,7 +306,10 @@ export const deleteField = (scope: FieldScope, fieldId: string, by: string) =>
     const field = yield* fieldInScope(scope, fieldId)
     const cleared = yield* query<{ task_id: string }>(`DELETE FROM pm_task_custom_values WHERE field_id = $1 RETURNING task_id`, [field.id])
     yield* query(`DELETE FROM pm_custom_fields WHERE id = $1`, [field.id])
-    return { result: undefined, changes: [change(whereOf(scope), "custom_field.deleted", field.id, { name: field.name, valuesCleared: cleared.length }, by)] }
+    return {
+      result: undefined,
+      changes: [change(whereOf(scope), "custom_field.deleted", field.id, { name: field.name, valuesCleared: cleared.length }, by)]
+    }
   })
 
 export const reorderFields = (scope: FieldScope, fieldIds: ReadonlyArray<string>, by: string) =>
@@ -264,20 +326,26 @@ export const reorderFields = (scope: FieldScope, fieldIds: ReadonlyArray<string>
 
 const saveOptions = (field: CustomField, options: ReadonlyArray<FieldOption>) =>
   Effect.map(
-    query<CustomField>(`UPDATE pm_custom_fields SET config = $2, updated_at = now() WHERE id = $1 RETURNING ${fieldColumns}`, [field.id, { ...field.config, options }]),
+    query<CustomField>(`UPDATE pm_custom_fields SET config = $2, updated_at = now() WHERE id = $1 RETURNING ${fieldColumns}`, [
+      field.id,
+      { ...field.config, options }
+    ]),
     (rows) => rows[0]!
   )
 
 const withOptions = (scope: FieldScope, fieldId: string) =>
   Effect.flatMap(fieldInScope(scope, fieldId), (field) =>
-    hasOptions(field.type) ? Effect.succeed(field) : Effect.fail(reject("conflict", `A ${field.type} field has no options`)))
+    hasOptions(field.type) ? Effect.succeed(field) : Effect.fail(reject("conflict", `A ${field.type} field has no options`))
+  )
 
 export const addOption = (scope: FieldScope, fieldId: string, input: OptionInput, by: string) =>
   Effect.gen(function* () {
     const field = yield* withOptions(scope, fieldId)
     const options = field.config.options ?? []
     if (options.some((o) => o.name.toLowerCase() === input.name.trim().toLowerCase())) {
-      return yield* reject("conflict", `An option named "${input.name.trim()}" already exists`, [{ path: "body.name", message: "already exists" }])
+      return yield* reject("conflict", `An option named "${input.name.trim()}" already exists`, [
+        { path: "body.name", message: "already exists" }
+      ])
     }
     const option: FieldOption = { id: crypto.randomUUID(), name: input.name.trim(), color: input.color ?? null }
     const updated = yield* saveOptions(field, [...options, option])
@@ -294,8 +362,11 @@ export const updateOption = (scope: FieldScope, fieldId: string, optionId: strin
     if (options.some((o) => o.id !== optionId && o.name.toLowerCase() === name.toLowerCase())) {
       return yield* reject("conflict", `An option named "${name}" already exists`, [{ path: "body.name", message: "already exists" }])
     }
-    const option: FieldOption = { id: optionId, name, color: patch.color === undefined ? current.color : patch.color ?? null }
-    const updated = yield* saveOptions(field, options.map((o) => (o.id === optionId ? option : o)))
+    const option: FieldOption = { id: optionId, name, color: patch.color === undefined ? current.color : (patch.color ?? null) }
+    const updated = yield* saveOptions(
+      field,
+      options.map((o) => (o.id === optionId ? option : o))
+    )
     return { result: updated, changes: [change(whereOf(scope), "custom_field.option_updated", field.id, { option }, by)] }
   })
 
@@ -305,7 +376,10 @@ export const deleteOption = (scope: FieldScope, fieldId: string, optionId: strin
     const field = yield* withOptions(scope, fieldId)
     const options = field.config.options ?? []
     if (!options.some((o) => o.id === optionId)) return yield* reject("not_found", "No such option")
-    const updated = yield* saveOptions(field, options.filter((o) => o.id !== optionId))
+    const updated = yield* saveOptions(
+      field,
+      options.filter((o) => o.id !== optionId)
+    )
     if (field.type === "dropdown") {
       yield* query(`DELETE FROM pm_task_custom_values WHERE field_id = $1 AND value = to_jsonb($2::text)`, [field.id, optionId])
     } else {
@@ -322,6 +396,9 @@ export const reorderOptions = (scope: FieldScope, fieldId: string, optionIds: Re
     if (optionIds.length !== options.length || new Set(optionIds).size !== optionIds.length || optionIds.some((id) => !byId.has(id))) {
       return yield* invalid("body.optionIds", "must list every option exactly once")
     }
-    const updated = yield* saveOptions(field, optionIds.map((id) => byId.get(id)!))
+    const updated = yield* saveOptions(
+      field,
+      optionIds.map((id) => byId.get(id)!)
+    )
     return { result: updated, changes: [change(whereOf(scope), "custom_field.options_reordered", field.id, { order: optionIds }, by)] }
   })

@@ -14,7 +14,16 @@ import { burndown, velocity } from "./SprintCharts.ts"
 import { activeSprintsOf, Sprint } from "./SprintRecords.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import {
-  type AggregateScope, countsBy, cycleTime, distribution, lastDays, overdue, relationshipGraph, throughput, votingResults, workload
+  type AggregateScope,
+  countsBy,
+  cycleTime,
+  distribution,
+  lastDays,
+  overdue,
+  relationshipGraph,
+  throughput,
+  votingResults,
+  workload
 } from "./TaskAggregates.ts"
 import { filterSql, taskFrom } from "./TaskReads.ts"
 
@@ -63,19 +72,31 @@ const compute = (dashboard: Dashboard, widget: Widget, viewer: Viewer) =>
       ...(config.criteria !== undefined ? { criteria: config.criteria } : {})
     }
     switch (widget.type) {
-      case "task_count": return yield* countsBy(scope, config.groupBy ?? "status")
-      case "distribution": return yield* distribution(scope, config.field ?? "due_date")
-      case "workload": return yield* workload(scope, config.capacityMinutes)
-      case "throughput": return yield* throughput(scope, lastDays(config.days ?? 14))
-      case "cycle_time": return yield* cycleTime(scope, lastDays(config.days ?? 14), config.limit ?? 20)
-      case "overdue": return yield* overdue(scope, config.limit ?? 20)
-      case "burndown": return yield* burndown(config.sprintId!, config.unit ?? "tasks")
+      case "task_count":
+        return yield* countsBy(scope, config.groupBy ?? "status")
+      case "distribution":
+        return yield* distribution(scope, config.field ?? "due_date")
+      case "workload":
+        return yield* workload(scope, config.capacityMinutes)
+      case "throughput":
+        return yield* throughput(scope, lastDays(config.days ?? 14))
+      case "cycle_time":
+        return yield* cycleTime(scope, lastDays(config.days ?? 14), config.limit ?? 20)
+      case "overdue":
+        return yield* overdue(scope, config.limit ?? 20)
+      case "burndown":
+        return yield* burndown(config.sprintId!, config.unit ?? "tasks")
       case "velocity": {
-        const spaceId = config.sprintGroupId !== undefined ? yield* visibleGroupSpace(config.sprintGroupId, dashboard.workspaceId, viewer) : dashboard.spaceId!
+        const spaceId =
+          config.sprintGroupId !== undefined
+            ? yield* visibleGroupSpace(config.sprintGroupId, dashboard.workspaceId, viewer)
+            : dashboard.spaceId!
         return yield* velocity(spaceId, config.sprintGroupId, config.limit ?? 6)
       }
-      case "relationship_graph": return yield* relationshipGraph(scope, config.types ?? ["blocks", "relates_to", "duplicates"])
-      case "votes": return yield* votingResults(scope, config.limit ?? 10, false)
+      case "relationship_graph":
+        return yield* relationshipGraph(scope, config.types ?? ["blocks", "relates_to", "duplicates"])
+      case "votes":
+        return yield* votingResults(scope, config.limit ?? 10, false)
     }
   })
 
@@ -84,8 +105,11 @@ export const dashboardData = (dashboard: Dashboard, viewer: Viewer) =>
   Effect.forEach(dashboard.widgets, (widget) =>
     compute(dashboard, widget, viewer).pipe(
       Effect.map((data): WidgetData => ({ widgetId: widget.id, type: widget.type, title: widget.title, data, error: null })),
-      Effect.catchTag("Rejection", (e) => Effect.succeed<WidgetData>({ widgetId: widget.id, type: widget.type, title: widget.title, data: null, error: e.message }))
-    ))
+      Effect.catchTag("Rejection", (e) =>
+        Effect.succeed<WidgetData>({ widgetId: widget.id, type: widget.type, title: widget.title, data: null, error: e.message })
+      )
+    )
+  )
 
 // ---------------------------------------------------------------------------
 // The workspace overview
@@ -94,11 +118,18 @@ export const WorkspaceOverview = Schema.Struct({
   workspaceId: Id,
   generatedAt: Timestamp,
   totals: Schema.Struct({
-    tasks: Schema.Number, unfinished: Schema.Number, finished: Schema.Number, overdue: Schema.Number,
-    dueToday: Schema.Number, dueThisWeek: Schema.Number, unassigned: Schema.Number.annotate({ description: "Unfinished tasks without an assignee" })
+    tasks: Schema.Number,
+    unfinished: Schema.Number,
+    finished: Schema.Number,
+    overdue: Schema.Number,
+    dueToday: Schema.Number,
+    dueThisWeek: Schema.Number,
+    unassigned: Schema.Number.annotate({ description: "Unfinished tasks without an assignee" })
   }),
   byStatusType: Schema.Struct({ open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number }),
-  spaces: Schema.Array(Schema.Struct({ spaceId: Id, name: Schema.String, tasks: Schema.Number, unfinished: Schema.Number, overdue: Schema.Number })),
+  spaces: Schema.Array(
+    Schema.Struct({ spaceId: Id, name: Schema.String, tasks: Schema.Number, unfinished: Schema.Number, overdue: Schema.Number })
+  ),
   lastSevenDays: Schema.Struct({ created: Schema.Number, closed: Schema.Number }),
   myWork: Schema.Struct({ assigned: Schema.Number, overdue: Schema.Number, dueThisWeek: Schema.Number }),
   activeSprints: Schema.Array(Sprint),
@@ -117,7 +148,19 @@ export const workspaceOverview = (workspaceId: string, viewer: Viewer, dashboard
     params.push(workspaceId, viewer.userId, viewer.admin)
     const [ws, user, admin] = [params.length - 2, params.length - 1, params.length]
     // Every visible space shows, those without tasks too; archived spaces still holding unarchived tasks count in the totals, listed last.
-    const spaces = yield* query<{ spaceId: string; name: string; tasks: number; unfinished: number; overdue: number; today: number; week: number; unassigned: number; mine: number; myOverdue: number; myWeek: number }>(
+    const spaces = yield* query<{
+      spaceId: string
+      name: string
+      tasks: number
+      unfinished: number
+      overdue: number
+      today: number
+      week: number
+      unassigned: number
+      mine: number
+      myOverdue: number
+      myWeek: number
+    }>(
       `WITH g AS (
          SELECT t.space_id, count(*)::int AS tasks,
               count(*) FILTER (WHERE t.closed_at IS NULL)::int AS unfinished,

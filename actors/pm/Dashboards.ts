@@ -18,9 +18,21 @@ import { scopeAlive, scopeChain, ViewScopeType } from "./ViewRecords.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import { command } from "./WorkActor.ts"
 
-export const widgetTypes = ["task_count", "distribution", "workload", "throughput", "cycle_time", "overdue", "burndown", "velocity", "relationship_graph", "votes"] as const
+export const widgetTypes = [
+  "task_count",
+  "distribution",
+  "workload",
+  "throughput",
+  "cycle_time",
+  "overdue",
+  "burndown",
+  "velocity",
+  "relationship_graph",
+  "votes"
+] as const
 export const WidgetType = Schema.Literals(widgetTypes).annotate({
-  description: "task_count: tasks by a dimension; distribution: due dates, estimates or age; workload: open work per assignee; throughput: created vs finished per day; cycle_time: how long finishing takes; overdue: late tasks; burndown: a sprint's remaining work per day; velocity: completed sprints; relationship_graph: tasks and their links; votes: voting results"
+  description:
+    "task_count: tasks by a dimension; distribution: due dates, estimates or age; workload: open work per assignee; throughput: created vs finished per day; cycle_time: how long finishing takes; overdue: late tasks; burndown: a sprint's remaining work per day; velocity: completed sprints; relationship_graph: tasks and their links; votes: voting results"
 })
 export type WidgetType = typeof WidgetType.Type
 
@@ -37,7 +49,8 @@ export const WidgetConfig = Schema.Struct({
   criteria: Schema.optionalKey(TaskCriteria)
 }).annotate({
   identifier: "WidgetConfig",
-  description: "What the widget computes: groupBy (task_count), field (distribution), days (throughput, cycle_time), limit, sprintId (burndown; narrows others to the sprint), sprintGroupId (velocity), unit (burndown), types (relationship_graph), capacityMinutes (workload), criteria (narrows the tasks)"
+  description:
+    "What the widget computes: groupBy (task_count), field (distribution), days (throughput, cycle_time), limit, sprintId (burndown; narrows others to the sprint), sprintGroupId (velocity), unit (burndown), types (relationship_graph), capacityMinutes (workload), criteria (narrows the tasks)"
 })
 export type WidgetConfig = typeof WidgetConfig.Type
 
@@ -94,7 +107,11 @@ export const getDashboard = (dashboardId: string, userId: string): Step<Dashboar
   })
 
 /** Dashboards of a workspace the viewer may see (visible spaces; shared or their own), optionally of one scope. */
-export const listDashboards = (workspaceId: string, viewer: Viewer, scope?: { readonly scopeType: ViewScopeType; readonly scopeId: string }) =>
+export const listDashboards = (
+  workspaceId: string,
+  viewer: Viewer,
+  scope?: { readonly scopeType: ViewScopeType; readonly scopeId: string }
+) =>
   Effect.map(
     query<Dashboard>(
       `SELECT ${dashboardColumns}, ${widgetsColumn} FROM pm_dashboards d LEFT JOIN pm_spaces s ON s.id = d.space_id
@@ -106,13 +123,23 @@ export const listDashboards = (workspaceId: string, viewer: Viewer, scope?: { re
     (rows) => [...rows]
   )
 
-export const WidgetInput = Schema.Struct({ type: WidgetType, title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), ...WidgetSize })
+export const WidgetInput = Schema.Struct({
+  type: WidgetType,
+  title: Schema.optionalKey(Name(100)),
+  config: Schema.optionalKey(WidgetConfig),
+  ...WidgetSize
+})
 export type WidgetInput = typeof WidgetInput.Type
 
 /** A widget added to a dashboard, at `position` (default last). */
 export const PlacedWidget = Schema.Struct({ ...WidgetInput.fields, position: Schema.optionalKey(Schema.Finite) })
 
-export const WidgetPatch = Schema.Struct({ title: Schema.optionalKey(Name(100)), config: Schema.optionalKey(WidgetConfig), position: Schema.optionalKey(Schema.Finite), ...WidgetSize })
+export const WidgetPatch = Schema.Struct({
+  title: Schema.optionalKey(Name(100)),
+  config: Schema.optionalKey(WidgetConfig),
+  position: Schema.optionalKey(Schema.Finite),
+  ...WidgetSize
+})
 
 const Description = Schema.String.check(Schema.isMaxLength(5000))
 
@@ -125,19 +152,32 @@ export const DashboardInput = Schema.Struct({
   widgets: Schema.optionalKey(Schema.Array(WidgetInput).check(Schema.isMaxLength(50)))
 })
 
-export const DashboardPatch = Schema.Struct({ name: Schema.optionalKey(Name(100)), description: Schema.optionalKey(Description), isPrivate: Schema.optionalKey(Schema.Boolean) })
+export const DashboardPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(100)),
+  description: Schema.optionalKey(Description),
+  isPrivate: Schema.optionalKey(Schema.Boolean)
+})
 
 const WidgetRef = Schema.Struct({ dashboardId: Id, widgetId: Id })
 
 const defaultTitles: Record<WidgetType, string> = {
-  task_count: "Tasks", distribution: "Distribution", workload: "Workload", throughput: "Throughput", cycle_time: "Cycle time",
-  overdue: "Overdue tasks", burndown: "Sprint burndown", velocity: "Velocity", relationship_graph: "Dependencies", votes: "Most wanted"
+  task_count: "Tasks",
+  distribution: "Distribution",
+  workload: "Workload",
+  throughput: "Throughput",
+  cycle_time: "Cycle time",
+  overdue: "Overdue tasks",
+  burndown: "Sprint burndown",
+  velocity: "Velocity",
+  relationship_graph: "Dependencies",
+  votes: "Most wanted"
 }
 
 /** Checks a widget's configuration against its type and the workspace; returns it with its defaults. */
 const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: WidgetType, config: WidgetConfig, prefix: string) =>
   Effect.gen(function* () {
-    const invalid = (key: string, message: string) => reject("invalid", `Invalid ${prefix}.${key}: ${message}`, [{ path: `${prefix}.${key}`, message }])
+    const invalid = (key: string, message: string) =>
+      reject("invalid", `Invalid ${prefix}.${key}: ${message}`, [{ path: `${prefix}.${key}`, message }])
     const allowed: Record<WidgetType, ReadonlyArray<keyof WidgetConfig>> = {
       task_count: ["groupBy", "sprintId", "criteria"],
       distribution: ["field", "sprintId", "criteria"],
@@ -155,12 +195,18 @@ const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: Widget
     }
     const out: { -readonly [K in keyof WidgetConfig]: WidgetConfig[K] } = { ...config }
     if (config.sprintId !== undefined) {
-      const sprint = yield* Effect.mapError(sprintRow(config.sprintId), () => reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }]))
-      if (sprint.workspaceId !== workspaceId) return yield* reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }])
+      const sprint = yield* Effect.mapError(sprintRow(config.sprintId), () =>
+        reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }])
+      )
+      if (sprint.workspaceId !== workspaceId)
+        return yield* reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }])
     }
     if (config.sprintGroupId !== undefined) {
-      const group = yield* Effect.mapError(groupRow(config.sprintGroupId), () => reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }]))
-      if (group.workspaceId !== workspaceId) return yield* reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }])
+      const group = yield* Effect.mapError(groupRow(config.sprintGroupId), () =>
+        reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }])
+      )
+      if (group.workspaceId !== workspaceId)
+        return yield* reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }])
     }
     if (config.criteria !== undefined) out.criteria = yield* checkCriteria(workspaceId, config.criteria, `${prefix}.criteria`)
     if (type === "task_count") out.groupBy ??= "status"
@@ -174,7 +220,9 @@ const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: Widget
   })
 
 const dashboardOfWorkspace = (workspaceId: string, dashboardId: string, by: string) =>
-  Effect.flatMap(getDashboard(dashboardId, by), (d) => (d.workspaceId === workspaceId ? Effect.succeed(d) : Effect.fail(reject("not_found", "No such dashboard"))))
+  Effect.flatMap(getDashboard(dashboardId, by), (d) =>
+    d.workspaceId === workspaceId ? Effect.succeed(d) : Effect.fail(reject("not_found", "No such dashboard"))
+  )
 
 const whereOf = (d: { workspaceId: string; spaceId: string | null }) => ({ workspaceId: d.workspaceId, spaceId: d.spaceId })
 const described = (d: { name: string; isPrivate: boolean }) => (d.isPrivate ? { private: true } : { name: d.name })
@@ -184,7 +232,17 @@ const insertWidget = (dashboardId: string, widget: WidgetInput & { readonly conf
   return Effect.as(
     query(
       `INSERT INTO pm_dashboard_widgets (id, dashboard_id, type, title, config, position, width, height, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [id, dashboardId, widget.type, widget.title?.trim() ?? defaultTitles[widget.type], widget.config, position, widget.width ?? 6, widget.height ?? 4, by]
+      [
+        id,
+        dashboardId,
+        widget.type,
+        widget.title?.trim() ?? defaultTitles[widget.type],
+        widget.config,
+        position,
+        widget.width ?? 6,
+        widget.height ?? 4,
+        by
+      ]
     ),
     id
   )
@@ -194,42 +252,71 @@ export const dashboardCommands = {
   createDashboard: command(DashboardInput, Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-      if (chain.workspaceId !== workspaceId) return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
+      if (chain.workspaceId !== workspaceId)
+        return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
       const widgets: Array<WidgetInput & { config: WidgetConfig }> = []
       for (const [index, widget] of (input.widgets ?? []).entries()) {
-        widgets.push({ ...widget, config: yield* checkWidget(workspaceId, input.scopeType, widget.type, widget.config ?? {}, `body.widgets.${index}.config`) })
+        widgets.push({
+          ...widget,
+          config: yield* checkWidget(workspaceId, input.scopeType, widget.type, widget.config ?? {}, `body.widgets.${index}.config`)
+        })
       }
       const id = crypto.randomUUID()
       yield* query(
         `INSERT INTO pm_dashboards (id, workspace_id, name, description, scope_type, scope_id, space_id, is_private, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, workspaceId, input.name.trim(), input.description ?? "", input.scopeType, input.scopeId, chain.spaceId, input.isPrivate ?? false, by]
+        [
+          id,
+          workspaceId,
+          input.name.trim(),
+          input.description ?? "",
+          input.scopeType,
+          input.scopeId,
+          chain.spaceId,
+          input.isPrivate ?? false,
+          by
+        ]
       )
       for (const [index, widget] of widgets.entries()) yield* insertWidget(id, widget, index + 1, by)
       const dashboard = yield* getDashboard(id, by)
-      return { result: dashboard, changes: [change(whereOf(dashboard), "dashboard.created", id, { ...described(dashboard), widgets: widgets.length }, by)] }
-    })),
+      return {
+        result: dashboard,
+        changes: [change(whereOf(dashboard), "dashboard.created", id, { ...described(dashboard), widgets: widgets.length }, by)]
+      }
+    })
+  ),
 
   updateDashboard: command(Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
-        return yield* reject("forbidden", "Only the dashboard's creator changes whether it is private", [{ path: "body.isPrivate", message: "not the creator" }])
+        return yield* reject("forbidden", "Only the dashboard's creator changes whether it is private", [
+          { path: "body.isPrivate", message: "not the creator" }
+        ])
       }
       yield* query(`UPDATE pm_dashboards SET name = $2, description = $3, is_private = $4, updated_at = now() WHERE id = $1`, [
-        dashboard.id, input.name?.trim() ?? dashboard.name, input.description ?? dashboard.description, input.isPrivate ?? dashboard.isPrivate
+        dashboard.id,
+        input.name?.trim() ?? dashboard.name,
+        input.description ?? dashboard.description,
+        input.isPrivate ?? dashboard.isPrivate
       ])
       const updated = yield* getDashboard(dashboard.id, by)
       const { dashboardId: _d, ...patch } = input
-      return { result: updated, changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)] }
-    })),
+      return {
+        result: updated,
+        changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)]
+      }
+    })
+  ),
 
   deleteDashboard: command(Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (dashboard.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the dashboard's creator or a workspace admin deletes it")
+      if (dashboard.createdBy !== by && !input.admin)
+        return yield* reject("forbidden", "Only the dashboard's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
       return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
-    })),
+    })
+  ),
 
   addWidget: command(Schema.Struct({ dashboardId: Id, ...PlacedWidget.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
@@ -239,30 +326,57 @@ export const dashboardCommands = {
       const last = dashboard.widgets.reduce((max, w) => Math.max(max, w.position), 0)
       const widgetId = yield* insertWidget(dashboard.id, { ...input, config }, input.position ?? last + 1, by)
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
-      return { result: yield* getDashboard(dashboard.id, by), changes: [change(whereOf(dashboard), "dashboard.widget_added", dashboard.id, { widgetId, type: input.type }, by)] }
-    })),
+      return {
+        result: yield* getDashboard(dashboard.id, by),
+        changes: [change(whereOf(dashboard), "dashboard.widget_added", dashboard.id, { widgetId, type: input.type }, by)]
+      }
+    })
+  ),
 
   updateWidget: command(Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }), Dashboard, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
       if (widget === undefined) return yield* reject("not_found", "No such widget on this dashboard")
-      const config = input.config === undefined ? widget.config : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
+      const config =
+        input.config === undefined
+          ? widget.config
+          : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
       yield* query(
         `UPDATE pm_dashboard_widgets SET title = $2, config = $3, position = $4, width = $5, height = $6, updated_at = now() WHERE id = $1`,
-        [widget.id, input.title?.trim() ?? widget.title, config, input.position ?? widget.position, input.width ?? widget.width, input.height ?? widget.height]
+        [
+          widget.id,
+          input.title?.trim() ?? widget.title,
+          config,
+          input.position ?? widget.position,
+          input.width ?? widget.width,
+          input.height ?? widget.height
+        ]
       )
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
       const { dashboardId: _d, widgetId: _w, ...patch } = input
-      return { result: yield* getDashboard(dashboard.id, by), changes: [change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)] }
-    })),
+      return {
+        result: yield* getDashboard(dashboard.id, by),
+        changes: [
+          change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)
+        ]
+      }
+    })
+  ),
 
   deleteWidget: command(WidgetRef, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      const deleted = yield* query(`DELETE FROM pm_dashboard_widgets WHERE id = $1 AND dashboard_id = $2 RETURNING id`, [input.widgetId, dashboard.id])
+      const deleted = yield* query(`DELETE FROM pm_dashboard_widgets WHERE id = $1 AND dashboard_id = $2 RETURNING id`, [
+        input.widgetId,
+        dashboard.id
+      ])
       if (deleted.length === 0) return yield* reject("not_found", "No such widget on this dashboard")
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
-      return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.widget_removed", dashboard.id, { widgetId: input.widgetId }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [change(whereOf(dashboard), "dashboard.widget_removed", dashboard.id, { widgetId: input.widgetId }, by)]
+      }
+    })
+  )
 }

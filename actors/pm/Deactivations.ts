@@ -32,7 +32,9 @@ export const deactivationsOf = (workspaceId: string, userId?: string) =>
       [workspaceId, userId ?? null]
     )
     const users = yield* userRefs(rows.map((row) => row.userId))
-    return rows.map(({ userId, ...row }): Deactivation => ({ userId, email: users.get(userId)?.email ?? "", name: users.get(userId)?.name ?? "", ...row }))
+    return rows.map(
+      ({ userId, ...row }): Deactivation => ({ userId, email: users.get(userId)?.email ?? "", name: users.get(userId)?.name ?? "", ...row })
+    )
   })
 
 /** A member's deactivation: who, with the role they keep for reactivation. */
@@ -49,20 +51,29 @@ export const deactivationCommands = {
       )
       // The removal itself is in the workspace's membership history.
       return { result: undefined, changes: [] }
-    })),
+    })
+  ),
 
   /** Takes the record back (before the identity workspace re-admits the user); returns the kept role. */
   takeDeactivation: command(Schema.Struct({ userId: Id }), AssignableRole, (input, _by, workspaceId) =>
     Effect.gen(function* () {
-      const rows = yield* query<{ role: typeof AssignableRole.Type }>(`DELETE FROM pm_workspace_deactivations WHERE workspace_id = $1 AND user_id = $2 RETURNING role`, [workspaceId, input.userId])
+      const rows = yield* query<{ role: typeof AssignableRole.Type }>(
+        `DELETE FROM pm_workspace_deactivations WHERE workspace_id = $1 AND user_id = $2 RETURNING role`,
+        [workspaceId, input.userId]
+      )
       if (rows.length === 0) return yield* reject("not_found", "No deactivated member with this id")
       return { result: rows[0]!.role, changes: [] }
-    })),
+    })
+  ),
 
   /** Puts a taken record back when re-admitting failed. */
   restoreDeactivation: command(Kept, Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
-      yield* query(`INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [workspaceId, input.userId, input.role, by])
+      yield* query(
+        `INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        [workspaceId, input.userId, input.role, by]
+      )
       return { result: undefined, changes: [] }
-    }))
+    })
+  )
 }

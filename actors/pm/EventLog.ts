@@ -87,7 +87,8 @@ export interface NotificationRow {
   readonly read_at: string | null
 }
 
-export const NOTIFICATION_COLUMNS = "id, user_id, workspace_id, reason, title, event_seq, event_type, scope, entity_id, actor_id, created_at, read_at"
+export const NOTIFICATION_COLUMNS =
+  "id, user_id, workspace_id, reason, title, event_seq, event_type, scope, entity_id, actor_id, created_at, read_at"
 
 export const toNotification = (row: NotificationRow): NotificationRecord => ({
   id: row.id,
@@ -135,9 +136,8 @@ export const readRange = (workspaceId: string, after: number, upTo: number, limi
 
 /** The oldest seq still kept for a workspace (`undefined`: nothing logged, or everything pruned). */
 export const oldestSeq = (workspaceId: string) =>
-  Effect.map(
-    query<{ seq: number | null }>("SELECT min(seq) AS seq FROM pm_events WHERE workspace_id = $1", [workspaceId]),
-    (rows) => (rows[0]?.seq === null || rows[0]?.seq === undefined ? undefined : Number(rows[0].seq))
+  Effect.map(query<{ seq: number | null }>("SELECT min(seq) AS seq FROM pm_events WHERE workspace_id = $1", [workspaceId]), (rows) =>
+    rows[0]?.seq === null || rows[0]?.seq === undefined ? undefined : Number(rows[0].seq)
   )
 
 /** The last seq assigned in each workspace (0 when none). */

@@ -35,7 +35,13 @@ export const Favorite = Schema.Struct({
 export type Favorite = typeof Favorite.Type
 
 export const locateEntity = (type: FavoriteType, entityId: string) =>
-  type === "space" ? locateSpace(entityId) : type === "folder" ? locateFolder(entityId) : type === "list" ? locateList(entityId) : locateTask(entityId)
+  type === "space"
+    ? locateSpace(entityId)
+    : type === "folder"
+      ? locateFolder(entityId)
+      : type === "list"
+        ? locateList(entityId)
+        : locateTask(entityId)
 
 type Row = Omit<Favorite, "path" | "archived"> & { space: string; folder: string | null; list: string | null; archivedAt: string | null }
 
@@ -71,33 +77,44 @@ export const favoritesOf = (workspaceId: string, viewer: Viewer, filter: { reado
       [workspaceId, viewer.userId, viewer.admin, filter.type ?? null, filter.id ?? null]
     ),
     (rows) =>
-      rows.map(({ space, folder, list, archivedAt, ...row }): Favorite => ({
-        ...row,
-        path: [space, folder, list].filter((part): part is string => part !== null).join(" / "),
-        archived: archivedAt !== null
-      }))
+      rows.map(
+        ({ space, folder, list, archivedAt, ...row }): Favorite => ({
+          ...row,
+          path: [space, folder, list].filter((part): part is string => part !== null).join(" / "),
+          archived: archivedAt !== null
+        })
+      )
   )
 
 const own = (by: string, userId: string) => (by === userId ? Effect.void : Effect.fail(reject("forbidden", "Favorites are personal")))
 
 export const favoriteCommands = {
-  addFavorite: command(Schema.Struct({ workspaceId: Id, type: FavoriteType, entityId: Id }), Schema.Struct({ id: Id }), (input, by, userId) =>
-    Effect.gen(function* () {
-      yield* own(by, userId)
-      const located = yield* locateEntity(input.type, input.entityId)
-      if (located.workspaceId !== input.workspaceId) return yield* reject("not_found", `No such ${input.type}`, [{ path: "body.id", message: "not in this workspace" }])
-      const count = yield* query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_favorites WHERE user_id = $1 AND workspace_id = $2`, [userId, input.workspaceId])
-      if (count[0]!.n >= MAX_FAVORITES) return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace`)
-      const id = crypto.randomUUID()
-      const inserted = yield* query(
-        `INSERT INTO pm_favorites (id, user_id, workspace_id, entity_type, entity_id, position)
+  addFavorite: command(
+    Schema.Struct({ workspaceId: Id, type: FavoriteType, entityId: Id }),
+    Schema.Struct({ id: Id }),
+    (input, by, userId) =>
+      Effect.gen(function* () {
+        yield* own(by, userId)
+        const located = yield* locateEntity(input.type, input.entityId)
+        if (located.workspaceId !== input.workspaceId)
+          return yield* reject("not_found", `No such ${input.type}`, [{ path: "body.id", message: "not in this workspace" }])
+        const count = yield* query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_favorites WHERE user_id = $1 AND workspace_id = $2`, [
+          userId,
+          input.workspaceId
+        ])
+        if (count[0]!.n >= MAX_FAVORITES) return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace`)
+        const id = crypto.randomUUID()
+        const inserted = yield* query(
+          `INSERT INTO pm_favorites (id, user_id, workspace_id, entity_type, entity_id, position)
          SELECT $1, $2, $3, $4, $5, COALESCE(MAX(position), 0) + 1 FROM pm_favorites WHERE user_id = $2 AND workspace_id = $3
          ON CONFLICT (user_id, entity_type, entity_id) DO NOTHING RETURNING id`,
-        [id, userId, input.workspaceId, input.type, input.entityId]
-      )
-      if (inserted.length === 0) return yield* reject("conflict", `This ${input.type} is already a favorite`, [{ path: "body.id", message: "already a favorite" }])
-      return { result: { id }, changes: [] }
-    })),
+          [id, userId, input.workspaceId, input.type, input.entityId]
+        )
+        if (inserted.length === 0)
+          return yield* reject("conflict", `This ${input.type} is already a favorite`, [{ path: "body.id", message: "already a favorite" }])
+        return { result: { id }, changes: [] }
+      })
+  ),
 
   removeFavorite: command(Schema.Struct({ favoriteId: Id }), Schema.Void, (input, by, userId) =>
     Effect.gen(function* () {
@@ -105,7 +122,8 @@ export const favoriteCommands = {
       const removed = yield* query(`DELETE FROM pm_favorites WHERE id = $1 AND user_id = $2 RETURNING id`, [input.favoriteId, userId])
       if (removed.length === 0) return yield* reject("not_found", "No such favorite")
       return { result: undefined, changes: [] }
-    })),
+    })
+  ),
 
   /** The user's order of their workspaces (those left out keep their place after the listed ones). */
   setWorkspaceOrder: command(Schema.Struct({ workspaceIds: Schema.Array(Id) }), Schema.Void, (input, by, userId) =>
@@ -113,12 +131,23 @@ export const favoriteCommands = {
       yield* own(by, userId)
       yield* query(`DELETE FROM pm_workspace_order WHERE user_id = $1`, [userId])
       for (const [index, workspaceId] of input.workspaceIds.entries()) {
-        yield* query(`INSERT INTO pm_workspace_order (user_id, workspace_id, position) VALUES ($1, $2, $3)`, [userId, workspaceId, index + 1])
+        yield* query(`INSERT INTO pm_workspace_order (user_id, workspace_id, position) VALUES ($1, $2, $3)`, [
+          userId,
+          workspaceId,
+          index + 1
+        ])
       }
       return { result: undefined, changes: [] }
-    }))
+    })
+  )
 }
 
 /** The favorite's workspace (undefined: no favorite of this user has that id). */
 export const favoriteWorkspace = (userId: string, favoriteId: string) =>
-  Effect.map(query<{ workspaceId: string }>(`SELECT workspace_id AS "workspaceId" FROM pm_favorites WHERE id = $1 AND user_id = $2`, [favoriteId, userId]), (rows) => rows[0]?.workspaceId)
+  Effect.map(
+    query<{ workspaceId: string }>(`SELECT workspace_id AS "workspaceId" FROM pm_favorites WHERE id = $1 AND user_id = $2`, [
+      favoriteId,
+      userId
+    ]),
+    (rows) => rows[0]?.workspaceId
+  )

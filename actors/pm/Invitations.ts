@@ -26,8 +26,12 @@ import { configOf, domainOf } from "./WorkspaceConfig.ts"
 
 export const INVITE_TOKEN_PREFIX = "pminv_"
 export const INVITE_LINK_PREFIX = "pmjoin_"
-export const InvitationToken = Schema.String.check(Schema.isPattern(/^pminv_[A-Za-z0-9_-]{43}$/, { expected: "an invitation token (pminv_…)" }))
-export const InviteCode = Schema.String.check(Schema.isPattern(/^pmjoin_[A-Za-z0-9_-]{43}$/, { expected: "an invite link code (pmjoin_…)" }))
+export const InvitationToken = Schema.String.check(
+  Schema.isPattern(/^pminv_[A-Za-z0-9_-]{43}$/, { expected: "an invitation token (pminv_…)" })
+)
+export const InviteCode = Schema.String.check(
+  Schema.isPattern(/^pmjoin_[A-Za-z0-9_-]{43}$/, { expected: "an invite link code (pmjoin_…)" })
+)
 
 export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex")
 const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`
@@ -80,23 +84,29 @@ const present = <R extends Row>(rows: ReadonlyArray<R>) =>
   Effect.map(userRefs(rows.map((row) => row.invitedBy)), (inviters) =>
     rows.map(({ invitedBy, status, ...row }) => ({
       ...row,
-      status: status === "pending" && Date.parse(row.expiresAt) <= Date.now() ? "expired" as const : status as InvitationStatus,
+      status: status === "pending" && Date.parse(row.expiresAt) <= Date.now() ? ("expired" as const) : (status as InvitationStatus),
       invitedBy: { id: invitedBy, name: inviters.get(invitedBy)?.name ?? "" }
-    })))
+    }))
+  )
 
 const one = (rows: ReadonlyArray<Row>, missing: string): Effect.Effect<Invitation, Rejection | SqlError, Sql> =>
   rows.length === 0 ? Effect.fail(reject("not_found", missing)) : Effect.map(present(rows), (found) => found[0]!)
 
 const statusCondition = (status: InvitationStatus | undefined) =>
-  status === undefined ? "" : status === "expired" ? "AND i.status = 'pending' AND i.expires_at <= now()"
-    : status === "pending" ? "AND i.status = 'pending' AND i.expires_at > now()" : `AND i.status = '${status}'`
+  status === undefined
+    ? ""
+    : status === "expired"
+      ? "AND i.status = 'pending' AND i.expires_at <= now()"
+      : status === "pending"
+        ? "AND i.status = 'pending' AND i.expires_at > now()"
+        : `AND i.status = '${status}'`
 
 export const invitationsOf = (workspaceId: string, filter: { readonly status?: InvitationStatus; readonly email?: string }) =>
   Effect.flatMap(
-    query<Row>(`${select} WHERE i.workspace_id = $1 AND ($2::text IS NULL OR i.email = $2) ${statusCondition(filter.status)} ORDER BY i.created_at DESC, i.id`, [
-      workspaceId,
-      filter.email === undefined ? null : normalizeEmail(filter.email)
-    ]),
+    query<Row>(
+      `${select} WHERE i.workspace_id = $1 AND ($2::text IS NULL OR i.email = $2) ${statusCondition(filter.status)} ORDER BY i.created_at DESC, i.id`,
+      [workspaceId, filter.email === undefined ? null : normalizeEmail(filter.email)]
+    ),
     present
   )
 
@@ -104,12 +114,17 @@ export const getInvitation = (invitationId: string) =>
   Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) => one(rows, "No such invitation"))
 
 export const invitationByToken = (token: string) =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) => one(rows, "This invitation does not exist"))
+  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) =>
+    one(rows, "This invitation does not exist")
+  )
 
 /** Pending invitations addressed to the e-mail, in workspaces that still exist, with the workspace's name. */
 export const invitationsFor = (email: string) =>
   Effect.gen(function* () {
-    const rows = yield* query<Row>(`${select} WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now() ORDER BY i.created_at DESC, i.id`, [normalizeEmail(email)])
+    const rows = yield* query<Row>(
+      `${select} WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > now() ORDER BY i.created_at DESC, i.id`,
+      [normalizeEmail(email)]
+    )
     const workspaces = yield* workspacesByIds(rows.map((row) => row.workspaceId))
     const invitations = yield* present(rows.filter((row) => workspaces.has(row.workspaceId)))
     return invitations.map((invitation) => ({ ...invitation, workspaceName: workspaces.get(invitation.workspaceId)!.name }))
@@ -130,16 +145,27 @@ export const InviteLink = Schema.Struct({
 }).annotate({ identifier: "WorkspaceInviteLink" })
 export type InviteLink = typeof InviteLink.Type
 
-interface LinkRow { workspaceId: string; codePrefix: string; role: typeof AssignableRole.Type; createdBy: string; createdAt: string; expiresAt: string | null; maxUses: number | null; uses: number }
+interface LinkRow {
+  workspaceId: string
+  codePrefix: string
+  role: typeof AssignableRole.Type
+  createdBy: string
+  createdAt: string
+  expiresAt: string | null
+  maxUses: number | null
+  uses: number
+}
 const linkSelect = `SELECT workspace_id AS "workspaceId", code_prefix AS "codePrefix", role, created_by AS "createdBy", created_at AS "createdAt",
   expires_at AS "expiresAt", max_uses AS "maxUses", uses FROM pm_workspace_invite_links`
 
-const linkUsable = (row: LinkRow) => (row.expiresAt === null || Date.parse(row.expiresAt) > Date.now()) && (row.maxUses === null || row.uses < row.maxUses)
+const linkUsable = (row: LinkRow) =>
+  (row.expiresAt === null || Date.parse(row.expiresAt) > Date.now()) && (row.maxUses === null || row.uses < row.maxUses)
 
 export const inviteLinkOf = (workspaceId: string) =>
   Effect.map(query<LinkRow>(`${linkSelect} WHERE workspace_id = $1`, [workspaceId]), (rows): InviteLink => {
     const row = rows[0]
-    if (row === undefined) return { enabled: false, codePrefix: null, role: null, createdBy: null, createdAt: null, expiresAt: null, maxUses: null, uses: 0 }
+    if (row === undefined)
+      return { enabled: false, codePrefix: null, role: null, createdBy: null, createdAt: null, expiresAt: null, maxUses: null, uses: 0 }
     const { workspaceId: _w, ...rest } = row
     return { ...rest, enabled: linkUsable(row) }
   })
@@ -147,7 +173,10 @@ export const inviteLinkOf = (workspaceId: string) =>
 /** The workspace an invite code opens (404 when unknown, used up or expired). */
 export const inviteLinkByCode = (code: string) =>
   Effect.flatMap(query<LinkRow>(`${linkSelect} WHERE code_hash = $1`, [hashSecret(code)]), (rows) =>
-    rows[0] && linkUsable(rows[0]) ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "This invite link does not exist, has expired or is used up")))
+    rows[0] && linkUsable(rows[0])
+      ? Effect.succeed(rows[0])
+      : Effect.fail(reject("not_found", "This invite link does not exist, has expired or is used up"))
+  )
 
 // ---------------------------------------------------------------------------
 // Commands of the workspace's PmOrganization actor
@@ -190,20 +219,35 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
     const config = yield* configOf(workspaceId)
     const domains = config.security.allowedEmailDomains.map((d) => d.toLowerCase())
     if (domains.length > 0 && !domains.includes(domainOf(email))) {
-      return yield* reject("invalid", `Invitations go only to ${domains.join(", ")}`, [{ path: `${path}.email`, message: "domain not allowed by the workspace policy" }])
+      return yield* reject("invalid", `Invitations go only to ${domains.join(", ")}`, [
+        { path: `${path}.email`, message: "domain not allowed by the workspace policy" }
+      ])
     }
     if (input.guest !== undefined) {
       if (!config.features.guests) return yield* reject("forbidden", "Guests are turned off in this workspace")
-      if (input.role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: `${path}.role`, message: "guests are members or viewers" }])
+      if (input.role === "admin")
+        return yield* reject("invalid", "A guest cannot be an admin", [{ path: `${path}.role`, message: "guests are members or viewers" }])
       if (input.guest.expiresAt !== null && Date.parse(input.guest.expiresAt) <= Date.now()) {
-        return yield* reject("invalid", "The guest's access must end in the future", [{ path: `${path}.guest.expiresAt`, message: "in the past" }])
+        return yield* reject("invalid", "The guest's access must end in the future", [
+          { path: `${path}.guest.expiresAt`, message: "in the past" }
+        ])
       }
     }
     const roster = yield* rosterOf(workspaceId)
-    if (roster.some((m) => m.email.toLowerCase() === email)) return yield* reject("conflict", `${email} is already a member`, [{ path: `${path}.email`, message: "already a member" }])
-    yield* query(`UPDATE pm_workspace_invitations SET status = 'expired' WHERE workspace_id = $1 AND email = $2 AND status = 'pending' AND expires_at <= now()`, [workspaceId, email])
-    const pending = yield* query(`SELECT 1 FROM pm_workspace_invitations WHERE workspace_id = $1 AND email = $2 AND status = 'pending'`, [workspaceId, email])
-    if (pending.length > 0) return yield* reject("conflict", `${email} already has a pending invitation; resend it instead`, [{ path: `${path}.email`, message: "already invited" }])
+    if (roster.some((m) => m.email.toLowerCase() === email))
+      return yield* reject("conflict", `${email} is already a member`, [{ path: `${path}.email`, message: "already a member" }])
+    yield* query(
+      `UPDATE pm_workspace_invitations SET status = 'expired' WHERE workspace_id = $1 AND email = $2 AND status = 'pending' AND expires_at <= now()`,
+      [workspaceId, email]
+    )
+    const pending = yield* query(`SELECT 1 FROM pm_workspace_invitations WHERE workspace_id = $1 AND email = $2 AND status = 'pending'`, [
+      workspaceId,
+      email
+    ])
+    if (pending.length > 0)
+      return yield* reject("conflict", `${email} already has a pending invitation; resend it instead`, [
+        { path: `${path}.email`, message: "already invited" }
+      ])
     return { email, expiryDays: config.security.invitationExpiryDays }
   })
 
@@ -215,17 +259,33 @@ const insertInvitation = (workspaceId: string, input: InvitationInput, by: strin
     yield* query(
       `INSERT INTO pm_workspace_invitations (id, workspace_id, email, role, guest, guest_expires_at, message, token_hash, status, invited_by, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, now() + make_interval(days => $10::int))`,
-      [id, workspaceId, email, input.role, input.guest !== undefined, input.guest?.expiresAt ?? null, input.message ?? "", hashSecret(token), by, expiryDays]
+      [
+        id,
+        workspaceId,
+        email,
+        input.role,
+        input.guest !== undefined,
+        input.guest?.expiresAt ?? null,
+        input.message ?? "",
+        hashSecret(token),
+        by,
+        expiryDays
+      ]
     )
     const invitation = yield* getInvitation(id)
-    return { invitation, token, change: workspaceChange(workspaceId, "invitation.created", id, { email, role: input.role, guest: input.guest !== undefined }, by) }
+    return {
+      invitation,
+      token,
+      change: workspaceChange(workspaceId, "invitation.created", id, { email, role: input.role, guest: input.guest !== undefined }, by)
+    }
   })
 
 const pendingOf = (workspaceId: string, invitationId: string) =>
   Effect.gen(function* () {
     const invitation = yield* getInvitation(invitationId)
     if (invitation.workspaceId !== workspaceId) return yield* reject("not_found", "No such invitation")
-    if (invitation.status !== "pending" && invitation.status !== "expired") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+    if (invitation.status !== "pending" && invitation.status !== "expired")
+      return yield* reject("conflict", `This invitation is ${invitation.status}`)
     return invitation
   })
 
@@ -235,50 +295,75 @@ export const invitationCommands = {
       if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
       const created = yield* insertInvitation(workspaceId, input, by, "body")
       return { result: { invitation: created.invitation, token: created.token }, changes: [created.change] }
-    })),
+    })
+  ),
 
   /** Invites many at once: each address succeeds or fails on its own. */
-  createInvitations: command(Schema.Struct({ invitations: Schema.Array(InvitationInput) }), Schema.Array(InvitationAttempt), (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const results: Array<InvitationAttempt> = []
-      const changes: Array<Change> = []
-      for (const [index, item] of input.invitations.entries()) {
-        const attempt = yield* Effect.result(Effect.gen(function* () {
-          if (item.guest === undefined) yield* requireSeats(workspaceId, 1)
-          return yield* insertInvitation(workspaceId, item, by, `body.invitations.${index}`)
-        }))
-        if (attempt._tag === "Success") {
-          results.push({ email: attempt.success.invitation.email, invitation: attempt.success.invitation, token: attempt.success.token })
-          changes.push(attempt.success.change)
-        } else {
-          const error = attempt.failure
-          if (error._tag !== "Rejection") return yield* Effect.fail(error)
-          results.push({ email: normalizeEmail(item.email), error: { code: error.code, message: error.message } })
-        }
-      }
-      return { result: results, changes }
-    })),
-
-  updateInvitation: command(
-    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
-    Invitation,
+  createInvitations: command(
+    Schema.Struct({ invitations: Schema.Array(InvitationInput) }),
+    Schema.Array(InvitationAttempt),
     (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const results: Array<InvitationAttempt> = []
+        const changes: Array<Change> = []
+        for (const [index, item] of input.invitations.entries()) {
+          const attempt = yield* Effect.result(
+            Effect.gen(function* () {
+              if (item.guest === undefined) yield* requireSeats(workspaceId, 1)
+              return yield* insertInvitation(workspaceId, item, by, `body.invitations.${index}`)
+            })
+          )
+          if (attempt._tag === "Success") {
+            results.push({ email: attempt.success.invitation.email, invitation: attempt.success.invitation, token: attempt.success.token })
+            changes.push(attempt.success.change)
+          } else {
+            const error = attempt.failure
+            if (error._tag !== "Rejection") return yield* Effect.fail(error)
+            results.push({ email: normalizeEmail(item.email), error: { code: error.code, message: error.message } })
+          }
+        }
+        return { result: results, changes }
+      })
+  ),
+
+  updateInvitation: command(Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }), Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
-      if (invitation.guest && input.role === "admin") return yield* reject("invalid", "A guest cannot be an admin", [{ path: "body.role", message: "guests are members or viewers" }])
-      yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [invitation.id, input.role ?? null, input.message ?? null])
+      if (invitation.guest && input.role === "admin")
+        return yield* reject("invalid", "A guest cannot be an admin", [{ path: "body.role", message: "guests are members or viewers" }])
+      yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
+        invitation.id,
+        input.role ?? null,
+        input.message ?? null
+      ])
       return {
         result: yield* getInvitation(invitation.id),
-        changes: [workspaceChange(workspaceId, "invitation.updated", invitation.id, { email: invitation.email, ...(input.role ? { role: input.role } : {}) }, by)]
+        changes: [
+          workspaceChange(
+            workspaceId,
+            "invitation.updated",
+            invitation.id,
+            { email: invitation.email, ...(input.role ? { role: input.role } : {}) },
+            by
+          )
+        ]
       }
-    })),
+    })
+  ),
 
   revokeInvitation: command(InvitationRef, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
-      yield* query(`UPDATE pm_workspace_invitations SET status = 'revoked', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
-      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.revoked", invitation.id, { email: invitation.email }, by)] }
-    })),
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'revoked', responded_at = now(), responded_by = $2 WHERE id = $1`, [
+        invitation.id,
+        by
+      ])
+      return {
+        result: yield* getInvitation(invitation.id),
+        changes: [workspaceChange(workspaceId, "invitation.revoked", invitation.id, { email: invitation.email }, by)]
+      }
+    })
+  ),
 
   /** A new token and a new expiry (the old link stops working). */
   resendInvitation: command(InvitationRef, CreatedInvitation, (input, by, workspaceId) =>
@@ -291,20 +376,32 @@ export const invitationCommands = {
                 resend_count = resend_count + 1, last_sent_at = now() WHERE id = $1`,
         [invitation.id, hashSecret(token), days]
       )
-      return { result: { invitation: yield* getInvitation(invitation.id), token }, changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)] }
-    })),
+      return {
+        result: { invitation: yield* getInvitation(invitation.id), token },
+        changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)]
+      }
+    })
+  ),
 
   /** The invitee takes the invitation; the identity workspace admits them next. */
   claimInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
+        return yield* reject("not_found", "No such invitation")
       if (invitation.status === "expired") return yield* reject("conflict", "This invitation has expired; ask for a new one")
       if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
       if (!invitation.guest) yield* requireSeats(workspaceId, 1, { reserved: true })
-      yield* query(`UPDATE pm_workspace_invitations SET status = 'accepted', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
-      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.accepted", invitation.id, { email: invitation.email }, by)] }
-    })),
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'accepted', responded_at = now(), responded_by = $2 WHERE id = $1`, [
+        invitation.id,
+        by
+      ])
+      return {
+        result: yield* getInvitation(invitation.id),
+        changes: [workspaceChange(workspaceId, "invitation.accepted", invitation.id, { email: invitation.email }, by)]
+      }
+    })
+  ),
 
   /** Undoes a claim the workspace did not follow through. */
   reopenInvitation: command(InvitationRef, Schema.Void, (input, by, workspaceId) =>
@@ -313,57 +410,91 @@ export const invitationCommands = {
         `UPDATE pm_workspace_invitations SET status = 'pending', responded_at = NULL, responded_by = NULL WHERE id = $1 AND workspace_id = $2 AND status = 'accepted' RETURNING email`,
         [input.invitationId, workspaceId]
       )
-      return { result: undefined, changes: reopened.length === 0 ? [] : [workspaceChange(workspaceId, "invitation.reopened", input.invitationId, {}, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: reopened.length === 0 ? [] : [workspaceChange(workspaceId, "invitation.reopened", input.invitationId, {}, by)]
+      }
+    })
+  ),
 
   declineInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* reject("not_found", "No such invitation")
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
+        return yield* reject("not_found", "No such invitation")
       if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
-      yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [invitation.id, by])
-      return { result: yield* getInvitation(invitation.id), changes: [workspaceChange(workspaceId, "invitation.declined", invitation.id, { email: invitation.email }, by)] }
-    })),
+      yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [
+        invitation.id,
+        by
+      ])
+      return {
+        result: yield* getInvitation(invitation.id),
+        changes: [workspaceChange(workspaceId, "invitation.declined", invitation.id, { email: invitation.email }, by)]
+      }
+    })
+  ),
 
   /** Replaces the invite link (the old code stops working); the code is returned once. */
   createInviteLink: command(
-    Schema.Struct({ role: AssignableRole, expiresAt: Schema.optionalKey(Schema.NullOr(Timestamp)), maxUses: Schema.optionalKey(Schema.NullOr(Schema.Int)) }),
+    Schema.Struct({
+      role: AssignableRole,
+      expiresAt: Schema.optionalKey(Schema.NullOr(Timestamp)),
+      maxUses: Schema.optionalKey(Schema.NullOr(Schema.Int))
+    }),
     Schema.Struct({ link: InviteLink, code: InviteCode }),
     (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("forbidden", "Invite links are turned off in this workspace")
-      if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now()) return yield* reject("invalid", "The expiry must be in the future", [{ path: "body.expiresAt", message: "in the past" }])
-      const code = newSecret(INVITE_LINK_PREFIX)
-      yield* query(
-        `INSERT INTO pm_workspace_invite_links (workspace_id, code_hash, code_prefix, role, created_by, expires_at, max_uses) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      Effect.gen(function* () {
+        if (!(yield* configOf(workspaceId)).features.inviteLinks)
+          return yield* reject("forbidden", "Invite links are turned off in this workspace")
+        if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now())
+          return yield* reject("invalid", "The expiry must be in the future", [{ path: "body.expiresAt", message: "in the past" }])
+        const code = newSecret(INVITE_LINK_PREFIX)
+        yield* query(
+          `INSERT INTO pm_workspace_invite_links (workspace_id, code_hash, code_prefix, role, created_by, expires_at, max_uses) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (workspace_id) DO UPDATE SET code_hash = excluded.code_hash, code_prefix = excluded.code_prefix, role = excluded.role, created_by = excluded.created_by,
            created_at = now(), expires_at = excluded.expires_at, max_uses = excluded.max_uses, uses = 0`,
-        [workspaceId, hashSecret(code), code.slice(0, INVITE_LINK_PREFIX.length + 6), input.role, by, input.expiresAt ?? null, input.maxUses ?? null]
-      )
-      return { result: { link: yield* inviteLinkOf(workspaceId), code }, changes: [workspaceChange(workspaceId, "invite_link.created", workspaceId, { role: input.role }, by)] }
-    })),
+          [
+            workspaceId,
+            hashSecret(code),
+            code.slice(0, INVITE_LINK_PREFIX.length + 6),
+            input.role,
+            by,
+            input.expiresAt ?? null,
+            input.maxUses ?? null
+          ]
+        )
+        return {
+          result: { link: yield* inviteLinkOf(workspaceId), code },
+          changes: [workspaceChange(workspaceId, "invite_link.created", workspaceId, { role: input.role }, by)]
+        }
+      })
+  ),
 
   disableInviteLink: command(Schema.Struct({}), Schema.Void, (_, by, workspaceId) =>
     Effect.gen(function* () {
       const removed = yield* query(`DELETE FROM pm_workspace_invite_links WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId])
       if (removed.length === 0) return yield* reject("not_found", "The workspace has no invite link")
       return { result: undefined, changes: [workspaceChange(workspaceId, "invite_link.disabled", workspaceId, {}, by)] }
-    })),
+    })
+  ),
 
   /** Uses the invite link once; returns the role it grants. */
   claimInviteLink: command(Schema.Struct({ code: InviteCode }), Schema.Struct({ role: AssignableRole }), (input, _by, workspaceId) =>
     Effect.gen(function* () {
-      if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
+      if (!(yield* configOf(workspaceId)).features.inviteLinks)
+        return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
       const link = yield* inviteLinkByCode(input.code)
       if (link.workspaceId !== workspaceId) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
       yield* requireSeats(workspaceId, 1)
       yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
       return { result: { role: link.role }, changes: [] }
-    })),
+    })
+  ),
 
   unclaimInviteLink: command(Schema.Struct({}), Schema.Void, (_, _by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`UPDATE pm_workspace_invite_links SET uses = greatest(uses - 1, 0) WHERE workspace_id = $1`, [workspaceId])
       return { result: undefined, changes: [] }
-    }))
+    })
+  )
 }

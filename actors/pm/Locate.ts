@@ -30,7 +30,9 @@ type Row = {
 }
 
 const one = (text: string, params: ReadonlyArray<unknown>, what: string): Effect.Effect<Located, Rejection | SqlError, Sql> =>
-  Effect.flatMap(query<Row>(text, params), (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", `No such ${what}`))))
+  Effect.flatMap(query<Row>(text, params), (rows) =>
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", `No such ${what}`))
+  )
 
 export const locateSpace = (spaceId: string) =>
   one(
@@ -85,9 +87,11 @@ export const locateTaskByShortId = (workspaceId: string, shortId: string) =>
 export const locateTaskRef = (workspaceId: string, ref: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref)
     ? Effect.flatMap(locateTask(ref.toLowerCase()), (located) =>
-      located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such task: ${ref}`)))
+        located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such task: ${ref}`))
+      )
     : Effect.mapError(locateTaskByShortId(workspaceId, ref), (error) =>
-      error._tag === "Rejection" ? reject("not_found", `No such task: ${ref}`, [{ path: "taskId", message: "not found" }]) : error)
+        error._tag === "Rejection" ? reject("not_found", `No such task: ${ref}`, [{ path: "taskId", message: "not found" }]) : error
+      )
 
 /** The scope (space, folder or list) a property belongs to. */
 export const locateScope = (scopeType: "space" | "folder" | "list", scopeId: string) =>

@@ -28,8 +28,11 @@ export const requireMembers = (workspaceId: string, userIds: ReadonlyArray<strin
   Effect.gen(function* () {
     if (userIds.length === 0) return
     const members = yield* membersOf(workspaceId)
-    const details: Array<RejectionDetail> = userIds.flatMap((id, index) => (members.has(id) ? [] : [{ path: `${path}.${index}`, message: "not a member of this workspace" }]))
-    if (details.length > 0) return yield* reject("invalid", `Not a member of this workspace: ${userIds.filter((id) => !members.has(id)).join(", ")}`, details)
+    const details: Array<RejectionDetail> = userIds.flatMap((id, index) =>
+      members.has(id) ? [] : [{ path: `${path}.${index}`, message: "not a member of this workspace" }]
+    )
+    if (details.length > 0)
+      return yield* reject("invalid", `Not a member of this workspace: ${userIds.filter((id) => !members.has(id)).join(", ")}`, details)
   })
 
 /**
@@ -41,10 +44,12 @@ export const membersByEmail = (workspaceId: string, emails: ReadonlyArray<string
     if (emails.length === 0) return [] as ReadonlyArray<UserRef>
     const users = yield* usersByEmail(emails)
     const members = yield* membersOf(workspaceId)
-    const missing = emails.map((email, index) => ({ email, index })).filter(({ email }) => {
-      const user = users.get(normalizeEmail(email))
-      return user === undefined || !members.has(user.id)
-    })
+    const missing = emails
+      .map((email, index) => ({ email, index }))
+      .filter(({ email }) => {
+        const user = users.get(normalizeEmail(email))
+        return user === undefined || !members.has(user.id)
+      })
     if (missing.length > 0) {
       return yield* reject(
         "not_found",

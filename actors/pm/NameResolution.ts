@@ -24,20 +24,33 @@ export interface Named {
 }
 
 /** Exactly one match, or 404 / 409 naming the field and the candidates. */
-const exactlyOne = <T extends Named>(rows: ReadonlyArray<T>, what: string, name: string, path: string, describe: (row: T) => string = (r) => `${r.name} (${r.shortId})`): Step<T> => {
+const exactlyOne = <T extends Named>(
+  rows: ReadonlyArray<T>,
+  what: string,
+  name: string,
+  path: string,
+  describe: (row: T) => string = (r) => `${r.name} (${r.shortId})`
+): Step<T> => {
   if (rows.length === 1) return Effect.succeed(rows[0]!)
-  if (rows.length === 0) return Effect.fail(reject("not_found", `No ${what} named "${name}"`, [{ path, message: `no ${what} named "${name}"` }]))
-  return Effect.fail(reject(
-    "conflict",
-    `"${name}" names ${rows.length} ${what}s: ${rows.map(describe).join("; ")}. Use a short id or the id instead.`,
-    rows.map((row) => ({ path, message: `candidate: ${describe(row)} [${row.id}]` }))
-  ))
+  if (rows.length === 0)
+    return Effect.fail(reject("not_found", `No ${what} named "${name}"`, [{ path, message: `no ${what} named "${name}"` }]))
+  return Effect.fail(
+    reject(
+      "conflict",
+      `"${name}" names ${rows.length} ${what}s: ${rows.map(describe).join("; ")}. Use a short id or the id instead.`,
+      rows.map((row) => ({ path, message: `candidate: ${describe(row)} [${row.id}]` }))
+    )
+  )
 }
 
 /** Matches `$2` as a name (unarchived items), and also as an id or short id when it looks like one. */
 const refCondition = (alias: string, ref: string) => {
   const byName = `(lower(${alias}.name) = lower(trim($2)) AND ${alias}.archived_at IS NULL)`
-  return UUID.test(ref) ? `(${alias}.id = lower($2) OR ${byName})` : SHORT.test(ref) ? `(${alias}.short_id = upper($2) OR ${byName})` : byName
+  return UUID.test(ref)
+    ? `(${alias}.id = lower($2) OR ${byName})`
+    : SHORT.test(ref)
+      ? `(${alias}.short_id = upper($2) OR ${byName})`
+      : byName
 }
 
 export const resolveSpace = (workspaceId: string, viewer: Viewer, ref: string, path: string): Step<Named & { isPrivate: boolean }> =>
@@ -85,7 +98,14 @@ export const resolveList = (spaceId: string, folderId: string | null | undefined
         ORDER BY f.position NULLS FIRST, l.position`,
       folderId ? [spaceId, ref, folderId] : [spaceId, ref]
     ),
-    (rows) => exactlyOne(rows, "list", ref, path, (r) => `${r.name} (${r.shortId}${r.folderName ? `, in folder ${r.folderName}` : ", not in a folder"})`)
+    (rows) =>
+      exactlyOne(
+        rows,
+        "list",
+        ref,
+        path,
+        (r) => `${r.name} (${r.shortId}${r.folderName ? `, in folder ${r.folderName}` : ", not in a folder"})`
+      )
   )
 
 /** A list anywhere in the workspace's visible spaces, by name, short id or id. */
@@ -98,25 +118,50 @@ export const resolveListInWorkspace = (workspaceId: string, viewer: Viewer, ref:
         ORDER BY s.position, f.position NULLS FIRST, l.position`,
       [workspaceId, ref, viewer.userId, viewer.admin]
     ),
-    (rows) => exactlyOne(rows, "list", ref, path, (r) => `${r.name} (${r.shortId}, in ${r.spaceName}${r.folderName ? ` / ${r.folderName}` : ""})`)
+    (rows) =>
+      exactlyOne(rows, "list", ref, path, (r) => `${r.name} (${r.shortId}, in ${r.spaceName}${r.folderName ? ` / ${r.folderName}` : ""})`)
   )
 
 /** A custom field that applies at `chain`, by name or id. */
-export const resolveField = (chain: { spaceId: string; folderId: string | null; listId: string | null }, ref: string, path: string): Step<CustomField> =>
+export const resolveField = (
+  chain: { spaceId: string; folderId: string | null; listId: string | null },
+  ref: string,
+  path: string
+): Step<CustomField> =>
   Effect.flatMap(availableFields(chain), (fields) => {
     const matches = fields.filter((f) => f.id === ref || f.name.toLowerCase() === ref.trim().toLowerCase())
     if (matches.length === 1) return Effect.succeed(matches[0]!)
     if (matches.length === 0) {
-      return Effect.fail(reject("not_found", `No custom field named "${ref}" applies here${fields.length ? `; fields: ${fields.map((f) => f.name).join(", ")}` : ""}`, [{ path, message: `no custom field named "${ref}"` }]))
+      return Effect.fail(
+        reject(
+          "not_found",
+          `No custom field named "${ref}" applies here${fields.length ? `; fields: ${fields.map((f) => f.name).join(", ")}` : ""}`,
+          [{ path, message: `no custom field named "${ref}"` }]
+        )
+      )
     }
-    return Effect.fail(reject("conflict", `"${ref}" names ${matches.length} custom fields`, matches.map((f) => ({ path, message: `candidate: ${f.name} (${f.scopeType}) [${f.id}]` }))))
+    return Effect.fail(
+      reject(
+        "conflict",
+        `"${ref}" names ${matches.length} custom fields`,
+        matches.map((f) => ({ path, message: `candidate: ${f.name} (${f.scopeType}) [${f.id}]` }))
+      )
+    )
   })
 
 /** A status of the list's workflow by name (404 naming it and the list's statuses otherwise). */
-export const resolveStatus = (chain: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null }, name: string, path: string): Step<Status> =>
+export const resolveStatus = (
+  chain: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null },
+  name: string,
+  path: string
+): Step<Status> =>
   Effect.flatMap(effectiveStatuses(chain), (effective) => {
     const status = findStatus(effective.items, name)
     return status
       ? Effect.succeed(status)
-      : Effect.fail(reject("not_found", `No status named "${name}" here; statuses: ${effective.items.map((s) => s.name).join(", ")}`, [{ path, message: `no status named "${name}"` }]))
+      : Effect.fail(
+          reject("not_found", `No status named "${name}" here; statuses: ${effective.items.map((s) => s.name).join(", ")}`, [
+            { path, message: `no status named "${name}"` }
+          ])
+        )
   })

@@ -26,7 +26,10 @@ export const Notification = Schema.Struct({
     scope: Schema.Literals(["workspace", "space", "list", "task"]),
     entityId: Schema.String
   })
-}).annotate({ identifier: "Notification", description: "Something that happened that concerns the user, with the change event that caused it." })
+}).annotate({
+  identifier: "Notification",
+  description: "Something that happened that concerns the user, with the change event that caused it."
+})
 export type Notification = typeof Notification.Type
 
 export const notificationView = (record: NotificationRecord): Notification => ({
@@ -127,6 +130,8 @@ export const markAllRead = (userId: string, workspaceIds: ReadonlyArray<string>,
     const params: Array<unknown> = [userId, workspaceIds]
     let where = "user_id = $1 AND workspace_id = ANY($2::text[]) AND read_at IS NULL"
     if (before !== undefined) where += ` AND created_at <= $${params.push(before)}::timestamptz`
-    const rows = yield* query<{ id: string }>(`UPDATE pm_notifications SET read_at = now() WHERE ${where} RETURNING id`, params).pipe(Effect.orDie)
+    const rows = yield* query<{ id: string }>(`UPDATE pm_notifications SET read_at = now() WHERE ${where} RETURNING id`, params).pipe(
+      Effect.orDie
+    )
     return { updated: rows.length }
   })

@@ -13,6 +13,11 @@ import { shareLinkCommands } from "./ShareLinks.ts"
 import { workActor } from "./WorkActor.ts"
 import { configCommands } from "./WorkspaceConfig.ts"
 
-export const PmOrganization = workActor("pmOrganization", { ...configCommands, ...invitationCommands, ...deactivationCommands, ...shareLinkCommands })
+export const PmOrganization = workActor("pmOrganization", {
+  ...configCommands,
+  ...invitationCommands,
+  ...deactivationCommands,
+  ...shareLinkCommands
+})
 
 export const PmPersonal = workActor("pmPersonal", { ...favoriteCommands })

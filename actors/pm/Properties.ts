@@ -20,7 +20,11 @@ const Scope = { scopeType: ScopeType, scopeId: Id }
 type ScopeInput = { readonly scopeType: ScopeType; readonly scopeId: string }
 
 /** Bodies of status and option edits (the facade declares its routes with them). */
-export const StatusPatch = Schema.Struct({ name: Schema.optionalKey(Name(64)), type: Schema.optionalKey(StatusType), color: Schema.optionalKey(Color) })
+export const StatusPatch = Schema.Struct({
+  name: Schema.optionalKey(Name(64)),
+  type: Schema.optionalKey(StatusType),
+  color: Schema.optionalKey(Color)
+})
 export const StatusSet = Schema.Struct({
   statuses: Schema.Array(Statuses.StatusInput).check(Schema.isMinLength(2), Schema.isMaxLength(50)),
   mapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64)))
@@ -36,71 +40,128 @@ const Watcher = Schema.Struct({ userId: Id })
 const scopeRef = (owner: "space" | "list", input: ScopeInput, actorId: string) =>
   Effect.gen(function* () {
     const located = yield* locateScope(input.scopeType, input.scopeId)
-    const owned = owner === "list"
-      ? input.scopeType === "list" && input.scopeId === actorId
-      : input.scopeType !== "list" && located.spaceId === actorId
+    const owned =
+      owner === "list" ? input.scopeType === "list" && input.scopeId === actorId : input.scopeType !== "list" && located.spaceId === actorId
     if (!owned) return yield* reject("not_found", `No such ${input.scopeType}`)
-    const chain: Statuses.Chain = { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId: located.listId }
+    const chain: Statuses.Chain = {
+      workspaceId: located.workspaceId,
+      spaceId: located.spaceId,
+      folderId: located.folderId,
+      listId: located.listId
+    }
     return { chain, scopeType: input.scopeType, scopeId: input.scopeId }
   })
 
-const watcherScopeWhere = (ref: Statuses.ScopeRef) => ({ workspaceId: ref.chain.workspaceId, spaceId: ref.chain.spaceId, listId: ref.chain.listId })
+const watcherScopeWhere = (ref: Statuses.ScopeRef) => ({
+  workspaceId: ref.chain.workspaceId,
+  spaceId: ref.chain.spaceId,
+  listId: ref.chain.listId
+})
 
 export const propertyCommands = (owner: "space" | "list") => ({
   createStatus: command(Schema.Struct({ ...Scope, ...Statuses.StatusInput.fields }), Status, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.createStatus(ref, input, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.createStatus(ref, input, by))
+  ),
   updateStatus: command(Schema.Struct({ ...Scope, statusId: Id, ...StatusPatch.fields }), Status, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.updateStatus(ref, input.statusId, { name: input.name, type: input.type, color: input.color }, by))),
-  deleteStatus: command(Schema.Struct({ ...Scope, statusId: Id, moveTo: Schema.optionalKey(Name(64)) }), Schema.Struct({ deleted: Id, tasksMoved: Schema.Number }), (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.deleteStatus(ref, input.statusId, input.moveTo, by))),
-  reorderStatuses: command(Schema.Struct({ ...Scope, ...StatusOrder.fields }), Schema.Struct({ items: Schema.Array(Status) }), (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.reorderStatuses(ref, input.statusIds, by))),
-  replaceStatuses: command(Schema.Struct({ ...Scope, ...StatusSet.fields }), Schema.Struct({ items: Schema.Array(Status), tasksMoved: Schema.Number }), (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.replaceStatuses(ref, input.statuses, input.mapping, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) =>
+      Statuses.updateStatus(ref, input.statusId, { name: input.name, type: input.type, color: input.color }, by)
+    )
+  ),
+  deleteStatus: command(
+    Schema.Struct({ ...Scope, statusId: Id, moveTo: Schema.optionalKey(Name(64)) }),
+    Schema.Struct({ deleted: Id, tasksMoved: Schema.Number }),
+    (input, by, id) => Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.deleteStatus(ref, input.statusId, input.moveTo, by))
+  ),
+  reorderStatuses: command(
+    Schema.Struct({ ...Scope, ...StatusOrder.fields }),
+    Schema.Struct({ items: Schema.Array(Status) }),
+    (input, by, id) => Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.reorderStatuses(ref, input.statusIds, by))
+  ),
+  replaceStatuses: command(
+    Schema.Struct({ ...Scope, ...StatusSet.fields }),
+    Schema.Struct({ items: Schema.Array(Status), tasksMoved: Schema.Number }),
+    (input, by, id) => Effect.flatMap(scopeRef(owner, input, id), (ref) => Statuses.replaceStatuses(ref, input.statuses, input.mapping, by))
+  ),
   resetStatuses: command(Schema.Struct(Scope), Schema.Struct({ ...EffectiveStatuses.fields, tasksMoved: Schema.Number }), (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) =>
-      ref.scopeType === "space" ? Effect.fail(reject("conflict", "A space always has its own statuses")) : Statuses.resetStatuses(ref, by))),
+      ref.scopeType === "space" ? Effect.fail(reject("conflict", "A space always has its own statuses")) : Statuses.resetStatuses(ref, by)
+    )
+  ),
 
   createField: command(Schema.Struct({ ...Scope, ...Fields.FieldInput.fields }), CustomField, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.createField(ref, input, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.createField(ref, input, by))
+  ),
   updateField: command(Schema.Struct({ ...Scope, fieldId: Id, ...Fields.FieldPatch.fields }), CustomField, (input, by, id) =>
     Effect.flatMap(scopeRef(owner, input, id), (ref) => {
       const { scopeType: _s, scopeId: _i, fieldId, ...patch } = input
       return Fields.updateField(ref, fieldId, patch, by)
-    })),
+    })
+  ),
   deleteField: command(Schema.Struct({ ...Scope, fieldId: Id }), Schema.Void, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteField(ref, input.fieldId, by))),
-  reorderFields: command(Schema.Struct({ ...Scope, ...FieldOrder.fields }), Schema.Struct({ items: Schema.Array(CustomField) }), (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderFields(ref, input.fieldIds, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteField(ref, input.fieldId, by))
+  ),
+  reorderFields: command(
+    Schema.Struct({ ...Scope, ...FieldOrder.fields }),
+    Schema.Struct({ items: Schema.Array(CustomField) }),
+    (input, by, id) => Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderFields(ref, input.fieldIds, by))
+  ),
   addFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, ...Fields.OptionInput.fields }), CustomField, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.addOption(ref, input.fieldId, { name: input.name, color: input.color ?? null }, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) =>
+      Fields.addOption(ref, input.fieldId, { name: input.name, color: input.color ?? null }, by)
+    )
+  ),
   updateFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, optionId: Id, ...OptionPatch.fields }), CustomField, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.updateOption(ref, input.fieldId, input.optionId, { name: input.name, color: input.color }, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) =>
+      Fields.updateOption(ref, input.fieldId, input.optionId, { name: input.name, color: input.color }, by)
+    )
+  ),
   deleteFieldOption: command(Schema.Struct({ ...Scope, fieldId: Id, optionId: Id }), CustomField, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteOption(ref, input.fieldId, input.optionId, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.deleteOption(ref, input.fieldId, input.optionId, by))
+  ),
   reorderFieldOptions: command(Schema.Struct({ ...Scope, fieldId: Id, ...OptionOrder.fields }), CustomField, (input, by, id) =>
-    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderOptions(ref, input.fieldId, input.optionIds, by))),
+    Effect.flatMap(scopeRef(owner, input, id), (ref) => Fields.reorderOptions(ref, input.fieldId, input.optionIds, by))
+  ),
 
   addWatcher: command(Schema.Struct({ ...Scope, ...Watcher.fields }), Watcher, (input, by, id) =>
     Effect.gen(function* () {
       const ref = yield* scopeRef(owner, input, id)
       yield* requireMembers(ref.chain.workspaceId, [input.userId], "body.userId")
-      const added = yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`, [input.scopeType, input.scopeId, input.userId])
+      const added = yield* query(
+        `INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`,
+        [input.scopeType, input.scopeId, input.userId]
+      )
       if (added.length === 0) return yield* reject("conflict", "Already watching")
-      return { result: { userId: input.userId }, changes: [change(watcherScopeWhere(ref), "watcher.added", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)] }
-    })),
+      return {
+        result: { userId: input.userId },
+        changes: [change(watcherScopeWhere(ref), "watcher.added", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)]
+      }
+    })
+  ),
   removeWatcher: command(Schema.Struct({ ...Scope, ...Watcher.fields }), Schema.Void, (input, by, id) =>
     Effect.gen(function* () {
       const ref = yield* scopeRef(owner, input, id)
-      const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = $1 AND scope_id = $2 AND user_id = $3 RETURNING user_id`, [input.scopeType, input.scopeId, input.userId])
+      const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = $1 AND scope_id = $2 AND user_id = $3 RETURNING user_id`, [
+        input.scopeType,
+        input.scopeId,
+        input.userId
+      ])
       if (removed.length === 0) return yield* reject("not_found", "Not watching")
-      return { result: undefined, changes: [change(watcherScopeWhere(ref), "watcher.removed", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [
+          change(watcherScopeWhere(ref), "watcher.removed", input.scopeId, { scopeType: input.scopeType, userId: input.userId }, by)
+        ]
+      }
+    })
+  )
 })
 
 /** Watchers of a space, folder, list or task, oldest first. */
 export const watchersOf = (scopeType: string, scopeId: string) =>
   Effect.map(
-    query<{ userId: string; addedAt: string }>(`SELECT user_id AS "userId", added_at AS "addedAt" FROM pm_watchers WHERE scope_type = $1 AND scope_id = $2 ORDER BY added_at, user_id`, [scopeType, scopeId]),
+    query<{ userId: string; addedAt: string }>(
+      `SELECT user_id AS "userId", added_at AS "addedAt" FROM pm_watchers WHERE scope_type = $1 AND scope_id = $2 ORDER BY added_at, user_id`,
+      [scopeType, scopeId]
+    ),
     (rows) => rows
   )

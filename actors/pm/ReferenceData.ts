@@ -14,7 +14,14 @@ import { defaultFeatures, FieldType, Priority, priorityRank, StatusType } from "
 // ---------------------------------------------------------------------------
 // Vocabularies owned here (other modules import them)
 
-export const notificationReasons = ["assigned", "mentioned", "status_changed", "commented", "watching", "due_soon"] as const satisfies ReadonlyArray<Notify["reason"]>
+export const notificationReasons = [
+  "assigned",
+  "mentioned",
+  "status_changed",
+  "commented",
+  "watching",
+  "due_soon"
+] as const satisfies ReadonlyArray<Notify["reason"]>
 export const NotificationReason = Schema.Literals(notificationReasons)
 export type NotificationReason = typeof NotificationReason.Type
 
@@ -43,7 +50,21 @@ export const WeekStartDay = Schema.Literals(weekStartDays)
 export const dateFormats = ["MM/DD/YYYY", "DD/MM/YYYY", "YYYY-MM-DD", "DD.MM.YYYY", "MMM D, YYYY", "D MMM YYYY"] as const
 export const DateFormat = Schema.Literals(dateFormats)
 
-export const locales = ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "it-IT", "pt-BR", "nl-NL", "sv-SE", "pl-PL", "ja-JP", "zh-CN", "ko-KR"] as const
+export const locales = [
+  "en-US",
+  "en-GB",
+  "de-DE",
+  "fr-FR",
+  "es-ES",
+  "it-IT",
+  "pt-BR",
+  "nl-NL",
+  "sv-SE",
+  "pl-PL",
+  "ja-JP",
+  "zh-CN",
+  "ko-KR"
+] as const
 export const Locale = Schema.Literals(locales)
 
 export const timeZones: ReadonlyArray<string> = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")]
@@ -98,22 +119,41 @@ export const UserStatusPreset = Schema.Literals(userStatusPresets.map((p) => p.i
 const Item = <F extends Schema.Struct.Fields>(identifier: string, fields: F) => Schema.Struct(fields).annotate({ identifier })
 
 export const AccessLevel = Item("AccessLevel", {
-  id: Role, name: Schema.String, rank: Schema.Number, description: Schema.String,
-  canWrite: Schema.Boolean, canAdminister: Schema.Boolean
+  id: Role,
+  name: Schema.String,
+  rank: Schema.Number,
+  description: Schema.String,
+  canWrite: Schema.Boolean,
+  canAdminister: Schema.Boolean
 })
 export const StatusTypeInfo = Item("StatusTypeInfo", {
-  id: StatusType, name: Schema.String, description: Schema.String, finished: Schema.Boolean, defaultColor: Schema.String
+  id: StatusType,
+  name: Schema.String,
+  description: Schema.String,
+  finished: Schema.Boolean,
+  defaultColor: Schema.String
 })
 export const DefaultStatus = Item("DefaultStatus", { name: Schema.String, type: StatusType, color: Schema.String, position: Schema.Number })
 export const PriorityInfo = Item("PriorityInfo", { id: Priority, name: Schema.String, rank: Schema.Number, color: Schema.String })
 export const CustomFieldTypeInfo = Item("CustomFieldTypeInfo", {
-  id: FieldType, name: Schema.String, description: Schema.String, valueType: Schema.String, config: Schema.Array(Schema.String)
+  id: FieldType,
+  name: Schema.String,
+  description: Schema.String,
+  valueType: Schema.String,
+  config: Schema.Array(Schema.String)
 })
 export const RelationshipTypeInfo = Item("RelationshipTypeInfo", {
-  id: RelationshipType, name: Schema.String, inverse: RelationshipType, description: Schema.String
+  id: RelationshipType,
+  name: Schema.String,
+  inverse: RelationshipType,
+  description: Schema.String
 })
 export const ViewTypeInfo = Item("ViewTypeInfo", { id: ViewType, name: Schema.String, description: Schema.String })
-export const NotificationReasonInfo = Item("NotificationReasonInfo", { id: NotificationReason, name: Schema.String, description: Schema.String })
+export const NotificationReasonInfo = Item("NotificationReasonInfo", {
+  id: NotificationReason,
+  name: Schema.String,
+  description: Schema.String
+})
 export const ColorInfo = Item("ColorInfo", { id: Schema.String, name: Schema.String, hex: Schema.String })
 export const TimeZoneInfo = Item("TimeZoneInfo", { id: Schema.String, utcOffset: Schema.String, utcOffsetMinutes: Schema.Number })
 export const LocaleInfo = Item("LocaleInfo", { id: Locale, name: Schema.String, nativeName: Schema.String })
@@ -121,13 +161,19 @@ export const FormatInfo = Item("FormatInfo", { id: Schema.String, name: Schema.S
 export const CurrencyInfo = Item("CurrencyInfo", { id: Schema.String, name: Schema.String, symbol: Schema.String })
 export const FeatureInfo = Item("SpaceFeatureInfo", { id: Schema.String, name: Schema.String, enabledByDefault: Schema.Boolean })
 export const HierarchyLevel = Item("HierarchyLevel", {
-  id: Schema.String, name: Schema.String, shortIdPrefix: Schema.NullOr(Schema.String), parent: Schema.NullOr(Schema.String)
+  id: Schema.String,
+  name: Schema.String,
+  shortIdPrefix: Schema.NullOr(Schema.String),
+  parent: Schema.NullOr(Schema.String)
 })
 export const StreamScopeInfo = Item("StreamScopeInfo", { id: Schema.String, description: Schema.String })
 export const TeamRoleInfo = Item("TeamRoleInfo", { id: TeamRole, name: Schema.String, description: Schema.String })
 export const ThemeInfo = Item("ThemeInfo", { id: Schema.String, name: Schema.String })
 export const UserStatusPresetInfo = Item("UserStatusPresetInfo", {
-  id: Schema.String, text: Schema.String, emoji: Schema.String, defaultMinutes: Schema.NullOr(Schema.Number)
+  id: Schema.String,
+  text: Schema.String,
+  emoji: Schema.String,
+  defaultMinutes: Schema.NullOr(Schema.Number)
 })
 
 const title = (id: string) => id.charAt(0).toUpperCase() + id.slice(1).replace(/[-_]/g, " ")
@@ -145,21 +191,29 @@ const formatExample = (format: string) => {
 }
 
 const offsetOf = (zone: string, at: Date) => {
-  const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(at)
-    .find((p) => p.type === "timeZoneName")?.value ?? "GMT"
+  const part =
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value ?? "GMT"
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(part)
   const minutes = match ? (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0
   const sign = minutes < 0 ? "-" : "+"
   const abs = Math.abs(minutes)
-  return { utcOffset: `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`, utcOffsetMinutes: minutes }
+  return {
+    utcOffset: `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`,
+    utcOffsetMinutes: minutes
+  }
 }
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language" })
 const currencyNames = new Intl.DisplayNames(["en"], { type: "currency" })
 const symbolOf = (code: string) => {
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency: code, currencyDisplay: "narrowSymbol" })
-      .formatToParts(0).find((p) => p.type === "currency")?.value ?? code
+    return (
+      new Intl.NumberFormat("en-US", { style: "currency", currency: code, currencyDisplay: "narrowSymbol" })
+        .formatToParts(0)
+        .find((p) => p.type === "currency")?.value ?? code
+    )
   } catch {
     return code
   }
@@ -188,14 +242,27 @@ const fieldTypeInfo: Record<typeof FieldType.Type, { description: string; valueT
 }
 
 const features: Record<keyof typeof defaultFeatures, string> = {
-  priorities: "Priorities", dueDates: "Due dates", startDates: "Start dates", timeEstimates: "Time estimates", tags: "Tags",
-  customFields: "Custom fields", checklists: "Checklists", timeTracking: "Time tracking", multipleAssignees: "Multiple assignees"
+  priorities: "Priorities",
+  dueDates: "Due dates",
+  startDates: "Start dates",
+  timeEstimates: "Time estimates",
+  tags: "Tags",
+  customFields: "Custom fields",
+  checklists: "Checklists",
+  timeTracking: "Time tracking",
+  multipleAssignees: "Multiple assignees"
 }
 
 const viewTypeDescriptions: Record<ViewType, string> = {
-  list: "Tasks grouped in rows", board: "Kanban columns by status (or another field)", calendar: "Tasks on their dates",
-  table: "A spreadsheet of tasks and fields", timeline: "Tasks along time, grouped by a field", gantt: "Tasks as bars with dependencies",
-  workload: "Capacity per assignee", form: "A form that creates tasks", whiteboard: "A free-form canvas"
+  list: "Tasks grouped in rows",
+  board: "Kanban columns by status (or another field)",
+  calendar: "Tasks on their dates",
+  table: "A spreadsheet of tasks and fields",
+  timeline: "Tasks along time, grouped by a field",
+  gantt: "Tasks as bars with dependencies",
+  workload: "Capacity per assignee",
+  form: "A form that creates tasks",
+  whiteboard: "A free-form canvas"
 }
 
 export interface ReferenceSet {
@@ -206,27 +273,54 @@ export interface ReferenceSet {
   readonly items: () => ReadonlyArray<unknown>
 }
 
-const set = (id: string, description: string, item: Schema.Top, items: () => ReadonlyArray<unknown>, name = title(id)): ReferenceSet =>
-  ({ id, name, description, item, items })
+const set = (id: string, description: string, item: Schema.Top, items: () => ReadonlyArray<unknown>, name = title(id)): ReferenceSet => ({
+  id,
+  name,
+  description,
+  item,
+  items
+})
 
 /** Every reference set, in catalogue order. */
 export const referenceSets: ReadonlyArray<ReferenceSet> = [
   set("access-levels", "Workspace roles, highest first: what each may do", AccessLevel, () =>
     Role.literals.map((id, index, all) => ({
-      id, name: title(id), rank: all.length - index, description: roleInfo[id],
-      canWrite: id !== "viewer", canAdminister: id === "owner" || id === "admin"
-    }))),
+      id,
+      name: title(id),
+      rank: all.length - index,
+      description: roleInfo[id],
+      canWrite: id !== "viewer",
+      canAdminister: id === "owner" || id === "admin"
+    }))
+  ),
   set("status-types", "The kinds of workflow status every status belongs to", StatusTypeInfo, () =>
     StatusType.literals.map((id) => ({
-      id, name: title(id), finished: id === "done" || id === "closed", defaultColor: defaultColors[id],
-      description: { open: "Not started; new tasks get the first open status", active: "In progress", done: "Finished", closed: "Finished and put away" }[id]
-    }))),
+      id,
+      name: title(id),
+      finished: id === "done" || id === "closed",
+      defaultColor: defaultColors[id],
+      description: {
+        open: "Not started; new tasks get the first open status",
+        active: "In progress",
+        done: "Finished",
+        closed: "Finished and put away"
+      }[id]
+    }))
+  ),
   set("default-statuses", "The workflow a new space starts with", DefaultStatus, () =>
-    defaultStatuses.map((s, index) => ({ name: s.name, type: s.type, color: s.color ?? defaultColors[s.type], position: index + 1 }))),
+    defaultStatuses.map((s, index) => ({ name: s.name, type: s.type, color: s.color ?? defaultColors[s.type], position: index + 1 }))
+  ),
   set("priorities", "Task priorities, most urgent first", PriorityInfo, () =>
-    Priority.literals.map((id) => ({ id, name: title(id), rank: priorityRank[id], color: { urgent: "#e5484d", high: "#ffb224", normal: "#0091ff", low: "#87909e" }[id] }))),
+    Priority.literals.map((id) => ({
+      id,
+      name: title(id),
+      rank: priorityRank[id],
+      color: { urgent: "#e5484d", high: "#ffb224", normal: "#0091ff", low: "#87909e" }[id]
+    }))
+  ),
   set("custom-field-types", "The value kinds a custom field can hold, and their configuration keys", CustomFieldTypeInfo, () =>
-    FieldType.literals.map((id) => ({ id, name: title(id), ...fieldTypeInfo[id] }))),
+    FieldType.literals.map((id) => ({ id, name: title(id), ...fieldTypeInfo[id] }))
+  ),
   set("relationship-types", "How two tasks can be related; each type names its inverse", RelationshipTypeInfo, () => [
     { id: "blocks", name: "Blocks", inverse: "blocked-by", description: "This task must finish before the other can" },
     { id: "blocked-by", name: "Blocked by", inverse: "blocks", description: "This task waits for the other" },
@@ -234,33 +328,52 @@ export const referenceSets: ReadonlyArray<ReferenceSet> = [
     { id: "duplicates", name: "Duplicates", inverse: "duplicates", description: "The tasks describe the same work" }
   ]),
   set("view-types", "The ways a workspace, space, folder or list can be viewed", ViewTypeInfo, () =>
-    viewTypes.map((id) => ({ id, name: title(id), description: viewTypeDescriptions[id] }))),
-  set("notification-reasons", "Why a user is notified; each can be muted in the user's notification preferences", NotificationReasonInfo, () =>
-    notificationReasons.map((id) => ({
-      id, name: title(id),
-      description: {
-        assigned: "You were assigned to a task", mentioned: "Someone mentioned you", status_changed: "A task you are involved in changed status",
-        commented: "Someone commented on a task you are involved in", watching: "Something you watch changed", due_soon: "A task of yours is due soon"
-      }[id]
-    }))),
+    viewTypes.map((id) => ({ id, name: title(id), description: viewTypeDescriptions[id] }))
+  ),
+  set(
+    "notification-reasons",
+    "Why a user is notified; each can be muted in the user's notification preferences",
+    NotificationReasonInfo,
+    () =>
+      notificationReasons.map((id) => ({
+        id,
+        name: title(id),
+        description: {
+          assigned: "You were assigned to a task",
+          mentioned: "Someone mentioned you",
+          status_changed: "A task you are involved in changed status",
+          commented: "Someone commented on a task you are involved in",
+          watching: "Something you watch changed",
+          due_soon: "A task of yours is due soon"
+        }[id]
+      }))
+  ),
   set("colors", "The color palette offered for spaces, statuses, tags and teams", ColorInfo, () => colorPalette),
   set("time-zones", "IANA time zones with their current UTC offset", TimeZoneInfo, () => {
     const now = new Date()
     return timeZones.map((id) => ({ id, ...offsetOf(id, now) }))
   }),
   set("locales", "User interface languages", LocaleInfo, () =>
-    locales.map((id) => ({ id, name: languageNames.of(id) ?? id, nativeName: new Intl.DisplayNames([id], { type: "language" }).of(id) ?? id }))),
+    locales.map((id) => ({
+      id,
+      name: languageNames.of(id) ?? id,
+      nativeName: new Intl.DisplayNames([id], { type: "language" }).of(id) ?? id
+    }))
+  ),
   set("date-formats", "How dates are shown", FormatInfo, () => dateFormats.map((id) => ({ id, name: id, example: formatExample(id) }))),
   set("time-formats", "How times of day are shown", FormatInfo, () => [
     { id: "12h", name: "12-hour", example: "3:04 PM" },
     { id: "24h", name: "24-hour", example: "15:04" }
   ]),
   set("week-start-days", "The first day of the week in calendars", FormatInfo, () =>
-    weekStartDays.map((id) => ({ id, name: title(id), example: { sunday: "Sun–Sat", monday: "Mon–Sun", saturday: "Sat–Fri" }[id] }))),
+    weekStartDays.map((id) => ({ id, name: title(id), example: { sunday: "Sun–Sat", monday: "Mon–Sun", saturday: "Sat–Fri" }[id] }))
+  ),
   set("currencies", "ISO 4217 currencies for currency custom fields", CurrencyInfo, () =>
-    Intl.supportedValuesOf("currency").map((id) => ({ id, name: currencyNames.of(id) ?? id, symbol: symbolOf(id) }))),
+    Intl.supportedValuesOf("currency").map((id) => ({ id, name: currencyNames.of(id) ?? id, symbol: symbolOf(id) }))
+  ),
   set("space-features", "Task features a space can switch on or off", FeatureInfo, () =>
-    (Object.keys(features) as Array<keyof typeof features>).map((id) => ({ id, name: features[id], enabledByDefault: defaultFeatures[id] }))),
+    (Object.keys(features) as Array<keyof typeof features>).map((id) => ({ id, name: features[id], enabledByDefault: defaultFeatures[id] }))
+  ),
   set("hierarchy-levels", "The levels of the work hierarchy, their parents and short-id prefixes", HierarchyLevel, () => [
     { id: "workspace", name: "Workspace", shortIdPrefix: null, parent: null },
     { id: "space", name: "Space", shortIdPrefix: "S", parent: "workspace" },

@@ -21,7 +21,9 @@ export const RelationshipType = Schema.Literals(["blocks", "blocked_by", "relate
 export type RelationshipType = typeof RelationshipType.Type
 type Stored = "blocks" | "relates_to" | "duplicates"
 
-const TaskSummary = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, listId: Id }).annotate({ identifier: "TaskSummary" })
+const TaskSummary = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, listId: Id }).annotate({
+  identifier: "TaskSummary"
+})
 
 export const Relationship = Schema.Struct({
   id: Id,
@@ -45,19 +47,35 @@ export const TaskRelationship = Schema.Struct({
 
 /** Normalizes a type as typed by people or agents: "Blocked by", "relates-to", "DUPLICATES"… */
 export const parseTypeName = (name: string): RelationshipType | undefined => {
-  const key = name.trim().toLowerCase().replace(/[\s-]+/g, "_")
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_")
   const aliases: Record<string, RelationshipType> = {
-    blocks: "blocks", blocking: "blocks", blocked_by: "blocked_by", is_blocked_by: "blocked_by", depends_on: "blocked_by", waiting_on: "blocked_by",
-    relates_to: "relates_to", related_to: "relates_to", relates: "relates_to", links_to: "relates_to",
-    duplicates: "duplicates", duplicate_of: "duplicates", is_duplicate_of: "duplicates", duplicated_by: "duplicated_by"
+    blocks: "blocks",
+    blocking: "blocks",
+    blocked_by: "blocked_by",
+    is_blocked_by: "blocked_by",
+    depends_on: "blocked_by",
+    waiting_on: "blocked_by",
+    relates_to: "relates_to",
+    related_to: "relates_to",
+    relates: "relates_to",
+    links_to: "relates_to",
+    duplicates: "duplicates",
+    duplicate_of: "duplicates",
+    is_duplicate_of: "duplicates",
+    duplicated_by: "duplicated_by"
   }
   return aliases[key]
 }
 
 const stored = (type: RelationshipType, from: string, to: string): { type: Stored; source: string; target: string } =>
-  type === "blocked_by" ? { type: "blocks", source: to, target: from }
-  : type === "duplicated_by" ? { type: "duplicates", source: to, target: from }
-  : { type, source: from, target: to }
+  type === "blocked_by"
+    ? { type: "blocks", source: to, target: from }
+    : type === "duplicated_by"
+      ? { type: "duplicates", source: to, target: from }
+      : { type, source: from, target: to }
 
 const columns = `r.id, r.type, r.source_task_id AS "sourceTaskId", r.target_task_id AS "targetTaskId", r.created_by AS "createdBy", r.created_at AS "createdAt",
   jsonb_build_object('id', s.id, 'shortId', s.short_id, 'name', s.name, 'status', s.status, 'listId', s.list_id) AS source,
@@ -66,17 +84,37 @@ const from = `FROM pm_relationships r JOIN pm_tasks s ON s.id = r.source_task_id
 const alive = `s.deleted_at IS NULL AND t.deleted_at IS NULL`
 
 export const getRelationship = (relationshipId: string) =>
-  Effect.flatMap(query<Relationship & { workspaceId: string }>(`SELECT ${columns}, r.workspace_id AS "workspaceId" ${from} WHERE r.id = $1 AND ${alive}`, [relationshipId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such relationship")))
+  Effect.flatMap(
+    query<Relationship & { workspaceId: string }>(
+      `SELECT ${columns}, r.workspace_id AS "workspaceId" ${from} WHERE r.id = $1 AND ${alive}`,
+      [relationshipId]
+    ),
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such relationship")))
+  )
 
 /** The relationships of a task, each read from its side. */
 export const relationshipsOf = (taskId: string) =>
-  Effect.map(query<Relationship>(`SELECT ${columns} ${from} WHERE (r.source_task_id = $1 OR r.target_task_id = $1) AND ${alive} ORDER BY r.created_at, r.id`, [taskId]), (rows) =>
-    rows.map((r) => {
-      const outgoing = r.sourceTaskId === taskId
-      const type: RelationshipType = r.type === "relates_to" ? "relates_to" : r.type === "blocks" ? (outgoing ? "blocks" : "blocked_by") : outgoing ? "duplicates" : "duplicated_by"
-      return { id: r.id, type, task: outgoing ? r.target : r.source, createdAt: r.createdAt }
-    }))
+  Effect.map(
+    query<Relationship>(
+      `SELECT ${columns} ${from} WHERE (r.source_task_id = $1 OR r.target_task_id = $1) AND ${alive} ORDER BY r.created_at, r.id`,
+      [taskId]
+    ),
+    (rows) =>
+      rows.map((r) => {
+        const outgoing = r.sourceTaskId === taskId
+        const type: RelationshipType =
+          r.type === "relates_to"
+            ? "relates_to"
+            : r.type === "blocks"
+              ? outgoing
+                ? "blocks"
+                : "blocked_by"
+              : outgoing
+                ? "duplicates"
+                : "duplicated_by"
+        return { id: r.id, type, task: outgoing ? r.target : r.source, createdAt: r.createdAt }
+      })
+  )
 
 /** Every task `taskId` transitively blocks (downstream) and is blocked by (upstream), with the edges. */
 export const dependencyGraph = (taskId: string) =>
@@ -96,12 +134,25 @@ export const dependencyGraph = (taskId: string) =>
       )
     const downstream = yield* walk("down")
     const upstream = yield* walk("up")
-    const ids = [...new Set([taskId, ...downstream.flatMap((e) => [e.sourceTaskId, e.targetTaskId]), ...upstream.flatMap((e) => [e.sourceTaskId, e.targetTaskId])])]
+    const ids = [
+      ...new Set([
+        taskId,
+        ...downstream.flatMap((e) => [e.sourceTaskId, e.targetTaskId]),
+        ...upstream.flatMap((e) => [e.sourceTaskId, e.targetTaskId])
+      ])
+    ]
     const nodes = yield* query<{ id: string; shortId: string; name: string; status: string; listId: string; closed: boolean }>(
       `SELECT id, short_id AS "shortId", name, status, list_id AS "listId", closed_at IS NOT NULL AS closed FROM pm_tasks WHERE id = ANY($1::text[])`,
       [ids]
     )
-    const edges = [...new Map([...upstream, ...downstream].map((e) => [`${e.sourceTaskId}>${e.targetTaskId}`, { sourceTaskId: e.sourceTaskId, targetTaskId: e.targetTaskId }])).values()]
+    const edges = [
+      ...new Map(
+        [...upstream, ...downstream].map((e) => [
+          `${e.sourceTaskId}>${e.targetTaskId}`,
+          { sourceTaskId: e.sourceTaskId, targetTaskId: e.targetTaskId }
+        ])
+      ).values()
+    ]
     return {
       taskId,
       nodes,
@@ -139,10 +190,16 @@ export type RelationshipInput = typeof RelationshipInput.Type
 
 const create = (workspaceId: string, input: RelationshipInput, by: string, path: string) =>
   Effect.gen(function* () {
-    if (input.taskId === input.otherTaskId) return yield* reject("invalid", "A task cannot relate to itself", [{ path: `${path}.otherTaskId`, message: "same task" }])
+    if (input.taskId === input.otherTaskId)
+      return yield* reject("invalid", "A task cannot relate to itself", [{ path: `${path}.otherTaskId`, message: "same task" }])
     const a = yield* locateTask(input.taskId)
-    const b = yield* locateTask(input.otherTaskId).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }]) : e)))
-    if (a.workspaceId !== workspaceId || b.workspaceId !== workspaceId) return yield* reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }])
+    const b = yield* locateTask(input.otherTaskId).pipe(
+      Effect.mapError((e) =>
+        e._tag === "Rejection" ? reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }]) : e
+      )
+    )
+    if (a.workspaceId !== workspaceId || b.workspaceId !== workspaceId)
+      return yield* reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }])
     const edge = stored(input.type, input.taskId, input.otherTaskId)
     const existing = yield* query(
       edge.type === "relates_to"
@@ -152,10 +209,15 @@ const create = (workspaceId: string, input: RelationshipInput, by: string, path:
     )
     if (existing.length > 0) return yield* reject("conflict", "These tasks already have this relationship")
     if (edge.type === "blocks" && (yield* reaches(edge.target, edge.source))) {
-      return yield* reject("conflict", "That would make a cycle of blocking tasks", [{ path: `${path}.otherTaskId`, message: "would create a blocking cycle" }])
+      return yield* reject("conflict", "That would make a cycle of blocking tasks", [
+        { path: `${path}.otherTaskId`, message: "would create a blocking cycle" }
+      ])
     }
     const id = crypto.randomUUID()
-    yield* query(`INSERT INTO pm_relationships (id, workspace_id, source_task_id, target_task_id, type, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [id, workspaceId, edge.source, edge.target, edge.type, by])
+    yield* query(
+      `INSERT INTO pm_relationships (id, workspace_id, source_task_id, target_task_id, type, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, workspaceId, edge.source, edge.target, edge.type, by]
+    )
     const relationship = yield* getRelationship(id)
     const data = { type: edge.type, sourceTaskId: edge.source, targetTaskId: edge.target }
     const changes: Array<Change> = [
@@ -175,8 +237,20 @@ const remove = (workspaceId: string, relationshipId: string, by: string) =>
     const source = yield* locateTask(relationship.sourceTaskId)
     const target = yield* locateTask(relationship.targetTaskId)
     return [
-      change({ workspaceId, spaceId: source.spaceId, listId: source.listId, taskId: source.taskId }, "relationship.deleted", relationshipId, data, by),
-      change({ workspaceId, spaceId: target.spaceId, listId: target.listId, taskId: target.taskId }, "relationship.deleted", relationshipId, data, by)
+      change(
+        { workspaceId, spaceId: source.spaceId, listId: source.listId, taskId: source.taskId },
+        "relationship.deleted",
+        relationshipId,
+        data,
+        by
+      ),
+      change(
+        { workspaceId, spaceId: target.spaceId, listId: target.listId, taskId: target.taskId },
+        "relationship.deleted",
+        relationshipId,
+        data,
+        by
+      )
     ]
   })
 
@@ -184,29 +258,42 @@ export const relationshipCommands = {
   createRelationship: command(RelationshipInput, Relationship, (input, by, workspaceId) => create(workspaceId, input, by, "body")),
 
   deleteRelationship: command(Schema.Struct({ relationshipId: Id }), Schema.Void, (input, by, workspaceId) =>
-    Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes }))),
+    Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes }))
+  ),
 
   /** All or nothing: one bad item refuses the whole batch, naming it. */
-  bulkCreateRelationships: command(Schema.Struct({ items: Schema.Array(RelationshipInput) }), Items(Relationship), (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const items: Array<Relationship> = []
-      const changes: Array<Change> = []
-      for (const [index, item] of input.items.entries()) {
-        const created = yield* create(workspaceId, item, by, `body.items.${index}`)
-        items.push(created.result)
-        changes.push(...created.changes)
-      }
-      return { result: { items }, changes }
-    })),
+  bulkCreateRelationships: command(
+    Schema.Struct({ items: Schema.Array(RelationshipInput) }),
+    Items(Relationship),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const items: Array<Relationship> = []
+        const changes: Array<Change> = []
+        for (const [index, item] of input.items.entries()) {
+          const created = yield* create(workspaceId, item, by, `body.items.${index}`)
+          items.push(created.result)
+          changes.push(...created.changes)
+        }
+        return { result: { items }, changes }
+      })
+  ),
 
-  bulkDeleteRelationships: command(Schema.Struct({ relationshipIds: Schema.Array(Id) }), Schema.Struct({ deleted: Schema.Number }), (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const changes: Array<Change> = []
-      for (const [index, id] of input.relationshipIds.entries()) {
-        changes.push(...(yield* remove(workspaceId, id, by).pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" ? reject(e.code, e.message, [{ path: `body.relationshipIds.${index}`, message: e.message }]) : e))
-        )))
-      }
-      return { result: { deleted: input.relationshipIds.length }, changes }
-    }))
+  bulkDeleteRelationships: command(
+    Schema.Struct({ relationshipIds: Schema.Array(Id) }),
+    Schema.Struct({ deleted: Schema.Number }),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const changes: Array<Change> = []
+        for (const [index, id] of input.relationshipIds.entries()) {
+          changes.push(
+            ...(yield* remove(workspaceId, id, by).pipe(
+              Effect.mapError((e) =>
+                e._tag === "Rejection" ? reject(e.code, e.message, [{ path: `body.relationshipIds.${index}`, message: e.message }]) : e
+              )
+            ))
+          )
+        }
+        return { result: { deleted: input.relationshipIds.length }, changes }
+      })
+  )
 }

@@ -33,15 +33,17 @@ export const rosterOf = (workspaceId: string) =>
     const ws = yield* workspaceById(workspaceId)
     if (ws === undefined) return [] as Array<RosterEntry>
     const profiles = yield* usersByIds(ws.members.map((m) => m.userId))
-    return ws.members.map((m): RosterEntry => ({
-      userId: m.userId,
-      email: profiles.get(m.userId)?.email ?? "",
-      name: profiles.get(m.userId)?.name ?? "",
-      role: m.role,
-      addedAt: m.addedAt,
-      guest: ws.guests[m.userId] !== undefined,
-      guestExpiresAt: ws.guests[m.userId]?.expiresAt ?? null
-    }))
+    return ws.members.map(
+      (m): RosterEntry => ({
+        userId: m.userId,
+        email: profiles.get(m.userId)?.email ?? "",
+        name: profiles.get(m.userId)?.name ?? "",
+        role: m.role,
+        addedAt: m.addedAt,
+        guest: ws.guests[m.userId] !== undefined,
+        guestExpiresAt: ws.guests[m.userId]?.expiresAt ?? null
+      })
+    )
   })
 
 export const rosterEntry = (workspaceId: string, userId: string) =>
@@ -68,7 +70,13 @@ export const seatUsage = (workspaceId: string) =>
     const limit = (yield* configOf(workspaceId)).seatLimit
     const members = roster.filter((m) => !m.guest).length
     const pendingInvitations = pending[0]!.n
-    return { limit, members, guests: roster.length - members, pendingInvitations, available: limit === null ? null : Math.max(0, limit - members - pendingInvitations) } satisfies SeatUsage
+    return {
+      limit,
+      members,
+      guests: roster.length - members,
+      pendingInvitations,
+      available: limit === null ? null : Math.max(0, limit - members - pendingInvitations)
+    } satisfies SeatUsage
   })
 
 /** Fails with 409 when `seats` more non-guest members (or reservations) would pass the seat limit. */
@@ -80,7 +88,10 @@ export const requireSeats = (workspaceId: string, seats: number, options: { read
     // An accepted invitation already held its seat among the pending ones.
     const taken = usage.members + (options.reserved ? usage.pendingInvitations - seats : usage.pendingInvitations)
     if (taken + seats > usage.limit) {
-      return yield* reject("conflict", `The workspace has no free seat (limit ${usage.limit}, ${usage.members} members, ${usage.pendingInvitations} pending invitations)`)
+      return yield* reject(
+        "conflict",
+        `The workspace has no free seat (limit ${usage.limit}, ${usage.members} members, ${usage.pendingInvitations} pending invitations)`
+      )
     }
   })
 

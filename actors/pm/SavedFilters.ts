@@ -47,48 +47,74 @@ const present = (rows: ReadonlyArray<Row>, viewer: Viewer) =>
   Effect.forEach(rows, (row) =>
     Effect.gen(function* () {
       const params: Array<unknown> = []
-      const where = filterSql(filterOfCriteria(row.criteria, { workspaceId: row.workspaceId, viewer, scopeType: "list", scopeId: row.listId }), params)
+      const where = filterSql(
+        filterOfCriteria(row.criteria, { workspaceId: row.workspaceId, viewer, scopeType: "list", scopeId: row.listId }),
+        params
+      )
       const counted = yield* query<{ n: number }>(`SELECT count(*)::int AS n ${taskFrom} WHERE ${where}`, params)
       const { workspaceId: _w, ...rest } = row
       return { ...rest, matchingTasks: counted[0]?.n ?? 0, taskQuery: criteriaQueryString(row.criteria) } satisfies SavedFilter
-    }))
+    })
+  )
 
 /** The list's filters the viewer sees: shared ones and their own, by name. */
 export const savedFiltersOf = (listId: string, viewer: Viewer) =>
   Effect.flatMap(
-    query<Row>(`SELECT ${columns} FROM pm_saved_filters WHERE list_id = $1 AND (is_shared OR created_by = $2) ORDER BY lower(name), created_at, id`, [listId, viewer.userId]),
+    query<Row>(
+      `SELECT ${columns} FROM pm_saved_filters WHERE list_id = $1 AND (is_shared OR created_by = $2) ORDER BY lower(name), created_at, id`,
+      [listId, viewer.userId]
+    ),
     (rows) => present(rows, viewer)
   )
 
 const visibleFilter = (listId: string, filterId: string, userId: string) =>
   Effect.flatMap(
-    query<Row>(`SELECT ${columns} FROM pm_saved_filters WHERE id = $1 AND list_id = $2 AND (is_shared OR created_by = $3)`, [filterId, listId, userId]),
+    query<Row>(`SELECT ${columns} FROM pm_saved_filters WHERE id = $1 AND list_id = $2 AND (is_shared OR created_by = $3)`, [
+      filterId,
+      listId,
+      userId
+    ]),
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such saved filter")))
   )
 
 export const savedFilterCommands = {
-  createSavedFilter: command(Schema.Struct({ listId: Id, ...SavedFilterInput.fields, admin: Schema.Boolean }), SavedFilter, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const list = yield* locateList(input.listId)
-      if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
-      const criteria = yield* checkCriteria(workspaceId, input.criteria, "body.criteria")
-      const taken = yield* query(
-        `SELECT 1 FROM pm_saved_filters WHERE list_id = $1 AND lower(name) = lower($2) AND (is_shared OR created_by = $3)`,
-        [input.listId, input.name.trim(), by]
-      )
-      if (taken.length > 0) return yield* reject("conflict", `A saved filter named "${input.name.trim()}" exists on this list`, [{ path: "body.name", message: "already exists" }])
-      const id = crypto.randomUUID()
-      yield* query(
-        `INSERT INTO pm_saved_filters (id, workspace_id, list_id, name, criteria, is_shared, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, workspaceId, input.listId, input.name.trim(), criteria, input.shared ?? false, by]
-      )
-      const row = yield* visibleFilter(input.listId, id, by)
-      const [saved] = yield* present([row], { userId: by, admin: input.admin })
-      return {
-        result: saved!,
-        changes: [change({ workspaceId, spaceId: list.spaceId, listId: input.listId }, "saved_filter.created", id, saved!.shared ? { name: saved!.name, shared: true } : { shared: false }, by)]
-      }
-    })),
+  createSavedFilter: command(
+    Schema.Struct({ listId: Id, ...SavedFilterInput.fields, admin: Schema.Boolean }),
+    SavedFilter,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const list = yield* locateList(input.listId)
+        if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
+        const criteria = yield* checkCriteria(workspaceId, input.criteria, "body.criteria")
+        const taken = yield* query(
+          `SELECT 1 FROM pm_saved_filters WHERE list_id = $1 AND lower(name) = lower($2) AND (is_shared OR created_by = $3)`,
+          [input.listId, input.name.trim(), by]
+        )
+        if (taken.length > 0)
+          return yield* reject("conflict", `A saved filter named "${input.name.trim()}" exists on this list`, [
+            { path: "body.name", message: "already exists" }
+          ])
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_saved_filters (id, workspace_id, list_id, name, criteria, is_shared, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [id, workspaceId, input.listId, input.name.trim(), criteria, input.shared ?? false, by]
+        )
+        const row = yield* visibleFilter(input.listId, id, by)
+        const [saved] = yield* present([row], { userId: by, admin: input.admin })
+        return {
+          result: saved!,
+          changes: [
+            change(
+              { workspaceId, spaceId: list.spaceId, listId: input.listId },
+              "saved_filter.created",
+              id,
+              saved!.shared ? { name: saved!.name, shared: true } : { shared: false },
+              by
+            )
+          ]
+        }
+      })
+  ),
 
   /** Its creator deletes a filter; a shared one may also go by a workspace admin. */
   deleteSavedFilter: command(Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
@@ -96,8 +122,21 @@ export const savedFilterCommands = {
       const list = yield* locateList(input.listId)
       if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
       const row = yield* visibleFilter(input.listId, input.filterId, by)
-      if (row.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the filter's creator or a workspace admin deletes it")
+      if (row.createdBy !== by && !input.admin)
+        return yield* reject("forbidden", "Only the filter's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
-      return { result: undefined, changes: [change({ workspaceId, spaceId: list.spaceId, listId: input.listId }, "saved_filter.deleted", row.id, row.shared ? { name: row.name, shared: true } : { shared: false }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [
+          change(
+            { workspaceId, spaceId: list.spaceId, listId: input.listId },
+            "saved_filter.deleted",
+            row.id,
+            row.shared ? { name: row.name, shared: true } : { shared: false },
+            by
+          )
+        ]
+      }
+    })
+  )
 }

@@ -43,7 +43,9 @@ export const ShareLink = Schema.Struct({
   taskId: Id,
   taskShortId: Schema.String,
   taskName: Schema.String,
-  tokenPrefix: Schema.String.annotate({ description: "The token's first characters, to tell links apart (the token itself is shown once)" }),
+  tokenPrefix: Schema.String.annotate({
+    description: "The token's first characters, to tell links apart (the token itself is shown once)"
+  }),
   includeSubtasks: Schema.Boolean,
   includeComments: Schema.Boolean,
   status: LinkStatus,
@@ -79,29 +81,57 @@ const linkSelect = `SELECT k.id, k.workspace_id AS "workspaceId", k.task_id AS "
   FROM pm_share_links k JOIN pm_tasks t ON t.id = k.task_id JOIN pm_spaces s ON s.id = t.space_id`
 
 export const statusOf = (row: { revokedAt: string | null; expiresAt: string | null }) =>
-  row.revokedAt !== null ? "revoked" as const : row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now() ? "expired" as const : "active" as const
+  row.revokedAt !== null
+    ? ("revoked" as const)
+    : row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now()
+      ? ("expired" as const)
+      : ("active" as const)
 
 const present = (rows: ReadonlyArray<LinkRow>) =>
   Effect.map(userRefs(rows.map((r) => r.createdBy)), (users) =>
-    rows.map(({ createdBy, ...row }): ShareLink => ({ ...row, status: statusOf(row), createdBy: { id: createdBy, name: users.get(createdBy)?.name ?? "" } })))
+    rows.map(
+      ({ createdBy, ...row }): ShareLink => ({
+        ...row,
+        status: statusOf(row),
+        createdBy: { id: createdBy, name: users.get(createdBy)?.name ?? "" }
+      })
+    )
+  )
 
 const statusCondition = (status: string | undefined) =>
-  status === "active" ? "AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
-    : status === "revoked" ? "AND k.revoked_at IS NOT NULL"
-    : status === "expired" ? "AND k.revoked_at IS NULL AND k.expires_at <= now()"
-    : ""
+  status === "active"
+    ? "AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
+    : status === "revoked"
+      ? "AND k.revoked_at IS NOT NULL"
+      : status === "expired"
+        ? "AND k.revoked_at IS NULL AND k.expires_at <= now()"
+        : ""
 
 export const linksOfTask = (taskId: string, status?: string) =>
-  Effect.flatMap(query<LinkRow>(`${linkSelect} WHERE k.task_id = $1 ${statusCondition(status)} ORDER BY k.created_at DESC, k.id`, [taskId]), present)
+  Effect.flatMap(
+    query<LinkRow>(`${linkSelect} WHERE k.task_id = $1 ${statusCondition(status)} ORDER BY k.created_at DESC, k.id`, [taskId]),
+    present
+  )
 
 /** Links of the workspace's tasks the viewer may see (deleted tasks left out), newest first. */
-export const linksOfWorkspace = (workspaceId: string, viewer: Viewer, filter: { readonly status?: string; readonly createdBy?: string; readonly offset: number; readonly limit: number }) =>
+export const linksOfWorkspace = (
+  workspaceId: string,
+  viewer: Viewer,
+  filter: { readonly status?: string; readonly createdBy?: string; readonly offset: number; readonly limit: number }
+) =>
   Effect.gen(function* () {
     const where = `WHERE k.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)}
       AND ($4::text IS NULL OR k.created_by = $4) ${statusCondition(filter.status)}`
     const params = [workspaceId, viewer.userId, viewer.admin, filter.createdBy ?? null]
-    const total = yield* query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_share_links k JOIN pm_tasks t ON t.id = k.task_id JOIN pm_spaces s ON s.id = t.space_id ${where}`, params)
-    const rows = yield* query<LinkRow>(`${linkSelect} ${where} ORDER BY k.created_at DESC, k.id LIMIT $5 OFFSET $6`, [...params, filter.limit, filter.offset])
+    const total = yield* query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pm_share_links k JOIN pm_tasks t ON t.id = k.task_id JOIN pm_spaces s ON s.id = t.space_id ${where}`,
+      params
+    )
+    const rows = yield* query<LinkRow>(`${linkSelect} ${where} ORDER BY k.created_at DESC, k.id LIMIT $5 OFFSET $6`, [
+      ...params,
+      filter.limit,
+      filter.offset
+    ])
     return { items: yield* present(rows), total: total[0]!.n, offset: filter.offset, limit: filter.limit }
   })
 
@@ -128,11 +158,18 @@ const checkExpiry = (workspaceId: string, expiresAt: string | null | undefined, 
   Effect.gen(function* () {
     const config = yield* configOf(workspaceId)
     if (!config.features.publicSharing) return yield* reject("forbidden", "Public sharing is turned off in this workspace")
-    if (expiresAt != null && Date.parse(expiresAt) <= Date.now()) return yield* reject("invalid", "The expiry must be in the future", [{ path, message: "in the past" }])
+    if (expiresAt != null && Date.parse(expiresAt) <= Date.now())
+      return yield* reject("invalid", "The expiry must be in the future", [{ path, message: "in the past" }])
     const maxDays = config.security.maxShareLinkDays
     if (maxDays !== null) {
-      if (expiresAt == null) return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [{ path, message: "required by the workspace policy" }])
-      if (Date.parse(expiresAt) > Date.now() + maxDays * 86_400_000) return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [{ path, message: `more than ${maxDays} days ahead` }])
+      if (expiresAt == null)
+        return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [
+          { path, message: "required by the workspace policy" }
+        ])
+      if (Date.parse(expiresAt) > Date.now() + maxDays * 86_400_000)
+        return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [
+          { path, message: `more than ${maxDays} days ahead` }
+        ])
     }
   })
 
@@ -140,24 +177,46 @@ const linkWhere = (link: { workspaceId: string; taskId: string }) =>
   Effect.map(locateTask(link.taskId), (at) => ({ workspaceId: at.workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }))
 
 export const shareLinkCommands = {
-  createShareLink: command(Schema.Struct({ ...LinkOptions.fields, taskId: Id }), Schema.Struct({ link: ShareLink, token: ShareToken }), (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const at = yield* locateTask(input.taskId)
-      if (at.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
-      yield* checkExpiry(workspaceId, input.expiresAt, "body.expiresAt")
-      const id = crypto.randomUUID()
-      const token = newToken()
-      yield* query(
-        `INSERT INTO pm_share_links (id, workspace_id, task_id, token_hash, token_prefix, include_subtasks, include_comments, created_by, expires_at)
+  createShareLink: command(
+    Schema.Struct({ ...LinkOptions.fields, taskId: Id }),
+    Schema.Struct({ link: ShareLink, token: ShareToken }),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const at = yield* locateTask(input.taskId)
+        if (at.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
+        yield* checkExpiry(workspaceId, input.expiresAt, "body.expiresAt")
+        const id = crypto.randomUUID()
+        const token = newToken()
+        yield* query(
+          `INSERT INTO pm_share_links (id, workspace_id, task_id, token_hash, token_prefix, include_subtasks, include_comments, created_by, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, workspaceId, input.taskId, hashToken(token), token.slice(0, TOKEN_PREFIX.length + 6), input.includeSubtasks ?? false, input.includeComments ?? false, by, input.expiresAt ?? null]
-      )
-      const link = yield* getLink(id)
-      return {
-        result: { link, token },
-        changes: [change({ workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }, "share_link.created", id, { linkId: id, expiresAt: link.expiresAt, includeSubtasks: link.includeSubtasks, includeComments: link.includeComments }, by)]
-      }
-    })),
+          [
+            id,
+            workspaceId,
+            input.taskId,
+            hashToken(token),
+            token.slice(0, TOKEN_PREFIX.length + 6),
+            input.includeSubtasks ?? false,
+            input.includeComments ?? false,
+            by,
+            input.expiresAt ?? null
+          ]
+        )
+        const link = yield* getLink(id)
+        return {
+          result: { link, token },
+          changes: [
+            change(
+              { workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId },
+              "share_link.created",
+              id,
+              { linkId: id, expiresAt: link.expiresAt, includeSubtasks: link.includeSubtasks, includeComments: link.includeComments },
+              by
+            )
+          ]
+        }
+      })
+  ),
 
   updateShareLink: command(Schema.Struct({ ...LinkOptions.fields, linkId: Id }), ShareLink, (input, by, workspaceId) =>
     Effect.gen(function* () {
@@ -171,9 +230,16 @@ export const shareLinkCommands = {
         [link.id, input.expiresAt !== undefined, input.expiresAt ?? null, input.includeSubtasks ?? null, input.includeComments ?? null]
       )
       const updated = yield* getLink(link.id)
-      const data = Object.fromEntries(Object.entries({ expiresAt: input.expiresAt, includeSubtasks: input.includeSubtasks, includeComments: input.includeComments }).filter(([, v]) => v !== undefined))
+      const data = Object.fromEntries(
+        Object.entries({
+          expiresAt: input.expiresAt,
+          includeSubtasks: input.includeSubtasks,
+          includeComments: input.includeComments
+        }).filter(([, v]) => v !== undefined)
+      )
       return { result: updated, changes: [change(yield* linkWhere(link), "share_link.updated", link.id, { linkId: link.id, ...data }, by)] }
-    })),
+    })
+  ),
 
   revokeShareLink: command(LinkRef, ShareLink, (input, by, workspaceId) =>
     Effect.gen(function* () {
@@ -181,15 +247,23 @@ export const shareLinkCommands = {
       if (link.workspaceId !== workspaceId) return yield* reject("not_found", "No such share link")
       if (link.status === "revoked") return yield* reject("conflict", "Already revoked")
       yield* query(`UPDATE pm_share_links SET revoked_at = now(), revoked_by = $2 WHERE id = $1`, [link.id, by])
-      return { result: yield* getLink(link.id), changes: [change(yield* linkWhere(link), "share_link.revoked", link.id, { linkId: link.id }, by)] }
-    })),
+      return {
+        result: yield* getLink(link.id),
+        changes: [change(yield* linkWhere(link), "share_link.revoked", link.id, { linkId: link.id }, by)]
+      }
+    })
+  ),
 
   /** Counts a public view (no change event: reading is not a change). */
   recordShareView: command(LinkRef, Schema.Void, (input, _by, workspaceId) =>
     Effect.gen(function* () {
-      yield* query(`UPDATE pm_share_links SET view_count = view_count + 1, last_viewed_at = now() WHERE id = $1 AND workspace_id = $2`, [input.linkId, workspaceId])
+      yield* query(`UPDATE pm_share_links SET view_count = view_count + 1, last_viewed_at = now() WHERE id = $1 AND workspace_id = $2`, [
+        input.linkId,
+        workspaceId
+      ])
       return { result: undefined, changes: [] }
-    }))
+    })
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -215,8 +289,12 @@ export const SharedTask = Schema.Struct({
     createdAt: Timestamp,
     updatedAt: Timestamp
   }),
-  subtasks: Schema.optionalKey(Schema.Array(Schema.Struct({ shortId: Schema.String, name: Schema.String, status: PublicStatus, dueDate: Schema.NullOr(Timestamp) }))),
-  comments: Schema.optionalKey(Schema.Array(Schema.Struct({ author: Schema.String, text: Schema.String, createdAt: Timestamp, replyTo: Schema.NullOr(Schema.Number) }))),
+  subtasks: Schema.optionalKey(
+    Schema.Array(Schema.Struct({ shortId: Schema.String, name: Schema.String, status: PublicStatus, dueDate: Schema.NullOr(Timestamp) }))
+  ),
+  comments: Schema.optionalKey(
+    Schema.Array(Schema.Struct({ author: Schema.String, text: Schema.String, createdAt: Timestamp, replyTo: Schema.NullOr(Schema.Number) }))
+  ),
   link: Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) })
 }).annotate({ identifier: "SharedTask", description: "A task as its public link shows it: no e-mail addresses, no internal ids." })
 export type SharedTask = typeof SharedTask.Type
@@ -235,9 +313,20 @@ export const redactEmails = (text: string, names: ReadonlyMap<string, string>) =
   })
 
 const displayValue = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(displayValue) : value && typeof value === "object" && "name" in value ? (value as { name: string }).name : value
+  Array.isArray(value)
+    ? value.map(displayValue)
+    : value && typeof value === "object" && "name" in value
+      ? (value as { name: string }).name
+      : value
 
-interface ActiveLink { id: string; workspaceId: string; taskId: string; includeSubtasks: boolean; includeComments: boolean; expiresAt: string | null }
+interface ActiveLink {
+  id: string
+  workspaceId: string
+  taskId: string
+  includeSubtasks: boolean
+  includeComments: boolean
+  expiresAt: string | null
+}
 
 /** The link a token opens, if it still works (otherwise 404, whatever the reason). */
 export const openLink = (token: string) =>
@@ -266,17 +355,17 @@ export const sharedView = (link: ActiveLink) =>
     const list = yield* query<{ name: string }>(`SELECT name FROM pm_lists WHERE id = $1`, [task.listId])
     const subtasks = link.includeSubtasks
       ? yield* query<{ shortId: string; name: string; status: string; listId: string; dueDate: string | null }>(
-        `SELECT short_id AS "shortId", name, status, list_id AS "listId", due_date AS "dueDate" FROM pm_tasks
+          `SELECT short_id AS "shortId", name, status, list_id AS "listId", due_date AS "dueDate" FROM pm_tasks
           WHERE parent_task_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position, created_at`,
-        [task.id]
-      )
+          [task.id]
+        )
       : []
     const comments = link.includeComments
       ? yield* query<{ id: string; parentId: string | null; authorId: string; text: string; createdAt: string }>(
-        `SELECT id, parent_comment_id AS "parentId", author_id AS "authorId", text, created_at AS "createdAt" FROM pm_comments
+          `SELECT id, parent_comment_id AS "parentId", author_id AS "authorId", text, created_at AS "createdAt" FROM pm_comments
           WHERE task_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-        [task.id]
-      )
+          [task.id]
+        )
       : []
     const members = yield* usersByIds((workspace?.members ?? []).map((m) => m.userId))
     const byEmail = new Map([...members.values()].map((m) => [m.email.toLowerCase(), m.name] as const))
@@ -301,23 +390,26 @@ export const sharedView = (link: ActiveLink) =>
         list: list[0]?.name ?? "",
         tags: task.tags.map((t) => t.name),
         assignees: task.assignees.map((a) => ({ name: a.name })),
-        customFields: Object.fromEntries(task.customFields.filter((f) => !privateFieldTypes.has(f.type)).map((f) => [f.name, displayValue(f.value)])),
+        customFields: Object.fromEntries(
+          task.customFields.filter((f) => !privateFieldTypes.has(f.type)).map((f) => [f.name, displayValue(f.value)])
+        ),
         createdAt: task.createdAt,
         updatedAt: task.updatedAt
       },
-      ...(link.includeSubtasks ? { subtasks: subtasks.map((s) => ({ shortId: s.shortId, name: s.name, status: statusOfSubtask(s), dueDate: s.dueDate })) } : {}),
+      ...(link.includeSubtasks
+        ? { subtasks: subtasks.map((s) => ({ shortId: s.shortId, name: s.name, status: statusOfSubtask(s), dueDate: s.dueDate })) }
+        : {}),
       ...(link.includeComments
         ? {
-          comments: comments.map((c) => ({
-            author: authors.get(c.authorId)?.name ?? "Former member",
-            text: redactEmails(c.text, byEmail),
-            createdAt: c.createdAt,
-            replyTo: c.parentId === null ? null : index.get(c.parentId) ?? null
-          }))
-        }
+            comments: comments.map((c) => ({
+              author: authors.get(c.authorId)?.name ?? "Former member",
+              text: redactEmails(c.text, byEmail),
+              createdAt: c.createdAt,
+              replyTo: c.parentId === null ? null : (index.get(c.parentId) ?? null)
+            }))
+          }
         : {}),
       link: { expiresAt: link.expiresAt }
     }
     return view
   })
-

@@ -22,11 +22,21 @@ export const tagsOfSpace = (spaceId: string) =>
 
 const tagOf = (spaceId: string, tagId: string) =>
   Effect.flatMap(query<Tag>(`SELECT ${columns} FROM pm_tags g WHERE g.id = $1 AND g.space_id = $2`, [tagId, spaceId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such tag")))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such tag"))
+  )
 
 const taken = (spaceId: string, name: string, except = "") =>
-  Effect.flatMap(query(`SELECT 1 FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]), (rows) =>
-    rows.length > 0 ? Effect.fail(reject("conflict", `A tag named "${name.trim()}" already exists in this space`, [{ path: "body.name", message: "already exists" }])) : Effect.void)
+  Effect.flatMap(
+    query(`SELECT 1 FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]),
+    (rows) =>
+      rows.length > 0
+        ? Effect.fail(
+            reject("conflict", `A tag named "${name.trim()}" already exists in this space`, [
+              { path: "body.name", message: "already exists" }
+            ])
+          )
+        : Effect.void
+  )
 
 export const tagCommands = {
   createTag: command(TagInput, Tag, (input, by, spaceId) =>
@@ -34,20 +44,39 @@ export const tagCommands = {
       const space = yield* getSpace(spaceId)
       yield* taken(spaceId, input.name)
       const id = crypto.randomUUID()
-      yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [id, space.workspaceId, spaceId, input.name.trim(), input.color ?? "#8d8d8d", by])
+      yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        id,
+        space.workspaceId,
+        spaceId,
+        input.name.trim(),
+        input.color ?? "#8d8d8d",
+        by
+      ])
       const tag = yield* tagOf(spaceId, id)
-      return { result: tag, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.created", id, { name: tag.name, color: tag.color }, by)] }
-    })),
+      return {
+        result: tag,
+        changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.created", id, { name: tag.name, color: tag.color }, by)]
+      }
+    })
+  ),
 
   updateTag: command(Schema.Struct({ tagId: Id, ...TagPatch.fields }), Tag, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const tag = yield* tagOf(spaceId, input.tagId)
       if (input.name !== undefined) yield* taken(spaceId, input.name, tag.id)
-      yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [tag.id, input.name?.trim() ?? tag.name, input.color ?? tag.color])
+      yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [
+        tag.id,
+        input.name?.trim() ?? tag.name,
+        input.color ?? tag.color
+      ])
       const { tagId: _t, ...changed } = input
-      return { result: yield* tagOf(spaceId, tag.id), changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)] }
-    })),
+      return {
+        result: yield* tagOf(spaceId, tag.id),
+        changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)]
+      }
+    })
+  ),
 
   /** Deletes the tag and takes it off every task. */
   deleteTag: command(Schema.Struct({ tagId: Id }), Schema.Void, (input, by, spaceId) =>
@@ -56,6 +85,12 @@ export const tagCommands = {
       const tag = yield* tagOf(spaceId, input.tagId)
       const untagged = yield* query(`DELETE FROM pm_task_tags WHERE tag_id = $1 RETURNING task_id`, [tag.id])
       yield* query(`DELETE FROM pm_tags WHERE id = $1`, [tag.id])
-      return { result: undefined, changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.deleted", tag.id, { name: tag.name, tasks: untagged.length }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [
+          change({ workspaceId: space.workspaceId, spaceId }, "tag.deleted", tag.id, { name: tag.name, tasks: untagged.length }, by)
+        ]
+      }
+    })
+  )
 }

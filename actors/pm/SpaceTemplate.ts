@@ -16,13 +16,19 @@ export const FieldTemplate = Schema.Struct({
   type: FieldType,
   description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
   required: Schema.optionalKey(Schema.Boolean),
-  config: Schema.optionalKey(Schema.Struct({
-    options: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String), name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })).check(Schema.isMaxLength(200))),
-    currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))),
-    precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
-    min: Schema.optionalKey(Schema.Finite),
-    max: Schema.optionalKey(Schema.Finite)
-  }))
+  config: Schema.optionalKey(
+    Schema.Struct({
+      options: Schema.optionalKey(
+        Schema.Array(
+          Schema.Struct({ id: Schema.optionalKey(Schema.String), name: Name(100), color: Schema.optionalKey(Schema.NullOr(Color)) })
+        ).check(Schema.isMaxLength(200))
+      ),
+      currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))),
+      precision: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 6 }))),
+      min: Schema.optionalKey(Schema.Finite),
+      max: Schema.optionalKey(Schema.Finite)
+    })
+  )
 })
 export type FieldTemplate = typeof FieldTemplate.Type
 

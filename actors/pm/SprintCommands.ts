@@ -40,23 +40,41 @@ const where = (sprint: { workspaceId: string; spaceId: string }) => ({ workspace
 
 const sprintInSpace = (spaceId: string, sprintId: string, path?: string) =>
   Effect.flatMap(sprintRow(sprintId), (sprint) =>
-    sprint.spaceId === spaceId ? Effect.succeed(sprint) : Effect.fail(reject("not_found", "No such sprint", path ? [{ path, message: "not found" }] : undefined)))
+    sprint.spaceId === spaceId
+      ? Effect.succeed(sprint)
+      : Effect.fail(reject("not_found", "No such sprint", path ? [{ path, message: "not found" }] : undefined))
+  )
 
 const groupInSpace = (spaceId: string, groupId: string, path?: string) =>
   Effect.flatMap(
-    Effect.mapError(groupRow(groupId), (e) => (e._tag === "Rejection" && path ? reject("not_found", "No such sprint group", [{ path, message: "not found" }]) : e)),
-    (group) => group.spaceId === spaceId ? Effect.succeed(group) : Effect.fail(reject("not_found", "No such sprint group", path ? [{ path, message: "not found" }] : undefined))
+    Effect.mapError(groupRow(groupId), (e) =>
+      e._tag === "Rejection" && path ? reject("not_found", "No such sprint group", [{ path, message: "not found" }]) : e
+    ),
+    (group) =>
+      group.spaceId === spaceId
+        ? Effect.succeed(group)
+        : Effect.fail(reject("not_found", "No such sprint group", path ? [{ path, message: "not found" }] : undefined))
   )
 
 const checkTeam = (workspaceId: string, teamId: string | null | undefined) =>
   Effect.gen(function* () {
     if (teamId === undefined || teamId === null) return
-    if ((yield* teamWorkspace(teamId)) !== workspaceId) return yield* reject("not_found", "No such team in this workspace", [{ path: "body.teamId", message: "not found" }])
+    if ((yield* teamWorkspace(teamId)) !== workspaceId)
+      return yield* reject("not_found", "No such team in this workspace", [{ path: "body.teamId", message: "not found" }])
   })
 
 const groupNameTaken = (spaceId: string, name: string, except = "") =>
-  Effect.flatMap(query(`SELECT 1 FROM pm_sprint_groups WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]), (rows) =>
-    rows.length > 0 ? Effect.fail(reject("conflict", `A sprint group named "${name.trim()}" exists in this space`, [{ path: "body.name", message: "already exists" }])) : Effect.void)
+  Effect.flatMap(
+    query(`SELECT 1 FROM pm_sprint_groups WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]),
+    (rows) =>
+      rows.length > 0
+        ? Effect.fail(
+            reject("conflict", `A sprint group named "${name.trim()}" exists in this space`, [
+              { path: "body.name", message: "already exists" }
+            ])
+          )
+        : Effect.void
+  )
 
 /** The active sprint of a series (a group, or the space's ungrouped sprints), if any. */
 const activeInSeries = (spaceId: string, groupId: string | null, except = "") =>
@@ -69,20 +87,36 @@ const activeInSeries = (spaceId: string, groupId: string | null, except = "") =>
   )
 
 const seriesCount = (spaceId: string, groupId: string | null) =>
-  Effect.map(query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [spaceId, groupId]), (rows) => rows[0]!.n)
+  Effect.map(
+    query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [
+      spaceId,
+      groupId
+    ]),
+    (rows) => rows[0]!.n
+  )
 
 const latestEnd = (spaceId: string, groupId: string | null) =>
-  Effect.map(query<{ end: string | null }>(`SELECT max(end_date) AS end FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [spaceId, groupId]), (rows) => rows[0]?.end ?? null)
+  Effect.map(
+    query<{ end: string | null }>(`SELECT max(end_date) AS end FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2`, [
+      spaceId,
+      groupId
+    ]),
+    (rows) => rows[0]?.end ?? null
+  )
 
 const checkRange = (start: string, end: string, prefix: string) =>
   Date.parse(end) <= Date.parse(start)
     ? Effect.fail(invalid(`${prefix}.endDate`, "must be after the start date"))
     : Date.parse(end) - Date.parse(start) > MAX_SPRINT_DAYS * DAY
-    ? Effect.fail(invalid(`${prefix}.endDate`, `a sprint lasts at most ${MAX_SPRINT_DAYS} days`))
-    : Effect.void
+      ? Effect.fail(invalid(`${prefix}.endDate`, `a sprint lasts at most ${MAX_SPRINT_DAYS} days`))
+      : Effect.void
 
 const realDate = (value: string | undefined, path: string) =>
-  value === undefined ? Effect.succeed(undefined) : isoDate(value) ? Effect.succeed(isoDate(value)!) : Effect.fail(invalid(path, "not a real date"))
+  value === undefined
+    ? Effect.succeed(undefined)
+    : isoDate(value)
+      ? Effect.succeed(isoDate(value)!)
+      : Effect.fail(invalid(path, "not a real date"))
 
 /** Inserts a planned sprint; dates and name default from its series. */
 const insertSprint = (
@@ -110,7 +144,9 @@ const insertSprint = (
     return { id, name, start, end }
   })
 
-const LengthDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "Days a new sprint of the series lasts (default 14)" })
+const LengthDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
+  description: "Days a new sprint of the series lasts (default 14)"
+})
 const Description = Schema.String.check(Schema.isMaxLength(5000))
 const Goal = Schema.String.check(Schema.isMaxLength(5000))
 
@@ -118,7 +154,9 @@ export const SprintGroupInput = Schema.Struct({
   name: Name(100),
   description: Schema.optionalKey(Description),
   defaultLengthDays: Schema.optionalKey(LengthDays),
-  autoCreateNext: Schema.optionalKey(Schema.Boolean.annotate({ description: "Completing the last planned sprint creates the next one (default true)" })),
+  autoCreateNext: Schema.optionalKey(
+    Schema.Boolean.annotate({ description: "Completing the last planned sprint creates the next one (default true)" })
+  ),
   teamId: Schema.optionalKey(Schema.NullOr(Id).annotate({ description: "The team whose cadence this is" }))
 })
 
@@ -144,7 +182,9 @@ export const SprintPatch = Schema.Struct({
 })
 
 export const SprintCompletionInput = Schema.Struct({
-  unfinished: Schema.optionalKey(Schema.Literals(["next_sprint", "backlog"]).annotate({ description: "Where unfinished tasks go (default next_sprint)" })),
+  unfinished: Schema.optionalKey(
+    Schema.Literals(["next_sprint", "backlog"]).annotate({ description: "Where unfinished tasks go (default next_sprint)" })
+  ),
   nextSprintId: Schema.optionalKey(Id)
 })
 
@@ -155,7 +195,9 @@ export const SprintPlanning = Schema.Struct({
   sprint: Sprint
 }).annotate({ identifier: "SprintPlanningResult" })
 
-export const SprintCompletion = Schema.Struct({ sprint: Sprint, nextSprint: Schema.NullOr(Sprint) }).annotate({ identifier: "SprintCompletion" })
+export const SprintCompletion = Schema.Struct({ sprint: Sprint, nextSprint: Schema.NullOr(Sprint) }).annotate({
+  identifier: "SprintCompletion"
+})
 
 export const SprintTaskIds = Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)) })
 
@@ -182,11 +224,33 @@ export const sprintCommands = {
       yield* query(
         `INSERT INTO pm_sprint_groups (id, workspace_id, space_id, team_id, name, description, default_length_days, auto_create_next, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, space.workspaceId, spaceId, input.teamId ?? null, input.name.trim(), input.description ?? "", input.defaultLengthDays ?? DEFAULT_SPRINT_DAYS, input.autoCreateNext ?? true, by]
+        [
+          id,
+          space.workspaceId,
+          spaceId,
+          input.teamId ?? null,
+          input.name.trim(),
+          input.description ?? "",
+          input.defaultLengthDays ?? DEFAULT_SPRINT_DAYS,
+          input.autoCreateNext ?? true,
+          by
+        ]
       )
       const group = yield* getSprintGroup(id)
-      return { result: group, changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint_group.created", id, { name: group.name, defaultLengthDays: group.defaultLengthDays }, by)] }
-    })),
+      return {
+        result: group,
+        changes: [
+          change(
+            { workspaceId: space.workspaceId, spaceId },
+            "sprint_group.created",
+            id,
+            { name: group.name, defaultLengthDays: group.defaultLengthDays },
+            by
+          )
+        ]
+      }
+    })
+  ),
 
   updateSprintGroup: command(Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }), SprintGroup, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -195,12 +259,19 @@ export const sprintCommands = {
       yield* checkTeam(group.workspaceId, input.teamId)
       yield* query(
         `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
-        [group.id, input.name?.trim() ?? group.name, input.description ?? group.description, input.defaultLengthDays ?? group.defaultLengthDays,
-          input.autoCreateNext ?? group.autoCreateNext, input.teamId !== undefined ? input.teamId : group.teamId]
+        [
+          group.id,
+          input.name?.trim() ?? group.name,
+          input.description ?? group.description,
+          input.defaultLengthDays ?? group.defaultLengthDays,
+          input.autoCreateNext ?? group.autoCreateNext,
+          input.teamId !== undefined ? input.teamId : group.teamId
+        ]
       )
       const { sprintGroupId: _g, ...changed } = input
       return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
-    })),
+    })
+  ),
 
   /** Deletes the group; its sprints stay, outside any group. Refused while one of them runs. */
   deleteSprintGroup: command(GroupRef, Schema.Void, (input, by, spaceId) =>
@@ -208,10 +279,16 @@ export const sprintCommands = {
       const group = yield* groupInSpace(spaceId, input.sprintGroupId)
       const active = yield* activeInSeries(spaceId, group.id)
       if (active) return yield* reject("conflict", `Sprint "${active.name}" of this group is active; complete it first`)
-      const detached = yield* query(`UPDATE pm_sprints SET group_id = NULL, updated_at = now() WHERE group_id = $1 RETURNING id`, [group.id])
+      const detached = yield* query(`UPDATE pm_sprints SET group_id = NULL, updated_at = now() WHERE group_id = $1 RETURNING id`, [
+        group.id
+      ])
       yield* query(`DELETE FROM pm_sprint_groups WHERE id = $1`, [group.id])
-      return { result: undefined, changes: [change(where(group), "sprint_group.deleted", group.id, { name: group.name, sprints: detached.length }, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [change(where(group), "sprint_group.deleted", group.id, { name: group.name, sprints: detached.length }, by)]
+      }
+    })
+  ),
 
   createSprint: command(SprintInput, Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -222,9 +299,18 @@ export const sprintCommands = {
       const created = yield* insertSprint({ workspaceId: space.workspaceId, id: spaceId }, group, { ...input, startDate, endDate }, by)
       return {
         result: yield* getSprint(created.id),
-        changes: [change({ workspaceId: space.workspaceId, spaceId }, "sprint.created", created.id, { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group?.id ?? null }, by)]
+        changes: [
+          change(
+            { workspaceId: space.workspaceId, spaceId },
+            "sprint.created",
+            created.id,
+            { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group?.id ?? null },
+            by
+          )
+        ]
       }
-    })),
+    })
+  ),
 
   updateSprint: command(Schema.Struct({ sprintId: Id, ...SprintPatch.fields }), Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -233,11 +319,16 @@ export const sprintCommands = {
       const endDate = yield* realDate(input.endDate, "body.endDate")
       if (sprint.status === "completed") {
         for (const key of ["startDate", "endDate", "sprintGroupId"] as const) {
-          if (input[key] !== undefined) return yield* reject("conflict", "A completed sprint keeps its dates and series; only its name and goal change", [{ path: `body.${key}`, message: "sprint is completed" }])
+          if (input[key] !== undefined)
+            return yield* reject("conflict", "A completed sprint keeps its dates and series; only its name and goal change", [
+              { path: `body.${key}`, message: "sprint is completed" }
+            ])
         }
       }
       if (sprint.status === "active" && startDate !== undefined && startDate !== sprint.startDate) {
-        return yield* reject("conflict", "The sprint has started; its start date is fixed", [{ path: "body.startDate", message: "sprint is active" }])
+        return yield* reject("conflict", "The sprint has started; its start date is fixed", [
+          { path: "body.startDate", message: "sprint is active" }
+        ])
       }
       let groupId = sprint.sprintGroupId
       if (input.sprintGroupId !== undefined && input.sprintGroupId !== sprint.sprintGroupId) {
@@ -245,7 +336,10 @@ export const sprintCommands = {
         groupId = input.sprintGroupId
         if (sprint.status === "active") {
           const other = yield* activeInSeries(spaceId, groupId, sprint.id)
-          if (other) return yield* reject("conflict", `Sprint "${other.name}" is already active in that series`, [{ path: "body.sprintGroupId", message: "series has an active sprint" }])
+          if (other)
+            return yield* reject("conflict", `Sprint "${other.name}" is already active in that series`, [
+              { path: "body.sprintGroupId", message: "series has an active sprint" }
+            ])
         }
       }
       const start = startDate ?? sprint.startDate
@@ -256,8 +350,20 @@ export const sprintCommands = {
         [sprint.id, input.name?.trim() ?? sprint.name, input.goal ?? sprint.goal, start, end, groupId]
       )
       const { sprintId: _s, ...changed } = input
-      return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.updated", sprint.id, { ...changed, ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) }, by)] }
-    })),
+      return {
+        result: yield* getSprint(sprint.id),
+        changes: [
+          change(
+            where(sprint),
+            "sprint.updated",
+            sprint.id,
+            { ...changed, ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) },
+            by
+          )
+        ]
+      }
+    })
+  ),
 
   /** Deletes a planned or completed sprint; its tasks go back to the backlog. An active sprint is completed, not deleted. */
   deleteSprint: command(SprintRef, Schema.Void, (input, by, spaceId) =>
@@ -266,8 +372,14 @@ export const sprintCommands = {
       if (sprint.status === "active") return yield* reject("conflict", "The sprint is active; complete it instead of deleting it")
       const removed = yield* query(`DELETE FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL RETURNING task_id`, [sprint.id])
       yield* query(`DELETE FROM pm_sprints WHERE id = $1`, [sprint.id])
-      return { result: undefined, changes: [change(where(sprint), "sprint.deleted", sprint.id, { name: sprint.name, status: sprint.status, tasks: removed.length }, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [
+          change(where(sprint), "sprint.deleted", sprint.id, { name: sprint.name, status: sprint.status, tasks: removed.length }, by)
+        ]
+      }
+    })
+  ),
 
   /** Plans tasks of the space into the sprint; a task planned into another open sprint moves here. */
   addSprintTasks: command(Schema.Struct({ sprintId: Id, ...SprintTaskIds.fields }), SprintPlanning, (input, by, spaceId) =>
@@ -282,8 +394,11 @@ export const sprintCommands = {
       const known = new Set(found.map((r) => r.id))
       const missing = input.taskIds.map((id, index) => ({ id, index })).filter(({ id }) => !known.has(id))
       if (missing.length > 0) {
-        return yield* reject("not_found", `No such task in this sprint's space: ${missing.map((m) => m.id).join(", ")}`,
-          missing.map((m) => ({ path: `body.taskIds.${m.index}`, message: "not a task of this space" })))
+        return yield* reject(
+          "not_found",
+          `No such task in this sprint's space: ${missing.map((m) => m.id).join(", ")}`,
+          missing.map((m) => ({ path: `body.taskIds.${m.index}`, message: "not a task of this space" }))
+        )
       }
       const planned = yield* query<{ rowId: string; taskId: string; sprintId: string }>(
         `SELECT st.id AS "rowId", st.task_id AS "taskId", st.sprint_id AS "sprintId" FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
@@ -293,18 +408,27 @@ export const sprintCommands = {
       const alreadyPlanned = planned.filter((p) => p.sprintId === sprint.id).map((p) => p.taskId)
       const moved = planned.filter((p) => p.sprintId !== sprint.id)
       if (moved.length > 0) {
-        yield* query(`UPDATE pm_sprint_tasks SET removed_at = now(), removed_by = $2 WHERE id = ANY($1::text[])`, [moved.map((m) => m.rowId), by])
+        yield* query(`UPDATE pm_sprint_tasks SET removed_at = now(), removed_by = $2 WHERE id = ANY($1::text[])`, [
+          moved.map((m) => m.rowId),
+          by
+        ])
       }
       const added = taskIds.filter((id) => !alreadyPlanned.includes(id))
       for (const taskId of added) {
-        yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by) VALUES ($1, $2, $3, $4)`, [crypto.randomUUID(), sprint.id, taskId, by])
+        yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by) VALUES ($1, $2, $3, $4)`, [
+          crypto.randomUUID(),
+          sprint.id,
+          taskId,
+          by
+        ])
       }
       const movedOut = moved.map((m) => ({ taskId: m.taskId, fromSprintId: m.sprintId }))
       return {
         result: { added, moved: movedOut, alreadyPlanned, sprint: yield* getSprint(sprint.id) },
         changes: added.length === 0 ? [] : [change(where(sprint), "sprint.tasks_added", sprint.id, { taskIds: added, moved: movedOut }, by)]
       }
-    })),
+    })
+  ),
 
   removeSprintTask: command(Schema.Struct({ sprintId: Id, taskId: Id }), Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -316,7 +440,8 @@ export const sprintCommands = {
       )
       if (removed.length === 0) return yield* reject("not_found", "That task is not planned into this sprint")
       return { result: undefined, changes: [change(where(sprint), "sprint.task_removed", sprint.id, { taskId: input.taskId }, by)] }
-    })),
+    })
+  ),
 
   startSprint: command(SprintRef, Sprint, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -324,7 +449,8 @@ export const sprintCommands = {
       if (sprint.status !== "planned") return yield* reject("conflict", `The sprint is ${sprint.status}; only a planned sprint starts`)
       const other = yield* activeInSeries(spaceId, sprint.sprintGroupId)
       if (other) return yield* reject("conflict", `Sprint "${other.name}" is active in this series; complete it first`)
-      if (Date.parse(sprint.endDate) <= Date.now()) return yield* reject("conflict", "The sprint's end date has passed; move it before starting")
+      if (Date.parse(sprint.endDate) <= Date.now())
+        return yield* reject("conflict", "The sprint's end date has passed; move it before starting")
       const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
       const minutes = rows.reduce((sum, m) => sum + Number(m.minutes), 0)
       // Starting early moves the start to now, so the burndown begins on the real first day.
@@ -333,8 +459,20 @@ export const sprintCommands = {
                 committed_tasks = $3, committed_minutes = $4, updated_at = now() WHERE id = $1`,
         [sprint.id, by, rows.length, minutes]
       )
-      return { result: yield* getSprint(sprint.id), changes: [change(where(sprint), "sprint.started", sprint.id, { name: sprint.name, committedTasks: rows.length, committedMinutes: minutes }, by)] }
-    })),
+      return {
+        result: yield* getSprint(sprint.id),
+        changes: [
+          change(
+            where(sprint),
+            "sprint.started",
+            sprint.id,
+            { name: sprint.name, committedTasks: rows.length, committedMinutes: minutes },
+            by
+          )
+        ]
+      }
+    })
+  ),
 
   completeSprint: command(Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }), SprintCompletion, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -347,9 +485,13 @@ export const sprintCommands = {
       let target: SprintRow | undefined
       if (input.unfinished !== "backlog") {
         if (input.nextSprintId !== undefined) {
-          if (input.nextSprintId === sprint.id) return yield* reject("invalid", "Invalid body.nextSprintId: the sprint being completed", [{ path: "body.nextSprintId", message: "is this sprint" }])
+          if (input.nextSprintId === sprint.id)
+            return yield* reject("invalid", "Invalid body.nextSprintId: the sprint being completed", [
+              { path: "body.nextSprintId", message: "is this sprint" }
+            ])
           target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
-          if (target.status === "completed") return yield* reject("conflict", "The next sprint is completed", [{ path: "body.nextSprintId", message: "completed" }])
+          if (target.status === "completed")
+            return yield* reject("conflict", "The next sprint is completed", [{ path: "body.nextSprintId", message: "completed" }])
         } else {
           const next = yield* query<{ id: string }>(
             `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
@@ -362,27 +504,53 @@ export const sprintCommands = {
             if (group.autoCreateNext) {
               const later = Math.max(Date.parse(sprint.endDate), Date.now())
               const start = new Date(later).toISOString()
-              const created = yield* insertSprint({ workspaceId: sprint.workspaceId, id: spaceId }, group, { startDate: start, endDate: plusDays(start, group.defaultLengthDays) }, by)
-              changes.push(change(where(sprint), "sprint.created", created.id, { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true }, by))
+              const created = yield* insertSprint(
+                { workspaceId: sprint.workspaceId, id: spaceId },
+                group,
+                { startDate: start, endDate: plusDays(start, group.defaultLengthDays) },
+                by
+              )
+              changes.push(
+                change(
+                  where(sprint),
+                  "sprint.created",
+                  created.id,
+                  { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true },
+                  by
+                )
+              )
               target = yield* sprintRow(created.id)
             }
           }
         }
       }
-      if (finished.length > 0) yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
+      if (finished.length > 0)
+        yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
       if (unfinished.length > 0) {
-        yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [unfinished.map((m) => m.rowId), target ? "rolled_over" : "backlog"])
+        yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [
+          unfinished.map((m) => m.rowId),
+          target ? "rolled_over" : "backlog"
+        ])
       }
       let carried: Array<string> = []
       if (target && unfinished.length > 0) {
-        const there = new Set((yield* query<{ taskId: string }>(
-          `SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`, [target.id]
-        )).map((r) => r.taskId))
+        const there = new Set(
+          (yield* query<{ taskId: string }>(`SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`, [
+            target.id
+          ])).map((r) => r.taskId)
+        )
         carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
         for (const taskId of carried) {
-          yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [crypto.randomUUID(), target.id, taskId, by, sprint.id])
+          yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [
+            crypto.randomUUID(),
+            target.id,
+            taskId,
+            by,
+            sprint.id
+          ])
         }
-        if (carried.length > 0) changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
+        if (carried.length > 0)
+          changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
       }
       const churn = yield* query<{ added: number; removed: number }>(
         `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
@@ -390,7 +558,10 @@ export const sprintCommands = {
            FROM pm_sprint_tasks WHERE sprint_id = $1`,
         [sprint.id, sprint.startedAt ?? sprint.startDate]
       )
-      const committed = yield* query<{ tasks: number | null; minutes: number | null }>(`SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`, [sprint.id])
+      const committed = yield* query<{ tasks: number | null; minutes: number | null }>(
+        `SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`,
+        [sprint.id]
+      )
       const summary: SprintSummary = {
         committedTasks: committed[0]?.tasks ?? 0,
         committedMinutes: committed[0]?.minutes ?? 0,
@@ -408,5 +579,6 @@ export const sprintCommands = {
       )
       changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
       return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
-    }))
+    })
+  )
 }

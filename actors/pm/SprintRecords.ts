@@ -117,7 +117,8 @@ export const currentMembers = `pm_sprint_tasks st JOIN pm_tasks t ON t.id = st.t
 
 export const sprintRow = (sprintId: string): Step<SprintRow> =>
   Effect.flatMap(query<SprintRow>(`SELECT ${sprintColumns} FROM pm_sprints sp WHERE sp.id = $1`, [sprintId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint")))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint"))
+  )
 
 /** Progress of sprints: for completed ones, as it stood when they completed. */
 const progressOf = (sprintIds: ReadonlyArray<string>) =>
@@ -132,14 +133,23 @@ const progressOf = (sprintIds: ReadonlyArray<string>) =>
         GROUP BY st.sprint_id`,
       [sprintIds]
     ),
-    (rows) => new Map(rows.map((r) => [r.sprintId, {
-      tasks: r.tasks,
-      finished: r.finished,
-      unfinished: r.tasks - r.finished,
-      estimateMinutes: r.minutes,
-      finishedMinutes: r.finishedMinutes,
-      percent: r.tasks === 0 ? 0 : Math.round((r.finished / r.tasks) * 1000) / 10
-    } satisfies SprintProgress] as const))
+    (rows) =>
+      new Map(
+        rows.map(
+          (r) =>
+            [
+              r.sprintId,
+              {
+                tasks: r.tasks,
+                finished: r.finished,
+                unfinished: r.tasks - r.finished,
+                estimateMinutes: r.minutes,
+                finishedMinutes: r.finishedMinutes,
+                percent: r.tasks === 0 ? 0 : Math.round((r.finished / r.tasks) * 1000) / 10
+              } satisfies SprintProgress
+            ] as const
+        )
+      )
   )
 
 const emptyProgress: SprintProgress = { tasks: 0, finished: 0, unfinished: 0, estimateMinutes: 0, finishedMinutes: 0, percent: 0 }
@@ -147,14 +157,17 @@ const emptyProgress: SprintProgress = { tasks: 0, finished: 0, unfinished: 0, es
 const present = (rows: ReadonlyArray<SprintRow>) =>
   Effect.gen(function* () {
     const progress = yield* progressOf(rows.map((r) => r.id))
-    return rows.map(({ committedTasks: _c, committedMinutes: _m, ...row }): Sprint => ({
-      ...row,
-      summary: row.summary ?? null,
-      progress: progress.get(row.id) ?? emptyProgress
-    }))
+    return rows.map(
+      ({ committedTasks: _c, committedMinutes: _m, ...row }): Sprint => ({
+        ...row,
+        summary: row.summary ?? null,
+        progress: progress.get(row.id) ?? emptyProgress
+      })
+    )
   })
 
-export const getSprint = (sprintId: string): Step<Sprint> => Effect.flatMap(sprintRow(sprintId), (row) => Effect.map(present([row]), (items) => items[0]!))
+export const getSprint = (sprintId: string): Step<Sprint> =>
+  Effect.flatMap(sprintRow(sprintId), (row) => Effect.map(present([row]), (items) => items[0]!))
 
 export const listSprints = (spaceId: string, filter: { readonly status?: SprintStatus; readonly sprintGroupId?: string }) =>
   Effect.flatMap(
@@ -182,8 +195,12 @@ export const activeSprintsOf = (workspaceId: string, viewer: Viewer) =>
 export const sprintTasks = (sprintId: string, page: { readonly offset: number; readonly limit: number }) =>
   Effect.gen(function* () {
     const where = `st.sprint_id = $1 AND st.removed_at IS NULL AND t.archived_at IS NULL`
-    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total FROM ${currentMembers} WHERE ${where}`, [sprintId])) as Array<{ total: number }>
-    const rows = yield* query<TaskRow & { addedAt: string; carriedFrom: string | null; outcome: "completed" | "rolled_over" | "backlog" | null }>(
+    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total FROM ${currentMembers} WHERE ${where}`, [
+      sprintId
+    ])) as Array<{ total: number }>
+    const rows = yield* query<
+      TaskRow & { addedAt: string; carriedFrom: string | null; outcome: "completed" | "rolled_over" | "backlog" | null }
+    >(
       `SELECT ${taskColumns}, st.added_at AS "addedAt", st.carried_from AS "carriedFrom", st.outcome
          FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
          JOIN pm_tasks t ON t.id = st.task_id AND t.deleted_at IS NULL AND t.space_id = sp.space_id
@@ -210,7 +227,9 @@ export const backlog = (spaceId: string, viewer: Viewer, page: { readonly offset
       AND NOT EXISTS (SELECT 1 FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
                        WHERE st.task_id = t.id AND st.removed_at IS NULL AND sp.status <> 'completed')`
     const params = [spaceId, viewer.userId, viewer.admin]
-    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params)) as Array<{ total: number }>
+    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params)) as Array<{
+      total: number
+    }>
     const rows = yield* query<TaskRow>(
       `SELECT ${taskColumns} ${taskFrom} WHERE ${where}
         ORDER BY CASE t.priority WHEN 'urgent' THEN 1 WHEN 'high' THEN 2 WHEN 'normal' THEN 3 WHEN 'low' THEN 4 ELSE 5 END, t.due_date NULLS LAST, t.created_at, t.id
@@ -246,9 +265,14 @@ const presentGroups = (rows: ReadonlyArray<GroupRow>) =>
 
 export const groupRow = (groupId: string): Step<GroupRow> =>
   Effect.flatMap(query<GroupRow>(`SELECT ${groupColumns} FROM pm_sprint_groups g WHERE g.id = $1`, [groupId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint group")))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint group"))
+  )
 
-export const getSprintGroup = (groupId: string): Step<SprintGroup> => Effect.flatMap(groupRow(groupId), (row) => Effect.map(presentGroups([row]), (items) => items[0]!))
+export const getSprintGroup = (groupId: string): Step<SprintGroup> =>
+  Effect.flatMap(groupRow(groupId), (row) => Effect.map(presentGroups([row]), (items) => items[0]!))
 
 export const listSprintGroups = (spaceId: string) =>
-  Effect.flatMap(query<GroupRow>(`SELECT ${groupColumns} FROM pm_sprint_groups g WHERE g.space_id = $1 ORDER BY lower(g.name), g.id`, [spaceId]), presentGroups)
+  Effect.flatMap(
+    query<GroupRow>(`SELECT ${groupColumns} FROM pm_sprint_groups g WHERE g.space_id = $1 ORDER BY lower(g.name), g.id`, [spaceId]),
+    presentGroups
+  )

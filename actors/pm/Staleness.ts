@@ -23,7 +23,8 @@ const notShownOnTasks =
 
 /** Task changes after which the parent's subtask count may differ. */
 const altersParent = (change: Change) =>
-  /^task\.(created|deleted|undeleted|restored|moved|recurred|archived|unarchived|duplicated)$/.test(change.type) || "parentTaskId" in change.data
+  /^task\.(created|deleted|undeleted|restored|moved|recurred|archived|unarchived|duplicated)$/.test(change.type) ||
+  "parentTaskId" in change.data
 
 /** Task changes that carry their subtasks along (trash, archive, moves). */
 const cascades = (change: Change) => /^task\.(deleted|undeleted|restored|moved|archived|unarchived)$/.test(change.type)
@@ -37,7 +38,9 @@ export interface Stale {
 const none: Stale = { tasks: [], lists: [], spaces: [] }
 
 const idsOf = (text: string, ids: ReadonlyArray<string>) =>
-  ids.length === 0 ? Effect.succeed([] as ReadonlyArray<string>) : Effect.map(query<{ id: string }>(text, [ids]), (rows) => rows.map((r) => r.id))
+  ids.length === 0
+    ? Effect.succeed([] as ReadonlyArray<string>)
+    : Effect.map(query<{ id: string }>(text, [ids]), (rows) => rows.map((r) => r.id))
 
 /** The read models whose shown state `changes` altered (deduplicated). */
 export const staleReadModels = (changes: ReadonlyArray<Change>): Effect.Effect<Stale, SqlError, Sql> =>
@@ -89,7 +92,9 @@ export const staleReadModels = (changes: ReadonlyArray<Change>): Effect.Effect<S
       for (const id of descendants) tasks.add(id)
     }
     if (parentsOf.size > 0) {
-      for (const id of yield* idsOf(`SELECT parent_task_id AS id FROM pm_tasks WHERE id = ANY($1::text[]) AND parent_task_id IS NOT NULL`, [...parentsOf])) {
+      for (const id of yield* idsOf(`SELECT parent_task_id AS id FROM pm_tasks WHERE id = ANY($1::text[]) AND parent_task_id IS NOT NULL`, [
+        ...parentsOf
+      ])) {
         tasks.add(id)
       }
     }

@@ -36,10 +36,17 @@ export const defaultStatuses: ReadonlyArray<StatusInput> = [
 const columns = `id, name, type, color, position`
 
 export const levelOf = (chain: Chain): { readonly type: ScopeType; readonly id: string } =>
-  chain.listId ? { type: "list", id: chain.listId } : chain.folderId ? { type: "folder", id: chain.folderId } : { type: "space", id: chain.spaceId }
+  chain.listId
+    ? { type: "list", id: chain.listId }
+    : chain.folderId
+      ? { type: "folder", id: chain.folderId }
+      : { type: "space", id: chain.spaceId }
 
 export const ownStatuses = (scopeType: ScopeType, scopeId: string) =>
-  query<Status>(`SELECT ${columns} FROM pm_statuses WHERE scope_type = $1 AND scope_id = $2 ORDER BY position, lower(name)`, [scopeType, scopeId])
+  query<Status>(`SELECT ${columns} FROM pm_statuses WHERE scope_type = $1 AND scope_id = $2 ORDER BY position, lower(name)`, [
+    scopeType,
+    scopeId
+  ])
 
 export interface Effective {
   readonly inheritedFrom: ScopeType
@@ -53,7 +60,11 @@ type ScopedStatus = Status & { scopeType: ScopeType; scopeId: string }
 const pick = (chain: Chain, all: ReadonlyArray<ScopedStatus>): Effective => {
   const level = levelOf(chain)
   const of = (type: ScopeType, id: string | null) => (id ? all.filter((s) => s.scopeType === type && s.scopeId === id) : [])
-  const candidates: Array<[ScopeType, string | null]> = [["list", chain.listId], ["folder", chain.folderId], ["space", chain.spaceId]]
+  const candidates: Array<[ScopeType, string | null]> = [
+    ["list", chain.listId],
+    ["folder", chain.folderId],
+    ["space", chain.spaceId]
+  ]
   for (const [type, id] of candidates) {
     const items = of(type, id)
     if (items.length > 0) {
@@ -61,7 +72,9 @@ const pick = (chain: Chain, all: ReadonlyArray<ScopedStatus>): Effective => {
         inheritedFrom: type,
         sourceId: id!,
         own: type === level.type,
-        items: items.map(({ scopeType: _t, scopeId: _i, ...status }) => status).sort((a, b) => a.position - b.position || a.name.localeCompare(b.name))
+        items: items
+          .map(({ scopeType: _t, scopeId: _i, ...status }) => status)
+          .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name))
       }
     }
   }
@@ -92,7 +105,11 @@ export const statusesOfLists = (listIds: ReadonlyArray<string>): Effect.Effect<M
       `SELECT ${columns}, scope_type AS "scopeType", scope_id AS "scopeId" FROM pm_statuses WHERE scope_id = ANY($1::text[])`,
       [scopeIds]
     )
-    return new Map(lists.map((l) => [l.id, pick({ workspaceId: l.workspaceId, spaceId: l.spaceId, folderId: l.folderId, listId: l.id }, all).items] as const))
+    return new Map(
+      lists.map(
+        (l) => [l.id, pick({ workspaceId: l.workspaceId, spaceId: l.spaceId, folderId: l.folderId, listId: l.id }, all).items] as const
+      )
+    )
   })
 
 /**
@@ -135,18 +152,26 @@ export const closestStatus = <S extends Pick<Status, "name" | "type">>(statuses:
 export const initialStatus = (statuses: ReadonlyArray<Status>): Status | undefined => statuses.find((s) => s.type === "open") ?? statuses[0]
 
 /** A set must start somewhere and finish somewhere; names are unique (case-insensitive). */
-export const checkStatusSet = (statuses: ReadonlyArray<Pick<Status, "name" | "type">>, path = "body.statuses"): Effect.Effect<void, Rejection> => {
+export const checkStatusSet = (
+  statuses: ReadonlyArray<Pick<Status, "name" | "type">>,
+  path = "body.statuses"
+): Effect.Effect<void, Rejection> => {
   const names = new Set<string>()
   for (const [index, status] of statuses.entries()) {
     const key = status.name.trim().toLowerCase()
-    if (names.has(key)) return Effect.fail(reject("invalid", `Duplicate status name "${status.name}"`, [{ path: `${path}.${index}.name`, message: "duplicate" }]))
+    if (names.has(key))
+      return Effect.fail(
+        reject("invalid", `Duplicate status name "${status.name}"`, [{ path: `${path}.${index}.name`, message: "duplicate" }])
+      )
     names.add(key)
   }
   if (!statuses.some((s) => s.type === "open")) {
     return Effect.fail(reject("conflict", "A workflow needs at least one status of type open", [{ path, message: "no open status" }]))
   }
   if (!statuses.some((s) => s.type === "done" || s.type === "closed")) {
-    return Effect.fail(reject("conflict", "A workflow needs at least one status of type done or closed", [{ path, message: "no done or closed status" }]))
+    return Effect.fail(
+      reject("conflict", "A workflow needs at least one status of type done or closed", [{ path, message: "no done or closed status" }])
+    )
   }
   return Effect.void
 }
@@ -157,19 +182,30 @@ export const insertStatuses = (chain: Chain, scopeType: ScopeType, scopeId: stri
       query<Status>(
         `INSERT INTO pm_statuses (id, workspace_id, scope_type, scope_id, name, type, color, position)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
-        [crypto.randomUUID(), chain.workspaceId, scopeType, scopeId, status.name.trim(), status.type, status.color ?? defaultColors[status.type], index + 1]
+        [
+          crypto.randomUUID(),
+          chain.workspaceId,
+          scopeType,
+          scopeId,
+          status.name.trim(),
+          status.type,
+          status.color ?? defaultColors[status.type],
+          index + 1
+        ]
       ),
       (rows) => rows[0]!
-    ))
+    )
+  )
 
 /** Lists whose effective statuses come from this scope. */
 export const listsUsing = (scopeType: ScopeType, scopeId: string) => {
   const noOwn = `NOT EXISTS (SELECT 1 FROM pm_statuses st WHERE st.scope_type = 'list' AND st.scope_id = l.id)`
-  const text = scopeType === "list"
-    ? `SELECT l.id FROM pm_lists l WHERE l.id = $1`
-    : scopeType === "folder"
-    ? `SELECT l.id FROM pm_lists l WHERE l.folder_id = $1 AND l.deleted_at IS NULL AND ${noOwn}`
-    : `SELECT l.id FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND ${noOwn}
+  const text =
+    scopeType === "list"
+      ? `SELECT l.id FROM pm_lists l WHERE l.id = $1`
+      : scopeType === "folder"
+        ? `SELECT l.id FROM pm_lists l WHERE l.folder_id = $1 AND l.deleted_at IS NULL AND ${noOwn}`
+        : `SELECT l.id FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND ${noOwn}
          AND (l.folder_id IS NULL OR NOT EXISTS (SELECT 1 FROM pm_statuses st WHERE st.scope_type = 'folder' AND st.scope_id = l.folder_id))`
   return Effect.map(query<{ id: string }>(text, [scopeId]), (rows) => rows.map((r) => r.id))
 }
@@ -223,12 +259,12 @@ export const renameOnTasks = (listIds: ReadonlyArray<string>, from: string, to: 
   listIds.length === 0
     ? Effect.succeed(0)
     : Effect.map(
-      query<{ id: string }>(
-        `UPDATE pm_tasks SET status = $3, updated_at = now() WHERE list_id = ANY($1::text[]) AND lower(status) = lower($2) RETURNING id`,
-        [listIds, from, to]
-      ),
-      (rows) => rows.length
-    )
+        query<{ id: string }>(
+          `UPDATE pm_tasks SET status = $3, updated_at = now() WHERE list_id = ANY($1::text[]) AND lower(status) = lower($2) RETURNING id`,
+          [listIds, from, to]
+        ),
+        (rows) => rows.length
+      )
 
 // ---------------------------------------------------------------------------
 // Commands on a scope's statuses (the owning actor runs them).
@@ -267,16 +303,36 @@ const remapped = (ref: ScopeRef, listIds: ReadonlyArray<string>, count: number, 
 export const createStatus = (ref: ScopeRef, input: StatusInput & { readonly position?: number }, by: string) =>
   Effect.gen(function* () {
     const { own } = yield* materialize(ref)
-    if (findStatus(own, input.name)) return yield* reject("conflict", `A status named "${input.name.trim()}" already exists here`, [{ path: "body.name", message: "already exists" }])
+    if (findStatus(own, input.name))
+      return yield* reject("conflict", `A status named "${input.name.trim()}" already exists here`, [
+        { path: "body.name", message: "already exists" }
+      ])
     const position = input.position ?? (own.length > 0 ? Math.max(...own.map((s) => s.position)) + 1 : 1)
     const [status] = yield* query<Status>(
       `INSERT INTO pm_statuses (id, workspace_id, scope_type, scope_id, name, type, color, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
-      [crypto.randomUUID(), ref.chain.workspaceId, ref.scopeType, ref.scopeId, input.name.trim(), input.type, input.color ?? defaultColors[input.type], position]
+      [
+        crypto.randomUUID(),
+        ref.chain.workspaceId,
+        ref.scopeType,
+        ref.scopeId,
+        input.name.trim(),
+        input.type,
+        input.color ?? defaultColors[input.type],
+        position
+      ]
     )
-    return { result: status!, changes: [change(whereOf(ref), "status.created", status!.id, { scopeType: ref.scopeType, scopeId: ref.scopeId, ...status! }, by)] }
+    return {
+      result: status!,
+      changes: [change(whereOf(ref), "status.created", status!.id, { scopeType: ref.scopeType, scopeId: ref.scopeId, ...status! }, by)]
+    }
   })
 
-export const updateStatus = (ref: ScopeRef, statusId: string, patch: { readonly name?: string; readonly type?: StatusType; readonly color?: string }, by: string) =>
+export const updateStatus = (
+  ref: ScopeRef,
+  statusId: string,
+  patch: { readonly name?: string; readonly type?: StatusType; readonly color?: string },
+  by: string
+) =>
   Effect.gen(function* () {
     const { status, own, before } = yield* resolveInScope(ref, statusId)
     const name = patch.name?.trim() ?? status.name
@@ -285,17 +341,28 @@ export const updateStatus = (ref: ScopeRef, statusId: string, patch: { readonly 
     }
     const next = own.map((s) => (s.id === status.id ? { ...s, name, type: patch.type ?? s.type } : s))
     yield* checkStatusSet(next, "body.type")
-    const [updated] = yield* query<Status>(
-      `UPDATE pm_statuses SET name = $2, type = $3, color = $4 WHERE id = $1 RETURNING ${columns}`,
-      [status.id, name, patch.type ?? status.type, patch.color ?? status.color]
-    )
+    const [updated] = yield* query<Status>(`UPDATE pm_statuses SET name = $2, type = $3, color = $4 WHERE id = $1 RETURNING ${columns}`, [
+      status.id,
+      name,
+      patch.type ?? status.type,
+      patch.color ?? status.color
+    ])
     const lists = yield* listsUsing(ref.scopeType, ref.scopeId)
     if (name !== status.name) yield* renameOnTasks(lists, status.name, name)
     const moved = yield* remapTasks(lists, before, next, by)
     const changed = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
     return {
       result: updated!,
-      changes: [change(whereOf(ref), "status.updated", updated!.id, { scopeType: ref.scopeType, scopeId: ref.scopeId, previousName: status.name, ...changed }, by), ...remapped(ref, lists, moved, by)]
+      changes: [
+        change(
+          whereOf(ref),
+          "status.updated",
+          updated!.id,
+          { scopeType: ref.scopeType, scopeId: ref.scopeId, previousName: status.name, ...changed },
+          by
+        ),
+        ...remapped(ref, lists, moved, by)
+      ]
     }
   })
 
@@ -305,14 +372,19 @@ export const deleteStatus = (ref: ScopeRef, statusId: string, moveTo: string | u
     const next = own.filter((s) => s.id !== status.id)
     yield* checkStatusSet(next, "path.statusId")
     if (moveTo !== undefined && !findStatus(next, moveTo)) {
-      return yield* reject("invalid", `No status "${moveTo}" remains to move tasks to`, [{ path: "query.moveTo", message: "unknown status" }])
+      return yield* reject("invalid", `No status "${moveTo}" remains to move tasks to`, [
+        { path: "query.moveTo", message: "unknown status" }
+      ])
     }
     yield* query(`DELETE FROM pm_statuses WHERE id = $1`, [status.id])
     const lists = yield* listsUsing(ref.scopeType, ref.scopeId)
     const moved = yield* remapTasks(lists, before, next, by, moveTo ? { [status.name]: moveTo } : {})
     return {
       result: { deleted: status.id, tasksMoved: moved },
-      changes: [change(whereOf(ref), "status.deleted", status.id, { scopeType: ref.scopeType, scopeId: ref.scopeId, name: status.name }, by), ...remapped(ref, lists, moved, by)]
+      changes: [
+        change(whereOf(ref), "status.deleted", status.id, { scopeType: ref.scopeType, scopeId: ref.scopeId, name: status.name }, by),
+        ...remapped(ref, lists, moved, by)
+      ]
     }
   })
 
@@ -321,7 +393,9 @@ export const reorderStatuses = (ref: ScopeRef, statusIds: ReadonlyArray<string>,
     const effective = yield* effectiveStatuses(ref.chain)
     const known = new Set(effective.items.map((s) => s.id))
     if (statusIds.length !== known.size || new Set(statusIds).size !== statusIds.length || statusIds.some((id) => !known.has(id))) {
-      return yield* reject("invalid", "statusIds must list every status of this workflow exactly once", [{ path: "body.statusIds", message: "not a permutation of the statuses" }])
+      return yield* reject("invalid", "statusIds must list every status of this workflow exactly once", [
+        { path: "body.statusIds", message: "not a permutation of the statuses" }
+      ])
     }
     const { own } = yield* materialize(ref)
     const names = statusIds.map((id) => effective.items.find((s) => s.id === id)!.name)
@@ -329,16 +403,27 @@ export const reorderStatuses = (ref: ScopeRef, statusIds: ReadonlyArray<string>,
       yield* query(`UPDATE pm_statuses SET position = $2 WHERE id = $1`, [findStatus(own, name)!.id, index + 1])
     }
     const items = yield* ownStatuses(ref.scopeType, ref.scopeId)
-    return { result: { items }, changes: [change(whereOf(ref), "statuses.reordered", ref.scopeId, { scopeType: ref.scopeType, order: items.map((s) => s.name) }, by)] }
+    return {
+      result: { items },
+      changes: [change(whereOf(ref), "statuses.reordered", ref.scopeId, { scopeType: ref.scopeType, order: items.map((s) => s.name) }, by)]
+    }
   })
 
-export const replaceStatuses = (ref: ScopeRef, statuses: ReadonlyArray<StatusInput>, mapping: Readonly<Record<string, string>> | undefined, by: string) =>
+export const replaceStatuses = (
+  ref: ScopeRef,
+  statuses: ReadonlyArray<StatusInput>,
+  mapping: Readonly<Record<string, string>> | undefined,
+  by: string
+) =>
   Effect.gen(function* () {
     yield* checkStatusSet(statuses)
     const before = (yield* effectiveStatuses(ref.chain)).items
     if (mapping) {
       for (const [from, to] of Object.entries(mapping)) {
-        if (!findStatus(statuses as Array<Status>, to)) return yield* reject("invalid", `Mapping target "${to}" is not in the new statuses`, [{ path: `body.mapping.${from}`, message: "unknown status" }])
+        if (!findStatus(statuses as Array<Status>, to))
+          return yield* reject("invalid", `Mapping target "${to}" is not in the new statuses`, [
+            { path: `body.mapping.${from}`, message: "unknown status" }
+          ])
       }
     }
     yield* query(`DELETE FROM pm_statuses WHERE scope_type = $1 AND scope_id = $2`, [ref.scopeType, ref.scopeId])
@@ -347,7 +432,16 @@ export const replaceStatuses = (ref: ScopeRef, statuses: ReadonlyArray<StatusInp
     const moved = yield* remapTasks(lists, before, items, by, mapping)
     return {
       result: { items, tasksMoved: moved },
-      changes: [change(whereOf(ref), "statuses.replaced", ref.scopeId, { scopeType: ref.scopeType, statuses: items.map((s) => ({ name: s.name, type: s.type })) }, by), ...remapped(ref, lists, moved, by)]
+      changes: [
+        change(
+          whereOf(ref),
+          "statuses.replaced",
+          ref.scopeId,
+          { scopeType: ref.scopeType, statuses: items.map((s) => ({ name: s.name, type: s.type })) },
+          by
+        ),
+        ...remapped(ref, lists, moved, by)
+      ]
     }
   })
 
@@ -362,6 +456,9 @@ export const resetStatuses = (ref: ScopeRef, by: string) =>
     const moved = yield* remapTasks(lists, own, after.items, by)
     return {
       result: { inheritedFrom: after.inheritedFrom, sourceId: after.sourceId, own: false, items: after.items, tasksMoved: moved },
-      changes: [change(whereOf(ref), "statuses.reset", ref.scopeId, { scopeType: ref.scopeType, inheritedFrom: after.inheritedFrom }, by), ...remapped(ref, lists, moved, by)]
+      changes: [
+        change(whereOf(ref), "statuses.reset", ref.scopeId, { scopeType: ref.scopeType, inheritedFrom: after.inheritedFrom }, by),
+        ...remapped(ref, lists, moved, by)
+      ]
     }
   })

@@ -32,11 +32,18 @@ const nextPosition = (table: "pm_spaces" | "pm_folders" | "pm_lists", column: st
 const changedFields = (patch: object) => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
 
 /** Sets positions 1..n in the given order; `ids` must be exactly the current members of the set. */
-const reorder = (table: "pm_spaces" | "pm_folders" | "pm_lists", current: ReadonlyArray<string>, ids: ReadonlyArray<string>, path: string) =>
+const reorder = (
+  table: "pm_spaces" | "pm_folders" | "pm_lists",
+  current: ReadonlyArray<string>,
+  ids: ReadonlyArray<string>,
+  path: string
+) =>
   Effect.gen(function* () {
     const known = new Set(current)
     if (ids.length !== known.size || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
-      return yield* reject("invalid", `${path.split(".").pop()} must list every item exactly once`, [{ path, message: "not a permutation of the current items" }])
+      return yield* reject("invalid", `${path.split(".").pop()} must list every item exactly once`, [
+        { path, message: "not a permutation of the current items" }
+      ])
     }
     for (const [index, id] of ids.entries()) yield* query(`UPDATE ${table} SET position = $2 WHERE id = $1`, [id, index + 1])
   })
@@ -49,7 +56,8 @@ const statusTemplates = (scopeType: ScopeType, scopeId: string) =>
 
 const fieldTemplates = (scopeType: ScopeType, scopeId: string) =>
   Effect.map(fieldsOfScope(scopeType, scopeId), (items) =>
-    items.map((f) => ({ name: f.name, type: f.type, description: f.description, required: f.required, config: f.config })))
+    items.map((f) => ({ name: f.name, type: f.type, description: f.description, required: f.required, config: f.config }))
+  )
 
 const listTemplate = (listId: string) =>
   Effect.gen(function* () {
@@ -68,7 +76,10 @@ const folderTemplate = (folderId: string) =>
   Effect.gen(function* () {
     const folder = yield* getFolder(folderId)
     const statuses = yield* statusTemplates("folder", folder.id)
-    const lists = yield* query<{ id: string }>(`SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`, [folder.id])
+    const lists = yield* query<{ id: string }>(
+      `SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
+      [folder.id]
+    )
     return {
       name: folder.name,
       description: folder.description,
@@ -83,7 +94,10 @@ const folderTemplate = (folderId: string) =>
 export const spaceTemplate = (spaceId: string) =>
   Effect.gen(function* () {
     const space = yield* getSpace(spaceId)
-    const folders = yield* query<{ id: string }>(`SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`, [space.id])
+    const folders = yield* query<{ id: string }>(
+      `SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
+      [space.id]
+    )
     const lists = yield* query<{ id: string }>(
       `SELECT id FROM pm_lists WHERE space_id = $1 AND folder_id IS NULL AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
       [space.id]
@@ -102,16 +116,34 @@ export const spaceTemplate = (spaceId: string) =>
   })
 
 const insertFields = (workspaceId: string, scopeType: ScopeType, scopeId: string, fields: ReadonlyArray<FieldTemplate>, by: string) =>
-  Effect.forEach(fields, (field, index) => {
-    const config = field.config ?? {}
-    // Options get fresh ids: values never travel with a template.
-    const fresh = config.options ? { ...config, options: config.options.map((o) => ({ id: crypto.randomUUID(), name: o.name, color: o.color ?? null })) } : config
-    return query(
-      `INSERT INTO pm_custom_fields (id, workspace_id, scope_type, scope_id, name, type, description, required, config, position, created_by)
+  Effect.forEach(
+    fields,
+    (field, index) => {
+      const config = field.config ?? {}
+      // Options get fresh ids: values never travel with a template.
+      const fresh = config.options
+        ? { ...config, options: config.options.map((o) => ({ id: crypto.randomUUID(), name: o.name, color: o.color ?? null })) }
+        : config
+      return query(
+        `INSERT INTO pm_custom_fields (id, workspace_id, scope_type, scope_id, name, type, description, required, config, position, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [crypto.randomUUID(), workspaceId, scopeType, scopeId, field.name, field.type, field.description ?? "", field.required ?? false, fresh, index + 1, by]
-    )
-  }, { discard: true })
+        [
+          crypto.randomUUID(),
+          workspaceId,
+          scopeType,
+          scopeId,
+          field.name,
+          field.type,
+          field.description ?? "",
+          field.required ?? false,
+          fresh,
+          index + 1,
+          by
+        ]
+      )
+    },
+    { discard: true }
+  )
 
 interface NewList {
   readonly workspaceId: string
@@ -136,22 +168,60 @@ export const insertList = (input: NewList, by: string) =>
     }
     const id = crypto.randomUUID()
     const shortId = yield* nextShortId(input.workspaceId, "L")
-    const position = yield* nextPosition("pm_lists", input.folderId ? "folder_id" : "space_id", input.folderId ?? input.spaceId, input.folderId ? "" : "AND folder_id IS NULL")
+    const position = yield* nextPosition(
+      "pm_lists",
+      input.folderId ? "folder_id" : "space_id",
+      input.folderId ?? input.spaceId,
+      input.folderId ? "" : "AND folder_id IS NULL"
+    )
     const [row] = yield* query<any>(
       `INSERT INTO pm_lists AS l (id, workspace_id, space_id, folder_id, short_id, name, description, color, priority, start_date, due_date, owner_id, position, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${listColumns}`,
-      [id, input.workspaceId, input.spaceId, input.folderId, shortId, input.name.trim(), input.description ?? "", input.color ?? null, input.priority ?? null,
-        input.startDate ?? null, input.dueDate ?? null, input.ownerId ?? null, position, by]
+      [
+        id,
+        input.workspaceId,
+        input.spaceId,
+        input.folderId,
+        shortId,
+        input.name.trim(),
+        input.description ?? "",
+        input.color ?? null,
+        input.priority ?? null,
+        input.startDate ?? null,
+        input.dueDate ?? null,
+        input.ownerId ?? null,
+        position,
+        by
+      ]
     )
     const chain = { workspaceId: input.workspaceId, spaceId: input.spaceId, folderId: input.folderId, listId: id }
     if (input.statuses?.length) yield* insertStatuses(chain, "list", id, input.statuses)
     if (input.customFields?.length) yield* insertFields(input.workspaceId, "list", id, input.customFields, by)
     const list = toList({ ...row, ownStatuses: (input.statuses?.length ?? 0) > 0 })
-    const changes = [change({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId: list.id }, "list.created", list.id, { name: list.name, folderId: list.folderId, shortId: list.shortId }, by)]
+    const changes = [
+      change(
+        { workspaceId: list.workspaceId, spaceId: list.spaceId, listId: list.id },
+        "list.created",
+        list.id,
+        { name: list.name, folderId: list.folderId, shortId: list.shortId },
+        by
+      )
+    ]
     return { list, changes }
   })
 
-const insertFolder = (input: { workspaceId: string; spaceId: string; name: string; description?: string; color?: string | null; statuses?: ReadonlyArray<StatusInput>; customFields?: ReadonlyArray<FieldTemplate> }, by: string) =>
+const insertFolder = (
+  input: {
+    workspaceId: string
+    spaceId: string
+    name: string
+    description?: string
+    color?: string | null
+    statuses?: ReadonlyArray<StatusInput>
+    customFields?: ReadonlyArray<FieldTemplate>
+  },
+  by: string
+) =>
   Effect.gen(function* () {
     const id = crypto.randomUUID()
     const shortId = yield* nextShortId(input.workspaceId, "F")
@@ -160,10 +230,21 @@ const insertFolder = (input: { workspaceId: string; spaceId: string; name: strin
       `INSERT INTO pm_folders (id, workspace_id, space_id, short_id, name, description, color, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [id, input.workspaceId, input.spaceId, shortId, input.name.trim(), input.description ?? "", input.color ?? null, position, by]
     )
-    if (input.statuses?.length) yield* insertStatuses({ workspaceId: input.workspaceId, spaceId: input.spaceId, folderId: id, listId: null }, "folder", id, input.statuses)
+    if (input.statuses?.length)
+      yield* insertStatuses(
+        { workspaceId: input.workspaceId, spaceId: input.spaceId, folderId: id, listId: null },
+        "folder",
+        id,
+        input.statuses
+      )
     if (input.customFields?.length) yield* insertFields(input.workspaceId, "folder", id, input.customFields, by)
     const folder = yield* getFolder(id)
-    return { folder, changes: [change({ workspaceId: input.workspaceId, spaceId: input.spaceId }, "folder.created", id, { name: folder.name, shortId }, by)] as Array<Change> }
+    return {
+      folder,
+      changes: [
+        change({ workspaceId: input.workspaceId, spaceId: input.spaceId }, "folder.created", id, { name: folder.name, shortId }, by)
+      ] as Array<Change>
+    }
   })
 
 /** Creates a space from a template (the structure only: statuses, fields, folders, lists). */
@@ -175,20 +256,41 @@ export const insertSpace = (workspaceId: string, template: SpaceTemplate & { rea
     yield* query(
       `INSERT INTO pm_spaces (id, workspace_id, short_id, name, description, color, is_private, position, features, task_defaults, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [id, workspaceId, shortId, template.name.trim(), template.description ?? "", template.color ?? null, template.isPrivate ?? false, position,
-        template.features ?? {}, template.taskDefaults ?? {}, by]
+      [
+        id,
+        workspaceId,
+        shortId,
+        template.name.trim(),
+        template.description ?? "",
+        template.color ?? null,
+        template.isPrivate ?? false,
+        position,
+        template.features ?? {},
+        template.taskDefaults ?? {},
+        by
+      ]
     )
     if (template.isPrivate) yield* query(`INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $2)`, [id, by])
     const chain = { workspaceId, spaceId: id, folderId: null, listId: null }
     yield* insertStatuses(chain, "space", id, template.statuses?.length ? template.statuses : defaultStatuses)
     yield* insertFields(workspaceId, "space", id, template.customFields ?? [], by)
-    const changes: Array<Change> = [change({ workspaceId, spaceId: id }, "space.created", id, { name: template.name.trim(), shortId, isPrivate: template.isPrivate ?? false }, by)]
+    const changes: Array<Change> = [
+      change(
+        { workspaceId, spaceId: id },
+        "space.created",
+        id,
+        { name: template.name.trim(), shortId, isPrivate: template.isPrivate ?? false },
+        by
+      )
+    ]
     for (const folderTemplate of template.folders ?? []) {
       const created = yield* insertFolder({ workspaceId, spaceId: id, ...folderTemplate }, by)
       changes.push(...created.changes)
-      for (const list of folderTemplate.lists ?? []) changes.push(...(yield* insertList({ workspaceId, spaceId: id, folderId: created.folder.id, ...list }, by)).changes)
+      for (const list of folderTemplate.lists ?? [])
+        changes.push(...(yield* insertList({ workspaceId, spaceId: id, folderId: created.folder.id, ...list }, by)).changes)
     }
-    for (const list of template.lists ?? []) changes.push(...(yield* insertList({ workspaceId, spaceId: id, folderId: null, ...list }, by)).changes)
+    for (const list of template.lists ?? [])
+      changes.push(...(yield* insertList({ workspaceId, spaceId: id, folderId: null, ...list }, by)).changes)
     return { space: yield* getSpace(id), changes }
   })
 
@@ -206,7 +308,11 @@ export const SpaceInput = Schema.Struct({
   features: Schema.optionalKey(FeaturesPatch)
 })
 
-export const SpaceImport = Schema.Struct({ template: SpaceTemplate, name: Schema.optionalKey(Name()), isPrivate: Schema.optionalKey(Schema.Boolean) })
+export const SpaceImport = Schema.Struct({
+  template: SpaceTemplate,
+  name: Schema.optionalKey(Name()),
+  isPrivate: Schema.optionalKey(Schema.Boolean)
+})
 
 const Nothing = Schema.Struct({})
 const FolderRef = Schema.Struct({ folderId: Id })
@@ -221,7 +327,8 @@ export const FolderMove = Schema.Struct({ spaceId: Id })
 export const ListMove = Schema.Struct({ spaceId: Schema.optionalKey(Id), folderId: Schema.optionalKey(Schema.NullOr(Id)) })
 export const ListCopy = Schema.Struct({ ...CopyInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) })
 
-const ensureStatusSet = (statuses: ReadonlyArray<StatusInput> | undefined) => (statuses === undefined ? Effect.void : checkStatusSet(statuses))
+const ensureStatusSet = (statuses: ReadonlyArray<StatusInput> | undefined) =>
+  statuses === undefined ? Effect.void : checkStatusSet(statuses)
 
 /** Re-points every task of `listIds` after they moved: new space, and statuses the new place lacks. */
 const afterListsMoved = (listIds: ReadonlyArray<string>, before: Map<string, ReadonlyArray<{ name: string; type: any }>>, by: string) =>
@@ -269,13 +376,18 @@ const statusesBefore = (listIds: ReadonlyArray<string>) =>
     const map = new Map<string, ReadonlyArray<{ name: string; type: any }>>()
     for (const listId of listIds) {
       const list = yield* getList(listId)
-      map.set(listId, (yield* effectiveStatuses({ workspaceId: list.workspaceId, spaceId: list.spaceId, folderId: list.folderId, listId })).items)
+      map.set(
+        listId,
+        (yield* effectiveStatuses({ workspaceId: list.workspaceId, spaceId: list.spaceId, folderId: list.folderId, listId })).items
+      )
     }
     return map
   })
 
-const inWorkspace = <A extends { workspaceId: string }>(workspaceId: string, what: string) => (located: A) =>
-  located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such ${what}`))
+const inWorkspace =
+  <A extends { workspaceId: string }>(workspaceId: string, what: string) =>
+  (located: A) =>
+    located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such ${what}`))
 
 export const workspaceStructureCommands = {
   createSpace: command(SpaceInput, Space, (input, by, workspaceId) =>
@@ -283,56 +395,102 @@ export const workspaceStructureCommands = {
       yield* ensureStatusSet(input.statuses)
       const { space, changes } = yield* insertSpace(workspaceId, input, by)
       return { result: space, changes }
-    })),
+    })
+  ),
 
   reorderSpaces: command(SpaceOrder, Schema.Struct({ spaceIds: Schema.Array(Id) }), (input, by, workspaceId) =>
     Effect.gen(function* () {
-      const current = yield* query<{ id: string }>(`SELECT id FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [workspaceId])
-      yield* reorder("pm_spaces", current.map((r) => r.id), input.spaceIds, "body.spaceIds")
-      return { result: { spaceIds: input.spaceIds }, changes: [change({ workspaceId }, "spaces.reordered", workspaceId, { order: input.spaceIds }, by)] }
-    })),
+      const current = yield* query<{ id: string }>(
+        `SELECT id FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
+        [workspaceId]
+      )
+      yield* reorder(
+        "pm_spaces",
+        current.map((r) => r.id),
+        input.spaceIds,
+        "body.spaceIds"
+      )
+      return {
+        result: { spaceIds: input.spaceIds },
+        changes: [change({ workspaceId }, "spaces.reordered", workspaceId, { order: input.spaceIds }, by)]
+      }
+    })
+  ),
 
   importSpace: command(SpaceImport, Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* ensureStatusSet(input.template.statuses?.length ? input.template.statuses : undefined)
-      const { space, changes } = yield* insertSpace(workspaceId, { ...input.template, ...(input.name ? { name: input.name } : {}), isPrivate: input.isPrivate ?? false }, by)
+      const { space, changes } = yield* insertSpace(
+        workspaceId,
+        { ...input.template, ...(input.name ? { name: input.name } : {}), isPrivate: input.isPrivate ?? false },
+        by
+      )
       return { result: space, changes }
-    })),
+    })
+  ),
 
   duplicateSpace: command(Schema.Struct({ spaceId: Id, ...CopyInput.fields }), Space, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const source = yield* getSpace(input.spaceId)
       if (source.workspaceId !== workspaceId) return yield* reject("not_found", "No such space")
       const template = yield* spaceTemplate(source.id)
-      const { space, changes } = yield* insertSpace(workspaceId, { ...template, name: input.name ?? `${source.name} (copy)`, isPrivate: source.isPrivate }, by)
-      return { result: space, changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)] }
-    })),
+      const { space, changes } = yield* insertSpace(
+        workspaceId,
+        { ...template, name: input.name ?? `${source.name} (copy)`, isPrivate: source.isPrivate },
+        by
+      )
+      return {
+        result: space,
+        changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)]
+      }
+    })
+  ),
 
   moveFolder: command(Schema.Struct({ folderId: Id, ...FolderMove.fields }), Folder, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const folder = yield* Effect.flatMap(locateFolder(input.folderId), inWorkspace(workspaceId, "folder"))
       yield* Effect.flatMap(locateSpace(input.spaceId), inWorkspace(workspaceId, "space"))
       if (folder.spaceId === input.spaceId) return { result: yield* getFolder(input.folderId), changes: [] }
-      const lists = (yield* query<{ id: string }>(`SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL`, [input.folderId])).map((r) => r.id)
+      const lists = (yield* query<{ id: string }>(`SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL`, [
+        input.folderId
+      ])).map((r) => r.id)
       const before = yield* statusesBefore(lists)
       const position = yield* nextPosition("pm_folders", "space_id", input.spaceId)
-      yield* query(`UPDATE pm_folders SET space_id = $2, position = $3, updated_at = now() WHERE id = $1`, [input.folderId, input.spaceId, position])
+      yield* query(`UPDATE pm_folders SET space_id = $2, position = $3, updated_at = now() WHERE id = $1`, [
+        input.folderId,
+        input.spaceId,
+        position
+      ])
       yield* query(`UPDATE pm_lists SET space_id = $2, updated_at = now() WHERE folder_id = $1`, [input.folderId, input.spaceId])
       const moved = yield* afterListsMoved(lists, before, by)
       return {
         result: yield* getFolder(input.folderId),
         changes: [
-          change({ workspaceId, spaceId: folder.spaceId }, "folder.moved", input.folderId, { fromSpaceId: folder.spaceId, toSpaceId: input.spaceId, tasksRemapped: moved }, by),
-          change({ workspaceId, spaceId: input.spaceId }, "folder.moved", input.folderId, { fromSpaceId: folder.spaceId, toSpaceId: input.spaceId }, by)
+          change(
+            { workspaceId, spaceId: folder.spaceId },
+            "folder.moved",
+            input.folderId,
+            { fromSpaceId: folder.spaceId, toSpaceId: input.spaceId, tasksRemapped: moved },
+            by
+          ),
+          change(
+            { workspaceId, spaceId: input.spaceId },
+            "folder.moved",
+            input.folderId,
+            { fromSpaceId: folder.spaceId, toSpaceId: input.spaceId },
+            by
+          )
         ]
       }
-    })),
+    })
+  ),
 
   moveList: command(Schema.Struct({ listId: Id, ...ListMove.fields }), List, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
       let spaceId = input.spaceId ?? list.spaceId
-      const folderId: string | null = input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
+      const folderId: string | null =
+        input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
       if (folderId !== null) {
         const folder = yield* Effect.flatMap(locateFolder(folderId), inWorkspace(workspaceId, "folder"))
         if (input.spaceId && folder.spaceId !== input.spaceId) {
@@ -344,18 +502,31 @@ export const workspaceStructureCommands = {
       }
       if (spaceId === list.spaceId && folderId === list.folderId) return { result: yield* getList(input.listId), changes: [] }
       const before = yield* statusesBefore([input.listId])
-      const position = yield* nextPosition("pm_lists", folderId ? "folder_id" : "space_id", folderId ?? spaceId, folderId ? "" : "AND folder_id IS NULL")
-      yield* query(`UPDATE pm_lists SET space_id = $2, folder_id = $3, position = $4, updated_at = now() WHERE id = $1`, [input.listId, spaceId, folderId, position])
+      const position = yield* nextPosition(
+        "pm_lists",
+        folderId ? "folder_id" : "space_id",
+        folderId ?? spaceId,
+        folderId ? "" : "AND folder_id IS NULL"
+      )
+      yield* query(`UPDATE pm_lists SET space_id = $2, folder_id = $3, position = $4, updated_at = now() WHERE id = $1`, [
+        input.listId,
+        spaceId,
+        folderId,
+        position
+      ])
       const moved = yield* afterListsMoved([input.listId], before, by)
       const data = { from: { spaceId: list.spaceId, folderId: list.folderId }, to: { spaceId, folderId }, tasksRemapped: moved }
       return {
         result: yield* getList(input.listId),
         changes: [
           change({ workspaceId, spaceId: list.spaceId, listId: list.listId }, "list.moved", input.listId, data, by),
-          ...(spaceId !== list.spaceId ? [change({ workspaceId, spaceId, listId: input.listId }, "list.moved", input.listId, data, by)] : [])
+          ...(spaceId !== list.spaceId
+            ? [change({ workspaceId, spaceId, listId: input.listId }, "list.moved", input.listId, data, by)]
+            : [])
         ]
       }
-    }))
+    })
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -398,7 +569,9 @@ const spaceWhere = (workspaceId: string, spaceId: string) => ({ workspaceId, spa
 
 /** The folder, which must be in this space. */
 const folderOf = (spaceId: string, folderId: string) =>
-  Effect.flatMap(locateFolder(folderId), (f) => (f.spaceId === spaceId ? Effect.succeed(f) : Effect.fail(reject("not_found", "No such folder"))))
+  Effect.flatMap(locateFolder(folderId), (f) =>
+    f.spaceId === spaceId ? Effect.succeed(f) : Effect.fail(reject("not_found", "No such folder"))
+  )
 
 const setArchived = (table: "pm_spaces" | "pm_folders" | "pm_lists", id: string, archived: boolean) =>
   query(`UPDATE ${table} SET archived_at = ${archived ? "now()" : "NULL"}, updated_at = now() WHERE id = $1`, [id])
@@ -426,45 +599,69 @@ export const spaceStructureCommands = {
   updateSpace: command(SpacePatch, Space, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
-      yield* query(
-        `UPDATE pm_spaces SET name = $2, description = $3, color = $4, is_private = $5, updated_at = now() WHERE id = $1`,
-        [spaceId, patch.name?.trim() ?? space.name, patch.description ?? space.description, patch.color === undefined ? space.color : patch.color, patch.isPrivate ?? space.isPrivate]
-      )
+      yield* query(`UPDATE pm_spaces SET name = $2, description = $3, color = $4, is_private = $5, updated_at = now() WHERE id = $1`, [
+        spaceId,
+        patch.name?.trim() ?? space.name,
+        patch.description ?? space.description,
+        patch.color === undefined ? space.color : patch.color,
+        patch.isPrivate ?? space.isPrivate
+      ])
       // Whoever makes a space private stays in it.
-      if (patch.isPrivate && !space.isPrivate) yield* query(`INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING`, [spaceId, by])
-      return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.updated", spaceId, changedFields(patch), by)] }
-    })),
+      if (patch.isPrivate && !space.isPrivate)
+        yield* query(`INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING`, [spaceId, by])
+      return {
+        result: yield* getSpace(spaceId),
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.updated", spaceId, changedFields(patch), by)]
+      }
+    })
+  ),
 
   archiveSpace: command(Nothing, Space, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (space.archived) return yield* reject("conflict", "The space is already archived")
       yield* setArchived("pm_spaces", spaceId, true)
-      return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.archived", spaceId, {}, by)] }
-    })),
+      return {
+        result: yield* getSpace(spaceId),
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.archived", spaceId, {}, by)]
+      }
+    })
+  ),
 
   restoreSpace: command(Nothing, Space, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (!space.archived) return yield* reject("conflict", "The space is not archived")
       yield* setArchived("pm_spaces", spaceId, false)
-      return { result: yield* getSpace(spaceId), changes: [change(spaceWhere(space.workspaceId, spaceId), "space.restored", spaceId, {}, by)] }
-    })),
+      return {
+        result: yield* getSpace(spaceId),
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.restored", spaceId, {}, by)]
+      }
+    })
+  ),
 
   deleteSpace: command(Nothing, Schema.Void, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const counts = yield* cascadeDelete("space_id", spaceId, "pm_spaces", by)
-      return { result: undefined, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.deleted", spaceId, { name: space.name, ...counts }, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.deleted", spaceId, { name: space.name, ...counts }, by)]
+      }
+    })
+  ),
 
   updateFeatures: command(FeaturesPatch, Features, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const features = { ...space.features, ...changedFields(patch) }
       yield* query(`UPDATE pm_spaces SET features = $2, updated_at = now() WHERE id = $1`, [spaceId, features])
-      return { result: features, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.features_updated", spaceId, changedFields(patch), by)] }
-    })),
+      return {
+        result: features,
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.features_updated", spaceId, changedFields(patch), by)]
+      }
+    })
+  ),
 
   updateTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, spaceId) =>
     Effect.gen(function* () {
@@ -472,29 +669,53 @@ export const spaceStructureCommands = {
       if (patch.assigneeIds) yield* requireMembers(space.workspaceId, patch.assigneeIds, "body.assigneeIds")
       const defaults = { ...space.taskDefaults, ...patch }
       yield* query(`UPDATE pm_spaces SET task_defaults = $2, updated_at = now() WHERE id = $1`, [spaceId, defaults])
-      return { result: defaults, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.task_defaults_updated", spaceId, { ...patch }, by)] }
-    })),
+      return {
+        result: defaults,
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.task_defaults_updated", spaceId, { ...patch }, by)]
+      }
+    })
+  ),
 
   addMember: command(MemberInput, MemberInput, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (!space.isPrivate) return yield* reject("conflict", "Only private spaces have members; every workspace member sees this space")
       yield* requireMembers(space.workspaceId, [input.userId], "body.userId")
-      const added = yield* query(`INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`, [spaceId, input.userId, by])
+      const added = yield* query(
+        `INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`,
+        [spaceId, input.userId, by]
+      )
       if (added.length === 0) return yield* reject("conflict", "Already a member of this space")
       return {
         result: { userId: input.userId },
-        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_added", spaceId, { userId: input.userId }, by, notifyUsers([input.userId], "watching", `You were added to the space ${space.name}`, by))]
+        changes: [
+          change(
+            spaceWhere(space.workspaceId, spaceId),
+            "space.member_added",
+            spaceId,
+            { userId: input.userId },
+            by,
+            notifyUsers([input.userId], "watching", `You were added to the space ${space.name}`, by)
+          )
+        ]
       }
-    })),
+    })
+  ),
 
   removeMember: command(MemberInput, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
-      const removed = yield* query(`DELETE FROM pm_space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [spaceId, input.userId])
+      const removed = yield* query(`DELETE FROM pm_space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [
+        spaceId,
+        input.userId
+      ])
       if (removed.length === 0) return yield* reject("not_found", "Not a member of this space")
-      return { result: undefined, changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_removed", spaceId, { userId: input.userId }, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_removed", spaceId, { userId: input.userId }, by)]
+      }
+    })
+  ),
 
   createFolder: command(FolderInput, Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -502,7 +723,8 @@ export const spaceStructureCommands = {
       yield* ensureStatusSet(input.statuses)
       const { folder, changes } = yield* insertFolder({ workspaceId: space.workspaceId, spaceId, ...input }, by)
       return { result: folder, changes }
-    })),
+    })
+  ),
 
   updateFolder: command(Schema.Struct({ folderId: Id, ...FolderPatch.fields }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
@@ -510,72 +732,137 @@ export const spaceStructureCommands = {
       yield* folderOf(spaceId, folderId)
       const folder = yield* getFolder(folderId)
       yield* query(`UPDATE pm_folders SET name = $2, description = $3, color = $4, updated_at = now() WHERE id = $1`, [
-        folderId, patch.name?.trim() ?? folder.name, patch.description ?? folder.description, patch.color === undefined ? folder.color : patch.color
+        folderId,
+        patch.name?.trim() ?? folder.name,
+        patch.description ?? folder.description,
+        patch.color === undefined ? folder.color : patch.color
       ])
-      return { result: yield* getFolder(folderId), changes: [change(spaceWhere(folder.workspaceId, spaceId), "folder.updated", folderId, changedFields(patch), by)] }
-    })),
+      return {
+        result: yield* getFolder(folderId),
+        changes: [change(spaceWhere(folder.workspaceId, spaceId), "folder.updated", folderId, changedFields(patch), by)]
+      }
+    })
+  ),
 
   archiveFolder: command(Schema.Struct({ folderId: Id, archived: Schema.Boolean }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       yield* folderOf(spaceId, input.folderId)
       const folder = yield* getFolder(input.folderId)
-      if (folder.archived === input.archived) return yield* reject("conflict", input.archived ? "The folder is already archived" : "The folder is not archived")
+      if (folder.archived === input.archived)
+        return yield* reject("conflict", input.archived ? "The folder is already archived" : "The folder is not archived")
       yield* setArchived("pm_folders", input.folderId, input.archived)
-      return { result: yield* getFolder(input.folderId), changes: [change(spaceWhere(folder.workspaceId, spaceId), input.archived ? "folder.archived" : "folder.restored", input.folderId, {}, by)] }
-    })),
+      return {
+        result: yield* getFolder(input.folderId),
+        changes: [
+          change(spaceWhere(folder.workspaceId, spaceId), input.archived ? "folder.archived" : "folder.restored", input.folderId, {}, by)
+        ]
+      }
+    })
+  ),
 
   deleteFolder: command(FolderRef, Schema.Void, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const counts = yield* cascadeDelete("folder_id", input.folderId, "pm_folders", by)
-      return { result: undefined, changes: [change(spaceWhere(located.workspaceId, spaceId), "folder.deleted", input.folderId, counts, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [change(spaceWhere(located.workspaceId, spaceId), "folder.deleted", input.folderId, counts, by)]
+      }
+    })
+  ),
 
   reorderFolders: command(FolderOrder, Schema.Struct({ folderIds: Schema.Array(Id) }), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
-      const current = yield* query<{ id: string }>(`SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [spaceId])
-      yield* reorder("pm_folders", current.map((r) => r.id), input.folderIds, "body.folderIds")
-      return { result: { folderIds: input.folderIds }, changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)] }
-    })),
+      const current = yield* query<{ id: string }>(
+        `SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
+        [spaceId]
+      )
+      yield* reorder(
+        "pm_folders",
+        current.map((r) => r.id),
+        input.folderIds,
+        "body.folderIds"
+      )
+      return {
+        result: { folderIds: input.folderIds },
+        changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)]
+      }
+    })
+  ),
 
   duplicateFolder: command(Schema.Struct({ folderId: Id, ...CopyInput.fields }), Folder, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const template = yield* folderTemplate(input.folderId)
-      const created = yield* insertFolder({ workspaceId: located.workspaceId, spaceId, ...template, name: input.name ?? `${template.name} (copy)` }, by)
+      const created = yield* insertFolder(
+        { workspaceId: located.workspaceId, spaceId, ...template, name: input.name ?? `${template.name} (copy)` },
+        by
+      )
       const changes = [...created.changes]
-      for (const list of template.lists) changes.push(...(yield* insertList({ workspaceId: located.workspaceId, spaceId, folderId: created.folder.id, ...list }, by)).changes)
+      for (const list of template.lists)
+        changes.push(
+          ...(yield* insertList({ workspaceId: located.workspaceId, spaceId, folderId: created.folder.id, ...list }, by)).changes
+        )
       return { result: created.folder, changes }
-    })),
+    })
+  ),
 
   createList: command(Schema.Struct({ ...ListInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) }), List, (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (input.folderId) yield* folderOf(spaceId, input.folderId)
-      const { list, changes } = yield* insertList({ ...input, workspaceId: space.workspaceId, spaceId, folderId: input.folderId ?? null }, by)
-      return { result: list, changes }
-    })),
-
-  reorderLists: command(Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Order }), Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }), (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
-      if (input.folderId) yield* folderOf(spaceId, input.folderId)
-      const current = yield* query<{ id: string }>(
-        input.folderId
-          ? `SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`
-          : `SELECT id FROM pm_lists WHERE space_id = $1 AND folder_id IS NULL AND deleted_at IS NULL AND archived_at IS NULL`,
-        [input.folderId ?? spaceId]
+      const { list, changes } = yield* insertList(
+        { ...input, workspaceId: space.workspaceId, spaceId, folderId: input.folderId ?? null },
+        by
       )
-      yield* reorder("pm_lists", current.map((r) => r.id), input.listIds, "body.listIds")
-      return { result: { folderId: input.folderId, listIds: input.listIds }, changes: [change(spaceWhere(space.workspaceId, spaceId), "lists.reordered", input.folderId ?? spaceId, { folderId: input.folderId, order: input.listIds }, by)] }
-    }))
+      return { result: list, changes }
+    })
+  ),
+
+  reorderLists: command(
+    Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Order }),
+    Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const space = yield* getSpace(spaceId)
+        if (input.folderId) yield* folderOf(spaceId, input.folderId)
+        const current = yield* query<{ id: string }>(
+          input.folderId
+            ? `SELECT id FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`
+            : `SELECT id FROM pm_lists WHERE space_id = $1 AND folder_id IS NULL AND deleted_at IS NULL AND archived_at IS NULL`,
+          [input.folderId ?? spaceId]
+        )
+        yield* reorder(
+          "pm_lists",
+          current.map((r) => r.id),
+          input.listIds,
+          "body.listIds"
+        )
+        return {
+          result: { folderId: input.folderId, listIds: input.listIds },
+          changes: [
+            change(
+              spaceWhere(space.workspaceId, spaceId),
+              "lists.reordered",
+              input.folderId ?? spaceId,
+              { folderId: input.folderId, order: input.listIds },
+              by
+            )
+          ]
+        }
+      })
+  )
 }
 
 // ---------------------------------------------------------------------------
 // List actor: the list itself.
 
-const listWhere = (list: { workspaceId: string; spaceId: string; id: string }) => ({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId: list.id })
+const listWhere = (list: { workspaceId: string; spaceId: string; id: string }) => ({
+  workspaceId: list.workspaceId,
+  spaceId: list.spaceId,
+  listId: list.id
+})
 
 export const listStructureCommands = {
   updateList: command(ListPatch, List, (patch, by, listId) =>
@@ -590,24 +877,35 @@ export const listStructureCommands = {
         `UPDATE pm_lists SET name = $2, description = $3, color = $4, priority = $5, start_date = $6, due_date = $7, owner_id = $8, updated_at = now() WHERE id = $1`,
         [listId, next.name.trim(), next.description, next.color, next.priority, next.startDate, next.dueDate, next.ownerId]
       )
-      const notify = patch.ownerId && patch.ownerId !== list.ownerId ? notifyUsers([patch.ownerId], "assigned", `You own the list ${next.name}`, by) : []
-      return { result: yield* getList(listId), changes: [change(listWhere(list), "list.updated", listId, changedFields(patch), by, notify)] }
-    })),
+      const notify =
+        patch.ownerId && patch.ownerId !== list.ownerId ? notifyUsers([patch.ownerId], "assigned", `You own the list ${next.name}`, by) : []
+      return {
+        result: yield* getList(listId),
+        changes: [change(listWhere(list), "list.updated", listId, changedFields(patch), by, notify)]
+      }
+    })
+  ),
 
   archiveList: command(Schema.Struct({ archived: Schema.Boolean }), List, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
-      if (list.archived === input.archived) return yield* reject("conflict", input.archived ? "The list is already archived" : "The list is not archived")
+      if (list.archived === input.archived)
+        return yield* reject("conflict", input.archived ? "The list is already archived" : "The list is not archived")
       yield* setArchived("pm_lists", listId, input.archived)
-      return { result: yield* getList(listId), changes: [change(listWhere(list), input.archived ? "list.archived" : "list.restored", listId, {}, by)] }
-    })),
+      return {
+        result: yield* getList(listId),
+        changes: [change(listWhere(list), input.archived ? "list.archived" : "list.restored", listId, {}, by)]
+      }
+    })
+  ),
 
   deleteList: command(Nothing, Schema.Void, (_, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const counts = yield* cascadeDelete("id", listId, "pm_lists", by)
       return { result: undefined, changes: [change(listWhere(list), "list.deleted", listId, { name: list.name, tasks: counts.tasks }, by)] }
-    })),
+    })
+  ),
 
   updateListTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, listId) =>
     Effect.gen(function* () {
@@ -616,7 +914,8 @@ export const listStructureCommands = {
       const defaults = { ...list.taskDefaults, ...patch }
       yield* query(`UPDATE pm_lists SET task_defaults = $2, updated_at = now() WHERE id = $1`, [listId, defaults])
       return { result: defaults, changes: [change(listWhere(list), "list.task_defaults_updated", listId, { ...patch }, by)] }
-    })),
+    })
+  ),
 
   duplicateList: command(ListCopy, List, (input, by, listId) =>
     Effect.gen(function* () {
@@ -624,13 +923,28 @@ export const listStructureCommands = {
       const folderId = input.folderId === undefined ? list.folderId : input.folderId
       if (folderId) {
         const folder = yield* locateFolder(folderId)
-        if (folder.spaceId !== list.spaceId) return yield* reject("invalid", "The folder must be in the list's space", [{ path: "body.folderId", message: "another space" }])
+        if (folder.spaceId !== list.spaceId)
+          return yield* reject("invalid", "The folder must be in the list's space", [{ path: "body.folderId", message: "another space" }])
       }
       const template = yield* listTemplate(listId)
-      const { list: copy, changes } = yield* insertList({ ...template, workspaceId: list.workspaceId, spaceId: list.spaceId, folderId, name: input.name ?? `${list.name} (copy)`, priority: list.priority, startDate: list.startDate, dueDate: list.dueDate, ownerId: list.ownerId }, by)
+      const { list: copy, changes } = yield* insertList(
+        {
+          ...template,
+          workspaceId: list.workspaceId,
+          spaceId: list.spaceId,
+          folderId,
+          name: input.name ?? `${list.name} (copy)`,
+          priority: list.priority,
+          startDate: list.startDate,
+          dueDate: list.dueDate,
+          ownerId: list.ownerId
+        },
+        by
+      )
       yield* query(`UPDATE pm_lists SET task_defaults = $2 WHERE id = $1`, [copy.id, list.taskDefaults])
       return { result: yield* getList(copy.id), changes }
-    })),
+    })
+  ),
 
   /** Archives every finished (done or closed) task of the list. */
   archiveClosedTasks: command(Nothing, Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }), (_, by, listId) =>
@@ -645,5 +959,6 @@ export const listStructureCommands = {
         result: { archived: archived.length, taskIds: archived.map((r) => r.id) },
         changes: archived.map((r) => change({ ...listWhere(list), taskId: r.id }, "task.archived", r.id, {}, by))
       }
-    }))
+    })
+  )
 }

@@ -55,7 +55,8 @@ const archivedCondition = (alias: string, filter: ArchivedFilter = "exclude") =>
 
 export const getSpace = (spaceId: string) =>
   Effect.flatMap(query<any>(`SELECT ${spaceColumns} FROM pm_spaces s WHERE s.id = $1 AND s.deleted_at IS NULL`, [spaceId]), (rows) =>
-    rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", "No such space")))
+    rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", "No such space"))
+  )
 
 export const listSpaces = (workspaceId: string, viewer: Viewer, archived: ArchivedFilter = "exclude") =>
   Effect.map(
@@ -73,11 +74,13 @@ export const getSpaceByShortId = (workspaceId: string, shortId: string, viewer: 
       `SELECT ${spaceColumns} FROM pm_spaces s WHERE s.workspace_id = $1 AND s.short_id = $2 AND s.deleted_at IS NULL AND ${visibleSpace("s", 3, 4)}`,
       [workspaceId, shortId.toUpperCase(), viewer.userId, viewer.admin]
     ),
-    (rows) => (rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", `No space with short id ${shortId}`))))
+    (rows) => (rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", `No space with short id ${shortId}`)))
+  )
 
 export const getFolder = (folderId: string) =>
   Effect.flatMap(query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.id = $1 AND f.deleted_at IS NULL`, [folderId]), (rows) =>
-    rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", "No such folder")))
+    rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", "No such folder"))
+  )
 
 export const listFolders = (spaceId: string, archived: ArchivedFilter = "exclude") =>
   Effect.map(
@@ -90,17 +93,26 @@ export const listFolders = (spaceId: string, archived: ArchivedFilter = "exclude
 
 export const getFolderByShortId = (workspaceId: string, shortId: string) =>
   Effect.flatMap(
-    query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.workspace_id = $1 AND f.short_id = $2 AND f.deleted_at IS NULL`, [workspaceId, shortId.toUpperCase()]),
-    (rows) => (rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", `No folder with short id ${shortId}`))))
+    query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.workspace_id = $1 AND f.short_id = $2 AND f.deleted_at IS NULL`, [
+      workspaceId,
+      shortId.toUpperCase()
+    ]),
+    (rows) => (rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", `No folder with short id ${shortId}`)))
+  )
 
 export const getList = (listId: string) =>
   Effect.flatMap(query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.id = $1 AND l.deleted_at IS NULL`, [listId]), (rows) =>
-    rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", "No such list")))
+    rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", "No such list"))
+  )
 
 export const getListByShortId = (workspaceId: string, shortId: string) =>
   Effect.flatMap(
-    query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.workspace_id = $1 AND l.short_id = $2 AND l.deleted_at IS NULL`, [workspaceId, shortId.toUpperCase()]),
-    (rows) => (rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", `No list with short id ${shortId}`))))
+    query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.workspace_id = $1 AND l.short_id = $2 AND l.deleted_at IS NULL`, [
+      workspaceId,
+      shortId.toUpperCase()
+    ]),
+    (rows) => (rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", `No list with short id ${shortId}`)))
+  )
 
 /** Lists directly in a space (`folderId` null) or in a folder. */
 export const listLists = (where: { readonly spaceId: string; readonly folderId: string | null }, archived: ArchivedFilter = "exclude") =>
@@ -159,7 +171,14 @@ const countsByListSql = (where: string) => `
    GROUP BY g.list_id`
 
 type CountsRow = TaskCounts & { readonly listId: string }
-const countsOfRow = ({ total, open, active, done, closed, overdue }: TaskCounts): TaskCounts => ({ total, open, active, done, closed, overdue })
+const countsOfRow = ({ total, open, active, done, closed, overdue }: TaskCounts): TaskCounts => ({
+  total,
+  open,
+  active,
+  done,
+  closed,
+  overdue
+})
 
 /**
  * Task counts by status type for every list of a scope (tasks whose status
@@ -187,7 +206,9 @@ export const countsOf = (counts: Map<string, TaskCounts>, listId: string) => cou
 /** A space as a tree: its folders with their lists, then its folderless lists, each with task counts. One statement. */
 export const spaceTree = (space: Space, archived: ArchivedFilter = "exclude") =>
   Effect.gen(function* () {
-    const rows = yield* query<CountsRow & { kind: "folder" | "list"; id: string; shortId: string; name: string; archived: boolean; folderId: string | null }>(
+    const rows = yield* query<
+      CountsRow & { kind: "folder" | "list"; id: string; shortId: string; name: string; archived: boolean; folderId: string | null }
+    >(
       `WITH counts AS (${countsByListSql("t.space_id = $1")})
        SELECT 'folder' AS kind, f.id, f.short_id AS "shortId", f.name, f.archived_at IS NOT NULL AS archived, NULL::text AS "folderId",
               0 AS total, 0 AS open, 0 AS active, 0 AS done, 0 AS closed, 0 AS overdue, f.position, f.created_at
@@ -202,20 +223,28 @@ export const spaceTree = (space: Space, archived: ArchivedFilter = "exclude") =>
       [space.id]
     )
     const lists = rows.filter((row) => row.kind === "list")
-    const listNode = (list: (typeof rows)[number]) => ({ id: list.id, shortId: list.shortId, name: list.name, archived: list.archived, taskCounts: countsOfRow(list) })
+    const listNode = (list: (typeof rows)[number]) => ({
+      id: list.id,
+      shortId: list.shortId,
+      name: list.name,
+      archived: list.archived,
+      taskCounts: countsOfRow(list)
+    })
     return {
       id: space.id,
       shortId: space.shortId,
       name: space.name,
       isPrivate: space.isPrivate,
       archived: space.archived,
-      folders: rows.filter((row) => row.kind === "folder").map((folder) => ({
-        id: folder.id,
-        shortId: folder.shortId,
-        name: folder.name,
-        archived: folder.archived,
-        lists: lists.filter((l) => l.folderId === folder.id).map(listNode)
-      })),
+      folders: rows
+        .filter((row) => row.kind === "folder")
+        .map((folder) => ({
+          id: folder.id,
+          shortId: folder.shortId,
+          name: folder.name,
+          archived: folder.archived,
+          lists: lists.filter((l) => l.folderId === folder.id).map(listNode)
+        })),
       lists: lists.filter((l) => l.folderId === null).map(listNode)
     }
   })

@@ -50,14 +50,19 @@ export type CountDimension = typeof CountDimension.Type
 export const TaskCountsBy = Schema.Struct({
   groupBy: CountDimension,
   total: Schema.Number,
-  items: Schema.Array(Schema.Struct({
-    key: Schema.String,
-    label: Schema.String,
-    count: Schema.Number,
-    unfinished: Schema.Number,
-    estimateMinutes: Schema.Number
-  }))
-}).annotate({ identifier: "TaskCountsBy", description: "A task with several assignees or tags counts once in each of their groups (and once in total)" })
+  items: Schema.Array(
+    Schema.Struct({
+      key: Schema.String,
+      label: Schema.String,
+      count: Schema.Number,
+      unfinished: Schema.Number,
+      estimateMinutes: Schema.Number
+    })
+  )
+}).annotate({
+  identifier: "TaskCountsBy",
+  description: "A task with several assignees or tags counts once in each of their groups (and once in total)"
+})
 export type TaskCountsBy = typeof TaskCountsBy.Type
 
 const typeOrder: Record<string, number> = { open: 0, active: 1, done: 2, closed: 3 }
@@ -86,7 +91,14 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
       query<Raw>(`SELECT ${select}, ${measures}, ${total} ${taskFrom} ${join} WHERE ${where} GROUP BY ${group}`, params)
     let items: Array<{ key: string; label: string; count: number; unfinished: number; estimateMinutes: number; rank: number | string }>
     const plain = (rows: ReadonlyArray<Raw>, rank: (r: Raw) => number | string, fallback: string) =>
-      rows.map((r) => ({ key: r.key ?? "none", label: r.label ?? fallback, count: r.count, unfinished: r.unfinished, estimateMinutes: r.minutes, rank: rank(r) }))
+      rows.map((r) => ({
+        key: r.key ?? "none",
+        label: r.label ?? fallback,
+        count: r.count,
+        unfinished: r.unfinished,
+        estimateMinutes: r.minutes,
+        rank: rank(r)
+      }))
     let rows: ReadonlyArray<Raw>
     switch (groupBy) {
       case "status":
@@ -99,11 +111,21 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
              FROM g JOIN pm_lists l ON l.id = g.list_id ${effectiveStatusJoin("l", "g.key")}`,
           params
         )
-        const merged = new Map<string, { key: string; label: string; count: number; unfinished: number; estimateMinutes: number; rank: number | string }>()
+        const merged = new Map<
+          string,
+          { key: string; label: string; count: number; unfinished: number; estimateMinutes: number; rank: number | string }
+        >()
         for (const row of rows) {
           const type = row.statusType ?? "open"
           const key = groupBy === "status" ? row.key! : type
-          const entry = merged.get(key) ?? { key, label: groupBy === "status" ? row.statusName ?? row.label! : type, count: 0, unfinished: 0, estimateMinutes: 0, rank: typeOrder[type]! }
+          const entry = merged.get(key) ?? {
+            key,
+            label: groupBy === "status" ? (row.statusName ?? row.label!) : type,
+            count: 0,
+            unfinished: 0,
+            estimateMinutes: 0,
+            rank: typeOrder[type]!
+          }
           entry.count += row.count
           entry.unfinished += row.unfinished
           entry.estimateMinutes += row.minutes
@@ -125,7 +147,11 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
         items = plain(rows, (r) => (r.label ?? "").toLowerCase(), "")
         break
       case "tag":
-        rows = yield* grouped(`lower(g.name) AS key, min(g.name) AS label`, "LEFT JOIN pm_task_tags tt ON tt.task_id = t.id LEFT JOIN pm_tags g ON g.id = tt.tag_id", "lower(g.name)")
+        rows = yield* grouped(
+          `lower(g.name) AS key, min(g.name) AS label`,
+          "LEFT JOIN pm_task_tags tt ON tt.task_id = t.id LEFT JOIN pm_tags g ON g.id = tt.tag_id",
+          "lower(g.name)"
+        )
         items = plain(rows, (r) => (r.key === null ? "\uffff" : r.key), "No tag")
         break
       case "assignee":
@@ -138,12 +164,23 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
         )
         items = rows.map((r) => {
           const label = r.key === null ? "Unassigned" : r.user?.email || r.user?.name || r.key
-          return { key: r.key ?? "unassigned", label, count: r.count, unfinished: r.unfinished, estimateMinutes: r.minutes, rank: r.key === null ? "\uffff" : label.toLowerCase() }
+          return {
+            key: r.key ?? "unassigned",
+            label,
+            count: r.count,
+            unfinished: r.unfinished,
+            estimateMinutes: r.minutes,
+            rank: r.key === null ? "\uffff" : label.toLowerCase()
+          }
         })
         break
       }
     }
-    items.sort((a, b) => (typeof a.rank === "number" && typeof b.rank === "number" ? a.rank - b.rank : String(a.rank).localeCompare(String(b.rank))) || b.count - a.count)
+    items.sort(
+      (a, b) =>
+        (typeof a.rank === "number" && typeof b.rank === "number" ? a.rank - b.rank : String(a.rank).localeCompare(String(b.rank))) ||
+        b.count - a.count
+    )
     return { groupBy, total: rows[0]?.total ?? 0, items: items.map(({ rank: _r, ...item }) => item) } satisfies TaskCountsBy
   })
 
@@ -151,7 +188,8 @@ export const countsBy = (scope: AggregateScope, groupBy: CountDimension) =>
 // Distributions
 
 export const DistributionField = Schema.Literals(["due_date", "time_estimate", "age"]).annotate({
-  description: "due_date: unfinished tasks by when they are due; time_estimate: tasks by estimate; age: unfinished tasks by how long ago they were created"
+  description:
+    "due_date: unfinished tasks by when they are due; time_estimate: tasks by estimate; age: unfinished tasks by how long ago they were created"
 })
 export type DistributionField = typeof DistributionField.Type
 
@@ -208,35 +246,63 @@ export const distribution = (scope: AggregateScope, field: DistributionField) =>
     const total = rows.reduce((sum, r) => sum + r.count, 0)
     const minutes = rows.reduce((sum, r) => sum + r.minutes, 0)
     const estimated = rows.reduce((sum, r) => sum + r.estimated, 0)
-    const summary: Record<string, number> = field === "time_estimate"
-      ? { totalMinutes: minutes, estimatedTasks: estimated, averageMinutes: estimated === 0 ? 0 : round(minutes / estimated) }
-      : field === "due_date"
-      ? { withDueDate: total - count(buckets.length - 1), overdue: count(0) }
-      : { unfinished: total }
-    return { field, total, buckets: buckets.map((b, i) => ({ key: b.key, label: b.label, count: count(i) })), summary } satisfies Distribution
+    const summary: Record<string, number> =
+      field === "time_estimate"
+        ? { totalMinutes: minutes, estimatedTasks: estimated, averageMinutes: estimated === 0 ? 0 : round(minutes / estimated) }
+        : field === "due_date"
+          ? { withDueDate: total - count(buckets.length - 1), overdue: count(0) }
+          : { unfinished: total }
+    return {
+      field,
+      total,
+      buckets: buckets.map((b, i) => ({ key: b.key, label: b.label, count: count(i) })),
+      summary
+    } satisfies Distribution
   })
 
 // ---------------------------------------------------------------------------
 // Workload
 
 export const Workload = Schema.Struct({
-  items: Schema.Array(Schema.Struct({
-    user: Schema.NullOr(UserRef).annotate({ description: "null: the unassigned work" }),
-    openTasks: Schema.Number,
-    overdueTasks: Schema.Number,
-    dueThisWeek: Schema.Number,
-    estimateMinutes: Schema.Number,
-    byPriority: Schema.Struct({ urgent: Schema.Number, high: Schema.Number, normal: Schema.Number, low: Schema.Number, none: Schema.Number }),
-    utilization: Schema.NullOr(Schema.Number).annotate({ description: "estimateMinutes in percent of the capacity asked for" })
-  }))
-}).annotate({ identifier: "Workload", description: "Unfinished work per assignee, heaviest first; a task with several assignees counts for each" })
+  items: Schema.Array(
+    Schema.Struct({
+      user: Schema.NullOr(UserRef).annotate({ description: "null: the unassigned work" }),
+      openTasks: Schema.Number,
+      overdueTasks: Schema.Number,
+      dueThisWeek: Schema.Number,
+      estimateMinutes: Schema.Number,
+      byPriority: Schema.Struct({
+        urgent: Schema.Number,
+        high: Schema.Number,
+        normal: Schema.Number,
+        low: Schema.Number,
+        none: Schema.Number
+      }),
+      utilization: Schema.NullOr(Schema.Number).annotate({ description: "estimateMinutes in percent of the capacity asked for" })
+    })
+  )
+}).annotate({
+  identifier: "Workload",
+  description: "Unfinished work per assignee, heaviest first; a task with several assignees counts for each"
+})
 export type Workload = typeof Workload.Type
 
 export const workload = (scope: AggregateScope, capacityMinutes: number | undefined) =>
   Effect.gen(function* () {
     const params: Array<unknown> = []
     const where = scopeWhere(scope, params)
-    const rows = yield* query<{ userId: string | null; open: number; overdue: number; week: number; minutes: number; urgent: number; high: number; normal: number; low: number; none: number }>(
+    const rows = yield* query<{
+      userId: string | null
+      open: number
+      overdue: number
+      week: number
+      minutes: number
+      urgent: number
+      high: number
+      normal: number
+      low: number
+      none: number
+    }>(
       `SELECT a.user_id AS "userId", count(*)::int AS open,
               count(*) FILTER (WHERE t.due_date < now())::int AS overdue,
               count(*) FILTER (WHERE t.due_date >= now() AND t.due_date < now() + interval '7 days')::int AS week,
@@ -250,7 +316,7 @@ export const workload = (scope: AggregateScope, capacityMinutes: number | undefi
     )
     const users = yield* userRefs(rows.map((r) => r.userId).filter((id): id is string => id !== null))
     const items = rows.map((r) => ({
-      user: r.userId === null ? null : users.get(r.userId) ?? { id: r.userId, email: "", name: "" },
+      user: r.userId === null ? null : (users.get(r.userId) ?? { id: r.userId, email: "", name: "" }),
       openTasks: r.open,
       overdueTasks: r.overdue,
       dueThisWeek: r.week,
@@ -258,7 +324,9 @@ export const workload = (scope: AggregateScope, capacityMinutes: number | undefi
       byPriority: { urgent: r.urgent, high: r.high, normal: r.normal, low: r.low, none: r.none },
       utilization: capacityMinutes === undefined || r.userId === null ? null : round((r.minutes / capacityMinutes) * 100)
     }))
-    items.sort((a, b) => (a.user === null ? 1 : 0) - (b.user === null ? 1 : 0) || b.estimateMinutes - a.estimateMinutes || b.openTasks - a.openTasks)
+    items.sort(
+      (a, b) => (a.user === null ? 1 : 0) - (b.user === null ? 1 : 0) || b.estimateMinutes - a.estimateMinutes || b.openTasks - a.openTasks
+    )
     return { items } satisfies Workload
   })
 
@@ -269,8 +337,15 @@ export const Throughput = Schema.Struct({
   from: Schema.String,
   to: Schema.String,
   days: Schema.Array(Schema.Struct({ date: Schema.String, created: Schema.Number, closed: Schema.Number })),
-  totals: Schema.Struct({ created: Schema.Number, closed: Schema.Number, net: Schema.Number.annotate({ description: "created − closed: how the open work grew" }) })
-}).annotate({ identifier: "Throughput", description: "Tasks created and tasks finished per UTC day (a task finished, reopened and finished again counts each time)" })
+  totals: Schema.Struct({
+    created: Schema.Number,
+    closed: Schema.Number,
+    net: Schema.Number.annotate({ description: "created − closed: how the open work grew" })
+  })
+}).annotate({
+  identifier: "Throughput",
+  description: "Tasks created and tasks finished per UTC day (a task finished, reopened and finished again counts each time)"
+})
 export type Throughput = typeof Throughput.Type
 
 export interface DayRange {
@@ -325,10 +400,18 @@ export const CycleTime = Schema.Struct({
   count: Schema.Number,
   cycleHours: Stats.annotate({ description: "From first entering an active status (else creation) to finishing" }),
   leadHours: Stats.annotate({ description: "From creation to finishing" }),
-  items: Schema.Array(Schema.Struct({
-    taskId: Id, shortId: Schema.String, name: Schema.String, createdAt: Timestamp, startedAt: Schema.NullOr(Timestamp), closedAt: Timestamp,
-    cycleHours: Schema.Number, leadHours: Schema.Number
-  }))
+  items: Schema.Array(
+    Schema.Struct({
+      taskId: Id,
+      shortId: Schema.String,
+      name: Schema.String,
+      createdAt: Timestamp,
+      startedAt: Schema.NullOr(Timestamp),
+      closedAt: Timestamp,
+      cycleHours: Schema.Number,
+      leadHours: Schema.Number
+    })
+  )
 }).annotate({ identifier: "CycleTime", description: "Tasks finished in the range (still finished now), slowest first" })
 export type CycleTime = typeof CycleTime.Type
 
@@ -351,7 +434,14 @@ export const cycleTime = (scope: AggregateScope, range: DayRange, limit: number)
     const params: Array<unknown> = []
     const where = scopeWhere(scope, params, "include")
     params.push(`${range.from}T00:00:00Z`, `${dayAfter(range.to)}T00:00:00Z`)
-    const rows = yield* query<{ taskId: string; shortId: string; name: string; createdAt: string; startedAt: string | null; closedAt: string }>(
+    const rows = yield* query<{
+      taskId: string
+      shortId: string
+      name: string
+      createdAt: string
+      startedAt: string | null
+      closedAt: string
+    }>(
       `SELECT t.id AS "taskId", t.short_id AS "shortId", t.name, t.created_at AS "createdAt", t.closed_at AS "closedAt",
               (SELECT min(h.entered_at) FROM pm_task_status_history h WHERE h.task_id = t.id AND h.status_type = 'active') AS "startedAt"
          ${taskFrom} WHERE ${where} AND t.closed_at >= $${params.length - 1}::timestamptz AND t.closed_at < $${params.length}::timestamptz`,
@@ -360,7 +450,12 @@ export const cycleTime = (scope: AggregateScope, range: DayRange, limit: number)
     const hours = (from: string, to: string) => Math.max(0, (Date.parse(to) - Date.parse(from)) / 3_600_000)
     const items = rows.map((r) => {
       const started = r.startedAt !== null && Date.parse(r.startedAt) <= Date.parse(r.closedAt) ? r.startedAt : null
-      return { ...r, startedAt: started, cycleHours: round(hours(started ?? r.createdAt, r.closedAt)), leadHours: round(hours(r.createdAt, r.closedAt)) }
+      return {
+        ...r,
+        startedAt: started,
+        cycleHours: round(hours(started ?? r.createdAt, r.closedAt)),
+        leadHours: round(hours(r.createdAt, r.closedAt))
+      }
     })
     items.sort((a, b) => b.cycleHours - a.cycleHours || a.taskId.localeCompare(b.taskId))
     return {
@@ -387,7 +482,9 @@ export const overdue = (scope: AggregateScope, limit: number, now = Date.now()) 
   Effect.gen(function* () {
     const params: Array<unknown> = []
     const where = `${scopeWhere(scope, params)} AND t.due_date < now() AND t.closed_at IS NULL`
-    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params)) as Array<{ total: number }>
+    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params)) as Array<{
+      total: number
+    }>
     const rows = yield* query<TaskRow>(`SELECT ${taskColumns} ${taskFrom} WHERE ${where} ORDER BY t.due_date, t.id LIMIT ${limit}`, params)
     const perUser = yield* query<{ userId: string | null; n: number }>(
       `SELECT a.user_id AS "userId", count(*)::int AS n ${taskFrom} LEFT JOIN pm_task_assignees a ON a.task_id = t.id WHERE ${where} GROUP BY a.user_id ORDER BY 2 DESC`,
@@ -397,7 +494,10 @@ export const overdue = (scope: AggregateScope, limit: number, now = Date.now()) 
     const tasks = yield* hydrate(rows)
     return {
       total,
-      byAssignee: perUser.map((r) => ({ user: r.userId === null ? null : users.get(r.userId) ?? { id: r.userId, email: "", name: "" }, count: r.n })),
+      byAssignee: perUser.map((r) => ({
+        user: r.userId === null ? null : (users.get(r.userId) ?? { id: r.userId, email: "", name: "" }),
+        count: r.n
+      })),
       items: tasks.map((task) => ({ daysOverdue: Math.max(0, Math.floor((now - Date.parse(task.dueDate!)) / DAY)), task }))
     } satisfies Overdue
   })
@@ -409,11 +509,19 @@ export const GraphRelationType = Schema.Literals(["blocks", "relates_to", "dupli
 export type GraphRelationType = typeof GraphRelationType.Type
 
 export const RelationshipGraph = Schema.Struct({
-  nodes: Schema.Array(Schema.Struct({
-    id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, statusType: Schema.String, finished: Schema.Boolean, listId: Id,
-    inScope: Schema.Boolean.annotate({ description: "False for a related task outside the scope" }),
-    degree: Schema.Number
-  })),
+  nodes: Schema.Array(
+    Schema.Struct({
+      id: Id,
+      shortId: Schema.String,
+      name: Schema.String,
+      status: Schema.String,
+      statusType: Schema.String,
+      finished: Schema.Boolean,
+      listId: Id,
+      inScope: Schema.Boolean.annotate({ description: "False for a related task outside the scope" }),
+      degree: Schema.Number
+    })
+  ),
   edges: Schema.Array(Schema.Struct({ id: Id, type: GraphRelationType, source: Id, target: Id })),
   stats: Schema.Struct({
     nodes: Schema.Number,
@@ -442,17 +550,25 @@ export const relationshipGraph = (scope: AggregateScope, types: ReadonlyArray<Gr
     const visibleParams: Array<unknown> = []
     const visibleWhere = filterSql({ workspaceId: scope.workspaceId, viewer: scope.viewer, archived: "include" }, visibleParams)
     visibleParams.push(endpointIds)
-    const nodes = endpointIds.length === 0 ? [] : yield* query<{ id: string; shortId: string; name: string; status: string; listId: string; finished: boolean }>(
-      `SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.list_id AS "listId", t.closed_at IS NOT NULL AS finished
+    const nodes =
+      endpointIds.length === 0
+        ? []
+        : yield* query<{ id: string; shortId: string; name: string; status: string; listId: string; finished: boolean }>(
+            `SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.list_id AS "listId", t.closed_at IS NOT NULL AS finished
          ${taskFrom} WHERE ${visibleWhere} AND t.id = ANY($${visibleParams.length}::text[])`,
-      visibleParams
-    )
+            visibleParams
+          )
     const inScopeParams: Array<unknown> = []
     const inScopeWhere = scopeWhere(scope, inScopeParams)
     inScopeParams.push(endpointIds)
-    const inScope = new Set(endpointIds.length === 0 ? [] : (yield* query<{ id: string }>(
-      `SELECT t.id ${taskFrom} WHERE ${inScopeWhere} AND t.id = ANY($${inScopeParams.length}::text[])`, inScopeParams
-    )).map((r) => r.id))
+    const inScope = new Set(
+      endpointIds.length === 0
+        ? []
+        : (yield* query<{ id: string }>(
+            `SELECT t.id ${taskFrom} WHERE ${inScopeWhere} AND t.id = ANY($${inScopeParams.length}::text[])`,
+            inScopeParams
+          )).map((r) => r.id)
+    )
     const visible = new Map(nodes.map((n) => [n.id, n] as const))
     const kept = edges.filter((e) => visible.has(e.source) && visible.has(e.target))
     const statuses = yield* statusesOfLists(nodes.map((n) => n.listId))
@@ -485,15 +601,20 @@ export const relationshipGraph = (scope: AggregateScope, types: ReadonlyArray<Gr
       const chain = chainFrom(id, new Set([id]))
       if (chain.length > longest.length) longest = chain
     }
-    const blocked = new Set(kept.filter((e) => e.type === "blocks" && !visible.get(e.source)!.finished && !visible.get(e.target)!.finished).map((e) => e.target))
+    const blocked = new Set(
+      kept.filter((e) => e.type === "blocks" && !visible.get(e.source)!.finished && !visible.get(e.target)!.finished).map((e) => e.target)
+    )
     const count = (type: GraphRelationType) => kept.filter((e) => e.type === type).length
     return {
-      nodes: nodes.map((n) => ({
-        ...n,
-        statusType: statuses.get(n.listId)?.find((s) => s.name.toLowerCase() === n.status.toLowerCase())?.type ?? (n.finished ? "done" : "open"),
-        inScope: inScope.has(n.id),
-        degree: degree.get(n.id) ?? 0
-      })).sort((a, b) => b.degree - a.degree || a.shortId.localeCompare(b.shortId)),
+      nodes: nodes
+        .map((n) => ({
+          ...n,
+          statusType:
+            statuses.get(n.listId)?.find((s) => s.name.toLowerCase() === n.status.toLowerCase())?.type ?? (n.finished ? "done" : "open"),
+          inScope: inScope.has(n.id),
+          degree: degree.get(n.id) ?? 0
+        }))
+        .sort((a, b) => b.degree - a.degree || a.shortId.localeCompare(b.shortId)),
       edges: kept,
       stats: {
         nodes: nodes.length,
@@ -511,12 +632,23 @@ export const relationshipGraph = (scope: AggregateScope, types: ReadonlyArray<Gr
 export const VotingResults = Schema.Struct({
   totalVotes: Schema.Number,
   voters: Schema.Number.annotate({ description: "Distinct members who voted" }),
-  items: Schema.Array(Schema.Struct({
-    taskId: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, finished: Schema.Boolean, listId: Id,
-    votes: Schema.Number, votedByMe: Schema.Boolean, share: Schema.Number.annotate({ description: "Of all votes in the scope, in percent" }),
-    voters: Schema.Array(UserRef)
-  })),
-  reactions: Schema.Array(Schema.Struct({ emoji: Schema.String, count: Schema.Number })).annotate({ description: "Reactions on the scope's task comments, by emoji" })
+  items: Schema.Array(
+    Schema.Struct({
+      taskId: Id,
+      shortId: Schema.String,
+      name: Schema.String,
+      status: Schema.String,
+      finished: Schema.Boolean,
+      listId: Id,
+      votes: Schema.Number,
+      votedByMe: Schema.Boolean,
+      share: Schema.Number.annotate({ description: "Of all votes in the scope, in percent" }),
+      voters: Schema.Array(UserRef)
+    })
+  ),
+  reactions: Schema.Array(Schema.Struct({ emoji: Schema.String, count: Schema.Number })).annotate({
+    description: "Reactions on the scope's task comments, by emoji"
+  })
 }).annotate({ identifier: "VotingResults", description: "Tasks ranked by votes, and the comment reactions of the scope" })
 export type VotingResults = typeof VotingResults.Type
 
@@ -529,8 +661,23 @@ export const votingResults = (scope: AggregateScope, limit: number, includeFinis
     const reactionWhere = scopeWhere(scope, params)
     params.push(scope.viewer.userId)
     const me = `$${params.length}`
-    type Item = { taskId: string; shortId: string; name: string; status: string; finished: boolean; listId: string; votes: number; votedByMe: boolean; voters: Array<UserRef> }
-    const [result] = yield* query<{ votes: number; voters: number; items: Array<Item>; reactions: Array<{ emoji: string; count: number }> }>(
+    type Item = {
+      taskId: string
+      shortId: string
+      name: string
+      status: string
+      finished: boolean
+      listId: string
+      votes: number
+      votedByMe: boolean
+      voters: Array<UserRef>
+    }
+    const [result] = yield* query<{
+      votes: number
+      voters: number
+      items: Array<Item>
+      reactions: Array<{ emoji: string; count: number }>
+    }>(
       `SELECT totals.votes, totals.voters,
               COALESCE((SELECT json_agg(json_build_object('taskId', x.id, 'shortId', x.short_id, 'name', x.name, 'status', x.status, 'finished', x.finished,
                                                           'listId', x.list_id, 'votes', x.votes, 'votedByMe', x.mine, 'voters', x.voters) ORDER BY x.rank)

@@ -18,7 +18,13 @@ import { Task } from "./WorkRecords.ts"
 export const insertChecklist = (taskId: string, name: string, position: number, by: string) =>
   Effect.gen(function* () {
     const id = crypto.randomUUID()
-    yield* query(`INSERT INTO pm_checklists (id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5)`, [id, taskId, name.trim(), position, by])
+    yield* query(`INSERT INTO pm_checklists (id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5)`, [
+      id,
+      taskId,
+      name.trim(),
+      position,
+      by
+    ])
     return id
   })
 
@@ -34,28 +40,61 @@ const ItemPatch = Schema.Struct({
 })
 
 export const checklistCommands = {
-  createChecklist: command(Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500))) }), Created, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const features = yield* featuresOfSpace(task.spaceId)
-      if (!features.checklists) return yield* reject("invalid", "Checklists are turned off in this space", [{ path: "body.name", message: "checklists disabled in this space" }])
-      const position = yield* Effect.map(query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklists WHERE task_id = $1`, [taskId]), (r) => Number(r[0]!.p))
-      const id = yield* insertChecklist(taskId, input.name, position, by)
-      for (const [index, name] of (input.items ?? []).entries()) {
-        yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [crypto.randomUUID(), id, taskId, name.trim(), index + 1, by])
-      }
-      const version = yield* touchTask(taskId)
-      return { result: { id }, changes: [taskChange(task, "checklist.created", { checklistId: id, name: input.name.trim(), version }, by)] }
-    })),
+  createChecklist: command(
+    Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500))) }),
+    Created,
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const features = yield* featuresOfSpace(task.spaceId)
+        if (!features.checklists)
+          return yield* reject("invalid", "Checklists are turned off in this space", [
+            { path: "body.name", message: "checklists disabled in this space" }
+          ])
+        const position = yield* Effect.map(
+          query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklists WHERE task_id = $1`, [taskId]),
+          (r) => Number(r[0]!.p)
+        )
+        const id = yield* insertChecklist(taskId, input.name, position, by)
+        for (const [index, name] of (input.items ?? []).entries()) {
+          yield* query(
+            `INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, position, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+            [crypto.randomUUID(), id, taskId, name.trim(), index + 1, by]
+          )
+        }
+        const version = yield* touchTask(taskId)
+        return {
+          result: { id },
+          changes: [taskChange(task, "checklist.created", { checklistId: id, name: input.name.trim(), version }, by)]
+        }
+      })
+  ),
 
-  updateChecklist: command(Schema.Struct({ ...ChecklistRef, name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }), Created, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query(`UPDATE pm_checklists SET name = COALESCE($3, name), position = COALESCE($4, position) WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId, input.name?.trim() ?? null, input.position ?? null])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist")
-      const version = yield* touchTask(taskId)
-      return { result: { id: input.checklistId }, changes: [taskChange(task, "checklist.updated", { checklistId: input.checklistId, name: input.name, position: input.position, version }, by)] }
-    })),
+  updateChecklist: command(
+    Schema.Struct({ ...ChecklistRef, name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }),
+    Created,
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const rows = yield* query(
+          `UPDATE pm_checklists SET name = COALESCE($3, name), position = COALESCE($4, position) WHERE id = $1 AND task_id = $2 RETURNING id`,
+          [input.checklistId, taskId, input.name?.trim() ?? null, input.position ?? null]
+        )
+        if (rows.length === 0) return yield* reject("not_found", "No such checklist")
+        const version = yield* touchTask(taskId)
+        return {
+          result: { id: input.checklistId },
+          changes: [
+            taskChange(
+              task,
+              "checklist.updated",
+              { checklistId: input.checklistId, name: input.name, position: input.position, version },
+              by
+            )
+          ]
+        }
+      })
+  ),
 
   deleteChecklist: command(Schema.Struct(ChecklistRef), Schema.Void, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -65,63 +104,134 @@ export const checklistCommands = {
       if (rows.length === 0) return yield* reject("not_found", "No such checklist")
       const version = yield* touchTask(taskId)
       return { result: undefined, changes: [taskChange(task, "checklist.deleted", { checklistId: input.checklistId, version }, by)] }
-    })),
+    })
+  ),
 
-  addChecklistItem: command(Schema.Struct({ ...ChecklistRef, name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }), Created, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const checklist = yield* query(`SELECT id FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])
-      if (checklist.length === 0) return yield* reject("not_found", "No such checklist")
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      const position = yield* Effect.map(query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklist_items WHERE checklist_id = $1`, [input.checklistId]), (r) => Number(r[0]!.p))
-      const id = crypto.randomUUID()
-      yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, assignee_id, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [id, input.checklistId, taskId, input.name.trim(), input.assigneeId ?? null, position, by])
-      const version = yield* touchTask(taskId)
-      const notify = input.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}: ${input.name.trim()}`, by) : []
-      return { result: { id }, changes: [taskChange(task, "checklist.item_added", { checklistId: input.checklistId, itemId: id, name: input.name.trim(), version }, by, notify)] }
-    })),
+  addChecklistItem: command(
+    Schema.Struct({ ...ChecklistRef, name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    Created,
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const checklist = yield* query(`SELECT id FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])
+        if (checklist.length === 0) return yield* reject("not_found", "No such checklist")
+        if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
+        const position = yield* Effect.map(
+          query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklist_items WHERE checklist_id = $1`, [
+            input.checklistId
+          ]),
+          (r) => Number(r[0]!.p)
+        )
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, assignee_id, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [id, input.checklistId, taskId, input.name.trim(), input.assigneeId ?? null, position, by]
+        )
+        const version = yield* touchTask(taskId)
+        const notify = input.assigneeId
+          ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}: ${input.name.trim()}`, by)
+          : []
+        return {
+          result: { id },
+          changes: [
+            taskChange(
+              task,
+              "checklist.item_added",
+              { checklistId: input.checklistId, itemId: id, name: input.name.trim(), version },
+              by,
+              notify
+            )
+          ]
+        }
+      })
+  ),
 
   updateChecklistItem: command(ItemPatch, Created, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
-      const current = yield* query<{ assigneeId: string | null }>(`SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`, [input.itemId, input.checklistId, taskId])
+      const current = yield* query<{ assigneeId: string | null }>(
+        `SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`,
+        [input.itemId, input.checklistId, taskId]
+      )
       if (current.length === 0) return yield* reject("not_found", "No such checklist item")
       if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
       yield* query(
         `UPDATE pm_checklist_items SET name = COALESCE($2, name), resolved = COALESCE($3, resolved), position = COALESCE($4, position),
                 assignee_id = CASE WHEN $5::boolean THEN $6 ELSE assignee_id END, updated_at = now() WHERE id = $1`,
-        [input.itemId, input.name?.trim() ?? null, input.resolved ?? null, input.position ?? null, input.assigneeId !== undefined, input.assigneeId ?? null]
+        [
+          input.itemId,
+          input.name?.trim() ?? null,
+          input.resolved ?? null,
+          input.position ?? null,
+          input.assigneeId !== undefined,
+          input.assigneeId ?? null
+        ]
       )
       const version = yield* touchTask(taskId)
-      const notify = input.assigneeId && input.assigneeId !== current[0]!.assigneeId ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by) : []
+      const notify =
+        input.assigneeId && input.assigneeId !== current[0]!.assigneeId
+          ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by)
+          : []
       const { checklistId: _c, ...fields } = input
-      return { result: { id: input.itemId }, changes: [taskChange(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)] }
-    })),
+      return {
+        result: { id: input.itemId },
+        changes: [taskChange(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)]
+      }
+    })
+  ),
 
   deleteChecklistItem: command(Schema.Struct(ItemRef), Schema.Void, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
-      const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [input.itemId, input.checklistId, taskId])
+      const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [
+        input.itemId,
+        input.checklistId,
+        taskId
+      ])
       if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
       const version = yield* touchTask(taskId)
-      return { result: undefined, changes: [taskChange(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)] }
-    })),
+      return {
+        result: undefined,
+        changes: [taskChange(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)]
+      }
+    })
+  ),
 
-  reorderChecklistItems: command(Schema.Struct({ ...ChecklistRef, itemIds: Schema.Array(Id) }), Schema.Struct({ itemIds: Schema.Array(Id) }), (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const items = yield* query<{ id: string }>(`SELECT id FROM pm_checklist_items WHERE checklist_id = $1 AND task_id = $2`, [input.checklistId, taskId])
-      if (items.length === 0 && (yield* query(`SELECT 1 FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])).length === 0) {
-        return yield* reject("not_found", "No such checklist")
-      }
-      const known = new Set(items.map((i) => i.id))
-      if (input.itemIds.length !== known.size || new Set(input.itemIds).size !== input.itemIds.length || input.itemIds.some((id) => !known.has(id))) {
-        return yield* reject("invalid", "itemIds must list every item of the checklist exactly once", [{ path: "body.itemIds", message: "not a permutation of the items" }])
-      }
-      for (const [index, id] of input.itemIds.entries()) yield* query(`UPDATE pm_checklist_items SET position = $2 WHERE id = $1`, [id, index + 1])
-      const version = yield* touchTask(taskId)
-      return { result: { itemIds: input.itemIds }, changes: [taskChange(task, "checklist.items_reordered", { checklistId: input.checklistId, order: input.itemIds, version }, by)] }
-    })),
+  reorderChecklistItems: command(
+    Schema.Struct({ ...ChecklistRef, itemIds: Schema.Array(Id) }),
+    Schema.Struct({ itemIds: Schema.Array(Id) }),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const items = yield* query<{ id: string }>(`SELECT id FROM pm_checklist_items WHERE checklist_id = $1 AND task_id = $2`, [
+          input.checklistId,
+          taskId
+        ])
+        if (
+          items.length === 0 &&
+          (yield* query(`SELECT 1 FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])).length === 0
+        ) {
+          return yield* reject("not_found", "No such checklist")
+        }
+        const known = new Set(items.map((i) => i.id))
+        if (
+          input.itemIds.length !== known.size ||
+          new Set(input.itemIds).size !== input.itemIds.length ||
+          input.itemIds.some((id) => !known.has(id))
+        ) {
+          return yield* reject("invalid", "itemIds must list every item of the checklist exactly once", [
+            { path: "body.itemIds", message: "not a permutation of the items" }
+          ])
+        }
+        for (const [index, id] of input.itemIds.entries())
+          yield* query(`UPDATE pm_checklist_items SET position = $2 WHERE id = $1`, [id, index + 1])
+        const version = yield* touchTask(taskId)
+        return {
+          result: { itemIds: input.itemIds },
+          changes: [taskChange(task, "checklist.items_reordered", { checklistId: input.checklistId, order: input.itemIds, version }, by)]
+        }
+      })
+  ),
 
   /** Turns a checklist item into a subtask (the item goes away). */
   convertChecklistItem: command(Schema.Struct(ItemRef), Task, (input, by, taskId) =>
@@ -134,14 +244,30 @@ export const checklistCommands = {
       if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
       const home: Home = { workspaceId: task.workspaceId, spaceId: task.spaceId, folderId: task.folderId, listId: task.listId }
       const statuses = (yield* effectiveStatuses(home)).items
-      const done = rows[0]!.resolved ? statuses.find((s) => s.type === "done") ?? statuses.find((s) => s.type === "closed") : undefined
-      const created = yield* insertTask(home, {
-        name: rows[0]!.name,
-        parentTaskId: taskId,
-        assigneeIds: rows[0]!.assigneeId ? [rows[0]!.assigneeId] : [],
-        ...(done ? { status: done.name } : {})
-      }, by)
+      const done = rows[0]!.resolved ? (statuses.find((s) => s.type === "done") ?? statuses.find((s) => s.type === "closed")) : undefined
+      const created = yield* insertTask(
+        home,
+        {
+          name: rows[0]!.name,
+          parentTaskId: taskId,
+          assigneeIds: rows[0]!.assigneeId ? [rows[0]!.assigneeId] : [],
+          ...(done ? { status: done.name } : {})
+        },
+        by
+      )
       const version = yield* touchTask(taskId)
-      return { result: created.task, changes: [...created.changes, taskChange(task, "checklist.item_converted", { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version }, by)] }
-    })),
+      return {
+        result: created.task,
+        changes: [
+          ...created.changes,
+          taskChange(
+            task,
+            "checklist.item_converted",
+            { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version },
+            by
+          )
+        ]
+      }
+    })
+  )
 }

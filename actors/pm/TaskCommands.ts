@@ -37,7 +37,10 @@ import { command } from "./WorkActor.ts"
 import { Color, isFinished, Items, Priority, Task } from "./WorkRecords.ts"
 
 const homeOf = (listId: string) =>
-  Effect.map(getList(listId), (list): Home => ({ workspaceId: list.workspaceId, spaceId: list.spaceId, folderId: list.folderId, listId: list.id }))
+  Effect.map(
+    getList(listId),
+    (list): Home => ({ workspaceId: list.workspaceId, spaceId: list.spaceId, folderId: list.folderId, listId: list.id })
+  )
 
 /** A template of a task: what a copy or a template keeps (no ids of the original). */
 export interface TaskTemplate {
@@ -52,7 +55,10 @@ export interface TaskTemplate {
   readonly tagNames?: ReadonlyArray<string>
   readonly customFields?: Readonly<Record<string, unknown>>
   readonly parentTaskId?: string | null
-  readonly checklists?: ReadonlyArray<{ readonly name: string; readonly items: ReadonlyArray<{ readonly name: string; readonly resolved?: boolean }> }>
+  readonly checklists?: ReadonlyArray<{
+    readonly name: string
+    readonly items: ReadonlyArray<{ readonly name: string; readonly resolved?: boolean }>
+  }>
   readonly subtasks?: ReadonlyArray<TaskTemplate>
 }
 
@@ -69,10 +75,14 @@ export const TaskTemplate: Schema.Codec<TaskTemplate> = Schema.Struct({
   tagNames: Schema.optionalKey(Schema.Array(Schema.String)),
   customFields: Schema.optionalKey(FieldValues),
   parentTaskId: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  checklists: Schema.optionalKey(Schema.Array(Schema.Struct({
-    name: Schema.String,
-    items: Schema.Array(Schema.Struct({ name: Schema.String, resolved: Schema.optionalKey(Schema.Boolean) }))
-  }))),
+  checklists: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        name: Schema.String,
+        items: Schema.Array(Schema.Struct({ name: Schema.String, resolved: Schema.optionalKey(Schema.Boolean) }))
+      })
+    )
+  ),
   subtasks: Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<TaskTemplate> => TaskTemplate)))
 }).annotate({ identifier: "TaskTemplateContent", description: "A task's fields, checklists and subtasks, without the ids of the original" })
 
@@ -80,15 +90,25 @@ export const TaskTemplate: Schema.Codec<TaskTemplate> = Schema.Struct({
 export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplate, Rejection | SqlError, Sql> =>
   Effect.gen(function* () {
     const task = yield* getTask(taskId)
-    const checklists = yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`, [taskId])
+    const checklists = yield* query<{ id: string; name: string }>(
+      `SELECT id, name FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`,
+      [taskId]
+    )
     const items = yield* query<{ checklistId: string; name: string; resolved: boolean }>(
       `SELECT checklist_id AS "checklistId", name, resolved FROM pm_checklist_items WHERE task_id = $1 ORDER BY position, created_at`,
       [taskId]
     )
-    const values = yield* query<{ fieldId: string; value: unknown }>(`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [taskId])
-    const children = depth < 5
-      ? yield* query<{ id: string }>(`SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL ORDER BY position, created_at`, [taskId])
-      : []
+    const values = yield* query<{ fieldId: string; value: unknown }>(
+      `SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`,
+      [taskId]
+    )
+    const children =
+      depth < 5
+        ? yield* query<{ id: string }>(
+            `SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL ORDER BY position, created_at`,
+            [taskId]
+          )
+        : []
     return {
       name: task.name,
       description: task.description,
@@ -99,41 +119,57 @@ export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplat
       assigneeIds: task.assignees.map((a) => a.id),
       tagNames: task.tags.map((t) => t.name),
       customFields: Object.fromEntries(values.map((v) => [v.fieldId, v.value])),
-      checklists: checklists.map((c) => ({ name: c.name, items: items.filter((i) => i.checklistId === c.id).map((i) => ({ name: i.name, resolved: i.resolved })) })),
+      checklists: checklists.map((c) => ({
+        name: c.name,
+        items: items.filter((i) => i.checklistId === c.id).map((i) => ({ name: i.name, resolved: i.resolved }))
+      })),
       subtasks: yield* Effect.forEach(children, (child) => templateOf(child.id, depth + 1))
     }
   })
 
 /** Creates a task (and its checklists and subtasks) from a template in `home`; values of fields that do not apply there are left out. */
-export const instantiate = (home: Home, template: TaskTemplate, overrides: Partial<NewTask>, by: string): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | SqlError, Sql> =>
+export const instantiate = (
+  home: Home,
+  template: TaskTemplate,
+  overrides: Partial<NewTask>,
+  by: string
+): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | SqlError, Sql> =>
   Effect.gen(function* () {
     const { checklists, subtasks, ...fields } = template
-    const applicable = yield* Effect.map(query<{ id: string }>(
-      `SELECT id FROM pm_custom_fields WHERE (scope_type = 'space' AND scope_id = $1) OR (scope_type = 'folder' AND scope_id = $2) OR (scope_type = 'list' AND scope_id = $3)`,
-      [home.spaceId, home.folderId ?? "", home.listId]
-    ), (rows) => new Set(rows.map((r) => r.id)))
+    const applicable = yield* Effect.map(
+      query<{ id: string }>(
+        `SELECT id FROM pm_custom_fields WHERE (scope_type = 'space' AND scope_id = $1) OR (scope_type = 'folder' AND scope_id = $2) OR (scope_type = 'list' AND scope_id = $3)`,
+        [home.spaceId, home.folderId ?? "", home.listId]
+      ),
+      (rows) => new Set(rows.map((r) => r.id))
+    )
     const customFields = Object.fromEntries(Object.entries(fields.customFields ?? {}).filter(([id]) => applicable.has(id)))
     const members = yield* membersOf(home.workspaceId)
     const features = yield* featuresOfSpace(home.spaceId)
-    const created = yield* insertTask(home, {
-      ...fields,
-      ...(features.priorities ? {} : { priority: null }),
-      ...(features.dueDates ? {} : { dueDate: null }),
-      ...(features.startDates ? {} : { startDate: null }),
-      ...(features.timeEstimates ? {} : { timeEstimateMinutes: null }),
-      ...(features.tags ? {} : { tagNames: [] }),
-      assigneeIds: (fields.assigneeIds ?? []).filter((id) => members.has(id)).slice(0, features.multipleAssignees ? undefined : 1),
-      customFields: features.customFields ? customFields : {},
-      status: undefined,
-      ...overrides
-    }, by)
+    const created = yield* insertTask(
+      home,
+      {
+        ...fields,
+        ...(features.priorities ? {} : { priority: null }),
+        ...(features.dueDates ? {} : { dueDate: null }),
+        ...(features.startDates ? {} : { startDate: null }),
+        ...(features.timeEstimates ? {} : { timeEstimateMinutes: null }),
+        ...(features.tags ? {} : { tagNames: [] }),
+        assigneeIds: (fields.assigneeIds ?? []).filter((id) => members.has(id)).slice(0, features.multipleAssignees ? undefined : 1),
+        customFields: features.customFields ? customFields : {},
+        status: undefined,
+        ...overrides
+      },
+      by
+    )
     const changes = [...created.changes]
     for (const [index, checklist] of (checklists ?? []).entries()) {
       const checklistId = yield* insertChecklist(created.task.id, checklist.name, index + 1, by)
       for (const [itemIndex, item] of checklist.items.entries()) {
-        yield* query(`INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, resolved, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-          crypto.randomUUID(), checklistId, created.task.id, item.name, item.resolved ?? false, itemIndex + 1, by
-        ])
+        yield* query(
+          `INSERT INTO pm_checklist_items (id, checklist_id, task_id, name, resolved, position, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [crypto.randomUUID(), checklistId, created.task.id, item.name, item.resolved ?? false, itemIndex + 1, by]
+        )
       }
     }
     for (const subtask of subtasks ?? []) {
@@ -153,7 +189,8 @@ export const listTaskCommands = {
       const home = yield* homeOf(listId)
       const { task, changes } = yield* insertTask(home, input, by)
       return { result: task, changes }
-    })),
+    })
+  ),
 
   bulkCreateTasks: command(Schema.Struct({ tasks: Schema.Array(NewTask) }), Items(Task), (input, by, listId) =>
     Effect.gen(function* () {
@@ -166,7 +203,8 @@ export const listTaskCommands = {
         changes.push(...created.changes)
       }
       return { result: { items }, changes }
-    })),
+    })
+  ),
 
   /** Creates a task from a saved template or from a copy of another task. */
   instantiateTask: command(Schema.Struct({ template: TaskTemplate, name: Schema.optionalKey(Schema.String) }), Task, (input, by, listId) =>
@@ -174,7 +212,8 @@ export const listTaskCommands = {
       const home = yield* homeOf(listId)
       const { task, changes } = yield* instantiate(home, input.template, input.name ? { name: input.name } : {}, by)
       return { result: task, changes }
-    })),
+    })
+  ),
 
   /** The task also appears in this list (its home list stays). */
   addTaskLink: command(TaskLink, Schema.Struct({ taskId: Id, listId: Id }), (input, by, listId) =>
@@ -183,18 +222,48 @@ export const listTaskCommands = {
       const task = yield* locateTask(input.taskId)
       if (task.workspaceId !== list.workspaceId) return yield* reject("not_found", "No such task")
       if (task.listId === listId) return yield* reject("conflict", "This is the task's home list")
-      const added = yield* query(`INSERT INTO pm_task_list_links (task_id, list_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`, [input.taskId, listId, by])
+      const added = yield* query(
+        `INSERT INTO pm_task_list_links (task_id, list_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`,
+        [input.taskId, listId, by]
+      )
       if (added.length === 0) return yield* reject("conflict", "The task is already in this list")
-      return { result: { taskId: input.taskId, listId }, changes: [change({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId }, "list.task_added", input.taskId, { taskId: input.taskId }, by)] }
-    })),
+      return {
+        result: { taskId: input.taskId, listId },
+        changes: [
+          change(
+            { workspaceId: list.workspaceId, spaceId: list.spaceId, listId },
+            "list.task_added",
+            input.taskId,
+            { taskId: input.taskId },
+            by
+          )
+        ]
+      }
+    })
+  ),
 
   removeTaskLink: command(TaskLink, Schema.Void, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* locateList(listId)
-      const removed = yield* query(`DELETE FROM pm_task_list_links WHERE task_id = $1 AND list_id = $2 RETURNING task_id`, [input.taskId, listId])
+      const removed = yield* query(`DELETE FROM pm_task_list_links WHERE task_id = $1 AND list_id = $2 RETURNING task_id`, [
+        input.taskId,
+        listId
+      ])
       if (removed.length === 0) return yield* reject("not_found", "The task is not linked to this list")
-      return { result: undefined, changes: [change({ workspaceId: list.workspaceId, spaceId: list.spaceId, listId }, "list.task_removed", input.taskId, { taskId: input.taskId }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [
+          change(
+            { workspaceId: list.workspaceId, spaceId: list.spaceId, listId },
+            "list.task_removed",
+            input.taskId,
+            { taskId: input.taskId },
+            by
+          )
+        ]
+      }
+    })
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -218,7 +287,10 @@ export const relocate = (taskIds: ReadonlyArray<string>, home: Home, by: string,
     const tasks = yield* Effect.forEach(taskIds, (id) => getTask(id))
     for (const task of tasks) {
       const explicit = Object.entries(mapping).find(([from]) => from.toLowerCase() === task.status.name.toLowerCase())?.[1]
-      const status = (explicit ? findStatus(target, explicit) : undefined) ?? findStatus(target, task.status.name) ?? closestStatus(target, task.status.type)!
+      const status =
+        (explicit ? findStatus(target, explicit) : undefined) ??
+        findStatus(target, task.status.name) ??
+        closestStatus(target, task.status.type)!
       yield* query(
         `UPDATE pm_tasks SET list_id = $2, space_id = $3, status = $4, version = version + 1, updated_at = now(),
                 closed_at = ${isFinished(status.type) ? "COALESCE(closed_at, now())" : "NULL"} WHERE id = $1`,
@@ -242,32 +314,44 @@ export const relocate = (taskIds: ReadonlyArray<string>, home: Home, by: string,
     return tasks
   })
 
-const isDescendant = (ancestorId: string, candidateId: string) =>
-  Effect.map(subtreeIds(ancestorId), (ids) => ids.includes(candidateId))
+const isDescendant = (ancestorId: string, candidateId: string) => Effect.map(subtreeIds(ancestorId), (ids) => ids.includes(candidateId))
 
 const NoInput = Schema.Struct({})
 const Watcher = Schema.Struct({ userId: Id })
 
 export const taskCommands = {
   update: command(TaskPatch, Task, (patch, by, taskId) =>
-    Effect.map(patchTask(taskId, patch, by), ({ task, changes }) => ({ result: task, changes }))),
+    Effect.map(patchTask(taskId, patch, by), ({ task, changes }) => ({ result: task, changes }))
+  ),
 
   setArchived: command(Schema.Struct({ archived: Schema.Boolean }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
-      if (task.archived === input.archived) return yield* reject("conflict", input.archived ? "The task is already archived" : "The task is not archived")
-      yield* query(`UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`, [taskId])
+      if (task.archived === input.archived)
+        return yield* reject("conflict", input.archived ? "The task is already archived" : "The task is not archived")
+      yield* query(
+        `UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`,
+        [taskId]
+      )
       return { result: yield* getTask(taskId), changes: [taskChange(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
-    })),
+    })
+  ),
 
   /** To the trash, with its subtasks; `undelete` brings them back. */
   delete: command(NoInput, Schema.Void, (_, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const ids = yield* subtreeIds(taskId)
-      yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = ANY($1::text[]) AND deleted_at IS NULL`, [ids, by])
-      return { result: undefined, changes: [taskChange(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)] }
-    })),
+      yield* query(
+        `UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = ANY($1::text[]) AND deleted_at IS NULL`,
+        [ids, by]
+      )
+      return {
+        result: undefined,
+        changes: [taskChange(task, "task.deleted", { name: task.name, shortId: task.shortId, subtasks: ids.length - 1 }, by)]
+      }
+    })
+  ),
 
   undelete: command(NoInput, Task, (_, by, taskId) =>
     Effect.gen(function* () {
@@ -285,27 +369,42 @@ export const taskCommands = {
       }
       const task = yield* getTask(taskId)
       return { result: task, changes: [taskChange(task, "task.undeleted", {}, by)] }
-    })),
+    })
+  ),
 
-  move: command(Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const target = yield* locateList(input.listId)
-      if (target.workspaceId !== task.workspaceId) return yield* reject("not_found", "No such list")
-      if (task.listId === input.listId) return { result: task, changes: [] }
-      const ids = yield* subtreeIds(taskId)
-      const home: Home = { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: input.listId }
-      const position = yield* Effect.map(query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_tasks WHERE list_id = $1`, [input.listId]), (r) => Number(r[0]!.p))
-      yield* relocate(ids, home, by, input.statusMapping)
-      if (task.parentTaskId) yield* query(`UPDATE pm_tasks SET parent_task_id = NULL WHERE id = $1`, [taskId])
-      yield* query(`UPDATE pm_tasks SET position = $2 WHERE id = $1`, [taskId, position])
-      const moved = yield* getTask(taskId)
-      const data = { fromListId: task.listId, toListId: input.listId, fromSpaceId: task.spaceId, toSpaceId: target.spaceId, status: moved.status.name, subtasks: ids.length - 1 }
-      return {
-        result: moved,
-        changes: [taskChange(task, "task.moved", data, by), taskChange(moved, "task.moved", data, by)]
-      }
-    })),
+  move: command(
+    Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }),
+    Task,
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const target = yield* locateList(input.listId)
+        if (target.workspaceId !== task.workspaceId) return yield* reject("not_found", "No such list")
+        if (task.listId === input.listId) return { result: task, changes: [] }
+        const ids = yield* subtreeIds(taskId)
+        const home: Home = { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: input.listId }
+        const position = yield* Effect.map(
+          query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_tasks WHERE list_id = $1`, [input.listId]),
+          (r) => Number(r[0]!.p)
+        )
+        yield* relocate(ids, home, by, input.statusMapping)
+        if (task.parentTaskId) yield* query(`UPDATE pm_tasks SET parent_task_id = NULL WHERE id = $1`, [taskId])
+        yield* query(`UPDATE pm_tasks SET position = $2 WHERE id = $1`, [taskId, position])
+        const moved = yield* getTask(taskId)
+        const data = {
+          fromListId: task.listId,
+          toListId: input.listId,
+          fromSpaceId: task.spaceId,
+          toSpaceId: target.spaceId,
+          status: moved.status.name,
+          subtasks: ids.length - 1
+        }
+        return {
+          result: moved,
+          changes: [taskChange(task, "task.moved", data, by), taskChange(moved, "task.moved", data, by)]
+        }
+      })
+  ),
 
   /** Places the task right after `afterTaskId` in its list (null: first). */
   setPosition: command(Schema.Struct({ afterTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
@@ -313,12 +412,22 @@ export const taskCommands = {
       const task = yield* getTask(taskId)
       let position: number
       if (input.afterTaskId === null) {
-        const first = yield* query<{ p: number | null }>(`SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND id <> $2 AND deleted_at IS NULL`, [task.listId, taskId])
+        const first = yield* query<{ p: number | null }>(
+          `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND id <> $2 AND deleted_at IS NULL`,
+          [task.listId, taskId]
+        )
         position = (first[0]?.p ?? 1) - 1
       } else {
-        if (input.afterTaskId === taskId) return yield* reject("invalid", "A task cannot follow itself", [{ path: "body.afterTaskId", message: "same task" }])
-        const after = yield* query<{ position: number }>(`SELECT position FROM pm_tasks WHERE id = $1 AND list_id = $2 AND deleted_at IS NULL`, [input.afterTaskId, task.listId])
-        if (after.length === 0) return yield* reject("invalid", "afterTaskId must be a task of the same list", [{ path: "body.afterTaskId", message: "not in this list" }])
+        if (input.afterTaskId === taskId)
+          return yield* reject("invalid", "A task cannot follow itself", [{ path: "body.afterTaskId", message: "same task" }])
+        const after = yield* query<{ position: number }>(
+          `SELECT position FROM pm_tasks WHERE id = $1 AND list_id = $2 AND deleted_at IS NULL`,
+          [input.afterTaskId, task.listId]
+        )
+        if (after.length === 0)
+          return yield* reject("invalid", "afterTaskId must be a task of the same list", [
+            { path: "body.afterTaskId", message: "not in this list" }
+          ])
         const next = yield* query<{ p: number | null }>(
           `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND position > $2 AND id <> $3 AND deleted_at IS NULL`,
           [task.listId, after[0]!.position, taskId]
@@ -326,8 +435,12 @@ export const taskCommands = {
         position = next[0]?.p == null ? after[0]!.position + 1 : (after[0]!.position + next[0].p) / 2
       }
       yield* query(`UPDATE pm_tasks SET position = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, position])
-      return { result: yield* getTask(taskId), changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)] }
-    })),
+      return {
+        result: yield* getTask(taskId),
+        changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)]
+      }
+    })
+  ),
 
   /** Makes the task a subtask of `parentTaskId` (moving it to the parent's list), or a top-level task (null). */
   setParent: command(Schema.Struct({ parentTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
@@ -336,18 +449,42 @@ export const taskCommands = {
       if (input.parentTaskId === task.parentTaskId) return { result: task, changes: [] }
       if (input.parentTaskId !== null) {
         if (input.parentTaskId === taskId) return yield* reject("conflict", "A task cannot be its own parent")
-        const parent = yield* locateTask(input.parentTaskId).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }]) : e)))
-        if (parent.workspaceId !== task.workspaceId) return yield* reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
-        if (yield* isDescendant(taskId, input.parentTaskId)) return yield* reject("conflict", "A task cannot become a subtask of its own subtask")
+        const parent = yield* locateTask(input.parentTaskId).pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" ? reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }]) : e
+          )
+        )
+        if (parent.workspaceId !== task.workspaceId)
+          return yield* reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
+        if (yield* isDescendant(taskId, input.parentTaskId))
+          return yield* reject("conflict", "A task cannot become a subtask of its own subtask")
         if (parent.listId !== task.listId) {
           const ids = yield* subtreeIds(taskId)
-          yield* relocate(ids, { workspaceId: parent.workspaceId, spaceId: parent.spaceId, folderId: parent.folderId, listId: parent.listId! }, by)
+          yield* relocate(
+            ids,
+            { workspaceId: parent.workspaceId, spaceId: parent.spaceId, folderId: parent.folderId, listId: parent.listId! },
+            by
+          )
         }
       }
-      yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.parentTaskId])
+      yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
+        taskId,
+        input.parentTaskId
+      ])
       const result = yield* getTask(taskId)
-      return { result, changes: [taskChange(result, "task.updated", { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version }, by)] }
-    })),
+      return {
+        result,
+        changes: [
+          taskChange(
+            result,
+            "task.updated",
+            { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version },
+            by
+          )
+        ]
+      }
+    })
+  ),
 
   /** Folds other tasks into this one: their comments, attachments, checklists, subtasks, assignees, watchers, tags and time; then trashes them. */
   merge: command(Schema.Struct({ sourceTaskIds: Schema.Array(Id) }), Task, (input, by, taskId) =>
@@ -356,21 +493,40 @@ export const taskCommands = {
       const changes: Array<Change> = []
       for (const [index, sourceId] of input.sourceTaskIds.entries()) {
         const path = `body.sourceTaskIds.${index}`
-        if (sourceId === taskId) return yield* reject("invalid", "A task cannot be merged into itself", [{ path, message: "the target itself" }])
-        const source = yield* getTask(sourceId).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }]) : e)))
-        if (source.workspaceId !== target.workspaceId) return yield* reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }])
+        if (sourceId === taskId)
+          return yield* reject("invalid", "A task cannot be merged into itself", [{ path, message: "the target itself" }])
+        const source = yield* getTask(sourceId).pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" ? reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }]) : e
+          )
+        )
+        if (source.workspaceId !== target.workspaceId)
+          return yield* reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }])
         if (yield* isDescendant(sourceId, taskId)) return yield* reject("conflict", "A task cannot be merged into its own subtask")
         for (const table of ["pm_comments", "pm_attachments", "pm_checklists", "pm_checklist_items", "pm_time_entries"]) {
           yield* query(`UPDATE ${table} SET task_id = $2 WHERE task_id = $1`, [sourceId, taskId])
         }
-        const children = (yield* query<{ id: string }>(`SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`, [sourceId])).map((r) => r.id)
+        const children = (yield* query<{ id: string }>(`SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`, [
+          sourceId
+        ])).map((r) => r.id)
         if (children.length > 0) {
           const descendants = (yield* Effect.forEach(children, subtreeIds)).flat()
-          if (source.listId !== target.listId) yield* relocate(descendants, { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: target.listId }, by)
+          if (source.listId !== target.listId)
+            yield* relocate(
+              descendants,
+              { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: target.listId },
+              by
+            )
           yield* query(`UPDATE pm_tasks SET parent_task_id = $2 WHERE id = ANY($1::text[])`, [children, taskId])
         }
-        yield* query(`INSERT INTO pm_task_assignees (task_id, user_id) SELECT $2, user_id FROM pm_task_assignees WHERE task_id = $1 ON CONFLICT DO NOTHING`, [sourceId, taskId])
-        yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) SELECT 'task', $2, user_id FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 ON CONFLICT DO NOTHING`, [sourceId, taskId])
+        yield* query(
+          `INSERT INTO pm_task_assignees (task_id, user_id) SELECT $2, user_id FROM pm_task_assignees WHERE task_id = $1 ON CONFLICT DO NOTHING`,
+          [sourceId, taskId]
+        )
+        yield* query(
+          `INSERT INTO pm_watchers (scope_type, scope_id, user_id) SELECT 'task', $2, user_id FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 ON CONFLICT DO NOTHING`,
+          [sourceId, taskId]
+        )
         for (const tag of source.tags) {
           const tagId = yield* tagByName(target.workspaceId, target.spaceId, tag.name, by, tag.color)
           yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [taskId, tagId])
@@ -381,27 +537,39 @@ export const taskCommands = {
       }
       yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)] }
-    })),
+      return {
+        result,
+        changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)]
+      }
+    })
+  ),
 
   addWatcher: command(Watcher, Watcher, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* requireMembers(task.workspaceId, [input.userId], "body.userId")
-      const added = yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING RETURNING user_id`, [taskId, input.userId])
+      const added = yield* query(
+        `INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING RETURNING user_id`,
+        [taskId, input.userId]
+      )
       if (added.length === 0) return yield* reject("conflict", "Already watching this task")
       const version = yield* touchTask(taskId)
       return { result: { userId: input.userId }, changes: [taskChange(task, "task.watcher_added", { userId: input.userId, version }, by)] }
-    })),
+    })
+  ),
 
   removeWatcher: command(Watcher, Schema.Void, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
-      const removed = yield* query(`DELETE FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 AND user_id = $2 RETURNING user_id`, [taskId, input.userId])
+      const removed = yield* query(
+        `DELETE FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 AND user_id = $2 RETURNING user_id`,
+        [taskId, input.userId]
+      )
       if (removed.length === 0) return yield* reject("not_found", "Not watching this task")
       const version = yield* touchTask(taskId)
       return { result: undefined, changes: [taskChange(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
-    })),
+    })
+  ),
 
   setCustomFields: command(Schema.Struct({ values: FieldValues }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -413,20 +581,30 @@ export const taskCommands = {
       yield* writeFieldValues(taskId, checked, by)
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
-      return { result, changes: [taskChange(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)] }
-    })),
+      return {
+        result,
+        changes: [
+          taskChange(result, "task.updated", { customFields: Object.fromEntries(checked.map((c) => [c.fieldId, c.value])), version }, by)
+        ]
+      }
+    })
+  ),
 
   addTag: command(Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* checkFeatures(yield* featuresOfSpace(task.spaceId), { tagNames: [input.name] })
       const tagId = yield* tagByName(task.workspaceId, task.spaceId, input.name, by, input.color)
-      const added = yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING tag_id`, [taskId, tagId])
+      const added = yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING tag_id`, [
+        taskId,
+        tagId
+      ])
       if (added.length === 0) return yield* reject("conflict", "The task already has this tag")
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
       return { result, changes: [taskChange(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
-    })),
+    })
+  ),
 
   removeTag: command(Schema.Struct({ tagId: Id }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -436,7 +614,8 @@ export const taskCommands = {
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
       return { result, changes: [taskChange(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
-    })),
+    })
+  ),
 
   setRecurrence: command(Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }), Task, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -445,10 +624,14 @@ export const taskCommands = {
       if (input.recurrence && !task.dueDate && !task.startDate) {
         return yield* reject("conflict", "A recurring task needs a due date or a start date to repeat from")
       }
-      yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, input.recurrence])
+      yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
+        taskId,
+        input.recurrence
+      ])
       const result = yield* getTask(taskId)
       return { result, changes: [taskChange(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
-    })),
+    })
+  ),
 
   ...checklistCommands,
   ...timeEntryCommands

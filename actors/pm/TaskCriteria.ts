@@ -12,19 +12,30 @@ import type { TaskFilter } from "./TaskReads.ts"
 import { DateTime, isoDate, Priority } from "./WorkRecords.ts"
 
 export const TaskCriteria = Schema.Struct({
-  statuses: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50)).annotate({ description: "Status names (any of them)" })),
+  statuses: Schema.optionalKey(
+    Schema.Array(Name(64)).check(Schema.isMaxLength(50)).annotate({ description: "Status names (any of them)" })
+  ),
   priorities: Schema.optionalKey(Schema.Array(Priority).check(Schema.isMaxLength(4))),
-  assigneeIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(50)).annotate({ description: "Assigned to any of these members" })),
+  assigneeIds: Schema.optionalKey(
+    Schema.Array(Id).check(Schema.isMaxLength(50)).annotate({ description: "Assigned to any of these members" })
+  ),
   tags: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50)).annotate({ description: "Tag names (any of them)" })),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })),
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })
+  ),
   dueAfter: Schema.optionalKey(DateTime),
   dueBefore: Schema.optionalKey(DateTime),
   createdAfter: Schema.optionalKey(DateTime),
   createdBefore: Schema.optionalKey(DateTime),
   includeClosed: Schema.optionalKey(Schema.Boolean.annotate({ description: "Include done and closed tasks (default true)" })),
   overdue: Schema.optionalKey(Schema.Boolean.annotate({ description: "Only unfinished tasks past their due date" })),
-  subtasks: Schema.optionalKey(Schema.Literals(["include", "exclude"]).annotate({ description: "Include subtasks (default) or top-level tasks only" }))
-}).annotate({ identifier: "TaskCriteria", description: "Conditions a task must meet (all of them); within one list of values, any matches" })
+  subtasks: Schema.optionalKey(
+    Schema.Literals(["include", "exclude"]).annotate({ description: "Include subtasks (default) or top-level tasks only" })
+  )
+}).annotate({
+  identifier: "TaskCriteria",
+  description: "Conditions a task must meet (all of them); within one list of values, any matches"
+})
 export type TaskCriteria = typeof TaskCriteria.Type
 
 const dateKeys = ["dueAfter", "dueBefore", "createdAfter", "createdBefore"] as const
@@ -40,7 +51,10 @@ export const checkCriteria = (workspaceId: string, criteria: TaskCriteria, prefi
       const value = criteria[key]
       if (value === undefined) continue
       const iso = isoDate(value)
-      if (iso === undefined) return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [{ path: `${prefix}.${key}`, message: "not a real date" }])
+      if (iso === undefined)
+        return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [
+          { path: `${prefix}.${key}`, message: "not a real date" }
+        ])
       out[key] = iso
     }
     if (criteria.assigneeIds) {

@@ -14,7 +14,9 @@ import { taskWhere, touchTask } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
 import { type Task, UserRef } from "./WorkRecords.ts"
 
-export const Reaction = Schema.Struct({ emoji: Schema.String, count: Schema.Number, userIds: Schema.Array(Id) }).annotate({ identifier: "CommentReaction" })
+export const Reaction = Schema.Struct({ emoji: Schema.String, count: Schema.Number, userIds: Schema.Array(Id) }).annotate({
+  identifier: "CommentReaction"
+})
 
 export const Comment = Schema.Struct({
   id: Id,
@@ -51,8 +53,9 @@ export type Attachment = typeof Attachment.Type
 const MENTION = /@([^\s@<>()[\]{},;:"']+@[^\s@<>()[\]{},;:"']+\.[A-Za-z]{2,})/g
 
 /** The e-mail addresses `@mentioned` in a text, in order, without duplicates. */
-export const mentionedEmails = (text: string): Array<string> =>
-  [...new Set([...text.matchAll(MENTION)].map((m) => m[1]!.replace(/[.!?]+$/, "").toLowerCase()))]
+export const mentionedEmails = (text: string): Array<string> => [
+  ...new Set([...text.matchAll(MENTION)].map((m) => m[1]!.replace(/[.!?]+$/, "").toLowerCase()))
+]
 
 /**
  * Members mentioned in `text`. With `strict`, an address that is not a
@@ -69,7 +72,11 @@ export const resolveMentions = (workspaceId: string, text: string, strict: boole
       return user === undefined || !members.has(user.id)
     })
     if (strict && missing.length > 0) {
-      return yield* reject("not_found", `No member of this workspace has the e-mail ${missing.join(", ")}`, missing.map((email) => ({ path: "body.text", message: `no member with e-mail ${email}` })))
+      return yield* reject(
+        "not_found",
+        `No member of this workspace has the e-mail ${missing.join(", ")}`,
+        missing.map((email) => ({ path: "body.text", message: `no member with e-mail ${email}` }))
+      )
     }
     return emails.flatMap((email) => {
       const user = users.get(email)
@@ -121,14 +128,19 @@ const present = (rows: ReadonlyArray<CommentRow>): Effect.Effect<Array<Comment>,
       resolvedAt: r.resolvedAt,
       resolvedBy: r.resolvedBy,
       replyCount: r.replyCount,
-      reactions: reactions.filter((x) => x.commentId === r.id).map((x) => ({ emoji: x.emoji, count: x.userIds.length, userIds: x.userIds })),
+      reactions: reactions
+        .filter((x) => x.commentId === r.id)
+        .map((x) => ({ emoji: x.emoji, count: x.userIds.length, userIds: x.userIds })),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt
     }))
   })
 
 /** Top-level comments of a task (or the replies to one), oldest first. */
-export const listComments = (taskId: string, page: { readonly parentCommentId?: string; readonly offset: number; readonly limit: number; readonly resolved?: boolean }) =>
+export const listComments = (
+  taskId: string,
+  page: { readonly parentCommentId?: string; readonly offset: number; readonly limit: number; readonly resolved?: boolean }
+) =>
   Effect.gen(function* () {
     const params: Array<unknown> = [taskId]
     let where = `c.task_id = $1 AND c.deleted_at IS NULL`
@@ -137,14 +149,23 @@ export const listComments = (taskId: string, page: { readonly parentCommentId?: 
       where += ` AND c.parent_comment_id = $2`
     } else where += ` AND c.parent_comment_id IS NULL`
     if (page.resolved !== undefined) where += page.resolved ? ` AND c.resolved_at IS NOT NULL` : ` AND c.resolved_at IS NULL`
-    const [{ total }] = (yield* query<{ total: number }>(`SELECT count(*)::int AS total FROM pm_comments c WHERE ${where}`, params)) as Array<{ total: number }>
-    const rows = yield* query<CommentRow>(`SELECT ${commentColumns} FROM pm_comments c WHERE ${where} ORDER BY c.created_at, c.id LIMIT ${page.limit} OFFSET ${page.offset}`, params)
+    const [{ total }] = (yield* query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM pm_comments c WHERE ${where}`,
+      params
+    )) as Array<{ total: number }>
+    const rows = yield* query<CommentRow>(
+      `SELECT ${commentColumns} FROM pm_comments c WHERE ${where} ORDER BY c.created_at, c.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+      params
+    )
     return { items: yield* present(rows), total, offset: page.offset, limit: page.limit }
   })
 
 export const getComment = (taskId: string, commentId: string): Effect.Effect<Comment, Rejection | SqlError, Sql> =>
   Effect.flatMap(
-    query<CommentRow>(`SELECT ${commentColumns} FROM pm_comments c WHERE c.id = $1 AND c.task_id = $2 AND c.deleted_at IS NULL`, [commentId, taskId]),
+    query<CommentRow>(`SELECT ${commentColumns} FROM pm_comments c WHERE c.id = $1 AND c.task_id = $2 AND c.deleted_at IS NULL`, [
+      commentId,
+      taskId
+    ]),
     (rows): Effect.Effect<Comment, Rejection | SqlError, Sql> =>
       rows[0] ? Effect.map(present(rows), (items) => items[0]!) : Effect.fail(reject("not_found", "No such comment"))
   )
@@ -168,19 +189,29 @@ export const listAttachments = (taskId: string) =>
 
 export const getAttachment = (taskId: string, attachmentId: string) =>
   Effect.flatMap(
-    query<Attachment & { blobKey: string }>(`SELECT ${attachmentColumns}, blob_key AS "blobKey" FROM pm_attachments WHERE id = $1 AND task_id = $2`, [attachmentId, taskId]),
+    query<Attachment & { blobKey: string }>(
+      `SELECT ${attachmentColumns}, blob_key AS "blobKey" FROM pm_attachments WHERE id = $1 AND task_id = $2`,
+      [attachmentId, taskId]
+    ),
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such attachment")))
   )
 
 // ---------------------------------------------------------------------------
 // Commands (task actor)
 
-const on = (task: Task, type: string, entityId: string, data: Record<string, unknown>, by: string, notify: ReadonlyArray<Notify> = []) =>
-  ({ ...change(taskWhere(task), type, entityId, { taskId: task.id, ...data }, by, notify) })
+const on = (task: Task, type: string, entityId: string, data: Record<string, unknown>, by: string, notify: ReadonlyArray<Notify> = []) => ({
+  ...change(taskWhere(task), type, entityId, { taskId: task.id, ...data }, by, notify)
+})
 
 const commentRow = (taskId: string, commentId: string) =>
   Effect.flatMap(
-    query<{ authorId: string; parentCommentId: string | null; mentions: Array<string>; assigneeId: string | null; resolvedAt: string | null }>(
+    query<{
+      authorId: string
+      parentCommentId: string | null
+      mentions: Array<string>
+      assigneeId: string | null
+      resolvedAt: string | null
+    }>(
       `SELECT author_id AS "authorId", parent_comment_id AS "parentCommentId", mentions, assignee_id AS "assigneeId", resolved_at AS "resolvedAt"
          FROM pm_comments WHERE id = $1 AND task_id = $2 AND deleted_at IS NULL`,
       [commentId, taskId]
@@ -192,7 +223,13 @@ export const CommentText = Name(20_000).annotate({ description: "The comment; `@
 export const Emoji = Schema.String.check(Schema.isPattern(/^[a-z0-9_+-]{1,32}$/, { expected: "an emoji short name such as thumbsup" }))
 const ReactionInput = Schema.Struct({ commentId: Id, emoji: Emoji })
 /** An upload already stored under `blobKey`; the command records it on the task. */
-const NewAttachment = Schema.Struct({ attachmentId: Id, blobKey: Schema.String, filename: Schema.String, contentType: Schema.String, size: Schema.Number })
+const NewAttachment = Schema.Struct({
+  attachmentId: Id,
+  blobKey: Schema.String,
+  filename: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number
+})
 const NewComment = Schema.Struct({
   text: CommentText,
   parentCommentId: Schema.optionalKey(Id),
@@ -212,7 +249,8 @@ export const discussionCommands = {
       let parentAuthor: string | undefined
       if (input.parentCommentId) {
         const parent = yield* commentRow(taskId, input.parentCommentId)
-        if (parent.parentCommentId !== null) return yield* reject("invalid", "Replies go to top-level comments", [{ path: "path.commentId", message: "is a reply" }])
+        if (parent.parentCommentId !== null)
+          return yield* reject("invalid", "Replies go to top-level comments", [{ path: "path.commentId", message: "is a reply" }])
         parentAuthor = parent.authorId
       }
       if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
@@ -222,37 +260,70 @@ export const discussionCommands = {
         `INSERT INTO pm_comments (id, workspace_id, task_id, parent_comment_id, author_id, text, mentions, assignee_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [id, task.workspaceId, taskId, input.parentCommentId ?? null, by, input.text, mentions, input.assigneeId ?? null]
       )
-      const watchers = yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`, [taskId])
+      const watchers = yield* query<{ userId: string }>(
+        `SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`,
+        [taskId]
+      )
       const label = `${task.shortId}: ${task.name}`
       const notified = new Set([...mentions, by])
       const notify: Array<Notify> = [
         ...notifyUsers(mentions, "mentioned", `You were mentioned on ${label}`, by),
-        ...notifyUsers(input.assigneeId && !notified.has(input.assigneeId) ? [input.assigneeId] : [], "assigned", `A comment on ${label} was assigned to you`, by),
         ...notifyUsers(
-          [...task.assignees.map((a) => a.id), ...watchers.map((w) => w.userId), ...(parentAuthor ? [parentAuthor] : [])].filter((u) => !notified.has(u) && u !== input.assigneeId),
+          input.assigneeId && !notified.has(input.assigneeId) ? [input.assigneeId] : [],
+          "assigned",
+          `A comment on ${label} was assigned to you`,
+          by
+        ),
+        ...notifyUsers(
+          [...task.assignees.map((a) => a.id), ...watchers.map((w) => w.userId), ...(parentAuthor ? [parentAuthor] : [])].filter(
+            (u) => !notified.has(u) && u !== input.assigneeId
+          ),
           "commented",
           `New comment on ${label}`,
           by
         )
       ]
       const comment = yield* getComment(taskId, id)
-      return { result: comment, changes: [on(task, "comment.created", id, { parentCommentId: input.parentCommentId ?? null, text: input.text, mentions }, by, notify)] }
-    })),
-
-  updateComment: command(Schema.Struct({ commentId: Id, text: CommentText, strictMentions: Schema.optionalKey(Schema.Boolean) }), Comment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* commentRow(taskId, input.commentId)
-      if (current.authorId !== by) return yield* reject("forbidden", "Only the author edits a comment")
-      const mentions = yield* resolveMentions(task.workspaceId, input.text, input.strictMentions ?? false)
-      yield* query(`UPDATE pm_comments SET text = $2, mentions = $3, updated_at = now() WHERE id = $1`, [input.commentId, input.text, mentions])
-      const added = mentions.filter((m) => !current.mentions.includes(m))
-      const comment = yield* getComment(taskId, input.commentId)
       return {
         result: comment,
-        changes: [on(task, "comment.updated", input.commentId, { text: input.text, mentions }, by, notifyUsers(added, "mentioned", `You were mentioned on ${task.shortId}: ${task.name}`, by))]
+        changes: [
+          on(task, "comment.created", id, { parentCommentId: input.parentCommentId ?? null, text: input.text, mentions }, by, notify)
+        ]
       }
-    })),
+    })
+  ),
+
+  updateComment: command(
+    Schema.Struct({ commentId: Id, text: CommentText, strictMentions: Schema.optionalKey(Schema.Boolean) }),
+    Comment,
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* commentRow(taskId, input.commentId)
+        if (current.authorId !== by) return yield* reject("forbidden", "Only the author edits a comment")
+        const mentions = yield* resolveMentions(task.workspaceId, input.text, input.strictMentions ?? false)
+        yield* query(`UPDATE pm_comments SET text = $2, mentions = $3, updated_at = now() WHERE id = $1`, [
+          input.commentId,
+          input.text,
+          mentions
+        ])
+        const added = mentions.filter((m) => !current.mentions.includes(m))
+        const comment = yield* getComment(taskId, input.commentId)
+        return {
+          result: comment,
+          changes: [
+            on(
+              task,
+              "comment.updated",
+              input.commentId,
+              { text: input.text, mentions },
+              by,
+              notifyUsers(added, "mentioned", `You were mentioned on ${task.shortId}: ${task.name}`, by)
+            )
+          ]
+        }
+      })
+  ),
 
   /** The author or an admin removes a comment (with its replies). */
   deleteComment: command(Schema.Struct({ commentId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, taskId) =>
@@ -260,22 +331,30 @@ export const discussionCommands = {
       const task = yield* getTask(taskId)
       const current = yield* commentRow(taskId, input.commentId)
       if (current.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
-      yield* query(`UPDATE pm_comments SET deleted_at = now() WHERE (id = $1 OR parent_comment_id = $1) AND deleted_at IS NULL`, [input.commentId])
+      yield* query(`UPDATE pm_comments SET deleted_at = now() WHERE (id = $1 OR parent_comment_id = $1) AND deleted_at IS NULL`, [
+        input.commentId
+      ])
       return { result: undefined, changes: [on(task, "comment.deleted", input.commentId, {}, by)] }
-    })),
+    })
+  ),
 
   resolveComment: command(Schema.Struct({ commentId: Id, resolved: Schema.Boolean }), Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const current = yield* commentRow(taskId, input.commentId)
-      if ((current.resolvedAt !== null) === input.resolved) return yield* reject("conflict", input.resolved ? "The comment is already resolved" : "The comment is not resolved")
+      if ((current.resolvedAt !== null) === input.resolved)
+        return yield* reject("conflict", input.resolved ? "The comment is already resolved" : "The comment is not resolved")
       yield* query(
         `UPDATE pm_comments SET resolved_at = ${input.resolved ? "now()" : "NULL"}, resolved_by = $2, updated_at = now() WHERE id = $1`,
         [input.commentId, input.resolved ? by : null]
       )
       const notify = input.resolved ? notifyUsers([current.authorId], "commented", `Your comment on ${task.shortId} was resolved`, by) : []
-      return { result: yield* getComment(taskId, input.commentId), changes: [on(task, input.resolved ? "comment.resolved" : "comment.reopened", input.commentId, {}, by, notify)] }
-    })),
+      return {
+        result: yield* getComment(taskId, input.commentId),
+        changes: [on(task, input.resolved ? "comment.resolved" : "comment.reopened", input.commentId, {}, by, notify)]
+      }
+    })
+  ),
 
   assignComment: command(Schema.Struct({ commentId: Id, assigneeId: Schema.NullOr(Id) }), Comment, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -283,27 +362,47 @@ export const discussionCommands = {
       yield* commentRow(taskId, input.commentId)
       if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
       yield* query(`UPDATE pm_comments SET assignee_id = $2, updated_at = now() WHERE id = $1`, [input.commentId, input.assigneeId])
-      const notify = input.assigneeId ? notifyUsers([input.assigneeId], "assigned", `A comment on ${task.shortId}: ${task.name} was assigned to you`, by) : []
-      return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.assigned", input.commentId, { assigneeId: input.assigneeId }, by, notify)] }
-    })),
+      const notify = input.assigneeId
+        ? notifyUsers([input.assigneeId], "assigned", `A comment on ${task.shortId}: ${task.name} was assigned to you`, by)
+        : []
+      return {
+        result: yield* getComment(taskId, input.commentId),
+        changes: [on(task, "comment.assigned", input.commentId, { assigneeId: input.assigneeId }, by, notify)]
+      }
+    })
+  ),
 
   addReaction: command(ReactionInput, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
-      const added = yield* query(`INSERT INTO pm_comment_reactions (comment_id, user_id, emoji) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING emoji`, [input.commentId, by, input.emoji])
+      const added = yield* query(
+        `INSERT INTO pm_comment_reactions (comment_id, user_id, emoji) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING emoji`,
+        [input.commentId, by, input.emoji]
+      )
       if (added.length === 0) return yield* reject("conflict", "You already reacted with this emoji")
-      return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.reaction_added", input.commentId, { emoji: input.emoji }, by)] }
-    })),
+      return {
+        result: yield* getComment(taskId, input.commentId),
+        changes: [on(task, "comment.reaction_added", input.commentId, { emoji: input.emoji }, by)]
+      }
+    })
+  ),
 
   removeReaction: command(ReactionInput, Comment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
-      const removed = yield* query(`DELETE FROM pm_comment_reactions WHERE comment_id = $1 AND user_id = $2 AND emoji = $3 RETURNING emoji`, [input.commentId, by, input.emoji])
+      const removed = yield* query(
+        `DELETE FROM pm_comment_reactions WHERE comment_id = $1 AND user_id = $2 AND emoji = $3 RETURNING emoji`,
+        [input.commentId, by, input.emoji]
+      )
       if (removed.length === 0) return yield* reject("not_found", "You have not reacted with this emoji")
-      return { result: yield* getComment(taskId, input.commentId), changes: [on(task, "comment.reaction_removed", input.commentId, { emoji: input.emoji }, by)] }
-    })),
+      return {
+        result: yield* getComment(taskId, input.commentId),
+        changes: [on(task, "comment.reaction_removed", input.commentId, { emoji: input.emoji }, by)]
+      }
+    })
+  ),
 
   addAttachment: command(NewAttachment, Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -315,8 +414,12 @@ export const discussionCommands = {
       const version = yield* touchTask(taskId)
       const attachment = yield* getAttachment(taskId, input.attachmentId)
       const { blobKey: _k, ...result } = attachment
-      return { result, changes: [on(task, "attachment.created", input.attachmentId, { filename: input.filename, size: input.size, version }, by)] }
-    })),
+      return {
+        result,
+        changes: [on(task, "attachment.created", input.attachmentId, { filename: input.filename, size: input.size, version }, by)]
+      }
+    })
+  ),
 
   renameAttachment: command(Schema.Struct({ attachmentId: Id, filename: Schema.String }), Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
@@ -326,16 +429,25 @@ export const discussionCommands = {
       const version = yield* touchTask(taskId)
       const { blobKey: _k, ...result } = yield* getAttachment(taskId, input.attachmentId)
       return { result, changes: [on(task, "attachment.renamed", input.attachmentId, { filename: input.filename, version }, by)] }
-    })),
+    })
+  ),
 
   /** Returns the blob key; the caller deletes the bytes once this committed. */
-  deleteAttachment: command(Schema.Struct({ attachmentId: Id, admin: Schema.Boolean }), Schema.Struct({ blobKey: Schema.String }), (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const attachment = yield* getAttachment(taskId, input.attachmentId)
-      if (attachment.uploadedBy !== by && !input.admin) return yield* reject("forbidden", "Only the uploader or an admin deletes an attachment")
-      yield* query(`DELETE FROM pm_attachments WHERE id = $1`, [input.attachmentId])
-      const version = yield* touchTask(taskId)
-      return { result: { blobKey: attachment.blobKey }, changes: [on(task, "attachment.deleted", input.attachmentId, { filename: attachment.filename, version }, by)] }
-    }))
+  deleteAttachment: command(
+    Schema.Struct({ attachmentId: Id, admin: Schema.Boolean }),
+    Schema.Struct({ blobKey: Schema.String }),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const attachment = yield* getAttachment(taskId, input.attachmentId)
+        if (attachment.uploadedBy !== by && !input.admin)
+          return yield* reject("forbidden", "Only the uploader or an admin deletes an attachment")
+        yield* query(`DELETE FROM pm_attachments WHERE id = $1`, [input.attachmentId])
+        const version = yield* touchTask(taskId)
+        return {
+          result: { blobKey: attachment.blobKey },
+          changes: [on(task, "attachment.deleted", input.attachmentId, { filename: attachment.filename, version }, by)]
+        }
+      })
+  )
 }

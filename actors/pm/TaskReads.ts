@@ -82,9 +82,10 @@ interface Presented {
 
 const present = (row: TaskRow, presented: Presented): Task => ({
   ...row,
-  status: presented.statusName === null
-    ? unknownStatus(row.status)
-    : { name: presented.statusName, type: presented.statusType!, color: presented.statusColor! },
+  status:
+    presented.statusName === null
+      ? unknownStatus(row.status)
+      : { name: presented.statusName, type: presented.statusType!, color: presented.statusColor! },
   assignees: presented.assignees,
   watcherIds: presented.watcherIds,
   tags: presented.tags,
@@ -114,7 +115,16 @@ export const hydrate = (rows: ReadonlyArray<TaskRow>): Effect.Effect<Array<Task>
       [rows.map((r) => r.id)]
     )
     const byId = new Map(found.map((p) => [p.id, p] as const))
-    const none: Presented = { statusName: null, statusType: null, statusColor: null, assignees: [], watcherIds: [], tags: [], customFields: [], subtaskCount: 0 }
+    const none: Presented = {
+      statusName: null,
+      statusType: null,
+      statusColor: null,
+      assignees: [],
+      watcherIds: [],
+      tags: [],
+      customFields: [],
+      subtaskCount: 0
+    }
     return rows.map((row) => present(row, byId.get(row.id) ?? none))
   })
 
@@ -181,12 +191,7 @@ export const filterSql = (filter: TaskFilter, params: Array<unknown>): string =>
     params.push(value)
     return `$${params.length}`
   }
-  const conditions = [
-    `t.workspace_id = ${add(filter.workspaceId)}`,
-    "t.deleted_at IS NULL",
-    "l.deleted_at IS NULL",
-    "s.deleted_at IS NULL"
-  ]
+  const conditions = [`t.workspace_id = ${add(filter.workspaceId)}`, "t.deleted_at IS NULL", "l.deleted_at IS NULL", "s.deleted_at IS NULL"]
   params.push(filter.viewer.userId, filter.viewer.admin)
   conditions.push(visibleSpace("s", params.length - 1, params.length))
   const archived = filter.archived ?? "exclude"
@@ -196,21 +201,34 @@ export const filterSql = (filter: TaskFilter, params: Array<unknown>): string =>
   if (filter.folderIds?.length) conditions.push(`l.folder_id = ANY(${add(filter.folderIds)}::text[])`)
   if (filter.listIds?.length) {
     const lists = add(filter.listIds)
-    conditions.push(`(t.list_id = ANY(${lists}::text[]) OR EXISTS (SELECT 1 FROM pm_task_list_links k WHERE k.task_id = t.id AND k.list_id = ANY(${lists}::text[])))`)
+    conditions.push(
+      `(t.list_id = ANY(${lists}::text[]) OR EXISTS (SELECT 1 FROM pm_task_list_links k WHERE k.task_id = t.id AND k.list_id = ANY(${lists}::text[])))`
+    )
   }
   if (filter.parentTaskId !== undefined) conditions.push(`t.parent_task_id = ${add(filter.parentTaskId)}`)
   if (filter.topLevelOnly) conditions.push("t.parent_task_id IS NULL")
   if (filter.statuses?.length) conditions.push(`lower(t.status) = ANY(${add(filter.statuses.map((s) => s.trim().toLowerCase()))}::text[])`)
   if (filter.priorities?.length) conditions.push(`t.priority = ANY(${add(filter.priorities)}::text[])`)
   if (filter.assigneeIds?.length) {
-    conditions.push(`EXISTS (SELECT 1 FROM pm_task_assignees a WHERE a.task_id = t.id AND a.user_id = ANY(${add(filter.assigneeIds)}::text[]))`)
+    conditions.push(
+      `EXISTS (SELECT 1 FROM pm_task_assignees a WHERE a.task_id = t.id AND a.user_id = ANY(${add(filter.assigneeIds)}::text[]))`
+    )
   }
   if (filter.tagNames?.length) {
-    conditions.push(`EXISTS (SELECT 1 FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id AND lower(g.name) = ANY(${add(filter.tagNames.map((n) => n.trim().toLowerCase()))}::text[]))`)
+    conditions.push(
+      `EXISTS (SELECT 1 FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id AND lower(g.name) = ANY(${add(filter.tagNames.map((n) => n.trim().toLowerCase()))}::text[]))`
+    )
   }
   if (filter.q) {
-    const pattern = add(`%${filter.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-    conditions.push(`(lower(t.name) LIKE ${pattern} OR lower(t.description) LIKE ${pattern} OR lower(t.short_id) = ${add(filter.q.trim().toLowerCase())})`)
+    const pattern = add(
+      `%${filter.q
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    )
+    conditions.push(
+      `(lower(t.name) LIKE ${pattern} OR lower(t.description) LIKE ${pattern} OR lower(t.short_id) = ${add(filter.q.trim().toLowerCase())})`
+    )
   }
   if (filter.dueAfter) conditions.push(`t.due_date >= ${add(filter.dueAfter)}::timestamptz`)
   if (filter.dueBefore) conditions.push(`t.due_date <= ${add(filter.dueBefore)}::timestamptz`)
@@ -227,7 +245,10 @@ export const filterSql = (filter: TaskFilter, params: Array<unknown>): string =>
  * the total: one statement. The page is cut first and only its rows are
  * presented; an offset past the end needs a second statement for the total.
  */
-export const findTasks = (filter: TaskFilter, page: { readonly offset: number; readonly limit: number; readonly order?: TaskOrder; readonly direction?: "asc" | "desc" }) =>
+export const findTasks = (
+  filter: TaskFilter,
+  page: { readonly offset: number; readonly limit: number; readonly order?: TaskOrder; readonly direction?: "asc" | "desc" }
+) =>
   Effect.gen(function* () {
     const params: Array<unknown> = []
     const where = filterSql(filter, params)
@@ -239,8 +260,11 @@ export const findTasks = (filter: TaskFilter, page: { readonly offset: number; r
         ORDER BY ${orderBy}`,
       params
     )
-    const total = rows[0]?.total
-      ?? (page.offset === 0 ? 0 : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
+    const total =
+      rows[0]?.total ??
+      (page.offset === 0
+        ? 0
+        : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
     return { items: rows.map(({ total: _t, ...row }) => presentRow(row)), total, offset: page.offset, limit: page.limit }
   })
 
@@ -275,7 +299,9 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined
-    const places = new Map(page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const))
+    const places = new Map(
+      page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const)
+    )
     return {
       items: page.map(({ keysetAt: _k, spaceName: _s, folderName: _f, listName: _l, ...row }) => presentRow(row)),
       next,

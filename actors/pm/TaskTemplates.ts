@@ -21,13 +21,15 @@ const columns = `id, workspace_id AS "workspaceId", name, template, created_by A
 
 export const templatesOf = (workspaceId: string) =>
   query<{ id: string; workspaceId: string; name: string; template: TaskTemplate; createdBy: string; createdAt: string }>(
-    `SELECT ${columns} FROM pm_task_templates WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]
+    `SELECT ${columns} FROM pm_task_templates WHERE workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId]
   )
 
 export const getTemplate = (workspaceId: string, templateId: string) =>
   Effect.flatMap(
     query<{ id: string; workspaceId: string; name: string; template: TaskTemplate; createdBy: string; createdAt: string }>(
-      `SELECT ${columns} FROM pm_task_templates WHERE id = $1 AND workspace_id = $2`, [templateId, workspaceId]
+      `SELECT ${columns} FROM pm_task_templates WHERE id = $1 AND workspace_id = $2`,
+      [templateId, workspaceId]
     ),
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such task template")))
   )
@@ -39,15 +41,26 @@ export const templateCommands = {
       if (located.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
       const template = yield* templateOf(input.taskId)
       const id = crypto.randomUUID()
-      yield* query(`INSERT INTO pm_task_templates (id, workspace_id, name, template, created_by) VALUES ($1, $2, $3, $4, $5)`, [id, workspaceId, input.name.trim(), template, by])
+      yield* query(`INSERT INTO pm_task_templates (id, workspace_id, name, template, created_by) VALUES ($1, $2, $3, $4, $5)`, [
+        id,
+        workspaceId,
+        input.name.trim(),
+        template,
+        by
+      ])
       const saved = yield* getTemplate(workspaceId, id)
-      return { result: saved, changes: [change({ workspaceId }, "task_template.created", id, { name: saved.name, fromTaskId: input.taskId }, by)] }
-    })),
+      return {
+        result: saved,
+        changes: [change({ workspaceId }, "task_template.created", id, { name: saved.name, fromTaskId: input.taskId }, by)]
+      }
+    })
+  ),
 
   deleteTaskTemplate: command(Schema.Struct({ templateId: Id }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const template = yield* getTemplate(workspaceId, input.templateId)
       yield* query(`DELETE FROM pm_task_templates WHERE id = $1`, [template.id])
       return { result: undefined, changes: [change({ workspaceId }, "task_template.deleted", template.id, { name: template.name }, by)] }
-    }))
+    })
+  )
 }

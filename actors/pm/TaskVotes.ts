@@ -32,10 +32,20 @@ export const voteCommands = {
     Effect.gen(function* () {
       const task = yield* locateTask(taskId)
       const changed = input.vote
-        ? yield* query(`INSERT INTO pm_task_votes (task_id, user_id, workspace_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`, [taskId, by, task.workspaceId])
+        ? yield* query(
+            `INSERT INTO pm_task_votes (task_id, user_id, workspace_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`,
+            [taskId, by, task.workspaceId]
+          )
         : yield* query(`DELETE FROM pm_task_votes WHERE task_id = $1 AND user_id = $2 RETURNING task_id`, [taskId, by])
       const result = yield* voteOf(taskId, by)
       const where = { workspaceId: task.workspaceId, spaceId: task.spaceId, listId: task.listId, taskId }
-      return { result, changes: changed.length === 0 ? [] : [change(where, input.vote ? "task.voted" : "task.vote_withdrawn", taskId, { votes: result.votes }, by)] }
-    }))
+      return {
+        result,
+        changes:
+          changed.length === 0
+            ? []
+            : [change(where, input.vote ? "task.voted" : "task.vote_withdrawn", taskId, { votes: result.votes }, by)]
+      }
+    })
+  )
 }

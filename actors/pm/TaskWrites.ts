@@ -30,7 +30,9 @@ export interface Home {
 export const Description = Schema.String.check(Schema.isMaxLength(50_000))
 export const Minutes = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
 export const TagNames = Schema.Array(Name(64)).check(Schema.isMaxLength(50))
-export const FieldValues = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field id (or name); null clears one" })
+export const FieldValues = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "Custom field values by field id (or name); null clears one"
+})
 // Unbounded: the facade bounds ids and e-mails separately, and merges them.
 const AssigneeIds = Schema.Array(Id)
 
@@ -38,7 +40,10 @@ export const Recurrence = Schema.Struct({
   frequency: Schema.Literals(["daily", "weekly", "monthly", "yearly"]),
   interval: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 365 })),
   until: Schema.optionalKey(Schema.NullOr(DateTime))
-}).annotate({ identifier: "Recurrence", description: "When the task is finished, its next occurrence is created with its dates moved on by the interval." })
+}).annotate({
+  identifier: "Recurrence",
+  description: "When the task is finished, its next occurrence is created with its dates moved on by the interval."
+})
 export type Recurrence = typeof Recurrence.Type
 
 /** What creating a task takes (ids, not e-mails or names: the facade resolves those; dates already ISO). */
@@ -88,7 +93,8 @@ export const taskWhere = (task: { workspaceId: string; spaceId: string; listId: 
 export const taskChange = (task: Task, type: string, data: Record<string, unknown>, by: string, notify: ReadonlyArray<Notify> = []) =>
   change(taskWhere(task), type, task.id, data, by, notify)
 
-const disabled = (feature: string, path: string) => Effect.fail(reject("invalid", `${feature} are turned off in this space`, [{ path, message: `${feature} disabled in this space` }]))
+const disabled = (feature: string, path: string) =>
+  Effect.fail(reject("invalid", `${feature} are turned off in this space`, [{ path, message: `${feature} disabled in this space` }]))
 
 /** Refuses values of features the space turned off. */
 export const checkFeatures = (features: Features, input: Partial<NewTask & TaskPatch>, prefix = "body"): Step<void> => {
@@ -97,9 +103,12 @@ export const checkFeatures = (features: Features, input: Partial<NewTask & TaskP
   if (!features.startDates && input.startDate != null) return disabled("Start dates", `${prefix}.startDate`)
   if (!features.timeEstimates && input.timeEstimateMinutes != null) return disabled("Time estimates", `${prefix}.timeEstimateMinutes`)
   if (!features.tags && input.tagNames?.length) return disabled("Tags", `${prefix}.tags`)
-  if (!features.customFields && input.customFields && Object.keys(input.customFields).length > 0) return disabled("Custom fields", `${prefix}.customFields`)
+  if (!features.customFields && input.customFields && Object.keys(input.customFields).length > 0)
+    return disabled("Custom fields", `${prefix}.customFields`)
   if (!features.multipleAssignees && (input.assigneeIds?.length ?? 0) > 1) {
-    return Effect.fail(reject("invalid", "This space allows one assignee per task", [{ path: `${prefix}.assigneeIds`, message: "at most one assignee" }]))
+    return Effect.fail(
+      reject("invalid", "This space allows one assignee per task", [{ path: `${prefix}.assigneeIds`, message: "at most one assignee" }])
+    )
   }
   return Effect.void
 }
@@ -110,7 +119,11 @@ const checkDates = (startDate: string | null | undefined, dueDate: string | null
     : Effect.void
 
 const unknownStatus = (statuses: ReadonlyArray<Status>, name: string, path: string) =>
-  Effect.fail(reject("invalid", `Unknown status "${name}"; this list's statuses are: ${statuses.map((s) => s.name).join(", ")}`, [{ path, message: "unknown status" }]))
+  Effect.fail(
+    reject("invalid", `Unknown status "${name}"; this list's statuses are: ${statuses.map((s) => s.name).join(", ")}`, [
+      { path, message: "unknown status" }
+    ])
+  )
 
 /** Defaults of the list over those of its space, key by key. */
 export const defaultsFor = (home: Home) =>
@@ -125,10 +138,20 @@ export const defaultsFor = (home: Home) =>
 /** The space's tag of that name, created (gray) if missing. */
 export const tagByName = (workspaceId: string, spaceId: string, name: string, by: string, color = "#8d8d8d") =>
   Effect.gen(function* () {
-    const existing = yield* query<{ id: string }>(`SELECT id FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2)`, [spaceId, name.trim()])
+    const existing = yield* query<{ id: string }>(`SELECT id FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2)`, [
+      spaceId,
+      name.trim()
+    ])
     if (existing[0]) return existing[0].id
     const id = crypto.randomUUID()
-    yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [id, workspaceId, spaceId, name.trim(), color, by])
+    yield* query(`INSERT INTO pm_tags (id, workspace_id, space_id, name, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      id,
+      workspaceId,
+      spaceId,
+      name.trim(),
+      color,
+      by
+    ])
     return id
   })
 
@@ -139,9 +162,15 @@ export const checkFieldValues = (home: Home, values: Readonly<Record<string, unk
     const checked: Array<{ fieldId: string; value: unknown | null }> = []
     for (const [key, value] of Object.entries(values)) {
       const field = fields.find((f) => f.id === key) ?? fields.find((f) => f.name.toLowerCase() === key.trim().toLowerCase())
-      if (field === undefined) return yield* reject("invalid", `No custom field "${key}" applies to this list`, [{ path: `${prefix}.${key}`, message: "unknown custom field" }])
+      if (field === undefined)
+        return yield* reject("invalid", `No custom field "${key}" applies to this list`, [
+          { path: `${prefix}.${key}`, message: "unknown custom field" }
+        ])
       if (value === null) {
-        if (field.required) return yield* reject("invalid", `The custom field "${field.name}" is required`, [{ path: `${prefix}.${key}`, message: "required" }])
+        if (field.required)
+          return yield* reject("invalid", `The custom field "${field.name}" is required`, [
+            { path: `${prefix}.${key}`, message: "required" }
+          ])
         checked.push({ fieldId: field.id, value: null })
       } else {
         checked.push({ fieldId: field.id, value: yield* validateValue(field, value, `${prefix}.${key}`) })
@@ -151,17 +180,27 @@ export const checkFieldValues = (home: Home, values: Readonly<Record<string, unk
   })
 
 export const writeFieldValues = (taskId: string, checked: ReadonlyArray<{ fieldId: string; value: unknown | null }>, by: string) =>
-  Effect.forEach(checked, ({ fieldId, value }) =>
-    value === null
-      ? query(`DELETE FROM pm_task_custom_values WHERE task_id = $1 AND field_id = $2`, [taskId, fieldId])
-      : query(
-        `INSERT INTO pm_task_custom_values (task_id, field_id, value, updated_by) VALUES ($1, $2, $3, $4)
+  Effect.forEach(
+    checked,
+    ({ fieldId, value }) =>
+      value === null
+        ? query(`DELETE FROM pm_task_custom_values WHERE task_id = $1 AND field_id = $2`, [taskId, fieldId])
+        : query(
+            `INSERT INTO pm_task_custom_values (task_id, field_id, value, updated_by) VALUES ($1, $2, $3, $4)
          ON CONFLICT (task_id, field_id) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
-        [taskId, fieldId, value, by]
-      ), { discard: true })
+            [taskId, fieldId, value, by]
+          ),
+    { discard: true }
+  )
 
 export const recordStatus = (taskId: string, status: Pick<Status, "name" | "type">, by: string) =>
-  query(`INSERT INTO pm_task_status_history (id, task_id, status, status_type, entered_by) VALUES ($1, $2, $3, $4, $5)`, [crypto.randomUUID(), taskId, status.name, status.type, by])
+  query(`INSERT INTO pm_task_status_history (id, task_id, status, status_type, entered_by) VALUES ($1, $2, $3, $4, $5)`, [
+    crypto.randomUUID(),
+    taskId,
+    status.name,
+    status.type,
+    by
+  ])
 
 const watchersOfScopes = (scopes: ReadonlyArray<[string, string | null]>) =>
   Effect.map(
@@ -173,7 +212,10 @@ const watchersOfScopes = (scopes: ReadonlyArray<[string, string | null]>) =>
   )
 
 const nextTaskPosition = (listId: string) =>
-  Effect.map(query<{ position: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS position FROM pm_tasks WHERE list_id = $1`, [listId]), (rows) => Number(rows[0]!.position))
+  Effect.map(
+    query<{ position: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS position FROM pm_tasks WHERE list_id = $1`, [listId]),
+    (rows) => Number(rows[0]!.position)
+  )
 
 /** Inserts a task in `home` (the list actor's command body); returns it and its changes. */
 export const insertTask = (home: Home, input: NewTask, by: string, prefix = "body"): Step<{ task: Task; changes: Array<Change> }> =>
@@ -184,23 +226,40 @@ export const insertTask = (home: Home, input: NewTask, by: string, prefix = "bod
     const statuses = (yield* effectiveStatuses({ ...home })).items
     const status = input.status === undefined ? initialStatus(statuses) : findStatus(statuses, input.status)
     if (status === undefined) return yield* unknownStatus(statuses, input.status ?? "", `${prefix}.status`)
-    const priority = input.priority !== undefined ? input.priority : features.priorities ? defaults.priority ?? null : null
-    const assigneeIds = [...new Set(input.assigneeIds ?? (defaults.assigneeIds ?? []))]
-    const timeEstimate = input.timeEstimateMinutes !== undefined ? input.timeEstimateMinutes : features.timeEstimates ? defaults.timeEstimateMinutes ?? null : null
-    const dueDate = input.dueDate !== undefined
-      ? input.dueDate
-      : features.dueDates && defaults.dueInDays != null ? new Date(Date.now() + defaults.dueInDays * 86_400_000).toISOString() : null
+    const priority = input.priority !== undefined ? input.priority : features.priorities ? (defaults.priority ?? null) : null
+    const assigneeIds = [...new Set(input.assigneeIds ?? defaults.assigneeIds ?? [])]
+    const timeEstimate =
+      input.timeEstimateMinutes !== undefined
+        ? input.timeEstimateMinutes
+        : features.timeEstimates
+          ? (defaults.timeEstimateMinutes ?? null)
+          : null
+    const dueDate =
+      input.dueDate !== undefined
+        ? input.dueDate
+        : features.dueDates && defaults.dueInDays != null
+          ? new Date(Date.now() + defaults.dueInDays * 86_400_000).toISOString()
+          : null
     yield* checkDates(input.startDate, dueDate, prefix)
     yield* requireMembers(home.workspaceId, assigneeIds, `${prefix}.assigneeIds`)
     if (!features.multipleAssignees && assigneeIds.length > 1) yield* checkFeatures(features, { assigneeIds }, prefix)
     const { fields, checked } = yield* checkFieldValues(home, input.customFields ?? {}, `${prefix}.customFields`)
     const missing = fields.filter((f) => f.required && !checked.some((c) => c.fieldId === f.id && c.value !== null))
     if (missing.length > 0) {
-      return yield* reject("invalid", `Required custom fields missing: ${missing.map((f) => f.name).join(", ")}`, missing.map((f) => ({ path: `${prefix}.customFields.${f.id}`, message: `required (${f.name})` })))
+      return yield* reject(
+        "invalid",
+        `Required custom fields missing: ${missing.map((f) => f.name).join(", ")}`,
+        missing.map((f) => ({ path: `${prefix}.customFields.${f.id}`, message: `required (${f.name})` }))
+      )
     }
     if (input.parentTaskId) {
-      const parent = yield* query<{ listId: string }>(`SELECT list_id AS "listId" FROM pm_tasks WHERE id = $1 AND deleted_at IS NULL`, [input.parentTaskId])
-      if (parent[0]?.listId !== home.listId) return yield* reject("invalid", "A subtask lives in its parent's list", [{ path: `${prefix}.parentTaskId`, message: "parent not in this list" }])
+      const parent = yield* query<{ listId: string }>(`SELECT list_id AS "listId" FROM pm_tasks WHERE id = $1 AND deleted_at IS NULL`, [
+        input.parentTaskId
+      ])
+      if (parent[0]?.listId !== home.listId)
+        return yield* reject("invalid", "A subtask lives in its parent's list", [
+          { path: `${prefix}.parentTaskId`, message: "parent not in this list" }
+        ])
     }
     const id = crypto.randomUUID()
     const shortId = yield* nextShortId(home.workspaceId, "T")
@@ -209,8 +268,24 @@ export const insertTask = (home: Home, input: NewTask, by: string, prefix = "bod
       `INSERT INTO pm_tasks (id, workspace_id, space_id, list_id, parent_task_id, short_id, name, description, status, priority, start_date, due_date,
                              time_estimate_minutes, position, created_by, closed_at, recurrence)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, ${isFinished(status.type) ? "now()" : "NULL"}, $16)`,
-      [id, home.workspaceId, home.spaceId, home.listId, input.parentTaskId ?? null, shortId, input.name.trim(), input.description ?? "", status.name,
-        priority, input.startDate ?? null, dueDate, timeEstimate, position, by, input.recurrence ?? null]
+      [
+        id,
+        home.workspaceId,
+        home.spaceId,
+        home.listId,
+        input.parentTaskId ?? null,
+        shortId,
+        input.name.trim(),
+        input.description ?? "",
+        status.name,
+        priority,
+        input.startDate ?? null,
+        dueDate,
+        timeEstimate,
+        position,
+        by,
+        input.recurrence ?? null
+      ]
     )
     for (const userId of assigneeIds) yield* query(`INSERT INTO pm_task_assignees (task_id, user_id) VALUES ($1, $2)`, [id, userId])
     // The creator and the assignees follow the task.
@@ -218,21 +293,53 @@ export const insertTask = (home: Home, input: NewTask, by: string, prefix = "bod
       yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING`, [id, userId])
     }
     for (const name of new Set((input.tagNames ?? []).map((n) => n.trim().toLowerCase()))) {
-      const tagId = yield* tagByName(home.workspaceId, home.spaceId, (input.tagNames ?? []).find((n) => n.trim().toLowerCase() === name)!, by)
+      const tagId = yield* tagByName(
+        home.workspaceId,
+        home.spaceId,
+        (input.tagNames ?? []).find((n) => n.trim().toLowerCase() === name)!,
+        by
+      )
       yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, tagId])
     }
-    yield* writeFieldValues(id, checked.filter((c) => c.value !== null), by)
+    yield* writeFieldValues(
+      id,
+      checked.filter((c) => c.value !== null),
+      by
+    )
     yield* recordStatus(id, status, by)
     const task = yield* getTask(id)
-    const followers = yield* watchersOfScopes([["list", home.listId], ["folder", home.folderId], ["space", home.spaceId]])
+    const followers = yield* watchersOfScopes([
+      ["list", home.listId],
+      ["folder", home.folderId],
+      ["space", home.spaceId]
+    ])
     const notify: Array<Notify> = [
       ...notifyUsers(assigneeIds, "assigned", `You were assigned ${task.shortId}: ${task.name}`, by),
-      ...notifyUsers(followers.filter((u) => !assigneeIds.includes(u)), "watching", `New task ${task.shortId}: ${task.name}`, by)
+      ...notifyUsers(
+        followers.filter((u) => !assigneeIds.includes(u)),
+        "watching",
+        `New task ${task.shortId}: ${task.name}`,
+        by
+      )
     ]
     const changes = [
-      change(taskWhere(task), "task.created", id, {
-        name: task.name, shortId, status: status.name, listId: home.listId, parentTaskId: task.parentTaskId, priority, assigneeIds, dueDate
-      }, by, notify)
+      change(
+        taskWhere(task),
+        "task.created",
+        id,
+        {
+          name: task.name,
+          shortId,
+          status: status.name,
+          listId: home.listId,
+          parentTaskId: task.parentTaskId,
+          priority,
+          assigneeIds,
+          dueDate
+        },
+        by,
+        notify
+      )
     ]
     return { task, changes }
   })
@@ -260,19 +367,23 @@ const scheduleNext = (task: Task, by: string): Step<Array<Change>> =>
     yield* query(`UPDATE pm_tasks SET recurrence = NULL WHERE id = $1`, [task.id])
     if (recurrence.until && Date.parse(addInterval(anchor, recurrence)) > Date.parse(recurrence.until)) return []
     const home = { workspaceId: task.workspaceId, spaceId: task.spaceId, folderId: task.folderId, listId: task.listId }
-    const next = yield* insertTask(home, {
-      name: task.name,
-      description: task.description,
-      priority: task.priority,
-      startDate: nextStart,
-      dueDate: nextDue,
-      timeEstimateMinutes: task.timeEstimateMinutes,
-      assigneeIds: task.assignees.map((a) => a.id),
-      tagNames: task.tags.map((t) => t.name),
-      customFields: {},
-      parentTaskId: task.parentTaskId,
-      recurrence
-    }, by)
+    const next = yield* insertTask(
+      home,
+      {
+        name: task.name,
+        description: task.description,
+        priority: task.priority,
+        startDate: nextStart,
+        dueDate: nextDue,
+        timeEstimateMinutes: task.timeEstimateMinutes,
+        assigneeIds: task.assignees.map((a) => a.id),
+        tagNames: task.tags.map((t) => t.name),
+        customFields: {},
+        parentTaskId: task.parentTaskId,
+        recurrence
+      },
+      by
+    )
     yield* query(
       `INSERT INTO pm_task_custom_values (task_id, field_id, value, updated_by) SELECT $2, field_id, value, $3 FROM pm_task_custom_values WHERE task_id = $1`,
       [task.id, next.task.id, by]
@@ -308,7 +419,11 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
     set("start_date", "startDate", patch.startDate, before.startDate)
     set("due_date", "dueDate", patch.dueDate, before.dueDate)
     set("time_estimate_minutes", "timeEstimateMinutes", patch.timeEstimateMinutes, before.timeEstimateMinutes)
-    yield* checkDates(patch.startDate !== undefined ? patch.startDate : before.startDate, patch.dueDate !== undefined ? patch.dueDate : before.dueDate, prefix)
+    yield* checkDates(
+      patch.startDate !== undefined ? patch.startDate : before.startDate,
+      patch.dueDate !== undefined ? patch.dueDate : before.dueDate,
+      prefix
+    )
     let newStatus: Status | undefined
     if (patch.status !== undefined) {
       const statuses = (yield* effectiveStatuses(home)).items
@@ -326,12 +441,19 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
     if (patch.removeAssigneeIds) assignees = assignees.filter((id) => !patch.removeAssigneeIds!.includes(id))
     const assigneesChanged = !sameMembers(assignees, current)
     if (assigneesChanged) {
-      yield* requireMembers(before.workspaceId, assignees.filter((id) => !current.includes(id)), `${prefix}.assigneeIds`)
+      yield* requireMembers(
+        before.workspaceId,
+        assignees.filter((id) => !current.includes(id)),
+        `${prefix}.assigneeIds`
+      )
       if (!features.multipleAssignees && assignees.length > 1) yield* checkFeatures(features, { assigneeIds: assignees }, prefix)
       yield* query(`DELETE FROM pm_task_assignees WHERE task_id = $1 AND NOT (user_id = ANY($2::text[]))`, [taskId, assignees])
       for (const userId of assignees.filter((id) => !current.includes(id))) {
         yield* query(`INSERT INTO pm_task_assignees (task_id, user_id) VALUES ($1, $2)`, [taskId, userId])
-        yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING`, [taskId, userId])
+        yield* query(`INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING`, [
+          taskId,
+          userId
+        ])
       }
       data.assigneeIds = assignees
       previous.assigneeIds = current
@@ -342,9 +464,13 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
       const had = before.tags.map((t) => t.name.toLowerCase())
       if (!sameMembers(wanted, had)) {
         const tagIds: Array<string> = []
-        for (const name of wanted) tagIds.push(yield* tagByName(before.workspaceId, before.spaceId, patch.tagNames.find((n) => n.trim().toLowerCase() === name)!, by))
+        for (const name of wanted)
+          tagIds.push(
+            yield* tagByName(before.workspaceId, before.spaceId, patch.tagNames.find((n) => n.trim().toLowerCase() === name)!, by)
+          )
         yield* query(`DELETE FROM pm_task_tags WHERE task_id = $1 AND NOT (tag_id = ANY($2::text[]))`, [taskId, tagIds])
-        for (const tagId of tagIds) yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [taskId, tagId])
+        for (const tagId of tagIds)
+          yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [taskId, tagId])
         data.tags = wanted
         previous.tags = had
       }
@@ -365,12 +491,30 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
     const label = `${task.shortId}: ${task.name}`
     const added = assignees.filter((id) => !current.includes(id))
     const changes: Array<Change> = [
-      change(taskWhere(task), "task.updated", taskId, { ...data, previous, version: task.version }, by, notifyUsers(added, "assigned", `You were assigned ${label}`, by))
+      change(
+        taskWhere(task),
+        "task.updated",
+        taskId,
+        { ...data, previous, version: task.version },
+        by,
+        notifyUsers(added, "assigned", `You were assigned ${label}`, by)
+      )
     ]
     if (newStatus) {
-      const watchers = yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`, [taskId])
-      changes.push(change(taskWhere(task), "status.changed", taskId, { from: before.status.name, to: newStatus.name, type: newStatus.type }, by,
-        notifyUsers([...assignees, ...watchers.map((w) => w.userId)], "status_changed", `${label} is now ${newStatus.name}`, by)))
+      const watchers = yield* query<{ userId: string }>(
+        `SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`,
+        [taskId]
+      )
+      changes.push(
+        change(
+          taskWhere(task),
+          "status.changed",
+          taskId,
+          { from: before.status.name, to: newStatus.name, type: newStatus.type },
+          by,
+          notifyUsers([...assignees, ...watchers.map((w) => w.userId)], "status_changed", `${label} is now ${newStatus.name}`, by)
+        )
+      )
       if (isFinished(newStatus.type) && !isFinished(before.status.type)) changes.push(...(yield* scheduleNext(task, by)))
     }
     return { task: newStatus && task.recurrence ? yield* getTask(taskId) : task, changes }
@@ -378,4 +522,7 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
 
 /** Bumps the task's version for a change to one of its parts (checklists, tags, attachments …). */
 export const touchTask = (taskId: string) =>
-  Effect.map(query<{ version: number }>(`UPDATE pm_tasks SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version`, [taskId]), (rows) => rows[0]?.version ?? 0)
+  Effect.map(
+    query<{ version: number }>(`UPDATE pm_tasks SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version`, [taskId]),
+    (rows) => rows[0]?.version ?? 0
+  )

@@ -62,7 +62,10 @@ const TEAM_COLUMNS = `id, workspace_id AS "workspaceId", name, description, colo
 export const teamRows = (workspaceId: string, teamIds?: ReadonlyArray<string>) =>
   teamIds === undefined
     ? query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE workspace_id = $1 ORDER BY lower(name), id`, [workspaceId])
-    : query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY lower(name), id`, [workspaceId, teamIds])
+    : query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY lower(name), id`, [
+        workspaceId,
+        teamIds
+      ])
 
 export const teamMemberRows = (teamIds: ReadonlyArray<string>) =>
   query<TeamMemberRow>(
@@ -84,10 +87,14 @@ const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, 
   Effect.gen(function* () {
     const known = yield* membersOf(workspaceId)
     const index = members.findIndex((m) => !known.has(m.userId))
-    if (index >= 0) return yield* reject("invalid", "Team members must be members of the workspace", [{ path: `${path}.${index}.userId`, message: "not a workspace member" }])
+    if (index >= 0)
+      return yield* reject("invalid", "Team members must be members of the workspace", [
+        { path: `${path}.${index}.userId`, message: "not a workspace member" }
+      ])
     const seen = new Set<string>()
     for (const [i, member] of members.entries()) {
-      if (seen.has(member.userId)) return yield* reject("invalid", "A user is listed twice", [{ path: `${path}.${i}.userId`, message: "duplicate" }])
+      if (seen.has(member.userId))
+        return yield* reject("invalid", "A user is listed twice", [{ path: `${path}.${i}.userId`, message: "duplicate" }])
       seen.add(member.userId)
     }
   })
@@ -102,12 +109,14 @@ const loadTeam = (teamId: string) =>
 const insertMembers = (teamId: string, members: ReadonlyArray<MemberInput>) =>
   members.length === 0
     ? Effect.void
-    : Effect.asVoid(query(
-      `INSERT INTO pm_team_members (team_id, user_id, role)
+    : Effect.asVoid(
+        query(
+          `INSERT INTO pm_team_members (team_id, user_id, role)
        SELECT $1, m.user_id, m.role FROM unnest($2::text[], $3::text[]) AS m(user_id, role)
        ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role`,
-      [teamId, members.map((m) => m.userId), members.map((m) => m.role)]
-    ))
+          [teamId, members.map((m) => m.userId), members.map((m) => m.role)]
+        )
+      )
 
 const memberCount = (teamId: string) =>
   Effect.map(query<{ n: number }>("SELECT count(*) AS n FROM pm_team_members WHERE team_id = $1", [teamId]), (rows) => Number(rows[0]!.n))
@@ -138,26 +147,42 @@ export const PmTeam = workActor("pmTeam", {
     Effect.gen(function* () {
       const members = input.members ?? []
       yield* checkMembers(input.workspaceId, members, "body.members")
-      yield* query(
-        "INSERT INTO pm_teams (id, workspace_id, name, description, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)",
-        [id, input.workspaceId, input.name.trim(), input.description ?? "", input.color ?? null, by]
-      )
+      yield* query("INSERT INTO pm_teams (id, workspace_id, name, description, color, created_by) VALUES ($1, $2, $3, $4, $5, $6)", [
+        id,
+        input.workspaceId,
+        input.name.trim(),
+        input.description ?? "",
+        input.color ?? null,
+        by
+      ])
       yield* insertMembers(id, members)
       return {
         result: { id },
-        changes: [change({ workspaceId: input.workspaceId }, "team.created", id, { name: input.name.trim(), memberIds: members.map((m) => m.userId) }, by)]
+        changes: [
+          change(
+            { workspaceId: input.workspaceId },
+            "team.created",
+            id,
+            { name: input.name.trim(), memberIds: members.map((m) => m.userId) },
+            by
+          )
+        ]
       }
-    })),
+    })
+  ),
   update: command(TeamPatch, TeamRef, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
-      yield* query(
-        "UPDATE pm_teams SET name = $2, description = $3, color = $4, updated_at = now() WHERE id = $1",
-        [id, input.name?.trim() ?? team.name, input.description ?? team.description, input.color === undefined ? team.color : input.color]
-      )
+      yield* query("UPDATE pm_teams SET name = $2, description = $3, color = $4, updated_at = now() WHERE id = $1", [
+        id,
+        input.name?.trim() ?? team.name,
+        input.description ?? team.description,
+        input.color === undefined ? team.color : input.color
+      ])
       const changed = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
       return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.updated", id, changed, by)] }
-    })),
+    })
+  ),
   updateMembers: command(TeamMembersChange, TeamRef, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
@@ -165,21 +190,29 @@ export const PmTeam = workActor("pmTeam", {
       const remove = input.remove ?? []
       yield* checkMembers(team.workspaceId, add, "body.add")
       const both = add.findIndex((m) => remove.includes(m.userId))
-      if (both >= 0) return yield* reject("invalid", "A user cannot be added and removed at once", [{ path: `body.add.${both}.userId`, message: "also in remove" }])
+      if (both >= 0)
+        return yield* reject("invalid", "A user cannot be added and removed at once", [
+          { path: `body.add.${both}.userId`, message: "also in remove" }
+        ])
       if (remove.length > 0) yield* query("DELETE FROM pm_team_members WHERE team_id = $1 AND user_id = ANY($2::text[])", [id, remove])
       yield* insertMembers(id, add)
-      if ((yield* memberCount(id)) > MAX_TEAM_MEMBERS) return yield* reject("invalid", `A team has at most ${MAX_TEAM_MEMBERS} members`, [{ path: "body.add", message: "too many members" }])
+      if ((yield* memberCount(id)) > MAX_TEAM_MEMBERS)
+        return yield* reject("invalid", `A team has at most ${MAX_TEAM_MEMBERS} members`, [
+          { path: "body.add", message: "too many members" }
+        ])
       yield* query("UPDATE pm_teams SET updated_at = now() WHERE id = $1", [id])
       return {
         result: { id },
         changes: [change({ workspaceId: team.workspaceId }, "team.members_changed", id, { added: add, removed: remove }, by)]
       }
-    })),
+    })
+  ),
   delete: command(Schema.Struct({}), TeamRef, (_input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       yield* query("DELETE FROM pm_team_members WHERE team_id = $1", [id])
       yield* query("DELETE FROM pm_teams WHERE id = $1", [id])
       return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.deleted", id, { name: team.name }, by)] }
-    }))
+    })
+  )
 })

@@ -124,24 +124,40 @@ export const UserSettings = Actor<SettingsState>()({
   messages: {
     view: { payload: Schema.Struct({}), success: StateView },
     updateProfile: {
-      payload: Schema.Struct({ title: Schema.optionalKey(NullStr), department: Schema.optionalKey(NullStr), bio: Schema.optionalKey(NullStr), phone: Schema.optionalKey(NullStr) }),
+      payload: Schema.Struct({
+        title: Schema.optionalKey(NullStr),
+        department: Schema.optionalKey(NullStr),
+        bio: Schema.optionalKey(NullStr),
+        phone: Schema.optionalKey(NullStr)
+      }),
       success: ProfileDetails
     },
     setStatus: { payload: Schema.Struct({ text: Str, emoji: NullStr, clearAt: Schema.NullOr(Timestamp) }), success: UserStatus },
     clearStatus: { payload: Schema.Struct({}), success: Schema.Struct({ cleared: Schema.Boolean }) },
     /** Records the new avatar; returns the previous one so its blob can be deleted. */
-    setAvatar: { payload: Schema.Struct({ key: Str, contentType: Str, size: Schema.Number }), success: Schema.Struct({ avatar: AvatarInfo, previous: Schema.NullOr(AvatarInfo) }) },
+    setAvatar: {
+      payload: Schema.Struct({ key: Str, contentType: Str, size: Schema.Number }),
+      success: Schema.Struct({ avatar: AvatarInfo, previous: Schema.NullOr(AvatarInfo) })
+    },
     clearAvatar: { payload: Schema.Struct({}), success: Schema.Struct({ previous: Schema.NullOr(AvatarInfo) }) },
     updateSettings: {
       payload: Schema.Struct({
-        timezone: Schema.optionalKey(Str), locale: Schema.optionalKey(Str), dateFormat: Schema.optionalKey(Str), timeFormat: Schema.optionalKey(Str),
-        weekStart: Schema.optionalKey(Str), theme: Schema.optionalKey(Str), defaultWorkspaceId: Schema.optionalKey(NullStr)
+        timezone: Schema.optionalKey(Str),
+        locale: Schema.optionalKey(Str),
+        dateFormat: Schema.optionalKey(Str),
+        timeFormat: Schema.optionalKey(Str),
+        weekStart: Schema.optionalKey(Str),
+        theme: Schema.optionalKey(Str),
+        defaultWorkspaceId: Schema.optionalKey(NullStr)
       }),
       success: DisplaySettings
     },
     resetSettings: { payload: Schema.Struct({}), success: DisplaySettings },
     updateNotifications: {
-      payload: Schema.Struct({ reasons: Schema.optionalKey(Schema.Record(Schema.String, Schema.Boolean)), mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Str)) }),
+      payload: Schema.Struct({
+        reasons: Schema.optionalKey(Schema.Record(Schema.String, Schema.Boolean)),
+        mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Str))
+      }),
       success: NotificationPreferences
     },
     updateWorkspacePreferences: {
@@ -221,4 +237,3 @@ export const UserSettings = Actor<SettingsState>()({
 /** Whether the user gets in-app notifications for `reason` in `workspaceId`. */
 export const wantsNotification = (prefs: NotificationPreferences, workspaceId: string, reason: NotificationReason) =>
   !prefs.mutedWorkspaceIds.includes(workspaceId) && prefs.reasons[reason] !== false
-

@@ -13,8 +13,22 @@ import { change } from "./Changes.ts"
 import { ViewType } from "./ReferenceData.ts"
 import { checkCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import {
-  type BuiltinColumn, builtinColumns, ColumnField, fieldsAtScope, getView, groupableColumns, groupableFieldTypes, scopeChain, sortableColumns, sortableFieldTypes,
-  View, ViewColumn, ViewGrouping, ViewScopeType, ViewSettings, ViewSort
+  type BuiltinColumn,
+  builtinColumns,
+  ColumnField,
+  fieldsAtScope,
+  getView,
+  groupableColumns,
+  groupableFieldTypes,
+  scopeChain,
+  sortableColumns,
+  sortableFieldTypes,
+  View,
+  ViewColumn,
+  ViewGrouping,
+  ViewScopeType,
+  ViewSettings,
+  ViewSort
 } from "./ViewRecords.ts"
 import { command } from "./WorkActor.ts"
 
@@ -22,7 +36,9 @@ const invalid = (path: string, message: string) => reject("invalid", `Invalid ${
 
 /** How a view shows its tasks; each part left out keeps its value (or the type's default). */
 export const ViewConfig = Schema.Struct({
-  columns: Schema.optionalKey(Schema.Array(ViewColumn).check(Schema.isMaxLength(60)).annotate({ description: "Shown columns, in display order" })),
+  columns: Schema.optionalKey(
+    Schema.Array(ViewColumn).check(Schema.isMaxLength(60)).annotate({ description: "Shown columns, in display order" })
+  ),
   groupBy: Schema.optionalKey(Schema.NullOr(ViewGrouping).annotate({ description: "null: no grouping" })),
   sortBy: Schema.optionalKey(Schema.Array(ViewSort).check(Schema.isMaxLength(5))),
   filters: Schema.optionalKey(TaskCriteria),
@@ -101,7 +117,10 @@ export const checkConfig = (workspaceId: string, scopeType: ViewScopeType, scope
         const path = `${prefix}.groupBy.field`
         const field = yield* fieldOf(config.groupBy.field, path)
         if (field ? !groupableFieldTypes.includes(field.type) : !groupableColumns.includes(config.groupBy.field as BuiltinColumn)) {
-          return yield* invalid(path, `cannot group by ${field ? `a ${field.type} field` : config.groupBy.field}; groups: ${groupableColumns.join(", ")} or a ${groupableFieldTypes.join("/")} custom field`)
+          return yield* invalid(
+            path,
+            `cannot group by ${field ? `a ${field.type} field` : config.groupBy.field}; groups: ${groupableColumns.join(", ")} or a ${groupableFieldTypes.join("/")} custom field`
+          )
         }
       }
       out.groupBy = config.groupBy
@@ -132,7 +151,10 @@ const nameTaken = (scopeType: ViewScopeType, scopeId: string, name: string, by: 
       `SELECT 1 FROM pm_views WHERE scope_type = $1 AND scope_id = $2 AND lower(name) = lower($3) AND id <> $4 AND (NOT is_private OR created_by = $5)`,
       [scopeType, scopeId, name.trim(), except, by]
     ),
-    (rows) => rows.length > 0 ? Effect.fail(reject("conflict", `A view named "${name.trim()}" exists here`, [{ path: "body.name", message: "already exists" }])) : Effect.void
+    (rows) =>
+      rows.length > 0
+        ? Effect.fail(reject("conflict", `A view named "${name.trim()}" exists here`, [{ path: "body.name", message: "already exists" }]))
+        : Effect.void
   )
 
 const nextShortId = (workspaceId: string) =>
@@ -146,30 +168,57 @@ const nextShortId = (workspaceId: string) =>
     (rows) => `V-${rows[0]!.value}`
   )
 
-const whereOf = (chain: { workspaceId: string; spaceId: string | null; listId: string | null }) => ({ workspaceId: chain.workspaceId, spaceId: chain.spaceId, listId: chain.listId })
+const whereOf = (chain: { workspaceId: string; spaceId: string | null; listId: string | null }) => ({
+  workspaceId: chain.workspaceId,
+  spaceId: chain.spaceId,
+  listId: chain.listId
+})
 
 /** What the change log says about a view: a private view's name stays private. */
 const described = (view: Pick<View, "name" | "type" | "scopeType" | "scopeId" | "isPrivate">) =>
-  view.isPrivate ? { private: true, type: view.type, scopeType: view.scopeType } : { name: view.name, type: view.type, scopeType: view.scopeType, scopeId: view.scopeId }
+  view.isPrivate
+    ? { private: true, type: view.type, scopeType: view.scopeType }
+    : { name: view.name, type: view.type, scopeType: view.scopeType, scopeId: view.scopeId }
 
 const viewOfWorkspace = (workspaceId: string, viewId: string, by: string) =>
-  Effect.flatMap(getView(viewId, by), (view) => (view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(reject("not_found", "No such view"))))
+  Effect.flatMap(getView(viewId, by), (view) =>
+    view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(reject("not_found", "No such view"))
+  )
 
 const insertView = (workspaceId: string, input: ViewInput, config: ViewConfig, by: string) =>
   Effect.gen(function* () {
     const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-    if (chain.workspaceId !== workspaceId) return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
+    if (chain.workspaceId !== workspaceId)
+      return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
     yield* nameTaken(input.scopeType, input.scopeId, input.name, by)
     const defaults = defaultsFor(input.type)
     const id = crypto.randomUUID()
     const shortId = yield* nextShortId(workspaceId)
-    const position = yield* query<{ next: number }>(`SELECT COALESCE(max(position), 0) + 1 AS next FROM pm_views WHERE scope_type = $1 AND scope_id = $2`, [input.scopeType, input.scopeId])
+    const position = yield* query<{ next: number }>(
+      `SELECT COALESCE(max(position), 0) + 1 AS next FROM pm_views WHERE scope_type = $1 AND scope_id = $2`,
+      [input.scopeType, input.scopeId]
+    )
     yield* query(
       `INSERT INTO pm_views (id, workspace_id, short_id, scope_type, scope_id, space_id, name, type, columns, group_by, sort_by, filters, settings, is_private, position, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [id, workspaceId, shortId, input.scopeType, input.scopeId, chain.spaceId, input.name.trim(), input.type,
-        config.columns ?? defaults.columns, config.groupBy !== undefined ? config.groupBy : defaults.groupBy, config.sortBy ?? [], config.filters ?? {},
-        config.settings ?? {}, input.isPrivate ?? false, Number(position[0]!.next), by]
+      [
+        id,
+        workspaceId,
+        shortId,
+        input.scopeType,
+        input.scopeId,
+        chain.spaceId,
+        input.name.trim(),
+        input.type,
+        config.columns ?? defaults.columns,
+        config.groupBy !== undefined ? config.groupBy : defaults.groupBy,
+        config.sortBy ?? [],
+        config.filters ?? {},
+        config.settings ?? {},
+        input.isPrivate ?? false,
+        Number(position[0]!.next),
+        by
+      ]
     )
     const view = yield* getView(id, by)
     return { view, change: change(whereOf(chain), "view.created", id, described(view), by) }
@@ -181,42 +230,65 @@ export const viewCommands = {
       const config = yield* checkConfig(workspaceId, input.scopeType, input.scopeId, input, "body")
       const { view, change } = yield* insertView(workspaceId, input, config, by)
       return { result: view, changes: [change] }
-    })),
+    })
+  ),
 
   updateView: command(Schema.Struct({ viewId: Id, ...ViewPatch.fields }), View, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       if (input.isPrivate !== undefined && input.isPrivate !== view.isPrivate && view.createdBy !== by) {
-        return yield* reject("forbidden", "Only the view's creator changes whether it is private", [{ path: "body.isPrivate", message: "not the creator" }])
+        return yield* reject("forbidden", "Only the view's creator changes whether it is private", [
+          { path: "body.isPrivate", message: "not the creator" }
+        ])
       }
       const config = yield* checkConfig(workspaceId, view.scopeType, view.scopeId, input, "body")
       if (input.name !== undefined) yield* nameTaken(view.scopeType, view.scopeId, input.name, by, view.id)
       yield* query(
         `UPDATE pm_views SET name = $2, type = $3, columns = $4, group_by = $5, sort_by = $6, filters = $7, settings = $8, is_private = $9, position = $10, updated_at = now()
           WHERE id = $1`,
-        [view.id, input.name?.trim() ?? view.name, input.type ?? view.type, config.columns ?? view.columns,
-          config.groupBy !== undefined ? config.groupBy : view.groupBy, config.sortBy ?? view.sortBy, config.filters ?? view.filters,
-          config.settings ? { ...view.settings, ...config.settings } : view.settings, input.isPrivate ?? view.isPrivate, input.position ?? view.position]
+        [
+          view.id,
+          input.name?.trim() ?? view.name,
+          input.type ?? view.type,
+          config.columns ?? view.columns,
+          config.groupBy !== undefined ? config.groupBy : view.groupBy,
+          config.sortBy ?? view.sortBy,
+          config.filters ?? view.filters,
+          config.settings ? { ...view.settings, ...config.settings } : view.settings,
+          input.isPrivate ?? view.isPrivate,
+          input.position ?? view.position
+        ]
       )
       const updated = yield* getView(view.id, by)
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       const { viewId: _v, ...patch } = input
-      return { result: updated, changes: [change(whereOf(chain), "view.updated", view.id, { ...described(updated), changed: Object.keys(patch) }, by)] }
-    })),
+      return {
+        result: updated,
+        changes: [change(whereOf(chain), "view.updated", view.id, { ...described(updated), changed: Object.keys(patch) }, by)]
+      }
+    })
+  ),
 
   /** Moves one column to `toIndex` (0-based; past the end means last), adding it when the view does not show it yet. */
-  moveViewColumn: command(Schema.Struct({ viewId: Id, field: ColumnField, toIndex: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }), View, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
-      const existing = view.columns.find((c) => c.field === input.field)
-      const rest = view.columns.filter((c) => c.field !== input.field)
-      const columns = [...rest]
-      columns.splice(Math.min(input.toIndex, rest.length), 0, existing ?? { field: input.field, width: null })
-      const config = yield* checkConfig(workspaceId, view.scopeType, view.scopeId, { columns }, "body")
-      yield* query(`UPDATE pm_views SET columns = $2, updated_at = now() WHERE id = $1`, [view.id, config.columns])
-      const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
-      return { result: yield* getView(view.id, by), changes: [change(whereOf(chain), "view.updated", view.id, { ...described(view), changed: ["columns"] }, by)] }
-    })),
+  moveViewColumn: command(
+    Schema.Struct({ viewId: Id, field: ColumnField, toIndex: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
+    View,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
+        const existing = view.columns.find((c) => c.field === input.field)
+        const rest = view.columns.filter((c) => c.field !== input.field)
+        const columns = [...rest]
+        columns.splice(Math.min(input.toIndex, rest.length), 0, existing ?? { field: input.field, width: null })
+        const config = yield* checkConfig(workspaceId, view.scopeType, view.scopeId, { columns }, "body")
+        yield* query(`UPDATE pm_views SET columns = $2, updated_at = now() WHERE id = $1`, [view.id, config.columns])
+        const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
+        return {
+          result: yield* getView(view.id, by),
+          changes: [change(whereOf(chain), "view.updated", view.id, { ...described(view), changed: ["columns"] }, by)]
+        }
+      })
+  ),
 
   /** Copies a view (to another scope when named); custom field columns that do not apply there are left out. */
   duplicateView: command(ViewDuplicate, ViewCopy, (input, by, workspaceId) =>
@@ -226,12 +298,23 @@ export const viewCommands = {
       const scopeId = input.scopeId ?? source.scopeId
       const available = new Set((yield* fieldsAtScope(workspaceId, scopeType, scopeId)).map((f) => `cf:${f.id}`))
       const keeps = (field: string) => !field.startsWith("cf:") || available.has(field)
-      const dropped = [...new Set([...source.columns.map((c) => c.field), ...source.sortBy.map((s) => s.field), ...(source.groupBy ? [source.groupBy.field] : [])].filter((f) => !keeps(f)))]
+      const dropped = [
+        ...new Set(
+          [
+            ...source.columns.map((c) => c.field),
+            ...source.sortBy.map((s) => s.field),
+            ...(source.groupBy ? [source.groupBy.field] : [])
+          ].filter((f) => !keeps(f))
+        )
+      ]
       let name = input.name?.trim()
       if (name === undefined) {
-        const taken = new Set((yield* query<{ name: string }>(
-          `SELECT lower(name) AS name FROM pm_views WHERE scope_type = $1 AND scope_id = $2 AND (NOT is_private OR created_by = $3)`, [scopeType, scopeId, by]
-        )).map((r) => r.name))
+        const taken = new Set(
+          (yield* query<{ name: string }>(
+            `SELECT lower(name) AS name FROM pm_views WHERE scope_type = $1 AND scope_id = $2 AND (NOT is_private OR created_by = $3)`,
+            [scopeType, scopeId, by]
+          )).map((r) => r.name)
+        )
         name = `${source.name} (copy)`
         for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${source.name} (copy ${n})`
       }
@@ -242,20 +325,28 @@ export const viewCommands = {
         filters: source.filters,
         settings: source.settings
       }
-      const { view, change } = yield* insertView(workspaceId, { scopeType, scopeId, name, type: source.type, isPrivate: input.isPrivate ?? source.isPrivate }, config, by)
+      const { view, change } = yield* insertView(
+        workspaceId,
+        { scopeType, scopeId, name, type: source.type, isPrivate: input.isPrivate ?? source.isPrivate },
+        config,
+        by
+      )
       return { result: { view, droppedFields: dropped }, changes: [change] }
-    })),
+    })
+  ),
 
   /** Deletes a view: its creator may, and workspace admins may delete shared ones. */
   deleteView: command(Schema.Struct({ viewId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
-      if (view.createdBy !== by && !input.admin) return yield* reject("forbidden", "Only the view's creator or a workspace admin deletes it")
+      if (view.createdBy !== by && !input.admin)
+        return yield* reject("forbidden", "Only the view's creator or a workspace admin deletes it")
       yield* query(`DELETE FROM pm_views WHERE id = $1`, [view.id])
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       return { result: undefined, changes: [change(whereOf(chain), "view.deleted", view.id, described(view), by)] }
-    }))
+    })
+  )
 }
 
 export const columnLabel = (field: string, fieldNames: ReadonlyMap<string, string>) =>
-  field.startsWith("cf:") ? fieldNames.get(field.slice(3)) ?? field : builtinColumns[field as BuiltinColumn] ?? field
+  field.startsWith("cf:") ? (fieldNames.get(field.slice(3)) ?? field) : (builtinColumns[field as BuiltinColumn] ?? field)

@@ -16,7 +16,9 @@ import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import { TaskCriteria } from "./TaskCriteria.ts"
 import type { CustomField, FieldType } from "./WorkRecords.ts"
 
-export const ViewScopeType = Schema.Literals(["workspace", "space", "folder", "list"]).annotate({ description: "The level a view (or dashboard) belongs to" })
+export const ViewScopeType = Schema.Literals(["workspace", "space", "folder", "list"]).annotate({
+  description: "The level a view (or dashboard) belongs to"
+})
 export type ViewScopeType = typeof ViewScopeType.Type
 
 /** Built-in columns: key → display name. Custom fields are columns `cf:<field id>`. */
@@ -41,18 +43,47 @@ export const builtinColumns = {
 export type BuiltinColumn = keyof typeof builtinColumns
 
 export const groupableColumns: ReadonlyArray<BuiltinColumn> = ["status", "priority", "assignees", "tags", "list", "dueDate", "createdBy"]
-export const sortableColumns: ReadonlyArray<BuiltinColumn> = ["name", "shortId", "status", "priority", "dueDate", "startDate", "timeEstimate", "createdAt", "updatedAt", "closedAt", "subtasks", "votes"]
+export const sortableColumns: ReadonlyArray<BuiltinColumn> = [
+  "name",
+  "shortId",
+  "status",
+  "priority",
+  "dueDate",
+  "startDate",
+  "timeEstimate",
+  "createdAt",
+  "updatedAt",
+  "closedAt",
+  "subtasks",
+  "votes"
+]
 export const groupableFieldTypes: ReadonlyArray<FieldType> = ["dropdown", "labels", "checkbox", "users", "rating"]
-export const sortableFieldTypes: ReadonlyArray<FieldType> = ["text", "number", "date", "dropdown", "checkbox", "email", "url", "currency", "phone", "rating"]
+export const sortableFieldTypes: ReadonlyArray<FieldType> = [
+  "text",
+  "number",
+  "date",
+  "dropdown",
+  "checkbox",
+  "email",
+  "url",
+  "currency",
+  "phone",
+  "rating"
+]
 
 const keys = Object.keys(builtinColumns).join("|")
 const uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-export const ColumnField = Schema.String.check(Schema.isPattern(new RegExp(`^(?:${keys}|cf:${uuid})$`), { expected: `a column (${Object.keys(builtinColumns).join(", ")}, or cf:<custom field id>)` }))
-  .annotate({ examples: ["status", "cf:7c8d9e0f-1a2b-4c3d-8e5f-6a7b8c9d0e1f"] })
+export const ColumnField = Schema.String.check(
+  Schema.isPattern(new RegExp(`^(?:${keys}|cf:${uuid})$`), {
+    expected: `a column (${Object.keys(builtinColumns).join(", ")}, or cf:<custom field id>)`
+  })
+).annotate({ examples: ["status", "cf:7c8d9e0f-1a2b-4c3d-8e5f-6a7b8c9d0e1f"] })
 
 export const ViewColumn = Schema.Struct({
   field: ColumnField,
-  width: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 40, maximum: 2000 })))).annotate({ description: "Pixels; null for automatic" })
+  width: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 40, maximum: 2000 })))).annotate({
+    description: "Pixels; null for automatic"
+  })
 }).annotate({ identifier: "ViewColumn" })
 export type ViewColumn = typeof ViewColumn.Type
 
@@ -61,7 +92,11 @@ export const SortDirection = Schema.Literals(["asc", "desc"])
 export const ViewGrouping = Schema.Struct({
   field: ColumnField,
   direction: Schema.optionalKey(SortDirection),
-  collapsed: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMaxLength(200))).check(Schema.isMaxLength(200)).annotate({ description: "Keys of the groups shown collapsed" })),
+  collapsed: Schema.optionalKey(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(200)))
+      .check(Schema.isMaxLength(200))
+      .annotate({ description: "Keys of the groups shown collapsed" })
+  ),
   showEmpty: Schema.optionalKey(Schema.Boolean.annotate({ description: "Show groups without tasks (statuses, priorities)" }))
 }).annotate({ identifier: "ViewGrouping" })
 export type ViewGrouping = typeof ViewGrouping.Type
@@ -70,7 +105,9 @@ export const ViewSort = Schema.Struct({ field: ColumnField, direction: SortDirec
 export type ViewSort = typeof ViewSort.Type
 
 export const ViewSettings = Schema.Struct({
-  dateField: Schema.optionalKey(Schema.Literals(["dueDate", "startDate"]).annotate({ description: "The date calendar and timeline views place tasks on" })),
+  dateField: Schema.optionalKey(
+    Schema.Literals(["dueDate", "startDate"]).annotate({ description: "The date calendar and timeline views place tasks on" })
+  ),
   wrapText: Schema.optionalKey(Schema.Boolean)
 }).annotate({ identifier: "ViewSettings" })
 export type ViewSettings = typeof ViewSettings.Type
@@ -85,7 +122,9 @@ export const View = Schema.Struct({
   name: Schema.String,
   type: ViewType,
   columns: Schema.Array(Schema.Struct({ field: Schema.String, width: Schema.NullOr(Schema.Number) })),
-  groupBy: Schema.NullOr(Schema.Struct({ field: Schema.String, direction: SortDirection, collapsed: Schema.Array(Schema.String), showEmpty: Schema.Boolean })),
+  groupBy: Schema.NullOr(
+    Schema.Struct({ field: Schema.String, direction: SortDirection, collapsed: Schema.Array(Schema.String), showEmpty: Schema.Boolean })
+  ),
   sortBy: Schema.Array(ViewSort),
   filters: TaskCriteria,
   settings: ViewSettings,
@@ -113,8 +152,12 @@ export const scopeAlive = (alias: string) => `(
 /** Fields that may be columns at a scope: those of the chain, or every field of the workspace at workspace level. */
 export const fieldsAtScope = (workspaceId: string, scopeType: ViewScopeType, scopeId: string): Step<ReadonlyArray<CustomField>> =>
   scopeType === "workspace"
-    ? query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`, [workspaceId])
-    : Effect.flatMap(locateScope(scopeType, scopeId), (at) => availableFields({ spaceId: at.spaceId, folderId: at.folderId, listId: at.listId }))
+    ? query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`, [
+        workspaceId
+      ])
+    : Effect.flatMap(locateScope(scopeType, scopeId), (at) =>
+        availableFields({ spaceId: at.spaceId, folderId: at.folderId, listId: at.listId })
+      )
 
 const fieldIdOf = (field: string) => (field.startsWith("cf:") ? field.slice(3) : undefined)
 
@@ -128,9 +171,10 @@ export const present = (row: any, liveFieldIds: ReadonlySet<string>): View => {
   return {
     ...row,
     columns: (row.columns as Array<ViewColumn>).filter((c) => alive(c.field)).map((c) => ({ field: c.field, width: c.width ?? null })),
-    groupBy: group && alive(group.field)
-      ? { field: group.field, direction: group.direction ?? "asc", collapsed: group.collapsed ?? [], showEmpty: group.showEmpty ?? false }
-      : null,
+    groupBy:
+      group && alive(group.field)
+        ? { field: group.field, direction: group.direction ?? "asc", collapsed: group.collapsed ?? [], showEmpty: group.showEmpty ?? false }
+        : null,
     sortBy: (row.sortBy as Array<ViewSort>).filter((s) => alive(s.field)),
     filters: row.filters ?? {},
     settings: row.settings ?? {}
@@ -139,12 +183,22 @@ export const present = (row: any, liveFieldIds: ReadonlySet<string>): View => {
 
 const presentAll = (rows: ReadonlyArray<any>) =>
   Effect.gen(function* () {
-    const referenced = [...new Set(rows.flatMap((r) => [
-      ...(r.columns as Array<ViewColumn>).map((c) => c.field),
-      ...(r.sortBy as Array<ViewSort>).map((s) => s.field),
-      ...(r.groupBy ? [r.groupBy.field as string] : [])
-    ]).map(fieldIdOf).filter((id): id is string => id !== undefined))]
-    const live = referenced.length === 0 ? [] : yield* query<{ id: string }>(`SELECT id FROM pm_custom_fields WHERE id = ANY($1::text[])`, [referenced])
+    const referenced = [
+      ...new Set(
+        rows
+          .flatMap((r) => [
+            ...(r.columns as Array<ViewColumn>).map((c) => c.field),
+            ...(r.sortBy as Array<ViewSort>).map((s) => s.field),
+            ...(r.groupBy ? [r.groupBy.field as string] : [])
+          ])
+          .map(fieldIdOf)
+          .filter((id): id is string => id !== undefined)
+      )
+    ]
+    const live =
+      referenced.length === 0
+        ? []
+        : yield* query<{ id: string }>(`SELECT id FROM pm_custom_fields WHERE id = ANY($1::text[])`, [referenced])
     const ids = new Set(live.map((r) => r.id))
     return rows.map((row) => present(row, ids))
   })
@@ -152,7 +206,10 @@ const presentAll = (rows: ReadonlyArray<any>) =>
 /** A view the user may see (its scope alive; private ones only their creator's), else 404. */
 export const getView = (viewId: string, userId: string): Step<View> =>
   Effect.gen(function* () {
-    const rows = yield* query<any>(`SELECT ${viewColumns} FROM pm_views v WHERE v.id = $1 AND ${scopeAlive("v")} AND (NOT v.is_private OR v.created_by = $2)`, [viewId, userId])
+    const rows = yield* query<any>(
+      `SELECT ${viewColumns} FROM pm_views v WHERE v.id = $1 AND ${scopeAlive("v")} AND (NOT v.is_private OR v.created_by = $2)`,
+      [viewId, userId]
+    )
     if (rows[0] === undefined) return yield* reject("not_found", "No such view")
     return (yield* presentAll(rows))[0]!
   })
@@ -185,4 +242,9 @@ export const viewsInWorkspace = (workspaceId: string, viewer: Viewer) =>
 export const scopeChain = (workspaceId: string, scopeType: ViewScopeType, scopeId: string) =>
   scopeType === "workspace"
     ? Effect.succeed({ workspaceId, spaceId: null as string | null, folderId: null as string | null, listId: null as string | null })
-    : Effect.map(locateScope(scopeType, scopeId), (at) => ({ workspaceId: at.workspaceId, spaceId: at.spaceId as string | null, folderId: at.folderId, listId: at.listId }))
+    : Effect.map(locateScope(scopeType, scopeId), (at) => ({
+        workspaceId: at.workspaceId,
+        spaceId: at.spaceId as string | null,
+        folderId: at.folderId,
+        listId: at.listId
+      }))

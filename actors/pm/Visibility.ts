@@ -33,21 +33,21 @@ export const visiblePrivateSpaces = (viewer: Viewer) =>
   atLeast(viewer.role, "admin")
     ? Effect.succeed<ReadonlyArray<string> | "all">("all")
     : Effect.map(
-      query<{ id: string }>(
-        `SELECT s.id FROM pm_spaces s JOIN pm_space_members m ON m.space_id = s.id
+        query<{ id: string }>(
+          `SELECT s.id FROM pm_spaces s JOIN pm_space_members m ON m.space_id = s.id
           WHERE s.workspace_id = $1 AND s.is_private AND m.user_id = $2`,
-        [viewer.workspaceId, viewer.userId]
-      ),
-      (rows): ReadonlyArray<string> | "all" => rows.map((row) => row.id)
-    )
+          [viewer.workspaceId, viewer.userId]
+        ),
+        (rows): ReadonlyArray<string> | "all" => rows.map((row) => row.id)
+      )
 
 const maySeeSpace = (viewer: Viewer, spaceId: string, isPrivate: boolean) =>
   !isPrivate || atLeast(viewer.role, "admin")
     ? Effect.succeed(true)
     : Effect.map(
-      query<{ one: number }>("SELECT 1 AS one FROM pm_space_members WHERE space_id = $1 AND user_id = $2", [spaceId, viewer.userId]),
-      (rows) => rows.length > 0
-    )
+        query<{ one: number }>("SELECT 1 AS one FROM pm_space_members WHERE space_id = $1 AND user_id = $2", [spaceId, viewer.userId]),
+        (rows) => rows.length > 0
+      )
 
 /** The scope `id` names, if the viewer may see it; otherwise `not_found` (as if it did not exist). */
 export const resolveScope = (viewer: Viewer, scope: ChangeScope, id: string) =>

@@ -79,8 +79,8 @@ const fromSqlError = (error: SqlError) =>
   error.code === "23505"
     ? Effect.fail(reject("conflict", "That name or item already exists here"))
     : error.code === "23503"
-    ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
-    : Effect.die(error)
+      ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
+      : Effect.die(error)
 
 // The kinds are declared in WorkActors.ts (which builds on this module); invalidation needs only their names.
 const kindNamed = (kind: string) => ({ kind }) as ActorKind
@@ -91,37 +91,35 @@ export const invalidate = (stale: Stale, self: { readonly kind: string; readonly
   stale.tasks.length + stale.lists.length + stale.spaces.length === 0
     ? Effect.void
     : ActorSystem.use((system) =>
-      Effect.forEach(
-        (["tasks", "lists", "spaces"] as const).flatMap((group) => stale[group].map((id) => [readModelKinds[group], id] as const)),
-        ([kind, id]) => (self.kind === kind.kind && self.id === id ? Effect.void : system.invalidate(kind, id)),
-        { concurrency: 16, discard: true }
+        Effect.forEach(
+          (["tasks", "lists", "spaces"] as const).flatMap((group) => stale[group].map((id) => [readModelKinds[group], id] as const)),
+          ([kind, id]) => (self.kind === kind.kind && self.id === id ? Effect.void : system.invalidate(kind, id)),
+          { concurrency: 16, discard: true }
+        )
       )
-    )
 
-const runCommand = <State>(
-  name: string,
-  entry: Command,
-  readModel: ReadModel<State> | undefined
-) =>
-(payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<State>) =>
-  ChangeLog.use((log) =>
-    log.transact(
-      Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id), (outcome) =>
-        Effect.map(staleReadModels(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes })))
+const runCommand =
+  <State>(name: string, entry: Command, readModel: ReadModel<State> | undefined) =>
+  (payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<State>) =>
+    ChangeLog.use((log) =>
+      log.transact(
+        Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id), (outcome) =>
+          Effect.map(staleReadModels(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes }))
+        )
+      )
+    ).pipe(
+      Effect.tap(({ stale }) => invalidate(stale, ctx.address)),
+      Effect.map(({ value }) => {
+        if (readModel !== undefined) {
+          const next = readModel.afterCommand?.(name, value, ctx.state, ctx.address.id)
+          if (next === undefined) ctx.reload()
+          else ctx.setState(next)
+        }
+        return value
+      }),
+      Effect.catchTag("SqlError", fromSqlError),
+      Effect.withSpan(`command ${name}`)
     )
-  ).pipe(
-    Effect.tap(({ stale }) => invalidate(stale, ctx.address)),
-    Effect.map(({ value }) => {
-      if (readModel !== undefined) {
-        const next = readModel.afterCommand?.(name, value, ctx.state, ctx.address.id)
-        if (next === undefined) ctx.reload()
-        else ctx.setState(next)
-      }
-      return value
-    }),
-    Effect.catchTag("SqlError", fromSqlError),
-    Effect.withSpan(`command ${name}`)
-  )
 
 /** Declares a pm actor kind from its commands, and optionally its read model. */
 export function workActor<T extends CommandTable>(kind: string, commands: T): WorkActor<T>

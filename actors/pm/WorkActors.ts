@@ -31,7 +31,11 @@ const NoPayload = Schema.Struct({})
 
 /** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
 const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catchIf(effect, (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection", () => Effect.succeed(null))
+  Effect.catchIf(
+    effect,
+    (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection",
+    () => Effect.succeed(null)
+  )
 
 export const PmWorkspace = workActor("pmWorkspace", { ...workspaceStructureCommands, ...relationshipCommands, ...templateCommands })
 
@@ -51,24 +55,33 @@ const spaceAccess = (spaceId: string) =>
     const members = located.isPrivate
       ? yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_space_members WHERE space_id = $1`, [spaceId])
       : []
-    return { workspaceId: located.workspaceId, isPrivate: located.isPrivate, memberIds: members.map((m) => m.userId), archived: located.archived }
+    return {
+      workspaceId: located.workspaceId,
+      isPrivate: located.isPrivate,
+      memberIds: members.map((m) => m.userId),
+      archived: located.archived
+    }
   })
 
 // Tags and properties never change who may see the space.
 const keepsSpaceAccess = new Set([...Object.keys(propertyCommands("space")), ...Object.keys(tagCommands)])
 
-export const PmSpace = workActor("pmSpace", { ...spaceStructureCommands, ...propertyCommands("space"), ...tagCommands }, {
-  state: Schema.NullOr(SpaceAccess),
-  rebuild: spaceAccess,
-  reads: {
-    access: {
-      payload: NoPayload,
-      success: SpaceAccess,
-      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(state))
-    }
-  },
-  afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
-})
+export const PmSpace = workActor(
+  "pmSpace",
+  { ...spaceStructureCommands, ...propertyCommands("space"), ...tagCommands },
+  {
+    state: Schema.NullOr(SpaceAccess),
+    rebuild: spaceAccess,
+    reads: {
+      access: {
+        payload: NoPayload,
+        success: SpaceAccess,
+        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(state))
+      }
+    },
+    afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
+  }
+)
 
 /** Where a list sits, and its workflow: the statuses and custom fields that apply to its tasks. */
 export const ListPlace = Schema.Struct({
@@ -87,38 +100,53 @@ const listPlace = (listId: string) =>
     if (located === null) return null
     const chain = { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, listId }
     const [statuses, customFields] = yield* Effect.all([effectiveStatuses(chain), availableFields(chain)])
-    return { workspaceId: located.workspaceId, spaceId: located.spaceId, folderId: located.folderId, archived: located.archived, statuses, customFields }
+    return {
+      workspaceId: located.workspaceId,
+      spaceId: located.spaceId,
+      folderId: located.folderId,
+      archived: located.archived,
+      statuses,
+      customFields
+    }
   })
 
 // Tasks entering the list never move it nor change its workflow.
 const keepsListPlace = new Set(Object.keys(listTaskCommands))
 
-export const PmList = workActor("pmList", { ...listStructureCommands, ...propertyCommands("list"), ...listTaskCommands }, {
-  state: Schema.NullOr(ListPlace),
-  rebuild: listPlace,
-  reads: {
-    locate: {
-      payload: NoPayload,
-      success: ListPlace,
-      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such list")) : Effect.succeed(state))
-    }
-  },
-  afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
-})
+export const PmList = workActor(
+  "pmList",
+  { ...listStructureCommands, ...propertyCommands("list"), ...listTaskCommands },
+  {
+    state: Schema.NullOr(ListPlace),
+    rebuild: listPlace,
+    reads: {
+      locate: {
+        payload: NoPayload,
+        success: ListPlace,
+        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such list")) : Effect.succeed(state))
+      }
+    },
+    afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
+  }
+)
 
 const isTaskNamed = (id: string, value: unknown): value is Task =>
   typeof value === "object" && value !== null && (value as { id?: unknown }).id === id && "status" in value && "assignees" in value
 
-export const PmTask = workActor("pmTask", { ...taskCommands, ...discussionCommands }, {
-  state: Schema.NullOr(Task),
-  rebuild: (taskId) => orAbsent(getTask(taskId)),
-  reads: {
-    get: {
-      payload: NoPayload,
-      success: Task,
-      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such task")) : Effect.succeed(state))
-    }
-  },
-  // A command that answers with the task itself hands over the new state; anything else rebuilds it.
-  afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)
-})
+export const PmTask = workActor(
+  "pmTask",
+  { ...taskCommands, ...discussionCommands },
+  {
+    state: Schema.NullOr(Task),
+    rebuild: (taskId) => orAbsent(getTask(taskId)),
+    reads: {
+      get: {
+        payload: NoPayload,
+        success: Task,
+        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such task")) : Effect.succeed(state))
+      }
+    },
+    // A command that answers with the task itself hands over the new state; anything else rebuilds it.
+    afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)
+  }
+)

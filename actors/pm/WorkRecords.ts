@@ -17,17 +17,32 @@ export type StatusType = typeof StatusType.Type
 export const isFinished = (type: string) => type === "done" || type === "closed"
 
 export const FieldType = Schema.Literals([
-  "text", "number", "date", "dropdown", "labels", "checkbox", "email", "url", "currency", "phone", "rating", "users"
+  "text",
+  "number",
+  "date",
+  "dropdown",
+  "labels",
+  "checkbox",
+  "email",
+  "url",
+  "currency",
+  "phone",
+  "rating",
+  "users"
 ]).annotate({ description: "The kind of value a custom field holds" })
 export type FieldType = typeof FieldType.Type
 
 export const ScopeType = Schema.Literals(["space", "folder", "list"])
 export type ScopeType = typeof ScopeType.Type
 
-export const Color = Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { expected: "a #rrggbb color" })).annotate({ examples: ["#7b68ee"] })
+export const Color = Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { expected: "a #rrggbb color" })).annotate({
+  examples: ["#7b68ee"]
+})
 
 /** Short, per-workspace references ("S-1", "F-2", "L-3", "T-42"). */
-export const ShortId = Schema.String.check(Schema.isPattern(/^[A-Za-z]{1,2}-\d{1,9}$/, { expected: "a short id such as T-42" })).annotate({ examples: ["T-42"] })
+export const ShortId = Schema.String.check(Schema.isPattern(/^[A-Za-z]{1,2}-\d{1,9}$/, { expected: "a short id such as T-42" })).annotate({
+  examples: ["T-42"]
+})
 
 /** A task by UUID or short id. */
 export const TaskRef = Schema.String.check(
@@ -47,11 +62,17 @@ export const isoDate = (value: string): string | undefined => {
   // Date would roll 2026-02-31 over to March: check the calendar first.
   const parts = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value)
   if (parts === null) return undefined
-  const [year, month, day, hour = 0, minute = 0, second = 0] = parts.slice(1).map((p) => (p === undefined ? undefined : Number(p))) as Array<number>
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+    .slice(1)
+    .map((p) => (p === undefined ? undefined : Number(p))) as Array<number>
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate()
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined
   // Without a zone, a time is read as UTC (never the server's local time).
-  const normalized = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /(?:Z|[+-]\d{2}:?\d{2})$/.test(value) ? value.replace(" ", "T") : `${value.replace(" ", "T")}Z`
+  const normalized = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? `${value}T00:00:00Z`
+    : /(?:Z|[+-]\d{2}:?\d{2})$/.test(value)
+      ? value.replace(" ", "T")
+      : `${value.replace(" ", "T")}Z`
   const date = new Date(normalized)
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString()
 }
@@ -69,15 +90,24 @@ export const Features = Schema.Struct({
 }).annotate({ identifier: "SpaceFeatures", description: "Which task features the space uses; a disabled feature is refused on its tasks." })
 export type Features = typeof Features.Type
 export const defaultFeatures: Features = {
-  priorities: true, dueDates: true, startDates: true, timeEstimates: true, tags: true,
-  customFields: true, checklists: true, timeTracking: true, multipleAssignees: true
+  priorities: true,
+  dueDates: true,
+  startDates: true,
+  timeEstimates: true,
+  tags: true,
+  customFields: true,
+  checklists: true,
+  timeTracking: true,
+  multipleAssignees: true
 }
 /** Features to turn on or off; those left out are unchanged. */
-export const FeaturesPatch = Schema.Struct(Object.fromEntries(Object.keys(Features.fields).map((key) => [key, Schema.optionalKey(Schema.Boolean)])) as {
-  [K in keyof typeof Features.fields]: Schema.optionalKey<typeof Schema.Boolean>
-})
+export const FeaturesPatch = Schema.Struct(
+  Object.fromEntries(Object.keys(Features.fields).map((key) => [key, Schema.optionalKey(Schema.Boolean)])) as {
+    [K in keyof typeof Features.fields]: Schema.optionalKey<typeof Schema.Boolean>
+  }
+)
 export type FeaturesPatch = typeof FeaturesPatch.Type
-export const featuresOf = (stored: unknown): Features => ({ ...defaultFeatures, ...(stored as Partial<Features> | null ?? {}) })
+export const featuresOf = (stored: unknown): Features => ({ ...defaultFeatures, ...((stored as Partial<Features> | null) ?? {}) })
 
 export const TaskDefaults = Schema.Struct({
   priority: Schema.optionalKey(Schema.NullOr(Priority)),
@@ -91,7 +121,11 @@ export const TaskDefaults = Schema.Struct({
 export type TaskDefaults = typeof TaskDefaults.Type
 
 export const Status = Schema.Struct({
-  id: Id, name: Schema.String, type: StatusType, color: Schema.String, position: Schema.Number
+  id: Id,
+  name: Schema.String,
+  type: StatusType,
+  color: Schema.String,
+  position: Schema.Number
 }).annotate({ identifier: "Status" })
 export type Status = typeof Status.Type
 
@@ -102,7 +136,9 @@ export const EffectiveStatuses = Schema.Struct({
   items: Schema.Array(Status)
 }).annotate({ identifier: "EffectiveStatuses" })
 
-export const FieldOption = Schema.Struct({ id: Id, name: Schema.String, color: Schema.NullOr(Schema.String) }).annotate({ identifier: "CustomFieldOption" })
+export const FieldOption = Schema.Struct({ id: Id, name: Schema.String, color: Schema.NullOr(Schema.String) }).annotate({
+  identifier: "CustomFieldOption"
+})
 export type FieldOption = typeof FieldOption.Type
 
 export const FieldConfig = Schema.Struct({
@@ -195,11 +231,16 @@ export type List = typeof List.Type
 export const UserRef = Schema.Struct({ id: Id, email: Schema.String, name: Schema.String }).annotate({ identifier: "UserRef" })
 export type UserRef = typeof UserRef.Type
 
-export const Tag = Schema.Struct({ id: Id, spaceId: Id, name: Schema.String, color: Schema.String, createdAt: Timestamp }).annotate({ identifier: "Tag" })
+export const Tag = Schema.Struct({ id: Id, spaceId: Id, name: Schema.String, color: Schema.String, createdAt: Timestamp }).annotate({
+  identifier: "Tag"
+})
 export type Tag = typeof Tag.Type
 
 export const CustomFieldValue = Schema.Struct({
-  fieldId: Id, name: Schema.String, type: FieldType, value: Schema.Unknown
+  fieldId: Id,
+  name: Schema.String,
+  type: FieldType,
+  value: Schema.Unknown
 }).annotate({ identifier: "CustomFieldValue" })
 
 export const Task = Schema.Struct({
@@ -235,5 +276,6 @@ export const Task = Schema.Struct({
 }).annotate({ identifier: "Task" })
 export type Task = typeof Task.Type
 
-export const Page = <S extends Schema.Top>(item: S) => Schema.Struct({ items: Schema.Array(item), total: Schema.Number, offset: Schema.Number, limit: Schema.Number })
+export const Page = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({ items: Schema.Array(item), total: Schema.Number, offset: Schema.Number, limit: Schema.Number })
 export const Items = <S extends Schema.Top>(item: S) => Schema.Struct({ items: Schema.Array(item) })

@@ -29,7 +29,10 @@ export const General = Schema.Struct({
   timeFormat: TimeFormat,
   locale: Locale,
   description: Schema.String.check(Schema.isMaxLength(2000))
-}).annotate({ identifier: "WorkspaceGeneralSettings", description: "Workspace-wide preferences: its days and weeks (statistics use them), formats, language." })
+}).annotate({
+  identifier: "WorkspaceGeneralSettings",
+  description: "Workspace-wide preferences: its days and weeks (statistics use them), formats, language."
+})
 export type General = typeof General.Type
 
 export const Features = Schema.Struct({
@@ -45,21 +48,32 @@ export const DefaultViews = Schema.Struct({
   folder: ViewType,
   list: ViewType,
   everything: ViewType
-}).annotate({ identifier: "WorkspaceDefaultViews", description: "The view a new space, folder or list (and the workspace-wide task view) opens with." })
+}).annotate({
+  identifier: "WorkspaceDefaultViews",
+  description: "The view a new space, folder or list (and the workspace-wide task view) opens with."
+})
 export type DefaultViews = typeof DefaultViews.Type
 
 export const Domain = Schema.String.check(
   Schema.isMaxLength(253),
-  Schema.isPattern(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { expected: "an e-mail domain such as example.com" })
+  Schema.isPattern(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, {
+    expected: "an e-mail domain such as example.com"
+  })
 )
 
 export const Security = Schema.Struct({
-  allowedEmailDomains: Schema.Array(Domain).check(Schema.isMaxLength(50)).annotate({ description: "Invitations only to these domains (empty: any)" }),
-  autoJoinDomains: Schema.Array(Domain).check(Schema.isMaxLength(50)).annotate({ description: "Users of these domains may join by themselves (with domainJoin on)" }),
+  allowedEmailDomains: Schema.Array(Domain)
+    .check(Schema.isMaxLength(50))
+    .annotate({ description: "Invitations only to these domains (empty: any)" }),
+  autoJoinDomains: Schema.Array(Domain)
+    .check(Schema.isMaxLength(50))
+    .annotate({ description: "Users of these domains may join by themselves (with domainJoin on)" }),
   autoJoinRole: AssignableRole.annotate({ description: "Role of users who join by domain or invite link default" }),
   membersCanInvite: Schema.Boolean.annotate({ description: "Members (not only admins) may invite, as members or viewers" }),
   invitationExpiryDays: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })),
-  maxShareLinkDays: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3650 }))).annotate({ description: "Public links must expire within this many days (null: no limit)" })
+  maxShareLinkDays: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3650 }))).annotate({
+    description: "Public links must expire within this many days (null: no limit)"
+  })
 }).annotate({ identifier: "WorkspaceSecurityPolicy" })
 export type Security = typeof Security.Type
 
@@ -86,17 +100,41 @@ export const Config = Schema.Struct({
 export type Config = typeof Config.Type
 
 export const defaults = {
-  general: { timeZone: "UTC", weekStart: "monday", dateFormat: "YYYY-MM-DD", timeFormat: "24h", locale: "en-US", description: "" } satisfies General,
+  general: {
+    timeZone: "UTC",
+    weekStart: "monday",
+    dateFormat: "YYYY-MM-DD",
+    timeFormat: "24h",
+    locale: "en-US",
+    description: ""
+  } satisfies General,
   features: { publicSharing: true, guests: true, inviteLinks: true, domainJoin: false } satisfies Features,
   defaultViews: { space: "list", folder: "list", list: "list", everything: "list" } satisfies DefaultViews,
-  security: { allowedEmailDomains: [], autoJoinDomains: [], autoJoinRole: "member", membersCanInvite: false, invitationExpiryDays: 7, maxShareLinkDays: null } satisfies Security,
+  security: {
+    allowedEmailDomains: [],
+    autoJoinDomains: [],
+    autoJoinRole: "member",
+    membersCanInvite: false,
+    invitationExpiryDays: 7,
+    maxShareLinkDays: null
+  } satisfies Security,
   branding: { color: null, tagline: "" } satisfies Branding
 }
 
 /** The workspace's settings, defaults filled in. */
 export const configOf = (workspaceId: string) =>
   Effect.map(
-    query<{ general: Partial<General>; features: Partial<Features>; defaultViews: Partial<DefaultViews>; security: Partial<Security>; branding: Partial<Branding>; logo: LogoInfo | null; seatLimit: number | null; updatedBy: string | null; updatedAt: string | null }>(
+    query<{
+      general: Partial<General>
+      features: Partial<Features>
+      defaultViews: Partial<DefaultViews>
+      security: Partial<Security>
+      branding: Partial<Branding>
+      logo: LogoInfo | null
+      seatLimit: number | null
+      updatedBy: string | null
+      updatedAt: string | null
+    }>(
       `SELECT general, features, default_views AS "defaultViews", security, branding, logo, seat_limit AS "seatLimit", updated_by AS "updatedBy", updated_at AS "updatedAt"
          FROM pm_workspace_settings WHERE workspace_id = $1`,
       [workspaceId]
@@ -122,9 +160,20 @@ export type Section = typeof Section.Type
 const sections = { general: General, features: Features, defaultViews: DefaultViews, security: Security, branding: Branding }
 
 /** A change of some fields of one section (the sections' field names are distinct). */
-export const SettingsPatch = Schema.Struct({ ...General.fields, ...Features.fields, ...DefaultViews.fields, ...Security.fields, ...Branding.fields })
-  .mapFields(Struct.map(Schema.optionalKey))
-const columnOf: Record<Section, string> = { general: "general", features: "features", defaultViews: "default_views", security: "security", branding: "branding" }
+export const SettingsPatch = Schema.Struct({
+  ...General.fields,
+  ...Features.fields,
+  ...DefaultViews.fields,
+  ...Security.fields,
+  ...Branding.fields
+}).mapFields(Struct.map(Schema.optionalKey))
+const columnOf: Record<Section, string> = {
+  general: "general",
+  features: "features",
+  defaultViews: "default_views",
+  security: "security",
+  branding: "branding"
+}
 
 /** Stores one section (whole, defaults merged by the caller). */
 export const writeSection = (workspaceId: string, section: Section, value: object, by: string) =>
@@ -174,37 +223,60 @@ export const configCommands = {
   updateSection: command(Schema.Struct({ section: Section, patch: SettingsPatch }), Config, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const foreign = Object.keys(input.patch).filter((key) => !Object.hasOwn(sections[input.section].fields, key))
-      if (foreign.length > 0) return yield* reject("invalid", `Not a ${input.section} setting: ${foreign.join(", ")}`, foreign.map((key) => ({ path: `body.${key}`, message: `not a ${input.section} setting` })))
+      if (foreign.length > 0)
+        return yield* reject(
+          "invalid",
+          `Not a ${input.section} setting: ${foreign.join(", ")}`,
+          foreign.map((key) => ({ path: `body.${key}`, message: `not a ${input.section} setting` }))
+        )
       const current = yield* configOf(workspaceId)
       const next = { ...current[input.section], ...input.patch }
       yield* writeSection(workspaceId, input.section, next, by)
-      return { result: yield* configOf(workspaceId), changes: [change({ workspaceId }, sectionEvent[input.section], workspaceId, { ...input.patch }, by)] }
-    })),
+      return {
+        result: yield* configOf(workspaceId),
+        changes: [change({ workspaceId }, sectionEvent[input.section], workspaceId, { ...input.patch }, by)]
+      }
+    })
+  ),
 
   resetConfig: command(Schema.Struct({}), Config, (_, by, workspaceId) =>
     Effect.gen(function* () {
       yield* resetSections(workspaceId, by)
       return { result: yield* configOf(workspaceId), changes: [change({ workspaceId }, "workspace.settings_reset", workspaceId, {}, by)] }
-    })),
+    })
+  ),
 
   /** Sets (or clears) the logo; returns the previous one, whose bytes the caller deletes after the commit. */
   setLogo: command(
     Schema.Struct({ logo: Schema.NullOr(LogoInfo) }),
     Schema.Struct({ previous: Schema.NullOr(LogoInfo), logo: Schema.NullOr(LogoInfo) }),
     (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const previous = (yield* configOf(workspaceId)).logo
-      if (input.logo === null && previous === null) return yield* reject("not_found", "The workspace has no logo")
-      yield* writeLogo(workspaceId, input.logo, by)
-      return {
-        result: { previous, logo: input.logo },
-        changes: [change({ workspaceId }, input.logo === null ? "workspace.logo_removed" : "workspace.logo_updated", workspaceId, input.logo === null ? {} : { contentType: input.logo.contentType, size: input.logo.size }, by)]
-      }
-    })),
+      Effect.gen(function* () {
+        const previous = (yield* configOf(workspaceId)).logo
+        if (input.logo === null && previous === null) return yield* reject("not_found", "The workspace has no logo")
+        yield* writeLogo(workspaceId, input.logo, by)
+        return {
+          result: { previous, logo: input.logo },
+          changes: [
+            change(
+              { workspaceId },
+              input.logo === null ? "workspace.logo_removed" : "workspace.logo_updated",
+              workspaceId,
+              input.logo === null ? {} : { contentType: input.logo.contentType, size: input.logo.size },
+              by
+            )
+          ]
+        }
+      })
+  ),
 
   setSeatLimit: command(Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }), Schema.Void, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* writeSeatLimit(workspaceId, input.seatLimit, by)
-      return { result: undefined, changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)] }
-    }))
+      return {
+        result: undefined,
+        changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)]
+      }
+    })
+  )
 }

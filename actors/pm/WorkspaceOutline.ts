@@ -40,23 +40,34 @@ export const outlineOf = (workspaceId: string, viewer: Viewer, archived: Archive
   Effect.gen(function* () {
     const spaces = yield* listSpaces(workspaceId, viewer, archived)
     const spaceIds = spaces.map((s) => s.id)
-    const folders = spaceIds.length === 0 ? [] : (yield* query<any>(
-      `SELECT ${folderColumns} FROM pm_folders f WHERE f.space_id = ANY($1::text[]) AND f.deleted_at IS NULL
+    const folders =
+      spaceIds.length === 0
+        ? []
+        : (yield* query<any>(
+            `SELECT ${folderColumns} FROM pm_folders f WHERE f.space_id = ANY($1::text[]) AND f.deleted_at IS NULL
           AND ${archived === "include" ? "TRUE" : archived === "only" ? "f.archived_at IS NOT NULL" : "f.archived_at IS NULL"}
         ORDER BY f.position, f.created_at`,
-      [spaceIds]
-    )).map(toFolder)
+            [spaceIds]
+          )).map(toFolder)
     const folderIds = new Set(folders.map((f) => f.id))
-    const lists = (yield* listAllLists(workspaceId, viewer, archived)).filter((l) => spaceIds.includes(l.spaceId) && (l.folderId === null || folderIds.has(l.folderId) || archived === "only"))
+    const lists = (yield* listAllLists(workspaceId, viewer, archived)).filter(
+      (l) => spaceIds.includes(l.spaceId) && (l.folderId === null || folderIds.has(l.folderId) || archived === "only")
+    )
     const statuses = yield* query<Status & { scopeId: string }>(
       `SELECT id, name, type, color, position, scope_id AS "scopeId" FROM pm_statuses WHERE workspace_id = $1 ORDER BY position, lower(name)`,
       [workspaceId]
     )
-    const fields = yield* query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`, [workspaceId])
-    const tags = spaceIds.length === 0 ? [] : yield* query<{ id: string; name: string; color: string; spaceId: string }>(
-      `SELECT id, name, color, space_id AS "spaceId" FROM pm_tags WHERE space_id = ANY($1::text[]) ORDER BY lower(name)`,
-      [spaceIds]
+    const fields = yield* query<CustomField>(
+      `SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`,
+      [workspaceId]
     )
+    const tags =
+      spaceIds.length === 0
+        ? []
+        : yield* query<{ id: string; name: string; color: string; spaceId: string }>(
+            `SELECT id, name, color, space_id AS "spaceId" FROM pm_tags WHERE space_id = ANY($1::text[]) ORDER BY lower(name)`,
+            [spaceIds]
+          )
     const counts = yield* query<{ listId: string; total: number; unfinished: number }>(
       `SELECT t.list_id AS "listId", count(*)::int AS total, count(*) FILTER (WHERE t.closed_at IS NULL)::int AS unfinished
          FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
@@ -76,8 +87,15 @@ export const outlineOf = (workspaceId: string, viewer: Viewer, archived: Archive
   })
 
 /** The statuses that apply at a level (list → folder → space), and where they are defined. */
-export const effectiveAt = (outline: Outline, chain: { spaceId: string; folderId: string | null; listId: string | null }): { from: ScopeType; items: ReadonlyArray<Status> } => {
-  const candidates: Array<[ScopeType, string | null]> = [["list", chain.listId], ["folder", chain.folderId], ["space", chain.spaceId]]
+export const effectiveAt = (
+  outline: Outline,
+  chain: { spaceId: string; folderId: string | null; listId: string | null }
+): { from: ScopeType; items: ReadonlyArray<Status> } => {
+  const candidates: Array<[ScopeType, string | null]> = [
+    ["list", chain.listId],
+    ["folder", chain.folderId],
+    ["space", chain.spaceId]
+  ]
   for (const [from, id] of candidates) {
     const items = id === null ? undefined : outline.statuses.get(id)
     if (items !== undefined && items.length > 0) return { from, items }
@@ -88,6 +106,6 @@ export const effectiveAt = (outline: Outline, chain: { spaceId: string; folderId
 /** Custom fields a task at the level may carry: the space's, the folder's, the list's. */
 export const fieldsAt = (outline: Outline, chain: { spaceId: string; folderId: string | null; listId: string | null }) => [
   ...(outline.fields.get(chain.spaceId) ?? []),
-  ...(chain.folderId ? outline.fields.get(chain.folderId) ?? [] : []),
-  ...(chain.listId ? outline.fields.get(chain.listId) ?? [] : [])
+  ...(chain.folderId ? (outline.fields.get(chain.folderId) ?? []) : []),
+  ...(chain.listId ? (outline.fields.get(chain.listId) ?? []) : [])
 ]

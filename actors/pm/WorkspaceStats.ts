@@ -28,10 +28,29 @@ const weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "frida
 
 const partsIn = (at: Date, timeZone: string) => {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", weekday: "long" })
-      .formatToParts(at).map((p) => [p.type, p.value])
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      weekday: "long"
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value])
   )
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second), weekday: String(parts.weekday).toLowerCase() }
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    weekday: String(parts.weekday).toLowerCase()
+  }
 }
 
 /** Minutes the zone is ahead of UTC at `at`. */
@@ -164,7 +183,16 @@ export const throughput = (workspaceId: string, viewer: Viewer, days: number, ti
 /** Bytes and counts a workspace uses. */
 export const usageOf = (workspaceId: string) =>
   Effect.map(
-    query<{ attachmentCount: number; attachmentBytes: number; spaces: number; folders: number; lists: number; tasks: number; comments: number; activeShareLinks: number }>(
+    query<{
+      attachmentCount: number
+      attachmentBytes: number
+      spaces: number
+      folders: number
+      lists: number
+      tasks: number
+      comments: number
+      activeShareLinks: number
+    }>(
       `SELECT (SELECT count(*)::int FROM pm_attachments a JOIN pm_tasks t ON t.id = a.task_id WHERE a.workspace_id = $1 AND t.deleted_at IS NULL) AS "attachmentCount",
               (SELECT COALESCE(sum(a.size), 0)::bigint FROM pm_attachments a JOIN pm_tasks t ON t.id = a.task_id WHERE a.workspace_id = $1 AND t.deleted_at IS NULL) AS "attachmentBytes",
               (SELECT count(*)::int FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL) AS spaces,

@@ -6,5 +6,14 @@ import { PmList, PmSpace, PmTask, PmWorkspace } from "./WorkActors.ts"
 import { PmTeam } from "./Team.ts"
 import { UserSettings } from "./UserSettings.ts"
 
-export const pmActorKinds: ReadonlyArray<ActorKind> = [PmWorkspace, PmSpace, PmList, PmTask,
-  PmTeam, UserSettings, ...planningActorKinds, PmOrganization, PmPersonal]
+export const pmActorKinds: ReadonlyArray<ActorKind> = [
+  PmWorkspace,
+  PmSpace,
+  PmList,
+  PmTask,
+  PmTeam,
+  UserSettings,
+  ...planningActorKinds,
+  PmOrganization,
+  PmPersonal
+]

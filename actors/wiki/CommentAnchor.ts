@@ -41,7 +41,9 @@ const layoutOf = (fragment: Y.XmlFragment): Layout => {
   const visit = (children: ReadonlyArray<unknown>) => {
     for (const child of children) {
       if (child instanceof Y.XmlText) {
-        const text = (child.toDelta() as Array<{ insert: unknown }>).map((op) => (typeof op.insert === "string" ? op.insert : INLINE_LEAF)).join("")
+        const text = (child.toDelta() as Array<{ insert: unknown }>)
+          .map((op) => (typeof op.insert === "string" ? op.insert : INLINE_LEAF))
+          .join("")
         segments.push({ text: child, flatStart: flat.length, pmStart: pm, length: child.length })
         flat += text
         pm += child.length

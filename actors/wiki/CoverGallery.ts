@@ -60,12 +60,16 @@ export const checkCover = (workspaceId: string, cover: string | null | undefined
         return yield* reject("invalid", "No such image in the cover gallery", [{ path: field, message: "unknown gallery image" }])
       }
     } else if (cover.startsWith("attachment:")) {
-      const rows = yield* Effect.orDie(query<{ content_type: string }>(
-        "SELECT content_type FROM wiki_attachments WHERE id = $1 AND workspace_id = $2",
-        [cover.slice("attachment:".length), workspaceId]
-      ))
+      const rows = yield* Effect.orDie(
+        query<{ content_type: string }>("SELECT content_type FROM wiki_attachments WHERE id = $1 AND workspace_id = $2", [
+          cover.slice("attachment:".length),
+          workspaceId
+        ])
+      )
       if (rows.length === 0 || !rows[0]!.content_type.startsWith("image/")) {
-        return yield* reject("invalid", "The cover must be an image attached to a page of this workspace", [{ path: field, message: "no such image attachment" }])
+        return yield* reject("invalid", "The cover must be an image attached to a page of this workspace", [
+          { path: field, message: "no such image attachment" }
+        ])
       }
     }
   })

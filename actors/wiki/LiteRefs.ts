@@ -29,7 +29,9 @@ export const spaceByRef = (caller: WikiCaller, key: string, workspaceId: string 
     }
     if (candidates.length === 0) return yield* reject("not_found", `No space with key ${key.toUpperCase()}`)
     if (candidates.length > 1) {
-      return yield* reject("invalid", `Several of your workspaces have a space ${key.toUpperCase()}; give workspaceId`, [{ path: "query.workspaceId", message: "required: the key is ambiguous" }])
+      return yield* reject("invalid", `Several of your workspaces have a space ${key.toUpperCase()}; give workspaceId`, [
+        { path: "query.workspaceId", message: "required: the key is ambiguous" }
+      ])
     }
     return candidates[0]!
   })
@@ -41,7 +43,10 @@ export interface LivePages {
 
 /** The space's pages the caller can see, not archived. */
 export const livePages = (caller: WikiCaller, access: SpaceAccess) =>
-  Effect.map(pagesVisibleIn(caller, access), (pages): LivePages => ({ access, pages: pages.filter(({ page }) => page.archivedAt === null) }))
+  Effect.map(
+    pagesVisibleIn(caller, access),
+    (pages): LivePages => ({ access, pages: pages.filter(({ page }) => page.archivedAt === null) })
+  )
 
 /** A page by slug (exact) or else by title (case-insensitive); `field` names the reference in errors. */
 export const pageByRef = (live: LivePages, ref: string, field: string) =>
@@ -52,7 +57,13 @@ export const pageByRef = (live: LivePages, ref: string, field: string) =>
     const byTitle = live.pages.filter(({ page }) => page.title.trim().toLowerCase() === wanted)
     if (byTitle.length === 1) return byTitle[0]!
     if (byTitle.length > 1) {
-      return yield* reject("conflict", `Several pages are titled "${ref}"; use a slug: ${byTitle.map(({ page }) => page.slug).join(", ")}`, [{ path: field, message: "ambiguous title" }])
+      return yield* reject(
+        "conflict",
+        `Several pages are titled "${ref}"; use a slug: ${byTitle.map(({ page }) => page.slug).join(", ")}`,
+        [{ path: field, message: "ambiguous title" }]
+      )
     }
-    return yield* reject("not_found", `No page "${ref}" in space ${live.access.space.key}`, [{ path: field, message: "no page with this slug or title" }])
+    return yield* reject("not_found", `No page "${ref}" in space ${live.access.space.key}`, [
+      { path: field, message: "no page with this slug or title" }
+    ])
   })

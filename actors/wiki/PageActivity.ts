@@ -10,11 +10,13 @@ import { query, type Sql } from "../../persistence/Sql.ts"
 
 export type ViewSource = "app" | "public"
 
-const logged = (what: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.asVoid,
-    Effect.catchCause((cause) => Effect.logWarning(`wiki activity: could not record ${what}`, cause))
-  )
+const logged =
+  (what: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    effect.pipe(
+      Effect.asVoid,
+      Effect.catchCause((cause) => Effect.logWarning(`wiki activity: could not record ${what}`, cause))
+    )
 
 /**
  * Records that `userId` (or an anonymous public visitor) read the page. No-op

@@ -91,7 +91,12 @@ const extensionOf: Record<string, string> = {
 
 /** A file name without paths or control characters (at most 255 characters), or one made up from the type. */
 export const safeFilename = (name: string | undefined, contentType: string): string => {
-  const base = (name ?? "").split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(0, 255)
+  const base = (name ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f"]/g, "")
+    .trim()
+    .slice(0, 255)
   return base === "" || base === "." || base === ".." ? `attachment.${extensionOf[contentType] ?? "bin"}` : base
 }
 
@@ -127,11 +132,13 @@ const toRecord = (row: Record<string, any>): AttachmentRecord => ({
 
 export const attachmentById = (attachmentId: string) =>
   Effect.map(query<Record<string, any>>("SELECT * FROM wiki_attachments WHERE id = $1", [attachmentId]), (rows) =>
-    rows[0] ? toRecord(rows[0]) : undefined)
+    rows[0] ? toRecord(rows[0]) : undefined
+  )
 
 export const attachmentsOfPage = (pageId: string) =>
   Effect.map(query<Record<string, any>>("SELECT * FROM wiki_attachments WHERE page_id = $1 ORDER BY created_at, id", [pageId]), (rows) =>
-    rows.map(toRecord))
+    rows.map(toRecord)
+  )
 
 /** Image attachments of a workspace's pages, newest first (the cover gallery's "uploaded" section). */
 export const imagesOfWorkspace = (workspaceId: string, limit: number) =>

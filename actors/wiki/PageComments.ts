@@ -39,9 +39,14 @@ const toRecord = (row: Record<string, any>): CommentRecord => ({
   parentId: row.parent_id ?? null,
   authorId: row.author_id,
   body: row.body,
-  anchor: row.anchor_start && row.anchor_end
-    ? { start: Buffer.from(row.anchor_start).toString("base64"), end: Buffer.from(row.anchor_end).toString("base64"), quote: row.anchor_quote ?? "" }
-    : null,
+  anchor:
+    row.anchor_start && row.anchor_end
+      ? {
+          start: Buffer.from(row.anchor_start).toString("base64"),
+          end: Buffer.from(row.anchor_end).toString("base64"),
+          quote: row.anchor_quote ?? ""
+        }
+      : null,
   mentions: Array.isArray(row.mentions) ? row.mentions : [],
   resolvedAt: isoOrNull(row.resolved_at),
   resolvedBy: row.resolved_by ?? null,
@@ -53,12 +58,15 @@ const toRecord = (row: Record<string, any>): CommentRecord => ({
 
 export const commentById = (commentId: string) =>
   Effect.map(query<Record<string, any>>(`SELECT ${COLUMNS} FROM wiki_comments c WHERE c.id = $1`, [commentId]), (rows) =>
-    rows[0] ? toRecord(rows[0]) : undefined)
+    rows[0] ? toRecord(rows[0]) : undefined
+  )
 
 /** Every comment of a page, oldest first. */
 export const commentsOfPage = (pageId: string) =>
-  Effect.map(query<Record<string, any>>(`SELECT ${COLUMNS} FROM wiki_comments c WHERE c.page_id = $1 ORDER BY c.created_at, c.id`, [pageId]), (rows) =>
-    rows.map(toRecord))
+  Effect.map(
+    query<Record<string, any>>(`SELECT ${COLUMNS} FROM wiki_comments c WHERE c.page_id = $1 ORDER BY c.created_at, c.id`, [pageId]),
+    (rows) => rows.map(toRecord)
+  )
 
 /** Thread roots of a space (open, resolved or all), newest first, with their reply counts. */
 export const threadsOfSpace = (spaceId: string, status: "open" | "resolved" | "all", limit: number) =>

@@ -20,7 +20,8 @@ export interface ContentInput {
 const convert = (field: string, run: () => ProseMirrorJson) =>
   Effect.try({
     try: run,
-    catch: (error) => reject("invalid", `Invalid ${field}: ${(error as Error).message}`, [{ path: field, message: (error as Error).message }])
+    catch: (error) =>
+      reject("invalid", `Invalid ${field}: ${(error as Error).message}`, [{ path: field, message: (error as Error).message }])
   })
 
 /** The document the input describes; `undefined` when it gives none. `prefix` is where the fields sit (e.g. "body"). */
@@ -28,7 +29,9 @@ export const contentFrom = (input: ContentInput, prefix = "body") =>
   Effect.gen(function* () {
     const given = (["markdown", "html", "content"] as const).filter((field) => input[field] !== undefined)
     if (given.length > 1) {
-      return yield* reject("invalid", "Give the content once: markdown, html or content", [{ path: `${prefix}.${given[1]}`, message: `not together with ${given[0]}` }])
+      return yield* reject("invalid", "Give the content once: markdown, html or content", [
+        { path: `${prefix}.${given[1]}`, message: `not together with ${given[0]}` }
+      ])
     }
     if (input.markdown !== undefined) return yield* convert(`${prefix}.markdown`, () => markdownToDoc(input.markdown!))
     if (input.html !== undefined) return yield* convert(`${prefix}.html`, () => htmlToDoc(input.html!))

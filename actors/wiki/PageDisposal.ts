@@ -16,7 +16,10 @@ export const disposeRemoved = (removed: Removed) =>
     yield* Effect.forEach(removed.pageIds, (pageId) => actors.ask(WikiPage, pageId, "dispose", {}), { concurrency: 8, discard: true })
     yield* Effect.forEach(
       removed.blobKeys,
-      (key) => blobs.delete(key).pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${key} left behind: ${error.message}`))),
+      (key) =>
+        blobs
+          .delete(key)
+          .pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${key} left behind: ${error.message}`))),
       { concurrency: 8, discard: true }
     )
   })

@@ -43,8 +43,7 @@ export const formatOfContentType = (contentType: string): ImportFormat =>
 const formatOfFile = (name: string): ImportFormat | undefined =>
   /\.(md|markdown|mdown|mkd|txt)$/i.test(name) ? "markdown" : /\.(html?|xhtml)$/i.test(name) ? "html" : undefined
 
-const plainText = (node: ProseMirrorNode): string =>
-  node.text ?? (node.content ?? []).map(plainText).join(node.type === "doc" ? "\n" : "")
+const plainText = (node: ProseMirrorNode): string => node.text ?? (node.content ?? []).map(plainText).join(node.type === "doc" ? "\n" : "")
 
 const clampTitle = (title: string) => {
   const trimmed = title.replace(/\s+/g, " ").trim()
@@ -122,7 +121,8 @@ export const importFile = (input: {
   Effect.gen(function* () {
     const source = yield* decodeUtf8(input.bytes, "body")
     const { doc, title } = yield* storable(readDocument(input.format, source), "body")
-    const finalTitle = input.title !== undefined ? clampTitle(input.title) : title ?? (input.fileName ? titleOfFileName(input.fileName) : "Untitled")
+    const finalTitle =
+      input.title !== undefined ? clampTitle(input.title) : (title ?? (input.fileName ? titleOfFileName(input.fileName) : "Untitled"))
     const page = yield* createImportedPage({ by: input.by, spaceId: input.spaceId, parentId: input.parentId, title: finalTitle, doc })
     return { id: page.id, title: page.title, parentId: page.parentId, source: input.fileName ?? "upload" } satisfies ImportedPage
   })
@@ -136,7 +136,9 @@ const decodeUtf8 = (bytes: Uint8Array, path: string) =>
     }),
     (text) => {
       const problem = textProblem(text)
-      return problem === undefined ? Effect.succeed(text) : Effect.fail(reject("invalid", `The file ${problem}`, [{ path, message: problem }]))
+      return problem === undefined
+        ? Effect.succeed(text)
+        : Effect.fail(reject("invalid", `The file ${problem}`, [{ path, message: problem }]))
     }
   )
 
@@ -156,12 +158,19 @@ interface Node {
 }
 
 /** Imports a zip of Markdown/HTML files as a page tree under `parentId`. Other files are reported as skipped. */
-export const importZip = (input: { readonly by: string; readonly spaceId: string; readonly parentId: string | null; readonly bytes: Uint8Array }) =>
+export const importZip = (input: {
+  readonly by: string
+  readonly spaceId: string
+  readonly parentId: string | null
+  readonly bytes: Uint8Array
+}) =>
   Effect.gen(function* () {
     const entries = yield* Effect.try({
       try: () => readZip(input.bytes, MAX_UNPACKED_BYTES),
       catch: (error) =>
-        reject("invalid", error instanceof InvalidZip ? `Unreadable zip: ${error.message}` : "Unreadable zip", [{ path: "body", message: "not a readable zip" }])
+        reject("invalid", error instanceof InvalidZip ? `Unreadable zip: ${error.message}` : "Unreadable zip", [
+          { path: "body", message: "not a readable zip" }
+        ])
     })
     const skipped: Array<{ file: string; reason: string }> = []
     const root: Node = { path: "", name: "", children: new Map() }
@@ -225,8 +234,9 @@ export const importZip = (input: { readonly by: string; readonly spaceId: string
       }
     }
     const ordered = (nodes: Iterable<Node>) =>
-      [...nodes].sort((a, b) =>
-        (order.get(a.file?.name ?? "") ?? Infinity) - (order.get(b.file?.name ?? "") ?? Infinity) || a.name.localeCompare(b.name))
+      [...nodes].sort(
+        (a, b) => (order.get(a.file?.name ?? "") ?? Infinity) - (order.get(b.file?.name ?? "") ?? Infinity) || a.name.localeCompare(b.name)
+      )
     const pages: Array<ImportedPage> = []
     const create = (node: Node, parentId: string | null): Effect.Effect<void, any, any> =>
       Effect.gen(function* () {
@@ -237,7 +247,12 @@ export const importZip = (input: { readonly by: string; readonly spaceId: string
           const read = yield* decodeUtf8(node.file.data, "body").pipe(
             Effect.flatMap((text) => storable(readDocument(node.file!.format, text), "body")),
             // One bad file is reported, not fatal: the page keeps its place in the tree, empty.
-            Effect.catch((refused) => Effect.as(Effect.sync(() => skipped.push({ file: fileName, reason: refused.message })), undefined))
+            Effect.catch((refused) =>
+              Effect.as(
+                Effect.sync(() => skipped.push({ file: fileName, reason: refused.message })),
+                undefined
+              )
+            )
           )
           if (read !== undefined) {
             doc = read.doc

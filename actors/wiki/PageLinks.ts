@@ -18,7 +18,8 @@ export const linkedIds = (doc: ProseMirrorJson): ReadonlySet<string> => {
       const href = mark.type === "link" ? mark.attrs?.href : undefined
       if (typeof href === "string") for (const match of href.matchAll(UUID)) ids.add(match[0].toLowerCase())
     }
-    if (node.type === "mention" && typeof node.attrs?.id === "string") for (const match of node.attrs.id.matchAll(UUID)) ids.add(match[0].toLowerCase())
+    if (node.type === "mention" && typeof node.attrs?.id === "string")
+      for (const match of node.attrs.id.matchAll(UUID)) ids.add(match[0].toLowerCase())
     for (const child of node.content ?? []) visit(child, depth + 1)
   }
   visit(doc, 0)

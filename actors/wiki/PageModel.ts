@@ -50,7 +50,7 @@ export const rebuildPage = (pageId: string) =>
         slug: node.slug,
         icon: node.icon,
         restriction: node.restriction,
-        entries: node.restriction === "open" ? [] : entries.get(node.id) ?? []
+        entries: node.restriction === "open" ? [] : (entries.get(node.id) ?? [])
       }))
     } satisfies PageModel
   })

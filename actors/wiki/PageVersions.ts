@@ -12,7 +12,8 @@ import { iso } from "./WikiQueries.ts"
 import type { ProseMirrorJson } from "./WikiViews.ts"
 
 export const VersionReason = Schema.Literals(["created", "edited", "saved", "restored", "autosaved"]).annotate({
-  description: "created: first content; edited: changed through the API; saved: saved explicitly; restored: an older version brought back; autosaved: live editing"
+  description:
+    "created: first content; edited: changed through the API; saved: saved explicitly; restored: an older version brought back; autosaved: live editing"
 })
 export type VersionReason = typeof VersionReason.Type
 
@@ -42,7 +43,8 @@ export interface VersionContent {
   readonly state: Uint8Array
 }
 
-const COLUMNS = "id, page_id, number, title, reason, label, restored_from, author_id, contributors, length(content_text) AS characters, created_at"
+const COLUMNS =
+  "id, page_id, number, title, reason, label, restored_from, author_id, contributors, length(content_text) AS characters, created_at"
 
 const toRecord = (row: Record<string, any>): VersionRecord => ({
   id: row.id,
@@ -62,12 +64,19 @@ const toRecord = (row: Record<string, any>): VersionRecord => ({
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
-      : v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]])
+        )
+      : v
+  )
 
 export const latestVersion = (pageId: string) =>
   Effect.map(
-    query<Record<string, any>>(`SELECT ${COLUMNS}, content FROM wiki_page_versions WHERE page_id = $1 ORDER BY number DESC LIMIT 1`, [pageId]),
+    query<Record<string, any>>(`SELECT ${COLUMNS}, content FROM wiki_page_versions WHERE page_id = $1 ORDER BY number DESC LIMIT 1`, [
+      pageId
+    ]),
     (rows) => (rows[0] ? { record: toRecord(rows[0]), content: rows[0].content as unknown } : undefined)
   )
 
@@ -90,9 +99,12 @@ export const captureVersion = (capture: Capture) =>
   Effect.gen(function* () {
     const latest = yield* latestVersion(capture.pageId)
     if (
-      capture.onlyIfChanged && latest !== undefined && latest.record.title === capture.title &&
+      capture.onlyIfChanged &&
+      latest !== undefined &&
+      latest.record.title === capture.title &&
       canonical(latest.content) === canonical(capture.snapshot.content)
-    ) return undefined
+    )
+      return undefined
     const rows = yield* query<Record<string, any>>(
       `INSERT INTO wiki_page_versions
          (id, page_id, workspace_id, number, title, content, content_text, markdown, state, reason, label, restored_from, author_id, contributors)
@@ -136,14 +148,16 @@ export const versionContent = (pageId: string, versionId: string) =>
     (rows): VersionContent | undefined =>
       rows[0]
         ? {
-          record: toRecord(rows[0]),
-          content: rows[0].content as ProseMirrorJson,
-          text: rows[0].content_text,
-          markdown: rows[0].markdown,
-          state: new Uint8Array(rows[0].state)
-        }
+            record: toRecord(rows[0]),
+            content: rows[0].content as ProseMirrorJson,
+            text: rows[0].content_text,
+            markdown: rows[0].markdown,
+            state: new Uint8Array(rows[0].state)
+          }
         : undefined
   )
 
 export const versionCount = (pageId: string) =>
-  Effect.map(query<{ count: number }>("SELECT count(*)::int AS count FROM wiki_page_versions WHERE page_id = $1", [pageId]), (rows) => Number(rows[0]?.count ?? 0))
+  Effect.map(query<{ count: number }>("SELECT count(*)::int AS count FROM wiki_page_versions WHERE page_id = $1", [pageId]), (rows) =>
+    Number(rows[0]?.count ?? 0)
+  )

@@ -16,29 +16,53 @@ import { WorkspaceRoleSubject } from "./WikiRoles.ts"
 export const subjectFields = {
   userId: Schema.optionalKey(Id),
   email: Schema.optionalKey(Email),
-  workspaceRole: Schema.optionalKey(WorkspaceRoleSubject.annotate({ description: "Everyone holding this workspace role (owners count as admins)" }))
+  workspaceRole: Schema.optionalKey(
+    WorkspaceRoleSubject.annotate({ description: "Everyone holding this workspace role (owners count as admins)" })
+  )
 }
 
-export const resolveSubject = (input: { readonly userId?: string; readonly email?: string; readonly workspaceRole?: typeof WorkspaceRoleSubject.Type }) =>
+export const resolveSubject = (input: {
+  readonly userId?: string
+  readonly email?: string
+  readonly workspaceRole?: typeof WorkspaceRoleSubject.Type
+}) =>
   Effect.gen(function* () {
     const given = (["userId", "email", "workspaceRole"] as const).filter((field) => input[field] !== undefined)
     if (given.length !== 1) {
-      return yield* reject("invalid", "Name exactly one of userId, email or workspaceRole", [{ path: `body.${given[1] ?? "userId"}`, message: given.length === 0 ? "one of userId, email, workspaceRole is required" : `not together with ${given[0]}` }])
+      return yield* reject("invalid", "Name exactly one of userId, email or workspaceRole", [
+        {
+          path: `body.${given[1] ?? "userId"}`,
+          message: given.length === 0 ? "one of userId, email, workspaceRole is required" : `not together with ${given[0]}`
+        }
+      ])
     }
     if (input.userId !== undefined) return { userId: input.userId } satisfies Subject
     if (input.workspaceRole !== undefined) return { workspaceRole: input.workspaceRole } satisfies Subject
-    const user = yield* (yield* ActorSystem).ask(Account, normalizeEmail(input.email!), "profile", {}).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(reject("invalid", "No user has that e-mail", [{ path: "body.email", message: "not registered" }])))
-    )
+    const user = yield* (yield* ActorSystem)
+      .ask(Account, normalizeEmail(input.email!), "profile", {})
+      .pipe(
+        Effect.catchTag("Rejection", () =>
+          Effect.fail(reject("invalid", "No user has that e-mail", [{ path: "body.email", message: "not registered" }]))
+        )
+      )
     return { userId: user.id } satisfies Subject
   })
 
 /** A subject error from an actor names `body.userId`; when the caller gave an e-mail, point there instead. */
-export const blameEmail = (input: { readonly email?: string }) => <A, R>(effect: Effect.Effect<A, any, R>) =>
-  input.email === undefined
-    ? effect
-    : effect.pipe(Effect.catchTag("Rejection", (error: any) =>
-      Effect.fail(error.details?.[0]?.path === "body.userId" ? reject(error.code, error.message, [{ path: "body.email", message: error.details[0].message }]) : error)))
+export const blameEmail =
+  (input: { readonly email?: string }) =>
+  <A, R>(effect: Effect.Effect<A, any, R>) =>
+    input.email === undefined
+      ? effect
+      : effect.pipe(
+          Effect.catchTag("Rejection", (error: any) =>
+            Effect.fail(
+              error.details?.[0]?.path === "body.userId"
+                ? reject(error.code, error.message, [{ path: "body.email", message: error.details[0].message }])
+                : error
+            )
+          )
+        )
 
 export const SubjectView = {
   userId: Schema.NullOr(Id),
@@ -54,6 +78,7 @@ export const withUsers = <E extends { readonly userId: string | null }>(entries:
   Effect.map(Effect.orDie(usersByIds(entries.flatMap((entry) => (entry.userId === null ? [] : [entry.userId])))), (users) =>
     entries.map((entry) => ({
       ...entry,
-      name: entry.userId === null ? null : users.get(entry.userId)?.name ?? null,
-      email: entry.userId === null ? null : users.get(entry.userId)?.email ?? null
-    })))
+      name: entry.userId === null ? null : (users.get(entry.userId)?.name ?? null),
+      email: entry.userId === null ? null : (users.get(entry.userId)?.email ?? null)
+    }))
+  )

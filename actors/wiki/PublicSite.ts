@@ -20,7 +20,9 @@ const NullableString = Schema.NullOr(Schema.String)
 
 /** The first segment of a public wiki's URL path: lower-case letters, digits and dashes; never a UUID or a reserved word. */
 export const SiteSlug = Schema.String.check(
-  Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, { expected: "1-64 lower-case letters, digits or dashes, not starting or ending with a dash" }),
+  Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, {
+    expected: "1-64 lower-case letters, digits or dashes, not starting or ending with a dash"
+  }),
   Schema.isPattern(/^(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$)(?!(share|api|public|v1)$)/, {
     expected: "a slug that is neither a UUID nor reserved (share, api, public, v1)"
   })
@@ -145,7 +147,9 @@ const spaceOf = (spaceId: string) =>
 const freeSlug = (key: string) => {
   const base = RESERVED.has(slugify(key)) ? `${slugify(key)}-wiki` : slugify(key)
   return Effect.map(
-    query<{ slug: string }>("SELECT lower(slug) AS slug FROM wiki_public_sites WHERE lower(slug) = $1 OR lower(slug) LIKE $1 || '-%'", [base]),
+    query<{ slug: string }>("SELECT lower(slug) AS slug FROM wiki_public_sites WHERE lower(slug) = $1 OR lower(slug) LIKE $1 || '-%'", [
+      base
+    ]),
     (rows) => {
       const taken = new Set(rows.map((row) => row.slug))
       if (!taken.has(base)) return base
@@ -208,45 +212,62 @@ export const PublicSite = Actor<{}>()({
   },
   handlers: {
     configure: ({ by, patch }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const space = yield* spaceOf(ctx.address.id)
-        yield* ensureRow(space, by)
-        const fields = Object.keys(patch).filter((field) => Object.hasOwn(COLUMNS, field))
-        const assignments = fields.map((field, i) => `${COLUMNS[field]} = $${i + 3}`)
-        const rows = yield* query(
-          `UPDATE wiki_public_sites SET ${[...assignments, "updated_by = $2", "updated_at = now()"].join(", ")}
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const space = yield* spaceOf(ctx.address.id)
+            yield* ensureRow(space, by)
+            const fields = Object.keys(patch).filter((field) => Object.hasOwn(COLUMNS, field))
+            const assignments = fields.map((field, i) => `${COLUMNS[field]} = $${i + 3}`)
+            const rows = yield* query(
+              `UPDATE wiki_public_sites SET ${[...assignments, "updated_by = $2", "updated_at = now()"].join(", ")}
             WHERE space_id = $1 RETURNING *`,
-          [space.id, by, ...fields.map((field) => (patch as Row)[field])]
-        ).pipe(Effect.catchTag("SqlError", slugClash))
-        return siteViewOf(space, rows[0])
-      }))),
-    // The space shows whether it is public: its actor rebuilds once this committed.
-    enable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, true))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
-    disable: ({ by }, ctx) => orDieSql(transaction(setEnabled(ctx.address.id, by, false))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
-    share: ({ by, pageId, includeSubpages }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const space = yield* spaceOf(ctx.address.id)
-        const pages = yield* query<{ archived_at: string | null }>(
-          "SELECT archived_at FROM wiki_pages WHERE id = $1 AND space_id = $2",
-          [pageId, space.id]
+              [space.id, by, ...fields.map((field) => (patch as Row)[field])]
+            ).pipe(Effect.catchTag("SqlError", slugClash))
+            return siteViewOf(space, rows[0])
+          })
         )
-        if (pages[0] === undefined) return yield* reject("not_found", "No such page in this space")
-        if (pages[0].archived_at !== null) return yield* reject("conflict", "The page is archived; restore it first")
-        const rows = yield* query(
-          `INSERT INTO wiki_public_shares (page_id, space_id, workspace_id, include_subpages, shared_by)
+      ),
+    // The space shows whether it is public: its actor rebuilds once this committed.
+    enable: ({ by }, ctx) =>
+      orDieSql(transaction(setEnabled(ctx.address.id, by, true))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
+    disable: ({ by }, ctx) =>
+      orDieSql(transaction(setEnabled(ctx.address.id, by, false))).pipe(Effect.tap(invalidateSpaces([ctx.address.id]))),
+    share: ({ by, pageId, includeSubpages }, ctx) =>
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const space = yield* spaceOf(ctx.address.id)
+            const pages = yield* query<{ archived_at: string | null }>(
+              "SELECT archived_at FROM wiki_pages WHERE id = $1 AND space_id = $2",
+              [pageId, space.id]
+            )
+            if (pages[0] === undefined) return yield* reject("not_found", "No such page in this space")
+            if (pages[0].archived_at !== null) return yield* reject("conflict", "The page is archived; restore it first")
+            const rows = yield* query(
+              `INSERT INTO wiki_public_shares (page_id, space_id, workspace_id, include_subpages, shared_by)
            VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (page_id) DO UPDATE SET include_subpages = $4
            RETURNING *`,
-          [pageId, space.id, space.workspaceId, includeSubpages, by]
+              [pageId, space.id, space.workspaceId, includeSubpages, by]
+            )
+            yield* query("UPDATE wiki_pages SET is_published = true WHERE id = $1", [pageId])
+            return toShare(rows[0]!)
+          })
         )
-        yield* query("UPDATE wiki_pages SET is_published = true WHERE id = $1", [pageId])
-        return toShare(rows[0]!)
-      }))),
+      ),
     unshare: ({ pageId }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const rows = yield* query("DELETE FROM wiki_public_shares WHERE page_id = $1 AND space_id = $2 RETURNING page_id", [pageId, ctx.address.id])
-        if (rows.length === 0) return yield* reject("not_found", "The page is not shared publicly")
-        yield* query("UPDATE wiki_pages SET is_published = false WHERE id = $1", [pageId])
-      })))
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const rows = yield* query("DELETE FROM wiki_public_shares WHERE page_id = $1 AND space_id = $2 RETURNING page_id", [
+              pageId,
+              ctx.address.id
+            ])
+            if (rows.length === 0) return yield* reject("not_found", "The page is not shared publicly")
+            yield* query("UPDATE wiki_pages SET is_published = false WHERE id = $1", [pageId])
+          })
+        )
+      )
   }
 })

@@ -107,7 +107,9 @@ export const publicSpaceByKey = (workspaceId: string, spaceKey: string) =>
 export const publicSpaceBySlug = (slug: string) =>
   Effect.flatMap(
     query(
-      `SELECT ${SPACE_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")} FROM wiki_spaces s
+      `SELECT ${SPACE_COLUMNS.split(", ")
+        .map((c) => `s.${c}`)
+        .join(", ")} FROM wiki_spaces s
          JOIN wiki_public_sites ps ON ps.space_id = s.id WHERE lower(ps.slug) = lower($1)`,
       [slug]
     ),
@@ -171,7 +173,7 @@ export const publicPagesOf = (space: SpaceRow, wholeSpace: boolean) =>
       return !state.hidden && state.exposed
     })
     const visible = new Map(pages.map((page) => [page.id, page] as const))
-    const parentOf = (page: PageRow): PageRow | null => (page.parentId === null ? null : visible.get(page.parentId) ?? null)
+    const parentOf = (page: PageRow): PageRow | null => (page.parentId === null ? null : (visible.get(page.parentId) ?? null))
     const children = new Map<string | null, Array<PageRow>>()
     for (const page of pages) {
       const parentId = parentOf(page)?.id ?? null
@@ -192,12 +194,7 @@ export const publicPathOf = (space: SpaceRow, site: PublicSiteView | undefined, 
 }
 
 /** A public page with its content (from the live document), breadcrumbs and children. */
-export const publicPageView = (
-  space: SpaceRow,
-  site: PublicSiteView | undefined,
-  pub: PublicPages,
-  page: PageRow
-) =>
+export const publicPageView = (space: SpaceRow, site: PublicSiteView | undefined, pub: PublicPages, page: PageRow) =>
   Effect.gen(function* () {
     const snapshot = yield* (yield* LiveDocuments).snapshot(page.id)
     const breadcrumbs: Array<PublicPageLink> = []
@@ -205,7 +202,7 @@ export const publicPageView = (
       breadcrumbs.unshift(linkOf(parent))
     }
     const showAuthors = site?.showAuthors ?? false
-    const author = showAuthors ? (yield* usersByIds([page.createdBy])).get(page.createdBy)?.name ?? null : null
+    const author = showAuthors ? ((yield* usersByIds([page.createdBy])).get(page.createdBy)?.name ?? null) : null
     return {
       id: page.id,
       title: page.title,
@@ -229,7 +226,9 @@ export const publicPageView = (
 export const publicPageById = (pageId: string) =>
   Effect.gen(function* () {
     const rows = yield* query<Row>(
-      `SELECT ${SPACE_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")} FROM wiki_spaces s JOIN wiki_pages p ON p.space_id = s.id WHERE p.id = $1`,
+      `SELECT ${SPACE_COLUMNS.split(", ")
+        .map((c) => `s.${c}`)
+        .join(", ")} FROM wiki_spaces s JOIN wiki_pages p ON p.space_id = s.id WHERE p.id = $1`,
       [pageId]
     )
     if (rows[0] === undefined) return yield* reject("not_found", "No such public page")

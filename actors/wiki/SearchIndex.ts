@@ -43,7 +43,13 @@ export type SearchScope =
 
 /** `WITH RECURSIVE … candidates AS (…)`: the scope's pages matching the query and filters, params from `$first`. */
 const candidates = (scope: SearchScope, parsed: ParsedQuery, filters: SearchFilters) => {
-  const params: Array<unknown> = [parsed.tsquery, filters.spaceId ?? null, filters.authorId ?? null, filters.updatedAfter ?? null, filters.updatedBefore ?? null]
+  const params: Array<unknown> = [
+    parsed.tsquery,
+    filters.spaceId ?? null,
+    filters.authorId ?? null,
+    filters.updatedAfter ?? null,
+    filters.updatedBefore ?? null
+  ]
   const where = `p.search_vector @@ to_tsquery('simple', $1)
       AND ($2::text IS NULL OR p.space_id = $2) AND ($3::text IS NULL OR p.created_by = $3)
       AND ($4::timestamptz IS NULL OR p.updated_at >= $4) AND ($5::timestamptz IS NULL OR p.updated_at < $5)`
@@ -86,11 +92,12 @@ export const searchPages = (scope: SearchScope, parsed: ParsedQuery, filters: Se
         ORDER BY r.rank DESC, r.updated_at DESC, r.id`,
       [...base.params, page.limit, page.offset, SNIPPET_OPTIONS, TITLE_OPTIONS]
     )
-    const total = rows[0] !== undefined
-      ? Number(rows[0].total)
-      : page.offset === 0
-      ? 0
-      : Number((yield* query<{ total: number }>(`${base.sql} SELECT count(*) AS total FROM candidates`, base.params))[0]!.total)
+    const total =
+      rows[0] !== undefined
+        ? Number(rows[0].total)
+        : page.offset === 0
+          ? 0
+          : Number((yield* query<{ total: number }>(`${base.sql} SELECT count(*) AS total FROM candidates`, base.params))[0]!.total)
     const results: Array<SearchHit> = rows.map((row) => ({
       pageId: row.id,
       title: row.title,
@@ -201,11 +208,16 @@ export const searchIndexing: Layer.Layer<never, never, LiveDocuments | Sql> = La
     yield* live.onChange((name, snapshot) =>
       Effect.gen(function* () {
         const editors = yield* live.editors(name)
-        yield* indexDocument(name, snapshot, editors.map((editor) => editor.userId))
+        yield* indexDocument(
+          name,
+          snapshot,
+          editors.map((editor) => editor.userId)
+        )
       }).pipe(
         Effect.provideContext(context),
         Effect.catchCause((cause) => Effect.logWarning(`wiki search: could not index document ${name}`, cause))
-      ))
+      )
+    )
   })
 )
 

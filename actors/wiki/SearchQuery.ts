@@ -48,7 +48,12 @@ export const parseSearchQuery = (input: string, weight: "" | "A" = ""): ParsedQu
     joiner = " & "
     if (!negative) {
       positives++
-      words.push(...term.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== ""))
+      words.push(
+        ...term
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((word) => word !== "")
+      )
     }
   }
   if (positives === 0) return undefined
@@ -68,6 +73,7 @@ export const highlightHtml = (marked: string): string =>
     .trim()
 
 /** Options for a body snippet: about 35 words around the best matches, up to two fragments. */
-export const SNIPPET_OPTIONS = 'StartSel="\u0001", StopSel="\u0002", MaxWords=35, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "'
+export const SNIPPET_OPTIONS =
+  'StartSel="\u0001", StopSel="\u0002", MaxWords=35, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "'
 /** Options for the title: the whole title, matches marked. */
 export const TITLE_OPTIONS = 'StartSel="\u0001", StopSel="\u0002", HighlightAll=true'

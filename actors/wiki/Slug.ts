@@ -25,10 +25,11 @@ export const slugify = (title: string): string => {
 /** A slug for `title` not used by another page of the space. */
 export const uniqueSlug = (spaceId: string, title: string, exceptPageId: string | null) =>
   Effect.map(
-    query<{ slug: string }>(
-      "SELECT slug FROM wiki_pages WHERE space_id = $1 AND (slug = $2 OR slug LIKE $2 || '-%') AND id <> $3",
-      [spaceId, slugify(title), exceptPageId ?? ""]
-    ),
+    query<{ slug: string }>("SELECT slug FROM wiki_pages WHERE space_id = $1 AND (slug = $2 OR slug LIKE $2 || '-%') AND id <> $3", [
+      spaceId,
+      slugify(title),
+      exceptPageId ?? ""
+    ]),
     (rows) => {
       const base = slugify(title)
       const taken = new Set(rows.map((row) => row.slug))
@@ -50,8 +51,9 @@ export const retryOnSlugClash = <A, R>(write: Effect.Effect<A, SqlError | Reject
         isUniqueViolation(error) && left > 0
           ? attempt(left - 1)
           : isUniqueViolation(error)
-          ? Effect.fail(reject("conflict", "Another page took this slug at the same moment; retry"))
-          : Effect.die(error))
+            ? Effect.fail(reject("conflict", "Another page took this slug at the same moment; retry"))
+            : Effect.die(error)
+      )
     )
   return attempt(5)
 }

@@ -22,7 +22,9 @@ import type { PageRow, SpaceRow } from "./WikiRecords.ts"
 import { PAGE_COLUMNS, toPage } from "./WikiQueries.ts"
 import { writeZip, type ZipEntry } from "./ZipArchive.ts"
 
-export const ExportFormat = Schema.Literals(["markdown", "html"]).annotate({ description: "markdown: .md files; html: standalone .html files" })
+export const ExportFormat = Schema.Literals(["markdown", "html"]).annotate({
+  description: "markdown: .md files; html: standalone .html files"
+})
 export type ExportFormat = typeof ExportFormat.Type
 
 export const ExportStatus = Schema.Literals(["queued", "running", "succeeded", "failed"])
@@ -106,8 +108,7 @@ ${body}
 `
 
 /** A page as a Markdown file: its title as a level-1 heading, then its content. */
-export const markdownDocument = (title: string, markdown: string) =>
-  `# ${title.replace(/([\\`*_[\]#])/g, "\\$1")}\n\n${markdown.trim()}\n`
+export const markdownDocument = (title: string, markdown: string) => `# ${title.replace(/([\\`*_[\]#])/g, "\\$1")}\n\n${markdown.trim()}\n`
 
 interface Laid {
   readonly page: PageRow
@@ -167,23 +168,34 @@ export const buildSpaceZip = <E, R>(
       done++
       yield* progress(done, laid.length)
     }
-    const index = format === "markdown"
-      ? `# ${space.name}\n\n${space.description === "" ? "" : `${space.description}\n\n`}${laid
-          .map(({ page, file, depth }) => `${"  ".repeat(depth)}- [${page.title.replace(/([\\[\]])/g, "\\$1")}](${encodeURI(file)})`)
-          .join("\n")}\n`
-      : htmlDocument(
-          space.name,
-          `<ul>\n${laid
-            .map(({ page, file, depth }) => `<li style="margin-left:${depth * 1.5}rem"><a href="${escapeHtml(encodeURI(relative("index.html", file)))}">${escapeHtml(page.title)}</a></li>`)
-            .join("\n")}\n</ul>`
-        )
+    const index =
+      format === "markdown"
+        ? `# ${space.name}\n\n${space.description === "" ? "" : `${space.description}\n\n`}${laid
+            .map(({ page, file, depth }) => `${"  ".repeat(depth)}- [${page.title.replace(/([\\[\]])/g, "\\$1")}](${encodeURI(file)})`)
+            .join("\n")}\n`
+        : htmlDocument(
+            space.name,
+            `<ul>\n${laid
+              .map(
+                ({ page, file, depth }) =>
+                  `<li style="margin-left:${depth * 1.5}rem"><a href="${escapeHtml(encodeURI(relative("index.html", file)))}">${escapeHtml(page.title)}</a></li>`
+              )
+              .join("\n")}\n</ul>`
+          )
     entries.push({ name: `index.${extension}`, data: encoder.encode(index) })
     const manifest = {
       format: "atrium.wiki.space-export",
       version: 1,
       exportedAt: new Date().toISOString(),
       fileFormat: format,
-      space: { id: space.id, key: space.key, name: space.name, description: space.description, icon: space.icon, homePageId: space.homePageId },
+      space: {
+        id: space.id,
+        key: space.key,
+        name: space.name,
+        description: space.description,
+        icon: space.icon,
+        homePageId: space.homePageId
+      },
       pages: laid.map(({ page, file }) => ({
         id: page.id,
         parentId: page.parentId,
@@ -212,7 +224,11 @@ export const startSpaceExport = (reader: Reader, space: SpaceRow, format: Export
       [id, space.workspaceId, space.id, reader.userId, format]
     )
     const progress = (done: number, total: number) =>
-      query("UPDATE wiki_export_jobs SET status = 'running', page_count = $2, pages_done = $3, progress_at = now() WHERE id = $1", [id, total, done])
+      query("UPDATE wiki_export_jobs SET status = 'running', page_count = $2, pages_done = $3, progress_at = now() WHERE id = $1", [
+        id,
+        total,
+        done
+      ])
     const run = Effect.gen(function* () {
       const built = yield* buildSpaceZip(reader, space, format, progress)
       const key = `wiki-exports/${id}.zip`
@@ -229,7 +245,8 @@ export const startSpaceExport = (reader: Reader, space: SpaceRow, format: Export
             id,
             "The export failed; try again"
           ]).pipe(Effect.ignore)
-        ))
+        )
+      )
     )
     yield* Effect.forkDetach(run)
     return rows[0]!

@@ -30,7 +30,13 @@ export const readerOf = (caller: WikiCaller, workspaceId: string, minimum: Role 
 /** The reader's parameters as SQL placeholders `$first`…`$first+3`, and their values. */
 const placeholders = (reader: Reader, first: number) => {
   const [ws, user, role, admin] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`) as [string, string, string, string]
-  return { ws, user, role, admin, params: [reader.workspaceId, reader.userId, subjectRoleOf(reader.role), atLeast(reader.role, "admin")] as const }
+  return {
+    ws,
+    user,
+    role,
+    admin,
+    params: [reader.workspaceId, reader.userId, subjectRoleOf(reader.role), atLeast(reader.role, "admin")] as const
+  }
 }
 
 type Placeholders = ReturnType<typeof placeholders>

@@ -30,15 +30,7 @@ import {
   type SpaceRow,
   spacesOfWorkspace
 } from "./WikiQueries.ts"
-import {
-  capByScopes,
-  type PageRight,
-  pageRightOf,
-  rightAtLeast,
-  type SpaceRole,
-  spaceRoleAtLeast,
-  spaceRoleOf
-} from "./WikiRoles.ts"
+import { capByScopes, type PageRight, pageRightOf, rightAtLeast, type SpaceRole, spaceRoleAtLeast, spaceRoleOf } from "./WikiRoles.ts"
 import { WikiSpace } from "./WikiSpace.ts"
 import { workspaceRoleOf } from "./WorkspaceRole.ts"
 
@@ -208,7 +200,8 @@ export const rightsInSpace = (caller: WikiCaller, access: SpaceAccess, pages: Re
       const known = rights.get(page.id)
       if (known !== undefined) return known
       const parent = page.parentId === null ? undefined : byId.get(page.parentId)
-      const above: PageRight = parent === undefined || depth > 1000 ? (access.role === "viewer" ? "read" : "edit") : rightOf(parent, depth + 1)
+      const above: PageRight =
+        parent === undefined || depth > 1000 ? (access.role === "viewer" ? "read" : "edit") : rightOf(parent, depth + 1)
       const own = pageRightOf({
         userId: caller.userId,
         workspaceRole: access.workspaceRole,

@@ -33,14 +33,16 @@ const documentAccess = Layer.succeed(
       !PAGE_ID.test(documentName)
         ? Effect.succeed<DocumentRight>("none")
         : Effect.serviceOption(ActorSystem).pipe(
-          Effect.flatMap((actors) =>
-            Option.isNone(actors)
-              ? Effect.die(new Error("wiki: no actor system to decide document access"))
-              : documentRightOf(callerOf(principal), documentName.toLowerCase()).pipe(Effect.provideService(ActorSystem, actors.value))
-          ),
-          // Unsure means no: a connection refused is safer than one let in by mistake.
-          Effect.catchCause((cause) => Effect.as(Effect.logError(`wiki: access to document ${documentName} undecided`, cause), "none" as const))
-        )
+            Effect.flatMap((actors) =>
+              Option.isNone(actors)
+                ? Effect.die(new Error("wiki: no actor system to decide document access"))
+                : documentRightOf(callerOf(principal), documentName.toLowerCase()).pipe(Effect.provideService(ActorSystem, actors.value))
+            ),
+            // Unsure means no: a connection refused is safer than one let in by mistake.
+            Effect.catchCause((cause) =>
+              Effect.as(Effect.logError(`wiki: access to document ${documentName} undecided`, cause), "none" as const)
+            )
+          )
   })
 )
 
@@ -51,8 +53,10 @@ const followLiveEdits = Effect.gen(function* () {
   const actors = yield* ActorSystem
   const scope = yield* Effect.scope
   const windows = new Set<string>()
-  const logged = (what: string, name: string) => <A, E>(effect: Effect.Effect<A, E>) =>
-    effect.pipe(Effect.catchCause((cause) => Effect.logWarning(`wiki: ${what} of page ${name} failed`, cause)))
+  const logged =
+    (what: string, name: string) =>
+    <A, E>(effect: Effect.Effect<A, E>) =>
+      effect.pipe(Effect.catchCause((cause) => Effect.logWarning(`wiki: ${what} of page ${name} failed`, cause)))
   yield* live.value.onChange((name) => {
     if (!PAGE_ID.test(name)) return Effect.void
     const refresh = actors.ask(WikiPage, name, "documentChanged", {}).pipe(logged("refresh", name))

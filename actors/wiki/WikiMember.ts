@@ -90,69 +90,93 @@ export const WikiMember = Actor<{}>()({
   },
   handlers: {
     addFavorite: ({ pageId, workspaceId }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const userId = ctx.address.id
-        const existing = yield* query("SELECT 1 FROM wiki_favorites WHERE user_id = $1 AND page_id = $2", [userId, pageId])
-        if (existing.length > 0) return yield* reject("conflict", "The page is already a favorite", [{ path: "body.pageId", message: "already a favorite" }])
-        const [{ count }] = yield* query<{ count: number }>(
-          "SELECT count(*)::int AS count FROM wiki_favorites WHERE user_id = $1 AND workspace_id = $2",
-          [userId, workspaceId]
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const userId = ctx.address.id
+            const existing = yield* query("SELECT 1 FROM wiki_favorites WHERE user_id = $1 AND page_id = $2", [userId, pageId])
+            if (existing.length > 0)
+              return yield* reject("conflict", "The page is already a favorite", [{ path: "body.pageId", message: "already a favorite" }])
+            const [{ count }] = yield* query<{ count: number }>(
+              "SELECT count(*)::int AS count FROM wiki_favorites WHERE user_id = $1 AND workspace_id = $2",
+              [userId, workspaceId]
+            )
+            if (count >= MAX_FAVORITES)
+              return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace; remove one first`)
+            const rows = yield* query<{ created_at: string }>(
+              "INSERT INTO wiki_favorites (user_id, page_id, workspace_id) VALUES ($1, $2, $3) RETURNING created_at",
+              [userId, pageId, workspaceId]
+            )
+            return { pageId, workspaceId, createdAt: rows[0]!.created_at }
+          })
         )
-        if (count >= MAX_FAVORITES) return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace; remove one first`)
-        const rows = yield* query<{ created_at: string }>(
-          "INSERT INTO wiki_favorites (user_id, page_id, workspace_id) VALUES ($1, $2, $3) RETURNING created_at",
-          [userId, pageId, workspaceId]
-        )
-        return { pageId, workspaceId, createdAt: rows[0]!.created_at }
-      }))),
+      ),
     removeFavorite: ({ pageId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const rows = yield* query("DELETE FROM wiki_favorites WHERE user_id = $1 AND page_id = $2 RETURNING page_id", [ctx.address.id, pageId])
-        if (rows.length === 0) return yield* reject("not_found", "The page is not a favorite")
-      })),
+      orDieSql(
+        Effect.gen(function* () {
+          const rows = yield* query("DELETE FROM wiki_favorites WHERE user_id = $1 AND page_id = $2 RETURNING page_id", [
+            ctx.address.id,
+            pageId
+          ])
+          if (rows.length === 0) return yield* reject("not_found", "The page is not a favorite")
+        })
+      ),
     updateSettings: (patch, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const current = toSettings((yield* query("SELECT * FROM wiki_user_settings WHERE user_id = $1", [ctx.address.id]))[0])
-        const next = { ...current, ...patch }
-        const rows = yield* query(
-          `INSERT INTO wiki_user_settings (user_id, theme, full_width, spellcheck, default_edit_mode, save_search_history, updated_at)
+      orDieSql(
+        Effect.gen(function* () {
+          const current = toSettings((yield* query("SELECT * FROM wiki_user_settings WHERE user_id = $1", [ctx.address.id]))[0])
+          const next = { ...current, ...patch }
+          const rows = yield* query(
+            `INSERT INTO wiki_user_settings (user_id, theme, full_width, spellcheck, default_edit_mode, save_search_history, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, now())
            ON CONFLICT (user_id) DO UPDATE SET theme = $2, full_width = $3, spellcheck = $4, default_edit_mode = $5,
              save_search_history = $6, updated_at = now()
            RETURNING *`,
-          [ctx.address.id, next.theme, next.fullWidth, next.spellcheck, next.defaultEditMode, next.saveSearchHistory]
-        )
-        // Turning history off forgets what was kept.
-        if (!next.saveSearchHistory) yield* query("DELETE FROM wiki_recent_searches WHERE user_id = $1", [ctx.address.id])
-        return toSettings(rows[0])
-      })),
+            [ctx.address.id, next.theme, next.fullWidth, next.spellcheck, next.defaultEditMode, next.saveSearchHistory]
+          )
+          // Turning history off forgets what was kept.
+          if (!next.saveSearchHistory) yield* query("DELETE FROM wiki_recent_searches WHERE user_id = $1", [ctx.address.id])
+          return toSettings(rows[0])
+        })
+      ),
     recordSearch: ({ workspaceId, query: text, filters, resultCount }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const userId = ctx.address.id
-        const settings = toSettings((yield* query("SELECT * FROM wiki_user_settings WHERE user_id = $1", [userId]))[0])
-        if (!settings.saveSearchHistory) return
-        yield* query(
-          `INSERT INTO wiki_recent_searches (id, user_id, workspace_id, query, filters, result_count)
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const userId = ctx.address.id
+            const settings = toSettings((yield* query("SELECT * FROM wiki_user_settings WHERE user_id = $1", [userId]))[0])
+            if (!settings.saveSearchHistory) return
+            yield* query(
+              `INSERT INTO wiki_recent_searches (id, user_id, workspace_id, query, filters, result_count)
            VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (user_id, workspace_id, lower(query))
            DO UPDATE SET query = $4, filters = $5, result_count = $6, searched_at = now()`,
-          [crypto.randomUUID(), userId, workspaceId, text, filters, resultCount]
-        )
-        yield* query(
-          `DELETE FROM wiki_recent_searches WHERE user_id = $1 AND workspace_id = $2 AND id NOT IN (
+              [crypto.randomUUID(), userId, workspaceId, text, filters, resultCount]
+            )
+            yield* query(
+              `DELETE FROM wiki_recent_searches WHERE user_id = $1 AND workspace_id = $2 AND id NOT IN (
              SELECT id FROM wiki_recent_searches WHERE user_id = $1 AND workspace_id = $2 ORDER BY searched_at DESC, id LIMIT $3)`,
-          [userId, workspaceId, MAX_RECENT_SEARCHES]
+              [userId, workspaceId, MAX_RECENT_SEARCHES]
+            )
+          })
         )
-      }))),
+      ),
     deleteSearch: ({ searchId }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const rows = yield* query("DELETE FROM wiki_recent_searches WHERE user_id = $1 AND id = $2 RETURNING id", [ctx.address.id, searchId])
-        if (rows.length === 0) return yield* reject("not_found", "No such recent search")
-      })),
+      orDieSql(
+        Effect.gen(function* () {
+          const rows = yield* query("DELETE FROM wiki_recent_searches WHERE user_id = $1 AND id = $2 RETURNING id", [
+            ctx.address.id,
+            searchId
+          ])
+          if (rows.length === 0) return yield* reject("not_found", "No such recent search")
+        })
+      ),
     clearSearches: ({ workspaceId }, ctx) =>
-      orDieSql(Effect.map(
-        query("DELETE FROM wiki_recent_searches WHERE user_id = $1 AND workspace_id = $2 RETURNING id", [ctx.address.id, workspaceId]),
-        (rows) => ({ deleted: rows.length })
-      ))
+      orDieSql(
+        Effect.map(
+          query("DELETE FROM wiki_recent_searches WHERE user_id = $1 AND workspace_id = $2 RETURNING id", [ctx.address.id, workspaceId]),
+          (rows) => ({ deleted: rows.length })
+        )
+      )
   }
 })

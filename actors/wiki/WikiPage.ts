@@ -58,13 +58,18 @@ const activePage = (pageId: string) =>
 
 const commentOfPage = (pageId: string, commentId: string) =>
   Effect.flatMap(commentById(commentId), (comment) =>
-    comment === undefined || comment.pageId !== pageId ? Effect.fail(reject("not_found", "No such comment")) : Effect.succeed(comment))
+    comment === undefined || comment.pageId !== pageId ? Effect.fail(reject("not_found", "No such comment")) : Effect.succeed(comment)
+  )
 
 const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     yield* query("DELETE FROM wiki_comment_mentions WHERE comment_id = $1", [commentId])
     for (const userId of new Set(userIds)) {
-      yield* query("INSERT INTO wiki_comment_mentions (comment_id, user_id, workspace_id) VALUES ($1, $2, $3)", [commentId, userId, workspaceId])
+      yield* query("INSERT INTO wiki_comment_mentions (comment_id, user_id, workspace_id) VALUES ($1, $2, $3)", [
+        commentId,
+        userId,
+        workspaceId
+      ])
     }
   })
 
@@ -72,31 +77,36 @@ const memberCheck = (workspaceId: string, userId: string) =>
   Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
     role !== undefined
       ? Effect.void
-      : Effect.fail(reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])))
+      : Effect.fail(
+          reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])
+        )
+  )
 
 /** After the live document changed through us: the text projection, the links and a version. */
 const afterContentChange = (page: PageRow, by: string, reason: "created" | "edited" | "restored", restoredFrom: string | null) =>
   Effect.gen(function* () {
     const live = yield* LiveDocuments
     const snapshot = yield* live.snapshot(page.id)
-    return yield* transaction(Effect.gen(function* () {
-      const rows = yield* query(
-        `UPDATE wiki_pages SET content_text = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
-        [page.id, snapshot.text, by]
-      )
-      yield* recordLinks(page.id, page.workspaceId, snapshot.content)
-      const version = yield* captureVersion({
-        pageId: page.id,
-        workspaceId: page.workspaceId,
-        title: page.title,
-        snapshot,
-        reason,
-        authorId: by,
-        restoredFrom,
-        onlyIfChanged: reason === "edited"
+    return yield* transaction(
+      Effect.gen(function* () {
+        const rows = yield* query(
+          `UPDATE wiki_pages SET content_text = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+          [page.id, snapshot.text, by]
+        )
+        yield* recordLinks(page.id, page.workspaceId, snapshot.content)
+        const version = yield* captureVersion({
+          pageId: page.id,
+          workspaceId: page.workspaceId,
+          title: page.title,
+          snapshot,
+          reason,
+          authorId: by,
+          restoredFrom,
+          onlyIfChanged: reason === "edited"
+        })
+        return { page: toPage(rows[0]!), version }
       })
-      return { page: toPage(rows[0]!), version }
-    }))
+    )
   })
 
 const setTitle = (page: PageRow, title: string) =>
@@ -110,12 +120,19 @@ const setTitle = (page: PageRow, title: string) =>
  * message; with `subtree`, its descendants' too (they show its title and
  * icon in their breadcrumbs and inherit its restriction).
  */
-const refreshing = <A, E, R>(ctx: { readonly address: { readonly id: string }; readonly reload: () => void }, subtree: boolean, write: Effect.Effect<A, E, R>) =>
+const refreshing = <A, E, R>(
+  ctx: { readonly address: { readonly id: string }; readonly reload: () => void },
+  subtree: boolean,
+  write: Effect.Effect<A, E, R>
+) =>
   Effect.tap(write, () =>
     Effect.andThen(
       Effect.sync(ctx.reload),
-      subtree ? Effect.flatMap(Effect.orDie(subtreeIds(ctx.address.id)), (ids) => invalidatePages(ids.filter((id) => id !== ctx.address.id))) : Effect.void
-    ))
+      subtree
+        ? Effect.flatMap(Effect.orDie(subtreeIds(ctx.address.id)), (ids) => invalidatePages(ids.filter((id) => id !== ctx.address.id)))
+        : Effect.void
+    )
+  )
 
 export const WikiPage = Actor<PageModel | null>()({
   kind: "wikiPage",
@@ -170,7 +187,10 @@ export const WikiPage = Actor<PageModel | null>()({
       success: CommentRecord
     },
     /** Only the author edits a comment. */
-    editComment: { payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }), success: CommentRecord },
+    editComment: {
+      payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }),
+      success: CommentRecord
+    },
     /** The author, or a moderator (space admin), deletes a comment; a thread's root with replies stays as "deleted". */
     deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String, moderator: Schema.Boolean }), success: Schema.Void },
     /** Resolves or reopens a thread (its root comment). */
@@ -194,262 +214,348 @@ export const WikiPage = Actor<PageModel | null>()({
     view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(ctx.state)),
 
     update: ({ by, ...patch }, ctx) =>
-      refreshing(ctx, patch.title !== undefined || patch.icon !== undefined, retryOnSlugClash(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        return yield* transaction(Effect.gen(function* () {
-          if (patch.title !== undefined && patch.title.trim() !== page.title) yield* setTitle(page, patch.title.trim())
-          const columns: Array<[string, unknown]> = []
-          if (patch.icon !== undefined) columns.push(["icon", patch.icon])
-          if (patch.coverImage !== undefined) columns.push(["cover_image", patch.coverImage])
-          const sets = columns.map(([column], i) => `${column} = $${i + 3}, `).join("")
-          const rows = yield* query(
-            `UPDATE wiki_pages SET ${sets}updated_by = $2, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
-            [page.id, by, ...columns.map(([, value]) => value)]
-          )
-          return toPage(rows[0]!)
-        }))
-      }))),
+      refreshing(
+        ctx,
+        patch.title !== undefined || patch.icon !== undefined,
+        retryOnSlugClash(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                if (patch.title !== undefined && patch.title.trim() !== page.title) yield* setTitle(page, patch.title.trim())
+                const columns: Array<[string, unknown]> = []
+                if (patch.icon !== undefined) columns.push(["icon", patch.icon])
+                if (patch.coverImage !== undefined) columns.push(["cover_image", patch.coverImage])
+                const sets = columns.map(([column], i) => `${column} = $${i + 3}, `).join("")
+                const rows = yield* query(
+                  `UPDATE wiki_pages SET ${sets}updated_by = $2, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+                  [page.id, by, ...columns.map(([, value]) => value)]
+                )
+                return toPage(rows[0]!)
+              })
+            )
+          })
+        )
+      ),
 
     setContent: ({ by, content, mode, reason }, ctx) =>
-      refreshing(ctx, false, orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const live = yield* LiveDocuments
-        yield* mode === "replace" ? live.replace(page.id, content) : live.append(page.id, content)
-        return (yield* afterContentChange(page, by, reason, null)).page
-      }))),
+      refreshing(
+        ctx,
+        false,
+        orDieSql(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            const live = yield* LiveDocuments
+            yield* mode === "replace" ? live.replace(page.id, content) : live.append(page.id, content)
+            return (yield* afterContentChange(page, by, reason, null)).page
+          })
+        )
+      ),
 
     saveVersion: ({ by, label }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* existingPage(ctx.address.id)
-        const snapshot = yield* (yield* LiveDocuments).snapshot(page.id)
-        const editors = yield* (yield* LiveDocuments).editors(page.id)
-        const version = yield* captureVersion({
-          pageId: page.id,
-          workspaceId: page.workspaceId,
-          title: page.title,
-          snapshot,
-          reason: "saved",
-          authorId: by,
-          contributors: editors.map((editor) => editor.userId),
-          label,
-          onlyIfChanged: false
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* existingPage(ctx.address.id)
+          const snapshot = yield* (yield* LiveDocuments).snapshot(page.id)
+          const editors = yield* (yield* LiveDocuments).editors(page.id)
+          const version = yield* captureVersion({
+            pageId: page.id,
+            workspaceId: page.workspaceId,
+            title: page.title,
+            snapshot,
+            reason: "saved",
+            authorId: by,
+            contributors: editors.map((editor) => editor.userId),
+            label,
+            onlyIfChanged: false
+          })
+          return version!
         })
-        return version!
-      })),
+      ),
 
     restoreVersion: ({ by, versionId }, ctx) =>
-      refreshing(ctx, true, retryOnSlugClash(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const version = yield* versionContent(page.id, versionId)
-        if (version === undefined) return yield* reject("not_found", "No such version of this page")
-        yield* (yield* LiveDocuments).restore(page.id, version.state)
-        if (version.record.title !== page.title) yield* setTitle(page, version.record.title)
-        const restored = yield* afterContentChange({ ...page, title: version.record.title }, by, "restored", version.record.id)
-        return restored.version!
-      }))),
+      refreshing(
+        ctx,
+        true,
+        retryOnSlugClash(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            const version = yield* versionContent(page.id, versionId)
+            if (version === undefined) return yield* reject("not_found", "No such version of this page")
+            yield* (yield* LiveDocuments).restore(page.id, version.state)
+            if (version.record.title !== page.title) yield* setTitle(page, version.record.title)
+            const restored = yield* afterContentChange({ ...page, title: version.record.title }, by, "restored", version.record.id)
+            return restored.version!
+          })
+        )
+      ),
 
     documentChanged: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* pageById(ctx.address.id)
-        if (page === undefined) return
-        const live = yield* LiveDocuments
-        const snapshot = yield* live.snapshot(page.id)
-        const editors = yield* live.editors(page.id)
-        // Formatting-only changes leave updated_at alone; text changes name who was editing.
-        const written = yield* query(
-          `UPDATE wiki_pages SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, updated_by)
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* pageById(ctx.address.id)
+          if (page === undefined) return
+          const live = yield* LiveDocuments
+          const snapshot = yield* live.snapshot(page.id)
+          const editors = yield* live.editors(page.id)
+          // Formatting-only changes leave updated_at alone; text changes name who was editing.
+          const written = yield* query(
+            `UPDATE wiki_pages SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, updated_by)
             WHERE id = $1 AND content_text IS DISTINCT FROM $2 RETURNING ${PAGE_COLUMNS}`,
-          [page.id, snapshot.text, editors[0]?.userId ?? null]
-        )
-        yield* recordLinks(page.id, page.workspaceId, snapshot.content)
-        // The search indexer writes the same statement on the same change: when it came first, read what it wrote.
-        const row = written[0] !== undefined ? toPage(written[0]) : yield* pageById(page.id)
-        if (ctx.state !== null && row !== undefined) ctx.setState({ ...ctx.state, page: row })
-      })),
+            [page.id, snapshot.text, editors[0]?.userId ?? null]
+          )
+          yield* recordLinks(page.id, page.workspaceId, snapshot.content)
+          // The search indexer writes the same statement on the same change: when it came first, read what it wrote.
+          const row = written[0] !== undefined ? toPage(written[0]) : yield* pageById(page.id)
+          if (ctx.state !== null && row !== undefined) ctx.setState({ ...ctx.state, page: row })
+        })
+      ),
 
     autosave: (_payload, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* pageById(ctx.address.id)
-        if (page === undefined) return
-        const latest = yield* latestVersion(page.id)
-        if (latest !== undefined && Date.now() - Date.parse(latest.record.createdAt) < autosaveIntervalMillis()) return
-        const live = yield* LiveDocuments
-        const snapshot = yield* live.snapshot(page.id)
-        const editors = (yield* live.editors(page.id)).map((editor) => editor.userId)
-        yield* captureVersion({
-          pageId: page.id,
-          workspaceId: page.workspaceId,
-          title: page.title,
-          snapshot,
-          reason: "autosaved",
-          authorId: editors[0] ?? page.updatedBy,
-          contributors: editors,
-          onlyIfChanged: true
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* pageById(ctx.address.id)
+          if (page === undefined) return
+          const latest = yield* latestVersion(page.id)
+          if (latest !== undefined && Date.now() - Date.parse(latest.record.createdAt) < autosaveIntervalMillis()) return
+          const live = yield* LiveDocuments
+          const snapshot = yield* live.snapshot(page.id)
+          const editors = (yield* live.editors(page.id)).map((editor) => editor.userId)
+          yield* captureVersion({
+            pageId: page.id,
+            workspaceId: page.workspaceId,
+            title: page.title,
+            snapshot,
+            reason: "autosaved",
+            authorId: editors[0] ?? page.updatedBy,
+            contributors: editors,
+            onlyIfChanged: true
+          })
         })
-      })),
+      ),
 
     dispose: (_payload, ctx) => LiveDocuments.use((live) => live.remove(ctx.address.id)),
 
     setRestriction: ({ by, restriction, keepEditor }, ctx) =>
-      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        return yield* transaction(Effect.gen(function* () {
-          if (restriction === "open") {
-            yield* query("DELETE FROM wiki_page_permissions WHERE page_id = $1", [page.id])
-          } else if (keepEditor) {
-            // Whoever restricts a page keeps editing it (unless they are a space admin, who always may).
-            const own = (yield* pagePermissions(page.id)).find((entry) => entry.userId === by)
-            if (own === undefined) {
-              yield* query(
-                `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, access, created_by)
+      refreshing(
+        ctx,
+        true,
+        orDieSql(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                if (restriction === "open") {
+                  yield* query("DELETE FROM wiki_page_permissions WHERE page_id = $1", [page.id])
+                } else if (keepEditor) {
+                  // Whoever restricts a page keeps editing it (unless they are a space admin, who always may).
+                  const own = (yield* pagePermissions(page.id)).find((entry) => entry.userId === by)
+                  if (own === undefined) {
+                    yield* query(
+                      `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, access, created_by)
                  VALUES ($1, $2, $3, $4, $5, 'edit', $5)`,
-                [randomUUID(), page.id, page.spaceId, page.workspaceId, by]
-              )
-            } else if (own.access !== "edit") {
-              yield* query("UPDATE wiki_page_permissions SET access = 'edit', updated_at = now() WHERE id = $1", [own.id])
-            }
-          }
-          const rows = yield* query(
-            `UPDATE wiki_pages SET restriction = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
-            [page.id, restriction, by]
-          )
-          return toPage(rows[0]!)
-        }))
-      }))),
+                      [randomUUID(), page.id, page.spaceId, page.workspaceId, by]
+                    )
+                  } else if (own.access !== "edit") {
+                    yield* query("UPDATE wiki_page_permissions SET access = 'edit', updated_at = now() WHERE id = $1", [own.id])
+                  }
+                }
+                const rows = yield* query(
+                  `UPDATE wiki_pages SET restriction = $2, updated_by = $3, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+                  [page.id, restriction, by]
+                )
+                return toPage(rows[0]!)
+              })
+            )
+          })
+        )
+      ),
 
     grantAccess: ({ by, subject, access }, ctx) =>
-      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        if (page.restriction === "open") {
-          return yield* reject("conflict", "The page is open to everyone in the space; restrict it first (PUT /v1/pages/{pageId}/permissions)")
-        }
-        const userId = "userId" in subject ? subject.userId : null
-        const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
-        if (userId !== null) yield* memberCheck(page.workspaceId, userId)
-        const same = (entry: { userId: string | null; workspaceRole: string | null }) =>
-          userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole
-        const existing = (yield* pagePermissions(page.id)).find(same)
-        if (existing !== undefined) {
-          yield* query("UPDATE wiki_page_permissions SET access = $2, updated_at = now() WHERE id = $1", [existing.id, access])
-        } else {
-          yield* query(
-            `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
+      refreshing(
+        ctx,
+        true,
+        orDieSql(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            if (page.restriction === "open") {
+              return yield* reject(
+                "conflict",
+                "The page is open to everyone in the space; restrict it first (PUT /v1/pages/{pageId}/permissions)"
+              )
+            }
+            const userId = "userId" in subject ? subject.userId : null
+            const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
+            if (userId !== null) yield* memberCheck(page.workspaceId, userId)
+            const same = (entry: { userId: string | null; workspaceRole: string | null }) =>
+              userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole
+            const existing = (yield* pagePermissions(page.id)).find(same)
+            if (existing !== undefined) {
+              yield* query("UPDATE wiki_page_permissions SET access = $2, updated_at = now() WHERE id = $1", [existing.id, access])
+            } else {
+              yield* query(
+                `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-            [randomUUID(), page.id, page.spaceId, page.workspaceId, userId, workspaceRole, access, by]
-          )
-        }
-        return (yield* pagePermissions(page.id)).find(same)!
-      }))),
+                [randomUUID(), page.id, page.spaceId, page.workspaceId, userId, workspaceRole, access, by]
+              )
+            }
+            return (yield* pagePermissions(page.id)).find(same)!
+          })
+        )
+      ),
 
     revokeAccess: ({ entryId }, ctx) =>
-      refreshing(ctx, true, orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const deleted = yield* query("DELETE FROM wiki_page_permissions WHERE id = $1 AND page_id = $2 RETURNING id", [entryId, page.id])
-        if (deleted.length === 0) return yield* reject("not_found", "No such permission entry on this page")
-      }))),
+      refreshing(
+        ctx,
+        true,
+        orDieSql(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            const deleted = yield* query("DELETE FROM wiki_page_permissions WHERE id = $1 AND page_id = $2 RETURNING id", [
+              entryId,
+              page.id
+            ])
+            if (deleted.length === 0) return yield* reject("not_found", "No such permission entry on this page")
+          })
+        )
+      ),
 
     addComment: ({ by, commentId, parentId, body, anchor, mentions }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        if (parentId !== null) {
-          const parent = yield* commentOfPage(page.id, parentId)
-          if (parent.parentId !== null) return yield* reject("invalid", "Reply to the thread's first comment", [{ path: "path.commentId", message: "a reply" }])
-          if (parent.deletedAt !== null) return yield* reject("conflict", "The thread's first comment was deleted")
-          if (anchor !== null) return yield* reject("invalid", "Replies cannot be anchored", [{ path: "body.anchor", message: "not on replies" }])
-        }
-        return yield* transaction(Effect.gen(function* () {
-          yield* query(
-            `INSERT INTO wiki_comments (id, page_id, space_id, workspace_id, parent_id, author_id, body, anchor_start, anchor_end, anchor_quote)
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* activePage(ctx.address.id)
+          if (parentId !== null) {
+            const parent = yield* commentOfPage(page.id, parentId)
+            if (parent.parentId !== null)
+              return yield* reject("invalid", "Reply to the thread's first comment", [{ path: "path.commentId", message: "a reply" }])
+            if (parent.deletedAt !== null) return yield* reject("conflict", "The thread's first comment was deleted")
+            if (anchor !== null)
+              return yield* reject("invalid", "Replies cannot be anchored", [{ path: "body.anchor", message: "not on replies" }])
+          }
+          return yield* transaction(
+            Effect.gen(function* () {
+              yield* query(
+                `INSERT INTO wiki_comments (id, page_id, space_id, workspace_id, parent_id, author_id, body, anchor_start, anchor_end, anchor_quote)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-            [
-              commentId, page.id, page.spaceId, page.workspaceId, parentId, by, body,
-              anchor === null ? null : Buffer.from(anchor.start, "base64"),
-              anchor === null ? null : Buffer.from(anchor.end, "base64"),
-              anchor?.quote ?? null
-            ]
+                [
+                  commentId,
+                  page.id,
+                  page.spaceId,
+                  page.workspaceId,
+                  parentId,
+                  by,
+                  body,
+                  anchor === null ? null : Buffer.from(anchor.start, "base64"),
+                  anchor === null ? null : Buffer.from(anchor.end, "base64"),
+                  anchor?.quote ?? null
+                ]
+              )
+              yield* setMentions(commentId, page.workspaceId, mentions)
+              return (yield* commentById(commentId))!
+            })
           )
-          yield* setMentions(commentId, page.workspaceId, mentions)
-          return (yield* commentById(commentId))!
-        }))
-      })),
+        })
+      ),
 
     editComment: ({ by, commentId, body, mentions }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const comment = yield* commentOfPage(page.id, commentId)
-        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-        if (comment.authorId !== by) return yield* reject("forbidden", "Only its author edits a comment")
-        return yield* transaction(Effect.gen(function* () {
-          yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
-          yield* setMentions(commentId, page.workspaceId, mentions)
-          return (yield* commentById(commentId))!
-        }))
-      })),
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* activePage(ctx.address.id)
+          const comment = yield* commentOfPage(page.id, commentId)
+          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+          if (comment.authorId !== by) return yield* reject("forbidden", "Only its author edits a comment")
+          return yield* transaction(
+            Effect.gen(function* () {
+              yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
+              yield* setMentions(commentId, page.workspaceId, mentions)
+              return (yield* commentById(commentId))!
+            })
+          )
+        })
+      ),
 
     deleteComment: ({ by, commentId, moderator }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const comment = yield* commentOfPage(page.id, commentId)
-        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-        if (comment.authorId !== by && !moderator) return yield* reject("forbidden", "Only its author or a space admin deletes a comment")
-        yield* transaction(Effect.gen(function* () {
-          const replies = yield* query<{ id: string }>("SELECT id FROM wiki_comments WHERE parent_id = $1", [commentId])
-          if (comment.parentId === null && replies.length > 0) {
-            // The replies keep their thread: the root stays, emptied.
-            yield* query(
-              "UPDATE wiki_comments SET body = '', deleted_at = now(), updated_at = now() WHERE id = $1",
-              [commentId]
-            )
-            yield* query("DELETE FROM wiki_comment_mentions WHERE comment_id = $1", [commentId])
-            return
-          }
-          yield* query("DELETE FROM wiki_comments WHERE id = $1", [commentId])
-          if (comment.parentId !== null) {
-            // The last reply of a deleted root takes the root along.
-            yield* query(
-              `DELETE FROM wiki_comments p WHERE p.id = $1 AND p.deleted_at IS NOT NULL
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* activePage(ctx.address.id)
+          const comment = yield* commentOfPage(page.id, commentId)
+          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+          if (comment.authorId !== by && !moderator) return yield* reject("forbidden", "Only its author or a space admin deletes a comment")
+          yield* transaction(
+            Effect.gen(function* () {
+              const replies = yield* query<{ id: string }>("SELECT id FROM wiki_comments WHERE parent_id = $1", [commentId])
+              if (comment.parentId === null && replies.length > 0) {
+                // The replies keep their thread: the root stays, emptied.
+                yield* query("UPDATE wiki_comments SET body = '', deleted_at = now(), updated_at = now() WHERE id = $1", [commentId])
+                yield* query("DELETE FROM wiki_comment_mentions WHERE comment_id = $1", [commentId])
+                return
+              }
+              yield* query("DELETE FROM wiki_comments WHERE id = $1", [commentId])
+              if (comment.parentId !== null) {
+                // The last reply of a deleted root takes the root along.
+                yield* query(
+                  `DELETE FROM wiki_comments p WHERE p.id = $1 AND p.deleted_at IS NOT NULL
                  AND NOT EXISTS (SELECT 1 FROM wiki_comments r WHERE r.parent_id = p.id)`,
-              [comment.parentId]
-            )
-          }
-        }))
-      })),
+                  [comment.parentId]
+                )
+              }
+            })
+          )
+        })
+      ),
 
     setResolved: ({ by, commentId, resolved }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const comment = yield* commentOfPage(page.id, commentId)
-        if (comment.parentId !== null) return yield* reject("conflict", "Replies are resolved with their thread: use its first comment")
-        if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-        if (resolved && comment.resolvedAt === null) {
-          yield* query("UPDATE wiki_comments SET resolved_at = now(), resolved_by = $2, updated_at = now() WHERE id = $1", [commentId, by])
-        } else if (!resolved && comment.resolvedAt !== null) {
-          yield* query("UPDATE wiki_comments SET resolved_at = NULL, resolved_by = NULL, updated_at = now() WHERE id = $1", [commentId])
-        }
-        return (yield* commentById(commentId))!
-      })),
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* activePage(ctx.address.id)
+          const comment = yield* commentOfPage(page.id, commentId)
+          if (comment.parentId !== null) return yield* reject("conflict", "Replies are resolved with their thread: use its first comment")
+          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+          if (resolved && comment.resolvedAt === null) {
+            yield* query("UPDATE wiki_comments SET resolved_at = now(), resolved_by = $2, updated_at = now() WHERE id = $1", [
+              commentId,
+              by
+            ])
+          } else if (!resolved && comment.resolvedAt !== null) {
+            yield* query("UPDATE wiki_comments SET resolved_at = NULL, resolved_by = NULL, updated_at = now() WHERE id = $1", [commentId])
+          }
+          return (yield* commentById(commentId))!
+        })
+      ),
 
     addAttachment: ({ by, attachmentId, filename, contentType, size, blobKey }, ctx) =>
-      orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        yield* query(
-          `INSERT INTO wiki_attachments (id, page_id, space_id, workspace_id, filename, content_type, size, blob_key, uploaded_by)
+      orDieSql(
+        Effect.gen(function* () {
+          const page = yield* activePage(ctx.address.id)
+          yield* query(
+            `INSERT INTO wiki_attachments (id, page_id, space_id, workspace_id, filename, content_type, size, blob_key, uploaded_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [attachmentId, page.id, page.spaceId, page.workspaceId, filename, contentType, size, blobKey, by]
-        )
-        return (yield* attachmentById(attachmentId))!
-      })),
+            [attachmentId, page.id, page.spaceId, page.workspaceId, filename, contentType, size, blobKey, by]
+          )
+          return (yield* attachmentById(attachmentId))!
+        })
+      ),
 
     removeAttachment: ({ attachmentId }, ctx) =>
-      refreshing(ctx, false, orDieSql(Effect.gen(function* () {
-        const page = yield* activePage(ctx.address.id)
-        const deleted = yield* query<{ blob_key: string }>("DELETE FROM wiki_attachments WHERE id = $1 AND page_id = $2 RETURNING blob_key", [attachmentId, page.id])
-        if (deleted.length === 0) return yield* reject("not_found", "No such attachment")
-        // A page whose cover was this image loses its cover.
-        const uncovered = yield* query<{ id: string }>("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1 RETURNING id", [`attachment:${attachmentId}`])
-        yield* invalidatePages(uncovered.map((row) => row.id))
-        return deleted[0]!.blob_key
-      })))
+      refreshing(
+        ctx,
+        false,
+        orDieSql(
+          Effect.gen(function* () {
+            const page = yield* activePage(ctx.address.id)
+            const deleted = yield* query<{ blob_key: string }>(
+              "DELETE FROM wiki_attachments WHERE id = $1 AND page_id = $2 RETURNING blob_key",
+              [attachmentId, page.id]
+            )
+            if (deleted.length === 0) return yield* reject("not_found", "No such attachment")
+            // A page whose cover was this image loses its cover.
+            const uncovered = yield* query<{ id: string }>("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1 RETURNING id", [
+              `attachment:${attachmentId}`
+            ])
+            yield* invalidatePages(uncovered.map((row) => row.id))
+            return deleted[0]!.blob_key
+          })
+        )
+      )
   }
 })
-

@@ -81,7 +81,8 @@ export const workspaceMembers = memberRoles
 
 export const spaceById = (spaceId: string) =>
   Effect.map(query<RawRow>(`SELECT ${SPACE_COLUMNS} FROM wiki_spaces WHERE id = $1`, [spaceId]), (rows) =>
-    rows[0] ? toSpace(rows[0]) : undefined)
+    rows[0] ? toSpace(rows[0]) : undefined
+  )
 
 export const spaceByKey = (workspaceId: string, key: string) =>
   Effect.map(
@@ -96,9 +97,8 @@ export const spacesOfWorkspace = (workspaceId: string) =>
   )
 
 export const spacePermissions = (spaceId: string) =>
-  Effect.map(
-    query<RawRow>("SELECT * FROM wiki_space_permissions WHERE space_id = $1 ORDER BY created_at, id", [spaceId]),
-    (rows) => rows.map(toSpacePermission)
+  Effect.map(query<RawRow>("SELECT * FROM wiki_space_permissions WHERE space_id = $1 ORDER BY created_at, id", [spaceId]), (rows) =>
+    rows.map(toSpacePermission)
   )
 
 /** Permission entries of many spaces at once, by space id. */
@@ -114,7 +114,8 @@ export const spacePermissionsOf = (spaceIds: ReadonlyArray<string>) =>
 
 export const pageById = (pageId: string) =>
   Effect.map(query<RawRow>(`SELECT ${PAGE_COLUMNS} FROM wiki_pages WHERE id = $1`, [pageId]), (rows) =>
-    rows[0] ? toPage(rows[0]) : undefined)
+    rows[0] ? toPage(rows[0]) : undefined
+  )
 
 /** The page then its ancestors, nearest first (empty when there is no such page). */
 export const pageChainOf = (pageId: string) =>
@@ -139,9 +140,8 @@ export const pagesOfSpace = (spaceId: string) =>
   )
 
 export const pagePermissions = (pageId: string) =>
-  Effect.map(
-    query<RawRow>("SELECT * FROM wiki_page_permissions WHERE page_id = $1 ORDER BY created_at, id", [pageId]),
-    (rows) => rows.map(toPagePermission)
+  Effect.map(query<RawRow>("SELECT * FROM wiki_page_permissions WHERE page_id = $1 ORDER BY created_at, id", [pageId]), (rows) =>
+    rows.map(toPagePermission)
   )
 
 /** Page permission entries of many pages at once, by page id. */

@@ -67,10 +67,7 @@ export const PagePermissionRecord = Schema.Struct({
 export type PagePermissionRow = typeof PagePermissionRecord.Type
 
 /** A user or every holder of a workspace role. */
-export const Subject = Schema.Union([
-  Schema.Struct({ userId: Schema.String }),
-  Schema.Struct({ workspaceRole: WorkspaceRoleSubject })
-])
+export const Subject = Schema.Union([Schema.Struct({ userId: Schema.String }), Schema.Struct({ workspaceRole: WorkspaceRoleSubject })])
 export type Subject = typeof Subject.Type
 
 /** Pages removed for good, and the blobs of their attachments (to delete after the rows). */

@@ -31,7 +31,8 @@ export const WorkspaceRoleSubject = Schema.Literals(["admin", "member", "viewer"
 export type WorkspaceRoleSubject = typeof WorkspaceRoleSubject.Type
 
 export const PageRestriction = Schema.Literals(["open", "edit", "view"]).annotate({
-  description: "open: the space's rules apply; edit: everyone in the space may view, only listed users/roles edit; view: only listed users/roles view (or edit)"
+  description:
+    "open: the space's rules apply; edit: everyone in the space may view, only listed users/roles edit; view: only listed users/roles view (or edit)"
 })
 export type PageRestriction = typeof PageRestriction.Type
 

@@ -22,7 +22,9 @@ export const HttpsUrl = Schema.String.check(
 
 export const WikiSettingsView = Schema.Struct({
   workspaceId: Schema.String,
-  allowPublicWikis: Schema.Boolean.annotate({ description: "Space admins may publish public wikis and share pages publicly; off hides every public wiki of the workspace" }),
+  allowPublicWikis: Schema.Boolean.annotate({
+    description: "Space admins may publish public wikis and share pages publicly; off hides every public wiki of the workspace"
+  }),
   allowExports: Schema.Boolean.annotate({ description: "Members may export pages and spaces" }),
   allowImports: Schema.Boolean.annotate({ description: "Editors may import Markdown, HTML and zip files" }),
   trackPageViews: Schema.Boolean.annotate({ description: "Record page views for dashboards, the home screen and public-wiki analytics" }),
@@ -48,7 +50,9 @@ export const SettingsPatch = Schema.Struct({
 })
 
 export const BrandingPatch = Schema.Struct({
-  siteName: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(100), Schema.isPattern(/\S/, { expected: "a non-blank string" })))),
+  siteName: Schema.optionalKey(
+    Schema.NullOr(Schema.String.check(Schema.isMaxLength(100), Schema.isPattern(/\S/, { expected: "a non-blank string" })))
+  ),
   logoUrl: Schema.optionalKey(Schema.NullOr(HttpsUrl)),
   accentColor: Schema.optionalKey(Schema.NullOr(HexColor))
 })
@@ -152,7 +156,9 @@ const checkHomeSpace = (workspaceId: string, spaceId: string | null | undefined)
         (rows) =>
           rows.length > 0
             ? Effect.void
-            : Effect.fail(reject("invalid", "No such space in this workspace", [{ path: "body.defaultHomeSpaceId", message: "no such space" }]))
+            : Effect.fail(
+                reject("invalid", "No such space in this workspace", [{ path: "body.defaultHomeSpaceId", message: "no such space" }])
+              )
       )
 
 const By = { by: Schema.String }
@@ -168,25 +174,37 @@ export const WikiWorkspaceSettings = Actor<{}>()({
   },
   handlers: {
     update: ({ by, patch }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const workspaceId = ctx.address.id
-        yield* checkHomeSpace(workspaceId, patch.defaultHomeSpaceId)
-        const next = { ...flatOf(yield* rowOf(workspaceId)), ...patch }
-        return settingsViewOf(workspaceId, yield* save(workspaceId, by, next))
-      }))),
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const workspaceId = ctx.address.id
+            yield* checkHomeSpace(workspaceId, patch.defaultHomeSpaceId)
+            const next = { ...flatOf(yield* rowOf(workspaceId)), ...patch }
+            return settingsViewOf(workspaceId, yield* save(workspaceId, by, next))
+          })
+        )
+      ),
     reset: ({ by }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const workspaceId = ctx.address.id
-        // Branding is kept: resetting the switches should not wipe the public look.
-        const current = flatOf(yield* rowOf(workspaceId))
-        const next: Flat = { ...defaults, siteName: current.siteName, logoUrl: current.logoUrl, accentColor: current.accentColor }
-        return settingsViewOf(workspaceId, yield* save(workspaceId, by, next))
-      }))),
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const workspaceId = ctx.address.id
+            // Branding is kept: resetting the switches should not wipe the public look.
+            const current = flatOf(yield* rowOf(workspaceId))
+            const next: Flat = { ...defaults, siteName: current.siteName, logoUrl: current.logoUrl, accentColor: current.accentColor }
+            return settingsViewOf(workspaceId, yield* save(workspaceId, by, next))
+          })
+        )
+      ),
     setBranding: ({ by, patch }, ctx) =>
-      orDieSql(transaction(Effect.gen(function* () {
-        const workspaceId = ctx.address.id
-        const next = { ...flatOf(yield* rowOf(workspaceId)), ...patch }
-        return brandingOf(yield* save(workspaceId, by, next))
-      })))
+      orDieSql(
+        transaction(
+          Effect.gen(function* () {
+            const workspaceId = ctx.address.id
+            const next = { ...flatOf(yield* rowOf(workspaceId)), ...patch }
+            return brandingOf(yield* save(workspaceId, by, next))
+          })
+        )
+      )
   }
 })

@@ -51,15 +51,21 @@ const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effe
 const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
 
 const existingSpace = (spaceId: string) =>
-  Effect.flatMap(spaceById(spaceId), (space) => (space === undefined ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(space)))
+  Effect.flatMap(spaceById(spaceId), (space) =>
+    space === undefined ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(space)
+  )
 
 const activeSpace = (spaceId: string) =>
   Effect.flatMap(existingSpace(spaceId), (space) =>
-    space.archivedAt !== null ? Effect.fail(reject("conflict", "The space is archived; restore it first")) : Effect.succeed(space))
+    space.archivedAt !== null ? Effect.fail(reject("conflict", "The space is archived; restore it first")) : Effect.succeed(space)
+  )
 
 const pageInSpace = (spaceId: string, pageId: string, what = "page") =>
   Effect.flatMap(pageById(pageId), (page) =>
-    page === undefined || page.spaceId !== spaceId ? Effect.fail(reject("not_found", `No such ${what} in this space`)) : Effect.succeed(page))
+    page === undefined || page.spaceId !== spaceId
+      ? Effect.fail(reject("not_found", `No such ${what} in this space`))
+      : Effect.succeed(page)
+  )
 
 const keyTaken = reject("conflict", "Another space of this workspace has that key", [{ path: "body.key", message: "already taken" }])
 
@@ -67,7 +73,9 @@ const keyClash = (error: SqlError): Effect.Effect<never, Rejection | SqlError> =
   error.code === "23505" ? Effect.fail(keyTaken) : Effect.fail(error)
 
 const checkKeyFree = (workspaceId: string, key: string, exceptSpaceId: string) =>
-  Effect.flatMap(spaceByKey(workspaceId, key), (other) => (other !== undefined && other.id !== exceptSpaceId ? Effect.fail(keyTaken) : Effect.void))
+  Effect.flatMap(spaceByKey(workspaceId, key), (other) =>
+    other !== undefined && other.id !== exceptSpaceId ? Effect.fail(keyTaken) : Effect.void
+  )
 
 /** Pages under `parentId` (null: top level) of the space that are not archived, in order. */
 const siblingsOf = (spaceId: string, parentId: string | null, exceptPageId: string) =>
@@ -94,7 +102,10 @@ const deletePages = (touched: Touched, pageIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     if (pageIds.length === 0) return { pageIds: [], blobKeys: [] } satisfies Removed
     for (const id of pageIds) touched.pages.add(id)
-    const blobs = yield* query<{ id: string; blob_key: string }>("SELECT id, blob_key FROM wiki_attachments WHERE page_id = ANY($1::text[])", [pageIds])
+    const blobs = yield* query<{ id: string; blob_key: string }>(
+      "SELECT id, blob_key FROM wiki_attachments WHERE page_id = ANY($1::text[])",
+      [pageIds]
+    )
     if (blobs.length > 0) {
       const uncovered = yield* query<{ id: string }>(
         "UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = ANY($1::text[]) RETURNING id",
@@ -103,7 +114,10 @@ const deletePages = (touched: Touched, pageIds: ReadonlyArray<string>) =>
       for (const row of uncovered) touched.pages.add(row.id)
     }
     yield* query("DELETE FROM wiki_page_links WHERE target_page_id = ANY($1::text[])", [pageIds])
-    const homeless = yield* query<{ id: string }>("UPDATE wiki_spaces SET home_page_id = NULL WHERE home_page_id = ANY($1::text[]) RETURNING id", [pageIds])
+    const homeless = yield* query<{ id: string }>(
+      "UPDATE wiki_spaces SET home_page_id = NULL WHERE home_page_id = ANY($1::text[]) RETURNING id",
+      [pageIds]
+    )
     for (const row of homeless) touched.spaces.add(row.id)
     // One statement: parent links inside the deleted set are checked at its end. Permissions, versions,
     // comments, attachments and outgoing links go with their page (ON DELETE CASCADE).
@@ -128,7 +142,19 @@ const insertPage = (page: {
       `INSERT INTO wiki_pages (id, space_id, workspace_id, parent_id, title, slug, icon, cover_image, position, restriction, created_by, updated_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
        RETURNING ${PAGE_COLUMNS}`,
-      [page.id, page.space.id, page.space.workspaceId, page.parentId, page.title, slug, page.icon, page.coverImage, page.position, page.restriction, page.by]
+      [
+        page.id,
+        page.space.id,
+        page.space.workspaceId,
+        page.parentId,
+        page.title,
+        slug,
+        page.icon,
+        page.coverImage,
+        page.position,
+        page.restriction,
+        page.by
+      ]
     )
     return toPage(rows[0]!)
   })
@@ -137,7 +163,10 @@ const memberCheck = (workspaceId: string, userId: string) =>
   Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
     role !== undefined
       ? Effect.void
-      : Effect.fail(reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])))
+      : Effect.fail(
+          reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])
+        )
+  )
 
 /** The space's rows changed: rebuild the model before the next message. */
 const reloading = <A, E, R>(ctx: { readonly reload: () => void }, write: Effect.Effect<A, E, R>) =>
@@ -194,7 +223,13 @@ export const WikiSpace = Actor<SpaceModel | null>()({
       success: PageRecord
     },
     movePage: {
-      payload: Schema.Struct({ ...By, pageId: Schema.String, parentId: NullableString, index: Schema.NullOr(Schema.Number), targetSpaceId: NullableString }),
+      payload: Schema.Struct({
+        ...By,
+        pageId: Schema.String,
+        parentId: NullableString,
+        index: Schema.NullOr(Schema.Number),
+        targetSpaceId: NullableString
+      }),
       success: PageRecord
     },
     duplicatePage: {
@@ -224,325 +259,457 @@ export const WikiSpace = Actor<SpaceModel | null>()({
     view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(ctx.state)),
 
     create: (payload, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const id = ctx.address.id
-        if ((yield* spaceById(id)) !== undefined) return yield* reject("conflict", "The space already exists")
-        const key = payload.key.toUpperCase()
-        yield* checkKeyFree(payload.workspaceId, key, id)
-        return yield* transaction(Effect.gen(function* () {
-          const rows = yield* query(
-            `INSERT INTO wiki_spaces (id, workspace_id, key, name, description, icon, visibility, created_by)
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const id = ctx.address.id
+            if ((yield* spaceById(id)) !== undefined) return yield* reject("conflict", "The space already exists")
+            const key = payload.key.toUpperCase()
+            yield* checkKeyFree(payload.workspaceId, key, id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                const rows = yield* query(
+                  `INSERT INTO wiki_spaces (id, workspace_id, key, name, description, icon, visibility, created_by)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${SPACE_COLUMNS}`,
-            [id, payload.workspaceId, key, payload.name.trim(), payload.description, payload.icon, payload.visibility, payload.by]
-          )
-          // The creator administers the space (even a restricted one they could not otherwise enter).
-          yield* query(
-            `INSERT INTO wiki_space_permissions (id, space_id, workspace_id, user_id, role, created_by) VALUES ($1, $2, $3, $4, 'admin', $4)`,
-            [randomUUID(), id, payload.workspaceId, payload.by]
-          )
-          return toSpace(rows[0]!)
-        })).pipe(Effect.catchTag("SqlError", keyClash))
-      }))),
+                  [id, payload.workspaceId, key, payload.name.trim(), payload.description, payload.icon, payload.visibility, payload.by]
+                )
+                // The creator administers the space (even a restricted one they could not otherwise enter).
+                yield* query(
+                  `INSERT INTO wiki_space_permissions (id, space_id, workspace_id, user_id, role, created_by) VALUES ($1, $2, $3, $4, 'admin', $4)`,
+                  [randomUUID(), id, payload.workspaceId, payload.by]
+                )
+                return toSpace(rows[0]!)
+              })
+            ).pipe(Effect.catchTag("SqlError", keyClash))
+          })
+        )
+      ),
 
     update: ({ by: _by, ...patch }, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const key = patch.key?.toUpperCase()
-        if (key !== undefined) yield* checkKeyFree(space.workspaceId, key, space.id)
-        const columns: Array<[string, unknown]> = []
-        if (key !== undefined) columns.push(["key", key])
-        if (patch.name !== undefined) columns.push(["name", patch.name.trim()])
-        if (patch.description !== undefined) columns.push(["description", patch.description])
-        if (patch.icon !== undefined) columns.push(["icon", patch.icon])
-        if (patch.visibility !== undefined) columns.push(["visibility", patch.visibility])
-        if (columns.length === 0) return space
-        const sets = columns.map(([column], i) => `${column} = $${i + 2}`).join(", ")
-        const rows = yield* query(
-          `UPDATE wiki_spaces SET ${sets}, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
-          [space.id, ...columns.map(([, value]) => value)]
-        ).pipe(Effect.catchTag("SqlError", keyClash))
-        return toSpace(rows[0]!)
-      }))),
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const key = patch.key?.toUpperCase()
+            if (key !== undefined) yield* checkKeyFree(space.workspaceId, key, space.id)
+            const columns: Array<[string, unknown]> = []
+            if (key !== undefined) columns.push(["key", key])
+            if (patch.name !== undefined) columns.push(["name", patch.name.trim()])
+            if (patch.description !== undefined) columns.push(["description", patch.description])
+            if (patch.icon !== undefined) columns.push(["icon", patch.icon])
+            if (patch.visibility !== undefined) columns.push(["visibility", patch.visibility])
+            if (columns.length === 0) return space
+            const sets = columns.map(([column], i) => `${column} = $${i + 2}`).join(", ")
+            const rows = yield* query(`UPDATE wiki_spaces SET ${sets}, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [
+              space.id,
+              ...columns.map(([, value]) => value)
+            ]).pipe(Effect.catchTag("SqlError", keyClash))
+            return toSpace(rows[0]!)
+          })
+        )
+      ),
 
     archive: (_payload, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* existingSpace(ctx.address.id)
-        if (space.archivedAt !== null) return yield* reject("conflict", "The space is already archived")
-        const rows = yield* query(`UPDATE wiki_spaces SET archived_at = now(), updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id])
-        return toSpace(rows[0]!)
-      }))),
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* existingSpace(ctx.address.id)
+            if (space.archivedAt !== null) return yield* reject("conflict", "The space is already archived")
+            const rows = yield* query(
+              `UPDATE wiki_spaces SET archived_at = now(), updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
+              [space.id]
+            )
+            return toSpace(rows[0]!)
+          })
+        )
+      ),
 
     restore: (_payload, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* existingSpace(ctx.address.id)
-        if (space.archivedAt === null) return yield* reject("conflict", "The space is not archived")
-        const rows = yield* query(`UPDATE wiki_spaces SET archived_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id])
-        return toSpace(rows[0]!)
-      }))),
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* existingSpace(ctx.address.id)
+            if (space.archivedAt === null) return yield* reject("conflict", "The space is not archived")
+            const rows = yield* query(
+              `UPDATE wiki_spaces SET archived_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
+              [space.id]
+            )
+            return toSpace(rows[0]!)
+          })
+        )
+      ),
 
     remove: (_payload, ctx) =>
-      reloading(ctx, invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
-        const space = yield* existingSpace(ctx.address.id)
-        return yield* transaction(Effect.gen(function* () {
-          const pages = yield* pagesOfSpace(space.id)
-          const removed = yield* deletePages(touched, pages.map((page) => page.id))
-          yield* query("DELETE FROM wiki_spaces WHERE id = $1", [space.id])
-          return removed
-        }))
-      })))),
+      reloading(
+        ctx,
+        invalidatingAfter((touched) =>
+          orDieSql(
+            Effect.gen(function* () {
+              const space = yield* existingSpace(ctx.address.id)
+              return yield* transaction(
+                Effect.gen(function* () {
+                  const pages = yield* pagesOfSpace(space.id)
+                  const removed = yield* deletePages(
+                    touched,
+                    pages.map((page) => page.id)
+                  )
+                  yield* query("DELETE FROM wiki_spaces WHERE id = $1", [space.id])
+                  return removed
+                })
+              )
+            })
+          )
+        )
+      ),
 
     setHomePage: ({ pageId }, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        if (pageId !== null) {
-          const page = yield* pageInSpace(space.id, pageId)
-          if (page.archivedAt !== null) return yield* reject("conflict", "An archived page cannot be the home page")
-        }
-        const rows = yield* query(`UPDATE wiki_spaces SET home_page_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [space.id, pageId])
-        return toSpace(rows[0]!)
-      }))),
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            if (pageId !== null) {
+              const page = yield* pageInSpace(space.id, pageId)
+              if (page.archivedAt !== null) return yield* reject("conflict", "An archived page cannot be the home page")
+            }
+            const rows = yield* query(
+              `UPDATE wiki_spaces SET home_page_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
+              [space.id, pageId]
+            )
+            return toSpace(rows[0]!)
+          })
+        )
+      ),
 
     grant: ({ by, subject, role }, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const userId = "userId" in subject ? subject.userId : null
-        const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
-        if (userId !== null) yield* memberCheck(space.workspaceId, userId)
-        const existing = (yield* spacePermissions(space.id)).find((entry) =>
-          userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole)
-        if (existing !== undefined) {
-          yield* query("UPDATE wiki_space_permissions SET role = $2, updated_at = now() WHERE id = $1", [existing.id, role])
-        } else {
-          yield* query(
-            `INSERT INTO wiki_space_permissions (id, space_id, workspace_id, user_id, workspace_role, role, created_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [randomUUID(), space.id, space.workspaceId, userId, workspaceRole, role, by]
-          )
-        }
-        const entries = yield* spacePermissions(space.id)
-        return entries.find((entry) => (userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole))!
-      }))),
-
-    revoke: ({ permissionId }, ctx) =>
-      reloading(ctx, orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const deleted = yield* query("DELETE FROM wiki_space_permissions WHERE id = $1 AND space_id = $2 RETURNING id", [permissionId, space.id])
-        if (deleted.length === 0) return yield* reject("not_found", "No such permission entry in this space")
-      }))),
-
-    createPage: (payload, ctx) =>
-      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        if ((yield* pageById(payload.pageId)) !== undefined) return yield* reject("conflict", "The page already exists")
-        if (payload.parentId !== null) {
-          const parent = yield* pageInSpace(space.id, payload.parentId, "parent page").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in this space" }])))
-          )
-          if (parent.archivedAt !== null) {
-            return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-          }
-        }
-        return yield* transaction(Effect.gen(function* () {
-          const position = yield* place(touched, space.id, payload.parentId, payload.pageId, payload.index)
-          // An actor asked for this id before it existed is live with "no such page".
-          touched.pages.add(payload.pageId)
-          return yield* insertPage({
-            id: payload.pageId,
-            space,
-            parentId: payload.parentId,
-            title: payload.title.trim(),
-            icon: payload.icon,
-            coverImage: payload.coverImage,
-            position,
-            restriction: "open",
-            by: payload.by
-          })
-        }))
-      }))),
-
-    movePage: ({ by, pageId, parentId, index, targetSpaceId }, ctx) =>
-      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
-        const source = yield* activeSpace(ctx.address.id)
-        const page = yield* pageInSpace(source.id, pageId)
-        if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
-        const target = targetSpaceId === null || targetSpaceId === source.id ? source : yield* activeSpace(targetSpaceId).pipe(
-          Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }])))
-        )
-        if (target.workspaceId !== source.workspaceId) {
-          return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
-        }
-        const subtree = yield* subtreeIds(page.id)
-        if (parentId !== null) {
-          const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])))
-          )
-          if (parent.archivedAt !== null) return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-          if (subtree.includes(parent.id)) {
-            return yield* reject("invalid", "A page cannot move under itself or one of its descendants", [{ path: "body.parentPageId", message: "inside the moved subtree" }])
-          }
-        }
-        // Its place, its ancestors and (across spaces) its slugs change for the whole subtree.
-        for (const id of subtree) touched.pages.add(id)
-        return yield* transaction(Effect.gen(function* () {
-          if (target.id !== source.id) {
-            touched.spaces.add(source.id)
-            yield* query("SELECT id FROM wiki_spaces WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [[source.id, target.id]])
-            // The subtree changes space: its slugs must be unique there, its dependants follow.
-            for (const id of subtree) {
-              const moved = (yield* pageById(id))!
-              const slug = yield* uniqueSlug(target.id, moved.title, id)
-              yield* query("UPDATE wiki_pages SET space_id = $2, slug = $3 WHERE id = $1", [id, target.id, slug])
-            }
-            for (const table of ["wiki_page_permissions", "wiki_comments", "wiki_attachments"]) {
-              yield* query(`UPDATE ${table} SET space_id = $2 WHERE page_id = ANY($1::text[])`, [subtree, target.id])
-            }
-            yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[])", [source.id, subtree])
-          }
-          const position = yield* place(touched, target.id, parentId, page.id, index)
-          const rows = yield* query(
-            `UPDATE wiki_pages SET parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
-            [page.id, parentId, position, by]
-          )
-          return toPage(rows[0]!)
-        }))
-      }))),
-
-    duplicatePage: ({ by, pageId, title, targetSpaceId, includeChildren, exclude, ...rest }, ctx) =>
-      invalidatingAfter((touched) => retryOnSlugClash(Effect.gen(function* () {
-        const source = yield* existingSpace(ctx.address.id)
-        const original = yield* pageInSpace(source.id, pageId)
-        if (original.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
-        const target = targetSpaceId === null || targetSpaceId === source.id ? source : yield* activeSpace(targetSpaceId).pipe(
-          Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }])))
-        )
-        if (target.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
-        if (target.workspaceId !== source.workspaceId) return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
-        const sameSpot = rest.parentId === undefined && target.id === source.id
-        const parentId = rest.parentId === undefined ? (target.id === source.id ? original.parentId : null) : rest.parentId
-        if (parentId !== null) {
-          const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])))
-          )
-          if (parent.archivedAt !== null) return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-        }
-        const all = yield* pagesOfSpace(source.id)
-        const skipped = new Set(exclude)
-        const live = all.filter((page) => page.archivedAt === null && !skipped.has(page.id))
-        // The pages to copy, parents before children.
-        const toCopy: Array<PageRow> = [original]
-        if (includeChildren) {
-          for (let i = 0; i < toCopy.length; i++) toCopy.push(...live.filter((page) => page.parentId === toCopy[i]!.id))
-        }
-        const entries = yield* query<Record<string, any>>("SELECT * FROM wiki_page_permissions WHERE page_id = ANY($1::text[])", [toCopy.map((p) => p.id)])
-        return yield* transaction(Effect.gen(function* () {
-          const newIds = new Map(toCopy.map((page) => [page.id, randomUUID()] as const))
-          for (const id of newIds.values()) touched.pages.add(id)
-          const copies: Array<{ sourceId: string; page: PageRow }> = []
-          for (const page of toCopy) {
-            const isRoot = page.id === original.id
-            const newParent = isRoot ? parentId : newIds.get(page.parentId!)!
-            let position = page.position
-            if (isRoot) {
-              const siblings = yield* siblingsOf(target.id, newParent, "")
-              const at = sameSpot ? siblings.findIndex((sibling) => sibling.id === original.id) + 1 : null
-              position = yield* place(touched, target.id, newParent, "", at)
-            }
-            const copy = yield* insertPage({
-              id: newIds.get(page.id)!,
-              space: target,
-              parentId: newParent,
-              title: isRoot ? (title ?? `Copy of ${page.title}`).trim().slice(0, 255) : page.title,
-              icon: page.icon,
-              coverImage: page.coverImage,
-              position,
-              restriction: page.restriction,
-              by
-            })
-            // Restricted content stays restricted in the copy.
-            for (const entry of entries.filter((e) => e.page_id === page.id)) {
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const userId = "userId" in subject ? subject.userId : null
+            const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
+            if (userId !== null) yield* memberCheck(space.workspaceId, userId)
+            const existing = (yield* spacePermissions(space.id)).find((entry) =>
+              userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole
+            )
+            if (existing !== undefined) {
+              yield* query("UPDATE wiki_space_permissions SET role = $2, updated_at = now() WHERE id = $1", [existing.id, role])
+            } else {
               yield* query(
-                `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-                [randomUUID(), copy.id, target.id, target.workspaceId, entry.user_id, entry.workspace_role, entry.access, by]
+                `INSERT INTO wiki_space_permissions (id, space_id, workspace_id, user_id, workspace_role, role, created_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+                [randomUUID(), space.id, space.workspaceId, userId, workspaceRole, role, by]
               )
             }
-            copies.push({ sourceId: page.id, page: copy })
-          }
-          return { copies }
-        }))
-      }))),
+            const entries = yield* spacePermissions(space.id)
+            return entries.find((entry) => (userId !== null ? entry.userId === userId : entry.workspaceRole === workspaceRole))!
+          })
+        )
+      ),
+
+    revoke: ({ permissionId }, ctx) =>
+      reloading(
+        ctx,
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const deleted = yield* query("DELETE FROM wiki_space_permissions WHERE id = $1 AND space_id = $2 RETURNING id", [
+              permissionId,
+              space.id
+            ])
+            if (deleted.length === 0) return yield* reject("not_found", "No such permission entry in this space")
+          })
+        )
+      ),
+
+    createPage: (payload, ctx) =>
+      invalidatingAfter((touched) =>
+        retryOnSlugClash(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            if ((yield* pageById(payload.pageId)) !== undefined) return yield* reject("conflict", "The page already exists")
+            if (payload.parentId !== null) {
+              const parent = yield* pageInSpace(space.id, payload.parentId, "parent page").pipe(
+                Effect.catchTag("Rejection", (error) =>
+                  Effect.fail(reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in this space" }]))
+                )
+              )
+              if (parent.archivedAt !== null) {
+                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
+              }
+            }
+            return yield* transaction(
+              Effect.gen(function* () {
+                const position = yield* place(touched, space.id, payload.parentId, payload.pageId, payload.index)
+                // An actor asked for this id before it existed is live with "no such page".
+                touched.pages.add(payload.pageId)
+                return yield* insertPage({
+                  id: payload.pageId,
+                  space,
+                  parentId: payload.parentId,
+                  title: payload.title.trim(),
+                  icon: payload.icon,
+                  coverImage: payload.coverImage,
+                  position,
+                  restriction: "open",
+                  by: payload.by
+                })
+              })
+            )
+          })
+        )
+      ),
+
+    movePage: ({ by, pageId, parentId, index, targetSpaceId }, ctx) =>
+      invalidatingAfter((touched) =>
+        retryOnSlugClash(
+          Effect.gen(function* () {
+            const source = yield* activeSpace(ctx.address.id)
+            const page = yield* pageInSpace(source.id, pageId)
+            if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
+            const target =
+              targetSpaceId === null || targetSpaceId === source.id
+                ? source
+                : yield* activeSpace(targetSpaceId).pipe(
+                    Effect.catchTag("Rejection", (error) =>
+                      Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }]))
+                    )
+                  )
+            if (target.workspaceId !== source.workspaceId) {
+              return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
+            }
+            const subtree = yield* subtreeIds(page.id)
+            if (parentId !== null) {
+              const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
+                Effect.catchTag("Rejection", (error) =>
+                  Effect.fail(
+                    reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])
+                  )
+                )
+              )
+              if (parent.archivedAt !== null)
+                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
+              if (subtree.includes(parent.id)) {
+                return yield* reject("invalid", "A page cannot move under itself or one of its descendants", [
+                  { path: "body.parentPageId", message: "inside the moved subtree" }
+                ])
+              }
+            }
+            // Its place, its ancestors and (across spaces) its slugs change for the whole subtree.
+            for (const id of subtree) touched.pages.add(id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                if (target.id !== source.id) {
+                  touched.spaces.add(source.id)
+                  yield* query("SELECT id FROM wiki_spaces WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [[source.id, target.id]])
+                  // The subtree changes space: its slugs must be unique there, its dependants follow.
+                  for (const id of subtree) {
+                    const moved = (yield* pageById(id))!
+                    const slug = yield* uniqueSlug(target.id, moved.title, id)
+                    yield* query("UPDATE wiki_pages SET space_id = $2, slug = $3 WHERE id = $1", [id, target.id, slug])
+                  }
+                  for (const table of ["wiki_page_permissions", "wiki_comments", "wiki_attachments"]) {
+                    yield* query(`UPDATE ${table} SET space_id = $2 WHERE page_id = ANY($1::text[])`, [subtree, target.id])
+                  }
+                  yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[])", [
+                    source.id,
+                    subtree
+                  ])
+                }
+                const position = yield* place(touched, target.id, parentId, page.id, index)
+                const rows = yield* query(
+                  `UPDATE wiki_pages SET parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+                  [page.id, parentId, position, by]
+                )
+                return toPage(rows[0]!)
+              })
+            )
+          })
+        )
+      ),
+
+    duplicatePage: ({ by, pageId, title, targetSpaceId, includeChildren, exclude, ...rest }, ctx) =>
+      invalidatingAfter((touched) =>
+        retryOnSlugClash(
+          Effect.gen(function* () {
+            const source = yield* existingSpace(ctx.address.id)
+            const original = yield* pageInSpace(source.id, pageId)
+            if (original.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
+            const target =
+              targetSpaceId === null || targetSpaceId === source.id
+                ? source
+                : yield* activeSpace(targetSpaceId).pipe(
+                    Effect.catchTag("Rejection", (error) =>
+                      Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }]))
+                    )
+                  )
+            if (target.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
+            if (target.workspaceId !== source.workspaceId)
+              return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
+            const sameSpot = rest.parentId === undefined && target.id === source.id
+            const parentId = rest.parentId === undefined ? (target.id === source.id ? original.parentId : null) : rest.parentId
+            if (parentId !== null) {
+              const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
+                Effect.catchTag("Rejection", (error) =>
+                  Effect.fail(
+                    reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])
+                  )
+                )
+              )
+              if (parent.archivedAt !== null)
+                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
+            }
+            const all = yield* pagesOfSpace(source.id)
+            const skipped = new Set(exclude)
+            const live = all.filter((page) => page.archivedAt === null && !skipped.has(page.id))
+            // The pages to copy, parents before children.
+            const toCopy: Array<PageRow> = [original]
+            if (includeChildren) {
+              for (let i = 0; i < toCopy.length; i++) toCopy.push(...live.filter((page) => page.parentId === toCopy[i]!.id))
+            }
+            const entries = yield* query<Record<string, any>>("SELECT * FROM wiki_page_permissions WHERE page_id = ANY($1::text[])", [
+              toCopy.map((p) => p.id)
+            ])
+            return yield* transaction(
+              Effect.gen(function* () {
+                const newIds = new Map(toCopy.map((page) => [page.id, randomUUID()] as const))
+                for (const id of newIds.values()) touched.pages.add(id)
+                const copies: Array<{ sourceId: string; page: PageRow }> = []
+                for (const page of toCopy) {
+                  const isRoot = page.id === original.id
+                  const newParent = isRoot ? parentId : newIds.get(page.parentId!)!
+                  let position = page.position
+                  if (isRoot) {
+                    const siblings = yield* siblingsOf(target.id, newParent, "")
+                    const at = sameSpot ? siblings.findIndex((sibling) => sibling.id === original.id) + 1 : null
+                    position = yield* place(touched, target.id, newParent, "", at)
+                  }
+                  const copy = yield* insertPage({
+                    id: newIds.get(page.id)!,
+                    space: target,
+                    parentId: newParent,
+                    title: isRoot ? (title ?? `Copy of ${page.title}`).trim().slice(0, 255) : page.title,
+                    icon: page.icon,
+                    coverImage: page.coverImage,
+                    position,
+                    restriction: page.restriction,
+                    by
+                  })
+                  // Restricted content stays restricted in the copy.
+                  for (const entry of entries.filter((e) => e.page_id === page.id)) {
+                    yield* query(
+                      `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                      [randomUUID(), copy.id, target.id, target.workspaceId, entry.user_id, entry.workspace_role, entry.access, by]
+                    )
+                  }
+                  copies.push({ sourceId: page.id, page: copy })
+                }
+                return { copies }
+              })
+            )
+          })
+        )
+      ),
 
     archivePage: ({ by, pageId }, ctx) =>
-      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const page = yield* pageInSpace(space.id, pageId)
-        if (page.archivedAt !== null) return yield* reject("conflict", "The page is already archived")
-        const subtree = yield* subtreeIds(page.id)
-        return yield* transaction(Effect.gen(function* () {
-          const rows = yield* query<{ id: string }>(
-            `UPDATE wiki_pages SET archived_at = now(), updated_by = $2, updated_at = now()
+      invalidatingAfter((touched) =>
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const page = yield* pageInSpace(space.id, pageId)
+            if (page.archivedAt !== null) return yield* reject("conflict", "The page is already archived")
+            const subtree = yield* subtreeIds(page.id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                const rows = yield* query<{ id: string }>(
+                  `UPDATE wiki_pages SET archived_at = now(), updated_by = $2, updated_at = now()
               WHERE id = ANY($1::text[]) AND archived_at IS NULL RETURNING id`,
-            [subtree, by]
-          )
-          const homeless = yield* query("UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[]) RETURNING id", [space.id, subtree])
-          for (const row of rows) touched.pages.add(row.id)
-          if (homeless.length > 0) touched.spaces.add(space.id)
-          return rows.map((row) => row.id)
-        }))
-      }))),
+                  [subtree, by]
+                )
+                const homeless = yield* query(
+                  "UPDATE wiki_spaces SET home_page_id = NULL WHERE id = $1 AND home_page_id = ANY($2::text[]) RETURNING id",
+                  [space.id, subtree]
+                )
+                for (const row of rows) touched.pages.add(row.id)
+                if (homeless.length > 0) touched.spaces.add(space.id)
+                return rows.map((row) => row.id)
+              })
+            )
+          })
+        )
+      ),
 
     restorePage: ({ by, pageId }, ctx) =>
-      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const page = yield* pageInSpace(space.id, pageId)
-        if (page.archivedAt === null) return yield* reject("conflict", "The page is not archived")
-        const parent = page.parentId === null ? undefined : yield* pageById(page.parentId)
-        const parentId = parent !== undefined && parent.archivedAt === null ? parent.id : null
-        const subtree = yield* subtreeIds(page.id)
-        return yield* transaction(Effect.gen(function* () {
-          // What was archived together comes back together; pages archived on their own before stay in the trash.
-          yield* query(
-            `UPDATE wiki_pages SET archived_at = NULL, updated_by = $3, updated_at = now()
+      invalidatingAfter((touched) =>
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const page = yield* pageInSpace(space.id, pageId)
+            if (page.archivedAt === null) return yield* reject("conflict", "The page is not archived")
+            const parent = page.parentId === null ? undefined : yield* pageById(page.parentId)
+            const parentId = parent !== undefined && parent.archivedAt === null ? parent.id : null
+            const subtree = yield* subtreeIds(page.id)
+            return yield* transaction(
+              Effect.gen(function* () {
+                // What was archived together comes back together; pages archived on their own before stay in the trash.
+                yield* query(
+                  `UPDATE wiki_pages SET archived_at = NULL, updated_by = $3, updated_at = now()
               WHERE id = ANY($1::text[]) AND archived_at = (SELECT archived_at FROM wiki_pages WHERE id = $2)`,
-            [subtree, page.id, by]
-          )
-          // The page may come back elsewhere: its subtree's ancestors change with it.
-          for (const id of subtree) touched.pages.add(id)
-          const position = parentId === page.parentId ? page.position : yield* place(touched, space.id, parentId, page.id, null)
-          const rows = yield* query(
-            `UPDATE wiki_pages SET archived_at = NULL, parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
-            [page.id, parentId, position, by]
-          )
-          return toPage(rows[0]!)
-        }))
-      }))),
+                  [subtree, page.id, by]
+                )
+                // The page may come back elsewhere: its subtree's ancestors change with it.
+                for (const id of subtree) touched.pages.add(id)
+                const position = parentId === page.parentId ? page.position : yield* place(touched, space.id, parentId, page.id, null)
+                const rows = yield* query(
+                  `UPDATE wiki_pages SET archived_at = NULL, parent_id = $2, position = $3, updated_by = $4, updated_at = now() WHERE id = $1 RETURNING ${PAGE_COLUMNS}`,
+                  [page.id, parentId, position, by]
+                )
+                return toPage(rows[0]!)
+              })
+            )
+          })
+        )
+      ),
 
     deletePage: ({ pageId }, ctx) =>
-      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const page = yield* pageInSpace(space.id, pageId)
-        const subtree = yield* subtreeIds(page.id)
-        return yield* transaction(deletePages(touched, subtree))
-      }))),
+      invalidatingAfter((touched) =>
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const page = yield* pageInSpace(space.id, pageId)
+            const subtree = yield* subtreeIds(page.id)
+            return yield* transaction(deletePages(touched, subtree))
+          })
+        )
+      ),
 
     emptyTrash: (_payload, ctx) =>
-      invalidatingAfter((touched) => orDieSql(Effect.gen(function* () {
-        const space = yield* activeSpace(ctx.address.id)
-        const pages = yield* pagesOfSpace(space.id)
-        const archived = new Set(pages.filter((page) => page.archivedAt !== null).map((page) => page.id))
-        // Whatever hangs below an archived page goes with it.
-        let grew = true
-        while (grew) {
-          grew = false
-          for (const page of pages) {
-            if (!archived.has(page.id) && page.parentId !== null && archived.has(page.parentId)) {
-              archived.add(page.id)
-              grew = true
+      invalidatingAfter((touched) =>
+        orDieSql(
+          Effect.gen(function* () {
+            const space = yield* activeSpace(ctx.address.id)
+            const pages = yield* pagesOfSpace(space.id)
+            const archived = new Set(pages.filter((page) => page.archivedAt !== null).map((page) => page.id))
+            // Whatever hangs below an archived page goes with it.
+            let grew = true
+            while (grew) {
+              grew = false
+              for (const page of pages) {
+                if (!archived.has(page.id) && page.parentId !== null && archived.has(page.parentId)) {
+                  archived.add(page.id)
+                  grew = true
+                }
+              }
             }
-          }
-        }
-        return yield* transaction(deletePages(touched, [...archived]))
-      })))
+            return yield* transaction(deletePages(touched, [...archived]))
+          })
+        )
+      )
   }
 })
-

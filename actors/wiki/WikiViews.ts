@@ -21,32 +21,42 @@ export const ProseMirrorNode: Schema.Codec<ProseMirrorJson> = Schema.Struct({
   type: Schema.String.check(Schema.isMaxLength(64)),
   attrs: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
   content: Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<ProseMirrorJson> => ProseMirrorNode))),
-  marks: Schema.optionalKey(Schema.Array(Schema.Struct({
-    type: Schema.String.check(Schema.isMaxLength(64)),
-    attrs: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-  }))),
+  marks: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        type: Schema.String.check(Schema.isMaxLength(64)),
+        attrs: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+      })
+    )
+  ),
   text: Schema.optionalKey(Schema.String)
 }).annotate({
   identifier: "ProseMirrorNode",
-  description: "ProseMirror JSON (Tiptap): nodes doc, paragraph, heading, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, blockquote, horizontalRule, image, table…, hardBreak, mention, text; marks bold, italic, strike, code, highlight, link"
+  description:
+    "ProseMirror JSON (Tiptap): nodes doc, paragraph, heading, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, blockquote, horizontalRule, image, table…, hardBreak, mention, text; marks bold, italic, strike, code, highlight, link"
 })
 
-export const PageTitle = Schema.String.check(
-  Schema.isMaxLength(255),
-  Schema.isPattern(/\S/, { expected: "a non-blank title" })
-).annotate({ description: "At most 255 characters" })
+export const PageTitle = Schema.String.check(Schema.isMaxLength(255), Schema.isPattern(/\S/, { expected: "a non-blank title" })).annotate({
+  description: "At most 255 characters"
+})
 
 /** Markdown source (GitHub-flavoured: headings, lists, task lists, tables, code, links, images). */
 export const Markdown = Schema.String.check(Schema.isMaxLength(512 * 1024)).annotate({ description: "Markdown, at most 512 KiB" })
 
-export const Icon = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64)).annotate({ description: "An emoji or icon name", examples: ["📘"] })
+export const Icon = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64)).annotate({
+  description: "An emoji or icon name",
+  examples: ["📘"]
+})
 
 export const CoverImage = Schema.String.check(
   Schema.isMaxLength(2048),
   Schema.isPattern(/^(https?:\/\/\S+|gallery:[a-z0-9-]+|attachment:[0-9a-f-]{36})$/, {
     expected: "an http(s) URL, gallery:<id> (see the cover image gallery) or attachment:<attachmentId>"
   })
-).annotate({ description: "An http(s) URL, `gallery:<id>` from the cover image gallery, or `attachment:<attachmentId>` of an image attached to the page" })
+).annotate({
+  description:
+    "An http(s) URL, `gallery:<id>` from the cover image gallery, or `attachment:<attachmentId>` of an image attached to the page"
+})
 
 export const WikiSpaceView = Schema.Struct({
   id: Id,
@@ -181,7 +191,14 @@ export const exampleDoc: ProseMirrorJson = {
   type: "doc",
   content: [
     { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Welcome" }] },
-    { type: "paragraph", content: [{ type: "text", text: "Read the " }, { type: "text", marks: [{ type: "bold" }], text: "setup guide" }, { type: "text", text: " first." }] }
+    {
+      type: "paragraph",
+      content: [
+        { type: "text", text: "Read the " },
+        { type: "text", marks: [{ type: "bold" }], text: "setup guide" },
+        { type: "text", text: " first." }
+      ]
+    }
   ]
 }
 

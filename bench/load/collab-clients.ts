@@ -107,7 +107,10 @@ export const markerOf = (data: Buffer): { phase: string; n: number; sentAt: numb
   if (at === -1) return undefined
   const end = data.indexOf(0x7c, data.indexOf(0x7c, data.indexOf(0x7c, at) + 1) + 1) // the third "|"
   if (end === -1) return undefined
-  const [phase, n, sentAt] = data.subarray(at + 2, end).toString("latin1").split("|")
+  const [phase, n, sentAt] = data
+    .subarray(at + 2, end)
+    .toString("latin1")
+    .split("|")
   return { phase: phase!, n: Number(n), sentAt: Number(sentAt) }
 }
 export const marker = (phase: string, n: number) => `MK${phase}|${n}|${now().toFixed(3)}|`
@@ -171,14 +174,16 @@ export const connect = (url: string, token: string, name: string, onClose?: () =
 const openAll = async (config: CollabClientsConfig, onClose: () => void): Promise<Array<Client>> => {
   const clients: Array<Client> = []
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(32, config.count) }, async () => {
-    while (next < config.count) {
-      const i = next++
-      const client = connect(config.url, config.token, config.docs[i % config.docs.length]!, onClose)
-      clients.push(client)
-      await client.synced
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(32, config.count) }, async () => {
+      while (next < config.count) {
+        const i = next++
+        const client = connect(config.url, config.token, config.docs[i % config.docs.length]!, onClose)
+        clients.push(client)
+        await client.synced
+      }
+    })
+  )
   return clients
 }
 
@@ -255,13 +260,14 @@ const runWriters = async (config: CollabClientsConfig) => {
     if (config.intervalMs! > 0) {
       // Editors spread over the interval (not all at once), the first within one interval.
       const interval = config.intervalMs!
-      timers.push(setTimeout(() => {
-        if (phase === "stop") return
-        type(client, inFlight)
-        timers.push(setInterval(() => phase !== "stop" && type(client, inFlight), interval))
-      }, Math.random() * interval))
-    }
-    else for (let i = 0; i < window; i++) type(client, inFlight)
+      timers.push(
+        setTimeout(() => {
+          if (phase === "stop") return
+          type(client, inFlight)
+          timers.push(setInterval(() => phase !== "stop" && type(client, inFlight), interval))
+        }, Math.random() * interval)
+      )
+    } else for (let i = 0; i < window; i++) type(client, inFlight)
   }
   await new Promise((resolve) => setTimeout(resolve, (config.warmupSec ?? 0) * 1000))
   phase = "m"

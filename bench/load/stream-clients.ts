@@ -21,7 +21,6 @@ import WebSocket from "ws"
 import { Histogram } from "./Histogram.ts"
 import { type ClientsConfig, MARKER } from "./stream-protocol.ts"
 
-
 const now = () => performance.timeOrigin + performance.now()
 const emit = (event: Record<string, unknown>) => process.stdout.write(`SC ${JSON.stringify(event)}\n`)
 
@@ -75,7 +74,8 @@ const open = (url: string) =>
       if (!ready) reject(new Error(`closed before subscribing: ${url}`))
     })
     socket.on("open", () => {
-      if (config.protocol === "atrium") socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: config.atrium!.workspaceId }))
+      if (config.protocol === "atrium")
+        socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: config.atrium!.workspaceId }))
       if (config.protocol === "uws") done()
     })
     socket.on("message", (data: Buffer) => {
@@ -113,12 +113,14 @@ const ticketUrl = async () => {
 const CONCURRENCY = 32
 let next = 0
 try {
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, config.count) }, async () => {
-    while (next < config.count) {
-      next++
-      await open(config.protocol === "atrium" ? await ticketUrl() : config.url!)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, config.count) }, async () => {
+      while (next < config.count) {
+        next++
+        await open(config.protocol === "atrium" ? await ticketUrl() : config.url!)
+      }
+    })
+  )
 } catch (error) {
   emit({ event: "error", message: error instanceof Error ? error.message : String(error) })
   process.exit(1)

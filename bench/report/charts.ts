@@ -72,7 +72,11 @@ export const throughputChart = (scenario: string, group: GroupResult): Chart | u
         ticks: loads.map((l) => [l, String(l)] as const)
       },
       y: { label: `${group.unit}/s`, scale: log ? "log" : "linear", fromZero: true, format: (n) => trim(rate(n)) },
-      series: series.map((s) => ({ name: s.label, dashed: s.role === "baseline", points: s.points.map((p) => [p.load, p.throughput] as const) }))
+      series: series.map((s) => ({
+        name: s.label,
+        dashed: s.role === "baseline",
+        points: s.points.map((p) => [p.load, p.throughput] as const)
+      }))
     })
   }
 }
@@ -82,6 +86,8 @@ export const charts = (results: RunResults): Map<string, Array<Chart>> =>
   new Map(
     results.scenarios.map((scenario) => [
       scenario.name,
-      scenario.groups.flatMap((group) => [latencyChart(scenario.name, group), throughputChart(scenario.name, group)].filter((c): c is Chart => c !== undefined))
+      scenario.groups.flatMap((group) =>
+        [latencyChart(scenario.name, group), throughputChart(scenario.name, group)].filter((c): c is Chart => c !== undefined)
+      )
     ])
   )

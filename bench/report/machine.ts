@@ -17,7 +17,9 @@ export interface Machine {
 export const machine = (root: string): Machine => {
   let commit: string | undefined
   try {
-    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] }).toString().trim()
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim()
   } catch {
     commit = undefined
   }

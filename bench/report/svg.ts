@@ -109,8 +109,18 @@ export const renderLineChart = (chart: LineChart): string => {
   const legendRows = Math.ceil(series.length / 3)
   const height = HEIGHT + legendRows * LEGEND_ROW
   const plot = { left: MARGIN.left, right: WIDTH - MARGIN.right, top: MARGIN.top, bottom: HEIGHT - MARGIN.bottom }
-  const xs = makeScale(chart.x, series.flatMap((s) => s.points.map(([x]) => x)), plot.left, plot.right)
-  const ys = makeScale(chart.y, series.flatMap((s) => s.points.map(([, y]) => y)), plot.bottom, plot.top)
+  const xs = makeScale(
+    chart.x,
+    series.flatMap((s) => s.points.map(([x]) => x)),
+    plot.left,
+    plot.right
+  )
+  const ys = makeScale(
+    chart.y,
+    series.flatMap((s) => s.points.map(([, y]) => y)),
+    plot.bottom,
+    plot.top
+  )
 
   const out: Array<string> = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
@@ -130,7 +140,9 @@ export const renderLineChart = (chart: LineChart): string => {
     out.push(`<line x1="${plot.left}" y1="${y}" x2="${plot.right}" y2="${y}" stroke="#e5e5e5"/>`)
     out.push(`<text x="${plot.left - 6}" y="${y + 4}" text-anchor="end" fill="#333">${escape(label)}</text>`)
   }
-  out.push(`<rect x="${plot.left}" y="${plot.top}" width="${plot.right - plot.left}" height="${plot.bottom - plot.top}" fill="none" stroke="#888"/>`)
+  out.push(
+    `<rect x="${plot.left}" y="${plot.top}" width="${plot.right - plot.left}" height="${plot.bottom - plot.top}" fill="none" stroke="#888"/>`
+  )
   out.push(`<text x="${(plot.left + plot.right) / 2}" y="${plot.bottom + 36}" text-anchor="middle">${escape(chart.x.label)}</text>`)
   out.push(
     `<text x="16" y="${(plot.top + plot.bottom) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(plot.top + plot.bottom) / 2})">${escape(chart.y.label)}</text>`

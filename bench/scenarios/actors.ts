@@ -128,14 +128,25 @@ const runCaller = async (
 
   const code = await child.exited
   if (parseError) throw parseError
-  if (code !== 0) throw new Error(`request-reply (${config.target}) exited with ${code}:\n${child.output().trim().split("\n").slice(-12).join("\n")}`)
+  if (code !== 0)
+    throw new Error(`request-reply (${config.target}) exited with ${code}:\n${child.output().trim().split("\n").slice(-12).join("\n")}`)
   return notBuilt !== undefined ? { notBuilt } : { points, ...(firstError ? { firstError } : {}) }
 }
 
 /** One series, start to end: its replier (if any) is started before and stopped after. */
-const runPlan = async (plan: Plan, config: Config, options: RunOptions, steps: Steps, context: { nats: boolean; broker?: Sampled }): Promise<Series> => {
+const runPlan = async (
+  plan: Plan,
+  config: Config,
+  options: RunOptions,
+  steps: Steps,
+  context: { nats: boolean; broker?: Sampled }
+): Promise<Series> => {
   const missing =
-    plan.target === "actor-in-process" ? actorRuntimeMissing("in-process") : plan.target === "actor-nats" ? actorRuntimeMissing("nats") : undefined
+    plan.target === "actor-in-process"
+      ? actorRuntimeMissing("in-process")
+      : plan.target === "actor-nats"
+        ? actorRuntimeMissing("nats")
+        : undefined
   if (missing) return notBuiltSeries(plan.label, plan.role, missing)
   const overNats = plan.target === "nats" || plan.target === "actor-nats"
   if (overNats && !context.nats) return failedSeries(plan.label, plan.role, `NATS unreachable at ${config.natsUrl}`)
@@ -147,7 +158,10 @@ const runPlan = async (plan: Plan, config: Config, options: RunOptions, steps: S
       replier = await startLineServer(plan.replier.file, command, args, { cwd: options.root, env: plan.replier.env(config) })
     }
     const sampled = replier
-      ? { server: { tool: plan.replier!.file.split("/").at(-1)!, sample: replier.sample }, ...(context.broker ? { broker: context.broker } : {}) }
+      ? {
+          server: { tool: plan.replier!.file.split("/").at(-1)!, sample: replier.sample },
+          ...(context.broker ? { broker: context.broker } : {})
+        }
       : {}
     const result = await runCaller(options, config, sampled, steps, plan.label)
     if ("notBuilt" in result) return notBuiltSeries(plan.label, plan.role, result.notBuilt)

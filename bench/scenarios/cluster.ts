@@ -34,7 +34,17 @@ import * as Y from "yjs"
 import { connect as collabConnect, marker, updateFrame } from "../load/collab-clients.ts"
 import { Histogram } from "../load/Histogram.ts"
 import { MARKER } from "../load/stream-protocol.ts"
-import { findPid, machineBusyCores, readMachine, readProc, startHttpServer, tsNode, usageBetween, type ProcSample, type Server } from "../process.ts"
+import {
+  findPid,
+  machineBusyCores,
+  readMachine,
+  readProc,
+  startHttpServer,
+  tsNode,
+  usageBetween,
+  type ProcSample,
+  type Server
+} from "../process.ts"
 import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
 
@@ -119,7 +129,10 @@ interface Cluster {
 const call = async (url: string, method: string, body?: unknown, token?: string) => {
   const response = await fetch(url, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   const text = await response.text()
@@ -150,7 +163,15 @@ const startCluster = async (options: RunOptions, runId: string, progress: (label
     // One after the other: the first one runs the migrations on the fresh database.
     for (const label of ["node A", "node B"]) {
       progress(`starting ${label}`)
-      const server = await startHttpServer({ label: `Atrium ${label}`, command, args, cwd: options.root, env, readyPath: "/healthz", timeoutMs: 180_000 })
+      const server = await startHttpServer({
+        label: `Atrium ${label}`,
+        command,
+        args,
+        cwd: options.root,
+        env,
+        readyPath: "/healthz",
+        timeoutMs: 180_000
+      })
       nodes.push({ label, server })
     }
     progress("seeding")
@@ -163,9 +184,12 @@ const startCluster = async (options: RunOptions, runId: string, progress: (label
     const spaceId = (await call(`${url}/pm/v1/workspaces/${workspaceId}/spaces`, "POST", { name: "Cluster" }, token)).id as string
     const listId = (await call(`${url}/pm/v1/spaces/${spaceId}/lists`, "POST", { name: "Cross-node" }, token)).id as string
     const taskIds: Array<string> = []
-    for (let i = 0; i < TASKS; i++) taskIds.push((await call(`${url}/pm/v1/lists/${listId}/tasks`, "POST", { name: `task ${i}` }, token)).id as string)
+    for (let i = 0; i < TASKS; i++)
+      taskIds.push((await call(`${url}/pm/v1/lists/${listId}/tasks`, "POST", { name: `task ${i}` }, token)).id as string)
     const wikiSpaceId = (await call(`${url}/wiki/v1/spaces`, "POST", { workspaceId, name: "Cluster bench" }, token)).id as string
-    const pageId = (await call(`${url}/wiki/v1/spaces/${wikiSpaceId}/pages`, "POST", { title: "Cross-node", markdown: "Typed across nodes." }, token)).id as string
+    const pageId = (
+      await call(`${url}/wiki/v1/spaces/${wikiSpaceId}/pages`, "POST", { title: "Cross-node", markdown: "Typed across nodes." }, token)
+    ).id as string
     return { a: nodes[0]!, b: nodes[1]!, token, workspaceId, taskIds, pageId, stop }
   } catch (error) {
     await stop()
@@ -223,7 +247,9 @@ const pointOf = (rate: number, durationSec: number, window: Window, before: Samp
     throughput: window.received / durationSec,
     latency: window.histogram.latency(),
     server,
-    ...(before.self && after.self ? { loadgen: usageBetween(before.self, after.self, "bench runner (writer and clients in-process)") } : {}),
+    ...(before.self && after.self
+      ? { loadgen: usageBetween(before.self, after.self, "bench runner (writer and clients in-process)") }
+      : {}),
     ...(before.broker && after.broker ? { broker: usageBetween(before.broker, after.broker, "nats-server (the machine's)") } : {}),
     ...(busy === undefined ? {} : { machineBusyCores: busy })
   }
@@ -311,7 +337,10 @@ const drive = async (
     let next = 0
     const primeUntil = performance.now() + PRIME_TIMEOUT_MS
     while (!primed) {
-      if (performance.now() > primeUntil) throw new Error(`no change reached the reader within ${PRIME_TIMEOUT_MS / 1000} s${firstError ? ` (first error: ${firstError})` : ""}`)
+      if (performance.now() > primeUntil)
+        throw new Error(
+          `no change reached the reader within ${PRIME_TIMEOUT_MS / 1000} s${firstError ? ` (first error: ${firstError})` : ""}`
+        )
       void channel.write("w", next++).catch((error: unknown) => (firstError ??= error instanceof Error ? error.message : String(error)))
       await sleep(100)
     }
@@ -336,31 +365,38 @@ const drive = async (
 // --------------------------------------------------------------- stream ---
 
 /** A workspace subscriber on `reader`; task updates PATCHed to node A. */
-const streamChannel = (cluster: Cluster, reader: Node) => async (arrived: (phase: string, n: number) => void): Promise<Channel> => {
-  const ticket = await call(`${reader.server.url}/pm/v1/ws/ticket`, "POST", { workspaceId: cluster.workspaceId }, cluster.token)
-  const socket = new WebSocket(ticket.url as string, { perMessageDeflate: false })
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 10 s`)), 10_000)
-    socket.once("error", reject)
-    socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: cluster.workspaceId })))
-    socket.on("message", (data: Buffer) => {
-      const text = data.toString("utf8")
-      if (text.includes('"type":"subscribed"')) {
-        clearTimeout(timer)
-        resolve()
-      } else if (text.includes('"type":"error"')) reject(new Error(`subscribe on ${reader.label}: ${text.slice(0, 200)}`))
-      const match = MARKER.exec(text)
-      if (match) arrived(match[1]!, Number(match[2]))
+const streamChannel =
+  (cluster: Cluster, reader: Node) =>
+  async (arrived: (phase: string, n: number) => void): Promise<Channel> => {
+    const ticket = await call(`${reader.server.url}/pm/v1/ws/ticket`, "POST", { workspaceId: cluster.workspaceId }, cluster.token)
+    const socket = new WebSocket(ticket.url as string, { perMessageDeflate: false })
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 10 s`)), 10_000)
+      socket.once("error", reject)
+      socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: cluster.workspaceId })))
+      socket.on("message", (data: Buffer) => {
+        const text = data.toString("utf8")
+        if (text.includes('"type":"subscribed"')) {
+          clearTimeout(timer)
+          resolve()
+        } else if (text.includes('"type":"error"')) reject(new Error(`subscribe on ${reader.label}: ${text.slice(0, 200)}`))
+        const match = MARKER.exec(text)
+        if (match) arrived(match[1]!, Number(match[2]))
+      })
     })
-  })
-  const origin = cluster.a.server.url
-  return {
-    write: async (phase, n) => {
-      await call(`${origin}/pm/v1/tasks/${cluster.taskIds[n % cluster.taskIds.length]}`, "PATCH", { description: `${phase}|${n}|${now().toFixed(3)}` }, cluster.token)
-    },
-    close: () => socket.terminate()
+    const origin = cluster.a.server.url
+    return {
+      write: async (phase, n) => {
+        await call(
+          `${origin}/pm/v1/tasks/${cluster.taskIds[n % cluster.taskIds.length]}`,
+          "PATCH",
+          { description: `${phase}|${n}|${now().toFixed(3)}` },
+          cluster.token
+        )
+      },
+      close: () => socket.terminate()
+    }
   }
-}
 
 // --------------------------------------------------------------- collab ---
 
@@ -371,54 +407,58 @@ const collabUrl = (node: Node) => `ws://127.0.0.1:${node.server.port}/wiki/v1/co
  * update replaces the page's one paragraph's text with a marker (so the
  * document stays small however long the run), typed as an editor would.
  */
-const collabChannel = (cluster: Cluster, reader: Node) => async (arrived: (phase: string, n: number) => void): Promise<Channel> => {
-  const name = cluster.pageId
-  const writer = collabConnect(collabUrl(cluster.a), cluster.token, name)
-  const watcher = collabConnect(collabUrl(reader), cluster.token, name)
-  const withTimeout = (promise: Promise<void>, what: string) =>
-    Promise.race([promise, sleep(15_000).then(() => Promise.reject(new Error(`${what}: not synced within 15 s`)))])
-  try {
-    await Promise.all([withTimeout(writer.synced, "writer on node A"), withTimeout(watcher.synced, `reader on ${reader.label}`)])
-  } catch (error) {
-    writer.socket.terminate()
-    watcher.socket.terminate()
-    throw error
-  }
-  watcher.onData = (data, incoming) => {
-    if (incoming.kind !== "update") return
-    // A frame may carry several updates merged (relayed across nodes, or batched): every marker in it counts.
-    for (const mark of data.toString("latin1").matchAll(MARKERS)) arrived(mark[1]!, Number(mark[2]))
-  }
-  const fragment = writer.doc.getXmlFragment("default")
-  const textNode = (): Y.XmlText => {
-    const paragraph = fragment.toArray().find((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === "paragraph")
-    const text = paragraph?.toArray().find((node): node is Y.XmlText => node instanceof Y.XmlText)
-    if (text !== undefined) return text
-    const created = new Y.XmlElement("paragraph")
-    created.insert(0, [new Y.XmlText()])
-    fragment.insert(fragment.length, [created])
-    return created.get(0) as Y.XmlText
-  }
-  return {
-    write: async (phase, n) => {
-      const updates: Array<Uint8Array> = []
-      const listener = (update: Uint8Array) => updates.push(update)
-      writer.doc.on("update", listener)
-      writer.doc.transact(() => {
-        const text = textNode()
-        if (text.length > 0) text.delete(0, text.length)
-        text.insert(0, marker(phase, n))
-      })
-      writer.doc.off("update", listener)
-      if (writer.socket.readyState !== WebSocket.OPEN) throw new Error("the writer's socket closed")
-      for (const update of updates) writer.socket.send(updateFrame(name, update))
-    },
-    close: () => {
+const collabChannel =
+  (cluster: Cluster, reader: Node) =>
+  async (arrived: (phase: string, n: number) => void): Promise<Channel> => {
+    const name = cluster.pageId
+    const writer = collabConnect(collabUrl(cluster.a), cluster.token, name)
+    const watcher = collabConnect(collabUrl(reader), cluster.token, name)
+    const withTimeout = (promise: Promise<void>, what: string) =>
+      Promise.race([promise, sleep(15_000).then(() => Promise.reject(new Error(`${what}: not synced within 15 s`)))])
+    try {
+      await Promise.all([withTimeout(writer.synced, "writer on node A"), withTimeout(watcher.synced, `reader on ${reader.label}`)])
+    } catch (error) {
       writer.socket.terminate()
       watcher.socket.terminate()
+      throw error
+    }
+    watcher.onData = (data, incoming) => {
+      if (incoming.kind !== "update") return
+      // A frame may carry several updates merged (relayed across nodes, or batched): every marker in it counts.
+      for (const mark of data.toString("latin1").matchAll(MARKERS)) arrived(mark[1]!, Number(mark[2]))
+    }
+    const fragment = writer.doc.getXmlFragment("default")
+    const textNode = (): Y.XmlText => {
+      const paragraph = fragment
+        .toArray()
+        .find((node): node is Y.XmlElement => node instanceof Y.XmlElement && node.nodeName === "paragraph")
+      const text = paragraph?.toArray().find((node): node is Y.XmlText => node instanceof Y.XmlText)
+      if (text !== undefined) return text
+      const created = new Y.XmlElement("paragraph")
+      created.insert(0, [new Y.XmlText()])
+      fragment.insert(fragment.length, [created])
+      return created.get(0) as Y.XmlText
+    }
+    return {
+      write: async (phase, n) => {
+        const updates: Array<Uint8Array> = []
+        const listener = (update: Uint8Array) => updates.push(update)
+        writer.doc.on("update", listener)
+        writer.doc.transact(() => {
+          const text = textNode()
+          if (text.length > 0) text.delete(0, text.length)
+          text.insert(0, marker(phase, n))
+        })
+        writer.doc.off("update", listener)
+        if (writer.socket.readyState !== WebSocket.OPEN) throw new Error("the writer's socket closed")
+        for (const update of updates) writer.socket.send(updateFrame(name, update))
+      },
+      close: () => {
+        writer.socket.terminate()
+        watcher.socket.terminate()
+      }
     }
   }
-}
 
 // ------------------------------------------------------------- scenario ---
 
@@ -444,7 +484,8 @@ const UNITS = ["event", "update"] as const
 
 export const cluster: Scenario = {
   name: "cluster",
-  subject: "two Atrium nodes on one NATS + PostgreSQL: cross-node live-stream event latency and collab convergence latency, against the same node",
+  subject:
+    "two Atrium nodes on one NATS + PostgreSQL: cross-node live-stream event latency and collab convergence latency, against the same node",
   baselines: ["the same writer and reader on one node (same-node), in the same run, on the same two-node cluster"],
   // Below the pm write path's capacity on a 2-core machine (~40-100 PATCH/s, see the notes' write errors above it): an open loop past it measures its queue.
   levels: { sweep: [10, 25], smoke: 20 },
@@ -493,7 +534,9 @@ export const cluster: Scenario = {
             steps.end()
           } catch (error) {
             steps.abort()
-            progress.note(`${GROUPS[plan.group]}, ${plan.label} failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`)
+            progress.note(
+              `${GROUPS[plan.group]}, ${plan.label} failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`
+            )
             failures.set(index, error)
           }
         }
@@ -504,7 +547,8 @@ export const cluster: Scenario = {
     const series = PLANS.map((plan, index) =>
       failures.has(index)
         ? failedSeries(plan.label, plan.role, failures.get(index), points[index])
-        : ({ label: plan.label, role: plan.role, status: "ok", points: points[index]! } satisfies Series))
+        : ({ label: plan.label, role: plan.role, status: "ok", points: points[index]! } satisfies Series)
+    )
     return {
       groups: GROUPS.map((name, i) => ({ name, unit: UNITS[i]!, series: series.filter((_, index) => PLANS[index]!.group === i) })),
       notes: findPid("nats-server") === undefined ? [...notes, "nats-server's process was not found here: no broker CPU figures"] : notes

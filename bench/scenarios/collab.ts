@@ -59,7 +59,10 @@ const stock: System = {
   label: "stock Hocuspocus (ws, in-memory)",
   role: "baseline",
   start: async (options, env = {}) => {
-    const server = await startLineServer("hocuspocus-stock.ts", ...tsNode(file("../baselines/hocuspocus-stock.ts")), { cwd: options.root, env })
+    const server = await startLineServer("hocuspocus-stock.ts", ...tsNode(file("../baselines/hocuspocus-stock.ts")), {
+      cwd: options.root,
+      env
+    })
     const port = Number(/READY port=(\d+)/.exec(server.output())?.[1])
     return { url: `ws://127.0.0.1:${port}/`, token: "bench", pid: server.pid, sample: server.sample, stop: () => server.stop() }
   }
@@ -153,7 +156,9 @@ const startClients = (options: RunOptions, config: CollabClientsConfig, dir: str
       else if (event.event === "result") result = event
       else failure = event.message
     })
-    void child.exited.then((code) => reject(new Error(`collab-clients exited (${code}): ${failure ?? child.output().trim().split("\n").slice(-6).join("\n")}`)))
+    void child.exited.then((code) =>
+      reject(new Error(`collab-clients exited (${code}): ${failure ?? child.output().trim().split("\n").slice(-6).join("\n")}`))
+    )
   })
   return { child, ready, result: () => result, failure: () => failure }
 }
@@ -161,7 +166,11 @@ const startClients = (options: RunOptions, config: CollabClientsConfig, dir: str
 const split = (count: number, parts: number) =>
   Array.from({ length: Math.min(parts, count) }, (_, i) => Math.floor((count * (i + 1)) / parts) - Math.floor((count * i) / parts))
 
-const loadgenUsage = (before: Array<ProcSample | undefined>, after: Array<ProcSample | undefined>, tool: string): ProcessFigures | undefined =>
+const loadgenUsage = (
+  before: Array<ProcSample | undefined>,
+  after: Array<ProcSample | undefined>,
+  tool: string
+): ProcessFigures | undefined =>
   before.reduce<ProcessFigures | undefined>((total, b, i) => {
     const a = after[i]
     if (b === undefined || a === undefined) return total
@@ -210,7 +219,8 @@ const measureFanout = async (running: Running, readers: number, options: RunOpti
   const name = `fanout-${Date.now().toString(36)}-${readers}`
   const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
   const processes = split(readers, CLIENT_PROCESSES).map((count, i) =>
-    startClients(options, { mode: "readers", url: running.url, token: running.token, count, docs: [name] }, dir, i))
+    startClients(options, { mode: "readers", url: running.url, token: running.token, count, docs: [name] }, dir, i)
+  )
   const writer = connect(running.url, running.token, name)
   try {
     await Promise.all([...processes.map((p) => p.ready), writer.synced])
@@ -268,7 +278,9 @@ const measureFanout = async (running: Running, readers: number, options: RunOpti
         ...(loadgen ? { loadgen } : {}),
         ...(busy === undefined ? {} : { machineBusyCores: busy })
       },
-      ...(delivered < expected || dropped > 0 ? { note: `${readers} readers: ${sent} updates written, ${delivered} of ${expected} deliveries seen, ${dropped} sockets dropped` } : {})
+      ...(delivered < expected || dropped > 0
+        ? { note: `${readers} readers: ${sent} updates written, ${delivered} of ${expected} deliveries seen, ${dropped} sockets dropped` }
+        : {})
     }
   } finally {
     writer.socket.terminate()
@@ -320,7 +332,8 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
       },
       dir,
       i
-    ))
+    )
+  )
   try {
     await Promise.all(processes.map((p) => p.ready))
     const before = running.sample()
@@ -365,7 +378,9 @@ export const collabManyDocs: Scenario = {
     // PGlite's WASM heap would dwarf (and blur) the connections' memory: PostgreSQL when reachable.
     const subject = (await postgresReachable()) ? atrium("postgres") : atrium("pglite")
     const notes: Array<string> = []
-    const series = await sweep([stock, subject], options, steps, notes, (running, level) => measureManyDocs(running, Math.max(1, Math.round(level / 2)), options))
+    const series = await sweep([stock, subject], options, steps, notes, (running, level) =>
+      measureManyDocs(running, Math.max(1, Math.round(level / 2)), options)
+    )
     return { groups: [{ name: "two editors per document, an update every 2 s each", unit: "ack", series }], notes }
   }
 }
@@ -436,7 +451,8 @@ export const collabDurable: Scenario = {
   run: async (options, progress) => {
     const systems = [stock, atrium("pglite"), ...((await postgresReachable()) ? [atrium("postgres")] : [])]
     const steps = new Steps(progress, systems.length * options.levels.length, options.warmupSec + options.durationSec + 5)
-    const notes: Array<string> = systems.length === 2 ? [`PostgreSQL unreachable at ${PG_ADMIN_URL.replace(/\/\/[^@/]*@/, "//***@")}: no PostgreSQL series`] : []
+    const notes: Array<string> =
+      systems.length === 2 ? [`PostgreSQL unreachable at ${PG_ADMIN_URL.replace(/\/\/[^@/]*@/, "//***@")}: no PostgreSQL series`] : []
     const series = await sweep(systems, options, steps, notes, (running, level) => measureDurable(running, level, options))
     return { groups: [{ name: "update → acknowledged", unit: "ack", series }], notes }
   }

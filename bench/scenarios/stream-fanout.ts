@@ -25,7 +25,17 @@ import { fileURLToPath } from "node:url"
 import WebSocket from "ws"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
 import { type ClientsConfig, MARKER } from "../load/stream-protocol.ts"
-import { machineBusyCores, readMachine, readProc, spawnChild, startHttpServer, startLineServer, tsNode, usageBetween, type ProcSample } from "../process.ts"
+import {
+  machineBusyCores,
+  readMachine,
+  readProc,
+  spawnChild,
+  startHttpServer,
+  startLineServer,
+  tsNode,
+  usageBetween,
+  type ProcSample
+} from "../process.ts"
 import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
 
@@ -63,7 +73,10 @@ interface Prepared {
 const call = async (url: string, method: string, body?: unknown, token?: string) => {
   const response = await fetch(url, {
     method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   const text = await response.text()
@@ -75,21 +88,33 @@ const call = async (url: string, method: string, body?: unknown, token?: string)
 const pool = async <T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<Array<T>> => {
   const out: Array<T> = new Array(count)
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-    while (next < count) {
-      const i = next++
-      out[i] = await task(i)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const i = next++
+        out[i] = await task(i)
+      }
+    })
+  )
   return out
 }
 
 /** An event shaped and sized like Atrium's `task.updated` frame, for the baselines. */
-const frameLike = (marker: string, n: number, ids: { workspaceId: string; spaceId: string; listId: string; taskId: string; actorId: string }) =>
+const frameLike = (
+  marker: string,
+  n: number,
+  ids: { workspaceId: string; spaceId: string; listId: string; taskId: string; actorId: string }
+) =>
   JSON.stringify({
-    seq: n, type: "task.updated", workspaceId: ids.workspaceId, scope: "task", entityId: ids.taskId,
+    seq: n,
+    type: "task.updated",
+    workspaceId: ids.workspaceId,
+    scope: "task",
+    entityId: ids.taskId,
     path: { spaceId: ids.spaceId, listId: ids.listId, taskId: ids.taskId },
-    data: { description: marker, version: n + 1 }, actorId: ids.actorId, at: new Date().toISOString()
+    data: { description: marker, version: n + 1 },
+    actorId: ids.actorId,
+    at: new Date().toISOString()
   })
 
 const baselineTarget = (label: string, protocol: "uws" | "socketio", baseline: string): Target => ({
@@ -97,7 +122,10 @@ const baselineTarget = (label: string, protocol: "uws" | "socketio", baseline: s
   role: "baseline",
   protocol,
   start: async (options) => {
-    const server = await startLineServer(baseline, ...tsNode(file(`../baselines/${baseline}.ts`)), { cwd: options.root, env: { PORT: "0" } })
+    const server = await startLineServer(baseline, ...tsNode(file(`../baselines/${baseline}.ts`)), {
+      cwd: options.root,
+      env: { PORT: "0" }
+    })
     const port = Number(/port=(\d+)/.exec(server.output())?.[1])
     const http = `http://127.0.0.1:${port}`
     const socketUrl = protocol === "uws" ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`
@@ -109,7 +137,11 @@ const baselineTarget = (label: string, protocol: "uws" | "socketio", baseline: s
         clients: { protocol, url: socketUrl },
         probeUrl: async () => socketUrl,
         write: async (marker, n) => {
-          const response = await fetch(`${http}/publish`, { method: "POST", headers: { "content-type": "application/json" }, body: frameLike(marker, n, ids) })
+          const response = await fetch(`${http}/publish`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: frameLike(marker, n, ids)
+          })
           await response.arrayBuffer()
         }
       })
@@ -143,7 +175,11 @@ const atriumTarget: Target = {
     const workspaceId = (await call(`${url}/pm/v1/workspaces`, "POST", { name: "bench" }, token)).id as string
     const spaceId = (await call(`${url}/pm/v1/workspaces/${workspaceId}/spaces`, "POST", { name: "Streams" }, token)).id as string
     const listId = (await call(`${url}/pm/v1/spaces/${spaceId}/lists`, "POST", { name: "Fan-out" }, token)).id as string
-    const taskIds = await pool(WINDOW, 1, async (i) => (await call(`${url}/pm/v1/lists/${listId}/tasks`, "POST", { name: `task ${i}` }, token)).id as string)
+    const taskIds = await pool(
+      WINDOW,
+      1,
+      async (i) => (await call(`${url}/pm/v1/lists/${listId}/tasks`, "POST", { name: `task ${i}` }, token)).id as string
+    )
     const ticket = async () => (await call(`${url}/pm/v1/ws/ticket`, "POST", { workspaceId }, token)).url as string
     return {
       sample: server.sample,
@@ -197,7 +233,12 @@ const startClients = (options: RunOptions, config: ClientsConfig, dir: string, i
       else if (event.event === "error") failure = event.message
     })
     void child.exited.then((code) =>
-      reject(new Error(`stream-clients exited (${code}) before it was ready: ${failure ?? child.output().trim().split("\n").slice(-8).join("\n")}`)))
+      reject(
+        new Error(
+          `stream-clients exited (${code}) before it was ready: ${failure ?? child.output().trim().split("\n").slice(-8).join("\n")}`
+        )
+      )
+    )
   })
   return { child, ready, result: () => result }
 }
@@ -238,7 +279,12 @@ const openProbe = async (protocol: ClientsConfig["protocol"], url: string, works
   }
 }
 
-const measurePoint = async (target: Target, started: Started, count: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+const measurePoint = async (
+  target: Target,
+  started: Started,
+  count: number,
+  options: RunOptions
+): Promise<{ point: Point; note?: string }> => {
   const prepared = await started.prepare(count)
   const dir = mkdtempSync(join(tmpdir(), "atrium-bench-clients-"))
   const processes = Math.min(CLIENT_PROCESSES, count)
@@ -291,7 +337,9 @@ const measurePoint = async (target: Target, started: Started, count: number, opt
       const a = after.clients[i]
       if (!b || !a) return total
       const u = usageBetween(b, a)
-      return total === undefined ? { ...u, tool: `stream-clients.ts ×${clients.length}` } : { ...total, cpuSec: total.cpuSec + u.cpuSec, cores: total.cores + u.cores }
+      return total === undefined
+        ? { ...u, tool: `stream-clients.ts ×${clients.length}` }
+        : { ...total, cpuSec: total.cpuSec + u.cpuSec, cores: total.cores + u.cores }
     }, undefined)
     const busy = machineBusyCores(before.machine, after.machine)
     const missing = Math.max(0, expected - delivered)
@@ -308,7 +356,9 @@ const measurePoint = async (target: Target, started: Started, count: number, opt
         ...(busy === undefined ? {} : { machineBusyCores: busy })
       },
       ...(missing > 0 || dropped > 0
-        ? { note: `${count} subscribers: ${sent} events written, ${delivered} of ${expected} deliveries seen; ${dropped} sockets dropped (cut off as slow, or closed)` }
+        ? {
+            note: `${count} subscribers: ${sent} events written, ${delivered} of ${expected} deliveries seen; ${dropped} sockets dropped (cut off as slow, or closed)`
+          }
         : {})
     }
   } finally {

@@ -62,7 +62,9 @@ export const actorSystemLayer = async (transport: ActorTransport, options: Wirin
 
   const make = transportModule[transport === "in-process" ? "layerInProcess" : "layerNats"]
   if (typeof make !== "function") {
-    throw new Error(`runtime/${TRANSPORT_MODULE[transport]} has no ${transport === "in-process" ? "layerInProcess" : "layerNats"}(): adjust bench/subjects/actor-wiring.ts`)
+    throw new Error(
+      `runtime/${TRANSPORT_MODULE[transport]} has no ${transport === "in-process" ? "layerInProcess" : "layerNats"}(): adjust bench/subjects/actor-wiring.ts`
+    )
   }
   const transportLayer: unknown =
     transport === "in-process"

@@ -33,4 +33,6 @@ const program = Effect.gen(function* () {
 })
 
 process.on("SIGTERM", () => process.exit(0))
-Effect.runFork(program.pipe(Effect.provide(Layer.merge(services(config), everyoneEdits) as Layer.Layer<any>), Effect.scoped) as Effect.Effect<never>)
+Effect.runFork(
+  program.pipe(Effect.provide(Layer.merge(services(config), everyoneEdits) as Layer.Layer<any>), Effect.scoped) as Effect.Effect<never>
+)

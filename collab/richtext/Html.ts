@@ -167,28 +167,102 @@ type HtmlChild = HtmlElement | HtmlText
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param"])
 const RAW_SKIPPED = new Set(["script", "style", "template", "noscript", "iframe", "object", "svg", "math", "head", "title"])
 const BLOCKS = new Set([
-  "address", "article", "aside", "blockquote", "body", "center", "details", "dd", "div", "dl", "dt", "fieldset", "figcaption",
-  "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "html", "li", "main", "nav", "ol", "p", "pre",
-  "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "center",
+  "details",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "html",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul"
 ])
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "©", reg: "®", trade: "™", hellip: "…", mdash: "—",
-  ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", bull: "•", middot: "·", times: "×", divide: "÷", euro: "€",
-  pound: "£", yen: "¥", cent: "¢", sect: "§", para: "¶", deg: "°", plusmn: "±", laquo: "«", raquo: "»", larr: "←", rarr: "→",
-  uarr: "↑", darr: "↓", shy: "\u00ad", zwj: "\u200d", zwnj: "\u200c", ensp: "\u2002", emsp: "\u2003", thinsp: "\u2009"
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  bull: "•",
+  middot: "·",
+  times: "×",
+  divide: "÷",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  sect: "§",
+  para: "¶",
+  deg: "°",
+  plusmn: "±",
+  laquo: "«",
+  raquo: "»",
+  larr: "←",
+  rarr: "→",
+  uarr: "↑",
+  darr: "↓",
+  shy: "\u00ad",
+  zwj: "\u200d",
+  zwnj: "\u200c",
+  ensp: "\u2002",
+  emsp: "\u2003",
+  thinsp: "\u2009"
 }
 
 export const decodeEntities = (text: string): string =>
   text.indexOf("&") === -1
     ? text
     : text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z][a-z0-9]{1,31});?/gi, (whole, body: string) => {
-      if (body[0] === "#") {
-        const code = body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10)
-        return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "\ufffd"
-      }
-      return NAMED_ENTITIES[body.toLowerCase()] ?? whole
-    })
+        if (body[0] === "#") {
+          const code = body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10)
+          return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "\ufffd"
+        }
+        return NAMED_ENTITIES[body.toLowerCase()] ?? whole
+      })
 
 const readAttributes = (source: string): Record<string, string> => {
   const attrs: Record<string, string> = {}
@@ -394,7 +468,10 @@ const listItemContent = (blocks: Array<ProseMirrorNode>): Array<ProseMirrorNode>
  * Block context: inline content accumulates into a `wrap` node (a paragraph,
  * or the heading being read); a block child ends it.
  */
-const blocksOf = (children: ReadonlyArray<HtmlChild>, wrap: (inline: Array<ProseMirrorNode>) => ProseMirrorNode = paragraph): Array<ProseMirrorNode> => {
+const blocksOf = (
+  children: ReadonlyArray<HtmlChild>,
+  wrap: (inline: Array<ProseMirrorNode>) => ProseMirrorNode = paragraph
+): Array<ProseMirrorNode> => {
   const blocks: Array<ProseMirrorNode> = []
   let pending: Array<ProseMirrorNode> = []
   const flush = () => {
@@ -414,7 +491,8 @@ const blocksOf = (children: ReadonlyArray<HtmlChild>, wrap: (inline: Array<Prose
   return blocks
 }
 
-const paragraph = (inline: Array<ProseMirrorNode>): ProseMirrorNode => (inline.length > 0 ? { type: "paragraph", content: inline } : { type: "paragraph" })
+const paragraph = (inline: Array<ProseMirrorNode>): ProseMirrorNode =>
+  inline.length > 0 ? { type: "paragraph", content: inline } : { type: "paragraph" }
 
 const listItems = (list: HtmlElement, task: boolean): Array<ProseMirrorNode> => {
   const items: Array<ProseMirrorNode> = []
@@ -422,12 +500,19 @@ const listItems = (list: HtmlElement, task: boolean): Array<ProseMirrorNode> => 
   const flushStray = () => {
     const blocks = blocksOf(stray)
     stray = []
-    if (blocks.length > 0) items.push(task ? { type: "taskItem", attrs: { checked: false }, content: listItemContent(blocks) } : { type: "listItem", content: listItemContent(blocks) })
+    if (blocks.length > 0)
+      items.push(
+        task
+          ? { type: "taskItem", attrs: { checked: false }, content: listItemContent(blocks) }
+          : { type: "listItem", content: listItemContent(blocks) }
+      )
   }
   for (const child of list.children) {
     if (child.kind === "element" && child.tag === "li") {
       flushStray()
-      const content = listItemContent(blocksOf(child.children.filter((c) => !(c.kind === "element" && (c.tag === "label" || c.tag === "input")))))
+      const content = listItemContent(
+        blocksOf(child.children.filter((c) => !(c.kind === "element" && (c.tag === "label" || c.tag === "input"))))
+      )
       items.push(task ? { type: "taskItem", attrs: { checked: isChecked(child) }, content } : { type: "listItem", content })
     } else if (child.kind === "text" && child.text.trim() === "") continue
     else stray.push(child)
@@ -457,7 +542,9 @@ const isChecked = (li: HtmlElement): boolean => {
 const isTaskList = (list: HtmlElement) =>
   list.attrs["data-type"] === "taskList" ||
   (list.children.some((c) => c.kind === "element" && c.tag === "li") &&
-    list.children.every((c) => c.kind !== "element" || c.tag !== "li" || c.attrs["data-type"] === "taskItem" || findCheckbox(c) !== undefined))
+    list.children.every(
+      (c) => c.kind !== "element" || c.tag !== "li" || c.attrs["data-type"] === "taskItem" || findCheckbox(c) !== undefined
+    ))
 
 const tableRows = (table: HtmlElement): Array<ProseMirrorNode> => {
   const rows: Array<ProseMirrorNode> = []
@@ -468,10 +555,15 @@ const tableRows = (table: HtmlElement): Array<ProseMirrorNode> => {
         const cells = child.children.flatMap((cell): Array<ProseMirrorNode> => {
           if (cell.kind !== "element" || (cell.tag !== "td" && cell.tag !== "th")) return []
           const blocks = blocksOf(cell.children)
-          const attrs: Record<string, unknown> = { colspan: Math.max(1, intAttr(cell.attrs.colspan, 1)), rowspan: Math.max(1, intAttr(cell.attrs.rowspan, 1)) }
+          const attrs: Record<string, unknown> = {
+            colspan: Math.max(1, intAttr(cell.attrs.colspan, 1)),
+            rowspan: Math.max(1, intAttr(cell.attrs.rowspan, 1))
+          }
           const widths = cell.attrs["data-colwidth"]?.split(",").map((w) => Number.parseInt(w, 10))
           if (widths?.every((w) => Number.isInteger(w) && w >= 0)) attrs.colwidth = widths
-          return [{ type: cell.tag === "th" ? "tableHeader" : "tableCell", attrs, content: blocks.length > 0 ? blocks : [{ type: "paragraph" }] }]
+          return [
+            { type: cell.tag === "th" ? "tableHeader" : "tableCell", attrs, content: blocks.length > 0 ? blocks : [{ type: "paragraph" }] }
+          ]
         })
         if (cells.length > 0) rows.push({ type: "tableRow", content: cells })
       } else if (child.tag === "thead" || child.tag === "tbody" || child.tag === "tfoot") visit(child)
@@ -489,7 +581,8 @@ const codeLanguage = (pre: HtmlElement): string | null => {
 
 const walk = (node: HtmlChild, marks: ReadonlyArray<ProseMirrorMark>, sink: Sink): void => {
   if (node.kind === "text") {
-    if (node.text !== "") sink.inline(marks.length > 0 ? { type: "text", text: node.text, marks: [...marks] } : { type: "text", text: node.text })
+    if (node.text !== "")
+      sink.inline(marks.length > 0 ? { type: "text", text: node.text, marks: [...marks] } : { type: "text", text: node.text })
     return
   }
   const children = node.children
@@ -524,7 +617,11 @@ const walk = (node: HtmlChild, marks: ReadonlyArray<ProseMirrorMark>, sink: Sink
       let text = textContent(node)
       if (text.startsWith("\n")) text = text.slice(1)
       if (text.endsWith("\n")) text = text.slice(0, -1)
-      sink.block({ type: "codeBlock", attrs: { language: codeLanguage(node) }, ...(text !== "" ? { content: [{ type: "text", text }] } : {}) })
+      sink.block({
+        type: "codeBlock",
+        attrs: { language: codeLanguage(node) },
+        ...(text !== "" ? { content: [{ type: "text", text }] } : {})
+      })
       return
     }
     case "blockquote": {
@@ -553,7 +650,10 @@ const walk = (node: HtmlChild, marks: ReadonlyArray<ProseMirrorMark>, sink: Sink
       return
     case "span":
       if (node.attrs["data-type"] === "mention" && node.attrs["data-id"]) {
-        sink.inline({ type: "mention", attrs: { id: node.attrs["data-id"], label: node.attrs["data-label"] ?? (textContent(node).replace(/^@/, "") || null) } })
+        sink.inline({
+          type: "mention",
+          attrs: { id: node.attrs["data-id"], label: node.attrs["data-label"] ?? (textContent(node).replace(/^@/, "") || null) }
+        })
         return
       }
       break

@@ -45,7 +45,8 @@ const QUOTE = /^ {0,3}> ?/
 const BULLET = /^( {0,3})([-+*])(?:( {1,4})(?=\S)|( *)$)/
 const ORDERED = /^( {0,3})(\d{1,9})([.)])(?:( {1,4})(?=\S)|( *)$)/
 const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/
-const REF_DEFINITION = /^ {0,3}\[((?:[^\]\\]|\\.){1,999})\]:\s*(?:<([^<>\n]*)>|(\S+))(?:\s+(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|\(((?:[^()\\]|\\.)*)\)))?\s*$/
+const REF_DEFINITION =
+  /^ {0,3}\[((?:[^\]\\]|\\.){1,999})\]:\s*(?:<([^<>\n]*)>|(\S+))(?:\s+(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|\(((?:[^()\\]|\\.)*)\)))?\s*$/
 
 interface ListMarker {
   readonly ordered: boolean
@@ -104,8 +105,12 @@ const splitRow = (line: string): Array<string> => {
 }
 
 const startsTable = (lines: ReadonlyArray<string>, i: number): boolean =>
-  i + 1 < lines.length && lines[i]!.includes("|") && TABLE_DELIMITER.test(lines[i + 1]!) && lines[i + 1]!.includes("-") &&
-  (lines[i + 1]!.includes("|") || splitRow(lines[i]!).length === 1) && splitRow(lines[i]!).length === splitRow(lines[i + 1]!).length
+  i + 1 < lines.length &&
+  lines[i]!.includes("|") &&
+  TABLE_DELIMITER.test(lines[i + 1]!) &&
+  lines[i + 1]!.includes("-") &&
+  (lines[i + 1]!.includes("|") || splitRow(lines[i]!).length === 1) &&
+  splitRow(lines[i]!).length === splitRow(lines[i + 1]!).length
 
 /** Whether `line` starts a block that interrupts a paragraph. */
 const interruptsParagraph = (line: string): boolean => {
@@ -230,7 +235,11 @@ class BlockReader {
   }
 
   private list(lines: ReadonlyArray<string>, start: number, first: ListMarker, blocks: Array<ProseMirrorNode>): number {
-    interface Item { readonly task: boolean; readonly checked: boolean; readonly content: Array<ProseMirrorNode> }
+    interface Item {
+      readonly task: boolean
+      readonly checked: boolean
+      readonly content: Array<ProseMirrorNode>
+    }
     const items: Array<Item> = []
     let i = start
     let marker: ListMarker | undefined = first
@@ -248,7 +257,7 @@ class BlockReader {
       itemLines.push(firstLine)
       let contentIndent = marker.contentIndent
       // An item that starts with a blank line takes its indentation from the marker alone.
-      if (isBlank(marker.rest)) contentIndent = Math.min(contentIndent, indentOf(lines[i]!) + (lines[i]!.trim().length) + 1)
+      if (isBlank(marker.rest)) contentIndent = Math.min(contentIndent, indentOf(lines[i]!) + lines[i]!.trim().length + 1)
       i++
       let previousBlank = isBlank(firstLine)
       let lazyAllowed = !isBlank(firstLine) && !FENCE.test(firstLine)
@@ -283,9 +292,16 @@ class BlockReader {
     const flush = () => {
       if (run.length === 0) return
       if (run[0]!.task) {
-        blocks.push({ type: "taskList", content: run.map((item) => ({ type: "taskItem", attrs: { checked: item.checked }, content: item.content })) })
+        blocks.push({
+          type: "taskList",
+          content: run.map((item) => ({ type: "taskItem", attrs: { checked: item.checked }, content: item.content }))
+        })
       } else if (first.ordered) {
-        blocks.push({ type: "orderedList", attrs: { start: first.start }, content: run.map((item) => ({ type: "listItem", content: item.content })) })
+        blocks.push({
+          type: "orderedList",
+          attrs: { start: first.start },
+          content: run.map((item) => ({ type: "listItem", content: item.content }))
+        })
       } else {
         blocks.push({ type: "bulletList", content: run.map((item) => ({ type: "listItem", content: item.content })) })
       }
@@ -304,7 +320,11 @@ class BlockReader {
     const width = header.length
     const cell = (type: string, source: string): ProseMirrorNode => {
       const inline = parseInline(source, this.refs).filter((node) => node.type !== "image")
-      return { type, attrs: { colspan: 1, rowspan: 1 }, content: [inline.length > 0 ? { type: "paragraph", content: inline } : { type: "paragraph" }] }
+      return {
+        type,
+        attrs: { colspan: 1, rowspan: 1 },
+        content: [inline.length > 0 ? { type: "paragraph", content: inline } : { type: "paragraph" }]
+      }
     }
     const rows: Array<ProseMirrorNode> = [{ type: "tableRow", content: header.map((source) => cell("tableHeader", source)) }]
     let i = start + 2
@@ -407,7 +427,11 @@ const unescapeMarkdown = (text: string) => decodeEntities(text.replace(/\\([!-/:
 
 /** Reads Markdown as a valid document of the schema. */
 export const markdownToDoc = (markdown: string): ProseMirrorNode => {
-  const lines = markdown.replace(/\r\n?/g, "\n").replace(/\u0000/g, "\ufffd").split("\n").map(expandTabs)
+  const lines = markdown
+    .replace(/\r\n?/g, "\n")
+    .replace(/\u0000/g, "\ufffd")
+    .split("\n")
+    .map(expandTabs)
   const reader = new BlockReader(collectRefs(lines))
   return validateDoc({ type: "doc", content: reader.read(lines) })
 }
@@ -462,7 +486,10 @@ class InlineParser {
   private buffer = ""
   private pos = 0
 
-  constructor(private readonly source: string, private readonly refs: Refs) {}
+  constructor(
+    private readonly source: string,
+    private readonly refs: Refs
+  ) {}
 
   private append(item: Item) {
     item.prev = this.tail
@@ -621,7 +648,13 @@ class InlineParser {
       return
     }
     this.flushText()
-    const item: Item = { kind: "delim", text: ch.repeat(count), delim: { char: ch, count, original: count, canOpen, canClose }, prev: null, next: null }
+    const item: Item = {
+      kind: "delim",
+      text: ch.repeat(count),
+      delim: { char: ch, count, original: count, canOpen, canClose },
+      prev: null,
+      next: null
+    }
     this.append(item)
     item.dPrev = this.lastDelimiter
     if (this.lastDelimiter !== null) this.lastDelimiter.dNext = item
@@ -671,7 +704,13 @@ class InlineParser {
     const mention = /^mention:(.+)$/.exec(target.href)
     const label = plainText(children)
     if (mention !== null && label.startsWith("@")) {
-      this.append({ kind: "node", text: "", node: { type: "mention", attrs: { id: decodeURIComponentSafe(mention[1]!), label: label.slice(1) } }, prev: null, next: null })
+      this.append({
+        kind: "node",
+        text: "",
+        node: { type: "mention", attrs: { id: decodeURIComponentSafe(mention[1]!), label: label.slice(1) } },
+        prev: null,
+        next: null
+      })
       return
     }
     const attrs: Record<string, unknown> = { href: target.href }
@@ -756,12 +795,24 @@ class InlineParser {
   private autolink(): boolean {
     const s = this.source.slice(this.pos, this.pos + 2048)
     const uri = /^<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^<>\s]*)>/.exec(s)
-    const email = uri === null ? /^<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/.exec(s) : null
+    const email =
+      uri === null
+        ? /^<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/.exec(
+            s
+          )
+        : null
     const match = uri ?? email
     if (match === null) return false
     const href = uri !== null ? match[1]! : `mailto:${match[1]!}`
     this.flushText()
-    this.append({ kind: "group", text: "", mark: { type: "link", attrs: { href } }, children: [{ kind: "text", text: match[1]!, prev: null, next: null }], prev: null, next: null })
+    this.append({
+      kind: "group",
+      text: "",
+      mark: { type: "link", attrs: { href } },
+      children: [{ kind: "text", text: match[1]!, prev: null, next: null }],
+      prev: null,
+      next: null
+    })
     this.pos += match[0].length
     return true
   }
@@ -788,7 +839,14 @@ class InlineParser {
     while (url.endsWith(")") && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) url = url.slice(0, -1)
     if (/^https?:\/\/$/.test(url)) return false
     this.flushText()
-    this.append({ kind: "group", text: "", mark: { type: "link", attrs: { href: url } }, children: [{ kind: "text", text: url, prev: null, next: null }], prev: null, next: null })
+    this.append({
+      kind: "group",
+      text: "",
+      mark: { type: "link", attrs: { href: url } },
+      children: [{ kind: "text", text: url, prev: null, next: null }],
+      prev: null,
+      next: null
+    })
     this.pos += url.length
     return true
   }
@@ -842,9 +900,14 @@ class InlineParser {
       while (opener !== null && opener !== bottom && opener !== floor) {
         const od = opener.delim!
         const fits =
-          od.char === cd.char && od.canOpen &&
-          !((cd.char === "*" || cd.char === "_") && (od.canClose || cd.canOpen) && (od.original + cd.original) % 3 === 0 &&
-            !(od.original % 3 === 0 && cd.original % 3 === 0)) &&
+          od.char === cd.char &&
+          od.canOpen &&
+          !(
+            (cd.char === "*" || cd.char === "_") &&
+            (od.canClose || cd.canOpen) &&
+            (od.original + cd.original) % 3 === 0 &&
+            !(od.original % 3 === 0 && cd.original % 3 === 0)
+          ) &&
           !(cd.char === "~" && od.count !== cd.count) &&
           !(cd.char === "=" && (od.count < 2 || cd.count < 2))
         if (fits) {
@@ -921,9 +984,11 @@ const decodeURIComponentSafe = (value: string) => {
 const plainText = (items: ReadonlyArray<Item>): string =>
   items
     .map((item) =>
-      item.kind === "group" ? plainText(item.children ?? []) :
-      item.kind === "node" ? item.node?.text ?? (item.node?.type === "mention" ? `@${String(item.node.attrs?.label ?? "")}` : "") :
-      item.text
+      item.kind === "group"
+        ? plainText(item.children ?? [])
+        : item.kind === "node"
+          ? (item.node?.text ?? (item.node?.type === "mention" ? `@${String(item.node.attrs?.label ?? "")}` : ""))
+          : item.text
     )
     .join("")
 
@@ -965,7 +1030,8 @@ const escapeText = (text: string, inTable: boolean): string =>
   text
     .replace(/[\\`*_[\]<~|]/g, (c) => (c === "|" && !inTable ? c : `\\${c}`))
     .replace(/=/g, (c, offset: number, whole: string) =>
-      offset === 0 || offset === whole.length - 1 || whole[offset - 1] === "=" || whole[offset + 1] === "=" ? "\\=" : c)
+      offset === 0 || offset === whole.length - 1 || whole[offset - 1] === "=" || whole[offset + 1] === "=" ? "\\=" : c
+    )
     .replace(/&(?=#?[a-z0-9]+;)/gi, "\\&")
     .replace(/\b(https?):\/\//g, "$1:\\/\\/")
 
@@ -998,9 +1064,9 @@ const dropMarksOnBlanks = (nodes: ReadonlyArray<ProseMirrorNode>): Array<ProseMi
     nodes.map((node) =>
       node.type === "text" && node.marks !== undefined && /^\s+$/.test(node.text ?? "")
         ? (() => {
-          const marks = node.marks!.filter((mark) => !(mark.type in EMPHASIS))
-          return marks.length > 0 ? { ...node, marks } : { type: "text", text: node.text! }
-        })()
+            const marks = node.marks!.filter((mark) => !(mark.type in EMPHASIS))
+            return marks.length > 0 ? { ...node, marks } : { type: "text", text: node.text! }
+          })()
         : node
     )
   )
@@ -1027,8 +1093,13 @@ const writeInline = (nodes: ReadonlyArray<ProseMirrorNode>, breakStyle: "newline
       const next = events[index + 1]
       const after = events[index + 2]
       if (
-        mark.type === "link" && next?.kind === "node" && next.node.type === "text" && next.node.text === href &&
-        (next.node.marks ?? []).length === 1 && after?.kind === "close" && /^[a-z][a-z0-9+.-]{1,31}:[^\s<>\\]*$/i.test(href) &&
+        mark.type === "link" &&
+        next?.kind === "node" &&
+        next.node.type === "text" &&
+        next.node.text === href &&
+        (next.node.marks ?? []).length === 1 &&
+        after?.kind === "close" &&
+        /^[a-z][a-z0-9+.-]{1,31}:[^\s<>\\]*$/i.test(href) &&
         !href.startsWith("mention:")
       ) {
         // a link whose text is its URL: an autolink
@@ -1050,7 +1121,7 @@ const writeInline = (nodes: ReadonlyArray<ProseMirrorNode>, breakStyle: "newline
       } else if (mark.type in EMPHASIS) {
         // move trailing whitespace out of the emphasis
         const last = parts.length - 1
-        const trailing = last >= 0 ? /\s+$/.exec(parts[last]!)?.[0] ?? "" : ""
+        const trailing = last >= 0 ? (/\s+$/.exec(parts[last]!)?.[0] ?? "") : ""
         if (trailing !== "") parts[last] = parts[last]!.slice(0, -trailing.length)
         parts.push(EMPHASIS[mark.type]!, trailing)
       }
@@ -1061,7 +1132,7 @@ const writeInline = (nodes: ReadonlyArray<ProseMirrorNode>, breakStyle: "newline
       const text = node.text ?? ""
       const isCode = node.marks?.some((mark) => mark.type === "code") === true
       // move leading whitespace before the delimiters just opened
-      const leading = !isCode && pendingOpens.some((open) => open !== "" && open !== "[") ? /^\s+/.exec(text)?.[0] ?? "" : ""
+      const leading = !isCode && pendingOpens.some((open) => open !== "" && open !== "[") ? (/^\s+/.exec(text)?.[0] ?? "") : ""
       if (leading !== "") parts.push(leading)
       flushOpens()
       const body = text.slice(leading.length)
@@ -1113,7 +1184,10 @@ const isTight = (list: ProseMirrorNode) =>
  * ("-"/"*", "."/")") so they stay separate lists; `separator` says what goes
  * between two blocks.
  */
-const writeSequence = (blocks: ReadonlyArray<ProseMirrorNode>, separator: (previous: ProseMirrorNode, next: ProseMirrorNode) => string): string => {
+const writeSequence = (
+  blocks: ReadonlyArray<ProseMirrorNode>,
+  separator: (previous: ProseMirrorNode, next: ProseMirrorNode) => string
+): string => {
   let out = ""
   let previous: ProseMirrorNode | undefined
   let alternated = false
@@ -1137,7 +1211,9 @@ const writeList = (list: ProseMirrorNode, alternate: boolean): string => {
     .map((item, index) => {
       let marker = list.type === "orderedList" ? `${start + index}${alternate ? ")" : "."} ` : `${alternate ? "*" : "-"} `
       if (list.type === "taskList") marker += attrOf(item, "checked") === true ? "[x] " : "[ ] "
-      const body = writeSequence(item.content ?? [], (previous, next) => (isList(next.type) && previous.type === "paragraph" ? "\n" : "\n\n"))
+      const body = writeSequence(item.content ?? [], (previous, next) =>
+        isList(next.type) && previous.type === "paragraph" ? "\n" : "\n\n"
+      )
       const pad = " ".repeat(list.type === "taskList" ? 2 : marker.length)
       return indent(body, pad, marker).replace(/ +$/, "")
     })
@@ -1148,7 +1224,9 @@ const writeTable = (table: ProseMirrorNode): string => {
   const rows = (table.content ?? []).map((row) =>
     (row.content ?? []).map((cell) =>
       (cell.content ?? [])
-        .map((block) => (block.type === "paragraph" || block.type === "heading" ? writeInline(block.content ?? [], "html", true) : writePlainBlock(block)))
+        .map((block) =>
+          block.type === "paragraph" || block.type === "heading" ? writeInline(block.content ?? [], "html", true) : writePlainBlock(block)
+        )
         .filter((text) => text !== "")
         .join("<br>")
     )
@@ -1164,7 +1242,7 @@ const writeTable = (table: ProseMirrorNode): string => {
 const writePlainBlock = (block: ProseMirrorNode): string => escapeText(blockText(block), true)
 
 const blockText = (node: ProseMirrorNode): string =>
-  node.type === "text" ? node.text ?? "" : (node.content ?? []).map(blockText).join(" ")
+  node.type === "text" ? (node.text ?? "") : (node.content ?? []).map(blockText).join(" ")
 
 const writeCode = (node: ProseMirrorNode): string => {
   const text = (node.content ?? []).map((child) => child.text ?? "").join("")
@@ -1181,7 +1259,9 @@ const writeBlock = (node: ProseMirrorNode): string => {
     case "heading": {
       const level = Math.min(6, Math.max(1, Number(attrOf(node, "level")) || 1))
       // a closing "#" sequence would be dropped by the reader
-      const text = writeInline(node.content ?? [], "html").replace(/\n/g, " ").replace(/(\s)(#+)\s*$/, "$1\\$2")
+      const text = writeInline(node.content ?? [], "html")
+        .replace(/\n/g, " ")
+        .replace(/(\s)(#+)\s*$/, "$1\\$2")
       return `${"#".repeat(level)}${text === "" ? "" : ` ${text}`}`
     }
     case "bulletList":
@@ -1191,7 +1271,10 @@ const writeBlock = (node: ProseMirrorNode): string => {
     case "codeBlock":
       return writeCode(node)
     case "blockquote":
-      return indent(writeBlocks(node.content ?? []), "> ", "> ").split("\n").map((line) => (line === "" ? ">" : line)).join("\n")
+      return indent(writeBlocks(node.content ?? []), "> ", "> ")
+        .split("\n")
+        .map((line) => (line === "" ? ">" : line))
+        .join("\n")
     case "horizontalRule":
       return "---"
     case "image":

@@ -14,7 +14,10 @@ export type ProseMirrorMark = NonNullable<ProseMirrorNode["marks"]>[number]
 /** Why a document was refused: `path` points at the offending value (e.g. `content[2].attrs.level`). */
 export class InvalidRichText extends Error {
   readonly _tag = "InvalidRichText"
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string
+  ) {
     super(`${path === "" ? "document" : path}: ${reason}`)
     this.name = "InvalidRichText"
   }
@@ -112,11 +115,9 @@ export const isKnownMark = (type: string): boolean => Object.hasOwn(markSpecs, t
 const MAX_DEPTH = 64
 const MAX_STRING = 16 * 1024 * 1024
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
-const at = (path: string, key: string | number) =>
-  typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`
+const at = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`)
 
 const checkAttr = (path: string, spec: AttrSpec, value: unknown): unknown => {
   if (value === undefined || (value === null && spec.type !== "nullableString" && spec.type !== "nullableIntegerArray")) {
@@ -247,13 +248,21 @@ const checkNode = (value: unknown, path: string, place: Place, depth: number): P
   if (typeof type !== "string") throw new InvalidRichText(at(path, "type"), "must be a string")
   const spec = nodeSpecs[type]
   if (spec === undefined || type === "doc") {
-    throw new InvalidRichText(at(path, "type"), `unknown node type "${type}" (known: ${Object.keys(nodeSpecs).filter((t) => t !== "doc").join(", ")})`)
+    throw new InvalidRichText(
+      at(path, "type"),
+      `unknown node type "${type}" (known: ${Object.keys(nodeSpecs)
+        .filter((t) => t !== "doc")
+        .join(", ")})`
+    )
   }
   const fits =
-    place === "block" ? spec.group === "block" :
-    place === "inline" ? spec.group === "inline" :
-    place === "text" ? type === "text" :
-    place.only.includes(type)
+    place === "block"
+      ? spec.group === "block"
+      : place === "inline"
+        ? spec.group === "inline"
+        : place === "text"
+          ? type === "text"
+          : place.only.includes(type)
   if (!fits) throw new InvalidRichText(at(path, "type"), `"${type}" is not allowed here (expected ${describePlace(place)})`)
 
   if (type === "text") {

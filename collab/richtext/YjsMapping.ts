@@ -124,14 +124,16 @@ export const docToYFragment = (doc: ProseMirrorNode, fragment: Y.XmlFragment): v
   const existing = fragment.toArray()
   const current = existing.map((child) => (child instanceof Y.XmlElement ? yToNode(child) : undefined))
   let prefix = 0
-  while (prefix < wanted.length && prefix < current.length && current[prefix] !== undefined && sameJson(current[prefix], wanted[prefix])) prefix++
+  while (prefix < wanted.length && prefix < current.length && current[prefix] !== undefined && sameJson(current[prefix], wanted[prefix]))
+    prefix++
   let suffix = 0
   while (
     suffix < wanted.length - prefix &&
     suffix < current.length - prefix &&
     current[current.length - 1 - suffix] !== undefined &&
     sameJson(current[current.length - 1 - suffix], wanted[wanted.length - 1 - suffix])
-  ) suffix++
+  )
+    suffix++
   const removeCount = current.length - prefix - suffix
   const insert = wanted.slice(prefix, wanted.length - suffix)
   const apply = () => {

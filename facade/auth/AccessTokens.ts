@@ -45,8 +45,7 @@ export const make = (secret: Uint8Array): AccessTokensShape => {
   const verifySigned = (token: string): Effect.Effect<AccessClaims, Rejection> =>
     Effect.tryPromise({
       try: () => jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] }),
-      catch: (error) =>
-        reject("unauthorized", error instanceof errors.JWTExpired ? "Access token expired" : "Invalid access token")
+      catch: (error) => reject("unauthorized", error instanceof errors.JWTExpired ? "Access token expired" : "Invalid access token")
     }).pipe(
       Effect.flatMap(({ payload }) => {
         if (typeof payload.sub !== "string" || typeof payload.email !== "string" || typeof payload.sid !== "string") {

@@ -34,9 +34,9 @@ const resolveApiKey = (key: string) =>
       keyIds.set(hash, keyId)
     }
     const actors = yield* ActorSystem
-    const view = yield* actors.ask(ApiKey, keyId, "resolve", { hash }).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(reject("unauthorized", "Invalid or revoked API key")))
-    )
+    const view = yield* actors
+      .ask(ApiKey, keyId, "resolve", { hash })
+      .pipe(Effect.catchTag("Rejection", () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
     return {
       kind: "apiKey",
       keyId: view.id,

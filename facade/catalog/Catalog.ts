@@ -70,13 +70,15 @@ export const makeCatalog = (registry: () => Registry) => {
     services: scopeServices[scope].map((service) => ({
       name: services[service].name,
       baseUrl: `${origin}${services[service].basePath}`,
-      endpoints: registry().ofService(service).map((op) => ({
-        method: op.method,
-        path: fullPath(op),
-        summary: op.summary,
-        operationId: op.operationId,
-        tag: op.tag
-      }))
+      endpoints: registry()
+        .ofService(service)
+        .map((op) => ({
+          method: op.method,
+          path: fullPath(op),
+          summary: op.summary,
+          operationId: op.operationId,
+          tag: op.tag
+        }))
     }))
   })
 
@@ -91,8 +93,9 @@ export const makeCatalog = (registry: () => Registry) => {
   const tagDetail = (scope: CatalogScope, tag: string) => {
     const schemas: Record<string, unknown> = { ErrorEnvelope: errorEnvelopeSchema }
     const tagOps = ops(scope).filter((op) => op.tag === tag)
-    const descriptions = scopeServices[scope]
-      .flatMap((service) => services[service].tags.filter((t) => t.tag === tag).map((t) => ({ service, description: t.description })))
+    const descriptions = scopeServices[scope].flatMap((service) =>
+      services[service].tags.filter((t) => t.tag === tag).map((t) => ({ service, description: t.description }))
+    )
     return {
       tag,
       services: descriptions,
@@ -164,7 +167,10 @@ export const makeCatalog = (registry: () => Registry) => {
       operationId: ids[0],
       method: "GET",
       path: "/v1/api-catalog",
-      summary: scope === "hub" ? "List the hub's tags with operation counts" : "List the tags of project management, wiki and feedback board, grouped by service",
+      summary:
+        scope === "hub"
+          ? "List the hub's tags with operation counts"
+          : "List the tags of project management, wiki and feedback board, grouped by service",
       auth: "public",
       scopes: [],
       responses: { 200: { description: "Tag list", schema: CatalogTagList } },
@@ -182,7 +188,8 @@ export const makeCatalog = (registry: () => Registry) => {
       scopes: [],
       responses: { 200: { description: "All endpoints", schema: CatalogEndpoints } },
       examples: [{ name: "detailed", response: { status: 200 } }],
-      handler: (_request, context) => Effect.sync(() => cached(`${scope}|detailed|${context.origin}`, () => detailed(scope, context.origin)))
+      handler: (_request, context) =>
+        Effect.sync(() => cached(`${scope}|detailed|${context.origin}`, () => detailed(scope, context.origin)))
     }),
     operation({
       service,
@@ -196,7 +203,8 @@ export const makeCatalog = (registry: () => Registry) => {
       params: TagParams,
       responses: ok("Tag detail", CatalogTagDetail),
       examples: [{ name: "tag-detail", request: { params: { tag: "Workspaces" } }, response: { status: 200 } }],
-      handler: ({ params }) => Effect.map(findTag(scope, params.tag), (found) => cached(`${scope}|tag|${found}`, () => tagDetail(scope, found)))
+      handler: ({ params }) =>
+        Effect.map(findTag(scope, params.tag), (found) => cached(`${scope}|tag|${found}`, () => tagDetail(scope, found)))
     }),
     operation({
       service,
@@ -212,7 +220,11 @@ export const makeCatalog = (registry: () => Registry) => {
       responses: ok("Examples", CatalogExamples),
       examples: [
         { name: "examples-of-tag", request: { params: { tag: "Workspaces" } }, response: { status: 200 } },
-        { name: "one-example", request: { params: { tag: "Workspace Settings" }, query: { operationId: "getWorkspaceSettings" } }, response: { status: 200 } }
+        {
+          name: "one-example",
+          request: { params: { tag: "Workspace Settings" }, query: { operationId: "getWorkspaceSettings" } },
+          response: { status: 200 }
+        }
       ],
       handler: ({ params, query }) =>
         Effect.gen(function* () {
@@ -230,8 +242,18 @@ export const makeCatalog = (registry: () => Registry) => {
 
   return {
     /** The hub's "Reference Data" tag: its four catalog endpoints. */
-    hubOperations: tiers("hub", "hub", "Reference Data", ["getApiCatalog", "getApiCatalogDetailed", "getApiCatalogTag", "getApiCatalogTagExamples"]),
+    hubOperations: tiers("hub", "hub", "Reference Data", [
+      "getApiCatalog",
+      "getApiCatalogDetailed",
+      "getApiCatalogTag",
+      "getApiCatalogTagExamples"
+    ]),
     /** The pm catalog: served, but not an operation of any pm tag. */
-    pmRoutes: tiers("pm", "pm", "Reference Data", ["getPmApiCatalog", "getPmApiCatalogDetailed", "getPmApiCatalogTag", "getPmApiCatalogTagExamples"])
+    pmRoutes: tiers("pm", "pm", "Reference Data", [
+      "getPmApiCatalog",
+      "getPmApiCatalogDetailed",
+      "getPmApiCatalogTag",
+      "getPmApiCatalogTagExamples"
+    ])
   }
 }

@@ -48,7 +48,12 @@ const convert = (schema: Schema.Top, refPrefix: string, schemas: Record<string, 
   return relink(document.schema)
 }
 
-const parametersOf = (schema: Schema.Top | undefined, location: "path" | "query", refPrefix: string, schemas: Record<string, JsonSchema>) => {
+const parametersOf = (
+  schema: Schema.Top | undefined,
+  location: "path" | "query",
+  refPrefix: string,
+  schemas: Record<string, JsonSchema>
+) => {
   if (schema === undefined) return []
   const object = convert(schema, refPrefix, schemas) as { properties?: Record<string, JsonSchema>; required?: Array<string> }
   return Object.entries(object.properties ?? {}).map(([name, property]): Parameter => {
@@ -72,12 +77,20 @@ export const describe = (operation: AnyOperation, refPrefix: string): OperationD
   const requestBody = operation.body
     ? { contentTypes: ["application/json"], schema: convert(operation.body, refPrefix, schemas) }
     : operation.upload
-    ? { contentTypes: operation.upload.contentTypes, schema: { type: "string", contentEncoding: "binary" }, maxBytes: operation.upload.maxBytes }
-    : undefined
+      ? {
+          contentTypes: operation.upload.contentTypes,
+          schema: { type: "string", contentEncoding: "binary" },
+          maxBytes: operation.upload.maxBytes
+        }
+      : undefined
   const responses: Record<string, ResponseDescription> = {}
   for (const [status, spec] of Object.entries(operation.responses)) {
     if (Number(status) >= 400) {
-      responses[status] = { description: spec.description, contentTypes: ["application/json"], schema: { $ref: `${refPrefix}ErrorEnvelope` } }
+      responses[status] = {
+        description: spec.description,
+        contentTypes: ["application/json"],
+        schema: { $ref: `${refPrefix}ErrorEnvelope` }
+      }
       continue
     }
     const contentTypes = mediaTypesOf(spec)

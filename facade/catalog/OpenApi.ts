@@ -23,15 +23,16 @@ const securitySchemes = {
   apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (hub)" }
 }
 
-const securityOf = (auth: string) =>
-  auth === "public" ? [] : auth === "jwt" ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }]
+const securityOf = (auth: string) => (auth === "public" ? [] : auth === "jwt" ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }])
 
 /** One entry per media type: JSON ones take the schema, text is a string, anything else opaque bytes. */
 const contentOf = (contentTypes: ReadonlyArray<string>, schema: JsonSchema | undefined) =>
-  Object.fromEntries(contentTypes.map((contentType) => [
-    contentType,
-    isJsonMediaType(contentType) && schema ? { schema } : essenceOf(contentType).startsWith("text/") ? { schema: { type: "string" } } : {}
-  ]))
+  Object.fromEntries(
+    contentTypes.map((contentType) => [
+      contentType,
+      isJsonMediaType(contentType) && schema ? { schema } : essenceOf(contentType).startsWith("text/") ? { schema: { type: "string" } } : {}
+    ])
+  )
 
 export const openApiDocument = (registry: Registry, service: ServiceName, origin: string) => {
   const info = services[service]
@@ -48,9 +49,14 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
       }
     }
     responses["4XX"] = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }
-    responses["5XX"] = { description: "Unavailable or internal error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }
+    responses["5XX"] = {
+      description: "Unavailable or internal error",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } }
+    }
     const examples = Object.fromEntries(
-      op.examples.filter((e) => e.request?.body !== undefined).map((e) => [e.name, { summary: e.summary ?? e.name, value: e.request!.body }])
+      op.examples
+        .filter((e) => e.request?.body !== undefined)
+        .map((e) => [e.name, { summary: e.summary ?? e.name, value: e.request!.body }])
     )
     ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId: op.operationId,
@@ -62,14 +68,19 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
       parameters: description.parameters,
       ...(description.requestBody
         ? {
-          requestBody: {
-            required: true,
-            content: Object.fromEntries(description.requestBody.contentTypes.map((contentType) => [contentType, {
-              schema: description.requestBody!.schema,
-              ...(Object.keys(examples).length > 0 ? { examples } : {})
-            }]))
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                description.requestBody.contentTypes.map((contentType) => [
+                  contentType,
+                  {
+                    schema: description.requestBody!.schema,
+                    ...(Object.keys(examples).length > 0 ? { examples } : {})
+                  }
+                ])
+              )
+            }
           }
-        }
         : {}),
       responses
     }

@@ -27,7 +27,11 @@ export const hubTags: ReadonlyArray<TagInfo> = [
   { tag: "Lens Feedback Resource", description: "" },
   { tag: "Live Transcription Resource", description: "" },
   { tag: "Chat Ingestion Resource", description: "" },
-  { tag: "Recordings", description: "Progress, summary regeneration, full reprocess, short-lived signed URLs for audio, video and preview frames; recording IDs are integers; scopes recordings:read, recordings:write" },
+  {
+    tag: "Recordings",
+    description:
+      "Progress, summary regeneration, full reprocess, short-lived signed URLs for audio, video and preview frames; recording IDs are integers; scopes recordings:read, recordings:write"
+  },
   { tag: "Reporting Resource", description: "" },
   { tag: "Settings Resource", description: "" },
   { tag: "Share Team Resource", description: "" },
@@ -42,11 +46,19 @@ export const hubTags: ReadonlyArray<TagInfo> = [
   { tag: "Transcription Resource", description: "" },
   { tag: "User Resource", description: "" },
   { tag: "User Webhook", description: "Personal webhook fired when a meeting finishes processing" },
-  { tag: "Calls", description: "Recorded calls and meetings; includes actions that send selected action items to an issue tracker, a task tool or a spreadsheet-database tool; call IDs are integers, call UUIDs are strings; scopes recordings:read, recordings:write" },
+  {
+    tag: "Calls",
+    description:
+      "Recorded calls and meetings; includes actions that send selected action items to an issue tracker, a task tool or a spreadsheet-database tool; call IDs are integers, call UUIDs are strings; scopes recordings:read, recordings:write"
+  },
   { tag: "Reference Data", description: "The public catalog endpoints; unauthenticated" },
   { tag: "Current Api Key Resource", description: "" },
   { tag: "Payment Webhook Resource", description: "" },
-  { tag: "Calendar", description: "Calendar events and custom prompts proxied to the calendar-events service; actor-scoped; scopes calendar:read, recordings:write" },
+  {
+    tag: "Calendar",
+    description:
+      "Calendar events and custom prompts proxied to the calendar-events service; actor-scoped; scopes calendar:read, recordings:write"
+  },
   { tag: "Hub Billing Resource", description: "" },
   { tag: "Integration Resource V 1", description: "" },
   { tag: "Internal Api Key Resource", description: "" },
@@ -64,19 +76,26 @@ export const hubTags: ReadonlyArray<TagInfo> = [
   { tag: "Workspace Invitation Resource V 1", description: "" },
   { tag: "Workspace Invitation Public Resource V 1", description: "" },
   { tag: "Api Key Resource", description: "" },
-  { tag: "Integrations", description: "Connected vendor systems; list connections with scope integrations:read; OAuth/connect flows need interactive consent and are JWT-only" },
+  {
+    tag: "Integrations",
+    description:
+      "Connected vendor systems; list connections with scope integrations:read; OAuth/connect flows need interactive consent and are JWT-only"
+  },
   { tag: "Taskapp Resource V 1", description: "" },
   { tag: "Connector O Auth Resource", description: "" },
   { tag: "Docspace Resource V 1", description: "" },
   { tag: "Pm Resource V 1", description: "" },
-  { tag: "Workspace Settings", description: "Preferred integration target and custom prompt; scopes workspace-settings:read, workspace-settings:write" },
+  {
+    tag: "Workspace Settings",
+    description: "Preferred integration target and custom prompt; scopes workspace-settings:read, workspace-settings:write"
+  },
   { tag: "Tablebase Resource V 2", description: "" },
   { tag: "Tracker Resource V 2", description: "" },
   { tag: "Video Resource", description: "" },
   { tag: "Connector Webhook Resource", description: "" },
   { tag: "Workflow Resource", description: "" },
   { tag: "Videomeet Bot Resource", description: "" },
-  { tag: "Videomeet Call Resource", description: "" },
+  { tag: "Videomeet Call Resource", description: "" }
 ]
 
 export const pmTags: ReadonlyArray<TagInfo> = [
@@ -140,13 +159,16 @@ export const pmTags: ReadonlyArray<TagInfo> = [
   { tag: "Import", description: "" },
   { tag: "Workspace Sso Resource", description: "" },
   { tag: "Webhook Resource", description: "" },
-  { tag: "Context (Lite)", description: "Workspace discovery for AI agents" },
+  { tag: "Context (Lite)", description: "Workspace discovery for AI agents" }
 ]
 
 export const wikiTags: ReadonlyArray<TagInfo> = [
   { tag: "Cover Images", description: "Cover image gallery" },
   { tag: "Wiki Attachments", description: "File attachments on pages" },
-  { tag: "Wiki Real-time Collaboration", description: "Real-time collaborative editing over a WebSocket using a shared-document sync protocol" },
+  {
+    tag: "Wiki Real-time Collaboration",
+    description: "Real-time collaborative editing over a WebSocket using a shared-document sync protocol"
+  },
   { tag: "Wiki Comments", description: "Comments on pages" },
   { tag: "Wiki Page Permissions", description: "Per-page permissions" },
   { tag: "Wiki Page Versions", description: "Version history and restore" },
@@ -168,7 +190,7 @@ export const wikiTags: ReadonlyArray<TagInfo> = [
   { tag: "Wiki Import", description: "Import of pages from various file formats" },
   { tag: "Wiki Pages", description: "Pages within a space" },
   { tag: "Wiki Pages (Lite)", description: "Slug- or name-based references instead of UUIDs" },
-  { tag: "Public Wiki Settings", description: "Public wiki configuration and analytics; requires space admin" },
+  { tag: "Public Wiki Settings", description: "Public wiki configuration and analytics; requires space admin" }
 ]
 
 export const feedbackTags: ReadonlyArray<TagInfo> = [
@@ -190,12 +212,15 @@ export const feedbackTags: ReadonlyArray<TagInfo> = [
   { tag: "Merge Resource", description: "" },
   { tag: "Changelog Entry Resource", description: "" },
   { tag: "Comment Resource", description: "" },
-  { tag: "Milestone Articles", description: "Long-form changelog content attached to a milestone; same rich-text editor surface as wiki pages" },
+  {
+    tag: "Milestone Articles",
+    description: "Long-form changelog content attached to a milestone; same rich-text editor surface as wiki pages"
+  },
   { tag: "Moderation Resource", description: "" },
   { tag: "Private Feedback Resource", description: "" },
   { tag: "Public Board Resource", description: "" },
   { tag: "Public Form Resource", description: "" },
   { tag: "Feature Request Detail Resource", description: "" },
   { tag: "Feature Request Comment Resource", description: "" },
-  { tag: "Vote Resource", description: "" },
+  { tag: "Vote Resource", description: "" }
 ]

@@ -11,7 +11,11 @@ import { WorkspaceParams, exampleWorkspace } from "../shared/WorkspaceAccess.ts"
 
 const tag = "Workspace Settings"
 const service = "hub"
-const exampleSettings = { preferredIntegrationTarget: "tracker", customPrompt: "Focus on decisions and owners.", updatedAt: "2026-11-21T12:00:00.000Z" }
+const exampleSettings = {
+  preferredIntegrationTarget: "tracker",
+  customPrompt: "Focus on decisions and owners.",
+  updatedAt: "2026-11-21T12:00:00.000Z"
+}
 const params = { workspaceId: exampleWorkspace.id }
 
 const targets: ReadonlyArray<{ id: typeof IntegrationTarget.Type; name: string; description: string }> = [
@@ -30,27 +34,42 @@ const settingsOf = (context: RequestContext, workspaceId: string) =>
 
 export const workspaceSettingsOperations = [
   operation({
-    service, tag, operationId: "getWorkspaceSettings", method: "GET", path: "/v1/workspaces/{workspaceId}/settings",
-    summary: "Get the workspace's settings", auth: "both", scopes: ["workspace-settings:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceSettings",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/settings",
+    summary: "Get the workspace's settings",
+    auth: "both",
+    scopes: ["workspace-settings:read"],
+    params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: WorkspaceSettings } },
     examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) => settingsOf(context, params.workspaceId)
   }),
   operation({
-    service, tag, operationId: "updateWorkspaceSettings", method: "PATCH", path: "/v1/workspaces/{workspaceId}/settings",
+    service,
+    tag,
+    operationId: "updateWorkspaceSettings",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/settings",
     summary: "Change the preferred integration target and/or the custom prompt (admin)",
     description: "Fields left out are unchanged; null clears one.",
-    auth: "both", scopes: ["workspace-settings:write"], params: WorkspaceParams,
+    auth: "both",
+    scopes: ["workspace-settings:write"],
+    params: WorkspaceParams,
     body: Schema.Struct({
       preferredIntegrationTarget: Schema.optionalKey(Schema.NullOr(IntegrationTarget)),
       customPrompt: Schema.optionalKey(Schema.NullOr(CustomPrompt))
     }),
     responses: { 200: { description: "Updated settings", schema: WorkspaceSettings } },
-    examples: [{
-      name: "set-target-and-prompt",
-      request: { params, body: { preferredIntegrationTarget: "tracker", customPrompt: "Focus on decisions and owners." } },
-      response: { status: 200, body: exampleSettings }
-    }],
+    examples: [
+      {
+        name: "set-target-and-prompt",
+        request: { params, body: { preferredIntegrationTarget: "tracker", customPrompt: "Focus on decisions and owners." } },
+        response: { status: 200, body: exampleSettings }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -59,10 +78,23 @@ export const workspaceSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "resetWorkspaceSettings", method: "DELETE", path: "/v1/workspaces/{workspaceId}/settings",
-    summary: "Reset the workspace's settings to defaults (admin)", auth: "both", scopes: ["workspace-settings:write"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "resetWorkspaceSettings",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/settings",
+    summary: "Reset the workspace's settings to defaults (admin)",
+    auth: "both",
+    scopes: ["workspace-settings:write"],
+    params: WorkspaceParams,
     responses: { 200: { description: "Default settings", schema: WorkspaceSettings } },
-    examples: [{ name: "reset", request: { params }, response: { status: 200, body: { preferredIntegrationTarget: null, customPrompt: null, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
+    examples: [
+      {
+        name: "reset",
+        request: { params },
+        response: { status: 200, body: { preferredIntegrationTarget: null, customPrompt: null, updatedAt: "2026-11-21T12:00:00.000Z" } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -71,18 +103,32 @@ export const workspaceSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listIntegrationTargets", method: "GET", path: "/v1/workspaces/{workspaceId}/settings/integration-targets",
+    service,
+    tag,
+    operationId: "listIntegrationTargets",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/settings/integration-targets",
     summary: "The integration targets new action items can go to, and which one is preferred",
-    auth: "both", scopes: ["workspace-settings:read"], params: WorkspaceParams,
+    auth: "both",
+    scopes: ["workspace-settings:read"],
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Targets",
         schema: Schema.Struct({
-          items: Schema.Array(Schema.Struct({ id: IntegrationTarget, name: Schema.String, description: Schema.String, preferred: Schema.Boolean }))
+          items: Schema.Array(
+            Schema.Struct({ id: IntegrationTarget, name: Schema.String, description: Schema.String, preferred: Schema.Boolean })
+          )
         })
       }
     },
-    examples: [{ name: "targets", request: { params }, response: { status: 200, body: { items: targets.map((t) => ({ ...t, preferred: t.id === "tracker" })) } } }],
+    examples: [
+      {
+        name: "targets",
+        request: { params },
+        response: { status: 200, body: { items: targets.map((t) => ({ ...t, preferred: t.id === "tracker" })) } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.map(settingsOf(context, params.workspaceId), (settings) => ({
         items: targets.map((t) => ({ ...t, preferred: t.id === settings.preferredIntegrationTarget }))

@@ -34,7 +34,11 @@ const ActivityEvent = Schema.Struct({
   workspaceId: Id,
   scope: Schema.Literals(["workspace", "space", "list", "task"]),
   entityId: Schema.String,
-  path: Schema.Struct({ spaceId: Schema.optionalKey(Schema.String), listId: Schema.optionalKey(Schema.String), taskId: Schema.optionalKey(Schema.String) }),
+  path: Schema.Struct({
+    spaceId: Schema.optionalKey(Schema.String),
+    listId: Schema.optionalKey(Schema.String),
+    taskId: Schema.optionalKey(Schema.String)
+  }),
   data: Schema.Record(Schema.String, Schema.Unknown),
   actorId: Schema.String,
   actor: Schema.NullOr(UserRef),
@@ -58,7 +62,11 @@ const Filters = {
   from: Schema.optionalKey(DateTime.annotate({ description: "Inclusive" })),
   to: Schema.optionalKey(DateTime.annotate({ description: "Exclusive" }))
 }
-const PageQuery = Schema.Struct({ ...Filters, before: Schema.optionalKey(PositiveInt(Number.MAX_SAFE_INTEGER)), limit: Schema.optionalKey(PositiveInt(200)) })
+const PageQuery = Schema.Struct({
+  ...Filters,
+  before: Schema.optionalKey(PositiveInt(Number.MAX_SAFE_INTEGER)),
+  limit: Schema.optionalKey(PositiveInt(200))
+})
 const RangeQuery = Schema.Struct(Filters)
 
 type Filters = { type?: string; actorId?: string; from?: string; to?: string }
@@ -76,7 +84,9 @@ const realCalendarDate = (value: string) => {
 const when = (value: string | undefined, field: string) => {
   if (value === undefined) return Effect.succeed(undefined)
   const iso = realCalendarDate(value) ? isoDate(value) : undefined
-  return iso === undefined ? Effect.fail(reject("invalid", `${field} is not a real date`, [{ path: `query.${field}`, message: "not a date" }])) : Effect.succeed(iso)
+  return iso === undefined
+    ? Effect.fail(reject("invalid", `${field} is not a real date`, [{ path: `query.${field}`, message: "not a date" }]))
+    : Effect.succeed(iso)
 }
 
 /** The activity filter for a viewer and the common query parameters. */
@@ -84,7 +94,8 @@ const filterOf = (viewer: Viewer, query: Filters, narrow: Partial<Activity.Activ
   Effect.gen(function* () {
     const from = yield* when(query.from, "from")
     const to = yield* when(query.to, "to")
-    if (from !== undefined && to !== undefined && from >= to) return yield* reject("invalid", "from must be before to", [{ path: "query.to", message: "not after from" }])
+    if (from !== undefined && to !== undefined && from >= to)
+      return yield* reject("invalid", "from must be before to", [{ path: "query.to", message: "not after from" }])
     const privateSpaces = yield* visiblePrivateSpaces(viewer).pipe(Effect.orDie)
     return {
       workspaceId: viewer.workspaceId,
@@ -102,7 +113,10 @@ const entityViewer = (context: RequestContext, scope: Exclude<ChangeScope, "work
   Effect.gen(function* () {
     const notFound = reject("not_found", `No such ${scope}`)
     const locate = scope === "space" ? locateSpace(id) : scope === "list" ? locateList(id) : locateTask(id)
-    const located = yield* locate.pipe(Effect.catchTag("Rejection", () => Effect.fail(notFound)), Effect.catchTag("SqlError", Effect.die))
+    const located = yield* locate.pipe(
+      Effect.catchTag("Rejection", () => Effect.fail(notFound)),
+      Effect.catchTag("SqlError", Effect.die)
+    )
     const viewer = yield* viewerOf(context, located.workspaceId).pipe(Effect.catchTag("Rejection", () => Effect.fail(notFound)))
     yield* resolveScope(viewer, scope, id).pipe(Effect.catchTag("SqlError", Effect.die))
     return viewer
@@ -130,7 +144,9 @@ const window = (query: Filters, maxDays: number) =>
     const from = (yield* when(query.from, "from")) ?? new Date(Date.parse(to) - 30 * 86_400_000).toISOString()
     if (from >= to) return yield* reject("invalid", "from must be before to", [{ path: "query.to", message: "not after from" }])
     if (Date.parse(to) - Date.parse(from) > maxDays * 86_400_000) {
-      return yield* reject("invalid", `The range is limited to ${maxDays} days`, [{ path: "query.from", message: `more than ${maxDays} days before to` }])
+      return yield* reject("invalid", `The range is limited to ${maxDays} days`, [
+        { path: "query.from", message: `more than ${maxDays} days before to` }
+      ])
     }
     return { from, to }
   })
@@ -142,65 +158,140 @@ const workspaceViewer = (context: RequestContext, workspaceId: string) => viewer
 
 const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
 const alice = { id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", name: "Alice", email: "alice@example.com" }
-const ids = { spaceId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", listId: "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e", taskId: "3c4d5e6f-7a8b-4c9d-0e1f-2a3b4c5d6e7f" }
+const ids = {
+  spaceId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+  listId: "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+  taskId: "3c4d5e6f-7a8b-4c9d-0e1f-2a3b4c5d6e7f"
+}
 const exampleEvent = {
-  seq: 42, type: "task.updated", workspaceId: ws, scope: "task", entityId: ids.taskId, path: ids,
-  data: { status: "in progress" }, actorId: alice.id, actor: alice, at: "2026-11-21T12:00:00.000Z"
+  seq: 42,
+  type: "task.updated",
+  workspaceId: ws,
+  scope: "task",
+  entityId: ids.taskId,
+  path: ids,
+  data: { status: "in progress" },
+  actorId: alice.id,
+  actor: alice,
+  at: "2026-11-21T12:00:00.000Z"
 }
 const examplePage = { items: [exampleEvent], nextBefore: null }
 const WsParams = Schema.Struct({ workspaceId: Id })
 
-const listOperation = (operationId: string, path: string, summary: string, params: Schema.Top, handler: (params: any, query: any, context: RequestContext) => Effect.Effect<unknown, any, any>, exampleParams: Record<string, string>) =>
+const listOperation = (
+  operationId: string,
+  path: string,
+  summary: string,
+  params: Schema.Top,
+  handler: (params: any, query: any, context: RequestContext) => Effect.Effect<unknown, any, any>,
+  exampleParams: Record<string, string>
+) =>
   operation({
-    service, tag, operationId, method: "GET", path, summary, auth: "both", scopes, params, query: PageQuery,
+    service,
+    tag,
+    operationId,
+    method: "GET",
+    path,
+    summary,
+    auth: "both",
+    scopes,
+    params,
+    query: PageQuery,
     responses: { 200: { description: "Events, newest first", schema: ActivityPage } },
-    examples: [{ name: "recent", request: { params: exampleParams, query: { limit: "20" } }, response: { status: 200, body: examplePage } }],
+    examples: [
+      { name: "recent", request: { params: exampleParams, query: { limit: "20" } }, response: { status: 200, body: examplePage } }
+    ],
     handler: ({ params, query }, context) => handler(params, query, context)
   })
 
 export const activityLogOperations = [
-  listOperation("listWorkspaceActivity", "/v1/workspaces/{workspaceId}/activity",
-    "A workspace's activity, newest first (filter by type, user, time)", WsParams,
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* workspaceViewer(context, params.workspaceId)
-      return yield* page(yield* filterOf(viewer, query), query)
-    }), { workspaceId: ws }),
-  listOperation("listSpaceActivity", "/v1/spaces/{spaceId}/activity",
-    "A space's activity, including its folders, lists and tasks", Schema.Struct({ spaceId: Id }),
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* entityViewer(context, "space", params.spaceId)
-      return yield* page(yield* filterOf(viewer, query, { spaceId: params.spaceId }), query)
-    }), { spaceId: ids.spaceId }),
-  listOperation("listListActivity", "/v1/lists/{listId}/activity",
-    "A list's activity, including its tasks", Schema.Struct({ listId: Id }),
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* entityViewer(context, "list", params.listId)
-      return yield* page(yield* filterOf(viewer, query, { listId: params.listId }), query)
-    }), { listId: ids.listId }),
-  listOperation("listTaskActivity", "/v1/tasks/{taskId}/activity",
-    "A task's history: every change to it, its comments, fields and assignees", Schema.Struct({ taskId: Id }),
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* entityViewer(context, "task", params.taskId)
-      return yield* page(yield* filterOf(viewer, query, { taskId: params.taskId }), query)
-    }), { taskId: ids.taskId }),
-  listOperation("listUserActivity", "/v1/workspaces/{workspaceId}/users/{userId}/activity",
-    "What one member did in the workspace", Schema.Struct({ workspaceId: Id, userId: Id }),
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* workspaceViewer(context, params.workspaceId)
-      return yield* page(yield* filterOf(viewer, { ...query, actorId: params.userId }), query)
-    }), { workspaceId: ws, userId: alice.id }),
-  listOperation("listMyActivity", "/v1/workspaces/{workspaceId}/activity/mine",
-    "What the caller did in the workspace", WsParams,
-    (params, query, context) => Effect.gen(function* () {
-      const viewer = yield* workspaceViewer(context, params.workspaceId)
-      const principal = yield* principalOf(context)
-      return yield* page(yield* filterOf(viewer, { ...query, actorId: principal.userId }), query)
-    }), { workspaceId: ws }),
+  listOperation(
+    "listWorkspaceActivity",
+    "/v1/workspaces/{workspaceId}/activity",
+    "A workspace's activity, newest first (filter by type, user, time)",
+    WsParams,
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* workspaceViewer(context, params.workspaceId)
+        return yield* page(yield* filterOf(viewer, query), query)
+      }),
+    { workspaceId: ws }
+  ),
+  listOperation(
+    "listSpaceActivity",
+    "/v1/spaces/{spaceId}/activity",
+    "A space's activity, including its folders, lists and tasks",
+    Schema.Struct({ spaceId: Id }),
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* entityViewer(context, "space", params.spaceId)
+        return yield* page(yield* filterOf(viewer, query, { spaceId: params.spaceId }), query)
+      }),
+    { spaceId: ids.spaceId }
+  ),
+  listOperation(
+    "listListActivity",
+    "/v1/lists/{listId}/activity",
+    "A list's activity, including its tasks",
+    Schema.Struct({ listId: Id }),
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* entityViewer(context, "list", params.listId)
+        return yield* page(yield* filterOf(viewer, query, { listId: params.listId }), query)
+      }),
+    { listId: ids.listId }
+  ),
+  listOperation(
+    "listTaskActivity",
+    "/v1/tasks/{taskId}/activity",
+    "A task's history: every change to it, its comments, fields and assignees",
+    Schema.Struct({ taskId: Id }),
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* entityViewer(context, "task", params.taskId)
+        return yield* page(yield* filterOf(viewer, query, { taskId: params.taskId }), query)
+      }),
+    { taskId: ids.taskId }
+  ),
+  listOperation(
+    "listUserActivity",
+    "/v1/workspaces/{workspaceId}/users/{userId}/activity",
+    "What one member did in the workspace",
+    Schema.Struct({ workspaceId: Id, userId: Id }),
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* workspaceViewer(context, params.workspaceId)
+        return yield* page(yield* filterOf(viewer, { ...query, actorId: params.userId }), query)
+      }),
+    { workspaceId: ws, userId: alice.id }
+  ),
+  listOperation(
+    "listMyActivity",
+    "/v1/workspaces/{workspaceId}/activity/mine",
+    "What the caller did in the workspace",
+    WsParams,
+    (params, query, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* workspaceViewer(context, params.workspaceId)
+        const principal = yield* principalOf(context)
+        return yield* page(yield* filterOf(viewer, { ...query, actorId: principal.userId }), query)
+      }),
+    { workspaceId: ws }
+  ),
   operation({
-    service, tag, operationId: "getActivityEvent", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/{seq}",
-    summary: "One event of the workspace's log, by seq", auth: "both", scopes,
+    service,
+    tag,
+    operationId: "getActivityEvent",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/{seq}",
+    summary: "One event of the workspace's log, by seq",
+    auth: "both",
+    scopes,
     params: Schema.Struct({ workspaceId: Id, seq: PositiveInt(Number.MAX_SAFE_INTEGER) }),
-    responses: { 200: { description: "The event", schema: ActivityEvent }, 404: { description: "No such event (or pruned, or not visible)" } },
+    responses: {
+      200: { description: "The event", schema: ActivityEvent },
+      404: { description: "No such event (or pruned, or not visible)" }
+    },
     examples: [{ name: "one", request: { params: { workspaceId: ws, seq: "42" } }, response: { status: 200, body: exampleEvent } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -211,23 +302,48 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getActivitySummary", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/summary",
-    summary: "Totals of the workspace's activity: events, distinct people, first and last, per scope", auth: "both", scopes,
-    params: WsParams, query: RangeQuery,
+    service,
+    tag,
+    operationId: "getActivitySummary",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/summary",
+    summary: "Totals of the workspace's activity: events, distinct people, first and last, per scope",
+    auth: "both",
+    scopes,
+    params: WsParams,
+    query: RangeQuery,
     responses: {
       200: {
         description: "Summary",
         schema: Schema.Struct({
-          total: Schema.Number, actors: Schema.Number, firstAt: Schema.NullOr(Timestamp), lastAt: Schema.NullOr(Timestamp),
-          firstSeq: Schema.NullOr(Schema.Number), lastSeq: Schema.NullOr(Schema.Number),
+          total: Schema.Number,
+          actors: Schema.Number,
+          firstAt: Schema.NullOr(Timestamp),
+          lastAt: Schema.NullOr(Timestamp),
+          firstSeq: Schema.NullOr(Schema.Number),
+          lastSeq: Schema.NullOr(Schema.Number),
           byScope: Schema.Struct({ workspace: Schema.Number, space: Schema.Number, list: Schema.Number, task: Schema.Number })
         }).annotate({ identifier: "ActivitySummary" })
       }
     },
-    examples: [{
-      name: "summary", request: { params: { workspaceId: ws } },
-      response: { status: 200, body: { total: 120, actors: 4, firstAt: "2026-11-01T09:00:00.000Z", lastAt: "2026-11-21T12:00:00.000Z", firstSeq: 1, lastSeq: 120, byScope: { workspace: 2, space: 8, list: 20, task: 90 } } }
-    }],
+    examples: [
+      {
+        name: "summary",
+        request: { params: { workspaceId: ws } },
+        response: {
+          status: 200,
+          body: {
+            total: 120,
+            actors: 4,
+            firstAt: "2026-11-01T09:00:00.000Z",
+            lastAt: "2026-11-21T12:00:00.000Z",
+            firstSeq: 1,
+            lastSeq: 120,
+            byScope: { workspace: 2, space: 8, list: 20, task: 90 }
+          }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -235,14 +351,41 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getActivityPerDay", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/daily",
-    summary: "Events per day (in a time zone), zero-filled; the last 30 days unless from/to say otherwise (at most 366)", auth: "both", scopes,
-    params: WsParams, query: Schema.Struct({ ...Filters, timezone: Schema.optionalKey(TimeZone) }),
-    responses: { 200: { description: "Days", schema: Schema.Struct({ timezone: Schema.String, items: Schema.Array(Schema.Struct({ date: Schema.String, count: Schema.Number })) }).annotate({ identifier: "ActivityPerDay" }) } },
-    examples: [{
-      name: "week", request: { params: { workspaceId: ws }, query: { from: "2026-11-15", to: "2026-11-17", timezone: "Europe/Berlin" } },
-      response: { status: 200, body: { timezone: "Europe/Berlin", items: [{ date: "2026-11-15", count: 3 }, { date: "2026-11-16", count: 0 }] } }
-    }],
+    service,
+    tag,
+    operationId: "getActivityPerDay",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/daily",
+    summary: "Events per day (in a time zone), zero-filled; the last 30 days unless from/to say otherwise (at most 366)",
+    auth: "both",
+    scopes,
+    params: WsParams,
+    query: Schema.Struct({ ...Filters, timezone: Schema.optionalKey(TimeZone) }),
+    responses: {
+      200: {
+        description: "Days",
+        schema: Schema.Struct({
+          timezone: Schema.String,
+          items: Schema.Array(Schema.Struct({ date: Schema.String, count: Schema.Number }))
+        }).annotate({ identifier: "ActivityPerDay" })
+      }
+    },
+    examples: [
+      {
+        name: "week",
+        request: { params: { workspaceId: ws }, query: { from: "2026-11-15", to: "2026-11-17", timezone: "Europe/Berlin" } },
+        response: {
+          status: 200,
+          body: {
+            timezone: "Europe/Berlin",
+            items: [
+              { date: "2026-11-15", count: 3 },
+              { date: "2026-11-16", count: 0 }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -253,10 +396,31 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getActivityPerType", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/types",
-    summary: "Events per type, most frequent first", auth: "both", scopes, params: WsParams, query: RangeQuery,
-    responses: { 200: { description: "Types", schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ type: Schema.String, count: Schema.Number, lastAt: Timestamp })) }).annotate({ identifier: "ActivityPerType" }) } },
-    examples: [{ name: "types", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [{ type: "task.updated", count: 80, lastAt: "2026-11-21T12:00:00.000Z" }] } } }],
+    service,
+    tag,
+    operationId: "getActivityPerType",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/types",
+    summary: "Events per type, most frequent first",
+    auth: "both",
+    scopes,
+    params: WsParams,
+    query: RangeQuery,
+    responses: {
+      200: {
+        description: "Types",
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({ type: Schema.String, count: Schema.Number, lastAt: Timestamp }))
+        }).annotate({ identifier: "ActivityPerType" })
+      }
+    },
+    examples: [
+      {
+        name: "types",
+        request: { params: { workspaceId: ws } },
+        response: { status: 200, body: { items: [{ type: "task.updated", count: 80, lastAt: "2026-11-21T12:00:00.000Z" }] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -264,15 +428,33 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getActivityPerUser", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/users",
-    summary: "Events per person, most active first", auth: "both", scopes, params: WsParams, query: RangeQuery,
+    service,
+    tag,
+    operationId: "getActivityPerUser",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/users",
+    summary: "Events per person, most active first",
+    auth: "both",
+    scopes,
+    params: WsParams,
+    query: RangeQuery,
     responses: {
       200: {
         description: "People",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ userId: Schema.String, name: Schema.NullOr(Schema.String), count: Schema.Number, lastAt: Timestamp })) }).annotate({ identifier: "ActivityPerUser" })
+        schema: Schema.Struct({
+          items: Schema.Array(
+            Schema.Struct({ userId: Schema.String, name: Schema.NullOr(Schema.String), count: Schema.Number, lastAt: Timestamp })
+          )
+        }).annotate({ identifier: "ActivityPerUser" })
       }
     },
-    examples: [{ name: "people", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [{ userId: alice.id, name: "Alice", count: 64, lastAt: "2026-11-21T12:00:00.000Z" }] } } }],
+    examples: [
+      {
+        name: "people",
+        request: { params: { workspaceId: ws } },
+        response: { status: 200, body: { items: [{ userId: alice.id, name: "Alice", count: 64, lastAt: "2026-11-21T12:00:00.000Z" }] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -282,15 +464,36 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getActivityPerSpace", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/spaces",
-    summary: "Events per space, busiest first", auth: "both", scopes, params: WsParams, query: RangeQuery,
+    service,
+    tag,
+    operationId: "getActivityPerSpace",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/spaces",
+    summary: "Events per space, busiest first",
+    auth: "both",
+    scopes,
+    params: WsParams,
+    query: RangeQuery,
     responses: {
       200: {
         description: "Spaces",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ spaceId: Schema.String, name: Schema.NullOr(Schema.String), count: Schema.Number, lastAt: Timestamp })) }).annotate({ identifier: "ActivityPerSpace" })
+        schema: Schema.Struct({
+          items: Schema.Array(
+            Schema.Struct({ spaceId: Schema.String, name: Schema.NullOr(Schema.String), count: Schema.Number, lastAt: Timestamp })
+          )
+        }).annotate({ identifier: "ActivityPerSpace" })
       }
     },
-    examples: [{ name: "spaces", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [{ spaceId: ids.spaceId, name: "Engineering", count: 90, lastAt: "2026-11-21T12:00:00.000Z" }] } } }],
+    examples: [
+      {
+        name: "spaces",
+        request: { params: { workspaceId: ws } },
+        response: {
+          status: 200,
+          body: { items: [{ spaceId: ids.spaceId, name: "Engineering", count: 90, lastAt: "2026-11-21T12:00:00.000Z" }] }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -298,18 +501,42 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getMostActiveTasks", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/stats/tasks",
-    summary: "The tasks with the most activity", auth: "both", scopes, params: WsParams,
+    service,
+    tag,
+    operationId: "getMostActiveTasks",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/stats/tasks",
+    summary: "The tasks with the most activity",
+    auth: "both",
+    scopes,
+    params: WsParams,
     query: Schema.Struct({ ...Filters, limit: Schema.optionalKey(PositiveInt(100)) }),
     responses: {
       200: {
         description: "Tasks",
         schema: Schema.Struct({
-          items: Schema.Array(Schema.Struct({ taskId: Schema.String, name: Schema.NullOr(Schema.String), shortId: Schema.NullOr(Schema.String), count: Schema.Number, lastAt: Timestamp }))
+          items: Schema.Array(
+            Schema.Struct({
+              taskId: Schema.String,
+              name: Schema.NullOr(Schema.String),
+              shortId: Schema.NullOr(Schema.String),
+              count: Schema.Number,
+              lastAt: Timestamp
+            })
+          )
         }).annotate({ identifier: "MostActiveTasks" })
       }
     },
-    examples: [{ name: "hot", request: { params: { workspaceId: ws }, query: { limit: "5" } }, response: { status: 200, body: { items: [{ taskId: ids.taskId, name: "Ship the beta", shortId: "T-42", count: 17, lastAt: "2026-11-21T12:00:00.000Z" }] } } }],
+    examples: [
+      {
+        name: "hot",
+        request: { params: { workspaceId: ws }, query: { limit: "5" } },
+        response: {
+          status: 200,
+          body: { items: [{ taskId: ids.taskId, name: "Ship the beta", shortId: "T-42", count: 17, lastAt: "2026-11-21T12:00:00.000Z" }] }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -317,14 +544,32 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "exportActivity", method: "GET", path: "/v1/workspaces/{workspaceId}/activity/export",
-    summary: "Download the workspace's activity as CSV, oldest first", auth: "both", scopes, params: WsParams,
+    service,
+    tag,
+    operationId: "exportActivity",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/activity/export",
+    summary: "Download the workspace's activity as CSV, oldest first",
+    auth: "both",
+    scopes,
+    params: WsParams,
     query: Schema.Struct({ ...Filters, limit: Schema.optionalKey(PositiveInt(50_000)) }),
-    responses: { 200: { description: "CSV: seq, at, type, scope, entityId, spaceId, listId, taskId, actorId, actorName, data (JSON)", contentType: "text/csv" } },
-    examples: [{
-      name: "csv", request: { params: { workspaceId: ws }, query: { from: "2026-11-01" } },
-      response: { status: 200, body: `seq,at,type,scope,entityId,spaceId,listId,taskId,actorId,actorName,data\n42,2026-11-21T12:00:00.000Z,task.updated,task,${ids.taskId},${ids.spaceId},${ids.listId},${ids.taskId},${alice.id},Alice,"{""status"":""in progress""}"\n` }
-    }],
+    responses: {
+      200: {
+        description: "CSV: seq, at, type, scope, entityId, spaceId, listId, taskId, actorId, actorName, data (JSON)",
+        contentType: "text/csv"
+      }
+    },
+    examples: [
+      {
+        name: "csv",
+        request: { params: { workspaceId: ws }, query: { from: "2026-11-01" } },
+        response: {
+          status: 200,
+          body: `seq,at,type,scope,entityId,spaceId,listId,taskId,actorId,actorName,data\n42,2026-11-21T12:00:00.000Z,task.updated,task,${ids.taskId},${ids.spaceId},${ids.listId},${ids.taskId},${alice.id},Alice,"{""status"":""in progress""}"\n`
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -337,7 +582,11 @@ export const activityLogOperations = [
           return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
         }
         const header = "seq,at,type,scope,entityId,spaceId,listId,taskId,actorId,actorName,data"
-        const lines = rows.map((r) => [r.seq, r.at, r.type, r.scope, r.entityId, r.path.spaceId, r.path.listId, r.path.taskId, r.actorId, r.actor?.name, r.data].map(cell).join(","))
+        const lines = rows.map((r) =>
+          [r.seq, r.at, r.type, r.scope, r.entityId, r.path.spaceId, r.path.listId, r.path.taskId, r.actorId, r.actor?.name, r.data]
+            .map(cell)
+            .join(",")
+        )
         return raw("text/csv; charset=utf-8", [header, ...lines].join("\n") + "\n", {
           "content-disposition": `attachment; filename="activity-${params.workspaceId}.csv"`
         })

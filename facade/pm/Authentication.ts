@@ -22,8 +22,19 @@ const TokenPair = Schema.Struct({
   user: User
 }).annotate({ identifier: "TokenPair" })
 
-const exampleUser = { id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", email: "alice@example.com", name: "Alice", createdAt: "2026-11-21T12:00:00.000Z" }
-const examplePair = { accessToken: "eyJhbGciOiJIUzI1NiIs…", refreshToken: "rt_9b2f….Qm3k…", tokenType: "Bearer", expiresIn: 900, user: exampleUser }
+const exampleUser = {
+  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+  email: "alice@example.com",
+  name: "Alice",
+  createdAt: "2026-11-21T12:00:00.000Z"
+}
+const examplePair = {
+  accessToken: "eyJhbGciOiJIUzI1NiIs…",
+  refreshToken: "rt_9b2f….Qm3k…",
+  tokenType: "Bearer",
+  expiresIn: 900,
+  user: exampleUser
+}
 
 /** A refresh token names its session: `rt_<sessionId>.<secret>`; only its hash is kept. */
 const mintRefreshToken = (sessionId: string) => {
@@ -57,14 +68,19 @@ export const authenticationOperations = [
       201: { description: "Registered", schema: Schema.Struct({ user: User }) },
       409: { description: "E-mail already registered" }
     },
-    examples: [{
-      name: "register",
-      request: { body: { email: "alice@example.com", password: "correct horse battery", name: "Alice" } },
-      response: { status: 201, body: { user: exampleUser } }
-    }],
+    examples: [
+      {
+        name: "register",
+        request: { body: { email: "alice@example.com", password: "correct horse battery", name: "Alice" } },
+        response: { status: 201, body: { user: exampleUser } }
+      }
+    ],
     handler: ({ body }) =>
       Effect.gen(function* () {
-        const user = yield* (yield* ActorSystem).ask(Account, normalizeEmail(body.email), "register", { name: body.name, password: body.password })
+        const user = yield* (yield* ActorSystem).ask(Account, normalizeEmail(body.email), "register", {
+          name: body.name,
+          password: body.password
+        })
         return { user }
       })
   }),
@@ -80,11 +96,13 @@ export const authenticationOperations = [
     scopes: [],
     body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
-    examples: [{
-      name: "login",
-      request: { body: { email: "alice@example.com", password: "correct horse battery" } },
-      response: { status: 200, body: examplePair }
-    }],
+    examples: [
+      {
+        name: "login",
+        request: { body: { email: "alice@example.com", password: "correct horse battery" } },
+        response: { status: 200, body: examplePair }
+      }
+    ],
     handler: ({ body }) =>
       Effect.gen(function* () {
         const actors = yield* ActorSystem
@@ -112,7 +130,10 @@ export const authenticationOperations = [
     auth: "public",
     scopes: [],
     body: Schema.Struct({ refreshToken: Schema.String.check(Schema.isMaxLength(200)) }),
-    responses: { 200: { description: "New token pair", schema: TokenPair }, 401: { description: "Invalid, expired or reused refresh token" } },
+    responses: {
+      200: { description: "New token pair", schema: TokenPair },
+      401: { description: "Invalid, expired or reused refresh token" }
+    },
     examples: [{ name: "refresh", request: { body: { refreshToken: "rt_9b2f….Qm3k…" } }, response: { status: 200, body: examplePair } }],
     handler: ({ body }) =>
       Effect.gen(function* () {
@@ -126,9 +147,9 @@ export const authenticationOperations = [
           nextExpiresAt: refreshExpiry()
         })
         if (!rotated.ok) return yield* reject("unauthorized", rotated.reason)
-        const user = yield* actors.ask(Account, rotated.email, "profile", {}).pipe(
-          Effect.catchTag("Rejection", () => Effect.fail(invalidRefresh))
-        )
+        const user = yield* actors
+          .ask(Account, rotated.email, "profile", {})
+          .pipe(Effect.catchTag("Rejection", () => Effect.fail(invalidRefresh)))
         return yield* tokenPair(user, sessionId, next.token)
       })
   }),
@@ -166,7 +187,9 @@ export const authenticationOperations = [
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
         const ids = yield* sessionIdsOf(user.userId).pipe(Effect.orDie)
-        yield* Effect.forEach(ids, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "logout-all" }), { concurrency: 8 })
+        yield* Effect.forEach(ids, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "logout-all" }), {
+          concurrency: 8
+        })
         return { revoked: ids.length }
       })
   }),
@@ -199,18 +222,22 @@ export const authenticationOperations = [
     scopes: [],
     body: Schema.Struct({ currentPassword: Schema.String.check(Schema.isMaxLength(200)), newPassword: Password }),
     responses: { 200: { description: "Changed", schema: Schema.Struct({ changedAt: Schema.String, sessionsEnded: Schema.Number }) } },
-    examples: [{
-      name: "change-password",
-      request: { body: { currentPassword: "correct horse battery", newPassword: "a much longer passphrase" } },
-      response: { status: 200, body: { changedAt: "2026-11-21T12:00:00.000Z", sessionsEnded: 2 } }
-    }],
+    examples: [
+      {
+        name: "change-password",
+        request: { body: { currentPassword: "correct horse battery", newPassword: "a much longer passphrase" } },
+        response: { status: 200, body: { changedAt: "2026-11-21T12:00:00.000Z", sessionsEnded: 2 } }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
         const { changedAt } = yield* actors.ask(Account, normalizeEmail(user.email), "changePassword", body)
         const others = (yield* sessionIdsOf(user.userId).pipe(Effect.orDie)).filter((id) => id !== user.sessionId)
-        yield* Effect.forEach(others, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), { concurrency: 8 })
+        yield* Effect.forEach(others, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), {
+          concurrency: 8
+        })
         return { changedAt, sessionsEnded: others.length }
       })
   }),
@@ -224,20 +251,34 @@ export const authenticationOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Sessions", schema: Schema.Struct({ sessions: Schema.Array(SessionInfo) }) } },
-    examples: [{
-      name: "sessions",
-      response: {
-        status: 200,
-        body: { sessions: [{ id: "9b2f0c4e-1d2a-4f3b-8c5d-6e7f8a9b0c1d", createdAt: "2026-11-21T12:00:00.000Z", lastUsedAt: "2026-11-21T12:10:00.000Z", expiresAt: "2026-12-21T12:00:00.000Z", userAgent: null, current: true }] }
+    examples: [
+      {
+        name: "sessions",
+        response: {
+          status: 200,
+          body: {
+            sessions: [
+              {
+                id: "9b2f0c4e-1d2a-4f3b-8c5d-6e7f8a9b0c1d",
+                createdAt: "2026-11-21T12:00:00.000Z",
+                lastUsedAt: "2026-11-21T12:10:00.000Z",
+                expiresAt: "2026-12-21T12:00:00.000Z",
+                userAgent: null,
+                current: true
+              }
+            ]
+          }
+        }
       }
-    }],
+    ],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
         const ids = yield* sessionIdsOf(user.userId).pipe(Effect.orDie)
         const sessions = yield* Effect.forEach(ids, (id) =>
-          Effect.map(actors.ask(Session, id, "info", { current: id === user.sessionId }), (info) => ({ id, ...info })))
+          Effect.map(actors.ask(Session, id, "info", { current: id === user.sessionId }), (info) => ({ id, ...info }))
+        )
         return { sessions }
       })
   })

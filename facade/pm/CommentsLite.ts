@@ -33,11 +33,21 @@ const LiteComment = Schema.Struct({
   updatedAt: Schema.String
 }).annotate({ identifier: "LiteComment" })
 
-const LiteThread = Schema.Struct({ ...LiteComment.fields, replies: Schema.Array(LiteComment) }).annotate({ identifier: "LiteCommentThread" })
+const LiteThread = Schema.Struct({ ...LiteComment.fields, replies: Schema.Array(LiteComment) }).annotate({
+  identifier: "LiteCommentThread"
+})
 
 const exampleLiteComment = {
-  id: ids.comment, task: "T-42", parentCommentId: null, author: "alice@example.com", text: "@bob@example.com can you review?",
-  mentions: ["bob@example.com"], resolved: false, replyCount: 0, createdAt: at0, updatedAt: at0
+  id: ids.comment,
+  task: "T-42",
+  parentCommentId: null,
+  author: "alice@example.com",
+  text: "@bob@example.com can you review?",
+  mentions: ["bob@example.com"],
+  resolved: false,
+  replyCount: 0,
+  createdAt: at0,
+  updatedAt: at0
 }
 
 const lite = (shortId: string, c: Comment) => ({
@@ -53,29 +63,55 @@ const lite = (shortId: string, c: Comment) => ({
   updatedAt: c.updatedAt
 })
 
-const shortIdOf = (taskId: string) => Effect.map(orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])), (rows) => rows[0]?.shortId ?? "")
+const shortIdOf = (taskId: string) =>
+  Effect.map(
+    orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])),
+    (rows) => rows[0]?.shortId ?? ""
+  )
 
 /** The task of a comment of the workspace, as the caller may touch it. */
 const commentTask = (context: RequestContext, workspaceId: string, commentId: string, minimum: "viewer" | "member") =>
   Effect.gen(function* () {
     yield* inWorkspace(context, workspaceId)
-    const rows = yield* orDieSql(query<{ taskId: string; parentCommentId: string | null; authorId: string }>(
-      `SELECT task_id AS "taskId", parent_comment_id AS "parentCommentId", author_id AS "authorId" FROM pm_comments WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
-      [commentId, workspaceId]
-    ))
+    const rows = yield* orDieSql(
+      query<{ taskId: string; parentCommentId: string | null; authorId: string }>(
+        `SELECT task_id AS "taskId", parent_comment_id AS "parentCommentId", author_id AS "authorId" FROM pm_comments WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+        [commentId, workspaceId]
+      )
+    )
     if (rows.length === 0) return yield* reject("not_found", "No such comment")
-    const caller = yield* onTask(context, rows[0]!.taskId, minimum).pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such comment") : e)))
+    const caller = yield* onTask(context, rows[0]!.taskId, minimum).pipe(
+      Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such comment") : e))
+    )
     return { caller, comment: rows[0]! }
   })
 
 export const commentsLiteOperations = [
   operation({
-    service, tag, operationId: "createCommentLite", method: "POST", path: "/v1/lite/comments",
+    service,
+    tag,
+    operationId: "createCommentLite",
+    method: "POST",
+    path: "/v1/lite/comments",
     summary: "Comment on a task named by short id (or id); `@e-mail` mentions resolve to members and notify them",
-    auth: "both", scopes: ["tasks:write"],
-    body: Schema.Struct({ workspaceId: WorkspaceRef, taskId: TaskRef.annotate({ description: "The task's short id (T-42) or id" }), text: Text }),
-    responses: { 201: { description: "Created", schema: LiteComment }, 404: { description: "No such task, or a mentioned e-mail is not a member" } },
-    examples: [{ name: "mention", request: { body: { workspaceId: ws, taskId: "T-42", text: "@bob@example.com can you review?" } }, response: { status: 201, body: exampleLiteComment } }],
+    auth: "both",
+    scopes: ["tasks:write"],
+    body: Schema.Struct({
+      workspaceId: WorkspaceRef,
+      taskId: TaskRef.annotate({ description: "The task's short id (T-42) or id" }),
+      text: Text
+    }),
+    responses: {
+      201: { description: "Created", schema: LiteComment },
+      404: { description: "No such task, or a mentioned e-mail is not a member" }
+    },
+    examples: [
+      {
+        name: "mention",
+        request: { body: { workspaceId: ws, taskId: "T-42", text: "@bob@example.com can you review?" } },
+        response: { status: 201, body: exampleLiteComment }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, body.taskId, "member")
@@ -84,11 +120,29 @@ export const commentsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listCommentsLite", method: "GET", path: "/v1/lite/comments",
-    summary: "A task's comment threads (comments with their replies), by short id or id", auth: "both", scopes: ["tasks:read"],
-    query: Schema.Struct({ workspaceId: WorkspaceRef, taskId: TaskRef, limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))) }),
-    responses: { 200: { description: "Threads, oldest first", schema: Schema.Struct({ items: Schema.Array(LiteThread), total: Schema.Number }) } },
-    examples: [{ name: "threads", request: { query: { workspaceId: ws, taskId: "T-42" } }, response: { status: 200, body: { items: [{ ...exampleLiteComment, replies: [] }], total: 1 } } }],
+    service,
+    tag,
+    operationId: "listCommentsLite",
+    method: "GET",
+    path: "/v1/lite/comments",
+    summary: "A task's comment threads (comments with their replies), by short id or id",
+    auth: "both",
+    scopes: ["tasks:read"],
+    query: Schema.Struct({
+      workspaceId: WorkspaceRef,
+      taskId: TaskRef,
+      limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
+    }),
+    responses: {
+      200: { description: "Threads, oldest first", schema: Schema.Struct({ items: Schema.Array(LiteThread), total: Schema.Number }) }
+    },
+    examples: [
+      {
+        name: "threads",
+        request: { query: { workspaceId: ws, taskId: "T-42" } },
+        response: { status: 200, body: { items: [{ ...exampleLiteComment, replies: [] }], total: 1 } }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, q.taskId)
@@ -99,34 +153,77 @@ export const commentsLiteOperations = [
           Effect.map(orDieSql(listComments(taskId, { parentCommentId: comment.id, offset: 0, limit: 200 })), (replies) => ({
             ...lite(shortId, comment),
             replies: replies.items.map((r) => lite(shortId, r))
-          })))
+          }))
+        )
         return { items, total: page.total }
       })
   }),
   operation({
-    service, tag, operationId: "replyCommentLite", method: "POST", path: "/v1/lite/comments/{commentId}/replies",
-    summary: "Reply in a comment's thread; `@e-mail` mentions resolve to members and notify them", auth: "both", scopes: ["tasks:write"],
-    params: Schema.Struct({ commentId: Id }), body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
+    service,
+    tag,
+    operationId: "replyCommentLite",
+    method: "POST",
+    path: "/v1/lite/comments/{commentId}/replies",
+    summary: "Reply in a comment's thread; `@e-mail` mentions resolve to members and notify them",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: Schema.Struct({ commentId: Id }),
+    body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
     responses: { 201: { description: "Created", schema: LiteComment } },
-    examples: [{ name: "reply", request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "Looks good @alice@example.com" } }, response: { status: 201, body: { ...exampleLiteComment, parentCommentId: ids.comment, text: "Looks good @alice@example.com", mentions: ["alice@example.com"] } } }],
+    examples: [
+      {
+        name: "reply",
+        request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "Looks good @alice@example.com" } },
+        response: {
+          status: 201,
+          body: {
+            ...exampleLiteComment,
+            parentCommentId: ids.comment,
+            text: "Looks good @alice@example.com",
+            mentions: ["alice@example.com"]
+          }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")
         const parentId = comment.parentCommentId ?? params.commentId
-        const reply = yield* send(PmTask, comment.taskId, "createComment", caller.userId, { text: body.text, parentCommentId: parentId, strictMentions: true })
+        const reply = yield* send(PmTask, comment.taskId, "createComment", caller.userId, {
+          text: body.text,
+          parentCommentId: parentId,
+          strictMentions: true
+        })
         return lite(yield* shortIdOf(comment.taskId), reply)
       })
   }),
   operation({
-    service, tag, operationId: "updateCommentLite", method: "PATCH", path: "/v1/lite/comments/{commentId}",
-    summary: "Edit your comment; newly mentioned members are notified", auth: "both", scopes: ["tasks:write"],
-    params: Schema.Struct({ commentId: Id }), body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
+    service,
+    tag,
+    operationId: "updateCommentLite",
+    method: "PATCH",
+    path: "/v1/lite/comments/{commentId}",
+    summary: "Edit your comment; newly mentioned members are notified",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: Schema.Struct({ commentId: Id }),
+    body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
     responses: { 200: { description: "Updated", schema: LiteComment }, 403: { description: "Not the author" } },
-    examples: [{ name: "edit", request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "@bob@example.com please review today" } }, response: { status: 200, body: exampleLiteComment } }],
+    examples: [
+      {
+        name: "edit",
+        request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "@bob@example.com please review today" } },
+        response: { status: 200, body: exampleLiteComment }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")
-        yield* send(PmTask, comment.taskId, "updateComment", caller.userId, { commentId: params.commentId, text: body.text, strictMentions: true })
+        yield* send(PmTask, comment.taskId, "updateComment", caller.userId, {
+          commentId: params.commentId,
+          text: body.text,
+          strictMentions: true
+        })
         return lite(yield* shortIdOf(comment.taskId), yield* orDieSql(getComment(comment.taskId, params.commentId)))
       })
   })

@@ -23,20 +23,35 @@ const service = "pm"
 
 const CtxStatus = Schema.Struct({ name: Schema.String, type: StatusType })
 const CtxField = Schema.Struct({
-  id: Id, name: Schema.String, type: FieldType, required: Schema.Boolean,
+  id: Id,
+  name: Schema.String,
+  type: FieldType,
+  required: Schema.Boolean,
   options: Schema.Array(Schema.String).annotate({ description: "Option names (dropdown and labels fields)" })
 })
 const CtxList = Schema.Struct({
-  id: Id, shortId: Schema.String, name: Schema.String,
-  statuses: Schema.Array(CtxStatus).annotate({ description: "The workflow of tasks in this list (inherited unless the list has its own); new tasks get the first open one" }),
-  customFields: Schema.Array(CtxField).annotate({ description: "Every field a task here may carry (the space's, the folder's, the list's)" }),
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  statuses: Schema.Array(CtxStatus).annotate({
+    description: "The workflow of tasks in this list (inherited unless the list has its own); new tasks get the first open one"
+  }),
+  customFields: Schema.Array(CtxField).annotate({
+    description: "Every field a task here may carry (the space's, the folder's, the list's)"
+  }),
   openTasks: Schema.Number
 })
 const CtxFolder = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, lists: Schema.Array(CtxList) })
 const CtxSpace = Schema.Struct({
-  id: Id, shortId: Schema.String, name: Schema.String, isPrivate: Schema.Boolean,
-  statuses: Schema.Array(CtxStatus), customFields: Schema.Array(CtxField), tags: Schema.Array(Schema.String),
-  folders: Schema.Array(CtxFolder), lists: Schema.Array(CtxList).annotate({ description: "Lists directly in the space (no folder)" })
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  isPrivate: Schema.Boolean,
+  statuses: Schema.Array(CtxStatus),
+  customFields: Schema.Array(CtxField),
+  tags: Schema.Array(Schema.String),
+  folders: Schema.Array(CtxFolder),
+  lists: Schema.Array(CtxList).annotate({ description: "Lists directly in the space (no folder)" })
 })
 
 export const LiteContext = Schema.Struct({
@@ -50,21 +65,38 @@ export const LiteContext = Schema.Struct({
   spaces: Schema.Array(CtxSpace),
   members: Schema.Array(Schema.Struct({ name: Schema.String, email: Email, role: Role, guest: Schema.Boolean })),
   teams: Schema.Array(Schema.Struct({ name: Schema.String, members: Schema.Array(Schema.String).annotate({ description: "E-mails" }) })),
-  counts: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, openTasks: Schema.Number, members: Schema.Number })
-}).annotate({ identifier: "LiteContext", description: "A workspace as an AI agent discovers it: names, short ids, workflows, fields, people." })
+  counts: Schema.Struct({
+    spaces: Schema.Number,
+    folders: Schema.Number,
+    lists: Schema.Number,
+    openTasks: Schema.Number,
+    members: Schema.Number
+  })
+}).annotate({
+  identifier: "LiteContext",
+  description: "A workspace as an AI agent discovers it: names, short ids, workflows, fields, people."
+})
 
-const howTo = "Lite operations take names (case-insensitive), short ids or ids for spaces, folders and lists; tasks by short id (T-42); " +
+const howTo =
+  "Lite operations take names (case-insensitive), short ids or ids for spaces, folders and lists; tasks by short id (T-42); " +
   "people by e-mail; statuses, tags and custom fields (and their options) by name. A name matching several items answers 409 listing them: use the short id."
 
 const ctxField = (field: CustomField) => ({
-  id: field.id, name: field.name, type: field.type, required: field.required, options: (field.config.options ?? []).map((o) => o.name)
+  id: field.id,
+  name: field.name,
+  type: field.type,
+  required: field.required,
+  options: (field.config.options ?? []).map((o) => o.name)
 })
 
 const ctxList = (outline: Outline, list: { id: string; shortId: string; name: string; spaceId: string; folderId: string | null }) => ({
   id: list.id,
   shortId: list.shortId,
   name: list.name,
-  statuses: effectiveAt(outline, { spaceId: list.spaceId, folderId: list.folderId, listId: list.id }).items.map((s) => ({ name: s.name, type: s.type })),
+  statuses: effectiveAt(outline, { spaceId: list.spaceId, folderId: list.folderId, listId: list.id }).items.map((s) => ({
+    name: s.name,
+    type: s.type
+  })),
   customFields: fieldsAt(outline, { spaceId: list.spaceId, folderId: list.folderId, listId: list.id }).map(ctxField),
   openTasks: outline.taskCounts.get(list.id)?.unfinished ?? 0
 })
@@ -80,43 +112,79 @@ const workspaceOfRequest = (context: RequestContext, workspaceId: string | undef
     return yield* reject(
       "invalid",
       mine.length === 0 ? "You belong to no workspace yet" : `You belong to ${mine.length} workspaces: name one with workspaceId`,
-      [{ path: "query.workspaceId", message: mine.length === 0 ? "no workspace" : `one of ${mine.map((w) => `${w.id} (${w.name})`).join(", ")}` }]
+      [
+        {
+          path: "query.workspaceId",
+          message: mine.length === 0 ? "no workspace" : `one of ${mine.map((w) => `${w.id} (${w.name})`).join(", ")}`
+        }
+      ]
     )
   })
 
-const exampleStatuses = [{ name: "to do", type: "open" }, { name: "in progress", type: "active" }, { name: "done", type: "done" }, { name: "closed", type: "closed" }]
+const exampleStatuses = [
+  { name: "to do", type: "open" },
+  { name: "in progress", type: "active" },
+  { name: "done", type: "done" },
+  { name: "closed", type: "closed" }
+]
 const exampleField = { id: ids.field, name: "Environment", type: "dropdown", required: false, options: ["production", "staging"] }
 const exampleList = { id: ids.list, shortId: "L-1", name: "Backlog", statuses: exampleStatuses, customFields: [exampleField], openTasks: 8 }
 
 export const contextLiteOperations = [
   operation({
-    service, tag, operationId: "getContextLite", method: "GET", path: "/v1/lite/context",
+    service,
+    tag,
+    operationId: "getContextLite",
+    method: "GET",
+    path: "/v1/lite/context",
     summary: "Discover a workspace in one call: spaces, folders, lists, statuses, custom fields, members and the short ids to use",
-    description: "Only what the caller may see (private spaces as a member or admin). Without workspaceId: the API key's workspace, or the caller's only workspace. " +
+    description:
+      "Only what the caller may see (private spaces as a member or admin). Without workspaceId: the API key's workspace, or the caller's only workspace. " +
       "Archived spaces, folders and lists are left out.",
-    auth: "both", scopes: ["tasks:read"],
-    query: Schema.Struct({ workspaceId: Schema.optionalKey(Id.annotate({ description: "The workspace (optional for API keys and one-workspace users)" })) }),
-    responses: { 200: { description: "The workspace's context", schema: LiteContext }, 400: { description: "No workspaceId and several workspaces" }, 404: { description: "No such workspace" } },
-    examples: [{
-      name: "context",
-      request: { query: { workspaceId: ids.workspace } },
-      response: {
-        status: 200,
-        body: {
-          workspace: { id: ids.workspace, name: "Acme", role: "member" },
-          you: { id: ids.user, name: "Alice", email: "alice@example.com" },
-          references: { shortIds: { "S-": "space", "F-": "folder", "L-": "list", "T-": "task" }, howTo },
-          priorities: ["urgent", "high", "normal", "low"],
-          spaces: [{
-            id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, statuses: exampleStatuses, customFields: [exampleField], tags: ["frontend"],
-            folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", lists: [exampleList] }], lists: []
-          }],
-          members: [{ name: "Alice", email: "alice@example.com", role: "member", guest: false }, { name: "Bob", email: "bob@example.com", role: "admin", guest: false }],
-          teams: [{ name: "Design", members: ["alice@example.com"] }],
-          counts: { spaces: 1, folders: 1, lists: 1, openTasks: 8, members: 2 }
+    auth: "both",
+    scopes: ["tasks:read"],
+    query: Schema.Struct({
+      workspaceId: Schema.optionalKey(Id.annotate({ description: "The workspace (optional for API keys and one-workspace users)" }))
+    }),
+    responses: {
+      200: { description: "The workspace's context", schema: LiteContext },
+      400: { description: "No workspaceId and several workspaces" },
+      404: { description: "No such workspace" }
+    },
+    examples: [
+      {
+        name: "context",
+        request: { query: { workspaceId: ids.workspace } },
+        response: {
+          status: 200,
+          body: {
+            workspace: { id: ids.workspace, name: "Acme", role: "member" },
+            you: { id: ids.user, name: "Alice", email: "alice@example.com" },
+            references: { shortIds: { "S-": "space", "F-": "folder", "L-": "list", "T-": "task" }, howTo },
+            priorities: ["urgent", "high", "normal", "low"],
+            spaces: [
+              {
+                id: ids.space,
+                shortId: "S-1",
+                name: "Engineering",
+                isPrivate: false,
+                statuses: exampleStatuses,
+                customFields: [exampleField],
+                tags: ["frontend"],
+                folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", lists: [exampleList] }],
+                lists: []
+              }
+            ],
+            members: [
+              { name: "Alice", email: "alice@example.com", role: "member", guest: false },
+              { name: "Bob", email: "bob@example.com", role: "admin", guest: false }
+            ],
+            teams: [{ name: "Design", members: ["alice@example.com"] }],
+            counts: { spaces: 1, folders: 1, lists: 1, openTasks: 8, members: 2 }
+          }
         }
       }
-    }],
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* workspaceOfRequest(context, q.workspaceId)
@@ -134,15 +202,20 @@ export const contextLiteOperations = [
           shortId: space.shortId,
           name: space.name,
           isPrivate: space.isPrivate,
-          statuses: effectiveAt(outline, { spaceId: space.id, folderId: null, listId: null }).items.map((s) => ({ name: s.name, type: s.type })),
+          statuses: effectiveAt(outline, { spaceId: space.id, folderId: null, listId: null }).items.map((s) => ({
+            name: s.name,
+            type: s.type
+          })),
           customFields: (outline.fields.get(space.id) ?? []).map(ctxField),
           tags: (outline.tags.get(space.id) ?? []).map((t) => t.name),
-          folders: outline.folders.filter((f) => f.spaceId === space.id).map((folder) => ({
-            id: folder.id,
-            shortId: folder.shortId,
-            name: folder.name,
-            lists: outline.lists.filter((l) => l.folderId === folder.id).map((l) => ctxList(outline, l))
-          })),
+          folders: outline.folders
+            .filter((f) => f.spaceId === space.id)
+            .map((folder) => ({
+              id: folder.id,
+              shortId: folder.shortId,
+              name: folder.name,
+              lists: outline.lists.filter((l) => l.folderId === folder.id).map((l) => ctxList(outline, l))
+            })),
           lists: outline.lists.filter((l) => l.spaceId === space.id && l.folderId === null).map((l) => ctxList(outline, l))
         }))
         return {
@@ -152,7 +225,13 @@ export const contextLiteOperations = [
           priorities: Object.keys(priorityRank),
           spaces,
           members: roster.map((m) => ({ name: m.name, email: m.email, role: m.role, guest: m.guest })),
-          teams: teams.map((team) => ({ name: team.name, members: teamMembers.filter((m) => m.teamId === team.id).map((m) => emailOf.get(m.userId)).filter((e): e is string => e !== undefined) })),
+          teams: teams.map((team) => ({
+            name: team.name,
+            members: teamMembers
+              .filter((m) => m.teamId === team.id)
+              .map((m) => emailOf.get(m.userId))
+              .filter((e): e is string => e !== undefined)
+          })),
           counts: {
             spaces: outline.spaces.length,
             folders: outline.folders.length,
@@ -164,4 +243,3 @@ export const contextLiteOperations = [
       })
   })
 ]
-

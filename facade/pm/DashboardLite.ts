@@ -43,16 +43,22 @@ const withNames = (widget: { type: string; data: unknown }) =>
   widget.type !== "overdue" || widget.data === null
     ? Effect.succeed(widget.data)
     : Effect.gen(function* () {
-      const data = widget.data as Overdue
-      const tasks = yield* toLite(data.items.map((i) => i.task))
-      return { ...data, items: data.items.map((item, i) => ({ daysOverdue: item.daysOverdue, task: tasks[i]! })) }
-    })
+        const data = widget.data as Overdue
+        const tasks = yield* toLite(data.items.map((i) => i.task))
+        return { ...data, items: data.items.map((item, i) => ({ daysOverdue: item.daysOverdue, task: tasks[i]! })) }
+      })
 
 export const dashboardLiteOperations = [
   operation({
-    service: "pm", tag, operationId: "getDashboardLite", method: "GET", path: "/v1/lite/dashboards",
-    summary: "Dashboard aggregates by names: a dashboard by name, or the standard overview of the workspace, a space, folder or list (and sprint) by name",
-    auth: "both", scopes: ["tasks:read"],
+    service: "pm",
+    tag,
+    operationId: "getDashboardLite",
+    method: "GET",
+    path: "/v1/lite/dashboards",
+    summary:
+      "Dashboard aggregates by names: a dashboard by name, or the standard overview of the workspace, a space, folder or list (and sprint) by name",
+    auth: "both",
+    scopes: ["tasks:read"],
     query: Schema.Struct({
       workspaceId: WorkspaceRef,
       dashboard: Schema.optionalKey(NameRef.annotate({ description: "A dashboard by name or id; without it, the standard overview" })),
@@ -61,38 +67,76 @@ export const dashboardLiteOperations = [
       list: Schema.optionalKey(NameRef),
       sprint: Schema.optionalKey(NameRef.annotate({ description: "Narrows the overview to one sprint's tasks (by name)" }))
     }),
-    responses: { 200: { description: "The aggregates", schema: LiteDashboard }, 404: { description: "An unknown name" }, 409: { description: "An ambiguous name" } },
-    examples: [{
-      name: "space overview",
-      request: { query: { workspaceId: ids.workspace, space: "Engineering" } },
-      response: {
-        status: 200,
-        body: {
-          dashboard: null, scope: "space Engineering", sprint: null, generatedAt: "2026-11-21T12:00:00.000Z",
-          widgets: [{ title: "By status", type: "task_count", data: { groupBy: "status", total: 3, items: [{ key: "to do", label: "to do", count: 3, unfinished: 3, estimateMinutes: 0 }] }, error: null }]
+    responses: {
+      200: { description: "The aggregates", schema: LiteDashboard },
+      404: { description: "An unknown name" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "space overview",
+        request: { query: { workspaceId: ids.workspace, space: "Engineering" } },
+        response: {
+          status: 200,
+          body: {
+            dashboard: null,
+            scope: "space Engineering",
+            sprint: null,
+            generatedAt: "2026-11-21T12:00:00.000Z",
+            widgets: [
+              {
+                title: "By status",
+                type: "task_count",
+                data: {
+                  groupBy: "status",
+                  total: 3,
+                  items: [{ key: "to do", label: "to do", count: 3, unfinished: 3, estimateMinutes: 0 }]
+                },
+                error: null
+              }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)
         const generatedAt = new Date().toISOString()
         if (q.dashboard !== undefined) {
           for (const key of ["space", "folder", "list", "sprint"] as const) {
-            if (q[key] !== undefined) return yield* reject("invalid", `Invalid query.${key}: a dashboard brings its own scope`, [{ path: `query.${key}`, message: "not with dashboard" }])
+            if (q[key] !== undefined)
+              return yield* reject("invalid", `Invalid query.${key}: a dashboard brings its own scope`, [
+                { path: `query.${key}`, message: "not with dashboard" }
+              ])
           }
           const all = yield* orDieSql(listDashboards(q.workspaceId, caller.viewer))
           const ref = q.dashboard.trim()
           const matches = all.filter((d) => (UUID.test(ref) ? d.id === ref.toLowerCase() : d.name.toLowerCase() === ref.toLowerCase()))
-          if (matches.length === 0) return yield* reject("not_found", `No dashboard named "${ref}"`, [{ path: "query.dashboard", message: `no dashboard named "${ref}"` }])
+          if (matches.length === 0)
+            return yield* reject("not_found", `No dashboard named "${ref}"`, [
+              { path: "query.dashboard", message: `no dashboard named "${ref}"` }
+            ])
           if (matches.length > 1) {
-            return yield* reject("conflict", `"${ref}" names ${matches.length} dashboards; use its id`, matches.map((d) => ({ path: "query.dashboard", message: `candidate: ${d.name} [${d.id}]` })))
+            return yield* reject(
+              "conflict",
+              `"${ref}" names ${matches.length} dashboards; use its id`,
+              matches.map((d) => ({ path: "query.dashboard", message: `candidate: ${d.name} [${d.id}]` }))
+            )
           }
           const { dashboard } = yield* onDashboard(context, matches[0]!.id)
           const data = yield* orDieSql(dashboardData(dashboard, caller.viewer))
           const labels = yield* orDieSql(scopeLabels([dashboard]))
-          const widgets = yield* Effect.forEach(data, (w: WidgetData) => Effect.map(orDieSql(withNames(w)), (named) => ({ title: w.title, type: w.type, data: named, error: w.error })))
-          return { dashboard: dashboard.name, scope: labels.get(dashboard.scopeId) ?? dashboard.scopeType, sprint: null, generatedAt, widgets }
+          const widgets = yield* Effect.forEach(data, (w: WidgetData) =>
+            Effect.map(orDieSql(withNames(w)), (named) => ({ title: w.title, type: w.type, data: named, error: w.error }))
+          )
+          return {
+            dashboard: dashboard.name,
+            scope: labels.get(dashboard.scopeId) ?? dashboard.scopeType,
+            sprint: null,
+            generatedAt,
+            widgets
+          }
         }
         const where = {
           ...(q.space !== undefined ? { space: q.space } : {}),
@@ -103,19 +147,35 @@ export const dashboardLiteOperations = [
         let sprint: { id: string; name: string } | undefined
         if (q.sprint !== undefined) {
           const ref = q.sprint.trim()
-          const sprints = yield* orDieSql(query<{ id: string; name: string; space: string }>(
-            `SELECT sp.id, sp.name, s.name AS space FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
+          const sprints = yield* orDieSql(
+            query<{ id: string; name: string; space: string }>(
+              `SELECT sp.id, sp.name, s.name AS space FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
               WHERE sp.workspace_id = $1 AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} AND ($4::text IS NULL OR sp.space_id = $4)
                 AND (lower(sp.name) = lower($5) OR sp.id = lower($5))`,
-            [q.workspaceId, caller.userId, caller.admin, scope.spaceId, ref]
-          ))
-          if (sprints.length === 0) return yield* reject("not_found", `No sprint named "${ref}"`, [{ path: "query.sprint", message: `no sprint named "${ref}"` }])
-          if (sprints.length > 1) return yield* reject("conflict", `"${ref}" names ${sprints.length} sprints; name the space`, sprints.map((s) => ({ path: "query.sprint", message: `candidate: ${s.name} in ${s.space} [${s.id}]` })))
+              [q.workspaceId, caller.userId, caller.admin, scope.spaceId, ref]
+            )
+          )
+          if (sprints.length === 0)
+            return yield* reject("not_found", `No sprint named "${ref}"`, [{ path: "query.sprint", message: `no sprint named "${ref}"` }])
+          if (sprints.length > 1)
+            return yield* reject(
+              "conflict",
+              `"${ref}" names ${sprints.length} sprints; name the space`,
+              sprints.map((s) => ({ path: "query.sprint", message: `candidate: ${s.name} in ${s.space} [${s.id}]` }))
+            )
           sprint = sprints[0]!
         }
-        const aggregate: AggregateScope = { workspaceId: q.workspaceId, viewer: caller.viewer, scopeType: scope.scopeType, scopeId: scope.scopeId, ...(sprint ? { sprintId: sprint.id } : {}) }
+        const aggregate: AggregateScope = {
+          workspaceId: q.workspaceId,
+          viewer: caller.viewer,
+          scopeType: scope.scopeType,
+          scopeId: scope.scopeId,
+          ...(sprint ? { sprintId: sprint.id } : {})
+        }
         const run = <A>(title: string, type: string, effect: Effect.Effect<A, any, any>) =>
-          Effect.flatMap(orDieSql(effect), (data) => Effect.map(orDieSql(withNames({ type, data })), (named) => ({ title, type, data: named, error: null })))
+          Effect.flatMap(orDieSql(effect), (data) =>
+            Effect.map(orDieSql(withNames({ type, data })), (named) => ({ title, type, data: named, error: null }))
+          )
         const widgets = [
           yield* run("By status", "task_count", countsBy(aggregate, "status")),
           yield* run("By priority", "task_count", countsBy(aggregate, "priority")),

@@ -17,21 +17,44 @@ const tag = "Favorites"
 const service = "pm"
 
 const exampleFavorite = {
-  id: ids.entry, type: "list", entityId: ids.list, workspaceId: ids.workspace, name: "Backlog", shortId: "L-1", spaceId: ids.space,
-  path: "Engineering / Q4 roadmap", archived: false, position: 1, addedAt: at0
+  id: ids.entry,
+  type: "list",
+  entityId: ids.list,
+  workspaceId: ids.workspace,
+  name: "Backlog",
+  shortId: "L-1",
+  spaceId: ids.space,
+  path: "Engineering / Q4 roadmap",
+  archived: false,
+  position: 1,
+  addedAt: at0
 }
 
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 
 export const favoritesOperations = [
   operation({
-    service, tag, operationId: "listFavorites", method: "GET", path: "/v1/workspaces/{workspaceId}/favorites",
+    service,
+    tag,
+    operationId: "listFavorites",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/favorites",
     summary: "The caller's favorites in a workspace (spaces, folders, lists, tasks), in the order added",
     description: "Items the caller can no longer see (deleted, or in a private space they left) are left out; archived ones are marked.",
-    auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({ type: Schema.optionalKey(FavoriteType.annotate({ description: "Only favorites of this kind" })) }),
-    responses: { 200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "Favorites" }) } },
-    examples: [{ name: "favorites", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: { items: [exampleFavorite] } } }],
+    responses: {
+      200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "Favorites" }) }
+    },
+    examples: [
+      {
+        name: "favorites",
+        request: { params: { workspaceId: ids.workspace } },
+        response: { status: 200, body: { items: [exampleFavorite] } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -39,34 +62,69 @@ export const favoritesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "addFavorite", method: "POST", path: "/v1/workspaces/{workspaceId}/favorites",
-    summary: "Star a space, folder, list or task the caller can see", auth: "both", scopes: ["tasks:write"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "addFavorite",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/favorites",
+    summary: "Star a space, folder, list or task the caller can see",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: WorkspaceParams,
     body: Schema.Struct({ type: FavoriteType, id: Id.annotate({ description: "The space, folder, list or task" }) }),
-    responses: { 201: { description: "Added", schema: Favorite }, 404: { description: "No such item in this workspace" }, 409: { description: "Already a favorite" } },
-    examples: [{ name: "star-list", request: { params: { workspaceId: ids.workspace }, body: { type: "list", id: ids.list } }, response: { status: 201, body: exampleFavorite } }],
+    responses: {
+      201: { description: "Added", schema: Favorite },
+      404: { description: "No such item in this workspace" },
+      409: { description: "Already a favorite" }
+    },
+    examples: [
+      {
+        name: "star-list",
+        request: { params: { workspaceId: ids.workspace }, body: { type: "list", id: ids.list } },
+        response: { status: 201, body: exampleFavorite }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const reach = body.type === "space" ? onSpace : body.type === "folder" ? onFolder : body.type === "list" ? onList : onTask
         const target = yield* reach(context, body.id).pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${body.type} in this workspace`, [{ path: "body.id", message: "not found" }]) : e))
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", `No such ${body.type} in this workspace`, [{ path: "body.id", message: "not found" }])
+              : e
+          )
         )
-        if (target.at.workspaceId !== params.workspaceId) return yield* reject("not_found", `No such ${body.type} in this workspace`, [{ path: "body.id", message: "not in this workspace" }])
-        const { id } = yield* send(PmPersonal, caller.userId, "addFavorite", caller.userId, { workspaceId: params.workspaceId, type: body.type, entityId: body.id })
+        if (target.at.workspaceId !== params.workspaceId)
+          return yield* reject("not_found", `No such ${body.type} in this workspace`, [
+            { path: "body.id", message: "not in this workspace" }
+          ])
+        const { id } = yield* send(PmPersonal, caller.userId, "addFavorite", caller.userId, {
+          workspaceId: params.workspaceId,
+          type: body.type,
+          entityId: body.id
+        })
         const [favorite] = yield* orDieSql(favoritesOf(params.workspaceId, caller.viewer, { id }))
         return favorite!
       })
   }),
   operation({
-    service, tag, operationId: "removeFavorite", method: "DELETE", path: "/v1/workspaces/{workspaceId}/favorites/{favoriteId}",
-    summary: "Unstar (remove one of the caller's favorites)", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "removeFavorite",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/favorites/{favoriteId}",
+    summary: "Unstar (remove one of the caller's favorites)",
+    auth: "both",
+    scopes: ["tasks:write"],
     params: Schema.Struct({ workspaceId: Id, favoriteId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such favorite of the caller" } },
     examples: [{ name: "unstar", request: { params: { workspaceId: ids.workspace, favoriteId: ids.entry } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        if ((yield* orDieSql(favoriteWorkspace(caller.userId, params.favoriteId))) !== params.workspaceId) return yield* reject("not_found", "No such favorite")
+        if ((yield* orDieSql(favoriteWorkspace(caller.userId, params.favoriteId))) !== params.workspaceId)
+          return yield* reject("not_found", "No such favorite")
         yield* send(PmPersonal, caller.userId, "removeFavorite", caller.userId, { favoriteId: params.favoriteId })
       })
   })

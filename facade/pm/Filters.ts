@@ -32,8 +32,14 @@ const exampleFilter = {
 
 export const filtersOperations = [
   operation({
-    service, tag, operationId: "listSavedFilters", method: "GET", path: "/v1/lists/{listId}/saved-filters",
-    summary: "A list's saved filters the caller sees (shared ones and their own), with how many tasks each matches now", auth: "both", scopes: ["tasks:read"],
+    service,
+    tag,
+    operationId: "listSavedFilters",
+    method: "GET",
+    path: "/v1/lists/{listId}/saved-filters",
+    summary: "A list's saved filters the caller sees (shared ones and their own), with how many tasks each matches now",
+    auth: "both",
+    scopes: ["tasks:read"],
     params: ListParams,
     responses: { 200: { description: "Saved filters", schema: Items(SavedFilter) } },
     examples: [{ name: "list", request: { params: { listId: ids.list } }, response: { status: 200, body: { items: [exampleFilter] } } }],
@@ -44,32 +50,57 @@ export const filtersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "createSavedFilter", method: "POST", path: "/v1/lists/{listId}/saved-filters",
-    summary: "Save task criteria under a name for a list (private unless shared)", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "createSavedFilter",
+    method: "POST",
+    path: "/v1/lists/{listId}/saved-filters",
+    summary: "Save task criteria under a name for a list (private unless shared)",
+    auth: "both",
+    scopes: ["tasks:write"],
     params: ListParams,
     body: SavedFilterInput,
     responses: { 201: { description: "Saved", schema: SavedFilter }, 409: { description: "A filter of that name exists on the list" } },
-    examples: [{
-      name: "save",
-      request: { params: { listId: ids.list }, body: { name: "My urgent work", criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false } } },
-      response: { status: 201, body: exampleFilter }
-    }],
+    examples: [
+      {
+        name: "save",
+        request: {
+          params: { listId: ids.list },
+          body: { name: "My urgent work", criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false } }
+        },
+        response: { status: 201, body: exampleFilter }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
-        return yield* send(PmViews, caller.at.workspaceId, "createSavedFilter", caller.userId, { listId: params.listId, ...body, admin: caller.admin })
+        return yield* send(PmViews, caller.at.workspaceId, "createSavedFilter", caller.userId, {
+          listId: params.listId,
+          ...body,
+          admin: caller.admin
+        })
       })
   }),
   operation({
-    service, tag, operationId: "deleteSavedFilter", method: "DELETE", path: "/v1/lists/{listId}/saved-filters/{filterId}",
-    summary: "Delete a saved filter (its creator, or a workspace admin for a shared one)", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "deleteSavedFilter",
+    method: "DELETE",
+    path: "/v1/lists/{listId}/saved-filters/{filterId}",
+    summary: "Delete a saved filter (its creator, or a workspace admin for a shared one)",
+    auth: "both",
+    scopes: ["tasks:write"],
     params: Schema.Struct({ listId: Id, filterId: Id }),
     responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
     examples: [{ name: "delete", request: { params: { listId: ids.list, filterId: planningIds.filter } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
-        yield* send(PmViews, caller.at.workspaceId, "deleteSavedFilter", caller.userId, { listId: params.listId, filterId: params.filterId, admin: caller.admin })
+        yield* send(PmViews, caller.at.workspaceId, "deleteSavedFilter", caller.userId, {
+          listId: params.listId,
+          filterId: params.filterId,
+          admin: caller.admin
+        })
       })
   })
 ]

@@ -34,13 +34,27 @@ const fo = { folderId: ids.folder }
 
 const notFoundSpace = reject("not_found", "No such space", [{ path: "body.spaceId", message: "not found" }])
 
-const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number, overdue: Schema.Number })
+const Counts = Schema.Struct({
+  total: Schema.Number,
+  open: Schema.Number,
+  active: Schema.Number,
+  done: Schema.Number,
+  closed: Schema.Number,
+  overdue: Schema.Number
+})
 
 export const foldersOperations = [
   operation({
-    service, tag, operationId: "createFolder", method: "POST", path: "/v1/spaces/{spaceId}/folders",
-    summary: "Create a folder in a space", description: "Without `statuses` the folder inherits its space's workflow.",
-    auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "createFolder",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/folders",
+    summary: "Create a folder in a space",
+    description: "Without `statuses` the folder inherits its space's workflow.",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: FolderInput,
     responses: { 201: { description: "Created", schema: Folder } },
     examples: [{ name: "create", request: { params: sp, body: { name: "Q4 roadmap" } }, response: { status: 201, body: exampleFolder } }],
@@ -52,27 +66,57 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listFolders", method: "GET", path: "/v1/spaces/{spaceId}/folders",
-    summary: "List a space's folders in order", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "listFolders",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/folders",
+    summary: "List a space's folders in order",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Folders", schema: Items(Folder) } },
     examples: [{ name: "list", request: { params: sp }, response: { status: 200, body: { items: [exampleFolder] } } }],
     handler: ({ params, query: q }, context) =>
-      Effect.andThen(onSpace(context, params.spaceId), Effect.map(orDieSql(Reads.listFolders(params.spaceId, q.archived)), (items) => ({ items })))
+      Effect.andThen(
+        onSpace(context, params.spaceId),
+        Effect.map(orDieSql(Reads.listFolders(params.spaceId, q.archived)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "getFolder", method: "GET", path: "/v1/folders/{folderId}",
-    summary: "Get a folder", auth: "both", scopes: read, params: FolderParams,
+    service,
+    tag,
+    operationId: "getFolder",
+    method: "GET",
+    path: "/v1/folders/{folderId}",
+    summary: "Get a folder",
+    auth: "both",
+    scopes: read,
+    params: FolderParams,
     responses: { 200: { description: "The folder", schema: Folder } },
     examples: [{ name: "get", request: { params: fo }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params }, context) => Effect.andThen(onFolder(context, params.folderId), orDieSql(Reads.getFolder(params.folderId)))
   }),
   operation({
-    service, tag, operationId: "updateFolder", method: "PATCH", path: "/v1/folders/{folderId}",
-    summary: "Rename, describe or recolor a folder", auth: "both", scopes: write, params: FolderParams,
+    service,
+    tag,
+    operationId: "updateFolder",
+    method: "PATCH",
+    path: "/v1/folders/{folderId}",
+    summary: "Rename, describe or recolor a folder",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
     body: FolderPatch,
     responses: { 200: { description: "Updated", schema: Folder } },
-    examples: [{ name: "rename", request: { params: fo, body: { name: "2027 roadmap" } }, response: { status: 200, body: { ...exampleFolder, name: "2027 roadmap" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: fo, body: { name: "2027 roadmap" } },
+        response: { status: 200, body: { ...exampleFolder, name: "2027 roadmap" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -80,8 +124,15 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteFolder", method: "DELETE", path: "/v1/folders/{folderId}",
-    summary: "Delete a folder with its lists and their tasks (admin)", auth: "both", scopes: write, params: FolderParams,
+    service,
+    tag,
+    operationId: "deleteFolder",
+    method: "DELETE",
+    path: "/v1/folders/{folderId}",
+    summary: "Delete a folder with its lists and their tasks (admin)",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: fo }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -91,10 +142,19 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "archiveFolder", method: "POST", path: "/v1/folders/{folderId}/archive",
-    summary: "Archive a folder", auth: "both", scopes: write, params: FolderParams,
+    service,
+    tag,
+    operationId: "archiveFolder",
+    method: "POST",
+    path: "/v1/folders/{folderId}/archive",
+    summary: "Archive a folder",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
     responses: { 200: { description: "Archived", schema: Folder }, 409: { description: "Already archived" } },
-    examples: [{ name: "archive", request: { params: fo }, response: { status: 200, body: { ...exampleFolder, archived: true, archivedAt: at0 } } }],
+    examples: [
+      { name: "archive", request: { params: fo }, response: { status: 200, body: { ...exampleFolder, archived: true, archivedAt: at0 } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -102,8 +162,15 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "restoreFolder", method: "POST", path: "/v1/folders/{folderId}/restore",
-    summary: "Restore an archived folder", auth: "both", scopes: write, params: FolderParams,
+    service,
+    tag,
+    operationId: "restoreFolder",
+    method: "POST",
+    path: "/v1/folders/{folderId}/restore",
+    summary: "Restore an archived folder",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
     responses: { 200: { description: "Restored", schema: Folder }, 409: { description: "Not archived" } },
     examples: [{ name: "restore", request: { params: fo }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params }, context) =>
@@ -113,25 +180,54 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "moveFolder", method: "POST", path: "/v1/folders/{folderId}/move",
+    service,
+    tag,
+    operationId: "moveFolder",
+    method: "POST",
+    path: "/v1/folders/{folderId}/move",
     summary: "Move a folder (with its lists and tasks) to another space of the workspace",
-    description: "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer defined above a list are dropped; tags are matched by name.",
-    auth: "both", scopes: write, params: FolderParams, body: FolderMove,
+    description:
+      "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer defined above a list are dropped; tags are matched by name.",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
+    body: FolderMove,
     responses: { 200: { description: "Moved", schema: Folder } },
     examples: [{ name: "move", request: { params: fo, body: { spaceId: ids.space } }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
-        yield* onSpace(context, body.spaceId, "member").pipe(Effect.filterOrFail((target) => target.at.workspaceId === caller.at.workspaceId, () => notFoundSpace))
-        return yield* send(PmWorkspace, caller.at.workspaceId, "moveFolder", caller.userId, { folderId: params.folderId, spaceId: body.spaceId })
+        yield* onSpace(context, body.spaceId, "member").pipe(
+          Effect.filterOrFail(
+            (target) => target.at.workspaceId === caller.at.workspaceId,
+            () => notFoundSpace
+          )
+        )
+        return yield* send(PmWorkspace, caller.at.workspaceId, "moveFolder", caller.userId, {
+          folderId: params.folderId,
+          spaceId: body.spaceId
+        })
       })
   }),
   operation({
-    service, tag, operationId: "reorderFolders", method: "PUT", path: "/v1/spaces/{spaceId}/folders/order",
-    summary: "Set the order of a space's (unarchived) folders", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "reorderFolders",
+    method: "PUT",
+    path: "/v1/spaces/{spaceId}/folders/order",
+    summary: "Set the order of a space's (unarchived) folders",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: FolderOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ folderIds: Schema.Array(Id) }) } },
-    examples: [{ name: "reorder", request: { params: sp, body: { folderIds: [ids.folder] } }, response: { status: 200, body: { folderIds: [ids.folder] } } }],
+    examples: [
+      {
+        name: "reorder",
+        request: { params: sp, body: { folderIds: [ids.folder] } },
+        response: { status: 200, body: { folderIds: [ids.folder] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -139,11 +235,24 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "duplicateFolder", method: "POST", path: "/v1/folders/{folderId}/duplicate",
-    summary: "Copy a folder's structure (its statuses, fields and lists; no tasks) in the same space", auth: "both", scopes: write, params: FolderParams,
+    service,
+    tag,
+    operationId: "duplicateFolder",
+    method: "POST",
+    path: "/v1/folders/{folderId}/duplicate",
+    summary: "Copy a folder's structure (its statuses, fields and lists; no tasks) in the same space",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
     body: CopyInput,
     responses: { 201: { description: "The copy", schema: Folder } },
-    examples: [{ name: "duplicate", request: { params: fo, body: { name: "Q1 roadmap" } }, response: { status: 201, body: { ...exampleFolder, name: "Q1 roadmap" } } }],
+    examples: [
+      {
+        name: "duplicate",
+        request: { params: fo, body: { name: "Q1 roadmap" } },
+        response: { status: 201, body: { ...exampleFolder, name: "Q1 roadmap" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -151,10 +260,23 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getFolderByShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/folders/by-short-id/{shortId}",
-    summary: "Find a folder by its short id (F-2)", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
+    service,
+    tag,
+    operationId: "getFolderByShortId",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/folders/by-short-id/{shortId}",
+    summary: "Find a folder by its short id (F-2)",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The folder", schema: Folder } },
-    examples: [{ name: "by-short-id", request: { params: { workspaceId: ids.workspace, shortId: "F-1" } }, response: { status: 200, body: exampleFolder } }],
+    examples: [
+      {
+        name: "by-short-id",
+        request: { params: { workspaceId: ids.workspace, shortId: "F-1" } },
+        response: { status: 200, body: exampleFolder }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -164,26 +286,72 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listFolderTasks", method: "GET", path: "/v1/folders/{folderId}/tasks",
-    summary: "Tasks in every list of a folder, filtered and paged", auth: "both", scopes: read, params: FolderParams, query: TaskQuery,
+    service,
+    tag,
+    operationId: "listFolderTasks",
+    method: "GET",
+    path: "/v1/folders/{folderId}/tasks",
+    summary: "Tasks in every list of a folder, filtered and paged",
+    auth: "both",
+    scopes: read,
+    params: FolderParams,
+    query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "tasks", request: { params: fo, query: { statuses: "in progress" } }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "tasks",
+        request: { params: fo, query: { statuses: "in progress" } },
+        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId)
-        return yield* orDieSql(findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, folderIds: [params.folderId] }), pageFrom(q)))
+        return yield* orDieSql(
+          findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, folderIds: [params.folderId] }), pageFrom(q))
+        )
       })
   }),
   operation({
-    service, tag, operationId: "getFolderStats", method: "GET", path: "/v1/folders/{folderId}/stats",
-    summary: "Task counts of a folder by status type, overall and per list", auth: "both", scopes: read, params: FolderParams,
-    responses: { 200: { description: "Counts", schema: Schema.Struct({ taskCounts: Counts, listCount: Schema.Number, byList: Schema.Array(Schema.Struct({ listId: Id, name: Schema.String, taskCounts: Counts })) }) } },
-    examples: [{ name: "stats", request: { params: fo }, response: { status: 200, body: { taskCounts: exampleCounts, listCount: 1, byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }] } } }],
+    service,
+    tag,
+    operationId: "getFolderStats",
+    method: "GET",
+    path: "/v1/folders/{folderId}/stats",
+    summary: "Task counts of a folder by status type, overall and per list",
+    auth: "both",
+    scopes: read,
+    params: FolderParams,
+    responses: {
+      200: {
+        description: "Counts",
+        schema: Schema.Struct({
+          taskCounts: Counts,
+          listCount: Schema.Number,
+          byList: Schema.Array(Schema.Struct({ listId: Id, name: Schema.String, taskCounts: Counts }))
+        })
+      }
+    },
+    examples: [
+      {
+        name: "stats",
+        request: { params: fo },
+        response: {
+          status: 200,
+          body: { taskCounts: exampleCounts, listCount: 1, byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }] }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onFolder(context, params.folderId)
         const counts = yield* orDieSql(Reads.taskCountsByList("folder_id", params.folderId))
-        const lists = yield* orDieSql(query<{ id: string; name: string }>(`SELECT id, name FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`, [params.folderId]))
+        const lists = yield* orDieSql(
+          query<{ id: string; name: string }>(
+            `SELECT id, name FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
+            [params.folderId]
+          )
+        )
         return {
           taskCounts: Reads.sumCounts(lists.map((l) => Reads.countsOf(counts, l.id))),
           listCount: lists.length,

@@ -37,9 +37,16 @@ const sp = { spaceId: ids.space }
 const fo = { folderId: ids.folder }
 const li = { listId: ids.list }
 
-const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number, overdue: Schema.Number })
+const Counts = Schema.Struct({
+  total: Schema.Number,
+  open: Schema.Number,
+  active: Schema.Number,
+  done: Schema.Number,
+  closed: Schema.Number,
+  overdue: Schema.Number
+})
 
-const date = (value: string | null | undefined) => (value === undefined || value === null ? value : isoDate(value) ?? null)
+const date = (value: string | null | undefined) => (value === undefined || value === null ? value : (isoDate(value) ?? null))
 
 type NewListBody = typeof ListInput.Type
 
@@ -58,39 +65,85 @@ const createIn = (context: Parameters<typeof onSpace>[0], spaceId: string, folde
   })
 
 const csvCell = (value: unknown): string => {
-  const text = value === null || value === undefined ? "" : Array.isArray(value) ? value.join("; ") : typeof value === "object" ? JSON.stringify(value) : String(value)
+  const text =
+    value === null || value === undefined
+      ? ""
+      : Array.isArray(value)
+        ? value.join("; ")
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value)
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
 export const listsOperations = [
   operation({
-    service, tag, operationId: "createList", method: "POST", path: "/v1/spaces/{spaceId}/lists",
-    summary: "Create a list directly in a space (no folder)", description: "The list inherits its space's statuses and custom fields.",
-    auth: "both", scopes: write, params: SpaceParams, body: ListInput,
+    service,
+    tag,
+    operationId: "createList",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/lists",
+    summary: "Create a list directly in a space (no folder)",
+    description: "The list inherits its space's statuses and custom fields.",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
+    body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
-    examples: [{ name: "create", request: { params: sp, body: { name: "Backlog" } }, response: { status: 201, body: { ...exampleList, folderId: null } } }],
+    examples: [
+      {
+        name: "create",
+        request: { params: sp, body: { name: "Backlog" } },
+        response: { status: 201, body: { ...exampleList, folderId: null } }
+      }
+    ],
     handler: ({ params, body }, context) => createIn(context, params.spaceId, null, body)
   }),
   operation({
-    service, tag, operationId: "createFolderList", method: "POST", path: "/v1/folders/{folderId}/lists",
-    summary: "Create a list in a folder", description: "The list inherits its folder's statuses (or its space's) and the custom fields of both.",
-    auth: "both", scopes: write, params: FolderParams, body: ListInput,
+    service,
+    tag,
+    operationId: "createFolderList",
+    method: "POST",
+    path: "/v1/folders/{folderId}/lists",
+    summary: "Create a list in a folder",
+    description: "The list inherits its folder's statuses (or its space's) and the custom fields of both.",
+    auth: "both",
+    scopes: write,
+    params: FolderParams,
+    body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
     examples: [{ name: "create", request: { params: fo, body: { name: "Backlog" } }, response: { status: 201, body: exampleList } }],
     handler: ({ params, body }, context) => createIn(context, "", params.folderId, body)
   }),
   operation({
-    service, tag, operationId: "listFolderlessLists", method: "GET", path: "/v1/spaces/{spaceId}/lists",
-    summary: "Lists directly in a space (not in a folder), in order", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "listFolderlessLists",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/lists",
+    summary: "Lists directly in a space (not in a folder), in order",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Lists", schema: Items(List) } },
     examples: [{ name: "list", request: { params: sp }, response: { status: 200, body: { items: [{ ...exampleList, folderId: null }] } } }],
     handler: ({ params, query: q }, context) =>
-      Effect.andThen(onSpace(context, params.spaceId), Effect.map(orDieSql(Reads.listLists({ spaceId: params.spaceId, folderId: null }, q.archived)), (items) => ({ items })))
+      Effect.andThen(
+        onSpace(context, params.spaceId),
+        Effect.map(orDieSql(Reads.listLists({ spaceId: params.spaceId, folderId: null }, q.archived)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "listFolderLists", method: "GET", path: "/v1/folders/{folderId}/lists",
-    summary: "Lists of a folder, in order", auth: "both", scopes: read, params: FolderParams,
+    service,
+    tag,
+    operationId: "listFolderLists",
+    method: "GET",
+    path: "/v1/folders/{folderId}/lists",
+    summary: "Lists of a folder, in order",
+    auth: "both",
+    scopes: read,
+    params: FolderParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Lists", schema: Items(List) } },
     examples: [{ name: "list", request: { params: fo }, response: { status: 200, body: { items: [exampleList] } } }],
@@ -101,11 +154,29 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listAllLists", method: "GET", path: "/v1/workspaces/{workspaceId}/lists",
-    summary: "Every list of the workspace the caller can see, with its space and folder names", auth: "both", scopes: read,
-    params: Schema.Struct({ workspaceId: Id }), query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
-    responses: { 200: { description: "Lists", schema: Items(Schema.Struct({ ...List.fields, spaceName: Schema.String, folderName: Schema.NullOr(Schema.String) })) } },
-    examples: [{ name: "all", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: { items: [{ ...exampleList, spaceName: "Engineering", folderName: "Q4 roadmap" }] } } }],
+    service,
+    tag,
+    operationId: "listAllLists",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/lists",
+    summary: "Every list of the workspace the caller can see, with its space and folder names",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id }),
+    query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
+    responses: {
+      200: {
+        description: "Lists",
+        schema: Items(Schema.Struct({ ...List.fields, spaceName: Schema.String, folderName: Schema.NullOr(Schema.String) }))
+      }
+    },
+    examples: [
+      {
+        name: "all",
+        request: { params: { workspaceId: ids.workspace } },
+        response: { status: 200, body: { items: [{ ...exampleList, spaceName: "Engineering", folderName: "Q4 roadmap" }] } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -113,18 +184,39 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getList", method: "GET", path: "/v1/lists/{listId}",
-    summary: "Get a list", auth: "both", scopes: read, params: ListParams,
+    service,
+    tag,
+    operationId: "getList",
+    method: "GET",
+    path: "/v1/lists/{listId}",
+    summary: "Get a list",
+    auth: "both",
+    scopes: read,
+    params: ListParams,
     responses: { 200: { description: "The list", schema: List } },
     examples: [{ name: "get", request: { params: li }, response: { status: 200, body: exampleList } }],
     handler: ({ params }, context) => Effect.andThen(onList(context, params.listId), orDieSql(Reads.getList(params.listId)))
   }),
   operation({
-    service, tag, operationId: "updateList", method: "PATCH", path: "/v1/lists/{listId}",
-    summary: "Change a list's name, description, color, priority, dates or owner", description: "null clears an optional value.",
-    auth: "both", scopes: write, params: ListParams, body: ListPatch,
+    service,
+    tag,
+    operationId: "updateList",
+    method: "PATCH",
+    path: "/v1/lists/{listId}",
+    summary: "Change a list's name, description, color, priority, dates or owner",
+    description: "null clears an optional value.",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
+    body: ListPatch,
     responses: { 200: { description: "Updated", schema: List } },
-    examples: [{ name: "due", request: { params: li, body: { dueDate: "2026-12-31", priority: "high" } }, response: { status: 200, body: { ...exampleList, dueDate: "2026-12-31T00:00:00.000Z", priority: "high" } } }],
+    examples: [
+      {
+        name: "due",
+        request: { params: li, body: { dueDate: "2026-12-31", priority: "high" } },
+        response: { status: 200, body: { ...exampleList, dueDate: "2026-12-31T00:00:00.000Z", priority: "high" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -133,8 +225,15 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteList", method: "DELETE", path: "/v1/lists/{listId}",
-    summary: "Delete a list and its tasks (admin)", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "deleteList",
+    method: "DELETE",
+    path: "/v1/lists/{listId}",
+    summary: "Delete a list and its tasks (admin)",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: li }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -144,10 +243,19 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "archiveList", method: "POST", path: "/v1/lists/{listId}/archive",
-    summary: "Archive a list", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "archiveList",
+    method: "POST",
+    path: "/v1/lists/{listId}/archive",
+    summary: "Archive a list",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     responses: { 200: { description: "Archived", schema: List }, 409: { description: "Already archived" } },
-    examples: [{ name: "archive", request: { params: li }, response: { status: 200, body: { ...exampleList, archived: true, archivedAt: at0 } } }],
+    examples: [
+      { name: "archive", request: { params: li }, response: { status: 200, body: { ...exampleList, archived: true, archivedAt: at0 } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -155,8 +263,15 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "restoreList", method: "POST", path: "/v1/lists/{listId}/restore",
-    summary: "Restore an archived list", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "restoreList",
+    method: "POST",
+    path: "/v1/lists/{listId}/restore",
+    summary: "Restore an archived list",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     responses: { 200: { description: "Restored", schema: List }, 409: { description: "Not archived" } },
     examples: [{ name: "restore", request: { params: li }, response: { status: 200, body: exampleList } }],
     handler: ({ params }, context) =>
@@ -166,13 +281,22 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "moveList", method: "POST", path: "/v1/lists/{listId}/move",
+    service,
+    tag,
+    operationId: "moveList",
+    method: "POST",
+    path: "/v1/lists/{listId}/move",
     summary: "Move a list into a folder, out of it (folderId null), or to another space",
-    description: "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer available are dropped; tags are matched by name across spaces.",
-    auth: "both", scopes: write, params: ListParams,
+    description:
+      "Tasks keep their status when the new place has it, else get the first status of the same type; values of fields no longer available are dropped; tags are matched by name across spaces.",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     body: ListMove,
     responses: { 200: { description: "Moved", schema: List } },
-    examples: [{ name: "into-folder", request: { params: li, body: { folderId: ids.folder } }, response: { status: 200, body: exampleList } }],
+    examples: [
+      { name: "into-folder", request: { params: li, body: { folderId: ids.folder } }, response: { status: 200, body: exampleList } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -180,30 +304,61 @@ export const listsOperations = [
           return yield* reject("invalid", "Give spaceId, folderId, or both", [{ path: "body.folderId", message: "missing" }])
         }
         const sameWorkspace = (target: { at: { workspaceId: string } }, path: string) =>
-          target.at.workspaceId === caller.at.workspaceId ? Effect.void : Effect.fail(reject("not_found", "Not found", [{ path, message: "not found" }]))
+          target.at.workspaceId === caller.at.workspaceId
+            ? Effect.void
+            : Effect.fail(reject("not_found", "Not found", [{ path, message: "not found" }]))
         if (body.spaceId) yield* Effect.flatMap(onSpace(context, body.spaceId, "member"), (t) => sameWorkspace(t, "body.spaceId"))
         if (body.folderId) yield* Effect.flatMap(onFolder(context, body.folderId, "member"), (t) => sameWorkspace(t, "body.folderId"))
         return yield* send(PmWorkspace, caller.at.workspaceId, "moveList", caller.userId, { listId: params.listId, ...body })
       })
   }),
   operation({
-    service, tag, operationId: "reorderLists", method: "PUT", path: "/v1/spaces/{spaceId}/lists/order",
-    summary: "Set the order of the lists directly in a space (folderId null) or in one of its folders", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "reorderLists",
+    method: "PUT",
+    path: "/v1/spaces/{spaceId}/lists/order",
+    summary: "Set the order of the lists directly in a space (folderId null) or in one of its folders",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: Schema.Struct({ folderId: Schema.optionalKey(Schema.NullOr(Id)), listIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The new order", schema: Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }) } },
-    examples: [{ name: "reorder", request: { params: sp, body: { folderId: ids.folder, listIds: [ids.list] } }, response: { status: 200, body: { folderId: ids.folder, listIds: [ids.list] } } }],
+    examples: [
+      {
+        name: "reorder",
+        request: { params: sp, body: { folderId: ids.folder, listIds: [ids.list] } },
+        response: { status: 200, body: { folderId: ids.folder, listIds: [ids.list] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
-        return yield* send(PmSpace, params.spaceId, "reorderLists", caller.userId, { folderId: body.folderId ?? null, listIds: body.listIds })
+        return yield* send(PmSpace, params.spaceId, "reorderLists", caller.userId, {
+          folderId: body.folderId ?? null,
+          listIds: body.listIds
+        })
       })
   }),
   operation({
-    service, tag, operationId: "duplicateList", method: "POST", path: "/v1/lists/{listId}/duplicate",
-    summary: "Copy a list's settings, statuses and fields (no tasks) in its space", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "duplicateList",
+    method: "POST",
+    path: "/v1/lists/{listId}/duplicate",
+    summary: "Copy a list's settings, statuses and fields (no tasks) in its space",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     body: ListCopy,
     responses: { 201: { description: "The copy", schema: List } },
-    examples: [{ name: "duplicate", request: { params: li, body: { name: "Sprint backlog" } }, response: { status: 201, body: { ...exampleList, name: "Sprint backlog" } } }],
+    examples: [
+      {
+        name: "duplicate",
+        request: { params: li, body: { name: "Sprint backlog" } },
+        response: { status: 201, body: { ...exampleList, name: "Sprint backlog" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -211,10 +366,23 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getListByShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/lists/by-short-id/{shortId}",
-    summary: "Find a list by its short id (L-7)", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
+    service,
+    tag,
+    operationId: "getListByShortId",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/lists/by-short-id/{shortId}",
+    summary: "Find a list by its short id (L-7)",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The list", schema: List } },
-    examples: [{ name: "by-short-id", request: { params: { workspaceId: ids.workspace, shortId: "L-1" } }, response: { status: 200, body: exampleList } }],
+    examples: [
+      {
+        name: "by-short-id",
+        request: { params: { workspaceId: ids.workspace, shortId: "L-1" } },
+        response: { status: 200, body: exampleList }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -227,22 +395,52 @@ export const listsOperations = [
   ...customFieldOperations(listScope),
   ...watcherOperations(listScope),
   operation({
-    service, tag, operationId: "addTaskToList", method: "POST", path: "/v1/lists/{listId}/linked-tasks",
-    summary: "Show a task of another list in this list too (its home list stays)", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "addTaskToList",
+    method: "POST",
+    path: "/v1/lists/{listId}/linked-tasks",
+    summary: "Show a task of another list in this list too (its home list stays)",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     body: Schema.Struct({ taskId: Id }),
-    responses: { 201: { description: "Added", schema: Schema.Struct({ taskId: Id, listId: Id }) }, 409: { description: "Already there, or its home list" } },
-    examples: [{ name: "link", request: { params: li, body: { taskId: ids.task } }, response: { status: 201, body: { taskId: ids.task, listId: ids.list } } }],
+    responses: {
+      201: { description: "Added", schema: Schema.Struct({ taskId: Id, listId: Id }) },
+      409: { description: "Already there, or its home list" }
+    },
+    examples: [
+      {
+        name: "link",
+        request: { params: li, body: { taskId: ids.task } },
+        response: { status: 201, body: { taskId: ids.task, listId: ids.list } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
-        const task = yield* onTask(context, body.taskId).pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such task", [{ path: "body.taskId", message: "not found" }]) : e)))
-        if (task.at.workspaceId !== caller.at.workspaceId) return yield* reject("not_found", "No such task", [{ path: "body.taskId", message: "not found" }])
+        const task = yield* onTask(context, body.taskId).pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", "No such task", [{ path: "body.taskId", message: "not found" }])
+              : e
+          )
+        )
+        if (task.at.workspaceId !== caller.at.workspaceId)
+          return yield* reject("not_found", "No such task", [{ path: "body.taskId", message: "not found" }])
         return yield* send(PmList, params.listId, "addTaskLink", caller.userId, body)
       })
   }),
   operation({
-    service, tag, operationId: "removeTaskFromList", method: "DELETE", path: "/v1/lists/{listId}/linked-tasks/{taskId}",
-    summary: "Stop showing a task in a list that is not its home", auth: "both", scopes: write, params: Schema.Struct({ listId: Id, taskId: Id }),
+    service,
+    tag,
+    operationId: "removeTaskFromList",
+    method: "DELETE",
+    path: "/v1/lists/{listId}/linked-tasks/{taskId}",
+    summary: "Stop showing a task in a list that is not its home",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ listId: Id, taskId: Id }),
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "unlink", request: { params: { ...li, taskId: ids.task } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -252,50 +450,106 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getListStats", method: "GET", path: "/v1/lists/{listId}/stats",
-    summary: "Task counts of a list by status type and by status, with its completion rate", auth: "both", scopes: read, params: ListParams,
+    service,
+    tag,
+    operationId: "getListStats",
+    method: "GET",
+    path: "/v1/lists/{listId}/stats",
+    summary: "Task counts of a list by status type and by status, with its completion rate",
+    auth: "both",
+    scopes: read,
+    params: ListParams,
     responses: {
       200: {
         description: "Counts",
-        schema: Schema.Struct({ taskCounts: Counts, byStatus: Schema.Array(Schema.Struct({ name: Schema.String, type: Schema.String, count: Schema.Number })), completion: Schema.Number })
+        schema: Schema.Struct({
+          taskCounts: Counts,
+          byStatus: Schema.Array(Schema.Struct({ name: Schema.String, type: Schema.String, count: Schema.Number })),
+          completion: Schema.Number
+        })
       }
     },
-    examples: [{ name: "stats", request: { params: li }, response: { status: 200, body: { taskCounts: exampleCounts, byStatus: [{ name: "to do", type: "open", count: 5 }], completion: 0.33 } } }],
+    examples: [
+      {
+        name: "stats",
+        request: { params: li },
+        response: {
+          status: 200,
+          body: { taskCounts: exampleCounts, byStatus: [{ name: "to do", type: "open", count: 5 }], completion: 0.33 }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
         const counts = Reads.countsOf(yield* orDieSql(Reads.taskCountsByList("list_id", params.listId)), params.listId)
         const statuses = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
-        const byName = yield* orDieSql(query<{ status: string; count: number }>(
-          `SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = $1 AND deleted_at IS NULL AND archived_at IS NULL GROUP BY lower(status)`,
-          [params.listId]
-        ))
+        const byName = yield* orDieSql(
+          query<{ status: string; count: number }>(
+            `SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = $1 AND deleted_at IS NULL AND archived_at IS NULL GROUP BY lower(status)`,
+            [params.listId]
+          )
+        )
         return {
           taskCounts: counts,
-          byStatus: statuses.items.map((s) => ({ name: s.name, type: s.type, count: byName.find((b) => b.status === s.name.toLowerCase())?.count ?? 0 })),
+          byStatus: statuses.items.map((s) => ({
+            name: s.name,
+            type: s.type,
+            count: byName.find((b) => b.status === s.name.toLowerCase())?.count ?? 0
+          })),
           completion: counts.total === 0 ? 0 : Math.round(((counts.done + counts.closed) / counts.total) * 100) / 100
         }
       })
   }),
   operation({
-    service, tag, operationId: "getListTaskDefaults", method: "GET", path: "/v1/lists/{listId}/task-defaults",
-    summary: "Defaults of new tasks in a list: its own and the effective ones (over its space's)", auth: "both", scopes: read, params: ListParams,
+    service,
+    tag,
+    operationId: "getListTaskDefaults",
+    method: "GET",
+    path: "/v1/lists/{listId}/task-defaults",
+    summary: "Defaults of new tasks in a list: its own and the effective ones (over its space's)",
+    auth: "both",
+    scopes: read,
+    params: ListParams,
     responses: { 200: { description: "Defaults", schema: Schema.Struct({ own: TaskDefaults, effective: TaskDefaults }) } },
-    examples: [{ name: "defaults", request: { params: li }, response: { status: 200, body: { own: { priority: "high" }, effective: { priority: "high", dueInDays: 7 } } } }],
+    examples: [
+      {
+        name: "defaults",
+        request: { params: li },
+        response: { status: 200, body: { own: { priority: "high" }, effective: { priority: "high", dueInDays: 7 } } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
         const list = yield* orDieSql(Reads.getList(params.listId))
-        const effective = yield* orDieSql(defaultsFor({ workspaceId: caller.at.workspaceId, spaceId: caller.at.spaceId, folderId: caller.at.folderId, listId: params.listId }))
+        const effective = yield* orDieSql(
+          defaultsFor({
+            workspaceId: caller.at.workspaceId,
+            spaceId: caller.at.spaceId,
+            folderId: caller.at.folderId,
+            listId: params.listId
+          })
+        )
         return { own: list.taskDefaults, effective }
       })
   }),
   operation({
-    service, tag, operationId: "updateListTaskDefaults", method: "PATCH", path: "/v1/lists/{listId}/task-defaults",
-    summary: "Change a list's own defaults for new tasks (they override the space's)", description: "Keys left out are unchanged; null clears one.",
-    auth: "both", scopes: write, params: ListParams, body: TaskDefaults,
+    service,
+    tag,
+    operationId: "updateListTaskDefaults",
+    method: "PATCH",
+    path: "/v1/lists/{listId}/task-defaults",
+    summary: "Change a list's own defaults for new tasks (they override the space's)",
+    description: "Keys left out are unchanged; null clears one.",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
+    body: TaskDefaults,
     responses: { 200: { description: "The list's own defaults", schema: TaskDefaults } },
-    examples: [{ name: "defaults", request: { params: li, body: { priority: "high" } }, response: { status: 200, body: { priority: "high" } } }],
+    examples: [
+      { name: "defaults", request: { params: li, body: { priority: "high" } }, response: { status: 200, body: { priority: "high" } } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -303,54 +557,143 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getListSettings", method: "GET", path: "/v1/lists/{listId}/settings",
+    service,
+    tag,
+    operationId: "getListSettings",
+    method: "GET",
+    path: "/v1/lists/{listId}/settings",
     summary: "Everything that applies to a list's tasks after inheritance: statuses, custom fields, space features, task defaults",
-    auth: "both", scopes: read, params: ListParams,
+    auth: "both",
+    scopes: read,
+    params: ListParams,
     responses: {
       200: {
         description: "Effective settings",
-        schema: Schema.Struct({ statuses: EffectiveStatuses, customFields: Schema.Array(CustomField), features: Features, taskDefaults: TaskDefaults })
+        schema: Schema.Struct({
+          statuses: EffectiveStatuses,
+          customFields: Schema.Array(CustomField),
+          features: Features,
+          taskDefaults: TaskDefaults
+        })
       }
     },
-    examples: [{
-      name: "settings",
-      request: { params: li },
-      response: { status: 200, body: { statuses: { inheritedFrom: "space", sourceId: ids.space, own: false, items: exampleStatuses }, customFields: [exampleField], features: { priorities: true, dueDates: true, startDates: true, timeEstimates: true, tags: true, customFields: true, checklists: true, timeTracking: true, multipleAssignees: true }, taskDefaults: {} } }
-    }],
+    examples: [
+      {
+        name: "settings",
+        request: { params: li },
+        response: {
+          status: 200,
+          body: {
+            statuses: { inheritedFrom: "space", sourceId: ids.space, own: false, items: exampleStatuses },
+            customFields: [exampleField],
+            features: {
+              priorities: true,
+              dueDates: true,
+              startDates: true,
+              timeEstimates: true,
+              tags: true,
+              customFields: true,
+              checklists: true,
+              timeTracking: true,
+              multipleAssignees: true
+            },
+            taskDefaults: {}
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
         const chain = chainOf(caller.at)
-        return yield* orDieSql(Effect.all({
-          statuses: effectiveStatuses(chain),
-          customFields: availableFields(chain),
-          features: featuresOfSpace(caller.at.spaceId),
-          taskDefaults: defaultsFor({ workspaceId: chain.workspaceId, spaceId: chain.spaceId, folderId: chain.folderId, listId: params.listId })
-        }))
+        return yield* orDieSql(
+          Effect.all({
+            statuses: effectiveStatuses(chain),
+            customFields: availableFields(chain),
+            features: featuresOfSpace(caller.at.spaceId),
+            taskDefaults: defaultsFor({
+              workspaceId: chain.workspaceId,
+              spaceId: chain.spaceId,
+              folderId: chain.folderId,
+              listId: params.listId
+            })
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "exportListCsv", method: "GET", path: "/v1/lists/{listId}/export.csv",
-    summary: "A list's tasks as CSV (one column per custom field)", auth: "both", scopes: read, params: ListParams,
+    service,
+    tag,
+    operationId: "exportListCsv",
+    method: "GET",
+    path: "/v1/lists/{listId}/export.csv",
+    summary: "A list's tasks as CSV (one column per custom field)",
+    auth: "both",
+    scopes: read,
+    params: ListParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "CSV", contentType: "text/csv" } },
-    examples: [{ name: "csv", request: { params: li }, response: { status: 200, body: "shortId,name,status,priority,assignees,startDate,dueDate,timeEstimateMinutes,tags,createdAt,Story points\r\nT-42,Ship the login page,in progress,high,bob@example.com,,2026-12-01T17:00:00.000Z,240,frontend,2026-11-21T12:00:00.000Z,5\r\n" } }],
+    examples: [
+      {
+        name: "csv",
+        request: { params: li },
+        response: {
+          status: 200,
+          body: "shortId,name,status,priority,assignees,startDate,dueDate,timeEstimateMinutes,tags,createdAt,Story points\r\nT-42,Ship the login page,in progress,high,bob@example.com,,2026-12-01T17:00:00.000Z,240,frontend,2026-11-21T12:00:00.000Z,5\r\n"
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
         const list = yield* orDieSql(Reads.getList(params.listId))
         const fields = yield* orDieSql(availableFields(chainOf(caller.at)))
-        const header = ["shortId", "name", "status", "priority", "assignees", "startDate", "dueDate", "timeEstimateMinutes", "tags", "createdAt", ...fields.map((f) => f.name)]
+        const header = [
+          "shortId",
+          "name",
+          "status",
+          "priority",
+          "assignees",
+          "startDate",
+          "dueDate",
+          "timeEstimateMinutes",
+          "tags",
+          "createdAt",
+          ...fields.map((f) => f.name)
+        ]
         const lines = [header.map(csvCell).join(",")]
         for (let offset = 0; ; offset += 200) {
-          const page = yield* orDieSql(findTasks({ workspaceId: caller.at.workspaceId, viewer: caller.viewer, listIds: [params.listId], archived: q.archived ?? "exclude" }, { offset, limit: 200, order: "position" }))
+          const page = yield* orDieSql(
+            findTasks(
+              { workspaceId: caller.at.workspaceId, viewer: caller.viewer, listIds: [params.listId], archived: q.archived ?? "exclude" },
+              { offset, limit: 200, order: "position" }
+            )
+          )
           for (const task of page.items) {
             const values = new Map(task.customFields.map((v) => [v.fieldId, v.value]))
-            const shown = (value: unknown) => (Array.isArray(value) ? value.map((v) => (typeof v === "object" && v && "name" in v ? v.name : v)) : typeof value === "object" && value && "name" in value ? (value as { name: string }).name : value)
-            lines.push([
-              task.shortId, task.name, task.status.name, task.priority, task.assignees.map((a) => a.email), task.startDate, task.dueDate,
-              task.timeEstimateMinutes, task.tags.map((t) => t.name), task.createdAt, ...fields.map((f) => shown(values.get(f.id)))
-            ].map(csvCell).join(","))
+            const shown = (value: unknown) =>
+              Array.isArray(value)
+                ? value.map((v) => (typeof v === "object" && v && "name" in v ? v.name : v))
+                : typeof value === "object" && value && "name" in value
+                  ? (value as { name: string }).name
+                  : value
+            lines.push(
+              [
+                task.shortId,
+                task.name,
+                task.status.name,
+                task.priority,
+                task.assignees.map((a) => a.email),
+                task.startDate,
+                task.dueDate,
+                task.timeEstimateMinutes,
+                task.tags.map((t) => t.name),
+                task.createdAt,
+                ...fields.map((f) => shown(values.get(f.id)))
+              ]
+                .map(csvCell)
+                .join(",")
+            )
           }
           if (offset + 200 >= page.total) break
         }
@@ -359,9 +702,18 @@ export const listsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "archiveListClosedTasks", method: "POST", path: "/v1/lists/{listId}/archive-closed-tasks",
-    summary: "Archive every done or closed task of a list", auth: "both", scopes: write, params: ListParams,
-    responses: { 200: { description: "How many were archived", schema: Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }) } },
+    service,
+    tag,
+    operationId: "archiveListClosedTasks",
+    method: "POST",
+    path: "/v1/lists/{listId}/archive-closed-tasks",
+    summary: "Archive every done or closed task of a list",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
+    responses: {
+      200: { description: "How many were archived", schema: Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }) }
+    },
     examples: [{ name: "sweep", request: { params: li }, response: { status: 200, body: { archived: 1, taskIds: [ids.task] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {

@@ -67,7 +67,11 @@ export const exampleLiteTask: LiteTask = {
 }
 
 const display = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(display) : value && typeof value === "object" && "name" in value ? (value as { name: string }).name : value
+  Array.isArray(value)
+    ? value.map(display)
+    : value && typeof value === "object" && "name" in value
+      ? (value as { name: string }).name
+      : value
 
 /**
  * Tasks with names: the names of their spaces, folders and lists by list id
@@ -76,38 +80,43 @@ const display = (value: unknown): unknown =>
 export const toLite = (tasks: ReadonlyArray<Task>, places?: ReadonlyMap<string, Place>) =>
   Effect.gen(function* () {
     const listIds = [...new Set(tasks.map((t) => t.listId))]
-    const names = places !== undefined
-      ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
-      : listIds.length === 0 ? [] : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
-      `SELECT l.id, l.name AS list, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
+    const names =
+      places !== undefined
+        ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
+        : listIds.length === 0
+          ? []
+          : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
+              `SELECT l.id, l.name AS list, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
         WHERE l.id = ANY($1::text[])`,
-      [listIds]
-    )
+              [listIds]
+            )
     const byList = new Map(names.map((n) => [n.id, n] as const))
-    return tasks.map((t): LiteTask => ({
-      id: t.id,
-      shortId: t.shortId,
-      name: t.name,
-      description: t.description,
-      status: t.status.name,
-      statusType: t.status.type,
-      priority: t.priority,
-      startDate: t.startDate,
-      dueDate: t.dueDate,
-      timeEstimateMinutes: t.timeEstimateMinutes,
-      space: byList.get(t.listId)?.space ?? "",
-      folder: byList.get(t.listId)?.folder ?? null,
-      list: byList.get(t.listId)?.list ?? "",
-      listId: t.listId,
-      parentTaskId: t.parentTaskId,
-      assignees: t.assignees.map((a) => a.email),
-      tags: t.tags.map((g) => g.name),
-      customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-      closedAt: t.closedAt,
-      version: t.version
-    }))
+    return tasks.map(
+      (t): LiteTask => ({
+        id: t.id,
+        shortId: t.shortId,
+        name: t.name,
+        description: t.description,
+        status: t.status.name,
+        statusType: t.status.type,
+        priority: t.priority,
+        startDate: t.startDate,
+        dueDate: t.dueDate,
+        timeEstimateMinutes: t.timeEstimateMinutes,
+        space: byList.get(t.listId)?.space ?? "",
+        folder: byList.get(t.listId)?.folder ?? null,
+        list: byList.get(t.listId)?.list ?? "",
+        listId: t.listId,
+        parentTaskId: t.parentTaskId,
+        assignees: t.assignees.map((a) => a.email),
+        tags: t.tags.map((g) => g.name),
+        customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        closedAt: t.closedAt,
+        version: t.version
+      })
+    )
   })
 
 export const toLiteOne = (task: Task) => Effect.map(toLite([task]), (items) => items[0]!)
@@ -121,14 +130,20 @@ export interface Where {
 /** A list found, but not where the request's other references say: 409 naming all of them. */
 const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Where & { readonly list: string }, prefix: string) => {
   const at = `${list.spaceName ?? "its space"}${list.folderName ? ` / ${list.folderName}` : ", not in a folder"}`
-  const named = [where.space !== undefined ? `space "${where.space}"` : undefined, where.folder !== undefined ? `folder "${where.folder}"` : undefined]
+  const named = [
+    where.space !== undefined ? `space "${where.space}"` : undefined,
+    where.folder !== undefined ? `folder "${where.folder}"` : undefined
+  ]
     .filter((text) => text !== undefined)
     .join(" and ")
   const paths = [...(where.space !== undefined ? ["space"] : []), ...(where.folder !== undefined ? ["folder"] : []), "list"]
   return reject(
     "conflict",
     `The list "${where.list}" (${list.name}, ${list.shortId}) is in ${at}, not in the ${named} the request names`,
-    paths.map((field) => ({ path: `${prefix}.${field}`, message: field === "list" ? `is in ${at}` : `does not hold the list "${where.list}"` }))
+    paths.map((field) => ({
+      path: `${prefix}.${field}`,
+      message: field === "list" ? `is in ${at}` : `does not hold the list "${where.list}"`
+    }))
   )
 }
 
@@ -139,7 +154,13 @@ const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Whe
  * elsewhere, a folder of another space or workspace) is refused, never
  * ignored. The caller needs `minimum` there.
  */
-export const listByNames = (context: RequestContext, workspaceId: string, where: Where & { readonly list: string }, minimum: "viewer" | "member", prefix = "body") =>
+export const listByNames = (
+  context: RequestContext,
+  workspaceId: string,
+  where: Where & { readonly list: string },
+  minimum: "viewer" | "member",
+  prefix = "body"
+) =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "viewer")
     let list: NamedList
@@ -147,7 +168,10 @@ export const listByNames = (context: RequestContext, workspaceId: string, where:
       list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
       if (where.folder !== undefined) {
         const folder = yield* orDieSql(resolveFolder(list.spaceId, where.folder, `${prefix}.folder`)).pipe(
-          Effect.catchIf((error) => error.code === "not_found", () => Effect.succeed(undefined))
+          Effect.catchIf(
+            (error) => error.code === "not_found",
+            () => Effect.succeed(undefined)
+          )
         )
         if (folder?.id !== list.folderId) return yield* misplaced(list, where, prefix)
       }
@@ -173,16 +197,28 @@ export const listWhere = (
   prefix: string
 ) =>
   orDieSql(resolveList(spaceId, folderId, where.list, `${prefix}.list`)).pipe(
-    Effect.catchIf((error) => error.code === "not_found", (notHere) =>
-      Effect.flatMap(
-        Effect.catchIf(orDieSql(resolveListInWorkspace(workspaceId, viewer, where.list, `${prefix}.list`)), () => true, () => Effect.fail(notHere)),
-        (elsewhere) => Effect.fail(misplaced(elsewhere, where, prefix))
-      ))
+    Effect.catchIf(
+      (error) => error.code === "not_found",
+      (notHere) =>
+        Effect.flatMap(
+          Effect.catchIf(
+            orDieSql(resolveListInWorkspace(workspaceId, viewer, where.list, `${prefix}.list`)),
+            () => true,
+            () => Effect.fail(notHere)
+          ),
+          (elsewhere) => Effect.fail(misplaced(elsewhere, where, prefix))
+        )
+    )
   )
 
 export const chainOfCaller = (at: { workspaceId: string; spaceId: string; folderId: string | null; listId: string | null }): Chain => ({
-  workspaceId: at.workspaceId, spaceId: at.spaceId, folderId: at.folderId, listId: at.listId
+  workspaceId: at.workspaceId,
+  spaceId: at.spaceId,
+  folderId: at.folderId,
+  listId: at.listId
 })
 
 export const WorkspaceRef = Id.annotate({ description: "The workspace" })
-export const NameRef = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank name" })).annotate({ description: "A name (case-insensitive), short id or id" })
+export const NameRef = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank name" })).annotate({
+  description: "A name (case-insensitive), short id or id"
+})

@@ -39,10 +39,16 @@ const BooleanString = Schema.Literals(["true", "false"])
 
 export const notificationsOperations = [
   operation({
-    service, tag, operationId: "listNotifications", method: "GET", path: "/v1/notifications",
+    service,
+    tag,
+    operationId: "listNotifications",
+    method: "GET",
+    path: "/v1/notifications",
     summary: "List the caller's notifications, newest first",
-    description: "Across the caller's workspaces (an API key: its workspace only). Filter by workspace, unread, reason; page with `cursor`.",
-    auth: "both", scopes: ["notifications:read"],
+    description:
+      "Across the caller's workspaces (an API key: its workspace only). Filter by workspace, unread, reason; page with `cursor`.",
+    auth: "both",
+    scopes: ["notifications:read"],
     query: Schema.Struct({
       workspaceId: Schema.optionalKey(Id),
       unread: Schema.optionalKey(BooleanString),
@@ -51,14 +57,21 @@ export const notificationsOperations = [
       cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
     }),
     responses: { 200: { description: "A page of notifications", schema: Page } },
-    examples: [{ name: "unread", request: { query: { unread: "true", limit: "20" } }, response: { status: 200, body: { items: [exampleNotification], nextCursor: null } } }],
+    examples: [
+      {
+        name: "unread",
+        request: { query: { unread: "true", limit: "20" } },
+        response: { status: 200, body: { items: [exampleNotification], nextCursor: null } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
         const workspaceIds = yield* workspaceScope(context, query.workspaceId)
         return yield* listNotifications(
           {
-            userId: principal.userId, workspaceIds,
+            userId: principal.userId,
+            workspaceIds,
             ...(query.unread === "true" ? { unreadOnly: true } : {}),
             ...(query.reason !== undefined ? { reason: query.reason } : {})
           },
@@ -68,15 +81,25 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getNotificationCounts", method: "GET", path: "/v1/notifications/counts",
+    service,
+    tag,
+    operationId: "getNotificationCounts",
+    method: "GET",
+    path: "/v1/notifications/counts",
     summary: "How many notifications the caller has, and how many are unread, per workspace",
-    auth: "both", scopes: ["notifications:read"],
+    auth: "both",
+    scopes: ["notifications:read"],
     query: Schema.Struct({ workspaceId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Counts", schema: Counts } },
-    examples: [{
-      name: "counts",
-      response: { status: 200, body: { total: 12, unread: 3, byWorkspace: [{ workspaceId: exampleNotification.workspaceId, total: 12, unread: 3 }] } }
-    }],
+    examples: [
+      {
+        name: "counts",
+        response: {
+          status: 200,
+          body: { total: 12, unread: 3, byWorkspace: [{ workspaceId: exampleNotification.workspaceId, total: 12, unread: 3 }] }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -84,17 +107,27 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateNotification", method: "PATCH", path: "/v1/notifications/{notificationId}",
+    service,
+    tag,
+    operationId: "updateNotification",
+    method: "PATCH",
+    path: "/v1/notifications/{notificationId}",
     summary: "Mark one of the caller's notifications read or unread",
-    auth: "both", scopes: ["notifications:write"],
+    auth: "both",
+    scopes: ["notifications:write"],
     params: Schema.Struct({ notificationId: Id }),
     body: Schema.Struct({ read: Schema.Boolean }),
-    responses: { 200: { description: "The notification", schema: Notification }, 404: { description: "Not one of the caller's notifications" } },
-    examples: [{
-      name: "mark-read",
-      request: { params: { notificationId: exampleNotification.id }, body: { read: true } },
-      response: { status: 200, body: { ...exampleNotification, read: true, readAt: "2026-11-21T12:05:00.000Z" } }
-    }],
+    responses: {
+      200: { description: "The notification", schema: Notification },
+      404: { description: "Not one of the caller's notifications" }
+    },
+    examples: [
+      {
+        name: "mark-read",
+        request: { params: { notificationId: exampleNotification.id }, body: { read: true } },
+        response: { status: 200, body: { ...exampleNotification, read: true, readAt: "2026-11-21T12:05:00.000Z" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -102,10 +135,15 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "markAllNotificationsRead", method: "POST", path: "/v1/notifications/read-all",
+    service,
+    tag,
+    operationId: "markAllNotificationsRead",
+    method: "POST",
+    path: "/v1/notifications/read-all",
     summary: "Mark all of the caller's unread notifications read",
     description: "Optionally only in one workspace, and only those created up to `before` (what the user has seen).",
-    auth: "both", scopes: ["notifications:write"],
+    auth: "both",
+    scopes: ["notifications:write"],
     body: Schema.Struct({ workspaceId: Schema.optionalKey(Id), before: Schema.optionalKey(Timestamp) }),
     responses: { 200: { description: "How many were marked", schema: Schema.Struct({ updated: Schema.Number }) } },
     examples: [{ name: "all", request: { body: {} }, response: { status: 200, body: { updated: 3 } } }],
@@ -119,4 +157,3 @@ export const notificationsOperations = [
       })
   })
 ]
-

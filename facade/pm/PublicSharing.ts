@@ -10,7 +10,18 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { PmOrganization } from "../../actors/pm/OrganizationActors.ts"
-import { getLink, LinkOptions, LinkStatus, linksOfTask, linksOfWorkspace, openLink, ShareLink, SharedTask, ShareToken, sharedView } from "../../actors/pm/ShareLinks.ts"
+import {
+  getLink,
+  LinkOptions,
+  LinkStatus,
+  linksOfTask,
+  linksOfWorkspace,
+  openLink,
+  ShareLink,
+  SharedTask,
+  ShareToken,
+  sharedView
+} from "../../actors/pm/ShareLinks.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, isoDate, Page } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -22,12 +33,26 @@ const service = "pm"
 
 const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSB"
 const exampleLink = {
-  id: ids.entry, workspaceId: ids.workspace, taskId: ids.task, taskShortId: "T-42", taskName: "Ship the login page",
-  tokenPrefix: "pmsh_Q2hvb3", includeSubtasks: true, includeComments: false, status: "active",
-  createdBy: { id: ids.user, name: "Alice" }, createdAt: at0, expiresAt: "2026-12-21T12:00:00.000Z", revokedAt: null, viewCount: 3, lastViewedAt: at0
+  id: ids.entry,
+  workspaceId: ids.workspace,
+  taskId: ids.task,
+  taskShortId: "T-42",
+  taskName: "Ship the login page",
+  tokenPrefix: "pmsh_Q2hvb3",
+  includeSubtasks: true,
+  includeComments: false,
+  status: "active",
+  createdBy: { id: ids.user, name: "Alice" },
+  createdAt: at0,
+  expiresAt: "2026-12-21T12:00:00.000Z",
+  revokedAt: null,
+  viewCount: 3,
+  lastViewedAt: at0
 }
 
-const Expiry = Schema.NullOr(DateTime).annotate({ description: "When the link stops working (null: never, unless the workspace requires an expiry)" })
+const Expiry = Schema.NullOr(DateTime).annotate({
+  description: "When the link stops working (null: never, unless the workspace requires an expiry)"
+})
 // As the actor takes it, except the expiry: any date here, normalized before it is sent.
 const LinkBody = Schema.Struct({ ...LinkOptions.fields, expiresAt: Schema.optionalKey(Expiry) })
 const CreatedLink = Schema.Struct({
@@ -40,15 +65,22 @@ const CreatedLink = Schema.Struct({
 const expiryOf = (value: string | null | undefined) =>
   value === undefined || value === null
     ? Effect.succeed(value)
-    : Effect.fromNullishOr(isoDate(value)).pipe(Effect.mapError(() => reject("invalid", "Invalid body.expiresAt: not a real date", [{ path: "body.expiresAt", message: "not a real date" }])))
+    : Effect.fromNullishOr(isoDate(value)).pipe(
+        Effect.mapError(() =>
+          reject("invalid", "Invalid body.expiresAt: not a real date", [{ path: "body.expiresAt", message: "not a real date" }])
+        )
+      )
 
 /** The link, when the caller may manage it: member on its task, and its creator or a workspace admin. */
 const manageable = (context: RequestContext, linkId: string) =>
   Effect.gen(function* () {
     const link = yield* orDieSql(getLink(linkId))
-    const caller = yield* onTask(context, link.taskId, "viewer").pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such share link") : e)))
+    const caller = yield* onTask(context, link.taskId, "viewer").pipe(
+      Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such share link") : e))
+    )
     if (caller.role === "viewer") return yield* reject("forbidden", "Requires the member role in this workspace")
-    if (link.createdBy.id !== caller.userId && !caller.admin) return yield* reject("forbidden", "Only the link's creator or a workspace admin may change it")
+    if (link.createdBy.id !== caller.userId && !caller.admin)
+      return yield* reject("forbidden", "Only the link's creator or a workspace admin may change it")
     return { link, caller }
   })
 
@@ -56,16 +88,33 @@ const StatusQuery = Schema.optionalKey(LinkStatus.annotate({ description: "Only 
 
 export const publicSharingOperations = [
   operation({
-    service, tag, operationId: "createTaskShareLink", method: "POST", path: "/v1/tasks/{taskId}/share-links",
+    service,
+    tag,
+    operationId: "createTaskShareLink",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/share-links",
     summary: "Make a public read-only link to a task (the token is shown once)",
-    description: "Members and above. Refused (403) when the workspace turned public sharing off; 400 when its policy requires an expiry sooner than asked.",
-    auth: "both", scopes: ["tasks:write"], params: Schema.Struct({ taskId: Id }), body: LinkBody,
-    responses: { 201: { description: "Created", schema: CreatedLink }, 403: { description: "Viewer, or public sharing is off" }, 404: { description: "No such task" } },
-    examples: [{
-      name: "share",
-      request: { params: { taskId: ids.task }, body: { expiresAt: "2026-12-21T12:00:00.000Z", includeSubtasks: true } },
-      response: { status: 201, body: { link: exampleLink, token: exampleToken, url: `https://atrium.example.com/pm/v1/public/shared-tasks/${exampleToken}` } }
-    }],
+    description:
+      "Members and above. Refused (403) when the workspace turned public sharing off; 400 when its policy requires an expiry sooner than asked.",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: Schema.Struct({ taskId: Id }),
+    body: LinkBody,
+    responses: {
+      201: { description: "Created", schema: CreatedLink },
+      403: { description: "Viewer, or public sharing is off" },
+      404: { description: "No such task" }
+    },
+    examples: [
+      {
+        name: "share",
+        request: { params: { taskId: ids.task }, body: { expiresAt: "2026-12-21T12:00:00.000Z", includeSubtasks: true } },
+        response: {
+          status: 201,
+          body: { link: exampleLink, token: exampleToken, url: `https://atrium.example.com/pm/v1/public/shared-tasks/${exampleToken}` }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -80,9 +129,16 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listTaskShareLinks", method: "GET", path: "/v1/tasks/{taskId}/share-links",
-    summary: "The public links of a task, newest first", auth: "both", scopes: ["tasks:read"],
-    params: Schema.Struct({ taskId: Id }), query: Schema.Struct({ status: StatusQuery }),
+    service,
+    tag,
+    operationId: "listTaskShareLinks",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/share-links",
+    summary: "The public links of a task, newest first",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: Schema.Struct({ taskId: Id }),
+    query: Schema.Struct({ status: StatusQuery }),
     responses: { 200: { description: "Links (tokens are never shown again)", schema: Schema.Struct({ items: Schema.Array(ShareLink) }) } },
     examples: [{ name: "links", request: { params: { taskId: ids.task } }, response: { status: 200, body: { items: [exampleLink] } } }],
     handler: ({ params, query: q }, context) =>
@@ -92,24 +148,60 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceShareLinks", method: "GET", path: "/v1/workspaces/{workspaceId}/share-links",
-    summary: "Every public link of the workspace's tasks the caller may see, newest first (an overview of what is shared)", auth: "both", scopes: ["tasks:read"],
+    service,
+    tag,
+    operationId: "listWorkspaceShareLinks",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/share-links",
+    summary: "Every public link of the workspace's tasks the caller may see, newest first (an overview of what is shared)",
+    auth: "both",
+    scopes: ["tasks:read"],
     params: Schema.Struct({ workspaceId: Id }),
-    query: Schema.Struct({ status: StatusQuery, createdBy: Schema.optionalKey(Id.annotate({ description: "Only links made by this user" })), offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
+    query: Schema.Struct({
+      status: StatusQuery,
+      createdBy: Schema.optionalKey(Id.annotate({ description: "Only links made by this user" })),
+      offset: Schema.optionalKey(Offset),
+      limit: Schema.optionalKey(Limit)
+    }),
     responses: { 200: { description: "A page of links", schema: Page(ShareLink).annotate({ identifier: "ShareLinkPage" }) } },
-    examples: [{ name: "active", request: { params: { workspaceId: ids.workspace }, query: { status: "active" } }, response: { status: 200, body: { items: [exampleLink], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "active",
+        request: { params: { workspaceId: ids.workspace }, query: { status: "active" } },
+        response: { status: 200, body: { items: [exampleLink], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        return yield* orDieSql(linksOfWorkspace(params.workspaceId, caller.viewer, { ...pageOf(q), ...(q.status ? { status: q.status } : {}), ...(q.createdBy ? { createdBy: q.createdBy } : {}) }))
+        return yield* orDieSql(
+          linksOfWorkspace(params.workspaceId, caller.viewer, {
+            ...pageOf(q),
+            ...(q.status ? { status: q.status } : {}),
+            ...(q.createdBy ? { createdBy: q.createdBy } : {})
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "updateShareLink", method: "PATCH", path: "/v1/share-links/{linkId}",
-    summary: "Change a link's expiry or what it shows (its creator or a workspace admin)", auth: "both", scopes: ["tasks:write"],
-    params: Schema.Struct({ linkId: Id }), body: LinkBody,
+    service,
+    tag,
+    operationId: "updateShareLink",
+    method: "PATCH",
+    path: "/v1/share-links/{linkId}",
+    summary: "Change a link's expiry or what it shows (its creator or a workspace admin)",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: Schema.Struct({ linkId: Id }),
+    body: LinkBody,
     responses: { 200: { description: "Updated", schema: ShareLink }, 409: { description: "The link is revoked" } },
-    examples: [{ name: "extend", request: { params: { linkId: ids.entry }, body: { expiresAt: null, includeComments: true } }, response: { status: 200, body: { ...exampleLink, expiresAt: null, includeComments: true } } }],
+    examples: [
+      {
+        name: "extend",
+        request: { params: { linkId: ids.entry }, body: { expiresAt: null, includeComments: true } },
+        response: { status: 200, body: { ...exampleLink, expiresAt: null, includeComments: true } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { link, caller } = yield* manageable(context, params.linkId)
@@ -123,11 +215,23 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "revokeShareLink", method: "DELETE", path: "/v1/share-links/{linkId}",
-    summary: "Revoke a link: it stops working at once (its creator or a workspace admin)", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "revokeShareLink",
+    method: "DELETE",
+    path: "/v1/share-links/{linkId}",
+    summary: "Revoke a link: it stops working at once (its creator or a workspace admin)",
+    auth: "both",
+    scopes: ["tasks:write"],
     params: Schema.Struct({ linkId: Id }),
     responses: { 200: { description: "Revoked", schema: ShareLink }, 409: { description: "Already revoked" } },
-    examples: [{ name: "revoke", request: { params: { linkId: ids.entry } }, response: { status: 200, body: { ...exampleLink, status: "revoked", revokedAt: at0 } } }],
+    examples: [
+      {
+        name: "revoke",
+        request: { params: { linkId: ids.entry } },
+        response: { status: 200, body: { ...exampleLink, status: "revoked", revokedAt: at0 } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { link, caller } = yield* manageable(context, params.linkId)
@@ -135,29 +239,51 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSharedTask", method: "GET", path: "/v1/public/shared-tasks/{shareToken}",
+    service,
+    tag,
+    operationId: "getSharedTask",
+    method: "GET",
+    path: "/v1/public/shared-tasks/{shareToken}",
     summary: "Read a shared task by its public link (no credentials)",
-    description: "Only the task's safe fields: names but no e-mail addresses, no internal ids. 404 for an unknown, expired or revoked link, " +
+    description:
+      "Only the task's safe fields: names but no e-mail addresses, no internal ids. 404 for an unknown, expired or revoked link, " +
       "a deleted task, or a workspace that turned public sharing off.",
-    auth: "public", scopes: [], params: Schema.Struct({ shareToken: ShareToken }),
+    auth: "public",
+    scopes: [],
+    params: Schema.Struct({ shareToken: ShareToken }),
     responses: { 200: { description: "The shared task", schema: SharedTask }, 404: { description: "No such link, or it no longer works" } },
-    examples: [{
-      name: "read",
-      request: { params: { shareToken: exampleToken } },
-      response: {
-        status: 200,
-        body: {
-          workspace: { name: "Acme" },
-          task: {
-            shortId: "T-42", name: "Ship the login page", description: "Ask @Bob about the copy.", status: { name: "in progress", type: "active", color: "#5f55ee" },
-            priority: "high", startDate: null, dueDate: "2026-12-01T17:00:00.000Z", closedAt: null, list: "Backlog", tags: ["frontend"],
-            assignees: [{ name: "Bob" }], customFields: { "Story points": 5 }, createdAt: at0, updatedAt: at0
-          },
-          subtasks: [{ shortId: "T-43", name: "Write the copy", status: { name: "to do", type: "open", color: "#87909e" }, dueDate: null }],
-          link: { expiresAt: "2026-12-21T12:00:00.000Z" }
+    examples: [
+      {
+        name: "read",
+        request: { params: { shareToken: exampleToken } },
+        response: {
+          status: 200,
+          body: {
+            workspace: { name: "Acme" },
+            task: {
+              shortId: "T-42",
+              name: "Ship the login page",
+              description: "Ask @Bob about the copy.",
+              status: { name: "in progress", type: "active", color: "#5f55ee" },
+              priority: "high",
+              startDate: null,
+              dueDate: "2026-12-01T17:00:00.000Z",
+              closedAt: null,
+              list: "Backlog",
+              tags: ["frontend"],
+              assignees: [{ name: "Bob" }],
+              customFields: { "Story points": 5 },
+              createdAt: at0,
+              updatedAt: at0
+            },
+            subtasks: [
+              { shortId: "T-43", name: "Write the copy", status: { name: "to do", type: "open", color: "#87909e" }, dueDate: null }
+            ],
+            link: { expiresAt: "2026-12-21T12:00:00.000Z" }
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const link = yield* orDieSql(openLink(params.shareToken))

@@ -6,7 +6,15 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { blockedTasks, dependencyGraph, getRelationship, Relationship, RelationshipType, relationshipsOf, TaskRelationship } from "../../actors/pm/Relationships.ts"
+import {
+  blockedTasks,
+  dependencyGraph,
+  getRelationship,
+  Relationship,
+  RelationshipType,
+  relationshipsOf,
+  TaskRelationship
+} from "../../actors/pm/Relationships.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
@@ -26,17 +34,34 @@ const tk = { taskId: ids.task }
 const ws = { workspaceId: ids.workspace }
 
 const summary = { id: ids.task, shortId: "T-42", name: "Ship the login page", status: "in progress", listId: ids.list }
-const exampleRelationship = { id: ids.relationship, type: "blocks", sourceTaskId: ids.task, targetTaskId: ids.task2, source: summary, target: exampleTaskSummary, createdBy: ids.user, createdAt: at0 }
+const exampleRelationship = {
+  id: ids.relationship,
+  type: "blocks",
+  sourceTaskId: ids.task,
+  targetTaskId: ids.task2,
+  source: summary,
+  target: exampleTaskSummary,
+  createdBy: ids.user,
+  createdAt: at0
+}
 const Item = Schema.Struct({ taskId: Id, type: RelationshipType, relatedTaskId: Id })
 
 /** Both tasks must be visible to the caller, who needs `member`; a hidden task answers 404 naming its field. */
 const checkPair = (context: RequestContext, workspaceId: string, taskId: string, relatedTaskId: string, path: string) =>
   Effect.gen(function* () {
-    for (const [id, field] of [[taskId, `${path}taskId`], [relatedTaskId, `${path}relatedTaskId`]] as const) {
+    for (const [id, field] of [
+      [taskId, `${path}taskId`],
+      [relatedTaskId, `${path}relatedTaskId`]
+    ] as const) {
       const caller = yield* onTask(context, id, "member").pipe(
-        Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such task ${id}`, [{ path: field, message: "not found" }]) : e))
+        Effect.mapError((e) =>
+          e._tag === "Rejection" && e.code === "not_found"
+            ? reject("not_found", `No such task ${id}`, [{ path: field, message: "not found" }])
+            : e
+        )
       )
-      if (caller.at.workspaceId !== workspaceId) return yield* reject("not_found", `No such task ${id}`, [{ path: field, message: "not found" }])
+      if (caller.at.workspaceId !== workspaceId)
+        return yield* reject("not_found", `No such task ${id}`, [{ path: field, message: "not found" }])
     }
   })
 
@@ -45,10 +70,23 @@ const visibleOnly = <T extends { task: { id: string } }>(context: RequestContext
 
 export const relationshipsOperations = [
   operation({
-    service, tag, operationId: "listTaskRelationships", method: "GET", path: "/v1/tasks/{taskId}/relationships",
-    summary: "A task's relationships, each read from this task's side (blocks, blocked_by, relates_to, duplicates, duplicated_by)", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskRelationships",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/relationships",
+    summary: "A task's relationships, each read from this task's side (blocks, blocked_by, relates_to, duplicates, duplicated_by)",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Relationships", schema: Items(TaskRelationship) } },
-    examples: [{ name: "relationships", request: { params: tk }, response: { status: 200, body: { items: [{ id: ids.relationship, type: "blocks", task: exampleTaskSummary, createdAt: at0 }] } } }],
+    examples: [
+      {
+        name: "relationships",
+        request: { params: tk },
+        response: { status: 200, body: { items: [{ id: ids.relationship, type: "blocks", task: exampleTaskSummary, createdAt: at0 }] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -56,24 +94,57 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "createTaskRelationship", method: "POST", path: "/v1/tasks/{taskId}/relationships",
+    service,
+    tag,
+    operationId: "createTaskRelationship",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/relationships",
     summary: "Relate a task to another: it blocks, is blocked by, relates to or duplicates it",
-    description: "A \"blocks\" (or \"blocked_by\") that would close a cycle of blocking tasks is refused with 409.",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ type: RelationshipType, relatedTaskId: Id }),
-    responses: { 201: { description: "Created", schema: Relationship }, 409: { description: "Exists already, or would make a blocking cycle" } },
-    examples: [{ name: "blocks", request: { params: tk, body: { type: "blocks", relatedTaskId: ids.task2 } }, response: { status: 201, body: exampleRelationship } }],
+    description: 'A "blocks" (or "blocked_by") that would close a cycle of blocking tasks is refused with 409.',
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ type: RelationshipType, relatedTaskId: Id }),
+    responses: {
+      201: { description: "Created", schema: Relationship },
+      409: { description: "Exists already, or would make a blocking cycle" }
+    },
+    examples: [
+      {
+        name: "blocks",
+        request: { params: tk, body: { type: "blocks", relatedTaskId: ids.task2 } },
+        response: { status: 201, body: exampleRelationship }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
         yield* checkPair(context, caller.at.workspaceId, params.taskId, body.relatedTaskId, "body.")
-        return yield* send(PmWorkspace, caller.at.workspaceId, "createRelationship", caller.userId, { taskId: params.taskId, type: body.type, otherTaskId: body.relatedTaskId })
+        return yield* send(PmWorkspace, caller.at.workspaceId, "createRelationship", caller.userId, {
+          taskId: params.taskId,
+          type: body.type,
+          otherTaskId: body.relatedTaskId
+        })
       })
   }),
   operation({
-    service, tag, operationId: "getRelationship", method: "GET", path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
-    summary: "One relationship with both tasks", auth: "both", scopes: read, params: RelationshipParams,
+    service,
+    tag,
+    operationId: "getRelationship",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
+    summary: "One relationship with both tasks",
+    auth: "both",
+    scopes: read,
+    params: RelationshipParams,
     responses: { 200: { description: "The relationship", schema: Relationship } },
-    examples: [{ name: "get", request: { params: { ...ws, relationshipId: ids.relationship } }, response: { status: 200, body: exampleRelationship } }],
+    examples: [
+      {
+        name: "get",
+        request: { params: { ...ws, relationshipId: ids.relationship } },
+        response: { status: 200, body: exampleRelationship }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -85,8 +156,15 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteRelationship", method: "DELETE", path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
-    summary: "Remove a relationship", auth: "both", scopes: write, params: RelationshipParams,
+    service,
+    tag,
+    operationId: "deleteRelationship",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
+    summary: "Remove a relationship",
+    auth: "both",
+    scopes: write,
+    params: RelationshipParams,
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "delete", request: { params: { ...ws, relationshipId: ids.relationship } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -100,46 +178,97 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "bulkCreateRelationships", method: "POST", path: "/v1/workspaces/{workspaceId}/relationships/bulk",
-    summary: "Create up to 100 relationships at once: all or nothing (the first bad one is named)", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkCreateRelationships",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/relationships/bulk",
+    summary: "Create up to 100 relationships at once: all or nothing (the first bad one is named)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ items: Schema.Array(Item).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
-    responses: { 201: { description: "Created", schema: Items(Relationship) }, 409: { description: "One would duplicate another or make a blocking cycle" } },
-    examples: [{ name: "bulk", request: { params: ws, body: { items: [{ taskId: ids.task, type: "blocks", relatedTaskId: ids.task2 }] } }, response: { status: 201, body: { items: [exampleRelationship] } } }],
+    responses: {
+      201: { description: "Created", schema: Items(Relationship) },
+      409: { description: "One would duplicate another or make a blocking cycle" }
+    },
+    examples: [
+      {
+        name: "bulk",
+        request: { params: ws, body: { items: [{ taskId: ids.task, type: "blocks", relatedTaskId: ids.task2 }] } },
+        response: { status: 201, body: { items: [exampleRelationship] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
-        for (const [index, item] of body.items.entries()) yield* checkPair(context, params.workspaceId, item.taskId, item.relatedTaskId, `body.items.${index}.`)
+        for (const [index, item] of body.items.entries())
+          yield* checkPair(context, params.workspaceId, item.taskId, item.relatedTaskId, `body.items.${index}.`)
         return yield* send(PmWorkspace, params.workspaceId, "bulkCreateRelationships", caller.userId, {
           items: body.items.map((item) => ({ taskId: item.taskId, type: item.type, otherTaskId: item.relatedTaskId }))
         })
       })
   }),
   operation({
-    service, tag, operationId: "bulkDeleteRelationships", method: "POST", path: "/v1/workspaces/{workspaceId}/relationships/bulk-delete",
-    summary: "Remove several relationships at once (all or nothing)", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkDeleteRelationships",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/relationships/bulk-delete",
+    summary: "Remove several relationships at once (all or nothing)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ relationshipIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "Removed", schema: Schema.Struct({ deleted: Schema.Number }) } },
-    examples: [{ name: "bulk-delete", request: { params: ws, body: { relationshipIds: [ids.relationship] } }, response: { status: 200, body: { deleted: 1 } } }],
+    examples: [
+      {
+        name: "bulk-delete",
+        request: { params: ws, body: { relationshipIds: [ids.relationship] } },
+        response: { status: 200, body: { deleted: 1 } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
         for (const [index, id] of body.relationshipIds.entries()) {
-          const found = yield* orDieSql(getRelationship(id)).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", e.message, [{ path: `body.relationshipIds.${index}`, message: "not found" }]) : e)))
-          if (found.workspaceId !== params.workspaceId) return yield* reject("not_found", "No such relationship", [{ path: `body.relationshipIds.${index}`, message: "not found" }])
+          const found = yield* orDieSql(getRelationship(id)).pipe(
+            Effect.mapError((e) =>
+              e._tag === "Rejection" ? reject("not_found", e.message, [{ path: `body.relationshipIds.${index}`, message: "not found" }]) : e
+            )
+          )
+          if (found.workspaceId !== params.workspaceId)
+            return yield* reject("not_found", "No such relationship", [{ path: `body.relationshipIds.${index}`, message: "not found" }])
           yield* checkPair(context, params.workspaceId, found.sourceTaskId, found.targetTaskId, `body.relationshipIds.${index}.`)
         }
         return yield* send(PmWorkspace, params.workspaceId, "bulkDeleteRelationships", caller.userId, body)
       })
   }),
   operation({
-    service, tag, operationId: "getTaskDependencyGraph", method: "GET", path: "/v1/tasks/{taskId}/relationships/graph",
-    summary: "Everything a task transitively blocks and is blocked by, and which open blockers still hold it back", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskDependencyGraph",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/relationships/graph",
+    summary: "Everything a task transitively blocks and is blocked by, and which open blockers still hold it back",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: {
       200: {
         description: "The graph",
         schema: Schema.Struct({
           taskId: Id,
-          nodes: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, listId: Id, closed: Schema.Boolean })),
+          nodes: Schema.Array(
+            Schema.Struct({
+              id: Id,
+              shortId: Schema.String,
+              name: Schema.String,
+              status: Schema.String,
+              listId: Id,
+              closed: Schema.Boolean
+            })
+          ),
           edges: Schema.Array(Schema.Struct({ sourceTaskId: Id, targetTaskId: Id })),
           blocking: Schema.Array(Id),
           blockedBy: Schema.Array(Id),
@@ -147,11 +276,26 @@ export const relationshipsOperations = [
         })
       }
     },
-    examples: [{
-      name: "graph",
-      request: { params: tk },
-      response: { status: 200, body: { taskId: ids.task, nodes: [{ ...summary, closed: false }, { ...exampleTaskSummary, closed: false }], edges: [{ sourceTaskId: ids.task, targetTaskId: ids.task2 }], blocking: [ids.task2], blockedBy: [], openBlockers: [] } }
-    }],
+    examples: [
+      {
+        name: "graph",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: {
+            taskId: ids.task,
+            nodes: [
+              { ...summary, closed: false },
+              { ...exampleTaskSummary, closed: false }
+            ],
+            edges: [{ sourceTaskId: ids.task, targetTaskId: ids.task2 }],
+            blocking: [ids.task2],
+            blockedBy: [],
+            openBlockers: []
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -170,10 +314,37 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listBlockedTasks", method: "GET", path: "/v1/workspaces/{workspaceId}/relationships/blocked",
-    summary: "Unfinished tasks of the workspace still held back by an unfinished blocker", auth: "both", scopes: read, params: WorkspaceParams,
-    responses: { 200: { description: "Blocked tasks", schema: Items(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, listId: Id, blockerIds: Schema.Array(Id) })) } },
-    examples: [{ name: "blocked", request: { params: ws }, response: { status: 200, body: { items: [{ ...exampleTaskSummary, blockerIds: [ids.task] }] } } }],
+    service,
+    tag,
+    operationId: "listBlockedTasks",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/relationships/blocked",
+    summary: "Unfinished tasks of the workspace still held back by an unfinished blocker",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    responses: {
+      200: {
+        description: "Blocked tasks",
+        schema: Items(
+          Schema.Struct({
+            id: Id,
+            shortId: Schema.String,
+            name: Schema.String,
+            status: Schema.String,
+            listId: Id,
+            blockerIds: Schema.Array(Id)
+          })
+        )
+      }
+    },
+    examples: [
+      {
+        name: "blocked",
+        request: { params: ws },
+        response: { status: 200, body: { items: [{ ...exampleTaskSummary, blockerIds: [ids.task] }] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)

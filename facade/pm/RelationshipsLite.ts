@@ -21,22 +21,30 @@ const service = "pm"
 const ws = ids.workspace
 
 const TypeName = Schema.String.check(Schema.isMaxLength(40), Schema.isPattern(/\S/, { expected: "a relationship type name" })).annotate({
-  description: "blocks, blocked by, relates to, duplicates, duplicated by (case and spacing free; aliases such as \"depends on\" work)"
+  description: 'blocks, blocked by, relates to, duplicates, duplicated by (case and spacing free; aliases such as "depends on" work)'
 })
 const typeNames: Record<RelationshipType, string> = {
-  blocks: "blocks", blocked_by: "blocked by", relates_to: "relates to", duplicates: "duplicates", duplicated_by: "duplicated by"
+  blocks: "blocks",
+  blocked_by: "blocked by",
+  relates_to: "relates to",
+  duplicates: "duplicates",
+  duplicated_by: "duplicated by"
 }
 
 const typeOf = (name: string, path: string) => {
   const type = parseTypeName(name)
   return type
     ? Effect.succeed(type)
-    : Effect.fail(reject("not_found", `No relationship type named "${name}"; types: ${Object.values(typeNames).join(", ")}`, [{ path, message: `unknown relationship type "${name}"` }]))
+    : Effect.fail(
+        reject("not_found", `No relationship type named "${name}"; types: ${Object.values(typeNames).join(", ")}`, [
+          { path, message: `unknown relationship type "${name}"` }
+        ])
+      )
 }
 
 const LiteRelationship = Schema.Struct({
   id: Id,
-  type: Schema.String.annotate({ description: "Read from the named task's side, e.g. \"blocked by\"" }),
+  type: Schema.String.annotate({ description: 'Read from the named task\'s side, e.g. "blocked by"' }),
   task: Schema.String.annotate({ description: "Short id of the named task" }),
   relatedTask: Schema.String.annotate({ description: "Short id of the other task" }),
   relatedTaskName: Schema.String,
@@ -44,26 +52,61 @@ const LiteRelationship = Schema.Struct({
   createdAt: Schema.String
 }).annotate({ identifier: "LiteRelationship" })
 
-const example = { id: ids.relationship, type: "blocks", task: "T-42", relatedTask: "T-43", relatedTaskName: "Design review", relatedTaskStatus: "to do", createdAt: at0 }
+const example = {
+  id: ids.relationship,
+  type: "blocks",
+  task: "T-42",
+  relatedTask: "T-43",
+  relatedTaskName: "Design review",
+  relatedTaskStatus: "to do",
+  createdAt: at0
+}
 
 const taskShortId = (taskId: string) =>
-  Effect.map(orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])), (rows) => rows[0]?.shortId ?? "")
+  Effect.map(
+    orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])),
+    (rows) => rows[0]?.shortId ?? ""
+  )
 
 export const relationshipsLiteOperations = [
   operation({
-    service, tag, operationId: "createRelationshipLite", method: "POST", path: "/v1/lite/relationships",
-    summary: "Relate two tasks named by short id, by type name (\"T-1 blocks T-2\")", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "createRelationshipLite",
+    method: "POST",
+    path: "/v1/lite/relationships",
+    summary: 'Relate two tasks named by short id, by type name ("T-1 blocks T-2")',
+    auth: "both",
+    scopes: ["tasks:write"],
     body: Schema.Struct({ workspaceId: WorkspaceRef, task: TaskRef, type: TypeName, relatedTask: TaskRef }),
-    responses: { 201: { description: "Created", schema: LiteRelationship }, 404: { description: "Unknown task or type name" }, 409: { description: "Exists already, or would make a blocking cycle" } },
-    examples: [{ name: "blocks", request: { body: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } }, response: { status: 201, body: example } }],
+    responses: {
+      201: { description: "Created", schema: LiteRelationship },
+      404: { description: "Unknown task or type name" },
+      409: { description: "Exists already, or would make a blocking cycle" }
+    },
+    examples: [
+      {
+        name: "blocks",
+        request: { body: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } },
+        response: { status: 201, body: example }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const type = yield* typeOf(body.type, "body.type")
         const source = yield* onTaskRef(context, body.workspaceId, body.task, "member")
         const related = yield* onTaskRef(context, body.workspaceId, body.relatedTask, "member").pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such task: ${body.relatedTask}`, [{ path: "body.relatedTask", message: "not found" }]) : e))
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", `No such task: ${body.relatedTask}`, [{ path: "body.relatedTask", message: "not found" }])
+              : e
+          )
         )
-        const created = yield* send(PmWorkspace, body.workspaceId, "createRelationship", source.userId, { taskId: source.at.taskId!, type, otherTaskId: related.at.taskId! })
+        const created = yield* send(PmWorkspace, body.workspaceId, "createRelationship", source.userId, {
+          taskId: source.at.taskId!,
+          type,
+          otherTaskId: related.at.taskId!
+        })
         const fromSource = created.sourceTaskId === source.at.taskId
         const mine = (yield* orDieSql(relationshipsOf(source.at.taskId!))).find((r) => r.id === created.id)!
         return {
@@ -78,11 +121,19 @@ export const relationshipsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listRelationshipsLite", method: "GET", path: "/v1/lite/relationships",
-    summary: "A task's relationships by type name, with the related tasks' short ids", auth: "both", scopes: ["tasks:read"],
+    service,
+    tag,
+    operationId: "listRelationshipsLite",
+    method: "GET",
+    path: "/v1/lite/relationships",
+    summary: "A task's relationships by type name, with the related tasks' short ids",
+    auth: "both",
+    scopes: ["tasks:read"],
     query: Schema.Struct({ workspaceId: WorkspaceRef, task: TaskRef }),
     responses: { 200: { description: "Relationships", schema: Schema.Struct({ items: Schema.Array(LiteRelationship) }) } },
-    examples: [{ name: "list", request: { query: { workspaceId: ws, task: "T-42" } }, response: { status: 200, body: { items: [example] } } }],
+    examples: [
+      { name: "list", request: { query: { workspaceId: ws, task: "T-42" } }, response: { status: 200, body: { items: [example] } } }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, q.task)
@@ -92,23 +143,45 @@ export const relationshipsLiteOperations = [
         const shortId = yield* taskShortId(taskId)
         return {
           items: visible.map((r) => ({
-            id: r.id, type: typeNames[r.type], task: shortId, relatedTask: r.task.shortId, relatedTaskName: r.task.name, relatedTaskStatus: r.task.status, createdAt: r.createdAt
+            id: r.id,
+            type: typeNames[r.type],
+            task: shortId,
+            relatedTask: r.task.shortId,
+            relatedTaskName: r.task.name,
+            relatedTaskStatus: r.task.status,
+            createdAt: r.createdAt
           }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "deleteRelationshipLite", method: "DELETE", path: "/v1/lite/relationships",
-    summary: "Remove the relationship \"task <type> relatedTask\" named by short ids and type name", auth: "both", scopes: ["tasks:write"],
+    service,
+    tag,
+    operationId: "deleteRelationshipLite",
+    method: "DELETE",
+    path: "/v1/lite/relationships",
+    summary: 'Remove the relationship "task <type> relatedTask" named by short ids and type name',
+    auth: "both",
+    scopes: ["tasks:write"],
     query: Schema.Struct({ workspaceId: WorkspaceRef, task: TaskRef, type: TypeName, relatedTask: TaskRef }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such relationship" } },
-    examples: [{ name: "delete", request: { query: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } }, response: { status: 204 } }],
+    examples: [
+      {
+        name: "delete",
+        request: { query: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } },
+        response: { status: 204 }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const type = yield* typeOf(q.type, "query.type")
         const source = yield* onTaskRef(context, q.workspaceId, q.task, "member")
         const related = yield* onTaskRef(context, q.workspaceId, q.relatedTask, "member").pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such task: ${q.relatedTask}`, [{ path: "query.relatedTask", message: "not found" }]) : e))
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", `No such task: ${q.relatedTask}`, [{ path: "query.relatedTask", message: "not found" }])
+              : e
+          )
         )
         const found = (yield* orDieSql(relationshipsOf(source.at.taskId!))).find((r) => r.type === type && r.task.id === related.at.taskId)
         if (found === undefined) return yield* reject("not_found", `${q.task} does not ${typeNames[type]} ${q.relatedTask}`)

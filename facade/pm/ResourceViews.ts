@@ -26,7 +26,14 @@ type Minimum = "viewer" | "member"
  * folder or list of it they may see (404 naming `path` otherwise), with
  * `minimum` there.
  */
-export const onViewScope = (context: RequestContext, workspaceId: string, scopeType: ViewScopeType, scopeId: string, minimum: Minimum, path: string) =>
+export const onViewScope = (
+  context: RequestContext,
+  workspaceId: string,
+  scopeType: ViewScopeType,
+  scopeId: string,
+  minimum: Minimum,
+  path: string
+) =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "viewer")
     if (scopeType === "workspace") {
@@ -34,7 +41,9 @@ export const onViewScope = (context: RequestContext, workspaceId: string, scopeT
       return yield* inWorkspace(context, workspaceId, minimum)
     }
     const at = yield* onScope(context, scopeType, scopeId, "viewer").pipe(
-      Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${scopeType}`, [{ path, message: "not found" }]) : e))
+      Effect.mapError((e) =>
+        e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${scopeType}`, [{ path, message: "not found" }]) : e
+      )
     )
     if (at.at.workspaceId !== workspaceId) return yield* reject("not_found", `No such ${scopeType}`, [{ path, message: "not found" }])
     if (minimum === "member" && caller.role === "viewer") return yield* reject("forbidden", "Requires the member role in this workspace")
@@ -62,9 +71,16 @@ export const exampleView = {
   spaceId: ids.space,
   name: "Sprint board",
   type: "board",
-  columns: [{ field: "name", width: 320 }, { field: "assignees", width: null }, { field: `cf:${ids.field}`, width: 120 }],
+  columns: [
+    { field: "name", width: 320 },
+    { field: "assignees", width: null },
+    { field: `cf:${ids.field}`, width: 120 }
+  ],
   groupBy: { field: "status", direction: "asc", collapsed: ["closed"], showEmpty: true },
-  sortBy: [{ field: "priority", direction: "asc" }, { field: "dueDate", direction: "asc" }],
+  sortBy: [
+    { field: "priority", direction: "asc" },
+    { field: "dueDate", direction: "asc" }
+  ],
   filters: { includeClosed: false },
   settings: {},
   isPrivate: false,
@@ -74,69 +90,125 @@ export const exampleView = {
   updatedAt: at0
 }
 
-
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ViewParams = Schema.Struct({ workspaceId: Id, viewId: Id })
 const ws = { workspaceId: ids.workspace }
 
 export const resourceViewsOperations = [
   operation({
-    service, tag, operationId: "createView", method: "POST", path: "/v1/workspaces/{workspaceId}/views",
+    service,
+    tag,
+    operationId: "createView",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/views",
     summary: "Create a view of the workspace, a space, a folder or a list",
-    description: "Columns are built-in fields (name, shortId, status, assignees, priority, dueDate, startDate, timeEstimate, tags, list, createdAt, updatedAt, closedAt, createdBy, subtasks, votes) or `cf:<custom field id>` of a field that applies at the scope. Without columns or grouping, the type's defaults apply (list and board views group by status).",
-    auth: "both", scopes: ["tasks:write"], params: WorkspaceParams,
+    description:
+      "Columns are built-in fields (name, shortId, status, assignees, priority, dueDate, startDate, timeEstimate, tags, list, createdAt, updatedAt, closedAt, createdBy, subtasks, votes) or `cf:<custom field id>` of a field that applies at the scope. Without columns or grouping, the type's defaults apply (list and board views group by status).",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: WorkspaceParams,
     body: Schema.Struct({
       ...ViewInput.fields,
-      scopeId: Schema.optionalKey(Id.annotate({ description: "The space, folder or list (the workspace id, or nothing, at workspace level)" }))
+      scopeId: Schema.optionalKey(
+        Id.annotate({ description: "The space, folder or list (the workspace id, or nothing, at workspace level)" })
+      )
     }),
-    responses: { 201: { description: "Created", schema: View }, 400: { description: "A column, grouping or sort that does not apply here" }, 409: { description: "A view of that name exists at the scope" } },
-    examples: [{
-      name: "board",
-      request: {
-        params: ws,
-        body: { scopeType: "list", scopeId: ids.list, name: "Sprint board", type: "board", groupBy: { field: "status", collapsed: ["closed"], showEmpty: true }, sortBy: [{ field: "priority", direction: "asc" }], filters: { includeClosed: false } }
-      },
-      response: { status: 201, body: exampleView }
-    }],
+    responses: {
+      201: { description: "Created", schema: View },
+      400: { description: "A column, grouping or sort that does not apply here" },
+      409: { description: "A view of that name exists at the scope" }
+    },
+    examples: [
+      {
+        name: "board",
+        request: {
+          params: ws,
+          body: {
+            scopeType: "list",
+            scopeId: ids.list,
+            name: "Sprint board",
+            type: "board",
+            groupBy: { field: "status", collapsed: ["closed"], showEmpty: true },
+            sortBy: [{ field: "priority", direction: "asc" }],
+            filters: { includeClosed: false }
+          }
+        },
+        response: { status: 201, body: exampleView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const scopeId = body.scopeId ?? params.workspaceId
-        if (body.scopeType !== "workspace" && body.scopeId === undefined) return yield* reject("invalid", "Invalid body.scopeId: required for a space, folder or list view", [{ path: "body.scopeId", message: "required" }])
+        if (body.scopeType !== "workspace" && body.scopeId === undefined)
+          return yield* reject("invalid", "Invalid body.scopeId: required for a space, folder or list view", [
+            { path: "body.scopeId", message: "required" }
+          ])
         const caller = yield* onViewScope(context, params.workspaceId, body.scopeType, scopeId, "member", "body.scopeId")
         return yield* send(PmViews, params.workspaceId, "createView", caller.userId, { ...body, scopeId })
       })
   }),
   operation({
-    service, tag, operationId: "listViews", method: "GET", path: "/v1/workspaces/{workspaceId}/views",
-    summary: "Views of one scope (in their order), or every view of the workspace the caller may see", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listViews",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/views",
+    summary: "Views of one scope (in their order), or every view of the workspace the caller may see",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({ scopeType: Schema.optionalKey(ViewScopeType), scopeId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Views", schema: Items(View) } },
-    examples: [{ name: "of a list", request: { params: ws, query: { scopeType: "list", scopeId: ids.list } }, response: { status: 200, body: { items: [exampleView] } } }],
+    examples: [
+      {
+        name: "of a list",
+        request: { params: ws, query: { scopeType: "list", scopeId: ids.list } },
+        response: { status: 200, body: { items: [exampleView] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         if (query.scopeType === undefined) {
-          if (query.scopeId !== undefined) return yield* reject("invalid", "Invalid query.scopeType: required with scopeId", [{ path: "query.scopeType", message: "required with scopeId" }])
+          if (query.scopeId !== undefined)
+            return yield* reject("invalid", "Invalid query.scopeType: required with scopeId", [
+              { path: "query.scopeType", message: "required with scopeId" }
+            ])
           const caller = yield* inWorkspace(context, params.workspaceId)
           return { items: yield* orDieSql(viewsInWorkspace(params.workspaceId, caller.viewer)) }
         }
         const scopeId = query.scopeId ?? params.workspaceId
-        if (query.scopeType !== "workspace" && query.scopeId === undefined) return yield* reject("invalid", "Invalid query.scopeId: required for a space, folder or list", [{ path: "query.scopeId", message: "required" }])
+        if (query.scopeType !== "workspace" && query.scopeId === undefined)
+          return yield* reject("invalid", "Invalid query.scopeId: required for a space, folder or list", [
+            { path: "query.scopeId", message: "required" }
+          ])
         const caller = yield* onViewScope(context, params.workspaceId, query.scopeType, scopeId, "viewer", "query.scopeId")
         return { items: yield* orDieSql(viewsAt(query.scopeType, scopeId, caller.userId)) }
       })
   }),
   operation({
-    service, tag, operationId: "updateView", method: "PATCH", path: "/v1/workspaces/{workspaceId}/views/{viewId}",
+    service,
+    tag,
+    operationId: "updateView",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/views/{viewId}",
     summary: "Change a view: rename, type, column order and widths, grouping, sorting, criteria, settings, position",
-    description: "`columns` replaces the shown columns in the given order; `groupBy: null` removes the grouping; `settings` merge. Only the creator makes a view private or shared.",
-    auth: "both", scopes: ["tasks:write"], params: ViewParams,
+    description:
+      "`columns` replaces the shown columns in the given order; `groupBy: null` removes the grouping; `settings` merge. Only the creator makes a view private or shared.",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ViewParams,
     body: ViewPatch,
     responses: { 200: { description: "Updated", schema: View }, 409: { description: "A view of that name exists at the scope" } },
-    examples: [{
-      name: "reorder columns",
-      request: { params: { ...ws, viewId: planningIds.view }, body: { columns: [{ field: "name", width: 320 }, { field: "assignees" }, { field: `cf:${ids.field}`, width: 120 }] } },
-      response: { status: 200, body: exampleView }
-    }],
+    examples: [
+      {
+        name: "reorder columns",
+        request: {
+          params: { ...ws, viewId: planningIds.view },
+          body: { columns: [{ field: "name", width: 320 }, { field: "assignees" }, { field: `cf:${ids.field}`, width: 120 }] }
+        },
+        response: { status: 200, body: exampleView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* onView(context, params.workspaceId, params.viewId, "member")
@@ -144,8 +216,15 @@ export const resourceViewsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteView", method: "DELETE", path: "/v1/workspaces/{workspaceId}/views/{viewId}",
-    summary: "Delete a view (its creator, or a workspace admin for a shared view)", auth: "both", scopes: ["tasks:write"], params: ViewParams,
+    service,
+    tag,
+    operationId: "deleteView",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/views/{viewId}",
+    summary: "Delete a view (its creator, or a workspace admin for a shared view)",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ViewParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
     examples: [{ name: "delete", request: { params: { ...ws, viewId: planningIds.view } }, response: { status: 204 } }],
     handler: ({ params }, context) =>

@@ -25,17 +25,31 @@ const SearchQuery = Schema.Struct({
   space: Schema.optionalKey(NameRef),
   folder: Schema.optionalKey(NameRef),
   list: Schema.optionalKey(NameRef),
-  status: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })),
-  tag: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Tag names, comma-separated (any of them)" })),
-  assigneeEmail: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })),
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
+  ),
+  tag: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Tag names, comma-separated (any of them)" })
+  ),
+  assigneeEmail: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))
+  ),
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })
+  ),
   dueAfter: Schema.optionalKey(DateTime),
   dueBefore: Schema.optionalKey(DateTime),
   createdAfter: Schema.optionalKey(DateTime),
   createdBefore: Schema.optionalKey(DateTime),
   includeClosed: Schema.optionalKey(BooleanString.annotate({ description: "Include done and closed tasks (default true)" })),
-  order: Schema.optionalKey(Schema.Literals(["oldest", "newest"]).annotate({ description: "By creation: oldest first (default) or newest first" })),
-  limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({ description: "Page size, 1..100 (default 20)" })),
+  order: Schema.optionalKey(
+    Schema.Literals(["oldest", "newest"]).annotate({ description: "By creation: oldest first (default) or newest first" })
+  ),
+  limit: Schema.optionalKey(
+    Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
+      description: "Page size, 1..100 (default 20)"
+    })
+  ),
   cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "nextCursor of the previous page" }))
 })
 type SearchQuery = typeof SearchQuery.Type
@@ -49,7 +63,11 @@ interface CursorBody extends Keyset {
 
 const fingerprint = (q: SearchQuery) => {
   const { cursor: _c, limit: _l, ...filters } = q
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key as keyof typeof filters]]))
+  const canonical = JSON.stringify(
+    Object.keys(filters)
+      .sort()
+      .map((key) => [key, filters[key as keyof typeof filters]])
+  )
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 16)
 }
 
@@ -65,31 +83,58 @@ const decodeCursor = (cursor: string, q: SearchQuery, order: "asc" | "desc") =>
     } catch {
       return yield* badCursor("not a cursor this search issued")
     }
-    if (body?.v !== 1 || typeof body.at !== "string" || typeof body.id !== "string" || !/^\d{4}-\d{2}-\d{2} [\d:.]+[+-]\d{2}(:\d{2})?$/.test(body.at)) {
+    if (
+      body?.v !== 1 ||
+      typeof body.at !== "string" ||
+      typeof body.id !== "string" ||
+      !/^\d{4}-\d{2}-\d{2} [\d:.]+[+-]\d{2}(:\d{2})?$/.test(body.at)
+    ) {
       return yield* badCursor("not a cursor this search issued")
     }
     if (body.f !== fingerprint(q) || body.o !== order) return yield* badCursor("issued for other filters; start again without a cursor")
     return { at: body.at, id: body.id } satisfies Keyset
   })
 
-const csv = (value: string | undefined) => (value === undefined ? undefined : value.split(",").map((v) => v.trim()).filter((v) => v.length > 0))
+const csv = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0)
 
 export const searchLiteOperations = [
   operation({
-    service: "pm", tag, operationId: "searchTasksLite", method: "GET", path: "/v1/lite/search/tasks",
+    service: "pm",
+    tag,
+    operationId: "searchTasksLite",
+    method: "GET",
+    path: "/v1/lite/search/tasks",
     summary: "Search tasks by names (space, folder, list, status, tag), assignee e-mail, text and dates; paged by cursor",
-    description: "Names are case-insensitive (short ids and ids work too); an unknown name answers 404 naming it, an ambiguous one 409 listing the candidates. Results are ordered by creation (then id); `nextCursor` continues after the last item and is null on the last page. Tasks created while paging never make a page repeat or skip an item.",
-    auth: "both", scopes: ["tasks:read"], query: SearchQuery,
+    description:
+      "Names are case-insensitive (short ids and ids work too); an unknown name answers 404 naming it, an ambiguous one 409 listing the candidates. Results are ordered by creation (then id); `nextCursor` continues after the last item and is null on the last page. Tasks created while paging never make a page repeat or skip an item.",
+    auth: "both",
+    scopes: ["tasks:read"],
+    query: SearchQuery,
     responses: {
-      200: { description: "A page", schema: Schema.Struct({ items: Schema.Array(LiteTask), nextCursor: Schema.NullOr(Schema.String) }).annotate({ identifier: "LiteTaskPage" }) },
+      200: {
+        description: "A page",
+        schema: Schema.Struct({ items: Schema.Array(LiteTask), nextCursor: Schema.NullOr(Schema.String) }).annotate({
+          identifier: "LiteTaskPage"
+        })
+      },
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [{
-      name: "my-open-tasks",
-      request: { query: { workspaceId: ids.workspace, space: "Engineering", assigneeEmail: "bob@example.com", includeClosed: "false", limit: "20" } },
-      response: { status: 200, body: { items: [exampleLiteTask], nextCursor: null } }
-    }],
+    examples: [
+      {
+        name: "my-open-tasks",
+        request: {
+          query: { workspaceId: ids.workspace, space: "Engineering", assigneeEmail: "bob@example.com", includeClosed: "false", limit: "20" }
+        },
+        response: { status: 200, body: { items: [exampleLiteTask], nextCursor: null } }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)
@@ -108,7 +153,14 @@ export const searchLiteOperations = [
             chain = { ...chain, folderId: folder.id }
           }
           if (q.list !== undefined) {
-            const list = yield* listWhere(q.workspaceId, caller.viewer, space.id, chain.folderId ?? undefined, { ...q, list: q.list }, "query")
+            const list = yield* listWhere(
+              q.workspaceId,
+              caller.viewer,
+              space.id,
+              chain.folderId ?? undefined,
+              { ...q, list: q.list },
+              "query"
+            )
             filter.listIds = [list.id]
             chain = { ...chain, folderId: list.folderId, listId: list.id }
           }
@@ -125,28 +177,42 @@ export const searchLiteOperations = [
         if (statuses?.length) {
           const known = chain?.listId
             ? (yield* orDieSql(effectiveStatuses(chain))).items.map((s) => s.name.toLowerCase())
-            : (yield* orDieSql(query<{ name: string }>(
-              `SELECT DISTINCT lower(st.name) AS name FROM pm_statuses st WHERE st.workspace_id = $1
+            : (yield* orDieSql(
+                query<{ name: string }>(
+                  `SELECT DISTINCT lower(st.name) AS name FROM pm_statuses st WHERE st.workspace_id = $1
                  AND ($2::text IS NULL OR st.scope_id = $2 OR st.scope_id IN (SELECT id FROM pm_folders WHERE space_id = $2) OR st.scope_id IN (SELECT id FROM pm_lists WHERE space_id = $2))`,
-              [q.workspaceId, chain?.spaceId ?? null]
-            ))).map((r) => r.name)
+                  [q.workspaceId, chain?.spaceId ?? null]
+                )
+              )).map((r) => r.name)
           const unknown = statuses.filter((s) => !known.includes(s.toLowerCase()))
-          if (unknown.length > 0) return yield* reject("not_found", `No status named ${unknown.map((s) => `"${s}"`).join(", ")} here`, [{ path: "query.status", message: `unknown status ${unknown.join(", ")}` }])
+          if (unknown.length > 0)
+            return yield* reject("not_found", `No status named ${unknown.map((s) => `"${s}"`).join(", ")} here`, [
+              { path: "query.status", message: `unknown status ${unknown.join(", ")}` }
+            ])
           filter.statuses = statuses
         }
         const tags = csv(q.tag)
         if (tags?.length) {
-          const known = (yield* orDieSql(query<{ name: string }>(
-            `SELECT DISTINCT lower(name) AS name FROM pm_tags WHERE workspace_id = $1 AND ($2::text IS NULL OR space_id = $2)`,
-            [q.workspaceId, chain?.spaceId ?? null]
-          ))).map((r) => r.name)
+          const known = (yield* orDieSql(
+            query<{ name: string }>(
+              `SELECT DISTINCT lower(name) AS name FROM pm_tags WHERE workspace_id = $1 AND ($2::text IS NULL OR space_id = $2)`,
+              [q.workspaceId, chain?.spaceId ?? null]
+            )
+          )).map((r) => r.name)
           const unknown = tags.filter((t) => !known.includes(t.toLowerCase()))
-          if (unknown.length > 0) return yield* reject("not_found", `No tag named ${unknown.map((t) => `"${t}"`).join(", ")} here`, [{ path: "query.tag", message: `unknown tag ${unknown.join(", ")}` }])
+          if (unknown.length > 0)
+            return yield* reject("not_found", `No tag named ${unknown.map((t) => `"${t}"`).join(", ")} here`, [
+              { path: "query.tag", message: `unknown tag ${unknown.join(", ")}` }
+            ])
           filter.tagNames = tags
         }
         if (q.assigneeEmail !== undefined) {
           const [user] = yield* orDieSql(membersByEmail(q.workspaceId, [q.assigneeEmail], "query.assigneeEmail")).pipe(
-            Effect.mapError((e) => (e._tag === "Rejection" ? reject(e.code, e.message, [{ path: "query.assigneeEmail", message: e.details?.[0]?.message ?? e.message }]) : e))
+            Effect.mapError((e) =>
+              e._tag === "Rejection"
+                ? reject(e.code, e.message, [{ path: "query.assigneeEmail", message: e.details?.[0]?.message ?? e.message }])
+                : e
+            )
           )
           filter.assigneeIds = [user!.id]
         }
@@ -154,7 +220,8 @@ export const searchLiteOperations = [
           const value = q[key]
           if (value === undefined) continue
           const iso = isoDate(value)
-          if (iso === undefined) return yield* reject("invalid", `Invalid query.${key}: not a real date`, [{ path: `query.${key}`, message: "not a real date" }])
+          if (iso === undefined)
+            return yield* reject("invalid", `Invalid query.${key}: not a real date`, [{ path: `query.${key}`, message: "not a real date" }])
           filter[key] = iso
         }
         if (q.q !== undefined && q.q.trim() !== "") filter.q = q.q

@@ -11,12 +11,32 @@ import { atLeast } from "../../actors/identity/Workspace.ts"
 import { membersOf, requireMembers, userRefs } from "../../actors/pm/Members.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
 import { SpaceTemplate } from "../../actors/pm/SpaceTemplate.ts"
-import { CopyInput, MemberInput, SpaceImport, SpaceInput, SpaceOrder, SpacePatch, spaceTemplate } from "../../actors/pm/StructureCommands.ts"
+import {
+  CopyInput,
+  MemberInput,
+  SpaceImport,
+  SpaceInput,
+  SpaceOrder,
+  SpacePatch,
+  spaceTemplate
+} from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import { Features, FeaturesPatch, Folder, Items, List, Page, ShortId, Space, Task, TaskDefaults, UserRef } from "../../actors/pm/WorkRecords.ts"
+import {
+  Features,
+  FeaturesPatch,
+  Folder,
+  Items,
+  List,
+  Page,
+  ShortId,
+  Space,
+  Task,
+  TaskDefaults,
+  UserRef
+} from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
@@ -35,18 +55,42 @@ const SpaceParams = Schema.Struct({ spaceId: Id })
 const ws = { workspaceId: ids.workspace }
 const sp = { spaceId: ids.space }
 
-
-const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number, overdue: Schema.Number }).annotate({ identifier: "TaskCounts" })
+const Counts = Schema.Struct({
+  total: Schema.Number,
+  open: Schema.Number,
+  active: Schema.Number,
+  done: Schema.Number,
+  closed: Schema.Number,
+  overdue: Schema.Number
+}).annotate({ identifier: "TaskCounts" })
 const ListNode = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean, taskCounts: Counts })
 const SpaceTree = Schema.Struct({
-  id: Id, shortId: Schema.String, name: Schema.String, isPrivate: Schema.Boolean, archived: Schema.Boolean,
-  folders: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean, lists: Schema.Array(ListNode) })),
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  isPrivate: Schema.Boolean,
+  archived: Schema.Boolean,
+  folders: Schema.Array(
+    Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean, lists: Schema.Array(ListNode) })
+  ),
   lists: Schema.Array(ListNode)
 }).annotate({ identifier: "SpaceTree" })
 
 const exampleTree = {
-  id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, archived: false,
-  folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", archived: false, lists: [{ id: ids.list, shortId: "L-1", name: "Backlog", archived: false, taskCounts: exampleCounts }] }],
+  id: ids.space,
+  shortId: "S-1",
+  name: "Engineering",
+  isPrivate: false,
+  archived: false,
+  folders: [
+    {
+      id: ids.folder,
+      shortId: "F-1",
+      name: "Q4 roadmap",
+      archived: false,
+      lists: [{ id: ids.list, shortId: "L-1", name: "Backlog", archived: false, taskCounts: exampleCounts }]
+    }
+  ],
   lists: []
 }
 
@@ -64,13 +108,26 @@ const MemberView = Schema.Struct({ user: UserRef, addedAt: Schema.NullOr(Schema.
 
 export const spacesOperations = [
   operation({
-    service, tag, operationId: "createSpace", method: "POST", path: "/v1/workspaces/{workspaceId}/spaces",
+    service,
+    tag,
+    operationId: "createSpace",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/spaces",
     summary: "Create a space in a workspace",
-    description: "A new space gets the default workflow (to do, in progress, done, closed) unless `statuses` is given. A private space is visible to its members and workspace admins only; its creator is its first member.",
-    auth: "both", scopes: write, params: WorkspaceParams,
+    description:
+      "A new space gets the default workflow (to do, in progress, done, closed) unless `statuses` is given. A private space is visible to its members and workspace admins only; its creator is its first member.",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: SpaceInput,
     responses: { 201: { description: "Created", schema: Space } },
-    examples: [{ name: "create", request: { params: ws, body: { name: "Engineering", color: "#7b68ee" } }, response: { status: 201, body: exampleSpace } }],
+    examples: [
+      {
+        name: "create",
+        request: { params: ws, body: { name: "Engineering", color: "#7b68ee" } },
+        response: { status: 201, body: exampleSpace }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -79,8 +136,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSpaces", method: "GET", path: "/v1/workspaces/{workspaceId}/spaces",
-    summary: "List the spaces of a workspace the caller can see, in order", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listSpaces",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/spaces",
+    summary: "List the spaces of a workspace the caller can see, in order",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Spaces", schema: Items(Space) } },
     examples: [{ name: "list", request: { params: ws }, response: { status: 200, body: { items: [exampleSpace] } } }],
@@ -91,19 +155,39 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSpace", method: "GET", path: "/v1/spaces/{spaceId}",
-    summary: "Get a space", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getSpace",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}",
+    summary: "Get a space",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: { 200: { description: "The space", schema: Space } },
     examples: [{ name: "get", request: { params: sp }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(Reads.getSpace(params.spaceId)))
   }),
   operation({
-    service, tag, operationId: "updateSpace", method: "PATCH", path: "/v1/spaces/{spaceId}",
-    summary: "Rename, describe, recolor a space or change its privacy", description: "Changing privacy takes an admin.",
-    auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "updateSpace",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}",
+    summary: "Rename, describe, recolor a space or change its privacy",
+    description: "Changing privacy takes an admin.",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: SpacePatch,
     responses: { 200: { description: "Updated", schema: Space } },
-    examples: [{ name: "rename", request: { params: sp, body: { name: "Platform" } }, response: { status: 200, body: { ...exampleSpace, name: "Platform" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: sp, body: { name: "Platform" } },
+        response: { status: 200, body: { ...exampleSpace, name: "Platform" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, body.isPrivate === undefined ? "member" : "admin")
@@ -111,8 +195,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteSpace", method: "DELETE", path: "/v1/spaces/{spaceId}",
-    summary: "Delete a space with its folders, lists and tasks (admin)", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "deleteSpace",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}",
+    summary: "Delete a space with its folders, lists and tasks (admin)",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: sp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -122,10 +213,19 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "archiveSpace", method: "POST", path: "/v1/spaces/{spaceId}/archive",
-    summary: "Archive a space (hidden from listings, still readable)", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "archiveSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/archive",
+    summary: "Archive a space (hidden from listings, still readable)",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     responses: { 200: { description: "Archived", schema: Space }, 409: { description: "Already archived" } },
-    examples: [{ name: "archive", request: { params: sp }, response: { status: 200, body: { ...exampleSpace, archived: true, archivedAt: at0 } } }],
+    examples: [
+      { name: "archive", request: { params: sp }, response: { status: 200, body: { ...exampleSpace, archived: true, archivedAt: at0 } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -133,8 +233,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "restoreSpace", method: "POST", path: "/v1/spaces/{spaceId}/restore",
-    summary: "Restore an archived space", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "restoreSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/restore",
+    summary: "Restore an archived space",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     responses: { 200: { description: "Restored", schema: Space }, 409: { description: "Not archived" } },
     examples: [{ name: "restore", request: { params: sp }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
@@ -144,11 +251,24 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "reorderSpaces", method: "PUT", path: "/v1/workspaces/{workspaceId}/spaces/order",
-    summary: "Set the order of the workspace's (unarchived) spaces", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "reorderSpaces",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/spaces/order",
+    summary: "Set the order of the workspace's (unarchived) spaces",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: SpaceOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ spaceIds: Schema.Array(Id) }) } },
-    examples: [{ name: "reorder", request: { params: ws, body: { spaceIds: [ids.space] } }, response: { status: 200, body: { spaceIds: [ids.space] } } }],
+    examples: [
+      {
+        name: "reorder",
+        request: { params: ws, body: { spaceIds: [ids.space] } },
+        response: { status: 200, body: { spaceIds: [ids.space] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -156,11 +276,24 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "duplicateSpace", method: "POST", path: "/v1/spaces/{spaceId}/duplicate",
-    summary: "Copy a space's structure (statuses, fields, folders, lists; no tasks) into a new space", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "duplicateSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/duplicate",
+    summary: "Copy a space's structure (statuses, fields, folders, lists; no tasks) into a new space",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: CopyInput,
     responses: { 201: { description: "The copy", schema: Space } },
-    examples: [{ name: "duplicate", request: { params: sp, body: { name: "Engineering 2027" } }, response: { status: 201, body: { ...exampleSpace, name: "Engineering 2027" } } }],
+    examples: [
+      {
+        name: "duplicate",
+        request: { params: sp, body: { name: "Engineering 2027" } },
+        response: { status: 201, body: { ...exampleSpace, name: "Engineering 2027" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -168,8 +301,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSpaceByShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/spaces/by-short-id/{shortId}",
-    summary: "Find a space by its short id (S-3)", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
+    service,
+    tag,
+    operationId: "getSpaceByShortId",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/spaces/by-short-id/{shortId}",
+    summary: "Find a space by its short id (S-3)",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The space", schema: Space } },
     examples: [{ name: "by-short-id", request: { params: { ...ws, shortId: "S-1" } }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
@@ -179,8 +319,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSpacesTree", method: "GET", path: "/v1/workspaces/{workspaceId}/spaces/tree",
-    summary: "The workspace's hierarchy: spaces → folders → lists, with task counts", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getSpacesTree",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/spaces/tree",
+    summary: "The workspace's hierarchy: spaces → folders → lists, with task counts",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The tree", schema: Items(SpaceTree) } },
     examples: [{ name: "tree", request: { params: ws }, response: { status: 200, body: { items: [exampleTree] } } }],
@@ -192,8 +339,15 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSpaceHierarchy", method: "GET", path: "/v1/spaces/{spaceId}/hierarchy",
-    summary: "A space's folders and lists as a tree, with task counts", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getSpaceHierarchy",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/hierarchy",
+    summary: "A space's folders and lists as a tree, with task counts",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The tree", schema: SpaceTree } },
     examples: [{ name: "hierarchy", request: { params: sp }, response: { status: 200, body: exampleTree } }],
@@ -204,32 +358,84 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSpaceTasks", method: "GET", path: "/v1/spaces/{spaceId}/tasks",
-    summary: "Tasks anywhere in a space, filtered and paged", auth: "both", scopes: read, params: SpaceParams, query: TaskQuery,
+    service,
+    tag,
+    operationId: "listSpaceTasks",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/tasks",
+    summary: "Tasks anywhere in a space, filtered and paged",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
+    query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "open-high", request: { params: sp, query: { priorities: "urgent,high", includeClosed: "false" } }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "open-high",
+        request: { params: sp, query: { priorities: "urgent,high", includeClosed: "false" } },
+        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
-        return yield* orDieSql(findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId] }), pageFrom(q)))
+        return yield* orDieSql(
+          findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId] }), pageFrom(q))
+        )
       })
   }),
   operation({
-    service, tag, operationId: "getSpaceStats", method: "GET", path: "/v1/spaces/{spaceId}/stats",
-    summary: "Task counts of a space by status type, overall and per list", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getSpaceStats",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/stats",
+    summary: "Task counts of a space by status type, overall and per list",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: {
       200: {
         description: "Counts",
-        schema: Schema.Struct({ taskCounts: Counts, folderCount: Schema.Number, listCount: Schema.Number, byList: Schema.Array(Schema.Struct({ listId: Id, name: Schema.String, taskCounts: Counts })) })
+        schema: Schema.Struct({
+          taskCounts: Counts,
+          folderCount: Schema.Number,
+          listCount: Schema.Number,
+          byList: Schema.Array(Schema.Struct({ listId: Id, name: Schema.String, taskCounts: Counts }))
+        })
       }
     },
-    examples: [{ name: "stats", request: { params: sp }, response: { status: 200, body: { taskCounts: exampleCounts, folderCount: 1, listCount: 1, byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }] } } }],
+    examples: [
+      {
+        name: "stats",
+        request: { params: sp },
+        response: {
+          status: 200,
+          body: {
+            taskCounts: exampleCounts,
+            folderCount: 1,
+            listCount: 1,
+            byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
         const counts = yield* orDieSql(Reads.taskCountsByList("space_id", params.spaceId))
-        const lists = yield* orDieSql(query<{ id: string; name: string }>(`SELECT id, name FROM pm_lists WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`, [params.spaceId]))
-        const folders = yield* orDieSql(query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`, [params.spaceId]))
+        const lists = yield* orDieSql(
+          query<{ id: string; name: string }>(
+            `SELECT id, name FROM pm_lists WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
+            [params.spaceId]
+          )
+        )
+        const folders = yield* orDieSql(
+          query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
+            [params.spaceId]
+          )
+        )
         return {
           taskCounts: Reads.sumCounts(counts.values()),
           folderCount: folders[0]!.n,
@@ -241,29 +447,68 @@ export const spacesOperations = [
   ...statusOperations(spaceScope, false),
   ...customFieldOperations(spaceScope),
   operation({
-    service, tag, operationId: "listSpaceMembers", method: "GET", path: "/v1/spaces/{spaceId}/members",
-    summary: "Who can see a space: its members when private, every workspace member otherwise", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "listSpaceMembers",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/members",
+    summary: "Who can see a space: its members when private, every workspace member otherwise",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: { 200: { description: "Members", schema: Schema.Struct({ isPrivate: Schema.Boolean, items: Schema.Array(MemberView) }) } },
-    examples: [{ name: "members", request: { params: sp }, response: { status: 200, body: { isPrivate: true, items: [{ user: { id: ids.user, email: "alice@example.com", name: "Alice" }, addedAt: at0 }] } } }],
+    examples: [
+      {
+        name: "members",
+        request: { params: sp },
+        response: {
+          status: 200,
+          body: { isPrivate: true, items: [{ user: { id: ids.user, email: "alice@example.com", name: "Alice" }, addedAt: at0 }] }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
         if (caller.at.isPrivate) {
-          const rows = yield* orDieSql(query<{ userId: string; addedAt: string }>(`SELECT user_id AS "userId", added_at AS "addedAt" FROM pm_space_members WHERE space_id = $1 ORDER BY added_at, user_id`, [params.spaceId]))
+          const rows = yield* orDieSql(
+            query<{ userId: string; addedAt: string }>(
+              `SELECT user_id AS "userId", added_at AS "addedAt" FROM pm_space_members WHERE space_id = $1 ORDER BY added_at, user_id`,
+              [params.spaceId]
+            )
+          )
           const users = yield* orDieSql(userRefs(rows.map((r) => r.userId)))
-          return { isPrivate: true, items: rows.map((r) => ({ user: users.get(r.userId) ?? { id: r.userId, email: "", name: "" }, addedAt: r.addedAt })) }
+          return {
+            isPrivate: true,
+            items: rows.map((r) => ({ user: users.get(r.userId) ?? { id: r.userId, email: "", name: "" }, addedAt: r.addedAt }))
+          }
         }
         const members = yield* orDieSql(membersOf(caller.at.workspaceId))
         const users = yield* orDieSql(userRefs([...members.keys()]))
-        return { isPrivate: false, items: [...members.keys()].map((id) => ({ user: users.get(id) ?? { id, email: "", name: "" }, addedAt: null })) }
+        return {
+          isPrivate: false,
+          items: [...members.keys()].map((id) => ({ user: users.get(id) ?? { id, email: "", name: "" }, addedAt: null }))
+        }
       })
   }),
   operation({
-    service, tag, operationId: "addSpaceMember", method: "POST", path: "/v1/spaces/{spaceId}/members",
-    summary: "Let a workspace member into a private space (admin)", auth: "both", scopes: write, params: SpaceParams,
+    service,
+    tag,
+    operationId: "addSpaceMember",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/members",
+    summary: "Let a workspace member into a private space (admin)",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: MemberInput,
-    responses: { 201: { description: "Added", schema: Schema.Struct({ userId: Id }) }, 409: { description: "Already a member, or the space is not private" } },
-    examples: [{ name: "add", request: { params: sp, body: { userId: ids.user2 } }, response: { status: 201, body: { userId: ids.user2 } } }],
+    responses: {
+      201: { description: "Added", schema: Schema.Struct({ userId: Id }) },
+      409: { description: "Already a member, or the space is not private" }
+    },
+    examples: [
+      { name: "add", request: { params: sp, body: { userId: ids.user2 } }, response: { status: 201, body: { userId: ids.user2 } } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "admin")
@@ -271,30 +516,63 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeSpaceMember", method: "DELETE", path: "/v1/spaces/{spaceId}/members/{userId}",
-    summary: "Remove someone from a private space (admin; anyone may leave)", auth: "both", scopes: write, params: Schema.Struct({ spaceId: Id, userId: Id }),
+    service,
+    tag,
+    operationId: "removeSpaceMember",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}/members/{userId}",
+    summary: "Remove someone from a private space (admin; anyone may leave)",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ spaceId: Id, userId: Id }),
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "remove", request: { params: { ...sp, userId: ids.user2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "viewer")
-        if (params.userId !== caller.userId && !caller.admin) return yield* reject("forbidden", "Only an admin removes someone else from a space")
+        if (params.userId !== caller.userId && !caller.admin)
+          return yield* reject("forbidden", "Only an admin removes someone else from a space")
         yield* send(PmSpace, params.spaceId, "removeMember", caller.userId, { userId: params.userId })
       })
   }),
   operation({
-    service, tag, operationId: "getSpaceFeatures", method: "GET", path: "/v1/spaces/{spaceId}/features",
-    summary: "Which task features the space uses", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getSpaceFeatures",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/features",
+    summary: "Which task features the space uses",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: { 200: { description: "Features", schema: Features } },
     examples: [{ name: "features", request: { params: sp }, response: { status: 200, body: exampleSpace.features } }],
-    handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), Effect.map(orDieSql(Reads.getSpace(params.spaceId)), (s) => s.features))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        onSpace(context, params.spaceId),
+        Effect.map(orDieSql(Reads.getSpace(params.spaceId)), (s) => s.features)
+      )
   }),
   operation({
-    service, tag, operationId: "updateSpaceFeatures", method: "PATCH", path: "/v1/spaces/{spaceId}/features",
-    summary: "Turn task features of a space on or off", description: "A feature turned off is refused on the space's tasks (existing values stay).",
-    auth: "both", scopes: write, params: SpaceParams, body: FeaturesPatch,
+    service,
+    tag,
+    operationId: "updateSpaceFeatures",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}/features",
+    summary: "Turn task features of a space on or off",
+    description: "A feature turned off is refused on the space's tasks (existing values stay).",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
+    body: FeaturesPatch,
     responses: { 200: { description: "Features", schema: Features } },
-    examples: [{ name: "no-time-tracking", request: { params: sp, body: { timeTracking: false } }, response: { status: 200, body: { ...exampleSpace.features, timeTracking: false } } }],
+    examples: [
+      {
+        name: "no-time-tracking",
+        request: { params: sp, body: { timeTracking: false } },
+        response: { status: 200, body: { ...exampleSpace.features, timeTracking: false } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -303,18 +581,43 @@ export const spacesOperations = [
   }),
   ...watcherOperations(spaceScope),
   operation({
-    service, tag, operationId: "getSpaceTaskDefaults", method: "GET", path: "/v1/spaces/{spaceId}/task-defaults",
-    summary: "What new tasks of the space get when created without it (lists may override)", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getSpaceTaskDefaults",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/task-defaults",
+    summary: "What new tasks of the space get when created without it (lists may override)",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: { 200: { description: "Defaults", schema: TaskDefaults } },
     examples: [{ name: "defaults", request: { params: sp }, response: { status: 200, body: { priority: "normal", dueInDays: 7 } } }],
-    handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), Effect.map(orDieSql(Reads.getSpace(params.spaceId)), (s) => s.taskDefaults))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        onSpace(context, params.spaceId),
+        Effect.map(orDieSql(Reads.getSpace(params.spaceId)), (s) => s.taskDefaults)
+      )
   }),
   operation({
-    service, tag, operationId: "updateSpaceTaskDefaults", method: "PATCH", path: "/v1/spaces/{spaceId}/task-defaults",
-    summary: "Change the defaults of new tasks in the space", description: "Keys left out are unchanged; null clears one.",
-    auth: "both", scopes: write, params: SpaceParams, body: TaskDefaults,
+    service,
+    tag,
+    operationId: "updateSpaceTaskDefaults",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}/task-defaults",
+    summary: "Change the defaults of new tasks in the space",
+    description: "Keys left out are unchanged; null clears one.",
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
+    body: TaskDefaults,
     responses: { 200: { description: "Defaults", schema: TaskDefaults } },
-    examples: [{ name: "defaults", request: { params: sp, body: { priority: "normal", dueInDays: 7 } }, response: { status: 200, body: { priority: "normal", dueInDays: 7 } } }],
+    examples: [
+      {
+        name: "defaults",
+        request: { params: sp, body: { priority: "normal", dueInDays: 7 } },
+        response: { status: 200, body: { priority: "normal", dueInDays: 7 } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -323,75 +626,217 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSpaceAssignees", method: "GET", path: "/v1/spaces/{spaceId}/assignees",
-    summary: "Who has tasks in a space: open and total tasks and estimated minutes per person", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "listSpaceAssignees",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/assignees",
+    summary: "Who has tasks in a space: open and total tasks and estimated minutes per person",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: {
-      200: { description: "Workload", schema: Items(Schema.Struct({ user: UserRef, openTasks: Schema.Number, totalTasks: Schema.Number, openEstimateMinutes: Schema.Number, overdueTasks: Schema.Number })) }
+      200: {
+        description: "Workload",
+        schema: Items(
+          Schema.Struct({
+            user: UserRef,
+            openTasks: Schema.Number,
+            totalTasks: Schema.Number,
+            openEstimateMinutes: Schema.Number,
+            overdueTasks: Schema.Number
+          })
+        )
+      }
     },
-    examples: [{ name: "workload", request: { params: sp }, response: { status: 200, body: { items: [{ user: { id: ids.user2, email: "bob@example.com", name: "Bob" }, openTasks: 4, totalTasks: 9, openEstimateMinutes: 480, overdueTasks: 1 }] } } }],
+    examples: [
+      {
+        name: "workload",
+        request: { params: sp },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                user: { id: ids.user2, email: "bob@example.com", name: "Bob" },
+                openTasks: 4,
+                totalTasks: 9,
+                openEstimateMinutes: 480,
+                overdueTasks: 1
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
-        const rows = yield* orDieSql(query<{ userId: string; openTasks: number; totalTasks: number; openEstimateMinutes: number; overdueTasks: number }>(
-          `SELECT a.user_id AS "userId", count(*) FILTER (WHERE t.closed_at IS NULL)::int AS "openTasks", count(*)::int AS "totalTasks",
+        const rows = yield* orDieSql(
+          query<{ userId: string; openTasks: number; totalTasks: number; openEstimateMinutes: number; overdueTasks: number }>(
+            `SELECT a.user_id AS "userId", count(*) FILTER (WHERE t.closed_at IS NULL)::int AS "openTasks", count(*)::int AS "totalTasks",
                   COALESCE(sum(t.time_estimate_minutes) FILTER (WHERE t.closed_at IS NULL), 0)::int AS "openEstimateMinutes",
                   count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date < now())::int AS "overdueTasks"
              FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id
             WHERE t.space_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL
             GROUP BY a.user_id ORDER BY "openTasks" DESC, a.user_id`,
-          [params.spaceId]
-        ))
+            [params.spaceId]
+          )
+        )
         const users = yield* orDieSql(userRefs(rows.map((r) => r.userId)))
-        return { items: rows.map(({ userId, ...counts }) => ({ user: users.get(userId) ?? { id: userId, email: "", name: "" }, ...counts })) }
+        return {
+          items: rows.map(({ userId, ...counts }) => ({ user: users.get(userId) ?? { id: userId, email: "", name: "" }, ...counts }))
+        }
       })
   }),
   operation({
-    service, tag, operationId: "listSpaceArchive", method: "GET", path: "/v1/spaces/{spaceId}/archive",
-    summary: "What is archived in a space: folders, lists and (the latest 100) tasks", auth: "both", scopes: read, params: SpaceParams,
-    responses: { 200: { description: "Archived items", schema: Schema.Struct({ folders: Schema.Array(Folder), lists: Schema.Array(List), tasks: Schema.Array(Task), archivedTaskCount: Schema.Number }) } },
-    examples: [{ name: "archive", request: { params: sp }, response: { status: 200, body: { folders: [], lists: [{ ...exampleList, archived: true, archivedAt: at0 }], tasks: [], archivedTaskCount: 0 } } }],
+    service,
+    tag,
+    operationId: "listSpaceArchive",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/archive",
+    summary: "What is archived in a space: folders, lists and (the latest 100) tasks",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
+    responses: {
+      200: {
+        description: "Archived items",
+        schema: Schema.Struct({
+          folders: Schema.Array(Folder),
+          lists: Schema.Array(List),
+          tasks: Schema.Array(Task),
+          archivedTaskCount: Schema.Number
+        })
+      }
+    },
+    examples: [
+      {
+        name: "archive",
+        request: { params: sp },
+        response: {
+          status: 200,
+          body: { folders: [], lists: [{ ...exampleList, archived: true, archivedAt: at0 }], tasks: [], archivedTaskCount: 0 }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
         const folders = yield* orDieSql(Reads.listFolders(params.spaceId, "only"))
-        const lists = yield* orDieSql(Effect.map(
-          query<any>(`SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND l.archived_at IS NOT NULL ORDER BY l.archived_at DESC`, [params.spaceId]),
-          (rows) => rows.map(Reads.toList)
-        ))
-        const tasks = yield* orDieSql(findTasks({ workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], archived: "only" }, { offset: 0, limit: 100, order: "updated", direction: "desc" }))
+        const lists = yield* orDieSql(
+          Effect.map(
+            query<any>(
+              `SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND l.archived_at IS NOT NULL ORDER BY l.archived_at DESC`,
+              [params.spaceId]
+            ),
+            (rows) => rows.map(Reads.toList)
+          )
+        )
+        const tasks = yield* orDieSql(
+          findTasks(
+            { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], archived: "only" },
+            { offset: 0, limit: 100, order: "updated", direction: "desc" }
+          )
+        )
         return { folders, lists, tasks: tasks.items, archivedTaskCount: tasks.total }
       })
   }),
   operation({
-    service, tag, operationId: "searchSpace", method: "GET", path: "/v1/spaces/{spaceId}/search",
-    summary: "Find folders, lists and tasks of a space by name", auth: "both", scopes: read, params: SpaceParams,
-    query: Schema.Struct({ q: Name(200), limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 50 }))) }),
-    responses: { 200: { description: "Matches", schema: Schema.Struct({ folders: Schema.Array(Folder), lists: Schema.Array(List), tasks: Schema.Array(Task) }) } },
-    examples: [{ name: "search", request: { params: sp, query: { q: "login" } }, response: { status: 200, body: { folders: [], lists: [], tasks: [exampleTask] } } }],
+    service,
+    tag,
+    operationId: "searchSpace",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/search",
+    summary: "Find folders, lists and tasks of a space by name",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
+    query: Schema.Struct({
+      q: Name(200),
+      limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 50 })))
+    }),
+    responses: {
+      200: {
+        description: "Matches",
+        schema: Schema.Struct({ folders: Schema.Array(Folder), lists: Schema.Array(List), tasks: Schema.Array(Task) })
+      }
+    },
+    examples: [
+      {
+        name: "search",
+        request: { params: sp, query: { q: "login" } },
+        response: { status: 200, body: { folders: [], lists: [], tasks: [exampleTask] } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
-        const pattern = `%${q.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+        const pattern = `%${q.q
+          .trim()
+          .toLowerCase()
+          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         const limit = q.limit ?? 20
-        const folders = yield* orDieSql(Effect.map(query<any>(`SELECT ${Reads.folderColumns} FROM pm_folders f WHERE f.space_id = $1 AND f.deleted_at IS NULL AND lower(f.name) LIKE $2 ORDER BY f.position LIMIT ${limit}`, [params.spaceId, pattern]), (rows) => rows.map(Reads.toFolder)))
-        const lists = yield* orDieSql(Effect.map(query<any>(`SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND lower(l.name) LIKE $2 ORDER BY l.position LIMIT ${limit}`, [params.spaceId, pattern]), (rows) => rows.map(Reads.toList)))
-        const tasks = yield* orDieSql(findTasks({ workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], q: q.q }, { offset: 0, limit, order: "updated", direction: "desc" }))
+        const folders = yield* orDieSql(
+          Effect.map(
+            query<any>(
+              `SELECT ${Reads.folderColumns} FROM pm_folders f WHERE f.space_id = $1 AND f.deleted_at IS NULL AND lower(f.name) LIKE $2 ORDER BY f.position LIMIT ${limit}`,
+              [params.spaceId, pattern]
+            ),
+            (rows) => rows.map(Reads.toFolder)
+          )
+        )
+        const lists = yield* orDieSql(
+          Effect.map(
+            query<any>(
+              `SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND lower(l.name) LIKE $2 ORDER BY l.position LIMIT ${limit}`,
+              [params.spaceId, pattern]
+            ),
+            (rows) => rows.map(Reads.toList)
+          )
+        )
+        const tasks = yield* orDieSql(
+          findTasks(
+            { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], q: q.q },
+            { offset: 0, limit, order: "updated", direction: "desc" }
+          )
+        )
         return { folders, lists, tasks: tasks.items }
       })
   }),
   operation({
-    service, tag, operationId: "exportSpaceTemplate", method: "GET", path: "/v1/spaces/{spaceId}/template",
-    summary: "A space's structure as a template (statuses, fields, folders, lists; no ids, no tasks)", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "exportSpaceTemplate",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/template",
+    summary: "A space's structure as a template (statuses, fields, folders, lists; no ids, no tasks)",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: { 200: { description: "Template", schema: SpaceTemplate } },
     examples: [{ name: "template", request: { params: sp }, response: { status: 200, body: exampleTemplate } }],
     handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(spaceTemplate(params.spaceId)))
   }),
   operation({
-    service, tag, operationId: "importSpaceTemplate", method: "POST", path: "/v1/workspaces/{workspaceId}/spaces/import",
-    summary: "Create a space from a template", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "importSpaceTemplate",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/spaces/import",
+    summary: "Create a space from a template",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: SpaceImport,
     responses: { 201: { description: "Created", schema: Space } },
-    examples: [{ name: "import", request: { params: ws, body: { template: exampleTemplate, name: "Engineering (new)" } }, response: { status: 201, body: { ...exampleSpace, name: "Engineering (new)" } } }],
+    examples: [
+      {
+        name: "import",
+        request: { params: ws, body: { template: exampleTemplate, name: "Engineering (new)" } },
+        response: { status: 201, body: { ...exampleSpace, name: "Engineering (new)" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -403,15 +848,34 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getMySpacePermissions", method: "GET", path: "/v1/spaces/{spaceId}/permissions",
-    summary: "What the caller may do in a space", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "getMySpacePermissions",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/permissions",
+    summary: "What the caller may do in a space",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     responses: {
       200: {
         description: "Permissions",
-        schema: Schema.Struct({ role: Schema.String, canRead: Schema.Boolean, canWrite: Schema.Boolean, canManage: Schema.Boolean, isPrivate: Schema.Boolean })
+        schema: Schema.Struct({
+          role: Schema.String,
+          canRead: Schema.Boolean,
+          canWrite: Schema.Boolean,
+          canManage: Schema.Boolean,
+          isPrivate: Schema.Boolean
+        })
       }
     },
-    examples: [{ name: "permissions", request: { params: sp }, response: { status: 200, body: { role: "member", canRead: true, canWrite: true, canManage: false, isPrivate: false } } }],
+    examples: [
+      {
+        name: "permissions",
+        request: { params: sp },
+        response: { status: 200, body: { role: "member", canRead: true, canWrite: true, canManage: false, isPrivate: false } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.map(onSpace(context, params.spaceId), (caller) => ({
         role: caller.role,

@@ -7,8 +7,25 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { PmSprints } from "../../actors/pm/PlanningActors.ts"
-import { SprintCompletion, SprintCompletionInput, SprintInput, SprintPatch, SprintPlanning, SprintTaskIds } from "../../actors/pm/SprintCommands.ts"
-import { backlog, getSprint, listSprints, Sprint, sprintRow, SprintStatus, SprintTask, sprintTasks, groupRow } from "../../actors/pm/SprintRecords.ts"
+import {
+  SprintCompletion,
+  SprintCompletionInput,
+  SprintInput,
+  SprintPatch,
+  SprintPlanning,
+  SprintTaskIds
+} from "../../actors/pm/SprintCommands.ts"
+import {
+  backlog,
+  getSprint,
+  listSprints,
+  Sprint,
+  sprintRow,
+  SprintStatus,
+  SprintTask,
+  sprintTasks,
+  groupRow
+} from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
@@ -34,8 +51,12 @@ export const planningIds = {
 } as const
 
 /** Not finding the space answers as not finding the thing in it. */
-export const hiddenAs = (what: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.mapError(effect, (e): E | Rejection => (e instanceof Rejection && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
+export const hiddenAs =
+  (what: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.mapError(effect, (e): E | Rejection =>
+      e instanceof Rejection && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e
+    )
 
 /** A sprint as the caller may touch it: 404 when they may not see its space, 403 below `minimum`. */
 export const onSprint = (context: RequestContext, sprintId: string, minimum: "viewer" | "member" = "viewer") =>
@@ -73,8 +94,15 @@ export const exampleSprint = {
 }
 
 const exampleSummary = {
-  committedTasks: 8, committedMinutes: 2400, completedTasks: 6, completedMinutes: 1800, addedDuringSprint: 1, removedDuringSprint: 0,
-  rolledOver: 3, returnedToBacklog: 0, nextSprintId: planningIds.sprint2
+  committedTasks: 8,
+  committedMinutes: 2400,
+  completedTasks: 6,
+  completedMinutes: 1800,
+  addedDuringSprint: 1,
+  removedDuringSprint: 0,
+  rolledOver: 3,
+  returnedToBacklog: 0,
+  nextSprintId: planningIds.sprint2
 }
 
 const SpaceParams = Schema.Struct({ spaceId: Id })
@@ -83,17 +111,34 @@ const PageQuery = Schema.Struct({ offset: Schema.optionalKey(Offset), limit: Sch
 
 export const sprintsOperations = [
   operation({
-    service, tag, operationId: "createSprint", method: "POST", path: "/v1/spaces/{spaceId}/sprints",
+    service,
+    tag,
+    operationId: "createSprint",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/sprints",
     summary: "Plan a sprint in a space",
-    description: "Dates default from the series: it starts when the series' last sprint ends (or today) and lasts the group's default length (14 days without a group). The name defaults to \"<group> <n>\" or \"Sprint <n>\".",
-    auth: "both", scopes: write, params: SpaceParams,
+    description:
+      'Dates default from the series: it starts when the series\' last sprint ends (or today) and lasts the group\'s default length (14 days without a group). The name defaults to "<group> <n>" or "Sprint <n>".',
+    auth: "both",
+    scopes: write,
+    params: SpaceParams,
     body: SprintInput,
     responses: { 201: { description: "Created", schema: Sprint }, 404: { description: "No such space or sprint group" } },
-    examples: [{
-      name: "in a group",
-      request: { params: { spaceId: ids.space }, body: { sprintGroupId: planningIds.sprintGroup, goal: "Ship the login page" } },
-      response: { status: 201, body: { ...exampleSprint, status: "planned", startedAt: null, progress: { tasks: 0, finished: 0, unfinished: 0, estimateMinutes: 0, finishedMinutes: 0, percent: 0 } } }
-    }],
+    examples: [
+      {
+        name: "in a group",
+        request: { params: { spaceId: ids.space }, body: { sprintGroupId: planningIds.sprintGroup, goal: "Ship the login page" } },
+        response: {
+          status: 201,
+          body: {
+            ...exampleSprint,
+            status: "planned",
+            startedAt: null,
+            progress: { tasks: 0, finished: 0, unfinished: 0, estimateMinutes: 0, finishedMinutes: 0, percent: 0 }
+          }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -101,11 +146,24 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSprints", method: "GET", path: "/v1/spaces/{spaceId}/sprints",
-    summary: "A space's sprints by start date, with their progress", auth: "both", scopes: read, params: SpaceParams,
+    service,
+    tag,
+    operationId: "listSprints",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/sprints",
+    summary: "A space's sprints by start date, with their progress",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(SprintStatus), sprintGroupId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Sprints", schema: Items(Sprint) } },
-    examples: [{ name: "active", request: { params: { spaceId: ids.space }, query: { status: "active" } }, response: { status: 200, body: { items: [exampleSprint] } } }],
+    examples: [
+      {
+        name: "active",
+        request: { params: { spaceId: ids.space }, query: { status: "active" } },
+        response: { status: 200, body: { items: [exampleSprint] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -113,20 +171,40 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSprint", method: "GET", path: "/v1/sprints/{sprintId}",
-    summary: "A sprint with its progress (and its report once completed)", auth: "both", scopes: read, params: SprintParams,
+    service,
+    tag,
+    operationId: "getSprint",
+    method: "GET",
+    path: "/v1/sprints/{sprintId}",
+    summary: "A sprint with its progress (and its report once completed)",
+    auth: "both",
+    scopes: read,
+    params: SprintParams,
     responses: { 200: { description: "The sprint", schema: Sprint } },
     examples: [{ name: "get", request: { params: { sprintId: planningIds.sprint } }, response: { status: 200, body: exampleSprint } }],
     handler: ({ params }, context) => Effect.andThen(onSprint(context, params.sprintId), orDieSql(getSprint(params.sprintId)))
   }),
   operation({
-    service, tag, operationId: "updateSprint", method: "PATCH", path: "/v1/sprints/{sprintId}",
+    service,
+    tag,
+    operationId: "updateSprint",
+    method: "PATCH",
+    path: "/v1/sprints/{sprintId}",
     summary: "Rename a sprint, change its goal, dates or series",
-    description: "An active sprint keeps its start date; a completed one keeps its dates and series. Moving an active sprint into a series that already runs one is refused (409).",
-    auth: "both", scopes: write, params: SprintParams,
+    description:
+      "An active sprint keeps its start date; a completed one keeps its dates and series. Moving an active sprint into a series that already runs one is refused (409).",
+    auth: "both",
+    scopes: write,
+    params: SprintParams,
     body: SprintPatch,
     responses: { 200: { description: "Updated", schema: Sprint }, 409: { description: "Not possible in the sprint's state" } },
-    examples: [{ name: "extend", request: { params: { sprintId: planningIds.sprint }, body: { endDate: "2026-12-02T00:00:00.000Z" } }, response: { status: 200, body: { ...exampleSprint, endDate: "2026-12-02T00:00:00.000Z" } } }],
+    examples: [
+      {
+        name: "extend",
+        request: { params: { sprintId: planningIds.sprint }, body: { endDate: "2026-12-02T00:00:00.000Z" } },
+        response: { status: 200, body: { ...exampleSprint, endDate: "2026-12-02T00:00:00.000Z" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -134,9 +212,15 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteSprint", method: "DELETE", path: "/v1/sprints/{sprintId}",
+    service,
+    tag,
+    operationId: "deleteSprint",
+    method: "DELETE",
+    path: "/v1/sprints/{sprintId}",
     summary: "Delete a planned or completed sprint (its tasks go back to the backlog); an active sprint is completed instead",
-    auth: "both", scopes: write, params: SprintParams,
+    auth: "both",
+    scopes: write,
+    params: SprintParams,
     responses: { 204: { description: "Deleted" }, 409: { description: "The sprint is active" } },
     examples: [{ name: "delete", request: { params: { sprintId: planningIds.sprint2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -146,15 +230,28 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSprintTasks", method: "GET", path: "/v1/sprints/{sprintId}/tasks",
-    summary: "The tasks planned into a sprint, unfinished first", description: "Each with when it was added, the sprint it rolled over from, and (once the sprint completed) its outcome.",
-    auth: "both", scopes: read, params: SprintParams, query: PageQuery,
+    service,
+    tag,
+    operationId: "listSprintTasks",
+    method: "GET",
+    path: "/v1/sprints/{sprintId}/tasks",
+    summary: "The tasks planned into a sprint, unfinished first",
+    description: "Each with when it was added, the sprint it rolled over from, and (once the sprint completed) its outcome.",
+    auth: "both",
+    scopes: read,
+    params: SprintParams,
+    query: PageQuery,
     responses: { 200: { description: "A page of sprint tasks", schema: Page(SprintTask) } },
-    examples: [{
-      name: "tasks",
-      request: { params: { sprintId: planningIds.sprint } },
-      response: { status: 200, body: { items: [{ addedAt: at0, carriedFromSprintId: null, outcome: null, task: exampleTask }], total: 1, offset: 0, limit: 50 } }
-    }],
+    examples: [
+      {
+        name: "tasks",
+        request: { params: { sprintId: planningIds.sprint } },
+        response: {
+          status: 200,
+          body: { items: [{ addedAt: at0, carriedFromSprintId: null, outcome: null, task: exampleTask }], total: 1, offset: 0, limit: 50 }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onSprint(context, params.sprintId)
@@ -162,16 +259,28 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "addSprintTasks", method: "POST", path: "/v1/sprints/{sprintId}/tasks",
+    service,
+    tag,
+    operationId: "addSprintTasks",
+    method: "POST",
+    path: "/v1/sprints/{sprintId}/tasks",
     summary: "Plan tasks of the space into a sprint (a task in another open sprint moves here)",
-    auth: "both", scopes: write, params: SprintParams,
+    auth: "both",
+    scopes: write,
+    params: SprintParams,
     body: SprintTaskIds,
-    responses: { 200: { description: "Planned", schema: SprintPlanning }, 404: { description: "A task is not in the sprint's space" }, 409: { description: "The sprint is completed" } },
-    examples: [{
-      name: "plan",
-      request: { params: { sprintId: planningIds.sprint }, body: { taskIds: [ids.task, ids.task2] } },
-      response: { status: 200, body: { added: [ids.task, ids.task2], moved: [], alreadyPlanned: [], sprint: exampleSprint } }
-    }],
+    responses: {
+      200: { description: "Planned", schema: SprintPlanning },
+      404: { description: "A task is not in the sprint's space" },
+      409: { description: "The sprint is completed" }
+    },
+    examples: [
+      {
+        name: "plan",
+        request: { params: { sprintId: planningIds.sprint }, body: { taskIds: [ids.task, ids.task2] } },
+        response: { status: 200, body: { added: [ids.task, ids.task2], moved: [], alreadyPlanned: [], sprint: exampleSprint } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -179,9 +288,20 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeSprintTask", method: "DELETE", path: "/v1/sprints/{sprintId}/tasks/{taskId}",
-    summary: "Take a task out of a sprint (back to the backlog)", auth: "both", scopes: write, params: Schema.Struct({ sprintId: Id, taskId: Id }),
-    responses: { 204: { description: "Removed" }, 404: { description: "The task is not in the sprint" }, 409: { description: "The sprint is completed" } },
+    service,
+    tag,
+    operationId: "removeSprintTask",
+    method: "DELETE",
+    path: "/v1/sprints/{sprintId}/tasks/{taskId}",
+    summary: "Take a task out of a sprint (back to the backlog)",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ sprintId: Id, taskId: Id }),
+    responses: {
+      204: { description: "Removed" },
+      404: { description: "The task is not in the sprint" },
+      409: { description: "The sprint is completed" }
+    },
     examples: [{ name: "remove", request: { params: { sprintId: planningIds.sprint, taskId: ids.task } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -190,11 +310,20 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "startSprint", method: "POST", path: "/v1/sprints/{sprintId}/start",
+    service,
+    tag,
+    operationId: "startSprint",
+    method: "POST",
+    path: "/v1/sprints/{sprintId}/start",
     summary: "Start a planned sprint: its scope now is what it commits to",
     description: "One sprint runs at a time per series (409 otherwise). Starting early moves the start date to now.",
-    auth: "both", scopes: write, params: SprintParams,
-    responses: { 200: { description: "Started", schema: Sprint }, 409: { description: "Not planned, another sprint of the series runs, or the end date has passed" } },
+    auth: "both",
+    scopes: write,
+    params: SprintParams,
+    responses: {
+      200: { description: "Started", schema: Sprint },
+      409: { description: "Not planned, another sprint of the series runs, or the end date has passed" }
+    },
     examples: [{ name: "start", request: { params: { sprintId: planningIds.sprint } }, response: { status: 200, body: exampleSprint } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -203,23 +332,32 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "completeSprint", method: "POST", path: "/v1/sprints/{sprintId}/complete",
+    service,
+    tag,
+    operationId: "completeSprint",
+    method: "POST",
+    path: "/v1/sprints/{sprintId}/complete",
     summary: "Complete the active sprint: record its report and roll its unfinished tasks over",
-    description: "Unfinished tasks go to `nextSprintId`, else the series' next planned sprint, else a new sprint of the group's length (when the group auto-creates), else back to the backlog; `unfinished: \"backlog\"` sends them back to the backlog.",
-    auth: "both", scopes: write, params: SprintParams,
+    description:
+      "Unfinished tasks go to `nextSprintId`, else the series' next planned sprint, else a new sprint of the group's length (when the group auto-creates), else back to the backlog; `unfinished: \"backlog\"` sends them back to the backlog.",
+    auth: "both",
+    scopes: write,
+    params: SprintParams,
     body: SprintCompletionInput,
     responses: { 200: { description: "Completed", schema: SprintCompletion }, 409: { description: "The sprint is not active" } },
-    examples: [{
-      name: "complete",
-      request: { params: { sprintId: planningIds.sprint }, body: {} },
-      response: {
-        status: 200,
-        body: {
-          sprint: { ...exampleSprint, status: "completed", completedAt: "2026-11-30T09:00:00.000Z", summary: exampleSummary },
-          nextSprint: { ...exampleSprint, id: planningIds.sprint2, name: "Web 13", status: "planned", startedAt: null }
+    examples: [
+      {
+        name: "complete",
+        request: { params: { sprintId: planningIds.sprint }, body: {} },
+        response: {
+          status: 200,
+          body: {
+            sprint: { ...exampleSprint, status: "completed", completedAt: "2026-11-30T09:00:00.000Z", summary: exampleSummary },
+            nextSprint: { ...exampleSprint, id: planningIds.sprint2, name: "Web 13", status: "planned", startedAt: null }
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -227,10 +365,24 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listSprintBacklog", method: "GET", path: "/v1/spaces/{spaceId}/backlog",
-    summary: "The space's backlog: unfinished tasks planned into no open sprint, most urgent first", auth: "both", scopes: read, params: SpaceParams, query: PageQuery,
+    service,
+    tag,
+    operationId: "listSprintBacklog",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/backlog",
+    summary: "The space's backlog: unfinished tasks planned into no open sprint, most urgent first",
+    auth: "both",
+    scopes: read,
+    params: SpaceParams,
+    query: PageQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "backlog", request: { params: { spaceId: ids.space } }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "backlog",
+        request: { params: { spaceId: ids.space } },
+        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)

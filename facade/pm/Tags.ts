@@ -17,18 +17,38 @@ const sp = { spaceId: ids.space }
 
 export const tagsOperations = [
   operation({
-    service, tag, operationId: "listSpaceTags", method: "GET", path: "/v1/spaces/{spaceId}/tags",
-    summary: "A space's tags, with how many tasks carry each", auth: "both", scopes: ["tasks:read"], params: SpaceParams,
+    service,
+    tag,
+    operationId: "listSpaceTags",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/tags",
+    summary: "A space's tags, with how many tasks carry each",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: SpaceParams,
     responses: { 200: { description: "Tags", schema: Items(Schema.Struct({ ...Tag.fields, taskCount: Schema.Number })) } },
     examples: [{ name: "tags", request: { params: sp }, response: { status: 200, body: { items: [{ ...exampleTag, taskCount: 3 }] } } }],
-    handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), Effect.map(orDieSql(tagsOfSpace(params.spaceId)), (items) => ({ items })))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        onSpace(context, params.spaceId),
+        Effect.map(orDieSql(tagsOfSpace(params.spaceId)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "createSpaceTag", method: "POST", path: "/v1/spaces/{spaceId}/tags",
-    summary: "Create a tag in a space (names are unique per space, case-insensitive)", auth: "both", scopes: ["tasks:write"], params: SpaceParams,
+    service,
+    tag,
+    operationId: "createSpaceTag",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/tags",
+    summary: "Create a tag in a space (names are unique per space, case-insensitive)",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: SpaceParams,
     body: TagInput,
     responses: { 201: { description: "Created", schema: Tag }, 409: { description: "A tag of that name exists" } },
-    examples: [{ name: "create", request: { params: sp, body: { name: "frontend", color: "#8d8d8d" } }, response: { status: 201, body: exampleTag } }],
+    examples: [
+      { name: "create", request: { params: sp, body: { name: "frontend", color: "#8d8d8d" } }, response: { status: 201, body: exampleTag } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -36,11 +56,24 @@ export const tagsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateSpaceTag", method: "PATCH", path: "/v1/spaces/{spaceId}/tags/{tagId}",
-    summary: "Rename or recolor a tag (every task carrying it shows the change)", auth: "both", scopes: ["tasks:write"], params: TagParams,
+    service,
+    tag,
+    operationId: "updateSpaceTag",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}/tags/{tagId}",
+    summary: "Rename or recolor a tag (every task carrying it shows the change)",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: TagParams,
     body: TagPatch,
     responses: { 200: { description: "Updated", schema: Tag } },
-    examples: [{ name: "rename", request: { params: { ...sp, tagId: ids.tag }, body: { name: "ui" } }, response: { status: 200, body: { ...exampleTag, name: "ui" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: { ...sp, tagId: ids.tag }, body: { name: "ui" } },
+        response: { status: 200, body: { ...exampleTag, name: "ui" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -48,8 +81,15 @@ export const tagsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteSpaceTag", method: "DELETE", path: "/v1/spaces/{spaceId}/tags/{tagId}",
-    summary: "Delete a tag and take it off every task", auth: "both", scopes: ["tasks:write"], params: TagParams,
+    service,
+    tag,
+    operationId: "deleteSpaceTag",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}/tags/{tagId}",
+    summary: "Delete a tag and take it off every task",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: TagParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...sp, tagId: ids.tag } }, response: { status: 204 } }],
     handler: ({ params }, context) =>

@@ -8,7 +8,11 @@ import { ArchivedQuery, BooleanString, csv, Limit, Offset } from "./WorkAccess.t
 
 const uuid = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 const CsvIds = Schema.String.check(Schema.isPattern(new RegExp(`^${uuid}(,${uuid})*$`), { expected: "comma-separated UUIDs" }))
-const CsvPriorities = Schema.String.check(Schema.isPattern(/^(urgent|high|normal|low)(,(urgent|high|normal|low))*$/, { expected: "comma-separated priorities (urgent, high, normal, low)" }))
+const CsvPriorities = Schema.String.check(
+  Schema.isPattern(/^(urgent|high|normal|low)(,(urgent|high|normal|low))*$/, {
+    expected: "comma-separated priorities (urgent, high, normal, low)"
+  })
+)
 const CsvNames = Schema.String.check(Schema.isMaxLength(1000))
 
 export const TaskQueryFields = {
@@ -16,7 +20,9 @@ export const TaskQueryFields = {
   priorities: Schema.optionalKey(CsvPriorities),
   assigneeIds: Schema.optionalKey(CsvIds),
   tags: Schema.optionalKey(CsvNames.annotate({ description: "Tag names, comma-separated (any of them)" })),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })),
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Text in the name or description, or a short id" })
+  ),
   dueAfter: Schema.optionalKey(DateTime),
   dueBefore: Schema.optionalKey(DateTime),
   createdAfter: Schema.optionalKey(DateTime),
@@ -24,7 +30,9 @@ export const TaskQueryFields = {
   updatedAfter: Schema.optionalKey(DateTime),
   includeClosed: Schema.optionalKey(BooleanString.annotate({ description: "Include done and closed tasks (default true)" })),
   overdue: Schema.optionalKey(BooleanString),
-  subtasks: Schema.optionalKey(Schema.Literals(["include", "exclude"]).annotate({ description: "Include subtasks (default) or list top-level tasks only" })),
+  subtasks: Schema.optionalKey(
+    Schema.Literals(["include", "exclude"]).annotate({ description: "Include subtasks (default) or list top-level tasks only" })
+  ),
   archived: Schema.optionalKey(ArchivedQuery),
   order: Schema.optionalKey(Schema.Literals(["position", "created", "updated", "due", "priority", "name"])),
   direction: Schema.optionalKey(Schema.Literals(["asc", "desc"])),

@@ -22,8 +22,12 @@ const service = "pm"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 
-const EmailList = Schema.Array(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))).check(Schema.isMaxLength(50))
-const FieldsByName = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Custom field values by field name; options by name; null clears" })
+const EmailList = Schema.Array(
+  Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))
+).check(Schema.isMaxLength(50))
+const FieldsByName = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "Custom field values by field name; options by name; null clears"
+})
 const RefParams = Schema.Struct({ taskRef: TaskRef })
 const ws = ids.workspace
 
@@ -32,7 +36,9 @@ type Chain = ReturnType<typeof chainOfCaller>
 const realDate = (value: string | null | undefined, path: string) =>
   value === undefined || value === null
     ? Effect.succeed(value)
-    : isoDate(value) ? Effect.succeed(isoDate(value)!) : Effect.fail(reject("invalid", `Invalid ${path}: not a real date`, [{ path, message: "not a real date" }]))
+    : isoDate(value)
+      ? Effect.succeed(isoDate(value)!)
+      : Effect.fail(reject("invalid", `Invalid ${path}: not a real date`, [{ path, message: "not a real date" }]))
 
 /** Custom field values keyed by field name → keyed by field id (404 / 409 for unknown or ambiguous names). */
 const fieldsByName = (chain: Chain, values: Readonly<Record<string, unknown>> | undefined, prefix: string) =>
@@ -47,7 +53,9 @@ const fieldsByName = (chain: Chain, values: Readonly<Record<string, unknown>> | 
   })
 
 const emailsToIds = (workspaceId: string, emails: ReadonlyArray<string> | undefined, path: string) =>
-  emails === undefined ? Effect.succeed(undefined) : Effect.map(orDieSql(membersByEmail(workspaceId, emails, path)), (users) => users.map((u) => u.id))
+  emails === undefined
+    ? Effect.succeed(undefined)
+    : Effect.map(orDieSql(membersByEmail(workspaceId, emails, path)), (users) => users.map((u) => u.id))
 
 const statusName = (chain: Chain, status: string | undefined, path: string) =>
   status === undefined ? Effect.succeed(undefined) : Effect.map(orDieSql(resolveStatus(chain, status, path)), (s) => s.name)
@@ -88,17 +96,44 @@ const createInput = (chain: Chain, workspaceId: string, body: { [K in keyof type
 
 export const tasksLiteOperations = [
   operation({
-    service, tag, operationId: "createTaskLite", method: "POST", path: "/v1/lite/tasks",
+    service,
+    tag,
+    operationId: "createTaskLite",
+    method: "POST",
+    path: "/v1/lite/tasks",
     summary: "Create a task in a list named by space and list name (folder optional), with assignees by e-mail",
-    description: "Names are case-insensitive; short ids (S-1, L-3) and ids work too. An unknown name answers 404 naming it; an ambiguous one 409 listing the candidates. Without `space`, the list is looked up in the whole workspace.",
-    auth: "both", scopes: write,
-    body: Schema.Struct({ workspaceId: WorkspaceRef, space: Schema.optionalKey(NameRef), folder: Schema.optionalKey(NameRef), list: NameRef, ...NewTaskLite }),
-    responses: { 201: { description: "Created", schema: LiteTask }, 404: { description: "A name or e-mail not found" }, 409: { description: "An ambiguous name" } },
-    examples: [{
-      name: "create",
-      request: { body: { workspaceId: ws, space: "Engineering", list: "Backlog", name: "Ship the login page", assigneeEmails: ["bob@example.com"], priority: "high" } },
-      response: { status: 201, body: exampleLiteTask }
-    }],
+    description:
+      "Names are case-insensitive; short ids (S-1, L-3) and ids work too. An unknown name answers 404 naming it; an ambiguous one 409 listing the candidates. Without `space`, the list is looked up in the whole workspace.",
+    auth: "both",
+    scopes: write,
+    body: Schema.Struct({
+      workspaceId: WorkspaceRef,
+      space: Schema.optionalKey(NameRef),
+      folder: Schema.optionalKey(NameRef),
+      list: NameRef,
+      ...NewTaskLite
+    }),
+    responses: {
+      201: { description: "Created", schema: LiteTask },
+      404: { description: "A name or e-mail not found" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "create",
+        request: {
+          body: {
+            workspaceId: ws,
+            space: "Engineering",
+            list: "Backlog",
+            name: "Ship the login page",
+            assigneeEmails: ["bob@example.com"],
+            priority: "high"
+          }
+        },
+        response: { status: 201, body: exampleLiteTask }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* listByNames(context, body.workspaceId, body, "member")
@@ -108,11 +143,24 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getTaskLite", method: "GET", path: "/v1/lite/tasks/{taskRef}",
-    summary: "A task by short id (T-42) or id, with names instead of ids", auth: "both", scopes: read, params: RefParams,
+    service,
+    tag,
+    operationId: "getTaskLite",
+    method: "GET",
+    path: "/v1/lite/tasks/{taskRef}",
+    summary: "A task by short id (T-42) or id, with names instead of ids",
+    auth: "both",
+    scopes: read,
+    params: RefParams,
     query: Schema.Struct({ workspaceId: WorkspaceRef }),
     responses: { 200: { description: "The task", schema: LiteTask } },
-    examples: [{ name: "get", request: { params: { taskRef: "T-42" }, query: { workspaceId: ws } }, response: { status: 200, body: exampleLiteTask } }],
+    examples: [
+      {
+        name: "get",
+        request: { params: { taskRef: "T-42" }, query: { workspaceId: ws } },
+        response: { status: 200, body: exampleLiteTask }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, params.taskRef)
@@ -120,10 +168,17 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateTaskLite", method: "PATCH", path: "/v1/lite/tasks/{taskRef}",
+    service,
+    tag,
+    operationId: "updateTaskLite",
+    method: "PATCH",
+    path: "/v1/lite/tasks/{taskRef}",
     summary: "Change a task by names: status name, assignee e-mails, tag names, custom fields by name",
-    description: "`assigneeEmails` replaces the assignees; `addAssigneeEmails`/`removeAssigneeEmails` adjust them. Fields left out are unchanged; null clears.",
-    auth: "both", scopes: write, params: RefParams,
+    description:
+      "`assigneeEmails` replaces the assignees; `addAssigneeEmails`/`removeAssigneeEmails` adjust them. Fields left out are unchanged; null clears.",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
     body: Schema.Struct({
       workspaceId: WorkspaceRef,
       name: Schema.optionalKey(Name(500)),
@@ -140,7 +195,13 @@ export const tasksLiteOperations = [
       customFields: Schema.optionalKey(FieldsByName)
     }),
     responses: { 200: { description: "Updated", schema: LiteTask } },
-    examples: [{ name: "progress", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, status: "in progress", addAssigneeEmails: ["bob@example.com"] } }, response: { status: 200, body: exampleLiteTask } }],
+    examples: [
+      {
+        name: "progress",
+        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, status: "in progress", addAssigneeEmails: ["bob@example.com"] } },
+        response: { status: 200, body: exampleLiteTask }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
@@ -170,11 +231,29 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "moveTaskLite", method: "POST", path: "/v1/lite/tasks/{taskRef}/move",
-    summary: "Move a task to a list named by space and list name (folder optional)", auth: "both", scopes: write, params: RefParams,
-    body: Schema.Struct({ workspaceId: WorkspaceRef, space: Schema.optionalKey(NameRef), folder: Schema.optionalKey(NameRef), list: NameRef }),
+    service,
+    tag,
+    operationId: "moveTaskLite",
+    method: "POST",
+    path: "/v1/lite/tasks/{taskRef}/move",
+    summary: "Move a task to a list named by space and list name (folder optional)",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({
+      workspaceId: WorkspaceRef,
+      space: Schema.optionalKey(NameRef),
+      folder: Schema.optionalKey(NameRef),
+      list: NameRef
+    }),
     responses: { 200: { description: "Moved", schema: LiteTask } },
-    examples: [{ name: "move", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, space: "Engineering", list: "Sprint 12" } }, response: { status: 200, body: { ...exampleLiteTask, list: "Sprint 12" } } }],
+    examples: [
+      {
+        name: "move",
+        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, space: "Engineering", list: "Sprint 12" } },
+        response: { status: 200, body: { ...exampleLiteTask, list: "Sprint 12" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
@@ -184,27 +263,63 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setTaskCustomFieldLite", method: "PUT", path: "/v1/lite/tasks/{taskRef}/custom-fields",
-    summary: "Set one custom field of a task by the field's name (options by name; null clears)", auth: "both", scopes: write, params: RefParams,
+    service,
+    tag,
+    operationId: "setTaskCustomFieldLite",
+    method: "PUT",
+    path: "/v1/lite/tasks/{taskRef}/custom-fields",
+    summary: "Set one custom field of a task by the field's name (options by name; null clears)",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
     body: Schema.Struct({ workspaceId: WorkspaceRef, field: NameRef, value: Schema.Unknown }),
     responses: { 200: { description: "The task", schema: LiteTask } },
-    examples: [{ name: "points", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, field: "Story points", value: 5 } }, response: { status: 200, body: exampleLiteTask } }],
+    examples: [
+      {
+        name: "points",
+        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, field: "Story points", value: 5 } },
+        response: { status: 200, body: exampleLiteTask }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
         const field = yield* orDieSql(resolveField(chainOfCaller(caller.at), body.field, "body.field"))
-        const task = yield* send(PmTask, caller.at.taskId!, "setCustomFields", caller.userId, { values: { [field.id]: body.value ?? null } }).pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.") ? reject(e.code, e.message, e.details.map((d) => ({ ...d, path: "body.value" }))) : e))
+        const task = yield* send(PmTask, caller.at.taskId!, "setCustomFields", caller.userId, {
+          values: { [field.id]: body.value ?? null }
+        }).pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.")
+              ? reject(
+                  e.code,
+                  e.message,
+                  e.details.map((d) => ({ ...d, path: "body.value" }))
+                )
+              : e
+          )
         )
         return yield* orDieSql(toLiteOne(task))
       })
   }),
   operation({
-    service, tag, operationId: "createSubtaskLite", method: "POST", path: "/v1/lite/tasks/{taskRef}/subtasks",
-    summary: "Create a subtask of a task named by short id, with assignees by e-mail", auth: "both", scopes: write, params: RefParams,
+    service,
+    tag,
+    operationId: "createSubtaskLite",
+    method: "POST",
+    path: "/v1/lite/tasks/{taskRef}/subtasks",
+    summary: "Create a subtask of a task named by short id, with assignees by e-mail",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
     body: Schema.Struct({ workspaceId: WorkspaceRef, ...NewTaskLite }),
     responses: { 201: { description: "Created", schema: LiteTask } },
-    examples: [{ name: "subtask", request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, name: "Write the tests" } }, response: { status: 201, body: { ...exampleLiteTask, shortId: "T-43", name: "Write the tests", parentTaskId: ids.task } } }],
+    examples: [
+      {
+        name: "subtask",
+        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, name: "Write the tests" } },
+        response: { status: 201, body: { ...exampleLiteTask, shortId: "T-43", name: "Write the tests", parentTaskId: ids.task } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")

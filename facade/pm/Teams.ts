@@ -19,8 +19,20 @@ const exampleTeam = {
   description: "Product and brand design",
   color: "#7b68ee",
   members: [
-    { userId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", name: "Alice", email: "alice@example.com", role: "lead", addedAt: "2026-11-21T12:00:00.000Z" },
-    { userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", name: "Bob", email: "bob@example.com", role: "member", addedAt: "2026-11-21T12:00:00.000Z" }
+    {
+      userId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+      name: "Alice",
+      email: "alice@example.com",
+      role: "lead",
+      addedAt: "2026-11-21T12:00:00.000Z"
+    },
+    {
+      userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+      name: "Bob",
+      email: "bob@example.com",
+      role: "member",
+      addedAt: "2026-11-21T12:00:00.000Z"
+    }
   ],
   memberCount: 2,
   createdBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
@@ -39,15 +51,23 @@ const teamsOf = (workspaceId: string, teamIds?: ReadonlyArray<string>) =>
     const members = yield* teamMemberRows(rows.map((r) => r.id)).pipe(Effect.orDie)
     const users = yield* usersByIds([...new Set(members.map((m) => m.userId))]).pipe(Effect.orDie)
     return rows.map((row): typeof Team.Type => {
-      const own = members.filter((m) => m.teamId === row.id).map((m) => ({
-        userId: m.userId, name: users.get(m.userId)?.name ?? "", email: users.get(m.userId)?.email ?? "", role: m.role, addedAt: m.addedAt
-      }))
+      const own = members
+        .filter((m) => m.teamId === row.id)
+        .map((m) => ({
+          userId: m.userId,
+          name: users.get(m.userId)?.name ?? "",
+          email: users.get(m.userId)?.email ?? "",
+          role: m.role,
+          addedAt: m.addedAt
+        }))
       return { ...row, members: own, memberCount: own.length }
     })
   })
 
 const oneTeam = (workspaceId: string, teamId: string) =>
-  Effect.flatMap(teamsOf(workspaceId, [teamId]), (teams) => (teams[0] ? Effect.succeed(teams[0]) : Effect.fail(reject("not_found", "No such team"))))
+  Effect.flatMap(teamsOf(workspaceId, [teamId]), (teams) =>
+    teams[0] ? Effect.succeed(teams[0]) : Effect.fail(reject("not_found", "No such team"))
+  )
 
 /** The team's workspace, when the caller may manage it (404 when they may not see it, 403 below admin). */
 const manageable = (context: RequestContext, teamId: string) =>
@@ -61,9 +81,15 @@ const manageable = (context: RequestContext, teamId: string) =>
 
 export const teamsOperations = [
   operation({
-    service, tag, operationId: "listTeams", method: "GET", path: "/v1/workspaces/{workspaceId}/teams",
+    service,
+    tag,
+    operationId: "listTeams",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/teams",
     summary: "List a workspace's teams with their members",
-    auth: "both", scopes: ["workspaces:read"], params: WorkspaceParams,
+    auth: "both",
+    scopes: ["workspaces:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({
       q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Part of the team name" })),
       memberId: Schema.optionalKey(Id.annotate({ description: "Only teams this user belongs to" }))
@@ -74,22 +100,42 @@ export const teamsOperations = [
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
         const q = query.q?.trim().toLowerCase()
-        const items = (yield* teamsOf(params.workspaceId)).filter((team) =>
-          (q === undefined || team.name.toLowerCase().includes(q)) && (query.memberId === undefined || team.members.some((m) => m.userId === query.memberId)))
+        const items = (yield* teamsOf(params.workspaceId)).filter(
+          (team) =>
+            (q === undefined || team.name.toLowerCase().includes(q)) &&
+            (query.memberId === undefined || team.members.some((m) => m.userId === query.memberId))
+        )
         return { items }
       })
   }),
   operation({
-    service, tag, operationId: "createTeam", method: "POST", path: "/v1/workspaces/{workspaceId}/teams",
-    summary: "Create a team (admin)", description: "Members must belong to the workspace. Team names are unique per workspace (case-insensitive).",
-    auth: "both", scopes: ["workspaces:write"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "createTeam",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/teams",
+    summary: "Create a team (admin)",
+    description: "Members must belong to the workspace. Team names are unique per workspace (case-insensitive).",
+    auth: "both",
+    scopes: ["workspaces:write"],
+    params: WorkspaceParams,
     body: NewTeam,
     responses: { 201: { description: "Created", schema: Team }, 409: { description: "A team with that name exists" } },
-    examples: [{
-      name: "create",
-      request: { params: { workspaceId: ws }, body: { name: "Design", description: "Product and brand design", color: "#7b68ee", members: [{ userId: exampleTeam.members[1]!.userId, role: "member" }] } },
-      response: { status: 201, body: exampleTeam }
-    }],
+    examples: [
+      {
+        name: "create",
+        request: {
+          params: { workspaceId: ws },
+          body: {
+            name: "Design",
+            description: "Product and brand design",
+            color: "#7b68ee",
+            members: [{ userId: exampleTeam.members[1]!.userId, role: "member" }]
+          }
+        },
+        response: { status: 201, body: exampleTeam }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -99,12 +145,24 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateTeam", method: "PATCH", path: "/v1/teams/{teamId}",
+    service,
+    tag,
+    operationId: "updateTeam",
+    method: "PATCH",
+    path: "/v1/teams/{teamId}",
     summary: "Rename a team or change its description or color (admin)",
-    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    auth: "both",
+    scopes: ["workspaces:write"],
+    params: TeamParams,
     body: TeamPatch,
     responses: { 200: { description: "Updated", schema: Team }, 409: { description: "A team with that name exists" } },
-    examples: [{ name: "rename", request: { params: { teamId: exampleTeam.id }, body: { name: "Design Systems" } }, response: { status: 200, body: { ...exampleTeam, name: "Design Systems" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: { teamId: exampleTeam.id }, body: { name: "Design Systems" } },
+        response: { status: 200, body: { ...exampleTeam, name: "Design Systems" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* manageable(context, params.teamId)
@@ -114,9 +172,15 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteTeam", method: "DELETE", path: "/v1/teams/{teamId}",
+    service,
+    tag,
+    operationId: "deleteTeam",
+    method: "DELETE",
+    path: "/v1/teams/{teamId}",
     summary: "Delete a team (admin); its members stay in the workspace",
-    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    auth: "both",
+    scopes: ["workspaces:write"],
+    params: TeamParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such team" } },
     examples: [{ name: "delete", request: { params: { teamId: exampleTeam.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -127,17 +191,29 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateTeamMembers", method: "POST", path: "/v1/teams/{teamId}/members",
+    service,
+    tag,
+    operationId: "updateTeamMembers",
+    method: "POST",
+    path: "/v1/teams/{teamId}/members",
     summary: "Add, re-role and remove team members in one go (admin)",
-    description: "`add` adds members or changes the role of existing ones; `remove` takes user ids. New members must belong to the workspace.",
-    auth: "both", scopes: ["workspaces:write"], params: TeamParams,
+    description:
+      "`add` adds members or changes the role of existing ones; `remove` takes user ids. New members must belong to the workspace.",
+    auth: "both",
+    scopes: ["workspaces:write"],
+    params: TeamParams,
     body: TeamMembersChange,
     responses: { 200: { description: "The team", schema: Team } },
-    examples: [{
-      name: "add-lead",
-      request: { params: { teamId: exampleTeam.id }, body: { add: [{ userId: exampleTeam.members[1]!.userId, role: "lead" }], remove: [] } },
-      response: { status: 200, body: { ...exampleTeam, members: exampleTeam.members.map((m) => ({ ...m, role: "lead" })) } }
-    }],
+    examples: [
+      {
+        name: "add-lead",
+        request: {
+          params: { teamId: exampleTeam.id },
+          body: { add: [{ userId: exampleTeam.members[1]!.userId, role: "lead" }], remove: [] }
+        },
+        response: { status: 200, body: { ...exampleTeam, members: exampleTeam.members.map((m) => ({ ...m, role: "lead" })) } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* manageable(context, params.teamId)

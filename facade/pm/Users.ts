@@ -17,11 +17,26 @@ import { Email, Id, Name, Timestamp, normalizeEmail, now } from "../../actors/Fi
 import { listNotifications, Notification } from "../../actors/pm/Notifications.ts"
 import { assessPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE } from "../../actors/pm/PasswordStrength.ts"
 import {
-  DateFormat, Locale, notificationReasons, Theme, TimeFormat, TimeZone, userStatusPresets, UserStatusPreset, ViewType, WeekStartDay
+  DateFormat,
+  Locale,
+  notificationReasons,
+  Theme,
+  TimeFormat,
+  TimeZone,
+  userStatusPresets,
+  UserStatusPreset,
+  ViewType,
+  WeekStartDay
 } from "../../actors/pm/ReferenceData.ts"
 import { profileOf, settingsOf, UserProfile } from "../../actors/pm/UserDirectory.ts"
 import {
-  type AvatarInfo, DisplaySettings, NotificationPreferences, UserSettings, UserStatus, WorkspacePreferences, defaultWorkspacePreferences
+  type AvatarInfo,
+  DisplaySettings,
+  NotificationPreferences,
+  UserSettings,
+  UserStatus,
+  WorkspacePreferences,
+  defaultWorkspacePreferences
 } from "../../actors/pm/UserSettings.ts"
 import { query } from "../../persistence/Sql.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
@@ -40,8 +55,11 @@ const write = ["users:write"]
 // Helpers
 
 const actors = ActorSystem.use(Effect.succeed)
-const settingsActor = <Tag extends keyof typeof UserSettings.messages & string>(userId: string, tagName: Tag, payload: (typeof UserSettings.messages)[Tag]["payload"]["Type"]) =>
-  ActorSystem.use((system) => system.ask(UserSettings, userId, tagName, payload))
+const settingsActor = <Tag extends keyof typeof UserSettings.messages & string>(
+  userId: string,
+  tagName: Tag,
+  payload: (typeof UserSettings.messages)[Tag]["payload"]["Type"]
+) => ActorSystem.use((system) => system.ask(UserSettings, userId, tagName, payload))
 
 /** The caller's user id and e-mail (for an API key: its creator's). */
 const me = (context: RequestContext) =>
@@ -98,7 +116,10 @@ const checkSpaces = (workspaceId: string, userId: string, role: Role, spaceIds: 
     ).pipe(Effect.orDie)
     const known = new Set(rows.map((r) => r.id))
     const index = spaceIds.findIndex((id) => !known.has(id))
-    if (index >= 0) return yield* reject("invalid", "No such space in this workspace", [{ path: spaceIds.length === 1 && !path.endsWith("Ids") ? path : `${path}.${index}`, message: "unknown space" }])
+    if (index >= 0)
+      return yield* reject("invalid", "No such space in this workspace", [
+        { path: spaceIds.length === 1 && !path.endsWith("Ids") ? path : `${path}.${index}`, message: "unknown space" }
+      ])
   })
 
 // Avatars: the bytes must be what the Content-Type says.
@@ -127,14 +148,31 @@ const ProfileText = (max: number) => Schema.NullOr(Schema.String.check(Schema.is
 const Phone = Schema.NullOr(Schema.String.check(Schema.isPattern(/^\+?[0-9 ()./-]{3,30}$/, { expected: "a phone number" })))
 
 const alice = {
-  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", email: "alice@example.com", name: "Alice", createdAt: "2026-11-21T12:00:00.000Z",
-  title: "Engineering manager", department: "Platform", bio: null, phone: null,
+  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
+  email: "alice@example.com",
+  name: "Alice",
+  createdAt: "2026-11-21T12:00:00.000Z",
+  title: "Engineering manager",
+  department: "Platform",
+  bio: null,
+  phone: null,
   avatarUrl: "/pm/v1/users/6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f/avatar?v=2026-11-21T12%3A00%3A00.000Z",
   status: { text: "In a meeting", emoji: "📅", clearAt: "2026-11-21T13:00:00.000Z", setAt: "2026-11-21T12:00:00.000Z" }
 }
 const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleSettings = { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY", timeFormat: "24h", weekStart: "monday", theme: "dark", defaultWorkspaceId: ws }
-const exampleNotificationPrefs = { reasons: Object.fromEntries(notificationReasons.map((r) => [r, r !== "watching"])), mutedWorkspaceIds: [] }
+const exampleSettings = {
+  timezone: "Europe/Berlin",
+  locale: "de-DE",
+  dateFormat: "DD.MM.YYYY",
+  timeFormat: "24h",
+  weekStart: "monday",
+  theme: "dark",
+  defaultWorkspaceId: ws
+}
+const exampleNotificationPrefs = {
+  reasons: Object.fromEntries(notificationReasons.map((r) => [r, r !== "watching"])),
+  mutedWorkspaceIds: []
+}
 const exampleWorkspacePrefs = { homeSpaceId: null, defaultViewType: "board", sidebarCollapsed: false, pinnedSpaceIds: [] }
 
 const MyDataExport = Schema.Struct({
@@ -142,7 +180,9 @@ const MyDataExport = Schema.Struct({
   profile: UserProfile,
   settings: DisplaySettings.annotate({ identifier: "UserSettings" }),
   notificationPreferences: NotificationPreferences.annotate({ identifier: "NotificationPreferences" }),
-  workspacePreferences: Schema.Record(Schema.String, WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" })).annotate({ description: "By workspace id" }),
+  workspacePreferences: Schema.Record(Schema.String, WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" })).annotate({
+    description: "By workspace id"
+  }),
   workspaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, role: Schema.NullOr(Role) })),
   teams: Schema.Array(Schema.Struct({ teamId: Id, name: Schema.String, workspaceId: Id, role: Schema.String, addedAt: Schema.String })),
   notifications: Schema.Array(Notification)
@@ -150,7 +190,10 @@ const MyDataExport = Schema.Struct({
 
 const WorkspaceUser = Schema.Struct({ ...UserProfile.fields, role: Role }).annotate({ identifier: "WorkspaceUser" })
 const ReasonToggles = Schema.Struct(
-  Object.fromEntries(notificationReasons.map((reason) => [reason, Schema.optionalKey(Schema.Boolean)])) as Record<(typeof notificationReasons)[number], Schema.optionalKey<Schema.Boolean>>
+  Object.fromEntries(notificationReasons.map((reason) => [reason, Schema.optionalKey(Schema.Boolean)])) as Record<
+    (typeof notificationReasons)[number],
+    Schema.optionalKey<Schema.Boolean>
+  >
 )
 const StrengthReport = Schema.Struct({
   score: Schema.Number.annotate({ description: "0 (trivially guessed) to 4 (strong)" }),
@@ -162,22 +205,39 @@ const StrengthReport = Schema.Struct({
 export const usersOperations = [
   // -- profile ---------------------------------------------------------------
   operation({
-    service, tag, operationId: "getMyProfile", method: "GET", path: "/v1/users/me",
-    summary: "The caller's profile (for an API key: its owner's)", auth: "both", scopes: read,
+    service,
+    tag,
+    operationId: "getMyProfile",
+    method: "GET",
+    path: "/v1/users/me",
+    summary: "The caller's profile (for an API key: its owner's)",
+    auth: "both",
+    scopes: read,
     responses: { 200: { description: "Profile", schema: UserProfile } },
     examples: [{ name: "me", response: { status: 200, body: alice } }],
     handler: (_r, context) => myProfile(context)
   }),
   operation({
-    service, tag, operationId: "updateMyProfile", method: "PATCH", path: "/v1/users/me",
-    summary: "Change the caller's name, title, department, bio or phone", description: "Fields left out are unchanged; null clears one.",
-    auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "updateMyProfile",
+    method: "PATCH",
+    path: "/v1/users/me",
+    summary: "Change the caller's name, title, department, bio or phone",
+    description: "Fields left out are unchanged; null clears one.",
+    auth: "both",
+    scopes: write,
     body: Schema.Struct({
-      name: Schema.optionalKey(Name(200)), title: Schema.optionalKey(ProfileText(100)), department: Schema.optionalKey(ProfileText(100)),
-      bio: Schema.optionalKey(ProfileText(2000)), phone: Schema.optionalKey(Phone)
+      name: Schema.optionalKey(Name(200)),
+      title: Schema.optionalKey(ProfileText(100)),
+      department: Schema.optionalKey(ProfileText(100)),
+      bio: Schema.optionalKey(ProfileText(2000)),
+      phone: Schema.optionalKey(Phone)
     }),
     responses: { 200: { description: "Profile", schema: UserProfile } },
-    examples: [{ name: "title", request: { body: { title: "Engineering manager", department: "Platform" } }, response: { status: 200, body: alice } }],
+    examples: [
+      { name: "title", request: { body: { title: "Engineering manager", department: "Platform" } }, response: { status: 200, body: alice } }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId, email } = yield* me(context)
@@ -192,9 +252,16 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getUserProfile", method: "GET", path: "/v1/users/{userId}",
-    summary: "A co-worker's profile", description: "Only people sharing a workspace with the caller (for an API key: in its workspace) are found.",
-    auth: "both", scopes: read, params: Schema.Struct({ userId: Id }),
+    service,
+    tag,
+    operationId: "getUserProfile",
+    method: "GET",
+    path: "/v1/users/{userId}",
+    summary: "A co-worker's profile",
+    description: "Only people sharing a workspace with the caller (for an API key: in its workspace) are found.",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "Profile", schema: UserProfile }, 404: { description: "No such user, or not a co-worker" } },
     examples: [{ name: "get", request: { params: { userId: alice.id } }, response: { status: 200, body: alice } }],
     handler: ({ params }, context) =>
@@ -205,50 +272,93 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceUsers", method: "GET", path: "/v1/workspaces/{workspaceId}/users",
-    summary: "The people in a workspace with their profiles and roles", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id }),
+    service,
+    tag,
+    operationId: "listWorkspaceUsers",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/users",
+    summary: "The people in a workspace with their profiles and roles",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id }),
     query: Schema.Struct({
       q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Part of the name or e-mail" })),
       role: Schema.optionalKey(Role)
     }),
     responses: { 200: { description: "Users, by name", schema: Schema.Struct({ items: Schema.Array(WorkspaceUser) }) } },
-    examples: [{ name: "list", request: { params: { workspaceId: ws }, query: { q: "ali" } }, response: { status: 200, body: { items: [{ ...alice, role: "owner" }] } } }],
+    examples: [
+      {
+        name: "list",
+        request: { params: { workspaceId: ws }, query: { q: "ali" } },
+        response: { status: 200, body: { items: [{ ...alice, role: "owner" }] } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
-        const workspace = (yield* workspacesOf((yield* principalOf(context)).userId).pipe(Effect.orDie)).find((w) => w.id === params.workspaceId)
+        const workspace = (yield* workspacesOf((yield* principalOf(context)).userId).pipe(Effect.orDie)).find(
+          (w) => w.id === params.workspaceId
+        )
         const members = workspace?.members ?? []
         const needle = q.q?.trim().toLowerCase()
         const items = (yield* profilesOf(members.map((m) => m.userId)))
           .map((profile) => ({ ...profile, role: roleOf(workspace!, profile.id) ?? "viewer" }))
-          .filter((user) => (q.role === undefined || user.role === q.role) &&
-            (needle === undefined || user.name.toLowerCase().includes(needle) || user.email.includes(needle)))
+          .filter(
+            (user) =>
+              (q.role === undefined || user.role === q.role) &&
+              (needle === undefined || user.name.toLowerCase().includes(needle) || user.email.includes(needle))
+          )
           .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email))
         return { items }
       })
   }),
   operation({
-    service, tag, operationId: "lookupWorkspaceUserByEmail", method: "GET", path: "/v1/workspaces/{workspaceId}/users/lookup",
-    summary: "Find a workspace member by e-mail (for e-mail-based assignment and mentions)", auth: "both", scopes: read,
-    params: Schema.Struct({ workspaceId: Id }), query: Schema.Struct({ email: Email }),
-    responses: { 200: { description: "The member", schema: WorkspaceUser }, 404: { description: "Nobody in the workspace has that e-mail" } },
-    examples: [{ name: "lookup", request: { params: { workspaceId: ws }, query: { email: "alice@example.com" } }, response: { status: 200, body: { ...alice, role: "owner" } } }],
+    service,
+    tag,
+    operationId: "lookupWorkspaceUserByEmail",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/users/lookup",
+    summary: "Find a workspace member by e-mail (for e-mail-based assignment and mentions)",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id }),
+    query: Schema.Struct({ email: Email }),
+    responses: {
+      200: { description: "The member", schema: WorkspaceUser },
+      404: { description: "Nobody in the workspace has that e-mail" }
+    },
+    examples: [
+      {
+        name: "lookup",
+        request: { params: { workspaceId: ws }, query: { email: "alice@example.com" } },
+        response: { status: 200, body: { ...alice, role: "owner" } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
         const user = yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(q.email), "profile", {})).pipe(
-          Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }])))
+          Effect.catchTag("Rejection", () =>
+            Effect.fail(reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }]))
+          )
         )
         const workspace = (yield* workspacesOf(user.id).pipe(Effect.orDie)).find((w) => w.id === params.workspaceId)
         const role = workspace ? roleOf(workspace, user.id) : undefined
-        if (role === undefined) return yield* reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }])
+        if (role === undefined)
+          return yield* reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }])
         const [profile] = yield* profilesOf([user.id])
         return { ...profile!, role }
       })
   }),
   operation({
-    service, tag, operationId: "getUsersBatch", method: "POST", path: "/v1/users/batch",
-    summary: "Profiles of several co-workers at once (e.g. to render assignees)", auth: "both", scopes: read,
+    service,
+    tag,
+    operationId: "getUsersBatch",
+    method: "POST",
+    path: "/v1/users/batch",
+    summary: "Profiles of several co-workers at once (e.g. to render assignees)",
+    auth: "both",
+    scopes: read,
     body: Schema.Struct({ ids: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: {
       200: {
@@ -268,10 +378,16 @@ export const usersOperations = [
   }),
   // -- status ----------------------------------------------------------------
   operation({
-    service, tag, operationId: "setMyStatus", method: "PUT", path: "/v1/users/me/status",
+    service,
+    tag,
+    operationId: "setMyStatus",
+    method: "PUT",
+    path: "/v1/users/me/status",
     summary: "Set the caller's status (free text or a preset), optionally clearing itself later",
-    description: "Give `text` (and `emoji`) or a `preset` from /v1/reference-data/user-status-presets. `clearAfterMinutes` or `clearAt` ends it; a preset's default duration applies otherwise.",
-    auth: "both", scopes: write,
+    description:
+      "Give `text` (and `emoji`) or a `preset` from /v1/reference-data/user-status-presets. `clearAfterMinutes` or `clearAt` ends it; a preset's default duration applies otherwise.",
+    auth: "both",
+    scopes: write,
     body: Schema.Struct({
       text: Schema.optionalKey(Name(100)),
       emoji: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(16)))),
@@ -286,87 +402,175 @@ export const usersOperations = [
         const { userId } = yield* me(context)
         const preset = body.preset === undefined ? undefined : userStatusPresets.find((p) => p.id === body.preset)
         const text = body.text ?? preset?.text
-        if (text === undefined) return yield* reject("invalid", "Give a text or a preset", [{ path: "body.text", message: "required without preset" }])
+        if (text === undefined)
+          return yield* reject("invalid", "Give a text or a preset", [{ path: "body.text", message: "required without preset" }])
         if (body.clearAt != null && body.clearAfterMinutes != null) {
-          return yield* reject("invalid", "Give clearAt or clearAfterMinutes, not both", [{ path: "body.clearAt", message: "conflicts with clearAfterMinutes" }])
+          return yield* reject("invalid", "Give clearAt or clearAfterMinutes, not both", [
+            { path: "body.clearAt", message: "conflicts with clearAfterMinutes" }
+          ])
         }
         let clearAt: string | null = null
         if (body.clearAt != null) {
           const at = Date.parse(body.clearAt)
-          if (Number.isNaN(at) || at <= Date.now()) return yield* reject("invalid", "clearAt must be a future date-time", [{ path: "body.clearAt", message: "not in the future" }])
+          if (Number.isNaN(at) || at <= Date.now())
+            return yield* reject("invalid", "clearAt must be a future date-time", [{ path: "body.clearAt", message: "not in the future" }])
           clearAt = new Date(at).toISOString()
         } else {
-          const minutes = body.clearAfterMinutes !== undefined ? body.clearAfterMinutes : preset?.defaultMinutes ?? null
+          const minutes = body.clearAfterMinutes !== undefined ? body.clearAfterMinutes : (preset?.defaultMinutes ?? null)
           clearAt = minutes === null || body.clearAt === null ? null : new Date(Date.now() + minutes * 60_000).toISOString()
         }
-        return yield* settingsActor(userId, "setStatus", { text: text.trim(), emoji: body.emoji !== undefined ? body.emoji : preset?.emoji ?? null, clearAt })
+        return yield* settingsActor(userId, "setStatus", {
+          text: text.trim(),
+          emoji: body.emoji !== undefined ? body.emoji : (preset?.emoji ?? null),
+          clearAt
+        })
       })
   }),
   operation({
-    service, tag, operationId: "clearMyStatus", method: "DELETE", path: "/v1/users/me/status",
-    summary: "Clear the caller's status", auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "clearMyStatus",
+    method: "DELETE",
+    path: "/v1/users/me/status",
+    summary: "Clear the caller's status",
+    auth: "both",
+    scopes: write,
     responses: { 204: { description: "Cleared" } },
     examples: [{ name: "clear", response: { status: 204 } }],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.asVoid(settingsActor(userId, "clearStatus", {})))
   }),
   // -- settings --------------------------------------------------------------
   operation({
-    service, tag, operationId: "getMySettings", method: "GET", path: "/v1/users/me/settings",
+    service,
+    tag,
+    operationId: "getMySettings",
+    method: "GET",
+    path: "/v1/users/me/settings",
     summary: "The caller's display settings: time zone, locale, date and time formats, week start, theme, default workspace",
-    auth: "both", scopes: read,
+    auth: "both",
+    scopes: read,
     responses: { 200: { description: "Settings", schema: DisplaySettings.annotate({ identifier: "UserSettings" }) } },
     examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.settings))
   }),
   operation({
-    service, tag, operationId: "updateMySettings", method: "PATCH", path: "/v1/users/me/settings",
-    summary: "Change display settings", description: "Values come from /v1/reference-data (time-zones, locales, date-formats, time-formats, week-start-days, themes). Fields left out are unchanged.",
-    auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "updateMySettings",
+    method: "PATCH",
+    path: "/v1/users/me/settings",
+    summary: "Change display settings",
+    description:
+      "Values come from /v1/reference-data (time-zones, locales, date-formats, time-formats, week-start-days, themes). Fields left out are unchanged.",
+    auth: "both",
+    scopes: write,
     body: Schema.Struct({
-      timezone: Schema.optionalKey(TimeZone), locale: Schema.optionalKey(Locale), dateFormat: Schema.optionalKey(DateFormat),
-      timeFormat: Schema.optionalKey(TimeFormat), weekStart: Schema.optionalKey(WeekStartDay), theme: Schema.optionalKey(Theme),
+      timezone: Schema.optionalKey(TimeZone),
+      locale: Schema.optionalKey(Locale),
+      dateFormat: Schema.optionalKey(DateFormat),
+      timeFormat: Schema.optionalKey(TimeFormat),
+      weekStart: Schema.optionalKey(WeekStartDay),
+      theme: Schema.optionalKey(Theme),
       defaultWorkspaceId: Schema.optionalKey(Schema.NullOr(Id))
     }),
     responses: { 200: { description: "Settings", schema: DisplaySettings } },
-    examples: [{ name: "berlin", request: { body: { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY" } }, response: { status: 200, body: exampleSettings } }],
+    examples: [
+      {
+        name: "berlin",
+        request: { body: { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY" } },
+        response: { status: 200, body: exampleSettings }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
-        if (body.defaultWorkspaceId != null) yield* workspaceScope(context, body.defaultWorkspaceId).pipe(
-          Effect.catchTag("Rejection", () => Effect.fail(reject("invalid", "Not one of your workspaces", [{ path: "body.defaultWorkspaceId", message: "unknown workspace" }])))
-        )
+        if (body.defaultWorkspaceId != null)
+          yield* workspaceScope(context, body.defaultWorkspaceId).pipe(
+            Effect.catchTag("Rejection", () =>
+              Effect.fail(
+                reject("invalid", "Not one of your workspaces", [{ path: "body.defaultWorkspaceId", message: "unknown workspace" }])
+              )
+            )
+          )
         return yield* settingsActor(userId, "updateSettings", body)
       })
   }),
   operation({
-    service, tag, operationId: "resetMySettings", method: "DELETE", path: "/v1/users/me/settings",
-    summary: "Reset display settings to the defaults", auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "resetMySettings",
+    method: "DELETE",
+    path: "/v1/users/me/settings",
+    summary: "Reset display settings to the defaults",
+    auth: "both",
+    scopes: write,
     responses: { 200: { description: "Default settings", schema: DisplaySettings } },
-    examples: [{ name: "reset", response: { status: 200, body: { timezone: "UTC", locale: "en-US", dateFormat: "YYYY-MM-DD", timeFormat: "24h", weekStart: "monday", theme: "system", defaultWorkspaceId: null } } }],
+    examples: [
+      {
+        name: "reset",
+        response: {
+          status: 200,
+          body: {
+            timezone: "UTC",
+            locale: "en-US",
+            dateFormat: "YYYY-MM-DD",
+            timeFormat: "24h",
+            weekStart: "monday",
+            theme: "system",
+            defaultWorkspaceId: null
+          }
+        }
+      }
+    ],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => settingsActor(userId, "resetSettings", {}))
   }),
   operation({
-    service, tag, operationId: "getMyNotificationPreferences", method: "GET", path: "/v1/users/me/settings/notifications",
-    summary: "Which notification reasons the caller receives, and muted workspaces", auth: "both", scopes: read,
+    service,
+    tag,
+    operationId: "getMyNotificationPreferences",
+    method: "GET",
+    path: "/v1/users/me/settings/notifications",
+    summary: "Which notification reasons the caller receives, and muted workspaces",
+    auth: "both",
+    scopes: read,
     responses: { 200: { description: "Preferences", schema: NotificationPreferences.annotate({ identifier: "NotificationPreferences" }) } },
     examples: [{ name: "get", response: { status: 200, body: exampleNotificationPrefs } }],
-    handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.notifications))
+    handler: (_r, context) =>
+      Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.notifications))
   }),
   operation({
-    service, tag, operationId: "updateMyNotificationPreferences", method: "PATCH", path: "/v1/users/me/settings/notifications",
+    service,
+    tag,
+    operationId: "updateMyNotificationPreferences",
+    method: "PATCH",
+    path: "/v1/users/me/settings/notifications",
     summary: "Switch notification reasons on or off, or mute workspaces",
-    description: "Muted reasons and workspaces create no notifications for the caller from then on. Reasons: /v1/reference-data/notification-reasons.",
-    auth: "both", scopes: write,
-    body: Schema.Struct({ reasons: Schema.optionalKey(ReasonToggles), mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(100))) }),
+    description:
+      "Muted reasons and workspaces create no notifications for the caller from then on. Reasons: /v1/reference-data/notification-reasons.",
+    auth: "both",
+    scopes: write,
+    body: Schema.Struct({
+      reasons: Schema.optionalKey(ReasonToggles),
+      mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(100)))
+    }),
     responses: { 200: { description: "Preferences", schema: NotificationPreferences } },
-    examples: [{ name: "mute-watching", request: { body: { reasons: { watching: false } } }, response: { status: 200, body: exampleNotificationPrefs } }],
+    examples: [
+      {
+        name: "mute-watching",
+        request: { body: { reasons: { watching: false } } },
+        response: { status: 200, body: exampleNotificationPrefs }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
         if (body.mutedWorkspaceIds !== undefined) {
           const visible = new Set(yield* visibleWorkspaceIds(context))
           const index = body.mutedWorkspaceIds.findIndex((id) => !visible.has(id))
-          if (index >= 0) return yield* reject("invalid", "Not one of your workspaces", [{ path: `body.mutedWorkspaceIds.${index}`, message: "unknown workspace" }])
+          if (index >= 0)
+            return yield* reject("invalid", "Not one of your workspaces", [
+              { path: `body.mutedWorkspaceIds.${index}`, message: "unknown workspace" }
+            ])
         }
         return yield* settingsActor(userId, "updateNotifications", {
           ...(body.reasons !== undefined ? { reasons: body.reasons as Record<string, boolean> } : {}),
@@ -375,9 +579,15 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getMyWorkspacePreferences", method: "GET", path: "/v1/users/me/workspaces/{workspaceId}/preferences",
+    service,
+    tag,
+    operationId: "getMyWorkspacePreferences",
+    method: "GET",
+    path: "/v1/users/me/workspaces/{workspaceId}/preferences",
     summary: "The caller's preferences in one workspace: home space, default view type, sidebar, pinned spaces",
-    auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id }),
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "Preferences", schema: WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" }) } },
     examples: [{ name: "get", request: { params: { workspaceId: ws } }, response: { status: 200, body: exampleWorkspacePrefs } }],
     handler: ({ params }, context) =>
@@ -388,55 +598,108 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateMyWorkspacePreferences", method: "PATCH", path: "/v1/users/me/workspaces/{workspaceId}/preferences",
-    summary: "Change the caller's preferences in one workspace", description: "Spaces must be ones the caller can see in that workspace.",
-    auth: "both", scopes: write, params: Schema.Struct({ workspaceId: Id }),
+    service,
+    tag,
+    operationId: "updateMyWorkspacePreferences",
+    method: "PATCH",
+    path: "/v1/users/me/workspaces/{workspaceId}/preferences",
+    summary: "Change the caller's preferences in one workspace",
+    description: "Spaces must be ones the caller can see in that workspace.",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ workspaceId: Id }),
     body: Schema.Struct({
-      homeSpaceId: Schema.optionalKey(Schema.NullOr(Id)), defaultViewType: Schema.optionalKey(Schema.NullOr(ViewType)),
-      sidebarCollapsed: Schema.optionalKey(Schema.Boolean), pinnedSpaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
+      homeSpaceId: Schema.optionalKey(Schema.NullOr(Id)),
+      defaultViewType: Schema.optionalKey(Schema.NullOr(ViewType)),
+      sidebarCollapsed: Schema.optionalKey(Schema.Boolean),
+      pinnedSpaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
     }),
     responses: { 200: { description: "Preferences", schema: WorkspacePreferences } },
-    examples: [{ name: "board", request: { params: { workspaceId: ws }, body: { defaultViewType: "board" } }, response: { status: 200, body: exampleWorkspacePrefs } }],
+    examples: [
+      {
+        name: "board",
+        request: { params: { workspaceId: ws }, body: { defaultViewType: "board" } },
+        response: { status: 200, body: exampleWorkspacePrefs }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const role = yield* workspaceRole(context, params.workspaceId)
         const { userId } = yield* me(context)
         if (body.homeSpaceId != null) yield* checkSpaces(params.workspaceId, userId, role, [body.homeSpaceId], "body.homeSpaceId")
-        if (body.pinnedSpaceIds !== undefined) yield* checkSpaces(params.workspaceId, userId, role, [...new Set(body.pinnedSpaceIds)], "body.pinnedSpaceIds")
+        if (body.pinnedSpaceIds !== undefined)
+          yield* checkSpaces(params.workspaceId, userId, role, [...new Set(body.pinnedSpaceIds)], "body.pinnedSpaceIds")
         return yield* settingsActor(userId, "updateWorkspacePreferences", {
-          workspaceId: params.workspaceId, ...body, ...(body.pinnedSpaceIds !== undefined ? { pinnedSpaceIds: [...new Set(body.pinnedSpaceIds)] } : {})
+          workspaceId: params.workspaceId,
+          ...body,
+          ...(body.pinnedSpaceIds !== undefined ? { pinnedSpaceIds: [...new Set(body.pinnedSpaceIds)] } : {})
         })
       })
   }),
   // -- avatar ----------------------------------------------------------------
   operation({
-    service, tag, operationId: "uploadMyAvatar", method: "PUT", path: "/v1/users/me/avatar",
+    service,
+    tag,
+    operationId: "uploadMyAvatar",
+    method: "PUT",
+    path: "/v1/users/me/avatar",
     summary: "Upload the caller's avatar (the image bytes are the request body: PNG, JPEG, GIF or WebP, at most 2 MiB)",
-    auth: "both", scopes: write,
+    auth: "both",
+    scopes: write,
     upload: { contentTypes: AVATAR_TYPES, maxBytes: AVATAR_MAX_BYTES },
     responses: {
-      200: { description: "Stored", schema: Schema.Struct({ avatarUrl: Schema.String, contentType: Schema.String, size: Schema.Number, updatedAt: Timestamp }).annotate({ identifier: "Avatar" }) },
-      413: { description: "Larger than 2 MiB" }, 415: { description: "Not PNG, JPEG, GIF or WebP" }
+      200: {
+        description: "Stored",
+        schema: Schema.Struct({ avatarUrl: Schema.String, contentType: Schema.String, size: Schema.Number, updatedAt: Timestamp }).annotate(
+          { identifier: "Avatar" }
+        )
+      },
+      413: { description: "Larger than 2 MiB" },
+      415: { description: "Not PNG, JPEG, GIF or WebP" }
     },
-    examples: [{ name: "png", response: { status: 200, body: { avatarUrl: alice.avatarUrl, contentType: "image/png", size: 20480, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
+    examples: [
+      {
+        name: "png",
+        response: {
+          status: 200,
+          body: { avatarUrl: alice.avatarUrl, contentType: "image/png", size: 20480, updatedAt: "2026-11-21T12:00:00.000Z" }
+        }
+      }
+    ],
     handler: ({ upload }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
         if (upload === undefined) return yield* reject("invalid", "The image is the request body", [{ path: "body", message: "missing" }])
-        if (!looksLike(upload.contentType, upload.bytes)) return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [{ path: "body", message: "content does not match Content-Type" }])
+        if (!looksLike(upload.contentType, upload.bytes))
+          return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [
+            { path: "body", message: "content does not match Content-Type" }
+          ])
         const blobs = yield* BlobStore
         const key = `pm/avatars/${userId}/${randomUUID()}`
         yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
-        const { avatar, previous } = yield* settingsActor(userId, "setAvatar", { key, contentType: upload.contentType, size: upload.bytes.length }).pipe(
-          Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore))
-        )
+        const { avatar, previous } = yield* settingsActor(userId, "setAvatar", {
+          key,
+          contentType: upload.contentType,
+          size: upload.bytes.length
+        }).pipe(Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore)))
         if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
-        return { avatarUrl: `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(avatar.updatedAt)}`, contentType: avatar.contentType, size: avatar.size, updatedAt: avatar.updatedAt }
+        return {
+          avatarUrl: `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(avatar.updatedAt)}`,
+          contentType: avatar.contentType,
+          size: avatar.size,
+          updatedAt: avatar.updatedAt
+        }
       })
   }),
   operation({
-    service, tag, operationId: "deleteMyAvatar", method: "DELETE", path: "/v1/users/me/avatar",
-    summary: "Remove the caller's avatar", auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "deleteMyAvatar",
+    method: "DELETE",
+    path: "/v1/users/me/avatar",
+    summary: "Remove the caller's avatar",
+    auth: "both",
+    scopes: write,
     responses: { 204: { description: "Removed (or there was none)" } },
     examples: [{ name: "remove", response: { status: 204 } }],
     handler: (_r, context) =>
@@ -447,14 +710,22 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getUserAvatar", method: "GET", path: "/v1/users/{userId}/avatar",
-    summary: "A co-worker's (or the caller's own) avatar image", auth: "both", scopes: read, params: Schema.Struct({ userId: Id }),
+    service,
+    tag,
+    operationId: "getUserAvatar",
+    method: "GET",
+    path: "/v1/users/{userId}/avatar",
+    summary: "A co-worker's (or the caller's own) avatar image",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "The image", contentType: "image/*" }, 404: { description: "No avatar, or not a co-worker" } },
     examples: [{ name: "avatar", request: { params: { userId: alice.id } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         if (!(yield* mayView(context, params.userId))) return yield* notFoundUser
-        const avatar: typeof AvatarInfo.Type | null = (yield* settingsOf([params.userId]).pipe(Effect.orDie)).get(params.userId)?.avatar ?? null
+        const avatar: typeof AvatarInfo.Type | null =
+          (yield* settingsOf([params.userId]).pipe(Effect.orDie)).get(params.userId)?.avatar ?? null
         if (avatar === null) return yield* reject("not_found", "This user has no avatar")
         const blob = yield* (yield* BlobStore).get(avatar.key).pipe(Effect.orDie)
         if (blob === undefined) return yield* reject("not_found", "This user has no avatar")
@@ -467,15 +738,28 @@ export const usersOperations = [
   }),
   // -- password --------------------------------------------------------------
   operation({
-    service, tag, operationId: "getPasswordPolicy", method: "GET", path: "/v1/users/password-policy",
-    summary: "What a password must be", auth: "public", scopes: [],
+    service,
+    tag,
+    operationId: "getPasswordPolicy",
+    method: "GET",
+    path: "/v1/users/password-policy",
+    summary: "What a password must be",
+    auth: "public",
+    scopes: [],
     responses: {
       200: {
         description: "Policy",
-        schema: Schema.Struct({ minLength: Schema.Number, maxLength: Schema.Number, minScore: Schema.Number, rules: Schema.Array(Schema.String) }).annotate({ identifier: "PasswordPolicy" })
+        schema: Schema.Struct({
+          minLength: Schema.Number,
+          maxLength: Schema.Number,
+          minScore: Schema.Number,
+          rules: Schema.Array(Schema.String)
+        }).annotate({ identifier: "PasswordPolicy" })
       }
     },
-    examples: [{ name: "policy", response: { status: 200, body: { minLength: 8, maxLength: 200, minScore: 2, rules: ["At least 8 characters"] } } }],
+    examples: [
+      { name: "policy", response: { status: 200, body: { minLength: 8, maxLength: 200, minScore: 2, rules: ["At least 8 characters"] } } }
+    ],
     handler: () =>
       Effect.succeed({
         minLength: PASSWORD_MIN_LENGTH,
@@ -490,83 +774,167 @@ export const usersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "checkPasswordStrength", method: "POST", path: "/v1/users/password-strength",
-    summary: "Score a candidate password (0–4) with warnings and suggestions; nothing is stored", auth: "public", scopes: [],
+    service,
+    tag,
+    operationId: "checkPasswordStrength",
+    method: "POST",
+    path: "/v1/users/password-strength",
+    summary: "Score a candidate password (0–4) with warnings and suggestions; nothing is stored",
+    auth: "public",
+    scopes: [],
     body: Schema.Struct({
       password: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)),
       email: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254))),
       name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
     }),
     responses: { 200: { description: "Assessment", schema: StrengthReport } },
-    examples: [{
-      name: "weak", request: { body: { password: "password123" } },
-      response: { status: 200, body: { score: 0, acceptable: false, warnings: ["This is one of the most common passwords"], suggestions: ["Use a longer passphrase of several unrelated words"] } }
-    }],
+    examples: [
+      {
+        name: "weak",
+        request: { body: { password: "password123" } },
+        response: {
+          status: 200,
+          body: {
+            score: 0,
+            acceptable: false,
+            warnings: ["This is one of the most common passwords"],
+            suggestions: ["Use a longer passphrase of several unrelated words"]
+          }
+        }
+      }
+    ],
     handler: ({ body }) =>
-      Effect.succeed(assessPassword(body.password, { ...(body.email !== undefined ? { email: body.email } : {}), ...(body.name !== undefined ? { name: body.name } : {}) }))
+      Effect.succeed(
+        assessPassword(body.password, {
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.name !== undefined ? { name: body.name } : {})
+        })
+      )
   }),
   operation({
-    service, tag, operationId: "verifyMyPassword", method: "POST", path: "/v1/users/me/password/verify",
-    summary: "Re-check the caller's password before a sensitive action", description: "Repeated failures lock the account for a while (429), like logins.",
-    auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "verifyMyPassword",
+    method: "POST",
+    path: "/v1/users/me/password/verify",
+    summary: "Re-check the caller's password before a sensitive action",
+    description: "Repeated failures lock the account for a while (429), like logins.",
+    auth: "jwt",
+    scopes: [],
     body: Schema.Struct({ password: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)) }),
-    responses: { 200: { description: "Verified", schema: Schema.Struct({ verified: Schema.Boolean, verifiedAt: Timestamp }) }, 400: { description: "Wrong password" } },
-    examples: [{ name: "verify", request: { body: { password: "correct horse battery" } }, response: { status: 200, body: { verified: true, verifiedAt: "2026-11-21T12:00:00.000Z" } } }],
+    responses: {
+      200: { description: "Verified", schema: Schema.Struct({ verified: Schema.Boolean, verifiedAt: Timestamp }) },
+      400: { description: "Wrong password" }
+    },
+    examples: [
+      {
+        name: "verify",
+        request: { body: { password: "correct horse battery" } },
+        response: { status: 200, body: { verified: true, verifiedAt: "2026-11-21T12:00:00.000Z" } }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(user.email), "authenticate", { password: body.password })).pipe(
+        yield* Effect.flatMap(actors, (system) =>
+          system.ask(Account, normalizeEmail(user.email), "authenticate", { password: body.password })
+        ).pipe(
           Effect.catchTag("Rejection", (rejection) =>
-            Effect.fail(rejection.code === "unauthorized" ? reject("invalid", "The password is wrong", [{ path: "body.password", message: "does not match" }]) : rejection))
+            Effect.fail(
+              rejection.code === "unauthorized"
+                ? reject("invalid", "The password is wrong", [{ path: "body.password", message: "does not match" }])
+                : rejection
+            )
+          )
         )
         return { verified: true, verifiedAt: now() }
       })
   }),
   operation({
-    service, tag, operationId: "changeMyPassword", method: "POST", path: "/v1/users/me/password",
+    service,
+    tag,
+    operationId: "changeMyPassword",
+    method: "POST",
+    path: "/v1/users/me/password",
     summary: "Change the caller's password, enforcing the strength policy",
-    description: "Requires the current password; the new one must score at least the policy's minimum and differ from the current one. Every other session ends.",
-    auth: "jwt", scopes: [],
+    description:
+      "Requires the current password; the new one must score at least the policy's minimum and differ from the current one. Every other session ends.",
+    auth: "jwt",
+    scopes: [],
     body: Schema.Struct({ currentPassword: Schema.String.check(Schema.isMaxLength(PASSWORD_MAX_LENGTH)), newPassword: Password }),
     responses: {
-      200: { description: "Changed", schema: Schema.Struct({ changedAt: Timestamp, sessionsEnded: Schema.Number, strength: StrengthReport }) },
+      200: {
+        description: "Changed",
+        schema: Schema.Struct({ changedAt: Timestamp, sessionsEnded: Schema.Number, strength: StrengthReport })
+      },
       400: { description: "Wrong current password, or a weak new one" }
     },
-    examples: [{
-      name: "change", request: { body: { currentPassword: "correct horse battery", newPassword: "Lantern-orbit-57-quietly" } },
-      response: { status: 200, body: { changedAt: "2026-11-21T12:00:00.000Z", sessionsEnded: 1, strength: { score: 4, acceptable: true, warnings: [], suggestions: [] } } }
-    }],
+    examples: [
+      {
+        name: "change",
+        request: { body: { currentPassword: "correct horse battery", newPassword: "Lantern-orbit-57-quietly" } },
+        response: {
+          status: 200,
+          body: {
+            changedAt: "2026-11-21T12:00:00.000Z",
+            sessionsEnded: 1,
+            strength: { score: 4, acceptable: true, warnings: [], suggestions: [] }
+          }
+        }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const strength = assessPassword(body.newPassword, { email: user.email, name: user.name })
         if (!strength.acceptable) {
-          return yield* reject("invalid", `The new password is too weak: ${strength.warnings.join("; ") || "too easy to guess"}`, [{ path: "body.newPassword", message: "too weak" }])
+          return yield* reject("invalid", `The new password is too weak: ${strength.warnings.join("; ") || "too easy to guess"}`, [
+            { path: "body.newPassword", message: "too weak" }
+          ])
         }
-        if (body.newPassword === body.currentPassword) return yield* reject("invalid", "The new password must differ from the current one", [{ path: "body.newPassword", message: "unchanged" }])
+        if (body.newPassword === body.currentPassword)
+          return yield* reject("invalid", "The new password must differ from the current one", [
+            { path: "body.newPassword", message: "unchanged" }
+          ])
         const system = yield* actors
         const { changedAt } = yield* system.ask(Account, normalizeEmail(user.email), "changePassword", body)
         const others = (yield* sessionIdsOf(user.userId).pipe(Effect.orDie)).filter((id) => id !== user.sessionId)
-        yield* Effect.forEach(others, (id) => system.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), { concurrency: 8 })
+        yield* Effect.forEach(others, (id) => system.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), {
+          concurrency: 8
+        })
         return { changedAt, sessionsEnded: others.length, strength }
       })
   }),
   // -- data ------------------------------------------------------------------
   operation({
-    service, tag, operationId: "exportMyData", method: "GET", path: "/v1/users/me/export",
-    summary: "Download everything pm keeps about the caller as JSON", description: "Profile, settings, preferences, workspaces and roles, team memberships and the latest 1000 notifications.",
-    auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "exportMyData",
+    method: "GET",
+    path: "/v1/users/me/export",
+    summary: "Download everything pm keeps about the caller as JSON",
+    description: "Profile, settings, preferences, workspaces and roles, team memberships and the latest 1000 notifications.",
+    auth: "jwt",
+    scopes: [],
     responses: { 200: { description: "A JSON document (attachment)", schema: MyDataExport } },
-    examples: [{
-      name: "export",
-      response: {
-        status: 200,
-        body: {
-          exportedAt: "2026-11-21T12:00:00.000Z", profile: alice, settings: exampleSettings, notificationPreferences: exampleNotificationPrefs,
-          workspacePreferences: { [ws]: exampleWorkspacePrefs }, workspaces: [{ id: ws, name: "Acme", role: "owner" }], teams: [], notifications: []
+    examples: [
+      {
+        name: "export",
+        response: {
+          status: 200,
+          body: {
+            exportedAt: "2026-11-21T12:00:00.000Z",
+            profile: alice,
+            settings: exampleSettings,
+            notificationPreferences: exampleNotificationPrefs,
+            workspacePreferences: { [ws]: exampleWorkspacePrefs },
+            workspaces: [{ id: ws, name: "Acme", role: "owner" }],
+            teams: [],
+            notifications: []
+          }
         }
       }
-    }],
+    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -586,7 +954,13 @@ export const usersOperations = [
           notificationPreferences: settings.notifications,
           workspacePreferences: settings.workspaces,
           workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: roleOf(w, user.userId) ?? null })),
-          teams: memberships.map((m) => ({ teamId: m.team_id, name: m.name, workspaceId: m.workspace_id, role: m.role, addedAt: m.added_at })),
+          teams: memberships.map((m) => ({
+            teamId: m.team_id,
+            name: m.name,
+            workspaceId: m.workspace_id,
+            role: m.role,
+            addedAt: m.added_at
+          })),
           notifications: notifications.items
         }
         return raw("application/json; charset=utf-8", JSON.stringify(document, null, 2), {
@@ -595,4 +969,3 @@ export const usersOperations = [
       })
   })
 ]
-

@@ -15,7 +15,16 @@ import { resolveFolder, resolveListInWorkspace, resolveSpace } from "../../actor
 import { PmViews } from "../../actors/pm/PlanningActors.ts"
 import { ViewType } from "../../actors/pm/ReferenceData.ts"
 import type { TaskCriteria } from "../../actors/pm/TaskCriteria.ts"
-import { type BuiltinColumn, builtinColumns, fieldsAtScope, SortDirection, type View, viewsInWorkspace, type ViewScopeType, ViewSettings } from "../../actors/pm/ViewRecords.ts"
+import {
+  type BuiltinColumn,
+  builtinColumns,
+  fieldsAtScope,
+  SortDirection,
+  type View,
+  viewsInWorkspace,
+  type ViewScopeType,
+  ViewSettings
+} from "../../actors/pm/ViewRecords.ts"
 import { applyView } from "../../actors/pm/ViewTasks.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, Priority } from "../../actors/pm/WorkRecords.ts"
@@ -59,18 +68,33 @@ export const liteScope = (context: RequestContext, workspaceId: string, where: W
       }
       const list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
       yield* onList(context, list.id, minimum)
-      return { scopeType: "list" as ViewScopeType, scopeId: list.id, label: (yield* orDieSql(scopeLabels([{ scopeType: "list", scopeId: list.id }]))).get(list.id)!, spaceId: list.spaceId as string | null }
+      return {
+        scopeType: "list" as ViewScopeType,
+        scopeId: list.id,
+        label: (yield* orDieSql(scopeLabels([{ scopeType: "list", scopeId: list.id }]))).get(list.id)!,
+        spaceId: list.spaceId as string | null
+      }
     }
     const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
     const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
     if (where.list !== undefined) {
       const list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, { ...where, list: where.list }, prefix)
       yield* onList(context, list.id, minimum)
-      return { scopeType: "list" as ViewScopeType, scopeId: list.id, label: `list ${space.name} / ${list.folderName ? `${list.folderName} / ` : ""}${list.name}`, spaceId: space.id as string | null }
+      return {
+        scopeType: "list" as ViewScopeType,
+        scopeId: list.id,
+        label: `list ${space.name} / ${list.folderName ? `${list.folderName} / ` : ""}${list.name}`,
+        spaceId: space.id as string | null
+      }
     }
     if (folder !== undefined) {
       yield* onFolder(context, folder.id, minimum)
-      return { scopeType: "folder" as ViewScopeType, scopeId: folder.id, label: `folder ${space.name} / ${folder.name}`, spaceId: space.id as string | null }
+      return {
+        scopeType: "folder" as ViewScopeType,
+        scopeId: folder.id,
+        label: `folder ${space.name} / ${folder.name}`,
+        spaceId: space.id as string | null
+      }
     }
     yield* onSpace(context, space.id, minimum)
     return { scopeType: "space" as ViewScopeType, scopeId: space.id, label: `space ${space.name}`, spaceId: space.id as string | null }
@@ -83,18 +107,25 @@ export const scopeLabels = (scopes: ReadonlyArray<{ readonly scopeType: ViewScop
     const labels = new Map<string, string>()
     for (const s of scopes) if (s.scopeType === "workspace") labels.set(s.scopeId, "workspace")
     if (of("space").length > 0) {
-      for (const r of yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_spaces WHERE id = ANY($1::text[])`, [of("space")])) labels.set(r.id, `space ${r.name}`)
+      for (const r of yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_spaces WHERE id = ANY($1::text[])`, [
+        of("space")
+      ]))
+        labels.set(r.id, `space ${r.name}`)
     }
     if (of("folder").length > 0) {
       for (const r of yield* query<{ id: string; name: string; space: string }>(
-        `SELECT f.id, f.name, s.name AS space FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id WHERE f.id = ANY($1::text[])`, [of("folder")]
-      )) labels.set(r.id, `folder ${r.space} / ${r.name}`)
+        `SELECT f.id, f.name, s.name AS space FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id WHERE f.id = ANY($1::text[])`,
+        [of("folder")]
+      ))
+        labels.set(r.id, `folder ${r.space} / ${r.name}`)
     }
     if (of("list").length > 0) {
       for (const r of yield* query<{ id: string; name: string; folder: string | null; space: string }>(
         `SELECT l.id, l.name, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
-          WHERE l.id = ANY($1::text[])`, [of("list")]
-      )) labels.set(r.id, `list ${r.space} / ${r.folder ? `${r.folder} / ` : ""}${r.name}`)
+          WHERE l.id = ANY($1::text[])`,
+        [of("list")]
+      ))
+        labels.set(r.id, `list ${r.space} / ${r.folder ? `${r.folder} / ` : ""}${r.name}`)
     }
     return labels
   })
@@ -131,10 +162,16 @@ const viewByRef = (context: RequestContext, workspaceId: string | undefined, ref
     const matches = UUID.test(trimmed)
       ? all.filter((v) => v.id === trimmed.toLowerCase())
       : SHORT.test(trimmed)
-      ? all.filter((v) => v.shortId === trimmed.toUpperCase())
-      : all.filter((v) => v.name.toLowerCase() === trimmed.toLowerCase() && (scope === undefined || (v.scopeType === scope.scopeType && v.scopeId === scope.scopeId)))
+        ? all.filter((v) => v.shortId === trimmed.toUpperCase())
+        : all.filter(
+            (v) =>
+              v.name.toLowerCase() === trimmed.toLowerCase() &&
+              (scope === undefined || (v.scopeType === scope.scopeType && v.scopeId === scope.scopeId))
+          )
     if (matches.length === 0) {
-      return yield* reject("not_found", `No view named "${trimmed}"${scope ? ` at ${scope.label}` : ""}`, [{ path: "path.viewRef", message: `no view named "${trimmed}"` }])
+      return yield* reject("not_found", `No view named "${trimmed}"${scope ? ` at ${scope.label}` : ""}`, [
+        { path: "path.viewRef", message: `no view named "${trimmed}"` }
+      ])
     }
     if (matches.length > 1) {
       const labels = yield* orDieSql(scopeLabels(matches))
@@ -149,21 +186,48 @@ const viewByRef = (context: RequestContext, workspaceId: string | undefined, ref
   })
 
 const aliases: Record<string, BuiltinColumn> = {
-  assignee: "assignees", tag: "tags", estimate: "timeEstimate", "time estimate": "timeEstimate", created: "createdAt", updated: "updatedAt",
-  closed: "closedAt", due: "dueDate", start: "startDate", id: "shortId", "short id": "shortId", vote: "votes", subtask: "subtasks", creator: "createdBy"
+  assignee: "assignees",
+  tag: "tags",
+  estimate: "timeEstimate",
+  "time estimate": "timeEstimate",
+  created: "createdAt",
+  updated: "updatedAt",
+  closed: "closedAt",
+  due: "dueDate",
+  start: "startDate",
+  id: "shortId",
+  "short id": "shortId",
+  vote: "votes",
+  subtask: "subtasks",
+  creator: "createdBy"
 }
 
 /** A column by its name: a built-in column (by name or key), else a custom field applying at the view's scope. */
 const columnByName = (fields: ReadonlyArray<{ id: string; name: string }>, name: string, path: string) => {
   const n = name.trim().toLowerCase()
-  const builtin = (Object.entries(builtinColumns) as Array<[BuiltinColumn, string]>).find(([key, label]) => key.toLowerCase() === n || label.toLowerCase() === n)?.[0] ?? aliases[n]
+  const builtin =
+    (Object.entries(builtinColumns) as Array<[BuiltinColumn, string]>).find(
+      ([key, label]) => key.toLowerCase() === n || label.toLowerCase() === n
+    )?.[0] ?? aliases[n]
   if (builtin !== undefined) return Effect.succeed(builtin as string)
   const custom = fields.filter((f) => f.name.toLowerCase() === n)
   if (custom.length === 1) return Effect.succeed(`cf:${custom[0]!.id}`)
   if (custom.length > 1) {
-    return Effect.fail(reject("conflict", `"${name}" names ${custom.length} custom fields here`, custom.map((f) => ({ path, message: `candidate: ${f.name} [${f.id}]` }))))
+    return Effect.fail(
+      reject(
+        "conflict",
+        `"${name}" names ${custom.length} custom fields here`,
+        custom.map((f) => ({ path, message: `candidate: ${f.name} [${f.id}]` }))
+      )
+    )
   }
-  return Effect.fail(reject("not_found", `No column named "${name}" here; columns: ${[...Object.values(builtinColumns), ...fields.map((f) => f.name)].join(", ")}`, [{ path, message: `no column named "${name}"` }]))
+  return Effect.fail(
+    reject(
+      "not_found",
+      `No column named "${name}" here; columns: ${[...Object.values(builtinColumns), ...fields.map((f) => f.name)].join(", ")}`,
+      [{ path, message: `no column named "${name}"` }]
+    )
+  )
 }
 
 const columnsFor = (view: { workspaceId: string; scopeType: ViewScopeType; scopeId: string }) =>
@@ -175,7 +239,13 @@ const columnsFor = (view: { workspaceId: string; scopeType: ViewScopeType; scope
 const LiteCriteriaFields = {
   statuses: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50))),
   priorities: Schema.optionalKey(Schema.Array(Priority).check(Schema.isMaxLength(4))),
-  assignees: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))).check(Schema.isMaxLength(50)).annotate({ description: "E-mail addresses" })),
+  assignees: Schema.optionalKey(
+    Schema.Array(
+      Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))
+    )
+      .check(Schema.isMaxLength(50))
+      .annotate({ description: "E-mail addresses" })
+  ),
   tags: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50))),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
   dueAfter: Schema.optionalKey(DateTime),
@@ -186,7 +256,10 @@ const LiteCriteriaFields = {
   overdue: Schema.optionalKey(Schema.Boolean),
   subtasks: Schema.optionalKey(Schema.Literals(["include", "exclude"]))
 }
-const LiteCriteria = Schema.Struct(LiteCriteriaFields).annotate({ identifier: "LiteTaskCriteria", description: "Task criteria with assignees by e-mail" })
+const LiteCriteria = Schema.Struct(LiteCriteriaFields).annotate({
+  identifier: "LiteTaskCriteria",
+  description: "Task criteria with assignees by e-mail"
+})
 type LiteCriteria = typeof LiteCriteria.Type
 
 const LiteView = Schema.Struct({
@@ -194,10 +267,14 @@ const LiteView = Schema.Struct({
   shortId: Schema.String,
   name: Schema.String,
   type: ViewType,
-  scope: Schema.String.annotate({ description: "\"workspace\", or \"space <name>\", \"folder <space> / <folder>\", \"list <space> / [<folder> /] <list>\"" }),
+  scope: Schema.String.annotate({
+    description: '"workspace", or "space <name>", "folder <space> / <folder>", "list <space> / [<folder> /] <list>"'
+  }),
   isPrivate: Schema.Boolean,
   columns: Schema.Array(Schema.Struct({ name: Schema.String, width: Schema.NullOr(Schema.Number) })),
-  groupBy: Schema.NullOr(Schema.Struct({ column: Schema.String, direction: SortDirection, collapsed: Schema.Array(Schema.String), showEmpty: Schema.Boolean })),
+  groupBy: Schema.NullOr(
+    Schema.Struct({ column: Schema.String, direction: SortDirection, collapsed: Schema.Array(Schema.String), showEmpty: Schema.Boolean })
+  ),
   sortBy: Schema.Array(Schema.Struct({ column: Schema.String, direction: SortDirection })),
   filters: LiteCriteria,
   settings: ViewSettings
@@ -211,7 +288,11 @@ const exampleLiteView: LiteView = {
   type: "board",
   scope: "list Engineering / Backlog",
   isPrivate: false,
-  columns: [{ name: "Name", width: 320 }, { name: "Assignees", width: null }, { name: "Story points", width: 120 }],
+  columns: [
+    { name: "Name", width: 320 },
+    { name: "Assignees", width: null },
+    { name: "Story points", width: 120 }
+  ],
   groupBy: { column: "Status", direction: "asc", collapsed: ["closed"], showEmpty: true },
   sortBy: [{ column: "Priority", direction: "asc" }],
   filters: { includeClosed: false, assignees: ["bob@example.com"] },
@@ -222,10 +303,24 @@ const exampleLiteView: LiteView = {
 const toLiteViews = (views: ReadonlyArray<View>) =>
   Effect.gen(function* () {
     const labels = yield* scopeLabels(views)
-    const fieldIds = [...new Set(views.flatMap((v) => [...v.columns.map((c) => c.field), ...v.sortBy.map((s) => s.field), ...(v.groupBy ? [v.groupBy.field] : [])]).filter((f) => f.startsWith("cf:")).map((f) => f.slice(3)))]
-    const fieldNames = new Map(fieldIds.length === 0 ? [] : (yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_custom_fields WHERE id = ANY($1::text[])`, [fieldIds])).map((r) => [r.id, r.name] as const))
+    const fieldIds = [
+      ...new Set(
+        views
+          .flatMap((v) => [...v.columns.map((c) => c.field), ...v.sortBy.map((s) => s.field), ...(v.groupBy ? [v.groupBy.field] : [])])
+          .filter((f) => f.startsWith("cf:"))
+          .map((f) => f.slice(3))
+      )
+    ]
+    const fieldNames = new Map(
+      fieldIds.length === 0
+        ? []
+        : (yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_custom_fields WHERE id = ANY($1::text[])`, [fieldIds])).map(
+            (r) => [r.id, r.name] as const
+          )
+    )
     const users = yield* userRefs(views.flatMap((v) => v.filters.assigneeIds ?? []))
-    const label = (field: string) => (field.startsWith("cf:") ? fieldNames.get(field.slice(3)) ?? field : builtinColumns[field as BuiltinColumn] ?? field)
+    const label = (field: string) =>
+      field.startsWith("cf:") ? (fieldNames.get(field.slice(3)) ?? field) : (builtinColumns[field as BuiltinColumn] ?? field)
     return views.map((view): LiteView => {
       const { assigneeIds, ...criteria } = view.filters
       return {
@@ -236,7 +331,14 @@ const toLiteViews = (views: ReadonlyArray<View>) =>
         scope: labels.get(view.scopeId) ?? view.scopeType,
         isPrivate: view.isPrivate,
         columns: view.columns.map((c) => ({ name: label(c.field), width: c.width })),
-        groupBy: view.groupBy ? { column: label(view.groupBy.field), direction: view.groupBy.direction, collapsed: view.groupBy.collapsed, showEmpty: view.groupBy.showEmpty } : null,
+        groupBy: view.groupBy
+          ? {
+              column: label(view.groupBy.field),
+              direction: view.groupBy.direction,
+              collapsed: view.groupBy.collapsed,
+              showEmpty: view.groupBy.showEmpty
+            }
+          : null,
         sortBy: view.sortBy.map((s) => ({ column: label(s.field), direction: s.direction })),
         filters: { ...criteria, ...(assigneeIds ? { assignees: assigneeIds.map((id) => users.get(id)?.email ?? id) } : {}) },
         settings: view.settings
@@ -259,16 +361,25 @@ const criteriaOf = (workspaceId: string, criteria: LiteCriteria | undefined, pre
 const SortKeys = Schema.Array(Schema.Struct({ column: NameRef, direction: Schema.optionalKey(SortDirection) })).check(Schema.isMaxLength(5))
 
 const sortOf = (fields: ReadonlyArray<{ id: string; name: string }>, sortBy: typeof SortKeys.Type, prefix: string) =>
-  Effect.forEach(sortBy, (s, index) => Effect.map(columnByName(fields, s.column, `${prefix}.${index}.column`), (field) => ({ field, direction: s.direction ?? "asc" as const })))
+  Effect.forEach(sortBy, (s, index) =>
+    Effect.map(columnByName(fields, s.column, `${prefix}.${index}.column`), (field) => ({
+      field,
+      direction: s.direction ?? ("asc" as const)
+    }))
+  )
 
 // ---------------------------------------------------------------------------
 // Requests
 
 const WhereFields = { space: Schema.optionalKey(NameRef), folder: Schema.optionalKey(NameRef), list: Schema.optionalKey(NameRef) }
-const Ref = Schema.Struct({ viewRef: Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a view name, short id (V-3) or id" })) })
+const Ref = Schema.Struct({
+  viewRef: Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a view name, short id (V-3) or id" }))
+})
 const RefQuery = Schema.Struct({ workspaceId: WorkspaceRef, ...WhereFields })
 /** With a view reference, the workspace is optional: without it the caller's workspaces are searched. */
-const OptionalWorkspace = Schema.optionalKey(WorkspaceRef.annotate({ description: "The view's workspace (default: searched across the caller's workspaces)" }))
+const OptionalWorkspace = Schema.optionalKey(
+  WorkspaceRef.annotate({ description: "The view's workspace (default: searched across the caller's workspaces)" })
+)
 const ByRefQuery = Schema.Struct({ workspaceId: OptionalWorkspace, ...WhereFields })
 const whereOf = (w: Where): Where => ({
   ...(w.space !== undefined ? { space: w.space } : {}),
@@ -279,10 +390,16 @@ const refOnly = { workspaceId: ws, list: "Backlog" }
 
 export const viewsLiteOperations = [
   operation({
-    service, tag, operationId: "createViewLite", method: "POST", path: "/v1/lite/views",
+    service,
+    tag,
+    operationId: "createViewLite",
+    method: "POST",
+    path: "/v1/lite/views",
     summary: "Create a view of the workspace, or of a space, folder or list named by name, with columns by name",
-    description: "No space, folder or list: a workspace-level view. Columns are built-in names (Name, ID, Status, Assignees, Priority, Due date, Start date, Time estimate, Tags, List, Date created, Date updated, Date closed, Created by, Subtasks, Votes) or custom field names.",
-    auth: "both", scopes: write,
+    description:
+      "No space, folder or list: a workspace-level view. Columns are built-in names (Name, ID, Status, Assignees, Priority, Due date, Start date, Time estimate, Tags, List, Date created, Date updated, Date closed, Created by, Subtasks, Votes) or custom field names.",
+    auth: "both",
+    scopes: write,
     body: Schema.Struct({
       workspaceId: WorkspaceRef,
       ...WhereFields,
@@ -294,32 +411,72 @@ export const viewsLiteOperations = [
       filters: Schema.optionalKey(LiteCriteria),
       isPrivate: Schema.optionalKey(Schema.Boolean)
     }),
-    responses: { 201: { description: "Created", schema: LiteView }, 404: { description: "An unknown space, folder, list, column or e-mail" }, 409: { description: "Ambiguous name, or a view of that name exists there" } },
-    examples: [{
-      name: "board of a list",
-      request: { body: { workspaceId: ws, space: "Engineering", list: "Backlog", name: "Sprint board", type: "board", columns: ["Name", "Assignees", "Story points"], groupBy: "Status", sortBy: [{ column: "Priority" }], filters: { includeClosed: false, assignees: ["bob@example.com"] } } },
-      response: { status: 201, body: exampleLiteView }
-    }],
+    responses: {
+      201: { description: "Created", schema: LiteView },
+      404: { description: "An unknown space, folder, list, column or e-mail" },
+      409: { description: "Ambiguous name, or a view of that name exists there" }
+    },
+    examples: [
+      {
+        name: "board of a list",
+        request: {
+          body: {
+            workspaceId: ws,
+            space: "Engineering",
+            list: "Backlog",
+            name: "Sprint board",
+            type: "board",
+            columns: ["Name", "Assignees", "Story points"],
+            groupBy: "Status",
+            sortBy: [{ column: "Priority" }],
+            filters: { includeClosed: false, assignees: ["bob@example.com"] }
+          }
+        },
+        response: { status: 201, body: exampleLiteView }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* liteScope(context, body.workspaceId, whereOf(body), "member", "body")
         const caller = yield* inWorkspace(context, body.workspaceId, "member")
         const fields = yield* columnsFor({ workspaceId: body.workspaceId, ...scope })
-        const columns = body.columns === undefined ? undefined : yield* Effect.forEach(body.columns, (name, i) => Effect.map(columnByName(fields, name, `body.columns.${i}`), (field) => ({ field })))
-        const groupBy = body.groupBy === undefined ? undefined : body.groupBy === null ? null : { field: yield* columnByName(fields, body.groupBy, "body.groupBy") }
+        const columns =
+          body.columns === undefined
+            ? undefined
+            : yield* Effect.forEach(body.columns, (name, i) =>
+                Effect.map(columnByName(fields, name, `body.columns.${i}`), (field) => ({ field }))
+              )
+        const groupBy =
+          body.groupBy === undefined
+            ? undefined
+            : body.groupBy === null
+              ? null
+              : { field: yield* columnByName(fields, body.groupBy, "body.groupBy") }
         const sortBy = body.sortBy === undefined ? undefined : yield* sortOf(fields, body.sortBy, "body.sortBy")
         const filters = yield* criteriaOf(body.workspaceId, body.filters, "body.filters")
         const view = yield* send(PmViews, body.workspaceId, "createView", caller.userId, {
-          scopeType: scope.scopeType, scopeId: scope.scopeId, name: body.name, type: body.type ?? "list",
-          ...(columns ? { columns } : {}), ...(groupBy !== undefined ? { groupBy } : {}), ...(sortBy ? { sortBy } : {}), ...(filters ? { filters } : {}),
+          scopeType: scope.scopeType,
+          scopeId: scope.scopeId,
+          name: body.name,
+          type: body.type ?? "list",
+          ...(columns ? { columns } : {}),
+          ...(groupBy !== undefined ? { groupBy } : {}),
+          ...(sortBy ? { sortBy } : {}),
+          ...(filters ? { filters } : {}),
           ...(body.isPrivate !== undefined ? { isPrivate: body.isPrivate } : {})
         })
         return yield* toLiteView(view)
       })
   }),
   operation({
-    service, tag, operationId: "listViewsLite", method: "GET", path: "/v1/lite/views",
-    summary: "Views with names: those of the space, folder or list named, or every view of the workspace at every level", auth: "both", scopes: read,
+    service,
+    tag,
+    operationId: "listViewsLite",
+    method: "GET",
+    path: "/v1/lite/views",
+    summary: "Views with names: those of the space, folder or list named, or every view of the workspace at every level",
+    auth: "both",
+    scopes: read,
     query: RefQuery,
     responses: { 200: { description: "Views", schema: Schema.Struct({ items: Schema.Array(LiteView) }) } },
     examples: [{ name: "of a list", request: { query: refOnly }, response: { status: 200, body: { items: [exampleLiteView] } } }],
@@ -334,10 +491,28 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getViewLite", method: "GET", path: "/v1/lite/views/{viewRef}",
-    summary: "A view by name, short id (V-3) or id, with names", auth: "both", scopes: read, params: Ref, query: ByRefQuery,
-    responses: { 200: { description: "The view", schema: LiteView }, 404: { description: "No such view" }, 409: { description: "Several views have that name; name the level or use the short id" } },
-    examples: [{ name: "by short id", request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } }, response: { status: 200, body: exampleLiteView } }],
+    service,
+    tag,
+    operationId: "getViewLite",
+    method: "GET",
+    path: "/v1/lite/views/{viewRef}",
+    summary: "A view by name, short id (V-3) or id, with names",
+    auth: "both",
+    scopes: read,
+    params: Ref,
+    query: ByRefQuery,
+    responses: {
+      200: { description: "The view", schema: LiteView },
+      404: { description: "No such view" },
+      409: { description: "Several views have that name; name the level or use the short id" }
+    },
+    examples: [
+      {
+        name: "by short id",
+        request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } },
+        response: { status: 200, body: exampleLiteView }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const { view } = yield* viewByRef(context, q.workspaceId, params.viewRef, whereOf(q), "viewer", "query")
@@ -345,8 +520,15 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateViewLite", method: "PATCH", path: "/v1/lite/views/{viewRef}",
-    summary: "Rename a view, change its type, criteria or privacy", auth: "both", scopes: write, params: Ref,
+    service,
+    tag,
+    operationId: "updateViewLite",
+    method: "PATCH",
+    path: "/v1/lite/views/{viewRef}",
+    summary: "Rename a view, change its type, criteria or privacy",
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({
       workspaceId: OptionalWorkspace,
       ...WhereFields,
@@ -357,7 +539,13 @@ export const viewsLiteOperations = [
       settings: Schema.optionalKey(ViewSettings)
     }),
     responses: { 200: { description: "Updated", schema: LiteView } },
-    examples: [{ name: "rename", request: { params: { viewRef: "Sprint board" }, body: { ...refOnly, newName: "Board", filters: { includeClosed: false } } }, response: { status: 200, body: { ...exampleLiteView, name: "Board" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: { viewRef: "Sprint board" }, body: { ...refOnly, newName: "Board", filters: { includeClosed: false } } },
+        response: { status: 200, body: { ...exampleLiteView, name: "Board" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -374,8 +562,16 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteViewLite", method: "DELETE", path: "/v1/lite/views/{viewRef}",
-    summary: "Delete a view by name, short id or id (its creator, or an admin for a shared view)", auth: "both", scopes: write, params: Ref, query: ByRefQuery,
+    service,
+    tag,
+    operationId: "deleteViewLite",
+    method: "DELETE",
+    path: "/v1/lite/views/{viewRef}",
+    summary: "Delete a view by name, short id or id (its creator, or an admin for a shared view)",
+    auth: "both",
+    scopes: write,
+    params: Ref,
+    query: ByRefQuery,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } }, response: { status: 204 } }],
     handler: ({ params, query: q }, context) =>
@@ -385,44 +581,83 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setViewColumnsLite", method: "PUT", path: "/v1/lite/views/{viewRef}/columns",
-    summary: "Set the columns a view shows, by name, in display order (others are hidden)", auth: "both", scopes: write, params: Ref,
+    service,
+    tag,
+    operationId: "setViewColumnsLite",
+    method: "PUT",
+    path: "/v1/lite/views/{viewRef}/columns",
+    summary: "Set the columns a view shows, by name, in display order (others are hidden)",
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({
       workspaceId: OptionalWorkspace,
       ...WhereFields,
       columns: Schema.Array(NameRef).check(Schema.isMinLength(1), Schema.isMaxLength(60)),
-      widths: Schema.optionalKey(Schema.Record(Schema.String, Schema.Int.check(Schema.isBetween({ minimum: 40, maximum: 2000 }))).annotate({ description: "Pixels by column name" }))
+      widths: Schema.optionalKey(
+        Schema.Record(Schema.String, Schema.Int.check(Schema.isBetween({ minimum: 40, maximum: 2000 }))).annotate({
+          description: "Pixels by column name"
+        })
+      )
     }),
     responses: { 200: { description: "Updated", schema: LiteView }, 404: { description: "An unknown column" } },
-    examples: [{ name: "columns", request: { params: { viewRef: "Sprint board" }, body: { ...refOnly, columns: ["Name", "Assignees", "Story points"], widths: { Name: 320, "Story points": 120 } } }, response: { status: 200, body: exampleLiteView } }],
+    examples: [
+      {
+        name: "columns",
+        request: {
+          params: { viewRef: "Sprint board" },
+          body: { ...refOnly, columns: ["Name", "Assignees", "Story points"], widths: { Name: 320, "Story points": 120 } }
+        },
+        response: { status: 200, body: exampleLiteView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
         const fields = yield* columnsFor(view)
         const widths = new Map(Object.entries(body.widths ?? {}).map(([name, width]) => [name.trim().toLowerCase(), width] as const))
         const columns = yield* Effect.forEach(body.columns, (name, i) =>
-          Effect.map(columnByName(fields, name, `body.columns.${i}`), (field) => ({ field, width: widths.get(name.trim().toLowerCase()) ?? view.columns.find((c) => c.field === field)?.width ?? null })))
+          Effect.map(columnByName(fields, name, `body.columns.${i}`), (field) => ({
+            field,
+            width: widths.get(name.trim().toLowerCase()) ?? view.columns.find((c) => c.field === field)?.width ?? null
+          }))
+        )
         for (const name of widths.keys()) {
-          if (!body.columns.some((c) => c.trim().toLowerCase() === name)) return yield* invalid(`body.widths.${name}`, "not one of the columns")
+          if (!body.columns.some((c) => c.trim().toLowerCase() === name))
+            return yield* invalid(`body.widths.${name}`, "not one of the columns")
         }
         const updated = yield* send(PmViews, view.workspaceId, "updateView", caller.userId, { viewId: view.id, columns })
         return yield* toLiteView(updated)
       })
   }),
   operation({
-    service, tag, operationId: "moveViewColumnLite", method: "POST", path: "/v1/lite/views/{viewRef}/columns/move",
+    service,
+    tag,
+    operationId: "moveViewColumnLite",
+    method: "POST",
+    path: "/v1/lite/views/{viewRef}/columns/move",
     summary: "Move one column (by name) to a position, or before or after another; a hidden column is shown there",
-    auth: "both", scopes: write, params: Ref,
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({
       workspaceId: OptionalWorkspace,
       ...WhereFields,
       column: NameRef,
-      position: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60 })).annotate({ description: "1 is the first column" })),
+      position: Schema.optionalKey(
+        Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60 })).annotate({ description: "1 is the first column" })
+      ),
       before: Schema.optionalKey(NameRef),
       after: Schema.optionalKey(NameRef)
     }),
     responses: { 200: { description: "Moved", schema: LiteView } },
-    examples: [{ name: "after", request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, column: "Due date", after: "Name" } }, response: { status: 200, body: exampleLiteView } }],
+    examples: [
+      {
+        name: "after",
+        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, column: "Due date", after: "Name" } },
+        response: { status: 200, body: exampleLiteView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const given = [body.position, body.before, body.after].filter((v) => v !== undefined).length
@@ -437,7 +672,10 @@ export const viewsLiteOperations = [
           if (anchorName === undefined) continue
           const anchor = yield* columnByName(fields, anchorName, `body.${key}`)
           const index = rest.findIndex((c) => c.field === anchor)
-          if (index < 0) return yield* reject("not_found", `The view does not show "${anchorName}"`, [{ path: `body.${key}`, message: "not a shown column" }])
+          if (index < 0)
+            return yield* reject("not_found", `The view does not show "${anchorName}"`, [
+              { path: `body.${key}`, message: "not a shown column" }
+            ])
           toIndex = key === "before" ? index : index + 1
         }
         const updated = yield* send(PmViews, view.workspaceId, "moveViewColumn", caller.userId, { viewId: view.id, field, toIndex })
@@ -445,39 +683,75 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setViewGroupingLite", method: "PUT", path: "/v1/lite/views/{viewRef}/grouping",
-    summary: "Group a view by a column (Status, Priority, Assignees, Tags, List, Due date, Created by, or a dropdown/labels/checkbox/users/rating field), or not at all",
-    auth: "both", scopes: write, params: Ref,
+    service,
+    tag,
+    operationId: "setViewGroupingLite",
+    method: "PUT",
+    path: "/v1/lite/views/{viewRef}/grouping",
+    summary:
+      "Group a view by a column (Status, Priority, Assignees, Tags, List, Due date, Created by, or a dropdown/labels/checkbox/users/rating field), or not at all",
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({
       workspaceId: OptionalWorkspace,
       ...WhereFields,
       groupBy: Schema.NullOr(NameRef),
       direction: Schema.optionalKey(SortDirection),
-      collapsed: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMaxLength(200))).check(Schema.isMaxLength(200)).annotate({ description: "Groups shown collapsed, by name" })),
+      collapsed: Schema.optionalKey(
+        Schema.Array(Schema.String.check(Schema.isMaxLength(200)))
+          .check(Schema.isMaxLength(200))
+          .annotate({ description: "Groups shown collapsed, by name" })
+      ),
       showEmpty: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "Updated", schema: LiteView }, 400: { description: "That column cannot group" } },
-    examples: [{ name: "by status", request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, groupBy: "Status", collapsed: ["closed"], showEmpty: true } }, response: { status: 200, body: exampleLiteView } }],
+    examples: [
+      {
+        name: "by status",
+        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, groupBy: "Status", collapsed: ["closed"], showEmpty: true } },
+        response: { status: 200, body: exampleLiteView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
         const fields = yield* columnsFor(view)
-        const groupBy = body.groupBy === null ? null : {
-          field: yield* columnByName(fields, body.groupBy, "body.groupBy"),
-          ...(body.direction ? { direction: body.direction } : {}),
-          ...(body.collapsed ? { collapsed: body.collapsed.map((c) => c.trim()) } : {}),
-          ...(body.showEmpty !== undefined ? { showEmpty: body.showEmpty } : {})
-        }
+        const groupBy =
+          body.groupBy === null
+            ? null
+            : {
+                field: yield* columnByName(fields, body.groupBy, "body.groupBy"),
+                ...(body.direction ? { direction: body.direction } : {}),
+                ...(body.collapsed ? { collapsed: body.collapsed.map((c) => c.trim()) } : {}),
+                ...(body.showEmpty !== undefined ? { showEmpty: body.showEmpty } : {})
+              }
         const updated = yield* send(PmViews, view.workspaceId, "updateView", caller.userId, { viewId: view.id, groupBy })
         return yield* toLiteView(updated)
       })
   }),
   operation({
-    service, tag, operationId: "setViewSortLite", method: "PUT", path: "/v1/lite/views/{viewRef}/sort",
-    summary: "Sort a view by up to 5 columns by name (an empty list: manual order)", auth: "both", scopes: write, params: Ref,
+    service,
+    tag,
+    operationId: "setViewSortLite",
+    method: "PUT",
+    path: "/v1/lite/views/{viewRef}/sort",
+    summary: "Sort a view by up to 5 columns by name (an empty list: manual order)",
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({ workspaceId: OptionalWorkspace, ...WhereFields, sortBy: SortKeys }),
     responses: { 200: { description: "Updated", schema: LiteView }, 400: { description: "That column cannot sort" } },
-    examples: [{ name: "priority then due", request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, sortBy: [{ column: "Priority" }, { column: "Due date", direction: "asc" }] } }, response: { status: 200, body: exampleLiteView } }],
+    examples: [
+      {
+        name: "priority then due",
+        request: {
+          params: { viewRef: "V-3" },
+          body: { workspaceId: ws, sortBy: [{ column: "Priority" }, { column: "Due date", direction: "asc" }] }
+        },
+        response: { status: 200, body: exampleLiteView }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -487,42 +761,72 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "duplicateViewLite", method: "POST", path: "/v1/lite/views/{viewRef}/duplicate",
+    service,
+    tag,
+    operationId: "duplicateViewLite",
+    method: "POST",
+    path: "/v1/lite/views/{viewRef}/duplicate",
     summary: "Copy a view, to the same level or another one named by name (`to: {}` is the workspace level)",
     description: "Custom field columns that do not apply at the target are left out (listed in droppedColumns).",
-    auth: "both", scopes: write, params: Ref,
+    auth: "both",
+    scopes: write,
+    params: Ref,
     body: Schema.Struct({
       workspaceId: OptionalWorkspace,
       ...WhereFields,
-      name: Schema.optionalKey(Name(100).annotate({ description: "Default \"<name> (copy)\"" })),
+      name: Schema.optionalKey(Name(100).annotate({ description: 'Default "<name> (copy)"' })),
       to: Schema.optionalKey(Schema.Struct(WhereFields)),
       isPrivate: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 201: { description: "Copied", schema: Schema.Struct({ view: LiteView, droppedColumns: Schema.Array(Schema.String) }) } },
-    examples: [{
-      name: "to a space",
-      request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, to: { space: "Engineering" } } },
-      response: { status: 201, body: { view: { ...exampleLiteView, shortId: "V-4", name: "Sprint board (copy)", scope: "space Engineering" }, droppedColumns: ["Story points"] } }
-    }],
+    examples: [
+      {
+        name: "to a space",
+        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, to: { space: "Engineering" } } },
+        response: {
+          status: 201,
+          body: {
+            view: { ...exampleLiteView, shortId: "V-4", name: "Sprint board (copy)", scope: "space Engineering" },
+            droppedColumns: ["Story points"]
+          }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "viewer", "body")
-        const target = body.to === undefined ? { scopeType: view.scopeType, scopeId: view.scopeId } : yield* liteScope(context, view.workspaceId, whereOf(body.to), "member", "body.to")
+        const target =
+          body.to === undefined
+            ? { scopeType: view.scopeType, scopeId: view.scopeId }
+            : yield* liteScope(context, view.workspaceId, whereOf(body.to), "member", "body.to")
         const caller = yield* inWorkspace(context, view.workspaceId, "member")
         const fieldNames = new Map<string, string>((yield* columnsFor(view)).map((f) => [`cf:${f.id}`, f.name]))
         const copied = yield* send(PmViews, view.workspaceId, "duplicateView", caller.userId, {
-          viewId: view.id, scopeType: target.scopeType, scopeId: target.scopeId,
-          ...(body.name !== undefined ? { name: body.name } : {}), ...(body.isPrivate !== undefined ? { isPrivate: body.isPrivate } : {})
+          viewId: view.id,
+          scopeType: target.scopeType,
+          scopeId: target.scopeId,
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.isPrivate !== undefined ? { isPrivate: body.isPrivate } : {})
         })
         return { view: yield* toLiteView(copied.view), droppedColumns: copied.droppedFields.map((f) => fieldNames.get(f) ?? f) }
       })
   }),
   operation({
-    service, tag, operationId: "getViewTasksLite", method: "GET", path: "/v1/lite/views/{viewRef}/tasks",
+    service,
+    tag,
+    operationId: "getViewTasksLite",
+    method: "GET",
+    path: "/v1/lite/views/{viewRef}/tasks",
     summary: "Apply a view: its scope's tasks meeting its criteria, sorted and grouped as it says, with names",
-    description: "Grouped views answer `groups` (a task with several assignees or tags shows in each of their groups); ungrouped ones `tasks`. Up to `limit` tasks (default 100, at most 500).",
-    auth: "both", scopes: read, params: Ref,
-    query: Schema.Struct({ ...ByRefQuery.fields, limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 500 }))) }),
+    description:
+      "Grouped views answer `groups` (a task with several assignees or tags shows in each of their groups); ungrouped ones `tasks`. Up to `limit` tasks (default 100, at most 500).",
+    auth: "both",
+    scopes: read,
+    params: Ref,
+    query: Schema.Struct({
+      ...ByRefQuery.fields,
+      limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 500 })))
+    }),
     responses: {
       200: {
         description: "The view's tasks",
@@ -531,15 +835,36 @@ export const viewsLiteOperations = [
           total: Schema.Number,
           truncated: Schema.Boolean,
           tasks: Schema.Array(LiteTask),
-          groups: Schema.NullOr(Schema.Array(Schema.Struct({ key: Schema.String, label: Schema.String, count: Schema.Number, collapsed: Schema.Boolean, tasks: Schema.Array(LiteTask) })))
+          groups: Schema.NullOr(
+            Schema.Array(
+              Schema.Struct({
+                key: Schema.String,
+                label: Schema.String,
+                count: Schema.Number,
+                collapsed: Schema.Boolean,
+                tasks: Schema.Array(LiteTask)
+              })
+            )
+          )
         })
       }
     },
-    examples: [{
-      name: "board",
-      request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } },
-      response: { status: 200, body: { view: "Sprint board", total: 1, truncated: false, tasks: [exampleLiteTask], groups: [{ key: "in progress", label: "in progress", count: 1, collapsed: false, tasks: [exampleLiteTask] }] } }
-    }],
+    examples: [
+      {
+        name: "board",
+        request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } },
+        response: {
+          status: 200,
+          body: {
+            view: "Sprint board",
+            total: 1,
+            truncated: false,
+            tasks: [exampleLiteTask],
+            groups: [{ key: "in progress", label: "in progress", count: 1, collapsed: false, tasks: [exampleLiteTask] }]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, q.workspaceId, params.viewRef, whereOf(q), "viewer", "query")
@@ -551,7 +876,10 @@ export const viewsLiteOperations = [
           total: applied.total,
           truncated: applied.truncated,
           tasks: asLite(applied.tasks),
-          groups: applied.groups === null ? null : applied.groups.map((g) => ({ key: g.key, label: g.label, count: g.count, collapsed: g.collapsed, tasks: asLite(g.tasks) }))
+          groups:
+            applied.groups === null
+              ? null
+              : applied.groups.map((g) => ({ key: g.key, label: g.label, count: g.count, collapsed: g.collapsed, tasks: asLite(g.tasks) }))
         }
       })
   })

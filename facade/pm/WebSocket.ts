@@ -40,19 +40,21 @@ export const webSocketOperations = [
       201: { description: "Ticket issued", schema: WebSocketTicket },
       404: { description: "No such workspace (or not the caller's)" }
     },
-    examples: [{
-      name: "ticket",
-      request: { body: { workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10" } },
-      response: {
-        status: 201,
-        body: {
-          ticket: exampleTicket,
-          url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
-          socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
-          expiresAt: "2026-11-21T12:00:30.000Z"
+    examples: [
+      {
+        name: "ticket",
+        request: { body: { workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10" } },
+        response: {
+          status: 201,
+          body: {
+            ticket: exampleTicket,
+            url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
+            socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
+            expiresAt: "2026-11-21T12:00:30.000Z"
+          }
         }
       }
-    }],
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId)

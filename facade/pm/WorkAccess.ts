@@ -32,12 +32,20 @@ export interface CallerAt extends Caller {
 
 /** SQL failures are defects here (answered 500 and logged), never the caller's fault. */
 export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  Effect.catchIf(effect, (error): error is SqlError => error instanceof SqlError, (error) => Effect.die(error)) as Effect.Effect<A, Exclude<E, SqlError>, R>
+  Effect.catchIf(
+    effect,
+    (error): error is SqlError => error instanceof SqlError,
+    (error) => Effect.die(error)
+  ) as Effect.Effect<A, Exclude<E, SqlError>, R>
 
 type Failure = Rejection | ActorError
 
 /** The caller's standing in a workspace, requiring `minimum`. */
-export const inWorkspace = (context: RequestContext, workspaceId: string, minimum: Role = "viewer"): Effect.Effect<Caller, Failure, ActorSystem> =>
+export const inWorkspace = (
+  context: RequestContext,
+  workspaceId: string,
+  minimum: Role = "viewer"
+): Effect.Effect<Caller, Failure, ActorSystem> =>
   Effect.gen(function* () {
     const role = yield* workspaceRole(context, workspaceId, "viewer")
     if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
@@ -68,8 +76,10 @@ export const at = (context: RequestContext, located: Located, minimum: Role, wha
     return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin }, at: located }
   })
 
-const via = (locate: (id: string) => Effect.Effect<Located, Rejection | SqlError, Sql>, what: string) =>
-  (context: RequestContext, id: string, minimum: Role = "viewer") => Effect.flatMap(orDieSql(locate(id)), (located) => at(context, located, minimum, what))
+const via =
+  (locate: (id: string) => Effect.Effect<Located, Rejection | SqlError, Sql>, what: string) =>
+  (context: RequestContext, id: string, minimum: Role = "viewer") =>
+    Effect.flatMap(orDieSql(locate(id)), (located) => at(context, located, minimum, what))
 
 const inSpace = (spaceId: string, access: SpaceAccess, place: Omit<Located, "workspaceId" | "spaceId" | "isPrivate">): Located => ({
   workspaceId: access.workspaceId,
@@ -81,18 +91,28 @@ const inSpace = (spaceId: string, access: SpaceAccess, place: Omit<Located, "wor
 /** A space, from its actor's memory. */
 export const onSpace = (context: RequestContext, spaceId: string, minimum: Role = "viewer") =>
   Effect.flatMap(spaceAccess(spaceId, "space"), (access) =>
-    at(context, inSpace(spaceId, access, { folderId: null, listId: null, taskId: null, archived: access.archived }), minimum, "space"))
+    at(context, inSpace(spaceId, access, { folderId: null, listId: null, taskId: null, archived: access.archived }), minimum, "space")
+  )
 
 /** A list, from its actor's memory (and its space's). */
 export const onList = (context: RequestContext, listId: string, minimum: Role = "viewer") =>
   Effect.gen(function* () {
     const place = yield* read(PmList, listId, "locate", {})
     const access = yield* spaceAccess(place.spaceId, "list")
-    return yield* at(context, inSpace(place.spaceId, access, { folderId: place.folderId, listId, taskId: null, archived: place.archived }), minimum, "list")
+    return yield* at(
+      context,
+      inSpace(place.spaceId, access, { folderId: place.folderId, listId, taskId: null, archived: place.archived }),
+      minimum,
+      "list"
+    )
   })
 
 /** A task, from its actor's memory (and its space's); the caller gets the task too. */
-export const onTask = (context: RequestContext, taskId: string, minimum: Role = "viewer"): Effect.Effect<CallerAt & { readonly task: Task }, Failure, ActorSystem> =>
+export const onTask = (
+  context: RequestContext,
+  taskId: string,
+  minimum: Role = "viewer"
+): Effect.Effect<CallerAt & { readonly task: Task }, Failure, ActorSystem> =>
   Effect.gen(function* () {
     const task = yield* read(PmTask, taskId, "get", {})
     const access = yield* spaceAccess(task.spaceId, "task")
@@ -118,7 +138,11 @@ export const onTaskRef = (context: RequestContext, workspaceId: string, ref: str
   })
 
 export const onScope = (context: RequestContext, scopeType: "space" | "folder" | "list", id: string, minimum: Role = "viewer") =>
-  scopeType === "space" ? onSpace(context, id, minimum) : scopeType === "folder" ? onFolder(context, id, minimum) : onList(context, id, minimum)
+  scopeType === "space"
+    ? onSpace(context, id, minimum)
+    : scopeType === "folder"
+      ? onFolder(context, id, minimum)
+      : onList(context, id, minimum)
 
 // ---------------------------------------------------------------------------
 // Request pieces shared by the work tags.
@@ -129,22 +153,35 @@ const intFromString = (minimum: number, maximum: number) =>
 export const Offset = intFromString(0, 1_000_000).annotate({ description: "Items to skip (default 0)" })
 export const Limit = intFromString(1, 200).annotate({ description: "Page size, 1..200 (default 50)" })
 export const BooleanString = Schema.Literals(["true", "false"])
-export const ArchivedQuery = Schema.Literals(["exclude", "include", "only"]).annotate({ description: "Archived items: leave out (default), include, or only them" })
+export const ArchivedQuery = Schema.Literals(["exclude", "include", "only"]).annotate({
+  description: "Archived items: leave out (default), include, or only them"
+})
 
-export const pageOf = (query: { readonly offset?: number; readonly limit?: number }) => ({ offset: query.offset ?? 0, limit: query.limit ?? 50 })
+export const pageOf = (query: { readonly offset?: number; readonly limit?: number }) => ({
+  offset: query.offset ?? 0,
+  limit: query.limit ?? 50
+})
 
 /** Checks dates that pass the pattern but name no real day (2026-02-31). */
 export const realDates = (body: { readonly startDate?: string | null; readonly dueDate?: string | null }, prefix = "body") =>
   Effect.gen(function* () {
     for (const key of ["startDate", "dueDate"] as const) {
       const value = body[key]
-      if (typeof value === "string" && isoDate(value) === undefined) return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [{ path: `${prefix}.${key}`, message: "not a real date" }])
+      if (typeof value === "string" && isoDate(value) === undefined)
+        return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [
+          { path: `${prefix}.${key}`, message: "not a real date" }
+        ])
     }
   })
 
 /** Comma-separated values of a query parameter. */
 export const csv = (value: string | undefined): Array<string> | undefined =>
-  value === undefined ? undefined : value.split(",").map((v) => v.trim()).filter((v) => v.length > 0)
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0)
 
 export const exampleIds = {
   workspace: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10",

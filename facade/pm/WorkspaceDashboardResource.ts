@@ -14,28 +14,37 @@ import { at0, exampleIds as ids, inWorkspace, orDieSql } from "./WorkAccess.ts"
 
 export const workspaceDashboardResourceOperations = [
   operation({
-    service: "pm", tag: "Workspace Dashboard Resource", operationId: "getWorkspaceOverview", method: "GET", path: "/v1/workspaces/{workspaceId}/overview",
+    service: "pm",
+    tag: "Workspace Dashboard Resource",
+    operationId: "getWorkspaceOverview",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/overview",
     summary: "The workspace's overview dashboard: totals, status types, spaces, the last 7 days, my work, active sprints, most voted tasks",
-    auth: "both", scopes: ["tasks:read"], params: Schema.Struct({ workspaceId: Id }),
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "The overview", schema: WorkspaceOverview } },
-    examples: [{
-      name: "overview",
-      request: { params: { workspaceId: ids.workspace } },
-      response: {
-        status: 200,
-        body: {
-          workspaceId: ids.workspace, generatedAt: at0,
-          totals: { tasks: 42, unfinished: 30, finished: 12, overdue: 3, dueToday: 2, dueThisWeek: 7, unassigned: 5 },
-          byStatusType: { open: 18, active: 12, done: 8, closed: 4 },
-          spaces: [{ spaceId: ids.space, name: "Engineering", tasks: 42, unfinished: 30, overdue: 3 }],
-          lastSevenDays: { created: 9, closed: 6 },
-          myWork: { assigned: 6, overdue: 1, dueThisWeek: 2 },
-          activeSprints: [exampleSprint],
-          mostVoted: [{ taskId: ids.task, shortId: "T-42", name: "Ship the login page", votes: 3 }],
-          dashboards: 2
+    examples: [
+      {
+        name: "overview",
+        request: { params: { workspaceId: ids.workspace } },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ids.workspace,
+            generatedAt: at0,
+            totals: { tasks: 42, unfinished: 30, finished: 12, overdue: 3, dueToday: 2, dueThisWeek: 7, unassigned: 5 },
+            byStatusType: { open: 18, active: 12, done: 8, closed: 4 },
+            spaces: [{ spaceId: ids.space, name: "Engineering", tasks: 42, unfinished: 30, overdue: 3 }],
+            lastSevenDays: { created: 9, closed: 6 },
+            myWork: { assigned: 6, overdue: 1, dueThisWeek: 2 },
+            activeSprints: [exampleSprint],
+            mostVoted: [{ taskId: ids.task, shortId: "T-42", name: "Ship the login page", votes: 3 }],
+            dashboards: 2
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)

@@ -20,8 +20,10 @@ const ScopeList = Schema.Array(Schema.String.check(Schema.isMaxLength(64)))
   .check(Schema.isMinLength(1), Schema.isMaxLength(32))
   .annotate({ description: `Scopes, from: ${Object.keys(scopes).join(", ")}` })
 
-const CreatedApiKey = Schema.Struct({ ...ApiKeyView.fields, key: Schema.String.annotate({ description: "The secret; shown only now" }) })
-  .annotate({ identifier: "CreatedApiKey" })
+const CreatedApiKey = Schema.Struct({
+  ...ApiKeyView.fields,
+  key: Schema.String.annotate({ description: "The secret; shown only now" })
+}).annotate({ identifier: "CreatedApiKey" })
 
 const KeyParams = Schema.Struct({ keyId: Id })
 
@@ -30,8 +32,12 @@ const checkScopes = (requested: ReadonlyArray<string>) => {
   return unknown.length === 0
     ? Effect.succeed([...new Set(requested)])
     : Effect.fail(
-      reject("invalid", `Unknown scope ${unknown[0]!.scope}`, unknown.map(({ scope, index }) => ({ path: `body.scopes.${index}`, message: `unknown scope ${scope}` })))
-    )
+        reject(
+          "invalid",
+          `Unknown scope ${unknown[0]!.scope}`,
+          unknown.map(({ scope, index }) => ({ path: `body.scopes.${index}`, message: `unknown scope ${scope}` }))
+        )
+      )
 }
 
 /** The key, if the caller may manage it: its creator, or an admin of its workspace. */
@@ -80,14 +86,17 @@ export const apiKeyOperations = (
       method: "POST",
       path: "/v1/api-keys",
       summary: "Create an API key for one workspace",
-      description: "The key is shown only in this response; Atrium keeps a hash. It sees only this workspace and acts with the creator's role there.",
+      description:
+        "The key is shown only in this response; Atrium keeps a hash. It sees only this workspace and acts with the creator's role there.",
       body: Schema.Struct({ workspaceId: Id, name: Name(100), scopes: ScopeList }),
       responses: { 201: { description: "Created", schema: CreatedApiKey } },
-      examples: [{
-        name: "settings-reader",
-        request: { body: { workspaceId: exampleKey.workspaceId, name: "CI bot", scopes: ["workspace-settings:read"] } },
-        response: { status: 201, body: { ...exampleKey, key: "atr_live_Xy12ab…" } }
-      }],
+      examples: [
+        {
+          name: "settings-reader",
+          request: { body: { workspaceId: exampleKey.workspaceId, name: "CI bot", scopes: ["workspace-settings:read"] } },
+          response: { status: 201, body: { ...exampleKey, key: "atr_live_Xy12ab…" } }
+        }
+      ],
       handler: ({ body }, context) =>
         Effect.gen(function* () {
           const user = yield* userOf(context)
@@ -114,7 +123,13 @@ export const apiKeyOperations = (
       description: "Admins see every key of the workspace; other members see their own.",
       query: Schema.Struct({ workspaceId: Id }),
       responses: { 200: { description: "Keys (secrets are never listed)", schema: Schema.Struct({ items: Schema.Array(ApiKeyView) }) } },
-      examples: [{ name: "list", request: { query: { workspaceId: exampleKey.workspaceId } }, response: { status: 200, body: { items: [exampleKey] } } }],
+      examples: [
+        {
+          name: "list",
+          request: { query: { workspaceId: exampleKey.workspaceId } },
+          response: { status: 200, body: { items: [exampleKey] } }
+        }
+      ],
       handler: ({ query }, context) =>
         Effect.gen(function* () {
           const user = yield* userOf(context)
@@ -146,11 +161,13 @@ export const apiKeyOperations = (
       params: KeyParams,
       body: Schema.Struct({ name: Schema.optionalKey(Name(100)), scopes: Schema.optionalKey(ScopeList) }),
       responses: { 200: { description: "Updated", schema: ApiKeyView } },
-      examples: [{
-        name: "add-scope",
-        request: { params: { keyId: exampleKey.id }, body: { scopes: ["workspace-settings:read", "workspace-settings:write"] } },
-        response: { status: 200, body: { ...exampleKey, scopes: ["workspace-settings:read", "workspace-settings:write"] } }
-      }],
+      examples: [
+        {
+          name: "add-scope",
+          request: { params: { keyId: exampleKey.id }, body: { scopes: ["workspace-settings:read", "workspace-settings:write"] } },
+          response: { status: 200, body: { ...exampleKey, scopes: ["workspace-settings:read", "workspace-settings:write"] } }
+        }
+      ],
       handler: ({ params, body }, context) =>
         Effect.gen(function* () {
           yield* manageable(context, params.keyId)
@@ -176,42 +193,52 @@ export const apiKeyOperations = (
     })
   ]
   if (ids.rotate) {
-    operations.push(operation({
-      ...base,
-      operationId: ids.rotate,
-      method: "POST",
-      path: "/v1/api-keys/{keyId}/rotate",
-      summary: "Replace an API key's secret",
-      description: "The old secret stops working at once; the new one is shown only in this response.",
-      params: KeyParams,
-      responses: { 200: { description: "Rotated", schema: CreatedApiKey } },
-      examples: [{ name: "rotate", request: { params: { keyId: exampleKey.id } }, response: { status: 200, body: { ...exampleKey, key: "atr_live_Qw98zz…" } } }],
-      handler: ({ params }, context) =>
-        Effect.gen(function* () {
-          yield* manageable(context, params.keyId)
-          const minted = mintKey()
-          const view = yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "rotate", { prefix: minted.prefix, hash: minted.hash })
-          return { ...view, key: minted.key }
-        })
-    }))
-  }
-  operations.push(operation({
-    service,
-    tag: tags.current,
-    operationId: ids.current,
-    method: "GET",
-    path: "/v1/api-keys/current",
-    summary: "Describe the API key making this call",
-    description: "Its workspace, scopes and prefix: how an agent learns what it may do.",
-    auth: "apiKey",
-    scopes: [],
-    responses: { 200: { description: "The calling key", schema: ApiKeyView } },
-    examples: [{ name: "current", response: { status: 200, body: exampleKey } }],
-    handler: (_request, context) =>
-      Effect.gen(function* () {
-        if (context.principal?.kind !== "apiKey") return yield* reject("forbidden", "This operation requires an API key")
-        return yield* (yield* ActorSystem).ask(ApiKey, context.principal.keyId, "get", {})
+    operations.push(
+      operation({
+        ...base,
+        operationId: ids.rotate,
+        method: "POST",
+        path: "/v1/api-keys/{keyId}/rotate",
+        summary: "Replace an API key's secret",
+        description: "The old secret stops working at once; the new one is shown only in this response.",
+        params: KeyParams,
+        responses: { 200: { description: "Rotated", schema: CreatedApiKey } },
+        examples: [
+          {
+            name: "rotate",
+            request: { params: { keyId: exampleKey.id } },
+            response: { status: 200, body: { ...exampleKey, key: "atr_live_Qw98zz…" } }
+          }
+        ],
+        handler: ({ params }, context) =>
+          Effect.gen(function* () {
+            yield* manageable(context, params.keyId)
+            const minted = mintKey()
+            const view = yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "rotate", { prefix: minted.prefix, hash: minted.hash })
+            return { ...view, key: minted.key }
+          })
       })
-  }))
+    )
+  }
+  operations.push(
+    operation({
+      service,
+      tag: tags.current,
+      operationId: ids.current,
+      method: "GET",
+      path: "/v1/api-keys/current",
+      summary: "Describe the API key making this call",
+      description: "Its workspace, scopes and prefix: how an agent learns what it may do.",
+      auth: "apiKey",
+      scopes: [],
+      responses: { 200: { description: "The calling key", schema: ApiKeyView } },
+      examples: [{ name: "current", response: { status: 200, body: exampleKey } }],
+      handler: (_request, context) =>
+        Effect.gen(function* () {
+          if (context.principal?.kind !== "apiKey") return yield* reject("forbidden", "This operation requires an API key")
+          return yield* (yield* ActorSystem).ask(ApiKey, context.principal.keyId, "get", {})
+        })
+    })
+  )
   return operations
 }

@@ -50,7 +50,14 @@ export const exampleMember = {
 }
 
 const summarize = (
-  ws: { id: string; name: string; ownerId: string; members: ReadonlyArray<{ userId: string; role: string }>; createdAt: string; updatedAt: string },
+  ws: {
+    id: string
+    name: string
+    ownerId: string
+    members: ReadonlyArray<{ userId: string; role: string }>
+    createdAt: string
+    updatedAt: string
+  },
   userId: string
 ): WorkspaceSummary => ({
   id: ws.id,
@@ -113,9 +120,15 @@ export const addMember = (context: RequestContext, workspaceId: string, email: s
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
     const actors = yield* ActorSystem
-    const user = yield* actors.ask(Account, normalizeEmail(email), "profile", {}).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No user has that e-mail; they must register first", [{ path: "body.email", message: "not registered" }])))
-    )
+    const user = yield* actors
+      .ask(Account, normalizeEmail(email), "profile", {})
+      .pipe(
+        Effect.catchTag("Rejection", () =>
+          Effect.fail(
+            reject("not_found", "No user has that e-mail; they must register first", [{ path: "body.email", message: "not registered" }])
+          )
+        )
+      )
     const member = yield* actors.ask(Workspace, workspaceId, "addMember", { by: principal.userId, userId: user.id, role })
     return { ...member, email: user.email, name: user.name }
   })

@@ -23,21 +23,47 @@ const CoverImage = Schema.Struct({
 
 export const coverImagesOperations = [
   operation({
-    service: "wiki", tag: "Cover Images", operationId: "listWikiCoverImages", method: "GET", path: "/v1/cover-images",
+    service: "wiki",
+    tag: "Cover Images",
+    operationId: "listWikiCoverImages",
+    method: "GET",
+    path: "/v1/cover-images",
     summary: "The cover image gallery: built-in gradients and colours, and images attached to pages you can see",
-    description: "Uploaded images come newest first (at most `limit`, default 50). Use an entry's `reference` as a page's `coverImage`; any http(s) URL works too.",
-    auth: "both", scopes: ["wiki:read"],
+    description:
+      "Uploaded images come newest first (at most `limit`, default 50). Use an entry's `reference` as a page's `coverImage`; any http(s) URL works too.",
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({
       workspaceId: Id,
       category: Schema.optionalKey(Schema.Literals(["gradient", "color", "uploaded"])),
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
-    responses: { 200: { description: "Cover images", schema: Schema.Struct({ items: Schema.Array(CoverImage) }).annotate({ identifier: "WikiCoverImages" }) } },
-    examples: [{
-      name: "gallery",
-      request: { query: { workspaceId: examples.workspaceId, category: "gradient" } },
-      response: { status: 200, body: { items: [{ reference: "gallery:gradient-dawn", name: "Dawn", category: "gradient", url: "data:image/svg+xml;base64,PHN2Zy…", pageId: null }] } }
-    }],
+    responses: {
+      200: {
+        description: "Cover images",
+        schema: Schema.Struct({ items: Schema.Array(CoverImage) }).annotate({ identifier: "WikiCoverImages" })
+      }
+    },
+    examples: [
+      {
+        name: "gallery",
+        request: { query: { workspaceId: examples.workspaceId, category: "gradient" } },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                reference: "gallery:gradient-dawn",
+                name: "Dawn",
+                category: "gradient",
+                url: "data:image/svg+xml;base64,PHN2Zy…",
+                pageId: null
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -52,9 +78,16 @@ export const coverImagesOperations = [
         const uploaded: Array<typeof CoverImage.Type> = []
         for (const image of images) {
           if (uploaded.length >= limit) break
-          if (!readable.has(image.pageId)) readable.set(image.pageId, (yield* Effect.option(pageAccess(caller, image.pageId)))._tag === "Some")
+          if (!readable.has(image.pageId))
+            readable.set(image.pageId, (yield* Effect.option(pageAccess(caller, image.pageId)))._tag === "Some")
           if (!readable.get(image.pageId)) continue
-          uploaded.push({ reference: `attachment:${image.id}`, name: image.filename, category: "uploaded", url: `/wiki/v1/attachments/${image.id}/content`, pageId: image.pageId })
+          uploaded.push({
+            reference: `attachment:${image.id}`,
+            name: image.filename,
+            category: "uploaded",
+            url: `/wiki/v1/attachments/${image.id}/content`,
+            pageId: image.pageId
+          })
         }
         return { items: [...builtIn, ...uploaded] }
       })

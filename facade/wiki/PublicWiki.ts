@@ -38,12 +38,17 @@ const params = { pageId: ex.pageId }
 
 export const publicWikiOperations = [
   operation({
-    service, tag, operationId: "getSharedWikiPage", method: "GET", path: "/v1/public/pages/{pageId}",
+    service,
+    tag,
+    operationId: "getSharedWikiPage",
+    method: "GET",
+    path: "/v1/public/pages/{pageId}",
     summary: "Read a publicly shared page (no authentication)",
     description:
       "The page's content as HTML, with its public breadcrumbs and children. Works for pages shared on their own, pages under a page shared with its subpages, " +
       "and pages of a published public wiki. Counts a public view (pass `visitorId` to count unique visitors).",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: Schema.Struct({ pageId: Id }),
     query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such page, or not public" } },
@@ -57,29 +62,39 @@ export const publicWikiOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getSharedWikiPageTree", method: "GET", path: "/v1/public/pages/{pageId}/tree",
+    service,
+    tag,
+    operationId: "getSharedWikiPageTree",
+    method: "GET",
+    path: "/v1/public/pages/{pageId}/tree",
     summary: "The public pages below a shared page, as a tree (no authentication)",
-    description: "Navigation for a page shared with its subpages (or a page of a public wiki): the page and every public page below it, nested.",
-    auth: "public", scopes: [],
+    description:
+      "Navigation for a page shared with its subpages (or a page of a public wiki): the page and every public page below it, nested.",
+    auth: "public",
+    scopes: [],
     params: Schema.Struct({ pageId: Id }),
     responses: {
       200: {
         description: "The page and its public subtree",
-        schema: Schema.Struct({ page: PublicPageLink, children: Schema.Array(PublicTreeNode) }).annotate({ identifier: "PublicWikiSubtree" })
+        schema: Schema.Struct({ page: PublicPageLink, children: Schema.Array(PublicTreeNode) }).annotate({
+          identifier: "PublicWikiSubtree"
+        })
       },
       404: { description: "No such page, or not public" }
     },
-    examples: [{
-      name: "shared-subtree",
-      request: { params },
-      response: {
-        status: 200,
-        body: {
-          page: { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" },
-          children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
+    examples: [
+      {
+        name: "shared-subtree",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            page: { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" },
+            children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const { pub, page } = yield* publicPageById(params.pageId).pipe(Effect.catchTag("SqlError", Effect.die))

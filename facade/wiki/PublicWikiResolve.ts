@@ -31,40 +31,53 @@ const noSuchPath = reject("not_found", "No public wiki or page at this path")
 
 export const publicWikiResolveOperations = [
   operation({
-    service, tag, operationId: "resolvePublicWikiPath", method: "GET", path: "/v1/public/resolve",
+    service,
+    tag,
+    operationId: "resolvePublicWikiPath",
+    method: "GET",
+    path: "/v1/public/resolve",
     summary: "Resolve a public URL path to its workspace, space key and page (no authentication)",
     description:
       "Accepts `/{siteSlug}`, `/{siteSlug}/{pageSlug}`, `/{workspaceId}/{spaceKey}`, `/{workspaceId}/{spaceKey}/{pageSlug}` and `/share/{pageId}` " +
       "(query string and trailing slash ignored). Returns the target and its canonical path; 404 when nothing public is there.",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     query: Schema.Struct({
-      path: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({ description: "The public URL path, e.g. /acme-docs/getting-started" })
+      path: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({
+        description: "The public URL path, e.g. /acme-docs/getting-started"
+      })
     }),
     responses: { 200: { description: "What the path names", schema: Resolved }, 404: { description: "Nothing public at this path" } },
-    examples: [{
-      name: "site-page",
-      request: { query: { path: "/acme-docs/getting-started" } },
-      response: {
-        status: 200,
-        body: {
-          workspaceId: ex.workspaceId,
-          spaceId: ex.spaceId,
-          spaceKey: "DOCS",
-          siteSlug: "acme-docs",
-          page: { id: ex.pageId, slug: "getting-started", title: "Getting started" },
-          canonicalPath: "/acme-docs/getting-started"
+    examples: [
+      {
+        name: "site-page",
+        request: { query: { path: "/acme-docs/getting-started" } },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ex.workspaceId,
+            spaceId: ex.spaceId,
+            spaceKey: "DOCS",
+            siteSlug: "acme-docs",
+            page: { id: ex.pageId, slug: "getting-started", title: "Getting started" },
+            canonicalPath: "/acme-docs/getting-started"
+          }
         }
       }
-    }],
+    ],
     handler: ({ query }) =>
       Effect.gen(function* () {
-        const segments = query.path.split(/[?#]/)[0]!.split("/").filter((segment) => segment !== "").map((segment) => {
-          try {
-            return decodeURIComponent(segment)
-          } catch {
-            return segment
-          }
-        })
+        const segments = query.path
+          .split(/[?#]/)[0]!
+          .split("/")
+          .filter((segment) => segment !== "")
+          .map((segment) => {
+            try {
+              return decodeURIComponent(segment)
+            } catch {
+              return segment
+            }
+          })
         if (segments.length === 2 && segments[0] === "share" && UUID.test(segments[1]!)) {
           const { space, site, page } = yield* publicPageById(segments[1]!).pipe(Effect.mapError(() => noSuchPath))
           return {

@@ -8,7 +8,15 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { DateParam, ex, Interval, Limit, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
-import { type PublicShare, PublicSite, PublicSitePatch, PublicSiteView, siteRowOf, siteViewOf, toShare } from "../../actors/wiki/PublicSite.ts"
+import {
+  type PublicShare,
+  PublicSite,
+  PublicSitePatch,
+  PublicSiteView,
+  siteRowOf,
+  siteViewOf,
+  toShare
+} from "../../actors/wiki/PublicSite.ts"
 import { publicAllowed } from "../../actors/wiki/PublicWiki.ts"
 import { publicSearchTerms, publicVisitors, topPages, viewsSeries } from "../../actors/wiki/WikiAnalytics.ts"
 import { callerOf, pageAccess, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
@@ -34,7 +42,8 @@ const spaceAdmin = (context: RequestContext, spaceId: string) =>
 
 const requireAllowed = (workspaceId: string) =>
   Effect.flatMap(publicAllowed(workspaceId).pipe(Effect.orDie), (allowed) =>
-    allowed ? Effect.void : Effect.fail(reject("forbidden", "Public wikis are turned off for this workspace (see Wiki Settings)")))
+    allowed ? Effect.void : Effect.fail(reject("forbidden", "Public wikis are turned off for this workspace (see Wiki Settings)"))
+  )
 
 const exampleSettings = {
   spaceId: ex.spaceId,
@@ -73,7 +82,11 @@ const AnalyticsQuery = Schema.Struct({
 })
 
 /** A share with its page's title and public path (under the public wiki when the space is published). */
-const shareView = (spacePath: string | null, share: PublicShare, page: { readonly id: string; readonly slug: string; readonly title: string }) => ({
+const shareView = (
+  spacePath: string | null,
+  share: PublicShare,
+  page: { readonly id: string; readonly slug: string; readonly title: string }
+) => ({
   ...share,
   title: page.title,
   path: spacePath !== null ? `${spacePath}/${page.slug}` : `/share/${page.id}`
@@ -85,10 +98,16 @@ const sitePathOf = (site: PublicSiteView) => (site.enabled ? site.path : null)
 
 export const publicWikiSettingsOperations = [
   operation({
-    service, tag, operationId: "getPublicWikiSettings", method: "GET", path: "/v1/spaces/{spaceId}/public-wiki",
+    service,
+    tag,
+    operationId: "getPublicWikiSettings",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/public-wiki",
     summary: "A space's public wiki settings (space admin)",
-    description: "Whether the space is published as a public wiki, at which path, and how it looks and behaves. A space never published shows the defaults.",
-    auth: "both", scopes: ["wiki:admin"],
+    description:
+      "Whether the space is published as a public wiki, at which path, and how it looks and behaves. A space never published shows the defaults.",
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
     responses: { 200: { description: "Settings", schema: PublicSiteView } },
     examples: [{ name: "settings", request: { params }, response: { status: 200, body: exampleSettings } }],
@@ -99,18 +118,26 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updatePublicWikiSettings", method: "PATCH", path: "/v1/spaces/{spaceId}/public-wiki",
+    service,
+    tag,
+    operationId: "updatePublicWikiSettings",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}/public-wiki",
     summary: "Change a space's public wiki settings (space admin)",
-    description: "Fields left out are unchanged; null clears one. The slug (first segment of public URLs) must be unused by any other public wiki (409).",
-    auth: "both", scopes: ["wiki:admin"],
+    description:
+      "Fields left out are unchanged; null clears one. The slug (first segment of public URLs) must be unused by any other public wiki (409).",
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
     body: PublicSitePatch,
     responses: { 200: { description: "Updated settings", schema: PublicSiteView }, 409: { description: "The slug is taken" } },
-    examples: [{
-      name: "brand-it",
-      request: { params, body: { slug: "acme-docs", title: "Acme Docs", accentColor: "#3355ff", allowIndexing: true } },
-      response: { status: 200, body: exampleSettings }
-    }],
+    examples: [
+      {
+        name: "brand-it",
+        request: { params, body: { slug: "acme-docs", title: "Acme Docs", accentColor: "#3355ff", allowIndexing: true } },
+        response: { status: 200, body: exampleSettings }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* spaceAdmin(context, params.spaceId)
@@ -118,14 +145,22 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "publishPublicWiki", method: "POST", path: "/v1/spaces/{spaceId}/public-wiki/publish",
+    service,
+    tag,
+    operationId: "publishPublicWiki",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/public-wiki/publish",
     summary: "Publish the space as a public wiki (space admin)",
     description:
       "Anyone can then read its pages without an account (Public Wiki Space operations), except archived pages and pages restricted to named readers. " +
       "Refused (403) when the workspace turned public wikis off.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
-    responses: { 200: { description: "Settings, now enabled", schema: PublicSiteView }, 403: { description: "Public wikis are turned off for the workspace" } },
+    responses: {
+      200: { description: "Settings, now enabled", schema: PublicSiteView },
+      403: { description: "Public wikis are turned off for the workspace" }
+    },
     examples: [{ name: "publish", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -135,13 +170,20 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "unpublishPublicWiki", method: "POST", path: "/v1/spaces/{spaceId}/public-wiki/unpublish",
+    service,
+    tag,
+    operationId: "unpublishPublicWiki",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/public-wiki/unpublish",
     summary: "Take the space's public wiki offline (space admin)",
     description: "Its public pages answer 404 at once; settings (and pages shared one by one) are kept.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
     responses: { 200: { description: "Settings, now disabled", schema: PublicSiteView } },
-    examples: [{ name: "unpublish", request: { params }, response: { status: 200, body: { ...exampleSettings, enabled: false, enabledAt: null } } }],
+    examples: [
+      { name: "unpublish", request: { params }, response: { status: 200, body: { ...exampleSettings, enabled: false, enabledAt: null } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* spaceAdmin(context, params.spaceId)
@@ -149,16 +191,42 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listPublicWikiSharedPages", method: "GET", path: "/v1/spaces/{spaceId}/public-wiki/shares",
+    service,
+    tag,
+    operationId: "listPublicWikiSharedPages",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/public-wiki/shares",
     summary: "Pages of the space shared publicly one by one (space admin)",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
-    responses: { 200: { description: "Shared pages", schema: Schema.Struct({ items: Schema.Array(ShareView) }).annotate({ identifier: "PublicWikiSharedPages" }) } },
-    examples: [{
-      name: "shares",
-      request: { params },
-      response: { status: 200, body: { items: [{ pageId: ex.pageId, title: "Pricing", includeSubpages: false, sharedBy: ex.userId, sharedAt: ex.at, path: `/share/${ex.pageId}` }] } }
-    }],
+    responses: {
+      200: {
+        description: "Shared pages",
+        schema: Schema.Struct({ items: Schema.Array(ShareView) }).annotate({ identifier: "PublicWikiSharedPages" })
+      }
+    },
+    examples: [
+      {
+        name: "shares",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                pageId: ex.pageId,
+                title: "Pricing",
+                includeSubpages: false,
+                sharedBy: ex.userId,
+                sharedAt: ex.at,
+                path: `/share/${ex.pageId}`
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
@@ -168,16 +236,23 @@ export const publicWikiSettingsOperations = [
             WHERE sh.space_id = $1 ORDER BY sh.shared_at DESC, sh.page_id`,
           [access.space.id]
         ).pipe(Effect.orDie)
-        return { items: rows.map((row) => shareView(sitePathOf(site), toShare(row), { id: row.page_id, slug: row.slug, title: row.title })) }
+        return {
+          items: rows.map((row) => shareView(sitePathOf(site), toShare(row), { id: row.page_id, slug: row.slug, title: row.title }))
+        }
       })
   }),
   operation({
-    service, tag, operationId: "setPublicWikiPageShare", method: "PUT", path: "/v1/spaces/{spaceId}/public-wiki/shares/{pageId}",
+    service,
+    tag,
+    operationId: "setPublicWikiPageShare",
+    method: "PUT",
+    path: "/v1/spaces/{spaceId}/public-wiki/shares/{pageId}",
     summary: "Share one page publicly, or stop sharing it (space admin)",
     description:
       "`shared: true` makes the page readable without an account (Public Wiki operations, path /share/{pageId}), with its whole subtree when `includeSubpages`. " +
       "`shared: false` stops sharing it (204). Archived pages and pages restricted to named readers are never shown publicly.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: Schema.Struct({ spaceId: Id, pageId: Id }),
     body: Schema.Struct({ shared: Schema.Boolean, includeSubpages: Schema.optionalKey(Schema.Boolean) }),
     responses: {
@@ -185,15 +260,28 @@ export const publicWikiSettingsOperations = [
       204: { description: "No longer shared" },
       403: { description: "Public wikis are turned off for the workspace" }
     },
-    examples: [{
-      name: "share",
-      request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: true, includeSubpages: true } },
-      response: { status: 200, body: { pageId: ex.pageId, title: "Pricing", includeSubpages: true, sharedBy: ex.userId, sharedAt: ex.at, path: `/share/${ex.pageId}` } }
-    }, {
-      name: "unshare",
-      request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: false } },
-      response: { status: 204 }
-    }],
+    examples: [
+      {
+        name: "share",
+        request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: true, includeSubpages: true } },
+        response: {
+          status: 200,
+          body: {
+            pageId: ex.pageId,
+            title: "Pricing",
+            includeSubpages: true,
+            sharedBy: ex.userId,
+            sharedAt: ex.at,
+            path: `/share/${ex.pageId}`
+          }
+        }
+      },
+      {
+        name: "unshare",
+        request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: false } },
+        response: { status: 204 }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, access } = yield* spaceAdmin(context, params.spaceId)
@@ -216,10 +304,16 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getPublicWikiAnalytics", method: "GET", path: "/v1/spaces/{spaceId}/public-wiki/analytics",
+    service,
+    tag,
+    operationId: "getPublicWikiAnalytics",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/public-wiki/analytics",
     summary: "Traffic of the space's public wiki: views, visitors, trend and top pages (space admin)",
-    description: "Over [from, to) (default: the last 30 days), bucketed by `interval`. Visitors are distinct visitor ids; views without one are counted as `anonymousViews`.",
-    auth: "both", scopes: ["wiki:admin"],
+    description:
+      "Over [from, to) (default: the last 30 days), bucketed by `interval`. Visitors are distinct visitor ids; views without one are counted as `anonymousViews`.",
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
     query: AnalyticsQuery,
     responses: {
@@ -231,25 +325,35 @@ export const publicWikiSettingsOperations = [
           visitors: Schema.Number,
           anonymousViews: Schema.Number,
           series: Schema.Array(Schema.Struct({ date: Schema.String, views: Schema.Number, visitors: Schema.Number })),
-          topPages: Schema.Array(Schema.Struct({ pageId: Schema.String, title: Schema.String, slug: Schema.String, views: Schema.Number, visitors: Schema.Number }))
+          topPages: Schema.Array(
+            Schema.Struct({
+              pageId: Schema.String,
+              title: Schema.String,
+              slug: Schema.String,
+              views: Schema.Number,
+              visitors: Schema.Number
+            })
+          )
         }).annotate({ identifier: "PublicWikiAnalytics" })
       }
     },
-    examples: [{
-      name: "last-30-days",
-      request: { params, query: { interval: "week" } },
-      response: {
-        status: 200,
-        body: {
-          range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "week" },
-          views: 120,
-          visitors: 45,
-          anonymousViews: 10,
-          series: [{ date: "2026-11-16", views: 30, visitors: 12 }],
-          topPages: [{ pageId: ex.pageId, title: "Getting started", slug: "getting-started", views: 80, visitors: 40 }]
+    examples: [
+      {
+        name: "last-30-days",
+        request: { params, query: { interval: "week" } },
+        response: {
+          status: 200,
+          body: {
+            range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "week" },
+            views: 120,
+            visitors: 45,
+            anonymousViews: 10,
+            series: [{ date: "2026-11-16", views: 30, visitors: 12 }],
+            topPages: [{ pageId: ex.pageId, title: "Getting started", slug: "getting-started", views: 80, visitors: 40 }]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
@@ -269,10 +373,16 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listPublicWikiSearchTerms", method: "GET", path: "/v1/spaces/{spaceId}/public-wiki/analytics/searches",
+    service,
+    tag,
+    operationId: "listPublicWikiSearchTerms",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/public-wiki/analytics/searches",
     summary: "What visitors searched for on the space's public wiki (space admin)",
-    description: "Per query (lower-cased): how often, how many results on average, and how often it found nothing — the content visitors miss.",
-    auth: "both", scopes: ["wiki:admin"],
+    description:
+      "Per query (lower-cased): how often, how many results on average, and how often it found nothing — the content visitors miss.",
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: SpaceParams,
     query: Schema.Struct({ from: Schema.optionalKey(DateParam), to: Schema.optionalKey(DateParam), limit: Schema.optionalKey(Limit(100)) }),
     responses: {
@@ -280,27 +390,31 @@ export const publicWikiSettingsOperations = [
         description: "Search terms, most searched first",
         schema: Schema.Struct({
           range: ReportRange,
-          items: Schema.Array(Schema.Struct({
-            query: Schema.String,
-            searches: Schema.Number,
-            averageResults: Schema.Number,
-            zeroResultSearches: Schema.Number,
-            lastSearchedAt: Schema.String
-          }))
+          items: Schema.Array(
+            Schema.Struct({
+              query: Schema.String,
+              searches: Schema.Number,
+              averageResults: Schema.Number,
+              zeroResultSearches: Schema.Number,
+              lastSearchedAt: Schema.String
+            })
+          )
         }).annotate({ identifier: "PublicWikiSearchTerms" })
       }
     },
-    examples: [{
-      name: "terms",
-      request: { params },
-      response: {
-        status: 200,
-        body: {
-          range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "day" },
-          items: [{ query: "pricing", searches: 14, averageResults: 0, zeroResultSearches: 14, lastSearchedAt: ex.at }]
+    examples: [
+      {
+        name: "terms",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "day" },
+            items: [{ query: "pricing", searches: 14, averageResults: 0, zeroResultSearches: 14, lastSearchedAt: ex.at }]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)

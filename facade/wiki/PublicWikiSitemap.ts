@@ -27,12 +27,17 @@ const SitemapEntry = Schema.Struct({
 
 export const publicWikiSitemapOperations = [
   operation({
-    service, tag, operationId: "getPublicWikiSitemap", method: "GET", path: "/v1/public/workspaces/{workspaceId}/sitemap",
+    service,
+    tag,
+    operationId: "getPublicWikiSitemap",
+    method: "GET",
+    path: "/v1/public/workspaces/{workspaceId}/sitemap",
     summary: "Sitemap data of a workspace's public wikis (no authentication)",
     description:
       "Every public page of the workspace's published public wikis whose admins allow search-engine indexing, newest change first, " +
       "with the public wikis' own paths. Wikis that disallow indexing are left out. 404 when the workspace has no public wiki.",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: Schema.Struct({ workspaceId: Id }),
     responses: {
       200: {
@@ -45,23 +50,36 @@ export const publicWikiSitemapOperations = [
       },
       404: { description: "The workspace has no public wiki" }
     },
-    examples: [{
-      name: "sitemap",
-      request: { params: { workspaceId: ex.workspaceId } },
-      response: {
-        status: 200,
-        body: {
-          workspaceId: ex.workspaceId,
-          sites: [{ spaceKey: "DOCS", path: "/acme-docs", lastModified: ex.at }],
-          entries: [{ path: "/acme-docs/getting-started", pageId: ex.pageId, title: "Getting started", spaceKey: "DOCS", lastModified: ex.at, home: true }]
+    examples: [
+      {
+        name: "sitemap",
+        request: { params: { workspaceId: ex.workspaceId } },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ex.workspaceId,
+            sites: [{ spaceKey: "DOCS", path: "/acme-docs", lastModified: ex.at }],
+            entries: [
+              {
+                path: "/acme-docs/getting-started",
+                pageId: ex.pageId,
+                title: "Getting started",
+                spaceKey: "DOCS",
+                lastModified: ex.at,
+                home: true
+              }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         if (!(yield* publicAllowed(params.workspaceId))) return yield* reject("not_found", "No public wiki in this workspace")
         const rows = yield* query(
-          `SELECT ${SPACE_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")} FROM wiki_spaces s
+          `SELECT ${SPACE_COLUMNS.split(", ")
+            .map((c) => `s.${c}`)
+            .join(", ")} FROM wiki_spaces s
              JOIN wiki_public_sites ps ON ps.space_id = s.id
             WHERE s.workspace_id = $1 AND ps.enabled AND s.is_public AND s.archived_at IS NULL
             ORDER BY lower(ps.slug)`,
@@ -75,7 +93,10 @@ export const publicWikiSitemapOperations = [
           if (!pub.site.allowIndexing) continue
           const pages = yield* publicPagesOf(pub.space, true)
           const home = (pub.space.homePageId !== null ? pages.byId.get(pub.space.homePageId) : undefined) ?? pages.childrenOf(null)[0]
-          const latest = pages.pages.reduce<string | null>((max, page) => (max === null || page.updatedAt > max ? page.updatedAt : max), null)
+          const latest = pages.pages.reduce<string | null>(
+            (max, page) => (max === null || page.updatedAt > max ? page.updatedAt : max),
+            null
+          )
           sites.push({ spaceKey: pub.space.key, path: pub.site.path, lastModified: latest })
           for (const page of pages.pages) {
             entries.push({

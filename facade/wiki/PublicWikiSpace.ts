@@ -46,7 +46,11 @@ const pageParams = { ...params, pageSlug: "getting-started" }
 
 /** A failing query is a defect (logged, 500); rejections (404, 403…) pass through. */
 const dieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  effect.pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die)) as Effect.Effect<A, Exclude<E, SqlError>, R>
+  effect.pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die)) as Effect.Effect<
+    A,
+    Exclude<E, SqlError>,
+    R
+  >
 
 const PublicPageItem = Schema.Struct({
   id: Schema.String,
@@ -71,18 +75,21 @@ const exampleLink = { id: ex.pageId, title: "Getting started", slug: "getting-st
 const exampleItem = { ...exampleLink, parentId: null, path: "/acme-docs/getting-started", updatedAt: ex.at }
 
 const withPages = (workspaceId: string, spaceKey: string) =>
-  dieSql(Effect.gen(function* () {
-    const pub = yield* publicSpaceByKey(workspaceId, spaceKey)
-    const pages = yield* publicPagesOf(pub.space, true)
-    return { pub, pages }
-  }))
+  dieSql(
+    Effect.gen(function* () {
+      const pub = yield* publicSpaceByKey(workspaceId, spaceKey)
+      const pages = yield* publicPagesOf(pub.space, true)
+      return { pub, pages }
+    })
+  )
 
-const itemOf = (pub: PublicSpace, pages: Effect.Success<ReturnType<typeof withPages>>["pages"]) => (page: (typeof pages.pages)[number]) => ({
-  ...linkOf(page),
-  parentId: pages.parentOf(page)?.id ?? null,
-  path: publicPathOf(pub.space, pub.site, page),
-  updatedAt: pub.site.showLastUpdated ? page.updatedAt : null
-})
+const itemOf =
+  (pub: PublicSpace, pages: Effect.Success<ReturnType<typeof withPages>>["pages"]) => (page: (typeof pages.pages)[number]) => ({
+    ...linkOf(page),
+    parentId: pages.parentOf(page)?.id ?? null,
+    path: publicPathOf(pub.space, pub.site, page),
+    updatedAt: pub.site.showLastUpdated ? page.updatedAt : null
+  })
 
 const pageBySlug = (workspaceId: string, spaceKey: string, slug: string) =>
   Effect.gen(function* () {
@@ -94,9 +101,14 @@ const pageBySlug = (workspaceId: string, spaceKey: string, slug: string) =>
 
 export const publicWikiSpaceOperations = [
   operation({
-    service, tag, operationId: "getPublicWikiSpace", method: "GET", path: base,
+    service,
+    tag,
+    operationId: "getPublicWikiSpace",
+    method: "GET",
+    path: base,
     summary: "A public wiki: its site settings, home page and size (no authentication)",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     responses: {
       200: {
@@ -113,11 +125,24 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki" }
     },
-    examples: [{
-      name: "site",
-      request: { params },
-      response: { status: 200, body: { workspaceId: ex.workspaceId, spaceKey: "DOCS", name: "Docs", icon: "📘", site: exampleSite, homePage: exampleLink, pageCount: 12 } }
-    }],
+    examples: [
+      {
+        name: "site",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ex.workspaceId,
+            spaceKey: "DOCS",
+            name: "Docs",
+            icon: "📘",
+            site: exampleSite,
+            homePage: exampleLink,
+            pageCount: 12
+          }
+        }
+      }
+    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
@@ -134,32 +159,62 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getPublicWikiSpaceTree", method: "GET", path: `${base}/tree`,
+    service,
+    tag,
+    operationId: "getPublicWikiSpaceTree",
+    method: "GET",
+    path: `${base}/tree`,
     summary: "A public wiki's page tree, for navigation (no authentication)",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     responses: {
-      200: { description: "Top-level pages with their children, in order", schema: Schema.Struct({ items: Schema.Array(PublicTreeNode) }).annotate({ identifier: "PublicWikiTree" }) },
+      200: {
+        description: "Top-level pages with their children, in order",
+        schema: Schema.Struct({ items: Schema.Array(PublicTreeNode) }).annotate({ identifier: "PublicWikiTree" })
+      },
       404: { description: "No such public wiki" }
     },
-    examples: [{
-      name: "tree",
-      request: { params },
-      response: { status: 200, body: { items: [{ ...exampleLink, children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }] }] } }
-    }],
+    examples: [
+      {
+        name: "tree",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                ...exampleLink,
+                children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }) => Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pages }) => ({ items: treeOf(pages, null) }))
   }),
   operation({
-    service, tag, operationId: "listPublicWikiSpacePages", method: "GET", path: `${base}/pages`,
+    service,
+    tag,
+    operationId: "listPublicWikiSpacePages",
+    method: "GET",
+    path: `${base}/pages`,
     summary: "A public wiki's pages as a flat list, in tree order (no authentication)",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     query: Schema.Struct({ limit: Schema.optionalKey(Limit(200)), offset: Schema.optionalKey(Offset) }),
     responses: {
-      200: { description: "Pages", schema: Schema.Struct({ total: Schema.Number, items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiPageList" }) },
+      200: {
+        description: "Pages",
+        schema: Schema.Struct({ total: Schema.Number, items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiPageList" })
+      },
       404: { description: "No such public wiki" }
     },
-    examples: [{ name: "pages", request: { params, query: { limit: "50" } }, response: { status: 200, body: { total: 1, items: [exampleItem] } } }],
+    examples: [
+      { name: "pages", request: { params, query: { limit: "50" } }, response: { status: 200, body: { total: 1, items: [exampleItem] } } }
+    ],
     handler: ({ params, query }) =>
       Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pub, pages }) => {
         // Tree order: depth-first, siblings by position.
@@ -176,10 +231,16 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getPublicWikiSpacePage", method: "GET", path: `${base}/pages/{pageSlug}`,
+    service,
+    tag,
+    operationId: "getPublicWikiSpacePage",
+    method: "GET",
+    path: `${base}/pages/{pageSlug}`,
     summary: "Read a public wiki page by its slug (no authentication)",
-    description: "The page's content as HTML, with breadcrumbs and children. Counts a public view (pass `visitorId` to count unique visitors).",
-    auth: "public", scopes: [],
+    description:
+      "The page's content as HTML, with breadcrumbs and children. Counts a public view (pass `visitorId` to count unique visitors).",
+    auth: "public",
+    scopes: [],
     params: PageParams,
     query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such public wiki or page" } },
@@ -193,13 +254,21 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getPublicWikiSpaceHome", method: "GET", path: `${base}/home`,
+    service,
+    tag,
+    operationId: "getPublicWikiSpaceHome",
+    method: "GET",
+    path: `${base}/home`,
     summary: "Read a public wiki's home page (no authentication)",
     description: "The space's home page when it is public, else its first top-level page. Counts a public view.",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
-    responses: { 200: { description: "The home page", schema: PublicPage }, 404: { description: "No such public wiki, or it has no pages" } },
+    responses: {
+      200: { description: "The home page", schema: PublicPage },
+      404: { description: "No such public wiki, or it has no pages" }
+    },
     examples: [{ name: "home", request: { params }, response: { status: 200, body: examplePublicPage } }],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
@@ -212,33 +281,66 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listPublicWikiSpacePageChildren", method: "GET", path: `${base}/pages/{pageSlug}/children`,
+    service,
+    tag,
+    operationId: "listPublicWikiSpacePageChildren",
+    method: "GET",
+    path: `${base}/pages/{pageSlug}/children`,
     summary: "The public subpages of a public wiki page (no authentication)",
-    auth: "public", scopes: [],
+    auth: "public",
+    scopes: [],
     params: PageParams,
     responses: {
-      200: { description: "Children, in order", schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiChildren" }) },
+      200: {
+        description: "Children, in order",
+        schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiChildren" })
+      },
       404: { description: "No such public wiki or page" }
     },
-    examples: [{
-      name: "children",
-      request: { params: pageParams },
-      response: { status: 200, body: { items: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, parentId: ex.pageId, path: "/acme-docs/configuration", updatedAt: ex.at }] } }
-    }],
+    examples: [
+      {
+        name: "children",
+        request: { params: pageParams },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: ex.childPageId,
+                title: "Configuration",
+                slug: "configuration",
+                icon: null,
+                parentId: ex.pageId,
+                path: "/acme-docs/configuration",
+                updatedAt: ex.at
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }) =>
       Effect.map(pageBySlug(params.workspaceId, params.spaceKey, params.pageSlug), ({ pub, pages, page }) => ({
         items: pages.childrenOf(page.id).map(itemOf(pub, pages))
       }))
   }),
   operation({
-    service, tag, operationId: "listRecentPublicWikiSpacePages", method: "GET", path: `${base}/recent`,
+    service,
+    tag,
+    operationId: "listRecentPublicWikiSpacePages",
+    method: "GET",
+    path: `${base}/recent`,
     summary: "A public wiki's most recently updated pages (no authentication)",
-    description: "\"What's new\": newest first. Update times are omitted when the public wiki hides them (the order still follows them).",
-    auth: "public", scopes: [],
+    description: '"What\'s new": newest first. Update times are omitted when the public wiki hides them (the order still follows them).',
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     query: Schema.Struct({ limit: Schema.optionalKey(Limit(50)) }),
     responses: {
-      200: { description: "Recently updated pages", schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiRecentPages" }) },
+      200: {
+        description: "Recently updated pages",
+        schema: Schema.Struct({ items: Schema.Array(PublicPageItem) }).annotate({ identifier: "PublicWikiRecentPages" })
+      },
       404: { description: "No such public wiki" }
     },
     examples: [{ name: "recent", request: { params, query: { limit: "5" } }, response: { status: 200, body: { items: [exampleItem] } } }],
@@ -251,10 +353,16 @@ export const publicWikiSpaceOperations = [
       }))
   }),
   operation({
-    service, tag, operationId: "searchPublicWikiSpace", method: "GET", path: `${base}/search`,
+    service,
+    tag,
+    operationId: "searchPublicWikiSpace",
+    method: "GET",
+    path: `${base}/search`,
     summary: "Search a public wiki (no authentication)",
-    description: "Full-text search over the public wiki's pages (same query syntax as searchWiki), with highlighted snippets. 403 when the wiki's admins turned search off.",
-    auth: "public", scopes: [],
+    description:
+      "Full-text search over the public wiki's pages (same query syntax as searchWiki), with highlighted snippets. 403 when the wiki's admins turned search off.",
+    auth: "public",
+    scopes: [],
     params: SpaceParams,
     query: Schema.Struct({
       q: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
@@ -267,45 +375,62 @@ export const publicWikiSpaceOperations = [
         schema: Schema.Struct({
           query: Schema.String,
           total: Schema.Number,
-          results: Schema.Array(Schema.Struct({
-            pageId: Schema.String,
-            title: Schema.String,
-            titleHighlight: Schema.String,
-            snippet: Schema.String,
-            slug: Schema.String,
-            path: Schema.String
-          }))
+          results: Schema.Array(
+            Schema.Struct({
+              pageId: Schema.String,
+              title: Schema.String,
+              titleHighlight: Schema.String,
+              snippet: Schema.String,
+              slug: Schema.String,
+              path: Schema.String
+            })
+          )
         }).annotate({ identifier: "PublicWikiSearchResults" })
       },
       403: { description: "Search is turned off for this public wiki" },
       404: { description: "No such public wiki" }
     },
-    examples: [{
-      name: "search",
-      request: { params, query: { q: "install" } },
-      response: {
-        status: 200,
-        body: {
-          query: "install",
-          total: 1,
-          results: [{ pageId: ex.pageId, title: "Getting started", titleHighlight: "Getting started", snippet: "<mark>Install</mark> the CLI, then run acme init.", slug: "getting-started", path: "/acme-docs/getting-started" }]
+    examples: [
+      {
+        name: "search",
+        request: { params, query: { q: "install" } },
+        response: {
+          status: 200,
+          body: {
+            query: "install",
+            total: 1,
+            results: [
+              {
+                pageId: ex.pageId,
+                title: "Getting started",
+                titleHighlight: "Getting started",
+                snippet: "<mark>Install</mark> the CLI, then run acme init.",
+                slug: "getting-started",
+                path: "/acme-docs/getting-started"
+              }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
         if (!pub.site.allowSearch) return yield* reject("forbidden", "Search is turned off for this public wiki")
         const parsed = parseSearchQuery(query.q)
         if (parsed === undefined) {
-          return yield* reject("invalid", "The query has no word to search for", [{ path: "query.q", message: "needs at least one word that is not excluded" }])
+          return yield* reject("invalid", "The query has no word to search for", [
+            { path: "query.q", message: "needs at least one word that is not excluded" }
+          ])
         }
-        const found = yield* dieSql(searchPages(
-          { _tag: "pages", pageIds: pages.pages.map((page) => page.id) },
-          parsed,
-          {},
-          { limit: query.limit ?? 20, offset: query.offset ?? 0 }
-        ))
+        const found = yield* dieSql(
+          searchPages(
+            { _tag: "pages", pageIds: pages.pages.map((page) => page.id) },
+            parsed,
+            {},
+            { limit: query.limit ?? 20, offset: query.offset ?? 0 }
+          )
+        )
         if ((query.offset ?? 0) === 0) {
           yield* sqlQuery("INSERT INTO wiki_public_searches (id, space_id, query, result_count) VALUES ($1, $2, $3, $4)", [
             crypto.randomUUID(),
@@ -319,7 +444,14 @@ export const publicWikiSpaceOperations = [
           total: found.total,
           results: found.results.map((hit) => {
             const page = pages.byId.get(hit.pageId)!
-            return { pageId: hit.pageId, title: hit.title, titleHighlight: hit.titleHighlight, snippet: hit.snippet, slug: hit.slug, path: publicPathOf(pub.space, pub.site, page) }
+            return {
+              pageId: hit.pageId,
+              title: hit.title,
+              titleHighlight: hit.titleHighlight,
+              snippet: hit.snippet,
+              slug: hit.slug,
+              path: publicPathOf(pub.space, pub.site, page)
+            }
           })
         }
       })

@@ -28,23 +28,32 @@ const rank: Record<string, number> = { owner: 0, admin: 1, member: 2, viewer: 3 
 
 export const usersOperations = [
   operation({
-    service, tag, operationId: "listWikiUsers", method: "GET", path: "/v1/users",
+    service,
+    tag,
+    operationId: "listWikiUsers",
+    method: "GET",
+    path: "/v1/users",
     summary: "Workspace members, searchable by name or e-mail (for mentions and pickers)",
     description:
       "Without `q`: every member, by name. With `q`: members whose name or e-mail starts with it (any word of the name), " +
       "names starting with it first. Members of the workspace only; a non-member gets 404.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({
       workspaceId: Id,
       q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Name or e-mail prefix" })),
       limit: Schema.optionalKey(Limit(100))
     }),
-    responses: { 200: { description: "Members", schema: Schema.Struct({ items: Schema.Array(WikiUser) }).annotate({ identifier: "WikiUsers" }) } },
-    examples: [{
-      name: "mention-picker",
-      request: { query: { workspaceId: ex.workspaceId, q: "bo" } },
-      response: { status: 200, body: { items: [{ userId: ex.otherUserId, name: "Bob", email: "bob@example.com", role: "member" }] } }
-    }],
+    responses: {
+      200: { description: "Members", schema: Schema.Struct({ items: Schema.Array(WikiUser) }).annotate({ identifier: "WikiUsers" }) }
+    },
+    examples: [
+      {
+        name: "mention-picker",
+        request: { query: { workspaceId: ex.workspaceId, q: "bo" } },
+        response: { status: 200, body: { items: [{ userId: ex.otherUserId, name: "Bob", email: "bob@example.com", role: "member" }] } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

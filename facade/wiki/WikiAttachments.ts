@@ -81,7 +81,8 @@ const viewsOf = (records: ReadonlyArray<AttachmentRecord>) =>
         reference: `attachment:${record.id}`,
         markdown: record.contentType.startsWith("image/") ? `![${label}](${url})` : `[${label}](${url})`
       }
-    }))
+    })
+  )
 
 /** The attachment and the caller's access to its page (404 when they may not read the page). */
 const attachmentFor = (caller: WikiCaller, id: string, need: "read" | "edit" = "read") =>
@@ -96,10 +97,16 @@ const attachmentFor = (caller: WikiCaller, id: string, need: "read" | "edit" = "
 
 export const wikiAttachmentsOperations = [
   operation({
-    service, tag, operationId: "uploadWikiAttachment", method: "POST", path: "/v1/pages/{pageId}/attachments",
+    service,
+    tag,
+    operationId: "uploadWikiAttachment",
+    method: "POST",
+    path: "/v1/pages/{pageId}/attachments",
     summary: "Attach a file to a page (the request body is the file)",
     description: `Send the bytes as the body with their Content-Type (${attachmentTypes.join(", ")}); at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MiB. The bytes must match the type (checked). Name it with \`filename\`. Needs edit rights on the page.`,
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     query: Schema.Struct({ filename: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255))) }),
     upload: { contentTypes: attachmentTypes, maxBytes: MAX_ATTACHMENT_BYTES },
     responses: {
@@ -107,37 +114,61 @@ export const wikiAttachmentsOperations = [
       413: { description: "Too large" },
       415: { description: "Content type not accepted, or the bytes are not of that type" }
     },
-    examples: [{ name: "image", request: { params: { pageId: examples.pageId }, query: { filename: "network.png" } }, response: { status: 201, body: exampleAttachment } }],
+    examples: [
+      {
+        name: "image",
+        request: { params: { pageId: examples.pageId }, query: { filename: "network.png" } },
+        response: { status: 201, body: exampleAttachment }
+      }
+    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
         yield* ensureActive(access.space, access.page)
-        if (upload === undefined) return yield* reject("invalid", "Send the file as the request body", [{ path: "body", message: "missing" }])
+        if (upload === undefined)
+          return yield* reject("invalid", "Send the file as the request body", [{ path: "body", message: "missing" }])
         if (!matchesContentType(upload.contentType, upload.bytes)) {
-          return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [{ path: "body", message: `content does not match ${upload.contentType}` }])
+          return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [
+            { path: "body", message: `content does not match ${upload.contentType}` }
+          ])
         }
         const id = randomUUID()
         const blobKey = `wiki/attachments/${access.page.workspaceId}/${id}`
         const blobs = yield* BlobStore
         yield* Effect.orDie(blobs.put(blobKey, upload.bytes, upload.contentType))
-        const record = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "addAttachment", {
-          by: caller.userId,
-          attachmentId: id,
-          filename: safeFilename(query.filename, upload.contentType),
-          contentType: upload.contentType,
-          size: upload.bytes.length,
-          blobKey
-        }).pipe(Effect.tapError(() => Effect.ignore(blobs.delete(blobKey))))
+        const record = yield* (yield* ActorSystem)
+          .ask(WikiPage, params.pageId, "addAttachment", {
+            by: caller.userId,
+            attachmentId: id,
+            filename: safeFilename(query.filename, upload.contentType),
+            contentType: upload.contentType,
+            size: upload.bytes.length,
+            blobKey
+          })
+          .pipe(Effect.tapError(() => Effect.ignore(blobs.delete(blobKey))))
         return (yield* viewsOf([record]))[0]!
       })
   }),
   operation({
-    service, tag, operationId: "listWikiAttachments", method: "GET", path: "/v1/pages/{pageId}/attachments",
+    service,
+    tag,
+    operationId: "listWikiAttachments",
+    method: "GET",
+    path: "/v1/pages/{pageId}/attachments",
     summary: "A page's attachments, oldest first",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
-    responses: { 200: { description: "Attachments", schema: Schema.Struct({ items: Schema.Array(WikiAttachment) }).annotate({ identifier: "WikiAttachmentList" }) } },
-    examples: [{ name: "list", request: { params: { pageId: examples.pageId } }, response: { status: 200, body: { items: [exampleAttachment] } } }],
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
+    responses: {
+      200: {
+        description: "Attachments",
+        schema: Schema.Struct({ items: Schema.Array(WikiAttachment) }).annotate({ identifier: "WikiAttachmentList" })
+      }
+    },
+    examples: [
+      { name: "list", request: { params: { pageId: examples.pageId } }, response: { status: 200, body: { items: [exampleAttachment] } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -146,9 +177,15 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiAttachment", method: "GET", path: "/v1/attachments/{attachmentId}",
+    service,
+    tag,
+    operationId: "getWikiAttachment",
+    method: "GET",
+    path: "/v1/attachments/{attachmentId}",
     summary: "Describe an attachment",
-    auth: "both", scopes: ["wiki:read"], params: AttachmentParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: AttachmentParams,
     responses: { 200: { description: "The attachment", schema: WikiAttachment }, 404: { description: "No such attachment" } },
     examples: [{ name: "get", request: { params: { attachmentId } }, response: { status: 200, body: exampleAttachment } }],
     handler: ({ params }, context) =>
@@ -159,16 +196,28 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "downloadWikiAttachment", method: "GET", path: "/v1/attachments/{attachmentId}/content",
+    service,
+    tag,
+    operationId: "downloadWikiAttachment",
+    method: "GET",
+    path: "/v1/attachments/{attachmentId}/content",
     summary: "Download an attachment's bytes",
     description: "Images (except SVG) are served inline, everything else as a download; `disposition=attachment` always downloads.",
-    auth: "both", scopes: ["wiki:read"], params: AttachmentParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: AttachmentParams,
     query: Schema.Struct({ disposition: Schema.optionalKey(Schema.Literals(["inline", "attachment"])) }),
     responses: {
-      200: { description: "The file, with the type it was uploaded with (a JSON file is any JSON)", contentType: attachmentTypes, schema: Schema.Unknown },
+      200: {
+        description: "The file, with the type it was uploaded with (a JSON file is any JSON)",
+        contentType: attachmentTypes,
+        schema: Schema.Unknown
+      },
       404: { description: "No such attachment" }
     },
-    examples: [{ name: "download", request: { params: { attachmentId }, query: { disposition: "attachment" } }, response: { status: 200 } }],
+    examples: [
+      { name: "download", request: { params: { attachmentId }, query: { disposition: "attachment" } }, response: { status: 200 } }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -188,10 +237,16 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteWikiAttachment", method: "DELETE", path: "/v1/attachments/{attachmentId}",
+    service,
+    tag,
+    operationId: "deleteWikiAttachment",
+    method: "DELETE",
+    path: "/v1/attachments/{attachmentId}",
     summary: "Delete an attachment (edit rights on its page)",
     description: "Pages using it as their cover lose the cover; links to it in page content stop working.",
-    auth: "both", scopes: ["wiki:write"], params: AttachmentParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: AttachmentParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { attachmentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -199,8 +254,13 @@ export const wikiAttachmentsOperations = [
         const caller = yield* callerFrom(context)
         const { attachment, access } = yield* attachmentFor(caller, params.attachmentId, "edit")
         yield* ensureActive(access.space, access.page)
-        const blobKey = yield* (yield* ActorSystem).ask(WikiPage, attachment.pageId, "removeAttachment", { by: caller.userId, attachmentId: attachment.id })
-        yield* (yield* BlobStore).delete(blobKey).pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${blobKey} left behind: ${error.message}`)))
+        const blobKey = yield* (yield* ActorSystem).ask(WikiPage, attachment.pageId, "removeAttachment", {
+          by: caller.userId,
+          attachmentId: attachment.id
+        })
+        yield* (yield* BlobStore)
+          .delete(blobKey)
+          .pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${blobKey} left behind: ${error.message}`)))
       })
   })
 ]

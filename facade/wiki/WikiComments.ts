@@ -29,20 +29,36 @@ const service = "wiki"
 const tag = "Wiki Comments"
 
 const CommentParams = Schema.Struct({ commentId: Id })
-const Body = Schema.String.check(Schema.isMaxLength(10_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" }))
-  .annotate({ description: "Markdown text, at most 10 000 characters. `@someone@example.com` mentions a workspace member who can read the page." })
-const MentionIds = Schema.Array(Id).check(Schema.isMaxLength(50)).annotate({ description: "Users to mention (besides @e-mail mentions in the body)" })
+const Body = Schema.String.check(Schema.isMaxLength(10_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" })).annotate({
+  description: "Markdown text, at most 10 000 characters. `@someone@example.com` mentions a workspace member who can read the page."
+})
+const MentionIds = Schema.Array(Id)
+  .check(Schema.isMaxLength(50))
+  .annotate({ description: "Users to mention (besides @e-mail mentions in the body)" })
 
 const AnchorInput = Schema.Union([
   Schema.Struct({
-    quote: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2000)).annotate({ description: "The exact text to comment on, as it appears in the page (blocks separated by a newline)" }),
-    occurrence: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: "Which appearance of the quote (1 = first)" }))
+    quote: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2000)).annotate({
+      description: "The exact text to comment on, as it appears in the page (blocks separated by a newline)"
+    }),
+    occurrence: Schema.optionalKey(
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({
+        description: "Which appearance of the quote (1 = first)"
+      })
+    )
   }),
   Schema.Struct({
-    start: Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "Base64 of Y.encodeRelativePosition for the first character (from an editor)" }),
-    end: Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "Base64 of Y.encodeRelativePosition just after the last character" })
+    start: Schema.String.check(Schema.isMaxLength(1000)).annotate({
+      description: "Base64 of Y.encodeRelativePosition for the first character (from an editor)"
+    }),
+    end: Schema.String.check(Schema.isMaxLength(1000)).annotate({
+      description: "Base64 of Y.encodeRelativePosition just after the last character"
+    })
   })
-]).annotate({ identifier: "WikiCommentAnchorInput", description: "Anchor an inline comment by quoting the text, or with Yjs relative positions computed by an editor" })
+]).annotate({
+  identifier: "WikiCommentAnchorInput",
+  description: "Anchor an inline comment by quoting the text, or with Yjs relative positions computed by an editor"
+})
 
 const Person = Schema.Struct({ userId: Id, name: Schema.String, email: Schema.String }).annotate({ identifier: "WikiPerson" })
 
@@ -73,18 +89,38 @@ const WikiComment = Schema.Struct({
 }).annotate({ identifier: "WikiComment" })
 type WikiComment = typeof WikiComment.Type
 
-const WikiCommentThread = Schema.Struct({ ...WikiComment.fields, replies: Schema.Array(WikiComment) }).annotate({ identifier: "WikiCommentThread" })
+const WikiCommentThread = Schema.Struct({ ...WikiComment.fields, replies: Schema.Array(WikiComment) }).annotate({
+  identifier: "WikiCommentThread"
+})
 const PageRef = Schema.Struct({ id: Id, title: Schema.String, slug: Schema.String }).annotate({ identifier: "WikiCommentPage" })
 
 const commentId = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
 const alice = { userId: examples.userId, name: "Alice", email: "alice@example.com" }
 const exampleComment: WikiComment = {
-  id: commentId, pageId: examples.pageId, spaceId: examples.spaceId, parentId: null, author: alice,
-  body: "Is this still the right VPN? @bob@example.com", mentions: [{ userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", name: "Bob", email: "bob@example.com" }],
+  id: commentId,
+  pageId: examples.pageId,
+  spaceId: examples.spaceId,
+  parentId: null,
+  author: alice,
+  body: "Is this still the right VPN? @bob@example.com",
+  mentions: [{ userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", name: "Bob", email: "bob@example.com" }],
   anchor: { quote: "Install the VPN", text: "Install the VPN", from: 31, to: 46, detached: false },
-  resolved: false, resolvedAt: null, resolvedBy: null, editedAt: null, deleted: false, createdAt: examples.at, updatedAt: examples.at
+  resolved: false,
+  resolvedAt: null,
+  resolvedBy: null,
+  editedAt: null,
+  deleted: false,
+  createdAt: examples.at,
+  updatedAt: examples.at
 }
-const exampleReply: WikiComment = { ...exampleComment, id: "6f7a8b9c-0d1e-4f2a-9b3c-4d5e6f7a8b9c", parentId: commentId, body: "Yes, since March.", mentions: [], anchor: null }
+const exampleReply: WikiComment = {
+  ...exampleComment,
+  id: "6f7a8b9c-0d1e-4f2a-9b3c-4d5e6f7a8b9c",
+  parentId: commentId,
+  body: "Yes, since March.",
+  mentions: [],
+  anchor: null
+}
 
 /** Comment views: authors and mentioned users by name, anchors resolved against the page as it is now. */
 const viewsOf = (comments: ReadonlyArray<CommentRecord>) =>
@@ -96,25 +132,28 @@ const viewsOf = (comments: ReadonlyArray<CommentRecord>) =>
     const live = yield* LiveDocuments
     const states = new Map<string, Uint8Array>()
     for (const pageId of anchoredPages) states.set(pageId, (yield* live.snapshot(pageId)).state)
-    return comments.map((c): WikiComment => ({
-      id: c.id,
-      pageId: c.pageId,
-      spaceId: c.spaceId,
-      parentId: c.parentId,
-      author: person(c.authorId),
-      body: c.body,
-      mentions: c.mentions.map(person),
-      anchor: c.anchor === null || c.deletedAt !== null
-        ? null
-        : { quote: c.anchor.quote, ...resolveAnchor(states.get(c.pageId)!, decodeStored(c.anchor.start), decodeStored(c.anchor.end)) },
-      resolved: c.resolvedAt !== null,
-      resolvedAt: c.resolvedAt,
-      resolvedBy: c.resolvedBy,
-      editedAt: c.editedAt,
-      deleted: c.deletedAt !== null,
-      createdAt: c.createdAt,
-      updatedAt: c.updatedAt
-    }))
+    return comments.map(
+      (c): WikiComment => ({
+        id: c.id,
+        pageId: c.pageId,
+        spaceId: c.spaceId,
+        parentId: c.parentId,
+        author: person(c.authorId),
+        body: c.body,
+        mentions: c.mentions.map(person),
+        anchor:
+          c.anchor === null || c.deletedAt !== null
+            ? null
+            : { quote: c.anchor.quote, ...resolveAnchor(states.get(c.pageId)!, decodeStored(c.anchor.start), decodeStored(c.anchor.end)) },
+        resolved: c.resolvedAt !== null,
+        resolvedAt: c.resolvedAt,
+        resolvedBy: c.resolvedBy,
+        editedAt: c.editedAt,
+        deleted: c.deletedAt !== null,
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt
+      })
+    )
   })
 
 const viewOf = (comment: CommentRecord) => Effect.map(viewsOf([comment]), (views) => views[0]!)
@@ -124,7 +163,9 @@ const commentFor = (caller: WikiCaller, id: string) =>
   Effect.gen(function* () {
     const comment = yield* Effect.orDie(commentById(id))
     if (comment === undefined) return yield* reject("not_found", "No such comment")
-    const access = yield* pageAccess(caller, comment.pageId).pipe(Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No such comment"))))
+    const access = yield* pageAccess(caller, comment.pageId).pipe(
+      Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No such comment")))
+    )
     return { comment, access }
   })
 
@@ -137,7 +178,9 @@ const mentionsFor = (access: PageAccess, body: string, explicit: ReadonlyArray<s
     const mentioned = new Set<string>()
     for (const [index, userId] of explicit.entries()) {
       if (!(yield* canRead(userId))) {
-        return yield* reject("invalid", "A mentioned user cannot see this page", [{ path: `body.mentionUserIds.${index}`, message: "cannot see this page" }])
+        return yield* reject("invalid", "A mentioned user cannot see this page", [
+          { path: `body.mentionUserIds.${index}`, message: "cannot see this page" }
+        ])
       }
       mentioned.add(userId)
     }
@@ -160,7 +203,9 @@ const anchorFor = (pageId: string, input: typeof AnchorInput.Type) =>
       empty: "the quote is empty",
       invalid: "not encoded Yjs relative positions"
     }[made]
-    return yield* reject("invalid", `Cannot anchor the comment: ${why}`, [{ path: "quote" in input ? "body.anchor.quote" : "body.anchor.start", message: why }])
+    return yield* reject("invalid", `Cannot anchor the comment: ${why}`, [
+      { path: "quote" in input ? "body.anchor.quote" : "body.anchor.start", message: why }
+    ])
   })
 
 const threadsOf = (comments: ReadonlyArray<WikiComment>) =>
@@ -171,13 +216,30 @@ const Limit = Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ m
 
 export const wikiCommentsOperations = [
   operation({
-    service, tag, operationId: "listWikiComments", method: "GET", path: "/v1/pages/{pageId}/comments",
+    service,
+    tag,
+    operationId: "listWikiComments",
+    method: "GET",
+    path: "/v1/pages/{pageId}/comments",
     summary: "A page's comment threads, oldest first, with replies and anchors resolved to where their text is now",
     description: "`status` filters threads (default all); `type=inline` keeps threads anchored to text, `type=page` the others.",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     query: Schema.Struct({ status: Schema.optionalKey(Status), type: Schema.optionalKey(Schema.Literals(["inline", "page", "all"])) }),
-    responses: { 200: { description: "Threads", schema: Schema.Struct({ items: Schema.Array(WikiCommentThread) }).annotate({ identifier: "WikiCommentThreads" }) } },
-    examples: [{ name: "open", request: { params: { pageId: examples.pageId }, query: { status: "open" } }, response: { status: 200, body: { items: [{ ...exampleComment, replies: [exampleReply] }] } } }],
+    responses: {
+      200: {
+        description: "Threads",
+        schema: Schema.Struct({ items: Schema.Array(WikiCommentThread) }).annotate({ identifier: "WikiCommentThreads" })
+      }
+    },
+    examples: [
+      {
+        name: "open",
+        request: { params: { pageId: examples.pageId }, query: { status: "open" } },
+        response: { status: 200, body: { items: [{ ...exampleComment, replies: [exampleReply] }] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -186,23 +248,38 @@ export const wikiCommentsOperations = [
         const type = query.type ?? "all"
         const threads = threadsOf(yield* viewsOf(yield* Effect.orDie(commentsOfPage(params.pageId))))
         return {
-          items: threads.filter((t) =>
-            (status === "all" || (status === "resolved") === t.resolved) && (type === "all" || (type === "inline") === (t.anchor !== null)))
+          items: threads.filter(
+            (t) =>
+              (status === "all" || (status === "resolved") === t.resolved) &&
+              (type === "all" || (type === "inline") === (t.anchor !== null))
+          )
         }
       })
   }),
   operation({
-    service, tag, operationId: "createWikiComment", method: "POST", path: "/v1/pages/{pageId}/comments",
+    service,
+    tag,
+    operationId: "createWikiComment",
+    method: "POST",
+    path: "/v1/pages/{pageId}/comments",
     summary: "Start a comment thread on a page, optionally anchored to a text range",
-    description: "Anchor by quoting the text (`anchor.quote`, and `occurrence` when it appears more than once) or with Yjs relative positions from an editor (`anchor.start`/`anchor.end`). The anchor follows its text through later edits.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    description:
+      "Anchor by quoting the text (`anchor.quote`, and `occurrence` when it appears more than once) or with Yjs relative positions from an editor (`anchor.start`/`anchor.end`). The anchor follows its text through later edits.",
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     body: Schema.Struct({ body: Body, anchor: Schema.optionalKey(AnchorInput), mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 201: { description: "The comment", schema: WikiComment }, 409: { description: "The page is archived" } },
-    examples: [{
-      name: "inline",
-      request: { params: { pageId: examples.pageId }, body: { body: "Is this still the right VPN? @bob@example.com", anchor: { quote: "Install the VPN" } } },
-      response: { status: 201, body: exampleComment }
-    }],
+    examples: [
+      {
+        name: "inline",
+        request: {
+          params: { pageId: examples.pageId },
+          body: { body: "Is this still the right VPN? @bob@example.com", anchor: { quote: "Install the VPN" } }
+        },
+        response: { status: 201, body: exampleComment }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -210,125 +287,236 @@ export const wikiCommentsOperations = [
         const anchor = body.anchor === undefined ? null : yield* anchorFor(params.pageId, body.anchor)
         const mentions = yield* mentionsFor(access, body.body, body.mentionUserIds ?? [])
         const comment = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "addComment", {
-          by: caller.userId, commentId: randomUUID(), parentId: null, body: body.body.trim(), anchor, mentions
+          by: caller.userId,
+          commentId: randomUUID(),
+          parentId: null,
+          body: body.body.trim(),
+          anchor,
+          mentions
         })
         return yield* viewOf(comment)
       })
   }),
   operation({
-    service, tag, operationId: "getWikiComment", method: "GET", path: "/v1/comments/{commentId}",
+    service,
+    tag,
+    operationId: "getWikiComment",
+    method: "GET",
+    path: "/v1/comments/{commentId}",
     summary: "One comment; for a thread's first comment, with its replies",
-    auth: "both", scopes: ["wiki:read"], params: CommentParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: CommentParams,
     responses: { 200: { description: "The comment", schema: WikiCommentThread }, 404: { description: "No such comment" } },
-    examples: [{ name: "thread", request: { params: { commentId } }, response: { status: 200, body: { ...exampleComment, replies: [exampleReply] } } }],
+    examples: [
+      {
+        name: "thread",
+        request: { params: { commentId } },
+        response: { status: 200, body: { ...exampleComment, replies: [exampleReply] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment } = yield* commentFor(caller, params.commentId)
-        const family = comment.parentId === null
-          ? (yield* Effect.orDie(commentsOfPage(comment.pageId))).filter((c) => c.id === comment.id || c.parentId === comment.id)
-          : [comment]
+        const family =
+          comment.parentId === null
+            ? (yield* Effect.orDie(commentsOfPage(comment.pageId))).filter((c) => c.id === comment.id || c.parentId === comment.id)
+            : [comment]
         const views = yield* viewsOf(family)
         return { ...views.find((v) => v.id === comment.id)!, replies: views.filter((v) => v.parentId === comment.id) }
       })
   }),
   operation({
-    service, tag, operationId: "replyToWikiComment", method: "POST", path: "/v1/comments/{commentId}/replies",
+    service,
+    tag,
+    operationId: "replyToWikiComment",
+    method: "POST",
+    path: "/v1/comments/{commentId}/replies",
     summary: "Reply in a comment's thread",
     description: "Replying to a reply adds to the same thread. Replying reopens nothing: resolve and reopen are explicit.",
-    auth: "both", scopes: ["wiki:write"], params: CommentParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: CommentParams,
     body: Schema.Struct({ body: Body, mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 201: { description: "The reply", schema: WikiComment } },
-    examples: [{ name: "reply", request: { params: { commentId }, body: { body: "Yes, since March." } }, response: { status: 201, body: exampleReply } }],
+    examples: [
+      {
+        name: "reply",
+        request: { params: { commentId }, body: { body: "Yes, since March." } },
+        response: { status: 201, body: exampleReply }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment, access } = yield* commentFor(caller, params.commentId)
         const mentions = yield* mentionsFor(access, body.body, body.mentionUserIds ?? [])
         const reply = yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "addComment", {
-          by: caller.userId, commentId: randomUUID(), parentId: comment.parentId ?? comment.id, body: body.body.trim(), anchor: null, mentions
+          by: caller.userId,
+          commentId: randomUUID(),
+          parentId: comment.parentId ?? comment.id,
+          body: body.body.trim(),
+          anchor: null,
+          mentions
         })
         return yield* viewOf(reply)
       })
   }),
   operation({
-    service, tag, operationId: "updateWikiComment", method: "PATCH", path: "/v1/comments/{commentId}",
+    service,
+    tag,
+    operationId: "updateWikiComment",
+    method: "PATCH",
+    path: "/v1/comments/{commentId}",
     summary: "Edit your own comment",
-    auth: "both", scopes: ["wiki:write"], params: CommentParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: CommentParams,
     body: Schema.Struct({ body: Body, mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 200: { description: "The comment", schema: WikiComment }, 403: { description: "Not your comment" } },
-    examples: [{ name: "edit", request: { params: { commentId }, body: { body: "Is this still the right VPN client?" } }, response: { status: 200, body: { ...exampleComment, body: "Is this still the right VPN client?", mentions: [], editedAt: examples.at } } }],
+    examples: [
+      {
+        name: "edit",
+        request: { params: { commentId }, body: { body: "Is this still the right VPN client?" } },
+        response: {
+          status: 200,
+          body: { ...exampleComment, body: "Is this still the right VPN client?", mentions: [], editedAt: examples.at }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment, access } = yield* commentFor(caller, params.commentId)
         if (comment.authorId !== caller.userId) return yield* reject("forbidden", "Only its author edits a comment")
         const mentions = yield* mentionsFor(access, body.body, body.mentionUserIds ?? [])
-        return yield* viewOf(yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "editComment", { by: caller.userId, commentId: comment.id, body: body.body.trim(), mentions }))
+        return yield* viewOf(
+          yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "editComment", {
+            by: caller.userId,
+            commentId: comment.id,
+            body: body.body.trim(),
+            mentions
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "deleteWikiComment", method: "DELETE", path: "/v1/comments/{commentId}",
+    service,
+    tag,
+    operationId: "deleteWikiComment",
+    method: "DELETE",
+    path: "/v1/comments/{commentId}",
     summary: "Delete your own comment (space admins may delete any)",
-    description: "A thread's first comment that has replies is kept as \"deleted\" (empty) so the replies keep their thread.",
-    auth: "both", scopes: ["wiki:write"], params: CommentParams,
+    description: 'A thread\'s first comment that has replies is kept as "deleted" (empty) so the replies keep their thread.',
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: CommentParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Not your comment" } },
     examples: [{ name: "delete", request: { params: { commentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment, access } = yield* commentFor(caller, params.commentId)
-        yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "deleteComment", { by: caller.userId, commentId: comment.id, moderator: access.spaceRole === "admin" })
+        yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "deleteComment", {
+          by: caller.userId,
+          commentId: comment.id,
+          moderator: access.spaceRole === "admin"
+        })
       })
   }),
   operation({
-    service, tag, operationId: "resolveWikiComment", method: "POST", path: "/v1/comments/{commentId}/resolve",
+    service,
+    tag,
+    operationId: "resolveWikiComment",
+    method: "POST",
+    path: "/v1/comments/{commentId}/resolve",
     summary: "Resolve a thread (give its first comment)",
-    auth: "both", scopes: ["wiki:write"], params: CommentParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: CommentParams,
     responses: { 200: { description: "The thread's first comment", schema: WikiComment }, 409: { description: "A reply was given" } },
-    examples: [{ name: "resolve", request: { params: { commentId } }, response: { status: 200, body: { ...exampleComment, resolved: true, resolvedAt: examples.at, resolvedBy: examples.userId } } }],
+    examples: [
+      {
+        name: "resolve",
+        request: { params: { commentId } },
+        response: { status: 200, body: { ...exampleComment, resolved: true, resolvedAt: examples.at, resolvedBy: examples.userId } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment } = yield* commentFor(caller, params.commentId)
-        return yield* viewOf(yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "setResolved", { by: caller.userId, commentId: comment.id, resolved: true }))
+        return yield* viewOf(
+          yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "setResolved", {
+            by: caller.userId,
+            commentId: comment.id,
+            resolved: true
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "reopenWikiComment", method: "POST", path: "/v1/comments/{commentId}/reopen",
+    service,
+    tag,
+    operationId: "reopenWikiComment",
+    method: "POST",
+    path: "/v1/comments/{commentId}/reopen",
     summary: "Reopen a resolved thread",
-    auth: "both", scopes: ["wiki:write"], params: CommentParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: CommentParams,
     responses: { 200: { description: "The thread's first comment", schema: WikiComment } },
     examples: [{ name: "reopen", request: { params: { commentId } }, response: { status: 200, body: exampleComment } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { comment } = yield* commentFor(caller, params.commentId)
-        return yield* viewOf(yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "setResolved", { by: caller.userId, commentId: comment.id, resolved: false }))
+        return yield* viewOf(
+          yield* (yield* ActorSystem).ask(WikiPage, comment.pageId, "setResolved", {
+            by: caller.userId,
+            commentId: comment.id,
+            resolved: false
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "listWikiSpaceComments", method: "GET", path: "/v1/spaces/{spaceId}/comments",
+    service,
+    tag,
+    operationId: "listWikiSpaceComments",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/comments",
     summary: "Comment threads across a space's pages (open ones by default), newest first",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(Status), limit: Schema.optionalKey(Limit) }),
     responses: {
       200: {
         description: "Threads",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ ...WikiComment.fields, page: PageRef, replyCount: Schema.Number })) })
-          .annotate({ identifier: "WikiSpaceCommentThreads" })
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({ ...WikiComment.fields, page: PageRef, replyCount: Schema.Number }))
+        }).annotate({ identifier: "WikiSpaceCommentThreads" })
       }
     },
-    examples: [{
-      name: "open",
-      request: { params: { spaceId: examples.spaceId } },
-      response: { status: 200, body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" }, replyCount: 1 }] } }
-    }],
+    examples: [
+      {
+        name: "open",
+        request: { params: { spaceId: examples.spaceId } },
+        response: {
+          status: 200,
+          body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" }, replyCount: 1 }] }
+        }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* spaceAccess(caller, params.spaceId)
-        const visible = new Map((yield* pagesVisibleIn(caller, access)).filter(({ page }) => page.archivedAt === null).map(({ page }) => [page.id, page] as const))
+        const visible = new Map(
+          (yield* pagesVisibleIn(caller, access)).filter(({ page }) => page.archivedAt === null).map(({ page }) => [page.id, page] as const)
+        )
         const threads = (yield* Effect.orDie(threadsOfSpace(params.spaceId, query.status ?? "open", 1000)))
           .filter(({ comment }) => visible.has(comment.pageId))
           .slice(0, query.limit ?? 50)
@@ -342,21 +530,33 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listMyWikiMentions", method: "GET", path: "/v1/comments/mentions",
+    service,
+    tag,
+    operationId: "listMyWikiMentions",
+    method: "GET",
+    path: "/v1/comments/mentions",
     summary: "Comments that mention you in a workspace, newest first",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, limit: Schema.optionalKey(Limit) }),
     responses: {
       200: {
         description: "Mentions",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ ...WikiComment.fields, page: PageRef })) }).annotate({ identifier: "WikiMentions" })
+        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ ...WikiComment.fields, page: PageRef })) }).annotate({
+          identifier: "WikiMentions"
+        })
       }
     },
-    examples: [{
-      name: "mine",
-      request: { query: { workspaceId: examples.workspaceId } },
-      response: { status: 200, body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" } }] } }
-    }],
+    examples: [
+      {
+        name: "mine",
+        request: { query: { workspaceId: examples.workspaceId } },
+        response: {
+          status: 200,
+          body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" } }] }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

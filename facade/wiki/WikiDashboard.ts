@@ -8,7 +8,17 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { DateParam, ex, examplePageRef, Interval, Limit, PageRef, pageRefOf, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
+import {
+  DateParam,
+  ex,
+  examplePageRef,
+  Interval,
+  Limit,
+  PageRef,
+  pageRefOf,
+  ReportRange,
+  reportRange
+} from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import {
   contentGrowth,
@@ -56,9 +66,14 @@ const names = (userIds: ReadonlyArray<string>) => Effect.orDie(usersByIds([...ne
 
 export const wikiDashboardOperations = [
   operation({
-    service, tag, operationId: "getWikiDashboard", method: "GET", path: "/v1/dashboard",
+    service,
+    tag,
+    operationId: "getWikiDashboard",
+    method: "GET",
+    path: "/v1/dashboard",
     summary: "Wiki totals over a period: spaces, pages, views, edits, active editors",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ ...Scope, ...Period }),
     responses: {
       200: {
@@ -77,14 +92,27 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiDashboard" })
       }
     },
-    examples: [{
-      name: "last-30-days",
-      request: { query: scopeQuery },
-      response: {
-        status: 200,
-        body: { range: exampleRange, spaces: 3, pages: 42, pagesCreated: 5, pagesUpdated: 17, views: 310, publicViews: 40, uniqueViewers: 12, edits: 96, activeEditors: 6 }
+    examples: [
+      {
+        name: "last-30-days",
+        request: { query: scopeQuery },
+        response: {
+          status: 200,
+          body: {
+            range: exampleRange,
+            spaces: 3,
+            pages: 42,
+            pagesCreated: 5,
+            pagesUpdated: 17,
+            views: 310,
+            publicViews: 40,
+            uniqueViewers: 12,
+            edits: 96,
+            activeEditors: 6
+          }
+        }
       }
-    }],
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -93,11 +121,22 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiViewStats", method: "GET", path: "/v1/dashboard/views",
+    service,
+    tag,
+    operationId: "getWikiViewStats",
+    method: "GET",
+    path: "/v1/dashboard/views",
     summary: "Page views over time",
-    description: "Views and distinct viewers per day, week or month (zero-filled). `source` narrows to views in the app or on public wikis.",
-    auth: "both", scopes: ["wiki:read"],
-    query: Schema.Struct({ ...Scope, ...Period, interval: Schema.optionalKey(Interval), source: Schema.optionalKey(Schema.Literals(["app", "public"])) }),
+    description:
+      "Views and distinct viewers per day, week or month (zero-filled). `source` narrows to views in the app or on public wikis.",
+    auth: "both",
+    scopes: ["wiki:read"],
+    query: Schema.Struct({
+      ...Scope,
+      ...Period,
+      interval: Schema.optionalKey(Interval),
+      source: Schema.optionalKey(Schema.Literals(["app", "public"]))
+    }),
     responses: {
       200: {
         description: "Series",
@@ -107,11 +146,16 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiViewStats" })
       }
     },
-    examples: [{
-      name: "weekly",
-      request: { query: { ...scopeQuery, interval: "week" } },
-      response: { status: 200, body: { range: { ...exampleRange, interval: "week" }, points: [{ date: "2026-11-16", views: 84, viewers: 9 }] } }
-    }],
+    examples: [
+      {
+        name: "weekly",
+        request: { query: { ...scopeQuery, interval: "week" } },
+        response: {
+          status: 200,
+          body: { range: { ...exampleRange, interval: "week" }, points: [{ date: "2026-11-16", views: 84, viewers: 9 }] }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -120,25 +164,34 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiEditStats", method: "GET", path: "/v1/dashboard/edits",
+    service,
+    tag,
+    operationId: "getWikiEditStats",
+    method: "GET",
+    path: "/v1/dashboard/edits",
     summary: "Edits over time",
     description: "Content changes, distinct editors and pages edited per day, week or month (zero-filled).",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ ...Scope, ...Period, interval: Schema.optionalKey(Interval) }),
     responses: {
       200: {
         description: "Series",
         schema: Schema.Struct({
           range: ReportRange,
-          points: Schema.Array(Schema.Struct({ date: Schema.String, edits: Schema.Number, editors: Schema.Number, pagesEdited: Schema.Number }))
+          points: Schema.Array(
+            Schema.Struct({ date: Schema.String, edits: Schema.Number, editors: Schema.Number, pagesEdited: Schema.Number })
+          )
         }).annotate({ identifier: "WikiEditStats" })
       }
     },
-    examples: [{
-      name: "daily",
-      request: { query: scopeQuery },
-      response: { status: 200, body: { range: exampleRange, points: [{ date: "2026-11-21", edits: 14, editors: 3, pagesEdited: 5 }] } }
-    }],
+    examples: [
+      {
+        name: "daily",
+        request: { query: scopeQuery },
+        response: { status: 200, body: { range: exampleRange, points: [{ date: "2026-11-21", edits: 14, editors: 3, pagesEdited: 5 }] } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -147,24 +200,42 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWikiActiveEditors", method: "GET", path: "/v1/dashboard/editors",
+    service,
+    tag,
+    operationId: "listWikiActiveEditors",
+    method: "GET",
+    path: "/v1/dashboard/editors",
     summary: "The most active editors over a period",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ ...Scope, ...Period, limit: Schema.optionalKey(Limit(100)) }),
     responses: {
       200: {
         description: "Editors, most edits first",
         schema: Schema.Struct({
           range: ReportRange,
-          items: Schema.Array(Schema.Struct({ userId: Schema.String, name: Schema.String, edits: Schema.Number, pagesEdited: Schema.Number, lastEditAt: Schema.String }))
+          items: Schema.Array(
+            Schema.Struct({
+              userId: Schema.String,
+              name: Schema.String,
+              edits: Schema.Number,
+              pagesEdited: Schema.Number,
+              lastEditAt: Schema.String
+            })
+          )
         }).annotate({ identifier: "WikiActiveEditors" })
       }
     },
-    examples: [{
-      name: "editors",
-      request: { query: scopeQuery },
-      response: { status: 200, body: { range: exampleRange, items: [{ userId: ex.userId, name: "Alice", edits: 40, pagesEdited: 7, lastEditAt: ex.at }] } }
-    }],
+    examples: [
+      {
+        name: "editors",
+        request: { query: scopeQuery },
+        response: {
+          status: 200,
+          body: { range: exampleRange, items: [{ userId: ex.userId, name: "Alice", edits: 40, pagesEdited: 7, lastEditAt: ex.at }] }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -173,15 +244,31 @@ export const wikiDashboardOperations = [
         const users = yield* names(rows.map((row) => row.user_id))
         return {
           range,
-          items: rows.map((row) => ({ userId: row.user_id, name: users.get(row.user_id)?.name ?? "", edits: row.edits, pagesEdited: row.pages, lastEditAt: row.last_edit_at }))
+          items: rows.map((row) => ({
+            userId: row.user_id,
+            name: users.get(row.user_id)?.name ?? "",
+            edits: row.edits,
+            pagesEdited: row.pages,
+            lastEditAt: row.last_edit_at
+          }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWikiTopPages", method: "GET", path: "/v1/dashboard/top-pages",
+    service,
+    tag,
+    operationId: "listWikiTopPages",
+    method: "GET",
+    path: "/v1/dashboard/top-pages",
     summary: "The most viewed (or most edited) pages over a period",
-    auth: "both", scopes: ["wiki:read"],
-    query: Schema.Struct({ ...Scope, ...Period, metric: Schema.optionalKey(Schema.Literals(["views", "edits"])), limit: Schema.optionalKey(Limit(100)) }),
+    auth: "both",
+    scopes: ["wiki:read"],
+    query: Schema.Struct({
+      ...Scope,
+      ...Period,
+      metric: Schema.optionalKey(Schema.Literals(["views", "edits"])),
+      limit: Schema.optionalKey(Limit(100))
+    }),
     responses: {
       200: {
         description: "Pages, best first",
@@ -192,52 +279,85 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiTopPages" })
       }
     },
-    examples: [{
-      name: "most-viewed",
-      request: { query: { ...scopeQuery, metric: "views" } },
-      response: { status: 200, body: { range: exampleRange, metric: "views", items: [{ ...examplePageRef, views: 120, viewers: 14, edits: 3 }] } }
-    }],
+    examples: [
+      {
+        name: "most-viewed",
+        request: { query: { ...scopeQuery, metric: "views" } },
+        response: {
+          status: 200,
+          body: { range: exampleRange, metric: "views", items: [{ ...examplePageRef, views: 120, viewers: 14, edits: 3 }] }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
         const range = yield* reportRange(query)
         const metric = query.metric ?? "views"
         const rows = yield* topPages(scope, range, metric, query.limit ?? 10, null).pipe(Effect.orDie)
-        return { range, metric, items: rows.map((row) => ({ ...pageRefOf(row), views: row.views, viewers: row.viewers, edits: row.edits })) }
+        return {
+          range,
+          metric,
+          items: rows.map((row) => ({ ...pageRefOf(row), views: row.views, viewers: row.viewers, edits: row.edits }))
+        }
       })
   }),
   operation({
-    service, tag, operationId: "getWikiSpaceStats", method: "GET", path: "/v1/dashboard/spaces",
+    service,
+    tag,
+    operationId: "getWikiSpaceStats",
+    method: "GET",
+    path: "/v1/dashboard/spaces",
     summary: "Activity per space over a period: pages, new pages, views, edits, last update",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ ...Scope, ...Period }),
     responses: {
       200: {
         description: "Spaces, most viewed first",
         schema: Schema.Struct({
           range: ReportRange,
-          items: Schema.Array(Schema.Struct({
-            spaceId: Schema.String,
-            key: Schema.String,
-            name: Schema.String,
-            icon: Schema.NullOr(Schema.String),
-            pages: Schema.Number,
-            pagesCreated: Schema.Number,
-            views: Schema.Number,
-            edits: Schema.Number,
-            lastUpdatedAt: Schema.NullOr(Schema.String)
-          }))
+          items: Schema.Array(
+            Schema.Struct({
+              spaceId: Schema.String,
+              key: Schema.String,
+              name: Schema.String,
+              icon: Schema.NullOr(Schema.String),
+              pages: Schema.Number,
+              pagesCreated: Schema.Number,
+              views: Schema.Number,
+              edits: Schema.Number,
+              lastUpdatedAt: Schema.NullOr(Schema.String)
+            })
+          )
         }).annotate({ identifier: "WikiSpaceStats" })
       }
     },
-    examples: [{
-      name: "spaces",
-      request: { query: scopeQuery },
-      response: {
-        status: 200,
-        body: { range: exampleRange, items: [{ spaceId: ex.spaceId, key: "ENG", name: "Engineering", icon: "🛠️", pages: 30, pagesCreated: 4, views: 250, edits: 80, lastUpdatedAt: ex.at }] }
+    examples: [
+      {
+        name: "spaces",
+        request: { query: scopeQuery },
+        response: {
+          status: 200,
+          body: {
+            range: exampleRange,
+            items: [
+              {
+                spaceId: ex.spaceId,
+                key: "ENG",
+                name: "Engineering",
+                icon: "🛠️",
+                pages: 30,
+                pagesCreated: 4,
+                views: 250,
+                edits: 80,
+                lastUpdatedAt: ex.at
+              }
+            ]
+          }
+        }
       }
-    }],
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -260,10 +380,15 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiContentGrowth", method: "GET", path: "/v1/dashboard/growth",
+    service,
+    tag,
+    operationId: "getWikiContentGrowth",
+    method: "GET",
+    path: "/v1/dashboard/growth",
     summary: "Content growth: pages created per period and the running total",
     description: "Counts pages that still exist and are not archived.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ ...Scope, ...Period, interval: Schema.optionalKey(Interval) }),
     responses: {
       200: {
@@ -274,11 +399,19 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiContentGrowth" })
       }
     },
-    examples: [{
-      name: "monthly",
-      request: { query: { ...scopeQuery, interval: "month", from: "2026-01-01" } },
-      response: { status: 200, body: { range: { from: "2026-01-01T00:00:00.000Z", to: ex.at, interval: "month" }, points: [{ date: "2026-11-01", created: 5, total: 42 }] } }
-    }],
+    examples: [
+      {
+        name: "monthly",
+        request: { query: { ...scopeQuery, interval: "month", from: "2026-01-01" } },
+        response: {
+          status: 200,
+          body: {
+            range: { from: "2026-01-01T00:00:00.000Z", to: ex.at, interval: "month" },
+            points: [{ date: "2026-11-01", created: 5, total: 42 }]
+          }
+        }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -287,10 +420,15 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWikiStalePages", method: "GET", path: "/v1/dashboard/stale-pages",
+    service,
+    tag,
+    operationId: "listWikiStalePages",
+    method: "GET",
+    path: "/v1/dashboard/stale-pages",
     summary: "Pages nobody updated for a long time (content to review)",
     description: "Pages not updated for `olderThanDays` days (default 90), oldest first.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({
       ...Scope,
       olderThanDays: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 3650 }))),
@@ -301,23 +439,37 @@ export const wikiDashboardOperations = [
         description: "Stale pages",
         schema: Schema.Struct({
           olderThanDays: Schema.Number,
-          items: Schema.Array(Schema.Struct({
-            ...PageRef.fields,
-            updatedAt: Schema.String,
-            updatedBy: Schema.Struct({ userId: Schema.String, name: Schema.String }),
-            daysSinceUpdate: Schema.Number
-          }))
+          items: Schema.Array(
+            Schema.Struct({
+              ...PageRef.fields,
+              updatedAt: Schema.String,
+              updatedBy: Schema.Struct({ userId: Schema.String, name: Schema.String }),
+              daysSinceUpdate: Schema.Number
+            })
+          )
         }).annotate({ identifier: "WikiStalePages" })
       }
     },
-    examples: [{
-      name: "stale",
-      request: { query: { ...scopeQuery, olderThanDays: "180" } },
-      response: {
-        status: 200,
-        body: { olderThanDays: 180, items: [{ ...examplePageRef, updatedAt: "2026-01-05T09:00:00.000Z", updatedBy: { userId: ex.userId, name: "Alice" }, daysSinceUpdate: 320 }] }
+    examples: [
+      {
+        name: "stale",
+        request: { query: { ...scopeQuery, olderThanDays: "180" } },
+        response: {
+          status: 200,
+          body: {
+            olderThanDays: 180,
+            items: [
+              {
+                ...examplePageRef,
+                updatedAt: "2026-01-05T09:00:00.000Z",
+                updatedBy: { userId: ex.userId, name: "Alice" },
+                daysSinceUpdate: 320
+              }
+            ]
+          }
+        }
       }
-    }],
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)

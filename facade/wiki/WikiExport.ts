@@ -35,7 +35,8 @@ const params = { pageId: ex.pageId }
 
 const exportsAllowed = (workspaceId: string) =>
   Effect.flatMap(wikiSettingsOf(workspaceId).pipe(Effect.orDie), (settings) =>
-    settings.allowExports ? Effect.void : Effect.fail(reject("forbidden", "Exports are turned off for this workspace (see Wiki Settings)")))
+    settings.allowExports ? Effect.void : Effect.fail(reject("forbidden", "Exports are turned off for this workspace (see Wiki Settings)"))
+  )
 
 /** A page the caller may read, in a workspace that allows exports, with its current content. */
 const exportedPage = (context: RequestContext, pageId: string) =>
@@ -93,60 +94,100 @@ const exampleJob = {
 
 export const wikiExportOperations = [
   operation({
-    service, tag, operationId: "exportWikiPageMarkdown", method: "GET", path: "/v1/pages/{pageId}/export/markdown",
+    service,
+    tag,
+    operationId: "exportWikiPageMarkdown",
+    method: "GET",
+    path: "/v1/pages/{pageId}/export/markdown",
     summary: "Download a page as Markdown",
     description: "GitHub-flavoured Markdown, the title as a level-1 heading first (importing the file gives the page back).",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "The page as a .md file", contentType: "text/markdown; charset=utf-8" } },
-    examples: [{ name: "markdown", request: { params }, response: { status: 200, body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n" } }],
+    examples: [
+      {
+        name: "markdown",
+        request: { params },
+        response: { status: 200, body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n" }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.map(exportedPage(context, params.pageId), ({ page, snapshot }) =>
         raw("text/markdown; charset=utf-8", markdownDocument(page.title, snapshot.markdown), {
           "content-disposition": attachment(page.slug, "md")
-        }))
+        })
+      )
   }),
   operation({
-    service, tag, operationId: "exportWikiPageHtml", method: "GET", path: "/v1/pages/{pageId}/export/html",
+    service,
+    tag,
+    operationId: "exportWikiPageHtml",
+    method: "GET",
+    path: "/v1/pages/{pageId}/export/html",
     summary: "Download a page as a standalone HTML document",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "The page as an .html file", contentType: "text/html; charset=utf-8" } },
-    examples: [{
-      name: "html",
-      request: { params },
-      response: { status: 200, body: "<!doctype html>\n<html>…<h1>Deployment runbook</h1>\n<p>Tag the release, then run the <strong>migrations</strong>.</p>…</html>" }
-    }],
-    handler: ({ params }, context) =>
-      Effect.map(exportedPage(context, params.pageId), ({ page, snapshot }) =>
-        raw("text/html; charset=utf-8", htmlDocument(page.title, snapshot.html), { "content-disposition": attachment(page.slug, "html") }))
-  }),
-  operation({
-    service, tag, operationId: "exportWikiPageJson", method: "GET", path: "/v1/pages/{pageId}/export/json",
-    summary: "Export a page as JSON: its metadata and ProseMirror content",
-    description: "Lossless: the ProseMirror JSON of the editor, with Markdown and plain text beside it.",
-    auth: "both", scopes: ["wiki:read"],
-    params: PageParams,
-    responses: { 200: { description: "The page", schema: PageExport } },
-    examples: [{
-      name: "json",
-      request: { params },
-      response: {
-        status: 200,
-        body: {
-          format: "atrium.wiki.page",
-          version: 1,
-          exportedAt: ex.at,
-          page: {
-            id: ex.pageId, spaceId: ex.spaceId, spaceKey: "ENG", parentId: null, title: "Deployment runbook", slug: "deployment-runbook",
-            icon: "🚀", coverImage: null, createdBy: ex.userId, createdAt: ex.at, updatedBy: ex.userId, updatedAt: ex.at
-          },
-          content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Tag the release." }] }] },
-          markdown: "Tag the release.\n",
-          text: "Tag the release."
+    examples: [
+      {
+        name: "html",
+        request: { params },
+        response: {
+          status: 200,
+          body: "<!doctype html>\n<html>…<h1>Deployment runbook</h1>\n<p>Tag the release, then run the <strong>migrations</strong>.</p>…</html>"
         }
       }
-    }],
+    ],
+    handler: ({ params }, context) =>
+      Effect.map(exportedPage(context, params.pageId), ({ page, snapshot }) =>
+        raw("text/html; charset=utf-8", htmlDocument(page.title, snapshot.html), { "content-disposition": attachment(page.slug, "html") })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "exportWikiPageJson",
+    method: "GET",
+    path: "/v1/pages/{pageId}/export/json",
+    summary: "Export a page as JSON: its metadata and ProseMirror content",
+    description: "Lossless: the ProseMirror JSON of the editor, with Markdown and plain text beside it.",
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
+    responses: { 200: { description: "The page", schema: PageExport } },
+    examples: [
+      {
+        name: "json",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            format: "atrium.wiki.page",
+            version: 1,
+            exportedAt: ex.at,
+            page: {
+              id: ex.pageId,
+              spaceId: ex.spaceId,
+              spaceKey: "ENG",
+              parentId: null,
+              title: "Deployment runbook",
+              slug: "deployment-runbook",
+              icon: "🚀",
+              coverImage: null,
+              createdBy: ex.userId,
+              createdAt: ex.at,
+              updatedBy: ex.userId,
+              updatedAt: ex.at
+            },
+            content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Tag the release." }] }] },
+            markdown: "Tag the release.\n",
+            text: "Tag the release."
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.map(exportedPage(context, params.pageId), ({ page, space, snapshot }) => ({
         format: "atrium.wiki.page" as const,
@@ -172,20 +213,30 @@ export const wikiExportOperations = [
       }))
   }),
   operation({
-    service, tag, operationId: "exportWikiSpace", method: "POST", path: "/v1/spaces/{spaceId}/export",
+    service,
+    tag,
+    operationId: "exportWikiSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/export",
     summary: "Start exporting a whole space as a zip (background job)",
     description:
       "Answers 202 with the job at once; poll getWikiExport until it succeeded, then download the zip from its downloadUrl. " +
       "The zip holds one Markdown or HTML file per page the caller may read, in folders following the page tree, an index and a space.json manifest.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: Schema.Struct({ spaceId: Id }),
     body: Schema.Struct({ format: ExportFormat }),
     responses: { 202: { description: "The export job, queued", schema: ExportJob }, 409: { description: "The space is archived" } },
-    examples: [{
-      name: "markdown-zip",
-      request: { params: { spaceId: ex.spaceId }, body: { format: "markdown" } },
-      response: { status: 202, body: { ...exampleJob, status: "queued", pageCount: 0, pagesDone: 0, sizeBytes: null, downloadUrl: null, finishedAt: null } }
-    }],
+    examples: [
+      {
+        name: "markdown-zip",
+        request: { params: { spaceId: ex.spaceId }, body: { format: "markdown" } },
+        response: {
+          status: 202,
+          body: { ...exampleJob, status: "queued", pageCount: 0, pagesDone: 0, sizeBytes: null, downloadUrl: null, finishedAt: null }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -198,15 +249,24 @@ export const wikiExportOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiExport", method: "GET", path: "/v1/exports/{exportId}",
+    service,
+    tag,
+    operationId: "getWikiExport",
+    method: "GET",
+    path: "/v1/exports/{exportId}",
     summary: "An export job's status, or its zip with download=true",
     description:
       "Only the member who started the export sees it. With `download=true` the finished zip is sent (application/zip); 409 while the job is not finished.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: Schema.Struct({ exportId: Id }),
     query: Schema.Struct({ download: Schema.optionalKey(BooleanParam) }),
     responses: {
-      200: { description: "The job (or, with download=true, the zip as application/zip)", contentType: ["application/json", "application/zip"], schema: ExportJob },
+      200: {
+        description: "The job (or, with download=true, the zip as application/zip)",
+        contentType: ["application/json", "application/zip"],
+        schema: ExportJob
+      },
       409: { description: "download=true before the job succeeded" }
     },
     examples: [{ name: "status", request: { params: { exportId: ex.jobId } }, response: { status: 200, body: exampleJob } }],

@@ -39,13 +39,26 @@ export const favoritesOf = (reader: Parameters<typeof visibleTo>[0], limit: numb
 
 export const wikiFavoritesOperations = [
   operation({
-    service, tag, operationId: "listWikiFavorites", method: "GET", path: "/v1/favorites",
+    service,
+    tag,
+    operationId: "listWikiFavorites",
+    method: "GET",
+    path: "/v1/favorites",
     summary: "The caller's favorite pages in a workspace",
     description: "Newest first; only pages the caller may read.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, limit: Schema.optionalKey(Limit(500)) }),
-    responses: { 200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "WikiFavorites" }) } },
-    examples: [{ name: "favorites", request: { query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { items: [exampleFavorite] } } }],
+    responses: {
+      200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "WikiFavorites" }) }
+    },
+    examples: [
+      {
+        name: "favorites",
+        request: { query: { workspaceId: ex.workspaceId } },
+        response: { status: 200, body: { items: [exampleFavorite] } }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -54,12 +67,20 @@ export const wikiFavoritesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "addWikiFavorite", method: "POST", path: "/v1/favorites",
+    service,
+    tag,
+    operationId: "addWikiFavorite",
+    method: "POST",
+    path: "/v1/favorites",
     summary: "Pin a page as a favorite",
     description: "The page must be readable by the caller and not archived. 409 when it is already a favorite.",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     body: Schema.Struct({ pageId: Id }),
-    responses: { 201: { description: "The favorite", schema: Favorite }, 409: { description: "Already a favorite, archived, or too many favorites" } },
+    responses: {
+      201: { description: "The favorite", schema: Favorite },
+      409: { description: "Already a favorite, archived, or too many favorites" }
+    },
     examples: [{ name: "pin", request: { body: { pageId: ex.pageId } }, response: { status: 201, body: exampleFavorite } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
@@ -87,10 +108,15 @@ export const wikiFavoritesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeWikiFavorite", method: "DELETE", path: "/v1/favorites/{pageId}",
+    service,
+    tag,
+    operationId: "removeWikiFavorite",
+    method: "DELETE",
+    path: "/v1/favorites/{pageId}",
     summary: "Unpin a favorite page",
     description: "Works even if the caller can no longer read the page. 404 when it is not a favorite.",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     params: Schema.Struct({ pageId: Id }),
     responses: { 204: { description: "Unpinned" }, 404: { description: "Not a favorite" } },
     examples: [{ name: "unpin", request: { params: { pageId: ex.pageId } }, response: { status: 204 } }],
@@ -103,7 +129,8 @@ export const wikiFavoritesOperations = [
             "SELECT workspace_id FROM wiki_favorites WHERE user_id = $1 AND page_id = $2",
             [principal.userId, params.pageId]
           ).pipe(Effect.orDie)
-          if (rows[0] !== undefined && rows[0].workspace_id !== principal.workspaceId) return yield* reject("not_found", "The page is not a favorite")
+          if (rows[0] !== undefined && rows[0].workspace_id !== principal.workspaceId)
+            return yield* reject("not_found", "The page is not a favorite")
         }
         yield* (yield* ActorSystem).ask(WikiMember, principal.userId, "removeFavorite", { pageId: params.pageId })
       })

@@ -31,16 +31,22 @@ const SpaceCard = Schema.Struct({
 
 const Home = Schema.Struct({
   workspaceId: Schema.String,
-  homeSpace: Schema.NullOr(SpaceCard).annotate({ description: "The workspace's default home space (Wiki Settings), when the caller can see it" }),
+  homeSpace: Schema.NullOr(SpaceCard).annotate({
+    description: "The workspace's default home space (Wiki Settings), when the caller can see it"
+  }),
   spaces: Schema.Array(SpaceCard),
   favorites: Schema.Array(Schema.Struct({ ...PageRef.fields, addedAt: Schema.String })),
   recentlyViewed: Schema.Array(Schema.Struct({ ...PageRef.fields, viewedAt: Schema.String })),
-  recentlyEdited: Schema.Array(Schema.Struct({ ...PageRef.fields, editedAt: Schema.String })).annotate({ description: "Pages the caller edited lately" }),
-  recentlyUpdated: Schema.Array(Schema.Struct({
-    ...PageRef.fields,
-    updatedAt: Schema.String,
-    updatedBy: Schema.Struct({ userId: Schema.String, name: Schema.String })
-  })),
+  recentlyEdited: Schema.Array(Schema.Struct({ ...PageRef.fields, editedAt: Schema.String })).annotate({
+    description: "Pages the caller edited lately"
+  }),
+  recentlyUpdated: Schema.Array(
+    Schema.Struct({
+      ...PageRef.fields,
+      updatedAt: Schema.String,
+      updatedBy: Schema.Struct({ userId: Schema.String, name: Schema.String })
+    })
+  ),
   totals: Schema.Struct({ spaces: Schema.Number, pages: Schema.Number })
 }).annotate({ identifier: "WikiHome" })
 
@@ -48,35 +54,43 @@ const exampleSpace = { id: ex.spaceId, key: "ENG", name: "Engineering", icon: "ð
 
 export const wikiHomeOperations = [
   operation({
-    service, tag, operationId: "getWikiHome", method: "GET", path: "/v1/home",
+    service,
+    tag,
+    operationId: "getWikiHome",
+    method: "GET",
+    path: "/v1/home",
     summary: "The wiki home screen: spaces, favorites, recent views, edits and updates",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "Home screen", schema: Home } },
-    examples: [{
-      name: "home",
-      request: { query: { workspaceId: ex.workspaceId } },
-      response: {
-        status: 200,
-        body: {
-          workspaceId: ex.workspaceId,
-          homeSpace: exampleSpace,
-          spaces: [exampleSpace],
-          favorites: [{ ...examplePageRef, addedAt: ex.at }],
-          recentlyViewed: [{ ...examplePageRef, viewedAt: ex.at }],
-          recentlyEdited: [{ ...examplePageRef, editedAt: ex.at }],
-          recentlyUpdated: [{ ...examplePageRef, updatedAt: ex.at, updatedBy: { userId: ex.userId, name: "Alice" } }],
-          totals: { spaces: 1, pages: 12 }
+    examples: [
+      {
+        name: "home",
+        request: { query: { workspaceId: ex.workspaceId } },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ex.workspaceId,
+            homeSpace: exampleSpace,
+            spaces: [exampleSpace],
+            favorites: [{ ...examplePageRef, addedAt: ex.at }],
+            recentlyViewed: [{ ...examplePageRef, viewedAt: ex.at }],
+            recentlyEdited: [{ ...examplePageRef, editedAt: ex.at }],
+            recentlyUpdated: [{ ...examplePageRef, updatedAt: ex.at, updatedBy: { userId: ex.userId, name: "Alice" } }],
+            totals: { spaces: 1, pages: 12 }
+          }
         }
       }
-    }],
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
         const reader = yield* readerOf(caller, q.workspaceId)
         // Each query names the caller as $1 and the list length as $2; the visibility CTEs follow.
         const visible = visibleTo(reader, 3)
-        const withVisible = <R extends object>(sql: string) => query<R>(`WITH RECURSIVE ${visible.ctes} ${sql}`, [caller.userId, LIST, ...visible.params])
+        const withVisible = <R extends object>(sql: string) =>
+          query<R>(`WITH RECURSIVE ${visible.ctes} ${sql}`, [caller.userId, LIST, ...visible.params])
         const visibleOnly = visibleTo(reader, 1)
         const spaces = yield* query<Record<string, any>>(
           `WITH RECURSIVE ${visibleOnly.ctes}

@@ -46,10 +46,14 @@ const importTarget = (context: RequestContext, spaceId: string, parentPageId: st
     if (!settings.allowImports) return yield* reject("forbidden", "Imports are turned off for this workspace (see Wiki Settings)")
     if (parentPageId !== undefined) {
       const parent = yield* pageAccess(caller, parentPageId, "edit").pipe(
-        Effect.mapError((error) => reject(error.code, `Parent page: ${error.message}`, [{ path: "query.parentPageId", message: error.message }]))
+        Effect.mapError((error) =>
+          reject(error.code, `Parent page: ${error.message}`, [{ path: "query.parentPageId", message: error.message }])
+        )
       )
       if (parent.space.id !== spaceId) {
-        return yield* reject("not_found", "The parent page is in another space", [{ path: "query.parentPageId", message: "not in this space" }])
+        return yield* reject("not_found", "The parent page is in another space", [
+          { path: "query.parentPageId", message: "not in this space" }
+        ])
       }
       yield* ensureActive(parent.space, parent.page)
     }
@@ -58,28 +62,41 @@ const importTarget = (context: RequestContext, spaceId: string, parentPageId: st
 
 export const wikiImportOperations = [
   operation({
-    service, tag, operationId: "importWikiPage", method: "POST", path: "/v1/spaces/{spaceId}/import",
+    service,
+    tag,
+    operationId: "importWikiPage",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/import",
     summary: "Import a Markdown or HTML file as a new page",
     description:
       "Send the file as the request body with its Content-Type (text/markdown, text/plain or text/html; UTF-8). " +
       "The title is `title` if given, else the file's leading level-1 heading (or HTML <title>), else `filename` without its extension.",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     params: Schema.Struct({ spaceId: Id }),
     query: Schema.Struct({
       parentPageId: ParentQuery,
       title: Schema.optionalKey(PageTitle),
-      filename: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(255)).annotate({ description: "The original file name (for the title)" }))
+      filename: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(255)).annotate({ description: "The original file name (for the title)" })
+      )
     }),
     upload: { contentTypes: [...MARKDOWN_TYPES, ...HTML_TYPES], maxBytes: MAX_FILE_BYTES },
     responses: {
       201: { description: "The new page", schema: Schema.Struct({ page: ImportedPage }).annotate({ identifier: "WikiImportedFile" }) },
       415: { description: "Not Markdown or HTML" }
     },
-    examples: [{
-      name: "markdown-file",
-      request: { params: { spaceId: ex.spaceId }, query: { filename: "runbook.md" }, body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n" },
-      response: { status: 201, body: { page: { id: ex.pageId, title: "Deployment runbook", parentId: null, source: "runbook.md" } } }
-    }],
+    examples: [
+      {
+        name: "markdown-file",
+        request: {
+          params: { spaceId: ex.spaceId },
+          query: { filename: "runbook.md" },
+          body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n"
+        },
+        response: { status: 201, body: { page: { id: ex.pageId, title: "Deployment runbook", parentId: null, source: "runbook.md" } } }
+      }
+    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const { caller, space } = yield* importTarget(context, params.spaceId, query.parentPageId)
@@ -96,12 +113,17 @@ export const wikiImportOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "importWikiZip", method: "POST", path: "/v1/spaces/{spaceId}/import/zip",
+    service,
+    tag,
+    operationId: "importWikiZip",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/import/zip",
     summary: "Import a zip of Markdown/HTML files as a page tree",
     description:
       "Send the zip as the request body (application/zip). Each .md/.markdown/.txt/.html file becomes a page; a folder beside a file of the same name " +
       `holds its subpages; a folder without one becomes an empty page. Other files are listed as skipped. At most ${MAX_ZIP_BYTES / 1024 / 1024} MB, 500 pages.`,
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     params: Schema.Struct({ spaceId: Id }),
     query: Schema.Struct({ parentPageId: ParentQuery }),
     upload: { contentTypes: [...ZIP_TYPES], maxBytes: MAX_ZIP_BYTES },
@@ -115,20 +137,22 @@ export const wikiImportOperations = [
       },
       400: { description: "Not a readable zip, or no Markdown/HTML file in it" }
     },
-    examples: [{
-      name: "zip",
-      request: { params: { spaceId: ex.spaceId } },
-      response: {
-        status: 201,
-        body: {
-          pages: [
-            { id: ex.pageId, title: "Guide", parentId: null, source: "guide.md" },
-            { id: ex.childPageId, title: "Install", parentId: ex.pageId, source: "guide/install.md" }
-          ],
-          skipped: [{ file: "guide/diagram.png", reason: "not a Markdown or HTML file" }]
+    examples: [
+      {
+        name: "zip",
+        request: { params: { spaceId: ex.spaceId } },
+        response: {
+          status: 201,
+          body: {
+            pages: [
+              { id: ex.pageId, title: "Guide", parentId: null, source: "guide.md" },
+              { id: ex.childPageId, title: "Install", parentId: ex.pageId, source: "guide/install.md" }
+            ],
+            skipped: [{ file: "guide/diagram.png", reason: "not a Markdown or HTML file" }]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const { caller, space } = yield* importTarget(context, params.spaceId, query.parentPageId)

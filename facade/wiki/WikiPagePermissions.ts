@@ -21,14 +21,17 @@ import { callerFrom } from "./WikiSpaces.ts"
 const service = "wiki"
 const tag = "Wiki Page Permissions"
 
-const PagePermission = Schema.Struct({ id: Id, pageId: Id, access: PageAccessLevel, ...SubjectView }).annotate({ identifier: "WikiPagePermission" })
+const PagePermission = Schema.Struct({ id: Id, pageId: Id, access: PageAccessLevel, ...SubjectView }).annotate({
+  identifier: "WikiPagePermission"
+})
 
 const PagePermissions = Schema.Struct({
   pageId: Id,
   restriction: PageRestriction,
   entries: Schema.Array(PagePermission),
-  inherited: Schema.Array(Schema.Struct({ pageId: Id, title: Schema.String, restriction: PageRestriction }))
-    .annotate({ description: "Restricted ancestors: their restrictions apply to this page too" }),
+  inherited: Schema.Array(Schema.Struct({ pageId: Id, title: Schema.String, restriction: PageRestriction })).annotate({
+    description: "Restricted ancestors: their restrictions apply to this page too"
+  }),
   yourAccess: Schema.Literals(["edit", "read"])
 }).annotate({ identifier: "WikiPagePermissions" })
 
@@ -54,25 +57,40 @@ const permissionsView = (caller: WikiCaller, pageId: string) =>
       pageId,
       restriction: access.page.restriction,
       entries,
-      inherited: access.ancestors.filter((page) => page.restriction !== "open").map((page) => ({ pageId: page.id, title: page.title, restriction: page.restriction })),
-      yourAccess: access.right === "edit" ? "edit" as const : "read" as const
+      inherited: access.ancestors
+        .filter((page) => page.restriction !== "open")
+        .map((page) => ({ pageId: page.id, title: page.title, restriction: page.restriction })),
+      yourAccess: access.right === "edit" ? ("edit" as const) : ("read" as const)
     }
   })
 
 export const wikiPagePermissionsOperations = [
   operation({
-    service, tag, operationId: "getWikiPagePermissions", method: "GET", path: "/v1/pages/{pageId}/permissions",
+    service,
+    tag,
+    operationId: "getWikiPagePermissions",
+    method: "GET",
+    path: "/v1/pages/{pageId}/permissions",
     summary: "A page's restriction, its entries, the restrictions it inherits, and your access",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     responses: { 200: { description: "Permissions", schema: PagePermissions } },
     examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleView } }],
     handler: ({ params }, context) => Effect.flatMap(callerFrom(context), (caller) => permissionsView(caller, params.pageId))
   }),
   operation({
-    service, tag, operationId: "setWikiPageRestriction", method: "PUT", path: "/v1/pages/{pageId}/permissions",
+    service,
+    tag,
+    operationId: "setWikiPageRestriction",
+    method: "PUT",
+    path: "/v1/pages/{pageId}/permissions",
     summary: "Open a page, or restrict who may edit it or who may see it",
-    description: "`open` removes the page's own entries. When restricting, you are added as an editor (unless you are a space admin, who passes restrictions anyway), so you cannot lock yourself out.",
-    auth: "both", scopes: ["wiki:admin"], params: PageParams,
+    description:
+      "`open` removes the page's own entries. When restricting, you are added as an editor (unless you are a space admin, who passes restrictions anyway), so you cannot lock yourself out.",
+    auth: "both",
+    scopes: ["wiki:admin"],
+    params: PageParams,
     body: Schema.Struct({ restriction: PageRestriction }),
     responses: { 200: { description: "Permissions", schema: PagePermissions } },
     examples: [{ name: "edit-restrict", request: { params, body: { restriction: "edit" } }, response: { status: 200, body: exampleView } }],
@@ -90,27 +108,48 @@ export const wikiPagePermissionsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "addWikiPagePermission", method: "POST", path: "/v1/pages/{pageId}/permissions/entries",
+    service,
+    tag,
+    operationId: "addWikiPagePermission",
+    method: "POST",
+    path: "/v1/pages/{pageId}/permissions/entries",
     summary: "Let a user (by id or e-mail) or a workspace role view or edit a restricted page",
-    description: "Name exactly one of `userId`, `email` or `workspaceRole`; an existing entry for the same subject is changed. The page must be restricted first. Entries never give more than the subject's space role: a space viewer listed with `edit` still only reads.",
-    auth: "both", scopes: ["wiki:admin"], params: PageParams,
+    description:
+      "Name exactly one of `userId`, `email` or `workspaceRole`; an existing entry for the same subject is changed. The page must be restricted first. Entries never give more than the subject's space role: a space viewer listed with `edit` still only reads.",
+    auth: "both",
+    scopes: ["wiki:admin"],
+    params: PageParams,
     body: Schema.Struct({ ...subjectFields, access: PageAccessLevel }),
     responses: { 201: { description: "The entry", schema: PagePermission }, 409: { description: "The page is open: restrict it first" } },
-    examples: [{ name: "editor", request: { params, body: { email: "alice@example.com", access: "edit" } }, response: { status: 201, body: exampleEntry } }],
+    examples: [
+      {
+        name: "editor",
+        request: { params, body: { email: "alice@example.com", access: "edit" } },
+        response: { status: 201, body: exampleEntry }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
         yield* ensureActive(access.space, access.page)
         const subject = yield* resolveSubject(body)
-        const entry = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "grantAccess", { by: caller.userId, subject, access: body.access }).pipe(blameEmail(body))
+        const entry = yield* (yield* ActorSystem)
+          .ask(WikiPage, params.pageId, "grantAccess", { by: caller.userId, subject, access: body.access })
+          .pipe(blameEmail(body))
         return (yield* withUsers([entry]))[0]!
       })
   }),
   operation({
-    service, tag, operationId: "removeWikiPagePermission", method: "DELETE", path: "/v1/pages/{pageId}/permissions/entries/{entryId}",
+    service,
+    tag,
+    operationId: "removeWikiPagePermission",
+    method: "DELETE",
+    path: "/v1/pages/{pageId}/permissions/entries/{entryId}",
     summary: "Remove an entry from a restricted page",
-    auth: "both", scopes: ["wiki:admin"], params: Schema.Struct({ pageId: Id, entryId: Id }),
+    auth: "both",
+    scopes: ["wiki:admin"],
+    params: Schema.Struct({ pageId: Id, entryId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such entry" } },
     examples: [{ name: "remove", request: { params: { ...params, entryId: exampleEntry.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>

@@ -65,20 +65,39 @@ const VersionDiff = Schema.Struct({
 
 const versionOf = (pageId: string, id: string) =>
   Effect.flatMap(Effect.orDie(versionContent(pageId, id)), (version) =>
-    version === undefined ? Effect.fail(reject("not_found", "No such version of this page")) : Effect.succeed(version))
+    version === undefined ? Effect.fail(reject("not_found", "No such version of this page")) : Effect.succeed(version)
+  )
 
 export const wikiPageVersionsOperations = [
   operation({
-    service, tag, operationId: "listWikiPageVersions", method: "GET", path: "/v1/pages/{pageId}/versions",
+    service,
+    tag,
+    operationId: "listWikiPageVersions",
+    method: "GET",
+    path: "/v1/pages/{pageId}/versions",
     summary: "A page's version history, newest first",
-    description: "Versions are kept when a page is created with content, when its content changes through the API, when someone saves, when a version is restored, and every few minutes while people edit live. Page back with `before` (a version number).",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    description:
+      "Versions are kept when a page is created with content, when its content changes through the API, when someone saves, when a version is restored, and every few minutes while people edit live. Page back with `before` (a version number).",
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     query: Schema.Struct({
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
       before: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)))
     }),
-    responses: { 200: { description: "Versions", schema: Schema.Struct({ items: Schema.Array(WikiPageVersionView) }).annotate({ identifier: "WikiPageVersionList" }) } },
-    examples: [{ name: "history", request: { params: { pageId: examples.pageId }, query: { limit: "20" } }, response: { status: 200, body: { items: [exampleVersion] } } }],
+    responses: {
+      200: {
+        description: "Versions",
+        schema: Schema.Struct({ items: Schema.Array(WikiPageVersionView) }).annotate({ identifier: "WikiPageVersionList" })
+      }
+    },
+    examples: [
+      {
+        name: "history",
+        request: { params: { pageId: examples.pageId }, query: { limit: "20" } },
+        response: { status: 200, body: { items: [exampleVersion] } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -87,15 +106,23 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageVersion", method: "GET", path: "/v1/pages/{pageId}/versions/{versionId}",
+    service,
+    tag,
+    operationId: "getWikiPageVersion",
+    method: "GET",
+    path: "/v1/pages/{pageId}/versions/{versionId}",
     summary: "One version of a page with its content (ProseMirror JSON, text and Markdown)",
-    auth: "both", scopes: ["wiki:read"], params: VersionParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: VersionParams,
     responses: { 200: { description: "The version", schema: VersionWithContent }, 404: { description: "No such version" } },
-    examples: [{
-      name: "version",
-      request: { params },
-      response: { status: 200, body: { ...exampleVersion, content: exampleDoc, text: examplePage.text, markdown: examplePage.markdown } }
-    }],
+    examples: [
+      {
+        name: "version",
+        request: { params },
+        response: { status: 200, body: { ...exampleVersion, content: exampleDoc, text: examplePage.text, markdown: examplePage.markdown } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -105,32 +132,42 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "diffWikiPageVersion", method: "GET", path: "/v1/pages/{pageId}/versions/{versionId}/diff",
+    service,
+    tag,
+    operationId: "diffWikiPageVersion",
+    method: "GET",
+    path: "/v1/pages/{pageId}/versions/{versionId}/diff",
     summary: "Compare a version with the page as it is now (line diff of the Markdown)",
     description: "`context` sets how many unchanged lines are kept around each change (default 3).",
-    auth: "both", scopes: ["wiki:read"], params: VersionParams,
-    query: Schema.Struct({ context: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 10000 }))) }),
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: VersionParams,
+    query: Schema.Struct({
+      context: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 10000 })))
+    }),
     responses: { 200: { description: "The differences", schema: VersionDiff } },
-    examples: [{
-      name: "diff",
-      request: { params },
-      response: {
-        status: 200,
-        body: {
-          pageId: examples.pageId,
-          from: { versionId, number: 3, createdAt: examples.at },
-          to: "current",
-          title: null,
-          added: 1,
-          removed: 1,
-          blocks: [
-            { type: "equal", lines: ["# Welcome", ""], skipped: 0 },
-            { type: "removed", lines: ["Read the guide."] },
-            { type: "added", lines: ["Read the **setup guide** first."] }
-          ]
+    examples: [
+      {
+        name: "diff",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            pageId: examples.pageId,
+            from: { versionId, number: 3, createdAt: examples.at },
+            to: "current",
+            title: null,
+            added: 1,
+            removed: 1,
+            blocks: [
+              { type: "equal", lines: ["# Welcome", ""], skipped: 0 },
+              { type: "removed", lines: ["Read the guide."] },
+              { type: "added", lines: ["Read the **setup guide** first."] }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -148,10 +185,17 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "restoreWikiPageVersion", method: "POST", path: "/v1/pages/{pageId}/versions/{versionId}/restore",
+    service,
+    tag,
+    operationId: "restoreWikiPageVersion",
+    method: "POST",
+    path: "/v1/pages/{pageId}/versions/{versionId}/restore",
     summary: "Bring a page back to a version (content and title)",
-    description: "The restore is applied to the live document as one change, so connected editors see it at once, and is kept as a new version (reason \"restored\"); the history stays intact.",
-    auth: "both", scopes: ["wiki:write"], params: VersionParams,
+    description:
+      'The restore is applied to the live document as one change, so connected editors see it at once, and is kept as a new version (reason "restored"); the history stays intact.',
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: VersionParams,
     responses: {
       200: {
         description: "The new version and the page as restored",
@@ -159,20 +203,34 @@ export const wikiPageVersionsOperations = [
       },
       409: { description: "The page or its space is archived" }
     },
-    examples: [{
-      name: "restore",
-      request: { params },
-      response: {
-        status: 200,
-        body: { version: { ...exampleVersion, id: "8e7d6c5b-4a3f-4e2d-9c1b-0a9f8e7d6c5b", number: 5, reason: "restored", restoredFrom: versionId }, page: examplePage }
+    examples: [
+      {
+        name: "restore",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            version: {
+              ...exampleVersion,
+              id: "8e7d6c5b-4a3f-4e2d-9c1b-0a9f8e7d6c5b",
+              number: 5,
+              reason: "restored",
+              restoredFrom: versionId
+            },
+            page: examplePage
+          }
+        }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
         yield* ensureActive(access.space, access.page)
-        const version = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "restoreVersion", { by: caller.userId, versionId: params.versionId })
+        const version = yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "restoreVersion", {
+          by: caller.userId,
+          versionId: params.versionId
+        })
         return { version, page: yield* readPage(yield* pageAccess(caller, params.pageId)) }
       })
   })

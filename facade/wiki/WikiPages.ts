@@ -52,7 +52,9 @@ const pageParams = { pageId: examples.pageId }
 const spaceParams = { spaceId: examples.spaceId }
 
 const Html = Schema.String.check(Schema.isMaxLength(1024 * 1024)).annotate({ description: "HTML, at most 1 MiB" })
-const Index = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "Position among the siblings, 0 = first; omitted = last" })
+const Index = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+  description: "Position among the siblings, 0 = first; omitted = last"
+})
 
 /** Content fields accepted wherever a page's content is written (give at most one). */
 export const contentFields = {
@@ -86,7 +88,9 @@ const WikiPageTreeNode: Schema.Codec<TreeNode> = Schema.Struct({
   children: Schema.Array(Schema.suspend((): Schema.Codec<TreeNode> => WikiPageTreeNode))
 }).annotate({ identifier: "WikiPageTreeNode" })
 
-const Crumb = Schema.Struct({ id: Id, title: Schema.String, slug: Schema.String, icon: Schema.NullOr(Schema.String) }).annotate({ identifier: "WikiBreadcrumb" })
+const Crumb = Schema.Struct({ id: Id, title: Schema.String, slug: Schema.String, icon: Schema.NullOr(Schema.String) }).annotate({
+  identifier: "WikiBreadcrumb"
+})
 
 const Editor = Schema.Struct({ userId: Id, name: Schema.String, since: Timestamp }).annotate({ identifier: "WikiPageEditor" })
 
@@ -156,22 +160,33 @@ const descendantsOf = (pages: ReadonlyArray<PageRow>, rootId: string): Array<Pag
   const frontier = [rootId]
   while (frontier.length > 0) {
     const parent = frontier.pop()!
-    for (const page of pages) if (page.parentId === parent) {
-      result.push(page)
-      frontier.push(page.id)
-    }
+    for (const page of pages)
+      if (page.parentId === parent) {
+        result.push(page)
+        frontier.push(page.id)
+      }
   }
   return result
 }
 
-const headingsOf = (node: { type: string; attrs?: Record<string, unknown>; content?: ReadonlyArray<any>; text?: string }): Array<{ level: number; text: string }> => {
-  const textOf = (n: any): string => (n.type === "text" ? n.text ?? "" : (n.content ?? []).map(textOf).join(""))
+const headingsOf = (node: {
+  type: string
+  attrs?: Record<string, unknown>
+  content?: ReadonlyArray<any>
+  text?: string
+}): Array<{ level: number; text: string }> => {
+  const textOf = (n: any): string => (n.type === "text" ? (n.text ?? "") : (n.content ?? []).map(textOf).join(""))
   if (node.type === "heading") return [{ level: Number(node.attrs?.level ?? 1), text: textOf(node) }]
   return (node.content ?? []).flatMap(headingsOf)
 }
 
 /** Writes the content of the request (if any) through the page actor. */
-export const writeContent = (pageId: string, by: string, input: { markdown?: string; html?: string; content?: any }, reason: "created" | "edited") =>
+export const writeContent = (
+  pageId: string,
+  by: string,
+  input: { markdown?: string; html?: string; content?: any },
+  reason: "created" | "edited"
+) =>
   Effect.gen(function* () {
     const doc = yield* contentFrom(input)
     if (doc !== undefined) yield* (yield* ActorSystem).ask(WikiPage, pageId, "setContent", { by, content: doc, mode: "replace", reason })
@@ -179,10 +194,17 @@ export const writeContent = (pageId: string, by: string, input: { markdown?: str
 
 export const wikiPagesOperations = [
   operation({
-    service, tag, operationId: "createWikiPage", method: "POST", path: "/v1/spaces/{spaceId}/pages",
+    service,
+    tag,
+    operationId: "createWikiPage",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/pages",
     summary: "Create a page in a space, optionally under a parent page, with content",
-    description: "Give the content as `markdown`, `html` or ProseMirror JSON `content` (one of them), or none for an empty page. Needs the editor role in the space (and edit rights on the parent page). The page goes last among its siblings unless `index` says otherwise; it inherits its ancestors' restrictions.",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    description:
+      "Give the content as `markdown`, `html` or ProseMirror JSON `content` (one of them), or none for an empty page. Needs the editor role in the space (and edit rights on the parent page). The page goes last among its siblings unless `index` says otherwise; it inherits its ancestors' restrictions.",
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     body: Schema.Struct({
       title: PageTitle,
       parentPageId: Schema.optionalKey(Schema.NullOr(Id)),
@@ -192,15 +214,24 @@ export const wikiPagesOperations = [
       ...contentFields
     }),
     responses: { 201: { description: "Created", schema: WikiPageView }, 404: { description: "No such space or parent page" } },
-    examples: [{
-      name: "markdown",
-      request: { params: spaceParams, body: { title: "Onboarding", markdown: "# Welcome\n\nRead the **setup guide** first.", icon: "👋" } },
-      response: { status: 201, body: examplePage }
-    }, {
-      name: "child-page",
-      request: { params: spaceParams, body: { title: "Laptop setup", parentPageId: examples.pageId, content: exampleDoc } },
-      response: { status: 201, body: { ...examplePage, id: examples.childPageId, parentPageId: examples.pageId, title: "Laptop setup", slug: "laptop-setup" } }
-    }],
+    examples: [
+      {
+        name: "markdown",
+        request: {
+          params: spaceParams,
+          body: { title: "Onboarding", markdown: "# Welcome\n\nRead the **setup guide** first.", icon: "👋" }
+        },
+        response: { status: 201, body: examplePage }
+      },
+      {
+        name: "child-page",
+        request: { params: spaceParams, body: { title: "Laptop setup", parentPageId: examples.pageId, content: exampleDoc } },
+        response: {
+          status: 201,
+          body: { ...examplePage, id: examples.childPageId, parentPageId: examples.pageId, title: "Laptop setup", slug: "laptop-setup" }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -209,10 +240,14 @@ export const wikiPagesOperations = [
         const parentId = body.parentPageId ?? null
         if (parentId !== null) {
           const parent = yield* pageAccess(caller, parentId, "edit").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }])))
+            Effect.catchTag("Rejection", (error) =>
+              Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }]))
+            )
           )
           if (parent.page.spaceId !== params.spaceId) {
-            return yield* reject("not_found", "The parent page is in another space", [{ path: "body.parentPageId", message: "not in this space" }])
+            return yield* reject("not_found", "The parent page is in another space", [
+              { path: "body.parentPageId", message: "not in this space" }
+            ])
           }
         }
         yield* checkCover(access.space.workspaceId, body.coverImage, "body.coverImage")
@@ -227,16 +262,26 @@ export const wikiPagesOperations = [
           coverImage: body.coverImage ?? null,
           index: body.index ?? null
         })
-        if (doc !== undefined) yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "created" })
+        if (doc !== undefined)
+          yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "created" })
         return yield* readPage(yield* pageAccess(caller, page.id))
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPage", method: "GET", path: "/v1/pages/{pageId}",
+    service,
+    tag,
+    operationId: "getWikiPage",
+    method: "GET",
+    path: "/v1/pages/{pageId}",
     summary: "Get a page with its content (ProseMirror JSON, plain text and Markdown)",
     description: "The content is the live document's: it includes what connected editors typed a moment ago.",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
-    responses: { 200: { description: "The page", schema: WikiPageView }, 404: { description: "No such page (or not visible to the caller)" } },
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
+    responses: {
+      200: { description: "The page", schema: WikiPageView },
+      404: { description: "No such page (or not visible to the caller)" }
+    },
     examples: [{ name: "get", request: { params: pageParams }, response: { status: 200, body: examplePage } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -248,22 +293,34 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateWikiPage", method: "PATCH", path: "/v1/pages/{pageId}",
+    service,
+    tag,
+    operationId: "updateWikiPage",
+    method: "PATCH",
+    path: "/v1/pages/{pageId}",
     summary: "Change a page's title, icon, cover image and/or replace its content",
-    description: "Fields left out are unchanged; `icon`/`coverImage: null` remove them. New content (`markdown`, `html` or `content`) replaces the whole document in one change that connected editors see at once, and is kept as a version. The slug follows the title.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    description:
+      "Fields left out are unchanged; `icon`/`coverImage: null` remove them. New content (`markdown`, `html` or `content`) replaces the whole document in one change that connected editors see at once, and is kept as a version. The slug follows the title.",
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     body: Schema.Struct({
       title: Schema.optionalKey(PageTitle),
       icon: Schema.optionalKey(Schema.NullOr(Icon)),
       coverImage: Schema.optionalKey(Schema.NullOr(CoverImage)),
       ...contentFields
     }),
-    responses: { 200: { description: "The updated page", schema: WikiPageView }, 409: { description: "The page or its space is archived" } },
-    examples: [{
-      name: "retitle-and-rewrite",
-      request: { params: pageParams, body: { title: "Onboarding guide", markdown: "# Welcome\n\nStart with the setup guide." } },
-      response: { status: 200, body: { ...examplePage, title: "Onboarding guide", slug: "onboarding-guide" } }
-    }],
+    responses: {
+      200: { description: "The updated page", schema: WikiPageView },
+      409: { description: "The page or its space is archived" }
+    },
+    examples: [
+      {
+        name: "retitle-and-rewrite",
+        request: { params: pageParams, body: { title: "Onboarding guide", markdown: "# Welcome\n\nStart with the setup guide." } },
+        response: { status: 200, body: { ...examplePage, title: "Onboarding guide", slug: "onboarding-guide" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -274,15 +331,22 @@ export const wikiPagesOperations = [
         const actors = yield* ActorSystem
         const { markdown: _m, html: _h, content: _c, ...meta } = body
         if (Object.keys(meta).length > 0) yield* actors.ask(WikiPage, params.pageId, "update", { by: caller.userId, ...meta })
-        if (doc !== undefined) yield* actors.ask(WikiPage, params.pageId, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "edited" })
+        if (doc !== undefined)
+          yield* actors.ask(WikiPage, params.pageId, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "edited" })
         return yield* readPage(yield* pageAccess(caller, params.pageId))
       })
   }),
   operation({
-    service, tag, operationId: "deleteWikiPage", method: "DELETE", path: "/v1/pages/{pageId}",
+    service,
+    tag,
+    operationId: "deleteWikiPage",
+    method: "DELETE",
+    path: "/v1/pages/{pageId}",
     summary: "Delete a page and its subpages for good",
     description: "Versions, comments, attachments and the live document go too. Archive a page instead to keep it restorable.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: pageParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -290,20 +354,36 @@ export const wikiPagesOperations = [
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
         // Subpages the caller could not see would go too: that takes a space admin.
-        const visible = new Set((yield* pagesVisibleIn(caller, { space: access.space, role: access.spaceRole, workspaceRole: access.workspaceRole })).map(({ page }) => page.id))
-        const all = (yield* pagesVisibleIn(caller, { space: access.space, role: "admin", workspaceRole: access.workspaceRole })).map(({ page }) => page)
+        const visible = new Set(
+          (yield* pagesVisibleIn(caller, { space: access.space, role: access.spaceRole, workspaceRole: access.workspaceRole })).map(
+            ({ page }) => page.id
+          )
+        )
+        const all = (yield* pagesVisibleIn(caller, { space: access.space, role: "admin", workspaceRole: access.workspaceRole })).map(
+          ({ page }) => page
+        )
         if (descendantsOf(all, access.page.id).some((page) => !visible.has(page.id))) {
           return yield* reject("forbidden", "Some subpages are restricted from you; a space admin must delete this page")
         }
-        const removed = yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "deletePage", { by: caller.userId, pageId: params.pageId })
+        const removed = yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "deletePage", {
+          by: caller.userId,
+          pageId: params.pageId
+        })
         yield* disposeRemoved(removed)
       })
   }),
   operation({
-    service, tag, operationId: "listWikiPages", method: "GET", path: "/v1/spaces/{spaceId}/pages",
+    service,
+    tag,
+    operationId: "listWikiPages",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/pages",
     summary: "List a space's pages (flat), filtered by parent or title",
-    description: "`parentPageId` lists one page's children, `topLevel=true` the top-level pages; `q` matches titles (case-insensitive). Sorted by tree position (default), title or last update.",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
+    description:
+      "`parentPageId` lists one page's children, `topLevel=true` the top-level pages; `q` matches titles (case-insensitive). Sorted by tree position (default), title or last update.",
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
     query: Schema.Struct({
       parentPageId: Schema.optionalKey(Id),
       topLevel: Schema.optionalKey(Schema.Literals(["true", "false"])),
@@ -318,100 +398,197 @@ export const wikiPagesOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiPageSummary), total: Schema.Number }).annotate({ identifier: "WikiPagePage" })
       }
     },
-    examples: [{ name: "search-titles", request: { params: spaceParams, query: { q: "onboard", sort: "title" } }, response: { status: 200, body: { items: [examplePageSummary], total: 1 } } }],
+    examples: [
+      {
+        name: "search-titles",
+        request: { params: spaceParams, query: { q: "onboard", sort: "title" } },
+        response: { status: 200, body: { items: [examplePageSummary], total: 1 } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { pages } = yield* visibleLive(caller, params.spaceId)
         const needle = query.q?.trim().toLowerCase()
-        const matching = pages.map(({ page }) => page).filter((page) =>
-          (query.parentPageId === undefined || page.parentId === query.parentPageId) &&
-          (query.topLevel !== "true" || page.parentId === null) &&
-          (needle === undefined || needle === "" || page.title.toLowerCase().includes(needle)))
+        const matching = pages
+          .map(({ page }) => page)
+          .filter(
+            (page) =>
+              (query.parentPageId === undefined || page.parentId === query.parentPageId) &&
+              (query.topLevel !== "true" || page.parentId === null) &&
+              (needle === undefined || needle === "" || page.title.toLowerCase().includes(needle))
+          )
         const sort = query.sort ?? "position"
-        matching.sort(sort === "title"
-          ? (a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id)
-          : sort === "updated"
-          ? (a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id)
-          : byOrder)
+        matching.sort(
+          sort === "title"
+            ? (a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id)
+            : sort === "updated"
+              ? (a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id)
+              : byOrder
+        )
         const offset = query.offset ?? 0
         return { items: matching.slice(offset, offset + (query.limit ?? 50)).map(pageSummary), total: matching.length }
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageTree", method: "GET", path: "/v1/spaces/{spaceId}/tree",
+    service,
+    tag,
+    operationId: "getWikiPageTree",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/tree",
     summary: "The space's page tree (titles only), or the subtree under one page",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
     query: Schema.Struct({
       rootPageId: Schema.optionalKey(Id),
       depth: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 50 })))
     }),
-    responses: { 200: { description: "Tree", schema: Schema.Struct({ items: Schema.Array(WikiPageTreeNode) }).annotate({ identifier: "WikiPageTree" }) } },
-    examples: [{
-      name: "tree",
-      request: { params: spaceParams },
-      response: {
-        status: 200,
-        body: {
-          items: [{
-            id: examples.pageId, title: "Onboarding", slug: "onboarding", icon: "👋", parentPageId: null, position: 1, restriction: "open", updatedAt: examples.at,
-            children: [{ id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", icon: null, parentPageId: examples.pageId, position: 1, restriction: "open", updatedAt: examples.at, children: [] }]
-          }]
+    responses: {
+      200: {
+        description: "Tree",
+        schema: Schema.Struct({ items: Schema.Array(WikiPageTreeNode) }).annotate({ identifier: "WikiPageTree" })
+      }
+    },
+    examples: [
+      {
+        name: "tree",
+        request: { params: spaceParams },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: examples.pageId,
+                title: "Onboarding",
+                slug: "onboarding",
+                icon: "👋",
+                parentPageId: null,
+                position: 1,
+                restriction: "open",
+                updatedAt: examples.at,
+                children: [
+                  {
+                    id: examples.childPageId,
+                    title: "Laptop setup",
+                    slug: "laptop-setup",
+                    icon: null,
+                    parentPageId: examples.pageId,
+                    position: 1,
+                    restriction: "open",
+                    updatedAt: examples.at,
+                    children: []
+                  }
+                ]
+              }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { pages } = yield* visibleLive(caller, params.spaceId)
         const rows = pages.map(({ page }) => page)
         if (query.rootPageId !== undefined && !rows.some((page) => page.id === query.rootPageId)) {
-          return yield* reject("not_found", "No such page in this space", [{ path: "query.rootPageId", message: "no such page in this space" }])
+          return yield* reject("not_found", "No such page in this space", [
+            { path: "query.rootPageId", message: "no such page in this space" }
+          ])
         }
         return { items: treeOf(rows, query.rootPageId ?? null, query.depth ?? 50) }
       })
   }),
   operation({
-    service, tag, operationId: "listWikiPageChildren", method: "GET", path: "/v1/pages/{pageId}/children",
+    service,
+    tag,
+    operationId: "listWikiPageChildren",
+    method: "GET",
+    path: "/v1/pages/{pageId}/children",
     summary: "The direct subpages of a page, in order",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     responses: { 200: { description: "Children", schema: PageList } },
-    examples: [{ name: "children", request: { params: pageParams }, response: { status: 200, body: { items: [{ ...examplePageSummary, id: examples.childPageId, parentPageId: examples.pageId, title: "Laptop setup", slug: "laptop-setup" }] } } }],
+    examples: [
+      {
+        name: "children",
+        request: { params: pageParams },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                ...examplePageSummary,
+                id: examples.childPageId,
+                parentPageId: examples.pageId,
+                title: "Laptop setup",
+                slug: "laptop-setup"
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId)
         const { pages } = yield* visibleLive(caller, access.space.id)
-        return { items: pages.map(({ page }) => page).filter((page) => page.parentId === params.pageId).sort(byOrder).map(pageSummary) }
+        return {
+          items: pages
+            .map(({ page }) => page)
+            .filter((page) => page.parentId === params.pageId)
+            .sort(byOrder)
+            .map(pageSummary)
+        }
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageBreadcrumbs", method: "GET", path: "/v1/pages/{pageId}/breadcrumbs",
+    service,
+    tag,
+    operationId: "getWikiPageBreadcrumbs",
+    method: "GET",
+    path: "/v1/pages/{pageId}/breadcrumbs",
     summary: "The path from the space's top level down to the page (the page last)",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     responses: {
       200: {
         description: "Breadcrumbs",
-        schema: Schema.Struct({ space: Schema.Struct({ id: Id, key: Schema.String, name: Schema.String }), items: Schema.Array(Crumb) })
-          .annotate({ identifier: "WikiBreadcrumbs" })
+        schema: Schema.Struct({
+          space: Schema.Struct({ id: Id, key: Schema.String, name: Schema.String }),
+          items: Schema.Array(Crumb)
+        }).annotate({ identifier: "WikiBreadcrumbs" })
       }
     },
-    examples: [{
-      name: "crumbs",
-      request: { params: { pageId: examples.childPageId } },
-      response: {
-        status: 200,
-        body: {
-          space: { id: examples.spaceId, key: "ENG", name: "Engineering" },
-          items: [{ id: examples.pageId, title: "Onboarding", slug: "onboarding", icon: "👋" }, { id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", icon: null }]
+    examples: [
+      {
+        name: "crumbs",
+        request: { params: { pageId: examples.childPageId } },
+        response: {
+          status: 200,
+          body: {
+            space: { id: examples.spaceId, key: "ENG", name: "Engineering" },
+            items: [
+              { id: examples.pageId, title: "Onboarding", slug: "onboarding", icon: "👋" },
+              { id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", icon: null }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId)
-        const crumb = (page: { id: string; title: string; slug: string; icon: string | null }) => ({ id: page.id, title: page.title, slug: page.slug, icon: page.icon })
+        const crumb = (page: { id: string; title: string; slug: string; icon: string | null }) => ({
+          id: page.id,
+          title: page.title,
+          slug: page.slug,
+          icon: page.icon
+        })
         return {
           space: { id: access.space.id, key: access.space.key, name: access.space.name },
           items: [...[...access.ancestors].reverse().map(crumb), crumb(access.page)]
@@ -419,17 +596,29 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "moveWikiPage", method: "POST", path: "/v1/pages/{pageId}/move",
+    service,
+    tag,
+    operationId: "moveWikiPage",
+    method: "POST",
+    path: "/v1/pages/{pageId}/move",
     summary: "Move a page (with its subpages) under another parent, to another position, or to another space",
-    description: "`parentPageId: null` moves it to the top level. `index` is its place among the new siblings (0 = first; omitted = last). `spaceId` moves it to another space of the workspace (editor role needed there). A page cannot move under itself.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    description:
+      "`parentPageId: null` moves it to the top level. `index` is its place among the new siblings (0 = first; omitted = last). `spaceId` moves it to another space of the workspace (editor role needed there). A page cannot move under itself.",
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     body: Schema.Struct({ parentPageId: Schema.NullOr(Id), index: Schema.optionalKey(Index), spaceId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "The moved page", schema: WikiPageSummary }, 400: { description: "Moving under itself" } },
-    examples: [{
-      name: "to-top-first",
-      request: { params: { pageId: examples.childPageId }, body: { parentPageId: null, index: 0 } },
-      response: { status: 200, body: { ...examplePageSummary, id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", position: 0 } }
-    }],
+    examples: [
+      {
+        name: "to-top-first",
+        request: { params: { pageId: examples.childPageId }, body: { parentPageId: null, index: 0 } },
+        response: {
+          status: 200,
+          body: { ...examplePageSummary, id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", position: 0 }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -438,12 +627,16 @@ export const wikiPagesOperations = [
         const targetSpaceId = body.spaceId ?? access.space.id
         if (targetSpaceId !== access.space.id) {
           yield* spaceAccess(caller, targetSpaceId, "editor").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }])))
+            Effect.catchTag("Rejection", (error) =>
+              Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }]))
+            )
           )
         }
         if (body.parentPageId !== null) {
           yield* pageAccess(caller, body.parentPageId, "edit").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }])))
+            Effect.catchTag("Rejection", (error) =>
+              Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }]))
+            )
           )
         }
         const moved = yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "movePage", {
@@ -457,10 +650,17 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "duplicateWikiPage", method: "POST", path: "/v1/pages/{pageId}/duplicate",
+    service,
+    tag,
+    operationId: "duplicateWikiPage",
+    method: "POST",
+    path: "/v1/pages/{pageId}/duplicate",
     summary: "Copy a page (optionally with its subpages) beside itself, under another parent, or into another space",
-    description: "The copy gets the content, icon, cover and restrictions of the original; `title` defaults to \"Copy of …\". Subpages the caller cannot see are not copied. Comments, versions and attachments are not copied.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    description:
+      'The copy gets the content, icon, cover and restrictions of the original; `title` defaults to "Copy of …". Subpages the caller cannot see are not copied. Comments, versions and attachments are not copied.',
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     body: Schema.Struct({
       title: Schema.optionalKey(PageTitle),
       includeChildren: Schema.optionalKey(Schema.Boolean),
@@ -473,17 +673,25 @@ export const wikiPagesOperations = [
         schema: Schema.Struct({ page: WikiPageSummary, copiedPageIds: Schema.Array(Id) }).annotate({ identifier: "WikiPageCopy" })
       }
     },
-    examples: [{
-      name: "with-children",
-      request: { params: pageParams, body: { includeChildren: true } },
-      response: {
-        status: 201,
-        body: {
-          page: { ...examplePageSummary, id: "4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d", title: "Copy of Onboarding", slug: "copy-of-onboarding", position: 1.5 },
-          copiedPageIds: ["4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d", "7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a"]
+    examples: [
+      {
+        name: "with-children",
+        request: { params: pageParams, body: { includeChildren: true } },
+        response: {
+          status: 201,
+          body: {
+            page: {
+              ...examplePageSummary,
+              id: "4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d",
+              title: "Copy of Onboarding",
+              slug: "copy-of-onboarding",
+              position: 1.5
+            },
+            copiedPageIds: ["4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d", "7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a"]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -491,18 +699,34 @@ export const wikiPagesOperations = [
         const targetSpaceId = body.spaceId ?? access.space.id
         const target = yield* spaceAccess(caller, targetSpaceId, "editor").pipe(
           Effect.catchTag("Rejection", (error) =>
-            Effect.fail(body.spaceId === undefined ? error : reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }])))
+            Effect.fail(
+              body.spaceId === undefined
+                ? error
+                : reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }])
+            )
+          )
         )
         yield* ensureActive(target.space)
-        const parentId = body.parentPageId !== undefined ? body.parentPageId : targetSpaceId === access.space.id ? access.page.parentId : null
+        const parentId =
+          body.parentPageId !== undefined ? body.parentPageId : targetSpaceId === access.space.id ? access.page.parentId : null
         if (parentId !== null) {
           yield* pageAccess(caller, parentId, "edit").pipe(
-            Effect.catchTag("Rejection", (error) => Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }])))
+            Effect.catchTag("Rejection", (error) =>
+              Effect.fail(reject(error.code, `Parent page: ${error.message}`, [{ path: "body.parentPageId", message: error.message }]))
+            )
           )
         }
-        const visible = new Set((yield* pagesVisibleIn(caller, { space: access.space, role: access.spaceRole, workspaceRole: access.workspaceRole })).map(({ page }) => page.id))
-        const all = (yield* pagesVisibleIn(caller, { space: access.space, role: "admin", workspaceRole: access.workspaceRole })).map(({ page }) => page)
-        const hidden = descendantsOf(all, access.page.id).filter((page) => !visible.has(page.id)).map((page) => page.id)
+        const visible = new Set(
+          (yield* pagesVisibleIn(caller, { space: access.space, role: access.spaceRole, workspaceRole: access.workspaceRole })).map(
+            ({ page }) => page.id
+          )
+        )
+        const all = (yield* pagesVisibleIn(caller, { space: access.space, role: "admin", workspaceRole: access.workspaceRole })).map(
+          ({ page }) => page
+        )
+        const hidden = descendantsOf(all, access.page.id)
+          .filter((page) => !visible.has(page.id))
+          .map((page) => page.id)
         const actors = yield* ActorSystem
         const { copies } = yield* actors.ask(WikiSpace, access.space.id, "duplicatePage", {
           by: caller.userId,
@@ -514,19 +738,35 @@ export const wikiPagesOperations = [
           exclude: hidden
         })
         const live = yield* LiveDocuments
-        yield* Effect.forEach(copies, ({ sourceId, page }) =>
-          Effect.flatMap(live.snapshot(sourceId), (snapshot) =>
-            snapshot.content.content === undefined || snapshot.content.content.length === 0
-              ? Effect.void
-              : actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: snapshot.content, mode: "replace", reason: "created" })), { concurrency: 4, discard: true })
+        yield* Effect.forEach(
+          copies,
+          ({ sourceId, page }) =>
+            Effect.flatMap(live.snapshot(sourceId), (snapshot) =>
+              snapshot.content.content === undefined || snapshot.content.content.length === 0
+                ? Effect.void
+                : actors.ask(WikiPage, page.id, "setContent", {
+                    by: caller.userId,
+                    content: snapshot.content,
+                    mode: "replace",
+                    reason: "created"
+                  })
+            ),
+          { concurrency: 4, discard: true }
+        )
         return { page: pageSummary(copies[0]!.page), copiedPageIds: copies.map(({ page }) => page.id) }
       })
   }),
   operation({
-    service, tag, operationId: "archiveWikiPage", method: "POST", path: "/v1/pages/{pageId}/archive",
+    service,
+    tag,
+    operationId: "archiveWikiPage",
+    method: "POST",
+    path: "/v1/pages/{pageId}/archive",
     summary: "Archive a page with its subpages (to the space's trash)",
     description: "Archived pages leave the tree and become read-only; restore them from the trash, or delete them for good.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     responses: {
       200: {
         description: "The archived pages",
@@ -534,33 +774,56 @@ export const wikiPagesOperations = [
       },
       409: { description: "Already archived" }
     },
-    examples: [{ name: "archive", request: { params: pageParams }, response: { status: 200, body: { archivedPageIds: [examples.pageId, examples.childPageId] } } }],
+    examples: [
+      {
+        name: "archive",
+        request: { params: pageParams },
+        response: { status: 200, body: { archivedPageIds: [examples.pageId, examples.childPageId] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
-        const archivedPageIds = yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "archivePage", { by: caller.userId, pageId: params.pageId })
+        const archivedPageIds = yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "archivePage", {
+          by: caller.userId,
+          pageId: params.pageId
+        })
         return { archivedPageIds }
       })
   }),
   operation({
-    service, tag, operationId: "restoreWikiPage", method: "POST", path: "/v1/pages/{pageId}/restore",
+    service,
+    tag,
+    operationId: "restoreWikiPage",
+    method: "POST",
+    path: "/v1/pages/{pageId}/restore",
     summary: "Restore an archived page with the subpages archived along with it",
     description: "It returns to its parent, or to the top level when the parent is gone or still archived.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
     responses: { 200: { description: "The restored page", schema: WikiPageSummary }, 409: { description: "Not archived" } },
     examples: [{ name: "restore", request: { params: pageParams }, response: { status: 200, body: examplePageSummary } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
-        return pageSummary(yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "restorePage", { by: caller.userId, pageId: params.pageId }))
+        return pageSummary(
+          yield* (yield* ActorSystem).ask(WikiSpace, access.space.id, "restorePage", { by: caller.userId, pageId: params.pageId })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageContent", method: "GET", path: "/v1/pages/{pageId}/content",
+    service,
+    tag,
+    operationId: "getWikiPageContent",
+    method: "GET",
+    path: "/v1/pages/{pageId}/content",
     summary: "Download the page's content as Markdown, HTML, ProseMirror JSON or plain text",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["markdown", "html", "json", "text"])) }),
     responses: {
       200: {
@@ -569,7 +832,13 @@ export const wikiPagesOperations = [
         schema: ProseMirrorNode
       }
     },
-    examples: [{ name: "markdown", request: { params: pageParams, query: { format: "markdown" } }, response: { status: 200, body: examplePage.markdown } }],
+    examples: [
+      {
+        name: "markdown",
+        request: { params: pageParams, query: { format: "markdown" } },
+        response: { status: 200, body: examplePage.markdown }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -583,10 +852,14 @@ export const wikiPagesOperations = [
             return raw("text/markdown; charset=utf-8", snapshot.markdown, headers)
           case "html":
             // Served as a document of its own: sandboxed, so nothing in it runs with the API's origin.
-            return raw("text/html; charset=utf-8", `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escape(access.page.title)}</title></head><body>\n${docToHtml(snapshot.content)}\n</body></html>\n`, {
-              ...headers,
-              "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline'"
-            })
+            return raw(
+              "text/html; charset=utf-8",
+              `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escape(access.page.title)}</title></head><body>\n${docToHtml(snapshot.content)}\n</body></html>\n`,
+              {
+                ...headers,
+                "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline'"
+              }
+            )
           case "json":
             return raw("application/json; charset=utf-8", JSON.stringify(snapshot.content), headers)
           case "text":
@@ -595,11 +868,25 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWikiPageEditors", method: "GET", path: "/v1/pages/{pageId}/editors",
+    service,
+    tag,
+    operationId: "listWikiPageEditors",
+    method: "GET",
+    path: "/v1/pages/{pageId}/editors",
     summary: "Who has the page open in the editor right now",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
-    responses: { 200: { description: "Editors", schema: Schema.Struct({ items: Schema.Array(Editor) }).annotate({ identifier: "WikiPageEditors" }) } },
-    examples: [{ name: "editors", request: { params: pageParams }, response: { status: 200, body: { items: [{ userId: examples.userId, name: "Alice", since: examples.at }] } } }],
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
+    responses: {
+      200: { description: "Editors", schema: Schema.Struct({ items: Schema.Array(Editor) }).annotate({ identifier: "WikiPageEditors" }) }
+    },
+    examples: [
+      {
+        name: "editors",
+        request: { params: pageParams },
+        response: { status: 200, body: { items: [{ userId: examples.userId, name: "Alice", since: examples.at }] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -609,22 +896,42 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageInfo", method: "GET", path: "/v1/pages/{pageId}/info",
+    service,
+    tag,
+    operationId: "getWikiPageInfo",
+    method: "GET",
+    path: "/v1/pages/{pageId}/info",
     summary: "Facts about a page: size, reading time, outline, subpages, versions, comments, attachments, backlinks, contributors",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     responses: { 200: { description: "Page info", schema: PageInfo } },
-    examples: [{
-      name: "info",
-      request: { params: pageParams },
-      response: {
-        status: 200,
-        body: {
-          pageId: examples.pageId, words: 320, characters: 1834, readingMinutes: 2, headings: [{ level: 1, text: "Welcome" }],
-          childCount: 1, descendantCount: 1, versionCount: 4, commentCount: 3, openThreadCount: 1, attachmentCount: 2, backlinkCount: 1,
-          contributors: [{ userId: examples.userId, name: "Alice" }], createdAt: examples.at, updatedAt: examples.at
+    examples: [
+      {
+        name: "info",
+        request: { params: pageParams },
+        response: {
+          status: 200,
+          body: {
+            pageId: examples.pageId,
+            words: 320,
+            characters: 1834,
+            readingMinutes: 2,
+            headings: [{ level: 1, text: "Welcome" }],
+            childCount: 1,
+            descendantCount: 1,
+            versionCount: 4,
+            commentCount: 3,
+            openThreadCount: 1,
+            attachmentCount: 2,
+            backlinkCount: 1,
+            contributors: [{ userId: examples.userId, name: "Alice" }],
+            createdAt: examples.at,
+            updatedAt: examples.at
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -632,17 +939,21 @@ export const wikiPagesOperations = [
         const snapshot = yield* (yield* LiveDocuments).snapshot(params.pageId)
         const { pages } = yield* visibleLive(caller, access.space.id)
         const rows = pages.map(({ page }) => page)
-        const counts = yield* Effect.orDie(sql<{ comments: number; open_threads: number; attachments: number }>(
-          `SELECT (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND deleted_at IS NULL) AS comments,
+        const counts = yield* Effect.orDie(
+          sql<{ comments: number; open_threads: number; attachments: number }>(
+            `SELECT (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND deleted_at IS NULL) AS comments,
                   (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND parent_id IS NULL AND resolved_at IS NULL AND deleted_at IS NULL) AS open_threads,
                   (SELECT count(*)::int FROM wiki_attachments WHERE page_id = $1) AS attachments`,
-          [params.pageId]
-        ))
-        const authors = yield* Effect.orDie(sql<{ user_id: string }>(
-          `SELECT DISTINCT author_id AS user_id FROM wiki_page_versions WHERE page_id = $1 AND author_id IS NOT NULL
+            [params.pageId]
+          )
+        )
+        const authors = yield* Effect.orDie(
+          sql<{ user_id: string }>(
+            `SELECT DISTINCT author_id AS user_id FROM wiki_page_versions WHERE page_id = $1 AND author_id IS NOT NULL
            UNION SELECT DISTINCT jsonb_array_elements_text(contributors) FROM wiki_page_versions WHERE page_id = $1`,
-          [params.pageId]
-        ))
+            [params.pageId]
+          )
+        )
         const contributorIds = [...new Set([access.page.createdBy, access.page.updatedBy, ...authors.map((row) => row.user_id)])]
         const users = yield* Effect.orDie(usersByIds(contributorIds))
         const backlinks = yield* backlinksOf(caller, params.pageId)
@@ -667,27 +978,53 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "saveWikiPage", method: "POST", path: "/v1/pages/{pageId}/save",
+    service,
+    tag,
+    operationId: "saveWikiPage",
+    method: "POST",
+    path: "/v1/pages/{pageId}/save",
     summary: "Save the page as it is now as a named version",
-    description: "Live editing keeps versions on its own every few minutes; this keeps one now, with an optional label (e.g. \"Approved\"). Restore it later from the page's versions.",
-    auth: "both", scopes: ["wiki:write"], params: PageParams,
-    body: Schema.Struct({ label: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank label" }))) }),
+    description:
+      'Live editing keeps versions on its own every few minutes; this keeps one now, with an optional label (e.g. "Approved"). Restore it later from the page\'s versions.',
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageParams,
+    body: Schema.Struct({
+      label: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank label" })))
+    }),
     responses: { 201: { description: "The new version", schema: WikiPageVersionView } },
-    examples: [{ name: "save", request: { params: pageParams, body: { label: "Reviewed by HR" } }, response: { status: 201, body: exampleVersion } }],
+    examples: [
+      { name: "save", request: { params: pageParams, body: { label: "Reviewed by HR" } }, response: { status: 201, body: exampleVersion } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const access = yield* pageAccess(caller, params.pageId, "edit")
         yield* ensureActive(access.space, access.page)
-        return yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "saveVersion", { by: caller.userId, label: body.label?.trim() ?? null })
+        return yield* (yield* ActorSystem).ask(WikiPage, params.pageId, "saveVersion", {
+          by: caller.userId,
+          label: body.label?.trim() ?? null
+        })
       })
   }),
   operation({
-    service, tag, operationId: "listWikiPageBacklinks", method: "GET", path: "/v1/pages/{pageId}/backlinks",
+    service,
+    tag,
+    operationId: "listWikiPageBacklinks",
+    method: "GET",
+    path: "/v1/pages/{pageId}/backlinks",
     summary: "Pages whose content links to this page (that the caller can see)",
-    auth: "both", scopes: ["wiki:read"], params: PageParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageParams,
     responses: { 200: { description: "Linking pages", schema: PageList } },
-    examples: [{ name: "backlinks", request: { params: { pageId: examples.childPageId } }, response: { status: 200, body: { items: [examplePageSummary] } } }],
+    examples: [
+      {
+        name: "backlinks",
+        request: { params: { pageId: examples.childPageId } },
+        response: { status: 200, body: { items: [examplePageSummary] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -700,13 +1037,14 @@ export const wikiPagesOperations = [
 /** Live pages linking to `pageId` that the caller may see, most recently changed first. */
 const backlinksOf = (caller: WikiCaller, pageId: string) =>
   Effect.gen(function* () {
-    const sources = yield* Effect.orDie(sql<{ id: string }>(
-      "SELECT source_page_id AS id FROM wiki_page_links WHERE target_page_id = $1",
-      [pageId]
-    ))
+    const sources = yield* Effect.orDie(
+      sql<{ id: string }>("SELECT source_page_id AS id FROM wiki_page_links WHERE target_page_id = $1", [pageId])
+    )
     const found = yield* Effect.forEach(sources, ({ id }) => Effect.option(pageAccess(caller, id)), { concurrency: 4 })
     return found
-      .flatMap((access) => (access._tag === "Some" && access.value.page.archivedAt === null && access.value.space.archivedAt === null ? [access.value.page] : []))
+      .flatMap((access) =>
+        access._tag === "Some" && access.value.page.archivedAt === null && access.value.space.archivedAt === null ? [access.value.page] : []
+      )
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
   })
 

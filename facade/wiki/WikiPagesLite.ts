@@ -22,16 +22,22 @@ import { callerFrom } from "./WikiSpaces.ts"
 const service = "wiki"
 const tag = "Wiki Pages (Lite)"
 
-const PageRef = Schema.String.check(Schema.isMaxLength(255), Schema.isPattern(/\S/, { expected: "a slug or a title" }))
-  .annotate({ description: "The page's slug (e.g. laptop-setup) or its exact title (case-insensitive)", examples: ["laptop-setup"] })
+const PageRef = Schema.String.check(Schema.isMaxLength(255), Schema.isPattern(/\S/, { expected: "a slug or a title" })).annotate({
+  description: "The page's slug (e.g. laptop-setup) or its exact title (case-insensitive)",
+  examples: ["laptop-setup"]
+})
 
 // A key that cannot exist is simply not found (404), like any other unknown key.
-const SpaceKeyRef = Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/\S/, { expected: "a space key" }))
-  .annotate({ description: "The space's key (case-insensitive), e.g. ENG", examples: ["ENG"] })
+const SpaceKeyRef = Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/\S/, { expected: "a space key" })).annotate({
+  description: "The space's key (case-insensitive), e.g. ENG",
+  examples: ["ENG"]
+})
 const SpaceRefParams = Schema.Struct({ spaceKey: SpaceKeyRef })
 const PageRefParams = Schema.Struct({ spaceKey: SpaceKeyRef, pageRef: PageRef })
 const WorkspaceQuery = Schema.Struct({
-  workspaceId: Schema.optionalKey(Id.annotate({ description: "Needed only when several of your workspaces have a space with this key (API keys never need it)" }))
+  workspaceId: Schema.optionalKey(
+    Id.annotate({ description: "Needed only when several of your workspaces have a space with this key (API keys never need it)" })
+  )
 })
 
 const LitePage = Schema.Struct({
@@ -73,18 +79,26 @@ const liteOf = (live: LivePages, page: PageRow, right: string) =>
   Effect.gen(function* () {
     const byId = new Map(live.pages.map(({ page: p }) => [p.id, p] as const))
     const path: Array<string> = []
-    for (let at: PageRow | undefined = page; at !== undefined && path.length < 1000; at = at.parentId === null ? undefined : byId.get(at.parentId)) path.unshift(at.title)
+    for (
+      let at: PageRow | undefined = page;
+      at !== undefined && path.length < 1000;
+      at = at.parentId === null ? undefined : byId.get(at.parentId)
+    )
+      path.unshift(at.title)
     const snapshot = yield* (yield* LiveDocuments).snapshot(page.id)
     return {
       id: page.id,
       spaceKey: live.access.space.key,
       slug: page.slug,
       title: page.title,
-      parentSlug: page.parentId === null ? null : byId.get(page.parentId)?.slug ?? null,
+      parentSlug: page.parentId === null ? null : (byId.get(page.parentId)?.slug ?? null),
       path,
-      childSlugs: live.pages.filter(({ page: p }) => p.parentId === page.id).sort((a, b) => a.page.position - b.page.position).map(({ page: p }) => p.slug),
+      childSlugs: live.pages
+        .filter(({ page: p }) => p.parentId === page.id)
+        .sort((a, b) => a.page.position - b.page.position)
+        .map(({ page: p }) => p.slug),
       markdown: snapshot.markdown,
-      access: right === "edit" ? "edit" as const : "read" as const,
+      access: right === "edit" ? ("edit" as const) : ("read" as const),
       updatedAt: page.updatedAt
     }
   })
@@ -110,34 +124,49 @@ const reread = (caller: WikiCaller, spaceKey: string, pageId: string, workspaceI
   })
 
 const convert = (markdown: string, field: string) =>
-  Effect.try({ try: () => markdownToDoc(markdown), catch: (error) => reject("invalid", `Invalid ${field}: ${(error as Error).message}`, [{ path: field, message: (error as Error).message }]) })
+  Effect.try({
+    try: () => markdownToDoc(markdown),
+    catch: (error) =>
+      reject("invalid", `Invalid ${field}: ${(error as Error).message}`, [{ path: field, message: (error as Error).message }])
+  })
 
 export const wikiPagesLiteOperations = [
   operation({
-    service, tag, operationId: "listWikiPagesLite", method: "GET", path: "/v1/lite/spaces/{spaceKey}/pages",
+    service,
+    tag,
+    operationId: "listWikiPagesLite",
+    method: "GET",
+    path: "/v1/lite/spaces/{spaceKey}/pages",
     summary: "Outline of a space by key: every page's slug, title, parent and depth, in tree order",
-    auth: "both", scopes: ["wiki:read"], params: SpaceRefParams, query: WorkspaceQuery,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceRefParams,
+    query: WorkspaceQuery,
     responses: {
       200: {
         description: "Outline",
-        schema: Schema.Struct({ space: Schema.Struct({ key: Schema.String, name: Schema.String, workspaceId: Id }), items: Schema.Array(OutlineItem) })
-          .annotate({ identifier: "WikiLiteOutline" })
+        schema: Schema.Struct({
+          space: Schema.Struct({ key: Schema.String, name: Schema.String, workspaceId: Id }),
+          items: Schema.Array(OutlineItem)
+        }).annotate({ identifier: "WikiLiteOutline" })
       }
     },
-    examples: [{
-      name: "outline",
-      request: { params: { spaceKey: "ENG" } },
-      response: {
-        status: 200,
-        body: {
-          space: { key: "ENG", name: "Engineering", workspaceId: examples.workspaceId },
-          items: [
-            { slug: "onboarding", title: "Onboarding", parentSlug: null, depth: 0, updatedAt: examples.at },
-            { slug: "laptop-setup", title: "Laptop setup", parentSlug: "onboarding", depth: 1, updatedAt: examples.at }
-          ]
+    examples: [
+      {
+        name: "outline",
+        request: { params: { spaceKey: "ENG" } },
+        response: {
+          status: 200,
+          body: {
+            space: { key: "ENG", name: "Engineering", workspaceId: examples.workspaceId },
+            items: [
+              { slug: "onboarding", title: "Onboarding", parentSlug: null, depth: 0, updatedAt: examples.at },
+              { slug: "laptop-setup", title: "Laptop setup", parentSlug: "onboarding", depth: 1, updatedAt: examples.at }
+            ]
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -147,8 +176,16 @@ export const wikiPagesLiteOperations = [
         const slugOf = new Map(rows.map((page) => [page.id, page.slug] as const))
         const items: Array<typeof OutlineItem.Type> = []
         const walk = (parentId: string | null, depth: number) => {
-          for (const page of rows.filter((p) => p.parentId === parentId).sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt))) {
-            items.push({ slug: page.slug, title: page.title, parentSlug: parentId === null ? null : slugOf.get(parentId) ?? null, depth, updatedAt: page.updatedAt })
+          for (const page of rows
+            .filter((p) => p.parentId === parentId)
+            .sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt))) {
+            items.push({
+              slug: page.slug,
+              title: page.title,
+              parentSlug: parentId === null ? null : (slugOf.get(parentId) ?? null),
+              depth,
+              updatedAt: page.updatedAt
+            })
             if (depth < 100) walk(page.id, depth + 1)
           }
         }
@@ -157,10 +194,21 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageLite", method: "GET", path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}",
+    service,
+    tag,
+    operationId: "getWikiPageLite",
+    method: "GET",
+    path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}",
     summary: "Read a page by space key and slug or title, as Markdown",
-    auth: "both", scopes: ["wiki:read"], params: PageRefParams, query: WorkspaceQuery,
-    responses: { 200: { description: "The page", schema: LitePage }, 404: { description: "No such space or page" }, 409: { description: "The title names several pages: use the slug" } },
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: PageRefParams,
+    query: WorkspaceQuery,
+    responses: {
+      200: { description: "The page", schema: LitePage },
+      404: { description: "No such space or page" },
+      409: { description: "The title names several pages: use the slug" }
+    },
     examples: [{ name: "by-slug", request: { params: refParams }, response: { status: 200, body: exampleLite } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
@@ -171,20 +219,32 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "createWikiPageLite", method: "POST", path: "/v1/lite/spaces/{spaceKey}/pages",
+    service,
+    tag,
+    operationId: "createWikiPageLite",
+    method: "POST",
+    path: "/v1/lite/spaces/{spaceKey}/pages",
     summary: "Create a page from Markdown in a space given by key, under a parent given by slug or title",
-    auth: "both", scopes: ["wiki:write"], params: SpaceRefParams, query: WorkspaceQuery,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceRefParams,
+    query: WorkspaceQuery,
     body: Schema.Struct({
       title: PageTitle,
       markdown: Schema.optionalKey(Markdown),
       parent: Schema.optionalKey(PageRef.annotate({ description: "Slug or title of the parent page; omitted = top level" }))
     }),
     responses: { 201: { description: "Created", schema: LitePage } },
-    examples: [{
-      name: "child",
-      request: { params: { spaceKey: "ENG" }, body: { title: "Laptop setup", parent: "onboarding", markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n" } },
-      response: { status: 201, body: exampleLite }
-    }],
+    examples: [
+      {
+        name: "child",
+        request: {
+          params: { spaceKey: "ENG" },
+          body: { title: "Laptop setup", parent: "onboarding", markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n" }
+        },
+        response: { status: 201, body: exampleLite }
+      }
+    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -195,30 +255,55 @@ export const wikiPagesLiteOperations = [
         let parentId: string | null = null
         if (body.parent !== undefined) {
           const parent = yield* pageByRef(live, body.parent, "body.parent")
-          if (parent.right !== "edit") return yield* reject("forbidden", "You may not add pages under this parent", [{ path: "body.parent", message: "read-only for you" }])
+          if (parent.right !== "edit")
+            return yield* reject("forbidden", "You may not add pages under this parent", [
+              { path: "body.parent", message: "read-only for you" }
+            ])
           parentId = parent.page.id
         }
         const doc = body.markdown === undefined ? undefined : yield* convert(body.markdown, "body.markdown")
         const actors = yield* ActorSystem
         const page = yield* actors.ask(WikiSpace, access.space.id, "createPage", {
-          by: caller.userId, pageId: randomUUID(), parentId, title: body.title, icon: null, coverImage: null, index: null
+          by: caller.userId,
+          pageId: randomUUID(),
+          parentId,
+          title: body.title,
+          icon: null,
+          coverImage: null,
+          index: null
         })
-        if (doc !== undefined) yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "created" })
+        if (doc !== undefined)
+          yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "created" })
         return yield* reread(caller, access.space.key, page.id, access.space.workspaceId)
       })
   }),
   operation({
-    service, tag, operationId: "updateWikiPageLite", method: "PATCH", path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}",
+    service,
+    tag,
+    operationId: "updateWikiPageLite",
+    method: "PATCH",
+    path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}",
     summary: "Rename a page and/or replace its content with Markdown",
     description: "Connected editors see the new content at once; the change is kept as a version. The slug follows a new title.",
-    auth: "both", scopes: ["wiki:write"], params: PageRefParams, query: WorkspaceQuery,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageRefParams,
+    query: WorkspaceQuery,
     body: Schema.Struct({ title: Schema.optionalKey(PageTitle), markdown: Schema.optionalKey(Markdown) }),
     responses: { 200: { description: "The page", schema: LitePage } },
-    examples: [{
-      name: "rewrite",
-      request: { params: refParams, body: { markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" } },
-      response: { status: 200, body: { ...exampleLite, markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" } }
-    }],
+    examples: [
+      {
+        name: "rewrite",
+        request: {
+          params: refParams,
+          body: { markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" }
+        },
+        response: {
+          status: 200,
+          body: { ...exampleLite, markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" }
+        }
+      }
+    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -226,28 +311,43 @@ export const wikiPagesLiteOperations = [
         const doc = body.markdown === undefined ? undefined : yield* convert(body.markdown, "body.markdown")
         const actors = yield* ActorSystem
         if (body.title !== undefined) yield* actors.ask(WikiPage, page.id, "update", { by: caller.userId, title: body.title })
-        if (doc !== undefined) yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "edited" })
+        if (doc !== undefined)
+          yield* actors.ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "replace", reason: "edited" })
         return yield* reread(caller, live.access.space.key, page.id, live.access.space.workspaceId)
       })
   }),
   operation({
-    service, tag, operationId: "appendWikiPageLite", method: "POST", path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}/append",
+    service,
+    tag,
+    operationId: "appendWikiPageLite",
+    method: "POST",
+    path: "/v1/lite/spaces/{spaceKey}/pages/{pageRef}/append",
     summary: "Append Markdown at the end of a page",
     description: "The blocks are added after what is there (including what editors are typing right now), without rewriting it.",
-    auth: "both", scopes: ["wiki:write"], params: PageRefParams, query: WorkspaceQuery,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: PageRefParams,
+    query: WorkspaceQuery,
     body: Schema.Struct({ markdown: Markdown.check(Schema.isPattern(/\S/, { expected: "some Markdown" })) }),
     responses: { 200: { description: "The page", schema: LitePage } },
-    examples: [{
-      name: "append",
-      request: { params: refParams, body: { markdown: "## Troubleshooting\n\nAsk in #it-help." } },
-      response: { status: 200, body: { ...exampleLite, markdown: `${exampleLite.markdown}\n## Troubleshooting\n\nAsk in #it-help.\n` } }
-    }],
+    examples: [
+      {
+        name: "append",
+        request: { params: refParams, body: { markdown: "## Troubleshooting\n\nAsk in #it-help." } },
+        response: { status: 200, body: { ...exampleLite, markdown: `${exampleLite.markdown}\n## Troubleshooting\n\nAsk in #it-help.\n` } }
+      }
+    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { live, page } = yield* editable(caller, params.spaceKey, params.pageRef, query.workspaceId)
         const doc = yield* convert(body.markdown, "body.markdown")
-        yield* (yield* ActorSystem).ask(WikiPage, page.id, "setContent", { by: caller.userId, content: doc, mode: "append", reason: "edited" })
+        yield* (yield* ActorSystem).ask(WikiPage, page.id, "setContent", {
+          by: caller.userId,
+          content: doc,
+          mode: "append",
+          reason: "edited"
+        })
         return yield* reread(caller, live.access.space.key, page.id, live.access.space.workspaceId)
       })
   })

@@ -22,7 +22,8 @@ const service = "wiki"
 const tag = "Wiki Real-time Collaboration"
 
 const Right = Schema.Literals(["edit", "read", "none"]).annotate({
-  description: "edit: changes are applied and broadcast; read: the document syncs but changes are refused; none: the connection is refused (4403)"
+  description:
+    "edit: changes are applied and broadcast; read: the document syncs but changes are refused; none: the connection is refused (4403)"
 })
 
 const CollabInfo = Schema.Struct({
@@ -37,7 +38,9 @@ const CollabInfo = Schema.Struct({
     maxMessageBytes: Schema.NullOr(Schema.Number),
     idleSeconds: Schema.NullOr(Schema.Number)
   }),
-  page: Schema.NullOr(Schema.Struct({ pageId: Schema.String, right: Right })).annotate({ description: "The caller's right on `pageId`, when asked" })
+  page: Schema.NullOr(Schema.Struct({ pageId: Schema.String, right: Right })).annotate({
+    description: "The caller's right on `pageId`, when asked"
+  })
 }).annotate({ identifier: "WikiCollabInfo" })
 
 const Editor = Schema.Struct({
@@ -59,32 +62,39 @@ const closeCodes = {
 
 export const wikiRealtimeCollaborationOperations = [
   operation({
-    service, tag, operationId: "getWikiCollabInfo", method: "GET", path: "/v1/collab",
+    service,
+    tag,
+    operationId: "getWikiCollabInfo",
+    method: "GET",
+    path: "/v1/collab",
     summary: "How to connect to live editing (a plain GET on the collab WebSocket endpoint)",
     description:
       "Upgrade this same URL to a WebSocket to edit pages live with a Hocuspocus provider (Yjs). This plain GET describes the protocol, URL, " +
       "document naming, authentication and close codes; with `pageId` it also tells which right the caller's token would get on that page.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ pageId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Connection details", schema: CollabInfo } },
-    examples: [{
-      name: "connect",
-      request: { query: { pageId: ex.pageId } },
-      response: {
-        status: 200,
-        body: {
-          protocol: "hocuspocus",
-          description: "Hocuspocus v2 over WebSocket: Yjs sync and awareness per document",
-          url: "wss://atrium.example/wiki/v1/collab",
-          documentName: "The page id",
-          fragment: "default",
-          authentication: "Pass an access token (from POST /pm/v1/auth/login) or an API key as the provider's token",
-          closeCodes,
-          limits: { maxMessageBytes: 16777216, idleSeconds: 120 },
-          page: { pageId: ex.pageId, right: "edit" }
+    examples: [
+      {
+        name: "connect",
+        request: { query: { pageId: ex.pageId } },
+        response: {
+          status: 200,
+          body: {
+            protocol: "hocuspocus",
+            description: "Hocuspocus v2 over WebSocket: Yjs sync and awareness per document",
+            url: "wss://atrium.example/wiki/v1/collab",
+            documentName: "The page id",
+            fragment: "default",
+            authentication: "Pass an access token (from POST /pm/v1/auth/login) or an API key as the provider's token",
+            closeCodes,
+            limits: { maxMessageBytes: 16777216, idleSeconds: 120 },
+            page: { pageId: ex.pageId, right: "edit" }
+          }
         }
       }
-    }],
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -107,10 +117,16 @@ export const wikiRealtimeCollaborationOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiPageCollabSession", method: "GET", path: "/v1/collab/pages/{pageId}",
+    service,
+    tag,
+    operationId: "getWikiPageCollabSession",
+    method: "GET",
+    path: "/v1/collab/pages/{pageId}",
     summary: "A page's live editing session: who has it open now, and how the caller joins",
-    description: "Everyone connected to the page's document across the cluster (from the live server), with the caller's right and the document name to connect with.",
-    auth: "both", scopes: ["wiki:read"],
+    description:
+      "Everyone connected to the page's document across the cluster (from the live server), with the caller's right and the document name to connect with.",
+    auth: "both",
+    scopes: ["wiki:read"],
     params: Schema.Struct({ pageId: Id }),
     responses: {
       200: {
@@ -126,21 +142,23 @@ export const wikiRealtimeCollaborationOperations = [
       },
       404: { description: "No such page, or not readable by the caller" }
     },
-    examples: [{
-      name: "session",
-      request: { params: { pageId: ex.pageId } },
-      response: {
-        status: 200,
-        body: {
-          pageId: ex.pageId,
-          url: "wss://atrium.example/wiki/v1/collab",
-          documentName: ex.pageId,
-          right: "edit",
-          editors: [{ userId: ex.otherUserId, name: "Bob", since: ex.at }],
-          active: true
+    examples: [
+      {
+        name: "session",
+        request: { params: { pageId: ex.pageId } },
+        response: {
+          status: 200,
+          body: {
+            pageId: ex.pageId,
+            url: "wss://atrium.example/wiki/v1/collab",
+            documentName: ex.pageId,
+            right: "edit",
+            editors: [{ userId: ex.otherUserId, name: "Bob", since: ex.at }],
+            active: true
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

@@ -81,7 +81,11 @@ const RecentSearch = Schema.Struct({
 const parsedOrReject = (text: string, weight: "" | "A" = "") => {
   const parsed = parseSearchQuery(text, weight)
   return parsed === undefined
-    ? Effect.fail(reject("invalid", "The query has no word to search for", [{ path: "query.q", message: "needs at least one word (letters or digits) that is not excluded" }]))
+    ? Effect.fail(
+        reject("invalid", "The query has no word to search for", [
+          { path: "query.q", message: "needs at least one word (letters or digits) that is not excluded" }
+        ])
+      )
     : Effect.succeed(parsed)
 }
 
@@ -90,7 +94,8 @@ const checkSpaceFilter = (caller: ReturnType<typeof callerOf>, workspaceId: stri
   spaceId === undefined
     ? Effect.void
     : Effect.flatMap(spaceAccess(caller, spaceId), (access) =>
-        access.space.workspaceId === workspaceId ? Effect.void : Effect.fail(reject("not_found", "No such space")))
+        access.space.workspaceId === workspaceId ? Effect.void : Effect.fail(reject("not_found", "No such space"))
+      )
 
 /** The filters a search used, as remembered with it. */
 const filtersOf = (query: SearchFilters): Record<string, string> => {
@@ -104,14 +109,19 @@ const filtersOf = (query: SearchFilters): Record<string, string> => {
 
 export const wikiSearchOperations = [
   operation({
-    service, tag, operationId: "searchWiki", method: "GET", path: "/v1/search",
+    service,
+    tag,
+    operationId: "searchWiki",
+    method: "GET",
+    path: "/v1/search",
     summary: "Search pages by title and content",
     description:
       "Full-text search over the titles and text of the pages the caller may read (archived pages, restricted pages and spaces the caller cannot see never appear). " +
-      "Words match as prefixes (deploy finds deployment), \"quoted phrases\" match in order, -word excludes, OR offers alternatives. " +
+      'Words match as prefixes (deploy finds deployment), "quoted phrases" match in order, -word excludes, OR offers alternatives. ' +
       "Results are ranked (title matches first) with highlighted snippets. Text typed in the live editor is searchable within seconds. " +
       "A signed-in user's searches are remembered as recent searches unless their settings say otherwise.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({
       workspaceId: Id,
       q: QueryText,
@@ -120,63 +130,79 @@ export const wikiSearchOperations = [
       offset: Schema.optionalKey(Offset)
     }),
     responses: { 200: { description: "Ranked results", schema: SearchResults } },
-    examples: [{
-      name: "search",
-      request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
-      response: { status: 200, body: { query: "deploy", total: 1, results: [exampleResult] } }
-    }, {
-      name: "filtered",
-      summary: "A phrase in one space, updated since November",
-      request: { query: { workspaceId: ex.workspaceId, q: '"release train" -draft', spaceId: ex.spaceId, updatedAfter: "2026-11-01" } },
-      response: { status: 200, body: { query: '"release train" -draft', total: 0, results: [] } }
-    }],
+    examples: [
+      {
+        name: "search",
+        request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
+        response: { status: 200, body: { query: "deploy", total: 1, results: [exampleResult] } }
+      },
+      {
+        name: "filtered",
+        summary: "A phrase in one space, updated since November",
+        request: { query: { workspaceId: ex.workspaceId, q: '"release train" -draft', spaceId: ex.spaceId, updatedAfter: "2026-11-01" } },
+        response: { status: 200, body: { query: '"release train" -draft', total: 0, results: [] } }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const reader = yield* readerOf(caller, q.workspaceId)
         const parsed = yield* parsedOrReject(q.q)
         yield* checkSpaceFilter(caller, q.workspaceId, q.spaceId)
-        const found = yield* searchPages({ _tag: "reader", reader }, parsed, q, { limit: q.limit ?? 20, offset: q.offset ?? 0 }).pipe(Effect.orDie)
+        const found = yield* searchPages({ _tag: "reader", reader }, parsed, q, { limit: q.limit ?? 20, offset: q.offset ?? 0 }).pipe(
+          Effect.orDie
+        )
         if (context.principal?.kind === "user" && (q.offset ?? 0) === 0) {
           // Remembering the search is a convenience: a failure must not fail the search.
-          yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "recordSearch", {
-            workspaceId: q.workspaceId,
-            query: q.q.trim(),
-            filters: filtersOf(q),
-            resultCount: found.total
-          }).pipe(Effect.catchCause((cause) => Effect.logWarning("wiki search: could not remember the search", cause)))
+          yield* (yield* ActorSystem)
+            .ask(WikiMember, caller.userId, "recordSearch", {
+              workspaceId: q.workspaceId,
+              query: q.q.trim(),
+              filters: filtersOf(q),
+              resultCount: found.total
+            })
+            .pipe(Effect.catchCause((cause) => Effect.logWarning("wiki search: could not remember the search", cause)))
         }
         return { query: q.q, total: found.total, results: found.results }
       })
   }),
   operation({
-    service, tag, operationId: "searchWikiTitles", method: "GET", path: "/v1/search/titles",
+    service,
+    tag,
+    operationId: "searchWikiTitles",
+    method: "GET",
+    path: "/v1/search/titles",
     summary: "Find pages by title as you type (quick switcher, link picker)",
     description: "Matches title words by prefix; exact and leading matches first, then shorter titles. Only pages the caller may read.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, q: QueryText, spaceId: Filters.spaceId, limit: Schema.optionalKey(Limit(50)) }),
     responses: {
       200: {
         description: "Matching pages",
         schema: Schema.Struct({
-          items: Schema.Array(Schema.Struct({
-            pageId: Schema.String,
-            title: Schema.String,
-            slug: Schema.String,
-            icon: Schema.NullOr(Schema.String),
-            spaceId: Schema.String,
-            spaceKey: Schema.String,
-            spaceName: Schema.String,
-            parentTitle: Schema.NullOr(Schema.String)
-          }))
+          items: Schema.Array(
+            Schema.Struct({
+              pageId: Schema.String,
+              title: Schema.String,
+              slug: Schema.String,
+              icon: Schema.NullOr(Schema.String),
+              spaceId: Schema.String,
+              spaceKey: Schema.String,
+              spaceName: Schema.String,
+              parentTitle: Schema.NullOr(Schema.String)
+            })
+          )
         }).annotate({ identifier: "WikiTitleMatches" })
       }
     },
-    examples: [{
-      name: "as-you-type",
-      request: { query: { workspaceId: ex.workspaceId, q: "depl" } },
-      response: { status: 200, body: { items: [{ ...examplePageRef, parentTitle: "Operations" }] } }
-    }],
+    examples: [
+      {
+        name: "as-you-type",
+        request: { query: { workspaceId: ex.workspaceId, q: "depl" } },
+        response: { status: 200, body: { items: [{ ...examplePageRef, parentTitle: "Operations" }] } }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -199,10 +225,16 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiSearchFacets", method: "GET", path: "/v1/search/facets",
+    service,
+    tag,
+    operationId: "getWikiSearchFacets",
+    method: "GET",
+    path: "/v1/search/facets",
     summary: "How a search's results spread over spaces, authors and update age",
-    description: "For filter menus beside the results: counts per space, per author, and by how recently pages were updated, for the same query and filters as searchWiki.",
-    auth: "both", scopes: ["wiki:read"],
+    description:
+      "For filter menus beside the results: counts per space, per author, and by how recently pages were updated, for the same query and filters as searchWiki.",
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, q: QueryText, ...Filters }),
     responses: {
       200: {
@@ -215,19 +247,24 @@ export const wikiSearchOperations = [
         }).annotate({ identifier: "WikiSearchFacets" })
       }
     },
-    examples: [{
-      name: "facets",
-      request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
-      response: {
-        status: 200,
-        body: {
-          total: 3,
-          spaces: [{ spaceId: ex.spaceId, key: "ENG", name: "Engineering", count: 3 }],
-          authors: [{ userId: ex.userId, name: "Alice", count: 2 }, { userId: ex.otherUserId, name: "Bob", count: 1 }],
-          updated: { lastDay: 1, lastWeek: 2, lastMonth: 3, lastYear: 3 }
+    examples: [
+      {
+        name: "facets",
+        request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
+        response: {
+          status: 200,
+          body: {
+            total: 3,
+            spaces: [{ spaceId: ex.spaceId, key: "ENG", name: "Engineering", count: 3 }],
+            authors: [
+              { userId: ex.userId, name: "Alice", count: 2 },
+              { userId: ex.otherUserId, name: "Bob", count: 1 }
+            ],
+            updated: { lastDay: 1, lastWeek: 2, lastMonth: 3, lastYear: 3 }
+          }
         }
       }
-    }],
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -239,17 +276,32 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listRecentWikiSearches", method: "GET", path: "/v1/search/recent",
+    service,
+    tag,
+    operationId: "listRecentWikiSearches",
+    method: "GET",
+    path: "/v1/search/recent",
     summary: "The caller's recent searches in a workspace",
     description: "Newest first, at most 20, each with the filters it used and how many results it had.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, limit: Schema.optionalKey(Limit(20)) }),
-    responses: { 200: { description: "Recent searches", schema: Schema.Struct({ items: Schema.Array(RecentSearch) }).annotate({ identifier: "WikiRecentSearches" }) } },
-    examples: [{
-      name: "recent",
-      request: { query: { workspaceId: ex.workspaceId } },
-      response: { status: 200, body: { items: [{ id: ex.searchId, query: "deploy", filters: { spaceId: ex.spaceId }, resultCount: 3, searchedAt: ex.at }] } }
-    }],
+    responses: {
+      200: {
+        description: "Recent searches",
+        schema: Schema.Struct({ items: Schema.Array(RecentSearch) }).annotate({ identifier: "WikiRecentSearches" })
+      }
+    },
+    examples: [
+      {
+        name: "recent",
+        request: { query: { workspaceId: ex.workspaceId } },
+        response: {
+          status: 200,
+          body: { items: [{ id: ex.searchId, query: "deploy", filters: { spaceId: ex.spaceId }, resultCount: 3, searchedAt: ex.at }] }
+        }
+      }
+    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -260,14 +312,25 @@ export const wikiSearchOperations = [
           [caller.userId, q.workspaceId, q.limit ?? 20]
         ).pipe(Effect.orDie)
         return {
-          items: rows.map((row) => ({ id: row.id, query: row.query, filters: row.filters, resultCount: row.result_count, searchedAt: row.searched_at }))
+          items: rows.map((row) => ({
+            id: row.id,
+            query: row.query,
+            filters: row.filters,
+            resultCount: row.result_count,
+            searchedAt: row.searched_at
+          }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "deleteRecentWikiSearch", method: "DELETE", path: "/v1/search/recent/{searchId}",
+    service,
+    tag,
+    operationId: "deleteRecentWikiSearch",
+    method: "DELETE",
+    path: "/v1/search/recent/{searchId}",
     summary: "Forget one of the caller's recent searches",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     params: Schema.Struct({ searchId: Id }),
     responses: { 204: { description: "Forgotten" }, 404: { description: "No such recent search of the caller" } },
     examples: [{ name: "forget", request: { params: { searchId: ex.searchId } }, response: { status: 204 } }],
@@ -284,9 +347,14 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "clearRecentWikiSearches", method: "DELETE", path: "/v1/search/recent",
+    service,
+    tag,
+    operationId: "clearRecentWikiSearches",
+    method: "DELETE",
+    path: "/v1/search/recent",
     summary: "Forget all of the caller's recent searches in a workspace",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     query: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "How many were forgotten", schema: Schema.Struct({ deleted: Schema.Number }) } },
     examples: [{ name: "clear", request: { query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { deleted: 4 } } }],
@@ -298,12 +366,17 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "reindexWikiSearch", method: "POST", path: "/v1/search/reindex",
+    service,
+    tag,
+    operationId: "reindexWikiSearch",
+    method: "POST",
+    path: "/v1/search/reindex",
     summary: "Rebuild the search text of a workspace's pages from their live documents (admin)",
     description:
       "Re-reads every page's document (of the workspace, or of one space) and rewrites the indexed text where it drifted. " +
       "Normally unnecessary: edits keep the index current. Workspace admins only.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     body: Schema.Struct({ workspaceId: Id, spaceId: Schema.optionalKey(Id) }),
     responses: {
       200: {
@@ -311,7 +384,9 @@ export const wikiSearchOperations = [
         schema: Schema.Struct({ checked: Schema.Number, updated: Schema.Number }).annotate({ identifier: "WikiReindexResult" })
       }
     },
-    examples: [{ name: "reindex", request: { body: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { checked: 42, updated: 1 } } }],
+    examples: [
+      { name: "reindex", request: { body: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { checked: 42, updated: 1 } } }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -58,10 +58,15 @@ const SettingsChange = Schema.Struct({
 
 export const wikiSettingsOperations = [
   operation({
-    service, tag, operationId: "getWikiSettings", method: "GET", path: "/v1/workspaces/{workspaceId}/wiki-settings",
+    service,
+    tag,
+    operationId: "getWikiSettings",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings",
     summary: "The workspace's wiki settings",
     description: "Defaults until an admin changes them: everything allowed, page views tracked, no default home space.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: WikiSettingsView } },
     examples: [{ name: "settings", request: { params }, response: { status: 200, body: exampleSettings } }],
@@ -69,21 +74,28 @@ export const wikiSettingsOperations = [
       Effect.andThen(member(context, params.workspaceId), wikiSettingsOf(params.workspaceId).pipe(Effect.orDie))
   }),
   operation({
-    service, tag, operationId: "updateWikiSettings", method: "PATCH", path: "/v1/workspaces/{workspaceId}/wiki-settings",
+    service,
+    tag,
+    operationId: "updateWikiSettings",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings",
     summary: "Change the workspace's wiki settings (workspace admin)",
     description:
       "Fields left out are unchanged. Turning `allowPublicWikis` off takes every public wiki and shared page of the workspace offline at once " +
       "(their settings are kept); `allowExports`/`allowImports` off refuse exports/imports (403); `trackPageViews` off stops recording views. " +
       "`defaultHomeSpaceId` must be an active space of the workspace (null clears it).",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: WorkspaceParams,
     body: SettingsPatch,
     responses: { 200: { description: "Updated settings", schema: WikiSettingsView } },
-    examples: [{
-      name: "no-exports",
-      request: { params, body: { allowExports: false, defaultHomeSpaceId: ex.spaceId } },
-      response: { status: 200, body: { ...exampleSettings, allowExports: false } }
-    }],
+    examples: [
+      {
+        name: "no-exports",
+        request: { params, body: { allowExports: false, defaultHomeSpaceId: ex.spaceId } },
+        response: { status: 200, body: { ...exampleSettings, allowExports: false } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* member(context, params.workspaceId, "admin")
@@ -91,10 +103,15 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "resetWikiSettings", method: "DELETE", path: "/v1/workspaces/{workspaceId}/wiki-settings",
+    service,
+    tag,
+    operationId: "resetWikiSettings",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings",
     summary: "Reset the workspace's wiki settings to the defaults (workspace admin)",
     description: "Branding is kept (reset it with updateWikiBranding).",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: WorkspaceParams,
     responses: { 200: { description: "Default settings", schema: WikiSettingsView } },
     examples: [{ name: "reset", request: { params }, response: { status: 200, body: { ...exampleSettings, defaultHomeSpaceId: null } } }],
@@ -105,10 +122,15 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiBranding", method: "GET", path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
+    service,
+    tag,
+    operationId: "getWikiBranding",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
     summary: "The workspace's wiki branding (site name, logo, accent color)",
     description: "Public wikis of the workspace show these unless their own settings override them.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Branding", schema: WikiBranding } },
     examples: [{ name: "branding", request: { params }, response: { status: 200, body: exampleBranding } }],
@@ -116,10 +138,15 @@ export const wikiSettingsOperations = [
       Effect.andThen(member(context, params.workspaceId), wikiBrandingOf(params.workspaceId).pipe(Effect.orDie))
   }),
   operation({
-    service, tag, operationId: "updateWikiBranding", method: "PATCH", path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
+    service,
+    tag,
+    operationId: "updateWikiBranding",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
     summary: "Change the workspace's wiki branding (workspace admin)",
     description: "Fields left out are unchanged; null clears one. The logo is an http(s) URL; the accent color #rrggbb.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: WorkspaceParams,
     body: BrandingPatch,
     responses: { 200: { description: "Updated branding", schema: WikiBranding } },
@@ -131,21 +158,42 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWikiSettingsChanges", method: "GET", path: "/v1/workspaces/{workspaceId}/wiki-settings/changes",
+    service,
+    tag,
+    operationId: "listWikiSettingsChanges",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/wiki-settings/changes",
     summary: "Who changed the workspace's wiki settings and branding, and how (workspace admin)",
     description: "Newest first; each entry lists the changed fields with their old and new values.",
-    auth: "both", scopes: ["wiki:admin"],
+    auth: "both",
+    scopes: ["wiki:admin"],
     params: WorkspaceParams,
     query: Schema.Struct({ limit: Schema.optionalKey(Limit(100)) }),
-    responses: { 200: { description: "Changes", schema: Schema.Struct({ items: Schema.Array(SettingsChange) }).annotate({ identifier: "WikiSettingsChanges" }) } },
-    examples: [{
-      name: "history",
-      request: { params },
-      response: {
-        status: 200,
-        body: { items: [{ id: ex.searchId, changedBy: { userId: ex.userId, name: "Alice" }, changedAt: ex.at, changes: { allowExports: { from: true, to: false } } }] }
+    responses: {
+      200: {
+        description: "Changes",
+        schema: Schema.Struct({ items: Schema.Array(SettingsChange) }).annotate({ identifier: "WikiSettingsChanges" })
       }
-    }],
+    },
+    examples: [
+      {
+        name: "history",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: ex.searchId,
+                changedBy: { userId: ex.userId, name: "Alice" },
+                changedAt: ex.at,
+                changes: { allowExports: { from: true, to: false } }
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* member(context, params.workspaceId, "admin")

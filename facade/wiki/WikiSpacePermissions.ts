@@ -20,13 +20,17 @@ import { callerFrom, SpaceParams } from "./WikiSpaces.ts"
 const service = "wiki"
 const tag = "Wiki Space Permissions"
 
-const SpacePermission = Schema.Struct({ id: Id, spaceId: Id, role: SpaceRole, ...SubjectView }).annotate({ identifier: "WikiSpacePermission" })
+const SpacePermission = Schema.Struct({ id: Id, spaceId: Id, role: SpaceRole, ...SubjectView }).annotate({
+  identifier: "WikiSpacePermission"
+})
 
 const SpacePermissions = Schema.Struct({
   spaceId: Id,
   visibility: SpaceVisibility,
-  baseline: Schema.NullOr(Schema.Struct({ admin: SpaceRole, member: SpaceRole, viewer: SpaceRole }))
-    .annotate({ description: "Role of each workspace role without an entry (null in a restricted space: no access); workspace owners and admins are always space admins" }),
+  baseline: Schema.NullOr(Schema.Struct({ admin: SpaceRole, member: SpaceRole, viewer: SpaceRole })).annotate({
+    description:
+      "Role of each workspace role without an entry (null in a restricted space: no access); workspace owners and admins are always space admins"
+  }),
   entries: Schema.Array(SpacePermission),
   yourRole: SpaceRole
 }).annotate({ identifier: "WikiSpacePermissions" })
@@ -46,15 +50,32 @@ const params = { spaceId: examples.spaceId }
 
 export const wikiSpacePermissionsOperations = [
   operation({
-    service, tag, operationId: "listWikiSpacePermissions", method: "GET", path: "/v1/spaces/{spaceId}/permissions",
+    service,
+    tag,
+    operationId: "listWikiSpacePermissions",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/permissions",
     summary: "Who has which role in a space: the baseline and the entries",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
     responses: { 200: { description: "Permissions", schema: SpacePermissions } },
-    examples: [{
-      name: "list",
-      request: { params },
-      response: { status: 200, body: { spaceId: examples.spaceId, visibility: "workspace", baseline: { admin: "admin", member: "editor", viewer: "viewer" }, entries: [exampleEntry], yourRole: "admin" } }
-    }],
+    examples: [
+      {
+        name: "list",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            spaceId: examples.spaceId,
+            visibility: "workspace",
+            baseline: { admin: "admin", member: "editor", viewer: "viewer" },
+            entries: [exampleEntry],
+            yourRole: "admin"
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -63,41 +84,62 @@ export const wikiSpacePermissionsOperations = [
         return {
           spaceId: params.spaceId,
           visibility: access.space.visibility,
-          baseline: access.space.visibility === "restricted" ? null : { admin: "admin" as const, member: "editor" as const, viewer: "viewer" as const },
+          baseline:
+            access.space.visibility === "restricted"
+              ? null
+              : { admin: "admin" as const, member: "editor" as const, viewer: "viewer" as const },
           entries,
           yourRole: access.role
         }
       })
   }),
   operation({
-    service, tag, operationId: "setWikiSpacePermission", method: "PUT", path: "/v1/spaces/{spaceId}/permissions",
+    service,
+    tag,
+    operationId: "setWikiSpacePermission",
+    method: "PUT",
+    path: "/v1/spaces/{spaceId}/permissions",
     summary: "Give a user (by id or e-mail) or a workspace role a role in the space (space admin)",
-    description: "Name exactly one of `userId`, `email` or `workspaceRole`. An existing entry for the same subject is changed. Users must be workspace members.",
-    auth: "both", scopes: ["wiki:admin"], params: SpaceParams,
+    description:
+      "Name exactly one of `userId`, `email` or `workspaceRole`. An existing entry for the same subject is changed. Users must be workspace members.",
+    auth: "both",
+    scopes: ["wiki:admin"],
+    params: SpaceParams,
     body: Schema.Struct({ ...subjectFields, role: SpaceRole }),
     responses: { 200: { description: "The entry", schema: SpacePermission } },
-    examples: [{
-      name: "by-email",
-      request: { params, body: { email: "alice@example.com", role: "editor" } },
-      response: { status: 200, body: exampleEntry }
-    }, {
-      name: "members-read-only",
-      request: { params, body: { workspaceRole: "member", role: "viewer" } },
-      response: { status: 200, body: { ...exampleEntry, role: "viewer", userId: null, name: null, email: null, workspaceRole: "member" } }
-    }],
+    examples: [
+      {
+        name: "by-email",
+        request: { params, body: { email: "alice@example.com", role: "editor" } },
+        response: { status: 200, body: exampleEntry }
+      },
+      {
+        name: "members-read-only",
+        request: { params, body: { workspaceRole: "member", role: "viewer" } },
+        response: { status: 200, body: { ...exampleEntry, role: "viewer", userId: null, name: null, email: null, workspaceRole: "member" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         yield* spaceAccess(caller, params.spaceId, "admin")
         const subject = yield* resolveSubject(body)
-        const entry = yield* (yield* ActorSystem).ask(WikiSpace, params.spaceId, "grant", { by: caller.userId, subject, role: body.role }).pipe(blameEmail(body))
+        const entry = yield* (yield* ActorSystem)
+          .ask(WikiSpace, params.spaceId, "grant", { by: caller.userId, subject, role: body.role })
+          .pipe(blameEmail(body))
         return (yield* withUsers([entry]))[0]!
       })
   }),
   operation({
-    service, tag, operationId: "removeWikiSpacePermission", method: "DELETE", path: "/v1/spaces/{spaceId}/permissions/{permissionId}",
+    service,
+    tag,
+    operationId: "removeWikiSpacePermission",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}/permissions/{permissionId}",
     summary: "Remove a permission entry (space admin); the subject falls back to the baseline",
-    auth: "both", scopes: ["wiki:admin"], params: Schema.Struct({ spaceId: Id, permissionId: Id }),
+    auth: "both",
+    scopes: ["wiki:admin"],
+    params: Schema.Struct({ spaceId: Id, permissionId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such entry" } },
     examples: [{ name: "remove", request: { params: { ...params, permissionId: exampleEntry.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>

@@ -52,7 +52,8 @@ export const callerFrom = (context: RequestContext) => Effect.map(principalOf(co
 /** The space as the caller sees it (their role, the pages they can see). */
 export const viewOf = (caller: WikiCaller, access: SpaceAccess) =>
   Effect.map(pagesVisibleIn(caller, access), (pages) =>
-    spaceView(access.space, access.role, pages.filter(({ page }) => page.archivedAt === null).length))
+    spaceView(access.space, access.role, pages.filter(({ page }) => page.archivedAt === null).length)
+  )
 
 const refreshed = (caller: WikiCaller, spaceId: string) => Effect.flatMap(spaceAccess(caller, spaceId), (access) => viewOf(caller, access))
 
@@ -61,9 +62,17 @@ const PageList = Schema.Struct({ items: Schema.Array(WikiPageSummary) }).annotat
 
 /** A free key derived from `seed` (a name or a wanted key): initials or the first letters, then 2, 3… */
 const suggestKey = (seed: string, taken: ReadonlySet<string>): string => {
-  const words = seed.normalize("NFKD").replace(/[^A-Za-z0-9\s]/g, " ").trim().split(/\s+/).filter((w) => w.length > 0)
+  const words = seed
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9\s]/g, " ")
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
   let base = words.length > 1 ? words.map((w) => w[0]).join("") : (words[0] ?? "")
-  base = base.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 10)
+  base = base
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "")
+    .slice(0, 10)
   if (base.length < 2) base = `${base}SPACE`
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`
@@ -71,29 +80,46 @@ const suggestKey = (seed: string, taken: ReadonlySet<string>): string => {
 
 export const wikiSpacesOperations = [
   operation({
-    service, tag, operationId: "createWikiSpace", method: "POST", path: "/v1/spaces",
+    service,
+    tag,
+    operationId: "createWikiSpace",
+    method: "POST",
+    path: "/v1/spaces",
     summary: "Create a space in a workspace",
-    description: "Workspace members and admins may create spaces (viewers may not); the creator becomes the space's admin. A restricted space is seen only by listed users and roles (and workspace admins).",
-    auth: "both", scopes: ["wiki:write"],
+    description:
+      "Workspace members and admins may create spaces (viewers may not); the creator becomes the space's admin. A restricted space is seen only by listed users and roles (and workspace admins).",
+    auth: "both",
+    scopes: ["wiki:write"],
     body: Schema.Struct({
       workspaceId: Id,
       name: SpaceName,
-      key: Schema.optionalKey(SpaceKey.annotate({ description: "Short key unique within the workspace (case-insensitive, stored upper case); omitted: a free key is made from the name" })),
+      key: Schema.optionalKey(
+        SpaceKey.annotate({
+          description:
+            "Short key unique within the workspace (case-insensitive, stored upper case); omitted: a free key is made from the name"
+        })
+      ),
       description: Schema.optionalKey(Description),
       icon: Schema.optionalKey(Icon),
       visibility: Schema.optionalKey(SpaceVisibility)
     }),
     responses: { 201: { description: "Created", schema: WikiSpaceView }, 409: { description: "The key is taken" } },
-    examples: [{
-      name: "engineering",
-      request: { body: { workspaceId: examples.workspaceId, name: "Engineering", key: "ENG", description: "How we build things", icon: "🛠️" } },
-      response: { status: 201, body: { ...exampleSpace, homePageId: null, pageCount: 0 } }
-    }],
+    examples: [
+      {
+        name: "engineering",
+        request: {
+          body: { workspaceId: examples.workspaceId, name: "Engineering", key: "ENG", description: "How we build things", icon: "🛠️" }
+        },
+        response: { status: 201, body: { ...exampleSpace, homePageId: null, pageCount: 0 } }
+      }
+    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         yield* workspaceAccess(caller, body.workspaceId, "member")
-        const key = body.key ?? suggestKey(body.name, new Set((yield* Effect.orDie(spacesOfWorkspace(body.workspaceId))).map((s) => s.key.toUpperCase())))
+        const key =
+          body.key ??
+          suggestKey(body.name, new Set((yield* Effect.orDie(spacesOfWorkspace(body.workspaceId))).map((s) => s.key.toUpperCase())))
         const space = yield* (yield* ActorSystem).ask(WikiSpace, randomUUID(), "create", {
           by: caller.userId,
           workspaceId: body.workspaceId,
@@ -107,50 +133,75 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listWikiSpaces", method: "GET", path: "/v1/spaces",
+    service,
+    tag,
+    operationId: "listWikiSpaces",
+    method: "GET",
+    path: "/v1/spaces",
     summary: "List the spaces of a workspace the caller can see",
     description: "Active spaces by default; `status=archived` or `status=all` to include archived ones. Sorted by name.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, status: Schema.optionalKey(Schema.Literals(["active", "archived", "all"])) }),
     responses: { 200: { description: "Spaces", schema: SpaceList } },
-    examples: [{ name: "list", request: { query: { workspaceId: examples.workspaceId } }, response: { status: 200, body: { items: [exampleSpace] } } }],
+    examples: [
+      {
+        name: "list",
+        request: { query: { workspaceId: examples.workspaceId } },
+        response: { status: 200, body: { items: [exampleSpace] } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const status = query.status ?? "active"
-        const spaces = (yield* visibleSpaces(caller, query.workspaceId)).filter(({ space }) =>
-          status === "all" || (status === "archived") === (space.archivedAt !== null))
+        const spaces = (yield* visibleSpaces(caller, query.workspaceId)).filter(
+          ({ space }) => status === "all" || (status === "archived") === (space.archivedAt !== null)
+        )
         return { items: yield* Effect.forEach(spaces, (access) => viewOf(caller, access)) }
       })
   }),
   operation({
-    service, tag, operationId: "checkWikiSpaceKey", method: "GET", path: "/v1/spaces/key-availability",
+    service,
+    tag,
+    operationId: "checkWikiSpaceKey",
+    method: "GET",
+    path: "/v1/spaces/key-availability",
     summary: "Check whether a space key is free, or get a free key for a name",
     description: "Give `key` to check it, `name` to have a key suggested from it (initials), or both. The suggestion is always free.",
-    auth: "both", scopes: ["wiki:read"],
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, key: Schema.optionalKey(SpaceKey), name: Schema.optionalKey(SpaceName) }),
     responses: {
       200: {
         description: "Availability",
-        schema: Schema.Struct({ key: Schema.NullOr(Schema.String), available: Schema.NullOr(Schema.Boolean), suggestion: Schema.String })
-          .annotate({ identifier: "WikiSpaceKeyAvailability" })
+        schema: Schema.Struct({
+          key: Schema.NullOr(Schema.String),
+          available: Schema.NullOr(Schema.Boolean),
+          suggestion: Schema.String
+        }).annotate({ identifier: "WikiSpaceKeyAvailability" })
       }
     },
-    examples: [{
-      name: "taken",
-      request: { query: { workspaceId: examples.workspaceId, key: "ENG" } },
-      response: { status: 200, body: { key: "ENG", available: false, suggestion: "ENG2" } }
-    }, {
-      name: "from-name",
-      request: { query: { workspaceId: examples.workspaceId, name: "Customer Success" } },
-      response: { status: 200, body: { key: null, available: null, suggestion: "CS" } }
-    }],
+    examples: [
+      {
+        name: "taken",
+        request: { query: { workspaceId: examples.workspaceId, key: "ENG" } },
+        response: { status: 200, body: { key: "ENG", available: false, suggestion: "ENG2" } }
+      },
+      {
+        name: "from-name",
+        request: { query: { workspaceId: examples.workspaceId, name: "Customer Success" } },
+        response: { status: 200, body: { key: null, available: null, suggestion: "CS" } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         yield* workspaceAccess(caller, query.workspaceId)
         if (query.key === undefined && query.name === undefined) {
-          return yield* reject("invalid", "Give a key to check, or a name to suggest a key from", [{ path: "query.key", message: "key or name required" }])
+          return yield* reject("invalid", "Give a key to check, or a name to suggest a key from", [
+            { path: "query.key", message: "key or name required" }
+          ])
         }
         const taken = new Set((yield* Effect.orDie(spacesOfWorkspace(query.workspaceId))).map((space) => space.key.toUpperCase()))
         const key = query.key?.toUpperCase()
@@ -159,18 +210,33 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWikiSpace", method: "GET", path: "/v1/spaces/{spaceId}",
+    service,
+    tag,
+    operationId: "getWikiSpace",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}",
     summary: "Get a space",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
-    responses: { 200: { description: "The space", schema: WikiSpaceView }, 404: { description: "No such space (or not visible to the caller)" } },
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
+    responses: {
+      200: { description: "The space", schema: WikiSpaceView },
+      404: { description: "No such space (or not visible to the caller)" }
+    },
     examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) => Effect.flatMap(callerFrom(context), (caller) => refreshed(caller, params.spaceId))
   }),
   operation({
-    service, tag, operationId: "updateWikiSpace", method: "PATCH", path: "/v1/spaces/{spaceId}",
+    service,
+    tag,
+    operationId: "updateWikiSpace",
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}",
     summary: "Change a space's name, key, description, icon or visibility (space admin)",
     description: "Fields left out are unchanged; `icon: null` removes the icon. Changing the key changes the Lite addresses of its pages.",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     body: Schema.Struct({
       name: Schema.optionalKey(SpaceName),
       key: Schema.optionalKey(SpaceKey),
@@ -179,11 +245,13 @@ export const wikiSpacesOperations = [
       visibility: Schema.optionalKey(SpaceVisibility)
     }),
     responses: { 200: { description: "Updated", schema: WikiSpaceView }, 409: { description: "Key taken, or the space is archived" } },
-    examples: [{
-      name: "restrict",
-      request: { params, body: { visibility: "restricted", description: "Platform team only" } },
-      response: { status: 200, body: { ...exampleSpace, visibility: "restricted", description: "Platform team only" } }
-    }],
+    examples: [
+      {
+        name: "restrict",
+        request: { params, body: { visibility: "restricted", description: "Platform team only" } },
+        response: { status: 200, body: { ...exampleSpace, visibility: "restricted", description: "Platform team only" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -193,10 +261,16 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteWikiSpace", method: "DELETE", path: "/v1/spaces/{spaceId}",
+    service,
+    tag,
+    operationId: "deleteWikiSpace",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}",
     summary: "Delete a space and all its pages for good (space admin)",
     description: "Pages, their versions, comments, attachments and live documents are deleted. Archive the space instead to keep it.",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -208,9 +282,15 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "archiveWikiSpace", method: "POST", path: "/v1/spaces/{spaceId}/archive",
+    service,
+    tag,
+    operationId: "archiveWikiSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/archive",
     summary: "Archive a space (space admin): it stays readable but nobody can change it",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     responses: { 200: { description: "Archived", schema: WikiSpaceView }, 409: { description: "Already archived" } },
     examples: [{ name: "archive", request: { params }, response: { status: 200, body: { ...exampleSpace, archivedAt: examples.at } } }],
     handler: ({ params }, context) =>
@@ -222,9 +302,15 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "restoreWikiSpace", method: "POST", path: "/v1/spaces/{spaceId}/restore",
+    service,
+    tag,
+    operationId: "restoreWikiSpace",
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/restore",
     summary: "Restore an archived space (space admin)",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     responses: { 200: { description: "Restored", schema: WikiSpaceView }, 409: { description: "Not archived" } },
     examples: [{ name: "restore", request: { params }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
@@ -236,9 +322,15 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setWikiSpaceHomePage", method: "PUT", path: "/v1/spaces/{spaceId}/home-page",
+    service,
+    tag,
+    operationId: "setWikiSpaceHomePage",
+    method: "PUT",
+    path: "/v1/spaces/{spaceId}/home-page",
     summary: "Set (or clear, with null) the page a space opens on (space admin)",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     body: Schema.Struct({ pageId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Updated", schema: WikiSpaceView }, 404: { description: "No such page in this space" } },
     examples: [{ name: "set", request: { params, body: { pageId: examples.pageId } }, response: { status: 200, body: exampleSpace } }],
@@ -246,20 +338,39 @@ export const wikiSpacesOperations = [
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         yield* spaceAccess(caller, params.spaceId, "admin")
-        yield* (yield* ActorSystem).ask(WikiSpace, params.spaceId, "setHomePage", { by: caller.userId, pageId: body.pageId }).pipe(
-          Effect.catchTag("Rejection", (error) =>
-            Effect.fail(error.code === "not_found" ? reject("not_found", error.message, [{ path: "body.pageId", message: "no such page in this space" }]) : error))
-        )
+        yield* (yield* ActorSystem)
+          .ask(WikiSpace, params.spaceId, "setHomePage", { by: caller.userId, pageId: body.pageId })
+          .pipe(
+            Effect.catchTag("Rejection", (error) =>
+              Effect.fail(
+                error.code === "not_found"
+                  ? reject("not_found", error.message, [{ path: "body.pageId", message: "no such page in this space" }])
+                  : error
+              )
+            )
+          )
         return yield* refreshed(caller, params.spaceId)
       })
   }),
   operation({
-    service, tag, operationId: "listWikiSpaceTrash", method: "GET", path: "/v1/spaces/{spaceId}/trash",
+    service,
+    tag,
+    operationId: "listWikiSpaceTrash",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/trash",
     summary: "List the space's archived pages (the trash)",
     description: "Each entry is a page archived with its subtree (pages below it are restored or deleted with it). Newest first.",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
     responses: { 200: { description: "Archived pages", schema: PageList } },
-    examples: [{ name: "trash", request: { params }, response: { status: 200, body: { items: [{ ...examplePageSummary, archivedAt: examples.at }] } } }],
+    examples: [
+      {
+        name: "trash",
+        request: { params },
+        response: { status: 200, body: { items: [{ ...examplePageSummary, archivedAt: examples.at }] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -274,16 +385,24 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "emptyWikiSpaceTrash", method: "DELETE", path: "/v1/spaces/{spaceId}/trash",
+    service,
+    tag,
+    operationId: "emptyWikiSpaceTrash",
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}/trash",
     summary: "Delete every archived page of the space for good (space admin)",
-    auth: "both", scopes: ["wiki:write"], params: SpaceParams,
+    auth: "both",
+    scopes: ["wiki:write"],
+    params: SpaceParams,
     responses: {
       200: {
         description: "What was deleted",
         schema: Schema.Struct({ deletedPageIds: Schema.Array(Id) }).annotate({ identifier: "WikiDeletedPages" })
       }
     },
-    examples: [{ name: "empty", request: { params }, response: { status: 200, body: { deletedPageIds: [examples.pageId, examples.childPageId] } } }],
+    examples: [
+      { name: "empty", request: { params }, response: { status: 200, body: { deletedPageIds: [examples.pageId, examples.childPageId] } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -294,12 +413,22 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listRecentWikiPages", method: "GET", path: "/v1/spaces/{spaceId}/recent",
+    service,
+    tag,
+    operationId: "listRecentWikiPages",
+    method: "GET",
+    path: "/v1/spaces/{spaceId}/recent",
     summary: "Recently changed pages of a space, newest first",
-    auth: "both", scopes: ["wiki:read"], params: SpaceParams,
-    query: Schema.Struct({ limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))) }),
+    auth: "both",
+    scopes: ["wiki:read"],
+    params: SpaceParams,
+    query: Schema.Struct({
+      limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
+    }),
     responses: { 200: { description: "Pages", schema: PageList } },
-    examples: [{ name: "recent", request: { params, query: { limit: "10" } }, response: { status: 200, body: { items: [examplePageSummary] } } }],
+    examples: [
+      { name: "recent", request: { params, query: { limit: "10" } }, response: { status: 200, body: { items: [examplePageSummary] } } }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -32,36 +32,68 @@ const LiteSpace = Schema.Struct({
 
 export const wikiSpacesLiteOperations = [
   operation({
-    service, tag, operationId: "discoverWikiSpaces", method: "GET", path: "/v1/lite/spaces",
+    service,
+    tag,
+    operationId: "discoverWikiSpaces",
+    method: "GET",
+    path: "/v1/lite/spaces",
     summary: "Discover the spaces you can use, by key, with their home and top-level pages as slugs",
-    description: "Without `workspaceId`: every workspace you belong to (an API key: its own). With `key`: just that space (404 if you cannot see it). Archived spaces are left out. Use the keys and slugs with the Lite page operations.",
-    auth: "both", scopes: ["wiki:read"],
+    description:
+      "Without `workspaceId`: every workspace you belong to (an API key: its own). With `key`: just that space (404 if you cannot see it). Archived spaces are left out. Use the keys and slugs with the Lite page operations.",
+    auth: "both",
+    scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Schema.optionalKey(Id), key: Schema.optionalKey(SpaceKey) }),
-    responses: { 200: { description: "Spaces", schema: Schema.Struct({ items: Schema.Array(LiteSpace) }).annotate({ identifier: "WikiLiteSpaces" }) } },
-    examples: [{
-      name: "all",
-      response: {
-        status: 200,
-        body: {
-          items: [{
-            workspaceId: examples.workspaceId, key: "ENG", name: "Engineering", description: "How we build things", role: "editor", canEdit: true, pageCount: 12,
-            homePage: { slug: "onboarding", title: "Onboarding" }, topPages: [{ slug: "onboarding", title: "Onboarding" }, { slug: "architecture", title: "Architecture" }]
-          }]
+    responses: {
+      200: { description: "Spaces", schema: Schema.Struct({ items: Schema.Array(LiteSpace) }).annotate({ identifier: "WikiLiteSpaces" }) }
+    },
+    examples: [
+      {
+        name: "all",
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                workspaceId: examples.workspaceId,
+                key: "ENG",
+                name: "Engineering",
+                description: "How we build things",
+                role: "editor",
+                canEdit: true,
+                pageCount: 12,
+                homePage: { slug: "onboarding", title: "Onboarding" },
+                topPages: [
+                  { slug: "onboarding", title: "Onboarding" },
+                  { slug: "architecture", title: "Architecture" }
+                ]
+              }
+            ]
+          }
+        }
+      },
+      {
+        name: "by-key",
+        request: { query: { key: "ENG" } },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                workspaceId: examples.workspaceId,
+                key: "ENG",
+                name: "Engineering",
+                description: "How we build things",
+                role: "editor",
+                canEdit: true,
+                pageCount: 12,
+                homePage: { slug: "onboarding", title: "Onboarding" },
+                topPages: [{ slug: "onboarding", title: "Onboarding" }]
+              }
+            ]
+          }
         }
       }
-    }, {
-      name: "by-key",
-      request: { query: { key: "ENG" } },
-      response: {
-        status: 200,
-        body: {
-          items: [{
-            workspaceId: examples.workspaceId, key: "ENG", name: "Engineering", description: "How we build things", role: "editor", canEdit: true, pageCount: 12,
-            homePage: { slug: "onboarding", title: "Onboarding" }, topPages: [{ slug: "onboarding", title: "Onboarding" }]
-          }]
-        }
-      }
-    }],
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -69,34 +101,38 @@ export const wikiSpacesLiteOperations = [
         if (query.key !== undefined) {
           spaces = [yield* spaceByRef(caller, query.key, query.workspaceId)]
         } else {
-          const workspaceIds = query.workspaceId !== undefined
-            ? [query.workspaceId]
-            : caller.keyWorkspaceId !== undefined
-            ? [caller.keyWorkspaceId]
-            : (yield* Effect.orDie(workspacesOf(caller.userId))).map((workspace) => workspace.id)
+          const workspaceIds =
+            query.workspaceId !== undefined
+              ? [query.workspaceId]
+              : caller.keyWorkspaceId !== undefined
+                ? [caller.keyWorkspaceId]
+                : (yield* Effect.orDie(workspacesOf(caller.userId))).map((workspace) => workspace.id)
           spaces = (yield* Effect.forEach(workspaceIds, (id) => visibleSpaces(caller, id))).flat()
         }
-        const items = yield* Effect.forEach(spaces.filter(({ space }) => space.archivedAt === null), (access) =>
-          Effect.map(livePages(caller, access), (live) => {
-            const ref = (page: { slug: string; title: string }) => ({ slug: page.slug, title: page.title })
-            const home = live.pages.find(({ page }) => page.id === access.space.homePageId)
-            return {
-              workspaceId: access.space.workspaceId,
-              key: access.space.key,
-              name: access.space.name,
-              description: access.space.description,
-              role: access.role,
-              canEdit: access.role !== "viewer",
-              pageCount: live.pages.length,
-              homePage: home === undefined ? null : ref(home.page),
-              topPages: live.pages
-                .map(({ page }) => page)
-                .filter((page) => page.parentId === null)
-                .sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt))
-                .slice(0, 50)
-                .map(ref)
-            }
-          }))
+        const items = yield* Effect.forEach(
+          spaces.filter(({ space }) => space.archivedAt === null),
+          (access) =>
+            Effect.map(livePages(caller, access), (live) => {
+              const ref = (page: { slug: string; title: string }) => ({ slug: page.slug, title: page.title })
+              const home = live.pages.find(({ page }) => page.id === access.space.homePageId)
+              return {
+                workspaceId: access.space.workspaceId,
+                key: access.space.key,
+                name: access.space.name,
+                description: access.space.description,
+                role: access.role,
+                canEdit: access.role !== "viewer",
+                pageCount: live.pages.length,
+                homePage: home === undefined ? null : ref(home.page),
+                topPages: live.pages
+                  .map(({ page }) => page)
+                  .filter((page) => page.parentId === null)
+                  .sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt))
+                  .slice(0, 50)
+                  .map(ref)
+              }
+            })
+        )
         return { items }
       })
   })

@@ -18,10 +18,16 @@ const example = { theme: "dark", fullWidth: true, spellcheck: true, defaultEditM
 
 export const wikiUserSettingsOperations = [
   operation({
-    service, tag, operationId: "getWikiUserSettings", method: "GET", path: "/v1/user-settings",
+    service,
+    tag,
+    operationId: "getWikiUserSettings",
+    method: "GET",
+    path: "/v1/user-settings",
     summary: "The caller's wiki preferences",
-    description: "Defaults until changed: system theme, normal width, spellcheck on, pages open in edit mode, searches remembered. An API key reads its creator's.",
-    auth: "both", scopes: ["wiki:read"],
+    description:
+      "Defaults until changed: system theme, normal width, spellcheck on, pages open in edit mode, searches remembered. An API key reads its creator's.",
+    auth: "both",
+    scopes: ["wiki:read"],
     responses: { 200: { description: "Preferences", schema: UserSettings } },
     examples: [{ name: "preferences", response: { status: 200, body: example } }],
     handler: (_request, context) =>
@@ -31,10 +37,15 @@ export const wikiUserSettingsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateWikiUserSettings", method: "PATCH", path: "/v1/user-settings",
+    service,
+    tag,
+    operationId: "updateWikiUserSettings",
+    method: "PATCH",
+    path: "/v1/user-settings",
     summary: "Change the caller's wiki preferences",
     description: "Fields left out are unchanged. `saveSearchHistory: false` also forgets the recent searches kept so far.",
-    auth: "both", scopes: ["wiki:write"],
+    auth: "both",
+    scopes: ["wiki:write"],
     body: UserSettingsPatch,
     responses: { 200: { description: "Updated preferences", schema: UserSettings } },
     examples: [{ name: "dark-and-wide", request: { body: { theme: "dark", fullWidth: true } }, response: { status: 200, body: example } }],

@@ -54,9 +54,7 @@ export const toSqlError = (cause: unknown): SqlError => {
     const message = typeof error.message === "string" && error.message !== "" ? error.message : String(cause)
     const detail = typeof error.detail === "string" && error.detail !== "" ? ` (${error.detail})` : ""
     // Node's own error codes (ECONNREFUSED, EPIPE…) are not SQLSTATEs: only server errors carry `severity`.
-    const code = typeof error.code === "string" && SQLSTATE.test(error.code) && error.severity !== undefined
-      ? error.code
-      : undefined
+    const code = typeof error.code === "string" && SQLSTATE.test(error.code) && error.severity !== undefined ? error.code : undefined
     return code === undefined ? new SqlError({ message: message + detail }) : new SqlError({ message: message + detail, code })
   }
   return new SqlError({ message: String(cause) })
@@ -66,9 +64,7 @@ const serverFailed = (error: SqlError): boolean => error.code !== undefined
 
 const checkParams = (params: ReadonlyArray<unknown>): SqlError | undefined => {
   const index = undefinedParameter(params)
-  return index === -1
-    ? undefined
-    : new SqlError({ message: `Parameter $${index + 1} is undefined (use null for SQL NULL)` })
+  return index === -1 ? undefined : new SqlError({ message: `Parameter $${index + 1} is undefined (use null for SQL NULL)` })
 }
 
 /** Thrown into a driver's `begin` callback to make it roll back. */
@@ -84,30 +80,38 @@ const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
   Effect.callback<OpenTransaction, SqlError>((resume) => {
     let finish: (commit: boolean) => void = () => {}
     const done = new Promise<void>((resolve, reject) => {
-      finish = (commit) => commit ? resolve() : reject(rollbackSignal)
+      finish = (commit) => (commit ? resolve() : reject(rollbackSignal))
     })
     done.catch(() => {}) // the driver observes the rejection; this only keeps Node from reporting it
     let cancelled = false
     const result = driver.begin((connection) => {
       if (cancelled) return Promise.reject(rollbackSignal)
-      resume(Effect.succeed({
-        connection,
-        commit: Effect.tryPromise({
-          try: () => {
-            finish(true)
-            return result
-          },
-          catch: toSqlError
-        }),
-        rollback: Effect.promise(() => {
-          finish(false)
-          return result.then(() => {}, () => {})
+      resume(
+        Effect.succeed({
+          connection,
+          commit: Effect.tryPromise({
+            try: () => {
+              finish(true)
+              return result
+            },
+            catch: toSqlError
+          }),
+          rollback: Effect.promise(() => {
+            finish(false)
+            return result.then(
+              () => {},
+              () => {}
+            )
+          })
         })
-      }))
+      )
       return done
     })
     // Fails only when no connection arrived (begin itself failed); later resumes are ignored.
-    result.then(() => {}, (cause) => resume(Effect.fail(toSqlError(cause))))
+    result.then(
+      () => {},
+      (cause) => resume(Effect.fail(toSqlError(cause)))
+    )
     // Interrupted while waiting for a connection: roll back as soon as it arrives.
     return Effect.sync(() => {
       cancelled = true
@@ -156,23 +160,24 @@ export const make = (driver: Driver): SqlShape => {
     Effect.flatMap(CurrentTransaction, (current) => {
       if (ours(current)) return body // nested: join the outer transaction
       return Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const opened = yield* restore(open(driver))
           const state: Transaction = { driver, connection: opened.connection, aborted: false }
-          const exit = yield* Effect.exit(restore(body.pipe(
-            Effect.provideService(Sql, boundTo(state)),
-            Effect.provideService(CurrentTransaction, state)
-          )))
+          const exit = yield* Effect.exit(
+            restore(body.pipe(Effect.provideService(Sql, boundTo(state)), Effect.provideService(CurrentTransaction, state)))
+          )
           if (Exit.isSuccess(exit) && !state.aborted) {
             yield* opened.commit
             return exit.value
           }
           yield* opened.rollback
           if (Exit.isSuccess(exit)) {
-            return yield* Effect.fail(new SqlError({
-              message: "A statement of this transaction failed and its error was handled, so the transaction was rolled back",
-              code: "25P02"
-            }))
+            return yield* Effect.fail(
+              new SqlError({
+                message: "A statement of this transaction failed and its error was handled, so the transaction was rolled back",
+                code: "25P02"
+              })
+            )
           }
           return yield* exit
         })
@@ -183,13 +188,12 @@ export const make = (driver: Driver): SqlShape => {
     backend: driver.backend,
     query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
       Effect.flatMap(CurrentTransaction, (current) =>
-        ours(current) ? run(current.connection, text, params, current) : run(driver, text, params)) as Effect.Effect<
-          ReadonlyArray<R>,
-          SqlError
-        >,
+        ours(current) ? run(current.connection, text, params, current) : run(driver, text, params)
+      ) as Effect.Effect<ReadonlyArray<R>, SqlError>,
     transaction,
     executeScript: (script) =>
       Effect.flatMap(CurrentTransaction, (current) =>
-        ours(current) ? runScript(current.connection, script, current) : runScript(driver, script))
+        ours(current) ? runScript(current.connection, script, current) : runScript(driver, script)
+      )
   }
 }

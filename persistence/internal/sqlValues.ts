@@ -124,23 +124,18 @@ const serializeJson: Serializer = (value) => {
 }
 
 const serializeTimestamp: Serializer = (value) =>
-  value instanceof Date ? value.toISOString()
-  : typeof value === "number" ? new Date(value).toISOString()
-  : String(value)
+  value instanceof Date ? value.toISOString() : typeof value === "number" ? new Date(value).toISOString() : String(value)
 
-const serializeDate: Serializer = (value) =>
-  value instanceof Date ? value.toISOString().slice(0, 10) : String(value)
+const serializeDate: Serializer = (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value))
 
 const serializeInt8: Serializer = (value) => String(value)
 
-const serializeBool: Serializer = (value) => value === true ? "t" : value === false ? "f" : String(value)
+const serializeBool: Serializer = (value) => (value === true ? "t" : value === false ? "f" : String(value))
 
 const serializeBytea: Serializer = (value) =>
-  value instanceof Uint8Array
-    ? "\\x" + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")
-    : String(value)
+  value instanceof Uint8Array ? "\\x" + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex") : String(value)
 
-const serializeText: Serializer = (value) => value instanceof Date ? value.toISOString() : String(value)
+const serializeText: Serializer = (value) => (value instanceof Date ? value.toISOString() : String(value))
 
 export const serializers: Readonly<Record<number, Serializer>> = {
   [Oid.BOOL]: serializeBool,

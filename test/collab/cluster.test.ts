@@ -33,7 +33,10 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     nodeA = await startCollabProcess(env)
     nodeB = await startCollabProcess(env)
     // A third node in this process, to look at LiveDocuments across the cluster.
-    nodeC = await startCollabAtrium({ databaseUrl: database.url, natsUrl: natsUrl(), natsPrefix: env.NATS_PREFIX }, { COLLAB_HEARTBEAT_SECONDS: "1" })
+    nodeC = await startCollabAtrium(
+      { databaseUrl: database.url, natsUrl: natsUrl(), natsPrefix: env.NATS_PREFIX },
+      { COLLAB_HEARTBEAT_SECONDS: "1" }
+    )
     user = await signUpAt(nodeA.origin, "Clustered")
   }, 180_000)
 
@@ -60,7 +63,10 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     typeText(a1, "A")
     typeText(b1, "B")
     await Promise.all(all.map((editor) => acknowledged(editor)))
-    await eventually(() => all.every((editor) => editor.text() === a1.text()) && a1.text().split("\n").length >= 40, "all four editors converge")
+    await eventually(
+      () => all.every((editor) => editor.text() === a1.text()) && a1.text().split("\n").length >= 40,
+      "all four editors converge"
+    )
   })
 
   it("a document opened on the other node gets everything the first one holds", async () => {
@@ -81,9 +87,14 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     const a = open(nodeA, name)
     const b = open(nodeB, name)
     await Promise.all([synced(a), synced(b)])
-    await eventually(async () => (await nodeC.run(nodeC.live.editors(name))).length === 1, "the user is listed once (two sessions, one user)")
+    await eventually(
+      async () => (await nodeC.run(nodeC.live.editors(name))).length === 1,
+      "the user is listed once (two sessions, one user)"
+    )
     expect((await nodeC.run(nodeC.live.editors(name)))[0]!.userId).toBe(user.userId)
-    await nodeC.run(nodeC.live.replace(name, { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "from REST on C" }] }] }))
+    await nodeC.run(
+      nodeC.live.replace(name, { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "from REST on C" }] }] })
+    )
     await eventually(() => a.text() === "from REST on C" && b.text() === "from REST on C", "both nodes' editors see the REST edit")
     a.destroy()
     b.destroy()
@@ -122,8 +133,14 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     addParagraph(again, "after the kill")
     addParagraph(a, "still editing")
     await Promise.all([acknowledged(again), acknowledged(a)])
-    await eventually(() => a.text() === again.text() && a.text().includes("after the kill") && a.text().includes("still editing"), "editing goes on")
+    await eventually(
+      () => a.text() === again.text() && a.text().includes("after the kill") && a.text().includes("still editing"),
+      "editing goes on"
+    )
     // The dead node's editor disappears from the cluster's presence after a few heartbeats.
-    await eventually(async () => !(await nodeC.run(nodeC.live.editors(name))).some((editor) => editor.userId === other.userId), "dead node's editor expired")
+    await eventually(
+      async () => !(await nodeC.run(nodeC.live.editors(name))).some((editor) => editor.userId === other.userId),
+      "dead node's editor expired"
+    )
   })
 })

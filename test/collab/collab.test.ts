@@ -37,7 +37,10 @@ let counter = 0
 const pageName = (prefix = "page") => `${prefix}-${Date.now().toString(36)}-${++counter}`
 
 beforeAll(async () => {
-  atrium = await startCollabAtrium({ dataDir: "memory://" }, { COLLAB_MAX_BACKPRESSURE_BYTES: String(1536 * 1024), COLLAB_CHANGE_DEBOUNCE_MS: "100" })
+  atrium = await startCollabAtrium(
+    { dataDir: "memory://" },
+    { COLLAB_MAX_BACKPRESSURE_BYTES: String(1536 * 1024), COLLAB_CHANGE_DEBOUNCE_MS: "100" }
+  )
   alice = await signUp(atrium, "Alice")
   bob = await signUp(atrium, "Bob")
 })
@@ -50,7 +53,9 @@ afterAll(async () => {
 /** A raw socket speaking the protocol by hand (for malformed frames). */
 const rawSocket = async (): Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }> => {
   const ws = new WebSocket(atrium.collabUrl)
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() }))
+  )
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve())
     ws.once("error", reject)
@@ -152,7 +157,8 @@ describe("editing together", () => {
     )
     a.destroy()
     await eventually(
-      () => ![...b.provider.awareness!.getStates().values()].some((state) => (state as { user?: { name?: string } }).user?.name === "Alice"),
+      () =>
+        ![...b.provider.awareness!.getStates().values()].some((state) => (state as { user?: { name?: string } }).user?.name === "Alice"),
       "Alice's presence goes when she leaves"
     )
   })
@@ -219,20 +225,24 @@ describe("refusals", () => {
     expect((await truncated.closed).code).toBe(4400)
 
     const unknown = await rawSocket()
-    unknown.ws.send(frame((e) => {
-      encoding.writeVarString(e, name)
-      encoding.writeVarUint(e, 42)
-    }))
+    unknown.ws.send(
+      frame((e) => {
+        encoding.writeVarString(e, name)
+        encoding.writeVarUint(e, 42)
+      })
+    )
     expect((await unknown.closed).code).toBe(4400)
 
     const badUpdate = await rawSocket()
     badUpdate.ws.send(authFrame(name, alice.token))
-    badUpdate.ws.send(frame((e) => {
-      encoding.writeVarString(e, name)
-      encoding.writeVarUint(e, 0) // Sync
-      encoding.writeVarUint(e, 2) // Update
-      encoding.writeVarUint8Array(e, new Uint8Array([5, 200, 1, 7, 7, 7]))
-    }))
+    badUpdate.ws.send(
+      frame((e) => {
+        encoding.writeVarString(e, name)
+        encoding.writeVarUint(e, 0) // Sync
+        encoding.writeVarUint(e, 2) // Update
+        encoding.writeVarUint8Array(e, new Uint8Array([5, 200, 1, 7, 7, 7]))
+      })
+    )
     expect((await badUpdate.closed).code).toBe(4400)
 
     const text = await rawSocket()
@@ -295,10 +305,13 @@ describe("LiveDocuments", () => {
   it("onChange listeners get the new snapshot after editors type", async () => {
     const name = pageName()
     const seen: Array<{ name: string; text: string }> = []
-    await atrium.run(atrium.live.onChange((changed: string, snapshot: DocumentSnapshot) =>
-      Effect.sync(() => {
-        if (changed === name) seen.push({ name: changed, text: snapshot.text })
-      })))
+    await atrium.run(
+      atrium.live.onChange((changed: string, snapshot: DocumentSnapshot) =>
+        Effect.sync(() => {
+          if (changed === name) seen.push({ name: changed, text: snapshot.text })
+        })
+      )
+    )
     const editor = open(name, alice.token)
     await synced(editor)
     addParagraph(editor, "indexed text")

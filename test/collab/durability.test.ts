@@ -68,7 +68,12 @@ const killWhileTyping = async (env: Record<string, string>) => {
   const checker = connectEditor(node.collabUrl, name, user.token, { awareness: false })
   editors.push(checker)
   await synced(checker)
-  const lines = new Set(checker.text().split("\n").map((line) => line.split(" ")[0]))
+  const lines = new Set(
+    checker
+      .text()
+      .split("\n")
+      .map((line) => line.split(" ")[0])
+  )
   const missing: Array<string> = []
   for (let i = 0; i < EDITORS; i++) {
     for (let n = 1; n <= acked[i]!; n++) if (!lines.has(`e${i}-${n}`)) missing.push(`e${i}-${n}`)
@@ -78,7 +83,9 @@ const killWhileTyping = async (env: Record<string, string>) => {
   // The editors come back and everyone converges on every insert typed (acknowledged or not).
   for (const editor of editors) editor.socket.connect()
   await eventually(
-    () => editors.every((editor) => editor.provider.isSynced && editor.text() === checker.text()) && checker.text().split("\n").length === total,
+    () =>
+      editors.every((editor) => editor.provider.isSynced && editor.text() === checker.text()) &&
+      checker.text().split("\n").length === total,
     "all editors converge",
     60_000
   )

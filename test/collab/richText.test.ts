@@ -20,7 +20,8 @@ import {
 
 const text = (value: string, marks?: Array<{ type: string; attrs?: Record<string, unknown> }>): ProseMirrorNode =>
   marks === undefined ? { type: "text", text: value } : { type: "text", text: value, marks }
-const paragraph = (...content: Array<ProseMirrorNode>): ProseMirrorNode => (content.length > 0 ? { type: "paragraph", content } : { type: "paragraph" })
+const paragraph = (...content: Array<ProseMirrorNode>): ProseMirrorNode =>
+  content.length > 0 ? { type: "paragraph", content } : { type: "paragraph" }
 const doc = (...content: Array<ProseMirrorNode>): ProseMirrorNode => ({ type: "doc", content })
 
 /** md → doc → md is a fixed point, and reading it again gives the same document. */
@@ -38,7 +39,7 @@ const CANONICAL = [
   "###### Heading 6\n",
   "Plain paragraph.\n",
   "Some **bold**, *italic*, ~~strike~~, `code`, ==highlight== and ***both***.\n",
-  "A [link](https://example.com \"Title\") and <https://auto.example.com/x>.\n",
+  'A [link](https://example.com "Title") and <https://auto.example.com/x>.\n',
   "Line one\\\nline two\n",
   "- one\n- two\n  - nested\n  - nested too\n- three\n",
   "1. first\n2. second\n",
@@ -48,7 +49,7 @@ const CANONICAL = [
   "```ts\nconst x = 1 < 2 && `tick`\n```\n",
   "````\n```\nnested fence\n```\n````\n",
   "---\n",
-  "![alt text](https://img.example.com/a.png \"An image\")\n",
+  '![alt text](https://img.example.com/a.png "An image")\n',
   "| a | b |\n| --- | --- |\n| 1 | x \\| y |\n| **bold** | `c` |\n",
   "Hey [@Ann](mention:user-1), look.\n",
   "- loose item\n\n  second paragraph\n\n- next\n"
@@ -60,9 +61,20 @@ describe("markdown", () => {
   })
 
   it("reads the block structure", () => {
-    const parsed = markdownToDoc("# T\n\npara\n\n- a\n- [x] b\n\n1. c\n\n> q\n\n```js\nx\n```\n\n---\n\n![i](s.png)\n\n| h |\n| - |\n| c |\n")
+    const parsed = markdownToDoc(
+      "# T\n\npara\n\n- a\n- [x] b\n\n1. c\n\n> q\n\n```js\nx\n```\n\n---\n\n![i](s.png)\n\n| h |\n| - |\n| c |\n"
+    )
     expect(parsed.content!.map((node) => node.type)).toEqual([
-      "heading", "paragraph", "bulletList", "taskList", "orderedList", "blockquote", "codeBlock", "horizontalRule", "image", "table"
+      "heading",
+      "paragraph",
+      "bulletList",
+      "taskList",
+      "orderedList",
+      "blockquote",
+      "codeBlock",
+      "horizontalRule",
+      "image",
+      "table"
     ])
     const table = parsed.content![9]!
     expect(table.content![0]!.content![0]!.type).toBe("tableHeader")
@@ -105,24 +117,32 @@ describe("markdown", () => {
   })
 
   it("moves whitespace out of emphasis and drops marks on blanks", () => {
-    const written = docToMarkdown(validateDoc(doc(paragraph(text("a"), text(" bold ", [{ type: "bold" }]), text("b"), text(" ", [{ type: "italic" }]), text("c")))))
+    const written = docToMarkdown(
+      validateDoc(doc(paragraph(text("a"), text(" bold ", [{ type: "bold" }]), text("b"), text(" ", [{ type: "italic" }]), text("c"))))
+    )
     expect(written).toBe("a **bold** b c\n")
   })
 
   it("keeps adjacent lists apart by alternating markers", () => {
-    const lists = validateDoc(doc(
-      { type: "bulletList", content: [{ type: "listItem", content: [paragraph(text("a"))] }] },
-      { type: "bulletList", content: [{ type: "listItem", content: [paragraph(text("b"))] }] }
-    ))
+    const lists = validateDoc(
+      doc(
+        { type: "bulletList", content: [{ type: "listItem", content: [paragraph(text("a"))] }] },
+        { type: "bulletList", content: [{ type: "listItem", content: [paragraph(text("b"))] }] }
+      )
+    )
     const markdown = docToMarkdown(lists)
     expect(markdown).toBe("- a\n\n* b\n")
     expect(markdownToDoc(markdown)).toEqual(lists)
   })
 
   it("resolves reference links and reads autolinks, bare URLs and entities", () => {
-    const parsed = markdownToDoc("See [the docs][d], <me@example.com> and https://x.example/a_(b). &copy; &#65;\n\n[d]: https://docs.example \"Docs\"\n")
+    const parsed = markdownToDoc(
+      'See [the docs][d], <me@example.com> and https://x.example/a_(b). &copy; &#65;\n\n[d]: https://docs.example "Docs"\n'
+    )
     const nodes = parsed.content![0]!.content!
-    expect(nodes[1]).toEqual(text("the docs", [{ type: "link", attrs: { href: "https://docs.example", target: null, rel: null, class: null, title: "Docs" } }]))
+    expect(nodes[1]).toEqual(
+      text("the docs", [{ type: "link", attrs: { href: "https://docs.example", target: null, rel: null, class: null, title: "Docs" } }])
+    )
     expect(nodes.find((n) => n.text === "me@example.com")?.marks?.[0]?.attrs?.href).toBe("mailto:me@example.com")
     expect(nodes.find((n) => n.text === "https://x.example/a_(b)")?.marks?.[0]?.attrs?.href).toBe("https://x.example/a_(b)")
     expect(docToText(parsed)).toContain("© A")
@@ -135,7 +155,12 @@ describe("markdown", () => {
 
   it("reads setext headings, indented code and lazy continuation", () => {
     const parsed = markdownToDoc("Title\n=====\n\nSub\n---\n\n    code line\n\n> quote\ncontinued\n")
-    expect(parsed.content!.map((n) => [n.type, n.attrs?.level ?? null])).toEqual([["heading", 1], ["heading", 2], ["codeBlock", null], ["blockquote", null]])
+    expect(parsed.content!.map((n) => [n.type, n.attrs?.level ?? null])).toEqual([
+      ["heading", 1],
+      ["heading", 2],
+      ["codeBlock", null],
+      ["blockquote", null]
+    ])
     expect(docToText(parsed)).toBe("Title\nSub\ncode line\nquote continued")
   })
 
@@ -149,7 +174,9 @@ describe("markdown", () => {
 
 describe("html", () => {
   it("renders every node and mark, escaped", () => {
-    const { doc: parsed } = roundTrip("# <T>\n\n**b** *i* ~~s~~ `c` ==h== [l](https://x.y \"t\") [@Ann](mention:u1)\\\nnext\n\n- [x] done\n\n3. three\n\n```js\na < b\n```\n\n| h |\n| --- |\n| c |\n")
+    const { doc: parsed } = roundTrip(
+      '# <T>\n\n**b** *i* ~~s~~ `c` ==h== [l](https://x.y "t") [@Ann](mention:u1)\\\nnext\n\n- [x] done\n\n3. three\n\n```js\na < b\n```\n\n| h |\n| --- |\n| c |\n'
+    )
     expect(docToHtml(parsed)).toBe(
       "<h1>&lt;T&gt;</h1>" +
         '<p><strong>b</strong> <em>i</em> <s>s</s> <code>c</code> <mark>h</mark> <a href="https://x.y" title="t">l</a> ' +
@@ -169,11 +196,16 @@ describe("html", () => {
   })
 
   it("drops dangerous URLs when rendering", () => {
-    const unsafe = validateDoc(doc(
-      paragraph(text("x", [{ type: "link", attrs: { href: "javascript:alert(1)" } }]), text("y", [{ type: "link", attrs: { href: " java\tscript:alert(1)" } }])),
-      { type: "image", attrs: { src: "javascript:alert(1)" } },
-      { type: "image", attrs: { src: "data:image/png;base64,AAAA" } }
-    ))
+    const unsafe = validateDoc(
+      doc(
+        paragraph(
+          text("x", [{ type: "link", attrs: { href: "javascript:alert(1)" } }]),
+          text("y", [{ type: "link", attrs: { href: " java\tscript:alert(1)" } }])
+        ),
+        { type: "image", attrs: { src: "javascript:alert(1)" } },
+        { type: "image", attrs: { src: "data:image/png;base64,AAAA" } }
+      )
+    )
     const html = docToHtml(unsafe)
     expect(html).not.toContain("javascript")
     expect(html).not.toContain("script:")
@@ -188,12 +220,26 @@ describe("html", () => {
         '<pre><code class="language-py">\nprint(1)\n</code></pre><h2>Head <img src="a.png"> tail</h2><span style="color:red">span</span></body></html>'
     )
     expect(parsed.content!.map((node) => node.type)).toEqual([
-      "paragraph", "paragraph", "paragraph", "bulletList", "table", "paragraph", "codeBlock", "heading", "image", "heading", "paragraph"
+      "paragraph",
+      "paragraph",
+      "paragraph",
+      "bulletList",
+      "table",
+      "paragraph",
+      "codeBlock",
+      "heading",
+      "image",
+      "heading",
+      "paragraph"
     ])
     expect(docToText(parsed)).toContain("x & y <z> 😀 &nope;")
     expect(parsed.content![6]!.attrs).toEqual({ language: "py" })
     expect(JSON.stringify(parsed)).not.toContain("alert")
-    expect(parsed.content![0]!.content).toEqual([text("loose "), text("bold ", [{ type: "bold" }]), text("both", [{ type: "bold" }, { type: "italic" }])])
+    expect(parsed.content![0]!.content).toEqual([
+      text("loose "),
+      text("bold ", [{ type: "bold" }]),
+      text("both", [{ type: "bold" }, { type: "italic" }])
+    ])
   })
 
   it("reads Tiptap's task list markup and checkboxes", () => {
@@ -215,11 +261,20 @@ describe("validation", () => {
     expect(checkDoc(doc(text("bare")))).toMatchObject({ _tag: "Invalid", path: "content[0].type" })
     expect(checkDoc(doc(paragraph({ type: "paragraph" })))).toMatchObject({ _tag: "Invalid", path: "content[0].content[0].type" })
     expect(checkDoc(doc({ type: "heading", attrs: { level: 7 } }))).toMatchObject({ _tag: "Invalid", path: "content[0].attrs.level" })
-    expect(checkDoc(doc({ type: "bulletList", content: [paragraph()] }))).toMatchObject({ _tag: "Invalid", path: "content[0].content[0].type" })
+    expect(checkDoc(doc({ type: "bulletList", content: [paragraph()] }))).toMatchObject({
+      _tag: "Invalid",
+      path: "content[0].content[0].type"
+    })
     expect(checkDoc(doc({ type: "bulletList" }))).toMatchObject({ _tag: "Invalid", path: "content[0].content" })
     expect(checkDoc(doc({ type: "image", attrs: {} }))).toMatchObject({ _tag: "Invalid", path: "content[0].attrs.src" })
-    expect(checkDoc(doc({ type: "codeBlock", content: [text("x", [{ type: "bold" }])] }))).toMatchObject({ _tag: "Invalid", path: "content[0].content[0].marks" })
-    expect(checkDoc(doc(paragraph(text("x", [{ type: "link", attrs: {} }]))))).toMatchObject({ _tag: "Invalid", path: "content[0].content[0].marks[0].attrs.href" })
+    expect(checkDoc(doc({ type: "codeBlock", content: [text("x", [{ type: "bold" }])] }))).toMatchObject({
+      _tag: "Invalid",
+      path: "content[0].content[0].marks"
+    })
+    expect(checkDoc(doc(paragraph(text("x", [{ type: "link", attrs: {} }]))))).toMatchObject({
+      _tag: "Invalid",
+      path: "content[0].content[0].marks[0].attrs.href"
+    })
     expect(checkDoc({ type: "paragraph" })).toMatchObject({ _tag: "Invalid", path: "type" })
     expect(checkDoc("nope")).toMatchObject({ _tag: "Invalid", path: "" })
     expect(() => validateDoc({ type: "doc", content: [{ type: "nope" }] })).toThrow(InvalidRichText)
@@ -232,11 +287,13 @@ describe("validation", () => {
   })
 
   it("normalizes: defaults, merged text, dropped empty text, sorted marks", () => {
-    const normalized = validateDoc(doc(
-      { type: "heading", content: [text("a"), text(""), text("b")] },
-      paragraph(text("x", [{ type: "italic" }, { type: "bold" }]), text("y", [{ type: "bold" }, { type: "italic" }])),
-      { type: "image", attrs: { src: "s.png", textAlign: "center" } }
-    ))
+    const normalized = validateDoc(
+      doc(
+        { type: "heading", content: [text("a"), text(""), text("b")] },
+        paragraph(text("x", [{ type: "italic" }, { type: "bold" }]), text("y", [{ type: "bold" }, { type: "italic" }])),
+        { type: "image", attrs: { src: "s.png", textAlign: "center" } }
+      )
+    )
     expect(normalized.content![0]).toEqual({ type: "heading", attrs: { level: 1 }, content: [text("ab")] })
     expect(normalized.content![1]).toEqual(paragraph(text("xy", [{ type: "bold" }, { type: "italic" }])))
     expect(normalized.content![2]).toEqual({ type: "image", attrs: { src: "s.png", alt: null, title: null, textAlign: "center" } })
@@ -244,7 +301,7 @@ describe("validation", () => {
 })
 
 describe("yjs", () => {
-  it("lays documents out like y-prosemirror (fragment \"default\", elements, formatted text)", () => {
+  it('lays documents out like y-prosemirror (fragment "default", elements, formatted text)', () => {
     const ydoc = new Y.Doc()
     docToYFragment(markdownToDoc("# T\n\nHello **b** [l](https://a.b)\n\n- [x] done\n"), contentOf(ydoc))
     expect(ydoc.getXmlFragment("default").toString()).toBe(
@@ -284,16 +341,21 @@ describe("yjs", () => {
       fragment.insert(0, [p])
     })
     const read = validateDoc(yFragmentToDoc(fragment))
-    expect(read).toEqual(doc({
-      type: "paragraph",
-      attrs: { textAlign: "left" },
-      content: [
-        text("hi "),
-        { type: "mention", attrs: { id: "u1", label: "Ann" } },
-        { type: "hardBreak" },
-        text("there", [{ type: "link", attrs: { href: "https://x.y", target: null, rel: null, class: null, title: null } }, { type: "bold" }])
-      ]
-    }))
+    expect(read).toEqual(
+      doc({
+        type: "paragraph",
+        attrs: { textAlign: "left" },
+        content: [
+          text("hi "),
+          { type: "mention", attrs: { id: "u1", label: "Ann" } },
+          { type: "hardBreak" },
+          text("there", [
+            { type: "link", attrs: { href: "https://x.y", target: null, rel: null, class: null, title: null } },
+            { type: "bold" }
+          ])
+        ]
+      })
+    )
     expect(docToMarkdown(read)).toBe("hi [@Ann](mention:u1)\\\n[**there**](https://x.y)\n")
   })
 

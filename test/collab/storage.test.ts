@@ -176,38 +176,109 @@ describe("frame checks", () => {
     const awareness = new Awareness(new Y.Doc())
     awareness.setLocalState({ user: { name: "A" } })
     const frames = [
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Auth); encoding.writeVarUint(e, 0); encoding.writeVarString(e, "token"); encoding.writeVarString(e, "4.8.0") }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, Y.encodeStateVector(doc)) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 1); encoding.writeVarUint8Array(e, update) }),
-      frame((e) => { encoding.writeVarString(e, "page\u0000session"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Awareness); encoding.writeVarUint8Array(e, encodeAwarenessUpdate(awareness, [awareness.clientID])) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.QueryAwareness) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Stateless); encoding.writeVarString(e, "{}") }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Close) })
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Auth)
+        encoding.writeVarUint(e, 0)
+        encoding.writeVarString(e, "token")
+        encoding.writeVarString(e, "4.8.0")
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 0)
+        encoding.writeVarUint8Array(e, Y.encodeStateVector(doc))
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 1)
+        encoding.writeVarUint8Array(e, update)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page\u0000session")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 2)
+        encoding.writeVarUint8Array(e, update)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Awareness)
+        encoding.writeVarUint8Array(e, encodeAwarenessUpdate(awareness, [awareness.clientID]))
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.QueryAwareness)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Stateless)
+        encoding.writeVarString(e, "{}")
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Close)
+      })
     ]
     for (const f of frames) expect(checkClientFrame(f)).toMatchObject({ _tag: "Accept", name: "page" })
     expect(checkClientFrame(new Uint8Array([MessageType.Pong]))).toEqual({ _tag: "Ignore" })
   })
 
   it("refuses malformed, truncated and unknown frames", () => {
-    const valid = frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) })
+    const valid = frame((e) => {
+      encoding.writeVarString(e, "page")
+      encoding.writeVarUint(e, MessageType.Sync)
+      encoding.writeVarUint(e, 2)
+      encoding.writeVarUint8Array(e, update)
+    })
     const refusals = [
       new Uint8Array([]),
       new Uint8Array([0xff, 0xff, 0xff]),
       valid.subarray(0, valid.length - 3).slice(),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, 42) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.BroadcastStateless); encoding.writeVarString(e, "x") }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 7); encoding.writeVarUint8Array(e, update) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, new Uint8Array([9, 9, 9])) }),
-      frame((e) => { encoding.writeVarString(e, "page"); encoding.writeVarUint(e, MessageType.Awareness); encoding.writeVarUint8Array(e, new Uint8Array([1, 5, 1, 3, 0x7b])) }),
-      frame((e) => { encoding.writeVarString(e, ""); encoding.writeVarUint(e, MessageType.QueryAwareness) }),
-      frame((e) => { encoding.writeVarString(e, "x".repeat(2000)); encoding.writeVarUint(e, MessageType.QueryAwareness) })
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, 42)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.BroadcastStateless)
+        encoding.writeVarString(e, "x")
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 7)
+        encoding.writeVarUint8Array(e, update)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 2)
+        encoding.writeVarUint8Array(e, new Uint8Array([9, 9, 9]))
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "page")
+        encoding.writeVarUint(e, MessageType.Awareness)
+        encoding.writeVarUint8Array(e, new Uint8Array([1, 5, 1, 3, 0x7b]))
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "")
+        encoding.writeVarUint(e, MessageType.QueryAwareness)
+      }),
+      frame((e) => {
+        encoding.writeVarString(e, "x".repeat(2000))
+        encoding.writeVarUint(e, MessageType.QueryAwareness)
+      })
     ]
     for (const f of refusals) expect(checkClientFrame(f)._tag).toBe("Refuse")
   })
 
   it("reads the address and type of server frames", () => {
-    const ack = frame((e) => { encoding.writeVarString(e, "page\u0000s1"); encoding.writeVarUint(e, MessageType.SyncStatus); encoding.writeVarUint(e, 1) })
+    const ack = frame((e) => {
+      encoding.writeVarString(e, "page\u0000s1")
+      encoding.writeVarUint(e, MessageType.SyncStatus)
+      encoding.writeVarUint(e, 1)
+    })
     const header = readHeader(ack)!
     expect(header).toMatchObject({ name: "page", type: MessageType.SyncStatus })
     expect(ack[header.bodyOffset]).toBe(1)

@@ -38,11 +38,13 @@ const layer = layerNats([Counter], {
   Layer.provide(Database.postgres(env("DATABASE_URL")))
 )
 
-const main = Effect.scoped(Effect.gen(function*() {
-  const system = Context.get(yield* Layer.build(layer), ActorSystem)
-  console.log(`ready ${system.nodeId}`)
-  return yield* Effect.never
-}))
+const main = Effect.scoped(
+  Effect.gen(function* () {
+    const system = Context.get(yield* Layer.build(layer), ActorSystem)
+    console.log(`ready ${system.nodeId}`)
+    return yield* Effect.never
+  })
+)
 
 const fiber = Effect.runFork(main)
 const stop = () => fiber.interruptUnsafe()

@@ -73,25 +73,27 @@ export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promis
 }
 
 /** A small JSON client for an Atrium origin: credentials, raw bodies, parsed replies. */
-export const jsonClient = (origin: string): TestAtrium["request"] => async (method, urlPath, options = {}) => {
-  const headers: Record<string, string> = { ...options.headers }
-  if (options.token) headers.authorization = `Bearer ${options.token}`
-  if (options.apiKey) headers["x-api-key"] = options.apiKey
-  let body: string | Uint8Array | undefined = options.rawBody
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body)
-    headers["content-type"] ??= "application/json"
+export const jsonClient =
+  (origin: string): TestAtrium["request"] =>
+  async (method, urlPath, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    if (options.apiKey) headers["x-api-key"] = options.apiKey
+    let body: string | Uint8Array | undefined = options.rawBody
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text }
   }
-  const response = await fetch(origin + urlPath, { method, headers, ...(body !== undefined ? { body } : {}) })
-  const text = await response.text()
-  let parsed: unknown 
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text)
-  } catch {
-    parsed = undefined
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text }
-}
 
 let counter = 0
 /** Registers and logs in a fresh user; returns its tokens. */
@@ -102,5 +104,11 @@ export const signUp = async (atrium: TestAtrium, name = "User") => {
   if (registered.status !== 201) throw new Error(`register failed: ${registered.text}`)
   const login = await atrium.request("POST", "/pm/v1/auth/login", { body: { email, password } })
   if (login.status !== 200) throw new Error(`login failed: ${login.text}`)
-  return { email, password, userId: registered.body.user.id as string, token: login.body.accessToken as string, refreshToken: login.body.refreshToken as string }
+  return {
+    email,
+    password,
+    userId: registered.body.user.id as string,
+    token: login.body.accessToken as string,
+    refreshToken: login.body.refreshToken as string
+  }
 }

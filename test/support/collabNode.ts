@@ -20,7 +20,9 @@ const program = Effect.gen(function* () {
   yield* Effect.never
 })
 
-Effect.runFork(program.pipe(Effect.provide(Layer.merge(services(config), testAccessLayer) as Layer.Layer<any>), Effect.scoped) as Effect.Effect<never>)
+Effect.runFork(
+  program.pipe(Effect.provide(Layer.merge(services(config), testAccessLayer) as Layer.Layer<any>), Effect.scoped) as Effect.Effect<never>
+)
 
 // SIGTERM: exit at once (the tests that want a clean stop don't depend on drain; profilers get their output written).
 process.on("SIGTERM", () => process.exit(0))

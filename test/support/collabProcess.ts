@@ -29,7 +29,11 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-export const startCollabProcess = (env: Record<string, string>, timeoutMs = 120_000, nodeArgs: ReadonlyArray<string> = []): Promise<CollabProcess> =>
+export const startCollabProcess = (
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+  nodeArgs: ReadonlyArray<string> = []
+): Promise<CollabProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "test/support/collabNode.ts"], {
       cwd: root,

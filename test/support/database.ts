@@ -34,7 +34,13 @@ export const postgresAvailable = async (url: string = adminUrl(), timeoutMs = 20
     const timeout = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs)
     })
-    return await Promise.race([sql`select 1`.then(() => true, () => false), timeout])
+    return await Promise.race([
+      sql`select 1`.then(
+        () => true,
+        () => false
+      ),
+      timeout
+    ])
   } finally {
     clearTimeout(timer)
     await sql.end({ timeout: 1 }).catch(() => {})

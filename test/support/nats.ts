@@ -39,7 +39,9 @@ export const natsAvailable = async (url: string = natsUrl(), timeoutMs = 2000): 
 export const checkNats = async (suite: string): Promise<boolean> => {
   if (await natsAvailable()) return true
   if (servicesRequired()) {
-    throw new Error(`[${suite}] NATS (with JetStream) is unreachable at ${natsUrl()} and ATRIUM_REQUIRE_SERVICES=1: failing instead of skipping`)
+    throw new Error(
+      `[${suite}] NATS (with JetStream) is unreachable at ${natsUrl()} and ATRIUM_REQUIRE_SERVICES=1: failing instead of skipping`
+    )
   }
   console.warn(
     [

@@ -11,13 +11,10 @@ import { Sql } from "../../persistence/Sql.ts"
 const dataDir = process.argv[2]
 if (dataDir === undefined) throw new Error("usage: pgliteWriter.ts <dataDir>")
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const sql = yield* Sql
   for (let n = 1; ; n++) {
-    yield* sql.query(
-      "insert into actor_state (kind, id, state, version) values ('durability', $1, $2, 1)",
-      [String(n), { n }]
-    )
+    yield* sql.query("insert into actor_state (kind, id, state, version) values ('durability', $1, $2, 1)", [String(n), { n }])
     process.stdout.write(`committed ${n}\n`)
   }
 })

@@ -41,7 +41,7 @@ export const Counter = Actor<CounterState>()({
   },
   handlers: {
     Increment: ({ by }, ctx) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const node = yield* NodeInfo
         const count = ctx.state.count + by
         ctx.setState({ ...ctx.state, count })
@@ -49,7 +49,7 @@ export const Counter = Actor<CounterState>()({
       }),
     Get: (_, ctx) => Effect.succeed(ctx.state),
     Append: ({ token }, ctx) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const key = `${ctx.address.kind}/${ctx.address.id}`
         const now = (concurrency.current.get(key) ?? 0) + 1
         concurrency.current.set(key, now)
@@ -61,12 +61,10 @@ export const Counter = Actor<CounterState>()({
         return ctx.state.log.length + 1
       }),
     Guarded: ({ max }, ctx) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         ctx.setState({ ...ctx.state, count: ctx.state.count + 1000 })
         if (ctx.state.count > max) {
-          return yield* reject("conflict", `count ${ctx.state.count} is above ${max}`, [
-            { path: "count", message: "too high" }
-          ])
+          return yield* reject("conflict", `count ${ctx.state.count} is above ${max}`, [{ path: "count", message: "too high" }])
         }
         return ctx.state.count + 1000
       }),

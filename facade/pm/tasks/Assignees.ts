@@ -16,22 +16,41 @@ import { tag, service, read, write, TaskParams, tk, EmailAddress } from "./share
 
 export const taskAssigneesOperations = [
   operation({
-    service, tag, operationId: "listTaskAssignees", method: "GET", path: "/v1/tasks/{taskId}/assignees",
-    summary: "Who a task is assigned to", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskAssignees",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/assignees",
+    summary: "Who a task is assigned to",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Assignees", schema: Items(UserRef) } },
     examples: [{ name: "assignees", request: { params: tk }, response: { status: 200, body: { items: [exampleUser] } } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ items: t.assignees }))
   }),
   operation({
-    service, tag, operationId: "addTaskAssignee", method: "POST", path: "/v1/tasks/{taskId}/assignees",
-    summary: "Assign a member (by user id or e-mail); they are notified", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "addTaskAssignee",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/assignees",
+    summary: "Assign a member (by user id or e-mail); they are notified",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ userId: Schema.optionalKey(Id), email: Schema.optionalKey(EmailAddress) }),
     responses: { 201: { description: "The task", schema: Task }, 409: { description: "Already assigned" } },
-    examples: [{ name: "assign", request: { params: tk, body: { email: "bob@example.com" } }, response: { status: 201, body: exampleTask } }],
+    examples: [
+      { name: "assign", request: { params: tk, body: { email: "bob@example.com" } }, response: { status: 201, body: exampleTask } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        if ((body.userId === undefined) === (body.email === undefined)) return yield* reject("invalid", "Give exactly one of userId and email", [{ path: "body.userId", message: "give userId or email" }])
+        if ((body.userId === undefined) === (body.email === undefined))
+          return yield* reject("invalid", "Give exactly one of userId and email", [
+            { path: "body.userId", message: "give userId or email" }
+          ])
         const userId = body.userId ?? (yield* orDieSql(membersByEmail(caller.at.workspaceId, [body.email!], "body.email")))[0]!.id
         if (body.userId) yield* orDieSql(requireMembers(caller.at.workspaceId, [userId], "body.userId"))
         const task = yield* orDieSql(getTask(params.taskId))
@@ -40,8 +59,15 @@ export const taskAssigneesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeTaskAssignee", method: "DELETE", path: "/v1/tasks/{taskId}/assignees/{userId}",
-    summary: "Unassign someone", auth: "both", scopes: write, params: Schema.Struct({ taskId: Id, userId: Id }),
+    service,
+    tag,
+    operationId: "removeTaskAssignee",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/assignees/{userId}",
+    summary: "Unassign someone",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ taskId: Id, userId: Id }),
     responses: { 204: { description: "Unassigned" } },
     examples: [{ name: "unassign", request: { params: { ...tk, userId: ids.user2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -53,8 +79,15 @@ export const taskAssigneesOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "replaceTaskAssignees", method: "PUT", path: "/v1/tasks/{taskId}/assignees",
-    summary: "Set exactly who a task is assigned to (new assignees are notified)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "replaceTaskAssignees",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/assignees",
+    summary: "Set exactly who a task is assigned to (new assignees are notified)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ userIds: Schema.Array(Id).check(Schema.isMaxLength(50)) }),
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "replace", request: { params: tk, body: { userIds: [ids.user2] } }, response: { status: 200, body: exampleTask } }],

@@ -21,19 +21,45 @@ const ATTACHMENT_TYPES = ["image/*", "application/*", "text/*", "audio/*", "vide
 
 export const taskAttachmentsOperations = [
   operation({
-    service, tag, operationId: "listTaskAttachments", method: "GET", path: "/v1/tasks/{taskId}/attachments",
-    summary: "A task's attachments", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskAttachments",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/attachments",
+    summary: "A task's attachments",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Attachments", schema: Items(Attachment) } },
     examples: [{ name: "attachments", request: { params: tk }, response: { status: 200, body: { items: [exampleAttachment] } } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(listAttachments(params.taskId)), (items) => ({ items })))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        onTask(context, params.taskId),
+        Effect.map(orDieSql(listAttachments(params.taskId)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "uploadTaskAttachment", method: "POST", path: "/v1/tasks/{taskId}/attachments",
-    summary: "Attach a file to a task (the raw bytes are the request body; its Content-Type is kept)", auth: "both", scopes: write, params: TaskParams,
-    query: Schema.Struct({ filename: Schema.optionalKey(Name(255).check(Schema.isPattern(/^[^/\\]+$/, { expected: "a file name without slashes" }))) }),
+    service,
+    tag,
+    operationId: "uploadTaskAttachment",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/attachments",
+    summary: "Attach a file to a task (the raw bytes are the request body; its Content-Type is kept)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    query: Schema.Struct({
+      filename: Schema.optionalKey(Name(255).check(Schema.isPattern(/^[^/\\]+$/, { expected: "a file name without slashes" })))
+    }),
     upload: { contentTypes: ATTACHMENT_TYPES, maxBytes: 25 * 1024 * 1024 },
-    responses: { 201: { description: "Attached", schema: Attachment }, 413: { description: "Larger than 25 MiB" }, 415: { description: "Unsupported content type" } },
-    examples: [{ name: "upload", request: { params: tk, query: { filename: "screenshot.png" } }, response: { status: 201, body: exampleAttachment } }],
+    responses: {
+      201: { description: "Attached", schema: Attachment },
+      413: { description: "Larger than 25 MiB" },
+      415: { description: "Unsupported content type" }
+    },
+    examples: [
+      { name: "upload", request: { params: tk, query: { filename: "screenshot.png" } }, response: { status: 201, body: exampleAttachment } }
+    ],
     handler: ({ params, query: q, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -43,21 +69,44 @@ export const taskAttachmentsOperations = [
         const blobs = yield* BlobStore
         yield* blobs.put(blobKey, upload.bytes, upload.contentType).pipe(Effect.orDie)
         return yield* send(PmTask, params.taskId, "addAttachment", caller.userId, {
-          attachmentId, blobKey, filename: q.filename ?? upload.filename ?? "attachment", contentType: upload.contentType, size: upload.bytes.length
+          attachmentId,
+          blobKey,
+          filename: q.filename ?? upload.filename ?? "attachment",
+          contentType: upload.contentType,
+          size: upload.bytes.length
         }).pipe(Effect.tapError(() => blobs.delete(blobKey).pipe(Effect.ignore)))
       })
   }),
   operation({
-    service, tag, operationId: "getTaskAttachment", method: "GET", path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
-    summary: "An attachment's metadata", auth: "both", scopes: read, params: AttachmentParams,
+    service,
+    tag,
+    operationId: "getTaskAttachment",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
+    summary: "An attachment's metadata",
+    auth: "both",
+    scopes: read,
+    params: AttachmentParams,
     responses: { 200: { description: "The attachment", schema: Attachment } },
-    examples: [{ name: "get", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200, body: exampleAttachment } }],
+    examples: [
+      { name: "get", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200, body: exampleAttachment } }
+    ],
     handler: ({ params }, context) =>
-      Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(getAttachment(params.taskId, params.attachmentId)), ({ blobKey: _k, ...a }) => a))
+      Effect.andThen(
+        onTask(context, params.taskId),
+        Effect.map(orDieSql(getAttachment(params.taskId, params.attachmentId)), ({ blobKey: _k, ...a }) => a)
+      )
   }),
   operation({
-    service, tag, operationId: "downloadTaskAttachment", method: "GET", path: "/v1/tasks/{taskId}/attachments/{attachmentId}/content",
-    summary: "Download an attachment's bytes", auth: "both", scopes: read, params: AttachmentParams,
+    service,
+    tag,
+    operationId: "downloadTaskAttachment",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/attachments/{attachmentId}/content",
+    summary: "Download an attachment's bytes",
+    auth: "both",
+    scopes: read,
+    params: AttachmentParams,
     responses: { 200: { description: "The file, with the type it was uploaded with", contentType: ATTACHMENT_TYPES } },
     examples: [{ name: "download", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
@@ -66,27 +115,52 @@ export const taskAttachmentsOperations = [
         const attachment = yield* orDieSql(getAttachment(params.taskId, params.attachmentId))
         const blob = yield* (yield* BlobStore).get(attachment.blobKey).pipe(Effect.orDie)
         if (blob === undefined) return yield* reject("not_found", "The attachment's file is gone")
-        return raw(attachment.contentType, blob.bytes, { "content-disposition": `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, "_")}"` })
+        return raw(attachment.contentType, blob.bytes, {
+          "content-disposition": `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, "_")}"`
+        })
       })
   }),
   operation({
-    service, tag, operationId: "renameTaskAttachment", method: "PATCH", path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
-    summary: "Rename an attachment", auth: "both", scopes: write, params: AttachmentParams,
+    service,
+    tag,
+    operationId: "renameTaskAttachment",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
+    summary: "Rename an attachment",
+    auth: "both",
+    scopes: write,
+    params: AttachmentParams,
     body: Schema.Struct({ filename: Name(255).check(Schema.isPattern(/^[^/\\]+$/, { expected: "a file name without slashes" })) }),
     responses: { 200: { description: "Renamed", schema: Attachment } },
-    examples: [{ name: "rename", request: { params: { ...tk, attachmentId: ids.attachment }, body: { filename: "login.png" } }, response: { status: 200, body: { ...exampleAttachment, filename: "login.png" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: { ...tk, attachmentId: ids.attachment }, body: { filename: "login.png" } },
+        response: { status: 200, body: { ...exampleAttachment, filename: "login.png" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       taskCommand(context, params.taskId, "renameAttachment", { attachmentId: params.attachmentId, filename: body.filename })
   }),
   operation({
-    service, tag, operationId: "deleteTaskAttachment", method: "DELETE", path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
-    summary: "Delete an attachment and its file (uploader or admin)", auth: "both", scopes: write, params: AttachmentParams,
+    service,
+    tag,
+    operationId: "deleteTaskAttachment",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
+    summary: "Delete an attachment and its file (uploader or admin)",
+    auth: "both",
+    scopes: write,
+    params: AttachmentParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        const { blobKey } = yield* send(PmTask, params.taskId, "deleteAttachment", caller.userId, { attachmentId: params.attachmentId, admin: caller.admin })
+        const { blobKey } = yield* send(PmTask, params.taskId, "deleteAttachment", caller.userId, {
+          attachmentId: params.attachmentId,
+          admin: caller.admin
+        })
         yield* (yield* BlobStore).delete(blobKey).pipe(Effect.ignore)
       })
   })

@@ -12,42 +12,93 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
 import { at0, exampleIds as ids, inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
-import { tag, service, write, ListParams, WorkspaceParams, li, ws, NewTaskBody, TaskPatchBody, newTaskInput, taskPatchInput } from "./shared.ts"
+import {
+  tag,
+  service,
+  write,
+  ListParams,
+  WorkspaceParams,
+  li,
+  ws,
+  NewTaskBody,
+  TaskPatchBody,
+  newTaskInput,
+  taskPatchInput
+} from "./shared.ts"
 
 /** Tasks named in a bulk request: all must be visible in the workspace (else 404 naming the entry). */
 const bulkTargets = (context: RequestContext, workspaceId: string, taskIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, "member")
     for (const [index, taskId] of taskIds.entries()) {
-      const located = yield* orDieSql(locateTask(taskId)).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", `No such task ${taskId}`, [{ path: `body.taskIds.${index}`, message: "not found" }]) : e)))
-      if (located.workspaceId !== workspaceId) return yield* reject("not_found", `No such task ${taskId}`, [{ path: `body.taskIds.${index}`, message: "not found" }])
-      yield* onTask(context, taskId, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject(e.code, e.message, [{ path: `body.taskIds.${index}`, message: e.message }]) : e)))
+      const located = yield* orDieSql(locateTask(taskId)).pipe(
+        Effect.mapError((e) =>
+          e._tag === "Rejection"
+            ? reject("not_found", `No such task ${taskId}`, [{ path: `body.taskIds.${index}`, message: "not found" }])
+            : e
+        )
+      )
+      if (located.workspaceId !== workspaceId)
+        return yield* reject("not_found", `No such task ${taskId}`, [{ path: `body.taskIds.${index}`, message: "not found" }])
+      yield* onTask(context, taskId, "member").pipe(
+        Effect.mapError((e) =>
+          e._tag === "Rejection" ? reject(e.code, e.message, [{ path: `body.taskIds.${index}`, message: e.message }]) : e
+        )
+      )
     }
     return caller
   })
 
 const BulkResult = Schema.Struct({
-  items: Schema.Array(Schema.Struct({ taskId: Id, ok: Schema.Boolean, task: Schema.optionalKey(Task), error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String })) }))
+  items: Schema.Array(
+    Schema.Struct({
+      taskId: Id,
+      ok: Schema.Boolean,
+      task: Schema.optionalKey(Task),
+      error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String }))
+    })
+  )
 }).annotate({ identifier: "BulkTaskResult" })
 
 /** Runs one command per task on each task's own actor; every task succeeds or fails on its own. */
 const perTask = <A>(taskIds: ReadonlyArray<string>, run: (taskId: string) => Effect.Effect<A, any, any>) =>
   Effect.map(
-    Effect.forEach(taskIds, (taskId) =>
-      Effect.match(run(taskId), {
-        onSuccess: (task) => ({ taskId, ok: true, ...(task && typeof task === "object" && "id" in (task as object) ? { task } : {}) }),
-        onFailure: (error: any) => ({ taskId, ok: false, error: { code: error?.code ?? error?._tag ?? "error", message: error?.message ?? String(error) } })
-      }), { concurrency: 8 }),
+    Effect.forEach(
+      taskIds,
+      (taskId) =>
+        Effect.match(run(taskId), {
+          onSuccess: (task) => ({ taskId, ok: true, ...(task && typeof task === "object" && "id" in (task as object) ? { task } : {}) }),
+          onFailure: (error: any) => ({
+            taskId,
+            ok: false,
+            error: { code: error?.code ?? error?._tag ?? "error", message: error?.message ?? String(error) }
+          })
+        }),
+      { concurrency: 8 }
+    ),
     (items) => ({ items })
   )
 
 export const taskBulkOperations = [
   operation({
-    service, tag, operationId: "bulkCreateTasks", method: "POST", path: "/v1/lists/{listId}/tasks/bulk",
-    summary: "Create up to 100 tasks in a list at once (all or nothing)", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "bulkCreateTasks",
+    method: "POST",
+    path: "/v1/lists/{listId}/tasks/bulk",
+    summary: "Create up to 100 tasks in a list at once (all or nothing)",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     body: Schema.Struct({ tasks: Schema.Array(NewTaskBody).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 201: { description: "Created", schema: Items(Task) } },
-    examples: [{ name: "bulk", request: { params: li, body: { tasks: [{ name: "One" }, { name: "Two", priority: "low" }] } }, response: { status: 201, body: { items: [exampleTask] } } }],
+    examples: [
+      {
+        name: "bulk",
+        request: { params: li, body: { tasks: [{ name: "One" }, { name: "Two", priority: "low" }] } },
+        response: { status: 201, body: { items: [exampleTask] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -56,11 +107,24 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "bulkUpdateTasks", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/bulk-update",
-    summary: "Apply one change to many tasks; each task is updated (or refused) on its own", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkUpdateTasks",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/bulk-update",
+    summary: "Apply one change to many tasks; each task is updated (or refused) on its own",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)), patch: TaskPatchBody }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [{ name: "close", request: { params: ws, body: { taskIds: [ids.task, ids.task2], patch: { status: "done" } } }, response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } } }],
+    examples: [
+      {
+        name: "close",
+        request: { params: ws, body: { taskIds: [ids.task, ids.task2], patch: { status: "done" } } },
+        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -69,25 +133,67 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "bulkMoveTasks", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/bulk-move",
-    summary: "Move many tasks to one list", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)), listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }),
+    service,
+    tag,
+    operationId: "bulkMoveTasks",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/bulk-move",
+    summary: "Move many tasks to one list",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    body: Schema.Struct({
+      taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+      listId: Id,
+      statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64)))
+    }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [{ name: "move", request: { params: ws, body: { taskIds: [ids.task], listId: ids.list } }, response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } } }],
+    examples: [
+      {
+        name: "move",
+        request: { params: ws, body: { taskIds: [ids.task], listId: ids.list } },
+        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
-        const target = yield* onList(context, body.listId, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }]) : e)))
-        if (target.at.workspaceId !== params.workspaceId) return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
-        return yield* perTask(body.taskIds, (taskId) => send(PmTask, taskId, "move", caller.userId, { listId: body.listId, ...(body.statusMapping ? { statusMapping: body.statusMapping } : {}) }))
+        const target = yield* onList(context, body.listId, "member").pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+              : e
+          )
+        )
+        if (target.at.workspaceId !== params.workspaceId)
+          return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+        return yield* perTask(body.taskIds, (taskId) =>
+          send(PmTask, taskId, "move", caller.userId, {
+            listId: body.listId,
+            ...(body.statusMapping ? { statusMapping: body.statusMapping } : {})
+          })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "bulkDeleteTasks", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/bulk-delete",
-    summary: "Move many tasks to the trash", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkDeleteTasks",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/bulk-delete",
+    summary: "Move many tasks to the trash",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [{ name: "delete", request: { params: ws, body: { taskIds: [ids.task] } }, response: { status: 200, body: { items: [{ taskId: ids.task, ok: true }] } } }],
+    examples: [
+      {
+        name: "delete",
+        request: { params: ws, body: { taskIds: [ids.task] } },
+        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true }] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -95,27 +201,67 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "bulkArchiveTasks", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/bulk-archive",
-    summary: "Archive (or unarchive) many tasks", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)), archived: Schema.optionalKey(Schema.Boolean) }),
+    service,
+    tag,
+    operationId: "bulkArchiveTasks",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/bulk-archive",
+    summary: "Archive (or unarchive) many tasks",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    body: Schema.Struct({
+      taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+      archived: Schema.optionalKey(Schema.Boolean)
+    }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [{ name: "archive", request: { params: ws, body: { taskIds: [ids.task] } }, response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: { ...exampleTask, archived: true, archivedAt: at0 } }] } } }],
+    examples: [
+      {
+        name: "archive",
+        request: { params: ws, body: { taskIds: [ids.task] } },
+        response: {
+          status: 200,
+          body: { items: [{ taskId: ids.task, ok: true, task: { ...exampleTask, archived: true, archivedAt: at0 } }] }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
-        return yield* perTask(body.taskIds, (taskId) => send(PmTask, taskId, "setArchived", caller.userId, { archived: body.archived ?? true }))
+        return yield* perTask(body.taskIds, (taskId) =>
+          send(PmTask, taskId, "setArchived", caller.userId, { archived: body.archived ?? true })
+        )
       })
   }),
   operation({
-    service, tag, operationId: "bulkSetTaskCustomField", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/bulk-custom-field",
-    summary: "Set (or clear, with null) one custom field on many tasks", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)), fieldId: Id, value: Schema.Unknown }),
+    service,
+    tag,
+    operationId: "bulkSetTaskCustomField",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/bulk-custom-field",
+    summary: "Set (or clear, with null) one custom field on many tasks",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    body: Schema.Struct({
+      taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+      fieldId: Id,
+      value: Schema.Unknown
+    }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [{ name: "points", request: { params: ws, body: { taskIds: [ids.task], fieldId: ids.field, value: 3 } }, response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } } }],
+    examples: [
+      {
+        name: "points",
+        request: { params: ws, body: { taskIds: [ids.task], fieldId: ids.field, value: 3 } },
+        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
-        return yield* perTask(body.taskIds, (taskId) => send(PmTask, taskId, "setCustomFields", caller.userId, { values: { [body.fieldId]: body.value ?? null } }))
+        return yield* perTask(body.taskIds, (taskId) =>
+          send(PmTask, taskId, "setCustomFields", caller.userId, { values: { [body.fieldId]: body.value ?? null } })
+        )
       })
   })
 ]

@@ -16,11 +16,23 @@ const ChecklistParams = Schema.Struct({ taskId: Id, checklistId: Id })
 const ItemParams = Schema.Struct({ taskId: Id, checklistId: Id, itemId: Id })
 
 const Checklist = Schema.Struct({
-  id: Id, taskId: Id, name: Schema.String, position: Schema.Number,
-  items: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, resolved: Schema.Boolean, assigneeId: Schema.NullOr(Id), position: Schema.Number })),
+  id: Id,
+  taskId: Id,
+  name: Schema.String,
+  position: Schema.Number,
+  items: Schema.Array(
+    Schema.Struct({ id: Id, name: Schema.String, resolved: Schema.Boolean, assigneeId: Schema.NullOr(Id), position: Schema.Number })
+  ),
   resolvedCount: Schema.Number
 }).annotate({ identifier: "Checklist" })
-const exampleChecklist = { id: ids.checklist, taskId: ids.task, name: "Release", position: 1, items: [{ id: ids.item, name: "Write changelog", resolved: false, assigneeId: null, position: 1 }], resolvedCount: 0 }
+const exampleChecklist = {
+  id: ids.checklist,
+  taskId: ids.task,
+  name: "Release",
+  position: 1,
+  items: [{ id: ids.item, name: "Write changelog", resolved: false, assigneeId: null, position: 1 }],
+  resolvedCount: 0
+}
 
 const checklistOf = (taskId: string, checklistId: string) =>
   Effect.flatMap(checklistsOf(taskId), (all) => {
@@ -30,18 +42,42 @@ const checklistOf = (taskId: string, checklistId: string) =>
 
 export const taskChecklistsOperations = [
   operation({
-    service, tag, operationId: "listTaskChecklists", method: "GET", path: "/v1/tasks/{taskId}/checklists",
-    summary: "A task's checklists with their items", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskChecklists",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/checklists",
+    summary: "A task's checklists with their items",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Checklists", schema: Items(Checklist) } },
     examples: [{ name: "checklists", request: { params: tk }, response: { status: 200, body: { items: [exampleChecklist] } } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(checklistsOf(params.taskId)), (items) => ({ items })))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        onTask(context, params.taskId),
+        Effect.map(orDieSql(checklistsOf(params.taskId)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "createTaskChecklist", method: "POST", path: "/v1/tasks/{taskId}/checklists",
-    summary: "Add a checklist (optionally with items) to a task", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "createTaskChecklist",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/checklists",
+    summary: "Add a checklist (optionally with items) to a task",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500)).check(Schema.isMaxLength(200))) }),
     responses: { 201: { description: "Created", schema: Checklist } },
-    examples: [{ name: "create", request: { params: tk, body: { name: "Release", items: ["Write changelog"] } }, response: { status: 201, body: exampleChecklist } }],
+    examples: [
+      {
+        name: "create",
+        request: { params: tk, body: { name: "Release", items: ["Write changelog"] } },
+        response: { status: 201, body: exampleChecklist }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -50,18 +86,41 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getTaskChecklist", method: "GET", path: "/v1/tasks/{taskId}/checklists/{checklistId}",
-    summary: "One checklist of a task", auth: "both", scopes: read, params: ChecklistParams,
+    service,
+    tag,
+    operationId: "getTaskChecklist",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}",
+    summary: "One checklist of a task",
+    auth: "both",
+    scopes: read,
+    params: ChecklistParams,
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [{ name: "get", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 200, body: exampleChecklist } }],
-    handler: ({ params }, context) => Effect.andThen(onTask(context, params.taskId), orDieSql(checklistOf(params.taskId, params.checklistId)))
+    examples: [
+      { name: "get", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 200, body: exampleChecklist } }
+    ],
+    handler: ({ params }, context) =>
+      Effect.andThen(onTask(context, params.taskId), orDieSql(checklistOf(params.taskId, params.checklistId)))
   }),
   operation({
-    service, tag, operationId: "updateTaskChecklist", method: "PATCH", path: "/v1/tasks/{taskId}/checklists/{checklistId}",
-    summary: "Rename or reposition a checklist", auth: "both", scopes: write, params: ChecklistParams,
+    service,
+    tag,
+    operationId: "updateTaskChecklist",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}",
+    summary: "Rename or reposition a checklist",
+    auth: "both",
+    scopes: write,
+    params: ChecklistParams,
     body: Schema.Struct({ name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }),
     responses: { 200: { description: "Updated", schema: Checklist } },
-    examples: [{ name: "rename", request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Launch" } }, response: { status: 200, body: { ...exampleChecklist, name: "Launch" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Launch" } },
+        response: { status: 200, body: { ...exampleChecklist, name: "Launch" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -70,19 +129,38 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteTaskChecklist", method: "DELETE", path: "/v1/tasks/{taskId}/checklists/{checklistId}",
-    summary: "Delete a checklist with its items", auth: "both", scopes: write, params: ChecklistParams,
+    service,
+    tag,
+    operationId: "deleteTaskChecklist",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}",
+    summary: "Delete a checklist with its items",
+    auth: "both",
+    scopes: write,
+    params: ChecklistParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 204 } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "deleteChecklist", { checklistId: params.checklistId })
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "deleteChecklist", { checklistId: params.checklistId })
   }),
   operation({
-    service, tag, operationId: "addChecklistItem", method: "POST", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items",
-    summary: "Add an item to a checklist (optionally assigned)", auth: "both", scopes: write, params: ChecklistParams,
+    service,
+    tag,
+    operationId: "addChecklistItem",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}/items",
+    summary: "Add an item to a checklist (optionally assigned)",
+    auth: "both",
+    scopes: write,
+    params: ChecklistParams,
     body: Schema.Struct({ name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }),
     responses: { 201: { description: "The checklist", schema: Checklist } },
-    examples: [{ name: "add", request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Write changelog" } }, response: { status: 201, body: exampleChecklist } }],
+    examples: [
+      {
+        name: "add",
+        request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Write changelog" } },
+        response: { status: 201, body: exampleChecklist }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -91,44 +169,102 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateChecklistItem", method: "PATCH", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
-    summary: "Rename, resolve, assign or reposition a checklist item", auth: "both", scopes: write, params: ItemParams,
-    body: Schema.Struct({ name: Schema.optionalKey(Name(500)), resolved: Schema.optionalKey(Schema.Boolean), assigneeId: Schema.optionalKey(Schema.NullOr(Id)), position: Schema.optionalKey(Schema.Finite) }),
+    service,
+    tag,
+    operationId: "updateChecklistItem",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
+    summary: "Rename, resolve, assign or reposition a checklist item",
+    auth: "both",
+    scopes: write,
+    params: ItemParams,
+    body: Schema.Struct({
+      name: Schema.optionalKey(Name(500)),
+      resolved: Schema.optionalKey(Schema.Boolean),
+      assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
+      position: Schema.optionalKey(Schema.Finite)
+    }),
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [{ name: "resolve", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item }, body: { resolved: true } }, response: { status: 200, body: { ...exampleChecklist, resolvedCount: 1 } } }],
+    examples: [
+      {
+        name: "resolve",
+        request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item }, body: { resolved: true } },
+        response: { status: 200, body: { ...exampleChecklist, resolvedCount: 1 } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "updateChecklistItem", caller.userId, { checklistId: params.checklistId, itemId: params.itemId, ...body })
+        yield* send(PmTask, params.taskId, "updateChecklistItem", caller.userId, {
+          checklistId: params.checklistId,
+          itemId: params.itemId,
+          ...body
+        })
         return yield* orDieSql(checklistOf(params.taskId, params.checklistId))
       })
   }),
   operation({
-    service, tag, operationId: "deleteChecklistItem", method: "DELETE", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
-    summary: "Delete a checklist item", auth: "both", scopes: write, params: ItemParams,
+    service,
+    tag,
+    operationId: "deleteChecklistItem",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
+    summary: "Delete a checklist item",
+    auth: "both",
+    scopes: write,
+    params: ItemParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       taskCommand(context, params.taskId, "deleteChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   }),
   operation({
-    service, tag, operationId: "reorderChecklistItems", method: "PUT", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/order",
-    summary: "Set the order of a checklist's items", auth: "both", scopes: write, params: ChecklistParams,
+    service,
+    tag,
+    operationId: "reorderChecklistItems",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/order",
+    summary: "Set the order of a checklist's items",
+    auth: "both",
+    scopes: write,
+    params: ChecklistParams,
     body: Schema.Struct({ itemIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [{ name: "reorder", request: { params: { ...tk, checklistId: ids.checklist }, body: { itemIds: [ids.item] } }, response: { status: 200, body: exampleChecklist } }],
+    examples: [
+      {
+        name: "reorder",
+        request: { params: { ...tk, checklistId: ids.checklist }, body: { itemIds: [ids.item] } },
+        response: { status: 200, body: exampleChecklist }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        yield* send(PmTask, params.taskId, "reorderChecklistItems", caller.userId, { checklistId: params.checklistId, itemIds: body.itemIds })
+        yield* send(PmTask, params.taskId, "reorderChecklistItems", caller.userId, {
+          checklistId: params.checklistId,
+          itemIds: body.itemIds
+        })
         return yield* orDieSql(checklistOf(params.taskId, params.checklistId))
       })
   }),
   operation({
-    service, tag, operationId: "convertChecklistItemToSubtask", method: "POST", path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}/convert",
-    summary: "Turn a checklist item into a subtask (name, assignee; resolved items become finished subtasks)", auth: "both", scopes: write, params: ItemParams,
+    service,
+    tag,
+    operationId: "convertChecklistItemToSubtask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}/convert",
+    summary: "Turn a checklist item into a subtask (name, assignee; resolved items become finished subtasks)",
+    auth: "both",
+    scopes: write,
+    params: ItemParams,
     responses: { 201: { description: "The new subtask", schema: Task } },
-    examples: [{ name: "convert", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } }, response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write changelog", parentTaskId: ids.task } } }],
+    examples: [
+      {
+        name: "convert",
+        request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } },
+        response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write changelog", parentTaskId: ids.task } }
+      }
+    ],
     handler: ({ params }, context) =>
       taskCommand(context, params.taskId, "convertChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   })

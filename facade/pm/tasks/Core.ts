@@ -15,24 +15,67 @@ import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
 import { filterOf, pageFrom, TaskQuery } from "../TaskFilters.ts"
-import { at0, BooleanString, type CallerAt, exampleIds as ids, inWorkspace, Limit, Offset, onList, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
+import {
+  at0,
+  BooleanString,
+  type CallerAt,
+  exampleIds as ids,
+  inWorkspace,
+  Limit,
+  Offset,
+  onList,
+  onTask,
+  orDieSql,
+  pageOf,
+  realDates
+} from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, ListParams, WorkspaceParams, tk, li, ws, NewTaskBody, TaskPatchBody, date, newTaskInput, taskPatchInput } from "./shared.ts"
+import {
+  taskCommand,
+  tag,
+  service,
+  read,
+  write,
+  TaskParams,
+  ListParams,
+  WorkspaceParams,
+  tk,
+  li,
+  ws,
+  NewTaskBody,
+  TaskPatchBody,
+  date,
+  newTaskInput,
+  taskPatchInput
+} from "./shared.ts"
 
 const viewerOf = (caller: CallerAt) => caller.viewer
 
 export const taskCoreOperations = [
   operation({
-    service, tag, operationId: "createTask", method: "POST", path: "/v1/lists/{listId}/tasks",
+    service,
+    tag,
+    operationId: "createTask",
+    method: "POST",
+    path: "/v1/lists/{listId}/tasks",
     summary: "Create a task in a list",
-    description: "Status defaults to the list's first open status; missing priority, estimate, assignees and due date come from the list's and space's task defaults. Assignees by id or e-mail; tags by name (created in the space when missing); custom field values by field id, validated against their definitions.",
-    auth: "both", scopes: write, params: ListParams, body: NewTaskBody,
+    description:
+      "Status defaults to the list's first open status; missing priority, estimate, assignees and due date come from the list's and space's task defaults. Assignees by id or e-mail; tags by name (created in the space when missing); custom field values by field id, validated against their definitions.",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
+    body: NewTaskBody,
     responses: { 201: { description: "Created", schema: Task }, 404: { description: "An assignee e-mail is not a member" } },
-    examples: [{
-      name: "create",
-      request: { params: li, body: { name: "Ship the login page", priority: "high", dueDate: "2026-12-01T17:00:00.000Z", assigneeEmails: ["bob@example.com"] } },
-      response: { status: 201, body: exampleTask }
-    }],
+    examples: [
+      {
+        name: "create",
+        request: {
+          params: li,
+          body: { name: "Ship the login page", priority: "high", dueDate: "2026-12-01T17:00:00.000Z", assigneeEmails: ["bob@example.com"] }
+        },
+        response: { status: 201, body: exampleTask }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -41,30 +84,67 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listTasks", method: "GET", path: "/v1/lists/{listId}/tasks",
-    summary: "Tasks of a list (and those added to it from other lists), filtered, ordered and paged", auth: "both", scopes: read, params: ListParams, query: TaskQuery,
+    service,
+    tag,
+    operationId: "listTasks",
+    method: "GET",
+    path: "/v1/lists/{listId}/tasks",
+    summary: "Tasks of a list (and those added to it from other lists), filtered, ordered and paged",
+    auth: "both",
+    scopes: read,
+    params: ListParams,
+    query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "open", request: { params: li, query: { includeClosed: "false", order: "due" } }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "open",
+        request: { params: li, query: { includeClosed: "false", order: "due" } },
+        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
-        return yield* orDieSql(findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: viewerOf(caller), listIds: [params.listId] }), pageFrom(q)))
+        return yield* orDieSql(
+          findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: viewerOf(caller), listIds: [params.listId] }), pageFrom(q))
+        )
       })
   }),
   operation({
-    service, tag, operationId: "getTask", method: "GET", path: "/v1/tasks/{taskId}",
-    summary: "Get a task with its status, assignees, watchers, tags and custom field values", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTask",
+    method: "GET",
+    path: "/v1/tasks/{taskId}",
+    summary: "Get a task with its status, assignees, watchers, tags and custom field values",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "get", request: { params: tk }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), (caller) => caller.task)
   }),
   operation({
-    service, tag, operationId: "updateTask", method: "PATCH", path: "/v1/tasks/{taskId}",
+    service,
+    tag,
+    operationId: "updateTask",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}",
     summary: "Change a task's fields",
-    description: "Fields left out are unchanged; null clears priority, dates and estimate. `assigneeIds`/`assigneeEmails` replace the assignees, `addAssigneeIds`/`removeAssigneeIds` adjust them; `tags` replaces the tags; `customFields` sets values (null clears). Each change bumps `version` once.",
-    auth: "both", scopes: write, params: TaskParams, body: TaskPatchBody,
+    description:
+      "Fields left out are unchanged; null clears priority, dates and estimate. `assigneeIds`/`assigneeEmails` replace the assignees, `addAssigneeIds`/`removeAssigneeIds` adjust them; `tags` replaces the tags; `customFields` sets values (null clears). Each change bumps `version` once.",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: TaskPatchBody,
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [{ name: "progress", request: { params: tk, body: { status: "in progress", priority: "high" } }, response: { status: 200, body: exampleTask } }],
+    examples: [
+      {
+        name: "progress",
+        request: { params: tk, body: { status: "in progress", priority: "high" } },
+        response: { status: 200, body: exampleTask }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -73,49 +153,95 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteTask", method: "DELETE", path: "/v1/tasks/{taskId}",
-    summary: "Move a task (with its subtasks) to the trash", description: "It can be restored with restoreDeletedTask.",
-    auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "deleteTask",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}",
+    summary: "Move a task (with its subtasks) to the trash",
+    description: "It can be restored with restoreDeletedTask.",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: tk }, response: { status: 204 } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "delete", {})
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "delete", {})
   }),
   operation({
-    service, tag, operationId: "archiveTask", method: "POST", path: "/v1/tasks/{taskId}/archive",
-    summary: "Archive a task (hidden from listings, still readable)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "archiveTask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/archive",
+    summary: "Archive a task (hidden from listings, still readable)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     responses: { 200: { description: "Archived", schema: Task }, 409: { description: "Already archived" } },
-    examples: [{ name: "archive", request: { params: tk }, response: { status: 200, body: { ...exampleTask, archived: true, archivedAt: at0 } } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "setArchived", { archived: true })
+    examples: [
+      { name: "archive", request: { params: tk }, response: { status: 200, body: { ...exampleTask, archived: true, archivedAt: at0 } } }
+    ],
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "setArchived", { archived: true })
   }),
   operation({
-    service, tag, operationId: "restoreTask", method: "POST", path: "/v1/tasks/{taskId}/unarchive",
-    summary: "Bring an archived task back", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "restoreTask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/unarchive",
+    summary: "Bring an archived task back",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     responses: { 200: { description: "Restored", schema: Task }, 409: { description: "Not archived" } },
     examples: [{ name: "unarchive", request: { params: tk }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "setArchived", { archived: false })
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "setArchived", { archived: false })
   }),
   operation({
-    service, tag, operationId: "getTaskByShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/tasks/by-short-id/{shortId}",
-    summary: "Find a task by its short id (T-42)", auth: "both", scopes: read, params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
+    service,
+    tag,
+    operationId: "getTaskByShortId",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/tasks/by-short-id/{shortId}",
+    summary: "Find a task by its short id (T-42)",
+    auth: "both",
+    scopes: read,
+    params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The task", schema: Task } },
     examples: [{ name: "by-short-id", request: { params: { ...ws, shortId: "T-42" } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(query<{ id: string }>(`SELECT id FROM pm_tasks WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [params.workspaceId, params.shortId.toUpperCase()]))
+        const rows = yield* orDieSql(
+          query<{ id: string }>(`SELECT id FROM pm_tasks WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [
+            params.workspaceId,
+            params.shortId.toUpperCase()
+          ])
+        )
         if (rows.length === 0) return yield* reject("not_found", `No task ${params.shortId}`)
         yield* onTask(context, rows[0]!.id)
         return yield* orDieSql(getTask(rows[0]!.id))
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceTasks", method: "GET", path: "/v1/workspaces/{workspaceId}/tasks",
-    summary: "Tasks across the workspace (every space the caller can see), filtered, ordered and paged", auth: "both", scopes: read, params: WorkspaceParams, query: TaskQuery,
+    service,
+    tag,
+    operationId: "listWorkspaceTasks",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/tasks",
+    summary: "Tasks across the workspace (every space the caller can see), filtered, ordered and paged",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "overdue", request: { params: ws, query: { overdue: "true", order: "due" } }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      {
+        name: "overdue",
+        request: { params: ws, query: { overdue: "true", order: "due" } },
+        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -123,102 +249,216 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listMyTasks", method: "GET", path: "/v1/workspaces/{workspaceId}/my-tasks",
-    summary: "The caller's assigned, unfinished tasks, soonest due first", auth: "both", scopes: read, params: WorkspaceParams,
-    query: Schema.Struct({ includeClosed: Schema.optionalKey(BooleanString), offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
+    service,
+    tag,
+    operationId: "listMyTasks",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/my-tasks",
+    summary: "The caller's assigned, unfinished tasks, soonest due first",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    query: Schema.Struct({
+      includeClosed: Schema.optionalKey(BooleanString),
+      offset: Schema.optionalKey(Offset),
+      limit: Schema.optionalKey(Limit)
+    }),
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [{ name: "mine", request: { params: ws }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }],
+    examples: [
+      { name: "mine", request: { params: ws }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        return yield* orDieSql(findTasks(
-          { workspaceId: params.workspaceId, viewer: caller.viewer, assigneeIds: [caller.userId], includeClosed: q.includeClosed === "true" },
-          { ...pageOf(q), order: "due", direction: "asc" }
-        ))
+        return yield* orDieSql(
+          findTasks(
+            {
+              workspaceId: params.workspaceId,
+              viewer: caller.viewer,
+              assigneeIds: [caller.userId],
+              includeClosed: q.includeClosed === "true"
+            },
+            { ...pageOf(q), order: "due", direction: "asc" }
+          )
+        )
       })
   }),
   operation({
-    service, tag, operationId: "duplicateTask", method: "POST", path: "/v1/tasks/{taskId}/duplicate",
+    service,
+    tag,
+    operationId: "duplicateTask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/duplicate",
     summary: "Copy a task (fields, checklists and subtasks; not comments or attachments) into its list or another",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ listId: Schema.optionalKey(Id), name: Schema.optionalKey(Name(500)) }),
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ listId: Schema.optionalKey(Id), name: Schema.optionalKey(Name(500)) }),
     responses: { 201: { description: "The copy", schema: Task } },
-    examples: [{ name: "duplicate", request: { params: tk, body: { name: "Ship the signup page" } }, response: { status: 201, body: { ...exampleTask, name: "Ship the signup page" } } }],
+    examples: [
+      {
+        name: "duplicate",
+        request: { params: tk, body: { name: "Ship the signup page" } },
+        response: { status: 201, body: { ...exampleTask, name: "Ship the signup page" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
         const listId = body.listId ?? caller.at.listId!
         if (body.listId) {
-          const target = yield* onList(context, body.listId, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }]) : e)))
-          if (target.at.workspaceId !== caller.at.workspaceId) return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+          const target = yield* onList(context, body.listId, "member").pipe(
+            Effect.mapError((e) =>
+              e._tag === "Rejection" && e.code === "not_found"
+                ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+                : e
+            )
+          )
+          if (target.at.workspaceId !== caller.at.workspaceId)
+            return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
         }
         const template = yield* orDieSql(templateOf(params.taskId))
-        return yield* send(PmList, listId, "instantiateTask", caller.userId, { template: { ...template, parentTaskId: null }, name: body.name ?? `${template.name} (copy)` })
+        return yield* send(PmList, listId, "instantiateTask", caller.userId, {
+          template: { ...template, parentTaskId: null },
+          name: body.name ?? `${template.name} (copy)`
+        })
       })
   }),
   operation({
-    service, tag, operationId: "moveTask", method: "POST", path: "/v1/tasks/{taskId}/move",
+    service,
+    tag,
+    operationId: "moveTask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/move",
     summary: "Move a task (with its subtasks) to another list of the workspace",
-    description: "The status is kept when the new list has it, else mapped by `statusMapping` or to the first status of the same type; values of fields the new list lacks are dropped; tags are matched by name in the new space.",
-    auth: "both", scopes: write, params: TaskParams,
+    description:
+      "The status is kept when the new list has it, else mapped by `statusMapping` or to the first status of the same type; values of fields the new list lacks are dropped; tags are matched by name in the new space.",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }),
     responses: { 200: { description: "Moved", schema: Task } },
     examples: [{ name: "move", request: { params: tk, body: { listId: ids.list } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        const target = yield* onList(context, body.listId, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }]) : e)))
-        if (target.at.workspaceId !== caller.at.workspaceId) return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+        const target = yield* onList(context, body.listId, "member").pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "not_found"
+              ? reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
+              : e
+          )
+        )
+        if (target.at.workspaceId !== caller.at.workspaceId)
+          return yield* reject("not_found", "No such list", [{ path: "body.listId", message: "not found" }])
         return yield* send(PmTask, params.taskId, "move", caller.userId, body)
       })
   }),
   operation({
-    service, tag, operationId: "setTaskPosition", method: "PUT", path: "/v1/tasks/{taskId}/position",
-    summary: "Place a task right after another of its list (null: first)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "setTaskPosition",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/position",
+    summary: "Place a task right after another of its list (null: first)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ afterTaskId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Placed", schema: Task } },
     examples: [{ name: "after", request: { params: tk, body: { afterTaskId: ids.task2 } }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "setPosition", body)
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "setPosition", body)
   }),
   operation({
-    service, tag, operationId: "mergeTasks", method: "POST", path: "/v1/tasks/{taskId}/merge",
-    summary: "Merge other tasks into this one (their comments, attachments, checklists, subtasks, assignees, watchers, tags and time), then trash them",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ sourceTaskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(20)) }),
+    service,
+    tag,
+    operationId: "mergeTasks",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/merge",
+    summary:
+      "Merge other tasks into this one (their comments, attachments, checklists, subtasks, assignees, watchers, tags and time), then trash them",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ sourceTaskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(20)) }),
     responses: { 200: { description: "The merged task", schema: Task } },
-    examples: [{ name: "merge", request: { params: tk, body: { sourceTaskIds: [ids.task2] } }, response: { status: 200, body: exampleTask } }],
+    examples: [
+      { name: "merge", request: { params: tk, body: { sourceTaskIds: [ids.task2] } }, response: { status: 200, body: exampleTask } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
         for (const [index, id] of body.sourceTaskIds.entries()) {
-          yield* onTask(context, id, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject(e.code, `No such task ${id}`, [{ path: `body.sourceTaskIds.${index}`, message: e.message }]) : e)))
+          yield* onTask(context, id, "member").pipe(
+            Effect.mapError((e) =>
+              e._tag === "Rejection"
+                ? reject(e.code, `No such task ${id}`, [{ path: `body.sourceTaskIds.${index}`, message: e.message }])
+                : e
+            )
+          )
         }
         return yield* send(PmTask, params.taskId, "merge", caller.userId, body)
       })
   }),
   operation({
-    service, tag, operationId: "setTaskStatus", method: "PUT", path: "/v1/tasks/{taskId}/status",
-    summary: "Set a task's status (by name, one of its list's statuses)", description: "Assignees and watchers are notified; finishing a recurring task creates its next occurrence.",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ status: Name(64) }),
+    service,
+    tag,
+    operationId: "setTaskStatus",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/status",
+    summary: "Set a task's status (by name, one of its list's statuses)",
+    description: "Assignees and watchers are notified; finishing a recurring task creates its next occurrence.",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ status: Name(64) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [{ name: "done", request: { params: tk, body: { status: "done" } }, response: { status: 200, body: { ...exampleTask, status: { name: "done", type: "done", color: "#30a46c" }, closedAt: at0 } } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "update", { status: body.status })
+    examples: [
+      {
+        name: "done",
+        request: { params: tk, body: { status: "done" } },
+        response: { status: 200, body: { ...exampleTask, status: { name: "done", type: "done", color: "#30a46c" }, closedAt: at0 } }
+      }
+    ],
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { status: body.status })
   }),
   operation({
-    service, tag, operationId: "setTaskPriority", method: "PUT", path: "/v1/tasks/{taskId}/priority",
-    summary: "Set or clear a task's priority (urgent, high, normal, low)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "setTaskPriority",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/priority",
+    summary: "Set or clear a task's priority (urgent, high, normal, low)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ priority: Schema.NullOr(Priority) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [{ name: "urgent", request: { params: tk, body: { priority: "urgent" } }, response: { status: 200, body: { ...exampleTask, priority: "urgent" } } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "update", { priority: body.priority })
+    examples: [
+      {
+        name: "urgent",
+        request: { params: tk, body: { priority: "urgent" } },
+        response: { status: 200, body: { ...exampleTask, priority: "urgent" } }
+      }
+    ],
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { priority: body.priority })
   }),
   operation({
-    service, tag, operationId: "setTaskDates", method: "PUT", path: "/v1/tasks/{taskId}/dates",
-    summary: "Set or clear a task's start and due dates", description: "A date left out is unchanged; null clears it; the start may not be after the due date.",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ startDate: Schema.optionalKey(Schema.NullOr(DateTime)), dueDate: Schema.optionalKey(Schema.NullOr(DateTime)) }),
+    service,
+    tag,
+    operationId: "setTaskDates",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/dates",
+    summary: "Set or clear a task's start and due dates",
+    description: "A date left out is unchanged; null clears it; the start may not be after the due date.",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ startDate: Schema.optionalKey(Schema.NullOr(DateTime)), dueDate: Schema.optionalKey(Schema.NullOr(DateTime)) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [{ name: "due", request: { params: tk, body: { dueDate: "2026-12-01T17:00:00.000Z" } }, response: { status: 200, body: exampleTask } }],
+    examples: [
+      { name: "due", request: { params: tk, body: { dueDate: "2026-12-01T17:00:00.000Z" } }, response: { status: 200, body: exampleTask } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -230,33 +470,66 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setTaskTimeEstimate", method: "PUT", path: "/v1/tasks/{taskId}/time-estimate",
-    summary: "Set or clear a task's time estimate (minutes)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "setTaskTimeEstimate",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/time-estimate",
+    summary: "Set or clear a task's time estimate (minutes)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ minutes: Schema.NullOr(Minutes) }),
     responses: { 200: { description: "Updated", schema: Task } },
     examples: [{ name: "estimate", request: { params: tk, body: { minutes: 240 } }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "update", { timeEstimateMinutes: body.minutes })
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { timeEstimateMinutes: body.minutes })
   }),
   operation({
-    service, tag, operationId: "getTaskTimeInStatus", method: "GET", path: "/v1/tasks/{taskId}/time-in-status",
-    summary: "How long a task has spent in each status", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskTimeInStatus",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/time-in-status",
+    summary: "How long a task has spent in each status",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: {
       200: {
         description: "Time per status",
         schema: Schema.Struct({
           current: Schema.Struct({ status: Schema.String, since: Schema.String }),
-          items: Schema.Array(Schema.Struct({ status: Schema.String, type: Schema.String, totalMinutes: Schema.Number, times: Schema.Number }))
+          items: Schema.Array(
+            Schema.Struct({ status: Schema.String, type: Schema.String, totalMinutes: Schema.Number, times: Schema.Number })
+          )
         })
       }
     },
-    examples: [{ name: "time", request: { params: tk }, response: { status: 200, body: { current: { status: "in progress", since: at0 }, items: [{ status: "to do", type: "open", totalMinutes: 120, times: 1 }, { status: "in progress", type: "active", totalMinutes: 30, times: 1 }] } } }],
+    examples: [
+      {
+        name: "time",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: {
+            current: { status: "in progress", since: at0 },
+            items: [
+              { status: "to do", type: "open", totalMinutes: 120, times: 1 },
+              { status: "in progress", type: "active", totalMinutes: 30, times: 1 }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
-        const rows = yield* orDieSql(query<{ status: string; type: string; enteredAt: string }>(
-          `SELECT status, status_type AS type, entered_at AS "enteredAt" FROM pm_task_status_history WHERE task_id = $1 ORDER BY entered_at, id`, [params.taskId]
-        ))
+        const rows = yield* orDieSql(
+          query<{ status: string; type: string; enteredAt: string }>(
+            `SELECT status, status_type AS type, entered_at AS "enteredAt" FROM pm_task_status_history WHERE task_id = $1 ORDER BY entered_at, id`,
+            [params.taskId]
+          )
+        )
         const totals = new Map<string, { status: string; type: string; totalMinutes: number; times: number }>()
         rows.forEach((row, index) => {
           const until = index + 1 < rows.length ? Date.parse(rows[index + 1]!.enteredAt) : Date.now()
@@ -267,7 +540,10 @@ export const taskCoreOperations = [
         })
         const last = rows.at(-1)
         const task = last ? undefined : yield* orDieSql(getTask(params.taskId))
-        return { current: last ? { status: last.status, since: last.enteredAt } : { status: task!.status.name, since: task!.createdAt }, items: [...totals.values()] }
+        return {
+          current: last ? { status: last.status, since: last.enteredAt } : { status: task!.status.name, since: task!.createdAt },
+          items: [...totals.values()]
+        }
       })
   })
 ]

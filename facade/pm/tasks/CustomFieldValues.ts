@@ -18,54 +18,123 @@ import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared
 
 export const taskCustomFieldValuesOperations = [
   operation({
-    service, tag, operationId: "listTaskCustomFields", method: "GET", path: "/v1/tasks/{taskId}/custom-fields",
-    summary: "Every custom field that applies to a task, with its value (null when unset)", auth: "both", scopes: read, params: TaskParams,
-    responses: { 200: { description: "Fields and values", schema: Items(Schema.Struct({ ...CustomFieldValue.fields, required: Schema.Boolean, config: Schema.Unknown })) } },
-    examples: [{ name: "values", request: { params: tk }, response: { status: 200, body: { items: [{ fieldId: ids.field, name: "Story points", type: "number", value: 5, required: false, config: {} }] } } }],
+    service,
+    tag,
+    operationId: "listTaskCustomFields",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/custom-fields",
+    summary: "Every custom field that applies to a task, with its value (null when unset)",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
+    responses: {
+      200: {
+        description: "Fields and values",
+        schema: Items(Schema.Struct({ ...CustomFieldValue.fields, required: Schema.Boolean, config: Schema.Unknown }))
+      }
+    },
+    examples: [
+      {
+        name: "values",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: { items: [{ fieldId: ids.field, name: "Story points", type: "number", value: 5, required: false, config: {} }] }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
-        const fields = yield* orDieSql(availableFields({ spaceId: caller.at.spaceId, folderId: caller.at.folderId, listId: caller.at.listId }))
-        const values = yield* orDieSql(query<{ fieldId: string; value: unknown }>(`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [params.taskId]))
+        const fields = yield* orDieSql(
+          availableFields({ spaceId: caller.at.spaceId, folderId: caller.at.folderId, listId: caller.at.listId })
+        )
+        const values = yield* orDieSql(
+          query<{ fieldId: string; value: unknown }>(`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [
+            params.taskId
+          ])
+        )
         return {
           items: fields.map((f) => {
             const stored = values.find((v) => v.fieldId === f.id)
-            return { fieldId: f.id, name: f.name, type: f.type, required: f.required, config: f.config, value: stored ? presentValue(f, stored.value) : null }
+            return {
+              fieldId: f.id,
+              name: f.name,
+              type: f.type,
+              required: f.required,
+              config: f.config,
+              value: stored ? presentValue(f, stored.value) : null
+            }
           })
         }
       })
   }),
   operation({
-    service, tag, operationId: "setTaskCustomFieldValue", method: "PUT", path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
-    summary: "Set one custom field value of a task (validated against the field's type and options)", auth: "both", scopes: write,
-    params: Schema.Struct({ taskId: Id, fieldId: Id }), body: Schema.Struct({ value: Schema.Unknown }),
+    service,
+    tag,
+    operationId: "setTaskCustomFieldValue",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
+    summary: "Set one custom field value of a task (validated against the field's type and options)",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ taskId: Id, fieldId: Id }),
+    body: Schema.Struct({ value: Schema.Unknown }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [{ name: "points", request: { params: { ...tk, fieldId: ids.field }, body: { value: 5 } }, response: { status: 200, body: exampleTask } }],
+    examples: [
+      {
+        name: "points",
+        request: { params: { ...tk, fieldId: ids.field }, body: { value: 5 } },
+        response: { status: 200, body: exampleTask }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        if (body.value === null || body.value === undefined) return yield* reject("invalid", "Use DELETE to clear a value", [{ path: "body.value", message: "missing" }])
+        if (body.value === null || body.value === undefined)
+          return yield* reject("invalid", "Use DELETE to clear a value", [{ path: "body.value", message: "missing" }])
         return yield* send(PmTask, params.taskId, "setCustomFields", caller.userId, { values: { [params.fieldId]: body.value } }).pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.") ? reject(e.code, e.message, e.details.map((d) => ({ ...d, path: d.path.replace(/^body\.values\.[^.]+/, "body.value") }))) : e))
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.")
+              ? reject(
+                  e.code,
+                  e.message,
+                  e.details.map((d) => ({ ...d, path: d.path.replace(/^body\.values\.[^.]+/, "body.value") }))
+                )
+              : e
+          )
         )
       })
   }),
   operation({
-    service, tag, operationId: "clearTaskCustomFieldValue", method: "DELETE", path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
-    summary: "Clear one custom field value of a task (not allowed for required fields)", auth: "both", scopes: write,
+    service,
+    tag,
+    operationId: "clearTaskCustomFieldValue",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
+    summary: "Clear one custom field value of a task (not allowed for required fields)",
+    auth: "both",
+    scopes: write,
     params: Schema.Struct({ taskId: Id, fieldId: Id }),
     responses: { 204: { description: "Cleared" } },
     examples: [{ name: "clear", request: { params: { ...tk, fieldId: ids.field } }, response: { status: 204 } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "setCustomFields", { values: { [params.fieldId]: null } })
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "setCustomFields", { values: { [params.fieldId]: null } })
   }),
   operation({
-    service, tag, operationId: "setTaskCustomFieldValues", method: "PATCH", path: "/v1/tasks/{taskId}/custom-fields",
-    summary: "Set several custom field values at once (by field id or name; null clears)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "setTaskCustomFieldValues",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}/custom-fields",
+    summary: "Set several custom field values at once (by field id or name; null clears)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ values: FieldValues }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [{ name: "values", request: { params: tk, body: { values: { [ids.field]: 5 } } }, response: { status: 200, body: exampleTask } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "setCustomFields", body)
+    examples: [
+      { name: "values", request: { params: tk, body: { values: { [ids.field]: 5 } } }, response: { status: 200, body: exampleTask } }
+    ],
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "setCustomFields", body)
   })
 ]

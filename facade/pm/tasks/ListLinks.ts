@@ -12,17 +12,27 @@ import { tag, service, read, TaskParams, tk } from "./shared.ts"
 
 export const taskListLinksOperations = [
   operation({
-    service, tag, operationId: "listTaskLists", method: "GET", path: "/v1/tasks/{taskId}/lists",
-    summary: "The lists a task appears in: its home list first, then the lists it was added to", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskLists",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/lists",
+    summary: "The lists a task appears in: its home list first, then the lists it was added to",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Lists", schema: Items(Schema.Struct({ ...List.fields, home: Schema.Boolean })) } },
     examples: [{ name: "lists", request: { params: tk }, response: { status: 200, body: { items: [{ ...exampleList, home: true }] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
         const home = yield* orDieSql(getList(caller.at.listId!))
-        const links = yield* orDieSql(query<{ listId: string }>(
-          `SELECT k.list_id AS "listId" FROM pm_task_list_links k JOIN pm_lists l ON l.id = k.list_id WHERE k.task_id = $1 AND l.deleted_at IS NULL ORDER BY k.added_at`, [params.taskId]
-        ))
+        const links = yield* orDieSql(
+          query<{ listId: string }>(
+            `SELECT k.list_id AS "listId" FROM pm_task_list_links k JOIN pm_lists l ON l.id = k.list_id WHERE k.task_id = $1 AND l.deleted_at IS NULL ORDER BY k.added_at`,
+            [params.taskId]
+          )
+        )
         const others = yield* orDieSql(Effect.forEach(links, (l) => getList(l.listId)))
         return { items: [{ ...home, home: true }, ...others.map((l) => ({ ...l, home: false }))] }
       })

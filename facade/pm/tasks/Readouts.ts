@@ -13,7 +13,11 @@ import { BooleanString, exampleIds as ids, inWorkspace, onTask, orDieSql } from 
 import { exampleComment, exampleTask, exampleUser } from "../WorkExamples.ts"
 import { tag, service, read, TaskParams, WorkspaceParams, tk, ws, checklistsOf } from "./shared.ts"
 
-const markdownOf = (task: Task, checklists: ReadonlyArray<{ name: string; items: ReadonlyArray<{ name: string; resolved: boolean }> }>, comments: ReadonlyArray<Comment>) => {
+const markdownOf = (
+  task: Task,
+  checklists: ReadonlyArray<{ name: string; items: ReadonlyArray<{ name: string; resolved: boolean }> }>,
+  comments: ReadonlyArray<Comment>
+) => {
   const lines = [`# ${task.shortId}: ${task.name}`, ""]
   lines.push(`- Status: ${task.status.name}`)
   if (task.priority) lines.push(`- Priority: ${task.priority}`)
@@ -23,7 +27,9 @@ const markdownOf = (task: Task, checklists: ReadonlyArray<{ name: string; items:
   if (task.timeEstimateMinutes != null) lines.push(`- Estimate: ${task.timeEstimateMinutes} min`)
   if (task.tags.length) lines.push(`- Tags: ${task.tags.map((t) => t.name).join(", ")}`)
   for (const field of task.customFields) {
-    const value = Array.isArray(field.value) ? field.value.map((v: any) => v?.name ?? v).join(", ") : (field.value as any)?.name ?? field.value
+    const value = Array.isArray(field.value)
+      ? field.value.map((v: any) => v?.name ?? v).join(", ")
+      : ((field.value as any)?.name ?? field.value)
     lines.push(`- ${field.name}: ${value}`)
   }
   if (task.description) lines.push("", task.description)
@@ -39,11 +45,29 @@ const markdownOf = (task: Task, checklists: ReadonlyArray<{ name: string; items:
 
 export const taskReadoutsOperations = [
   operation({
-    service, tag, operationId: "getTasksByIds", method: "POST", path: "/v1/workspaces/{workspaceId}/tasks/batch-get",
-    summary: "Read up to 100 tasks by id in one call (those the caller cannot see are left out)", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getTasksByIds",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/tasks/batch-get",
+    summary: "Read up to 100 tasks by id in one call (those the caller cannot see are left out)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
-    responses: { 200: { description: "Tasks, in the order asked; missing ones listed", schema: Schema.Struct({ items: Schema.Array(Task), missing: Schema.Array(Id) }) } },
-    examples: [{ name: "batch", request: { params: ws, body: { taskIds: [ids.task, ids.task2] } }, response: { status: 200, body: { items: [exampleTask], missing: [ids.task2] } } }],
+    responses: {
+      200: {
+        description: "Tasks, in the order asked; missing ones listed",
+        schema: Schema.Struct({ items: Schema.Array(Task), missing: Schema.Array(Id) })
+      }
+    },
+    examples: [
+      {
+        name: "batch",
+        request: { params: ws, body: { taskIds: [ids.task, ids.task2] } },
+        response: { status: 200, body: { items: [exampleTask], missing: [ids.task2] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -54,14 +78,30 @@ export const taskReadoutsOperations = [
           const allowed = yield* Effect.result(onTask(context, task.id))
           if (allowed._tag === "Success") visible.set(task.id, task)
         }
-        return { items: body.taskIds.filter((id) => visible.has(id)).map((id) => visible.get(id)!), missing: body.taskIds.filter((id) => !visible.has(id)) }
+        return {
+          items: body.taskIds.filter((id) => visible.has(id)).map((id) => visible.get(id)!),
+          missing: body.taskIds.filter((id) => !visible.has(id))
+        }
       })
   }),
   operation({
-    service, tag, operationId: "exportTaskMarkdown", method: "GET", path: "/v1/tasks/{taskId}/export.md",
-    summary: "A task as Markdown: fields, description, checklists and comments (handy for AI agents)", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "exportTaskMarkdown",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/export.md",
+    summary: "A task as Markdown: fields, description, checklists and comments (handy for AI agents)",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Markdown", contentType: "text/markdown" } },
-    examples: [{ name: "markdown", request: { params: tk }, response: { status: 200, body: "# T-42: Ship the login page\n\n- Status: in progress\n" } }],
+    examples: [
+      {
+        name: "markdown",
+        request: { params: tk },
+        response: { status: 200, body: "# T-42: Ship the login page\n\n- Status: in progress\n" }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -72,23 +112,44 @@ export const taskReadoutsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listAssignedComments", method: "GET", path: "/v1/workspaces/{workspaceId}/comments/assigned-to-me",
-    summary: "Comments assigned to the caller as to-dos, unresolved first", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listAssignedComments",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/comments/assigned-to-me",
+    summary: "Comments assigned to the caller as to-dos, unresolved first",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     query: Schema.Struct({ includeResolved: Schema.optionalKey(BooleanString) }),
     responses: { 200: { description: "Comments", schema: Items(Comment) } },
-    examples: [{ name: "assigned", request: { params: ws }, response: { status: 200, body: { items: [{ ...exampleComment, assignee: exampleUser }] } } }],
+    examples: [
+      {
+        name: "assigned",
+        request: { params: ws },
+        response: { status: 200, body: { items: [{ ...exampleComment, assignee: exampleUser }] } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const comments = yield* orDieSql(assignedComments(params.workspaceId, caller.userId, q.includeResolved === "true"))
         const visible: Array<Comment> = []
-        for (const comment of comments) if ((yield* Effect.result(onTask(context, comment.taskId)))._tag === "Success") visible.push(comment)
+        for (const comment of comments)
+          if ((yield* Effect.result(onTask(context, comment.taskId)))._tag === "Success") visible.push(comment)
         return { items: visible }
       })
   }),
   operation({
-    service, tag, operationId: "getTaskProgress", method: "GET", path: "/v1/tasks/{taskId}/progress",
-    summary: "How far along a task is: finished subtasks, resolved checklist items, tracked time against the estimate", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskProgress",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/progress",
+    summary: "How far along a task is: finished subtasks, resolved checklist items, tracked time against the estimate",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: {
       200: {
         description: "Progress",
@@ -101,20 +162,44 @@ export const taskReadoutsOperations = [
         })
       }
     },
-    examples: [{ name: "progress", request: { params: tk }, response: { status: 200, body: { subtasks: { total: 2, finished: 1 }, checklistItems: { total: 2, resolved: 1 }, trackedMinutes: 90, estimateMinutes: 240, percent: 50 } } }],
+    examples: [
+      {
+        name: "progress",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: {
+            subtasks: { total: 2, finished: 1 },
+            checklistItems: { total: 2, resolved: 1 },
+            trackedMinutes: 90,
+            estimateMinutes: 240,
+            percent: 50
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
         const task = yield* orDieSql(getTask(params.taskId))
-        const [sub] = yield* orDieSql(query<{ total: number; finished: number }>(
-          `SELECT count(*)::int AS total, count(*) FILTER (WHERE closed_at IS NOT NULL)::int AS finished FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`, [params.taskId]
-        ))
-        const [items] = yield* orDieSql(query<{ total: number; resolved: number }>(
-          `SELECT count(*)::int AS total, count(*) FILTER (WHERE resolved)::int AS resolved FROM pm_checklist_items WHERE task_id = $1`, [params.taskId]
-        ))
-        const [time] = yield* orDieSql(query<{ minutes: number }>(
-          `SELECT COALESCE(round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60), 0)::int AS minutes FROM pm_time_entries WHERE task_id = $1`, [params.taskId]
-        ))
+        const [sub] = yield* orDieSql(
+          query<{ total: number; finished: number }>(
+            `SELECT count(*)::int AS total, count(*) FILTER (WHERE closed_at IS NOT NULL)::int AS finished FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`,
+            [params.taskId]
+          )
+        )
+        const [items] = yield* orDieSql(
+          query<{ total: number; resolved: number }>(
+            `SELECT count(*)::int AS total, count(*) FILTER (WHERE resolved)::int AS resolved FROM pm_checklist_items WHERE task_id = $1`,
+            [params.taskId]
+          )
+        )
+        const [time] = yield* orDieSql(
+          query<{ minutes: number }>(
+            `SELECT COALESCE(round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60), 0)::int AS minutes FROM pm_time_entries WHERE task_id = $1`,
+            [params.taskId]
+          )
+        )
         const parts = sub!.total + items!.total
         const percent = task.closedAt !== null ? 100 : parts === 0 ? 0 : Math.round(((sub!.finished + items!.resolved) / parts) * 100)
         return { subtasks: sub!, checklistItems: items!, trackedMinutes: time!.minutes, estimateMinutes: task.timeEstimateMinutes, percent }

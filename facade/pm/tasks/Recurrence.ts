@@ -14,32 +14,65 @@ import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared
 
 export const taskRecurrenceOperations = [
   operation({
-    service, tag, operationId: "getTaskRecurrence", method: "GET", path: "/v1/tasks/{taskId}/recurrence",
-    summary: "How a task recurs (null when it does not)", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskRecurrence",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/recurrence",
+    summary: "How a task recurs (null when it does not)",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Recurrence", schema: Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }) } },
-    examples: [{ name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }],
+    examples: [
+      { name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }
+    ],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ recurrence: t.recurrence }))
   }),
   operation({
-    service, tag, operationId: "setTaskRecurrence", method: "PUT", path: "/v1/tasks/{taskId}/recurrence",
-    summary: "Make a task recur: finishing it creates the next occurrence with dates moved on (needs a start or due date)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "setTaskRecurrence",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/recurrence",
+    summary: "Make a task recur: finishing it creates the next occurrence with dates moved on (needs a start or due date)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Recurrence,
     responses: { 200: { description: "The task", schema: Task }, 409: { description: "The task has no date to repeat from" } },
-    examples: [{ name: "weekly", request: { params: tk, body: { frequency: "weekly", interval: 1 } }, response: { status: 200, body: { ...exampleTask, recurrence: { frequency: "weekly", interval: 1 } } } }],
+    examples: [
+      {
+        name: "weekly",
+        request: { params: tk, body: { frequency: "weekly", interval: 1 } },
+        response: { status: 200, body: { ...exampleTask, recurrence: { frequency: "weekly", interval: 1 } } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        if (body.until && !isoDate(body.until)) return yield* reject("invalid", "Invalid body.until", [{ path: "body.until", message: "not a real date" }])
-        const recurrence: Recurrence = { frequency: body.frequency, interval: body.interval, ...(body.until ? { until: isoDate(body.until)! } : {}) }
+        if (body.until && !isoDate(body.until))
+          return yield* reject("invalid", "Invalid body.until", [{ path: "body.until", message: "not a real date" }])
+        const recurrence: Recurrence = {
+          frequency: body.frequency,
+          interval: body.interval,
+          ...(body.until ? { until: isoDate(body.until)! } : {})
+        }
         return yield* send(PmTask, params.taskId, "setRecurrence", caller.userId, { recurrence })
       })
   }),
   operation({
-    service, tag, operationId: "deleteTaskRecurrence", method: "DELETE", path: "/v1/tasks/{taskId}/recurrence",
-    summary: "Stop a task recurring", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "deleteTaskRecurrence",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/recurrence",
+    summary: "Stop a task recurring",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     responses: { 204: { description: "Stopped" } },
     examples: [{ name: "stop", request: { params: tk }, response: { status: 204 } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "setRecurrence", { recurrence: null })
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "setRecurrence", { recurrence: null })
   })
 ]

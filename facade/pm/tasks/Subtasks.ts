@@ -14,26 +14,64 @@ import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
 import { exampleTask } from "../WorkExamples.ts"
 import { tag, service, read, write, TaskParams, tk, NewTaskFields, newTaskInput } from "./shared.ts"
 
-const TreeNode: Schema.Top = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, status: Schema.String, children: Schema.Array(Schema.Unknown) }).annotate({ identifier: "TaskTreeNode" })
+const TreeNode: Schema.Top = Schema.Struct({
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  status: Schema.String,
+  children: Schema.Array(Schema.Unknown)
+}).annotate({ identifier: "TaskTreeNode" })
 
 export const taskSubtasksOperations = [
   operation({
-    service, tag, operationId: "listSubtasks", method: "GET", path: "/v1/tasks/{taskId}/subtasks",
-    summary: "A task's direct subtasks, in order", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listSubtasks",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/subtasks",
+    summary: "A task's direct subtasks, in order",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Subtasks", schema: Items(Task) } },
-    examples: [{ name: "subtasks", request: { params: tk }, response: { status: 200, body: { items: [{ ...exampleTask, id: ids.task2, parentTaskId: ids.task }] } } }],
+    examples: [
+      {
+        name: "subtasks",
+        request: { params: tk },
+        response: { status: 200, body: { items: [{ ...exampleTask, id: ids.task2, parentTaskId: ids.task }] } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
-        const page = yield* orDieSql(findTasks({ workspaceId: caller.at.workspaceId, viewer: caller.viewer, parentTaskId: params.taskId, archived: "include" }, { offset: 0, limit: 200, order: "position" }))
+        const page = yield* orDieSql(
+          findTasks(
+            { workspaceId: caller.at.workspaceId, viewer: caller.viewer, parentTaskId: params.taskId, archived: "include" },
+            { offset: 0, limit: 200, order: "position" }
+          )
+        )
         return { items: page.items }
       })
   }),
   operation({
-    service, tag, operationId: "createSubtask", method: "POST", path: "/v1/tasks/{taskId}/subtasks",
-    summary: "Create a subtask (in its parent's list)", auth: "both", scopes: write, params: TaskParams, body: Schema.Struct(NewTaskFields),
+    service,
+    tag,
+    operationId: "createSubtask",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/subtasks",
+    summary: "Create a subtask (in its parent's list)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct(NewTaskFields),
     responses: { 201: { description: "Created", schema: Task } },
-    examples: [{ name: "subtask", request: { params: tk, body: { name: "Write the tests" } }, response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write the tests", parentTaskId: ids.task } } }],
+    examples: [
+      {
+        name: "subtask",
+        request: { params: tk, body: { name: "Write the tests" } },
+        response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write the tests", parentTaskId: ids.task } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -42,37 +80,83 @@ export const taskSubtasksOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "setTaskParent", method: "PUT", path: "/v1/tasks/{taskId}/parent",
+    service,
+    tag,
+    operationId: "setTaskParent",
+    method: "PUT",
+    path: "/v1/tasks/{taskId}/parent",
     summary: "Make a task a subtask of another (it joins the parent's list), or a top-level task again (null)",
     description: "A task cannot become a subtask of itself or of one of its own subtasks (409).",
-    auth: "both", scopes: write, params: TaskParams, body: Schema.Struct({ parentTaskId: Schema.NullOr(Id) }),
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
+    body: Schema.Struct({ parentTaskId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Updated", schema: Task }, 409: { description: "Would make a cycle" } },
-    examples: [{ name: "nest", request: { params: tk, body: { parentTaskId: ids.task2 } }, response: { status: 200, body: { ...exampleTask, parentTaskId: ids.task2 } } }],
+    examples: [
+      {
+        name: "nest",
+        request: { params: tk, body: { parentTaskId: ids.task2 } },
+        response: { status: 200, body: { ...exampleTask, parentTaskId: ids.task2 } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
         if (body.parentTaskId) {
-          const parent = yield* onTask(context, body.parentTaskId, "member").pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }]) : e)))
-          if (parent.at.workspaceId !== caller.at.workspaceId) return yield* reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
+          const parent = yield* onTask(context, body.parentTaskId, "member").pipe(
+            Effect.mapError((e) =>
+              e._tag === "Rejection" && e.code === "not_found"
+                ? reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
+                : e
+            )
+          )
+          if (parent.at.workspaceId !== caller.at.workspaceId)
+            return yield* reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
         }
         return yield* send(PmTask, params.taskId, "setParent", caller.userId, body)
       })
   }),
   operation({
-    service, tag, operationId: "getTaskTree", method: "GET", path: "/v1/tasks/{taskId}/tree",
-    summary: "A task with all its subtasks, nested", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskTree",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/tree",
+    summary: "A task with all its subtasks, nested",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "The tree", schema: TreeNode } },
-    examples: [{ name: "tree", request: { params: tk }, response: { status: 200, body: { id: ids.task, shortId: "T-42", name: "Ship the login page", status: "in progress", children: [{ id: ids.task2, shortId: "T-43", name: "Write the tests", status: "to do", children: [] }] } } }],
+    examples: [
+      {
+        name: "tree",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: {
+            id: ids.task,
+            shortId: "T-42",
+            name: "Ship the login page",
+            status: "in progress",
+            children: [{ id: ids.task2, shortId: "T-43", name: "Write the tests", status: "to do", children: [] }]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
-        const rows = yield* orDieSql(query<{ id: string; shortId: string; name: string; status: string; parentId: string | null }>(
-          `WITH RECURSIVE tree AS (SELECT id FROM pm_tasks WHERE id = $1 UNION ALL SELECT t.id FROM pm_tasks t JOIN tree ON t.parent_task_id = tree.id WHERE t.deleted_at IS NULL)
+        const rows = yield* orDieSql(
+          query<{ id: string; shortId: string; name: string; status: string; parentId: string | null }>(
+            `WITH RECURSIVE tree AS (SELECT id FROM pm_tasks WHERE id = $1 UNION ALL SELECT t.id FROM pm_tasks t JOIN tree ON t.parent_task_id = tree.id WHERE t.deleted_at IS NULL)
            SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.parent_task_id AS "parentId" FROM pm_tasks t WHERE t.id IN (SELECT id FROM tree) ORDER BY t.position, t.created_at`,
-          [params.taskId]
-        ))
+            [params.taskId]
+          )
+        )
         type Node = { id: string; shortId: string; name: string; status: string; children: Array<Node> }
-        const nodes = new Map<string, Node>(rows.map((r) => [r.id, { id: r.id, shortId: r.shortId, name: r.name, status: r.status, children: [] }]))
+        const nodes = new Map<string, Node>(
+          rows.map((r) => [r.id, { id: r.id, shortId: r.shortId, name: r.name, status: r.status, children: [] }])
+        )
         for (const row of rows) if (row.id !== params.taskId && row.parentId) nodes.get(row.parentId)?.children.push(nodes.get(row.id)!)
         return nodes.get(params.taskId)!
       })

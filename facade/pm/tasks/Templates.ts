@@ -15,40 +15,124 @@ import { tag, service, read, write, TaskParams, ListParams, WorkspaceParams, tk,
 
 export const taskTemplatesOperations = [
   operation({
-    service, tag, operationId: "saveTaskAsTemplate", method: "POST", path: "/v1/tasks/{taskId}/save-as-template",
-    summary: "Save a task (fields, checklists, subtasks) as a workspace task template", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "saveTaskAsTemplate",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/save-as-template",
+    summary: "Save a task (fields, checklists, subtasks) as a workspace task template",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ name: Name(200) }),
     responses: { 201: { description: "Saved", schema: TaskTemplateView } },
-    examples: [{ name: "save", request: { params: tk, body: { name: "Release checklist" } }, response: { status: 201, body: { id: ids.template, workspaceId: ids.workspace, name: "Release checklist", template: { name: "Ship the login page" }, createdBy: ids.user, createdAt: at0 } } }],
+    examples: [
+      {
+        name: "save",
+        request: { params: tk, body: { name: "Release checklist" } },
+        response: {
+          status: 201,
+          body: {
+            id: ids.template,
+            workspaceId: ids.workspace,
+            name: "Release checklist",
+            template: { name: "Ship the login page" },
+            createdBy: ids.user,
+            createdAt: at0
+          }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        return yield* send(PmWorkspace, caller.at.workspaceId, "saveTaskTemplate", caller.userId, { taskId: params.taskId, name: body.name })
+        return yield* send(PmWorkspace, caller.at.workspaceId, "saveTaskTemplate", caller.userId, {
+          taskId: params.taskId,
+          name: body.name
+        })
       })
   }),
   operation({
-    service, tag, operationId: "listTaskTemplates", method: "GET", path: "/v1/workspaces/{workspaceId}/task-templates",
-    summary: "The workspace's task templates", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listTaskTemplates",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/task-templates",
+    summary: "The workspace's task templates",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Templates", schema: Items(TaskTemplateView) } },
-    examples: [{ name: "templates", request: { params: ws }, response: { status: 200, body: { items: [{ id: ids.template, workspaceId: ids.workspace, name: "Release checklist", template: { name: "Ship" }, createdBy: ids.user, createdAt: at0 }] } } }],
-    handler: ({ params }, context) => Effect.andThen(inWorkspace(context, params.workspaceId), Effect.map(orDieSql(templatesOf(params.workspaceId)), (items) => ({ items })))
+    examples: [
+      {
+        name: "templates",
+        request: { params: ws },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: ids.template,
+                workspaceId: ids.workspace,
+                name: "Release checklist",
+                template: { name: "Ship" },
+                createdBy: ids.user,
+                createdAt: at0
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        inWorkspace(context, params.workspaceId),
+        Effect.map(orDieSql(templatesOf(params.workspaceId)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "createTaskFromTemplate", method: "POST", path: "/v1/lists/{listId}/tasks/from-template",
-    summary: "Create a task in a list from a workspace task template", auth: "both", scopes: write, params: ListParams,
+    service,
+    tag,
+    operationId: "createTaskFromTemplate",
+    method: "POST",
+    path: "/v1/lists/{listId}/tasks/from-template",
+    summary: "Create a task in a list from a workspace task template",
+    auth: "both",
+    scopes: write,
+    params: ListParams,
     body: Schema.Struct({ templateId: Id, name: Schema.optionalKey(Name(500)) }),
     responses: { 201: { description: "Created", schema: Task } },
-    examples: [{ name: "from-template", request: { params: li, body: { templateId: ids.template, name: "Release 2.0" } }, response: { status: 201, body: { ...exampleTask, name: "Release 2.0" } } }],
+    examples: [
+      {
+        name: "from-template",
+        request: { params: li, body: { templateId: ids.template, name: "Release 2.0" } },
+        response: { status: 201, body: { ...exampleTask, name: "Release 2.0" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
-        const template = yield* orDieSql(getTemplate(caller.at.workspaceId, body.templateId)).pipe(Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", e.message, [{ path: "body.templateId", message: "not found" }]) : e)))
-        return yield* send(PmList, params.listId, "instantiateTask", caller.userId, { template: template.template, ...(body.name ? { name: body.name } : {}) })
+        const template = yield* orDieSql(getTemplate(caller.at.workspaceId, body.templateId)).pipe(
+          Effect.mapError((e) =>
+            e._tag === "Rejection" ? reject("not_found", e.message, [{ path: "body.templateId", message: "not found" }]) : e
+          )
+        )
+        return yield* send(PmList, params.listId, "instantiateTask", caller.userId, {
+          template: template.template,
+          ...(body.name ? { name: body.name } : {})
+        })
       })
   }),
   operation({
-    service, tag, operationId: "deleteTaskTemplate", method: "DELETE", path: "/v1/workspaces/{workspaceId}/task-templates/{templateId}",
-    summary: "Delete a task template", auth: "both", scopes: write, params: Schema.Struct({ workspaceId: Id, templateId: Id }),
+    service,
+    tag,
+    operationId: "deleteTaskTemplate",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/task-templates/{templateId}",
+    summary: "Delete a task template",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ workspaceId: Id, templateId: Id }),
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...ws, templateId: ids.template } }, response: { status: 204 } }],
     handler: ({ params }, context) =>

@@ -20,16 +20,36 @@ const EntryParams = Schema.Struct({ taskId: Id, entryId: Id })
 
 export const taskTimeTrackingOperations = [
   operation({
-    service, tag, operationId: "listTaskTimeEntries", method: "GET", path: "/v1/tasks/{taskId}/time-entries",
-    summary: "Time tracked on a task, oldest first", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskTimeEntries",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/time-entries",
+    summary: "Time tracked on a task, oldest first",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Entries", schema: Items(TimeEntry) } },
     examples: [{ name: "entries", request: { params: tk }, response: { status: 200, body: { items: [exampleTimeEntry] } } }],
     handler: ({ params }, context) =>
-      Effect.andThen(onTask(context, params.taskId), Effect.map(orDieSql(query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])), (items) => ({ items })))
+      Effect.andThen(
+        onTask(context, params.taskId),
+        Effect.map(
+          orDieSql(query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])),
+          (items) => ({ items })
+        )
+      )
   }),
   operation({
-    service, tag, operationId: "createTaskTimeEntry", method: "POST", path: "/v1/tasks/{taskId}/time-entries",
-    summary: "Log time on a task (give endedAt or durationMinutes)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "createTaskTimeEntry",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/time-entries",
+    summary: "Log time on a task (give endedAt or durationMinutes)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({
       startedAt: DateTime,
       endedAt: Schema.optionalKey(DateTime),
@@ -39,7 +59,13 @@ export const taskTimeTrackingOperations = [
       userId: Schema.optionalKey(Id)
     }),
     responses: { 201: { description: "Logged", schema: TimeEntry } },
-    examples: [{ name: "log", request: { params: tk, body: { startedAt: "2026-11-21T09:00:00.000Z", durationMinutes: 90, note: "Pairing" } }, response: { status: 201, body: exampleTimeEntry } }],
+    examples: [
+      {
+        name: "log",
+        request: { params: tk, body: { startedAt: "2026-11-21T09:00:00.000Z", durationMinutes: 90, note: "Pairing" } },
+        response: { status: 201, body: exampleTimeEntry }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -49,30 +75,64 @@ export const taskTimeTrackingOperations = [
         const startedAt = isoDate(body.startedAt)
         const endedAt = body.endedAt === undefined ? undefined : isoDate(body.endedAt)
         if (!startedAt) return yield* reject("invalid", "Invalid body.startedAt", [{ path: "body.startedAt", message: "not a real date" }])
-        if (body.endedAt !== undefined && !endedAt) return yield* reject("invalid", "Invalid body.endedAt", [{ path: "body.endedAt", message: "not a real date" }])
+        if (body.endedAt !== undefined && !endedAt)
+          return yield* reject("invalid", "Invalid body.endedAt", [{ path: "body.endedAt", message: "not a real date" }])
         const { userId: _u, ...rest } = body
-        return yield* send(PmTask, params.taskId, "addTimeEntry", caller.userId, { ...rest, startedAt, ...(endedAt ? { endedAt } : {}), userId })
+        return yield* send(PmTask, params.taskId, "addTimeEntry", caller.userId, {
+          ...rest,
+          startedAt,
+          ...(endedAt ? { endedAt } : {}),
+          userId
+        })
       })
   }),
   operation({
-    service, tag, operationId: "updateTaskTimeEntry", method: "PATCH", path: "/v1/tasks/{taskId}/time-entries/{entryId}",
-    summary: "Correct a time entry (its owner or an admin)", auth: "both", scopes: write, params: EntryParams,
-    body: Schema.Struct({ startedAt: Schema.optionalKey(DateTime), endedAt: Schema.optionalKey(DateTime), note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))), billable: Schema.optionalKey(Schema.Boolean) }),
+    service,
+    tag,
+    operationId: "updateTaskTimeEntry",
+    method: "PATCH",
+    path: "/v1/tasks/{taskId}/time-entries/{entryId}",
+    summary: "Correct a time entry (its owner or an admin)",
+    auth: "both",
+    scopes: write,
+    params: EntryParams,
+    body: Schema.Struct({
+      startedAt: Schema.optionalKey(DateTime),
+      endedAt: Schema.optionalKey(DateTime),
+      note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
+      billable: Schema.optionalKey(Schema.Boolean)
+    }),
     responses: { 200: { description: "Updated", schema: TimeEntry } },
-    examples: [{ name: "note", request: { params: { ...tk, entryId: ids.entry }, body: { note: "Review" } }, response: { status: 200, body: { ...exampleTimeEntry, note: "Review" } } }],
+    examples: [
+      {
+        name: "note",
+        request: { params: { ...tk, entryId: ids.entry }, body: { note: "Review" } },
+        response: { status: 200, body: { ...exampleTimeEntry, note: "Review" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
         yield* realDates({ startDate: body.startedAt, dueDate: body.endedAt })
         return yield* send(PmTask, params.taskId, "updateTimeEntry", caller.userId, {
-          entryId: params.entryId, admin: caller.admin, ...body,
-          ...(body.startedAt ? { startedAt: isoDate(body.startedAt) } : {}), ...(body.endedAt ? { endedAt: isoDate(body.endedAt) } : {})
+          entryId: params.entryId,
+          admin: caller.admin,
+          ...body,
+          ...(body.startedAt ? { startedAt: isoDate(body.startedAt) } : {}),
+          ...(body.endedAt ? { endedAt: isoDate(body.endedAt) } : {})
         })
       })
   }),
   operation({
-    service, tag, operationId: "deleteTaskTimeEntry", method: "DELETE", path: "/v1/tasks/{taskId}/time-entries/{entryId}",
-    summary: "Delete a time entry (its owner or an admin)", auth: "both", scopes: write, params: EntryParams,
+    service,
+    tag,
+    operationId: "deleteTaskTimeEntry",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/time-entries/{entryId}",
+    summary: "Delete a time entry (its owner or an admin)",
+    auth: "both",
+    scopes: write,
+    params: EntryParams,
     responses: { 204: { description: "Deleted" } },
     examples: [{ name: "delete", request: { params: { ...tk, entryId: ids.entry } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -82,41 +142,89 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "startTaskTimer", method: "POST", path: "/v1/tasks/{taskId}/timer/start",
-    summary: "Start your timer on a task (a timer running elsewhere is stopped)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "startTaskTimer",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/timer/start",
+    summary: "Start your timer on a task (a timer running elsewhere is stopped)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))) }),
     responses: { 201: { description: "Running", schema: TimeEntry } },
-    examples: [{ name: "start", request: { params: tk, body: {} }, response: { status: 201, body: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } } }],
-    handler: ({ params, body }, context) =>
-      taskCommand(context, params.taskId, "startTimer", body)
+    examples: [
+      {
+        name: "start",
+        request: { params: tk, body: {} },
+        response: { status: 201, body: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } }
+      }
+    ],
+    handler: ({ params, body }, context) => taskCommand(context, params.taskId, "startTimer", body)
   }),
   operation({
-    service, tag, operationId: "stopTaskTimer", method: "POST", path: "/v1/tasks/{taskId}/timer/stop",
-    summary: "Stop your timer on a task", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "stopTaskTimer",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/timer/stop",
+    summary: "Stop your timer on a task",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     responses: { 200: { description: "Stopped", schema: TimeEntry }, 409: { description: "No timer running here" } },
     examples: [{ name: "stop", request: { params: tk }, response: { status: 200, body: exampleTimeEntry } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "stopTimer", {})
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "stopTimer", {})
   }),
   operation({
-    service, tag, operationId: "getTaskTimeSummary", method: "GET", path: "/v1/tasks/{taskId}/time-summary",
-    summary: "Tracked time against the estimate, per person", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "getTaskTimeSummary",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/time-summary",
+    summary: "Tracked time against the estimate, per person",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: {
       200: {
         description: "Summary",
-        schema: Schema.Struct({ estimateMinutes: Schema.NullOr(Schema.Number), trackedMinutes: Schema.Number, remainingMinutes: Schema.NullOr(Schema.Number), running: Schema.Boolean, byUser: Schema.Array(Schema.Struct({ userId: Id, minutes: Schema.Number })) })
+        schema: Schema.Struct({
+          estimateMinutes: Schema.NullOr(Schema.Number),
+          trackedMinutes: Schema.Number,
+          remainingMinutes: Schema.NullOr(Schema.Number),
+          running: Schema.Boolean,
+          byUser: Schema.Array(Schema.Struct({ userId: Id, minutes: Schema.Number }))
+        })
       }
     },
-    examples: [{ name: "summary", request: { params: tk }, response: { status: 200, body: { estimateMinutes: 240, trackedMinutes: 90, remainingMinutes: 150, running: false, byUser: [{ userId: ids.user, minutes: 90 }] } } }],
+    examples: [
+      {
+        name: "summary",
+        request: { params: tk },
+        response: {
+          status: 200,
+          body: {
+            estimateMinutes: 240,
+            trackedMinutes: 90,
+            remainingMinutes: 150,
+            running: false,
+            byUser: [{ userId: ids.user, minutes: 90 }]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
         const task = yield* orDieSql(getTask(params.taskId))
-        const rows = yield* orDieSql(query<{ userId: string; minutes: number; running: boolean }>(
-          `SELECT user_id AS "userId", round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60)::int AS minutes, bool_or(ended_at IS NULL) AS running
+        const rows = yield* orDieSql(
+          query<{ userId: string; minutes: number; running: boolean }>(
+            `SELECT user_id AS "userId", round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60)::int AS minutes, bool_or(ended_at IS NULL) AS running
              FROM pm_time_entries WHERE task_id = $1 GROUP BY user_id ORDER BY user_id`,
-          [params.taskId]
-        ))
+            [params.taskId]
+          )
+        )
         const tracked = rows.reduce((sum, r) => sum + r.minutes, 0)
         return {
           estimateMinutes: task.timeEstimateMinutes,
@@ -128,36 +236,87 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getRunningTimer", method: "GET", path: "/v1/workspaces/{workspaceId}/timer",
-    summary: "The caller's running timer in the workspace, if any", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getRunningTimer",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/timer",
+    summary: "The caller's running timer in the workspace, if any",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "The running entry, or null", schema: Schema.Struct({ entry: Schema.NullOr(TimeEntry) }) } },
-    examples: [{ name: "running", request: { params: ws }, response: { status: 200, body: { entry: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } } } }],
+    examples: [
+      {
+        name: "running",
+        request: { params: ws },
+        response: { status: 200, body: { entry: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`, [params.workspaceId, caller.userId]))
+        const rows = yield* orDieSql(
+          query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`, [
+            params.workspaceId,
+            caller.userId
+          ])
+        )
         return { entry: rows[0] ?? null }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceTimeEntries", method: "GET", path: "/v1/workspaces/{workspaceId}/time-entries",
-    summary: "A timesheet: time entries of the workspace in a period, optionally of one member", auth: "both", scopes: read, params: WorkspaceParams,
-    query: Schema.Struct({ from: Schema.optionalKey(DateTime), to: Schema.optionalKey(DateTime), userId: Schema.optionalKey(Id), offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
-    responses: { 200: { description: "Entries and their total", schema: Schema.Struct({ items: Schema.Array(TimeEntry), totalMinutes: Schema.Number }) } },
-    examples: [{ name: "week", request: { params: ws, query: { from: "2026-11-16", to: "2026-11-23" } }, response: { status: 200, body: { items: [exampleTimeEntry], totalMinutes: 90 } } }],
+    service,
+    tag,
+    operationId: "listWorkspaceTimeEntries",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/time-entries",
+    summary: "A timesheet: time entries of the workspace in a period, optionally of one member",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    query: Schema.Struct({
+      from: Schema.optionalKey(DateTime),
+      to: Schema.optionalKey(DateTime),
+      userId: Schema.optionalKey(Id),
+      offset: Schema.optionalKey(Offset),
+      limit: Schema.optionalKey(Limit)
+    }),
+    responses: {
+      200: {
+        description: "Entries and their total",
+        schema: Schema.Struct({ items: Schema.Array(TimeEntry), totalMinutes: Schema.Number })
+      }
+    },
+    examples: [
+      {
+        name: "week",
+        request: { params: ws, query: { from: "2026-11-16", to: "2026-11-23" } },
+        response: { status: 200, body: { items: [exampleTimeEntry], totalMinutes: 90 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const page = pageOf(q)
-        const rows = yield* orDieSql(query<{ durationMinutes: number | null }>(
-          `SELECT ${timeEntryColumns.replace(/\b(id|task_id|user_id|started_at|ended_at|note|billable|created_at)\b/g, "e.$1")} FROM pm_time_entries e
+        const rows = yield* orDieSql(
+          query<{ durationMinutes: number | null }>(
+            `SELECT ${timeEntryColumns.replace(/\b(id|task_id|user_id|started_at|ended_at|note|billable|created_at)\b/g, "e.$1")} FROM pm_time_entries e
              JOIN pm_tasks t ON t.id = e.task_id JOIN pm_spaces s ON s.id = t.space_id
             WHERE e.workspace_id = $1 AND t.deleted_at IS NULL
               AND (NOT s.is_private OR $2::boolean OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = s.id AND m.user_id = $3))
               AND ($4::timestamptz IS NULL OR e.started_at >= $4) AND ($5::timestamptz IS NULL OR e.started_at < $5) AND ($6::text IS NULL OR e.user_id = $6)
             ORDER BY e.started_at, e.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-          [params.workspaceId, caller.admin, caller.userId, q.from ? isoDate(q.from) ?? null : null, q.to ? isoDate(q.to) ?? null : null, q.userId ?? null]
-        ))
+            [
+              params.workspaceId,
+              caller.admin,
+              caller.userId,
+              q.from ? (isoDate(q.from) ?? null) : null,
+              q.to ? (isoDate(q.to) ?? null) : null,
+              q.userId ?? null
+            ]
+          )
+        )
         return { items: rows, totalMinutes: rows.reduce((sum, r) => sum + (r.durationMinutes ?? 0), 0) }
       })
   })

@@ -15,8 +15,15 @@ import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared
 
 export const taskWatchersOperations = [
   operation({
-    service, tag, operationId: "listTaskWatchers", method: "GET", path: "/v1/tasks/{taskId}/watchers",
-    summary: "Who follows a task (creator and assignees follow automatically)", auth: "both", scopes: read, params: TaskParams,
+    service,
+    tag,
+    operationId: "listTaskWatchers",
+    method: "GET",
+    path: "/v1/tasks/{taskId}/watchers",
+    summary: "Who follows a task (creator and assignees follow automatically)",
+    auth: "both",
+    scopes: read,
+    params: TaskParams,
     responses: { 200: { description: "Watchers", schema: Items(UserRef) } },
     examples: [{ name: "watchers", request: { params: tk }, response: { status: 200, body: { items: [exampleUser] } } }],
     handler: ({ params }, context) =>
@@ -28,8 +35,15 @@ export const taskWatchersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "addTaskWatcher", method: "POST", path: "/v1/tasks/{taskId}/watchers",
-    summary: "Follow a task (yourself unless userId names another member)", auth: "both", scopes: write, params: TaskParams,
+    service,
+    tag,
+    operationId: "addTaskWatcher",
+    method: "POST",
+    path: "/v1/tasks/{taskId}/watchers",
+    summary: "Follow a task (yourself unless userId names another member)",
+    auth: "both",
+    scopes: write,
+    params: TaskParams,
     body: Schema.Struct({ userId: Schema.optionalKey(Id) }),
     responses: { 201: { description: "Watching", schema: Schema.Struct({ userId: Id }) }, 409: { description: "Already watching" } },
     examples: [{ name: "watch", request: { params: tk, body: {} }, response: { status: 201, body: { userId: ids.user } } }],
@@ -40,11 +54,17 @@ export const taskWatchersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeTaskWatcher", method: "DELETE", path: "/v1/tasks/{taskId}/watchers/{userId}",
-    summary: "Stop someone (or yourself) following a task", auth: "both", scopes: write, params: Schema.Struct({ taskId: Id, userId: Id }),
+    service,
+    tag,
+    operationId: "removeTaskWatcher",
+    method: "DELETE",
+    path: "/v1/tasks/{taskId}/watchers/{userId}",
+    summary: "Stop someone (or yourself) following a task",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ taskId: Id, userId: Id }),
     responses: { 204: { description: "Removed" } },
     examples: [{ name: "unwatch", request: { params: { ...tk, userId: ids.user } }, response: { status: 204 } }],
-    handler: ({ params }, context) =>
-      taskCommand(context, params.taskId, "removeWatcher", { userId: params.userId })
+    handler: ({ params }, context) => taskCommand(context, params.taskId, "removeWatcher", { userId: params.userId })
   })
 ]

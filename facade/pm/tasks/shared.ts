@@ -16,8 +16,12 @@ import { exampleIds as ids, onTask, orDieSql, realDates } from "../WorkAccess.ts
 export type TaskCommands = typeof PmTask extends WorkActor<infer T, any, any> ? T : never
 
 /** Most task writes: a member where the task lives asks the task's actor to run one command. */
-export const taskCommand = <K extends keyof TaskCommands & string>(context: RequestContext, taskId: string, command: K, input: Parameters<typeof send<TaskCommands, K>>[4]) =>
-  Effect.flatMap(onTask(context, taskId, "member"), (caller) => send(PmTask, taskId, command, caller.userId, input))
+export const taskCommand = <K extends keyof TaskCommands & string>(
+  context: RequestContext,
+  taskId: string,
+  command: K,
+  input: Parameters<typeof send<TaskCommands, K>>[4]
+) => Effect.flatMap(onTask(context, taskId, "member"), (caller) => send(PmTask, taskId, command, caller.userId, input))
 
 export const tag = "Tasks"
 export const service = "pm"
@@ -31,7 +35,10 @@ export const tk = { taskId: ids.task }
 export const li = { listId: ids.list }
 export const ws = { workspaceId: ids.workspace }
 
-export const EmailAddress = Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" }))
+export const EmailAddress = Schema.String.check(
+  Schema.isMaxLength(254),
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { expected: "an e-mail address" })
+)
 export const Emails = Schema.Array(EmailAddress).check(Schema.isMaxLength(50))
 
 export const NewTaskFields = {
@@ -67,10 +74,14 @@ export const TaskPatchBody = Schema.Struct({
 })
 export type TaskPatchBody = typeof TaskPatchBody.Type
 
-export const date = (value: string | null | undefined) => (value === undefined || value === null ? value : isoDate(value) ?? null)
+export const date = (value: string | null | undefined) => (value === undefined || value === null ? value : (isoDate(value) ?? null))
 
 /** E-mail addresses → member ids (404 naming those that are not members). */
-export const assigneesOf = (workspaceId: string, body: { assigneeIds?: ReadonlyArray<string>; assigneeEmails?: ReadonlyArray<string> }, prefix = "body") =>
+export const assigneesOf = (
+  workspaceId: string,
+  body: { assigneeIds?: ReadonlyArray<string>; assigneeEmails?: ReadonlyArray<string> },
+  prefix = "body"
+) =>
   Effect.gen(function* () {
     if (body.assigneeEmails === undefined) return body.assigneeIds
     const users = yield* orDieSql(membersByEmail(workspaceId, body.assigneeEmails, `${prefix}.assigneeEmails`))
@@ -109,8 +120,18 @@ export const taskPatchInput = (workspaceId: string, body: TaskPatchBody, prefix 
 
 export const checklistsOf = (taskId: string) =>
   Effect.gen(function* () {
-    const lists = yield* query<{ id: string; taskId: string; name: string; position: number }>(`SELECT id, task_id AS "taskId", name, position FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`, [taskId])
-    const items = yield* query<{ id: string; checklistId: string; name: string; resolved: boolean; assigneeId: string | null; position: number }>(
+    const lists = yield* query<{ id: string; taskId: string; name: string; position: number }>(
+      `SELECT id, task_id AS "taskId", name, position FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`,
+      [taskId]
+    )
+    const items = yield* query<{
+      id: string
+      checklistId: string
+      name: string
+      resolved: boolean
+      assigneeId: string | null
+      position: number
+    }>(
       `SELECT id, checklist_id AS "checklistId", name, resolved, assignee_id AS "assigneeId", position FROM pm_checklist_items WHERE task_id = $1 ORDER BY position, created_at`,
       [taskId]
     )

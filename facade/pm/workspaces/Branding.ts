@@ -10,7 +10,21 @@ import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation, raw } from "../../Operation.ts"
 import { inWorkspace } from "../WorkAccess.ts"
-import { tag, service, read, write, WorkspaceParams, wsp, admin, summaryOf, BrandingView, brandingView, exampleBranding, updateSection, configOfWorkspace } from "./shared.ts"
+import {
+  tag,
+  service,
+  read,
+  write,
+  WorkspaceParams,
+  wsp,
+  admin,
+  summaryOf,
+  BrandingView,
+  brandingView,
+  exampleBranding,
+  updateSection,
+  configOfWorkspace
+} from "./shared.ts"
 
 const LOGO_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 const LOGO_MAX_BYTES = 1024 * 1024
@@ -18,18 +32,30 @@ const LOGO_MAX_BYTES = 1024 * 1024
 const looksLike = (contentType: string, bytes: Uint8Array) => {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to))
   switch (contentType) {
-    case "image/png": return bytes.length > 8 && bytes[0] === 0x89 && ascii(1, 4) === "PNG"
-    case "image/jpeg": return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
-    case "image/gif": return bytes.length > 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")
-    case "image/webp": return bytes.length > 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP"
-    default: return false
+    case "image/png":
+      return bytes.length > 8 && bytes[0] === 0x89 && ascii(1, 4) === "PNG"
+    case "image/jpeg":
+      return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
+    case "image/gif":
+      return bytes.length > 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")
+    case "image/webp":
+      return bytes.length > 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP"
+    default:
+      return false
   }
 }
 
 export const workspaceBrandingOperations = [
   operation({
-    service, tag, operationId: "getWorkspaceBranding", method: "GET", path: "/v1/workspaces/{workspaceId}/branding",
-    summary: "The workspace's branding: color, tagline, initials and logo", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceBranding",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/branding",
+    summary: "The workspace's branding: color, tagline, initials and logo",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Branding", schema: BrandingView } },
     examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params }, context) =>
@@ -39,9 +65,19 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "updateWorkspaceBranding", method: "PATCH", path: "/v1/workspaces/{workspaceId}/branding",
-    summary: "Change the workspace's color or tagline (admin)", auth: "both", scopes: write, params: WorkspaceParams,
-    body: Schema.Struct({ color: Schema.optionalKey(Schema.NullOr(Color)), tagline: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))) }),
+    service,
+    tag,
+    operationId: "updateWorkspaceBranding",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/branding",
+    summary: "Change the workspace's color or tagline (admin)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    body: Schema.Struct({
+      color: Schema.optionalKey(Schema.NullOr(Color)),
+      tagline: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
+    }),
     responses: { 200: { description: "Branding", schema: BrandingView } },
     examples: [{ name: "color", request: { params: wsp, body: { color: "#7b68ee" } }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params, body }, context) =>
@@ -51,16 +87,30 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "uploadWorkspaceLogo", method: "PUT", path: "/v1/workspaces/{workspaceId}/logo",
+    service,
+    tag,
+    operationId: "uploadWorkspaceLogo",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/logo",
     summary: "Upload the workspace's logo (the image is the request body: PNG, JPEG, GIF or WebP, at most 1 MiB; admin)",
-    auth: "both", scopes: write, params: WorkspaceParams, upload: { contentTypes: LOGO_TYPES, maxBytes: LOGO_MAX_BYTES },
-    responses: { 200: { description: "Stored", schema: BrandingView }, 413: { description: "Larger than 1 MiB" }, 415: { description: "Not an accepted image type" } },
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    upload: { contentTypes: LOGO_TYPES, maxBytes: LOGO_MAX_BYTES },
+    responses: {
+      200: { description: "Stored", schema: BrandingView },
+      413: { description: "Larger than 1 MiB" },
+      415: { description: "Not an accepted image type" }
+    },
     examples: [{ name: "png", request: { params: wsp }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         if (upload === undefined) return yield* reject("invalid", "The image is the request body", [{ path: "body", message: "missing" }])
-        if (!looksLike(upload.contentType, upload.bytes)) return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [{ path: "body", message: "content does not match Content-Type" }])
+        if (!looksLike(upload.contentType, upload.bytes))
+          return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [
+            { path: "body", message: "content does not match Content-Type" }
+          ])
         const blobs = yield* BlobStore
         const key = `pm/workspace-logos/${params.workspaceId}/${randomUUID()}`
         yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
@@ -68,12 +118,23 @@ export const workspaceBrandingOperations = [
           logo: { key, contentType: upload.contentType, size: upload.bytes.length, updatedAt: new Date().toISOString() }
         }).pipe(Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore)))
         if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
-        return brandingView(params.workspaceId, (yield* summaryOf(context, params.workspaceId)).name, yield* configOfWorkspace(params.workspaceId))
+        return brandingView(
+          params.workspaceId,
+          (yield* summaryOf(context, params.workspaceId)).name,
+          yield* configOfWorkspace(params.workspaceId)
+        )
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceLogo", method: "GET", path: "/v1/workspaces/{workspaceId}/logo",
-    summary: "The workspace's logo image (members)", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceLogo",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/logo",
+    summary: "The workspace's logo image (members)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "The image", contentType: "image/*" }, 404: { description: "No logo" } },
     examples: [{ name: "logo", request: { params: wsp }, response: { status: 200 } }],
     handler: ({ params }, context) =>
@@ -83,12 +144,23 @@ export const workspaceBrandingOperations = [
         if (logo === null) return yield* reject("not_found", "The workspace has no logo")
         const blob = yield* (yield* BlobStore).get(logo.key).pipe(Effect.orDie)
         if (blob === undefined) return yield* reject("not_found", "The workspace has no logo")
-        return raw(logo.contentType, blob.bytes, { etag: `"${logo.key.split("/").pop()}"`, "cache-control": "private, max-age=86400", "x-content-type-options": "nosniff" })
+        return raw(logo.contentType, blob.bytes, {
+          etag: `"${logo.key.split("/").pop()}"`,
+          "cache-control": "private, max-age=86400",
+          "x-content-type-options": "nosniff"
+        })
       })
   }),
   operation({
-    service, tag, operationId: "deleteWorkspaceLogo", method: "DELETE", path: "/v1/workspaces/{workspaceId}/logo",
-    summary: "Remove the workspace's logo (admin)", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "deleteWorkspaceLogo",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/logo",
+    summary: "Remove the workspace's logo (admin)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     responses: { 204: { description: "Removed" }, 404: { description: "No logo" } },
     examples: [{ name: "remove", request: { params: wsp }, response: { status: 204 } }],
     handler: ({ params }, context) =>

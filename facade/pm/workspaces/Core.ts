@@ -18,45 +18,110 @@ import { principalOf, userOf } from "../../Access.ts"
 import { operation } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
 import { at0, inWorkspace, orDieSql } from "../WorkAccess.ts"
-import { tag, service, ws, read, write, Items, WorkspaceParams, wsp, bob, identity, owner, summaryOf, isGuest, logoUrl, BrandingView, brandingView, exampleBranding, Counts, exampleCounts, configOfWorkspace, Permissions, permissionsOf } from "./shared.ts"
+import {
+  tag,
+  service,
+  ws,
+  read,
+  write,
+  Items,
+  WorkspaceParams,
+  wsp,
+  bob,
+  identity,
+  owner,
+  summaryOf,
+  isGuest,
+  logoUrl,
+  BrandingView,
+  brandingView,
+  exampleBranding,
+  Counts,
+  exampleCounts,
+  configOfWorkspace,
+  Permissions,
+  permissionsOf
+} from "./shared.ts"
 
-const DeletedWorkspace = Schema.Struct({ id: Id, name: Schema.String, deletedAt: Timestamp, restorableUntil: Timestamp }).annotate({ identifier: "DeletedWorkspace" })
+const DeletedWorkspace = Schema.Struct({ id: Id, name: Schema.String, deletedAt: Timestamp, restorableUntil: Timestamp }).annotate({
+  identifier: "DeletedWorkspace"
+})
 const restorableUntil = (deletedAt: string) => new Date(Date.parse(deletedAt) + RESTORE_DAYS * 86_400_000).toISOString()
 
 const SwitcherEntry = Schema.Struct({
-  id: Id, name: Schema.String, role: Role, memberCount: Schema.Number, color: Schema.NullOr(Schema.String), logoUrl: Schema.NullOr(Schema.String),
-  unreadNotifications: Schema.Number, position: Schema.NullOr(Schema.Number)
+  id: Id,
+  name: Schema.String,
+  role: Role,
+  memberCount: Schema.Number,
+  color: Schema.NullOr(Schema.String),
+  logoUrl: Schema.NullOr(Schema.String),
+  unreadNotifications: Schema.Number,
+  position: Schema.NullOr(Schema.Number)
 }).annotate({ identifier: "WorkspaceSwitcherEntry" })
 
 export const workspaceCoreOperations = [
   operation({
-    service, tag, operationId: "createWorkspace", method: "POST", path: "/v1/workspaces",
-    summary: "Create a workspace; the caller becomes its owner", auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "createWorkspace",
+    method: "POST",
+    path: "/v1/workspaces",
+    summary: "Create a workspace; the caller becomes its owner",
+    auth: "jwt",
+    scopes: [],
     body: Schema.Struct({ name: Name() }),
     responses: { 201: { description: "Created", schema: W.WorkspaceSummary } },
-    examples: [{ name: "create", request: { body: { name: "Acme" } }, response: { status: 201, body: { ...W.exampleWorkspace, memberCount: 1 } } }],
+    examples: [
+      { name: "create", request: { body: { name: "Acme" } }, response: { status: 201, body: { ...W.exampleWorkspace, memberCount: 1 } } }
+    ],
     handler: ({ body }, context) => W.createWorkspace(context, body.name)
   }),
   operation({
-    service, tag, operationId: "listWorkspaces", method: "GET", path: "/v1/workspaces",
-    summary: "List the caller's workspaces", auth: "both", scopes: read,
+    service,
+    tag,
+    operationId: "listWorkspaces",
+    method: "GET",
+    path: "/v1/workspaces",
+    summary: "List the caller's workspaces",
+    auth: "both",
+    scopes: read,
     responses: { 200: { description: "Workspaces", schema: Items(W.WorkspaceSummary) } },
     examples: [{ name: "list", response: { status: 200, body: { items: [W.exampleWorkspace] } } }],
     handler: (_r, context) => W.listWorkspaces(context)
   }),
   operation({
-    service, tag, operationId: "getWorkspace", method: "GET", path: "/v1/workspaces/{workspaceId}",
-    summary: "Get one workspace", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspace",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}",
+    summary: "Get one workspace",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "The workspace", schema: W.WorkspaceSummary } },
     examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: W.exampleWorkspace } }],
     handler: ({ params }, context) => W.getWorkspace(context, params.workspaceId)
   }),
   operation({
-    service, tag, operationId: "updateWorkspace", method: "PATCH", path: "/v1/workspaces/{workspaceId}",
-    summary: "Rename a workspace (admin)", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "updateWorkspace",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}",
+    summary: "Rename a workspace (admin)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ name: Name() }),
     responses: { 200: { description: "Updated", schema: W.WorkspaceSummary } },
-    examples: [{ name: "rename", request: { params: wsp, body: { name: "Acme Inc" } }, response: { status: 200, body: { ...W.exampleWorkspace, name: "Acme Inc" } } }],
+    examples: [
+      {
+        name: "rename",
+        request: { params: wsp, body: { name: "Acme Inc" } },
+        response: { status: 200, body: { ...W.exampleWorkspace, name: "Acme Inc" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const renamed = yield* W.renameWorkspace(context, params.workspaceId, body.name)
@@ -64,25 +129,55 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "deleteWorkspace", method: "DELETE", path: "/v1/workspaces/{workspaceId}",
+    service,
+    tag,
+    operationId: "deleteWorkspace",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}",
     summary: `Delete a workspace (owner only): it disappears for everyone; its owner can restore it within ${RESTORE_DAYS} days`,
     description: "The workspace's exact name must be given as `confirm`, so a workspace is never deleted by a stray request.",
-    auth: "jwt", scopes: [], params: WorkspaceParams, query: Schema.Struct({ confirm: Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "The workspace's name" }) }),
-    responses: { 200: { description: "Deleted", schema: DeletedWorkspace }, 400: { description: "confirm is not the name" }, 403: { description: "Not the owner" } },
-    examples: [{ name: "delete", request: { params: wsp, query: { confirm: "Acme" } }, response: { status: 200, body: { id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) } } }],
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    query: Schema.Struct({ confirm: Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "The workspace's name" }) }),
+    responses: {
+      200: { description: "Deleted", schema: DeletedWorkspace },
+      400: { description: "confirm is not the name" },
+      403: { description: "Not the owner" }
+    },
+    examples: [
+      {
+        name: "delete",
+        request: { params: wsp, query: { confirm: "Acme" } },
+        response: { status: 200, body: { id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* owner(context, params.workspaceId)
         const current = yield* summaryOf(context, params.workspaceId)
-        if (q.confirm !== current.name) return yield* reject("invalid", "confirm must be the workspace's exact name", [{ path: "query.confirm", message: `must be "${current.name}"` }])
+        if (q.confirm !== current.name)
+          return yield* reject("invalid", "confirm must be the workspace's exact name", [
+            { path: "query.confirm", message: `must be "${current.name}"` }
+          ])
         const { deletedAt } = yield* identity(params.workspaceId, "delete", { by: caller.userId })
         return { id: params.workspaceId, name: current.name, deletedAt, restorableUntil: restorableUntil(deletedAt) }
       })
   }),
   operation({
-    service, tag, operationId: "restoreWorkspace", method: "POST", path: "/v1/workspaces/{workspaceId}/restore",
-    summary: `Restore a deleted workspace (its owner, within ${RESTORE_DAYS} days)`, auth: "jwt", scopes: [], params: WorkspaceParams,
-    responses: { 200: { description: "Restored", schema: W.WorkspaceSummary }, 404: { description: "No deleted workspace of the caller's with this id" } },
+    service,
+    tag,
+    operationId: "restoreWorkspace",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/restore",
+    summary: `Restore a deleted workspace (its owner, within ${RESTORE_DAYS} days)`,
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    responses: {
+      200: { description: "Restored", schema: W.WorkspaceSummary },
+      404: { description: "No deleted workspace of the caller's with this id" }
+    },
     examples: [{ name: "restore", request: { params: wsp }, response: { status: 200, body: W.exampleWorkspace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -92,20 +187,42 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listDeletedWorkspaces", method: "GET", path: "/v1/workspaces/deleted",
-    summary: "The caller's deleted workspaces that can still be restored", auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "listDeletedWorkspaces",
+    method: "GET",
+    path: "/v1/workspaces/deleted",
+    summary: "The caller's deleted workspaces that can still be restored",
+    auth: "jwt",
+    scopes: [],
     responses: { 200: { description: "Deleted workspaces, most recent first", schema: Items(DeletedWorkspace) } },
-    examples: [{ name: "deleted", response: { status: 200, body: { items: [{ id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) }] } } }],
+    examples: [
+      {
+        name: "deleted",
+        response: { status: 200, body: { items: [{ id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) }] } }
+      }
+    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const rows = yield* orDieSql(deletedWorkspacesOf(user.userId))
-        return { items: rows.map((r) => ({ ...r, restorableUntil: restorableUntil(r.deletedAt) })).filter((r) => Date.parse(r.restorableUntil) > Date.now()) }
+        return {
+          items: rows
+            .map((r) => ({ ...r, restorableUntil: restorableUntil(r.deletedAt) }))
+            .filter((r) => Date.parse(r.restorableUntil) > Date.now())
+        }
       })
   }),
   operation({
-    service, tag, operationId: "leaveWorkspace", method: "POST", path: "/v1/workspaces/{workspaceId}/leave",
-    summary: "Leave a workspace (the owner must transfer ownership first)", auth: "jwt", scopes: [], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "leaveWorkspace",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/leave",
+    summary: "Leave a workspace (the owner must transfer ownership first)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
     responses: { 204: { description: "Left" }, 409: { description: "The caller owns the workspace" } },
     examples: [{ name: "leave", request: { params: wsp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -115,23 +232,47 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "transferWorkspaceOwnership", method: "POST", path: "/v1/workspaces/{workspaceId}/ownership",
-    summary: "Transfer ownership to another member (owner only; the old owner becomes admin)", auth: "jwt", scopes: [],
-    params: WorkspaceParams, body: Schema.Struct({ userId: Id }),
+    service,
+    tag,
+    operationId: "transferWorkspaceOwnership",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/ownership",
+    summary: "Transfer ownership to another member (owner only; the old owner becomes admin)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    body: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "Transferred", schema: W.WorkspaceSummary }, 400: { description: "Not a member, or a guest" } },
-    examples: [{ name: "transfer", request: { params: wsp, body: { userId: bob.userId } }, response: { status: 200, body: { ...W.exampleWorkspace, ownerId: bob.userId, role: "admin" } } }],
+    examples: [
+      {
+        name: "transfer",
+        request: { params: wsp, body: { userId: bob.userId } },
+        response: { status: 200, body: { ...W.exampleWorkspace, ownerId: bob.userId, role: "admin" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* owner(context, params.workspaceId)
         const moved = yield* W.transferOwnership(context, params.workspaceId, body.userId).pipe(
-          Effect.mapError((e) => (e._tag === "Rejection" && e.code === "invalid" ? reject("invalid", e.message, [{ path: "body.userId", message: e.details?.[0]?.message ?? "invalid" }]) : e))
+          Effect.mapError((e) =>
+            e._tag === "Rejection" && e.code === "invalid"
+              ? reject("invalid", e.message, [{ path: "body.userId", message: e.details?.[0]?.message ?? "invalid" }])
+              : e
+          )
         )
         return moved
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceProfile", method: "GET", path: "/v1/workspaces/{workspaceId}/profile",
-    summary: "A workspace at a glance: name, branding, preferences, counts, seats, and what the caller may do", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceProfile",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/profile",
+    summary: "A workspace at a glance: name, branding, preferences, counts, seats, and what the caller may do",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Overview",
@@ -140,24 +281,43 @@ export const workspaceCoreOperations = [
           description: Schema.String,
           branding: BrandingView,
           general: General,
-          counts: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, tasks: Counts, members: Schema.Number, guests: Schema.Number }),
-          seats: Schema.Struct({ limit: Schema.NullOr(Schema.Number), members: Schema.Number, guests: Schema.Number, pendingInvitations: Schema.Number, available: Schema.NullOr(Schema.Number) }),
+          counts: Schema.Struct({
+            spaces: Schema.Number,
+            folders: Schema.Number,
+            lists: Schema.Number,
+            tasks: Counts,
+            members: Schema.Number,
+            guests: Schema.Number
+          }),
+          seats: Schema.Struct({
+            limit: Schema.NullOr(Schema.Number),
+            members: Schema.Number,
+            guests: Schema.Number,
+            pendingInvitations: Schema.Number,
+            available: Schema.NullOr(Schema.Number)
+          }),
           you: Permissions
         }).annotate({ identifier: "WorkspaceProfile" })
       }
     },
-    examples: [{
-      name: "overview", request: { params: wsp },
-      response: {
-        status: 200,
-        body: {
-          workspace: W.exampleWorkspace, description: "", branding: exampleBranding, general: defaults.general,
-          counts: { spaces: 2, folders: 3, lists: 7, tasks: exampleCounts, members: 3, guests: 0 },
-          seats: { limit: 10, members: 3, guests: 0, pendingInvitations: 1, available: 6 },
-          you: permissionsOf("owner", false, { ...defaults, logo: null, seatLimit: 10, updatedBy: null, updatedAt: null })
+    examples: [
+      {
+        name: "overview",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            workspace: W.exampleWorkspace,
+            description: "",
+            branding: exampleBranding,
+            general: defaults.general,
+            counts: { spaces: 2, folders: 3, lists: 7, tasks: exampleCounts, members: 3, guests: 0 },
+            seats: { limit: 10, members: 3, guests: 0, pendingInvitations: 1, available: 6 },
+            you: permissionsOf("owner", false, { ...defaults, logo: null, seatLimit: 10, updatedBy: null, updatedAt: null })
+          }
         }
       }
-    }],
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -172,18 +332,43 @@ export const workspaceCoreOperations = [
           description: config.general.description,
           branding: brandingView(params.workspaceId, workspace.name, config),
           general: config.general,
-          counts: { spaces: outline.spaces.length, folders: outline.folders.length, lists: outline.lists.length, tasks: Stats.sum(counts.values()), members: seats.members, guests: seats.guests },
+          counts: {
+            spaces: outline.spaces.length,
+            folders: outline.folders.length,
+            lists: outline.lists.length,
+            tasks: Stats.sum(counts.values()),
+            members: seats.members,
+            guests: seats.guests
+          },
           seats,
           you: permissionsOf(caller.role, guest, config)
         }
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceSwitcher", method: "GET", path: "/v1/workspaces/switcher",
+    service,
+    tag,
+    operationId: "getWorkspaceSwitcher",
+    method: "GET",
+    path: "/v1/workspaces/switcher",
     summary: "The caller's workspaces for a switcher: in their order, with color, logo and unread notifications",
-    description: "For an API key: only its workspace.", auth: "both", scopes: read,
+    description: "For an API key: only its workspace.",
+    auth: "both",
+    scopes: read,
     responses: { 200: { description: "Workspaces", schema: Items(SwitcherEntry) } },
-    examples: [{ name: "switcher", response: { status: 200, body: { items: [{ id: ws, name: "Acme", role: "owner", memberCount: 3, color: "#7b68ee", logoUrl: null, unreadNotifications: 2, position: 1 }] } } }],
+    examples: [
+      {
+        name: "switcher",
+        response: {
+          status: 200,
+          body: {
+            items: [
+              { id: ws, name: "Acme", role: "owner", memberCount: 3, color: "#7b68ee", logoUrl: null, unreadNotifications: 2, position: 1 }
+            ]
+          }
+        }
+      }
+    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -191,11 +376,18 @@ export const workspaceCoreOperations = [
         const mine = principal.kind === "apiKey" ? all.filter((w) => w.id === principal.workspaceId) : all
         if (mine.length === 0) return { items: [] }
         const idsOf = mine.map((w) => w.id)
-        const order = yield* orDieSql(query<{ workspaceId: string; position: number }>(`SELECT workspace_id AS "workspaceId", position FROM pm_workspace_order WHERE user_id = $1`, [principal.userId]))
-        const unread = yield* orDieSql(query<{ workspaceId: string; n: number }>(
-          `SELECT workspace_id AS "workspaceId", count(*)::int AS n FROM pm_notifications WHERE user_id = $1 AND read_at IS NULL AND workspace_id = ANY($2::text[]) GROUP BY workspace_id`,
-          [principal.userId, idsOf]
-        ))
+        const order = yield* orDieSql(
+          query<{ workspaceId: string; position: number }>(
+            `SELECT workspace_id AS "workspaceId", position FROM pm_workspace_order WHERE user_id = $1`,
+            [principal.userId]
+          )
+        )
+        const unread = yield* orDieSql(
+          query<{ workspaceId: string; n: number }>(
+            `SELECT workspace_id AS "workspaceId", count(*)::int AS n FROM pm_notifications WHERE user_id = $1 AND read_at IS NULL AND workspace_id = ANY($2::text[]) GROUP BY workspace_id`,
+            [principal.userId, idsOf]
+          )
+        )
         const configs = yield* Effect.forEach(idsOf, (id) => configOfWorkspace(id))
         const positionOf = new Map(order.map((o) => [o.workspaceId, o.position] as const))
         const unreadOf = new Map(unread.map((u) => [u.workspaceId, u.n] as const))
@@ -214,8 +406,14 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "reorderMyWorkspaces", method: "PUT", path: "/v1/workspaces/order",
-    summary: "Set the order of the caller's workspaces in the switcher", auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "reorderMyWorkspaces",
+    method: "PUT",
+    path: "/v1/workspaces/order",
+    summary: "Set the order of the caller's workspaces in the switcher",
+    auth: "jwt",
+    scopes: [],
     body: Schema.Struct({ workspaceIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The order", schema: Schema.Struct({ workspaceIds: Schema.Array(Id) }) } },
     examples: [{ name: "order", request: { body: { workspaceIds: [ws] } }, response: { status: 200, body: { workspaceIds: [ws] } } }],
@@ -225,8 +423,12 @@ export const workspaceCoreOperations = [
         const mine = new Set((yield* orDieSql(workspacesOf(user.userId))).map((w) => w.id))
         const seen = new Set<string>()
         for (const [index, id] of body.workspaceIds.entries()) {
-          if (!mine.has(id)) return yield* reject("invalid", "Only workspaces the caller belongs to can be ordered", [{ path: `body.workspaceIds.${index}`, message: "not one of your workspaces" }])
-          if (seen.has(id)) return yield* reject("invalid", "A workspace is listed twice", [{ path: `body.workspaceIds.${index}`, message: "duplicate" }])
+          if (!mine.has(id))
+            return yield* reject("invalid", "Only workspaces the caller belongs to can be ordered", [
+              { path: `body.workspaceIds.${index}`, message: "not one of your workspaces" }
+            ])
+          if (seen.has(id))
+            return yield* reject("invalid", "A workspace is listed twice", [{ path: `body.workspaceIds.${index}`, message: "duplicate" }])
           seen.add(id)
         }
         yield* send(PmPersonal, user.userId, "setWorkspaceOrder", user.userId, { workspaceIds: body.workspaceIds })

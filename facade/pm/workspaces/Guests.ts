@@ -13,73 +13,158 @@ import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
 import { exampleIds as ids, inWorkspace, orDieSql } from "../WorkAccess.ts"
-import { tag, service, ws, read, write, Items, WorkspaceParams, MemberParams, wsp, bob, later, identity, admin, MemberDetail, exampleDetail, userByEmail, futureDate, DateTimeString, configOfWorkspace } from "./shared.ts"
+import {
+  tag,
+  service,
+  ws,
+  read,
+  write,
+  Items,
+  WorkspaceParams,
+  MemberParams,
+  wsp,
+  bob,
+  later,
+  identity,
+  admin,
+  MemberDetail,
+  exampleDetail,
+  userByEmail,
+  futureDate,
+  DateTimeString,
+  configOfWorkspace
+} from "./shared.ts"
 
 const GuestView = Schema.Struct({
   ...MemberDetail.fields,
   spaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String })).annotate({ description: "Private spaces the guest belongs to" })
 }).annotate({ identifier: "WorkspaceGuest" })
-const exampleGuest = { ...exampleDetail, role: "viewer", guest: true, guestExpiresAt: later, spaces: [{ id: ids.space, name: "Client portal" }] }
+const exampleGuest = {
+  ...exampleDetail,
+  role: "viewer",
+  guest: true,
+  guestExpiresAt: later,
+  spaces: [{ id: ids.space, name: "Client portal" }]
+}
 
 const guestsWithSpaces = (workspaceId: string, userIds?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const roster = (yield* orDieSql(rosterOf(workspaceId))).filter((m) => m.guest && (userIds === undefined || userIds.includes(m.userId)))
     if (roster.length === 0) return []
-    const spaces = yield* orDieSql(query<{ userId: string; id: string; name: string }>(
-      `SELECT m.user_id AS "userId", s.id, s.name FROM pm_space_members m JOIN pm_spaces s ON s.id = m.space_id
+    const spaces = yield* orDieSql(
+      query<{ userId: string; id: string; name: string }>(
+        `SELECT m.user_id AS "userId", s.id, s.name FROM pm_space_members m JOIN pm_spaces s ON s.id = m.space_id
         WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND m.user_id = ANY($2::text[]) ORDER BY s.position, s.created_at`,
-      [workspaceId, roster.map((m) => m.userId)]
-    ))
+        [workspaceId, roster.map((m) => m.userId)]
+      )
+    )
     return roster.map((m) => ({ ...m, spaces: spaces.filter((s) => s.userId === m.userId).map(({ id, name }) => ({ id, name })) }))
   })
 
 const aGuest = (workspaceId: string, userId: string) =>
-  Effect.flatMap(guestsWithSpaces(workspaceId, [userId]), (guests) => (guests[0] ? Effect.succeed(guests[0]) : Effect.fail(reject("not_found", "No such guest"))))
+  Effect.flatMap(guestsWithSpaces(workspaceId, [userId]), (guests) =>
+    guests[0] ? Effect.succeed(guests[0]) : Effect.fail(reject("not_found", "No such guest"))
+  )
 
 export const workspaceGuestsOperations = [
   operation({
-    service, tag, operationId: "addWorkspaceGuest", method: "POST", path: "/v1/workspaces/{workspaceId}/guests",
-    summary: "Add a registered user as a guest (admin): a member or viewer without a seat, whose access can end at a date, optionally let into private spaces",
-    auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "addWorkspaceGuest",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/guests",
+    summary:
+      "Add a registered user as a guest (admin): a member or viewer without a seat, whose access can end at a date, optionally let into private spaces",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({
       email: Email,
       role: Schema.optionalKey(Schema.Literals(["member", "viewer"]).annotate({ description: "default viewer" })),
-      expiresAt: Schema.optionalKey(Schema.NullOr(DateTimeString).annotate({ description: "When their access ends (null or absent: when removed)" })),
-      spaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(50)).annotate({ description: "Private spaces to let them into" }))
+      expiresAt: Schema.optionalKey(
+        Schema.NullOr(DateTimeString).annotate({ description: "When their access ends (null or absent: when removed)" })
+      ),
+      spaceIds: Schema.optionalKey(
+        Schema.Array(Id).check(Schema.isMaxLength(50)).annotate({ description: "Private spaces to let them into" })
+      )
     }),
-    responses: { 201: { description: "Added", schema: GuestView }, 403: { description: "Guests are turned off" }, 404: { description: "No user with that e-mail" }, 409: { description: "Already a member" } },
-    examples: [{ name: "guest", request: { params: wsp, body: { email: "bob@example.com", expiresAt: later, spaceIds: [ids.space] } }, response: { status: 201, body: exampleGuest } }],
+    responses: {
+      201: { description: "Added", schema: GuestView },
+      403: { description: "Guests are turned off" },
+      404: { description: "No user with that e-mail" },
+      409: { description: "Already a member" }
+    },
+    examples: [
+      {
+        name: "guest",
+        request: { params: wsp, body: { email: "bob@example.com", expiresAt: later, spaceIds: [ids.space] } },
+        response: { status: 201, body: exampleGuest }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
-        if (!(yield* configOfWorkspace(params.workspaceId)).features.guests) return yield* reject("forbidden", "Guests are turned off in this workspace")
+        if (!(yield* configOfWorkspace(params.workspaceId)).features.guests)
+          return yield* reject("forbidden", "Guests are turned off in this workspace")
         const expiresAt = (yield* futureDate(body.expiresAt, "body.expiresAt")) ?? null
         const spaceIds = [...new Set(body.spaceIds ?? [])]
         for (const [index, spaceId] of spaceIds.entries()) {
           const space = yield* orDieSql(Effect.option(locateSpace(spaceId)))
           if (space._tag === "None" || space.value.workspaceId !== params.workspaceId || !space.value.isPrivate) {
-            return yield* reject("invalid", "Guests are let into private spaces of this workspace only", [{ path: `body.spaceIds.${index}`, message: "not a private space of this workspace" }])
+            return yield* reject("invalid", "Guests are let into private spaces of this workspace only", [
+              { path: `body.spaceIds.${index}`, message: "not a private space of this workspace" }
+            ])
           }
         }
         const user = yield* userByEmail(body.email, "body.email")
-        yield* identity(params.workspaceId, "admit", { userId: user.id, role: body.role ?? "viewer", guest: { expiresAt }, via: "guest", by: caller.userId })
+        yield* identity(params.workspaceId, "admit", {
+          userId: user.id,
+          role: body.role ?? "viewer",
+          guest: { expiresAt },
+          via: "guest",
+          by: caller.userId
+        })
         for (const spaceId of spaceIds) yield* send(PmSpace, spaceId, "addMember", caller.userId, { userId: user.id })
         return yield* aGuest(params.workspaceId, user.id)
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceGuests", method: "GET", path: "/v1/workspaces/{workspaceId}/guests",
-    summary: "The workspace's guests, when their access ends, and the private spaces they are in", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceGuests",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/guests",
+    summary: "The workspace's guests, when their access ends, and the private spaces they are in",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Guests", schema: Items(GuestView) } },
     examples: [{ name: "guests", request: { params: wsp }, response: { status: 200, body: { items: [exampleGuest] } } }],
-    handler: ({ params }, context) => Effect.andThen(inWorkspace(context, params.workspaceId), Effect.map(guestsWithSpaces(params.workspaceId), (items) => ({ items })))
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        inWorkspace(context, params.workspaceId),
+        Effect.map(guestsWithSpaces(params.workspaceId), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "updateWorkspaceGuest", method: "PATCH", path: "/v1/workspaces/{workspaceId}/guests/{userId}",
-    summary: "Change when a guest's access ends (admin)", auth: "both", scopes: write, params: MemberParams,
+    service,
+    tag,
+    operationId: "updateWorkspaceGuest",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/guests/{userId}",
+    summary: "Change when a guest's access ends (admin)",
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
     body: Schema.Struct({ expiresAt: Schema.NullOr(DateTimeString) }),
     responses: { 200: { description: "Updated", schema: GuestView }, 404: { description: "Not a guest" } },
-    examples: [{ name: "extend", request: { params: { workspaceId: ws, userId: bob.userId }, body: { expiresAt: later } }, response: { status: 200, body: exampleGuest } }],
+    examples: [
+      {
+        name: "extend",
+        request: { params: { workspaceId: ws, userId: bob.userId }, body: { expiresAt: later } },
+        response: { status: 200, body: exampleGuest }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -90,8 +175,15 @@ export const workspaceGuestsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeWorkspaceGuest", method: "DELETE", path: "/v1/workspaces/{workspaceId}/guests/{userId}",
-    summary: "Remove a guest (admin)", auth: "both", scopes: write, params: MemberParams,
+    service,
+    tag,
+    operationId: "removeWorkspaceGuest",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/guests/{userId}",
+    summary: "Remove a guest (admin)",
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
     responses: { 204: { description: "Removed" }, 404: { description: "Not a guest" } },
     examples: [{ name: "remove", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -102,18 +194,36 @@ export const workspaceGuestsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "convertWorkspaceGuest", method: "POST", path: "/v1/workspaces/{workspaceId}/guests/{userId}/convert",
-    summary: "Make a guest a full member with a role (admin; takes a seat; their access no longer ends)", auth: "both", scopes: write, params: MemberParams,
+    service,
+    tag,
+    operationId: "convertWorkspaceGuest",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/guests/{userId}/convert",
+    summary: "Make a guest a full member with a role (admin; takes a seat; their access no longer ends)",
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
     body: Schema.Struct({ role: AssignableRole }),
-    responses: { 200: { description: "A full member now", schema: MemberDetail }, 404: { description: "Not a guest" }, 409: { description: "No free seat" } },
-    examples: [{ name: "convert", request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "member" } }, response: { status: 200, body: exampleDetail } }],
+    responses: {
+      200: { description: "A full member now", schema: MemberDetail },
+      404: { description: "Not a guest" },
+      409: { description: "No free seat" }
+    },
+    examples: [
+      {
+        name: "convert",
+        request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "member" } },
+        response: { status: 200, body: exampleDetail }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         const guest = yield* aGuest(params.workspaceId, params.userId)
         yield* orDieSql(requireSeats(params.workspaceId, 1))
         yield* identity(params.workspaceId, "setGuest", { by: caller.userId, userId: params.userId, guest: null })
-        if (guest.role !== body.role) yield* identity(params.workspaceId, "setMemberRole", { by: caller.userId, userId: params.userId, role: body.role })
+        if (guest.role !== body.role)
+          yield* identity(params.workspaceId, "setMemberRole", { by: caller.userId, userId: params.userId, role: body.role })
         return yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
       })
   })

@@ -24,25 +24,46 @@ const StructureDocument = Schema.Struct({
   format: Schema.Literal("atrium.pm.workspace-structure"),
   version: Schema.Literal(1),
   exportedAt: Schema.optionalKey(Schema.String),
-  workspace: Schema.optionalKey(Schema.Struct({
-    name: Schema.optionalKey(Schema.String),
-    settings: Schema.optionalKey(Schema.Struct({
-      general: Schema.optionalKey(partial(General)),
-      features: Schema.optionalKey(partial(WorkspaceFeatures)),
-      defaultViews: Schema.optionalKey(partial(DefaultViews))
-    }))
-  })),
+  workspace: Schema.optionalKey(
+    Schema.Struct({
+      name: Schema.optionalKey(Schema.String),
+      settings: Schema.optionalKey(
+        Schema.Struct({
+          general: Schema.optionalKey(partial(General)),
+          features: Schema.optionalKey(partial(WorkspaceFeatures)),
+          defaultViews: Schema.optionalKey(partial(DefaultViews))
+        })
+      )
+    })
+  ),
   spaces: Schema.Array(SpaceTemplate).check(Schema.isMaxLength(100))
-}).annotate({ identifier: "WorkspaceStructure", description: "A workspace's structure without ids or tasks: spaces with their statuses, custom fields, folders and lists, and the workspace settings." })
+}).annotate({
+  identifier: "WorkspaceStructure",
+  description:
+    "A workspace's structure without ids or tasks: spaces with their statuses, custom fields, folders and lists, and the workspace settings."
+})
 
 const exampleStructure = {
-  format: "atrium.pm.workspace-structure", version: 1, exportedAt: at0,
+  format: "atrium.pm.workspace-structure",
+  version: 1,
+  exportedAt: at0,
   workspace: { name: "Acme", settings: { general: defaults.general, features: defaults.features, defaultViews: defaults.defaultViews } },
-  spaces: [{
-    name: "Engineering", description: "", color: "#7b68ee", statuses: [{ name: "to do", type: "open", color: "#87909e" }, { name: "done", type: "done", color: "#30a46c" }],
-    customFields: [{ name: "Environment", type: "dropdown", required: false, config: { options: [{ name: "production" }, { name: "staging" }] } }],
-    folders: [{ name: "Q4 roadmap", lists: [{ name: "Backlog" }] }], lists: []
-  }]
+  spaces: [
+    {
+      name: "Engineering",
+      description: "",
+      color: "#7b68ee",
+      statuses: [
+        { name: "to do", type: "open", color: "#87909e" },
+        { name: "done", type: "done", color: "#30a46c" }
+      ],
+      customFields: [
+        { name: "Environment", type: "dropdown", required: false, config: { options: [{ name: "production" }, { name: "staging" }] } }
+      ],
+      folders: [{ name: "Q4 roadmap", lists: [{ name: "Backlog" }] }],
+      lists: []
+    }
+  ]
 }
 
 const LiteNode = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean })
@@ -56,151 +77,358 @@ const HierarchyList = Schema.Struct({
 })
 const Hierarchy = Schema.Struct({
   workspace: Schema.Struct({ id: Id, name: Schema.String }),
-  spaces: Schema.Array(Schema.Struct({
-    ...LiteNode.fields,
-    isPrivate: Schema.Boolean,
-    folders: Schema.Array(Schema.Struct({ ...LiteNode.fields, lists: Schema.Array(HierarchyList) })),
-    lists: Schema.Array(HierarchyList)
-  })),
+  spaces: Schema.Array(
+    Schema.Struct({
+      ...LiteNode.fields,
+      isPrivate: Schema.Boolean,
+      folders: Schema.Array(Schema.Struct({ ...LiteNode.fields, lists: Schema.Array(HierarchyList) })),
+      lists: Schema.Array(HierarchyList)
+    })
+  ),
   totals: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, tasks: Schema.Number })
 }).annotate({ identifier: "WorkspaceHierarchy" })
-const exampleHierarchyList = { id: ids.list, shortId: "L-1", name: "Backlog", archived: false, statusesFrom: "space", statusCount: 4, customFieldCount: 1, tasks: 12, unfinishedTasks: 8 }
+const exampleHierarchyList = {
+  id: ids.list,
+  shortId: "L-1",
+  name: "Backlog",
+  archived: false,
+  statusesFrom: "space",
+  statusCount: 4,
+  customFieldCount: 1,
+  tasks: 12,
+  unfinishedTasks: 8
+}
 
 const SearchHit = Schema.Struct({
   type: Schema.Literals(["space", "folder", "list", "task"]),
-  id: Id, shortId: Schema.String, name: Schema.String, path: Schema.String, archived: Schema.Boolean
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  path: Schema.String,
+  archived: Schema.Boolean
 }).annotate({ identifier: "WorkspaceSearchHit" })
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-const FolderEntry = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, spaceId: Id, space: Schema.String, lists: Schema.Number, archived: Schema.Boolean }).annotate({ identifier: "WorkspaceFolderEntry" })
+const FolderEntry = Schema.Struct({
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  spaceId: Id,
+  space: Schema.String,
+  lists: Schema.Number,
+  archived: Schema.Boolean
+}).annotate({ identifier: "WorkspaceFolderEntry" })
 const Resolved = Schema.Struct({
-  type: Schema.Literals(["space", "folder", "list", "task"]), id: Id, shortId: Schema.String, name: Schema.String,
-  spaceId: Id, folderId: Schema.NullOr(Id), listId: Schema.NullOr(Id), path: Schema.String, archived: Schema.Boolean
+  type: Schema.Literals(["space", "folder", "list", "task"]),
+  id: Id,
+  shortId: Schema.String,
+  name: Schema.String,
+  spaceId: Id,
+  folderId: Schema.NullOr(Id),
+  listId: Schema.NullOr(Id),
+  path: Schema.String,
+  archived: Schema.Boolean
 }).annotate({ identifier: "ResolvedShortId" })
 
 export const workspaceHierarchyOperations = [
   operation({
-    service, tag, operationId: "getWorkspaceHierarchy", method: "GET", path: "/v1/workspaces/{workspaceId}/hierarchy",
+    service,
+    tag,
+    operationId: "getWorkspaceHierarchy",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/hierarchy",
     summary: "Everything under a workspace: spaces → folders → lists, where each list's statuses come from, its fields and task counts",
-    auth: "both", scopes: ["tasks:read"], params: WorkspaceParams, query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
+    query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The hierarchy", schema: Hierarchy } },
-    examples: [{
-      name: "tree", request: { params: wsp },
-      response: {
-        status: 200,
-        body: {
-          workspace: { id: ws, name: "Acme" },
-          spaces: [{ id: ids.space, shortId: "S-1", name: "Engineering", archived: false, isPrivate: false, folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", archived: false, lists: [exampleHierarchyList] }], lists: [] }],
-          totals: { spaces: 1, folders: 1, lists: 1, tasks: 12 }
+    examples: [
+      {
+        name: "tree",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            workspace: { id: ws, name: "Acme" },
+            spaces: [
+              {
+                id: ids.space,
+                shortId: "S-1",
+                name: "Engineering",
+                archived: false,
+                isPrivate: false,
+                folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", archived: false, lists: [exampleHierarchyList] }],
+                lists: []
+              }
+            ],
+            totals: { spaces: 1, folders: 1, lists: 1, tasks: 12 }
+          }
         }
       }
-    }],
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const workspace = yield* summaryOf(context, params.workspaceId)
         const onlyArchived = q.archived === "only"
         // "only": archived items, and the unarchived ancestors that hold them.
-        const o = yield* orDieSql(outlineOf(params.workspaceId, caller.viewer, q.archived === undefined || q.archived === "exclude" ? "exclude" : "include"))
+        const o = yield* orDieSql(
+          outlineOf(params.workspaceId, caller.viewer, q.archived === undefined || q.archived === "exclude" ? "exclude" : "include")
+        )
         const listNode = (l: (typeof o.lists)[number]) => {
           const chain = { spaceId: l.spaceId, folderId: l.folderId, listId: l.id }
           const statuses = effectiveAt(o, chain)
           return {
-            id: l.id, shortId: l.shortId, name: l.name, archived: l.archived, statusesFrom: statuses.from, statusCount: statuses.items.length,
-            customFieldCount: fieldsAt(o, chain).length, tasks: o.taskCounts.get(l.id)?.total ?? 0, unfinishedTasks: o.taskCounts.get(l.id)?.unfinished ?? 0
+            id: l.id,
+            shortId: l.shortId,
+            name: l.name,
+            archived: l.archived,
+            statusesFrom: statuses.from,
+            statusCount: statuses.items.length,
+            customFieldCount: fieldsAt(o, chain).length,
+            tasks: o.taskCounts.get(l.id)?.total ?? 0,
+            unfinishedTasks: o.taskCounts.get(l.id)?.unfinished ?? 0
           }
         }
         const keepList = (l: (typeof o.lists)[number]) => !onlyArchived || l.archived
-        const keepFolder = (f: (typeof o.folders)[number]) => !onlyArchived || f.archived || o.lists.some((l) => l.folderId === f.id && l.archived)
-        const keepSpace = (s: (typeof o.spaces)[number]) => !onlyArchived || s.archived || o.folders.some((f) => f.spaceId === s.id && keepFolder(f)) || o.lists.some((l) => l.spaceId === s.id && l.archived)
+        const keepFolder = (f: (typeof o.folders)[number]) =>
+          !onlyArchived || f.archived || o.lists.some((l) => l.folderId === f.id && l.archived)
+        const keepSpace = (s: (typeof o.spaces)[number]) =>
+          !onlyArchived ||
+          s.archived ||
+          o.folders.some((f) => f.spaceId === s.id && keepFolder(f)) ||
+          o.lists.some((l) => l.spaceId === s.id && l.archived)
         const spaces = o.spaces.filter(keepSpace).map((s) => ({
-          id: s.id, shortId: s.shortId, name: s.name, archived: s.archived, isPrivate: s.isPrivate,
-          folders: o.folders.filter((f) => f.spaceId === s.id && keepFolder(f)).map((f) => ({
-            id: f.id, shortId: f.shortId, name: f.name, archived: f.archived, lists: o.lists.filter((l) => l.folderId === f.id && keepList(l)).map(listNode)
-          })),
+          id: s.id,
+          shortId: s.shortId,
+          name: s.name,
+          archived: s.archived,
+          isPrivate: s.isPrivate,
+          folders: o.folders
+            .filter((f) => f.spaceId === s.id && keepFolder(f))
+            .map((f) => ({
+              id: f.id,
+              shortId: f.shortId,
+              name: f.name,
+              archived: f.archived,
+              lists: o.lists.filter((l) => l.folderId === f.id && keepList(l)).map(listNode)
+            })),
           lists: o.lists.filter((l) => l.spaceId === s.id && l.folderId === null && keepList(l)).map(listNode)
         }))
         const lists = spaces.flatMap((s) => [...s.lists, ...s.folders.flatMap((f) => f.lists)])
         return {
           workspace: { id: params.workspaceId, name: workspace.name },
           spaces,
-          totals: { spaces: spaces.length, folders: spaces.reduce((n, s) => n + s.folders.length, 0), lists: lists.length, tasks: lists.reduce((n, l) => n + l.tasks, 0) }
+          totals: {
+            spaces: spaces.length,
+            folders: spaces.reduce((n, s) => n + s.folders.length, 0),
+            lists: lists.length,
+            tasks: lists.reduce((n, l) => n + l.tasks, 0)
+          }
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceFolders", method: "GET", path: "/v1/workspaces/{workspaceId}/folders",
-    summary: "Every folder of the workspace the caller can see, with its space and number of lists", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceFolders",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/folders",
+    summary: "Every folder of the workspace the caller can see, with its space and number of lists",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Folders", schema: Items(FolderEntry) } },
-    examples: [{ name: "folders", request: { params: wsp }, response: { status: 200, body: { items: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", spaceId: ids.space, space: "Engineering", lists: 3, archived: false }] } } }],
+    examples: [
+      {
+        name: "folders",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              { id: ids.folder, shortId: "F-1", name: "Q4 roadmap", spaceId: ids.space, space: "Engineering", lists: 3, archived: false }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(query<{ id: string; shortId: string; name: string; spaceId: string; space: string; lists: number; archived: boolean }>(
-          `SELECT f.id, f.short_id AS "shortId", f.name, s.id AS "spaceId", s.name AS space, f.archived_at IS NOT NULL AS archived,
+        const rows = yield* orDieSql(
+          query<{ id: string; shortId: string; name: string; spaceId: string; space: string; lists: number; archived: boolean }>(
+            `SELECT f.id, f.short_id AS "shortId", f.name, s.id AS "spaceId", s.name AS space, f.archived_at IS NOT NULL AS archived,
                   (SELECT count(*)::int FROM pm_lists l WHERE l.folder_id = f.id AND l.deleted_at IS NULL AND l.archived_at IS NULL) AS lists
              FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id
             WHERE f.workspace_id = $1 AND f.deleted_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
               AND ${q.archived === "include" ? "TRUE" : q.archived === "only" ? "f.archived_at IS NOT NULL" : "f.archived_at IS NULL AND s.archived_at IS NULL"}
             ORDER BY s.position, f.position, f.created_at`,
-          [params.workspaceId, caller.userId, caller.admin]
-        ))
+            [params.workspaceId, caller.userId, caller.admin]
+          )
+        )
         return { items: rows }
       })
   }),
   operation({
-    service, tag, operationId: "resolveWorkspaceShortId", method: "GET", path: "/v1/workspaces/{workspaceId}/resolve/{shortId}",
-    summary: "What a short id (S-1, F-2, L-3, T-42) names: its kind, id, name and place", auth: "both", scopes: ["tasks:read"],
+    service,
+    tag,
+    operationId: "resolveWorkspaceShortId",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/resolve/{shortId}",
+    summary: "What a short id (S-1, F-2, L-3, T-42) names: its kind, id, name and place",
+    auth: "both",
+    scopes: ["tasks:read"],
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "Resolved", schema: Resolved }, 404: { description: "Nothing the caller can see has it" } },
-    examples: [{ name: "task", request: { params: { workspaceId: ws, shortId: "T-42" } }, response: { status: 200, body: { type: "task", id: ids.task, shortId: "T-42", name: "Ship the login page", spaceId: ids.space, folderId: ids.folder, listId: ids.list, path: "Engineering / Q4 roadmap / Backlog", archived: false } } }],
+    examples: [
+      {
+        name: "task",
+        request: { params: { workspaceId: ws, shortId: "T-42" } },
+        response: {
+          status: 200,
+          body: {
+            type: "task",
+            id: ids.task,
+            shortId: "T-42",
+            name: "Ship the login page",
+            spaceId: ids.space,
+            folderId: ids.folder,
+            listId: ids.list,
+            path: "Engineering / Q4 roadmap / Backlog",
+            archived: false
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
         const shortId = params.shortId.trim().toUpperCase()
         const prefix = shortId.split("-")[0]
         const notFound = reject("not_found", `Nothing has the short id ${shortId}`, [{ path: "path.shortId", message: "not found" }])
-        const table = prefix === "S" ? "pm_spaces" : prefix === "F" ? "pm_folders" : prefix === "L" ? "pm_lists" : prefix === "T" ? "pm_tasks" : undefined
+        const table =
+          prefix === "S"
+            ? "pm_spaces"
+            : prefix === "F"
+              ? "pm_folders"
+              : prefix === "L"
+                ? "pm_lists"
+                : prefix === "T"
+                  ? "pm_tasks"
+                  : undefined
         if (table === undefined) return yield* notFound
-        const found = yield* orDieSql(query<{ id: string }>(`SELECT id FROM ${table} WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [params.workspaceId, shortId]))
+        const found = yield* orDieSql(
+          query<{ id: string }>(`SELECT id FROM ${table} WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [
+            params.workspaceId,
+            shortId
+          ])
+        )
         if (found.length === 0) return yield* notFound
         const id = found[0]!.id
-        const type = prefix === "S" ? "space" as const : prefix === "F" ? "folder" as const : prefix === "L" ? "list" as const : "task" as const
+        const type =
+          prefix === "S"
+            ? ("space" as const)
+            : prefix === "F"
+              ? ("folder" as const)
+              : prefix === "L"
+                ? ("list" as const)
+                : ("task" as const)
         const reach = type === "space" ? onSpace : type === "folder" ? onFolder : type === "list" ? onList : onTask
-        const { at } = yield* reach(context, id).pipe(Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? notFound : e)))
-        const names = yield* orDieSql(query<{ space: string; folder: string | null; list: string | null; name: string }>(
-          `SELECT s.name AS space, f.name AS folder, l.name AS list,
+        const { at } = yield* reach(context, id).pipe(
+          Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? notFound : e))
+        )
+        const names = yield* orDieSql(
+          query<{ space: string; folder: string | null; list: string | null; name: string }>(
+            `SELECT s.name AS space, f.name AS folder, l.name AS list,
                   COALESCE((SELECT name FROM pm_tasks WHERE id = $4), l.name, f.name, s.name) AS name
              FROM pm_spaces s LEFT JOIN pm_folders f ON f.id = $2 LEFT JOIN pm_lists l ON l.id = $3 WHERE s.id = $1`,
-          [at.spaceId, at.folderId ?? "", at.listId ?? "", at.taskId ?? ""]
-        ))
+            [at.spaceId, at.folderId ?? "", at.listId ?? "", at.taskId ?? ""]
+          )
+        )
         const n = names[0]!
-        const parts = type === "space" ? [] : type === "folder" ? [n.space] : type === "list" ? [n.space, n.folder] : [n.space, n.folder, n.list]
+        const parts =
+          type === "space" ? [] : type === "folder" ? [n.space] : type === "list" ? [n.space, n.folder] : [n.space, n.folder, n.list]
         const path = parts.filter((p): p is string => p !== null).join(" / ")
-        return { type, id, shortId, name: n.name, spaceId: at.spaceId, folderId: at.folderId, listId: at.listId, path, archived: at.archived }
+        return {
+          type,
+          id,
+          shortId,
+          name: n.name,
+          spaceId: at.spaceId,
+          folderId: at.folderId,
+          listId: at.listId,
+          path,
+          archived: at.archived
+        }
       })
   }),
   operation({
-    service, tag, operationId: "searchWorkspace", method: "GET", path: "/v1/workspaces/{workspaceId}/search",
-    summary: "Find spaces, folders, lists and tasks by name (exact matches first, then prefixes, then the rest)", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "searchWorkspace",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/search",
+    summary: "Find spaces, folders, lists and tasks by name (exact matches first, then prefixes, then the rest)",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({
       q: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank text" })),
-      types: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^(space|folder|list|task)(,(space|folder|list|task))*$/, { expected: "kinds separated by commas: space,folder,list,task" }))),
+      types: Schema.optionalKey(
+        Schema.String.check(
+          Schema.isPattern(/^(space|folder|list|task)(,(space|folder|list|task))*$/, {
+            expected: "kinds separated by commas: space,folder,list,task"
+          })
+        )
+      ),
       includeArchived: Schema.optionalKey(Schema.Literals(["true", "false"])),
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Matches", schema: Items(SearchHit) } },
-    examples: [{ name: "login", request: { params: wsp, query: { q: "login" } }, response: { status: 200, body: { items: [{ type: "task", id: ids.task, shortId: "T-42", name: "Ship the login page", path: "Engineering / Q4 roadmap / Backlog", archived: false }] } } }],
+    examples: [
+      {
+        name: "login",
+        request: { params: wsp, query: { q: "login" } },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                type: "task",
+                id: ids.task,
+                shortId: "T-42",
+                name: "Ship the login page",
+                path: "Engineering / Q4 roadmap / Backlog",
+                archived: false
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const types = q.types ? q.types.split(",") : ["space", "folder", "list", "task"]
         const archived = q.includeArchived === "true"
         const text = q.q.trim().toLowerCase()
-        const rows = yield* orDieSql(query<{ type: "space" | "folder" | "list" | "task"; id: string; shortId: string; name: string; space: string; folder: string | null; list: string | null; archived: boolean; rank: number }>(
-          `SELECT * FROM (
+        const rows = yield* orDieSql(
+          query<{
+            type: "space" | "folder" | "list" | "task"
+            id: string
+            shortId: string
+            name: string
+            space: string
+            folder: string | null
+            list: string | null
+            archived: boolean
+            rank: number
+          }>(
+            `SELECT * FROM (
              SELECT 'space' AS type, s.id, s.short_id AS "shortId", s.name, s.name AS space, NULL::text AS folder, NULL::text AS list, s.archived_at IS NOT NULL AS archived
                FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
              UNION ALL
@@ -218,59 +446,130 @@ export const workspaceHierarchyOperations = [
            WHERE x.type = ANY($4::text[]) AND lower(x.name) LIKE $5 ESCAPE '\\' AND ($6::boolean OR NOT x.archived)
            ORDER BY CASE WHEN lower(x.name) = $7 THEN 0 WHEN lower(x.name) LIKE $8 ESCAPE '\\' THEN 1 ELSE 2 END, length(x.name), lower(x.name), x.id
            LIMIT $9`,
-          [params.workspaceId, caller.userId, caller.admin, types, `%${escapeLike(text)}%`, archived, text, `${escapeLike(text)}%`, q.limit ?? 20]
-        ))
+            [
+              params.workspaceId,
+              caller.userId,
+              caller.admin,
+              types,
+              `%${escapeLike(text)}%`,
+              archived,
+              text,
+              `${escapeLike(text)}%`,
+              q.limit ?? 20
+            ]
+          )
+        )
         return {
           items: rows.map((r) => ({
-            type: r.type, id: r.id, shortId: r.shortId, name: r.name, archived: r.archived,
+            type: r.type,
+            id: r.id,
+            shortId: r.shortId,
+            name: r.name,
+            archived: r.archived,
             path: r.type === "space" ? "" : [r.space, r.folder, r.list].filter((p): p is string => p !== null).join(" / ")
           }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceArchive", method: "GET", path: "/v1/workspaces/{workspaceId}/archived",
-    summary: "The workspace's archived spaces, folders and lists (what can be restored), with their places", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceArchive",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/archived",
+    summary: "The workspace's archived spaces, folders and lists (what can be restored), with their places",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Archived items",
         schema: Schema.Struct({
-          spaces: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archivedAt: Schema.NullOr(Timestamp) })),
-          folders: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, space: Schema.String, archivedAt: Schema.NullOr(Timestamp) })),
-          lists: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, path: Schema.String, archivedAt: Schema.NullOr(Timestamp) })),
+          spaces: Schema.Array(
+            Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archivedAt: Schema.NullOr(Timestamp) })
+          ),
+          folders: Schema.Array(
+            Schema.Struct({
+              id: Id,
+              shortId: Schema.String,
+              name: Schema.String,
+              space: Schema.String,
+              archivedAt: Schema.NullOr(Timestamp)
+            })
+          ),
+          lists: Schema.Array(
+            Schema.Struct({
+              id: Id,
+              shortId: Schema.String,
+              name: Schema.String,
+              path: Schema.String,
+              archivedAt: Schema.NullOr(Timestamp)
+            })
+          ),
           archivedTasks: Schema.Number
         }).annotate({ identifier: "WorkspaceArchive" })
       }
     },
-    examples: [{ name: "archive", request: { params: wsp }, response: { status: 200, body: { spaces: [], folders: [{ id: ids.folder, shortId: "F-1", name: "2025 roadmap", space: "Engineering", archivedAt: at0 }], lists: [], archivedTasks: 14 } } }],
+    examples: [
+      {
+        name: "archive",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            spaces: [],
+            folders: [{ id: ids.folder, shortId: "F-1", name: "2025 roadmap", space: "Engineering", archivedAt: at0 }],
+            lists: [],
+            archivedTasks: 14
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const spaces = yield* orDieSql(Reads.listSpaces(params.workspaceId, caller.viewer, "only"))
-        const folders = yield* orDieSql(query<{ id: string; shortId: string; name: string; space: string; archivedAt: string }>(
-          `SELECT f.id, f.short_id AS "shortId", f.name, s.name AS space, f.archived_at AS "archivedAt" FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id
+        const folders = yield* orDieSql(
+          query<{ id: string; shortId: string; name: string; space: string; archivedAt: string }>(
+            `SELECT f.id, f.short_id AS "shortId", f.name, s.name AS space, f.archived_at AS "archivedAt" FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id
             WHERE f.workspace_id = $1 AND f.deleted_at IS NULL AND f.archived_at IS NOT NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
             ORDER BY f.archived_at DESC`,
-          [params.workspaceId, caller.userId, caller.admin]
-        ))
+            [params.workspaceId, caller.userId, caller.admin]
+          )
+        )
         const lists = yield* orDieSql(Reads.listAllLists(params.workspaceId, caller.viewer, "only"))
-        const tasks = yield* orDieSql(query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
+        const tasks = yield* orDieSql(
+          query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
             WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NOT NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}`,
-          [params.workspaceId, caller.userId, caller.admin]
-        ))
+            [params.workspaceId, caller.userId, caller.admin]
+          )
+        )
         return {
           spaces: spaces.map((s) => ({ id: s.id, shortId: s.shortId, name: s.name, archivedAt: s.archivedAt })),
           folders,
-          lists: lists.map((l) => ({ id: l.id, shortId: l.shortId, name: l.name, path: [l.spaceName, l.folderName].filter((p): p is string => p !== null).join(" / "), archivedAt: l.archivedAt })),
+          lists: lists.map((l) => ({
+            id: l.id,
+            shortId: l.shortId,
+            name: l.name,
+            path: [l.spaceName, l.folderName].filter((p): p is string => p !== null).join(" / "),
+            archivedAt: l.archivedAt
+          })),
           archivedTasks: tasks[0]!.n
         }
       })
   }),
   operation({
-    service, tag, operationId: "exportWorkspaceStructure", method: "GET", path: "/v1/workspaces/{workspaceId}/export",
-    summary: "Download the workspace's structure as JSON: settings and every space the caller can see with its statuses, custom fields, folders and lists (no tasks)",
-    auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "exportWorkspaceStructure",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/export",
+    summary:
+      "Download the workspace's structure as JSON: settings and every space the caller can see with its statuses, custom fields, folders and lists (no tasks)",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     responses: { 200: { description: "The structure (a JSON file)", schema: StructureDocument, contentType: "application/json" } },
     examples: [{ name: "export", request: { params: wsp }, response: { status: 200, body: exampleStructure } }],
     handler: ({ params }, context) =>
@@ -281,26 +580,62 @@ export const workspaceHierarchyOperations = [
         const spaces = yield* orDieSql(Reads.listSpaces(params.workspaceId, caller.viewer))
         const templates = yield* orDieSql(Effect.forEach(spaces, (s) => spaceTemplate(s.id)))
         const document = {
-          format: "atrium.pm.workspace-structure", version: 1, exportedAt: new Date().toISOString(),
-          workspace: { name: workspace.name, settings: { general: config.general, features: config.features, defaultViews: config.defaultViews } },
+          format: "atrium.pm.workspace-structure",
+          version: 1,
+          exportedAt: new Date().toISOString(),
+          workspace: {
+            name: workspace.name,
+            settings: { general: config.general, features: config.features, defaultViews: config.defaultViews }
+          },
           spaces: templates
         }
         const filename = `${workspace.name.replace(/[^\w.-]+/g, "_").slice(0, 60) || "workspace"}-structure.json`
-        return raw("application/json; charset=utf-8", JSON.stringify(document, null, 2), { "content-disposition": `attachment; filename="${filename}"` })
+        return raw("application/json; charset=utf-8", JSON.stringify(document, null, 2), {
+          "content-disposition": `attachment; filename="${filename}"`
+        })
       })
   }),
   operation({
-    service, tag, operationId: "importWorkspaceStructure", method: "POST", path: "/v1/workspaces/{workspaceId}/import",
-    summary: "Create spaces (with statuses, custom fields, folders and lists) from an exported structure, and optionally take its settings (admin)",
-    auth: "both", scopes: ["workspaces:write", "tasks:write"], params: WorkspaceParams,
-    body: Schema.Struct({ structure: StructureDocument, applySettings: Schema.optionalKey(Schema.Boolean.annotate({ description: "Also take its preferences, features and default views (default false)" })) }),
-    responses: { 201: { description: "Created", schema: Schema.Struct({ spaces: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String })), settingsApplied: Schema.Boolean }).annotate({ identifier: "WorkspaceImportResult" }) } },
-    examples: [{ name: "import", request: { params: wsp, body: { structure: exampleStructure } }, response: { status: 201, body: { spaces: [{ id: ids.space, shortId: "S-3", name: "Engineering" }], settingsApplied: false } } }],
+    service,
+    tag,
+    operationId: "importWorkspaceStructure",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/import",
+    summary:
+      "Create spaces (with statuses, custom fields, folders and lists) from an exported structure, and optionally take its settings (admin)",
+    auth: "both",
+    scopes: ["workspaces:write", "tasks:write"],
+    params: WorkspaceParams,
+    body: Schema.Struct({
+      structure: StructureDocument,
+      applySettings: Schema.optionalKey(
+        Schema.Boolean.annotate({ description: "Also take its preferences, features and default views (default false)" })
+      )
+    }),
+    responses: {
+      201: {
+        description: "Created",
+        schema: Schema.Struct({
+          spaces: Schema.Array(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String })),
+          settingsApplied: Schema.Boolean
+        }).annotate({ identifier: "WorkspaceImportResult" })
+      }
+    },
+    examples: [
+      {
+        name: "import",
+        request: { params: wsp, body: { structure: exampleStructure } },
+        response: { status: 201, body: { spaces: [{ id: ids.space, shortId: "S-3", name: "Engineering" }], settingsApplied: false } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         for (const [index, space] of body.structure.spaces.entries()) {
-          const sets = [[`body.structure.spaces.${index}.statuses`, space.statuses] as const, ...(space.folders ?? []).map((f, i) => [`body.structure.spaces.${index}.folders.${i}.statuses`, f.statuses] as const)]
+          const sets = [
+            [`body.structure.spaces.${index}.statuses`, space.statuses] as const,
+            ...(space.folders ?? []).map((f, i) => [`body.structure.spaces.${index}.folders.${i}.statuses`, f.statuses] as const)
+          ]
           for (const [path, statuses] of sets) {
             if (statuses !== undefined && statuses.length > 0 && !statuses.some((s) => s.type === "open")) {
               return yield* reject("invalid", "A workflow needs an open status", [{ path, message: "no status of type open" }])
@@ -309,32 +644,70 @@ export const workspaceHierarchyOperations = [
         }
         const created: Array<{ id: string; shortId: string; name: string }> = []
         for (const template of body.structure.spaces) {
-          const space = (yield* send(PmWorkspace, params.workspaceId, "importSpace", caller.userId, { template: template as never })) as { id: string; shortId: string; name: string }
+          const space = (yield* send(PmWorkspace, params.workspaceId, "importSpace", caller.userId, { template: template as never })) as {
+            id: string
+            shortId: string
+            name: string
+          }
           created.push({ id: space.id, shortId: space.shortId, name: space.name })
         }
         const settings = body.structure.workspace?.settings
         if (body.applySettings && settings) {
           for (const section of ["general", "features", "defaultViews"] as const) {
             const patch = settings[section]
-            if (patch && Object.keys(patch).length > 0) yield* send(PmOrganization, params.workspaceId, "updateSection", caller.userId, { section, patch: defined(patch) })
+            if (patch && Object.keys(patch).length > 0)
+              yield* send(PmOrganization, params.workspaceId, "updateSection", caller.userId, { section, patch: defined(patch) })
           }
         }
         return { spaces: created, settingsApplied: Boolean(body.applySettings && settings) }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceStatuses", method: "GET", path: "/v1/workspaces/{workspaceId}/statuses",
-    summary: "Every workflow status used in the workspace, by name: its type, colors, where it is defined and how many tasks are in it", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceStatuses",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/statuses",
+    summary: "Every workflow status used in the workspace, by name: its type, colors, where it is defined and how many tasks are in it",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Statuses",
-        schema: Items(Schema.Struct({
-          name: Schema.String, types: Schema.Array(StatusType), colors: Schema.Array(Schema.String),
-          definedIn: Schema.Array(Schema.Struct({ scopeType: Schema.Literals(["space", "folder", "list"]), scopeId: Id, name: Schema.String })), tasks: Schema.Number
-        }).annotate({ identifier: "WorkspaceStatusUsage" }))
+        schema: Items(
+          Schema.Struct({
+            name: Schema.String,
+            types: Schema.Array(StatusType),
+            colors: Schema.Array(Schema.String),
+            definedIn: Schema.Array(
+              Schema.Struct({ scopeType: Schema.Literals(["space", "folder", "list"]), scopeId: Id, name: Schema.String })
+            ),
+            tasks: Schema.Number
+          }).annotate({ identifier: "WorkspaceStatusUsage" })
+        )
       }
     },
-    examples: [{ name: "statuses", request: { params: wsp }, response: { status: 200, body: { items: [{ name: "in progress", types: ["active"], colors: ["#5f55ee"], definedIn: [{ scopeType: "space", scopeId: ids.space, name: "Engineering" }], tasks: 3 }] } } }],
+    examples: [
+      {
+        name: "statuses",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                name: "in progress",
+                types: ["active"],
+                colors: ["#5f55ee"],
+                definedIn: [{ scopeType: "space", scopeId: ids.space, name: "Engineering" }],
+                tasks: 3
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -344,12 +717,22 @@ export const workspaceHierarchyOperations = [
           ...outline.folders.map((f) => [f.id, { type: "folder" as const, name: f.name }] as const),
           ...outline.lists.map((l) => [l.id, { type: "list" as const, name: l.name }] as const)
         ])
-        const counts = yield* orDieSql(query<{ status: string; n: number }>(
-          `SELECT lower(t.status) AS status, count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
+        const counts = yield* orDieSql(
+          query<{ status: string; n: number }>(
+            `SELECT lower(t.status) AS status, count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
             WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)} GROUP BY lower(t.status)`,
-          [params.workspaceId, caller.userId, caller.admin]
-        ))
-        const byName = new Map<string, { name: string; types: Set<string>; colors: Set<string>; definedIn: Array<{ scopeType: "space" | "folder" | "list"; scopeId: string; name: string }> }>()
+            [params.workspaceId, caller.userId, caller.admin]
+          )
+        )
+        const byName = new Map<
+          string,
+          {
+            name: string
+            types: Set<string>
+            colors: Set<string>
+            definedIn: Array<{ scopeType: "space" | "folder" | "list"; scopeId: string; name: string }>
+          }
+        >()
         for (const [scopeId, statuses] of outline.statuses) {
           const scope = scopeName.get(scopeId)
           if (scope === undefined) continue
@@ -364,65 +747,162 @@ export const workspaceHierarchyOperations = [
         }
         const taskCount = new Map(counts.map((c) => [c.status, c.n] as const))
         return {
-          items: [...byName.entries()].map(([key, e]) => ({ name: e.name, types: [...e.types] as Array<"open">, colors: [...e.colors], definedIn: e.definedIn, tasks: taskCount.get(key) ?? 0 }))
+          items: [...byName.entries()]
+            .map(([key, e]) => ({
+              name: e.name,
+              types: [...e.types] as Array<"open">,
+              colors: [...e.colors],
+              definedIn: e.definedIn,
+              tasks: taskCount.get(key) ?? 0
+            }))
             .sort((a, b) => b.definedIn.length - a.definedIn.length || a.name.localeCompare(b.name))
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceCustomFields", method: "GET", path: "/v1/workspaces/{workspaceId}/custom-fields",
-    summary: "Every custom field defined in the workspace: where, its type and options, and how many tasks have a value", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceCustomFields",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/custom-fields",
+    summary: "Every custom field defined in the workspace: where, its type and options, and how many tasks have a value",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
     query: Schema.Struct({ type: Schema.optionalKey(FieldType) }),
     responses: {
       200: {
         description: "Fields",
-        schema: Items(Schema.Struct({
-          id: Id, name: Schema.String, type: FieldType, required: Schema.Boolean, options: Schema.Array(Schema.String),
-          scopeType: Schema.Literals(["space", "folder", "list"]), scopeId: Id, scopeName: Schema.String, space: Schema.String, values: Schema.Number
-        }).annotate({ identifier: "WorkspaceCustomField" }))
+        schema: Items(
+          Schema.Struct({
+            id: Id,
+            name: Schema.String,
+            type: FieldType,
+            required: Schema.Boolean,
+            options: Schema.Array(Schema.String),
+            scopeType: Schema.Literals(["space", "folder", "list"]),
+            scopeId: Id,
+            scopeName: Schema.String,
+            space: Schema.String,
+            values: Schema.Number
+          }).annotate({ identifier: "WorkspaceCustomField" })
+        )
       }
     },
-    examples: [{ name: "fields", request: { params: wsp }, response: { status: 200, body: { items: [{ id: ids.field, name: "Environment", type: "dropdown", required: false, options: ["production", "staging"], scopeType: "space", scopeId: ids.space, scopeName: "Engineering", space: "Engineering", values: 7 }] } } }],
+    examples: [
+      {
+        name: "fields",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: ids.field,
+                name: "Environment",
+                type: "dropdown",
+                required: false,
+                options: ["production", "staging"],
+                scopeType: "space",
+                scopeId: ids.space,
+                scopeName: "Engineering",
+                space: "Engineering",
+                values: 7
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const outline = yield* orDieSql(outlineOf(params.workspaceId, caller.viewer, "include"))
         const spaceOf = new Map<string, { name: string; space: string }>([
           ...outline.spaces.map((s) => [s.id, { name: s.name, space: s.name }] as const),
-          ...outline.folders.map((f) => [f.id, { name: f.name, space: outline.spaces.find((s) => s.id === f.spaceId)?.name ?? "" }] as const),
+          ...outline.folders.map(
+            (f) => [f.id, { name: f.name, space: outline.spaces.find((s) => s.id === f.spaceId)?.name ?? "" }] as const
+          ),
           ...outline.lists.map((l) => [l.id, { name: l.name, space: outline.spaces.find((s) => s.id === l.spaceId)?.name ?? "" }] as const)
         ])
-        const fields = [...outline.fields.values()].flat().filter((f) => spaceOf.has(f.scopeId) && (q.type === undefined || f.type === q.type))
-        const values = fields.length === 0 ? [] : yield* orDieSql(query<{ fieldId: string; n: number }>(
-          `SELECT v.field_id AS "fieldId", count(*)::int AS n FROM pm_task_custom_values v JOIN pm_tasks t ON t.id = v.task_id
+        const fields = [...outline.fields.values()]
+          .flat()
+          .filter((f) => spaceOf.has(f.scopeId) && (q.type === undefined || f.type === q.type))
+        const values =
+          fields.length === 0
+            ? []
+            : yield* orDieSql(
+                query<{ fieldId: string; n: number }>(
+                  `SELECT v.field_id AS "fieldId", count(*)::int AS n FROM pm_task_custom_values v JOIN pm_tasks t ON t.id = v.task_id
             WHERE v.field_id = ANY($1::text[]) AND t.deleted_at IS NULL GROUP BY v.field_id`,
-          [fields.map((f) => f.id)]
-        ))
+                  [fields.map((f) => f.id)]
+                )
+              )
         const valueCount = new Map(values.map((v) => [v.fieldId, v.n] as const))
         return {
           items: fields.map((f) => ({
-            id: f.id, name: f.name, type: f.type, required: f.required, options: (f.config.options ?? []).map((o) => o.name),
-            scopeType: f.scopeType, scopeId: f.scopeId, scopeName: spaceOf.get(f.scopeId)!.name, space: spaceOf.get(f.scopeId)!.space, values: valueCount.get(f.id) ?? 0
+            id: f.id,
+            name: f.name,
+            type: f.type,
+            required: f.required,
+            options: (f.config.options ?? []).map((o) => o.name),
+            scopeType: f.scopeType,
+            scopeId: f.scopeId,
+            scopeName: spaceOf.get(f.scopeId)!.name,
+            space: spaceOf.get(f.scopeId)!.space,
+            values: valueCount.get(f.id) ?? 0
           }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceTags", method: "GET", path: "/v1/workspaces/{workspaceId}/tags",
-    summary: "Every tag of the workspace's spaces the caller can see, with how many tasks carry it", auth: "both", scopes: ["tasks:read"], params: WorkspaceParams,
-    responses: { 200: { description: "Tags", schema: Items(Schema.Struct({ id: Id, name: Schema.String, color: Schema.String, spaceId: Id, space: Schema.String, tasks: Schema.Number }).annotate({ identifier: "WorkspaceTag" })) } },
-    examples: [{ name: "tags", request: { params: wsp }, response: { status: 200, body: { items: [{ id: ids.tag, name: "frontend", color: "#7b68ee", spaceId: ids.space, space: "Engineering", tasks: 5 }] } } }],
+    service,
+    tag,
+    operationId: "listWorkspaceTags",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/tags",
+    summary: "Every tag of the workspace's spaces the caller can see, with how many tasks carry it",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: WorkspaceParams,
+    responses: {
+      200: {
+        description: "Tags",
+        schema: Items(
+          Schema.Struct({
+            id: Id,
+            name: Schema.String,
+            color: Schema.String,
+            spaceId: Id,
+            space: Schema.String,
+            tasks: Schema.Number
+          }).annotate({ identifier: "WorkspaceTag" })
+        )
+      }
+    },
+    examples: [
+      {
+        name: "tags",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: { items: [{ id: ids.tag, name: "frontend", color: "#7b68ee", spaceId: ids.space, space: "Engineering", tasks: 5 }] }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(query<{ id: string; name: string; color: string; spaceId: string; space: string; tasks: number }>(
-          `SELECT g.id, g.name, g.color, s.id AS "spaceId", s.name AS space,
+        const rows = yield* orDieSql(
+          query<{ id: string; name: string; color: string; spaceId: string; space: string; tasks: number }>(
+            `SELECT g.id, g.name, g.color, s.id AS "spaceId", s.name AS space,
                   (SELECT count(*)::int FROM pm_task_tags tt JOIN pm_tasks t ON t.id = tt.task_id WHERE tt.tag_id = g.id AND t.deleted_at IS NULL) AS tasks
              FROM pm_tags g JOIN pm_spaces s ON s.id = g.space_id
             WHERE g.workspace_id = $1 AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
             ORDER BY lower(g.name), s.position`,
-          [params.workspaceId, caller.userId, caller.admin]
-        ))
+            [params.workspaceId, caller.userId, caller.admin]
+          )
+        )
         return { items: rows }
       })
   })

@@ -13,16 +13,20 @@ import { operation } from "../../Operation.ts"
 import { orDieSql } from "../WorkAccess.ts"
 import { tag, service, ws, Items, WorkspaceParams, wsp, identity, summaryOf, configOfWorkspace, Joined, exampleJoined } from "./shared.ts"
 
-const Joinable = Schema.Struct({ id: Id, name: Schema.String, role: AssignableRole, memberCount: Schema.Number }).annotate({ identifier: "JoinableWorkspace" })
+const Joinable = Schema.Struct({ id: Id, name: Schema.String, role: AssignableRole, memberCount: Schema.Number }).annotate({
+  identifier: "JoinableWorkspace"
+})
 
 /** Workspaces the user may join by their e-mail domain (not already a member). */
 const joinableFor = (userId: string, email: string) =>
   Effect.gen(function* () {
     const domain = domainOf(email)
-    const rows = yield* orDieSql(query<{ workspaceId: string }>(
-      `SELECT workspace_id AS "workspaceId" FROM pm_workspace_settings WHERE (features->>'domainJoin')::boolean AND security->'autoJoinDomains' ? $1`,
-      [domain]
-    ))
+    const rows = yield* orDieSql(
+      query<{ workspaceId: string }>(
+        `SELECT workspace_id AS "workspaceId" FROM pm_workspace_settings WHERE (features->>'domainJoin')::boolean AND security->'autoJoinDomains' ? $1`,
+        [domain]
+      )
+    )
     const result: Array<{ id: string; name: string; role: typeof AssignableRole.Type; memberCount: number }> = []
     for (const row of rows) {
       const workspace = yield* orDieSql(storedWorkspace(row.workspaceId))
@@ -35,16 +39,36 @@ const joinableFor = (userId: string, email: string) =>
 
 export const workspaceJoiningOperations = [
   operation({
-    service, tag, operationId: "listJoinableWorkspaces", method: "GET", path: "/v1/workspaces/joinable",
-    summary: "Workspaces the caller may join by themselves because of their e-mail domain", auth: "jwt", scopes: [],
+    service,
+    tag,
+    operationId: "listJoinableWorkspaces",
+    method: "GET",
+    path: "/v1/workspaces/joinable",
+    summary: "Workspaces the caller may join by themselves because of their e-mail domain",
+    auth: "jwt",
+    scopes: [],
     responses: { 200: { description: "Joinable workspaces", schema: Items(Joinable) } },
-    examples: [{ name: "joinable", response: { status: 200, body: { items: [{ id: ws, name: "Acme", role: "member", memberCount: 12 }] } } }],
-    handler: (_r, context) => Effect.flatMap(userOf(context), (user) => Effect.map(joinableFor(user.userId, user.email), (items) => ({ items })))
+    examples: [
+      { name: "joinable", response: { status: 200, body: { items: [{ id: ws, name: "Acme", role: "member", memberCount: 12 }] } } }
+    ],
+    handler: (_r, context) =>
+      Effect.flatMap(userOf(context), (user) => Effect.map(joinableFor(user.userId, user.email), (items) => ({ items })))
   }),
   operation({
-    service, tag, operationId: "joinWorkspaceByDomain", method: "POST", path: "/v1/workspaces/{workspaceId}/join",
-    summary: "Join a workspace that lets in the caller's e-mail domain (with the policy's auto-join role; takes a seat)", auth: "jwt", scopes: [], params: WorkspaceParams,
-    responses: { 200: { description: "Joined", schema: Joined }, 404: { description: "No such workspace open to the caller's domain" }, 409: { description: "No free seat" } },
+    service,
+    tag,
+    operationId: "joinWorkspaceByDomain",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/join",
+    summary: "Join a workspace that lets in the caller's e-mail domain (with the policy's auto-join role; takes a seat)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    responses: {
+      200: { description: "Joined", schema: Joined },
+      404: { description: "No such workspace open to the caller's domain" },
+      409: { description: "No free seat" }
+    },
     examples: [{ name: "join", request: { params: wsp }, response: { status: 200, body: exampleJoined } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
@@ -53,7 +77,10 @@ export const workspaceJoiningOperations = [
         if (joinable === undefined) return yield* reject("not_found", "No such workspace open to your e-mail domain")
         if (joinable.role !== "viewer") yield* orDieSql(requireSeats(params.workspaceId, 1))
         yield* identity(params.workspaceId, "admit", { userId: user.userId, role: joinable.role, via: "domain" })
-        return { workspace: yield* summaryOf(context, params.workspaceId), member: yield* orDieSql(rosterEntry(params.workspaceId, user.userId)) }
+        return {
+          workspace: yield* summaryOf(context, params.workspaceId),
+          member: yield* orDieSql(rosterEntry(params.workspaceId, user.userId))
+        }
       })
   })
 ]

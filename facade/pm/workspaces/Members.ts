@@ -17,7 +17,28 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { operation, raw } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
 import { at0, exampleIds as ids, inWorkspace, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
-import { tag, service, ws, read, write, Items, WorkspaceParams, MemberParams, wsp, bob, alice, identity, admin, MemberDetail, exampleDetail, userByEmail, isGuest, configOfWorkspace, Permissions, permissionsOf } from "./shared.ts"
+import {
+  tag,
+  service,
+  ws,
+  read,
+  write,
+  Items,
+  WorkspaceParams,
+  MemberParams,
+  wsp,
+  bob,
+  alice,
+  identity,
+  admin,
+  MemberDetail,
+  exampleDetail,
+  userByEmail,
+  isGuest,
+  configOfWorkspace,
+  Permissions,
+  permissionsOf
+} from "./shared.ts"
 
 const csvCell = (value: unknown) => {
   const text = value === null || value === undefined ? "" : String(value)
@@ -39,22 +60,54 @@ const failure = (error: unknown) =>
     ? { code: (error as { code: string }).code, message: (error as { message: string }).message }
     : undefined
 
-const Deactivated = Schema.Struct({ userId: Id, email: Schema.String, name: Schema.String, role: AssignableRole, deactivatedBy: Id, deactivatedAt: Timestamp }).annotate({ identifier: "DeactivatedMember" })
+const Deactivated = Schema.Struct({
+  userId: Id,
+  email: Schema.String,
+  name: Schema.String,
+  role: AssignableRole,
+  deactivatedBy: Id,
+  deactivatedAt: Timestamp
+}).annotate({ identifier: "DeactivatedMember" })
 
 export const workspaceMembersOperations = [
   operation({
-    service, tag, operationId: "listWorkspaceMembers", method: "GET", path: "/v1/workspaces/{workspaceId}/members",
-    summary: "List a workspace's members", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listWorkspaceMembers",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members",
+    summary: "List a workspace's members",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Members", schema: Items(W.MemberView) } },
     examples: [{ name: "members", request: { params: wsp }, response: { status: 200, body: { items: [W.exampleMember] } } }],
     handler: ({ params }, context) => W.listMembers(context, params.workspaceId)
   }),
   operation({
-    service, tag, operationId: "addWorkspaceMember", method: "POST", path: "/v1/workspaces/{workspaceId}/members",
-    summary: "Add a registered user by e-mail (admin)", description: "Takes a seat: refused (409) when the workspace's seat limit is reached.",
-    auth: "both", scopes: write, params: WorkspaceParams, body: W.AddMemberBody,
-    responses: { 201: { description: "Added", schema: W.MemberView }, 404: { description: "No user with that e-mail" }, 409: { description: "Already a member, or no free seat" } },
-    examples: [{ name: "add", request: { params: wsp, body: { email: "bob@example.com", role: "member" } }, response: { status: 201, body: W.exampleMember } }],
+    service,
+    tag,
+    operationId: "addWorkspaceMember",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/members",
+    summary: "Add a registered user by e-mail (admin)",
+    description: "Takes a seat: refused (409) when the workspace's seat limit is reached.",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
+    body: W.AddMemberBody,
+    responses: {
+      201: { description: "Added", schema: W.MemberView },
+      404: { description: "No user with that e-mail" },
+      409: { description: "Already a member, or no free seat" }
+    },
+    examples: [
+      {
+        name: "add",
+        request: { params: wsp, body: { email: "bob@example.com", role: "member" } },
+        response: { status: 201, body: W.exampleMember }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -64,64 +117,157 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getMyWorkspaceMembership", method: "GET", path: "/v1/workspaces/{workspaceId}/members/me",
-    summary: "The caller's own membership: role, since when, guest access", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getMyWorkspaceMembership",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/me",
+    summary: "The caller's own membership: role, since when, guest access",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Membership", schema: MemberDetail } },
     examples: [{ name: "me", request: { params: wsp }, response: { status: 200, body: exampleDetail } }],
-    handler: ({ params }, context) => Effect.flatMap(inWorkspace(context, params.workspaceId), (caller) => orDieSql(rosterEntry(params.workspaceId, caller.userId)))
+    handler: ({ params }, context) =>
+      Effect.flatMap(inWorkspace(context, params.workspaceId), (caller) => orDieSql(rosterEntry(params.workspaceId, caller.userId)))
   }),
   operation({
-    service, tag, operationId: "searchWorkspaceMembers", method: "GET", path: "/v1/workspaces/{workspaceId}/members/search",
-    summary: "Find members by name or e-mail, role or guest status (paged)", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "searchWorkspaceMembers",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/search",
+    summary: "Find members by name or e-mail, role or guest status (paged)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     query: Schema.Struct({
-      q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Part of a name or e-mail (case-insensitive)" })),
+      q: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Part of a name or e-mail (case-insensitive)" })
+      ),
       role: Schema.optionalKey(Role),
       guest: Schema.optionalKey(Schema.Literals(["true", "false"])),
-      offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit)
+      offset: Schema.optionalKey(Offset),
+      limit: Schema.optionalKey(Limit)
     }),
-    responses: { 200: { description: "A page of members, by name", schema: Schema.Struct({ items: Schema.Array(MemberDetail), total: Schema.Number, offset: Schema.Number, limit: Schema.Number }).annotate({ identifier: "WorkspaceMemberPage" }) } },
-    examples: [{ name: "bob", request: { params: wsp, query: { q: "bob" } }, response: { status: 200, body: { items: [exampleDetail], total: 1, offset: 0, limit: 50 } } }],
+    responses: {
+      200: {
+        description: "A page of members, by name",
+        schema: Schema.Struct({
+          items: Schema.Array(MemberDetail),
+          total: Schema.Number,
+          offset: Schema.Number,
+          limit: Schema.Number
+        }).annotate({ identifier: "WorkspaceMemberPage" })
+      }
+    },
+    examples: [
+      {
+        name: "bob",
+        request: { params: wsp, query: { q: "bob" } },
+        response: { status: 200, body: { items: [exampleDetail], total: 1, offset: 0, limit: 50 } }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
         const text = q.q?.trim().toLowerCase() ?? ""
         const matches = (yield* orDieSql(rosterOf(params.workspaceId)))
-          .filter((m) => (text === "" || m.name.toLowerCase().includes(text) || m.email.toLowerCase().includes(text)) && (q.role === undefined || m.role === q.role) && (q.guest === undefined || m.guest === (q.guest === "true")))
+          .filter(
+            (m) =>
+              (text === "" || m.name.toLowerCase().includes(text) || m.email.toLowerCase().includes(text)) &&
+              (q.role === undefined || m.role === q.role) &&
+              (q.guest === undefined || m.guest === (q.guest === "true"))
+          )
           .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email))
         const { offset, limit } = pageOf(q)
         return { items: matches.slice(offset, offset + limit), total: matches.length, offset, limit }
       })
   }),
   operation({
-    service, tag, operationId: "exportWorkspaceMembers", method: "GET", path: "/v1/workspaces/{workspaceId}/members/export",
-    summary: "Download the members as CSV: e-mail, name, role, guest, access end, joined (admin)", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "exportWorkspaceMembers",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/export",
+    summary: "Download the members as CSV: e-mail, name, role, guest, access end, joined (admin)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "CSV file", contentType: "text/csv" } },
-    examples: [{ name: "csv", request: { params: wsp }, response: { status: 200, body: "email,name,role,guest,guestExpiresAt,addedAt\r\nbob@example.com,Bob,member,false,,2026-11-21T12:05:00.000Z\r\n" } }],
+    examples: [
+      {
+        name: "csv",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: "email,name,role,guest,guestExpiresAt,addedAt\r\nbob@example.com,Bob,member,false,,2026-11-21T12:05:00.000Z\r\n"
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
         const roster = yield* orDieSql(rosterOf(params.workspaceId))
-        const body = csv([["email", "name", "role", "guest", "guestExpiresAt", "addedAt"], ...roster.map((m) => [m.email, m.name, m.role, m.guest, m.guestExpiresAt, m.addedAt])])
+        const body = csv([
+          ["email", "name", "role", "guest", "guestExpiresAt", "addedAt"],
+          ...roster.map((m) => [m.email, m.name, m.role, m.guest, m.guestExpiresAt, m.addedAt])
+        ])
         return raw("text/csv; charset=utf-8", body, { "content-disposition": `attachment; filename="members-${params.workspaceId}.csv"` })
       })
   }),
   operation({
-    service, tag, operationId: "bulkAddWorkspaceMembers", method: "POST", path: "/v1/workspaces/{workspaceId}/members/bulk",
-    summary: "Add up to 100 registered users by e-mail (admin); each row succeeds or fails on its own", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkAddWorkspaceMembers",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/members/bulk",
+    summary: "Add up to 100 registered users by e-mail (admin); each row succeeds or fails on its own",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ members: Schema.Array(W.AddMemberBody).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "One result per row, in order", schema: Items(BulkResult) } },
-    examples: [{ name: "bulk", request: { params: wsp, body: { members: [{ email: "bob@example.com", role: "member" }, { email: "ghost@example.com", role: "viewer" }] } }, response: { status: 200, body: { items: [{ ref: "bob@example.com", ok: true, member: exampleDetail }, { ref: "ghost@example.com", ok: false, error: { code: "not_found", message: "No user has that e-mail; they must register first" } }] } } }],
+    examples: [
+      {
+        name: "bulk",
+        request: {
+          params: wsp,
+          body: {
+            members: [
+              { email: "bob@example.com", role: "member" },
+              { email: "ghost@example.com", role: "viewer" }
+            ]
+          }
+        },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              { ref: "bob@example.com", ok: true, member: exampleDetail },
+              {
+                ref: "ghost@example.com",
+                ok: false,
+                error: { code: "not_found", message: "No user has that e-mail; they must register first" }
+              }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         const items = []
         for (const [index, row] of body.members.entries()) {
-          const attempt = yield* Effect.result(Effect.gen(function* () {
-            yield* orDieSql(requireSeats(params.workspaceId, 1))
-            const user = yield* userByEmail(row.email, `body.members.${index}.email`)
-            yield* identity(params.workspaceId, "addMember", { by: caller.userId, userId: user.id, role: row.role })
-            return yield* orDieSql(rosterEntry(params.workspaceId, user.id))
-          }))
+          const attempt = yield* Effect.result(
+            Effect.gen(function* () {
+              yield* orDieSql(requireSeats(params.workspaceId, 1))
+              const user = yield* userByEmail(row.email, `body.members.${index}.email`)
+              yield* identity(params.workspaceId, "addMember", { by: caller.userId, userId: user.id, role: row.role })
+              return yield* orDieSql(rosterEntry(params.workspaceId, user.id))
+            })
+          )
           if (attempt._tag === "Success") items.push({ ref: normalizeEmail(row.email), ok: true, member: attempt.success })
           else {
             const error = failure(attempt.failure)
@@ -133,20 +279,35 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "bulkRemoveWorkspaceMembers", method: "POST", path: "/v1/workspaces/{workspaceId}/members/bulk-remove",
-    summary: "Remove up to 100 members (admin); each row succeeds or fails on its own (the owner is never removed)", auth: "both", scopes: write, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "bulkRemoveWorkspaceMembers",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/members/bulk-remove",
+    summary: "Remove up to 100 members (admin); each row succeeds or fails on its own (the owner is never removed)",
+    auth: "both",
+    scopes: write,
+    params: WorkspaceParams,
     body: Schema.Struct({ userIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "One result per row, in order", schema: Items(BulkResult) } },
-    examples: [{ name: "bulk", request: { params: wsp, body: { userIds: [bob.userId] } }, response: { status: 200, body: { items: [{ ref: bob.userId, ok: true }] } } }],
+    examples: [
+      {
+        name: "bulk",
+        request: { params: wsp, body: { userIds: [bob.userId] } },
+        response: { status: 200, body: { items: [{ ref: bob.userId, ok: true }] } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         const items = []
         for (const userId of new Set(body.userIds)) {
-          const attempt = yield* Effect.result(Effect.gen(function* () {
-            yield* orDieSql(rosterEntry(params.workspaceId, userId))
-            yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId })
-          }))
+          const attempt = yield* Effect.result(
+            Effect.gen(function* () {
+              yield* orDieSql(rosterEntry(params.workspaceId, userId))
+              yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId })
+            })
+          )
           if (attempt._tag === "Success") items.push({ ref: userId, ok: true })
           else {
             const error = failure(attempt.failure)
@@ -158,25 +319,70 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "listDeactivatedWorkspaceMembers", method: "GET", path: "/v1/workspaces/{workspaceId}/members/deactivated",
-    summary: "Deactivated members, who can be brought back with their role (admin)", auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "listDeactivatedWorkspaceMembers",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/deactivated",
+    summary: "Deactivated members, who can be brought back with their role (admin)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Deactivated members, most recent first", schema: Items(Deactivated) } },
-    examples: [{ name: "deactivated", request: { params: wsp }, response: { status: 200, body: { items: [{ userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 }] } } }],
-    handler: ({ params }, context) => Effect.andThen(admin(context, params.workspaceId), Effect.map(orDieSql(deactivationsOf(params.workspaceId)), (items) => ({ items })))
+    examples: [
+      {
+        name: "deactivated",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [{ userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 }]
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.andThen(
+        admin(context, params.workspaceId),
+        Effect.map(orDieSql(deactivationsOf(params.workspaceId)), (items) => ({ items }))
+      )
   }),
   operation({
-    service, tag, operationId: "getWorkspaceMember", method: "GET", path: "/v1/workspaces/{workspaceId}/members/{userId}",
-    summary: "One member: role, since when, guest access", auth: "both", scopes: read, params: MemberParams,
+    service,
+    tag,
+    operationId: "getWorkspaceMember",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}",
+    summary: "One member: role, since when, guest access",
+    auth: "both",
+    scopes: read,
+    params: MemberParams,
     responses: { 200: { description: "The member", schema: MemberDetail }, 404: { description: "Not a member" } },
-    examples: [{ name: "member", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }],
-    handler: ({ params }, context) => Effect.andThen(inWorkspace(context, params.workspaceId), orDieSql(rosterEntry(params.workspaceId, params.userId)))
+    examples: [
+      { name: "member", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }
+    ],
+    handler: ({ params }, context) =>
+      Effect.andThen(inWorkspace(context, params.workspaceId), orDieSql(rosterEntry(params.workspaceId, params.userId)))
   }),
   operation({
-    service, tag, operationId: "updateWorkspaceMemberRole", method: "PATCH", path: "/v1/workspaces/{workspaceId}/members/{userId}",
+    service,
+    tag,
+    operationId: "updateWorkspaceMemberRole",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}",
     summary: "Change a member's role (admin; the owner's role changes only by transferring ownership; guests cannot be admins)",
-    auth: "both", scopes: write, params: MemberParams, body: Schema.Struct({ role: AssignableRole }),
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
+    body: Schema.Struct({ role: AssignableRole }),
     responses: { 200: { description: "Updated", schema: MemberDetail }, 409: { description: "The owner, or a guest made admin" } },
-    examples: [{ name: "promote", request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "admin" } }, response: { status: 200, body: { ...exampleDetail, role: "admin" } } }],
+    examples: [
+      {
+        name: "promote",
+        request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "admin" } },
+        response: { status: 200, body: { ...exampleDetail, role: "admin" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -186,8 +392,15 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "removeWorkspaceMember", method: "DELETE", path: "/v1/workspaces/{workspaceId}/members/{userId}",
-    summary: "Remove a member (admin), or leave (yourself); the owner cannot be removed", auth: "both", scopes: write, params: MemberParams,
+    service,
+    tag,
+    operationId: "removeWorkspaceMember",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}",
+    summary: "Remove a member (admin), or leave (yourself); the owner cannot be removed",
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
     responses: { 204: { description: "Removed" }, 409: { description: "The owner" } },
     examples: [{ name: "remove", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
@@ -198,29 +411,65 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceMemberSummary", method: "GET", path: "/v1/workspaces/{workspaceId}/members/{userId}/summary",
+    service,
+    tag,
+    operationId: "getWorkspaceMemberSummary",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}/summary",
     summary: "What a member does here: assigned tasks (open, done, overdue), tasks created, comments, time tracked and when last active",
     description: "Counts only what the caller can see (private spaces as their member or admin).",
-    auth: "both", scopes: read, params: MemberParams,
+    auth: "both",
+    scopes: read,
+    params: MemberParams,
     responses: {
       200: {
         description: "Summary",
         schema: Schema.Struct({
           member: MemberDetail,
           assigned: Schema.Struct({ open: Schema.Number, done: Schema.Number, overdue: Schema.Number }),
-          created: Schema.Number, comments: Schema.Number, trackedMinutes: Schema.Number,
-          lastActiveAt: Schema.NullOr(Timestamp), changesLast30Days: Schema.Number
+          created: Schema.Number,
+          comments: Schema.Number,
+          trackedMinutes: Schema.Number,
+          lastActiveAt: Schema.NullOr(Timestamp),
+          changesLast30Days: Schema.Number
         }).annotate({ identifier: "WorkspaceMemberSummary" })
       }
     },
-    examples: [{ name: "summary", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: { member: exampleDetail, assigned: { open: 4, done: 12, overdue: 1 }, created: 9, comments: 23, trackedMinutes: 640, lastActiveAt: at0, changesLast30Days: 57 } } }],
+    examples: [
+      {
+        name: "summary",
+        request: { params: { workspaceId: ws, userId: bob.userId } },
+        response: {
+          status: 200,
+          body: {
+            member: exampleDetail,
+            assigned: { open: 4, done: 12, overdue: 1 },
+            created: 9,
+            comments: 23,
+            trackedMinutes: 640,
+            lastActiveAt: at0,
+            changesLast30Days: 57
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const member = yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
         const visible = Reads.visibleSpace("s", 3, 4)
-        const rows = yield* orDieSql(query<{ open: number; done: number; overdue: number; created: number; comments: number; tracked: number; lastActiveAt: string | null; recent: number }>(
-          `SELECT
+        const rows = yield* orDieSql(
+          query<{
+            open: number
+            done: number
+            overdue: number
+            created: number
+            comments: number
+            tracked: number
+            lastActiveAt: string | null
+            recent: number
+          }>(
+            `SELECT
              (SELECT count(*) FILTER (WHERE t.closed_at IS NULL)::int FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id JOIN pm_spaces s ON s.id = t.space_id
                WHERE a.user_id = $2 AND t.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visible}) AS open,
              (SELECT count(*) FILTER (WHERE t.closed_at IS NOT NULL)::int FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id JOIN pm_spaces s ON s.id = t.space_id
@@ -234,22 +483,56 @@ export const workspaceMembersOperations = [
                WHERE e.user_id = $2 AND e.workspace_id = $1 AND t.deleted_at IS NULL AND ${visible}) AS tracked,
              (SELECT max(at) FROM pm_events WHERE workspace_id = $1 AND actor_id = $2) AS "lastActiveAt",
              (SELECT count(*)::int FROM pm_events WHERE workspace_id = $1 AND actor_id = $2 AND at > now() - interval '30 days') AS recent`,
-          [params.workspaceId, params.userId, caller.userId, caller.admin]
-        ))
+            [params.workspaceId, params.userId, caller.userId, caller.admin]
+          )
+        )
         const r = rows[0]!
         return {
           member,
           assigned: { open: r.open, done: r.done, overdue: r.overdue },
-          created: r.created, comments: r.comments, trackedMinutes: r.tracked, lastActiveAt: r.lastActiveAt, changesLast30Days: r.recent
+          created: r.created,
+          comments: r.comments,
+          trackedMinutes: r.tracked,
+          lastActiveAt: r.lastActiveAt,
+          changesLast30Days: r.recent
         }
       })
   }),
   operation({
-    service, tag, operationId: "listWorkspaceMemberSpaces", method: "GET", path: "/v1/workspaces/{workspaceId}/members/{userId}/spaces",
-    summary: "The spaces a member can reach, and why: every public space, private ones as their member, all as an admin (admins, or the member themself)",
-    auth: "both", scopes: read, params: MemberParams,
-    responses: { 200: { description: "Spaces", schema: Items(Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, isPrivate: Schema.Boolean, access: Schema.Literals(["public", "member", "admin"]) }).annotate({ identifier: "MemberSpaceAccess" })) } },
-    examples: [{ name: "spaces", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: { items: [{ id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, access: "public" }] } } }],
+    service,
+    tag,
+    operationId: "listWorkspaceMemberSpaces",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}/spaces",
+    summary:
+      "The spaces a member can reach, and why: every public space, private ones as their member, all as an admin (admins, or the member themself)",
+    auth: "both",
+    scopes: read,
+    params: MemberParams,
+    responses: {
+      200: {
+        description: "Spaces",
+        schema: Items(
+          Schema.Struct({
+            id: Id,
+            shortId: Schema.String,
+            name: Schema.String,
+            isPrivate: Schema.Boolean,
+            access: Schema.Literals(["public", "member", "admin"])
+          }).annotate({ identifier: "MemberSpaceAccess" })
+        )
+      }
+    },
+    examples: [
+      {
+        name: "spaces",
+        request: { params: { workspaceId: ws, userId: bob.userId } },
+        response: {
+          status: 200,
+          body: { items: [{ id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, access: "public" }] }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -257,21 +540,43 @@ export const workspaceMembersOperations = [
         const member = yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
         const memberAdmin = atLeast(member.role, "admin")
         const spaces = yield* orDieSql(Reads.listSpaces(params.workspaceId, { userId: member.userId, admin: memberAdmin }))
-        const memberships = new Set((yield* orDieSql(query<{ spaceId: string }>(`SELECT space_id AS "spaceId" FROM pm_space_members WHERE user_id = $1`, [member.userId]))).map((r) => r.spaceId))
+        const memberships = new Set(
+          (yield* orDieSql(
+            query<{ spaceId: string }>(`SELECT space_id AS "spaceId" FROM pm_space_members WHERE user_id = $1`, [member.userId])
+          )).map((r) => r.spaceId)
+        )
         return {
           items: spaces.map((s) => ({
-            id: s.id, shortId: s.shortId, name: s.name, isPrivate: s.isPrivate,
-            access: !s.isPrivate ? "public" as const : memberships.has(s.id) ? "member" as const : "admin" as const
+            id: s.id,
+            shortId: s.shortId,
+            name: s.name,
+            isPrivate: s.isPrivate,
+            access: !s.isPrivate ? ("public" as const) : memberships.has(s.id) ? ("member" as const) : ("admin" as const)
           }))
         }
       })
   }),
   operation({
-    service, tag, operationId: "deactivateWorkspaceMember", method: "POST", path: "/v1/workspaces/{workspaceId}/members/{userId}/deactivate",
+    service,
+    tag,
+    operationId: "deactivateWorkspaceMember",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}/deactivate",
     summary: "Deactivate a member (admin): they lose access at once, their role is kept for reactivation; their tasks and history stay",
-    auth: "both", scopes: write, params: MemberParams,
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
     responses: { 200: { description: "Deactivated", schema: Deactivated }, 409: { description: "The owner, or yourself (leave instead)" } },
-    examples: [{ name: "deactivate", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: { userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 } } }],
+    examples: [
+      {
+        name: "deactivate",
+        request: { params: { workspaceId: ws, userId: bob.userId } },
+        response: {
+          status: 200,
+          body: { userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -284,28 +589,61 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "reactivateWorkspaceMember", method: "POST", path: "/v1/workspaces/{workspaceId}/members/{userId}/reactivate",
-    summary: "Bring a deactivated member back with the role they had (admin; takes a seat)", auth: "both", scopes: write, params: MemberParams,
-    responses: { 200: { description: "Member again", schema: MemberDetail }, 404: { description: "Not deactivated" }, 409: { description: "No free seat" } },
-    examples: [{ name: "reactivate", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }],
+    service,
+    tag,
+    operationId: "reactivateWorkspaceMember",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/members/{userId}/reactivate",
+    summary: "Bring a deactivated member back with the role they had (admin; takes a seat)",
+    auth: "both",
+    scopes: write,
+    params: MemberParams,
+    responses: {
+      200: { description: "Member again", schema: MemberDetail },
+      404: { description: "Not deactivated" },
+      409: { description: "No free seat" }
+    },
+    examples: [
+      { name: "reactivate", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
-        if ((yield* orDieSql(deactivationsOf(params.workspaceId, params.userId))).length === 0) return yield* reject("not_found", "No deactivated member with this id")
+        if ((yield* orDieSql(deactivationsOf(params.workspaceId, params.userId))).length === 0)
+          return yield* reject("not_found", "No deactivated member with this id")
         yield* orDieSql(requireSeats(params.workspaceId, 1))
         const role = yield* send(PmOrganization, params.workspaceId, "takeDeactivation", caller.userId, { userId: params.userId })
         yield* identity(params.workspaceId, "admit", { userId: params.userId, role, via: "reactivation", by: caller.userId }).pipe(
-          Effect.tapError(() => send(PmOrganization, params.workspaceId, "restoreDeactivation", caller.userId, { userId: params.userId, role }).pipe(Effect.ignore))
+          Effect.tapError(() =>
+            send(PmOrganization, params.workspaceId, "restoreDeactivation", caller.userId, { userId: params.userId, role }).pipe(
+              Effect.ignore
+            )
+          )
         )
         return yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspacePermissions", method: "GET", path: "/v1/workspaces/{workspaceId}/permissions",
+    service,
+    tag,
+    operationId: "getWorkspacePermissions",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/permissions",
     summary: "What each role may do in this workspace, and what the caller may do (following the workspace's features and policy)",
-    auth: "both", scopes: read, params: WorkspaceParams,
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: { 200: { description: "Permissions", schema: Permissions } },
-    examples: [{ name: "member", request: { params: wsp }, response: { status: 200, body: permissionsOf("member", false, { ...defaults, logo: null, seatLimit: null, updatedBy: null, updatedAt: null }) } }],
+    examples: [
+      {
+        name: "member",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: permissionsOf("member", false, { ...defaults, logo: null, seatLimit: null, updatedBy: null, updatedAt: null })
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)

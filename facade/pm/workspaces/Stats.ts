@@ -13,27 +13,57 @@ import { tag, service, read, Items, WorkspaceParams, wsp, bob, admin, Counts, ex
 
 export const workspaceStatsOperations = [
   operation({
-    service, tag, operationId: "getWorkspaceStats", method: "GET", path: "/v1/workspaces/{workspaceId}/stats",
-    summary: "Workspace statistics: spaces, folders, lists, tasks by status type, overdue, unassigned, this week's due and finished tasks, members by role",
-    description: "Counts what the caller can see. \"This week\" follows the workspace's time zone and week start.",
-    auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceStats",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/stats",
+    summary:
+      "Workspace statistics: spaces, folders, lists, tasks by status type, overdue, unassigned, this week's due and finished tasks, members by role",
+    description: 'Counts what the caller can see. "This week" follows the workspace\'s time zone and week start.',
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Statistics",
         schema: Schema.Struct({
-          spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number,
+          spaces: Schema.Number,
+          folders: Schema.Number,
+          lists: Schema.Number,
           tasks: Counts,
           unassigned: Schema.Number,
           thisWeek: Schema.Struct({ from: Timestamp, to: Timestamp, due: Schema.Number, completed: Schema.Number, created: Schema.Number }),
-          members: Schema.Struct({ owner: Schema.Number, admin: Schema.Number, member: Schema.Number, viewer: Schema.Number, guests: Schema.Number }),
+          members: Schema.Struct({
+            owner: Schema.Number,
+            admin: Schema.Number,
+            member: Schema.Number,
+            viewer: Schema.Number,
+            guests: Schema.Number
+          }),
           timeZone: Schema.String
         }).annotate({ identifier: "WorkspaceStats" })
       }
     },
-    examples: [{
-      name: "stats", request: { params: wsp },
-      response: { status: 200, body: { spaces: 2, folders: 3, lists: 7, tasks: exampleCounts, unassigned: 2, thisWeek: { from: "2026-11-16T00:00:00.000Z", to: "2026-11-23T00:00:00.000Z", due: 3, completed: 4, created: 6 }, members: { owner: 1, admin: 1, member: 4, viewer: 2, guests: 1 }, timeZone: "UTC" } }
-    }],
+    examples: [
+      {
+        name: "stats",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            spaces: 2,
+            folders: 3,
+            lists: 7,
+            tasks: exampleCounts,
+            unassigned: 2,
+            thisWeek: { from: "2026-11-16T00:00:00.000Z", to: "2026-11-23T00:00:00.000Z", due: 3, completed: 4, created: 6 },
+            members: { owner: 1, admin: 1, member: 4, viewer: 2, guests: 1 },
+            timeZone: "UTC"
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -45,20 +75,69 @@ export const workspaceStatsOperations = [
         const roster = yield* orDieSql(rosterOf(params.workspaceId))
         const byRole = (role: Role) => roster.filter((m) => m.role === role).length
         return {
-          spaces: outline.spaces.length, folders: outline.folders.length, lists: outline.lists.length,
+          spaces: outline.spaces.length,
+          folders: outline.folders.length,
+          lists: outline.lists.length,
           tasks: Stats.sum(counts.values()),
           unassigned: window.unassigned,
-          thisWeek: { from: week.start.toISOString(), to: week.end.toISOString(), due: window.dueInWindow, completed: window.completedInWindow, created: window.createdInWindow },
-          members: { owner: byRole("owner"), admin: byRole("admin"), member: byRole("member"), viewer: byRole("viewer"), guests: roster.filter((m) => m.guest).length },
+          thisWeek: {
+            from: week.start.toISOString(),
+            to: week.end.toISOString(),
+            due: window.dueInWindow,
+            completed: window.completedInWindow,
+            created: window.createdInWindow
+          },
+          members: {
+            owner: byRole("owner"),
+            admin: byRole("admin"),
+            member: byRole("member"),
+            viewer: byRole("viewer"),
+            guests: roster.filter((m) => m.guest).length
+          },
           timeZone: config.general.timeZone
         }
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceSpaceStats", method: "GET", path: "/v1/workspaces/{workspaceId}/stats/spaces",
-    summary: "Task counts by status type for each space the caller can see", auth: "both", scopes: read, params: WorkspaceParams,
-    responses: { 200: { description: "Per space", schema: Items(Schema.Struct({ spaceId: Id, shortId: Schema.String, name: Schema.String, isPrivate: Schema.Boolean, folders: Schema.Number, lists: Schema.Number, tasks: Counts }).annotate({ identifier: "WorkspaceSpaceStats" })) } },
-    examples: [{ name: "spaces", request: { params: wsp }, response: { status: 200, body: { items: [{ spaceId: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, folders: 1, lists: 3, tasks: exampleCounts }] } } }],
+    service,
+    tag,
+    operationId: "getWorkspaceSpaceStats",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/stats/spaces",
+    summary: "Task counts by status type for each space the caller can see",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    responses: {
+      200: {
+        description: "Per space",
+        schema: Items(
+          Schema.Struct({
+            spaceId: Id,
+            shortId: Schema.String,
+            name: Schema.String,
+            isPrivate: Schema.Boolean,
+            folders: Schema.Number,
+            lists: Schema.Number,
+            tasks: Counts
+          }).annotate({ identifier: "WorkspaceSpaceStats" })
+        )
+      }
+    },
+    examples: [
+      {
+        name: "spaces",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              { spaceId: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, folders: 1, lists: 3, tasks: exampleCounts }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -66,7 +145,10 @@ export const workspaceStatsOperations = [
         const counts = yield* orDieSql(Stats.countsBySpace(params.workspaceId, caller.viewer))
         return {
           items: outline.spaces.map((s) => ({
-            spaceId: s.id, shortId: s.shortId, name: s.name, isPrivate: s.isPrivate,
+            spaceId: s.id,
+            shortId: s.shortId,
+            name: s.name,
+            isPrivate: s.isPrivate,
             folders: outline.folders.filter((f) => f.spaceId === s.id).length,
             lists: outline.lists.filter((l) => l.spaceId === s.id).length,
             tasks: Stats.sum([counts.get(s.id) ?? { total: 0, open: 0, active: 0, done: 0, closed: 0, overdue: 0 }])
@@ -75,20 +157,56 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceWorkload", method: "GET", path: "/v1/workspaces/{workspaceId}/stats/workload",
+    service,
+    tag,
+    operationId: "getWorkspaceWorkload",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/stats/workload",
     summary: "Each member's unfinished tasks: how many, overdue, due within the next days, estimated minutes; and the unassigned ones",
-    auth: "both", scopes: read, params: WorkspaceParams,
-    query: Schema.Struct({ days: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "\"Due soon\" window in days (default 7)" })) }),
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    query: Schema.Struct({
+      days: Schema.optionalKey(
+        Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
+          description: '"Due soon" window in days (default 7)'
+        })
+      )
+    }),
     responses: {
       200: {
         description: "Workload",
         schema: Schema.Struct({
-          items: Schema.Array(Schema.Struct({ userId: Id, name: Schema.String, email: Schema.String, openTasks: Schema.Number, overdueTasks: Schema.Number, dueSoon: Schema.Number, estimateMinutes: Schema.Number })),
-          unassigned: Schema.Number, days: Schema.Number
+          items: Schema.Array(
+            Schema.Struct({
+              userId: Id,
+              name: Schema.String,
+              email: Schema.String,
+              openTasks: Schema.Number,
+              overdueTasks: Schema.Number,
+              dueSoon: Schema.Number,
+              estimateMinutes: Schema.Number
+            })
+          ),
+          unassigned: Schema.Number,
+          days: Schema.Number
         }).annotate({ identifier: "WorkspaceWorkload" })
       }
     },
-    examples: [{ name: "workload", request: { params: wsp }, response: { status: 200, body: { items: [{ userId: bob.userId, name: "Bob", email: bob.email, openTasks: 5, overdueTasks: 1, dueSoon: 2, estimateMinutes: 480 }], unassigned: 2, days: 7 } } }],
+    examples: [
+      {
+        name: "workload",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            items: [{ userId: bob.userId, name: "Bob", email: bob.email, openTasks: 5, overdueTasks: 1, dueSoon: 2, estimateMinutes: 480 }],
+            unassigned: 2,
+            days: 7
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -96,25 +214,64 @@ export const workspaceStatsOperations = [
         const load = yield* orDieSql(Stats.workload(params.workspaceId, caller.viewer, new Date(Date.now() + days * 86_400_000)))
         const roster = yield* orDieSql(rosterOf(params.workspaceId))
         const window = yield* orDieSql(Stats.taskWindow(params.workspaceId, caller.viewer, new Date(), new Date()))
-        const items = roster.map((m) => ({
-          userId: m.userId, name: m.name, email: m.email,
-          openTasks: load.get(m.userId)?.openTasks ?? 0, overdueTasks: load.get(m.userId)?.overdueTasks ?? 0,
-          dueSoon: load.get(m.userId)?.dueSoon ?? 0, estimateMinutes: load.get(m.userId)?.estimateMinutes ?? 0
-        })).sort((a, b) => b.openTasks - a.openTasks || a.name.localeCompare(b.name))
+        const items = roster
+          .map((m) => ({
+            userId: m.userId,
+            name: m.name,
+            email: m.email,
+            openTasks: load.get(m.userId)?.openTasks ?? 0,
+            overdueTasks: load.get(m.userId)?.overdueTasks ?? 0,
+            dueSoon: load.get(m.userId)?.dueSoon ?? 0,
+            estimateMinutes: load.get(m.userId)?.estimateMinutes ?? 0
+          }))
+          .sort((a, b) => b.openTasks - a.openTasks || a.name.localeCompare(b.name))
         return { items, unassigned: window.unassigned, days }
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceThroughput", method: "GET", path: "/v1/workspaces/{workspaceId}/stats/throughput",
-    summary: "Tasks created and finished per day (in the workspace's time zone) over the last days", auth: "both", scopes: read, params: WorkspaceParams,
-    query: Schema.Struct({ days: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "How many days, today included (default 14)" })) }),
+    service,
+    tag,
+    operationId: "getWorkspaceThroughput",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/stats/throughput",
+    summary: "Tasks created and finished per day (in the workspace's time zone) over the last days",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
+    query: Schema.Struct({
+      days: Schema.optionalKey(
+        Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
+          description: "How many days, today included (default 14)"
+        })
+      )
+    }),
     responses: {
       200: {
         description: "Per day, oldest first",
-        schema: Schema.Struct({ timeZone: Schema.String, from: Timestamp, days: Schema.Array(Schema.Struct({ date: Schema.String, created: Schema.Number, completed: Schema.Number })) }).annotate({ identifier: "WorkspaceThroughput" })
+        schema: Schema.Struct({
+          timeZone: Schema.String,
+          from: Timestamp,
+          days: Schema.Array(Schema.Struct({ date: Schema.String, created: Schema.Number, completed: Schema.Number }))
+        }).annotate({ identifier: "WorkspaceThroughput" })
       }
     },
-    examples: [{ name: "week", request: { params: wsp, query: { days: "2" } }, response: { status: 200, body: { timeZone: "UTC", from: "2026-11-20T00:00:00.000Z", days: [{ date: "2026-11-20", created: 4, completed: 2 }, { date: "2026-11-21", created: 1, completed: 3 }] } } }],
+    examples: [
+      {
+        name: "week",
+        request: { params: wsp, query: { days: "2" } },
+        response: {
+          status: 200,
+          body: {
+            timeZone: "UTC",
+            from: "2026-11-20T00:00:00.000Z",
+            days: [
+              { date: "2026-11-20", created: 4, completed: 2 },
+              { date: "2026-11-21", created: 1, completed: 3 }
+            ]
+          }
+        }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -123,23 +280,58 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service, tag, operationId: "getWorkspaceUsage", method: "GET", path: "/v1/workspaces/{workspaceId}/usage",
-    summary: "What the workspace uses: seats against the limit, storage (attachments, logo), counts of spaces, lists, tasks, comments and public links (admin)",
-    auth: "both", scopes: read, params: WorkspaceParams,
+    service,
+    tag,
+    operationId: "getWorkspaceUsage",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/usage",
+    summary:
+      "What the workspace uses: seats against the limit, storage (attachments, logo), counts of spaces, lists, tasks, comments and public links (admin)",
+    auth: "both",
+    scopes: read,
+    params: WorkspaceParams,
     responses: {
       200: {
         description: "Usage",
         schema: Schema.Struct({
-          seats: Schema.Struct({ limit: Schema.NullOr(Schema.Number), members: Schema.Number, guests: Schema.Number, pendingInvitations: Schema.Number, available: Schema.NullOr(Schema.Number) }),
-          storage: Schema.Struct({ attachments: Schema.Number, attachmentBytes: Schema.Number, logoBytes: Schema.Number, totalBytes: Schema.Number }),
-          counts: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, tasks: Schema.Number, comments: Schema.Number, activeShareLinks: Schema.Number })
+          seats: Schema.Struct({
+            limit: Schema.NullOr(Schema.Number),
+            members: Schema.Number,
+            guests: Schema.Number,
+            pendingInvitations: Schema.Number,
+            available: Schema.NullOr(Schema.Number)
+          }),
+          storage: Schema.Struct({
+            attachments: Schema.Number,
+            attachmentBytes: Schema.Number,
+            logoBytes: Schema.Number,
+            totalBytes: Schema.Number
+          }),
+          counts: Schema.Struct({
+            spaces: Schema.Number,
+            folders: Schema.Number,
+            lists: Schema.Number,
+            tasks: Schema.Number,
+            comments: Schema.Number,
+            activeShareLinks: Schema.Number
+          })
         }).annotate({ identifier: "WorkspaceUsage" })
       }
     },
-    examples: [{
-      name: "usage", request: { params: wsp },
-      response: { status: 200, body: { seats: { limit: 10, members: 3, guests: 1, pendingInvitations: 1, available: 6 }, storage: { attachments: 4, attachmentBytes: 1048576, logoBytes: 20480, totalBytes: 1069056 }, counts: { spaces: 2, folders: 3, lists: 7, tasks: 120, comments: 340, activeShareLinks: 2 } } }
-    }],
+    examples: [
+      {
+        name: "usage",
+        request: { params: wsp },
+        response: {
+          status: 200,
+          body: {
+            seats: { limit: 10, members: 3, guests: 1, pendingInvitations: 1, available: 6 },
+            storage: { attachments: 4, attachmentBytes: 1048576, logoBytes: 20480, totalBytes: 1069056 },
+            counts: { spaces: 2, folders: 3, lists: 7, tasks: 120, comments: 340, activeShareLinks: 2 }
+          }
+        }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -147,8 +339,20 @@ export const workspaceStatsOperations = [
         const logoBytes = (yield* configOfWorkspace(params.workspaceId)).logo?.size ?? 0
         return {
           seats: yield* orDieSql(seatUsage(params.workspaceId)),
-          storage: { attachments: usage.attachmentCount, attachmentBytes: usage.attachmentBytes, logoBytes, totalBytes: usage.attachmentBytes + logoBytes },
-          counts: { spaces: usage.spaces, folders: usage.folders, lists: usage.lists, tasks: usage.tasks, comments: usage.comments, activeShareLinks: usage.activeShareLinks }
+          storage: {
+            attachments: usage.attachmentCount,
+            attachmentBytes: usage.attachmentBytes,
+            logoBytes,
+            totalBytes: usage.attachmentBytes + logoBytes
+          },
+          counts: {
+            spaces: usage.spaces,
+            folders: usage.folders,
+            lists: usage.lists,
+            tasks: usage.tasks,
+            comments: usage.comments,
+            activeShareLinks: usage.activeShareLinks
+          }
         }
       })
   })

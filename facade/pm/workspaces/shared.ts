@@ -29,7 +29,11 @@ export const bob = W.exampleMember
 export const alice = { userId: W.exampleWorkspace.ownerId, email: "alice@example.com", name: "Alice" }
 export const later = "2026-11-28T12:00:00.000Z"
 
-export const identity = <Tag extends keyof typeof Workspace.messages & string>(workspaceId: string, message: Tag, payload: (typeof Workspace.messages)[Tag]["payload"]["Type"]) =>
+export const identity = <Tag extends keyof typeof Workspace.messages & string>(
+  workspaceId: string,
+  message: Tag,
+  payload: (typeof Workspace.messages)[Tag]["payload"]["Type"]
+) =>
   ActorSystem.use((actors) => actors.ask(Workspace, workspaceId, message, payload as never)) as Effect.Effect<
     (typeof Workspace.messages)[Tag]["success"]["Type"],
     any,
@@ -40,15 +44,21 @@ export const admin = (context: RequestContext, workspaceId: string) => inWorkspa
 
 export const owner = (context: RequestContext, workspaceId: string) =>
   Effect.flatMap(inWorkspace(context, workspaceId), (caller) =>
-    caller.role === "owner" ? Effect.succeed(caller) : Effect.fail(reject("forbidden", "Only the workspace's owner may do this")))
+    caller.role === "owner" ? Effect.succeed(caller) : Effect.fail(reject("forbidden", "Only the workspace's owner may do this"))
+  )
 
-export const partial = <S extends Schema.Struct<any>>(struct: S) => struct.mapFields(Struct.map(Schema.optionalKey)) as unknown as Schema.Struct<{ [K in keyof S["fields"]]: Schema.optionalKey<S["fields"][K]> }>
+export const partial = <S extends Schema.Struct<any>>(struct: S) =>
+  struct.mapFields(Struct.map(Schema.optionalKey)) as unknown as Schema.Struct<{
+    [K in keyof S["fields"]]: Schema.optionalKey<S["fields"][K]>
+  }>
 
 /** Drops undefined values (optional keys left out of a patch). */
 export const defined = (patch: object) => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
 
 export const requireNonEmpty = (patch: object) =>
-  Object.keys(defined(patch)).length === 0 ? Effect.fail(reject("invalid", "Nothing to change", [{ path: "body", message: "no field given" }])) : Effect.void
+  Object.keys(defined(patch)).length === 0
+    ? Effect.fail(reject("invalid", "Nothing to change", [{ path: "body", message: "no field given" }]))
+    : Effect.void
 
 export const MemberDetail = Schema.Struct({
   userId: Id,
@@ -64,9 +74,13 @@ export const exampleDetail = { ...bob, guest: false, guestExpiresAt: null }
 export const userByEmail = (email: string, path: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    return yield* actors.ask(Account, normalizeEmail(email), "profile", {}).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No user has that e-mail; they must register first", [{ path, message: "not registered" }])))
-    )
+    return yield* actors
+      .ask(Account, normalizeEmail(email), "profile", {})
+      .pipe(
+        Effect.catchTag("Rejection", () =>
+          Effect.fail(reject("not_found", "No user has that e-mail; they must register first", [{ path, message: "not registered" }]))
+        )
+      )
   })
 
 export const summaryOf = (context: RequestContext, workspaceId: string) => W.getWorkspace(context, workspaceId)
@@ -87,7 +101,9 @@ export const futureDate = (value: string | null | undefined, path: string) =>
   })
 
 export const DateTimeString = Schema.String.check(
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})$/, { expected: "an ISO 8601 date-time with a zone, e.g. 2026-12-31T23:59:00Z" })
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})$/, {
+    expected: "an ISO 8601 date-time with a zone, e.g. 2026-12-31T23:59:00Z"
+  })
 ).annotate({ format: "date-time" })
 
 export const BrandingView = Schema.Struct({
@@ -99,7 +115,13 @@ export const BrandingView = Schema.Struct({
   logo: Schema.NullOr(Schema.Struct({ contentType: Schema.String, size: Schema.Number, updatedAt: Timestamp }))
 }).annotate({ identifier: "WorkspaceBranding" })
 
-export const initialsOf = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => [...w][0]!.toUpperCase()).join("")
+export const initialsOf = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => [...w][0]!.toUpperCase())
+    .join("")
 
 export const brandingView = (workspaceId: string, name: string, config: Config) => ({
   name,
@@ -109,16 +131,35 @@ export const brandingView = (workspaceId: string, name: string, config: Config) 
   logoUrl: logoUrl(workspaceId, config),
   logo: config.logo === null ? null : { contentType: config.logo.contentType, size: config.logo.size, updatedAt: config.logo.updatedAt }
 })
-export const exampleBranding = { name: "Acme", initials: "A", color: "#7b68ee", tagline: "We build rockets", logoUrl: `/pm/v1/workspaces/${ws}/logo?v=${encodeURIComponent(at0)}`, logo: { contentType: "image/png", size: 20480, updatedAt: at0 } }
+export const exampleBranding = {
+  name: "Acme",
+  initials: "A",
+  color: "#7b68ee",
+  tagline: "We build rockets",
+  logoUrl: `/pm/v1/workspaces/${ws}/logo?v=${encodeURIComponent(at0)}`,
+  logo: { contentType: "image/png", size: 20480, updatedAt: at0 }
+}
 
-export const updateSection = (context: RequestContext, workspaceId: string, section: "general" | "features" | "defaultViews" | "security" | "branding", patch: object) =>
+export const updateSection = (
+  context: RequestContext,
+  workspaceId: string,
+  section: "general" | "features" | "defaultViews" | "security" | "branding",
+  patch: object
+) =>
   Effect.gen(function* () {
     const caller = yield* admin(context, workspaceId)
     yield* requireNonEmpty(patch)
     return yield* send(PmOrganization, workspaceId, "updateSection", caller.userId, { section, patch: defined(patch) })
   })
 
-export const Counts = Schema.Struct({ total: Schema.Number, open: Schema.Number, active: Schema.Number, done: Schema.Number, closed: Schema.Number, overdue: Schema.Number }).annotate({ identifier: "WorkspaceTaskCounts" })
+export const Counts = Schema.Struct({
+  total: Schema.Number,
+  open: Schema.Number,
+  active: Schema.Number,
+  done: Schema.Number,
+  closed: Schema.Number,
+  overdue: Schema.Number
+}).annotate({ identifier: "WorkspaceTaskCounts" })
 export const exampleCounts = { total: 12, open: 5, active: 3, done: 2, closed: 2, overdue: 1 }
 
 export const configOfWorkspace = (workspaceId: string) => orDieSql(configOf(workspaceId))
@@ -127,7 +168,11 @@ export const Joined = Schema.Struct({ workspace: W.WorkspaceSummary, member: Mem
 export const exampleJoined = { workspace: { ...W.exampleWorkspace, role: "member" }, member: exampleDetail }
 
 export const permissionRules: ReadonlyArray<{ id: string; description: string; minimumRole: Role }> = [
-  { id: "workspace.read", description: "See the workspace, its members, spaces and tasks (private spaces as their member)", minimumRole: "viewer" },
+  {
+    id: "workspace.read",
+    description: "See the workspace, its members, spaces and tasks (private spaces as their member)",
+    minimumRole: "viewer"
+  },
   { id: "favorites.manage", description: "Star and unstar spaces, folders, lists and tasks", minimumRole: "viewer" },
   { id: "tasks.write", description: "Create and change tasks, comments, spaces, folders and lists", minimumRole: "member" },
   { id: "tasks.share", description: "Share tasks by public link", minimumRole: "member" },
@@ -153,13 +198,17 @@ export const Permissions = Schema.Struct({
 export const permissionsOf = (role: Role, guest: boolean, config: Config) => ({
   role,
   guest,
-  allowed: Object.fromEntries(permissionRules.map((rule) => [
-    rule.id,
-    rule.id === "members.invite"
-      ? atLeast(role, "admin") || (config.security.membersCanInvite && role === "member" && !guest)
-      : rule.id === "guests.manage" ? atLeast(role, "admin") && config.features.guests
-      : rule.id === "tasks.share" ? atLeast(role, "member") && config.features.publicSharing
-      : atLeast(role, rule.minimumRole)
-  ])),
+  allowed: Object.fromEntries(
+    permissionRules.map((rule) => [
+      rule.id,
+      rule.id === "members.invite"
+        ? atLeast(role, "admin") || (config.security.membersCanInvite && role === "member" && !guest)
+        : rule.id === "guests.manage"
+          ? atLeast(role, "admin") && config.features.guests
+          : rule.id === "tasks.share"
+            ? atLeast(role, "member") && config.features.publicSharing
+            : atLeast(role, rule.minimumRole)
+    ])
+  ),
   rules: permissionRules
 })

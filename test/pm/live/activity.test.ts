@@ -29,8 +29,12 @@ const setup = async () => {
   await emit(atrium, [taskChange(workspaceId, where, owner.userId, { text: "Looks good" }, "comment.created")])
   await emit(atrium, [taskChange(workspaceId, { ...where, taskId: otherTask }, bob.userId, { status: "done" }, "status.changed")])
   await emit(atrium, [taskChange(workspaceId, { ...where, taskId: otherTask }, bob.userId, { name: "Renamed" })])
-  await emit(atrium, [{ workspaceId, scope: "list", entityId: listId, path: { spaceId }, type: "list.updated", data: { name: "L" }, actorId: owner.userId }])
-  await emit(atrium, [taskChange(workspaceId, { spaceId: secretSpace, listId: secretList, taskId: secretTask }, owner.userId, { secret: true })])
+  await emit(atrium, [
+    { workspaceId, scope: "list", entityId: listId, path: { spaceId }, type: "list.updated", data: { name: "L" }, actorId: owner.userId }
+  ])
+  await emit(atrium, [
+    taskChange(workspaceId, { spaceId: secretSpace, listId: secretList, taskId: secretTask }, owner.userId, { secret: true })
+  ])
   return { owner, bob, workspaceId, where, otherTask, secretSpace, secretTask }
 }
 
@@ -72,7 +76,12 @@ describe("activity queries", () => {
     expect((await get(bob.token, `/spaces/${secretSpace}/activity`)).status).toBe(404)
     expect((await get(bob.token, `/tasks/${secretTask}/activity`)).status).toBe(404)
     const stranger = await signUp(atrium, "Stranger")
-    for (const path of [`/workspaces/${workspaceId}/activity`, `/spaces/${where.spaceId}/activity`, `/lists/${where.listId}/activity`, `/tasks/${where.taskId}/activity`]) {
+    for (const path of [
+      `/workspaces/${workspaceId}/activity`,
+      `/spaces/${where.spaceId}/activity`,
+      `/lists/${where.listId}/activity`,
+      `/tasks/${where.taskId}/activity`
+    ]) {
       expect((await get(stranger.token, path)).status, path).toBe(404)
     }
     expect((await get(owner.token, `/tasks/${crypto.randomUUID()}/activity`)).status).toBe(404)
@@ -80,7 +89,11 @@ describe("activity queries", () => {
 
   it("gets one event by seq", async () => {
     const { owner, bob, workspaceId } = await setup()
-    expect((await get(owner.token, `/workspaces/${workspaceId}/activity/4`)).body).toMatchObject({ seq: 4, type: "comment.created", data: { text: "Looks good" } })
+    expect((await get(owner.token, `/workspaces/${workspaceId}/activity/4`)).body).toMatchObject({
+      seq: 4,
+      type: "comment.created",
+      data: { text: "Looks good" }
+    })
     expect((await get(bob.token, `/workspaces/${workspaceId}/activity/8`)).status).toBe(404)
     expect((await get(owner.token, `/workspaces/${workspaceId}/activity/99`)).status).toBe(404)
     expect((await get(owner.token, `/workspaces/${workspaceId}/activity/zero`)).status).toBe(400)
@@ -91,7 +104,13 @@ describe("activity statistics", () => {
   it("summarizes and counts per day, type, user, space and task", async () => {
     const { owner, bob, workspaceId, where, otherTask } = await setup()
     const summary = await get(owner.token, `/workspaces/${workspaceId}/activity/stats/summary`)
-    expect(summary.body).toMatchObject({ total: 8, actors: 2, firstSeq: 1, lastSeq: 8, byScope: { workspace: 0, space: 0, list: 1, task: 7 } })
+    expect(summary.body).toMatchObject({
+      total: 8,
+      actors: 2,
+      firstSeq: 1,
+      lastSeq: 8,
+      byScope: { workspace: 0, space: 0, list: 1, task: 7 }
+    })
     expect((await get(bob.token, `/workspaces/${workspaceId}/activity/stats/summary`)).body.total).toBe(7)
 
     const today = new Date().toISOString().slice(0, 10)
@@ -101,25 +120,52 @@ describe("activity statistics", () => {
     expect(daily.body.items.find((d: { date: string }) => d.date === today)?.count).toBe(8)
     expect(daily.body.items.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(8)
     const fixed = await get(owner.token, `/workspaces/${workspaceId}/activity/stats/daily?from=2026-01-01&to=2026-01-04`)
-    expect(fixed.body.items).toEqual([{ date: "2026-01-01", count: 0 }, { date: "2026-01-02", count: 0 }, { date: "2026-01-03", count: 0 }])
+    expect(fixed.body.items).toEqual([
+      { date: "2026-01-01", count: 0 },
+      { date: "2026-01-02", count: 0 },
+      { date: "2026-01-03", count: 0 }
+    ])
     expect((await get(owner.token, `/workspaces/${workspaceId}/activity/stats/daily?timezone=Mars/Olympus`)).status).toBe(400)
     expect((await get(owner.token, `/workspaces/${workspaceId}/activity/stats/daily?from=2020-01-01&to=2026-01-01`)).status).toBe(400)
 
     const types = await get(owner.token, `/workspaces/${workspaceId}/activity/stats/types`)
-    expect(types.body.items.map((t: { type: string; count: number }) => [t.type, t.count])).toEqual([["task.updated", 5], ["comment.created", 1], ["list.updated", 1], ["status.changed", 1]])
+    expect(types.body.items.map((t: { type: string; count: number }) => [t.type, t.count])).toEqual([
+      ["task.updated", 5],
+      ["comment.created", 1],
+      ["list.updated", 1],
+      ["status.changed", 1]
+    ])
     const users = await get(owner.token, `/workspaces/${workspaceId}/activity/stats/users`)
-    expect(users.body.items.map((u: { name: string; count: number }) => [u.name, u.count])).toEqual([["Owner", 6], ["Bob", 2]])
+    expect(users.body.items.map((u: { name: string; count: number }) => [u.name, u.count])).toEqual([
+      ["Owner", 6],
+      ["Bob", 2]
+    ])
     const spaces = await get(bob.token, `/workspaces/${workspaceId}/activity/stats/spaces`)
     expect(spaces.body.items).toEqual([{ spaceId: where.spaceId, name: "Space", count: 7, lastAt: expect.any(String) }])
     const tasks = await get(owner.token, `/workspaces/${workspaceId}/activity/stats/tasks?limit=2`)
-    expect(tasks.body.items.map((t: { taskId: string; count: number }) => [t.taskId, t.count])).toEqual([[where.taskId, 4], [otherTask, 2]])
+    expect(tasks.body.items.map((t: { taskId: string; count: number }) => [t.taskId, t.count])).toEqual([
+      [where.taskId, 4],
+      [otherTask, 2]
+    ])
     expect(tasks.body.items[0]).toMatchObject({ name: "Task", shortId: expect.stringMatching(/^T-/) })
   })
 
   it("exports CSV, quoting and neutralizing cells", async () => {
     const { owner, workspaceId } = await setup()
-    await emit(atrium, [{ workspaceId, scope: "workspace", entityId: workspaceId, path: {}, type: "workspace.updated", data: { name: "=HYPERLINK(\"x\")" }, actorId: owner.userId }])
-    const csv = await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/activity/export?type=workspace,comment`, { token: owner.token })
+    await emit(atrium, [
+      {
+        workspaceId,
+        scope: "workspace",
+        entityId: workspaceId,
+        path: {},
+        type: "workspace.updated",
+        data: { name: '=HYPERLINK("x")' },
+        actorId: owner.userId
+      }
+    ])
+    const csv = await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/activity/export?type=workspace,comment`, {
+      token: owner.token
+    })
     expect(csv.status).toBe(200)
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/)
     expect(csv.headers.get("content-disposition")).toContain("attachment")
@@ -128,7 +174,9 @@ describe("activity statistics", () => {
     expect(lines.length).toBe(3)
     expect(lines[1]).toMatch(/^4,.*,comment\.created,task,.*,Owner,"{""text"":""Looks good""}"$/)
     expect(lines[2]).toContain(`"{""name"":""=HYPERLINK(\\""x\\"")""}"`)
-    const key = (await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId, name: "bi", scopes: ["tasks:read"] } })).body.key as string
+    const key = (
+      await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId, name: "bi", scopes: ["tasks:read"] } })
+    ).body.key as string
     expect((await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/activity/stats/summary`, { apiKey: key })).body.total).toBe(9)
   })
 })

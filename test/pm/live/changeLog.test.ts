@@ -37,7 +37,11 @@ const setup = async () => {
 }
 
 const seqsOf = (workspaceId: string) =>
-  atrium.run(Effect.map(query<{ seq: number }>("SELECT seq FROM pm_events WHERE workspace_id = $1 ORDER BY seq", [workspaceId]), (rows) => rows.map((r) => Number(r.seq))))
+  atrium.run(
+    Effect.map(query<{ seq: number }>("SELECT seq FROM pm_events WHERE workspace_id = $1 ORDER BY seq", [workspaceId]), (rows) =>
+      rows.map((r) => Number(r.seq))
+    )
+  )
 
 describe("ChangeLog.transact", () => {
   it("logs every change with consecutive seqs, returns the body's result and publishes after commit", async () => {
@@ -52,7 +56,15 @@ describe("ChangeLog.transact", () => {
               result: "done",
               changes: [
                 taskChange(workspaceId, where, owner.userId, { name: "Renamed" }),
-                { workspaceId, scope: "list" as const, entityId: where.listId, path: { spaceId: where.spaceId }, type: "list.updated", data: { n: 1 }, actorId: owner.userId }
+                {
+                  workspaceId,
+                  scope: "list" as const,
+                  entityId: where.listId,
+                  path: { spaceId: where.spaceId },
+                  type: "list.updated",
+                  data: { n: 1 },
+                  actorId: owner.userId
+                }
               ]
             }
           })
@@ -63,7 +75,10 @@ describe("ChangeLog.transact", () => {
     expect(await seqsOf(workspaceId)).toEqual([1, 2])
     const batch = published.slice(before).find((b) => b.workspaceId === workspaceId)!
     expect(batch.lastSeq).toBe(2)
-    expect(batch.events!.map((e) => [e.seq, e.type])).toEqual([[1, "task.updated"], [2, "list.updated"]])
+    expect(batch.events!.map((e) => [e.seq, e.type])).toEqual([
+      [1, "task.updated"],
+      [2, "list.updated"]
+    ])
     // The list event's path is completed with its own id, as replays from the log will show it.
     expect(batch.events![1]!.path).toEqual({ spaceId: where.spaceId, listId: where.listId })
   })
@@ -93,7 +108,14 @@ describe("ChangeLog.transact", () => {
 
   it("keeps seqs gap-free and unique under concurrent writers", async () => {
     const { owner, workspaceId, where } = await setup()
-    await Promise.all(Array.from({ length: 20 }, (_, i) => emit(atrium, [taskChange(workspaceId, where, owner.userId, { i }), taskChange(workspaceId, where, owner.userId, { i, second: true })])))
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        emit(atrium, [
+          taskChange(workspaceId, where, owner.userId, { i }),
+          taskChange(workspaceId, where, owner.userId, { i, second: true })
+        ])
+      )
+    )
     expect(await seqsOf(workspaceId)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
   })
 
@@ -118,28 +140,49 @@ describe("ChangeLog.transact", () => {
   it("persists notifications for members other than the actor, honouring muted reasons", async () => {
     const { owner, bob, outsider, workspaceId, where } = await setup()
     const title = "Owner assigned you to Task"
-    await emit(atrium, [{
-      ...taskChange(workspaceId, where, owner.userId, { assigneeIds: [bob.userId] }),
-      notify: [
-        { userId: bob.userId, reason: "assigned", title },
-        { userId: owner.userId, reason: "assigned", title },
-        { userId: outsider.userId, reason: "assigned", title }
-      ]
-    }])
-    const rows = await atrium.run(query<{ user_id: string; reason: string; event_seq: number }>("SELECT user_id, reason, event_seq FROM pm_notifications WHERE workspace_id = $1", [workspaceId]))
+    await emit(atrium, [
+      {
+        ...taskChange(workspaceId, where, owner.userId, { assigneeIds: [bob.userId] }),
+        notify: [
+          { userId: bob.userId, reason: "assigned", title },
+          { userId: owner.userId, reason: "assigned", title },
+          { userId: outsider.userId, reason: "assigned", title }
+        ]
+      }
+    ])
+    const rows = await atrium.run(
+      query<{ user_id: string; reason: string; event_seq: number }>(
+        "SELECT user_id, reason, event_seq FROM pm_notifications WHERE workspace_id = $1",
+        [workspaceId]
+      )
+    )
     expect(rows.map((r) => [r.user_id, r.reason, Number(r.event_seq)])).toEqual([[bob.userId, "assigned", 1]])
     // Bob mutes "assigned": the next one is not created, "mentioned" still is.
-    const muted = await atrium.request("PATCH", "/pm/v1/users/me/settings/notifications", { token: bob.token, body: { reasons: { assigned: false } } })
+    const muted = await atrium.request("PATCH", "/pm/v1/users/me/settings/notifications", {
+      token: bob.token,
+      body: { reasons: { assigned: false } }
+    })
     expect(muted.status).toBe(200)
     await emit(atrium, [{ ...taskChange(workspaceId, where, owner.userId), notify: [{ userId: bob.userId, reason: "assigned", title }] }])
-    await emit(atrium, [{ ...taskChange(workspaceId, where, owner.userId), notify: [{ userId: bob.userId, reason: "mentioned", title: "Owner mentioned you" }] }])
-    const after = await atrium.run(query<{ reason: string }>("SELECT reason FROM pm_notifications WHERE workspace_id = $1 ORDER BY event_seq", [workspaceId]))
+    await emit(atrium, [
+      {
+        ...taskChange(workspaceId, where, owner.userId),
+        notify: [{ userId: bob.userId, reason: "mentioned", title: "Owner mentioned you" }]
+      }
+    ])
+    const after = await atrium.run(
+      query<{ reason: string }>("SELECT reason FROM pm_notifications WHERE workspace_id = $1 ORDER BY event_seq", [workspaceId])
+    )
     expect(after.map((r) => r.reason)).toEqual(["assigned", "mentioned"])
   })
 
   it("keeps the log bounded per workspace", async () => {
     const { owner, workspaceId, where } = await setup()
-    for (let i = 0; i < 6; i++) await emit(atrium, Array.from({ length: 20 }, () => taskChange(workspaceId, where, owner.userId)))
+    for (let i = 0; i < 6; i++)
+      await emit(
+        atrium,
+        Array.from({ length: 20 }, () => taskChange(workspaceId, where, owner.userId))
+      )
     const seqs = await seqsOf(workspaceId)
     expect(seqs[seqs.length - 1]).toBe(120)
     expect(seqs.length).toBeGreaterThanOrEqual(40)
@@ -150,7 +193,13 @@ describe("ChangeLog.transact", () => {
   it("refuses a malformed change as a defect (a programming error), logging nothing", async () => {
     const { owner, workspaceId, where } = await setup()
     const exit = await atrium.run(
-      Effect.exit(ChangeLog.use((log) => log.transact(Effect.succeed({ result: 0, changes: [{ ...taskChange(workspaceId, where, owner.userId), scope: "galaxy" as never }] }))))
+      Effect.exit(
+        ChangeLog.use((log) =>
+          log.transact(
+            Effect.succeed({ result: 0, changes: [{ ...taskChange(workspaceId, where, owner.userId), scope: "galaxy" as never }] })
+          )
+        )
+      )
     )
     expect(exit._tag).toBe("Failure")
     expect(await seqsOf(workspaceId)).toEqual([])

@@ -11,7 +11,19 @@ import { Sql } from "../../../persistence/Sql.ts"
 import { signUp } from "../../support/atrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "../../support/database.ts"
 import { checkNats, natsUrl, testPrefix } from "../../support/nats.ts"
-import { createWorkspace, emit, type LiveAtrium, rawClient, seedList, seedSpace, seedTask, socketIoClient, startLiveAtrium, taskChange, ticketFor } from "./support.ts"
+import {
+  createWorkspace,
+  emit,
+  type LiveAtrium,
+  rawClient,
+  seedList,
+  seedSpace,
+  seedTask,
+  socketIoClient,
+  startLiveAtrium,
+  taskChange,
+  ticketFor
+} from "./support.ts"
 
 const available = (await checkPostgres("pm live streams across nodes")) && (await checkNats("pm live streams across nodes"))
 
@@ -77,7 +89,9 @@ describe.skipIf(!available)("live streams across two nodes (PostgreSQL + NATS)",
     await client.inbox.next((f) => f.type === "ready")
     await client.subscribe("list", where.listId)
     // Appended on node A without publishing: as if the NATS message were lost.
-    await nodeA.run(Sql.use((sql) => sql.transaction(append([taskChange(workspaceId, where, owner.userId, { lost: true })], { retention: 1000 }))))
+    await nodeA.run(
+      Sql.use((sql) => sql.transaction(append([taskChange(workspaceId, where, owner.userId, { lost: true })], { retention: 1000 })))
+    )
     const recovered = await client.inbox.next((f) => f.seq === 1, 10_000)
     expect(recovered.data).toEqual({ lost: true })
     await emit(nodeA, [taskChange(workspaceId, where, owner.userId, { next: true })])

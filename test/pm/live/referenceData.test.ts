@@ -43,7 +43,9 @@ describe("reference data", () => {
     expect((await items("priorities")).map((p) => p.rank)).toEqual([1, 2, 3, 4])
     expect(await ids("relationship-types")).toEqual(["blocks", "blocked-by", "relates-to", "duplicates"])
     expect((await items("relationship-types")).find((r) => r.id === "blocks")?.inverse).toBe("blocked-by")
-    expect(await ids("custom-field-types")).toEqual(expect.arrayContaining(["text", "number", "date", "dropdown", "labels", "checkbox", "email", "url", "currency"]))
+    expect(await ids("custom-field-types")).toEqual(
+      expect.arrayContaining(["text", "number", "date", "dropdown", "labels", "checkbox", "email", "url", "currency"])
+    )
     expect(await ids("notification-reasons")).toEqual(["assigned", "mentioned", "status_changed", "commented", "watching", "due_soon"])
     expect(await ids("stream-scopes")).toEqual(["workspace", "space", "list", "task"])
     expect((await items("default-statuses")).map((s) => s.type)).toEqual(expect.arrayContaining(["open", "done"]))
@@ -63,7 +65,10 @@ describe("reference data", () => {
     expect(zones[0]).toEqual({ id: "UTC", utcOffset: "+00:00", utcOffsetMinutes: 0 })
     const india = zones.find((z) => z.id === "Asia/Kolkata" || z.id === "Asia/Calcutta")
     expect(india).toMatchObject({ utcOffset: "+05:30", utcOffsetMinutes: 330 })
-    expect((await items("locales")).find((l) => l.id === "de-DE")).toMatchObject({ name: "German (Germany)", nativeName: "Deutsch (Deutschland)" })
+    expect((await items("locales")).find((l) => l.id === "de-DE")).toMatchObject({
+      name: "German (Germany)",
+      nativeName: "Deutsch (Deutschland)"
+    })
     expect((await items("currencies")).find((c) => c.id === "EUR")).toMatchObject({ name: "Euro", symbol: "€" })
   })
 

@@ -18,12 +18,17 @@ const harness = (resolveScope: StreamBackend["resolveScope"]) => {
     maxReplay: 10,
     maxReplayBytes: 10_000
   }
-  const session = new StreamSession(viewer, {
-    send: (frame) => frames.push(frame as Record<string, any>),
-    join: (topic) => topics.add(topic),
-    leave: (topic) => topics.delete(topic),
-    close: (code) => closed.push(code)
-  }, backend, Promise.resolve())
+  const session = new StreamSession(
+    viewer,
+    {
+      send: (frame) => frames.push(frame as Record<string, any>),
+      join: (topic) => topics.add(topic),
+      leave: (topic) => topics.delete(topic),
+      close: (code) => closed.push(code)
+    },
+    backend,
+    Promise.resolve()
+  )
   const settle = () => new Promise((resolve) => setTimeout(resolve, 10))
   return { session, frames, topics, closed, settle }
 }
@@ -62,10 +67,23 @@ describe("StreamSession", () => {
   })
 
   it("parses client frames strictly", () => {
-    expect(parseClientFrame({ type: "subscribe", scope: "list", id: "l-1", lastSeq: 3 })).toEqual({ type: "subscribe", scope: "list", id: "l-1", lastSeq: 3 })
+    expect(parseClientFrame({ type: "subscribe", scope: "list", id: "l-1", lastSeq: 3 })).toEqual({
+      type: "subscribe",
+      scope: "list",
+      id: "l-1",
+      lastSeq: 3
+    })
     expect(parseClientFrame({ type: "unsubscribe", scope: "list", id: "l-1" })).toEqual({ type: "unsubscribe", scope: "list", id: "l-1" })
-    for (const bad of [null, [], "x", { type: "subscribe" }, { type: "subscribe", scope: "list", id: "a b" }, { type: "subscribe", scope: "list", id: "x", lastSeq: 1.5 },
-      { type: "unsubscribe", scope: "list", id: "x", lastSeq: 1 }, { type: "subscribe", scope: "list", id: "x", extra: true }]) {
+    for (const bad of [
+      null,
+      [],
+      "x",
+      { type: "subscribe" },
+      { type: "subscribe", scope: "list", id: "a b" },
+      { type: "subscribe", scope: "list", id: "x", lastSeq: 1.5 },
+      { type: "unsubscribe", scope: "list", id: "x", lastSeq: 1 },
+      { type: "subscribe", scope: "list", id: "x", extra: true }
+    ]) {
       expect(typeof parseClientFrame(bad), JSON.stringify(bad)).toBe("string")
     }
   })

@@ -10,8 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { query } from "../../../persistence/Sql.ts"
 import { signUp } from "../../support/atrium.ts"
 import {
-  addMember, createWorkspace, emit, type LiveAtrium, rawClient, seedList, seedSpace, seedTask, socketIoClient, startLiveAtrium,
-  taskChange, ticketFor
+  addMember,
+  createWorkspace,
+  emit,
+  type LiveAtrium,
+  rawClient,
+  seedList,
+  seedSpace,
+  seedTask,
+  socketIoClient,
+  startLiveAtrium,
+  taskChange,
+  ticketFor
 } from "./support.ts"
 
 let atrium: LiveAtrium
@@ -76,23 +86,31 @@ describe("tickets", () => {
     expect((await atrium.request("POST", "/pm/v1/ws/ticket", { body: { workspaceId } })).status).toBe(401)
     const other = await createWorkspace(atrium, owner.token, "Other")
     const mint = async (scopes: Array<string>) =>
-      (await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId, name: "bot", scopes } })).body.key as string
+      (await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId, name: "bot", scopes } })).body
+        .key as string
     const key = await mint(["events:subscribe"])
     const viaKey = await atrium.request("POST", "/pm/v1/ws/ticket", { apiKey: key, body: { workspaceId } })
     expect(viaKey.status).toBe(201)
     expect((await atrium.request("POST", "/pm/v1/ws/ticket", { apiKey: key, body: { workspaceId: other } })).status).toBe(404)
-    expect((await atrium.request("POST", "/pm/v1/ws/ticket", { apiKey: await mint(["tasks:read"]), body: { workspaceId } })).status).toBe(403)
+    expect((await atrium.request("POST", "/pm/v1/ws/ticket", { apiKey: await mint(["tasks:read"]), body: { workspaceId } })).status).toBe(
+      403
+    )
     const client = await rawClient(viaKey.body.url)
     expect(await client.inbox.next((f) => f.type === "ready")).toMatchObject({ workspaceId, userId: owner.userId })
     client.close()
     // A ticket of a key revoked before it is used is refused.
-    const created = await atrium.request("POST", "/hub/v1/api-keys", { token: owner.token, body: { workspaceId, name: "short-lived", scopes: ["events:subscribe"] } })
+    const created = await atrium.request("POST", "/hub/v1/api-keys", {
+      token: owner.token,
+      body: { workspaceId, name: "short-lived", scopes: ["events:subscribe"] }
+    })
     const pending = await atrium.request("POST", "/pm/v1/ws/ticket", { apiKey: created.body.key, body: { workspaceId } })
     expect((await atrium.request("DELETE", `/hub/v1/api-keys/${created.body.id}`, { token: owner.token })).status).toBe(204)
     expect((await (await rawClient(pending.body.url)).closed).code).toBe(4401)
     // A member removed after getting a ticket cannot use it.
     const ticket = await ticketFor(atrium, { token: member.token }, workspaceId)
-    expect((await atrium.request("DELETE", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { token: owner.token })).status).toBe(204)
+    expect(
+      (await atrium.request("DELETE", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { token: owner.token })).status
+    ).toBe(204)
     expect((await (await rawClient(ticket.url)).closed).code).toBe(4403)
   })
 })
@@ -104,8 +122,12 @@ describe("subscriptions", () => {
     const privateSpace = await seedSpace(atrium, workspaceId, owner.userId, { isPrivate: true, members: [owner.userId] })
     const client = await connect(member.token, workspaceId)
     for (const [scope, id] of [
-      ["workspace", elsewhere.workspaceId], ["space", elsewhere.where.spaceId], ["list", elsewhere.where.listId],
-      ["task", elsewhere.where.taskId], ["space", privateSpace], ["task", crypto.randomUUID()]
+      ["workspace", elsewhere.workspaceId],
+      ["space", elsewhere.where.spaceId],
+      ["list", elsewhere.where.listId],
+      ["task", elsewhere.where.taskId],
+      ["space", privateSpace],
+      ["task", crypto.randomUUID()]
     ] as const) {
       expect(await client.subscribe(scope, id)).toMatchObject({ type: "error", code: "not_found", scope, id })
     }
@@ -135,8 +157,15 @@ describe("subscriptions", () => {
     expect(clientA.inbox.events().every((e) => e.workspaceId === a.workspaceId)).toBe(true)
     expect(clientB.inbox.events().every((e) => e.workspaceId === b.workspaceId)).toBe(true)
     expect(clientA.inbox.events()[0]).toEqual({
-      seq: 1, type: "task.updated", workspaceId: a.workspaceId, scope: "task", entityId: a.where.taskId, path: a.where,
-      data: { i: 1 }, actorId: a.owner.userId, at: expect.any(String)
+      seq: 1,
+      type: "task.updated",
+      workspaceId: a.workspaceId,
+      scope: "task",
+      entityId: a.where.taskId,
+      path: a.where,
+      data: { i: 1 },
+      actorId: a.owner.userId,
+      at: expect.any(String)
     })
     clientA.close()
     clientB.close()
@@ -149,10 +178,24 @@ describe("subscriptions", () => {
     const spaceId = await seedSpace(atrium, workspaceId, owner.userId, { isPrivate: true, members: [insider.userId] })
     const listId = await seedList(atrium, workspaceId, spaceId, owner.userId)
     const taskId = await seedTask(atrium, workspaceId, spaceId, listId, owner.userId)
-    const clients = { owner: await connect(owner.token, workspaceId), member: await connect(member.token, workspaceId), insider: await connect(insider.token, workspaceId) }
+    const clients = {
+      owner: await connect(owner.token, workspaceId),
+      member: await connect(member.token, workspaceId),
+      insider: await connect(insider.token, workspaceId)
+    }
     for (const client of Object.values(clients)) await client.subscribe("workspace", workspaceId)
     await emit(atrium, [taskChange(workspaceId, { spaceId, listId, taskId }, owner.userId, { secret: true })])
-    await emit(atrium, [{ workspaceId, scope: "workspace", entityId: workspaceId, path: {}, type: "workspace.updated", data: { marker: true }, actorId: owner.userId }])
+    await emit(atrium, [
+      {
+        workspaceId,
+        scope: "workspace",
+        entityId: workspaceId,
+        path: {},
+        type: "workspace.updated",
+        data: { marker: true },
+        actorId: owner.userId
+      }
+    ])
     for (const client of Object.values(clients)) await client.inbox.next((f) => f.data?.marker === true)
     expect(clients.owner.inbox.events().map((e) => e.seq)).toEqual([1, 2])
     expect(clients.insider.inbox.events().map((e) => e.seq)).toEqual([1, 2])
@@ -175,12 +218,25 @@ describe("subscriptions", () => {
     // Missed while away: two in the list, one elsewhere in the workspace.
     const otherList = await seedList(atrium, workspaceId, where.spaceId, owner.userId)
     await emit(atrium, [taskChange(workspaceId, where, owner.userId, { n: 2 })])
-    await emit(atrium, [{ workspaceId, scope: "list", entityId: otherList, path: { spaceId: where.spaceId }, type: "list.updated", data: {}, actorId: owner.userId }])
+    await emit(atrium, [
+      {
+        workspaceId,
+        scope: "list",
+        entityId: otherList,
+        path: { spaceId: where.spaceId },
+        type: "list.updated",
+        data: {},
+        actorId: owner.userId
+      }
+    ])
     await emit(atrium, [taskChange(workspaceId, where, owner.userId, { n: 3 })])
     const second = await connect(owner.token, workspaceId)
     const subscribed = await second.subscribe("list", where.listId, seen.seq)
     expect(subscribed).toMatchObject({ type: "subscribed", seq: 4 })
-    expect(second.inbox.events().map((e) => [e.seq, e.data.n])).toEqual([[2, 2], [4, 3]])
+    expect(second.inbox.events().map((e) => [e.seq, e.data.n])).toEqual([
+      [2, 2],
+      [4, 3]
+    ])
     // And live afterwards, without a gap or a repeat.
     await emit(atrium, [taskChange(workspaceId, where, owner.userId, { n: 4 })])
     await second.inbox.next((f) => f.seq === 5)
@@ -190,7 +246,11 @@ describe("subscriptions", () => {
 
   it("tells a client that is too far behind to resync, then streams live", async () => {
     const { owner, workspaceId, where } = await world()
-    for (let i = 0; i < 5; i++) await emit(atrium, Array.from({ length: 20 }, () => taskChange(workspaceId, where, owner.userId)))
+    for (let i = 0; i < 5; i++)
+      await emit(
+        atrium,
+        Array.from({ length: 20 }, () => taskChange(workspaceId, where, owner.userId))
+      )
     const client = await connect(owner.token, workspaceId)
     client.send({ type: "subscribe", scope: "workspace", id: workspaceId, lastSeq: 3 })
     const resync = await client.inbox.next((f) => f.type === "resync")
@@ -227,10 +287,26 @@ describe("subscriptions", () => {
     const { owner, member, workspaceId, where } = await world()
     const mine = await connect(member.token, workspaceId)
     const theirs = await connect(owner.token, workspaceId)
-    await emit(atrium, [{ ...taskChange(workspaceId, where, owner.userId), notify: [{ userId: member.userId, reason: "assigned", title: "Owner assigned you" }] }])
+    await emit(atrium, [
+      {
+        ...taskChange(workspaceId, where, owner.userId),
+        notify: [{ userId: member.userId, reason: "assigned", title: "Owner assigned you" }]
+      }
+    ])
     const note = await mine.inbox.next((f) => f.type === "notification")
-    expect(note.notification).toMatchObject({ workspaceId, reason: "assigned", title: "Owner assigned you", read: false, event: { seq: 1, type: "task.updated" } })
-    await emit(atrium, [{ ...taskChange(workspaceId, where, member.userId), notify: [{ userId: owner.userId, reason: "commented", title: "Member commented" }] }])
+    expect(note.notification).toMatchObject({
+      workspaceId,
+      reason: "assigned",
+      title: "Owner assigned you",
+      read: false,
+      event: { seq: 1, type: "task.updated" }
+    })
+    await emit(atrium, [
+      {
+        ...taskChange(workspaceId, where, member.userId),
+        notify: [{ userId: owner.userId, reason: "commented", title: "Member commented" }]
+      }
+    ])
     await theirs.inbox.next((f) => f.type === "notification" && f.notification.reason === "commented")
     expect(mine.inbox.frames.filter((f) => f.type === "notification").length).toBe(1)
     mine.close()
@@ -243,12 +319,21 @@ describe("access changes while connected", () => {
     const { owner, member, workspaceId } = await world()
     const removed = await connect(member.token, workspaceId)
     await removed.subscribe("workspace", workspaceId)
-    expect((await atrium.request("DELETE", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { token: owner.token })).status).toBe(204)
+    expect(
+      (await atrium.request("DELETE", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { token: owner.token })).status
+    ).toBe(204)
     expect((await removed.closed).code).toBe(4403)
 
     const other = await world()
     const demoted = await connect(other.member.token, other.workspaceId)
-    expect((await atrium.request("PATCH", `/hub/v1/workspaces/${other.workspaceId}/members/${other.member.userId}`, { token: other.owner.token, body: { role: "viewer" } })).status).toBe(200)
+    expect(
+      (
+        await atrium.request("PATCH", `/hub/v1/workspaces/${other.workspaceId}/members/${other.member.userId}`, {
+          token: other.owner.token,
+          body: { role: "viewer" }
+        })
+      ).status
+    ).toBe(200)
     expect((await demoted.closed).code).toBe(4409)
 
     const third = await world()
@@ -268,9 +353,15 @@ describe("protocol errors and slow clients", () => {
     const { owner, workspaceId } = await world()
     const bystander = await connect(owner.token, workspaceId)
     for (const frame of [
-      "not json", "[1,2]", JSON.stringify({ type: "dance" }), JSON.stringify({ type: "subscribe", scope: "galaxy", id: "x" }),
-      JSON.stringify({ type: "subscribe", scope: "task", id: 42 }), JSON.stringify({ type: "subscribe", scope: "task", id: "x", lastSeq: -1 }),
-      JSON.stringify({ type: "subscribe", scope: "task", id: "x", extra: 1 }), Buffer.from([1, 2, 3]), "x".repeat(5000)
+      "not json",
+      "[1,2]",
+      JSON.stringify({ type: "dance" }),
+      JSON.stringify({ type: "subscribe", scope: "galaxy", id: "x" }),
+      JSON.stringify({ type: "subscribe", scope: "task", id: 42 }),
+      JSON.stringify({ type: "subscribe", scope: "task", id: "x", lastSeq: -1 }),
+      JSON.stringify({ type: "subscribe", scope: "task", id: "x", extra: 1 }),
+      Buffer.from([1, 2, 3]),
+      "x".repeat(5000)
     ]) {
       const client = await connect(owner.token, workspaceId)
       client.send(frame)
@@ -298,7 +389,10 @@ describe("protocol errors and slow clients", () => {
     const sio = await socketIoClient(atrium.origin, (await ticketFor(atrium, { token: owner.token }, workspaceId)).ticket)
     await sio.inbox.next((f) => f.type === "ready")
     sio.socket.emit("subscribe", { scope: "workspace", id: "ab\u0000cd" })
-    expect(await sio.inbox.next((f) => f.type === "error")).toMatchObject({ closeCode: 4400, message: expect.stringContaining("frame.id contains a NUL character") })
+    expect(await sio.inbox.next((f) => f.type === "error")).toMatchObject({
+      closeCode: 4400,
+      message: expect.stringContaining("frame.id contains a NUL character")
+    })
     sio.close()
   })
 
@@ -315,7 +409,10 @@ describe("protocol errors and slow clients", () => {
     const total = 1400
     // In bursts small enough for a client that does read (each burst is published in one go).
     for (let round = 0; round < total / 20; round++) {
-      await emit(atrium, Array.from({ length: 20 }, (_, i) => taskChange(workspaceId, where, owner.userId, { blob, i })))
+      await emit(
+        atrium,
+        Array.from({ length: 20 }, (_, i) => taskChange(workspaceId, where, owner.userId, { blob, i }))
+      )
       await fast.inbox.next((f) => f.seq === (round + 1) * 20)
     }
     tcp.resume()
@@ -365,7 +462,10 @@ describe("Socket.IO", () => {
 
   it("refuses a bad ticket at the handshake and malformed frames with closeCode 4400", async () => {
     const { owner, workspaceId } = await world()
-    const refused = await socketIoClient(atrium.origin, "wst_nope").then(() => undefined, (error) => error as { message: string; data?: { code: number } })
+    const refused = await socketIoClient(atrium.origin, "wst_nope").then(
+      () => undefined,
+      (error) => error as { message: string; data?: { code: number } }
+    )
     expect(refused?.data?.code).toBe(4401)
     const sio = await socketIoClient(atrium.origin, (await ticketFor(atrium, { token: owner.token }, workspaceId)).ticket)
     await sio.inbox.next((f) => f.type === "ready")
@@ -380,7 +480,9 @@ describe("isolation of the test database", () => {
   it("keeps tickets hashed", async () => {
     const { owner, workspaceId } = await world()
     const issued = await ticketFor(atrium, { token: owner.token }, workspaceId)
-    const rows = await atrium.run(Effect.map(query<{ ticket_hash: string }>("SELECT ticket_hash FROM pm_ws_tickets WHERE user_id = $1", [owner.userId]), (r) => r))
+    const rows = await atrium.run(
+      Effect.map(query<{ ticket_hash: string }>("SELECT ticket_hash FROM pm_ws_tickets WHERE user_id = $1", [owner.userId]), (r) => r)
+    )
     expect(rows.length).toBe(1)
     expect(rows[0]!.ticket_hash).not.toContain(issued.ticket.slice(4))
   })

@@ -31,12 +31,22 @@ export const addMember = async (atrium: TestAtrium, token: string, workspaceId: 
 }
 
 /** Inserts a space (and optionally its private membership) directly: the tests don't depend on the spaces API. */
-export const seedSpace = (atrium: LiveAtrium, workspaceId: string, by: string, options: { readonly isPrivate?: boolean; readonly members?: ReadonlyArray<string> } = {}) =>
+export const seedSpace = (
+  atrium: LiveAtrium,
+  workspaceId: string,
+  by: string,
+  options: { readonly isPrivate?: boolean; readonly members?: ReadonlyArray<string> } = {}
+) =>
   atrium.run(
     Effect.gen(function* () {
       const id = crypto.randomUUID()
       yield* query("INSERT INTO pm_spaces (id, workspace_id, short_id, name, is_private, created_by) VALUES ($1, $2, $3, $4, $5, $6)", [
-        id, workspaceId, `S-${unique()}`, "Space", options.isPrivate ?? false, by
+        id,
+        workspaceId,
+        `S-${unique()}`,
+        "Space",
+        options.isPrivate ?? false,
+        by
       ])
       for (const userId of options.members ?? []) {
         yield* query("INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $3)", [id, userId, by])
@@ -50,7 +60,12 @@ export const seedList = (atrium: LiveAtrium, workspaceId: string, spaceId: strin
     Effect.gen(function* () {
       const id = crypto.randomUUID()
       yield* query("INSERT INTO pm_lists (id, workspace_id, space_id, short_id, name, created_by) VALUES ($1, $2, $3, $4, $5, $6)", [
-        id, workspaceId, spaceId, `L-${unique()}`, "List", by
+        id,
+        workspaceId,
+        spaceId,
+        `L-${unique()}`,
+        "List",
+        by
       ])
       return id
     })
@@ -109,7 +124,8 @@ class Inbox {
         }
       }
       const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(this.frames.slice(-3)).slice(0, 600)}`)
+      if (left <= 0)
+        throw new Error(`no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(this.frames.slice(-3)).slice(0, 600)}`)
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left)
         this.waiters.push(() => {
@@ -138,7 +154,9 @@ export const rawClient = async (url: string): Promise<RawClient> => {
   const socket = new WebSocket(url)
   const inbox = new Inbox()
   socket.on("message", (data) => inbox.push(JSON.parse(String(data))))
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) }))
+  )
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve())
     socket.once("error", reject)
@@ -165,7 +183,13 @@ export interface SocketIoClient {
 }
 
 export const socketIoClient = async (origin: string, ticket: string): Promise<SocketIoClient> => {
-  const socket = ioClient(origin, { path: "/pm/socket.io", auth: { ticket }, transports: ["websocket"], reconnection: false, forceNew: true })
+  const socket = ioClient(origin, {
+    path: "/pm/socket.io",
+    auth: { ticket },
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true
+  })
   const inbox = new Inbox()
   socket.on("event", (frame: Frame) => inbox.push(frame))
   await new Promise<void>((resolve, reject) => {

@@ -33,7 +33,13 @@ describe.skipIf(!available)("pm organization on PostgreSQL", () => {
     const ws = w.workspaceId
     await call("POST", `/workspaces/${ws}/favorites`, w.member.token, { type: "task", id: h.task.id }, 201)
     expect((await call("GET", `/workspaces/${ws}/favorites`, w.member.token)).items[0].path).toBe("Engineering / Roadmap / Backlog")
-    const link = await call("POST", `/tasks/${h.task.id}/share-links`, w.member.token, { includeSubtasks: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() }, 201)
+    const link = await call(
+      "POST",
+      `/tasks/${h.task.id}/share-links`,
+      w.member.token,
+      { includeSubtasks: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+      201
+    )
     const read = await atrium.request("GET", `/pm/v1/public/shared-tasks/${link.token}`)
     expect(read.status).toBe(200)
     expect(read.text).not.toMatch(/@example\.com/)

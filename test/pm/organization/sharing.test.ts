@@ -28,7 +28,14 @@ describe("Favorites", () => {
   it("stars what the caller sees, lists it in order with paths, hides what they can no longer see, unstars", async () => {
     const ws = w.workspaceId
     const onList = await call("POST", `/workspaces/${ws}/favorites`, w.viewer.token, { type: "list", id: h.list.id }, 201)
-    expect(onList).toMatchObject({ type: "list", entityId: h.list.id, name: "Backlog", shortId: h.list.shortId, path: "Engineering / Roadmap", archived: false })
+    expect(onList).toMatchObject({
+      type: "list",
+      entityId: h.list.id,
+      name: "Backlog",
+      shortId: h.list.shortId,
+      path: "Engineering / Roadmap",
+      archived: false
+    })
     const onTask = await call("POST", `/workspaces/${ws}/favorites`, w.viewer.token, { type: "task", id: h.task.id }, 201)
     expect(onTask.path).toBe("Engineering / Roadmap / Backlog")
     await call("POST", `/workspaces/${ws}/favorites`, w.viewer.token, { type: "space", id: h.space.id }, 201)
@@ -52,31 +59,61 @@ describe("Favorites", () => {
     const temp = await call("POST", `/lists/${h.loose.id}/tasks`, w.owner.token, { name: "Temp" }, 201)
     await call("POST", `/workspaces/${ws}/favorites`, w.owner.token, { type: "task", id: temp.id }, 201)
     await call("DELETE", `/tasks/${temp.id}`, w.owner.token)
-    expect((await call("GET", `/workspaces/${ws}/favorites`, w.owner.token)).items.map((f: { entityId: string }) => f.entityId)).toEqual([h.secretTask.id])
+    expect((await call("GET", `/workspaces/${ws}/favorites`, w.owner.token)).items.map((f: { entityId: string }) => f.entityId)).toEqual([
+      h.secretTask.id
+    ])
 
     // Someone else's favorite id answers 404; the viewer removes their own.
     await fail("DELETE", `/workspaces/${ws}/favorites/${secret.id}`, w.viewer.token, 404)
     await call("DELETE", `/workspaces/${ws}/favorites/${onTask.id}`, w.viewer.token, undefined, 204)
     await fail("DELETE", `/workspaces/${ws}/favorites/${onTask.id}`, w.viewer.token, 404)
-    expect((await call("GET", `/workspaces/${ws}/favorites`, w.viewer.token)).items.map((f: { id: string }) => f.id)).not.toContain(onTask.id)
+    expect((await call("GET", `/workspaces/${ws}/favorites`, w.viewer.token)).items.map((f: { id: string }) => f.id)).not.toContain(
+      onTask.id
+    )
   })
 })
 
 describe("Public Sharing", () => {
   it("makes a link, reads the task publicly without e-mails, lists, updates, revokes", async () => {
-    await call("POST", `/tasks/${h.task.id}/comments`, w.member.token, { text: `Thanks @${w.owner.email}, reach me at ${w.member.email}` }, 201)
+    await call(
+      "POST",
+      `/tasks/${h.task.id}/comments`,
+      w.member.token,
+      { text: `Thanks @${w.owner.email}, reach me at ${w.member.email}` },
+      201
+    )
     await fail("POST", `/tasks/${h.task.id}/share-links`, w.viewer.token, 403, {})
     await fail("POST", `/tasks/${h.secretTask.id}/share-links`, w.member.token, 404, {})
     await fail("POST", `/tasks/${h.task.id}/share-links`, w.member.token, 400, { expiresAt: "2020-01-01T00:00:00Z" })
-    const created = await call("POST", `/tasks/${h.task.id}/share-links`, w.member.token, { includeSubtasks: true, includeComments: true }, 201)
+    const created = await call(
+      "POST",
+      `/tasks/${h.task.id}/share-links`,
+      w.member.token,
+      { includeSubtasks: true, includeComments: true },
+      201
+    )
     expect(created.token).toMatch(/^pmsh_[A-Za-z0-9_-]{43}$/)
     expect(created.url).toBe(`${atrium.origin}/pm/v1/public/shared-tasks/${created.token}`)
-    expect(created.link).toMatchObject({ taskId: h.task.id, taskShortId: h.task.shortId, status: "active", includeSubtasks: true, viewCount: 0, createdBy: { id: w.member.userId } })
+    expect(created.link).toMatchObject({
+      taskId: h.task.id,
+      taskShortId: h.task.shortId,
+      status: "active",
+      includeSubtasks: true,
+      viewCount: 0,
+      createdBy: { id: w.member.userId }
+    })
     expect(created.token.startsWith(created.link.tokenPrefix)).toBe(true)
 
     const read = await atrium.request("GET", `/pm/v1/public/shared-tasks/${created.token}`)
     expect(read.status, read.text).toBe(200)
-    expect(read.body.task).toMatchObject({ shortId: h.task.shortId, name: "Ship login", priority: "high", list: "Backlog", tags: ["frontend"], assignees: [{ name: "Member" }] })
+    expect(read.body.task).toMatchObject({
+      shortId: h.task.shortId,
+      name: "Ship login",
+      priority: "high",
+      list: "Backlog",
+      tags: ["frontend"],
+      assignees: [{ name: "Member" }]
+    })
     expect(read.body.task.description).toBe("Ask Member about it")
     expect(read.body.subtasks.map((s: { name: string }) => s.name)).toEqual(["Login copy"])
     expect(read.body.comments[0]).toMatchObject({ author: "Member", text: "Thanks @Owner, reach me at Member" })
@@ -93,10 +130,20 @@ describe("Public Sharing", () => {
     await fail("GET", `/tasks/${h.task.id}/share-links`, w.outsider.token, 404)
 
     // A second link, expiring; the workspace overview filters by status and creator.
-    const other = await call("POST", `/tasks/${h.other.id}/share-links`, w.owner.token, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() }, 201)
+    const other = await call(
+      "POST",
+      `/tasks/${h.other.id}/share-links`,
+      w.owner.token,
+      { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      201
+    )
     const all = await call("GET", `/workspaces/${w.workspaceId}/share-links`, w.member.token)
     expect(all.total).toBe(2)
-    expect((await call("GET", `/workspaces/${w.workspaceId}/share-links?${qs({ createdBy: w.owner.userId })}`, w.member.token)).items.map((l: { id: string }) => l.id)).toEqual([other.link.id])
+    expect(
+      (await call("GET", `/workspaces/${w.workspaceId}/share-links?${qs({ createdBy: w.owner.userId })}`, w.member.token)).items.map(
+        (l: { id: string }) => l.id
+      )
+    ).toEqual([other.link.id])
 
     // Only the creator or an admin changes a link.
     await fail("PATCH", `/share-links/${other.link.id}`, w.member.token, 403, { includeComments: true })
@@ -109,12 +156,19 @@ describe("Public Sharing", () => {
     await fail("DELETE", `/share-links/${created.link.id}`, w.member.token, 409)
     await fail("PATCH", `/share-links/${created.link.id}`, w.member.token, 409, { includeSubtasks: false })
     expect((await atrium.request("GET", `/pm/v1/public/shared-tasks/${created.token}`)).status).toBe(404)
-    expect((await call("GET", `/workspaces/${w.workspaceId}/share-links?status=revoked`, w.member.token)).items.map((l: { id: string }) => l.id)).toEqual([created.link.id])
+    expect(
+      (await call("GET", `/workspaces/${w.workspaceId}/share-links?status=revoked`, w.member.token)).items.map((l: { id: string }) => l.id)
+    ).toEqual([created.link.id])
     expect((await call("GET", `/workspaces/${w.workspaceId}/share-links?status=active`, w.member.token)).total).toBe(1)
 
     // The change log has the link's history (never the token).
     const events = await atrium.changes(w.workspaceId)
-    expect(events.filter((e) => e.type.startsWith("share_link.")).map((e) => e.type)).toEqual(["share_link.created", "share_link.created", "share_link.updated", "share_link.revoked"])
+    expect(events.filter((e) => e.type.startsWith("share_link.")).map((e) => e.type)).toEqual([
+      "share_link.created",
+      "share_link.created",
+      "share_link.updated",
+      "share_link.revoked"
+    ])
     expect(JSON.stringify(events)).not.toContain(created.token)
   })
 
@@ -161,11 +215,29 @@ describe("Context (Lite)", () => {
     expect(ctx.counts).toMatchObject({ members: 3 })
 
     // A list with its own workflow shows it; the names in the context work in Lite calls.
-    await call("POST", `/lite/statuses`, w.member.token, { workspaceId: w.workspaceId, space: "Engineering", list: "Inbox", name: "triage", type: "open" }, 201)
+    await call(
+      "POST",
+      `/lite/statuses`,
+      w.member.token,
+      { workspaceId: w.workspaceId, space: "Engineering", list: "Inbox", name: "triage", type: "open" },
+      201
+    )
     const again = await call("GET", `/lite/context?${qs({ workspaceId: w.workspaceId })}`, w.member.token)
     const inbox = again.spaces.find((s: { name: string }) => s.name === "Engineering").lists[0]
     expect(inbox.statuses.map((s: { name: string }) => s.name)).toContain("triage")
-    await call("POST", "/lite/tasks", w.member.token, { workspaceId: w.workspaceId, list: inbox.shortId, name: "From the agent", status: "triage", assigneeEmails: [again.members[0].email] }, 201)
+    await call(
+      "POST",
+      "/lite/tasks",
+      w.member.token,
+      {
+        workspaceId: w.workspaceId,
+        list: inbox.shortId,
+        name: "From the agent",
+        status: "triage",
+        assigneeEmails: [again.members[0].email]
+      },
+      201
+    )
 
     // Without workspaceId: an API key's workspace, or the caller's only one; several → 400 naming the field.
     const key = await call("POST", "/api-keys", w.owner.token, { workspaceId: w.workspaceId, name: "agent", scopes: ["tasks:read"] }, 201)

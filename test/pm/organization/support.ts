@@ -35,8 +35,26 @@ export const buildHierarchy = async (atrium: PmAtrium, w: Workspace, name = "Eng
   const folder = await call("POST", `/spaces/${space.id}/folders`, token, { name: "Roadmap" }, 201)
   const list = await call("POST", `/folders/${folder.id}/lists`, token, { name: "Backlog" }, 201)
   const loose = await call("POST", `/spaces/${space.id}/lists`, token, { name: "Inbox" }, 201)
-  const field = await call("POST", `/spaces/${space.id}/custom-fields`, token, { name: "Env", type: "dropdown", options: [{ name: "prod" }, { name: "dev" }] }, 201)
-  const task = await call("POST", `/lists/${list.id}/tasks`, token, { name: "Ship login", description: `Ask ${w.member.email} about it`, assigneeIds: [w.member.userId], tags: ["frontend"], priority: "high" }, 201)
+  const field = await call(
+    "POST",
+    `/spaces/${space.id}/custom-fields`,
+    token,
+    { name: "Env", type: "dropdown", options: [{ name: "prod" }, { name: "dev" }] },
+    201
+  )
+  const task = await call(
+    "POST",
+    `/lists/${list.id}/tasks`,
+    token,
+    {
+      name: "Ship login",
+      description: `Ask ${w.member.email} about it`,
+      assigneeIds: [w.member.userId],
+      tags: ["frontend"],
+      priority: "high"
+    },
+    201
+  )
   const other = await call("POST", `/lists/${list.id}/tasks`, token, { name: "Write docs" }, 201)
   const subtask = await call("POST", `/lists/${list.id}/tasks`, token, { name: "Login copy", parentTaskId: task.id }, 201)
   const secret = await call("POST", `/workspaces/${w.workspaceId}/spaces`, token, { name: `${name} secret`, isPrivate: true }, 201)
@@ -49,5 +67,11 @@ export const buildHierarchy = async (atrium: PmAtrium, w: Workspace, name = "Eng
 export const auditOf = async (atrium: PmAtrium, workspaceId: string, token: string, filter: Record<string, string> = {}) => {
   const response = await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/audit?${qs({ limit: 200, ...filter })}`, { token })
   const body = expectStatus(response, 200)
-  return [...body.items].reverse() as Array<{ seq: number; type: string; by: { id: string }; user: { id: string } | null; data: Record<string, any> }>
+  return [...body.items].reverse() as Array<{
+    seq: number
+    type: string
+    by: { id: string }
+    user: { id: string } | null
+    data: Record<string, any>
+  }>
 }

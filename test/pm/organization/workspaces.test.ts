@@ -57,18 +57,31 @@ describe("lifecycle", () => {
     await fail("POST", `/workspaces/${id}/ownership`, bob.token, 403, { userId: bob.userId })
     const notMember = await fail("POST", `/workspaces/${id}/ownership`, owner.token, 400, { userId: w.outsider.userId })
     expect(notMember.error.details[0].path).toBe("body.userId")
-    expect(await call("POST", `/workspaces/${id}/ownership`, owner.token, { userId: bob.userId })).toMatchObject({ ownerId: bob.userId, role: "admin" })
+    expect(await call("POST", `/workspaces/${id}/ownership`, owner.token, { userId: bob.userId })).toMatchObject({
+      ownerId: bob.userId,
+      role: "admin"
+    })
     await call("POST", `/workspaces/${id}/leave`, owner.token, undefined, 204)
     await fail("GET", `/workspaces/${id}`, owner.token, 404)
     const audit = await auditOf(atrium, id, bob.token)
-    expect(audit.map((e) => e.type)).toEqual(["workspace.created", "member.added", "workspace.deleted", "workspace.restored", "ownership.transferred", "member.left"])
+    expect(audit.map((e) => e.type)).toEqual([
+      "workspace.created",
+      "member.added",
+      "workspace.deleted",
+      "workspace.restored",
+      "ownership.transferred",
+      "member.left"
+    ])
     expect(audit[4]).toMatchObject({ by: { id: owner.userId }, user: { id: bob.userId } })
   })
 
   it("renames (recorded), profiles, switches and orders workspaces", async () => {
     await call("PATCH", `/workspaces/${w.workspaceId}`, w.owner.token, { name: "Acme Co" })
     await call("PATCH", `/workspaces/${w.workspaceId}`, w.owner.token, { name: "Acme" })
-    expect((await auditOf(atrium, w.workspaceId, w.owner.token, { type: "workspace.renamed" })).map((e) => e.data)).toEqual([{ from: "Acme", to: "Acme Co" }, { from: "Acme Co", to: "Acme" }])
+    expect((await auditOf(atrium, w.workspaceId, w.owner.token, { type: "workspace.renamed" })).map((e) => e.data)).toEqual([
+      { from: "Acme", to: "Acme Co" },
+      { from: "Acme Co", to: "Acme" }
+    ])
     const profile = await call("GET", `/workspaces/${w.workspaceId}/profile`, w.member.token)
     expect(profile.workspace).toMatchObject({ id: w.workspaceId, name: "Acme", role: "member" })
     expect(profile.counts).toMatchObject({ members: 3, guests: 0 })
@@ -98,23 +111,58 @@ describe("settings", () => {
     const bad = await fail("PATCH", `/workspaces/${ws}/settings`, w.owner.token, 400, { timeZone: "Mars/Olympus" })
     expect(bad.error.details[0].path).toBe("body.timeZone")
     await fail("PATCH", `/workspaces/${ws}/settings`, w.owner.token, 400, {})
-    const updated = await call("PATCH", `/workspaces/${ws}/settings`, w.owner.token, { timeZone: "Europe/Berlin", weekStart: "sunday", description: "Rockets" })
-    expect(updated.general).toMatchObject({ timeZone: "Europe/Berlin", weekStart: "sunday", description: "Rockets", dateFormat: "YYYY-MM-DD" })
+    const updated = await call("PATCH", `/workspaces/${ws}/settings`, w.owner.token, {
+      timeZone: "Europe/Berlin",
+      weekStart: "sunday",
+      description: "Rockets"
+    })
+    expect(updated.general).toMatchObject({
+      timeZone: "Europe/Berlin",
+      weekStart: "sunday",
+      description: "Rockets",
+      dateFormat: "YYYY-MM-DD"
+    })
 
-    expect(await call("GET", `/workspaces/${ws}/features`, w.viewer.token)).toEqual({ publicSharing: true, guests: true, inviteLinks: true, domainJoin: false })
-    expect(await call("PATCH", `/workspaces/${ws}/features`, w.owner.token, { inviteLinks: false })).toMatchObject({ inviteLinks: false, guests: true })
-    expect(await call("GET", `/workspaces/${ws}/default-views`, w.viewer.token)).toEqual({ space: "list", folder: "list", list: "list", everything: "list" })
-    expect(await call("PATCH", `/workspaces/${ws}/default-views`, w.owner.token, { list: "board" })).toMatchObject({ list: "board", space: "list" })
+    expect(await call("GET", `/workspaces/${ws}/features`, w.viewer.token)).toEqual({
+      publicSharing: true,
+      guests: true,
+      inviteLinks: true,
+      domainJoin: false
+    })
+    expect(await call("PATCH", `/workspaces/${ws}/features`, w.owner.token, { inviteLinks: false })).toMatchObject({
+      inviteLinks: false,
+      guests: true
+    })
+    expect(await call("GET", `/workspaces/${ws}/default-views`, w.viewer.token)).toEqual({
+      space: "list",
+      folder: "list",
+      list: "list",
+      everything: "list"
+    })
+    expect(await call("PATCH", `/workspaces/${ws}/default-views`, w.owner.token, { list: "board" })).toMatchObject({
+      list: "board",
+      space: "list"
+    })
     await fail("PATCH", `/workspaces/${ws}/default-views`, w.owner.token, 400, { list: "spreadsheet" })
 
     await fail("GET", `/workspaces/${ws}/security`, w.member.token, 403)
-    const policy = await call("PATCH", `/workspaces/${ws}/security`, w.owner.token, { allowedEmailDomains: ["Example.com"], invitationExpiryDays: 3 })
+    const policy = await call("PATCH", `/workspaces/${ws}/security`, w.owner.token, {
+      allowedEmailDomains: ["Example.com"],
+      invitationExpiryDays: 3
+    })
     expect(policy).toMatchObject({ allowedEmailDomains: ["example.com"], invitationExpiryDays: 3, membersCanInvite: false })
     await fail("PATCH", `/workspaces/${ws}/security`, w.owner.token, 400, { autoJoinDomains: ["not a domain"] })
     expect((await call("GET", `/workspaces/${ws}/security`, w.owner.token)).invitationExpiryDays).toBe(3)
 
     const events = (await atrium.changes(ws)).map((e) => e.type)
-    expect(events).toEqual(expect.arrayContaining(["workspace.settings_updated", "workspace.features_updated", "workspace.default_views_updated", "workspace.security_updated"]))
+    expect(events).toEqual(
+      expect.arrayContaining([
+        "workspace.settings_updated",
+        "workspace.features_updated",
+        "workspace.default_views_updated",
+        "workspace.security_updated"
+      ])
+    )
 
     const reset = await call("DELETE", `/workspaces/${ws}/settings`, w.owner.token)
     expect(reset.general.timeZone).toBe("UTC")
@@ -130,10 +178,17 @@ describe("settings", () => {
     await call("POST", `/workspaces/${id}/members`, owner.token, { email: a.email, role: "admin" }, 201)
     await fail("PUT", `/workspaces/${id}/seat-limit`, a.token, 403, { seatLimit: 5 })
     await fail("PUT", `/workspaces/${id}/seat-limit`, owner.token, 409, { seatLimit: 1 })
-    expect(await call("PUT", `/workspaces/${id}/seat-limit`, owner.token, { seatLimit: 2 })).toMatchObject({ limit: 2, members: 2, available: 0 })
+    expect(await call("PUT", `/workspaces/${id}/seat-limit`, owner.token, { seatLimit: 2 })).toMatchObject({
+      limit: 2,
+      members: 2,
+      available: 0
+    })
     await fail("POST", `/workspaces/${id}/members`, owner.token, 409, { email: b.email, role: "member" })
     expect((await call("GET", `/workspaces/${id}/settings`, a.token)).seatLimit).toBe(2)
-    expect(await call("PUT", `/workspaces/${id}/seat-limit`, owner.token, { seatLimit: null })).toMatchObject({ limit: null, available: null })
+    expect(await call("PUT", `/workspaces/${id}/seat-limit`, owner.token, { seatLimit: null })).toMatchObject({
+      limit: null,
+      available: null
+    })
     await call("POST", `/workspaces/${id}/members`, owner.token, { email: b.email, role: "member" }, 201)
   })
 
@@ -141,13 +196,29 @@ describe("settings", () => {
     const ws = w.workspaceId
     await fail("PATCH", `/workspaces/${ws}/branding`, w.member.token, 403, { color: "#112233" })
     await fail("PATCH", `/workspaces/${ws}/branding`, w.owner.token, 400, { color: "blue" })
-    expect(await call("PATCH", `/workspaces/${ws}/branding`, w.owner.token, { color: "#112233", tagline: "Up" })).toMatchObject({ color: "#112233", tagline: "Up", logoUrl: null })
-    const notPng = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, { token: w.owner.token, rawBody: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), headers: { "content-type": "image/png" } })
+    expect(await call("PATCH", `/workspaces/${ws}/branding`, w.owner.token, { color: "#112233", tagline: "Up" })).toMatchObject({
+      color: "#112233",
+      tagline: "Up",
+      logoUrl: null
+    })
+    const notPng = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, {
+      token: w.owner.token,
+      rawBody: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+      headers: { "content-type": "image/png" }
+    })
     expect(notPng.status).toBe(400)
-    const svg = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, { token: w.owner.token, rawBody: "<svg/>", headers: { "content-type": "image/svg+xml" } })
+    const svg = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, {
+      token: w.owner.token,
+      rawBody: "<svg/>",
+      headers: { "content-type": "image/svg+xml" }
+    })
     expect(svg.status).toBe(415)
     await fail("GET", `/workspaces/${ws}/logo`, w.member.token, 404)
-    const uploaded = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, { token: w.owner.token, rawBody: png, headers: { "content-type": "image/png" } })
+    const uploaded = await atrium.request("PUT", `/pm/v1/workspaces/${ws}/logo`, {
+      token: w.owner.token,
+      rawBody: png,
+      headers: { "content-type": "image/png" }
+    })
     expect(uploaded.status, uploaded.text).toBe(200)
     expect(uploaded.body.logo).toMatchObject({ contentType: "image/png", size: png.length })
     const image = await atrium.request("GET", uploaded.body.logoUrl.replace(/^\/pm\/v1/, "/pm/v1"), { token: w.viewer.token })
@@ -165,7 +236,12 @@ describe("statistics", () => {
   it("counts tasks by status type, workload, throughput per day, usage; private spaces only for who sees them", async () => {
     const ws = w.workspaceId
     const due = new Date(Date.now() - 86_400_000).toISOString()
-    await call("PATCH", `/tasks/${h.other.id}`, w.owner.token, { status: "in progress", dueDate: due, assigneeIds: [w.member.userId], timeEstimateMinutes: 30 })
+    await call("PATCH", `/tasks/${h.other.id}`, w.owner.token, {
+      status: "in progress",
+      dueDate: due,
+      assigneeIds: [w.member.userId],
+      timeEstimateMinutes: 30
+    })
     const done = await call("POST", `/lists/${h.loose.id}/tasks`, w.owner.token, { name: "Finished" }, 201)
     await call("PATCH", `/tasks/${done.id}`, w.owner.token, { status: "done" })
     const stats = await call("GET", `/workspaces/${ws}/stats`, w.member.token)
@@ -180,7 +256,11 @@ describe("statistics", () => {
     expect(spaces.items.map((s: { name: string }) => s.name)).toEqual(["Engineering"])
     expect(spaces.items[0]).toMatchObject({ folders: 1, lists: 2 })
     const load = await call("GET", `/workspaces/${ws}/stats/workload?days=3`, w.member.token)
-    expect(load.items.find((m: { userId: string }) => m.userId === w.member.userId)).toMatchObject({ openTasks: 2, overdueTasks: 1, estimateMinutes: 30 })
+    expect(load.items.find((m: { userId: string }) => m.userId === w.member.userId)).toMatchObject({
+      openTasks: 2,
+      overdueTasks: 1,
+      estimateMinutes: 30
+    })
     expect(load.days).toBe(3)
     const flow = await call("GET", `/workspaces/${ws}/stats/throughput?days=3`, w.member.token)
     expect(flow.days).toHaveLength(3)
@@ -205,17 +285,33 @@ describe("hierarchy", () => {
     expect(tree.totals).toMatchObject({ spaces: 1, folders: 1, lists: 2 })
     expect((await call("GET", `/workspaces/${ws}/hierarchy`, w.owner.token)).spaces).toHaveLength(2)
 
-    expect((await call("GET", `/workspaces/${ws}/folders`, w.viewer.token)).items).toEqual([{ id: h.folder.id, shortId: h.folder.shortId, name: "Roadmap", spaceId: h.space.id, space: "Engineering", lists: 1, archived: false }])
+    expect((await call("GET", `/workspaces/${ws}/folders`, w.viewer.token)).items).toEqual([
+      { id: h.folder.id, shortId: h.folder.shortId, name: "Roadmap", spaceId: h.space.id, space: "Engineering", lists: 1, archived: false }
+    ])
     const task = await call("GET", `/workspaces/${ws}/resolve/${h.task.shortId}`, w.viewer.token)
-    expect(task).toMatchObject({ type: "task", id: h.task.id, name: "Ship login", path: "Engineering / Roadmap / Backlog", listId: h.list.id })
-    expect(await call("GET", `/workspaces/${ws}/resolve/${h.folder.shortId.toLowerCase()}`, w.viewer.token)).toMatchObject({ type: "folder", id: h.folder.id, path: "Engineering" })
+    expect(task).toMatchObject({
+      type: "task",
+      id: h.task.id,
+      name: "Ship login",
+      path: "Engineering / Roadmap / Backlog",
+      listId: h.list.id
+    })
+    expect(await call("GET", `/workspaces/${ws}/resolve/${h.folder.shortId.toLowerCase()}`, w.viewer.token)).toMatchObject({
+      type: "folder",
+      id: h.folder.id,
+      path: "Engineering"
+    })
     await fail("GET", `/workspaces/${ws}/resolve/${h.secretTask.shortId}`, w.viewer.token, 404)
     await fail("GET", `/workspaces/${ws}/resolve/X-1`, w.viewer.token, 404)
     await fail("GET", `/workspaces/${ws}/resolve/nonsense`, w.viewer.token, 400)
 
     const hits = await call("GET", `/workspaces/${ws}/search?${qs({ q: "login" })}`, w.viewer.token)
     expect(hits.items.map((x: { name: string }) => x.name)).toEqual(["Login copy", "Ship login"])
-    expect((await call("GET", `/workspaces/${ws}/search?${qs({ q: "back", types: "list" })}`, w.viewer.token)).items.map((x: { id: string }) => x.id)).toEqual([h.list.id])
+    expect(
+      (await call("GET", `/workspaces/${ws}/search?${qs({ q: "back", types: "list" })}`, w.viewer.token)).items.map(
+        (x: { id: string }) => x.id
+      )
+    ).toEqual([h.list.id])
     expect((await call("GET", `/workspaces/${ws}/search?${qs({ q: "top secret" })}`, w.viewer.token)).items).toEqual([])
     expect((await call("GET", `/workspaces/${ws}/search?${qs({ q: "top secret" })}`, w.owner.token)).items).toHaveLength(1)
     await fail("GET", `/workspaces/${ws}/search?${qs({ q: "x", types: "planet" })}`, w.viewer.token, 400)
@@ -224,14 +320,30 @@ describe("hierarchy", () => {
     await call("POST", `/lists/${archivedList.id}/archive`, w.owner.token, {})
     const archive = await call("GET", `/workspaces/${ws}/archived`, w.member.token)
     expect(archive.lists.map((l: { name: string; path: string }) => [l.name, l.path])).toEqual([["Old stuff", "Engineering"]])
-    expect((await call("GET", `/workspaces/${ws}/hierarchy?archived=only`, w.member.token)).spaces[0].lists.map((l: { name: string }) => l.name)).toEqual(["Old stuff"])
+    expect(
+      (await call("GET", `/workspaces/${ws}/hierarchy?archived=only`, w.member.token)).spaces[0].lists.map((l: { name: string }) => l.name)
+    ).toEqual(["Old stuff"])
 
     const statuses = await call("GET", `/workspaces/${ws}/statuses`, w.member.token)
-    expect(statuses.items.find((s: { name: string }) => s.name === "to do")).toMatchObject({ types: ["open"], definedIn: [{ scopeType: "space", scopeId: h.space.id, name: "Engineering" }] })
+    expect(statuses.items.find((s: { name: string }) => s.name === "to do")).toMatchObject({
+      types: ["open"],
+      definedIn: [{ scopeType: "space", scopeId: h.space.id, name: "Engineering" }]
+    })
     const fields = await call("GET", `/workspaces/${ws}/custom-fields`, w.member.token)
-    expect(fields.items).toEqual([expect.objectContaining({ id: h.field.id, name: "Env", scopeType: "space", scopeName: "Engineering", options: ["prod", "dev"], values: 0 })])
+    expect(fields.items).toEqual([
+      expect.objectContaining({
+        id: h.field.id,
+        name: "Env",
+        scopeType: "space",
+        scopeName: "Engineering",
+        options: ["prod", "dev"],
+        values: 0
+      })
+    ])
     expect((await call("GET", `/workspaces/${ws}/custom-fields?type=number`, w.member.token)).items).toEqual([])
-    expect((await call("GET", `/workspaces/${ws}/tags`, w.member.token)).items).toEqual([expect.objectContaining({ name: "frontend", space: "Engineering", tasks: 1 })])
+    expect((await call("GET", `/workspaces/${ws}/tags`, w.member.token)).items).toEqual([
+      expect.objectContaining({ name: "frontend", space: "Engineering", tasks: 1 })
+    ])
     await fail("GET", `/workspaces/${ws}/tags`, w.outsider.token, 404)
   })
 

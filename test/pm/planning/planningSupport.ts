@@ -36,7 +36,8 @@ export const startPlanning = async (overrides: Partial<AtriumConfig> = {}): Prom
   const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Engineering" }, w.member.token, 201)
   const list = await call("POST", `/spaces/${space.id}/lists`, { name: "Backlog" }, w.member.token, 201)
   const other = await call("POST", `/spaces/${space.id}/lists`, { name: "Bugs" }, w.member.token, 201)
-  const newTask = (body: Record<string, unknown> = {}, listId: string = list.id) => call("POST", `/lists/${listId}/tasks`, { name: "Task", ...body }, w.member.token, 201)
+  const newTask = (body: Record<string, unknown> = {}, listId: string = list.id) =>
+    call("POST", `/lists/${listId}/tasks`, { name: "Task", ...body }, w.member.token, 201)
   return { atrium, w, space, list, other, call, fail, newTask }
 }
 

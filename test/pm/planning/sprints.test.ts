@@ -20,16 +20,40 @@ const DAY = 86_400_000
 describe("Sprint Groups", () => {
   it("creates, lists, updates and deletes groups; names are unique per space; access", async () => {
     const { call, fail, space, w } = p
-    const group = await call("POST", `/spaces/${space.id}/sprint-groups`, { name: "Platform", defaultLengthDays: 7, description: "weekly" }, w.member.token, 201)
-    expect(group).toMatchObject({ name: "Platform", defaultLengthDays: 7, autoCreateNext: true, teamId: null, sprints: { planned: 0, active: 0, completed: 0 }, activeSprintId: null, spaceId: space.id })
+    const group = await call(
+      "POST",
+      `/spaces/${space.id}/sprint-groups`,
+      { name: "Platform", defaultLengthDays: 7, description: "weekly" },
+      w.member.token,
+      201
+    )
+    expect(group).toMatchObject({
+      name: "Platform",
+      defaultLengthDays: 7,
+      autoCreateNext: true,
+      teamId: null,
+      sprints: { planned: 0, active: 0, completed: 0 },
+      activeSprintId: null,
+      spaceId: space.id
+    })
     await fail("POST", `/spaces/${space.id}/sprint-groups`, { name: "platform" }, 409)
     await fail("POST", `/spaces/${space.id}/sprint-groups`, { name: "X", defaultLengthDays: 0 }, 400)
     await fail("POST", `/spaces/${space.id}/sprint-groups`, { name: "X" }, 403, w.viewer.token)
     await fail("POST", `/spaces/${space.id}/sprint-groups`, { name: "X" }, 404, w.outsider.token)
-    const missingTeam = await fail("POST", `/spaces/${space.id}/sprint-groups`, { name: "X", teamId: "00000000-0000-4000-8000-000000000000" }, 404)
+    const missingTeam = await fail(
+      "POST",
+      `/spaces/${space.id}/sprint-groups`,
+      { name: "X", teamId: "00000000-0000-4000-8000-000000000000" },
+      404
+    )
     expect(missingTeam.error.details[0].path).toBe("body.teamId")
     const team = await call("POST", `/workspaces/${w.workspaceId}/teams`, { name: "Core" }, w.owner.token, 201)
-    const updated = await call("PATCH", `/sprint-groups/${group.id}`, { name: "Core platform", defaultLengthDays: 10, autoCreateNext: false, teamId: team.id })
+    const updated = await call("PATCH", `/sprint-groups/${group.id}`, {
+      name: "Core platform",
+      defaultLengthDays: 10,
+      autoCreateNext: false,
+      teamId: team.id
+    })
     expect(updated).toMatchObject({ name: "Core platform", defaultLengthDays: 10, autoCreateNext: false, teamId: team.id })
     const listed = await call("GET", `/spaces/${space.id}/sprint-groups`, undefined, w.viewer.token)
     expect(listed.items.map((g: { name: string }) => g.name)).toContain("Core platform")
@@ -51,7 +75,14 @@ describe("Sprints", () => {
     const { call, fail, space, list, other, w, newTask } = p
     const group = await call("POST", `/spaces/${space.id}/sprint-groups`, { name: "Web", defaultLengthDays: 14 }, w.member.token, 201)
     const first = await call("POST", `/spaces/${space.id}/sprints`, { sprintGroupId: group.id, goal: "Login" }, w.member.token, 201)
-    expect(first).toMatchObject({ name: "Web 1", status: "planned", goal: "Login", sprintGroupId: group.id, startedAt: null, summary: null })
+    expect(first).toMatchObject({
+      name: "Web 1",
+      status: "planned",
+      goal: "Login",
+      sprintGroupId: group.id,
+      startedAt: null,
+      summary: null
+    })
     expect(Date.parse(first.endDate) - Date.parse(first.startDate)).toBe(14 * DAY)
     const second = await call("POST", `/spaces/${space.id}/sprints`, { sprintGroupId: group.id }, w.member.token, 201)
     expect(second).toMatchObject({ name: "Web 2", startDate: first.endDate })
@@ -98,7 +129,9 @@ describe("Sprints", () => {
     await fail("POST", `/sprints/${second.id}/start`, undefined, 409)
     // The workspace overview lists it among the active sprints, with its progress.
     const overview = await call("GET", `/workspaces/${w.workspaceId}/overview`, undefined, w.viewer.token)
-    expect(overview.activeSprints).toContainEqual(expect.objectContaining({ id: first.id, status: "active", progress: expect.objectContaining({ tasks: 3 }) }))
+    expect(overview.activeSprints).toContainEqual(
+      expect.objectContaining({ id: first.id, status: "active", progress: expect.objectContaining({ tasks: 3 }) })
+    )
     expect(overview.spaces).toContainEqual(expect.objectContaining({ spaceId: space.id, name: "Engineering", tasks: expect.any(Number) }))
     expect(overview.totals.tasks).toBe(overview.spaces.reduce((sum: number, s: { tasks: number }) => sum + s.tasks, 0))
     await fail("DELETE", `/sprints/${first.id}`, undefined, 409)
@@ -112,15 +145,25 @@ describe("Sprints", () => {
     expect(running.progress).toMatchObject({ tasks: 4, finished: 1, unfinished: 3, finishedMinutes: 60, percent: 25 })
     const active = await call("GET", `/spaces/${space.id}/sprints?status=active`, undefined, w.viewer.token)
     expect(active.items.map((s: { id: string }) => s.id)).toEqual([first.id])
-    expect((await call("GET", `/spaces/${space.id}/sprint-groups`)).items.find((g: { id: string }) => g.id === group.id)).toMatchObject({ activeSprintId: first.id, sprints: { planned: 1, active: 1 } })
+    expect((await call("GET", `/spaces/${space.id}/sprint-groups`)).items.find((g: { id: string }) => g.id === group.id)).toMatchObject({
+      activeSprintId: first.id,
+      sprints: { planned: 1, active: 1 }
+    })
 
     // Complete: B, C, D roll over to the second sprint.
     await fail("POST", `/sprints/${first.id}/complete`, {}, 403, w.viewer.token)
     const completed = await call("POST", `/sprints/${first.id}/complete`, {})
     expect(completed.sprint).toMatchObject({ status: "completed", completedAt: expect.any(String) })
     expect(completed.sprint.summary).toEqual({
-      committedTasks: 3, committedMinutes: 180, completedTasks: 1, completedMinutes: 60, addedDuringSprint: 1, removedDuringSprint: 0,
-      rolledOver: 3, returnedToBacklog: 0, nextSprintId: second.id
+      committedTasks: 3,
+      committedMinutes: 180,
+      completedTasks: 1,
+      completedMinutes: 60,
+      addedDuringSprint: 1,
+      removedDuringSprint: 0,
+      rolledOver: 3,
+      returnedToBacklog: 0,
+      nextSprintId: second.id
     })
     expect(completed.sprint.progress).toMatchObject({ tasks: 4, finished: 1 })
     expect(completed.nextSprint.id).toBe(second.id)
@@ -136,7 +179,9 @@ describe("Sprints", () => {
     expect((await call("PATCH", `/sprints/${first.id}`, { name: "Web 1 (login)" })).name).toBe("Web 1 (login)")
 
     const types = (await p.atrium.changes(w.workspaceId)).map((e) => e.type)
-    expect(types).toEqual(expect.arrayContaining(["sprint.created", "sprint.tasks_added", "sprint.task_removed", "sprint.started", "sprint.completed"]))
+    expect(types).toEqual(
+      expect.arrayContaining(["sprint.created", "sprint.tasks_added", "sprint.task_removed", "sprint.started", "sprint.completed"])
+    )
     const completedEvent = (await p.atrium.changes(w.workspaceId, "sprint.completed")).find((e) => e.entityId === first.id)!
     expect(completedEvent).toMatchObject({ scope: "space", spaceId: space.id, data: { completedTasks: 1, rolledOver: 3 } })
 
@@ -171,8 +216,14 @@ describe("Sprints", () => {
     const one = await call("POST", `/spaces/${space.id}/sprints`, { sprintGroupId: group.id }, w.member.token, 201)
     const two = await call("POST", `/spaces/${space.id}/sprints`, { sprintGroupId: group.id }, w.member.token, 201)
     const task = await newTask({ name: "Contested" })
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      p.atrium.request("POST", `/pm/v1/sprints/${i % 2 === 0 ? one.id : two.id}/tasks`, { token: i % 3 === 0 ? w.owner.token : w.member.token, body: { taskIds: [task.id] } })))
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        p.atrium.request("POST", `/pm/v1/sprints/${i % 2 === 0 ? one.id : two.id}/tasks`, {
+          token: i % 3 === 0 ? w.owner.token : w.member.token,
+          body: { taskIds: [task.id] }
+        })
+      )
+    )
     expect(responses.every((r) => r.status === 200)).toBe(true)
     const current = await p.atrium.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id WHERE st.task_id = $1 AND st.removed_at IS NULL AND sp.status <> 'completed'`,

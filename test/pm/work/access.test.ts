@@ -17,7 +17,10 @@ const swap = new Map<string, string>()
 const overrides = new Map<string, Map<string, string>>()
 
 const call = async (method: string, path: string, body?: unknown, token = w.owner.token) =>
-  expectStatus(await atrium.request(method, `/pm/v1${path}`, body === undefined ? { token } : { token, body }), method === "POST" ? 201 : 200)
+  expectStatus(
+    await atrium.request(method, `/pm/v1${path}`, body === undefined ? { token } : { token, body }),
+    method === "POST" ? 201 : 200
+  )
 
 beforeAll(async () => {
   atrium = await startPmAtrium()
@@ -25,13 +28,24 @@ beforeAll(async () => {
   const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Engineering" })
   const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "Q4 roadmap" })
   const list = await call("POST", `/folders/${folder.id}/lists`, { name: "Backlog" })
-  const env = await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Environment", type: "dropdown", options: [{ name: "production" }, { name: "staging" }] })
+  const env = await call("POST", `/spaces/${space.id}/custom-fields`, {
+    name: "Environment",
+    type: "dropdown",
+    options: [{ name: "production" }, { name: "staging" }]
+  })
   await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Story points", type: "number" })
   const task = await call("POST", `/lists/${list.id}/tasks`, { name: "Ship the login page", tags: ["frontend"], dueDate: "2026-12-01" })
   const task2 = await call("POST", `/lists/${list.id}/tasks`, { name: "Design review" })
   const checklist = await call("POST", `/tasks/${task.id}/checklists`, { name: "Release", items: ["Write changelog"] })
   const comment = await call("POST", `/tasks/${task.id}/comments`, { text: "hello" })
-  const attachment = expectStatus(await atrium.request("POST", `/pm/v1/tasks/${task.id}/attachments?filename=a.txt`, { token: w.owner.token, rawBody: "hi", headers: { "content-type": "text/plain" } }), 201)
+  const attachment = expectStatus(
+    await atrium.request("POST", `/pm/v1/tasks/${task.id}/attachments?filename=a.txt`, {
+      token: w.owner.token,
+      rawBody: "hi",
+      headers: { "content-type": "text/plain" }
+    }),
+    201
+  )
   const entry = await call("POST", `/tasks/${task.id}/time-entries`, { startedAt: "2026-11-21T09:00:00Z", durationMinutes: 30 })
   const template = await call("POST", `/tasks/${task.id}/save-as-template`, { name: "T" })
   const relationship = await call("POST", `/tasks/${task.id}/relationships`, { type: "relates_to", relatedTaskId: task2.id })
@@ -40,13 +54,32 @@ beforeAll(async () => {
   expectStatus(await atrium.request("DELETE", `/pm/v1/tasks/${trashed.id}`, { token: w.owner.token }), 204)
   overrides.set("restoreDeletedTask", new Map([[exampleIds.task, trashed.id]]))
   const pairs: Array<[string, string]> = [
-    [exampleIds.workspace, w.workspaceId], [exampleIds.space, space.id], [exampleIds.folder, folder.id], [exampleIds.list, list.id],
-    [exampleIds.task, task.id], [exampleIds.task2, task2.id], [exampleIds.status, statuses.items[0].id], [exampleIds.field, env.id],
-    [exampleIds.option, env.config.options[0].id], [exampleIds.user, w.owner.userId], [exampleIds.user2, w.member.userId],
-    [exampleIds.comment, comment.id], [exampleIds.tag, task.tags[0].id], [exampleIds.checklist, checklist.id], [exampleIds.item, checklist.items[0].id],
-    [exampleIds.attachment, attachment.id], [exampleIds.relationship, relationship.id], [exampleIds.entry, entry.id], [exampleIds.template, template.id],
-    ["T-42", task.shortId], ["T-43", task2.shortId], ["S-1", space.shortId], ["F-1", folder.shortId], ["L-1", list.shortId],
-    ["bob@example.com", w.member.email], ["alice@example.com", w.owner.email]
+    [exampleIds.workspace, w.workspaceId],
+    [exampleIds.space, space.id],
+    [exampleIds.folder, folder.id],
+    [exampleIds.list, list.id],
+    [exampleIds.task, task.id],
+    [exampleIds.task2, task2.id],
+    [exampleIds.status, statuses.items[0].id],
+    [exampleIds.field, env.id],
+    [exampleIds.option, env.config.options[0].id],
+    [exampleIds.user, w.owner.userId],
+    [exampleIds.user2, w.member.userId],
+    [exampleIds.comment, comment.id],
+    [exampleIds.tag, task.tags[0].id],
+    [exampleIds.checklist, checklist.id],
+    [exampleIds.item, checklist.items[0].id],
+    [exampleIds.attachment, attachment.id],
+    [exampleIds.relationship, relationship.id],
+    [exampleIds.entry, entry.id],
+    [exampleIds.template, template.id],
+    ["T-42", task.shortId],
+    ["T-43", task2.shortId],
+    ["S-1", space.shortId],
+    ["F-1", folder.shortId],
+    ["L-1", list.shortId],
+    ["bob@example.com", w.member.email],
+    ["alice@example.com", w.owner.email]
   ]
   for (const [from, to] of pairs) swap.set(from, to)
 })
@@ -61,7 +94,8 @@ const real = (value: unknown, extra: Map<string, string> = new Map()): unknown =
     return out
   }
   if (Array.isArray(value)) return value.map((v) => real(v, extra))
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [real(k, extra) as string, real(v, extra)]))
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [real(k, extra) as string, real(v, extra)]))
   return value
 }
 
@@ -86,7 +120,19 @@ const isWrite = (op: (typeof pmWorkOperations)[number]) => op.scopes.includes("t
 describe("every work operation checks who is asking", () => {
   it("covers the seed's tags", () => {
     const tags = new Set(pmWorkOperations.map((op) => op.tag))
-    expect([...tags].sort()).toEqual(["Comments (Lite)", "Folders", "Lists", "Relationships", "Relationships (Lite)", "Search (Lite)", "Spaces", "Structure (Lite)", "Tags", "Tasks", "Tasks (Lite)"])
+    expect([...tags].sort()).toEqual([
+      "Comments (Lite)",
+      "Folders",
+      "Lists",
+      "Relationships",
+      "Relationships (Lite)",
+      "Search (Lite)",
+      "Spaces",
+      "Structure (Lite)",
+      "Tags",
+      "Tasks",
+      "Tasks (Lite)"
+    ])
     for (const op of pmWorkOperations) {
       expect(op.examples.length, op.operationId).toBeGreaterThan(0)
       expect(op.auth, op.operationId).toBe("both")
@@ -116,16 +162,37 @@ describe("every work operation checks who is asking", () => {
   })
 
   it("an API key of another workspace sees nothing; scopes gate reads and writes", async () => {
-    const otherKey = expectStatus(await atrium.request("POST", "/pm/v1/api-keys", { token: w.outsider.token, body: { workspaceId: w.otherWorkspaceId, name: "k", scopes: ["tasks:read", "tasks:write"] } }), 201)
+    const otherKey = expectStatus(
+      await atrium.request("POST", "/pm/v1/api-keys", {
+        token: w.outsider.token,
+        body: { workspaceId: w.otherWorkspaceId, name: "k", scopes: ["tasks:read", "tasks:write"] }
+      }),
+      201
+    )
     const spaces = await atrium.request("GET", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { token: otherKey.key })
     expect(spaces.status).toBe(404)
-    const reader = expectStatus(await atrium.request("POST", "/pm/v1/api-keys", { token: w.owner.token, body: { workspaceId: w.workspaceId, name: "r", scopes: ["tasks:read"] } }), 201)
+    const reader = expectStatus(
+      await atrium.request("POST", "/pm/v1/api-keys", {
+        token: w.owner.token,
+        body: { workspaceId: w.workspaceId, name: "r", scopes: ["tasks:read"] }
+      }),
+      201
+    )
     expect((await atrium.request("GET", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { token: reader.key })).status).toBe(200)
     const denied = await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { token: reader.key, body: { name: "x" } })
     expect(denied.status).toBe(403)
     expect(denied.body.error.message).toContain("tasks:write")
-    const writer = expectStatus(await atrium.request("POST", "/pm/v1/api-keys", { token: w.owner.token, body: { workspaceId: w.workspaceId, name: "w", scopes: ["tasks:read", "tasks:write"] } }), 201)
-    const created = expectStatus(await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { apiKey: writer.key, body: { name: "By key" } }), 201)
+    const writer = expectStatus(
+      await atrium.request("POST", "/pm/v1/api-keys", {
+        token: w.owner.token,
+        body: { workspaceId: w.workspaceId, name: "w", scopes: ["tasks:read", "tasks:write"] }
+      }),
+      201
+    )
+    const created = expectStatus(
+      await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { apiKey: writer.key, body: { name: "By key" } }),
+      201
+    )
     expect(created.createdBy).toBe(w.owner.userId)
   })
 })

@@ -31,16 +31,34 @@ describe("task presentation in one statement", () => {
     const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Presented" }, w.member.token, 201)
     const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "Folder" }, w.member.token, 201)
     await call("PUT", `/folders/${folder.id}/statuses`, {
-      statuses: [{ name: "Backlog", type: "open", color: "#111111" }, { name: "Doing", type: "active", color: "#222222" }, { name: "Shipped", type: "closed", color: "#333333" }]
+      statuses: [
+        { name: "Backlog", type: "open", color: "#111111" },
+        { name: "Doing", type: "active", color: "#222222" },
+        { name: "Shipped", type: "closed", color: "#333333" }
+      ]
     })
     const inFolder = await call("POST", `/folders/${folder.id}/lists`, { name: "Inherits the folder" }, w.member.token, 201)
     const own = await call("POST", `/folders/${folder.id}/lists`, { name: "Own workflow" }, w.member.token, 201)
-    await call("PUT", `/lists/${own.id}/statuses`, { statuses: [{ name: "new", type: "open", color: "#444444" }, { name: "gone", type: "done", color: "#555555" }] })
+    await call("PUT", `/lists/${own.id}/statuses`, {
+      statuses: [
+        { name: "new", type: "open", color: "#444444" },
+        { name: "gone", type: "done", color: "#555555" }
+      ]
+    })
     const loose = await call("POST", `/spaces/${space.id}/lists`, { name: "Inherits the space" }, w.member.token, 201)
 
-    const doing = await call("POST", `/lists/${inFolder.id}/tasks`, {
-      name: "Presented doing", status: "doing", assigneeIds: [w.member.userId, w.owner.userId], tags: ["zeta", "Alpha"]
-    }, w.member.token, 201)
+    const doing = await call(
+      "POST",
+      `/lists/${inFolder.id}/tasks`,
+      {
+        name: "Presented doing",
+        status: "doing",
+        assigneeIds: [w.member.userId, w.owner.userId],
+        tags: ["zeta", "Alpha"]
+      },
+      w.member.token,
+      201
+    )
     const gone = await call("POST", `/lists/${own.id}/tasks`, { name: "Presented gone", status: "GONE" }, w.member.token, 201)
     const plain = await call("POST", `/lists/${loose.id}/tasks`, { name: "Presented plain" }, w.member.token, 201)
     await call("POST", `/lists/${inFolder.id}/tasks`, { name: "Presented child", parentTaskId: doing.id }, w.member.token, 201)
@@ -65,19 +83,39 @@ describe("task presentation in one statement", () => {
     const walked = [...listed.items, ...page.items].map((t: { id: string }) => t.id)
     expect(new Set(walked).size).toBe(2)
     expect(walked).toContain(doing.id)
-    expect(((await call("GET", `/lists/${inFolder.id}/tasks?offset=5`)) as { total: number; items: Array<unknown> })).toMatchObject({ total: 2, items: [] })
+    expect((await call("GET", `/lists/${inFolder.id}/tasks?offset=5`)) as { total: number; items: Array<unknown> }).toMatchObject({
+      total: 2,
+      items: []
+    })
     const found = await call("GET", `/lite/search/tasks?workspaceId=${w.workspaceId}&q=presented%20doing`)
     expect(found.items.map((t: { id: string }) => t.id)).toEqual([doing.id])
-    expect(found.items[0]).toMatchObject({ status: "Doing", statusType: "active", space: "Presented", folder: "Folder", list: "Inherits the folder", tags: ["Alpha", "zeta"] })
+    expect(found.items[0]).toMatchObject({
+      status: "Doing",
+      statusType: "active",
+      space: "Presented",
+      folder: "Folder",
+      list: "Inherits the folder",
+      tags: ["Alpha", "zeta"]
+    })
     const byShortId = await call("GET", `/lite/search/tasks?workspaceId=${w.workspaceId}&q=${doing.shortId.toLowerCase()}`)
     expect(byShortId.items.map((t: { id: string }) => t.id)).toEqual([doing.id])
 
     // Counts by status type follow each list's workflow.
     const counts = await call("GET", `/workspaces/${w.workspaceId}/analytics/task-counts?groupBy=status_type&spaceId=${space.id}`)
     expect(counts.total).toBe(4)
-    expect(Object.fromEntries(counts.items.map((i: { key: string; count: number }) => [i.key, i.count]))).toEqual({ open: 2, active: 1, done: 1 })
+    expect(Object.fromEntries(counts.items.map((i: { key: string; count: number }) => [i.key, i.count]))).toEqual({
+      open: 2,
+      active: 1,
+      done: 1
+    })
     const spaces = await call("GET", `/workspaces/${w.workspaceId}/stats/spaces`)
-    expect(spaces.items.find((s: { spaceId: string }) => s.spaceId === space.id).tasks).toMatchObject({ total: 4, open: 2, active: 1, done: 1, closed: 0 })
+    expect(spaces.items.find((s: { spaceId: string }) => s.spaceId === space.id).tasks).toMatchObject({
+      total: 4,
+      open: 2,
+      active: 1,
+      done: 1,
+      closed: 0
+    })
 
     // A status renamed and recoloured on the folder shows on the next read.
     const folderStatuses = (await call("GET", `/folders/${folder.id}/statuses`)).items

@@ -104,7 +104,13 @@ describe("read models follow changes made elsewhere", () => {
 
   it("a member removed from the workspace is refused on the next request", async () => {
     const extra = await import("../../support/atrium.ts").then((m) => m.signUp(atrium, "Leaver"))
-    expectStatus(await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/members`, { token: w.owner.token, body: { email: extra.email, role: "member" } }), 201)
+    expectStatus(
+      await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/members`, {
+        token: w.owner.token,
+        body: { email: extra.email, role: "member" }
+      }),
+      201
+    )
     const { tasks } = await setup("Leaving")
     expect(await status("GET", `/tasks/${tasks[0].id}`, extra.token)).toBe(200)
     await call("DELETE", `/workspaces/${w.workspaceId}/members/${extra.userId}`)

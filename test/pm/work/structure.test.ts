@@ -26,7 +26,13 @@ const names = (items: Array<{ name: string }>) => items.map((i) => i.name)
 
 describe("spaces", () => {
   it("create, read, list, update, order, archive and restore, by short id, and the change log", async () => {
-    const eng = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Engineering", color: "#7b68ee", description: "Builders" }, w.member.token, 201)
+    const eng = await call(
+      "POST",
+      `/workspaces/${w.workspaceId}/spaces`,
+      { name: "Engineering", color: "#7b68ee", description: "Builders" },
+      w.member.token,
+      201
+    )
     expect(eng).toMatchObject({ name: "Engineering", color: "#7b68ee", isPrivate: false, archived: false, createdBy: w.member.userId })
     expect(eng.shortId).toMatch(/^S-\d+$/)
     const ops = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Operations" }, w.owner.token, 201)
@@ -36,13 +42,18 @@ describe("spaces", () => {
     const updated = await call("PATCH", `/spaces/${eng.id}`, { name: "Product Engineering", color: null })
     expect(updated).toMatchObject({ name: "Product Engineering", color: null, description: "Builders" })
     expect(await call("GET", `/workspaces/${w.workspaceId}/spaces/by-short-id/${eng.shortId.toLowerCase()}`)).toMatchObject({ id: eng.id })
-    expect((await atrium.request("GET", `/pm/v1/workspaces/${w.workspaceId}/spaces/by-short-id/S-999`, { token: w.owner.token })).status).toBe(404)
+    expect(
+      (await atrium.request("GET", `/pm/v1/workspaces/${w.workspaceId}/spaces/by-short-id/S-999`, { token: w.owner.token })).status
+    ).toBe(404)
 
     const order = listed.items.map((s: { id: string }) => s.id)
     const reversed = [...order].reverse()
     expect(await call("PUT", `/workspaces/${w.workspaceId}/spaces/order`, { spaceIds: reversed })).toEqual({ spaceIds: reversed })
     expect((await call("GET", `/workspaces/${w.workspaceId}/spaces`)).items.map((s: { id: string }) => s.id)).toEqual(reversed)
-    const bad = await atrium.request("PUT", `/pm/v1/workspaces/${w.workspaceId}/spaces/order`, { token: w.owner.token, body: { spaceIds: [eng.id] } })
+    const bad = await atrium.request("PUT", `/pm/v1/workspaces/${w.workspaceId}/spaces/order`, {
+      token: w.owner.token,
+      body: { spaceIds: [eng.id] }
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe("body.spaceIds")
 
@@ -55,7 +66,10 @@ describe("spaces", () => {
     const logged = await atrium.changes(w.workspaceId)
     const created = logged.find((c) => c.type === "space.created" && c.entityId === eng.id)!
     expect(created).toMatchObject({ scope: "space", spaceId: eng.id, actorId: w.member.userId, data: { name: "Engineering" } })
-    expect(logged.find((c) => c.type === "space.updated" && c.entityId === eng.id)!.data).toMatchObject({ name: "Product Engineering", color: null })
+    expect(logged.find((c) => c.type === "space.updated" && c.entityId === eng.id)!.data).toMatchObject({
+      name: "Product Engineering",
+      color: null
+    })
     expect(logged.map((c) => c.type)).toEqual(expect.arrayContaining(["spaces.reordered", "space.archived", "space.restored"]))
   })
 
@@ -65,8 +79,12 @@ describe("spaces", () => {
     const task = await call("POST", `/lists/${list.id}/tasks`, { name: "T" }, w.member.token, 201)
     expect((await atrium.request("GET", `/pm/v1/spaces/${space.id}`, { token: w.outsider.token })).status).toBe(404)
     expect((await atrium.request("PATCH", `/pm/v1/spaces/${space.id}`, { token: w.viewer.token, body: { name: "x" } })).status).toBe(403)
-    expect((await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { token: w.viewer.token, body: { name: "x" } })).status).toBe(403)
-    expect((await atrium.request("POST", `/pm/v1/workspaces/${w.otherWorkspaceId}/spaces`, { token: w.owner.token, body: { name: "x" } })).status).toBe(404)
+    expect(
+      (await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces`, { token: w.viewer.token, body: { name: "x" } })).status
+    ).toBe(403)
+    expect(
+      (await atrium.request("POST", `/pm/v1/workspaces/${w.otherWorkspaceId}/spaces`, { token: w.owner.token, body: { name: "x" } })).status
+    ).toBe(404)
     expect((await atrium.request("DELETE", `/pm/v1/spaces/${space.id}`, { token: w.member.token })).status).toBe(403)
     await call("DELETE", `/spaces/${space.id}`, undefined, w.owner.token, 204)
     for (const path of [`/spaces/${space.id}`, `/lists/${list.id}`, `/tasks/${task.id}`]) {
@@ -80,7 +98,13 @@ describe("spaces", () => {
     const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "Roadmap" }, w.member.token, 201)
     const inFolder = await call("POST", `/folders/${folder.id}/lists`, { name: "Now" }, w.member.token, 201)
     const loose = await call("POST", `/spaces/${space.id}/lists`, { name: "Inbox" }, w.member.token, 201)
-    await call("POST", `/lists/${inFolder.id}/tasks`, { name: "Login page", assigneeEmails: [w.member.email], priority: "high", dueDate: "2020-01-01" }, w.member.token, 201)
+    await call(
+      "POST",
+      `/lists/${inFolder.id}/tasks`,
+      { name: "Login page", assigneeEmails: [w.member.email], priority: "high", dueDate: "2020-01-01" },
+      w.member.token,
+      201
+    )
     await call("POST", `/lists/${loose.id}/tasks`, { name: "Triage", status: "done" }, w.member.token, 201)
     const tree = await call("GET", `/workspaces/${w.workspaceId}/spaces/tree`, undefined, w.viewer.token)
     const node = tree.items.find((s: { id: string }) => s.id === space.id)
@@ -89,7 +113,10 @@ describe("spaces", () => {
     expect(await call("GET", `/spaces/${space.id}/hierarchy`)).toEqual(node)
     const tasks = await call("GET", `/spaces/${space.id}/tasks?priorities=high&includeClosed=false`)
     expect(names(tasks.items)).toEqual(["Login page"])
-    expect((await call("GET", `/spaces/${space.id}/tasks?order=name&direction=desc`)).items.map((t: { name: string }) => t.name)).toEqual(["Triage", "Login page"])
+    expect((await call("GET", `/spaces/${space.id}/tasks?order=name&direction=desc`)).items.map((t: { name: string }) => t.name)).toEqual([
+      "Triage",
+      "Login page"
+    ])
     const badQuery = await atrium.request("GET", `/pm/v1/spaces/${space.id}/tasks?priorities=urgent,meh`, { token: w.owner.token })
     expect(badQuery.status).toBe(400)
     expect(badQuery.body.error.details[0].path).toBe("query.priorities")
@@ -103,25 +130,53 @@ describe("spaces", () => {
     expect(names(search.lists)).toEqual(["Now"])
     expect((await call("GET", `/spaces/${space.id}/search?q=login`)).tasks[0].name).toBe("Login page")
     const assignees = await call("GET", `/spaces/${space.id}/assignees`)
-    expect(assignees.items).toEqual([{ user: { id: w.member.userId, email: w.member.email, name: "Member" }, openTasks: 1, totalTasks: 1, openEstimateMinutes: 0, overdueTasks: 1 }])
+    expect(assignees.items).toEqual([
+      {
+        user: { id: w.member.userId, email: w.member.email, name: "Member" },
+        openTasks: 1,
+        totalTasks: 1,
+        openEstimateMinutes: 0,
+        overdueTasks: 1
+      }
+    ])
   })
 
   it("features gate task fields; task defaults fill new tasks, lists override spaces", async () => {
-    const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Gated", features: { timeTracking: false } }, w.member.token, 201)
+    const space = await call(
+      "POST",
+      `/workspaces/${w.workspaceId}/spaces`,
+      { name: "Gated", features: { timeTracking: false } },
+      w.member.token,
+      201
+    )
     expect(space.features).toMatchObject({ timeTracking: false, priorities: true })
-    expect(await call("PATCH", `/spaces/${space.id}/features`, { priorities: false })).toMatchObject({ priorities: false, timeTracking: false })
+    expect(await call("PATCH", `/spaces/${space.id}/features`, { priorities: false })).toMatchObject({
+      priorities: false,
+      timeTracking: false
+    })
     expect(await call("GET", `/spaces/${space.id}/features`)).toMatchObject({ priorities: false })
     const list = await call("POST", `/spaces/${space.id}/lists`, { name: "L" }, w.member.token, 201)
-    const refused = await atrium.request("POST", `/pm/v1/lists/${list.id}/tasks`, { token: w.member.token, body: { name: "T", priority: "high" } })
+    const refused = await atrium.request("POST", `/pm/v1/lists/${list.id}/tasks`, {
+      token: w.member.token,
+      body: { name: "T", priority: "high" }
+    })
     expect(refused.status).toBe(400)
     expect(refused.body.error.details[0].path).toBe("body.priority")
     await call("PATCH", `/spaces/${space.id}/features`, { priorities: true })
-    expect(await call("PATCH", `/spaces/${space.id}/task-defaults`, { priority: "low", timeEstimateMinutes: 30, assigneeIds: [w.member.userId] })).toMatchObject({ priority: "low", timeEstimateMinutes: 30 })
+    expect(
+      await call("PATCH", `/spaces/${space.id}/task-defaults`, { priority: "low", timeEstimateMinutes: 30, assigneeIds: [w.member.userId] })
+    ).toMatchObject({ priority: "low", timeEstimateMinutes: 30 })
     expect(await call("GET", `/spaces/${space.id}/task-defaults`)).toMatchObject({ priority: "low" })
-    const badDefault = await atrium.request("PATCH", `/pm/v1/spaces/${space.id}/task-defaults`, { token: w.owner.token, body: { assigneeIds: [w.outsider.userId] } })
+    const badDefault = await atrium.request("PATCH", `/pm/v1/spaces/${space.id}/task-defaults`, {
+      token: w.owner.token,
+      body: { assigneeIds: [w.outsider.userId] }
+    })
     expect(badDefault.status).toBe(400)
     expect(badDefault.body.error.details[0].path).toBe("body.assigneeIds.0")
-    expect(await call("PATCH", `/lists/${list.id}/task-defaults`, { priority: "urgent", dueInDays: 3 })).toEqual({ priority: "urgent", dueInDays: 3 })
+    expect(await call("PATCH", `/lists/${list.id}/task-defaults`, { priority: "urgent", dueInDays: 3 })).toEqual({
+      priority: "urgent",
+      dueInDays: 3
+    })
     expect(await call("GET", `/lists/${list.id}/task-defaults`)).toEqual({
       own: { priority: "urgent", dueInDays: 3 },
       effective: { priority: "urgent", timeEstimateMinutes: 30, assigneeIds: [w.member.userId], dueInDays: 3 }
@@ -130,7 +185,11 @@ describe("spaces", () => {
     expect(task).toMatchObject({ priority: "urgent", timeEstimateMinutes: 30, assignees: [{ id: w.member.userId }] })
     expect(Date.parse(task.dueDate) - Date.now()).toBeGreaterThan(2.9 * 86_400_000)
     const settings = await call("GET", `/lists/${list.id}/settings`)
-    expect(settings).toMatchObject({ statuses: { inheritedFrom: "space", own: false }, features: { timeTracking: false }, taskDefaults: { priority: "urgent" } })
+    expect(settings).toMatchObject({
+      statuses: { inheritedFrom: "space", own: false },
+      features: { timeTracking: false },
+      taskDefaults: { priority: "urgent" }
+    })
   })
 
   it("private spaces: members only (admins see all); permissions", async () => {
@@ -140,13 +199,32 @@ describe("spaces", () => {
     expect(names((await call("GET", `/workspaces/${w.workspaceId}/spaces`, undefined, w.owner.token)).items)).toContain("Secret")
     const members = await call("GET", `/spaces/${secret.id}/members`, undefined, w.member.token)
     expect(members).toMatchObject({ isPrivate: true, items: [{ user: { id: w.member.userId } }] })
-    expect((await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.member.token, body: { userId: w.viewer.userId } })).status).toBe(403)
-    expect(await call("POST", `/spaces/${secret.id}/members`, { userId: w.viewer.userId }, w.owner.token, 201)).toEqual({ userId: w.viewer.userId })
-    expect((await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.owner.token, body: { userId: w.viewer.userId } })).status).toBe(409)
-    expect((await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.owner.token, body: { userId: w.outsider.userId } })).status).toBe(400)
-    expect(await call("GET", `/spaces/${secret.id}/permissions`, undefined, w.viewer.token)).toEqual({ role: "viewer", canRead: true, canWrite: false, canManage: false, isPrivate: true })
+    expect(
+      (await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.member.token, body: { userId: w.viewer.userId } }))
+        .status
+    ).toBe(403)
+    expect(await call("POST", `/spaces/${secret.id}/members`, { userId: w.viewer.userId }, w.owner.token, 201)).toEqual({
+      userId: w.viewer.userId
+    })
+    expect(
+      (await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.owner.token, body: { userId: w.viewer.userId } }))
+        .status
+    ).toBe(409)
+    expect(
+      (await atrium.request("POST", `/pm/v1/spaces/${secret.id}/members`, { token: w.owner.token, body: { userId: w.outsider.userId } }))
+        .status
+    ).toBe(400)
+    expect(await call("GET", `/spaces/${secret.id}/permissions`, undefined, w.viewer.token)).toEqual({
+      role: "viewer",
+      canRead: true,
+      canWrite: false,
+      canManage: false,
+      isPrivate: true
+    })
     // a viewer may leave; nobody but an admin removes someone else
-    expect((await atrium.request("DELETE", `/pm/v1/spaces/${secret.id}/members/${w.member.userId}`, { token: w.viewer.token })).status).toBe(403)
+    expect(
+      (await atrium.request("DELETE", `/pm/v1/spaces/${secret.id}/members/${w.member.userId}`, { token: w.viewer.token })).status
+    ).toBe(403)
     await call("DELETE", `/spaces/${secret.id}/members/${w.viewer.userId}`, undefined, w.viewer.token, 204)
     expect((await atrium.request("GET", `/pm/v1/spaces/${secret.id}`, { token: w.viewer.token })).status).toBe(404)
     const open = await call("GET", `/spaces/${secret.id}/members`, undefined, w.owner.token)
@@ -157,13 +235,36 @@ describe("spaces", () => {
   })
 
   it("duplicates, exports and imports structure", async () => {
-    const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Template source", statuses: [{ name: "new", type: "open" }, { name: "shipped", type: "closed" }] }, w.member.token, 201)
-    await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Env", type: "dropdown", options: [{ name: "prod" }] }, w.member.token, 201)
+    const space = await call(
+      "POST",
+      `/workspaces/${w.workspaceId}/spaces`,
+      {
+        name: "Template source",
+        statuses: [
+          { name: "new", type: "open" },
+          { name: "shipped", type: "closed" }
+        ]
+      },
+      w.member.token,
+      201
+    )
+    await call(
+      "POST",
+      `/spaces/${space.id}/custom-fields`,
+      { name: "Env", type: "dropdown", options: [{ name: "prod" }] },
+      w.member.token,
+      201
+    )
     const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "F" }, w.member.token, 201)
     await call("POST", `/folders/${folder.id}/lists`, { name: "FL" }, w.member.token, 201)
     await call("POST", `/spaces/${space.id}/lists`, { name: "Loose" }, w.member.token, 201)
     const template = await call("GET", `/spaces/${space.id}/template`)
-    expect(template).toMatchObject({ name: "Template source", statuses: [{ name: "new" }, { name: "shipped" }], folders: [{ name: "F", lists: [{ name: "FL" }] }], lists: [{ name: "Loose" }] })
+    expect(template).toMatchObject({
+      name: "Template source",
+      statuses: [{ name: "new" }, { name: "shipped" }],
+      folders: [{ name: "F", lists: [{ name: "FL" }] }],
+      lists: [{ name: "Loose" }]
+    })
     expect(template.customFields[0]).toMatchObject({ name: "Env", type: "dropdown", config: { options: [{ name: "prod" }] } })
     const copy = await call("POST", `/spaces/${space.id}/duplicate`, { name: "Copy" }, w.member.token, 201)
     const copyTree = await call("GET", `/spaces/${copy.id}/hierarchy`)
@@ -172,7 +273,16 @@ describe("spaces", () => {
     const imported = await call("POST", `/workspaces/${w.workspaceId}/spaces/import`, { template, name: "Imported" }, w.member.token, 201)
     expect(names((await call("GET", `/spaces/${imported.id}/custom-fields`)).items)).toEqual(["Env"])
     const invalid = await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/spaces/import`, {
-      token: w.member.token, body: { template: { name: "X", statuses: [{ name: "a", type: "open" }, { name: "a", type: "done" }] } }
+      token: w.member.token,
+      body: {
+        template: {
+          name: "X",
+          statuses: [
+            { name: "a", type: "open" },
+            { name: "a", type: "done" }
+          ]
+        }
+      }
     })
     expect(invalid.status).toBe(400)
     expect(invalid.body.error.details[0].path).toBe("body.template.statuses.1.name")
@@ -190,13 +300,25 @@ describe("statuses: inherited downward, copy-on-write, tasks follow", () => {
     expect(await call("GET", `/lists/${list.id}/statuses`)).toMatchObject({ inheritedFrom: "space", own: false })
 
     // A new space status shows up below.
-    const review = await call("POST", `/spaces/${space.id}/statuses`, { name: "review", type: "active", color: "#ff0000" }, w.member.token, 201)
+    const review = await call(
+      "POST",
+      `/spaces/${space.id}/statuses`,
+      { name: "review", type: "active", color: "#ff0000" },
+      w.member.token,
+      201
+    )
     expect(review).toMatchObject({ name: "review", type: "active", color: "#ff0000", position: 5 })
     expect(names((await call("GET", `/lists/${list.id}/statuses`)).items)).toContain("review")
     expect(await call("GET", `/spaces/${space.id}/statuses/${review.id}`)).toMatchObject({ name: "review" })
 
     // The folder gets its own by replacing; the list follows the folder.
-    const replaced = await call("PUT", `/folders/${folder.id}/statuses`, { statuses: [{ name: "backlog", type: "open" }, { name: "doing", type: "active" }, { name: "shipped", type: "closed" }] })
+    const replaced = await call("PUT", `/folders/${folder.id}/statuses`, {
+      statuses: [
+        { name: "backlog", type: "open" },
+        { name: "doing", type: "active" },
+        { name: "shipped", type: "closed" }
+      ]
+    })
     expect(names(replaced.items)).toEqual(["backlog", "doing", "shipped"])
     expect(await call("GET", `/lists/${list.id}/statuses`)).toMatchObject({ inheritedFrom: "folder", own: false })
     expect((await call("GET", `/folders/${folder.id}`)).ownStatuses).toBe(true)
@@ -237,28 +359,54 @@ describe("statuses: inherited downward, copy-on-write, tasks follow", () => {
     const deleted = await call("DELETE", `/spaces/${space.id}/statuses/${byName("in progress").id}?moveTo=to%20do`)
     expect(deleted).toEqual({ deleted: byName("in progress").id, tasksMoved: 1 })
     expect((await call("GET", `/tasks/${a.id}`)).status).toMatchObject({ name: "to do", type: "open" })
-    const unknownTarget = await atrium.request("DELETE", `/pm/v1/spaces/${space.id}/statuses/${byName("closed").id}?moveTo=nowhere`, { token: w.owner.token })
+    const unknownTarget = await atrium.request("DELETE", `/pm/v1/spaces/${space.id}/statuses/${byName("closed").id}?moveTo=nowhere`, {
+      token: w.owner.token
+    })
     expect(unknownTarget.status).toBe(400)
     const open = (await call("GET", `/spaces/${space.id}/statuses`)).items.filter((s: { type: string }) => s.type === "open")
     const lastOpen = await atrium.request("DELETE", `/pm/v1/spaces/${space.id}/statuses/${open[0].id}`, { token: w.owner.token })
     expect(lastOpen.status).toBe(409)
-    const replaced = await call("PUT", `/spaces/${space.id}/statuses`, { statuses: [{ name: "new", type: "open" }, { name: "finished", type: "done" }], mapping: { done: "finished" } })
+    const replaced = await call("PUT", `/spaces/${space.id}/statuses`, {
+      statuses: [
+        { name: "new", type: "open" },
+        { name: "finished", type: "done" }
+      ],
+      mapping: { done: "finished" }
+    })
     expect(replaced.tasksMoved).toBe(2)
     expect((await call("GET", `/tasks/${a.id}`)).status.name).toBe("new")
     expect((await call("GET", `/tasks/${b.id}`)).status).toMatchObject({ name: "finished", type: "done" })
     const current = (await call("GET", `/spaces/${space.id}/statuses`)).items
     const reordered = await call("PUT", `/spaces/${space.id}/statuses/order`, { statusIds: [current[1].id, current[0].id] })
     expect(names(reordered.items)).toEqual(["finished", "new"])
-    const notPermutation = await atrium.request("PUT", `/pm/v1/spaces/${space.id}/statuses/order`, { token: w.owner.token, body: { statusIds: [current[0].id] } })
+    const notPermutation = await atrium.request("PUT", `/pm/v1/spaces/${space.id}/statuses/order`, {
+      token: w.owner.token,
+      body: { statusIds: [current[0].id] }
+    })
     expect(notPermutation.status).toBe(400)
-    const duplicate = await atrium.request("POST", `/pm/v1/spaces/${space.id}/statuses`, { token: w.owner.token, body: { name: "NEW", type: "open" } })
+    const duplicate = await atrium.request("POST", `/pm/v1/spaces/${space.id}/statuses`, {
+      token: w.owner.token,
+      body: { name: "NEW", type: "open" }
+    })
     expect(duplicate.status).toBe(409)
     expect((await atrium.changes(w.workspaceId, "tasks.statuses_remapped")).length).toBeGreaterThan(0)
   })
 
   it("folder and list status operations", async () => {
     const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Scoped" }, w.member.token, 201)
-    const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "F", statuses: [{ name: "todo", type: "open" }, { name: "done", type: "done" }] }, w.member.token, 201)
+    const folder = await call(
+      "POST",
+      `/spaces/${space.id}/folders`,
+      {
+        name: "F",
+        statuses: [
+          { name: "todo", type: "open" },
+          { name: "done", type: "done" }
+        ]
+      },
+      w.member.token,
+      201
+    )
     expect(folder.ownStatuses).toBe(true)
     const list = await call("POST", `/folders/${folder.id}/lists`, { name: "L" }, w.member.token, 201)
     const task = await call("POST", `/lists/${list.id}/tasks`, { name: "T" }, w.member.token, 201)
@@ -282,11 +430,19 @@ describe("statuses: inherited downward, copy-on-write, tasks follow", () => {
     await call("PUT", `/lists/${list.id}/statuses/order`, { statusIds: [...listIds].reverse() })
     await call("DELETE", `/lists/${list.id}/statuses/${listWip.id}`)
     expect((await call("GET", `/tasks/${task.id}`)).status.name).toBe("todo")
-    await call("PUT", `/lists/${list.id}/statuses`, { statuses: [{ name: "a", type: "open" }, { name: "z", type: "closed" }] })
+    await call("PUT", `/lists/${list.id}/statuses`, {
+      statuses: [
+        { name: "a", type: "open" },
+        { name: "z", type: "closed" }
+      ]
+    })
     expect((await call("GET", `/tasks/${task.id}`)).status.name).toBe("a")
     await call("DELETE", `/lists/${list.id}/statuses`)
     expect((await call("GET", `/tasks/${task.id}`)).status.name).toBe("todo")
-    expect((await atrium.request("POST", `/pm/v1/folders/${folder.id}/statuses`, { token: w.viewer.token, body: { name: "x", type: "open" } })).status).toBe(403)
+    expect(
+      (await atrium.request("POST", `/pm/v1/folders/${folder.id}/statuses`, { token: w.viewer.token, body: { name: "x", type: "open" } }))
+        .status
+    ).toBe(403)
     expect((await atrium.request("GET", `/pm/v1/lists/${list.id}/statuses`, { token: w.outsider.token })).status).toBe(404)
   })
 })
@@ -296,52 +452,117 @@ describe("custom field definitions", () => {
     const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Fields" }, w.member.token, 201)
     const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "F" }, w.member.token, 201)
     const list = await call("POST", `/folders/${folder.id}/lists`, { name: "L" }, w.member.token, 201)
-    const env = await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Env", type: "dropdown", options: [{ name: "prod", color: "#ff0000" }, { name: "dev" }] }, w.member.token, 201)
+    const env = await call(
+      "POST",
+      `/spaces/${space.id}/custom-fields`,
+      { name: "Env", type: "dropdown", options: [{ name: "prod", color: "#ff0000" }, { name: "dev" }] },
+      w.member.token,
+      201
+    )
     expect(env.config.options.map((o: { name: string }) => o.name)).toEqual(["prod", "dev"])
-    const points = await call("POST", `/folders/${folder.id}/custom-fields`, { name: "Points", type: "number", min: 0, max: 100 }, w.member.token, 201)
-    const budget = await call("POST", `/lists/${list.id}/custom-fields`, { name: "Budget", type: "currency", currency: "EUR" }, w.member.token, 201)
+    const points = await call(
+      "POST",
+      `/folders/${folder.id}/custom-fields`,
+      { name: "Points", type: "number", min: 0, max: 100 },
+      w.member.token,
+      201
+    )
+    const budget = await call(
+      "POST",
+      `/lists/${list.id}/custom-fields`,
+      { name: "Budget", type: "currency", currency: "EUR" },
+      w.member.token,
+      201
+    )
     expect(budget.config).toEqual({ currency: "EUR", precision: 2 })
-    const labels = await call("POST", `/lists/${list.id}/custom-fields`, { name: "Areas", type: "labels", options: [{ name: "ui" }, { name: "api" }] }, w.member.token, 201)
+    const labels = await call(
+      "POST",
+      `/lists/${list.id}/custom-fields`,
+      { name: "Areas", type: "labels", options: [{ name: "ui" }, { name: "api" }] },
+      w.member.token,
+      201
+    )
     const available = await call("GET", `/lists/${list.id}/custom-fields`)
-    expect(available.items.map((f: { name: string; inherited: boolean }) => [f.name, f.inherited])).toEqual([["Env", true], ["Points", true], ["Budget", false], ["Areas", false]])
+    expect(available.items.map((f: { name: string; inherited: boolean }) => [f.name, f.inherited])).toEqual([
+      ["Env", true],
+      ["Points", true],
+      ["Budget", false],
+      ["Areas", false]
+    ])
     expect(names((await call("GET", `/folders/${folder.id}/custom-fields`)).items)).toEqual(["Env", "Points"])
     expect(names((await call("GET", `/spaces/${space.id}/custom-fields`)).items)).toEqual(["Env"])
     expect(await call("GET", `/lists/${list.id}/custom-fields/${env.id}`)).toMatchObject({ name: "Env", inherited: true })
     expect(await call("GET", `/folders/${folder.id}/custom-fields/${points.id}`)).toMatchObject({ inherited: false })
     expect(await call("GET", `/spaces/${space.id}/custom-fields/${env.id}`)).toMatchObject({ inherited: false })
     // Name clashes with inherited fields; options only where they belong.
-    expect((await atrium.request("POST", `/pm/v1/lists/${list.id}/custom-fields`, { token: w.owner.token, body: { name: "env", type: "text" } })).status).toBe(409)
-    const noOptions = await atrium.request("POST", `/pm/v1/spaces/${space.id}/custom-fields`, { token: w.owner.token, body: { name: "X", type: "text", options: [{ name: "a" }] } })
+    expect(
+      (await atrium.request("POST", `/pm/v1/lists/${list.id}/custom-fields`, { token: w.owner.token, body: { name: "env", type: "text" } }))
+        .status
+    ).toBe(409)
+    const noOptions = await atrium.request("POST", `/pm/v1/spaces/${space.id}/custom-fields`, {
+      token: w.owner.token,
+      body: { name: "X", type: "text", options: [{ name: "a" }] }
+    })
     expect(noOptions.status).toBe(400)
     expect(noOptions.body.error.details[0].path).toBe("body.options")
-    expect((await atrium.request("POST", `/pm/v1/spaces/${space.id}/custom-fields`, { token: w.owner.token, body: { name: "Y", type: "blob" } })).status).toBe(400)
+    expect(
+      (await atrium.request("POST", `/pm/v1/spaces/${space.id}/custom-fields`, { token: w.owner.token, body: { name: "Y", type: "blob" } }))
+        .status
+    ).toBe(400)
 
     // Values validated against definitions
-    const task = await call("POST", `/lists/${list.id}/tasks`, { name: "T", customFields: { [env.id]: "prod", [points.id]: 8, [labels.id]: ["ui", "API"] } }, w.member.token, 201)
-    const value = (t: { customFields: Array<{ name: string; value: unknown }> }, name: string) => t.customFields.find((f) => f.name === name)?.value
+    const task = await call(
+      "POST",
+      `/lists/${list.id}/tasks`,
+      { name: "T", customFields: { [env.id]: "prod", [points.id]: 8, [labels.id]: ["ui", "API"] } },
+      w.member.token,
+      201
+    )
+    const value = (t: { customFields: Array<{ name: string; value: unknown }> }, name: string) =>
+      t.customFields.find((f) => f.name === name)?.value
     expect(value(task, "Env")).toMatchObject({ name: "prod" })
     expect(value(task, "Points")).toBe(8)
     expect((value(task, "Areas") as Array<{ name: string }>).map((o) => o.name)).toEqual(["ui", "api"])
-    const tooBig = await atrium.request("PATCH", `/pm/v1/tasks/${task.id}`, { token: w.owner.token, body: { customFields: { [points.id]: 101 } } })
+    const tooBig = await atrium.request("PATCH", `/pm/v1/tasks/${task.id}`, {
+      token: w.owner.token,
+      body: { customFields: { [points.id]: 101 } }
+    })
     expect(tooBig.status).toBe(400)
     expect(tooBig.body.error.details[0].path).toBe(`body.customFields.${points.id}`)
 
     // Field and option edits
-    expect(await call("PATCH", `/folders/${folder.id}/custom-fields/${points.id}`, { name: "Story points", max: null })).toMatchObject({ name: "Story points", config: { min: 0 } })
+    expect(await call("PATCH", `/folders/${folder.id}/custom-fields/${points.id}`, { name: "Story points", max: null })).toMatchObject({
+      name: "Story points",
+      config: { min: 0 }
+    })
     await call("PATCH", `/tasks/${task.id}`, { customFields: { [points.id]: 1000 } })
     const staging = await call("POST", `/spaces/${space.id}/custom-fields/${env.id}/options`, { name: "staging" }, w.member.token, 201)
     const stagingId = staging.config.options.find((o: { name: string }) => o.name === "staging").id
     await call("PATCH", `/spaces/${space.id}/custom-fields/${env.id}/options/${stagingId}`, { name: "stage", color: "#00ff00" })
     const optionIds = (await call("GET", `/spaces/${space.id}/custom-fields/${env.id}`)).config.options.map((o: { id: string }) => o.id)
-    const reordered = await call("PUT", `/spaces/${space.id}/custom-fields/${env.id}/options/order`, { optionIds: [...optionIds].reverse() })
+    const reordered = await call("PUT", `/spaces/${space.id}/custom-fields/${env.id}/options/order`, {
+      optionIds: [...optionIds].reverse()
+    })
     expect(reordered.config.options.map((o: { name: string }) => o.name)).toEqual(["stage", "dev", "prod"])
     await call("DELETE", `/spaces/${space.id}/custom-fields/${env.id}/options/${optionIds[0]}`)
     expect(value(await call("GET", `/tasks/${task.id}`), "Env")).toBeUndefined()
     await call("PATCH", `/spaces/${space.id}/custom-fields/${env.id}`, { description: "Where it runs" })
-    const folderField = await call("POST", `/folders/${folder.id}/custom-fields`, { name: "Risk", type: "rating", max: 3 }, w.member.token, 201)
+    const folderField = await call(
+      "POST",
+      `/folders/${folder.id}/custom-fields`,
+      { name: "Risk", type: "rating", max: 3 },
+      w.member.token,
+      201
+    )
     const folderOrder = await call("PUT", `/folders/${folder.id}/custom-fields/order`, { fieldIds: [folderField.id, points.id] })
     expect(names(folderOrder.items)).toEqual(["Risk", "Story points"])
-    const sel = await call("POST", `/folders/${folder.id}/custom-fields`, { name: "Sev", type: "dropdown", options: [{ name: "a" }, { name: "b" }] }, w.member.token, 201)
+    const sel = await call(
+      "POST",
+      `/folders/${folder.id}/custom-fields`,
+      { name: "Sev", type: "dropdown", options: [{ name: "a" }, { name: "b" }] },
+      w.member.token,
+      201
+    )
     const selIds = sel.config.options.map((o: { id: string }) => o.id)
     await call("POST", `/folders/${folder.id}/custom-fields/${sel.id}/options`, { name: "c" }, w.member.token, 201)
     await call("PATCH", `/folders/${folder.id}/custom-fields/${sel.id}/options/${selIds[0]}`, { name: "A" })
@@ -357,24 +578,53 @@ describe("custom field definitions", () => {
     expect((value(await call("GET", `/tasks/${task.id}`), "Areas") as Array<{ name: string }>).map((o) => o.name)).toEqual(["ui"])
     await call("PUT", `/lists/${list.id}/custom-fields/order`, { fieldIds: [labels.id, budget.id] })
     const region = await call("POST", `/spaces/${space.id}/custom-fields`, { name: "Region", type: "text" }, w.member.token, 201)
-    expect(names((await call("PUT", `/spaces/${space.id}/custom-fields/order`, { fieldIds: [region.id, env.id] })).items)).toEqual(["Region", "Env"])
+    expect(names((await call("PUT", `/spaces/${space.id}/custom-fields/order`, { fieldIds: [region.id, env.id] })).items)).toEqual([
+      "Region",
+      "Env"
+    ])
     // Deleting takes an admin and clears values.
-    expect((await atrium.request("DELETE", `/pm/v1/lists/${list.id}/custom-fields/${labels.id}`, { token: w.member.token })).status).toBe(403)
+    expect((await atrium.request("DELETE", `/pm/v1/lists/${list.id}/custom-fields/${labels.id}`, { token: w.member.token })).status).toBe(
+      403
+    )
     await call("DELETE", `/lists/${list.id}/custom-fields/${labels.id}`, undefined, w.owner.token, 204)
     await call("DELETE", `/folders/${folder.id}/custom-fields/${folderField.id}`, undefined, w.owner.token, 204)
     await call("DELETE", `/spaces/${space.id}/custom-fields/${env.id}`, undefined, w.owner.token, 204)
     expect(value(await call("GET", `/tasks/${task.id}`), "Areas")).toBeUndefined()
     // A field defined elsewhere is not this scope's to change.
-    expect((await atrium.request("PATCH", `/pm/v1/lists/${list.id}/custom-fields/${points.id}`, { token: w.owner.token, body: { name: "x" } })).status).toBe(404)
+    expect(
+      (await atrium.request("PATCH", `/pm/v1/lists/${list.id}/custom-fields/${points.id}`, { token: w.owner.token, body: { name: "x" } }))
+        .status
+    ).toBe(404)
     const types = (await atrium.changes(w.workspaceId)).map((c) => c.type)
-    expect(types).toEqual(expect.arrayContaining(["custom_field.created", "custom_field.updated", "custom_field.deleted", "custom_field.option_added", "custom_field.options_reordered"]))
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "custom_field.created",
+        "custom_field.updated",
+        "custom_field.deleted",
+        "custom_field.option_added",
+        "custom_field.options_reordered"
+      ])
+    )
   })
 })
 
 describe("folders", () => {
   it("CRUD, order, archive, duplicate, move across spaces, reads", async () => {
     const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Folders" }, w.member.token, 201)
-    const other = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Elsewhere", statuses: [{ name: "open", type: "open" }, { name: "in progress", type: "active" }, { name: "finished", type: "closed" }] }, w.member.token, 201)
+    const other = await call(
+      "POST",
+      `/workspaces/${w.workspaceId}/spaces`,
+      {
+        name: "Elsewhere",
+        statuses: [
+          { name: "open", type: "open" },
+          { name: "in progress", type: "active" },
+          { name: "finished", type: "closed" }
+        ]
+      },
+      w.member.token,
+      201
+    )
     const a = await call("POST", `/spaces/${space.id}/folders`, { name: "A", description: "first", color: "#111111" }, w.member.token, 201)
     const b = await call("POST", `/spaces/${space.id}/folders`, { name: "B" }, w.member.token, 201)
     expect(a).toMatchObject({ name: "A", spaceId: space.id, ownStatuses: false })
@@ -408,7 +658,9 @@ describe("folders", () => {
     expect(movedTask.tags.map((t: { name: string; spaceId: string }) => [t.name, t.spaceId])).toEqual([["ui", other.id]])
     const finished = (await call("GET", `/folders/${a.id}/tasks?statuses=finished`)).items
     expect(names(finished)).toEqual(["Done one"])
-    expect((await atrium.request("POST", `/pm/v1/folders/${a.id}/move`, { token: w.owner.token, body: { spaceId: w.otherWorkspaceId } })).status).toBe(404)
+    expect(
+      (await atrium.request("POST", `/pm/v1/folders/${a.id}/move`, { token: w.owner.token, body: { spaceId: w.otherWorkspaceId } })).status
+    ).toBe(404)
     expect((await atrium.changes(w.workspaceId, "folder.moved")).length).toBe(2)
 
     expect((await atrium.request("DELETE", `/pm/v1/folders/${copy.id}`, { token: w.member.token })).status).toBe(403)
@@ -422,12 +674,21 @@ describe("lists", () => {
   it("CRUD, placement, order, archive, duplicate, short ids, all lists", async () => {
     const space = await call("POST", `/workspaces/${w.workspaceId}/spaces`, { name: "Lists" }, w.member.token, 201)
     const folder = await call("POST", `/spaces/${space.id}/folders`, { name: "F" }, w.member.token, 201)
-    const one = await call("POST", `/spaces/${space.id}/lists`, { name: "One", priority: "high", dueDate: "2026-12-31", ownerId: w.member.userId }, w.member.token, 201)
+    const one = await call(
+      "POST",
+      `/spaces/${space.id}/lists`,
+      { name: "One", priority: "high", dueDate: "2026-12-31", ownerId: w.member.userId },
+      w.member.token,
+      201
+    )
     expect(one).toMatchObject({ folderId: null, priority: "high", dueDate: "2026-12-31T00:00:00.000Z", ownerId: w.member.userId })
     const two = await call("POST", `/spaces/${space.id}/lists`, { name: "Two" }, w.member.token, 201)
     const inFolder = await call("POST", `/folders/${folder.id}/lists`, { name: "Three" }, w.member.token, 201)
     expect(inFolder.folderId).toBe(folder.id)
-    const badOwner = await atrium.request("POST", `/pm/v1/spaces/${space.id}/lists`, { token: w.owner.token, body: { name: "X", ownerId: w.outsider.userId } })
+    const badOwner = await atrium.request("POST", `/pm/v1/spaces/${space.id}/lists`, {
+      token: w.owner.token,
+      body: { name: "X", ownerId: w.outsider.userId }
+    })
     expect(badOwner.status).toBe(400)
     expect(badOwner.body.error.details[0].path).toBe("body.ownerId.0")
     const badDates = await atrium.request("PATCH", `/pm/v1/lists/${one.id}`, { token: w.owner.token, body: { startDate: "2027-01-05" } })
@@ -435,10 +696,18 @@ describe("lists", () => {
     expect(names((await call("GET", `/spaces/${space.id}/lists`)).items)).toEqual(["One", "Two"])
     expect(names((await call("GET", `/folders/${folder.id}/lists`)).items)).toEqual(["Three"])
     const all = (await call("GET", `/workspaces/${w.workspaceId}/lists`)).items.filter((l: { spaceId: string }) => l.spaceId === space.id)
-    expect(all.map((l: { name: string; folderName: string | null }) => [l.name, l.folderName])).toEqual([["One", null], ["Two", null], ["Three", "F"]])
+    expect(all.map((l: { name: string; folderName: string | null }) => [l.name, l.folderName])).toEqual([
+      ["One", null],
+      ["Two", null],
+      ["Three", "F"]
+    ])
     expect(await call("GET", `/lists/${one.id}`)).toMatchObject({ name: "One" })
     expect(await call("GET", `/workspaces/${w.workspaceId}/lists/by-short-id/${one.shortId}`)).toMatchObject({ id: one.id })
-    expect(await call("PATCH", `/lists/${one.id}`, { name: "Uno", dueDate: null, description: "first" })).toMatchObject({ name: "Uno", dueDate: null, description: "first" })
+    expect(await call("PATCH", `/lists/${one.id}`, { name: "Uno", dueDate: null, description: "first" })).toMatchObject({
+      name: "Uno",
+      dueDate: null,
+      description: "first"
+    })
     await call("PUT", `/spaces/${space.id}/lists/order`, { listIds: [two.id, one.id] })
     expect(names((await call("GET", `/spaces/${space.id}/lists`)).items)).toEqual(["Two", "Uno"])
     await call("PUT", `/spaces/${space.id}/lists/order`, { folderId: folder.id, listIds: [inFolder.id] })
@@ -449,7 +718,13 @@ describe("lists", () => {
     expect(copy).toMatchObject({ name: "Uno (copy)", folderId: folder.id, priority: "high", ownerId: w.member.userId })
 
     // Moves: into a folder with its own statuses, then out of it
-    await call("PUT", `/folders/${folder.id}/statuses`, { statuses: [{ name: "queued", type: "open" }, { name: "running", type: "active" }, { name: "over", type: "closed" }] })
+    await call("PUT", `/folders/${folder.id}/statuses`, {
+      statuses: [
+        { name: "queued", type: "open" },
+        { name: "running", type: "active" },
+        { name: "over", type: "closed" }
+      ]
+    })
     const task = await call("POST", `/lists/${one.id}/tasks`, { name: "Move me", status: "in progress" }, w.member.token, 201)
     const moved = await call("POST", `/lists/${one.id}/move`, { folderId: folder.id })
     expect(moved.folderId).toBe(folder.id)
@@ -468,8 +743,14 @@ describe("lists", () => {
     expect((await atrium.request("GET", `/pm/v1/lists/${one.id}`, { token: w.outsider.token })).status).toBe(404)
     expect((await atrium.request("PATCH", `/pm/v1/lists/${one.id}`, { token: w.viewer.token, body: { name: "x" } })).status).toBe(403)
     const logged = await atrium.changes(w.workspaceId)
-    expect(logged.find((c) => c.type === "list.created" && c.entityId === one.id)).toMatchObject({ scope: "list", listId: one.id, spaceId: space.id })
-    expect(logged.map((c) => c.type)).toEqual(expect.arrayContaining(["list.updated", "list.moved", "list.archived", "list.restored", "list.deleted", "lists.reordered"]))
+    expect(logged.find((c) => c.type === "list.created" && c.entityId === one.id)).toMatchObject({
+      scope: "list",
+      listId: one.id,
+      spaceId: space.id
+    })
+    expect(logged.map((c) => c.type)).toEqual(
+      expect.arrayContaining(["list.updated", "list.moved", "list.archived", "list.restored", "list.deleted", "lists.reordered"])
+    )
     const ownerNotified = await atrium.notifications(w.member.userId)
     expect(ownerNotified.length).toBeGreaterThanOrEqual(0)
   })
@@ -480,13 +761,29 @@ describe("lists", () => {
     const extra = await call("POST", `/spaces/${space.id}/lists`, { name: "Extra" }, w.member.token, 201)
     await call("POST", `/lists/${home.id}/custom-fields`, { name: "Notes, quoted", type: "text" }, w.member.token, 201)
     const fields = (await call("GET", `/lists/${home.id}/custom-fields`)).items
-    const task = await call("POST", `/lists/${home.id}/tasks`, { name: 'Say "hi", twice', assigneeEmails: [w.member.email], customFields: { [fields[0].id]: "a,b" } }, w.member.token, 201)
+    const task = await call(
+      "POST",
+      `/lists/${home.id}/tasks`,
+      { name: 'Say "hi", twice', assigneeEmails: [w.member.email], customFields: { [fields[0].id]: "a,b" } },
+      w.member.token,
+      201
+    )
     await call("POST", `/lists/${home.id}/tasks`, { name: "Finished", status: "closed" }, w.member.token, 201)
-    expect(await call("POST", `/lists/${extra.id}/linked-tasks`, { taskId: task.id }, w.member.token, 201)).toEqual({ taskId: task.id, listId: extra.id })
-    expect((await atrium.request("POST", `/pm/v1/lists/${extra.id}/linked-tasks`, { token: w.member.token, body: { taskId: task.id } })).status).toBe(409)
-    expect((await atrium.request("POST", `/pm/v1/lists/${home.id}/linked-tasks`, { token: w.member.token, body: { taskId: task.id } })).status).toBe(409)
+    expect(await call("POST", `/lists/${extra.id}/linked-tasks`, { taskId: task.id }, w.member.token, 201)).toEqual({
+      taskId: task.id,
+      listId: extra.id
+    })
+    expect(
+      (await atrium.request("POST", `/pm/v1/lists/${extra.id}/linked-tasks`, { token: w.member.token, body: { taskId: task.id } })).status
+    ).toBe(409)
+    expect(
+      (await atrium.request("POST", `/pm/v1/lists/${home.id}/linked-tasks`, { token: w.member.token, body: { taskId: task.id } })).status
+    ).toBe(409)
     expect((await call("GET", `/lists/${extra.id}/tasks`)).items.map((t: { id: string }) => t.id)).toEqual([task.id])
-    expect((await call("GET", `/tasks/${task.id}/lists`)).items.map((l: { id: string; home: boolean }) => [l.id, l.home])).toEqual([[home.id, true], [extra.id, false]])
+    expect((await call("GET", `/tasks/${task.id}/lists`)).items.map((l: { id: string; home: boolean }) => [l.id, l.home])).toEqual([
+      [home.id, true],
+      [extra.id, false]
+    ])
     await call("DELETE", `/lists/${extra.id}/linked-tasks/${task.id}`, undefined, w.member.token, 204)
     expect((await call("GET", `/lists/${extra.id}/tasks`)).items).toEqual([])
     const stats = await call("GET", `/lists/${home.id}/stats`)
@@ -513,7 +810,9 @@ describe("watchers of spaces, folders and lists", () => {
     expect((await atrium.request("POST", `/pm/v1/spaces/${space.id}/watchers`, { token: w.member.token, body: {} })).status).toBe(409)
     await call("POST", `/folders/${folder.id}/watchers`, { userId: w.viewer.userId }, w.owner.token, 201)
     await call("POST", `/lists/${list.id}/watchers`, { userId: w.owner.userId }, w.member.token, 201)
-    expect((await call("GET", `/spaces/${space.id}/watchers`)).items.map((x: { user: { id: string } }) => x.user.id)).toEqual([w.member.userId])
+    expect((await call("GET", `/spaces/${space.id}/watchers`)).items.map((x: { user: { id: string } }) => x.user.id)).toEqual([
+      w.member.userId
+    ])
     expect((await call("GET", `/folders/${folder.id}/watchers`)).items[0].user.email).toBe(w.viewer.email)
     expect((await call("GET", `/lists/${list.id}/watchers`)).items[0].user.id).toBe(w.owner.userId)
     const task = await call("POST", `/lists/${list.id}/tasks`, { name: "Watch this" }, w.owner.token, 201)
@@ -525,7 +824,12 @@ describe("watchers of spaces, folders and lists", () => {
     await call("DELETE", `/spaces/${space.id}/watchers/${w.member.userId}`, undefined, w.member.token, 204)
     await call("DELETE", `/folders/${folder.id}/watchers/${w.viewer.userId}`, undefined, w.member.token, 204)
     await call("DELETE", `/lists/${list.id}/watchers/${w.owner.userId}`, undefined, w.member.token, 204)
-    expect((await atrium.request("DELETE", `/pm/v1/lists/${list.id}/watchers/${w.owner.userId}`, { token: w.member.token })).status).toBe(404)
-    expect((await atrium.request("POST", `/pm/v1/lists/${list.id}/watchers`, { token: w.member.token, body: { userId: w.outsider.userId } })).status).toBe(400)
+    expect((await atrium.request("DELETE", `/pm/v1/lists/${list.id}/watchers/${w.owner.userId}`, { token: w.member.token })).status).toBe(
+      404
+    )
+    expect(
+      (await atrium.request("POST", `/pm/v1/lists/${list.id}/watchers`, { token: w.member.token, body: { userId: w.outsider.userId } }))
+        .status
+    ).toBe(400)
   })
 })

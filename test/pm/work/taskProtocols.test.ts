@@ -26,11 +26,13 @@ const tables: ReadonlyArray<readonly [ActorKind, Record<string, unknown>]> = [
 ]
 
 const viaJson = (kind: ActorKind, tag: string, payload: unknown) =>
-  Effect.runPromise(Effect.gen(function* () {
-    const codec = codecFor(kind, tag)!
-    const encoded = yield* codec.encodePayload(payload)
-    return yield* codec.decodePayload(JSON.parse(JSON.stringify(encoded)))
-  }))
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const codec = codecFor(kind, tag)!
+      const encoded = yield* codec.encodePayload(payload)
+      return yield* codec.decodePayload(JSON.parse(JSON.stringify(encoded)))
+    })
+  )
 
 const by = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
 const other = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
@@ -51,8 +53,13 @@ describe("task protocols", () => {
     const create = {
       by,
       input: {
-        name: "Ship", priority: null, dueDate: "2026-12-01T17:00:00.000Z", assigneeIds: [other], tagNames: ["frontend"],
-        customFields: { [other]: { nested: [1, "two"] } }, parentTaskId: null
+        name: "Ship",
+        priority: null,
+        dueDate: "2026-12-01T17:00:00.000Z",
+        assigneeIds: [other],
+        tagNames: ["frontend"],
+        customFields: { [other]: { nested: [1, "two"] } },
+        parentTaskId: null
       }
     }
     expect(await viaJson(PmList, "createTask", create)).toEqual(create)
@@ -61,7 +68,9 @@ describe("task protocols", () => {
       input: {
         name: "Copy",
         template: {
-          name: "Release", priority: "high", customFields: {},
+          name: "Release",
+          priority: "high",
+          customFields: {},
           checklists: [{ name: "Steps", items: [{ name: "Tag", resolved: true }] }],
           subtasks: [{ name: "Notes", subtasks: [{ name: "Draft", dueDate: null }] }]
         }
@@ -74,7 +83,9 @@ describe("task protocols", () => {
 
   it("refuse inputs and replies that do not fit", async () => {
     await expect(viaJson(PmTask, "update", { by, input: { priority: "someday" } })).rejects.toThrow()
-    await expect(viaJson(PmWorkspace, "createRelationship", { by, input: { taskId: by, type: "follows", otherTaskId: other } })).rejects.toThrow()
+    await expect(
+      viaJson(PmWorkspace, "createRelationship", { by, input: { taskId: by, type: "follows", otherTaskId: other } })
+    ).rejects.toThrow()
     const update = codecFor(PmTask, "update")!
     expect(Exit.isSuccess(update.encodeSuccess(exampleTask))).toBe(true)
     const { version: _v, ...withoutVersion } = exampleTask

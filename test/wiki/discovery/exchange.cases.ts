@@ -5,16 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { readZip, writeZip } from "../../../actors/wiki/ZipArchive.ts"
-import {
-  addMember,
-  createPage,
-  createSpace,
-  createWorkspace,
-  type DiscoveryAtrium,
-  eventually,
-  signUp,
-  type TestUser
-} from "./harness.ts"
+import { addMember, createPage, createSpace, createWorkspace, type DiscoveryAtrium, eventually, signUp, type TestUser } from "./harness.ts"
 
 /** Registers the cases; `current` is the Atrium they run against (started by discovery.test.ts). */
 export const exchangeCases = (current: () => DiscoveryAtrium) => {
@@ -45,7 +36,9 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
     const guide = await createPage(atrium, owner, space.id, { title: "Guide <1>", markdown: "Read **this** first.\n\n- one\n- two" })
     const install = await createPage(atrium, owner, space.id, { title: "Install", markdown: "Run `make`.", parentPageId: guide.id })
     const secret = await createPage(atrium, owner, space.id, { title: "Secret", markdown: "Hidden." })
-    expect((await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: owner.token, body: { restriction: "view" } })).status).toBe(200)
+    expect(
+      (await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: owner.token, body: { restriction: "view" } })).status
+    ).toBe(200)
     return { owner, viewer, workspaceId, space, guide, install, secret }
   }
 
@@ -85,17 +78,25 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
 
     it("refuses exports when the workspace turned them off", async () => {
       const w = await world()
-      const off = await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, { token: w.owner.token, body: { allowExports: false } })
+      const off = await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, {
+        token: w.owner.token,
+        body: { allowExports: false }
+      })
       expect(off.status, off.text).toBe(200)
       expect((await atrium.request("GET", `/wiki/v1/pages/${w.guide.id}/export/markdown`, { token: w.owner.token })).status).toBe(403)
-      expect((await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/export`, { token: w.owner.token, body: { format: "html" } })).status).toBe(403)
+      expect(
+        (await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/export`, { token: w.owner.token, body: { format: "html" } })).status
+      ).toBe(403)
     })
   })
 
   describe("space export", () => {
     it("builds a zip of the pages the requester may read, in a background job", async () => {
       const w = await world()
-      const started = await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/export`, { token: w.viewer.token, body: { format: "markdown" } })
+      const started = await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/export`, {
+        token: w.viewer.token,
+        body: { format: "markdown" }
+      })
       expect(started.status, started.text).toBe(202)
       expect(started.body).toMatchObject({ spaceId: w.space.id, format: "markdown", downloadUrl: null })
       const jobPath = `/wiki/v1/exports/${started.body.id}`
@@ -111,7 +112,9 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
       expect(zip.headers.get("content-type")).toBe("application/zip")
       expect(zip.bytes.length).toBe(done.body.sizeBytes)
       const files = new Map(readZip(zip.bytes, 10_000_000).map((entry) => [entry.name, decoder.decode(entry.data)]))
-      expect([...files.keys()].sort()).toEqual([`${w.guide.slug}.md`, `${w.guide.slug}/${w.install.slug}.md`, "index.md", "space.json"].sort())
+      expect([...files.keys()].sort()).toEqual(
+        [`${w.guide.slug}.md`, `${w.guide.slug}/${w.install.slug}.md`, "index.md", "space.json"].sort()
+      )
       expect(files.get(`${w.guide.slug}/${w.install.slug}.md`)).toBe("# Install\n\nRun `make`.\n")
       expect(files.get("index.md")).toContain(`- [Guide <1>](${w.guide.slug}.md)`)
       const manifest = JSON.parse(files.get("space.json")!)
@@ -149,7 +152,11 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
     it("imports a Markdown or HTML file as a page, titled by its heading", async () => {
       const w = await world()
       const upload = (body: string, contentType: string, query = "", token = w.owner.token) =>
-        atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/import${query}`, { token, rawBody: body, headers: { "content-type": contentType } })
+        atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/import${query}`, {
+          token,
+          rawBody: body,
+          headers: { "content-type": contentType }
+        })
       const md = await upload("# Release checklist\n\n1. Bump the version\n2. Tag it\n", "text/markdown", "?filename=checklist.md")
       expect(md.status, md.text).toBe(201)
       expect(md.body.page).toMatchObject({ title: "Release checklist", parentId: null, source: "checklist.md" })
@@ -188,7 +195,10 @@ export const exchangeCases = (current: () => DiscoveryAtrium) => {
       })
       expect(wrongParent.status).toBe(404)
       expect(wrongParent.body.error.details[0].path).toBe("query.parentPageId")
-      await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, { token: w.owner.token, body: { allowImports: false } })
+      await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, {
+        token: w.owner.token,
+        body: { allowImports: false }
+      })
       expect((await upload("# x", "text/markdown")).status).toBe(403)
     })
 

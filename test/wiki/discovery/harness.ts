@@ -36,29 +36,41 @@ const ok = (response: TestResponse, status: number, what: string) => {
 export const createWorkspace = async (atrium: TestAtrium, owner: TestUser, name = "Acme") =>
   ok(await atrium.request("POST", "/pm/v1/workspaces", { token: owner.token, body: { name } }), 201, "create workspace").id as string
 
-export const addMember = async (atrium: TestAtrium, owner: TestUser, workspaceId: string, member: TestUser, role: "admin" | "member" | "viewer") =>
-  ok(await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, { token: owner.token, body: { email: member.email, role } }), 201, "add member")
+export const addMember = async (
+  atrium: TestAtrium,
+  owner: TestUser,
+  workspaceId: string,
+  member: TestUser,
+  role: "admin" | "member" | "viewer"
+) =>
+  ok(
+    await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, { token: owner.token, body: { email: member.email, role } }),
+    201,
+    "add member"
+  )
 
 export const createSpace = async (
   atrium: TestAtrium,
   user: TestUser,
   workspaceId: string,
   body: { name: string; key: string; visibility?: "workspace" | "restricted" }
-) => ok(await atrium.request("POST", "/wiki/v1/spaces", { token: user.token, body: { workspaceId, ...body } }), 201, "create space") as {
-  id: string
-  key: string
-}
+) =>
+  ok(await atrium.request("POST", "/wiki/v1/spaces", { token: user.token, body: { workspaceId, ...body } }), 201, "create space") as {
+    id: string
+    key: string
+  }
 
 export const createPage = async (
   atrium: TestAtrium,
   user: TestUser,
   spaceId: string,
   body: { title: string; markdown?: string; parentPageId?: string }
-) => ok(await atrium.request("POST", `/wiki/v1/spaces/${spaceId}/pages`, { token: user.token, body }), 201, "create page") as {
-  id: string
-  slug: string
-  title: string
-}
+) =>
+  ok(await atrium.request("POST", `/wiki/v1/spaces/${spaceId}/pages`, { token: user.token, body }), 201, "create page") as {
+    id: string
+    slug: string
+    title: string
+  }
 
 /** Polls `probe` until it returns a value (the indexer runs after the change, not with it). */
 export const eventually = async <A>(probe: () => Promise<A | undefined>, what: string, tries = 100): Promise<A> => {

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordPageView } from "../../../actors/wiki/PageActivity.ts"
 import { acknowledged, addParagraph, connectEditor, synced } from "../../support/collabAtrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "../../support/database.ts"
-import { addMember, createPage, createSpace, createWorkspace, type DiscoveryAtrium, eventually, signUp, startDiscoveryAtrium } from "./harness.ts"
+import {
+  addMember,
+  createPage,
+  createSpace,
+  createWorkspace,
+  type DiscoveryAtrium,
+  eventually,
+  signUp,
+  startDiscoveryAtrium
+} from "./harness.ts"
 
 const ready = await checkPostgres("test/wiki/discovery/postgres.test.ts (wiki discovery on PostgreSQL)")
 
@@ -34,7 +43,11 @@ describe.skipIf(!ready)("wiki discovery on PostgreSQL", () => {
     await addMember(atrium, owner, workspaceId, member, "member")
     const space = await createSpace(atrium, owner, workspaceId, { name: "Docs", key: "DOCS" })
     const runbook = await createPage(atrium, owner, space.id, { title: "Deployment runbook", markdown: "Run the migrations if x < y." })
-    const notes = await createPage(atrium, member, space.id, { title: "Notes", markdown: "How to deploy faster.", parentPageId: runbook.id })
+    const notes = await createPage(atrium, member, space.id, {
+      title: "Notes",
+      markdown: "How to deploy faster.",
+      parentPageId: runbook.id
+    })
 
     const found = await atrium.request("GET", `/wiki/v1/search?workspaceId=${workspaceId}&q=deploy`, { token: member.token })
     expect(found.status, found.text).toBe(200)
@@ -44,7 +57,9 @@ describe.skipIf(!ready)("wiki discovery on PostgreSQL", () => {
     expect(facets.body.total).toBe(2)
     const titles = await atrium.request("GET", `/wiki/v1/search/titles?workspaceId=${workspaceId}&q=dep`, { token: member.token })
     expect(titles.body.items.map((i: { pageId: string }) => i.pageId)).toEqual([runbook.id])
-    expect((await atrium.request("GET", `/wiki/v1/search/recent?workspaceId=${workspaceId}`, { token: member.token })).body.items).toHaveLength(1)
+    expect(
+      (await atrium.request("GET", `/wiki/v1/search/recent?workspaceId=${workspaceId}`, { token: member.token })).body.items
+    ).toHaveLength(1)
 
     const editor = connectEditor(atrium.collabUrl, notes.id, member.token)
     try {
@@ -76,9 +91,19 @@ describe.skipIf(!ready)("wiki discovery on PostgreSQL", () => {
     const summary = await atrium.request("GET", `/wiki/v1/dashboard?workspaceId=${workspaceId}`, { token: member.token })
     expect(summary.status, summary.text).toBe(200)
     expect(summary.body).toMatchObject({ pages: 2, views: 2, publicViews: 1, uniqueViewers: 1 })
-    for (const report of ["views?interval=month", "edits", "editors", "top-pages", "spaces", "growth?interval=week", "stale-pages?olderThanDays=0"]) {
+    for (const report of [
+      "views?interval=month",
+      "edits",
+      "editors",
+      "top-pages",
+      "spaces",
+      "growth?interval=week",
+      "stale-pages?olderThanDays=0"
+    ]) {
       const [name, query] = report.split("?")
-      const response = await atrium.request("GET", `/wiki/v1/dashboard/${name}?workspaceId=${workspaceId}${query ? `&${query}` : ""}`, { token: member.token })
+      const response = await atrium.request("GET", `/wiki/v1/dashboard/${name}?workspaceId=${workspaceId}${query ? `&${query}` : ""}`, {
+        token: member.token
+      })
       expect(response.status, `${report}: ${response.text}`).toBe(200)
     }
     const home = await atrium.request("GET", `/wiki/v1/home?workspaceId=${workspaceId}`, { token: member.token })

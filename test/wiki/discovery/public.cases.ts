@@ -5,15 +5,7 @@
  * public reads feed. Archived and view-restricted pages never leak.
  */
 import { beforeAll, describe, expect, it } from "vitest"
-import {
-  addMember,
-  createPage,
-  createSpace,
-  createWorkspace,
-  type DiscoveryAtrium,
-  signUp,
-  type TestUser
-} from "./harness.ts"
+import { addMember, createPage, createSpace, createWorkspace, type DiscoveryAtrium, signUp, type TestUser } from "./harness.ts"
 
 /** Registers the cases; `current` is the Atrium they run against (started by discovery.test.ts). */
 export const publicWikiCases = (current: () => DiscoveryAtrium) => {
@@ -44,10 +36,20 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
     await addMember(atrium, owner, workspaceId, member, "member")
     await addMember(atrium, owner, workspaceId, viewer, "viewer")
     const space = await createSpace(atrium, owner, workspaceId, { name: "Docs", key })
-    const home = await createPage(atrium, owner, space.id, { title: "Getting started", markdown: "Install the **CLI**, then run `acme init`." })
-    const child = await createPage(atrium, owner, space.id, { title: "Configuration", markdown: "Set ACME_TOKEN before you install.", parentPageId: home.id })
+    const home = await createPage(atrium, owner, space.id, {
+      title: "Getting started",
+      markdown: "Install the **CLI**, then run `acme init`."
+    })
+    const child = await createPage(atrium, owner, space.id, {
+      title: "Configuration",
+      markdown: "Set ACME_TOKEN before you install.",
+      parentPageId: home.id
+    })
     const secret = await createPage(atrium, owner, space.id, { title: "Salaries", markdown: "Confidential install budget." })
-    const restricted = await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: owner.token, body: { restriction: "view" } })
+    const restricted = await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, {
+      token: owner.token,
+      body: { restriction: "view" }
+    })
     expect(restricted.status, restricted.text).toBe(200)
     const archived = await createPage(atrium, owner, space.id, { title: "Old install notes", markdown: "Outdated." })
     expect((await atrium.request("POST", `/wiki/v1/pages/${archived.id}/archive`, { token: owner.token })).status).toBeLessThan(300)
@@ -75,7 +77,10 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
       })
       expect(configured.status, configured.text).toBe(200)
       expect(configured.body).toMatchObject({ title: "Acme Docs", accentColor: "#3355ff", enabled: false })
-      const bad = await atrium.request("PATCH", `/wiki/v1/spaces/${w.space.id}/public-wiki`, { token: w.owner.token, body: { slug: "Not A Slug" } })
+      const bad = await atrium.request("PATCH", `/wiki/v1/spaces/${w.space.id}/public-wiki`, {
+        token: w.owner.token,
+        body: { slug: "Not A Slug" }
+      })
       expect(bad.status).toBe(400)
       expect(bad.body.error.details[0].path).toBe("body.slug")
       const published = await atrium.request("POST", `/wiki/v1/spaces/${w.space.id}/public-wiki/publish`, { token: w.owner.token })
@@ -87,7 +92,10 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
 
       // Another space cannot take the slug.
       const other = await createSpace(atrium, w.owner, w.workspaceId, { name: "Other", key: "OTHER" })
-      const clash = await atrium.request("PATCH", `/wiki/v1/spaces/${other.id}/public-wiki`, { token: w.owner.token, body: { slug: "docs" } })
+      const clash = await atrium.request("PATCH", `/wiki/v1/spaces/${other.id}/public-wiki`, {
+        token: w.owner.token,
+        body: { slug: "docs" }
+      })
       expect(clash.status).toBe(409)
       expect(clash.body.error.details[0].path).toBe("body.slug")
 
@@ -107,7 +115,13 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
       expect(site.body.homePage.id).toBe(w.home.id)
       const tree = await get(`${base}/tree`)
       expect(tree.body.items).toEqual([
-        { id: w.home.id, title: "Getting started", slug: w.home.slug, icon: null, children: [{ id: w.child.id, title: "Configuration", slug: w.child.slug, icon: null, children: [] }] }
+        {
+          id: w.home.id,
+          title: "Getting started",
+          slug: w.home.slug,
+          icon: null,
+          children: [{ id: w.child.id, title: "Configuration", slug: w.child.slug, icon: null, children: [] }]
+        }
       ])
       const list = await get(`${base}/pages?limit=1`)
       expect(list.body.total).toBe(2)
@@ -140,7 +154,13 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
       // Resolve public paths.
       const resolved = await get(`/wiki/v1/public/resolve?path=${encodeURIComponent(`/docs/${w.child.slug}`)}`)
       expect(resolved.status, resolved.text).toBe(200)
-      expect(resolved.body).toMatchObject({ workspaceId: w.workspaceId, spaceId: w.space.id, spaceKey: "DOCS", siteSlug: "docs", page: { id: w.child.id } })
+      expect(resolved.body).toMatchObject({
+        workspaceId: w.workspaceId,
+        spaceId: w.space.id,
+        spaceKey: "DOCS",
+        siteSlug: "docs",
+        page: { id: w.child.id }
+      })
       const long = await get(`/wiki/v1/public/resolve?path=${encodeURIComponent(`/${w.workspaceId}/docs/`)}`)
       expect(long.body).toMatchObject({ spaceKey: "DOCS", page: null, canonicalPath: "/docs" })
       expect((await get(`/wiki/v1/public/resolve?path=${encodeURIComponent(`/docs/${w.secret.slug}`)}`)).status).toBe(404)
@@ -168,10 +188,19 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
         expect.objectContaining({ query: "kubernetes", searches: 1, averageResults: 0, zeroResultSearches: 1 }),
         expect.objectContaining({ query: "install", searches: 1, averageResults: 2, zeroResultSearches: 0 })
       ])
-      expect((await atrium.request("GET", `/wiki/v1/spaces/${w.space.id}/public-wiki/analytics?from=2026-12-01&to=2026-11-01`, { token: w.owner.token })).status).toBe(400)
+      expect(
+        (
+          await atrium.request("GET", `/wiki/v1/spaces/${w.space.id}/public-wiki/analytics?from=2026-12-01&to=2026-11-01`, {
+            token: w.owner.token
+          })
+        ).status
+      ).toBe(400)
 
       // Turning search and indexing off.
-      await atrium.request("PATCH", `/wiki/v1/spaces/${w.space.id}/public-wiki`, { token: w.owner.token, body: { allowSearch: false, allowIndexing: false } })
+      await atrium.request("PATCH", `/wiki/v1/spaces/${w.space.id}/public-wiki`, {
+        token: w.owner.token,
+        body: { allowSearch: false, allowIndexing: false }
+      })
       expect((await get(`${base}/search?q=install`)).status).toBe(403)
       expect((await get(`/wiki/v1/public/workspaces/${w.workspaceId}/sitemap`)).body.entries).toEqual([])
 
@@ -195,15 +224,25 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
     it("shares single pages, with or without their subpages", async () => {
       const w = await world("TEAM")
       const sharesPath = `/wiki/v1/spaces/${w.space.id}/public-wiki/shares`
-      expect((await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.member.token, body: { shared: true } })).status).toBe(403)
+      expect((await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.member.token, body: { shared: true } })).status).toBe(
+        403
+      )
       const shared = await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.owner.token, body: { shared: true } })
       expect(shared.status, shared.text).toBe(200)
-      expect(shared.body).toMatchObject({ pageId: w.home.id, includeSubpages: false, path: `/share/${w.home.id}`, title: "Getting started" })
+      expect(shared.body).toMatchObject({
+        pageId: w.home.id,
+        includeSubpages: false,
+        path: `/share/${w.home.id}`,
+        title: "Getting started"
+      })
       const page = await get(`/wiki/v1/public/pages/${w.home.id}`)
       expect(page.status, page.text).toBe(200)
       expect(page.body.children).toEqual([])
       expect((await get(`/wiki/v1/public/pages/${w.child.id}`)).status).toBe(404)
-      const withSubpages = await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.owner.token, body: { shared: true, includeSubpages: true } })
+      const withSubpages = await atrium.request("PUT", `${sharesPath}/${w.home.id}`, {
+        token: w.owner.token,
+        body: { shared: true, includeSubpages: true }
+      })
       expect(withSubpages.body.includeSubpages).toBe(true)
       expect((await get(`/wiki/v1/public/pages/${w.child.id}`)).status).toBe(200)
       const tree = await get(`/wiki/v1/public/pages/${w.home.id}/tree`)
@@ -212,7 +251,12 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
         children: [{ id: w.child.id, title: "Configuration", slug: w.child.slug, icon: null, children: [] }]
       })
       const resolved = await get(`/wiki/v1/public/resolve?path=/share/${w.home.id}`)
-      expect(resolved.body).toMatchObject({ spaceKey: "TEAM", siteSlug: null, page: { id: w.home.id }, canonicalPath: `/share/${w.home.id}` })
+      expect(resolved.body).toMatchObject({
+        spaceKey: "TEAM",
+        siteSlug: null,
+        page: { id: w.home.id },
+        canonicalPath: `/share/${w.home.id}`
+      })
       // A view-restricted page cannot be exposed by sharing.
       await atrium.request("PUT", `${sharesPath}/${w.secret.id}`, { token: w.owner.token, body: { shared: true } })
       expect((await get(`/wiki/v1/public/pages/${w.secret.id}`)).status).toBe(404)
@@ -223,7 +267,9 @@ export const publicWikiCases = (current: () => DiscoveryAtrium) => {
       const unshared = await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.owner.token, body: { shared: false } })
       expect(unshared.status).toBe(204)
       expect((await get(`/wiki/v1/public/pages/${w.home.id}`)).status).toBe(404)
-      expect((await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.owner.token, body: { shared: false } })).status).toBe(404)
+      expect((await atrium.request("PUT", `${sharesPath}/${w.home.id}`, { token: w.owner.token, body: { shared: false } })).status).toBe(
+        404
+      )
     })
   })
 }

@@ -5,16 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { acknowledged, addParagraph, connectEditor, synced } from "../../support/collabAtrium.ts"
-import {
-  addMember,
-  createPage,
-  createSpace,
-  createWorkspace,
-  type DiscoveryAtrium,
-  eventually,
-  signUp,
-  type TestUser
-} from "./harness.ts"
+import { addMember, createPage, createSpace, createWorkspace, type DiscoveryAtrium, eventually, signUp, type TestUser } from "./harness.ts"
 
 /** Registers the cases; `current` is the Atrium they run against (started by discovery.test.ts). */
 export const searchCases = (current: () => DiscoveryAtrium) => {
@@ -45,8 +36,14 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
     await addMember(atrium, owner, workspaceId, member, "member")
     const eng = await createSpace(atrium, owner, workspaceId, { name: "Engineering", key: "ENG" })
     const ops = await createSpace(atrium, member, workspaceId, { name: "Operations", key: "OPS" })
-    const runbook = await createPage(atrium, owner, eng.id, { title: "Deployment runbook", markdown: "Tag the release, then run the migrations if x < y & the queue is empty." })
-    const notes = await createPage(atrium, member, ops.id, { title: "Meeting notes", markdown: "We talked about how to deploy faster on Tuesdays. The release train leaves weekly." })
+    const runbook = await createPage(atrium, owner, eng.id, {
+      title: "Deployment runbook",
+      markdown: "Tag the release, then run the migrations if x < y & the queue is empty."
+    })
+    const notes = await createPage(atrium, member, ops.id, {
+      title: "Meeting notes",
+      markdown: "We talked about how to deploy faster on Tuesdays. The release train leaves weekly."
+    })
     const lunch = await createPage(atrium, owner, eng.id, { title: "Lunch menu", markdown: "Soup and bread, no release." })
     return { owner, member, workspaceId, eng, ops, runbook, notes, lunch }
   }
@@ -59,7 +56,13 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       expect(found.body.total).toBe(2)
       // The title match ranks first.
       expect(ids(found)).toEqual([w.runbook.id, w.notes.id])
-      expect(found.body.results[0]).toMatchObject({ title: "Deployment runbook", titleHighlight: "<mark>Deployment</mark> runbook", spaceKey: "ENG", spaceName: "Engineering", authorId: w.owner.userId })
+      expect(found.body.results[0]).toMatchObject({
+        title: "Deployment runbook",
+        titleHighlight: "<mark>Deployment</mark> runbook",
+        spaceKey: "ENG",
+        spaceName: "Engineering",
+        authorId: w.owner.userId
+      })
       expect(found.body.results[1].snippet).toContain("<mark>deploy</mark>")
       const escaped = await search({ token: w.owner.token }, { workspaceId: w.workspaceId, q: "migrations" })
       expect(escaped.body.results[0].snippet).toContain("<mark>migrations</mark> if x &lt; y &amp; the queue")
@@ -99,7 +102,10 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       const salaries = await createPage(atrium, w.owner, hr.id, { title: "Release of salaries", markdown: "Confidential." })
       // A page restricted to named readers, and an archived page.
       const secret = await createPage(atrium, w.owner, w.eng.id, { title: "Release secrets", markdown: "Only for the owner." })
-      expect((await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: w.owner.token, body: { restriction: "view" } })).status).toBe(200)
+      expect(
+        (await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: w.owner.token, body: { restriction: "view" } }))
+          .status
+      ).toBe(200)
       const secretChild = await createPage(atrium, w.owner, w.eng.id, { title: "Release secret child", parentPageId: secret.id })
       const old = await createPage(atrium, w.owner, w.eng.id, { title: "Old release notes" })
       expect((await atrium.request("POST", `/wiki/v1/pages/${old.id}/archive`, { token: w.owner.token })).status).toBeLessThan(300)
@@ -109,12 +115,20 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       expect(ids(asOwner).sort()).toEqual([w.runbook.id, w.notes.id, w.lunch.id, salaries.id, secret.id, secretChild.id].sort())
       expect((await search({ token: w.member.token }, { workspaceId: w.workspaceId, q: "release", spaceId: hr.id })).status).toBe(404)
       // API keys: only their workspace, only with wiki:read.
-      const minted = await atrium.request("POST", "/hub/v1/api-keys", { token: w.member.token, body: { workspaceId: w.workspaceId, name: "bot", scopes: ["wiki:read"] } })
+      const minted = await atrium.request("POST", "/hub/v1/api-keys", {
+        token: w.member.token,
+        body: { workspaceId: w.workspaceId, name: "bot", scopes: ["wiki:read"] }
+      })
       expect(minted.status, minted.text).toBe(201)
-      expect(ids(await search({ apiKey: minted.body.key }, { workspaceId: w.workspaceId, q: "release" })).sort()).toEqual(ids(asMember).sort())
+      expect(ids(await search({ apiKey: minted.body.key }, { workspaceId: w.workspaceId, q: "release" })).sort()).toEqual(
+        ids(asMember).sort()
+      )
       const otherWorkspace = await createWorkspace(atrium, w.member, "Other")
       expect((await search({ apiKey: minted.body.key }, { workspaceId: otherWorkspace, q: "release" })).status).toBe(404)
-      const noScope = await atrium.request("POST", "/hub/v1/api-keys", { token: w.member.token, body: { workspaceId: w.workspaceId, name: "bot2", scopes: ["tasks:read"] } })
+      const noScope = await atrium.request("POST", "/hub/v1/api-keys", {
+        token: w.member.token,
+        body: { workspaceId: w.workspaceId, name: "bot2", scopes: ["tasks:read"] }
+      })
       expect((await search({ apiKey: noScope.body.key }, { workspaceId: w.workspaceId, q: "release" })).status).toBe(403)
     })
 
@@ -150,7 +164,9 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       expect(found.body.items.map((i: { title: string }) => i.title)).toEqual(["Deploy", "Deployment runbook", "Deploying to staging"])
       expect(found.body.items.find((i: { pageId: string }) => i.pageId === child.id).parentTitle).toBe("Deployment runbook")
       // Body text does not count here.
-      expect((await search({ token: w.member.token }, { workspaceId: w.workspaceId, q: "tuesdays" }, "/wiki/v1/search/titles")).body.items).toEqual([])
+      expect(
+        (await search({ token: w.member.token }, { workspaceId: w.workspaceId, q: "tuesdays" }, "/wiki/v1/search/titles")).body.items
+      ).toEqual([])
     })
 
     it("counts results per space, author and age", async () => {
@@ -162,7 +178,10 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
         { spaceId: w.eng.id, key: "ENG", name: "Engineering", count: 2 },
         { spaceId: w.ops.id, key: "OPS", name: "Operations", count: 1 }
       ])
-      expect(facets.body.authors).toEqual([{ userId: w.owner.userId, name: "Owner", count: 2 }, { userId: w.member.userId, name: "Member", count: 1 }])
+      expect(facets.body.authors).toEqual([
+        { userId: w.owner.userId, name: "Owner", count: 2 },
+        { userId: w.member.userId, name: "Member", count: 1 }
+      ])
       expect(facets.body.updated).toEqual({ lastDay: 3, lastWeek: 3, lastMonth: 3, lastYear: 3 })
     })
   })
@@ -184,7 +203,9 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       const forgetId = recent.body.items[0].id
       expect((await atrium.request("DELETE", `/wiki/v1/search/recent/${forgetId}`, { token: w.owner.token })).status).toBe(404)
       expect((await atrium.request("DELETE", `/wiki/v1/search/recent/${forgetId}`, auth)).status).toBe(204)
-      expect((await search(auth, { workspaceId: w.workspaceId }, "/wiki/v1/search/recent")).body.items.map((i: { query: string }) => i.query)).toEqual(["release"])
+      expect(
+        (await search(auth, { workspaceId: w.workspaceId }, "/wiki/v1/search/recent")).body.items.map((i: { query: string }) => i.query)
+      ).toEqual(["release"])
       const cleared = await atrium.request("DELETE", `/wiki/v1/search/recent?workspaceId=${w.workspaceId}`, auth)
       expect(cleared.body).toEqual({ deleted: 1 })
       await atrium.request("PATCH", "/wiki/v1/user-settings", { ...auth, body: { saveSearchHistory: false } })
@@ -198,8 +219,13 @@ export const searchCases = (current: () => DiscoveryAtrium) => {
       const w = await world()
       await atrium.sql("UPDATE wiki_pages SET content_text = 'stale' WHERE id = $1", [w.runbook.id])
       expect((await search({ token: w.owner.token }, { workspaceId: w.workspaceId, q: "migrations" })).body.total).toBe(0)
-      expect((await atrium.request("POST", "/wiki/v1/search/reindex", { token: w.member.token, body: { workspaceId: w.workspaceId } })).status).toBe(403)
-      const reindexed = await atrium.request("POST", "/wiki/v1/search/reindex", { token: w.owner.token, body: { workspaceId: w.workspaceId, spaceId: w.eng.id } })
+      expect(
+        (await atrium.request("POST", "/wiki/v1/search/reindex", { token: w.member.token, body: { workspaceId: w.workspaceId } })).status
+      ).toBe(403)
+      const reindexed = await atrium.request("POST", "/wiki/v1/search/reindex", {
+        token: w.owner.token,
+        body: { workspaceId: w.workspaceId, spaceId: w.eng.id }
+      })
       expect(reindexed.status, reindexed.text).toBe(200)
       expect(reindexed.body).toEqual({ checked: 2, updated: 1 })
       expect(ids(await search({ token: w.owner.token }, { workspaceId: w.workspaceId, q: "migrations" }))).toEqual([w.runbook.id])

@@ -6,16 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { recordPageView } from "../../../actors/wiki/PageActivity.ts"
 import { connectEditor, synced } from "../../support/collabAtrium.ts"
-import {
-  addMember,
-  createPage,
-  createSpace,
-  createWorkspace,
-  type DiscoveryAtrium,
-  eventually,
-  signUp,
-  type TestUser
-} from "./harness.ts"
+import { addMember, createPage, createSpace, createWorkspace, type DiscoveryAtrium, eventually, signUp, type TestUser } from "./harness.ts"
 
 /** Registers the cases; `current` is the Atrium they run against (started by discovery.test.ts). */
 export const workspaceCases = (current: () => DiscoveryAtrium) => {
@@ -71,7 +62,9 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       expect((await get(`/wiki/v1/favorites?workspaceId=${w.workspaceId}`, w.viewer.token)).body.items).toEqual([])
       // An archived page drops out of the list (and cannot be pinned).
       await atrium.request("POST", `/wiki/v1/pages/${w.b.id}/archive`, { token: w.owner.token })
-      expect((await get(`/wiki/v1/favorites?workspaceId=${w.workspaceId}`, w.member.token)).body.items.map((f: { pageId: string }) => f.pageId)).toEqual([w.a.id])
+      expect(
+        (await get(`/wiki/v1/favorites?workspaceId=${w.workspaceId}`, w.member.token)).body.items.map((f: { pageId: string }) => f.pageId)
+      ).toEqual([w.a.id])
       expect((await pin(w.b.id, w.owner.token)).status).toBe(409)
       expect((await atrium.request("DELETE", `/wiki/v1/favorites/${w.a.id}`, { token: w.member.token })).status).toBe(204)
       expect((await atrium.request("DELETE", `/wiki/v1/favorites/${w.a.id}`, { token: w.member.token })).status).toBe(404)
@@ -85,7 +78,10 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       await atrium.request("POST", "/wiki/v1/favorites", { token: w.member.token, body: { pageId: w.a.id } })
       await atrium.run(recordPageView(w.a.id, w.member.userId))
       await atrium.run(recordPageView(w.hidden.id, w.member.userId))
-      await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, { token: w.owner.token, body: { defaultHomeSpaceId: w.eng.id } })
+      await atrium.request("PATCH", `/wiki/v1/workspaces/${w.workspaceId}/wiki-settings`, {
+        token: w.owner.token,
+        body: { defaultHomeSpaceId: w.eng.id }
+      })
       // The member's own page creation is an edit (counted after the indexer ran).
       await eventually(async () => {
         const rows = await atrium.sql("SELECT 1 FROM wiki_page_edits WHERE page_id = $1 AND user_id = $2", [w.b.id, w.member.userId])
@@ -99,7 +95,10 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       expect(home.body.recentlyViewed.map((v: { pageId: string }) => v.pageId)).toEqual([w.a.id])
       expect(home.body.recentlyEdited.map((v: { pageId: string }) => v.pageId)).toEqual([w.b.id])
       expect(home.body.recentlyUpdated.map((v: { pageId: string }) => v.pageId).sort()).toEqual([w.a.id, w.b.id].sort())
-      expect(home.body.recentlyUpdated.find((v: { pageId: string }) => v.pageId === w.b.id).updatedBy).toEqual({ userId: w.member.userId, name: "Member Bob" })
+      expect(home.body.recentlyUpdated.find((v: { pageId: string }) => v.pageId === w.b.id).updatedBy).toEqual({
+        userId: w.member.userId,
+        name: "Member Bob"
+      })
       expect(home.body.totals).toEqual({ spaces: 1, pages: 2 })
       const ownerHome = await get(`/wiki/v1/home?workspaceId=${w.workspaceId}`, w.owner.token)
       expect(ownerHome.body.totals).toEqual({ spaces: 2, pages: 3 })
@@ -123,16 +122,25 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
         updatedAt: null
       })
       expect((await atrium.request("PATCH", path, { token: w.member.token, body: { allowExports: false } })).status).toBe(403)
-      const badSpace = await atrium.request("PATCH", path, { token: w.owner.token, body: { defaultHomeSpaceId: "00000000-0000-4000-8000-000000000000" } })
+      const badSpace = await atrium.request("PATCH", path, {
+        token: w.owner.token,
+        body: { defaultHomeSpaceId: "00000000-0000-4000-8000-000000000000" }
+      })
       expect(badSpace.status).toBe(400)
       expect(badSpace.body.error.details[0].path).toBe("body.defaultHomeSpaceId")
-      const changed = await atrium.request("PATCH", path, { token: w.owner.token, body: { trackPageViews: false, allowPublicWikis: false } })
+      const changed = await atrium.request("PATCH", path, {
+        token: w.owner.token,
+        body: { trackPageViews: false, allowPublicWikis: false }
+      })
       expect(changed.body).toMatchObject({ trackPageViews: false, allowPublicWikis: false, updatedBy: w.owner.userId })
       // Page views are no longer recorded; public wikis cannot be published.
       await atrium.run(recordPageView(w.a.id, w.member.userId))
       expect(await atrium.sql("SELECT 1 FROM wiki_page_views WHERE page_id = $1", [w.a.id])).toEqual([])
       expect((await atrium.request("POST", `/wiki/v1/spaces/${w.eng.id}/public-wiki/publish`, { token: w.owner.token })).status).toBe(403)
-      const branding = await atrium.request("PATCH", `${path}/branding`, { token: w.owner.token, body: { siteName: "Acme KB", accentColor: "#112233" } })
+      const branding = await atrium.request("PATCH", `${path}/branding`, {
+        token: w.owner.token,
+        body: { siteName: "Acme KB", accentColor: "#112233" }
+      })
       expect(branding.status, branding.text).toBe(200)
       expect(branding.body).toEqual({ siteName: "Acme KB", logoUrl: null, accentColor: "#112233" })
       expect((await atrium.request("PATCH", `${path}/branding`, { token: w.owner.token, body: { accentColor: "blue" } })).status).toBe(400)
@@ -147,15 +155,28 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
         ["accentColor", "siteName"],
         ["allowPublicWikis", "trackPageViews"]
       ])
-      expect(changes.body.items[2]).toMatchObject({ changedBy: { userId: w.owner.userId, name: "Owner" }, changes: { trackPageViews: { from: true, to: false } } })
+      expect(changes.body.items[2]).toMatchObject({
+        changedBy: { userId: w.owner.userId, name: "Owner" },
+        changes: { trackPageViews: { from: true, to: false } }
+      })
       expect((await get(`${path}/changes`, w.member.token)).status).toBe(403)
     })
 
     it("keeps each user's own preferences", async () => {
       const w = await world()
       const initial = await get("/wiki/v1/user-settings", w.member.token)
-      expect(initial.body).toEqual({ theme: "system", fullWidth: false, spellcheck: true, defaultEditMode: "edit", saveSearchHistory: true, updatedAt: null })
-      const changed = await atrium.request("PATCH", "/wiki/v1/user-settings", { token: w.member.token, body: { theme: "dark", fullWidth: true } })
+      expect(initial.body).toEqual({
+        theme: "system",
+        fullWidth: false,
+        spellcheck: true,
+        defaultEditMode: "edit",
+        saveSearchHistory: true,
+        updatedAt: null
+      })
+      const changed = await atrium.request("PATCH", "/wiki/v1/user-settings", {
+        token: w.member.token,
+        body: { theme: "dark", fullWidth: true }
+      })
       expect(changed.body).toMatchObject({ theme: "dark", fullWidth: true, spellcheck: true })
       expect((await get("/wiki/v1/user-settings", w.member.token)).body.theme).toBe("dark")
       expect((await get("/wiki/v1/user-settings", w.viewer.token)).body.theme).toBe("system")
@@ -173,7 +194,10 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       expect(all.body.items.map((u: { name: string }) => u.name)).toEqual(["Member Bob", "Owner", "Viewer"])
       const bob = await get(`/wiki/v1/users?workspaceId=${w.workspaceId}&q=bo`, w.viewer.token)
       expect(bob.body.items).toEqual([{ userId: w.member.userId, name: "Member Bob", email: w.member.email, role: "member" }])
-      const byEmail = await get(`/wiki/v1/users?workspaceId=${w.workspaceId}&q=${encodeURIComponent(w.owner.email.slice(0, 6))}`, w.viewer.token)
+      const byEmail = await get(
+        `/wiki/v1/users?workspaceId=${w.workspaceId}&q=${encodeURIComponent(w.owner.email.slice(0, 6))}`,
+        w.viewer.token
+      )
       expect(byEmail.body.items.map((u: { userId: string }) => u.userId)).toContain(w.owner.userId)
       expect((await get(`/wiki/v1/users?workspaceId=${w.workspaceId}`, (await signUp(atrium, "Stranger")).token)).status).toBe(404)
     })
@@ -184,7 +208,12 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       const w = await world()
       const info = await get(`/wiki/v1/collab?pageId=${w.a.id}`, w.viewer.token)
       expect(info.status, info.text).toBe(200)
-      expect(info.body).toMatchObject({ protocol: "hocuspocus", url: atrium.collabUrl, fragment: "default", page: { pageId: w.a.id, right: "read" } })
+      expect(info.body).toMatchObject({
+        protocol: "hocuspocus",
+        url: atrium.collabUrl,
+        fragment: "default",
+        page: { pageId: w.a.id, right: "read" }
+      })
       expect(info.body.limits.maxMessageBytes).toEqual(expect.any(Number))
       expect((await get(`/wiki/v1/collab?pageId=${w.hidden.id}`, w.member.token)).body.page.right).toBe("none")
       expect((await get("/wiki/v1/collab", w.member.token)).body.page).toBeNull()
@@ -209,7 +238,12 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
   describe("dashboard", () => {
     it("reports views, edits, editors, top pages, spaces, growth and stale pages of what the caller may read", async () => {
       const w = await world()
-      for (const [pageId, userId] of [[w.a.id, w.member.userId], [w.a.id, w.viewer.userId], [w.b.id, w.member.userId], [w.hidden.id, w.owner.userId]] as const) {
+      for (const [pageId, userId] of [
+        [w.a.id, w.member.userId],
+        [w.a.id, w.viewer.userId],
+        [w.b.id, w.member.userId],
+        [w.hidden.id, w.owner.userId]
+      ] as const) {
         await atrium.run(recordPageView(pageId, userId))
       }
       await eventually(async () => {
@@ -219,7 +253,15 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       const q = `workspaceId=${w.workspaceId}`
       const summary = await get(`/wiki/v1/dashboard?${q}`, w.member.token)
       expect(summary.status, summary.text).toBe(200)
-      expect(summary.body).toMatchObject({ spaces: 1, pages: 2, pagesCreated: 2, views: 3, publicViews: 0, uniqueViewers: 2, activeEditors: 2 })
+      expect(summary.body).toMatchObject({
+        spaces: 1,
+        pages: 2,
+        pagesCreated: 2,
+        views: 3,
+        publicViews: 0,
+        uniqueViewers: 2,
+        activeEditors: 2
+      })
       expect(summary.body.edits).toBeGreaterThanOrEqual(2)
       const ownerSummary = await get(`/wiki/v1/dashboard?${q}`, w.owner.token)
       expect(ownerSummary.body).toMatchObject({ spaces: 2, pages: 3, views: 4 })
@@ -238,12 +280,18 @@ export const workspaceCases = (current: () => DiscoveryAtrium) => {
       expect(editors.body.items.map((e: { userId: string }) => e.userId).sort()).toEqual([w.owner.userId, w.member.userId].sort())
       expect(editors.body.items[0]).toMatchObject({ pagesEdited: 1, name: expect.any(String) })
       const top = await get(`/wiki/v1/dashboard/top-pages?${q}`, w.member.token)
-      expect(top.body.items.map((p: { pageId: string; views: number }) => [p.pageId, p.views])).toEqual([[w.a.id, 2], [w.b.id, 1]])
+      expect(top.body.items.map((p: { pageId: string; views: number }) => [p.pageId, p.views])).toEqual([
+        [w.a.id, 2],
+        [w.b.id, 1]
+      ])
       const topEdited = await get(`/wiki/v1/dashboard/top-pages?${q}&metric=edits&spaceId=${w.eng.id}`, w.member.token)
       expect(topEdited.body.metric).toBe("edits")
       expect(topEdited.body.items.map((p: { pageId: string }) => p.pageId).sort()).toEqual([w.a.id, w.b.id].sort())
       const spaces = await get(`/wiki/v1/dashboard/spaces?${q}`, w.owner.token)
-      expect(spaces.body.items.map((s: { key: string; pages: number; views: number }) => [s.key, s.pages, s.views])).toEqual([["ENG", 2, 3], ["HR", 1, 1]])
+      expect(spaces.body.items.map((s: { key: string; pages: number; views: number }) => [s.key, s.pages, s.views])).toEqual([
+        ["ENG", 2, 3],
+        ["HR", 1, 1]
+      ])
       const growth = await get(`/wiki/v1/dashboard/growth?${q}&interval=month&from=2026-01-01T00:00:00Z`, w.member.token)
       expect(growth.status, growth.text).toBe(200)
       expect(growth.body.points.at(-1).total).toBe(2)

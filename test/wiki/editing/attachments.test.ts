@@ -13,11 +13,15 @@ afterAll(async () => {
 })
 
 // A 1×1 transparent PNG.
-const png = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64"))
+const png = Uint8Array.from(
+  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64")
+)
 
 const upload = (token: string, pageId: string, bytes: Uint8Array | string, contentType: string, filename?: string) =>
   atrium.request("POST", `/wiki/v1/pages/${pageId}/attachments${filename ? `?filename=${encodeURIComponent(filename)}` : ""}`, {
-    token, rawBody: bytes, headers: { "content-type": contentType }
+    token,
+    rawBody: bytes,
+    headers: { "content-type": contentType }
   })
 
 describe("Wiki Attachments", () => {
@@ -27,8 +31,13 @@ describe("Wiki Attachments", () => {
     const image = await upload(t.member.token, page.id, png, "image/png", "net/work.png")
     expect(image.status, image.text).toBe(201)
     expect(image.body).toMatchObject({
-      pageId: page.id, spaceId: space.id, filename: "work.png", contentType: "image/png", size: png.length,
-      uploadedBy: { userId: t.member.userId, name: "Member" }, reference: `attachment:${image.body.id}`
+      pageId: page.id,
+      spaceId: space.id,
+      filename: "work.png",
+      contentType: "image/png",
+      size: png.length,
+      uploadedBy: { userId: t.member.userId, name: "Member" },
+      reference: `attachment:${image.body.id}`
     })
     expect(image.body.markdown).toBe(`![work.png](/wiki/v1/attachments/${image.body.id}/content)`)
     const notes = await upload(t.member.token, page.id, "plain notes", "text/plain; charset=utf-8")
@@ -39,21 +48,37 @@ describe("Wiki Attachments", () => {
     const described = await atrium.request("GET", `/wiki/v1/attachments/${image.body.id}`, { token: t.viewer.token })
     expect(described.body.id).toBe(image.body.id)
 
-    const download = await fetch(`${atrium.origin}/wiki/v1/attachments/${image.body.id}/content`, { headers: { authorization: `Bearer ${t.viewer.token}` } })
+    const download = await fetch(`${atrium.origin}/wiki/v1/attachments/${image.body.id}/content`, {
+      headers: { authorization: `Bearer ${t.viewer.token}` }
+    })
     expect(download.status).toBe(200)
     expect(download.headers.get("content-type")).toBe("image/png")
     expect(download.headers.get("content-disposition")).toMatch(/^inline; filename="work.png"/)
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(png)
-    const forced = await fetch(`${atrium.origin}/wiki/v1/attachments/${image.body.id}/content?disposition=attachment`, { headers: { authorization: `Bearer ${t.viewer.token}` } })
+    const forced = await fetch(`${atrium.origin}/wiki/v1/attachments/${image.body.id}/content?disposition=attachment`, {
+      headers: { authorization: `Bearer ${t.viewer.token}` }
+    })
     expect(forced.headers.get("content-disposition")).toMatch(/^attachment;/)
-    const text = await fetch(`${atrium.origin}/wiki/v1/attachments/${notes.body.id}/content`, { headers: { authorization: `Bearer ${t.viewer.token}` } })
+    const text = await fetch(`${atrium.origin}/wiki/v1/attachments/${notes.body.id}/content`, {
+      headers: { authorization: `Bearer ${t.viewer.token}` }
+    })
     expect(text.headers.get("content-disposition")).toMatch(/^attachment;/)
     expect(await text.text()).toBe("plain notes")
 
     // The image as the page's cover; deleting it removes the cover.
-    const covered = await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { coverImage: image.body.reference } })
+    const covered = await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
+      token: t.member.token,
+      body: { coverImage: image.body.reference }
+    })
     expect(covered.body.coverImage).toBe(image.body.reference)
-    expect((await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { coverImage: `attachment:${notes.body.id}` } })).status).toBe(400)
+    expect(
+      (
+        await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
+          token: t.member.token,
+          body: { coverImage: `attachment:${notes.body.id}` }
+        })
+      ).status
+    ).toBe(400)
     expect((await atrium.request("DELETE", `/wiki/v1/attachments/${image.body.id}`, { token: t.viewer.token })).status).toBe(403)
     expect((await atrium.request("DELETE", `/wiki/v1/attachments/${image.body.id}`, { token: t.member.token })).status).toBe(204)
     expect((await atrium.request("GET", `/wiki/v1/attachments/${image.body.id}`, { token: t.member.token })).status).toBe(404)
@@ -109,15 +134,28 @@ describe("Cover Images", () => {
     const gradient = all.body.items.find((i: { reference: string }) => i.reference === "gallery:gradient-ocean")
     expect(gradient.url).toMatch(/^data:image\/svg\+xml;base64,/)
     expect(Buffer.from(gradient.url.split(",")[1], "base64").toString()).toContain("<svg")
-    const colors = await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=color`, { token: t.viewer.token })
+    const colors = await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=color`, {
+      token: t.viewer.token
+    })
     expect(colors.body.items.every((i: { category: string }) => i.category === "color")).toBe(true)
-    const uploaded = await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=uploaded`, { token: t.member.token })
-    expect(uploaded.body.items.map((i: { reference: string }) => i.reference)).toEqual(expect.arrayContaining([visibleImage.reference, hiddenImage.reference]))
+    const uploaded = await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=uploaded`, {
+      token: t.member.token
+    })
+    expect(uploaded.body.items.map((i: { reference: string }) => i.reference)).toEqual(
+      expect.arrayContaining([visibleImage.reference, hiddenImage.reference])
+    )
     expect(uploaded.body.items.every((i: { category: string }) => i.category === "uploaded")).toBe(true)
     // Every gallery reference is accepted as a cover.
-    const covered = await atrium.request("PATCH", `/wiki/v1/pages/${open.id}`, { token: t.member.token, body: { coverImage: colors.body.items[0].reference } })
+    const covered = await atrium.request("PATCH", `/wiki/v1/pages/${open.id}`, {
+      token: t.member.token,
+      body: { coverImage: colors.body.items[0].reference }
+    })
     expect(covered.status).toBe(200)
-    expect((await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}`, { token: t.outsider.token })).status).toBe(404)
-    expect((await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=photos`, { token: t.member.token })).status).toBe(400)
+    expect((await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}`, { token: t.outsider.token })).status).toBe(
+      404
+    )
+    expect(
+      (await atrium.request("GET", `/wiki/v1/cover-images?workspaceId=${t.workspaceId}&category=photos`, { token: t.member.token })).status
+    ).toBe(400)
   })
 })

@@ -43,14 +43,20 @@ describe.skipIf(!ready)("wiki read models on a two-node cluster", () => {
       expect(await status(a, t.viewer.token, child.id)).toBe(200)
       expect(await status(b, t.viewer.token, child.id)).toBe(200)
     }
-    const restricted = await b.request("PUT", `/wiki/v1/pages/${parent.id}/permissions`, { token: t.member.token, body: { restriction: "view" } })
+    const restricted = await b.request("PUT", `/wiki/v1/pages/${parent.id}/permissions`, {
+      token: t.member.token,
+      body: { restriction: "view" }
+    })
     expect(restricted.status, restricted.text).toBe(200)
     for (const child of children) {
       expect(await status(a, t.viewer.token, child.id)).toBe(404)
       expect(await status(b, t.viewer.token, child.id)).toBe(404)
     }
     // A space permission changed through A: B's next check sees it.
-    const entry = await a.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, { token: t.owner.token, body: { workspaceRole: "member", role: "viewer" } })
+    const entry = await a.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, {
+      token: t.owner.token,
+      body: { workspaceRole: "member", role: "viewer" }
+    })
     expect(entry.status, entry.text).toBe(200)
     expect((await b.request("GET", `/wiki/v1/pages/${children[0]!.id}`, { token: t.member.token })).body.access).toBe("read")
   })

@@ -24,11 +24,25 @@ describe("Wiki Comments", () => {
     const page = await createPage(atrium, t.member.token, space.id, { title: "Plan", markdown: "Ship it in May." })
     const root = await comment(t.viewer.token, page.id, { body: "Which May?" })
     expect(root.status, root.text).toBe(201)
-    expect(root.body).toMatchObject({ pageId: page.id, parentId: null, body: "Which May?", anchor: null, resolved: false, deleted: false, author: { userId: t.viewer.userId, name: "Viewer" } })
-    const reply = await atrium.request("POST", `/wiki/v1/comments/${root.body.id}/replies`, { token: t.member.token, body: { body: "This one." } })
+    expect(root.body).toMatchObject({
+      pageId: page.id,
+      parentId: null,
+      body: "Which May?",
+      anchor: null,
+      resolved: false,
+      deleted: false,
+      author: { userId: t.viewer.userId, name: "Viewer" }
+    })
+    const reply = await atrium.request("POST", `/wiki/v1/comments/${root.body.id}/replies`, {
+      token: t.member.token,
+      body: { body: "This one." }
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.parentId).toBe(root.body.id)
-    const replyToReply = await atrium.request("POST", `/wiki/v1/comments/${reply.body.id}/replies`, { token: t.viewer.token, body: { body: "Thanks" } })
+    const replyToReply = await atrium.request("POST", `/wiki/v1/comments/${reply.body.id}/replies`, {
+      token: t.viewer.token,
+      body: { body: "Thanks" }
+    })
     expect(replyToReply.body.parentId).toBe(root.body.id)
     const thread = await atrium.request("GET", `/wiki/v1/comments/${root.body.id}`, { token: t.owner.token })
     expect(thread.body.replies.map((r: { body: string }) => r.body)).toEqual(["This one.", "Thanks"])
@@ -47,7 +61,8 @@ describe("Wiki Comments", () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Plan" })
     const root = (await comment(t.member.token, page.id, { body: "Done?" })).body
-    const reply = (await atrium.request("POST", `/wiki/v1/comments/${root.id}/replies`, { token: t.member.token, body: { body: "Yes" } })).body
+    const reply = (await atrium.request("POST", `/wiki/v1/comments/${root.id}/replies`, { token: t.member.token, body: { body: "Yes" } }))
+      .body
     expect((await atrium.request("POST", `/wiki/v1/comments/${reply.id}/resolve`, { token: t.member.token })).status).toBe(409)
     const resolved = await atrium.request("POST", `/wiki/v1/comments/${root.id}/resolve`, { token: t.viewer.token })
     expect(resolved.status).toBe(200)
@@ -65,16 +80,21 @@ describe("Wiki Comments", () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Plan" })
     const root = (await comment(t.member.token, page.id, { body: "Original" })).body
-    expect((await atrium.request("PATCH", `/wiki/v1/comments/${root.id}`, { token: t.owner.token, body: { body: "Hijack" } })).status).toBe(403)
+    expect((await atrium.request("PATCH", `/wiki/v1/comments/${root.id}`, { token: t.owner.token, body: { body: "Hijack" } })).status).toBe(
+      403
+    )
     const edited = await atrium.request("PATCH", `/wiki/v1/comments/${root.id}`, { token: t.member.token, body: { body: "Edited" } })
     expect(edited.body).toMatchObject({ body: "Edited", editedAt: expect.any(String) })
-    const reply = (await atrium.request("POST", `/wiki/v1/comments/${root.id}/replies`, { token: t.viewer.token, body: { body: "Reply" } })).body
+    const reply = (await atrium.request("POST", `/wiki/v1/comments/${root.id}/replies`, { token: t.viewer.token, body: { body: "Reply" } }))
+      .body
     expect((await atrium.request("DELETE", `/wiki/v1/comments/${reply.id}`, { token: t.member.token })).status).toBe(403)
     // The root has a reply: it stays, emptied, so the reply keeps its thread.
     expect((await atrium.request("DELETE", `/wiki/v1/comments/${root.id}`, { token: t.member.token })).status).toBe(204)
     const thread = await atrium.request("GET", `/wiki/v1/comments/${root.id}`, { token: t.member.token })
     expect(thread.body).toMatchObject({ deleted: true, body: "", replies: [expect.objectContaining({ id: reply.id })] })
-    expect((await atrium.request("PATCH", `/wiki/v1/comments/${root.id}`, { token: t.member.token, body: { body: "Back" } })).status).toBe(404)
+    expect((await atrium.request("PATCH", `/wiki/v1/comments/${root.id}`, { token: t.member.token, body: { body: "Back" } })).status).toBe(
+      404
+    )
     // A space admin removes the last reply: the deleted root goes with it.
     expect((await atrium.request("DELETE", `/wiki/v1/comments/${reply.id}`, { token: t.owner.token })).status).toBe(204)
     expect((await atrium.request("GET", `/wiki/v1/comments/${root.id}`, { token: t.member.token })).status).toBe(404)
@@ -88,7 +108,10 @@ describe("Wiki Comments", () => {
   it("mentions by @e-mail and by id, only of people who can read the page; my mentions", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Review" })
-    const created = await comment(t.member.token, page.id, { body: `@${t.viewer.email} please check, and @${t.outsider.email} too`, mentionUserIds: [t.admin.userId] })
+    const created = await comment(t.member.token, page.id, {
+      body: `@${t.viewer.email} please check, and @${t.outsider.email} too`,
+      mentionUserIds: [t.admin.userId]
+    })
     expect(created.status, created.text).toBe(201)
     expect(created.body.mentions.map((m: { userId: string }) => m.userId).sort()).toEqual([t.admin.userId, t.viewer.userId].sort())
     const refused = await comment(t.member.token, page.id, { body: "x", mentionUserIds: [t.outsider.userId] })
@@ -102,7 +125,9 @@ describe("Wiki Comments", () => {
     await atrium.request("PATCH", `/wiki/v1/comments/${created.body.id}`, { token: t.member.token, body: { body: "never mind" } })
     const after = await atrium.request("GET", `/wiki/v1/comments/mentions?workspaceId=${t.workspaceId}`, { token: t.viewer.token })
     expect(after.body.items.map((c: { id: string }) => c.id)).not.toContain(created.body.id)
-    expect((await atrium.request("GET", `/wiki/v1/comments/mentions?workspaceId=${t.workspaceId}`, { token: t.outsider.token })).status).toBe(404)
+    expect(
+      (await atrium.request("GET", `/wiki/v1/comments/mentions?workspaceId=${t.workspaceId}`, { token: t.outsider.token })).status
+    ).toBe(404)
   })
 
   it("lists a space's open threads across the pages the caller can see", async () => {
@@ -124,7 +149,10 @@ describe("Wiki Comments", () => {
 
   it("inline comments stay anchored to their text while it is edited live, and detach when it is deleted", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const page = await createPage(atrium, t.member.token, space.id, { title: "Setup", markdown: "# Setup\n\nInstall the VPN first.\n\nThen clone the repo." })
+    const page = await createPage(atrium, t.member.token, space.id, {
+      title: "Setup",
+      markdown: "# Setup\n\nInstall the VPN first.\n\nThen clone the repo."
+    })
     const bad = await comment(t.member.token, page.id, { body: "?", anchor: { quote: "not in the page" } })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe("body.anchor.quote")
@@ -134,7 +162,10 @@ describe("Wiki Comments", () => {
     expect(inline.status, inline.text).toBe(201)
     // The heading "Setup" spans positions 0–7 (open, 5 characters, close); the paragraph's text starts at 8, "Install " is 8 characters.
     expect(inline.body.anchor).toEqual({ quote: "the VPN", text: "the VPN", from: 16, to: 23, detached: false })
-    const replyAnchor = await atrium.request("POST", `/wiki/v1/comments/${inline.body.id}/replies`, { token: t.member.token, body: { body: "x", anchor: { quote: "VPN" } } })
+    const replyAnchor = await atrium.request("POST", `/wiki/v1/comments/${inline.body.id}/replies`, {
+      token: t.member.token,
+      body: { body: "x", anchor: { quote: "VPN" } }
+    })
     expect(replyAnchor.status).toBe(400)
 
     // Someone types before and inside the range in the live editor.
@@ -145,14 +176,22 @@ describe("Wiki Comments", () => {
       const text = paragraph.get(0) as Y.XmlText
       editor.doc.transact(() => text.insert(0, "Please "))
       editor.doc.transact(() => text.insert("Please Install the ".length, "company "))
-      await eventually(async () => (await atrium.request("GET", `/wiki/v1/pages/${page.id}`, { token: t.member.token })).body.text.includes("the company VPN"), "edits stored")
+      await eventually(
+        async () =>
+          (await atrium.request("GET", `/wiki/v1/pages/${page.id}`, { token: t.member.token })).body.text.includes("the company VPN"),
+        "edits stored"
+      )
       const moved = await atrium.request("GET", `/wiki/v1/comments/${inline.body.id}`, { token: t.viewer.token })
       expect(moved.body.anchor).toEqual({ quote: "the VPN", text: "the company VPN", from: 23, to: 38, detached: false })
       // An editor may anchor with relative positions it computed itself (here: "clone").
       const last = (contentOf(editor.doc).get(2) as Y.XmlElement).get(0) as Y.XmlText
       const at = last.toString().indexOf("clone")
-      const encode = (index: number, assoc: number) => Buffer.from(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(last, index, assoc))).toString("base64")
-      const positioned = await comment(t.viewer.token, page.id, { body: "Which repo?", anchor: { start: encode(at, 0), end: encode(at + 5, -1) } })
+      const encode = (index: number, assoc: number) =>
+        Buffer.from(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(last, index, assoc))).toString("base64")
+      const positioned = await comment(t.viewer.token, page.id, {
+        body: "Which repo?",
+        anchor: { start: encode(at, 0), end: encode(at + 5, -1) }
+      })
       expect(positioned.status, positioned.text).toBe(201)
       expect(positioned.body.anchor).toMatchObject({ quote: "clone", text: "clone", detached: false })
       // The anchored text is deleted: the comment detaches.

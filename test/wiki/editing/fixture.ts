@@ -21,8 +21,15 @@ export const team = async (atrium: TestAtrium): Promise<Team> => {
   const created = await atrium.request("POST", "/pm/v1/workspaces", { token: owner!.token, body: { name: "Acme" } })
   expect(created.status).toBe(201)
   const workspaceId = created.body.id as string
-  for (const [user, role] of [[admin!, "admin"], [member!, "member"], [viewer!, "viewer"]] as const) {
-    const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, { token: owner!.token, body: { email: user.email, role } })
+  for (const [user, role] of [
+    [admin!, "admin"],
+    [member!, "member"],
+    [viewer!, "viewer"]
+  ] as const) {
+    const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, {
+      token: owner!.token,
+      body: { email: user.email, role }
+    })
     expect(added.status).toBe(201)
   }
   return { workspaceId, owner: owner!, admin: admin!, member: member!, viewer: viewer!, outsider: outsider! }
@@ -40,7 +47,10 @@ let keys = 0
 export const freshKey = (prefix = "S") => `${prefix}${Date.now().toString(36).toUpperCase().slice(-5)}${++keys}`
 
 export const createSpace = async (atrium: TestAtrium, token: string, workspaceId: string, extra: Record<string, unknown> = {}) => {
-  const created = await atrium.request("POST", "/wiki/v1/spaces", { token, body: { workspaceId, name: "Engineering", key: freshKey(), ...extra } })
+  const created = await atrium.request("POST", "/wiki/v1/spaces", {
+    token,
+    body: { workspaceId, name: "Engineering", key: freshKey(), ...extra }
+  })
   expect(created.status, created.text).toBe(201)
   return created.body as { id: string; key: string; [field: string]: unknown }
 }

@@ -19,9 +19,19 @@ describe("Wiki Pages (Lite)", () => {
     const base = `/wiki/v1/lite/spaces/${key}/pages`
     const created = await atrium.request("POST", base, { token: t.member.token, body: { title: "Onboarding", markdown: "# Welcome" } })
     expect(created.status, created.text).toBe(201)
-    expect(created.body).toMatchObject({ spaceKey: space.key, slug: "onboarding", title: "Onboarding", parentSlug: null, path: ["Onboarding"], access: "edit" })
+    expect(created.body).toMatchObject({
+      spaceKey: space.key,
+      slug: "onboarding",
+      title: "Onboarding",
+      parentSlug: null,
+      path: ["Onboarding"],
+      access: "edit"
+    })
     expect(created.body.markdown).toContain("# Welcome")
-    const child = await atrium.request("POST", base, { token: t.member.token, body: { title: "Laptop setup", parent: "onboarding", markdown: "1. VPN" } })
+    const child = await atrium.request("POST", base, {
+      token: t.member.token,
+      body: { title: "Laptop setup", parent: "onboarding", markdown: "1. VPN" }
+    })
     expect(child.body).toMatchObject({ slug: "laptop-setup", parentSlug: "onboarding", path: ["Onboarding", "Laptop setup"] })
     // Parent by title, case-insensitive.
     const grandchild = await atrium.request("POST", base, { token: t.member.token, body: { title: "Mac", parent: "LAPTOP SETUP" } })
@@ -30,18 +40,28 @@ describe("Wiki Pages (Lite)", () => {
     const outline = await atrium.request("GET", base, { token: t.viewer.token })
     expect(outline.status).toBe(200)
     expect(outline.body.space).toMatchObject({ key: space.key, workspaceId: t.workspaceId })
-    expect(outline.body.items.map((i: { slug: string; depth: number }) => [i.slug, i.depth])).toEqual([["onboarding", 0], ["laptop-setup", 1], ["mac", 2]])
+    expect(outline.body.items.map((i: { slug: string; depth: number }) => [i.slug, i.depth])).toEqual([
+      ["onboarding", 0],
+      ["laptop-setup", 1],
+      ["mac", 2]
+    ])
 
     const bySlug = await atrium.request("GET", `${base}/onboarding`, { token: t.viewer.token })
     expect(bySlug.body).toMatchObject({ slug: "onboarding", childSlugs: ["laptop-setup"], access: "read" })
     const byTitle = await atrium.request("GET", `${base}/${encodeURIComponent("Laptop Setup")}`, { token: t.viewer.token })
     expect(byTitle.body.markdown).toContain("VPN")
 
-    const rewritten = await atrium.request("PATCH", `${base}/laptop-setup`, { token: t.member.token, body: { title: "Laptop", markdown: "1. VPN\n2. Repo" } })
+    const rewritten = await atrium.request("PATCH", `${base}/laptop-setup`, {
+      token: t.member.token,
+      body: { title: "Laptop", markdown: "1. VPN\n2. Repo" }
+    })
     expect(rewritten.status, rewritten.text).toBe(200)
     expect(rewritten.body).toMatchObject({ slug: "laptop", title: "Laptop" })
     expect(rewritten.body.markdown).toContain("2. Repo")
-    const appended = await atrium.request("POST", `${base}/laptop/append`, { token: t.member.token, body: { markdown: "## Help\n\nAsk IT." } })
+    const appended = await atrium.request("POST", `${base}/laptop/append`, {
+      token: t.member.token,
+      body: { markdown: "## Help\n\nAsk IT." }
+    })
     expect(appended.status, appended.text).toBe(200)
     expect(appended.body.markdown).toMatch(/2\. Repo[\s\S]*## Help[\s\S]*Ask IT\./)
     // The UUID API sees the same page.
@@ -84,13 +104,20 @@ describe("Wiki Pages (Lite)", () => {
     const ambiguous = await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages`, { token: t.owner.token })
     expect(ambiguous.status).toBe(400)
     expect(ambiguous.body.error.details[0].path).toBe("query.workspaceId")
-    const scoped = await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages?workspaceId=${second.body.id}`, { token: t.owner.token })
+    const scoped = await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages?workspaceId=${second.body.id}`, {
+      token: t.owner.token
+    })
     expect(scoped.body.space.workspaceId).toBe(second.body.id)
     const key = await apiKey(atrium, t.owner, t.workspaceId, ["wiki:read", "wiki:write"])
     const viaKey = await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages`, { apiKey: key })
     expect(viaKey.body.space.workspaceId).toBe(t.workspaceId)
-    expect((await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages?workspaceId=${second.body.id}`, { apiKey: key })).status).toBe(404)
-    const written = await atrium.request("POST", `/wiki/v1/lite/spaces/${solo.key}/pages`, { apiKey: key, body: { title: "From an agent", markdown: "hello" } })
+    expect(
+      (await atrium.request("GET", `/wiki/v1/lite/spaces/${solo.key}/pages?workspaceId=${second.body.id}`, { apiKey: key })).status
+    ).toBe(404)
+    const written = await atrium.request("POST", `/wiki/v1/lite/spaces/${solo.key}/pages`, {
+      apiKey: key,
+      body: { title: "From an agent", markdown: "hello" }
+    })
     expect(written.status).toBe(201)
   })
 })
@@ -108,9 +135,15 @@ describe("Wiki Spaces (Lite)", () => {
     expect(all.status).toBe(200)
     const found = all.body.items.find((s: { key: string }) => s.key === space.key)
     expect(found).toMatchObject({
-      name: "Handbook", role: "viewer", canEdit: false, pageCount: 3,
+      name: "Handbook",
+      role: "viewer",
+      canEdit: false,
+      pageCount: 3,
       homePage: { slug: "start-here", title: "Start here" },
-      topPages: [{ slug: "start-here", title: "Start here" }, { slug: "policies", title: "Policies" }]
+      topPages: [
+        { slug: "start-here", title: "Start here" },
+        { slug: "policies", title: "Policies" }
+      ]
     })
     expect(all.body.items.map((s: { key: string }) => s.key)).not.toContain(secret.key)
     const one = await atrium.request("GET", `/wiki/v1/lite/spaces?key=${space.key.toLowerCase()}`, { token: t.member.token })

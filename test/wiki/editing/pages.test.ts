@@ -18,13 +18,32 @@ const get = (token: string, pageId: string) => atrium.request("GET", `/wiki/v1/p
 describe("Wiki Pages: create, read, update, delete", () => {
   it("creates pages from Markdown, HTML or ProseMirror JSON and reads them back in every form", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const md = await createPage(atrium, t.member.token, space.id, { title: "Onboarding", markdown: "# Welcome\n\nRead the **setup guide** first.", icon: "👋" })
-    expect(md).toMatchObject({ title: "Onboarding", slug: "onboarding", icon: "👋", parentPageId: null, spaceKey: space.key, access: "edit", restriction: "open" })
+    const md = await createPage(atrium, t.member.token, space.id, {
+      title: "Onboarding",
+      markdown: "# Welcome\n\nRead the **setup guide** first.",
+      icon: "👋"
+    })
+    expect(md).toMatchObject({
+      title: "Onboarding",
+      slug: "onboarding",
+      icon: "👋",
+      parentPageId: null,
+      spaceKey: space.key,
+      access: "edit",
+      restriction: "open"
+    })
     expect(md.content).toEqual({
       type: "doc",
       content: [
         { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Welcome" }] },
-        { type: "paragraph", content: [{ type: "text", text: "Read the " }, { type: "text", text: "setup guide", marks: [{ type: "bold" }] }, { type: "text", text: " first." }] }
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "Read the " },
+            { type: "text", text: "setup guide", marks: [{ type: "bold" }] },
+            { type: "text", text: " first." }
+          ]
+        }
       ]
     })
     expect(md.markdown).toContain("**setup guide**")
@@ -32,7 +51,8 @@ describe("Wiki Pages: create, read, update, delete", () => {
     const html = await createPage(atrium, t.member.token, space.id, { title: "From HTML", html: "<h2>Hi</h2><p>there <em>you</em></p>" })
     expect(html.markdown).toContain("## Hi")
     const json = await createPage(atrium, t.member.token, space.id, {
-      title: "From JSON", parentPageId: md.id,
+      title: "From JSON",
+      parentPageId: md.id,
       content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "child" }] }] }
     })
     expect(json.parentPageId).toBe(md.id)
@@ -48,7 +68,10 @@ describe("Wiki Pages: create, read, update, delete", () => {
   it("refuses bad content naming the field, viewers and outsiders", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const url = `/wiki/v1/spaces/${space.id}/pages`
-    const unknownNode = await atrium.request("POST", url, { token: t.member.token, body: { title: "X", content: { type: "doc", content: [{ type: "video" }] } } })
+    const unknownNode = await atrium.request("POST", url, {
+      token: t.member.token,
+      body: { title: "X", content: { type: "doc", content: [{ type: "video" }] } }
+    })
     expect(unknownNode.status).toBe(400)
     expect(unknownNode.body.error.details[0].path).toMatch(/^body\.content\.content\[0\]/)
     const two = await atrium.request("POST", url, { token: t.member.token, body: { title: "X", markdown: "a", html: "<p>b</p>" } })
@@ -56,7 +79,10 @@ describe("Wiki Pages: create, read, update, delete", () => {
     expect(two.body.error.details[0].path).toBe("body.html")
     const blank = await atrium.request("POST", url, { token: t.member.token, body: { title: " " } })
     expect(blank.body.error.details[0].path).toBe("body.title")
-    const badParent = await atrium.request("POST", url, { token: t.member.token, body: { title: "X", parentPageId: "00000000-0000-4000-8000-000000000000" } })
+    const badParent = await atrium.request("POST", url, {
+      token: t.member.token,
+      body: { title: "X", parentPageId: "00000000-0000-4000-8000-000000000000" }
+    })
     expect(badParent.status).toBe(404)
     expect(badParent.body.error.details[0].path).toBe("body.parentPageId")
     const badCover = await atrium.request("POST", url, { token: t.member.token, body: { title: "X", coverImage: "gallery:nope" } })
@@ -72,15 +98,23 @@ describe("Wiki Pages: create, read, update, delete", () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Draft", markdown: "old words" })
     const updated = await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
-      token: t.member.token, body: { title: "Release notes", icon: "🚀", coverImage: "gallery:gradient-ocean", markdown: "fresh words" }
+      token: t.member.token,
+      body: { title: "Release notes", icon: "🚀", coverImage: "gallery:gradient-ocean", markdown: "fresh words" }
     })
     expect(updated.status, updated.text).toBe(200)
     expect(updated.body).toMatchObject({ title: "Release notes", slug: "release-notes", icon: "🚀", coverImage: "gallery:gradient-ocean" })
     expect(updated.body.text).toBe("fresh words")
-    const cleared = await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { icon: null, coverImage: null } })
+    const cleared = await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
+      token: t.member.token,
+      body: { icon: null, coverImage: null }
+    })
     expect(cleared.body).toMatchObject({ icon: null, coverImage: null, text: "fresh words" })
-    expect((await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.viewer.token, body: { title: "Mine" } })).status).toBe(403)
-    expect((await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { coverImage: "ftp://x" } })).status).toBe(400)
+    expect((await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.viewer.token, body: { title: "Mine" } })).status).toBe(
+      403
+    )
+    expect(
+      (await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { coverImage: "ftp://x" } })).status
+    ).toBe(400)
     // The listing sees the new title.
     const listed = await atrium.request("GET", `/wiki/v1/spaces/${space.id}/pages?q=release`, { token: t.viewer.token })
     expect(listed.body.items.map((p: { id: string }) => p.id)).toEqual([page.id])
@@ -110,7 +144,10 @@ describe("Wiki Pages: create, read, update, delete", () => {
     const child = await createPage(atrium, t.member.token, space.id, { title: "Child", parentPageId: parent.id })
     expect((await atrium.request("DELETE", `/wiki/v1/pages/${parent.id}`, { token: t.viewer.token })).status).toBe(403)
     // A subpage hidden from the member: only a space admin may delete the parent.
-    expect((await atrium.request("PUT", `/wiki/v1/pages/${child.id}/permissions`, { token: t.owner.token, body: { restriction: "view" } })).status).toBe(200)
+    expect(
+      (await atrium.request("PUT", `/wiki/v1/pages/${child.id}/permissions`, { token: t.owner.token, body: { restriction: "view" } }))
+        .status
+    ).toBe(200)
     expect((await atrium.request("DELETE", `/wiki/v1/pages/${parent.id}`, { token: t.member.token })).status).toBe(403)
     expect((await atrium.request("DELETE", `/wiki/v1/pages/${parent.id}`, { token: t.admin.token })).status).toBe(204)
     expect((await get(t.owner.token, parent.id)).status).toBe(404)
@@ -144,24 +181,38 @@ describe("Wiki Pages: the tree", () => {
     expect(paged.body.items).toHaveLength(2)
 
     // Move A2 first under B, then C under A1; A may not go under A1.
-    const moved = await atrium.request("POST", `/wiki/v1/pages/${a2.id}/move`, { token: t.member.token, body: { parentPageId: b.id, index: 0 } })
+    const moved = await atrium.request("POST", `/wiki/v1/pages/${a2.id}/move`, {
+      token: t.member.token,
+      body: { parentPageId: b.id, index: 0 }
+    })
     expect(moved.status, moved.text).toBe(200)
     expect(moved.body.parentPageId).toBe(b.id)
     const cycle = await atrium.request("POST", `/wiki/v1/pages/${a.id}/move`, { token: t.member.token, body: { parentPageId: a1.id } })
     expect(cycle.status).toBe(400)
     expect(cycle.body.error.details[0].path).toBe("body.parentPageId")
-    expect((await atrium.request("POST", `/wiki/v1/pages/${b.id}/move`, { token: t.member.token, body: { parentPageId: null, index: 0 } })).status).toBe(200)
+    expect(
+      (await atrium.request("POST", `/wiki/v1/pages/${b.id}/move`, { token: t.member.token, body: { parentPageId: null, index: 0 } }))
+        .status
+    ).toBe(200)
     const reordered = await atrium.request("GET", `/wiki/v1/spaces/${space.id}/tree`, { token: t.viewer.token })
     expect(reordered.body.items.map((n: { title: string }) => n.title)).toEqual(["B", "C", "A"])
-    expect((await atrium.request("POST", `/wiki/v1/pages/${c.id}/move`, { token: t.viewer.token, body: { parentPageId: null } })).status).toBe(403)
+    expect(
+      (await atrium.request("POST", `/wiki/v1/pages/${c.id}/move`, { token: t.viewer.token, body: { parentPageId: null } })).status
+    ).toBe(403)
 
     // Across spaces: the subtree follows.
     const other = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const across = await atrium.request("POST", `/wiki/v1/pages/${a.id}/move`, { token: t.member.token, body: { parentPageId: null, spaceId: other.id } })
+    const across = await atrium.request("POST", `/wiki/v1/pages/${a.id}/move`, {
+      token: t.member.token,
+      body: { parentPageId: null, spaceId: other.id }
+    })
     expect(across.status, across.text).toBe(200)
     expect(across.body.spaceId).toBe(other.id)
     expect((await get(t.member.token, a1.id)).body.spaceId).toBe(other.id)
-    const foreign = await atrium.request("POST", `/wiki/v1/pages/${a.id}/move`, { token: t.member.token, body: { parentPageId: null, spaceId: "00000000-0000-4000-8000-000000000000" } })
+    const foreign = await atrium.request("POST", `/wiki/v1/pages/${a.id}/move`, {
+      token: t.member.token,
+      body: { parentPageId: null, spaceId: "00000000-0000-4000-8000-000000000000" }
+    })
     expect(foreign.status).toBe(404)
     expect(foreign.body.error.details[0].path).toBe("body.spaceId")
   })
@@ -184,7 +235,10 @@ describe("Wiki Pages: the tree", () => {
     await createPage(atrium, t.member.token, space.id, { title: "Step", parentPageId: page.id, markdown: "step body" })
     const hidden = await createPage(atrium, t.owner.token, space.id, { title: "Secret step", parentPageId: page.id })
     await atrium.request("PUT", `/wiki/v1/pages/${hidden.id}/permissions`, { token: t.owner.token, body: { restriction: "view" } })
-    const copy = await atrium.request("POST", `/wiki/v1/pages/${page.id}/duplicate`, { token: t.member.token, body: { includeChildren: true } })
+    const copy = await atrium.request("POST", `/wiki/v1/pages/${page.id}/duplicate`, {
+      token: t.member.token,
+      body: { includeChildren: true }
+    })
     expect(copy.status, copy.text).toBe(201)
     expect(copy.body.page).toMatchObject({ title: "Copy of Guide", parentPageId: null })
     expect(copy.body.copiedPageIds).toHaveLength(2)
@@ -196,7 +250,10 @@ describe("Wiki Pages: the tree", () => {
     const tree = await atrium.request("GET", `/wiki/v1/spaces/${space.id}/tree?depth=1`, { token: t.member.token })
     expect(tree.body.items.map((n: { title: string }) => n.title)).toEqual(["Guide", "Copy of Guide"])
     const other = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const elsewhere = await atrium.request("POST", `/wiki/v1/pages/${page.id}/duplicate`, { token: t.member.token, body: { title: "Guide (ops)", spaceId: other.id } })
+    const elsewhere = await atrium.request("POST", `/wiki/v1/pages/${page.id}/duplicate`, {
+      token: t.member.token,
+      body: { title: "Guide (ops)", spaceId: other.id }
+    })
     expect(elsewhere.body.page).toMatchObject({ title: "Guide (ops)", spaceId: other.id })
     expect(elsewhere.body.copiedPageIds).toHaveLength(1)
     expect((await atrium.request("POST", `/wiki/v1/pages/${page.id}/duplicate`, { token: t.viewer.token, body: {} })).status).toBe(403)
@@ -245,8 +302,14 @@ describe("Wiki Pages: content formats, info, save, backlinks", () => {
 
   it("saves named versions, reports page info and backlinks", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const target = await createPage(atrium, t.member.token, space.id, { title: "Target", markdown: "# Heading one\n\n## Two\n\none two three four" })
-    const linking = await createPage(atrium, t.member.token, space.id, { title: "Linking", markdown: `See [the target](/wiki/pages/${target.id}).` })
+    const target = await createPage(atrium, t.member.token, space.id, {
+      title: "Target",
+      markdown: "# Heading one\n\n## Two\n\none two three four"
+    })
+    const linking = await createPage(atrium, t.member.token, space.id, {
+      title: "Linking",
+      markdown: `See [the target](/wiki/pages/${target.id}).`
+    })
     const saved = await atrium.request("POST", `/wiki/v1/pages/${target.id}/save`, { token: t.member.token, body: { label: "Approved" } })
     expect(saved.status, saved.text).toBe(201)
     expect(saved.body).toMatchObject({ reason: "saved", label: "Approved", authorId: t.member.userId, number: 2 })
@@ -254,7 +317,10 @@ describe("Wiki Pages: content formats, info, save, backlinks", () => {
     const info = await atrium.request("GET", `/wiki/v1/pages/${target.id}/info`, { token: t.viewer.token })
     expect(info.status, info.text).toBe(200)
     expect(info.body).toMatchObject({ pageId: target.id, versionCount: 2, backlinkCount: 1, childCount: 0, readingMinutes: 1 })
-    expect(info.body.headings).toEqual([{ level: 1, text: "Heading one" }, { level: 2, text: "Two" }])
+    expect(info.body.headings).toEqual([
+      { level: 1, text: "Heading one" },
+      { level: 2, text: "Two" }
+    ])
     expect(info.body.words).toBe(7)
     expect(info.body.contributors.map((c: { userId: string }) => c.userId)).toContain(t.member.userId)
     const backlinks = await atrium.request("GET", `/wiki/v1/pages/${target.id}/backlinks`, { token: t.viewer.token })
@@ -269,11 +335,27 @@ describe("Wiki Pages: content formats, info, save, backlinks", () => {
     const page = await createPage(atrium, t.member.token, space.id, { title: "Seen", markdown: "x" })
     const secret = await createPage(atrium, t.member.token, space.id, { title: "Secret", markdown: `[link](/wiki/pages/${page.id})` })
     await atrium.request("PUT", `/wiki/v1/pages/${secret.id}/permissions`, { token: t.member.token, body: { restriction: "view" } })
-    for (const suffix of ["", "/children", "/breadcrumbs", "/content", "/editors", "/info", "/backlinks", "/versions", "/comments", "/attachments", "/permissions"]) {
+    for (const suffix of [
+      "",
+      "/children",
+      "/breadcrumbs",
+      "/content",
+      "/editors",
+      "/info",
+      "/backlinks",
+      "/versions",
+      "/comments",
+      "/attachments",
+      "/permissions"
+    ]) {
       expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}${suffix}`, { token: t.outsider.token })).status, suffix).toBe(404)
       expect((await atrium.request("GET", `/wiki/v1/pages/${secret.id}${suffix}`, { token: t.viewer.token })).status, suffix).toBe(404)
     }
-    expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}/backlinks`, { token: t.member.token })).body.items.map((p: { id: string }) => p.id)).toEqual([secret.id])
+    expect(
+      (await atrium.request("GET", `/wiki/v1/pages/${page.id}/backlinks`, { token: t.member.token })).body.items.map(
+        (p: { id: string }) => p.id
+      )
+    ).toEqual([secret.id])
     expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}/backlinks`, { token: t.viewer.token })).body.items).toEqual([])
     expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}/info`, { token: t.viewer.token })).body.backlinkCount).toBe(0)
   })
@@ -285,7 +367,10 @@ describe("Wiki Pages: content formats, info, save, backlinks", () => {
     expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}`, { apiKey: reader })).status).toBe(200)
     expect((await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { apiKey: reader, body: { title: "No" } })).status).toBe(403)
     const writer = await apiKey(atrium, t.member, t.workspaceId, ["wiki:write"])
-    const created = await atrium.request("POST", `/wiki/v1/spaces/${space.id}/pages`, { apiKey: writer, body: { title: "By key", markdown: "hi" } })
+    const created = await atrium.request("POST", `/wiki/v1/spaces/${space.id}/pages`, {
+      apiKey: writer,
+      body: { title: "By key", markdown: "hi" }
+    })
     expect(created.status).toBe(201)
     const other = await atrium.request("POST", "/pm/v1/workspaces", { token: t.member.token, body: { name: "Mine" } })
     const foreignKey = await apiKey(atrium, t.member, other.body.id, ["wiki:read"])

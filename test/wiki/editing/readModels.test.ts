@@ -32,16 +32,21 @@ const readPage = async (token: string, pageId: string) => {
 
 const joined = async (name: string, role: "member" | "viewer") => {
   const user = await signUp(atrium, name)
-  const added = await atrium.request("POST", `/pm/v1/workspaces/${t.workspaceId}/members`, { token: t.owner.token, body: { email: user.email, role } })
+  const added = await atrium.request("POST", `/pm/v1/workspaces/${t.workspaceId}/members`, {
+    token: t.owner.token,
+    body: { email: user.email, role }
+  })
   expect(added.status, added.text).toBe(201)
   return user
 }
 
 /** The statements the server runs while `body` runs (every query goes through the one Sql service). */
 const statementsDuring = async (body: () => Promise<unknown>) => {
-  const sql = await atrium.run(Effect.gen(function* () {
-    return yield* Sql
-  }))
+  const sql = await atrium.run(
+    Effect.gen(function* () {
+      return yield* Sql
+    })
+  )
   const original = sql.query
   const seen: Array<string> = []
   const counting: typeof sql.query = (text, params) => {
@@ -61,12 +66,18 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
   it("a space permission change applies to the next page access check", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId, { visibility: "restricted" })
     const page = await createPage(atrium, t.owner.token, space.id, { title: "Roadmap", markdown: "Q3" })
-    const granted = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, { token: t.owner.token, body: { userId: t.member.userId, role: "editor" } })
+    const granted = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, {
+      token: t.owner.token,
+      body: { userId: t.member.userId, role: "editor" }
+    })
     expect(granted.status, granted.text).toBe(200)
     // Warm: the page, its space and the workspace are in memory now.
     expect(await readPage(t.member.token, page.id)).toBe("edit")
     expect(await readPage(t.member.token, page.id)).toBe("edit")
-    const demoted = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, { token: t.owner.token, body: { userId: t.member.userId, role: "viewer" } })
+    const demoted = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/permissions`, {
+      token: t.owner.token,
+      body: { userId: t.member.userId, role: "viewer" }
+    })
     expect(demoted.status).toBe(200)
     expect(await readPage(t.member.token, page.id)).toBe("read")
     const removed = await atrium.request("DELETE", `/wiki/v1/spaces/${space.id}/permissions/${granted.body.id}`, { token: t.owner.token })
@@ -79,7 +90,10 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.owner.token, space.id, { title: "Handbook" })
     expect(await readPage(t.viewer.token, page.id)).toBe("read")
-    const restricted = await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.owner.token, body: { visibility: "restricted" } })
+    const restricted = await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, {
+      token: t.owner.token,
+      body: { visibility: "restricted" }
+    })
     expect(restricted.status, restricted.text).toBe(200)
     expect(await readPage(t.viewer.token, page.id)).toBe(404)
   })
@@ -101,19 +115,27 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     const grandchild = await createPage(atrium, t.member.token, space.id, { title: "Q1", parentPageId: child.id })
     expect(await readPage(t.viewer.token, child.id)).toBe("read")
     expect(await readPage(t.viewer.token, grandchild.id)).toBe("read")
-    const restricted = await atrium.request("PUT", `/wiki/v1/pages/${parent.id}/permissions`, { token: t.member.token, body: { restriction: "view" } })
+    const restricted = await atrium.request("PUT", `/wiki/v1/pages/${parent.id}/permissions`, {
+      token: t.member.token,
+      body: { restriction: "view" }
+    })
     expect(restricted.status, restricted.text).toBe(200)
     expect(await readPage(t.viewer.token, child.id)).toBe(404)
     expect(await readPage(t.viewer.token, grandchild.id)).toBe(404)
     expect(await readPage(t.member.token, grandchild.id)).toBe("edit")
     // An entry on the parent lets the viewer back in below it, at once.
-    const entry = await atrium.request("POST", `/wiki/v1/pages/${parent.id}/permissions/entries`, { token: t.member.token, body: { userId: t.viewer.userId, access: "view" } })
+    const entry = await atrium.request("POST", `/wiki/v1/pages/${parent.id}/permissions/entries`, {
+      token: t.member.token,
+      body: { userId: t.viewer.userId, access: "view" }
+    })
     expect(entry.status, entry.text).toBe(201)
     expect(await readPage(t.viewer.token, grandchild.id)).toBe("read")
     const inherited = await atrium.request("GET", `/wiki/v1/pages/${grandchild.id}/permissions`, { token: t.viewer.token })
     expect(inherited.body.inherited).toEqual([{ pageId: parent.id, title: "Salaries", restriction: "view" }])
     // Renaming the parent shows in the children's breadcrumbs.
-    expect((await atrium.request("PATCH", `/wiki/v1/pages/${parent.id}`, { token: t.member.token, body: { title: "Pay" } })).status).toBe(200)
+    expect((await atrium.request("PATCH", `/wiki/v1/pages/${parent.id}`, { token: t.member.token, body: { title: "Pay" } })).status).toBe(
+      200
+    )
     const crumbs = await atrium.request("GET", `/wiki/v1/pages/${grandchild.id}/breadcrumbs`, { token: t.viewer.token })
     expect(crumbs.body.items.map((item: { title: string }) => item.title)).toEqual(["Pay", "2026", "Q1"])
   })
@@ -125,7 +147,10 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     const page = await createPage(atrium, t.member.token, space.id, { title: "Plan" })
     const child = await createPage(atrium, t.member.token, space.id, { title: "Plan detail", parentPageId: page.id })
     expect(await readPage(t.viewer.token, child.id)).toBe("read")
-    const moved = await atrium.request("POST", `/wiki/v1/pages/${page.id}/move`, { token: t.member.token, body: { parentPageId: secret.id } })
+    const moved = await atrium.request("POST", `/wiki/v1/pages/${page.id}/move`, {
+      token: t.member.token,
+      body: { parentPageId: secret.id }
+    })
     expect(moved.status, moved.text).toBe(200)
     expect(await readPage(t.viewer.token, page.id)).toBe(404)
     expect(await readPage(t.viewer.token, child.id)).toBe(404)
@@ -156,9 +181,23 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     const pageId = crypto.randomUUID()
     const view = () => atrium.run(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {})))
     // Live now, with "no such page".
-    expect(await atrium.run(Effect.flip(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {}))))).toMatchObject({ _tag: "Rejection", code: "not_found" })
-    await atrium.run(ActorSystem.use((system) =>
-      system.ask(WikiSpace, space.id, "createPage", { by: t.owner.userId, pageId, parentId: null, title: "Late", icon: null, coverImage: null, index: null })))
+    expect(await atrium.run(Effect.flip(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {}))))).toMatchObject({
+      _tag: "Rejection",
+      code: "not_found"
+    })
+    await atrium.run(
+      ActorSystem.use((system) =>
+        system.ask(WikiSpace, space.id, "createPage", {
+          by: t.owner.userId,
+          pageId,
+          parentId: null,
+          title: "Late",
+          icon: null,
+          coverImage: null,
+          index: null
+        })
+      )
+    )
     const created = await view()
     expect(created.page).toMatchObject({ id: pageId, title: "Late", spaceId: space.id })
   })
@@ -200,7 +239,12 @@ describe("Wiki read models: a warm read runs no SQL", () => {
       second = await check()
     })
     expect(again).toEqual([])
-    expect(second).toMatchObject({ right: "read", page: { id: page.id, title: "Laptop setup" }, space: { id: space.id }, ancestors: [{ id: parent.id, restriction: "edit" }] })
+    expect(second).toMatchObject({
+      right: "read",
+      page: { id: page.id, title: "Laptop setup" },
+      space: { id: space.id },
+      ancestors: [{ id: parent.id, restriction: "edit" }]
+    })
     // The same through HTTP: breadcrumbs are metadata only; nothing of the wiki is read from the database.
     const crumbs = await statementsDuring(async () => {
       const got = await atrium.request("GET", `/wiki/v1/pages/${page.id}/breadcrumbs`, { token: t.viewer.token })

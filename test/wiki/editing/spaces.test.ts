@@ -20,22 +20,42 @@ describe("Wiki Spaces", () => {
       body: { workspaceId: t.workspaceId, name: "Engineering", key, description: "How we build", icon: "🛠️" }
     })
     expect(created.status, created.text).toBe(201)
-    expect(created.body).toMatchObject({ key: key.toUpperCase(), name: "Engineering", description: "How we build", icon: "🛠️", visibility: "workspace", role: "admin", pageCount: 0, archivedAt: null, isPublic: false, homePageId: null })
+    expect(created.body).toMatchObject({
+      key: key.toUpperCase(),
+      name: "Engineering",
+      description: "How we build",
+      icon: "🛠️",
+      visibility: "workspace",
+      role: "admin",
+      pageCount: 0,
+      archivedAt: null,
+      isPublic: false,
+      homePageId: null
+    })
     const id = created.body.id
     expect((await atrium.request("GET", `/wiki/v1/spaces/${id}`, { token: t.viewer.token })).body.role).toBe("viewer")
     expect((await atrium.request("GET", `/wiki/v1/spaces/${id}`, { token: t.admin.token })).body.role).toBe("admin")
     expect((await atrium.request("GET", `/wiki/v1/spaces/${id}`, { token: t.outsider.token })).status).toBe(404)
     // Same key (any case) again: conflict naming the field.
-    const clash = await atrium.request("POST", "/wiki/v1/spaces", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Other", key: key.toLowerCase() } })
+    const clash = await atrium.request("POST", "/wiki/v1/spaces", {
+      token: t.owner.token,
+      body: { workspaceId: t.workspaceId, name: "Other", key: key.toLowerCase() }
+    })
     expect(clash.status).toBe(409)
     expect(clash.body.error.details[0].path).toBe("body.key")
   })
 
   it("makes a free key from the name when none is given", async () => {
-    const first = await atrium.request("POST", "/wiki/v1/spaces", { token: t.member.token, body: { workspaceId: t.workspaceId, name: "Quality Assurance Notes" } })
+    const first = await atrium.request("POST", "/wiki/v1/spaces", {
+      token: t.member.token,
+      body: { workspaceId: t.workspaceId, name: "Quality Assurance Notes" }
+    })
     expect(first.status, first.text).toBe(201)
     expect(first.body.key).toMatch(/^QAN\d*$/)
-    const second = await atrium.request("POST", "/wiki/v1/spaces", { token: t.member.token, body: { workspaceId: t.workspaceId, name: "Quality Assurance Notes" } })
+    const second = await atrium.request("POST", "/wiki/v1/spaces", {
+      token: t.member.token,
+      body: { workspaceId: t.workspaceId, name: "Quality Assurance Notes" }
+    })
     expect(second.body.key).not.toBe(first.body.key)
     expect(second.body.key).toMatch(/^QAN\d+$/)
   })
@@ -56,7 +76,9 @@ describe("Wiki Spaces", () => {
     const open = await createSpace(atrium, t.owner.token, t.workspaceId, { name: "Open" })
     const secret = await createSpace(atrium, t.owner.token, t.workspaceId, { name: "Secret", visibility: "restricted" })
     const ids = async (token: string, status?: string) =>
-      (await atrium.request("GET", `/wiki/v1/spaces?workspaceId=${t.workspaceId}${status ? `&status=${status}` : ""}`, { token })).body.items.map((s: { id: string }) => s.id)
+      (
+        await atrium.request("GET", `/wiki/v1/spaces?workspaceId=${t.workspaceId}${status ? `&status=${status}` : ""}`, { token })
+      ).body.items.map((s: { id: string }) => s.id)
     expect(await ids(t.member.token)).toContain(open.id)
     expect(await ids(t.member.token)).not.toContain(secret.id)
     expect(await ids(t.admin.token)).toContain(secret.id)
@@ -67,22 +89,33 @@ describe("Wiki Spaces", () => {
     expect(await ids(t.member.token)).not.toContain(open.id)
     expect(await ids(t.member.token, "archived")).toContain(open.id)
     expect(await ids(t.member.token, "all")).toContain(open.id)
-    expect((await atrium.request("GET", `/wiki/v1/spaces?workspaceId=${t.workspaceId}&status=gone`, { token: t.member.token })).status).toBe(400)
+    expect(
+      (await atrium.request("GET", `/wiki/v1/spaces?workspaceId=${t.workspaceId}&status=gone`, { token: t.member.token })).status
+    ).toBe(400)
   })
 
   it("updates (space admin only), archives and restores; archived spaces refuse changes", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
-    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.member.token, body: { name: "Mine" } })).status).toBe(403)
+    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.member.token, body: { name: "Mine" } })).status).toBe(
+      403
+    )
     const newKey = freshKey("nk")
-    const updated = await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.admin.token, body: { name: "Platform", key: newKey, icon: null, description: "d" } })
+    const updated = await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, {
+      token: t.admin.token,
+      body: { name: "Platform", key: newKey, icon: null, description: "d" }
+    })
     expect(updated.status, updated.text).toBe(200)
     expect(updated.body).toMatchObject({ name: "Platform", key: newKey.toUpperCase(), icon: null, description: "d" })
     expect((await atrium.request("POST", `/wiki/v1/spaces/${space.id}/archive`, { token: t.member.token })).status).toBe(403)
     const archived = await atrium.request("POST", `/wiki/v1/spaces/${space.id}/archive`, { token: t.owner.token })
     expect(archived.body.archivedAt).toEqual(expect.any(String))
     expect((await atrium.request("POST", `/wiki/v1/spaces/${space.id}/archive`, { token: t.owner.token })).status).toBe(409)
-    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.owner.token, body: { name: "Nope" } })).status).toBe(409)
-    expect((await atrium.request("POST", `/wiki/v1/spaces/${space.id}/pages`, { token: t.owner.token, body: { title: "Nope" } })).status).toBe(409)
+    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { token: t.owner.token, body: { name: "Nope" } })).status).toBe(
+      409
+    )
+    expect(
+      (await atrium.request("POST", `/wiki/v1/spaces/${space.id}/pages`, { token: t.owner.token, body: { title: "Nope" } })).status
+    ).toBe(409)
     const restored = await atrium.request("POST", `/wiki/v1/spaces/${space.id}/restore`, { token: t.owner.token })
     expect(restored.status).toBe(200)
     expect(restored.body.archivedAt).toBeNull()
@@ -91,17 +124,30 @@ describe("Wiki Spaces", () => {
 
   it("checks key availability and suggests free keys", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
-    const taken = await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=${space.key.toLowerCase()}`, { token: t.viewer.token })
+    const taken = await atrium.request(
+      "GET",
+      `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=${space.key.toLowerCase()}`,
+      { token: t.viewer.token }
+    )
     expect(taken.status, taken.text).toBe(200)
     expect(taken.body.available).toBe(false)
     expect(taken.body.suggestion).not.toBe(space.key)
-    const free = await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=FREEKEY9`, { token: t.viewer.token })
+    const free = await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=FREEKEY9`, {
+      token: t.viewer.token
+    })
     expect(free.body).toEqual({ key: "FREEKEY9", available: true, suggestion: "FREEKEY9" })
-    const named = await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&name=${encodeURIComponent("Customer Success Team")}`, { token: t.viewer.token })
+    const named = await atrium.request(
+      "GET",
+      `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&name=${encodeURIComponent("Customer Success Team")}`,
+      { token: t.viewer.token }
+    )
     expect(named.body.suggestion).toMatch(/^CST\d*$/)
     const none = await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}`, { token: t.viewer.token })
     expect(none.status).toBe(400)
-    expect((await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=ABC`, { token: t.outsider.token })).status).toBe(404)
+    expect(
+      (await atrium.request("GET", `/wiki/v1/spaces/key-availability?workspaceId=${t.workspaceId}&key=ABC`, { token: t.outsider.token }))
+        .status
+    ).toBe(404)
   })
 
   it("sets the home page; lists recent pages; the trash lists archived pages and empties for good", async () => {
@@ -109,11 +155,16 @@ describe("Wiki Spaces", () => {
     const home = await createPage(atrium, t.member.token, space.id, { title: "Home" })
     const other = await createPage(atrium, t.member.token, space.id, { title: "Other" })
     const child = await createPage(atrium, t.member.token, space.id, { title: "Child", parentPageId: other.id })
-    expect((await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/home-page`, { token: t.member.token, body: { pageId: home.id } })).status).toBe(403)
+    expect(
+      (await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/home-page`, { token: t.member.token, body: { pageId: home.id } })).status
+    ).toBe(403)
     const set = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/home-page`, { token: t.owner.token, body: { pageId: home.id } })
     expect(set.status, set.text).toBe(200)
     expect(set.body).toMatchObject({ homePageId: home.id, pageCount: 3 })
-    const foreign = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/home-page`, { token: t.owner.token, body: { pageId: "00000000-0000-4000-8000-000000000000" } })
+    const foreign = await atrium.request("PUT", `/wiki/v1/spaces/${space.id}/home-page`, {
+      token: t.owner.token,
+      body: { pageId: "00000000-0000-4000-8000-000000000000" }
+    })
     expect(foreign.status).toBe(404)
     expect(foreign.body.error.details[0].path).toBe("body.pageId")
 
@@ -148,7 +199,9 @@ describe("Wiki Spaces", () => {
     expect((await atrium.request("GET", `/wiki/v1/spaces/${space.id}`, { apiKey: reader })).status).toBe(200)
     expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { apiKey: reader, body: { name: "x" } })).status).toBe(403)
     const writer = await apiKey(atrium, t.owner, t.workspaceId, ["wiki:read", "wiki:write"])
-    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { apiKey: writer, body: { name: "By key" } })).body.name).toBe("By key")
+    expect((await atrium.request("PATCH", `/wiki/v1/spaces/${space.id}`, { apiKey: writer, body: { name: "By key" } })).body.name).toBe(
+      "By key"
+    )
     const elsewhere = await atrium.request("POST", "/pm/v1/workspaces", { token: t.owner.token, body: { name: "Elsewhere" } })
     const foreign = await createSpace(atrium, t.owner.token, elsewhere.body.id)
     expect((await atrium.request("GET", `/wiki/v1/spaces/${foreign.id}`, { apiKey: reader })).status).toBe(404)

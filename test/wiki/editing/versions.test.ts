@@ -19,7 +19,14 @@ afterAll(async () => {
 })
 
 const versions = async (token: string, pageId: string, query = "") =>
-  (await atrium.request("GET", `/wiki/v1/pages/${pageId}/versions${query}`, { token })).body.items as Array<{ id: string; number: number; reason: string; title: string; restoredFrom: string | null; contributors: Array<string> }>
+  (await atrium.request("GET", `/wiki/v1/pages/${pageId}/versions${query}`, { token })).body.items as Array<{
+    id: string
+    number: number
+    reason: string
+    title: string
+    restoredFrom: string | null
+    contributors: Array<string>
+  }>
 
 describe("Wiki Page Versions", () => {
   it("keeps a version on creation and on every API edit; lists newest first, pages back", async () => {
@@ -29,7 +36,10 @@ describe("Wiki Page Versions", () => {
     // The same content again is no new version.
     await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { markdown: "v two" } })
     const list = await versions(t.viewer.token, page.id)
-    expect(list.map((v) => [v.number, v.reason])).toEqual([[2, "edited"], [1, "created"]])
+    expect(list.map((v) => [v.number, v.reason])).toEqual([
+      [2, "edited"],
+      [1, "created"]
+    ])
     expect((await versions(t.viewer.token, page.id, "?before=2")).map((v) => v.number)).toEqual([1])
     expect((await versions(t.viewer.token, page.id, "?limit=1")).map((v) => v.number)).toEqual([2])
     expect((await atrium.request("GET", `/wiki/v1/pages/${page.id}/versions?limit=0`, { token: t.viewer.token })).status).toBe(400)
@@ -39,7 +49,10 @@ describe("Wiki Page Versions", () => {
   it("reads one version's content and diffs it against the page now", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Steps", markdown: "# Steps\n\nalpha\n\nbeta\n\ngamma" })
-    await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { title: "Steps v2", markdown: "# Steps\n\nalpha\n\nBETA\n\ngamma\n\ndelta" } })
+    await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
+      token: t.member.token,
+      body: { title: "Steps v2", markdown: "# Steps\n\nalpha\n\nBETA\n\ngamma\n\ndelta" }
+    })
     const [, first] = await versions(t.viewer.token, page.id)
     const one = await atrium.request("GET", `/wiki/v1/pages/${page.id}/versions/${first!.id}`, { token: t.viewer.token })
     expect(one.status).toBe(200)
@@ -50,10 +63,16 @@ describe("Wiki Page Versions", () => {
     const diff = await atrium.request("GET", `/wiki/v1/pages/${page.id}/versions/${first!.id}/diff?context=1`, { token: t.viewer.token })
     expect(diff.status, diff.text).toBe(200)
     expect(diff.body).toMatchObject({ to: "current", title: { from: "Steps", to: "Steps v2" }, from: { versionId: first!.id, number: 1 } })
-    expect(diff.body.blocks.filter((b: { type: string }) => b.type === "removed").flatMap((b: { lines: Array<string> }) => b.lines)).toEqual(["beta"])
-    expect(diff.body.blocks.filter((b: { type: string }) => b.type === "added").flatMap((b: { lines: Array<string> }) => b.lines)).toEqual(expect.arrayContaining(["BETA", "delta"]))
+    expect(
+      diff.body.blocks.filter((b: { type: string }) => b.type === "removed").flatMap((b: { lines: Array<string> }) => b.lines)
+    ).toEqual(["beta"])
+    expect(diff.body.blocks.filter((b: { type: string }) => b.type === "added").flatMap((b: { lines: Array<string> }) => b.lines)).toEqual(
+      expect.arrayContaining(["BETA", "delta"])
+    )
     expect(diff.body.added).toBeGreaterThanOrEqual(2)
-    const missing = await atrium.request("GET", `/wiki/v1/pages/${page.id}/versions/00000000-0000-4000-8000-000000000000`, { token: t.viewer.token })
+    const missing = await atrium.request("GET", `/wiki/v1/pages/${page.id}/versions/00000000-0000-4000-8000-000000000000`, {
+      token: t.viewer.token
+    })
     expect(missing.status).toBe(404)
     // A version of another page is not this page's.
     const other = await createPage(atrium, t.member.token, space.id, { title: "Other", markdown: "x" })
@@ -63,13 +82,18 @@ describe("Wiki Page Versions", () => {
   it("restores a version as a new version; connected editors converge on it", async () => {
     const space = await createSpace(atrium, t.owner.token, t.workspaceId)
     const page = await createPage(atrium, t.member.token, space.id, { title: "Original", markdown: "original text" })
-    await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, { token: t.member.token, body: { title: "Changed", markdown: "changed text" } })
+    await atrium.request("PATCH", `/wiki/v1/pages/${page.id}`, {
+      token: t.member.token,
+      body: { title: "Changed", markdown: "changed text" }
+    })
     const first = (await versions(t.member.token, page.id)).find((v) => v.number === 1)!
     const editor = connectEditor(atrium.origin.replace("http", "ws") + "/wiki/v1/collab", page.id, t.member.token)
     try {
       await synced(editor)
       await eventually(() => editor.text() === "changed text", "editor has the current text")
-      expect((await atrium.request("POST", `/wiki/v1/pages/${page.id}/versions/${first.id}/restore`, { token: t.viewer.token })).status).toBe(403)
+      expect(
+        (await atrium.request("POST", `/wiki/v1/pages/${page.id}/versions/${first.id}/restore`, { token: t.viewer.token })).status
+      ).toBe(403)
       const restored = await atrium.request("POST", `/wiki/v1/pages/${page.id}/versions/${first.id}/restore`, { token: t.member.token })
       expect(restored.status, restored.text).toBe(200)
       expect(restored.body.version).toMatchObject({ reason: "restored", restoredFrom: first.id, title: "Original" })
@@ -94,8 +118,12 @@ describe("Wiki Page Versions", () => {
       const auto = (await versions(t.member.token, page.id)).find((v) => v.reason === "autosaved")!
       expect(auto.contributors).toContain(t.member.userId)
       // The text projection (listings, search) follows live edits.
-      await eventually(async () =>
-        (await atrium.request("GET", `/wiki/v1/spaces/${space.id}/pages?q=live`, { token: t.member.token })).body.items[0]?.updatedBy === t.member.userId, "projection updated")
+      await eventually(
+        async () =>
+          (await atrium.request("GET", `/wiki/v1/spaces/${space.id}/pages?q=live`, { token: t.member.token })).body.items[0]?.updatedBy ===
+          t.member.userId,
+        "projection updated"
+      )
     } finally {
       await closeEditor(editor)
     }

@@ -49,7 +49,10 @@ export const startPmAtrium = async (overrides: Partial<AtriumConfig> = {}): Prom
         [workspaceId, type ?? null]
       ),
     notifications: (userId) =>
-      atrium.sql(`SELECT reason, title, event_type AS "eventType", entity_id AS "entityId" FROM pm_notifications WHERE user_id = $1 ORDER BY created_at, event_seq`, [userId]) as never
+      atrium.sql(
+        `SELECT reason, title, event_type AS "eventType", entity_id AS "entityId" FROM pm_notifications WHERE user_id = $1 ORDER BY created_at, event_seq`,
+        [userId]
+      ) as never
   }
 }
 
@@ -64,8 +67,14 @@ export const setupWorkspace = async (atrium: TestAtrium) => {
   const created = await atrium.request("POST", "/pm/v1/workspaces", { token: owner.token, body: { name: "Acme" } })
   if (created.status !== 201) throw new Error(created.text)
   const workspaceId = created.body.id as string
-  for (const [user, role] of [[member, "member"], [viewer, "viewer"]] as const) {
-    const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, { token: owner.token, body: { email: user.email, role } })
+  for (const [user, role] of [
+    [member, "member"],
+    [viewer, "viewer"]
+  ] as const) {
+    const added = await atrium.request("POST", `/pm/v1/workspaces/${workspaceId}/members`, {
+      token: owner.token,
+      body: { email: user.email, role }
+    })
     if (added.status !== 201) throw new Error(added.text)
   }
   const other = await atrium.request("POST", "/pm/v1/workspaces", { token: outsider.token, body: { name: "Elsewhere" } })
