@@ -85,43 +85,66 @@ const insertEvents = (events: ReadonlyArray<LoggedEvent>) =>
     { discard: true }
   )
 
-/** Notifications `changes` ask for, kept for members other than the actor who did not mute them. */
-const notificationsOf = (workspaceId: string, changes: ReadonlyArray<Change>, events: ReadonlyArray<LoggedEvent>, at: string) =>
+/** A notification `changes` ask for, before its event has a sequence number. */
+interface PendingNotification {
+  readonly index: number
+  readonly userId: string
+  readonly reason: NotificationRecord["reason"]
+  readonly title: string
+}
+
+/**
+ * Notifications `changes` ask for, kept for members other than the actor who
+ * did not mute them. Read before the workspace's counter row is locked: it
+ * needs no sequence number, so it must not lengthen the lock.
+ */
+const pendingNotifications = (workspaceId: string, changes: ReadonlyArray<Change>) =>
   Effect.gen(function* () {
-    const wanted: Array<{ change: Change; event: LoggedEvent; userId: string; reason: NotificationRecord["reason"]; title: string }> = []
+    const wanted: Array<PendingNotification> = []
     const seen = new Set<string>()
     changes.forEach((change, index) => {
       for (const notify of change.notify ?? []) {
         const key = `${notify.userId}\u0000${index}`
         if (notify.userId === change.actorId || seen.has(key)) continue
         seen.add(key)
-        wanted.push({ change, event: events[index]!, userId: notify.userId, reason: notify.reason, title: notify.title })
+        wanted.push({ index, userId: notify.userId, reason: notify.reason, title: notify.title })
       }
     })
-    if (wanted.length === 0) return [] as Array<NotificationRecord>
-    const userIds = [...new Set(wanted.map((w) => w.userId))]
+    if (wanted.length === 0) return wanted
     const members = yield* membersOf(workspaceId)
-    const settings = yield* settingsOf(userIds)
-    const records: Array<NotificationRecord> = []
-    for (const w of wanted) {
-      if (!members.has(w.userId)) continue
+    const settings = yield* settingsOf([...new Set(wanted.map((w) => w.userId))])
+    return wanted.filter((w) => {
+      if (!members.has(w.userId)) return false
       const pref = settings.get(w.userId)?.notifications
-      if (pref && !wantsNotification(pref, workspaceId, w.reason)) continue
-      records.push({
+      return !(pref && !wantsNotification(pref, workspaceId, w.reason))
+    })
+  })
+
+/** The notifications of logged events (their sequence numbers known), inserted in one statement. */
+const insertNotifications = (
+  workspaceId: string,
+  pending: ReadonlyArray<PendingNotification>,
+  events: ReadonlyArray<LoggedEvent>,
+  at: string
+) =>
+  Effect.gen(function* () {
+    const records: Array<NotificationRecord> = pending.map((w) => {
+      const event = events[w.index]!
+      return {
         id: randomUUID(),
         userId: w.userId,
         workspaceId,
         reason: w.reason,
         title: w.title.slice(0, 500),
-        eventSeq: w.event.seq,
-        eventType: w.event.type,
-        scope: w.event.scope,
-        entityId: w.event.entityId,
-        actorId: w.event.actorId,
+        eventSeq: event.seq,
+        eventType: event.type,
+        scope: event.scope,
+        entityId: event.entityId,
+        actorId: event.actorId,
         createdAt: at,
         readAt: null
-      })
-    }
+      }
+    })
     if (records.length === 0) return records
     const params: Array<unknown> = []
     const rows = records.map((n) => {
@@ -136,6 +159,53 @@ const notificationsOf = (workspaceId: string, changes: ReadonlyArray<Change>, ev
     )
     return records
   })
+
+const eventColumns = "workspace_id, seq, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at"
+
+/**
+ * Takes the next `count` sequence numbers of the workspace and inserts its
+ * events in ONE statement: the counter row stays locked from here to COMMIT,
+ * and every writer of the workspace queues on it, so nothing else may run
+ * while it is held.
+ */
+const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq">>) => {
+  const params: Array<unknown> = [workspaceId, events.length]
+  const rows = events.map((event, i) => {
+    const base = params.length
+    params.push(
+      i + 1,
+      event.type,
+      event.scope,
+      event.entityId,
+      event.path.spaceId ?? null,
+      event.path.listId ?? null,
+      event.path.taskId ?? null,
+      event.privateSpace,
+      event.data,
+      event.actorId,
+      event.at
+    )
+    const p = (n: number) => `$${base + n}`
+    return `(${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::boolean, ${p(9)}::jsonb, ${p(10)}::text, ${p(11)}::timestamptz)`
+  })
+  return Effect.map(
+    query<{ last_seq: number | string }>(
+      `WITH counter AS (
+         INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
+         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
+         RETURNING last_seq
+       ), inserted AS (
+         INSERT INTO pm_events (${eventColumns})
+         SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id, v.private_space, v.data, v.actor_id, v.at
+           FROM counter, (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at)
+         RETURNING seq
+       )
+       SELECT counter.last_seq FROM counter, (SELECT count(*) FROM inserted) AS done`,
+      params
+    ),
+    (rows) => Number(rows[0]!.last_seq)
+  )
+}
 
 /** Appends `changes` in the current transaction; returns what to publish after COMMIT, one batch per workspace. */
 export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions) =>
@@ -154,41 +224,52 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
       else list.push(change)
     }
     const batches: Array<FeedBatch> = []
+    // Everything that needs no sequence number is read first, before any counter row is locked.
+    const paths = new Map(changes.map((change) => [change, pathOf(change)] as const))
+    const spaceIds = [...new Set([...paths.values()].map((p) => p.spaceId).filter((id): id is string => id !== undefined))]
+    const privateSpaces =
+      spaceIds.length === 0
+        ? new Set<string>()
+        : new Set(
+            (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map(
+              (r) => r.id
+            )
+          )
+    const pending = new Map<string, ReadonlyArray<PendingNotification>>()
+    for (const [workspaceId, list] of byWorkspace) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
     // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock.
     for (const workspaceId of [...byWorkspace.keys()].sort()) {
       const list = byWorkspace.get(workspaceId)!
-      const counter = yield* query<{ last_seq: number }>(
-        `INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
-         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
-         RETURNING last_seq`,
-        [workspaceId, list.length]
-      )
-      const last = Number(counter[0]!.last_seq)
+      const unnumbered = list.map((change) => {
+        const path = paths.get(change)!
+        return {
+          type: change.type,
+          workspaceId,
+          scope: change.scope,
+          entityId: change.entityId,
+          path,
+          data: change.data,
+          actorId: change.actorId,
+          at,
+          privateSpace: path.spaceId !== undefined && privateSpaces.has(path.spaceId)
+        }
+      })
+      let last: number
+      if (unnumbered.length <= EVENT_INSERT_CHUNK) last = yield* claimAndInsert(workspaceId, unnumbered)
+      else {
+        // A bulk change: claim the numbers first, then insert in chunks.
+        const counter = yield* query<{ last_seq: number }>(
+          `INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
+           ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
+           RETURNING last_seq`,
+          [workspaceId, list.length]
+        )
+        last = Number(counter[0]!.last_seq)
+      }
       const first = last - list.length + 1
-      const paths = list.map(pathOf)
-      const spaceIds = [...new Set(paths.map((p) => p.spaceId).filter((id): id is string => id !== undefined))]
-      const privateSpaces =
-        spaceIds.length === 0
-          ? new Set<string>()
-          : new Set(
-              (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map(
-                (r) => r.id
-              )
-            )
-      const events: Array<LoggedEvent> = list.map((change, i) => ({
-        seq: first + i,
-        type: change.type,
-        workspaceId,
-        scope: change.scope,
-        entityId: change.entityId,
-        path: paths[i]!,
-        data: change.data,
-        actorId: change.actorId,
-        at,
-        privateSpace: paths[i]!.spaceId !== undefined && privateSpaces.has(paths[i]!.spaceId!)
-      }))
-      yield* insertEvents(events)
-      const notifications = yield* notificationsOf(workspaceId, list, events, at)
+      const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({ seq: first + i, ...event }))
+      if (unnumbered.length > EVENT_INSERT_CHUNK) yield* insertEvents(events)
+      const notifications = yield* insertNotifications(workspaceId, pending.get(workspaceId) ?? [], events, at)
       // Prune in steps rather than on every append: one range delete per `pruneEvery` events.
       const pruneEvery = Math.max(1, Math.min(256, Math.floor(options.retention / 4)))
       if (Math.floor(last / pruneEvery) !== Math.floor((first - 1) / pruneEvery) && last > options.retention) {
