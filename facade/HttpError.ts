@@ -38,6 +38,7 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
   draining: "The server is shutting down; retry shortly",
   interrupted:
     "The request was interrupted while its resource moved between nodes or the server shut down; its outcome is unknown, check before retrying",
+  storage: "The database did not answer while loading this resource; retry shortly",
   unknown: "The resource is temporarily unavailable; retry shortly"
 }
 

@@ -130,17 +130,19 @@ export const run = (
         loaded = true
       })
     )
-  const load: Effect.Effect<void, ActorUnavailable> = Effect.suspend(() => {
+  const load: Effect.Effect<void, ActorUnavailable | ActorDefect> = Effect.suspend(() => {
     // Cleared before reading: an invalidation that lands while we read marks it stale again.
     activation.stale = false
     return fromRows ?? fromStore
   }).pipe(
-    Effect.catchCause((cause) =>
-      Effect.andThen(
-        Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)),
-        Effect.fail(new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(Cause.squash(cause))}` }))
-      )
-    )
+    Effect.catchCause((cause) => {
+      const error = Cause.squash(cause)
+      // Stored state that no longer decodes is a bug (500); a database that does not answer is transient (503).
+      const failure = Schema.isSchemaError(error)
+        ? new ActorDefect({ address, message: `stored state does not decode: ${messageOf(error)}` })
+        : new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(error)}`, reason: "storage" })
+      return Effect.andThen(Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)), Effect.fail(failure))
+    })
   )
 
   const finish = (envelope: Envelope, outcome: Exit.Exit<unknown, any>): Effect.Effect<void> => {

@@ -57,6 +57,38 @@ describe("a state that cannot be persisted", () => {
   })
 })
 
+describe("a state that cannot be loaded", () => {
+  const askWith = (load: ActorStoreShape["load"]) => {
+    const inner = MemoryActorStore.make()
+    const layer = layerInProcess([Counter], {}).pipe(
+      Layer.provide(Layer.mergeAll(Layer.succeed(ActorStore, { ...inner, load }), Layer.succeed(NodeInfo, { name: "local" }))),
+      Layer.provide(Logger.layer([Logger.make(() => {})]))
+    )
+    return Effect.runPromise(
+      Effect.scoped(
+        Effect.provide(
+          Effect.flatMap(ActorSystem, (system) => Effect.exit(system.ask(Counter, "c-load", "Get", {}))),
+          layer
+        )
+      )
+    )
+  }
+  const errorOf = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined)
+
+  it("is transient when the database does not answer: 503 naming the storage", async () => {
+    const error = errorOf(await askWith(() => Effect.die(new Error("connection refused"))))
+    expect(error).toBeInstanceOf(ActorUnavailable)
+    expect((error as ActorUnavailable).reason).toBe("storage")
+    expect(fromFailure(error as ActorUnavailable)).toMatchObject({ status: 503, headers: { "retry-after": "1" } })
+  })
+
+  it("is a defect when the stored state no longer decodes: 500", async () => {
+    const error = errorOf(await askWith(() => Effect.succeed({ count: "not a number" })))
+    expect(error).toBeInstanceOf(ActorDefect)
+    expect(fromFailure(error as ActorDefect).status).toBe(500)
+  })
+})
+
 describe("the HTTP answer of each runtime failure", () => {
   const address = { kind: "Workspace", id: "w-1" }
 
