@@ -51,6 +51,25 @@ const pathOf = (change: Change): LoggedEvent["path"] => {
   return path
 }
 
+/** An event's columns after its workspace and sequence number, in `pm_events` order. */
+const eventFields = (event: Omit<LoggedEvent, "seq">): Array<unknown> => [
+  event.type,
+  event.scope,
+  event.entityId,
+  event.path.spaceId ?? null,
+  event.path.listId ?? null,
+  event.path.taskId ?? null,
+  event.privateSpace,
+  event.data,
+  event.actorId,
+  event.at
+]
+
+/** Takes the next `$2` sequence numbers of workspace `$1`, locking its counter row until COMMIT. */
+const claimNumbers = `INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
+  ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
+  RETURNING last_seq`
+
 const insertEvents = (events: ReadonlyArray<LoggedEvent>) =>
   Effect.forEach(
     Array.from({ length: Math.ceil(events.length / EVENT_INSERT_CHUNK) }, (_, i) =>
@@ -60,20 +79,7 @@ const insertEvents = (events: ReadonlyArray<LoggedEvent>) =>
       const params: Array<unknown> = []
       const rows = chunk.map((event) => {
         const base = params.length
-        params.push(
-          event.workspaceId,
-          event.seq,
-          event.type,
-          event.scope,
-          event.entityId,
-          event.path.spaceId ?? null,
-          event.path.listId ?? null,
-          event.path.taskId ?? null,
-          event.privateSpace,
-          event.data,
-          event.actorId,
-          event.at
-        )
+        params.push(event.workspaceId, event.seq, ...eventFields(event))
         return `(${Array.from({ length: 12 }, (_, i) => `$${base + i + 1}`).join(", ")})`
       })
       return query(
@@ -172,29 +178,13 @@ const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEv
   const params: Array<unknown> = [workspaceId, events.length]
   const rows = events.map((event, i) => {
     const base = params.length
-    params.push(
-      i + 1,
-      event.type,
-      event.scope,
-      event.entityId,
-      event.path.spaceId ?? null,
-      event.path.listId ?? null,
-      event.path.taskId ?? null,
-      event.privateSpace,
-      event.data,
-      event.actorId,
-      event.at
-    )
+    params.push(i + 1, ...eventFields(event))
     const p = (n: number) => `$${base + n}`
     return `(${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::boolean, ${p(9)}::jsonb, ${p(10)}::text, ${p(11)}::timestamptz)`
   })
   return Effect.map(
     query<{ last_seq: number | string }>(
-      `WITH counter AS (
-         INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
-         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
-         RETURNING last_seq
-       ), inserted AS (
+      `WITH counter AS (${claimNumbers}), inserted AS (
          INSERT INTO pm_events (${eventColumns})
          SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id, v.private_space, v.data, v.actor_id, v.at
            FROM counter, (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at)
@@ -258,12 +248,7 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
       if (unnumbered.length <= EVENT_INSERT_CHUNK) last = yield* claimAndInsert(workspaceId, unnumbered)
       else {
         // A bulk change: claim the numbers first, then insert in chunks.
-        const counter = yield* query<{ last_seq: number }>(
-          `INSERT INTO pm_event_counters (workspace_id, last_seq) VALUES ($1, $2)
-           ON CONFLICT (workspace_id) DO UPDATE SET last_seq = pm_event_counters.last_seq + excluded.last_seq
-           RETURNING last_seq`,
-          [workspaceId, list.length]
-        )
+        const counter = yield* query<{ last_seq: number }>(claimNumbers, [workspaceId, list.length])
         last = Number(counter[0]!.last_seq)
       }
       const first = last - list.length + 1
