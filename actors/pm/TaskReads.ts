@@ -13,7 +13,16 @@ import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
 import { effectiveStatusJoin } from "./Statuses.ts"
 import { visibleSpace, type ArchivedFilter, type Viewer } from "./StructureReads.ts"
-import { type CustomField, defaultFeatures, type Priority, type Status, type Tag, type Task, type UserRef } from "./WorkRecords.ts"
+import {
+  type CustomField,
+  defaultFeatures,
+  type Features,
+  type Priority,
+  type Status,
+  type Tag,
+  type Task,
+  type UserRef
+} from "./WorkRecords.ts"
 
 export const taskColumns = `t.id, t.workspace_id AS "workspaceId", t.space_id AS "spaceId", l.folder_id AS "folderId", t.list_id AS "listId",
   t.parent_task_id AS "parentTaskId", t.short_id AS "shortId", t.name, t.description, t.status, t.priority,
@@ -138,6 +147,21 @@ export const getTask = (taskId: string, options: { readonly deleted?: boolean } 
     )
     if (rows.length === 0) return yield* reject("not_found", "No such task")
     return presentRow(rows[0]!)
+  })
+
+/** A task and the features of its space, in one statement (what a write checks first). */
+export const getTaskForWrite = (
+  taskId: string
+): Effect.Effect<{ readonly task: Task; readonly features: Features }, Rejection | SqlError, Sql> =>
+  Effect.gen(function* () {
+    const rows = yield* query<TaskRow & Presented & { spaceFeatures: Partial<Features> | null }>(
+      `SELECT ${taskColumns}, ${presentedColumns}, s.features AS "spaceFeatures" ${presentedFrom("pm_tasks")}
+        WHERE t.id = $1 AND t.deleted_at IS NULL`,
+      [taskId]
+    )
+    if (rows.length === 0) return yield* reject("not_found", "No such task")
+    const { spaceFeatures, ...row } = rows[0]!
+    return { task: presentRow(row), features: { ...defaultFeatures, ...(spaceFeatures ?? {}) } }
   })
 
 export const getTasks = (taskIds: ReadonlyArray<string>): Effect.Effect<Array<Task>, SqlError, Sql> =>

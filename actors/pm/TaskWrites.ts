@@ -16,7 +16,7 @@ import { availableFields, validateValue } from "./CustomFields.ts"
 import { requireMembers } from "./Members.ts"
 import { nextShortId } from "./ShortIds.ts"
 import { effectiveStatuses, findStatus, initialStatus } from "./Statuses.ts"
-import { featuresOfSpace, getTask } from "./TaskReads.ts"
+import { featuresOfSpace, getTask, getTaskForWrite } from "./TaskReads.ts"
 import { DateTime, type Features, isFinished, Priority, type Status, type Task, type TaskDefaults } from "./WorkRecords.ts"
 
 export interface Home {
@@ -398,9 +398,8 @@ const scheduleNext = (task: Task, by: string): Step<Array<Change>> =>
  */
 export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix = "body"): Step<{ task: Task; changes: Array<Change> }> =>
   Effect.gen(function* () {
-    const before = yield* getTask(taskId)
+    const { task: before, features } = yield* getTaskForWrite(taskId)
     const home: Home = { workspaceId: before.workspaceId, spaceId: before.spaceId, folderId: before.folderId, listId: before.listId }
-    const features = yield* featuresOfSpace(before.spaceId)
     yield* checkFeatures(features, patch, prefix)
     const sets: Array<string> = []
     const params: Array<unknown> = [taskId]
