@@ -30,6 +30,12 @@ export const taskColumns = `t.id, t.workspace_id AS "workspaceId", t.space_id AS
   t.created_by AS "createdBy", t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.closed_at AS "closedAt",
   t.archived_at AS "archivedAt", t.deleted_at AS "deletedAt", t.version`
 
+// The columns of `taskColumns` as RETURNING of an UPDATE of pm_tasks sees them (no join: its list's folder by sub-select).
+const updatedColumns = taskColumns.replace(
+  `l.folder_id AS "folderId"`,
+  `(SELECT l.folder_id FROM pm_lists l WHERE l.id = t.list_id) AS "folderId"`
+)
+
 export const taskFrom = `FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id`
 
 export interface TaskRow {
@@ -108,6 +114,21 @@ const present = (row: TaskRow, presented: Presented): Task => ({
   recurrence: row.recurrence ?? null,
   archived: row.archivedAt !== null
 })
+
+/**
+ * Updates the task's own columns (`sets`, parameters after the task id) and
+ * returns it as shown, its presentation (status, people, tags, fields,
+ * subtasks) kept from `before`: for writes that changed none of it, one
+ * statement instead of an update and a read.
+ */
+export const updateOwnColumns = (before: Task, sets: string, params: ReadonlyArray<unknown>): Effect.Effect<Task, SqlError, Sql> =>
+  Effect.map(query<TaskRow>(`UPDATE pm_tasks t SET ${sets} WHERE t.id = $1 RETURNING ${updatedColumns}`, params), ([row]) => ({
+    ...before,
+    ...row!,
+    status: before.status,
+    recurrence: row!.recurrence ?? null,
+    archived: row!.archivedAt !== null
+  }))
 
 /** A row of `SELECT ${taskColumns}, ${presentedColumns}` → the task. */
 const presentRow = <R extends TaskRow & Presented>(row: R): Task => {
