@@ -32,6 +32,7 @@ export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{
 }
 
 const JSON_TYPE = "application/json; charset=utf-8"
+const jsonHeaders: Readonly<Record<string, string>> = { "content-type": JSON_TYPE }
 // Replies that fit stop at nothing; one that does not is encoded again to report all its issues.
 const options = { onExcessProperty: "error" } as const
 const reportAll = { onExcessProperty: "error", errors: "all" } as const
@@ -121,6 +122,13 @@ const rawReply = (operation: AnyOperation, result: RawReply) => {
   return Effect.succeed(reply)
 }
 
+/**
+ * Bodies already encoded, by result object. Read models hand out the same
+ * immutable object until they change (a task actor's task), so a hot read is
+ * encoded and checked once, not once per request.
+ */
+const encodedBodies = new WeakMap<object, { readonly compiled: Compiled; readonly body: string }>()
+
 /** The response for a handler's result; dies with `ReplyMismatch` when the result does not fit its declaration. */
 export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
   if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply")
@@ -130,7 +138,11 @@ export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<R
   if (status === 204) return Effect.succeed({ status, headers: {}, body: "" })
   const compiled = compiledOf(operation, status)
   if (compiled?.encode === undefined) return mismatch(operation, status, "JSON without a declared schema")
+  const cached = typeof result === "object" && result !== null ? encodedBodies.get(result) : undefined
+  if (cached !== undefined && cached.compiled === compiled) return Effect.succeed({ status, headers: jsonHeaders, body: cached.body })
   const exit = compiled.encode(result)
   if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
-  return Effect.succeed({ status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(exit.value) })
+  const body = JSON.stringify(exit.value)
+  if (typeof result === "object" && result !== null) encodedBodies.set(result, { compiled, body })
+  return Effect.succeed({ status, headers: jsonHeaders, body })
 }

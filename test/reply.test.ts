@@ -67,6 +67,20 @@ describe("replies are encoded through their declared schema", () => {
     expect(JSON.parse(body)).toEqual({ id: "a", count: 1, at: "1970-01-01T00:00:00.000Z" })
   })
 
+  it("an unchanged result object (a read model's state) is encoded once; a new one is encoded anew", () => {
+    let reads = 0
+    const state = { id: "a", at: new Date(0) } as { id: string; at: Date; count: number }
+    Object.defineProperty(state, "count", { enumerable: true, get: () => (reads++, 1) })
+    let current: object = state
+    const same = op({ handler: () => Effect.succeed(current) })
+    expect(JSON.parse(run(same).body)).toMatchObject({ count: 1 })
+    const afterFirst = reads
+    expect(JSON.parse(run(same).body)).toMatchObject({ count: 1 })
+    expect(reads).toBe(afterFirst)
+    current = { id: "a", at: new Date(0), count: 2 }
+    expect(JSON.parse(run(same).body)).toMatchObject({ count: 2 })
+  })
+
   it("a field of the wrong type is a defect: 500, logged with the operation id", () => {
     const { response, body, logged } = run(op({ handler: () => Effect.succeed({ id: "a", count: "one", at: new Date(0) }) }))
     expect(response.status).toBe(500)

@@ -52,6 +52,8 @@ const pathOf = (change: Change): LoggedEvent["path"] => {
 }
 
 /** An event's columns after its workspace and sequence number, in `pm_events` order. */
+// Where `private_space` stands among them.
+const privateColumn = 6
 const eventFields = (event: Omit<LoggedEvent, "seq">): Array<unknown> => [
   event.type,
   event.scope,
@@ -172,30 +174,54 @@ const eventColumns = "workspace_id, seq, type, scope, entity_id, space_id, list_
  * Takes the next `count` sequence numbers of the workspace and inserts its
  * events in ONE statement: the counter row stays locked from here to COMMIT,
  * and every writer of the workspace queues on it, so nothing else may run
- * while it is held.
+ * while it is held. Whether an event happened in a private space is decided
+ * in the same statement; the numbered events come back in order.
  */
-const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq">>) => {
+const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) => {
   const params: Array<unknown> = [workspaceId, events.length]
   const rows = events.map((event, i) => {
     const base = params.length
-    params.push(i + 1, ...eventFields(event))
+    params.push(i + 1, ...eventFields({ ...event, privateSpace: false }).filter((_, column) => column !== privateColumn))
     const p = (n: number) => `$${base + n}`
-    return `(${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::boolean, ${p(9)}::jsonb, ${p(10)}::text, ${p(11)}::timestamptz)`
+    return `(${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::jsonb, ${p(9)}::text, ${p(10)}::timestamptz)`
   })
   return Effect.map(
-    query<{ last_seq: number | string }>(
+    query<{ seq: number | string; privateSpace: boolean }>(
       `WITH counter AS (${claimNumbers}), inserted AS (
          INSERT INTO pm_events (${eventColumns})
-         SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id, v.private_space, v.data, v.actor_id, v.at
-           FROM counter, (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at)
-         RETURNING seq
+         SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id,
+                COALESCE(sp.is_private, false), v.data, v.actor_id, v.at
+           FROM counter
+          CROSS JOIN (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, data, actor_id, at)
+           LEFT JOIN pm_spaces sp ON sp.id = v.space_id
+         RETURNING seq, private_space
        )
-       SELECT counter.last_seq FROM counter, (SELECT count(*) FROM inserted) AS done`,
+       SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`,
       params
     ),
-    (rows) => Number(rows[0]!.last_seq)
+    (rows): Array<LoggedEvent> => rows.map((row, i) => ({ seq: Number(row.seq), ...events[i]!, privateSpace: row.privateSpace }))
   )
 }
+
+/** A bulk change: its private spaces read first, then the numbers claimed, then the events inserted in chunks. */
+const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) =>
+  Effect.gen(function* () {
+    const spaceIds = [...new Set(unnumbered.map((e) => e.path.spaceId).filter((id): id is string => id !== undefined))]
+    const privateSpaces = new Set(
+      spaceIds.length === 0
+        ? []
+        : (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id)
+    )
+    const counter = yield* query<{ last_seq: number }>(claimNumbers, [workspaceId, unnumbered.length])
+    const first = Number(counter[0]!.last_seq) - unnumbered.length + 1
+    const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({
+      seq: first + i,
+      ...event,
+      privateSpace: event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)
+    }))
+    yield* insertEvents(events)
+    return events
+  })
 
 /** Appends `changes` in the current transaction; returns what to publish after COMMIT, one batch per workspace. */
 export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions) =>
@@ -215,45 +241,27 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
     }
     const batches: Array<FeedBatch> = []
     // Everything that needs no sequence number is read first, before any counter row is locked.
-    const paths = new Map(changes.map((change) => [change, pathOf(change)] as const))
-    const spaceIds = [...new Set([...paths.values()].map((p) => p.spaceId).filter((id): id is string => id !== undefined))]
-    const privateSpaces =
-      spaceIds.length === 0
-        ? new Set<string>()
-        : new Set(
-            (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map(
-              (r) => r.id
-            )
-          )
     const pending = new Map<string, ReadonlyArray<PendingNotification>>()
     for (const [workspaceId, list] of byWorkspace) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
     // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock.
     for (const workspaceId of [...byWorkspace.keys()].sort()) {
       const list = byWorkspace.get(workspaceId)!
-      const unnumbered = list.map((change) => {
-        const path = paths.get(change)!
-        return {
-          type: change.type,
-          workspaceId,
-          scope: change.scope,
-          entityId: change.entityId,
-          path,
-          data: change.data,
-          actorId: change.actorId,
-          at,
-          privateSpace: path.spaceId !== undefined && privateSpaces.has(path.spaceId)
-        }
-      })
-      let last: number
-      if (unnumbered.length <= EVENT_INSERT_CHUNK) last = yield* claimAndInsert(workspaceId, unnumbered)
-      else {
-        // A bulk change: claim the numbers first, then insert in chunks.
-        const counter = yield* query<{ last_seq: number }>(claimNumbers, [workspaceId, list.length])
-        last = Number(counter[0]!.last_seq)
-      }
-      const first = last - list.length + 1
-      const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({ seq: first + i, ...event }))
-      if (unnumbered.length > EVENT_INSERT_CHUNK) yield* insertEvents(events)
+      const unnumbered = list.map((change) => ({
+        type: change.type,
+        workspaceId,
+        scope: change.scope,
+        entityId: change.entityId,
+        path: pathOf(change),
+        data: change.data,
+        actorId: change.actorId,
+        at
+      }))
+      const events =
+        unnumbered.length <= EVENT_INSERT_CHUNK
+          ? yield* claimAndInsert(workspaceId, unnumbered)
+          : yield* claimInChunks(workspaceId, unnumbered)
+      const last = events[events.length - 1]!.seq
+      const first = events[0]!.seq
       const notifications = yield* insertNotifications(workspaceId, pending.get(workspaceId) ?? [], events, at)
       // Prune in steps rather than on every append: one range delete per `pruneEvery` events.
       const pruneEvery = Math.max(1, Math.min(256, Math.floor(options.retention / 4)))

@@ -16,7 +16,7 @@ import { availableFields, validateValue } from "./CustomFields.ts"
 import { requireMembers } from "./Members.ts"
 import { nextShortId } from "./ShortIds.ts"
 import { effectiveStatuses, findStatus, initialStatus } from "./Statuses.ts"
-import { featuresOfSpace, getTask } from "./TaskReads.ts"
+import { featuresOfSpace, getTask, getTaskForWrite, updateOwnColumns } from "./TaskReads.ts"
 import { DateTime, type Features, isFinished, Priority, type Status, type Task, type TaskDefaults } from "./WorkRecords.ts"
 
 export interface Home {
@@ -398,9 +398,8 @@ const scheduleNext = (task: Task, by: string): Step<Array<Change>> =>
  */
 export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix = "body"): Step<{ task: Task; changes: Array<Change> }> =>
   Effect.gen(function* () {
-    const before = yield* getTask(taskId)
+    const { task: before, features } = yield* getTaskForWrite(taskId)
     const home: Home = { workspaceId: before.workspaceId, spaceId: before.spaceId, folderId: before.folderId, listId: before.listId }
-    const features = yield* featuresOfSpace(before.spaceId)
     yield* checkFeatures(features, patch, prefix)
     const sets: Array<string> = []
     const params: Array<unknown> = [taskId]
@@ -485,9 +484,15 @@ export const patchTask = (taskId: string, patch: TaskPatch, by: string, prefix =
     const given = Object.values(patch).some((v) => v !== undefined)
     if (!given) return { task: before, changes: [] }
     sets.push("version = version + 1", "updated_at = now()")
-    yield* query(`UPDATE pm_tasks SET ${sets.join(", ")} WHERE id = $1`, params)
-    if (newStatus) yield* recordStatus(taskId, newStatus, by)
-    const task = yield* getTask(taskId)
+    // Only the task's own columns changed: the update returns it, its presentation is the one it had.
+    const ownColumnsOnly = newStatus === undefined && !assigneesChanged && data.tags === undefined && data.customFields === undefined
+    let task: Task
+    if (ownColumnsOnly) task = yield* updateOwnColumns(before, sets.join(", "), params)
+    else {
+      yield* query(`UPDATE pm_tasks SET ${sets.join(", ")} WHERE id = $1`, params)
+      if (newStatus) yield* recordStatus(taskId, newStatus, by)
+      task = yield* getTask(taskId)
+    }
     const label = `${task.shortId}: ${task.name}`
     const added = assignees.filter((id) => !current.includes(id))
     const changes: Array<Change> = [

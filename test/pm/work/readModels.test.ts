@@ -118,6 +118,23 @@ describe("read models follow changes made elsewhere", () => {
     expect(await status("PATCH", `/tasks/${tasks[0].id}`, extra.token)).not.toBe(200)
   })
 
+  it("a write of the task's own columns answers exactly what SQL then shows", async () => {
+    const { space, list, tasks } = await setup("Own columns")
+    await call("POST", `/spaces/${space.id}/tags`, { name: "kept", color: "#333333" })
+    await call("POST", `/tasks/${tasks[0].id}/tags`, { name: "kept" })
+    await call("POST", `/tasks/${tasks[0].id}/assignees`, { userId: w.member.userId })
+    const patched = await call("PATCH", `/tasks/${tasks[0].id}`, {
+      name: "  renamed  ",
+      description: "new text",
+      priority: "high",
+      dueDate: "2026-12-24",
+      timeEstimateMinutes: 90
+    })
+    const listed = (await call("GET", `/lists/${list.id}/tasks`)).items.find((t: any) => t.id === tasks[0].id)
+    expect(patched).toEqual(listed)
+    expect(patched).toMatchObject({ name: "renamed", priority: "high", tags: [{ name: "kept" }], assignees: [{ id: w.member.userId }] })
+  })
+
   it("a deleted task is gone from memory too", async () => {
     const { tasks } = await setup("Trash")
     await call("DELETE", `/tasks/${tasks[0].id}`)
