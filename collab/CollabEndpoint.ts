@@ -57,17 +57,50 @@ const refuse = (socket: SocketAdapter | undefined, code: number, reason: string)
   throw { reason }
 }
 
-const requestOf = (data: SocketData): Request => {
-  const headers = new Headers()
-  for (const [name, value] of data.headers) {
-    try {
-      headers.append(name, value)
-    } catch {
-      // a header undici refuses: Hocuspocus hooks only read them
-    }
+/**
+ * The upgrade request's headers, read-only (what Hocuspocus hands its hooks
+ * as `requestHeaders`): a view over the pairs uWS gave us, names already
+ * lower-case. A fetch `Headers` per socket would cost more than the socket.
+ */
+class HeaderView {
+  constructor(private readonly pairs: ReadonlyArray<readonly [string, string]>) {}
+  get(name: string): string | null {
+    const wanted = name.toLowerCase()
+    const values = this.pairs.filter(([key]) => key === wanted).map(([, value]) => value)
+    return values.length === 0 ? null : values.join(", ")
   }
-  return new Request(`http://localhost${data.url}${data.query === "" ? "" : `?${data.query}`}`, { headers })
+  has(name: string): boolean {
+    return this.get(name) !== null
+  }
+  getSetCookie(): Array<string> {
+    return this.pairs.filter(([key]) => key === "set-cookie").map(([, value]) => value)
+  }
+  forEach(callback: (value: string, name: string, headers: HeaderView) => void): void {
+    for (const [name, value] of this.pairs) callback(value, name, this)
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const [name, value] of this.pairs) yield [name, value]
+  }
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.pairs) yield name
+  }
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.pairs) yield value
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries()
+  }
 }
+
+/**
+ * The upgrade request as Hocuspocus sees it: the URL as path and query (all
+ * it parses) and the headers' view; a fetch `Request` per socket costs far
+ * more, in time and memory, than the socket itself.
+ */
+const requestOf = (data: SocketData) => ({
+  url: data.query === "" ? data.url : `${data.url}?${data.query}`,
+  headers: new HeaderView(data.headers)
+})
 
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
@@ -127,7 +160,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         })
         data.adapter = adapter
         sockets.add(adapter)
-        data.client = server.hocuspocus.handleConnection(adapter as never, requestOf(data), { socket: adapter })
+        data.client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
       },
       message: (ws: WebSocket<EndpointSocketData>, message: ArrayBuffer, isBinary: boolean) => {
         const data = ws.getUserData()
