@@ -18,6 +18,9 @@
  *   (targets: ≥ 5,000/s on PostgreSQL, ≥ 2,000/s on PGlite).
  * - collab-cold-open: a stored 1 MB page nobody has open, opened again and
  *   again; time from connect to the first full sync (target: p99 < 50 ms).
+ * - collab-join-storm: N providers connect at once to one hot page (a
+ *   reconnect storm after a deploy); time until all are synced and server
+ *   CPU per connection (targets: both ≤ 0.5× stock's).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -558,4 +561,93 @@ export const collabColdOpen: Scenario = {
   }
 }
 
-export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen] as const
+// collab-join-storm -----------------------------------------------------
+
+/** The hot page's content: 200 paragraphs of ~300 characters (about 60 KiB), typed by one editor who stays. */
+const HOT_PARAGRAPHS = 200
+
+const measureJoinStorm = async (running: Running, joiners: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const name = `storm-${Date.now().toString(36)}-${joiners}`
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  // The page is hot: loaded, with content, its editor connected.
+  const editor = connect(running.url, running.token, name)
+  const processes: Array<ReturnType<typeof startClients>> = []
+  try {
+    await editor.synced
+    let acks = 0
+    editor.onData = (_data, incoming) => {
+      if (incoming.kind === "ack") acks++
+    }
+    const fragment = editor.doc.getXmlFragment("default")
+    const updates: Array<Uint8Array> = []
+    editor.doc.on("update", (update: Uint8Array) => updates.push(update))
+    for (let i = 0; i < HOT_PARAGRAPHS; i++) {
+      const paragraph = new Y.XmlElement("paragraph")
+      const text = new Y.XmlText()
+      text.insert(0, `${i} ${"the quick brown fox jumps over the lazy dog ".repeat(7)}`)
+      paragraph.insert(0, [text])
+      fragment.insert(fragment.length, [paragraph])
+    }
+    for (const update of updates) editor.socket.send(updateFrame(name, update))
+    const deadline = Date.now() + 30_000
+    while (acks < updates.length && Date.now() < deadline) await sleep(20)
+    if (acks < updates.length) throw new Error("the hot page's content was not acknowledged")
+    processes.push(
+      ...split(joiners, CLIENT_PROCESSES).map((count, i) =>
+        startClients(options, { mode: "storm", url: running.url, token: running.token, count, docs: [name] }, dir, i)
+      )
+    )
+    await Promise.all(processes.map((p) => p.ready))
+    await sleep(200) // let the client processes settle (their start-up is not the server's)
+    const before = { server: running.sample(), machine: readMachine() }
+    for (const p of processes) process.kill(p.child.pid, "SIGUSR2")
+    await Promise.all(processes.map((p) => p.child.exited))
+    const after = { server: running.sample(), machine: readMachine() }
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length !== processes.length) throw new Error(`storm processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const synced = results.reduce((sum, r) => sum + (r.opens ?? 0), 0)
+    const dropped = results.reduce((sum, r) => sum + (r.dropped ?? 0), 0)
+    const durationSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+    const server = usageBetween(before.server, after.server)
+    const busy = machineBusyCores(before.machine, after.machine)
+    return {
+      point: {
+        load: joiners,
+        durationSec,
+        ops: synced,
+        errors: dropped,
+        throughput: synced / durationSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server,
+        ...(busy === undefined ? {} : { machineBusyCores: busy })
+      },
+      note: `${joiners} joiners: all synced ${(durationSec * 1000).toFixed(0)} ms after the start, server CPU ${((server.cpuSec * 1000) / joiners).toFixed(2)} ms per connection${dropped > 0 ? `, ${dropped} failed` : ""}`
+    }
+  } finally {
+    editor.socket.terminate()
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const collabJoinStorm: Scenario = {
+  name: "collab-join-storm",
+  subject: "a reconnect storm: many providers join one hot page at once; time until all are synced, server CPU per connection",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  levels: { sweep: [1000], smoke: 50 },
+  workload: (options) => [
+    `One hot page (${HOT_PARAGRAPHS} paragraphs, about 60 KiB of Yjs state, its editor connected); ${options.levels.join(", ")} sockets in ${CLIENT_PROCESSES} client processes open at once on a signal, each authenticating (Atrium: a JWT and the page's access) and syncing from an empty state vector, as a fresh provider does.`,
+    "Time = first socket opened → last one synced (SyncStep2 received); latency = each socket's open → synced; server CPU from /proc over the storm, divided by the joiners in the notes."
+  ],
+  estimateSec: (options) => 2 * (25 + options.levels.length * 15),
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2 * options.levels.length, 10)
+    const notes: Array<string> = []
+    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) =>
+      measureJoinStorm(running, level, options)
+    )
+    return { groups: [{ name: "providers joining one hot page at once", unit: "join", series }], notes }
+  }
+}
+
+export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen, collabJoinStorm] as const
