@@ -18,7 +18,8 @@
  *   received (not applied: the server's part only), closes; `count` times.
  * - `storm`: on SIGUSR2, opens all `count` sockets at once
  *   (no handshake limit), records each one's connect → SyncStep2 and the
- *   time until the last is synced, then closes them.
+ *   time until the last is synced, then closes them (`hold`: keeps them
+ *   open, idle, until stopped).
  *
  * Prints `CC {"event":"ready"}` when every socket is synced, then
  * `CC {"event":"result",…}`.
@@ -47,6 +48,8 @@ export interface CollabClientsConfig {
   readonly intervalMs?: number
   /** writers: characters per update. */
   readonly updateChars?: number
+  /** storm: keep the sockets open once synced (until the process is stopped). */
+  readonly hold?: boolean
 }
 
 const Sync = 0
@@ -338,6 +341,7 @@ const runStorm = async (config: CollabClientsConfig) => {
     durationSec: (lastAt - started) / 1000,
     histogram: histogram.toData()
   })
+  if (config.hold) return
   for (const client of synced) client.socket.terminate()
   process.exit(0)
 }
