@@ -108,7 +108,18 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
     const context = yield* Effect.context<never>()
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromiseExitWith(context)(effect as Effect.Effect<A, E, never>)
     const access = yield* Effect.serviceOption(DocumentAccess)
-    const sockets = new Set<SocketAdapter>()
+    const sockets = new Map<SocketAdapter, ClientConnection>()
+    // Shared by every socket: nothing per connection.
+    const adapterOptions = {
+      maxBackpressureBytes: options.maxBackpressureBytes,
+      durable: (name: string) => server.whenDurable(name),
+      onDocumentClosed: (_name: string, reason: string) => server.documentClosed(reason)
+    }
+    // Hocuspocus's timeout check (a socket idle, or never authenticated, that long is closed), for all sockets at once.
+    const timeouts = setInterval(() => {
+      for (const client of sockets.values()) (client as unknown as { check: () => void }).check()
+    }, options.idleSeconds * 1000)
+    timeouts.unref()
 
     server.setPublisher((topic, frame) => {
       app.publish(topic, frame, true)
@@ -153,14 +164,13 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       },
       open: (ws: WebSocket<EndpointSocketData>) => {
         const data = ws.getUserData()
-        const adapter = new SocketAdapter(ws, {
-          maxBackpressureBytes: options.maxBackpressureBytes,
-          durable: (name) => server.whenDurable(name),
-          onDocumentClosed: (_name, reason) => server.documentClosed(reason)
-        })
+        const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
-        sockets.add(adapter)
-        data.client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
+        const client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
+        // One sweep checks every socket's timeout (below), not a timer per socket.
+        clearInterval((client as unknown as { pingInterval: NodeJS.Timeout }).pingInterval)
+        data.client = client
+        sockets.set(adapter, client)
       },
       message: (ws: WebSocket<EndpointSocketData>, message: ArrayBuffer, isBinary: boolean) => {
         const data = ws.getUserData()
@@ -195,7 +205,8 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
 
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
-        for (const socket of sockets) socket.close(CloseCode.goingAway, "server shutting down")
+        clearInterval(timeouts)
+        for (const socket of sockets.keys()) socket.close(CloseCode.goingAway, "server shutting down")
         sockets.clear()
       })
     )

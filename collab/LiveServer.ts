@@ -17,7 +17,7 @@
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
 import { randomUUID } from "node:crypto"
-import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
+import { Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
 import type { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
@@ -109,6 +109,8 @@ const emptyState = (() => {
 })()
 
 type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
+
+const connectionHandleMessage = Connection.prototype.handleMessage as (this: unknown, data: Uint8Array) => void
 
 /** The parts of Hocuspocus's Connection the join path replaces (instance properties shadow its methods). */
 interface HocuspocusConnection {
@@ -328,19 +330,24 @@ export class LiveServer implements ClusterHost {
       add(joining)
       // Hocuspocus calls this from the Connection's constructor, before it sends the awareness and delivers queued messages.
       if (joining.sessionId !== null) return document
+      // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
       const connection = joining as unknown as HocuspocusConnection
-      connection.sendCurrentAwareness = () => {
-        const frame = frames.currentAwareness()
-        if (frame !== undefined) connection.send(frame)
-      }
-      const handle = connection.handleMessage.bind(connection)
-      connection.handleMessage = (data) => {
-        if (connection.messageQueue.length > 0 || !isEmptySyncStep1(data, name)) return handle(data)
-        const [step1, step2] = frames.initialSync()
-        connection.send(step1)
-        connection.send(step2)
-      }
+      connection.sendCurrentAwareness = sendCurrentAwareness
+      connection.handleMessage = handleMessage
       return document
+    }
+    function sendCurrentAwareness(this: HocuspocusConnection): void {
+      const frame = frames.currentAwareness()
+      if (frame !== undefined) this.send(frame)
+    }
+    function handleMessage(this: HocuspocusConnection, data: Uint8Array): void {
+      if (this.messageQueue.length > 0 || !isEmptySyncStep1(data, name)) {
+        connectionHandleMessage.call(this, data)
+        return
+      }
+      const [step1, step2] = frames.initialSync()
+      this.send(step1)
+      this.send(step2)
     }
   }
 
