@@ -13,6 +13,10 @@
  *   "read" → read-only (updates refused, document untouched), "none" → 4403;
  *   a missing or bad token → 4401. Without a DocumentAccess service every
  *   document is refused (4403).
+ * - Per socket only what Hocuspocus needs: a light request (URL and a view
+ *   of the upgrade headers, not a fetch Request), shared adapter options, and
+ *   Hocuspocus's timeout check run by one sweep over every socket instead of
+ *   a timer each.
  * - Limits: messages up to `maxMessageBytes`; a reader with more than
  *   `maxBackpressureBytes` queued is closed (uWS `closeOnBackpressureLimit`)
  *   and its provider reconnects and resyncs.

@@ -3,8 +3,13 @@
  * load from (and log every change to) SQL, broadcast through uWS topics,
  * and meet their copies on other nodes through the cluster.
  *
- * - Loading: snapshot + log tail, after the log committed what it had queued
- *   for the document (a quick reopen sees its own last edits).
+ * - Loading: snapshot + log tail (one statement), after the log committed
+ *   what it had queued for the document (a quick reopen sees its own last
+ *   edits); applied without an update event, and no conversion (JSON,
+ *   Markdown, text) on the way.
+ * - Joining: a fresh provider's initial sync and the crowd's awareness come
+ *   from the document's JoinFrames, encoded once per change, not per joiner;
+ *   presence goes to peers at most every PRESENCE_DELAY_MS.
  * - Logging: every change made here (an editor's update, a REST edit, a
  *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
  *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
@@ -320,7 +325,8 @@ export class LiveServer implements ClusterHost {
    * the document's name gets everyone's awareness as one cached update, and
    * its first SyncStep1 with an empty state vector is answered with the
    * cached initial sync (only while nothing of its is queued before it, so
-   * replies keep their order).
+   * replies keep their order). Hocuspocus's beforeSync / beforeHandleMessage
+   * hooks are skipped for it: no extension of ours has any.
    */
   private patchJoins(name: string, document: Document, loaded: Uint8Array | undefined): void {
     const frames = new JoinFrames(document, name, document.awareness, loaded)
