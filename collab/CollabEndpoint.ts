@@ -129,16 +129,23 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       app.publish(topic, frame, true)
     })
 
+    // Who the token names and what they may do with the document, decided in one run (both from memory once warm).
+    const decide = (token: string, documentName: string) =>
+      Effect.gen(function* () {
+        const identified = yield* Effect.exit(authenticate(tokenCredentials(token)) as Effect.Effect<Principal | undefined, unknown>)
+        const principal = Exit.isSuccess(identified) ? identified.value : undefined
+        if (principal === undefined) return { principal, right: "none" as DocumentRight }
+        if (Option.isNone(access)) return { principal, right: "none" as DocumentRight }
+        const decided = yield* Effect.exit(access.value.rightOf(principal, documentName))
+        if (Exit.isSuccess(decided)) return { principal, right: decided.value }
+        logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
+        return { principal, right: "none" as DocumentRight }
+      })
+
     server.setAuthenticator(async ({ token, documentName, socket }) => {
-      const identified = await run(authenticate(tokenCredentials(token)))
-      const principal = Exit.isSuccess(identified) ? identified.value : undefined
+      const decided = await run(decide(token, documentName))
+      const { principal, right } = Exit.isSuccess(decided) ? decided.value : { principal: undefined, right: "none" as DocumentRight }
       if (principal === undefined) return refuse(socket, CloseCode.unauthorized, "unauthorized")
-      let right: DocumentRight = "none"
-      if (Option.isSome(access)) {
-        const decided = await run(access.value.rightOf(principal, documentName))
-        if (Exit.isSuccess(decided)) right = decided.value
-        else logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
-      }
       if (right === "none") return refuse(socket, CloseCode.forbidden, "forbidden")
       return { readOnly: right === "read", editor: editorOf(principal), principal }
     })
