@@ -308,10 +308,11 @@ const runOpens = async (config: CollabClientsConfig) => {
 
 const runStorm = async (config: CollabClientsConfig) => {
   const histogram = new Histogram()
-  emit({ event: "ready", connected: 0 })
-  // Start when told, so every client process of the storm starts together.
+  // Start when told, so every client process of the storm starts together (listening before saying so).
   const waiting = setInterval(() => {}, 1000) // a signal handler alone keeps no process alive
-  await new Promise<void>((resolve) => process.once("SIGUSR2", () => resolve()))
+  const go = new Promise<void>((resolve) => process.once("SIGUSR2", () => resolve()))
+  emit({ event: "ready", connected: 0 })
+  await go
   clearInterval(waiting)
   const started = now()
   let lastAt = started
