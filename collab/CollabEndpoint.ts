@@ -13,6 +13,10 @@
  *   "read" → read-only (updates refused, document untouched), "none" → 4403;
  *   a missing or bad token → 4401. Without a DocumentAccess service every
  *   document is refused (4403).
+ * - Per socket only what Hocuspocus needs: a light request (URL and a view
+ *   of the upgrade headers, not a fetch Request), shared adapter options, and
+ *   Hocuspocus's timeout check run by one sweep over every socket instead of
+ *   a timer each.
  * - Limits: messages up to `maxMessageBytes`; a reader with more than
  *   `maxBackpressureBytes` queued is closed (uWS `closeOnBackpressureLimit`)
  *   and its provider reconnects and resyncs.
@@ -57,17 +61,50 @@ const refuse = (socket: SocketAdapter | undefined, code: number, reason: string)
   throw { reason }
 }
 
-const requestOf = (data: SocketData): Request => {
-  const headers = new Headers()
-  for (const [name, value] of data.headers) {
-    try {
-      headers.append(name, value)
-    } catch {
-      // a header undici refuses: Hocuspocus hooks only read them
-    }
+/**
+ * The upgrade request's headers, read-only (what Hocuspocus hands its hooks
+ * as `requestHeaders`): a view over the pairs uWS gave us, names already
+ * lower-case. A fetch `Headers` per socket would cost more than the socket.
+ */
+class HeaderView {
+  constructor(private readonly pairs: ReadonlyArray<readonly [string, string]>) {}
+  get(name: string): string | null {
+    const wanted = name.toLowerCase()
+    const values = this.pairs.filter(([key]) => key === wanted).map(([, value]) => value)
+    return values.length === 0 ? null : values.join(", ")
   }
-  return new Request(`http://localhost${data.url}${data.query === "" ? "" : `?${data.query}`}`, { headers })
+  has(name: string): boolean {
+    return this.get(name) !== null
+  }
+  getSetCookie(): Array<string> {
+    return this.pairs.filter(([key]) => key === "set-cookie").map(([, value]) => value)
+  }
+  forEach(callback: (value: string, name: string, headers: HeaderView) => void): void {
+    for (const [name, value] of this.pairs) callback(value, name, this)
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const [name, value] of this.pairs) yield [name, value]
+  }
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.pairs) yield name
+  }
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.pairs) yield value
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries()
+  }
 }
+
+/**
+ * The upgrade request as Hocuspocus sees it: the URL as path and query (all
+ * it parses) and the headers' view; a fetch `Request` per socket costs far
+ * more, in time and memory, than the socket itself.
+ */
+const requestOf = (data: SocketData) => ({
+  url: data.query === "" ? data.url : `${data.url}?${data.query}`,
+  headers: new HeaderView(data.headers)
+})
 
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
@@ -75,22 +112,40 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
     const context = yield* Effect.context<never>()
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromiseExitWith(context)(effect as Effect.Effect<A, E, never>)
     const access = yield* Effect.serviceOption(DocumentAccess)
-    const sockets = new Set<SocketAdapter>()
+    const sockets = new Map<SocketAdapter, ClientConnection>()
+    // Shared by every socket: nothing per connection.
+    const adapterOptions = {
+      maxBackpressureBytes: options.maxBackpressureBytes,
+      durable: (name: string) => server.whenDurable(name),
+      onDocumentClosed: (_name: string, reason: string) => server.documentClosed(reason)
+    }
+    // Hocuspocus's timeout check (a socket idle, or never authenticated, that long is closed), for all sockets at once.
+    const timeouts = setInterval(() => {
+      for (const client of sockets.values()) (client as unknown as { check: () => void }).check()
+    }, options.idleSeconds * 1000)
+    timeouts.unref()
 
     server.setPublisher((topic, frame) => {
       app.publish(topic, frame, true)
     })
 
+    // Who the token names and what they may do with the document, decided in one run (both from memory once warm).
+    const decide = (token: string, documentName: string) =>
+      Effect.gen(function* () {
+        const identified = yield* Effect.exit(authenticate(tokenCredentials(token)) as Effect.Effect<Principal | undefined, unknown>)
+        const principal = Exit.isSuccess(identified) ? identified.value : undefined
+        if (principal === undefined) return { principal, right: "none" as DocumentRight }
+        if (Option.isNone(access)) return { principal, right: "none" as DocumentRight }
+        const decided = yield* Effect.exit(access.value.rightOf(principal, documentName))
+        if (Exit.isSuccess(decided)) return { principal, right: decided.value }
+        logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
+        return { principal, right: "none" as DocumentRight }
+      })
+
     server.setAuthenticator(async ({ token, documentName, socket }) => {
-      const identified = await run(authenticate(tokenCredentials(token)))
-      const principal = Exit.isSuccess(identified) ? identified.value : undefined
+      const decided = await run(decide(token, documentName))
+      const { principal, right } = Exit.isSuccess(decided) ? decided.value : { principal: undefined, right: "none" as DocumentRight }
       if (principal === undefined) return refuse(socket, CloseCode.unauthorized, "unauthorized")
-      let right: DocumentRight = "none"
-      if (Option.isSome(access)) {
-        const decided = await run(access.value.rightOf(principal, documentName))
-        if (Exit.isSuccess(decided)) right = decided.value
-        else logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
-      }
       if (right === "none") return refuse(socket, CloseCode.forbidden, "forbidden")
       return { readOnly: right === "read", editor: editorOf(principal), principal }
     })
@@ -120,14 +175,13 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       },
       open: (ws: WebSocket<EndpointSocketData>) => {
         const data = ws.getUserData()
-        const adapter = new SocketAdapter(ws, {
-          maxBackpressureBytes: options.maxBackpressureBytes,
-          durable: (name) => server.whenDurable(name),
-          onDocumentClosed: (_name, reason) => server.documentClosed(reason)
-        })
+        const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
-        sockets.add(adapter)
-        data.client = server.hocuspocus.handleConnection(adapter as never, requestOf(data), { socket: adapter })
+        const client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
+        // One sweep checks every socket's timeout (below), not a timer per socket.
+        clearInterval((client as unknown as { pingInterval: NodeJS.Timeout }).pingInterval)
+        data.client = client
+        sockets.set(adapter, client)
       },
       message: (ws: WebSocket<EndpointSocketData>, message: ArrayBuffer, isBinary: boolean) => {
         const data = ws.getUserData()
@@ -162,7 +216,8 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
 
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
-        for (const socket of sockets) socket.close(CloseCode.goingAway, "server shutting down")
+        clearInterval(timeouts)
+        for (const socket of sockets.keys()) socket.close(CloseCode.goingAway, "server shutting down")
         sockets.clear()
       })
     )

@@ -3,8 +3,13 @@
  * load from (and log every change to) SQL, broadcast through uWS topics,
  * and meet their copies on other nodes through the cluster.
  *
- * - Loading: snapshot + log tail, after the log committed what it had queued
- *   for the document (a quick reopen sees its own last edits).
+ * - Loading: snapshot + log tail (one statement), after the log committed
+ *   what it had queued for the document (a quick reopen sees its own last
+ *   edits); applied without an update event, and no conversion (JSON,
+ *   Markdown, text) on the way.
+ * - Joining: a fresh provider's initial sync and the crowd's awareness come
+ *   from the document's JoinFrames, encoded once per change, not per joiner;
+ *   presence goes to peers at most every PRESENCE_DELAY_MS.
  * - Logging: every change made here (an editor's update, a REST edit, a
  *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
  *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
@@ -17,7 +22,7 @@
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
 import { randomUUID } from "node:crypto"
-import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
+import { Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
 import type { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
@@ -29,6 +34,7 @@ import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.
 import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc } from "./RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { UpdateLog } from "./UpdateLog.ts"
+import { isEmptySyncStep1, JoinFrames } from "./JoinFrames.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Runs an SQL effect (the layer's context). */
@@ -55,6 +61,7 @@ const STORAGE = { source: "local" as const, skipStoreHooks: true, context: { atr
 const REST = { source: "local" as const, context: { atrium: "rest" } }
 
 const REMOVED_REASON = "document removed"
+const PRESENCE_DELAY_MS = 25
 
 export const topicOf = (name: string) => `doc/${name}`
 
@@ -87,6 +94,18 @@ class LazySnapshot implements DocumentSnapshot {
   }
 }
 
+/** Runs `apply` on `document` with its update listeners away (Yjs encodes an update only for listeners). */
+const withoutUpdateEvents = (document: Y.Doc, apply: () => void): void => {
+  const observers = (document as unknown as { _observers: Map<string, unknown> })._observers
+  const listeners = observers.get("update")
+  observers.delete("update")
+  try {
+    apply()
+  } finally {
+    if (listeners !== undefined) observers.set("update", listeners)
+  }
+}
+
 const emptyState = (() => {
   const doc = new Y.Doc()
   const state = Y.encodeStateAsUpdate(doc)
@@ -95,6 +114,16 @@ const emptyState = (() => {
 })()
 
 type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
+
+const connectionHandleMessage = Connection.prototype.handleMessage as (this: unknown, data: Uint8Array) => void
+
+/** The parts of Hocuspocus's Connection the join path replaces (instance properties shadow its methods). */
+interface HocuspocusConnection {
+  readonly messageQueue: ReadonlyArray<Uint8Array>
+  send: (message: Uint8Array) => void
+  sendCurrentAwareness: () => void
+  handleMessage: (data: Uint8Array) => void
+}
 
 interface Tracked {
   /** Connections that cannot use the document's topic (session-multiplexed, or not ours). */
@@ -123,6 +152,8 @@ export class LiveServer implements ClusterHost {
   private readonly compactionQueued = new Set<string>()
   private compacting = false
   private sweepTimer: NodeJS.Timeout | undefined
+  private readonly presenceDue = new Set<string>()
+  private presenceTimer: NodeJS.Timeout | undefined
   private closed = false
 
   constructor(
@@ -196,13 +227,17 @@ export class LiveServer implements ClusterHost {
   private async loadInto(name: string, document: Document): Promise<void> {
     await this.log.barrier(name)
     const stored = await this.runSql(DocumentStore.load(name))
-    Y.transact(
-      document,
-      () => {
-        if (stored.state !== undefined) Y.applyUpdate(document, stored.state)
-        for (const update of stored.updates) Y.applyUpdate(document, update)
-      },
-      STORAGE
+    // Nobody is connected yet and what is applied comes from storage: an update event
+    // (Yjs re-encoding the whole document for it) would serve nobody.
+    withoutUpdateEvents(document, () =>
+      Y.transact(
+        document,
+        () => {
+          if (stored.state !== undefined) Y.applyUpdate(document, stored.state)
+          for (const update of stored.updates) Y.applyUpdate(document, update)
+        },
+        STORAGE
+      )
     )
     const tracked: Tracked = {
       individual: new Set(),
@@ -214,6 +249,9 @@ export class LiveServer implements ClusterHost {
     }
     this.tracked.set(name, tracked)
     this.patchBroadcast(name, document, tracked)
+    // Stored as one part (a compacted state, or a single update): that is the joiners' initial sync as it is.
+    const parts = [...(stored.state !== undefined ? [stored.state] : []), ...stored.updates]
+    this.patchJoins(name, document, parts.length === 1 ? parts[0] : undefined)
     document.on("update", (update: Uint8Array, origin: unknown) => this.changed(name, update, origin))
     document.awareness.on(
       "update",
@@ -279,6 +317,43 @@ export class LiveServer implements ClusterHost {
         }
         connection.send(frame)
       }
+    }
+  }
+
+  /**
+   * Serves joiners from the document's JoinFrames: a connection addressed to
+   * the document's name gets everyone's awareness as one cached update, and
+   * its first SyncStep1 with an empty state vector is answered with the
+   * cached initial sync (only while nothing of its is queued before it, so
+   * replies keep their order). Hocuspocus's beforeSync / beforeHandleMessage
+   * hooks are skipped for it: no extension of ours has any.
+   */
+  private patchJoins(name: string, document: Document, loaded: Uint8Array | undefined): void {
+    const frames = new JoinFrames(document, name, document.awareness, loaded)
+    const target = document as unknown as { addConnection: (connection: Connection) => Document }
+    const add = target.addConnection.bind(document)
+    target.addConnection = (joining) => {
+      add(joining)
+      // Hocuspocus calls this from the Connection's constructor, before it sends the awareness and delivers queued messages.
+      if (joining.sessionId !== null) return document
+      // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
+      const connection = joining as unknown as HocuspocusConnection
+      connection.sendCurrentAwareness = sendCurrentAwareness
+      connection.handleMessage = handleMessage
+      return document
+    }
+    function sendCurrentAwareness(this: HocuspocusConnection): void {
+      const frame = frames.currentAwareness()
+      if (frame !== undefined) this.send(frame)
+    }
+    function handleMessage(this: HocuspocusConnection, data: Uint8Array): void {
+      if (this.messageQueue.length > 0 || !isEmptySyncStep1(data, name)) {
+        connectionHandleMessage.call(this, data)
+        return
+      }
+      const [step1, step2] = frames.initialSync()
+      this.send(step1)
+      this.send(step2)
     }
   }
 
@@ -384,8 +459,20 @@ export class LiveServer implements ClusterHost {
     return document.getConnections().flatMap((connection) => (connection.context?.editor ? [connection.context.editor] : []))
   }
 
+  /**
+   * Presence goes to peers at most once per PRESENCE_DELAY_MS per document:
+   * each publication lists every editor, so publishing on every join would
+   * make a crowd joining cost the square of its size.
+   */
   private presenceChanged(name: string): void {
-    this.cluster.publishPresence(name, this.localEditors(name))
+    this.presenceDue.add(name)
+    if (this.presenceTimer !== undefined || this.closed) return
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = undefined
+      const names = [...this.presenceDue]
+      this.presenceDue.clear()
+      for (const due of names) this.cluster.publishPresence(due, this.localEditors(due))
+    }, PRESENCE_DELAY_MS)
   }
 
   /** Who has `name` open, on this node and others; one entry per user (their earliest session). */
@@ -564,6 +651,7 @@ export class LiveServer implements ClusterHost {
     if (this.closed) return
     this.closed = true
     if (this.sweepTimer !== undefined) clearInterval(this.sweepTimer)
+    if (this.presenceTimer !== undefined) clearTimeout(this.presenceTimer)
     for (const timer of this.changeTimers.values()) clearTimeout(timer)
     this.changeTimers.clear()
     this.hocuspocus.closeConnections()

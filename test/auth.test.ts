@@ -149,4 +149,18 @@ describe("pm Authentication", () => {
       vi.useRealTimers()
     }
   })
+
+  it("a crowd verifying one token at once all get its claims, and a bad token fails for each", async () => {
+    const secret = new TextEncoder().encode("test secret of sufficient length")
+    const tokens = makeAccessTokens(secret)
+    const claims = { userId: "u", email: "a@example.com", name: "A", sessionId: "s" }
+    const fresh = await Effect.runPromise(tokens.issue(claims))
+    const crowd = await Promise.all(Array.from({ length: 50 }, () => Effect.runPromise(tokens.verify(fresh.token))))
+    expect(crowd).toEqual(Array.from({ length: 50 }, () => claims))
+    const forged = `${fresh.token.slice(0, -4)}AAAA`
+    const refused = await Promise.all(Array.from({ length: 20 }, () => Effect.runPromise(Effect.flip(tokens.verify(forged)))))
+    expect(refused.map((rejection) => rejection.code)).toEqual(Array.from({ length: 20 }, () => "unauthorized"))
+    // Refused once, refused again (nothing of the failure is kept as a success).
+    expect((await Effect.runPromise(Effect.flip(tokens.verify(forged)))).code).toBe("unauthorized")
+  })
 })

@@ -16,6 +16,10 @@
  *   `intervalMs` > 0 instead types one update per interval (idle editors).
  * - `opens`: one socket at a time opens `docs[0]`, times connect → SyncStep2
  *   received (not applied: the server's part only), closes; `count` times.
+ * - `storm`: on SIGUSR2, opens all `count` sockets at once
+ *   (no handshake limit), records each one's connect → SyncStep2 and the
+ *   time until the last is synced, then closes them (`hold`: keeps them
+ *   open, idle, until stopped).
  *
  * Prints `CC {"event":"ready"}` when every socket is synced, then
  * `CC {"event":"result",…}`.
@@ -30,7 +34,7 @@ import * as Y from "yjs"
 import { Histogram } from "./Histogram.ts"
 
 export interface CollabClientsConfig {
-  readonly mode: "readers" | "writers" | "opens"
+  readonly mode: "readers" | "writers" | "opens" | "storm"
   readonly url: string
   readonly token: string
   readonly count: number
@@ -44,6 +48,8 @@ export interface CollabClientsConfig {
   readonly intervalMs?: number
   /** writers: characters per update. */
   readonly updateChars?: number
+  /** storm: keep the sockets open once synced (until the process is stopped). */
+  readonly hold?: boolean
 }
 
 const Sync = 0
@@ -300,9 +306,51 @@ const runOpens = async (config: CollabClientsConfig) => {
   process.exit(0)
 }
 
+const runStorm = async (config: CollabClientsConfig) => {
+  const histogram = new Histogram()
+  // Start when told, so every client process of the storm starts together (listening before saying so).
+  const waiting = setInterval(() => {}, 1000) // a signal handler alone keeps no process alive
+  const go = new Promise<void>((resolve) => process.once("SIGUSR2", () => resolve()))
+  emit({ event: "ready", connected: 0 })
+  await go
+  clearInterval(waiting)
+  const started = now()
+  let lastAt = started
+  let dropped = 0
+  const clients = Array.from({ length: config.count }, (_, i) => {
+    const client = connect(config.url, config.token, config.docs[i % config.docs.length]!, undefined, false)
+    return client.synced.then(
+      () => {
+        const at = now()
+        histogram.record((at - started) * 1e6)
+        if (at > lastAt) lastAt = at
+        return client
+      },
+      () => {
+        dropped++
+        return client
+      }
+    )
+  })
+  const synced = await Promise.all(clients)
+  emit({
+    event: "result",
+    opens: config.count - dropped,
+    dropped,
+    firstAt: started,
+    lastAt,
+    durationSec: (lastAt - started) / 1000,
+    histogram: histogram.toData()
+  })
+  if (config.hold) return
+  for (const client of synced) client.socket.terminate()
+  process.exit(0)
+}
+
 if (process.argv[1]?.endsWith("collab-clients.ts")) {
   const config = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as CollabClientsConfig
-  const run = config.mode === "readers" ? runReaders : config.mode === "writers" ? runWriters : runOpens
+  const run =
+    config.mode === "readers" ? runReaders : config.mode === "writers" ? runWriters : config.mode === "storm" ? runStorm : runOpens
   run(config).catch((error: unknown) => {
     emit({ event: "error", message: error instanceof Error ? error.message : String(error) })
     process.exit(1)

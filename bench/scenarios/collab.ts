@@ -18,6 +18,9 @@
  *   (targets: ≥ 5,000/s on PostgreSQL, ≥ 2,000/s on PGlite).
  * - collab-cold-open: a stored 1 MB page nobody has open, opened again and
  *   again; time from connect to the first full sync (target: p99 < 50 ms).
+ * - collab-join-storm: N providers connect at once to one hot page (a
+ *   reconnect storm after a deploy); time until all are synced and server
+ *   CPU per connection (targets: both ≤ 0.5× stock's).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -362,26 +365,78 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
   }
 }
 
+/** Read-only readers per page in collab-many-docs' reader group. */
+const READERS_PER_PAGE = 20
+
+/** Idle read-only readers (Atrium grants `ro-` pages read-only), READERS_PER_PAGE per page: server memory per connection. */
+const measureManyReaders = async (running: Running, readers: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  const pages = Math.max(1, Math.round(readers / READERS_PER_PAGE))
+  const names = Array.from({ length: pages }, (_, i) => `ro-${Date.now().toString(36)}-${i}`)
+  const idle = running.sample()
+  // Opened all at once (storm mode), then held open and idle.
+  const processes = split(readers, CLIENT_PROCESSES).map((count, i) =>
+    startClients(options, { mode: "storm", hold: true, url: running.url, token: running.token, count, docs: names }, dir, i)
+  )
+  try {
+    await Promise.all(processes.map((p) => p.ready))
+    for (const p of processes) process.kill(p.child.pid, "SIGUSR2")
+    const deadline = Date.now() + 60_000
+    while (processes.some((p) => p.result() === undefined && p.failure() === undefined) && Date.now() < deadline) await sleep(50)
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length !== processes.length) throw new Error(`reader processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const before = running.sample()
+    await sleep(options.durationSec * 1000)
+    const after = running.sample()
+    const synced = results.reduce((sum, r) => sum + (r.opens ?? 0), 0)
+    const joinSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+    const perConnection = (after.rssBytes - idle.rssBytes) / readers
+    return {
+      point: {
+        load: readers,
+        durationSec: joinSec,
+        ops: synced,
+        errors: readers - synced,
+        throughput: synced / joinSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server: { ...usageBetween(before, after), peakRssBytes: after.rssBytes }
+      },
+      note: `${readers} read-only readers on ${pages} pages: server RSS ${(idle.rssBytes / 2 ** 20).toFixed(0)} MiB idle → ${(after.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(perConnection / 1024).toFixed(1)} KiB per connection`
+    }
+  } finally {
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export const collabManyDocs: Scenario = {
   name: "collab-many-docs",
-  subject: "many documents open at once, two editors each: memory per connection and acknowledgement latency",
+  subject: "many documents open at once: memory per connection (two editors per page; idle read-only readers) and acknowledgement latency",
   baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
   levels: { sweep: [2000], smoke: 40 },
   workload: (options) => [
-    `${options.levels.map((l) => l / 2).join(", ")} documents × 2 editors (${options.levels.join(", ")} connections) in ${CLIENT_PROCESSES} client processes; each editor types one 16-character update every 2 s.`,
-    "Memory per connection = (server RSS with every editor connected − RSS before they connected) / connections, in the notes (the target: Atrium ≤ half of stock); Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS.",
+    `Editors: ${options.levels.map((l) => l / 2).join(", ")} documents × 2 editors (${options.levels.join(", ")} connections) in ${CLIENT_PROCESSES} client processes; each editor types one 16-character update every 2 s.`,
+    `Readers: as many connections again, read-only on Atrium (stock Hocuspocus has no read-only mode: idle connections), ${READERS_PER_PAGE} per page, all opened at once and synced (latency: open → synced), then idle for ${options.durationSec} s.`,
+    "Memory per connection = (server RSS with every connection up − RSS before they connected) / connections, in the notes (targets: Atrium ≤ half of stock for editors, ≤ a quarter for readers); Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS; a fresh server per group.",
     `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; latency = update sent → acknowledged (on Atrium: persisted).`
   ],
-  estimateSec: (options) => 2 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
+  estimateSec: (options) => 4 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
   run: async (options, progress) => {
-    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + options.durationSec + 20)
+    const steps = new Steps(progress, 4 * options.levels.length, options.warmupSec + options.durationSec + 20)
     // PGlite's WASM heap would dwarf (and blur) the connections' memory: PostgreSQL when reachable.
     const subject = (await postgresReachable()) ? atrium("postgres") : atrium("pglite")
     const notes: Array<string> = []
-    const series = await sweep([stock, subject], options, steps, notes, (running, level) =>
+    const editors = await sweep([stock, subject], options, steps, notes, (running, level) =>
       measureManyDocs(running, Math.max(1, Math.round(level / 2)), options)
     )
-    return { groups: [{ name: "two editors per document, an update every 2 s each", unit: "ack", series }], notes }
+    const readers = await sweep([stock, subject], options, steps, notes, (running, level) => measureManyReaders(running, level, options))
+    return {
+      groups: [
+        { name: "two editors per document, an update every 2 s each", unit: "ack", series: editors },
+        { name: `idle read-only readers, ${READERS_PER_PAGE} per page`, unit: "reader", series: readers }
+      ],
+      notes
+    }
   }
 }
 
@@ -558,4 +613,93 @@ export const collabColdOpen: Scenario = {
   }
 }
 
-export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen] as const
+// collab-join-storm -----------------------------------------------------
+
+/** The hot page's content: 200 paragraphs of ~300 characters (about 60 KiB), typed by one editor who stays. */
+const HOT_PARAGRAPHS = 200
+
+const measureJoinStorm = async (running: Running, joiners: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const name = `storm-${Date.now().toString(36)}-${joiners}`
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  // The page is hot: loaded, with content, its editor connected.
+  const editor = connect(running.url, running.token, name)
+  const processes: Array<ReturnType<typeof startClients>> = []
+  try {
+    await editor.synced
+    let acks = 0
+    editor.onData = (_data, incoming) => {
+      if (incoming.kind === "ack") acks++
+    }
+    const fragment = editor.doc.getXmlFragment("default")
+    const updates: Array<Uint8Array> = []
+    editor.doc.on("update", (update: Uint8Array) => updates.push(update))
+    for (let i = 0; i < HOT_PARAGRAPHS; i++) {
+      const paragraph = new Y.XmlElement("paragraph")
+      const text = new Y.XmlText()
+      text.insert(0, `${i} ${"the quick brown fox jumps over the lazy dog ".repeat(7)}`)
+      paragraph.insert(0, [text])
+      fragment.insert(fragment.length, [paragraph])
+    }
+    for (const update of updates) editor.socket.send(updateFrame(name, update))
+    const deadline = Date.now() + 30_000
+    while (acks < updates.length && Date.now() < deadline) await sleep(20)
+    if (acks < updates.length) throw new Error("the hot page's content was not acknowledged")
+    processes.push(
+      ...split(joiners, CLIENT_PROCESSES).map((count, i) =>
+        startClients(options, { mode: "storm", url: running.url, token: running.token, count, docs: [name] }, dir, i)
+      )
+    )
+    await Promise.all(processes.map((p) => p.ready))
+    await sleep(200) // let the client processes settle (their start-up is not the server's)
+    const before = { server: running.sample(), machine: readMachine() }
+    for (const p of processes) process.kill(p.child.pid, "SIGUSR2")
+    await Promise.all(processes.map((p) => p.child.exited))
+    const after = { server: running.sample(), machine: readMachine() }
+    const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
+    if (results.length !== processes.length) throw new Error(`storm processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const synced = results.reduce((sum, r) => sum + (r.opens ?? 0), 0)
+    const dropped = results.reduce((sum, r) => sum + (r.dropped ?? 0), 0)
+    const durationSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+    const server = usageBetween(before.server, after.server)
+    const busy = machineBusyCores(before.machine, after.machine)
+    return {
+      point: {
+        load: joiners,
+        durationSec,
+        ops: synced,
+        errors: dropped,
+        throughput: synced / durationSec,
+        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+        server,
+        ...(busy === undefined ? {} : { machineBusyCores: busy })
+      },
+      note: `${joiners} joiners: all synced ${(durationSec * 1000).toFixed(0)} ms after the start, server CPU ${((server.cpuSec * 1000) / joiners).toFixed(2)} ms per connection${dropped > 0 ? `, ${dropped} failed` : ""}`
+    }
+  } finally {
+    editor.socket.terminate()
+    for (const p of processes) await p.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const collabJoinStorm: Scenario = {
+  name: "collab-join-storm",
+  subject: "a reconnect storm: many providers join one hot page at once; time until all are synced, server CPU per connection",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  levels: { sweep: [1000], smoke: 50 },
+  workload: (options) => [
+    `One hot page (${HOT_PARAGRAPHS} paragraphs, about 60 KiB of Yjs state, its editor connected); ${options.levels.join(", ")} sockets in ${CLIENT_PROCESSES} client processes open at once on a signal, each authenticating (Atrium: a JWT and the page's access) and syncing from an empty state vector, as a fresh provider does.`,
+    "Time = first socket opened → last one synced (SyncStep2 received); latency = each socket's open → synced; server CPU from /proc over the storm, divided by the joiners in the notes."
+  ],
+  estimateSec: (options) => 2 * (25 + options.levels.length * 15),
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2 * options.levels.length, 10)
+    const notes: Array<string> = []
+    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) =>
+      measureJoinStorm(running, level, options)
+    )
+    return { groups: [{ name: "providers joining one hot page at once", unit: "join", series }], notes }
+  }
+}
+
+export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen, collabJoinStorm] as const

@@ -2,7 +2,7 @@
 import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
 import { cluster } from "./cluster.ts"
-import { collabColdOpen, collabDurable, collabFanout, collabManyDocs } from "./collab.ts"
+import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { rest } from "./rest.ts"
 
@@ -13,6 +13,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabManyDocs,
   collabDurable,
   collabColdOpen,
+  collabJoinStorm,
   streamFanout,
   cluster
 ]

@@ -1,8 +1,9 @@
 /**
  * Atrium's collab server for the collab bench scenarios: the whole Atrium
  * (as `npm start` runs it: PGlite in DATA_DIR, or DATABASE_URL) with a
- * DocumentAccess that lets every user edit every document, so the bench
- * measures the collaboration path, not the wiki's permission checks. Creates
+ * DocumentAccess that lets every user edit every document (read only those
+ * named `ro-…`), so the bench measures the collaboration path, not the
+ * wiki's permission checks. Creates
  * a user and prints `READY port=<port> token=<access token>`.
  */
 import { Effect, Layer } from "effect"
@@ -11,7 +12,9 @@ import { services, start } from "../../facade/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
-const everyoneEdits = Layer.succeed(DocumentAccess, { rightOf: () => Effect.succeed("edit" as const) })
+const everyoneEdits = Layer.succeed(DocumentAccess, {
+  rightOf: (_principal, name) => Effect.succeed(name.startsWith("ro-") ? ("read" as const) : ("edit" as const))
+})
 
 const post = async (url: string, body: unknown) => {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })

@@ -42,9 +42,21 @@ const VERIFIED_CACHE_LIMIT = 10_000
 
 export const make = (secret: Uint8Array): AccessTokensShape => {
   const verified = new Map<string, { readonly claims: AccessClaims; readonly expiresAtMillis: number }>()
+  // Verifications under way: a crowd reconnecting with one token (a reconnect storm) shares one HMAC.
+  const verifying = new Map<string, ReturnType<typeof jwtVerify>>()
+  const verification = (token: string) => {
+    let pending = verifying.get(token)
+    if (pending === undefined) {
+      pending = jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] })
+      verifying.set(token, pending)
+      const settled = () => verifying.delete(token)
+      pending.then(settled, settled)
+    }
+    return pending
+  }
   const verifySigned = (token: string): Effect.Effect<AccessClaims, Rejection> =>
     Effect.tryPromise({
-      try: () => jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] }),
+      try: () => verification(token),
       catch: (error) => reject("unauthorized", error instanceof errors.JWTExpired ? "Access token expired" : "Invalid access token")
     }).pipe(
       Effect.flatMap(({ payload }) => {

@@ -5,7 +5,7 @@
  * apart by its live-key prefix). Sessions and keys are checked against their
  * actors on every request, so logout and revocation take effect at once.
  */
-import { Effect } from "effect"
+import { Deferred, Effect } from "effect"
 import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
 import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
@@ -46,10 +46,32 @@ const resolveApiKey = (key: string) =>
     } satisfies Principal
   })
 
+/**
+ * Session checks under way: callers asking about a session while a check of
+ * it is in flight share its answer (a reconnect storm of one user's sockets
+ * asks once, not once per socket, and never fills the session's mailbox).
+ * Nothing is kept after the answer: logout still takes effect at once.
+ */
+const sessionChecks = new Map<string, Deferred.Deferred<boolean, unknown>>()
+
+const sessionLive = (sessionId: string) =>
+  Effect.gen(function* () {
+    const pending = sessionChecks.get(sessionId)
+    if (pending !== undefined) return yield* Deferred.await(pending)
+    const answer = yield* Deferred.make<boolean, unknown>()
+    sessionChecks.set(sessionId, answer)
+    return yield* (yield* ActorSystem).ask(Session, sessionId, "check", {}).pipe(
+      Effect.onExit((exit) => {
+        sessionChecks.delete(sessionId)
+        return Deferred.done(answer, exit)
+      })
+    )
+  })
+
 const resolveJwt = (token: string) =>
   Effect.gen(function* () {
     const claims = yield* (yield* AccessTokens).verify(token)
-    const live = yield* (yield* ActorSystem).ask(Session, claims.sessionId, "check", {})
+    const live = yield* sessionLive(claims.sessionId)
     if (!live) return yield* reject("unauthorized", "Session ended; log in again")
     return { kind: "user", ...claims } satisfies Principal
   })
