@@ -10,6 +10,7 @@
  * | `COLLAB_COMPACT_ROWS` | 500 | log rows of one document that trigger its compaction |
  * | `COLLAB_SWEEP_SECONDS` | 300 | how often crowded logs (e.g. left by a dead node) are compacted |
  * | `COLLAB_CHANGE_DEBOUNCE_MS` | 1000 | `LiveDocuments.onChange` listeners run at most this often per document |
+ * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; an idle one's at once |
  */
 export interface CollabOptions {
   readonly maxMessageBytes: number
@@ -21,6 +22,8 @@ export interface CollabOptions {
   readonly changeDebounceMs: number
   /** How often a node re-announces presence and checks convergence with peers (cluster only). */
   readonly heartbeatSeconds: number
+  /** Fan-out window of a busy document (see DocumentFanOut); 0: one event-loop turn. */
+  readonly coalesceMs: number
 }
 
 export const defaultCollabOptions: CollabOptions = {
@@ -31,7 +34,8 @@ export const defaultCollabOptions: CollabOptions = {
   compactBytes: 8 * 1024 * 1024,
   sweepSeconds: 300,
   changeDebounceMs: 1000,
-  heartbeatSeconds: 10
+  heartbeatSeconds: 10,
+  coalesceMs: 50
 }
 
 const read = (env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number => {
@@ -50,5 +54,6 @@ export const collabOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Coll
   compactBytes: defaultCollabOptions.compactBytes,
   sweepSeconds: read(env, "COLLAB_SWEEP_SECONDS", defaultCollabOptions.sweepSeconds, 1),
   changeDebounceMs: read(env, "COLLAB_CHANGE_DEBOUNCE_MS", defaultCollabOptions.changeDebounceMs, 0),
-  heartbeatSeconds: read(env, "COLLAB_HEARTBEAT_SECONDS", defaultCollabOptions.heartbeatSeconds, 1)
+  heartbeatSeconds: read(env, "COLLAB_HEARTBEAT_SECONDS", defaultCollabOptions.heartbeatSeconds, 1),
+  coalesceMs: read(env, "COLLAB_COALESCE_MS", defaultCollabOptions.coalesceMs, 0)
 })

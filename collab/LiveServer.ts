@@ -17,7 +17,9 @@
  * - Broadcast: Hocuspocus's per-connection loop is replaced, per document, by
  *   one encode and one native `publish` to the document's topic; only
  *   session-multiplexed connections (a different address per connection) get
- *   their own frames.
+ *   their own frames. Updates and awareness are coalesced per document over
+ *   an adaptive window (DocumentFanOut, `coalesceMs`): one merged frame per
+ *   window when busy, at once when idle.
  * - Compaction folds a document's log into its state every `compactRows`
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
@@ -33,6 +35,7 @@ import * as DocumentStore from "./DocumentStore.ts"
 import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.ts"
 import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc } from "./RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
+import { DocumentFanOut } from "./DocumentFanOut.ts"
 import { UpdateLog } from "./UpdateLog.ts"
 import { isEmptySyncStep1, JoinFrames } from "./JoinFrames.ts"
 import { logError } from "../runtime/Log.ts"
@@ -135,6 +138,8 @@ interface Tracked {
   /** The last pending structs / delete set logged (see `whenDurable`). */
   loggedPending: unknown
   loggedPendingDs: unknown
+  /** Coalesced broadcasts (set once the document's broadcast is patched). */
+  fanOut: DocumentFanOut | undefined
 }
 
 export class LiveServer implements ClusterHost {
@@ -180,6 +185,8 @@ export class LiveServer implements ClusterHost {
       // Hocuspocus only unloads; storing is the UpdateLog's job.
       debounce: 1000,
       maxDebounce: 5000,
+      // Hocuspocus's own batching (one event-loop turn) is replaced by DocumentFanOut's adaptive window.
+      flushDelay: false,
       extensions: [
         {
           extensionName: "atrium-collab",
@@ -245,7 +252,8 @@ export class LiveServer implements ClusterHost {
       bytesSinceCompaction: stored.updates.reduce((sum, update) => sum + update.byteLength, 0),
       stateBytes: stored.state?.byteLength ?? 0,
       loggedPending: undefined,
-      loggedPendingDs: undefined
+      loggedPendingDs: undefined,
+      fanOut: undefined
     }
     this.tracked.set(name, tracked)
     this.patchBroadcast(name, document, tracked)
@@ -259,8 +267,7 @@ export class LiveServer implements ClusterHost {
         // Local connections' changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back.
         const local = origin === null || (typeof origin === "object" && (origin as { source?: unknown }).source === "connection")
         if (!local) return
-        const clients = [...added, ...updated, ...removed]
-        if (clients.length > 0) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+        tracked.fanOut?.peerAwareness([...added, ...updated, ...removed])
       }
     )
     this.cluster.join(name, document)
@@ -269,6 +276,7 @@ export class LiveServer implements ClusterHost {
   private unloaded(name: string): void {
     const tracked = this.tracked.get(name)
     this.tracked.delete(name)
+    tracked?.fanOut?.close()
     this.cluster.leave(name)
     this.presenceChanged(name)
     if (tracked !== undefined && tracked.rowsSinceCompaction > 1 && !this.removed.has(name)) this.scheduleCompaction(name)
@@ -277,16 +285,38 @@ export class LiveServer implements ClusterHost {
   /**
    * Replaces Hocuspocus's per-connection broadcast for `document`: sockets of
    * ours join the document's topic when their connection is added, and a
-   * broadcast becomes one frame published to that topic.
+   * broadcast becomes one frame published to that topic. Update and
+   * awareness broadcasts first go through the document's DocumentFanOut.
    */
   private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
     const target = document as unknown as {
       broadcast: (encode: (address: string) => Uint8Array, filter?: (connection: Connection) => boolean) => void
+      broadcastUpdate: (update: Uint8Array) => void
+      broadcastAwarenessUpdate: (clients: Array<number>) => void
       addConnection: (connection: Connection) => Document
       removeConnection: (connection: Connection) => Document
     }
     const originalBroadcast = target.broadcast.bind(document)
+    const broadcastUpdate = target.broadcastUpdate.bind(document)
+    const broadcastAwareness = target.broadcastAwarenessUpdate.bind(document)
+    const fanOut = new DocumentFanOut(this.options.coalesceMs, {
+      update: (update) => {
+        if (!document.isDestroyed) broadcastUpdate(update)
+      },
+      awareness: (clients) => {
+        if (!document.isDestroyed) broadcastAwareness(clients)
+      },
+      peerAwareness: (clients) => {
+        if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+      }
+    })
+    tracked.fanOut = fanOut
+    target.broadcastUpdate = (update) => fanOut.update(update)
+    target.broadcastAwarenessUpdate = (clients) => {
+      // Unloading: the last awareness broadcast has nobody left to reach.
+      if (!document.isDestroyed) fanOut.awareness(clients)
+    }
     const originalAdd = target.addConnection.bind(document)
     const originalRemove = target.removeConnection.bind(document)
     target.addConnection = (connection) => {
@@ -367,8 +397,17 @@ export class LiveServer implements ClusterHost {
   }
 
   private committed(entries: ReadonlyArray<{ readonly name: string; readonly update: Uint8Array; readonly tag: unknown }>): void {
+    // Peers get one message per document per commit (the group commit coalesces like the local fan-out).
+    const toPeers = new Map<string, Array<Uint8Array>>()
     for (const entry of entries) {
-      if (entry.tag === true) this.cluster.publishUpdate(entry.name, entry.update)
+      if (entry.tag === true) {
+        const updates = toPeers.get(entry.name)
+        if (updates === undefined) toPeers.set(entry.name, [entry.update])
+        else updates.push(entry.update)
+      }
+    }
+    for (const [name, updates] of toPeers) this.cluster.publishUpdate(name, updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates))
+    for (const entry of entries) {
       const tracked = this.tracked.get(entry.name)
       if (tracked === undefined) continue
       tracked.rowsSinceCompaction++

@@ -23,7 +23,8 @@ import { StreamSequencer } from "./StreamSequencer.ts"
 import { CloseCode, StreamSession, type StreamBackend } from "./StreamSession.ts"
 import type { Authorization, StreamNode } from "./StreamNode.ts"
 import { attachRawSocket } from "./StreamSocket.ts"
-import { controlTopic, topicsOf, userTopic } from "./StreamTopics.ts"
+import { StreamBatcher } from "./StreamBatcher.ts"
+import { batchedTopic, controlTopic, topicsOf, userTopic } from "./StreamTopics.ts"
 import { consumeTicket } from "./WebSocketTickets.ts"
 import { logError } from "../runtime/Log.ts"
 
@@ -44,6 +45,8 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
       app.publish(topic, json, false)
       socketIo?.publish(topic, frame)
     }
+    // Every frame goes at once to the plain topics, and through the batcher to the batched ones.
+    const batcher = new StreamBatcher(options.coalesceMillis, publish)
 
     const sequencer = new StreamSequencer({
       lastSeqs: (ids) => run(EventLog.lastSeqs(ids)),
@@ -51,21 +54,31 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
       deliver: (event, notifications) => {
         const frame = EventLog.eventFrame(event)
         const json = JSON.stringify(frame)
-        for (const topic of topicsOf(event)) publish(topic, frame, json)
+        const topics = topicsOf(event)
+        for (const topic of topics) publish(topic, frame, json)
+        batcher.add(event.workspaceId, topics.map(batchedTopic), frame, json)
         for (const notification of notifications) {
           const note = { type: "notification", notification: notificationView(notification) }
-          publish(userTopic(notification.workspaceId, notification.userId), note, JSON.stringify(note))
+          const noteJson = JSON.stringify(note)
+          const topic = userTopic(notification.workspaceId, notification.userId)
+          publish(topic, note, noteJson)
+          batcher.add(notification.workspaceId, [batchedTopic(topic)], note, noteJson, false)
         }
       },
       resync: (workspaceId, seq) => {
         const frame = { type: "resync", workspaceId, seq }
-        publish(controlTopic(workspaceId), frame, JSON.stringify(frame))
+        const json = JSON.stringify(frame)
+        // After everything delivered before it.
+        batcher.flush(workspaceId)
+        publish(controlTopic(workspaceId), frame, json)
+        publish(batchedTopic(controlTopic(workspaceId)), frame, json)
       },
       onError: log("reading the event log")
     })
 
     const backend: StreamBackend = {
       lastDelivered: (workspaceId) => sequencer.lastDelivered(workspaceId),
+      flush: (workspaceId) => batcher.flush(workspaceId),
       resolveScope: (viewer, scope, id) => run(Visibility.resolveScope(viewer, scope, id)),
       visiblePrivateSpaces: (viewer) => run(Visibility.visiblePrivateSpaces(viewer)),
       readScoped: (workspaceId, filter, after, upTo, limit) => run(EventLog.readScoped(workspaceId, filter, after, upTo, limit)),
@@ -155,7 +168,10 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         sequencer.release(session.workspaceId)
         const open = sessions.get(session.workspaceId)
         open?.delete(session)
-        if (open?.size === 0) sessions.delete(session.workspaceId)
+        if (open?.size === 0) {
+          sessions.delete(session.workspaceId)
+          batcher.forget(session.workspaceId)
+        }
       }
     }
 
@@ -176,6 +192,7 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         clearInterval(sweeper)
         clearInterval(revalidator)
         unlisten()
+        batcher.close()
         rawSockets.closeAll()
         await socketIo?.close()
       })

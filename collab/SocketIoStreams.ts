@@ -3,7 +3,8 @@
  * (`io.attachApp`), path `/pm/socket.io`, ticket in the handshake `auth`.
  * Same sessions, same frames as the raw socket: every server frame arrives as
  * the `event` event; clients `emit("subscribe", {scope, id, lastSeq?})` and
- * `emit("unsubscribe", {scope, id})`.
+ * `emit("unsubscribe", {scope, id})`. With `batch: true` in `auth`, like the
+ * raw socket's `batch=1`, `event` may also carry `{type: "batch", frames}`.
  *
  * - A refused ticket fails the handshake: `connect_error` with
  *   `data: {code: 4401}`. Malformed frames get an `error` frame with
@@ -22,6 +23,7 @@ import type { TemplatedApp } from "../facade/uws.ts"
 import { CloseCode, type ClientFrame, parseClientFrame, type StreamSession } from "./StreamSession.ts"
 import type { Viewer } from "../actors/pm/Visibility.ts"
 import type { StreamNode } from "./StreamNode.ts"
+import { batchedTopic } from "./StreamTopics.ts"
 
 export const SOCKET_IO_PATH = "/pm/socket.io"
 
@@ -65,7 +67,9 @@ export const attachSocketIo = (app: TemplatedApp, node: StreamNode, maxBackpress
   for (const method of ["addAll", "del", "broadcast"]) adapter[method] = prototype[method]
 
   io.use((socket, next) => {
-    const ticket = (socket.handshake.auth as { ticket?: unknown } | undefined)?.ticket
+    const auth = socket.handshake.auth as { ticket?: unknown; batch?: unknown } | undefined
+    const ticket = auth?.ticket
+    socket.data.batch = auth?.batch === true
     void node.authorize(typeof ticket === "string" ? ticket : "").then((outcome) => {
       if (outcome._tag === "Refused") {
         next(Object.assign(new Error(outcome.reason), { data: { code: outcome.code } }))
@@ -78,15 +82,16 @@ export const attachSocketIo = (app: TemplatedApp, node: StreamNode, maxBackpress
 
   io.on("connection", (socket: Socket) => {
     const viewer = socket.data.viewer as Viewer
+    const topicOf = socket.data.batch === true ? batchedTopic : (topic: string) => topic
     const session = node.open(viewer, {
       send: (frame) => {
         socket.emit("event", frame)
       },
       join: (topic) => {
-        void socket.join(topic)
+        void socket.join(topicOf(topic))
       },
       leave: (topic) => {
-        void socket.leave(topic)
+        void socket.leave(topicOf(topic))
       },
       close: (code, reason) => {
         socket.emit("event", {

@@ -16,20 +16,23 @@ export interface StreamOptions {
   readonly sweepMillis: number
   /** How often open connections' access (membership, role, private spaces) is re-checked. */
   readonly revalidateMillis: number
+  /** Fan-out window of a busy workspace for sockets that accept batch frames (see StreamBatcher). */
+  readonly coalesceMillis: number
 }
 
-const positiveInt = (name: string, fallback: number, env: NodeJS.ProcessEnv): number => {
+const integer = (name: string, fallback: number, env: NodeJS.ProcessEnv, minimum = 1): number => {
   const raw = env[name]
   if (raw === undefined || raw === "") return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`)
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer ≥ ${minimum}, got "${raw}"`)
   return value
 }
 
 export const streamOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StreamOptions => ({
-  retention: positiveInt("PM_EVENT_RETENTION", DEFAULT_RETENTION, env),
-  maxBackpressure: positiveInt("PM_STREAM_MAX_BACKPRESSURE", 1024 * 1024, env),
-  maxReplay: positiveInt("PM_STREAM_MAX_REPLAY", 1000, env),
-  sweepMillis: positiveInt("PM_STREAM_SWEEP_MS", 2000, env),
-  revalidateMillis: positiveInt("PM_STREAM_REVALIDATE_MS", 10_000, env)
+  retention: integer("PM_EVENT_RETENTION", DEFAULT_RETENTION, env),
+  maxBackpressure: integer("PM_STREAM_MAX_BACKPRESSURE", 1024 * 1024, env),
+  maxReplay: integer("PM_STREAM_MAX_REPLAY", 1000, env),
+  sweepMillis: integer("PM_STREAM_SWEEP_MS", 2000, env),
+  revalidateMillis: integer("PM_STREAM_REVALIDATE_MS", 10_000, env),
+  coalesceMillis: integer("PM_STREAM_COALESCE_MS", 50, env, 0)
 })

@@ -5,7 +5,9 @@
  *
  * Protocol (client → server): `subscribe {scope, id, lastSeq?}` and
  * `unsubscribe {scope, id}`. Server → client: the events (`{seq, type, …}`),
- * `ready`, `subscribed`, `unsubscribed`, `resync` and `error` frames.
+ * `ready`, `subscribed`, `unsubscribed`, `resync` and `error` frames; and,
+ * for transports that asked for them, `batch {frames}`: several of those, in
+ * order (StreamBatcher).
  *
  * Ordering: a subscription with `lastSeq` replays the missed events of its
  * scope from the log up to what this node has delivered live
@@ -62,6 +64,8 @@ export interface StreamTransport {
 
 export interface StreamBackend {
   readonly lastDelivered: (workspaceId: string) => number
+  /** Publishes what is held back for batching (delivered, so not to be replayed to a socket that joins its topics next). */
+  readonly flush: (workspaceId: string) => void
   readonly resolveScope: (viewer: Viewer, scope: ChangeScope, id: string) => Promise<ScopeTarget>
   readonly visiblePrivateSpaces: (viewer: Viewer) => Promise<ReadonlyArray<string> | "all">
   readonly readScoped: (
@@ -154,6 +158,7 @@ export class StreamSession {
     this.queue = ready.then(
       () => {
         if (!this.open) return
+        backend.flush(viewer.workspaceId)
         this.transport.join(controlTopic(viewer.workspaceId))
         this.transport.join(userTopic(viewer.workspaceId, viewer.userId))
         this.send({ type: "ready", workspaceId: viewer.workspaceId, userId: viewer.userId, seq: backend.lastDelivered(viewer.workspaceId) })
@@ -319,6 +324,7 @@ export class StreamSession {
     }
     if (!this.open) return
     // From here on synchronous: the replay ends exactly where the live topics begin.
+    this.backend.flush(ws)
     const seq = this.backend.lastDelivered(ws)
     if (resync) this.send({ type: "resync", workspaceId: ws, scope: frame.scope, id: frame.id, seq })
     else for (const { frame: replayed, json } of replay) this.transport.send(replayed, json)

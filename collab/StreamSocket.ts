@@ -2,6 +2,8 @@
  * The raw WebSocket endpoint of pm live updates, on uWebSockets.js:
  * `GET /pm/v1/ws?ticket=…` upgrades, JSON text frames both ways (see
  * StreamSession for the protocol). Fan-out is uWS's native topic publish.
+ * With `&batch=1` the socket also accepts `{"type":"batch","frames":[…]}`
+ * (several frames in order, see StreamBatcher) and follows the batched topics.
  *
  * - A missing, unknown, used or expired ticket: the socket opens and is
  *   closed at once with 4401 (browsers see close codes, not HTTP statuses).
@@ -13,12 +15,15 @@
 import type { TemplatedApp, WebSocket } from "../facade/uws.ts"
 import { CloseCode, parseClientFrame, type StreamSession } from "./StreamSession.ts"
 import type { StreamNode } from "./StreamNode.ts"
+import { batchedTopic } from "./StreamTopics.ts"
 
 export const RAW_SOCKET_PATH = "/pm/v1/ws"
 const MAX_FRAME_BYTES = 4096
 
 interface SocketData {
   readonly outcome: Awaited<ReturnType<StreamNode["authorize"]>>
+  /** The client accepts batch frames. */
+  readonly batch: boolean
   session?: StreamSession
 }
 
@@ -40,7 +45,9 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
       const key = req.getHeader("sec-websocket-key")
       const protocol = req.getHeader("sec-websocket-protocol")
       const extensions = req.getHeader("sec-websocket-extensions")
-      const ticket = new URLSearchParams(req.getQuery() ?? "").get("ticket") ?? ""
+      const params = new URLSearchParams(req.getQuery() ?? "")
+      const ticket = params.get("ticket") ?? ""
+      const batch = params.get("batch") === "1" || params.get("batch") === "true"
       let aborted = false
       res.onAborted(() => {
         aborted = true
@@ -48,7 +55,7 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
       void node.authorize(ticket).then((outcome) => {
         if (aborted) return
         res.cork(() => {
-          res.upgrade<SocketData>({ outcome }, key, protocol, extensions, context)
+          res.upgrade<SocketData>({ outcome, batch }, key, protocol, extensions, context)
         })
       })
     },
@@ -60,15 +67,16 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
         return
       }
       open.add(ws)
+      const topicOf = data.batch ? batchedTopic : (topic: string) => topic
       data.session = node.open(outcome.viewer, {
         send: (_frame, json) => {
           ws.send(json, false)
         },
         join: (topic) => {
-          ws.subscribe(topic)
+          ws.subscribe(topicOf(topic))
         },
         leave: (topic) => {
-          ws.unsubscribe(topic)
+          ws.unsubscribe(topicOf(topic))
         },
         close: (code, reason) => {
           ws.end(code, reason.slice(0, 120))

@@ -9,6 +9,9 @@
  *   pm/s/<ws>/<space>   pm/l/<ws>/<list>   pm/t/<ws>/<task>
  *   pm/a/<ws>           control frames for every socket of the workspace (resync)
  *   pm/u/<ws>/<user>    one user's notifications in the workspace
+ *
+ * Sockets that accept batch frames follow the same topics under `b/`
+ * (StreamBatcher publishes there; everything else goes to both).
  */
 import type { LoggedEvent } from "../actors/pm/EventLog.ts"
 
@@ -20,6 +23,8 @@ export const listTopic = (ws: string, listId: string) => `pm/l/${ws}/${listId}`
 export const taskTopic = (ws: string, taskId: string) => `pm/t/${ws}/${taskId}`
 export const controlTopic = (ws: string) => `pm/a/${ws}`
 export const userTopic = (ws: string, userId: string) => `pm/u/${ws}/${userId}`
+/** The topic as followed by sockets that accept batch frames. */
+export const batchedTopic = (topic: string) => `b/${topic}`
 
 /** Every topic an event is published on. */
 export const topicsOf = (event: LoggedEvent): Array<string> => {

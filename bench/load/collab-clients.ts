@@ -7,9 +7,10 @@
  * server's SyncStep1 with its own SyncStep2); ready = its SyncStep2 arrived.
  *
  * Modes (config.mode):
- * - `readers`: count the document updates that carry a writer's marker
- *   `MK<phase>|<n>|<sentAtMs>|` (phase w warm-up, m measured, e end) and
- *   record marker → receive latency; after the first end marker report.
+ * - `readers`: count the writer's markers `MK<phase>|<n>|<sentAtMs>|` (phase
+ *   w warm-up, m measured, e end) in the document updates received (a merged
+ *   update carries several) and record marker → receive latency; after the
+ *   first end marker report.
  * - `writers`: each socket keeps a Y.Doc and, for warm-up then the measured
  *   window, types `window` updates in flight (a marker string each), one
  *   more on each acknowledgement (SyncStatus); records send → ack latency.
@@ -106,18 +107,22 @@ export const readFrame = (data: Uint8Array): Incoming => {
   return step === 0 ? { kind: "step1", vector: body } : { kind: step === 1 ? "step2" : "update", update: body }
 }
 
-/** Where a marker sits in a frame: the update carries the inserted string verbatim. */
+/** The markers in a frame: an update carries each inserted string verbatim (a merged one, several). */
 const MARK = Buffer.from("MK")
-export const markerOf = (data: Buffer): { phase: string; n: number; sentAt: number } | undefined => {
-  const at = data.indexOf(MARK)
-  if (at === -1) return undefined
-  const end = data.indexOf(0x7c, data.indexOf(0x7c, data.indexOf(0x7c, at) + 1) + 1) // the third "|"
-  if (end === -1) return undefined
-  const [phase, n, sentAt] = data
-    .subarray(at + 2, end)
-    .toString("latin1")
-    .split("|")
-  return { phase: phase!, n: Number(n), sentAt: Number(sentAt) }
+export const markersOf = (data: Buffer): Array<{ phase: string; n: number; sentAt: number }> => {
+  const found: Array<{ phase: string; n: number; sentAt: number }> = []
+  let at = data.indexOf(MARK)
+  while (at !== -1) {
+    const end = data.indexOf(0x7c, data.indexOf(0x7c, data.indexOf(0x7c, at) + 1) + 1) // the third "|"
+    if (end === -1) break
+    const [phase, n, sentAt] = data
+      .subarray(at + 2, end)
+      .toString("latin1")
+      .split("|")
+    found.push({ phase: phase!, n: Number(n), sentAt: Number(sentAt) })
+    at = data.indexOf(MARK, end)
+  }
+  return found
 }
 export const marker = (phase: string, n: number) => `MK${phase}|${n}|${now().toFixed(3)}|`
 
@@ -212,15 +217,17 @@ const runReaders = async (config: CollabClientsConfig) => {
   })
   for (const client of clients) {
     client.onRaw = (data) => {
-      const mark = markerOf(data)
-      if (mark === undefined) return
+      const marks = markersOf(data)
+      if (marks.length === 0) return
       const at = now()
-      if (mark.phase === "m") {
-        delivered++
-        if (at < firstAt) firstAt = at
-        lastAt = at
-        histogram.record(Math.max(0, (at - mark.sentAt) * 1e6))
-      } else if (mark.phase === "e") setTimeout(finish, 1000)
+      for (const mark of marks) {
+        if (mark.phase === "m") {
+          delivered++
+          if (at < firstAt) firstAt = at
+          lastAt = at
+          histogram.record(Math.max(0, (at - mark.sentAt) * 1e6))
+        } else if (mark.phase === "e") setTimeout(finish, 1000)
+      }
     }
   }
   emit({ event: "ready", connected: clients.length })

@@ -32,7 +32,9 @@ export const webSocketOperations = [
       `Then subscribe: \`{"type":"subscribe","scope":"workspace"|"space"|"list"|"task","id":"…","lastSeq"?:n}\` ` +
       `(Socket.IO: \`emit("subscribe", {scope, id, lastSeq})\`). Events arrive as \`{seq, type, workspaceId, scope, entityId, path, data, actorId, at}\`; ` +
       `\`seq\` increases without gaps per workspace — reconnect with the last one seen as \`lastSeq\` to get what was missed, or a ` +
-      `\`{"type":"resync"}\` notice when the log no longer has it. A used or expired ticket is refused with close code 4401.`,
+      `\`{"type":"resync"}\` notice when the log no longer has it. A used or expired ticket is refused with close code 4401. ` +
+      `Add \`&batch=1\` (Socket.IO: \`auth: {ticket, batch: true}\`) to also accept \`{"type":"batch","frames":[…]}\`: several frames, ` +
+      `in order, sent together while the workspace is busy.`,
     auth: "both",
     scopes: ["events:subscribe"],
     body: Schema.Struct({ workspaceId: Id }),

@@ -2,7 +2,9 @@
  * `kill -9` of a server while 20 editors type: after a restart on the same
  * storage every insert the server had acknowledged is there, and every
  * editor converges. Runs on PGlite (a data directory) always, and on
- * PostgreSQL when it is reachable (required with ATRIUM_REQUIRE_SERVICES=1).
+ * PostgreSQL when it is reachable (required with ATRIUM_REQUIRE_SERVICES=1);
+ * once more on PGlite with the fan-out window forced long (COLLAB_COALESCE_MS),
+ * so that coalesced broadcasts are in flight when the server dies.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -97,6 +99,14 @@ describe("kill -9 while 20 editors type", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-collab-kill-"))
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
     const { acknowledged, total } = await killWhileTyping({ DATA_DIR: dataDir })
+    expect(acknowledged).toBeGreaterThanOrEqual(400)
+    expect(total).toBeGreaterThanOrEqual(acknowledged)
+  }, 240_000)
+
+  it("PGlite, fan-out coalesced over a long window: every acknowledged insert survives and editors converge", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-collab-kill-"))
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+    const { acknowledged, total } = await killWhileTyping({ DATA_DIR: dataDir, COLLAB_COALESCE_MS: "250" })
     expect(acknowledged).toBeGreaterThanOrEqual(400)
     expect(total).toBeGreaterThanOrEqual(acknowledged)
   }, 240_000)

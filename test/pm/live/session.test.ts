@@ -11,6 +11,7 @@ const harness = (resolveScope: StreamBackend["resolveScope"]) => {
   const closed: Array<number> = []
   const backend: StreamBackend = {
     lastDelivered: () => 7,
+    flush: () => {},
     resolveScope,
     visiblePrivateSpaces: async () => [],
     readScoped: async () => [],

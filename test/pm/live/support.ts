@@ -103,14 +103,21 @@ export const ticketFor = async (atrium: TestAtrium, credentials: { token?: strin
 
 type Frame = Record<string, any>
 
-/** Collects frames; `next` waits for the first unseen frame matching a predicate. */
+/** Collects frames (a batch frame's, one by one); `next` waits for the first unseen frame matching a predicate. */
 class Inbox {
   readonly frames: Array<Frame> = []
+  /** How many frames arrived as batches (`{type: "batch", frames}`), and how many frames they held. */
+  batches = 0
+  batched = 0
   private cursor = 0
   private waiters: Array<() => void> = []
 
   push(frame: Frame) {
-    this.frames.push(frame)
+    if (frame.type === "batch" && Array.isArray(frame.frames)) {
+      this.batches++
+      this.batched += frame.frames.length
+      this.frames.push(...frame.frames)
+    } else this.frames.push(frame)
     for (const wake of this.waiters.splice(0)) wake()
   }
 
@@ -182,10 +189,10 @@ export interface SocketIoClient {
   readonly close: () => void
 }
 
-export const socketIoClient = async (origin: string, ticket: string): Promise<SocketIoClient> => {
+export const socketIoClient = async (origin: string, ticket: string, batch = false): Promise<SocketIoClient> => {
   const socket = ioClient(origin, {
     path: "/pm/socket.io",
-    auth: { ticket },
+    auth: batch ? { ticket, batch } : { ticket },
     transports: ["websocket"],
     reconnection: false,
     forceNew: true
