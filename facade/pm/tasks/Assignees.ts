@@ -4,7 +4,6 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { membersByEmail, requireMembers } from "../../../actors/pm/Members.ts"
-import { getTask } from "../../../actors/pm/TaskReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task, UserRef } from "../../../actors/pm/WorkRecords.ts"
@@ -53,8 +52,7 @@ export const taskAssigneesOperations = [
           ])
         const userId = body.userId ?? (yield* orDieSql(membersByEmail(caller.at.workspaceId, [body.email!], "body.email")))[0]!.id
         if (body.userId) yield* orDieSql(requireMembers(caller.at.workspaceId, [userId], "body.userId"))
-        const task = yield* orDieSql(getTask(params.taskId))
-        if (task.assignees.some((a) => a.id === userId)) return yield* reject("conflict", "Already assigned")
+        if (caller.task.assignees.some((a) => a.id === userId)) return yield* reject("conflict", "Already assigned")
         return yield* send(PmTask, params.taskId, "update", caller.userId, { addAssigneeIds: [userId] })
       })
   }),
@@ -73,8 +71,7 @@ export const taskAssigneesOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
-        const task = yield* orDieSql(getTask(params.taskId))
-        if (!task.assignees.some((a) => a.id === params.userId)) return yield* reject("not_found", "Not assigned to this task")
+        if (!caller.task.assignees.some((a) => a.id === params.userId)) return yield* reject("not_found", "Not assigned to this task")
         yield* send(PmTask, params.taskId, "update", caller.userId, { removeAssigneeIds: [params.userId] })
       })
   }),

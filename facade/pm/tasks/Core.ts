@@ -523,7 +523,7 @@ export const taskCoreOperations = [
     ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        yield* onTask(context, params.taskId)
+        const { task: current } = yield* onTask(context, params.taskId)
         const rows = yield* orDieSql(
           query<{ status: string; type: string; enteredAt: string }>(
             `SELECT status, status_type AS type, entered_at AS "enteredAt" FROM pm_task_status_history WHERE task_id = $1 ORDER BY entered_at, id`,
@@ -539,7 +539,7 @@ export const taskCoreOperations = [
           totals.set(row.status.toLowerCase(), entry)
         })
         const last = rows.at(-1)
-        const task = last ? undefined : yield* orDieSql(getTask(params.taskId))
+        const task = last ? undefined : current
         return {
           current: last ? { status: last.status, since: last.enteredAt } : { status: task!.status.name, since: task!.createdAt },
           items: [...totals.values()]

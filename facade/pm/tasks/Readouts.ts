@@ -5,7 +5,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { Comment, assignedComments, listComments } from "../../../actors/pm/TaskDiscussion.ts"
-import { getTask, getTasks } from "../../../actors/pm/TaskReads.ts"
+import { getTasks } from "../../../actors/pm/TaskReads.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { operation, raw } from "../../Operation.ts"
@@ -104,8 +104,7 @@ export const taskReadoutsOperations = [
     ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        yield* onTask(context, params.taskId)
-        const task = yield* orDieSql(getTask(params.taskId))
+        const { task } = yield* onTask(context, params.taskId)
         const checklists = yield* orDieSql(checklistsOf(params.taskId))
         const comments = yield* orDieSql(listComments(params.taskId, { offset: 0, limit: 200 }))
         return raw("text/markdown; charset=utf-8", markdownOf(task, checklists, comments.items))
@@ -180,8 +179,7 @@ export const taskReadoutsOperations = [
     ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        yield* onTask(context, params.taskId)
-        const task = yield* orDieSql(getTask(params.taskId))
+        const { task } = yield* onTask(context, params.taskId)
         const [sub] = yield* orDieSql(
           query<{ total: number; finished: number }>(
             `SELECT count(*)::int AS total, count(*) FILTER (WHERE closed_at IS NOT NULL)::int AS finished FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`,

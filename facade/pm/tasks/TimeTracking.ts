@@ -4,7 +4,6 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { requireMembers } from "../../../actors/pm/Members.ts"
-import { getTask } from "../../../actors/pm/TaskReads.ts"
 import { TimeEntry, timeEntryColumns } from "../../../actors/pm/TimeEntries.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
@@ -216,8 +215,7 @@ export const taskTimeTrackingOperations = [
     ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        yield* onTask(context, params.taskId)
-        const task = yield* orDieSql(getTask(params.taskId))
+        const { task } = yield* onTask(context, params.taskId)
         const rows = yield* orDieSql(
           query<{ userId: string; minutes: number; running: boolean }>(
             `SELECT user_id AS "userId", round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60)::int AS minutes, bool_or(ended_at IS NULL) AS running
