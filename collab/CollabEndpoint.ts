@@ -36,6 +36,9 @@ import { logError } from "../runtime/Log.ts"
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
 export const COLLAB_PATHS = ["/wiki/v1/collab", "/wiki/v1/collab/*"] as const
 
+/** Upgrade headers handed to Hocuspocus's hooks as `requestHeaders` (nothing in Atrium reads others). */
+const KEPT_HEADERS = ["origin", "x-forwarded-for"] as const
+
 /** Hocuspocus's per-socket ClientConnection (not exported by name): what the endpoint calls on it. */
 type ClientConnection = ReturnType<LiveServer["hocuspocus"]["handleConnection"]>
 
@@ -160,10 +163,13 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       idleTimeout: Math.max(8, Math.ceil(options.idleSeconds / 4) * 4),
       sendPingsAutomatically: true,
       upgrade: (res: any, req: any, upgradeContext: any) => {
+        // Only the headers worth keeping for the socket's life (who connected from where); the rest
+        // (user agent, WebSocket handshake keys…) would be a dozen strings held per idle reader.
         const headers: Array<readonly [string, string]> = []
-        req.forEach((name: string, value: string) => {
-          headers.push([name, value])
-        })
+        for (const name of KEPT_HEADERS) {
+          const value = req.getHeader(name)
+          if (value !== "") headers.push([name, value])
+        }
         const data: EndpointSocketData = { url: req.getUrl(), query: req.getQuery() ?? "", headers }
         res.upgrade(
           data,
@@ -178,8 +184,10 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
         const client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
-        // One sweep checks every socket's timeout (below), not a timer per socket.
-        clearInterval((client as unknown as { pingInterval: NodeJS.Timeout }).pingInterval)
+        // One sweep checks every socket's timeout (below), not a timer per socket; drop the timer object too.
+        const timed = client as unknown as { pingInterval: NodeJS.Timeout | undefined }
+        clearInterval(timed.pingInterval)
+        timed.pingInterval = undefined
         data.client = client
         sockets.set(adapter, client)
       },

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs"
 import { Server } from "@hocuspocus/server"
 import * as Y from "yjs"
+import { reportSettledMemoryOnSignal } from "../subjects/settled-memory.ts"
 
 const coldState = process.env.COLD_STATE ? new Uint8Array(readFileSync(process.env.COLD_STATE)) : undefined
 
@@ -26,6 +27,7 @@ const server = new Server({
 })
 
 process.on("SIGTERM", () => process.exit(0))
+reportSettledMemoryOnSignal()
 await server.listen()
 const address = server.httpServer.address()
 process.stdout.write(`READY port=${typeof address === "object" && address !== null ? address.port : 0}\n`)

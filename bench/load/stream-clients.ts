@@ -19,7 +19,7 @@
 import { readFileSync } from "node:fs"
 import WebSocket from "ws"
 import { Histogram } from "./Histogram.ts"
-import { type ClientsConfig, MARKER } from "./stream-protocol.ts"
+import { type ClientsConfig, markersIn } from "./stream-protocol.ts"
 
 const now = () => performance.timeOrigin + performance.now()
 const emit = (event: Record<string, unknown>) => process.stdout.write(`SC ${JSON.stringify(event)}\n`)
@@ -34,17 +34,17 @@ let ended = false
 const sockets: Array<WebSocket> = []
 
 const onText = (text: string) => {
-  const match = MARKER.exec(text)
-  if (match === null) return
   const at = now()
-  if (match[1] === "m") {
-    delivered++
-    if (at < firstAt) firstAt = at
-    lastAt = at
-    histogram.record(Math.max(0, (at - Number(match[3])) * 1e6))
-  } else if (match[1] === "e" && !ended) {
-    ended = true
-    setTimeout(finish, 1000)
+  for (const match of markersIn(text)) {
+    if (match[1] === "m") {
+      delivered++
+      if (at < firstAt) firstAt = at
+      lastAt = at
+      histogram.record(Math.max(0, (at - Number(match[3])) * 1e6))
+    } else if (match[1] === "e" && !ended) {
+      ended = true
+      setTimeout(finish, 1000)
+    }
   }
 }
 
@@ -117,7 +117,7 @@ try {
     Array.from({ length: Math.min(CONCURRENCY, config.count) }, async () => {
       while (next < config.count) {
         next++
-        await open(config.protocol === "atrium" ? await ticketUrl() : config.url!)
+        await open(config.protocol === "atrium" ? `${await ticketUrl()}${config.batch ? "&batch=1" : ""}` : config.url!)
       }
     })
   )

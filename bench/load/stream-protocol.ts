@@ -7,7 +7,12 @@ export interface ClientsConfig {
   readonly count: number
   /** Atrium: each socket first gets its own ticket (valid 30 s), as a browser would. */
   readonly atrium?: { readonly origin: string; readonly token: string; readonly workspaceId: string }
+  /** Atrium: ask for batch frames (`&batch=1`): a busy workspace's events arrive several to a frame. */
+  readonly batch?: boolean
 }
 
 /** The writer's marker inside an event: `"description":"<phase>|<n>|<sentAtMs>"` (phase w, m or e). */
 export const MARKER = /"description":"([wme])\|(\d+)\|([0-9.]+)"/
+
+/** Every marker in a frame (a batch frame carries several events). */
+export const markersIn = (text: string) => text.matchAll(new RegExp(MARKER.source, "g"))

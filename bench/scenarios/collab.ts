@@ -32,7 +32,17 @@ import postgres from "postgres"
 import * as Y from "yjs"
 import { connect, marker, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
-import { machineBusyCores, readMachine, readProc, spawnChild, startLineServer, tsNode, usageBetween, type ProcSample } from "../process.ts"
+import {
+  machineBusyCores,
+  readMachine,
+  readProc,
+  spawnChild,
+  startLineServer,
+  tsNode,
+  usageBetween,
+  type Child,
+  type ProcSample
+} from "../process.ts"
 import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series, type Target } from "../Scenario.ts"
 
@@ -52,8 +62,28 @@ interface Running {
   readonly token: string
   readonly pid: number
   readonly sample: () => ProcSample
+  /** Memory once fully garbage-collected (the server runs with --expose-gc; see bench/subjects/settled-memory.ts). */
+  readonly settled: () => Promise<NodeJS.MemoryUsage>
   readonly stop: () => Promise<void>
 }
+
+const withGc = ([command, args]: [string, Array<string>]): [string, Array<string>] => [command, ["--expose-gc", ...args]]
+
+const settledMemoryOf = (server: Child) => (): Promise<NodeJS.MemoryUsage> =>
+  new Promise((resolve, reject) => {
+    let done = false
+    const timer = setTimeout(() => {
+      done = true
+      reject(new Error("the server did not report its settled memory (MEM line) within 30 s"))
+    }, 30_000)
+    server.onLine((line) => {
+      if (done || !line.startsWith("MEM ")) return
+      done = true
+      clearTimeout(timer)
+      resolve(JSON.parse(line.slice(4)) as NodeJS.MemoryUsage)
+    })
+    process.kill(server.pid, "SIGUSR2")
+  })
 
 interface System {
   readonly label: string
@@ -65,12 +95,19 @@ const stock: System = {
   label: "stock Hocuspocus (ws, in-memory)",
   role: "baseline",
   start: async (options, env = {}) => {
-    const server = await startLineServer("hocuspocus-stock.ts", ...tsNode(file("../baselines/hocuspocus-stock.ts")), {
+    const server = await startLineServer("hocuspocus-stock.ts", ...withGc(tsNode(file("../baselines/hocuspocus-stock.ts"))), {
       cwd: options.root,
       env
     })
     const port = Number(/READY port=(\d+)/.exec(server.output())?.[1])
-    return { url: `ws://127.0.0.1:${port}/`, token: "bench", pid: server.pid, sample: server.sample, stop: () => server.stop() }
+    return {
+      url: `ws://127.0.0.1:${port}/`,
+      token: "bench",
+      pid: server.pid,
+      sample: server.sample,
+      settled: settledMemoryOf(server),
+      stop: () => server.stop()
+    }
   }
 }
 
@@ -89,7 +126,7 @@ const atrium = (storage: "pglite" | "postgres"): System => ({
       }
       const url = new URL(PG_ADMIN_URL)
       url.pathname = `/${database}`
-      const server = await startLineServer("collab-server.ts", ...tsNode(file("../subjects/collab-server.ts")), {
+      const server = await startLineServer("collab-server.ts", ...withGc(tsNode(file("../subjects/collab-server.ts"))), {
         cwd: options.root,
         timeoutMs: 180_000,
         env: { PORT: "0", DATA_DIR: dataDir, DATABASE_URL: database === undefined ? "" : url.toString(), NATS_URL: "", DEMO: "", ...env }
@@ -100,6 +137,7 @@ const atrium = (storage: "pglite" | "postgres"): System => ({
         token: ready[2]!,
         pid: server.pid,
         sample: server.sample,
+        settled: settledMemoryOf(server),
         stop: async () => {
           await server.stop()
           rmSync(dataDir, { recursive: true, force: true })
@@ -368,11 +406,15 @@ export const collabFanout: Scenario = {
 
 // collab-many-docs ------------------------------------------------------
 
-const measureManyDocs = async (running: Running, docs: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+const measureManyDocs = async (
+  running: Running,
+  docs: number,
+  options: RunOptions
+): Promise<{ point: Point; note?: string; memory: PerConnection }> => {
   const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
   const names = Array.from({ length: docs }, (_, i) => `many-${Date.now().toString(36)}-${i}`)
   const connections = docs * 2
-  const idle = running.sample()
+  const idle = await running.settled()
   // Two editors per document: the document list twice, in two processes.
   const processes = split(connections, CLIENT_PROCESSES).map((count, i) =>
     startClients(
@@ -394,6 +436,8 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
   )
   try {
     await Promise.all(processes.map((p) => p.ready))
+    // Every editor is connected and synced (still in the warm-up): memory now, then the measured window.
+    const connected = await running.settled()
     const before = running.sample()
     await Promise.all(processes.map((p) => p.child.exited))
     const after = running.sample()
@@ -401,8 +445,8 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
     if (results.length !== processes.length) throw new Error(`writer processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
     const acked = results.reduce((sum, r) => sum + (r.acked ?? 0), 0)
     const durationSec = Math.max(...results.map((r) => r.durationSec!))
-    const perConnection = (after.rssBytes - idle.rssBytes) / connections
     return {
+      memory: perConnection(idle, connected, connections),
       point: {
         load: connections,
         durationSec,
@@ -412,7 +456,7 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
         latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
         server: { ...usageBetween(before, after), peakRssBytes: after.rssBytes }
       },
-      note: `${docs} documents × 2 editors: server RSS ${(idle.rssBytes / 2 ** 20).toFixed(0)} MiB idle → ${(after.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(perConnection / 1024).toFixed(1)} KiB per connection`
+      note: `${docs} documents × 2 editors: ${memoryNote(idle, connected, connections)}`
     }
   } finally {
     for (const p of processes) await p.child.stop()
@@ -420,15 +464,58 @@ const measureManyDocs = async (running: Running, docs: number, options: RunOptio
   }
 }
 
+const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
+const KiB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
+
+/**
+ * Memory per connection, both after a full collection: resident (what the
+ * operator pays, native socket buffers included) and live JavaScript (heap
+ * in use + external buffers: what the objects of a connection hold).
+ */
+interface PerConnection {
+  readonly rss: number
+  readonly live: number
+}
+
+const liveBytes = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external
+
+const perConnection = (idle: NodeJS.MemoryUsage, connected: NodeJS.MemoryUsage, connections: number): PerConnection => ({
+  rss: (connected.rss - idle.rss) / connections,
+  live: (liveBytes(connected) - liveBytes(idle)) / connections
+})
+
+const memoryNote = (idle: NodeJS.MemoryUsage, connected: NodeJS.MemoryUsage, connections: number) => {
+  const per = perConnection(idle, connected, connections)
+  return (
+    `settled RSS ${MiB(idle.rss)} idle → ${MiB(connected.rss)}, ${KiB(per.rss)} per connection; ` +
+    `live heap + external ${MiB(liveBytes(idle))} → ${MiB(liveBytes(connected))}, ${KiB(per.live)} per connection`
+  )
+}
+
+/** Atrium's memory per connection against stock's (both settled), as a target row. */
+const memoryTarget = (target: string, limit: number, ours: PerConnection | undefined, theirs: PerConnection | undefined): Target => {
+  if (ours === undefined || theirs === undefined || theirs.rss <= 0) return { target, figure: "?", met: undefined }
+  const ratio = ours.rss / theirs.rss
+  return {
+    target,
+    figure: `${ratio.toFixed(2)}× (settled RSS ${KiB(ours.rss)} vs ${KiB(theirs.rss)} per connection; live JS ${KiB(ours.live)} vs ${KiB(theirs.live)}, ${(ours.live / theirs.live).toFixed(2)}×)`,
+    met: ratio <= limit
+  }
+}
+
 /** Read-only readers per page in collab-many-docs' reader group. */
 const READERS_PER_PAGE = 20
 
 /** Idle read-only readers (Atrium grants `ro-` pages read-only), READERS_PER_PAGE per page: server memory per connection. */
-const measureManyReaders = async (running: Running, readers: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+const measureManyReaders = async (
+  running: Running,
+  readers: number,
+  options: RunOptions
+): Promise<{ point: Point; note?: string; memory: PerConnection }> => {
   const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
   const pages = Math.max(1, Math.round(readers / READERS_PER_PAGE))
   const names = Array.from({ length: pages }, (_, i) => `ro-${Date.now().toString(36)}-${i}`)
-  const idle = running.sample()
+  const idle = await running.settled()
   // Opened all at once (storm mode), then held open and idle.
   const processes = split(readers, CLIENT_PROCESSES).map((count, i) =>
     startClients(options, { mode: "storm", hold: true, url: running.url, token: running.token, count, docs: names }, dir, i)
@@ -440,13 +527,14 @@ const measureManyReaders = async (running: Running, readers: number, options: Ru
     while (processes.some((p) => p.result() === undefined && p.failure() === undefined) && Date.now() < deadline) await sleep(50)
     const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
     if (results.length !== processes.length) throw new Error(`reader processes failed: ${processes.map((p) => p.failure()).join("; ")}`)
+    const connected = await running.settled()
     const before = running.sample()
     await sleep(options.durationSec * 1000)
     const after = running.sample()
     const synced = results.reduce((sum, r) => sum + (r.opens ?? 0), 0)
     const joinSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
-    const perConnection = (after.rssBytes - idle.rssBytes) / readers
     return {
+      memory: perConnection(idle, connected, readers),
       point: {
         load: readers,
         durationSec: joinSec,
@@ -456,7 +544,7 @@ const measureManyReaders = async (running: Running, readers: number, options: Ru
         latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
         server: { ...usageBetween(before, after), peakRssBytes: after.rssBytes }
       },
-      note: `${readers} read-only readers on ${pages} pages: server RSS ${(idle.rssBytes / 2 ** 20).toFixed(0)} MiB idle → ${(after.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(perConnection / 1024).toFixed(1)} KiB per connection`
+      note: `${readers} read-only readers on ${pages} pages: ${memoryNote(idle, connected, readers)}`
     }
   } finally {
     for (const p of processes) await p.child.stop()
@@ -472,7 +560,7 @@ export const collabManyDocs: Scenario = {
   workload: (options) => [
     `Editors: ${options.levels.map((l) => l / 2).join(", ")} documents × 2 editors (${options.levels.join(", ")} connections) in ${CLIENT_PROCESSES} client processes; each editor types one 16-character update every 2 s.`,
     `Readers: as many connections again, read-only on Atrium (stock Hocuspocus has no read-only mode: idle connections), ${READERS_PER_PAGE} per page, all opened at once and synced (latency: open → synced), then idle for ${options.durationSec} s.`,
-    "Memory per connection = (server RSS with every connection up − RSS before they connected) / connections, in the notes (targets: Atrium ≤ half of stock for editors, ≤ a quarter for readers); Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS; a fresh server per group.",
+    "Memory per connection, in the notes, measured the same way on both servers (each runs with --expose-gc and collects fully before each reading, so the figures do not depend on when the collector last ran): settled RSS with every connection up − settled RSS before they connected, divided by the connections; and likewise live JavaScript memory (heap used + external). Targets: Atrium ≤ half of stock for editors, ≤ a quarter for readers. Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS; a fresh server per group.",
     `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; latency = update sent → acknowledged (on Atrium: persisted).`
   ],
   estimateSec: (options) => 4 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
@@ -481,11 +569,33 @@ export const collabManyDocs: Scenario = {
     // PGlite's WASM heap would dwarf (and blur) the connections' memory: PostgreSQL when reachable.
     const subject = (await postgresReachable()) ? atrium("postgres") : atrium("pglite")
     const notes: Array<string> = []
-    const editors = await sweep([stock, subject], options, steps, notes, (running, level) =>
-      measureManyDocs(running, Math.max(1, Math.round(level / 2)), options)
-    )
-    const readers = await sweep([stock, subject], options, steps, notes, (running, level) => measureManyReaders(running, level, options))
+    const editorMemory = new Map<string, PerConnection>()
+    const readerMemory = new Map<string, PerConnection>()
+    const editors = await sweep([stock, subject], options, steps, notes, async (running, level, system) => {
+      const measured = await measureManyDocs(running, Math.max(1, Math.round(level / 2)), options)
+      editorMemory.set(system.label, measured.memory)
+      return measured
+    })
+    const readers = await sweep([stock, subject], options, steps, notes, async (running, level, system) => {
+      const measured = await measureManyReaders(running, level, options)
+      readerMemory.set(system.label, measured.memory)
+      return measured
+    })
     return {
+      targets: [
+        memoryTarget(
+          "editors (two per page): memory per connection ≤ 0.5× stock's",
+          0.5,
+          editorMemory.get(subject.label),
+          editorMemory.get(stock.label)
+        ),
+        memoryTarget(
+          "idle read-only readers: memory per connection ≤ 0.25× stock's",
+          0.25,
+          readerMemory.get(subject.label),
+          readerMemory.get(stock.label)
+        )
+      ],
       groups: [
         { name: "two editors per document, an update every 2 s each", unit: "ack", series: editors },
         { name: `idle read-only readers, ${READERS_PER_PAGE} per page`, unit: "reader", series: readers }

@@ -24,7 +24,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import WebSocket from "ws"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
-import { type ClientsConfig, MARKER } from "../load/stream-protocol.ts"
+import { type ClientsConfig, markersIn } from "../load/stream-protocol.ts"
 import {
   machineBusyCores,
   readMachine,
@@ -37,7 +37,15 @@ import {
   type ProcSample
 } from "../process.ts"
 import { Steps } from "../progress.ts"
-import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
+import {
+  failedSeries,
+  type Point,
+  type ProcessFigures,
+  type RunOptions,
+  type Scenario,
+  type Series,
+  type Target as Goal
+} from "../Scenario.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 /** Events in flight at once (BENCH_STREAM_WINDOW): more lets Atrium overlap its write path (HTTP, actor, SQL transaction). */
@@ -149,8 +157,9 @@ const baselineTarget = (label: string, protocol: "uws" | "socketio", baseline: s
   }
 })
 
-const atriumTarget: Target = {
-  label: "Atrium (raw WebSocket)",
+/** Atrium's raw socket; `batch`: clients that accept batch frames (`&batch=1`), as the README offers. */
+const atriumTarget = (batch: boolean): Target => ({
+  label: batch ? "Atrium (raw WebSocket, batch frames)" : "Atrium (raw WebSocket)",
   role: "subject",
   protocol: "atrium",
   start: async (options) => {
@@ -189,21 +198,22 @@ const atriumTarget: Target = {
       },
       prepare: async () => ({
         workspaceId,
-        clients: { protocol: "atrium", atrium: { origin: url, token, workspaceId } },
-        probeUrl: ticket,
+        clients: { protocol: "atrium", atrium: { origin: url, token, workspaceId }, batch },
+        probeUrl: async () => `${await ticket()}${batch ? "&batch=1" : ""}`,
         write: async (marker, n) => {
           await call(`${url}/pm/v1/tasks/${taskIds[n % taskIds.length]}`, "PATCH", { description: marker }, token)
         }
       })
     }
   }
-}
+})
 
 /** Baselines first: the report takes each series' ratios against the baselines listed before it. */
 const TARGETS: ReadonlyArray<Target> = [
   baselineTarget("bare uWS publish (limit)", "uws", "uws-publish"),
   baselineTarget("Socket.IO on node:http (default adapter)", "socketio", "socketio-broadcast"),
-  atriumTarget
+  atriumTarget(false),
+  atriumTarget(true)
 ]
 
 // ------------------------------------------------------------ a point ---
@@ -261,8 +271,7 @@ const openProbe = async (protocol: ClientsConfig["protocol"], url: string, works
         else if (text.startsWith("0")) socket.send("40")
         else if (text.startsWith("40")) resolve()
       }
-      const match = MARKER.exec(text)
-      if (match) waiting.get(Number(match[2]))?.()
+      for (const match of markersIn(text)) waiting.get(Number(match[2]))?.()
     })
   })
   return {
@@ -367,6 +376,34 @@ const measurePoint = async (
   }
 }
 
+// ------------------------------------------------------------ targets ---
+
+/** Server CPU per delivered event (µs) at `load`, when the point is there. */
+const cpuPerDelivery = (series: Series | undefined, load: number) => {
+  const point = series?.points.find((p) => p.load === load)
+  return point === undefined || point.ops === 0 || point.server === undefined ? undefined : (point.server.cpuSec * 1e6) / point.ops
+}
+
+/** Issue 10's target for each Atrium series, at the run's highest level: CPU per delivered event ≤ 2× the bare uWS loop's. */
+const goals = (series: ReadonlyArray<Series>, options: RunOptions): Array<Goal> => {
+  const load = Math.max(...options.levels)
+  const bare = cpuPerDelivery(
+    series.find((s) => s.label.startsWith("bare uWS")),
+    load
+  )
+  return series
+    .filter((s) => s.role === "subject")
+    .map((s) => {
+      const ours = cpuPerDelivery(s, load)
+      const ratio = ours === undefined || bare === undefined ? undefined : ours / bare
+      return {
+        target: `${s.label}, ${load} subscribers: server CPU per delivered event ≤ 2× the bare uWS publish loop's`,
+        figure: ratio === undefined ? "?" : `${ratio.toFixed(2)}× (${ours!.toFixed(2)} µs vs ${bare!.toFixed(2)} µs per delivery)`,
+        met: ratio === undefined ? undefined : ratio <= 2
+      }
+    })
+}
+
 // ------------------------------------------------------------ scenario ---
 
 const runTarget = async (target: Target, options: RunOptions, steps: Steps, notes: Array<string>): Promise<Series> => {
@@ -406,6 +443,10 @@ export const streamFanout: Scenario = {
     const notes: Array<string> = []
     const series: Array<Series> = []
     for (const target of TARGETS) series.push(await runTarget(target, options, steps, notes))
-    return { groups: [{ name: "task update → every subscriber of the workspace", unit: "delivery", series }], notes }
+    return {
+      groups: [{ name: "task update → every subscriber of the workspace", unit: "delivery", series }],
+      targets: goals(series, options),
+      notes
+    }
   }
 }

@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { DocumentAccess } from "../../collab/DocumentAccess.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
+import { reportSettledMemoryOnSignal } from "./settled-memory.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
 const everyoneEdits = Layer.succeed(DocumentAccess, {
@@ -36,6 +37,7 @@ const program = Effect.gen(function* () {
 })
 
 process.on("SIGTERM", () => process.exit(0))
+reportSettledMemoryOnSignal()
 Effect.runFork(
   program.pipe(Effect.provide(Layer.merge(services(config), everyoneEdits) as Layer.Layer<any>), Effect.scoped) as Effect.Effect<never>
 )
