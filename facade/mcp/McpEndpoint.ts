@@ -1,0 +1,205 @@
+/**
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, on the same
+ * uWS app and port as the REST services. The SDK's web-standard transport
+ * runs stateless with JSON replies: each POST is a web `Request` built from
+ * the uWS request, answered by a fresh MCP server bound to the caller's
+ * credentials (authenticated first, exactly as REST does: `X-API-Key`, or
+ * `Authorization: Bearer` with an API key or a JWT). No SSE stream is
+ * offered: `GET` and `DELETE` answer 405, as the transport specification
+ * allows for servers that keep no session.
+ */
+import { randomBytes } from "node:crypto"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { Cause, Effect, Exit, Layer } from "effect"
+import { authenticate } from "../auth/Authenticate.ts"
+import type { Extension } from "../Extension.ts"
+import { fromFailure, type HttpError, httpError } from "../HttpError.ts"
+import { atriumRegistry } from "../operations.ts"
+import { errorResponse, type OutgoingResponse } from "../Pipeline.ts"
+import type { Principal } from "../Principal.ts"
+import type { Registry } from "../Registry.ts"
+import type { HttpResponse, TemplatedApp } from "../uws.ts"
+import { mcpServerFor } from "./McpSession.ts"
+import { toolsOf } from "./Tools.ts"
+
+export const MCP_PATH = "/mcp"
+const VERSION = "1.0.0"
+
+interface Copied {
+  readonly url: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly requestId: string
+  readonly origin: string
+  readonly authorization: string
+  readonly apiKey: string
+}
+
+const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: "OK",
+  202: "Accepted",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error"
+}
+
+const write = (res: HttpResponse, state: { aborted: boolean }, requestId: string, response: OutgoingResponse) => {
+  if (state.aborted) return
+  res.cork(() => {
+    res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ""}`)
+    res.writeHeader("x-request-id", requestId)
+    for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
+    res.end(response.body)
+  })
+}
+
+const refusal = (error: HttpError, requestId: string, extra: Record<string, string> = {}): OutgoingResponse => {
+  const response = errorResponse(error, requestId)
+  return { ...response, headers: { ...response.headers, ...extra } }
+}
+
+/** The uWS request's parts, copied before the handler returns (uWS reuses the object afterwards). */
+const copy = (req: {
+  forEach: (cb: (key: string, value: string) => void) => void
+  getHeader: (name: string) => string
+  getQuery: () => string | undefined
+}): Copied => {
+  const headers: Array<readonly [string, string]> = []
+  req.forEach((key, value) => {
+    headers.push([key, value])
+  })
+  const host = req.getHeader("host") || "localhost"
+  const header = req.getHeader("x-request-id")
+  const query = req.getQuery()
+  return {
+    url: `http://${host}${MCP_PATH}${query ? `?${query}` : ""}`,
+    headers,
+    requestId: SAFE_REQUEST_ID.test(header) ? header : `mcp-${randomBytes(6).toString("hex")}`,
+    origin: `http://${host}`,
+    authorization: req.getHeader("authorization"),
+    apiKey: req.getHeader("x-api-key")
+  }
+}
+
+/** Reads the body up to `limit` bytes; `undefined` when it is larger (the caller answers 413). */
+const readBody = (res: HttpResponse, limit: number, done: (body: Uint8Array | undefined) => void) => {
+  const chunks: Array<Buffer> = []
+  let received = 0
+  let over = false
+  res.onData((chunk, isLast) => {
+    received += chunk.byteLength
+    if (received > limit) over = true
+    if (!over) chunks.push(Buffer.from(chunk.slice(0)))
+    if (isLast) done(over ? undefined : Buffer.concat(chunks))
+  })
+}
+
+export interface McpEndpointOptions {
+  readonly registry: Registry
+  readonly bodyLimitBytes: number
+}
+
+export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
+  Effect.gen(function* () {
+    const tools = toolsOf(options.registry.operations)
+    const context = yield* Effect.context<never>()
+    const runExit = Effect.runPromiseExitWith(context) as <A, E>(effect: Effect.Effect<A, E, any>) => Promise<Exit.Exit<A, E>>
+    // MCP handlers are promises: a failure is thrown as its error (an McpError reaches the client as a JSON-RPC error).
+    const run = async <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> => {
+      const exit = await runExit(effect)
+      if (Exit.isSuccess(exit)) return exit.value
+      throw Cause.squash(exit.cause)
+    }
+
+    const answer = async (copied: Copied, body: Uint8Array): Promise<OutgoingResponse> => {
+      const authenticated = await runExit(authenticate({ authorization: copied.authorization, apiKey: copied.apiKey }))
+      if (Exit.isFailure(authenticated)) {
+        const failure = Cause.findErrorOption(authenticated.cause)
+        if (failure._tag === "Some") return refusal(fromFailure(failure.value as never), copied.requestId)
+        throw Cause.squash(authenticated.cause)
+      }
+      const principal: Principal | undefined = authenticated.value
+      if (principal === undefined) {
+        return refusal(
+          httpError(401, "unauthorized", "Credentials required: X-API-Key, or Authorization: Bearer <API key or token>"),
+          copied.requestId,
+          { "www-authenticate": 'Bearer realm="atrium"' }
+        )
+      }
+      const server = mcpServerFor({
+        registry: options.registry,
+        tools,
+        principal,
+        caller: { authorization: copied.authorization, apiKey: copied.apiKey, origin: copied.origin, requestId: copied.requestId },
+        run,
+        version: VERSION
+      })
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      try {
+        await server.connect(transport)
+        const response = await transport.handleRequest(
+          new Request(copied.url, { method: "POST", headers: copied.headers as Array<[string, string]>, body })
+        )
+        const headers: Record<string, string> = {}
+        response.headers.forEach((value, name) => {
+          headers[name] = value
+        })
+        return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) }
+      } finally {
+        await server.close()
+      }
+    }
+
+    app.post(MCP_PATH, (res, req) => {
+      const copied = copy(req)
+      const state = { aborted: false }
+      res.onAborted(() => {
+        state.aborted = true
+      })
+      readBody(res, options.bodyLimitBytes, (body) => {
+        if (body === undefined) {
+          return write(
+            res,
+            state,
+            copied.requestId,
+            refusal(httpError(413, "too_large", `Request bodies are limited to ${options.bodyLimitBytes} bytes`), copied.requestId)
+          )
+        }
+        answer(copied, body).then(
+          (response) => write(res, state, copied.requestId, response),
+          (error: unknown) => {
+            console.error(`defect in POST ${MCP_PATH} (request ${copied.requestId})`, error)
+            write(res, state, copied.requestId, refusal(httpError(500, "internal", "Internal error"), copied.requestId))
+          }
+        )
+      })
+    })
+
+    const notAllowed = (res: HttpResponse, req: { getHeader: (name: string) => string }) => {
+      const header = req.getHeader("x-request-id")
+      const requestId = SAFE_REQUEST_ID.test(header) ? header : `mcp-${randomBytes(6).toString("hex")}`
+      write(
+        res,
+        { aborted: false },
+        requestId,
+        refusal(httpError(405, "method_not_allowed", "This MCP endpoint keeps no session and offers no SSE stream: use POST"), requestId, {
+          allow: "POST"
+        })
+      )
+    }
+    app.get(MCP_PATH, notAllowed)
+    app.del(MCP_PATH, notAllowed)
+  })
+
+export const mcpExtension: Extension = {
+  name: "mcp",
+  layer: () => Layer.empty,
+  attach: (app, config) => attachMcp(app, { registry: atriumRegistry, bodyLimitBytes: config.bodyLimitBytes })
+}

@@ -1,0 +1,273 @@
+/**
+ * The MCP endpoint through the official SDK client, over real HTTP: tools
+ * listed from the registry and bounded by the API key's scopes, tools called
+ * by names (getContext, createTask, commentOnTask, relateTasks, the wiki
+ * tools), refusals and bad arguments as MCP tool errors, resources, the
+ * prompt, JWT callers, and the HTTP edges (401, 405, 413).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { atriumRegistry } from "../../facade/operations.ts"
+import { MAX_TOOLS, toolsOf } from "../../facade/mcp/Tools.ts"
+import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
+
+let atrium: TestServer
+let owner: Awaited<ReturnType<typeof signUp>>
+let workspaceId: string
+let fullKey: string
+let readerKey: string
+const clients: Array<Client> = []
+
+const must = async (method: string, path: string, options: Parameters<TestServer["request"]>[2], status: number) => {
+  const response = await atrium.request(method, path, options)
+  if (response.status !== status) throw new Error(`${method} ${path}: ${response.status} ${response.text}`)
+  return response.body
+}
+
+const connect = async (headers: Record<string, string>) => {
+  const client = new Client({ name: "atrium-test", version: "1.0.0" })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${atrium.origin}/mcp`), { requestInit: { headers } }))
+  clients.push(client)
+  return client
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult
+
+const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
+
+beforeAll(async () => {
+  atrium = await startAtrium()
+  owner = await signUp(atrium, "Olivia")
+  workspaceId = (await must("POST", "/pm/v1/workspaces", { token: owner.token, body: { name: "Acme" } }, 201)).id
+  await must("POST", "/pm/v1/lite/spaces", { token: owner.token, body: { workspaceId, name: "Engineering" } }, 201)
+  await must("POST", "/pm/v1/lite/lists", { token: owner.token, body: { workspaceId, space: "Engineering", name: "Backlog" } }, 201)
+  await must("POST", "/wiki/v1/spaces", { token: owner.token, body: { workspaceId, name: "Handbook", key: "HB" } }, 201)
+  const key = (scopes: Array<string>) =>
+    must("POST", "/pm/v1/api-keys", { token: owner.token, body: { workspaceId, name: scopes.join(" "), scopes } }, 201)
+  fullKey = (await key(["tasks:read", "tasks:write", "wiki:read", "wiki:write"])).key
+  readerKey = (await key(["tasks:read"])).key
+})
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()))
+  await atrium?.close()
+})
+
+describe("tools from the registry", () => {
+  it("are the operations marked mcp, at most 20, each with an object input schema from the operation's schemas", () => {
+    const tools = toolsOf(atriumRegistry.operations)
+    expect(tools.length).toBeGreaterThan(10)
+    expect(tools.length).toBeLessThanOrEqual(MAX_TOOLS)
+    const createTask = tools.find((tool) => tool.name === "createTask")!
+    expect(createTask.operation.operationId).toBe("createTaskLite")
+    expect(createTask.inputSchema.required).toEqual(expect.arrayContaining(["list", "name"]))
+    // The key's workspace fills workspaceId, so the agent need not know it.
+    expect(createTask.inputSchema.required).not.toContain("workspaceId")
+    expect(createTask.inputSchema.additionalProperties).toBe(false)
+  })
+
+  it("the catalog shows which operations are tools", async () => {
+    const detailed = await must("GET", "/pm/v1/api-catalog/detailed", {}, 200)
+    const endpoints = detailed.services.flatMap(
+      (service: { endpoints: Array<{ operationId: string; mcpTool?: string }> }) => service.endpoints
+    )
+    expect(endpoints.find((e: { operationId: string }) => e.operationId === "createTaskLite").mcpTool).toBe("createTask")
+    expect(endpoints.find((e: { operationId: string }) => e.operationId === "createTask").mcpTool).toBeUndefined()
+    const tag = await must("GET", `/pm/v1/api-catalog/${encodeURIComponent("Context (Lite)")}`, {}, 200)
+    expect(tag.operations[0].mcpTool).toBe("getContext")
+    const openApi = await must("GET", "/wiki/v1/openapi.json", {}, 200)
+    expect(openApi.paths["/v1/lite/spaces/{spaceKey}/pages/{pageRef}/append"].post["x-mcp-tool"]).toBe("appendToWikiPage")
+  })
+})
+
+describe("an agent with an API key", () => {
+  it("lists the tools its scopes allow, with input schemas", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    expect(client.getServerVersion()?.name).toBe("atrium")
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(["getContext", "searchTasks", "createTask", "updateTask", "searchWiki", "createWikiPage"]))
+    const getContext = tools.find((tool) => tool.name === "getContext")!
+    expect(getContext.inputSchema.type).toBe("object")
+    expect(getContext.annotations?.readOnlyHint).toBe(true)
+    expect(tools.find((tool) => tool.name === "createTask")!.annotations?.readOnlyHint).toBe(false)
+
+    const reader = await connect({ "x-api-key": readerKey })
+    const readable = (await reader.listTools()).tools.map((tool) => tool.name)
+    expect(readable).toContain("getContext")
+    expect(readable).not.toContain("createTask")
+    expect(readable).not.toContain("searchWiki")
+  })
+
+  it("calls getContext and createTask by names, and the task is there over REST", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const context = await call(client, "getContext", {})
+    expect(context.isError).toBeFalsy()
+    const structured = context.structuredContent as {
+      workspace: { id: string }
+      spaces: Array<{ name: string; lists: Array<{ name: string }> }>
+    }
+    expect(structured.workspace.id).toBe(workspaceId)
+    expect(structured.spaces[0]!.name).toBe("Engineering")
+    expect(JSON.parse(textOf(context)).workspace.id).toBe(workspaceId)
+
+    const created = await call(client, "createTask", {
+      space: "engineering",
+      list: "backlog",
+      name: "Write the MCP docs",
+      assigneeEmails: [owner.email],
+      priority: "high"
+    })
+    expect(created.isError, textOf(created)).toBeFalsy()
+    const task = created.structuredContent as { shortId: string; list: string; assignees: Array<string>; priority: string }
+    expect(task).toMatchObject({ list: "Backlog", assignees: [owner.email], priority: "high" })
+    const rest = await must("GET", `/pm/v1/lite/tasks/${task.shortId}?workspaceId=${workspaceId}`, { token: owner.token }, 200)
+    expect(rest.name).toBe("Write the MCP docs")
+
+    const updated = await call(client, "updateTask", { taskRef: task.shortId, status: "in progress" })
+    expect(updated.isError, textOf(updated)).toBeFalsy()
+    expect((updated.structuredContent as { status: string }).status).toBe("in progress")
+
+    const found = await call(client, "searchTasks", { q: "MCP docs", limit: 5 })
+    expect((found.structuredContent as { items: Array<{ shortId: string }> }).items.map((t) => t.shortId)).toEqual([task.shortId])
+
+    const other = await call(client, "createTask", { list: "Backlog", name: "Review the MCP docs" })
+    const otherRef = (other.structuredContent as { shortId: string }).shortId
+    const related = await call(client, "relateTasks", { task: otherRef, type: "blocked by", relatedTask: task.shortId })
+    expect(related.isError, textOf(related)).toBeFalsy()
+    const comment = await call(client, "commentOnTask", { taskId: otherRef, text: `Ready soon @${owner.email}` })
+    expect(comment.isError, textOf(comment)).toBeFalsy()
+    const comments = await call(client, "listComments", { taskId: otherRef })
+    expect(JSON.stringify(comments.structuredContent)).toContain("Ready soon")
+  })
+
+  it("writes and reads the wiki by space key and page slug", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const page = await call(client, "createWikiPage", { spaceKey: "HB", title: "Agents", markdown: "# Agents\n\nThey use **MCP**.\n" })
+    expect(page.isError, textOf(page)).toBeFalsy()
+    const slug = (page.structuredContent as { slug: string }).slug
+    const appended = await call(client, "appendToWikiPage", { spaceKey: "HB", pageRef: slug, markdown: "- one tool per job\n" })
+    expect(appended.isError, textOf(appended)).toBeFalsy()
+    const read = await call(client, "readWikiPage", { spaceKey: "hb", pageRef: slug })
+    const markdown = (read.structuredContent as { markdown: string }).markdown
+    expect(markdown).toContain("**MCP**")
+    expect(markdown).toContain("one tool per job")
+    const spaces = await call(client, "listWikiSpaces", {})
+    expect(JSON.stringify(spaces.structuredContent)).toContain('"key":"HB"')
+  })
+
+  it("is refused a tool its scopes do not allow, as a tool error carrying the envelope's message", async () => {
+    const reader = await connect({ "x-api-key": readerKey })
+    const refused = await call(reader, "createTask", { list: "Backlog", name: "Not allowed" })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toContain("tasks:write")
+    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe("forbidden")
+    const wiki = await call(reader, "searchWiki", { q: "agents" })
+    expect(wiki.isError).toBe(true)
+    expect(textOf(wiki)).toContain("wiki:read")
+  })
+
+  it("bad arguments are MCP errors naming the field, and the server keeps serving", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const missing = await call(client, "createTask", { list: "Backlog" })
+    expect(missing.isError).toBe(true)
+    expect(textOf(missing)).toContain("body.name")
+    const wrongType = await call(client, "createTask", { list: "Backlog", name: 42 })
+    expect(wrongType.isError).toBe(true)
+    expect(textOf(wrongType)).toContain("body.name")
+    const unknown = await call(client, "createTask", { list: "Backlog", name: "x", colour: "red" })
+    expect(unknown.isError).toBe(true)
+    expect(textOf(unknown)).toContain("colour")
+    const badQuery = await call(client, "searchTasks", { limit: { many: true } })
+    expect(badQuery.isError).toBe(true)
+    expect(textOf(badQuery)).toContain("limit")
+    const unknownName = await call(client, "createTask", { list: "No such list", name: "x" })
+    expect(unknownName.isError).toBe(true)
+    expect(textOf(unknownName)).toMatch(/No such list|not found/i)
+    const nul = await call(client, "createTask", { list: "Backlog", name: "a\u0000b" })
+    expect(nul.isError).toBe(true)
+    await expect(client.callTool({ name: "noSuchTool", arguments: {} })).rejects.toThrow(/Unknown tool/)
+    expect((await call(client, "getContext", {})).isError).toBeFalsy()
+  })
+
+  it("reads the workspace context and pages as resources", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const { resources } = await client.listResources()
+    const uris = resources.map((resource) => resource.uri)
+    expect(uris).toContain("atrium://context")
+    const pageUri = uris.find((uri) => uri.startsWith("atrium://wiki/HB/"))!
+    expect(pageUri).toBeDefined()
+    const page = await client.readResource({ uri: pageUri })
+    expect(page.contents[0]).toMatchObject({ mimeType: "text/markdown" })
+    expect((page.contents[0] as { text: string }).text).toContain("MCP")
+    const context = await client.readResource({ uri: `atrium://workspaces/${workspaceId}/context` })
+    expect(JSON.parse((context.contents[0] as { text: string }).text).workspace.id).toBe(workspaceId)
+    const { resourceTemplates } = await client.listResourceTemplates()
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toContain("atrium://wiki/{spaceKey}/{pageRef}")
+    await expect(client.readResource({ uri: "atrium://wiki/HB/no-such-page" })).rejects.toThrow(/no-such-page/)
+    await expect(client.readResource({ uri: "https://example.com/" })).rejects.toThrow(/No resource/)
+  })
+
+  it("offers the prompt to plan the week from the caller's tasks", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const { prompts } = await client.listPrompts()
+    expect(prompts.map((prompt) => prompt.name)).toEqual(["planMyWeek"])
+    const due = new Date(Date.now() + 86_400_000).toISOString()
+    await call(client, "createTask", { list: "Backlog", name: "Due tomorrow", assigneeEmails: [owner.email], dueDate: due })
+    const prompt = await client.getPrompt({ name: "planMyWeek", arguments: {} })
+    const text = (prompt.messages[0]!.content as { text: string }).text
+    expect(text).toContain("Write the MCP docs")
+    expect(text).toContain(owner.email)
+    expect(text).toMatch(/meetings/i)
+    await expect(client.getPrompt({ name: "planMyWeek", arguments: { weekOf: "next week" } })).rejects.toThrow(/weekOf/)
+  })
+})
+
+describe("a user with a JWT", () => {
+  it("works too, with workspaceId defaulting to the user's only workspace", async () => {
+    const client = await connect({ authorization: `Bearer ${owner.token}` })
+    const names = (await client.listTools()).tools.map((tool) => tool.name)
+    expect(names).toContain("createTask")
+    const created = await call(client, "createTask", { list: "Backlog", name: "From a session" })
+    expect(created.isError, textOf(created)).toBeFalsy()
+    const context = await call(client, "getContext", { workspaceId })
+    expect((context.structuredContent as { you: { email: string } }).you.email).toBe(owner.email)
+  })
+})
+
+describe("HTTP edges", () => {
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+  }
+  const headers = { accept: "application/json, text/event-stream" }
+
+  it("refuses missing and wrong credentials with 401 and the error envelope", async () => {
+    const none = await atrium.request("POST", "/mcp", { body: initialize, headers })
+    expect(none.status).toBe(401)
+    expect(none.body.error.code).toBe("unauthorized")
+    const wrong = await atrium.request("POST", "/mcp", { body: initialize, headers, apiKey: "atr_live_nope" })
+    expect(wrong.status).toBe(401)
+  })
+
+  it("answers a plain JSON POST, refuses GET and DELETE with 405 and oversized bodies with 413", async () => {
+    const ok = await atrium.request("POST", "/mcp", { body: initialize, headers, apiKey: fullKey })
+    expect(ok.status).toBe(200)
+    expect(ok.body.result.serverInfo.name).toBe("atrium")
+    expect((await atrium.request("GET", "/mcp", { apiKey: fullKey, headers: { accept: "text/event-stream" } })).status).toBe(405)
+    expect((await atrium.request("DELETE", "/mcp", { apiKey: fullKey })).status).toBe(405)
+    const big = await atrium.request("POST", "/mcp", { headers, apiKey: fullKey, body: { ...initialize, padding: "x".repeat(1_100_000) } })
+    expect(big.status).toBe(413)
+    const malformed = await atrium.request("POST", "/mcp", {
+      headers: { ...headers, "content-type": "application/json" },
+      apiKey: fullKey,
+      rawBody: "{"
+    })
+    expect(malformed.status).toBe(400)
+  })
+})
