@@ -7,6 +7,10 @@
  * `Authorization: Bearer` with an API key or a JWT). No SSE stream is
  * offered: `GET` and `DELETE` answer 405, as the transport specification
  * allows for servers that keep no session.
+ *
+ * `MCP_ALLOWED_HOSTS` (comma-separated host names, read at startup) refuses
+ * requests whose Host or Origin names another host (DNS rebinding guard for a
+ * server on a developer's machine); unset, any host is served, as REST is.
  */
 import { randomBytes } from "node:crypto"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
@@ -27,6 +31,8 @@ const VERSION = "1.0.0"
 
 interface Copied {
   readonly url: string
+  readonly host: string
+  readonly originHeader: string
   readonly headers: ReadonlyArray<readonly [string, string]>
   readonly requestId: string
   readonly origin: string
@@ -80,6 +86,8 @@ const copy = (req: {
   const query = req.getQuery()
   return {
     url: `http://${host}${MCP_PATH}${query ? `?${query}` : ""}`,
+    host,
+    originHeader: req.getHeader("origin"),
     headers,
     requestId: SAFE_REQUEST_ID.test(header) ? header : `mcp-${randomBytes(6).toString("hex")}`,
     origin: `http://${host}`,
@@ -104,6 +112,33 @@ const readBody = (res: HttpResponse, limit: number, done: (body: Uint8Array | un
 export interface McpEndpointOptions {
   readonly registry: Registry
   readonly bodyLimitBytes: number
+  /** Host names a request's Host and Origin may name; empty: any. */
+  readonly allowedHosts: ReadonlyArray<string>
+}
+
+export const allowedHostsFromEnv = (env: NodeJS.ProcessEnv = process.env): ReadonlyArray<string> =>
+  (env.MCP_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== "")
+
+/** The host name of a Host header value or an origin URL, without port or brackets. */
+const hostnameOf = (value: string): string | undefined => {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether Host (and Origin, when sent) name an allowed host. */
+const hostAllowed = (copied: Copied, allowed: ReadonlyArray<string>): boolean => {
+  if (allowed.length === 0) return true
+  const ok = (value: string) => {
+    const hostname = hostnameOf(value)
+    return hostname !== undefined && allowed.includes(hostname)
+  }
+  return ok(copied.host) && (copied.originHeader === "" || ok(copied.originHeader))
 }
 
 export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
@@ -119,6 +154,9 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
     }
 
     const answer = async (copied: Copied, body: Uint8Array): Promise<OutgoingResponse> => {
+      if (!hostAllowed(copied, options.allowedHosts)) {
+        return refusal(httpError(403, "forbidden", `Host ${copied.host} is not allowed (MCP_ALLOWED_HOSTS)`), copied.requestId)
+      }
       const authenticated = await runExit(authenticate({ authorization: copied.authorization, apiKey: copied.apiKey }))
       if (Exit.isFailure(authenticated)) {
         const failure = Cause.findErrorOption(authenticated.cause)
@@ -201,5 +239,6 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
 export const mcpExtension: Extension = {
   name: "mcp",
   layer: () => Layer.empty,
-  attach: (app, config) => attachMcp(app, { registry: atriumRegistry, bodyLimitBytes: config.bodyLimitBytes })
+  attach: (app, config) =>
+    attachMcp(app, { registry: atriumRegistry, bodyLimitBytes: config.bodyLimitBytes, allowedHosts: allowedHostsFromEnv() })
 }
