@@ -6,7 +6,7 @@
  * can do what the REST API would refuse.
  */
 import { Effect } from "effect"
-import type { AnyOperation } from "./Operation.ts"
+import type { AnyOperation, ServiceName } from "./Operation.ts"
 import { respond } from "./Pipeline.ts"
 import { fullPath, type Registry } from "./Registry.ts"
 
@@ -63,3 +63,11 @@ export const invoke = (registry: Registry, operation: AnyOperation, input: Invoc
     const body = text === "" ? undefined : /json/i.test(contentType) ? (JSON.parse(text) as unknown) : text
     return { status: response.status, contentType, body } satisfies InvokeResult
   })
+
+/** `invoke` by operation id: for callers that name an operation rather than hold it. */
+export const invokeById = (registry: Registry, service: ServiceName, operationId: string, input: Invocation, caller: Caller) => {
+  const operation = registry.ofService(service).find((op) => op.operationId === operationId)
+  return operation === undefined
+    ? Effect.die(new Error(`No ${service} operation ${operationId}`))
+    : invoke(registry, operation, input, caller)
+}

@@ -9,7 +9,7 @@
  */
 import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
-import { type Caller, type Invocation, invoke, type InvokeResult } from "../Invoke.ts"
+import { type Caller, type Invocation, type InvokeResult, invokeById } from "../Invoke.ts"
 import type { ServiceName } from "../Operation.ts"
 import type { Registry } from "../Registry.ts"
 
@@ -45,11 +45,8 @@ export interface ResourceCalls {
   readonly caller: Caller
 }
 
-const call = (calls: ResourceCalls, service: ServiceName, operationId: string, input: Invocation) => {
-  const operation = calls.registry.ofService(service).find((op) => op.operationId === operationId)
-  if (operation === undefined) return Effect.die(new Error(`No ${service} operation ${operationId}`))
-  return invoke(calls.registry, operation, input, calls.caller)
-}
+const call = (calls: ResourceCalls, service: ServiceName, operationId: string, input: Invocation) =>
+  invokeById(calls.registry, service, operationId, input, calls.caller)
 
 const ok = (reply: InvokeResult) => reply.status < 300
 
