@@ -226,6 +226,34 @@ describe("an agent with an API key", () => {
   })
 })
 
+describe("every tool, from the registry", () => {
+  /** The operation's first example as flat tool arguments (made-up ids: most answer 404, none may crash). */
+  const exampleArguments = (tool: ReturnType<typeof toolsOf>[number]) => {
+    const request = tool.operation.examples[0]?.request
+    const { workspaceId: _, ...query } = request?.query ?? {}
+    const body = typeof request?.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {}
+    const { workspaceId: __, ...rest } = body
+    return { ...request?.params, ...query, ...rest }
+  }
+  const junk = (tool: ReturnType<typeof toolsOf>[number]) =>
+    Object.fromEntries([...tool.locations.keys()].map((name, index) => [name, [{ nested: true }, -1, "", "\u0000", null][index % 5]]))
+
+  it("answers its example, empty arguments and junk with a result or a tool error, never an internal error", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    for (const tool of toolsOf(atriumRegistry.operations)) {
+      for (const args of [exampleArguments(tool), {}, junk(tool)]) {
+        const result = await call(client, tool.name, args)
+        const label = `${tool.name}(${JSON.stringify(args).slice(0, 200)}): ${textOf(result).slice(0, 300)}`
+        expect(result.content.length, label).toBeGreaterThan(0)
+        expect(textOf(result), label).not.toMatch(/^Internal error|^HTTP 5/)
+        if (result.isError && result.structuredContent) {
+          expect((result.structuredContent as { error: { code: string } }).error.code, label).not.toBe("internal")
+        }
+      }
+    }
+  })
+})
+
 describe("a user with a JWT", () => {
   it("works too, with workspaceId defaulting to the user's only workspace", async () => {
     const client = await connect({ authorization: `Bearer ${owner.token}` })
