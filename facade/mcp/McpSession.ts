@@ -58,6 +58,7 @@ export const mcpServerFor = (session: McpSession): Server => {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
         annotations: annotationsOf(tool)
       }))
   }))

@@ -63,10 +63,13 @@ interface Envelope {
 const isEnvelope = (body: unknown): body is Envelope =>
   typeof body === "object" && body !== null && typeof (body as Envelope).error?.message === "string"
 
-export const toolError = (message: string, structuredContent?: Record<string, unknown>): CallToolResult => ({
+/**
+ * A tool error: the message for the agent, then the error envelope as JSON (code, fields, request id). Not as
+ * structured content, which clients check against the tool's output schema (the success reply's).
+ */
+export const toolError = (message: string, envelope?: Envelope): CallToolResult => ({
   isError: true,
-  content: [{ type: "text", text: message }],
-  ...(structuredContent ? { structuredContent } : {})
+  content: [{ type: "text", text: message }, ...(envelope ? [{ type: "text" as const, text: JSON.stringify(envelope) }] : [])]
 })
 
 /** The reply as a tool result: structured content must be an object, so any other JSON value is `{ result }`. */
@@ -75,7 +78,7 @@ export const resultOf = (reply: InvokeResult): CallToolResult => {
     if (!isEnvelope(reply.body)) return toolError(`HTTP ${reply.status}`)
     const { code, message, details } = reply.body.error
     const lines = [message, ...(details ?? []).map((detail) => `- ${detail.path}: ${detail.message}`)]
-    return toolError(lines.join("\n"), { error: { code, message, ...(details ? { details } : {}) }, requestId: reply.body.requestId })
+    return toolError(lines.join("\n"), reply.body)
   }
   if (reply.body === undefined) return { content: [{ type: "text", text: "Done" }], structuredContent: {} }
   const structured =

@@ -6,7 +6,7 @@
  * back where it came from when the tool is called.
  */
 import { describe, type JsonSchema } from "../catalog/Describe.ts"
-import type { AnyOperation } from "../Operation.ts"
+import { type AnyOperation, successStatus } from "../Operation.ts"
 import type { Principal } from "../Principal.ts"
 
 export type ArgumentLocation = "path" | "query" | "body"
@@ -16,6 +16,8 @@ export interface Tool {
   readonly title: string
   readonly description: string
   readonly inputSchema: JsonSchema & { readonly type: "object" }
+  /** The success reply's schema as structured content; absent when the reply has no body. */
+  readonly outputSchema: (JsonSchema & { readonly type: "object" }) | undefined
   readonly operation: AnyOperation
   /** Where each argument goes in the request. */
   readonly locations: ReadonlyMap<string, ArgumentLocation>
@@ -42,6 +44,33 @@ const referencedDefinitions = (schema: unknown, definitions: Readonly<Record<str
     }
   }
   return used
+}
+
+/**
+ * Structured content is a JSON object: an object reply is described as it is (a named one inlined, its
+ * definitions kept), any other reply as `{ result }`, matching what ToolCall.resultOf sends.
+ */
+const outputSchemaOf = (
+  reply: JsonSchema | undefined,
+  definitions: Readonly<Record<string, JsonSchema>>
+): (JsonSchema & { type: "object" }) | undefined => {
+  if (reply === undefined) return undefined
+  const ref = typeof reply.$ref === "string" && reply.$ref.startsWith(REF_PREFIX) ? reply.$ref.slice(REF_PREFIX.length) : undefined
+  const named = ref !== undefined ? definitions[ref] : undefined
+  const withDefinitions = (schema: JsonSchema) => {
+    const used = referencedDefinitions(schema, definitions)
+    return Object.keys(used).length > 0 ? { ...schema, $defs: used } : schema
+  }
+  if (named?.type === "object") return withDefinitions({ ...named, type: "object" }) as JsonSchema & { type: "object" }
+  if (reply.type === "object") return withDefinitions({ ...reply, type: "object" }) as JsonSchema & { type: "object" }
+  return withDefinitions({
+    type: "object",
+    properties: { result: reply },
+    required: ["result"],
+    additionalProperties: false
+  }) as JsonSchema & {
+    type: "object"
+  }
 }
 
 const toolOf = (operation: AnyOperation): Tool => {
@@ -97,6 +126,7 @@ const toolOf = (operation: AnyOperation): Tool => {
       additionalProperties: false,
       ...(Object.keys(definitions).length > 0 ? { $defs: definitions } : {})
     },
+    outputSchema: outputSchemaOf(description.responses[successStatus(operation)]?.schema, description.schemas),
     operation,
     locations,
     defaultsWorkspace

@@ -8,6 +8,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { atriumRegistry } from "../../facade/operations.ts"
 import { MAX_TOOLS, toolsOf } from "../../facade/mcp/Tools.ts"
@@ -30,6 +31,8 @@ const connect = async (headers: Record<string, string>) => {
   const client = new Client({ name: "atrium-test", version: "1.0.0" })
   await client.connect(new StreamableHTTPClientTransport(new URL(`${atrium.origin}/mcp`), { requestInit: { headers } }))
   clients.push(client)
+  // Listing the tools makes the client check every structured result against the tool's output schema.
+  await client.listTools()
   return client
 }
 
@@ -37,6 +40,12 @@ const call = async (client: Client, name: string, args: Record<string, unknown>)
   (await client.callTool({ name, arguments: args })) as CallToolResult
 
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
+
+/** A tool error's second part: the error envelope as JSON. */
+const envelopeOf = (result: CallToolResult) => {
+  const part = result.content[1]
+  return JSON.parse(part?.type === "text" ? part.text : "null") as { error: { code: string; message: string }; requestId: string }
+}
 
 beforeAll(async () => {
   atrium = await startAtrium()
@@ -69,6 +78,22 @@ describe("tools from the registry", () => {
     expect(createTask.inputSchema.additionalProperties).toBe(false)
   })
 
+  it("output schemas come from the success reply's schema and hold replies to it", () => {
+    const tools = toolsOf(atriumRegistry.operations)
+    const validator = new AjvJsonSchemaValidator()
+    const task = validator.getValidator(tools.find((tool) => tool.name === "createTask")!.outputSchema!)
+    expect(task({ shortId: "T-1" }).valid).toBe(false)
+    const example = tools.find((tool) => tool.name === "createTask")!.operation.examples[0]!.response.body
+    expect(task(example).valid, JSON.stringify(task(example).errorMessage)).toBe(true)
+    for (const tool of tools) {
+      const body = tool.operation.examples[0]?.response.body
+      if (body === undefined || tool.outputSchema === undefined) continue
+      const structured = typeof body === "object" && body !== null && !Array.isArray(body) ? body : { result: body }
+      const outcome = validator.getValidator(tool.outputSchema)(structured)
+      expect(outcome.valid, `${tool.name}: ${outcome.errorMessage}`).toBe(true)
+    }
+  })
+
   it("the catalog shows which operations are tools", async () => {
     const detailed = await must("GET", "/pm/v1/api-catalog/detailed", {}, 200)
     const endpoints = detailed.services.flatMap(
@@ -92,6 +117,7 @@ describe("an agent with an API key", () => {
     expect(names).toEqual(expect.arrayContaining(["getContext", "searchTasks", "createTask", "updateTask", "searchWiki", "createWikiPage"]))
     const getContext = tools.find((tool) => tool.name === "getContext")!
     expect(getContext.inputSchema.type).toBe("object")
+    expect(getContext.outputSchema?.required).toEqual(expect.arrayContaining(["workspace", "spaces", "members"]))
     expect(getContext.annotations?.readOnlyHint).toBe(true)
     expect(tools.find((tool) => tool.name === "createTask")!.annotations?.readOnlyHint).toBe(false)
 
@@ -164,7 +190,8 @@ describe("an agent with an API key", () => {
     const refused = await call(reader, "createTask", { list: "Backlog", name: "Not allowed" })
     expect(refused.isError).toBe(true)
     expect(textOf(refused)).toContain("tasks:write")
-    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe("forbidden")
+    expect(envelopeOf(refused).error.code).toBe("forbidden")
+    expect(refused.content[0]).toEqual({ type: "text", text: envelopeOf(refused).error.message })
     const wiki = await call(reader, "searchWiki", { q: "agents" })
     expect(wiki.isError).toBe(true)
     expect(textOf(wiki)).toContain("wiki:read")
@@ -240,15 +267,14 @@ describe("every tool, from the registry", () => {
 
   it("answers its example, empty arguments and junk with a result or a tool error, never an internal error", async () => {
     const client = await connect({ "x-api-key": fullKey })
+    expect((await client.listTools()).tools.every((tool) => tool.outputSchema?.type === "object")).toBe(true)
     for (const tool of toolsOf(atriumRegistry.operations)) {
       for (const args of [exampleArguments(tool), {}, junk(tool)]) {
         const result = await call(client, tool.name, args)
         const label = `${tool.name}(${JSON.stringify(args).slice(0, 200)}): ${textOf(result).slice(0, 300)}`
         expect(result.content.length, label).toBeGreaterThan(0)
         expect(textOf(result), label).not.toMatch(/^Internal error|^HTTP 5/)
-        if (result.isError && result.structuredContent) {
-          expect((result.structuredContent as { error: { code: string } }).error.code, label).not.toBe("internal")
-        }
+        if (result.isError && result.content.length > 1) expect(envelopeOf(result).error.code, label).not.toBe("internal")
       }
     }
   })
