@@ -76,7 +76,7 @@ export const toolError = (message: string, envelope?: Envelope): CallToolResult 
 export const resultOf = (reply: InvokeResult): CallToolResult => {
   if (reply.status >= 400) {
     if (!isEnvelope(reply.body)) return toolError(`HTTP ${reply.status}`)
-    const { code, message, details } = reply.body.error
+    const { message, details } = reply.body.error
     const lines = [message, ...(details ?? []).map((detail) => `- ${detail.path}: ${detail.message}`)]
     return toolError(lines.join("\n"), reply.body)
   }
