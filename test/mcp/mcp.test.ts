@@ -197,6 +197,17 @@ describe("an agent with an API key", () => {
     expect(textOf(wiki)).toContain("wiki:read")
   })
 
+  it("stays in the key's workspace: another workspace, even the key owner's, is not found", async () => {
+    const other = (await must("POST", "/pm/v1/workspaces", { token: owner.token, body: { name: "Elsewhere" } }, 201)).id
+    const client = await connect({ "x-api-key": fullKey })
+    const context = await call(client, "getContext", { workspaceId: other })
+    expect(context.isError).toBe(true)
+    expect(envelopeOf(context).error.code).toBe("not_found")
+    const created = await call(client, "createTask", { workspaceId: other, list: "Backlog", name: "Elsewhere" })
+    expect(created.isError).toBe(true)
+    await expect(client.readResource({ uri: `atrium://workspaces/${other}/context` })).rejects.toThrow(/No such workspace/)
+  })
+
   it("bad arguments are MCP errors naming the field, and the server keeps serving", async () => {
     const client = await connect({ "x-api-key": fullKey })
     const missing = await call(client, "createTask", { list: "Backlog" })
@@ -282,13 +293,28 @@ describe("every tool, from the registry", () => {
 
 describe("a user with a JWT", () => {
   it("works too, with workspaceId defaulting to the user's only workspace", async () => {
-    const client = await connect({ authorization: `Bearer ${owner.token}` })
+    const solo = await signUp(atrium, "Solo")
+    const own = (await must("POST", "/pm/v1/workspaces", { token: solo.token, body: { name: "Solo" } }, 201)).id
+    await must("POST", "/pm/v1/lite/spaces", { token: solo.token, body: { workspaceId: own, name: "Home" } }, 201)
+    await must("POST", "/pm/v1/lite/lists", { token: solo.token, body: { workspaceId: own, space: "Home", name: "Inbox" } }, 201)
+    const client = await connect({ authorization: `Bearer ${solo.token}` })
     const names = (await client.listTools()).tools.map((tool) => tool.name)
     expect(names).toContain("createTask")
-    const created = await call(client, "createTask", { list: "Backlog", name: "From a session" })
+    const created = await call(client, "createTask", { list: "Inbox", name: "From a session" })
     expect(created.isError, textOf(created)).toBeFalsy()
-    const context = await call(client, "getContext", { workspaceId })
-    expect((context.structuredContent as { you: { email: string } }).you.email).toBe(owner.email)
+    expect((created.structuredContent as { space: string }).space).toBe("Home")
+    const context = await call(client, "getContext", {})
+    expect((context.structuredContent as { you: { email: string } }).you.email).toBe(solo.email)
+  })
+
+  it("a user in several workspaces is asked to name one", async () => {
+    await must("POST", "/pm/v1/workspaces", { token: owner.token, body: { name: "Second" } }, 201)
+    const client = await connect({ authorization: `Bearer ${owner.token}` })
+    const unnamed = await call(client, "createTask", { list: "Backlog", name: "Where?" })
+    expect(unnamed.isError).toBe(true)
+    expect(textOf(unnamed)).toContain("workspaceId")
+    const named = await call(client, "createTask", { workspaceId, list: "Backlog", name: "Here" })
+    expect(named.isError, textOf(named)).toBeFalsy()
   })
 })
 
