@@ -8,6 +8,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -21,6 +22,7 @@ import type { Effect } from "effect"
 import type { Caller } from "../Invoke.ts"
 import type { Principal } from "../Principal.ts"
 import type { Registry } from "../Registry.ts"
+import { complete } from "./Completions.ts"
 import { getPrompt, prompts } from "./Prompts.ts"
 import { listResources, readResource, resourceTemplates } from "./Resources.ts"
 import { callTool } from "./ToolCall.ts"
@@ -44,7 +46,7 @@ const instructions =
 export const mcpServerFor = (session: McpSession): Server => {
   const server = new Server(
     { name: "atrium", title: "Atrium", version: session.version },
-    { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} }, instructions }
+    { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} }, instructions }
   )
   const byName = new Map(session.tools.map((tool) => [tool.name, tool] as const))
   const calls = { registry: session.registry, caller: session.caller }
@@ -76,6 +78,9 @@ export const mcpServerFor = (session: McpSession): Server => {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [...prompts] }))
   server.setRequestHandler(GetPromptRequestSchema, async (request) =>
     session.run(getPrompt(calls, request.params.name, request.params.arguments ?? {}))
+  )
+  server.setRequestHandler(CompleteRequestSchema, async (request) =>
+    session.run(complete(calls, request.params.ref, request.params.argument, request.params.context?.arguments ?? {}))
   )
   return server
 }

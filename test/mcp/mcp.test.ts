@@ -249,6 +249,26 @@ describe("an agent with an API key", () => {
     await expect(client.readResource({ uri: "https://example.com/" })).rejects.toThrow(/No resource/)
   })
 
+  it("completes template and prompt arguments from what the caller can read", async () => {
+    const client = await connect({ "x-api-key": fullKey })
+    const page = { type: "ref/resource" as const, uri: "atrium://wiki/{spaceKey}/{pageRef}" }
+    expect((await client.complete({ ref: page, argument: { name: "spaceKey", value: "h" } })).completion.values).toEqual(["HB"])
+    const slugs = await client.complete({
+      ref: page,
+      argument: { name: "pageRef", value: "ag" },
+      context: { arguments: { spaceKey: "HB" } }
+    })
+    expect(slugs.completion.values).toEqual(["agents"])
+    const prompt = { type: "ref/prompt" as const, name: "planMyWeek" }
+    const weeks = (await client.complete({ ref: prompt, argument: { name: "weekOf", value: "" } })).completion.values
+    expect(weeks).toHaveLength(4)
+    expect(new Date(`${weeks[0]}T00:00:00Z`).getUTCDay()).toBe(1)
+    expect((await client.complete({ ref: prompt, argument: { name: "workspaceId", value: "" } })).completion.values).toEqual([workspaceId])
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "other" }, argument: { name: "x", value: "" } })).rejects.toThrow(
+      /No argument x/
+    )
+  })
+
   it("offers the prompt to plan the week from the caller's tasks", async () => {
     const client = await connect({ "x-api-key": fullKey })
     const { prompts } = await client.listPrompts()
