@@ -52,6 +52,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   405: "Method Not Allowed",
   406: "Not Acceptable",
   413: "Content Too Large",
+  503: "Service Unavailable",
   415: "Unsupported Media Type",
   500: "Internal Server Error"
 }
@@ -195,14 +196,47 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
       }
     }
 
+    // Drain like the REST routes: refuse new calls, let those under way finish before the database closes.
+    let inFlight = 0
+    let draining = false
+    let drained: (() => void) | undefined
+    const settle = () => {
+      inFlight--
+      if (draining && inFlight === 0) drained?.()
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.callback<void>((resume) => {
+        draining = true
+        if (inFlight === 0) resume(Effect.void)
+        else drained = () => resume(Effect.void)
+      })
+    )
+
     app.post(MCP_PATH, (res, req) => {
       const copied = copy(req)
       const state = { aborted: false }
+      if (draining) {
+        const unavailable = httpError(503, "unavailable", "Server is shutting down")
+        return write(res, state, copied.requestId, refusal(unavailable, copied.requestId, { "retry-after": "1" }))
+      }
+      // Counted from now until answered, or until the client leaves before its body has arrived.
+      inFlight++
+      let counted = true
+      let dispatched = false
+      const release = () => {
+        if (counted) {
+          counted = false
+          settle()
+        }
+      }
       res.onAborted(() => {
         state.aborted = true
+        if (!dispatched) release()
       })
       readBody(res, options.bodyLimitBytes, (body) => {
+        dispatched = true
         if (body === undefined) {
+          release()
           return write(
             res,
             state,
@@ -210,13 +244,15 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
             refusal(httpError(413, "too_large", `Request bodies are limited to ${options.bodyLimitBytes} bytes`), copied.requestId)
           )
         }
-        answer(copied, body).then(
-          (response) => write(res, state, copied.requestId, response),
-          (error: unknown) => {
-            console.error(`defect in POST ${MCP_PATH} (request ${copied.requestId})`, error)
-            write(res, state, copied.requestId, refusal(httpError(500, "internal", "Internal error"), copied.requestId))
-          }
-        )
+        answer(copied, body)
+          .then(
+            (response) => write(res, state, copied.requestId, response),
+            (error: unknown) => {
+              console.error(`defect in POST ${MCP_PATH} (request ${copied.requestId})`, error)
+              write(res, state, copied.requestId, refusal(httpError(500, "internal", "Internal error"), copied.requestId))
+            }
+          )
+          .finally(release)
       })
     })
 
