@@ -12,12 +12,12 @@
  * requests whose Host or Origin names another host (DNS rebinding guard for a
  * server on a developer's machine); unset, any host is served, as REST is.
  */
-import { randomBytes } from "node:crypto"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { authenticate } from "../auth/Authenticate.ts"
 import type { Extension } from "../Extension.ts"
 import { fromFailure, type HttpError, httpError } from "../HttpError.ts"
+import { requestIdFrom, statusLine } from "../HttpServer.ts"
 import { atriumRegistry } from "../operations.ts"
 import { errorResponse, type OutgoingResponse } from "../Pipeline.ts"
 import type { Principal } from "../Principal.ts"
@@ -31,6 +31,7 @@ const VERSION = "1.0.0"
 
 interface Copied {
   readonly url: string
+  /** The Host header as sent (checked against MCP_ALLOWED_HOSTS). */
   readonly host: string
   readonly originHeader: string
   readonly headers: ReadonlyArray<readonly [string, string]>
@@ -40,27 +41,12 @@ interface Copied {
   readonly apiKey: string
 }
 
-const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: "OK",
-  202: "Accepted",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  406: "Not Acceptable",
-  413: "Content Too Large",
-  503: "Service Unavailable",
-  415: "Unsupported Media Type",
-  500: "Internal Server Error"
-}
+const HOST = /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i
 
 const write = (res: HttpResponse, state: { aborted: boolean }, requestId: string, response: OutgoingResponse) => {
   if (state.aborted) return
   res.cork(() => {
-    res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ""}`)
+    res.writeStatus(statusLine(response.status))
     res.writeHeader("x-request-id", requestId)
     for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
     res.end(response.body)
@@ -82,16 +68,17 @@ const copy = (req: {
   req.forEach((key, value) => {
     headers.push([key, value])
   })
-  const host = req.getHeader("host") || "localhost"
-  const header = req.getHeader("x-request-id")
+  // The Host header names the origin of links in replies; anything that is not a host[:port] is ignored.
+  const hostHeader = req.getHeader("host")
+  const origin = `http://${HOST.test(hostHeader) ? hostHeader : "localhost"}`
   const query = req.getQuery()
   return {
-    url: `http://${host}${MCP_PATH}${query ? `?${query}` : ""}`,
-    host,
+    url: `${origin}${MCP_PATH}${query ? `?${query}` : ""}`,
+    host: hostHeader,
     originHeader: req.getHeader("origin"),
     headers,
-    requestId: SAFE_REQUEST_ID.test(header) ? header : `mcp-${randomBytes(6).toString("hex")}`,
-    origin: `http://${host}`,
+    requestId: requestIdFrom(req.getHeader("x-request-id")),
+    origin,
     authorization: req.getHeader("authorization"),
     apiKey: req.getHeader("x-api-key")
   }
@@ -133,7 +120,7 @@ const hostnameOf = (value: string): string | undefined => {
 }
 
 /** Whether Host (and Origin, when sent) name an allowed host. */
-const hostAllowed = (copied: Copied, allowed: ReadonlyArray<string>): boolean => {
+export const hostAllowed = (copied: Pick<Copied, "host" | "originHeader">, allowed: ReadonlyArray<string>): boolean => {
   if (allowed.length === 0) return true
   const ok = (value: string) => {
     const hostname = hostnameOf(value)
@@ -257,8 +244,7 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
     })
 
     const notAllowed = (res: HttpResponse, req: { getHeader: (name: string) => string }) => {
-      const header = req.getHeader("x-request-id")
-      const requestId = SAFE_REQUEST_ID.test(header) ? header : `mcp-${randomBytes(6).toString("hex")}`
+      const requestId = requestIdFrom(req.getHeader("x-request-id"))
       write(
         res,
         { aborted: false },

@@ -11,6 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { atriumRegistry } from "../../facade/operations.ts"
+import { allowedHostsFromEnv, hostAllowed } from "../../facade/mcp/McpEndpoint.ts"
 import { MAX_TOOLS, toolsOf } from "../../facade/mcp/Tools.ts"
 import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
 
@@ -346,6 +347,17 @@ describe("HTTP edges", () => {
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
   }
   const headers = { accept: "application/json, text/event-stream" }
+
+  it("MCP_ALLOWED_HOSTS limits the Host and Origin a request may name (DNS rebinding)", () => {
+    const allowed = allowedHostsFromEnv({ MCP_ALLOWED_HOSTS: " localhost, 127.0.0.1 ,::1" })
+    expect(allowed).toEqual(["localhost", "127.0.0.1", "::1"])
+    expect(hostAllowed({ host: "localhost:8080", originHeader: "" }, allowed)).toBe(true)
+    expect(hostAllowed({ host: "[::1]:8080", originHeader: "http://127.0.0.1:3000" }, allowed)).toBe(true)
+    expect(hostAllowed({ host: "evil.example.com", originHeader: "http://evil.example.com" }, allowed)).toBe(false)
+    expect(hostAllowed({ host: "localhost:8080", originHeader: "http://evil.example.com" }, allowed)).toBe(false)
+    expect(hostAllowed({ host: "evil.example.com/x", originHeader: "" }, allowed)).toBe(false)
+    expect(hostAllowed({ host: "anything.example", originHeader: "" }, allowedHostsFromEnv({}))).toBe(true)
+  })
 
   it("refuses missing and wrong credentials with 401 and the error envelope", async () => {
     const none = await atrium.request("POST", "/mcp", { body: initialize, headers })
