@@ -49,7 +49,7 @@ export const mcpServerFor = (session: McpSession): Server => {
     { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} }, instructions }
   )
   const byName = new Map(session.tools.map((tool) => [tool.name, tool] as const))
-  const calls = { registry: session.registry, caller: session.caller }
+  const calls = { registry: session.registry, caller: session.caller, principal: session.principal }
 
   // Only what the credentials may call is offered; a call to another tool is still refused by the pipeline (403).
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

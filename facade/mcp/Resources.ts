@@ -11,7 +11,9 @@ import { ErrorCode, McpError, type ReadResourceResult, type Resource, type Resou
 import { Effect } from "effect"
 import { type Caller, type Invocation, type InvokeResult, invokeById } from "../Invoke.ts"
 import type { ServiceName } from "../Operation.ts"
+import type { Principal } from "../Principal.ts"
 import type { Registry } from "../Registry.ts"
+import { mayInvoke } from "./Tools.ts"
 
 /** "Resource not found" in the MCP specification. */
 const RESOURCE_NOT_FOUND = -32002
@@ -43,6 +45,7 @@ const PAGE = /^atrium:\/\/wiki\/([^/]+)\/([^/]+)$/
 export interface ResourceCalls {
   readonly registry: Registry
   readonly caller: Caller
+  readonly principal: Principal
 }
 
 const call = (calls: ResourceCalls, service: ServiceName, operationId: string, input: Invocation) =>
@@ -66,18 +69,19 @@ const segmentsOf = (pattern: RegExp, uri: string): Array<string> | undefined => 
   }
 }
 
-/** The context resource, then the pages of the wiki spaces the caller can read (none when the key may not read the wiki). */
+const contextResource: Resource = {
+  uri: CONTEXT_URI,
+  name: "context",
+  title: "Workspace context",
+  description: "Your workspace: spaces, lists, statuses, custom fields, members, short ids",
+  mimeType: "application/json"
+}
+
+/** The context resource (when the credentials may read it), then the pages of the wiki spaces the caller can read. */
 export const listResources = (calls: ResourceCalls) =>
   Effect.gen(function* () {
-    const resources: Array<Resource> = [
-      {
-        uri: CONTEXT_URI,
-        name: "context",
-        title: "Workspace context",
-        description: "Your workspace: spaces, lists, statuses, custom fields, members, short ids",
-        mimeType: "application/json"
-      }
-    ]
+    const context = calls.registry.ofService("pm").find((op) => op.operationId === "getContextLite")
+    const resources: Array<Resource> = context !== undefined && mayInvoke(context, calls.principal) ? [contextResource] : []
     const spaces = yield* call(calls, "wiki", "discoverWikiSpaces", {})
     if (!ok(spaces)) return resources
     for (const space of (spaces.body as { items?: ReadonlyArray<{ key: string; name: string; workspaceId: string }> }).items ?? []) {

@@ -147,11 +147,13 @@ export const toolsOf = (operations: ReadonlyArray<AnyOperation>): ReadonlyArray<
   return tools
 }
 
-/** Whether the caller's credentials pass the pipeline's authorization for the tool's operation. */
-export const mayCall = (tool: Tool, principal: Principal): boolean =>
+/** Whether the caller's credentials pass the pipeline's authorization (auth mode, API-key scopes) for an operation. */
+export const mayInvoke = (operation: AnyOperation, principal: Principal): boolean =>
   principal.kind === "apiKey"
-    ? tool.operation.auth !== "jwt" && tool.operation.scopes.every((scope) => principal.scopes.includes(scope))
-    : tool.operation.auth !== "apiKey"
+    ? operation.auth !== "jwt" && operation.scopes.every((scope) => principal.scopes.includes(scope))
+    : operation.auth !== "apiKey"
+
+export const mayCall = (tool: Tool, principal: Principal): boolean => mayInvoke(tool.operation, principal)
 
 /** Annotations telling agents which tools only read. */
 export const annotationsOf = (tool: Tool) => ({

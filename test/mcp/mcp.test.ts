@@ -248,6 +248,19 @@ describe("an agent with an API key", () => {
     expect(resourceTemplates.map((template) => template.uriTemplate)).toContain("atrium://wiki/{spaceKey}/{pageRef}")
     await expect(client.readResource({ uri: "atrium://wiki/HB/no-such-page" })).rejects.toThrow(/no-such-page/)
     await expect(client.readResource({ uri: "https://example.com/" })).rejects.toThrow(/No resource/)
+
+    // Only what the key may read is listed: a wiki-only key sees pages, a tasks-only key only the context.
+    const wikiOnly = await must(
+      "POST",
+      "/pm/v1/api-keys",
+      { token: owner.token, body: { workspaceId, name: "wiki", scopes: ["wiki:read"] } },
+      201
+    )
+    const wikiUris = (await (await connect({ "x-api-key": wikiOnly.key })).listResources()).resources.map((r) => r.uri)
+    expect(wikiUris).not.toContain("atrium://context")
+    expect(wikiUris).toContain(pageUri)
+    const taskUris = (await (await connect({ "x-api-key": readerKey })).listResources()).resources.map((r) => r.uri)
+    expect(taskUris).toEqual(["atrium://context"])
   })
 
   it("completes template and prompt arguments from what the caller can read", async () => {
