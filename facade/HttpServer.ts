@@ -50,12 +50,12 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** Status lines built once ("200 OK"), not per response. */
 const STATUS_LINE = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]))
-const statusLine = (status: number) => STATUS_LINE.get(status) ?? `${status} `
+export const statusLine = (status: number) => STATUS_LINE.get(status) ?? `${status} `
 
 const bootId = randomBytes(4).toString("hex")
 let requestCounter = 0
 const SAFE_REQUEST_ID = /^[\w.:-]+$/
-const requestIdFrom = (header: string): string =>
+export const requestIdFrom = (header: string): string =>
   header !== "" && header.length <= 128 && SAFE_REQUEST_ID.test(header) ? header : `${bootId}-${(++requestCounter).toString(36)}`
 
 /**

@@ -44,6 +44,14 @@ export const essenceOf = (mediaType: string): string => mediaType.split(";")[0]!
 
 export const isJsonMediaType = (mediaType: string): boolean => /^application\/(?:[\w.-]+\+)?json$/.test(essenceOf(mediaType))
 
+/** Marks an operation as a tool of the MCP endpoint (`POST /mcp`): agents call it by this name. */
+export interface McpTool {
+  /** The tool's name (unique; lower camel case, e.g. `createTask`). */
+  readonly tool: string
+  /** What the agent reads; the operation's summary and description when absent. */
+  readonly description?: string
+}
+
 export interface Example {
   readonly name: string
   readonly summary?: string
@@ -114,6 +122,8 @@ export interface Operation<
   /** By status; the first 2xx is the success status. */
   readonly responses: Readonly<Record<number, ResponseSpec>>
   readonly examples: ReadonlyArray<Example>
+  /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
+  readonly mcp?: McpTool
   readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<unknown, Rejection | ActorError, R>
 }
 

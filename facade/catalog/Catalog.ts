@@ -77,7 +77,8 @@ export const makeCatalog = (registry: () => Registry) => {
           path: fullPath(op),
           summary: op.summary,
           operationId: op.operationId,
-          tag: op.tag
+          tag: op.tag,
+          ...(op.mcp ? { mcpTool: op.mcp.tool } : {})
         }))
     }))
   })
@@ -116,7 +117,8 @@ export const makeCatalog = (registry: () => Registry) => {
           ...(description.requestBody ? { requestBody: description.requestBody } : {}),
           responses: description.responses,
           errors: { schema: { $ref: "#/schemas/ErrorEnvelope" } },
-          exampleNames: op.examples.map((e) => e.name)
+          exampleNames: op.examples.map((e) => e.name),
+          ...(op.mcp ? { mcpTool: op.mcp.tool } : {})
         }
       }),
       schemas

@@ -31,7 +31,8 @@ export const CatalogEndpoints = Schema.Struct({
           path: Schema.String,
           summary: Schema.String,
           operationId: Schema.String,
-          tag: Schema.String
+          tag: Schema.String,
+          mcpTool: Schema.optionalKey(Schema.String.annotate({ description: "The MCP tool (POST /mcp) that calls this operation" }))
         })
       )
     })
@@ -73,7 +74,8 @@ export const CatalogTagDetail = Schema.Struct({
         })
       ),
       errors: Schema.Struct({ schema: JsonSchema }),
-      exampleNames: Schema.Array(Schema.String)
+      exampleNames: Schema.Array(Schema.String),
+      mcpTool: Schema.optionalKey(Schema.String.annotate({ description: "The MCP tool (POST /mcp) that calls this operation" }))
     })
   ),
   schemas: Schema.Record(Schema.String, JsonSchema)

@@ -65,6 +65,7 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
       ...(op.description ? { description: op.description } : {}),
       security: securityOf(op.auth),
       ...(op.scopes.length > 0 ? { "x-scopes": op.scopes } : {}),
+      ...(op.mcp ? { "x-mcp-tool": op.mcp.tool } : {}),
       parameters: description.parameters,
       ...(description.requestBody
         ? {

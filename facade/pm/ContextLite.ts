@@ -135,6 +135,7 @@ export const contextLiteOperations = [
     service,
     tag,
     operationId: "getContextLite",
+    mcp: { tool: "getContext" },
     method: "GET",
     path: "/v1/lite/context",
     summary: "Discover a workspace in one call: spaces, folders, lists, statuses, custom fields, members and the short ids to use",

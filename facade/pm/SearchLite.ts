@@ -108,6 +108,7 @@ export const searchLiteOperations = [
     service: "pm",
     tag,
     operationId: "searchTasksLite",
+    mcp: { tool: "searchTasks" },
     method: "GET",
     path: "/v1/lite/search/tasks",
     summary: "Search tasks by names (space, folder, list, status, tag), assignee e-mail, text and dates; paged by cursor",

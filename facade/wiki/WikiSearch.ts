@@ -112,6 +112,7 @@ export const wikiSearchOperations = [
     service,
     tag,
     operationId: "searchWiki",
+    mcp: { tool: "searchWiki" },
     method: "GET",
     path: "/v1/search",
     summary: "Search pages by title and content",

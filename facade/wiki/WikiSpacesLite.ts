@@ -35,6 +35,7 @@ export const wikiSpacesLiteOperations = [
     service,
     tag,
     operationId: "discoverWikiSpaces",
+    mcp: { tool: "listWikiSpaces" },
     method: "GET",
     path: "/v1/lite/spaces",
     summary: "Discover the spaces you can use, by key, with their home and top-level pages as slugs",

@@ -1,0 +1,152 @@
+/**
+ * What the demo seed (Demo.ts) creates: a product space with three lists and
+ * 30 tasks spread over the workflow, and a wiki space whose pages use the
+ * rich text the editor shows (headings, marks, links, lists, quotes, code).
+ */
+
+export interface DemoTask {
+  readonly list: string
+  readonly name: string
+  /** Index into the list's workflow (0 = the first open status); clamped to the workflow's length. */
+  readonly stage: number
+  readonly priority: "urgent" | "high" | "normal" | "low"
+  /** Days from the seed; absent: no due date. */
+  readonly dueInDays?: number
+  readonly estimateMinutes?: number
+}
+
+export const DEMO_SPACE = "Product"
+export const DEMO_LISTS = ["Sprint 12", "Backlog", "Bugs"] as const
+
+const sprint: ReadonlyArray<[string, number, DemoTask["priority"], number?, number?]> = [
+  ["Sign-in page: remember the last workspace", 2, "high", 2, 120],
+  ["Board: drag a card to change its status", 1, "urgent", 1, 240],
+  ["Board: show who moved a card", 0, "normal", 5, 90],
+  ["Editor: show collaborators' cursors with names", 1, "high", 3, 180],
+  ["Editor: restore a page version", 0, "normal", 6, 120],
+  ["Wiki: anchor comments to selected text", 0, "normal", 8, 240],
+  ["Stream: resume with lastSeq after a drop", 2, "high", -1, 60],
+  ["MCP: publish the tool list in the README", 3, "low", -2, 30],
+  ["Accessibility pass on the board (keyboard moves)", 0, "high", 4, 180],
+  ["Cache headers for static assets", 2, "normal", 0, 45],
+  ["Empty states for lists and spaces", 0, "low", 9, 60],
+  ["Dark mode colour tokens", 0, "low", undefined, 90],
+  ["Onboarding checklist in the wiki", 1, "normal", 2, 60],
+  ["Demo data: two users who can co-edit", 3, "normal", -3, 30]
+]
+
+const backlog: ReadonlyArray<[string, DemoTask["priority"]]> = [
+  ["Feedback board: public roadmap view", "normal"],
+  ["Import tasks from CSV", "low"],
+  ["Recurring tasks", "normal"],
+  ["Task templates per list", "low"],
+  ["Sprint burndown on the dashboard", "normal"],
+  ["Mentions autocomplete in comments", "high"],
+  ["Wiki page templates", "low"],
+  ["Offline editing in the web app", "low"],
+  ["Calendar view of due dates", "normal"],
+  ["Bulk edit from search results", "normal"]
+]
+
+const bugs: ReadonlyArray<[string, number, DemoTask["priority"], number]> = [
+  ["Long task names overflow the board card", 0, "normal", 3],
+  ["Reconnect loop when the ticket expires", 1, "urgent", 1],
+  ["Pasted tables lose their header row", 0, "high", 4],
+  ["Search misses words with diacritics", 0, "normal", 7],
+  ["Due date shows a day early west of UTC", 2, "high", 0],
+  ["Cursor label hides the first line", 3, "low", -4]
+]
+
+export const demoTasks: ReadonlyArray<DemoTask> = [
+  ...sprint.map(([name, stage, priority, dueInDays, estimateMinutes]) => ({
+    list: "Sprint 12",
+    name,
+    stage,
+    priority,
+    ...(dueInDays !== undefined ? { dueInDays } : {}),
+    ...(estimateMinutes !== undefined ? { estimateMinutes } : {})
+  })),
+  ...backlog.map(([name, priority]) => ({ list: "Backlog", name, stage: 0, priority })),
+  ...bugs.map(([name, stage, priority, dueInDays]) => ({ list: "Bugs", name, stage, priority, dueInDays }))
+]
+
+export const DEMO_WIKI = { key: "HB", name: "Handbook", description: "How the demo team works" } as const
+
+export interface DemoPage {
+  readonly title: string
+  readonly parent?: string
+  readonly markdown: string
+}
+
+export const demoPages: ReadonlyArray<DemoPage> = [
+  {
+    title: "Welcome",
+    markdown: `# Welcome to the handbook
+
+This space is **edited live**: open this page in two browsers (sign in as each demo user) and type in both.
+Everyone's cursor shows their *name* and colour.
+
+## Where things are
+
+- [Onboarding](onboarding) for your first week
+- Engineering practices, from branching to releases
+- The **Product** space in project management holds the sprint board
+
+> Write things down once, link to them everywhere.
+`
+  },
+  {
+    title: "Onboarding",
+    markdown: `# Onboarding
+
+Your first week, in order:
+
+1. Read this handbook (it takes an hour)
+2. Set up your laptop: see *Laptop setup*
+3. Pick a task labelled **good first task** on the Sprint 12 board
+4. Pair with someone on a review
+
+---
+
+Questions go in the comments of this page.
+`
+  },
+  {
+    title: "Laptop setup",
+    parent: "Onboarding",
+    markdown: `# Laptop setup
+
+Install the tools, then clone the repository:
+
+\`\`\`sh
+git clone https://example.com/acme/atrium.git
+cd atrium && npm ci && npm start -- --demo
+\`\`\`
+
+- Use Node **20** for the server
+- The web app is built on first start, no network needed
+- Run \`npm test\` before every push
+`
+  },
+  {
+    title: "Engineering practices",
+    markdown: `# Engineering practices
+
+## Reviews
+
+Every change is reviewed by one person who did not write it. Reviews look for:
+
+- correctness first, then *clarity*
+- tests that fail without the change
+- names that explain themselves
+
+## Releases
+
+1. Merge to \`main\`
+2. The CI runs the whole suite, the browser tests and the MCP conformance suite
+3. Tag the release and write the changelog
+
+> A release nobody can roll back is not finished.
+`
+  }
+]
