@@ -22,6 +22,7 @@ import { pmWorkOperations } from "./pm/work.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
+import { pmOpsActorKinds, pmOpsOperations } from "./ops/index.ts"
 
 /** The actor kinds every node hosts. */
 export const actorKinds: ReadonlyArray<ActorKind> = [
@@ -31,7 +32,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ApiKey,
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
-  ...pmActorKinds
+  ...pmActorKinds,
+  ...pmOpsActorKinds
 ]
 
 let registry: Registry | undefined
@@ -50,7 +52,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmLiveOperations,
   ...pmOrganizationOperations,
   ...pmPlanningOperations,
-  ...wikiOperations
+  ...wikiOperations,
+  ...pmOpsOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

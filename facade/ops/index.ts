@@ -1,0 +1,22 @@
+/**
+ * Operations side of pm (issue 16, part B): platform administration, internal
+ * service-to-service operations, SSO, push, billing, version and tenant
+ * branding, external connections; and the actor kinds they use.
+ */
+import { AlertRules } from "../../actors/platform/AlertRules.ts"
+import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
+import type { ActorKind } from "../../runtime/Actor.ts"
+import type { AnyOperation } from "../Operation.ts"
+import { adminAlertsOperations } from "./AdminAlerts.ts"
+import { adminInsightsOperations } from "./AdminInsights.ts"
+import { adminUsersOperations } from "./AdminUsers.ts"
+import { adminWorkspacesOperations } from "./AdminWorkspaces.ts"
+
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota]
+
+export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
+  ...adminUsersOperations,
+  ...adminWorkspacesOperations,
+  ...adminInsightsOperations,
+  ...adminAlertsOperations
+]
