@@ -3,6 +3,7 @@
  * service-to-service operations, SSO, push, billing, version and tenant
  * branding, external connections; and the actor kinds they use.
  */
+import { Billing } from "../../actors/billing/Billing.ts"
 import { AlertRules } from "../../actors/platform/AlertRules.ts"
 import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
 import type { ActorKind } from "../../runtime/Actor.ts"
@@ -11,12 +12,20 @@ import { adminAlertsOperations } from "./AdminAlerts.ts"
 import { adminInsightsOperations } from "./AdminInsights.ts"
 import { adminUsersOperations } from "./AdminUsers.ts"
 import { adminWorkspacesOperations } from "./AdminWorkspaces.ts"
+import { billingOperations } from "./Billing.ts"
+import { internalServiceOperations } from "./InternalServices.ts"
+import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
+import { paymentWebhookOperations } from "./PaymentWebhook.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing]
 
 export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...adminUsersOperations,
   ...adminWorkspacesOperations,
   ...adminInsightsOperations,
-  ...adminAlertsOperations
+  ...adminAlertsOperations,
+  ...internalServiceOperations,
+  ...internalWorkspacesOperations,
+  ...billingOperations,
+  ...paymentWebhookOperations
 ]

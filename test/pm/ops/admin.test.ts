@@ -20,7 +20,10 @@ beforeAll(async () => {
   process.env.ATRIUM_PLATFORM_ADMINS = ` ${admin.email.toUpperCase()} , someone@else.test`
   const ws = await atrium.request("POST", "/pm/v1/workspaces", { token: owner.token, body: { name: "Acme" } })
   workspaceId = ws.body.id
-  const key = await atrium.request("POST", "/pm/v1/api-keys", { token: owner.token, body: { workspaceId, name: "k", scopes: ["tasks:read"] } })
+  const key = await atrium.request("POST", "/pm/v1/api-keys", {
+    token: owner.token,
+    body: { workspaceId, name: "k", scopes: ["tasks:read"] }
+  })
   apiKey = key.body.key
 }, 60_000)
 afterAll(async () => {
@@ -83,7 +86,9 @@ describe("operator operations", () => {
     expect(reset.status).toBe(200)
     expect(reset.body.temporaryPassword).toMatch(/^tmp-/)
     expect((await atrium.request("POST", "/pm/v1/auth/login", { body: { email: owner.email, password: owner.password } })).status).toBe(401)
-    const again = await atrium.request("POST", "/pm/v1/auth/login", { body: { email: owner.email, password: reset.body.temporaryPassword } })
+    const again = await atrium.request("POST", "/pm/v1/auth/login", {
+      body: { email: owner.email, password: reset.body.temporaryPassword }
+    })
     expect(again.status).toBe(200)
     owner = { ...owner, token: again.body.accessToken }
     const missing = await atrium.request("GET", "/pm/v1/admin/users/00000000-0000-4000-8000-000000000000", { token: admin.token })
@@ -92,7 +97,10 @@ describe("operator operations", () => {
 
   it("a suspended workspace refuses its members with the reason until resumed", async () => {
     expect((await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}`, { token: owner.token })).status).toBe(200)
-    const noReason = await atrium.request("PUT", `/pm/v1/admin/workspaces/${workspaceId}/suspension`, { token: admin.token, body: { suspended: true } })
+    const noReason = await atrium.request("PUT", `/pm/v1/admin/workspaces/${workspaceId}/suspension`, {
+      token: admin.token,
+      body: { suspended: true }
+    })
     expect(noReason.status).toBe(400)
     expect(noReason.body.error.details[0].path).toBe("body.reason")
     const suspended = await atrium.request("PUT", `/pm/v1/admin/workspaces/${workspaceId}/suspension`, {
@@ -135,7 +143,10 @@ describe("operator operations", () => {
       body: { name: "Any client error", metric: "error_rate", threshold: 0, windowMinutes: 60 }
     })
     expect(rule.status).toBe(201)
-    await atrium.request("POST", "/pm/v1/admin/alerts/rules", { token: admin.token, body: { name: "DLQ", metric: "dlq_depth", threshold: 10 } })
+    await atrium.request("POST", "/pm/v1/admin/alerts/rules", {
+      token: admin.token,
+      body: { name: "DLQ", metric: "dlq_depth", threshold: 10 }
+    })
     const alerts = await atrium.request("GET", "/pm/v1/admin/alerts", { token: admin.token })
     const byName = Object.fromEntries(alerts.body.items.map((r: { name: string }) => [r.name, r]))
     expect(byName["Any client error"].state).toBe("firing")
@@ -144,7 +155,10 @@ describe("operator operations", () => {
     expect(alerts.body.firing).toBe(1)
     expect((await atrium.request("DELETE", `/pm/v1/admin/alerts/rules/${rule.body.id}`, { token: admin.token })).status).toBe(204)
     expect((await atrium.request("DELETE", `/pm/v1/admin/alerts/rules/${rule.body.id}`, { token: admin.token })).status).toBe(404)
-    const wrong = await atrium.request("POST", "/pm/v1/admin/alerts/rules", { token: admin.token, body: { name: "x", metric: "cpu", threshold: 1 } })
+    const wrong = await atrium.request("POST", "/pm/v1/admin/alerts/rules", {
+      token: admin.token,
+      body: { name: "x", metric: "cpu", threshold: 1 }
+    })
     expect(wrong.status).toBe(400)
     expect(wrong.body.error.details[0].path).toBe("body.metric")
   })
