@@ -6,6 +6,7 @@
 import { Billing } from "../../actors/billing/Billing.ts"
 import { AlertRules } from "../../actors/platform/AlertRules.ts"
 import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
+import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
 import type { ActorKind } from "../../runtime/Actor.ts"
 import type { AnyOperation } from "../Operation.ts"
 import { adminAlertsOperations } from "./AdminAlerts.ts"
@@ -16,8 +17,10 @@ import { billingOperations } from "./Billing.ts"
 import { internalServiceOperations } from "./InternalServices.ts"
 import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
 import { paymentWebhookOperations } from "./PaymentWebhook.ts"
+import { ssoLoginOperations } from "./SsoLogin.ts"
+import { workspaceSsoOperations } from "./WorkspaceSso.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing, WorkspaceSso]
 
 export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...adminUsersOperations,
@@ -27,5 +30,7 @@ export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...internalServiceOperations,
   ...internalWorkspacesOperations,
   ...billingOperations,
-  ...paymentWebhookOperations
+  ...paymentWebhookOperations,
+  ...workspaceSsoOperations,
+  ...ssoLoginOperations
 ]
