@@ -6,6 +6,7 @@
 import { Billing } from "../../actors/billing/Billing.ts"
 import { AlertRules } from "../../actors/platform/AlertRules.ts"
 import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
+import { PushSubscriptions } from "../../actors/push/PushSubscriptions.ts"
 import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
 import type { ActorKind } from "../../runtime/Actor.ts"
 import type { AnyOperation } from "../Operation.ts"
@@ -17,10 +18,11 @@ import { billingOperations } from "./Billing.ts"
 import { internalServiceOperations } from "./InternalServices.ts"
 import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
 import { paymentWebhookOperations } from "./PaymentWebhook.ts"
+import { pushSubscriptionsOperations } from "./PushSubscriptions.ts"
 import { ssoLoginOperations } from "./SsoLogin.ts"
 import { workspaceSsoOperations } from "./WorkspaceSso.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing, WorkspaceSso]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing, WorkspaceSso, PushSubscriptions]
 
 export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...adminUsersOperations,
@@ -32,5 +34,6 @@ export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...billingOperations,
   ...paymentWebhookOperations,
   ...workspaceSsoOperations,
-  ...ssoLoginOperations
+  ...ssoLoginOperations,
+  ...pushSubscriptionsOperations
 ]
