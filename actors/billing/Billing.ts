@@ -248,7 +248,8 @@ export const Billing = Actor<BillingState>()({
       Effect.gen(function* () {
         if (ctx.state.seats === null || ctx.state.planId === "free")
           return yield* reject("conflict", "There is no paid subscription to cancel")
-        if (ctx.state.status === "canceled") return yield* reject("conflict", "The subscription is already canceled")
+        if (ctx.state.status === "canceled" || ctx.state.cancelAtPeriodEnd)
+          return yield* reject("conflict", "The subscription is already canceled or set to cancel")
         const next = { ...ctx.state, cancelAtPeriodEnd: true, updatedAt: now() }
         ctx.setState(next)
         return subscriptionOf(next)

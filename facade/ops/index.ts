@@ -20,6 +20,7 @@ import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
 import { paymentWebhookOperations } from "./PaymentWebhook.ts"
 import { pushSubscriptionsOperations } from "./PushSubscriptions.ts"
 import { ssoLoginOperations } from "./SsoLogin.ts"
+import { versionTenantOperations } from "./VersionTenant.ts"
 import { workspaceSsoOperations } from "./WorkspaceSso.ts"
 
 export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing, WorkspaceSso, PushSubscriptions]
@@ -35,5 +36,6 @@ export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...paymentWebhookOperations,
   ...workspaceSsoOperations,
   ...ssoLoginOperations,
-  ...pushSubscriptionsOperations
+  ...pushSubscriptionsOperations,
+  ...versionTenantOperations
 ]
