@@ -146,6 +146,7 @@ export const HubCall = Actor<CallState | null>()({
     /** The recording's metadata and status (no version). */
     recording: { payload: Schema.Struct({}), success: RecordingRecord },
     transcript: { payload: Schema.Struct({}), success: Schema.Array(Segment) },
+    participantIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String) },
     /** Every action item of every stored version (the union), with their states. */
     actionItemIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String) },
     setNotes: { payload: Schema.Struct({ ...Reader, notes: Schema.NullOr(Schema.String) }), success: Call },
@@ -186,6 +187,7 @@ export const HubCall = Actor<CallState | null>()({
     view: (reader, ctx) => Effect.flatMap(existing(ctx), (state) => viewFor(ctx, state, reader)),
     recording: (_, ctx) => Effect.map(existing(ctx), (state) => state.recording),
     transcript: (_, ctx) => Effect.map(existing(ctx), (state) => state.segments),
+    participantIds: (_, ctx) => Effect.map(existing(ctx), (state) => Object.keys(state.participants)),
     actionItemIds: (_, ctx) =>
       Effect.map(existing(ctx), (state) => [
         ...new Set(Object.values(state.versions).flatMap((v) => v.content.actionItems.map((item) => item.id)))
