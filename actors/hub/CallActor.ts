@@ -210,7 +210,13 @@ export const HubCall = Actor<CallState | null>()({
       }),
     finish: ({ media, workspacePrompt, calendarPrompts }, ctx) =>
       Effect.gen(function* () {
-        let state: CallState = touchRecording(yield* existing(ctx), { status: "ready", percent: 100, error: null, media })
+        const current = yield* existing(ctx)
+        // Re-queued while this job ran (live segments, a new transcript): the next run finishes it.
+        const [job] = yield* Effect.orDie(
+          query<{ state: string }>(`SELECT state FROM hub_recording_jobs WHERE recording_id = $1`, [current.recording.id])
+        )
+        if (job?.state === "queued") return current.recording
+        let state: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, media })
         // The default version, then one per distinct set of participants' inputs (identical inputs share one).
         const wanted: Array<VersionInputs> = [inputsOf(workspacePrompt, { callPrompt: null, calendarPrompt: null, notes: null }, null)]
         for (const userId of Object.keys(state.participants)) {

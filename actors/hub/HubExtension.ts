@@ -25,7 +25,9 @@ export const hubExtension: Extension = {
   attach: (_, config) =>
     Effect.gen(function* () {
       yield* detectFfmpeg
-      yield* recoverJobs(config.natsUrl === undefined).pipe(Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause)))
+      yield* recoverJobs(config.natsUrl === undefined).pipe(
+        Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause))
+      )
       yield* Effect.forkIn(processingLoop, yield* Effect.scope)
     })
 }

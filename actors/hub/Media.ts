@@ -143,3 +143,31 @@ export const extract = (bytes: Uint8Array, fileExtension: string): Effect.Effect
       }),
     (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
   )
+
+/** The part of a media file between two instants, in the same container (stream copy: fast, cut at key frames). */
+export const cut = (bytes: Uint8Array, fileExtension: string, startMs: number, endMs: number): Effect.Effect<Uint8Array, MediaError> =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => mkdtemp(path.join(tmpdir(), "atrium-clip-"))),
+    (dir) =>
+      Effect.gen(function* () {
+        const input = path.join(dir, `input.${fileExtension}`)
+        const output = path.join(dir, `clip.${fileExtension}`)
+        yield* Effect.promise(() => writeFile(input, bytes))
+        yield* run(FFMPEG, [
+          "-v",
+          "error",
+          "-y",
+          "-ss",
+          (startMs / 1000).toFixed(3),
+          "-i",
+          input,
+          "-t",
+          ((endMs - startMs) / 1000).toFixed(3),
+          "-c",
+          "copy",
+          output
+        ])
+        return new Uint8Array(yield* Effect.promise(() => readFile(output)))
+      }),
+    (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+  )

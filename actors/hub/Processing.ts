@@ -25,7 +25,8 @@ export const originalKey = (recordingId: number) => `hub/recordings/${recordingI
 const audioKey = (recordingId: number) => `hub/recordings/${recordingId}/audio.mp3`
 const frameKey = (recordingId: number, index: number) => `hub/recordings/${recordingId}/frame-${index}.jpg`
 
-const extensionOf = (contentType: string) => contentType.split("/")[1]?.replace(/^x-/, "").replace("quicktime", "mov").replace("mpeg", "mp3") ?? "bin"
+export const extensionOf = (contentType: string) =>
+  contentType.split("/")[1]?.replace(/^x-/, "").replace("quicktime", "mov").replace("mpeg", "mp3") ?? "bin"
 
 /** Claims the oldest queued job (or one whose lease ran out), counting the attempt. */
 const claim = Sql.use((sql) =>
@@ -75,7 +76,10 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     const actors = yield* ActorSystem
     const id = String(job.recordingId)
     if (job.attempts > MAX_ATTEMPTS)
-      return yield* fail(job.recordingId, `Processing was interrupted ${MAX_ATTEMPTS} times (server restarts); reprocess the recording to try again`)
+      return yield* fail(
+        job.recordingId,
+        `Processing was interrupted ${MAX_ATTEMPTS} times (server restarts); reprocess the recording to try again`
+      )
     const recording = yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 10, error: null })
     let media = recording.media
     if (job.kind === "process" && media !== null) {
@@ -93,9 +97,10 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     Effect.catchTag("MediaError", (error) => fail(job.recordingId, error.message)),
     Effect.catchTag("Rejection", (error) => fail(job.recordingId, error.message)),
     Effect.catchCause((cause) =>
-      Effect.andThen(Effect.logError(`hub: processing recording ${job.recordingId} failed`, cause), fail(job.recordingId, "Processing failed unexpectedly")).pipe(
-        Effect.catchCause(() => Effect.void)
-      )
+      Effect.andThen(
+        Effect.logError(`hub: processing recording ${job.recordingId} failed`, cause),
+        fail(job.recordingId, "Processing failed unexpectedly")
+      ).pipe(Effect.catchCause(() => Effect.void))
     )
   )
 

@@ -39,7 +39,15 @@ export const createRecording = (recording: NewRecording) =>
         const [row] = yield* sql.query<{ id: number; callId: number; callUuid: string }>(
           `INSERT INTO hub_recordings (call_uuid, workspace_id, name, created_by, attendees, calendar_event_id, status, segments)
            VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7) RETURNING id, call_id AS "callId", call_uuid AS "callUuid"`,
-          [randomUUID(), recording.workspaceId, recording.name, recording.createdBy, attendees, recording.calendarEventId, recording.segments]
+          [
+            randomUUID(),
+            recording.workspaceId,
+            recording.name,
+            recording.createdBy,
+            attendees,
+            recording.calendarEventId,
+            recording.segments
+          ]
         )
         for (const userId of participants) {
           yield* sql.query(`INSERT INTO hub_call_participants (recording_id, user_id) VALUES ($1, $2)`, [row!.id, userId])

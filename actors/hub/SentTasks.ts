@@ -81,19 +81,39 @@ const createTask = (request: SendRequest, item: CallActionItem) =>
 export const sendActionItems = (request: SendRequest) =>
   Effect.forEach(request.items, (item) =>
     Effect.gen(function* () {
-      const [existing] = yield* sentTasks("recording_id = $1 AND action_item_id = $2 AND target = $3", [request.recordingId, item.id, request.target])
-      if (existing) return existing
+      const [existing] = yield* sentTasks("recording_id = $1 AND action_item_id = $2 AND target = $3", [
+        request.recordingId,
+        item.id,
+        request.target
+      ])
+      if (existing) return { task: existing, alreadySent: true }
       const created = yield* createTask(request, item)
       const destination = "connectionId" in created ? created.connectionId : request.destination
       yield* Effect.orDie(
         query(
           `INSERT INTO hub_sent_action_items (id, workspace_id, recording_id, action_item_id, target, destination, text, external_id, url, sent_by, remote_status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (recording_id, action_item_id, target) DO NOTHING`,
-          [randomUUID(), request.workspaceId, request.recordingId, item.id, request.target, destination, item.text, created.externalId, created.url, request.userId, created.status]
+          [
+            randomUUID(),
+            request.workspaceId,
+            request.recordingId,
+            item.id,
+            request.target,
+            destination,
+            item.text,
+            created.externalId,
+            created.url,
+            request.userId,
+            created.status
+          ]
         )
       )
-      const [row] = yield* sentTasks("recording_id = $1 AND action_item_id = $2 AND target = $3", [request.recordingId, item.id, request.target])
-      return row!
+      const [row] = yield* sentTasks("recording_id = $1 AND action_item_id = $2 AND target = $3", [
+        request.recordingId,
+        item.id,
+        request.target
+      ])
+      return { task: row!, alreadySent: row!.externalId !== created.externalId }
     })
   )
 
@@ -134,7 +154,11 @@ export const syncSentTasks = (workspaceId: string, recordingId: number | null) =
       )
       const found: Array<[string, string | null, string | null]> = []
       if (state.value.status !== task.remoteStatus) found.push(["status", task.remoteStatus, state.value.status])
-      if (task.syncedAt !== null && (previous?.assignee ?? null) !== state.value.assignee && !(previous === undefined && state.value.assignee === null))
+      if (
+        task.syncedAt !== null &&
+        (previous?.assignee ?? null) !== state.value.assignee &&
+        !(previous === undefined && state.value.assignee === null)
+      )
         found.push(["assignee", previous?.assignee ?? null, state.value.assignee])
       for (const [field, oldValue, newValue] of found) {
         yield* Effect.orDie(
@@ -149,7 +173,9 @@ export const syncSentTasks = (workspaceId: string, recordingId: number | null) =
         )
       }
       changes += found.length
-      yield* Effect.orDie(query(`UPDATE hub_sent_action_items SET remote_status = $2, synced_at = now() WHERE id = $1`, [task.id, state.value.status]))
+      yield* Effect.orDie(
+        query(`UPDATE hub_sent_action_items SET remote_status = $2, synced_at = now() WHERE id = $1`, [task.id, state.value.status])
+      )
     }
     return { checked, changes }
   })

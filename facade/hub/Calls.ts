@@ -62,17 +62,33 @@ export const callsOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 50 }))),
       before: Schema.optionalKey(IntegerId("nextBefore of the previous page (a call id)"))
     }),
-    responses: { 200: { description: "A page of calls", schema: Schema.Struct({ items: Schema.Array(Call), nextBefore: Schema.NullOr(Schema.Number) }) } },
-    examples: [{ name: "list", request: { query: { workspaceId: exampleIds.workspaceId } }, response: { status: 200, body: { items: [exampleCall], nextBefore: null } } }],
+    responses: {
+      200: {
+        description: "A page of calls",
+        schema: Schema.Struct({ items: Schema.Array(Call), nextBefore: Schema.NullOr(Schema.Number) })
+      }
+    },
+    examples: [
+      {
+        name: "list",
+        request: { query: { workspaceId: exampleIds.workspaceId } },
+        response: { status: 200, body: { items: [exampleCall], nextBefore: null } }
+      }
+    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)
         const limit = query.limit ?? 20
         const rows = yield* Effect.orDie(
-          recordingRows(`r.workspace_id = $1 AND r.call_id < $2 ORDER BY r.call_id DESC LIMIT ${limit + 1}`, [query.workspaceId, query.before ?? Number.MAX_SAFE_INTEGER])
+          recordingRows(`r.workspace_id = $1 AND r.call_id < $2 ORDER BY r.call_id DESC LIMIT ${limit + 1}`, [
+            query.workspaceId,
+            query.before ?? Number.MAX_SAFE_INTEGER
+          ])
         )
         const page = rows.slice(0, limit)
-        const items = yield* Effect.forEach(page, (row) => Effect.flatMap(onRecording(context, Number(row.id)), callView), { concurrency: 8 })
+        const items = yield* Effect.forEach(page, (row) => Effect.flatMap(onRecording(context, Number(row.id)), callView), {
+          concurrency: 8
+        })
         return { items, nextBefore: rows.length > limit ? Number(page[page.length - 1]!.callId) : null }
       })
   }),
@@ -83,7 +99,8 @@ export const callsOperations = [
     method: "GET",
     path: "/v1/calls/{callId}",
     summary: "A call with the caller's own summary, key points, action items, enhanced notes and notes",
-    description: "`notesVersion` says which version the caller sees: everyone with identical inputs shares one; `isDefault` marks the one generated from the workspace prompt alone.",
+    description:
+      "`notesVersion` says which version the caller sees: everyone with identical inputs shares one; `isDefault` marks the one generated from the workspace prompt alone.",
     auth: "both",
     scopes: read,
     params: CallParams,
@@ -171,7 +188,11 @@ export const callsOperations = [
     body: Schema.Struct({ prompt: Schema.NullOr(Prompt) }),
     responses: { 200: { description: "The call with the caller's new version", schema: Call } },
     examples: [
-      { name: "prompt", request: { params, body: { prompt: "Focus on the release date" } }, response: { status: 200, body: { ...exampleCall, myPrompt: "Focus on the release date" } } }
+      {
+        name: "prompt",
+        request: { params, body: { prompt: "Focus on the release date" } },
+        response: { status: 200, body: { ...exampleCall, myPrompt: "Focus on the release date" } }
+      }
     ],
     handler: ({ params, body }, context) => setPersonal(params.callId, context, "setPrompt", body.prompt)
   }),

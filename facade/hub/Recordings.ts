@@ -156,17 +156,26 @@ export const recordingsOperations = [
       }
     },
     examples: [
-      { name: "list", request: { query: { workspaceId: exampleIds.workspaceId } }, response: { status: 200, body: { items: [exampleRecording], nextBefore: null } } }
+      {
+        name: "list",
+        request: { query: { workspaceId: exampleIds.workspaceId } },
+        response: { status: 200, body: { items: [exampleRecording], nextBefore: null } }
+      }
     ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)
         const limit = query.limit ?? 20
         const rows = yield* Effect.orDie(
-          recordingRows(`r.workspace_id = $1 AND r.id < $2 ORDER BY r.id DESC LIMIT ${limit + 1}`, [query.workspaceId, query.before ?? Number.MAX_SAFE_INTEGER])
+          recordingRows(`r.workspace_id = $1 AND r.id < $2 ORDER BY r.id DESC LIMIT ${limit + 1}`, [
+            query.workspaceId,
+            query.before ?? Number.MAX_SAFE_INTEGER
+          ])
         )
         const page = rows.slice(0, limit)
-        const items = yield* Effect.forEach(page, (row) => Effect.flatMap(onRecording(context, Number(row.id)), recordingView), { concurrency: 8 })
+        const items = yield* Effect.forEach(page, (row) => Effect.flatMap(onRecording(context, Number(row.id)), recordingView), {
+          concurrency: 8
+        })
         return { items, nextBefore: rows.length > limit ? Number(page[page.length - 1]!.id) : null }
       })
   }),
@@ -204,7 +213,12 @@ export const recordingsOperations = [
     "Regenerate every version's summary, key points, action items and enhanced notes from the transcript",
     "summarize"
   ),
-  requeueOperation("reprocessRecording", "/v1/recordings/{recordingId}/reprocess", "Reprocess the recording fully: media extraction, then every version", "process"),
+  requeueOperation(
+    "reprocessRecording",
+    "/v1/recordings/{recordingId}/reprocess",
+    "Reprocess the recording fully: media extraction, then every version",
+    "process"
+  ),
   operation({
     service,
     tag,
@@ -233,7 +247,13 @@ export const recordingsOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Signed URL", schema: SignedUrl }, 404: { description: "No video" } },
-    examples: [{ name: "video", request: { params }, response: { status: 200, body: { ...exampleSigned, url: exampleSigned.url.replace("audio", "video") } } }],
+    examples: [
+      {
+        name: "video",
+        request: { params },
+        response: { status: 200, body: { ...exampleSigned, url: exampleSigned.url.replace("audio", "video") } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.flatMap(onRecording(context, params.recordingId), (access) =>
         assetUrl(params.recordingId, "video", context.origin, access.recording.media?.hasVideo === true)
@@ -257,13 +277,18 @@ export const recordingsOperations = [
       413: { description: "Too large" },
       415: { description: "Not an accepted media type, or the bytes are not of that type" }
     },
-    examples: [{ name: "upload", request: { params }, response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null } } }],
+    examples: [
+      { name: "upload", request: { params }, response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null } } }
+    ],
     handler: ({ params, upload }, context) =>
       Effect.gen(function* () {
         yield* onRecording(context, params.recordingId, "member")
-        if (upload === undefined) return yield* reject("invalid", "Send the media file as the request body", [{ path: "body", message: "missing" }])
+        if (upload === undefined)
+          return yield* reject("invalid", "Send the media file as the request body", [{ path: "body", message: "missing" }])
         if (!sniffMedia(upload.contentType, upload.bytes))
-          return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [{ path: "body", message: `content does not match ${upload.contentType}` }])
+          return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [
+            { path: "body", message: `content does not match ${upload.contentType}` }
+          ])
         yield* Effect.orDie((yield* BlobStore).put(originalKey(params.recordingId), upload.bytes, upload.contentType))
         const media = {
           contentType: upload.contentType,
@@ -296,7 +321,11 @@ export const recordingsOperations = [
         const access = yield* onRecording(context, params.recordingId, "member")
         yield* (yield* ActorSystem).ask(HubCall, String(params.recordingId), "delete", {})
         const blobs = yield* BlobStore
-        const keys = [originalKey(params.recordingId), access.recording.media?.audioKey, ...(access.recording.media?.frames.map((f) => f.key) ?? [])]
+        const keys = [
+          originalKey(params.recordingId),
+          access.recording.media?.audioKey,
+          ...(access.recording.media?.frames.map((f) => f.key) ?? [])
+        ]
         yield* Effect.forEach(keys, (key) => (key ? Effect.ignore(blobs.delete(key)) : Effect.void), { discard: true })
       })
   })

@@ -11,13 +11,18 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { HubKeys } from "../HubKeys.ts"
 
-export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate({
-  description: "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
-})
+export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
+  {
+    description:
+      "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
+  }
+)
 export type VendorKind = typeof VendorKind.Type
 
 export const ConnectionSettings = Schema.Struct({
-  project: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tracker project key new issues go to" })),
+  project: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tracker project key new issues go to" })
+  ),
   table: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tablebase table new records go to" }))
 }).annotate({ identifier: "ConnectionSettings" })
 
@@ -68,11 +73,18 @@ export const create = (connection: NewConnection) =>
   })
 
 export const list = (workspaceId: string) =>
-  query<Connection>(`SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [workspaceId])
+  query<Connection>(`SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [
+    workspaceId
+  ])
 
 export const get = (workspaceId: string, connectionId: string) =>
   Effect.flatMap(
-    Effect.orDie(query<Connection>(`SELECT ${columns} FROM hub_connections WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL`, [connectionId, workspaceId])),
+    Effect.orDie(
+      query<Connection>(`SELECT ${columns} FROM hub_connections WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL`, [
+        connectionId,
+        workspaceId
+      ])
+    ),
     ([row]) => (row ? Effect.succeed(row) : Effect.fail(reject("not_found", "No such connection")))
   )
 
@@ -80,10 +92,10 @@ export const get = (workspaceId: string, connectionId: string) =>
 export const activeOf = (workspaceId: string, vendor: VendorKind) =>
   Effect.flatMap(
     Effect.orDie(
-      query<Connection>(`SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND vendor = $2 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`, [
-        workspaceId,
-        vendor
-      ])
+      query<Connection>(
+        `SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND vendor = $2 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+        [workspaceId, vendor]
+      )
     ),
     ([row]) => (row ? Effect.succeed(row) : Effect.fail(reject("conflict", `The workspace has no ${vendor} connection; connect one first`)))
   )
@@ -92,17 +104,19 @@ export const activeOf = (workspaceId: string, vendor: VendorKind) =>
 export const tokenOf = (connectionId: string) =>
   Effect.gen(function* () {
     const keys = yield* HubKeys
-    const [row] = yield* Effect.orDie(query<{ sealed: string }>(`SELECT token_ciphertext AS "sealed" FROM hub_connections WHERE id = $1`, [connectionId]))
+    const [row] = yield* Effect.orDie(
+      query<{ sealed: string }>(`SELECT token_ciphertext AS "sealed" FROM hub_connections WHERE id = $1`, [connectionId])
+    )
     return row ? keys.decrypt(row.sealed) : ""
   })
 
 export const revoke = (workspaceId: string, connectionId: string) =>
   Effect.flatMap(
     Effect.orDie(
-      query<{ id: string }>(`UPDATE hub_connections SET revoked_at = now(), token_ciphertext = '' WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL RETURNING id`, [
-        connectionId,
-        workspaceId
-      ])
+      query<{ id: string }>(
+        `UPDATE hub_connections SET revoked_at = now(), token_ciphertext = '' WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL RETURNING id`,
+        [connectionId, workspaceId]
+      )
     ),
     ([row]) => (row ? Effect.void : Effect.fail(reject("not_found", "No such connection")))
   )

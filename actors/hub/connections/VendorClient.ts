@@ -45,7 +45,11 @@ const call = (connection: Connection, token: string, method: "GET" | "POST", pat
         fetch(connection.baseUrl + path, {
           method,
           signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
-          headers: { accept: "application/json", authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+          headers: {
+            accept: "application/json",
+            authorization: `Bearer ${token}`,
+            ...(body ? { "content-type": "application/json" } : {})
+          },
           ...(body ? { body: JSON.stringify(body) } : {})
         }),
       catch: () => reject("bad_gateway", `${vendor} did not answer`)
@@ -59,15 +63,24 @@ const call = (connection: Connection, token: string, method: "GET" | "POST", pat
       return yield* reject("bad_gateway", `${vendor} refused the connection's credentials (${response.status}); reconnect it`)
     if (response.status === 404) return yield* reject("bad_gateway", `${vendor} does not know ${path}`)
     if (!response.ok) return yield* reject("bad_gateway", `${vendor} refused the request (${response.status})`)
-    const json = yield* Effect.tryPromise({ try: () => response.json() as Promise<Record<string, any>>, catch: () => reject("bad_gateway", `${vendor} answered something that is not JSON`) })
+    const json = yield* Effect.tryPromise({
+      try: () => response.json() as Promise<Record<string, any>>,
+      catch: () => reject("bad_gateway", `${vendor} answered something that is not JSON`)
+    })
     if (typeof json !== "object" || json === null) return yield* reject("bad_gateway", `${vendor} answered something that is not an object`)
     return json
   })
 
 const idOf = (json: Record<string, any>, vendor: string) =>
-  typeof json.id === "string" || typeof json.id === "number" ? Effect.succeed(String(json.id)) : Effect.fail(reject("bad_gateway", `The ${vendor} answered without an id`))
+  typeof json.id === "string" || typeof json.id === "number"
+    ? Effect.succeed(String(json.id))
+    : Effect.fail(reject("bad_gateway", `The ${vendor} answered without an id`))
 
-export const createRemoteTask = (connection: Connection, token: string, draft: TaskDraft): Effect.Effect<RemoteTask, ReturnType<typeof reject>> =>
+export const createRemoteTask = (
+  connection: Connection,
+  token: string,
+  draft: TaskDraft
+): Effect.Effect<RemoteTask, ReturnType<typeof reject>> =>
   Effect.gen(function* () {
     switch (connection.vendor) {
       case "tracker": {
@@ -106,7 +119,11 @@ export const createRemoteTask = (connection: Connection, token: string, draft: T
   })
 
 /** The task's state in the vendor system now (status, assignee), normalized to text. */
-export const fetchRemoteState = (connection: Connection, token: string, externalId: string): Effect.Effect<RemoteState, ReturnType<typeof reject>> =>
+export const fetchRemoteState = (
+  connection: Connection,
+  token: string,
+  externalId: string
+): Effect.Effect<RemoteState, ReturnType<typeof reject>> =>
   Effect.gen(function* () {
     const id = encodeURIComponent(externalId)
     switch (connection.vendor) {

@@ -19,7 +19,9 @@ import type { RequestContext } from "../../Operation.ts"
 
 /** A positive integer below 2^53 in a path (recording and call ids are 64-bit integers kept in that range). */
 export const IntegerId = (description: string) =>
-  Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })).annotate({ description })
+  Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })).annotate({
+    description
+  })
 
 export const RecordingParams = Schema.Struct({ recordingId: IntegerId("Recording id (64-bit integer)") })
 export const CallParams = Schema.Struct({ callId: IntegerId("Call id (integer)") })
@@ -37,7 +39,8 @@ export const onRecording = (context: RequestContext, recordingId: number, minimu
   Effect.gen(function* () {
     const principal = yield* principalOf(context)
     const recording = yield* (yield* ActorSystem).ask(HubCall, String(recordingId), "recording", {})
-    if (principal.kind === "apiKey" && principal.workspaceId !== recording.workspaceId) return yield* reject("not_found", "No such recording")
+    if (principal.kind === "apiKey" && principal.workspaceId !== recording.workspaceId)
+      return yield* reject("not_found", "No such recording")
     const role = yield* workspaceRole(context, recording.workspaceId, minimum).pipe(
       Effect.catchIf(
         (error) => error._tag === "Rejection" && error.code === "not_found",

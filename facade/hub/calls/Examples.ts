@@ -24,8 +24,21 @@ export const exampleSegments = [
 export const exampleAttendee = { email: "bob@example.com", name: "Bob", userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d" }
 
 export const exampleActionItems = [
-  { id: "ai_3f2a9c0d1e2b4c5d", text: "I'll send the revised launch timeline by Friday.", owner: "Alice", dueDate: "2026-11-27", status: "open", assigneeEmail: null },
-  { id: "ai_8b7c6d5e4f3a2b1c", text: "Bob, can you fix the login bug before the release?", owner: "Bob", status: "open", assigneeEmail: null }
+  {
+    id: "ai_3f2a9c0d1e2b4c5d",
+    text: "I'll send the revised launch timeline by Friday.",
+    owner: "Alice",
+    dueDate: "2026-11-27",
+    status: "open",
+    assigneeEmail: null
+  },
+  {
+    id: "ai_8b7c6d5e4f3a2b1c",
+    text: "Bob, can you fix the login bug before the release?",
+    owner: "Bob",
+    status: "open",
+    assigneeEmail: null
+  }
 ]
 
 export const exampleCall = {
@@ -37,10 +50,11 @@ export const exampleCall = {
   attendees: [exampleAttendee],
   calendarEventId: null,
   status: "ready",
-  summary: "Welcome everyone, today we review the launch plan for the mobile app. The beta feedback was positive but login errors are still the top complaint.",
+  summary:
+    "Welcome everyone, today we review the launch plan for the mobile app. The beta feedback was positive but login errors are still the top complaint.",
   keyPoints: ["Bob: The beta feedback was positive but login errors are still the top complaint."],
   actionItems: exampleActionItems,
-  enhancedNotes: "## Notes\n- login errors\n  - Bob: \"The beta feedback was positive but login errors are still the top complaint.\"",
+  enhancedNotes: '## Notes\n- login errors\n  - Bob: "The beta feedback was positive but login errors are still the top complaint."',
   userNotes: "login errors",
   myPrompt: null,
   notesVersion: { id: "9f86d081884c7d659a2feaa0c55ad015", isDefault: false },

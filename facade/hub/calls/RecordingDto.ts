@@ -37,7 +37,10 @@ export const Recording = Schema.Struct({
   notesVersion: NotesVersion,
   createdAt: Timestamp,
   updatedAt: Timestamp
-}).annotate({ identifier: "Recording", description: "A recording with the caller's own summary, key points, action items and enhanced notes" })
+}).annotate({
+  identifier: "Recording",
+  description: "A recording with the caller's own summary, key points, action items and enhanced notes"
+})
 
 export const Progress = Schema.Struct({
   id: Schema.Number,
