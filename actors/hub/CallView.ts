@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { ActionStatus, Attendee, type CallState, RecordingStatus } from "./CallRecords.ts"
-import { type VersionContent } from "./summarizer/VersionContent.ts"
+import type { VersionContent } from "./summarizer/VersionContent.ts"
 import { inputKey, isDefaultInputs, type VersionInputs } from "./summarizer/VersionInputs.ts"
 
 export const CallActionItem = Schema.Struct({

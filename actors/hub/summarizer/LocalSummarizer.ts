@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import winkNLP from "wink-nlp"
 import model from "wink-eng-lite-web-model"
 import type { Segment } from "../Transcript.ts"
-import { type SummarizerShape, type SummaryRequest } from "./Summarizer.ts"
+import type { SummarizerShape, SummaryRequest } from "./Summarizer.ts"
 import { type ActionItem, actionItemId, type VersionContent } from "./VersionContent.ts"
 import { promptText } from "./VersionInputs.ts"
 
