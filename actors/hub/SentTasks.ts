@@ -26,13 +26,14 @@ export const SentTask = Schema.Struct({
   externalId: Schema.String,
   url: Schema.String,
   remoteStatus: Schema.NullOr(Schema.String),
+  remoteAssignee: Schema.NullOr(Schema.String),
   sentAt: Timestamp,
   syncedAt: Schema.NullOr(Timestamp)
 }).annotate({ identifier: "SentTask" })
 export type SentTask = typeof SentTask.Type
 
 const columns = `id, recording_id AS "recordingId", action_item_id AS "actionItemId", target, destination, text, external_id AS "externalId", url,
-  remote_status AS "remoteStatus", sent_at AS "sentAt", synced_at AS "syncedAt"`
+  remote_status AS "remoteStatus", remote_assignee AS "remoteAssignee", sent_at AS "sentAt", synced_at AS "syncedAt"`
 
 export const sentTasks = (where: string, params: ReadonlyArray<unknown>) =>
   Effect.map(Effect.orDie(query<SentTask>(`SELECT ${columns} FROM hub_sent_action_items WHERE ${where}`, params)), (rows) =>
@@ -146,20 +147,11 @@ export const syncSentTasks = (workspaceId: string, recordingId: number | null) =
       const state = yield* remoteStateOf(workspaceId, task).pipe(Effect.option)
       if (state._tag === "None") continue
       checked++
-      const [previous] = yield* Effect.orDie(
-        query<{ assignee: string | null }>(
-          `SELECT new_value AS "assignee" FROM hub_task_changes WHERE sent_id = $1 AND field = 'assignee' ORDER BY detected_at DESC LIMIT 1`,
-          [task.id]
-        )
-      )
       const found: Array<[string, string | null, string | null]> = []
       if (state.value.status !== task.remoteStatus) found.push(["status", task.remoteStatus, state.value.status])
-      if (
-        task.syncedAt !== null &&
-        (previous?.assignee ?? null) !== state.value.assignee &&
-        !(previous === undefined && state.value.assignee === null)
-      )
-        found.push(["assignee", previous?.assignee ?? null, state.value.assignee])
+      // The assignee a vendor shows is only known from the first sync on: that one sets the baseline.
+      if (task.syncedAt !== null && state.value.assignee !== task.remoteAssignee)
+        found.push(["assignee", task.remoteAssignee, state.value.assignee])
       for (const [field, oldValue, newValue] of found) {
         yield* Effect.orDie(
           query(`INSERT INTO hub_task_changes (id, workspace_id, sent_id, field, old_value, new_value) VALUES ($1, $2, $3, $4, $5, $6)`, [
@@ -174,7 +166,11 @@ export const syncSentTasks = (workspaceId: string, recordingId: number | null) =
       }
       changes += found.length
       yield* Effect.orDie(
-        query(`UPDATE hub_sent_action_items SET remote_status = $2, synced_at = now() WHERE id = $1`, [task.id, state.value.status])
+        query(`UPDATE hub_sent_action_items SET remote_status = $2, remote_assignee = $3, synced_at = now() WHERE id = $1`, [
+          task.id,
+          state.value.status,
+          state.value.assignee
+        ])
       )
     }
     return { checked, changes }

@@ -35,6 +35,7 @@ export const taskResourceOperations = [
                 externalId: "ENG-42",
                 url: "https://tracker.example.com/issues/ENG-42",
                 remoteStatus: "open",
+                remoteAssignee: null,
                 sentAt: "2026-11-21T12:40:00.000Z",
                 syncedAt: null
               }

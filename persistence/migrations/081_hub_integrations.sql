@@ -25,6 +25,7 @@ CREATE TABLE hub_sent_action_items (
   external_id text NOT NULL,
   url text NOT NULL,
   remote_status text,
+  remote_assignee text,
   sent_by text NOT NULL,
   sent_at timestamptz NOT NULL DEFAULT now(),
   synced_at timestamptz,

@@ -69,7 +69,7 @@ describe("recording media", () => {
       url.replace(`/media/${recording.id}/`, `/media/${recording.id + 1}/`)
     ]
     for (const link of tampered) expect((await download(link)).status, link).toBe(403)
-    const expired = await atrium.run(signedUrl(atrium.origin, recording.id, "audio", -5))
+    const expired = (await atrium.run(signedUrl(atrium.origin, recording.id, "audio", -5))) as { url: string }
     const reply = await download(expired.url)
     expect(reply.status).toBe(403)
     expect((await reply.json()).error.message).toContain("expired")
