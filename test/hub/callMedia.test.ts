@@ -72,7 +72,7 @@ describe("recording media", () => {
     const expired = (await atrium.run(signedUrl(atrium.origin, recording.id, "audio", -5))) as { url: string }
     const reply = await download(expired.url)
     expect(reply.status).toBe(403)
-    expect((await reply.json()).error.message).toContain("expired")
+    expect(((await reply.json()) as { error: { message: string } }).error.message).toContain("expired")
   })
 
   it("cuts clips from the video and keeps what was said in them", async () => {
