@@ -4,7 +4,12 @@ import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { calendarOperations } from "./Calendar.ts"
 import { calendarResourceOperations } from "./CalendarResource.ts"
+import { userWebhookOperations } from "./UserWebhook.ts"
 
 export const hubPeopleActorKinds: ReadonlyArray<ActorKind> = [Calendar]
 
-export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [...calendarOperations, ...calendarResourceOperations]
+export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [
+  ...calendarOperations,
+  ...calendarResourceOperations,
+  ...userWebhookOperations
+]
