@@ -37,7 +37,7 @@ export const defaultWorkerOptions: WorkerOptions = {
   pollMillis: 1000,
   batchSize: 20,
   timeoutMillis: 10_000,
-  leaseSeconds: 60,
+  leaseSeconds: 30,
   policy: defaultRetryPolicy
 }
 
