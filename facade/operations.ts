@@ -13,6 +13,7 @@ import { apiKeyResourceOperations as hubApiKeys } from "./hub/ApiKeyResource.ts"
 import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
+import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -33,7 +34,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
   ...pmActorKinds,
-  ...hubCallActorKinds
+  ...hubCallActorKinds,
+  ...hubPeopleActorKinds
 ]
 
 let registry: Registry | undefined
@@ -46,6 +48,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...workspaceSettingsOperations,
   ...hubApiKeys,
   ...hubCallOperations,
+  ...hubPeopleOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,
