@@ -5,13 +5,16 @@
  * custom prompt: …"; one alone as it stands), or null.
  */
 import { Context, Effect, Layer } from "effect"
+import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import type { Rejection } from "../../runtime/Rejection.ts"
+import { occurrencePrompts } from "./calendar/OccurrencePrompts.ts"
 
 export interface CalendarPromptsShape {
   readonly occurrencePrompts: (
     occurrenceId: string,
     userIds: ReadonlyArray<string>
-  ) => Effect.Effect<ReadonlyMap<string, string | null>, never, ActorSystem>
+  ) => Effect.Effect<ReadonlyMap<string, string | null>, Rejection | ActorError, ActorSystem>
 }
 
 export class CalendarPrompts extends Context.Service<CalendarPrompts, CalendarPromptsShape>()("atrium/hub/CalendarPrompts") {}
@@ -21,7 +24,10 @@ export const noCalendar: CalendarPromptsShape = {
   occurrencePrompts: (_, userIds) => Effect.succeed(new Map(userIds.map((userId) => [userId, null])))
 }
 
-export const layer = Layer.succeed(CalendarPrompts, CalendarPrompts.of(noCalendar))
+/** The calendar-events service's actors (hub-people's OccurrencePrompts). */
+export const calendarService: CalendarPromptsShape = { occurrencePrompts }
+
+export const layer = Layer.succeed(CalendarPrompts, CalendarPrompts.of(calendarService))
 
 /** The combined calendar prompts of `userIds` for a recording's occurrence (all null without one). */
 export const calendarPromptsOf = (occurrenceId: string | null, userIds: ReadonlyArray<string>) =>

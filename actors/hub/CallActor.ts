@@ -23,10 +23,12 @@ import {
   RecordingRecord,
   RecordingStatus,
   loadCall,
+  type StoredVersion,
   templateOf
 } from "./CallRecords.ts"
 import { Call, callFor } from "./CallView.ts"
 import { Summarizer } from "./summarizer/Summarizer.ts"
+import { enqueueMeetingProcessed } from "./webhooks/MeetingProcessed.ts"
 import { inputKey, inputsOf, isDefaultInputs, type NoteTemplate, type VersionInputs } from "./summarizer/VersionInputs.ts"
 import { Segment, checkSegments } from "./Transcript.ts"
 
@@ -62,24 +64,30 @@ const inputsFor = (state: CallState, reader: Reader, template: NoteTemplate | nu
 
 const meetingDate = (state: CallState) => state.recording.createdAt.slice(0, 10)
 
-/** The state with the version for `inputs` stored (generated and written when missing and the recording is ready). */
-const ensureVersion = (state: CallState, inputs: VersionInputs) =>
+/** The version for `inputs`, generated (not yet stored). */
+const generate = (state: CallState, inputs: VersionInputs) =>
   Effect.gen(function* () {
-    const key = inputKey(inputs)
-    if (state.recording.status !== "ready" || state.versions[key] !== undefined) return state
     const summarizer = yield* Summarizer
     const content = yield* summarizer
       .generate({ segments: state.segments, inputs, meetingDate: meetingDate(state) })
       .pipe(Effect.mapError((error) => reject("conflict", `The version could not be generated: ${error.message}`)))
-    const generatedAt = now()
-    yield* Effect.orDie(
-      query(
-        `INSERT INTO hub_call_versions (recording_id, input_key, is_default, content, generated_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (recording_id, input_key) DO UPDATE SET content = EXCLUDED.content, generated_at = EXCLUDED.generated_at`,
-        [state.recording.id, key, isDefaultInputs(inputs), content, generatedAt]
-      )
-    )
-    return { ...state, versions: { ...state.versions, [key]: { isDefault: isDefaultInputs(inputs), content, generatedAt } } }
+    return { key: inputKey(inputs), version: { isDefault: isDefaultInputs(inputs), content, generatedAt: now() } }
+  })
+
+const writeVersion = (recordingId: number, key: string, version: StoredVersion) =>
+  query(
+    `INSERT INTO hub_call_versions (recording_id, input_key, is_default, content, generated_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (recording_id, input_key) DO UPDATE SET content = EXCLUDED.content, generated_at = EXCLUDED.generated_at`,
+    [recordingId, key, version.isDefault, version.content, version.generatedAt]
+  )
+
+/** The state with the version for `inputs` stored (generated and written when missing and the recording is ready). */
+const ensureVersion = (state: CallState, inputs: VersionInputs) =>
+  Effect.gen(function* () {
+    if (state.recording.status !== "ready" || state.versions[inputKey(inputs)] !== undefined) return state
+    const { key, version } = yield* generate(state, inputs)
+    yield* Effect.orDie(writeVersion(state.recording.id, key, version))
+    return { ...state, versions: { ...state.versions, [key]: version } }
   })
 
 /** The call as `reader` sees it, generating their version when it is missing. */
@@ -216,25 +224,40 @@ export const HubCall = Actor<CallState | null>()({
           query<{ state: string }>(`SELECT state FROM hub_recording_jobs WHERE recording_id = $1`, [current.recording.id])
         )
         if (job?.state === "queued") return current.recording
-        let state: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, media })
+        const ready: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, media })
         // The default version, then one per distinct set of participants' inputs (identical inputs share one).
-        const wanted: Array<VersionInputs> = [inputsOf(workspacePrompt, { callPrompt: null, calendarPrompt: null, notes: null }, null)]
-        for (const userId of Object.keys(state.participants)) {
-          wanted.push(
-            inputsFor(state, { userId, workspacePrompt, calendarPrompt: calendarPrompts[userId] ?? null }, state.templates[userId] ?? null)
+        const wanted = new Map<string, VersionInputs>()
+        const defaults = inputsOf(workspacePrompt, { callPrompt: null, calendarPrompt: null, notes: null }, null)
+        wanted.set(inputKey(defaults), defaults)
+        for (const userId of Object.keys(ready.participants)) {
+          const inputs = inputsFor(
+            ready,
+            { userId, workspacePrompt, calendarPrompt: calendarPrompts[userId] ?? null },
+            ready.templates[userId] ?? null
           )
+          wanted.set(inputKey(inputs), inputs)
         }
+        // Generated before the transaction (a model may take a while), written in one commit with the status.
+        const generated = yield* Effect.forEach([...wanted.values()], (inputs) => generate(ready, inputs))
+        const state: CallState = { ...ready, versions: Object.fromEntries(generated.map(({ key, version }) => [key, version])) }
         const written = yield* Effect.orDie(
           Sql.use((sql) =>
             sql.transaction(
               Effect.gen(function* () {
-                for (const inputs of wanted) state = yield* ensureVersion(state, inputs)
+                yield* sql.query(`DELETE FROM hub_call_versions WHERE recording_id = $1`, [state.recording.id])
+                for (const { key, version } of generated) yield* writeVersion(state.recording.id, key, version)
                 yield* saveStatus(state)
                 yield* sql.query(`DELETE FROM hub_recording_jobs WHERE recording_id = $1`, [state.recording.id])
+                // Participants' personal webhooks learn it in the same commit ("meeting.processed").
+                const { id, callId, callUuid, workspaceId } = state.recording
+                yield* enqueueMeetingProcessed(
+                  { workspaceId, recordingId: id, callId, callUuid, status: "ready" },
+                  Object.keys(state.participants)
+                )
                 return state
               })
             )
-          ).pipe(Effect.catchTag("SqlError", Effect.die))
+          )
         )
         ctx.setState(written)
         return written.recording

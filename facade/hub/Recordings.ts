@@ -5,6 +5,7 @@
  * audio and video. Every recording in a reply carries the caller's own version.
  */
 import { Effect, Schema } from "effect"
+import { parseOccurrenceId } from "../../actors/hub/calendar/CalendarEvent.ts"
 import { HubCall } from "../../actors/hub/CallActor.ts"
 import { recordingRows } from "../../actors/hub/CallRecords.ts"
 import { originalKey } from "../../actors/hub/Processing.ts"
@@ -120,6 +121,10 @@ export const recordingsOperations = [
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "member")
         const principal = yield* principalOf(context)
+        if (body.calendarEventId !== undefined && parseOccurrenceId(body.calendarEventId) === undefined)
+          return yield* reject("invalid", "calendarEventId is not a calendar occurrence id", [
+            { path: "body.calendarEventId", message: "expected <event UUID>_<YYYYMMDDTHHMMSSZ> (listCalendarEvents' occurrenceId)" }
+          ])
         const segments = body.transcript ? yield* parseTranscript(body.transcript) : []
         const ws = yield* (yield* ActorSystem).ask(Workspace, body.workspaceId, "view", { by: principal.userId })
         return yield* Effect.orDie(
