@@ -12,6 +12,8 @@ import { openApiRoutes } from "./catalog/OpenApi.ts"
 import { apiKeyResourceOperations as hubApiKeys } from "./hub/ApiKeyResource.ts"
 import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
+import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
+import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -33,7 +35,9 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
   ...pmActorKinds,
-  ...pmOpsActorKinds
+  ...pmOpsActorKinds,
+  ...hubCallActorKinds,
+  ...hubPeopleActorKinds
 ]
 
 let registry: Registry | undefined
@@ -45,6 +49,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubWorkspaces,
   ...workspaceSettingsOperations,
   ...hubApiKeys,
+  ...hubCallOperations,
+  ...hubPeopleOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

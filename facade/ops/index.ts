@@ -15,6 +15,7 @@ import { adminInsightsOperations } from "./AdminInsights.ts"
 import { adminUsersOperations } from "./AdminUsers.ts"
 import { adminWorkspacesOperations } from "./AdminWorkspaces.ts"
 import { billingOperations } from "./Billing.ts"
+import { externalConnectionsOperations } from "./ExternalConnections.ts"
 import { internalServiceOperations } from "./InternalServices.ts"
 import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
 import { paymentWebhookOperations } from "./PaymentWebhook.ts"
@@ -37,5 +38,6 @@ export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...workspaceSsoOperations,
   ...ssoLoginOperations,
   ...pushSubscriptionsOperations,
-  ...versionTenantOperations
+  ...versionTenantOperations,
+  ...externalConnectionsOperations
 ]
