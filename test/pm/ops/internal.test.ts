@@ -40,7 +40,10 @@ describe("internal operations", () => {
     const ops = atriumRegistry.operations.filter((op) => op.tag.startsWith("Internal "))
     expect(ops.length).toBe(22)
     for (const op of ops) {
-      const path = `/pm${op.path}`.replace(/\{\w+\}/g, userWorkspace).replace(`/members/${userWorkspace}`, `/members/${user.userId}`)
+      const path = `/pm${op.path}`
+        .replace("{domain}", "corp.example")
+        .replace(/\{\w+\}/g, userWorkspace)
+        .replace(`/members/${userWorkspace}`, `/members/${user.userId}`)
       const example = op.examples[0]?.request
       const query = example?.query ? `?${new URLSearchParams(example.query as Record<string, string>)}` : ""
       const body = example?.body
@@ -143,8 +146,34 @@ describe("internal operations", () => {
       body: { email: other.email, role: "member" }
     })
     expect(add.status).toBe(409)
+    // Tasks are refused on creation beyond the quota, whatever the path.
+    const space = await atrium.request("POST", `/pm/v1/workspaces/${userWorkspace}/spaces`, { token: user.token, body: { name: "Work" } })
+    const list = await atrium.request("POST", `/pm/v1/spaces/${space.body.id}/lists`, { token: user.token, body: { name: "Backlog" } })
+    const refusedTask = await atrium.request("POST", `/pm/v1/lists/${list.body.id}/tasks`, {
+      token: user.token,
+      body: { name: "One too many" }
+    })
+    expect(refusedTask.status).toBe(409)
+    expect(refusedTask.body.error.message).toMatch(/quota of 0 tasks/)
+    await call("PATCH", `/workspaces/${userWorkspace}/quota`, { tasks: 1, storageBytes: 4 })
+    const task = await atrium.request("POST", `/pm/v1/lists/${list.body.id}/tasks`, { token: user.token, body: { name: "Fits" } })
+    expect(task.status).toBe(201)
+    expect(
+      (await atrium.request("POST", `/pm/v1/lists/${list.body.id}/tasks`, { token: user.token, body: { name: "Second" } })).status
+    ).toBe(409)
+    const upload = (bytes: string) =>
+      atrium.request("POST", `/pm/v1/tasks/${task.body.id}/attachments?filename=a.txt`, {
+        token: user.token,
+        rawBody: bytes,
+        headers: { "content-type": "text/plain" }
+      })
+    expect((await upload("abc")).status).toBe(201)
+    const overStorage = await upload("de")
+    expect(overStorage.status).toBe(409)
+    expect(overStorage.body.error.message).toMatch(/storage quota of 4 bytes/)
+    await call("PATCH", `/workspaces/${userWorkspace}/quota`, { tasks: 0, storageBytes: null })
     const check = await call("POST", `/workspaces/${userWorkspace}/quota/check`, { resource: "tasks", amount: 1 })
-    expect(check.body).toEqual({ allowed: false, resource: "tasks", limit: 0, used: 0, remaining: 0 })
+    expect(check.body).toEqual({ allowed: false, resource: "tasks", limit: 0, used: 1, remaining: 0 })
     const bad = await call("POST", `/workspaces/${userWorkspace}/quota/check`, { resource: "cpu", amount: 1 })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details[0].path).toBe("body.resource")
