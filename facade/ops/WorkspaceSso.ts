@@ -12,7 +12,7 @@ import { AssignableRole } from "../../actors/identity/Workspace.ts"
 import { discover } from "../../actors/sso/Oidc.ts"
 import { Domain, SsoLogin, SsoView, WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
 import { workspaceOfDomain } from "../../actors/sso/SsoQueries.ts"
-import { privateUrlsAllowed } from "../../actors/webhooks/OutboundAddress.ts"
+import { checkOutboundUrl, privateUrlsAllowed } from "../../actors/webhooks/OutboundAddress.ts"
 import { Id } from "../../actors/Fields.ts"
 import type { PayloadOf, SuccessOf } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
@@ -246,8 +246,10 @@ export const workspaceSsoOperations = [
         })
         const document = yield* discover(settings.issuer).pipe(Effect.result)
         if (document._tag === "Failure") return failed(document.failure.message)
+        const refusal = yield* Effect.promise(() => checkOutboundUrl(document.success.jwks_uri))
+        if (refusal !== undefined) return failed(`The JWKS ${document.success.jwks_uri} is not allowed: ${refusal.reason}`)
         const keys = yield* Effect.tryPromise(() =>
-          fetch(document.success.jwks_uri, { signal: AbortSignal.timeout(10_000) }).then((r) => r.json())
+          fetch(document.success.jwks_uri, { redirect: "error", signal: AbortSignal.timeout(10_000) }).then((r) => r.json())
         ).pipe(Effect.option)
         const count =
           keys._tag === "Some" && Array.isArray((keys.value as { keys?: unknown }).keys)

@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { decodeProtectedHeader, importJWK, jwtVerify } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { NOTIFICATION_COLUMNS, toNotification } from "../../../actors/pm/EventLog.ts"
+import { payloadOf } from "../../../actors/push/PushDelivery.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 
 interface Received {
@@ -124,12 +126,17 @@ describe("push subscriptions", () => {
     expect(ok.headers["content-encoding"]).toBe("aes128gcm")
     expect(Number(ok.headers.ttl)).toBeGreaterThan(0)
     // aes128gcm: 86-byte header (salt, record size, key id = sender's public key), then the padded record and its 16-byte tag.
-    const notification = (
-      await atrium.sql("SELECT id FROM pm_notifications WHERE user_id = $1 AND entity_id = $2", [owner.userId, task.id])
+    const row = (
+      await atrium.sql(`SELECT ${NOTIFICATION_COLUMNS} FROM pm_notifications WHERE user_id = $1 AND entity_id = $2`, [
+        owner.userId,
+        task.id
+      ])
     )[0]!
-    expect(notification).toBeDefined()
-    expect(ok.body.length).toBeGreaterThan(86 + 17 + 40)
-    expect(ok.body.length).toBeLessThan(4096)
+    const notification = toNotification(row as never)
+    // Exactly one record: the JSON payload, its delimiter byte and the tag; record size 4096, key id of 65 bytes.
+    expect(ok.body.length).toBe(86 + Buffer.byteLength(payloadOf(notification)) + 1 + 16)
+    expect(ok.body.subarray(16, 20).readUInt32BE(0)).toBe(4096)
+    expect(ok.body[20]).toBe(65)
     const authorization = ok.headers.authorization!
     const match = /^vapid t=([^,]+), k=([A-Za-z0-9_-]+)$/.exec(authorization)
     expect(match, authorization).not.toBeNull()
