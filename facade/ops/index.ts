@@ -17,6 +17,7 @@ import { adminWorkspacesOperations } from "./AdminWorkspaces.ts"
 import { billingOperations } from "./Billing.ts"
 import { externalConnectionsOperations } from "./ExternalConnections.ts"
 import { internalServiceOperations } from "./InternalServices.ts"
+import { internalWorkspaceAccountOperations } from "./InternalWorkspaceAccount.ts"
 import { internalWorkspacesOperations } from "./InternalWorkspaces.ts"
 import { paymentWebhookOperations } from "./PaymentWebhook.ts"
 import { pushSubscriptionsOperations } from "./PushSubscriptions.ts"
@@ -33,6 +34,7 @@ export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...adminAlertsOperations,
   ...internalServiceOperations,
   ...internalWorkspacesOperations,
+  ...internalWorkspaceAccountOperations,
   ...billingOperations,
   ...paymentWebhookOperations,
   ...workspaceSsoOperations,
