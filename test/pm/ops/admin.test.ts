@@ -5,6 +5,7 @@
  * growth, the audit trail and alert rules evaluated on read.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { atriumRegistry } from "../../../facade/operations.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 
 let atrium: TestServer
@@ -31,27 +32,36 @@ afterAll(async () => {
   await atrium?.close()
 })
 
-const operatorRoutes: ReadonlyArray<[string, string, unknown?]> = [
-  ["GET", "/pm/v1/admin/users"],
-  ["GET", "/pm/v1/admin/stats"],
-  ["GET", "/pm/v1/admin/stats/growth"],
-  ["GET", "/pm/v1/admin/activity"],
-  ["GET", "/pm/v1/admin/alerts"],
-  ["POST", "/pm/v1/admin/alerts/rules", { name: "x", metric: "error_rate", threshold: 0.5 }]
-]
-
 describe("operator operations", () => {
-  it("are refused to ordinary users and to API keys with 403", async () => {
-    for (const [method, path, body] of [
-      ...operatorRoutes,
-      ["GET", `/pm/v1/admin/workspaces/${workspaceId}`] as const,
-      ["PUT", `/pm/v1/admin/workspaces/${workspaceId}/suspension`, { suspended: true, reason: "x" }] as const
-    ]) {
-      const asUser = await atrium.request(method, path, { token: owner.token, ...(body ? { body } : {}) })
-      expect(asUser.status, `${method} ${path} as user`).toBe(403)
+  it("every one is refused to ordinary users and to API keys with 403", async () => {
+    const ops = atriumRegistry.operations.filter((op) => op.tag.startsWith("Admin - ") && op.path.startsWith("/v1/admin/"))
+    expect(ops.map((op) => op.operationId).sort()).toEqual(
+      [
+        "createPlatformAlertRule",
+        "deletePlatformAlertRule",
+        "getPlatformGrowth",
+        "getPlatformStats",
+        "getPlatformUser",
+        "getPlatformWorkspace",
+        "listPlatformActivity",
+        "listPlatformAlerts",
+        "resetPlatformUserPassword",
+        "searchPlatformUsers",
+        "setPlatformUserStatus",
+        "setPlatformWorkspaceSuspension"
+      ].sort()
+    )
+    for (const op of ops) {
+      const path = `/pm${op.path}`
+        .replace("{workspaceId}", workspaceId)
+        .replace("{userId}", owner.userId)
+        .replace(/\{\w+\}/g, "00000000-0000-4000-8000-000000000000")
+      const body = op.examples[0]?.request?.body
+      const asUser = await atrium.request(op.method, path, { token: owner.token, ...(body !== undefined ? { body } : {}) })
+      expect(asUser.status, `${op.operationId} as user: ${asUser.text}`).toBe(403)
       expect(asUser.body.error.message).toMatch(/platform admin/)
-      const asKey = await atrium.request(method, path, { apiKey, ...(body ? { body } : {}) })
-      expect(asKey.status, `${method} ${path} as API key`).toBe(403)
+      const asKey = await atrium.request(op.method, path, { apiKey, ...(body !== undefined ? { body } : {}) })
+      expect(asKey.status, `${op.operationId} as API key`).toBe(403)
     }
   })
 

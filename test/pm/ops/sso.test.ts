@@ -50,6 +50,12 @@ const signIn = async (grant: Grant, options: { cookie?: string; replay?: boolean
 describe("workspace SSO", () => {
   it("is configured by admins: secret never shown, provider tested, domains claimed once", async () => {
     expect((await sso("GET", "")).status).toBe(404)
+    // Outside loopback tests the provider is reached over TLS only.
+    delete process.env.ATRIUM_ALLOW_PRIVATE_URLS
+    const plain = await sso("PUT", "", { issuer: "http://login.corp.example", clientId: "c", clientSecret: "s" })
+    expect(plain.status).toBe(400)
+    expect(plain.body.error.details[0].path).toBe("body.issuer")
+    process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
     const configured = await sso("PUT", "", {
       issuer: oidc.issuer,
       clientId: oidc.clientId,
@@ -162,5 +168,11 @@ describe("workspace SSO", () => {
     expect((await sso("DELETE", "/domains/corp.example")).body).toMatchObject({ domains: [], enforced: false })
     expect((await sso("DELETE", "")).status).toBe(204)
     expect((await sso("GET", "")).status).toBe(404)
+    // Outside loopback tests the provider is reached over TLS only.
+    delete process.env.ATRIUM_ALLOW_PRIVATE_URLS
+    const plain = await sso("PUT", "", { issuer: "http://login.corp.example", clientId: "c", clientSecret: "s" })
+    expect(plain.status).toBe(400)
+    expect(plain.body.error.details[0].path).toBe("body.issuer")
+    process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
   })
 })
