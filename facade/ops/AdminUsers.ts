@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { Account, Password, User } from "../../actors/identity/Account.ts"
 import { type AccountSummary, accountEmailOf, searchUsers, sessionIdsOf, workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
+import { UserStanding } from "../../actors/identity/UserStanding.ts"
 import { Role } from "../../actors/identity/Workspace.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -174,9 +175,14 @@ export const adminUsersOperations = [
         const email = yield* emailOf(params.userId)
         const actors = yield* ActorSystem
         let sessionsEnded = 0
-        if (body.active) yield* actors.ask(Account, email, "reactivate", {})
-        else {
-          yield* actors.ask(Account, email, "deactivate", { reason: body.reason ?? "Deactivated by the platform operator" })
+        if (body.active) {
+          yield* actors.ask(Account, email, "reactivate", {})
+          yield* actors.ask(UserStanding, params.userId, "set", { deactivatedAt: null })
+        } else {
+          const { deactivatedAt } = yield* actors.ask(Account, email, "deactivate", {
+            reason: body.reason ?? "Deactivated by the platform operator"
+          })
+          yield* actors.ask(UserStanding, params.userId, "set", { deactivatedAt })
           sessionsEnded = yield* endSessions(params.userId, "deactivated")
         }
         yield* audited({

@@ -4,6 +4,7 @@
  * branding, external connections; and the actor kinds they use.
  */
 import { Billing } from "../../actors/billing/Billing.ts"
+import { UserStanding } from "../../actors/identity/UserStanding.ts"
 import { AlertRules } from "../../actors/platform/AlertRules.ts"
 import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
 import { PushSubscriptions } from "../../actors/push/PushSubscriptions.ts"
@@ -25,7 +26,14 @@ import { ssoLoginOperations } from "./SsoLogin.ts"
 import { versionTenantOperations } from "./VersionTenant.ts"
 import { workspaceSsoOperations } from "./WorkspaceSso.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [AlertRules, WorkspaceQuota, Billing, WorkspaceSso, PushSubscriptions]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [
+  AlertRules,
+  WorkspaceQuota,
+  Billing,
+  WorkspaceSso,
+  PushSubscriptions,
+  UserStanding
+]
 
 export const pmOpsOperations: ReadonlyArray<AnyOperation> = [
   ...adminUsersOperations,

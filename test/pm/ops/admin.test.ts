@@ -84,6 +84,9 @@ describe("operator operations", () => {
     expect(off.body.sessionsEnded).toBe(1)
     expect(off.body.deactivatedReason).toBe("Fraud check")
     expect((await atrium.request("GET", "/pm/v1/auth/me", { token: owner.token })).status).toBe(401)
+    const keyRefused = await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/spaces`, { apiKey })
+    expect(keyRefused.status).toBe(401)
+    expect(keyRefused.body.error.message).toMatch(/owner is deactivated/)
     const login = await atrium.request("POST", "/pm/v1/auth/login", { body: { email: owner.email, password: owner.password } })
     expect(login.status).toBe(403)
     expect(login.body.error.message).toMatch(/deactivated/)
@@ -92,6 +95,7 @@ describe("operator operations", () => {
 
     const on = await atrium.request("PUT", `/pm/v1/admin/users/${owner.userId}/status`, { token: admin.token, body: { active: true } })
     expect(on.body.deactivatedAt).toBeNull()
+    expect((await atrium.request("GET", `/pm/v1/workspaces/${workspaceId}/spaces`, { apiKey })).status).toBe(200)
     const reset = await atrium.request("POST", `/pm/v1/admin/users/${owner.userId}/password-reset`, { token: admin.token, body: {} })
     expect(reset.status).toBe(200)
     expect(reset.body.temporaryPassword).toMatch(/^tmp-/)
