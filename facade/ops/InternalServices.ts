@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { Account, User } from "../../actors/identity/Account.ts"
 import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
 import { apiKeyIdByHash, usersByEmails } from "../../actors/identity/IdentityQueries.ts"
+import { UserStanding } from "../../actors/identity/UserStanding.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { Email, Name, normalizeEmail, Timestamp } from "../../actors/Fields.ts"
 import { fits, Limit, QuotaLimits, QuotaResource, WorkspaceQuota } from "../../actors/platform/Quotas.ts"
@@ -115,7 +116,7 @@ export const internalServiceOperations = [
     method: "POST",
     path: "/v1/internal/api-keys/introspect",
     summary: "Tell whether an API key is live, and for which workspace, user and scopes",
-    description: `${INTERNAL_NOTE} An unknown, malformed or revoked key answers \`active: false\` (never 404), as token introspection does.`,
+    description: `${INTERNAL_NOTE} An unknown, malformed or revoked key, or one whose creator is deactivated or whose workspace is deleted, answers \`active: false\` (never 404), as token introspection does.`,
     auth: "public",
     scopes: [],
     body: Schema.Struct({ key: Schema.String.check(Schema.isMaxLength(500)) }),
@@ -161,8 +162,9 @@ export const internalServiceOperations = [
         const view = yield* actors.ask(ApiKey, keyId, "resolve", { hash }).pipe(Effect.option)
         if (view._tag === "None") return inactive
         const ws = yield* actors.ask(Workspace, view.value.workspaceId, "inspect", {}).pipe(Effect.option)
+        const ownerActive = yield* actors.ask(UserStanding, view.value.createdBy, "active", {})
         return {
-          active: ws._tag === "Some" && ws.value.exists,
+          active: ws._tag === "Some" && ws.value.exists && ownerActive,
           keyId: view.value.id,
           workspaceId: view.value.workspaceId,
           userId: view.value.createdBy,
