@@ -30,7 +30,9 @@ const statusOf: Record<RejectionCode, number> = {
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,
-  rate_limited: 429
+  rate_limited: 429,
+  /** A vendor system the request had to reach failed or refused (named in the message). */
+  bad_gateway: 502
 }
 
 const unavailableMessage: Record<UnavailableReason | "unknown", string> = {

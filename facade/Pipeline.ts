@@ -14,6 +14,7 @@ import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts
 import type { AnyOperation } from "./Operation.ts"
 import type { Principal } from "./Principal.ts"
 import { reply } from "./Reply.ts"
+import { recordResponse } from "./RequestMetrics.ts"
 import type { Match } from "./Router.ts"
 
 export interface IncomingRequest {
@@ -26,6 +27,8 @@ export interface IncomingRequest {
   readonly apiKey: string
   readonly contentType: string
   readonly ifNoneMatch: string
+  /** Every request header, lower-case names (signatures, cookies, internal keys). */
+  readonly headers?: Readonly<Record<string, string>>
   /** `undefined` when the request had no body. */
   readonly body: Uint8Array | undefined
 }
@@ -164,7 +167,8 @@ const handle = (match: Match, request: IncomingRequest) => {
     const result = yield* operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
       requestId: request.requestId,
       principal,
-      origin: request.origin
+      origin: request.origin,
+      headers: request.headers ?? {}
     })
     const response = yield* reply(operation, result)
     const etag = response.headers.etag
@@ -181,7 +185,8 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
       const failure = Cause.findErrorOption(cause)
       if (failure._tag === "Some") {
         const response = errorResponse(fromFailure(failure.value as never), request.requestId)
-        if (response.status < 500 || response.status === 503) return Effect.succeed(response)
+        // 502: a vendor system failed (named in the message); 503: a transient state. Neither is a bug here.
+        if (response.status < 500 || response.status === 502 || response.status === 503) return Effect.succeed(response)
         // A defect that crossed the actor boundary as a value (e.g. state that could not be persisted).
         const address = (failure.value as { address?: { kind: string; id: string } }).address
         return Effect.as(
@@ -196,5 +201,6 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
         Effect.logError(`defect in ${request.method} ${request.path} (request ${request.requestId})`, Cause.pretty(cause)),
         errorResponse(httpError(500, "internal", "Internal error"), request.requestId)
       )
-    })
+    }),
+    Effect.tap((response) => Effect.sync(() => recordResponse(response.status)))
   )

@@ -9,6 +9,7 @@ export const scopes = {
   "recordings:read": "Read recordings and calls",
   "recordings:write": "Change recordings and calls; also calendar prompt changes",
   "calendar:read": "Read the key owner's calendar",
+  "calendar:write": "Create, change and delete events in the key owner's calendar",
   "integrations:read": "List integration connections",
   "workspace-settings:read": "Read workspace settings",
   "workspace-settings:write": "Change workspace settings",

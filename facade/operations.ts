@@ -12,6 +12,8 @@ import { openApiRoutes } from "./catalog/OpenApi.ts"
 import { apiKeyResourceOperations as hubApiKeys } from "./hub/ApiKeyResource.ts"
 import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
+import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
+import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -22,6 +24,7 @@ import { pmWorkOperations } from "./pm/work.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
+import { pmOpsActorKinds, pmOpsOperations } from "./ops/index.ts"
 
 /** The actor kinds every node hosts. */
 export const actorKinds: ReadonlyArray<ActorKind> = [
@@ -31,7 +34,10 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ApiKey,
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
-  ...pmActorKinds
+  ...pmActorKinds,
+  ...pmOpsActorKinds,
+  ...hubCallActorKinds,
+  ...hubPeopleActorKinds
 ]
 
 let registry: Registry | undefined
@@ -43,6 +49,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubWorkspaces,
   ...workspaceSettingsOperations,
   ...hubApiKeys,
+  ...hubCallOperations,
+  ...hubPeopleOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,
@@ -50,7 +58,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmLiveOperations,
   ...pmOrganizationOperations,
   ...pmPlanningOperations,
-  ...wikiOperations
+  ...wikiOperations,
+  ...pmOpsOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

@@ -12,7 +12,8 @@ export const RejectionCode = Schema.Literals([
   "conflict",
   "too_large",
   "unsupported_media_type",
-  "rate_limited"
+  "rate_limited",
+  "bad_gateway"
 ])
 export type RejectionCode = typeof RejectionCode.Type
 

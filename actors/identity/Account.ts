@@ -32,7 +32,10 @@ const AccountState = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
   failedLogins: Schema.Number,
-  lockedUntil: Schema.NullOr(Schema.String)
+  lockedUntil: Schema.NullOr(Schema.String),
+  /** Set while a platform operator has deactivated the account: it cannot log in. */
+  deactivatedAt: Schema.optionalKey(Schema.String),
+  deactivatedReason: Schema.optionalKey(Schema.String)
 })
 type AccountState = typeof AccountState.Type
 
@@ -72,7 +75,17 @@ export const Account = Actor<AccountState>()({
       success: Schema.Struct({ changedAt: Timestamp })
     },
     profile: { payload: Schema.Struct({}), success: User },
-    rename: { payload: Schema.Struct({ name: Name() }), success: User }
+    rename: { payload: Schema.Struct({ name: Name() }), success: User },
+    /** The account's standing for the platform operator. */
+    status: {
+      payload: Schema.Struct({}),
+      success: Schema.Struct({ user: User, deactivatedAt: Schema.NullOr(Timestamp), deactivatedReason: Schema.NullOr(Schema.String) })
+    },
+    /** Operator: no more logins until reactivated (the caller revokes the live sessions). */
+    deactivate: { payload: Schema.Struct({ reason: Schema.String }), success: Schema.Struct({ deactivatedAt: Timestamp }) },
+    reactivate: { payload: Schema.Struct({}), success: User },
+    /** Operator reset: replaces the password without knowing the old one, and lifts a lockout. */
+    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }) }
   },
   handlers: {
     register: ({ name, password }, ctx) =>
@@ -89,6 +102,8 @@ export const Account = Actor<AccountState>()({
       Effect.gen(function* () {
         const state = ctx.state
         if (state.userId === null) return yield* invalidCredentials
+        if (state.deactivatedAt !== undefined)
+          return yield* reject("forbidden", "This account is deactivated; contact the platform operator")
         if (state.lockedUntil !== null && Date.parse(state.lockedUntil) > Date.now()) {
           return yield* reject("rate_limited", "Too many failed logins; try again later")
         }
@@ -116,6 +131,32 @@ export const Account = Actor<AccountState>()({
         return { changedAt: at }
       }),
     profile: (_, ctx) => Effect.map(requireAccount(ctx.state), toUser),
+    status: (_, ctx) =>
+      Effect.map(requireAccount(ctx.state), (state) => ({
+        user: toUser(state),
+        deactivatedAt: state.deactivatedAt ?? null,
+        deactivatedReason: state.deactivatedReason ?? null
+      })),
+    deactivate: ({ reason }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const at = state.deactivatedAt ?? now()
+        ctx.setState({ ...state, deactivatedAt: at, deactivatedReason: reason, updatedAt: now() })
+        return { deactivatedAt: at }
+      }),
+    reactivate: (_, ctx) =>
+      Effect.gen(function* () {
+        const { deactivatedAt: _at, deactivatedReason: _reason, ...state } = yield* requireAccount(ctx.state)
+        ctx.setState({ ...state, updatedAt: now() })
+        return toUser(state)
+      }),
+    setPassword: ({ password }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const at = now()
+        ctx.setState({ ...state, passwordHash: yield* hashPassword(password), failedLogins: 0, lockedUntil: null, updatedAt: at })
+        return { changedAt: at }
+      }),
     rename: ({ name }, ctx) =>
       Effect.gen(function* () {
         const state = yield* requireAccount(ctx.state)

@@ -199,3 +199,116 @@ export const userRefJson = (userId: string): string =>
   `COALESCE((SELECT json_build_object('id', acc.state->>'userId', 'email', acc.state->>'email', 'name', acc.state->>'name')
                FROM actor_state acc WHERE acc.kind = 'account' AND acc.state->>'userId' = ${userId} LIMIT 1),
             json_build_object('id', ${userId}, 'email', '', 'name', ''))`
+
+// ---------------------------------------------------------------------------
+// Platform operator: search and counts across all accounts and workspaces
+
+export const AccountSummary = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  createdAt: Schema.String,
+  deactivatedAt: Schema.NullOr(Schema.String)
+})
+export type AccountSummary = typeof AccountSummary.Type
+
+const searchAccounts = SqlSchema.findAll({
+  Request: Schema.Struct({ text: Schema.String, deactivated: Schema.NullOr(Schema.Boolean), limit: Schema.Number, offset: Schema.Number }),
+  Result: AccountSummary,
+  execute: ({ text, deactivated, limit, offset }) => [
+    `SELECT ${USER_COLUMNS}, state->>'deactivatedAt' AS "deactivatedAt" FROM actor_state
+      WHERE kind = 'account' AND state->>'userId' IS NOT NULL
+        AND ($1 = '' OR position($1 in lower(id)) > 0 OR position($1 in lower(state->>'name')) > 0 OR state->>'userId' = $1)
+        AND ($2::boolean IS NULL OR (state->>'deactivatedAt' IS NOT NULL) = $2::boolean)
+      ORDER BY state->>'createdAt' DESC, id LIMIT $3 OFFSET $4`,
+    [text.toLowerCase(), deactivated, limit, offset]
+  ]
+})
+
+/** Accounts whose e-mail or name contains `text` (or whose id is `text`), newest first. */
+export const searchUsers = (text: string, deactivated: boolean | null, limit: number, offset: number) =>
+  searchAccounts({ text: text.trim(), deactivated, limit, offset })
+
+/** The account's e-mail (the account actor's id) by user id. */
+export const accountEmailOf = (userId: string) => Effect.map(findUsersByIds([userId]), (users) => users[0]?.email)
+
+const PlatformCounts = Schema.Struct({
+  users: Schema.Number,
+  deactivatedUsers: Schema.Number,
+  usersCreatedInWindow: Schema.Number,
+  workspaces: Schema.Number,
+  deletedWorkspaces: Schema.Number,
+  suspendedWorkspaces: Schema.Number,
+  workspacesCreatedInWindow: Schema.Number,
+  memberships: Schema.Number,
+  liveSessions: Schema.Number,
+  activeApiKeys: Schema.Number
+})
+
+const countPlatform = SqlSchema.findOne({
+  Request: Schema.String,
+  Result: PlatformCounts,
+  execute: (since) => [
+    `SELECT
+       count(*) FILTER (WHERE kind = 'account' AND state->>'userId' IS NOT NULL)::int AS users,
+       count(*) FILTER (WHERE kind = 'account' AND state->>'deactivatedAt' IS NOT NULL)::int AS "deactivatedUsers",
+       count(*) FILTER (WHERE kind = 'account' AND state->>'userId' IS NOT NULL AND state->>'createdAt' >= $1)::int AS "usersCreatedInWindow",
+       count(*) FILTER (WHERE kind = 'workspace' AND (state->>'exists')::boolean)::int AS workspaces,
+       count(*) FILTER (WHERE kind = 'workspace' AND NOT (state->>'exists')::boolean AND state->>'deletedAt' IS NOT NULL)::int AS "deletedWorkspaces",
+       count(*) FILTER (WHERE kind = 'workspace' AND (state->>'exists')::boolean AND state ? 'suspension')::int AS "suspendedWorkspaces",
+       count(*) FILTER (WHERE kind = 'workspace' AND (state->>'exists')::boolean AND state->>'createdAt' >= $1)::int AS "workspacesCreatedInWindow",
+       COALESCE(sum(jsonb_array_length(state->'members')) FILTER (WHERE kind = 'workspace' AND (state->>'exists')::boolean), 0)::int AS memberships,
+       count(*) FILTER (WHERE kind = 'session' AND state->>'revokedAt' IS NULL AND state->>'expiresAt' > $2)::int AS "liveSessions",
+       count(*) FILTER (WHERE kind = 'apiKey' AND state->>'revokedAt' IS NULL)::int AS "activeApiKeys"
+     FROM actor_state WHERE kind IN ('account', 'workspace', 'session', 'apiKey')`,
+    [since, new Date().toISOString()]
+  ]
+})
+
+/** Platform-wide counts; `since` bounds the "created in window" ones. */
+export const platformCounts = (since: string) => Effect.map(countPlatform(since), (row) => row!)
+
+const DailyCount = Schema.Struct({ day: Schema.String, users: Schema.Number, workspaces: Schema.Number })
+
+const countDaily = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: DailyCount,
+  execute: (since) => [
+    `SELECT substr(state->>'createdAt', 1, 10) AS day,
+            count(*) FILTER (WHERE kind = 'account')::int AS users,
+            count(*) FILTER (WHERE kind = 'workspace')::int AS workspaces
+       FROM actor_state
+      WHERE ((kind = 'account' AND state->>'userId' IS NOT NULL) OR (kind = 'workspace' AND state->>'createdAt' <> ''))
+        AND state->>'createdAt' >= $1
+      GROUP BY 1 ORDER BY 1`,
+    [since]
+  ]
+})
+
+/** Sign-ups and new workspaces per UTC day since `since`. */
+export const dailyGrowth = (since: string) => countDaily(since)
+
+const WorkspaceListing = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  ownerId: Schema.String,
+  memberCount: Schema.Number,
+  suspended: Schema.Boolean,
+  createdAt: Schema.String
+})
+
+const listAllWorkspaces = SqlSchema.findAll({
+  Request: Schema.Struct({ text: Schema.String, limit: Schema.Number, offset: Schema.Number }),
+  Result: WorkspaceListing,
+  execute: ({ text, limit, offset }) => [
+    `SELECT id, state->>'name' AS name, state->>'ownerId' AS "ownerId", jsonb_array_length(state->'members')::int AS "memberCount",
+            (state ? 'suspension') AS suspended, state->>'createdAt' AS "createdAt"
+       FROM actor_state WHERE kind = 'workspace' AND (state->>'exists')::boolean
+        AND ($1 = '' OR position($1 in lower(state->>'name')) > 0 OR id = $1)
+      ORDER BY state->>'createdAt' DESC, id LIMIT $2 OFFSET $3`,
+    [text.toLowerCase(), limit, offset]
+  ]
+})
+
+/** Every existing workspace whose name contains `text` (or whose id is `text`), newest first. */
+export const allWorkspaces = (text: string, limit: number, offset: number) => listAllWorkspaces({ text: text.trim(), limit, offset })

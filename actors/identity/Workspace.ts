@@ -65,6 +65,40 @@ export const MembershipChange = Schema.Struct({
 }).annotate({ identifier: "MembershipChange" })
 export type MembershipChange = typeof MembershipChange.Type
 
+export const Suspension = Schema.Struct({ at: Timestamp, by: Schema.String, reason: Schema.String }).annotate({
+  identifier: "WorkspaceSuspension",
+  description: "Why and since when the workspace is suspended; its members' requests are refused until it is resumed."
+})
+export type Suspension = typeof Suspension.Type
+
+export const MemberLimits = Schema.Struct({
+  seats: Schema.NullOr(Schema.Number).annotate({ description: "Seats paid for (billing); null: not limited by billing" }),
+  quota: Schema.NullOr(Schema.Number).annotate({ description: "Most members the operator allows; null: no quota" })
+}).annotate({ identifier: "MemberLimits" })
+export type MemberLimits = typeof MemberLimits.Type
+
+/** The tighter of the seat count and the member quota, if any. */
+export const memberLimitOf = (limits: MemberLimits | undefined): number | undefined => {
+  const bounds = [limits?.seats, limits?.quota].filter((bound): bound is number => typeof bound === "number")
+  return bounds.length === 0 ? undefined : Math.min(...bounds)
+}
+
+/** The state, everything an operator inspects: suspension and limits included. */
+export const WorkspaceInspection = Schema.Struct({
+  id: Schema.String,
+  exists: Schema.Boolean,
+  name: Schema.String,
+  ownerId: Schema.String,
+  members: Schema.Array(Member),
+  guests: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  deletedAt: Schema.NullOr(Schema.String),
+  suspension: Schema.NullOr(Suspension),
+  limits: MemberLimits
+})
+export type WorkspaceInspection = typeof WorkspaceInspection.Type
+
 /** Changes kept per workspace (the oldest are dropped). */
 export const HISTORY_LIMIT = 500
 
@@ -83,7 +117,11 @@ export const WorkspaceState = Schema.Struct({
   deletedAt: Schema.optionalKey(Schema.String),
   deletedBy: Schema.optionalKey(Schema.String),
   /** Membership changes, oldest first (absent in workspaces persisted before it existed). */
-  history: Schema.optionalKey(Schema.Array(MembershipChange))
+  history: Schema.optionalKey(Schema.Array(MembershipChange)),
+  /** Set while a platform operator (or an internal service) has suspended the workspace: its members are refused. */
+  suspension: Schema.optionalKey(Suspension),
+  /** Most members allowed: the paid seats and the operator's quota (null: no limit). */
+  limits: Schema.optionalKey(MemberLimits)
 })
 export type WorkspaceState = typeof WorkspaceState.Type
 
@@ -101,6 +139,8 @@ const defaultSettings: WorkspaceSettings = { preferredIntegrationTarget: null, c
 
 const view = ({
   exists: _exists,
+  suspension: _suspension,
+  limits: _limits,
   guests: _guests,
   deletedAt: _deletedAt,
   deletedBy: _deletedBy,
@@ -144,12 +184,45 @@ const withoutExpired = (state: WorkspaceState): WorkspaceState => {
 const existing = (state: WorkspaceState) =>
   state.exists ? Effect.succeed(withoutExpired(state)) : Effect.fail(reject("not_found", "No such workspace"))
 
+/** Members of a suspended workspace are refused, with the reason. */
+const notSuspended = (state: WorkspaceState) =>
+  state.suspension === undefined
+    ? Effect.void
+    : Effect.fail(reject("forbidden", `This workspace is suspended (${state.suspension.reason}); contact the platform operator`))
+
+/** Refuses a new member beyond the seats paid for or the operator's quota. */
+const roomForOneMore = (state: WorkspaceState) => {
+  const limit = memberLimitOf(state.limits)
+  return limit === undefined || state.members.length < limit
+    ? Effect.void
+    : Effect.fail(
+        reject("conflict", `The workspace has reached its limit of ${limit} members; add seats or raise the quota first`, [
+          { path: "seats", message: `limit of ${limit} members reached` }
+        ])
+      )
+}
+
+const inspection = (state: WorkspaceState): WorkspaceInspection => ({
+  id: state.id,
+  exists: state.exists,
+  name: state.name,
+  ownerId: state.ownerId,
+  members: state.members,
+  guests: Object.keys(state.guests ?? {}),
+  createdAt: state.createdAt,
+  updatedAt: state.updatedAt,
+  deletedAt: state.deletedAt ?? null,
+  suspension: state.suspension ?? null,
+  limits: state.limits ?? { seats: null, quota: null }
+})
+
 /** The workspace as `by` may see it: non-members get the same 404 as a missing workspace. */
 const asMember = (state: WorkspaceState, by: string, minimum: Role = "viewer") =>
   Effect.gen(function* () {
     const ws = yield* existing(state)
     const role = roleOf(ws, by)
     if (role === undefined) return yield* reject("not_found", "No such workspace")
+    yield* notSuspended(ws)
     if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
     return ws
   })
@@ -226,7 +299,20 @@ export const Workspace = Actor<WorkspaceState>()({
       success: Schema.Struct({ member: Member, guest: Schema.NullOr(GuestAccess) })
     },
     /** The membership history, oldest first (admins). */
-    history: { payload: Schema.Struct({ ...By }), success: Schema.Array(MembershipChange) }
+    history: { payload: Schema.Struct({ ...By }), success: Schema.Array(MembershipChange) },
+    /** Everything about the workspace, for the platform operator and internal services (no membership needed). */
+    inspect: { payload: Schema.Struct({}), success: WorkspaceInspection },
+    /** Suspends the workspace (operator or internal service): every member request is refused until `resume`. */
+    suspend: { payload: Schema.Struct({ ...By, reason: Schema.String }), success: WorkspaceInspection },
+    resume: { payload: Schema.Struct({ ...By }), success: WorkspaceInspection },
+    /** Sets the seats paid for and/or the member quota (billing and operator); left out: unchanged. */
+    setLimits: {
+      payload: Schema.Struct({
+        seats: Schema.optionalKey(Schema.NullOr(Schema.Number)),
+        quota: Schema.optionalKey(Schema.NullOr(Schema.Number))
+      }),
+      success: MemberLimits
+    }
   },
   handlers: {
     create: ({ by, name }, ctx) =>
@@ -252,7 +338,9 @@ export const Workspace = Actor<WorkspaceState>()({
         // Guests whose access ran out leave for good the first time anyone asks.
         if (ws !== ctx.state && ctx.state.exists) ctx.setState(ws)
         const role = roleOf(ws, userId)
-        return role === undefined ? yield* reject("not_found", "No such workspace") : role
+        if (role === undefined) return yield* reject("not_found", "No such workspace")
+        yield* notSuspended(ws)
+        return role
       }),
     rename: ({ by, name }, ctx) =>
       Effect.gen(function* () {
@@ -266,6 +354,7 @@ export const Workspace = Actor<WorkspaceState>()({
         const ws = yield* asMember(ctx.state, by, "admin")
         if (roleOf(ws, userId) !== undefined)
           return yield* reject("conflict", "Already a member", [{ path: "email", message: "already a member" }])
+        yield* roomForOneMore(ws)
         const member: Member = { userId, role, addedAt: now() }
         ctx.setState(logged(touch(ws, { members: [...ws.members, member] }), { type: "member.added", by, userId, data: { role } }))
         return member
@@ -360,6 +449,8 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* existing(ctx.state)
         if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member of this workspace")
+        yield* notSuspended(ws)
+        yield* roomForOneMore(ws)
         if (guest && role === "admin")
           return yield* reject("invalid", "A guest cannot be an admin", [{ path: "role", message: "guests are members or viewers" }])
         const member: Member = { userId, role, addedAt: now() }
@@ -393,6 +484,33 @@ export const Workspace = Actor<WorkspaceState>()({
         )
         return { member, guest: access }
       }),
-    history: ({ by }, ctx) => Effect.map(asMember(ctx.state, by, "admin"), (ws) => ws.history ?? [])
+    history: ({ by }, ctx) => Effect.map(asMember(ctx.state, by, "admin"), (ws) => ws.history ?? []),
+    inspect: (_, ctx) =>
+      ctx.state.exists || ctx.state.deletedAt !== undefined
+        ? Effect.succeed(inspection(ctx.state))
+        : Effect.fail(reject("not_found", "No such workspace")),
+    suspend: ({ by, reason }, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* existing(ctx.state)
+        const next = logged(touch(ws, { suspension: { at: now(), by, reason } }), { type: "workspace.suspended", by, data: { reason } })
+        ctx.setState(next)
+        return inspection(next)
+      }),
+    resume: ({ by }, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* existing(ctx.state)
+        if (ws.suspension === undefined) return inspection(ws)
+        const { suspension: _suspension, ...rest } = ws
+        const next = logged(touch(rest, {}), { type: "workspace.resumed", by, data: {} })
+        ctx.setState(next)
+        return inspection(next)
+      }),
+    setLimits: (patch, ctx) =>
+      Effect.gen(function* () {
+        const ws = yield* existing(ctx.state)
+        const limits: MemberLimits = { seats: null, quota: null, ...ws.limits, ...patch }
+        ctx.setState(touch(ws, { limits }))
+        return limits
+      })
   }
 })

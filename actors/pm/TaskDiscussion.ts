@@ -11,6 +11,7 @@ import { change, notifyUsers } from "./Changes.ts"
 import { membersOf, requireMembers, userRefs, usersByEmail } from "./Members.ts"
 import { getTask } from "./TaskReads.ts"
 import { taskWhere, touchTask } from "./TaskWrites.ts"
+import { requireStorageRoom } from "../platform/QuotaChecks.ts"
 import { command } from "./WorkActor.ts"
 import { type Task, UserRef } from "./WorkRecords.ts"
 
@@ -407,6 +408,7 @@ export const discussionCommands = {
   addAttachment: command(NewAttachment, Attachment, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
+      yield* requireStorageRoom(task.workspaceId, input.size)
       yield* query(
         `INSERT INTO pm_attachments (id, workspace_id, task_id, blob_key, filename, content_type, size, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [input.attachmentId, task.workspaceId, taskId, input.blobKey, input.filename, input.contentType, input.size, by]

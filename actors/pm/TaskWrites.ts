@@ -14,6 +14,7 @@ import type { Change, Notify } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
 import { availableFields, validateValue } from "./CustomFields.ts"
 import { requireMembers } from "./Members.ts"
+import { requireTaskRoom } from "../platform/QuotaChecks.ts"
 import { nextShortId } from "./ShortIds.ts"
 import { effectiveStatuses, findStatus, initialStatus } from "./Statuses.ts"
 import { featuresOfSpace, getTask, getTaskForWrite, updateOwnColumns } from "./TaskReads.ts"
@@ -220,6 +221,7 @@ const nextTaskPosition = (listId: string) =>
 /** Inserts a task in `home` (the list actor's command body); returns it and its changes. */
 export const insertTask = (home: Home, input: NewTask, by: string, prefix = "body"): Step<{ task: Task; changes: Array<Change> }> =>
   Effect.gen(function* () {
+    yield* requireTaskRoom(home.workspaceId, prefix)
     const features = yield* featuresOfSpace(home.spaceId)
     yield* checkFeatures(features, input, prefix)
     const defaults = yield* defaultsFor(home)

@@ -9,6 +9,7 @@ import { Deferred, Effect } from "effect"
 import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
 import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
+import { UserStanding } from "../../actors/identity/UserStanding.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { Principal } from "../Principal.ts"
@@ -37,6 +38,9 @@ const resolveApiKey = (key: string) =>
     const view = yield* actors
       .ask(ApiKey, keyId, "resolve", { hash })
       .pipe(Effect.catchTag("Rejection", () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
+    // A key acts as its creator: a deactivated creator's keys stop with their sessions.
+    if (!(yield* actors.ask(UserStanding, view.createdBy, "active", {})))
+      return yield* reject("unauthorized", "The API key's owner is deactivated")
     return {
       kind: "apiKey",
       keyId: view.id,

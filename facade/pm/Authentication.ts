@@ -10,11 +10,12 @@ import { reject } from "../../runtime/Rejection.ts"
 import { userOf } from "../Access.ts"
 import { AccessTokens } from "../auth/AccessTokens.ts"
 import { operation } from "../Operation.ts"
+import { refuseWhenSsoEnforced } from "../ops/SsoEnforcement.ts"
 
 const tag = "Authentication"
 const REFRESH_TOKEN_DAYS = 30
 
-const TokenPair = Schema.Struct({
+export const TokenPair = Schema.Struct({
   accessToken: Schema.String,
   refreshToken: Schema.String,
   tokenType: Schema.Literal("Bearer"),
@@ -37,14 +38,14 @@ const examplePair = {
 }
 
 /** A refresh token names its session: `rt_<sessionId>.<secret>`; only its hash is kept. */
-const mintRefreshToken = (sessionId: string) => {
+export const mintRefreshToken = (sessionId: string) => {
   const token = `rt_${sessionId}.${randomBytes(32).toString("base64url")}`
   return { token, hash: createHash("sha256").update(token).digest("base64url") }
 }
-const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString()
+export const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString()
 const sessionIdOf = (refreshToken: string) => /^rt_([0-9a-f-]{36})\.[\w-]+$/.exec(refreshToken)?.[1]
 
-const tokenPair = (user: User, sessionId: string, refreshToken: string) =>
+export const tokenPair = (user: User, sessionId: string, refreshToken: string) =>
   Effect.gen(function* () {
     const access = yield* (yield* AccessTokens).issue({ userId: user.id, email: user.email, name: user.name, sessionId })
     return { accessToken: access.token, refreshToken, tokenType: "Bearer" as const, expiresIn: access.expiresIn, user }
@@ -106,6 +107,7 @@ export const authenticationOperations = [
     handler: ({ body }) =>
       Effect.gen(function* () {
         const actors = yield* ActorSystem
+        yield* refuseWhenSsoEnforced(normalizeEmail(body.email))
         const user = yield* actors.ask(Account, normalizeEmail(body.email), "authenticate", { password: body.password })
         const sessionId = randomUUID()
         const refresh = mintRefreshToken(sessionId)

@@ -1,0 +1,33 @@
+/**
+ * The hub's services beside its operations: the media/encryption keys, the
+ * summarizer (local, or the chat model when LLM_* is set), the calendar
+ * prompts port, and the processing worker started with the server (after
+ * ffmpeg detection and the recovery of jobs a previous run left behind).
+ */
+import { Effect, Layer } from "effect"
+import type { Extension } from "../../facade/Extension.ts"
+import * as CalendarPrompts from "./CalendarPrompts.ts"
+import { chatModelFromEnv, chatSummarizer } from "./summarizer/ChatSummarizer.ts"
+import { localSummarizer } from "./summarizer/LocalSummarizer.ts"
+import { Summarizer } from "./summarizer/Summarizer.ts"
+import * as HubKeys from "./HubKeys.ts"
+import { detectFfmpeg } from "./Media.ts"
+import { processingLoop, recoverJobs } from "./Processing.ts"
+
+const summarizerLayer = Layer.sync(Summarizer, () => {
+  const chat = chatModelFromEnv()
+  return Summarizer.of(chat ? chatSummarizer(chat) : localSummarizer)
+})
+
+export const hubExtension: Extension = {
+  name: "hub",
+  layer: () => Layer.mergeAll(HubKeys.layer, summarizerLayer, CalendarPrompts.layer),
+  attach: (_, config) =>
+    Effect.gen(function* () {
+      yield* detectFfmpeg
+      yield* recoverJobs(config.natsUrl === undefined).pipe(
+        Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause))
+      )
+      yield* Effect.forkIn(processingLoop, yield* Effect.scope)
+    })
+}

@@ -1,0 +1,129 @@
+/**
+ * The processing worker: claims queued jobs from `hub_recording_jobs` (a
+ * lease, so another node takes over a job whose node died), extracts audio
+ * and preview frames with ffmpeg when the recording has media, then has the
+ * call actor generate every participant's version and mark it ready, all
+ * reported as progress. A job interrupted too often fails with a message
+ * that says so: nothing stays "processing" for ever.
+ */
+import { Effect } from "effect"
+import { BlobStore } from "../../persistence/BlobStore.ts"
+import { Sql } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { Workspace } from "../identity/Workspace.ts"
+import { HubCall, type JobKind } from "./CallActor.ts"
+import type { MediaInfo } from "./CallRecords.ts"
+import { calendarPromptsOf } from "./CalendarPrompts.ts"
+import { extract } from "./Media.ts"
+
+/** A job claimed this many times without finishing fails. */
+export const MAX_ATTEMPTS = 3
+const LEASE_SECONDS = Number(process.env.HUB_JOB_LEASE_SECONDS || 300)
+const POLL_MILLIS = Number(process.env.HUB_JOB_POLL_MS || 200)
+
+export const originalKey = (recordingId: number) => `hub/recordings/${recordingId}/original`
+const audioKey = (recordingId: number) => `hub/recordings/${recordingId}/audio.mp3`
+const frameKey = (recordingId: number, index: number) => `hub/recordings/${recordingId}/frame-${index}.jpg`
+
+export const extensionOf = (contentType: string) =>
+  contentType.split("/")[1]?.replace(/^x-/, "").replace("quicktime", "mov").replace("mpeg", "mp3") ?? "bin"
+
+/** Claims the oldest queued job (or one whose lease ran out), counting the attempt. */
+const claim = Sql.use((sql) =>
+  sql.query<{ recordingId: number; kind: JobKind; attempts: number }>(
+    `UPDATE hub_recording_jobs SET state = 'running', attempts = attempts + 1, lease_until = now() + make_interval(secs => $1)
+      WHERE recording_id = (SELECT recording_id FROM hub_recording_jobs
+                             WHERE state = 'queued' OR (state = 'running' AND lease_until < now())
+                             ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING recording_id AS "recordingId", kind, attempts`,
+    [LEASE_SECONDS]
+  )
+)
+
+const fail = (recordingId: number, message: string) =>
+  Effect.gen(function* () {
+    yield* (yield* ActorSystem).ask(HubCall, String(recordingId), "progress", { status: "failed", percent: 100, error: message })
+    yield* Sql.use((sql) => sql.query(`DELETE FROM hub_recording_jobs WHERE recording_id = $1`, [recordingId]))
+  })
+
+/** Extracts audio and frames of the stored original into the blob store. */
+const processMedia = (recordingId: number, media: MediaInfo) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    const original = yield* blobs.get(originalKey(recordingId))
+    if (original === undefined) return media
+    const extracted = yield* extract(original.bytes, extensionOf(media.contentType))
+    if (extracted.audio) yield* blobs.put(audioKey(recordingId), extracted.audio, "audio/mpeg")
+    const frames: Array<{ atMs: number; key: string }> = []
+    for (const [index, frame] of extracted.frames.entries()) {
+      yield* blobs.put(frameKey(recordingId, index), frame.bytes, "image/jpeg")
+      frames.push({ atMs: frame.atMs, key: frameKey(recordingId, index) })
+    }
+    return {
+      ...media,
+      durationMs: extracted.durationMs,
+      hasAudio: extracted.hasAudio,
+      hasVideo: extracted.hasVideo,
+      width: extracted.width,
+      height: extracted.height,
+      audioKey: extracted.audio ? audioKey(recordingId) : null,
+      frames
+    }
+  })
+
+const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =>
+  Effect.gen(function* () {
+    const actors = yield* ActorSystem
+    const id = String(job.recordingId)
+    if (job.attempts > MAX_ATTEMPTS)
+      return yield* fail(
+        job.recordingId,
+        `Processing was interrupted ${MAX_ATTEMPTS} times (server restarts); reprocess the recording to try again`
+      )
+    const recording = yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 10, error: null })
+    let media = recording.media
+    if (job.kind === "process" && media !== null) {
+      media = yield* processMedia(job.recordingId, media)
+      yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 60, error: null })
+    }
+    const participants = yield* actors.ask(HubCall, id, "participantIds", {})
+    const prompts = yield* calendarPromptsOf(recording.calendarEventId, participants)
+    const settings = yield* actors.ask(Workspace, recording.workspaceId, "view", { by: recording.createdBy }).pipe(
+      Effect.map((ws) => ws.settings.customPrompt),
+      Effect.catchTag("Rejection", () => Effect.succeed(null))
+    )
+    yield* actors.ask(HubCall, id, "finish", { media, workspacePrompt: settings, calendarPrompts: Object.fromEntries(prompts) })
+  }).pipe(
+    Effect.catchTag("MediaError", (error) => fail(job.recordingId, error.message)),
+    Effect.catchTag("Rejection", (error) => fail(job.recordingId, error.message)),
+    Effect.catchCause((cause) =>
+      Effect.andThen(
+        Effect.logError(`hub: processing recording ${job.recordingId} failed`, cause),
+        fail(job.recordingId, "Processing failed unexpectedly")
+      ).pipe(Effect.catchCause(() => Effect.void))
+    )
+  )
+
+/**
+ * On start: a single node owns every job, so jobs it left running resume now;
+ * recordings left queued or processing without a job fail (never stuck).
+ */
+export const recoverJobs = (singleNode: boolean) =>
+  Sql.use((sql) =>
+    Effect.gen(function* () {
+      if (singleNode) yield* sql.query(`UPDATE hub_recording_jobs SET state = 'queued', lease_until = NULL WHERE state = 'running'`)
+      yield* sql.query(
+        `UPDATE hub_recordings SET status = 'failed', error = 'Processing was interrupted; reprocess the recording', updated_at = now()
+          WHERE status IN ('queued', 'processing') AND NOT EXISTS (SELECT 1 FROM hub_recording_jobs j WHERE j.recording_id = hub_recordings.id)`
+      )
+    })
+  )
+
+/** Runs jobs one at a time until the scope closes. */
+export const processingLoop = Effect.gen(function* () {
+  while (true) {
+    const [job] = yield* claim.pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a job failed", cause), [])))
+    if (job === undefined) yield* Effect.sleep(POLL_MILLIS)
+    else yield* runJob({ ...job, recordingId: Number(job.recordingId) })
+  }
+})

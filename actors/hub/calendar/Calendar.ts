@@ -1,0 +1,174 @@
+/**
+ * The calendar-events service: one `hubCalendar` actor per user, the single
+ * writer of that user's calendar. It holds the events the user organizes,
+ * the invitations to other users' events (event id → organizer, so an
+ * attendee reads the event from its organizer's calendar), and the user's
+ * own series and occurrence prompts, which nobody else sees. The state is
+ * persisted before every reply (ActorStore, `actor_state`).
+ */
+import { Effect, Schema } from "effect"
+import { Actor } from "../../../runtime/Actor.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { Email, Id, now } from "../../Fields.ts"
+import { hasOccurrence, OccurrenceId, parseOccurrenceId, Prompt, type PromptPair, StoredEvent } from "./CalendarEvent.ts"
+
+export const CALENDAR_KIND = "hubCalendar"
+/** Events one user may organize. */
+export const MAX_EVENTS = 2000
+
+const Record = <V extends Schema.Top>(value: V) => Schema.Record(Schema.String, value)
+
+export const CalendarState = Schema.Struct({
+  events: Record(StoredEvent),
+  /** Event id → organizer id, for events of other users this user attends. */
+  invites: Record(Id),
+  seriesPrompts: Record(Schema.String),
+  occurrencePrompts: Record(Schema.String)
+})
+export type CalendarState = typeof CalendarState.Type
+
+export const EventFields = Schema.Struct({
+  title: Schema.String,
+  description: Schema.String,
+  location: Schema.NullOr(Schema.String),
+  start: Schema.String,
+  end: Schema.String,
+  recurrence: Schema.NullOr(Schema.String),
+  attendeeEmails: Schema.Array(Email)
+})
+export type EventFields = typeof EventFields.Type
+
+const PromptPairSchema = Schema.Struct({ series: Schema.NullOr(Prompt), occurrence: Schema.NullOr(Prompt) })
+const EventChange = Schema.Struct({ event: StoredEvent, previous: StoredEvent })
+
+const ownEvent = (state: CalendarState, eventId: string) =>
+  state.events[eventId] === undefined ? Effect.fail(reject("not_found", "No such calendar event")) : Effect.succeed(state.events[eventId]!)
+
+const visible = (state: CalendarState, eventId: string) => state.events[eventId] !== undefined || state.invites[eventId] !== undefined
+
+const without = <V>(record: Readonly<Record<string, V>>, drop: (key: string) => boolean): Record<string, V> =>
+  Object.fromEntries(Object.entries(record).filter(([key]) => !drop(key)))
+
+/** The state with every prompt of `eventId` (series and occurrences) removed. */
+const dropPrompts = (state: CalendarState, eventId: string): CalendarState => ({
+  ...state,
+  seriesPrompts: without(state.seriesPrompts, (key) => key === eventId),
+  occurrencePrompts: without(state.occurrencePrompts, (key) => key.startsWith(`${eventId}_`))
+})
+
+export const promptsOf = (state: CalendarState, occurrenceId: string): PromptPair => {
+  const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
+  return { series: state.seriesPrompts[eventId] ?? null, occurrence: state.occurrencePrompts[occurrenceId] ?? null }
+}
+
+const setOrDelete = (record: Readonly<Record<string, string>>, key: string, value: string | null) =>
+  value === null ? without(record, (k) => k === key) : { ...record, [key]: value }
+
+export const Calendar = Actor<CalendarState>()({
+  kind: CALENDAR_KIND,
+  state: CalendarState,
+  initial: () => ({ events: {}, invites: {}, seriesPrompts: {}, occurrencePrompts: {} }),
+  messages: {
+    view: { payload: Schema.Struct({}), success: CalendarState },
+    /** Events this user organizes, of those asked, that list `attendeeEmail` (how an attendee reads them). */
+    eventsFor: {
+      payload: Schema.Struct({ eventIds: Schema.Array(Id), attendeeEmail: Email }),
+      success: Schema.Array(StoredEvent)
+    },
+    create: { payload: Schema.Struct({ id: Id, ...EventFields.fields }), success: StoredEvent },
+    update: { payload: Schema.Struct({ id: Id, ...EventFields.fields }), success: EventChange },
+    delete: { payload: Schema.Struct({ id: Id }), success: StoredEvent },
+    cancelOccurrence: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: StoredEvent },
+    addInvite: { payload: Schema.Struct({ eventId: Id, organizerId: Id }), success: Schema.Struct({}) },
+    removeInvite: { payload: Schema.Struct({ eventId: Id }), success: Schema.Struct({}) },
+    /** The caller must see the event; `prompt` null clears. */
+    setSeriesPrompt: { payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }), success: PromptPairSchema },
+    setOccurrencePrompt: {
+      payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }),
+      success: PromptPairSchema
+    },
+    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema }
+  },
+  handlers: {
+    view: (_, ctx) => Effect.succeed(ctx.state),
+    eventsFor: ({ eventIds, attendeeEmail }, ctx) =>
+      Effect.succeed(
+        eventIds.flatMap((id) => {
+          const event = ctx.state.events[id]
+          return event?.attendeeEmails.includes(attendeeEmail) ? [event] : []
+        })
+      ),
+    create: ({ id, ...fields }, ctx) =>
+      Effect.gen(function* () {
+        if (Object.keys(ctx.state.events).length >= MAX_EVENTS)
+          return yield* reject("conflict", `A calendar holds at most ${MAX_EVENTS} events; delete some first`)
+        if (ctx.state.events[id] !== undefined) return yield* reject("conflict", "An event with this id exists")
+        const at = now()
+        const event: StoredEvent = { id, ownerId: ctx.address.id, ...fields, cancelled: [], createdAt: at, updatedAt: at }
+        ctx.setState({ ...ctx.state, events: { ...ctx.state.events, [id]: event } })
+        return event
+      }),
+    update: ({ id, ...fields }, ctx) =>
+      Effect.gen(function* () {
+        const previous = yield* ownEvent(ctx.state, id)
+        // A new start or rule renames every occurrence: cancellations and occurrence prompts of the old ones go.
+        const reshaped = previous.start !== fields.start || previous.recurrence !== fields.recurrence
+        const event: StoredEvent = { ...previous, ...fields, cancelled: reshaped ? [] : previous.cancelled, updatedAt: now() }
+        const base = reshaped
+          ? { ...ctx.state, occurrencePrompts: without(ctx.state.occurrencePrompts, (key) => key.startsWith(`${id}_`)) }
+          : ctx.state
+        ctx.setState({ ...base, events: { ...base.events, [id]: event } })
+        return { event, previous }
+      }),
+    delete: ({ id }, ctx) =>
+      Effect.gen(function* () {
+        const event = yield* ownEvent(ctx.state, id)
+        const next = dropPrompts(ctx.state, id)
+        ctx.setState({ ...next, events: without(next.events, (key) => key === id) })
+        return event
+      }),
+    cancelOccurrence: ({ occurrenceId }, ctx) =>
+      Effect.gen(function* () {
+        const named = parseOccurrenceId(occurrenceId)
+        const event = yield* ownEvent(ctx.state, named?.eventId ?? "")
+        if (named === undefined || !hasOccurrence(event, named.startMs)) return yield* reject("not_found", "No such occurrence")
+        const next: StoredEvent = { ...event, cancelled: [...event.cancelled, new Date(named.startMs).toISOString()], updatedAt: now() }
+        ctx.setState({
+          ...ctx.state,
+          events: { ...ctx.state.events, [event.id]: next },
+          occurrencePrompts: without(ctx.state.occurrencePrompts, (key) => key === occurrenceId)
+        })
+        return next
+      }),
+    addInvite: ({ eventId, organizerId }, ctx) =>
+      Effect.sync(() => {
+        if (ctx.state.invites[eventId] !== organizerId)
+          ctx.setState({ ...ctx.state, invites: { ...ctx.state.invites, [eventId]: organizerId } })
+        return {}
+      }),
+    removeInvite: ({ eventId }, ctx) =>
+      Effect.sync(() => {
+        if (ctx.state.invites[eventId] === undefined) return {}
+        const next = dropPrompts(ctx.state, eventId)
+        ctx.setState({ ...next, invites: without(next.invites, (key) => key === eventId) })
+        return {}
+      }),
+    setSeriesPrompt: ({ occurrenceId, prompt }, ctx) =>
+      Effect.gen(function* () {
+        const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
+        if (!visible(ctx.state, eventId)) return yield* reject("not_found", "No such calendar event")
+        const next = { ...ctx.state, seriesPrompts: setOrDelete(ctx.state.seriesPrompts, eventId, prompt) }
+        ctx.setState(next)
+        return promptsOf(next, occurrenceId)
+      }),
+    setOccurrencePrompt: ({ occurrenceId, prompt }, ctx) =>
+      Effect.gen(function* () {
+        const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
+        if (!visible(ctx.state, eventId)) return yield* reject("not_found", "No such calendar event")
+        const next = { ...ctx.state, occurrencePrompts: setOrDelete(ctx.state.occurrencePrompts, occurrenceId, prompt) }
+        ctx.setState(next)
+        return promptsOf(next, occurrenceId)
+      }),
+    prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId))
+  }
+})

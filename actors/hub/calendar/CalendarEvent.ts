@@ -1,0 +1,128 @@
+/**
+ * A calendar event (a series when it recurs) as its owner's calendar keeps
+ * it, and the occurrences it expands to. An occurrence is named by
+ * `<eventId>_<YYYYMMDDTHHMMSSZ>` of its original start, the form calendar
+ * suites use for recurring instances, so its id is stable for the life of the
+ * series and needs no storage of its own.
+ */
+import { Schema } from "effect"
+import { Email, Id, Timestamp } from "../../Fields.ts"
+import { isProblem, occurrenceStarts, parseRule, type RecurrenceRule } from "./Recurrence.ts"
+
+/** An instant with its UTC offset, e.g. `2026-12-01T15:00:00Z`. */
+export const Instant = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/, {
+    expected: "an ISO 8601 date-time with an offset, e.g. 2026-12-01T15:00:00Z"
+  })
+).annotate({ format: "date-time", examples: ["2026-12-01T15:00:00.000Z"] })
+
+export const OCCURRENCE_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(\d{8}T\d{6}Z)$/
+
+export const OccurrenceId = Schema.String.check(
+  Schema.isPattern(OCCURRENCE_ID, { expected: "an occurrence id: <event UUID>_<YYYYMMDDTHHMMSSZ>" })
+).annotate({ examples: ["5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f_20261201T150000Z"] })
+
+export const Prompt = Schema.String.check(Schema.isMaxLength(4000)).annotate({ description: "A custom prompt for the meeting's analysis" })
+
+export const StoredEvent = Schema.Struct({
+  id: Id,
+  ownerId: Id,
+  title: Schema.String,
+  description: Schema.String,
+  location: Schema.NullOr(Schema.String),
+  start: Timestamp,
+  end: Timestamp,
+  recurrence: Schema.NullOr(Schema.String),
+  attendeeEmails: Schema.Array(Email),
+  /** Original starts (ISO) of cancelled occurrences. */
+  cancelled: Schema.Array(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type StoredEvent = typeof StoredEvent.Type
+
+/** One occurrence as the caller sees it (with their own prompts). */
+export const Occurrence = Schema.Struct({
+  occurrenceId: OccurrenceId,
+  eventId: Id,
+  title: Schema.String,
+  description: Schema.String,
+  location: Schema.NullOr(Schema.String),
+  start: Timestamp,
+  end: Timestamp,
+  recurrence: Schema.NullOr(Schema.String),
+  recurring: Schema.Boolean,
+  attendeeEmails: Schema.Array(Email),
+  organizerId: Id,
+  isOrganizer: Schema.Boolean,
+  seriesPrompt: Schema.NullOr(Prompt),
+  occurrencePrompt: Schema.NullOr(Prompt),
+  effectivePrompt: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "CalendarOccurrence" })
+export type Occurrence = typeof Occurrence.Type
+
+const stamp = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "")
+
+export const occurrenceIdOf = (eventId: string, startMs: number): string => `${eventId}_${stamp(startMs)}`
+
+/** The event id and original start (epoch ms) an occurrence id names, or undefined when malformed. */
+export const parseOccurrenceId = (occurrenceId: string): { readonly eventId: string; readonly startMs: number } | undefined => {
+  const match = OCCURRENCE_ID.exec(occurrenceId)
+  if (!match) return undefined
+  const s = match[2]!
+  const startMs = Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(9, 11), +s.slice(11, 13), +s.slice(13, 15))
+  return Number.isNaN(startMs) ? undefined : { eventId: match[1]!, startMs }
+}
+
+export const ruleOf = (event: Pick<StoredEvent, "recurrence">): RecurrenceRule | undefined => {
+  if (event.recurrence === null) return undefined
+  const parsed = parseRule(event.recurrence)
+  return isProblem(parsed) ? undefined : parsed
+}
+
+/** Occurrence starts (epoch ms) of `event` in [from, to), cancelled ones left out. */
+export const startsIn = (event: StoredEvent, from: number, to: number): ReadonlyArray<number> => {
+  const cancelled = new Set(event.cancelled.map((at) => Date.parse(at)))
+  return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to).filter((at) => !cancelled.has(at))
+}
+
+/** Whether `startMs` is a (not cancelled) occurrence of `event`. */
+export const hasOccurrence = (event: StoredEvent, startMs: number): boolean => startsIn(event, startMs, startMs + 1).length === 1
+
+/** The caller's own prompts for one occurrence. */
+export interface PromptPair {
+  readonly series: string | null
+  readonly occurrence: string | null
+}
+
+/**
+ * The prompt the meeting receives: both prompts combined as
+ * `series custom prompt: <S>` followed by `occurrence custom prompt: <O>`;
+ * one alone as it stands; null when neither is set.
+ */
+export const effectivePrompt = ({ series, occurrence }: PromptPair): string | null =>
+  series !== null && occurrence !== null
+    ? `series custom prompt: ${series}\noccurrence custom prompt: ${occurrence}`
+    : (series ?? occurrence)
+
+export const occurrenceOf = (event: StoredEvent, startMs: number, viewerId: string, prompts: PromptPair): Occurrence => ({
+  occurrenceId: occurrenceIdOf(event.id, startMs),
+  eventId: event.id,
+  title: event.title,
+  description: event.description,
+  location: event.location,
+  start: new Date(startMs).toISOString(),
+  end: new Date(startMs + Date.parse(event.end) - Date.parse(event.start)).toISOString(),
+  recurrence: event.recurrence,
+  recurring: event.recurrence !== null,
+  attendeeEmails: event.attendeeEmails,
+  organizerId: event.ownerId,
+  isOrganizer: event.ownerId === viewerId,
+  seriesPrompt: prompts.series,
+  occurrencePrompt: prompts.occurrence,
+  effectivePrompt: effectivePrompt(prompts)
+})

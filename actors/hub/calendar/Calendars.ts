@@ -1,0 +1,99 @@
+/**
+ * Reads and invitations that span several users' calendars, always over the
+ * actor transport: a user's view is their own `hubCalendar` plus the events
+ * they are invited to, read from each organizer's calendar (which confirms
+ * the user is still an attendee, so a stale invitation shows nothing).
+ */
+import { Effect } from "effect"
+import { usersByEmails } from "../../identity/IdentityQueries.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { Calendar, type CalendarState, promptsOf } from "./Calendar.ts"
+import {
+  hasOccurrence,
+  type Occurrence,
+  occurrenceIdOf,
+  occurrenceOf,
+  parseOccurrenceId,
+  type StoredEvent,
+  startsIn
+} from "./CalendarEvent.ts"
+
+export interface Viewer {
+  readonly userId: string
+  readonly email: string
+}
+
+export interface CalendarView {
+  readonly state: CalendarState
+  readonly events: ReadonlyArray<StoredEvent>
+}
+
+/** The viewer's calendar: the events they organize and the ones they attend. */
+export const calendarOf = (viewer: Viewer) =>
+  Effect.gen(function* () {
+    const system = yield* ActorSystem
+    const state = yield* system.ask(Calendar, viewer.userId, "view", {})
+    const byOrganizer = new Map<string, Array<string>>()
+    for (const [eventId, organizerId] of Object.entries(state.invites)) {
+      byOrganizer.set(organizerId, [...(byOrganizer.get(organizerId) ?? []), eventId])
+    }
+    const invited = yield* Effect.forEach(
+      [...byOrganizer],
+      ([organizerId, eventIds]) => system.ask(Calendar, organizerId, "eventsFor", { eventIds, attendeeEmail: viewer.email }),
+      { concurrency: 8 }
+    )
+    return { state, events: [...Object.values(state.events), ...invited.flat()] } satisfies CalendarView
+  })
+
+const byStart = (a: Occurrence, b: Occurrence) => a.start.localeCompare(b.start) || a.occurrenceId.localeCompare(b.occurrenceId)
+
+/** Every occurrence the viewer sees starting in [from, to), with their own prompts. */
+export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
+  Effect.map(calendarOf(viewer), ({ state, events }) =>
+    events
+      .flatMap((event) =>
+        startsIn(event, from, to).map((at) => occurrenceOf(event, at, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, at))))
+      )
+      .sort(byStart)
+  )
+
+/** One occurrence the viewer sees (404 otherwise, as if it did not exist). */
+export const occurrenceFor = (viewer: Viewer, occurrenceId: string) =>
+  Effect.gen(function* () {
+    const named = parseOccurrenceId(occurrenceId)
+    const { state, events } = yield* calendarOf(viewer)
+    const event = events.find((candidate) => candidate.id === named?.eventId)
+    if (named === undefined || event === undefined || !hasOccurrence(event, named.startMs))
+      return yield* reject("not_found", "No such calendar event")
+    return occurrenceOf(event, named.startMs, viewer.userId, promptsOf(state, occurrenceId))
+  })
+
+/**
+ * Keeps attendees' invitations in step with an event's attendee list:
+ * registered users newly listed get it, users no longer listed lose it (and
+ * their prompts for it). Unregistered addresses stay on the event only.
+ */
+export const syncInvites = (organizerId: string, eventId: string, before: ReadonlyArray<string>, after: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const system = yield* ActorSystem
+    const users = yield* Effect.orDie(usersByEmails([...before, ...after]))
+    const idsOf = (emails: ReadonlyArray<string>) =>
+      new Set(emails.flatMap((email) => users.get(email)?.id ?? []).filter((id) => id !== organizerId))
+    const was = idsOf(before)
+    const now = idsOf(after)
+    yield* Effect.forEach(
+      [...now].filter((id) => !was.has(id)),
+      (id) => system.ask(Calendar, id, "addInvite", { eventId, organizerId }),
+      {
+        concurrency: 8
+      }
+    )
+    yield* Effect.forEach(
+      [...was].filter((id) => !now.has(id)),
+      (id) => system.ask(Calendar, id, "removeInvite", { eventId }),
+      {
+        concurrency: 8
+      }
+    )
+  })

@@ -1,0 +1,122 @@
+/**
+ * The workspace connection store: a connection to a vendor system (its kind,
+ * base URL, settings) with its access token encrypted at rest (AES-256-GCM,
+ * HubKeys). Tokens are never returned or logged; `tokenOf` decrypts one for
+ * an adapter's request. OAuth flows build on create/get/list/revoke.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { query } from "../../../persistence/Sql.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { Id, Timestamp } from "../../Fields.ts"
+import { HubKeys } from "../HubKeys.ts"
+
+export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
+  {
+    description:
+      "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
+  }
+)
+export type VendorKind = typeof VendorKind.Type
+
+export const ConnectionSettings = Schema.Struct({
+  project: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tracker project key new issues go to" })
+  ),
+  table: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tablebase table new records go to" }))
+}).annotate({ identifier: "ConnectionSettings" })
+
+export const Connection = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  vendor: VendorKind,
+  name: Schema.String,
+  baseUrl: Schema.String,
+  settings: ConnectionSettings,
+  createdBy: Id,
+  createdAt: Timestamp,
+  hasToken: Schema.Boolean.annotate({ description: "A token is stored (it is never shown)" })
+}).annotate({ identifier: "IntegrationConnection" })
+export type Connection = typeof Connection.Type
+
+export interface NewConnection {
+  readonly workspaceId: string
+  readonly vendor: VendorKind
+  readonly name: string
+  readonly baseUrl: string
+  readonly token: string
+  readonly settings: typeof ConnectionSettings.Type
+  readonly createdBy: string
+}
+
+const columns = `id, workspace_id AS "workspaceId", vendor, name, base_url AS "baseUrl", settings, created_by AS "createdBy",
+  created_at AS "createdAt", token_ciphertext <> '' AS "hasToken"`
+
+export const create = (connection: NewConnection) =>
+  Effect.gen(function* () {
+    const keys = yield* HubKeys
+    const [row] = yield* query<Connection>(
+      `INSERT INTO hub_connections (id, workspace_id, vendor, name, base_url, token_ciphertext, settings, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
+      [
+        randomUUID(),
+        connection.workspaceId,
+        connection.vendor,
+        connection.name,
+        connection.baseUrl.replace(/\/+$/, ""),
+        keys.encrypt(connection.token),
+        connection.settings,
+        connection.createdBy
+      ]
+    )
+    return row!
+  })
+
+export const list = (workspaceId: string) =>
+  query<Connection>(`SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [
+    workspaceId
+  ])
+
+export const get = (workspaceId: string, connectionId: string) =>
+  Effect.flatMap(
+    Effect.orDie(
+      query<Connection>(`SELECT ${columns} FROM hub_connections WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL`, [
+        connectionId,
+        workspaceId
+      ])
+    ),
+    ([row]) => (row ? Effect.succeed(row) : Effect.fail(reject("not_found", "No such connection")))
+  )
+
+/** The workspace's active connection of `vendor` (the newest), or a 409 saying none is connected. */
+export const activeOf = (workspaceId: string, vendor: VendorKind) =>
+  Effect.flatMap(
+    Effect.orDie(
+      query<Connection>(
+        `SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND vendor = $2 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+        [workspaceId, vendor]
+      )
+    ),
+    ([row]) => (row ? Effect.succeed(row) : Effect.fail(reject("conflict", `The workspace has no ${vendor} connection; connect one first`)))
+  )
+
+/** Decrypts the connection's token for one request (never logged). */
+export const tokenOf = (connectionId: string) =>
+  Effect.gen(function* () {
+    const keys = yield* HubKeys
+    const [row] = yield* Effect.orDie(
+      query<{ sealed: string }>(`SELECT token_ciphertext AS "sealed" FROM hub_connections WHERE id = $1`, [connectionId])
+    )
+    return row ? keys.decrypt(row.sealed) : ""
+  })
+
+export const revoke = (workspaceId: string, connectionId: string) =>
+  Effect.flatMap(
+    Effect.orDie(
+      query<{ id: string }>(
+        `UPDATE hub_connections SET revoked_at = now(), token_ciphertext = '' WHERE id = $1 AND workspace_id = $2 AND revoked_at IS NULL RETURNING id`,
+        [connectionId, workspaceId]
+      )
+    ),
+    ([row]) => (row ? Effect.void : Effect.fail(reject("not_found", "No such connection")))
+  )

@@ -1,0 +1,233 @@
+/**
+ * The local summarizer: wink-nlp with its English model (shipped inside the
+ * npm package, nothing downloaded), deterministic for the same inputs.
+ *
+ * - summary and key points: extractive; sentences ranked by the weight of
+ *   their content words over the transcript (tf·idf), boosted by the terms of
+ *   the prompts and of the note template's sections;
+ * - action items: commitments ("I'll…", "Bob will…", "Bob, can you…"),
+ *   group obligations ("we need to…", "let's…") and imperatives, with the
+ *   owner and the due date when they are spoken;
+ * - enhanced notes: each of the user's note lines followed by the transcript
+ *   passage it refers to, laid out under their template's sections.
+ */
+import { Effect } from "effect"
+import winkNLP from "wink-nlp"
+import model from "wink-eng-lite-web-model"
+import type { Segment } from "../Transcript.ts"
+import type { SummarizerShape, SummaryRequest } from "./Summarizer.ts"
+import { type ActionItem, actionItemId, type VersionContent } from "./VersionContent.ts"
+import { promptText } from "./VersionInputs.ts"
+
+const nlp = winkNLP(model)
+const its: any = nlp.its
+
+interface Sentence {
+  readonly index: number
+  readonly speaker: string
+  readonly text: string
+  readonly terms: ReadonlyArray<string>
+  readonly firstPos: string
+}
+
+/** Content words of a text, lemmatized and lower case. */
+const termsOf = (text: string): Array<string> =>
+  (
+    nlp
+      .readDoc(text)
+      .tokens()
+      .filter((t: any) => t.out(its.type) === "word" && !t.out(its.stopWordFlag)) as any
+  )
+    .out(its.lemma)
+    .map((lemma: string) => lemma.toLowerCase())
+
+const sentencesOf = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
+  const sentences: Array<Sentence> = []
+  for (const segment of segments) {
+    nlp
+      .readDoc(segment.text)
+      .sentences()
+      .each((sentence: any) => {
+        const text = String(sentence.out()).trim()
+        if (text === "") return
+        const tokens = sentence.tokens()
+        const words = tokens.filter((t: any) => t.out(its.type) === "word")
+        const terms = tokens
+          .filter((t: any) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
+          .out(its.lemma)
+          .map((lemma: string) => lemma.toLowerCase())
+        sentences.push({
+          index: sentences.length,
+          speaker: segment.speaker,
+          text,
+          terms,
+          firstPos: words.length > 0 ? words.out(its.pos)[0] : ""
+        })
+      })
+  }
+  return sentences
+}
+
+/** Scores every sentence: tf·idf of its terms per word, plus boosts for the steering terms. */
+const rank = (sentences: ReadonlyArray<Sentence>, steering: ReadonlySet<string>): Array<{ sentence: Sentence; score: number }> => {
+  const frequency = new Map<string, number>()
+  const documents = new Map<string, number>()
+  for (const sentence of sentences) {
+    for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1)
+    for (const term of new Set(sentence.terms)) documents.set(term, (documents.get(term) ?? 0) + 1)
+  }
+  const total = Math.max(1, sentences.length)
+  return sentences.map((sentence) => {
+    const unique = new Set(sentence.terms)
+    let score = 0
+    for (const term of unique) score += Math.log1p(frequency.get(term)!) * Math.log(1 + total / documents.get(term)!)
+    score /= Math.sqrt(Math.max(4, sentence.terms.length))
+    let steered = 0
+    for (const term of unique) if (steering.has(term)) steered++
+    return { sentence, score: score + steered * 2.5 }
+  })
+}
+
+/** The best `count` sentences (ties broken by position), in transcript order. */
+const top = (ranked: ReadonlyArray<{ sentence: Sentence; score: number }>, count: number): Array<Sentence> =>
+  [...ranked]
+    .sort((a, b) => b.score - a.score || a.sentence.index - b.sentence.index)
+    .slice(0, count)
+    .map((entry) => entry.sentence)
+    .sort((a, b) => a.index - b.index)
+
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+const DUE =
+  /\b(?:by|before|until|due|on)\s+(tomorrow|today|tonight|end of (?:the )?(?:day|week|month)|next week|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\d{4}-\d{2}-\d{2})\b/i
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10)
+
+/** A spoken due date resolved against the meeting's day. */
+export const dueDateOf = (text: string, meetingDate: string): string | undefined => {
+  const match = DUE.exec(text)
+  if (match === null) return undefined
+  const phrase = match[1]!.toLowerCase()
+  const base = new Date(`${meetingDate}T00:00:00.000Z`)
+  const plus = (days: number) => isoDay(new Date(base.getTime() + days * 86_400_000))
+  if (/^\d{4}-/.test(phrase)) return phrase
+  if (phrase === "today" || phrase === "tonight" || phrase === "end of day" || phrase === "end of the day") return plus(0)
+  if (phrase === "tomorrow") return plus(1)
+  if (phrase === "next week") return plus(7)
+  if (phrase.endsWith("week")) return plus((5 - base.getUTCDay() + 7) % 7)
+  if (phrase.endsWith("month")) return isoDay(new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 0)))
+  const weekday = WEEKDAYS.indexOf(phrase.replace(/^next\s+/, ""))
+  const ahead = (weekday - base.getUTCDay() + 7) % 7 || 7
+  return plus(phrase.startsWith("next ") ? ahead + 7 : ahead)
+}
+
+const SELF = /\b(?:I'll|I will|I'm going to|I am going to|I can take|I'll take|let me)\b/i
+const ASKED = /^([A-Z][a-z]+),\s+(?:can|could|would|will)\s+you\b/
+const NAMED = /\b([A-Z][a-z]+)\s+(?:will|is going to|needs to|should|has to|must)\s+\w+/
+const GROUP = /\b(?:we need to|we should|we have to|we must|let's|let us|action item|to-?do)\b/i
+const NOT_NAMES = new Set(["I", "We", "It", "This", "That", "There", "They", "You", "He", "She", "What", "Who", "Then", "So", "And", "But"])
+
+const actionOf = (sentence: Sentence, meetingDate: string): ActionItem | undefined => {
+  const text = sentence.text
+  let owner: string | undefined
+  const asked = ASKED.exec(text)
+  const named = NAMED.exec(text)
+  if (asked && !NOT_NAMES.has(asked[1]!)) owner = asked[1]
+  else if (SELF.test(text)) owner = sentence.speaker || undefined
+  else if (named && !NOT_NAMES.has(named[1]!)) owner = named[1]
+  else if (!GROUP.test(text) && !(sentence.firstPos === "VERB" && !text.endsWith("?"))) return undefined
+  const dueDate = dueDateOf(text, meetingDate)
+  return { id: actionItemId(text), text, ...(owner ? { owner } : {}), ...(dueDate ? { dueDate } : {}) }
+}
+
+const overlap = (a: ReadonlyArray<string>, b: ReadonlySet<string>) => a.reduce((n, term) => n + (b.has(term) ? 1 : 0), 0)
+
+/** The transcript sentence a note line refers to (most shared terms; none when nothing is shared). */
+const passageFor = (line: string, sentences: ReadonlyArray<Sentence>): Sentence | undefined => {
+  const terms = new Set(termsOf(line))
+  let best: Sentence | undefined
+  let bestScore = 0
+  for (const sentence of sentences) {
+    const score = overlap(sentence.terms, terms)
+    if (score > bestScore) {
+      best = sentence
+      bestScore = score
+    }
+  }
+  return best
+}
+
+const quote = (sentence: Sentence) => `${sentence.speaker ? `${sentence.speaker}: ` : ""}"${sentence.text}"`
+
+const enhancedNotes = (
+  request: SummaryRequest,
+  sentences: ReadonlyArray<Sentence>,
+  summary: ReadonlyArray<Sentence>,
+  actions: ReadonlyArray<ActionItem>
+) => {
+  const lines = (request.inputs.notes ?? "")
+    .split("\n")
+    .map((line) => line.replace(/^\s*[-*•]\s*/, "").trim())
+    .filter((line) => line !== "")
+  const expand = (line: string) => {
+    const passage = passageFor(line, sentences)
+    return passage ? `- ${line}\n  - ${quote(passage)}` : `- ${line}`
+  }
+  const template = request.inputs.template
+  if (template === null) {
+    if (lines.length === 0)
+      return [`## Summary`, ...summary.map((s) => `- ${s.text}`), "", "## Action items", ...actions.map((a) => `- ${a.text}`)].join("\n")
+    return ["## Notes", ...lines.map(expand)].join("\n")
+  }
+  // Each note line goes under the section it shares most terms with (the first when none).
+  const sectionTerms = template.sections.map((section) => new Set(termsOf(`${section.title} ${section.instruction}`)))
+  const bySection = template.sections.map(() => [] as Array<string>)
+  for (const line of lines) {
+    const terms = termsOf(line)
+    let best = 0
+    sectionTerms.forEach((set, index) => {
+      if (overlap(terms, set) > overlap(terms, sectionTerms[best]!)) best = index
+    })
+    bySection[best]!.push(line)
+  }
+  return template.sections
+    .map((section, index) => {
+      const notes = bySection[index]!
+      if (notes.length > 0) return [`## ${section.title}`, ...notes.map(expand)].join("\n")
+      // A section without notes is filled from the transcript by its instruction.
+      const filled = top(rank(sentences, sectionTerms[index]!), 2).filter((s) => overlap(s.terms, sectionTerms[index]!) > 0)
+      return [`## ${section.title}`, ...(filled.length > 0 ? filled.map((s) => `- ${quote(s)}`) : ["- (nothing discussed)"])].join("\n")
+    })
+    .join("\n\n")
+}
+
+/** Generates one version; pure and deterministic. */
+export const summarize = (request: SummaryRequest): VersionContent => {
+  const sentences = sentencesOf(request.segments)
+  const steering = new Set([
+    ...termsOf(promptText(request.inputs)),
+    ...(request.inputs.template?.sections.flatMap((section) => termsOf(`${section.title} ${section.instruction}`)) ?? [])
+  ])
+  const ranked = rank(sentences, steering)
+  const summary = top(ranked, Math.min(3, sentences.length))
+  const keyPoints = top(ranked, Math.min(6, sentences.length))
+  const seen = new Set<string>()
+  const actionItems: Array<ActionItem> = []
+  for (const sentence of sentences) {
+    const item = actionOf(sentence, request.meetingDate)
+    if (item && !seen.has(item.id)) {
+      seen.add(item.id)
+      actionItems.push(item)
+    }
+  }
+  return {
+    summary: summary.map((s) => s.text).join(" "),
+    keyPoints: keyPoints.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)),
+    actionItems,
+    enhancedNotes: enhancedNotes(request, sentences, summary, actionItems)
+  }
+}
+
+export const localSummarizer: SummarizerShape = {
+  name: "local",
+  generate: (request) => Effect.sync(() => summarize(request))
+}

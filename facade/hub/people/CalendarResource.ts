@@ -1,0 +1,134 @@
+/**
+ * hub tag "Calendar Resource" (3): the organizer's changes to an event of
+ * their calendar — edit the series, delete it, cancel one occurrence.
+ * Attendees see the event but only its organizer changes it (403); anyone
+ * else gets 404.
+ */
+import { Effect, Schema } from "effect"
+import { Calendar } from "../../../actors/hub/calendar/Calendar.ts"
+import { Instant, parseOccurrenceId } from "../../../actors/hub/calendar/CalendarEvent.ts"
+import { calendarOf, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation, type RequestContext } from "../../Operation.ts"
+import {
+  AttendeeEmails,
+  CalendarEventView,
+  checkedFields,
+  Description,
+  EventParams,
+  eventView,
+  exampleEvent,
+  exampleEventId,
+  exampleOccurrenceId,
+  Location,
+  OccurrenceParams,
+  Recurrence,
+  service,
+  Title
+} from "./CalendarShapes.ts"
+import { type Viewer, viewerOf } from "./Viewer.ts"
+
+const tag = "Calendar Resource"
+
+/** The event as its organizer (the caller) stores it: 403 for an attendee, 404 for anyone else. */
+const organizedEvent = (viewer: Viewer, eventId: string) =>
+  Effect.gen(function* () {
+    const { state, events } = yield* calendarOf(viewer)
+    const event = state.events[eventId]
+    if (event !== undefined) return event
+    if (events.some((seen) => seen.id === eventId)) return yield* reject("forbidden", "Only the event's organizer can change it")
+    return yield* reject("not_found", "No such calendar event")
+  })
+
+const update = (eventId: string, patch: Record<string, unknown>, context: RequestContext) =>
+  Effect.gen(function* () {
+    const viewer = yield* viewerOf(context)
+    const current = yield* organizedEvent(viewer, eventId)
+    const fields = yield* checkedFields({ ...current, ...patch } as never)
+    const { event, previous } = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "update", { id: eventId, ...fields })
+    yield* syncInvites(viewer.userId, eventId, previous.attendeeEmails, event.attendeeEmails)
+    return eventView(event)
+  })
+
+export const calendarResourceOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "updateCalendarEvent",
+    method: "PATCH",
+    path: "/v1/calendar/series/{eventId}",
+    summary: "Change an event (the whole series) you organize",
+    description:
+      "Fields left out are unchanged; null clears the recurrence or location. A new start or rule renames the occurrences: " +
+      "cancellations and occurrence prompts of the old ones are dropped, series prompts stay.",
+    auth: "both",
+    scopes: ["calendar:write"],
+    params: EventParams,
+    body: Schema.Struct({
+      title: Schema.optionalKey(Title),
+      start: Schema.optionalKey(Instant),
+      end: Schema.optionalKey(Instant),
+      recurrence: Schema.optionalKey(Schema.NullOr(Recurrence)),
+      attendeeEmails: Schema.optionalKey(AttendeeEmails),
+      description: Schema.optionalKey(Description),
+      location: Schema.optionalKey(Schema.NullOr(Location))
+    }),
+    responses: { 200: { description: "The event", schema: CalendarEventView } },
+    examples: [
+      {
+        name: "retitle",
+        request: { params: { eventId: exampleEventId }, body: { title: "Weekly product & design sync" } },
+        response: { status: 200, body: { ...exampleEvent, title: "Weekly product & design sync" } }
+      }
+    ],
+    handler: ({ params, body }, context) => update(params.eventId, body, context)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "deleteCalendarEvent",
+    method: "DELETE",
+    path: "/v1/calendar/series/{eventId}",
+    summary: "Delete an event you organize, with all its occurrences (attendees lose it and their prompts for it)",
+    auth: "both",
+    scopes: ["calendar:write"],
+    params: EventParams,
+    responses: { 204: { description: "Deleted" } },
+    examples: [{ name: "delete", request: { params: { eventId: exampleEventId } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* viewerOf(context)
+        yield* organizedEvent(viewer, params.eventId)
+        const event = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "delete", { id: params.eventId })
+        yield* syncInvites(viewer.userId, event.id, event.attendeeEmails, [])
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "cancelCalendarOccurrence",
+    method: "DELETE",
+    path: "/v1/calendar/events/{occurrenceId}",
+    summary: "Cancel one occurrence of an event you organize (the rest of the series stays)",
+    auth: "both",
+    scopes: ["calendar:write"],
+    params: OccurrenceParams,
+    responses: { 200: { description: "The event with the occurrence cancelled", schema: CalendarEventView } },
+    examples: [
+      {
+        name: "cancel",
+        request: { params: { occurrenceId: exampleOccurrenceId } },
+        response: { status: 200, body: { ...exampleEvent, cancelledOccurrences: ["2026-12-08T15:00:00.000Z"] } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const viewer = yield* viewerOf(context)
+        yield* organizedEvent(viewer, parseOccurrenceId(params.occurrenceId)?.eventId ?? "")
+        return eventView(
+          yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "cancelOccurrence", { occurrenceId: params.occurrenceId })
+        )
+      })
+  })
+]

@@ -1,0 +1,152 @@
+/**
+ * hub tag "Settings Resource" (7): the caller's own hub settings — language
+ * and time zone, how the meeting bot records for them, and the e-mails they
+ * get after meetings. Personal: a user (or their API key) reads and changes
+ * only their own.
+ */
+import { Effect, type Schema } from "effect"
+import {
+  defaultHubSettings,
+  GeneralPatch,
+  HubSettings,
+  HubUserSettings,
+  NotificationPatch,
+  NotificationSettings,
+  RecordingPatch,
+  RecordingSettings
+} from "../../../actors/hub/people/HubUserSettings.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation, type RequestContext } from "../../Operation.ts"
+import { viewerOf } from "./Viewer.ts"
+
+const service = "hub"
+const tag = "Settings Resource"
+
+const exampleSettings = {
+  general: { language: "en", transcriptLanguage: "de", timezone: "Europe/Berlin" },
+  recording: { autoJoin: "organized", recordExternalMeetings: false, botName: "Alice's Notetaker", defaultShareScope: "participants" },
+  notifications: { recapEmail: true, recapRecipients: "me", actionItemsEmail: true, weeklyDigest: false, sharedWithMeEmail: true },
+  updatedAt: "2026-11-21T12:00:00.000Z"
+}
+
+type Message = "view" | "updateGeneral" | "updateRecording" | "updateNotifications" | "reset"
+
+const ask = (context: RequestContext, message: Message, patch?: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const viewer = yield* viewerOf(context)
+    const system = yield* ActorSystem
+    if (message === "view" || message === "reset") return yield* system.ask(HubUserSettings, viewer.userId, message, {})
+    if (patch === undefined || Object.keys(patch).length === 0)
+      return yield* reject("invalid", "Give at least one setting to change", [{ path: "body", message: "empty" }])
+    return yield* system.ask(HubUserSettings, viewer.userId, message, { patch })
+  })
+
+const section = <S extends Schema.Top, P extends Schema.Top>(
+  name: "recording" | "notifications",
+  schema: S,
+  patch: P,
+  ids: { readonly get: string; readonly update: string },
+  what: string,
+  examplePatch: Record<string, unknown>
+) => [
+  operation({
+    service,
+    tag,
+    operationId: ids.get,
+    method: "GET",
+    path: `/v1/users/me/settings/${name}`,
+    summary: `Your ${what} settings`,
+    auth: "both",
+    scopes: ["users:read"],
+    responses: { 200: { description: "Settings", schema } },
+    examples: [{ name: "get", response: { status: 200, body: exampleSettings[name] } }],
+    handler: (_, context) => Effect.map(ask(context, "view"), (settings) => settings[name])
+  }),
+  operation({
+    service,
+    tag,
+    operationId: ids.update,
+    method: "PATCH",
+    path: `/v1/users/me/settings/${name}`,
+    summary: `Change your ${what} settings (fields left out are unchanged)`,
+    auth: "both",
+    scopes: ["users:write"],
+    body: patch,
+    responses: { 200: { description: "Settings", schema } },
+    examples: [
+      { name: "change", request: { body: examplePatch }, response: { status: 200, body: { ...exampleSettings[name], ...examplePatch } } }
+    ],
+    handler: ({ body }, context) =>
+      Effect.map(
+        ask(context, name === "recording" ? "updateRecording" : "updateNotifications", body as Record<string, unknown>),
+        (settings) => settings[name]
+      )
+  })
+]
+
+export const settingsResourceOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "getMyHubSettings",
+    method: "GET",
+    path: "/v1/users/me/settings",
+    summary: "All your hub settings: general, recording and notifications",
+    auth: "both",
+    scopes: ["users:read"],
+    responses: { 200: { description: "Settings", schema: HubSettings } },
+    examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
+    handler: (_, context) => ask(context, "view")
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "updateMyHubSettings",
+    method: "PATCH",
+    path: "/v1/users/me/settings",
+    summary: "Change your language, transcript language or time zone (fields left out are unchanged)",
+    description: "`transcriptLanguage` null means: detect the language of each meeting.",
+    auth: "both",
+    scopes: ["users:write"],
+    body: GeneralPatch,
+    responses: { 200: { description: "Settings", schema: HubSettings } },
+    examples: [
+      {
+        name: "timezone",
+        request: { body: { timezone: "Europe/Berlin", transcriptLanguage: "de" } },
+        response: { status: 200, body: exampleSettings }
+      }
+    ],
+    handler: ({ body }, context) => ask(context, "updateGeneral", body as Record<string, unknown>)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "resetMyHubSettings",
+    method: "DELETE",
+    path: "/v1/users/me/settings",
+    summary: "Reset all your hub settings to their defaults",
+    auth: "both",
+    scopes: ["users:write"],
+    responses: { 200: { description: "Default settings", schema: HubSettings } },
+    examples: [{ name: "reset", response: { status: 200, body: { ...defaultHubSettings, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
+    handler: (_, context) => ask(context, "reset")
+  }),
+  ...section(
+    "recording",
+    RecordingSettings,
+    RecordingPatch,
+    { get: "getMyRecordingSettings", update: "updateMyRecordingSettings" },
+    "meeting-bot recording",
+    { autoJoin: "all", recordExternalMeetings: true }
+  ),
+  ...section(
+    "notifications",
+    NotificationSettings,
+    NotificationPatch,
+    { get: "getMyNotificationSettings", update: "updateMyNotificationSettings" },
+    "meeting e-mail",
+    { recapRecipients: "participants", weeklyDigest: true }
+  )
+]

@@ -1,0 +1,210 @@
+/**
+ * pm tag "External Connections" (5): the workspace's connections to outside
+ * systems, seen from project management. The same connection model and
+ * store as the hub's Integrations (actors/hub/connections): one row per
+ * connection, its token encrypted at rest and never shown. Reading takes a
+ * member (API keys with `integrations:read`); connecting, testing and
+ * disconnecting take an admin with a user session.
+ */
+import { Effect, Schema } from "effect"
+import { Connection, ConnectionSettings, VendorKind, create, get, list, revoke, tokenOf } from "../../actors/hub/connections/Connections.ts"
+import { checkOutboundUrl } from "../../actors/webhooks/OutboundAddress.ts"
+import { Id, Name } from "../../actors/Fields.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { principalOf, workspaceRole } from "../Access.ts"
+import { operation } from "../Operation.ts"
+import { at, ids, WorkspaceIdParams } from "./Shared.ts"
+
+const tag = "External Connections"
+const service = "pm"
+const base = "/v1/workspaces/{workspaceId}/external-connections"
+const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
+const params = { workspaceId: ids.workspace }
+const connectionId = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+const TIMEOUT_MS = 10_000
+
+const HttpUrl = Schema.String.check(
+  Schema.isMaxLength(2000),
+  Schema.isPattern(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, { expected: "an http(s) base URL without query or fragment" })
+)
+
+const exampleConnection = {
+  id: connectionId,
+  workspaceId: ids.workspace,
+  vendor: "tracker",
+  name: "Engineering tracker",
+  baseUrl: "https://tracker.example.com/api",
+  settings: { project: "ENG" },
+  createdBy: ids.owner,
+  createdAt: at,
+  hasToken: true
+}
+
+/** Refuses a base URL that points inside the platform (SSRF guard), naming the field. */
+const reachable = (url: string) =>
+  Effect.flatMap(
+    Effect.promise(() => checkOutboundUrl(url)),
+    (refusal) =>
+      refusal === undefined
+        ? Effect.void
+        : Effect.fail(reject("invalid", `The base URL ${refusal.reason}`, [{ path: "body.baseUrl", message: refusal.reason }]))
+  )
+
+export const externalConnectionsOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "listExternalConnections",
+    method: "GET",
+    path: base,
+    summary: "The workspace's connections to outside systems (tokens are never shown)",
+    auth: "both",
+    scopes: ["integrations:read"],
+    params: WorkspaceIdParams,
+    query: Schema.Struct({ vendor: Schema.optionalKey(VendorKind) }),
+    responses: { 200: { description: "Connections", schema: Schema.Struct({ items: Schema.Array(Connection) }) } },
+    examples: [{ name: "list", request: { params, query: {} }, response: { status: 200, body: { items: [exampleConnection] } } }],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId)
+        const items = yield* Effect.orDie(list(params.workspaceId))
+        return { items: items.filter((item) => query.vendor === undefined || item.vendor === query.vendor) }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "createExternalConnection",
+    method: "POST",
+    path: base,
+    summary: "Connect an outside system with its base URL and access token (admin; user session only)",
+    description:
+      "The token is encrypted at rest and only used to call the system; no reply contains it. The base URL must not point to a private or internal address.",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceIdParams,
+    body: Schema.Struct({
+      vendor: VendorKind,
+      name: Name(200),
+      baseUrl: HttpUrl,
+      token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4000)),
+      settings: Schema.optionalKey(ConnectionSettings)
+    }),
+    responses: { 201: { description: "Connected", schema: Connection } },
+    examples: [
+      {
+        name: "tracker",
+        request: {
+          params,
+          body: {
+            vendor: "tracker",
+            name: "Engineering tracker",
+            baseUrl: "https://tracker.example.com/api",
+            token: "trk_live_secret",
+            settings: { project: "ENG" }
+          }
+        },
+        response: { status: 201, body: exampleConnection }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId, "admin")
+        yield* reachable(body.baseUrl)
+        const principal = yield* principalOf(context)
+        return yield* Effect.orDie(
+          create({
+            workspaceId: params.workspaceId,
+            vendor: body.vendor,
+            name: body.name.trim(),
+            baseUrl: body.baseUrl,
+            token: body.token,
+            settings: body.settings ?? {},
+            createdBy: principal.userId
+          })
+        )
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getExternalConnection",
+    method: "GET",
+    path: `${base}/{connectionId}`,
+    summary: "One connection (its token is never shown)",
+    auth: "both",
+    scopes: ["integrations:read"],
+    params: ConnectionParams,
+    responses: { 200: { description: "The connection", schema: Connection }, 404: { description: "No such connection" } },
+    examples: [{ name: "get", request: { params: { ...params, connectionId } }, response: { status: 200, body: exampleConnection } }],
+    handler: ({ params }, context) =>
+      Effect.andThen(workspaceRole(context, params.workspaceId), get(params.workspaceId, params.connectionId))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "testExternalConnection",
+    method: "POST",
+    path: `${base}/{connectionId}/test`,
+    summary: "Call the system's base URL with the stored token: reachable, and is the token accepted? (admin)",
+    auth: "jwt",
+    scopes: [],
+    params: ConnectionParams,
+    responses: {
+      200: {
+        description: "What the system answered",
+        schema: Schema.Struct({
+          ok: Schema.Boolean,
+          status: Schema.NullOr(Schema.Number),
+          problem: Schema.NullOr(Schema.String)
+        })
+      },
+      404: { description: "No such connection" }
+    },
+    examples: [
+      {
+        name: "ok",
+        request: { params: { ...params, connectionId } },
+        response: { status: 200, body: { ok: true, status: 200, problem: null } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* workspaceRole(context, params.workspaceId, "admin")
+        const connection = yield* get(params.workspaceId, params.connectionId)
+        const refusal = yield* Effect.promise(() => checkOutboundUrl(connection.baseUrl))
+        if (refusal !== undefined) return { ok: false, status: null, problem: `The base URL ${refusal.reason}` }
+        const token = yield* tokenOf(connection.id)
+        const answer = yield* Effect.tryPromise(() =>
+          fetch(connection.baseUrl, {
+            headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+            redirect: "manual",
+            signal: AbortSignal.timeout(TIMEOUT_MS)
+          }).then(async (response) => {
+            await response.arrayBuffer().catch(() => undefined)
+            return response.status
+          })
+        ).pipe(Effect.option)
+        if (answer._tag === "None") return { ok: false, status: null, problem: "The system could not be reached" }
+        const status = answer.value
+        if (status === 401 || status === 403) return { ok: false, status, problem: "The system refused the token" }
+        if (status >= 500) return { ok: false, status, problem: "The system answered with a server error" }
+        return { ok: true, status, problem: null }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "deleteExternalConnection",
+    method: "DELETE",
+    path: `${base}/{connectionId}`,
+    summary: "Disconnect an outside system: its token is erased (admin; user session only)",
+    auth: "jwt",
+    scopes: [],
+    params: ConnectionParams,
+    responses: { 204: { description: "Disconnected" }, 404: { description: "No such connection" } },
+    examples: [{ name: "disconnect", request: { params: { ...params, connectionId } }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), revoke(params.workspaceId, params.connectionId))
+  })
+]

@@ -1,0 +1,38 @@
+/** What the internal workspace operations share: their declaration (tag, auth, note) and the lifecycle step with its audit. */
+import { Effect, type Schema } from "effect"
+import { operation } from "../Operation.ts"
+import { asService, audited, ids, INTERNAL_NOTE } from "./Shared.ts"
+import { existingWorkspace, inspectWorkspace } from "./WorkspaceInspection.ts"
+
+export const base = "/v1/internal/workspaces"
+export const params = { workspaceId: ids.workspace }
+
+/** An internal change on the workspace's behalf, then the workspace as it now is. */
+export const lifecycle = <A, E, R>(
+  context: Parameters<typeof asService>[0],
+  workspaceId: string,
+  action: string,
+  change: (actor: string, ws: { ownerId: string; members: ReadonlyArray<{ userId: string }> }) => Effect.Effect<A, E, R>,
+  data: Record<string, unknown> = {}
+) =>
+  Effect.gen(function* () {
+    const caller = yield* asService(context)
+    const ws = yield* existingWorkspace(workspaceId)
+    yield* change(caller.actor, ws)
+    yield* audited({ actor: caller.actor, action, targetType: "workspace", targetId: workspaceId, workspaceId, data })
+    return yield* inspectWorkspace(workspaceId)
+  })
+
+export const declare = <P extends Schema.Top | undefined, Q extends Schema.Top | undefined, B extends Schema.Top | undefined, R>(
+  definition: Omit<Parameters<typeof operation<P, Q, B, R>>[0], "service" | "tag" | "auth" | "scopes" | "description"> & {
+    description?: string
+  }
+) =>
+  operation<P, Q, B, R>({
+    ...definition,
+    service: "pm",
+    tag: "Internal Workspace Resource",
+    auth: "public",
+    scopes: [],
+    description: `${INTERNAL_NOTE}${definition.description ? ` ${definition.description}` : ""}`
+  })

@@ -1,0 +1,265 @@
+/**
+ * pm tag "Internal Workspace Resource" (14): the workspace lifecycle for the
+ * platform's other services (provisioning, billing, support tooling), with
+ * an internal key: list, provision, inspect, rename, suspend, resume,
+ * delete, restore and transfer ownership here; plan, members, export and
+ * usage in InternalWorkspaceAccount.ts. Changes the identity workspace makes
+ * "by" someone are made on behalf of its owner; every change is audited.
+ */
+import { Effect, Schema } from "effect"
+import { allWorkspaces } from "../../actors/identity/IdentityQueries.ts"
+import { Workspace } from "../../actors/identity/Workspace.ts"
+import { Email, Id, Name, Timestamp } from "../../actors/Fields.ts"
+import { PlanId } from "../../actors/billing/Plans.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { setSuspension } from "./AdminWorkspaces.ts"
+import { changePlan } from "./BillingChanges.ts"
+import { base, declare, lifecycle, params } from "./InternalLifecycle.ts"
+import { provisionUser } from "./InternalServices.ts"
+import { asService, at, audited, ids, Paging, WorkspaceIdParams } from "./Shared.ts"
+import { exampleOperatorWorkspace, existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
+
+const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500))
+
+const Listed = Schema.Struct({
+  id: Id,
+  name: Schema.String,
+  ownerId: Id,
+  memberCount: Schema.Number,
+  suspended: Schema.Boolean,
+  createdAt: Timestamp
+}).annotate({ identifier: "InternalWorkspaceListing" })
+
+export const internalWorkspacesOperations = [
+  declare({
+    operationId: "listInternalWorkspaces",
+    method: "GET",
+    path: base,
+    summary: "Every workspace (name or id filter), newest first",
+    query: Schema.Struct({ q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))), ...Paging }),
+    responses: {
+      200: {
+        description: "Workspaces",
+        schema: Schema.Struct({ items: Schema.Array(Listed), limit: Schema.Number, offset: Schema.Number })
+      }
+    },
+    examples: [
+      {
+        name: "all",
+        request: { query: { q: "Acme" } },
+        response: {
+          status: 200,
+          body: {
+            items: [{ id: ids.workspace, name: "Acme", ownerId: ids.owner, memberCount: 3, suspended: false, createdAt: at }],
+            limit: 50,
+            offset: 0
+          }
+        }
+      }
+    ],
+    handler: ({ query }, context) =>
+      Effect.gen(function* () {
+        yield* asService(context)
+        const limit = query.limit ?? 50
+        const offset = query.offset ?? 0
+        return { items: yield* Effect.orDie(allWorkspaces(query.q ?? "", limit, offset)), limit, offset }
+      })
+  }),
+  declare({
+    operationId: "provisionInternalWorkspace",
+    method: "POST",
+    path: base,
+    summary: "Provision a workspace for an owner (registered by e-mail when new), optionally on a plan",
+    body: Schema.Struct({
+      name: Name(),
+      ownerEmail: Email,
+      ownerName: Name(),
+      planId: Schema.optionalKey(PlanId),
+      seats: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5000 })))
+    }),
+    responses: {
+      201: { description: "Provisioned", schema: Schema.Struct({ workspace: OperatorWorkspace, ownerCreated: Schema.Boolean }) }
+    },
+    examples: [
+      {
+        name: "provision",
+        request: { body: { name: "Acme", ownerEmail: "alice@example.com", ownerName: "Alice", planId: "team", seats: 10 } },
+        response: { status: 201, body: { workspace: exampleOperatorWorkspace, ownerCreated: false } }
+      }
+    ],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* asService(context)
+        const { user, created } = yield* provisionUser(body.ownerEmail, body.ownerName)
+        const workspaceId = crypto.randomUUID()
+        yield* (yield* ActorSystem).ask(Workspace, workspaceId, "create", { by: user.id, name: body.name })
+        if (body.planId !== undefined) yield* changePlan(workspaceId, caller.actor, body.planId, body.seats)
+        yield* audited({
+          actor: caller.actor,
+          action: "workspace.provisioned",
+          targetType: "workspace",
+          targetId: workspaceId,
+          workspaceId,
+          data: { ownerId: user.id, planId: body.planId ?? null }
+        })
+        return { workspace: yield* inspectWorkspace(workspaceId), ownerCreated: created }
+      })
+  }),
+  declare({
+    operationId: "getInternalWorkspace",
+    method: "GET",
+    path: `${base}/{workspaceId}`,
+    summary: "A workspace with owner, members, suspension, limits, quota and usage (deleted ones too)",
+    params: WorkspaceIdParams,
+    responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
+    examples: [{ name: "read", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
+    handler: ({ params }, context) => Effect.flatMap(asService(context), () => inspectWorkspace(params.workspaceId))
+  }),
+  declare({
+    operationId: "renameInternalWorkspace",
+    method: "PATCH",
+    path: `${base}/{workspaceId}`,
+    summary: "Rename a workspace",
+    params: WorkspaceIdParams,
+    body: Schema.Struct({ name: Name() }),
+    responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
+    examples: [
+      {
+        name: "rename",
+        request: { params, body: { name: "Acme Inc." } },
+        response: { status: 200, body: { ...exampleOperatorWorkspace, name: "Acme Inc." } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      lifecycle(
+        context,
+        params.workspaceId,
+        "workspace.renamed",
+        (_actor, ws) =>
+          Effect.gen(function* () {
+            return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "rename", { by: ws.ownerId, name: body.name })
+          }),
+        { name: body.name }
+      )
+  }),
+  declare({
+    operationId: "suspendInternalWorkspace",
+    method: "POST",
+    path: `${base}/{workspaceId}/suspend`,
+    summary: "Suspend a workspace: its members are refused, with the reason, until it is resumed",
+    params: WorkspaceIdParams,
+    body: Schema.Struct({ reason: Reason }),
+    responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
+    examples: [
+      {
+        name: "suspend",
+        request: { params, body: { reason: "Unpaid invoices" } },
+        response: {
+          status: 200,
+          body: { ...exampleOperatorWorkspace, status: "suspended", suspension: { at, by: "internal:billing", reason: "Unpaid invoices" } }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* asService(context)
+        yield* existingWorkspace(params.workspaceId)
+        yield* setSuspension(params.workspaceId, caller.actor, true, body.reason)
+        return yield* inspectWorkspace(params.workspaceId)
+      })
+  }),
+  declare({
+    operationId: "resumeInternalWorkspace",
+    method: "POST",
+    path: `${base}/{workspaceId}/resume`,
+    summary: "Resume a suspended workspace",
+    params: WorkspaceIdParams,
+    responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
+    examples: [{ name: "resume", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* asService(context)
+        yield* existingWorkspace(params.workspaceId)
+        yield* setSuspension(params.workspaceId, caller.actor, false, undefined)
+        return yield* inspectWorkspace(params.workspaceId)
+      })
+  }),
+  declare({
+    operationId: "deleteInternalWorkspace",
+    method: "DELETE",
+    path: `${base}/{workspaceId}`,
+    summary: "Delete a workspace (restorable for 30 days); a suspended one is resumed first",
+    params: WorkspaceIdParams,
+    responses: { 200: { description: "The workspace, deleted", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
+    examples: [
+      {
+        name: "delete",
+        request: { params },
+        response: { status: 200, body: { ...exampleOperatorWorkspace, status: "deleted", deletedAt: at } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      lifecycle(context, params.workspaceId, "workspace.deleted", (actor, ws) =>
+        Effect.gen(function* () {
+          const actors = yield* ActorSystem
+          yield* actors.ask(Workspace, params.workspaceId, "resume", { by: actor })
+          yield* actors.ask(Workspace, params.workspaceId, "delete", { by: ws.ownerId })
+        })
+      )
+  }),
+  declare({
+    operationId: "restoreInternalWorkspace",
+    method: "POST",
+    path: `${base}/{workspaceId}/restore`,
+    summary: "Restore a deleted workspace (within 30 days of its deletion)",
+    params: WorkspaceIdParams,
+    responses: {
+      200: { description: "The workspace", schema: OperatorWorkspace },
+      404: { description: "No deleted workspace with this id" }
+    },
+    examples: [{ name: "restore", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* asService(context)
+        const actors = yield* ActorSystem
+        const ws = yield* actors.ask(Workspace, params.workspaceId, "inspect", {})
+        if (ws.exists) return yield* reject("conflict", "The workspace is not deleted")
+        yield* actors.ask(Workspace, params.workspaceId, "restore", { by: ws.ownerId })
+        yield* audited({
+          actor: caller.actor,
+          action: "workspace.restored",
+          targetType: "workspace",
+          targetId: params.workspaceId,
+          workspaceId: params.workspaceId
+        })
+        return yield* inspectWorkspace(params.workspaceId)
+      })
+  }),
+  declare({
+    operationId: "transferInternalWorkspaceOwnership",
+    method: "POST",
+    path: `${base}/{workspaceId}/transfer-ownership`,
+    summary: "Make another member the owner (the previous owner becomes an admin)",
+    params: WorkspaceIdParams,
+    body: Schema.Struct({ userId: Id }),
+    responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 400: { description: "Not a member" } },
+    examples: [
+      { name: "transfer", request: { params, body: { userId: ids.member } }, response: { status: 200, body: exampleOperatorWorkspace } }
+    ],
+    handler: ({ params, body }, context) =>
+      lifecycle(
+        context,
+        params.workspaceId,
+        "workspace.ownership_transferred",
+        (_actor, ws) =>
+          Effect.gen(function* () {
+            return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "transferOwnership", {
+              by: ws.ownerId,
+              userId: body.userId
+            })
+          }),
+        { to: body.userId }
+      )
+  })
+]

@@ -1,0 +1,164 @@
+/**
+ * pm tags "Version Resource" (1) and "Public Tenant Resource" (1): what is
+ * running (release, commit, database schema), and a workspace's public
+ * branding for its login page (name, colours, tagline, logo metadata and
+ * how its members sign in). Both without credentials.
+ */
+import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { Effect, Schema } from "effect"
+import { Workspace } from "../../actors/identity/Workspace.ts"
+import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import { query } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { BrandingView, brandingView, configOfWorkspace } from "../pm/workspaces/shared.ts"
+import { at, ids } from "./Shared.ts"
+
+const startedAt = new Date().toISOString()
+
+const packageVersion = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string }).version ?? "0.0.0"
+  } catch {
+    return "0.0.0"
+  }
+})()
+
+/** ATRIUM_COMMIT (set at build), else the checkout's HEAD, read once at startup. */
+const commit = (() => {
+  if (process.env.ATRIUM_COMMIT) return process.env.ATRIUM_COMMIT
+  try {
+    return execFileSync("git", ["rev-parse", "HEAD"], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 2000
+    })
+      .toString()
+      .trim()
+  } catch {
+    return "unknown"
+  }
+})()
+
+const VersionInfo = Schema.Struct({
+  service: Schema.Literal("atrium"),
+  version: Schema.String,
+  commit: Schema.String,
+  schemaVersion: Schema.Number.annotate({ description: "The latest database migration applied" }),
+  schemaMigration: Schema.String,
+  node: Schema.String,
+  startedAt: Timestamp,
+  uptimeSeconds: Schema.Number
+}).annotate({ identifier: "VersionInfo" })
+
+const TenantView = Schema.Struct({
+  workspaceId: Id,
+  branding: BrandingView,
+  signIn: Schema.Struct({
+    password: Schema.Boolean.annotate({ description: "Whether members may log in with a password (false when SSO is enforced)" }),
+    sso: Schema.Boolean,
+    ssoStartUrl: Schema.NullOr(Schema.String)
+  })
+}).annotate({ identifier: "PublicTenant" })
+
+export const versionTenantOperations = [
+  operation({
+    service: "pm",
+    tag: "Version Resource",
+    operationId: "getVersion",
+    method: "GET",
+    path: "/v1/version",
+    summary: "The running release, its commit and the database schema version",
+    auth: "public",
+    scopes: [],
+    responses: { 200: { description: "Version", schema: VersionInfo } },
+    examples: [
+      {
+        name: "version",
+        response: {
+          status: 200,
+          body: {
+            service: "atrium",
+            version: "0.1.0",
+            commit: "e35bb1b2c3d4e5f60718293a4b5c6d7e8f901234",
+            schemaVersion: 105,
+            schemaMigration: "platform_operations",
+            node: "v20.18.0",
+            startedAt: at,
+            uptimeSeconds: 3600
+          }
+        }
+      }
+    ],
+    handler: () =>
+      Effect.gen(function* () {
+        const rows = yield* Effect.orDie(
+          query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1")
+        )
+        return {
+          service: "atrium" as const,
+          version: packageVersion,
+          commit,
+          schemaVersion: rows[0]?.version ?? 0,
+          schemaMigration: rows[0]?.name ?? "",
+          node: process.version,
+          startedAt,
+          uptimeSeconds: Math.floor((Date.now() - Date.parse(startedAt)) / 1000)
+        }
+      })
+  }),
+  operation({
+    service: "pm",
+    tag: "Public Tenant Resource",
+    operationId: "getPublicTenant",
+    method: "GET",
+    path: "/v1/public/tenants/{workspaceId}",
+    summary: "A workspace's login page: its branding and how its members sign in",
+    auth: "public",
+    scopes: [],
+    params: Schema.Struct({ workspaceId: Id }),
+    responses: { 200: { description: "Branding", schema: TenantView }, 404: { description: "No such workspace" } },
+    examples: [
+      {
+        name: "tenant",
+        request: { params: { workspaceId: ids.workspace } },
+        response: {
+          status: 200,
+          body: {
+            workspaceId: ids.workspace,
+            branding: {
+              name: "Acme",
+              initials: "A",
+              color: "#7b68ee",
+              tagline: "We build rockets",
+              logoUrl: `/pm/v1/workspaces/${ids.workspace}/logo?v=${encodeURIComponent(at)}`,
+              logo: { contentType: "image/png", size: 20480, updatedAt: at }
+            },
+            signIn: { password: true, sso: true, ssoStartUrl: `/pm/v1/sso/${ids.workspace}/start` }
+          }
+        }
+      }
+    ],
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const actors = yield* ActorSystem
+        const ws = yield* actors.ask(Workspace, params.workspaceId, "inspect", {})
+        if (!ws.exists) return yield* reject("not_found", "No such workspace")
+        const config = yield* configOfWorkspace(params.workspaceId)
+        const sso = yield* actors.ask(WorkspaceSso, params.workspaceId, "settings", {}).pipe(Effect.option)
+        const ssoOn = sso._tag === "Some" && sso.value.enabled
+        return {
+          workspaceId: params.workspaceId,
+          branding: brandingView(params.workspaceId, ws.name, config),
+          signIn: {
+            password: !(ssoOn && sso.value.enforced),
+            sso: ssoOn,
+            ssoStartUrl: ssoOn ? `/pm/v1/sso/${params.workspaceId}/start` : null
+          }
+        }
+      })
+  })
+]
