@@ -20,6 +20,7 @@ import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts
 import { membersOf } from "./Members.ts"
 import { settingsOf } from "./UserDirectory.ts"
 import { wantsNotification } from "./UserSettings.ts"
+import { enqueueInsertedSql, enqueueRangeSql } from "../webhooks/WebhookOutbox.ts"
 
 export interface ChangeLogOptions {
   /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
@@ -194,8 +195,8 @@ const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEv
            FROM counter
           CROSS JOIN (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, data, actor_id, at)
            LEFT JOIN pm_spaces sp ON sp.id = v.space_id
-         RETURNING seq, private_space
-       )
+         RETURNING ${eventColumns}
+       ), webhooks AS (${enqueueInsertedSql})
        SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`,
       params
     ),
@@ -220,6 +221,7 @@ const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<Logge
       privateSpace: event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)
     }))
     yield* insertEvents(events)
+    yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])
     return events
   })
 
