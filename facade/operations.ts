@@ -19,6 +19,8 @@ import { pmLiveOperations } from "./pm/live.ts"
 import { pmOrganizationOperations } from "./pm/organization.ts"
 import { pmPlanningOperations } from "./pm/planning.ts"
 import { pmWorkOperations } from "./pm/work.ts"
+import { pmWorkflowOperations } from "./pm/workflow/index.ts"
+import { pmOpsActorKinds } from "../actors/pmops/kinds.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
@@ -31,7 +33,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ApiKey,
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
-  ...pmActorKinds
+  ...pmActorKinds,
+  ...pmOpsActorKinds
 ]
 
 let registry: Registry | undefined
@@ -50,6 +53,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmLiveOperations,
   ...pmOrganizationOperations,
   ...pmPlanningOperations,
+  ...pmWorkflowOperations,
   ...wikiOperations
 ]
 

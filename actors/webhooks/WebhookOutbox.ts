@@ -7,7 +7,9 @@
  */
 
 /** SQL selecting outbox rows from `source` (columns of `pm_events`), for a data-modifying CTE. */
-const outboxInsert = (source: string) => `INSERT INTO pm_webhook_outbox (id, endpoint_id, workspace_id, event_seq, event_type, entity_id, payload)
+const outboxInsert = (
+  source: string
+) => `INSERT INTO pm_webhook_outbox (id, endpoint_id, workspace_id, event_seq, event_type, entity_id, payload)
   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ep.id, e.workspace_id, e.seq, e.type, e.entity_id,
          jsonb_build_object('type', e.type, 'timestamp', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
            'data', jsonb_build_object('seq', e.seq, 'workspaceId', e.workspace_id, 'scope', e.scope, 'entityId', e.entity_id,

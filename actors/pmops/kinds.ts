@@ -1,0 +1,5 @@
+/** The actor kinds of pm webhooks, automations, forms, imports and whiteboards. */
+import type { ActorKind } from "../../runtime/Actor.ts"
+import { PmWebhooks } from "./Webhooks.ts"
+
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [PmWebhooks]

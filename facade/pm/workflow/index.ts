@@ -1,0 +1,6 @@
+/** pm operations of webhooks, automations, form views, imports and whiteboards (one file per tag beside this one). */
+import type { AnyOperation } from "../../Operation.ts"
+import { adminDlqOperations } from "./AdminDlq.ts"
+import { webhookResourceOperations } from "./WebhookResource.ts"
+
+export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [...webhookResourceOperations, ...adminDlqOperations]
