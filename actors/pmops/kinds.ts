@@ -1,5 +1,6 @@
 /** The actor kinds of pm webhooks, automations, forms, imports and whiteboards. */
 import type { ActorKind } from "../../runtime/Actor.ts"
+import { PmAutomations } from "./AutomationRules.ts"
 import { PmWebhooks } from "./Webhooks.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [PmWebhooks]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [PmWebhooks, PmAutomations]

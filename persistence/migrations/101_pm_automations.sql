@@ -10,6 +10,7 @@ CREATE TABLE pm_automation_rules (
   trigger jsonb NOT NULL,
   conditions jsonb NOT NULL DEFAULT '[]',
   actions jsonb NOT NULL,
+  since_seq bigint NOT NULL DEFAULT 0,                -- the rule reacts to changes after this seq (set when created or enabled)
   run_count integer NOT NULL DEFAULT 0,
   failure_count integer NOT NULL DEFAULT 0,
   last_run_at timestamptz,

@@ -1,6 +1,13 @@
 /** pm operations of webhooks, automations, form views, imports and whiteboards (one file per tag beside this one). */
 import type { AnyOperation } from "../../Operation.ts"
+import { adminAutomationsOperations } from "./AdminAutomations.ts"
 import { adminDlqOperations } from "./AdminDlq.ts"
+import { automationOperations } from "./Automation.ts"
 import { webhookResourceOperations } from "./WebhookResource.ts"
 
-export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [...webhookResourceOperations, ...adminDlqOperations]
+export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [
+  ...webhookResourceOperations,
+  ...adminDlqOperations,
+  ...automationOperations,
+  ...adminAutomationsOperations
+]
