@@ -255,7 +255,7 @@ export const automationCommands = {
     }),
     Schema.Struct({ notified: Schema.Number }),
     (input, by, workspaceId) =>
-      Effect.gen(function* () {
+      Effect.sync(() => {
         const title = `${input.task.label}: ${input.message}`.slice(0, 500)
         const notify = notifyUsers(input.userIds, "watching", title, by)
         return {
