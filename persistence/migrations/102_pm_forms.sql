@@ -21,9 +21,8 @@ CREATE TABLE pm_form_submissions (
   task_id text NOT NULL,
   submitted_by text,                                  -- NULL for the public link
   source text NOT NULL,                               -- member | public
-  client_key text,                                    -- hashed address of a public submitter (rate limit)
   answers jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX pm_form_submissions_form ON pm_form_submissions (form_id, created_at DESC);
-CREATE INDEX pm_form_submissions_rate ON pm_form_submissions (form_id, client_key, created_at);
+CREATE INDEX pm_form_submissions_rate ON pm_form_submissions (form_id, created_at) WHERE source = 'public';

@@ -3,11 +3,13 @@ import type { AnyOperation } from "../../Operation.ts"
 import { adminAutomationsOperations } from "./AdminAutomations.ts"
 import { adminDlqOperations } from "./AdminDlq.ts"
 import { automationOperations } from "./Automation.ts"
+import { formViewsOperations } from "./FormViews.ts"
 import { webhookResourceOperations } from "./WebhookResource.ts"
 
 export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [
   ...webhookResourceOperations,
   ...adminDlqOperations,
   ...automationOperations,
-  ...adminAutomationsOperations
+  ...adminAutomationsOperations,
+  ...formViewsOperations
 ]
