@@ -5,7 +5,8 @@ CREATE TABLE pm_bulk_jobs (
   kind text NOT NULL,                                 -- import
   source text NOT NULL,                               -- csv | trello | clickup | asana
   list_id text,
-  input jsonb NOT NULL,                               -- the parsed rows and mapping
+  input jsonb NOT NULL,                               -- the parsed rows (task bodies) and the rows refused while parsing
+  idempotency_key text,                               -- the same key again returns the same job
   status text NOT NULL,                               -- queued | running | completed | failed | cancelled
   total integer NOT NULL DEFAULT 0,
   processed integer NOT NULL DEFAULT 0,
@@ -18,6 +19,7 @@ CREATE TABLE pm_bulk_jobs (
   updated_at timestamptz NOT NULL DEFAULT now(),
   finished_at timestamptz
 );
+CREATE UNIQUE INDEX pm_bulk_jobs_idempotency ON pm_bulk_jobs (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX pm_bulk_jobs_workspace ON pm_bulk_jobs (workspace_id, created_at DESC);
 CREATE INDEX pm_bulk_jobs_open ON pm_bulk_jobs (status) WHERE status IN ('queued', 'running');
 
@@ -25,8 +27,9 @@ CREATE INDEX pm_bulk_jobs_open ON pm_bulk_jobs (status) WHERE status IN ('queued
 CREATE TABLE pm_bulk_job_rows (
   job_id text NOT NULL REFERENCES pm_bulk_jobs (id) ON DELETE CASCADE,
   row_index integer NOT NULL,
-  status text NOT NULL,                               -- succeeded | failed
+  status text NOT NULL,                               -- started | succeeded | failed
   task_id text,
   error text,
+  started_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (job_id, row_index)
 );

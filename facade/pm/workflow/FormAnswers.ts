@@ -4,21 +4,12 @@
  * form does not ask for; then checked as a task body is (the same schema and
  * rules), with every problem named at `body.answers.<key>`.
  */
-import { Effect, Exit, Schema, SchemaIssue } from "effect"
-import { reject, type RejectionDetail } from "../../../runtime/Rejection.ts"
+import { Effect } from "effect"
+import type { RejectionDetail } from "../../../runtime/Rejection.ts"
 import type { Form, FormField } from "../../../actors/pmops/Forms.ts"
 import { answerKey } from "../../../actors/pmops/Forms.ts"
 import type { ListPlace } from "../../../actors/pm/WorkActors.ts"
-import { NewTaskBody, newTaskInput } from "../tasks/shared.ts"
-
-const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
-const decodeTask = Schema.decodeUnknownExit(NewTaskBody as Schema.Codec<typeof NewTaskBody.Type, unknown>, {
-  onExcessProperty: "error",
-  errors: "all"
-})
-
-const invalid = (details: ReadonlyArray<RejectionDetail>) =>
-  Effect.fail(reject("invalid", `Invalid ${details[0]!.path}: ${details[0]!.message}`, details))
+import { invalid, taskInputOf } from "./TaskBodies.ts"
 
 const isEmpty = (value: unknown) =>
   value === undefined ||
@@ -72,17 +63,5 @@ export const taskFromAnswers = (form: Form, answers: Readonly<Record<string, unk
       else body[field.target] = value
     }
     if (Object.keys(customFields).length) body.customFields = customFields
-    const decoded = decodeTask(body)
-    if (Exit.isFailure(decoded)) {
-      const error = Exit.findErrorOption(decoded)
-      const issues = error._tag === "Some" ? formatIssues(error.value.issue).issues : []
-      return yield* invalid(
-        issues.map((i) => {
-          const path = (i.path ?? []).map((k) => String(typeof k === "object" ? k.key : k))
-          const key = path[0] === "customFields" ? path[1] : path[0]
-          return { path: `body.answers.${key ?? ""}`, message: i.message }
-        })
-      )
-    }
-    return yield* newTaskInput(form.workspaceId, decoded.value, "body.answers")
+    return yield* taskInputOf(form.workspaceId, body, "body.answers", (path) => (path[0] === "customFields" ? path[1] : path[0]) ?? "")
   })

@@ -3,6 +3,8 @@ import type { AnyOperation } from "../../Operation.ts"
 import { adminAutomationsOperations } from "./AdminAutomations.ts"
 import { adminDlqOperations } from "./AdminDlq.ts"
 import { automationOperations } from "./Automation.ts"
+import { bulkJobsOperations } from "./BulkJobs.ts"
+import { importOperations } from "./Import.ts"
 import { formViewsOperations } from "./FormViews.ts"
 import { webhookResourceOperations } from "./WebhookResource.ts"
 
@@ -11,5 +13,7 @@ export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [
   ...adminDlqOperations,
   ...automationOperations,
   ...adminAutomationsOperations,
-  ...formViewsOperations
+  ...formViewsOperations,
+  ...importOperations,
+  ...bulkJobsOperations
 ]
