@@ -4,5 +4,6 @@ import { PmAutomations } from "./AutomationRules.ts"
 import { PmBulkJobs } from "./BulkJobs.ts"
 import { PmForms } from "./Forms.ts"
 import { PmWebhooks } from "./Webhooks.ts"
+import { PmWhiteboards } from "./Whiteboards.ts"
 
-export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [PmWebhooks, PmAutomations, PmForms, PmBulkJobs]
+export const pmOpsActorKinds: ReadonlyArray<ActorKind> = [PmWebhooks, PmAutomations, PmForms, PmBulkJobs, PmWhiteboards]

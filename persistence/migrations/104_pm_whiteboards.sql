@@ -35,6 +35,7 @@ CREATE TABLE pm_whiteboard_templates (
   name text NOT NULL,
   description text NOT NULL DEFAULT '',
   snapshot bytea NOT NULL,                            -- Yjs state of the saved board
+  element_count integer NOT NULL DEFAULT 0,
   created_by text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );

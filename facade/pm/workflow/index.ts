@@ -1,5 +1,6 @@
-/** pm operations of webhooks, automations, form views, imports and whiteboards (one file per tag beside this one). */
+/** pm operations of webhooks, automations, form views, imports (one file per tag beside this one) and whiteboards (../whiteboards). */
 import type { AnyOperation } from "../../Operation.ts"
+import { pmWhiteboardOperations } from "../whiteboards/index.ts"
 import { adminAutomationsOperations } from "./AdminAutomations.ts"
 import { adminDlqOperations } from "./AdminDlq.ts"
 import { automationOperations } from "./Automation.ts"
@@ -15,5 +16,6 @@ export const pmWorkflowOperations: ReadonlyArray<AnyOperation> = [
   ...adminAutomationsOperations,
   ...formViewsOperations,
   ...importOperations,
-  ...bulkJobsOperations
+  ...bulkJobsOperations,
+  ...pmWhiteboardOperations
 ]
