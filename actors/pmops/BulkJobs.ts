@@ -142,7 +142,8 @@ export const PmBulkJobs = workActor("pmBulkJobs", bulkJobCommands)
 // The worker.
 
 const NODE = crypto.randomUUID()
-const LEASE_SECONDS = 60
+/** How long a job stays with a node that stopped renewing it (PM_BULK_LEASE_SECONDS). */
+const LEASE_SECONDS = Number(process.env.PM_BULK_LEASE_SECONDS) > 0 ? Number(process.env.PM_BULK_LEASE_SECONDS) : 60
 
 interface Claimed {
   readonly id: string
