@@ -298,17 +298,32 @@ const dueDateScan = (rule: Rule) =>
     return due.length
   })
 
-/** One pass over every workspace with enabled rules; the amount of work done. */
-export const automationPass = Effect.gen(function* () {
-  const workspaces = yield* query<{ workspace_id: string }>(`SELECT DISTINCT workspace_id FROM pm_automation_rules WHERE enabled`)
-  let work = 0
-  for (const { workspace_id: workspaceId } of workspaces) {
-    const rules = yield* rulesOf(workspaceId, { enabledOnly: true })
-    work += yield* processWorkspace(workspaceId, rules)
-    for (const rule of rules) if (rule.trigger.type === "due_date_passed") work += yield* dueDateScan(rule)
-  }
-  return work
-})
+/** Workspaces with enabled rules whose log has moved past their cursor (one indexed statement, not one per workspace). */
+const behind = query<{ workspace_id: string }>(
+  `SELECT c.workspace_id FROM pm_automation_cursors c JOIN pm_event_counters k ON k.workspace_id = c.workspace_id
+    WHERE k.last_seq > c.last_seq AND EXISTS (SELECT 1 FROM pm_automation_rules r WHERE r.workspace_id = c.workspace_id AND r.enabled)`
+)
+
+const dueRules = query<{ workspace_id: string; id: string }>(
+  `SELECT workspace_id, id FROM pm_automation_rules WHERE enabled AND trigger->>'type' = 'due_date_passed'`
+)
+
+/** One pass: the workspaces whose log moved; every `dueEvery`-th pass, the due-date rules too. The amount of work done. */
+export const automationPass = (withDueDates: boolean) =>
+  Effect.gen(function* () {
+    let work = 0
+    for (const { workspace_id: workspaceId } of yield* behind) {
+      work += yield* processWorkspace(workspaceId, yield* rulesOf(workspaceId, { enabledOnly: true }))
+    }
+    if (withDueDates) {
+      const byWorkspace = new Set((yield* dueRules).map((r) => r.workspace_id))
+      for (const workspaceId of byWorkspace) {
+        for (const rule of yield* rulesOf(workspaceId, { enabledOnly: true }))
+          if (rule.trigger.type === "due_date_passed") work += yield* dueDateScan(rule)
+      }
+    }
+    return work
+  })
 
 /** Runs left `running` by a node that died: reported, never repeated. */
 const reportInterrupted = query(
@@ -319,9 +334,15 @@ const reportInterrupted = query(
 /** Runs forever: passes back to back while there is work, else one per poll interval (PM_AUTOMATION_POLL_MS). */
 export const automationWorker = () => {
   const pollMs = envNumber("PM_AUTOMATION_POLL_MS", 250)
+  const dueEveryMs = envNumber("PM_AUTOMATION_DUE_SCAN_MS", 30_000)
+  let lastDueScan = 0
   return Effect.gen(function* () {
-    yield* reportInterrupted
-    const work = yield* automationPass
+    const scanDue = Date.now() - lastDueScan >= dueEveryMs
+    if (scanDue) {
+      lastDueScan = Date.now()
+      yield* reportInterrupted
+    }
+    const work = yield* automationPass(scanDue)
     if (work === 0) yield* Effect.sleep(pollMs)
   }).pipe(
     Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("automations: pass failed", cause), Effect.sleep(pollMs))),

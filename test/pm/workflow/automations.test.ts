@@ -8,6 +8,7 @@ import { type PmAtrium, startPmAtrium } from "../work/support/pmAtrium.ts"
 import { caller, eventually, workspaceWithList } from "./support.ts"
 
 process.env.PM_AUTOMATION_POLL_MS = "20"
+process.env.PM_AUTOMATION_DUE_SCAN_MS = "50"
 
 let atrium: PmAtrium
 let w: Awaited<ReturnType<typeof workspaceWithList>>
@@ -123,6 +124,25 @@ describe("automations", () => {
     expect(failing.items.find((r: { ruleId: string }) => r.ruleId === a.id)).toMatchObject({ failures: 1, workspaceId: w.workspaceId })
     expect((await atrium.request("GET", "/pm/v1/admin/automations/failing", { token: w.member.token })).status).toBe(403)
     for (const id of [a.id, b.id]) await w.call("DELETE", `${rules()}/${id}`, undefined, 204)
+  })
+
+  it("acts once on a task whose due date passes", async () => {
+    const rule = await w.call("POST", rules(), {
+      name: "Flag overdue work",
+      trigger: { type: "due_date_passed" },
+      actions: [{ type: "add_tag", name: "overdue" }]
+    })
+    const soon = new Date(Date.now() + 1500).toISOString()
+    const task = await w.call("POST", `/v1/lists/${w.listId}/tasks`, { name: "Due any moment", dueDate: soon })
+    const later = await w.call("POST", `/v1/lists/${w.listId}/tasks`, { name: "Due next year", dueDate: "2027-12-31T00:00:00.000Z" })
+    const run = await eventually(async () => (await runsOf(rule.id)).find((r) => r.status === "succeeded"))
+    expect(run).toMatchObject({ taskId: task.id, triggerType: "due_date_passed" })
+    expect((await w.call("GET", `/v1/tasks/${task.id}`)).tags.map((t: { name: string }) => t.name)).toEqual(["overdue"])
+    expect((await w.call("GET", `/v1/tasks/${later.id}`)).tags).toEqual([])
+    // Later scans find it again and do nothing: one run per (task, due date).
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await runsOf(rule.id)).toHaveLength(1)
+    await w.call("DELETE", `${rules()}/${rule.id}`, undefined, 204)
   })
 
   it("refuses bad rules naming the field, and viewers", async () => {
