@@ -25,7 +25,7 @@ import { read, send } from "../pm/WorkActor.ts"
 import { PmList, PmTask } from "../pm/WorkActors.ts"
 import type { Task } from "../pm/WorkRecords.ts"
 import { checkOutboundUrl } from "../webhooks/OutboundAddress.ts"
-import { type Action, type Condition, PmAutomations, type Rule, type RuleRun, runColumns, rulesOf } from "./AutomationRules.ts"
+import { type Action, type Condition, PmAutomations, type Rule, type RuleRun } from "./AutomationRules.ts"
 
 export const MAX_DEPTH = 5
 const NODE = crypto.randomUUID()
@@ -172,20 +172,6 @@ const perform = (rule: Rule, task: Task, act: Action) => {
   )
 }
 
-const finish = (runId: string, ruleId: string, status: RuleRun["status"], results: ReadonlyArray<Result>, error: string | null) =>
-  Effect.andThen(
-    query(`UPDATE pm_automation_runs SET status = $2, results = $3, error = $4, finished_at = now() WHERE id = $1`, [
-      runId,
-      status,
-      results,
-      error
-    ]),
-    query(
-      `UPDATE pm_automation_rules SET run_count = run_count + 1, failure_count = failure_count + $2, last_run_at = now(), last_status = $3 WHERE id = $1`,
-      [ruleId, status === "succeeded" ? 0 : 1, status]
-    )
-  )
-
 /**
  * Runs `rule` for `trigger` when its scope and conditions hold (`force`: a
  * manual run, on any task) and it has not run for this trigger yet; then its
@@ -199,51 +185,51 @@ export const runRule = (rule: Rule, trigger: Trigger, options: { readonly force?
     const task = found.value
     if (!options.force && (!inScope(rule, task) || !rule.conditions.every((c) => conditionHolds(c, task)))) {
       // A due date is found by a scan, not a change: remember it was looked at so the scan moves on.
-      if (trigger.type === "due_date_passed") {
-        yield* query(
-          `INSERT INTO pm_automation_runs (id, rule_id, workspace_id, trigger_key, trigger_type, task_id, status, finished_at)
-           VALUES ($1, $2, $3, $4, $5, $6, 'skipped', now()) ON CONFLICT (rule_id, trigger_key) DO NOTHING`,
-          [crypto.randomUUID(), rule.id, rule.workspaceId, trigger.key, trigger.type, trigger.taskId]
-        )
-      }
+      if (trigger.type === "due_date_passed") yield* start(rule, trigger, "skipped")
       return undefined
     }
-    const runId = crypto.randomUUID()
-    const inserted = yield* query<{ id: string }>(
-      `INSERT INTO pm_automation_runs (id, rule_id, workspace_id, trigger_key, trigger_type, task_id, depth, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'running') ON CONFLICT (rule_id, trigger_key) DO NOTHING RETURNING id`,
-      [runId, rule.id, rule.workspaceId, trigger.key, trigger.type, trigger.taskId, trigger.chain.length]
-    )
-    if (inserted.length === 0) return undefined
+    const { started, runId } = yield* start(rule, trigger, "running")
+    if (!started) return undefined
+    const finish = (
+      status: "succeeded" | "failed" | "loop_cut",
+      results: ReadonlyArray<Result>,
+      error: string | null,
+      origin: Origin | null = null
+    ) => send(PmAutomations, rule.workspaceId, "finishRun", rule.createdBy, { runId, ruleId: rule.id, status, results, error, origin })
     const cycle = trigger.chain.includes(rule.id)
     if (cycle || trigger.chain.length >= MAX_DEPTH) {
       const why = cycle
         ? `Loop cut: this rule was reached again through its own changes (chain ${[...trigger.chain, rule.id].join(" → ")})`
         : `Loop cut: more than ${MAX_DEPTH} rules in a row (chain ${trigger.chain.join(" → ")})`
-      yield* finish(runId, rule.id, "loop_cut", [], why)
       yield* Effect.logWarning(`automation ${rule.id}: ${why}`)
-      return yield* runOf(runId)
+      return yield* finish("loop_cut", [], why)
     }
     const before = (yield* lastSeqs([rule.workspaceId])).get(rule.workspaceId) ?? 0
     const results = yield* Effect.forEach(rule.actions, (act) => perform(rule, task, act))
     const after = (yield* lastSeqs([rule.workspaceId])).get(rule.workspaceId) ?? 0
     // The changes the actions made carry their origin: the chain that led to them, this rule last.
-    if (after > before) {
-      yield* query(
-        `INSERT INTO pm_automation_origins (workspace_id, seq, rule_chain)
-         SELECT workspace_id, seq, $4::text[] FROM pm_events WHERE workspace_id = $1 AND seq > $2 AND seq <= $3 AND actor_id = $5
-         ON CONFLICT DO NOTHING`,
-        [rule.workspaceId, before, after, [...trigger.chain, rule.id], rule.createdBy]
-      )
-    }
+    const origin = after > before ? { afterSeq: before, upToSeq: after, chain: [...trigger.chain, rule.id], actorId: rule.createdBy } : null
     const failed = results.filter((r) => !r.ok)
     const error = failed.length ? failed.map((r) => `${r.action}: ${r.detail}`).join("; ") : null
-    yield* finish(runId, rule.id, failed.length === 0 ? "succeeded" : "failed", results, error)
-    return yield* runOf(runId)
+    return yield* finish(failed.length === 0 ? "succeeded" : "failed", results, error, origin)
   })
 
-const runOf = (runId: string) =>
-  Effect.map(query<RuleRun>(`SELECT ${runColumns} FROM pm_automation_runs WHERE id = $1`, [runId]), (rows) => rows[0]!)
+type Origin = { readonly afterSeq: number; readonly upToSeq: number; readonly chain: ReadonlyArray<string>; readonly actorId: string }
+
+/** Claims the rule's run for this trigger through the workspace's actor (the unique key makes it once). */
+const start = (rule: Rule, trigger: Trigger, status: "running" | "skipped") =>
+  send(PmAutomations, rule.workspaceId, "startRun", rule.createdBy, {
+    ruleId: rule.id,
+    triggerKey: trigger.key,
+    triggerType: trigger.type,
+    taskId: trigger.taskId,
+    depth: trigger.chain.length,
+    status
+  })
+
+/** The workspace's enabled rules, from its actor's memory. */
+const enabledRules = (workspaceId: string) =>
+  Effect.map(read(PmAutomations, workspaceId, "rules", {}), (rules) => rules.filter((rule) => rule.enabled))
 
 const leaseCursor = (workspaceId: string, leaseSeconds: number) =>
   Effect.map(
@@ -313,13 +299,12 @@ export const automationPass = (withDueDates: boolean) =>
   Effect.gen(function* () {
     let work = 0
     for (const { workspace_id: workspaceId } of yield* behind) {
-      work += yield* processWorkspace(workspaceId, yield* rulesOf(workspaceId, { enabledOnly: true }))
+      work += yield* processWorkspace(workspaceId, yield* enabledRules(workspaceId))
     }
     if (withDueDates) {
       const byWorkspace = new Set((yield* dueRules).map((r) => r.workspace_id))
       for (const workspaceId of byWorkspace) {
-        for (const rule of yield* rulesOf(workspaceId, { enabledOnly: true }))
-          if (rule.trigger.type === "due_date_passed") work += yield* dueDateScan(rule)
+        for (const rule of yield* enabledRules(workspaceId)) if (rule.trigger.type === "due_date_passed") work += yield* dueDateScan(rule)
       }
     }
     return work

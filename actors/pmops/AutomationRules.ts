@@ -275,7 +275,92 @@ export const automationCommands = {
   )
 }
 
-export const PmAutomations = workActor("pmAutomations", automationCommands)
+export const StoredRule = Schema.Struct({ ...Rule.fields, sinceSeq: Schema.Number }).annotate({ identifier: "StoredAutomationRule" })
+export type StoredRule = typeof StoredRule.Type
+
+const RunResult = RuleRun.fields.results
+
+/** The run rows of a rule's runs: written by the workspace's actor too, so rules, counters and runs have one writer. */
+export const runCommands = {
+  /** Claims (rule, trigger key): false when that trigger already ran the rule. `skipped` records a look that did nothing. */
+  startRun: command(
+    Schema.Struct({
+      ruleId: Id,
+      triggerKey: Schema.String,
+      triggerType: Schema.String,
+      taskId: Id,
+      depth: Schema.Number,
+      status: Schema.Literals(["running", "skipped"])
+    }),
+    Schema.Struct({ started: Schema.Boolean, runId: Id }),
+    (input, _by, workspaceId) =>
+      Effect.gen(function* () {
+        const runId = crypto.randomUUID()
+        const inserted = yield* query<{ id: string }>(
+          `INSERT INTO pm_automation_runs (id, rule_id, workspace_id, trigger_key, trigger_type, task_id, depth, status, finished_at)
+           SELECT $1, id, workspace_id, $3, $4, $5, $6, $7, CASE WHEN $7 = 'running' THEN NULL ELSE now() END
+             FROM pm_automation_rules WHERE id = $2 AND workspace_id = $8
+           ON CONFLICT (rule_id, trigger_key) DO NOTHING RETURNING id`,
+          [runId, input.ruleId, input.triggerKey, input.triggerType, input.taskId, input.depth, input.status, workspaceId]
+        )
+        return { result: { started: inserted.length > 0 && input.status === "running", runId }, changes: [] }
+      })
+  ),
+
+  /** Ends a run: its status and results, the rule's counters, and the origin of the changes its actions made. */
+  finishRun: command(
+    Schema.Struct({
+      runId: Id,
+      ruleId: Id,
+      status: Schema.Literals(["succeeded", "failed", "loop_cut"]),
+      results: RunResult,
+      error: Schema.NullOr(Schema.String),
+      origin: Schema.NullOr(Schema.Struct({ afterSeq: Schema.Number, upToSeq: Schema.Number, chain: Schema.Array(Id), actorId: Id }))
+    }),
+    RuleRun,
+    (input, _by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* query(`UPDATE pm_automation_runs SET status = $2, results = $3, error = $4, finished_at = now() WHERE id = $1`, [
+          input.runId,
+          input.status,
+          input.results,
+          input.error
+        ])
+        yield* query(
+          `UPDATE pm_automation_rules SET run_count = run_count + 1, failure_count = failure_count + $2, last_run_at = now(), last_status = $3 WHERE id = $1`,
+          [input.ruleId, input.status === "succeeded" ? 0 : 1, input.status]
+        )
+        if (input.origin !== null) {
+          // The changes the actions made (the author's, in the seqs they spanned) carry the chain that led to them.
+          yield* query(
+            `INSERT INTO pm_automation_origins (workspace_id, seq, rule_chain)
+             SELECT workspace_id, seq, $4::text[] FROM pm_events WHERE workspace_id = $1 AND seq > $2 AND seq <= $3 AND actor_id = $5
+             ON CONFLICT DO NOTHING`,
+            [workspaceId, input.origin.afterSeq, input.origin.upToSeq, input.origin.chain, input.origin.actorId]
+          )
+        }
+        const [run] = yield* query<RuleRun>(`SELECT ${runColumns} FROM pm_automation_runs WHERE id = $1`, [input.runId])
+        return { result: run!, changes: [] }
+      })
+  )
+}
+
+// A run claimed changes no rule: the rules in memory stay as they are.
+const keepsRules = new Set(["startRun", "notify"])
+
+/** One per workspace: the single writer of its rules and runs, holding the rules in memory (the engine reads them from here). */
+export const PmAutomations = workActor(
+  "pmAutomations",
+  { ...automationCommands, ...runCommands },
+  {
+    state: Schema.Array(StoredRule),
+    rebuild: (workspaceId) => rulesOf(workspaceId),
+    reads: {
+      rules: { payload: Schema.Struct({}), success: Schema.Array(StoredRule), handle: (_, state) => Effect.succeed(state) }
+    },
+    afterCommand: (name, _result, state) => (keepsRules.has(name) ? state : undefined)
+  }
+)
 
 export const FailingRule = Schema.Struct({
   ruleId: Id,

@@ -10,17 +10,7 @@ import { membersOf } from "../../../actors/pm/Members.ts"
 import { read, send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { conditionHolds, inScope, runRule } from "../../../actors/pmops/AutomationEngine.ts"
-import {
-  Condition,
-  NewRule,
-  PmAutomations,
-  Rule,
-  RulePatch,
-  RuleRun,
-  ruleOf,
-  rulesOf,
-  runsOf
-} from "../../../actors/pmops/AutomationRules.ts"
+import { Condition, NewRule, PmAutomations, Rule, RulePatch, RuleRun, runsOf } from "../../../actors/pmops/AutomationRules.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
@@ -119,7 +109,9 @@ const checkReferences = (context: RequestContext, workspaceId: string, body: Rul
 const ruleInWorkspace = (context: RequestContext, workspaceId: string, automationId: string, minimum: "viewer" | "member") =>
   Effect.gen(function* () {
     const caller = yield* inWorkspace(context, workspaceId, minimum)
-    const rule = yield* orDieSql(ruleOf(workspaceId, automationId))
+    const found = (yield* read(PmAutomations, workspaceId, "rules", {})).find((r) => r.id === automationId)
+    if (found === undefined) return yield* reject("not_found", "No such automation rule")
+    const { sinceSeq: _, ...rule } = found
     return { caller, rule }
   })
 
@@ -143,7 +135,7 @@ export const automationOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
-        const rules = yield* orDieSql(rulesOf(params.workspaceId))
+        const rules = yield* read(PmAutomations, params.workspaceId, "rules", {})
         return { items: rules.map(({ sinceSeq: _, ...rule }) => rule) }
       })
   }),

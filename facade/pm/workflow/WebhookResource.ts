@@ -22,7 +22,7 @@ import {
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
+import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onSpace, orDieSql, pageOf } from "../WorkAccess.ts"
 
 const tag = "Webhook Resource"
 const service = "pm"
@@ -76,6 +76,23 @@ const guardUrl = (url: string | undefined) =>
 
 const admin = (context: Parameters<typeof inWorkspace>[0], workspaceId: string) => inWorkspace(context, workspaceId, "admin")
 
+/** A space filter names a space of this workspace (else 404 at the field). */
+const guardSpace = (context: Parameters<typeof inWorkspace>[0], workspaceId: string, spaceId: string | null | undefined) =>
+  spaceId === undefined || spaceId === null
+    ? Effect.void
+    : onSpace(context, spaceId).pipe(
+        Effect.filterOrFail(
+          (space) => space.at.workspaceId === workspaceId,
+          () => reject("not_found", "No such space in this workspace")
+        ),
+        Effect.mapError((e) =>
+          e._tag === "Rejection" && e.code === "not_found"
+            ? reject("not_found", "No such space in this workspace", [{ path: "body.spaceId", message: "no such space" }])
+            : e
+        ),
+        Effect.asVoid
+      )
+
 export const webhookResourceOperations = [
   operation({
     service,
@@ -128,6 +145,7 @@ export const webhookResourceOperations = [
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         yield* guardUrl(body.url)
+        yield* guardSpace(context, params.workspaceId, body.spaceId)
         return yield* send(PmWebhooks, params.workspaceId, "create", caller.userId, body)
       })
   }),
@@ -173,6 +191,7 @@ export const webhookResourceOperations = [
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         yield* guardUrl(body.url)
+        yield* guardSpace(context, params.workspaceId, body.spaceId)
         return yield* send(PmWebhooks, params.workspaceId, "update", caller.userId, { endpointId: params.webhookId, patch: body })
       })
   }),

@@ -167,6 +167,12 @@ describe("webhooks", () => {
     process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
     expect(internal.status).toBe(400)
     expect(internal.body.error.details[0].path).toBe("body.url")
+    const foreignSpace = await atrium.request("POST", `/pm${hooks()}`, {
+      token: w.owner.token,
+      body: { url: "http://127.0.0.1:9/x", spaceId: crypto.randomUUID() }
+    })
+    expect(foreignSpace.status).toBe(404)
+    expect(foreignSpace.body.error.details[0].path).toBe("body.spaceId")
     expect((await atrium.request("GET", `/pm${hooks()}`, { token: w.member.token })).status).toBe(403)
     expect((await atrium.request("GET", `/pm${hooks()}`, { token: w.outsider.token })).status).toBe(404)
   })
