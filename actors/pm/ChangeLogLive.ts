@@ -7,7 +7,9 @@
  * is seq order), appends the events (`pm_events`, marked when they happened in
  * a private space), writes the notifications their `notify` asks for (to
  * workspace members other than the actor, unless they muted that reason or
- * workspace), and prunes the workspace's log down to `retention` events.
+ * workspace), queues the webhook deliveries of the events
+ * (`../webhooks/WebhookOutbox.ts`: one outbox row per matching endpoint, in
+ * the same statement), and prunes the workspace's log down to `retention` events.
  * After COMMIT the events go to the ChangeFeed (this node's live subscribers,
  * then the other nodes). A rollback publishes nothing.
  */
