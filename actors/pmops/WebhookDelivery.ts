@@ -14,6 +14,8 @@ import { query } from "../../persistence/Sql.ts"
 import { checkOutboundUrl } from "../webhooks/OutboundAddress.ts"
 import { nextRetryDelayMs, type RetryPolicy, retryAfterMs } from "../webhooks/RetrySchedule.ts"
 import { webhookHeaders } from "../webhooks/StandardWebhooks.ts"
+import { send } from "../pm/WorkActor.ts"
+import { PmWebhooks } from "./Webhooks.ts"
 
 export interface DeliveryOptions {
   readonly policy: RetryPolicy
@@ -46,6 +48,8 @@ export const deliveryOptionsFromEnv = (): DeliveryOptions => ({
 interface Claimed {
   readonly id: string
   readonly endpointId: string
+  readonly workspaceId: string
+  readonly owner: string
   readonly payload: unknown
   readonly attempts: number
   readonly url: string
@@ -68,7 +72,7 @@ const claim = (options: DeliveryOptions) =>
      UPDATE pm_webhook_outbox o SET lease_until = now() + make_interval(secs => $2)
        FROM due, pm_webhook_endpoints ep
       WHERE o.id = due.id AND ep.id = o.endpoint_id
-     RETURNING o.id, o.endpoint_id AS "endpointId", o.payload, o.attempts, ep.url, ep.secret`,
+     RETURNING o.id, o.endpoint_id AS "endpointId", o.workspace_id AS "workspaceId", ep.created_by AS owner, o.payload, o.attempts, ep.url, ep.secret`,
     [options.batch, options.leaseSeconds]
   )
 
@@ -77,7 +81,7 @@ type Outcome =
   | { readonly kind: "gone"; readonly status: number }
   | { readonly kind: "failed"; readonly status: number | null; readonly error: string; readonly retryAfterMs?: number }
 
-const send = (row: Claimed, options: DeliveryOptions): Promise<Outcome> =>
+const post = (row: Claimed, options: DeliveryOptions): Promise<Outcome> =>
   (async (): Promise<Outcome> => {
     // Checked at every send, not only when saved: a name may resolve elsewhere now (DNS rebinding).
     const refusal = await checkOutboundUrl(row.url)
@@ -124,16 +128,13 @@ const record = (row: Claimed, outcome: Outcome, options: DeliveryOptions) => {
         [row.id, attempts, outcome.status]
       )
     case "gone":
-      // The receiver says the endpoint is gone for good: stop sending to it (the row waits, should it be re-enabled).
+      // The receiver says the endpoint is gone for good: its actor stops it (the row waits, should it be re-enabled).
       return Effect.andThen(
         query(
           `UPDATE pm_webhook_outbox SET attempts = $2, last_status = 410, last_error = 'endpoint gone', lease_until = NULL WHERE id = $1`,
           [row.id, attempts]
         ),
-        query(
-          `UPDATE pm_webhook_endpoints SET status = 'disabled', disabled_reason = 'The receiver answered 410 Gone', updated_at = now() WHERE id = $1`,
-          [row.endpointId]
-        )
+        send(PmWebhooks, row.workspaceId, "disable", row.owner, { endpointId: row.endpointId, reason: "The receiver answered 410 Gone" })
       )
     case "failed": {
       const backoff = nextRetryDelayMs(attempts, options.policy)
@@ -161,8 +162,11 @@ export const deliverDue = (options: DeliveryOptions) =>
       rows,
       (row) =>
         Effect.flatMap(
-          Effect.promise(() => send(row, options)),
+          Effect.promise(() => post(row, options)),
           (outcome) => record(row, outcome, options)
+        ).pipe(
+          // One row's bookkeeping failing leaves it leased (sent again when the lease lapses), never the batch stuck.
+          Effect.catchCause((cause) => Effect.logWarning(`webhooks: recording delivery ${row.id} failed`, cause))
         ),
       { concurrency: options.concurrency, discard: true }
     )

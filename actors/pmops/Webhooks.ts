@@ -234,6 +234,23 @@ export const webhookCommands = {
   )
 }
 
+/** The endpoint answered 410 Gone (or is otherwise dead): stop sending to it until someone re-enables it. */
+export const disableCommand = {
+  disable: command(Schema.Struct({ ...EndpointRef.fields, reason: Schema.String }), Schema.Void, (input, by, workspaceId) =>
+    Effect.gen(function* () {
+      const disabled = yield* query(
+        `UPDATE pm_webhook_endpoints SET status = 'disabled', disabled_reason = $3, updated_at = now()
+          WHERE workspace_id = $1 AND id = $2 AND status <> 'disabled' RETURNING id`,
+        [workspaceId, input.endpointId, input.reason]
+      )
+      return {
+        result: undefined,
+        changes: disabled.length ? [change(at(workspaceId), "webhook.disabled", input.endpointId, { reason: input.reason }, by)] : []
+      }
+    })
+  )
+}
+
 /** Puts deliveries back in the queue with a fresh retry budget (their webhook-id kept, so receivers dedupe). */
 export const requeue = (ids: ReadonlyArray<string>) =>
   query<{ id: string }>(
@@ -242,4 +259,19 @@ export const requeue = (ids: ReadonlyArray<string>) =>
     [ids]
   )
 
-export const PmWebhooks = workActor("pmWebhooks", webhookCommands)
+// Commands that leave the endpoints as they were: the model in memory stays.
+const keepsEndpoints = new Set(["sendTest", "redeliver"])
+
+/** One per workspace: the single writer of its endpoints, holding them (without secrets) in memory for reads. */
+export const PmWebhooks = workActor(
+  "pmWebhooks",
+  { ...webhookCommands, ...disableCommand },
+  {
+    state: Schema.Array(WebhookEndpoint),
+    rebuild: (workspaceId) => listEndpoints(workspaceId),
+    reads: {
+      list: { payload: Schema.Struct({}), success: Schema.Array(WebhookEndpoint), handle: (_, state) => Effect.succeed(state) }
+    },
+    afterCommand: (name, _result, state) => (keepsEndpoints.has(name) ? state : undefined)
+  }
+)

@@ -6,13 +6,11 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
-import { send } from "../../../actors/pm/WorkActor.ts"
+import { read, send } from "../../../actors/pm/WorkActor.ts"
 import {
   DeliveryStatus,
   deliveriesOf,
-  endpointOf,
   EndpointPatch,
-  listEndpoints,
   NewEndpoint,
   PmWebhooks,
   WebhookDelivery,
@@ -111,7 +109,7 @@ export const webhookResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
-        return { items: yield* orDieSql(listEndpoints(params.workspaceId)) }
+        return { items: yield* read(PmWebhooks, params.workspaceId, "list", {}) }
       })
   }),
   operation({
@@ -164,8 +162,8 @@ export const webhookResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
-        const { secret: _, ...endpoint } = yield* orDieSql(endpointOf(params.workspaceId, params.webhookId))
-        return endpoint
+        const endpoint = (yield* read(PmWebhooks, params.workspaceId, "list", {})).find((e) => e.id === params.webhookId)
+        return endpoint ?? (yield* reject("not_found", "No such webhook"))
       })
   }),
   operation({
