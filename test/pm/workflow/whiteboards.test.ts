@@ -67,6 +67,24 @@ describe("whiteboards", () => {
     await eventually(() => (viewer.doc.getMap("elements").has("sticky-3") ? true : undefined))
     expect(owner.doc.getMap("elements").has("sticky-2")).toBe(false)
 
+    // API keys: whiteboards:read follows, whiteboards:write edits, anything else is refused by the collab server.
+    const keyWith = async (scopes: Array<string>) =>
+      (await w.call("POST", "/v1/api-keys", { workspaceId: w.workspaceId, name: scopes.join(" "), scopes })).key as string
+    const readKey = await keyWith(["whiteboards:read"])
+    const asKey = await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/whiteboards`, {
+      apiKey: readKey,
+      body: { whiteboardId: session.whiteboard.id }
+    })
+    expect(asKey.body.right).toBe("read")
+    expect(
+      (await atrium.request("POST", `/pm/v1/workspaces/${w.workspaceId}/whiteboards`, { apiKey: readKey, body: { name: "Nope" } })).status
+    ).toBe(403)
+    const follower = open(url, session.documentName, readKey)
+    await synced(follower)
+    const tasksKey = open(url, session.documentName, await keyWith(["tasks:read"]))
+    await eventually(() => (tasksKey.authFailures.length > 0 || tasksKey.closes.length > 0 ? true : undefined))
+    expect(tasksKey.provider.isSynced).toBe(false)
+
     const outsider = open(url, session.documentName, w.outsider.token)
     await eventually(() => (outsider.authFailures.length > 0 || outsider.closes.length > 0 ? true : undefined))
     expect(outsider.provider.isSynced).toBe(false)
