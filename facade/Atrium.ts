@@ -26,6 +26,7 @@ import { mcpExtension } from "./mcp/McpEndpoint.ts"
 import { pushExtension } from "../actors/push/PushExtension.ts"
 import { hubExtension } from "../actors/hub/HubExtension.ts"
 import { webhookDeliveryExtension } from "../actors/hub/webhooks/WebhookDelivery.ts"
+import { pmOpsExtension } from "../actors/pmops/PmOpsExtension.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -44,7 +45,8 @@ export const extensions: ReadonlyArray<Extension> = [
   webhookDeliveryExtension,
   hubExtension,
   pushExtension,
-  mcpExtension
+  mcpExtension,
+  pmOpsExtension
 ]
 
 /**

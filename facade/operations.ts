@@ -21,6 +21,8 @@ import { pmLiveOperations } from "./pm/live.ts"
 import { pmOrganizationOperations } from "./pm/organization.ts"
 import { pmPlanningOperations } from "./pm/planning.ts"
 import { pmWorkOperations } from "./pm/work.ts"
+import { pmWorkflowOperations } from "./pm/workflow/index.ts"
+import { pmOpsActorKinds as pmWorkflowActorKinds } from "../actors/pmops/kinds.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
@@ -37,7 +39,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmActorKinds,
   ...pmOpsActorKinds,
   ...hubCallActorKinds,
-  ...hubPeopleActorKinds
+  ...hubPeopleActorKinds,
+  ...pmWorkflowActorKinds
 ]
 
 let registry: Registry | undefined
@@ -59,7 +62,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmOrganizationOperations,
   ...pmPlanningOperations,
   ...wikiOperations,
-  ...pmOpsOperations
+  ...pmOpsOperations,
+  ...pmWorkflowOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

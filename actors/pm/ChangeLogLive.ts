@@ -7,7 +7,9 @@
  * is seq order), appends the events (`pm_events`, marked when they happened in
  * a private space), writes the notifications their `notify` asks for (to
  * workspace members other than the actor, unless they muted that reason or
- * workspace), and prunes the workspace's log down to `retention` events.
+ * workspace), queues the webhook deliveries of the events
+ * (`../pmops/WebhookOutbox.ts`: one outbox row per matching endpoint, in
+ * the same statement), and prunes the workspace's log down to `retention` events.
  * After COMMIT the events go to the ChangeFeed (this node's live subscribers,
  * then the other nodes). A rollback publishes nothing.
  */
@@ -20,6 +22,7 @@ import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts
 import { membersOf } from "./Members.ts"
 import { settingsOf } from "./UserDirectory.ts"
 import { wantsNotification } from "./UserSettings.ts"
+import { enqueueInsertedSql, enqueueRangeSql } from "../pmops/WebhookOutbox.ts"
 
 export interface ChangeLogOptions {
   /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
@@ -194,8 +197,8 @@ const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEv
            FROM counter
           CROSS JOIN (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, data, actor_id, at)
            LEFT JOIN pm_spaces sp ON sp.id = v.space_id
-         RETURNING seq, private_space
-       )
+         RETURNING ${eventColumns}
+       ), webhooks AS (${enqueueInsertedSql})
        SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`,
       params
     ),
@@ -220,6 +223,7 @@ const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<Logge
       privateSpace: event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)
     }))
     yield* insertEvents(events)
+    yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])
     return events
   })
 

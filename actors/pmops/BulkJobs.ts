@@ -1,0 +1,261 @@
+/**
+ * Bulk jobs: long work (imports) done in the background with progress and a
+ * result per input row. The `PmBulkJobs` actor (one per workspace) is the
+ * single writer of its jobs; the worker runs queued jobs under a lease, row
+ * by row, each task created by the list's actor (the normal write path).
+ *
+ * Idempotent and resumable: a row's result row is written `started` before
+ * its task is created and `succeeded`/`failed` after; a row with a final
+ * result is never done again (a re-run only retries failed rows). After a
+ * crash, a `started` row is settled from the change log: if its task.created
+ * event is there (same list, same author, same name, since the row started)
+ * that task is the row's, else the row is done now.
+ */
+import { Effect, Schedule, Schema } from "effect"
+import { Id, Timestamp } from "../Fields.ts"
+import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { change } from "../pm/Changes.ts"
+import { NewTask } from "../pm/TaskWrites.ts"
+import { command, send, workActor } from "../pm/WorkActor.ts"
+import { PmList } from "../pm/WorkActors.ts"
+
+export const JobStatus = Schema.Literals(["queued", "running", "completed", "failed"])
+export const ImportSource = Schema.Literals(["csv", "trello", "clickup", "asana"])
+
+export const BulkJob = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  kind: Schema.Literals(["import"]),
+  source: ImportSource,
+  listId: Schema.NullOr(Id),
+  status: JobStatus,
+  total: Schema.Number,
+  processed: Schema.Number,
+  succeeded: Schema.Number,
+  failed: Schema.Number,
+  progress: Schema.Number.annotate({ description: "processed / total, 0..1" }),
+  createdBy: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  finishedAt: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "BulkJob" })
+export type BulkJob = typeof BulkJob.Type
+
+export const JobRow = Schema.Struct({
+  row: Schema.Number.annotate({ description: "1-based position in the source (CSV: after the header)" }),
+  status: Schema.Literals(["started", "succeeded", "failed"]),
+  taskId: Schema.NullOr(Id),
+  error: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "BulkJobRow" })
+
+/** A row to import: the task to create, or why it cannot be. */
+export const PlannedRow = Schema.Struct({ row: Schema.Number, task: Schema.optionalKey(NewTask), error: Schema.optionalKey(Schema.String) })
+export type PlannedRow = typeof PlannedRow.Type
+
+const jobColumns = `id, workspace_id AS "workspaceId", kind, source, list_id AS "listId", status, total, processed, succeeded, failed,
+  CASE WHEN total = 0 THEN 1 ELSE round(processed::numeric / total, 4)::float8 END AS progress, created_by AS "createdBy",
+  ${isoTimestampSql("created_at")} AS "createdAt", ${isoTimestampSql("updated_at")} AS "updatedAt", ${isoTimestampSql("finished_at")} AS "finishedAt"`
+
+export const jobOf = (jobId: string) =>
+  Effect.flatMap(query<BulkJob>(`SELECT ${jobColumns} FROM pm_bulk_jobs WHERE id = $1`, [jobId]), (rows) =>
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such job"))
+  )
+
+export const jobRows = (jobId: string, options: { status?: string; offset: number; limit: number }) =>
+  query<typeof JobRow.Type>(
+    `SELECT row_index AS row, status, task_id AS "taskId", error FROM pm_bulk_job_rows WHERE job_id = $1 AND ($4::text IS NULL OR status = $4)
+      ORDER BY row_index LIMIT $2 OFFSET $3`,
+    [jobId, options.limit, options.offset, options.status ?? null]
+  )
+
+const refreshCounts = (jobId: string) =>
+  query(
+    `UPDATE pm_bulk_jobs j SET processed = c.done, succeeded = c.ok, failed = c.bad, updated_at = now()
+       FROM (SELECT count(*) FILTER (WHERE status <> 'started')::int AS done, count(*) FILTER (WHERE status = 'succeeded')::int AS ok,
+                    count(*) FILTER (WHERE status = 'failed')::int AS bad FROM pm_bulk_job_rows WHERE job_id = $1) c
+      WHERE j.id = $1`,
+    [jobId]
+  )
+
+export const bulkJobCommands = {
+  /** Queues an import; the same idempotency key again answers the job it made (and `existing: true`). */
+  createImport: command(
+    Schema.Struct({
+      source: ImportSource,
+      listId: Id,
+      spaceId: Id,
+      rows: Schema.Array(PlannedRow),
+      idempotencyKey: Schema.NullOr(Schema.String)
+    }),
+    Schema.Struct({ job: BulkJob, existing: Schema.Boolean }),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        if (input.idempotencyKey !== null) {
+          const found = yield* query<{ id: string }>(`SELECT id FROM pm_bulk_jobs WHERE workspace_id = $1 AND idempotency_key = $2`, [
+            workspaceId,
+            input.idempotencyKey
+          ])
+          if (found[0]) return { result: { job: yield* jobOf(found[0].id), existing: true }, changes: [] }
+        }
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_bulk_jobs (id, workspace_id, kind, source, list_id, input, idempotency_key, status, total, created_by)
+           VALUES ($1, $2, 'import', $3, $4, $5, $6, 'queued', $7, $8)`,
+          [id, workspaceId, input.source, input.listId, { rows: input.rows }, input.idempotencyKey, input.rows.length, by]
+        )
+        return {
+          result: { job: yield* jobOf(id), existing: false },
+          changes: [
+            change(
+              { workspaceId, spaceId: input.spaceId, listId: input.listId },
+              "import.queued",
+              id,
+              { source: input.source, rows: input.rows.length },
+              by
+            )
+          ]
+        }
+      })
+  ),
+
+  /** Runs the job again: failed rows are retried, done ones never redone. */
+  retry: command(Schema.Struct({ jobId: Id }), BulkJob, (input, by, workspaceId) =>
+    Effect.gen(function* () {
+      const job = yield* jobOf(input.jobId)
+      if (job.workspaceId !== workspaceId) return yield* reject("not_found", "No such job")
+      if (job.status === "queued" || job.status === "running") return yield* reject("conflict", "The job is still running")
+      yield* query(`DELETE FROM pm_bulk_job_rows WHERE job_id = $1 AND status = 'failed'`, [input.jobId])
+      yield* refreshCounts(input.jobId)
+      yield* query(`UPDATE pm_bulk_jobs SET status = 'queued', finished_at = NULL, updated_at = now() WHERE id = $1`, [input.jobId])
+      return {
+        result: yield* jobOf(input.jobId),
+        changes: [change({ workspaceId }, "import.retried", input.jobId, { failed: job.failed }, by)]
+      }
+    })
+  )
+}
+
+export const PmBulkJobs = workActor("pmBulkJobs", bulkJobCommands)
+
+// ---------------------------------------------------------------------------
+// The worker.
+
+const NODE = crypto.randomUUID()
+/** How long a job stays with a node that stopped renewing it (PM_BULK_LEASE_SECONDS). */
+const LEASE_SECONDS = Number(process.env.PM_BULK_LEASE_SECONDS) > 0 ? Number(process.env.PM_BULK_LEASE_SECONDS) : 60
+
+interface Claimed {
+  readonly id: string
+  readonly workspaceId: string
+  readonly listId: string
+  readonly createdBy: string
+  readonly input: { readonly rows: ReadonlyArray<PlannedRow> }
+}
+
+const claimJob = query<Claimed>(
+  `UPDATE pm_bulk_jobs SET status = 'running', lease_owner = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
+    WHERE id = (SELECT id FROM pm_bulk_jobs WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
+                 ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING id, workspace_id AS "workspaceId", list_id AS "listId", created_by AS "createdBy", input`,
+  [NODE, LEASE_SECONDS]
+)
+
+const settleRow = (jobId: string, row: number, status: "succeeded" | "failed", taskId: string | null, error: string | null) =>
+  query(`UPDATE pm_bulk_job_rows SET status = $3, task_id = $4, error = $5 WHERE job_id = $1 AND row_index = $2`, [
+    jobId,
+    row,
+    status,
+    taskId,
+    error
+  ])
+
+/** The task a row interrupted by a crash did create, read from the change log. */
+const createdBefore = (job: Claimed, row: PlannedRow, startedAt: string) =>
+  Effect.map(
+    query<{ entity_id: string }>(
+      `SELECT entity_id FROM pm_events WHERE workspace_id = $1 AND type = 'task.created' AND list_id = $2 AND actor_id = $3
+          AND at >= $4::timestamptz AND data->>'name' = $5 ORDER BY seq LIMIT 1`,
+      [job.workspaceId, job.listId, job.createdBy, startedAt, row.task?.name ?? ""]
+    ),
+    (rows) => rows[0]?.entity_id
+  )
+
+const describe = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error
+    ? String((error as { message: unknown }).message).slice(0, 500)
+    : String(error)
+
+const runRow = (job: Claimed, row: PlannedRow, started: ReadonlyMap<number, string>) =>
+  Effect.gen(function* () {
+    if (row.task === undefined) {
+      yield* query(`INSERT INTO pm_bulk_job_rows (job_id, row_index, status, error) VALUES ($1, $2, 'failed', $3) ON CONFLICT DO NOTHING`, [
+        job.id,
+        row.row,
+        row.error ?? "invalid row"
+      ])
+      return
+    }
+    const startedAt = started.get(row.row)
+    if (startedAt !== undefined) {
+      const taskId = yield* createdBefore(job, row, startedAt)
+      if (taskId !== undefined) return yield* settleRow(job.id, row.row, "succeeded", taskId, null)
+    } else {
+      yield* query(`INSERT INTO pm_bulk_job_rows (job_id, row_index, status) VALUES ($1, $2, 'started')`, [job.id, row.row])
+    }
+    const created = yield* send(PmList, job.listId, "createTask", job.createdBy, row.task).pipe(Effect.result)
+    if (created._tag === "Success") yield* settleRow(job.id, row.row, "succeeded", created.success.id, null)
+    else yield* settleRow(job.id, row.row, "failed", null, describe(created.failure))
+  })
+
+const ROWS_PER_STEP = 25
+
+/** Runs one claimed job to its end (or until its lease would lapse, renewing it every few rows). */
+const runJob = (job: Claimed) =>
+  Effect.gen(function* () {
+    const results = yield* query<{ row_index: number; status: string; started_at: string }>(
+      `SELECT row_index, status, started_at::text FROM pm_bulk_job_rows WHERE job_id = $1`,
+      [job.id]
+    )
+    const done = new Set(results.filter((r) => r.status !== "started").map((r) => r.row_index))
+    const started = new Map(results.filter((r) => r.status === "started").map((r) => [r.row_index, r.started_at]))
+    const todo = job.input.rows.filter((r) => !done.has(r.row))
+    for (let i = 0; i < todo.length; i++) {
+      yield* runRow(job, todo[i]!, started)
+      if (i % ROWS_PER_STEP === ROWS_PER_STEP - 1) {
+        yield* refreshCounts(job.id)
+        yield* query(`UPDATE pm_bulk_jobs SET lease_until = now() + make_interval(secs => $2) WHERE id = $1 AND lease_owner = $3`, [
+          job.id,
+          LEASE_SECONDS,
+          NODE
+        ])
+      }
+    }
+    yield* refreshCounts(job.id)
+    yield* query(
+      `UPDATE pm_bulk_jobs SET status = 'completed', finished_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1`,
+      [job.id]
+    )
+  })
+
+/** Runs queued jobs one after another, forever (polling every PM_BULK_POLL_MS when idle). */
+export const bulkJobWorker = () => {
+  const pollMs = Number(process.env.PM_BULK_POLL_MS) > 0 ? Number(process.env.PM_BULK_POLL_MS) : 500
+  return Effect.gen(function* () {
+    const [job] = yield* claimJob
+    if (job === undefined) return yield* Effect.sleep(pollMs)
+    yield* runJob(job).pipe(
+      Effect.catchCause((cause) =>
+        Effect.andThen(
+          Effect.logWarning(`bulk job ${job.id} failed`, cause),
+          query(`UPDATE pm_bulk_jobs SET status = 'failed', finished_at = now(), lease_owner = NULL, lease_until = NULL WHERE id = $1`, [
+            job.id
+          ])
+        )
+      )
+    )
+  }).pipe(
+    Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("bulk jobs: pass failed", cause), Effect.sleep(pollMs))),
+    Effect.repeat(Schedule.forever)
+  )
+}

@@ -1,0 +1,298 @@
+/**
+ * Whiteboards: a board's content is a live Yjs document on the collab server
+ * (document name `whiteboard:<id>`; elements in the Y.Map "elements", each a
+ * map with at least x and y). These rows are its metadata, its comments and
+ * the workspace's saved templates. Comments are pinned to an element id with
+ * an offset from the element, so when someone moves the element (even while
+ * another adds the comment) the pin follows it; the pin's position is read
+ * from the live document. The `PmWhiteboards` actor (one per workspace) is
+ * the single writer of these rows.
+ */
+import { Effect, Schema } from "effect"
+import * as Y from "yjs"
+import { Id, Name, Timestamp } from "../Fields.ts"
+import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { change } from "../pm/Changes.ts"
+import { command, workActor } from "../pm/WorkActor.ts"
+
+export const documentNameOf = (whiteboardId: string) => `whiteboard:${whiteboardId}`
+export const WHITEBOARD_DOCUMENT = /^whiteboard:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
+
+export const Whiteboard = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  spaceId: Schema.NullOr(Id),
+  name: Schema.String,
+  templateId: Schema.NullOr(Id),
+  documentName: Schema.String,
+  createdBy: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotate({ identifier: "Whiteboard" })
+export type Whiteboard = typeof Whiteboard.Type
+
+export const ElementId = Schema.String.check(
+  Schema.isMinLength(1),
+  Schema.isMaxLength(128),
+  Schema.isPattern(/^[\w:.-]+$/, { expected: "an element id (letters, digits, _ : . -)" })
+)
+const Offset = Schema.Finite.check(Schema.isBetween({ minimum: -100_000, maximum: 100_000 }))
+export const CommentText = Schema.String.check(
+  Schema.isMinLength(1),
+  Schema.isMaxLength(10_000),
+  Schema.isPattern(/\S/, { expected: "a non-blank text" })
+)
+
+export const Pin = Schema.Struct({
+  elementId: Schema.String,
+  offsetX: Schema.Number,
+  offsetY: Schema.Number,
+  present: Schema.Boolean.annotate({ description: "false when the element is no longer on the board" }),
+  x: Schema.NullOr(Schema.Number).annotate({ description: "Where the pin is now: the element's position plus the offset" }),
+  y: Schema.NullOr(Schema.Number)
+}).annotate({ identifier: "WhiteboardPin" })
+
+export const WhiteboardComment = Schema.Struct({
+  id: Id,
+  whiteboardId: Id,
+  parentCommentId: Schema.NullOr(Id),
+  text: Schema.String,
+  resolved: Schema.Boolean,
+  pin: Pin,
+  authorId: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotate({ identifier: "WhiteboardComment" })
+export type WhiteboardComment = typeof WhiteboardComment.Type
+
+export const WhiteboardTemplate = Schema.Struct({
+  id: Id,
+  workspaceId: Id,
+  name: Schema.String,
+  description: Schema.String,
+  elementCount: Schema.Number,
+  createdBy: Id,
+  createdAt: Timestamp
+}).annotate({ identifier: "WhiteboardTemplate" })
+
+const boardColumns = `id, workspace_id AS "workspaceId", space_id AS "spaceId", name, template_id AS "templateId", 'whiteboard:' || id AS "documentName",
+  created_by AS "createdBy", ${isoTimestampSql("created_at")} AS "createdAt", ${isoTimestampSql("updated_at")} AS "updatedAt"`
+
+export const whiteboardOf = (whiteboardId: string) =>
+  Effect.flatMap(
+    query<Whiteboard>(`SELECT ${boardColumns} FROM pm_whiteboards WHERE id = $1 AND deleted_at IS NULL`, [whiteboardId]),
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such whiteboard")))
+  )
+
+type CommentRow = Omit<WhiteboardComment, "pin"> & { elementId: string; offsetX: number; offsetY: number }
+
+const commentColumns = `id, whiteboard_id AS "whiteboardId", parent_comment_id AS "parentCommentId", text, resolved, element_id AS "elementId",
+  offset_x AS "offsetX", offset_y AS "offsetY", author_id AS "authorId", ${isoTimestampSql("created_at")} AS "createdAt", ${isoTimestampSql("updated_at")} AS "updatedAt"`
+
+export const commentRows = (whiteboardId: string, filter: { elementId?: string; resolved?: boolean } = {}) =>
+  query<CommentRow>(
+    `SELECT ${commentColumns} FROM pm_whiteboard_comments WHERE whiteboard_id = $1 AND ($2::text IS NULL OR element_id = $2)
+        AND ($3::boolean IS NULL OR resolved = $3) ORDER BY created_at, id`,
+    [whiteboardId, filter.elementId ?? null, filter.resolved ?? null]
+  )
+
+export const commentRow = (whiteboardId: string, commentId: string) =>
+  Effect.flatMap(
+    query<CommentRow>(`SELECT ${commentColumns} FROM pm_whiteboard_comments WHERE whiteboard_id = $1 AND id = $2`, [
+      whiteboardId,
+      commentId
+    ]),
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such comment")))
+  )
+
+/** Elements' positions in a board's Yjs state (Y.Map "elements": id → map or object with x, y). */
+export const positionsOf = (state: Uint8Array): ReadonlyMap<string, { x: number; y: number }> => {
+  const doc = new Y.Doc()
+  try {
+    if (state.length > 0) Y.applyUpdate(doc, state)
+    const positions = new Map<string, { x: number; y: number }>()
+    doc.getMap("elements").forEach((value, id) => {
+      const get = (key: string) => (value instanceof Y.Map ? value.get(key) : (value as Record<string, unknown> | null)?.[key])
+      const x = Number(get("x") ?? 0)
+      const y = Number(get("y") ?? 0)
+      positions.set(id, { x: Number.isFinite(x) ? x : 0, y: Number.isFinite(y) ? y : 0 })
+    })
+    return positions
+  } finally {
+    doc.destroy()
+  }
+}
+
+/** Comments with their pins placed where their elements are now. */
+export const placed = (
+  rows: ReadonlyArray<CommentRow>,
+  positions: ReadonlyMap<string, { x: number; y: number }>
+): Array<WhiteboardComment> =>
+  rows.map(({ elementId, offsetX, offsetY, ...comment }) => {
+    const at = positions.get(elementId)
+    return {
+      ...comment,
+      pin: { elementId, offsetX, offsetY, present: at !== undefined, x: at ? at.x + offsetX : null, y: at ? at.y + offsetY : null }
+    }
+  })
+
+export const templatesOf = (workspaceId: string) =>
+  query<typeof WhiteboardTemplate.Type & { snapshot?: never }>(
+    `SELECT id, workspace_id AS "workspaceId", name, description, element_count AS "elementCount", created_by AS "createdBy",
+            ${isoTimestampSql("created_at")} AS "createdAt" FROM pm_whiteboard_templates WHERE workspace_id = $1 ORDER BY created_at DESC, id`,
+    [workspaceId]
+  )
+
+export const templateState = (workspaceId: string, templateId: string) =>
+  Effect.flatMap(
+    query<{ snapshot: Uint8Array; name: string }>(
+      `SELECT snapshot, name FROM pm_whiteboard_templates WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, templateId]
+    ),
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such template")))
+  )
+
+const where = (board: { workspaceId: string; spaceId: string | null }) => ({ workspaceId: board.workspaceId, spaceId: board.spaceId })
+
+const NewBoard = Schema.Struct({ name: Name(200), spaceId: Schema.NullOr(Id), templateId: Schema.NullOr(Id) })
+const CommentRef = Schema.Struct({ whiteboardId: Id, commentId: Id })
+
+export const whiteboardCommands = {
+  createBoard: command(NewBoard, Whiteboard, (input, by, workspaceId) =>
+    Effect.gen(function* () {
+      const id = crypto.randomUUID()
+      yield* query(
+        `INSERT INTO pm_whiteboards (id, workspace_id, space_id, name, template_id, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [id, workspaceId, input.spaceId, input.name, input.templateId, by]
+      )
+      const board = yield* whiteboardOf(id)
+      return {
+        result: board,
+        changes: [change(where(board), "whiteboard.created", id, { name: board.name, templateId: input.templateId }, by)]
+      }
+    })
+  ),
+
+  createComment: command(
+    Schema.Struct({
+      whiteboardId: Id,
+      elementId: ElementId,
+      offsetX: Offset,
+      offsetY: Offset,
+      text: CommentText,
+      parentCommentId: Schema.NullOr(Id)
+    }),
+    Schema.Struct({ id: Id }),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const board = yield* whiteboardOf(input.whiteboardId)
+        if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
+        let elementId = input.elementId
+        if (input.parentCommentId !== null) {
+          const parent = yield* commentRow(input.whiteboardId, input.parentCommentId).pipe(
+            Effect.mapError(() =>
+              reject("not_found", "No such comment to reply to", [{ path: "body.parentCommentId", message: "no such comment" }])
+            )
+          )
+          if (parent.parentCommentId !== null)
+            return yield* reject("invalid", "Replies go to top-level comments", [{ path: "body.parentCommentId", message: "is a reply" }])
+          // A reply sits on its thread's element.
+          elementId = parent.elementId
+        }
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_whiteboard_comments (id, whiteboard_id, workspace_id, element_id, offset_x, offset_y, parent_comment_id, text, author_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [id, board.id, workspaceId, elementId, input.offsetX, input.offsetY, input.parentCommentId, input.text, by]
+        )
+        return {
+          result: { id },
+          changes: [change(where(board), "whiteboard.comment_created", id, { whiteboardId: board.id, elementId, text: input.text }, by)]
+        }
+      })
+  ),
+
+  updateComment: command(
+    Schema.Struct({
+      ...CommentRef.fields,
+      admin: Schema.Boolean,
+      text: Schema.optionalKey(CommentText),
+      resolved: Schema.optionalKey(Schema.Boolean),
+      elementId: Schema.optionalKey(ElementId),
+      offsetX: Schema.optionalKey(Offset),
+      offsetY: Schema.optionalKey(Offset)
+    }),
+    Schema.Struct({ id: Id }),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const board = yield* whiteboardOf(input.whiteboardId)
+        if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
+        const comment = yield* commentRow(input.whiteboardId, input.commentId)
+        const edits =
+          input.text !== undefined || input.elementId !== undefined || input.offsetX !== undefined || input.offsetY !== undefined
+        // Anyone who may comment may resolve a thread; only its author (or an admin) rewrites or moves it.
+        if (edits && comment.authorId !== by && !input.admin)
+          return yield* reject("forbidden", "Only the author or an admin changes a comment")
+        const sets: Array<string> = []
+        const params: Array<unknown> = [input.commentId]
+        if (input.text !== undefined) sets.push(`text = $${params.push(input.text)}`)
+        if (input.resolved !== undefined) sets.push(`resolved = $${params.push(input.resolved)}`)
+        if (input.elementId !== undefined) sets.push(`element_id = $${params.push(input.elementId)}`)
+        if (input.offsetX !== undefined) sets.push(`offset_x = $${params.push(input.offsetX)}`)
+        if (input.offsetY !== undefined) sets.push(`offset_y = $${params.push(input.offsetY)}`)
+        if (sets.length === 0) return { result: { id: comment.id }, changes: [] }
+        yield* query(`UPDATE pm_whiteboard_comments SET ${sets.join(", ")}, updated_at = now() WHERE id = $1`, params)
+        // Resolving a thread resolves its replies too.
+        if (input.resolved !== undefined && comment.parentCommentId === null)
+          yield* query(`UPDATE pm_whiteboard_comments SET resolved = $2, updated_at = now() WHERE parent_comment_id = $1`, [
+            comment.id,
+            input.resolved
+          ])
+        const type =
+          input.resolved !== undefined && !edits
+            ? input.resolved
+              ? "whiteboard.comment_resolved"
+              : "whiteboard.comment_reopened"
+            : "whiteboard.comment_updated"
+        return { result: { id: comment.id }, changes: [change(where(board), type, comment.id, { whiteboardId: board.id }, by)] }
+      })
+  ),
+
+  deleteComment: command(Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
+    Effect.gen(function* () {
+      const board = yield* whiteboardOf(input.whiteboardId)
+      if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
+      const comment = yield* commentRow(input.whiteboardId, input.commentId)
+      if (comment.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
+      yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
+      return {
+        result: undefined,
+        changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
+      }
+    })
+  ),
+
+  /** Saves a board's current state (base64 Yjs update) as a workspace template. */
+  createTemplate: command(
+    Schema.Struct({
+      name: Name(200),
+      description: Schema.String.check(Schema.isMaxLength(2000)),
+      state: Schema.String,
+      elementCount: Schema.Number
+    }),
+    WhiteboardTemplate,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_whiteboard_templates (id, workspace_id, name, description, snapshot, element_count, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [id, workspaceId, input.name, input.description, Buffer.from(input.state, "base64"), input.elementCount, by]
+        )
+        const [template] = (yield* templatesOf(workspaceId)).filter((t) => t.id === id)
+        return { result: template!, changes: [change({ workspaceId }, "whiteboard_template.created", id, { name: input.name }, by)] }
+      })
+  )
+}
+
+export const PmWhiteboards = workActor("pmWhiteboards", whiteboardCommands)

@@ -1,0 +1,256 @@
+/**
+ * pm tag "Whiteboard Comments" (7): comments pinned to a board's elements (by
+ * element id, with an offset from the element), so they follow an element
+ * however often it is moved, by anyone, at the same time; each comes back
+ * with its pin placed where the element is now (`present: false` once the
+ * element is gone). Anyone who can see the board comments and resolves;
+ * authors (or admins) edit, move and delete their own.
+ */
+import { Effect, Schema } from "effect"
+import { Id } from "../../../actors/Fields.ts"
+import { send } from "../../../actors/pm/WorkActor.ts"
+import {
+  CommentText,
+  commentRow,
+  commentRows,
+  ElementId,
+  PmWhiteboards,
+  placed,
+  positionsOf,
+  WhiteboardComment
+} from "../../../actors/pmops/Whiteboards.ts"
+import { operation } from "../../Operation.ts"
+import { at0, exampleIds as ids, orDieSql } from "../WorkAccess.ts"
+import { exampleWhiteboardId } from "./WhiteboardCollaboration.ts"
+import { boardState, onWhiteboard } from "./WhiteboardAccess.ts"
+
+const tag = "Whiteboard Comments"
+const service = "pm"
+const commentId = "a7b8c9d0-e1f2-4a3b-8c4d-6e7f8a9b0c1d"
+const BoardParams = Schema.Struct({ whiteboardId: Id })
+const CommentParams = Schema.Struct({ whiteboardId: Id, commentId: Id })
+const Offset = Schema.Finite.check(Schema.isBetween({ minimum: -100_000, maximum: 100_000 }))
+const params = { whiteboardId: exampleWhiteboardId, commentId }
+
+const exampleComment = {
+  id: commentId,
+  whiteboardId: exampleWhiteboardId,
+  parentCommentId: null,
+  text: "Can we split this epic?",
+  resolved: false,
+  pin: { elementId: "sticky-42", offsetX: 12, offsetY: -8, present: true, x: 412, y: 192 },
+  authorId: ids.user,
+  createdAt: at0,
+  updatedAt: at0
+}
+const Comments = Schema.Struct({ items: Schema.Array(WhiteboardComment) })
+
+/** Comments of a board with their pins placed on its live state. */
+const withPins = (whiteboardId: string, filter: { elementId?: string; resolved?: boolean } = {}) =>
+  Effect.gen(function* () {
+    const rows = yield* orDieSql(commentRows(whiteboardId, filter))
+    return placed(rows, positionsOf(yield* boardState(whiteboardId)))
+  })
+
+const one = (whiteboardId: string, id: string) =>
+  Effect.gen(function* () {
+    const row = yield* orDieSql(commentRow(whiteboardId, id))
+    return placed([row], positionsOf(yield* boardState(whiteboardId)))[0]!
+  })
+
+export const whiteboardCommentsOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "listWhiteboardComments",
+    method: "GET",
+    path: "/v1/whiteboards/{whiteboardId}/comments",
+    summary: "A board's comments, oldest first, each pinned where its element is now",
+    auth: "both",
+    scopes: ["whiteboards:read"],
+    params: BoardParams,
+    query: Schema.Struct({ resolved: Schema.optionalKey(Schema.Literals(["true", "false"])) }),
+    responses: { 200: { description: "Comments", schema: Comments } },
+    examples: [
+      {
+        name: "list",
+        request: { params: { whiteboardId: exampleWhiteboardId } },
+        response: { status: 200, body: { items: [exampleComment] } }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        yield* onWhiteboard(context, params.whiteboardId)
+        return { items: yield* withPins(params.whiteboardId, query.resolved ? { resolved: query.resolved === "true" } : {}) }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "createWhiteboardComment",
+    method: "POST",
+    path: "/v1/whiteboards/{whiteboardId}/comments",
+    summary: "Pin a comment to an element (or reply to a thread: the reply sits on the thread's element)",
+    auth: "both",
+    scopes: ["whiteboards:write"],
+    params: BoardParams,
+    body: Schema.Struct({
+      elementId: ElementId,
+      offsetX: Schema.optionalKey(Offset),
+      offsetY: Schema.optionalKey(Offset),
+      text: CommentText,
+      parentCommentId: Schema.optionalKey(Id)
+    }),
+    responses: { 201: { description: "Created", schema: WhiteboardComment } },
+    examples: [
+      {
+        name: "pin",
+        request: {
+          params: { whiteboardId: exampleWhiteboardId },
+          body: { elementId: "sticky-42", offsetX: 12, offsetY: -8, text: exampleComment.text }
+        },
+        response: { status: 201, body: exampleComment }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
+        const { id } = yield* send(PmWhiteboards, board.workspaceId, "createComment", caller.userId, {
+          whiteboardId: board.id,
+          elementId: body.elementId,
+          offsetX: body.offsetX ?? 0,
+          offsetY: body.offsetY ?? 0,
+          text: body.text,
+          parentCommentId: body.parentCommentId ?? null
+        })
+        return yield* one(board.id, id)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getWhiteboardComment",
+    method: "GET",
+    path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
+    summary: "One comment with its pin",
+    auth: "both",
+    scopes: ["whiteboards:read"],
+    params: CommentParams,
+    responses: { 200: { description: "Comment", schema: WhiteboardComment }, 404: { description: "No such comment" } },
+    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleComment } }],
+    handler: ({ params }, context) => Effect.andThen(onWhiteboard(context, params.whiteboardId), one(params.whiteboardId, params.commentId))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "updateWhiteboardComment",
+    method: "PATCH",
+    path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
+    summary: "Edit a comment's text or move its pin to another element or offset (author or admin)",
+    auth: "both",
+    scopes: ["whiteboards:write"],
+    params: CommentParams,
+    body: Schema.Struct({
+      text: Schema.optionalKey(CommentText),
+      elementId: Schema.optionalKey(ElementId),
+      offsetX: Schema.optionalKey(Offset),
+      offsetY: Schema.optionalKey(Offset)
+    }),
+    responses: { 200: { description: "Updated", schema: WhiteboardComment }, 403: { description: "Not the author" } },
+    examples: [
+      {
+        name: "edit",
+        request: { params, body: { text: "Can we split this epic in two?" } },
+        response: { status: 200, body: { ...exampleComment, text: "Can we split this epic in two?" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
+        yield* send(PmWhiteboards, board.workspaceId, "updateComment", caller.userId, {
+          whiteboardId: board.id,
+          commentId: params.commentId,
+          admin: caller.admin,
+          ...body
+        })
+        return yield* one(board.id, params.commentId)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "resolveWhiteboardComment",
+    method: "POST",
+    path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}/resolve",
+    summary: "Resolve (or reopen) a thread; its replies follow",
+    auth: "both",
+    scopes: ["whiteboards:write"],
+    params: CommentParams,
+    body: Schema.Struct({ resolved: Schema.Boolean }),
+    responses: { 200: { description: "The comment", schema: WhiteboardComment } },
+    examples: [
+      {
+        name: "resolve",
+        request: { params, body: { resolved: true } },
+        response: { status: 200, body: { ...exampleComment, resolved: true } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
+        yield* send(PmWhiteboards, board.workspaceId, "updateComment", caller.userId, {
+          whiteboardId: board.id,
+          commentId: params.commentId,
+          admin: caller.admin,
+          resolved: body.resolved
+        })
+        return yield* one(board.id, params.commentId)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "deleteWhiteboardComment",
+    method: "DELETE",
+    path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
+    summary: "Delete a comment and its replies (author or admin)",
+    auth: "both",
+    scopes: ["whiteboards:write"],
+    params: CommentParams,
+    responses: { 204: { description: "Deleted" }, 403: { description: "Not the author" } },
+    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
+        yield* send(PmWhiteboards, board.workspaceId, "deleteComment", caller.userId, {
+          whiteboardId: board.id,
+          commentId: params.commentId,
+          admin: caller.admin
+        })
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listElementComments",
+    method: "GET",
+    path: "/v1/whiteboards/{whiteboardId}/elements/{elementId}/comments",
+    summary: "The comments pinned to one element, with where the element is now",
+    auth: "both",
+    scopes: ["whiteboards:read"],
+    params: Schema.Struct({ whiteboardId: Id, elementId: ElementId }),
+    responses: { 200: { description: "Comments", schema: Comments } },
+    examples: [
+      {
+        name: "element",
+        request: { params: { whiteboardId: exampleWhiteboardId, elementId: "sticky-42" } },
+        response: { status: 200, body: { items: [exampleComment] } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* onWhiteboard(context, params.whiteboardId)
+        return { items: yield* withPins(params.whiteboardId, { elementId: params.elementId }) }
+      })
+  })
+]

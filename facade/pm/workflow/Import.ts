@@ -1,0 +1,385 @@
+/**
+ * pm tag "Import" (6): tasks into a list from a CSV (with a column-mapping
+ * preview), a ClickUp or Asana CSV export, or a Trello board export — as
+ * background bulk jobs with progress and a result per row; re-running a job
+ * (or posting the same idempotency key) never imports a row twice.
+ */
+import { Effect, Exit, Schema, SchemaIssue } from "effect"
+import { Id, Name } from "../../../actors/Fields.ts"
+import { read, send } from "../../../actors/pm/WorkActor.ts"
+import { PmList } from "../../../actors/pm/WorkActors.ts"
+import { BulkJob, JobRow, jobOf, jobRows, PmBulkJobs, type PlannedRow } from "../../../actors/pmops/BulkJobs.ts"
+import {
+  type CsvTable,
+  csvRows,
+  csvTable,
+  guessTarget,
+  ImportTarget,
+  type ParsedRow,
+  TrelloBoard,
+  type TrelloBoard as TrelloBoardType,
+  toolCsvRows,
+  trelloRows
+} from "../../../actors/pmops/ImportSources.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation, type RequestContext } from "../../Operation.ts"
+import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onList, orDieSql, pageOf } from "../WorkAccess.ts"
+import { invalid, taskInputOf } from "./TaskBodies.ts"
+
+const tag = "Import"
+const service = "pm"
+const jobId = "e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8a9b"
+const ListParams = Schema.Struct({ listId: Id })
+const ImportParams = Schema.Struct({ importId: Id })
+const MAX_ROWS = 5000
+
+const Csv = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(900_000)).annotate({
+  description: "The CSV text, header row first"
+})
+const Mapping = Schema.Record(Schema.String.check(Schema.isMaxLength(200)), ImportTarget).annotate({
+  description: "Column header → task field; columns left out are guessed from their header"
+})
+const IdempotencyKey = Name(200).annotate({ description: "The same key again answers the job it started instead of importing twice" })
+
+const exampleCsv = "Title,Details,Priority,Due,Labels\nShip the login page,OAuth and password,high,2026-12-01,frontend;auth\n"
+const exampleJob = {
+  id: jobId,
+  workspaceId: ids.workspace,
+  kind: "import",
+  source: "csv",
+  listId: ids.list,
+  status: "queued",
+  total: 1,
+  processed: 0,
+  succeeded: 0,
+  failed: 0,
+  progress: 0,
+  createdBy: ids.user,
+  createdAt: at0,
+  updatedAt: at0,
+  finishedAt: null
+}
+
+const ImportDetail = Schema.Struct({ ...BulkJob.fields, rows: Schema.Array(JobRow) }).annotate({ identifier: "ImportJob" })
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+const decodeTrello = Schema.decodeUnknownExit(TrelloBoard as Schema.Codec<TrelloBoardType, unknown>, {
+  onExcessProperty: "ignore",
+  errors: "all"
+})
+
+/** The parts of a Trello export an import reads (the rest of the export is ignored), or 400 at `body.board…`. */
+const decodeBoard = (board: unknown) => {
+  const decoded = decodeTrello(board)
+  if (Exit.isSuccess(decoded)) return Effect.succeed(decoded.value)
+  const error = Exit.findErrorOption(decoded)
+  const issues = error._tag === "Some" ? formatIssues(error.value.issue).issues : []
+  return invalid(
+    issues.map((issue) => ({
+      path: ["body.board", ...(issue.path ?? []).map((k) => String(typeof k === "object" ? k.key : k))].join("."),
+      message: issue.message
+    }))
+  )
+}
+
+/** Parses a CSV or answers 400 at `body.csv`. */
+const tableOf = (text: string) =>
+  Effect.try({
+    try: () => csvTable(text),
+    catch: (e) => reject("invalid", `Invalid body.csv: ${(e as Error).message}`, [{ path: "body.csv", message: (e as Error).message }])
+  }).pipe(
+    Effect.filterOrFail(
+      (table) => table.headers.length > 0 && table.rows.length <= MAX_ROWS,
+      (table) =>
+        reject("invalid", "Invalid body.csv", [
+          { path: "body.csv", message: table.headers.length === 0 ? "no header row" : `more than ${MAX_ROWS} rows` }
+        ])
+    )
+  )
+
+/** Each parsed row checked as a create-task body: the task to create, or the row's error. */
+const plan = (workspaceId: string, parsed: ReadonlyArray<ParsedRow>) =>
+  Effect.forEach(parsed, (row): Effect.Effect<PlannedRow, never, any> => {
+    if (row.body === undefined) return Effect.succeed({ row: row.row, error: row.error ?? "invalid row" })
+    return taskInputOf(workspaceId, row.body, `row ${row.row}`).pipe(
+      Effect.map((task) => ({ row: row.row, task })),
+      Effect.catch((e) =>
+        Effect.succeed({
+          row: row.row,
+          error: e._tag === "Rejection" ? (e.details?.map((d) => `${d.path}: ${d.message}`).join("; ") ?? e.message) : "invalid row"
+        })
+      )
+    )
+  })
+
+const start = (
+  context: RequestContext,
+  listId: string,
+  source: typeof BulkJob.fields.source.Type,
+  parsed: ReadonlyArray<ParsedRow>,
+  idempotencyKey?: string
+) =>
+  Effect.gen(function* () {
+    const caller = yield* onList(context, listId, "member")
+    const rows = yield* plan(caller.at.workspaceId, parsed)
+    const { job } = yield* send(PmBulkJobs, caller.at.workspaceId, "createImport", caller.userId, {
+      source,
+      listId,
+      spaceId: caller.at.spaceId,
+      rows,
+      idempotencyKey: idempotencyKey ?? null
+    })
+    return job
+  })
+
+const onImport = (context: RequestContext, importId: string, minimum: "viewer" | "member") =>
+  Effect.gen(function* () {
+    const job = yield* orDieSql(jobOf(importId))
+    const caller = yield* inWorkspace(context, job.workspaceId, minimum).pipe(
+      Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such import") : e))
+    )
+    return { job, caller }
+  })
+
+const preview = (table: CsvTable, mapping: Readonly<Record<string, typeof ImportTarget.Type>>) => {
+  const rows = csvRows(table, mapping)
+  return {
+    columns: table.headers.map((header) => ({
+      header,
+      target: mapping[header] ?? guessTarget(header),
+      guessed: mapping[header] === undefined
+    })),
+    total: rows.length,
+    rows: rows.slice(0, 20).map((r) => ({ row: r.row, task: r.body ?? null, error: r.error ?? null }))
+  }
+}
+
+export const importOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "previewCsvImport",
+    method: "POST",
+    path: "/v1/lists/{listId}/imports/csv/preview",
+    summary: "Preview a CSV import: each column's task field (guessed or as mapped) and the first 20 rows as tasks",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ListParams,
+    body: Schema.Struct({ csv: Csv, mapping: Schema.optionalKey(Mapping) }),
+    responses: {
+      200: {
+        description: "Preview",
+        schema: Schema.Struct({
+          columns: Schema.Array(Schema.Struct({ header: Schema.String, target: ImportTarget, guessed: Schema.Boolean })),
+          total: Schema.Number,
+          rows: Schema.Array(
+            Schema.Struct({
+              row: Schema.Number,
+              task: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
+              error: Schema.NullOr(Schema.String)
+            })
+          )
+        }).annotate({ identifier: "CsvImportPreview" })
+      }
+    },
+    examples: [
+      {
+        name: "preview",
+        request: { params: { listId: ids.list }, body: { csv: exampleCsv } },
+        response: {
+          status: 200,
+          body: {
+            columns: [
+              { header: "Title", target: "name", guessed: true },
+              { header: "Details", target: "description", guessed: true },
+              { header: "Priority", target: "priority", guessed: true },
+              { header: "Due", target: "dueDate", guessed: true },
+              { header: "Labels", target: "tags", guessed: true }
+            ],
+            total: 1,
+            rows: [
+              {
+                row: 1,
+                task: {
+                  name: "Ship the login page",
+                  description: "OAuth and password",
+                  priority: "high",
+                  dueDate: "2026-12-01",
+                  tags: ["frontend", "auth"]
+                },
+                error: null
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        yield* onList(context, params.listId, "member")
+        return preview(yield* tableOf(body.csv), body.mapping ?? {})
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "importCsv",
+    method: "POST",
+    path: "/v1/lists/{listId}/imports/csv",
+    summary: "Import tasks from a CSV into a list, as a background job",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ListParams,
+    body: Schema.Struct({ csv: Csv, mapping: Schema.optionalKey(Mapping), idempotencyKey: Schema.optionalKey(IdempotencyKey) }),
+    responses: { 202: { description: "Queued (or the job this idempotency key started)", schema: BulkJob } },
+    examples: [
+      { name: "csv", request: { params: { listId: ids.list }, body: { csv: exampleCsv } }, response: { status: 202, body: exampleJob } }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const table = yield* tableOf(body.csv)
+        return yield* start(context, params.listId, "csv", csvRows(table, body.mapping ?? {}), body.idempotencyKey)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "importToolCsv",
+    method: "POST",
+    path: "/v1/lists/{listId}/imports/tool-csv",
+    summary: "Import a ClickUp or Asana CSV export into a list, as a background job",
+    description:
+      "ClickUp: Task Name, Task Content, Status, Priority, Start Date, Due Date, Tags, Assignees. Asana: Name, Notes, Section/Column, Assignee Email, Start Date, Due Date, Tags, Completed At (completed tasks are closed). Statuses must exist in the list; assignees are members' e-mails.",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ListParams,
+    body: Schema.Struct({ format: Schema.Literals(["clickup", "asana"]), csv: Csv, idempotencyKey: Schema.optionalKey(IdempotencyKey) }),
+    responses: { 202: { description: "Queued", schema: BulkJob } },
+    examples: [
+      {
+        name: "clickup",
+        request: {
+          params: { listId: ids.list },
+          body: { format: "clickup", csv: "Task Name,Status,Priority\nShip the login page,to do,2\n" }
+        },
+        response: { status: 202, body: { ...exampleJob, source: "clickup" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const table = yield* tableOf(body.csv)
+        return yield* start(context, params.listId, body.format, toolCsvRows(body.format, table), body.idempotencyKey)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "importTrelloBoard",
+    method: "POST",
+    path: "/v1/lists/{listId}/imports/trello",
+    summary: "Import a Trello board export (JSON) into a list, as a background job",
+    description:
+      "Cards become tasks; a card's Trello list names its status when the target list has a status of that name; labels become tags; archived cards are skipped unless asked for.",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ListParams,
+    body: Schema.Struct({
+      board: Schema.Record(Schema.String, Schema.Unknown).annotate({
+        description:
+          "A Trello board export (Menu → Share → Export as JSON): lists [{id, name}], cards [{id, name, desc, idList, due, start, dueComplete, closed, labels}]; other keys are ignored"
+      }),
+      includeArchived: Schema.optionalKey(Schema.Boolean),
+      idempotencyKey: Schema.optionalKey(IdempotencyKey)
+    }),
+    responses: { 202: { description: "Queued", schema: BulkJob } },
+    examples: [
+      {
+        name: "trello",
+        request: {
+          params: { listId: ids.list },
+          body: {
+            board: {
+              name: "Roadmap",
+              lists: [{ id: "5f1a", name: "in progress" }],
+              cards: [
+                { id: "6a2b", name: "Ship the login page", desc: "OAuth and password", idList: "5f1a", labels: [{ name: "frontend" }] }
+              ]
+            }
+          }
+        },
+        response: { status: 202, body: { ...exampleJob, source: "trello" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const list = yield* read(PmList, params.listId, "locate", {})
+        const board = yield* decodeBoard(body.board)
+        const parsed = trelloRows(
+          board,
+          list.statuses.items.map((s) => s.name),
+          { includeArchived: body.includeArchived ?? false }
+        )
+        return yield* start(context, params.listId, "trello", parsed, body.idempotencyKey)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getImport",
+    method: "GET",
+    path: "/v1/imports/{importId}",
+    summary: "An import's progress and its result per row (task created, or why not)",
+    auth: "both",
+    scopes: ["tasks:read"],
+    params: ImportParams,
+    query: Schema.Struct({
+      rowStatus: Schema.optionalKey(JobRow.fields.status),
+      offset: Schema.optionalKey(Offset),
+      limit: Schema.optionalKey(Limit)
+    }),
+    responses: { 200: { description: "Import", schema: ImportDetail }, 404: { description: "No such import" } },
+    examples: [
+      {
+        name: "get",
+        request: { params: { importId: jobId } },
+        response: {
+          status: 200,
+          body: {
+            ...exampleJob,
+            status: "completed",
+            processed: 1,
+            succeeded: 1,
+            progress: 1,
+            finishedAt: at0,
+            rows: [{ row: 1, status: "succeeded", taskId: ids.task, error: null }]
+          }
+        }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        const { job } = yield* onImport(context, params.importId, "viewer")
+        const rows = yield* orDieSql(jobRows(job.id, { ...pageOf(query), ...(query.rowStatus ? { status: query.rowStatus } : {}) }))
+        return { ...job, rows }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "retryImport",
+    method: "POST",
+    path: "/v1/imports/{importId}/retry",
+    summary: "Run a finished import again: failed rows are retried, imported rows are never imported twice",
+    auth: "both",
+    scopes: ["tasks:write"],
+    params: ImportParams,
+    responses: { 202: { description: "Queued again", schema: BulkJob }, 409: { description: "Still running" } },
+    examples: [{ name: "retry", request: { params: { importId: jobId } }, response: { status: 202, body: exampleJob } }],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const { job, caller } = yield* onImport(context, params.importId, "member")
+        if (job.listId !== null) yield* onList(context, job.listId, "member")
+        return yield* send(PmBulkJobs, job.workspaceId, "retry", caller.userId, { jobId: job.id })
+      })
+  })
+]
