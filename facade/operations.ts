@@ -26,7 +26,7 @@ import { pmOpsActorKinds as pmWorkflowActorKinds } from "../actors/pmops/kinds.t
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
-import { pmOpsActorKinds, pmOpsOperations } from "./ops/index.ts"
+import { pmOpsActorKinds, pmOpsOperations } from "./pm/platform/index.ts"
 
 /** The actor kinds every node hosts. */
 export const actorKinds: ReadonlyArray<ActorKind> = [

@@ -10,7 +10,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import { userOf } from "../Access.ts"
 import { AccessTokens } from "../auth/AccessTokens.ts"
 import { operation } from "../Operation.ts"
-import { refuseWhenSsoEnforced } from "../ops/SsoEnforcement.ts"
+import { refuseWhenSsoEnforced } from "./platform/SsoEnforcement.ts"
 
 const tag = "Authentication"
 const REFRESH_TOKEN_DAYS = 30

@@ -43,6 +43,7 @@ describe("operator operations", () => {
         "getPlatformStats",
         "getPlatformUser",
         "getPlatformWorkspace",
+        "listFailingAutomations",
         "listPlatformActivity",
         "listPlatformAlerts",
         "resetPlatformUserPassword",

@@ -7,12 +7,12 @@
  * provider stops retrying.
  */
 import { Effect, Exit, Schema, SchemaIssue } from "effect"
-import { Billing, EventOutcome, ProviderEvent } from "../../actors/billing/Billing.ts"
-import { SIGNATURE_HEADER, verifyPayment } from "../../actors/billing/PaymentSignature.ts"
-import { Workspace } from "../../actors/identity/Workspace.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { Billing, EventOutcome, ProviderEvent } from "../../../actors/billing/Billing.ts"
+import { SIGNATURE_HEADER, verifyPayment } from "../../../actors/billing/PaymentSignature.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation } from "../../Operation.ts"
 import { audited, ids } from "./Shared.ts"
 
 const decodeEvent = Schema.decodeUnknownExit(ProviderEvent, { onExcessProperty: "ignore", errors: "all" })

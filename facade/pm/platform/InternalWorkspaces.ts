@@ -7,12 +7,12 @@
  * "by" someone are made on behalf of its owner; every change is audited.
  */
 import { Effect, Schema } from "effect"
-import { allWorkspaces } from "../../actors/identity/IdentityQueries.ts"
-import { Workspace } from "../../actors/identity/Workspace.ts"
-import { Email, Id, Name, Timestamp } from "../../actors/Fields.ts"
-import { PlanId } from "../../actors/billing/Plans.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { allWorkspaces } from "../../../actors/identity/IdentityQueries.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { Email, Id, Name, Timestamp } from "../../../actors/Fields.ts"
+import { PlanId } from "../../../actors/billing/Plans.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
 import { setSuspension } from "./AdminWorkspaces.ts"
 import { changePlan } from "./BillingChanges.ts"
 import { base, declare, lifecycle, params } from "./InternalLifecycle.ts"

@@ -7,21 +7,21 @@
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { Effect, Schema } from "effect"
-import { Workspace } from "../../actors/identity/Workspace.ts"
-import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { query } from "../../persistence/Sql.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { BrandingView, brandingView, configOfWorkspace } from "../pm/workspaces/shared.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { WorkspaceSso } from "../../../actors/sso/SsoConfig.ts"
+import { Id, Timestamp } from "../../../actors/Fields.ts"
+import { query } from "../../../persistence/Sql.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation } from "../../Operation.ts"
+import { BrandingView, brandingView, configOfWorkspace } from "../../pm/workspaces/shared.ts"
 import { at, ids } from "./Shared.ts"
 
 const startedAt = new Date().toISOString()
 
 const packageVersion = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string }).version ?? "0.0.0"
+    return (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string }).version ?? "0.0.0"
   } catch {
     return "0.0.0"
   }
@@ -32,7 +32,7 @@ const commit = (() => {
   if (process.env.ATRIUM_COMMIT) return process.env.ATRIUM_COMMIT
   try {
     return execFileSync("git", ["rev-parse", "HEAD"], {
-      cwd: new URL("../..", import.meta.url).pathname,
+      cwd: new URL("../../..", import.meta.url).pathname,
       stdio: ["ignore", "pipe", "ignore"],
       timeout: 2000
     })

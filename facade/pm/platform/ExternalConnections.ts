@@ -7,12 +7,21 @@
  * disconnecting take an admin with a user session.
  */
 import { Effect, Schema } from "effect"
-import { Connection, ConnectionSettings, VendorKind, create, get, list, revoke, tokenOf } from "../../actors/hub/connections/Connections.ts"
-import { checkOutboundUrl } from "../../actors/webhooks/OutboundAddress.ts"
-import { Id, Name } from "../../actors/Fields.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import {
+  Connection,
+  ConnectionSettings,
+  VendorKind,
+  create,
+  get,
+  list,
+  revoke,
+  tokenOf
+} from "../../../actors/hub/connections/Connections.ts"
+import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
+import { Id, Name } from "../../../actors/Fields.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { principalOf, workspaceRole } from "../../Access.ts"
+import { operation } from "../../Operation.ts"
 import { at, ids, WorkspaceIdParams } from "./Shared.ts"
 
 const tag = "External Connections"

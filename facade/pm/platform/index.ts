@@ -3,14 +3,14 @@
  * service-to-service operations, SSO, push, billing, version and tenant
  * branding, external connections; and the actor kinds they use.
  */
-import { Billing } from "../../actors/billing/Billing.ts"
-import { UserStanding } from "../../actors/identity/UserStanding.ts"
-import { AlertRules } from "../../actors/platform/AlertRules.ts"
-import { WorkspaceQuota } from "../../actors/platform/Quotas.ts"
-import { PushSubscriptions } from "../../actors/push/PushSubscriptions.ts"
-import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
-import type { ActorKind } from "../../runtime/Actor.ts"
-import type { AnyOperation } from "../Operation.ts"
+import { Billing } from "../../../actors/billing/Billing.ts"
+import { UserStanding } from "../../../actors/identity/UserStanding.ts"
+import { AlertRules } from "../../../actors/platform/AlertRules.ts"
+import { WorkspaceQuota } from "../../../actors/platform/Quotas.ts"
+import { PushSubscriptions } from "../../../actors/push/PushSubscriptions.ts"
+import { WorkspaceSso } from "../../../actors/sso/SsoConfig.ts"
+import type { ActorKind } from "../../../runtime/Actor.ts"
+import type { AnyOperation } from "../../Operation.ts"
 import { adminAlertsOperations } from "./AdminAlerts.ts"
 import { adminInsightsOperations } from "./AdminInsights.ts"
 import { adminUsersOperations } from "./AdminUsers.ts"

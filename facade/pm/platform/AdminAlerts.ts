@@ -4,12 +4,12 @@
  * source for the metric). The request error rates are this node's.
  */
 import { Effect, Schema } from "effect"
-import { alertSourceOf, registerAlertSource } from "../../actors/platform/AlertMetrics.ts"
-import { AlertRule, AlertRules, NewAlertRule, PLATFORM } from "../../actors/platform/AlertRules.ts"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation } from "../Operation.ts"
-import { requestCounts } from "../RequestMetrics.ts"
+import { alertSourceOf, registerAlertSource } from "../../../actors/platform/AlertMetrics.ts"
+import { AlertRule, AlertRules, NewAlertRule, PLATFORM } from "../../../actors/platform/AlertRules.ts"
+import { Id, Timestamp } from "../../../actors/Fields.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { operation } from "../../Operation.ts"
+import { requestCounts } from "../../RequestMetrics.ts"
 import { asOperator, at, audited, ids, OPERATOR_NOTE } from "./Shared.ts"
 
 const tag = "Admin - Alerts"

@@ -1,10 +1,10 @@
 /** What the operator, internal and billing operations share: who acted (for the audit), paging, example ids. */
 import { Effect, Schema } from "effect"
-import { audit, type AuditRecord } from "../../actors/platform/PlatformAudit.ts"
-import { Id } from "../../actors/Fields.ts"
-import { requireInternalKey } from "../InternalKeys.ts"
-import type { RequestContext } from "../Operation.ts"
-import { requirePlatformAdmin } from "../PlatformAdmin.ts"
+import { audit, type AuditRecord } from "../../../actors/platform/PlatformAudit.ts"
+import { Id } from "../../../actors/Fields.ts"
+import { requireInternalKey } from "../../InternalKeys.ts"
+import type { RequestContext } from "../../Operation.ts"
+import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
 
 /** A platform admin, as the audit names them. */
 export const asOperator = (context: RequestContext) =>

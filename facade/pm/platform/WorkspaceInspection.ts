@@ -1,12 +1,12 @@
 /** A workspace as operators and internal services see it: identity state, pm usage, quota. Shared by Admin and Internal. */
 import { Effect, Schema } from "effect"
-import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { MemberLimits, Role, Suspension, Workspace } from "../../actors/identity/Workspace.ts"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { usageOf } from "../../actors/pm/WorkspaceStats.ts"
-import { QuotaLimits, WorkspaceQuota } from "../../actors/platform/Quotas.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { usersByIds } from "../../../actors/identity/IdentityQueries.ts"
+import { MemberLimits, Role, Suspension, Workspace } from "../../../actors/identity/Workspace.ts"
+import { Id, Timestamp } from "../../../actors/Fields.ts"
+import { usageOf } from "../../../actors/pm/WorkspaceStats.ts"
+import { QuotaLimits, WorkspaceQuota } from "../../../actors/platform/Quotas.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
 import { at, ids } from "./Shared.ts"
 
 export const WorkspaceUsage = Schema.Struct({

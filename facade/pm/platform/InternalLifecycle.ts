@@ -1,6 +1,6 @@
 /** What the internal workspace operations share: their declaration (tag, auth, note) and the lifecycle step with its audit. */
 import { Effect, type Schema } from "effect"
-import { operation } from "../Operation.ts"
+import { operation } from "../../Operation.ts"
 import { asService, audited, ids, INTERNAL_NOTE } from "./Shared.ts"
 import { existingWorkspace, inspectWorkspace } from "./WorkspaceInspection.ts"
 

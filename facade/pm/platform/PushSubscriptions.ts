@@ -4,14 +4,14 @@
  * pm notifications are then pushed to them (actors/push/PushDelivery.ts).
  */
 import { Effect, Schema } from "effect"
-import { PushKeys, PushSubscription, PushSubscriptions } from "../../actors/push/PushSubscriptions.ts"
-import { vapidKeys } from "../../actors/push/VapidKeys.ts"
-import { checkOutboundUrl } from "../../actors/webhooks/OutboundAddress.ts"
-import { Id } from "../../actors/Fields.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { userOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { PushKeys, PushSubscription, PushSubscriptions } from "../../../actors/push/PushSubscriptions.ts"
+import { vapidKeys } from "../../../actors/push/VapidKeys.ts"
+import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
+import { Id } from "../../../actors/Fields.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { userOf } from "../../Access.ts"
+import { operation } from "../../Operation.ts"
 import { at } from "./Shared.ts"
 
 const tag = "Push Subscriptions"

@@ -1,9 +1,9 @@
 /** Plan and seat changes, shared by the workspace's Billing operations and the internal ones: the seats become the identity workspace's member limit. */
 import { Effect } from "effect"
-import { Billing } from "../../actors/billing/Billing.ts"
-import type { PlanId } from "../../actors/billing/Plans.ts"
-import { Workspace } from "../../actors/identity/Workspace.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { Billing } from "../../../actors/billing/Billing.ts"
+import type { PlanId } from "../../../actors/billing/Plans.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { existingWorkspace } from "./WorkspaceInspection.ts"
 
 export const changePlan = (workspaceId: string, by: string, planId: PlanId, seats: number | undefined) =>

@@ -4,11 +4,11 @@
  * services and the payment provider changed.
  */
 import { Effect, Schema } from "effect"
-import { dailyGrowth, platformCounts } from "../../actors/identity/IdentityQueries.ts"
-import { AuditEntry, auditEntries } from "../../actors/platform/PlatformAudit.ts"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { operation } from "../Operation.ts"
-import { requestCounts } from "../RequestMetrics.ts"
+import { dailyGrowth, platformCounts } from "../../../actors/identity/IdentityQueries.ts"
+import { AuditEntry, auditEntries } from "../../../actors/platform/PlatformAudit.ts"
+import { Id, Timestamp } from "../../../actors/Fields.ts"
+import { operation } from "../../Operation.ts"
+import { requestCounts } from "../../RequestMetrics.ts"
 import { asOperator, at, ids, OPERATOR_NOTE } from "./Shared.ts"
 
 const service = "pm"

@@ -4,10 +4,10 @@
  * members' requests (403 naming the suspension) until it is resumed.
  */
 import { Effect, Schema } from "effect"
-import { Workspace } from "../../actors/identity/Workspace.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { operation } from "../../Operation.ts"
 import { asOperator, at, audited, ids, OPERATOR_NOTE, WorkspaceIdParams } from "./Shared.ts"
 import { exampleOperatorWorkspace, existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
 
