@@ -41,7 +41,7 @@ const anonymous = (boardId: string, requestId: string, fingerprint: string, ip: 
       )
     )
     .then(
-      (outcome) => ({ ok: true as const, outcome }),
+      (outcome) => ({ ok: true as const, outcome, code: undefined as string | undefined }),
       (error) => ({ ok: false as const, code: (error as { code?: string }).code })
     )
 
