@@ -239,15 +239,13 @@ export const featureRequestFollowerOperations = [
           viewerId: caller.userId,
           team: caller.team,
           includeMerged: true,
+          mergedInto: params.featureRequestId,
           sort: "old",
           offset: 0,
           limit: 10_000
         })
         return {
-          items: yield* featureRequestsOf(
-            caller.view,
-            found.items.filter((r) => r.mergedInto === params.featureRequestId)
-          )
+          items: yield* featureRequestsOf(caller.view, found.items)
         }
       })
   })
