@@ -1,5 +1,6 @@
 /** Every documented operation of the four services, and the uncatalogued routes served beside them. */
 import { Account } from "../actors/identity/Account.ts"
+import { feedbackActorKinds } from "../actors/feedback/kinds.ts"
 import { pmActorKinds } from "../actors/pm/kinds.ts"
 import { wikiDiscoveryActorKinds } from "../actors/wiki/discoveryKinds.ts"
 import { wikiActorKinds } from "../actors/wiki/kinds.ts"
@@ -25,6 +26,7 @@ import { pmWorkflowOperations } from "./pm/workflow/index.ts"
 import { pmOpsActorKinds as pmWorkflowActorKinds } from "../actors/pmops/kinds.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
+import { feedbackOperations } from "./feedback/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
 import { pmOpsActorKinds, pmOpsOperations } from "./pm/platform/index.ts"
 
@@ -40,7 +42,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmOpsActorKinds,
   ...hubCallActorKinds,
   ...hubPeopleActorKinds,
-  ...pmWorkflowActorKinds
+  ...pmWorkflowActorKinds,
+  ...feedbackActorKinds
 ]
 
 let registry: Registry | undefined
@@ -63,7 +66,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmPlanningOperations,
   ...wikiOperations,
   ...pmOpsOperations,
-  ...pmWorkflowOperations
+  ...pmWorkflowOperations,
+  ...feedbackOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

@@ -1,0 +1,252 @@
+/**
+ * feedback tag "Feature Request Detail Resource", part 2 (6 of 11): the people
+ * and history around a request — voters (customer e-mails for the team only),
+ * subscriptions and subscribers, the activity log, and the duplicates merged
+ * into it.
+ */
+import { Effect, Schema } from "effect"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import { isSubscribed, requestEvents, subscribersOf, votersOf } from "../../actors/feedback/RequestQueries.ts"
+import { operation, type RequestContext } from "../Operation.ts"
+import { askBoard, FeatureRequestParams, Limit, Offset, page } from "./BoardAsk.ts"
+import { requestAccess } from "./FeedbackAccess.ts"
+import {
+  eventsView,
+  examples,
+  exampleFeatureRequest,
+  FeatureRequestList,
+  FeedbackEventList,
+  featureRequestsOf,
+  names,
+  Person,
+  Subscription,
+  service
+} from "./FeedbackViews.ts"
+
+const tag = "Feature Request Detail Resource"
+
+const params = { featureRequestId: examples.featureRequestId }
+
+const Voter = Schema.Struct({
+  kind: Schema.Literals(["user", "customer", "anonymous"]),
+  user: Schema.NullOr(Person),
+  customer: Schema.NullOr(Schema.Struct({ email: Schema.NullOr(Schema.String), name: Schema.NullOr(Schema.String) })).annotate({
+    description: "A customer voted for by the team; the e-mail is shown to the team only"
+  }),
+  castBy: Schema.NullOr(Person),
+  mergedFrom: Schema.NullOr(Id).annotate({ description: "Moved here by merging that duplicate" }),
+  votedAt: Timestamp
+}).annotate({ identifier: "FeedbackVoter" })
+
+const subscription = (subscribed: boolean) => (featureRequestId: string, context: RequestContext) =>
+  Effect.gen(function* () {
+    const { caller, boardId } = yield* requestAccess(context, featureRequestId)
+    return { subscribed: yield* askBoard(boardId, "subscribe", { by: caller.userId, requestId: featureRequestId, subscribed }) }
+  })
+
+const exampleEvent = {
+  seq: 42,
+  type: "request.status_changed",
+  entityId: examples.featureRequestId,
+  data: { statusId: examples.statusId, status: "Planned", type: "planned" },
+  actor: { userId: examples.userId, name: "Alice" },
+  at: examples.at
+}
+
+export const featureRequestFollowerOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "listFeatureRequestVoters",
+    method: "GET",
+    path: "/v1/feature-requests/{featureRequestId}/voters",
+    summary: "Who voted, oldest vote first (customer e-mails for the team only)",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: FeatureRequestParams,
+    query: Schema.Struct({ offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
+    responses: {
+      200: {
+        description: "Voters",
+        schema: Schema.Struct({ items: Schema.Array(Voter), total: Schema.Number, nextOffset: Schema.NullOr(Schema.Number) }).annotate({
+          identifier: "FeedbackVoterPage"
+        })
+      }
+    },
+    examples: [
+      {
+        name: "voters",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                kind: "user",
+                user: { userId: examples.memberId, name: "Bob" },
+                customer: null,
+                castBy: null,
+                mergedFrom: null,
+                votedAt: examples.at
+              }
+            ],
+            total: 1,
+            nextOffset: null
+          }
+        }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        const { caller } = yield* requestAccess(context, params.featureRequestId)
+        const offset = query.offset ?? 0
+        const result = yield* Effect.orDie(votersOf(params.featureRequestId, offset, query.limit ?? 50))
+        const person = yield* names(result.items.flatMap((v) => [v.userId, v.castBy]))
+        const items = result.items.map((v) => ({
+          kind: v.kind,
+          user: v.kind === "anonymous" ? null : person(v.userId),
+          customer: v.kind === "customer" ? { email: caller.team ? v.customerEmail : null, name: v.customerName } : null,
+          castBy: person(v.castBy),
+          mergedFrom: v.mergedFrom,
+          votedAt: v.createdAt
+        }))
+        return page({ items, total: result.total }, offset)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "subscribeToFeatureRequest",
+    method: "PUT",
+    path: "/v1/feature-requests/{featureRequestId}/subscription",
+    summary: "Follow a request: be notified of status changes and comments (as the board's notification preference says)",
+    auth: "both",
+    scopes: ["feedback:write"],
+    params: FeatureRequestParams,
+    responses: { 200: { description: "Following", schema: Subscription } },
+    examples: [{ name: "follow", request: { params }, response: { status: 200, body: { subscribed: true } } }],
+    handler: ({ params }, context) => subscription(true)(params.featureRequestId, context)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "unsubscribeFromFeatureRequest",
+    method: "DELETE",
+    path: "/v1/feature-requests/{featureRequestId}/subscription",
+    summary: "Stop following a request",
+    auth: "both",
+    scopes: ["feedback:write"],
+    params: FeatureRequestParams,
+    responses: { 200: { description: "Not following", schema: Subscription } },
+    examples: [{ name: "unfollow", request: { params }, response: { status: 200, body: { subscribed: false } } }],
+    handler: ({ params }, context) => subscription(false)(params.featureRequestId, context)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listFeatureRequestSubscribers",
+    method: "GET",
+    path: "/v1/feature-requests/{featureRequestId}/subscribers",
+    summary: "Who follows the request (the team only), and whether the caller does",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: FeatureRequestParams,
+    responses: {
+      200: {
+        description: "Followers",
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({ user: Person, since: Timestamp })),
+          subscribed: Schema.Boolean
+        }).annotate({ identifier: "FeedbackSubscriberList" })
+      }
+    },
+    examples: [
+      {
+        name: "list",
+        request: { params },
+        response: {
+          status: 200,
+          body: { items: [{ user: { userId: examples.userId, name: "Alice" }, since: examples.at }], subscribed: true }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const { caller } = yield* requestAccess(context, params.featureRequestId, "team")
+        const subscribers = yield* Effect.orDie(subscribersOf(params.featureRequestId))
+        const person = yield* names(subscribers.map((s) => s.userId))
+        return {
+          items: subscribers.map((s) => ({ user: person(s.userId)!, since: s.since })),
+          subscribed: yield* Effect.orDie(isSubscribed(params.featureRequestId, caller.userId))
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getFeatureRequestActivity",
+    method: "GET",
+    path: "/v1/feature-requests/{featureRequestId}/activity",
+    summary: "What happened to the request, newest first: edits, status changes, votes, merges, comments",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: FeatureRequestParams,
+    query: Schema.Struct({ limit: Schema.optionalKey(Limit) }),
+    responses: { 200: { description: "Activity", schema: FeedbackEventList } },
+    examples: [{ name: "activity", request: { params }, response: { status: 200, body: { items: [exampleEvent] } } }],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        const { caller } = yield* requestAccess(context, params.featureRequestId)
+        return { items: yield* eventsView(yield* Effect.orDie(requestEvents(params.featureRequestId, query.limit ?? 50)), caller.team) }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listMergedFeatureRequests",
+    method: "GET",
+    path: "/v1/feature-requests/{featureRequestId}/merged",
+    summary: "The duplicates merged into this request",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: FeatureRequestParams,
+    responses: { 200: { description: "Duplicates", schema: FeatureRequestList } },
+    examples: [
+      {
+        name: "merged",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                ...exampleFeatureRequest,
+                id: examples.duplicateId,
+                shortId: "FR-13",
+                mergedInto: examples.featureRequestId,
+                mergedAt: examples.at
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
+        // Duplicates may live on other boards the caller cannot see; list the ones of this board.
+        const found = yield* askBoard(boardId, "requests", {
+          viewerId: caller.userId,
+          team: caller.team,
+          includeMerged: true,
+          mergedInto: params.featureRequestId,
+          sort: "old",
+          offset: 0,
+          limit: 10_000
+        })
+        return {
+          items: yield* featureRequestsOf(caller.view, found.items)
+        }
+      })
+  })
+]
