@@ -99,12 +99,14 @@ const top = (ranked: ReadonlyArray<{ sentence: Sentence; score: number }>, count
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 const DUE =
   /\b(?:by|before|until|due|on)\s+(tomorrow|today|tonight|end of (?:the )?(?:day|week|month)|next week|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\d{4}-\d{2}-\d{2})\b/i
+/** Phrases that are a date on their own, without "by": "tomorrow", "next week". */
+const BARE_DUE = /\b(tomorrow|tonight|next week|next\s+(?:monday|tuesday|wednesday|thursday|friday))\b/i
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10)
 
 /** A spoken due date resolved against the meeting's day. */
 export const dueDateOf = (text: string, meetingDate: string): string | undefined => {
-  const match = DUE.exec(text)
+  const match = DUE.exec(text) ?? BARE_DUE.exec(text)
   if (match === null) return undefined
   const phrase = match[1]!.toLowerCase()
   const base = new Date(`${meetingDate}T00:00:00.000Z`)
