@@ -1,0 +1,229 @@
+/**
+ * hub-processing: a 60-minute meeting transcript (about 9,000 words, 4
+ * speakers) with 10 participants whose inputs form 4 distinct sets (4 with
+ * none, 3, 2 and 1 sharing a note template), from `createRecording` to every
+ * participant's version ready, on Atrium (facade/main.ts, a child process,
+ * PGlite). The server's CPU per participant version, with version sharing
+ * (one generation per distinct input set) against the same pipeline with
+ * sharing disabled (HUB_SHARE_VERSIONS=0: one generation per participant).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Histogram } from "../load/Histogram.ts"
+import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween } from "../process.ts"
+import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts"
+import { failedSeries } from "../Scenario.ts"
+
+const PARTICIPANTS = 10
+/** Participants per input set: no personal input, then three note templates. */
+const SETS = [4, 3, 2, 1]
+const SPEAKERS = ["Alice", "Bob", "Carol", "Dan"]
+const TOPICS = [
+  "pricing",
+  "launch",
+  "hiring",
+  "budget",
+  "roadmap",
+  "security",
+  "onboarding",
+  "analytics",
+  "support",
+  "design",
+  "billing",
+  "mobile"
+]
+const ADJECTIVES = ["better", "worse", "steady", "uneven", "promising", "late", "early", "solid"]
+const SENTENCES = [
+  (t: string, n: number, a: string) => `We reviewed the ${t} numbers for week ${n} and they look ${a} compared with last quarter.`,
+  (t: string, n: number) => `I'll update the ${t} plan and share it with everyone by Friday, item ${n}.`,
+  (t: string, n: number) => `Bob, can you check the ${t} dashboard before the review on day ${n}?`,
+  (t: string, n: number, a: string) => `The ${t} team needs more time for milestone ${n} because the estimate was ${a}.`,
+  (t: string, n: number) => `We need to decide who owns ${t} for phase ${n} before the end of the month.`,
+  (t: string, n: number) => `Customers asked about ${t} again in ticket ${n}, so support wants a clear answer.`
+]
+
+/** About `words` words of meeting, in 6-second segments rotating over four speakers. */
+export const meetingTranscript = (words: number) => {
+  const segments: Array<{ speaker: string; startMs: number; endMs: number; text: string }> = []
+  let count = 0
+  for (let i = 0; count < words; i++) {
+    const text = SENTENCES[i % SENTENCES.length]!(TOPICS[(i * 7) % TOPICS.length]!, i + 1, ADJECTIVES[i % ADJECTIVES.length]!)
+    count += text.split(/\s+/).length
+    segments.push({ speaker: SPEAKERS[i % SPEAKERS.length]!, startMs: i * 6000, endMs: i * 6000 + 5800, text })
+  }
+  return segments
+}
+
+const post = async (url: string, body: unknown, token?: string, method = "POST") => {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body)
+  })
+  const text = await response.text()
+  if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status}: ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : undefined
+}
+
+/** One Atrium with `shared` on or off: the participants, then `runs` recordings measured one after another. */
+const measure = async (options: RunOptions, shared: boolean, words: number, runs: number): Promise<{ point: Point; distinct: number }> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-hub-"))
+  const [command, args] = tsNode(join(options.root, "facade/main.ts"))
+  const server = await startHttpServer({
+    label: "facade/main.ts",
+    command,
+    args,
+    cwd: options.root,
+    env: {
+      HOST: "127.0.0.1",
+      NATS_URL: "",
+      DEMO: "",
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      HUB_SHARE_VERSIONS: shared ? "1" : "0",
+      HUB_JOB_POLL_MS: "20"
+    },
+    readyPath: "/healthz",
+    timeoutMs: 180_000
+  })
+  try {
+    const users: Array<{ email: string; token: string }> = []
+    for (let i = 0; i < PARTICIPANTS; i++) {
+      const email = `p${i}-${Date.now().toString(36)}@bench.example`
+      await post(`${server.url}/pm/v1/auth/register`, { email, password: "correct horse battery", name: `P${i}` })
+      const login = await post(`${server.url}/pm/v1/auth/login`, { email, password: "correct horse battery" })
+      users.push({ email, token: login.accessToken })
+    }
+    const owner = users[0]!
+    const workspace = await post(`${server.url}/pm/v1/workspaces`, { name: "Bench meetings" }, owner.token)
+    for (const user of users.slice(1))
+      await post(`${server.url}/pm/v1/workspaces/${workspace.id}/members`, { email: user.email, role: "member" }, owner.token)
+    // Set 0 has no personal input; sets 1..3 each share one note template.
+    let index = SETS[0]!
+    for (const [set, size] of SETS.entries()) {
+      if (set === 0) continue
+      const template = {
+        name: `Template ${set}`,
+        sections: [
+          { title: TOPICS[set]!, instruction: `What was said about ${TOPICS[set]}` },
+          { title: "Next steps", instruction: "owners and dates" }
+        ]
+      }
+      for (let k = 0; k < size; k++) await post(`${server.url}/hub/v1/users/me/note-template`, template, users[index++]!.token, "PUT")
+    }
+    const segments = meetingTranscript(words)
+    const histogram = new Histogram()
+    const machineBefore = readMachine()
+    const before = server.sample()
+    const started = performance.now()
+    let distinct = 0
+    for (let run = 0; run < runs; run++) {
+      const t0 = performance.now()
+      const created = await post(
+        `${server.url}/hub/v1/recordings`,
+        {
+          workspaceId: workspace.id,
+          name: `Meeting ${run}`,
+          transcript: { format: "segments", segments },
+          attendeeEmails: users.map((u) => u.email)
+        },
+        owner.token
+      )
+      for (;;) {
+        const progress = await (
+          await fetch(`${server.url}/hub/v1/recordings/${created.id}/progress`, { headers: { authorization: `Bearer ${owner.token}` } })
+        ).json()
+        if (progress.status === "ready") break
+        if (progress.status === "failed") throw new Error(`processing failed: ${progress.error}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      histogram.record((performance.now() - t0) * 1e6)
+      if (run === 0) {
+        const ids = new Set<string>()
+        for (const user of users) {
+          const call = await (
+            await fetch(`${server.url}/hub/v1/calls/${created.callId}`, { headers: { authorization: `Bearer ${user.token}` } })
+          ).json()
+          ids.add(call.notesVersion.id)
+        }
+        distinct = ids.size
+      }
+    }
+    const wallSec = (performance.now() - started) / 1000
+    const after = server.sample()
+    const machineAfter = readMachine()
+    // Reading each participant's call (first run) is inside the window; it is the same on both sides.
+    const point: Point = {
+      load: PARTICIPANTS,
+      durationSec: wallSec,
+      ops: runs * PARTICIPANTS,
+      errors: 0,
+      throughput: (runs * PARTICIPANTS) / wallSec,
+      latency: histogram.latency(),
+      server: usageBetween(before, after),
+      ...(machineBusyCores(machineBefore, machineAfter) !== undefined
+        ? { machineBusyCores: machineBusyCores(machineBefore, machineAfter)! }
+        : {})
+    }
+    return { point, distinct }
+  } finally {
+    await server.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const cpuPerVersionMs = (point: Point) => ((point.server?.cpuSec ?? 0) * 1000) / point.ops
+
+export const hubProcessing: Scenario = {
+  name: "hub-processing",
+  subject: "Recording processing: a 60-minute transcript to every participant's version ready, with and without version sharing",
+  baselines: ["the same pipeline with sharing disabled (HUB_SHARE_VERSIONS=0): one generation per participant"],
+  levels: { sweep: [PARTICIPANTS], smoke: PARTICIPANTS },
+  workload: (options) => [
+    `${options.smoke ? "about 600 words (smoke)" : "about 9,000 words (60 minutes, 6-second segments)"}, 4 speakers; ${PARTICIPANTS} participants in ${SETS.length} input sets (${SETS.join(", ")}): none, then three shared note templates.`,
+    `${options.smoke ? 1 : 3} recording(s) per series, one after another, on Atrium (facade/main.ts, PGlite, local summarizer); each from createRecording (202) to progress "ready".`,
+    "A point's ops are participant versions made ready (10 per recording); server CPU is facade/main.ts's over the whole series."
+  ],
+  estimateSec: (options) => (options.smoke ? 40 : 120),
+  run: async (options, progress) => {
+    const words = options.smoke ? 600 : 9000
+    const runs = options.smoke ? 1 : 3
+    const series: Array<Series> = []
+    const points = new Map<boolean, { point: Point; distinct: number }>()
+    for (const shared of [true, false]) {
+      const label = shared ? "Atrium, versions shared" : "Atrium, sharing disabled"
+      progress.update(shared ? 0 : 0.5, label)
+      try {
+        const measured = await measure(options, shared, words, runs)
+        points.set(shared, measured)
+        series.push({ label, role: shared ? "subject" : "baseline", status: "ok", points: [measured.point] })
+        progress.note(
+          `${label}: ${cpuPerVersionMs(measured.point).toFixed(1)} ms CPU per participant version, ${measured.distinct} distinct versions`
+        )
+      } catch (error) {
+        series.push(failedSeries(label, shared ? "subject" : "baseline", error))
+      }
+    }
+    const on = points.get(true)
+    const off = points.get(false)
+    const expected = PARTICIPANTS / SETS.length
+    const targets: Array<Target> = [
+      on && off
+        ? {
+            target: `sharing cuts server CPU per participant version by the ratio of distinct input sets (${PARTICIPANTS}/${SETS.length} = ${expected}×)`,
+            figure: `${(cpuPerVersionMs(off.point) / cpuPerVersionMs(on.point)).toFixed(2)}× (${cpuPerVersionMs(on.point).toFixed(1)} ms vs ${cpuPerVersionMs(off.point).toFixed(1)} ms); ${on.distinct} distinct versions served`,
+            met: cpuPerVersionMs(off.point) / cpuPerVersionMs(on.point) >= expected
+          }
+        : { target: `sharing cuts server CPU per participant version by ${expected}×`, figure: "a series failed", met: undefined }
+    ]
+    return {
+      groups: [{ name: "createRecording → all participant versions ready", unit: "version", series }],
+      targets,
+      notes: [
+        "Server CPU includes what is the same on both sides (HTTP, transcript parsing, SQL, reading each participant's call once), so the ratio of the whole is below the ratio of the summarizer's own work.",
+        "getCall throughput against the uWS hello limit is not measured by this scenario."
+      ]
+    }
+  }
+}
