@@ -131,9 +131,9 @@ const measure = async (options: RunOptions, shared: boolean, words: number, runs
         owner.token
       )
       for (;;) {
-        const progress = await (
+        const progress = (await (
           await fetch(`${server.url}/hub/v1/recordings/${created.id}/progress`, { headers: { authorization: `Bearer ${owner.token}` } })
-        ).json()
+        ).json()) as { status: string; error: string | null }
         if (progress.status === "ready") break
         if (progress.status === "failed") throw new Error(`processing failed: ${progress.error}`)
         await new Promise((resolve) => setTimeout(resolve, 20))
@@ -142,9 +142,9 @@ const measure = async (options: RunOptions, shared: boolean, words: number, runs
       if (run === 0) {
         const ids = new Set<string>()
         for (const user of users) {
-          const call = await (
+          const call = (await (
             await fetch(`${server.url}/hub/v1/calls/${created.callId}`, { headers: { authorization: `Bearer ${user.token}` } })
-          ).json()
+          ).json()) as { notesVersion: { id: string } }
           ids.add(call.notesVersion.id)
         }
         distinct = ids.size
