@@ -277,8 +277,8 @@ export const HubCall = Actor<CallState | null>()({
       }),
     attachMedia: ({ media }, ctx) =>
       Effect.gen(function* () {
+        // Right after creation too: a job running now sees itself re-queued and leaves the finish to the next run.
         const state = yield* existing(ctx)
-        yield* busy(state)
         const next = yield* requeue(touchRecording(state, { media }), "process")
         ctx.setState(next)
         return next.recording
