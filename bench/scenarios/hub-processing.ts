@@ -136,7 +136,7 @@ const measure = async (options: RunOptions, shared: boolean, words: number, runs
         ).json()) as { status: string; error: string | null }
         if (progress.status === "ready") break
         if (progress.status === "failed") throw new Error(`processing failed: ${progress.error}`)
-        await new Promise((resolve) => setTimeout(resolve, 20))
+        await new Promise((resolve) => setTimeout(resolve, 100))
       }
       histogram.record((performance.now() - t0) * 1e6)
       if (run === 0) {
