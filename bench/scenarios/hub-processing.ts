@@ -14,6 +14,8 @@ import { Histogram } from "../load/Histogram.ts"
 import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween } from "../process.ts"
 import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts"
 import { failedSeries } from "../Scenario.ts"
+import { summarize } from "../../actors/hub/summarizer/LocalSummarizer.ts"
+import { inputKey, type NoteTemplate, type VersionInputs } from "../../actors/hub/summarizer/VersionInputs.ts"
 
 const PARTICIPANTS = 10
 /** Participants per input set: no personal input, then three note templates. */
@@ -53,6 +55,53 @@ export const meetingTranscript = (words: number) => {
     segments.push({ speaker: SPEAKERS[i % SPEAKERS.length]!, startMs: i * 6000, endMs: i * 6000 + 5800, text })
   }
   return segments
+}
+
+const templateOf = (set: number): NoteTemplate => ({
+  name: `Template ${set}`,
+  sections: [
+    { title: TOPICS[set]!, instruction: `What was said about ${TOPICS[set]}` },
+    { title: "Next steps", instruction: "owners and dates" }
+  ]
+})
+
+/** The participants' inputs: SETS[0] without personal input, the others sharing one template per set. */
+const participantInputs = (): Array<VersionInputs> =>
+  SETS.flatMap((size, set) =>
+    Array.from({ length: size }, () => ({
+      workspacePrompt: null,
+      personalPrompt: null,
+      notes: null,
+      template: set === 0 ? null : templateOf(set)
+    }))
+  )
+
+/** The summarizer's own work in this process: one generation per distinct input set, or one per participant. */
+const measureSummarizer = (shared: boolean, words: number, runs: number): Point => {
+  const histogram = new Histogram()
+  const inputs = participantInputs()
+  const cpuBefore = process.cpuUsage()
+  const started = performance.now()
+  for (let run = 0; run < runs; run++) {
+    // A fresh transcript array per recording: its analysis is paid once per recording on both sides.
+    const segments = meetingTranscript(words)
+    const t0 = performance.now()
+    const wanted = shared ? [...new Map(inputs.map((i) => [inputKey(i), i])).values()] : inputs
+    for (const each of wanted) summarize({ segments, inputs: each, meetingDate: "2026-11-24" })
+    histogram.record((performance.now() - t0) * 1e6)
+  }
+  const wallSec = (performance.now() - started) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
+  const cpuSec = (cpu.user + cpu.system) / 1e6
+  return {
+    load: PARTICIPANTS,
+    durationSec: wallSec,
+    ops: runs * PARTICIPANTS,
+    errors: 0,
+    throughput: (runs * PARTICIPANTS) / wallSec,
+    latency: histogram.latency(),
+    server: { cpuSec, cores: cpuSec / wallSec }
+  }
 }
 
 const post = async (url: string, body: unknown, token?: string, method = "POST") => {
@@ -103,13 +152,7 @@ const measure = async (options: RunOptions, shared: boolean, words: number, runs
     let index = SETS[0]!
     for (const [set, size] of SETS.entries()) {
       if (set === 0) continue
-      const template = {
-        name: `Template ${set}`,
-        sections: [
-          { title: TOPICS[set]!, instruction: `What was said about ${TOPICS[set]}` },
-          { title: "Next steps", instruction: "owners and dates" }
-        ]
-      }
+      const template = templateOf(set)
       for (let k = 0; k < size; k++) await post(`${server.url}/hub/v1/users/me/note-template`, template, users[index++]!.token, "PUT")
     }
     const segments = meetingTranscript(words)
@@ -205,6 +248,7 @@ export const hubProcessing: Scenario = {
         series.push(failedSeries(label, shared ? "subject" : "baseline", error))
       }
     }
+    const local = [true, false].map((shared) => measureSummarizer(shared, words, options.smoke ? 2 : 10))
     const on = points.get(true)
     const off = points.get(false)
     const expected = PARTICIPANTS / SETS.length
@@ -217,8 +261,24 @@ export const hubProcessing: Scenario = {
           }
         : { target: `sharing cuts server CPU per participant version by ${expected}×`, figure: "a series failed", met: undefined }
     ]
+    const ratioLocal = cpuPerVersionMs(local[1]!) / cpuPerVersionMs(local[0]!)
+    targets.push({
+      target: `the summarizer's own CPU per participant version shrinks by ${expected}× with sharing (in process)`,
+      figure: `${ratioLocal.toFixed(2)}× (${cpuPerVersionMs(local[0]!).toFixed(1)} ms vs ${cpuPerVersionMs(local[1]!).toFixed(1)} ms)`,
+      met: ratioLocal >= expected
+    })
     return {
-      groups: [{ name: "createRecording → all participant versions ready", unit: "version", series }],
+      groups: [
+        { name: "createRecording → all participant versions ready", unit: "version", series },
+        {
+          name: "summarizer only, in this process (wink-nlp)",
+          unit: "version",
+          series: [
+            { label: "one generation per distinct input set", role: "subject", status: "ok", points: [local[0]!] },
+            { label: "one generation per participant", role: "baseline", status: "ok", points: [local[1]!] }
+          ]
+        }
+      ],
       targets,
       notes: [
         "Server CPU includes what is the same on both sides (HTTP, transcript parsing, SQL, reading each participant's call once), so the ratio of the whole is below the ratio of the summarizer's own work.",

@@ -41,7 +41,7 @@ const termsOf = (text: string): Array<string> =>
     .out(its.lemma)
     .map((lemma: string) => lemma.toLowerCase())
 
-const sentencesOf = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
+const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
   for (const segment of segments) {
     nlp
@@ -64,6 +64,17 @@ const sentencesOf = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
           firstPos: words.length > 0 ? words.out(its.pos)[0] : ""
         })
       })
+  }
+  return sentences
+}
+
+/** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
+const analysed = new WeakMap<ReadonlyArray<Segment>, ReadonlyArray<Sentence>>()
+const sentencesOf = (segments: ReadonlyArray<Segment>): ReadonlyArray<Sentence> => {
+  let sentences = analysed.get(segments)
+  if (sentences === undefined) {
+    sentences = analyse(segments)
+    analysed.set(segments, sentences)
   }
   return sentences
 }
