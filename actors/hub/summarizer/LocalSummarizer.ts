@@ -70,6 +70,9 @@ const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
 
 /** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
 const analysed = new WeakMap<ReadonlyArray<Segment>, ReadonlyArray<Sentence>>()
+/** Analyses a transcript ahead of its versions (what every version of it shares). */
+export const prepare = (segments: ReadonlyArray<Segment>): void => void sentencesOf(segments)
+
 const sentencesOf = (segments: ReadonlyArray<Segment>): ReadonlyArray<Sentence> => {
   let sentences = analysed.get(segments)
   if (sentences === undefined) {
