@@ -110,6 +110,9 @@ const top = (ranked: ReadonlyArray<{ sentence: Sentence; score: number }>, count
     .map((entry) => entry.sentence)
     .sort((a, b) => a.index - b.index)
 
+/** The most action items one version lists. */
+export const MAX_ACTION_ITEMS = 25
+
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 const DUE =
   /\b(?:by|before|until|due|on)\s+(tomorrow|today|tonight|end of (?:the )?(?:day|week|month)|next week|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\d{4}-\d{2}-\d{2})\b/i
@@ -227,14 +230,22 @@ export const summarize = (request: SummaryRequest): VersionContent => {
   const summary = top(ranked, Math.min(3, sentences.length))
   const keyPoints = top(ranked, Math.min(6, sentences.length))
   const seen = new Set<string>()
-  const actionItems: Array<ActionItem> = []
+  const found: Array<{ item: ActionItem; score: number; index: number }> = []
+  const scores = new Map(ranked.map((entry) => [entry.sentence.index, entry.score]))
   for (const sentence of sentences) {
     const item = actionOf(sentence, request.meetingDate)
     if (item && !seen.has(item.id)) {
       seen.add(item.id)
-      actionItems.push(item)
+      // Items with a spoken owner or due date first, then the most relevant to the steering terms.
+      found.push({ item, score: (item.owner ? 10 : 0) + (item.dueDate ? 10 : 0) + scores.get(sentence.index)!, index: sentence.index })
     }
   }
+  // A long meeting's notes list the main commitments, not every sentence that sounds like one.
+  const actionItems = found
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, MAX_ACTION_ITEMS)
+    .sort((a, b) => a.index - b.index)
+    .map((entry) => entry.item)
   return {
     summary: summary.map((s) => s.text).join(" "),
     keyPoints: keyPoints.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)),
