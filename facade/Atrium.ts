@@ -35,7 +35,13 @@ const actorSystem = (config: AtriumConfig) =>
  * Real-time documents, live update streams and the services the domains add,
  * beside the REST operations. Each extension's layer sees the ones before it.
  */
-export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension, webhookDeliveryExtension, hubExtension]
+export const extensions: ReadonlyArray<Extension> = [
+  collabExtension,
+  streamsExtension,
+  wikiExtension,
+  webhookDeliveryExtension,
+  hubExtension
+]
 
 /**
  * Every service the operations need, built from the configuration, bottom up:
