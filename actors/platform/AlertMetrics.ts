@@ -2,8 +2,8 @@
  * Where alert rules read their metrics. Each source answers one metric over
  * a window; the request error rates come from this node's request counters.
  * The dead-letter queue depth and automation failures belong to the webhook
- * and automation modules: they register their sources here (`registerAlertSource`)
- * when they are wired in, and until then a rule on them reports `unavailable`.
+ * and automation modules (actors/pmops/AlertSources.ts); a metric nobody
+ * registered reports `unavailable`.
  */
 import type { Effect } from "effect"
 import type { AlertMetric } from "./AlertRules.ts"

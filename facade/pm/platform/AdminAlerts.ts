@@ -11,6 +11,7 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { operation } from "../../Operation.ts"
 import { requestCounts } from "../../RequestMetrics.ts"
 import { asOperator, at, audited, ids, OPERATOR_NOTE } from "./Shared.ts"
+import { registerPmOpsAlertSources } from "../../../actors/pmops/AlertSources.ts"
 
 const tag = "Admin - Alerts"
 const service = "pm"
@@ -22,6 +23,7 @@ const rate = (part: (counts: ReturnType<typeof requestCounts>) => number) => (wi
   })
 registerAlertSource({ metric: "error_rate", read: rate((c) => c.clientErrors + c.serverErrors) })
 registerAlertSource({ metric: "server_error_rate", read: rate((c) => c.serverErrors) })
+registerPmOpsAlertSources()
 
 const EvaluatedRule = Schema.Struct({
   ...AlertRule.fields,

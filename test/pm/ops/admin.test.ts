@@ -152,7 +152,7 @@ describe("operator operations", () => {
     expect(bad.body.error.details[0].path).toBe("query.limit")
   })
 
-  it("alert rules are evaluated on read; metrics without a source say so", async () => {
+  it("alert rules are evaluated on read, over the request counters, the dead-letter queue and automation runs", async () => {
     const rule = await atrium.request("POST", "/pm/v1/admin/alerts/rules", {
       token: admin.token,
       body: { name: "Any client error", metric: "error_rate", threshold: 0, windowMinutes: 60 }
@@ -162,11 +162,16 @@ describe("operator operations", () => {
       token: admin.token,
       body: { name: "DLQ", metric: "dlq_depth", threshold: 10 }
     })
+    await atrium.request("POST", "/pm/v1/admin/alerts/rules", {
+      token: admin.token,
+      body: { name: "Automations", metric: "automation_failures", threshold: 0, windowMinutes: 60 }
+    })
     const alerts = await atrium.request("GET", "/pm/v1/admin/alerts", { token: admin.token })
     const byName = Object.fromEntries(alerts.body.items.map((r: { name: string }) => [r.name, r]))
     expect(byName["Any client error"].state).toBe("firing")
     expect(byName["Any client error"].value).toBeGreaterThan(0)
-    expect(byName.DLQ.state).toBe("unavailable")
+    expect(byName.DLQ).toMatchObject({ state: "ok", value: 0 })
+    expect(byName.Automations).toMatchObject({ state: "ok", value: 0 })
     expect(alerts.body.firing).toBe(1)
     expect((await atrium.request("DELETE", `/pm/v1/admin/alerts/rules/${rule.body.id}`, { token: admin.token })).status).toBe(204)
     expect((await atrium.request("DELETE", `/pm/v1/admin/alerts/rules/${rule.body.id}`, { token: admin.token })).status).toBe(404)
