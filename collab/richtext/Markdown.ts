@@ -22,7 +22,9 @@ const tokenizer = MarkdownIt("commonmark", { html: false, linkify: true }).enabl
 tokenizer.use(schemaTokens)
 
 const plainText = (tokens: ReadonlyArray<Token> | null): string =>
-  (tokens ?? []).map((t) => (t.children !== null && t.children.length > 0 ? plainText(t.children) : t.type === "softbreak" ? " " : t.content)).join("")
+  (tokens ?? [])
+    .map((t) => (t.children !== null && t.children.length > 0 ? plainText(t.children) : t.type === "softbreak" ? " " : t.content))
+    .join("")
 
 const cellSpec = (block: string): ParseSpec => ({
   block,
@@ -42,11 +44,15 @@ const parser = new MarkdownParser(richTextSchema, tokenizer, {
   task_item: { block: "taskItem", getAttrs: (token) => ({ checked: token.attrGet("checked") === "true" }) },
   heading: { block: "heading", getAttrs: (token) => ({ level: Number(token.tag.slice(1)) }) },
   code_block: { block: "codeBlock", noCloseToken: true },
-  fence: { block: "codeBlock", getAttrs: (token) => ({ language: token.info.trim().split(/\s+/)[0] || null }), noCloseToken: true },
+  fence: {
+    block: "codeBlock",
+    getAttrs: (token) => ({ language: tokenizer.utils.unescapeAll(token.info).trim().split(/\s+/)[0] || null }),
+    noCloseToken: true
+  },
   hr: { node: "horizontalRule" },
   image: {
     node: "image",
-    getAttrs: (token) => ({ src: token.attrGet("src"), title: token.attrGet("title") || null, alt: plainText(token.children) || null })
+    getAttrs: (token) => ({ src: token.attrGet("src"), title: token.attrGet("title") || null, alt: plainText(token.children) })
   },
   hardbreak: { node: "hardBreak" },
   mention: { node: "mention", getAttrs: (token) => ({ id: token.attrGet("id"), label: token.attrGet("label") || null }) },
@@ -65,7 +71,11 @@ const parser = new MarkdownParser(richTextSchema, tokenizer, {
 })
 
 /** Parses Markdown (CommonMark + GFM tables, task lists and strikethrough, `==highlight==`, mentions) into a document. */
-export const markdownToDoc = (markdown: string): ProseMirrorNode => validateDoc(parser.parse(markdown).toJSON())
+export const markdownToDoc = (markdown: string): ProseMirrorNode => {
+  const doc = validateDoc(parser.parse(markdown).toJSON())
+  // A paragraph left empty (e.g. `[](x)`) says nothing and Markdown cannot write it back.
+  return { type: "doc", content: (doc.content ?? []).filter((block) => block.type !== "paragraph" || block.content !== undefined) }
+}
 
 type Serialize = (state: MarkdownSerializerState, node: PmNode, parent: PmNode, index: number) => void
 
@@ -113,7 +123,14 @@ const fenceFor = (text: string) => {
 /** A GFM cell holds one line: the cell's blocks written inline, pipes escaped. */
 const cellMarkdown = (cell: PmNode): string => {
   const parts: Array<string> = []
-  cell.forEach((block) => parts.push(serializer.serialize(richTextSchema.node("doc", null, [block])).trim().replace(/\n+/g, " ")))
+  cell.forEach((block) => {
+    parts.push(
+      serializer
+        .serialize(richTextSchema.node("doc", null, [block]))
+        .trim()
+        .replace(/\n+/g, " ")
+    )
+  })
   return parts.join(" ").replace(/\|/g, "\\|")
 }
 
@@ -121,13 +138,26 @@ const nodes: Record<string, Serialize> = {
   paragraph: defaultMarkdownSerializer.nodes.paragraph!,
   heading: defaultMarkdownSerializer.nodes.heading!,
   blockquote: defaultMarkdownSerializer.nodes.blockquote!,
-  horizontalRule: defaultMarkdownSerializer.nodes.horizontal_rule!,
+  horizontalRule: (state, node, parent) => {
+    // In a list item "- ---" would read as one thematic break, and "* ***" too.
+    state.write(parent.type.name === "listItem" || parent.type.name === "taskItem" ? "___" : "---")
+    state.closeBlock(node)
+  },
   image: (state, node) => {
     defaultMarkdownSerializer.nodes.image!(state, node, node, 0)
     state.closeBlock(node)
   },
   hardBreak: defaultMarkdownSerializer.nodes.hard_break!,
-  text: defaultMarkdownSerializer.nodes.text!,
+  text: (state, node) => {
+    const internals = state as unknown as { inAutolink: boolean | undefined; atBlockStart: boolean; out: string }
+    const text = node.text ?? ""
+    if (internals.inAutolink) return state.text(text, false)
+    const atLineStart = internals.atBlockStart || internals.out.endsWith("\n")
+    // What Markdown would read as structure (a newline, indentation) is written as character references.
+    let escaped = state.esc(text, atLineStart).replace(/\n/g, "&#10;")
+    if (atLineStart) escaped = escaped.replace(/^[ \t]+/, (blank) => [...blank].map((c) => `&#${c.charCodeAt(0)};`).join(""))
+    state.text(escaped, false)
+  },
   codeBlock: (state, node) => {
     const fence = fenceFor(node.textContent)
     state.write(`${fence}${node.attrs.language ?? ""}\n`)
@@ -159,7 +189,9 @@ const nodes: Record<string, Serialize> = {
   table: (state, node) => {
     node.forEach((row, _, rowIndex) => {
       const cells: Array<string> = []
-      row.forEach((cell) => cells.push(cellMarkdown(cell)))
+      row.forEach((cell) => {
+        cells.push(cellMarkdown(cell))
+      })
       state.write(`| ${cells.join(" | ")} |`)
       state.ensureNewLine()
       if (rowIndex === 0) {
@@ -187,7 +219,8 @@ const serializer = new MarkdownSerializer(
     hardBreakNodeName: "hardBreak",
     strict: true,
     // Beyond prosemirror-markdown's escapes: our `==` highlight, `<` (autolinks), entities, and bare URLs (linkify).
-    escapeExtraCharacters: /==|<|&(?=#?[a-z0-9]+;)|(?<=[a-z0-9])(?=:\/\/)|(?<=www)(?=\.)/gi
+    // Beyond those, a closing run of #s would close a heading.
+    escapeExtraCharacters: /==|<|&(?=#?[a-z0-9]+;)|(?<=[a-z0-9])(?=:\/\/)|(?<=www)(?=\.)|(?<=(?:^|\s))#(?=#*$)/gi
   }
 )
 

@@ -5,6 +5,7 @@
  * paragraphs (images are blocks) and table cells holding paragraphs.
  */
 import type { Delimiter, MarkdownIt, StateCore, StateInline, Token } from "markdown-it"
+import { safeUrl } from "./Urls.ts"
 
 const EQUALS = 0x3d
 
@@ -20,7 +21,14 @@ const highlightTokenize = (state: StateInline, silent: boolean): boolean => {
   }
   for (let i = 0; i < length; i += 2) {
     state.push("text", "", 0).content = "=="
-    state.delimiters.push({ marker: EQUALS, length: 0, token: state.tokens.length - 1, end: -1, open: scanned.can_open, close: scanned.can_close })
+    state.delimiters.push({
+      marker: EQUALS,
+      length: 0,
+      token: state.tokens.length - 1,
+      end: -1,
+      open: scanned.can_open,
+      close: scanned.can_close
+    })
   }
   state.pos += scanned.length
   return true
@@ -56,7 +64,9 @@ const highlight = (md: MarkdownIt) => {
 }
 
 const textOf = (tokens: ReadonlyArray<Token>): string =>
-  tokens.map((token) => (token.children ? textOf(token.children) : token.type === "text" || token.type === "code_inline" ? token.content : "")).join("")
+  tokens
+    .map((token) => (token.children ? textOf(token.children) : token.type === "text" || token.type === "code_inline" ? token.content : ""))
+    .join("")
 
 const MENTION = "mention:"
 
@@ -68,12 +78,20 @@ const decode = (text: string) => {
   }
 }
 
-/** `[@Ann](mention:u1)` → one `mention` token (id u1, label Ann). */
+/**
+ * `[@Ann](mention:u1)` → one `mention` token (id u1, label Ann); links the
+ * schema refuses (empty or unsafe URLs, as its HTML parser does) → their text.
+ */
 const mentionsIn = (state: StateCore, children: Array<Token>): Array<Token> => {
   const result: Array<Token> = []
   for (let i = 0; i < children.length; i++) {
     const token = children[i]!
     const href = token.type === "link_open" ? String(token.attrGet("href") ?? "") : ""
+    if (token.type === "link_open" && !href.startsWith(MENTION) && (href === "" || safeUrl(href) === undefined)) {
+      const close = children.findIndex((c, j) => j > i && c.type === "link_close")
+      if (close !== -1) children.splice(close, 1)
+      continue
+    }
     if (!href.startsWith(MENTION)) {
       result.push(token)
       continue
@@ -93,6 +111,27 @@ const mentionsIn = (state: StateCore, children: Array<Token>): Array<Token> => {
 }
 
 const opening = (token: Token) => token.nesting === 1
+
+const NESTABLE_MARKS = new Set(["em", "strong", "s", "mark"])
+
+/**
+ * `*a *b* c*` nests emphasis in emphasis; a ProseMirror mark cannot hold
+ * itself, so the inner pair is dropped (closing it would end the outer one).
+ */
+const flattenNestedMarks = (children: ReadonlyArray<Token>): Array<Token> => {
+  const depth = new Map<string, number>()
+  return children.filter((token) => {
+    const name = token.type.replace(/_(open|close)$/, "")
+    if (!NESTABLE_MARKS.has(name) || token.nesting === 0) return true
+    const current = depth.get(name) ?? 0
+    if (token.nesting === 1) {
+      depth.set(name, current + 1)
+      return current === 0
+    }
+    depth.set(name, current - 1)
+    return current === 1
+  })
+}
 
 /** The close token matching an inline open token (em_open → em_close). */
 const closeOf = (state: StateCore, open: Token): Token => {
@@ -249,7 +288,8 @@ const cellParagraphs = (state: StateCore, tokens: ReadonlyArray<Token>): Array<T
 export const schemaTokens = (md: MarkdownIt): void => {
   highlight(md)
   md.core.ruler.push("atrium_schema", (state) => {
-    for (const token of state.tokens) if (token.type === "inline" && token.children) token.children = mentionsIn(state, token.children)
+    for (const token of state.tokens)
+      if (token.type === "inline" && token.children) token.children = flattenNestedMarks(mentionsIn(state, token.children))
     state.tokens = cellParagraphs(state, taskLists(state, liftImages(state, state.tokens)))
     return true
   })

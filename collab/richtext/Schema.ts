@@ -83,7 +83,13 @@ const at = (path: string, key: string | number) => (typeof key === "number" ? `$
 const checkAttr = (path: string, owner: string, name: string, fallback: unknown, value: unknown): unknown => {
   const required = REQUIRED.has(`${owner}.${name}`)
   // The default's type says the attribute's type (null: an optional string).
-  const kind = INTEGER_ARRAYS.has(name) ? "integerArray" : typeof fallback === "number" ? "integer" : typeof fallback === "boolean" ? "boolean" : "string"
+  const kind = INTEGER_ARRAYS.has(name)
+    ? "integerArray"
+    : typeof fallback === "number"
+      ? "integer"
+      : typeof fallback === "boolean"
+        ? "boolean"
+        : "string"
   const nullable = !required && fallback === null
   if (value === undefined || (value === null && !nullable)) {
     if (required) throw new InvalidRichText(path, "is required")
@@ -102,7 +108,8 @@ const checkAttr = (path: string, owner: string, name: string, fallback: unknown,
       const n = typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value
       if (typeof n !== "number" || !Number.isInteger(n)) throw new InvalidRichText(path, "must be an integer")
       const range = RANGES[name]
-      if (range !== undefined && (n < range[0] || n > range[1])) throw new InvalidRichText(path, `must be between ${range[0]} and ${range[1]}`)
+      if (range !== undefined && (n < range[0] || n > range[1]))
+        throw new InvalidRichText(path, `must be between ${range[0]} and ${range[1]}`)
       return n
     }
     case "integerArray":
@@ -208,8 +215,8 @@ const checkNode = (value: unknown, path: string, type: NodeType, depth: number):
   }
   const record = value as Record<string, unknown>
   if (record.text !== undefined) throw new InvalidRichText(at(path, "text"), `only text nodes carry text, not "${type.name}"`)
-  if (record.marks !== undefined && !(Array.isArray(record.marks) && record.marks.length === 0)) {
-    throw new InvalidRichText(at(path, "marks"), `only text nodes carry marks, not "${type.name}"`)
+  if (!type.isInline && record.marks !== undefined && !(Array.isArray(record.marks) && record.marks.length === 0)) {
+    throw new InvalidRichText(at(path, "marks"), `only inline nodes carry marks, not "${type.name}"`)
   }
   const attrs = checkAttrs(at(path, "attrs"), type, record.attrs)
   const content = checkContent(record.content, at(path, "content"), type, depth)
@@ -237,7 +244,7 @@ const checkContent = (value: unknown, path: string, parent: NodeType, depth: num
     if (next === null) throw new InvalidRichText(at(childPath, "type"), `"${name}" is not allowed here (expected ${expected(match)})`)
     match = next
     const node = checkNode(child, childPath, type, depth + 1)
-    const marks = type.isText ? checkMarks(at(childPath, "marks"), child.marks, parent) : undefined
+    const marks = type.isInline ? checkMarks(at(childPath, "marks"), child.marks, parent) : undefined
     children.push(marks === undefined ? node : { ...node, marks })
   })
   if (!match.validEnd) {
