@@ -28,18 +28,20 @@ import { Text } from "@tiptap/extension-text"
 import { safeUrl } from "./Urls.ts"
 
 /** The part of a DOM element the parse rules read (the server has no DOM typings; happy-dom or the browser provide one). */
-interface DomElement {
+interface DomNode {
   readonly tagName: string
-  readonly children: ArrayLike<DomElement>
+  readonly children: ArrayLike<DomNode>
   getAttribute(name: string): string | null
   hasAttribute(name: string): boolean
-  querySelector(selector: string): DomElement | null
-  readonly style: { readonly backgroundColor: string }
+  querySelector(selector: string): DomNode | null
   readonly type?: string
+}
+interface DomElement extends DomNode {
+  readonly style: { readonly backgroundColor: string }
 }
 
 /** A checkbox that is a direct child of `element` or of its first paragraph/label (plain HTML task lists). */
-const leadingCheckbox = (element: DomElement): DomElement | null => {
+const leadingCheckbox = (element: DomNode): DomNode | null => {
   for (const child of Array.from(element.children)) {
     if (child.tagName === "INPUT" && child.type === "checkbox") return child
     if (child.tagName === "LABEL" || child.tagName === "P") {
