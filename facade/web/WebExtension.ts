@@ -42,18 +42,22 @@ export const attachWebApp = (app: TemplatedApp) =>
       (error: unknown) => ({ assets: new Map<string, Asset>(), problem: error })
     )
   ).pipe(
-    Effect.tap(({ problem }) => (problem === undefined ? Effect.void : Effect.sync(() => logError("web", "the web app build failed", problem)))),
-    Effect.map(({ assets, problem }) => {
-      const handler = (res: HttpResponse, req: { getUrl(): string; getHeader(name: string): string }) => {
-        const asset = assets.get(req.getUrl())
-        if (asset !== undefined) return send(res, asset, req.getHeader("if-none-match"), req.getHeader("accept-encoding"))
-        if (problem !== undefined) return notFound(res, "503 Service Unavailable", "The web app could not be built; see the server log.")
-        notFound(res, "404 Not Found", "Not found")
-      }
-      app.get("/", handler)
-      app.get("/index.html", handler)
-      app.get("/assets/*", handler)
-    })
+    Effect.tap(({ problem }) =>
+      problem === undefined ? Effect.void : Effect.sync(() => logError("web", "the web app build failed", problem))
+    ),
+    Effect.flatMap(({ assets, problem }) =>
+      Effect.sync(() => {
+        const handler = (res: HttpResponse, req: { getUrl(): string; getHeader(name: string): string }) => {
+          const asset = assets.get(req.getUrl())
+          if (asset !== undefined) send(res, asset, req.getHeader("if-none-match"), req.getHeader("accept-encoding"))
+          else if (problem !== undefined) notFound(res, "503 Service Unavailable", "The web app could not be built; see the server log.")
+          else notFound(res, "404 Not Found", "Not found")
+        }
+        app.get("/", handler)
+        app.get("/index.html", handler)
+        app.get("/assets/*", handler)
+      })
+    )
   )
 
 export const webExtension: Extension = {

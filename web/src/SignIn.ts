@@ -20,7 +20,10 @@ export const showSignIn = (main: HTMLElement, signedIn: () => void) => {
       if (registering) {
         await api("POST", "/pm/v1/auth/register", { email: email.value, password: password.value, name: name.value || email.value })
       }
-      const login = await api<Session & { user: Session["user"] }>("POST", "/pm/v1/auth/login", { email: email.value, password: password.value })
+      const login = await api<Session & { user: Session["user"] }>("POST", "/pm/v1/auth/login", {
+        email: email.value,
+        password: password.value
+      })
       setSession({ accessToken: login.accessToken, refreshToken: login.refreshToken, user: login.user })
       announce(`Signed in as ${login.user.name}`)
       signedIn()

@@ -68,7 +68,9 @@ export const showWorkspace = (main: HTMLElement, workspaceId: string) => {
             : h(
                 "ul",
                 { className: "links" },
-                ...spaces.items.map((s) => h("li", {}, h("a", { href: `#/w/${workspaceId}/wiki/${s.id}` }, `${s.icon ?? "📄"} ${s.name}`)))
+                ...spaces.items.map((s) =>
+                  h("li", {}, h("a", { href: `#/w/${workspaceId}/wiki/${s.id}` }, `${s.icon ?? ""} ${s.name}`.trim()))
+                )
               )
         ),
         h(

@@ -24,7 +24,14 @@ export const mount = (parent: Element, ...children: Array<Child>) => {
 }
 
 /** Announces a message to screen readers (and shows it) in the status region. */
+let clearing: ReturnType<typeof setTimeout> | undefined
+
 export const announce = (message: string) => {
   const region = document.getElementById("status")
-  if (region !== null) region.textContent = message
+  if (region === null) return
+  region.textContent = message
+  clearTimeout(clearing)
+  clearing = setTimeout(() => {
+    region.textContent = ""
+  }, 5000)
 }

@@ -24,6 +24,8 @@ interface Task {
   readonly position: number
 }
 
+const PAGE = 100
+
 export const showBoard = (main: HTMLElement, workspaceId: string, listId: string) => {
   const tasks = new Map<string, Task>()
   let statuses: Array<Status> = []
@@ -36,7 +38,11 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
       "section",
       { className: "board", "aria-labelledby": "board-title" },
       h("header", {}, h("a", { href: `#/w/${workspaceId}` }, "← Workspace"), title, state),
-      h("p", { className: "muted", id: "board-help" }, "Drag a card to another column, or focus it and press Shift+→ / Shift+← to change its status."),
+      h(
+        "p",
+        { className: "muted", id: "board-help" },
+        "Drag a card to another column, or focus it and press Shift+→ / Shift+← to change its status."
+      ),
       columns
     )
   )
@@ -86,7 +92,9 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
     mount(
       columns,
       ...statuses.map((status) => {
-        const mine = [...tasks.values()].filter((t) => t.status.name.toLowerCase() === status.name.toLowerCase()).sort((a, b) => a.position - b.position)
+        const mine = [...tasks.values()]
+          .filter((t) => t.status.name.toLowerCase() === status.name.toLowerCase())
+          .sort((a, b) => a.position - b.position)
         const headingId = `column-${status.name.replace(/\W+/g, "-")}`
         return h(
           "section",
@@ -101,26 +109,53 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
               if (task !== undefined) void move(task, status)
             }
           },
-          h("h2", { id: headingId }, h("span", { className: "swatch", style: `background:${status.color}`, "aria-hidden": "true" }), `${status.name} `, h("span", { className: "count" }, String(mine.length))),
+          h(
+            "h2",
+            { id: headingId },
+            h("span", { className: "swatch", style: `background:${status.color}`, "aria-hidden": "true" }),
+            `${status.name} `,
+            h("span", { className: "count" }, String(mine.length))
+          ),
           h("ul", { className: "cards" }, ...mine.map(card))
         )
       })
     )
-    if (focused !== undefined && focusTaskId !== undefined) (columns.querySelector(`[data-task-id="${focused}"]`) as HTMLElement | null)?.focus()
+    if (focused !== undefined && focusTaskId !== undefined)
+      (columns.querySelector(`[data-task-id="${focused}"]`) as HTMLElement | null)?.focus()
+  }
+
+  /** Every top-level task of the list, page by page. */
+  const allTasks = async (): Promise<Array<Task>> => {
+    const result: Array<Task> = []
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await api<{ items: Array<Task> }>(
+        "GET",
+        `/pm/v1/lists/${encodeURIComponent(listId)}/tasks?includeClosed=true&subtasks=exclude&order=position&limit=${PAGE}&offset=${offset}`
+      )
+      result.push(...page.items)
+      if (page.items.length < PAGE) return result
+    }
   }
 
   const loadAll = async () => {
-    const [list, statusList, taskList] = await Promise.all([
-      api<{ name: string }>("GET", `/pm/v1/lists/${encodeURIComponent(listId)}`),
-      api<{ items: Array<Status> }>("GET", `/pm/v1/lists/${encodeURIComponent(listId)}/statuses`),
-      api<{ items: Array<Task> }>("GET", `/pm/v1/lists/${encodeURIComponent(listId)}/tasks?includeClosed=true&limit=500`)
-    ])
-    if (stopped) return
-    title.textContent = list.name
-    statuses = statusList.items
-    tasks.clear()
-    for (const task of taskList.items) if (task.parentTaskId === null) tasks.set(task.id, task)
-    render()
+    try {
+      const [list, statusList, taskList] = await Promise.all([
+        api<{ name: string }>("GET", `/pm/v1/lists/${encodeURIComponent(listId)}`),
+        api<{ items: Array<Status> }>("GET", `/pm/v1/lists/${encodeURIComponent(listId)}/statuses`),
+        allTasks()
+      ])
+      if (stopped) return
+      title.textContent = list.name
+      statuses = statusList.items
+      tasks.clear()
+      for (const task of taskList) if (task.parentTaskId === null) tasks.set(task.id, task)
+      render()
+    } catch (cause) {
+      mount(
+        columns,
+        h("p", { className: "error", role: "alert" }, cause instanceof ApiError ? cause.message : "The board could not be loaded")
+      )
+    }
   }
 
   /** The event names a task: read it again (it may have moved here, left, or gone). */

@@ -109,7 +109,14 @@ export const showComments = (panel: HTMLElement, pageId: string, live: LiveEdito
     panel,
     h("h2", { id: "comments-title" }, "Comments"),
     list,
-    h("form", { onsubmit: submit }, quote, h("label", { className: "field" }, h("span", {}, "Comment"), body), h("button", { type: "submit" }, "Comment"), error)
+    h(
+      "form",
+      { onsubmit: submit },
+      quote,
+      h("label", { className: "field" }, h("span", {}, "Comment"), body),
+      h("button", { type: "submit" }, "Comment"),
+      error
+    )
   )
   void load()
   return () => {

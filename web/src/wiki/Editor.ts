@@ -73,7 +73,12 @@ export const startEditor = (host: HTMLElement, toolbar: HTMLElement, presence: H
     mount(
       presence,
       ...[...people.values()].map((who) =>
-        h("li", { className: "person" }, h("span", { className: "swatch", style: `background:${who.color}`, "aria-hidden": "true" }), who.name)
+        h(
+          "li",
+          { className: "person" },
+          h("span", { className: "swatch", style: `background:${who.color}`, "aria-hidden": "true" }),
+          who.name
+        )
       )
     )
   }
@@ -87,12 +92,36 @@ export const startEditor = (host: HTMLElement, toolbar: HTMLElement, presence: H
   }
   mount(
     toolbar,
-    button("Bold", () => editor.chain().focus().toggleBold().run(), () => editor.isActive("bold")),
-    button("Italic", () => editor.chain().focus().toggleItalic().run(), () => editor.isActive("italic")),
-    button("Heading", () => editor.chain().focus().toggleHeading({ level: 2 }).run(), () => editor.isActive("heading", { level: 2 })),
-    button("Bullets", () => editor.chain().focus().toggleBulletList().run(), () => editor.isActive("bulletList")),
-    button("Tasks", () => editor.chain().focus().toggleTaskList().run(), () => editor.isActive("taskList")),
-    button("Code", () => editor.chain().focus().toggleCodeBlock().run(), () => editor.isActive("codeBlock"))
+    button(
+      "Bold",
+      () => editor.chain().focus().toggleBold().run(),
+      () => editor.isActive("bold")
+    ),
+    button(
+      "Italic",
+      () => editor.chain().focus().toggleItalic().run(),
+      () => editor.isActive("italic")
+    ),
+    button(
+      "Heading",
+      () => editor.chain().focus().toggleHeading({ level: 2 }).run(),
+      () => editor.isActive("heading", { level: 2 })
+    ),
+    button(
+      "Bullets",
+      () => editor.chain().focus().toggleBulletList().run(),
+      () => editor.isActive("bulletList")
+    ),
+    button(
+      "Tasks",
+      () => editor.chain().focus().toggleTaskList().run(),
+      () => editor.isActive("taskList")
+    ),
+    button(
+      "Code",
+      () => editor.chain().focus().toggleCodeBlock().run(),
+      () => editor.isActive("codeBlock")
+    )
   )
 
   return {

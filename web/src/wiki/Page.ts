@@ -31,7 +31,12 @@ export const openPage = (content: HTMLElement, pageId: string) => {
       h(
         "article",
         { className: "page" },
-        h("header", {}, h("h1", { id: "page-title" }, `${page.icon ?? ""} ${page.title}`.trim()), h("div", { className: "presence-box" }, h("span", { className: "muted" }, "Editing now: "), presence)),
+        h(
+          "header",
+          {},
+          h("h1", { id: "page-title" }, `${page.icon ?? ""} ${page.title}`.trim()),
+          h("div", { className: "presence-box" }, h("span", { className: "muted" }, "Editing now: "), presence)
+        ),
         toolbar,
         editorHost
       ),

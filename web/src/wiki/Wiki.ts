@@ -17,8 +17,16 @@ const treeList = (nodes: ReadonlyArray<TreeNode>, href: (id: string) => string, 
     ...nodes.map((node) =>
       h(
         "li",
-        { role: "treeitem", "aria-expanded": node.children.length > 0 ? "true" : undefined, "aria-selected": node.id === current ? "true" : "false" },
-        h("a", { href: href(node.id), "aria-current": node.id === current ? "page" : undefined }, `${node.icon ?? "📄"} ${node.title}`),
+        {
+          role: "treeitem",
+          "aria-expanded": node.children.length > 0 ? "true" : undefined,
+          "aria-selected": node.id === current ? "true" : "false"
+        },
+        h(
+          "a",
+          { href: href(node.id), "aria-current": node.id === current ? "page" : undefined },
+          `${node.icon ?? ""} ${node.title}`.trim()
+        ),
         node.children.length > 0 ? treeList(node.children, href, current) : null
       )
     )
@@ -51,8 +59,10 @@ export const showWiki = (main: HTMLElement, workspaceId: string, spaceId: string
     )
     mount(
       nav,
-      h("h2", {}, h("a", { href: `#/w/${workspaceId}` }, "← Workspace")),
-      tree.items.length === 0 ? h("p", {}, "No pages yet.") : h("div", { role: "tree", "aria-label": "Page tree" }, treeList(tree.items, href, pageId)),
+      h("p", {}, h("a", { href: `#/w/${workspaceId}` }, "← Workspace")),
+      tree.items.length === 0
+        ? h("p", {}, "No pages yet.")
+        : h("div", { role: "tree", "aria-label": "Page tree" }, treeList(tree.items, href, pageId)),
       create
     )
     return tree
