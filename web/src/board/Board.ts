@@ -120,8 +120,8 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
         )
       })
     )
-    if (focused !== undefined && focusTaskId !== undefined)
-      (columns.querySelector(`[data-task-id="${focused}"]`) as HTMLElement | null)?.focus()
+    // A live update redraws the columns: the card that had focus keeps it, wherever it moved.
+    if (focused !== undefined) (columns.querySelector(`[data-task-id="${focused}"]`) as HTMLElement | null)?.focus()
   }
 
   /** Every top-level task of the list, page by page. */

@@ -60,9 +60,7 @@ export const showWiki = (main: HTMLElement, workspaceId: string, spaceId: string
     mount(
       nav,
       h("p", {}, h("a", { href: `#/w/${workspaceId}` }, "← Workspace")),
-      tree.items.length === 0
-        ? h("p", {}, "No pages yet.")
-        : h("div", { role: "tree", "aria-label": "Page tree" }, treeList(tree.items, href, pageId)),
+      tree.items.length === 0 ? h("p", {}, "No pages yet.") : treeList(tree.items, href, pageId),
       create
     )
     return tree
