@@ -218,9 +218,10 @@ const serializer = new MarkdownSerializer(
   {
     hardBreakNodeName: "hardBreak",
     strict: true,
-    // Beyond prosemirror-markdown's escapes: our `==` highlight, `<` (autolinks), entities, and bare URLs (linkify).
-    // Beyond those, a closing run of #s would close a heading.
-    escapeExtraCharacters: /==|<|&(?=#?[a-z0-9]+;)|(?<=[a-z0-9])(?=:\/\/)|(?<=www)(?=\.)|(?<=(?:^|\s))#(?=#*$)/gi
+    // Beyond those: our `==` highlight, `<` (autolinks), entities, what linkify would take for a URL or an
+    // email, list markers alone ("+", "1.") and a closing run of #s (it would close a heading).
+    escapeExtraCharacters:
+      /==|<|&(?=#?[a-z0-9]+;)|(?<=[a-z0-9])(?=:\/\/)|(?<=www)(?=\.)|@|^\+(?=\s|$)|(?<=^\d{1,9})[.)](?=\s|$)|(?<=(?:^|\s))#(?=#*$)/gi
   }
 )
 

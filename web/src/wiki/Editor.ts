@@ -26,6 +26,16 @@ export const colorOf = (userId: string) => {
 
 const socketUrl = (path: string) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`
 
+/** When a JWT expires (ms since the epoch; 0 when unreadable). */
+const expiresAt = (jwt: string): number => {
+  try {
+    const payload = jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")
+    return Number(JSON.parse(atob(payload)).exp) * 1000 || 0
+  } catch {
+    return 0
+  }
+}
+
 export interface LiveEditor {
   readonly editor: Editor
   readonly destroy: () => void
@@ -45,7 +55,7 @@ export const startEditor = (host: HTMLElement, toolbar: HTMLElement, presence: H
     document,
     // A reconnect after the access token expired asks for a fresh one.
     token: async () => {
-      if (JSON.parse(atob(currentSession()!.accessToken.split(".")[1]!)).exp * 1000 < Date.now() + 5000) await refresh()
+      if (expiresAt(currentSession()?.accessToken ?? "") < Date.now() + 5000) await refresh()
       return currentSession()?.accessToken ?? ""
     }
   })
