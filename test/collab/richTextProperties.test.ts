@@ -36,15 +36,13 @@ const paragraph = inline.map((content): ProseMirrorNode => ({ type: "paragraph",
 const heading = fc
   .tuple(fc.integer({ min: 1, max: 6 }), inline)
   .map(([level, content]): ProseMirrorNode => ({ type: "heading", attrs: { level }, content }))
-const codeBlock = fc
-  .tuple(fc.constantFrom(null, "ts", "py"), fc.array(word, { minLength: 1, maxLength: 3 }))
-  .map(
-    ([language, lines]): ProseMirrorNode => ({
-      type: "codeBlock",
-      attrs: { language },
-      content: [{ type: "text", text: lines.join("\n") }]
-    })
-  )
+const codeBlock = fc.tuple(fc.constantFrom(null, "ts", "py"), fc.array(word, { minLength: 1, maxLength: 3 })).map(
+  ([language, lines]): ProseMirrorNode => ({
+    type: "codeBlock",
+    attrs: { language },
+    content: [{ type: "text", text: lines.join("\n") }]
+  })
+)
 const list = fc.tuple(fc.constantFrom("bulletList", "orderedList", "taskList"), fc.array(paragraph, { minLength: 1, maxLength: 3 })).map(
   ([type, items]): ProseMirrorNode => ({
     type,
