@@ -138,6 +138,11 @@ describe.skipIf(!available)("web app in Chromium", () => {
 
     await ann.screenshot({ path: path.join(SHOTS, "editor-ann.png"), fullPage: true })
     await ben.screenshot({ path: path.join(SHOTS, "editor-ben.png"), fullPage: true })
+
+    // Restoring the first version reaches both open editors.
+    await ann.getByRole("button", { name: "Restore version 1" }).click()
+    for (const page of [ann, ben]) await expect.poll(() => textOf(page), { timeout: 10_000 }).not.toContain("was here")
+    expect(await textOf(ben)).toContain("Start here.")
     expect(consoleErrors).toEqual([])
   }, 60_000)
 
@@ -165,6 +170,10 @@ describe.skipIf(!available)("web app in Chromium", () => {
     await column(first!).getByText("Review the copy").click()
     await page.keyboard.press("Shift+ArrowRight")
     await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[1].id}`)).status.name).toBe(second)
+
+    // Drag and drop moves a card back.
+    await column(second!).getByText("Write the brief").dragTo(column(first!))
+    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[0]!.id}`)).status.name).toBe(first)
 
     // The server closes the socket (Ben's role changes: 4409); his new ticket is held while a task moves.
     const held: Array<Route> = []
