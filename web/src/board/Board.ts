@@ -25,6 +25,14 @@ interface Task {
 }
 
 const PAGE = 100
+const STATUS_DEFINITIONS = new Set([
+  "status.created",
+  "status.updated",
+  "status.deleted",
+  "statuses.reordered",
+  "statuses.replaced",
+  "statuses.reset"
+])
 
 export const showBoard = (main: HTMLElement, workspaceId: string, listId: string) => {
   const tasks = new Map<string, Task>()
@@ -175,7 +183,8 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
 
   const stopStream = openStream(workspaceId, "list", listId, {
     event: (event) => {
-      if (event.type.startsWith("status")) void loadAll()
+      // The list's statuses were redefined: redraw the columns; anything else names a task to read again.
+      if (STATUS_DEFINITIONS.has(event.type)) void loadAll()
       else void refreshTask(event)
     },
     resync: () => void loadAll(),
