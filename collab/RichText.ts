@@ -2,7 +2,10 @@
  * The rich-text schema of Atrium's editors (wiki pages, feedback milestone
  * articles) and every conversion of its documents: Markdown, HTML, plain
  * text and the Yjs layout of Tiptap's Collaboration extension. Pure
- * functions, no knowledge of pages or boards.
+ * functions, no knowledge of pages or boards. The schema is defined once,
+ * as Tiptap extensions (`richtext/Extensions.ts`, shared with the browser
+ * editor); conversions use maintained libraries (markdown-it +
+ * prosemirror-markdown, @tiptap/html, @tiptap/y-tiptap).
  *
  * Nodes: doc, paragraph, heading (level 1–6), bulletList, orderedList
  * (start), listItem, taskList, taskItem (checked), codeBlock (language),
@@ -30,7 +33,8 @@ export {
   type ProseMirrorMark,
   validateDoc
 } from "./richtext/Schema.ts"
-export { docToHtml, escapeHtml, htmlToDoc, safeUrl } from "./richtext/Html.ts"
+export { richTextExtensions, richTextSchema } from "./richtext/Extensions.ts"
+export { docToHtml, escapeHtml, htmlToDoc, htmlToText, safeUrl } from "./richtext/Html.ts"
 export { docToMarkdown, markdownToDoc } from "./richtext/Markdown.ts"
 export {
   appendToYFragment,

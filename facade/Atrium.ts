@@ -27,6 +27,7 @@ import { pushExtension } from "../actors/push/PushExtension.ts"
 import { hubExtension } from "../actors/hub/HubExtension.ts"
 import { webhookDeliveryExtension } from "../actors/hub/webhooks/WebhookDelivery.ts"
 import { pmOpsExtension } from "../actors/pmops/PmOpsExtension.ts"
+import { webExtension } from "./web/WebExtension.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -46,7 +47,8 @@ export const extensions: ReadonlyArray<Extension> = [
   hubExtension,
   pushExtension,
   mcpExtension,
-  pmOpsExtension
+  pmOpsExtension,
+  webExtension
 ]
 
 /**

@@ -30,7 +30,8 @@ const program = Effect.gen(function* () {
         `  ${serviceInfo[s].name.padEnd(18)} ${origin}${serviceInfo[s].basePath}   (OpenAPI: ${origin}${serviceInfo[s].basePath}/v1/openapi.json)`
     ),
     `  catalogs: ${origin}/hub/v1/api-catalog   ${origin}/pm/v1/api-catalog`,
-    `  MCP:      ${origin}/mcp   (for agents: Streamable HTTP)`
+    `  MCP:      ${origin}/mcp   (for agents: Streamable HTTP)`,
+    `  web app:  ${origin}/`
   ]
   console.log(lines.join("\n"))
   if (config.demo) console.log(yield* seedDemo(origin))

@@ -12,8 +12,7 @@
  * else the file name.
  */
 import { Effect } from "effect"
-import { decodeEntities, htmlToDoc } from "../../collab/richtext/Html.ts"
-import { markdownToDoc } from "../../collab/richtext/Markdown.ts"
+import { htmlToDoc, htmlToText, markdownToDoc } from "../../collab/RichText.ts"
 import type { ProseMirrorNode } from "../../collab/LiveDocuments.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -56,7 +55,7 @@ export const readDocument = (format: ImportFormat, source: string): { doc: Prose
   let body = source
   if (format === "html") {
     const titleTag = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(source)
-    if (titleTag) htmlTitle = clampTitle(decodeEntities(titleTag[1]!.replace(/<[^>]*>/g, "")))
+    if (titleTag) htmlTitle = clampTitle(htmlToText(titleTag[1]!))
     const bodyTag = /<body[^>]*>([\s\S]*)<\/body>/i.exec(source)
     body = bodyTag ? bodyTag[1]! : source.replace(/<head[\s\S]*?<\/head>/i, "")
   }

@@ -13,7 +13,7 @@
  */
 import { Effect, Schema } from "effect"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { escapeHtml } from "../../collab/richtext/Html.ts"
+import { escapeHtml } from "../../collab/RichText.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"

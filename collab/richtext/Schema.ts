@@ -1,12 +1,15 @@
 /**
- * The rich-text schema shared by wiki pages and feedback milestone articles:
- * the nodes and marks of a Tiptap StarterKit-like editor (plus task lists,
- * tables, images, highlight and mentions), and the validation of ProseMirror
- * JSON against it. Validation also normalizes: known attributes get their
- * defaults, adjacent text nodes with equal marks merge, empty text disappears,
- * so every converter downstream sees one canonical shape.
+ * Validation of callers' ProseMirror JSON against the schema of the Tiptap
+ * extensions (`Extensions.ts`): node and mark types, where each may stand
+ * (the schema's content expressions), attributes and their defaults. Errors
+ * name the path of the offender (`content[2].attrs.level`). Validation also
+ * normalizes: attributes get their defaults (unknown ones are dropped, as an
+ * editor would), adjacent text nodes with equal marks merge, empty text
+ * disappears, marks are sorted by rank — so every converter sees one shape.
  */
+import type { ContentMatch, MarkType, NodeType } from "@tiptap/pm/model"
 import type { ProseMirrorNode } from "../LiveDocuments.ts"
+import { richTextSchema } from "./Extensions.ts"
 
 export type { ProseMirrorNode }
 export type ProseMirrorMark = NonNullable<ProseMirrorNode["marks"]>[number]
@@ -23,94 +26,52 @@ export class InvalidRichText extends Error {
   }
 }
 
-type AttrType = "string" | "nullableString" | "integer" | "boolean" | "nullableIntegerArray"
-
-interface AttrSpec {
-  readonly type: AttrType
-  /** Absent: the attribute is required. */
-  readonly default?: unknown
-  readonly min?: number
-  readonly max?: number
+/** Attributes without which a node or mark means nothing (the schema gives them a null default for editors). */
+const REQUIRED = new Set(["image.src", "link.href", "mention.id"])
+/** Integer attributes' ranges. */
+const RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  level: [1, 6],
+  start: [0, 999_999_999],
+  colspan: [1, 1000],
+  rowspan: [1, 65534]
 }
+const INTEGER_ARRAYS = new Set(["colwidth"])
 
-/** What a node may contain. */
-type ContentRule =
-  | { readonly kind: "none" }
-  | { readonly kind: "blocks"; readonly min: number }
-  | { readonly kind: "inline" }
-  /** Plain text only (code blocks): no marks, no inline nodes. */
-  | { readonly kind: "text" }
-  | { readonly kind: "only"; readonly types: ReadonlyArray<string>; readonly min: number }
-
-interface NodeSpec {
+/** What a node may contain, derived from the schema (for callers that inspect structure). */
+export interface NodeSpec {
   readonly group: "block" | "inline" | "structural"
-  readonly content: ContentRule
-  readonly attrs: Readonly<Record<string, AttrSpec>>
+  readonly content: { readonly kind: "none" | "inline" | "text" | "blocks" }
+  readonly attrs: Readonly<Record<string, { readonly default?: unknown }>>
 }
 
-const cellAttrs = {
-  colspan: { type: "integer", default: 1, min: 1, max: 1000 },
-  rowspan: { type: "integer", default: 1, min: 1, max: 65534 },
-  colwidth: { type: "nullableIntegerArray", default: null }
-} as const satisfies Record<string, AttrSpec>
-
-export const nodeSpecs: Readonly<Record<string, NodeSpec>> = {
-  doc: { group: "structural", content: { kind: "blocks", min: 0 }, attrs: {} },
-  paragraph: { group: "block", content: { kind: "inline" }, attrs: {} },
-  heading: { group: "block", content: { kind: "inline" }, attrs: { level: { type: "integer", default: 1, min: 1, max: 6 } } },
-  bulletList: { group: "block", content: { kind: "only", types: ["listItem"], min: 1 }, attrs: {} },
-  orderedList: {
-    group: "block",
-    content: { kind: "only", types: ["listItem"], min: 1 },
-    attrs: { start: { type: "integer", default: 1, min: 0, max: 999_999_999 } }
-  },
-  listItem: { group: "structural", content: { kind: "blocks", min: 1 }, attrs: {} },
-  taskList: { group: "block", content: { kind: "only", types: ["taskItem"], min: 1 }, attrs: {} },
-  taskItem: { group: "structural", content: { kind: "blocks", min: 1 }, attrs: { checked: { type: "boolean", default: false } } },
-  codeBlock: { group: "block", content: { kind: "text" }, attrs: { language: { type: "nullableString", default: null } } },
-  blockquote: { group: "block", content: { kind: "blocks", min: 1 }, attrs: {} },
-  horizontalRule: { group: "block", content: { kind: "none" }, attrs: {} },
-  image: {
-    // A block, as in Tiptap's Image extension (inline: false): parsers lift images out of paragraphs.
-    group: "block",
-    content: { kind: "none" },
-    attrs: { src: { type: "string" }, alt: { type: "nullableString", default: null }, title: { type: "nullableString", default: null } }
-  },
-  table: { group: "block", content: { kind: "only", types: ["tableRow"], min: 1 }, attrs: {} },
-  tableRow: { group: "structural", content: { kind: "only", types: ["tableHeader", "tableCell"], min: 1 }, attrs: {} },
-  tableHeader: { group: "structural", content: { kind: "blocks", min: 1 }, attrs: cellAttrs },
-  tableCell: { group: "structural", content: { kind: "blocks", min: 1 }, attrs: cellAttrs },
-  hardBreak: { group: "inline", content: { kind: "none" }, attrs: {} },
-  mention: {
-    group: "inline",
-    content: { kind: "none" },
-    attrs: { id: { type: "string" }, label: { type: "nullableString", default: null } }
-  },
-  text: { group: "inline", content: { kind: "none" }, attrs: {} }
-}
-
-export const markSpecs: Readonly<Record<string, { readonly attrs: Readonly<Record<string, AttrSpec>> }>> = {
-  bold: { attrs: {} },
-  italic: { attrs: {} },
-  strike: { attrs: {} },
-  code: { attrs: {} },
-  highlight: { attrs: { color: { type: "nullableString", default: null } } },
-  link: {
-    attrs: {
-      href: { type: "string" },
-      target: { type: "nullableString", default: null },
-      rel: { type: "nullableString", default: null },
-      class: { type: "nullableString", default: null },
-      title: { type: "nullableString", default: null }
-    }
+const attrSpecs = (type: NodeType | MarkType): Record<string, { default?: unknown }> => {
+  const result: Record<string, { default?: unknown }> = {}
+  for (const [name, spec] of Object.entries(type.spec.attrs ?? {})) {
+    result[name] = REQUIRED.has(`${type.name}.${name}`) ? {} : { default: (spec as { default?: unknown }).default }
   }
+  return result
 }
+
+export const nodeSpecs: Readonly<Record<string, NodeSpec>> = Object.fromEntries(
+  Object.values(richTextSchema.nodes).map((type) => [
+    type.name,
+    {
+      group: type.isInline ? "inline" : type.isInGroup("block") ? "block" : "structural",
+      content: { kind: type.isLeaf ? "none" : type.spec.code ? "text" : type.inlineContent ? "inline" : "blocks" },
+      attrs: attrSpecs(type)
+    } satisfies NodeSpec
+  ])
+)
+
+export const markSpecs: Readonly<Record<string, { readonly attrs: Readonly<Record<string, { readonly default?: unknown }>> }>> =
+  Object.fromEntries(Object.values(richTextSchema.marks).map((type) => [type.name, { attrs: attrSpecs(type) }]))
 
 /** Marks are kept (and serialized) in this order: outermost first. */
-export const markOrder: ReadonlyArray<string> = ["link", "bold", "italic", "strike", "highlight", "code"]
+export const markOrder: ReadonlyArray<string> = Object.keys(richTextSchema.marks) // the schema lists marks by rank
+const markRank = (name: string) => markOrder.indexOf(name)
 
-export const isKnownNode = (type: string): boolean => Object.hasOwn(nodeSpecs, type)
-export const isKnownMark = (type: string): boolean => Object.hasOwn(markSpecs, type)
+export const isKnownNode = (type: string): boolean => Object.hasOwn(richTextSchema.nodes, type)
+export const isKnownMark = (type: string): boolean => Object.hasOwn(richTextSchema.marks, type)
 
 const MAX_DEPTH = 64
 const MAX_STRING = 16 * 1024 * 1024
@@ -119,17 +80,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 const at = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`)
 
-const checkAttr = (path: string, spec: AttrSpec, value: unknown): unknown => {
-  if (value === undefined || (value === null && spec.type !== "nullableString" && spec.type !== "nullableIntegerArray")) {
-    if (spec.default === undefined) throw new InvalidRichText(path, "is required")
-    return spec.default
+const checkAttr = (path: string, owner: string, name: string, fallback: unknown, value: unknown): unknown => {
+  const required = REQUIRED.has(`${owner}.${name}`)
+  // The default's type says the attribute's type (null: an optional string).
+  const kind = INTEGER_ARRAYS.has(name)
+    ? "integerArray"
+    : typeof fallback === "number"
+      ? "integer"
+      : typeof fallback === "boolean"
+        ? "boolean"
+        : "string"
+  const nullable = !required && fallback === null
+  if (value === undefined || (value === null && !nullable)) {
+    if (required) throw new InvalidRichText(path, "is required")
+    return fallback
   }
-  switch (spec.type) {
+  if (value === null) return null
+  switch (kind) {
     case "string":
-      if (typeof value !== "string") throw new InvalidRichText(path, "must be a string")
-      return value
-    case "nullableString":
-      if (value !== null && typeof value !== "string") throw new InvalidRichText(path, "must be a string or null")
+      if (typeof value !== "string") throw new InvalidRichText(path, nullable ? "must be a string or null" : "must be a string")
       return value
     case "boolean":
       if (typeof value !== "boolean") throw new InvalidRichText(path, "must be a boolean")
@@ -138,13 +107,12 @@ const checkAttr = (path: string, spec: AttrSpec, value: unknown): unknown => {
       // Editors and Yjs round-trips sometimes carry integers as strings ("2").
       const n = typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value
       if (typeof n !== "number" || !Number.isInteger(n)) throw new InvalidRichText(path, "must be an integer")
-      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-        throw new InvalidRichText(path, `must be between ${spec.min} and ${spec.max}`)
-      }
+      const range = RANGES[name]
+      if (range !== undefined && (n < range[0] || n > range[1]))
+        throw new InvalidRichText(path, `must be between ${range[0]} and ${range[1]}`)
       return n
     }
-    case "nullableIntegerArray":
-      if (value === null) return null
+    case "integerArray":
       if (!Array.isArray(value) || !value.every((v) => typeof v === "number" && Number.isInteger(v) && v >= 0)) {
         throw new InvalidRichText(path, "must be an array of non-negative integers or null")
       }
@@ -152,52 +120,41 @@ const checkAttr = (path: string, spec: AttrSpec, value: unknown): unknown => {
   }
 }
 
-/** Known attributes are checked and defaulted; unknown ones (editor extensions: textAlign, ids…) are kept when they are plain JSON scalars. */
-const checkAttrs = (path: string, specs: Readonly<Record<string, AttrSpec>>, attrs: unknown): Record<string, unknown> | undefined => {
+/** The schema's attributes, checked and defaulted; others are dropped (no editor could keep them). */
+const checkAttrs = (path: string, type: NodeType | MarkType, attrs: unknown): Record<string, unknown> | undefined => {
   if (attrs !== undefined && attrs !== null && !isRecord(attrs)) throw new InvalidRichText(path, "must be an object")
   const given = (attrs ?? {}) as Record<string, unknown>
+  const specs = Object.entries(type.spec.attrs ?? {})
+  if (specs.length === 0) return undefined
   const result: Record<string, unknown> = {}
-  for (const name in specs) result[name] = checkAttr(at(path, name), specs[name]!, given[name])
-  for (const name in given) {
-    if (Object.hasOwn(specs, name)) continue
-    const value = given[name]
-    if (value === null || value === undefined) continue
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      throw new InvalidRichText(at(path, name), "unknown attribute values must be strings, numbers or booleans")
-    }
-    result[name] = value
+  for (const [name, spec] of specs) {
+    result[name] = checkAttr(at(path, name), type.name, name, (spec as { default?: unknown }).default, given[name])
   }
-  return Object.keys(result).length === 0 ? undefined : result
+  return result
 }
 
-const checkMarks = (path: string, marks: unknown, allowed: boolean): Array<ProseMirrorMark> | undefined => {
+const checkMarks = (path: string, marks: unknown, parent: NodeType): Array<ProseMirrorMark> | undefined => {
   if (marks === undefined || marks === null) return undefined
   if (!Array.isArray(marks)) throw new InvalidRichText(path, "must be an array")
-  if (marks.length > 0 && !allowed) throw new InvalidRichText(path, "marks are not allowed here (code blocks hold plain text)")
   const seen = new Set<string>()
-  const result: Array<ProseMirrorMark> = []
+  const result: Array<{ mark: ProseMirrorMark; rank: number }> = []
   marks.forEach((mark, index) => {
     const markPath = at(path, index)
     if (!isRecord(mark)) throw new InvalidRichText(markPath, "must be an object with a type")
-    const type = mark.type
-    if (typeof type !== "string") throw new InvalidRichText(at(markPath, "type"), "must be a string")
-    if (!isKnownMark(type)) {
-      throw new InvalidRichText(at(markPath, "type"), `unknown mark type "${type}" (known: ${Object.keys(markSpecs).join(", ")})`)
+    const name = mark.type
+    if (typeof name !== "string") throw new InvalidRichText(at(markPath, "type"), "must be a string")
+    const type = Object.hasOwn(richTextSchema.marks, name) ? richTextSchema.marks[name]! : undefined
+    if (type === undefined) {
+      throw new InvalidRichText(at(markPath, "type"), `unknown mark type "${name}" (known: ${markOrder.join(", ")})`)
     }
-    if (seen.has(type)) return // a mark type applies once to a text run
-    seen.add(type)
-    const attrs = checkAttrs(at(markPath, "attrs"), markSpecs[type]!.attrs, mark.attrs)
-    result.push(attrs === undefined ? { type } : { type, attrs })
+    if (!parent.allowsMarkType(type)) throw new InvalidRichText(path, `marks are not allowed here ("${parent.name}" holds plain text)`)
+    if (seen.has(name)) return // a mark type applies once to a text run
+    seen.add(name)
+    const attrs = checkAttrs(at(markPath, "attrs"), type, mark.attrs)
+    result.push({ mark: attrs === undefined ? { type: name } : { type: name, attrs }, rank: markRank(name) })
   })
-  result.sort((a, b) => markOrder.indexOf(a.type) - markOrder.indexOf(b.type))
-  return result.length === 0 ? undefined : result
-}
-
-export const sameMarks = (a: ReadonlyArray<ProseMirrorMark> | undefined, b: ReadonlyArray<ProseMirrorMark> | undefined): boolean => {
-  const left = a ?? []
-  const right = b ?? []
-  if (left.length !== right.length) return false
-  return left.every((mark, i) => mark.type === right[i]!.type && sameJson(mark.attrs ?? {}, right[i]!.attrs ?? {}))
+  result.sort((a, b) => a.rank - b.rank)
+  return result.length === 0 ? undefined : result.map((entry) => entry.mark)
 }
 
 /** Structural equality of JSON values (key order ignored; a null or missing key are the same, as in Yjs attributes). */
@@ -210,6 +167,13 @@ export const sameJson = (a: unknown, b: unknown): boolean => {
     return keys.length === otherKeys.length && keys.every((k) => sameJson(a[k], b[k]))
   }
   return false
+}
+
+export const sameMarks = (a: ReadonlyArray<ProseMirrorMark> | undefined, b: ReadonlyArray<ProseMirrorMark> | undefined): boolean => {
+  const left = a ?? []
+  const right = b ?? []
+  if (left.length !== right.length) return false
+  return left.every((mark, i) => mark.type === right[i]!.type && sameJson(mark.attrs ?? {}, right[i]!.attrs ?? {}))
 }
 
 /** Merges adjacent text nodes with equal marks and drops empty ones. */
@@ -229,76 +193,64 @@ export const normalizeInline = (nodes: ReadonlyArray<ProseMirrorNode>): Array<Pr
   return result
 }
 
-const build = (type: string, attrs: Record<string, unknown> | undefined, content: Array<ProseMirrorNode> | undefined): ProseMirrorNode => {
-  const node: { type: string; attrs?: Record<string, unknown>; content?: Array<ProseMirrorNode> } = { type }
+const expected = (match: ContentMatch): string => {
+  const names = Array.from({ length: match.edgeCount }, (_, i) => match.edge(i).type.name)
+  return names.length === 0 ? "nothing more" : names.join(" or ")
+}
+
+const unknownNode = (path: string, name: string) =>
+  new InvalidRichText(
+    at(path, "type"),
+    `unknown node type "${name}" (known: ${Object.keys(richTextSchema.nodes)
+      .filter((t) => t !== "doc")
+      .join(", ")})`
+  )
+
+const checkNode = (value: unknown, path: string, type: NodeType, depth: number): ProseMirrorNode => {
+  if (type.isText) {
+    const text = (value as Record<string, unknown>).text
+    if (typeof text !== "string") throw new InvalidRichText(at(path, "text"), "must be a string")
+    if (text.length > MAX_STRING) throw new InvalidRichText(at(path, "text"), "is too long")
+    return { type: "text", text }
+  }
+  const record = value as Record<string, unknown>
+  if (record.text !== undefined) throw new InvalidRichText(at(path, "text"), `only text nodes carry text, not "${type.name}"`)
+  if (!type.isInline && record.marks !== undefined && !(Array.isArray(record.marks) && record.marks.length === 0)) {
+    throw new InvalidRichText(at(path, "marks"), `only inline nodes carry marks, not "${type.name}"`)
+  }
+  const attrs = checkAttrs(at(path, "attrs"), type, record.attrs)
+  const content = checkContent(record.content, at(path, "content"), type, depth)
+  const node: { type: string; attrs?: Record<string, unknown>; content?: Array<ProseMirrorNode> } = { type: type.name }
   if (attrs !== undefined) node.attrs = attrs
-  if (content !== undefined && content.length > 0) node.content = content
+  if (content.length > 0) node.content = content
   return node
 }
 
-type Place = "block" | "inline" | "text" | { readonly only: ReadonlyArray<string> }
-
-const describePlace = (place: Place) =>
-  place === "block" ? "a block node" : place === "inline" ? "an inline node" : place === "text" ? "plain text" : place.only.join(" or ")
-
-const checkNode = (value: unknown, path: string, place: Place, depth: number): ProseMirrorNode => {
+const checkContent = (value: unknown, path: string, parent: NodeType, depth: number): Array<ProseMirrorNode> => {
   if (depth > MAX_DEPTH) throw new InvalidRichText(path, `nesting deeper than ${MAX_DEPTH} levels`)
-  if (!isRecord(value)) throw new InvalidRichText(path, "must be a node object with a type")
-  const type = value.type
-  if (typeof type !== "string") throw new InvalidRichText(at(path, "type"), "must be a string")
-  const spec = nodeSpecs[type]
-  if (spec === undefined || type === "doc") {
-    throw new InvalidRichText(
-      at(path, "type"),
-      `unknown node type "${type}" (known: ${Object.keys(nodeSpecs)
-        .filter((t) => t !== "doc")
-        .join(", ")})`
-    )
+  if (value !== undefined && value !== null && !Array.isArray(value)) throw new InvalidRichText(path, "must be an array")
+  const values = (value ?? []) as Array<unknown>
+  if (parent.isLeaf && values.length > 0) throw new InvalidRichText(path, `"${parent.name}" has no content`)
+  let match: ContentMatch = parent.contentMatch
+  const children: Array<ProseMirrorNode> = []
+  values.forEach((child, index) => {
+    const childPath = at(path, index)
+    if (!isRecord(child)) throw new InvalidRichText(childPath, "must be a node object with a type")
+    const name = child.type
+    if (typeof name !== "string") throw new InvalidRichText(at(childPath, "type"), "must be a string")
+    const type = Object.hasOwn(richTextSchema.nodes, name) ? richTextSchema.nodes[name]! : undefined
+    if (type === undefined || type === richTextSchema.topNodeType) throw unknownNode(childPath, name)
+    const next = match.matchType(type)
+    if (next === null) throw new InvalidRichText(at(childPath, "type"), `"${name}" is not allowed here (expected ${expected(match)})`)
+    match = next
+    const node = checkNode(child, childPath, type, depth + 1)
+    const marks = type.isInline ? checkMarks(at(childPath, "marks"), child.marks, parent) : undefined
+    children.push(marks === undefined ? node : { ...node, marks })
+  })
+  if (!match.validEnd) {
+    throw new InvalidRichText(path, children.length === 0 ? `"${parent.name}" needs content` : `"${parent.name}" needs more content`)
   }
-  const fits =
-    place === "block"
-      ? spec.group === "block"
-      : place === "inline"
-        ? spec.group === "inline"
-        : place === "text"
-          ? type === "text"
-          : place.only.includes(type)
-  if (!fits) throw new InvalidRichText(at(path, "type"), `"${type}" is not allowed here (expected ${describePlace(place)})`)
-
-  if (type === "text") {
-    const text = value.text
-    if (typeof text !== "string") throw new InvalidRichText(at(path, "text"), "must be a string")
-    if (text.length > MAX_STRING) throw new InvalidRichText(at(path, "text"), "is too long")
-    const marks = checkMarks(at(path, "marks"), value.marks, place !== "text")
-    return marks === undefined ? { type, text } : { type, text, marks }
-  }
-  if (value.text !== undefined) throw new InvalidRichText(at(path, "text"), `only text nodes carry text, not "${type}"`)
-  if (value.marks !== undefined && !(Array.isArray(value.marks) && value.marks.length === 0)) {
-    throw new InvalidRichText(at(path, "marks"), `only text nodes carry marks, not "${type}"`)
-  }
-  const attrs = checkAttrs(at(path, "attrs"), spec.attrs, value.attrs)
-  const content = checkContent(value.content, at(path, "content"), spec.content, type, depth)
-  return build(type, attrs, content)
-}
-
-const checkContent = (value: unknown, path: string, rule: ContentRule, type: string, depth: number): Array<ProseMirrorNode> | undefined => {
-  if (value === undefined || value === null) {
-    if ((rule.kind === "blocks" || rule.kind === "only") && rule.min > 0) throw new InvalidRichText(path, `"${type}" needs content`)
-    return undefined
-  }
-  if (!Array.isArray(value)) throw new InvalidRichText(path, "must be an array")
-  if (rule.kind === "none") {
-    if (value.length > 0) throw new InvalidRichText(path, `"${type}" has no content`)
-    return undefined
-  }
-  const place: Place =
-    rule.kind === "blocks" ? "block" : rule.kind === "inline" ? "inline" : rule.kind === "text" ? "text" : { only: rule.types }
-  const children = value.map((child, index) => checkNode(child, at(path, index), place, depth + 1))
-  const normalized = rule.kind === "inline" || rule.kind === "text" ? normalizeInline(children) : children
-  if ((rule.kind === "blocks" || rule.kind === "only") && normalized.length < rule.min) {
-    throw new InvalidRichText(path, `"${type}" needs at least ${rule.min} child node${rule.min > 1 ? "s" : ""}`)
-  }
-  return normalized
+  return parent.inlineContent ? normalizeInline(children) : children
 }
 
 /**
@@ -308,8 +260,7 @@ const checkContent = (value: unknown, path: string, rule: ContentRule, type: str
 export const validateDoc = (input: unknown): ProseMirrorNode => {
   if (!isRecord(input)) throw new InvalidRichText("", "must be a ProseMirror document object")
   if (input.type !== "doc") throw new InvalidRichText("type", `the root node must be "doc", got ${JSON.stringify(input.type)}`)
-  const content = checkContent(input.content, "content", nodeSpecs.doc!.content, "doc", 0)
-  return { type: "doc", content: content ?? [] }
+  return { type: "doc", content: checkContent(input.content, "content", richTextSchema.topNodeType, 0) }
 }
 
 export type CheckedDoc =

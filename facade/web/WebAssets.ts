@@ -1,0 +1,127 @@
+/**
+ * The web app's static assets (`web/`), built with esbuild's JS API once per
+ * version of their sources: the bundle lands in `web/build/<key>/` (key: a
+ * hash of the client sources, the shared rich-text schema and the lockfile),
+ * so later starts, and every node of a cluster sharing the folder, reuse it.
+ * No network: everything comes from node_modules.
+ */
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { gzipSync } from "node:zlib"
+import { build } from "esbuild"
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+export const WEB_DIR = path.join(ROOT, "web")
+const BUILD_DIR = path.join(WEB_DIR, "build")
+
+export interface Asset {
+  readonly body: Buffer
+  /** The body gzipped, when that is smaller. */
+  readonly gzip: Buffer | undefined
+  readonly contentType: string
+  readonly cacheControl: string
+  readonly etag: string
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2"
+}
+
+const filesUnder = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return full === BUILD_DIR ? [] : filesUnder(full)
+    return [full]
+  })
+
+/** What the bundle is made of: a change to any of these makes a new build. */
+const sourceKey = (): string => {
+  const hash = createHash("sha256")
+  const inputs = [...filesUnder(WEB_DIR), ...filesUnder(path.join(ROOT, "collab", "richtext")), path.join(ROOT, "package-lock.json")].sort()
+  for (const file of inputs) {
+    if (!existsSync(file)) continue
+    hash.update(path.relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0")
+  }
+  return hash.digest("hex").slice(0, 16)
+}
+
+const bundle = async (outdir: string) => {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { app: path.join(WEB_DIR, "src", "main.ts"), styles: path.join(WEB_DIR, "src", "styles.css") },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    sourcemap: "linked",
+    entryNames: "[name]-[hash]",
+    outdir: path.join(outdir, "assets"),
+    metafile: true,
+    legalComments: "none",
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' }
+  })
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file))
+  const script = outputs.find((file) => /^app-.*\.js$/.test(file))
+  const styles = outputs.find((file) => /^styles-.*\.css$/.test(file))
+  if (script === undefined || styles === undefined) throw new Error(`web build: missing outputs (${outputs.join(", ")})`)
+  const template = readFileSync(path.join(WEB_DIR, "index.html"), "utf8")
+  writeFileSync(path.join(outdir, "index.html"), template.replace("%SCRIPT%", script).replace("%STYLES%", styles))
+}
+
+/** Builds the assets unless this version is built already; returns their folder. */
+export const ensureBuilt = async (): Promise<string> => {
+  const target = path.join(BUILD_DIR, sourceKey())
+  if (existsSync(path.join(target, "index.html"))) return target
+  // Build beside the target and rename: concurrent starts (test workers, cluster nodes) never see half a build.
+  const scratch = `${target}.tmp-${process.pid}-${Date.now().toString(36)}`
+  mkdirSync(scratch, { recursive: true })
+  try {
+    await bundle(scratch)
+    try {
+      renameSync(scratch, target)
+    } catch (error) {
+      if (!existsSync(path.join(target, "index.html"))) throw error
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  return target
+}
+
+const assetOf = (file: string, immutable: boolean): Asset => {
+  const body = readFileSync(file)
+  const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream"
+  const compressible = /^(text\/|application\/json|image\/svg)/.test(contentType) && body.byteLength > 1024
+  const gzip = compressible ? gzipSync(body, { level: 9 }) : undefined
+  return {
+    body,
+    gzip: gzip !== undefined && gzip.byteLength < body.byteLength ? gzip : undefined,
+    contentType,
+    // Hashed names never change content; index.html names them, so it is revalidated every time.
+    cacheControl: immutable ? "public, max-age=31536000, immutable" : "no-cache",
+    etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`
+  }
+}
+
+/** The built files by URL path (`/`, `/index.html`, `/assets/app-XXXX.js`…). */
+export const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
+  const assets = new Map<string, Asset>()
+  const index = assetOf(path.join(dir, "index.html"), false)
+  assets.set("/", index)
+  assets.set("/index.html", index)
+  const assetDir = path.join(dir, "assets")
+  for (const name of readdirSync(assetDir)) {
+    if (statSync(path.join(assetDir, name)).isFile()) assets.set(`/assets/${name}`, assetOf(path.join(assetDir, name), true))
+  }
+  return assets
+}

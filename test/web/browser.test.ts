@@ -1,0 +1,207 @@
+/**
+ * The web app in a real browser: Debian's Chromium driven by playwright-core
+ * (headless, --no-sandbox, background networking disabled). Two users co-edit
+ * one wiki page; a board follows API changes live and resumes after the
+ * server closes its socket. Screenshots land in test-results/web/ (not committed).
+ * Without /usr/bin/chromium the suite is skipped with a loud warning
+ * (`.ci/run` installs it).
+ */
+import { existsSync, mkdirSync } from "node:fs"
+import path from "node:path"
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { docToText } from "../../collab/RichText.ts"
+import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+const available = existsSync(CHROMIUM)
+if (!available) {
+  console.warn(
+    `\n${"!".repeat(78)}\n!! web browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)\n${"!".repeat(78)}\n`
+  )
+}
+
+const SHOTS = path.join(process.cwd(), "test-results", "web")
+
+type User = Awaited<ReturnType<typeof signUp>>
+
+describe.skipIf(!available)("web app in Chromium", () => {
+  let atrium: TestServer
+  let browser: Browser
+  let owner: User
+  let member: User
+  let workspaceId: string
+  const contexts: Array<BrowserContext> = []
+  const consoleErrors: Array<string> = []
+
+  const call = async (user: User, method: string, url: string, body?: unknown) => {
+    const response = await atrium.request(method, url, { token: user.token, ...(body !== undefined ? { body } : {}) })
+    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${response.text}`)
+    return response.body
+  }
+
+  /** A new browser context signed in through the sign-in form. */
+  const signedIn = async (user: User, route: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${user.email}: ${message.text()}`)
+    })
+    page.on("pageerror", (error) => consoleErrors.push(`${user.email}: ${error.message}`))
+    await page.goto(`${atrium.origin}/`)
+    await page.getByLabel("Email").fill(user.email)
+    await page.getByLabel("Password").fill(user.password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("button", { name: "Sign out" }).waitFor()
+    await page.goto(`${atrium.origin}/${route}`)
+    return page
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    atrium = await startAtrium()
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"]
+    })
+    owner = await signUp(atrium, "Ann")
+    member = await signUp(atrium, "Ben")
+    workspaceId = (await call(owner, "POST", "/pm/v1/workspaces", { name: "Browser tests" })).id
+    await call(owner, "POST", `/pm/v1/workspaces/${workspaceId}/members`, { email: member.email, role: "member" })
+  }, 120_000)
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined)
+    await browser?.close()
+    await atrium?.close()
+  })
+
+  it("loads index.html and signs in without console errors", async () => {
+    const page = await signedIn(owner, `#/w/${workspaceId}`)
+    await page.getByRole("heading", { name: "Boards" }).waitFor()
+    expect(consoleErrors).toEqual([])
+  })
+
+  it("lets two users edit one page together: they converge, see each other's caret by name, and the text is stored", async () => {
+    const space = await call(owner, "POST", "/wiki/v1/spaces", { workspaceId, name: "Handbook", key: "HB" })
+    const created = await call(owner, "POST", `/wiki/v1/spaces/${space.id}/pages`, {
+      title: "Team notes",
+      markdown: "# Team notes\n\nStart here."
+    })
+    const route = `#/w/${workspaceId}/wiki/${space.id}/${created.id}`
+    const [ann, ben] = await Promise.all([signedIn(owner, route), signedIn(member, route)])
+    for (const page of [ann, ben]) await page.locator(".tiptap").getByText("Start here.").waitFor()
+    // Both are connected once each sees the other in "Editing now" (awareness went both ways).
+    for (const page of [ann, ben]) {
+      await expect
+        .poll(() => page.getByRole("list", { name: "Editing now" }).textContent(), { timeout: 20_000 })
+        .toMatch(/Ann[\s\S]*Ben|Ben[\s\S]*Ann/)
+    }
+
+    // Both type at once, each in their own block (text typed at one spot by two people interleaves, as it should).
+    const edits = [
+      { page: ann, block: "Team notes", text: " Ann was here" },
+      { page: ben, block: "Start here.", text: " Ben was here" }
+    ]
+    await Promise.all(
+      edits.map(async ({ page, block, text }) => {
+        await page.locator(".tiptap").getByText(block).click()
+        await page.keyboard.press("End")
+        await page.keyboard.type(text, { delay: 15 })
+      })
+    )
+
+    // The document's text, without the other user's caret label.
+    const textOf = (page: Page) =>
+      // A DOM element in the browser (the tests compile without DOM typings).
+      page.locator(".tiptap").evaluate((editor: any) => {
+        const copy = editor.cloneNode(true)
+        for (const caret of copy.querySelectorAll(".collaboration-carets__caret")) caret.remove()
+        return [...copy.children].map((block: { textContent: string }) => block.textContent).join("\n")
+      })
+    const typed = /(?=[\s\S]*Ann was here)(?=[\s\S]*Ben was here)/
+    for (const page of [ann, ben]) await expect.poll(() => textOf(page), { timeout: 20_000 }).toMatch(typed)
+
+    // Each sees the other's caret, labelled with their name.
+    await ann.locator(".collaboration-carets__label", { hasText: "Ben" }).waitFor({ timeout: 20_000 })
+    await ben.locator(".collaboration-carets__label", { hasText: "Ann" }).waitFor({ timeout: 20_000 })
+
+    // The server holds what they typed.
+    await expect
+      .poll(async () => docToText((await call(owner, "GET", `/wiki/v1/pages/${created.id}`)).content), { timeout: 20_000 })
+      .toMatch(typed)
+
+    // A comment anchored to selected text.
+    await ann.locator(".tiptap").getByText("Start here.").selectText()
+    await ann.getByLabel("Comment", { exact: true }).fill("Is this the right start?")
+    await ann.getByRole("button", { name: "Comment", exact: true }).click()
+    await ann.locator(".comment blockquote", { hasText: "Start here." }).waitFor()
+    const comments = await call(owner, "GET", `/wiki/v1/pages/${created.id}/comments`)
+    expect(comments.items[0].anchor.quote).toBe("Start here. Ben was here")
+
+    await ann.screenshot({ path: path.join(SHOTS, "editor-ann.png"), fullPage: true })
+    await ben.screenshot({ path: path.join(SHOTS, "editor-ben.png"), fullPage: true })
+
+    // Restoring the first version reaches both open editors.
+    await ann.getByRole("button", { name: "Restore version 1" }).click()
+    for (const page of [ann, ben]) await expect.poll(() => textOf(page), { timeout: 10_000 }).not.toContain("was here")
+    expect(await textOf(ben)).toContain("Start here.")
+    expect(consoleErrors).toEqual([])
+  }, 60_000)
+
+  it("shows a task moved by the API at once, and after the server closes its socket resumes with the events it missed", async () => {
+    const pmSpace = await call(owner, "POST", `/pm/v1/workspaces/${workspaceId}/spaces`, { name: "Delivery" })
+    const list = await call(owner, "POST", `/pm/v1/spaces/${pmSpace.id}/lists`, { name: "Sprint board" })
+    const statuses = (await call(owner, "GET", `/pm/v1/lists/${list.id}/statuses`)).items as Array<{ name: string }>
+    const [first, second, third] = statuses.map((s) => s.name)
+    const tasks: Array<{ id: string }> = []
+    for (const name of ["Write the brief", "Review the copy", "Ship it"])
+      tasks.push(await call(owner, "POST", `/pm/v1/lists/${list.id}/tasks`, { name }))
+
+    const page = await signedIn(member, `#/w/${workspaceId}/board/${list.id}`)
+    const sentFrames: Array<string> = []
+    page.on("websocket", (socket) => socket.on("framesent", (frame) => sentFrames.push(String(frame.payload))))
+    const column = (status: string) => page.locator(`.column[data-status="${status}"]`)
+    await column(first!).getByText("Write the brief").waitFor()
+    await page.getByText("● live").waitFor()
+
+    // A PATCH through the API shows up within a second.
+    await call(owner, "PATCH", `/pm/v1/tasks/${tasks[0].id}`, { status: second })
+    await column(second!).getByText("Write the brief").waitFor({ timeout: 1000 })
+
+    // The keyboard moves a card too (Shift+→), through the same PATCH.
+    await column(first!).getByText("Review the copy").click()
+    await page.keyboard.press("Shift+ArrowRight")
+    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[1].id}`)).status.name).toBe(second)
+
+    // Drag and drop moves a card back.
+    await column(second!).getByText("Write the brief").dragTo(column(first!))
+    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[0]!.id}`)).status.name).toBe(first)
+
+    // The server closes the socket (Ben's role changes: 4409); his new ticket is held while a task moves.
+    const held: Array<Route> = []
+    let released = false
+    await page.route("**/pm/v1/ws/ticket", (route) => {
+      if (released) return route.continue()
+      held.push(route)
+    })
+    await call(owner, "PATCH", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { role: "viewer" })
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    await page.getByText("reconnecting…").waitFor()
+    await call(owner, "PATCH", `/pm/v1/tasks/${tasks[2].id}`, { status: third })
+    released = true
+    for (const route of held) await route.continue()
+    await page.unroute("**/pm/v1/ws/ticket")
+
+    await column(third!).getByText("Ship it").waitFor({ timeout: 10_000 })
+    await page.getByText("● live").waitFor()
+    const subscribes = sentFrames.map((f) => JSON.parse(f)).filter((f) => f.type === "subscribe")
+    expect(subscribes.length).toBeGreaterThanOrEqual(2)
+    expect(typeof subscribes.at(-1).lastSeq).toBe("number")
+
+    await page.screenshot({ path: path.join(SHOTS, "board.png"), fullPage: true })
+    expect(consoleErrors.filter((e) => !/WebSocket|ERR_|status of 4\d\d/.test(e))).toEqual([])
+  }, 60_000)
+})
