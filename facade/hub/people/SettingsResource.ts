@@ -4,7 +4,7 @@
  * get after meetings. Personal: a user (or their API key) reads and changes
  * only their own.
  */
-import { Effect, Schema } from "effect"
+import { Effect, type Schema } from "effect"
 import {
   defaultHubSettings,
   GeneralPatch,
