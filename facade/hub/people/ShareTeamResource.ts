@@ -83,7 +83,13 @@ const viewsOf = (workspaceId: string, shares: ReadonlyArray<StoredShare>) =>
           createdAt: share.createdAt
         })
       )
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .sort(
+        (a, b) =>
+          a.createdAt.localeCompare(b.createdAt) ||
+          Number(a.recipientType === "team") - Number(b.recipientType === "team") ||
+          a.recipientName.localeCompare(b.recipientName) ||
+          a.id.localeCompare(b.id)
+      )
   })
 
 export const shareTeamResourceOperations = [
