@@ -51,7 +51,11 @@ describe("bad input answers the error envelope with a 4xx, never a 5xx", () => {
 
   it("malformed JSON, wrong types, unknown fields and wrong content types on every body", async () => {
     for (const op of operations.filter((o) => o.body !== undefined)) {
-      const path = withParams(fullPath(op), "00000000-0000-4000-8000-000000000000")
+      // Well-formed path parameters (the example's; a UUID otherwise), so the body is what gets judged.
+      const exampleParams = (op.examples[0]?.request?.params ?? {}) as Record<string, string>
+      const path = fullPath(op).replace(/\{(\w+)\}/g, (_, name: string) =>
+        encodeURIComponent(exampleParams[name] ?? "00000000-0000-4000-8000-000000000000")
+      )
       const auth = op.auth === "public" ? {} : { token }
       const cases: Array<[string, Parameters<TestAtrium["request"]>[2]]> = [
         ["malformed JSON", { ...auth, rawBody: '{"a": ', headers: { "content-type": "application/json" } }],

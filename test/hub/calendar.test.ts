@@ -167,6 +167,16 @@ describe("prompts", () => {
       403
     )
 
+    // A bare event id names the first occurrence, in the API and for recordings alike.
+    const bare = await atrium.request("GET", `/hub/v1/calendar/events/${event.id}`, { token: alice.token })
+    expect(bare.body).toMatchObject({ occurrenceId: first, seriesPrompt: "Track decisions.", occurrencePrompt: null })
+    await atrium.request("PUT", `/hub/v1/calendar/events/${event.id}/occurrence-prompt`, {
+      token: bob.token,
+      body: { prompt: "First one." }
+    })
+    expect((await atrium.run(occurrencePrompts(event.id, [bob.userId]))).get(bob.userId)).toBe("First one.")
+    expect((await atrium.request("GET", `/hub/v1/calendar/events/${first}`, { token: bob.token })).body.occurrencePrompt).toBe("First one.")
+
     const prompts = await atrium.run(occurrencePrompts(second, [alice.userId, bob.userId, "00000000-0000-4000-8000-000000000000"]))
     expect(Object.fromEntries(prompts)).toEqual({
       [alice.userId]: "series custom prompt: Track decisions.\noccurrence custom prompt: Budget only.",

@@ -87,7 +87,12 @@ export const Calendar = Actor<CalendarState>()({
       payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }),
       success: PromptPairSchema
     },
-    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema }
+    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema },
+    /** Where an event is: its start when this user organizes it, its organizer when they attend it. */
+    locate: {
+      payload: Schema.Struct({ eventId: Id }),
+      success: Schema.Struct({ start: Schema.NullOr(Schema.String), organizerId: Schema.NullOr(Id) })
+    }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
@@ -169,6 +174,12 @@ export const Calendar = Actor<CalendarState>()({
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
       }),
-    prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId))
+    prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId)),
+    locate: ({ eventId }, ctx) =>
+      Effect.succeed(
+        ctx.state.events[eventId] !== undefined
+          ? { start: ctx.state.events[eventId]!.start, organizerId: ctx.address.id }
+          : { start: null, organizerId: ctx.state.invites[eventId] ?? null }
+      )
   }
 })

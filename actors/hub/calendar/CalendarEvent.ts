@@ -22,6 +22,13 @@ export const OccurrenceId = Schema.String.check(
   Schema.isPattern(OCCURRENCE_ID, { expected: "an occurrence id: <event UUID>_<YYYYMMDDTHHMMSSZ>" })
 ).annotate({ examples: ["5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f_20261201T150000Z"] })
 
+const OCCURRENCE_REF = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:_(\d{8}T\d{6}Z))?$/
+
+/** How a path names an occurrence: its occurrence id, or the bare event id for the event's first occurrence. */
+export const OccurrenceRef = Schema.String.check(
+  Schema.isPattern(OCCURRENCE_REF, { expected: "an occurrence id (<event UUID>_<YYYYMMDDTHHMMSSZ>) or an event id (its first occurrence)" })
+).annotate({ examples: ["5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f_20261201T150000Z"] })
+
 export const Prompt = Schema.String.check(Schema.isMaxLength(4000)).annotate({ description: "A custom prompt for the meeting's analysis" })
 
 export const StoredEvent = Schema.Struct({
@@ -76,6 +83,13 @@ export const parseOccurrenceId = (occurrenceId: string): { readonly eventId: str
   const s = match[2]!
   const startMs = Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(9, 11), +s.slice(11, 13), +s.slice(13, 15))
   return Number.isNaN(startMs) ? undefined : { eventId: match[1]!, startMs }
+}
+
+/** The event id and, unless the reference is a bare event id, the occurrence's original start. */
+export const parseOccurrenceRef = (ref: string): { readonly eventId: string; readonly startMs: number | undefined } | undefined => {
+  const match = OCCURRENCE_REF.exec(ref)
+  if (!match) return undefined
+  return match[2] === undefined ? { eventId: match[1]!, startMs: undefined } : parseOccurrenceId(ref)
 }
 
 export const ruleOf = (event: Pick<StoredEvent, "recurrence">): RecurrenceRule | undefined => {

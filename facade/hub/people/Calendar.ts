@@ -42,10 +42,10 @@ const setPrompt = (
 ) =>
   Effect.gen(function* () {
     const viewer = yield* viewerOf(context)
-    // The occurrence must be one the caller sees (404 otherwise) before the prompt is kept.
-    yield* occurrenceFor(viewer, occurrenceId)
-    yield* (yield* ActorSystem).ask(Calendar, viewer.userId, which, { occurrenceId, prompt })
-    return yield* occurrenceFor(viewer, occurrenceId)
+    // The occurrence must be one the caller sees (404 otherwise) before the prompt is kept, under its canonical id.
+    const occurrence = yield* occurrenceFor(viewer, occurrenceId)
+    yield* (yield* ActorSystem).ask(Calendar, viewer.userId, which, { occurrenceId: occurrence.occurrenceId, prompt })
+    return yield* occurrenceFor(viewer, occurrence.occurrenceId)
   })
 
 const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>

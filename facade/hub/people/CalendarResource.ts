@@ -6,8 +6,8 @@
  */
 import { Effect, Schema } from "effect"
 import { Calendar } from "../../../actors/hub/calendar/Calendar.ts"
-import { Instant, parseOccurrenceId } from "../../../actors/hub/calendar/CalendarEvent.ts"
-import { calendarOf, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
+import { calendarOf, occurrenceFor, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
@@ -125,9 +125,10 @@ export const calendarResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        yield* organizedEvent(viewer, parseOccurrenceId(params.occurrenceId)?.eventId ?? "")
+        const occurrence = yield* occurrenceFor(viewer, params.occurrenceId)
+        yield* organizedEvent(viewer, occurrence.eventId)
         return eventView(
-          yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "cancelOccurrence", { occurrenceId: params.occurrenceId })
+          yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "cancelOccurrence", { occurrenceId: occurrence.occurrenceId })
         )
       })
   })

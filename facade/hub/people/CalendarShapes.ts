@@ -1,7 +1,7 @@
 /** Request and reply shapes shared by the calendar operations, their examples, and input checks the schemas cannot express. */
 import { Effect, Schema } from "effect"
 import type { EventFields } from "../../../actors/hub/calendar/Calendar.ts"
-import { Instant, Occurrence, OccurrenceId, Prompt, type StoredEvent } from "../../../actors/hub/calendar/CalendarEvent.ts"
+import { Instant, Occurrence, OccurrenceId, OccurrenceRef, Prompt, type StoredEvent } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { isProblem, parseRule } from "../../../actors/hub/calendar/Recurrence.ts"
 import { Email, Id, Name, normalizeEmail, Timestamp } from "../../../actors/Fields.ts"
 import { reject } from "../../../runtime/Rejection.ts"
@@ -22,7 +22,7 @@ export const Recurrence = Schema.String.check(Schema.isMaxLength(500)).annotate(
 export const AttendeeEmails = Schema.Array(Email).check(Schema.isMaxLength(200))
 
 export const EventParams = Schema.Struct({ eventId: Id })
-export const OccurrenceParams = Schema.Struct({ occurrenceId: OccurrenceId })
+export const OccurrenceParams = Schema.Struct({ occurrenceId: OccurrenceRef })
 export const PromptBody = Schema.Struct({ prompt: Schema.NullOr(Prompt) })
 
 export const CalendarEventView = Schema.Struct({
