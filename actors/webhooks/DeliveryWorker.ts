@@ -127,7 +127,9 @@ const deliverOne = <R>(row: DueRow, source: EndpointSource<R> | undefined, optio
       yield* source!.disable(row.endpoint_id, "The receiver answered 410 Gone")
       return yield* finish(row.id, "failed", outcome, attempt)
     }
-    const delay = refusal === undefined || refusal.reason.includes("resolve") ? nextRetryDelayMs(attempt, options.policy) : undefined
+    // A refused address stays refused; only a name that did not resolve (DNS trouble) is worth another try.
+    const delay =
+      refusal === undefined || refusal.reason.endsWith("does not resolve") ? nextRetryDelayMs(attempt, options.policy) : undefined
     if (delay === undefined) return yield* finish(row.id, "failed", outcome, attempt)
     const wait = Math.max(delay, retryAfterMs(outcome.retryAfter) ?? 0)
     yield* query(
