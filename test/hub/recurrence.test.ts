@@ -75,6 +75,26 @@ describe("expansion", () => {
     expect(isOccurrence(start, weekly, at("2026-12-09T09:31:00Z"))).toBe(false)
   })
 
+  it("keeps the wall-clock time of its time zone across daylight-saving changes", () => {
+    // Mondays 09:00 in Berlin: 08:00Z in winter, 07:00Z once summer time starts (28 March 2027).
+    const berlin = occurrenceStarts(at("2027-03-22T08:00:00Z"), rule("FREQ=WEEKLY;COUNT=3"), 0, at("2030-01-01T00:00:00Z"), "Europe/Berlin")
+    expect(days(berlin)).toEqual(["2027-03-22T08:00", "2027-03-29T07:00", "2027-04-05T07:00"])
+    // Read in UTC the same rule keeps 08:00Z.
+    expect(days(occurrenceStarts(at("2027-03-22T08:00:00Z"), rule("FREQ=WEEKLY;COUNT=2"), 0, at("2030-01-01T00:00:00Z")))).toEqual([
+      "2027-03-22T08:00",
+      "2027-03-29T08:00"
+    ])
+    // A late-evening New York meeting is on the local weekday (Tuesday evening there is Wednesday in UTC).
+    const ny = occurrenceStarts(
+      at("2026-12-02T02:00:00Z"),
+      rule("FREQ=WEEKLY;BYDAY=TU,TH;COUNT=3"),
+      0,
+      at("2030-01-01T00:00:00Z"),
+      "America/New_York"
+    )
+    expect(days(ny)).toEqual(["2026-12-02T02:00", "2026-12-04T02:00", "2026-12-09T02:00"])
+  })
+
   it("a single event is its one start", () => {
     expect(occurrenceStarts(start, undefined, 0, at("2030-01-01T00:00:00Z"))).toEqual([start])
     expect(occurrenceStarts(start, undefined, start + 1, at("2030-01-01T00:00:00Z"))).toEqual([])

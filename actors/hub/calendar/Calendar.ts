@@ -34,6 +34,7 @@ export const EventFields = Schema.Struct({
   start: Schema.String,
   end: Schema.String,
   recurrence: Schema.NullOr(Schema.String),
+  timeZone: Schema.String,
   attendeeEmails: Schema.Array(Email)
 })
 export type EventFields = typeof EventFields.Type
@@ -117,7 +118,8 @@ export const Calendar = Actor<CalendarState>()({
       Effect.gen(function* () {
         const previous = yield* ownEvent(ctx.state, id)
         // A new start or rule renames every occurrence: cancellations and occurrence prompts of the old ones go.
-        const reshaped = previous.start !== fields.start || previous.recurrence !== fields.recurrence
+        const reshaped =
+          previous.start !== fields.start || previous.recurrence !== fields.recurrence || previous.timeZone !== fields.timeZone
         const event: StoredEvent = { ...previous, ...fields, cancelled: reshaped ? [] : previous.cancelled, updatedAt: now() }
         const base = reshaped
           ? { ...ctx.state, occurrencePrompts: without(ctx.state.occurrencePrompts, (key) => key.startsWith(`${id}_`)) }

@@ -40,6 +40,8 @@ export const StoredEvent = Schema.Struct({
   start: Timestamp,
   end: Timestamp,
   recurrence: Schema.NullOr(Schema.String),
+  /** IANA zone the recurrence rule is read in. */
+  timeZone: Schema.String,
   attendeeEmails: Schema.Array(Email),
   /** Original starts (ISO) of cancelled occurrences. */
   cancelled: Schema.Array(Timestamp),
@@ -58,6 +60,7 @@ export const Occurrence = Schema.Struct({
   start: Timestamp,
   end: Timestamp,
   recurrence: Schema.NullOr(Schema.String),
+  timeZone: Schema.String,
   recurring: Schema.Boolean,
   attendeeEmails: Schema.Array(Email),
   organizerId: Id,
@@ -101,7 +104,7 @@ export const ruleOf = (event: Pick<StoredEvent, "recurrence">): RecurrenceRule |
 /** Occurrence starts (epoch ms) of `event` in [from, to), cancelled ones left out. */
 export const startsIn = (event: StoredEvent, from: number, to: number): ReadonlyArray<number> => {
   const cancelled = new Set(event.cancelled.map((at) => Date.parse(at)))
-  return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to).filter((at) => !cancelled.has(at))
+  return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to, event.timeZone).filter((at) => !cancelled.has(at))
 }
 
 /** Whether `startMs` is a (not cancelled) occurrence of `event`. */
@@ -132,6 +135,7 @@ export const occurrenceOf = (event: StoredEvent, startMs: number, viewerId: stri
   start: new Date(startMs).toISOString(),
   end: new Date(startMs + Date.parse(event.end) - Date.parse(event.start)).toISOString(),
   recurrence: event.recurrence,
+  timeZone: event.timeZone,
   recurring: event.recurrence !== null,
   attendeeEmails: event.attendeeEmails,
   organizerId: event.ownerId,

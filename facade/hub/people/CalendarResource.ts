@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { Calendar } from "../../../actors/hub/calendar/Calendar.ts"
 import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { calendarOf, occurrenceFor, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
@@ -45,7 +46,7 @@ const update = (eventId: string, patch: Record<string, unknown>, context: Reques
   Effect.gen(function* () {
     const viewer = yield* viewerOf(context)
     const current = yield* organizedEvent(viewer, eventId)
-    const fields = yield* checkedFields({ ...current, ...patch } as never)
+    const fields = yield* checkedFields({ ...current, ...patch } as never, current.timeZone)
     const { event, previous } = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "update", { id: eventId, ...fields })
     yield* syncInvites(viewer.userId, eventId, previous.attendeeEmails, event.attendeeEmails)
     return eventView(event)
@@ -70,6 +71,7 @@ export const calendarResourceOperations = [
       start: Schema.optionalKey(Instant),
       end: Schema.optionalKey(Instant),
       recurrence: Schema.optionalKey(Schema.NullOr(Recurrence)),
+      timeZone: Schema.optionalKey(TimeZone),
       attendeeEmails: Schema.optionalKey(AttendeeEmails),
       description: Schema.optionalKey(Description),
       location: Schema.optionalKey(Schema.NullOr(Location))
