@@ -110,6 +110,32 @@ describe("tags on calls", () => {
   })
 })
 
+describe("API keys", () => {
+  it("recordings:read reads tags and shares but cannot change them; a key never reaches another workspace's calls", async () => {
+    const { alice, workspaceId, evesWorkspace, eve } = await setup()
+    const call = addCall(workspaceId)
+    const foreignCall = addCall(evesWorkspace)
+    const keyOf = async (scopes: Array<string>) =>
+      (await atrium.request("POST", "/hub/v1/api-keys", { token: alice.token, body: { workspaceId, name: "k", scopes } })).body
+        .key as string
+    const reader = await keyOf(["recordings:read"])
+    const writer = await keyOf(["recordings:read", "recordings:write"])
+    expect((await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/tags`, { apiKey: reader })).status).toBe(200)
+    expect((await atrium.request("GET", `/hub/v1/calls/${call.callId}/shares`, { apiKey: reader })).status).toBe(200)
+    expect((await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/tags`, { apiKey: reader, body: { name: "x" } })).status).toBe(
+      403
+    )
+    expect((await atrium.request("PUT", `/hub/v1/calls/${call.callId}/tags`, { apiKey: reader, body: { tagIds: [] } })).status).toBe(403)
+    expect((await atrium.request("PUT", `/hub/v1/calls/${call.callId}/tags`, { apiKey: writer, body: { tagIds: [] } })).status).toBe(200)
+    expect((await atrium.request("PUT", `/hub/v1/calls/${foreignCall.callId}/tags`, { apiKey: writer, body: { tagIds: [] } })).status).toBe(
+      404
+    )
+    expect((await atrium.request("GET", `/hub/v1/calls/${foreignCall.callId}/shares`, { apiKey: writer })).status).toBe(404)
+    // Eve herself (a member there) may.
+    expect((await atrium.request("GET", `/hub/v1/calls/${foreignCall.callId}/shares`, { token: eve.token })).status).toBe(200)
+  })
+})
+
 describe("sharing calls", () => {
   it("shares with users and teams, lists what reached me, and lets the sharer or an admin revoke", async () => {
     const { alice, bob, eve, workspaceId } = await setup()
