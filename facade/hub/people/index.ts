@@ -5,6 +5,7 @@ import { HubUserSettings } from "../../../actors/hub/people/HubUserSettings.ts"
 import { CallShares } from "../../../actors/hub/people/CallShares.ts"
 import { UserViews } from "../../../actors/hub/people/UserViews.ts"
 import { WorkspaceTags } from "../../../actors/hub/people/WorkspaceTags.ts"
+import { HubUserWebhooks } from "../../../actors/hub/webhooks/HubUserWebhooks.ts"
 import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { calendarOperations } from "./Calendar.ts"
@@ -24,7 +25,8 @@ export const hubPeopleActorKinds: ReadonlyArray<ActorKind> = [
   HubUserProfile,
   WorkspaceTags,
   CallShares,
-  UserViews
+  UserViews,
+  HubUserWebhooks
 ]
 
 export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [
