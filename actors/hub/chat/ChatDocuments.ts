@@ -1,7 +1,7 @@
 /**
  * Chat conversations from third-party apps ingested into a workspace's
- * knowledge (`hub_chat_documents`, `hub_chat_messages`; this module is their
- * only reader and writer). A document is keyed by (source, external id):
+ * knowledge (`hub_chat_documents`, `hub_chat_messages`): the rows' queries,
+ * written only through the workspace's `hubChatLibrary` actor. A document is keyed by (source, external id):
  * ingesting it again replaces its messages; appending skips messages whose
  * external id is already stored, so a connector can resend safely. Every
  * change runs in one transaction.
@@ -199,23 +199,9 @@ export const documentWithMessages = (workspaceId: string, documentId: string) =>
     return { ...summary, messages }
   })
 
-export interface DocumentFilter {
-  readonly source?: string
-  readonly channel?: string
-  readonly limit: number
-  /** The last (updatedAt, id) of the previous page. */
-  readonly after?: { readonly updatedAt: string; readonly id: string }
-}
-
-/** Newest-changed first, one page. */
-export const listDocuments = (workspaceId: string, filter: DocumentFilter) =>
-  query<ChatDocumentSummary>(
-    `SELECT ${COLUMNS} FROM hub_chat_documents
-      WHERE workspace_id = $1 AND ($2::text IS NULL OR source = $2) AND ($3::text IS NULL OR channel = $3)
-        AND ($4::timestamptz IS NULL OR (date_trunc('milliseconds', updated_at), id) < ($4::timestamptz, $5::text))
-      ORDER BY date_trunc('milliseconds', updated_at) DESC, id DESC LIMIT $6`,
-    [workspaceId, filter.source ?? null, filter.channel ?? null, filter.after?.updatedAt ?? null, filter.after?.id ?? "", filter.limit]
-  )
+/** Every document of the workspace (the library actor's read model). */
+export const summariesOf = (workspaceId: string) =>
+  query<ChatDocumentSummary>(`SELECT ${COLUMNS} FROM hub_chat_documents WHERE workspace_id = $1`, [workspaceId])
 
 export const deleteDocument = (workspaceId: string, documentId: string) =>
   Effect.map(

@@ -8,17 +8,15 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import {
-  appendMessages,
   ChatDocument,
   ChatDocumentSummary,
   ChatMessageInput,
   ChatSource,
-  deleteDocument,
   documentWithMessages,
-  ingestDocument,
-  listDocuments,
   MAX_MESSAGES_PER_REQUEST
 } from "../../../actors/hub/chat/ChatDocuments.ts"
+import { ChatLibrary } from "../../../actors/hub/chat/ChatLibrary.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
 import { operation } from "../../Operation.ts"
@@ -116,20 +114,15 @@ export const chatIngestionResourceOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
-        const { summary, created } = yield* Effect.catchTag(
-          ingestDocument({
-            workspaceId: params.workspaceId,
-            source: body.source,
-            externalId: body.externalId,
-            title: body.title,
-            channel: body.channel ?? null,
-            url: body.url ?? null,
-            by: context.principal!.userId,
-            messages: body.messages
-          }),
-          "SqlError",
-          Effect.die
-        )
+        const { summary, created } = yield* (yield* ActorSystem).ask(ChatLibrary, params.workspaceId, "ingest", {
+          source: body.source,
+          externalId: body.externalId,
+          title: body.title,
+          channel: body.channel ?? null,
+          url: body.url ?? null,
+          by: context.principal!.userId,
+          messages: body.messages
+        })
         return { ...summary, created }
       })
   }),
@@ -169,16 +162,13 @@ export const chatIngestionResourceOperations = [
         if (query.cursor !== undefined && after === undefined)
           return yield* reject("invalid", "Not a cursor of this list", [{ path: "query.cursor", message: "malformed" }])
         const limit = query.limit ?? 50
-        const rows = yield* Effect.orDie(
-          listDocuments(params.workspaceId, {
-            limit: limit + 1,
-            ...(query.source !== undefined ? { source: query.source } : {}),
-            ...(query.channel !== undefined ? { channel: query.channel } : {}),
-            ...(after !== undefined ? { after } : {})
-          })
-        )
-        const items = rows.slice(0, limit)
-        return { items, nextCursor: rows.length > limit ? cursorOf(items[items.length - 1]!) : null }
+        const { items, more } = yield* (yield* ActorSystem).ask(ChatLibrary, params.workspaceId, "list", {
+          limit,
+          ...(query.source !== undefined ? { source: query.source } : {}),
+          ...(query.channel !== undefined ? { channel: query.channel } : {}),
+          ...(after !== undefined ? { after } : {})
+        })
+        return { items, nextCursor: more ? cursorOf(items[items.length - 1]!) : null }
       })
   }),
   operation({
@@ -202,6 +192,8 @@ export const chatIngestionResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
+        // Known to the library first (404 from memory), then its messages from SQL.
+        yield* (yield* ActorSystem).ask(ChatLibrary, params.workspaceId, "summary", { documentId: params.documentId })
         return yield* Effect.catchTag(documentWithMessages(params.workspaceId, params.documentId), "SqlError", Effect.die)
       })
   }),
@@ -237,11 +229,10 @@ export const chatIngestionResourceOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
-        const { summary, added } = yield* Effect.catchTag(
-          appendMessages(params.workspaceId, params.documentId, body.messages),
-          "SqlError",
-          Effect.die
-        )
+        const { summary, added } = yield* (yield* ActorSystem).ask(ChatLibrary, params.workspaceId, "append", {
+          documentId: params.documentId,
+          messages: body.messages
+        })
         return { ...summary, added }
       })
   }),
@@ -262,8 +253,7 @@ export const chatIngestionResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
-        if (!(yield* Effect.orDie(deleteDocument(params.workspaceId, params.documentId))))
-          return yield* reject("not_found", "No such chat document")
+        yield* (yield* ActorSystem).ask(ChatLibrary, params.workspaceId, "delete", { documentId: params.documentId })
       })
   })
 ]

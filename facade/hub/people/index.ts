@@ -6,6 +6,7 @@ import { CallShares } from "../../../actors/hub/people/CallShares.ts"
 import { UserViews } from "../../../actors/hub/people/UserViews.ts"
 import { WorkspaceTags } from "../../../actors/hub/people/WorkspaceTags.ts"
 import { HubUserWebhooks } from "../../../actors/hub/webhooks/HubUserWebhooks.ts"
+import { ChatLibrary } from "../../../actors/hub/chat/ChatLibrary.ts"
 import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { calendarOperations } from "./Calendar.ts"
@@ -26,7 +27,8 @@ export const hubPeopleActorKinds: ReadonlyArray<ActorKind> = [
   WorkspaceTags,
   CallShares,
   UserViews,
-  HubUserWebhooks
+  HubUserWebhooks,
+  ChatLibrary
 ]
 
 export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [
