@@ -125,8 +125,9 @@ const deliverOne = <R>(row: DueRow, source: EndpointSource<R> | undefined, optio
     if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300)
       return yield* finish(row.id, "delivered", outcome, attempt)
     if (outcome.statusCode === 410) {
-      yield* source!.disable(row.endpoint_id, row.owner_id, "The receiver answered 410 Gone")
-      return yield* finish(row.id, "failed", outcome, attempt)
+      // The delivery's outcome is recorded before the endpoint shows as disabled.
+      yield* finish(row.id, "failed", outcome, attempt)
+      return yield* source!.disable(row.endpoint_id, row.owner_id, "The receiver answered 410 Gone")
     }
     // A refused address stays refused; only a name that did not resolve (DNS trouble) is worth another try.
     const delay =
