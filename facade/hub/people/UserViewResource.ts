@@ -19,6 +19,9 @@ import { sharesReaching } from "./SharesReaching.ts"
 const service = "hub"
 const tag = "User View Resource"
 
+/** The end of "all of a workspace's calls" (a date every database can store). */
+const ALL_TIME_END = Date.UTC(9999, 0, 1)
+
 const ViewWithCount = Schema.Struct({ ...StoredView.fields, callCount: Schema.Number }).annotate({ identifier: "CallView" })
 const ViewParams = Schema.Struct({ workspaceId: Id, viewId: Id })
 
@@ -58,7 +61,7 @@ const checkFilters = (workspaceId: string, filters: ViewFilters | undefined) =>
 const withCounts = (workspaceId: string, userId: string, views: ReadonlyArray<StoredView>) =>
   Effect.gen(function* () {
     if (views.length === 0) return []
-    const calls = yield* callDirectory().callsIn(workspaceId, 0, 8.64e15)
+    const calls = yield* callDirectory().callsIn(workspaceId, 0, ALL_TIME_END)
     const { callTags } = yield* (yield* ActorSystem).ask(WorkspaceTags, workspaceId, "view", {})
     const shared = yield* sharesReaching(workspaceId, userId)
     return views.map((view) => ({
