@@ -13,6 +13,10 @@ import { Summarizer } from "./summarizer/Summarizer.ts"
 import * as HubKeys from "./HubKeys.ts"
 import { detectFfmpeg } from "./Media.ts"
 import { processingLoop, recoverJobs } from "./Processing.ts"
+import type { Sql } from "../../persistence/Sql.ts"
+import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { callDirectoryLive } from "./CallDirectoryLive.ts"
+import { installCallDirectory } from "./people/CallDirectory.ts"
 
 const summarizerLayer = Layer.sync(Summarizer, () => {
   const chat = chatModelFromEnv()
@@ -29,5 +33,6 @@ export const hubExtension: Extension = {
         Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause))
       )
       yield* Effect.forkIn(processingLoop, yield* Effect.scope)
+      installCallDirectory(callDirectoryLive(yield* Effect.context<ActorSystem | Sql>()))
     })
 }
