@@ -15,7 +15,11 @@ import type { Segment } from "./Transcript.ts"
 
 const LATEST = Date.UTC(9999, 0, 1)
 
-export const callFacts = (recording: RecordingRecord, segments: ReadonlyArray<Segment>, participantUserIds: ReadonlyArray<string>): CallFacts => {
+export const callFacts = (
+  recording: RecordingRecord,
+  segments: ReadonlyArray<Segment>,
+  participantUserIds: ReadonlyArray<string>
+): CallFacts => {
   const userByName = new Map(
     recording.attendees.flatMap((a) => (a.name !== null && a.userId !== null ? [[a.name.toLowerCase(), a.userId] as const] : []))
   )

@@ -19,11 +19,15 @@ describe("calls through the CallDirectory", () => {
     const workspaceId = await workspaceWith(atrium, alice, [bob])
     const call = await record(atrium, alice.token, workspaceId)
     await settled(atrium, alice.token, call.id)
-    const tag = (await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/tags`, { token: alice.token, body: { name: "Launch" } })).body
+    const tag = (await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/tags`, { token: alice.token, body: { name: "Launch" } }))
+      .body
     const tagged = await atrium.request("PUT", `/hub/v1/calls/${call.callId}/tags`, { token: bob.token, body: { tagIds: [tag.id] } })
     expect(tagged.status, tagged.text).toBe(200)
     expect((await atrium.request("PUT", `/hub/v1/calls/${call.callId}/tags`, { token: eve.token, body: { tagIds: [] } })).status).toBe(404)
-    const shared = await atrium.request("POST", `/hub/v1/calls/${call.callId}/shares`, { token: alice.token, body: { userIds: [bob.userId] } })
+    const shared = await atrium.request("POST", `/hub/v1/calls/${call.callId}/shares`, {
+      token: alice.token,
+      body: { userIds: [bob.userId] }
+    })
     expect(shared.status, shared.text).toBe(201)
     const mine = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/shared-with-me`, { token: bob.token })
     expect(mine.body.items).toEqual([expect.objectContaining({ callId: call.callId, callUuid: call.callUuid, callName: "Launch review" })])
@@ -36,7 +40,10 @@ describe("calls through the CallDirectory", () => {
       ["Carol", 4900],
       ["Dan", 4900]
     ])
-    const view = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/views`, { token: alice.token, body: { name: "Launch", filters: { tagIds: [tag.id] } } })
+    const view = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/views`, {
+      token: alice.token,
+      body: { name: "Launch", filters: { tagIds: [tag.id] } }
+    })
     expect(view.body.callCount).toBe(1)
   })
 })
