@@ -1,0 +1,115 @@
+/**
+ * The feedback desk of one board (actor kind `feedbackDesk`, id = board id):
+ * the single writer of the board's bug reports, milestones, changelog
+ * entries, moderation decisions, private feedback and public form
+ * submissions. Requests, votes and comments stay the Board actor's; the desk
+ * asks it when a decision touches them.
+ *
+ * In memory it holds the board's bug reports, milestones and changelog
+ * entries (rebuilt from the rows on activation and after each of its
+ * writes) and serves their reads from there. Every write commits its rows
+ * (and its moderation-log row) in one transaction before the reply.
+ */
+import { Effect, Schema } from "effect"
+import type { SqlError } from "../../persistence/Sql.ts"
+import { Sql } from "../../persistence/Sql.ts"
+import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import type { Rejection } from "../../runtime/Rejection.ts"
+import { Id } from "../Fields.ts"
+import { bugCommands } from "./BugCommands.ts"
+import { type DeskCommand, fromSqlError } from "./DeskCommand.ts"
+import { bugsOfBoard, changelogOfBoard, milestonesOfBoard } from "./DeskQueries.ts"
+import { BugReport, ChangelogEntry, Milestone } from "./DeskRecords.ts"
+import { intakeCommands } from "./IntakeCommands.ts"
+import { moderationCommands } from "./ModerationCommands.ts"
+import { releaseCommands } from "./ReleaseCommands.ts"
+
+export const DeskState = Schema.Struct({
+  bugs: Schema.Array(BugReport),
+  milestones: Schema.Array(Milestone),
+  changelog: Schema.Array(ChangelogEntry)
+})
+export type DeskState = typeof DeskState.Type
+
+const rebuild = (boardId: string): Effect.Effect<DeskState, SqlError, Sql> =>
+  Effect.all({ bugs: bugsOfBoard(boardId), milestones: milestonesOfBoard(boardId), changelog: changelogOfBoard(boardId) })
+
+const commands = { ...bugCommands, ...releaseCommands, ...moderationCommands, ...intakeCommands }
+type Commands = typeof commands
+
+const By = Schema.String.annotate({ description: "The acting user's id; empty for an anonymous visitor" })
+
+const runCommand =
+  (name: string, entry: DeskCommand) => (payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<DeskState>) =>
+    Sql.use((sql) => sql.transaction(entry.run(payload.input, payload.by, ctx.address.id))).pipe(
+      // The rows changed: rebuild the read model before the next message, whatever `after` does.
+      Effect.tap(() => Effect.sync(ctx.reload)),
+      Effect.flatMap((outcome) => outcome.after ?? Effect.succeed(outcome.result)),
+      Effect.catchTag("SqlError", fromSqlError),
+      Effect.catchTag("ActorOverloaded", (e) => Effect.die(e)),
+      Effect.catchTag("ActorTimeout", (e) => Effect.die(e)),
+      Effect.catchTag("ActorDefect", (e) => Effect.die(e)),
+      Effect.catchTag("ActorUnavailable", (e) => Effect.die(e)),
+      Effect.withSpan(`feedbackDesk ${name}`)
+    ) as Effect.Effect<unknown, Rejection, Sql | ActorSystem>
+
+const reads = {
+  bugs: {
+    payload: Schema.Struct({}),
+    success: Schema.Array(BugReport),
+    handle: (_: {}, state: DeskState) => state.bugs
+  },
+  milestones: {
+    payload: Schema.Struct({}),
+    success: Schema.Array(Milestone),
+    handle: (_: {}, state: DeskState) => state.milestones
+  },
+  changelog: {
+    payload: Schema.Struct({}),
+    success: Schema.Array(ChangelogEntry),
+    handle: (_: {}, state: DeskState) => state.changelog
+  }
+} as const
+
+const messages: Record<string, { payload: Schema.Top; success: Schema.Top }> = {}
+const handlers: Record<string, (payload: any, ctx: ActorContext<DeskState>) => Effect.Effect<unknown, Rejection, any>> = {}
+for (const [name, entry] of Object.entries(commands) as unknown as Array<[string, DeskCommand]>) {
+  messages[name] = { payload: Schema.Struct({ by: By, input: entry.input }), success: entry.success }
+  handlers[name] = runCommand(name, entry)
+}
+for (const [name, read] of Object.entries(reads)) {
+  messages[name] = { payload: read.payload, success: read.success }
+  handlers[name] = (payload, ctx) => Effect.succeed(read.handle(payload, ctx.state))
+}
+
+export const FeedbackDesk: ActorKind<DeskState> = Actor<DeskState>()({
+  kind: "feedbackDesk",
+  state: DeskState,
+  initial: () => ({ bugs: [], milestones: [], changelog: [] }),
+  rebuild: (boardId: string) => rebuild(boardId).pipe(Effect.orDie),
+  messages,
+  handlers
+})
+
+type InputOf<C> = C extends DeskCommand<infer I, any> ? I["Type"] : never
+type ResultOf<C> = C extends DeskCommand<any, infer S> ? S["Type"] : never
+
+/** Asks a board's desk to run one command as `by`; the result type follows the command. */
+export const deskSend = <K extends keyof Commands & string>(
+  boardId: string,
+  name: K,
+  by: string,
+  input: InputOf<Commands[K]>
+): Effect.Effect<ResultOf<Commands[K]>, Rejection | ActorError, ActorSystem> =>
+  ActorSystem.use((system) => system.ask(FeedbackDesk, boardId, name, { by, input })) as never
+
+/** Reads a board's desk read model (served from memory). */
+export const deskRead = <K extends keyof typeof reads>(
+  boardId: string,
+  name: K
+): Effect.Effect<ReturnType<(typeof reads)[K]["handle"]>, Rejection | ActorError, ActorSystem> =>
+  ActorSystem.use((system) => system.ask(FeedbackDesk, boardId, name, {})) as never
+
+
