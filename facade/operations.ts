@@ -1,5 +1,6 @@
 /** Every documented operation of the four services, and the uncatalogued routes served beside them. */
 import { Account } from "../actors/identity/Account.ts"
+import { feedbackActorKinds } from "../actors/feedback/kinds.ts"
 import { pmActorKinds } from "../actors/pm/kinds.ts"
 import { wikiDiscoveryActorKinds } from "../actors/wiki/discoveryKinds.ts"
 import { wikiActorKinds } from "../actors/wiki/kinds.ts"
@@ -21,6 +22,7 @@ import { pmPlanningOperations } from "./pm/planning.ts"
 import { pmWorkOperations } from "./pm/work.ts"
 import { workspacesOperations as pmWorkspaces } from "./pm/Workspaces.ts"
 import { wikiOperations } from "./wiki/index.ts"
+import { feedbackOperations } from "./feedback/index.ts"
 import { makeRegistry, type Registry } from "./Registry.ts"
 
 /** The actor kinds every node hosts. */
@@ -31,7 +33,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ApiKey,
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
-  ...pmActorKinds
+  ...pmActorKinds,
+  ...feedbackActorKinds
 ]
 
 let registry: Registry | undefined
@@ -50,7 +53,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...pmLiveOperations,
   ...pmOrganizationOperations,
   ...pmPlanningOperations,
-  ...wikiOperations
+  ...wikiOperations,
+  ...feedbackOperations
 ]
 
 registry = makeRegistry(documented, [...catalog.pmRoutes, ...openApiRoutes(current)])

@@ -1,0 +1,311 @@
+/**
+ * The Board actor: one per feedback board, the single writer of the board's
+ * rows (its configuration, requests, votes, comments, subscriptions,
+ * attachments). It holds the board, its members, its options and its
+ * requests in memory (rebuilt from the rows on activation) and serves reads
+ * from there; a write commits its rows and its change-log entries in one
+ * transaction, then takes the new state (or rebuilds it before the next
+ * message). Votes and merges of one board are serialised here; the row locks
+ * in `Votes.ts` keep cross-board merges exact as well.
+ * Who may ask is checked by the caller (`BoardAccess`); the actor keeps the
+ * board's own rules (unique slugs and names, merges without cycles, one vote
+ * per voter, anonymous rate limits).
+ */
+import { Effect, Schema } from "effect"
+import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { ProseMirrorNode } from "../wiki/WikiViews.ts"
+import * as Config from "./BoardConfig.ts"
+import { commitBoardWrite, type WriteBody } from "./BoardLog.ts"
+import { BoardStats, filterRequests, RequestFilter, roadmapOf, statsOf } from "./BoardReads.ts"
+import { loadBoard } from "./BoardRows.ts"
+import * as Discussion from "./Discussion.ts"
+import {
+  Board as BoardSchema,
+  BoardMember,
+  BoardOption,
+  BoardRole,
+  BoardSettings,
+  BoardState,
+  BoardVisibility,
+  ModerationState,
+  OptionKind,
+  RequestRecord,
+  StatusType
+} from "./FeedbackModel.ts"
+import * as Requests from "./RequestWrites.ts"
+import * as Votes from "./Votes.ts"
+
+const By = { by: Schema.String }
+const NullableString = Schema.NullOr(Schema.String)
+const opt = Schema.optionalKey
+const Removed = Schema.Struct({ blobKeys: Schema.Array(Schema.String) })
+
+/** Board config as reads return it: everything but the requests. */
+export const BoardView = Schema.Struct({ board: BoardSchema, members: Schema.Array(BoardMember), options: Schema.Array(BoardOption) })
+export type BoardView = typeof BoardView.Type
+
+const OptionInput = {
+  name: opt(Schema.String),
+  description: opt(Schema.String),
+  color: opt(Schema.String),
+  type: opt(StatusType),
+  isDefault: opt(Schema.Boolean),
+  position: opt(Schema.Number)
+}
+
+const RoadmapColumn = Schema.Struct({ type: StatusType, statuses: Schema.Array(BoardOption), requests: Schema.Array(RequestRecord) })
+
+type State = BoardState | null
+
+const existing = (ctx: ActorContext<State>) =>
+  ctx.state === null ? Effect.fail(reject("not_found", "No such board")) : Effect.succeed(ctx.state)
+
+const writable = (ctx: ActorContext<State>) =>
+  Effect.flatMap(existing(ctx), (state) =>
+    state.board.archived ? Effect.fail(reject("conflict", "The board is archived; restore it first")) : Effect.succeed(state)
+  )
+
+/** Commits `body` for the board and takes the state it leaves (or rebuilds it). */
+const write = <A>(ctx: ActorContext<State>, state: BoardState, by: string, body: WriteBody<A>) =>
+  Effect.map(commitBoardWrite(state.board.id, state.board.workspaceId, by, body), (written) => {
+    if (written.next === undefined) ctx.reload()
+    else ctx.setState(written.next)
+    return written.result
+  })
+
+/** A write on an active (not archived) board. */
+const onActive =
+  <P extends { readonly by: string }, A>(body: (state: BoardState, payload: P) => WriteBody<A>) =>
+  (payload: P, ctx: ActorContext<State>) =>
+    Effect.flatMap(writable(ctx), (state) => write(ctx, state, payload.by, body(state, payload)))
+
+/** Another board's actor whose rows a cross-board merge changed rebuilds before its next message. */
+const invalidateBoard = (boardId: string, self: string): Effect.Effect<void, never, ActorSystem> =>
+  boardId === self ? Effect.void : ActorSystem.use((system) => system.invalidate({ kind: "feedbackBoard" } as ActorKind, boardId))
+
+export const Board = Actor<State>()({
+  kind: "feedbackBoard",
+  state: Schema.NullOr(BoardState),
+  initial: () => null,
+  rebuild: loadBoard,
+  messages: {
+    view: { payload: Schema.Struct({}), success: BoardView },
+    request: { payload: Schema.Struct({ requestId: Schema.String }), success: RequestRecord },
+    requests: { payload: RequestFilter, success: Schema.Struct({ items: Schema.Array(RequestRecord), total: Schema.Number }) },
+    roadmap: { payload: Schema.Struct({ viewerId: NullableString, team: Schema.Boolean }), success: Schema.Array(RoadmapColumn) },
+    stats: { payload: Schema.Struct({}), success: BoardStats },
+    create: {
+      payload: Schema.Struct({
+        ...By,
+        workspaceId: Schema.String,
+        name: Schema.String,
+        slug: Schema.String,
+        description: Schema.String,
+        visibility: BoardVisibility,
+        settings: opt(BoardSettings),
+        copyOptionsOf: opt(Schema.Array(BoardOption))
+      }),
+      success: BoardSchema
+    },
+    update: {
+      payload: Schema.Struct({
+        ...By,
+        name: opt(Schema.String),
+        slug: opt(Schema.String),
+        description: opt(Schema.String),
+        visibility: opt(BoardVisibility),
+        settings: Schema.Struct({
+          whoMayPost: opt(BoardSettings.fields.whoMayPost),
+          whoMayVote: opt(BoardSettings.fields.whoMayVote),
+          anonymousVoting: opt(Schema.Boolean),
+          anonymousVotesPerHour: opt(Schema.Number),
+          moderation: opt(Schema.Boolean),
+          allowComments: opt(Schema.Boolean)
+        })
+      }),
+      success: BoardSchema
+    },
+    archive: { payload: Schema.Struct(By), success: BoardSchema },
+    restore: { payload: Schema.Struct(By), success: BoardSchema },
+    remove: { payload: Schema.Struct(By), success: Removed },
+    setMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: BoardRole }), success: BoardMember },
+    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: Schema.Void },
+    createOption: { payload: Schema.Struct({ ...By, kind: OptionKind, ...OptionInput, name: Schema.String }), success: BoardOption },
+    updateOption: { payload: Schema.Struct({ ...By, kind: OptionKind, optionId: Schema.String, ...OptionInput }), success: BoardOption },
+    deleteOption: {
+      payload: Schema.Struct({ ...By, kind: OptionKind, optionId: Schema.String, replacementId: opt(Schema.String) }),
+      success: Schema.Void
+    },
+    reorderOptions: {
+      payload: Schema.Struct({ ...By, kind: OptionKind, ids: Schema.Array(Schema.String) }),
+      success: Schema.Array(BoardOption)
+    },
+    createRequest: {
+      payload: Schema.Struct({
+        ...By,
+        requestId: Schema.String,
+        title: Schema.String,
+        content: ProseMirrorNode,
+        markdown: Schema.String,
+        text: Schema.String,
+        categoryId: opt(NullableString),
+        productAreaId: opt(NullableString),
+        statusId: opt(Schema.String),
+        authorId: NullableString,
+        authorName: NullableString,
+        moderationState: ModerationState
+      }),
+      success: RequestRecord
+    },
+    updateRequest: {
+      payload: Schema.Struct({
+        ...By,
+        requestId: Schema.String,
+        title: opt(Schema.String),
+        content: opt(ProseMirrorNode),
+        markdown: opt(Schema.String),
+        text: opt(Schema.String),
+        categoryId: opt(NullableString),
+        productAreaId: opt(NullableString)
+      }),
+      success: RequestRecord
+    },
+    deleteRequest: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Removed },
+    changeStatus: {
+      payload: Schema.Struct({ ...By, requestId: Schema.String, statusId: Schema.String, note: Schema.String }),
+      success: RequestRecord
+    },
+    setFlags: {
+      payload: Schema.Struct({
+        ...By,
+        requestId: Schema.String,
+        pinned: opt(Schema.Boolean),
+        locked: opt(Schema.Boolean),
+        ownerId: opt(NullableString)
+      }),
+      success: RequestRecord
+    },
+    bulkUpdate: {
+      payload: Schema.Struct({
+        ...By,
+        ids: Schema.Array(Schema.String),
+        statusId: opt(Schema.String),
+        categoryId: opt(NullableString),
+        productAreaId: opt(NullableString)
+      }),
+      success: Schema.Array(RequestRecord)
+    },
+    vote: { payload: Schema.Struct({ ...By, requestId: Schema.String, voter: Votes.Voter }), success: Votes.VoteOutcome },
+    unvote: { payload: Schema.Struct({ ...By, requestId: Schema.String, voter: Votes.Voter }), success: Votes.VoteOutcome },
+    merge: {
+      payload: Schema.Struct({ ...By, requestId: Schema.String, intoId: Schema.String, targetBoardId: Schema.String }),
+      success: Votes.MergeOutcome
+    },
+    /** Undoes the latest merge of the request (the moderation log offers it). */
+    unmerge: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Votes.MergeOutcome },
+    addComment: {
+      payload: Schema.Struct({
+        ...By,
+        commentId: Schema.String,
+        requestId: Schema.String,
+        parentId: NullableString,
+        authorName: NullableString,
+        body: Schema.String,
+        internal: Schema.Boolean,
+        mentions: Schema.Array(Schema.String),
+        moderationState: ModerationState
+      }),
+      success: Discussion.CommentRecord
+    },
+    editComment: {
+      payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }),
+      success: Discussion.CommentRecord
+    },
+    deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String }), success: Schema.Void },
+    subscribe: { payload: Schema.Struct({ ...By, requestId: Schema.String, subscribed: Schema.Boolean }), success: Schema.Boolean },
+    subscribeBoard: { payload: Schema.Struct({ ...By, subscribed: Schema.Boolean }), success: Schema.Boolean },
+    setNotificationMode: {
+      payload: Schema.Struct({ ...By, mode: Discussion.NotificationMode }),
+      success: Schema.Struct({ mode: Discussion.NotificationMode, updatedAt: Schema.String })
+    },
+    addAttachment: {
+      payload: Schema.Struct({
+        ...By,
+        id: Schema.String,
+        requestId: Schema.String,
+        filename: Schema.String,
+        contentType: Schema.String,
+        size: Schema.Number,
+        blobKey: Schema.String
+      }),
+      success: Discussion.AttachmentRecord
+    },
+    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Discussion.AttachmentRecord }
+  },
+  handlers: {
+    view: (_, ctx) => Effect.map(existing(ctx), ({ board, members, options }) => ({ board, members, options })),
+    request: ({ requestId }, ctx) => Effect.flatMap(existing(ctx), (state) => Requests.requestOf(state, requestId)),
+    requests: (filter, ctx) => Effect.map(existing(ctx), (state) => filterRequests(state, filter)),
+    roadmap: ({ viewerId, team }, ctx) => Effect.map(existing(ctx), (state) => roadmapOf(state, viewerId, team)),
+    stats: (_, ctx) => Effect.map(existing(ctx), statsOf),
+    create: ({ by, ...input }, ctx) =>
+      ctx.state !== null
+        ? Effect.fail(reject("conflict", "That board already exists"))
+        : Effect.map(commitBoardWrite(ctx.address.id, input.workspaceId, by, Config.createBoard(ctx.address.id, by, input)), (written) => {
+            ctx.reload()
+            return written.result
+          }),
+    update: onActive((state, { by: _, settings, ...fields }) => Config.updateBoard(state, fields, settings)),
+    archive: (payload, ctx) => Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Config.setArchived(state, true))),
+    restore: (payload, ctx) => Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Config.setArchived(state, false))),
+    remove: (payload, ctx) => Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Config.removeBoard(state))),
+    setMember: onActive((state, { by, userId, role }) => Config.setMember(state, by, userId, role)),
+    removeMember: onActive((state, { userId }) => Config.removeMember(state, userId)),
+    createOption: onActive((state, { by: _, kind, ...fields }) => Config.createOption(state, kind, fields)),
+    updateOption: onActive((state, { by: _, kind, optionId, ...fields }) => Config.updateOption(state, kind, optionId, fields)),
+    deleteOption: onActive((state, { kind, optionId, replacementId }) => Config.deleteOption(state, kind, optionId, replacementId)),
+    reorderOptions: onActive((state, { kind, ids }) => Config.reorderOptions(state, kind, ids)),
+    createRequest: onActive((state, { by, ...input }) => Requests.createRequest(state, by, input)),
+    updateRequest: onActive((state, { by: _, requestId, ...fields }) => Requests.updateRequest(state, requestId, fields)),
+    deleteRequest: onActive((state, { requestId }) => Requests.deleteRequest(state, requestId)),
+    changeStatus: onActive((state, { by, requestId, statusId, note }) => Requests.changeStatus(state, by, requestId, statusId, note)),
+    setFlags: onActive((state, { by: _, requestId, ...flags }) => Requests.setFlags(state, requestId, flags)),
+    bulkUpdate: onActive((state, { by, ids, ...change }) => Requests.bulkUpdate(state, by, ids, change)),
+    vote: onActive((state, { requestId, voter }) => Votes.vote(state, requestId, voter)),
+    unvote: onActive((state, { requestId, voter }) => Votes.unvote(state, requestId, voter)),
+    merge: (payload, ctx) =>
+      Effect.tap(
+        onActive<typeof payload, Votes.MergeOutcome>((state, { by, requestId, intoId }) => Votes.merge(state, by, requestId, intoId))(
+          payload,
+          ctx
+        ),
+        () => invalidateBoard(payload.targetBoardId, ctx.address.id)
+      ),
+    unmerge: (payload, ctx) =>
+      Effect.flatMap(
+        onActive<typeof payload, Votes.MergeOutcome & { readonly targetBoardId: string }>((state, { by, requestId }) =>
+          Votes.unmerge(state, by, requestId)
+        )(payload, ctx),
+        ({ targetBoardId, ...outcome }) => Effect.as(invalidateBoard(targetBoardId, ctx.address.id), outcome)
+      ),
+    addComment: onActive((state, { by, ...input }) => Discussion.addComment(state, by, input)),
+    editComment: onActive((state, { commentId, body, mentions }) => Discussion.editComment(state, commentId, body, mentions)),
+    deleteComment: onActive((state, { commentId }) => Discussion.deleteComment(state, commentId)),
+    subscribe: (payload, ctx) =>
+      Effect.flatMap(existing(ctx), (state) =>
+        write(ctx, state, payload.by, Discussion.setSubscribed(state, payload.requestId, payload.by, payload.subscribed))
+      ),
+    subscribeBoard: (payload, ctx) =>
+      Effect.flatMap(existing(ctx), (state) =>
+        write(ctx, state, payload.by, Discussion.setBoardSubscribed(state, payload.by, payload.subscribed))
+      ),
+    setNotificationMode: (payload, ctx) =>
+      Effect.flatMap(existing(ctx), (state) =>
+        write(ctx, state, payload.by, Discussion.setNotificationMode(state, payload.by, payload.mode))
+      ),
+    addAttachment: onActive((state, { by, ...input }) => Discussion.addAttachment(state, by, input)),
+    removeAttachment: onActive((state, { attachmentId }) => Discussion.removeAttachment(state, attachmentId))
+  }
+})

@@ -1,0 +1,111 @@
+/**
+ * How the Board actor writes: a write's rows, its change-log entries
+ * (`feedback_events`) and the notifications it causes commit in one
+ * transaction; after the commit the events go to live subscribers
+ * (`BoardEvents`). Notifications go to a request's subscribers other than the
+ * one who acted, as each chose for the board (instant by default, digest, or
+ * off: none stored).
+ */
+import { randomUUID } from "node:crypto"
+import { Effect } from "effect"
+import { query, Sql, type SqlError } from "../../persistence/Sql.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { publishBoardEvents } from "./BoardEvents.ts"
+import type { BoardState } from "./FeedbackModel.ts"
+
+export interface BoardEvent {
+  /** e.g. `board.updated`, `request.created`, `request.voted`, `request.merged`, `comment.created`. */
+  readonly type: string
+  readonly entityId: string
+  readonly data: Record<string, unknown>
+}
+
+export type NotificationReason = "status_changed" | "commented" | "mentioned" | "merged" | "shipped"
+
+export interface Notice {
+  readonly requestId: string
+  readonly reason: NotificationReason
+  readonly title: string
+  /** Only these users (still as they chose for the board); absent: the request's subscribers. */
+  readonly userIds?: ReadonlyArray<string>
+}
+
+export interface Written<A> {
+  readonly result: A
+  readonly events: ReadonlyArray<BoardEvent>
+  readonly notices?: ReadonlyArray<Notice>
+  /** The state after the write; absent: rebuild it from the rows before the next message. */
+  readonly next?: BoardState | null
+}
+
+export type WriteBody<A> = Effect.Effect<Written<A>, Rejection | SqlError, Sql>
+
+export interface LoggedBoardEvent extends BoardEvent {
+  readonly seq: number
+  readonly boardId: string
+  readonly workspaceId: string
+  readonly actorId: string
+  readonly at: string
+}
+
+const appendEvents = (boardId: string, workspaceId: string, by: string, events: ReadonlyArray<BoardEvent>) =>
+  Effect.forEach(events, (event) =>
+    Effect.map(
+      query<{ seq: number; at: string }>(
+        `INSERT INTO feedback_events (board_id, workspace_id, type, entity_id, data, actor_id) VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING seq, at`,
+        [boardId, workspaceId, event.type, event.entityId, event.data, by]
+      ),
+      (rows): LoggedBoardEvent => ({ ...event, seq: Number(rows[0]!.seq), at: rows[0]!.at, boardId, workspaceId, actorId: by })
+    )
+  )
+
+const notify = (boardId: string, workspaceId: string, by: string, notice: Notice) =>
+  Effect.gen(function* () {
+    const recipients = yield* notice.userIds === undefined
+      ? query<{ user_id: string; mode: string }>(
+          `SELECT s.user_id, COALESCE(p.mode, 'instant') AS mode FROM feedback_subscribers s
+             LEFT JOIN feedback_notification_preferences p ON p.user_id = s.user_id AND p.board_id = $2
+            WHERE s.request_id = $1 AND s.user_id <> $3`,
+          [notice.requestId, boardId, by]
+        )
+      : query<{ user_id: string; mode: string }>(
+          `SELECT u.user_id, COALESCE(p.mode, 'instant') AS mode FROM unnest($1::text[]) AS u (user_id)
+             LEFT JOIN feedback_notification_preferences p ON p.user_id = u.user_id AND p.board_id = $2
+            WHERE u.user_id <> $3`,
+          [notice.userIds, boardId, by]
+        )
+    for (const recipient of recipients) {
+      if (recipient.mode === "off") continue
+      yield* query(
+        `INSERT INTO feedback_notifications (id, user_id, workspace_id, board_id, request_id, reason, title, delivery)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [randomUUID(), recipient.user_id, workspaceId, boardId, notice.requestId, notice.reason, notice.title, recipient.mode]
+      )
+    }
+  })
+
+/** SQL failures that are the caller's conflict rather than a defect. */
+const fromSqlError = (error: SqlError): Effect.Effect<never, Rejection> =>
+  error.code === "23505"
+    ? Effect.fail(reject("conflict", "That name already exists on this board"))
+    : error.code === "23503"
+      ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
+      : Effect.die(error)
+
+/** Runs `body` and logs its events in one transaction, then publishes them; `workspaceId` of the board written. */
+export const commitBoardWrite = <A>(boardId: string, workspaceId: string, by: string, body: WriteBody<A>) =>
+  Sql.use((sql) =>
+    sql.transaction(
+      Effect.gen(function* () {
+        const written = yield* body
+        const logged = yield* appendEvents(boardId, workspaceId, by, written.events)
+        for (const notice of written.notices ?? []) yield* notify(boardId, workspaceId, by, notice)
+        return { written, logged }
+      })
+    )
+  ).pipe(
+    Effect.tap(({ logged }) => publishBoardEvents(logged)),
+    Effect.map(({ written }) => written),
+    Effect.catchTag("SqlError", fromSqlError)
+  )

@@ -1,0 +1,309 @@
+/**
+ * Votes and merges. One row per (request, voter key) — a user, a customer a
+ * team member voted for (by e-mail), or an anonymous fingerprint — so a voter
+ * counts once; counters are always recounted from the rows while the
+ * request's row is locked, so votes and merges racing (also from another
+ * board's actor, for cross-board merges) never lose or double a vote.
+ *
+ * A merge moves the duplicate's voters and subscribers to the original (a
+ * voter on both keeps one vote), marks the duplicate `merged_into`, and keeps
+ * what it changed in `feedback_merges` so `unmerge` can put it back.
+ */
+import { createHash, randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import type { WriteBody } from "./BoardLog.ts"
+import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
+import { openRequest, reread, requestOf, withRequests } from "./RequestWrites.ts"
+
+export const Voter = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("user"), userId: Schema.String }),
+  /** A customer a team member (`castBy`) voted for; the key is the customer's user id when they have an account. */
+  Schema.Struct({
+    kind: Schema.Literal("customer"),
+    email: Schema.String,
+    name: Schema.NullOr(Schema.String),
+    userId: Schema.NullOr(Schema.String),
+    castBy: Schema.String
+  }),
+  /** A visitor without an account: a browser fingerprint and the caller's IP address (only its hash is stored). */
+  Schema.Struct({ kind: Schema.Literal("anonymous"), fingerprint: Schema.String, ip: Schema.String })
+])
+export type Voter = typeof Voter.Type
+
+export const VoteOutcome = Schema.Struct({ requestId: Schema.String, voteCount: Schema.Number, voted: Schema.Boolean })
+export type VoteOutcome = typeof VoteOutcome.Type
+
+const ipHash = (ip: string) => createHash("sha256").update(`feedback-vote:${ip}`).digest("hex")
+
+export const voterKey = (voter: Voter): string =>
+  voter.kind === "user"
+    ? `user:${voter.userId}`
+    : voter.kind === "customer"
+      ? voter.userId !== null
+        ? `user:${voter.userId}`
+        : `email:${voter.email.toLowerCase()}`
+      : `anon:${createHash("sha256").update(voter.fingerprint).digest("hex")}`
+
+/** Locks the requests' rows until COMMIT (in id order, so two writers never deadlock). */
+const lockRequests = (ids: ReadonlyArray<string>) =>
+  query("SELECT id FROM feedback_requests WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [[...ids].sort()])
+
+/** Recounts the request's votes from its rows. */
+const recount = (requestId: string) =>
+  Effect.map(
+    query<{ vote_count: number }>(
+      "UPDATE feedback_requests SET vote_count = (SELECT count(*) FROM feedback_votes WHERE request_id = $1) WHERE id = $1 RETURNING vote_count",
+      [requestId]
+    ),
+    (rows) => Number(rows[0]!.vote_count)
+  )
+
+const withCount = (state: BoardState, request: RequestRecord, voteCount: number) => withRequests(state, [{ ...request, voteCount }])
+
+const alreadyVoted = reject("conflict", "This voter has already voted for this request")
+
+/** Refuses an anonymous vote over the board's hourly limit per IP, or a second one from the same IP on a request. */
+const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
+  Effect.gen(function* () {
+    if (!state.board.settings.anonymousVoting) {
+      return yield* reject("forbidden", "This board does not accept anonymous votes")
+    }
+    const recent = yield* query<{ total: number; here: number }>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE request_id = $3) AS here FROM feedback_votes
+        WHERE board_id = $1 AND ip_hash = $2 AND created_at > now() - interval '1 hour'`,
+      [state.board.id, hash, requestId]
+    )
+    if (Number(recent[0]!.here) > 0) return yield* alreadyVoted
+    if (Number(recent[0]!.total) >= state.board.settings.anonymousVotesPerHour) {
+      return yield* reject("rate_limited", "Too many anonymous votes from this address on this board; try again later")
+    }
+  })
+
+export const vote = (state: BoardState, requestId: string, voter: Voter): WriteBody<VoteOutcome> =>
+  Effect.gen(function* () {
+    const request = yield* openRequest(state, requestId)
+    yield* lockRequests([requestId])
+    const hash = voter.kind === "anonymous" ? ipHash(voter.ip) : null
+    if (hash !== null) yield* checkAnonymous(state, requestId, hash)
+    const inserted = yield* query(
+      `INSERT INTO feedback_votes (id, request_id, board_id, voter_key, user_id, customer_email, customer_name, cast_by, anonymous_fingerprint, ip_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (request_id, voter_key) DO NOTHING RETURNING id`,
+      [
+        randomUUID(),
+        requestId,
+        state.board.id,
+        voterKey(voter),
+        voter.kind === "anonymous" ? null : voter.userId,
+        voter.kind === "customer" ? voter.email.toLowerCase() : null,
+        voter.kind === "customer" ? voter.name : null,
+        voter.kind === "customer" ? voter.castBy : null,
+        voter.kind === "anonymous" ? voterKey(voter).slice(5) : null,
+        hash
+      ]
+    )
+    if (inserted.length === 0) return yield* alreadyVoted
+    const subscriber = voter.kind === "anonymous" ? null : voter.userId
+    if (subscriber !== null) {
+      yield* query("INSERT INTO feedback_subscribers (request_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [requestId, subscriber])
+    }
+    const voteCount = yield* recount(requestId)
+    return {
+      result: { requestId, voteCount, voted: true },
+      events: [
+        {
+          type: "request.voted",
+          entityId: requestId,
+          data: { voteCount, onBehalf: voter.kind === "customer", anonymous: voter.kind === "anonymous" }
+        }
+      ],
+      next: withCount(state, request, voteCount)
+    }
+  })
+
+export const unvote = (state: BoardState, requestId: string, voter: Voter): WriteBody<VoteOutcome> =>
+  Effect.gen(function* () {
+    const request = yield* openRequest(state, requestId)
+    yield* lockRequests([requestId])
+    const removed = yield* query("DELETE FROM feedback_votes WHERE request_id = $1 AND voter_key = $2 RETURNING id", [
+      requestId,
+      voterKey(voter)
+    ])
+    if (removed.length === 0) return yield* reject("not_found", "This voter has not voted for this request")
+    const voteCount = yield* recount(requestId)
+    return {
+      result: { requestId, voteCount, voted: false },
+      events: [{ type: "request.unvoted", entityId: requestId, data: { voteCount } }],
+      next: withCount(state, request, voteCount)
+    }
+  })
+
+export const MergeOutcome = Schema.Struct({
+  mergeId: Schema.String,
+  source: Schema.String,
+  target: Schema.String,
+  movedVotes: Schema.Number,
+  duplicateVotes: Schema.Number,
+  movedSubscribers: Schema.Number
+})
+export type MergeOutcome = typeof MergeOutcome.Type
+
+/**
+ * Merges `sourceId` (on this board) into `targetId` (this board or another: the caller checked the
+ * permission, and invalidates the other board's actor after the commit).
+ */
+export const merge = (state: BoardState, by: string, sourceId: string, targetId: string): WriteBody<MergeOutcome> =>
+  Effect.gen(function* () {
+    if (sourceId === targetId)
+      return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.intoId", message: "same request" }])
+    const source = yield* requestOf(state, sourceId)
+    if (source.mergedInto !== null) return yield* reject("conflict", "This request is already merged")
+    yield* lockRequests([sourceId, targetId])
+    const targets = yield* query<{ merged_into: string | null; board_id: string }>(
+      "SELECT merged_into, board_id FROM feedback_requests WHERE id = $1",
+      [targetId]
+    )
+    const target = targets[0]
+    if (target === undefined)
+      return yield* reject("not_found", "No such request to merge into", [{ path: "body.intoId", message: "not found" }])
+    if (target.merged_into !== null) {
+      return yield* reject("conflict", "The request to merge into is itself merged (that would chain or cycle); merge into its original", [
+        { path: "body.intoId", message: "merged into another request" }
+      ])
+    }
+    const duplicates = yield* query<Record<string, unknown>>(
+      `DELETE FROM feedback_votes v WHERE v.request_id = $1
+          AND EXISTS (SELECT 1 FROM feedback_votes t WHERE t.request_id = $2 AND t.voter_key = v.voter_key)
+        RETURNING id, voter_key, user_id, customer_email, customer_name, cast_by, anonymous_fingerprint, ip_hash, merged_from, created_at`,
+      [sourceId, targetId]
+    )
+    const moved = yield* query<{ id: string }>(
+      "UPDATE feedback_votes SET request_id = $2, board_id = $3, merged_from = $1 WHERE request_id = $1 RETURNING id",
+      [sourceId, targetId, target.board_id]
+    )
+    const subscribers = yield* query<{ user_id: string }>("DELETE FROM feedback_subscribers WHERE request_id = $1 RETURNING user_id", [
+      sourceId
+    ])
+    const added = yield* query<{ user_id: string }>(
+      `INSERT INTO feedback_subscribers (request_id, user_id, merged_from) SELECT $1, u, $2 FROM unnest($3::text[]) AS u
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      [targetId, sourceId, subscribers.map((s) => s.user_id)]
+    )
+    const mergeId = randomUUID()
+    yield* query(
+      `INSERT INTO feedback_merges (id, board_id, source_id, target_id, previous_status_id, moved_votes, duplicate_votes, moved_subscribers, merged_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        mergeId,
+        state.board.id,
+        sourceId,
+        targetId,
+        source.statusId,
+        moved.map((m) => m.id),
+        duplicates,
+        { all: subscribers.map((s) => s.user_id), added: added.map((a) => a.user_id) },
+        by
+      ]
+    )
+    yield* query("UPDATE feedback_requests SET merged_into = $2, merged_at = now(), updated_at = now() WHERE id = $1", [sourceId, targetId])
+    yield* recount(sourceId)
+    yield* recount(targetId)
+    const records = [yield* reread(sourceId), ...(target.board_id === state.board.id ? [yield* reread(targetId)] : [])]
+    return {
+      result: {
+        mergeId,
+        source: sourceId,
+        target: targetId,
+        movedVotes: moved.length,
+        duplicateVotes: duplicates.length,
+        movedSubscribers: added.length
+      },
+      events: [{ type: "request.merged", entityId: sourceId, data: { intoId: targetId, mergeId, movedVotes: moved.length } }],
+      notices: [
+        {
+          requestId: targetId,
+          reason: "merged",
+          title: `${shortIdOf(source.number)} ${source.title} was merged into another request you now follow`,
+          userIds: subscribers.map((s) => s.user_id)
+        }
+      ],
+      next: withRequests(state, records)
+    }
+  })
+
+interface MergeRow {
+  id: string
+  target_id: string
+  moved_votes: ReadonlyArray<string>
+  duplicate_votes: ReadonlyArray<Record<string, unknown>>
+  moved_subscribers: { all: ReadonlyArray<string>; added: ReadonlyArray<string> }
+}
+
+/** Undoes the latest merge of `sourceId`: its voters and subscribers come back (those who left since stay gone). */
+export const unmerge = (state: BoardState, by: string, sourceId: string): WriteBody<MergeOutcome & { readonly targetBoardId: string }> =>
+  Effect.gen(function* () {
+    const source = yield* requestOf(state, sourceId)
+    if (source.mergedInto === null) return yield* reject("conflict", "This request is not merged")
+    const merges = yield* query<MergeRow>(
+      "SELECT id, target_id, moved_votes, duplicate_votes, moved_subscribers FROM feedback_merges WHERE source_id = $1 AND undone_at IS NULL ORDER BY merged_at DESC LIMIT 1",
+      [sourceId]
+    )
+    const record = merges[0]
+    if (record === undefined) return yield* reject("conflict", "No merge of this request can be undone")
+    const targetId = record.target_id
+    yield* lockRequests([sourceId, targetId])
+    const back = yield* query(
+      "UPDATE feedback_votes SET request_id = $1, board_id = $3, merged_from = NULL WHERE id = ANY($2::text[]) AND request_id = $4 RETURNING id",
+      [sourceId, record.moved_votes, state.board.id, targetId]
+    )
+    for (const row of record.duplicate_votes) {
+      yield* query(
+        `INSERT INTO feedback_votes (id, request_id, board_id, voter_key, user_id, customer_email, customer_name, cast_by, anonymous_fingerprint, ip_hash, merged_from, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+        [
+          row.id,
+          sourceId,
+          state.board.id,
+          row.voter_key,
+          row.user_id,
+          row.customer_email,
+          row.customer_name,
+          row.cast_by,
+          row.anonymous_fingerprint,
+          row.ip_hash,
+          row.merged_from,
+          row.created_at
+        ].map((v) => v ?? null)
+      )
+    }
+    yield* query("DELETE FROM feedback_subscribers WHERE request_id = $1 AND merged_from = $2 AND user_id = ANY($3::text[])", [
+      targetId,
+      sourceId,
+      record.moved_subscribers.added
+    ])
+    yield* query(
+      "INSERT INTO feedback_subscribers (request_id, user_id) SELECT $1, u FROM unnest($2::text[]) AS u ON CONFLICT DO NOTHING",
+      [sourceId, record.moved_subscribers.all]
+    )
+    yield* query("UPDATE feedback_requests SET merged_into = NULL, merged_at = NULL, updated_at = now() WHERE id = $1", [sourceId])
+    yield* query("UPDATE feedback_merges SET undone_at = now(), undone_by = $2 WHERE id = $1", [record.id, by])
+    yield* recount(sourceId)
+    yield* recount(targetId)
+    const targetBoard = yield* query<{ board_id: string }>("SELECT board_id FROM feedback_requests WHERE id = $1", [targetId])
+    const targetBoardId = targetBoard[0]!.board_id
+    const records = [yield* reread(sourceId), ...(targetBoardId === state.board.id ? [yield* reread(targetId)] : [])]
+    return {
+      result: {
+        mergeId: record.id,
+        source: sourceId,
+        target: targetId,
+        movedVotes: back.length,
+        duplicateVotes: record.duplicate_votes.length,
+        movedSubscribers: record.moved_subscribers.added.length,
+        targetBoardId
+      },
+      events: [{ type: "request.unmerged", entityId: sourceId, data: { fromId: targetId, mergeId: record.id } }],
+      next: withRequests(state, records)
+    }
+  })
