@@ -74,10 +74,11 @@ type BugInput = Schema.Struct<typeof BugBody>["Type"]
 /** A new report on a board, held for moderation when the board says so; levels are the team's to set. */
 export const fileBug = (caller: BoardCaller, body: BugInput) =>
   Effect.gen(function* () {
-    const { severityLevelId, bugStatusLevelId, ...rest } = body
-    const input = caller.team
-      ? body
-      : rest
+    const { severityLevelId: _severity, bugStatusLevelId: _status, ...rest } = body
+    const given = caller.team ? body : rest
+    // New reports start at the board's first bug status level ("New") unless the team says otherwise.
+    const first = caller.view.options.filter((o) => o.kind === "bug_status").sort((a, b) => a.position - b.position)[0]
+    const input = given.bugStatusLevelId === undefined && first !== undefined ? { ...given, bugStatusLevelId: first.id } : given
     yield* checkLevels(caller, input)
     const moderation = yield* heldFor(caller)
     return yield* deskSend(caller.view.board.id, "createBug", caller.userId, { ...input, workspaceId: caller.view.board.workspaceId, moderation })

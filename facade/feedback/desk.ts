@@ -1,0 +1,23 @@
+/**
+ * The feedback desk's operations (bug reports, moderation, private
+ * feedback, milestones and their articles, changelog, Lite variants, public
+ * board and form), registered beside the board operations in `index.ts`.
+ */
+import type { AnyOperation } from "../Operation.ts"
+import { bugCommentOperations } from "./BugComments.ts"
+import { bugReportOperations } from "./BugReports.ts"
+import { changelogEntryOperations } from "./ChangelogEntries.ts"
+import { milestoneArticleOperations } from "./MilestoneArticles.ts"
+import { milestoneOperations } from "./Milestones.ts"
+import { moderationOperations } from "./Moderation.ts"
+import { privateFeedbackOperations } from "./PrivateFeedback.ts"
+
+export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
+  ...bugReportOperations,
+  ...bugCommentOperations,
+  ...milestoneOperations,
+  ...milestoneArticleOperations,
+  ...changelogEntryOperations,
+  ...moderationOperations,
+  ...privateFeedbackOperations
+]
