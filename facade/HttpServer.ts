@@ -110,6 +110,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
       return lastOrigin
     }
 
+    const addressText = new TextDecoder()
     app.any("/*", (res, req) => {
       const method = req.getCaseSensitiveMethod().toUpperCase()
       const path = req.getUrl()
@@ -128,6 +129,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         apiKey: req.getHeader("x-api-key"),
         contentType: req.getHeader("content-type"),
         ifNoneMatch: req.getHeader("if-none-match"),
+        clientIp: addressText.decode(res.getRemoteAddressAsText()),
         body: undefined
       }
       let aborted = false

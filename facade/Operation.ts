@@ -61,6 +61,8 @@ export interface RequestContext {
   readonly principal: Principal | undefined
   /** `http://host:port` as the caller addressed us, for links in responses. */
   readonly origin: string
+  /** The peer's address (absent when not served over a socket), for per-address rate limits of public operations. */
+  readonly clientIp?: string
 }
 
 /** A non-JSON reply (a download, an export). */

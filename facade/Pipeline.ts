@@ -26,6 +26,8 @@ export interface IncomingRequest {
   readonly apiKey: string
   readonly contentType: string
   readonly ifNoneMatch: string
+  /** The peer's address as text (IPv4 or IPv6), for per-address rate limits of public operations. */
+  readonly clientIp?: string
   /** `undefined` when the request had no body. */
   readonly body: Uint8Array | undefined
 }
@@ -164,7 +166,8 @@ const handle = (match: Match, request: IncomingRequest) => {
     const result = yield* operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
       requestId: request.requestId,
       principal,
-      origin: request.origin
+      origin: request.origin,
+      ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {})
     })
     const response = yield* reply(operation, result)
     const etag = response.headers.etag

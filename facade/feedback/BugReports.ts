@@ -75,7 +75,7 @@ type BugInput = Schema.Struct<typeof BugBody>["Type"]
 export const fileBug = (caller: BoardCaller, body: BugInput) =>
   Effect.gen(function* () {
     const { severityLevelId: _severity, bugStatusLevelId: _status, ...rest } = body
-    const given = caller.team ? body : rest
+    const given: BugInput = caller.team ? body : rest
     // New reports start at the board's first bug status level ("New") unless the team says otherwise.
     const first = caller.view.options.filter((o) => o.kind === "bug_status").sort((a, b) => a.position - b.position)[0]
     const input = given.bugStatusLevelId === undefined && first !== undefined ? { ...given, bugStatusLevelId: first.id } : given

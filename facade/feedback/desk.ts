@@ -11,6 +11,10 @@ import { milestoneArticleOperations } from "./MilestoneArticles.ts"
 import { milestoneOperations } from "./Milestones.ts"
 import { moderationOperations } from "./Moderation.ts"
 import { privateFeedbackOperations } from "./PrivateFeedback.ts"
+import { publicBoardOperations } from "./PublicBoard.ts"
+import { publicFormOperations } from "./PublicForm.ts"
+import { publicReleaseOperations } from "./PublicReleases.ts"
+import { publicRequestOperations } from "./PublicRequests.ts"
 
 export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
   ...bugReportOperations,
@@ -19,5 +23,9 @@ export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
   ...milestoneArticleOperations,
   ...changelogEntryOperations,
   ...moderationOperations,
-  ...privateFeedbackOperations
+  ...privateFeedbackOperations,
+  ...publicBoardOperations,
+  ...publicRequestOperations,
+  ...publicReleaseOperations,
+  ...publicFormOperations
 ]
