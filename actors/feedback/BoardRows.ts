@@ -190,3 +190,10 @@ export const boardIdsOfWorkspace = (workspaceId: string) =>
     query<{ id: string }>("SELECT id FROM feedback_boards WHERE workspace_id = $1 ORDER BY created_at, id", [workspaceId]),
     (rows) => rows.map((r) => r.id)
   )
+
+/** Which board an option of `kind` belongs to (options never move between boards). */
+export const boardIdOfOption = (optionId: string, kind: BoardOption["kind"]) =>
+  Effect.map(
+    query<{ board_id: string }>("SELECT board_id FROM feedback_options WHERE id = $1 AND kind = $2", [optionId, kind]),
+    (rows) => rows[0]?.board_id
+  )

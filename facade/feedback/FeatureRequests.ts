@@ -25,7 +25,7 @@ export const MarkdownText = Schema.String.check(Schema.isMaxLength(50_000)).anno
 
 const DescriptionFields = {
   description: Schema.optionalKey(MarkdownText),
-  content: Schema.optionalKey(ProseMirrorNode.annotate({ description: "The description as ProseMirror JSON instead of Markdown" })),
+  content: Schema.optionalKey(ProseMirrorNode),
   categoryId: Schema.optionalKey(Schema.NullOr(Id)),
   productAreaId: Schema.optionalKey(Schema.NullOr(Id))
 }

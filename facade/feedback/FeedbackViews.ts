@@ -75,6 +75,8 @@ export const FeatureRequestPage = Schema.Struct({
   nextOffset: Schema.NullOr(Schema.Number)
 }).annotate({ identifier: "FeatureRequestPage" })
 
+export const FeatureRequestList = Schema.Struct({ items: Schema.Array(FeatureRequest) }).annotate({ identifier: "FeatureRequestList" })
+
 export const names = (userIds: ReadonlyArray<string | null>) =>
   Effect.map(
     Effect.orDie(usersByIds(userIds.filter((id): id is string => id !== null))),
@@ -121,7 +123,16 @@ export const featureRequestOf = (view: Pick<BoardView, "options">, record: Reque
   Effect.map(featureRequestsOf(view, [record]), (items) => items[0]!)
 
 /** The DTO of one option kind: statuses also show their type and whether new requests start there. */
-export const optionSchema = (kind: OptionKind, identifier: string) => {
+const optionSchemas = new Map<string, Schema.Top>()
+export const optionSchema = (kind: OptionKind, identifier: string): Schema.Top => {
+  const known = optionSchemas.get(identifier)
+  if (known !== undefined) return known
+  const made = makeOptionSchema(kind, identifier)
+  optionSchemas.set(identifier, made)
+  return made
+}
+
+const makeOptionSchema = (kind: OptionKind, identifier: string) => {
   const common = {
     id: Id,
     boardId: Id,

@@ -1,7 +1,29 @@
 /** Every feedback operation (the feedback-board service, base path /feedback). */
 import type { AnyOperation } from "../Operation.ts"
+import { attachmentOperations } from "./Attachments.ts"
+import { boardInsightOperations } from "./BoardInsights.ts"
 import { boardOperations } from "./Boards.ts"
+import { boardsLiteOperations } from "./BoardsLite.ts"
+import { boardTeamOperations } from "./BoardTeam.ts"
+import { commentOperations } from "./Comments.ts"
 import { feedbackDeskOperations } from "./desk.ts"
+import { featureRequestDetailOperations } from "./FeatureRequestDetail.ts"
 import { featureRequestOperations } from "./FeatureRequests.ts"
+import { notificationPreferenceOperations } from "./NotificationPreferences.ts"
+import { optionOperations } from "./Options.ts"
+import { votingOperations } from "./Voting.ts"
 
-export const feedbackOperations: ReadonlyArray<AnyOperation> = [...boardOperations, ...featureRequestOperations, ...feedbackDeskOperations]
+export const feedbackOperations: ReadonlyArray<AnyOperation> = [
+  ...boardOperations,
+  ...boardTeamOperations,
+  ...boardInsightOperations,
+  ...featureRequestOperations,
+  ...featureRequestDetailOperations,
+  ...votingOperations,
+  ...commentOperations,
+  ...optionOperations,
+  ...notificationPreferenceOperations,
+  ...attachmentOperations,
+  ...boardsLiteOperations,
+  ...feedbackDeskOperations
+]

@@ -1,0 +1,531 @@
+/**
+ * feedback tag "Board Resource", part 3 (11 of 29): the board's requests as
+ * people look for them — listed with filters and sorted trending / top / new,
+ * searched, similar requests while typing a new one, the roadmap (requests
+ * grouped by status type), the caller's contributions, counts, the activity
+ * log, top voters, an export (JSON or CSV), bulk triage and a copy of the
+ * board's configuration. Lists are served from the Board actor's memory.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { BoardStats, type RequestFilter } from "../../actors/feedback/BoardReads.ts"
+import { Board, BoardVisibility, SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
+import { boardEvents, contributionsOf, topVoters } from "../../actors/feedback/RequestQueries.ts"
+import { workspaceRole } from "../Access.ts"
+import { operation, raw } from "../Operation.ts"
+import { askBoard, BoardParams, Limit, Offset, page } from "./BoardAsk.ts"
+import { Slug } from "./Boards.ts"
+import { eventsView, FeedbackEventList } from "./FeatureRequestDetail.ts"
+import { type BoardCaller, boardAccess } from "./FeedbackAccess.ts"
+import {
+  exampleBoard,
+  exampleFeatureRequest,
+  examples,
+  FeatureRequest,
+  FeatureRequestList,
+  FeatureRequestPage,
+  featureRequestsOf,
+  names,
+  optionDto,
+  optionSchema,
+  Person,
+  service
+} from "./FeedbackViews.ts"
+
+const tag = "Board Resource"
+const params = { boardId: examples.boardId }
+const BooleanParam = Schema.Literals(["true", "false"])
+const Query = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "some words" }))
+
+const pageOf = (caller: BoardCaller, filter: Omit<RequestFilter, "viewerId" | "team">) =>
+  Effect.gen(function* () {
+    const found = yield* askBoard(caller.view.board.id, "requests", { ...filter, viewerId: caller.userId, team: caller.team })
+    return page({ items: yield* featureRequestsOf(caller.view, found.items), total: found.total }, filter.offset)
+  })
+
+const StatusDto = optionSchema("status", "FeedbackStatus")
+const Roadmap = Schema.Struct({
+  columns: Schema.Array(Schema.Struct({ type: StatusType, statuses: Schema.Array(StatusDto), items: Schema.Array(FeatureRequest) }))
+}).annotate({ identifier: "FeedbackRoadmap" })
+
+const Contribution = Schema.Struct({
+  featureRequest: FeatureRequest,
+  posted: Schema.Boolean,
+  voted: Schema.Boolean,
+  commented: Schema.Boolean
+}).annotate({ identifier: "FeedbackContribution" })
+
+const TopVoter = Schema.Struct({
+  user: Schema.NullOr(Person),
+  customer: Schema.NullOr(Schema.Struct({ email: Schema.String, name: Schema.NullOr(Schema.String) })),
+  votes: Schema.Number
+}).annotate({ identifier: "FeedbackTopVoter" })
+
+const BoardExport = Schema.Struct({ board: Board, options: Schema.Array(Schema.Unknown), requests: Schema.Array(FeatureRequest) }).annotate(
+  {
+    identifier: "FeedbackBoardExport"
+  }
+)
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? "" : String(value)
+  // A leading =, +, - or @ would run as a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+const exportOf = (caller: BoardCaller, format: "json" | "csv") =>
+  Effect.gen(function* () {
+    const found = yield* askBoard(caller.view.board.id, "requests", {
+      viewerId: caller.userId,
+      team: true,
+      includeMerged: true,
+      sort: "old",
+      offset: 0,
+      limit: 1_000_000
+    })
+    const requests = yield* featureRequestsOf(caller.view, found.items)
+    const filename = `${caller.view.board.slug}-feedback.${format}`
+    const disposition = { "content-disposition": `attachment; filename="${filename}"` }
+    if (format === "json") {
+      return raw(
+        "application/json",
+        JSON.stringify({ board: caller.view.board, options: caller.view.options.map(optionDto), requests }),
+        disposition
+      )
+    }
+    const header = [
+      "shortId",
+      "title",
+      "status",
+      "category",
+      "productArea",
+      "votes",
+      "comments",
+      "author",
+      "mergedInto",
+      "createdAt",
+      "description"
+    ]
+    const lines = requests.map((r) =>
+      [
+        r.shortId,
+        r.title,
+        r.status?.name,
+        r.category?.name,
+        r.productArea?.name,
+        r.voteCount,
+        r.commentCount,
+        r.author?.name,
+        r.mergedInto,
+        r.createdAt,
+        r.description
+      ]
+        .map(csvCell)
+        .join(",")
+    )
+    return raw("text/csv; charset=utf-8", `${[header.join(","), ...lines].join("\r\n")}\r\n`, disposition)
+  })
+
+const listQuery = Schema.Struct({
+  sort: Schema.optionalKey(SortOrder),
+  statusId: Schema.optionalKey(Id),
+  statusType: Schema.optionalKey(StatusType),
+  categoryId: Schema.optionalKey(Id),
+  productAreaId: Schema.optionalKey(Id),
+  authorId: Schema.optionalKey(Id),
+  ownerId: Schema.optionalKey(Id),
+  includeMerged: Schema.optionalKey(BooleanParam),
+  offset: Schema.optionalKey(Offset),
+  limit: Schema.optionalKey(Limit)
+})
+
+const examplePage = { items: [exampleFeatureRequest], total: 1, nextOffset: null }
+
+export const boardInsightOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "listBoardFeatureRequests",
+    method: "GET",
+    path: "/v1/boards/{boardId}/feature-requests",
+    summary: "The board's feature requests, filtered, sorted trending / top / new / old (pinned first)",
+    description: "Merged duplicates are left out unless includeMerged=true. Pending (moderated) posts show to the team and their authors.",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: listQuery,
+    responses: { 200: { description: "A page", schema: FeatureRequestPage } },
+    examples: [{ name: "trending", request: { params, query: { sort: "trending" } }, response: { status: 200, body: examplePage } }],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
+        pageOf(caller, {
+          sort: query.sort ?? "trending",
+          ...(query.statusId !== undefined ? { statusIds: [query.statusId] } : {}),
+          ...(query.statusType !== undefined ? { statusTypes: [query.statusType] } : {}),
+          ...(query.categoryId !== undefined ? { categoryId: query.categoryId } : {}),
+          ...(query.productAreaId !== undefined ? { productAreaId: query.productAreaId } : {}),
+          ...(query.authorId !== undefined ? { authorId: query.authorId } : {}),
+          ...(query.ownerId !== undefined ? { ownerId: query.ownerId } : {}),
+          includeMerged: query.includeMerged === "true",
+          offset: query.offset ?? 0,
+          limit: query.limit ?? 50
+        })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "searchBoardFeatureRequests",
+    method: "GET",
+    path: "/v1/boards/{boardId}/search",
+    summary: "Search the board's requests by words in their titles and descriptions (best match first)",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: Schema.Struct({ q: Query, offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
+    responses: { 200: { description: "Matches", schema: FeatureRequestPage } },
+    examples: [{ name: "search", request: { params, query: { q: "dark theme" } }, response: { status: 200, body: examplePage } }],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
+        pageOf(caller, { q: query.q, sort: "top", includeMerged: false, offset: query.offset ?? 0, limit: query.limit ?? 20 })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "findSimilarFeatureRequests",
+    method: "GET",
+    path: "/v1/boards/{boardId}/similar",
+    summary: "Requests like the one being typed (by its title so far), to vote instead of posting a duplicate",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: Schema.Struct({ title: Query, limit: Schema.optionalKey(Limit) }),
+    responses: { 200: { description: "Similar requests", schema: FeatureRequestPage } },
+    examples: [{ name: "typing", request: { params, query: { title: "dark" } }, response: { status: 200, body: examplePage } }],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
+        pageOf(caller, { q: query.title, sort: "top", includeMerged: false, offset: 0, limit: query.limit ?? 5 })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getBoardRoadmap",
+    method: "GET",
+    path: "/v1/boards/{boardId}/roadmap",
+    summary: "The roadmap: requests grouped by status type (open, under review, planned, in progress, shipped, declined), most votes first",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    responses: { 200: { description: "Columns in workflow order", schema: Roadmap } },
+    examples: [
+      {
+        name: "roadmap",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            columns: [
+              {
+                type: "open",
+                statuses: [
+                  {
+                    id: examples.statusId,
+                    boardId: examples.boardId,
+                    name: "Open",
+                    description: "",
+                    color: "#6b7280",
+                    position: 0,
+                    createdAt: examples.at,
+                    updatedAt: examples.at,
+                    type: "open",
+                    isDefault: true
+                  }
+                ],
+                items: [exampleFeatureRequest]
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* boardAccess(context, params.boardId)
+        const columns = yield* askBoard(params.boardId, "roadmap", { viewerId: caller.userId, team: caller.team })
+        const items = yield* featureRequestsOf(
+          caller.view,
+          columns.flatMap((c) => c.requests)
+        )
+        const byId = new Map(items.map((i) => [i.id, i]))
+        return {
+          columns: columns.map((c) => ({
+            type: c.type,
+            statuses: c.statuses.map(optionDto),
+            items: c.requests.map((r) => byId.get(r.id)!)
+          }))
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getBoardStats",
+    method: "GET",
+    path: "/v1/boards/{boardId}/stats",
+    summary: "Counts: requests, votes, comments, merged, pending moderation, new this week, by status, type and category",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    responses: { 200: { description: "Counts", schema: BoardStats } },
+    examples: [
+      {
+        name: "stats",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            requests: 1,
+            votes: 3,
+            comments: 0,
+            merged: 0,
+            pendingModeration: 0,
+            newThisWeek: 1,
+            byStatusType: [{ type: "open", count: 1 }],
+            byStatus: [{ statusId: examples.statusId, name: "Open", count: 1 }],
+            byCategory: []
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.flatMap(boardAccess(context, params.boardId, "team"), () => askBoard(params.boardId, "stats", {}))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listMyContributions",
+    method: "GET",
+    path: "/v1/boards/{boardId}/my-contributions",
+    summary: "The requests the caller posted, voted for or commented on, newest first",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    responses: {
+      200: {
+        description: "Contributions",
+        schema: Schema.Struct({ items: Schema.Array(Contribution) }).annotate({ identifier: "FeedbackContributionList" })
+      }
+    },
+    examples: [
+      {
+        name: "mine",
+        request: { params },
+        response: { status: 200, body: { items: [{ featureRequest: exampleFeatureRequest, posted: true, voted: true, commented: false }] } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* boardAccess(context, params.boardId)
+        const kinds = yield* Effect.orDie(contributionsOf(params.boardId, caller.userId))
+        const found = yield* askBoard(params.boardId, "requests", {
+          viewerId: caller.userId,
+          team: caller.team,
+          ids: [...kinds.keys()],
+          includeMerged: true,
+          sort: "new",
+          offset: 0,
+          limit: 10_000
+        })
+        const items = yield* featureRequestsOf(caller.view, found.items)
+        return {
+          items: items.map((featureRequest) => {
+            const mine = kinds.get(featureRequest.id)!
+            return { featureRequest, posted: mine.has("posted"), voted: mine.has("voted"), commented: mine.has("commented") }
+          })
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getBoardActivity",
+    method: "GET",
+    path: "/v1/boards/{boardId}/activity",
+    summary: "The board's change log, newest first (page back with beforeSeq)",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: Schema.Struct({
+      beforeSeq: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))),
+      limit: Schema.optionalKey(Limit)
+    }),
+    responses: { 200: { description: "Events", schema: FeedbackEventList } },
+    examples: [
+      {
+        name: "activity",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                seq: 7,
+                type: "request.created",
+                entityId: examples.featureRequestId,
+                data: { shortId: "FR-12", title: "Dark mode" },
+                actor: { userId: examples.userId, name: "Alice" },
+                at: examples.at
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* boardAccess(context, params.boardId, "team")
+        return {
+          items: yield* eventsView(yield* Effect.orDie(boardEvents(params.boardId, query.beforeSeq, query.limit ?? 50)), caller.team)
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listBoardTopVoters",
+    method: "GET",
+    path: "/v1/boards/{boardId}/top-voters",
+    summary: "Who voted most on the board: users and customers voted for by the team (the team only)",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: Schema.Struct({ limit: Schema.optionalKey(Limit) }),
+    responses: {
+      200: {
+        description: "Voters",
+        schema: Schema.Struct({ items: Schema.Array(TopVoter) }).annotate({ identifier: "FeedbackTopVoterList" })
+      }
+    },
+    examples: [
+      {
+        name: "top",
+        request: { params },
+        response: { status: 200, body: { items: [{ user: { userId: examples.memberId, name: "Bob" }, customer: null, votes: 12 }] } }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        yield* boardAccess(context, params.boardId, "team")
+        const voters = yield* Effect.orDie(topVoters(params.boardId, query.limit ?? 20))
+        const person = yield* names(voters.map((v) => v.userId))
+        return {
+          items: voters.map((v) => ({
+            user: person(v.userId),
+            customer: v.userId === null && v.email !== null ? { email: v.email, name: v.name } : null,
+            votes: v.votes
+          }))
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "exportBoard",
+    method: "GET",
+    path: "/v1/boards/{boardId}/export",
+    summary: "Download the board's requests as JSON or CSV (board admins)",
+    auth: "both",
+    scopes: ["feedback:read"],
+    params: BoardParams,
+    query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["json", "csv"])) }),
+    responses: { 200: { description: "The export", schema: BoardExport, contentType: ["application/json", "text/csv; charset=utf-8"] } },
+    examples: [
+      {
+        name: "json",
+        request: { params, query: { format: "json" } },
+        response: { status: 200, body: { board: exampleBoard, options: [], requests: [exampleFeatureRequest] } }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) => exportOf(caller, query.format ?? "json"))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "bulkUpdateFeatureRequests",
+    method: "POST",
+    path: "/v1/boards/{boardId}/feature-requests/bulk",
+    summary: "Set the status, category and/or product area of several requests at once (board admins; all or none)",
+    auth: "both",
+    scopes: ["feedback:write"],
+    params: BoardParams,
+    body: Schema.Struct({
+      ids: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+      statusId: Schema.optionalKey(Id),
+      categoryId: Schema.optionalKey(Schema.NullOr(Id)),
+      productAreaId: Schema.optionalKey(Schema.NullOr(Id))
+    }),
+    responses: { 200: { description: "The requests after the change", schema: FeatureRequestList } },
+    examples: [
+      {
+        name: "plan",
+        request: { params, body: { ids: [examples.featureRequestId], statusId: examples.statusId } },
+        response: { status: 200, body: { items: [exampleFeatureRequest] } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* boardAccess(context, params.boardId, "admin")
+        const { ids, ...change } = body
+        const records = yield* askBoard(params.boardId, "bulkUpdate", { by: caller.userId, ids, ...change })
+        return { items: yield* featureRequestsOf(caller.view, records) }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "duplicateBoard",
+    method: "POST",
+    path: "/v1/boards/{boardId}/duplicate",
+    summary: "A new board with this one's settings, statuses, categories, product areas and levels (no requests; workspace admins)",
+    auth: "both",
+    scopes: ["feedback:write"],
+    params: BoardParams,
+    body: Schema.Struct({
+      name: Schema.String.check(Schema.isMaxLength(120), Schema.isPattern(/\S/, { expected: "a non-blank name" })),
+      slug: Slug,
+      visibility: Schema.optionalKey(BoardVisibility)
+    }),
+    responses: { 201: { description: "The new board", schema: Board } },
+    examples: [
+      {
+        name: "copy",
+        request: { params, body: { name: "Mobile ideas", slug: "mobile-ideas" } },
+        response: {
+          status: 201,
+          body: { ...exampleBoard, id: "fcd1e2f3-a4b5-4c6d-9e7f-8091a2b3c4d5", name: "Mobile ideas", slug: "mobile-ideas" }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const caller = yield* boardAccess(context, params.boardId)
+        const source = caller.view.board
+        yield* workspaceRole(context, source.workspaceId, "admin")
+        return yield* askBoard(randomUUID(), "create", {
+          by: caller.userId,
+          workspaceId: source.workspaceId,
+          name: body.name,
+          slug: body.slug,
+          description: source.description,
+          visibility: body.visibility ?? source.visibility,
+          settings: source.settings,
+          copyOptionsOf: caller.view.options
+        })
+      })
+  })
+]
