@@ -6,7 +6,9 @@
 import type { AnyOperation } from "../Operation.ts"
 import { bugCommentOperations } from "./BugComments.ts"
 import { bugReportOperations } from "./BugReports.ts"
+import { bugReportsLiteOperations } from "./BugReportsLite.ts"
 import { changelogEntryOperations } from "./ChangelogEntries.ts"
+import { featureRequestsLiteOperations } from "./FeatureRequestsLite.ts"
 import { milestoneArticleOperations } from "./MilestoneArticles.ts"
 import { milestoneOperations } from "./Milestones.ts"
 import { moderationOperations } from "./Moderation.ts"
@@ -27,5 +29,7 @@ export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
   ...publicBoardOperations,
   ...publicRequestOperations,
   ...publicReleaseOperations,
-  ...publicFormOperations
+  ...publicFormOperations,
+  ...featureRequestsLiteOperations,
+  ...bugReportsLiteOperations
 ]
