@@ -10,6 +10,13 @@ import { iso, isoOrNull } from "../wiki/WikiQueries.ts"
 
 type RawRow = Record<string, any>
 
+/** An ISO-8601 date-time with an offset, that is a real instant. */
+export const IsoDateTime = Schema.String.check(
+  Schema.makeFilter((s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !s.startsWith("0000") && !Number.isNaN(Date.parse(s)), {
+    expected: "an ISO-8601 date-time with offset"
+  })
+).annotate({ format: "date-time" })
+
 const NullableId = Schema.NullOr(Id)
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 

@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { RichTextInput, richTextFrom } from "../../actors/feedback/ArticleContent.ts"
-import { ChangelogEntry, ChangelogKind, ChangelogState } from "../../actors/feedback/DeskRecords.ts"
+import { ChangelogEntry, ChangelogKind, ChangelogState, IsoDateTime } from "../../actors/feedback/DeskRecords.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -19,11 +19,7 @@ import { requestOnBoard } from "./Milestones.ts"
 const service = "feedback"
 const tag = "Changelog Entry Resource"
 
-const DateTime = Schema.String.check(
-  Schema.makeFilter((s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    expected: "an ISO-8601 date-time with offset"
-  })
-)
+const DateTime = IsoDateTime
 
 const EntryChanges = {
   title: Schema.optionalKey(Name(300)),

@@ -10,11 +10,11 @@ import { Effect, Schema } from "effect"
 import { Board } from "../../actors/feedback/Board.ts"
 import { commentById } from "../../actors/feedback/Discussion.ts"
 import { moderationLog, moderationLogEntry } from "../../actors/feedback/DeskQueries.ts"
-import { type ModerationAction, ModerationItem, type ModerationKind, ModerationLogEntry } from "../../actors/feedback/DeskRecords.ts"
+import { IsoDateTime, type ModerationAction, ModerationItem, type ModerationKind, ModerationLogEntry } from "../../actors/feedback/DeskRecords.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { mergesOfBoard, mergeById } from "../../actors/feedback/MergeLog.ts"
 import { moderationQueue } from "../../actors/feedback/ModerationQueue.ts"
-import { Id, Timestamp } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -229,7 +229,7 @@ export const moderationOperations = [
     scopes: moderate,
     params: Schema.Struct({ boardId: Id }),
     query: Schema.Struct({
-      before: Schema.optionalKey(Timestamp.check(Schema.makeFilter((s: string) => !Number.isNaN(Date.parse(s)), { expected: "a date-time" }))),
+      before: Schema.optionalKey(IsoDateTime.annotate({ description: "Only entries before this time (the last entry's actedAt pages back)" })),
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
     responses: { 200: { description: "The log", schema: Schema.Struct({ items: Schema.Array(ModerationLogEntry) }) } },
@@ -238,8 +238,9 @@ export const moderationOperations = [
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "admin")
         const limit = q.limit ?? 50
-        const own = yield* orDieSql(moderationLog(params.boardId, limit, q.before))
-        const merges = yield* orDieSql(mergesOfBoard(params.boardId, limit, q.before))
+        const before = q.before === undefined ? undefined : new Date(q.before).toISOString()
+        const own = yield* orDieSql(moderationLog(params.boardId, limit, before))
+        const merges = yield* orDieSql(mergesOfBoard(params.boardId, limit, before))
         const items = [...own, ...merges].sort((a, b) => b.actedAt.localeCompare(a.actedAt) || b.id.localeCompare(a.id)).slice(0, limit)
         return { items }
       })

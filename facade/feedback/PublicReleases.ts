@@ -61,7 +61,7 @@ const PublicMilestone = Schema.Struct({
   featureRequests: Schema.Array(Schema.Struct({ shortId: Schema.String, title: Schema.String, voteCount: Schema.Number }))
 }).annotate({ identifier: "PublicMilestone" })
 
-const PublicChangelogEntry = Schema.Struct({
+export const PublicChangelogEntry = Schema.Struct({
   id: Id,
   title: Schema.String,
   kind: ChangelogKind,
@@ -105,7 +105,7 @@ const bugByShortId = (view: BoardView, shortId: string) =>
   })
 
 /** Published entries only, with their requests as short ids (only approved ones). */
-const publishedEntries = (view: BoardView) =>
+export const publishedEntries = (view: BoardView) =>
   Effect.gen(function* () {
     const entries = (yield* changelogFor(view.board.id, false)).filter((e) => e.publishedAt !== null)
     const numbers = new Map((yield* approvedRequests(view.board.id)).map((r) => [r.id, r.number]))

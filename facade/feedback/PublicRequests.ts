@@ -9,9 +9,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Board, type BoardView } from "../../actors/feedback/Board.ts"
-import { ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
 import { shortIdOf, SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
-import { deskRead } from "../../actors/feedback/FeedbackDesk.ts"
 import { voterKey } from "../../actors/feedback/Votes.ts"
 import { Timestamp } from "../../actors/Fields.ts"
 import { iso, isoOrNull } from "../../actors/wiki/WikiQueries.ts"
@@ -22,6 +20,7 @@ import type { RequestContext } from "../Operation.ts"
 import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
+import { PublicChangelogEntry, publishedEntries } from "./PublicReleases.ts"
 import {
   approvedRequests,
   displayNames,
@@ -235,14 +234,14 @@ export const publicRequestOperations = [
     summary: "The published changelog entries that shipped a request (no authentication)",
     params: RequestParams,
     query: WorkspaceQuery,
-    responses: { 200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(ChangelogEntry) }) } },
+    responses: { 200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(PublicChangelogEntry) }) } },
     examples: [{ name: "shipped-in", request: { params: requestParams }, response: { status: 200, body: { items: [] } } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
-        const entries = yield* deskRead(view.board.id, "changelog")
-        return { items: entries.filter((e) => e.state === "published" && e.featureRequestIds.includes(record.id)) }
+        const shortId = shortIdOf(record.number)
+        return { items: (yield* publishedEntries(view)).filter((e) => e.featureRequests.includes(shortId)) }
       })
   }),
   publicOperation({

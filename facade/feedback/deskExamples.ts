@@ -21,7 +21,7 @@ export const ex = {
   logEntryId: "a2b1c0d9-e8f7-4a6b-9c5d-4e3f2a1b0c9d",
   submissionId: "a3b2c1d0-e9f8-4a7b-8c6d-5e4f3a2b1c0d",
   at: "2026-11-24T12:00:00.000Z",
-  slug: "acme-ideas"
+  slug: "product-ideas"
 } as const
 
 export const exampleBugReport = {
