@@ -44,39 +44,36 @@ const AuthorInput = {
 }
 
 export const bugCommands = {
-  createBug: deskCommand(
-    Schema.Struct({ workspaceId: Id, ...BugFields, ...AuthorInput }),
-    BugReport,
-    (input, by, boardId) =>
-      Effect.gen(function* () {
-        const id = randomUUID()
-        const number = yield* nextBugNumber(boardId)
-        yield* query(
-          `INSERT INTO feedback_bug_reports (id, board_id, workspace_id, number, title, steps, expected, actual, environment,
+  createBug: deskCommand(Schema.Struct({ workspaceId: Id, ...BugFields, ...AuthorInput }), BugReport, (input, by, boardId) =>
+    Effect.gen(function* () {
+      const id = randomUUID()
+      const number = yield* nextBugNumber(boardId)
+      yield* query(
+        `INSERT INTO feedback_bug_reports (id, board_id, workspace_id, number, title, steps, expected, actual, environment,
              severity_level_id, bug_status_level_id, category_id, reporter_id, reporter_email, reporter_name, attachment_ids, moderation)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)`,
-          [
-            id,
-            boardId,
-            input.workspaceId,
-            number,
-            input.title,
-            input.stepsToReproduce ?? "",
-            input.expected ?? "",
-            input.actual ?? "",
-            input.environment ?? {},
-            input.severityLevelId ?? null,
-            input.bugStatusLevelId ?? null,
-            input.categoryId ?? null,
-            by === "" ? null : by,
-            input.reporterEmail ?? null,
-            input.reporterName ?? null,
-            input.attachmentIds ?? [],
-            input.moderation
-          ]
-        )
-        return done(yield* bugById(boardId, id))
-      })
+        [
+          id,
+          boardId,
+          input.workspaceId,
+          number,
+          input.title,
+          input.stepsToReproduce ?? "",
+          input.expected ?? "",
+          input.actual ?? "",
+          input.environment ?? {},
+          input.severityLevelId ?? null,
+          input.bugStatusLevelId ?? null,
+          input.categoryId ?? null,
+          by === "" ? null : by,
+          input.reporterEmail ?? null,
+          input.reporterName ?? null,
+          input.attachmentIds ?? [],
+          input.moderation
+        ]
+      )
+      return done(yield* bugById(boardId, id))
+    })
   ),
   updateBug: deskCommand(
     Schema.Struct({

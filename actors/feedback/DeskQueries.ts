@@ -45,15 +45,13 @@ export const nextBugNumber = (boardId: string) =>
   )
 
 export const bugComments = (bugReportId: string) =>
-  Effect.map(
-    query(`SELECT * FROM feedback_bug_comments WHERE bug_report_id = $1 ORDER BY created_at, id`, [bugReportId]),
-    (rows) => rows.map(toBugComment)
+  Effect.map(query(`SELECT * FROM feedback_bug_comments WHERE bug_report_id = $1 ORDER BY created_at, id`, [bugReportId]), (rows) =>
+    rows.map(toBugComment)
   )
 
 export const bugHistory = (bugReportId: string) =>
-  Effect.map(
-    query(`SELECT * FROM feedback_bug_history WHERE bug_report_id = $1 ORDER BY changed_at, id`, [bugReportId]),
-    (rows) => rows.map(toBugHistory)
+  Effect.map(query(`SELECT * FROM feedback_bug_history WHERE bug_report_id = $1 ORDER BY changed_at, id`, [bugReportId]), (rows) =>
+    rows.map(toBugHistory)
   )
 
 export const milestonesOfBoard = (boardId: string) =>
@@ -77,7 +75,10 @@ export const milestonesOfBoard = (boardId: string) =>
   })
 
 export const boardOfMilestone = (milestoneId: string) =>
-  Effect.map(query<{ board_id: string }>(`SELECT board_id FROM feedback_milestones WHERE id = $1`, [milestoneId]), (rows) => rows[0]?.board_id)
+  Effect.map(
+    query<{ board_id: string }>(`SELECT board_id FROM feedback_milestones WHERE id = $1`, [milestoneId]),
+    (rows) => rows[0]?.board_id
+  )
 
 export const milestoneArticle = (milestoneId: string) =>
   Effect.map(
@@ -129,7 +130,16 @@ export const spamMarks = (boardId: string) =>
 
 /** Bug reports and bug comments waiting for moderation (feature requests and their comments are the Board actor's). */
 export const pendingBugItems = (boardId: string) =>
-  query<{ kind: string; id: string; number: number; title: string; excerpt: string; author_id: string | null; author_name: string | null; created_at: string }>(
+  query<{
+    kind: string
+    id: string
+    number: number
+    title: string
+    excerpt: string
+    author_id: string | null
+    author_name: string | null
+    created_at: string
+  }>(
     `SELECT 'bugReport' AS kind, b.id, b.number, b.title, left(b.steps || ' ' || b.actual, 500) AS excerpt, b.reporter_id AS author_id,
             b.reporter_name AS author_name, b.created_at
        FROM feedback_bug_reports b WHERE b.board_id = $1 AND b.moderation = 'pending' AND b.deleted_at IS NULL
@@ -159,7 +169,10 @@ export const moderationLogEntry = (entryId: string) =>
 /** verified | blocked | undefined, for an author key (user id or lower-cased e-mail). */
 export const authorStanding = (boardId: string, authorKey: string) =>
   Effect.map(
-    query<{ standing: string }>(`SELECT standing FROM feedback_board_authors WHERE board_id = $1 AND author_key = $2`, [boardId, authorKey]),
+    query<{ standing: string }>(`SELECT standing FROM feedback_board_authors WHERE board_id = $1 AND author_key = $2`, [
+      boardId,
+      authorKey
+    ]),
     (rows) => rows[0]?.standing as "verified" | "blocked" | undefined
   )
 

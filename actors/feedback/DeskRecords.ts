@@ -12,9 +12,15 @@ type RawRow = Record<string, any>
 
 /** An ISO-8601 date-time with an offset, that is a real instant. */
 export const IsoDateTime = Schema.String.check(
-  Schema.makeFilter((s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !s.startsWith("0000") && !Number.isNaN(Date.parse(s)), {
-    expected: "an ISO-8601 date-time with offset"
-  })
+  Schema.makeFilter(
+    (s: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) &&
+      !s.startsWith("0000") &&
+      !Number.isNaN(Date.parse(s)),
+    {
+      expected: "an ISO-8601 date-time with offset"
+    }
+  )
 ).annotate({ format: "date-time" })
 
 const NullableId = Schema.NullOr(Id)

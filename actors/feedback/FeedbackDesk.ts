@@ -17,7 +17,6 @@ import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import type { Rejection } from "../../runtime/Rejection.ts"
-import { Id } from "../Fields.ts"
 import { bugCommands } from "./BugCommands.ts"
 import { type DeskCommand, fromSqlError } from "./DeskCommand.ts"
 import { bugsOfBoard, changelogOfBoard, milestonesOfBoard } from "./DeskQueries.ts"
@@ -111,5 +110,3 @@ export const deskRead = <K extends keyof typeof reads>(
   name: K
 ): Effect.Effect<ReturnType<(typeof reads)[K]["handle"]>, Rejection | ActorError, ActorSystem> =>
   ActorSystem.use((system) => system.ask(FeedbackDesk, boardId, name, {})) as never
-
-

@@ -108,7 +108,11 @@ export const intakeCommands = {
   /** Records the feature request the Board actor created for a form submission. */
   attachSubmission: deskCommand(Schema.Struct({ submissionId: Id, targetId: Id }), Schema.Null, (input, _by, boardId) =>
     Effect.as(
-      query(`UPDATE feedback_form_submissions SET target_id = $3 WHERE id = $1 AND board_id = $2`, [input.submissionId, boardId, input.targetId]),
+      query(`UPDATE feedback_form_submissions SET target_id = $3 WHERE id = $1 AND board_id = $2`, [
+        input.submissionId,
+        boardId,
+        input.targetId
+      ]),
       done(null)
     )
   )

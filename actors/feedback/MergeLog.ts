@@ -38,4 +38,6 @@ export const mergesOfBoard = (boardId: string, limit: number, before: string | u
   )
 
 export const mergeById = (mergeId: string) =>
-  Effect.map(query(`SELECT ${COLUMNS} FROM feedback_merges m WHERE m.id = $1`, [mergeId]), (rows) => (rows[0] ? toEntry(rows[0]) : undefined))
+  Effect.map(query(`SELECT ${COLUMNS} FROM feedback_merges m WHERE m.id = $1`, [mergeId]), (rows) =>
+    rows[0] ? toEntry(rows[0]) : undefined
+  )

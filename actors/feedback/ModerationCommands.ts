@@ -91,7 +91,8 @@ export const moderationCommands = {
           [input.targetId, boardId, input.kind, String(input.detail.reason ?? "marked by a moderator"), by]
         )
       }
-      if (input.action === "unmarkSpam") yield* query(`DELETE FROM feedback_spam_marks WHERE target_id = $1 AND board_id = $2`, [input.targetId, boardId])
+      if (input.action === "unmarkSpam")
+        yield* query(`DELETE FROM feedback_spam_marks WHERE target_id = $1 AND board_id = $2`, [input.targetId, boardId])
       return done(yield* appendLog(boardId, by, input, input.targetId))
     })
   ),
@@ -109,8 +110,11 @@ export const moderationCommands = {
       if (!entry.undoable) return yield* reject("conflict", "That action was already undone or cannot be undone")
       const kind = entry.targetKind as typeof ModerationKind.Type
       const to = stateAfter[entry.action]
-      if (to !== undefined) yield* setOwnState(kind, entry.targetId, boardId, to, "pending").pipe(Effect.catchTag("Rejection", () => Effect.void))
-      const author = (yield* query<{ author_key: string | null }>(`SELECT author_key FROM feedback_moderation_log WHERE id = $1`, [entry.id]))[0]
+      if (to !== undefined)
+        yield* setOwnState(kind, entry.targetId, boardId, to, "pending").pipe(Effect.catchTag("Rejection", () => Effect.void))
+      const author = (yield* query<{ author_key: string | null }>(`SELECT author_key FROM feedback_moderation_log WHERE id = $1`, [
+        entry.id
+      ]))[0]
       if (standingAfter[entry.action] !== undefined && author?.author_key) {
         yield* query(`DELETE FROM feedback_board_authors WHERE board_id = $1 AND author_key = $2`, [boardId, author.author_key])
       }

@@ -72,7 +72,12 @@ const EntryFields = {
 
 export const releaseCommands = {
   createMilestone: deskCommand(
-    Schema.Struct({ workspaceId: Id, name: Schema.String, description: Schema.optionalKey(Schema.String), date: Schema.optionalKey(IsoDate) }),
+    Schema.Struct({
+      workspaceId: Id,
+      name: Schema.String,
+      description: Schema.optionalKey(Schema.String),
+      date: Schema.optionalKey(IsoDate)
+    }),
     Milestone,
     (input, by, boardId) =>
       Effect.gen(function* () {
@@ -142,11 +147,10 @@ export const releaseCommands = {
   putArticle: deskCommand(Schema.Struct({ milestoneId: Id, content: ProseMirrorJson }), MilestoneArticle, (input, by, boardId) =>
     Effect.gen(function* () {
       const before = yield* milestoneOf(boardId, input.milestoneId)
-      yield* query(`UPDATE feedback_milestones SET article = $2, article_updated_at = now(), article_updated_by = $3, updated_at = now() WHERE id = $1`, [
-        before.id,
-        input.content,
-        by
-      ])
+      yield* query(
+        `UPDATE feedback_milestones SET article = $2, article_updated_at = now(), article_updated_by = $3, updated_at = now() WHERE id = $1`,
+        [before.id, input.content, by]
+      )
       return done(yield* articleOf(before.id))
     })
   ),

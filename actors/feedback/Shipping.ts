@@ -25,7 +25,12 @@ const audience = (boardId: string, requestId: string, by: string) =>
   )
 
 /** Ships the requests; the number of people notified. */
-export const shipRequests = (boardId: string, requestIds: ReadonlyArray<string>, by: string, entry: { readonly title: string; readonly entryId: string }) =>
+export const shipRequests = (
+  boardId: string,
+  requestIds: ReadonlyArray<string>,
+  by: string,
+  entry: { readonly title: string; readonly entryId: string }
+) =>
   Effect.gen(function* () {
     if (requestIds.length === 0) return 0
     const system = yield* ActorSystem
@@ -44,11 +49,23 @@ export const shipRequests = (boardId: string, requestIds: ReadonlyArray<string>,
       // Whoever the status change did not tell (voters who unsubscribed, or everyone when it was shipped already).
       const rest = people.filter((p) => !moved || !p.subscribed).map((p) => p.user_id)
       if (rest.length > 0) {
-        yield* commitBoardWrite(boardId, view.board.workspaceId, by, Effect.succeed({
-          result: null,
-          events: [{ type: "request.shipped", entityId: requestId, data: { changelogEntryId: entry.entryId } }],
-          notices: [{ requestId, reason: "shipped" as const, title: `${shortIdOf(request.value.number)} ${request.value.title}: shipped — ${entry.title}`, userIds: rest }]
-        }))
+        yield* commitBoardWrite(
+          boardId,
+          view.board.workspaceId,
+          by,
+          Effect.succeed({
+            result: null,
+            events: [{ type: "request.shipped", entityId: requestId, data: { changelogEntryId: entry.entryId } }],
+            notices: [
+              {
+                requestId,
+                reason: "shipped" as const,
+                title: `${shortIdOf(request.value.number)} ${request.value.title}: shipped — ${entry.title}`,
+                userIds: rest
+              }
+            ]
+          })
+        )
       }
     }
     return notified

@@ -59,7 +59,9 @@ export const bugCommentOperations = [
     scopes: ["feedback:read"],
     params: Schema.Struct({ bugReportId: Id }),
     responses: { 200: { description: "Comments", schema: Schema.Struct({ items: Schema.Array(BugComment) }) } },
-    examples: [{ name: "list", request: { params: { bugReportId: ex.bugReportId } }, response: { status: 200, body: { items: [exampleComment] } } }],
+    examples: [
+      { name: "list", request: { params: { bugReportId: ex.bugReportId } }, response: { status: 200, body: { items: [exampleComment] } } }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")

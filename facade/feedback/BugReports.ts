@@ -62,7 +62,10 @@ const mayEdit = (caller: BoardCaller, bug: BugReport) =>
     ? Effect.void
     : Effect.fail(reject("forbidden", "Only the reporter and the board's team may change this bug report"))
 
-export const checkLevels = (caller: BoardCaller, body: { severityLevelId?: string | null; bugStatusLevelId?: string | null; categoryId?: string | null }) =>
+export const checkLevels = (
+  caller: BoardCaller,
+  body: { severityLevelId?: string | null; bugStatusLevelId?: string | null; categoryId?: string | null }
+) =>
   Effect.all([
     checkOption(caller, "severity", body.severityLevelId, "body.severityLevelId"),
     checkOption(caller, "bug_status", body.bugStatusLevelId, "body.bugStatusLevelId"),
@@ -81,7 +84,11 @@ export const fileBug = (caller: BoardCaller, body: BugInput) =>
     const input = given.bugStatusLevelId === undefined && first !== undefined ? { ...given, bugStatusLevelId: first.id } : given
     yield* checkLevels(caller, input)
     const moderation = yield* heldFor(caller)
-    return yield* deskSend(caller.view.board.id, "createBug", caller.userId, { ...input, workspaceId: caller.view.board.workspaceId, moderation })
+    return yield* deskSend(caller.view.board.id, "createBug", caller.userId, {
+      ...input,
+      workspaceId: caller.view.board.workspaceId,
+      moderation
+    })
   })
 
 const setField = (field: "bugStatusLevel" | "severityLevel" | "assignee") => (bugReportId: string, value: string | null, context: any) =>
@@ -90,7 +97,9 @@ const setField = (field: "bugStatusLevel" | "severityLevel" | "assignee") => (bu
     const kind = field === "bugStatusLevel" ? "bug_status" : "severity"
     if (field === "assignee") {
       if (value !== null) {
-        const role = yield* (yield* ActorSystem).ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: value }).pipe(Effect.option)
+        const role = yield* (yield* ActorSystem)
+          .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: value })
+          .pipe(Effect.option)
         if (role._tag === "None") {
           return yield* reject("invalid", "Invalid body.assigneeId: not a member of this workspace", [
             { path: "body.assigneeId", message: "not a member of this workspace" }
@@ -159,17 +168,28 @@ export const bugReportOperations = [
       bugStatusLevelId: Schema.optionalKey(Id),
       severityLevelId: Schema.optionalKey(Id),
       assigneeId: Schema.optionalKey(Id),
-      q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title, steps or behaviour" })),
+      q: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title, steps or behaviour" })
+      ),
       sort: Schema.optionalKey(Sort.annotate({ description: "new (default), old, severity (most severe first), updated" })),
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
     responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(BugReport), total: Schema.Number }) } },
-    examples: [{ name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleBugReport], total: 1 } } }],
+    examples: [
+      {
+        name: "list",
+        request: { params: { boardId: ex.boardId } },
+        response: { status: 200, body: { items: [exampleBugReport], total: 1 } }
+      }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
-        const words = (query.q ?? "").toLowerCase().split(/\s+/).filter((w) => w.length > 0)
+        const words = (query.q ?? "")
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((w) => w.length > 0)
         const matching = (yield* deskRead(params.boardId, "bugs")).filter(
           (b) =>
             visibleBug(caller, b) &&
@@ -341,7 +361,11 @@ export const bugReportOperations = [
         request: { params: bugParams },
         response: {
           status: 200,
-          body: { items: [{ id: ex.logEntryId, field: "severityLevel", from: null, to: ex.severityLevelId, changedBy: ex.userId, changedAt: ex.at }] }
+          body: {
+            items: [
+              { id: ex.logEntryId, field: "severityLevel", from: null, to: ex.severityLevelId, changedBy: ex.userId, changedAt: ex.at }
+            ]
+          }
         }
       }
     ],

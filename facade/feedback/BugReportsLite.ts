@@ -17,7 +17,20 @@ import { commentOnBug, CommentBody, visibleComments } from "./BugComments.ts"
 import { fileBug, visibleBug } from "./BugReports.ts"
 import { type BoardCaller, onBoard, orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardByRef, boardsFor, Cursor, csv, cursorPage, exactlyOne, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+import {
+  boardByRef,
+  boardsFor,
+  Cursor,
+  csv,
+  cursorPage,
+  exactlyOne,
+  Id,
+  LiteEmail,
+  LiteLimit,
+  NameRef,
+  optionByName,
+  userByEmail
+} from "./LiteRefs.ts"
 
 const service = "feedback"
 const tag = "Bug Reports (Lite)"
@@ -25,10 +38,15 @@ const read = ["feedback:read"]
 const write = ["feedback:write"]
 
 const BugRef = Schema.String.check(
-  Schema.isPattern(/^(B-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, { expected: "a short id like B-12, or an id" })
+  Schema.isPattern(/^(B-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
+    expected: "a short id like B-12, or an id"
+  })
 )
 const RefParams = Schema.Struct({ bugRef: BugRef })
-const Where = { workspaceId: Id, board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" })) }
+const Where = {
+  workspaceId: Id,
+  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
+}
 const LongText = Schema.String.check(Schema.isMaxLength(20_000))
 const Title = Schema.String.check(Schema.isMaxLength(300), Schema.isPattern(/\S/, { expected: "a non-blank title" }))
 
@@ -119,27 +137,45 @@ const bugByRef = (context: RequestContext, where: { workspaceId: string; board?:
   })
 
 const levelId = (caller: BoardCaller, kind: "bug_status" | "severity" | "category", name: string | null | undefined, path: string) =>
-  name === undefined ? Effect.succeed(undefined) : name === null ? Effect.succeed(null) : Effect.map(optionByName(caller, kind, name, path), (o) => o.id)
+  name === undefined
+    ? Effect.succeed(undefined)
+    : name === null
+      ? Effect.succeed(null)
+      : Effect.map(optionByName(caller, kind, name, path), (o) => o.id)
 
 /** Only the reporter and the team change a report. */
 const mayEdit = (caller: BoardCaller, bug: BugReport) =>
-  caller.team || bug.reporterId === caller.userId ? Effect.void : Effect.fail(reject("forbidden", "Only the reporter and the board's team may change this bug report"))
+  caller.team || bug.reporterId === caller.userId
+    ? Effect.void
+    : Effect.fail(reject("forbidden", "Only the reporter and the board's team may change this bug report"))
 
-const teamOnly = (caller: BoardCaller) => (caller.team ? Effect.void : Effect.fail(reject("forbidden", "Only the board's team may triage bug reports")))
+const teamOnly = (caller: BoardCaller) =>
+  caller.team ? Effect.void : Effect.fail(reject("forbidden", "Only the board's team may triage bug reports"))
 
-const setLevel = (field: "bugStatusLevel" | "severityLevel", kind: "bug_status" | "severity", path: string) =>
-  ({ params, body }: { params: { bugRef: string }; body: { workspaceId: string; board?: string; name: string | null } }, context: RequestContext) =>
+const setLevel =
+  (field: "bugStatusLevel" | "severityLevel", kind: "bug_status" | "severity", path: string) =>
+  (
+    { params, body }: { params: { bugRef: string }; body: { workspaceId: string; board?: string; name: string | null } },
+    context: RequestContext
+  ) =>
     Effect.gen(function* () {
       const { caller, bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
       yield* teamOnly(caller)
       const value = yield* levelId(caller, kind, body.name, path)
-      return yield* liteOne(caller, yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field, value: value ?? null }))
+      return yield* liteOne(
+        caller,
+        yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field, value: value ?? null })
+      )
     })
 
 const SearchQuery = Schema.Struct({
   ...Where,
-  status: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Bug status level names, comma-separated" })),
-  severity: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Severity level names, comma-separated" })),
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Bug status level names, comma-separated" })
+  ),
+  severity: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Severity level names, comma-separated" })
+  ),
   reporterEmail: Schema.optionalKey(LiteEmail),
   assigneeEmail: Schema.optionalKey(LiteEmail),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
@@ -171,7 +207,11 @@ export const bugReportsLiteOperations = [
       status: Schema.optionalKey(NameRef),
       category: Schema.optionalKey(NameRef)
     }),
-    responses: { 201: { description: "Reported", schema: LiteBugReport }, 404: { description: "A name not found" }, 409: { description: "An ambiguous name" } },
+    responses: {
+      201: { description: "Reported", schema: LiteBugReport },
+      404: { description: "A name not found" },
+      409: { description: "An ambiguous name" }
+    },
     examples: [
       {
         name: "report",
@@ -193,7 +233,8 @@ export const bugReportsLiteOperations = [
       Effect.gen(function* () {
         const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
         const caller = yield* onBoard(context, found.view.board.id, "post")
-        if ((body.severity !== undefined || body.status !== undefined) && !caller.team) return yield* reject("forbidden", "Only the board's team sets levels")
+        if ((body.severity !== undefined || body.status !== undefined) && !caller.team)
+          return yield* reject("forbidden", "Only the board's team sets levels")
         const severityLevelId = yield* levelId(caller, "severity", body.severity, "body.severity")
         const bugStatusLevelId = yield* levelId(caller, "bug_status", body.status, "body.status")
         const categoryId = yield* levelId(caller, "category", body.category, "body.category")
@@ -219,8 +260,11 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [{ name: "get", request: { params: refExample, query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: exampleLite } }],
-    handler: ({ params, query }, context) => Effect.flatMap(bugByRef(context, query, params.bugRef, "query.board"), ({ caller, bug }) => liteOne(caller, bug))
+    examples: [
+      { name: "get", request: { params: refExample, query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: exampleLite } }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(bugByRef(context, query, params.bugRef, "query.board"), ({ caller, bug }) => liteOne(caller, bug))
   }),
   operation({
     service,
@@ -275,23 +319,43 @@ export const bugReportsLiteOperations = [
     scopes: read,
     query: SearchQuery,
     responses: {
-      200: { description: "A page", schema: Schema.Struct({ items: Schema.Array(LiteBugReport), nextCursor: Schema.NullOr(Schema.String) }) },
+      200: {
+        description: "A page",
+        schema: Schema.Struct({ items: Schema.Array(LiteBugReport), nextCursor: Schema.NullOr(Schema.String) })
+      },
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
     examples: [
-      { name: "critical", request: { query: { workspaceId: ex.workspaceId, board: ex.slug, severity: "High" } }, response: { status: 200, body: { items: [exampleLite], nextCursor: null } } }
+      {
+        name: "critical",
+        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, severity: "High" } },
+        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
+      }
     ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")
         const reporter = q.reporterEmail === undefined ? undefined : yield* userByEmail(q.reporterEmail, "query.reporterEmail")
         const assignee = q.assigneeEmail === undefined ? undefined : yield* userByEmail(q.assigneeEmail, "query.assigneeEmail")
-        const words = (q.q ?? "").toLowerCase().split(/\s+/).filter((w) => w.length > 0)
+        const words = (q.q ?? "")
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((w) => w.length > 0)
         const items: Array<LiteBugReport> = []
         for (const caller of boards) {
-          const statuses = q.status === undefined ? undefined : yield* Effect.forEach(csv(q.status) ?? [], (n) => Effect.map(optionByName(caller, "bug_status", n, "query.status"), (o) => o.id))
-          const severities = q.severity === undefined ? undefined : yield* Effect.forEach(csv(q.severity) ?? [], (n) => Effect.map(optionByName(caller, "severity", n, "query.severity"), (o) => o.id))
+          const statuses =
+            q.status === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.status) ?? [], (n) =>
+                  Effect.map(optionByName(caller, "bug_status", n, "query.status"), (o) => o.id)
+                )
+          const severities =
+            q.severity === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.severity) ?? [], (n) =>
+                  Effect.map(optionByName(caller, "severity", n, "query.severity"), (o) => o.id)
+                )
           const bugs = (yield* deskRead(caller.view.board.id, "bugs")).filter(
             (b) =>
               visibleBug(caller, b) &&
@@ -318,7 +382,13 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, name: Schema.NullOr(NameRef) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [{ name: "confirm", request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Confirmed" } }, response: { status: 200, body: { ...exampleLite, status: "Confirmed" } } }],
+    examples: [
+      {
+        name: "confirm",
+        request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Confirmed" } },
+        response: { status: 200, body: { ...exampleLite, status: "Confirmed" } }
+      }
+    ],
     handler: setLevel("bugStatusLevel", "bug_status", "body.name")
   }),
   operation({
@@ -333,7 +403,13 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, name: Schema.NullOr(NameRef) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [{ name: "severity", request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Critical" } }, response: { status: 200, body: { ...exampleLite, severity: "Critical" } } }],
+    examples: [
+      {
+        name: "severity",
+        request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Critical" } },
+        response: { status: 200, body: { ...exampleLite, severity: "Critical" } }
+      }
+    ],
     handler: setLevel("severityLevel", "severity", "body.name")
   }),
   operation({
@@ -348,7 +424,13 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, email: Schema.NullOr(LiteEmail) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [{ name: "assign", request: { params: refExample, body: { workspaceId: ex.workspaceId, email: "bob@example.com" } }, response: { status: 200, body: { ...exampleLite, assigneeEmail: "bob@example.com" } } }],
+    examples: [
+      {
+        name: "assign",
+        request: { params: refExample, body: { workspaceId: ex.workspaceId, email: "bob@example.com" } },
+        response: { status: 200, body: { ...exampleLite, assigneeEmail: "bob@example.com" } }
+      }
+    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
@@ -356,11 +438,19 @@ export const bugReportsLiteOperations = [
         let assigneeId: string | null = null
         if (body.email !== null) {
           const user = yield* userByEmail(body.email, "body.email")
-          const role = yield* (yield* ActorSystem).ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id }).pipe(Effect.option)
-          if (role._tag === "None") return yield* reject("invalid", `${body.email} is not a member of this workspace`, [{ path: "body.email", message: "not a member" }])
+          const role = yield* (yield* ActorSystem)
+            .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id })
+            .pipe(Effect.option)
+          if (role._tag === "None")
+            return yield* reject("invalid", `${body.email} is not a member of this workspace`, [
+              { path: "body.email", message: "not a member" }
+            ])
           assigneeId = user.id
         }
-        return yield* liteOne(caller, yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field: "assignee", value: assigneeId }))
+        return yield* liteOne(
+          caller,
+          yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field: "assignee", value: assigneeId })
+        )
       })
   }),
   operation({
@@ -375,20 +465,47 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, body: CommentBody, internal: Schema.optionalKey(Schema.Boolean) }),
     responses: {
-      201: { description: "Posted", schema: Schema.Struct({ id: Id, shortId: Schema.String, body: Schema.String, internal: Schema.Boolean, moderation: Schema.String, createdAt: Schema.String }) }
+      201: {
+        description: "Posted",
+        schema: Schema.Struct({
+          id: Id,
+          shortId: Schema.String,
+          body: Schema.String,
+          internal: Schema.Boolean,
+          moderation: Schema.String,
+          createdAt: Schema.String
+        })
+      }
     },
     examples: [
       {
         name: "comment",
         request: { params: refExample, body: { workspaceId: ex.workspaceId, body: "Reproduced on Safari 18.1" } },
-        response: { status: 201, body: { id: ex.bugCommentId, shortId: "B-12", body: "Reproduced on Safari 18.1", internal: false, moderation: "approved", createdAt: ex.at } }
+        response: {
+          status: 201,
+          body: {
+            id: ex.bugCommentId,
+            shortId: "B-12",
+            body: "Reproduced on Safari 18.1",
+            internal: false,
+            moderation: "approved",
+            createdAt: ex.at
+          }
+        }
       }
     ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
         const comment = yield* commentOnBug(context, bug.id, body.body, body.internal ?? false)
-        return { id: comment.id, shortId: bug.shortId, body: comment.body, internal: comment.internal, moderation: comment.moderation, createdAt: comment.createdAt }
+        return {
+          id: comment.id,
+          shortId: bug.shortId,
+          body: comment.body,
+          internal: comment.internal,
+          moderation: comment.moderation,
+          createdAt: comment.createdAt
+        }
       })
   }),
   operation({
@@ -406,7 +523,16 @@ export const bugReportsLiteOperations = [
       200: {
         description: "Comments",
         schema: Schema.Struct({
-          items: Schema.Array(Schema.Struct({ id: Id, authorName: Schema.NullOr(Schema.String), authorEmail: Schema.NullOr(Schema.String), body: Schema.String, internal: Schema.Boolean, createdAt: Schema.String }))
+          items: Schema.Array(
+            Schema.Struct({
+              id: Id,
+              authorName: Schema.NullOr(Schema.String),
+              authorEmail: Schema.NullOr(Schema.String),
+              body: Schema.String,
+              internal: Schema.Boolean,
+              createdAt: Schema.String
+            })
+          )
         })
       }
     },
@@ -414,7 +540,21 @@ export const bugReportsLiteOperations = [
       {
         name: "comments",
         request: { params: refExample, query: { workspaceId: ex.workspaceId } },
-        response: { status: 200, body: { items: [{ id: ex.bugCommentId, authorName: "Bob", authorEmail: "bob@example.com", body: "Reproduced", internal: false, createdAt: ex.at }] } }
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: ex.bugCommentId,
+                authorName: "Bob",
+                authorEmail: "bob@example.com",
+                body: "Reproduced",
+                internal: false,
+                createdAt: ex.at
+              }
+            ]
+          }
+        }
       }
     ],
     handler: ({ params, query }, context) =>

@@ -117,7 +117,11 @@ export const changelogEntryOperations = [
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
         const entries = yield* changelogFor(params.boardId, caller.team)
-        return { items: entries.filter((e) => (query.state === undefined || e.state === query.state) && (query.kind === undefined || e.kind === query.kind)) }
+        return {
+          items: entries.filter(
+            (e) => (query.state === undefined || e.state === query.state) && (query.kind === undefined || e.kind === query.kind)
+          )
+        }
       })
   }),
   operation({

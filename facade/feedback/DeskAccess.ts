@@ -29,7 +29,8 @@ export const onBoard = (context: RequestContext, boardId: string, need: BoardNee
   })
 
 const via =
-  (find: (id: string) => Effect.Effect<string | undefined, any, any>, what: string) => (context: RequestContext, id: string, need: BoardNeed) =>
+  (find: (id: string) => Effect.Effect<string | undefined, any, any>, what: string) =>
+  (context: RequestContext, id: string, need: BoardNeed) =>
     Effect.gen(function* () {
       const boardId: string | undefined = yield* orDieSql(find(id))
       if (boardId === undefined) return yield* reject("not_found", `No such ${what}`)
@@ -66,7 +67,11 @@ const label: Record<OptionKind, string> = {
 export const checkOption = (caller: BoardCaller, kind: OptionKind, id: string | null | undefined, path: string) =>
   id === undefined || id === null || caller.view.options.some((o) => o.kind === kind && o.id === id)
     ? Effect.void
-    : Effect.fail(reject("invalid", `Invalid ${path}: no such ${label[kind]} on this board`, [{ path, message: `no such ${label[kind]} on this board` }]))
+    : Effect.fail(
+        reject("invalid", `Invalid ${path}: no such ${label[kind]} on this board`, [
+          { path, message: `no such ${label[kind]} on this board` }
+        ])
+      )
 
 /** The option's name, for readouts by name (Lite). */
 export const optionName = (caller: BoardCaller, id: string | null) =>

@@ -17,7 +17,20 @@ import { reject } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
 import { type BoardCaller, heldFor, onBoard, orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardByRef, boardsFor, Cursor, csv, cursorPage, exactlyOne, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+import {
+  boardByRef,
+  boardsFor,
+  Cursor,
+  csv,
+  cursorPage,
+  exactlyOne,
+  Id,
+  LiteEmail,
+  LiteLimit,
+  NameRef,
+  optionByName,
+  userByEmail
+} from "./LiteRefs.ts"
 
 const service = "feedback"
 const tag = "Feature Requests (Lite)"
@@ -25,10 +38,15 @@ const read = ["feedback:read"]
 const write = ["feedback:write"]
 
 const RequestRef = Schema.String.check(
-  Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, { expected: "a short id like FR-12, or an id" })
+  Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
+    expected: "a short id like FR-12, or an id"
+  })
 )
 const RefParams = Schema.Struct({ requestRef: RequestRef })
-const Where = { workspaceId: Id, board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" })) }
+const Where = {
+  workspaceId: Id,
+  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
+}
 const Markdown = Schema.String.check(Schema.isMaxLength(50_000))
 const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank title" }))
 
@@ -129,7 +147,13 @@ const allRequests = (caller: BoardCaller) =>
   )
 
 /** A request by short id (or id) on the named board or any board the caller sees; 404 / 409 naming the field. */
-export const requestByRef = (context: RequestContext, where: { workspaceId: string; board?: string }, ref: string, path: string, boardPath: string) =>
+export const requestByRef = (
+  context: RequestContext,
+  where: { workspaceId: string; board?: string },
+  ref: string,
+  path: string,
+  boardPath: string
+) =>
   Effect.gen(function* () {
     const boards = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
     const byId = !/^FR-/i.test(ref)
@@ -137,18 +161,31 @@ export const requestByRef = (context: RequestContext, where: { workspaceId: stri
     const found: Array<{ caller: BoardCaller; record: RequestRecord }> = []
     for (const caller of boards) {
       for (const record of yield* allRequests(caller)) {
-        if ((byId ? record.id === ref.toLowerCase() : record.number === number) && visibleTo(record, caller.userId, caller.team)) found.push({ caller, record })
+        if ((byId ? record.id === ref.toLowerCase() : record.number === number) && visibleTo(record, caller.userId, caller.team))
+          found.push({ caller, record })
       }
     }
-    return yield* exactlyOne(found, "feature request", ref.toUpperCase(), path, (f) => `${shortIdOf(f.record.number)} on ${f.caller.view.board.slug}`)
+    return yield* exactlyOne(
+      found,
+      "feature request",
+      ref.toUpperCase(),
+      path,
+      (f) => `${shortIdOf(f.record.number)} on ${f.caller.view.board.slug}`
+    )
   })
 
 const optionId = (caller: BoardCaller, kind: "category" | "product_area" | "status", name: string | null | undefined, path: string) =>
-  name === undefined ? Effect.succeed(undefined) : name === null ? Effect.succeed(null) : Effect.map(optionByName(caller, kind, name, path), (o) => o.id)
+  name === undefined
+    ? Effect.succeed(undefined)
+    : name === null
+      ? Effect.succeed(null)
+      : Effect.map(optionByName(caller, kind, name, path), (o) => o.id)
 
 const SearchQuery = Schema.Struct({
   ...Where,
-  status: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })),
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
+  ),
   category: Schema.optionalKey(NameRef),
   authorEmail: Schema.optionalKey(LiteEmail),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
@@ -177,11 +214,17 @@ export const featureRequestsLiteOperations = [
       productArea: Schema.optionalKey(NameRef),
       status: Schema.optionalKey(NameRef)
     }),
-    responses: { 201: { description: "Posted", schema: LiteFeatureRequest }, 404: { description: "A name not found" }, 409: { description: "An ambiguous name" } },
+    responses: {
+      201: { description: "Posted", schema: LiteFeatureRequest },
+      404: { description: "A name not found" },
+      409: { description: "An ambiguous name" }
+    },
     examples: [
       {
         name: "post",
-        request: { body: { workspaceId: ex.workspaceId, board: ex.slug, title: "Dark mode", description: "A dark theme for the whole app." } },
+        request: {
+          body: { workspaceId: ex.workspaceId, board: ex.slug, title: "Dark mode", description: "A dark theme for the whole app." }
+        },
         response: { status: 201, body: exampleLite }
       }
     ],
@@ -189,11 +232,15 @@ export const featureRequestsLiteOperations = [
       Effect.gen(function* () {
         const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
         const caller = yield* onBoard(context, found.view.board.id, "post")
-        if (body.status !== undefined && !caller.admin) return yield* reject("forbidden", "Only the board's admins set a status", [{ path: "body.status", message: "admins only" }])
+        if (body.status !== undefined && !caller.admin)
+          return yield* reject("forbidden", "Only the board's admins set a status", [{ path: "body.status", message: "admins only" }])
         const categoryId = yield* optionId(caller, "category", body.category, "body.category")
         const productAreaId = yield* optionId(caller, "product_area", body.productArea, "body.productArea")
         const statusId = yield* optionId(caller, "status", body.status, "body.status")
-        const description = yield* descriptionFrom({ markdown: body.description ?? "" }, { markdown: "body.description", content: "body.description" })
+        const description = yield* descriptionFrom(
+          { markdown: body.description ?? "" },
+          { markdown: "body.description", content: "body.description" }
+        )
         const record = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "createRequest", {
           by: caller.userId,
           requestId: randomUUID(),
@@ -221,9 +268,17 @@ export const featureRequestsLiteOperations = [
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 200: { description: "The request", schema: LiteFeatureRequest } },
-    examples: [{ name: "get", request: { params: { requestRef: "FR-12" }, query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: exampleLite } }],
+    examples: [
+      {
+        name: "get",
+        request: { params: { requestRef: "FR-12" }, query: { workspaceId: ex.workspaceId } },
+        response: { status: 200, body: exampleLite }
+      }
+    ],
     handler: ({ params, query }, context) =>
-      Effect.flatMap(requestByRef(context, query, params.requestRef, "path.requestRef", "query.board"), ({ caller, record }) => liteOne(caller, record))
+      Effect.flatMap(requestByRef(context, query, params.requestRef, "path.requestRef", "query.board"), ({ caller, record }) =>
+        liteOne(caller, record)
+      )
   }),
   operation({
     service,
@@ -253,10 +308,14 @@ export const featureRequestsLiteOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
-        if (!caller.admin && record.authorId !== caller.userId) return yield* reject("forbidden", "Only the author or a board admin may edit this request")
+        if (!caller.admin && record.authorId !== caller.userId)
+          return yield* reject("forbidden", "Only the author or a board admin may edit this request")
         const categoryId = yield* optionId(caller, "category", body.category, "body.category")
         const productAreaId = yield* optionId(caller, "product_area", body.productArea, "body.productArea")
-        const description = yield* descriptionFrom({ markdown: body.description }, { markdown: "body.description", content: "body.description" })
+        const description = yield* descriptionFrom(
+          { markdown: body.description },
+          { markdown: "body.description", content: "body.description" }
+        )
         const updated = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "updateRequest", {
           by: caller.userId,
           requestId: record.id,
@@ -280,12 +339,19 @@ export const featureRequestsLiteOperations = [
     scopes: read,
     query: SearchQuery,
     responses: {
-      200: { description: "A page", schema: Schema.Struct({ items: Schema.Array(LiteFeatureRequest), nextCursor: Schema.NullOr(Schema.String) }) },
+      200: {
+        description: "A page",
+        schema: Schema.Struct({ items: Schema.Array(LiteFeatureRequest), nextCursor: Schema.NullOr(Schema.String) })
+      },
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
     examples: [
-      { name: "open", request: { query: { workspaceId: ex.workspaceId, board: ex.slug, status: "Open" } }, response: { status: 200, body: { items: [exampleLite], nextCursor: null } } }
+      {
+        name: "open",
+        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, status: "Open" } },
+        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
+      }
     ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
@@ -293,7 +359,12 @@ export const featureRequestsLiteOperations = [
         const author = q.authorEmail === undefined ? undefined : yield* userByEmail(q.authorEmail, "query.authorEmail")
         const items: Array<LiteFeatureRequest> = []
         for (const caller of boards) {
-          const statusIds = q.status === undefined ? undefined : yield* Effect.forEach(csv(q.status) ?? [], (name) => Effect.map(optionByName(caller, "status", name, "query.status"), (o) => o.id))
+          const statusIds =
+            q.status === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.status) ?? [], (name) =>
+                  Effect.map(optionByName(caller, "status", name, "query.status"), (o) => o.id)
+                )
           const category = q.category === undefined ? undefined : yield* optionByName(caller, "category", q.category, "query.category")
           const page = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "requests", {
             viewerId: caller.userId,
@@ -368,12 +439,18 @@ export const featureRequestsLiteOperations = [
       Effect.gen(function* () {
         const { caller: seen, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
         const caller = yield* onBoard(context, seen.view.board.id, "vote")
-        let voter: typeof Board.messages.vote.payload.Type["voter"] = { kind: "user", userId: caller.userId }
+        let voter: (typeof Board.messages.vote.payload.Type)["voter"] = { kind: "user", userId: caller.userId }
         if (body.onBehalfOfEmail !== undefined) {
           if (!caller.team) return yield* reject("forbidden", "Only the board's team may vote on behalf of a customer")
           const email = body.onBehalfOfEmail.trim().toLowerCase()
           const account = yield* userByEmail(email, "body.onBehalfOfEmail").pipe(Effect.option)
-          voter = { kind: "customer", email, name: account._tag === "Some" ? account.value.name : null, userId: account._tag === "Some" ? account.value.id : null, castBy: caller.userId }
+          voter = {
+            kind: "customer",
+            email,
+            name: account._tag === "Some" ? account.value.name : null,
+            userId: account._tag === "Some" ? account.value.id : null,
+            castBy: caller.userId
+          }
         }
         yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "vote", { by: caller.userId, requestId: record.id, voter })
         return yield* liteOne(caller, yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: record.id }))
@@ -398,7 +475,14 @@ export const featureRequestsLiteOperations = [
     responses: {
       201: {
         description: "Posted",
-        schema: Schema.Struct({ id: Id, shortId: Schema.String, body: Schema.String, internal: Schema.Boolean, moderationState: Schema.String, createdAt: Schema.String })
+        schema: Schema.Struct({
+          id: Id,
+          shortId: Schema.String,
+          body: Schema.String,
+          internal: Schema.Boolean,
+          moderationState: Schema.String,
+          createdAt: Schema.String
+        })
       }
     },
     examples: [
@@ -407,7 +491,14 @@ export const featureRequestsLiteOperations = [
         request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, body: "Customers at Acme ask for this too." } },
         response: {
           status: 201,
-          body: { id: ex.bugCommentId, shortId: "FR-12", body: "Customers at Acme ask for this too.", internal: false, moderationState: "approved", createdAt: ex.at }
+          body: {
+            id: ex.bugCommentId,
+            shortId: "FR-12",
+            body: "Customers at Acme ask for this too.",
+            internal: false,
+            moderationState: "approved",
+            createdAt: ex.at
+          }
         }
       }
     ],
@@ -415,12 +506,20 @@ export const featureRequestsLiteOperations = [
       Effect.gen(function* () {
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
         const internal = body.internal ?? false
-        if (internal && !caller.team) return yield* reject("forbidden", "Only the board's team may post internal notes", [{ path: "body.internal", message: "team only" }])
+        if (internal && !caller.team)
+          return yield* reject("forbidden", "Only the board's team may post internal notes", [
+            { path: "body.internal", message: "team only" }
+          ])
         const mentions: Array<string> = []
         for (const [index, email] of (body.mentionEmails ?? []).entries()) {
           const user = yield* userByEmail(email, `body.mentionEmails.${index}`)
-          const role = yield* (yield* ActorSystem).ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id }).pipe(Effect.option)
-          if (role._tag === "None") return yield* reject("invalid", `${email} is not a member of this workspace`, [{ path: `body.mentionEmails.${index}`, message: "not a member" }])
+          const role = yield* (yield* ActorSystem)
+            .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id })
+            .pipe(Effect.option)
+          if (role._tag === "None")
+            return yield* reject("invalid", `${email} is not a member of this workspace`, [
+              { path: `body.mentionEmails.${index}`, message: "not a member" }
+            ])
           mentions.push(user.id)
         }
         const comment = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "addComment", {
@@ -434,7 +533,14 @@ export const featureRequestsLiteOperations = [
           mentions,
           moderationState: internal ? "approved" : yield* heldFor(caller)
         })
-        return { id: comment.id, shortId: shortIdOf(record.number), body: comment.body, internal: comment.internal, moderationState: comment.moderationState, createdAt: comment.createdAt }
+        return {
+          id: comment.id,
+          shortId: shortIdOf(record.number),
+          body: comment.body,
+          internal: comment.internal,
+          moderationState: comment.moderationState,
+          createdAt: comment.createdAt
+        }
       })
   }),
   operation({
@@ -459,9 +565,17 @@ export const featureRequestsLiteOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const source = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
-        const target = yield* requestByRef(context, { workspaceId: body.workspaceId, ...(body.intoBoard ?? body.board ? { board: (body.intoBoard ?? body.board)! } : {}) }, body.into, "body.into", "body.intoBoard")
-        if (!source.caller.admin || !target.caller.admin) return yield* reject("forbidden", "Merging needs admin rights on the boards of both requests")
-        if (source.record.id === target.record.id) return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.into", message: "same request" }])
+        const target = yield* requestByRef(
+          context,
+          { workspaceId: body.workspaceId, ...((body.intoBoard ?? body.board) ? { board: (body.intoBoard ?? body.board)! } : {}) },
+          body.into,
+          "body.into",
+          "body.intoBoard"
+        )
+        if (!source.caller.admin || !target.caller.admin)
+          return yield* reject("forbidden", "Merging needs admin rights on the boards of both requests")
+        if (source.record.id === target.record.id)
+          return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.into", message: "same request" }])
         yield* (yield* ActorSystem).ask(Board, source.caller.view.board.id, "merge", {
           by: source.caller.userId,
           requestId: source.record.id,

@@ -45,7 +45,13 @@ const candidates = <T>(what: string, name: string, path: string, rows: ReadonlyA
       )
 
 /** Exactly one, else 404 / 409 naming the field. */
-export const exactlyOne = <T>(rows: ReadonlyArray<T>, what: string, name: string, path: string, describe: (row: T) => string): Effect.Effect<T, ReturnType<typeof reject>> =>
+export const exactlyOne = <T>(
+  rows: ReadonlyArray<T>,
+  what: string,
+  name: string,
+  path: string,
+  describe: (row: T) => string
+): Effect.Effect<T, ReturnType<typeof reject>> =>
   rows.length === 1 ? Effect.succeed(rows[0]!) : candidates(what, name, path, rows, describe)
 
 /** Every board of the workspace the caller may see, with their standing on each. */
@@ -108,7 +114,8 @@ export const userByEmail = (email: string, path: string) =>
   Effect.gen(function* () {
     const key = normalizeEmail(email)
     const user = (yield* orDieSql(usersByEmails([key]))).get(key)
-    if (user === undefined) return yield* reject("not_found", `Nobody has the e-mail ${email}`, [{ path, message: "no user with this e-mail" }])
+    if (user === undefined)
+      return yield* reject("not_found", `Nobody has the e-mail ${email}`, [{ path, message: "no user with this e-mail" }])
     return user
   })
 
@@ -130,7 +137,13 @@ interface CursorBody {
 export const fingerprint = (filters: Record<string, unknown>) => {
   const { cursor: _c, limit: _l, ...rest } = filters
   return createHash("sha256")
-    .update(JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k]])))
+    .update(
+      JSON.stringify(
+        Object.keys(rest)
+          .sort()
+          .map((k) => [k, rest[k]])
+      )
+    )
     .digest("base64url")
     .slice(0, 16)
 }
@@ -158,12 +171,14 @@ export const cursorPage = <T extends { readonly id: string; readonly createdAt: 
       } catch {
         return yield* badCursor("not a cursor this list issued")
       }
-      if (body?.v !== 1 || typeof body.at !== "string" || typeof body.id !== "string") return yield* badCursor("not a cursor this list issued")
+      if (body?.v !== 1 || typeof body.at !== "string" || typeof body.id !== "string")
+        return yield* badCursor("not a cursor this list issued")
       if (body.f !== f) return yield* badCursor("issued for other filters; start again without a cursor")
       after = { at: body.at, id: body.id }
     }
     const ordered = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    const rest = after === undefined ? ordered : ordered.filter((i) => i.createdAt > after.at || (i.createdAt === after.at && i.id > after.id))
+    const rest =
+      after === undefined ? ordered : ordered.filter((i) => i.createdAt > after.at || (i.createdAt === after.at && i.id > after.id))
     const page = rest.slice(0, limit)
     const last = page[page.length - 1]
     const nextCursor =

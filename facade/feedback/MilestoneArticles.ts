@@ -32,7 +32,10 @@ export const milestoneArticleOperations = [
     auth: "both",
     scopes: ["feedback:read"],
     params: MilestoneParams,
-    responses: { 200: { description: "The article", schema: MilestoneArticle }, 404: { description: "No such milestone, or it has no article" } },
+    responses: {
+      200: { description: "The article", schema: MilestoneArticle },
+      404: { description: "No such milestone, or it has no article" }
+    },
     examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleArticle } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {

@@ -66,7 +66,14 @@ export const requestsOf = (boardId: string, ids: ReadonlyArray<string>, viewerId
     })
     return items
       .filter((r) => visibleTo(r, viewerId, team))
-      .map((r) => ({ id: r.id, shortId: shortIdOf(r.number), title: r.title, statusId: r.statusId, voteCount: r.voteCount, createdAt: r.createdAt }))
+      .map((r) => ({
+        id: r.id,
+        shortId: shortIdOf(r.number),
+        title: r.title,
+        statusId: r.statusId,
+        voteCount: r.voteCount,
+        createdAt: r.createdAt
+      }))
   })
 
 /** A feature request of the board the caller may see, else 400 naming the field. */
@@ -74,7 +81,9 @@ export const requestOnBoard = (caller: BoardCaller, requestId: string, path: str
   Effect.gen(function* () {
     const found = yield* requestsOf(caller.view.board.id, [requestId], caller.userId, caller.team)
     if (found.length === 0) {
-      return yield* reject("invalid", `Invalid ${path}: no such feature request on this board`, [{ path, message: "no such feature request on this board" }])
+      return yield* reject("invalid", `Invalid ${path}: no such feature request on this board`, [
+        { path, message: "no such feature request on this board" }
+      ])
     }
     return found[0]!
   })
@@ -116,10 +125,14 @@ export const milestoneOperations = [
     scopes: read,
     params: Schema.Struct({ boardId: Id }),
     query: Schema.Struct({
-      released: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({ description: "Only released (true) or upcoming (false) ones" }))
+      released: Schema.optionalKey(
+        Schema.Literals(["true", "false"]).annotate({ description: "Only released (true) or upcoming (false) ones" })
+      )
     }),
     responses: { 200: { description: "Milestones", schema: Schema.Struct({ items: Schema.Array(Milestone) }) } },
-    examples: [{ name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleMilestone] } } }],
+    examples: [
+      { name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleMilestone] } } }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "see")
@@ -213,7 +226,10 @@ export const milestoneOperations = [
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
         yield* requestOnBoard(caller, body.featureRequestId, "body.featureRequestId")
-        return yield* deskSend(caller.view.board.id, "linkRequest", caller.userId, { milestoneId: params.milestoneId, featureRequestId: body.featureRequestId })
+        return yield* deskSend(caller.view.board.id, "linkRequest", caller.userId, {
+          milestoneId: params.milestoneId,
+          featureRequestId: body.featureRequestId
+        })
       })
   }),
   operation({
@@ -257,7 +273,9 @@ export const milestoneOperations = [
         request: { params },
         response: {
           status: 200,
-          body: { items: [{ id: ex.featureRequestId, shortId: "FR-7", title: "Dark mode", statusId: null, voteCount: 42, createdAt: ex.at }] }
+          body: {
+            items: [{ id: ex.featureRequestId, shortId: "FR-7", title: "Dark mode", statusId: null, voteCount: 42, createdAt: ex.at }]
+          }
         }
       }
     ],

@@ -10,7 +10,13 @@ import { Effect, Schema } from "effect"
 import { Board } from "../../actors/feedback/Board.ts"
 import { commentById } from "../../actors/feedback/Discussion.ts"
 import { moderationLog, moderationLogEntry } from "../../actors/feedback/DeskQueries.ts"
-import { IsoDateTime, type ModerationAction, ModerationItem, type ModerationKind, ModerationLogEntry } from "../../actors/feedback/DeskRecords.ts"
+import {
+  IsoDateTime,
+  type ModerationAction,
+  ModerationItem,
+  type ModerationKind,
+  ModerationLogEntry
+} from "../../actors/feedback/DeskRecords.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { mergesOfBoard, mergeById } from "../../actors/feedback/MergeLog.ts"
 import { moderationQueue } from "../../actors/feedback/ModerationQueue.ts"
@@ -42,7 +48,12 @@ const locate = (caller: BoardCaller, itemId: string) =>
     const request = yield* (yield* ActorSystem).ask(Board, boardId, "request", { requestId: itemId }).pipe(Effect.option)
     if (request._tag === "Some") {
       const r = request.value
-      return { kind: "featureRequest", authorKey: r.authorId ? `user:${r.authorId}` : null, state: r.moderationState, title: r.title } satisfies Post
+      return {
+        kind: "featureRequest",
+        authorKey: r.authorId ? `user:${r.authorId}` : null,
+        state: r.moderationState,
+        title: r.title
+      } satisfies Post
     }
     const comment = yield* orDieSql(commentById(itemId))
     if (comment !== undefined && comment.boardId === boardId && comment.deletedAt === null) {
@@ -65,7 +76,12 @@ const locate = (caller: BoardCaller, itemId: string) =>
       )
     )
     if (rows[0] !== undefined) {
-      return { kind: "bugComment", authorKey: `user:${rows[0].author_id}`, state: rows[0].moderation, title: rows[0].body.slice(0, 120) } satisfies Post
+      return {
+        kind: "bugComment",
+        authorKey: `user:${rows[0].author_id}`,
+        state: rows[0].moderation,
+        title: rows[0].body.slice(0, 120)
+      } satisfies Post
     }
     return yield* reject("not_found", "No such post or comment on this board")
   })
@@ -87,13 +103,20 @@ const decide = (caller: BoardCaller, itemId: string, action: ModerationAction, d
   Effect.gen(function* () {
     const post = yield* locate(caller, itemId)
     if (action === "approve" || action === "approveAndVerify" || action === "decline" || action === "declineAndBlock") {
-      if (post.state !== "pending") return yield* reject("conflict", `This ${post.kind} is not waiting for moderation (it is ${post.state})`)
+      if (post.state !== "pending")
+        return yield* reject("conflict", `This ${post.kind} is not waiting for moderation (it is ${post.state})`)
       yield* applyOnBoard(caller, post, itemId, action.startsWith("approve") ? "approved" : "declined")
     }
     if ((action === "approveAndVerify" || action === "declineAndBlock") && post.authorKey === null) {
       return yield* reject("conflict", "This post has no known author to verify or block")
     }
-    return yield* deskSend(caller.view.board.id, "moderate", caller.userId, { action, kind: post.kind, targetId: itemId, authorKey: post.authorKey, detail })
+    return yield* deskSend(caller.view.board.id, "moderate", caller.userId, {
+      action,
+      kind: post.kind,
+      targetId: itemId,
+      authorKey: post.authorKey,
+      detail
+    })
   })
 
 const exampleItem = {
@@ -138,7 +161,9 @@ export const moderationOperations = [
     params: Schema.Struct({ boardId: Id }),
     query: Schema.Struct({
       kind: Schema.optionalKey(Schema.Literals(["featureRequest", "comment", "bugReport", "bugComment"])),
-      spam: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({ description: "Only items marked (true) or not marked (false) as spam" }))
+      spam: Schema.optionalKey(
+        Schema.Literals(["true", "false"]).annotate({ description: "Only items marked (true) or not marked (false) as spam" })
+      )
     }),
     responses: { 200: { description: "The queue", schema: Schema.Struct({ items: Schema.Array(ModerationItem) }) } },
     examples: [{ name: "queue", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleItem] } } }],
@@ -146,7 +171,11 @@ export const moderationOperations = [
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "admin")
         const items = yield* orDieSql(moderationQueue(params.boardId))
-        return { items: items.filter((i) => (q.kind === undefined || i.kind === q.kind) && (q.spam === undefined || i.spam === (q.spam === "true"))) }
+        return {
+          items: items.filter(
+            (i) => (q.kind === undefined || i.kind === q.kind) && (q.spam === undefined || i.spam === (q.spam === "true"))
+          )
+        }
       })
   }),
   operation({
@@ -161,7 +190,9 @@ export const moderationOperations = [
     params: ItemParams,
     body: Schema.Struct({ verifyAuthor: Schema.optionalKey(Schema.Boolean) }),
     responses: { 200: { description: "The log entry", schema: ModerationLogEntry } },
-    examples: [{ name: "approve", request: { params: itemParams, body: { verifyAuthor: false } }, response: { status: 200, body: exampleLog } }],
+    examples: [
+      { name: "approve", request: { params: itemParams, body: { verifyAuthor: false } }, response: { status: 200, body: exampleLog } }
+    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(onBoard(context, params.boardId, "admin"), (caller) =>
         decide(caller, params.itemId, body.verifyAuthor ? "approveAndVerify" : "approve", {})
@@ -229,7 +260,9 @@ export const moderationOperations = [
     scopes: moderate,
     params: Schema.Struct({ boardId: Id }),
     query: Schema.Struct({
-      before: Schema.optionalKey(IsoDateTime.annotate({ description: "Only entries before this time (the last entry's actedAt pages back)" })),
+      before: Schema.optionalKey(
+        IsoDateTime.annotate({ description: "Only entries before this time (the last entry's actedAt pages back)" })
+      ),
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
     responses: { 200: { description: "The log", schema: Schema.Struct({ items: Schema.Array(ModerationLogEntry) }) } },
@@ -251,7 +284,8 @@ export const moderationOperations = [
     operationId: "undoModerationAction",
     method: "POST",
     path: "/v1/boards/{boardId}/moderation/log/{entryId}/undo",
-    summary: "Undo a logged action: the post goes back to the queue, a verification or block is lifted, a spam marker removed, a merge unmerged",
+    summary:
+      "Undo a logged action: the post goes back to the queue, a verification or block is lifted, a spam marker removed, a merge unmerged",
     auth: "both",
     scopes: moderate,
     params: Schema.Struct({ boardId: Id, entryId: Id }),
@@ -260,7 +294,10 @@ export const moderationOperations = [
       {
         name: "undo",
         request: { params: { boardId: ex.boardId, entryId: ex.logEntryId } },
-        response: { status: 200, body: { ...exampleLog, action: "undo", detail: { undid: ex.logEntryId, action: "approve" }, undoable: false } }
+        response: {
+          status: 200,
+          body: { ...exampleLog, action: "undo", detail: { undid: ex.logEntryId, action: "approve" }, undoable: false }
+        }
       }
     ],
     handler: ({ params }, context) =>
@@ -277,8 +314,10 @@ export const moderationOperations = [
           return yield* deskSend(params.boardId, "undo", caller.userId, { entryId: entry.id })
         }
         const merge = yield* orDieSql(mergeById(params.entryId))
-        if (merge === undefined || merge.boardId !== params.boardId) return yield* reject("not_found", "No such moderation log entry on this board")
-        if (!merge.undoable) return yield* reject("conflict", "That merge was already undone, or a later merge of the request must be undone first")
+        if (merge === undefined || merge.boardId !== params.boardId)
+          return yield* reject("not_found", "No such moderation log entry on this board")
+        if (!merge.undoable)
+          return yield* reject("conflict", "That merge was already undone, or a later merge of the request must be undone first")
         yield* system.ask(Board, params.boardId, "unmerge", { by: caller.userId, requestId: merge.targetId })
         return yield* deskSend(params.boardId, "moderate", caller.userId, {
           action: "unmerge",

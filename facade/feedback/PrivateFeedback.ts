@@ -37,7 +37,10 @@ export const privateFeedbackOperations = [
     auth: "both",
     scopes: ["feedback:write"],
     params: Schema.Struct({ boardId: Id }),
-    body: Schema.Struct({ title: Name(300), body: Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank text" })) }),
+    body: Schema.Struct({
+      title: Name(300),
+      body: Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank text" }))
+    }),
     responses: { 201: { description: "Sent", schema: PrivateFeedback } },
     examples: [
       {
@@ -73,7 +76,9 @@ export const privateFeedbackOperations = [
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
     responses: { 200: { description: "Feedback", schema: Schema.Struct({ items: Schema.Array(PrivateFeedback) }) } },
-    examples: [{ name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [examplePrivate] } } }],
+    examples: [
+      { name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [examplePrivate] } } }
+    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "team")

@@ -80,13 +80,22 @@ const optionList = (kind: "status" | "category" | "product_area", schema: Schema
       {
         name: "list",
         request: { params: slugParams },
-        response: { status: 200, body: { items: kind === "status" ? [exampleStatus] : [{ id: ex.categoryId, name: "Integrations", description: "", color: "#6b7280" }] } }
+        response: {
+          status: 200,
+          body: {
+            items: kind === "status" ? [exampleStatus] : [{ id: ex.categoryId, name: "Integrations", description: "", color: "#6b7280" }]
+          }
+        }
       }
     ],
     handler: ({ params, query: q }) => Effect.map(publicBoard(params.slug, q.workspaceId), (view) => ({ items: publicOptions(view, kind) }))
   })
 
-const RoadmapColumn = Schema.Struct({ type: StatusType, statuses: Schema.Array(PublicStatus), requests: Schema.Array(PublicFeatureRequest) })
+const RoadmapColumn = Schema.Struct({
+  type: StatusType,
+  statuses: Schema.Array(PublicStatus),
+  requests: Schema.Array(PublicFeatureRequest)
+})
 
 const PublicStats = Schema.Struct({
   requests: Schema.Number,
@@ -110,10 +119,15 @@ export const publicBoardOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}",
     summary: "A public board by slug: name, description, its statuses, categories and product areas (no authentication)",
-    description: "Only public boards; private and members-only boards answer 404. When several workspaces have a public board with the slug, 409 lists them: add `workspaceId`.",
+    description:
+      "Only public boards; private and members-only boards answer 404. When several workspaces have a public board with the slug, 409 lists them: add `workspaceId`.",
     params: SlugParams,
     query: WorkspaceQuery,
-    responses: { 200: { description: "The board", schema: PublicBoard }, 404: { description: "No such public board" }, 409: { description: "Ambiguous slug" } },
+    responses: {
+      200: { description: "The board", schema: PublicBoard },
+      404: { description: "No such public board" },
+      409: { description: "Ambiguous slug" }
+    },
     examples: [{ name: "board", request: { params: slugParams }, response: { status: 200, body: exampleBoard } }],
     handler: ({ params, query: q }) => Effect.map(publicBoard(params.slug, q.workspaceId), publicBoardOf)
   }),
@@ -126,14 +140,19 @@ export const publicBoardOperations = [
     responses: {
       200: {
         description: "Boards",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ id: Id, slug: Schema.String, name: Schema.String, description: Schema.String })) })
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({ id: Id, slug: Schema.String, name: Schema.String, description: Schema.String }))
+        })
       }
     },
     examples: [
       {
         name: "boards",
         request: { params: { workspaceId: ex.workspaceId } },
-        response: { status: 200, body: { items: [{ id: ex.boardId, slug: ex.slug, name: "Acme ideas", description: "Tell us what to build next" }] } }
+        response: {
+          status: 200,
+          body: { items: [{ id: ex.boardId, slug: ex.slug, name: "Acme ideas", description: "Tell us what to build next" }] }
+        }
       }
     ],
     handler: ({ params }) =>
@@ -235,7 +254,10 @@ export const publicBoardOperations = [
       {
         name: "activity",
         request: { params: slugParams },
-        response: { status: 200, body: { items: [{ kind: "statusChanged", shortId: "FR-7", title: "Dark mode", detail: "Planned", at: ex.at }] } }
+        response: {
+          status: 200,
+          body: { items: [{ kind: "statusChanged", shortId: "FR-7", title: "Dark mode", detail: "Planned", at: ex.at }] }
+        }
       }
     ],
     handler: ({ params, query: q }) =>
@@ -254,7 +276,15 @@ export const publicBoardOperations = [
           const r = requests.get(h.request_id)
           return r === undefined
             ? []
-            : [{ kind: "statusChanged" as const, shortId: shortIdOf(r.number), title: r.title, detail: h.to_name ?? "", at: iso(h.changed_at) }]
+            : [
+                {
+                  kind: "statusChanged" as const,
+                  shortId: shortIdOf(r.number),
+                  title: r.title,
+                  detail: h.to_name ?? "",
+                  at: iso(h.changed_at)
+                }
+              ]
         })
         const published = (yield* deskRead(view.board.id, "changelog"))
           .filter((e) => e.state === "published" && e.publishedAt !== null)
@@ -266,7 +296,8 @@ export const publicBoardOperations = [
     operationId: "getPublicBoardSitemap",
     method: "GET",
     path: "/v1/public/boards/{slug}/sitemap",
-    summary: "Every public page of the board (requests, milestones, changelog entries) with its last change, for crawlers (no authentication)",
+    summary:
+      "Every public page of the board (requests, milestones, changelog entries) with its last change, for crawlers (no authentication)",
     params: SlugParams,
     query: WorkspaceQuery,
     responses: {
@@ -279,7 +310,10 @@ export const publicBoardOperations = [
       {
         name: "sitemap",
         request: { params: slugParams },
-        response: { status: 200, body: { items: [{ path: `/feedback/v1/public/boards/${ex.slug}/feature-requests/FR-7`, lastModified: ex.at }] } }
+        response: {
+          status: 200,
+          body: { items: [{ path: `/feedback/v1/public/boards/${ex.slug}/feature-requests/FR-7`, lastModified: ex.at }] }
+        }
       }
     ],
     handler: ({ params, query: q }) =>

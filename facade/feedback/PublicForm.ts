@@ -51,7 +51,9 @@ export const formSpec = (settings: Pick<BoardSettings, "moderation">): typeof Pu
 const Receipt = Schema.Struct({
   received: Schema.Boolean,
   kind: Schema.Literals(["featureRequest", "bugReport"]),
-  shortId: Schema.NullOr(Schema.String).annotate({ description: "FR-n or B-n once it shows on the board; null while it waits for moderation" }),
+  shortId: Schema.NullOr(Schema.String).annotate({
+    description: "FR-n or B-n once it shows on the board; null while it waits for moderation"
+  }),
   moderation: Schema.Literals(["pending", "approved"])
 }).annotate({ identifier: "PublicFormReceipt" })
 
@@ -87,17 +89,22 @@ export const publicFormOperations = [
     examples: [
       {
         name: "idea",
-        request: { params: { slug: ex.slug }, body: { kind: "featureRequest", title: "Dark mode", details: "Easier on the eyes at night.", email: "visitor@example.com" } },
+        request: {
+          params: { slug: ex.slug },
+          body: { kind: "featureRequest", title: "Dark mode", details: "Easier on the eyes at night.", email: "visitor@example.com" }
+        },
         response: { status: 202, body: { received: true, kind: "featureRequest", shortId: "FR-8", moderation: "approved" } }
       }
     ],
     handler: ({ params, query: q, body }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
-        if (view.board.settings.whoMayPost !== "anyone") return yield* reject("forbidden", "This board takes posts from signed-in members only")
+        if (view.board.settings.whoMayPost !== "anyone")
+          return yield* reject("forbidden", "This board takes posts from signed-in members only")
         const honeypot = (body[HONEYPOT_FIELD] ?? "") !== ""
         const moderation = view.board.settings.moderation || honeypot ? ("pending" as const) : ("approved" as const)
-        const description = (yield* descriptionFrom({ markdown: body.details }, { markdown: "body.details", content: "body.details" })) ?? emptyDescription()
+        const description =
+          (yield* descriptionFrom({ markdown: body.details }, { markdown: "body.details", content: "body.details" })) ?? emptyDescription()
         const receipt = yield* deskSend(view.board.id, "submitForm", "", {
           workspaceId: view.board.workspaceId,
           kind: body.kind,

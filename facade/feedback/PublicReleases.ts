@@ -72,7 +72,12 @@ export const PublicChangelogEntry = Schema.Struct({
   featureRequests: Schema.Array(Schema.String).annotate({ description: "Short ids of the requests it shipped" })
 }).annotate({ identifier: "PublicChangelogEntry" })
 
-const PublicArticle = Schema.Struct({ milestoneId: Id, markdown: Schema.String, html: Schema.String, updatedAt: Schema.NullOr(Timestamp) }).annotate({
+const PublicArticle = Schema.Struct({
+  milestoneId: Id,
+  markdown: Schema.String,
+  html: Schema.String,
+  updatedAt: Schema.NullOr(Timestamp)
+}).annotate({
   identifier: "PublicMilestoneArticle"
 })
 
@@ -101,7 +106,9 @@ const publicBugs = (view: BoardView) =>
 const bugByShortId = (view: BoardView, shortId: string) =>
   Effect.flatMap(publicBugs(view), (bugs) => {
     const bug = bugs.find((b) => b.shortId === shortId.toUpperCase())
-    return bug === undefined ? Effect.fail(reject("not_found", `No bug report ${shortId.toUpperCase()} on this board`)) : Effect.succeed(bug)
+    return bug === undefined
+      ? Effect.fail(reject("not_found", `No bug report ${shortId.toUpperCase()} on this board`))
+      : Effect.succeed(bug)
   })
 
 /** Published entries only, with their requests as short ids (only approved ones). */
@@ -252,7 +259,10 @@ export const publicReleaseOperations = [
       {
         name: "comments",
         request: { params: bugParams },
-        response: { status: 200, body: { items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Same here", edited: false, createdAt: ex.at }] } }
+        response: {
+          status: 200,
+          body: { items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Same here", edited: false, createdAt: ex.at }] }
+        }
       }
     ],
     handler: ({ params, query: q }) =>
@@ -262,7 +272,14 @@ export const publicReleaseOperations = [
         const comments = (yield* orDieSql(bugComments(bug.id))).filter((c) => !c.internal && c.moderation === "approved")
         const nameOf = yield* displayNames(comments.map((c) => c.authorId))
         return {
-          items: comments.map((c) => ({ id: c.id, parentId: null, authorName: nameOf(c.authorId), body: c.body, edited: false, createdAt: c.createdAt }))
+          items: comments.map((c) => ({
+            id: c.id,
+            parentId: null,
+            authorName: nameOf(c.authorId),
+            body: c.body,
+            edited: false,
+            createdAt: c.createdAt
+          }))
         }
       })
   }),
@@ -280,7 +297,13 @@ export const publicReleaseOperations = [
       params: SlugParams,
       query: WorkspaceQuery,
       responses: { 200: { description: what, schema: Schema.Struct({ items: Schema.Array(PublicOption) }) } },
-      examples: [{ name: "levels", request: { params: slugParams }, response: { status: 200, body: { items: [{ ...exampleStatus, type: undefined }].map(({ type: _t, ...o }) => o) } } }],
+      examples: [
+        {
+          name: "levels",
+          request: { params: slugParams },
+          response: { status: 200, body: { items: [{ ...exampleStatus, type: undefined }].map(({ type: _t, ...o }) => o) } }
+        }
+      ],
       handler: ({ params, query: q }: { params: typeof SlugParams.Type; query: typeof WorkspaceQuery.Type }) =>
         Effect.map(publicBoard(params.slug, q.workspaceId), (view) => ({ items: publicOptions(view, kind) }))
     })
@@ -293,8 +316,11 @@ export const publicReleaseOperations = [
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Milestones", schema: Schema.Struct({ items: Schema.Array(PublicMilestone) }) } },
-    examples: [{ name: "milestones", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicMilestone] } } }],
-    handler: ({ params, query: q }) => Effect.map(Effect.flatMap(publicBoard(params.slug, q.workspaceId), publicMilestones), (items) => ({ items }))
+    examples: [
+      { name: "milestones", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicMilestone] } } }
+    ],
+    handler: ({ params, query: q }) =>
+      Effect.map(Effect.flatMap(publicBoard(params.slug, q.workspaceId), publicMilestones), (items) => ({ items }))
   }),
   publicOperation({
     operationId: "getPublicMilestone",
@@ -305,7 +331,8 @@ export const publicReleaseOperations = [
     query: WorkspaceQuery,
     responses: { 200: { description: "The milestone", schema: PublicMilestone } },
     examples: [{ name: "milestone", request: { params: milestoneParams }, response: { status: 200, body: examplePublicMilestone } }],
-    handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => milestoneOf(view, params.milestoneId))
+    handler: ({ params, query: q }) =>
+      Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => milestoneOf(view, params.milestoneId))
   }),
   publicOperation({
     operationId: "getPublicMilestoneArticle",
@@ -319,7 +346,10 @@ export const publicReleaseOperations = [
       {
         name: "article",
         request: { params: milestoneParams },
-        response: { status: 200, body: { milestoneId: ex.milestoneId, markdown: "Dark mode is here.", html: "<p>Dark mode is here.</p>", updatedAt: ex.at } }
+        response: {
+          status: 200,
+          body: { milestoneId: ex.milestoneId, markdown: "Dark mode is here.", html: "<p>Dark mode is here.</p>", updatedAt: ex.at }
+        }
       }
     ],
     handler: ({ params, query: q }) =>
@@ -339,7 +369,9 @@ export const publicReleaseOperations = [
     params: MilestoneParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Requests", schema: Schema.Struct({ items: Schema.Array(PublicFeatureRequest) }) } },
-    examples: [{ name: "delivers", request: { params: milestoneParams }, response: { status: 200, body: { items: [examplePublicRequest] } } }],
+    examples: [
+      { name: "delivers", request: { params: milestoneParams }, response: { status: 200, body: { items: [examplePublicRequest] } } }
+    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -373,7 +405,13 @@ export const publicReleaseOperations = [
     params: Schema.Struct({ slug: SlugParams.fields.slug, changelogEntryId: Id }),
     query: WorkspaceQuery,
     responses: { 200: { description: "The entry", schema: PublicChangelogEntry } },
-    examples: [{ name: "entry", request: { params: { slug: ex.slug, changelogEntryId: ex.changelogEntryId } }, response: { status: 200, body: examplePublicEntry } }],
+    examples: [
+      {
+        name: "entry",
+        request: { params: { slug: ex.slug, changelogEntryId: ex.changelogEntryId } },
+        response: { status: 200, body: examplePublicEntry }
+      }
+    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -390,7 +428,13 @@ export const publicReleaseOperations = [
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Atom 1.0", contentType: "application/atom+xml; charset=utf-8" } },
-    examples: [{ name: "feed", request: { params: slugParams }, response: { status: 200, body: '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">…</feed>' } }],
+    examples: [
+      {
+        name: "feed",
+        request: { params: slugParams },
+        response: { status: 200, body: '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">…</feed>' }
+      }
+    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)

@@ -46,13 +46,21 @@ const VoteState = Schema.Struct({ shortId: Schema.String, voteCount: Schema.Numb
 })
 
 /** A page of the board's approved requests matching the filter, as a visitor sees them. */
-const page = (view: BoardView, filter: { q?: string; sort?: typeof SortOrder.Type; statusType?: string; category?: string; limit?: number; offset?: number }) =>
+const page = (
+  view: BoardView,
+  filter: { q?: string; sort?: typeof SortOrder.Type; statusType?: string; category?: string; limit?: number; offset?: number }
+) =>
   Effect.gen(function* () {
     const offset = filter.offset ?? 0
     const limit = filter.limit ?? 20
-    const category = filter.category === undefined ? undefined : view.options.find((o) => o.kind === "category" && o.name.toLowerCase() === filter.category!.toLowerCase())
+    const category =
+      filter.category === undefined
+        ? undefined
+        : view.options.find((o) => o.kind === "category" && o.name.toLowerCase() === filter.category!.toLowerCase())
     if (filter.category !== undefined && category === undefined) {
-      return yield* reject("not_found", `No category named "${filter.category}" on this board`, [{ path: "query.category", message: "no such category" }])
+      return yield* reject("not_found", `No category named "${filter.category}" on this board`, [
+        { path: "query.category", message: "no such category" }
+      ])
     }
     const result = yield* (yield* ActorSystem).ask(Board, view.board.id, "requests", {
       viewerId: null,
@@ -106,7 +114,11 @@ export const publicRequestOperations = [
     query: ListQuery,
     responses: { 200: { description: "Requests", schema: Page }, 404: { description: "No such public board or category" } },
     examples: [
-      { name: "trending", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } } }
+      {
+        name: "trending",
+        request: { params: slugParams },
+        response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } }
+      }
     ],
     handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => page(view, q))
   }),
@@ -140,7 +152,11 @@ export const publicRequestOperations = [
     }),
     responses: { 200: { description: "Matches", schema: Page } },
     examples: [
-      { name: "search", request: { params: slugParams, query: { q: "dark theme" } }, response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } } }
+      {
+        name: "search",
+        request: { params: slugParams, query: { q: "dark theme" } },
+        response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } }
+      }
     ],
     handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => page(view, q))
   }),
@@ -152,7 +168,13 @@ export const publicRequestOperations = [
     params: SlugParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, title: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(300)) }),
     responses: { 200: { description: "Up to 5 similar requests", schema: Schema.Struct({ items: Schema.Array(PublicFeatureRequest) }) } },
-    examples: [{ name: "similar", request: { params: slugParams, query: { title: "dark theme please" } }, response: { status: 200, body: { items: [examplePublicRequest] } } }],
+    examples: [
+      {
+        name: "similar",
+        request: { params: slugParams, query: { title: "dark theme please" } },
+        response: { status: 200, body: { items: [examplePublicRequest] } }
+      }
+    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -171,7 +193,12 @@ export const publicRequestOperations = [
       {
         name: "comments",
         request: { params: requestParams },
-        response: { status: 200, body: { items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Yes please!", edited: false, createdAt: ex.at }] } }
+        response: {
+          status: 200,
+          body: {
+            items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Yes please!", edited: false, createdAt: ex.at }]
+          }
+        }
       }
     ],
     handler: ({ params, query: q }) =>
@@ -179,7 +206,15 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
         const rows = yield* orDieSql(
-          query<{ id: string; parent_id: string | null; author_id: string | null; author_name: string | null; body: string; edited_at: unknown; created_at: unknown }>(
+          query<{
+            id: string
+            parent_id: string | null
+            author_id: string | null
+            author_name: string | null
+            body: string
+            edited_at: unknown
+            created_at: unknown
+          }>(
             `SELECT id, parent_id, author_id, author_name, body, edited_at, created_at FROM feedback_comments
               WHERE request_id = $1 AND NOT internal AND deleted_at IS NULL AND moderation_state = 'approved' ORDER BY created_at, id`,
             [record.id]
@@ -210,10 +245,18 @@ export const publicRequestOperations = [
     responses: {
       200: {
         description: "Status changes",
-        schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ from: Schema.NullOr(Schema.String), to: Schema.NullOr(Schema.String), at: Timestamp })) })
+        schema: Schema.Struct({
+          items: Schema.Array(Schema.Struct({ from: Schema.NullOr(Schema.String), to: Schema.NullOr(Schema.String), at: Timestamp }))
+        })
       }
     },
-    examples: [{ name: "history", request: { params: requestParams }, response: { status: 200, body: { items: [{ from: "Open", to: "Planned", at: ex.at }] } } }],
+    examples: [
+      {
+        name: "history",
+        request: { params: requestParams },
+        response: { status: 200, body: { items: [{ from: "Open", to: "Planned", at: ex.at }] } }
+      }
+    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -254,9 +297,17 @@ export const publicRequestOperations = [
     params: RequestParams,
     query: WorkspaceQuery,
     body: Schema.Struct({ visitorId: VisitorId }),
-    responses: { 200: { description: "The request's votes", schema: VoteState }, 403: { description: "No anonymous votes here" }, 409: { description: "Already voted" } },
+    responses: {
+      200: { description: "The request's votes", schema: VoteState },
+      403: { description: "No anonymous votes here" },
+      409: { description: "Already voted" }
+    },
     examples: [
-      { name: "vote", request: { params: requestParams, body: { visitorId: "v_8f3a9c2e41" } }, response: { status: 200, body: { shortId: "FR-7", voteCount: 43, voted: true } } }
+      {
+        name: "vote",
+        request: { params: requestParams, body: { visitorId: "v_8f3a9c2e41" } },
+        response: { status: 200, body: { shortId: "FR-7", voteCount: 43, voted: true } }
+      }
     ],
     handler: ({ params, query: q, body }, context) =>
       Effect.gen(function* () {
@@ -276,7 +327,11 @@ export const publicRequestOperations = [
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
     responses: { 200: { description: "The request's votes", schema: VoteState } },
     examples: [
-      { name: "unvote", request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } }, response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } } }
+      {
+        name: "unvote",
+        request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } },
+        response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } }
+      }
     ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
@@ -296,9 +351,14 @@ export const publicRequestOperations = [
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
     responses: { 200: { description: "Votes", schema: VoteState } },
     examples: [
-      { name: "state", request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } }, response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } } }
+      {
+        name: "state",
+        request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } },
+        response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } }
+      }
     ],
-    handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => voteState(view, params.shortId, q.visitorId))
+    handler: ({ params, query: q }) =>
+      Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => voteState(view, params.shortId, q.visitorId))
   }),
   publicOperation({
     operationId: "listPublicVisitorVotes",
@@ -308,15 +368,31 @@ export const publicRequestOperations = [
     params: SlugParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
     responses: { 200: { description: "Short ids", schema: Schema.Struct({ items: Schema.Array(Schema.String) }) } },
-    examples: [{ name: "mine", request: { params: slugParams, query: { visitorId: "v_8f3a9c2e41" } }, response: { status: 200, body: { items: ["FR-7"] } } }],
+    examples: [
+      {
+        name: "mine",
+        request: { params: slugParams, query: { visitorId: "v_8f3a9c2e41" } },
+        response: { status: 200, body: { items: ["FR-7"] } }
+      }
+    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const key = voterKey({ kind: "anonymous", fingerprint: q.visitorId, ip: "" })
-        const rows = yield* orDieSql(query<{ request_id: string }>(`SELECT request_id FROM feedback_votes WHERE board_id = $1 AND voter_key = $2`, [view.board.id, key]))
+        const rows = yield* orDieSql(
+          query<{ request_id: string }>(`SELECT request_id FROM feedback_votes WHERE board_id = $1 AND voter_key = $2`, [
+            view.board.id,
+            key
+          ])
+        )
         const voted = new Set(rows.map((r) => r.request_id))
         const requests = yield* approvedRequests(view.board.id)
-        return { items: requests.filter((r) => voted.has(r.id)).sort((a, b) => a.number - b.number).map((r) => shortIdOf(r.number)) }
+        return {
+          items: requests
+            .filter((r) => voted.has(r.id))
+            .sort((a, b) => a.number - b.number)
+            .map((r) => shortIdOf(r.number))
+        }
       })
   })
 ]

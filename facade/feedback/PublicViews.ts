@@ -20,7 +20,9 @@ export const Slug = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,9
 export const SlugParams = Schema.Struct({ slug: Slug })
 export const ShortRequestId = Schema.String.check(Schema.isPattern(/^FR-\d{1,9}$/i, { expected: "a short id like FR-12" }))
 export const ShortBugId = Schema.String.check(Schema.isPattern(/^B-\d{1,9}$/i, { expected: "a short id like B-12" }))
-export const VisitorId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { expected: "8-64 letters, digits, - or _" })).annotate({
+export const VisitorId = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { expected: "8-64 letters, digits, - or _" })
+).annotate({
   description: "An anonymous id the visitor's browser keeps (their vote fingerprint)"
 })
 export const WorkspaceQuery = Schema.Struct({
@@ -28,7 +30,10 @@ export const WorkspaceQuery = Schema.Struct({
 })
 
 const TTL_MILLIS = 5_000
-const slugCache = new Map<string, { readonly at: number; readonly boards: ReadonlyArray<{ id: string; workspace_id: string; name: string }> }>()
+const slugCache = new Map<
+  string,
+  { readonly at: number; readonly boards: ReadonlyArray<{ id: string; workspace_id: string; name: string }> }
+>()
 
 /** Public, unarchived boards with this slug (a few seconds' cache: the Board actor's view is checked on every read). */
 const boardsWithSlug = (slug: string) =>
@@ -61,9 +66,9 @@ export const publicBoard = (slug: string, workspaceId?: string) =>
         boards.map((b) => ({ path: "query.workspaceId", message: `candidate: ${b.name} [workspace ${b.workspace_id}]` }))
       )
     }
-    const view = yield* (yield* ActorSystem).ask(Board, boards[0]!.id, "view", {}).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(noBoard))
-    )
+    const view = yield* (yield* ActorSystem)
+      .ask(Board, boards[0]!.id, "view", {})
+      .pipe(Effect.catchTag("Rejection", () => Effect.fail(noBoard)))
     if (view.board.visibility !== "public" || view.board.archived) {
       slugCache.delete(slug)
       return yield* noBoard
@@ -80,7 +85,13 @@ export const publicOptions = (view: BoardView, kind: BoardOption["kind"]) =>
   view.options
     .filter((o) => o.kind === kind)
     .sort((a, b) => a.position - b.position)
-    .map((o) => ({ id: o.id, name: o.name, description: o.description, color: o.color, ...(kind === "status" ? { type: o.type ?? "open" } : {}) }))
+    .map((o) => ({
+      id: o.id,
+      name: o.name,
+      description: o.description,
+      color: o.color,
+      ...(kind === "status" ? { type: o.type ?? "open" } : {})
+    }))
 
 export const PublicBoard = Schema.Struct({
   id: Id,
@@ -128,8 +139,9 @@ export type PublicFeatureRequest = typeof PublicFeatureRequest.Type
 
 /** Display names of users (never their e-mail). */
 export const displayNames = (ids: ReadonlyArray<string | null>) =>
-  Effect.map(orDieSql(usersByIds(ids.filter((id): id is string => id !== null))), (users) => (id: string | null) =>
-    id === null ? null : (users.get(id)?.name ?? null)
+  Effect.map(
+    orDieSql(usersByIds(ids.filter((id): id is string => id !== null))),
+    (users) => (id: string | null) => (id === null ? null : (users.get(id)?.name ?? null))
   )
 
 /** Requests as a visitor sees them: only approved ones (callers filter), names instead of ids. */

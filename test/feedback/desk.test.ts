@@ -28,7 +28,13 @@ const vote = (boardId: string, requestId: string, userId: string) =>
   )
 
 const optionId = async (boardId: string, kind: string, name: string) =>
-  (await atrium.sql<{ id: string }>("SELECT id FROM feedback_options WHERE board_id = $1 AND kind = $2 AND name = $3", [boardId, kind, name]))[0]!.id
+  (
+    await atrium.sql<{ id: string }>("SELECT id FROM feedback_options WHERE board_id = $1 AND kind = $2 AND name = $3", [
+      boardId,
+      kind,
+      name
+    ])
+  )[0]!.id
 
 describe("bug reports", () => {
   it("numbers reports per board, triages them with history and keeps internal notes from outsiders", async () => {
@@ -53,7 +59,10 @@ describe("bug reports", () => {
       bugStatusLevelId: await optionId(board.id, "bug_status", "New"),
       moderation: "approved"
     })
-    const second = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: t.member.token, body: { title: "Crash" } })
+    const second = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: t.member.token,
+      body: { title: "Crash" }
+    })
     expect(second.body.shortId).toBe("B-2")
 
     const critical = await optionId(board.id, "severity", "Critical")
@@ -115,7 +124,10 @@ describe("bug reports", () => {
     const search = await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports?q=export`, { token: t.viewer.token })
     expect(search.body.items.map((b: any) => b.shortId)).toEqual(["B-1"])
 
-    const edit = await atrium.request("PATCH", `/feedback/v1/bug-reports/${second.body.id}`, { token: t.outsider.token, body: { title: "x" } })
+    const edit = await atrium.request("PATCH", `/feedback/v1/bug-reports/${second.body.id}`, {
+      token: t.outsider.token,
+      body: { title: "x" }
+    })
     expect(edit.status).toBe(403)
     expect((await atrium.request("DELETE", `/feedback/v1/bug-reports/${second.body.id}`, { token: t.member.token })).status).toBe(204)
     expect((await atrium.request("GET", `/feedback/v1/bug-reports/${second.body.id}`, { token: t.member.token })).status).toBe(404)
@@ -123,7 +135,10 @@ describe("bug reports", () => {
 
   it("never shows a private board's reports to outsiders", async () => {
     const board = await createBoard(atrium, t, { visibility: "private" })
-    const bug = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: t.owner.token, body: { title: "Secret" } })
+    const bug = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: t.owner.token,
+      body: { title: "Secret" }
+    })
     expect(bug.status).toBe(201)
     expect((await atrium.request("GET", `/feedback/v1/bug-reports/${bug.body.id}`, { token: t.outsider.token })).status).toBe(404)
     expect((await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports`, { token: t.member.token })).status).toBe(404)
@@ -140,7 +155,10 @@ describe("milestones, articles and the changelog", () => {
     })
     expect(milestone.status, milestone.text).toBe(201)
     expect(milestone.body).toMatchObject({ name: "Q1", date: "2027-03-31", featureRequestIds: [], hasArticle: false })
-    const badDate = await atrium.request("POST", `/feedback/v1/boards/${board.id}/milestones`, { token: t.member.token, body: { name: "x", date: "2027-02-30" } })
+    const badDate = await atrium.request("POST", `/feedback/v1/boards/${board.id}/milestones`, {
+      token: t.member.token,
+      body: { name: "x", date: "2027-02-30" }
+    })
     expect(badDate.status).toBe(400)
     expect(badDate.body.error.details[0].path).toBe("body.date")
     const added = await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/feature-requests`, {
@@ -153,7 +171,10 @@ describe("milestones, articles and the changelog", () => {
     expect(listed.body.items).toEqual([expect.objectContaining({ id: request.id, shortId: request.shortId, title: "Dark mode" })])
 
     const markdown = "# Dark mode\n\nIt is **here**, finally.\n\n- toggle in settings\n- follows the system"
-    const put = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, { token: t.member.token, body: { markdown } })
+    const put = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, {
+      token: t.member.token,
+      body: { markdown }
+    })
     expect(put.status, put.text).toBe(200)
     expect(put.body.markdown.trimEnd()).toBe(markdown)
     expect(put.body.html).toContain("<strong>here</strong>")
@@ -172,7 +193,10 @@ describe("milestones, articles and the changelog", () => {
     expect(offSchema.status).toBe(400)
     expect(offSchema.body.error.details[0].path).toBe("body.content.content[0].content[0].type")
     expect(offSchema.body.error.message).toContain("blink")
-    const byOutsider = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, { token: t.outsider.token, body: { markdown: "x" } })
+    const byOutsider = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, {
+      token: t.outsider.token,
+      body: { markdown: "x" }
+    })
     expect(byOutsider.status).toBe(403)
   })
 
@@ -188,7 +212,10 @@ describe("milestones, articles and the changelog", () => {
     expect(draft.body).toMatchObject({ state: "draft", publishedAt: null, html: "<p>Export any board as CSV.</p>" })
     const hidden = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.outsider.token })
     expect(hidden.body.items).toEqual([])
-    const published = await atrium.request("PATCH", `/feedback/v1/changelog/${draft.body.id}`, { token: t.member.token, body: { state: "published" } })
+    const published = await atrium.request("PATCH", `/feedback/v1/changelog/${draft.body.id}`, {
+      token: t.member.token,
+      body: { state: "published" }
+    })
     expect(published.status, published.text).toBe(200)
     expect(published.body.state).toBe("published")
     expect(published.body.notifiedCount).toBeGreaterThanOrEqual(1)

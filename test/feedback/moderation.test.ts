@@ -36,16 +36,28 @@ describe("moderation", () => {
     expect(team.moderationState).toBe("approved")
     const idea = await createRequest(atrium, t.outsider.token, board.id, { title: "Outsider idea" })
     expect(idea.moderationState).toBe("pending")
-    const comment = await atrium.request("POST", `/feedback/v1/feature-requests/${team.id}/comments`, { token: t.outsider.token, body: { body: "Me too" } })
+    const comment = await atrium.request("POST", `/feedback/v1/feature-requests/${team.id}/comments`, {
+      token: t.outsider.token,
+      body: { body: "Me too" }
+    })
     expect(comment.status, comment.text).toBe(201)
-    const bug = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: spammer.token, body: { title: "BUY NOW CHEAP PILLS http://a http://b http://c" } })
+    const bug = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: spammer.token,
+      body: { title: "BUY NOW CHEAP PILLS http://a http://b http://c" }
+    })
     expect(bug.body.moderation).toBe("pending")
-    const bugComment = await atrium.request("POST", `/feedback/v1/bug-reports/${bug.body.id}/comments`, { token: spammer.token, body: { body: "click here" } })
+    const bugComment = await atrium.request("POST", `/feedback/v1/bug-reports/${bug.body.id}/comments`, {
+      token: spammer.token,
+      body: { body: "click here" }
+    })
     expect(bugComment.body.moderation).toBe("pending")
 
     const waiting = await queue(board.id)
     expect(waiting.map((i) => i.kind)).toEqual(["featureRequest", "comment", "bugReport", "bugComment"])
-    expect(waiting.find((i) => i.kind === "bugReport")).toMatchObject({ spam: true, spamReasons: expect.arrayContaining(["many links", "spam phrase"]) })
+    expect(waiting.find((i) => i.kind === "bugReport")).toMatchObject({
+      spam: true,
+      spamReasons: expect.arrayContaining(["many links", "spam phrase"])
+    })
     expect((await atrium.request("GET", `/feedback/v1/boards/${board.id}/moderation/queue`, { token: t.member.token })).status).toBe(403)
     // The outsider sees their own pending post; others do not.
     expect((await atrium.request("GET", `/feedback/v1/feature-requests/${idea.id}`, { token: t.outsider.token })).status).toBe(200)
@@ -54,9 +66,14 @@ describe("moderation", () => {
     const approved = await act(board.id, idea.id, "approve", { verifyAuthor: true })
     expect(approved.status, approved.text).toBe(200)
     expect(approved.body).toMatchObject({ action: "approveAndVerify", targetKind: "featureRequest", undoable: true })
-    expect((await atrium.request("GET", `/feedback/v1/feature-requests/${idea.id}`, { token: spammer.token })).body.moderationState).toBe("approved")
+    expect((await atrium.request("GET", `/feedback/v1/feature-requests/${idea.id}`, { token: spammer.token })).body.moderationState).toBe(
+      "approved"
+    )
     expect((await act(board.id, idea.id, "approve")).status).toBe(409)
-    const next = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: t.outsider.token, body: { title: "Verified now" } })
+    const next = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: t.outsider.token,
+      body: { title: "Verified now" }
+    })
     expect(next.body.moderation).toBe("approved")
 
     const commentOk = await act(board.id, comment.body.id, "approve")
@@ -65,31 +82,52 @@ describe("moderation", () => {
 
     const marked = await act(board.id, bugComment.body.id, "spam", { spam: true, reason: "link farm" })
     expect(marked.body.action).toBe("markSpam")
-    expect((await queue(board.id)).find((i) => i.id === bugComment.body.id)).toMatchObject({ spam: true, spamReasons: expect.arrayContaining(["moderator: link farm"]) })
+    expect((await queue(board.id)).find((i) => i.id === bugComment.body.id)).toMatchObject({
+      spam: true,
+      spamReasons: expect.arrayContaining(["moderator: link farm"])
+    })
     const blocked = await act(board.id, bug.body.id, "decline", { blockAuthor: true, reason: "spam" })
     expect(blocked.body).toMatchObject({ action: "declineAndBlock", detail: { reason: "spam" } })
-    const refused = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: spammer.token, body: { title: "again" } })
+    const refused = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: spammer.token,
+      body: { title: "again" }
+    })
     expect(refused.status).toBe(403)
     expect((await queue(board.id)).map((i) => i.id)).toEqual([bugComment.body.id])
 
     const log = await atrium.request("GET", `/feedback/v1/boards/${board.id}/moderation/log`, { token: t.admin.token })
     expect(log.body.items.map((e: any) => e.action)).toEqual(["declineAndBlock", "markSpam", "approve", "approveAndVerify"])
-    const undone = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${blocked.body.id}/undo`, { token: t.admin.token })
+    const undone = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${blocked.body.id}/undo`, {
+      token: t.admin.token
+    })
     expect(undone.status, undone.text).toBe(200)
     expect(undone.body).toMatchObject({ action: "undo", detail: { undid: blocked.body.id } })
     expect((await queue(board.id)).map((i) => i.id)).toContain(bug.body.id)
-    expect((await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: spammer.token, body: { title: "again" } })).status).toBe(201)
-    expect((await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${blocked.body.id}/undo`, { token: t.admin.token })).status).toBe(409)
-    const undoApprove = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${approved.body.id}/undo`, { token: t.admin.token })
+    expect(
+      (await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, { token: spammer.token, body: { title: "again" } }))
+        .status
+    ).toBe(201)
+    expect(
+      (await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${blocked.body.id}/undo`, { token: t.admin.token }))
+        .status
+    ).toBe(409)
+    const undoApprove = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${approved.body.id}/undo`, {
+      token: t.admin.token
+    })
     expect(undoApprove.status, undoApprove.text).toBe(200)
-    expect((await atrium.request("GET", `/feedback/v1/feature-requests/${idea.id}`, { token: t.viewer.token })).body.moderationState).toBe("pending")
+    expect((await atrium.request("GET", `/feedback/v1/feature-requests/${idea.id}`, { token: t.viewer.token })).body.moderationState).toBe(
+      "pending"
+    )
   })
 
   it("shows merges in the log and undoes them by unmerging", async () => {
     const board = await createBoard(atrium, t)
     const original = await createRequest(atrium, t.member.token, board.id, { title: "Dark mode" })
     const duplicate = await createRequest(atrium, t.viewer.token, board.id, { title: "Night theme" })
-    const merged = await atrium.request("POST", `/feedback/v1/feature-requests/${duplicate.id}/merge`, { token: t.admin.token, body: { intoId: original.id } })
+    const merged = await atrium.request("POST", `/feedback/v1/feature-requests/${duplicate.id}/merge`, {
+      token: t.admin.token,
+      body: { intoId: original.id }
+    })
     expect(merged.status, merged.text).toBe(200)
     const log = await atrium.request("GET", `/feedback/v1/boards/${board.id}/moderation/log`, { token: t.admin.token })
     const entry = log.body.items.find((e: any) => e.action === "merge")
@@ -97,7 +135,9 @@ describe("moderation", () => {
     const undo = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/log/${entry.id}/undo`, { token: t.admin.token })
     expect(undo.status, undo.text).toBe(200)
     expect(undo.body).toMatchObject({ action: "unmerge", targetId: duplicate.id })
-    expect((await atrium.request("GET", `/feedback/v1/feature-requests/${duplicate.id}`, { token: t.viewer.token })).body.mergedInto).toBeNull()
+    expect(
+      (await atrium.request("GET", `/feedback/v1/feature-requests/${duplicate.id}`, { token: t.viewer.token })).body.mergedInto
+    ).toBeNull()
     const after = await atrium.request("GET", `/feedback/v1/boards/${board.id}/moderation/log`, { token: t.admin.token })
     expect(after.body.items.find((e: any) => e.id === entry.id)).toMatchObject({ undoable: false })
   })

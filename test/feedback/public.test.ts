@@ -44,7 +44,13 @@ const call = (op: AnyOperation, slug: string, ids: Record<string, string>) => {
     name === "slug" ? slug : name === "shortId" ? (op.path.includes("bug-reports") ? "B-1" : "FR-1") : (ids[name] ?? "")
   )
   const needsVisitor = op.query !== undefined && "visitorId" in ((op.query as any).fields ?? {})
-  const query = needsVisitor ? "?visitorId=visitor-12345" : op.operationId === "searchPublicFeatureRequests" ? "?q=mode" : op.operationId === "findSimilarPublicFeatureRequests" ? "?title=dark" : ""
+  const query = needsVisitor
+    ? "?visitorId=visitor-12345"
+    : op.operationId === "searchPublicFeatureRequests"
+      ? "?q=mode"
+      : op.operationId === "findSimilarPublicFeatureRequests"
+        ? "?title=dark"
+        : ""
   const body =
     op.operationId === "submitPublicForm"
       ? { kind: "featureRequest", title: "From the form" }
@@ -65,7 +71,10 @@ describe("public board and form", () => {
     const pending = await createRequest(atrium, t.outsider.token, board.id, { title: "PENDING-SECRET" })
     expect(pending.moderationState).toBe("pending")
     const declined = await createRequest(atrium, t.outsider.token, board.id, { title: "DECLINED-SECRET" })
-    const decline = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/items/${declined.id}/decline`, { token: t.admin.token, body: {} })
+    const decline = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/items/${declined.id}/decline`, {
+      token: t.admin.token,
+      body: {}
+    })
     expect(decline.status, decline.text).toBe(200)
     const comment = (body: string, token: string, internal = false) =>
       atrium.request("POST", `/feedback/v1/feature-requests/${approved.id}/comments`, { token, body: { body, internal } })
@@ -78,22 +87,40 @@ describe("public board and form", () => {
       body: { title: "Crash", environment: { url: "https://internal.example/ENV-SECRET" } }
     })
     expect(bug.status).toBe(201)
-    await atrium.request("POST", `/feedback/v1/bug-reports/${bug.body.id}/comments`, { token: t.member.token, body: { body: "BUGNOTE-SECRET", internal: true } })
+    await atrium.request("POST", `/feedback/v1/bug-reports/${bug.body.id}/comments`, {
+      token: t.member.token,
+      body: { body: "BUGNOTE-SECRET", internal: true }
+    })
     const form = await atrium.request("POST", `/feedback/v1/public/boards/${board.slug}/form`, {
       body: { kind: "bugReport", title: "Form bug", email: "reporter-secret@example.com" }
     })
     expect(form.status, form.text).toBe(202)
     expect(form.body).toMatchObject({ moderation: "pending", shortId: null })
-    await atrium.request("POST", `/feedback/v1/boards/${board.id}/private-feedback`, { token: t.outsider.token, body: { title: "x", body: "PRIVATEFB-SECRET" } })
-    await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, { token: t.member.token, body: { title: "DRAFT-SECRET", kind: "new", markdown: "soon" } })
+    await atrium.request("POST", `/feedback/v1/boards/${board.id}/private-feedback`, {
+      token: t.outsider.token,
+      body: { title: "x", body: "PRIVATEFB-SECRET" }
+    })
+    await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, {
+      token: t.member.token,
+      body: { title: "DRAFT-SECRET", kind: "new", markdown: "soon" }
+    })
     const entry = await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, {
       token: t.member.token,
       body: { title: "Shipped", kind: "new", markdown: "Done.", state: "published", featureRequestIds: [approved.id] }
     })
     expect(entry.status, entry.text).toBe(201)
-    const milestone = await atrium.request("POST", `/feedback/v1/boards/${board.id}/milestones`, { token: t.member.token, body: { name: "Q1" } })
-    await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, { token: t.member.token, body: { markdown: "# Q1" } })
-    await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/feature-requests`, { token: t.member.token, body: { featureRequestId: approved.id } })
+    const milestone = await atrium.request("POST", `/feedback/v1/boards/${board.id}/milestones`, {
+      token: t.member.token,
+      body: { name: "Q1" }
+    })
+    await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, {
+      token: t.member.token,
+      body: { markdown: "# Q1" }
+    })
+    await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/feature-requests`, {
+      token: t.member.token,
+      body: { featureRequestId: approved.id }
+    })
 
     const ids = { milestoneId: milestone.body.id, changelogEntryId: entry.body.id, workspaceId: t.workspaceId }
     const people = [t.owner, t.admin, t.member, t.viewer, t.outsider].flatMap((u) => [u.email, u.userId])
@@ -102,9 +129,13 @@ describe("public board and form", () => {
     for (const op of ops) {
       const reply = await call(op, board.slug, ids)
       expect(reply.status, `${op.operationId}: ${reply.text}`).toBeLessThan(500)
-      expect([200, 202, 409].includes(reply.status) || op.operationId.startsWith("unvote"), `${op.operationId}: ${reply.status} ${reply.text}`).toBe(true)
+      expect(
+        [200, 202, 409].includes(reply.status) || op.operationId.startsWith("unvote"),
+        `${op.operationId}: ${reply.status} ${reply.text}`
+      ).toBe(true)
       for (const secret of [...SECRETS, ...people]) expect(reply.text, `${op.operationId} leaks ${secret}`).not.toContain(secret)
-      for (const hidden of [priv.slug, members.slug, priv.id, members.id]) expect(reply.text, `${op.operationId} leaks another board`).not.toContain(hidden)
+      for (const hidden of [priv.slug, members.slug, priv.id, members.id])
+        expect(reply.text, `${op.operationId} leaks another board`).not.toContain(hidden)
     }
     for (const slug of [priv.slug, members.slug]) {
       for (const op of ops.filter((o) => o.path.includes("{slug}"))) {
@@ -126,11 +157,17 @@ describe("public board and form", () => {
     expect(first.body).toEqual({ shortId: "FR-1", voteCount: 1, voted: true })
     expect((await vote(open.slug, "visitor-aaaaaaaa")).status).toBe(409)
     expect((await vote(closed.slug, "visitor-aaaaaaaa")).status).toBe(403)
-    const state = await atrium.request("GET", `/feedback/v1/public/boards/${open.slug}/feature-requests/FR-1/votes?visitorId=visitor-aaaaaaaa`)
+    const state = await atrium.request(
+      "GET",
+      `/feedback/v1/public/boards/${open.slug}/feature-requests/FR-1/votes?visitorId=visitor-aaaaaaaa`
+    )
     expect(state.body).toEqual({ shortId: "FR-1", voteCount: 1, voted: true })
     const mine = await atrium.request("GET", `/feedback/v1/public/boards/${open.slug}/votes?visitorId=visitor-aaaaaaaa`)
     expect(mine.body.items).toEqual(["FR-1"])
-    const back = await atrium.request("DELETE", `/feedback/v1/public/boards/${open.slug}/feature-requests/FR-1/votes?visitorId=visitor-aaaaaaaa`)
+    const back = await atrium.request(
+      "DELETE",
+      `/feedback/v1/public/boards/${open.slug}/feature-requests/FR-1/votes?visitorId=visitor-aaaaaaaa`
+    )
     expect(back.body).toEqual({ shortId: "FR-1", voteCount: 0, voted: false })
     const read = await atrium.request("GET", `/feedback/v1/feature-requests/${request.id}`, { token: t.member.token })
     expect(read.body.voteCount).toBe(0)
@@ -144,12 +181,15 @@ describe("public board and form", () => {
     expect(bot.body).toEqual({ received: true, kind: "featureRequest", shortId: null, moderation: "pending" })
     const spec = await atrium.request("GET", `/feedback/v1/public/boards/${board.slug}/form`)
     const accepted = []
-    for (let i = 0; i < spec.body.submissionsPerHour - 1; i++) accepted.push(await submit({ kind: "featureRequest", title: `Idea ${i}`, details: "**Bold** idea", name: "Visitor" }))
+    for (let i = 0; i < spec.body.submissionsPerHour - 1; i++)
+      accepted.push(await submit({ kind: "featureRequest", title: `Idea ${i}`, details: "**Bold** idea", name: "Visitor" }))
     expect(accepted.map((r) => r.status)).toEqual(accepted.map(() => 202))
     expect(accepted[0]!.body).toMatchObject({ shortId: "FR-1", moderation: "approved" })
     const over = await submit({ kind: "bugReport", title: "One too many" })
     expect(over.status).toBe(429)
-    const requests = await atrium.sql("SELECT title, author_id, author_name FROM feedback_requests WHERE board_id = $1 ORDER BY number", [board.id])
+    const requests = await atrium.sql("SELECT title, author_id, author_name FROM feedback_requests WHERE board_id = $1 ORDER BY number", [
+      board.id
+    ])
     expect(requests.map((r) => r.title)).not.toContain("Cheap pills")
     expect(requests[0]).toEqual({ title: "Idea 0", author_id: null, author_name: "Visitor" })
     const shown = await atrium.request("GET", `/feedback/v1/public/boards/${board.slug}/feature-requests/FR-1`)
