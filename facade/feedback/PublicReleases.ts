@@ -1,16 +1,14 @@
 /**
- * feedback tag "Public Board Resource", part 3 (13 of 33): what a public
- * board shows of its desk — approved bug reports (no environment, no
- * reporter) with their public comments, its bug status and severity
- * levels, milestones with their articles and requests, the published
- * changelog (also as an Atom feed) — and what its public form asks for.
+ * feedback tag "Public Board Resource", part 3 (8 of 33): what a public
+ * board shows of its releases — milestones with their articles and
+ * requests, the published changelog (also as an Atom feed) — and what its
+ * public form asks for.
  * No authentication; drafts, internal notes and pending items never show.
  */
 import { Effect, Schema } from "effect"
 import type { BoardView } from "../../actors/feedback/Board.ts"
 import { escapeHtml } from "../../collab/RichText.ts"
-import { bugComments } from "../../actors/feedback/DeskQueries.ts"
-import { type BugReport, ChangelogKind, type ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
+import { ChangelogKind, type ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
 import { deskRead } from "../../actors/feedback/FeedbackDesk.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { articleOf } from "../../actors/feedback/ReleaseCommands.ts"
@@ -21,35 +19,8 @@ import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { changelogFor } from "./ChangelogEntries.ts"
 import { formSpec, PublicFormSpec } from "./PublicForm.ts"
-import { examplePublicRequest, exampleStatus, publicOperation, slugParams } from "./PublicBoard.ts"
-import {
-  approvedRequests,
-  displayNames,
-  PublicComment,
-  PublicFeatureRequest,
-  PublicOption,
-  PublicRef,
-  publicBoard,
-  publicOptions,
-  publicRequests,
-  ShortBugId,
-  SlugParams,
-  WorkspaceQuery
-} from "./PublicViews.ts"
-
-const PublicBugReport = Schema.Struct({
-  id: Id,
-  shortId: Schema.String,
-  title: Schema.String,
-  stepsToReproduce: Schema.String,
-  expected: Schema.String,
-  actual: Schema.String,
-  bugStatusLevel: PublicRef,
-  severityLevel: PublicRef,
-  category: PublicRef,
-  commentCount: Schema.Number,
-  createdAt: Timestamp
-}).annotate({ identifier: "PublicBugReport" })
+import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
+import { approvedRequests, PublicFeatureRequest, publicBoard, publicRequests, SlugParams, WorkspaceQuery } from "./PublicViews.ts"
 
 const PublicMilestone = Schema.Struct({
   id: Id,
@@ -81,37 +52,6 @@ const PublicArticle = Schema.Struct({
   identifier: "PublicMilestoneArticle"
 })
 
-const ref = (view: BoardView, id: string | null) => {
-  const o = id === null ? undefined : view.options.find((x) => x.id === id)
-  return o === undefined ? null : { name: o.name, color: o.color }
-}
-
-const publicBug = (view: BoardView, b: BugReport): typeof PublicBugReport.Type => ({
-  id: b.id,
-  shortId: b.shortId,
-  title: b.title,
-  stepsToReproduce: b.stepsToReproduce,
-  expected: b.expected,
-  actual: b.actual,
-  bugStatusLevel: ref(view, b.bugStatusLevelId),
-  severityLevel: ref(view, b.severityLevelId),
-  category: ref(view, b.categoryId),
-  commentCount: b.commentCount,
-  createdAt: b.createdAt
-})
-
-const publicBugs = (view: BoardView) =>
-  Effect.map(deskRead(view.board.id, "bugs"), (bugs) => bugs.filter((b) => b.moderation === "approved" && !b.spam))
-
-const bugByShortId = (view: BoardView, shortId: string) =>
-  Effect.flatMap(publicBugs(view), (bugs) => {
-    const bug = bugs.find((b) => b.shortId === shortId.toUpperCase())
-    return bug === undefined
-      ? Effect.fail(reject("not_found", `No bug report ${shortId.toUpperCase()} on this board`))
-      : Effect.succeed(bug)
-  })
-
-/** Published entries only, with their requests as short ids (only approved ones). */
 export const publishedEntries = (view: BoardView) =>
   Effect.gen(function* () {
     const entries = (yield* changelogFor(view.board.id, false)).filter((e) => e.publishedAt !== null)
@@ -152,23 +92,8 @@ const milestoneOf = (view: BoardView, milestoneId: string) =>
     return m === undefined ? Effect.fail(reject("not_found", "No such milestone on this board")) : Effect.succeed(m)
   })
 
-const BugParams = Schema.Struct({ slug: SlugParams.fields.slug, shortId: ShortBugId })
-const bugParams = { slug: ex.slug, shortId: "B-12" }
 const MilestoneParams = Schema.Struct({ slug: SlugParams.fields.slug, milestoneId: Id })
 const milestoneParams = { slug: ex.slug, milestoneId: ex.milestoneId }
-const examplePublicBug = {
-  id: ex.bugReportId,
-  shortId: "B-12",
-  title: "Export button does nothing on Safari",
-  stepsToReproduce: "1. Open a board\n2. Click Export",
-  expected: "A CSV downloads",
-  actual: "Nothing happens",
-  bugStatusLevel: { name: "Confirmed", color: "#f59e0b" },
-  severityLevel: null,
-  category: null,
-  commentCount: 1,
-  createdAt: ex.at
-}
 const examplePublicMilestone = {
   id: ex.milestoneId,
   name: "Q1 release",
@@ -216,98 +141,6 @@ const atom = (view: BoardView, origin: string, entries: ReadonlyArray<typeof Pub
 }
 
 export const publicReleaseOperations = [
-  publicOperation({
-    operationId: "listPublicBugReports",
-    method: "GET",
-    path: "/v1/public/boards/{slug}/bug-reports",
-    summary: "The public board's bug reports, newest first (no reporter, no environment; no authentication)",
-    params: SlugParams,
-    query: WorkspaceQuery,
-    responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(PublicBugReport) }) } },
-    examples: [{ name: "bugs", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicBug] } } }],
-    handler: ({ params, query: q }) =>
-      Effect.gen(function* () {
-        const view = yield* publicBoard(params.slug, q.workspaceId)
-        const bugs = yield* publicBugs(view)
-        return { items: [...bugs].reverse().map((b) => publicBug(view, b)) }
-      })
-  }),
-  publicOperation({
-    operationId: "getPublicBugReport",
-    method: "GET",
-    path: "/v1/public/boards/{slug}/bug-reports/{shortId}",
-    summary: "One bug report of the public board by short id (no authentication)",
-    params: BugParams,
-    query: WorkspaceQuery,
-    responses: { 200: { description: "The report", schema: PublicBugReport }, 404: { description: "No such report" } },
-    examples: [{ name: "bug", request: { params: bugParams }, response: { status: 200, body: examplePublicBug } }],
-    handler: ({ params, query: q }) =>
-      Effect.gen(function* () {
-        const view = yield* publicBoard(params.slug, q.workspaceId)
-        return publicBug(view, yield* bugByShortId(view, params.shortId))
-      })
-  }),
-  publicOperation({
-    operationId: "listPublicBugReportComments",
-    method: "GET",
-    path: "/v1/public/boards/{slug}/bug-reports/{shortId}/comments",
-    summary: "The public comments on a bug report (no internal notes; no authentication)",
-    params: BugParams,
-    query: WorkspaceQuery,
-    responses: { 200: { description: "Comments", schema: Schema.Struct({ items: Schema.Array(PublicComment) }) } },
-    examples: [
-      {
-        name: "comments",
-        request: { params: bugParams },
-        response: {
-          status: 200,
-          body: { items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Same here", edited: false, createdAt: ex.at }] }
-        }
-      }
-    ],
-    handler: ({ params, query: q }) =>
-      Effect.gen(function* () {
-        const view = yield* publicBoard(params.slug, q.workspaceId)
-        const bug = yield* bugByShortId(view, params.shortId)
-        const comments = (yield* orDieSql(bugComments(bug.id))).filter((c) => !c.internal && c.moderation === "approved")
-        const nameOf = yield* displayNames(comments.map((c) => c.authorId))
-        return {
-          items: comments.map((c) => ({
-            id: c.id,
-            parentId: null,
-            authorName: nameOf(c.authorId),
-            body: c.body,
-            edited: false,
-            createdAt: c.createdAt
-          }))
-        }
-      })
-  }),
-  ...(
-    [
-      ["bug_status", "listPublicBugStatusLevels", "bug-status-levels", "bug status levels"],
-      ["severity", "listPublicSeverityLevels", "severity-levels", "severity levels"]
-    ] as const
-  ).map(([kind, operationId, segment, what]) =>
-    publicOperation({
-      operationId,
-      method: "GET",
-      path: `/v1/public/boards/{slug}/${segment}`,
-      summary: `The public board's ${what}, in order (no authentication)`,
-      params: SlugParams,
-      query: WorkspaceQuery,
-      responses: { 200: { description: what, schema: Schema.Struct({ items: Schema.Array(PublicOption) }) } },
-      examples: [
-        {
-          name: "levels",
-          request: { params: slugParams },
-          response: { status: 200, body: { items: [{ ...exampleStatus, type: undefined }].map(({ type: _t, ...o }) => o) } }
-        }
-      ],
-      handler: ({ params, query: q }: { params: typeof SlugParams.Type; query: typeof WorkspaceQuery.Type }) =>
-        Effect.map(publicBoard(params.slug, q.workspaceId), (view) => ({ items: publicOptions(view, kind) }))
-    })
-  ),
   publicOperation({
     operationId: "listPublicMilestones",
     method: "GET",

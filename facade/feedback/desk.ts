@@ -7,13 +7,16 @@ import type { AnyOperation } from "../Operation.ts"
 import { bugCommentOperations } from "./BugComments.ts"
 import { bugReportOperations } from "./BugReports.ts"
 import { bugReportsLiteOperations } from "./BugReportsLite.ts"
+import { bugReportsLiteTriageOperations } from "./BugReportsLiteTriage.ts"
 import { changelogEntryOperations } from "./ChangelogEntries.ts"
 import { featureRequestsLiteOperations } from "./FeatureRequestsLite.ts"
+import { featureRequestsLiteActionOperations } from "./FeatureRequestsLiteActions.ts"
 import { milestoneArticleOperations } from "./MilestoneArticles.ts"
 import { milestoneOperations } from "./Milestones.ts"
 import { moderationOperations } from "./Moderation.ts"
 import { privateFeedbackOperations } from "./PrivateFeedback.ts"
 import { publicBoardOperations } from "./PublicBoard.ts"
+import { publicBugReportOperations } from "./PublicBugReports.ts"
 import { publicFormOperations } from "./PublicForm.ts"
 import { publicReleaseOperations } from "./PublicReleases.ts"
 import { publicRequestOperations } from "./PublicRequests.ts"
@@ -29,7 +32,10 @@ export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
   ...publicBoardOperations,
   ...publicRequestOperations,
   ...publicReleaseOperations,
+  ...publicBugReportOperations,
   ...publicFormOperations,
   ...featureRequestsLiteOperations,
-  ...bugReportsLiteOperations
+  ...featureRequestsLiteActionOperations,
+  ...bugReportsLiteOperations,
+  ...bugReportsLiteTriageOperations
 ]
