@@ -9,6 +9,7 @@
  *   pm/s/<ws>/<space>   pm/l/<ws>/<list>   pm/t/<ws>/<task>
  *   pm/a/<ws>           control frames for every socket of the workspace (resync)
  *   pm/u/<ws>/<user>    one user's notifications in the workspace
+ *   pm/b/<ws>/<board>   a feedback board's events (besides pm/wa: workspace admins see every board)
  *
  * Sockets that accept batch frames follow the same topics under `b/`
  * (StreamBatcher publishes there; everything else goes to both).
@@ -23,6 +24,7 @@ export const listTopic = (ws: string, listId: string) => `pm/l/${ws}/${listId}`
 export const taskTopic = (ws: string, taskId: string) => `pm/t/${ws}/${taskId}`
 export const controlTopic = (ws: string) => `pm/a/${ws}`
 export const userTopic = (ws: string, userId: string) => `pm/u/${ws}/${userId}`
+export const boardTopic = (ws: string, boardId: string) => `pm/b/${ws}/${boardId}`
 /** The topic as followed by sockets that accept batch frames. */
 export const batchedTopic = (topic: string) => `b/${topic}`
 
@@ -30,6 +32,7 @@ export const batchedTopic = (topic: string) => `b/${topic}`
 export const topicsOf = (event: LoggedEvent): Array<string> => {
   const ws = event.workspaceId
   const topics = [workspaceAllTopic(ws)]
+  if (event.scope === "board") return [...topics, boardTopic(ws, event.entityId)]
   const { spaceId, listId, taskId } = event.path
   topics.push(event.privateSpace && spaceId !== undefined ? privateSpaceTopic(ws, spaceId) : workspacePublicTopic(ws))
   if (spaceId !== undefined) topics.push(spaceTopic(ws, spaceId))

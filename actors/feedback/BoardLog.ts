@@ -1,16 +1,19 @@
 /**
  * How the Board actor writes: a write's rows, its change-log entries
  * (`feedback_events`) and the notifications it causes commit in one
- * transaction; after the commit the events go to live subscribers
- * (`BoardEvents`). Notifications go to a request's subscribers other than the
+ * transaction — the ChangeLog's, so the same events also enter the pm event
+ * log with scope `board` and reach the board's followers on the live stream
+ * (pm WebSocket tickets) after the commit. Team-only events (internal notes,
+ * posts waiting for moderation) stay out of the stream. Notifications go to a request's subscribers other than the
  * one who acted, as each chose for the board (instant by default, digest, or
  * off: none stored).
  */
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import { query, Sql, type SqlError } from "../../persistence/Sql.ts"
+import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import { publishBoardEvents } from "./BoardEvents.ts"
+import type { Change } from "../pm/ChangeLog.ts"
+import { ChangeLog } from "../pm/ChangeLog.ts"
 import type { BoardState } from "./FeedbackModel.ts"
 
 export interface BoardEvent {
@@ -18,6 +21,8 @@ export interface BoardEvent {
   readonly type: string
   readonly entityId: string
   readonly data: Record<string, unknown>
+  /** Only for the board's team (an internal note, a post waiting for moderation): kept out of the live stream. */
+  readonly teamOnly?: boolean
 }
 
 export type NotificationReason = "status_changed" | "commented" | "mentioned" | "merged" | "shipped"
@@ -93,19 +98,26 @@ const fromSqlError = (error: SqlError): Effect.Effect<never, Rejection> =>
       ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
       : Effect.die(error)
 
-/** Runs `body` and logs its events in one transaction, then publishes them; `workspaceId` of the board written. */
+/** The stream's view of a board event: filed under the board, the changed entity in `data.entityId`. */
+const streamChange = (event: LoggedBoardEvent): Change => ({
+  workspaceId: event.workspaceId,
+  scope: "board",
+  entityId: event.boardId,
+  path: {},
+  type: event.type,
+  data: { ...event.data, entityId: event.entityId, boardSeq: event.seq },
+  actorId: event.actorId
+})
+
+/** Runs `body` and logs its events in one transaction (published to the stream after COMMIT); `workspaceId` of the board written. */
 export const commitBoardWrite = <A>(boardId: string, workspaceId: string, by: string, body: WriteBody<A>) =>
-  Sql.use((sql) =>
-    sql.transaction(
+  ChangeLog.use((log) =>
+    log.transact(
       Effect.gen(function* () {
         const written = yield* body
         const logged = yield* appendEvents(boardId, workspaceId, by, written.events)
         for (const notice of written.notices ?? []) yield* notify(boardId, workspaceId, by, notice)
-        return { written, logged }
+        return { result: written, changes: logged.filter((event) => event.teamOnly !== true).map(streamChange) }
       })
     )
-  ).pipe(
-    Effect.tap(({ logged }) => publishBoardEvents(logged)),
-    Effect.map(({ written }) => written),
-    Effect.catchTag("SqlError", fromSqlError)
-  )
+  ).pipe(Effect.catchTag("SqlError", fromSqlError))

@@ -43,7 +43,7 @@ export const descriptionFrom = (
     if (checked._tag === "Invalid") {
       return Effect.fail(invalid(checked.path === "" ? fields.content : `${fields.content}.${checked.path}`, checked.message))
     }
-    return Effect.succeed({ content: checked.doc, markdown: docToMarkdown(checked.doc), text: docToText(checked.doc) })
+    return Effect.succeed({ content: checked.doc, markdown: docToMarkdown(checked.doc).replace(/\n+$/, ""), text: docToText(checked.doc) })
   }
   return Effect.succeed(undefined)
 }

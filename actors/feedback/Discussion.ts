@@ -124,7 +124,8 @@ export const addComment = (
         {
           type: "comment.created",
           entityId: comment.id,
-          data: { requestId: request.id, parentId: comment.parentId, internal: comment.internal }
+          data: { requestId: request.id, parentId: comment.parentId, internal: comment.internal },
+          teamOnly: comment.internal || !visible
         }
       ],
       notices,

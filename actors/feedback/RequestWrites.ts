@@ -117,7 +117,14 @@ export const createRequest = (
     const record = toRequest(rows[0] as never)
     return {
       result: record,
-      events: [{ type: "request.created", entityId: record.id, data: { shortId: shortIdOf(record.number), title: record.title } }],
+      events: [
+        {
+          type: "request.created",
+          entityId: record.id,
+          data: { shortId: shortIdOf(record.number), title: record.title },
+          teamOnly: record.moderationState !== "approved"
+        }
+      ],
       next: withRequests(state, [record])
     }
   })

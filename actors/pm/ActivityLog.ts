@@ -24,7 +24,12 @@ export interface ActivityFilter {
 
 const whereOf = (filter: ActivityFilter, params: Array<unknown>, alias = "") => {
   const p = (value: unknown) => `$${params.push(value)}`
-  const clauses = [`${alias}workspace_id = ${p(filter.workspaceId)}`, privacyClause(params, filter.privateSpaces, alias)]
+  // Feedback boards' events share the log for the live stream; pm's activity is pm's own.
+  const clauses = [
+    `${alias}workspace_id = ${p(filter.workspaceId)}`,
+    `${alias}scope <> 'board'`,
+    privacyClause(params, filter.privateSpaces, alias)
+  ]
   if (filter.spaceId !== undefined) clauses.push(`${alias}space_id = ${p(filter.spaceId)}`)
   if (filter.listId !== undefined) clauses.push(`${alias}list_id = ${p(filter.listId)}`)
   if (filter.taskId !== undefined) clauses.push(`${alias}task_id = ${p(filter.taskId)}`)

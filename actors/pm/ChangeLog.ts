@@ -18,7 +18,8 @@
 import { Context, type Effect } from "effect"
 import type { Sql, SqlError } from "../../persistence/Sql.ts"
 
-export type ChangeScope = "workspace" | "space" | "list" | "task"
+/** `board`: a feedback board's events (entityId = the board), visible to those who may see the board. */
+export type ChangeScope = "workspace" | "space" | "list" | "task" | "board"
 
 export interface Notify {
   readonly userId: string

@@ -178,7 +178,10 @@ export const readScoped = (workspaceId: string, filter: ScopeFilter, after: numb
   const params: Array<unknown> = [workspaceId, after, upTo, limit]
   let where: string
   if (filter.scope === "workspace") where = privacyClause(params, filter.privateSpaces)
-  else {
+  else if (filter.scope === "board") {
+    params.push(filter.id)
+    where = `scope = 'board' AND entity_id = $${params.length}`
+  } else {
     params.push(filter.id)
     where = `${filter.scope}_id = $${params.length}`
   }

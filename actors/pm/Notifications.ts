@@ -23,7 +23,7 @@ export const Notification = Schema.Struct({
   event: Schema.Struct({
     seq: Schema.Number,
     type: Schema.String,
-    scope: Schema.Literals(["workspace", "space", "list", "task"]),
+    scope: Schema.Literals(["workspace", "space", "list", "task", "board"]),
     entityId: Schema.String
   })
 }).annotate({

@@ -10,6 +10,7 @@ import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { ChangeScope } from "./ChangeLog.ts"
 import { locateList, locateSpace, locateTask } from "./Locate.ts"
+import { boardScope } from "../feedback/BoardStream.ts"
 
 export interface Viewer {
   readonly userId: string
@@ -56,6 +57,7 @@ export const resolveScope = (viewer: Viewer, scope: ChangeScope, id: string) =>
       if (id !== viewer.workspaceId) return yield* notFound(scope)
       return { scope, id, privateSpace: false } satisfies ScopeTarget
     }
+    if (scope === "board") return yield* boardScope(viewer, id)
     const located = yield* (scope === "space" ? locateSpace(id) : scope === "list" ? locateList(id) : locateTask(id)).pipe(
       Effect.catchTag("Rejection", () => Effect.fail(notFound(scope)))
     )

@@ -13,7 +13,7 @@ import { Board as BoardActor } from "../../actors/feedback/Board.ts"
 import { boardIdsOfWorkspace } from "../../actors/feedback/BoardRows.ts"
 import { Board, BoardSettings, BoardVisibility, defaultSettings, WhoMayPost, WhoMayVote } from "../../actors/feedback/FeedbackModel.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { workspaceRole } from "../Access.ts"
+import { principalOf, workspaceRole } from "../Access.ts"
 import { operation } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { dropBlobs } from "./FeatureRequests.ts"
@@ -85,9 +85,10 @@ export const boardOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "admin")
+        const principal = yield* principalOf(context)
         const { settings, ...rest } = body
         return yield* askBoard(randomUUID(), "create", {
-          by: context.principal!.userId,
+          by: principal.userId,
           ...rest,
           description: body.description ?? "",
           settings: { ...defaultSettings, ...settings }

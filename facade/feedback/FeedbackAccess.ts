@@ -3,11 +3,14 @@
  * the identity Workspace actor, the board (visibility, settings, its members)
  * from the Board actor's memory: no SQL when both are warm.
  *
- * - see: public boards — any signed-in caller (an API key only in its own
- *   workspace); members boards — the workspace's members; private boards —
- *   workspace admins and the board's members. Anyone else gets 404.
- * - team: workspace members and board members; they see internal notes and
- *   pending posts, vote for customers, and skip moderation.
+ * - see: public and members boards — the workspace's members (viewers
+ *   included: customers invited to the workspace) and the board's members;
+ *   private boards — workspace admins and the board's members. Anyone else
+ *   gets 404 (visitors of a public board use the public operations, without
+ *   credentials). An API key acts only in its own workspace.
+ * - team: workspace members from the member role up, and board members; they
+ *   see internal notes and pending posts, vote for customers, and skip
+ *   moderation.
  * - admin: workspace owners/admins and board admins; they configure the board,
  *   change statuses, merge, triage.
  * - post / vote: as the board's settings say (whoMayPost, whoMayVote).
@@ -51,8 +54,8 @@ export const callerOn = (context: RequestContext, view: BoardView) =>
     const role = yield* roleIn(principal.userId, view.board.workspaceId)
     const boardRole = view.members.find((m) => m.userId === principal.userId)?.role ?? null
     const admin = (role !== null && atLeast(role, "admin")) || boardRole === "admin"
-    const team = role !== null || boardRole !== null
-    const visible = view.board.visibility === "public" || (view.board.visibility === "members" ? team : admin || boardRole !== null)
+    const team = (role !== null && atLeast(role, "member")) || boardRole !== null
+    const visible = view.board.visibility === "private" ? admin || boardRole !== null : role !== null || boardRole !== null
     if (!visible) return yield* noBoard
     return { userId: principal.userId, role, view, team, admin } satisfies BoardCaller
   })

@@ -2,6 +2,7 @@
 import type { AnyOperation } from "../Operation.ts"
 import { attachmentOperations } from "./Attachments.ts"
 import { boardInsightOperations } from "./BoardInsights.ts"
+import { boardLiveOperations } from "./BoardLive.ts"
 import { boardOperations } from "./Boards.ts"
 import { boardsLiteOperations } from "./BoardsLite.ts"
 import { boardTeamOperations } from "./BoardTeam.ts"
@@ -17,6 +18,7 @@ export const feedbackOperations: ReadonlyArray<AnyOperation> = [
   ...boardOperations,
   ...boardTeamOperations,
   ...boardInsightOperations,
+  ...boardLiveOperations,
   ...featureRequestOperations,
   ...featureRequestDetailOperations,
   ...votingOperations,
