@@ -12,7 +12,7 @@ import { query } from "../../persistence/Sql.ts"
 import { iso } from "../wiki/WikiQueries.ts"
 import { BugComment, BugReport, Environment, type Moderation } from "./DeskRecords.ts"
 import { bugsOfBoard, nextBugNumber } from "./DeskQueries.ts"
-import { deskCommand, done, found } from "./DeskCommand.ts"
+import { deskCommand, done, userOrNull, found } from "./DeskCommand.ts"
 
 const NullableId = Schema.NullOr(Id)
 const Held = Schema.Literals(["pending", "approved"])
@@ -65,7 +65,7 @@ export const bugCommands = {
           input.severityLevelId ?? null,
           input.bugStatusLevelId ?? null,
           input.categoryId ?? null,
-          by === "" ? null : by,
+          userOrNull(by),
           input.reporterEmail ?? null,
           input.reporterName ?? null,
           input.attachmentIds ?? [],

@@ -12,21 +12,30 @@ import type { Sql, SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { ChangeLog } from "../pm/ChangeLog.ts"
 
 export interface Done<A> {
   readonly result: A
   /** Runs after the commit, before the reply; its failure is the reply's (the rows stay committed). */
-  readonly after?: Effect.Effect<A, Rejection | ActorError | SqlError, Sql | ActorSystem>
+  readonly after?: Effect.Effect<A, Rejection | ActorError | SqlError, Sql | ActorSystem | ChangeLog>
 }
 
-export type DeskEffect<A> = Effect.Effect<Done<A>, Rejection | SqlError, Sql | ActorSystem>
+export type DeskEffect<A> = Effect.Effect<Done<A>, Rejection | SqlError, Sql>
 
 export interface DeskCommand<I extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
   readonly input: I
   readonly success: S
-  /** `by`: the acting user (or "" for an anonymous visitor); `boardId`: the owning actor's id. */
+  /** `by`: the acting user (`ANONYMOUS` for a visitor); `boardId`: the owning actor's id. */
   readonly run: (input: I["Type"], by: string, boardId: string) => DeskEffect<S["Type"]>
 }
+
+/** Who acts for an anonymous visitor (the change log wants an actor; no user has this id). */
+export const ANONYMOUS = "anonymous"
+/** The scheduler publishing due changelog entries. */
+export const SCHEDULER = "scheduler"
+
+/** The acting user's id, or null for an anonymous visitor or the scheduler. */
+export const userOrNull = (by: string): string | null => (by === ANONYMOUS || by === SCHEDULER ? null : by)
 
 export const deskCommand = <I extends Schema.Top, S extends Schema.Top>(
   input: I,

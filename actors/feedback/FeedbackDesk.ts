@@ -12,11 +12,14 @@
  */
 import { Effect, Schema } from "effect"
 import type { SqlError } from "../../persistence/Sql.ts"
-import { Sql } from "../../persistence/Sql.ts"
+import type { Sql } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import type { Rejection } from "../../runtime/Rejection.ts"
+import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { ChangeLog } from "../pm/ChangeLog.ts"
+import { Board } from "./Board.ts"
+import { type BoardEvent, commitBoardWrite } from "./BoardLog.ts"
 import { bugCommands } from "./BugCommands.ts"
 import { type DeskCommand, fromSqlError } from "./DeskCommand.ts"
 import { bugsOfBoard, changelogOfBoard, milestonesOfBoard } from "./DeskQueries.ts"
@@ -40,19 +43,78 @@ type Commands = typeof commands
 
 const By = Schema.String.annotate({ description: "The acting user's id; empty for an anonymous visitor" })
 
+/** The board event a command's success is logged as (and streamed as, unless it is the team's only). */
+const eventOf = (name: string, result: unknown, boardId: string): BoardEvent => {
+  const value = (typeof result === "object" && result !== null ? result : {}) as Record<string, unknown>
+  const [type, teamOnly] = eventTypes[name] ?? [`desk.${name}`, true]
+  const hidden =
+    teamOnly ||
+    value.moderation === "pending" ||
+    value.internal === true ||
+    (value.state !== undefined && value.state !== "published" && name.endsWith("Entry"))
+  return {
+    type,
+    entityId: typeof value.id === "string" ? value.id : boardId,
+    data: typeof value.shortId === "string" ? { shortId: value.shortId } : {},
+    ...(hidden ? { teamOnly: true } : {})
+  }
+}
+
+const eventTypes: Record<string, readonly [string, boolean]> = {
+  createBug: ["bug.created", false],
+  updateBug: ["bug.updated", false],
+  setBugField: ["bug.updated", false],
+  deleteBug: ["bug.deleted", false],
+  commentBug: ["bug.commented", false],
+  createMilestone: ["milestone.created", false],
+  updateMilestone: ["milestone.updated", false],
+  deleteMilestone: ["milestone.deleted", false],
+  linkRequest: ["milestone.updated", false],
+  unlinkRequest: ["milestone.updated", false],
+  putArticle: ["milestone.article_updated", false],
+  deleteArticle: ["milestone.article_updated", false],
+  createEntry: ["changelog.created", false],
+  updateEntry: ["changelog.updated", false],
+  publishDue: ["changelog.published", false],
+  moderate: ["moderation.logged", true],
+  undo: ["moderation.logged", true],
+  createPrivateFeedback: ["private_feedback.created", true],
+  submitForm: ["form.submitted", true],
+  attachSubmission: ["form.submitted", true]
+}
+
+/**
+ * Runs a command on an active board: its rows and its board event commit in
+ * one transaction (the Board actor's change log, so the event reaches the
+ * board's live stream), then its `after` runs, then the read model is
+ * rebuilt before the next message.
+ */
 const runCommand =
   (name: string, entry: DeskCommand) => (payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<DeskState>) =>
-    Sql.use((sql) => sql.transaction(entry.run(payload.input, payload.by, ctx.address.id))).pipe(
-      // The rows changed: rebuild the read model before the next message, whatever `after` does.
-      Effect.tap(() => Effect.sync(ctx.reload)),
-      Effect.flatMap((outcome) => outcome.after ?? Effect.succeed(outcome.result)),
-      Effect.catchTag("SqlError", fromSqlError),
-      Effect.catchTag("ActorOverloaded", (e) => Effect.die(e)),
-      Effect.catchTag("ActorTimeout", (e) => Effect.die(e)),
-      Effect.catchTag("ActorDefect", (e) => Effect.die(e)),
-      Effect.catchTag("ActorUnavailable", (e) => Effect.die(e)),
+    Effect.gen(function* () {
+      const boardId = ctx.address.id
+      const view = yield* (yield* ActorSystem).ask(Board, boardId, "view", {})
+      if (view.board.archived) return yield* reject("conflict", "The board is archived; restore it first")
+      const written = yield* commitBoardWrite(
+        boardId,
+        view.board.workspaceId,
+        payload.by,
+        Effect.map(entry.run(payload.input, payload.by, boardId), (outcome) => ({
+          result: outcome,
+          events: [eventOf(name, outcome.result, boardId)]
+        }))
+      )
+      ctx.reload()
+      const done = written.result
+      return yield* (done.after ?? Effect.succeed(done.result)).pipe(Effect.catchTag("SqlError", fromSqlError))
+    }).pipe(
+      // Another actor not answering while this one waits is a failure of this message, not the caller's fault.
+      Effect.catchIf(
+        (e): e is ActorError => e._tag !== "Rejection",
+        (e) => Effect.die(e)
+      ),
       Effect.withSpan(`feedbackDesk ${name}`)
-    ) as Effect.Effect<unknown, Rejection, Sql | ActorSystem>
+    ) as Effect.Effect<unknown, Rejection, Sql | ActorSystem | ChangeLog>
 
 const reads = {
   bugs: {

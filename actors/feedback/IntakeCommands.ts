@@ -14,7 +14,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import { Id } from "../Fields.ts"
 import { iso } from "../wiki/WikiQueries.ts"
 import { bugCommands } from "./BugCommands.ts"
-import { deskCommand, done } from "./DeskCommand.ts"
+import { ANONYMOUS, deskCommand, done, userOrNull } from "./DeskCommand.ts"
 import { Environment, PrivateFeedback } from "./DeskRecords.ts"
 
 export const FormKind = Schema.Literals(["featureRequest", "bugReport"])
@@ -43,12 +43,12 @@ export const intakeCommands = {
         const rows = yield* query<{ created_at: string }>(
           `INSERT INTO feedback_private_feedback (id, board_id, workspace_id, author_id, email, name, title, body)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING created_at`,
-          [id, boardId, input.workspaceId, by === "" ? null : by, input.email, input.name, input.title, input.body]
+          [id, boardId, input.workspaceId, userOrNull(by), input.email, input.name, input.title, input.body]
         )
         return done({
           id,
           boardId,
-          authorId: by === "" ? null : by,
+          authorId: userOrNull(by),
           email: input.email,
           name: input.name,
           title: input.title,
@@ -94,7 +94,7 @@ export const intakeCommands = {
                   ...(input.name ? { reporterName: input.name } : {}),
                   moderation: input.moderation
                 },
-                "",
+                ANONYMOUS,
                 boardId
               )).result
             : undefined

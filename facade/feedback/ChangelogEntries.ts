@@ -8,6 +8,7 @@
 import { Effect, Schema } from "effect"
 import { RichTextInput, richTextFrom } from "../../actors/feedback/ArticleContent.ts"
 import { ChangelogEntry, ChangelogKind, ChangelogState, IsoDateTime } from "../../actors/feedback/DeskRecords.ts"
+import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -59,7 +60,13 @@ export const changelogFor = (boardId: string, team: boolean) =>
   Effect.gen(function* () {
     let entries = yield* deskRead(boardId, "changelog")
     if (entries.some((e) => e.state === "scheduled" && e.publishAt !== null && Date.parse(e.publishAt) <= Date.now())) {
-      yield* deskSend(boardId, "publishDue", "", {})
+      // An archived board's scheduled entries wait for its restore; its changelog still reads.
+      yield* deskSend(boardId, "publishDue", SCHEDULER, {}).pipe(
+        Effect.catchIf(
+          (e) => e._tag === "Rejection" && e.code === "conflict",
+          () => Effect.void
+        )
+      )
       entries = yield* deskRead(boardId, "changelog")
     }
     return team ? entries : entries.filter((e) => e.state === "published")

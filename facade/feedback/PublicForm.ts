@@ -10,6 +10,7 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { ANONYMOUS } from "../../actors/feedback/DeskCommand.ts"
 import { Board } from "../../actors/feedback/Board.ts"
 import { descriptionFrom, emptyDescription } from "../../actors/feedback/Description.ts"
 import { Environment } from "../../actors/feedback/DeskRecords.ts"
@@ -105,7 +106,7 @@ export const publicFormOperations = [
         const moderation = view.board.settings.moderation || honeypot ? ("pending" as const) : ("approved" as const)
         const description =
           (yield* descriptionFrom({ markdown: body.details }, { markdown: "body.details", content: "body.details" })) ?? emptyDescription()
-        const receipt = yield* deskSend(view.board.id, "submitForm", "", {
+        const receipt = yield* deskSend(view.board.id, "submitForm", ANONYMOUS, {
           workspaceId: view.board.workspaceId,
           kind: body.kind,
           title: body.title,
@@ -125,7 +126,7 @@ export const publicFormOperations = [
           return { ...answer, shortId: moderation === "approved" ? number : null }
         }
         const record = yield* (yield* ActorSystem).ask(Board, view.board.id, "createRequest", {
-          by: "",
+          by: ANONYMOUS,
           requestId: randomUUID(),
           title: body.title,
           ...description,
@@ -133,7 +134,7 @@ export const publicFormOperations = [
           authorName: body.name ?? "Anonymous",
           moderationState: moderation
         })
-        yield* deskSend(view.board.id, "attachSubmission", "", { submissionId: receipt.submissionId, targetId: record.id })
+        yield* deskSend(view.board.id, "attachSubmission", ANONYMOUS, { submissionId: receipt.submissionId, targetId: record.id })
         return { ...answer, shortId: moderation === "approved" ? shortIdOf(record.number) : null }
       })
   })

@@ -8,6 +8,7 @@
  * e-mail or a user id.
  */
 import { Effect, Schema } from "effect"
+import { ANONYMOUS } from "../../actors/feedback/DeskCommand.ts"
 import { Board, type BoardView } from "../../actors/feedback/Board.ts"
 import { shortIdOf, SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { voterKey } from "../../actors/feedback/Votes.ts"
@@ -314,7 +315,7 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
         const voter = yield* anonymousVoter(view, body.visitorId, context)
-        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "vote", { by: "", requestId: record.id, voter })
+        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "vote", { by: ANONYMOUS, requestId: record.id, voter })
         return { shortId: shortIdOf(record.number), voteCount: outcome.voteCount, voted: outcome.voted }
       })
   }),
@@ -338,7 +339,7 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
         const voter = yield* anonymousVoter(view, q.visitorId, context)
-        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "unvote", { by: "", requestId: record.id, voter })
+        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "unvote", { by: ANONYMOUS, requestId: record.id, voter })
         return { shortId: shortIdOf(record.number), voteCount: outcome.voteCount, voted: outcome.voted }
       })
   }),

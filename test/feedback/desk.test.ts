@@ -40,7 +40,7 @@ describe("bug reports", () => {
   it("numbers reports per board, triages them with history and keeps internal notes from outsiders", async () => {
     const board = await createBoard(atrium, t)
     const first = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: {
         title: "Export does nothing",
         stepsToReproduce: "1. Open\n2. Export",
@@ -53,7 +53,7 @@ describe("bug reports", () => {
     expect(first.status, first.text).toBe(201)
     expect(first.body).toMatchObject({
       shortId: "B-1",
-      reporterId: t.outsider.userId,
+      reporterId: t.viewer.userId,
       environment: { browser: "Safari 18", os: "macOS" },
       severityLevelId: null,
       bugStatusLevelId: await optionId(board.id, "bug_status", "New"),
@@ -73,7 +73,7 @@ describe("bug reports", () => {
     expect(triaged.status, triaged.text).toBe(200)
     expect(triaged.body.severityLevelId).toBe(critical)
     const byOutsider = await atrium.request("PUT", `/feedback/v1/bug-reports/${first.body.id}/severity-level`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { severityLevelId: null }
     })
     expect(byOutsider.status).toBe(403)
@@ -93,7 +93,7 @@ describe("bug reports", () => {
       body: { assigneeId: t.outsider.userId }
     })
     expect(notMember.status).toBe(400)
-    const history = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/history`, { token: t.viewer.token })
+    const history = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/history`, { token: t.admin.token })
     expect(history.body.items.map((h: any) => [h.field, h.to])).toEqual([
       ["severityLevel", critical],
       ["assignee", t.member.userId]
@@ -105,27 +105,27 @@ describe("bug reports", () => {
     })
     expect(note.status, note.text).toBe(201)
     const reply = await atrium.request("POST", `/feedback/v1/bug-reports/${first.body.id}/comments`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { body: "Still broken" }
     })
     expect(reply.status).toBe(201)
     const outsiderNote = await atrium.request("POST", `/feedback/v1/bug-reports/${first.body.id}/comments`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { body: "sneaky", internal: true }
     })
     expect(outsiderNote.status).toBe(403)
-    const seenByOutsider = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/comments`, { token: t.outsider.token })
+    const seenByOutsider = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/comments`, { token: t.viewer.token })
     expect(seenByOutsider.body.items.map((c: any) => c.body)).toEqual(["Still broken"])
-    const seenByTeam = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/comments`, { token: t.viewer.token })
+    const seenByTeam = await atrium.request("GET", `/feedback/v1/bug-reports/${first.body.id}/comments`, { token: t.admin.token })
     expect(seenByTeam.body.items.map((c: any) => c.body)).toEqual(["Root cause: CSP header", "Still broken"])
 
-    const list = await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports?sort=severity`, { token: t.viewer.token })
+    const list = await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports?sort=severity`, { token: t.admin.token })
     expect(list.body.items.map((b: any) => b.shortId)).toEqual(["B-1", "B-2"])
-    const search = await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports?q=export`, { token: t.viewer.token })
+    const search = await atrium.request("GET", `/feedback/v1/boards/${board.id}/bug-reports?q=export`, { token: t.admin.token })
     expect(search.body.items.map((b: any) => b.shortId)).toEqual(["B-1"])
 
     const edit = await atrium.request("PATCH", `/feedback/v1/bug-reports/${second.body.id}`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { title: "x" }
     })
     expect(edit.status).toBe(403)
@@ -167,7 +167,7 @@ describe("milestones, articles and the changelog", () => {
     })
     expect(added.status, added.text).toBe(201)
     expect(added.body.featureRequestIds).toEqual([request.id])
-    const listed = await atrium.request("GET", `/feedback/v1/milestones/${milestone.body.id}/feature-requests`, { token: t.outsider.token })
+    const listed = await atrium.request("GET", `/feedback/v1/milestones/${milestone.body.id}/feature-requests`, { token: t.viewer.token })
     expect(listed.body.items).toEqual([expect.objectContaining({ id: request.id, shortId: request.shortId, title: "Dark mode" })])
 
     const markdown = "# Dark mode\n\nIt is **here**, finally.\n\n- toggle in settings\n- follows the system"
@@ -184,7 +184,7 @@ describe("milestones, articles and the changelog", () => {
       body: { content: put.body.content }
     })
     expect(again.body).toMatchObject({ content: put.body.content, markdown: put.body.markdown, html: put.body.html })
-    const read = await atrium.request("GET", `/feedback/v1/milestones/${milestone.body.id}/article`, { token: t.outsider.token })
+    const read = await atrium.request("GET", `/feedback/v1/milestones/${milestone.body.id}/article`, { token: t.viewer.token })
     expect(read.body.markdown.trimEnd()).toBe(markdown)
     const offSchema = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, {
       token: t.member.token,
@@ -194,7 +194,7 @@ describe("milestones, articles and the changelog", () => {
     expect(offSchema.body.error.details[0].path).toBe("body.content.content[0].content[0].type")
     expect(offSchema.body.error.message).toContain("blink")
     const byOutsider = await atrium.request("PUT", `/feedback/v1/milestones/${milestone.body.id}/article`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { markdown: "x" }
     })
     expect(byOutsider.status).toBe(403)
@@ -210,7 +210,7 @@ describe("milestones, articles and the changelog", () => {
     })
     expect(draft.status, draft.text).toBe(201)
     expect(draft.body).toMatchObject({ state: "draft", publishedAt: null, html: "<p>Export any board as CSV.</p>" })
-    const hidden = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.outsider.token })
+    const hidden = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.viewer.token })
     expect(hidden.body.items).toEqual([])
     const published = await atrium.request("PATCH", `/feedback/v1/changelog/${draft.body.id}`, {
       token: t.member.token,
@@ -219,11 +219,11 @@ describe("milestones, articles and the changelog", () => {
     expect(published.status, published.text).toBe(200)
     expect(published.body.state).toBe("published")
     expect(published.body.notifiedCount).toBeGreaterThanOrEqual(1)
-    const shipped = await atrium.request("GET", `/feedback/v1/feature-requests/${request.id}`, { token: t.viewer.token })
+    const shipped = await atrium.request("GET", `/feedback/v1/feature-requests/${request.id}`, { token: t.admin.token })
     expect(shipped.body.status).toMatchObject({ type: "shipped" })
     const notices = await atrium.sql("SELECT user_id, reason FROM feedback_notifications WHERE request_id = $1", [request.id])
     expect(notices).toContainEqual({ user_id: t.viewer.userId, reason: "shipped" })
-    const visible = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.outsider.token })
+    const visible = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.viewer.token })
     expect(visible.body.items.map((e: any) => e.id)).toEqual([draft.body.id])
     const unknown = await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, {
       token: t.member.token,
@@ -242,12 +242,12 @@ describe("milestones, articles and the changelog", () => {
   it("keeps private feedback to the team", async () => {
     const board = await createBoard(atrium, t)
     const sent = await atrium.request("POST", `/feedback/v1/boards/${board.id}/private-feedback`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { title: "Pricing", body: "Too expensive" }
     })
     expect(sent.status, sent.text).toBe(201)
-    expect((await atrium.request("GET", `/feedback/v1/boards/${board.id}/private-feedback`, { token: t.outsider.token })).status).toBe(403)
-    const seen = await atrium.request("GET", `/feedback/v1/boards/${board.id}/private-feedback`, { token: t.viewer.token })
+    expect((await atrium.request("GET", `/feedback/v1/boards/${board.id}/private-feedback`, { token: t.viewer.token })).status).toBe(403)
+    const seen = await atrium.request("GET", `/feedback/v1/boards/${board.id}/private-feedback`, { token: t.admin.token })
     expect(seen.body.items.map((f: any) => f.body)).toEqual(["Too expensive"])
   })
 })

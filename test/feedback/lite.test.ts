@@ -198,15 +198,15 @@ describe("Bug Reports (Lite)", () => {
     const updated = await lite("PATCH", "/bug-reports/B-1", t.member.token, { ...where, expected: "Saved" })
     expect(updated.body).toMatchObject({ expected: "Saved", actual: "White screen" })
     await lite("POST", "/bug-reports/B-1/comments", t.member.token, { ...where, body: "Looking", internal: true })
-    const comments = await lite("GET", `/bug-reports/B-1/comments${ref}`, t.viewer.token)
+    const comments = await lite("GET", `/bug-reports/B-1/comments${ref}`, t.admin.token)
     expect(comments.body.items).toEqual([expect.objectContaining({ body: "Looking", internal: true, authorEmail: t.member.email })])
     const found = await lite(
       "GET",
       `/bug-reports?workspaceId=${t.workspaceId}&severity=Critical,High&assigneeEmail=${encodeURIComponent(t.admin.email)}`,
-      t.viewer.token
+      t.admin.token
     )
     expect(found.body.items.map((b: any) => b.shortId)).toEqual(["B-1"])
-    const none = await lite("GET", `/bug-reports?workspaceId=${t.workspaceId}&status=Fixed`, t.viewer.token)
+    const none = await lite("GET", `/bug-reports?workspaceId=${t.workspaceId}&status=Fixed`, t.admin.token)
     expect(none.body).toEqual({ items: [], nextCursor: null })
     expect((await lite("DELETE", `/bug-reports/B-1${ref}`, t.member.token)).status).toBe(204)
     expect((await lite("GET", `/bug-reports/B-1${ref}`, t.member.token)).status).toBe(404)

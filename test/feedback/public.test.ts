@@ -68,9 +68,9 @@ describe("public board and form", () => {
     await createRequest(atrium, t.owner.token, priv.id, { title: "PRIVATEBOARD-SECRET" })
     await createRequest(atrium, t.owner.token, members.id, { title: "MEMBERSBOARD-SECRET" })
     const approved = await createRequest(atrium, t.member.token, board.id, { title: "Dark mode", description: "Please" })
-    const pending = await createRequest(atrium, t.outsider.token, board.id, { title: "PENDING-SECRET" })
+    const pending = await createRequest(atrium, t.viewer.token, board.id, { title: "PENDING-SECRET" })
     expect(pending.moderationState).toBe("pending")
-    const declined = await createRequest(atrium, t.outsider.token, board.id, { title: "DECLINED-SECRET" })
+    const declined = await createRequest(atrium, t.viewer.token, board.id, { title: "DECLINED-SECRET" })
     const decline = await atrium.request("POST", `/feedback/v1/boards/${board.id}/moderation/items/${declined.id}/decline`, {
       token: t.admin.token,
       body: {}
@@ -79,7 +79,7 @@ describe("public board and form", () => {
     const comment = (body: string, token: string, internal = false) =>
       atrium.request("POST", `/feedback/v1/feature-requests/${approved.id}/comments`, { token, body: { body, internal } })
     expect((await comment("INTERNAL-SECRET", t.member.token, true)).status).toBe(201)
-    expect((await comment("PENDINGCOMMENT-SECRET", t.outsider.token)).status).toBe(201)
+    expect((await comment("PENDINGCOMMENT-SECRET", t.viewer.token)).status).toBe(201)
     expect((await comment("Public hello", t.member.token)).status).toBe(201)
 
     const bug = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
@@ -97,7 +97,7 @@ describe("public board and form", () => {
     expect(form.status, form.text).toBe(202)
     expect(form.body).toMatchObject({ moderation: "pending", shortId: null })
     await atrium.request("POST", `/feedback/v1/boards/${board.id}/private-feedback`, {
-      token: t.outsider.token,
+      token: t.viewer.token,
       body: { title: "x", body: "PRIVATEFB-SECRET" }
     })
     await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, {
