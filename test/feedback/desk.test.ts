@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Board } from "../../actors/feedback/Board.ts"
+import { FeedbackDesk } from "../../actors/feedback/FeedbackDesk.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { createBoard, createRequest, newTeam, type Team } from "./fixture.ts"
@@ -237,6 +238,46 @@ describe("milestones, articles and the changelog", () => {
     })
     expect(pastSchedule.status).toBe(400)
     expect(pastSchedule.body.error.details[0].path).toBe("body.publishAt")
+  })
+
+  it("publishes a scheduled entry once its time has come, honouring voters' notification preferences", async () => {
+    const board = await createBoard(atrium, t)
+    const request = await createRequest(atrium, t.owner.token, board.id, { title: "SSO" })
+    await vote(board.id, request.id, t.viewer.userId)
+    await vote(board.id, request.id, t.admin.userId)
+    const off = await atrium.request("PUT", `/feedback/v1/boards/${board.id}/notification-preference`, {
+      token: t.admin.token,
+      body: { mode: "off" }
+    })
+    expect(off.status, off.text).toBe(200)
+    const publishAt = new Date(Date.now() + 3_600_000).toISOString()
+    const scheduled = await atrium.request("POST", `/feedback/v1/boards/${board.id}/changelog`, {
+      token: t.member.token,
+      body: {
+        title: "SSO",
+        kind: "new",
+        html: "<p>SAML <em>and</em> OIDC</p>",
+        state: "scheduled",
+        publishAt,
+        featureRequestIds: [request.id]
+      }
+    })
+    expect(scheduled.status, scheduled.text).toBe(201)
+    expect(scheduled.body).toMatchObject({ state: "scheduled", publishAt, markdown: "SAML *and* OIDC\n" })
+    expect((await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.viewer.token })).body.items).toEqual([])
+    // Time passes: the entry is due (the desk rebuilds from the rows).
+    await atrium.sql("UPDATE feedback_changelog_entries SET publish_at = now() - interval '1 minute' WHERE id = $1", [scheduled.body.id])
+    await atrium.run(Effect.flatMap(ActorSystem, (system) => system.invalidate(FeedbackDesk, board.id)))
+    const listed = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.viewer.token })
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: scheduled.body.id, state: "published", notifiedCount: 2 })])
+    const notices = await atrium.sql<{ user_id: string }>(
+      "SELECT user_id FROM feedback_notifications WHERE request_id = $1 AND reason = 'shipped'",
+      [request.id]
+    )
+    // The voter and the author (subscribed by posting), not the voter who turned notices off.
+    expect(notices.map((n) => n.user_id).sort()).toEqual([t.viewer.userId, t.owner.userId].sort())
+    const shipped = await atrium.request("GET", `/feedback/v1/feature-requests/${request.id}`, { token: t.viewer.token })
+    expect(shipped.body.status.type).toBe("shipped")
   })
 
   it("keeps private feedback to the team", async () => {
