@@ -17,6 +17,8 @@ export const RequestFilter = Schema.Struct({
   authorId: Schema.optionalKey(Schema.String),
   ownerId: Schema.optionalKey(Schema.String),
   ids: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Only the duplicates merged into this request. */
+  mergedInto: Schema.optionalKey(Schema.String),
   q: Schema.optionalKey(Schema.String),
   includeMerged: Schema.Boolean,
   sort: SortOrder,
@@ -63,6 +65,7 @@ export const filterRequests = (state: BoardState, filter: RequestFilter) => {
     (r) =>
       visibleTo(r, filter.viewerId, filter.team) &&
       (filter.includeMerged || r.mergedInto === null) &&
+      (filter.mergedInto === undefined || r.mergedInto === filter.mergedInto) &&
       (ids === undefined || ids.has(r.id)) &&
       (filter.statusIds === undefined || (r.statusId !== null && filter.statusIds.includes(r.statusId))) &&
       (filter.statusTypes === undefined || filter.statusTypes.includes(typeOf.get(r.statusId ?? "") ?? "open")) &&

@@ -1,5 +1,5 @@
 /**
- * feedback tag "Board Resource", part 4 (1 of 29): live updates of a board.
+ * feedback tag "Board Resource", part 5 (1 of 29): live updates of a board.
  * A board's changes travel on the same WebSocket stream as pm's (ticket,
  * raw socket or Socket.IO); this hands out a ticket and the frame that
  * follows the board: `{"type":"subscribe","scope":"board","id":<boardId>}`.

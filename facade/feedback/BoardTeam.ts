@@ -12,8 +12,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { boardAccess, roleIn } from "./FeedbackAccess.ts"
-import { Subscription } from "./FeatureRequestDetail.ts"
-import { examples, names, service } from "./FeedbackViews.ts"
+import { examples, names, Subscription, service } from "./FeedbackViews.ts"
 
 const tag = "Board Resource"
 const params = { boardId: examples.boardId }

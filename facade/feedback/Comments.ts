@@ -154,11 +154,12 @@ export const commentOperations = [
           viewerId: caller.userId,
           team: caller.team,
           includeMerged: true,
+          mergedInto: params.featureRequestId,
           sort: "old",
           offset: 0,
           limit: 10_000
         })
-        const sources = [params.featureRequestId, ...board.items.filter((r) => r.mergedInto === params.featureRequestId).map((r) => r.id)]
+        const sources = [params.featureRequestId, ...board.items.map((r) => r.id)]
         const all = (yield* Effect.orDie(commentsOf(sources))).filter((c) => visible(caller, c))
         // A deleted comment stays as a placeholder only while replies hang under it.
         const parents = new Set(all.map((c) => c.parentId))

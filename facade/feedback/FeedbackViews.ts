@@ -210,4 +210,28 @@ export const exampleFeatureRequest: FeatureRequest = {
   updatedAt: examples.at
 }
 
+export const Subscription = Schema.Struct({ subscribed: Schema.Boolean }).annotate({ identifier: "FeedbackSubscription" })
+
+export const FeedbackEvent = Schema.Struct({
+  seq: Schema.Number,
+  type: Schema.String,
+  entityId: Schema.String,
+  data: Schema.Record(Schema.String, Schema.Unknown),
+  actor: Person,
+  at: Timestamp
+}).annotate({ identifier: "FeedbackEvent" })
+
+export const FeedbackEventList = Schema.Struct({ items: Schema.Array(FeedbackEvent) }).annotate({ identifier: "FeedbackEventList" })
+
+/** Events as DTOs; internal notes' events only for the team. */
+export const eventsView = (
+  events: ReadonlyArray<{ seq: number; type: string; entityId: string; data: Record<string, unknown>; actorId: string; at: string }>,
+  team: boolean
+) =>
+  Effect.map(names(events.map((e) => e.actorId)), (person) =>
+    events
+      .filter((e) => team || e.data.internal !== true)
+      .map((e) => ({ seq: e.seq, type: e.type, entityId: e.entityId, data: e.data, actor: person(e.actorId)!, at: e.at }))
+  )
+
 export { Board }
