@@ -47,11 +47,17 @@ export const onBug = via(boardOfBug, "bug report")
 export const onMilestone = via(boardOfMilestone, "milestone")
 export const onChangelogEntry = via(boardOfChangelogEntry, "changelog entry")
 
-/** Whether a post or comment by this caller waits in the moderation queue (moderation on, not team, not verified). */
+/**
+ * Whether a post or comment by this caller waits in the moderation queue
+ * (moderation on, not the team, not verified by a moderator); an author a
+ * moderator blocked may not post at all (403).
+ */
 export const heldFor = (caller: BoardCaller) =>
   Effect.gen(function* () {
-    if (!caller.view.board.settings.moderation || caller.team) return "approved" as const
+    if (caller.team) return "approved" as const
     const standing = yield* orDieSql(authorStanding(caller.view.board.id, `user:${caller.userId}`))
+    if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
+    if (!caller.view.board.settings.moderation) return "approved" as const
     return standing === "verified" ? ("approved" as const) : ("pending" as const)
   })
 

@@ -80,6 +80,7 @@ describe("moderation", () => {
       body: { title: "Verified now" }
     })
     expect(next.body.moderation).toBe("approved")
+    expect((await createRequest(atrium, t.viewer.token, board.id, { title: "Verified idea" })).moderationState).toBe("approved")
 
     const commentOk = await act(board.id, comment.body.id, "approve")
     expect(commentOk.status, commentOk.text).toBe(200)
@@ -98,6 +99,16 @@ describe("moderation", () => {
       body: { title: "again" }
     })
     expect(refused.status).toBe(403)
+    const refusedIdea = await atrium.request("POST", `/feedback/v1/boards/${board.id}/feature-requests`, {
+      token: spammer.token,
+      body: { title: "again" }
+    })
+    expect(refusedIdea.status).toBe(403)
+    const refusedComment = await atrium.request("POST", `/feedback/v1/feature-requests/${team.id}/comments`, {
+      token: spammer.token,
+      body: { body: "again" }
+    })
+    expect(refusedComment.status).toBe(403)
     expect((await queue(board.id)).map((i) => i.id)).toEqual([bugComment.body.id])
 
     const log = await atrium.request("GET", `/feedback/v1/boards/${board.id}/moderation/log`, { token: t.admin.token })
