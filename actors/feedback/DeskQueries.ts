@@ -185,3 +185,12 @@ export const privateFeedbackOfBoard = (boardId: string, limit: number, offset: n
     ]),
     (rows) => rows.map(toPrivateFeedback)
   )
+
+/** Which of `ids` are attachments stored on the board (uploaded through its feature requests). */
+export const attachmentsOnBoard = (boardId: string, ids: ReadonlyArray<string>) =>
+  ids.length === 0
+    ? Effect.succeed(new Set<string>())
+    : Effect.map(
+        query<{ id: string }>(`SELECT id FROM feedback_attachments WHERE board_id = $1 AND id = ANY($2::text[])`, [boardId, [...ids]]),
+        (rows) => new Set(rows.map((r) => r.id))
+      )

@@ -7,7 +7,7 @@
  * reporter see it).
  */
 import { Effect, Schema } from "effect"
-import { bugHistory } from "../../actors/feedback/DeskQueries.ts"
+import { attachmentsOnBoard, bugHistory } from "../../actors/feedback/DeskQueries.ts"
 import { BugHistoryEntry, BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
@@ -62,6 +62,19 @@ const mayEdit = (caller: BoardCaller, bug: BugReport) =>
     ? Effect.void
     : Effect.fail(reject("forbidden", "Only the reporter and the board's team may change this bug report"))
 
+/** Attachments a report points to must be stored on its board, else 400 naming the entry. */
+export const checkAttachments = (caller: BoardCaller, ids: ReadonlyArray<string> | undefined, path: string) =>
+  Effect.gen(function* () {
+    if (ids === undefined) return
+    const stored = yield* orDieSql(attachmentsOnBoard(caller.view.board.id, ids))
+    const missing = ids.findIndex((id) => !stored.has(id))
+    if (missing >= 0) {
+      return yield* reject("invalid", `Invalid ${path}.${missing}: no such attachment on this board`, [
+        { path: `${path}.${missing}`, message: "no such attachment on this board" }
+      ])
+    }
+  })
+
 export const checkLevels = (
   caller: BoardCaller,
   body: { severityLevelId?: string | null; bugStatusLevelId?: string | null; categoryId?: string | null }
@@ -83,6 +96,7 @@ export const fileBug = (caller: BoardCaller, body: BugInput) =>
     const first = caller.view.options.filter((o) => o.kind === "bug_status").sort((a, b) => a.position - b.position)[0]
     const input = given.bugStatusLevelId === undefined && first !== undefined ? { ...given, bugStatusLevelId: first.id } : given
     yield* checkLevels(caller, input)
+    yield* checkAttachments(caller, input.attachmentIds, "body.attachmentIds")
     const moderation = yield* heldFor(caller)
     return yield* deskSend(caller.view.board.id, "createBug", caller.userId, {
       ...input,
@@ -259,6 +273,7 @@ export const bugReportOperations = [
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
         yield* mayEdit(caller, bug)
         yield* checkOption(caller, "category", body.categoryId, "body.categoryId")
+        yield* checkAttachments(caller, body.attachmentIds, "body.attachmentIds")
         return shownTo(caller, yield* deskSend(caller.view.board.id, "updateBug", caller.userId, { bugReportId: bug.id, ...body }))
       })
   }),

@@ -65,6 +65,12 @@ describe("bug reports", () => {
       body: { title: "Crash" }
     })
     expect(second.body.shortId).toBe("B-2")
+    const unknownFile = await atrium.request("POST", `/feedback/v1/boards/${board.id}/bug-reports`, {
+      token: t.member.token,
+      body: { title: "With a file", attachmentIds: ["00000000-0000-4000-8000-000000000000"] }
+    })
+    expect(unknownFile.status).toBe(400)
+    expect(unknownFile.body.error.details[0].path).toBe("body.attachmentIds.0")
 
     const critical = await optionId(board.id, "severity", "Critical")
     const triaged = await atrium.request("PUT", `/feedback/v1/bug-reports/${first.body.id}/severity-level`, {
