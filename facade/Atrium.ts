@@ -22,6 +22,7 @@ import type { CoreServices, Extension } from "./Extension.ts"
 import { collabExtension } from "../collab/CollabExtension.ts"
 import { streamsExtension } from "../collab/StreamsExtension.ts"
 import { wikiExtension } from "../actors/wiki/WikiExtension.ts"
+import { feedbackExtension } from "../actors/feedback/FeedbackExtension.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -33,7 +34,7 @@ const actorSystem = (config: AtriumConfig) =>
  * Real-time documents, live update streams and the services the domains add,
  * beside the REST operations. Each extension's layer sees the ones before it.
  */
-export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension]
+export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension, feedbackExtension]
 
 /**
  * Every service the operations need, built from the configuration, bottom up:

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Board } from "../../actors/feedback/Board.ts"
 import { FeedbackDesk } from "../../actors/feedback/FeedbackDesk.ts"
+import { publishDueEntries } from "../../actors/feedback/FeedbackExtension.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { createBoard, createRequest, newTeam, type Team } from "./fixture.ts"
@@ -274,6 +275,10 @@ describe("milestones, articles and the changelog", () => {
     // Time passes: the entry is due (the desk rebuilds from the rows).
     await atrium.sql("UPDATE feedback_changelog_entries SET publish_at = now() - interval '1 minute' WHERE id = $1", [scheduled.body.id])
     await atrium.run(Effect.flatMap(ActorSystem, (system) => system.invalidate(FeedbackDesk, board.id)))
+    // The scheduler's sweep publishes it (a read of the changelog would too).
+    await atrium.run(publishDueEntries)
+    const row = await atrium.sql("SELECT state FROM feedback_changelog_entries WHERE id = $1", [scheduled.body.id])
+    expect(row[0]!.state).toBe("published")
     const listed = await atrium.request("GET", `/feedback/v1/boards/${board.id}/changelog`, { token: t.viewer.token })
     expect(listed.body.items).toEqual([expect.objectContaining({ id: scheduled.body.id, state: "published", notifiedCount: 2 })])
     const notices = await atrium.sql<{ user_id: string }>(
