@@ -64,7 +64,7 @@ const publicBugs = (view: BoardView) =>
 
 const bugByShortId = (view: BoardView, shortId: string) =>
   Effect.flatMap(publicBugs(view), (bugs) => {
-    const bug = bugs.find((b) => b.shortId === shortId.toUpperCase())
+    const bug = bugs.find((b) => b.shortId === shortId.toUpperCase() || b.id === shortId.toLowerCase())
     return bug === undefined
       ? Effect.fail(reject("not_found", `No bug report ${shortId.toUpperCase()} on this board`))
       : Effect.succeed(bug)

@@ -147,7 +147,9 @@ export const publicRequestOperations = [
     params: SlugParams,
     query: Schema.Struct({
       ...WorkspaceQuery.fields,
-      q: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+      q: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words to look for; without them, the trending requests" })
+      ),
       limit: Schema.optionalKey(Limit),
       offset: Schema.optionalKey(Offset)
     }),
@@ -167,7 +169,12 @@ export const publicRequestOperations = [
     path: "/v1/public/boards/{slug}/similar",
     summary: "Requests like the title being typed, so visitors vote instead of posting a duplicate (no authentication)",
     params: SlugParams,
-    query: Schema.Struct({ ...WorkspaceQuery.fields, title: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(300)) }),
+    query: Schema.Struct({
+      ...WorkspaceQuery.fields,
+      title: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(300)).annotate({ description: "The title being typed; none or blank finds nothing" })
+      )
+    }),
     responses: { 200: { description: "Up to 5 similar requests", schema: Schema.Struct({ items: Schema.Array(PublicFeatureRequest) }) } },
     examples: [
       {
@@ -179,6 +186,7 @@ export const publicRequestOperations = [
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
+        if (q.title === undefined || q.title.trim() === "") return { items: [] }
         return { items: (yield* page(view, { q: q.title, limit: 5 })).items }
       })
   }),
@@ -367,7 +375,7 @@ export const publicRequestOperations = [
     path: "/v1/public/boards/{slug}/votes",
     summary: "The requests of the board this visitor voted for (no authentication)",
     params: SlugParams,
-    query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
+    query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "Short ids", schema: Schema.Struct({ items: Schema.Array(Schema.String) }) } },
     examples: [
       {
@@ -379,6 +387,7 @@ export const publicRequestOperations = [
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
+        if (q.visitorId === undefined) return { items: [] }
         const key = voterKey({ kind: "anonymous", fingerprint: q.visitorId, ip: "" })
         const rows = yield* orDieSql(
           query<{ request_id: string }>(`SELECT request_id FROM feedback_votes WHERE board_id = $1 AND voter_key = $2`, [

@@ -18,8 +18,13 @@ import { orDieSql } from "./DeskAccess.ts"
 
 export const Slug = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,99}$/, { expected: "a board slug (a-z, 0-9, -)" }))
 export const SlugParams = Schema.Struct({ slug: Slug })
-export const ShortRequestId = Schema.String.check(Schema.isPattern(/^FR-\d{1,9}$/i, { expected: "a short id like FR-12" }))
-export const ShortBugId = Schema.String.check(Schema.isPattern(/^B-\d{1,9}$/i, { expected: "a short id like B-12" }))
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+export const ShortRequestId = Schema.String.check(
+  Schema.isPattern(new RegExp(`^(FR-\\d{1,9}|${UUID})$`, "i"), { expected: "a short id like FR-12, or an id" })
+)
+export const ShortBugId = Schema.String.check(
+  Schema.isPattern(new RegExp(`^(B-\\d{1,9}|${UUID})$`, "i"), { expected: "a short id like B-12, or an id" })
+)
 export const VisitorId = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { expected: "8-64 letters, digits, - or _" })
 ).annotate({
@@ -187,9 +192,10 @@ export const approvedRequests = (boardId: string) =>
 /** One approved request by short id; 404 otherwise. */
 export const publicRequestByShortId = (view: BoardView, shortId: string) =>
   Effect.gen(function* () {
-    const number = Number(shortId.slice(3))
+    const byId = !/^FR-/i.test(shortId)
+    const number = byId ? Number.NaN : Number(shortId.slice(3))
     const all = yield* approvedRequests(view.board.id)
-    const record = all.find((r) => r.number === number)
+    const record = all.find((r) => (byId ? r.id === shortId.toLowerCase() : r.number === number))
     if (record === undefined) return yield* reject("not_found", `No feature request ${shortId.toUpperCase()} on this board`)
     return { record, all }
   })
