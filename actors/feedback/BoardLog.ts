@@ -25,7 +25,7 @@ export interface BoardEvent {
   readonly teamOnly?: boolean
 }
 
-export type NotificationReason = "status_changed" | "commented" | "mentioned" | "merged" | "shipped"
+export type NotificationReason = "new_request" | "status_changed" | "commented" | "mentioned" | "merged" | "shipped"
 
 export interface Notice {
   readonly requestId: string

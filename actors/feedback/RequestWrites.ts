@@ -115,8 +115,25 @@ export const createRequest = (
       [randomUUID(), input.requestId, statusId, statusName(state, statusId), by]
     )
     const record = toRequest(rows[0] as never)
+    // Followers of the whole board hear of each new (approved) request.
+    const followers =
+      record.moderationState === "approved"
+        ? yield* query<{ user_id: string }>("SELECT user_id FROM feedback_board_subscribers WHERE board_id = $1", [state.board.id])
+        : []
+    const notices: Array<Notice> =
+      followers.length === 0
+        ? []
+        : [
+            {
+              requestId: record.id,
+              reason: "new_request",
+              title: `New on ${state.board.name}: ${shortIdOf(record.number)} ${record.title}`,
+              userIds: followers.map((f) => f.user_id)
+            }
+          ]
     return {
       result: record,
+      notices,
       events: [
         {
           type: "request.created",

@@ -64,15 +64,15 @@ const withCount = (state: BoardState, request: RequestRecord, voteCount: number)
 
 const alreadyVoted = reject("conflict", "This voter has already voted for this request")
 
-/** Refuses an anonymous vote over the board's hourly limit per IP, or a second one from the same IP on a request. */
+/** Refuses an anonymous vote over the board's hourly limit per IP, or a second one from the same IP on a request (ever). */
 const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
   Effect.gen(function* () {
     if (!state.board.settings.anonymousVoting) {
       return yield* reject("forbidden", "This board does not accept anonymous votes")
     }
     const recent = yield* query<{ total: number; here: number }>(
-      `SELECT count(*) AS total, count(*) FILTER (WHERE request_id = $3) AS here FROM feedback_votes
-        WHERE board_id = $1 AND ip_hash = $2 AND created_at > now() - interval '1 hour'`,
+      `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS total, count(*) FILTER (WHERE request_id = $3) AS here
+         FROM feedback_votes WHERE board_id = $1 AND ip_hash = $2`,
       [state.board.id, hash, requestId]
     )
     if (Number(recent[0]!.here) > 0) return yield* alreadyVoted

@@ -152,7 +152,7 @@ export const boardTeamOperations = [
     operationId: "subscribeToBoard",
     method: "PUT",
     path: "/v1/boards/{boardId}/subscription",
-    summary: "Follow the whole board (new requests and changelog announcements)",
+    summary: "Follow the whole board: be told of each new request (as the board's notification preference says)",
     auth: "both",
     scopes: ["feedback:write"],
     params: BoardParams,

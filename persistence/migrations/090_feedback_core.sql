@@ -191,7 +191,7 @@ CREATE TABLE feedback_notifications (
   workspace_id text NOT NULL,
   board_id text NOT NULL,
   request_id text,
-  reason text NOT NULL,                               -- status_changed | commented | merged | shipped
+  reason text NOT NULL,                               -- new_request | status_changed | commented | mentioned | merged | shipped
   title text NOT NULL,
   delivery text NOT NULL,                             -- instant | digest
   created_at timestamptz NOT NULL DEFAULT now(),

@@ -137,6 +137,18 @@ describe("status workflow and notifications", () => {
     ])
   })
 
+  it("followers of the whole board hear of new requests, unless they turned notifications off", async () => {
+    const board = await createBoard(atrium, t)
+    await api("PUT", `/boards/${board.id}/subscription`, t.viewer.token)
+    await api("PUT", `/boards/${board.id}/subscription`, t.admin.token)
+    await api("PUT", `/boards/${board.id}/notification-preference`, t.admin.token, { mode: "off" })
+    await createRequest(atrium, t.member.token, board.id, { title: "Offline mode" })
+    expect(await notifications(board.id, t.viewer.userId)).toEqual([
+      { reason: "new_request", delivery: "instant", title: "New on Ideas: FR-1 Offline mode" }
+    ])
+    expect(await notifications(board.id, t.admin.userId)).toEqual([])
+  })
+
   it("pin, lock, owner; roadmap by status type; stats; bulk triage", async () => {
     const board = await createBoard(atrium, t)
     const [a, b, c] = [
