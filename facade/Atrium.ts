@@ -28,6 +28,7 @@ import { hubExtension } from "../actors/hub/HubExtension.ts"
 import { webhookDeliveryExtension } from "../actors/hub/webhooks/WebhookDelivery.ts"
 import { pmOpsExtension } from "../actors/pmops/PmOpsExtension.ts"
 import { webExtension } from "./web/WebExtension.ts"
+import { feedbackExtension } from "../actors/feedback/FeedbackExtension.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -48,6 +49,7 @@ export const extensions: ReadonlyArray<Extension> = [
   pushExtension,
   mcpExtension,
   pmOpsExtension,
+  feedbackExtension,
   webExtension
 ]
 

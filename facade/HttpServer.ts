@@ -119,6 +119,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
       return lastOrigin
     }
 
+    const addressText = new TextDecoder()
     app.any("/*", (res, req) => {
       const method = req.getCaseSensitiveMethod().toUpperCase()
       const path = req.getUrl()
@@ -138,6 +139,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         contentType: req.getHeader("content-type"),
         ifNoneMatch: req.getHeader("if-none-match"),
         headers: headersOf(req),
+        clientIp: addressText.decode(res.getRemoteAddressAsText()),
         body: undefined
       }
       let aborted = false

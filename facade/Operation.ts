@@ -71,6 +71,8 @@ export interface RequestContext {
   readonly origin: string
   /** Request headers, lower-case names. */
   readonly headers?: Readonly<Record<string, string>>
+  /** The peer's address (absent when not served over a socket), for per-address rate limits of public operations. */
+  readonly clientIp?: string
 }
 
 /** A non-JSON reply (a download, an export). */

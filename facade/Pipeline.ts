@@ -29,6 +29,8 @@ export interface IncomingRequest {
   readonly ifNoneMatch: string
   /** Every request header, lower-case names (signatures, cookies, internal keys). */
   readonly headers?: Readonly<Record<string, string>>
+  /** The peer's address as text (IPv4 or IPv6), for per-address rate limits of public operations. */
+  readonly clientIp?: string
   /** `undefined` when the request had no body. */
   readonly body: Uint8Array | undefined
 }
@@ -168,7 +170,8 @@ const handle = (match: Match, request: IncomingRequest) => {
       requestId: request.requestId,
       principal,
       origin: request.origin,
-      headers: request.headers ?? {}
+      headers: request.headers ?? {},
+      ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {})
     })
     const response = yield* reply(operation, result)
     const etag = response.headers.etag

@@ -21,6 +21,7 @@ import { commitBoardWrite, type WriteBody } from "./BoardLog.ts"
 import { BoardStats, filterRequests, RequestFilter, roadmapOf, statsOf } from "./BoardReads.ts"
 import { loadBoard } from "./BoardRows.ts"
 import * as Discussion from "./Discussion.ts"
+import * as Moderation from "./BoardModeration.ts"
 import {
   Board as BoardSchema,
   BoardMember,
@@ -242,7 +243,8 @@ export const Board = Actor<State>()({
       }),
       success: Discussion.AttachmentRecord
     },
-    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Discussion.AttachmentRecord }
+    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Discussion.AttachmentRecord },
+    moderate: { payload: Moderation.ModerationDecision, success: Schema.Void }
   },
   handlers: {
     view: (_, ctx) => Effect.map(existing(ctx), ({ board, members, options }) => ({ board, members, options })),
@@ -306,6 +308,7 @@ export const Board = Actor<State>()({
         write(ctx, state, payload.by, Discussion.setNotificationMode(state, payload.by, payload.mode))
       ),
     addAttachment: onActive((state, { by, ...input }) => Discussion.addAttachment(state, by, input)),
-    removeAttachment: onActive((state, { attachmentId }) => Discussion.removeAttachment(state, attachmentId))
+    removeAttachment: onActive((state, { attachmentId }) => Discussion.removeAttachment(state, attachmentId)),
+    moderate: (payload, ctx) => Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Moderation.setModeration(state, payload)))
   }
 })

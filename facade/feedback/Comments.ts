@@ -20,6 +20,7 @@ import { operation, type RequestContext } from "../Operation.ts"
 import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess, roleIn } from "./FeedbackAccess.ts"
 import { examples, names, Person, service } from "./FeedbackViews.ts"
+import { heldFor } from "./DeskAccess.ts"
 
 const CommentParams = Schema.Struct({ commentId: Id })
 const Body = Schema.String.check(Schema.isMaxLength(10_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" })).annotate({
@@ -216,7 +217,7 @@ export const commentOperations = [
           body: body.body,
           internal,
           mentions,
-          moderationState: caller.view.board.settings.moderation && !caller.team ? "pending" : "approved"
+          moderationState: yield* heldFor(caller)
         })
         return (yield* commentsView([record], params.featureRequestId))[0]!
       })

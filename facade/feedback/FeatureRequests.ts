@@ -15,6 +15,7 @@ import { operation } from "../Operation.ts"
 import { askBoard, BoardParams, FeatureRequestParams } from "./BoardAsk.ts"
 import { boardAccess, requestAccess } from "./FeedbackAccess.ts"
 import { examples, exampleFeatureRequest, FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
+import { heldFor } from "./DeskAccess.ts"
 
 const tag = "Feature Request Resource"
 
@@ -79,7 +80,7 @@ export const featureRequestOperations = [
           ...(body.productAreaId !== undefined ? { productAreaId: body.productAreaId } : {}),
           authorId: caller.userId,
           authorName: null,
-          moderationState: caller.view.board.settings.moderation && !caller.team ? "pending" : "approved"
+          moderationState: yield* heldFor(caller)
         })
         return yield* featureRequestOf(caller.view, record)
       })

@@ -8,6 +8,7 @@ import { boardOperations } from "./Boards.ts"
 import { boardsLiteOperations } from "./BoardsLite.ts"
 import { boardTeamOperations } from "./BoardTeam.ts"
 import { commentOperations } from "./Comments.ts"
+import { feedbackDeskOperations } from "./desk.ts"
 import { featureRequestFollowerOperations } from "./FeatureRequestFollowers.ts"
 import { featureRequestOperations } from "./FeatureRequests.ts"
 import { featureRequestWorkflowOperations } from "./FeatureRequestWorkflow.ts"
@@ -29,5 +30,6 @@ export const feedbackOperations: ReadonlyArray<AnyOperation> = [
   ...optionOperations,
   ...notificationPreferenceOperations,
   ...attachmentOperations,
-  ...boardsLiteOperations
+  ...boardsLiteOperations,
+  ...feedbackDeskOperations
 ]

@@ -1,0 +1,238 @@
+/**
+ * feedback tag "Bug Reports (Lite)" (10): bug reports for AI agents — by
+ * short id (B-12), boards by slug or name, severity and bug status levels
+ * by name, people by e-mail, searched with name filters and a cursor.
+ * Same rules and the same desk actor as the Bug Report Resource.
+ */
+import { Effect, Schema } from "effect"
+import { Environment } from "../../actors/feedback/DeskRecords.ts"
+import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { fileBug, visibleBug } from "./BugReports.ts"
+import { onBoard } from "./DeskAccess.ts"
+import { ex } from "./deskExamples.ts"
+import { boardByRef, boardsFor, Cursor, csv, cursorPage, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+
+import {
+  LiteBugReport,
+  LongText,
+  RefParams,
+  Title,
+  Where,
+  bugByRef,
+  exampleLite,
+  levelId,
+  liteBugs,
+  liteOne,
+  mayEdit
+} from "./LiteBugViews.ts"
+
+const service = "feedback"
+const tag = "Bug Reports (Lite)"
+const read = ["feedback:read"]
+const write = ["feedback:write"]
+
+const SearchQuery = Schema.Struct({
+  ...Where,
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Bug status level names, comma-separated" })
+  ),
+  severity: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Severity level names, comma-separated" })
+  ),
+  reporterEmail: Schema.optionalKey(LiteEmail),
+  assigneeEmail: Schema.optionalKey(LiteEmail),
+  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+  limit: Schema.optionalKey(LiteLimit),
+  cursor: Schema.optionalKey(Cursor)
+})
+
+const refExample = { bugRef: "B-12" }
+
+export const bugReportsLiteOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "createBugReportLite",
+    method: "POST",
+    path: "/v1/lite/bug-reports",
+    summary: "Report a bug on a board named by slug or name; severity, status and category by name (levels: team only)",
+    auth: "both",
+    scopes: write,
+    body: Schema.Struct({
+      workspaceId: Id,
+      board: NameRef,
+      title: Title,
+      stepsToReproduce: Schema.optionalKey(LongText),
+      expected: Schema.optionalKey(LongText),
+      actual: Schema.optionalKey(LongText),
+      environment: Schema.optionalKey(Environment),
+      severity: Schema.optionalKey(NameRef),
+      status: Schema.optionalKey(NameRef),
+      category: Schema.optionalKey(NameRef)
+    }),
+    responses: {
+      201: { description: "Reported", schema: LiteBugReport },
+      404: { description: "A name not found" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "report",
+        request: {
+          body: {
+            workspaceId: ex.workspaceId,
+            board: ex.slug,
+            title: "Export button does nothing on Safari",
+            stepsToReproduce: "1. Open a board\n2. Click Export",
+            expected: "A CSV downloads",
+            actual: "Nothing happens",
+            environment: { browser: "Safari 18" }
+          }
+        },
+        response: { status: 201, body: exampleLite }
+      }
+    ],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
+        const caller = yield* onBoard(context, found.view.board.id, "post")
+        if ((body.severity !== undefined || body.status !== undefined) && !caller.team)
+          return yield* reject("forbidden", "Only the board's team sets levels")
+        const severityLevelId = yield* levelId(caller, "severity", body.severity, "body.severity")
+        const bugStatusLevelId = yield* levelId(caller, "bug_status", body.status, "body.status")
+        const categoryId = yield* levelId(caller, "category", body.category, "body.category")
+        const { workspaceId: _w, board: _b, severity: _s, status: _st, category: _c, ...text } = body
+        const bug = yield* fileBug(caller, {
+          ...text,
+          ...(severityLevelId !== undefined ? { severityLevelId } : {}),
+          ...(bugStatusLevelId !== undefined ? { bugStatusLevelId } : {}),
+          ...(categoryId !== undefined ? { categoryId } : {})
+        })
+        return yield* liteOne(caller, bug)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getBugReportLite",
+    method: "GET",
+    path: "/v1/lite/bug-reports/{bugRef}",
+    summary: "A bug report by short id (B-12) or id, with names instead of ids",
+    auth: "both",
+    scopes: read,
+    params: RefParams,
+    query: Schema.Struct(Where),
+    responses: { 200: { description: "The report", schema: LiteBugReport } },
+    examples: [
+      { name: "get", request: { params: refExample, query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: exampleLite } }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(bugByRef(context, query, params.bugRef, "query.board"), ({ caller, bug }) => liteOne(caller, bug))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "updateBugReportLite",
+    method: "PATCH",
+    path: "/v1/lite/bug-reports/{bugRef}",
+    summary: "Change a bug report's text, environment or category by name (its reporter or the team)",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({
+      ...Where,
+      title: Schema.optionalKey(Title),
+      stepsToReproduce: Schema.optionalKey(LongText),
+      expected: Schema.optionalKey(LongText),
+      actual: Schema.optionalKey(LongText),
+      environment: Schema.optionalKey(Environment),
+      category: Schema.optionalKey(Schema.NullOr(NameRef))
+    }),
+    responses: { 200: { description: "The report", schema: LiteBugReport } },
+    examples: [
+      {
+        name: "clarify",
+        request: { params: refExample, body: { workspaceId: ex.workspaceId, actual: "Nothing happens; a CSP error is logged" } },
+        response: { status: 200, body: { ...exampleLite, actual: "Nothing happens; a CSP error is logged" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller, bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
+        yield* mayEdit(caller, bug)
+        const categoryId = yield* levelId(caller, "category", body.category, "body.category")
+        const { workspaceId: _w, board: _b, category: _c, ...text } = body
+        const updated = yield* deskSend(caller.view.board.id, "updateBug", caller.userId, {
+          bugReportId: bug.id,
+          ...text,
+          ...(categoryId !== undefined ? { categoryId } : {})
+        })
+        return yield* liteOne(caller, updated)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "searchBugReportsLite",
+    method: "GET",
+    path: "/v1/lite/bug-reports",
+    summary: "Search bug reports by board, status and severity names, reporter or assignee e-mail and text; paged by cursor",
+    description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
+    auth: "both",
+    scopes: read,
+    query: SearchQuery,
+    responses: {
+      200: {
+        description: "A page",
+        schema: Schema.Struct({ items: Schema.Array(LiteBugReport), nextCursor: Schema.NullOr(Schema.String) })
+      },
+      404: { description: "A name or e-mail not found" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "critical",
+        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, severity: "High" } },
+        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
+      }
+    ],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")
+        const reporter = q.reporterEmail === undefined ? undefined : yield* userByEmail(q.reporterEmail, "query.reporterEmail")
+        const assignee = q.assigneeEmail === undefined ? undefined : yield* userByEmail(q.assigneeEmail, "query.assigneeEmail")
+        const words = (q.q ?? "")
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((w) => w.length > 0)
+        const items: Array<LiteBugReport> = []
+        for (const caller of boards) {
+          const statuses =
+            q.status === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.status) ?? [], (n) =>
+                  Effect.map(optionByName(caller, "bug_status", n, "query.status"), (o) => o.id)
+                )
+          const severities =
+            q.severity === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.severity) ?? [], (n) =>
+                  Effect.map(optionByName(caller, "severity", n, "query.severity"), (o) => o.id)
+                )
+          const bugs = (yield* deskRead(caller.view.board.id, "bugs")).filter(
+            (b) =>
+              visibleBug(caller, b) &&
+              (statuses === undefined || (b.bugStatusLevelId !== null && statuses.includes(b.bugStatusLevelId))) &&
+              (severities === undefined || (b.severityLevelId !== null && severities.includes(b.severityLevelId))) &&
+              (reporter === undefined || b.reporterId === reporter.id) &&
+              (assignee === undefined || b.assigneeId === assignee.id) &&
+              words.every((w) => `${b.shortId} ${b.title} ${b.stepsToReproduce} ${b.expected} ${b.actual}`.toLowerCase().includes(w))
+          )
+          items.push(...(yield* liteBugs(caller, bugs)))
+        }
+        return yield* cursorPage(items, q, q.cursor, q.limit ?? 20)
+      })
+  })
+]

@@ -1,0 +1,238 @@
+/**
+ * feedback tag "Feature Requests (Lite)" (8): feature requests for AI
+ * agents — referenced by short id (FR-12), boards by slug or name, statuses
+ * and categories by name, people by e-mail; searched with name filters and
+ * a cursor. Same rules and the same Board actor as the full operations.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { Board } from "../../actors/feedback/Board.ts"
+import { descriptionFrom } from "../../actors/feedback/Description.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { heldFor, onBoard } from "./DeskAccess.ts"
+import { ex } from "./deskExamples.ts"
+import { boardByRef, boardsFor, Cursor, csv, cursorPage, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+
+import {
+  LiteFeatureRequest,
+  Markdown,
+  RefParams,
+  Title,
+  Where,
+  exampleLite,
+  liteOne,
+  liteRequests,
+  optionId,
+  requestByRef
+} from "./LiteRequestViews.ts"
+
+const service = "feedback"
+const tag = "Feature Requests (Lite)"
+const read = ["feedback:read"]
+const write = ["feedback:write"]
+
+const SearchQuery = Schema.Struct({
+  ...Where,
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
+  ),
+  category: Schema.optionalKey(NameRef),
+  authorEmail: Schema.optionalKey(LiteEmail),
+  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
+  includeMerged: Schema.optionalKey(Schema.Literals(["true", "false"])),
+  limit: Schema.optionalKey(LiteLimit),
+  cursor: Schema.optionalKey(Cursor)
+})
+
+export const featureRequestsLiteOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "createFeatureRequestLite",
+    method: "POST",
+    path: "/v1/lite/feature-requests",
+    summary: "Post a feature request on a board named by slug or name, with category and status by name",
+    description: "Status is the team's to set. Unknown names answer 404 naming them; ambiguous ones 409 listing candidates.",
+    auth: "both",
+    scopes: write,
+    body: Schema.Struct({
+      workspaceId: Id,
+      board: NameRef,
+      title: Title,
+      description: Schema.optionalKey(Markdown),
+      category: Schema.optionalKey(NameRef),
+      productArea: Schema.optionalKey(NameRef),
+      status: Schema.optionalKey(NameRef)
+    }),
+    responses: {
+      201: { description: "Posted", schema: LiteFeatureRequest },
+      404: { description: "A name not found" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "post",
+        request: {
+          body: { workspaceId: ex.workspaceId, board: ex.slug, title: "Dark mode", description: "A dark theme for the whole app." }
+        },
+        response: { status: 201, body: exampleLite }
+      }
+    ],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
+        const caller = yield* onBoard(context, found.view.board.id, "post")
+        if (body.status !== undefined && !caller.admin)
+          return yield* reject("forbidden", "Only the board's admins set a status", [{ path: "body.status", message: "admins only" }])
+        const categoryId = yield* optionId(caller, "category", body.category, "body.category")
+        const productAreaId = yield* optionId(caller, "product_area", body.productArea, "body.productArea")
+        const statusId = yield* optionId(caller, "status", body.status, "body.status")
+        const description = yield* descriptionFrom(
+          { markdown: body.description ?? "" },
+          { markdown: "body.description", content: "body.description" }
+        )
+        const record = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "createRequest", {
+          by: caller.userId,
+          requestId: randomUUID(),
+          title: body.title,
+          ...description!,
+          ...(categoryId !== undefined ? { categoryId } : {}),
+          ...(productAreaId !== undefined ? { productAreaId } : {}),
+          ...(statusId ? { statusId } : {}),
+          authorId: caller.userId,
+          authorName: null,
+          moderationState: yield* heldFor(caller)
+        })
+        return yield* liteOne(caller, record)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getFeatureRequestLite",
+    method: "GET",
+    path: "/v1/lite/feature-requests/{requestRef}",
+    summary: "A feature request by short id (FR-12) or id, with names instead of ids",
+    auth: "both",
+    scopes: read,
+    params: RefParams,
+    query: Schema.Struct(Where),
+    responses: { 200: { description: "The request", schema: LiteFeatureRequest } },
+    examples: [
+      {
+        name: "get",
+        request: { params: { requestRef: "FR-12" }, query: { workspaceId: ex.workspaceId } },
+        response: { status: 200, body: exampleLite }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      Effect.flatMap(requestByRef(context, query, params.requestRef, "path.requestRef", "query.board"), ({ caller, record }) =>
+        liteOne(caller, record)
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "updateFeatureRequestLite",
+    method: "PATCH",
+    path: "/v1/lite/feature-requests/{requestRef}",
+    summary: "Edit a feature request's title, description, category or product area by name (its author or a board admin)",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({
+      ...Where,
+      title: Schema.optionalKey(Title),
+      description: Schema.optionalKey(Markdown),
+      category: Schema.optionalKey(Schema.NullOr(NameRef)),
+      productArea: Schema.optionalKey(Schema.NullOr(NameRef))
+    }),
+    responses: { 200: { description: "Edited", schema: LiteFeatureRequest } },
+    examples: [
+      {
+        name: "retitle",
+        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, title: "Dark mode everywhere" } },
+        response: { status: 200, body: { ...exampleLite, title: "Dark mode everywhere" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
+        if (!caller.admin && record.authorId !== caller.userId)
+          return yield* reject("forbidden", "Only the author or a board admin may edit this request")
+        const categoryId = yield* optionId(caller, "category", body.category, "body.category")
+        const productAreaId = yield* optionId(caller, "product_area", body.productArea, "body.productArea")
+        const description = yield* descriptionFrom(
+          { markdown: body.description },
+          { markdown: "body.description", content: "body.description" }
+        )
+        const updated = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "updateRequest", {
+          by: caller.userId,
+          requestId: record.id,
+          ...(body.title !== undefined ? { title: body.title } : {}),
+          ...(description !== undefined ? description : {}),
+          ...(categoryId !== undefined ? { categoryId } : {}),
+          ...(productAreaId !== undefined ? { productAreaId } : {})
+        })
+        return yield* liteOne(caller, updated)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "searchFeatureRequestsLite",
+    method: "GET",
+    path: "/v1/lite/feature-requests",
+    summary: "Search feature requests by board, status and category names, author e-mail and text; paged by cursor",
+    description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
+    auth: "both",
+    scopes: read,
+    query: SearchQuery,
+    responses: {
+      200: {
+        description: "A page",
+        schema: Schema.Struct({ items: Schema.Array(LiteFeatureRequest), nextCursor: Schema.NullOr(Schema.String) })
+      },
+      404: { description: "A name or e-mail not found" },
+      409: { description: "An ambiguous name" }
+    },
+    examples: [
+      {
+        name: "open",
+        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, status: "Open" } },
+        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
+      }
+    ],
+    handler: ({ query: q }, context) =>
+      Effect.gen(function* () {
+        const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")
+        const author = q.authorEmail === undefined ? undefined : yield* userByEmail(q.authorEmail, "query.authorEmail")
+        const items: Array<LiteFeatureRequest> = []
+        for (const caller of boards) {
+          const statusIds =
+            q.status === undefined
+              ? undefined
+              : yield* Effect.forEach(csv(q.status) ?? [], (name) =>
+                  Effect.map(optionByName(caller, "status", name, "query.status"), (o) => o.id)
+                )
+          const category = q.category === undefined ? undefined : yield* optionByName(caller, "category", q.category, "query.category")
+          const page = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "requests", {
+            viewerId: caller.userId,
+            team: caller.team,
+            includeMerged: q.includeMerged === "true",
+            sort: "old",
+            ...(statusIds !== undefined ? { statusIds } : {}),
+            ...(category !== undefined ? { categoryId: category.id } : {}),
+            ...(author !== undefined ? { authorId: author.id } : {}),
+            ...(q.q !== undefined ? { q: q.q } : {}),
+            offset: 0,
+            limit: 1_000_000
+          })
+          items.push(...(yield* liteRequests(caller, page.items)))
+        }
+        return yield* cursorPage(items, q, q.cursor, q.limit ?? 20)
+      })
+  })
+]

@@ -1,0 +1,243 @@
+/**
+ * feedback tag "Feature Requests (Lite)", actions (4 of 8): status by name,
+ * votes (also on behalf of a customer by e-mail), comments with @e-mail
+ * mentions, and merging duplicates — all by short id.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Schema } from "effect"
+import { Board } from "../../actors/feedback/Board.ts"
+import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
+import { Workspace } from "../../actors/identity/Workspace.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { operation } from "../Operation.ts"
+import { heldFor, onBoard } from "./DeskAccess.ts"
+import { ex } from "./deskExamples.ts"
+import { Cursor, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+
+import { LiteFeatureRequest, RefParams, RequestRef, Where, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
+
+const service = "feedback"
+const tag = "Feature Requests (Lite)"
+const _read = ["feedback:read"]
+const write = ["feedback:write"]
+
+const _SearchQuery = Schema.Struct({
+  ...Where,
+  status: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
+  ),
+  category: Schema.optionalKey(NameRef),
+  authorEmail: Schema.optionalKey(LiteEmail),
+  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
+  includeMerged: Schema.optionalKey(Schema.Literals(["true", "false"])),
+  limit: Schema.optionalKey(LiteLimit),
+  cursor: Schema.optionalKey(Cursor)
+})
+
+export const featureRequestsLiteActionOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "setFeatureRequestStatusLite",
+    method: "POST",
+    path: "/v1/lite/feature-requests/{requestRef}/status",
+    summary: "Move a feature request to a status by name, with an optional note (board admins); subscribers are notified",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({ ...Where, status: NameRef, note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2_000))) }),
+    responses: { 200: { description: "The request", schema: LiteFeatureRequest } },
+    examples: [
+      {
+        name: "plan",
+        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, status: "Planned" } },
+        response: { status: 200, body: { ...exampleLite, status: "Planned", statusType: "planned" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
+        if (!caller.admin) return yield* reject("forbidden", "Only the board's admins change statuses")
+        const status = yield* optionByName(caller, "status", body.status, "body.status")
+        const updated = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "changeStatus", {
+          by: caller.userId,
+          requestId: record.id,
+          statusId: status.id,
+          note: body.note ?? ""
+        })
+        return yield* liteOne(caller, updated)
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "voteFeatureRequestLite",
+    method: "POST",
+    path: "/v1/lite/feature-requests/{requestRef}/votes",
+    summary: "Vote for a feature request, or (team) on behalf of a customer by e-mail",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({ ...Where, onBehalfOfEmail: Schema.optionalKey(LiteEmail) }),
+    responses: { 200: { description: "The request", schema: LiteFeatureRequest }, 409: { description: "Already voted" } },
+    examples: [
+      {
+        name: "vote",
+        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId } },
+        response: { status: 200, body: { ...exampleLite, voteCount: 1 } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller: seen, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
+        const caller = yield* onBoard(context, seen.view.board.id, "vote")
+        let voter: (typeof Board.messages.vote.payload.Type)["voter"] = { kind: "user", userId: caller.userId }
+        if (body.onBehalfOfEmail !== undefined) {
+          if (!caller.team) return yield* reject("forbidden", "Only the board's team may vote on behalf of a customer")
+          const email = body.onBehalfOfEmail.trim().toLowerCase()
+          const account = yield* userByEmail(email, "body.onBehalfOfEmail").pipe(Effect.option)
+          voter = {
+            kind: "customer",
+            email,
+            name: account._tag === "Some" ? account.value.name : null,
+            userId: account._tag === "Some" ? account.value.id : null,
+            castBy: caller.userId
+          }
+        }
+        yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "vote", { by: caller.userId, requestId: record.id, voter })
+        return yield* liteOne(caller, yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: record.id }))
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "commentOnFeatureRequestLite",
+    method: "POST",
+    path: "/v1/lite/feature-requests/{requestRef}/comments",
+    summary: "Comment on a feature request; @e-mail mentions of workspace members notify them; the team may post internal notes",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({
+      ...Where,
+      body: Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" })),
+      internal: Schema.optionalKey(Schema.Boolean),
+      mentionEmails: Schema.optionalKey(Schema.Array(LiteEmail).check(Schema.isMaxLength(50)))
+    }),
+    responses: {
+      201: {
+        description: "Posted",
+        schema: Schema.Struct({
+          id: Id,
+          shortId: Schema.String,
+          body: Schema.String,
+          internal: Schema.Boolean,
+          moderationState: Schema.String,
+          createdAt: Schema.String
+        })
+      }
+    },
+    examples: [
+      {
+        name: "comment",
+        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, body: "Customers at Acme ask for this too." } },
+        response: {
+          status: 201,
+          body: {
+            id: ex.bugCommentId,
+            shortId: "FR-12",
+            body: "Customers at Acme ask for this too.",
+            internal: false,
+            moderationState: "approved",
+            createdAt: ex.at
+          }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
+        const internal = body.internal ?? false
+        if (internal && !caller.team)
+          return yield* reject("forbidden", "Only the board's team may post internal notes", [
+            { path: "body.internal", message: "team only" }
+          ])
+        const mentions: Array<string> = []
+        for (const [index, email] of (body.mentionEmails ?? []).entries()) {
+          const user = yield* userByEmail(email, `body.mentionEmails.${index}`)
+          const role = yield* (yield* ActorSystem)
+            .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id })
+            .pipe(Effect.option)
+          if (role._tag === "None")
+            return yield* reject("invalid", `${email} is not a member of this workspace`, [
+              { path: `body.mentionEmails.${index}`, message: "not a member" }
+            ])
+          mentions.push(user.id)
+        }
+        const comment = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "addComment", {
+          by: caller.userId,
+          commentId: randomUUID(),
+          requestId: record.id,
+          parentId: null,
+          authorName: null,
+          body: body.body,
+          internal,
+          mentions,
+          moderationState: internal ? "approved" : yield* heldFor(caller)
+        })
+        return {
+          id: comment.id,
+          shortId: shortIdOf(record.number),
+          body: comment.body,
+          internal: comment.internal,
+          moderationState: comment.moderationState,
+          createdAt: comment.createdAt
+        }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "mergeFeatureRequestLite",
+    method: "POST",
+    path: "/v1/lite/feature-requests/{requestRef}/merge",
+    summary: "Merge a duplicate into the original, both by short id (board admins); voters and subscribers move over",
+    auth: "both",
+    scopes: write,
+    params: RefParams,
+    body: Schema.Struct({ ...Where, into: RequestRef, intoBoard: Schema.optionalKey(NameRef) }),
+    responses: { 200: { description: "The duplicate, pointing at the original", schema: LiteFeatureRequest } },
+    examples: [
+      {
+        name: "merge",
+        request: { params: { requestRef: "FR-13" }, body: { workspaceId: ex.workspaceId, into: "FR-12" } },
+        response: { status: 200, body: { ...exampleLite, shortId: "FR-13", mergedInto: "FR-12" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const source = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
+        const target = yield* requestByRef(
+          context,
+          { workspaceId: body.workspaceId, ...((body.intoBoard ?? body.board) ? { board: (body.intoBoard ?? body.board)! } : {}) },
+          body.into,
+          "body.into",
+          "body.intoBoard"
+        )
+        if (!source.caller.admin || !target.caller.admin)
+          return yield* reject("forbidden", "Merging needs admin rights on the boards of both requests")
+        if (source.record.id === target.record.id)
+          return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.into", message: "same request" }])
+        yield* (yield* ActorSystem).ask(Board, source.caller.view.board.id, "merge", {
+          by: source.caller.userId,
+          requestId: source.record.id,
+          intoId: target.record.id,
+          targetBoardId: target.caller.view.board.id
+        })
+        const merged = yield* (yield* ActorSystem).ask(Board, source.caller.view.board.id, "request", { requestId: source.record.id })
+        const [lite] = yield* liteRequests(source.caller, [merged])
+        return { ...lite!, mergedInto: shortIdOf(target.record.number) }
+      })
+  })
+]

@@ -1,0 +1,159 @@
+import { Effect, Schema } from "effect"
+import { Board } from "../../actors/feedback/Board.ts"
+import { visibleTo } from "../../actors/feedback/BoardReads.ts"
+import { type RequestRecord, shortIdOf, StatusType } from "../../actors/feedback/FeedbackModel.ts"
+import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import type { RequestContext } from "../Operation.ts"
+import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
+import { ex } from "./deskExamples.ts"
+import { boardsFor, exactlyOne, Id, NameRef, optionByName } from "./LiteRefs.ts"
+
+export const RequestRef = Schema.String.check(
+  Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
+    expected: "a short id like FR-12, or an id"
+  })
+)
+export const RefParams = Schema.Struct({ requestRef: RequestRef })
+export const Where = {
+  workspaceId: Id,
+  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
+}
+export const Markdown = Schema.String.check(Schema.isMaxLength(50_000))
+export const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank title" }))
+
+export const LiteFeatureRequest = Schema.Struct({
+  id: Id,
+  shortId: Schema.String,
+  board: Schema.String.annotate({ description: "Board slug" }),
+  title: Schema.String,
+  description: Schema.String.annotate({ description: "Markdown" }),
+  status: Schema.NullOr(Schema.String),
+  statusType: Schema.NullOr(StatusType),
+  category: Schema.NullOr(Schema.String),
+  productArea: Schema.NullOr(Schema.String),
+  authorName: Schema.NullOr(Schema.String),
+  authorEmail: Schema.NullOr(Schema.String).annotate({ description: "Shown to the board's team only" }),
+  voteCount: Schema.Number,
+  commentCount: Schema.Number,
+  mergedInto: Schema.NullOr(Schema.String).annotate({ description: "Short id of the original" }),
+  moderationState: Schema.Literals(["approved", "pending", "declined"]),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "LiteFeatureRequest" })
+export type LiteFeatureRequest = typeof LiteFeatureRequest.Type
+
+export const exampleLite = {
+  id: ex.featureRequestId,
+  shortId: "FR-12",
+  board: ex.slug,
+  title: "Dark mode",
+  description: "A dark theme for the whole app.",
+  status: "Open",
+  statusType: "open",
+  category: null,
+  productArea: null,
+  authorName: "Alice",
+  authorEmail: "alice@example.com",
+  voteCount: 0,
+  commentCount: 0,
+  mergedInto: null,
+  moderationState: "approved",
+  createdAt: ex.at,
+  updatedAt: ex.at
+}
+
+/** The records as names, for one board. */
+export const liteRequests = (caller: BoardCaller, records: ReadonlyArray<RequestRecord>) =>
+  Effect.gen(function* () {
+    const users = yield* orDieSql(usersByIds(records.flatMap((r) => (r.authorId === null ? [] : [r.authorId]))))
+    const options = new Map(caller.view.options.map((o) => [o.id, o]))
+    const merged = records.flatMap((r) => (r.mergedInto === null ? [] : [r.mergedInto]))
+    const numbers = new Map<string, number>()
+    if (merged.length > 0) {
+      for (const target of merged) {
+        const found = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: target }).pipe(Effect.option)
+        if (found._tag === "Some") numbers.set(target, found.value.number)
+      }
+    }
+    return records.map((r): LiteFeatureRequest => {
+      const status = r.statusId === null ? undefined : options.get(r.statusId)
+      const author = r.authorId === null ? undefined : users.get(r.authorId)
+      return {
+        id: r.id,
+        shortId: shortIdOf(r.number),
+        board: caller.view.board.slug,
+        title: r.title,
+        description: r.markdown,
+        status: status?.name ?? null,
+        statusType: status === undefined ? null : (status.type ?? "open"),
+        category: (r.categoryId === null ? undefined : options.get(r.categoryId))?.name ?? null,
+        productArea: (r.productAreaId === null ? undefined : options.get(r.productAreaId))?.name ?? null,
+        authorName: author?.name ?? r.authorName,
+        authorEmail: caller.team ? (author?.email ?? null) : null,
+        voteCount: r.voteCount,
+        commentCount: r.commentCount,
+        mergedInto: r.mergedInto === null ? null : numbers.has(r.mergedInto) ? shortIdOf(numbers.get(r.mergedInto)!) : null,
+        moderationState: r.moderationState,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt
+      }
+    })
+  })
+
+export const liteOne = (caller: BoardCaller, record: RequestRecord) => Effect.map(liteRequests(caller, [record]), (items) => items[0]!)
+
+export const allRequests = (caller: BoardCaller) =>
+  Effect.map(
+    Effect.flatMap(ActorSystem, (system) =>
+      system.ask(Board, caller.view.board.id, "requests", {
+        viewerId: caller.userId,
+        team: caller.team,
+        includeMerged: true,
+        sort: "old",
+        offset: 0,
+        limit: 1_000_000
+      })
+    ),
+    (page) => page.items
+  )
+
+/** A request by short id (or id) on the named board or any board the caller sees; 404 / 409 naming the field. */
+export const requestByRef = (
+  context: RequestContext,
+  where: { workspaceId: string; board?: string },
+  ref: string,
+  path: string,
+  boardPath: string
+) =>
+  Effect.gen(function* () {
+    const boards = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
+    const byId = !/^FR-/i.test(ref)
+    const number = byId ? undefined : Number(ref.slice(3))
+    const found: Array<{ caller: BoardCaller; record: RequestRecord }> = []
+    for (const caller of boards) {
+      for (const record of yield* allRequests(caller)) {
+        if ((byId ? record.id === ref.toLowerCase() : record.number === number) && visibleTo(record, caller.userId, caller.team))
+          found.push({ caller, record })
+      }
+    }
+    return yield* exactlyOne(
+      found,
+      "feature request",
+      ref.toUpperCase(),
+      path,
+      (f) => `${shortIdOf(f.record.number)} on ${f.caller.view.board.slug}`
+    )
+  })
+
+export const optionId = (
+  caller: BoardCaller,
+  kind: "category" | "product_area" | "status",
+  name: string | null | undefined,
+  path: string
+) =>
+  name === undefined
+    ? Effect.succeed(undefined)
+    : name === null
+      ? Effect.succeed(null)
+      : Effect.map(optionByName(caller, kind, name, path), (o) => o.id)

@@ -1,0 +1,214 @@
+/**
+ * Feature Requests (Lite) and Bug Reports (Lite): boards by slug or name,
+ * statuses, categories and levels by name, people by e-mail, short ids —
+ * unknown names 404 naming the field, ambiguous ones 409 with candidates —
+ * and cursor pagination that never repeats or skips an item.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startAtrium, type TestServer } from "../support/atrium.ts"
+import { createBoard, newTeam, type Team } from "./fixture.ts"
+
+let atrium: TestServer
+let t: Team
+beforeAll(async () => {
+  atrium = await startAtrium()
+  t = await newTeam(atrium)
+})
+afterAll(async () => {
+  await atrium?.close()
+})
+
+const lite = (method: string, path: string, token: string, body?: Record<string, unknown>) =>
+  atrium.request(method, `/feedback/v1/lite${path}`, { token, ...(body ? { body } : {}) })
+
+describe("Feature Requests (Lite)", () => {
+  it("resolves boards, statuses and categories by name, short ids across boards, and pages by cursor", async () => {
+    const first = await createBoard(atrium, t, { name: "Ideas" })
+    const second = await createBoard(atrium, t, { name: "Ideas" })
+    await atrium.request("POST", `/feedback/v1/boards/${first.id}/categories`, { token: t.owner.token, body: { name: "Integrations" } })
+    const ambiguous = await lite("POST", "/feature-requests", t.member.token, { workspaceId: t.workspaceId, board: "ideas", title: "x" })
+    expect(ambiguous.status).toBe(409)
+    expect(ambiguous.body.error.details).toHaveLength(2)
+    expect(ambiguous.body.error.details[0].path).toBe("body.board")
+    const unknown = await lite("POST", "/feature-requests", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      title: "x",
+      category: "Nope"
+    })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.details[0].path).toBe("body.category")
+    const created = await lite("POST", "/feature-requests", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      title: "Slack integration",
+      description: "Post **updates** to Slack",
+      category: "integrations"
+    })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body).toMatchObject({
+      shortId: "FR-1",
+      board: first.slug,
+      category: "Integrations",
+      status: "Open",
+      description: "Post **updates** to Slack",
+      authorEmail: t.member.email
+    })
+    const onSecond = await lite("POST", "/feature-requests", t.owner.token, {
+      workspaceId: t.workspaceId,
+      board: second.slug,
+      title: "Other"
+    })
+    expect(onSecond.body.shortId).toBe("FR-1")
+    const which = await lite("GET", `/feature-requests/FR-1?workspaceId=${t.workspaceId}`, t.member.token)
+    expect(which.status).toBe(409)
+    expect(which.body.error.details.map((d: any) => d.message)).toEqual([
+      `candidate: FR-1 on ${first.slug}`,
+      `candidate: FR-1 on ${second.slug}`
+    ])
+    const got = await lite("GET", `/feature-requests/fr-1?workspaceId=${t.workspaceId}&board=${second.slug}`, t.member.token)
+    expect(got.body.title).toBe("Other")
+    expect((await lite("GET", `/feature-requests/FR-9?workspaceId=${t.workspaceId}&board=${first.slug}`, t.member.token)).status).toBe(404)
+
+    const planned = await lite("POST", "/feature-requests/FR-1/status", t.admin.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      status: "planned"
+    })
+    expect(planned.body).toMatchObject({ status: "Planned", statusType: "planned" })
+    expect(
+      (
+        await lite("POST", "/feature-requests/FR-1/status", t.member.token, {
+          workspaceId: t.workspaceId,
+          board: first.slug,
+          status: "Shipped"
+        })
+      ).status
+    ).toBe(403)
+    const badStatus = await lite("POST", "/feature-requests/FR-1/status", t.admin.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      status: "Someday"
+    })
+    expect(badStatus.status).toBe(404)
+    expect(badStatus.body.error.details[0].path).toBe("body.status")
+    const voted = await lite("POST", "/feature-requests/FR-1/votes", t.viewer.token, { workspaceId: t.workspaceId, board: first.slug })
+    expect(voted.body.voteCount).toBe(1)
+    const onBehalf = await lite("POST", "/feature-requests/FR-1/votes", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      onBehalfOfEmail: "customer@example.com"
+    })
+    expect(onBehalf.body.voteCount).toBe(2)
+    const comment = await lite("POST", "/feature-requests/FR-1/comments", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      body: "cc",
+      mentionEmails: [t.viewer.email]
+    })
+    expect(comment.status, comment.text).toBe(201)
+    const badMention = await lite("POST", "/feature-requests/FR-1/comments", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      body: "cc",
+      mentionEmails: [t.outsider.email]
+    })
+    expect(badMention.status).toBe(400)
+    expect(badMention.body.error.details[0].path).toBe("body.mentionEmails.0")
+
+    for (let i = 2; i <= 6; i++)
+      await lite("POST", "/feature-requests", t.member.token, { workspaceId: t.workspaceId, board: first.slug, title: `Idea ${i}` })
+    const seen: Array<string> = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const page: any = await lite(
+        "GET",
+        `/feature-requests?workspaceId=${t.workspaceId}&board=${first.slug}&limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+        t.member.token
+      )
+      expect(page.status, page.text).toBe(200)
+      seen.push(...page.body.items.map((i: any) => i.shortId))
+      cursor = page.body.nextCursor
+      pages++
+      if (pages === 1)
+        await lite("POST", "/feature-requests", t.member.token, { workspaceId: t.workspaceId, board: first.slug, title: "Late" })
+    } while (cursor !== null)
+    expect(seen).toEqual(["FR-1", "FR-2", "FR-3", "FR-4", "FR-5", "FR-6", "FR-7"])
+    const firstPage = await lite("GET", `/feature-requests?workspaceId=${t.workspaceId}&board=${first.slug}&limit=2`, t.member.token)
+    const mismatch = await lite(
+      "GET",
+      `/feature-requests?workspaceId=${t.workspaceId}&status=Open&limit=2&cursor=${firstPage.body.nextCursor}`,
+      t.member.token
+    )
+    expect(mismatch.status).toBe(400)
+    expect(mismatch.body.error.details[0].path).toBe("query.cursor")
+    const byAuthor = await lite(
+      "GET",
+      `/feature-requests?workspaceId=${t.workspaceId}&authorEmail=${encodeURIComponent(t.owner.email)}`,
+      t.member.token
+    )
+    expect(byAuthor.body.items.map((i: any) => i.title)).toEqual(["Other"])
+    const nobody = await lite("GET", `/feature-requests?workspaceId=${t.workspaceId}&authorEmail=nobody@example.com`, t.member.token)
+    expect(nobody.status).toBe(404)
+    expect(nobody.body.error.details[0].path).toBe("query.authorEmail")
+
+    const merged = await lite("POST", "/feature-requests/FR-2/merge", t.admin.token, {
+      workspaceId: t.workspaceId,
+      board: first.slug,
+      into: "FR-1"
+    })
+    expect(merged.status, merged.text).toBe(200)
+    expect(merged.body).toMatchObject({ shortId: "FR-2", mergedInto: "FR-1" })
+    const outsider = await lite("GET", `/feature-requests?workspaceId=${t.workspaceId}`, t.outsider.token)
+    expect(outsider.status).toBe(404)
+  })
+})
+
+describe("Bug Reports (Lite)", () => {
+  it("files, triages, assigns, comments and deletes bug reports by names and short ids", async () => {
+    const board = await createBoard(atrium, t, { name: "Bugs" })
+    const created = await lite("POST", "/bug-reports", t.member.token, {
+      workspaceId: t.workspaceId,
+      board: "bugs",
+      title: "Crash on save",
+      actual: "White screen",
+      severity: "critical"
+    })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body).toMatchObject({
+      shortId: "B-1",
+      board: board.slug,
+      severity: "Critical",
+      status: "New",
+      reporterEmail: t.member.email
+    })
+    const other = await lite("POST", "/bug-reports", t.outsider.token, { workspaceId: t.workspaceId, board: board.slug, title: "x" })
+    expect(other.status).toBe(404)
+    const ref = `?workspaceId=${t.workspaceId}&board=${board.slug}`
+    const where = { workspaceId: t.workspaceId, board: board.slug }
+    const confirmed = await lite("POST", "/bug-reports/B-1/status", t.member.token, { ...where, name: "Confirmed" })
+    expect(confirmed.body.status).toBe("Confirmed")
+    const badLevel = await lite("POST", "/bug-reports/B-1/severity", t.member.token, { ...where, name: "Apocalyptic" })
+    expect(badLevel.status).toBe(404)
+    expect(badLevel.body.error.details[0].path).toBe("body.name")
+    const assigned = await lite("POST", "/bug-reports/B-1/assignee", t.member.token, { ...where, email: t.admin.email })
+    expect(assigned.body.assigneeEmail).toBe(t.admin.email)
+    expect((await lite("POST", "/bug-reports/B-1/assignee", t.member.token, { ...where, email: "ghost@example.com" })).status).toBe(404)
+    const updated = await lite("PATCH", "/bug-reports/B-1", t.member.token, { ...where, expected: "Saved" })
+    expect(updated.body).toMatchObject({ expected: "Saved", actual: "White screen" })
+    await lite("POST", "/bug-reports/B-1/comments", t.member.token, { ...where, body: "Looking", internal: true })
+    const comments = await lite("GET", `/bug-reports/B-1/comments${ref}`, t.admin.token)
+    expect(comments.body.items).toEqual([expect.objectContaining({ body: "Looking", internal: true, authorEmail: t.member.email })])
+    const found = await lite(
+      "GET",
+      `/bug-reports?workspaceId=${t.workspaceId}&severity=Critical,High&assigneeEmail=${encodeURIComponent(t.admin.email)}`,
+      t.admin.token
+    )
+    expect(found.body.items.map((b: any) => b.shortId)).toEqual(["B-1"])
+    const none = await lite("GET", `/bug-reports?workspaceId=${t.workspaceId}&status=Fixed`, t.admin.token)
+    expect(none.body).toEqual({ items: [], nextCursor: null })
+    expect((await lite("DELETE", `/bug-reports/B-1${ref}`, t.member.token)).status).toBe(204)
+    expect((await lite("GET", `/bug-reports/B-1${ref}`, t.member.token)).status).toBe(404)
+  })
+})
