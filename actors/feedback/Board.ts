@@ -309,6 +309,7 @@ export const Board = Actor<State>()({
       ),
     addAttachment: onActive((state, { by, ...input }) => Discussion.addAttachment(state, by, input)),
     removeAttachment: onActive((state, { attachmentId }) => Discussion.removeAttachment(state, attachmentId)),
-    moderate: (payload, ctx) => Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Moderation.setModeration(state, payload)))
+    moderate: (payload, ctx) =>
+      Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Moderation.setModeration(state, payload)))
   }
 })

@@ -341,7 +341,7 @@ const measurePoint = async (
     const windowSec = Math.max(1e-3, (lastAt - firstAt) / 1000)
     const dropped = results.reduce((sum, r) => sum + r.dropped, 0)
     const expected = sent * count
-    const loadgen = clients.reduce<ProcessFigures | undefined>((total, c, i) => {
+    const loadgen = clients.reduce<ProcessFigures | undefined>((total, _client, i) => {
       const b = before.clients[i]
       const a = after.clients[i]
       if (!b || !a) return total

@@ -72,7 +72,7 @@ describe("Sprint Groups", () => {
 
 describe("Sprints", () => {
   it("plans, starts and completes a sprint; unfinished tasks roll over to the next one", async () => {
-    const { call, fail, space, list, other, w, newTask } = p
+    const { call, fail, space, other, w, newTask } = p
     const group = await call("POST", `/spaces/${space.id}/sprint-groups`, { name: "Web", defaultLengthDays: 14 }, w.member.token, 201)
     const first = await call("POST", `/spaces/${space.id}/sprints`, { sprintGroupId: group.id, goal: "Login" }, w.member.token, 201)
     expect(first).toMatchObject({
