@@ -65,6 +65,15 @@ export const requestIdFrom = (header: string): string =>
  */
 const DISCARD_BYTES = 16 * 1024 * 1024
 
+/** Every header of a request (uWS hands them out only during the handler's synchronous part). */
+const headersOf = (req: { forEach: (callback: (name: string, value: string) => void) => void }): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  req.forEach((name, value) => {
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value
+  })
+  return headers
+}
+
 const write = (res: HttpResponse, requestId: string, response: OutgoingResponse, closeAfter = false): void => {
   res.cork(() => {
     res.writeStatus(statusLine(response.status))
@@ -128,6 +137,7 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         apiKey: req.getHeader("x-api-key"),
         contentType: req.getHeader("content-type"),
         ifNoneMatch: req.getHeader("if-none-match"),
+        headers: headersOf(req),
         body: undefined
       }
       let aborted = false

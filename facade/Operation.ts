@@ -69,6 +69,8 @@ export interface RequestContext {
   readonly principal: Principal | undefined
   /** `http://host:port` as the caller addressed us, for links in responses. */
   readonly origin: string
+  /** Request headers, lower-case names. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** A non-JSON reply (a download, an export). */

@@ -26,6 +26,8 @@ export interface IncomingRequest {
   readonly apiKey: string
   readonly contentType: string
   readonly ifNoneMatch: string
+  /** Every request header, lower-case names (signatures, cookies, internal keys). */
+  readonly headers?: Readonly<Record<string, string>>
   /** `undefined` when the request had no body. */
   readonly body: Uint8Array | undefined
 }
@@ -164,7 +166,8 @@ const handle = (match: Match, request: IncomingRequest) => {
     const result = yield* operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
       requestId: request.requestId,
       principal,
-      origin: request.origin
+      origin: request.origin,
+      headers: request.headers ?? {}
     })
     const response = yield* reply(operation, result)
     const etag = response.headers.etag

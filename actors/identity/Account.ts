@@ -32,7 +32,9 @@ const AccountState = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
   failedLogins: Schema.Number,
-  lockedUntil: Schema.NullOr(Schema.String)
+  lockedUntil: Schema.NullOr(Schema.String),
+  /** When the owner proved the address (a mailed token); absent until then. */
+  emailVerifiedAt: Schema.optionalKey(Schema.String)
 })
 type AccountState = typeof AccountState.Type
 
@@ -72,7 +74,12 @@ export const Account = Actor<AccountState>()({
       success: Schema.Struct({ changedAt: Timestamp })
     },
     profile: { payload: Schema.Struct({}), success: User },
-    rename: { payload: Schema.Struct({ name: Name() }), success: User }
+    rename: { payload: Schema.Struct({ name: Name() }), success: User },
+    /** Sets a new password without the old one: the caller proved the address with a mailed token. */
+    resetPassword: { payload: Schema.Struct({ newPassword: Password }), success: Schema.Struct({ changedAt: Timestamp }) },
+    /** Marks the address as verified (the caller checked the mailed token). */
+    verifyEmail: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Timestamp }) },
+    verification: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Schema.NullOr(Timestamp) }) }
   },
   handlers: {
     register: ({ name, password }, ctx) =>
@@ -122,6 +129,22 @@ export const Account = Actor<AccountState>()({
         const next = { ...state, name: name.trim(), updatedAt: now() }
         ctx.setState(next)
         return toUser(next)
-      })
+      }),
+    resetPassword: ({ newPassword }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const at = now()
+        ctx.setState({ ...state, passwordHash: yield* hashPassword(newPassword), failedLogins: 0, lockedUntil: null, updatedAt: at })
+        return { changedAt: at }
+      }),
+    verifyEmail: (_, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const emailVerifiedAt = state.emailVerifiedAt ?? now()
+        if (state.emailVerifiedAt === undefined) ctx.setState({ ...state, emailVerifiedAt })
+        return { emailVerifiedAt }
+      }),
+    verification: (_, ctx) =>
+      Effect.map(requireAccount(ctx.state), (state) => ({ emailVerifiedAt: state.emailVerifiedAt ?? null }))
   }
 })
