@@ -12,6 +12,7 @@ import { openApiRoutes } from "./catalog/OpenApi.ts"
 import { apiKeyResourceOperations as hubApiKeys } from "./hub/ApiKeyResource.ts"
 import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
+import { hubConnectActorKinds, hubConnectOperations } from "./hub/connect/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -31,7 +32,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ApiKey,
   ...wikiActorKinds,
   ...wikiDiscoveryActorKinds,
-  ...pmActorKinds
+  ...pmActorKinds,
+  ...hubConnectActorKinds
 ]
 
 let registry: Registry | undefined
@@ -43,6 +45,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubWorkspaces,
   ...workspaceSettingsOperations,
   ...hubApiKeys,
+  ...hubConnectOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

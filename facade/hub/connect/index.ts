@@ -1,0 +1,19 @@
+/**
+ * The hub's account-side tags of issue 15 (part C): sessions and mail, workspace
+ * invitations, demo workspaces, connection tests, waitlist, product feedback,
+ * workspace migration and the internal key check.
+ */
+import { HubInvitations } from "../../../actors/hub/HubInvitations.ts"
+import type { ActorKind } from "../../../runtime/Actor.ts"
+import type { AnyOperation } from "../../Operation.ts"
+import { authResourceOperations } from "./AuthResource.ts"
+import { emailResourceOperations } from "./EmailResource.ts"
+import { workspaceInvitationOperations } from "./WorkspaceInvitations.ts"
+
+export const hubConnectActorKinds: ReadonlyArray<ActorKind> = [HubInvitations]
+
+export const hubConnectOperations: ReadonlyArray<AnyOperation> = [
+  ...authResourceOperations,
+  ...emailResourceOperations,
+  ...workspaceInvitationOperations
+]
