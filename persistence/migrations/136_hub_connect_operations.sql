@@ -6,6 +6,8 @@ CREATE TABLE hub_demo_workspaces (
   owner_id uuid NOT NULL,
   workspace_id uuid NOT NULL,
   name text NOT NULL,
+  -- 'user': made by a signed-in user; 'demo_user': with a throwaway account (Demo User Resource)
+  origin text NOT NULL,
   contents jsonb NOT NULL,
   resets integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -14,6 +16,7 @@ CREATE TABLE hub_demo_workspaces (
   deleted_at timestamptz
 );
 CREATE INDEX hub_demo_workspaces_owner ON hub_demo_workspaces (owner_id, created_at) WHERE deleted_at IS NULL;
+CREATE INDEX hub_demo_workspaces_created ON hub_demo_workspaces (origin, created_at);
 
 CREATE TABLE hub_test_runs (
   id uuid PRIMARY KEY,

@@ -7,6 +7,7 @@ import { HubInvitations } from "../../../actors/hub/HubInvitations.ts"
 import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { authResourceOperations } from "./AuthResource.ts"
+import { demoResourceOperations } from "./DemoResource.ts"
 import { emailResourceOperations } from "./EmailResource.ts"
 import { workspaceInvitationOperations } from "./WorkspaceInvitations.ts"
 
@@ -15,5 +16,6 @@ export const hubConnectActorKinds: ReadonlyArray<ActorKind> = [HubInvitations]
 export const hubConnectOperations: ReadonlyArray<AnyOperation> = [
   ...authResourceOperations,
   ...emailResourceOperations,
-  ...workspaceInvitationOperations
+  ...workspaceInvitationOperations,
+  ...demoResourceOperations
 ]
