@@ -9,7 +9,10 @@ import type { AnyOperation } from "../../Operation.ts"
 import { authResourceOperations } from "./AuthResource.ts"
 import { demoResourceOperations } from "./DemoResource.ts"
 import { emailResourceOperations } from "./EmailResource.ts"
+import { platformResourceOperations } from "./PlatformResources.ts"
+import { testResourceOperations } from "./TestResource.ts"
 import { workspaceInvitationOperations } from "./WorkspaceInvitations.ts"
+import { workspaceMigrationOperations } from "./WorkspaceMigration.ts"
 
 export const hubConnectActorKinds: ReadonlyArray<ActorKind> = [HubInvitations]
 
@@ -17,5 +20,8 @@ export const hubConnectOperations: ReadonlyArray<AnyOperation> = [
   ...authResourceOperations,
   ...emailResourceOperations,
   ...workspaceInvitationOperations,
-  ...demoResourceOperations
+  ...demoResourceOperations,
+  ...testResourceOperations,
+  ...platformResourceOperations,
+  ...workspaceMigrationOperations
 ]
