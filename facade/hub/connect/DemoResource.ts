@@ -26,10 +26,8 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
 import { AccessTokens } from "../../auth/AccessTokens.ts"
 import { examplePair, logIn, TokenPair } from "../../auth/SessionTokens.ts"
-import { caller, mintDemoKey, seedWorkspaceContent } from "../../Demo.ts"
 import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "../../DemoContent.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
-import { atriumRegistry } from "../../operations.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
 
 const service = "hub"
@@ -64,9 +62,19 @@ const SeededDemo = Schema.Struct({
 
 const DemoParams = Schema.Struct({ demoId: Id })
 
+/**
+ * The generator and the registry it calls through, loaded when first needed:
+ * they import every operation, this file among them (a static import would be a cycle).
+ */
+const generator = Effect.promise(async () => {
+  const [demo, operations] = await Promise.all([import("../../Demo.ts"), import("../../operations.ts")])
+  return { ...demo, registry: operations.atriumRegistry }
+})
+
 /** Creates a workspace as the holder of `token` and fills it with the demo content. */
 const seedDemo = (context: RequestContext, token: string, email: string, name: string) =>
   Effect.gen(function* () {
+    const { caller, mintDemoKey, seedWorkspaceContent, registry: atriumRegistry } = yield* generator
     const call = caller(atriumRegistry, context.origin)
     const workspace = yield* call("hub", "createHubWorkspace", { body: { name } }, token)
     const workspaceId: string = workspace.id
@@ -299,7 +307,8 @@ export const demoResourceOperations = [
       Effect.gen(function* () {
         const demo = yield* ownDemo(context, params.demoId)
         const { token } = yield* tokenOf(context)
-        const apiKey = yield* mintDemoKey(caller(atriumRegistry, context.origin), demo.workspaceId, token)
+        const { caller, mintDemoKey, registry } = yield* generator
+        const apiKey = yield* mintDemoKey(caller(registry, context.origin), demo.workspaceId, token)
         return { workspaceId: demo.workspaceId, apiKey }
       })
   }),
