@@ -87,7 +87,17 @@ export const seedWorkspaceContent = (
   registry: Registry = atriumRegistry
 ) =>
   Effect.gen(function* () {
-    const { workspaceId, apiKey, writers } = target
+    // Project management, the wiki and the meetings do not depend on each other: seeded side by side.
+    const [, , meetings] = yield* Effect.all([seedTasks(call, target), seedPages(call, target), seedMeetings(call, target, registry)], {
+      concurrency: "unbounded"
+    })
+    return { lists: DEMO_LISTS.length, tasks: demoTasks.length, pages: demoPages.length, meetings } satisfies DemoContentCounts
+  })
+
+type SeedTarget = Parameters<typeof seedWorkspaceContent>[1]
+
+const seedTasks = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget) =>
+  Effect.gen(function* () {
     yield* call("pm", "createSpaceLite", { body: { workspaceId, name: DEMO_SPACE } }, apiKey)
     for (const list of DEMO_LISTS) yield* call("pm", "createListLite", { body: { workspaceId, space: DEMO_SPACE, name: list } }, apiKey)
     const context = yield* call("pm", "getContextLite", { query: { workspaceId } }, apiKey)
@@ -100,28 +110,36 @@ export const seedWorkspaceContent = (
         .statuses.filter((status: { type: string }) => status.type !== "closed")
         .map((status: { name: string }) => status.name)
     const now = Date.now()
-    for (const [index, task] of demoTasks.entries()) {
-      const statuses = statusesOf(task.list)
-      yield* call(
-        "pm",
-        "createTaskLite",
-        {
-          body: {
-            workspaceId,
-            space: DEMO_SPACE,
-            list: task.list,
-            name: task.name,
-            status: statuses[Math.min(task.stage, statuses.length - 1)],
-            priority: task.priority,
-            assigneeEmails: [writers[index % writers.length]!.email],
-            ...(task.dueInDays !== undefined ? { dueDate: new Date(now + task.dueInDays * DAY).toISOString() } : {}),
-            ...(task.estimateMinutes !== undefined ? { timeEstimateMinutes: task.estimateMinutes } : {})
-          }
-        },
-        writers[index % writers.length]!.token
-      )
-    }
+    // Tasks are independent of each other: created a few at a time (a demo is seeded while someone waits for it).
+    yield* Effect.forEach(
+      demoTasks.entries(),
+      ([index, task]) => {
+        const statuses = statusesOf(task.list)
+        return call(
+          "pm",
+          "createTaskLite",
+          {
+            body: {
+              workspaceId,
+              space: DEMO_SPACE,
+              list: task.list,
+              name: task.name,
+              status: statuses[Math.min(task.stage, statuses.length - 1)],
+              priority: task.priority,
+              assigneeEmails: [writers[index % writers.length]!.email],
+              ...(task.dueInDays !== undefined ? { dueDate: new Date(now + task.dueInDays * DAY).toISOString() } : {}),
+              ...(task.estimateMinutes !== undefined ? { timeEstimateMinutes: task.estimateMinutes } : {})
+            }
+          },
+          writers[index % writers.length]!.token
+        )
+      },
+      { concurrency: 6, discard: true }
+    )
+  })
 
+const seedPages = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget) =>
+  Effect.gen(function* () {
     yield* call("wiki", "createWikiSpace", { body: { workspaceId, ...DEMO_WIKI } }, writers[0]!.token)
     const slugs = new Map<string, string>()
     for (const page of demoPages) {
@@ -136,6 +154,11 @@ export const seedWorkspaceContent = (
       )
       slugs.set(page.title, created.slug)
     }
+  })
+
+/** The meetings, where the hub's recordings are served (their transcripts become summaries and action items). */
+const seedMeetings = (call: DemoCall, { workspaceId, writers }: SeedTarget, registry: Registry) =>
+  Effect.gen(function* () {
     let meetings = 0
     if (registry.ofService("hub").some((op) => op.operationId === "createRecording")) {
       for (const meeting of demoMeetings) {
@@ -155,7 +178,7 @@ export const seedWorkspaceContent = (
         meetings++
       }
     }
-    return { lists: DEMO_LISTS.length, tasks: demoTasks.length, pages: demoPages.length, meetings } satisfies DemoContentCounts
+    return meetings
   })
 
 /** Seeds the demo; fails (dies) with the refusing reply if any step is refused. */

@@ -37,7 +37,7 @@ const DAY = 86_400_000
 
 const ttlDays = () => Number(process.env.DEMO_TTL_DAYS) || 7
 /** Throwaway demo accounts per hour (the Demo User Resource is public). */
-const demoUsersPerHour = () => Number(process.env.DEMO_USERS_PER_HOUR) || 60
+const demoUsersPerHour = () => Number(process.env.DEMO_USERS_PER_HOUR) || 5
 const MAX_DEMOS_PER_USER = 5
 const MAX_EXTEND_DAYS = 30
 
@@ -407,7 +407,7 @@ export const demoResourceOperations = [
     method: "POST",
     path: "/v1/demo/users",
     summary: "Try Atrium without signing up: a throwaway account with its own seeded demo workspace, logged in",
-    description: "The password is shown only now. Limited per hour for the whole server (DEMO_USERS_PER_HOUR, default 60): 429 beyond.",
+    description: "The password is shown only now. Limited per hour for the whole server (DEMO_USERS_PER_HOUR, default 5): 429 beyond.",
     auth: "public",
     scopes: [],
     body: Schema.Struct({ name: Schema.optionalKey(Name(100)) }),
