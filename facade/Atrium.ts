@@ -23,6 +23,7 @@ import { collabExtension } from "../collab/CollabExtension.ts"
 import { streamsExtension } from "../collab/StreamsExtension.ts"
 import { wikiExtension } from "../actors/wiki/WikiExtension.ts"
 import { mcpExtension } from "./mcp/McpEndpoint.ts"
+import { mailRetryExtension } from "../actors/hub/Mail.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -34,7 +35,7 @@ const actorSystem = (config: AtriumConfig) =>
  * Real-time documents, live update streams and the services the domains add,
  * beside the REST operations. Each extension's layer sees the ones before it.
  */
-export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension, mcpExtension]
+export const extensions: ReadonlyArray<Extension> = [collabExtension, streamsExtension, wikiExtension, mcpExtension, mailRetryExtension]
 
 /**
  * Every service the operations need, built from the configuration, bottom up:

@@ -7,8 +7,9 @@
  * by `retryFailedMail`.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import nodemailer, { type Transporter } from "nodemailer"
+import type { Extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
@@ -57,7 +58,7 @@ const transportFor = (url: string) => {
 export const mailFrom = () => process.env.MAIL_FROM || "Atrium <no-reply@atrium.local>"
 
 /** Hands one stored mail to SMTP and records the outcome on its row. */
-const deliver = (id: string, mail: OutgoingMail) =>
+const deliver = (id: string, mail: OutgoingMail, attemptCounted = false) =>
   Effect.gen(function* () {
     const url = process.env.SMTP_URL
     if (!url) {
@@ -69,15 +70,16 @@ const deliver = (id: string, mail: OutgoingMail) =>
     ).pipe(Effect.result)
     if (outcome._tag === "Success") {
       yield* query(
-        "UPDATE hub_mail_outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1",
-        [id, String(outcome.success.messageId ?? "")]
+        `UPDATE hub_mail_outbox SET status = 'sent', attempts = attempts + $3, last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`,
+        [id, String(outcome.success.messageId ?? ""), attemptCounted ? 0 : 1]
       )
     } else {
       const cause = outcome.failure.cause
       const message = cause instanceof Error ? cause.message : String(cause)
-      yield* query("UPDATE hub_mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1", [
+      yield* query("UPDATE hub_mail_outbox SET status = 'failed', attempts = attempts + $3, last_error = $2 WHERE id = $1", [
         id,
-        message.slice(0, 500)
+        message.slice(0, 500),
+        attemptCounted ? 0 : 1
       ])
     }
   })
@@ -103,14 +105,40 @@ export const mailsTo = (email: string, options: { readonly kind?: MailKind; read
     [normalizeEmail(email), options.kind ?? null, options.limit]
   )
 
-/** Sends again the mails whose hand-over failed (a few attempts each); returns how many were tried. */
+/**
+ * Sends again the mails whose hand-over failed (and ones a crash left queued),
+ * a few attempts each; returns how many were tried. Each row is claimed with a
+ * conditional update first, so nodes sharing the database do not both send it.
+ */
 export const retryFailedMail = (maxAttempts = 5) =>
   Effect.gen(function* () {
-    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string }>(
-      `SELECT id, recipient AS "to", kind, subject, body_text AS text FROM hub_mail_outbox
+    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string; status: string; attempts: number }>(
+      `SELECT id, recipient AS "to", kind, subject, body_text AS text, status, attempts FROM hub_mail_outbox
         WHERE status IN ('failed', 'queued') AND attempts < $1 AND created_at < now() - interval '5 seconds' ORDER BY created_at LIMIT 50`,
       [maxAttempts]
     )
-    yield* Effect.forEach(rows, (row) => deliver(row.id, row), { discard: true })
-    return rows.length
+    let tried = 0
+    for (const row of rows) {
+      const claimed = yield* query(
+        "UPDATE hub_mail_outbox SET status = 'queued', attempts = attempts + 1 WHERE id = $1 AND status = $2 AND attempts = $3 RETURNING id",
+        [row.id, row.status, row.attempts]
+      )
+      if (claimed.length === 0) continue
+      // The claim counted the attempt: delivery records only its outcome.
+      yield* deliver(row.id, row, true)
+      tried++
+    }
+    return tried
   })
+
+/** Retries failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs. */
+export const mailRetryExtension: Extension = {
+  name: "hub-mail-retry",
+  layer: () => Layer.empty,
+  attach: () =>
+    Effect.gen(function* () {
+      const seconds = Number(process.env.MAIL_RETRY_SECONDS) || 60
+      const pass = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
+      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(`${seconds} seconds`), pass)), yield* Effect.scope)
+    })
+}

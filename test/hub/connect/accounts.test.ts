@@ -5,6 +5,7 @@
  * accept (and everything that must refuse on the way).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { retryFailedMail } from "../../../actors/hub/Mail.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
@@ -119,6 +120,14 @@ describe("password reset by e-mail", () => {
     const [mail] = await mails(user.token, "password_reset")
     expect(mail!.status).toBe("failed")
     expect(mail!.lastError).toContain("mailbox unavailable")
+
+    // The retry pass (every MAIL_RETRY_SECONDS) sends it once the server takes mail again.
+    await atrium.sql("UPDATE hub_mail_outbox SET created_at = now() - interval '1 minute' WHERE recipient = $1", [user.email])
+    const delivered = sink.received.length
+    expect(await atrium.run(retryFailedMail())).toBeGreaterThanOrEqual(1)
+    const [retried] = await mails(user.token, "password_reset")
+    expect(retried).toMatchObject({ status: "sent", attempts: 2, lastError: null })
+    expect(sink.received.slice(delivered).some((m) => m.to.includes(user.email))).toBe(true)
   })
 })
 
