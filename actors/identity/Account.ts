@@ -75,8 +75,8 @@ export const Account = Actor<AccountState>()({
     },
     profile: { payload: Schema.Struct({}), success: User },
     rename: { payload: Schema.Struct({ name: Name() }), success: User },
-    /** Sets a new password without the old one: the caller proved the address with a mailed token. */
-    resetPassword: { payload: Schema.Struct({ newPassword: Password }), success: Schema.Struct({ changedAt: Timestamp }) },
+    /** Replaces the password without knowing the old one (a mailed reset token was checked), and lifts a lockout. */
+    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }) },
     /** Marks the address as verified (the caller checked the mailed token). */
     verifyEmail: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Timestamp }) },
     verification: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Schema.NullOr(Timestamp) }) }
@@ -130,11 +130,11 @@ export const Account = Actor<AccountState>()({
         ctx.setState(next)
         return toUser(next)
       }),
-    resetPassword: ({ newPassword }, ctx) =>
+    setPassword: ({ password }, ctx) =>
       Effect.gen(function* () {
         const state = yield* requireAccount(ctx.state)
         const at = now()
-        ctx.setState({ ...state, passwordHash: yield* hashPassword(newPassword), failedLogins: 0, lockedUntil: null, updatedAt: at })
+        ctx.setState({ ...state, passwordHash: yield* hashPassword(password), failedLogins: 0, lockedUntil: null, updatedAt: at })
         return { changedAt: at }
       }),
     verifyEmail: (_, ctx) =>
@@ -144,7 +144,6 @@ export const Account = Actor<AccountState>()({
         if (state.emailVerifiedAt === undefined) ctx.setState({ ...state, emailVerifiedAt })
         return { emailVerifiedAt }
       }),
-    verification: (_, ctx) =>
-      Effect.map(requireAccount(ctx.state), (state) => ({ emailVerifiedAt: state.emailVerifiedAt ?? null }))
+    verification: (_, ctx) => Effect.map(requireAccount(ctx.state), (state) => ({ emailVerifiedAt: state.emailVerifiedAt ?? null }))
   }
 })

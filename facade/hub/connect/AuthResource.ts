@@ -199,7 +199,7 @@ export const authResourceOperations = [
       Effect.gen(function* () {
         const owner = yield* consumeEmailToken("password_reset", body.token)
         const { changedAt } = yield* (yield* ActorSystem)
-          .ask(Account, owner.email, "resetPassword", { newPassword: body.newPassword })
+          .ask(Account, owner.email, "setPassword", { password: body.newPassword })
           .pipe(
             Effect.catchTag("Rejection", () =>
               Effect.fail(reject("invalid", "The account no longer exists", [{ path: "body.token", message: "account gone" }]))
