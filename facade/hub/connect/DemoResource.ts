@@ -1,147 +1,37 @@
 /**
- * hub tags "Demo Resource" (10) and "Demo User Resource" (1): demo workspaces
- * filled by the same generator as `npm start -- --demo` (facade/Demo.ts:
- * product space, lists, 30 tasks, wiki pages, meetings), created, reset,
- * extended and deleted by their owner; platform admins list and purge the
- * expired ones; a visitor can get a throwaway account with its own demo.
+ * hub tag "Demo Resource" (10): demo workspaces filled by the same generator as
+ * `npm start -- --demo` (facade/Demo.ts: product space, lists, 30 tasks, wiki
+ * pages, meetings), created, reset, extended and deleted by their owner, with
+ * agent keys; platform admins list and purge the expired ones.
  */
-import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { Account } from "../../../actors/identity/Account.ts"
-import { Workspace } from "../../../actors/identity/Workspace.ts"
-import {
-  allDemos,
-  DemoWorkspace,
-  demoById,
-  demosCreatedSince,
-  demosOf,
-  markDemoDeleted,
-  markReset,
-  recordDemo,
-  setDemoExpiry
-} from "../../../actors/hub/DemoWorkspaces.ts"
-import { Email, Id, Name } from "../../../actors/Fields.ts"
-import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { allDemos, DemoWorkspace, demosOf, markReset, setDemoExpiry } from "../../../actors/hub/DemoWorkspaces.ts"
+import { Id, Name } from "../../../actors/Fields.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { AccessTokens } from "../../auth/AccessTokens.ts"
-import { examplePair, logIn, TokenPair } from "../../auth/SessionTokens.ts"
 import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "../../DemoContent.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { operation } from "../../Operation.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
+import {
+  at,
+  createDemoFor,
+  DemoParams,
+  exampleDemo,
+  exampleKey,
+  expiryFromNow,
+  generator,
+  MAX_DEMOS_PER_USER,
+  MAX_EXTEND_DAYS,
+  ownDemo,
+  removeDemo,
+  SeededDemo,
+  seedDemo,
+  tokenOf,
+  deleteWorkspaceOf
+} from "./DemoSeeding.ts"
 
 const service = "hub"
 const tag = "Demo Resource"
-const at = "2026-11-21T12:00:00.000Z"
-const DAY = 86_400_000
-
-const ttlDays = () => Number(process.env.DEMO_TTL_DAYS) || 7
-/** Throwaway demo accounts per hour (the Demo User Resource is public). */
-const demoUsersPerHour = () => Number(process.env.DEMO_USERS_PER_HOUR) || 5
-const MAX_DEMOS_PER_USER = 5
-const MAX_EXTEND_DAYS = 30
-
-const exampleDemo = {
-  id: "8c9d0e1f-2a3b-4c4d-8e5f-6a7b8c9d0e1f",
-  workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10",
-  ownerId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  name: "Demo workspace",
-  contents: { lists: 3, tasks: 30, pages: 4, meetings: 3 },
-  resets: 0,
-  createdAt: at,
-  resetAt: null,
-  expiresAt: "2026-11-28T12:00:00.000Z",
-  expired: false
-}
-const exampleKey = "atr_live_Xy12ab…"
-
-const SeededDemo = Schema.Struct({
-  ...DemoWorkspace.fields,
-  apiKey: Schema.String.annotate({ description: "An agent API key for the demo workspace (every scope); shown only now" })
-}).annotate({ identifier: "SeededDemoWorkspace" })
-
-const DemoParams = Schema.Struct({ demoId: Id })
-
-/**
- * The generator and the registry it calls through, loaded when first needed:
- * they import every operation, this file among them (a static import would be a cycle).
- */
-const generator = Effect.promise(async () => {
-  const [demo, operations] = await Promise.all([import("../../Demo.ts"), import("../../operations.ts")])
-  return { ...demo, registry: operations.atriumRegistry }
-})
-
-/** Creates a workspace as the holder of `token` and fills it with the demo content. */
-const seedDemo = (context: RequestContext, token: string, email: string, name: string) =>
-  Effect.gen(function* () {
-    const { caller, mintDemoKey, seedWorkspaceContent, registry: atriumRegistry } = yield* generator
-    const call = caller(atriumRegistry, context.origin)
-    const workspace = yield* call("hub", "createHubWorkspace", { body: { name } }, token)
-    const workspaceId: string = workspace.id
-    const apiKey = yield* mintDemoKey(call, workspaceId, token)
-    const contents = yield* seedWorkspaceContent(call, { workspaceId, apiKey, writers: [{ email, token }] }, atriumRegistry)
-    return { workspaceId, apiKey, contents }
-  })
-
-/** An access token for the calling user's own session, for the seed's calls on their behalf. */
-const tokenOf = (context: RequestContext) =>
-  Effect.gen(function* () {
-    const user = yield* userOf(context)
-    const issued = yield* (yield* AccessTokens).issue({
-      userId: user.userId,
-      email: user.email,
-      name: user.name,
-      sessionId: user.sessionId
-    })
-    return { user, token: issued.token }
-  })
-
-/** The caller's own demo (others' answer 404). */
-const ownDemo = (context: RequestContext, demoId: string) =>
-  Effect.gen(function* () {
-    const user = yield* userOf(context)
-    const demo = yield* demoById(demoId)
-    if (demo.ownerId !== user.userId) return yield* reject("not_found", "No such demo workspace")
-    return demo
-  })
-
-/** Deletes the demo's workspace (already gone: nothing to do). */
-const deleteWorkspaceOf = (demo: DemoWorkspace) =>
-  Effect.gen(function* () {
-    yield* (yield* ActorSystem)
-      .ask(Workspace, demo.workspaceId, "delete", { by: demo.ownerId })
-      .pipe(Effect.catchTag("Rejection", () => Effect.void))
-  })
-
-const removeDemo = (demo: DemoWorkspace) =>
-  Effect.gen(function* () {
-    yield* deleteWorkspaceOf(demo)
-    yield* markDemoDeleted(demo.id)
-  })
-
-const expiryFromNow = (days: number) => new Date(Date.now() + days * DAY).toISOString()
-
-const createDemoFor = (
-  context: RequestContext,
-  token: string,
-  owner: { userId: string; email: string },
-  name: string,
-  origin: "user" | "demo_user"
-) =>
-  Effect.gen(function* () {
-    const seeded = yield* seedDemo(context, token, owner.email, name)
-    const demo = yield* recordDemo({
-      id: randomUUID(),
-      workspaceId: seeded.workspaceId,
-      ownerId: owner.userId,
-      name,
-      origin,
-      contents: seeded.contents,
-      expiresAt: expiryFromNow(ttlDays())
-    })
-
-    return { ...demo, apiKey: seeded.apiKey }
-  })
 
 const ContentDescription = Schema.Struct({
   space: Schema.String,
@@ -398,54 +288,6 @@ export const demoResourceOperations = [
         const expired = yield* allDemos({ expiredOnly: true, limit: 500 })
         yield* Effect.forEach(expired, removeDemo, { discard: true })
         return { purged: expired.length }
-      })
-  }),
-  operation({
-    service,
-    tag: "Demo User Resource",
-    operationId: "createDemoUser",
-    method: "POST",
-    path: "/v1/demo/users",
-    summary: "Try Atrium without signing up: a throwaway account with its own seeded demo workspace, logged in",
-    description: "The password is shown only now. Limited per hour for the whole server (DEMO_USERS_PER_HOUR, default 5): 429 beyond.",
-    auth: "public",
-    scopes: [],
-    body: Schema.Struct({ name: Schema.optionalKey(Name(100)) }),
-    responses: {
-      201: {
-        description: "Created, logged in, seeded",
-        schema: Schema.Struct({ email: Email, password: Schema.String, session: TokenPair, demo: SeededDemo }).annotate({
-          identifier: "DemoUser"
-        })
-      },
-      429: { description: "Too many demo accounts this hour" }
-    },
-    examples: [
-      {
-        name: "try",
-        request: { body: { name: "Visitor" } },
-        response: {
-          status: 201,
-          body: {
-            email: "demo-q3k9x2@demo.atrium.local",
-            password: "Xy3kQm9b2fA7cD4eF6gH8iJ0",
-            session: { ...examplePair, user: { ...examplePair.user, email: "demo-q3k9x2@demo.atrium.local", name: "Visitor" } },
-            demo: { ...exampleDemo, apiKey: exampleKey }
-          }
-        }
-      }
-    ],
-    handler: ({ body }, context) =>
-      Effect.gen(function* () {
-        if ((yield* demosCreatedSince("demo_user", 3_600_000)) >= demoUsersPerHour())
-          return yield* reject("rate_limited", "Too many demo accounts were created this hour; try again later")
-        const email = `demo-${randomBytes(6).toString("hex")}@demo.atrium.local`
-        const password = randomBytes(18).toString("base64url")
-        const name = body.name?.trim() ?? "Demo visitor"
-        yield* (yield* ActorSystem).ask(Account, email, "register", { name, password })
-        const session = yield* logIn(email, password)
-        const demo = yield* createDemoFor(context, session.accessToken, { userId: session.user.id, email }, "Demo workspace", "demo_user")
-        return { email, password, session, demo }
       })
   })
 ]

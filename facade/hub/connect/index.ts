@@ -8,6 +8,7 @@ import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { authResourceOperations } from "./AuthResource.ts"
 import { demoResourceOperations } from "./DemoResource.ts"
+import { demoUserResourceOperations } from "./DemoUserResource.ts"
 import { emailResourceOperations } from "./EmailResource.ts"
 import { platformResourceOperations } from "./PlatformResources.ts"
 import { testResourceOperations } from "./TestResource.ts"
@@ -21,6 +22,7 @@ export const hubConnectOperations: ReadonlyArray<AnyOperation> = [
   ...emailResourceOperations,
   ...workspaceInvitationOperations,
   ...demoResourceOperations,
+  ...demoUserResourceOperations,
   ...testResourceOperations,
   ...platformResourceOperations,
   ...workspaceMigrationOperations
