@@ -29,6 +29,7 @@ import { webhookDeliveryExtension } from "../actors/hub/webhooks/WebhookDelivery
 import { pmOpsExtension } from "../actors/pmops/PmOpsExtension.ts"
 import { webExtension } from "./web/WebExtension.ts"
 import { feedbackExtension } from "../actors/feedback/FeedbackExtension.ts"
+import { mailRetryExtension } from "../actors/hub/Mail.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig) =>
@@ -50,6 +51,7 @@ export const extensions: ReadonlyArray<Extension> = [
   mcpExtension,
   pmOpsExtension,
   feedbackExtension,
+  mailRetryExtension,
   webExtension
 ]
 

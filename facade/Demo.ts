@@ -13,7 +13,7 @@ import { Effect } from "effect"
 import { anyAccount, usersByEmails } from "../actors/identity/IdentityQueries.ts"
 import type { SqlError } from "../persistence/Sql.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
-import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoPages, demoTasks } from "./DemoContent.ts"
+import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "./DemoContent.ts"
 import { type Invocation, invokeById } from "./Invoke.ts"
 import type { ServiceName } from "./Operation.ts"
 import { atriumRegistry } from "./operations.ts"
@@ -36,7 +36,7 @@ export interface DemoSeed {
 }
 
 /** Calls one operation as `token` (a JWT or an API key); anything but success stops the seed with the reply. */
-const caller = (registry: Registry, origin: string) => {
+export const caller = (registry: Registry, origin: string) => {
   let counter = 0
   return (service: ServiceName, operationId: string, input: Invocation, token = "") =>
     Effect.flatMap(
@@ -53,25 +53,51 @@ const caller = (registry: Registry, origin: string) => {
     )
 }
 
-/** Seeds the demo; fails (dies) with the refusing reply if any step is refused. */
-export const seedDemoData = (origin: string, registry: Registry = atriumRegistry) =>
-  Effect.gen(function* () {
-    const call = caller(registry, origin)
-    const tokens: Array<string> = []
-    for (const user of DEMO_USERS) {
-      yield* call("pm", "register", { body: { ...user, password: DEMO_PASSWORD } })
-      tokens.push((yield* call("pm", "login", { body: { email: user.email, password: DEMO_PASSWORD } })).accessToken)
-    }
-    const [ada, ben] = tokens as [string, string]
-    const workspaceId: string = (yield* call("pm", "createWorkspace", { body: { name: "Demo workspace" } }, ada)).id
-    yield* call("hub", "addHubWorkspaceMember", { params: { workspaceId }, body: { email: DEMO_SECOND_EMAIL, role: "member" } }, ada)
-    const apiKey: string = (yield* call(
-      "pm",
-      "createPmApiKey",
-      { body: { workspaceId, name: "Demo agent key", scopes: Object.keys(scopes) } },
-      ada
-    )).key
+/** Calls one operation by id with its inputs, as `token`; the seed's only way to change anything. */
+export type DemoCall = ReturnType<typeof caller>
 
+/** An API key with every scope for the workspace (the Lite operations' agent), minted by `token`. */
+export const mintDemoKey = (call: DemoCall, workspaceId: string, token: string) =>
+  Effect.map(
+    call("pm", "createPmApiKey", { body: { workspaceId, name: "Demo agent key", scopes: Object.keys(scopes) } }, token),
+    (created): string => created.key
+  )
+
+export interface DemoContentCounts {
+  readonly lists: number
+  readonly tasks: number
+  readonly pages: number
+  readonly meetings: number
+}
+
+/**
+ * Fills a workspace with the demo content: the product space, its lists and
+ * tasks (created and assigned in turn by `writers`), the wiki space with its
+ * pages and, where the hub's recordings are served, the demo meetings with
+ * their transcripts (each writer attends). The generator of `--demo` and of
+ * the hub's demo workspaces alike.
+ */
+export const seedWorkspaceContent = (
+  call: DemoCall,
+  target: {
+    readonly workspaceId: string
+    readonly apiKey: string
+    readonly writers: ReadonlyArray<{ readonly email: string; readonly token: string }>
+  },
+  registry: Registry = atriumRegistry
+) =>
+  Effect.gen(function* () {
+    // Project management, the wiki and the meetings do not depend on each other: seeded side by side.
+    const [, , meetings] = yield* Effect.all([seedTasks(call, target), seedPages(call, target), seedMeetings(call, target, registry)], {
+      concurrency: "unbounded"
+    })
+    return { lists: DEMO_LISTS.length, tasks: demoTasks.length, pages: demoPages.length, meetings } satisfies DemoContentCounts
+  })
+
+type SeedTarget = Parameters<typeof seedWorkspaceContent>[1]
+
+const seedTasks = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget) =>
+  Effect.gen(function* () {
     yield* call("pm", "createSpaceLite", { body: { workspaceId, name: DEMO_SPACE } }, apiKey)
     for (const list of DEMO_LISTS) yield* call("pm", "createListLite", { body: { workspaceId, space: DEMO_SPACE, name: list } }, apiKey)
     const context = yield* call("pm", "getContextLite", { query: { workspaceId } }, apiKey)
@@ -84,29 +110,37 @@ export const seedDemoData = (origin: string, registry: Registry = atriumRegistry
         .statuses.filter((status: { type: string }) => status.type !== "closed")
         .map((status: { name: string }) => status.name)
     const now = Date.now()
-    for (const [index, task] of demoTasks.entries()) {
-      const statuses = statusesOf(task.list)
-      yield* call(
-        "pm",
-        "createTaskLite",
-        {
-          body: {
-            workspaceId,
-            space: DEMO_SPACE,
-            list: task.list,
-            name: task.name,
-            status: statuses[Math.min(task.stage, statuses.length - 1)],
-            priority: task.priority,
-            assigneeEmails: [DEMO_USERS[index % DEMO_USERS.length]!.email],
-            ...(task.dueInDays !== undefined ? { dueDate: new Date(now + task.dueInDays * DAY).toISOString() } : {}),
-            ...(task.estimateMinutes !== undefined ? { timeEstimateMinutes: task.estimateMinutes } : {})
-          }
-        },
-        index % 2 === 0 ? ada : ben
-      )
-    }
+    // Tasks are independent of each other: created a few at a time (a demo is seeded while someone waits for it).
+    yield* Effect.forEach(
+      demoTasks.entries(),
+      ([index, task]) => {
+        const statuses = statusesOf(task.list)
+        return call(
+          "pm",
+          "createTaskLite",
+          {
+            body: {
+              workspaceId,
+              space: DEMO_SPACE,
+              list: task.list,
+              name: task.name,
+              status: statuses[Math.min(task.stage, statuses.length - 1)],
+              priority: task.priority,
+              assigneeEmails: [writers[index % writers.length]!.email],
+              ...(task.dueInDays !== undefined ? { dueDate: new Date(now + task.dueInDays * DAY).toISOString() } : {}),
+              ...(task.estimateMinutes !== undefined ? { timeEstimateMinutes: task.estimateMinutes } : {})
+            }
+          },
+          writers[index % writers.length]!.token
+        )
+      },
+      { concurrency: 6, discard: true }
+    )
+  })
 
-    yield* call("wiki", "createWikiSpace", { body: { workspaceId, ...DEMO_WIKI } }, ada)
+const seedPages = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget) =>
+  Effect.gen(function* () {
+    yield* call("wiki", "createWikiSpace", { body: { workspaceId, ...DEMO_WIKI } }, writers[0]!.token)
     const slugs = new Map<string, string>()
     for (const page of demoPages) {
       const created = yield* call(
@@ -120,6 +154,51 @@ export const seedDemoData = (origin: string, registry: Registry = atriumRegistry
       )
       slugs.set(page.title, created.slug)
     }
+  })
+
+/** The meetings, where the hub's recordings are served (their transcripts become summaries and action items). */
+const seedMeetings = (call: DemoCall, { workspaceId, writers }: SeedTarget, registry: Registry) =>
+  Effect.gen(function* () {
+    let meetings = 0
+    if (registry.ofService("hub").some((op) => op.operationId === "createRecording")) {
+      for (const meeting of demoMeetings) {
+        yield* call(
+          "hub",
+          "createRecording",
+          {
+            body: {
+              workspaceId,
+              name: meeting.name,
+              transcript: { format: "segments", segments: meeting.segments },
+              attendeeEmails: writers.map((writer) => writer.email)
+            }
+          },
+          writers[0]!.token
+        )
+        meetings++
+      }
+    }
+    return meetings
+  })
+
+/** Seeds the demo; fails (dies) with the refusing reply if any step is refused. */
+export const seedDemoData = (origin: string, registry: Registry = atriumRegistry) =>
+  Effect.gen(function* () {
+    const call = caller(registry, origin)
+    const tokens: Array<string> = []
+    for (const user of DEMO_USERS) {
+      yield* call("pm", "register", { body: { ...user, password: DEMO_PASSWORD } })
+      tokens.push((yield* call("pm", "login", { body: { email: user.email, password: DEMO_PASSWORD } })).accessToken)
+    }
+    const [ada] = tokens as [string, string]
+    const workspaceId: string = (yield* call("pm", "createWorkspace", { body: { name: "Demo workspace" } }, ada)).id
+    yield* call("hub", "addHubWorkspaceMember", { params: { workspaceId }, body: { email: DEMO_SECOND_EMAIL, role: "member" } }, ada)
+    const apiKey = yield* mintDemoKey(call, workspaceId, ada)
+    yield* seedWorkspaceContent(call, {
+      workspaceId,
+      apiKey,
+      writers: DEMO_USERS.map((user, index) => ({ email: user.email, token: tokens[index]! }))
+    })
     return { workspaceId, apiKey } satisfies DemoSeed
   })
 

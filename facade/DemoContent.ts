@@ -150,3 +150,56 @@ Every change is reviewed by one person who did not write it. Reviews look for:
 `
   }
 ]
+
+export interface DemoMeeting {
+  readonly name: string
+  readonly segments: ReadonlyArray<{ readonly speaker: string; readonly startMs: number; readonly endMs: number; readonly text: string }>
+}
+
+const lines = (turns: ReadonlyArray<[string, string]>) => {
+  let at = 0
+  return turns.map(([speaker, text]) => {
+    const startMs = at
+    // About 60 ms a character: a natural speaking pace, so timelines look real.
+    at += Math.max(2_000, text.length * 60)
+    return { speaker, startMs, endMs: at - 200, text }
+  })
+}
+
+/** Meetings the demo records (as imported transcripts): the hub turns them into summaries and action items. */
+export const demoMeetings: ReadonlyArray<DemoMeeting> = [
+  {
+    name: "Sprint 12 planning",
+    segments: lines([
+      ["Ada", "Good morning. Sprint 12 is about the board and the editor; let's go through the candidates."],
+      ["Ben", "Dragging a card to change its status is the most requested item from the beta group."],
+      ["Ada", "Agreed, that one is urgent. I'll take the drag and drop on the board and finish it by Wednesday."],
+      ["Ben", "I can do the collaborators' cursors in the editor, it needs names and colours per user."],
+      ["Ada", "Good. We also promised the accessibility pass on the board, keyboard moves at least."],
+      ["Ben", "Then let's move dark mode to the backlog, it is not blocking anyone."],
+      ["Ada", "Decision: dark mode waits. Ben, please write the onboarding checklist in the wiki before Friday."]
+    ])
+  },
+  {
+    name: "Customer call: Northwind rollout",
+    segments: lines([
+      ["Ada", "Thanks for joining. How did the first two weeks with the team go?"],
+      ["Ben", "Their admins like the wiki, but they lost a page version after a bad paste and want restore."],
+      ["Ada", "Restoring a page version is already in Sprint 12, so we can show it at the next call."],
+      ["Ben", "They also asked for a CSV import of their old tasks, about two thousand rows."],
+      ["Ada", "I'll send them the import format and a sample file tomorrow."],
+      ["Ben", "And I'll schedule a follow-up for the end of the month to review the rollout."]
+    ])
+  },
+  {
+    name: "Weekly bug triage",
+    segments: lines([
+      ["Ben", "Three new bugs this week. The stream drops when a laptop sleeps and does not resume."],
+      ["Ada", "Resuming with the last sequence number should cover it; that's the stream task in the sprint."],
+      ["Ben", "Second one: cache headers on static assets are missing, so every reload downloads the app."],
+      ["Ada", "That's small. I'll fix the cache headers today."],
+      ["Ben", "Last: empty lists show nothing at all. We need an empty state with a hint."],
+      ["Ada", "Ben, can you design the empty states for lists and spaces by next week?"]
+    ])
+  }
+]

@@ -15,6 +15,7 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
+import { hubConnectActorKinds, hubConnectOperations } from "./hub/connect/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -43,7 +44,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...hubCallActorKinds,
   ...hubPeopleActorKinds,
   ...pmWorkflowActorKinds,
-  ...feedbackActorKinds
+  ...feedbackActorKinds,
+  ...hubConnectActorKinds
 ]
 
 let registry: Registry | undefined
@@ -57,6 +59,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubApiKeys,
   ...hubCallOperations,
   ...hubPeopleOperations,
+  ...hubConnectOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

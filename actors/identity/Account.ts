@@ -35,7 +35,9 @@ const AccountState = Schema.Struct({
   lockedUntil: Schema.NullOr(Schema.String),
   /** Set while a platform operator has deactivated the account: it cannot log in. */
   deactivatedAt: Schema.optionalKey(Schema.String),
-  deactivatedReason: Schema.optionalKey(Schema.String)
+  deactivatedReason: Schema.optionalKey(Schema.String),
+  /** When the owner proved the address (a mailed token); absent until then. */
+  emailVerifiedAt: Schema.optionalKey(Schema.String)
 })
 type AccountState = typeof AccountState.Type
 
@@ -84,8 +86,11 @@ export const Account = Actor<AccountState>()({
     /** Operator: no more logins until reactivated (the caller revokes the live sessions). */
     deactivate: { payload: Schema.Struct({ reason: Schema.String }), success: Schema.Struct({ deactivatedAt: Timestamp }) },
     reactivate: { payload: Schema.Struct({}), success: User },
-    /** Operator reset: replaces the password without knowing the old one, and lifts a lockout. */
-    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }) }
+    /** Replaces the password without knowing the old one (an operator's reset, or a mailed reset token was checked), and lifts a lockout. */
+    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }) },
+    /** Marks the address as verified (the caller checked the mailed token). */
+    verifyEmail: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Timestamp }) },
+    verification: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Schema.NullOr(Timestamp) }) }
   },
   handlers: {
     register: ({ name, password }, ctx) =>
@@ -163,6 +168,14 @@ export const Account = Actor<AccountState>()({
         const next = { ...state, name: name.trim(), updatedAt: now() }
         ctx.setState(next)
         return toUser(next)
-      })
+      }),
+    verifyEmail: (_, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* requireAccount(ctx.state)
+        const emailVerifiedAt = state.emailVerifiedAt ?? now()
+        if (state.emailVerifiedAt === undefined) ctx.setState({ ...state, emailVerifiedAt })
+        return { emailVerifiedAt }
+      }),
+    verification: (_, ctx) => Effect.map(requireAccount(ctx.state), (state) => ({ emailVerifiedAt: state.emailVerifiedAt ?? null }))
   }
 })

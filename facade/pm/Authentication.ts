@@ -1,58 +1,15 @@
 /** pm tag "Authentication": registration, login, rotating refresh tokens, sessions, password. */
-import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Account, Password, User } from "../../actors/identity/Account.ts"
 import { sessionIdsOf } from "../../actors/identity/IdentityQueries.ts"
 import { Session, SessionInfo } from "../../actors/identity/Session.ts"
 import { Email, Name, normalizeEmail } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { userOf } from "../Access.ts"
-import { AccessTokens } from "../auth/AccessTokens.ts"
+import { endSessions, examplePair, exampleUser, logIn, refresh, TokenPair } from "../auth/SessionTokens.ts"
 import { operation } from "../Operation.ts"
-import { refuseWhenSsoEnforced } from "./platform/SsoEnforcement.ts"
 
 const tag = "Authentication"
-const REFRESH_TOKEN_DAYS = 30
-
-export const TokenPair = Schema.Struct({
-  accessToken: Schema.String,
-  refreshToken: Schema.String,
-  tokenType: Schema.Literal("Bearer"),
-  expiresIn: Schema.Number.annotate({ description: "Seconds until the access token expires" }),
-  user: User
-}).annotate({ identifier: "TokenPair" })
-
-const exampleUser = {
-  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  email: "alice@example.com",
-  name: "Alice",
-  createdAt: "2026-11-21T12:00:00.000Z"
-}
-const examplePair = {
-  accessToken: "eyJhbGciOiJIUzI1NiIs…",
-  refreshToken: "rt_9b2f….Qm3k…",
-  tokenType: "Bearer",
-  expiresIn: 900,
-  user: exampleUser
-}
-
-/** A refresh token names its session: `rt_<sessionId>.<secret>`; only its hash is kept. */
-export const mintRefreshToken = (sessionId: string) => {
-  const token = `rt_${sessionId}.${randomBytes(32).toString("base64url")}`
-  return { token, hash: createHash("sha256").update(token).digest("base64url") }
-}
-export const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString()
-const sessionIdOf = (refreshToken: string) => /^rt_([0-9a-f-]{36})\.[\w-]+$/.exec(refreshToken)?.[1]
-
-export const tokenPair = (user: User, sessionId: string, refreshToken: string) =>
-  Effect.gen(function* () {
-    const access = yield* (yield* AccessTokens).issue({ userId: user.id, email: user.email, name: user.name, sessionId })
-    return { accessToken: access.token, refreshToken, tokenType: "Bearer" as const, expiresIn: access.expiresIn, user }
-  })
-
-const invalidRefresh = reject("unauthorized", "Invalid or expired refresh token")
-
 export const authenticationOperations = [
   operation({
     service: "pm",
@@ -104,22 +61,7 @@ export const authenticationOperations = [
         response: { status: 200, body: examplePair }
       }
     ],
-    handler: ({ body }) =>
-      Effect.gen(function* () {
-        const actors = yield* ActorSystem
-        yield* refuseWhenSsoEnforced(normalizeEmail(body.email))
-        const user = yield* actors.ask(Account, normalizeEmail(body.email), "authenticate", { password: body.password })
-        const sessionId = randomUUID()
-        const refresh = mintRefreshToken(sessionId)
-        yield* actors.ask(Session, sessionId, "open", {
-          userId: user.id,
-          email: normalizeEmail(user.email),
-          tokenHash: refresh.hash,
-          expiresAt: refreshExpiry(),
-          userAgent: null
-        })
-        return yield* tokenPair(user, sessionId, refresh.token)
-      })
+    handler: ({ body }) => logIn(body.email, body.password)
   }),
   operation({
     service: "pm",
@@ -137,23 +79,7 @@ export const authenticationOperations = [
       401: { description: "Invalid, expired or reused refresh token" }
     },
     examples: [{ name: "refresh", request: { body: { refreshToken: "rt_9b2f….Qm3k…" } }, response: { status: 200, body: examplePair } }],
-    handler: ({ body }) =>
-      Effect.gen(function* () {
-        const sessionId = sessionIdOf(body.refreshToken)
-        if (sessionId === undefined) return yield* invalidRefresh
-        const actors = yield* ActorSystem
-        const next = mintRefreshToken(sessionId)
-        const rotated = yield* actors.ask(Session, sessionId, "rotate", {
-          tokenHash: createHash("sha256").update(body.refreshToken).digest("base64url"),
-          nextTokenHash: next.hash,
-          nextExpiresAt: refreshExpiry()
-        })
-        if (!rotated.ok) return yield* reject("unauthorized", rotated.reason)
-        const user = yield* actors
-          .ask(Account, rotated.email, "profile", {})
-          .pipe(Effect.catchTag("Rejection", () => Effect.fail(invalidRefresh)))
-        return yield* tokenPair(user, sessionId, next.token)
-      })
+    handler: ({ body }) => refresh(body.refreshToken)
   }),
   operation({
     service: "pm",
@@ -187,12 +113,7 @@ export const authenticationOperations = [
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        const actors = yield* ActorSystem
-        const ids = yield* sessionIdsOf(user.userId).pipe(Effect.orDie)
-        yield* Effect.forEach(ids, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "logout-all" }), {
-          concurrency: 8
-        })
-        return { revoked: ids.length }
+        return { revoked: yield* endSessions(user.userId, "logout-all") }
       })
   }),
   operation({
@@ -236,11 +157,8 @@ export const authenticationOperations = [
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
         const { changedAt } = yield* actors.ask(Account, normalizeEmail(user.email), "changePassword", body)
-        const others = (yield* sessionIdsOf(user.userId).pipe(Effect.orDie)).filter((id) => id !== user.sessionId)
-        yield* Effect.forEach(others, (id) => actors.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), {
-          concurrency: 8
-        })
-        return { changedAt, sessionsEnded: others.length }
+        const sessionsEnded = yield* endSessions(user.userId, "password changed", user.sessionId)
+        return { changedAt, sessionsEnded }
       })
   }),
   operation({

@@ -20,7 +20,7 @@ import { domainOfEmail, saveLoginState, takeLoginState, workspaceOfDomain } from
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { type Rejection, reject } from "../../../runtime/Rejection.ts"
 import { operation, raw } from "../../Operation.ts"
-import { mintRefreshToken, refreshExpiry, TokenPair, tokenPair } from "../../pm/Authentication.ts"
+import { mintRefreshToken, refreshExpiry, TokenPair, tokenPair } from "../../auth/SessionTokens.ts"
 import { provisionUser } from "./InternalServices.ts"
 import { asService, at, ids, INTERNAL_NOTE } from "./Shared.ts"
 

@@ -5,11 +5,11 @@
  * members, never the rest of a domain's users).
  */
 import { Effect } from "effect"
-import { memberRoles, usersByEmails } from "../../../actors/identity/IdentityQueries.ts"
-import { WorkspaceSso } from "../../../actors/sso/SsoConfig.ts"
-import { domainOfEmail, workspaceOfDomain } from "../../../actors/sso/SsoQueries.ts"
-import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { memberRoles, usersByEmails } from "../../actors/identity/IdentityQueries.ts"
+import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
+import { domainOfEmail, workspaceOfDomain } from "../../actors/sso/SsoQueries.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { reject } from "../../runtime/Rejection.ts"
 
 /** The workspace that enforces SSO for this e-mail's user, if any. */
 export const ssoEnforcingWorkspace = (email: string) =>

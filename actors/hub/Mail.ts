@@ -1,0 +1,144 @@
+/**
+ * Outgoing mail of the hub. Every mail is written to `hub_mail_outbox` first
+ * (so it is never lost and its recipient can read it in the app), then handed
+ * to the SMTP transport named by SMTP_URL (nodemailer). Without SMTP_URL the
+ * mail stays in the outbox, marked `unsent`. A refused or failed hand-over is
+ * recorded on the row (status `failed`, the error, the attempts) and retried
+ * by `retryFailedMail`.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Layer, Schema } from "effect"
+import nodemailer, { type Transporter } from "nodemailer"
+import type { Extension } from "../../facade/Extension.ts"
+import { query } from "../../persistence/Sql.ts"
+import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
+
+export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test"])
+export type MailKind = typeof MailKind.Type
+
+export const MailStatus = Schema.Literals(["queued", "sent", "failed", "unsent"]).annotate({
+  description: "queued: being handed to SMTP; sent: accepted by the SMTP server; failed: refused (retried); unsent: no SMTP_URL configured"
+})
+
+export const Mail = Schema.Struct({
+  id: Id,
+  to: Email,
+  kind: MailKind,
+  subject: Schema.String,
+  text: Schema.String,
+  status: MailStatus,
+  attempts: Schema.Number,
+  lastError: Schema.NullOr(Schema.String),
+  createdAt: Timestamp,
+  sentAt: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "OutgoingMail", description: "A mail the hub sent (or is sending) to the caller." })
+export type Mail = typeof Mail.Type
+
+export interface OutgoingMail {
+  readonly to: string
+  readonly userId?: string | null
+  readonly kind: MailKind
+  readonly subject: string
+  readonly text: string
+}
+
+const columns = `id, recipient AS "to", kind, subject, body_text AS text, status, attempts, last_error AS "lastError",
+  created_at AS "createdAt", sent_at AS "sentAt"`
+
+const transports = new Map<string, Transporter>()
+const transportFor = (url: string) => {
+  let transport = transports.get(url)
+  if (transport === undefined) {
+    transport = nodemailer.createTransport(url)
+    transports.set(url, transport)
+  }
+  return transport
+}
+
+export const mailFrom = () => process.env.MAIL_FROM || "Atrium <no-reply@atrium.local>"
+
+/** Hands one stored mail to SMTP and records the outcome on its row. */
+const deliver = (id: string, mail: OutgoingMail, attemptCounted = false) =>
+  Effect.gen(function* () {
+    const url = process.env.SMTP_URL
+    if (!url) {
+      yield* query("UPDATE hub_mail_outbox SET status = 'unsent', last_error = 'SMTP_URL is not configured' WHERE id = $1", [id])
+      return
+    }
+    const outcome = yield* Effect.tryPromise(() =>
+      transportFor(url).sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text })
+    ).pipe(Effect.result)
+    if (outcome._tag === "Success") {
+      yield* query(
+        `UPDATE hub_mail_outbox SET status = 'sent', attempts = attempts + $3, last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`,
+        [id, String(outcome.success.messageId ?? ""), attemptCounted ? 0 : 1]
+      )
+    } else {
+      const cause = outcome.failure.cause
+      const message = cause instanceof Error ? cause.message : String(cause)
+      yield* query("UPDATE hub_mail_outbox SET status = 'failed', attempts = attempts + $3, last_error = $2 WHERE id = $1", [
+        id,
+        message.slice(0, 500),
+        attemptCounted ? 0 : 1
+      ])
+    }
+  })
+
+/** Stores the mail in the outbox, then sends it; the answer is the stored mail with its delivery outcome. */
+export const sendMail = (mail: OutgoingMail) =>
+  Effect.gen(function* () {
+    const id = randomUUID()
+    const to = normalizeEmail(mail.to)
+    yield* query(
+      "INSERT INTO hub_mail_outbox (id, recipient, user_id, kind, subject, body_text, status) VALUES ($1, $2, $3, $4, $5, $6, 'queued')",
+      [id, to, mail.userId ?? null, mail.kind, mail.subject, mail.text]
+    )
+    yield* deliver(id, { ...mail, to })
+    const rows = yield* query<Mail>(`SELECT ${columns} FROM hub_mail_outbox WHERE id = $1`, [id])
+    return rows[0]!
+  })
+
+/** Mails addressed to `email`, newest first. */
+export const mailsTo = (email: string, options: { readonly kind?: MailKind; readonly limit: number }) =>
+  query<Mail>(
+    `SELECT ${columns} FROM hub_mail_outbox WHERE recipient = $1 AND ($2::text IS NULL OR kind = $2) ORDER BY created_at DESC, id LIMIT $3`,
+    [normalizeEmail(email), options.kind ?? null, options.limit]
+  )
+
+/**
+ * Sends again the mails whose hand-over failed (and ones a crash left queued),
+ * a few attempts each; returns how many were tried. Each row is claimed with a
+ * conditional update first, so nodes sharing the database do not both send it.
+ */
+export const retryFailedMail = (maxAttempts = 5) =>
+  Effect.gen(function* () {
+    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string; status: string; attempts: number }>(
+      `SELECT id, recipient AS "to", kind, subject, body_text AS text, status, attempts FROM hub_mail_outbox
+        WHERE status IN ('failed', 'queued') AND attempts < $1 AND created_at < now() - interval '5 seconds' ORDER BY created_at LIMIT 50`,
+      [maxAttempts]
+    )
+    let tried = 0
+    for (const row of rows) {
+      const claimed = yield* query(
+        "UPDATE hub_mail_outbox SET status = 'queued', attempts = attempts + 1 WHERE id = $1 AND status = $2 AND attempts = $3 RETURNING id",
+        [row.id, row.status, row.attempts]
+      )
+      if (claimed.length === 0) continue
+      // The claim counted the attempt: delivery records only its outcome.
+      yield* deliver(row.id, row, true)
+      tried++
+    }
+    return tried
+  })
+
+/** Retries failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs. */
+export const mailRetryExtension: Extension = {
+  name: "hub-mail-retry",
+  layer: () => Layer.empty,
+  attach: () =>
+    Effect.gen(function* () {
+      const seconds = Number(process.env.MAIL_RETRY_SECONDS) || 60
+      const pass = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
+      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(`${seconds} seconds`), pass)), yield* Effect.scope)
+    })
+}

@@ -1,0 +1,294 @@
+/**
+ * hub tag "Auth Resource" (8): the browser's session on the shared identity
+ * (login, refresh, logout, the current session) and the two proofs by e-mail:
+ * password reset and address verification, each a single-use mailed token.
+ */
+import { Effect, Schema } from "effect"
+import { Account, Password, User } from "../../../actors/identity/Account.ts"
+import { Session, SessionInfo } from "../../../actors/identity/Session.ts"
+import { usersByEmails } from "../../../actors/identity/IdentityQueries.ts"
+import { consumeEmailToken, discardEmailTokens, EmailToken, issueEmailToken } from "../../../actors/hub/EmailTokens.ts"
+import { sendMail } from "../../../actors/hub/Mail.ts"
+import { Email, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { reject } from "../../../runtime/Rejection.ts"
+import { userOf } from "../../Access.ts"
+import { endSessions, examplePair, exampleUser, logIn, refresh, TokenPair } from "../../auth/SessionTokens.ts"
+import { operation } from "../../Operation.ts"
+
+const service = "hub"
+const tag = "Auth Resource"
+const at = "2026-11-21T12:00:00.000Z"
+
+const Accepted = Schema.Struct({
+  accepted: Schema.Literal(true),
+  message: Schema.String
+}).annotate({ identifier: "AuthMailAccepted" })
+
+const resetAccepted = {
+  accepted: true as const,
+  message: "If an account uses this address, a reset link is on its way; it works once, for one hour."
+}
+
+const HubSession = Schema.Struct({
+  user: User,
+  emailVerifiedAt: Schema.NullOr(Timestamp),
+  session: SessionInfo
+}).annotate({ identifier: "HubAuthSession" })
+
+export const authResourceOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "hubLogin",
+    method: "POST",
+    path: "/v1/auth/login",
+    summary: "Log in with e-mail and password (a browser session)",
+    description: "Opens a session: a 15-minute access token (JWT) and a 30-day refresh token that rotates on every use.",
+    auth: "public",
+    scopes: [],
+    body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
+    responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
+    examples: [
+      {
+        name: "login",
+        request: { body: { email: "alice@example.com", password: "correct horse battery" } },
+        response: { status: 200, body: examplePair }
+      }
+    ],
+    handler: ({ body }, context) => logIn(body.email, body.password, context.headers?.["user-agent"]?.slice(0, 300) || null)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "hubRefreshSession",
+    method: "POST",
+    path: "/v1/auth/refresh",
+    summary: "Exchange a refresh token for a new token pair",
+    description: "Each refresh token is valid once; presenting a used one answers 401 and ends the whole session.",
+    auth: "public",
+    scopes: [],
+    body: Schema.Struct({ refreshToken: Schema.String.check(Schema.isMaxLength(200)) }),
+    responses: { 200: { description: "New token pair", schema: TokenPair }, 401: { description: "Invalid, expired or reused" } },
+    examples: [{ name: "refresh", request: { body: { refreshToken: "rt_9b2f….Qm3k…" } }, response: { status: 200, body: examplePair } }],
+    handler: ({ body }) => refresh(body.refreshToken)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "hubLogout",
+    method: "POST",
+    path: "/v1/auth/logout",
+    summary: "End the current session",
+    description: "Its refresh token and every access token minted in it stop working at once.",
+    auth: "jwt",
+    scopes: [],
+    responses: { 204: { description: "Logged out" } },
+    examples: [{ name: "logout", response: { status: 204 } }],
+    handler: (_request, context) =>
+      Effect.gen(function* () {
+        const user = yield* userOf(context)
+        yield* (yield* ActorSystem).ask(Session, user.sessionId, "revoke", { userId: user.userId, reason: "logout" })
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getHubAuthSession",
+    method: "GET",
+    path: "/v1/auth/session",
+    summary: "The current user, whether their e-mail is verified, and this session",
+    auth: "jwt",
+    scopes: [],
+    responses: { 200: { description: "The session", schema: HubSession } },
+    examples: [
+      {
+        name: "session",
+        response: {
+          status: 200,
+          body: {
+            user: exampleUser,
+            emailVerifiedAt: at,
+            session: {
+              id: "9b2f0c4e-1d2a-4f3b-8c5d-6e7f8a9b0c1d",
+              createdAt: at,
+              lastUsedAt: at,
+              expiresAt: "2026-12-21T12:00:00.000Z",
+              userAgent: "Mozilla/5.0",
+              current: true
+            }
+          }
+        }
+      }
+    ],
+    handler: (_request, context) =>
+      Effect.gen(function* () {
+        const principal = yield* userOf(context)
+        const actors = yield* ActorSystem
+        const email = normalizeEmail(principal.email)
+        const user = yield* actors.ask(Account, email, "profile", {})
+        const { emailVerifiedAt } = yield* actors.ask(Account, email, "verification", {})
+        const info = yield* actors.ask(Session, principal.sessionId, "info", { current: true })
+        return { user, emailVerifiedAt, session: { id: principal.sessionId, ...info } }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "requestHubPasswordReset",
+    method: "POST",
+    path: "/v1/auth/password-reset",
+    summary: "Mail a password-reset link to an address",
+    description:
+      "Always answers 202 with the same text, whether or not an account uses the address (nothing to learn from it). The mail carries a single-use token valid for one hour; at most 5 per hour and account.",
+    auth: "public",
+    scopes: [],
+    body: Schema.Struct({ email: Email }),
+    responses: { 202: { description: "Accepted", schema: Accepted } },
+    examples: [{ name: "request", request: { body: { email: "alice@example.com" } }, response: { status: 202, body: resetAccepted } }],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const email = normalizeEmail(body.email)
+        const user = (yield* Effect.orDie(usersByEmails([email]))).get(email)
+        if (user === undefined) return resetAccepted
+        const issued = yield* Effect.orDie(issueEmailToken("password_reset", { id: user.id, email }))
+        if (issued === undefined) return resetAccepted
+        yield* Effect.orDie(
+          sendMail({
+            to: email,
+            userId: user.id,
+            kind: "password_reset",
+            subject: "Reset your Atrium password",
+            text: [
+              `Hello ${user.name},`,
+              "",
+              "Someone (hopefully you) asked to reset the password of your Atrium account.",
+              `Open ${context.origin}/reset-password?token=${issued.token} to choose a new one.`,
+              `Or send this token to POST /hub/v1/auth/password-reset/confirm: ${issued.token}`,
+              "",
+              `The link works once, until ${issued.expiresAt}. If you did not ask for it, ignore this mail.`
+            ].join("\n")
+          })
+        )
+        return resetAccepted
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "confirmHubPasswordReset",
+    method: "POST",
+    path: "/v1/auth/password-reset/confirm",
+    summary: "Set a new password with the token from the reset mail",
+    description: "The token works once. Every session of the account ends (log in again with the new password).",
+    auth: "public",
+    scopes: [],
+    body: Schema.Struct({ token: EmailToken("password_reset"), newPassword: Password }),
+    responses: {
+      200: { description: "Changed", schema: Schema.Struct({ changedAt: Timestamp, sessionsEnded: Schema.Number }) },
+      400: { description: "Unknown, used or expired token" }
+    },
+    examples: [
+      {
+        name: "confirm",
+        request: { body: { token: "hrst_Qm3kX9b2fA7cD4eF6gH8iJ0kL2mN4oP6qR8sT0uV1w", newPassword: "a much longer passphrase" } },
+        response: { status: 200, body: { changedAt: at, sessionsEnded: 2 } }
+      }
+    ],
+    handler: ({ body }) =>
+      Effect.gen(function* () {
+        const owner = yield* consumeEmailToken("password_reset", body.token)
+        const { changedAt } = yield* (yield* ActorSystem)
+          .ask(Account, owner.email, "setPassword", { password: body.newPassword })
+          .pipe(
+            Effect.catchTag("Rejection", () =>
+              Effect.fail(reject("invalid", "The account no longer exists", [{ path: "body.token", message: "account gone" }]))
+            )
+          )
+        yield* Effect.orDie(discardEmailTokens("password_reset", owner.userId))
+        return { changedAt, sessionsEnded: yield* endSessions(owner.userId, "password reset") }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "requestHubEmailVerification",
+    method: "POST",
+    path: "/v1/auth/email-verification",
+    summary: "Mail a link that verifies the current user's address",
+    description: "Nothing is sent when the address is already verified; at most 5 mails per hour.",
+    auth: "jwt",
+    scopes: [],
+    responses: {
+      202: {
+        description: "Sent, or not needed",
+        schema: Schema.Struct({ sentTo: Email, alreadyVerified: Schema.Boolean }).annotate({ identifier: "VerificationRequested" })
+      },
+      429: { description: "Too many verification mails this hour" }
+    },
+    examples: [{ name: "request", response: { status: 202, body: { sentTo: "alice@example.com", alreadyVerified: false } } }],
+    handler: (_request, context) =>
+      Effect.gen(function* () {
+        const principal = yield* userOf(context)
+        const email = normalizeEmail(principal.email)
+        const { emailVerifiedAt } = yield* (yield* ActorSystem).ask(Account, email, "verification", {})
+        if (emailVerifiedAt !== null) return { sentTo: email, alreadyVerified: true }
+        const issued = yield* Effect.orDie(issueEmailToken("email_verification", { id: principal.userId, email }))
+        if (issued === undefined) return yield* reject("rate_limited", "Too many verification mails this hour; use the last one")
+        yield* Effect.orDie(
+          sendMail({
+            to: email,
+            userId: principal.userId,
+            kind: "email_verification",
+            subject: "Confirm your e-mail address for Atrium",
+            text: [
+              `Hello ${principal.name},`,
+              "",
+              `Open ${context.origin}/verify-email?token=${issued.token} to confirm that this address is yours.`,
+              `Or send this token to POST /hub/v1/auth/email-verification/confirm: ${issued.token}`,
+              "",
+              `It works once, until ${issued.expiresAt}.`
+            ].join("\n")
+          })
+        )
+        return { sentTo: email, alreadyVerified: false }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "confirmHubEmailVerification",
+    method: "POST",
+    path: "/v1/auth/email-verification/confirm",
+    summary: "Verify an address with the token from the verification mail",
+    auth: "public",
+    scopes: [],
+    body: Schema.Struct({ token: EmailToken("email_verification") }),
+    responses: {
+      200: {
+        description: "Verified",
+        schema: Schema.Struct({ email: Email, emailVerifiedAt: Timestamp }).annotate({ identifier: "EmailVerified" })
+      },
+      400: { description: "Unknown, used or expired token" }
+    },
+    examples: [
+      {
+        name: "confirm",
+        request: { body: { token: "hvrf_Qm3kX9b2fA7cD4eF6gH8iJ0kL2mN4oP6qR8sT0uV1w" } },
+        response: { status: 200, body: { email: "alice@example.com", emailVerifiedAt: at } }
+      }
+    ],
+    handler: ({ body }) =>
+      Effect.gen(function* () {
+        const owner = yield* consumeEmailToken("email_verification", body.token)
+        const { emailVerifiedAt } = yield* (yield* ActorSystem)
+          .ask(Account, owner.email, "verifyEmail", {})
+          .pipe(
+            Effect.catchTag("Rejection", () =>
+              Effect.fail(reject("invalid", "The account no longer exists", [{ path: "body.token", message: "account gone" }]))
+            )
+          )
+        return { email: owner.email, emailVerifiedAt }
+      })
+  })
+]

@@ -1,0 +1,38 @@
+/** A local SMTP server that keeps what it receives (tests' stand-in for a mail provider). */
+import type { AddressInfo } from "node:net"
+import { SMTPServer } from "smtp-server"
+
+export interface ReceivedMail {
+  readonly from: string
+  readonly to: ReadonlyArray<string>
+  readonly raw: string
+}
+
+export const startSmtpSink = async (options: { readonly refuse?: () => boolean } = {}) => {
+  const received: Array<ReceivedMail> = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Array<Buffer> = []
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+      stream.on("end", () => {
+        if (options.refuse?.()) return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }))
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString("utf8")
+        })
+        callback()
+      })
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.server.address() as AddressInfo).port
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
