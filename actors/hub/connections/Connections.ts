@@ -11,10 +11,10 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { HubKeys } from "../HubKeys.ts"
 
-export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
+export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "docspace", "pm", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
   {
     description:
-      "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
+      "The kind of system: issue tracker, task tool, spreadsheet-database tool, documentation tool, external project-management tool, team chat, notes tool, mail, calendar suite, code host"
   }
 )
 export type VendorKind = typeof VendorKind.Type
