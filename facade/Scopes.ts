@@ -11,6 +11,7 @@ export const scopes = {
   "calendar:read": "Read the key owner's calendar",
   "calendar:write": "Create, change and delete events in the key owner's calendar",
   "integrations:read": "List integration connections",
+  "integrations:write": "Push items through connections, map fields, manage broker tenants, integrations and workflows",
   "workspace-settings:read": "Read workspace settings",
   "workspace-settings:write": "Change workspace settings",
   "workspaces:read": "Read the workspace and its members",
