@@ -81,14 +81,15 @@ CREATE TABLE hub_broker_integrations (
 
 -- Broker events, stored before they are acknowledged; the event id makes a replay a no-op.
 CREATE TABLE hub_broker_inbox (
-  event_id text PRIMARY KEY,
+  event_id text NOT NULL,
   workspace_id text NOT NULL,
   tenant_ref text NOT NULL REFERENCES hub_broker_tenants (id) ON DELETE CASCADE,
   type text NOT NULL,
   payload jsonb NOT NULL,
   received_at timestamptz NOT NULL DEFAULT now(),
   processed_at timestamptz,
-  runs integer NOT NULL DEFAULT 0
+  runs integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant_ref, event_id)
 );
 CREATE INDEX hub_broker_inbox_pending ON hub_broker_inbox (received_at) WHERE processed_at IS NULL;
 

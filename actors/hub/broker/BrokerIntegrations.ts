@@ -44,12 +44,16 @@ const checkConnection = (workspaceId: string, connectionId: string | null | unde
 
 export const listIntegrations = (workspaceId: string) =>
   Effect.orDie(
-    query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId])
+    query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE workspace_id = $1 ORDER BY created_at, id`, [
+      workspaceId
+    ])
   )
 
 export const getIntegration = (workspaceId: string, id: string) =>
   Effect.flatMap(
-    Effect.orDie(query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE id = $1 AND workspace_id = $2`, [id, workspaceId])),
+    Effect.orDie(
+      query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE id = $1 AND workspace_id = $2`, [id, workspaceId])
+    ),
     ([row]) => (row ? Effect.succeed(row) : Effect.fail(notFound()))
   )
 
@@ -110,7 +114,10 @@ export const deleteIntegration = (workspaceId: string, id: string) =>
 export const integrationOfEvent = (tenantRef: string, externalId: string) =>
   Effect.map(
     Effect.orDie(
-      query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE tenant_ref = $1 AND external_id = $2`, [tenantRef, externalId])
+      query<BrokerIntegration>(`SELECT ${columns} FROM hub_broker_integrations WHERE tenant_ref = $1 AND external_id = $2`, [
+        tenantRef,
+        externalId
+      ])
     ),
     ([row]) => row ?? null
   )

@@ -37,7 +37,7 @@ export const store = (event: IncomingEvent) =>
     Effect.orDie(
       query(
         `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+         ON CONFLICT (tenant_ref, event_id) DO NOTHING RETURNING event_id`,
         [event.eventId, event.workspaceId, event.tenantRef, event.type, event.payload]
       )
     ),
@@ -68,24 +68,40 @@ const processOne = (tenantRef: string) =>
               "event"
             )
           }
-          yield* query(`UPDATE hub_broker_inbox SET processed_at = now(), runs = $2 WHERE event_id = $1`, [row.eventId, workflows.length])
+          yield* query(`UPDATE hub_broker_inbox SET processed_at = now(), runs = $3 WHERE tenant_ref = $1 AND event_id = $2`, [
+            tenantRef,
+            row.eventId,
+            workflows.length
+          ])
           return true
         })
       )
     )
   })
 
-/** Processes the tenant's pending events, oldest first. */
+/** Processes the tenant's pending events, oldest first (at most 100 per call); answers how many. */
 export const drain = (tenantRef: string) =>
   Effect.gen(function* () {
-    for (let processed = 0; processed < 100; processed++) {
-      if (!(yield* processOne(tenantRef))) return
-    }
+    let processed = 0
+    while (processed < 100 && (yield* processOne(tenantRef))) processed += 1
+    return processed
   })
+
+export const pendingOf = (tenantRef: string) =>
+  Effect.map(
+    Effect.orDie(
+      query<{ count: number }>(`SELECT count(*)::int AS count FROM hub_broker_inbox WHERE tenant_ref = $1 AND processed_at IS NULL`, [
+        tenantRef
+      ])
+    ),
+    ([row]) => Number(row?.count ?? 0)
+  )
 
 export const eventOf = (tenantRef: string, eventId: string) =>
   Effect.map(
-    Effect.orDie(query<InboxEvent>(`SELECT ${columns} FROM hub_broker_inbox WHERE tenant_ref = $1 AND event_id = $2`, [tenantRef, eventId])),
+    Effect.orDie(
+      query<InboxEvent>(`SELECT ${columns} FROM hub_broker_inbox WHERE tenant_ref = $1 AND event_id = $2`, [tenantRef, eventId])
+    ),
     ([row]) => row ?? null
   )
 

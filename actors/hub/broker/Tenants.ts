@@ -30,11 +30,15 @@ const columns = `id, workspace_id AS "workspaceId", tenant_id AS "tenantId", nam
 const notFound = () => reject("not_found", "No such tenant connection")
 
 export const listTenants = (workspaceId: string) =>
-  Effect.orDie(query<TenantConnection>(`SELECT ${columns} FROM hub_broker_tenants WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]))
+  Effect.orDie(
+    query<TenantConnection>(`SELECT ${columns} FROM hub_broker_tenants WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId])
+  )
 
 export const getTenant = (workspaceId: string, id: string) =>
   Effect.flatMap(
-    Effect.orDie(query<TenantConnection>(`SELECT ${columns} FROM hub_broker_tenants WHERE id = $1 AND workspace_id = $2`, [id, workspaceId])),
+    Effect.orDie(
+      query<TenantConnection>(`SELECT ${columns} FROM hub_broker_tenants WHERE id = $1 AND workspace_id = $2`, [id, workspaceId])
+    ),
     ([row]) => (row ? Effect.succeed(row) : Effect.fail(notFound()))
   )
 
@@ -51,7 +55,9 @@ export const createTenant = (workspaceId: string, tenantId: string, name: string
       )
     )
     if (!rows[0])
-      return yield* reject("conflict", "This broker tenant is already mapped to a workspace", [{ path: "body.tenantId", message: "already mapped" }])
+      return yield* reject("conflict", "This broker tenant is already mapped to a workspace", [
+        { path: "body.tenantId", message: "already mapped" }
+      ])
     return { tenant: rows[0], signingSecret: secret }
   })
 
@@ -93,9 +99,10 @@ export const tenantForEvent = (tenantId: string) =>
   Effect.gen(function* () {
     const keys = yield* HubKeys
     const [row] = yield* Effect.orDie(
-      query<TenantConnection & { sealed: string }>(`SELECT ${columns}, secret_ciphertext AS "sealed" FROM hub_broker_tenants WHERE tenant_id = $1`, [
-        tenantId
-      ])
+      query<TenantConnection & { sealed: string }>(
+        `SELECT ${columns}, secret_ciphertext AS "sealed" FROM hub_broker_tenants WHERE tenant_id = $1`,
+        [tenantId]
+      )
     )
     if (!row) return null
     const { sealed, ...tenant } = row

@@ -16,7 +16,9 @@ import { connectionFor, pushItems } from "../connections/VendorItems.ts"
 import { vendorShapes } from "../connections/VendorShapes.ts"
 
 const Template = (max: number) =>
-  Schema.String.check(Schema.isMaxLength(max)).annotate({ description: "Text; `{{event.type}}`, `{{event.id}}` and `{{data.<path>}}` are filled from the event" })
+  Schema.String.check(Schema.isMaxLength(max)).annotate({
+    description: "Text; `{{event.type}}`, `{{event.id}}` and `{{data.<path>}}` are filled from the event"
+  })
 
 export const WorkflowTrigger = Schema.Union([
   Schema.Struct({ type: Schema.Literal("manual") }),
@@ -33,7 +35,9 @@ export const StepVendor = Schema.Literals(Object.keys(vendorShapes) as Array<key
 
 export const WorkflowStep = Schema.Struct({
   vendor: StepVendor,
-  connectionId: Schema.optionalKey(Id.annotate({ description: "Default: the event's integration's connection, else the workspace's newest of the kind" })),
+  connectionId: Schema.optionalKey(
+    Id.annotate({ description: "Default: the event's integration's connection, else the workspace's newest of the kind" })
+  ),
   destination: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
   title: Template(500).check(Schema.isMinLength(1)),
   description: Schema.optionalKey(Template(20_000)),
@@ -129,7 +133,9 @@ export const updateWorkflow = (workspaceId: string, id: string, change: Partial<
     const current = yield* getWorkflow(workspaceId, id)
     if (change.steps) yield* checkSteps(workspaceId, change.steps)
     if (change.name !== undefined && change.name !== current.name) {
-      const [other] = yield* Effect.orDie(query(`SELECT id FROM hub_workflows WHERE workspace_id = $1 AND name = $2`, [workspaceId, change.name]))
+      const [other] = yield* Effect.orDie(
+        query(`SELECT id FROM hub_workflows WHERE workspace_id = $1 AND name = $2`, [workspaceId, change.name])
+      )
       if (other) return yield* nameTaken()
     }
     const [row] = yield* Effect.orDie(
@@ -150,13 +156,19 @@ export const updateWorkflow = (workspaceId: string, id: string, change: Partial<
 
 export const listRuns = (workflowId: string, limit: number) =>
   Effect.orDie(
-    query<WorkflowRun>(`SELECT ${runColumns} FROM hub_workflow_runs WHERE workflow_id = $1 ORDER BY started_at DESC, id LIMIT $2`, [workflowId, limit])
+    query<WorkflowRun>(`SELECT ${runColumns} FROM hub_workflow_runs WHERE workflow_id = $1 ORDER BY started_at DESC, id LIMIT $2`, [
+      workflowId,
+      limit
+    ])
   )
 
 /** The enabled workflows of the workspace an event of `type` triggers. */
 export const workflowsForEvent = (workspaceId: string, type: string) =>
   Effect.map(listWorkflows(workspaceId), (workflows) =>
-    workflows.filter((workflow) => workflow.enabled && workflow.trigger.type === "event" && (workflow.trigger.eventType === "*" || workflow.trigger.eventType === type))
+    workflows.filter(
+      (workflow) =>
+        workflow.enabled && workflow.trigger.type === "event" && (workflow.trigger.eventType === "*" || workflow.trigger.eventType === type)
+    )
   )
 
 export interface RunEvent {
@@ -168,13 +180,17 @@ export interface RunEvent {
 }
 
 const lookup = (root: unknown, path: ReadonlyArray<string>): unknown =>
-  path.reduce<unknown>((value, key) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined), root)
+  path.reduce<unknown>(
+    (value, key) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+    root
+  )
 
 /** `{{event.type}}`, `{{event.id}}`, `{{data.a.b}}` filled in; what is missing becomes empty. */
 export const fill = (template: string, event: RunEvent | null) =>
   template.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
     const [head, ...rest] = path.split(".")
-    const value = head === "event" ? lookup({ id: event?.id, type: event?.type }, rest) : head === "data" ? lookup(event?.data, rest) : undefined
+    const value =
+      head === "event" ? lookup({ id: event?.id, type: event?.type }, rest) : head === "data" ? lookup(event?.data, rest) : undefined
     return value === undefined || value === null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value)
   })
 
@@ -191,14 +207,13 @@ const connectionForStep = (workflow: Workflow, step: WorkflowStep, event: RunEve
 export const runWorkflow = (workflow: Workflow, event: RunEvent | null, startedBy: string) =>
   Effect.gen(function* () {
     const runId = randomUUID()
+    // A manual run carries data but no event id: its pushes are its own.
+    const eventId = event?.id ? event.id : null
     yield* Effect.orDie(
-      query(`INSERT INTO hub_workflow_runs (id, workflow_id, workspace_id, trigger_event, status, started_by) VALUES ($1, $2, $3, $4, 'running', $5)`, [
-        runId,
-        workflow.id,
-        workflow.workspaceId,
-        event?.id ?? null,
-        startedBy
-      ])
+      query(
+        `INSERT INTO hub_workflow_runs (id, workflow_id, workspace_id, trigger_event, status, started_by) VALUES ($1, $2, $3, $4, 'running', $5)`,
+        [runId, workflow.id, workflow.workspaceId, eventId, startedBy]
+      )
     )
     const outcomes: Array<StepOutcome> = []
     let failed = false
@@ -214,7 +229,7 @@ export const runWorkflow = (workflow: Workflow, event: RunEvent | null, startedB
             connection,
             [
               {
-                key: `workflow:${workflow.id}:${event?.id ?? runId}:${index}`,
+                key: `workflow:${workflow.id}:${eventId ?? runId}:${index}`,
                 title: fill(step.title, event).slice(0, 500) || workflow.name,
                 description: step.description ? fill(step.description, event) : "",
                 owner: step.owner ? fill(step.owner, event) || null : null,
@@ -228,7 +243,14 @@ export const runWorkflow = (workflow: Workflow, event: RunEvent | null, startedB
         })
       )
       if (pushed._tag === "Success") {
-        outcomes.push({ index, vendor: step.vendor, status: "succeeded", externalId: pushed.success.externalId, url: pushed.success.url, message: null })
+        outcomes.push({
+          index,
+          vendor: step.vendor,
+          status: "succeeded",
+          externalId: pushed.success.externalId,
+          url: pushed.success.url,
+          message: null
+        })
       } else {
         failed = true
         const error = pushed.failure as Rejection
@@ -236,11 +258,10 @@ export const runWorkflow = (workflow: Workflow, event: RunEvent | null, startedB
       }
     }
     const [run] = yield* Effect.orDie(
-      query<WorkflowRun>(`UPDATE hub_workflow_runs SET status = $2, steps = $3, finished_at = now() WHERE id = $1 RETURNING ${runColumns}`, [
-        runId,
-        failed ? "failed" : "succeeded",
-        JSON.stringify(outcomes)
-      ])
+      query<WorkflowRun>(
+        `UPDATE hub_workflow_runs SET status = $2, steps = $3, finished_at = now() WHERE id = $1 RETURNING ${runColumns}`,
+        [runId, failed ? "failed" : "succeeded", JSON.stringify(outcomes)]
+      )
     )
     return run!
   })

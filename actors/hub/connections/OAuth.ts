@@ -82,7 +82,18 @@ export const startAuthorization = (start: OAuthStart) =>
       query(
         `INSERT INTO hub_oauth_states (state, workspace_id, user_id, session_id, vendor, name, base_url, code_verifier, redirect_uri, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [state, start.workspaceId, start.userId, start.sessionId, start.vendor, start.name, provider.apiUrl, verifier, start.redirectUri, expiresAt]
+        [
+          state,
+          start.workspaceId,
+          start.userId,
+          start.sessionId,
+          start.vendor,
+          start.name,
+          provider.apiUrl,
+          verifier,
+          start.redirectUri,
+          expiresAt
+        ]
       )
     )
     const url = new URL(provider.authorizeUrl)
@@ -260,11 +271,14 @@ export const refreshConnection = (connection: Connection) =>
         connection.id
       ])
     )
-    if (!row || row.refresh === "") return yield* reject("conflict", `The connection "${connection.name}" has no refresh token; reconnect it`)
+    if (!row || row.refresh === "")
+      return yield* reject("conflict", `The connection "${connection.name}" has no refresh token; reconnect it`)
     const provider = yield* providerOf(connection.vendor)
     const tokens = yield* tokenRequest(provider, { grant_type: "refresh_token", refresh_token: keys.decrypt(row.refresh) }).pipe(
       Effect.mapError((error) =>
-        error.code === "invalid" ? reject("bad_gateway", `${error.message}; the connection "${connection.name}" must be reconnected`) : error
+        error.code === "invalid"
+          ? reject("bad_gateway", `${error.message}; the connection "${connection.name}" must be reconnected`)
+          : error
       )
     )
     yield* storeTokens(connection.id, tokens, true)

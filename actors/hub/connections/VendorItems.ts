@@ -108,7 +108,9 @@ export const itemsOf = (connectionId: string) =>
 
 const itemByKey = (connectionId: string, key: string) =>
   Effect.map(
-    Effect.orDie(query<VendorItem>(`SELECT ${itemColumns} FROM hub_vendor_items WHERE connection_id = $1 AND local_key = $2`, [connectionId, key])),
+    Effect.orDie(
+      query<VendorItem>(`SELECT ${itemColumns} FROM hub_vendor_items WHERE connection_id = $1 AND local_key = $2`, [connectionId, key])
+    ),
     ([row]) => row
   )
 

@@ -114,7 +114,12 @@ export const vendorShapes = {
       path: "/chat.postMessage",
       body: {
         channel,
-        text: [fields.title, fields.details, fields.owner ? `Owner: ${fields.owner}` : null, fields.dueDate ? `Due: ${fields.dueDate}` : null]
+        text: [
+          fields.title,
+          fields.details,
+          fields.owner ? `Owner: ${fields.owner}` : null,
+          fields.dueDate ? `Due: ${fields.dueDate}` : null
+        ]
           .filter((line) => line)
           .join("\n")
       }

@@ -9,12 +9,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { Connection, VendorKind } from "../../../actors/hub/connections/Connections.ts"
-import {
-  completeAuthorization,
-  refreshConnection,
-  revokeConnection,
-  startAuthorization
-} from "../../../actors/hub/connections/OAuth.ts"
+import { completeAuthorization, refreshConnection, revokeConnection, startAuthorization } from "../../../actors/hub/connections/OAuth.ts"
 import { get } from "../../../actors/hub/connections/Connections.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
@@ -94,7 +89,8 @@ export const oauthOperations = [
         response: { status: 200, body: exampleAuthorization }
       }
     ],
-    handler: ({ params, body }, context) => start(context, params.workspaceId, params.vendor, body.name?.trim() ?? `${params.vendor} (OAuth)`)
+    handler: ({ params, body }, context) =>
+      start(context, params.workspaceId, params.vendor, body.name?.trim() ?? `${params.vendor} (OAuth)`)
   }),
   operation({
     service,

@@ -175,7 +175,14 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
               params,
               body: {
                 destination: spec.exampleDestination.id,
-                items: [{ key: exampleIds.actionItemId, title: "Send the revised launch timeline", owner: "alice@example.com", dueDate: "2026-11-27" }]
+                items: [
+                  {
+                    key: exampleIds.actionItemId,
+                    title: "Send the revised launch timeline",
+                    owner: "alice@example.com",
+                    dueDate: "2026-11-27"
+                  }
+                ]
               }
             },
             response: { status: 200, body: { items: [{ item: exampleItem(spec), alreadyPushed: false }] } }
@@ -230,7 +237,10 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
         auth: "both",
         scopes: ["integrations:read"],
         query: ConnectionQuery,
-        responses: { 200: { description: "Pushed items", schema: Schema.Struct({ items: Schema.Array(VendorItem) }) }, 409: vendorErrors[409] },
+        responses: {
+          200: { description: "Pushed items", schema: Schema.Struct({ items: Schema.Array(VendorItem) }) },
+          409: vendorErrors[409]
+        },
         examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleItem(spec)] } } }],
         handler: ({ params, query }, context) =>
           Effect.gen(function* () {

@@ -1,0 +1,19 @@
+/**
+ * The hub's connect operations (48): OAuth connect flows, vendor resources,
+ * and the integration broker (tenants, integrations, events, workflows).
+ */
+import { brokerIntegrationOperations } from "./BrokerIntegrations.ts"
+import { connectorWebhookOperations } from "./ConnectorWebhook.ts"
+import { oauthOperations } from "./OAuthConnect.ts"
+import { tenantConnectionOperations } from "./TenantConnections.ts"
+import { vendorOperations } from "./VendorResources.ts"
+import { workflowOperations } from "./Workflows.ts"
+
+export const hubConnectOperations = [
+  ...oauthOperations,
+  ...vendorOperations,
+  ...tenantConnectionOperations,
+  ...brokerIntegrationOperations,
+  ...connectorWebhookOperations,
+  ...workflowOperations
+]
