@@ -120,7 +120,7 @@ export const createWorkflow = (workspaceId: string, input: NewWorkflow, userId: 
     yield* checkSteps(workspaceId, input.steps)
     const [row] = yield* Effect.orDie(
       query<Workflow>(
-        `INSERT INTO hub_workflows (id, workspace_id, name, trigger, steps, enabled, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        `INSERT INTO hub_workflows (id, workspace_id, name, trigger, steps, enabled, created_by) VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7)
          ON CONFLICT (workspace_id, name) DO NOTHING RETURNING ${columns}`,
         [randomUUID(), workspaceId, input.name, input.trigger, JSON.stringify(input.steps), input.enabled ?? true, userId]
       )
@@ -140,7 +140,7 @@ export const updateWorkflow = (workspaceId: string, id: string, change: Partial<
     }
     const [row] = yield* Effect.orDie(
       query<Workflow>(
-        `UPDATE hub_workflows SET name = $3, trigger = $4, steps = $5, enabled = $6, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${columns}`,
+        `UPDATE hub_workflows SET name = $3, trigger = $4, steps = $5::text::jsonb, enabled = $6, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${columns}`,
         [
           id,
           workspaceId,
@@ -259,7 +259,7 @@ export const runWorkflow = (workflow: Workflow, event: RunEvent | null, startedB
     }
     const [run] = yield* Effect.orDie(
       query<WorkflowRun>(
-        `UPDATE hub_workflow_runs SET status = $2, steps = $3, finished_at = now() WHERE id = $1 RETURNING ${runColumns}`,
+        `UPDATE hub_workflow_runs SET status = $2, steps = $3::text::jsonb, finished_at = now() WHERE id = $1 RETURNING ${runColumns}`,
         [runId, failed ? "failed" : "succeeded", JSON.stringify(outcomes)]
       )
     )

@@ -67,7 +67,8 @@ export const startFakeVendor = async (options: { expiresIn?: number } = {}) => {
     let match: RegExpExecArray | null
     if (method === "GET" && path === "/projects") return send(response, 200, [{ id: "10000", key: "ENG", name: "Engineering" }])
     if (method === "GET" && path === "/tables") return send(response, 200, { tables: [{ id: "tblActions", name: "Action items" }] })
-    if (method === "GET" && path === "/spaces") return send(response, 200, { results: [{ id: "98305", key: "NOTES", name: "Meeting notes" }] })
+    if (method === "GET" && path === "/spaces")
+      return send(response, 200, { results: [{ id: "98305", key: "NOTES", name: "Meeting notes" }] })
     if (method === "GET" && path === "/conversations") return send(response, 200, { channels: [{ id: "C024BE91L", name: "launch" }] })
     if (method === "POST" && (path === "/issues" || path === "/tasks" || path === "/pages" || /^\/projects\/[^/]+\/tasks$/.test(path)))
       return create()
@@ -109,11 +110,14 @@ export const startFakeVendor = async (options: { expiresIn?: number } = {}) => {
         return response.end()
       }
       if (url.pathname === "/oauth/token" && request.method === "POST") {
-        if (body?.client_id !== "atrium-client" || body?.client_secret !== "client-secret") return send(response, 401, { error: "invalid_client" })
+        if (body?.client_id !== "atrium-client" || body?.client_secret !== "client-secret")
+          return send(response, 401, { error: "invalid_client" })
         if (body.grant_type === "authorization_code") {
           const pending = codes.get(body.code)
           codes.delete(body.code)
-          const challenge = createHash("sha256").update(String(body.code_verifier ?? "")).digest("base64url")
+          const challenge = createHash("sha256")
+            .update(String(body.code_verifier ?? ""))
+            .digest("base64url")
           if (!pending || pending.challenge !== challenge || pending.redirectUri !== body.redirect_uri)
             return send(response, 400, { error: "invalid_grant" })
           return send(response, 200, issue())

@@ -109,7 +109,10 @@ describe("OAuth connect", () => {
     const key = await apiKey(atrium, alice, workspaceId, ["integrations:read", "integrations:write"])
     const byKey = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/oauth/tracker/authorize`), { apiKey: key, body: {} })
     expect(byKey.status).toBe(403)
-    const byMember = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/oauth/tracker/authorize`), { token: bob.token, body: {} })
+    const byMember = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/oauth/tracker/authorize`), {
+      token: bob.token,
+      body: {}
+    })
     expect(byMember.status).toBe(403)
     const byStranger = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/oauth/tracker/authorize`), {
       token: mallory.token,
@@ -124,7 +127,10 @@ describe("OAuth connect", () => {
     })
     expect(unconfigured.status).toBe(409)
     expect(unconfigured.body.error.message).toMatch(/HUB_OAUTH_CODEHOST_AUTHORIZE_URL/)
-    const install = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/chatapp/oauth/install`), { token: alice.token, body: {} })
+    const install = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/chatapp/oauth/install`), {
+      token: alice.token,
+      body: {}
+    })
     expect(install.status).toBe(200)
     expect(new URL(install.body.authorizeUrl).searchParams.get("scope")).toBe("read write channels:read chat:write")
   })
@@ -266,7 +272,8 @@ describe("vendor resources", () => {
       expect(pushed.status, `${test.vendor} ${pushed.text}`).toBe(200)
       const sent = fake.seen.filter((request) => request.method === "POST" && request.path === test.created).at(-1)!
       expect(JSON.stringify(sent.body), test.vendor).toContain("Launch notes")
-      if (test.vendor === "docspace") expect(sent.body).toEqual({ spaceId: "98305", title: "Launch notes", body: { markdown: "# Decisions\n- ship" } })
+      if (test.vendor === "docspace")
+        expect(sent.body).toEqual({ spaceId: "98305", title: "Launch notes", body: { markdown: "# Decisions\n- ship" } })
       if (test.vendor === "chatapp") expect(sent.body).toEqual({ channel: "C024BE91L", text: "Launch notes\n# Decisions\n- ship" })
     }
     const documents = await atrium.request("GET", hub(`/v1/workspaces/${workspaceId}/docspace/items`), { token: alice.token })
