@@ -14,7 +14,7 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
-import { hubConnectOperations } from "./hub/connect/index.ts"
+import { hubConnectActorKinds, hubConnectOperations } from "./hub/connect/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -41,6 +41,7 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmOpsActorKinds,
   ...hubCallActorKinds,
   ...hubPeopleActorKinds,
+  ...hubConnectActorKinds,
   ...pmWorkflowActorKinds
 ]
 

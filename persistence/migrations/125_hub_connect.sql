@@ -88,6 +88,7 @@ CREATE TABLE hub_broker_inbox (
   payload jsonb NOT NULL,
   received_at timestamptz NOT NULL DEFAULT now(),
   processed_at timestamptz,
+  claimed_until timestamptz,
   runs integer NOT NULL DEFAULT 0,
   PRIMARY KEY (tenant_ref, event_id)
 );

@@ -3,13 +3,15 @@
  * the key, so a replayed event is a no-op. Processing (running the workflows
  * its type triggers) follows the store; the tenant's events still pending
  * (a node that died after storing) are processed with the next one, oldest
- * first, each claimed by one node (`FOR UPDATE SKIP LOCKED`).
+ * first, each claimed by one node for a while (a lease, so a node that dies
+ * mid-way leaves the event to the next one).
  */
 import { Effect, Schema } from "effect"
-import { Sql, query } from "../../../persistence/Sql.ts"
+import { query } from "../../../persistence/Sql.ts"
 import { Timestamp } from "../../Fields.ts"
 import { integrationOfEvent } from "./BrokerIntegrations.ts"
-import { runWorkflow, workflowsForEvent } from "./Workflows.ts"
+import { workflowsForEvent } from "./WorkflowActor.ts"
+import { runWorkflow } from "./Workflows.ts"
 
 export const InboxEvent = Schema.Struct({
   eventId: Schema.String,
@@ -44,39 +46,48 @@ export const store = (event: IncomingEvent) =>
     (rows) => rows.length > 0
   )
 
-/** Runs the workflows of one pending event and marks it processed, in one transaction holding its row. */
+/** A lease on an event being processed: a node that dies mid-way leaves it to the next one after this. */
+const CLAIM_SECONDS = 60
+
+/**
+ * Claims the tenant's oldest pending event (one node at a time), runs the
+ * workflows it triggers and marks it processed. The vendor calls happen
+ * outside any transaction; a step pushed before a crash is not pushed twice
+ * (its key is the event's).
+ */
 const processOne = (tenantRef: string) =>
   Effect.gen(function* () {
-    const sql = yield* Sql
-    return yield* Effect.orDie(
-      sql.transaction(
-        Effect.gen(function* () {
-          const [row] = yield* query<{ eventId: string; workspaceId: string; type: string; payload: IncomingEvent["payload"] }>(
-            `SELECT event_id AS "eventId", workspace_id AS "workspaceId", type, payload FROM hub_broker_inbox
-             WHERE tenant_ref = $1 AND processed_at IS NULL ORDER BY received_at, event_id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-            [tenantRef]
-          )
-          if (!row) return false
-          const integration = row.payload.integrationId ? yield* integrationOfEvent(tenantRef, row.payload.integrationId) : null
-          // An event of an unknown or disabled integration is kept, and runs nothing.
-          const runnable = !row.payload.integrationId || integration?.enabled === true
-          const workflows = runnable ? yield* workflowsForEvent(row.workspaceId, row.type) : []
-          for (const workflow of workflows) {
-            yield* runWorkflow(
-              workflow,
-              { id: row.eventId, type: row.type, data: row.payload.data, connectionId: integration?.connectionId ?? null },
-              "event"
-            )
-          }
-          yield* query(`UPDATE hub_broker_inbox SET processed_at = now(), runs = $3 WHERE tenant_ref = $1 AND event_id = $2`, [
-            tenantRef,
-            row.eventId,
-            workflows.length
-          ])
-          return true
-        })
+    const [row] = yield* Effect.orDie(
+      query<{ eventId: string; workspaceId: string; type: string; payload: IncomingEvent["payload"] }>(
+        `UPDATE hub_broker_inbox SET claimed_until = now() + make_interval(secs => $2)
+         WHERE (tenant_ref, event_id) = (
+           SELECT tenant_ref, event_id FROM hub_broker_inbox
+           WHERE tenant_ref = $1 AND processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY received_at, event_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING event_id AS "eventId", workspace_id AS "workspaceId", type, payload`,
+        [tenantRef, CLAIM_SECONDS]
       )
     )
+    if (!row) return false
+    const integration = row.payload.integrationId ? yield* integrationOfEvent(tenantRef, row.payload.integrationId) : null
+    // An event of an unknown or disabled integration is kept, and runs nothing.
+    const runnable = !row.payload.integrationId || integration?.enabled === true
+    const workflows = runnable ? yield* workflowsForEvent(row.workspaceId, row.type) : []
+    for (const workflow of workflows) {
+      yield* runWorkflow(
+        workflow,
+        { id: row.eventId, type: row.type, data: row.payload.data, connectionId: integration?.connectionId ?? null },
+        "event"
+      )
+    }
+    yield* Effect.orDie(
+      query(`UPDATE hub_broker_inbox SET processed_at = now(), claimed_until = NULL, runs = $3 WHERE tenant_ref = $1 AND event_id = $2`, [
+        tenantRef,
+        row.eventId,
+        workflows.length
+      ])
+    )
+    return true
   })
 
 /** Processes the tenant's pending events, oldest first (at most 100 per call); answers how many. */

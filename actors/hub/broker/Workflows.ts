@@ -1,5 +1,5 @@
 /**
- * Named workflows: a trigger (run by hand, or on a broker event type) and
+ * Named workflows (held by the workspace's `hubWorkflows` actor, WorkflowActor.ts): a trigger (run by hand, or on a broker event type) and
  * steps, each pushing one item through a vendor adapter with text filled
  * from the event (`{{event.type}}`, `{{data.issue.title}}`). Runs are kept
  * as history with each step's outcome; a step's push is keyed by the run's
@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query } from "../../../persistence/Sql.ts"
-import { type Rejection, reject } from "../../../runtime/Rejection.ts"
+import type { Rejection } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { get as getConnection } from "../connections/Connections.ts"
 import { connectionFor, pushItems } from "../connections/VendorItems.ts"
@@ -80,79 +80,9 @@ export const WorkflowRun = Schema.Struct({
 }).annotate({ identifier: "WorkflowRun" })
 export type WorkflowRun = typeof WorkflowRun.Type
 
-const columns = `id, workspace_id AS "workspaceId", name, trigger, steps, enabled, created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`
+export const workflowColumns = `id, workspace_id AS "workspaceId", name, trigger, steps, enabled, created_by AS "createdBy", created_at AS "createdAt", updated_at AS "updatedAt"`
 const runColumns = `id, workflow_id AS "workflowId", trigger_event AS "triggerEvent", status, steps, started_by AS "startedBy",
   started_at AS "startedAt", finished_at AS "finishedAt"`
-
-const notFound = () => reject("not_found", "No such workflow")
-const nameTaken = () => reject("conflict", "A workflow of this name exists in the workspace", [{ path: "body.name", message: "taken" }])
-
-export const listWorkflows = (workspaceId: string) =>
-  Effect.orDie(query<Workflow>(`SELECT ${columns} FROM hub_workflows WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]))
-
-export const getWorkflow = (workspaceId: string, id: string) =>
-  Effect.flatMap(
-    Effect.orDie(query<Workflow>(`SELECT ${columns} FROM hub_workflows WHERE id = $1 AND workspace_id = $2`, [id, workspaceId])),
-    ([row]) => (row ? Effect.succeed(row) : Effect.fail(notFound()))
-  )
-
-/** Steps naming a connection must name one of this workspace, of the step's vendor kind. */
-const checkSteps = (workspaceId: string, steps: ReadonlyArray<WorkflowStep>) =>
-  Effect.forEach(steps, (step, index) =>
-    step.connectionId === undefined
-      ? Effect.void
-      : Effect.mapError(connectionFor(workspaceId, step.vendor, step.connectionId), (error) =>
-          reject(error.code === "not_found" ? "not_found" : "invalid", error.message, [
-            { path: `body.steps[${index}].connectionId`, message: error.code === "not_found" ? "unknown connection" : error.message }
-          ])
-        )
-  )
-
-export interface NewWorkflow {
-  readonly name: string
-  readonly trigger: typeof WorkflowTrigger.Type
-  readonly steps: ReadonlyArray<WorkflowStep>
-  readonly enabled?: boolean | undefined
-}
-
-export const createWorkflow = (workspaceId: string, input: NewWorkflow, userId: string) =>
-  Effect.gen(function* () {
-    yield* checkSteps(workspaceId, input.steps)
-    const [row] = yield* Effect.orDie(
-      query<Workflow>(
-        `INSERT INTO hub_workflows (id, workspace_id, name, trigger, steps, enabled, created_by) VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7)
-         ON CONFLICT (workspace_id, name) DO NOTHING RETURNING ${columns}`,
-        [randomUUID(), workspaceId, input.name, input.trigger, JSON.stringify(input.steps), input.enabled ?? true, userId]
-      )
-    )
-    return row ?? (yield* nameTaken())
-  })
-
-export const updateWorkflow = (workspaceId: string, id: string, change: Partial<NewWorkflow>) =>
-  Effect.gen(function* () {
-    const current = yield* getWorkflow(workspaceId, id)
-    if (change.steps) yield* checkSteps(workspaceId, change.steps)
-    if (change.name !== undefined && change.name !== current.name) {
-      const [other] = yield* Effect.orDie(
-        query(`SELECT id FROM hub_workflows WHERE workspace_id = $1 AND name = $2`, [workspaceId, change.name])
-      )
-      if (other) return yield* nameTaken()
-    }
-    const [row] = yield* Effect.orDie(
-      query<Workflow>(
-        `UPDATE hub_workflows SET name = $3, trigger = $4, steps = $5::text::jsonb, enabled = $6, updated_at = now() WHERE id = $1 AND workspace_id = $2 RETURNING ${columns}`,
-        [
-          id,
-          workspaceId,
-          change.name ?? current.name,
-          change.trigger ?? current.trigger,
-          JSON.stringify(change.steps ?? current.steps),
-          change.enabled ?? current.enabled
-        ]
-      )
-    )
-    return row ?? (yield* notFound())
-  })
 
 export const listRuns = (workflowId: string, limit: number) =>
   Effect.orDie(
@@ -160,15 +90,6 @@ export const listRuns = (workflowId: string, limit: number) =>
       workflowId,
       limit
     ])
-  )
-
-/** The enabled workflows of the workspace an event of `type` triggers. */
-export const workflowsForEvent = (workspaceId: string, type: string) =>
-  Effect.map(listWorkflows(workspaceId), (workflows) =>
-    workflows.filter(
-      (workflow) =>
-        workflow.enabled && workflow.trigger.type === "event" && (workflow.trigger.eventType === "*" || workflow.trigger.eventType === type)
-    )
   )
 
 export interface RunEvent {

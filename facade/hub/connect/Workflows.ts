@@ -6,18 +6,8 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
-import {
-  Workflow,
-  WorkflowRun,
-  WorkflowStep,
-  WorkflowTrigger,
-  createWorkflow,
-  getWorkflow,
-  listRuns,
-  listWorkflows,
-  runWorkflow,
-  updateWorkflow
-} from "../../../actors/hub/broker/Workflows.ts"
+import { createWorkflow, getWorkflow, listWorkflows, updateWorkflow } from "../../../actors/hub/broker/WorkflowActor.ts"
+import { Workflow, WorkflowRun, WorkflowStep, WorkflowTrigger, listRuns, runWorkflow } from "../../../actors/hub/broker/Workflows.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
 import { operation } from "../../Operation.ts"

@@ -2,6 +2,7 @@
  * The hub's connect operations (48): OAuth connect flows, vendor resources,
  * and the integration broker (tenants, integrations, events, workflows).
  */
+import { HubWorkflows } from "../../../actors/hub/broker/WorkflowActor.ts"
 import { brokerIntegrationOperations } from "./BrokerIntegrations.ts"
 import { connectorWebhookOperations } from "./ConnectorWebhook.ts"
 import { oauthOperations } from "./OAuthConnect.ts"
@@ -17,3 +18,5 @@ export const hubConnectOperations = [
   ...connectorWebhookOperations,
   ...workflowOperations
 ]
+
+export const hubConnectActorKinds = [HubWorkflows]
