@@ -22,9 +22,11 @@ import {
   saveMapping
 } from "../../../actors/hub/connections/VendorItems.ts"
 import { type ResourceVendor, vendorShapes } from "../../../actors/hub/connections/VendorShapes.ts"
+import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
 import { type AnyOperation, operation } from "../../Operation.ts"
 import { exampleIds } from "../calls/Examples.ts"
+import { itemsFromCall } from "./CallItems.ts"
 
 type Capability = "destinations" | "mapping" | "push" | "pull" | "items"
 
@@ -155,7 +157,7 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
         operationId: `push${spec.title}Items`,
         method: "POST",
         path: `${base}/items`,
-        summary: `Push ${spec.itemNoun}s to the connected ${spec.vendor} (once per key)`,
+        summary: `Push ${spec.itemNoun}s to the connected ${spec.vendor} (once per key), given or from a call`,
         auth: "both",
         scopes: ["integrations:write"],
         body: Schema.Struct({
@@ -165,7 +167,15 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
               description: `The ${singular} (default: the mapping's)`
             })
           ),
-          items: Schema.Array(PushEntry).check(Schema.isMinLength(1), Schema.isMaxLength(50))
+          items: Schema.optionalKey(Schema.Array(PushEntry).check(Schema.isMinLength(1), Schema.isMaxLength(50))),
+          callUuid: Schema.optionalKey(
+            Id.annotate({ description: "Push from this call instead of `items`: its action items (documentation tool: its notes)" })
+          ),
+          actionItemIds: Schema.optionalKey(
+            Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)))
+              .check(Schema.isMinLength(1), Schema.isMaxLength(50))
+              .annotate({ description: "With callUuid: only these action items (default: all)" })
+          )
         }),
         responses: { 200: { description: "Each item as pushed (or as pushed before)", schema: PushReply }, ...vendorErrors },
         examples: [
@@ -193,13 +203,19 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
             yield* workspaceRole(context, params.workspaceId, "member")
             const principal = yield* principalOf(context)
             const connection = yield* connectionFor(params.workspaceId, spec.vendor, body.connectionId)
-            const drafts = body.items.map((item) => ({
-              key: item.key,
-              title: item.title.trim(),
-              description: item.description ?? "",
-              owner: item.owner ?? null,
-              dueDate: item.dueDate ?? null
-            }))
+            if ((body.items === undefined) === (body.callUuid === undefined))
+              return yield* reject("invalid", "Give either items or a callUuid", [
+                { path: "body.items", message: "either items or callUuid" }
+              ])
+            const drafts = body.items
+              ? body.items.map((item) => ({
+                  key: item.key,
+                  title: item.title.trim(),
+                  description: item.description ?? "",
+                  owner: item.owner ?? null,
+                  dueDate: item.dueDate ?? null
+                }))
+              : yield* itemsFromCall(context, params.workspaceId, spec.vendor, body.callUuid!, body.actionItemIds)
             return { items: yield* pushItems(connection, drafts, body.destination, principal.userId) }
           })
       }),

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
-import { apiKey, type User, workspaceWith } from "../support/calls.ts"
+import { apiKey, record, settled, type User, workspaceWith } from "../support/calls.ts"
 import { type FakeVendor, startFakeVendor } from "./FakeVendor.ts"
 
 let atrium: TestServer
@@ -327,5 +327,51 @@ describe("vendor resources", () => {
       body: { items: [{ key: "k", title: "t" }] }
     })
     expect(push.status).toBe(403)
+  })
+
+  it("pushes a call's action items as tasks and its notes as a document, once", async () => {
+    const call = await record(atrium, alice.token, workspaceId)
+    expect((await settled(atrium, alice.token, call.id)).status).toBe("ready")
+    const items = (await atrium.request("GET", hub(`/v1/calls/by-uuid/${call.callUuid}/action-items`), { token: alice.token })).body.items
+    expect(items.length).toBeGreaterThan(0)
+
+    const neither = await atrium.request("POST", hub(`/v2/workspaces/${workspaceId}/tracker/items`), { token: alice.token, body: {} })
+    expect(neither.status).toBe(400)
+    expect(neither.body.error.details[0].path).toBe("body.items")
+    const unknownItem = await atrium.request("POST", hub(`/v2/workspaces/${workspaceId}/tracker/items`), {
+      token: alice.token,
+      body: { connectionId: tracker.id, callUuid: call.callUuid, actionItemIds: ["ai_nope"] }
+    })
+    expect(unknownItem.status).toBe(404)
+    expect(unknownItem.body.error.details[0].path).toBe("body.actionItemIds[0]")
+
+    const before = fake.seen.filter((request) => request.path === "/api/issues" && request.method === "POST").length
+    const pushed = await atrium.request("POST", hub(`/v2/workspaces/${workspaceId}/tracker/items`), {
+      token: alice.token,
+      body: { connectionId: tracker.id, callUuid: call.callUuid, actionItemIds: [items[0].id] }
+    })
+    expect(pushed.status, pushed.text).toBe(200)
+    expect(pushed.body.items[0].item).toMatchObject({ key: `${call.callUuid}:${items[0].id}`, title: items[0].text })
+    const again = await atrium.request("POST", hub(`/v2/workspaces/${workspaceId}/tracker/items`), {
+      token: alice.token,
+      body: { connectionId: tracker.id, callUuid: call.callUuid, actionItemIds: [items[0].id] }
+    })
+    expect(again.body.items[0].alreadyPushed).toBe(true)
+    expect(fake.seen.filter((request) => request.path === "/api/issues" && request.method === "POST").length).toBe(before + 1)
+
+    const notes = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/docspace/items`), {
+      token: alice.token,
+      body: { destination: "98305", callUuid: call.callUuid }
+    })
+    expect(notes.status, notes.text).toBe(200)
+    expect(notes.body.items[0].item).toMatchObject({ kind: "document", key: `${call.callUuid}:notes`, title: "Launch review" })
+    const page = fake.seen.filter((request) => request.path === "/api/pages" && request.method === "POST").at(-1)!
+    expect(page.body.body.markdown).toMatch(/## Summary[\s\S]*## Action items\n\n- \[ \] /)
+
+    const foreign = await atrium.request("POST", hub(`/v2/workspaces/${workspaceId}/tracker/items`), {
+      token: mallory.token,
+      body: { connectionId: tracker.id, callUuid: call.callUuid }
+    })
+    expect(foreign.status).toBe(404)
   })
 })
