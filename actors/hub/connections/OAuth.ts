@@ -193,7 +193,13 @@ interface PendingState {
  * Finishes a flow: the state must be pending, unexpired and this session's;
  * it is spent before the code is exchanged, so a replayed callback fails.
  */
-export const completeAuthorization = (caller: { readonly userId: string; readonly sessionId: string }, state: string, code: string) =>
+export const completeAuthorization = <E, R>(
+  caller: { readonly userId: string; readonly sessionId: string },
+  state: string,
+  code: string,
+  /** Checked before anything is spent or exchanged: may the caller still connect to the workspace? */
+  authorize: (workspaceId: string) => Effect.Effect<unknown, E, R>
+) =>
   Effect.gen(function* () {
     const [pending] = yield* Effect.orDie(
       query<PendingState>(
@@ -211,6 +217,7 @@ export const completeAuthorization = (caller: { readonly userId: string; readonl
       ])
     if (pending.used) return yield* refused("state already used")
     if (pending.expired) return yield* refused("state expired")
+    yield* authorize(pending.workspaceId)
     const [spent] = yield* Effect.orDie(
       query(`UPDATE hub_oauth_states SET used_at = now() WHERE state = $1 AND used_at IS NULL RETURNING state`, [state])
     )

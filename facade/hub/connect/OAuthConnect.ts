@@ -124,10 +124,8 @@ export const oauthOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        const connection = yield* completeAuthorization(user, body.state, body.code)
         // The flow was started by an admin; they must still be one when it finishes.
-        yield* workspaceRole(context, connection.workspaceId, "admin")
-        return connection
+        return yield* completeAuthorization(user, body.state, body.code, (workspaceId) => workspaceRole(context, workspaceId, "admin"))
       })
   }),
   operation({
