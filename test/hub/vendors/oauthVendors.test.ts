@@ -127,6 +127,21 @@ describe("OAuth connect", () => {
     })
     expect(unconfigured.status).toBe(409)
     expect(unconfigured.body.error.message).toMatch(/HUB_OAUTH_CODEHOST_AUTHORIZE_URL/)
+    // An admin demoted before finishing cannot finish; the state is not spent (nothing half-applied).
+    const role = (value: string) =>
+      atrium.request("PATCH", hub(`/v1/workspaces/${workspaceId}/members/${bob.userId}`), { token: alice.token, body: { role: value } })
+    expect((await role("admin")).status).toBe(200)
+    const started = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/oauth/taskapp/authorize`), {
+      token: bob.token,
+      body: {}
+    })
+    expect(started.status).toBe(200)
+    const { code, state } = await consent(started.body.authorizeUrl)
+    expect((await role("member")).status).toBe(200)
+    const demoted = await atrium.request("POST", hub("/v1/oauth/callback"), { token: bob.token, body: { state, code } })
+    expect(demoted.status).toBe(403)
+    const [pending] = await atrium.sql(`SELECT used_at FROM hub_oauth_states WHERE state = $1`, [state])
+    expect(pending!.used_at).toBeNull()
     const install = await atrium.request("POST", hub(`/v1/workspaces/${workspaceId}/chatapp/oauth/install`), {
       token: alice.token,
       body: {}
