@@ -32,7 +32,9 @@ const statusOf: Record<RejectionCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   /** A vendor system the request had to reach failed or refused (named in the message). */
-  bad_gateway: 502
+  bad_gateway: 502,
+  /** A vendor system the request had to reach did not answer in time (named in the message). */
+  gateway_timeout: 504
 }
 
 const unavailableMessage: Record<UnavailableReason | "unknown", string> = {

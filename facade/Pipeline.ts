@@ -188,8 +188,9 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
       const failure = Cause.findErrorOption(cause)
       if (failure._tag === "Some") {
         const response = errorResponse(fromFailure(failure.value as never), request.requestId)
-        // 502: a vendor system failed (named in the message); 503: a transient state. Neither is a bug here.
-        if (response.status < 500 || response.status === 502 || response.status === 503) return Effect.succeed(response)
+        // 502/504: a vendor system failed or did not answer (named in the message); 503: a transient state. None is a bug here.
+        if (response.status < 500 || response.status === 502 || response.status === 503 || response.status === 504)
+          return Effect.succeed(response)
         // A defect that crossed the actor boundary as a value (e.g. state that could not be persisted).
         const address = (failure.value as { address?: { kind: string; id: string } }).address
         return Effect.as(

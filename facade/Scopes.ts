@@ -13,6 +13,7 @@ export const scopes = {
   "integrations:read": "List integration connections",
   "chat-ingestion:read": "Read chat conversations ingested into the workspace's knowledge",
   "chat-ingestion:write": "Ingest, extend and delete chat conversations in the workspace's knowledge",
+  "integrations:write": "Push items through connections, map fields, manage broker tenants, integrations and workflows",
   "workspace-settings:read": "Read workspace settings",
   "workspace-settings:write": "Change workspace settings",
   "workspaces:read": "Read the workspace and its members",

@@ -15,7 +15,8 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
-import { hubConnectActorKinds, hubConnectOperations } from "./hub/connect/index.ts"
+import { hubAccountActorKinds, hubAccountOperations } from "./hub/accounts/index.ts"
+import { hubIntegrationActorKinds, hubIntegrationOperations } from "./hub/connect/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -45,7 +46,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...hubPeopleActorKinds,
   ...pmWorkflowActorKinds,
   ...feedbackActorKinds,
-  ...hubConnectActorKinds
+  ...hubAccountActorKinds,
+  ...hubIntegrationActorKinds
 ]
 
 let registry: Registry | undefined
@@ -59,7 +61,8 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubApiKeys,
   ...hubCallOperations,
   ...hubPeopleOperations,
-  ...hubConnectOperations,
+  ...hubAccountOperations,
+  ...hubIntegrationOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

@@ -13,7 +13,8 @@ export const RejectionCode = Schema.Literals([
   "too_large",
   "unsupported_media_type",
   "rate_limited",
-  "bad_gateway"
+  "bad_gateway",
+  "gateway_timeout"
 ])
 export type RejectionCode = typeof RejectionCode.Type
 

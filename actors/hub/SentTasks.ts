@@ -12,7 +12,7 @@ import { read, send } from "../pm/WorkActor.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { IntegrationTarget } from "../identity/Workspace.ts"
-import { activeOf, get as getConnection, tokenOf } from "./connections/Connections.ts"
+import { activeOf, get as getConnection } from "./connections/Connections.ts"
 import { createRemoteTask, fetchRemoteState, type TaskVendor } from "./connections/VendorClient.ts"
 import type { CallActionItem } from "./CallView.ts"
 
@@ -72,8 +72,7 @@ const createTask = (request: SendRequest, item: CallActionItem) =>
       return { externalId: task.id, url: `${request.origin}/pm/v1/tasks/${task.id}`, status: task.status.name }
     }
     const connection = yield* activeOf(request.workspaceId, request.target)
-    const token = yield* tokenOf(connection.id)
-    const remote = yield* createRemoteTask(connection, token, draft)
+    const remote = yield* createRemoteTask(connection, draft)
     // What a new task is in each vendor kind's shape (the adapters read it back the same way).
     return { ...remote, connectionId: connection.id, status: request.target === "tablebase" ? "Open" : "open" }
   })
@@ -126,7 +125,7 @@ const remoteStateOf = (workspaceId: string, sent: SentTask) =>
       return { status: task.status.name, assignee: task.assignees.map((a) => a.email).join(", ") || null }
     }
     const connection = yield* getConnection(workspaceId, sent.destination ?? "")
-    return yield* fetchRemoteState(connection, yield* tokenOf(connection.id), sent.externalId)
+    return yield* fetchRemoteState(connection, sent.externalId)
   })
 
 /**

@@ -11,12 +11,21 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { HubKeys } from "../HubKeys.ts"
 
-export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
-  {
-    description:
-      "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
-  }
-)
+export const VendorKind = Schema.Literals([
+  "tracker",
+  "taskapp",
+  "tablebase",
+  "docspace",
+  "pm",
+  "chatapp",
+  "notes",
+  "mail",
+  "calendar",
+  "codehost"
+]).annotate({
+  description:
+    "The kind of system: issue tracker, task tool, spreadsheet-database tool, documentation tool, external project-management tool, team chat, notes tool, mail, calendar suite, code host"
+})
 export type VendorKind = typeof VendorKind.Type
 
 export const ConnectionSettings = Schema.Struct({

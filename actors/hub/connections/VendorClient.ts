@@ -9,13 +9,17 @@
  * - tablebase (spreadsheet-database): `POST {base}/tables/{table}/records` `{fields: {...}}` → `{id}`;
  *   `GET {base}/tables/{table}/records/{id}` → `{fields: {Status?, Owner?}}`
  *
- * A vendor answering 429 (with Retry-After) or 5xx, or not answering, is a
- * 502 naming the vendor: the caller may retry; the sends stay idempotent.
+ * Requests go through VendorRequest.ts (refresh before expiry and once on a
+ * 401, retries of reads); a vendor rate limiting, failing or not answering is
+ * a 502 (504 on a timeout) naming the vendor: the caller may retry; the sends
+ * stay idempotent.
  */
 import { Effect } from "effect"
+import type { Sql } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { checkOutboundUrl } from "../../webhooks/OutboundAddress.ts"
+import type { HubKeys } from "../HubKeys.ts"
 import type { Connection } from "./Connections.ts"
+import { vendorRequest } from "./VendorRequest.ts"
 
 export type TaskVendor = "tracker" | "taskapp" | "tablebase"
 
@@ -36,44 +40,14 @@ export interface RemoteState {
   readonly assignee: string | null
 }
 
-const vendorNames: Record<TaskVendor, string> = { tracker: "issue tracker", taskapp: "task tool", tablebase: "spreadsheet-database tool" }
-
-const call = (connection: Connection, token: string, method: "GET" | "POST", path: string, body?: unknown) =>
-  Effect.gen(function* () {
-    const vendor = `the ${vendorNames[connection.vendor as TaskVendor] ?? connection.vendor} "${connection.name}"`
-    // Checked again at each call: a host's addresses can change after the connection was made.
-    const refusal = yield* Effect.promise(() => checkOutboundUrl(connection.baseUrl))
-    if (refusal) return yield* reject("bad_gateway", `${vendor} was not called: its address ${refusal.reason}`)
-    const response = yield* Effect.tryPromise({
-      try: (signal) =>
-        fetch(connection.baseUrl + path, {
-          method,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
-          headers: {
-            accept: "application/json",
-            authorization: `Bearer ${token}`,
-            ...(body ? { "content-type": "application/json" } : {})
-          },
-          ...(body ? { body: JSON.stringify(body) } : {})
-        }),
-      catch: () => reject("bad_gateway", `${vendor} did not answer`)
-    })
-    if (response.status === 429) {
-      const after = response.headers.get("retry-after")
-      return yield* reject("bad_gateway", `${vendor} is rate limiting${after ? `; retry after ${after} s` : ""}`)
-    }
-    if (response.status >= 500) return yield* reject("bad_gateway", `${vendor} failed (${response.status}); retry later`)
-    if (response.status === 401 || response.status === 403)
-      return yield* reject("bad_gateway", `${vendor} refused the connection's credentials (${response.status}); reconnect it`)
-    if (response.status === 404) return yield* reject("bad_gateway", `${vendor} does not know ${path}`)
-    if (!response.ok) return yield* reject("bad_gateway", `${vendor} refused the request (${response.status})`)
-    const json = yield* Effect.tryPromise({
-      try: () => response.json() as Promise<Record<string, any>>,
-      catch: () => reject("bad_gateway", `${vendor} answered something that is not JSON`)
-    })
-    if (typeof json !== "object" || json === null) return yield* reject("bad_gateway", `${vendor} answered something that is not an object`)
-    return json
-  })
+/**
+ * One request through the shared vendor rules (VendorRequest.ts: token refresh, retries, 502/504 naming the
+ * vendor). A rate limit is a 502 here too: the caller may retry, the sends stay idempotent.
+ */
+const call = (connection: Connection, method: "GET" | "POST", path: string, body?: unknown) =>
+  Effect.mapError(vendorRequest(connection, { method, path, ...(body !== undefined ? { body } : {}) }), (error) =>
+    error.code === "rate_limited" ? reject("bad_gateway", error.message) : error
+  )
 
 const idOf = (json: Record<string, any>, vendor: string) =>
   typeof json.id === "string" || typeof json.id === "number"
@@ -82,13 +56,12 @@ const idOf = (json: Record<string, any>, vendor: string) =>
 
 export const createRemoteTask = (
   connection: Connection,
-  token: string,
   draft: TaskDraft
-): Effect.Effect<RemoteTask, ReturnType<typeof reject>> =>
+): Effect.Effect<RemoteTask, ReturnType<typeof reject>, HubKeys | Sql> =>
   Effect.gen(function* () {
     switch (connection.vendor) {
       case "tracker": {
-        const json = yield* call(connection, token, "POST", "/issues", {
+        const json = yield* call(connection, "POST", "/issues", {
           title: draft.title,
           description: draft.description,
           ...(draft.owner ? { assignee: draft.owner } : {}),
@@ -99,7 +72,7 @@ export const createRemoteTask = (
         return { externalId: id, url: String(json.url ?? json.html_url ?? `${connection.baseUrl}/issues/${id}`) }
       }
       case "taskapp": {
-        const json = yield* call(connection, token, "POST", "/tasks", {
+        const json = yield* call(connection, "POST", "/tasks", {
           name: draft.title,
           notes: draft.description,
           ...(draft.owner ? { assignee: draft.owner } : {}),
@@ -111,7 +84,7 @@ export const createRemoteTask = (
       case "tablebase": {
         const table = connection.settings.table ?? "Action items"
         const path = `/tables/${encodeURIComponent(table)}/records`
-        const json = yield* call(connection, token, "POST", path, {
+        const json = yield* call(connection, "POST", path, {
           fields: { Name: draft.title, Notes: draft.description, Owner: draft.owner ?? "", Due: draft.dueDate ?? "", Status: "Open" }
         })
         const id = yield* idOf(json, "spreadsheet-database tool")
@@ -125,23 +98,22 @@ export const createRemoteTask = (
 /** The task's state in the vendor system now (status, assignee), normalized to text. */
 export const fetchRemoteState = (
   connection: Connection,
-  token: string,
   externalId: string
-): Effect.Effect<RemoteState, ReturnType<typeof reject>> =>
+): Effect.Effect<RemoteState, ReturnType<typeof reject>, HubKeys | Sql> =>
   Effect.gen(function* () {
     const id = encodeURIComponent(externalId)
     switch (connection.vendor) {
       case "tracker": {
-        const json = yield* call(connection, token, "GET", `/issues/${id}`)
+        const json = yield* call(connection, "GET", `/issues/${id}`)
         return { status: json.status == null ? null : String(json.status), assignee: json.assignee == null ? null : String(json.assignee) }
       }
       case "taskapp": {
-        const json = yield* call(connection, token, "GET", `/tasks/${id}`)
+        const json = yield* call(connection, "GET", `/tasks/${id}`)
         return { status: json.completed === true ? "completed" : "open", assignee: json.assignee == null ? null : String(json.assignee) }
       }
       case "tablebase": {
         const table = encodeURIComponent(connection.settings.table ?? "Action items")
-        const json = yield* call(connection, token, "GET", `/tables/${table}/records/${id}`)
+        const json = yield* call(connection, "GET", `/tables/${table}/records/${id}`)
         const fields = (json.fields ?? {}) as Record<string, unknown>
         return { status: fields.Status == null ? null : String(fields.Status), assignee: fields.Owner ? String(fields.Owner) : null }
       }

@@ -1,29 +1,22 @@
 /**
- * The hub's account-side tags of issue 15 (part C): sessions and mail, workspace
- * invitations, demo workspaces, connection tests, waitlist, product feedback,
- * workspace migration and the internal key check.
+ * The hub's connect operations (48): OAuth connect flows, vendor resources,
+ * and the integration broker (tenants, integrations, events, workflows).
  */
-import { HubInvitations } from "../../../actors/hub/HubInvitations.ts"
-import type { ActorKind } from "../../../runtime/Actor.ts"
-import type { AnyOperation } from "../../Operation.ts"
-import { authResourceOperations } from "./AuthResource.ts"
-import { demoResourceOperations } from "./DemoResource.ts"
-import { demoUserResourceOperations } from "./DemoUserResource.ts"
-import { emailResourceOperations } from "./EmailResource.ts"
-import { platformResourceOperations } from "./PlatformResources.ts"
-import { testResourceOperations } from "./TestResource.ts"
-import { workspaceInvitationOperations } from "./WorkspaceInvitations.ts"
-import { workspaceMigrationOperations } from "./WorkspaceMigration.ts"
+import { HubWorkflows } from "../../../actors/hub/broker/WorkflowActor.ts"
+import { brokerIntegrationOperations } from "./BrokerIntegrations.ts"
+import { connectorWebhookOperations } from "./ConnectorWebhook.ts"
+import { oauthOperations } from "./OAuthConnect.ts"
+import { tenantConnectionOperations } from "./TenantConnections.ts"
+import { vendorOperations } from "./VendorResources.ts"
+import { workflowOperations } from "./Workflows.ts"
 
-export const hubConnectActorKinds: ReadonlyArray<ActorKind> = [HubInvitations]
-
-export const hubConnectOperations: ReadonlyArray<AnyOperation> = [
-  ...authResourceOperations,
-  ...emailResourceOperations,
-  ...workspaceInvitationOperations,
-  ...demoResourceOperations,
-  ...demoUserResourceOperations,
-  ...testResourceOperations,
-  ...platformResourceOperations,
-  ...workspaceMigrationOperations
+export const hubIntegrationOperations = [
+  ...oauthOperations,
+  ...vendorOperations,
+  ...tenantConnectionOperations,
+  ...brokerIntegrationOperations,
+  ...connectorWebhookOperations,
+  ...workflowOperations
 ]
+
+export const hubIntegrationActorKinds = [HubWorkflows]

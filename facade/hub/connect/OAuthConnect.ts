@@ -1,0 +1,218 @@
+/**
+ * hub tags "Connector O Auth Resource" (4) and "Chatapp O Auth Resource" (1):
+ * connecting a vendor by OAuth 2.0 authorization code with PKCE. The browser
+ * is sent to the vendor's consent page (`authorizeUrl`); the vendor redirects
+ * it to the web app (HUB_OAUTH_REDIRECT_URL) with `code` and `state`, and the
+ * app finishes the flow with the same session. Interactive consent: user
+ * sessions only (an API key answers 403), workspace admins only.
+ */
+import { Effect, Schema } from "effect"
+import { Id, Name } from "../../../actors/Fields.ts"
+import { Connection, VendorKind } from "../../../actors/hub/connections/Connections.ts"
+import { completeAuthorization, refreshConnection, revokeConnection, startAuthorization } from "../../../actors/hub/connections/OAuth.ts"
+import { get } from "../../../actors/hub/connections/Connections.ts"
+import { userOf, workspaceRole } from "../../Access.ts"
+import { operation, type RequestContext } from "../../Operation.ts"
+import { exampleIds } from "../calls/Examples.ts"
+
+const service = "hub"
+const tag = "Connector O Auth Resource"
+const params = { workspaceId: exampleIds.workspaceId }
+const connectionParams = { ...params, connectionId: exampleIds.connectionId }
+const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
+
+const Authorization = Schema.Struct({
+  authorizeUrl: Schema.String.annotate({ description: "Send the browser here: the vendor's consent page" }),
+  state: Schema.String.annotate({ description: "Single-use, bound to this session; expires after 10 minutes" }),
+  expiresAt: Schema.String
+}).annotate({ identifier: "OAuthAuthorization" })
+
+const StartBody = Schema.Struct({ name: Schema.optionalKey(Name(200)) })
+const exampleAuthorization = {
+  authorizeUrl:
+    "https://auth.example.com/oauth/authorize?response_type=code&client_id=atrium&redirect_uri=https%3A%2F%2Fatrium.example.com%2Foauth%2Fcallback&state=q8Zb2n5xV7kPZ3o1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
+  state: "q8Zb2n5xV7kPZ3o1",
+  expiresAt: "2026-11-21T12:10:00.000Z"
+}
+const authorizationErrors = {
+  403: { description: "API keys and non-admins cannot connect" },
+  409: { description: "OAuth is not configured for this vendor on the server" }
+}
+
+const redirectUriFor = (context: RequestContext) => process.env.HUB_OAUTH_REDIRECT_URL?.trim() || `${context.origin}/oauth/callback`
+
+/** Starts a flow for `vendor` as the calling session (an admin of the workspace). */
+const start = (context: RequestContext, workspaceId: string, vendor: VendorKind, name: string, extraScopes: ReadonlyArray<string> = []) =>
+  Effect.gen(function* () {
+    const user = yield* userOf(context)
+    yield* workspaceRole(context, workspaceId, "admin")
+    return yield* startAuthorization({
+      workspaceId,
+      userId: user.userId,
+      sessionId: user.sessionId,
+      vendor,
+      name,
+      redirectUri: redirectUriFor(context),
+      extraScopes
+    })
+  })
+
+const exampleConnection = {
+  id: exampleIds.connectionId,
+  workspaceId: exampleIds.workspaceId,
+  vendor: "tracker",
+  name: "Engineering tracker",
+  baseUrl: "https://api.tracker.example.com",
+  settings: {},
+  createdBy: exampleIds.userId,
+  createdAt: "2026-11-21T12:00:00.000Z",
+  hasToken: true
+}
+
+export const oauthOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "startOAuthConnection",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/oauth/{vendor}/authorize",
+    summary: "Start connecting a vendor by OAuth (PKCE): answers the consent URL to send the browser to (admin; user session only)",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ workspaceId: Id, vendor: VendorKind }),
+    body: StartBody,
+    responses: { 200: { description: "The consent URL and its state", schema: Authorization }, ...authorizationErrors },
+    examples: [
+      {
+        name: "tracker",
+        request: { params: { ...params, vendor: "tracker" }, body: { name: "Engineering tracker" } },
+        response: { status: 200, body: exampleAuthorization }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      start(context, params.workspaceId, params.vendor, body.name?.trim() ?? `${params.vendor} (OAuth)`)
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "completeOAuthConnection",
+    method: "POST",
+    path: "/v1/oauth/callback",
+    summary: "Finish an OAuth flow with the code and state the vendor redirected back with: the connection is created",
+    description:
+      "The state must come from this session's own start, unused and within 10 minutes; the code is exchanged with the PKCE verifier. Tokens are stored encrypted and never shown.",
+    auth: "jwt",
+    scopes: [],
+    body: Schema.Struct({
+      state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+      code: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2000))
+    }),
+    responses: {
+      201: { description: "Connected", schema: Connection },
+      400: { description: "Unknown, used or expired state, or the vendor refused the code" },
+      403: { description: "The state belongs to another session" },
+      502: { description: "The authorization server failed" },
+      504: { description: "The authorization server did not answer in time" }
+    },
+    examples: [
+      {
+        name: "callback",
+        request: { body: { state: "q8Zb2n5xV7kPZ3o1", code: "SplxlOBeZQQYbYS6WxSbIA" } },
+        response: { status: 201, body: exampleConnection }
+      }
+    ],
+    handler: ({ body }, context) =>
+      Effect.gen(function* () {
+        const user = yield* userOf(context)
+        // The flow was started by an admin; they must still be one when it finishes.
+        return yield* completeAuthorization(user, body.state, body.code, (workspaceId) => workspaceRole(context, workspaceId, "admin"))
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "refreshOAuthConnection",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}/oauth/refresh",
+    summary: "Refresh the connection's access token now with its refresh token (admin; user session only)",
+    auth: "jwt",
+    scopes: [],
+    params: ConnectionParams,
+    responses: {
+      200: {
+        description: "Refreshed",
+        schema: Schema.Struct({ connectionId: Id, expiresAt: Schema.NullOr(Schema.String) })
+      },
+      409: { description: "The connection has no refresh token" },
+      502: { description: "The authorization server failed or refused" }
+    },
+    examples: [
+      {
+        name: "refresh",
+        request: { params: connectionParams },
+        response: { status: 200, body: { connectionId: exampleIds.connectionId, expiresAt: "2026-11-21T13:00:00.000Z" } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* userOf(context)
+        yield* workspaceRole(context, params.workspaceId, "admin")
+        const connection = yield* get(params.workspaceId, params.connectionId)
+        const refreshed = yield* refreshConnection(connection)
+        return { connectionId: connection.id, expiresAt: refreshed.expiresAt }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "revokeOAuthConnection",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}/oauth/revoke",
+    summary: "Revoke the connection's tokens at the vendor and disconnect it (admin; user session only)",
+    auth: "jwt",
+    scopes: [],
+    params: ConnectionParams,
+    responses: {
+      200: {
+        description: "Disconnected; whether the vendor confirmed the revocation",
+        schema: Schema.Struct({ connectionId: Id, revokedAtVendor: Schema.Boolean })
+      }
+    },
+    examples: [
+      {
+        name: "revoke",
+        request: { params: connectionParams },
+        response: { status: 200, body: { connectionId: exampleIds.connectionId, revokedAtVendor: true } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* userOf(context)
+        yield* workspaceRole(context, params.workspaceId, "admin")
+        return yield* revokeConnection(params.workspaceId, params.connectionId)
+      })
+  }),
+  operation({
+    service,
+    tag: "Chatapp O Auth Resource",
+    operationId: "startChatappInstall",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/chatapp/oauth/install",
+    summary: "Install the hub's bot in the team-chat app by OAuth (PKCE, bot scopes to read channels and post): answers the consent URL",
+    description: "Finished like every OAuth flow, with `POST /hub/v1/oauth/callback`. Admin; user session only.",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ workspaceId: Id }),
+    body: StartBody,
+    responses: { 200: { description: "The consent URL and its state", schema: Authorization }, ...authorizationErrors },
+    examples: [
+      {
+        name: "install",
+        request: { params, body: { name: "Team chat" } },
+        response: { status: 200, body: exampleAuthorization }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      start(context, params.workspaceId, "chatapp", body.name?.trim() ?? "Team chat", ["channels:read", "chat:write"])
+  })
+]
