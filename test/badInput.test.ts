@@ -6,6 +6,7 @@
  */
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AnyOperation } from "../facade/Operation.ts"
 import { fullPath } from "../facade/Registry.ts"
 import { atriumRegistry } from "../facade/operations.ts"
 import { signUp, startAtrium, type TestAtrium, type TestResponse } from "./support/atrium.ts"
@@ -29,6 +30,9 @@ const expectEnvelope = (response: TestResponse, label: string) => {
 }
 
 const withParams = (path: string, value: string) => path.replace(/\{\w+\}/g, encodeURIComponent(value))
+/** Well-formed path values: the operation's first example's (integer ids stay integers), else `value`. */
+const withExampleParams = (op: AnyOperation, value: string) =>
+  fullPath(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(op.examples[0]?.request?.params?.[name] ?? value)))
 
 describe("bad input answers the error envelope with a 4xx, never a 5xx", () => {
   const operations = atriumRegistry.operations
@@ -51,7 +55,7 @@ describe("bad input answers the error envelope with a 4xx, never a 5xx", () => {
 
   it("malformed JSON, wrong types, unknown fields and wrong content types on every body", async () => {
     for (const op of operations.filter((o) => o.body !== undefined)) {
-      const path = withParams(fullPath(op), "00000000-0000-4000-8000-000000000000")
+      const path = withExampleParams(op, "00000000-0000-4000-8000-000000000000")
       const auth = op.auth === "public" ? {} : { token }
       const cases: Array<[string, Parameters<TestAtrium["request"]>[2]]> = [
         ["malformed JSON", { ...auth, rawBody: '{"a": ', headers: { "content-type": "application/json" } }],

@@ -46,6 +46,9 @@ export type JobKind = typeof JobKind.Type
 
 type Ctx = ActorContext<CallState | null>
 
+/** Participants with identical inputs share one generated version (off only to measure what sharing saves). */
+const SHARE_VERSIONS = process.env.HUB_SHARE_VERSIONS !== "0"
+
 const existing = (ctx: Ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such recording")) : Effect.succeed(ctx.state))
 
 const templateFor = (state: CallState, userId: string) =>
@@ -226,19 +229,19 @@ export const HubCall = Actor<CallState | null>()({
         if (job?.state === "queued") return current.recording
         const ready: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, media })
         // The default version, then one per distinct set of participants' inputs (identical inputs share one).
-        const wanted = new Map<string, VersionInputs>()
         const defaults = inputsOf(workspacePrompt, { callPrompt: null, calendarPrompt: null, notes: null }, null)
-        wanted.set(inputKey(defaults), defaults)
-        for (const userId of Object.keys(ready.participants)) {
-          const inputs = inputsFor(
-            ready,
-            { userId, workspacePrompt, calendarPrompt: calendarPrompts[userId] ?? null },
-            ready.templates[userId] ?? null
-          )
-          wanted.set(inputKey(inputs), inputs)
-        }
+        const personal = Object.keys(ready.participants).map((userId) =>
+          inputsFor(ready, { userId, workspacePrompt, calendarPrompt: calendarPrompts[userId] ?? null }, ready.templates[userId] ?? null)
+        )
+        // The default version, then one per distinct set of participants' inputs (identical inputs share one);
+        // HUB_SHARE_VERSIONS=0 (the bench's comparison) generates one per participant instead.
+        const wanted = SHARE_VERSIONS
+          ? [...new Map([defaults, ...personal].map((inputs) => [inputKey(inputs), inputs])).values()]
+          : personal.some(isDefaultInputs)
+            ? personal
+            : [defaults, ...personal]
         // Generated before the transaction (a model may take a while), written in one commit with the status.
-        const generated = yield* Effect.forEach([...wanted.values()], (inputs) => generate(ready, inputs))
+        const generated = yield* Effect.forEach(wanted, (inputs) => generate(ready, inputs))
         const state: CallState = { ...ready, versions: Object.fromEntries(generated.map(({ key, version }) => [key, version])) }
         const written = yield* Effect.orDie(
           Sql.use((sql) =>
@@ -274,8 +277,8 @@ export const HubCall = Actor<CallState | null>()({
       }),
     attachMedia: ({ media }, ctx) =>
       Effect.gen(function* () {
+        // Right after creation too: a job running now sees itself re-queued and leaves the finish to the next run.
         const state = yield* existing(ctx)
-        yield* busy(state)
         const next = yield* requeue(touchRecording(state, { media }), "process")
         ctx.setState(next)
         return next.recording

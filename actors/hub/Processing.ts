@@ -119,11 +119,27 @@ export const recoverJobs = (singleNode: boolean) =>
     })
   )
 
+/** Keeps the lease of a running job while it runs (never ends: it loses the race with the job). */
+const renewLease = (recordingId: number) =>
+  Effect.forever(
+    Effect.sleep((LEASE_SECONDS * 1000) / 3).pipe(
+      Effect.andThen(
+        Sql.use((sql) =>
+          sql.query(
+            `UPDATE hub_recording_jobs SET lease_until = now() + make_interval(secs => $2) WHERE recording_id = $1 AND state = 'running'`,
+            [recordingId, LEASE_SECONDS]
+          )
+        )
+      ),
+      Effect.ignore
+    )
+  )
+
 /** Runs jobs one at a time until the scope closes. */
 export const processingLoop = Effect.gen(function* () {
   while (true) {
     const [job] = yield* claim.pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a job failed", cause), [])))
     if (job === undefined) yield* Effect.sleep(POLL_MILLIS)
-    else yield* runJob({ ...job, recordingId: Number(job.recordingId) })
+    else yield* Effect.race(runJob({ ...job, recordingId: Number(job.recordingId) }), renewLease(Number(job.recordingId)))
   }
 })

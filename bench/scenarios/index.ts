@@ -5,6 +5,7 @@ import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { rest } from "./rest.ts"
+import { hubProcessing } from "./hub-processing.ts"
 
 export const scenarios: ReadonlyArray<Scenario> = [
   actors,
@@ -15,5 +16,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabColdOpen,
   collabJoinStorm,
   streamFanout,
+  hubProcessing,
   cluster
 ]

@@ -7,6 +7,8 @@
 import { Effect, Schema } from "effect"
 import { Connection, ConnectionSettings, VendorKind, create, get, list, revoke } from "../../actors/hub/connections/Connections.ts"
 import { Id, Name } from "../../actors/Fields.ts"
+import { checkOutboundUrl } from "../../actors/webhooks/OutboundAddress.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { operation } from "../Operation.ts"
 import { exampleIds } from "./calls/Examples.ts"
@@ -92,7 +94,10 @@ export const integrationsOperations = [
       token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4000)),
       settings: Schema.optionalKey(ConnectionSettings)
     }),
-    responses: { 201: { description: "Connected", schema: Connection } },
+    responses: {
+      201: { description: "Connected", schema: Connection },
+      400: { description: "Bad input, or a base URL inside the network" }
+    },
     examples: [
       {
         name: "tracker",
@@ -113,6 +118,9 @@ export const integrationsOperations = [
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
         const principal = yield* principalOf(context)
+        // SSRF guard: a connection may not point inside the network (unless ATRIUM_ALLOW_PRIVATE_URLS=1).
+        const refusal = yield* Effect.promise(() => checkOutboundUrl(body.baseUrl))
+        if (refusal) return yield* reject("invalid", `The base URL ${refusal.reason}`, [{ path: "body.baseUrl", message: refusal.reason }])
         return yield* Effect.orDie(
           create({
             workspaceId: params.workspaceId,

@@ -278,7 +278,6 @@ export const recordingsOperations = [
     upload: { contentTypes: MEDIA_TYPES, maxBytes: MAX_MEDIA_BYTES },
     responses: {
       202: { description: "Stored and queued", schema: Progress },
-      409: { description: "Being processed" },
       413: { description: "Too large" },
       415: { description: "Not an accepted media type, or the bytes are not of that type" }
     },

@@ -24,7 +24,11 @@ let trackerMode: "ok" | "rate-limited" | "down" = "ok"
 const connect = (body: Record<string, unknown>) =>
   atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/integrations`, { token: alice.token, body })
 
+const allowPrivate = process.env.ATRIUM_ALLOW_PRIVATE_URLS
+
 beforeAll(async () => {
+  // The fake vendors listen on loopback, which the SSRF guard refuses unless allowed.
+  process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
   tracker = await fakeServer((request, response) => {
     if (request.headers.authorization !== "Bearer trk-secret") return json(response, 401, { message: "bad token" })
     if (trackerMode === "rate-limited") return json(response, 429, { message: "slow down" }, { "retry-after": "30" })
@@ -57,6 +61,8 @@ beforeAll(async () => {
   items = (await atrium.request("GET", `/hub/v1/calls/by-uuid/${call.callUuid}/action-items`, { token: alice.token })).body.items
 })
 afterAll(async () => {
+  if (allowPrivate === undefined) delete process.env.ATRIUM_ALLOW_PRIVATE_URLS
+  else process.env.ATRIUM_ALLOW_PRIVATE_URLS = allowPrivate
   await atrium?.close()
   await Promise.all([tracker?.close(), taskapp?.close(), tablebase?.close()])
 })
@@ -112,6 +118,11 @@ describe("integrations", () => {
     const badUrl = await connect({ vendor: "tracker", name: "x", baseUrl: "ftp://nope", token: "t" })
     expect(badUrl.status).toBe(400)
     expect(badUrl.body.error.details[0].path).toBe("body.baseUrl")
+    delete process.env.ATRIUM_ALLOW_PRIVATE_URLS
+    const internal = await connect({ vendor: "tracker", name: "x", baseUrl: "http://169.254.169.254/latest", token: "t" })
+    process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
+    expect(internal.status).toBe(400)
+    expect(internal.body.error.details[0]).toMatchObject({ path: "body.baseUrl", message: expect.stringContaining("private or internal") })
 
     await connect({ vendor: "taskapp", name: "Tasks", baseUrl: taskapp.url, token: "task-secret" })
     await connect({ vendor: "tablebase", name: "Table", baseUrl: tablebase.url, token: "tb-secret", settings: { table: "Actions" } })

@@ -19,8 +19,8 @@ beforeAll(async () => {
   atrium = await startAtrium()
   alice = await signUp(atrium, "Alice")
   workspaceId = await workspaceWith(atrium, alice, [])
+  // The media file follows the transcript at once, while the recording is still queued or processing.
   recording = await record(atrium, alice.token, workspaceId)
-  await settled(atrium, alice.token, recording.id)
   const upload = await atrium.request("PUT", `/hub/v1/recordings/${recording.id}/media`, {
     token: alice.token,
     rawBody: tinyVideo(),

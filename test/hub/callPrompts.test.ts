@@ -25,7 +25,8 @@ let workspaceId: string
 let occurrenceId: string
 
 /** The instructions block of a prompt the fake model received. */
-const instructionsOf = (prompt: string) => /^Instructions:\n([\s\S]*?)\n\n(?:My notes|My note template|Meeting date)/.exec(prompt)?.[1] ?? null
+const instructionsOf = (prompt: string) =>
+  /^Instructions:\n([\s\S]*?)\n\n(?:My notes|My note template|Meeting date)/.exec(prompt)?.[1] ?? null
 const prompts = () => model.requests.map((r) => r.body.messages[1].content as string)
 
 beforeAll(async () => {
@@ -38,7 +39,11 @@ beforeAll(async () => {
       actionItems: [{ text: "Send the timeline", owner: "Alice", dueDate: "2026-11-27" }],
       enhancedNotes: "## Notes"
     }
-    json(response, 200, { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(content) } }] })
+    json(response, 200, {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(content) } }]
+    })
   })
   receiver = await fakeServer((_, response) => json(response, 200, {}))
   Object.assign(process.env, {
@@ -62,7 +67,9 @@ beforeAll(async () => {
     }
   })
   expect(event.status).toBe(201)
-  const listed = await atrium.request("GET", "/hub/v1/calendar/events?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z", { token: bob.token })
+  const listed = await atrium.request("GET", "/hub/v1/calendar/events?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z", {
+    token: bob.token
+  })
   occurrenceId = listed.body.items[0].occurrenceId
 })
 afterAll(async () => {
@@ -79,7 +86,10 @@ const setPrompt = (user: User, which: "series-prompt" | "occurrence-prompt", pro
 
 describe("prompts given to the model", () => {
   it("combines the workspace, series, occurrence and per-call prompts exactly, one model call per distinct input set", async () => {
-    await atrium.request("PATCH", `/hub/v1/workspaces/${workspaceId}/settings`, { token: alice.token, body: { customPrompt: "Workspace: decisions first." } })
+    await atrium.request("PATCH", `/hub/v1/workspaces/${workspaceId}/settings`, {
+      token: alice.token,
+      body: { customPrompt: "Workspace: decisions first." }
+    })
     expect((await setPrompt(bob, "series-prompt", "Track pricing")).status).toBe(200)
     expect((await setPrompt(bob, "occurrence-prompt", "This week: the launch date")).status).toBe(200)
     await setPrompt(carol, "series-prompt", "Track hiring")
@@ -87,7 +97,10 @@ describe("prompts given to the model", () => {
     const hook = await atrium.request("POST", "/hub/v1/users/me/webhooks", { token: bob.token, body: { url: `${receiver.url}/hooks` } })
     expect(hook.status).toBe(201)
 
-    const created = await record(atrium, alice.token, workspaceId, { attendeeEmails: [bob.email, carol.email, dan.email], calendarEventId: occurrenceId })
+    const created = await record(atrium, alice.token, workspaceId, {
+      attendeeEmails: [bob.email, carol.email, dan.email],
+      calendarEventId: occurrenceId
+    })
     expect((await settled(atrium, alice.token, created.id)).status).toBe("ready")
 
     // Alice (no inputs) → the default; Bob both prompts; Carol and Dan one each: four distinct sets, four calls.
@@ -99,7 +112,9 @@ describe("prompts given to the model", () => {
         "Workspace: decisions first.\n\nOnly the venue"
       ].sort()
     )
-    expect(model.requests.every((r) => r.body.model === "fake-model" && r.body.messages[1].content.includes("Alice: Welcome everyone"))).toBe(true)
+    expect(
+      model.requests.every((r) => r.body.model === "fake-model" && r.body.messages[1].content.includes("Alice: Welcome everyone"))
+    ).toBe(true)
 
     const bobCall = (await atrium.request("GET", `/hub/v1/calls/${created.callId}`, { token: bob.token })).body
     expect(bobCall.summary).toBe(
@@ -110,7 +125,10 @@ describe("prompts given to the model", () => {
     expect(model.requests).toHaveLength(4)
 
     // Dan's per-call prompt replaces his calendar prompt for this call: one new generation, only his.
-    const danCall = await atrium.request("PUT", `/hub/v1/calls/${created.callId}/my-prompt`, { token: dan.token, body: { prompt: "Only the catering" } })
+    const danCall = await atrium.request("PUT", `/hub/v1/calls/${created.callId}/my-prompt`, {
+      token: dan.token,
+      body: { prompt: "Only the catering" }
+    })
     expect(danCall.body.summary).toBe("Summary steered by: Workspace: decisions first.\n\nOnly the catering")
     expect(model.requests).toHaveLength(5)
     expect((await atrium.request("GET", `/hub/v1/calls/${created.callId}`, { token: carol.token })).body.summary).toBe(

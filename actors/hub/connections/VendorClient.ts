@@ -14,6 +14,7 @@
  */
 import { Effect } from "effect"
 import { reject } from "../../../runtime/Rejection.ts"
+import { checkOutboundUrl } from "../../webhooks/OutboundAddress.ts"
 import type { Connection } from "./Connections.ts"
 
 export type TaskVendor = "tracker" | "taskapp" | "tablebase"
@@ -40,6 +41,9 @@ const vendorNames: Record<TaskVendor, string> = { tracker: "issue tracker", task
 const call = (connection: Connection, token: string, method: "GET" | "POST", path: string, body?: unknown) =>
   Effect.gen(function* () {
     const vendor = `the ${vendorNames[connection.vendor as TaskVendor] ?? connection.vendor} "${connection.name}"`
+    // Checked again at each call: a host's addresses can change after the connection was made.
+    const refusal = yield* Effect.promise(() => checkOutboundUrl(connection.baseUrl))
+    if (refusal) return yield* reject("bad_gateway", `${vendor} was not called: its address ${refusal.reason}`)
     const response = yield* Effect.tryPromise({
       try: (signal) =>
         fetch(connection.baseUrl + path, {

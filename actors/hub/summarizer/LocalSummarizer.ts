@@ -41,7 +41,7 @@ const termsOf = (text: string): Array<string> =>
     .out(its.lemma)
     .map((lemma: string) => lemma.toLowerCase())
 
-const sentencesOf = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
+const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
   for (const segment of segments) {
     nlp
@@ -64,6 +64,20 @@ const sentencesOf = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
           firstPos: words.length > 0 ? words.out(its.pos)[0] : ""
         })
       })
+  }
+  return sentences
+}
+
+/** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
+const analysed = new WeakMap<ReadonlyArray<Segment>, ReadonlyArray<Sentence>>()
+/** Analyses a transcript ahead of its versions (what every version of it shares). */
+export const prepare = (segments: ReadonlyArray<Segment>): void => void sentencesOf(segments)
+
+const sentencesOf = (segments: ReadonlyArray<Segment>): ReadonlyArray<Sentence> => {
+  let sentences = analysed.get(segments)
+  if (sentences === undefined) {
+    sentences = analyse(segments)
+    analysed.set(segments, sentences)
   }
   return sentences
 }
@@ -96,15 +110,20 @@ const top = (ranked: ReadonlyArray<{ sentence: Sentence; score: number }>, count
     .map((entry) => entry.sentence)
     .sort((a, b) => a.index - b.index)
 
+/** The most action items one version lists. */
+export const MAX_ACTION_ITEMS = 25
+
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 const DUE =
   /\b(?:by|before|until|due|on)\s+(tomorrow|today|tonight|end of (?:the )?(?:day|week|month)|next week|(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\d{4}-\d{2}-\d{2})\b/i
+/** Phrases that are a date on their own, without "by": "tomorrow", "next week". */
+const BARE_DUE = /\b(tomorrow|tonight|next week|next\s+(?:monday|tuesday|wednesday|thursday|friday))\b/i
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10)
 
 /** A spoken due date resolved against the meeting's day. */
 export const dueDateOf = (text: string, meetingDate: string): string | undefined => {
-  const match = DUE.exec(text)
+  const match = DUE.exec(text) ?? BARE_DUE.exec(text)
   if (match === null) return undefined
   const phrase = match[1]!.toLowerCase()
   const base = new Date(`${meetingDate}T00:00:00.000Z`)
@@ -211,14 +230,22 @@ export const summarize = (request: SummaryRequest): VersionContent => {
   const summary = top(ranked, Math.min(3, sentences.length))
   const keyPoints = top(ranked, Math.min(6, sentences.length))
   const seen = new Set<string>()
-  const actionItems: Array<ActionItem> = []
+  const found: Array<{ item: ActionItem; score: number; index: number }> = []
+  const scores = new Map(ranked.map((entry) => [entry.sentence.index, entry.score]))
   for (const sentence of sentences) {
     const item = actionOf(sentence, request.meetingDate)
     if (item && !seen.has(item.id)) {
       seen.add(item.id)
-      actionItems.push(item)
+      // Items with a spoken owner or due date first, then the most relevant to the steering terms.
+      found.push({ item, score: (item.owner ? 10 : 0) + (item.dueDate ? 10 : 0) + scores.get(sentence.index)!, index: sentence.index })
     }
   }
+  // A long meeting's notes list the main commitments, not every sentence that sounds like one.
+  const actionItems = found
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, MAX_ACTION_ITEMS)
+    .sort((a, b) => a.index - b.index)
+    .map((entry) => entry.item)
   return {
     summary: summary.map((s) => s.text).join(" "),
     keyPoints: keyPoints.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)),
