@@ -14,6 +14,7 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
+import { lensOperations } from "./lens/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -54,6 +55,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubApiKeys,
   ...hubCallOperations,
   ...hubPeopleOperations,
+  ...lensOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,
