@@ -1,5 +1,13 @@
 /** Every Lens operation (issue 14): chat, streaming, threads, feedback, experiments, proposals, credits and usage. */
 import type { AnyOperation } from "../Operation.ts"
 import { chatOperations } from "./Chat.ts"
+import { creditOperations } from "./Credits.ts"
+import { proposalOperations } from "./Proposals.ts"
+import { tokenUsageOperations } from "./TokenUsage.ts"
 
-export const lensOperations: ReadonlyArray<AnyOperation> = [...chatOperations]
+export const lensOperations: ReadonlyArray<AnyOperation> = [
+  ...chatOperations,
+  ...proposalOperations,
+  ...creditOperations,
+  ...tokenUsageOperations
+]

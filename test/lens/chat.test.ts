@@ -213,3 +213,112 @@ describe("chatWithLens", () => {
     expect(final.citations.length).toBeGreaterThan(0)
   })
 })
+
+describe("proposals, feedback, credits and token usage", () => {
+  it("a confirmed proposal creates the task with the user's permissions; a decided one cannot be decided again", async () => {
+    const reply = await ask({ token: alice.token }, { message: "Which action items have no task yet? Create them." })
+    const [first, second] = reply.body.proposals
+    const listed = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/proposals?status=proposed`, { token: alice.token })
+    expect(listed.body.items.map((p: any) => p.id)).toContain(first.id)
+    expect((await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/proposals`, { token: bob.token })).body.items).toEqual([])
+    const noList = await atrium.request("POST", `/hub/v1/lens/proposals/${first.id}/decision`, {
+      token: alice.token,
+      body: { decision: "confirm" }
+    })
+    expect(noList.status).toBe(400)
+    expect(noList.text).toContain("body.list")
+    expect(
+      (await atrium.request("POST", `/hub/v1/lens/proposals/${first.id}/decision`, { token: bob.token, body: { decision: "reject" } }))
+        .status
+    ).toBe(404)
+    const applied = await atrium.request("POST", `/hub/v1/lens/proposals/${first.id}/decision`, {
+      token: alice.token,
+      body: { decision: "confirm", list: "Backlog" }
+    })
+    expect(applied.status, applied.text).toBe(200)
+    expect(applied.body).toMatchObject({
+      status: "applied",
+      result: { name: first.title.replace(/^Create task "(.*)"$/, "$1").slice(0, 200) }
+    })
+    const again = await atrium.request("POST", `/hub/v1/lens/proposals/${first.id}/decision`, {
+      token: alice.token,
+      body: { decision: "reject" }
+    })
+    expect(again.status).toBe(409)
+    if (second) {
+      const rejected = await atrium.request("POST", `/hub/v1/lens/proposals/${second.id}/decision`, {
+        token: alice.token,
+        body: { decision: "reject" }
+      })
+      expect(rejected.body.status).toBe("rejected")
+    }
+    // The created task is now found, so the agent no longer proposes it.
+    const next = await ask({ token: alice.token }, { message: "Which action items have no task yet? Create them." })
+    expect(next.body.proposals.map((p: any) => p.title)).not.toContain(first.title)
+  })
+
+  it("feedback: thumbs up or down per answer, only on your own answers", async () => {
+    const reply = await ask({ token: bob.token }, { message: "What did Carol ask Bob?" })
+    const url = `/hub/v1/lens/answers/${reply.body.answerId}/feedback`
+    const rated = await atrium.request("PUT", url, { token: bob.token, body: { rating: "down", reason: "Wrong meeting" } })
+    expect(rated.status, rated.text).toBe(200)
+    expect(rated.body).toMatchObject({ rating: "down", reason: "Wrong meeting" })
+    expect((await atrium.request("PUT", url, { token: bob.token, body: { rating: "meh" } })).status).toBe(400)
+    expect((await atrium.request("PUT", url, { token: alice.token, body: { rating: "up" } })).status).toBe(404)
+  })
+
+  it("credits: every run is metered and deducted; at zero Lens answers 402 until an admin adds credits", async () => {
+    const before = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/credits`, { token: bob.token })
+    expect(before.status).toBe(200)
+    await ask({ token: bob.token }, { message: "What did Carol ask Bob?" })
+    const after = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/credits`, { token: bob.token })
+    expect(after.body.balance).toBe(before.body.balance - 1)
+    expect(
+      (await atrium.request("PUT", `/hub/v1/workspaces/${workspaceId}/lens/credits`, { token: bob.token, body: { balance: 0 } })).status
+    ).toBe(403)
+    expect(
+      (await atrium.request("PUT", `/hub/v1/workspaces/${workspaceId}/lens/credits`, { token: alice.token, body: { balance: 0 } })).body
+        .balance
+    ).toBe(0)
+    const refused = await ask({ token: bob.token }, { message: "What did Carol ask Bob?" })
+    expect(refused.status).toBe(402)
+    expect(refused.body.error.message).toMatch(/no Lens credits left/)
+    const topUp = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/lens/credits`, {
+      token: alice.token,
+      body: { amount: 100 }
+    })
+    expect(topUp.body.balance).toBe(100)
+    expect((await ask({ token: bob.token }, { message: "What did Carol ask Bob?" })).status).toBe(200)
+    const ledger = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/credits/ledger?limit=3`, { token: alice.token })
+    expect(ledger.body.items.map((e: any) => e.delta)).toEqual([-1, 100, expect.any(Number)])
+  })
+
+  it("token usage: per user and purpose for admins, members see only their own", async () => {
+    const base = `/hub/v1/workspaces/${workspaceId}/token-usage`
+    const byUser = await atrium.request("GET", `${base}/by-user`, { token: alice.token })
+    expect(byUser.status).toBe(200)
+    expect(byUser.body.items.map((r: any) => r.key).sort()).toEqual([alice.userId, bob.userId].sort())
+    const byPurpose = await atrium.request("GET", `${base}/by-purpose`, { token: alice.token })
+    expect(byPurpose.body.items.map((r: any) => r.key)).toEqual(expect.arrayContaining(["chat", "stream"]))
+    expect((await atrium.request("GET", `${base}/by-user`, { token: bob.token })).status).toBe(403)
+    const mine = await atrium.request("GET", `${base}/me`, { token: bob.token })
+    expect(mine.body.items.every((r: any) => r.userId === bob.userId)).toBe(true)
+    expect(mine.body.totals.runs).toBe(mine.body.items.length)
+    const one = await atrium.request("GET", `${base}/records/${mine.body.items[0].id}`, { token: bob.token })
+    expect(one.body).toMatchObject({ engine: "local", credits: 1 })
+    expect((await atrium.request("GET", `${base}/records/${mine.body.items[0].id}`, { token: alice.token })).status).toBe(200)
+    const csv = await atrium.request("GET", `${base}/export`, { token: alice.token })
+    expect(csv.text.split("\n")[0]).toBe("id,userId,engine,purpose,model,promptTokens,completionTokens,credits,durationMs,createdAt")
+    const metered = await atrium.request("POST", base, {
+      token: alice.token,
+      body: { purpose: "summary", model: "m1", promptTokens: 1800, completionTokens: 300 }
+    })
+    expect(metered.body).toEqual({ credits: 3 })
+    expect((await atrium.request("GET", `${base}/by-engine`, { token: alice.token })).body.items.map((r: any) => r.key)).toEqual([
+      "local",
+      "model"
+    ])
+    expect((await atrium.request("GET", `${base}?from=yesterday`, { token: alice.token })).status).toBe(400)
+    expect((await atrium.request("DELETE", `${base}?before=2000-01-01`, { token: alice.token })).body).toEqual({ deleted: 0 })
+  })
+})
