@@ -56,24 +56,26 @@ export const grade = (ranked: ReadonlyArray<Ranked>, minimumCoverage: number): A
   return ranked.filter((r) => r.coverage >= Math.max(minimumCoverage, best * 0.5))
 }
 
-const SYNONYMS: Record<string, ReadonlyArray<string>> = {
-  bug: ["error", "issue", "defect"],
-  error: ["bug", "failure"],
-  deadline: ["due", "date"],
-  due: ["deadline"],
-  price: ["pricing", "tier"],
-  pricing: ["price", "tier"],
-  launch: ["release", "ship"],
-  release: ["launch", "ship"],
-  ship: ["release", "launch"],
-  owner: ["assigned", "responsible"],
-  promise: ["will", "send"],
-  meeting: ["call", "standup"],
-  budget: ["cost", "spend"]
-}
+const SYNONYMS = new Map<string, ReadonlyArray<string>>(
+  Object.entries({
+    bug: ["error", "issue", "defect"],
+    error: ["bug", "failure"],
+    deadline: ["due", "date"],
+    due: ["deadline"],
+    price: ["pricing", "tier"],
+    pricing: ["price", "tier"],
+    launch: ["release", "ship"],
+    release: ["launch", "ship"],
+    ship: ["release", "launch"],
+    owner: ["assigned", "responsible"],
+    promise: ["will", "send"],
+    meeting: ["call", "standup"],
+    budget: ["cost", "spend"]
+  })
+)
 
 /** The one rewrite: the question's content words, each with its synonyms. */
 export const rewrite = (question: string): string => {
   const words = terms(question)
-  return [...new Set(words.flatMap((w) => [w, ...(SYNONYMS[w] ?? [])]))].join(" ")
+  return [...new Set(words.flatMap((w) => [w, ...(SYNONYMS.get(w) ?? [])]))].join(" ")
 }
