@@ -41,27 +41,15 @@ const Decision = Schema.Struct({
   space: Schema.optionalKey(NameRef.annotate({ description: "The list's space, when list names repeat" }))
 })
 
-/** Applies `proposal` as the confirming caller: the operation runs through the pipeline with their credentials. */
-const apply = (context: RequestContext, proposal: Proposal, decision: typeof Decision.Type) =>
+/** Calls pm operation `operationId` through the HTTP pipeline with the caller's own credentials: it can do what they could by hand, nothing else. */
+export const invokeAsCaller = (context: RequestContext, operationId: string, body: Record<string, unknown>) =>
   Effect.gen(function* () {
-    if (decision.list === undefined) {
-      return yield* reject("invalid", "Name the list the task goes to", [
-        { path: "body.list", message: "required to confirm a task proposal" }
-      ])
-    }
     const { atriumRegistry } = yield* Effect.promise(() => import("../operations.ts"))
     const result = yield* invokeById(
       atriumRegistry,
       "pm",
-      proposal.operationId,
-      {
-        body: {
-          workspaceId: proposal.workspaceId,
-          list: decision.list,
-          ...(decision.space ? { space: decision.space } : {}),
-          ...proposal.input
-        }
-      },
+      operationId,
+      { body },
       {
         authorization: context.headers?.authorization ?? "",
         apiKey: context.headers?.["x-api-key"] ?? "",
@@ -73,11 +61,24 @@ const apply = (context: RequestContext, proposal: Proposal, decision: typeof Dec
       const message = (result.body as { error?: { message?: string } } | undefined)?.error?.message ?? `status ${result.status}`
       return yield* reject(
         result.status === 404 ? "not_found" : result.status === 403 ? "forbidden" : "invalid",
-        `The proposal could not be applied: ${message}`
+        `Could not apply it: ${message}`
       )
     }
     return result.body
   })
+
+/** Applies `proposal` as the confirming caller. */
+const apply = (context: RequestContext, proposal: Proposal, decision: typeof Decision.Type) =>
+  decision.list === undefined
+    ? Effect.fail(
+        reject("invalid", "Name the list the task goes to", [{ path: "body.list", message: "required to confirm a task proposal" }])
+      )
+    : invokeAsCaller(context, proposal.operationId, {
+        workspaceId: proposal.workspaceId,
+        list: decision.list,
+        ...(decision.space ? { space: decision.space } : {}),
+        ...proposal.input
+      })
 
 export const proposalOperations = [
   operation({

@@ -322,3 +322,84 @@ describe("proposals, feedback, credits and token usage", () => {
     expect((await atrium.request("DELETE", `${base}?before=2000-01-01`, { token: alice.token })).body).toEqual({ deleted: 0 })
   })
 })
+
+describe("experiments, pipeline health, AI flows and Lens tasks", () => {
+  it("an experiment assigns each asker a variant and reports feedback per variant", async () => {
+    const base = `/hub/v1/workspaces/${workspaceId}/lens/experiments`
+    const variants = [
+      { name: "control", settings: {} },
+      { name: "strict", settings: { minimumCoverage: 0.9 } }
+    ]
+    expect((await atrium.request("POST", base, { token: bob.token, body: { name: "x", variants } })).status).toBe(403)
+    expect((await atrium.request("POST", base, { token: alice.token, body: { name: "x", variants: [variants[0]] } })).status).toBe(400)
+    const created = await atrium.request("POST", base, { token: alice.token, body: { name: "Strict grading", variants } })
+    expect(created.status, created.text).toBe(201)
+    expect((await atrium.request("POST", base, { token: alice.token, body: { name: "second", variants } })).status).toBe(409)
+    const reply = await ask({ token: bob.token }, { message: "What did Carol ask Bob about the login bug?" })
+    await atrium.request("PUT", `/hub/v1/lens/answers/${reply.body.answerId}/feedback`, { token: bob.token, body: { rating: "up" } })
+    const results = await atrium.request("GET", `${base}/${created.body.id}/results`, { token: bob.token })
+    expect(results.status).toBe(200)
+    expect(results.body.variants.reduce((sum: number, v: any) => sum + v.answers, 0)).toBe(1)
+    expect(results.body.variants.reduce((sum: number, v: any) => sum + v.up, 0)).toBe(1)
+    const stopped = await atrium.request("PATCH", `${base}/${created.body.id}`, { token: alice.token, body: { status: "stopped" } })
+    expect(stopped.body.status).toBe("stopped")
+    expect((await atrium.request("GET", base, { token: bob.token })).body.items).toHaveLength(1)
+    expect((await atrium.request("DELETE", `${base}/${created.body.id}`, { token: alice.token })).status).toBe(204)
+    expect((await atrium.request("GET", `${base}/${created.body.id}/results`, { token: alice.token })).status).toBe(404)
+  })
+
+  it("pipeline health is probed in the caller's workspace; configuration never shows the model key", async () => {
+    const parts = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/microservices`, { token: bob.token })
+    expect(parts.status).toBe(200)
+    expect(parts.body.items.find((p: any) => p.name === "model").status).toBe("not_configured")
+    expect(parts.body.items.filter((p: any) => p.name !== "model").every((p: any) => p.status === "up")).toBe(true)
+    const pages = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/microservices/retriever-pages`, { token: bob.token })
+    expect(pages.body.detail).toMatch(/passages readable by you/)
+    expect((await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/microservices/nope`, { token: bob.token })).status).toBe(
+      404
+    )
+    const config = await atrium.request("GET", "/hub/v1/lens/microservices/configuration", { token: bob.token })
+    expect(config.body).toMatchObject({ engine: "local", modelApiKeySet: false })
+  })
+
+  it("AI flows are listed and run on a call or on segments, metered", async () => {
+    const listed = await atrium.request("GET", "/hub/v1/ai/flows", { token: bob.token })
+    expect(listed.body.items.map((f: any) => f.name)).toEqual(["meeting-summary", "action-items", "enhanced-notes"])
+    const methods = await atrium.request("GET", "/hub/v1/ai/methods", { token: bob.token })
+    expect(methods.body.engine).toBe("local")
+    const segments = [{ speaker: "Alice", startMs: 0, endMs: 3000, text: "I'll send the revised launch timeline by Friday." }]
+    const run = await atrium.request("POST", "/hub/v1/ai/flows/action-items/run", {
+      token: bob.token,
+      body: { workspaceId, segments, meetingDate: "2026-11-18" }
+    })
+    expect(run.status, run.text).toBe(200)
+    expect(run.body.actionItems[0]).toMatchObject({ owner: "Alice" })
+    expect(run.body.summary).toBeUndefined()
+    expect((await atrium.request("POST", "/hub/v1/ai/flows/nope/run", { token: bob.token, body: { workspaceId, segments } })).status).toBe(
+      404
+    )
+    expect((await atrium.request("POST", "/hub/v1/ai/flows/action-items/run", { token: bob.token, body: { workspaceId } })).status).toBe(
+      400
+    )
+    const usage = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/token-usage/me`, { token: bob.token })
+    expect(usage.body.items[0].purpose).toBe("flow:action-items")
+  })
+
+  it("a Lens answer becomes a task with its citations, created with the user's permissions", async () => {
+    const reply = await ask({ token: bob.token }, { message: "What is the status of the billing migration?" })
+    const created = await atrium.request("POST", `/hub/v1/lens/answers/${reply.body.answerId}/task`, {
+      token: bob.token,
+      body: { list: "Backlog" }
+    })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body.name).toBe("What is the status of the billing migration?")
+    expect(
+      (await atrium.request("POST", `/hub/v1/lens/answers/${reply.body.answerId}/task`, { token: alice.token, body: { list: "Backlog" } }))
+        .status
+    ).toBe(404)
+    expect(
+      (await atrium.request("POST", `/hub/v1/lens/answers/${reply.body.answerId}/task`, { token: bob.token, body: { list: "Nowhere" } }))
+        .status
+    ).toBe(404)
+  })
+})
