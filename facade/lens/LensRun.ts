@@ -69,7 +69,12 @@ export interface LensReply extends EngineAnswer {
 }
 
 /** Runs the pipeline for `request` and stores the turn; `purpose` names the surface in the metering. */
-export const runLens = (context: RequestContext, request: ChatRequest, purpose: string) =>
+export const runLens = (
+  context: RequestContext,
+  request: ChatRequest,
+  purpose: string,
+  options: { readonly writes: boolean } = { writes: true }
+) =>
   Effect.gen(function* () {
     const workspaceId = yield* workspaceFor(context, request)
     const caller = yield* lensCaller(context, workspaceId)
@@ -88,7 +93,11 @@ export const runLens = (context: RequestContext, request: ChatRequest, purpose: 
     const variant = yield* variantFor(workspaceId, userId)
     const resolved = resolveAgainstThread(request.message, previous)
     const started = performance.now()
-    const result = yield* answerQuestion(caller.asker, resolved, { ...defaultOptions, ...variant?.settings, canWrite: caller.canWrite })
+    const result = yield* answerQuestion(caller.asker, resolved, {
+      ...defaultOptions,
+      ...variant?.settings,
+      canWrite: caller.canWrite && options.writes
+    })
     const durationMs = performance.now() - started
     const threadId = request.threadId ?? crypto.randomUUID()
     const answerId = crypto.randomUUID()

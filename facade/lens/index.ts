@@ -1,6 +1,7 @@
 /** Every Lens operation (issue 14): chat, streaming, threads, feedback, experiments, proposals, credits and usage. */
 import type { AnyOperation } from "../Operation.ts"
 import { aiFlowOperations } from "./AiFlows.ts"
+import { botOperations } from "./Bots.ts"
 import { chatOperations } from "./Chat.ts"
 import { creditOperations } from "./Credits.ts"
 import { experimentOperations } from "./Experiments.ts"
@@ -17,5 +18,6 @@ export const lensOperations: ReadonlyArray<AnyOperation> = [
   ...experimentOperations,
   ...microserviceOperations,
   ...aiFlowOperations,
-  ...lensTaskOperations
+  ...lensTaskOperations,
+  ...botOperations
 ]

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
-import { apiKey, record, settled, type User, workspaceWith } from "../hub/support/calls.ts"
+import { createHmac } from "node:crypto"
+import { apiKey, fakeServer, json, record, settled, type User, workspaceWith } from "../hub/support/calls.ts"
 
 let atrium: TestServer
 let alice: User
@@ -401,5 +402,91 @@ describe("experiments, pipeline health, AI flows and Lens tasks", () => {
       (await atrium.request("POST", `/hub/v1/lens/answers/${reply.body.answerId}/task`, { token: bob.token, body: { list: "Nowhere" } }))
         .status
     ).toBe(404)
+  })
+})
+
+describe("Lens bots (Chatapp, Workchat)", () => {
+  const secret = "s3cr3t-signing-secret-0123456789"
+  const signed = (body: unknown, key = secret, at = Math.floor(Date.now() / 1000)) => {
+    const raw = JSON.stringify(body)
+    const signature = `v0=${createHmac("sha256", key).update(`v0:${at}:${raw}`).digest("hex")}`
+    return { rawBody: raw, headers: { "content-type": "application/json", "x-signature": signature, "x-signature-timestamp": String(at) } }
+  }
+
+  it("verifies the sender, answers through Lens and replies in the thread via the vendor's API", async () => {
+    const allowPrivate = process.env.ATRIUM_ALLOW_PRIVATE_URLS
+    process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
+    const vendor = await fakeServer((request, response) => json(response, 200, { ok: true, ts: "1.2" }))
+    try {
+      const connection = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/integrations`, {
+        token: alice.token,
+        body: { vendor: "chatapp", name: "Team chat", baseUrl: vendor.url, token: "xoxb-test-token" }
+      })
+      expect(connection.status, connection.text).toBe(201)
+      const id = connection.body.id
+      const install = (surface: string) =>
+        atrium.request("PUT", `/hub/v1/workspaces/${workspaceId}/lens/bots/${id}`, {
+          token: alice.token,
+          body: { surface, signingSecret: secret, actAsUserId: bob.userId }
+        })
+      expect(
+        (
+          await atrium.request("PUT", `/hub/v1/workspaces/${workspaceId}/lens/bots/${id}`, {
+            token: bob.token,
+            body: { surface: "chatapp", signingSecret: secret }
+          })
+        ).status
+      ).toBe(403)
+      expect((await install("chatapp")).status).toBe(200)
+      const got = await atrium.request("GET", `/hub/v1/workspaces/${workspaceId}/lens/bots/${id}`, { token: bob.token })
+      expect(got.body).toMatchObject({ surface: "chatapp", actAs: bob.userId })
+      expect(got.text).not.toContain(secret)
+
+      const url = `/hub/v1/lens/bots/chatapp/${id}/events`
+      const challenge = await atrium.request("POST", url, signed({ type: "url_verification", challenge: "abc" }))
+      expect(challenge.body).toMatchObject({ ok: true, challenge: "abc" })
+      const mention = {
+        type: "event_callback",
+        event: { type: "app_mention", text: "<@U0LENS> What did Carol ask Bob about the login bug?", channel: "C1", ts: "100.1" }
+      }
+      expect((await atrium.request("POST", url, signed(mention, "wrong-secret-0000000000000000"))).status).toBe(401)
+      expect((await atrium.request("POST", url, signed(mention, secret, Math.floor(Date.now() / 1000) - 3600))).status).toBe(401)
+      expect(
+        (await atrium.request("POST", url, { rawBody: JSON.stringify(mention), headers: { "content-type": "application/json" } })).status
+      ).toBe(401)
+      const answered = await atrium.request("POST", url, signed(mention))
+      expect(answered.status, answered.text).toBe(200)
+      expect(answered.body.answered).toBe(true)
+      const posted = vendor.requests.at(-1)!
+      expect(posted.url).toBe("/chat.postMessage")
+      expect(posted.headers.authorization).toBe("Bearer xoxb-test-token")
+      expect(posted.body).toMatchObject({ channel: "C1", thread_ts: "100.1" })
+      expect(posted.body.text).toMatch(/login bug/)
+      expect(posted.body.text).toMatch(/Sources:/)
+      // Bob's permissions: the restricted page never reaches the channel.
+      const secretQuestion = {
+        type: "event_callback",
+        event: { type: "app_mention", text: "salary bands for engineers?", channel: "C1", ts: "100.2" }
+      }
+      await atrium.request("POST", url, signed(secretQuestion))
+      expect(vendor.requests.at(-1)!.body.text).not.toContain("140k")
+      expect((await atrium.request("POST", url, signed({ type: "event_callback", event: { type: "nope" } }))).status).toBe(400)
+
+      expect((await install("workchat")).status).toBe(200)
+      const meeting = await atrium.request(
+        "POST",
+        `/hub/v1/lens/bots/workchat/${id}/events`,
+        signed({ type: "message", id: "m-9", chatId: "meeting-42", text: "@Lens what is the status of the billing migration?" })
+      )
+      expect(meeting.status, meeting.text).toBe(200)
+      const reply = vendor.requests.at(-1)!
+      expect(reply.url).toBe("/chats/meeting-42/messages")
+      expect(reply.body).toMatchObject({ replyToId: "m-9", body: { contentType: "text" } })
+      expect((await atrium.request("POST", url, signed(mention))).status).toBe(401)
+    } finally {
+      await vendor.close()
+      if (allowPrivate === undefined) delete process.env.ATRIUM_ALLOW_PRIVATE_URLS
+      else process.env.ATRIUM_ALLOW_PRIVATE_URLS = allowPrivate
+    }
   })
 })
