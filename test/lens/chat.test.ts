@@ -416,7 +416,7 @@ describe("Lens bots (Chatapp, Workchat)", () => {
   it("verifies the sender, answers through Lens and replies in the thread via the vendor's API", async () => {
     const allowPrivate = process.env.ATRIUM_ALLOW_PRIVATE_URLS
     process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
-    const vendor = await fakeServer((request, response) => json(response, 200, { ok: true, ts: "1.2" }))
+    const vendor = await fakeServer((_request, response) => json(response, 200, { ok: true, ts: "1.2" }))
     try {
       const connection = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/integrations`, {
         token: alice.token,
