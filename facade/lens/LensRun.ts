@@ -11,6 +11,7 @@ import { Id } from "../../actors/Fields.ts"
 import { answerQuestion, defaultOptions, type EngineAnswer, resolveAgainstThread } from "../../actors/lens/Engine.ts"
 import { variantFor } from "../../actors/lens/Experiments.ts"
 import { meter, requireCredits, tokensOf } from "../../actors/lens/Metering.ts"
+import { modelAnswer, modelConfig } from "../../actors/lens/ModelSynthesis.ts"
 import { storeProposals } from "../../actors/lens/Proposals.ts"
 import type { Asker } from "../../actors/lens/Retrievers.ts"
 import { lastResolvedQuery, ownThread, storeTurn } from "../../actors/lens/Threads.ts"
@@ -93,11 +94,35 @@ export const runLens = (
     const variant = yield* variantFor(workspaceId, userId)
     const resolved = resolveAgainstThread(request.message, previous)
     const started = performance.now()
-    const result = yield* answerQuestion(caller.asker, resolved, {
+    const local = yield* answerQuestion(caller.asker, resolved, {
       ...defaultOptions,
       ...variant?.settings,
       canWrite: caller.canWrite && options.writes
     })
+    // With a model configured, it writes the answer from the same cited passages (an agent loop's answer stays local).
+    const model = modelConfig()
+    const written =
+      model && local.citations.length > 0 && local.trace.route !== "agent"
+        ? yield* modelAnswer(model, resolved, local.citations)
+        : undefined
+    const result = written
+      ? {
+          ...local,
+          answer: written.text,
+          trace: {
+            ...local.trace,
+            steps: [
+              ...local.trace.steps,
+              {
+                kind: "synthesize" as const,
+                name: model!.model,
+                durationMs: 0,
+                detail: "answer written by the model from the cited passages"
+              }
+            ]
+          }
+        }
+      : local
     const durationMs = performance.now() - started
     const threadId = request.threadId ?? crypto.randomUUID()
     const answerId = crypto.randomUUID()
@@ -122,10 +147,22 @@ export const runLens = (
           engine: "local",
           purpose,
           model: null,
-          promptTokens: tokensOf(resolved) + result.citations.reduce((sum, c) => sum + tokensOf(c.snippet), 0),
-          completionTokens: tokensOf(result.answer),
+          promptTokens: tokensOf(resolved) + local.citations.reduce((sum, c) => sum + tokensOf(c.snippet), 0),
+          completionTokens: tokensOf(local.answer),
           durationMs
         })
+        if (written) {
+          yield* meter({
+            workspaceId,
+            userId,
+            engine: "model",
+            purpose,
+            model: model!.model,
+            promptTokens: written.promptTokens,
+            completionTokens: written.completionTokens,
+            durationMs: 0
+          })
+        }
         return stored
       })
     )

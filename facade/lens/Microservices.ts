@@ -212,8 +212,8 @@ export const microserviceOperations = [
       Effect.sync(() => {
         const config = llm()
         return {
-          // The model answers only once the LLM port is wired into the engine; until then the local engine does.
-          engine: "local" as const,
+          // With all three LLM_* set the model writes answers; routing, retrieval and grading stay local.
+          engine: config.baseUrl && config.model && config.apiKeySet ? ("model" as const) : ("local" as const),
           model: config.model,
           modelBaseUrl: config.baseUrl,
           modelApiKeySet: config.apiKeySet,
