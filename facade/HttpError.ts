@@ -31,6 +31,8 @@ const statusOf: Record<RejectionCode, number> = {
   too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** Credits or a plan are needed first (e.g. Lens credits used up). */
+  payment_required: 402,
   /** A vendor system the request had to reach failed or refused (named in the message). */
   bad_gateway: 502,
   /** A vendor system the request had to reach did not answer in time (named in the message). */

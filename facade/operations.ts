@@ -17,6 +17,7 @@ import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
 import { hubAccountActorKinds, hubAccountOperations } from "./hub/accounts/index.ts"
 import { hubIntegrationActorKinds, hubIntegrationOperations } from "./hub/connect/index.ts"
+import { lensOperations } from "./lens/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -63,6 +64,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubPeopleOperations,
   ...hubAccountOperations,
   ...hubIntegrationOperations,
+  ...lensOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

@@ -13,6 +13,7 @@ export const RejectionCode = Schema.Literals([
   "too_large",
   "unsupported_media_type",
   "rate_limited",
+  "payment_required",
   "bad_gateway",
   "gateway_timeout"
 ])

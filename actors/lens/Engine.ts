@@ -1,0 +1,271 @@
+/**
+ * The local Lens engine: router → single route / fan-out / agent loop →
+ * grading (one rewrite when nothing is relevant) → extractive synthesis with
+ * numbered citations. Needs no network. Every step is traced with its
+ * duration. The agent loop's tools are read-only lookups; its writes are
+ * only proposed (applied by the caller's confirmation, with their
+ * credentials), and they are derived from the caller's question alone, so
+ * text inside a source can never ask for one.
+ */
+import { Effect, Schema } from "effect"
+import type { Passage, SourceType } from "./Passage.ts"
+import { grade, rank, rewrite, terms } from "./Ranking.ts"
+import { type Asker, retrieve } from "./Retrievers.ts"
+import { type RouteDecision, routeQuestion } from "./Router.ts"
+import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
+
+export const StepKind = Schema.Literals(["route", "retrieve", "grade", "tool", "synthesize"])
+export const Step = Schema.Struct({
+  kind: StepKind,
+  name: Schema.String,
+  durationMs: Schema.Number,
+  detail: Schema.String
+}).annotate({ identifier: "LensStep" })
+export type Step = typeof Step.Type
+
+export const StoppedBecause = Schema.Literals([
+  "answered",
+  "no_relevant_sources",
+  "proposed_writes",
+  "nothing_to_do",
+  "step_limit",
+  "cannot_write"
+])
+
+export const Trace = Schema.Struct({
+  route: Schema.Literals(["single", "fan_out", "agent"]),
+  routeReason: Schema.String,
+  steps: Schema.Array(Step),
+  stoppedBecause: StoppedBecause
+}).annotate({ identifier: "LensTrace" })
+export type Trace = typeof Trace.Type
+
+/** A write the agent loop wants to make: an operation and its input, applied only on confirmation. */
+export interface ProposedWrite {
+  readonly operationId: "createTaskLite"
+  readonly title: string
+  readonly input: { readonly name: string; readonly description: string }
+}
+
+export interface EngineAnswer {
+  readonly answer: string
+  readonly citations: Array<Citation>
+  readonly trace: Trace
+  readonly followUps: Array<string>
+  readonly proposals: Array<ProposedWrite>
+}
+
+export interface EngineOptions {
+  /** Passages whose coverage of the question is below this are not relevant. */
+  readonly minimumCoverage: number
+  /** How many ranked passages are graded. */
+  readonly topK: number
+  /** Whether the agent loop may propose writes (a user session with the member role). */
+  readonly canWrite: boolean
+}
+
+export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.34, topK: 8 }
+
+const MAX_AGENT_STEPS = 4
+const MAX_PROPOSALS = 10
+const WANTS_WRITE = /\b(create|make|add|open|file)\b/i
+
+class Tracer {
+  readonly steps: Array<Step> = []
+  timed<A, E, R>(kind: Step["kind"], name: string, body: Effect.Effect<A, E, R>, detail: (a: A) => string): Effect.Effect<A, E, R> {
+    const steps = this.steps
+    return Effect.suspend(() => {
+      const started = performance.now()
+      return Effect.tap(body, (result) =>
+        Effect.sync(() => {
+          steps.push({ kind, name, durationMs: Math.round((performance.now() - started) * 100) / 100, detail: detail(result) })
+        })
+      )
+    })
+  }
+  sync<A>(kind: Step["kind"], name: string, body: () => A, detail: (a: A) => string): Effect.Effect<A> {
+    return this.timed(kind, name, Effect.sync(body), detail)
+  }
+}
+
+const describeSources = (sources: ReadonlyArray<SourceType>) => sources.join(", ")
+
+/** Retrieve → rank → grade, once with the question and once more with its rewrite when nothing is relevant. */
+const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
+  Effect.gen(function* () {
+    const passages = yield* tracer.timed(
+      "retrieve",
+      describeSources(decision.sources),
+      retrieve(asker, decision.sources),
+      (p) => `${p.length} passages readable by the caller`
+    )
+    const attempt = (text: string, name: string) =>
+      tracer.sync(
+        "grade",
+        name,
+        () => {
+          const ranked = rank(passages, text, options.topK)
+          return { ranked, relevant: grade(ranked, options.minimumCoverage) }
+        },
+        ({ ranked, relevant }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"`
+      )
+    const first = yield* attempt(question, "bm25")
+    if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant
+    const rewritten = rewrite(question)
+    const second = yield* attempt(rewritten, "bm25 (rewritten query)")
+    return second.relevant
+  })
+
+const answerFrom = (
+  tracer: Tracer,
+  decision: RouteDecision,
+  question: string,
+  relevant: ReadonlyArray<{ passage: Passage; score: number; coverage: number }>
+) =>
+  Effect.gen(function* () {
+    if (relevant.length === 0) {
+      tracer.steps.push({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
+      return {
+        answer: DONT_KNOW,
+        citations: [],
+        trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "no_relevant_sources" as const },
+        followUps: ["Which meetings, tasks or pages mention this topic?"],
+        proposals: []
+      } satisfies EngineAnswer
+    }
+    const synthesis = yield* tracer.sync(
+      "synthesize",
+      "extractive",
+      () => synthesize(relevant, question),
+      (s) => `${s.citations.length} citations`
+    )
+    return {
+      answer: synthesis.answer,
+      citations: synthesis.citations,
+      trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "answered" as const },
+      followUps: followUpsFor(synthesis.citations),
+      proposals: []
+    } satisfies EngineAnswer
+  })
+
+/** A task passage that covers most of an action item's words already tracks it. */
+const tracked = (item: string, tasks: ReadonlyArray<Passage>) => {
+  const wanted = [...new Set(terms(item))]
+  if (wanted.length === 0) return true
+  return tasks.some((task) => {
+    const own = new Set(terms(task.title))
+    return wanted.filter((t) => own.has(t)).length / wanted.length >= 0.6
+  })
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000
+const periodOf = (question: string): { from: number; label: string } | undefined =>
+  /\blast week\b|\bthis week\b|\bpast week\b/i.test(question) ? { from: Date.now() - 2 * WEEK_MS, label: "the last two weeks" } : undefined
+
+/** The agent loop: look up action items, look up tasks for them, then propose the missing ones (bounded steps). */
+const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
+  Effect.gen(function* () {
+    let steps = 0
+    const period = periodOf(question)
+    const items = yield* tracer.timed(
+      "tool",
+      "listCallActionItems",
+      Effect.map(retrieve(asker, ["call"]), (passages) =>
+        passages.filter(
+          (p) => p.actionItem !== undefined && (period === undefined || (p.at !== undefined && Date.parse(p.at) >= period.from))
+        )
+      ),
+      (found) => `${found.length} action items in the caller's own call versions${period ? ` from ${period.label}` : ""}`
+    )
+    steps++
+    const tasks = yield* tracer.timed(
+      "tool",
+      "searchTasks",
+      retrieve(asker, ["task"]),
+      (found) => `${found.length} tasks visible to the caller`
+    )
+    steps++
+    const missing = yield* tracer.sync(
+      "grade",
+      "untracked action items",
+      () => items.filter((item) => !tracked(item.actionItem!.text, tasks)),
+      (found) => `${found.length} of ${items.length} action items have no task`
+    )
+    steps++
+    const relevant = missing.slice(0, MAX_PROPOSALS).map((passage) => ({ passage, score: 1, coverage: 1 }))
+    if (missing.length === 0) {
+      tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: "Nothing to do" })
+      return {
+        answer:
+          items.length === 0
+            ? "I found no action items in your calls."
+            : `Every one of the ${items.length} action items I can see already has a task.`,
+        citations: [],
+        trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "nothing_to_do" as const },
+        followUps: ["Which tasks are due this week?"],
+        proposals: []
+      } satisfies EngineAnswer
+    }
+    const synthesis = synthesize(relevant, question)
+    const wantsWrite = WANTS_WRITE.test(question)
+    const proposals: Array<ProposedWrite> =
+      wantsWrite && options.canWrite && steps < MAX_AGENT_STEPS
+        ? missing.slice(0, MAX_PROPOSALS).map((item) => ({
+            operationId: "createTaskLite" as const,
+            title: `Create task "${item.actionItem!.text}"`,
+            input: {
+              name: item.actionItem!.text.slice(0, 200),
+              description: `From the call "${item.title.replace(/: action item$/, "")}"${item.actionItem!.owner ? `; owner: ${item.actionItem!.owner}` : ""}`
+            }
+          }))
+        : []
+    if (proposals.length > 0) {
+      tracer.steps.push({
+        kind: "tool",
+        name: "proposeWrites",
+        durationMs: 0,
+        detail: `${proposals.length} createTaskLite proposals awaiting confirmation`
+      })
+    }
+    const lead = `${missing.length} action item${missing.length === 1 ? " has" : "s have"} no task yet:`
+    const tail =
+      proposals.length > 0
+        ? `\nI proposed ${proposals.length} task${proposals.length === 1 ? "" : "s"}; confirm the proposals to create them.`
+        : wantsWrite
+          ? "\nI cannot create tasks for you here: writes need a user session with the member role."
+          : ""
+    tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: `${synthesis.citations.length} citations` })
+    return {
+      answer: `${lead}\n${synthesis.answer}${tail}`,
+      citations: synthesis.citations,
+      trace: {
+        route: decision.route,
+        routeReason: decision.reason,
+        steps: tracer.steps,
+        stoppedBecause: proposals.length > 0 ? ("proposed_writes" as const) : wantsWrite ? ("cannot_write" as const) : ("answered" as const)
+      },
+      followUps: followUpsFor(synthesis.citations),
+      proposals
+    } satisfies EngineAnswer
+  })
+
+/** Answers `question` (already resolved against its thread) for `asker`. */
+export const answerQuestion = (asker: Asker, question: string, options: EngineOptions) =>
+  Effect.gen(function* () {
+    const tracer = new Tracer()
+    const decision = yield* tracer.sync(
+      "route",
+      "rules",
+      () => routeQuestion(question),
+      (d) => `${d.route}: ${d.reason}`
+    )
+    if (decision.route === "agent") return yield* agentLoop(tracer, asker, decision, question, options)
+    const relevant = yield* searchAndGrade(tracer, asker, decision, question, options)
+    return yield* answerFrom(tracer, decision, question, relevant)
+  })
+
+const REFERS_BACK = /\b(it|its|that|this|they|them|those|he|she|him|her|there)\b|^\s*(and|also|what about)\b/i
+
+/** A follow-up ("and who owns it?") carries the thread's last question's words with it. */
+export const resolveAgainstThread = (message: string, previous: string | undefined): string =>
+  previous !== undefined && REFERS_BACK.test(message) && terms(message).length <= 6 ? `${message} (${terms(previous).join(" ")})` : message

@@ -1,0 +1,81 @@
+/**
+ * BM25 ranking of the caller's passages (minisearch), relevance grading of
+ * what it returns, and the one query rewrite tried when nothing is relevant.
+ */
+import MiniSearch from "minisearch"
+import type { Passage } from "./Passage.ts"
+
+const STOP = new Set(
+  "a an the and or but of to in on at for with by from is are was were be been being do does did what which who whom whose when where why how i we you he she it they me us our your their my this that these those there here has have had will would should can could may might about into than then so not no any all some of last next week day please tell me show give lens".split(
+    " "
+  )
+)
+
+/** Lower-case word stems: a light suffix strip so "promised" meets "promise" and "tasks" meets "task". */
+export const stem = (word: string): string => {
+  const w = word.toLowerCase()
+  if (w.length <= 4) return w
+  return w.replace(/(ing|ed|es|s)$/, "")
+}
+
+export const terms = (text: string): Array<string> =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t)).map(stem)
+
+export interface Ranked {
+  readonly passage: Passage
+  readonly score: number
+  /** Share of the question's terms the passage contains, 0…1. */
+  readonly coverage: number
+}
+
+export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: number): Array<Ranked> => {
+  const wanted = [...new Set(terms(question))]
+  if (wanted.length === 0 || passages.length === 0) return []
+  const index = new MiniSearch<Passage & { id: number }>({
+    fields: ["title", "text"],
+    idField: "id",
+    processTerm: (term) => (STOP.has(term.toLowerCase()) ? null : stem(term)),
+    searchOptions: { boost: { title: 1.5 }, fuzzy: 0.15, prefix: true }
+  })
+  index.addAll(passages.map((p, id) => ({ ...p, id })))
+  return index
+    .search(wanted.join(" "), { combineWith: "OR" })
+    .slice(0, limit)
+    .map((hit) => {
+      const passage = passages[hit.id as number]!
+      const own = new Set(terms(`${passage.title} ${passage.text}`))
+      const coverage = wanted.filter((t) => own.has(t) || [...own].some((o) => o.startsWith(t) || t.startsWith(o))).length / wanted.length
+      return { passage, score: hit.score, coverage }
+    })
+}
+
+/** Grading: a passage is relevant when it covers enough of the question, relative to the best one. */
+export const grade = (ranked: ReadonlyArray<Ranked>, minimumCoverage: number): Array<Ranked> => {
+  const best = Math.max(0, ...ranked.map((r) => r.coverage))
+  if (best < minimumCoverage) return []
+  return ranked.filter((r) => r.coverage >= Math.max(minimumCoverage, best * 0.5))
+}
+
+const SYNONYMS = new Map<string, ReadonlyArray<string>>(
+  Object.entries({
+    bug: ["error", "issue", "defect"],
+    error: ["bug", "failure"],
+    deadline: ["due", "date"],
+    due: ["deadline"],
+    price: ["pricing", "tier"],
+    pricing: ["price", "tier"],
+    launch: ["release", "ship"],
+    release: ["launch", "ship"],
+    ship: ["release", "launch"],
+    owner: ["assigned", "responsible"],
+    promise: ["will", "send"],
+    meeting: ["call", "standup"],
+    budget: ["cost", "spend"]
+  })
+)
+
+/** The one rewrite: the question's content words, each with its synonyms. */
+export const rewrite = (question: string): string => {
+  const words = terms(question)
+  return [...new Set(words.flatMap((w) => [w, ...(SYNONYMS.get(w) ?? [])]))].join(" ")
+}

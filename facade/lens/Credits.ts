@@ -1,0 +1,183 @@
+/** Lens Credits Resource (5): a workspace's balance, its ledger, adding or setting credits (admins), and the price list. */
+import { Effect, Schema } from "effect"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import { adjustCredits, balanceOf, creditsFor, initialCredits, LedgerEntry, ledgerOf } from "../../actors/lens/Metering.ts"
+import { Sql } from "../../persistence/Sql.ts"
+import { principalOf, workspaceRole } from "../Access.ts"
+import { operation } from "../Operation.ts"
+import { orDieSql } from "../pm/WorkAccess.ts"
+import { exampleIds } from "./Examples.ts"
+
+const service = "hub"
+const tag = "Lens Credits Resource"
+const params = Schema.Struct({ workspaceId: Id })
+const exampleParams = { workspaceId: exampleIds.workspaceId }
+
+const Balance = Schema.Struct({ workspaceId: Id, balance: Schema.Number, updatedAt: Timestamp }).annotate({ identifier: "LensCredits" })
+const exampleBalance = { workspaceId: exampleIds.workspaceId, balance: 990, updatedAt: "2026-11-21T12:00:00.000Z" }
+const Amount = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))
+const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+
+const balance = (workspaceId: string) => Effect.map(balanceOf(workspaceId), (row) => ({ workspaceId, ...row }))
+
+/** Changes the balance as an admin, in one transaction with its ledger entry. */
+const change = (workspaceId: string, delta: (current: number) => number, reason: string, userId: string) =>
+  Effect.flatMap(Sql, (sql) =>
+    sql.transaction(
+      Effect.gen(function* () {
+        const current = (yield* balanceOf(workspaceId)).balance
+        yield* adjustCredits(workspaceId, delta(current), reason, userId)
+        return yield* balance(workspaceId)
+      })
+    )
+  )
+
+export const creditOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "getLensCredits",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/lens/credits",
+    summary: "The workspace's Lens credit balance",
+    auth: "jwt",
+    scopes: [],
+    params,
+    responses: { 200: { description: "Balance", schema: Balance } },
+    examples: [{ name: "balance", request: { params: exampleParams }, response: { status: 200, body: exampleBalance } }],
+    handler: ({ params }, context) =>
+      orDieSql(Effect.flatMap(workspaceRole(context, params.workspaceId), () => balance(params.workspaceId)))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "addLensCredits",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/lens/credits",
+    summary: "Add credits to the workspace's Lens balance (admin)",
+    auth: "jwt",
+    scopes: [],
+    params,
+    body: Schema.Struct({ amount: Amount, reason: Schema.optionalKey(Reason) }),
+    responses: { 200: { description: "New balance", schema: Balance } },
+    examples: [
+      {
+        name: "top-up",
+        request: { params: exampleParams, body: { amount: 500, reason: "Monthly top-up" } },
+        response: { status: 200, body: exampleBalance }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          yield* workspaceRole(context, params.workspaceId, "admin")
+          const principal = yield* principalOf(context)
+          return yield* change(params.workspaceId, () => body.amount, body.reason ?? "top-up", principal.userId)
+        })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "setLensCredits",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/lens/credits",
+    summary: "Set the workspace's Lens balance to an exact amount (admin); the difference is in the ledger",
+    auth: "jwt",
+    scopes: [],
+    params,
+    body: Schema.Struct({
+      balance: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 10_000_000 })),
+      reason: Schema.optionalKey(Reason)
+    }),
+    responses: { 200: { description: "New balance", schema: Balance } },
+    examples: [
+      { name: "set", request: { params: exampleParams, body: { balance: 990 } }, response: { status: 200, body: exampleBalance } }
+    ],
+    handler: ({ params, body }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          yield* workspaceRole(context, params.workspaceId, "admin")
+          const principal = yield* principalOf(context)
+          return yield* change(params.workspaceId, (current) => body.balance - current, body.reason ?? "set balance", principal.userId)
+        })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listLensCreditLedger",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/lens/credits/ledger",
+    summary: "Every change of the Lens balance, newest first: runs deducted, top-ups (admin)",
+    auth: "jwt",
+    scopes: [],
+    params,
+    query: Schema.Struct({
+      limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
+      offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
+    }),
+    responses: { 200: { description: "Ledger", schema: Schema.Struct({ items: Schema.Array(LedgerEntry) }) } },
+    examples: [
+      {
+        name: "ledger",
+        request: { params: exampleParams },
+        response: {
+          status: 200,
+          body: {
+            items: [
+              {
+                id: exampleIds.proposalId,
+                delta: -1,
+                reason: "lens:chat",
+                userId: exampleIds.userId,
+                createdAt: "2026-11-21T12:00:00.000Z"
+              }
+            ]
+          }
+        }
+      }
+    ],
+    handler: ({ params, query }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          yield* workspaceRole(context, params.workspaceId, "admin")
+          return { items: yield* ledgerOf(params.workspaceId, query.limit ?? 50, query.offset ?? 0) }
+        })
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getLensCreditPrices",
+    method: "GET",
+    path: "/v1/lens/credits/prices",
+    summary: "What Lens runs cost in credits, and what a new workspace starts with",
+    auth: "jwt",
+    scopes: [],
+    responses: {
+      200: {
+        description: "Prices",
+        schema: Schema.Struct({
+          localRun: Schema.Number,
+          modelPerThousandTokens: Schema.Number,
+          minimumModelCall: Schema.Number,
+          initialCredits: Schema.Number
+        })
+      }
+    },
+    examples: [
+      {
+        name: "prices",
+        response: { status: 200, body: { localRun: 1, modelPerThousandTokens: 1, minimumModelCall: 1, initialCredits: 1000 } }
+      }
+    ],
+    handler: () =>
+      Effect.succeed({
+        localRun: creditsFor("local", 0),
+        modelPerThousandTokens: creditsFor("model", 1000),
+        minimumModelCall: creditsFor("model", 1),
+        initialCredits: initialCredits()
+      })
+  })
+]

@@ -1,0 +1,61 @@
+/** Lens Task Resource (1): turn one of your Lens answers into a pm task (with its citations), created with your own permissions. */
+import { Effect, Schema } from "effect"
+import { Id } from "../../actors/Fields.ts"
+import { answerOwner, threadWithTurns } from "../../actors/lens/Threads.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { userOf } from "../Access.ts"
+import { operation } from "../Operation.ts"
+import { orDieSql } from "../pm/WorkAccess.ts"
+import { exampleIds } from "./Examples.ts"
+import { invokeAsCaller } from "./Proposals.ts"
+
+const NameRef = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+
+export const lensTaskOperations = [
+  operation({
+    service: "hub",
+    tag: "Lens Task Resource",
+    operationId: "createTaskFromLensAnswer",
+    method: "POST",
+    path: "/v1/lens/answers/{answerId}/task",
+    summary: "Create a task from one of your Lens answers: its question as the name, the answer and its citations as the description",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ answerId: Id }),
+    body: Schema.Struct({ list: NameRef, space: Schema.optionalKey(NameRef), name: Schema.optionalKey(NameRef) }),
+    responses: {
+      201: { description: "The created task (Tasks Lite shape)", schema: Schema.Struct({ id: Schema.String, name: Schema.String }) },
+      404: { description: "No such answer of yours, or no such list" }
+    },
+    examples: [
+      {
+        name: "create",
+        request: { params: { answerId: exampleIds.answerId }, body: { list: "Backlog" } },
+        response: { status: 201, body: { id: exampleIds.proposalId, name: "What did Bob promise about the login bug?" } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          const user = yield* userOf(context)
+          const owner = yield* answerOwner(params.answerId)
+          if (owner.userId !== user.userId) return yield* reject("not_found", "No such Lens answer")
+          const [row] = yield* query<{ threadId: string }>('SELECT thread_id AS "threadId" FROM lens_turns WHERE id = $1', [
+            params.answerId
+          ])
+          const turn = (yield* threadWithTurns(row!.threadId, user.userId)).turns.find((t) => t.answerId === params.answerId)!
+          const sources = turn.citations.map((c) => `[${c.n}] ${c.sourceType} ${c.sourceId}: ${c.title}`).join("\n")
+          const created = yield* invokeAsCaller(context, "createTaskLite", {
+            workspaceId: owner.workspaceId,
+            list: body.list,
+            ...(body.space ? { space: body.space } : {}),
+            name: (body.name ?? turn.message).slice(0, 200),
+            description: `${turn.answer}\n\nSources:\n${sources}`.slice(0, 20_000)
+          })
+          const task = created as { id: string; name: string }
+          return { id: task.id, name: task.name }
+        })
+      )
+  })
+]

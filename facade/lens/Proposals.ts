@@ -1,0 +1,201 @@
+/**
+ * Lens Proposal Resource (2) and Lens Feedback Resource (1). A proposal is
+ * applied by calling the platform operation it names through the HTTP
+ * pipeline with the confirming user's own credentials, so it can do exactly
+ * what that user could do by hand, and nothing else.
+ */
+import { Effect, Schema } from "effect"
+import { Id, Timestamp } from "../../actors/Fields.ts"
+import { decide, ownProposal, Proposal, ProposalStatus, proposalsOf } from "../../actors/lens/Proposals.ts"
+import { answerOwner } from "../../actors/lens/Threads.ts"
+import { query } from "../../persistence/Sql.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { userOf, workspaceRole } from "../Access.ts"
+import { invokeById } from "../Invoke.ts"
+import { operation, type RequestContext } from "../Operation.ts"
+import { orDieSql } from "../pm/WorkAccess.ts"
+import { exampleIds } from "./Examples.ts"
+
+const service = "hub"
+
+const exampleProposal = {
+  id: exampleIds.proposalId,
+  workspaceId: exampleIds.workspaceId,
+  answerId: exampleIds.answerId,
+  operationId: "createTaskLite",
+  title: 'Create task "Send the revised launch timeline by Friday"',
+  input: { name: "Send the revised launch timeline by Friday", description: 'From the call "Launch review"; owner: Alice' },
+  status: "proposed" as const,
+  result: null,
+  createdAt: "2026-11-21T12:00:00.000Z",
+  decidedAt: null
+}
+
+const NameRef = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+
+const Decision = Schema.Struct({
+  decision: Schema.Literals(["confirm", "reject"]),
+  list: Schema.optionalKey(
+    NameRef.annotate({ description: "The list (name, short id or id) a proposed task goes to; required to confirm a task" })
+  ),
+  space: Schema.optionalKey(NameRef.annotate({ description: "The list's space, when list names repeat" }))
+})
+
+/** Calls pm operation `operationId` through the HTTP pipeline with the caller's own credentials: it can do what they could by hand, nothing else. */
+export const invokeAsCaller = (context: RequestContext, operationId: string, body: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const { atriumRegistry } = yield* Effect.promise(() => import("../operations.ts"))
+    const result = yield* invokeById(
+      atriumRegistry,
+      "pm",
+      operationId,
+      { body },
+      {
+        authorization: context.headers?.authorization ?? "",
+        apiKey: context.headers?.["x-api-key"] ?? "",
+        origin: context.origin,
+        requestId: context.requestId
+      }
+    )
+    if (result.status >= 400) {
+      const message = (result.body as { error?: { message?: string } } | undefined)?.error?.message ?? `status ${result.status}`
+      return yield* reject(
+        result.status === 404 ? "not_found" : result.status === 403 ? "forbidden" : "invalid",
+        `Could not apply it: ${message}`
+      )
+    }
+    return result.body
+  })
+
+/** Applies `proposal` as the confirming caller. */
+const apply = (context: RequestContext, proposal: Proposal, decision: typeof Decision.Type) =>
+  decision.list === undefined
+    ? Effect.fail(
+        reject("invalid", "Name the list the task goes to", [{ path: "body.list", message: "required to confirm a task proposal" }])
+      )
+    : invokeAsCaller(context, proposal.operationId, {
+        workspaceId: proposal.workspaceId,
+        list: decision.list,
+        ...(decision.space ? { space: decision.space } : {}),
+        ...proposal.input
+      })
+
+export const proposalOperations = [
+  operation({
+    service,
+    tag: "Lens Proposal Resource",
+    operationId: "listLensProposals",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/lens/proposals",
+    summary: "Your proposals from Lens's agent loop in a workspace, newest first",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ workspaceId: Id }),
+    query: Schema.Struct({ status: Schema.optionalKey(ProposalStatus) }),
+    responses: { 200: { description: "Proposals", schema: Schema.Struct({ items: Schema.Array(Proposal) }) } },
+    examples: [
+      {
+        name: "list",
+        request: { params: { workspaceId: exampleIds.workspaceId } },
+        response: { status: 200, body: { items: [exampleProposal] } }
+      }
+    ],
+    handler: ({ params, query: q }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          const user = yield* userOf(context)
+          yield* workspaceRole(context, params.workspaceId)
+          return { items: yield* proposalsOf(params.workspaceId, user.userId, q.status) }
+        })
+      )
+  }),
+  operation({
+    service,
+    tag: "Lens Proposal Resource",
+    operationId: "decideLensProposal",
+    method: "POST",
+    path: "/v1/lens/proposals/{proposalId}/decision",
+    summary: "Confirm (apply, with your permissions) or reject a write Lens proposed",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ proposalId: Id }),
+    body: Decision,
+    responses: {
+      200: { description: "The decided proposal", schema: Proposal },
+      404: { description: "No such proposal of yours" },
+      409: { description: "Already decided" }
+    },
+    examples: [
+      {
+        name: "confirm",
+        request: { params: { proposalId: exampleIds.proposalId }, body: { decision: "confirm", list: "Backlog" } },
+        response: {
+          status: 200,
+          body: { ...exampleProposal, status: "applied", result: { id: exampleIds.answerId }, decidedAt: "2026-11-21T12:01:00.000Z" }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          const user = yield* userOf(context)
+          const proposal = yield* ownProposal(params.proposalId, user.userId)
+          if (proposal.status !== "proposed") return yield* reject("conflict", "This proposal was already decided")
+          if (body.decision === "reject") yield* decide(proposal.id, "rejected", null)
+          else yield* decide(proposal.id, "applied", yield* apply(context, proposal, body))
+          return yield* ownProposal(params.proposalId, user.userId)
+        })
+      )
+  }),
+  operation({
+    service,
+    tag: "Lens Feedback Resource",
+    operationId: "rateLensAnswer",
+    method: "PUT",
+    path: "/v1/lens/answers/{answerId}/feedback",
+    summary: "Thumbs up or down on one of your Lens answers, with a reason (replaces your earlier rating)",
+    auth: "jwt",
+    scopes: [],
+    params: Schema.Struct({ answerId: Id }),
+    body: Schema.Struct({
+      rating: Schema.Literals(["up", "down"]),
+      reason: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(2000))))
+    }),
+    responses: {
+      200: {
+        description: "The feedback",
+        schema: Schema.Struct({
+          answerId: Id,
+          rating: Schema.Literals(["up", "down"]),
+          reason: Schema.NullOr(Schema.String),
+          createdAt: Timestamp
+        })
+      },
+      404: { description: "No such answer of yours" }
+    },
+    examples: [
+      {
+        name: "down",
+        request: { params: { answerId: exampleIds.answerId }, body: { rating: "down", reason: "Cited the wrong meeting" } },
+        response: {
+          status: 200,
+          body: { answerId: exampleIds.answerId, rating: "down", reason: "Cited the wrong meeting", createdAt: "2026-11-21T12:00:00.000Z" }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      orDieSql(
+        Effect.gen(function* () {
+          const user = yield* userOf(context)
+          const owner = yield* answerOwner(params.answerId)
+          if (owner.userId !== user.userId) return yield* reject("not_found", "No such Lens answer")
+          yield* query(
+            `INSERT INTO lens_feedback (answer_id, user_id, rating, reason) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (answer_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, reason = EXCLUDED.reason, created_at = now()`,
+            [params.answerId, user.userId, body.rating, body.reason ?? null]
+          )
+          return { answerId: params.answerId, rating: body.rating, reason: body.reason ?? null, createdAt: new Date().toISOString() }
+        })
+      )
+  })
+]
