@@ -11,6 +11,8 @@ export const scopes = {
   "calendar:read": "Read the key owner's calendar",
   "calendar:write": "Create, change and delete events in the key owner's calendar",
   "integrations:read": "List integration connections",
+  "chat-ingestion:read": "Read chat conversations ingested into the workspace's knowledge",
+  "chat-ingestion:write": "Ingest, extend and delete chat conversations in the workspace's knowledge",
   "workspace-settings:read": "Read workspace settings",
   "workspace-settings:write": "Change workspace settings",
   "workspaces:read": "Read the workspace and its members",

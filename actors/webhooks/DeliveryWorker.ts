@@ -22,7 +22,7 @@ export interface Endpoint {
 /** How the worker finds a source's endpoints, and tells it one is gone (410). */
 export interface EndpointSource<R = never> {
   readonly resolve: (endpointId: string) => Effect.Effect<Endpoint | undefined, unknown, R>
-  readonly disable: (endpointId: string, reason: string) => Effect.Effect<void, unknown, R>
+  readonly disable: (endpointId: string, ownerId: string, reason: string) => Effect.Effect<void, unknown, R>
 }
 
 export interface WorkerOptions {
@@ -46,6 +46,7 @@ interface DueRow {
   readonly message_id: string
   readonly source: string
   readonly endpoint_id: string
+  readonly owner_id: string
   readonly payload: unknown
   readonly attempts: number
 }
@@ -63,7 +64,7 @@ const claimDue = (options: WorkerOptions) =>
       WHERE id IN (SELECT id FROM outgoing_webhook_deliveries
                     WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
                     ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, message_id, source, endpoint_id, payload, attempts`,
+      RETURNING id, message_id, source, endpoint_id, owner_id, payload, attempts`,
     [options.batchSize, options.leaseSeconds]
   )
 
@@ -124,10 +125,13 @@ const deliverOne = <R>(row: DueRow, source: EndpointSource<R> | undefined, optio
     if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300)
       return yield* finish(row.id, "delivered", outcome, attempt)
     if (outcome.statusCode === 410) {
-      yield* source!.disable(row.endpoint_id, "The receiver answered 410 Gone")
-      return yield* finish(row.id, "failed", outcome, attempt)
+      // The delivery's outcome is recorded before the endpoint shows as disabled.
+      yield* finish(row.id, "failed", outcome, attempt)
+      return yield* source!.disable(row.endpoint_id, row.owner_id, "The receiver answered 410 Gone")
     }
-    const delay = refusal === undefined || refusal.reason.includes("resolve") ? nextRetryDelayMs(attempt, options.policy) : undefined
+    // A refused address stays refused; only a name that did not resolve (DNS trouble) is worth another try.
+    const delay =
+      refusal === undefined || refusal.reason.endsWith("does not resolve") ? nextRetryDelayMs(attempt, options.policy) : undefined
     if (delay === undefined) return yield* finish(row.id, "failed", outcome, attempt)
     const wait = Math.max(delay, retryAfterMs(outcome.retryAfter) ?? 0)
     yield* query(

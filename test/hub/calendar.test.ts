@@ -78,6 +78,34 @@ describe("calendar events and recurrence", () => {
     expect(starts("Every other day")).toEqual(["2027-06-01", "2027-06-03", "2027-06-05"])
   })
 
+  it("reads the rule in the event's time zone, by default the caller's hub settings' one", async () => {
+    const alice = await signUp(atrium, "Alice")
+    await atrium.request("PATCH", "/hub/v1/users/me/settings", { token: alice.token, body: { timezone: "Europe/Berlin" } })
+    const event = await create(alice.token, {
+      title: "Monday 9:00 Berlin",
+      start: "2027-03-22T09:00:00+01:00",
+      end: "2027-03-22T09:30:00+01:00",
+      recurrence: "FREQ=WEEKLY;COUNT=2"
+    })
+    expect(event.timeZone).toBe("Europe/Berlin")
+    const items = await list(alice.token, "2027-03-20T00:00:00Z", "2027-04-01T00:00:00Z")
+    expect(items.map((o) => [o.start, o.end, o.occurrenceId.slice(-16)])).toEqual([
+      ["2027-03-22T08:00:00.000Z", "2027-03-22T08:30:00.000Z", "20270322T080000Z"],
+      ["2027-03-29T07:00:00.000Z", "2027-03-29T07:30:00.000Z", "20270329T070000Z"]
+    ])
+    const utc = await atrium.request("PATCH", `/hub/v1/calendar/series/${event.id}`, { token: alice.token, body: { timeZone: "UTC" } })
+    expect(utc.body.timeZone).toBe("UTC")
+    expect((await list(alice.token, "2027-03-20T00:00:00Z", "2027-04-01T00:00:00Z")).map((o) => o.start)).toEqual([
+      "2027-03-22T08:00:00.000Z",
+      "2027-03-29T08:00:00.000Z"
+    ])
+    const bad = await atrium.request("POST", "/hub/v1/calendar/events", {
+      token: alice.token,
+      body: { title: "x", start: "2027-03-22T09:00:00Z", end: "2027-03-22T10:00:00Z", timeZone: "Mars/Olympus" }
+    })
+    expect(bad.body.error.details[0].path).toBe("body.timeZone")
+  })
+
   it("refuses unsupported rules and inverted times, naming the field", async () => {
     const alice = await signUp(atrium, "Alice")
     const base = { title: "x", start: "2026-12-01T09:00:00Z", end: "2026-12-01T10:00:00Z" }
@@ -166,6 +194,16 @@ describe("prompts", () => {
     expect((await atrium.request("PATCH", `/hub/v1/calendar/series/${event.id}`, { token: bob.token, body: { title: "x" } })).status).toBe(
       403
     )
+
+    // A bare event id names the first occurrence, in the API and for recordings alike.
+    const bare = await atrium.request("GET", `/hub/v1/calendar/events/${event.id}`, { token: alice.token })
+    expect(bare.body).toMatchObject({ occurrenceId: first, seriesPrompt: "Track decisions.", occurrencePrompt: null })
+    await atrium.request("PUT", `/hub/v1/calendar/events/${event.id}/occurrence-prompt`, {
+      token: bob.token,
+      body: { prompt: "First one." }
+    })
+    expect((await atrium.run(occurrencePrompts(event.id, [bob.userId]))).get(bob.userId)).toBe("First one.")
+    expect((await atrium.request("GET", `/hub/v1/calendar/events/${first}`, { token: bob.token })).body.occurrencePrompt).toBe("First one.")
 
     const prompts = await atrium.run(occurrencePrompts(second, [alice.userId, bob.userId, "00000000-0000-4000-8000-000000000000"]))
     expect(Object.fromEntries(prompts)).toEqual({

@@ -164,6 +164,23 @@ describe("personal webhooks", () => {
     expect(ftp.status).toBe(400)
   })
 
+  it("re-checks the address at delivery time: a URL that became private is not called", async () => {
+    const alice = await signUp(atrium, "Alice")
+    const hook = await register(alice.token)
+    process.env.ATRIUM_ALLOW_PRIVATE_URLS = "0"
+    try {
+      await meetingProcessed([alice.userId], 1005)
+      const entry = await eventually(async () => {
+        const found = await logOf(alice.token, hook.id)
+        return found?.recentDeliveries[0]?.status === "failed" ? found.recentDeliveries[0] : undefined
+      }, "the refused delivery")
+      expect(entry.lastError).toContain("private")
+      expect(receivedFor("1005")).toHaveLength(0)
+    } finally {
+      process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
+    }
+  })
+
   it("is personal: another user's webhook is 404 for every change; delete removes it", async () => {
     const alice = await signUp(atrium, "Alice")
     const mallory = await signUp(atrium, "Mallory")

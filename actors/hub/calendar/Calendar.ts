@@ -34,6 +34,7 @@ export const EventFields = Schema.Struct({
   start: Schema.String,
   end: Schema.String,
   recurrence: Schema.NullOr(Schema.String),
+  timeZone: Schema.String,
   attendeeEmails: Schema.Array(Email)
 })
 export type EventFields = typeof EventFields.Type
@@ -87,7 +88,12 @@ export const Calendar = Actor<CalendarState>()({
       payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }),
       success: PromptPairSchema
     },
-    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema }
+    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema },
+    /** Where an event is: its start when this user organizes it, its organizer when they attend it. */
+    locate: {
+      payload: Schema.Struct({ eventId: Id }),
+      success: Schema.Struct({ start: Schema.NullOr(Schema.String), organizerId: Schema.NullOr(Id) })
+    }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
@@ -112,7 +118,8 @@ export const Calendar = Actor<CalendarState>()({
       Effect.gen(function* () {
         const previous = yield* ownEvent(ctx.state, id)
         // A new start or rule renames every occurrence: cancellations and occurrence prompts of the old ones go.
-        const reshaped = previous.start !== fields.start || previous.recurrence !== fields.recurrence
+        const reshaped =
+          previous.start !== fields.start || previous.recurrence !== fields.recurrence || previous.timeZone !== fields.timeZone
         const event: StoredEvent = { ...previous, ...fields, cancelled: reshaped ? [] : previous.cancelled, updatedAt: now() }
         const base = reshaped
           ? { ...ctx.state, occurrencePrompts: without(ctx.state.occurrencePrompts, (key) => key.startsWith(`${id}_`)) }
@@ -169,6 +176,12 @@ export const Calendar = Actor<CalendarState>()({
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
       }),
-    prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId))
+    prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId)),
+    locate: ({ eventId }, ctx) =>
+      Effect.succeed(
+        ctx.state.events[eventId] !== undefined
+          ? { start: ctx.state.events[eventId]!.start, organizerId: ctx.address.id }
+          : { start: null, organizerId: ctx.state.invites[eventId] ?? null }
+      )
   }
 })

@@ -22,6 +22,13 @@ export const OccurrenceId = Schema.String.check(
   Schema.isPattern(OCCURRENCE_ID, { expected: "an occurrence id: <event UUID>_<YYYYMMDDTHHMMSSZ>" })
 ).annotate({ examples: ["5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f_20261201T150000Z"] })
 
+const OCCURRENCE_REF = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:_(\d{8}T\d{6}Z))?$/
+
+/** How a path names an occurrence: its occurrence id, or the bare event id for the event's first occurrence. */
+export const OccurrenceRef = Schema.String.check(
+  Schema.isPattern(OCCURRENCE_REF, { expected: "an occurrence id (<event UUID>_<YYYYMMDDTHHMMSSZ>) or an event id (its first occurrence)" })
+).annotate({ examples: ["5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f_20261201T150000Z"] })
+
 export const Prompt = Schema.String.check(Schema.isMaxLength(4000)).annotate({ description: "A custom prompt for the meeting's analysis" })
 
 export const StoredEvent = Schema.Struct({
@@ -33,6 +40,8 @@ export const StoredEvent = Schema.Struct({
   start: Timestamp,
   end: Timestamp,
   recurrence: Schema.NullOr(Schema.String),
+  /** IANA zone the recurrence rule is read in. */
+  timeZone: Schema.String,
   attendeeEmails: Schema.Array(Email),
   /** Original starts (ISO) of cancelled occurrences. */
   cancelled: Schema.Array(Timestamp),
@@ -51,6 +60,7 @@ export const Occurrence = Schema.Struct({
   start: Timestamp,
   end: Timestamp,
   recurrence: Schema.NullOr(Schema.String),
+  timeZone: Schema.String,
   recurring: Schema.Boolean,
   attendeeEmails: Schema.Array(Email),
   organizerId: Id,
@@ -78,6 +88,13 @@ export const parseOccurrenceId = (occurrenceId: string): { readonly eventId: str
   return Number.isNaN(startMs) ? undefined : { eventId: match[1]!, startMs }
 }
 
+/** The event id and, unless the reference is a bare event id, the occurrence's original start. */
+export const parseOccurrenceRef = (ref: string): { readonly eventId: string; readonly startMs: number | undefined } | undefined => {
+  const match = OCCURRENCE_REF.exec(ref)
+  if (!match) return undefined
+  return match[2] === undefined ? { eventId: match[1]!, startMs: undefined } : parseOccurrenceId(ref)
+}
+
 export const ruleOf = (event: Pick<StoredEvent, "recurrence">): RecurrenceRule | undefined => {
   if (event.recurrence === null) return undefined
   const parsed = parseRule(event.recurrence)
@@ -87,7 +104,7 @@ export const ruleOf = (event: Pick<StoredEvent, "recurrence">): RecurrenceRule |
 /** Occurrence starts (epoch ms) of `event` in [from, to), cancelled ones left out. */
 export const startsIn = (event: StoredEvent, from: number, to: number): ReadonlyArray<number> => {
   const cancelled = new Set(event.cancelled.map((at) => Date.parse(at)))
-  return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to).filter((at) => !cancelled.has(at))
+  return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to, event.timeZone).filter((at) => !cancelled.has(at))
 }
 
 /** Whether `startMs` is a (not cancelled) occurrence of `event`. */
@@ -118,6 +135,7 @@ export const occurrenceOf = (event: StoredEvent, startMs: number, viewerId: stri
   start: new Date(startMs).toISOString(),
   end: new Date(startMs + Date.parse(event.end) - Date.parse(event.start)).toISOString(),
   recurrence: event.recurrence,
+  timeZone: event.timeZone,
   recurring: event.recurrence !== null,
   attendeeEmails: event.attendeeEmails,
   organizerId: event.ownerId,

@@ -14,7 +14,7 @@ import {
   type Occurrence,
   occurrenceIdOf,
   occurrenceOf,
-  parseOccurrenceId,
+  parseOccurrenceRef,
   type StoredEvent,
   startsIn
 } from "./CalendarEvent.ts"
@@ -58,15 +58,16 @@ export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
       .sort(byStart)
   )
 
-/** One occurrence the viewer sees (404 otherwise, as if it did not exist). */
-export const occurrenceFor = (viewer: Viewer, occurrenceId: string) =>
+/** One occurrence the viewer sees, by occurrence id or bare event id (its first occurrence); 404 otherwise, as if it did not exist. */
+export const occurrenceFor = (viewer: Viewer, ref: string) =>
   Effect.gen(function* () {
-    const named = parseOccurrenceId(occurrenceId)
+    const named = parseOccurrenceRef(ref)
     const { state, events } = yield* calendarOf(viewer)
     const event = events.find((candidate) => candidate.id === named?.eventId)
-    if (named === undefined || event === undefined || !hasOccurrence(event, named.startMs))
+    const startMs = event === undefined ? undefined : (named?.startMs ?? Date.parse(event.start))
+    if (event === undefined || startMs === undefined || !hasOccurrence(event, startMs))
       return yield* reject("not_found", "No such calendar event")
-    return occurrenceOf(event, named.startMs, viewer.userId, promptsOf(state, occurrenceId))
+    return occurrenceOf(event, startMs, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, startMs)))
   })
 
 /**

@@ -2,8 +2,10 @@
  * The RRULE subset calendar events recur by (RFC 5545 §3.3.10): FREQ=DAILY,
  * WEEKLY or MONTHLY, INTERVAL, COUNT, UNTIL and BYDAY (with ordinals such as
  * `1MO` or `-1FR` for monthly rules), evaluated in UTC with weeks starting on
- * Monday. As RFC 5545 says, the series start is always the first occurrence
- * and counts toward COUNT. Pure: no clock, no I/O.
+ * Monday, in the event's time zone: the rule repeats the start's wall-clock
+ * time there (9:00 in Berlin stays 9:00 across daylight-saving changes). As
+ * RFC 5545 says, the series start is always the first occurrence and counts
+ * toward COUNT. Pure: no clock, no I/O.
  */
 
 export type Frequency = "DAILY" | "WEEKLY" | "MONTHLY"
@@ -137,12 +139,56 @@ const candidates = (rule: RecurrenceRule, start: number, period: number): Readon
   return [...found].sort((a, b) => a - b)
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>()
+const formatOf = (timeZone: string) => {
+  let format = formats.get(timeZone)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric"
+    })
+    formats.set(timeZone, format)
+  }
+  return format
+}
+
+/** The zone's UTC offset (ms) at an instant. */
+export const offsetAt = (ms: number, timeZone: string): number => {
+  if (timeZone === "UTC") return 0
+  const parts = Object.fromEntries(
+    formatOf(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, Number(p.value)])
+  )
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!)
+  return wall - Math.floor(ms / 1000) * 1000
+}
+
+/** Wall-clock time in the zone, as if it were UTC. */
+const toWall = (ms: number, timeZone: string) => ms + offsetAt(ms, timeZone)
+/** The instant of a wall-clock time in the zone (a time skipped by a clock change moves forward by the gap). */
+const fromWall = (wall: number, timeZone: string) => wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone)
+
 /**
  * The occurrence starts of a series beginning at `start` (epoch ms) that fall
- * in [`from`, `to`), ascending. Without a rule the series is the one start.
+ * in [`from`, `to`), ascending, with the rule read in `timeZone` (IANA).
+ * Without a rule the series is the one start.
  */
-export const occurrenceStarts = (start: number, rule: RecurrenceRule | undefined, from: number, to: number): ReadonlyArray<number> => {
+export const occurrenceStarts = (
+  start: number,
+  rule: RecurrenceRule | undefined,
+  from: number,
+  to: number,
+  timeZone = "UTC"
+): ReadonlyArray<number> => {
   if (rule === undefined) return start >= from && start < to ? [start] : []
+  const wallStart = toWall(start, timeZone)
   const result: Array<number> = []
   let counted = 0
   const take = (at: number): boolean => {
@@ -153,8 +199,9 @@ export const occurrenceStarts = (start: number, rule: RecurrenceRule | undefined
   }
   if (!take(start)) return result
   for (let period = 0; period < MAX_PERIODS; period++) {
-    for (const at of candidates(rule, start, period)) {
-      if (at <= start) continue
+    for (const wall of candidates(rule, wallStart, period)) {
+      if (wall <= wallStart) continue
+      const at = fromWall(wall, timeZone)
       if (at >= to && rule.count === undefined) return result
       if (!take(at)) return result
     }
@@ -163,5 +210,5 @@ export const occurrenceStarts = (start: number, rule: RecurrenceRule | undefined
 }
 
 /** Whether `at` is one of the series' occurrence starts. */
-export const isOccurrence = (start: number, rule: RecurrenceRule | undefined, at: number): boolean =>
-  occurrenceStarts(start, rule, at, at + 1).length === 1
+export const isOccurrence = (start: number, rule: RecurrenceRule | undefined, at: number, timeZone = "UTC"): boolean =>
+  occurrenceStarts(start, rule, at, at + 1, timeZone).length === 1

@@ -1,12 +1,14 @@
 /**
  * Personal webhooks of hub users (`hub_user_webhooks`): endpoints a user
  * registers to hear when a meeting they took part in finishes processing.
- * This module is the only reader and writer of the table; deliveries go
- * through the shared outbox (source "hub-user") and DeliveryWorker.
+ * The rows' queries; the `hubUserWebhooks` actor is their one writer.
+ * Deliveries go through the shared outbox (source "hub-user") and the
+ * DeliveryWorker, which reaches the endpoints through `userWebhookEndpoints`.
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { query } from "../../../persistence/Sql.ts"
+import { query, type Sql } from "../../../persistence/Sql.ts"
+import type { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import type { EndpointSource } from "../../webhooks/DeliveryWorker.ts"
 import { newWebhookSecret } from "../../webhooks/StandardWebhooks.ts"
@@ -54,9 +56,6 @@ export const addWebhook = (userId: string, url: string, description: string) =>
     return { ...rows[0]!, secret }
   })
 
-export const countWebhooks = (userId: string) =>
-  Effect.map(query<{ n: number }>("SELECT count(*) AS n FROM hub_user_webhooks WHERE user_id = $1", [userId]), (rows) => Number(rows[0]!.n))
-
 export const changeWebhook = (
   userId: string,
   webhookId: string,
@@ -93,8 +92,19 @@ export const subscribers = (userIds: ReadonlyArray<string>, eventType: string) =
     [userIds, eventType]
   )
 
-/** How the DeliveryWorker reaches personal webhooks. */
-export const userWebhookEndpoints: EndpointSource<import("../../../persistence/Sql.ts").Sql> = {
+export const disableWebhook = (userId: string, webhookId: string, reason: string) =>
+  Effect.map(
+    query<UserWebhook>(
+      `UPDATE hub_user_webhooks SET enabled = false, disabled_reason = $3, updated_at = now() WHERE user_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [userId, webhookId, reason]
+    ),
+    (rows) => rows[0]
+  )
+
+/** How the DeliveryWorker reaches personal webhooks (disabling goes through the owner's actor). */
+export const userWebhookEndpoints = (
+  disable: (ownerId: string, webhookId: string, reason: string) => Effect.Effect<void, unknown, ActorSystem>
+): EndpointSource<Sql | ActorSystem> => ({
   resolve: (endpointId) =>
     Effect.map(
       query<{ url: string; secret: string; enabled: boolean }>("SELECT url, secret, enabled FROM hub_user_webhooks WHERE id = $1", [
@@ -102,8 +112,5 @@ export const userWebhookEndpoints: EndpointSource<import("../../../persistence/S
       ]),
       (rows) => rows[0]
     ),
-  disable: (endpointId, reason) =>
-    Effect.asVoid(
-      query("UPDATE hub_user_webhooks SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1", [endpointId, reason])
-    )
-}
+  disable: (endpointId, ownerId, reason) => disable(ownerId, endpointId, reason)
+})

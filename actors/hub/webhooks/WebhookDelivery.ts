@@ -5,7 +5,9 @@
  */
 import { Effect, Layer } from "effect"
 import type { Extension } from "../../../facade/Extension.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { defaultWorkerOptions, runDeliveryWorker } from "../../webhooks/DeliveryWorker.ts"
+import { HubUserWebhooks } from "./HubUserWebhooks.ts"
 import { USER_WEBHOOK_SOURCE, userWebhookEndpoints } from "./UserWebhooks.ts"
 
 const pollMillis = (): number => {
@@ -13,15 +15,17 @@ const pollMillis = (): number => {
   return Number.isFinite(value) && value >= 10 ? value : defaultWorkerOptions.pollMillis
 }
 
+/** A 410 disables the endpoint through its owner's actor, the one writer of their webhooks. */
+const disableThroughOwner = (ownerId: string, webhookId: string, reason: string) =>
+  Effect.flatMap(ActorSystem, (system) => Effect.asVoid(system.ask(HubUserWebhooks, ownerId, "disable", { webhookId, reason })))
+
 export const webhookDeliveryExtension: Extension = {
   name: "webhook-delivery",
   layer: () => Layer.empty,
   attach: () =>
     Effect.gen(function* () {
       const scope = yield* Effect.scope
-      yield* Effect.forkIn(
-        runDeliveryWorker({ [USER_WEBHOOK_SOURCE]: userWebhookEndpoints }, { ...defaultWorkerOptions, pollMillis: pollMillis() }),
-        scope
-      )
+      const sources = { [USER_WEBHOOK_SOURCE]: userWebhookEndpoints(disableThroughOwner) }
+      yield* Effect.forkIn(runDeliveryWorker(sources, { ...defaultWorkerOptions, pollMillis: pollMillis() }), scope)
     })
 }

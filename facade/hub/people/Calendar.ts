@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { Calendar } from "../../../actors/hub/calendar/Calendar.ts"
 import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { occurrenceFor, occurrencesIn, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { HubUserSettings, TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
 import {
@@ -42,10 +43,10 @@ const setPrompt = (
 ) =>
   Effect.gen(function* () {
     const viewer = yield* viewerOf(context)
-    // The occurrence must be one the caller sees (404 otherwise) before the prompt is kept.
-    yield* occurrenceFor(viewer, occurrenceId)
-    yield* (yield* ActorSystem).ask(Calendar, viewer.userId, which, { occurrenceId, prompt })
-    return yield* occurrenceFor(viewer, occurrenceId)
+    // The occurrence must be one the caller sees (404 otherwise) before the prompt is kept, under its canonical id.
+    const occurrence = yield* occurrenceFor(viewer, occurrenceId)
+    yield* (yield* ActorSystem).ask(Calendar, viewer.userId, which, { occurrenceId: occurrence.occurrenceId, prompt })
+    return yield* occurrenceFor(viewer, occurrence.occurrenceId)
   })
 
 const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>
@@ -90,7 +91,8 @@ export const calendarOperations = [
     summary: "Create an event in your calendar, optionally recurring (RRULE) and with attendees",
     description:
       "Registered users among the attendees see the event in their own calendar and can set their own prompts for it. " +
-      "Times are UTC instants; a recurring event repeats the start's time of day in UTC.",
+      "Times are instants with an offset; a recurring event repeats the start's wall-clock time in `timeZone` " +
+      "(an IANA zone; default: your hub settings' time zone), so 9:00 stays 9:00 across daylight-saving changes.",
     auth: "both",
     scopes: ["calendar:write"],
     body: Schema.Struct({
@@ -98,6 +100,7 @@ export const calendarOperations = [
       start: Instant,
       end: Instant,
       recurrence: Schema.optionalKey(Schema.NullOr(Recurrence)),
+      timeZone: Schema.optionalKey(TimeZone),
       attendeeEmails: Schema.optionalKey(AttendeeEmails),
       description: Schema.optionalKey(Description),
       location: Schema.optionalKey(Schema.NullOr(Location))
@@ -122,8 +125,10 @@ export const calendarOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        const fields = yield* checkedFields(body)
-        const event = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "create", { id: randomUUID(), ...fields })
+        const system = yield* ActorSystem
+        const settings = yield* system.ask(HubUserSettings, viewer.userId, "view", {})
+        const fields = yield* checkedFields(body, settings.general.timezone)
+        const event = yield* system.ask(Calendar, viewer.userId, "create", { id: randomUUID(), ...fields })
         yield* syncInvites(viewer.userId, event.id, [], event.attendeeEmails)
         return eventView(event)
       })

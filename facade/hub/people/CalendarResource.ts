@@ -6,8 +6,9 @@
  */
 import { Effect, Schema } from "effect"
 import { Calendar } from "../../../actors/hub/calendar/Calendar.ts"
-import { Instant, parseOccurrenceId } from "../../../actors/hub/calendar/CalendarEvent.ts"
-import { calendarOf, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
+import { calendarOf, occurrenceFor, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
+import { TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation, type RequestContext } from "../../Operation.ts"
@@ -45,7 +46,7 @@ const update = (eventId: string, patch: Record<string, unknown>, context: Reques
   Effect.gen(function* () {
     const viewer = yield* viewerOf(context)
     const current = yield* organizedEvent(viewer, eventId)
-    const fields = yield* checkedFields({ ...current, ...patch } as never)
+    const fields = yield* checkedFields({ ...current, ...patch } as never, current.timeZone)
     const { event, previous } = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "update", { id: eventId, ...fields })
     yield* syncInvites(viewer.userId, eventId, previous.attendeeEmails, event.attendeeEmails)
     return eventView(event)
@@ -70,6 +71,7 @@ export const calendarResourceOperations = [
       start: Schema.optionalKey(Instant),
       end: Schema.optionalKey(Instant),
       recurrence: Schema.optionalKey(Schema.NullOr(Recurrence)),
+      timeZone: Schema.optionalKey(TimeZone),
       attendeeEmails: Schema.optionalKey(AttendeeEmails),
       description: Schema.optionalKey(Description),
       location: Schema.optionalKey(Schema.NullOr(Location))
@@ -125,9 +127,10 @@ export const calendarResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        yield* organizedEvent(viewer, parseOccurrenceId(params.occurrenceId)?.eventId ?? "")
+        const occurrence = yield* occurrenceFor(viewer, params.occurrenceId)
+        yield* organizedEvent(viewer, occurrence.eventId)
         return eventView(
-          yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "cancelOccurrence", { occurrenceId: params.occurrenceId })
+          yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "cancelOccurrence", { occurrenceId: occurrence.occurrenceId })
         )
       })
   })

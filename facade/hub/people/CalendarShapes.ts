@@ -1,7 +1,7 @@
 /** Request and reply shapes shared by the calendar operations, their examples, and input checks the schemas cannot express. */
 import { Effect, Schema } from "effect"
 import type { EventFields } from "../../../actors/hub/calendar/Calendar.ts"
-import { Instant, Occurrence, OccurrenceId, Prompt, type StoredEvent } from "../../../actors/hub/calendar/CalendarEvent.ts"
+import { Instant, Occurrence, OccurrenceId, OccurrenceRef, Prompt, type StoredEvent } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { isProblem, parseRule } from "../../../actors/hub/calendar/Recurrence.ts"
 import { Email, Id, Name, normalizeEmail, Timestamp } from "../../../actors/Fields.ts"
 import { reject } from "../../../runtime/Rejection.ts"
@@ -22,7 +22,7 @@ export const Recurrence = Schema.String.check(Schema.isMaxLength(500)).annotate(
 export const AttendeeEmails = Schema.Array(Email).check(Schema.isMaxLength(200))
 
 export const EventParams = Schema.Struct({ eventId: Id })
-export const OccurrenceParams = Schema.Struct({ occurrenceId: OccurrenceId })
+export const OccurrenceParams = Schema.Struct({ occurrenceId: OccurrenceRef })
 export const PromptBody = Schema.Struct({ prompt: Schema.NullOr(Prompt) })
 
 export const CalendarEventView = Schema.Struct({
@@ -34,6 +34,7 @@ export const CalendarEventView = Schema.Struct({
   start: Timestamp,
   end: Timestamp,
   recurrence: Schema.NullOr(Schema.String),
+  timeZone: Schema.String,
   attendeeEmails: Schema.Array(Email),
   cancelledOccurrences: Schema.Array(Timestamp),
   firstOccurrenceId: OccurrenceId,
@@ -50,6 +51,7 @@ export const eventView = (event: StoredEvent): typeof CalendarEventView.Type => 
   start: event.start,
   end: event.end,
   recurrence: event.recurrence,
+  timeZone: event.timeZone,
   attendeeEmails: event.attendeeEmails,
   cancelledOccurrences: event.cancelled,
   firstOccurrenceId: occurrenceIdOf(event.id, Date.parse(event.start)),
@@ -72,6 +74,7 @@ export const exampleEvent = {
   start: "2026-12-01T15:00:00.000Z",
   end: "2026-12-01T15:45:00.000Z",
   recurrence: "FREQ=WEEKLY;BYDAY=TU;COUNT=10",
+  timeZone: "UTC",
   attendeeEmails: ["bob@example.com"],
   cancelledOccurrences: [],
   firstOccurrenceId: `${exampleEventId}_20261201T150000Z`,
@@ -87,6 +90,7 @@ export const exampleOccurrence = {
   start: "2026-12-08T15:00:00.000Z",
   end: "2026-12-08T15:45:00.000Z",
   recurrence: "FREQ=WEEKLY;BYDAY=TU;COUNT=10",
+  timeZone: "UTC",
   recurring: true,
   attendeeEmails: ["bob@example.com"],
   organizerId: exampleUserId,
@@ -103,11 +107,12 @@ export interface EventInput {
   readonly description?: string
   readonly location?: string | null
   readonly recurrence?: string | null
+  readonly timeZone?: string
   readonly attendeeEmails?: ReadonlyArray<string>
 }
 
 /** Normalizes and checks an event's fields together (times in order, a supported rule), naming the field at fault. */
-export const checkedFields = (input: EventInput) =>
+export const checkedFields = (input: EventInput, defaultTimeZone: string) =>
   Effect.gen(function* () {
     const start = Date.parse(input.start)
     const end = Date.parse(input.end)
@@ -134,6 +139,7 @@ export const checkedFields = (input: EventInput) =>
       start: new Date(Math.floor(start / 1000) * 1000).toISOString(),
       end: new Date(Math.floor(start / 1000) * 1000 + (end - start)).toISOString(),
       recurrence,
+      timeZone: input.timeZone ?? defaultTimeZone,
       attendeeEmails: [...new Set((input.attendeeEmails ?? []).map(normalizeEmail))]
     }
     return fields

@@ -7,18 +7,9 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
-import {
-  addWebhook,
-  changeWebhook,
-  countWebhooks,
-  MAX_WEBHOOKS_PER_USER,
-  removeWebhook,
-  USER_WEBHOOK_SOURCE,
-  UserWebhook,
-  WEBHOOK_TEST,
-  webhookOf,
-  webhooksOf
-} from "../../../actors/hub/webhooks/UserWebhooks.ts"
+import { HubUserWebhooks } from "../../../actors/hub/webhooks/HubUserWebhooks.ts"
+import { USER_WEBHOOK_SOURCE, UserWebhook, WEBHOOK_TEST } from "../../../actors/hub/webhooks/UserWebhooks.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { DeliveryRecord, deliveriesOf, deliveryById, enqueueDeliveries, replayDelivery } from "../../../actors/webhooks/WebhookOutbox.ts"
 import { reject } from "../../../runtime/Rejection.ts"
@@ -72,10 +63,14 @@ const checkedUrl = (url: string) =>
     return url
   })
 
+/** The caller's webhooks, from their actor's memory. */
+const webhooksOf = (userId: string) => Effect.flatMap(ActorSystem, (system) => system.ask(HubUserWebhooks, userId, "list", {}))
+
 const ownWebhook = (userId: string, webhookId: string) =>
-  Effect.flatMap(Effect.orDie(webhookOf(userId, webhookId)), (hook) =>
-    hook === undefined ? Effect.fail(reject("not_found", "No such webhook")) : Effect.succeed(hook)
-  )
+  Effect.flatMap(webhooksOf(userId), (hooks) => {
+    const hook = hooks.find((candidate) => candidate.id === webhookId)
+    return hook === undefined ? Effect.fail(reject("not_found", "No such webhook")) : Effect.succeed(hook)
+  })
 
 export const userWebhookOperations = [
   operation({
@@ -110,9 +105,7 @@ export const userWebhookOperations = [
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
         const url = yield* checkedUrl(body.url)
-        if ((yield* Effect.orDie(countWebhooks(viewer.userId))) >= MAX_WEBHOOKS_PER_USER)
-          return yield* reject("conflict", `At most ${MAX_WEBHOOKS_PER_USER} personal webhooks; delete one first`)
-        return yield* Effect.orDie(addWebhook(viewer.userId, url, body.description ?? ""))
+        return yield* (yield* ActorSystem).ask(HubUserWebhooks, viewer.userId, "create", { url, description: body.description ?? "" })
       })
   }),
   operation({
@@ -129,7 +122,7 @@ export const userWebhookOperations = [
     handler: (_, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        const hooks = yield* Effect.orDie(webhooksOf(viewer.userId))
+        const hooks = yield* webhooksOf(viewer.userId)
         const log = yield* Effect.orDie(
           deliveriesOf(
             USER_WEBHOOK_SOURCE,
@@ -173,9 +166,7 @@ export const userWebhookOperations = [
         const viewer = yield* viewerOf(context)
         yield* ownWebhook(viewer.userId, params.webhookId)
         if (body.url !== undefined) yield* checkedUrl(body.url)
-        const changed = yield* Effect.orDie(changeWebhook(viewer.userId, params.webhookId, body))
-        if (changed === undefined) return yield* reject("not_found", "No such webhook")
-        return changed
+        return yield* (yield* ActorSystem).ask(HubUserWebhooks, viewer.userId, "update", { webhookId: params.webhookId, ...body })
       })
   }),
   operation({
@@ -193,7 +184,7 @@ export const userWebhookOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        if (!(yield* Effect.orDie(removeWebhook(viewer.userId, params.webhookId)))) return yield* reject("not_found", "No such webhook")
+        yield* (yield* ActorSystem).ask(HubUserWebhooks, viewer.userId, "delete", { webhookId: params.webhookId })
       })
   }),
   operation({
