@@ -15,6 +15,7 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
+import { hubConnectBActorKinds, hubConnectBOperations } from "./hub/meetings/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -42,6 +43,7 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmOpsActorKinds,
   ...hubCallActorKinds,
   ...hubPeopleActorKinds,
+  ...hubConnectBActorKinds,
   ...pmWorkflowActorKinds,
   ...feedbackActorKinds
 ]
@@ -57,6 +59,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubApiKeys,
   ...hubCallOperations,
   ...hubPeopleOperations,
+  ...hubConnectBOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

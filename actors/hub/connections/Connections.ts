@@ -11,12 +11,22 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { HubKeys } from "../HubKeys.ts"
 
-export const VendorKind = Schema.Literals(["tracker", "taskapp", "tablebase", "chatapp", "notes", "mail", "calendar", "codehost"]).annotate(
-  {
-    description:
-      "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host"
-  }
-)
+export const VendorKind = Schema.Literals([
+  "tracker",
+  "taskapp",
+  "tablebase",
+  "chatapp",
+  "notes",
+  "mail",
+  "calendar",
+  "codehost",
+  "videomeet",
+  "workchat",
+  "suite"
+]).annotate({
+  description:
+    "The kind of system: issue tracker, task tool, spreadsheet-database tool, team chat, notes tool, mail, calendar suite, code host, video-meeting app, team-meeting app, office suite's meetings"
+})
 export type VendorKind = typeof VendorKind.Type
 
 export const ConnectionSettings = Schema.Struct({
