@@ -153,6 +153,14 @@ const adapters: Record<MeetingVendor, Adapter> = {
 export const vendorName = (connection: Connection): string =>
   `the ${vendorTitles[connection.vendor as MeetingVendor] ?? connection.vendor} "${connection.name}"`
 
+const sameOrigin = (a: string, b: string) => {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
+}
+
 const askOf = (connection: Connection, token: string): Ask => {
   const vendor = vendorName(connection)
   const authorization = `Bearer ${token}`
@@ -160,7 +168,14 @@ const askOf = (connection: Connection, token: string): Ask => {
   return {
     vendor,
     json: (path) => vendorJson({ vendor, method: "GET", url: urlOf(path), authorization }),
-    text: (pathOrUrl) => vendorRequest({ vendor, method: "GET", url: urlOf(pathOrUrl), authorization })
+    // A download link on another host (a signed storage URL) gets no token: the token is for the vendor's API only.
+    text: (pathOrUrl) =>
+      vendorRequest({
+        vendor,
+        method: "GET",
+        url: urlOf(pathOrUrl),
+        authorization: sameOrigin(urlOf(pathOrUrl), connection.baseUrl) ? authorization : ""
+      })
   }
 }
 

@@ -36,7 +36,7 @@ const attempt = (request: VendorRequest): Effect.Effect<VendorReply, Rejection> 
           signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
           headers: {
             accept: "application/json, text/vtt;q=0.9, */*;q=0.5",
-            authorization: request.authorization,
+            ...(request.authorization !== "" ? { authorization: request.authorization } : {}),
             ...(request.body !== undefined ? { "content-type": "application/json" } : {})
           },
           ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {})

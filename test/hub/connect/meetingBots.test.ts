@@ -54,6 +54,12 @@ beforeAll(async () => {
     json(response, 404, {})
   })
   vendors = await fakeServer((request, response) => {
+    // The transcript download is on "another host" (localhost): it must come without the API token.
+    if (request.url === "/download/812.vtt") {
+      if (request.headers.authorization !== undefined) return json(response, 400, { error: "token leaked" })
+      response.writeHead(200, { "content-type": "text/vtt" })
+      return response.end(vtt)
+    }
     if (request.headers.authorization !== "Bearer vendor-token") return json(response, 401, {})
     if (vendorLimited) return json(response, 429, {}, { "retry-after": "30" })
     const url = request.url
@@ -81,11 +87,9 @@ beforeAll(async () => {
     if (url.startsWith("/users/me/meetings")) return json(response, 200, { meetings: [videomeet] })
     if (url === "/meetings/81234567890") return json(response, 200, videomeet)
     if (url === "/meetings/81234567890/recordings")
-      return json(response, 200, { recording_files: [{ file_type: "TRANSCRIPT", download_url: `${vendors.url}/download/812.vtt` }] })
-    if (url === "/download/812.vtt") {
-      response.writeHead(200, { "content-type": "text/vtt" })
-      return response.end(vtt)
-    }
+      return json(response, 200, {
+        recording_files: [{ file_type: "TRANSCRIPT", download_url: `${vendors.url.replace("127.0.0.1", "localhost")}/download/812.vtt` }]
+      })
     if (url === "/me/onlineMeetings") return json(response, 200, { value: [teams] })
     if (url === "/me/onlineMeetings/MSo1N2Y5") return json(response, 200, teams)
     if (url === "/me/onlineMeetings/MSo1N2Y5/transcripts") return json(response, 200, { value: [{ id: "t1" }] })
