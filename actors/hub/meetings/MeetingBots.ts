@@ -55,7 +55,9 @@ const State = Schema.Struct({
   /** `<vendor>:<meetingId>` → link. */
   links: Schema.Record(Schema.String, MeetingLink),
   /** Provider event ids applied, newest last (bounded). */
-  seenEvents: Schema.Array(Schema.String)
+  seenEvents: Schema.Array(Schema.String),
+  /** Imports under way (`bot:<id>` or a link key) → since when: one import at a time per bot or meeting. */
+  claims: Schema.Record(Schema.String, Timestamp)
 })
 type State = typeof State.Type
 
@@ -69,6 +71,10 @@ export const EventOutcome = Schema.Struct({
 const EVENTS_KEPT = 2000
 const FINISHED: ReadonlyArray<BotStatus> = ["done", "fatal", "cancelled"]
 export const isFinished = (status: BotStatus) => FINISHED.includes(status)
+
+const CLAIM_MS = 5 * 60_000
+export const botClaim = (botId: string) => `bot:${botId}`
+const without = (claims: Record<string, string>, key: string) => Object.fromEntries(Object.entries(claims).filter(([k]) => k !== key))
 
 export const linkKey = (vendor: MeetingVendor, meetingId: string) => `${vendor}:${meetingId}`
 
@@ -89,9 +95,12 @@ const NewBot = Schema.Struct({
 export const MeetingBots = Actor<State>()({
   kind: "hubMeetingBots",
   state: State,
-  initial: () => ({ bots: {}, links: {}, seenEvents: [] }),
+  initial: () => ({ bots: {}, links: {}, seenEvents: [], claims: {} }),
   messages: {
     view: { payload: Schema.Struct({}), success: State },
+    /** Starts an import of `key`; refused while another one runs (a claim older than CLAIM_MS was abandoned). */
+    claim: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
+    release: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
     addBot: { payload: NewBot, success: MeetingBot },
     cancelBot: { payload: Schema.Struct({ botId: Id }), success: MeetingBot },
     /** A provider callback; `recordingId` when the recording was imported for it. */
@@ -131,6 +140,19 @@ export const MeetingBots = Actor<State>()({
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
+    claim: ({ key }, ctx) =>
+      Effect.gen(function* () {
+        const since = ctx.state.claims[key]
+        if (since !== undefined && Date.now() - Date.parse(since) < CLAIM_MS)
+          return yield* reject("conflict", "This meeting is being imported; try again shortly")
+        ctx.setState({ ...ctx.state, claims: { ...ctx.state.claims, [key]: now() } })
+        return {}
+      }),
+    release: ({ key }, ctx) =>
+      Effect.sync(() => {
+        ctx.setState({ ...ctx.state, claims: without(ctx.state.claims, key) })
+        return {}
+      }),
     addBot: ({ by, ...fields }, ctx) =>
       Effect.sync(() => {
         const at = now()
@@ -201,7 +223,13 @@ export const MeetingBots = Actor<State>()({
                 }
               })()
             : state.links
-        ctx.setState({ bots: { ...state.bots, [bot.id]: next }, links, seenEvents })
+        ctx.setState({
+          ...state,
+          bots: { ...state.bots, [bot.id]: next },
+          links,
+          seenEvents,
+          claims: without(state.claims, botClaim(bot.id))
+        })
         return { ...outcome("applied"), status: next.status }
       }),
     link: ({ vendor, meetingId, title, occurrenceId, by }, ctx) =>

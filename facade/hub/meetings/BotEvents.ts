@@ -7,18 +7,19 @@
  * When the provider reports `done`, the bot's transcript is fetched and
  * imported as a recording for its calendar occurrence before the status is
  * kept: a provider failure answers 502 and changes nothing, so its retry
- * imports it then.
+ * imports it then; a delivery arriving while the import runs answers 409
+ * (retried later, then a duplicate).
  */
 import { Effect, Schema } from "effect"
 import { fetchBotTranscript } from "../../../actors/hub/meetings/BotProvider.ts"
-import { EventOutcome, MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
+import { botClaim, EventOutcome, MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
 import { importMeeting } from "../../../actors/hub/meetings/MeetingImport.ts"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { operation } from "../../Operation.ts"
 import { verifiedEvent } from "../../shared/SignedEvents.ts"
 import { exampleIds } from "../calls/Examples.ts"
-import { exampleBotId } from "./MeetingShared.ts"
+import { exampleBotId, withImportClaim } from "./MeetingShared.ts"
 
 export const BOT_SIGNATURE_HEADER = "bot-signature"
 
@@ -109,24 +110,31 @@ export const botEventOperations = [
           bot.status !== "cancelled" &&
           bot.statusAt <= at &&
           !state.seenEvents.includes(event.id)
-        const recordingId = importNow
-          ? (yield* importMeeting({
+        const apply = (recordingId: number | null) =>
+          actors.ask(MeetingBots, workspaceId, "applyEvent", {
+            eventId: event.id,
+            providerBotId: event.data.bot.id,
+            status,
+            at,
+            error: event.data.status.code === "fatal" ? (event.data.status.message ?? "The bot provider reported a failure") : null,
+            recordingId
+          })
+        if (!importNow) return yield* apply(null)
+        return yield* withImportClaim(
+          workspaceId,
+          botClaim(bot.id),
+          Effect.gen(function* () {
+            const created = yield* importMeeting({
               workspaceId,
               createdBy: bot.scheduledBy,
               name: bot.title,
               transcript: { format: "segments", segments: yield* fetchBotTranscript(bot.providerBotId) },
               attendeeEmails: bot.attendeeEmails,
               occurrenceId: bot.occurrenceId
-            })).id
-          : null
-        return yield* actors.ask(MeetingBots, workspaceId, "applyEvent", {
-          eventId: event.id,
-          providerBotId: event.data.bot.id,
-          status,
-          at,
-          error: event.data.status.code === "fatal" ? (event.data.status.message ?? "The bot provider reported a failure") : null,
-          recordingId
-        })
+            })
+            return yield* apply(created.id)
+          })
+        )
       })
   })
 ]

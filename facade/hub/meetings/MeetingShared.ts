@@ -52,6 +52,17 @@ export const exampleBot = {
   updatedAt: exampleAt
 }
 
+/**
+ * Runs an import under the workspace's claim on `key` (a bot or a vendor meeting), so two deliveries or clicks
+ * cannot import the same meeting twice; the claim is released on failure, and by the write that records success.
+ */
+export const withImportClaim = <A, E, R>(workspaceId: string, key: string, work: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const actors = yield* ActorSystem
+    yield* actors.ask(MeetingBots, workspaceId, "claim", { key })
+    return yield* Effect.onError(work, () => Effect.ignore(actors.ask(MeetingBots, workspaceId, "release", { key })))
+  })
+
 /** One bot of the workspace, from its actor's memory. */
 export const botOf = (workspaceId: string, botId: string) =>
   Effect.gen(function* () {

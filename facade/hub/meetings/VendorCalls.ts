@@ -35,7 +35,8 @@ import {
   OccurrenceRef,
   occurrenceOf,
   scheduleBot,
-  WorkspaceParams
+  WorkspaceParams,
+  withImportClaim
 } from "./MeetingShared.ts"
 
 type Operation = "list" | "get" | "transcript" | "import" | "link" | "unlink" | "links" | "startBot" | "stopBot"
@@ -252,25 +253,31 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
           if (current?.recordingId != null) return yield* reject("conflict", `Already imported as recording ${current.recordingId}`)
           const ref = body.occurrenceId ?? current?.occurrenceId ?? null
           const occurrence = ref === null ? null : yield* occurrenceOf(context, ref)
-          const meeting = yield* getMeeting(connection, token, params.meetingId)
-          const transcript = yield* fetchTranscript(connection, token, params.meetingId)
-          const created = yield* importMeeting({
-            workspaceId: params.workspaceId,
-            createdBy: principal.userId,
-            name: body.name ?? meeting.title,
-            transcript,
-            attendeeEmails: [...meeting.attendeeEmails, ...(occurrence?.attendeeEmails ?? [])],
-            occurrenceId: occurrence?.occurrenceId ?? null
-          })
-          const link = yield* (yield* ActorSystem).ask(MeetingBots, params.workspaceId, "recordImport", {
-            vendor,
-            meetingId: params.meetingId,
-            title: meeting.title,
-            occurrenceId: occurrence?.occurrenceId ?? null,
-            recordingId: created.id,
-            by: principal.userId
-          })
-          return { recordingId: created.id, callId: created.callId, callUuid: created.callUuid, status: created.status, link }
+          return yield* withImportClaim(
+            params.workspaceId,
+            linkKey(vendor, params.meetingId),
+            Effect.gen(function* () {
+              const meeting = yield* getMeeting(connection, token, params.meetingId)
+              const transcript = yield* fetchTranscript(connection, token, params.meetingId)
+              const created = yield* importMeeting({
+                workspaceId: params.workspaceId,
+                createdBy: principal.userId,
+                name: body.name ?? meeting.title,
+                transcript,
+                attendeeEmails: [...meeting.attendeeEmails, ...(occurrence?.attendeeEmails ?? [])],
+                occurrenceId: occurrence?.occurrenceId ?? null
+              })
+              const link = yield* (yield* ActorSystem).ask(MeetingBots, params.workspaceId, "recordImport", {
+                vendor,
+                meetingId: params.meetingId,
+                title: meeting.title,
+                occurrenceId: occurrence?.occurrenceId ?? null,
+                recordingId: created.id,
+                by: principal.userId
+              })
+              return { recordingId: created.id, callId: created.callId, callUuid: created.callUuid, status: created.status, link }
+            })
+          )
         })
     }),
     link: operation({

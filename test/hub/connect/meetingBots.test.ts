@@ -301,6 +301,9 @@ describe("vendor calls", () => {
       { speaker: "Bob", startMs: 4000, endMs: 6000, text: "Hiring second." }
     ])
     expect((await hub("GET", "/suite/meetings/missing")).status).toBe(404)
+    // Two imports at once: one recording, the other refused (being imported, or already imported).
+    const both = await Promise.all([hub("POST", "/suite/meetings/abc-123/import", {}), hub("POST", "/suite/meetings/abc-123/import", {})])
+    expect(both.map((reply) => reply.status).sort()).toEqual([202, 409])
   })
 
   it("a rate-limiting vendor is a 502 naming it; no connection is a 409; outsiders see nothing", async () => {
