@@ -28,6 +28,7 @@ let workspaceId: string
 let occurrenceId: string
 let providerFails = false
 let vendorLimited = false
+let vendorFailures = 0
 let botCount = 0
 
 const vtt =
@@ -62,6 +63,10 @@ beforeAll(async () => {
     }
     if (request.headers.authorization !== "Bearer vendor-token") return json(response, 401, {})
     if (vendorLimited) return json(response, 429, {}, { "retry-after": "30" })
+    if (vendorFailures > 0) {
+      vendorFailures--
+      return json(response, 503, {})
+    }
     const url = request.url
     const videomeet = {
       id: 81234567890,
@@ -306,12 +311,18 @@ describe("vendor calls", () => {
     expect(both.map((reply) => reply.status).sort()).toEqual([202, 409])
   })
 
-  it("a rate-limiting vendor is a 502 naming it; no connection is a 409; outsiders see nothing", async () => {
+  it("a rate-limiting or failing vendor is a 502 naming it (a read is retried once); no connection is a 409; outsiders see nothing", async () => {
     vendorLimited = true
     const limited = await hub("GET", "/suite/meetings")
     vendorLimited = false
     expect(limited.status).toBe(502)
     expect(limited.body.error.message).toMatch(/office suite "Our suite" is rate limiting; retry after 30/)
+    vendorFailures = 1
+    expect((await hub("GET", "/suite/meetings")).status).toBe(200)
+    vendorFailures = 2
+    const failing = await hub("GET", "/suite/meetings")
+    expect(failing.status).toBe(502)
+    expect(failing.body.error.message).toMatch(/office suite "Our suite" failed \(503\)/)
     const other = await workspaceWith(atrium, outsider, [])
     expect((await atrium.request("GET", `/hub/v1/workspaces/${other}/suite/meetings`, { token: outsider.token })).status).toBe(409)
     expect((await hub("GET", "/suite/meetings", undefined, outsider.token)).status).toBe(404)
