@@ -7,7 +7,6 @@
  * meeting to an occurrence, and a recording bot for a meeting's join URL.
  */
 import { Effect, Schema } from "effect"
-import { activeOf, tokenOf } from "../../../actors/hub/connections/Connections.ts"
 import { stopProviderBot } from "../../../actors/hub/meetings/BotProvider.ts"
 import { isFinished, linkKey, MeetingBot, MeetingBots, MeetingLink } from "../../../actors/hub/meetings/MeetingBots.ts"
 import { importMeeting } from "../../../actors/hub/meetings/MeetingImport.ts"
@@ -16,15 +15,14 @@ import {
   getMeeting,
   listMeetings,
   type MeetingVendor,
-  VendorMeeting,
+  type VendorMeeting,
   vendorName
 } from "../../../actors/hub/meetings/MeetingVendors.ts"
 import { parseTranscript, Segment } from "../../../actors/hub/Transcript.ts"
-import { Id } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { type AnyOperation, operation, type RequestContext } from "../../Operation.ts"
+import { type AnyOperation, operation } from "../../Operation.ts"
 import { exampleIds } from "../calls/Examples.ts"
 import {
   exampleAt,
@@ -38,6 +36,7 @@ import {
   WorkspaceParams,
   withImportClaim
 } from "./MeetingShared.ts"
+import { connected, Imported, linksOf, MeetingParams, MeetingView } from "./VendorCallShapes.ts"
 
 type Operation = "list" | "get" | "transcript" | "import" | "link" | "unlink" | "links" | "startBot" | "stopBot"
 
@@ -49,39 +48,6 @@ interface VendorSpec {
   readonly operations: ReadonlyArray<Operation>
   readonly example: { readonly meetingId: string; readonly title: string; readonly joinUrl: string }
 }
-
-const MeetingId = Schema.String.check(
-  Schema.isMinLength(1),
-  Schema.isMaxLength(200),
-  Schema.isPattern(/^[A-Za-z0-9._~:@=+-]+$/, { expected: "a vendor meeting id" })
-)
-const MeetingParams = Schema.Struct({ workspaceId: Id, meetingId: MeetingId })
-
-const MeetingView = Schema.Struct({
-  ...VendorMeeting.fields,
-  occurrenceId: Schema.NullOr(Schema.String),
-  recordingId: Schema.NullOr(Schema.Number)
-}).annotate({ identifier: "VendorMeetingView" })
-const Imported = Schema.Struct({
-  recordingId: Schema.Number,
-  callId: Schema.Number,
-  callUuid: Id,
-  status: Schema.Literals(["queued", "processing", "ready", "failed"]),
-  link: MeetingLink
-}).annotate({ identifier: "VendorMeetingImport" })
-
-/** The workspace's connection of the vendor and its token, for the caller with at least `minimum`. */
-const connected = (context: RequestContext, workspaceId: string, vendor: MeetingVendor, minimum: "viewer" | "member") =>
-  Effect.gen(function* () {
-    yield* workspaceRole(context, workspaceId, minimum)
-    const connection = yield* activeOf(workspaceId, vendor)
-    return { connection, token: yield* tokenOf(connection.id) }
-  })
-
-const linksOf = (workspaceId: string) =>
-  Effect.gen(function* () {
-    return (yield* (yield* ActorSystem).ask(MeetingBots, workspaceId, "view", {})).links
-  })
 
 export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperation> => {
   const { vendor, tag, stem, example } = spec

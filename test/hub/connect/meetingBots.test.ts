@@ -240,6 +240,24 @@ describe("meeting bots", () => {
     )
     expect((await hub("DELETE", `/videomeet/bots/${bot.id}`)).status).toBe(409)
     expect((await callback(statusEvent("evt_late", bot.providerBotId, "in_call_recording", new Date()))).body.outcome).toBe("ignored")
+    const doomed = (await hub("POST", "/videomeet/bots", { meetingUrl: "https://m.example.com/z" })).body
+    const fatal = statusEvent("evt_fatal", doomed.providerBotId, "fatal", new Date())
+    const reported = await callback({ ...fatal, data: { ...fatal.data, status: { ...fatal.data.status, message: "Meeting locked" } } })
+    expect(reported.body).toMatchObject({ outcome: "applied", status: "fatal" })
+    expect((await hub("GET", `/videomeet/bots/${doomed.id}`)).body).toMatchObject({
+      status: "fatal",
+      error: "Meeting locked",
+      recordingId: null
+    })
+    const stranger = statusEvent("evt_other", "bot_unknown", "done", new Date())
+    expect(
+      (
+        await callback({
+          ...stranger,
+          data: { ...stranger.data, bot: { id: "bot_unknown", metadata: { workspaceId: "00000000-0000-4000-8000-000000000000" } } }
+        })
+      ).body.outcome
+    ).toBe("ignored")
   })
 
   it("another workspace's user sees no bots; an API key needs the recordings scopes", async () => {
