@@ -98,7 +98,7 @@ export const MeetingBots = Actor<State>()({
   initial: () => ({ bots: {}, links: {}, seenEvents: [], claims: {} }),
   messages: {
     view: { payload: Schema.Struct({}), success: State },
-    /** Starts an import of `key`; refused while another one runs (a claim older than CLAIM_MS was abandoned). */
+    /** Starts an import or bot request for `key`; refused while another one runs (a claim older than CLAIM_MS was abandoned). */
     claim: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
     release: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
     addBot: { payload: NewBot, success: MeetingBot },
@@ -144,7 +144,7 @@ export const MeetingBots = Actor<State>()({
       Effect.gen(function* () {
         const since = ctx.state.claims[key]
         if (since !== undefined && Date.now() - Date.parse(since) < CLAIM_MS)
-          return yield* reject("conflict", "This meeting is being imported; try again shortly")
+          return yield* reject("conflict", "This meeting is busy (an import or a bot request is under way); try again shortly")
         ctx.setState({ ...ctx.state, claims: { ...ctx.state.claims, [key]: now() } })
         return {}
       }),

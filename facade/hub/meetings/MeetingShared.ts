@@ -97,6 +97,15 @@ export interface BotToSchedule {
 /** Asks the provider for the bot first: only a bot the provider accepted is kept (and reported by its callbacks). */
 export const scheduleBot = (bot: BotToSchedule) =>
   Effect.gen(function* () {
+    // Held while the provider is asked, so two requests cannot send two bots to one meeting.
+    const actors = yield* ActorSystem
+    const key = `schedule:${bot.meetingUrl}`
+    yield* actors.ask(MeetingBots, bot.workspaceId, "claim", { key })
+    return yield* Effect.ensuring(sendBot(bot), Effect.ignore(actors.ask(MeetingBots, bot.workspaceId, "release", { key })))
+  })
+
+const sendBot = (bot: BotToSchedule) =>
+  Effect.gen(function* () {
     const active = Object.values((yield* (yield* ActorSystem).ask(MeetingBots, bot.workspaceId, "view", {})).bots).find(
       (existing) => existing.meetingUrl === bot.meetingUrl && ["scheduled", "joining_call", "in_call_recording"].includes(existing.status)
     )
