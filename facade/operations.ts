@@ -18,6 +18,7 @@ import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
 import { hubAccountActorKinds, hubAccountOperations } from "./hub/accounts/index.ts"
 import { hubIntegrationActorKinds, hubIntegrationOperations } from "./hub/connect/index.ts"
 import { lensOperations } from "./lens/index.ts"
+import { hubMeetingActorKinds, hubMeetingOperations } from "./hub/meetings/index.ts"
 import type { AnyOperation } from "./Operation.ts"
 import { apiKeyResourceOperations as pmApiKeys } from "./pm/ApiKeyResource.ts"
 import { authenticationOperations } from "./pm/Authentication.ts"
@@ -45,6 +46,7 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmOpsActorKinds,
   ...hubCallActorKinds,
   ...hubPeopleActorKinds,
+  ...hubMeetingActorKinds,
   ...pmWorkflowActorKinds,
   ...feedbackActorKinds,
   ...hubAccountActorKinds,
@@ -65,6 +67,7 @@ const documented: ReadonlyArray<AnyOperation> = [
   ...hubAccountOperations,
   ...hubIntegrationOperations,
   ...lensOperations,
+  ...hubMeetingOperations,
   ...authenticationOperations,
   ...pmWorkspaces,
   ...pmApiKeys,

@@ -21,10 +21,13 @@ export const VendorKind = Schema.Literals([
   "notes",
   "mail",
   "calendar",
-  "codehost"
+  "codehost",
+  "videomeet",
+  "workchat",
+  "suite"
 ]).annotate({
   description:
-    "The kind of system: issue tracker, task tool, spreadsheet-database tool, documentation tool, external project-management tool, team chat, notes tool, mail, calendar suite, code host"
+    "The kind of system: issue tracker, task tool, spreadsheet-database tool, documentation tool, external project-management tool, team chat, notes tool, mail, calendar suite, code host, video-meeting app, team-meeting app, office suite's meetings"
 })
 export type VendorKind = typeof VendorKind.Type
 

@@ -1,0 +1,239 @@
+/**
+ * hub tag "Hub Billing Resource" (6): the plans, the workspace's billing
+ * overview (subscription, plan, seats), plan and seat changes, invoices and
+ * the period's usage. The subscription is the workspace's one billing actor
+ * (actors/billing/Billing.ts), shared with pm's Billing Resource, so both
+ * services see the same plan, seats and invoices. Reading takes a workspace
+ * admin, changing the owner; user sessions only (billing is interactive).
+ */
+import { Effect, Schema } from "effect"
+import { Billing, Invoice, Subscription } from "../../../actors/billing/Billing.ts"
+import { Plan, PlanId, planOf, plans } from "../../../actors/billing/Plans.ts"
+import { recordingRows } from "../../../actors/hub/CallRecords.ts"
+import { MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
+import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { Timestamp } from "../../../actors/Fields.ts"
+import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { operation } from "../../Operation.ts"
+import { changePlan, changeSeats } from "../../pm/platform/BillingChanges.ts"
+import { billingCaller, exampleInvoice, exampleSubscription, params, WorkspaceParams } from "./BillingShared.ts"
+
+const tag = "Hub Billing Resource"
+const service = "hub"
+const Seats = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5000 }))
+
+const SeatUse = Schema.Struct({ seats: Schema.NullOr(Schema.Number), used: Schema.Number, available: Schema.NullOr(Schema.Number) })
+const Overview = Schema.Struct({ subscription: Subscription, plan: Plan, seats: SeatUse }).annotate({ identifier: "HubBillingOverview" })
+const ChangeResult = Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) })
+const Usage = Schema.Struct({
+  periodStart: Timestamp,
+  periodEnd: Timestamp,
+  seats: SeatUse,
+  recordings: Schema.Number.annotate({ description: "Recordings created in the period" }),
+  recordedMinutes: Schema.Number.annotate({ description: "Minutes of uploaded media in the period's recordings" }),
+  mediaBytes: Schema.Number,
+  meetingBots: Schema.Number.annotate({ description: "Recording bots scheduled in the period" }),
+  lensCredits: Schema.NullOr(Schema.Number).annotate({ description: "Assistant credits used; null while the assistant is not metered" })
+}).annotate({ identifier: "HubBillingUsage" })
+
+const seatUse = (workspaceId: string) =>
+  Effect.gen(function* () {
+    const actors = yield* ActorSystem
+    const ws = yield* actors.ask(Workspace, workspaceId, "inspect", {})
+    const subscription = yield* actors.ask(Billing, workspaceId, "subscription", {})
+    const used = ws.members.length
+    return {
+      subscription,
+      seats: { seats: subscription.seats, used, available: subscription.seats === null ? null : Math.max(0, subscription.seats - used) }
+    }
+  })
+
+/** The subscription's current period, or the calendar month without a paid plan. */
+const periodOf = (subscription: Subscription) => {
+  if (subscription.currentPeriodStart && subscription.currentPeriodEnd)
+    return { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }
+  const today = new Date()
+  return {
+    start: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)).toISOString(),
+    end: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1)).toISOString()
+  }
+}
+
+const exampleSeats = { seats: 10, used: 1, available: 9 }
+
+export const hubBillingOperations = [
+  operation({
+    service,
+    tag,
+    operationId: "listHubBillingPlans",
+    method: "GET",
+    path: "/v1/billing/plans",
+    summary: "The plans on offer, with their price per seat and seat range",
+    auth: "public",
+    scopes: [],
+    responses: { 200: { description: "Plans", schema: Schema.Struct({ items: Schema.Array(Plan) }) } },
+    examples: [{ name: "plans", response: { status: 200, body: { items: plans } } }],
+    handler: () => Effect.succeed({ items: plans })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getHubBillingOverview",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/billing",
+    summary: "The workspace's subscription, its plan and the seats paid for and taken (admin)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    responses: { 200: { description: "Overview", schema: Overview } },
+    examples: [
+      {
+        name: "overview",
+        request: { params },
+        response: { status: 200, body: { subscription: exampleSubscription, plan: planOf("team"), seats: exampleSeats } }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* billingCaller(context, params.workspaceId, "admin")
+        const { subscription, seats } = yield* seatUse(params.workspaceId)
+        return { subscription, plan: planOf(subscription.planId), seats }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "changeHubBillingPlan",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/billing/plan",
+    summary: "Move the workspace to a plan with a number of seats (owner); the new period is invoiced",
+    description: "Seats default to the members there are and may not be fewer (409); they become the most members the workspace can have.",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    body: Schema.Struct({ planId: PlanId, seats: Schema.optionalKey(Seats) }),
+    responses: {
+      200: { description: "The subscription and its invoice", schema: ChangeResult },
+      409: { description: "Fewer seats than members" }
+    },
+    examples: [
+      {
+        name: "team",
+        request: { params, body: { planId: "team", seats: 10 } },
+        response: { status: 200, body: { subscription: exampleSubscription, invoice: exampleInvoice } }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) =>
+        changePlan(params.workspaceId, by, body.planId, body.seats)
+      )
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "setHubBillingSeats",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/billing/seats",
+    summary: "Buy or release seats (owner): added seats are invoiced prorated; never fewer than the members",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    body: Schema.Struct({ seats: Seats }),
+    responses: {
+      200: { description: "The subscription and the invoice for added seats", schema: ChangeResult },
+      409: { description: "Fewer seats than members, or no plan" }
+    },
+    examples: [
+      {
+        name: "add-seats",
+        request: { params, body: { seats: 12 } },
+        response: {
+          status: 200,
+          body: {
+            subscription: { ...exampleSubscription, seats: 12 },
+            invoice: {
+              ...exampleInvoice,
+              number: "INV-00002",
+              amountDueCents: 1600,
+              lines: [{ description: "Team: 2 added seats (prorated)", quantity: 2, unitAmountCents: 800, amountCents: 1600 }]
+            }
+          }
+        }
+      }
+    ],
+    handler: ({ params, body }, context) =>
+      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) => changeSeats(params.workspaceId, by, body.seats))
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "listHubBillingInvoices",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/billing/invoices",
+    summary: "The workspace's invoices, newest first, optionally of one status (admin)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    query: Schema.Struct({ status: Schema.optionalKey(Invoice.fields.status) }),
+    responses: { 200: { description: "Invoices", schema: Schema.Struct({ items: Schema.Array(Invoice) }) } },
+    examples: [{ name: "all", request: { params, query: {} }, response: { status: 200, body: { items: [exampleInvoice] } } }],
+    handler: ({ params, query }, context) =>
+      Effect.gen(function* () {
+        yield* billingCaller(context, params.workspaceId, "admin")
+        const invoices = yield* (yield* ActorSystem).ask(Billing, params.workspaceId, "invoices", {})
+        return { items: invoices.filter((invoice) => query.status === undefined || invoice.status === query.status) }
+      })
+  }),
+  operation({
+    service,
+    tag,
+    operationId: "getHubBillingUsage",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/billing/usage",
+    summary: "Usage in the current billing period: seats, recordings, recorded minutes, media, meeting bots (admin)",
+    auth: "jwt",
+    scopes: [],
+    params: WorkspaceParams,
+    responses: { 200: { description: "Usage", schema: Usage } },
+    examples: [
+      {
+        name: "usage",
+        request: { params },
+        response: {
+          status: 200,
+          body: {
+            periodStart: exampleSubscription.currentPeriodStart,
+            periodEnd: exampleSubscription.currentPeriodEnd,
+            seats: exampleSeats,
+            recordings: 12,
+            recordedMinutes: 340,
+            mediaBytes: 734003200,
+            meetingBots: 4,
+            lensCredits: null
+          }
+        }
+      }
+    ],
+    handler: ({ params }, context) =>
+      Effect.gen(function* () {
+        yield* billingCaller(context, params.workspaceId, "admin")
+        const { subscription, seats } = yield* seatUse(params.workspaceId)
+        const period = periodOf(subscription)
+        const recordings = yield* Effect.orDie(
+          recordingRows(`r.workspace_id = $1 AND r.created_at >= $2 AND r.created_at < $3`, [params.workspaceId, period.start, period.end])
+        )
+        const bots = yield* (yield* ActorSystem).ask(MeetingBots, params.workspaceId, "view", {})
+        const durationMs = recordings.reduce((sum, recording) => sum + (recording.media?.durationMs ?? 0), 0)
+        return {
+          periodStart: period.start,
+          periodEnd: period.end,
+          seats,
+          recordings: recordings.length,
+          recordedMinutes: Math.round(durationMs / 60_000),
+          mediaBytes: recordings.reduce((sum, recording) => sum + (recording.media?.size ?? 0), 0),
+          meetingBots: Object.values(bots.bots).filter((bot) => bot.createdAt >= period.start && bot.createdAt < period.end).length,
+          lensCredits: null
+        }
+      })
+  })
+]

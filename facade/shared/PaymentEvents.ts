@@ -1,0 +1,44 @@
+/**
+ * The payment provider's webhook, shared by pm's and the hub's receivers:
+ * one verification (SignedEvents.ts, PAYMENT_WEBHOOK_SECRET), one event
+ * schema, and the event applied by the workspace's billing actor (once per
+ * event id, in event-time order), audited when it changed something.
+ */
+import { Effect } from "effect"
+import { Billing, ProviderEvent } from "../../actors/billing/Billing.ts"
+import { SIGNATURE_HEADER } from "../../actors/billing/PaymentSignature.ts"
+import { Workspace } from "../../actors/identity/Workspace.ts"
+import { audit } from "../../actors/platform/PlatformAudit.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import type { Decoded, RequestContext } from "../Operation.ts"
+import { verifiedEvent } from "./SignedEvents.ts"
+
+export const PAYMENT_SIGNATURE_NOTE =
+  'Authenticated by `Payment-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; the timestamp must be within 5 minutes. Each event id is applied once; an event older than the last one applied to the same invoice or subscription is acknowledged and ignored.'
+
+export const receivePaymentEvent = (upload: Decoded<unknown, unknown, unknown>["upload"], context: RequestContext) =>
+  Effect.gen(function* () {
+    const event = yield* verifiedEvent(ProviderEvent, {
+      secret: process.env.PAYMENT_WEBHOOK_SECRET ?? "",
+      setting: "PAYMENT_WEBHOOK_SECRET",
+      signature: context.headers?.[SIGNATURE_HEADER] ?? "",
+      bytes: upload?.bytes ?? new Uint8Array()
+    })
+    const actors = yield* ActorSystem
+    const known = yield* actors.ask(Workspace, event.data.workspaceId, "inspect", {}).pipe(Effect.option)
+    if (known._tag === "None") return { eventId: event.id, outcome: "ignored" as const, detail: "No such workspace" }
+    const outcome = yield* actors.ask(Billing, event.data.workspaceId, "applyEvent", event)
+    if (outcome.outcome === "applied") {
+      yield* Effect.orDie(
+        audit({
+          actor: "payment",
+          action: `billing.${event.type}`,
+          targetType: "workspace",
+          targetId: event.data.workspaceId,
+          workspaceId: event.data.workspaceId,
+          data: { eventId: event.id, invoiceId: event.data.invoiceId ?? null, status: event.data.status ?? null }
+        })
+      )
+    }
+    return outcome
+  })
