@@ -109,6 +109,7 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
     await column(page, "open").locator(".request-card", { hasText: "Export to CSV" }).getByLabel("1 vote").waitFor({ timeout: 1000 })
     await call(owner, "POST", `/feedback/v1/feature-requests/${dark.id}/status`, { statusId: statusOf("planned") })
     await column(page, "planned").getByText("Dark mode").waitFor({ timeout: 1000 })
+    await page.locator("#status", { hasText: "FR-1 Dark mode moved to Planned" }).waitFor()
     await expect.poll(() => column(page, "open").getByText("Dark mode").count()).toBe(0)
 
     // Keyboard: → from the open column's card reaches the planned one, and focus survives a live redraw.

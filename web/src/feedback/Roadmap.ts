@@ -10,7 +10,7 @@
  */
 import { ApiError, api, currentSession } from "../api.ts"
 import { openStream, showStreamState, type TicketSource } from "../board/Stream.ts"
-import { h, mount } from "../dom.ts"
+import { announce, h, mount } from "../dom.ts"
 
 /** What the roadmap shows: a workspace board by id, or a public board by slug. */
 export type RoadmapSource =
@@ -147,8 +147,29 @@ export const showRoadmap = (main: HTMLElement, source: RoadmapSource) => {
       )
     )
 
+  /** Where each request was at the last drawing (request id → status type), to announce live changes. */
+  let placed: Map<string, string> | undefined
+
+  /** Tells screen readers what a live update added or moved (not the first drawing). */
+  const announceChanges = (roadmap: Roadmap) => {
+    const now = new Map(roadmap.columns.flatMap((c) => c.items.map((r) => [r.id, c.type] as const)))
+    const before = placed
+    placed = now
+    if (before === undefined) return
+    const changes = roadmap.columns.flatMap((c) =>
+      c.items.flatMap((r) => {
+        const was = before.get(r.id)
+        if (was === c.type) return []
+        const where = TYPE_LABELS[c.type] ?? c.type
+        return [was === undefined ? `${r.shortId} ${r.title} added to ${where}` : `${r.shortId} ${r.title} moved to ${where}`]
+      })
+    )
+    if (changes.length > 0) announce(changes.length <= 3 ? changes.join("; ") : `${changes.length} requests changed`)
+  }
+
   /** Draws the columns; the request that had keyboard focus keeps it wherever it moved. */
   const render = (roadmap: Roadmap) => {
+    announceChanges(roadmap)
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.requestId
     title.textContent = `${roadmap.name} · Roadmap`
     description.textContent = roadmap.description
