@@ -1,6 +1,7 @@
-/** Pick a workspace, then one of its wiki spaces or lists (boards). */
+/** Pick a workspace, then one of its wiki spaces, lists (boards) or feedback boards. */
 import { api } from "./api.ts"
 import { h, mount } from "./dom.ts"
+import { feedbackCard } from "./feedback/FeedbackBoards.ts"
 
 interface Workspace {
   readonly id: string
@@ -91,7 +92,8 @@ export const showWorkspace = (main: HTMLElement, workspaceId: string) => {
                   )
                 )
               )
-        )
+        ),
+        feedbackCard(workspaceId)
       )
     )
   })

@@ -6,7 +6,7 @@
  */
 import { ApiError, api } from "../api.ts"
 import { announce, h, mount } from "../dom.ts"
-import { openStream, type StreamEvent } from "./Stream.ts"
+import { openStream, type StreamEvent, showStreamState, workspaceTicket } from "./Stream.ts"
 
 interface Status {
   readonly name: string
@@ -181,17 +181,14 @@ export const showBoard = (main: HTMLElement, workspaceId: string, listId: string
     if (!stopped) render()
   }
 
-  const stopStream = openStream(workspaceId, "list", listId, {
+  const stopStream = openStream(workspaceTicket(workspaceId), "list", listId, {
     event: (event) => {
       // The list's statuses were redefined: redraw the columns; anything else names a task to read again.
       if (STATUS_DEFINITIONS.has(event.type)) void loadAll()
       else void refreshTask(event)
     },
     resync: () => void loadAll(),
-    state: (value) => {
-      state.dataset.state = value
-      state.textContent = value === "live" ? "● live" : value === "reconnecting" ? "reconnecting…" : "disconnected"
-    }
+    state: (value) => showStreamState(state, value)
   })
   void loadAll()
 

@@ -1,6 +1,7 @@
 /**
- * The pm live stream for one subscription: a WebSocket ticket
- * (`POST /pm/v1/ws/ticket`), the raw socket (`/pm/v1/ws?ticket=…`), and
+ * The live stream for one subscription: a WebSocket ticket (pm's
+ * `POST /pm/v1/ws/ticket`, or another service's, e.g. a feedback board's
+ * stream ticket), the raw socket (`/pm/v1/ws?ticket=…`), and
  * after any drop a new ticket and `subscribe` with `lastSeq` = the highest
  * seq handled, so the events missed meanwhile are replayed.
  */
@@ -25,7 +26,16 @@ export interface StreamHandlers {
 /** Closed for good: the ticket or membership is gone (4403: no longer a member). */
 const FINAL_CODES = new Set([4403])
 
-export const openStream = (workspaceId: string, scope: string, id: string, handlers: StreamHandlers) => {
+/** Asks for a single-use ticket; answers the raw socket's URL. */
+export type TicketSource = () => Promise<{ readonly url: string }>
+
+/** pm's workspace ticket (any scope of the workspace may then be subscribed). */
+export const workspaceTicket =
+  (workspaceId: string): TicketSource =>
+  () =>
+    api<{ url: string }>("POST", "/pm/v1/ws/ticket", { workspaceId })
+
+export const openStream = (ticket: TicketSource, scope: string, id: string, handlers: StreamHandlers) => {
   let lastSeq: number | undefined
   let socket: WebSocket | undefined
   let stopped = false
@@ -54,7 +64,7 @@ export const openStream = (workspaceId: string, scope: string, id: string, handl
   const connect = async () => {
     if (stopped) return
     try {
-      const { url } = await api<{ url: string }>("POST", "/pm/v1/ws/ticket", { workspaceId })
+      const { url } = await ticket()
       if (stopped) return
       const target = new URL(url)
       target.protocol = location.protocol === "https:" ? "wss:" : "ws:"
@@ -89,4 +99,11 @@ export const openStream = (workspaceId: string, scope: string, id: string, handl
     clearTimeout(timer)
     socket?.close(1000, "done")
   }
+}
+
+/** Shows a stream's state in its indicator (`data-state` styles it; the text says it). */
+export const showStreamState = (indicator: HTMLElement, value: "live" | "reconnecting" | "closed" | "offline") => {
+  indicator.dataset.state = value
+  indicator.textContent =
+    value === "live" ? "● live" : value === "reconnecting" ? "reconnecting…" : value === "closed" ? "disconnected" : "not live"
 }
