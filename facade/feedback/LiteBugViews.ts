@@ -30,7 +30,7 @@ export const Title = Schema.String.check(Schema.isMaxLength(300), Schema.isPatte
 export const LiteBugReport = Schema.Struct({
   id: Id,
   shortId: Schema.String,
-  board: Schema.String,
+  boardSlug: Schema.String.annotate({ description: "Board slug" }),
   title: Schema.String,
   stepsToReproduce: Schema.String,
   expected: Schema.String,
@@ -52,7 +52,7 @@ export type LiteBugReport = typeof LiteBugReport.Type
 export const exampleLite: LiteBugReport = {
   id: ex.bugReportId,
   shortId: "B-12",
-  board: ex.slug,
+  boardSlug: ex.slug,
   title: "Export button does nothing on Safari",
   stepsToReproduce: "1. Open a board\n2. Click Export",
   expected: "A CSV downloads",
@@ -78,7 +78,7 @@ export const liteBugs = (caller: BoardCaller, bugs: ReadonlyArray<BugReport>) =>
       (b): LiteBugReport => ({
         id: b.id,
         shortId: b.shortId,
-        board: caller.view.board.slug,
+        boardSlug: caller.view.board.slug,
         title: b.title,
         stepsToReproduce: b.stepsToReproduce,
         expected: b.expected,

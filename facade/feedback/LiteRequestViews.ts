@@ -25,7 +25,7 @@ export const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPatte
 export const LiteFeatureRequest = Schema.Struct({
   id: Id,
   shortId: Schema.String,
-  board: Schema.String.annotate({ description: "Board slug" }),
+  boardSlug: Schema.String.annotate({ description: "Board slug" }),
   title: Schema.String,
   description: Schema.String.annotate({ description: "Markdown" }),
   status: Schema.NullOr(Schema.String),
@@ -46,7 +46,7 @@ export type LiteFeatureRequest = typeof LiteFeatureRequest.Type
 export const exampleLite = {
   id: ex.featureRequestId,
   shortId: "FR-12",
-  board: ex.slug,
+  boardSlug: ex.slug,
   title: "Dark mode",
   description: "A dark theme for the whole app.",
   status: "Open",
@@ -82,7 +82,7 @@ export const liteRequests = (caller: BoardCaller, records: ReadonlyArray<Request
       return {
         id: r.id,
         shortId: shortIdOf(r.number),
-        board: caller.view.board.slug,
+        boardSlug: caller.view.board.slug,
         title: r.title,
         description: r.markdown,
         status: status?.name ?? null,
