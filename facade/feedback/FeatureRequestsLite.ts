@@ -189,6 +189,7 @@ export const featureRequestsLiteOperations = [
     description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
     auth: "both",
     scopes: read,
+    mcp: { tool: "searchFeatureRequests" },
     query: SearchQuery,
     responses: {
       200: {

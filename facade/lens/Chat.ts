@@ -63,6 +63,7 @@ export const chatOperations = [
       "Answers from the workspace's transcripts, calls (your own version), tasks, wiki pages and ingested chat, only what you may see. `threadId` continues a thread: a follow-up is resolved against it. Writes the agent loop wants are only proposed (Lens Proposal). The only assistant path open to API keys (scope lens:chat); Lens never writes for an API key. A workspace out of credits gets 402.",
     auth: "both",
     scopes: ["lens:chat"],
+    mcp: { tool: "askLens" },
     body: ChatRequest,
     responses: {
       200: { description: "The answer with its citations and trace", schema: ChatReply },
