@@ -48,7 +48,7 @@ describe("Feature Requests (Lite)", () => {
     expect(created.status, created.text).toBe(201)
     expect(created.body).toMatchObject({
       shortId: "FR-1",
-      board: first.slug,
+      boardSlug: first.slug,
       category: "Integrations",
       status: "Open",
       description: "Post **updates** to Slack",
@@ -178,7 +178,7 @@ describe("Bug Reports (Lite)", () => {
     expect(created.status, created.text).toBe(201)
     expect(created.body).toMatchObject({
       shortId: "B-1",
-      board: board.slug,
+      boardSlug: board.slug,
       severity: "Critical",
       status: "New",
       reporterEmail: t.member.email
