@@ -3,6 +3,7 @@ import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
 import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
+import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
@@ -17,5 +18,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabJoinStorm,
   streamFanout,
   hubProcessing,
-  cluster
+  cluster,
+  feedbackVotes
 ]
