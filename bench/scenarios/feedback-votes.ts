@@ -72,7 +72,7 @@ class Ledger {
   add(args: VoteArgs, result: HttpResult) {
     const workers = result.perWorker ?? []
     if (workers.length === 0) throw new Error("the loader reported no per-worker counts (the vote generator needs the Node loader)")
-    workers.forEach((w, i) => (this.expected += expectedVotes(args, i, workers.length, w.ok + w.errors)))
+    for (const [i, w] of workers.entries()) this.expected += expectedVotes(args, i, workers.length, w.ok + w.errors)
     this.errors += result.errors
     this.loads++
   }
