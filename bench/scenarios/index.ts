@@ -5,6 +5,7 @@ import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
+import { webhooks } from "./webhooks.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
 
@@ -19,5 +20,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   streamFanout,
   hubProcessing,
   cluster,
-  feedbackVotes
+  feedbackVotes,
+  webhooks
 ]
