@@ -1,6 +1,7 @@
 /** Every scenario, in the order a full run takes them. A new scenario is one file and one line here. */
 import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
+import { automations } from "./automations.ts"
 import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { feedbackVotes } from "./feedback-votes.ts"
@@ -21,5 +22,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   hubProcessing,
   cluster,
   feedbackVotes,
-  webhooks
+  webhooks,
+  automations
 ]
