@@ -1,11 +1,13 @@
 /**
  * The feedback-votes scenario's requests, made inside each loader worker
  * (`HttpLoad.generate`): worker `w` of `W` owns the voters `u` with
- * `u % W == w`, and walks its (voter, request) pairs in a fixed order, voting
- * on the first pass, withdrawing on the second, and so on. A pair is thus
- * never in flight on two connections at once (unless one response lags a
- * whole pass behind), and the final state follows from how many requests the
- * worker completed (`expectedVotes`): the exactly-once check's ledger.
+ * `u % W == w`, hence `P` (voter, request) pairs. It walks them in blocks of
+ * `D` pairs: the block's `D` votes, then the same `D` withdrawn, then the
+ * next `D` pairs. Two requests on one pair are thus at least `D` requests
+ * apart (never in flight together while fewer than `D` are), every block
+ * leaves no vote standing, and the votes standing at the end follow from how
+ * many requests the worker completed (`expectedVotes`): the exactly-once
+ * check's ledger.
  */
 import type { GeneratedRequest, RequestGenerator } from "./http.ts"
 
@@ -17,31 +19,41 @@ export interface VoteArgs {
   readonly tag: string
 }
 
-const pairsOf = (args: VoteArgs, worker: number, workers: number) => {
-  const mine = Math.floor(args.voters / workers) + (worker < args.voters % workers ? 1 : 0)
-  return mine * args.requestIds.length
+/** The most requests a block keeps apart; far more than one worker has in flight. */
+const MAX_BLOCK = 512
+
+const shape = (args: VoteArgs, worker: number, workers: number) => {
+  const voters = Math.floor(args.voters / workers) + (worker < args.voters % workers ? 1 : 0)
+  const pairs = voters * args.requestIds.length
+  // At most half the pairs: a block's pairs never meet the next block's, even when they wrap around.
+  return { pairs, block: Math.max(1, Math.min(MAX_BLOCK, Math.floor(pairs / 2))) }
 }
 
 /** Votes standing after worker `worker` completed `completed` requests in order. */
 export const expectedVotes = (args: VoteArgs, worker: number, workers: number, completed: number): number => {
-  const pairs = pairsOf(args, worker, workers)
+  const { pairs, block } = shape(args, worker, workers)
   if (pairs === 0) return 0
-  const passes = Math.floor(completed / pairs)
-  const rest = completed % pairs
-  return passes % 2 === 0 ? rest : pairs - rest
+  const into = completed % (2 * block)
+  return into < block ? into : 2 * block - into
 }
 
 export const voterEmail = (tag: string, voter: number) => `voter-${tag}-${voter}@bench.example`
 
 const generate: RequestGenerator = (args: VoteArgs, worker, workers) => {
-  const pairs = pairsOf(args, worker, workers)
+  const { pairs, block } = shape(args, worker, workers)
   const requests = args.requestIds.length
   return (n): GeneratedRequest => {
-    const i = (n - 1) % pairs
-    const pass = Math.floor((n - 1) / pairs)
-    const voter = worker + workers * Math.floor(i / requests)
-    const path = `/feedback/v1/feature-requests/${args.requestIds[i % requests]}/votes?onBehalfOfEmail=${encodeURIComponent(voterEmail(args.tag, voter))}`
-    return { method: pass % 2 === 0 ? "POST" : "DELETE", path }
+    const k = n - 1
+    const round = Math.floor(k / (2 * block))
+    const into = k % (2 * block)
+    const withdraw = into >= block
+    const pair = (round * block + (withdraw ? into - block : into)) % pairs
+    const voter = worker + workers * Math.floor(pair / requests)
+    const email = encodeURIComponent(voterEmail(args.tag, voter))
+    return {
+      method: withdraw ? "DELETE" : "POST",
+      path: `/feedback/v1/feature-requests/${args.requestIds[pair % requests]}/votes?onBehalfOfEmail=${email}`
+    }
   }
 }
 

@@ -248,7 +248,7 @@ export const feedbackVotes: Scenario = {
   levels: { sweep: [8, 64], smoke: 4 },
   workload: (options) => [
     `Load: the Node loader (requests generated in each worker thread: bench/load/vote-requests.ts), closed loop over keep-alive connections; connections = ${options.levels.join(", ")}; targets at ${headline(options.levels)}.`,
-    `Votes: ${voterCount(options)} voters (customers by e-mail, fresh ones for each load) × ${REQUESTS} requests; each worker walks its pairs voting on the first pass and withdrawing on the next; one server at a time on a fresh PostgreSQL database.`,
+    `Votes: ${voterCount(options)} voters (customers by e-mail, fresh ones for each load) × ${REQUESTS} requests; each worker walks its pairs in blocks of up to 512, voting on a block then withdrawing the same votes; one server at a time on a fresh PostgreSQL database.`,
     `Each point runs ${options.durationSec}s after ${options.warmupSec}s of unmeasured warm-up (counted in the exactly-once ledger). getPublicBoard: GET /feedback/v1/public/boards/${BOARD_SLUG} without credentials.`
   ],
   estimateSec: (options) => 60 + (options.warmupSec + options.levels.length * options.durationSec) * 4,
