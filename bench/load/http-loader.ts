@@ -140,6 +140,8 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number, wo
   const paths = load.paths?.length ? load.paths : [`${url.pathname}${url.search}`]
   const varies = (load.body?.includes("{n}") ?? false) || paths.length > 1
   let counter = 0
+  // Each worker starts at its own share of the paths, not all on the first one.
+  const offset = Math.floor((worker * paths.length) / workers)
   const generated = load.generate
     ? ((await import(load.generate.module)) as { default: RequestGenerator }).default(load.generate.args, worker, workers)
     : undefined
@@ -154,7 +156,7 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number, wo
           : `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
       )
     }
-    const head = `${load.method} ${paths[n % paths.length]}${afterPath}`
+    const head = `${load.method} ${paths[(n + offset) % paths.length]}${afterPath}`
     const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
     return Buffer.from(
       body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
