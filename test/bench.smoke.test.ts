@@ -37,7 +37,7 @@ describe("bench --smoke", () => {
   const out = mkdtempSync(join(tmpdir(), "atrium-bench-smoke-"))
   afterAll(() => rmSync(out, { recursive: true, force: true }))
 
-  it("runs every scenario: each produces its figures or says not built", { timeout: 300_000 }, async () => {
+  it("runs every scenario: each produces its figures or says not built", { timeout: 900_000 }, async () => {
     const nats = await natsAvailable()
     if (!nats && servicesRequired()) throw new Error(`NATS is unreachable at ${natsUrl()} and ATRIUM_REQUIRE_SERVICES=1`)
     const pg = await postgresAvailable()
