@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads"
 import { describeExit, runMeasured, tsNode } from "../process.ts"
 import { Histogram, type HistogramData } from "./Histogram.ts"
-import type { HttpLoad, HttpResult } from "./http.ts"
+import type { HttpLoad, HttpResult, RequestGenerator } from "./http.ts"
 
 interface WorkerResult {
   readonly ok: number
@@ -26,6 +26,7 @@ interface LoaderResult extends WorkerResult {
   readonly workers: number
   /** The whole process's user+sys CPU (all threads) during the load. */
   readonly cpuSec: number
+  readonly perWorker: ReadonlyArray<{ readonly ok: number; readonly errors: number }>
 }
 
 // ----------------------------------------------------------- the parent ---
@@ -42,6 +43,7 @@ export const runNodeLoader = async (load: HttpLoad, root: string, onStart?: () =
     ok: result.ok,
     errors: result.errors,
     durationSec: result.durationSec,
+    perWorker: result.perWorker,
     latency: Histogram.from(result.histogram).latency(),
     // Its own figure over the load window (/proc's would include tsx's startup).
     loadgen: { cpuSec: result.cpuSec, cores: result.cpuSec / result.durationSec, tool: `node loader, ${result.workers} worker threads` }
@@ -63,7 +65,7 @@ const main = async (load: HttpLoad) => {
     Array.from({ length: count }, (_, i) => {
       // Connections split as evenly as possible between the workers.
       const connections = Math.floor(load.connections / count) + (i < load.connections % count ? 1 : 0)
-      const worker = new Worker(workerBootstrap, { eval: true, workerData: { load, connections, worker: i } })
+      const worker = new Worker(workerBootstrap, { eval: true, workerData: { load, connections, worker: i, workers: count } })
       return new Promise<Worker>((resolve, reject) => {
         worker.once("message", () => resolve(worker)) // "ready"
         worker.once("error", reject)
@@ -88,7 +90,8 @@ const main = async (load: HttpLoad) => {
   const histogram = Histogram.from(...results.map((r) => r.histogram)).toData()
   const ok = results.reduce((sum, r) => sum + r.ok, 0)
   const errors = results.reduce((sum, r) => sum + r.errors, 0)
-  const result: LoaderResult = { ok, errors, histogram, durationSec, workers: count, cpuSec: (used.user + used.system) / 1e6 }
+  const perWorker = results.map((r) => ({ ok: r.ok, errors: r.errors }))
+  const result: LoaderResult = { ok, errors, histogram, durationSec, workers: count, cpuSec: (used.user + used.system) / 1e6, perWorker }
   process.stdout.write(`LOADER_JSON ${JSON.stringify(result)}\n`)
   for (const worker of workers) void worker.terminate()
 }
@@ -126,7 +129,7 @@ const responseLength = (buf: Buffer): { length: number; status: number } | undef
   return { length: bodyStart, status } // 204, 304: no body
 }
 
-const runWorker = async (load: HttpLoad, connections: number, worker: number): Promise<WorkerResult> => {
+const runWorker = async (load: HttpLoad, connections: number, worker: number, workers: number): Promise<WorkerResult> => {
   const url = new URL(load.url)
   // What follows the path in every request: protocol and headers.
   const afterPath =
@@ -137,15 +140,29 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
   const paths = load.paths?.length ? load.paths : [`${url.pathname}${url.search}`]
   const varies = (load.body?.includes("{n}") ?? false) || paths.length > 1
   let counter = 0
+  // Each worker starts at its own share of the paths, not all on the first one.
+  const offset = Math.floor((worker * paths.length) / workers)
+  const generated = load.generate
+    ? ((await import(load.generate.module)) as { default: RequestGenerator }).default(load.generate.args, worker, workers)
+    : undefined
   const request = (): Buffer => {
     const n = ++counter
-    const head = `${load.method} ${paths[n % paths.length]}${afterPath}`
+    if (generated) {
+      const { method, path, body = "" } = generated(n)
+      const head = `${method} ${path}${afterPath}`
+      return Buffer.from(
+        body === ""
+          ? `${head}Content-Length: 0\r\n\r\n`
+          : `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      )
+    }
+    const head = `${load.method} ${paths[(n + offset) % paths.length]}${afterPath}`
     const body = load.body?.replaceAll("{n}", `${worker}-${n}`) ?? ""
     return Buffer.from(
       body === "" && load.method === "GET" ? `${head}\r\n` : `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
     )
   }
-  const fixed = varies ? undefined : request()
+  const fixed = varies || generated ? undefined : request()
 
   const histogram = new Histogram()
   let ok = 0
@@ -195,10 +212,10 @@ const runWorker = async (load: HttpLoad, connections: number, worker: number): P
 }
 
 if (!isMainThread) {
-  const data = workerData as { load: HttpLoad; connections: number; worker: number }
+  const data = workerData as { load: HttpLoad; connections: number; worker: number; workers: number }
   parentPort!.once(
     "message",
-    () => void runWorker(data.load, data.connections, data.worker).then((result) => parentPort!.postMessage(result))
+    () => void runWorker(data.load, data.connections, data.worker, data.workers).then((result) => parentPort!.postMessage(result))
   )
   parentPort!.postMessage("ready")
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {

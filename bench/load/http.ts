@@ -18,6 +18,12 @@ export interface HttpLoad {
   readonly body?: string
   readonly connections: number
   readonly durationSec: number
+  /**
+   * Requests made by each loader worker instead of `paths`/`body` (the Node loader only): a module whose
+   * default export `(args, worker, workers) => (n) => GeneratedRequest` is imported by every worker thread,
+   * so no list of paths crosses the process boundary and each worker takes its own part of the work.
+   */
+  readonly generate?: { readonly module: string; readonly args: unknown }
   /** wrk counts a response slower than this as a timeout (default 5 s; the Node loader waits for every response). */
   readonly timeoutSec?: number
 }
@@ -29,9 +35,20 @@ export interface HttpResult {
   readonly errors: number
   readonly durationSec: number
   readonly latency: Latency
+  /** Per worker (Node loader): requests it completed, in order `n = 1…ok+errors`. */
+  readonly perWorker?: ReadonlyArray<{ readonly ok: number; readonly errors: number }>
   /** The load generator's own CPU. */
   readonly loadgen: ProcessFigures | undefined
 }
+
+/** One request a generator made (see `HttpLoad.generate`). */
+export interface GeneratedRequest {
+  readonly method: string
+  readonly path: string
+  readonly body?: string
+}
+
+export type RequestGenerator = (args: any, worker: number, workers: number) => (n: number) => GeneratedRequest
 
 export type Loader = "wrk" | "node"
 
@@ -43,7 +60,7 @@ export const wrkInstalled = (): boolean => (wrk ??= spawnSync("wrk", ["--version
  * generator's own startup), so the server's CPU is read over the load alone.
  */
 export const runHttpLoad = async (load: HttpLoad, loader: Loader, root: string, onStart?: () => void): Promise<HttpResult> => {
-  if (loader === "wrk") {
+  if (loader === "wrk" && load.generate === undefined) {
     onStart?.() // wrk starts in a millisecond
     return (await import("./wrk.ts")).runWrk(load, root)
   }

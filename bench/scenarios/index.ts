@@ -1,9 +1,12 @@
 /** Every scenario, in the order a full run takes them. A new scenario is one file and one line here. */
 import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
+import { automations } from "./automations.ts"
 import { cluster } from "./cluster.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
+import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
+import { webhooks } from "./webhooks.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
 
@@ -17,5 +20,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabJoinStorm,
   streamFanout,
   hubProcessing,
-  cluster
+  cluster,
+  feedbackVotes,
+  webhooks,
+  automations
 ]

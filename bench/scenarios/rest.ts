@@ -34,7 +34,7 @@ import { fileURLToPath } from "node:url"
 import postgres from "postgres"
 import { openDb, type Db, type DbTarget } from "../baselines/conventional/Db.ts"
 import { Histogram } from "../load/Histogram.ts"
-import { describeLoader, runHttpLoad, type HttpLoad } from "../load/http.ts"
+import { describeLoader, runHttpLoad, type HttpLoad, type HttpResult } from "../load/http.ts"
 import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween, type Server } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { bytes, rate } from "../report/format.ts"
@@ -91,7 +91,7 @@ const sizesFor = (options: RunOptions): Sizes =>
 
 // -------------------------------------------------------------- backends ---
 
-interface Backend {
+export interface Backend {
   readonly key: "postgres" | "embedded"
   readonly label: string
   readonly db: DbTarget
@@ -100,7 +100,7 @@ interface Backend {
   readonly drop: () => Promise<void>
 }
 
-const postgresBackend = async (): Promise<Backend> => {
+export const postgresBackend = async (): Promise<Backend> => {
   const name = `atrium_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 })
   try {
@@ -140,7 +140,7 @@ const embeddedBackend = (): Backend => {
 
 // --------------------------------------------------------------- stacks ---
 
-interface Stack {
+export interface Stack {
   readonly key: "atrium" | "conventional"
   readonly label: string
   readonly role: Series["role"]
@@ -149,7 +149,7 @@ interface Stack {
 
 const base = { HOST: "127.0.0.1", NATS_URL: "", DEMO: "" }
 
-const ATRIUM: Stack = {
+export const ATRIUM: Stack = {
   key: "atrium",
   label: "Atrium",
   role: "subject",
@@ -278,13 +278,14 @@ const probe = async (url: string, operation: Operation, fixture: Fixture): Promi
 // ---------------------------------------------------------- measuring ---
 
 /** One point: the server's CPU and RSS are read around the load generator's run. */
-const measure = async (server: Server, load: HttpLoad, options: RunOptions): Promise<Point> => {
+export const measure = async (server: Server, load: HttpLoad, options: RunOptions, seen?: (result: HttpResult) => void): Promise<Point> => {
   let before = server.sample()
   let machineBefore = readMachine()
   const result = await runHttpLoad(load, options.loader, options.root, () => {
     before = server.sample()
     machineBefore = readMachine()
   })
+  seen?.(result)
   const after = server.sample()
   const machineBusy = machineBusyCores(machineBefore, readMachine())
   const completed = result.ok + result.errors
@@ -318,7 +319,7 @@ interface Swept {
  * still being served (on PGlite, one query at a time, that takes seconds at
  * 128 connections), and the next point must not queue behind them.
  */
-const settle = async (server: Server) => {
+export const settle = async (server: Server) => {
   const deadline = performance.now() + 120_000
   let before = server.sample()
   while (performance.now() < deadline) {
@@ -372,10 +373,15 @@ const okSeries = (stack: Stack, points: ReadonlyArray<Point>): Series => {
   }
 }
 
-const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
+export const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0]
 
 /** The limit: bare uWS hello at every level used (one series, shown in every group). */
-const measureHello = async (levels: ReadonlyArray<number>, options: RunOptions, steps: Steps, notes: Array<string>): Promise<Series> => {
+export const measureHello = async (
+  levels: ReadonlyArray<number>,
+  options: RunOptions,
+  steps: Steps,
+  notes: Array<string>
+): Promise<Series> => {
   const label = "uWS hello (limit)"
   let server: Server | undefined
   try {
@@ -416,7 +422,7 @@ interface Measured {
 
 const seriesKey = (operation: OperationKey, stack: Stack["key"]) => `${operation}/${stack}`
 
-const withDb = async <A>(target: DbTarget, use: (db: Db) => Promise<A>): Promise<A> => {
+export const withDb = async <A>(target: DbTarget, use: (db: Db) => Promise<A>): Promise<A> => {
   const db = await openDb(target, 2)
   try {
     return await use(db)
@@ -662,10 +668,16 @@ const runBackend = async (ctx: Context, backend: Backend, sizes: Sizes): Promise
 
 // ----------------------------------------------------------- the report ---
 
-const at = (series: Series | undefined, load: number) =>
+export const at = (series: Series | undefined, load: number) =>
   series?.status === "ok" ? (series.points.find((p) => p.load === load) ?? series.points.at(-1)) : undefined
 
-const ratioTarget = (target: string, subject: Point | undefined, baseline: Point | undefined, minimum: number, unit: "×" | "%"): Target => {
+export const ratioTarget = (
+  target: string,
+  subject: Point | undefined,
+  baseline: Point | undefined,
+  minimum: number,
+  unit: "×" | "%"
+): Target => {
   if (!subject || !baseline) return { target, figure: "not measured", met: undefined }
   const ratio = subject.throughput / baseline.throughput
   const shown = unit === "%" ? `${(ratio * 100).toFixed(1)}%` : `${ratio.toFixed(2)}×`
