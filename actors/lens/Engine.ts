@@ -10,6 +10,7 @@
 import { Effect, Schema } from "effect"
 import type { Passage, SourceType } from "./Passage.ts"
 import { grade, rank, rewrite, terms } from "./Ranking.ts"
+import type { ModelSteps } from "./ModelSteps.ts"
 import { type Asker, retrieve } from "./Retrievers.ts"
 import { type RouteDecision, routeQuestion } from "./Router.ts"
 import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
@@ -62,6 +63,8 @@ export interface EngineOptions {
   readonly topK: number
   /** Whether the agent loop may propose writes (a user session with the member role). */
   readonly canWrite: boolean
+  /** With a model configured, it routes and grades instead of the rules (falling back to them). */
+  readonly model?: ModelSteps
 }
 
 export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.34, topK: 8 }
@@ -100,14 +103,16 @@ const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, q
       (p) => `${p.length} passages readable by the caller`
     )
     const attempt = (text: string, name: string) =>
-      tracer.sync(
+      tracer.timed(
         "grade",
-        name,
-        () => {
+        options.model ? name.replace("bm25", `bm25 + ${options.model.name}`) : name,
+        Effect.suspend(() => {
           const ranked = rank(passages, text, options.topK)
-          return { ranked, relevant: grade(ranked, options.minimumCoverage) }
-        },
-        ({ ranked, relevant }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"`
+          const local = grade(ranked, options.minimumCoverage)
+          if (options.model === undefined) return Effect.succeed({ ranked, relevant: local, note: "" })
+          return Effect.map(options.model.grade(text, ranked, local), (judged) => ({ ranked, ...judged }))
+        }),
+        ({ ranked, relevant, note }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"${note}`
       )
     const first = yield* attempt(question, "bm25")
     if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant
@@ -253,10 +258,11 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
 export const answerQuestion = (asker: Asker, question: string, options: EngineOptions) =>
   Effect.gen(function* () {
     const tracer = new Tracer()
-    const decision = yield* tracer.sync(
+    const model = options.model
+    const decision = yield* tracer.timed(
       "route",
-      "rules",
-      () => routeQuestion(question),
+      model ? model.name : "rules",
+      model ? model.route(question, () => routeQuestion(question)) : Effect.sync(() => routeQuestion(question)),
       (d) => `${d.route}: ${d.reason}`
     )
     if (decision.route === "agent") return yield* agentLoop(tracer, asker, decision, question, options)

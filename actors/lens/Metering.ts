@@ -1,12 +1,12 @@
 /**
  * AI accounting: every Lens run (local engine or model call) is metered per
- * workspace and user, and deducts credits from the workspace's balance. A
- * workspace starts with `LENS_INITIAL_CREDITS` (default 1000); at zero Lens
- * answers 402 until an admin adds credits.
+ * workspace and user, and deducts credits from the workspace's balance (the
+ * `LensAccount` actor writes both). A workspace starts with
+ * `LENS_INITIAL_CREDITS` (default 1000); at zero Lens answers 402 until an
+ * admin adds credits. Here: prices, and reads of the usage and ledger logs.
  */
 import { Effect, Schema } from "effect"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { Rejection } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
 
 export const initialCredits = (): number => {
@@ -17,86 +17,6 @@ export const initialCredits = (): number => {
 /** The credits one run costs: one per local run; a model call costs one per 1000 tokens (at least one). */
 export const creditsFor = (engine: "local" | "model", tokens: number): number =>
   engine === "local" ? 1 : Math.max(1, Math.ceil(tokens / 1000))
-
-/** The workspace's balance, opening its account on first use. */
-export const balanceOf = (workspaceId: string) =>
-  Effect.gen(function* () {
-    yield* query("INSERT INTO lens_credits (workspace_id, balance) VALUES ($1, $2) ON CONFLICT (workspace_id) DO NOTHING", [
-      workspaceId,
-      initialCredits()
-    ])
-    const [row] = yield* query<{ balance: number; updatedAt: string }>(
-      `SELECT balance, ${isoTimestampSql("updated_at")} AS "updatedAt" FROM lens_credits WHERE workspace_id = $1`,
-      [workspaceId]
-    )
-    return row!
-  })
-
-/** Refuses with 402 when the workspace has no credits left. */
-export const requireCredits = (workspaceId: string) =>
-  Effect.flatMap(balanceOf(workspaceId), (account) =>
-    account.balance > 0
-      ? Effect.succeed(account.balance)
-      : Effect.fail(
-          new Rejection({
-            code: "payment_required",
-            message:
-              "This workspace has no Lens credits left; an admin can add credits (POST /hub/v1/workspaces/{workspaceId}/lens/credits)"
-          })
-        )
-  )
-
-export interface Usage {
-  readonly workspaceId: string
-  readonly userId: string
-  readonly engine: "local" | "model"
-  readonly purpose: string
-  readonly model: string | null
-  readonly promptTokens: number
-  readonly completionTokens: number
-  readonly durationMs: number
-}
-
-/** Records the run and deducts its credits (never below zero); run inside the caller's transaction. */
-export const meter = (usage: Usage) =>
-  Effect.gen(function* () {
-    const credits = creditsFor(usage.engine, usage.promptTokens + usage.completionTokens)
-    yield* query(
-      `INSERT INTO lens_usage (id, workspace_id, user_id, engine, purpose, model, prompt_tokens, completion_tokens, credits, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        crypto.randomUUID(),
-        usage.workspaceId,
-        usage.userId,
-        usage.engine,
-        usage.purpose,
-        usage.model,
-        usage.promptTokens,
-        usage.completionTokens,
-        credits,
-        Math.round(usage.durationMs)
-      ]
-    )
-    yield* adjustCredits(usage.workspaceId, -credits, `lens:${usage.purpose}`, usage.userId)
-    return credits
-  })
-
-export const adjustCredits = (workspaceId: string, delta: number, reason: string, userId: string | null) =>
-  Effect.gen(function* () {
-    yield* balanceOf(workspaceId)
-    const [row] = yield* query<{ balance: number }>(
-      "UPDATE lens_credits SET balance = greatest(0, balance + $2), updated_at = now() WHERE workspace_id = $1 RETURNING balance",
-      [workspaceId, delta]
-    )
-    yield* query("INSERT INTO lens_credit_ledger (id, workspace_id, delta, reason, user_id) VALUES ($1, $2, $3, $4, $5)", [
-      crypto.randomUUID(),
-      workspaceId,
-      delta,
-      reason,
-      userId
-    ])
-    return row!.balance
-  })
 
 export const LedgerEntry = Schema.Struct({
   id: Id,

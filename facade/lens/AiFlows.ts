@@ -12,8 +12,8 @@ import { ActionItem } from "../../actors/hub/summarizer/VersionContent.ts"
 import { inputsOf } from "../../actors/hub/summarizer/VersionInputs.ts"
 import { checkSegments, Segment } from "../../actors/hub/Transcript.ts"
 import { Id } from "../../actors/Fields.ts"
-import { meter, requireCredits, tokensOf } from "../../actors/lens/Metering.ts"
-import { Sql } from "../../persistence/Sql.ts"
+import { charge, requireCredits } from "../../actors/lens/LensAccount.ts"
+import { tokensOf } from "../../actors/lens/Metering.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
@@ -173,10 +173,8 @@ export const aiFlowOperations = [
             engine: summarizer.name,
             ...Object.fromEntries(flow.output.map((key) => [key, content[key]]))
           }
-          const sql = yield* Sql
-          yield* sql.transaction(
-            meter({
-              workspaceId: body.workspaceId,
+          yield* charge(body.workspaceId, [
+            {
               userId: principal.userId,
               engine: summarizer.name === "local" ? "local" : "model",
               purpose: `flow:${flow.name}`,
@@ -184,8 +182,8 @@ export const aiFlowOperations = [
               promptTokens: segments.reduce((sum, s) => sum + tokensOf(s.text), 0),
               completionTokens: tokensOf(JSON.stringify(result)),
               durationMs: performance.now() - started
-            })
-          )
+            }
+          ])
           return result
         })
       )

@@ -7,7 +7,8 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Trace } from "../../actors/lens/Engine.ts"
 import { Citation } from "../../actors/lens/Synthesis.ts"
-import { threadWithTurns, Thread } from "../../actors/lens/Threads.ts"
+import { askThread } from "../../actors/lens/LensThread.ts"
+import { Thread } from "../../actors/lens/Threads.ts"
 import { principalOf } from "../Access.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 import { operation, raw } from "../Operation.ts"
@@ -150,6 +151,6 @@ export const chatOperations = [
       }
     ],
     handler: ({ params }, context) =>
-      orDieSql(Effect.flatMap(principalOf(context), (principal) => threadWithTurns(params.threadId, principal.userId)))
+      Effect.flatMap(principalOf(context), (principal) => askThread(params.threadId, "view", { by: principal.userId }))
   })
 ]

@@ -1,8 +1,9 @@
 /** Lens Credits Resource (5): a workspace's balance, its ledger, adding or setting credits (admins), and the price list. */
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
-import { adjustCredits, balanceOf, creditsFor, initialCredits, LedgerEntry, ledgerOf } from "../../actors/lens/Metering.ts"
-import { Sql } from "../../persistence/Sql.ts"
+import { LensAccount } from "../../actors/lens/LensAccount.ts"
+import { creditsFor, initialCredits, LedgerEntry, ledgerOf } from "../../actors/lens/Metering.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { operation } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
@@ -18,18 +19,15 @@ const exampleBalance = { workspaceId: exampleIds.workspaceId, balance: 990, upda
 const Amount = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))
 const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
-const balance = (workspaceId: string) => Effect.map(balanceOf(workspaceId), (row) => ({ workspaceId, ...row }))
+const balance = (workspaceId: string) =>
+  Effect.flatMap(ActorSystem, (actors) =>
+    Effect.map(actors.ask(LensAccount, workspaceId, "balance", {}), (account) => ({ workspaceId, ...account }))
+  )
 
-/** Changes the balance as an admin, in one transaction with its ledger entry. */
-const change = (workspaceId: string, delta: (current: number) => number, reason: string, userId: string) =>
-  Effect.flatMap(Sql, (sql) =>
-    sql.transaction(
-      Effect.gen(function* () {
-        const current = (yield* balanceOf(workspaceId)).balance
-        yield* adjustCredits(workspaceId, delta(current), reason, userId)
-        return yield* balance(workspaceId)
-      })
-    )
+/** Changes the balance as an admin; the account actor commits it with its ledger entry. */
+const change = (workspaceId: string, change: { delta: number } | { balance: number }, reason: string, userId: string) =>
+  Effect.flatMap(ActorSystem, (actors) =>
+    Effect.map(actors.ask(LensAccount, workspaceId, "change", { userId, reason, change }), (account) => ({ workspaceId, ...account }))
   )
 
 export const creditOperations = [
@@ -45,8 +43,7 @@ export const creditOperations = [
     params,
     responses: { 200: { description: "Balance", schema: Balance } },
     examples: [{ name: "balance", request: { params: exampleParams }, response: { status: 200, body: exampleBalance } }],
-    handler: ({ params }, context) =>
-      orDieSql(Effect.flatMap(workspaceRole(context, params.workspaceId), () => balance(params.workspaceId)))
+    handler: ({ params }, context) => Effect.flatMap(workspaceRole(context, params.workspaceId), () => balance(params.workspaceId))
   }),
   operation({
     service,
@@ -72,7 +69,7 @@ export const creditOperations = [
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
-          return yield* change(params.workspaceId, () => body.amount, body.reason ?? "top-up", principal.userId)
+          return yield* change(params.workspaceId, { delta: body.amount }, body.reason ?? "top-up", principal.userId)
         })
       )
   }),
@@ -99,7 +96,7 @@ export const creditOperations = [
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
-          return yield* change(params.workspaceId, (current) => body.balance - current, body.reason ?? "set balance", principal.userId)
+          return yield* change(params.workspaceId, { balance: body.balance }, body.reason ?? "set balance", principal.userId)
         })
       )
   }),

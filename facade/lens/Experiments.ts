@@ -1,17 +1,7 @@
 /** Lens Experiment Resource (5): A/B tests of the engine's grading settings per workspace, with results from feedback (admins change them). */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import {
-  createExperiment,
-  deleteExperiment,
-  Experiment,
-  ExperimentStatus,
-  experimentsOf,
-  resultsOf,
-  setExperimentStatus,
-  Variant,
-  VariantResult
-} from "../../actors/lens/Experiments.ts"
+import { Experiment, ExperimentStatus, experiments, Variant, VariantResult } from "../../actors/lens/LensExperiments.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { operation } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
@@ -66,7 +56,7 @@ export const experimentOperations = [
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
-          return yield* createExperiment(params.workspaceId, principal.userId, body.name, body.variants)
+          return yield* experiments(params.workspaceId, "create", { by: principal.userId, name: body.name, variants: body.variants })
         })
       )
   }),
@@ -83,10 +73,8 @@ export const experimentOperations = [
     responses: { 200: { description: "Experiments", schema: Schema.Struct({ items: Schema.Array(Experiment) }) } },
     examples: [{ name: "list", request: { params: exampleParams }, response: { status: 200, body: { items: [exampleExperiment] } } }],
     handler: ({ params }, context) =>
-      orDieSql(
-        Effect.flatMap(workspaceRole(context, params.workspaceId), () =>
-          Effect.map(experimentsOf(params.workspaceId), (items) => ({ items }))
-        )
+      Effect.flatMap(workspaceRole(context, params.workspaceId), () =>
+        Effect.map(experiments(params.workspaceId, "list", {}), (items) => ({ items }))
       )
   }),
   operation({
@@ -120,7 +108,9 @@ export const experimentOperations = [
       }
     ],
     handler: ({ params }, context) =>
-      orDieSql(Effect.flatMap(workspaceRole(context, params.workspaceId), () => resultsOf(params.workspaceId, params.experimentId)))
+      Effect.flatMap(workspaceRole(context, params.workspaceId), () =>
+        experiments(params.workspaceId, "results", { experimentId: params.experimentId })
+      )
   }),
   operation({
     service,
@@ -146,10 +136,8 @@ export const experimentOperations = [
       }
     ],
     handler: ({ params, body }, context) =>
-      orDieSql(
-        Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
-          setExperimentStatus(params.workspaceId, params.experimentId, body.status)
-        )
+      Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
+        experiments(params.workspaceId, "setStatus", { experimentId: params.experimentId, status: body.status })
       )
   }),
   operation({
@@ -165,10 +153,8 @@ export const experimentOperations = [
     responses: { 204: { description: "Deleted" }, 404: { description: "No such experiment" } },
     examples: [{ name: "delete", request: { params: exampleItemParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
-      orDieSql(
-        Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
-          Effect.asVoid(deleteExperiment(params.workspaceId, params.experimentId))
-        )
+      Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
+        experiments(params.workspaceId, "delete", { experimentId: params.experimentId })
       )
   })
 ]

@@ -1,21 +1,23 @@
 /**
  * One Lens run for a caller, shared by the REST chat, its streaming twin and
  * the chat bots: who asks (workspace, role, whether Lens may propose writes
- * for them), the thread, credits, the engine, and one transaction that stores
- * the turn, its proposals and its metering before the reply.
+ * for them), the thread, credits and the engine. Before the reply the
+ * thread's actor stores the turn with its proposals, and the workspace's
+ * account actor records the metering and deducts its credits.
  */
 import { Effect, Schema } from "effect"
 import { workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { Id } from "../../actors/Fields.ts"
-import { answerQuestion, defaultOptions, type EngineAnswer, resolveAgainstThread } from "../../actors/lens/Engine.ts"
-import { variantFor } from "../../actors/lens/Experiments.ts"
-import { meter, requireCredits, tokensOf } from "../../actors/lens/Metering.ts"
-import { modelAnswer, modelConfig } from "../../actors/lens/ModelSynthesis.ts"
-import { storeProposals } from "../../actors/lens/Proposals.ts"
+import { answerQuestion, defaultOptions, type EngineAnswer } from "../../actors/lens/Engine.ts"
+import { modelConfig } from "../../actors/lens/ChatModel.ts"
+import { charge, requireCredits, type UsageInput } from "../../actors/lens/LensAccount.ts"
+import { experiments } from "../../actors/lens/LensExperiments.ts"
+import { askThread } from "../../actors/lens/LensThread.ts"
+import { tokensOf } from "../../actors/lens/Metering.ts"
+import { modelAnswer } from "../../actors/lens/ModelSynthesis.ts"
+import { type ModelCall, modelSteps } from "../../actors/lens/ModelSteps.ts"
 import type { Asker } from "../../actors/lens/Retrievers.ts"
-import { lastResolvedQuery, ownThread, storeTurn } from "../../actors/lens/Threads.ts"
-import { Sql } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
@@ -45,7 +47,7 @@ const workspaceFor = (context: RequestContext, request: ChatRequest) =>
     const principal = yield* principalOf(context)
     if (request.workspaceId !== undefined) return request.workspaceId
     if (principal.kind === "apiKey") return principal.workspaceId
-    if (request.threadId !== undefined) return (yield* ownThread(request.threadId, principal.userId)).workspaceId
+    if (request.threadId !== undefined) return (yield* askThread(request.threadId, "owner", { by: principal.userId })).workspaceId
     const mine = yield* Effect.orDie(workspacesOf(principal.userId))
     if (mine.length === 1) return mine[0]!.id
     return yield* reject("invalid", "Name the workspace to ask about", [
@@ -80,27 +82,31 @@ export const runLens = (
     const workspaceId = yield* workspaceFor(context, request)
     const caller = yield* lensCaller(context, workspaceId)
     const { userId } = caller.asker
-    let previous: string | undefined
     if (request.threadId !== undefined) {
-      const thread = yield* ownThread(request.threadId, userId)
+      const thread = yield* askThread(request.threadId, "owner", { by: userId })
       if (thread.workspaceId !== workspaceId) {
         return yield* reject("invalid", "The thread belongs to another workspace", [
           { path: "body.threadId", message: "thread of another workspace" }
         ])
       }
-      previous = yield* lastResolvedQuery(thread.id)
     }
     yield* requireCredits(workspaceId)
-    const variant = yield* variantFor(workspaceId, userId)
-    const resolved = resolveAgainstThread(request.message, previous)
+    const variant = yield* experiments(workspaceId, "variantFor", { userId })
+    const resolved =
+      request.threadId === undefined
+        ? request.message
+        : yield* askThread(request.threadId, "resolve", { by: userId, message: request.message })
     const started = performance.now()
+    // With a model configured, it routes and grades (each call metered), and writes the answer from the same cited passages.
+    const model = modelConfig()
+    const modelCalls: Array<ModelCall> = []
     const local = yield* answerQuestion(caller.asker, resolved, {
       ...defaultOptions,
       ...variant?.settings,
-      canWrite: caller.canWrite && options.writes
+      canWrite: caller.canWrite && options.writes,
+      ...(model ? { model: modelSteps(model, modelCalls) } : {})
     })
-    // With a model configured, it writes the answer from the same cited passages (an agent loop's answer stays local).
-    const model = modelConfig()
+    // An agent loop's answer stays local.
     const written =
       model && local.citations.length > 0 && local.trace.route !== "agent"
         ? yield* modelAnswer(model, resolved, local.citations)
@@ -126,45 +132,39 @@ export const runLens = (
     const durationMs = performance.now() - started
     const threadId = request.threadId ?? crypto.randomUUID()
     const answerId = crypto.randomUUID()
-    const sql = yield* Sql
-    const storedProposals = yield* sql.transaction(
-      Effect.gen(function* () {
-        yield* storeTurn({
-          threadId,
-          isNewThread: request.threadId === undefined,
-          workspaceId,
-          userId,
-          answerId,
-          message: request.message,
-          resolvedQuery: resolved,
-          result,
-          variant: variant?.name ?? null
-        })
-        const stored = yield* storeProposals(workspaceId, userId, answerId, result.proposals)
-        yield* meter({
-          workspaceId,
-          userId,
-          engine: "local",
-          purpose,
-          model: null,
-          promptTokens: tokensOf(resolved) + local.citations.reduce((sum, c) => sum + tokensOf(c.snippet), 0),
-          completionTokens: tokensOf(local.answer),
-          durationMs
-        })
-        if (written) {
-          yield* meter({
-            workspaceId,
-            userId,
-            engine: "model",
-            purpose,
-            model: model!.model,
-            promptTokens: written.promptTokens,
-            completionTokens: written.completionTokens,
-            durationMs: 0
-          })
-        }
-        return stored
-      })
-    )
+    const storedProposals = yield* askThread(threadId, "append", {
+      by: userId,
+      workspaceId,
+      answerId,
+      message: request.message,
+      resolvedQuery: resolved,
+      answer: result.answer,
+      citations: result.citations,
+      trace: result.trace,
+      followUps: result.followUps,
+      variant: variant?.name ?? null,
+      proposals: result.proposals
+    })
+    const modelUsage = (fields: Pick<UsageInput, "purpose" | "promptTokens" | "completionTokens" | "durationMs">): UsageInput => ({
+      userId,
+      engine: "model",
+      model: model!.model,
+      ...fields
+    })
+    yield* charge(workspaceId, [
+      {
+        userId,
+        engine: "local",
+        purpose,
+        model: null,
+        promptTokens: tokensOf(resolved) + local.citations.reduce((sum, c) => sum + tokensOf(c.snippet), 0),
+        completionTokens: tokensOf(local.answer),
+        durationMs
+      },
+      ...modelCalls.map((call) => modelUsage({ purpose: `${purpose}:${call.step}`, ...call })),
+      ...(written
+        ? [modelUsage({ purpose, promptTokens: written.promptTokens, completionTokens: written.completionTokens, durationMs: 0 })]
+        : [])
+    ])
     return { ...result, threadId, answerId, storedProposals } satisfies LensReply
   })

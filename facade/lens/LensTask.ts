@@ -1,8 +1,8 @@
 /** Lens Task Resource (1): turn one of your Lens answers into a pm task (with its citations), created with your own permissions. */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { answerOwner, threadWithTurns } from "../../actors/lens/Threads.ts"
-import { query } from "../../persistence/Sql.ts"
+import { askThread } from "../../actors/lens/LensThread.ts"
+import { threadOfAnswer } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf } from "../Access.ts"
 import { operation } from "../Operation.ts"
@@ -39,15 +39,12 @@ export const lensTaskOperations = [
       orDieSql(
         Effect.gen(function* () {
           const user = yield* userOf(context)
-          const owner = yield* answerOwner(params.answerId)
-          if (owner.userId !== user.userId) return yield* reject("not_found", "No such Lens answer")
-          const [row] = yield* query<{ threadId: string }>('SELECT thread_id AS "threadId" FROM lens_turns WHERE id = $1', [
-            params.answerId
-          ])
-          const turn = (yield* threadWithTurns(row!.threadId, user.userId)).turns.find((t) => t.answerId === params.answerId)!
+          const threadId = yield* threadOfAnswer(params.answerId)
+          if (threadId === undefined) return yield* reject("not_found", "No such Lens answer")
+          const { workspaceId, turn } = yield* askThread(threadId, "turn", { by: user.userId, answerId: params.answerId })
           const sources = turn.citations.map((c) => `[${c.n}] ${c.sourceType} ${c.sourceId}: ${c.title}`).join("\n")
           const created = yield* invokeAsCaller(context, "createTaskLite", {
-            workspaceId: owner.workspaceId,
+            workspaceId,
             list: body.list,
             ...(body.space ? { space: body.space } : {}),
             name: (body.name ?? turn.message).slice(0, 200),

@@ -5,10 +5,10 @@
  * what that user could do by hand, and nothing else.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { decide, ownProposal, Proposal, ProposalStatus, proposalsOf } from "../../actors/lens/Proposals.ts"
-import { answerOwner } from "../../actors/lens/Threads.ts"
-import { query } from "../../persistence/Sql.ts"
+import { Id } from "../../actors/Fields.ts"
+import { askThread, Feedback } from "../../actors/lens/LensThread.ts"
+import { Proposal, ProposalStatus, proposalsOf } from "../../actors/lens/Proposals.ts"
+import { threadOfAnswer, threadOfProposal } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../Access.ts"
 import { invokeById } from "../Invoke.ts"
@@ -139,11 +139,15 @@ export const proposalOperations = [
       orDieSql(
         Effect.gen(function* () {
           const user = yield* userOf(context)
-          const proposal = yield* ownProposal(params.proposalId, user.userId)
+          const threadId = yield* threadOfProposal(params.proposalId)
+          if (threadId === undefined) return yield* reject("not_found", "No such Lens proposal")
+          const by = user.userId
+          const proposal = yield* askThread(threadId, "proposal", { by, proposalId: params.proposalId })
           if (proposal.status !== "proposed") return yield* reject("conflict", "This proposal was already decided")
-          if (body.decision === "reject") yield* decide(proposal.id, "rejected", null)
-          else yield* decide(proposal.id, "applied", yield* apply(context, proposal, body))
-          return yield* ownProposal(params.proposalId, user.userId)
+          if (body.decision === "reject")
+            return yield* askThread(threadId, "decide", { by, proposalId: proposal.id, status: "rejected", result: null })
+          const result = yield* apply(context, proposal, body)
+          return yield* askThread(threadId, "decide", { by, proposalId: proposal.id, status: "applied", result })
         })
       )
   }),
@@ -164,12 +168,7 @@ export const proposalOperations = [
     responses: {
       200: {
         description: "The feedback",
-        schema: Schema.Struct({
-          answerId: Id,
-          rating: Schema.Literals(["up", "down"]),
-          reason: Schema.NullOr(Schema.String),
-          createdAt: Timestamp
-        })
+        schema: Feedback
       },
       404: { description: "No such answer of yours" }
     },
@@ -187,14 +186,14 @@ export const proposalOperations = [
       orDieSql(
         Effect.gen(function* () {
           const user = yield* userOf(context)
-          const owner = yield* answerOwner(params.answerId)
-          if (owner.userId !== user.userId) return yield* reject("not_found", "No such Lens answer")
-          yield* query(
-            `INSERT INTO lens_feedback (answer_id, user_id, rating, reason) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (answer_id, user_id) DO UPDATE SET rating = EXCLUDED.rating, reason = EXCLUDED.reason, created_at = now()`,
-            [params.answerId, user.userId, body.rating, body.reason ?? null]
-          )
-          return { answerId: params.answerId, rating: body.rating, reason: body.reason ?? null, createdAt: new Date().toISOString() }
+          const threadId = yield* threadOfAnswer(params.answerId)
+          if (threadId === undefined) return yield* reject("not_found", "No such Lens answer")
+          return yield* askThread(threadId, "rate", {
+            by: user.userId,
+            answerId: params.answerId,
+            rating: body.rating,
+            reason: body.reason ?? null
+          })
         })
       )
   })

@@ -8,8 +8,8 @@
 import { Effect, Schema } from "effect"
 import { atLeast } from "../../actors/identity/Workspace.ts"
 import { Id } from "../../actors/Fields.ts"
+import { charge } from "../../actors/lens/LensAccount.ts"
 import {
-  meter,
   purgeUsageBefore,
   type UsageFilter,
   type usageGroupings,
@@ -19,7 +19,6 @@ import {
   UsageTotals,
   usageTotals
 } from "../../actors/lens/Metering.ts"
-import { Sql } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { type AnyOperation, operation, raw, type RequestContext } from "../Operation.ts"
@@ -292,10 +291,8 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
-          const sql = yield* Sql
-          const credits = yield* sql.transaction(
-            meter({
-              workspaceId: params.workspaceId,
+          const credits = yield* charge(params.workspaceId, [
+            {
               userId: principal.userId,
               engine: "model",
               purpose: body.purpose,
@@ -303,8 +300,8 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
               promptTokens: body.promptTokens,
               completionTokens: body.completionTokens,
               durationMs: body.durationMs ?? 0
-            })
-          )
+            }
+          ])
           return { credits }
         })
       )
