@@ -212,7 +212,7 @@ export const microserviceOperations = [
       Effect.sync(() => {
         const config = llm()
         return {
-          // With all three LLM_* set the model writes answers; routing, retrieval and grading stay local.
+          // With all three LLM_* set the model routes, grades and writes answers; retrieval and ranking stay local.
           engine: config.baseUrl && config.model && config.apiKeySet ? ("model" as const) : ("local" as const),
           model: config.model,
           modelBaseUrl: config.baseUrl,
