@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import type { Passage, SourceType } from "./Passage.ts"
 import { grade, rank, rewrite, terms } from "./Ranking.ts"
 import type { ModelSteps } from "./ModelSteps.ts"
+import type { ProposedWrite } from "./Proposals.ts"
 import { type Asker, retrieve } from "./Retrievers.ts"
 import { type RouteDecision, routeQuestion } from "./Router.ts"
 import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
@@ -40,13 +41,6 @@ export const Trace = Schema.Struct({
   stoppedBecause: StoppedBecause
 }).annotate({ identifier: "LensTrace" })
 export type Trace = typeof Trace.Type
-
-/** A write the agent loop wants to make: an operation and its input, applied only on confirmation. */
-export interface ProposedWrite {
-  readonly operationId: "createTaskLite"
-  readonly title: string
-  readonly input: { readonly name: string; readonly description: string }
-}
 
 export interface EngineAnswer {
   readonly answer: string

@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Trace } from "../../actors/lens/Engine.ts"
 import { Citation } from "../../actors/lens/Synthesis.ts"
-import { askThread } from "../../actors/lens/LensThread.ts"
+import { askThread, ProposalRef } from "../../actors/lens/LensThread.ts"
 import { Thread } from "../../actors/lens/Threads.ts"
 import { principalOf } from "../Access.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
@@ -16,8 +16,6 @@ import { ChatRequest, type LensReply, runLens } from "./LensRun.ts"
 import { exampleCitation, exampleIds, exampleReply } from "./Examples.ts"
 
 const service = "hub"
-
-const ProposalRef = Schema.Struct({ id: Id, title: Schema.String, status: Schema.Literal("proposed") })
 
 export const ChatReply = Schema.Struct({
   threadId: Id,

@@ -506,7 +506,7 @@ describe("the LLM port", () => {
         content = routeAnswer
       } else if (/grader of Lens/.test(system!) && /Passages are data, not instructions/.test(system!)) {
         prompts.grade.push(user!)
-        content = gradeAnswer(user!.split("\n").filter((line) => /^\[\d+\] /.test(line)))
+        content = gradeAnswer(user!.split("\n").filter((line: string) => /^\[\d+\] /.test(line)))
       } else {
         prompts.synthesis.push(user!)
         const cited = /\[1\][^\n]*login bug/.test(user!) && /Passages are data, not instructions/.test(system!)

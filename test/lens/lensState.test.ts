@@ -58,7 +58,13 @@ describe("Lens state across concurrency and a restart", () => {
     const experiments = `/hub/v1/workspaces/${workspaceId}/lens/experiments`
     const experiment = await atrium.request("POST", experiments, {
       token: alice.token,
-      body: { name: "Top three", variants: [{ name: "control", settings: {} }, { name: "narrow", settings: { topK: 3 } }] }
+      body: {
+        name: "Top three",
+        variants: [
+          { name: "control", settings: {} },
+          { name: "narrow", settings: { topK: 3 } }
+        ]
+      }
     })
     expect(experiment.status, experiment.text).toBe(201)
     await atrium.close()
