@@ -161,7 +161,7 @@ export const runLens = (
         completionTokens: tokensOf(local.answer),
         durationMs
       },
-      ...modelCalls.map((call) => modelUsage({ purpose: `${purpose}:${call.step}`, ...call })),
+      ...modelCalls.map(({ step, ...call }) => modelUsage({ purpose: `${purpose}:${step}`, ...call })),
       ...(written
         ? [modelUsage({ purpose, promptTokens: written.promptTokens, completionTokens: written.completionTokens, durationMs: 0 })]
         : [])
