@@ -26,7 +26,8 @@ export interface ModelReply {
 /** One chat completion at temperature 0: the system prompt, then the user's content. */
 export const complete = (config: ModelConfig, system: string, user: string) =>
   Effect.gen(function* () {
-    const response = yield* Effect.tryPromise(() =>
+    // The run's interruption (its client went away) aborts the request.
+    const response = yield* Effect.tryPromise((signal) =>
       fetch(`${config.baseUrl.replace(/\/$/, "")}/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${config.apiKey}`, "content-type": "application/json" },
@@ -38,7 +39,7 @@ export const complete = (config: ModelConfig, system: string, user: string) =>
             { role: "user", content: user }
           ]
         }),
-        signal: AbortSignal.timeout(60_000)
+        signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)])
       })
     ).pipe(Effect.mapError(() => reject("bad_gateway", "The language model could not be reached")))
     if (!response.ok) return yield* reject("bad_gateway", `The language model refused the request (${response.status})`)

@@ -9,10 +9,10 @@
  */
 import { Effect, Schema } from "effect"
 import type { Passage, SourceType } from "./Passage.ts"
-import { grade, rank, rewrite, terms } from "./Ranking.ts"
 import type { ModelSteps } from "./ModelSteps.ts"
 import type { ProposedWrite } from "./Proposals.ts"
-import { type Asker, retrieve } from "./Retrievers.ts"
+import { grade, rewrite, terms } from "./Ranking.ts"
+import { type Asker, retrieve, search } from "./Retrievers.ts"
 import { type RouteDecision, routeQuestion } from "./Router.ts"
 import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
 
@@ -67,15 +67,22 @@ const MAX_AGENT_STEPS = 4
 const MAX_PROPOSALS = 10
 const WANTS_WRITE = /\b(create|make|add|open|file)\b/i
 
+/** Told of each step as it finishes (the streaming operation sends it on at once). */
+export type StepObserver = (step: Step) => void
+
 class Tracer {
   readonly steps: Array<Step> = []
+  constructor(private readonly observe?: StepObserver) {}
+  record(step: Step) {
+    this.steps.push(step)
+    this.observe?.(step)
+  }
   timed<A, E, R>(kind: Step["kind"], name: string, body: Effect.Effect<A, E, R>, detail: (a: A) => string): Effect.Effect<A, E, R> {
-    const steps = this.steps
     return Effect.suspend(() => {
       const started = performance.now()
       return Effect.tap(body, (result) =>
         Effect.sync(() => {
-          steps.push({ kind, name, durationMs: Math.round((performance.now() - started) * 100) / 100, detail: detail(result) })
+          this.record({ kind, name, durationMs: Math.round((performance.now() - started) * 100) / 100, detail: detail(result) })
         })
       )
     })
@@ -87,32 +94,29 @@ class Tracer {
 
 const describeSources = (sources: ReadonlyArray<SourceType>) => sources.join(", ")
 
-/** Retrieve → rank → grade, once with the question and once more with its rewrite when nothing is relevant. */
+/** Retrieve and rank (the index, with the caller's permissions) → grade, with the question and, when nothing is relevant, its rewrite. */
 const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
   Effect.gen(function* () {
-    const passages = yield* tracer.timed(
+    const rewritten = rewrite(question)
+    const found = yield* tracer.timed(
       "retrieve",
       describeSources(decision.sources),
-      retrieve(asker, decision.sources),
-      (p) => `${p.length} passages readable by the caller`
+      search(asker, decision.sources, [question, rewritten], options.topK),
+      (f) => `${f.readable} passages readable by the caller`
     )
-    const attempt = (text: string, name: string) =>
+    const attempt = (ranked: (typeof found.ranked)[number], text: string, name: string) =>
       tracer.timed(
         "grade",
         options.model ? name.replace("bm25", `bm25 + ${options.model.name}`) : name,
         Effect.suspend(() => {
-          const ranked = rank(passages, text, options.topK)
           const local = grade(ranked, options.minimumCoverage)
-          if (options.model === undefined) return Effect.succeed({ ranked, relevant: local, note: "" })
-          return Effect.map(options.model.grade(text, ranked, local), (judged) => ({ ranked, ...judged }))
+          return options.model === undefined ? Effect.succeed({ relevant: local, note: "" }) : options.model.grade(text, ranked, local)
         }),
-        ({ ranked, relevant, note }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"${note}`
+        ({ relevant, note }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"${note}`
       )
-    const first = yield* attempt(question, "bm25")
+    const first = yield* attempt(found.ranked[0]!, question, "bm25")
     if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant
-    const rewritten = rewrite(question)
-    const second = yield* attempt(rewritten, "bm25 (rewritten query)")
-    return second.relevant
+    return (yield* attempt(found.ranked[1]!, rewritten, "bm25 (rewritten query)")).relevant
   })
 
 const answerFrom = (
@@ -123,7 +127,7 @@ const answerFrom = (
 ) =>
   Effect.gen(function* () {
     if (relevant.length === 0) {
-      tracer.steps.push({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
+      tracer.record({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
       return {
         answer: DONT_KNOW,
         citations: [],
@@ -193,7 +197,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     steps++
     const relevant = missing.slice(0, MAX_PROPOSALS).map((passage) => ({ passage, score: 1, coverage: 1 }))
     if (missing.length === 0) {
-      tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: "Nothing to do" })
+      tracer.record({ kind: "synthesize", name: "agent", durationMs: 0, detail: "Nothing to do" })
       return {
         answer:
           items.length === 0
@@ -219,7 +223,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
           }))
         : []
     if (proposals.length > 0) {
-      tracer.steps.push({
+      tracer.record({
         kind: "tool",
         name: "proposeWrites",
         durationMs: 0,
@@ -233,7 +237,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
         : wantsWrite
           ? "\nI cannot create tasks for you here: writes need a user session with the member role."
           : ""
-    tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: `${synthesis.citations.length} citations` })
+    tracer.record({ kind: "synthesize", name: "agent", durationMs: 0, detail: `${synthesis.citations.length} citations` })
     return {
       answer: `${lead}\n${synthesis.answer}${tail}`,
       citations: synthesis.citations,
@@ -249,9 +253,9 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
   })
 
 /** Answers `question` (already resolved against its thread) for `asker`. */
-export const answerQuestion = (asker: Asker, question: string, options: EngineOptions) =>
+export const answerQuestion = (asker: Asker, question: string, options: EngineOptions, observe?: StepObserver) =>
   Effect.gen(function* () {
-    const tracer = new Tracer()
+    const tracer = new Tracer(observe)
     const model = options.model
     const decision = yield* tracer.timed(
       "route",

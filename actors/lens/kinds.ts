@@ -1,7 +1,8 @@
-/** Lens's actor kinds: a thread per thread id, an account (credits) and experiments per workspace. */
+/** Lens's actor kinds: a thread per thread id; the index, the account (credits) and the experiments per workspace. */
 import type { ActorKind } from "../../runtime/Actor.ts"
 import { LensAccount } from "./LensAccount.ts"
 import { LensExperiments } from "./LensExperiments.ts"
+import { LensIndex } from "./LensIndex.ts"
 import { LensThread } from "./LensThread.ts"
 
-export const lensActorKinds: ReadonlyArray<ActorKind> = [LensThread, LensAccount, LensExperiments]
+export const lensActorKinds: ReadonlyArray<ActorKind> = [LensThread, LensIndex, LensAccount, LensExperiments]

@@ -9,7 +9,7 @@ import { Effect, Schema } from "effect"
 import { workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { Id } from "../../actors/Fields.ts"
-import { answerQuestion, defaultOptions, type EngineAnswer } from "../../actors/lens/Engine.ts"
+import { answerQuestion, defaultOptions, type EngineAnswer, type StepObserver } from "../../actors/lens/Engine.ts"
 import { modelConfig } from "../../actors/lens/ChatModel.ts"
 import { charge, requireCredits, type UsageInput } from "../../actors/lens/LensAccount.ts"
 import { experiments } from "../../actors/lens/LensExperiments.ts"
@@ -71,13 +71,8 @@ export interface LensReply extends EngineAnswer {
   readonly storedProposals: ReadonlyArray<{ readonly id: string; readonly title: string; readonly status: "proposed" }>
 }
 
-/** Runs the pipeline for `request` and stores the turn; `purpose` names the surface in the metering. */
-export const runLens = (
-  context: RequestContext,
-  request: ChatRequest,
-  purpose: string,
-  options: { readonly writes: boolean } = { writes: true }
-) =>
+/** Who asks, in which workspace and thread, with the credits checked: everything refused before a run starts. */
+export const prepareLens = (context: RequestContext, request: ChatRequest) =>
   Effect.gen(function* () {
     const workspaceId = yield* workspaceFor(context, request)
     const caller = yield* lensCaller(context, workspaceId)
@@ -91,80 +86,122 @@ export const runLens = (
       }
     }
     yield* requireCredits(workspaceId)
-    const variant = yield* experiments(workspaceId, "variantFor", { userId })
+    // A follow-up is resolved against the history its thread's actor holds.
     const resolved =
       request.threadId === undefined
         ? request.message
         : yield* askThread(request.threadId, "resolve", { by: userId, message: request.message })
-    const started = performance.now()
-    // With a model configured, it routes and grades (each call metered), and writes the answer from the same cited passages.
+    return { request, caller, resolved }
+  })
+
+export type PreparedLens = Effect.Success<ReturnType<typeof prepareLens>>
+
+/**
+ * Runs the pipeline of a prepared request and stores the turn; `purpose`
+ * names the surface in the metering; `observe` hears each step as it
+ * finishes. With a model configured it routes and grades (each call metered
+ * as `purpose:route` / `purpose:grade`) and writes the answer from the same
+ * cited passages. An interrupted run (a stream whose client went away) makes
+ * no further model call and stores no turn, but what already ran is metered.
+ */
+export const runPrepared = (
+  prepared: PreparedLens,
+  purpose: string,
+  options: { readonly writes: boolean } = { writes: true },
+  observe?: StepObserver
+) =>
+  Effect.gen(function* () {
+    const { request, caller, resolved } = prepared
+    const { workspaceId, userId } = caller.asker
+    const variant = yield* experiments(workspaceId, "variantFor", { userId })
     const model = modelConfig()
+    // What ran so far, metered whatever follows (an interruption included).
     const modelCalls: Array<ModelCall> = []
-    const local = yield* answerQuestion(caller.asker, resolved, {
-      ...defaultOptions,
-      ...variant?.settings,
-      canWrite: caller.canWrite && options.writes,
-      ...(model ? { model: modelSteps(model, modelCalls) } : {})
-    })
-    // An agent loop's answer stays local.
-    const written =
-      model && local.citations.length > 0 && local.trace.route !== "agent"
-        ? yield* modelAnswer(model, resolved, local.citations)
-        : undefined
-    const result = written
-      ? {
-          ...local,
-          answer: written.text,
-          trace: {
-            ...local.trace,
-            steps: [
-              ...local.trace.steps,
-              {
-                kind: "synthesize" as const,
-                name: model!.model,
-                durationMs: 0,
-                detail: "answer written by the model from the cited passages"
-              }
-            ]
-          }
-        }
-      : local
-    const durationMs = performance.now() - started
-    const threadId = request.threadId ?? crypto.randomUUID()
-    const answerId = crypto.randomUUID()
-    const storedProposals = yield* askThread(threadId, "append", {
-      by: userId,
-      workspaceId,
-      answerId,
-      message: request.message,
-      resolvedQuery: resolved,
-      answer: result.answer,
-      citations: result.citations,
-      trace: result.trace,
-      followUps: result.followUps,
-      variant: variant?.name ?? null,
-      proposals: result.proposals
-    })
-    const modelUsage = (fields: Pick<UsageInput, "purpose" | "promptTokens" | "completionTokens" | "durationMs">): UsageInput => ({
+    const ran: Array<UsageInput> = []
+    const modelUsage = (usePurpose: string, call: Omit<ModelCall, "step">): UsageInput => ({
       userId,
       engine: "model",
+      purpose: usePurpose,
       model: model!.model,
-      ...fields
+      ...call
     })
-    yield* charge(workspaceId, [
-      {
+    const whatRan = () => [...ran, ...modelCalls.map(({ step, ...call }) => modelUsage(`${purpose}:${step}`, call))]
+    let charged = false
+    const chargeWhatRan = Effect.suspend(() =>
+      charged || whatRan().length === 0
+        ? Effect.void
+        : Effect.catchCause(charge(workspaceId, whatRan()), (cause) => Effect.logError("lens: metering an interrupted run failed", cause))
+    )
+    return yield* Effect.gen(function* () {
+      const started = performance.now()
+      const local = yield* answerQuestion(
+        caller.asker,
+        resolved,
+        {
+          ...defaultOptions,
+          ...variant?.settings,
+          canWrite: caller.canWrite && options.writes,
+          ...(model ? { model: modelSteps(model, modelCalls) } : {})
+        },
+        observe
+      )
+      ran.push({
         userId,
         engine: "local",
         purpose,
         model: null,
         promptTokens: tokensOf(resolved) + local.citations.reduce((sum, c) => sum + tokensOf(c.snippet), 0),
         completionTokens: tokensOf(local.answer),
-        durationMs
-      },
-      ...modelCalls.map(({ step, ...call }) => modelUsage({ purpose: `${purpose}:${step}`, ...call })),
-      ...(written
-        ? [modelUsage({ purpose, promptTokens: written.promptTokens, completionTokens: written.completionTokens, durationMs: 0 })]
-        : [])
-    ])
-    return { ...result, threadId, answerId, storedProposals } satisfies LensReply
+        durationMs: performance.now() - started
+      })
+      // An agent loop's answer stays local.
+      const written =
+        model && local.citations.length > 0 && local.trace.route !== "agent"
+          ? yield* modelAnswer(model, resolved, local.citations)
+          : undefined
+      let result: EngineAnswer = local
+      if (written) {
+        ran.push(modelUsage(purpose, { promptTokens: written.promptTokens, completionTokens: written.completionTokens, durationMs: 0 }))
+        const step = {
+          kind: "synthesize" as const,
+          name: model!.model,
+          durationMs: 0,
+          detail: "answer written by the model from the cited passages"
+        }
+        observe?.(step)
+        result = { ...local, answer: written.text, trace: { ...local.trace, steps: [...local.trace.steps, step] } }
+      }
+      const threadId = request.threadId ?? crypto.randomUUID()
+      const answerId = crypto.randomUUID()
+      // Once storing starts it finishes: the turn with its proposals (the thread's actor), then the metering (the account's).
+      const storedProposals = yield* Effect.uninterruptible(
+        Effect.gen(function* () {
+          const stored = yield* askThread(threadId, "append", {
+            by: userId,
+            workspaceId,
+            answerId,
+            message: request.message,
+            resolvedQuery: resolved,
+            answer: result.answer,
+            citations: result.citations,
+            trace: result.trace,
+            followUps: result.followUps,
+            variant: variant?.name ?? null,
+            proposals: result.proposals
+          })
+          charged = true
+          yield* charge(workspaceId, whatRan())
+          return stored
+        })
+      )
+      return { ...result, threadId, answerId, storedProposals } satisfies LensReply
+    }).pipe(Effect.onInterrupt(() => chargeWhatRan))
   })
+
+/** Runs the pipeline for `request` and stores the turn; `purpose` names the surface in the metering. */
+export const runLens = (
+  context: RequestContext,
+  request: ChatRequest,
+  purpose: string,
+  options: { readonly writes: boolean } = { writes: true }
+) => Effect.flatMap(prepareLens(context, request), (prepared) => runPrepared(prepared, purpose, options))
