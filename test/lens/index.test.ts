@@ -19,8 +19,7 @@ let listId: string
 let pageId: string
 let callId: number
 
-const ask = (who: User, message: string) =>
-  atrium.request("POST", "/hub/lens/chat", { token: who.token, body: { workspaceId, message } })
+const ask = (who: User, message: string) => atrium.request("POST", "/hub/lens/chat", { token: who.token, body: { workspaceId, message } })
 
 const cites = (reply: { body: any }, sourceType: string) => reply.body.citations.filter((c: any) => c.sourceType === sourceType)
 
@@ -183,7 +182,13 @@ describe("permissions are applied before ranking, by the standing index too", ()
 describe("Lens Streaming Resource", () => {
   const withModel = async (hold: (response: ServerResponse) => void, body: () => Promise<void>) => {
     const saved = { ...process.env }
-    const model = await fakeServer((_request, response) => hold(response))
+    const model = await fakeServer((request, response) => {
+      // Routing and grading are answered at once (with nothing usable: the rules decide); only synthesis is held.
+      if (/router of Lens|grader of Lens/.test(request.body.messages[0].content)) {
+        return json(response, 200, { choices: [{ message: { role: "assistant", content: "{}" } }] })
+      }
+      hold(response)
+    })
     Object.assign(process.env, { LLM_BASE_URL: model.url, LLM_API_KEY: "sk-test", LLM_MODEL: "fake-stream" })
     try {
       await body()
@@ -236,7 +241,7 @@ describe("Lens Streaming Resource", () => {
         })
       ).body.items as Array<any>
     const localBefore = (await usage("local")).length
-    const modelBefore = (await usage("model")).length
+    const modelBefore = (await usage("model")).filter((u) => u.purpose === "stream").length
     let asked = 0
     let abandoned = false
     await withModel(
@@ -254,7 +259,8 @@ describe("Lens Streaming Resource", () => {
         await eventually(async () => (await usage("local")).length === localBefore + 1, "the local run is metered")
         await new Promise((resolve) => setTimeout(resolve, 300))
         expect(asked).toBe(1)
-        expect((await usage("model")).length).toBe(modelBefore)
+        // Routing and grading answered and are metered; the abandoned synthesis is not.
+        expect((await usage("model")).filter((u) => u.purpose === "stream").length).toBe(modelBefore)
         expect((await usage("local")).filter((u) => u.purpose === "stream").length).toBeGreaterThan(0)
       }
     )
