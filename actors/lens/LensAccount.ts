@@ -133,7 +133,9 @@ export const LensAccount = Actor<AccountState>()({
         change: Schema.Union([Schema.Struct({ delta: Schema.Number }), Schema.Struct({ balance: Schema.Number })])
       }),
       success: AccountState
-    }
+    },
+    /** Deletes the usage records older than `before` (an ISO date); the balance and ledger are unchanged. */
+    purgeUsage: { payload: Schema.Struct({ before: Schema.String }), success: Schema.Struct({ deleted: Schema.Number }) }
   },
   handlers: {
     balance: (_, ctx) => Effect.succeed(ctx.state),
@@ -146,7 +148,17 @@ export const LensAccount = Actor<AccountState>()({
         return { credits: priced.reduce((sum, usage) => sum + usage.credits, 0), balance: next.balance }
       }),
     change: ({ userId, reason, change }, ctx) =>
-      commit(ctx, [{ delta: "delta" in change ? change.delta : change.balance - ctx.state.balance, reason, userId }])
+      commit(ctx, [{ delta: "delta" in change ? change.delta : change.balance - ctx.state.balance, reason, userId }]),
+    purgeUsage: ({ before }, ctx) =>
+      Effect.map(
+        Effect.orDie(
+          query<{ id: string }>("DELETE FROM lens_usage WHERE workspace_id = $1 AND created_at < $2::timestamptz RETURNING id", [
+            ctx.address.id,
+            before
+          ])
+        ),
+        (rows) => ({ deleted: rows.length })
+      )
   }
 })
 

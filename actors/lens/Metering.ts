@@ -120,12 +120,3 @@ export const usageTotals = (filter: UsageFilter, grouping: keyof typeof usageGro
     params
   )
 }
-
-export const purgeUsageBefore = (workspaceId: string, before: string) =>
-  Effect.map(
-    query<{ id: string }>("DELETE FROM lens_usage WHERE workspace_id = $1 AND created_at < $2::timestamptz RETURNING id", [
-      workspaceId,
-      before
-    ]),
-    (rows) => rows.length
-  )

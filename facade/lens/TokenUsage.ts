@@ -8,9 +8,8 @@
 import { Effect, Schema } from "effect"
 import { atLeast } from "../../actors/identity/Workspace.ts"
 import { Id } from "../../actors/Fields.ts"
-import { charge } from "../../actors/lens/LensAccount.ts"
+import { charge, LensAccount } from "../../actors/lens/LensAccount.ts"
 import {
-  purgeUsageBefore,
   type UsageFilter,
   type usageGroupings,
   UsageRecord,
@@ -19,6 +18,7 @@ import {
   UsageTotals,
   usageTotals
 } from "../../actors/lens/Metering.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { type AnyOperation, operation, raw, type RequestContext } from "../Operation.ts"
@@ -329,7 +329,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       orDieSql(
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "owner")
-          return { deleted: yield* purgeUsageBefore(params.workspaceId, query.before) }
+          return yield* (yield* ActorSystem).ask(LensAccount, params.workspaceId, "purgeUsage", { before: query.before })
         })
       )
   })
