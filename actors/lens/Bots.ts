@@ -1,16 +1,18 @@
 /**
  * Lens bots on team-chat (Chatapp) and team-meeting chat (Workchat)
- * connections: the install (signing secret sealed at rest, the user Lens
+ * connections: the bot actor (signing secret sealed at rest, the user Lens
  * acts as), signature checks of inbound events, and the vendor adapter that
  * replies in the channel or meeting thread at the connection's base URL.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, Sql } from "../../persistence/Sql.ts"
+import { Actor } from "../../runtime/Actor.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { get, tokenOf } from "../hub/connections/Connections.ts"
 import { HubKeys } from "../hub/HubKeys.ts"
-import { Id, Timestamp } from "../Fields.ts"
+import { Id, now, Timestamp } from "../Fields.ts"
 
 export const Surface = Schema.Literals(["chatapp", "workchat"])
 export type Surface = typeof Surface.Type
@@ -27,6 +29,74 @@ export type Bot = typeof Bot.Type
 
 const COLUMNS = `connection_id AS "connectionId", workspace_id AS "workspaceId", surface, act_as AS "actAs", ${isoTimestampSql("created_at")} AS "createdAt", ${isoTimestampSql("updated_at")} AS "updatedAt"`
 
+/** A bot with its signing secret, sealed (HubKeys): the actor never sees it in clear. */
+const Installed = Schema.Struct({ bot: Bot, sealed: Schema.String })
+type Installed = typeof Installed.Type
+
+const load = (connectionId: string) =>
+  Effect.map(
+    query<Bot & { sealed: string }>(`SELECT ${COLUMNS}, secret_ciphertext AS sealed FROM lens_bots WHERE connection_id = $1`, [
+      connectionId
+    ]),
+    ([row]): Installed | null => (row === undefined ? null : { bot: (({ sealed: _s, ...bot }) => bot)(row), sealed: row.sealed })
+  )
+
+const noBot = () => reject("not_found", "No Lens bot on this connection")
+
+/**
+ * The Lens bot actor (kind "lensBot", one per connection id): the single
+ * writer of the connection's bot, held in memory (rebuilt from its row) so
+ * every inbound event is verified without a query.
+ */
+export const LensBot = Actor<Installed | null>()({
+  kind: "lensBot",
+  state: Schema.NullOr(Installed),
+  initial: () => null,
+  rebuild: (connectionId) => load(connectionId),
+  messages: {
+    install: {
+      payload: Schema.Struct({ workspaceId: Id, surface: Surface, sealed: Schema.String, actAs: Id }),
+      success: Bot
+    },
+    view: { payload: Schema.Struct({}), success: Bot },
+    /** The bot with its sealed secret when it serves `surface`; null otherwise (the event is refused). */
+    credentials: { payload: Schema.Struct({ surface: Surface }), success: Schema.NullOr(Installed) }
+  },
+  handlers: {
+    install: ({ workspaceId, surface, sealed, actAs }, ctx) =>
+      Effect.gen(function* () {
+        const at = now()
+        const bot: Bot = {
+          connectionId: ctx.address.id,
+          workspaceId,
+          surface,
+          actAs,
+          createdAt: ctx.state?.bot.createdAt ?? at,
+          updatedAt: at
+        }
+        yield* Effect.orDie(
+          Sql.use((sql) =>
+            sql.query(
+              `INSERT INTO lens_bots (connection_id, workspace_id, surface, secret_ciphertext, act_as, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+               ON CONFLICT (connection_id) DO UPDATE SET surface = EXCLUDED.surface, secret_ciphertext = EXCLUDED.secret_ciphertext, act_as = EXCLUDED.act_as, updated_at = EXCLUDED.updated_at`,
+              [bot.connectionId, workspaceId, surface, sealed, actAs, bot.createdAt, at]
+            )
+          )
+        )
+        ctx.setState({ bot, sealed })
+        return bot
+      }),
+    view: (_, ctx) => (ctx.state === null ? Effect.fail(noBot()) : Effect.succeed(ctx.state.bot)),
+    credentials: ({ surface }, ctx) => Effect.succeed(ctx.state !== null && ctx.state.bot.surface === surface ? ctx.state : null)
+  }
+})
+
+const askBot = <Tag extends keyof typeof LensBot.messages & string>(
+  connectionId: string,
+  tag: Tag,
+  payload: (typeof LensBot.messages)[Tag]["payload"]["Type"]
+) => Effect.flatMap(ActorSystem, (actors) => actors.ask(LensBot, connectionId, tag, payload))
+
 export const installBot = (workspaceId: string, connectionId: string, surface: Surface, secret: string, actAs: string) =>
   Effect.gen(function* () {
     const connection = yield* get(workspaceId, connectionId)
@@ -35,28 +105,12 @@ export const installBot = (workspaceId: string, connectionId: string, surface: S
         { path: "path.connectionId", message: `a ${connection.vendor} connection` }
       ])
     }
-    const keys = yield* HubKeys
-    yield* query(
-      `INSERT INTO lens_bots (connection_id, workspace_id, surface, secret_ciphertext, act_as) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (connection_id) DO UPDATE SET surface = EXCLUDED.surface, secret_ciphertext = EXCLUDED.secret_ciphertext, act_as = EXCLUDED.act_as, updated_at = now()`,
-      [connectionId, workspaceId, surface, keys.encrypt(secret), actAs]
-    )
-    return yield* botOf(connectionId)
+    return yield* askBot(connectionId, "install", { workspaceId, surface, sealed: (yield* HubKeys).encrypt(secret), actAs })
   })
 
-export const botOf = (connectionId: string) =>
-  Effect.flatMap(query<Bot>(`SELECT ${COLUMNS} FROM lens_bots WHERE connection_id = $1`, [connectionId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No Lens bot on this connection"))
-  )
-
-export const removeBot = (workspaceId: string, connectionId: string) =>
-  Effect.flatMap(
-    query<{ id: string }>("DELETE FROM lens_bots WHERE connection_id = $1 AND workspace_id = $2 RETURNING connection_id AS id", [
-      connectionId,
-      workspaceId
-    ]),
-    (rows) => (rows.length > 0 ? Effect.void : Effect.fail(reject("not_found", "No Lens bot on this connection")))
-  )
+/** The workspace's bot on `connectionId` (another workspace's answers 404). */
+export const botOf = (workspaceId: string, connectionId: string) =>
+  Effect.flatMap(askBot(connectionId, "view", {}), (bot) => (bot.workspaceId === workspaceId ? Effect.succeed(bot) : Effect.fail(noBot())))
 
 const MAX_SKEW_SECONDS = 300
 
@@ -67,18 +121,15 @@ export const signatureOf = (secret: string, timestamp: string, body: Uint8Array 
 export const verifySender = (connectionId: string, surface: Surface, headers: Readonly<Record<string, string>>, body: Uint8Array) =>
   Effect.gen(function* () {
     const refused = reject("unauthorized", "The event's signature does not verify with this connection's signing secret")
-    const [row] = yield* query<{ sealed: string; surface: string }>(
-      "SELECT secret_ciphertext AS sealed, surface FROM lens_bots WHERE connection_id = $1",
-      [connectionId]
-    )
-    if (row === undefined || row.surface !== surface) return yield* refused
+    const installed = yield* askBot(connectionId, "credentials", { surface })
+    if (installed === null) return yield* refused
     const timestamp = headers["x-signature-timestamp"] ?? ""
     const signature = headers["x-signature"] ?? ""
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_SKEW_SECONDS) return yield* refused
-    const expected = Buffer.from(signatureOf((yield* HubKeys).decrypt(row.sealed), timestamp, body))
+    const expected = Buffer.from(signatureOf((yield* HubKeys).decrypt(installed.sealed), timestamp, body))
     const given = Buffer.from(signature)
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return yield* refused
-    return yield* botOf(connectionId)
+    return installed.bot
   })
 
 /** Replies through the vendor's API at the connection's base URL, with the connection's token. */

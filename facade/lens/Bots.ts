@@ -196,9 +196,7 @@ export const botOperations = [
       orDieSql(
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId)
-          const bot = yield* botOf(params.connectionId)
-          if (bot.workspaceId !== params.workspaceId) return yield* reject("not_found", "No Lens bot on this connection")
-          return bot
+          return yield* botOf(params.workspaceId, params.connectionId)
         })
       )
   }),
