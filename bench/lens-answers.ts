@@ -40,7 +40,8 @@ const inBatches = async <A>(items: ReadonlyArray<A>, size: number, body: (item: 
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map((item, j) => body(item, i + j)))
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 const main = async () => {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"

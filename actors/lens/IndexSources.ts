@@ -45,8 +45,7 @@ export const recordingStamps = (workspaceId: string) =>
     (rows): Array<Stamped> => rows.map((facts) => ({ id: String(facts.id), stamp: String(facts.updatedAt) }))
   )
 
-const recordingsById = (ids: ReadonlyArray<string>) =>
-  recordingRows("r.id = ANY($1::bigint[]) AND r.status = 'ready'", [ids.map(Number)])
+const recordingsById = (ids: ReadonlyArray<string>) => recordingRows("r.id = ANY($1::bigint[]) AND r.status = 'ready'", [ids.map(Number)])
 
 /** The transcript passages of recordings `ids`, read through their actors. */
 export const transcriptPassages = (ids: ReadonlyArray<string>) =>

@@ -158,9 +158,7 @@ const refresh = (index: WorkspaceIndex, sources: ReadonlySet<SourceType>, userId
   const ws = index.workspaceId
   const syncs = [
     sources.has("transcript") ? syncSlot(index, "transcript", recordingStamps(ws), transcriptPassages) : undefined,
-    sources.has("call")
-      ? syncSlot(index, `call:${userId}`, callStamps(ws, userId), (ids) => callPassages(ws, userId, ids))
-      : undefined,
+    sources.has("call") ? syncSlot(index, `call:${userId}`, callStamps(ws, userId), (ids) => callPassages(ws, userId, ids)) : undefined,
     sources.has("task") ? syncTasks(index) : undefined,
     sources.has("page") ? syncSlot(index, "page", pageStamps(ws), pagePassages) : undefined,
     sources.has("integration") ? syncSlot(index, "integration", chatStamps(ws), (ids) => chatPassages(ws, ids)) : undefined

@@ -8,13 +8,7 @@ import { Effect, Schema } from "effect"
 import { workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { Id } from "../../actors/Fields.ts"
-import {
-  answerQuestion,
-  defaultOptions,
-  type EngineAnswer,
-  resolveAgainstThread,
-  type StepObserver
-} from "../../actors/lens/Engine.ts"
+import { answerQuestion, defaultOptions, type EngineAnswer, resolveAgainstThread, type StepObserver } from "../../actors/lens/Engine.ts"
 import { variantFor } from "../../actors/lens/Experiments.ts"
 import { meter, requireCredits, tokensOf, type Usage } from "../../actors/lens/Metering.ts"
 import { modelAnswer, modelConfig } from "../../actors/lens/ModelSynthesis.ts"

@@ -19,8 +19,7 @@ let listId: string
 let pageId: string
 let callId: number
 
-const ask = (who: User, message: string) =>
-  atrium.request("POST", "/hub/lens/chat", { token: who.token, body: { workspaceId, message } })
+const ask = (who: User, message: string) => atrium.request("POST", "/hub/lens/chat", { token: who.token, body: { workspaceId, message } })
 
 const cites = (reply: { body: any }, sourceType: string) => reply.body.citations.filter((c: any) => c.sourceType === sourceType)
 
