@@ -151,14 +151,23 @@ const answerFrom = (
     } satisfies EngineAnswer
   })
 
-/** A task passage that covers most of an action item's words already tracks it. */
-const tracked = (item: string, tasks: ReadonlyArray<Passage>) => {
-  const wanted = [...new Set(terms(item))]
-  if (wanted.length === 0) return true
-  return tasks.some((task) => {
-    const own = new Set(terms(task.title))
-    return wanted.filter((t) => own.has(t)).length / wanted.length >= 0.6
+/** A task whose title covers most of an action item's words already tracks it (task titles indexed by term once per run). */
+const trackedBy = (tasks: ReadonlyArray<Passage>) => {
+  const byTerm = new Map<string, Array<number>>()
+  tasks.forEach((task, i) => {
+    for (const term of new Set(terms(task.title))) {
+      const holders = byTerm.get(term)
+      if (holders === undefined) byTerm.set(term, [i])
+      else holders.push(i)
+    }
   })
+  return (item: string) => {
+    const wanted = [...new Set(terms(item))]
+    if (wanted.length === 0) return true
+    const shared = new Map<number, number>()
+    for (const term of wanted) for (const i of byTerm.get(term) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1)
+    return [...shared.values()].some((count) => count / wanted.length >= 0.6)
+  }
 }
 
 const WEEK_MS = 7 * 24 * 3600 * 1000
@@ -191,7 +200,10 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     const missing = yield* tracer.sync(
       "grade",
       "untracked action items",
-      () => items.filter((item) => !tracked(item.actionItem!.text, tasks)),
+      () => {
+        const tracked = trackedBy(tasks)
+        return items.filter((item) => !tracked(item.actionItem!.text))
+      },
       (found) => `${found.length} of ${items.length} action items have no task`
     )
     steps++

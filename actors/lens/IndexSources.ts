@@ -38,11 +38,12 @@ const everyone = { _tag: "workspace" } as const
 
 // ── Recordings: transcripts (everyone's) ────────────────────────────────────
 
-/** The workspace's processed recordings, newest first, stamped with their last change. */
+/** The workspace's processed recordings, newest first, stamped with their last change (ids and stamps only: asked before every question). */
 export const recordingStamps = (workspaceId: string) =>
-  Effect.map(
-    recordingRows(`r.workspace_id = $1 AND r.status = 'ready' ORDER BY r.id DESC LIMIT ${MAX_RECORDINGS}`, [workspaceId]),
-    (rows): Array<Stamped> => rows.map((facts) => ({ id: String(facts.id), stamp: String(facts.updatedAt) }))
+  query<Stamped>(
+    `SELECT id::text AS id, updated_at::text AS stamp FROM hub_recordings
+      WHERE workspace_id = $1 AND status = 'ready' ORDER BY id DESC LIMIT ${MAX_RECORDINGS}`,
+    [workspaceId]
   )
 
 const recordingsById = (ids: ReadonlyArray<string>) => recordingRows("r.id = ANY($1::bigint[]) AND r.status = 'ready'", [ids.map(Number)])

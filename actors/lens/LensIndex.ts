@@ -189,8 +189,9 @@ const prepare = (
 ) =>
   Effect.gen(function* () {
     const sources = new Set(payload.sources)
-    yield* refresh(index, sources, payload.userId)
-    const reach = yield* reachOf(askerOf(index.workspaceId, payload), sources)
+    const [, reach] = yield* Effect.all([refresh(index, sources, payload.userId), reachOf(askerOf(index.workspaceId, payload), sources)], {
+      concurrency: "unbounded"
+    })
     const admit = (id: number) => {
       const doc = index.docs.get(id)
       return doc !== undefined && sources.has(doc.passage.sourceType) && reaches(reach, doc.audience)

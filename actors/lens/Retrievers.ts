@@ -13,23 +13,32 @@ import type { SourceType } from "./Passage.ts"
 
 export type { Asker } from "./LensReach.ts"
 
+/** A workspace's first question builds its index (every transcript and call version read once): it may take seconds. */
+const ASK = { timeoutMillis: 60_000 }
+
 // The index failing to answer is a defect, not something the asker could fix.
 const askIndex = <A>(body: (actors: ActorSystemShape) => Effect.Effect<A, unknown>) => Effect.orDie(ActorSystem.use(body))
 
 /** The passages of the given sources the asker may read, in source order. */
 export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>) =>
   askIndex((actors) =>
-    actors.ask(LensIndex, asker.workspaceId, "passages", { userId: asker.userId, role: asker.role, sources: [...sources] })
+    actors.ask(LensIndex, asker.workspaceId, "passages", { userId: asker.userId, role: asker.role, sources: [...sources] }, ASK)
   )
 
 /** BM25 over what the asker may read of the sources, best `limit` first for each query; and how many passages that was. */
 export const search = (asker: Asker, sources: ReadonlyArray<SourceType>, queries: ReadonlyArray<string>, limit: number) =>
   askIndex((actors) =>
-    actors.ask(LensIndex, asker.workspaceId, "search", {
-      userId: asker.userId,
-      role: asker.role,
-      sources: [...sources],
-      queries: [...queries],
-      limit
-    })
+    actors.ask(
+      LensIndex,
+      asker.workspaceId,
+      "search",
+      {
+        userId: asker.userId,
+        role: asker.role,
+        sources: [...sources],
+        queries: [...queries],
+        limit
+      },
+      ASK
+    )
   )

@@ -50,10 +50,12 @@ const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.str
 export const eventStream = (prepared: PreparedLens) =>
   Stream.callback((queue: Queue.Queue<string, Cause.Done>) =>
     Effect.gen(function* () {
-      const send = (name: string, data: unknown) => Queue.offerUnsafe(queue, event(name, data))
+      const send = (name: string, data: unknown) => {
+        Queue.offerUnsafe(queue, event(name, data))
+      }
       const reply = yield* orDieSql(runPrepared(prepared, "stream", { writes: true }, (step) => send("step", step)))
       for (const citation of reply.citations) send("citation", citation)
-      reply.answer.split("\n").forEach((line, i) => send("delta", { text: i === 0 ? line : `\n${line}` }))
+      for (const [i, line] of reply.answer.split("\n").entries()) send("delta", { text: i === 0 ? line : `\n${line}` })
       send("final", replyOf(reply))
     }).pipe(
       Effect.catchCause((cause) => {
