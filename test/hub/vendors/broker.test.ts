@@ -2,8 +2,11 @@
  * The integration broker: tenants mapped to workspaces (secret shown once),
  * broker integrations bound to connections, the signed webhook (bad
  * signature / stale / unknown tenant → 401, malformed → 400 with nothing
- * stored, replay → 200 without effect, stored before acknowledged), and
- * workflows run by events and by hand over the adapters, with run history.
+ * stored, replay → 200 without effect, stored before acknowledged),
+ * workflows run by events and by hand over the adapters, with run history,
+ * and the background inbox processor (events left pending are applied,
+ * failures retried with backoff, each event applied once however many
+ * processors claim).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { processDue } from "../../../actors/hub/broker/Inbox.ts"
