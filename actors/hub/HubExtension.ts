@@ -16,6 +16,7 @@ import * as HubKeys from "./HubKeys.ts"
 import { detectFfmpeg } from "./Media.ts"
 import { processingLoop, recoverJobs } from "./Processing.ts"
 import { inboxLoop, recoverInbox } from "./broker/Inbox.ts"
+import { migrationLoop, recoverMigrations } from "./migration/MigrationRunner.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { callDirectoryLive } from "./CallDirectoryLive.ts"
@@ -36,9 +37,11 @@ export const hubExtension: Extension = {
         Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause))
       )
       yield* recoverInbox(config.natsUrl === undefined)
+      yield* recoverMigrations(config.natsUrl === undefined)
       const scope = yield* Effect.scope
       yield* Effect.forkIn(processingLoop, scope)
       yield* Effect.forkIn(inboxLoop, scope)
+      yield* Effect.forkIn(migrationLoop, scope)
       installCallDirectory(callDirectoryLive(yield* Effect.context<ActorSystem | Sql>()))
     })
 }

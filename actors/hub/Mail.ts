@@ -16,7 +16,7 @@ import type { Extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
-export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test"])
+export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test", "workspace_migration"])
 export type MailKind = typeof MailKind.Type
 
 export const MailStatus = Schema.Literals(["queued", "sent", "failed", "unsent"]).annotate({
