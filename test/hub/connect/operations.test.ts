@@ -412,5 +412,17 @@ describe("workspace migration", () => {
       `SELECT error, credential_ciphertext FROM hub_workspace_migrations WHERE id = '0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e02'`
     )
     expect(gaveUp).toMatchObject({ error: expect.stringMatching(/Interrupted/), credential_ciphertext: null })
+
+    // A job another node is running: posting the same migration answers it, with its progress, instead of a second one.
+    await atrium.sql(
+      `INSERT INTO hub_workspace_migrations (id, workspace_id, target_origin, target_workspace_id, status, steps, created_by,
+         credential_ciphertext, runs, total, lease_until)
+       VALUES ($1, $2, $3, $4, 'running', $5::text::jsonb, $6, $7, 1, 4, now() + interval '1 hour')`,
+      ["0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03", from, atrium.origin, target.id, JSON.stringify([settingsStep]), source.userId, sealed]
+    )
+    const progress = await migrate(from, target.id, source.token, target.user.token)
+    expect(progress.status).toBe(202)
+    expect(progress.body).toMatchObject({ id: "0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03", status: "running", progress: { done: 1, total: 4 } })
+    await atrium.sql(`UPDATE hub_workspace_migrations SET status = 'failed' WHERE id = '0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03'`)
   })
 })
