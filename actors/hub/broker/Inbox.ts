@@ -135,6 +135,8 @@ const causeMessage = (cause: Cause.Cause<unknown>) => {
  * Applies one claimed event and records the outcome on it: processed when
  * every triggered workflow succeeded, else its error and a retry after a
  * backoff, or failed when out of attempts. Answers how many runs it started.
+ * A claim that outlived its lease (another node claimed the event since,
+ * counting another attempt) records nothing.
  */
 const apply = (event: ClaimedEvent) =>
   Effect.gen(function* () {
@@ -155,8 +157,8 @@ const apply = (event: ClaimedEvent) =>
         `UPDATE hub_broker_inbox SET status = $3, processed_at = CASE WHEN $3 = 'processed' THEN now() END, runs = runs + $4,
            last_error = $5, outcome = $6::text::jsonb, claimed_until = NULL,
            next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $7) ELSE next_attempt_at END
-         WHERE tenant_ref = $1 AND event_id = $2`,
-        [event.tenantRef, event.eventId, status, runs.length, error, JSON.stringify(workflows), (delay ?? 0) / 1000]
+         WHERE tenant_ref = $1 AND event_id = $2 AND attempts = $8`,
+        [event.tenantRef, event.eventId, status, runs.length, error, JSON.stringify(workflows), (delay ?? 0) / 1000, event.attempts]
       )
     )
     return runs.length
