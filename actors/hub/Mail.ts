@@ -72,10 +72,10 @@ const deliver = (id: string, mail: OutgoingMail) =>
       transportFor(url).sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text })
     ).pipe(Effect.result)
     if (outcome._tag === "Success") {
-      yield* query(
-        `UPDATE hub_mail_outbox SET status = 'sent', last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`,
-        [id, String(outcome.success.messageId ?? "")]
-      )
+      yield* query(`UPDATE hub_mail_outbox SET status = 'sent', last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`, [
+        id,
+        String(outcome.success.messageId ?? "")
+      ])
     } else {
       const cause = outcome.failure.cause
       const message = cause instanceof Error ? cause.message : String(cause)

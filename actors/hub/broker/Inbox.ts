@@ -195,9 +195,7 @@ export const processDue = (batchSize = 20) =>
  * released at once (with several nodes, their leases run out instead).
  */
 export const recoverInbox = (singleNode: boolean) =>
-  singleNode
-    ? Effect.asVoid(Effect.orDie(query(`UPDATE hub_broker_inbox SET claimed_until = NULL WHERE status = 'pending'`)))
-    : Effect.void
+  singleNode ? Effect.asVoid(Effect.orDie(query(`UPDATE hub_broker_inbox SET claimed_until = NULL WHERE status = 'pending'`))) : Effect.void
 
 /** The background processor: applies due events every BROKER_INBOX_POLL_MS (default 1000) until the scope closes. */
 export const inboxLoop = Effect.suspend(() => {

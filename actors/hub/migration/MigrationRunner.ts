@@ -105,9 +105,7 @@ export const runMigrations = Effect.gen(function* () {
 /** After a restart of the only node, its jobs' leases are released at once (with several nodes, they lapse). */
 export const recoverMigrations = (singleNode: boolean) =>
   singleNode
-    ? Effect.asVoid(
-        Effect.orDie(query(`UPDATE hub_workspace_migrations SET lease_until = NULL WHERE status = 'running'`))
-      )
+    ? Effect.asVoid(Effect.orDie(query(`UPDATE hub_workspace_migrations SET lease_until = NULL WHERE status = 'running'`)))
     : Effect.void
 
 /** The runner: looks for jobs every MIGRATION_POLL_MS (default 1000) until the scope closes. */

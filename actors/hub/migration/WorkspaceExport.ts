@@ -72,9 +72,7 @@ const personItem = (kind: "member" | "invitation", email: string, role: string):
     item,
     name,
     importInto: (target) =>
-      Effect.map(callTarget(target, "POST", `${hub(target)}/invitations`, { json: { email, role } }), (reply) =>
-        stepOf(item, name, reply)
-      )
+      Effect.map(callTarget(target, "POST", `${hub(target)}/invitations`, { json: { email, role } }), (reply) => stepOf(item, name, reply))
   }
 }
 
@@ -192,9 +190,7 @@ export const exportWorkspace = (workspaceId: string, userId: string) =>
         }),
       ...invitations.map((invitation) => personItem("invitation", invitation.email, invitation.role)),
       ...recordings.map((recording) => recordingItem(recording.id, recording.name, userId)),
-      ...[...chats]
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-        .map((chat) => chatItem(workspaceId, chat.id, chat.title)),
+      ...[...chats].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((chat) => chatItem(workspaceId, chat.id, chat.title)),
       ...workflows.map(
         (workflow): ExportItem => ({
           item: `workflow:${workflow.id}`,

@@ -63,7 +63,14 @@ beforeAll(async () => {
   workspaceId = (await atrium.request("POST", "/hub/v1/workspaces", { token: owner.token, body: { name: "Tests" } })).body.id
 })
 afterAll(async () => {
-  for (const name of ["SMTP_URL", "ATRIUM_ALLOW_PRIVATE_URLS", "ATRIUM_INTERNAL_KEYS", "ATRIUM_PLATFORM_ADMINS", "TEST_PROBE_TIMEOUT_MS", "MIGRATION_POLL_MS"])
+  for (const name of [
+    "SMTP_URL",
+    "ATRIUM_ALLOW_PRIVATE_URLS",
+    "ATRIUM_INTERNAL_KEYS",
+    "ATRIUM_PLATFORM_ADMINS",
+    "TEST_PROBE_TIMEOUT_MS",
+    "MIGRATION_POLL_MS"
+  ])
     delete process.env[name]
   await atrium?.close()
   await sink?.close()
@@ -281,7 +288,10 @@ describe("workspace migration", () => {
       token: source.token,
       body: { preferredIntegrationTarget: "taskapp", customPrompt: "Decisions first." }
     })
-    await atrium.request("POST", `/hub/v1/workspaces/${from}/members`, { token: source.token, body: { email: colleague.email, role: "admin" } })
+    await atrium.request("POST", `/hub/v1/workspaces/${from}/members`, {
+      token: source.token,
+      body: { email: colleague.email, role: "admin" }
+    })
     await atrium.request("POST", `/hub/v1/workspaces/${from}/invitations`, {
       token: source.token,
       body: { email: "pending@example.com", role: "viewer" }
@@ -312,7 +322,11 @@ describe("workspace migration", () => {
     expect(chat.status, chat.text).toBe(201)
     const workflow = await atrium.request("POST", `/hub/v1/workspaces/${from}/workflows`, {
       token: source.token,
-      body: { name: "Tickets", trigger: { type: "event", eventType: "ticket.created" }, steps: [{ vendor: "tracker", title: "{{data.title}}" }] }
+      body: {
+        name: "Tickets",
+        trigger: { type: "event", eventType: "ticket.created" },
+        steps: [{ vendor: "tracker", title: "{{data.title}}" }]
+      }
     })
     expect(workflow.status, workflow.text).toBe(201)
 
@@ -384,7 +398,10 @@ describe("workspace migration", () => {
     const source = await signUp(atrium, "Resumed")
     const target = await targetWorkspace("Resume target")
     const from = (await atrium.request("POST", "/hub/v1/workspaces", { token: source.token, body: { name: "Old" } })).body.id
-    await atrium.request("POST", `/hub/v1/workspaces/${from}/invitations`, { token: source.token, body: { email: "late@example.com", role: "member" } })
+    await atrium.request("POST", `/hub/v1/workspaces/${from}/invitations`, {
+      token: source.token,
+      body: { email: "late@example.com", role: "member" }
+    })
     const sealed = await atrium.run(Effect.map(HubKeys, (keys) => keys.encrypt(target.user.token)))
     // As a node left it when killed: running, its lease lapsed, settings already imported.
     const settingsStep = { item: "settings", name: "settings", ok: true, status: 200, detail: "imported" }

@@ -239,7 +239,8 @@ describe("connector webhook and workflows", () => {
     fake.force({ status: 500 }, { status: 500 }, { status: 500 })
     const failing = await deliver({ type: "ticket.escalated", data: { title: "Outage" } })
     expect(failing.body).toMatchObject({ outcome: "accepted", runs: 2 })
-    const [stored] = (await atrium.request("GET", `${base()}/connector/tenants/${tenant.id}/events?limit=1`, { token: bob.token })).body.items
+    const [stored] = (await atrium.request("GET", `${base()}/connector/tenants/${tenant.id}/events?limit=1`, { token: bob.token })).body
+      .items
     expect(stored).toMatchObject({ eventId: failing.id, status: "pending", attempts: 1, runs: 2, processedAt: null })
     expect(stored.lastError).toMatch(/1 workflow run\(s\) failed/)
     expect(Date.parse(stored.nextAttemptAt)).toBeGreaterThan(Date.now())
@@ -281,7 +282,9 @@ describe("connector webhook and workflows", () => {
     await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = ANY($1)`, [ids])
     await Promise.all([atrium.run(processDue(2)), atrium.run(processDue(3)), atrium.run(processDue(5))])
     await until(async () => {
-      const [row] = await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox WHERE event_id = ANY($1) AND status = 'processed'`, [ids])
+      const [row] = await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox WHERE event_id = ANY($1) AND status = 'processed'`, [
+        ids
+      ])
       return row!.n === ids.length
     })
     const runs = await atrium.sql(
