@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HubKeys } from "../../../actors/hub/HubKeys.ts"
 import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
+import { tinyVideo } from "../support/calls.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
 const INTERNAL_KEY = "svc-test-internal-key-0123456789abcdef"
@@ -305,6 +306,13 @@ describe("workspace migration", () => {
       body: { workspaceId: from, name: "Launch review", transcript: { format: "segments", segments } }
     })
     expect(recording.status, recording.text).toBe(202)
+    const video = tinyVideo()
+    const upload = await atrium.request("PUT", `/hub/v1/recordings/${recording.body.id}/media`, {
+      token: source.token,
+      rawBody: video,
+      headers: { "content-type": "video/mp4" }
+    })
+    expect(upload.status, upload.text).toBe(202)
     const notes = await atrium.request("PUT", `/hub/v1/calls/${recording.body.callId}/my-notes`, {
       token: source.token,
       body: { notes: "Ask legal about the date" }
@@ -362,6 +370,8 @@ describe("workspace migration", () => {
     const callId = recordings.body.items[0].callId
     const transcript = await atrium.request("GET", `/hub/v1/calls/${callId}/transcript`, { token: target.user.token })
     expect(transcript.body.segments.map((segment: { text: string }) => segment.text)).toEqual(segments.map((segment) => segment.text))
+    const media = await atrium.request("GET", `/hub/v1/recordings/${recordings.body.items[0].id}/media`, { token: target.user.token })
+    expect(media.body).toMatchObject({ contentType: "video/mp4", size: video.length })
     const call = await atrium.request("GET", `/hub/v1/calls/${callId}`, { token: target.user.token })
     expect(call.body.userNotes).toBe("Ask legal about the date")
     const chats = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/chat-documents`, { token: target.user.token })
