@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { retryFailedMail } from "../../../actors/hub/Mail.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
+import { eventually } from "../support/receiver.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
 let atrium: TestServer
@@ -28,14 +29,6 @@ const mails = async (token: string, kind?: string) => {
   const response = await atrium.request("GET", `/hub/v1/emails${kind ? `?kind=${kind}` : ""}`, { token })
   expect(response.status, response.text).toBe(200)
   return response.body.items as Array<{ to: string; kind: string; subject: string; text: string; status: string; lastError: string | null }>
-}
-/** Waits (up to 10 s) for what the background mail sender does after a reply. */
-const until = async (done: () => Promise<boolean>) => {
-  for (let tries = 0; tries < 200; tries++) {
-    if (await done()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error("the condition never held")
 }
 const tokenIn = (text: string, prefix: string) => new RegExp(`${prefix}[A-Za-z0-9_.-]+`).exec(text)![0]
 
@@ -89,7 +82,7 @@ describe("password reset by e-mail", () => {
     expect(unknown.status).toBe(202)
     expect(unknown.body).toEqual(asked.body)
     // The mail goes out from the outbox after the reply; the unknown address gets none, nor a token.
-    await until(async () => sink.received.length > before)
+    await eventually(() => sink.received.length > before, "the reset mail")
     expect(sink.received.slice(before).map((m) => m.to)).toEqual([[user.email]])
     expect(await atrium.sql("SELECT 1 FROM hub_mail_outbox WHERE recipient = 'nobody-here@example.com'")).toEqual([])
     expect(await atrium.sql("SELECT 1 FROM hub_email_tokens WHERE email = 'nobody-here@example.com'")).toEqual([])
@@ -125,7 +118,7 @@ describe("password reset by e-mail", () => {
     refuseMail = true
     try {
       expect((await atrium.request("POST", "/hub/v1/auth/password-reset", { body: { email: user.email } })).status).toBe(202)
-      await until(async () => (await mails(user.token, "password_reset"))[0]?.status === "failed")
+      await eventually(async () => (await mails(user.token, "password_reset"))[0]?.status === "failed", "the refused hand-over")
     } finally {
       refuseMail = false
     }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HubKeys } from "../../../actors/hub/HubKeys.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { workspaceWith } from "../support/calls.ts"
+import { eventually } from "../support/receiver.ts"
 import { type FakeVendor, startFakeVendor } from "../vendors/FakeVendor.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
@@ -35,14 +36,12 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const eventually = async <A>(read: () => Promise<A>, done: (value: A) => boolean) => {
-  for (let tries = 0; tries < 400; tries++) {
+/** Polls `read` until `done` holds for its answer; answers it. */
+const settledTo = <A>(read: () => Promise<A>, done: (value: A) => boolean, what: string) =>
+  eventually(async () => {
     const value = await read()
-    if (done(value)) return value
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`the background work never happened: ${JSON.stringify(await read())}`)
-}
+    return done(value) ? value : undefined
+  }, what)
 
 describe("background work across a restart", () => {
   it("applies stored events, resumes migrations and sends queued mail after the node restarts", { timeout: 120_000 }, async () => {
@@ -114,16 +113,18 @@ describe("background work across a restart", () => {
     // The migration's target is this same deployment, now at another port.
     await server.sql(`UPDATE hub_workspace_migrations SET target_origin = $2 WHERE id = $1`, [jobId, server.origin])
 
-    const [event] = await eventually(
+    const [event] = await settledTo(
       () => server.sql(`SELECT status, attempts, runs FROM hub_broker_inbox WHERE event_id = 'evt_before_crash'`),
-      ([row]) => row?.status === "processed"
+      ([row]) => row?.status === "processed",
+      "the stored event applied"
     )
     expect(event).toMatchObject({ attempts: 2, runs: 1 })
     expect(fake.seen.filter((request) => request.method === "POST" && request.body?.title === "Stored before the crash")).toHaveLength(1)
 
-    const [job] = await eventually(
+    const [job] = await settledTo(
       () => server.sql(`SELECT status, steps, runs FROM hub_workspace_migrations WHERE id = $1`, [jobId]),
-      ([row]) => row?.status !== "running"
+      ([row]) => row?.status !== "running",
+      "the migration finished"
     )
     expect(job!.status).toBe("completed")
     expect(job!.runs).toBe(2)
@@ -135,9 +136,7 @@ describe("background work across a restart", () => {
       `tenant:${tenant.body.tenant.id}`
     ])
 
-    await eventually(
-      async () => sink.received.filter((mail) => mail.raw.includes("Queued before the crash")).length,
-      (count) => count === 1
-    )
+    await eventually(() => sink.received.some((mail) => mail.raw.includes("Queued before the crash")), "the queued mail sent")
+    expect(sink.received.filter((mail) => mail.raw.includes("Queued before the crash"))).toHaveLength(1)
   })
 })

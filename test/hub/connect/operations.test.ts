@@ -13,6 +13,7 @@ import { HubKeys } from "../../../actors/hub/HubKeys.ts"
 import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { tinyVideo } from "../support/calls.ts"
+import { eventually } from "../support/receiver.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
 const INTERNAL_KEY = "svc-test-internal-key-0123456789abcdef"
@@ -266,14 +267,11 @@ describe("workspace migration", () => {
       token,
       body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: credential }
     })
-  const finished = async (jobId: string) => {
-    for (let tries = 0; tries < 400; tries++) {
+  const finished = (jobId: string) =>
+    eventually(async () => {
       const [row] = await atrium.sql(`SELECT status FROM hub_workspace_migrations WHERE id = $1`, [jobId])
-      if (!["queued", "running"].includes(row!.status)) return row!.status as string
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    throw new Error("the migration never finished")
-  }
+      return ["queued", "running"].includes(row!.status) ? undefined : (row!.status as string)
+    }, `migration ${jobId} finished`)
   const targetWorkspace = async (name: string) => {
     const user = await signUp(atrium, name)
     const id = (await atrium.request("POST", "/hub/v1/workspaces", { token: user.token, body: { name } })).body.id as string

@@ -13,6 +13,7 @@ import { processDue } from "../../../actors/hub/broker/Inbox.ts"
 import { webhookHeaders } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { apiKey, type User, workspaceWith } from "../support/calls.ts"
+import { eventually } from "../support/receiver.ts"
 import { type FakeVendor, startFakeVendor } from "./FakeVendor.ts"
 
 let atrium: TestServer
@@ -45,14 +46,6 @@ const deliver = (event: unknown, options: { secret?: string; tenantId?: string; 
 const issuesCreated = () => fake.seen.filter((request) => request.method === "POST" && request.path === "/api/issues")
 const eventStatus = async (eventId: string) =>
   (await atrium.sql(`SELECT status FROM hub_broker_inbox WHERE tenant_ref = $1 AND event_id = $2`, [tenant.id, eventId]))[0]?.status
-/** Waits (up to 15 s) for what the background inbox processor does. */
-const until = async (done: () => Promise<boolean>) => {
-  for (let tries = 0; tries < 300; tries++) {
-    if (await done()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error("the condition never held")
-}
 const inboxCount = async () => Number((await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox`))[0]!.n)
 
 beforeAll(async () => {
@@ -202,7 +195,10 @@ describe("connector webhook and workflows", () => {
        VALUES ('evt_orphan', $1, $2, 'ticket.created', $3, NULL), ('evt_abandoned', $1, $2, 'ticket.created', $4, now() - interval '1 second')`,
       [workspaceId, tenant.id, { data: { title: "Left behind" } }, { data: { title: "Abandoned" } }]
     )
-    await until(async () => (await eventStatus("evt_orphan")) === "processed" && (await eventStatus("evt_abandoned")) === "processed")
+    await eventually(
+      async () => (await eventStatus("evt_orphan")) === "processed" && (await eventStatus("evt_abandoned")) === "processed",
+      "the left-behind events applied"
+    )
     const titles = issuesCreated().map((request) => request.body.title)
     expect(titles.filter((title) => title === "Left behind")).toHaveLength(1)
     expect(titles.filter((title) => title === "Abandoned")).toHaveLength(1)
@@ -248,7 +244,7 @@ describe("connector webhook and workflows", () => {
 
     const before = issuesCreated().length
     await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = $1`, [failing.id])
-    await until(async () => (await eventStatus(failing.id)) === "processed")
+    await eventually(async () => (await eventStatus(failing.id)) === "processed", "the retried event applied")
     const retried = issuesCreated().slice(before)
     expect(retried.map((request) => request.body.title)).toEqual(["Escalated: Outage"])
     const [done] = await atrium.sql(`SELECT attempts, runs, last_error FROM hub_broker_inbox WHERE event_id = $1`, [failing.id])
@@ -281,12 +277,12 @@ describe("connector webhook and workflows", () => {
     )
     await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = ANY($1)`, [ids])
     await Promise.all([atrium.run(processDue(2)), atrium.run(processDue(3)), atrium.run(processDue(5))])
-    await until(async () => {
+    await eventually(async () => {
       const [row] = await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox WHERE event_id = ANY($1) AND status = 'processed'`, [
         ids
       ])
       return row!.n === ids.length
-    })
+    }, "every raced event applied")
     const runs = await atrium.sql(
       `SELECT trigger_event, count(*)::int AS n FROM hub_workflow_runs WHERE trigger_event = ANY($1) GROUP BY trigger_event`,
       [ids]
