@@ -123,7 +123,17 @@ const answerFrom = (
   relevant: ReadonlyArray<{ passage: Passage; score: number; coverage: number }>
 ) =>
   Effect.gen(function* () {
-    if (relevant.length === 0) {
+    const synthesis =
+      relevant.length === 0
+        ? undefined
+        : yield* tracer.sync(
+            "synthesize",
+            "extractive",
+            () => synthesize(relevant, question),
+            (s) => `${s.citations.length} citations`
+          )
+    // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
+    if (synthesis === undefined || synthesis.citations.length === 0) {
       tracer.steps.push({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
       return {
         answer: DONT_KNOW,
@@ -133,12 +143,6 @@ const answerFrom = (
         proposals: []
       } satisfies EngineAnswer
     }
-    const synthesis = yield* tracer.sync(
-      "synthesize",
-      "extractive",
-      () => synthesize(relevant, question),
-      (s) => `${s.citations.length} citations`
-    )
     return {
       answer: synthesis.answer,
       citations: synthesis.citations,

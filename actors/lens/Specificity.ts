@@ -1,0 +1,41 @@
+/**
+ * How specific each of a question's terms is among the passages searched
+ * (inverse document frequency), so grading weighs "Salesforce" above
+ * "status": a passage that covers only the question's common words does not
+ * answer it, and a term no passage contains weighs most of all.
+ */
+import type { Passage } from "./Passage.ts"
+import { terms } from "./Ranking.ts"
+
+/** One word is an inflection of the other ("sign"/"signed"), not a longer word starting alike ("sales"/"salesforce"). */
+export const inflects = (a: string, b: string): boolean => {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  return short.length >= 3 && long.startsWith(short) && long.length - short.length <= 3
+}
+
+/**
+ * How a question is phrased, not what it is about ("summarize", "how is it going", "any update"): these
+ * weigh like a word every passage has, so a passage is not judged by whether it repeats them.
+ */
+const PHRASING_WORDS =
+  "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned according per think many much long fast quick quickly"
+// Built on first use: this module and Ranking.ts (whose `terms` it uses) import each other.
+let phrasing: ReadonlySet<string> | undefined
+const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS))).has(term)
+
+/** Each wanted term's weight: ln(1 + N / (1 + passages containing it)); phrasing words as if every passage had them. */
+export const specificity = (passages: ReadonlyArray<Passage>, wanted: ReadonlyArray<string>): Map<string, number> => {
+  const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? passages.length : 0]))
+  for (const passage of passages) {
+    const own = new Set(terms(`${passage.title} ${passage.text}`))
+    for (const t of wanted) if (!isPhrasing(t) && (own.has(t) || [...own].some((o) => inflects(o, t)))) found.set(t, found.get(t)! + 1)
+  }
+  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!))]))
+}
+
+/** The share of the question's weight a passage covers, 0…1. */
+export const weightedCoverage = (wanted: ReadonlyArray<string>, weights: ReadonlyMap<string, number>, covers: (term: string) => boolean) => {
+  const total = wanted.reduce((sum, t) => sum + (weights.get(t) ?? 0), 0)
+  if (total === 0) return 0
+  return wanted.reduce((sum, t) => sum + (covers(t) ? (weights.get(t) ?? 0) : 0), 0) / total
+}
