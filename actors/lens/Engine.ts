@@ -210,7 +210,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
         proposals: []
       } satisfies EngineAnswer
     }
-    const synthesis = synthesize(relevant, question)
+    const synthesis = synthesize(relevant, question, "every")
     const wantsWrite = WANTS_WRITE.test(question)
     const proposals: Array<ProposedWrite> =
       wantsWrite && options.canWrite && steps < MAX_AGENT_STEPS

@@ -18,19 +18,22 @@ export const inflects = (a: string, b: string): boolean => {
  * weigh like a word every passage has, so a passage is not judged by whether it repeats them.
  */
 const PHRASING_WORDS =
-  "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned according per think many much long fast quick quickly"
+  "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned promise promised ask asked discuss discussed talk talked decide decided agree agreed report reported according per think many much long fast quick quickly"
 // Built on first use: this module and Ranking.ts (whose `terms` it uses) import each other.
 let phrasing: ReadonlySet<string> | undefined
 const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS))).has(term)
 
-/** Each wanted term's weight: ln(1 + N / (1 + passages containing it)); phrasing words as if every passage had them. */
-export const specificity = (passages: ReadonlyArray<Passage>, wanted: ReadonlyArray<string>): Map<string, number> => {
+/** Each wanted term's weight: ln(1 + N / (1 + passages containing it)), double when none has it; phrasing words as if every passage had them. */
+export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArray<string>): Map<string, number> => {
+  // One letter ("Tuesday's" → "s", an initial) names nothing.
+  const wanted = asked.filter((t) => t.length > 1)
   const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? passages.length : 0]))
   for (const passage of passages) {
     const own = new Set(terms(`${passage.title} ${passage.text}`))
     for (const t of wanted) if (!isPhrasing(t) && (own.has(t) || [...own].some((o) => inflects(o, t)))) found.set(t, found.get(t)! + 1)
   }
-  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!))]))
+  // A term no passage has is most likely what the question is about and the workspace lacks: it weighs double.
+  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!)) * (found.get(t) === 0 ? 2 : 1)]))
 }
 
 /** The share of the question's weight a passage covers, 0…1. */

@@ -61,7 +61,7 @@ const quoteScore = (sentence: ReadonlyArray<string>, wanted: ReadonlySet<string>
   return said.size + titled.length / 2
 }
 
-const bestSentence = (passage: Passage, wanted: ReadonlySet<string>): { sentence: string; score: number } => {
+const bestSentence = (passage: Passage, wanted: ReadonlySet<string>): { sentence: string; score: number; says: boolean } => {
   const title = new Set(terms(passage.title))
   let best = passage.text
   let bestTerms: Array<string> = terms(best)
@@ -77,7 +77,8 @@ const bestSentence = (passage: Passage, wanted: ReadonlySet<string>): { sentence
   }
   return {
     sentence: best.length > MAX_SNIPPET ? `${best.slice(0, MAX_SNIPPET - 1)}…` : best,
-    score: quoteScore(bestTerms, wanted, title)
+    score: quoteScore(bestTerms, wanted, title),
+    says: bestTerms.some((t) => matches(t, wanted))
   }
 }
 
@@ -97,9 +98,9 @@ const normalized = (sentence: string) => sentence.replace(/^[^:]{1,40}: /, "").t
 /**
  * Cites the best sentence of each graded passage: every source's first quote before any source's second
  * (several sources answer more than one source many times), only quotes scoring at least half the best one,
- * never the same sentence twice.
+ * never the same sentence twice. `every` quotes each passage (the agent loop's items, chosen by the loop).
  */
-export const synthesize = (graded: ReadonlyArray<Ranked>, question: string): Synthesis => {
+export const synthesize = (graded: ReadonlyArray<Ranked>, question: string, quote: "relevant" | "every" = "relevant"): Synthesis => {
   const wanted = new Set(terms(question))
   const quotes = graded.map(({ passage }) => ({ passage, ...bestSentence(passage, wanted) }))
   const top = Math.max(0, ...quotes.map((q) => q.score))
@@ -115,12 +116,18 @@ export const synthesize = (graded: ReadonlyArray<Ranked>, question: string): Syn
   const citations: Array<Citation> = []
   const lines: Array<string> = []
   const seen = new Set<string>()
-  for (const { passage, sentence, score } of ordered) {
+  const quotedSources = new Set<string>()
+  for (const { passage, sentence, score, says } of ordered) {
     if (citations.length >= MAX_CITATIONS) break
-    if (score <= 0 || score < top * RELATIVE_QUOTE_SCORE) continue
+    if (quote === "relevant") {
+      if (score <= 0 || score < top * RELATIVE_QUOTE_SCORE) continue
+      // A source's title stands for it once; a second quote from it must itself say something asked about.
+      if (quotedSources.has(passage.sourceId) && !says) continue
+    }
     const key = normalized(sentence)
     if (seen.has(key)) continue
     seen.add(key)
+    quotedSources.add(passage.sourceId)
     const n = citations.length + 1
     citations.push({
       n,
