@@ -64,7 +64,8 @@ export interface EngineOptions {
   readonly canWrite: boolean
 }
 
-export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.34, topK: 8 }
+// Coverage is weighted by specificity (Specificity.ts): 0.42 sits between what answers and what does not (bench lens-eval, tuning half).
+export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.42, topK: 8 }
 
 const MAX_AGENT_STEPS = 4
 const MAX_PROPOSALS = 10
@@ -107,7 +108,7 @@ const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, q
           const ranked = rank(passages, text, options.topK)
           return { ranked, relevant: grade(ranked, options.minimumCoverage) }
         },
-        ({ ranked, relevant }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"`
+        ({ ranked, relevant }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}" COV ${ranked.map((r) => r.coverage.toFixed(2)).join(",")}`
       )
     const first = yield* attempt(question, "bm25")
     if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant

@@ -39,7 +39,7 @@ export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: 
     searchOptions: { boost: { title: 1.5 }, fuzzy: 0.15, prefix: true }
   })
   index.addAll(passages.map((p, id) => ({ ...p, id })))
-  const weights = specificity(passages, wanted)
+  const weights = specificity(passages, wanted, question)
   return index
     .search(wanted.join(" "), { combineWith: "OR" })
     .slice(0, limit)

@@ -2,10 +2,30 @@
  * How specific each of a question's terms is among the passages searched
  * (inverse document frequency), so grading weighs "Salesforce" above
  * "status": a passage that covers only the question's common words does not
- * answer it, and a term no passage contains weighs most of all.
+ * answer it. A noun no passage contains ("the mainframe", "Tokyo") is most
+ * likely what the question is about and the workspace lacks: it weighs
+ * double; a verb no passage contains ("take" where a transcript says "took")
+ * weighs half, since verbs change form and seldom carry the topic.
  */
+import winkNLP from "wink-nlp"
+import model from "wink-eng-lite-web-model"
 import type { Passage } from "./Passage.ts"
-import { terms } from "./Ranking.ts"
+import { stem, terms } from "./Ranking.ts"
+
+// Loaded on first use (the model takes a moment), then shared by every question.
+let tagger: ReturnType<typeof winkNLP> | undefined
+
+/** The part of speech of each of the question's words, by its term (NOUN, PROPN, VERB, ...). */
+const partsOfSpeech = (question: string): Map<string, string> => {
+  tagger ??= winkNLP(model)
+  const its: any = tagger.its
+  const tokens: any = tagger.readDoc(question).tokens()
+  const words: Array<string> = tokens.out(its.normal)
+  const tags: Array<string> = tokens.out(its.pos)
+  return new Map(words.map((word, i) => [stem(word), tags[i]!]))
+}
+
+const ABSENT_WEIGHT: Record<string, number> = { NOUN: 2, PROPN: 2, VERB: 0.5, AUX: 0.5 }
 
 /** One word is an inflection of the other ("sign"/"signed"), not a longer word starting alike ("sales"/"salesforce"). */
 export const inflects = (a: string, b: string): boolean => {
@@ -23,8 +43,8 @@ const PHRASING_WORDS =
 let phrasing: ReadonlySet<string> | undefined
 const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS))).has(term)
 
-/** Each wanted term's weight: ln(1 + N / (1 + passages containing it)), double when none has it; phrasing words as if every passage had them. */
-export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArray<string>): Map<string, number> => {
+/** Each wanted term's weight: ln(1 + N / (1 + passages containing it)), scaled by its part of speech when none has it; phrasing words as if every passage had them. */
+export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArray<string>, question: string): Map<string, number> => {
   // One letter ("Tuesday's" → "s", an initial) names nothing.
   const wanted = asked.filter((t) => t.length > 1)
   const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? passages.length : 0]))
@@ -32,8 +52,9 @@ export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArr
     const own = new Set(terms(`${passage.title} ${passage.text}`))
     for (const t of wanted) if (!isPhrasing(t) && (own.has(t) || [...own].some((o) => inflects(o, t)))) found.set(t, found.get(t)! + 1)
   }
-  // A term no passage has is most likely what the question is about and the workspace lacks: it weighs double.
-  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!)) * (found.get(t) === 0 ? 2 : 1)]))
+  const pos = wanted.some((t) => found.get(t) === 0) ? partsOfSpeech(question) : new Map<string, string>()
+  const absent = (t: string) => ABSENT_WEIGHT[pos.get(t) ?? ""] ?? 1
+  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!)) * (found.get(t) === 0 ? absent(t) : 1)]))
 }
 
 /** The share of the question's weight a passage covers, 0…1. */
