@@ -108,7 +108,8 @@ const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, q
           const ranked = rank(passages, text, options.topK)
           return { ranked, relevant: grade(ranked, options.minimumCoverage) }
         },
-        ({ ranked, relevant }) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}" COV ${ranked.map((r) => r.coverage.toFixed(2)).join(",")}`
+        ({ ranked, relevant }) =>
+          `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}" COV ${ranked.map((r) => r.coverage.toFixed(2)).join(",")}`
       )
     const first = yield* attempt(question, "bm25")
     if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant

@@ -58,7 +58,11 @@ export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArr
 }
 
 /** The share of the question's weight a passage covers, 0…1. */
-export const weightedCoverage = (wanted: ReadonlyArray<string>, weights: ReadonlyMap<string, number>, covers: (term: string) => boolean) => {
+export const weightedCoverage = (
+  wanted: ReadonlyArray<string>,
+  weights: ReadonlyMap<string, number>,
+  covers: (term: string) => boolean
+) => {
   const total = wanted.reduce((sum, t) => sum + (weights.get(t) ?? 0), 0)
   if (total === 0) return 0
   return wanted.reduce((sum, t) => sum + (covers(t) ? (weights.get(t) ?? 0) : 0), 0) / total

@@ -53,7 +53,12 @@ const matches = (term: string, wanted: ReadonlySet<string>) => wanted.has(term) 
  * speaker) does not already have (the context says what the passage is about, not the answer); then the
  * one by a speaker the question names ("what did Dana promise"); then the one with more new words.
  */
-const answerScore = (said: ReadonlyArray<string>, wanted: ReadonlySet<string>, context: ReadonlySet<string>, speaker: ReadonlyArray<string>) => {
+const answerScore = (
+  said: ReadonlyArray<string>,
+  wanted: ReadonlySet<string>,
+  context: ReadonlySet<string>,
+  speaker: ReadonlyArray<string>
+) => {
   let says = 0
   let novel = 0
   for (const term of said) {
@@ -127,7 +132,11 @@ export const MAX_CITATIONS = 5
 const RELATIVE_QUOTE_SCORE = 0.5
 
 /** The same sentence quoted from a transcript ("Bob: …") and from call notes is one quote. */
-const normalized = (sentence: string) => sentence.replace(/^[^:]{1,40}: /, "").trim().toLowerCase()
+const normalized = (sentence: string) =>
+  sentence
+    .replace(/^[^:]{1,40}: /, "")
+    .trim()
+    .toLowerCase()
 
 /**
  * Cites the best sentence of each graded passage: every source's first quote before any source's second

@@ -45,7 +45,12 @@ export const ANSWERABLE: ReadonlyArray<Question> = [
   q("single", "What limit did partners hit during imports, as discussed in the API rate limits call?", ["meeting:api"], "600 requests"),
   q("single", "When does the auditor start fieldwork, as mentioned in the SOC 2 audit prep meeting?", ["meeting:soc2"], "September 9"),
   q("single", "What did Grace say about dark mode in the design system sync?", ["meeting:design"], "contrast checks"),
-  q("single", "Where are the open support roles, as discussed in the support hiring sync?", ["meeting:hiring"], "support engineers in Lisbon"),
+  q(
+    "single",
+    "Where are the open support roles, as discussed in the support hiring sync?",
+    ["meeting:hiring"],
+    "support engineers in Lisbon"
+  ),
   q("single", "What replaced the take-home exercise, according to the hiring meeting?", ["meeting:hiring"], "paid trial day"),
   q("single", "What did Erin say the churn chart still gets wrong in the analytics demo?", ["meeting:analytics"], "double counts"),
   // single: one task answers
@@ -68,7 +73,12 @@ export const ANSWERABLE: ReadonlyArray<Question> = [
   q("single", "What is the spacing grid in the design tokens doc?", ["page:design"], "four pixel grid"),
   q("single", "On which days do releases ship, according to the release process page?", ["page:release"], "Tuesdays and Thursdays"),
   q("single", "How many vacation days does each employee get, per the holiday calendar?", ["page:holidays"], "25 vacation days"),
-  q("single", "What is a weekly active team according to the metrics definitions in the wiki?", ["page:metrics"], "three or more active members"),
+  q(
+    "single",
+    "What is a weekly active team according to the metrics definitions in the wiki?",
+    ["page:metrics"],
+    "three or more active members"
+  ),
   q("single", "What do the API guidelines say about pagination?", ["page:api"], "cursors"),
   q("single", "How fast should pull requests get a review, per the code review guidelines?", ["page:codereview"], "one working day"),
   // fan-out: several sources answer together
@@ -111,7 +121,14 @@ export const ANSWERABLE: ReadonlyArray<Question> = [
     "locale",
     "catalog"
   ),
-  q("fan_out", "Summarize everything we know about the checkout outage.", ["meeting:outage", "task:outage-1"], "outage", "certificate", "checkout"),
+  q(
+    "fan_out",
+    "Summarize everything we know about the checkout outage.",
+    ["meeting:outage", "task:outage-1"],
+    "outage",
+    "certificate",
+    "checkout"
+  ),
   q(
     "fan_out",
     "What is the status of the data retention work?",

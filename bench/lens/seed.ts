@@ -19,7 +19,10 @@ export class Client {
   async call<A = any>(method: string, path: string, body?: unknown, token?: string): Promise<A> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(token ? { authorization: `Bearer ${token}` } : {})
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
     const text = await response.text()
@@ -53,7 +56,12 @@ export const createWorkspace = async (client: Client, members: ReadonlyArray<Mem
 const waitReady = async (client: Client, token: string, recordingIds: ReadonlyArray<number>) => {
   for (const id of recordingIds) {
     for (;;) {
-      const progress = await client.call<{ status: string; error: string | null }>("GET", `/hub/v1/recordings/${id}/progress`, undefined, token)
+      const progress = await client.call<{ status: string; error: string | null }>(
+        "GET",
+        `/hub/v1/recordings/${id}/progress`,
+        undefined,
+        token
+      )
       if (progress.status === "ready") break
       if (progress.status === "failed") throw new Error(`recording ${id} failed: ${progress.error}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -73,7 +81,8 @@ export const createRecordings = async (
   const owner = members[0]!
   const random = seeded(20261124)
   const bodies = Array.from({ length: count }, (_, i) => {
-    const meeting = i < MEETINGS.length ? { name: MEETINGS[i]!.name, segments: transcriptOf(MEETINGS[i]!, random) } : latencyMeeting(i, random)
+    const meeting =
+      i < MEETINGS.length ? { name: MEETINGS[i]!.name, segments: transcriptOf(MEETINGS[i]!, random) } : latencyMeeting(i, random)
     const speakers = new Set(meeting.segments.map((s) => s.speaker))
     return {
       workspaceId,
@@ -122,7 +131,12 @@ export const createTasksAndPages = async (
   }
   const wiki = await client.call("POST", "/wiki/v1/spaces", { workspaceId, name: "Handbook", key: wikiKey }, owner.token)
   for (const spec of PAGES) {
-    const created = await client.call("POST", `/wiki/v1/spaces/${wiki.id}/pages`, { title: spec.title, markdown: spec.paragraphs.join("\n\n") }, owner.token)
+    const created = await client.call(
+      "POST",
+      `/wiki/v1/spaces/${wiki.id}/pages`,
+      { title: spec.title, markdown: spec.paragraphs.join("\n\n") },
+      owner.token
+    )
     keys.set(spec.key, created.id)
   }
   return keys

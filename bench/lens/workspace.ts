@@ -192,35 +192,80 @@ const task = (key: string, name: string, assignee: string, description: string):
 export const TASKS: ReadonlyArray<TaskSpec> = [
   task("task:standup-1", "Ship the password reset fix to staging", "Dana", "Users on the old mobile app cannot reset their password."),
   task("task:standup-2", "Clean up the disk on worker three", "Bob", "The nightly export job needs free space on worker three."),
-  task("task:billing-1", "Write the rollback script for the invoice tables", "Farid", "Needed before the cutover of the billing migration."),
+  task(
+    "task:billing-1",
+    "Write the rollback script for the invoice tables",
+    "Farid",
+    "Needed before the cutover of the billing migration."
+  ),
   task(
     "task:billing-2",
     "Move refunds to the ledger service",
     "Bob",
     "Refunds still use the legacy billing system; blocked until the ledger refund API is released."
   ),
-  task("task:billing-3", "Set up billing alerts in the ledger service", "Bob", "Alert when daily invoice totals differ by more than 1 percent."),
-  task("task:mobile-1", "Rewrite the login screen copy for the app store", "Dana", "The app store review flagged the wording of the login screen."),
+  task(
+    "task:billing-3",
+    "Set up billing alerts in the ledger service",
+    "Bob",
+    "Alert when daily invoice totals differ by more than 1 percent."
+  ),
+  task(
+    "task:mobile-1",
+    "Rewrite the login screen copy for the app store",
+    "Dana",
+    "The app store review flagged the wording of the login screen."
+  ),
   task("task:mobile-2", "Prepare the mobile launch press kit", "Carol", "Screenshots, a short video and the founder quote."),
-  task("task:mobile-3", "Add push notification opt-in to the mobile app", "Dana", "Ask for permission after the first completed task, not at install."),
+  task(
+    "task:mobile-3",
+    "Add push notification opt-in to the mobile app",
+    "Dana",
+    "Ask for permission after the first completed task, not at install."
+  ),
   task("task:sso-1", "Set up the Okta test tenant", "Erin", "For testing SAML single sign-on end to end."),
-  task("task:sso-2", "Support SAML login for Northwind Traders", "Erin", "Northwind Traders is the first enterprise customer on single sign-on."),
+  task(
+    "task:sso-2",
+    "Support SAML login for Northwind Traders",
+    "Erin",
+    "Northwind Traders is the first enterprise customer on single sign-on."
+  ),
   task("task:search-1", "Add a progress bar to the reindex admin page", "Bob", "Show documents indexed and the time left."),
   task("task:onboarding-1", "Shrink the welcome checklist to four items", "Dana", "Keep: profile, first project, invite, integrations."),
   task("task:retention-1", "Update the retention settings page", "Farid", "Show the 18 month limit for call recordings."),
-  task("task:pricing-1", "Draft the pricing announcement email", "Carol", "Explain the Team plan change and the six months of price protection."),
+  task(
+    "task:pricing-1",
+    "Draft the pricing announcement email",
+    "Carol",
+    "Explain the Team plan change and the six months of price protection."
+  ),
   task("task:oncall-1", "Tune the queue lag alert threshold", "Bob", "Raise the threshold to two minutes."),
-  task("task:outage-1", "Automate the certificate renewal", "Erin", "Renew certificates of the payment gateway automatically, 30 days before expiry."),
+  task(
+    "task:outage-1",
+    "Automate the certificate renewal",
+    "Erin",
+    "Renew certificates of the payment gateway automatically, 30 days before expiry."
+  ),
   task("task:hiring-1", "Publish the support engineer job posts", "Grace", "Two roles in Lisbon."),
   task("task:analytics-1", "Fix double counting in the churn chart", "Carol", "Merged workspaces are counted twice."),
   task("task:api-1", "Raise the partner tier rate limit", "Farid", "From 600 to 1,500 requests per minute."),
   task("task:l10n-1", "Send the glossary to the translation agency", "Grace", "The glossary has 240 product terms."),
   task("task:l10n-2", "Localize the onboarding emails into German", "Grace", "Five emails, reviewed by the German sales team."),
-  task("task:soc2-1", "Collect evidence for the vendor reviews", "Farid", "The auditor wants the review of every vendor with customer data."),
+  task(
+    "task:soc2-1",
+    "Collect evidence for the vendor reviews",
+    "Farid",
+    "The auditor wants the review of every vendor with customer data."
+  ),
   task("task:design-1", "Fix the sidebar contrast in dark mode", "Dana", "Text on the sidebar must reach a contrast ratio of 4.5."),
   task("task:lease", "Renew the Lisbon office lease", "Alice", "The lease ends on October 31; the landlord offered a 3 percent increase."),
   task("task:postgres", "Upgrade PostgreSQL to version 17", "Bob", "Planned for the maintenance window on the first Sunday of next month."),
-  task("task:statuspage", "Replace the status page vendor", "Farid", "The current vendor missed two incidents; the shortlist is Statuspal and Instatus."),
+  task(
+    "task:statuspage",
+    "Replace the status page vendor",
+    "Farid",
+    "The current vendor missed two incidents; the shortlist is Statuspal and Instatus."
+  ),
   task("task:survey", "Run the quarterly customer survey", "Grace", "The survey goes to 3,000 admins; the response goal is 15 percent."),
   task("task:channels", "Archive unused chat channels", "Erin", "Channels without a message in 90 days are archived."),
   task("task:ci", "Migrate CI to ARM runners", "Bob", "ARM runners cut build minutes by a third."),
@@ -252,7 +297,12 @@ export const PAGES: ReadonlyArray<PageSpec> = [
     "Admins enable SAML under the security tab of the workspace settings.",
     "Each workspace may connect one identity provider."
   ),
-  page("page:search", "Search architecture", "Search uses one index per workspace, rebuilt nightly.", "Queries time out after two seconds."),
+  page(
+    "page:search",
+    "Search architecture",
+    "Search uses one index per workspace, rebuilt nightly.",
+    "Queries time out after two seconds."
+  ),
   page(
     "page:onboarding",
     "Onboarding playbook",
@@ -266,7 +316,12 @@ export const PAGES: ReadonlyArray<PageSpec> = [
     "Audit logs are kept for seven years.",
     "Backups are kept for 35 days."
   ),
-  page("page:pricing", "Pricing tiers", "Free, Team and Enterprise are the three plans.", "Enterprise includes single sign-on and audit logs."),
+  page(
+    "page:pricing",
+    "Pricing tiers",
+    "Free, Team and Enterprise are the three plans.",
+    "Enterprise includes single sign-on and audit logs."
+  ),
   page(
     "page:oncall",
     "On-call runbook",
