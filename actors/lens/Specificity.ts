@@ -48,9 +48,21 @@ export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArr
   // One letter ("Tuesday's" → "s", an initial) names nothing.
   const wanted = asked.filter((t) => t.length > 1)
   const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? passages.length : 0]))
+  const counted = wanted.filter((t) => !isPhrasing(t))
+  // Which wanted terms a word is (or inflects): worked out once per distinct word, not once per occurrence.
+  const meaning = new Map<string, ReadonlyArray<string>>()
+  const wantedBy = (word: string) => {
+    let known = meaning.get(word)
+    if (known === undefined) {
+      known = counted.filter((t) => t === word || inflects(word, t))
+      meaning.set(word, known)
+    }
+    return known
+  }
   for (const passage of passages) {
-    const own = new Set(terms(`${passage.title} ${passage.text}`))
-    for (const t of wanted) if (!isPhrasing(t) && (own.has(t) || [...own].some((o) => inflects(o, t)))) found.set(t, found.get(t)! + 1)
+    const has = new Set<string>()
+    for (const word of terms(`${passage.title} ${passage.text}`)) for (const t of wantedBy(word)) has.add(t)
+    for (const t of has) found.set(t, found.get(t)! + 1)
   }
   const pos = wanted.some((t) => found.get(t) === 0) ? partsOfSpeech(question) : new Map<string, string>()
   const absent = (t: string) => ABSENT_WEIGHT[pos.get(t) ?? ""] ?? 1
