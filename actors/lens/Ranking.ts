@@ -4,6 +4,7 @@
  */
 import MiniSearch from "minisearch"
 import type { Passage } from "./Passage.ts"
+import { inflects, specificity, weightedCoverage } from "./Specificity.ts"
 
 const STOP = new Set(
   "a an the and or but of to in on at for with by from is are was were be been being do does did what which who whom whose when where why how i we you he she it they me us our your their my this that these those there here has have had will would should can could may might about into than then so not no any all some of last next week day please tell me show give lens".split(
@@ -24,7 +25,7 @@ export const terms = (text: string): Array<string> =>
 export interface Ranked {
   readonly passage: Passage
   readonly score: number
-  /** Share of the question's terms the passage contains, 0…1. */
+  /** Share of the question's terms the passage contains, weighted by their specificity, 0…1. */
   readonly coverage: number
 }
 
@@ -38,13 +39,14 @@ export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: 
     searchOptions: { boost: { title: 1.5 }, fuzzy: 0.15, prefix: true }
   })
   index.addAll(passages.map((p, id) => ({ ...p, id })))
+  const weights = specificity(passages, wanted, question)
   return index
     .search(wanted.join(" "), { combineWith: "OR" })
     .slice(0, limit)
     .map((hit) => {
       const passage = passages[hit.id as number]!
       const own = new Set(terms(`${passage.title} ${passage.text}`))
-      const coverage = wanted.filter((t) => own.has(t) || [...own].some((o) => o.startsWith(t) || t.startsWith(o))).length / wanted.length
+      const coverage = weightedCoverage(wanted, weights, (t) => own.has(t) || [...own].some((o) => inflects(o, t)))
       return { passage, score: hit.score, coverage }
     })
 }
