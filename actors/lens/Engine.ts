@@ -64,7 +64,8 @@ export interface EngineOptions {
   readonly canWrite: boolean
 }
 
-export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.34, topK: 8 }
+// Coverage is weighted by specificity (Specificity.ts): 0.42 sits between what answers and what does not (bench lens-eval, tuning half).
+export const defaultOptions: Omit<EngineOptions, "canWrite"> = { minimumCoverage: 0.42, topK: 8 }
 
 const MAX_AGENT_STEPS = 4
 const MAX_PROPOSALS = 10
@@ -112,7 +113,8 @@ const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, q
         "grade",
         name,
         () => grade(ranked, options.minimumCoverage),
-        (relevant) => `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}"`
+        (relevant) =>
+          `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}" COV ${ranked.map((r) => r.coverage.toFixed(2)).join(",")}`
       )
     const first = yield* attempt(found.ranked[0]!, question, "bm25")
     if (first.length > 0 || terms(question).length === 0) return first
@@ -126,7 +128,17 @@ const answerFrom = (
   relevant: ReadonlyArray<{ passage: Passage; score: number; coverage: number }>
 ) =>
   Effect.gen(function* () {
-    if (relevant.length === 0) {
+    const synthesis =
+      relevant.length === 0
+        ? undefined
+        : yield* tracer.sync(
+            "synthesize",
+            "extractive",
+            () => synthesize(relevant, question),
+            (s) => `${s.citations.length} citations`
+          )
+    // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
+    if (synthesis === undefined || synthesis.citations.length === 0) {
       tracer.record({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
       return {
         answer: DONT_KNOW,
@@ -136,12 +148,6 @@ const answerFrom = (
         proposals: []
       } satisfies EngineAnswer
     }
-    const synthesis = yield* tracer.sync(
-      "synthesize",
-      "extractive",
-      () => synthesize(relevant, question),
-      (s) => `${s.citations.length} citations`
-    )
     return {
       answer: synthesis.answer,
       citations: synthesis.citations,
@@ -221,7 +227,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
         proposals: []
       } satisfies EngineAnswer
     }
-    const synthesis = synthesize(relevant, question)
+    const synthesis = synthesize(relevant, question, "every")
     const wantsWrite = WANTS_WRITE.test(question)
     const proposals: Array<ProposedWrite> =
       wantsWrite && options.canWrite && steps < MAX_AGENT_STEPS
