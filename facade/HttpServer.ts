@@ -104,8 +104,21 @@ const writeStream = (
       for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
     })
     return Stream.runForEach(stream, (chunk) =>
-      Effect.sync(() => {
-        if (!connection.aborted) res.cork(() => res.write(chunk))
+      Effect.suspend(() => {
+        if (connection.aborted) return Effect.void
+        let drained = true
+        res.cork(() => {
+          drained = res.write(chunk)
+        })
+        // Backpressure: the socket is full, wait until uWS drained it before producing more.
+        return drained
+          ? Effect.void
+          : Effect.callback<void>((resume) => {
+              res.onWritable(() => {
+                resume(Effect.void)
+                return true
+              })
+            })
       })
     ).pipe(
       // A producer that dies mid-reply is a bug: logged, and the reply ends where it stopped.

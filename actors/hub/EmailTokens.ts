@@ -24,23 +24,33 @@ export const EmailToken = (purpose: EmailTokenPurpose) =>
     Schema.isPattern(new RegExp(`^${prefixes[purpose]}[A-Za-z0-9_-]{43}$`), { expected: `a token from the e-mail (${prefixes[purpose]}…)` })
   )
 
-/** A new token for the user, or undefined when they were sent too many this hour. */
-export const issueEmailToken = (purpose: EmailTokenPurpose, user: { readonly id: string; readonly email: string }) =>
+/** Stands in for the user when nobody uses the address: it owns no tokens. */
+const NOBODY = "00000000-0000-0000-0000-000000000000"
+
+/**
+ * A new token for the user, or undefined when they were sent too many this
+ * hour. Without a user (nobody uses the address) the same work is done (the
+ * limit looked up, a token made and hashed) and nothing is stored, so the
+ * caller's reply takes as long either way.
+ */
+export const issueEmailToken = (purpose: EmailTokenPurpose, user: { readonly id: string; readonly email: string } | undefined) =>
   Effect.gen(function* () {
     const recent = yield* query<{ count: number }>(
       "SELECT count(*)::int AS count FROM hub_email_tokens WHERE user_id = $1 AND purpose = $2 AND created_at > now() - interval '1 hour'",
-      [user.id, purpose]
+      [user?.id ?? NOBODY, purpose]
     )
-    if ((recent[0]?.count ?? 0) >= HOURLY_TOKEN_LIMIT) return undefined
     const token = `${prefixes[purpose]}${randomBytes(32).toString("base64url")}`
+    const tokenHash = hashSecret(token)
+    if (user === undefined || (recent[0]?.count ?? 0) >= HOURLY_TOKEN_LIMIT) return undefined
+    const expiresAt = new Date(Date.now() + lifetimes[purpose]).toISOString()
     yield* query("INSERT INTO hub_email_tokens (token_hash, purpose, email, user_id, expires_at) VALUES ($1, $2, $3, $4, $5)", [
-      hashSecret(token),
+      tokenHash,
       purpose,
       user.email,
       user.id,
-      new Date(Date.now() + lifetimes[purpose]).toISOString()
+      expiresAt
     ])
-    return { token, expiresAt: new Date(Date.now() + lifetimes[purpose]).toISOString() }
+    return { token, expiresAt }
   })
 
 /** Uses the token up: who it was mailed to, or 400 naming `body.token` when it is unknown, used or expired. */

@@ -1,8 +1,10 @@
 /**
  * The hub's services beside its operations: the media/encryption keys, the
  * summarizer (local, or the chat model when LLM_* is set), the calendar
- * prompts port, and the processing worker started with the server (after
- * ffmpeg detection and the recovery of jobs a previous run left behind).
+ * prompts port, and the background workers started with the server: the
+ * recording processing worker (after ffmpeg detection and the recovery of
+ * jobs a previous run left behind), the integration broker's inbox processor
+ * and the workspace migration runner (each resuming what a previous run left).
  */
 import { Effect, Layer } from "effect"
 import type { Extension } from "../../facade/Extension.ts"
@@ -13,6 +15,8 @@ import { Summarizer } from "./summarizer/Summarizer.ts"
 import * as HubKeys from "./HubKeys.ts"
 import { detectFfmpeg } from "./Media.ts"
 import { processingLoop, recoverJobs } from "./Processing.ts"
+import { inboxLoop, recoverInbox } from "./broker/Inbox.ts"
+import { migrationLoop, recoverMigrations } from "./migration/MigrationRunner.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { callDirectoryLive } from "./CallDirectoryLive.ts"
@@ -32,7 +36,12 @@ export const hubExtension: Extension = {
       yield* recoverJobs(config.natsUrl === undefined).pipe(
         Effect.catchCause((cause) => Effect.logError("hub: job recovery failed", cause))
       )
-      yield* Effect.forkIn(processingLoop, yield* Effect.scope)
+      yield* recoverInbox(config.natsUrl === undefined)
+      yield* recoverMigrations(config.natsUrl === undefined)
+      const scope = yield* Effect.scope
+      yield* Effect.forkIn(processingLoop, scope)
+      yield* Effect.forkIn(inboxLoop, scope)
+      yield* Effect.forkIn(migrationLoop, scope)
       installCallDirectory(callDirectoryLive(yield* Effect.context<ActorSystem | Sql>()))
     })
 }

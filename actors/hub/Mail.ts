@@ -1,10 +1,13 @@
 /**
  * Outgoing mail of the hub. Every mail is written to `hub_mail_outbox` first
  * (so it is never lost and its recipient can read it in the app), then handed
- * to the SMTP transport named by SMTP_URL (nodemailer). Without SMTP_URL the
- * mail stays in the outbox, marked `unsent`. A refused or failed hand-over is
- * recorded on the row (status `failed`, the error, the attempts) and retried
- * by `retryFailedMail`.
+ * to the SMTP transport named by SMTP_URL (nodemailer): at once by `sendMail`,
+ * or by the background sender for `queueMail` (a caller that must not wait
+ * for SMTP, nor show by its reply time whether it mailed anyone). Without
+ * SMTP_URL the mail stays in the outbox, marked `unsent`. A refused or failed
+ * hand-over is recorded on the row (status `failed`, the error, the attempts)
+ * and retried by `retryFailedMail`. Whoever hands a row over first counts its
+ * attempt in the same statement that claims it, so no two nodes send it.
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
@@ -13,7 +16,7 @@ import type { Extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
-export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test"])
+export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test", "workspace_migration"])
 export type MailKind = typeof MailKind.Type
 
 export const MailStatus = Schema.Literals(["queued", "sent", "failed", "unsent"]).annotate({
@@ -57,8 +60,8 @@ const transportFor = (url: string) => {
 
 export const mailFrom = () => process.env.MAIL_FROM || "Atrium <no-reply@atrium.local>"
 
-/** Hands one stored mail to SMTP and records the outcome on its row. */
-const deliver = (id: string, mail: OutgoingMail, attemptCounted = false) =>
+/** Hands one stored mail to SMTP and records the outcome on its row (its claim counted the attempt). */
+const deliver = (id: string, mail: OutgoingMail) =>
   Effect.gen(function* () {
     const url = process.env.SMTP_URL
     if (!url) {
@@ -69,33 +72,53 @@ const deliver = (id: string, mail: OutgoingMail, attemptCounted = false) =>
       transportFor(url).sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text })
     ).pipe(Effect.result)
     if (outcome._tag === "Success") {
-      yield* query(
-        `UPDATE hub_mail_outbox SET status = 'sent', attempts = attempts + $3, last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`,
-        [id, String(outcome.success.messageId ?? ""), attemptCounted ? 0 : 1]
-      )
+      yield* query(`UPDATE hub_mail_outbox SET status = 'sent', last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`, [
+        id,
+        String(outcome.success.messageId ?? "")
+      ])
     } else {
       const cause = outcome.failure.cause
       const message = cause instanceof Error ? cause.message : String(cause)
-      yield* query("UPDATE hub_mail_outbox SET status = 'failed', attempts = attempts + $3, last_error = $2 WHERE id = $1", [
-        id,
-        message.slice(0, 500),
-        attemptCounted ? 0 : 1
-      ])
+      yield* query("UPDATE hub_mail_outbox SET status = 'failed', last_error = $2 WHERE id = $1", [id, message.slice(0, 500)])
     }
+  })
+
+/** Writes the mail to the outbox, queued; `claimed` counts the first attempt now (its writer sends it). */
+const enqueue = (mail: OutgoingMail, claimed: boolean) =>
+  Effect.gen(function* () {
+    const id = randomUUID()
+    const to = normalizeEmail(mail.to)
+    yield* query(
+      "INSERT INTO hub_mail_outbox (id, recipient, user_id, kind, subject, body_text, status, attempts) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7)",
+      [id, to, mail.userId ?? null, mail.kind, mail.subject, mail.text, claimed ? 1 : 0]
+    )
+    return { id, to }
   })
 
 /** Stores the mail in the outbox, then sends it; the answer is the stored mail with its delivery outcome. */
 export const sendMail = (mail: OutgoingMail) =>
   Effect.gen(function* () {
-    const id = randomUUID()
-    const to = normalizeEmail(mail.to)
-    yield* query(
-      "INSERT INTO hub_mail_outbox (id, recipient, user_id, kind, subject, body_text, status) VALUES ($1, $2, $3, $4, $5, $6, 'queued')",
-      [id, to, mail.userId ?? null, mail.kind, mail.subject, mail.text]
-    )
+    const { id, to } = yield* enqueue(mail, true)
     yield* deliver(id, { ...mail, to })
     const rows = yield* query<Mail>(`SELECT ${columns} FROM hub_mail_outbox WHERE id = $1`, [id])
     return rows[0]!
+  })
+
+/** Stores the mail in the outbox for the background sender; answers its id without waiting for SMTP. */
+export const queueMail = (mail: OutgoingMail) => Effect.map(enqueue(mail, false), ({ id }) => id)
+
+/** Hands the queued mails nobody tried yet to SMTP (each claimed first); answers how many. */
+export const sendQueuedMail = (batchSize = 20) =>
+  Effect.gen(function* () {
+    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string }>(
+      `UPDATE hub_mail_outbox SET attempts = 1
+        WHERE id IN (SELECT id FROM hub_mail_outbox WHERE status = 'queued' AND attempts = 0
+                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, recipient AS "to", kind, subject, body_text AS text`,
+      [batchSize]
+    )
+    for (const row of rows) yield* deliver(row.id, row)
+    return rows.length
   })
 
 /** Mails addressed to `email`, newest first. */
@@ -124,21 +147,34 @@ export const retryFailedMail = (maxAttempts = 5) =>
         [row.id, row.status, row.attempts]
       )
       if (claimed.length === 0) continue
-      // The claim counted the attempt: delivery records only its outcome.
-      yield* deliver(row.id, row, true)
+      yield* deliver(row.id, row)
       tried++
     }
     return tried
   })
 
-/** Retries failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs. */
+/**
+ * Sends queued mail (looking every MAIL_POLL_MS, default 250) and retries
+ * failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs;
+ * mail queued before a restart is sent after it.
+ */
 export const mailRetryExtension: Extension = {
   name: "hub-mail-retry",
   layer: () => Layer.empty,
   attach: () =>
     Effect.gen(function* () {
+      const scope = yield* Effect.scope
       const seconds = Number(process.env.MAIL_RETRY_SECONDS) || 60
-      const pass = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
-      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(`${seconds} seconds`), pass)), yield* Effect.scope)
+      const pollMillis = Number(process.env.MAIL_POLL_MS) || 250
+      const retry = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
+      const send = sendQueuedMail().pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub mail: sending queued mail failed", cause), 0))
+      )
+      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(`${seconds} seconds`), retry)), scope)
+      // A full batch means more may be waiting: look again at once.
+      yield* Effect.forkIn(
+        Effect.forever(Effect.flatMap(send, (sent) => (sent >= 20 ? Effect.void : Effect.sleep(`${pollMillis} millis`)))),
+        scope
+      )
     })
 }

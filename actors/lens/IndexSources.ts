@@ -48,34 +48,48 @@ export const recordingStamps = (workspaceId: string) =>
 
 const recordingsById = (ids: ReadonlyArray<string>) => recordingRows("r.id = ANY($1::bigint[]) AND r.status = 'ready'", [ids.map(Number)])
 
-/** The transcript passages of recordings `ids`, read through their actors. */
-export const transcriptPassages = (ids: ReadonlyArray<string>) =>
+type RecordingFacts = Effect.Success<ReturnType<typeof recordingsById>>[number]
+
+/** Reads the passages of each of recordings `ids`, a few recordings at a time (a cold index reads them all). */
+const perRecording = <E, R>(ids: ReadonlyArray<string>, read: (facts: RecordingFacts) => Effect.Effect<Array<IndexedPassage>, E, R>) =>
+  Effect.gen(function* () {
+    const recordings = yield* recordingsById(ids)
+    const found = yield* Effect.forEach(
+      recordings,
+      (facts) => Effect.map(read(facts), (passages) => [String(facts.id), passages] as const),
+      {
+        concurrency: 8
+      }
+    )
+    return new Map(found)
+  })
+
+const transcriptOf = (facts: RecordingFacts) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const found = new Map<string, Array<IndexedPassage>>()
-    for (const facts of yield* recordingsById(ids)) {
-      const segments = yield* actors.ask(HubCall, String(facts.id), "transcript", {}).pipe(Effect.orElseSucceed(() => []))
-      const passages: Array<IndexedPassage> = []
-      for (let i = 0; i < segments.length; i += SEGMENTS_PER_PASSAGE) {
-        const group = segments.slice(i, i + SEGMENTS_PER_PASSAGE)
-        passages.push({
-          audience: everyone,
-          passage: {
-            key: `transcript:${facts.callId}:${i}`,
-            sourceType: "transcript",
-            sourceId: String(facts.callId),
-            title: facts.name,
-            text: group.map((s) => `${s.speaker}: ${s.text}`).join(" "),
-            span: { startMs: group[0]!.startMs, endMs: group[group.length - 1]!.endMs },
-            speaker: group[0]!.speaker,
-            at: facts.createdAt
-          }
-        })
-      }
-      found.set(String(facts.id), passages)
+    const segments = yield* actors.ask(HubCall, String(facts.id), "transcript", {}).pipe(Effect.orElseSucceed(() => []))
+    const passages: Array<IndexedPassage> = []
+    for (let i = 0; i < segments.length; i += SEGMENTS_PER_PASSAGE) {
+      const group = segments.slice(i, i + SEGMENTS_PER_PASSAGE)
+      passages.push({
+        audience: everyone,
+        passage: {
+          key: `transcript:${facts.callId}:${i}`,
+          sourceType: "transcript",
+          sourceId: String(facts.callId),
+          title: facts.name,
+          text: group.map((s) => `${s.speaker}: ${s.text}`).join(" "),
+          span: { startMs: group[0]!.startMs, endMs: group[group.length - 1]!.endMs },
+          speaker: group[0]!.speaker,
+          at: facts.createdAt
+        }
+      })
     }
-    return found
+    return passages
   })
+
+/** The transcript passages of recordings `ids`, read through their actors. */
+export const transcriptPassages = (ids: ReadonlyArray<string>) => perRecording(ids, transcriptOf)
 
 // ── Recordings: one user's own version (summary, key points, notes, action items) ──
 
@@ -101,55 +115,53 @@ export const callStamps = (workspaceId: string, userId: string) =>
     return rows.map((row): Stamped => ({ id: row.id, stamp: `${row.stamp}|${prompt}` }))
   })
 
+const ownVersionOf = (userId: string, workspacePrompt: string | null) => (facts: RecordingFacts) =>
+  Effect.gen(function* () {
+    const actors = yield* ActorSystem
+    const own = { _tag: "user", userId } as const
+    const prompts = yield* calendarPromptsOf(facts.calendarEventId, [userId])
+    const view = yield* actors
+      .ask(HubCall, String(facts.id), "view", { userId, workspacePrompt, calendarPrompt: prompts.get(userId) ?? null })
+      .pipe(Effect.orElseSucceed(() => undefined))
+    const passages: Array<IndexedPassage> = []
+    if (view === undefined) return passages
+    const notes = [view.summary, view.keyPoints.join(" "), view.userNotes ?? ""].filter((t) => t.trim() !== "").join(" ")
+    if (notes !== "") {
+      passages.push({
+        audience: own,
+        passage: {
+          key: `call:${facts.callId}:notes`,
+          sourceType: "call",
+          sourceId: String(facts.callId),
+          title: facts.name,
+          text: notes,
+          at: facts.createdAt
+        }
+      })
+    }
+    for (const item of view.actionItems) {
+      passages.push({
+        audience: own,
+        passage: {
+          key: `call:${facts.callId}:action:${item.id}`,
+          sourceType: "call",
+          sourceId: String(facts.callId),
+          title: `${facts.name}: action item`,
+          text: `Action item${item.owner ? ` for ${item.owner}` : ""}: ${item.text}${item.dueDate ? ` (due ${item.dueDate})` : ""}`,
+          actionItem: { text: item.text, ...(item.owner ? { owner: item.owner } : {}) },
+          at: facts.createdAt
+        }
+      })
+    }
+    return passages
+  })
+
 /** The user's own version of recordings `ids`: nobody else's summary, notes or action items. */
 export const callPassages = (workspaceId: string, userId: string, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
     const settings = (yield* actors.ask(Workspace, workspaceId, "view", { by: userId })).settings
-    const own = { _tag: "user", userId } as const
-    const found = new Map<string, Array<IndexedPassage>>()
-    for (const facts of yield* recordingsById(ids)) {
-      const prompts = yield* calendarPromptsOf(facts.calendarEventId, [userId])
-      const view = yield* actors
-        .ask(HubCall, String(facts.id), "view", {
-          userId,
-          workspacePrompt: settings.customPrompt,
-          calendarPrompt: prompts.get(userId) ?? null
-        })
-        .pipe(Effect.orElseSucceed(() => undefined))
-      const passages: Array<IndexedPassage> = []
-      found.set(String(facts.id), passages)
-      if (view === undefined) continue
-      const notes = [view.summary, view.keyPoints.join(" "), view.userNotes ?? ""].filter((t) => t.trim() !== "").join(" ")
-      if (notes !== "") {
-        passages.push({
-          audience: own,
-          passage: {
-            key: `call:${facts.callId}:notes`,
-            sourceType: "call",
-            sourceId: String(facts.callId),
-            title: facts.name,
-            text: notes,
-            at: facts.createdAt
-          }
-        })
-      }
-      for (const item of view.actionItems) {
-        passages.push({
-          audience: own,
-          passage: {
-            key: `call:${facts.callId}:action:${item.id}`,
-            sourceType: "call",
-            sourceId: String(facts.callId),
-            title: `${facts.name}: action item`,
-            text: `Action item${item.owner ? ` for ${item.owner}` : ""}: ${item.text}${item.dueDate ? ` (due ${item.dueDate})` : ""}`,
-            actionItem: { text: item.text, ...(item.owner ? { owner: item.owner } : {}) },
-            at: facts.createdAt
-          }
-        })
-      }
-    }
-    return found
+    return yield* perRecording(ids, ownVersionOf(userId, settings.customPrompt))
   })
 
 // ── Tasks and their comments ────────────────────────────────────────────────

@@ -34,7 +34,8 @@ import {
 } from "./IndexSources.ts"
 import { type Asker, reachOf, reaches } from "./LensReach.ts"
 import { type IndexedPassage, Passage, SourceType } from "./Passage.ts"
-import { type IndexedDocument, indexOptions, rankIn } from "./Ranking.ts"
+import { type IndexedDocument, indexOptions, rankIn, terms } from "./Ranking.ts"
+import { inflects, specificityAmong } from "./Specificity.ts"
 
 interface HeldItem {
   readonly stamp: string
@@ -46,6 +47,8 @@ export class WorkspaceIndex {
   readonly search = new MiniSearch<IndexedDocument>(indexOptions)
   readonly docs = new Map<number, IndexedPassage>()
   private readonly slots = new Map<string, Map<string, HeldItem>>()
+  /** Which documents hold each term: how specific a question's words are among what an asker may read. */
+  private readonly postings = new Map<string, Set<number>>()
   private nextId = 1
   /** pm's change-log seq the tasks were read at; undefined before the first read. */
   taskSeq: number | undefined
@@ -81,14 +84,36 @@ export class WorkspaceIndex {
     const id = this.nextId++
     this.docs.set(id, indexed)
     this.search.add({ id, title: indexed.passage.title, text: indexed.passage.text })
+    for (const term of termsOf(indexed)) {
+      const holders = this.postings.get(term)
+      if (holders === undefined) this.postings.set(term, new Set([id]))
+      else holders.add(id)
+    }
     return id
   }
 
   private discard(item: HeldItem) {
     for (const id of item.docs) {
+      const indexed = this.docs.get(id)
+      if (indexed === undefined) continue
+      for (const term of termsOf(indexed)) {
+        const holders = this.postings.get(term)
+        holders?.delete(id)
+        if (holders?.size === 0) this.postings.delete(term)
+      }
       this.docs.delete(id)
       this.search.discard(id)
     }
+  }
+
+  /** How many admitted documents hold `term` or an inflection of it. */
+  containing(term: string, admit: (id: number) => boolean): number {
+    const holding = new Set<number>()
+    for (const [word, holders] of this.postings) {
+      if (word !== term && !inflects(word, term)) continue
+      for (const id of holders) if (admit(id)) holding.add(id)
+    }
+    return holding.size
   }
 
   /** Every passage of the slots, in the order their sources list them. */
@@ -100,6 +125,8 @@ export class WorkspaceIndex {
     }
   }
 }
+
+const termsOf = (indexed: IndexedPassage) => new Set(terms(`${indexed.passage.title} ${indexed.passage.text}`))
 
 const changedOf = (index: WorkspaceIndex, name: string, listed: ReadonlyArray<Stamped>) => {
   const held = index.slot(name)
@@ -233,9 +260,12 @@ export const LensIndex = Actor<WorkspaceIndex>()({
           let readable = 0
           for (const [id] of index.passagesOf(slots)) if (admit(id)) readable++
           const passageOf = (id: number) => index.docs.get(id)!.passage
+          // Specificity among what the asker may read of the sources, counted from the postings.
+          const weigh = (wanted: ReadonlyArray<string>, question: string) =>
+            specificityAmong(readable, (term) => index.containing(term, admit), wanted, question)
           return {
             readable,
-            ranked: payload.queries.map((text) => rankIn(index.search, passageOf, text, payload.limit, admit))
+            ranked: payload.queries.map((text) => rankIn(index.search, passageOf, text, payload.limit, weigh, admit))
           }
         })
       ),

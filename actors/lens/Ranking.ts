@@ -4,6 +4,7 @@
  */
 import MiniSearch from "minisearch"
 import type { Passage } from "./Passage.ts"
+import { inflects, specificity, weightedCoverage } from "./Specificity.ts"
 
 const STOP = new Set(
   "a an the and or but of to in on at for with by from is are was were be been being do does did what which who whom whose when where why how i we you he she it they me us our your their my this that these those there here has have had will would should can could may might about into than then so not no any all some of last next week day please tell me show give lens".split(
@@ -24,7 +25,7 @@ export const terms = (text: string): Array<string> =>
 export interface Ranked {
   readonly passage: Passage
   readonly score: number
-  /** Share of the question's terms the passage contains, 0…1. */
+  /** Share of the question's terms the passage contains, weighted by their specificity, 0…1. */
   readonly coverage: number
 }
 
@@ -46,30 +47,34 @@ export interface IndexedDocument {
 /** The question's distinct content terms; nothing to search for when empty. */
 export const wantedTerms = (question: string): Array<string> => [...new Set(terms(question))]
 
-const coverageOf = (passage: Passage, wanted: ReadonlyArray<string>) => {
-  const own = new Set(terms(`${passage.title} ${passage.text}`))
-  return wanted.filter((t) => own.has(t) || [...own].some((o) => o.startsWith(t) || t.startsWith(o))).length / wanted.length
-}
+/** Each wanted term's weight (`Specificity.ts`), measured among the passages the caller may read. */
+export type Weigh = (wanted: ReadonlyArray<string>, question: string) => ReadonlyMap<string, number>
 
 /**
  * BM25 over `index`, keeping only the documents `admit` lets through (the
- * caller's permissions, applied before anything is ranked), best `limit` first.
+ * caller's permissions, applied before anything is ranked), best `limit`
+ * first; each with its coverage of the question, its terms weighted by
+ * `weigh`.
  */
 export const rankIn = (
   index: MiniSearch<IndexedDocument>,
   passageOf: (id: number) => Passage,
   question: string,
   limit: number,
+  weigh: Weigh,
   admit?: (id: number) => boolean
 ): Array<Ranked> => {
   const wanted = wantedTerms(question)
   if (wanted.length === 0 || index.documentCount === 0) return []
+  const weights = weigh(wanted, question)
   return index
     .search(wanted.join(" "), { combineWith: "OR", ...(admit ? { filter: (hit) => admit(hit.id as number) } : {}) })
     .slice(0, limit)
     .map((hit) => {
       const passage = passageOf(hit.id as number)
-      return { passage, score: hit.score, coverage: coverageOf(passage, wanted) }
+      const own = new Set(terms(`${passage.title} ${passage.text}`))
+      const coverage = weightedCoverage(wanted, weights, (t) => own.has(t) || [...own].some((o) => inflects(o, t)))
+      return { passage, score: hit.score, coverage }
     })
 }
 
@@ -78,7 +83,13 @@ export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: 
   if (passages.length === 0) return []
   const index = new MiniSearch<IndexedDocument>(indexOptions)
   index.addAll(passages.map((p, id) => ({ id, title: p.title, text: p.text })))
-  return rankIn(index, (id) => passages[id]!, question, limit)
+  return rankIn(
+    index,
+    (id) => passages[id]!,
+    question,
+    limit,
+    (wanted) => specificity(passages, wanted, question)
+  )
 }
 
 /** Grading: a passage is relevant when it covers enough of the question, relative to the best one. */

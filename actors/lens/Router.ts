@@ -21,14 +21,21 @@ const AGENT = /\b(create|make|add|open|file)\b[^.?!]*\b(tasks?|tickets?|issues?)
 const FAN_OUT = /\b(status|progress|overview|everything|summar(y|ise|ize)|where (are|do) we stand|update on)\b/i
 
 const SIGNALS: ReadonlyArray<readonly [SourceType, RegExp]> = [
-  ["transcript", /\b(say|said|says|mention(ed)?|promis(e|ed)|discuss(ed)?|talk(ed)?|meeting|standup|call|sync|review|asked)\b/i],
-  ["call", /\b(action items?|notes?|summary|key points?|follow[- ]ups?)\b/i],
+  ["transcript", /\b(say|said|says|mention(ed)?|promis(e|ed)|discuss(ed)?|talk(ed)?|meeting|standup|asked)\b/i],
+  ["call", /\b(action items?|notes?|summary|key points?|follow[-_ ]ups?)\b/i],
   ["task", /\b(tasks?|tickets?|assigned|assignee|due|overdue|backlog|sprint|owner|owns|status of task)\b/i],
-  ["page", /\b(wiki|page|doc(ument)?s?|policy|guide|handbook|runbook|spec|how (do|to))\b/i],
+  ["page", /\b(wiki|page|doc(ument)?s?|policy|guide(lines?)?|handbook|playbook|checklist|runbook|spec|how (do|to))\b/i],
   ["integration", /\b(chat|channel|slack|thread|message[sd]?|conversation)\b/i]
 ]
 
-export const routeQuestion = (question: string): RouteDecision => {
+/** Words that name a meeting but also other things ("code review", "API call"): they count only when nothing else is named. */
+const WEAK_MEETING = /\b(call|sync|review)\b/i
+
+/** "on-call" or "sign-on" is one word, not "call" or "on". */
+const joinHyphenated = (question: string) => question.replace(/(\p{L})-(\p{L})/gu, "$1_$2")
+
+export const routeQuestion = (asked: string): RouteDecision => {
+  const question = joinHyphenated(asked)
   if (AGENT.test(question)) {
     return {
       route: "agent",
@@ -36,7 +43,8 @@ export const routeQuestion = (question: string): RouteDecision => {
       sources: ["call", "task"]
     }
   }
-  const named = SIGNALS.filter(([, pattern]) => pattern.test(question)).map(([source]) => source)
+  const strong = SIGNALS.filter(([, pattern]) => pattern.test(question)).map(([source]) => source)
+  const named: ReadonlyArray<SourceType> = strong.length === 0 && WEAK_MEETING.test(question) ? ["transcript"] : strong
   if (FAN_OUT.test(question)) {
     return { route: "fan_out", reason: "A status or overview question: several sources answer it together", sources: ALL }
   }

@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { type Passage, SourceType, Span } from "./Passage.ts"
 import type { Ranked } from "./Ranking.ts"
 import { terms } from "./Ranking.ts"
+import { inflects } from "./Specificity.ts"
 
 export const Citation = Schema.Struct({
   n: Schema.Number,
@@ -20,33 +21,104 @@ export type Citation = typeof Citation.Type
 
 const MAX_SNIPPET = 280
 
-/** The passage's sentences; in a transcript each keeps its speaker ("Bob: …"). */
-const sentencesOf = (passage: Passage): Array<string> => {
-  const turns =
-    passage.sourceType === "transcript" || passage.sourceType === "integration"
-      ? passage.text.split(/\s(?=[\p{Lu}][\p{L}.'-]*(?: [\p{Lu}][\p{L}'-]*)?: )/u)
-      : [passage.text]
+/** Sources whose text is turns ("Bob: …"): transcripts, chat, and call notes quoting them. */
+const SPOKEN = new Set<SourceType>(["transcript", "integration", "call"])
+
+interface Sentence {
+  /** As quoted: with its speaker ("Bob: …"). */
+  readonly text: string
+  /** Who said it: context, like the passage's title, not part of what was said. */
+  readonly speaker?: string
+  readonly said: string
+}
+
+/** The passage's sentences; in a transcript each keeps its speaker. */
+const sentencesOf = (passage: Passage): Array<Sentence> => {
+  const spoken = SPOKEN.has(passage.sourceType)
+  const turns = spoken ? passage.text.split(/\s(?=[\p{Lu}][\p{L}.'-]*(?: [\p{Lu}][\p{L}'-]*)?: )/u) : [passage.text]
   return turns.flatMap((turn) => {
-    const speaker = /^([^:]{1,40}): /.exec(turn)?.[1]
+    const speaker = spoken ? /^([^:]{1,40}): /.exec(turn)?.[1] : undefined
     const body = speaker ? turn.slice(speaker.length + 2) : turn
     return body
       .split(/(?<=[.!?])\s+/)
-      .filter((s) => s.trim() !== "")
-      .map((s) => (speaker ? `${speaker}: ${s}` : s))
+      .filter((said) => said.trim() !== "")
+      .map((said) => (speaker ? { text: `${speaker}: ${said}`, speaker, said } : { text: said, said }))
   })
 }
 
-const bestSentence = (passage: Passage, wanted: ReadonlySet<string>): string => {
-  let best = passage.text
-  let bestScore = -1
-  for (const sentence of sentencesOf(passage)) {
-    const score = terms(sentence).filter((t) => wanted.has(t)).length
-    if (score > bestScore) {
-      best = sentence
-      bestScore = score
+const matches = (term: string, wanted: ReadonlySet<string>) => wanted.has(term) || [...wanted].some((w) => inflects(w, term))
+
+/**
+ * Which sentence of a passage answers: the one saying the most question terms that its context (title,
+ * speaker) does not already have (the context says what the passage is about, not the answer); then the
+ * one by a speaker the question names ("what did Dana promise"); then the one with more new words.
+ */
+const answerScore = (
+  said: ReadonlyArray<string>,
+  wanted: ReadonlySet<string>,
+  context: ReadonlySet<string>,
+  speaker: ReadonlyArray<string>
+) => {
+  let says = 0
+  let novel = 0
+  for (const term of said) {
+    if (context.has(term)) continue
+    if (matches(term, wanted)) says++
+    else novel++
+  }
+  const byNamed = speaker.some((t) => matches(t, wanted)) ? 0.5 : 0
+  return { says, score: says + byNamed + Math.min(novel, 9) / 100 }
+}
+
+/** How much a quote is about the question: question terms it says count 1, those only its context has ½. */
+const quoteScore = (said: ReadonlyArray<string>, wanted: ReadonlySet<string>, context: ReadonlySet<string>): number => {
+  const spoken = new Set(said.filter((t) => matches(t, wanted)))
+  const around = [...context].filter((t) => !spoken.has(t) && matches(t, wanted))
+  return spoken.size + around.length / 2
+}
+
+interface Quote {
+  readonly sentence: string
+  readonly score: number
+  /** Whether the sentence itself says a question term its context does not have. */
+  readonly says: boolean
+  /** Who said or owns it, when known, and whether the question names them. */
+  readonly by?: { readonly named: boolean }
+}
+
+/** A question about commitments ("what did Dana promise") is answered by action items, whatever words they use. */
+const ASKS_COMMITMENTS = /\b(promis\w*|commit(ted|ments?)?|pledged?|agreed to|action items?|to-?dos?|follow[- ]ups?)\b/i
+
+const bestSentence = (passage: Passage, wanted: ReadonlySet<string>, commitments: boolean): Quote => {
+  if (commitments && passage.actionItem !== undefined) {
+    const quote = passage.text.length > MAX_SNIPPET ? `${passage.text.slice(0, MAX_SNIPPET - 1)}…` : passage.text
+    const owner = terms(passage.actionItem.owner ?? "")
+    return {
+      sentence: quote,
+      score: 1 + quoteScore(terms(passage.actionItem.text), wanted, new Set([...terms(passage.title), ...owner])),
+      says: true,
+      ...(owner.length > 0 ? { by: { named: owner.some((t) => matches(t, wanted)) } } : {})
     }
   }
-  return best.length > MAX_SNIPPET ? `${best.slice(0, MAX_SNIPPET - 1)}…` : best
+  const title = terms(passage.title)
+  let best: Quote = { sentence: passage.text, score: 0, says: false }
+  let bestScore = -1
+  for (const sentence of sentencesOf(passage)) {
+    const speaker = terms(sentence.speaker ?? "")
+    const context = new Set([...title, ...speaker])
+    const said = [...new Set(terms(sentence.said))]
+    const { says, score } = answerScore(said, wanted, context, speaker)
+    if (score > bestScore) {
+      bestScore = score
+      best = {
+        sentence: sentence.text.length > MAX_SNIPPET ? `${sentence.text.slice(0, MAX_SNIPPET - 1)}…` : sentence.text,
+        score: quoteScore(said, wanted, context),
+        says: says > 0,
+        ...(speaker.length > 0 ? { by: { named: speaker.some((t) => matches(t, wanted)) } } : {})
+      }
+    }
+  }
+  return best
 }
 
 export interface Synthesis {
@@ -56,26 +128,67 @@ export interface Synthesis {
 
 export const MAX_CITATIONS = 5
 
-export const synthesize = (graded: ReadonlyArray<Ranked>, question: string): Synthesis => {
+/** A quoted sentence below this share of the best quote's score is not cited: it is about the question's topic, not its answer. */
+const RELATIVE_QUOTE_SCORE = 0.5
+
+/** The same sentence quoted from a transcript ("Bob: …") and from call notes is one quote. */
+const normalized = (sentence: string) =>
+  sentence
+    .replace(/^[^:]{1,40}: /, "")
+    .trim()
+    .toLowerCase()
+
+/**
+ * Cites the best sentence of each graded passage: every source's first quote before any source's second
+ * (several sources answer more than one source many times), only quotes scoring at least half the best one,
+ * never the same sentence twice. `every` quotes each passage (the agent loop's items, chosen by the loop).
+ */
+export const synthesize = (graded: ReadonlyArray<Ranked>, question: string, quote: "relevant" | "every" = "relevant"): Synthesis => {
   const wanted = new Set(terms(question))
+  const commitments = ASKS_COMMITMENTS.test(question)
+  const all = graded.map(({ passage }) => ({ passage, ...bestSentence(passage, wanted, commitments) }))
+  // When the question names who said it or owns it, what others said is not the answer.
+  const named = all.some((q) => q.by?.named)
+  // When it asks for commitments and there are action items, other sentences must say something asked about.
+  const items = commitments && all.some((q) => q.passage.actionItem !== undefined)
+  const quotes = all.filter(
+    (q) => !(named && q.by !== undefined && !q.by.named) && !(items && q.passage.actionItem === undefined && !q.says)
+  )
+  const top = Math.max(0, ...quotes.map((q) => q.score))
+  const perSource = new Map<string, number>()
+  const ordered = quotes
+    .map((quote, rank) => {
+      const nth = perSource.get(quote.passage.sourceId) ?? 0
+      perSource.set(quote.passage.sourceId, nth + 1)
+      return { quote, rank, nth }
+    })
+    .sort((a, b) => a.nth - b.nth || a.rank - b.rank)
+    .map(({ quote }) => quote)
   const citations: Array<Citation> = []
   const lines: Array<string> = []
   const seen = new Set<string>()
-  for (const { passage } of graded) {
+  const quotedSources = new Set<string>()
+  for (const { passage, sentence, score, says } of ordered) {
     if (citations.length >= MAX_CITATIONS) break
-    const snippet = bestSentence(passage, wanted)
-    if (seen.has(snippet)) continue
-    seen.add(snippet)
+    if (quote === "relevant") {
+      if (score <= 0 || score < top * RELATIVE_QUOTE_SCORE) continue
+      // A source's title stands for it once; a second quote from it must itself say something else asked about.
+      if (quotedSources.has(passage.sourceId) && !says) continue
+    }
+    const key = normalized(sentence)
+    if (seen.has(key)) continue
+    seen.add(key)
+    quotedSources.add(passage.sourceId)
     const n = citations.length + 1
     citations.push({
       n,
       sourceType: passage.sourceType,
       sourceId: passage.sourceId,
       title: passage.title,
-      snippet,
+      snippet: sentence,
       ...(passage.span ? { span: passage.span } : {})
     })
-    lines.push(`${snippet} [${n}]`)
+    lines.push(`${sentence} [${n}]`)
   }
   return { answer: lines.join("\n"), citations }
 }

@@ -11,8 +11,12 @@ export interface ClientsConfig {
   readonly batch?: boolean
 }
 
-/** The writer's marker inside an event: `"description":"<phase>|<n>|<sentAtMs>"` (phase w, m or e). */
-export const MARKER = /"description":"([wme])\|(\d+)\|([0-9.]+)"/
+/**
+ * The writer's marker inside an event: `"description":"<phase>|<n>|<sentAtMs>"` (phase w, m or e).
+ * Atrium's `task.updated` also carries the value it replaced (`"previous":{"description":…}`): that
+ * one is an older event's marker (or the previous level's end marker) and must not count.
+ */
+export const MARKER = /(?<!"previous":\{)"description":"([wme])\|(\d+)\|([0-9.]+)"/
 
 /** Every marker in a frame (a batch frame carries several events). */
 export const markersIn = (text: string) => text.matchAll(new RegExp(MARKER.source, "g"))

@@ -9,6 +9,7 @@ import { streamFanout } from "./stream-fanout.ts"
 import { webhooks } from "./webhooks.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
+import { lensEval } from "./lens-eval.ts"
 
 export const scenarios: ReadonlyArray<Scenario> = [
   actors,
@@ -20,6 +21,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabJoinStorm,
   streamFanout,
   hubProcessing,
+  lensEval,
   cluster,
   feedbackVotes,
   webhooks,

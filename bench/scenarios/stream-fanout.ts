@@ -352,6 +352,8 @@ const measurePoint = async (
     }, undefined)
     const busy = machineBusyCores(before.machine, after.machine)
     const missing = Math.max(0, expected - delivered)
+    // More than every subscriber × every event means a marker was counted twice: the figures would lie.
+    if (delivered > expected) throw new Error(`${count} subscribers saw ${delivered} deliveries of ${sent} events (at most ${expected})`)
     return {
       point: {
         load: count,

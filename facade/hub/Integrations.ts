@@ -5,12 +5,11 @@
  * take an admin. Tokens are stored encrypted and never shown.
  */
 import { Effect, Schema } from "effect"
-import { Connection, ConnectionSettings, VendorKind, create, get, list, revoke } from "../../actors/hub/connections/Connections.ts"
-import { Id, Name } from "../../actors/Fields.ts"
-import { checkOutboundUrl } from "../../actors/webhooks/OutboundAddress.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import { principalOf, workspaceRole } from "../Access.ts"
+import { Connection, get, list, revoke } from "../../actors/hub/connections/Connections.ts"
+import { Id } from "../../actors/Fields.ts"
+import { workspaceRole } from "../Access.ts"
 import { operation } from "../Operation.ts"
+import { connectVendor, exampleConnectionOf, exampleNewConnection, NewConnectionBody } from "../shared/VendorConnections.ts"
 import { exampleIds } from "./calls/Examples.ts"
 
 const tag = "Integrations"
@@ -19,22 +18,12 @@ const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
 const params = { workspaceId: exampleIds.workspaceId }
 
-const HttpUrl = Schema.String.check(
-  Schema.isMaxLength(2000),
-  Schema.isPattern(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, { expected: "an http(s) base URL without query or fragment" })
-)
-
-const exampleConnection = {
+const exampleConnection = exampleConnectionOf({
   id: exampleIds.connectionId,
   workspaceId: exampleIds.workspaceId,
-  vendor: "tracker",
-  name: "Engineering tracker",
-  baseUrl: "https://tracker.example.com/api",
-  settings: { project: "ENG" },
   createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  hasToken: true
-}
+  createdAt: "2026-11-21T12:00:00.000Z"
+})
 
 export const integrationsOperations = [
   operation({
@@ -87,13 +76,7 @@ export const integrationsOperations = [
     auth: "jwt",
     scopes: [],
     params: WorkspaceParams,
-    body: Schema.Struct({
-      vendor: VendorKind,
-      name: Name(200),
-      baseUrl: HttpUrl,
-      token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4000)),
-      settings: Schema.optionalKey(ConnectionSettings)
-    }),
+    body: NewConnectionBody,
     responses: {
       201: { description: "Connected", schema: Connection },
       400: { description: "Bad input, or a base URL inside the network" }
@@ -103,36 +86,12 @@ export const integrationsOperations = [
         name: "tracker",
         request: {
           params,
-          body: {
-            vendor: "tracker",
-            name: "Engineering tracker",
-            baseUrl: "https://tracker.example.com/api",
-            token: "trk_live_secret",
-            settings: { project: "ENG" }
-          }
+          body: exampleNewConnection
         },
         response: { status: 201, body: exampleConnection }
       }
     ],
-    handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        yield* workspaceRole(context, params.workspaceId, "admin")
-        const principal = yield* principalOf(context)
-        // SSRF guard: a connection may not point inside the network (unless ATRIUM_ALLOW_PRIVATE_URLS=1).
-        const refusal = yield* Effect.promise(() => checkOutboundUrl(body.baseUrl))
-        if (refusal) return yield* reject("invalid", `The base URL ${refusal.reason}`, [{ path: "body.baseUrl", message: refusal.reason }])
-        return yield* Effect.orDie(
-          create({
-            workspaceId: params.workspaceId,
-            vendor: body.vendor,
-            name: body.name.trim(),
-            baseUrl: body.baseUrl,
-            token: body.token,
-            settings: body.settings ?? {},
-            createdBy: principal.userId
-          })
-        )
-      })
+    handler: ({ params, body }, context) => connectVendor(params.workspaceId, body, context)
   }),
   operation({
     service,

@@ -200,7 +200,7 @@ export const microserviceOperations = [
             model: null,
             modelBaseUrl: null,
             modelApiKeySet: false,
-            minimumCoverage: 0.34,
+            minimumCoverage: 0.42,
             topK: 8,
             maxAgentSteps: 4,
             initialCredits: 1000

@@ -93,6 +93,35 @@ describe("the index follows the workspace without a restart", () => {
     expect(commented.text).toContain("helium permit")
   })
 
+  it("a deleted task or chat document leaves the index by the next question", async () => {
+    const task = await atrium.request("POST", `/pm/v1/lists/${listId}/tasks`, {
+      token: alice.token,
+      body: { name: "Narwhal survey: count the pods", description: "The narwhal survey counts pods in the fjord." }
+    })
+    const chat = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/chat-documents`, {
+      token: alice.token,
+      body: {
+        source: "chatapp",
+        externalId: "narwhal",
+        title: "#survey",
+        messages: [{ externalId: "n1", author: "Erin", sentAt: "2026-11-21T12:00:00Z", text: "The narwhal survey found eleven pods." }]
+      }
+    })
+    expect(chat.status, chat.text).toBe(201)
+    const question = "How many pods did the narwhal survey count?"
+    const before = await ask(bob, question)
+    expect(before.body.citations.map((c: any) => c.sourceId)).toEqual(expect.arrayContaining([task.body.id, chat.body.id]))
+    expect((await atrium.request("DELETE", `/pm/v1/tasks/${task.body.id}`, { token: alice.token })).status).toBeLessThan(300)
+    const removed = await atrium.request("DELETE", `/hub/v1/workspaces/${workspaceId}/chat-documents/${chat.body.id}`, {
+      token: alice.token
+    })
+    expect(removed.status, removed.text).toBeLessThan(300)
+    const after = await ask(bob, question)
+    expect(after.text).not.toContain(task.body.id)
+    expect(after.text).not.toContain(chat.body.id)
+    expect(after.text).not.toContain("eleven pods")
+  })
+
   it("a page edit replaces what Lens answers from", async () => {
     const space = await atrium.request("POST", "/wiki/v1/spaces", { token: alice.token, body: { workspaceId, name: "Hangar", key: "HGR" } })
     const page = await atrium.request("POST", `/wiki/v1/spaces/${space.body.id}/pages`, {

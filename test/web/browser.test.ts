@@ -6,82 +6,35 @@
  * Without /usr/bin/chromium the suite is skipped with a loud warning
  * (`.ci/run` installs it).
  */
-import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core"
+import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { docToText } from "../../collab/RichText.ts"
-import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
+import { BrowserRig, chromiumAvailable, SHOTS, type User } from "./BrowserRig.ts"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-if (!available) {
-  console.warn(
-    `\n${"!".repeat(78)}\n!! web browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)\n${"!".repeat(78)}\n`
-  )
-}
-
-const SHOTS = path.join(process.cwd(), "test-results", "web")
-
-type User = Awaited<ReturnType<typeof signUp>>
-
-describe.skipIf(!available)("web app in Chromium", () => {
-  let atrium: TestServer
-  let browser: Browser
+describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", () => {
+  let rig: BrowserRig
   let owner: User
   let member: User
   let workspaceId: string
-  const contexts: Array<BrowserContext> = []
-  const consoleErrors: Array<string> = []
-
-  const call = async (user: User, method: string, url: string, body?: unknown) => {
-    const response = await atrium.request(method, url, { token: user.token, ...(body !== undefined ? { body } : {}) })
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${response.text}`)
-    return response.body
-  }
-
-  /** A new browser context signed in through the sign-in form. */
-  const signedIn = async (user: User, route: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${user.email}: ${message.text()}`)
-    })
-    page.on("pageerror", (error) => consoleErrors.push(`${user.email}: ${error.message}`))
-    await page.goto(`${atrium.origin}/`)
-    await page.getByLabel("Email").fill(user.email)
-    await page.getByLabel("Password").fill(user.password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await page.getByRole("button", { name: "Sign out" }).waitFor()
-    await page.goto(`${atrium.origin}/${route}`)
-    return page
-  }
+  const call = (user: User, method: string, url: string, body?: unknown) => rig.call(user, method, url, body)
+  const signedIn = (user: User, route: string): Promise<Page> => rig.signedIn(user, route)
+  /** Console errors and uncaught exceptions of every page so far. */
+  const errors = () => [...rig.consoleErrors, ...rig.pageErrors]
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true })
-    atrium = await startAtrium()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"]
-    })
-    owner = await signUp(atrium, "Ann")
-    member = await signUp(atrium, "Ben")
-    workspaceId = (await call(owner, "POST", "/pm/v1/workspaces", { name: "Browser tests" })).id
-    await call(owner, "POST", `/pm/v1/workspaces/${workspaceId}/members`, { email: member.email, role: "member" })
+    rig = await BrowserRig.start("Browser tests")
+    ;({ owner, member, workspaceId } = rig)
   }, 120_000)
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined)
-    await browser?.close()
-    await atrium?.close()
+    await rig?.close()
   })
 
   it("loads index.html and signs in without console errors", async () => {
     const page = await signedIn(owner, `#/w/${workspaceId}`)
     await page.getByRole("heading", { name: "Boards" }).waitFor()
-    expect(consoleErrors).toEqual([])
+    expect(errors()).toEqual([])
   })
 
   it("lets two users edit one page together: they converge, see each other's caret by name, and the text is stored", async () => {
@@ -148,7 +101,7 @@ describe.skipIf(!available)("web app in Chromium", () => {
     await ann.getByRole("button", { name: "Restore version 1" }).click()
     for (const page of [ann, ben]) await expect.poll(() => textOf(page), { timeout: 10_000 }).not.toContain("was here")
     expect(await textOf(ben)).toContain("Start here.")
-    expect(consoleErrors).toEqual([])
+    expect(errors()).toEqual([])
   }, 60_000)
 
   it("shows a task moved by the API at once, and after the server closes its socket resumes with the events it missed", async () => {
@@ -181,19 +134,9 @@ describe.skipIf(!available)("web app in Chromium", () => {
     await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[0]!.id}`)).status.name).toBe(first)
 
     // The server closes the socket (Ben's role changes: 4409); his new ticket is held while a task moves.
-    const held: Array<Route> = []
-    let released = false
-    await page.route("**/pm/v1/ws/ticket", (route) => {
-      if (released) return route.continue()
-      held.push(route)
-    })
-    await call(owner, "PATCH", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { role: "viewer" })
-    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    await page.getByText("reconnecting…").waitFor()
-    await call(owner, "PATCH", `/pm/v1/tasks/${tasks[2].id}`, { status: third })
-    released = true
-    for (const route of held) await route.continue()
-    await page.unroute("**/pm/v1/ws/ticket")
+    await rig.whileReconnectionHeld(page, "**/pm/v1/ws/ticket", () =>
+      call(owner, "PATCH", `/pm/v1/tasks/${tasks[2].id}`, { status: third })
+    )
 
     await column(third!).getByText("Ship it").waitFor({ timeout: 10_000 })
     await page.getByText("● live").waitFor()
@@ -202,6 +145,6 @@ describe.skipIf(!available)("web app in Chromium", () => {
     expect(typeof subscribes.at(-1).lastSeq).toBe("number")
 
     await page.screenshot({ path: path.join(SHOTS, "board.png"), fullPage: true })
-    expect(consoleErrors.filter((e) => !/WebSocket|ERR_|status of 4\d\d/.test(e))).toEqual([])
+    expect(errors().filter((e) => !/WebSocket|ERR_|status of 4\d\d/.test(e))).toEqual([])
   }, 60_000)
 })

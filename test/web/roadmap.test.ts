@@ -5,76 +5,30 @@
  * `lastSeq` and catches up; a visitor without an account reads a public
  * board's roadmap by slug. Skipped with a loud warning without /usr/bin/chromium.
  */
-import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core"
+import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
+import { BrowserRig, chromiumAvailable, SHOTS, type User } from "./BrowserRig.ts"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-if (!available) {
-  console.warn(
-    `\n${"!".repeat(78)}\n!! web roadmap tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)\n${"!".repeat(78)}\n`
-  )
-}
-
-const SHOTS = path.join(process.cwd(), "test-results", "web")
-
-type User = Awaited<ReturnType<typeof signUp>>
-
-describe.skipIf(!available)("feedback roadmap in Chromium", () => {
-  let atrium: TestServer
-  let browser: Browser
+describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Chromium", () => {
+  let rig: BrowserRig
   let owner: User
   let member: User
   let workspaceId: string
   let board: { id: string; slug: string }
   let statusOf: (type: string) => string
-  const contexts: Array<BrowserContext> = []
-  const pageErrors: Array<string> = []
-
-  const call = async (user: User, method: string, url: string, body?: unknown) => {
-    const response = await atrium.request(method, url, { token: user.token, ...(body !== undefined ? { body } : {}) })
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${response.text}`)
-    return response.body
-  }
-
-  const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 860 } })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on("pageerror", (error) => pageErrors.push(error.message))
-    return page
-  }
-
-  const signedIn = async (user: User, route: string): Promise<Page> => {
-    const page = await newPage()
-    await page.goto(`${atrium.origin}/`)
-    await page.getByLabel("Email").fill(user.email)
-    await page.getByLabel("Password").fill(user.password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await page.getByRole("button", { name: "Sign out" }).waitFor()
-    await page.goto(`${atrium.origin}/${route}`)
-    return page
-  }
+  const call = (user: User, method: string, url: string, body?: unknown) => rig.call(user, method, url, body)
+  const newPage = () => rig.newPage(1400)
+  const signedIn = (user: User, route: string): Promise<Page> => rig.signedIn(user, route, 1400)
+  const pageErrors = () => rig.pageErrors
 
   const column = (page: Page, type: string) => page.locator(`.column[data-status-type="${type}"]`)
   const post = (title: string) =>
     call(owner, "POST", `/feedback/v1/boards/${board.id}/feature-requests`, { title, description: `${title}, please.` })
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true })
-    atrium = await startAtrium()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"]
-    })
-    owner = await signUp(atrium, "Ann")
-    member = await signUp(atrium, "Ben")
-    workspaceId = (await call(owner, "POST", "/pm/v1/workspaces", { name: "Roadmap tests" })).id
-    await call(owner, "POST", `/pm/v1/workspaces/${workspaceId}/members`, { email: member.email, role: "member" })
+    rig = await BrowserRig.start("Roadmap tests")
+    ;({ owner, member, workspaceId } = rig)
     board = await call(owner, "POST", "/feedback/v1/boards", {
       workspaceId,
       name: "Product ideas",
@@ -86,9 +40,7 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
   }, 120_000)
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined)
-    await browser?.close()
-    await atrium?.close()
+    await rig?.close()
   })
 
   it("picks the board from the workspace and follows created, voted and moved requests live, resuming with lastSeq", async () => {
@@ -121,19 +73,9 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? "")).toContain("Dark mode")
 
     // The server closes the socket (Ben's role changes); his next ticket is held while a request moves.
-    const held: Array<Route> = []
-    let released = false
-    await page.route("**/stream-ticket", (route) => {
-      if (released) return route.continue()
-      held.push(route)
-    })
-    await call(owner, "PATCH", `/hub/v1/workspaces/${workspaceId}/members/${member.userId}`, { role: "viewer" })
-    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    await page.getByText("reconnecting…").waitFor()
-    await call(owner, "POST", `/feedback/v1/feature-requests/${exportCsv.id}/status`, { statusId: statusOf("in_progress") })
-    released = true
-    for (const route of held) await route.continue()
-    await page.unroute("**/stream-ticket")
+    await rig.whileReconnectionHeld(page, "**/stream-ticket", () =>
+      call(owner, "POST", `/feedback/v1/feature-requests/${exportCsv.id}/status`, { statusId: statusOf("in_progress") })
+    )
 
     await column(page, "in_progress").getByText("Export to CSV").waitFor({ timeout: 10_000 })
     await page.getByText("● live").waitFor()
@@ -143,7 +85,7 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
     expect(typeof subscribes.at(-1).lastSeq).toBe("number")
 
     await page.screenshot({ path: path.join(SHOTS, "roadmap.png"), fullPage: true })
-    expect(pageErrors).toEqual([])
+    expect(pageErrors()).toEqual([])
   }, 60_000)
 
   it("shows a public board's roadmap by slug to a visitor without an account", async () => {
@@ -161,7 +103,7 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
 
     await page.goto(`${atrium.origin}/#/feedback/no-such-board`)
     await page.getByRole("alert").waitFor()
-    expect(pageErrors).toEqual([])
+    expect(pageErrors()).toEqual([])
   }, 30_000)
 
   it("follows a public board opened by slug live when the reader is signed in and may see it", async () => {
@@ -170,6 +112,6 @@ describe.skipIf(!available)("feedback roadmap in Chromium", () => {
     await page.getByText("● live").waitFor()
     await post("Offline mode")
     await column(page, "open").getByText("Offline mode").waitFor({ timeout: 1000 })
-    expect(pageErrors).toEqual([])
+    expect(pageErrors()).toEqual([])
   }, 30_000)
 })

@@ -4,10 +4,12 @@
  * `webhook-timestamp`, `webhook-signature`, 5-minute tolerance) and naming
  * the tenant in `x-connector-tenant-id`. The event is stored in the inbox
  * (keyed by `webhook-id`) before it is acknowledged; a replay answers 200 and
- * does nothing; then the workflows its type triggers run.
+ * does nothing. The stored event is then applied (the workflows its type
+ * triggers run) under the inbox's claim; what fails there, or a node that
+ * dies before, is left to the background inbox processor (Inbox.ts).
  */
 import { Effect, Exit, Schema, SchemaIssue } from "effect"
-import { drain, eventOf, store } from "../../../actors/hub/broker/Inbox.ts"
+import { processEvent, store } from "../../../actors/hub/broker/Inbox.ts"
 import { tenantForEvent } from "../../../actors/hub/broker/Tenants.ts"
 import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { reject } from "../../../runtime/Rejection.ts"
@@ -32,7 +34,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 const Outcome = Schema.Struct({
   eventId: Schema.String,
   outcome: Schema.Literals(["accepted", "duplicate", "ignored"]),
-  runs: Schema.Number.annotate({ description: "Workflow runs the event started (0 for a duplicate)" })
+  runs: Schema.Number.annotate({
+    description:
+      "Workflow runs the event started before the answer (0 for a duplicate; failed runs are retried in the background, see the tenant's events)"
+  })
 }).annotate({ identifier: "ConnectorEventOutcome" })
 
 const malformed = (message: string, path = "body") => reject("invalid", `Malformed event: ${message}`, [{ path, message }])
@@ -117,10 +122,9 @@ export const connectorWebhookOperations = [
           payload: { ...(event.integrationId ? { integrationId: event.integrationId } : {}), data: event.data }
         })
         if (!stored) return { eventId, outcome: "duplicate" as const, runs: 0 }
-        // Stored: the event is ours. Running its workflows now is a convenience; a failure leaves it pending for the next one.
-        yield* Effect.exit(drain(found.tenant.id))
-        const after = yield* eventOf(found.tenant.id, eventId)
-        return { eventId, outcome: "accepted" as const, runs: after?.runs ?? 0 }
+        // Stored: the event is ours. Applying it now is a convenience; whatever fails is the background processor's.
+        const runs = yield* Effect.exit(processEvent(found.tenant.id, eventId))
+        return { eventId, outcome: "accepted" as const, runs: runs._tag === "Success" ? runs.value : 0 }
       })
   })
 ]

@@ -183,7 +183,7 @@ export const tenantConnectionOperations = [
     operationId: "listTenantConnectionEvents",
     method: "GET",
     path: `${base}/{tenantConnectionId}/events`,
-    summary: "The tenant's received broker events, newest first, with whether they were processed",
+    summary: "The tenant's received broker events, newest first, with their processing status, attempts and workflow runs",
     auth: "both",
     scopes: read,
     params: TenantParams,
@@ -204,8 +204,19 @@ export const tenantConnectionOperations = [
                 type: "issue.created",
                 payload: { data: { title: "Login fails on Android" } },
                 receivedAt: "2026-11-21T12:00:00.000Z",
+                status: "processed",
                 processedAt: "2026-11-21T12:00:00.100Z",
-                runs: 1
+                runs: 1,
+                attempts: 1,
+                lastError: null,
+                nextAttemptAt: null,
+                workflows: [
+                  {
+                    workflowId: "d0e1f2a3-b4c5-4d6e-8f7a-8b9c0d1e2f3a",
+                    runId: "e1f2a3b4-c5d6-4e7f-8a8b-9c0d1e2f3a4b",
+                    status: "succeeded"
+                  }
+                ]
               }
             ]
           }
@@ -225,12 +236,16 @@ export const tenantConnectionOperations = [
     operationId: "processTenantConnectionEvents",
     method: "POST",
     path: `${base}/{tenantConnectionId}/events/process`,
-    summary: "Process the tenant's stored events still pending (normally done as they arrive) (admin)",
+    summary:
+      "Apply the tenant's pending events now, retries waiting for their backoff included (the background inbox processor does it otherwise) (admin)",
     auth: "both",
     scopes: write,
     params: TenantParams,
     responses: {
-      200: { description: "How many remain pending", schema: Schema.Struct({ processed: Schema.Number, pending: Schema.Number }) }
+      200: {
+        description: "How many were applied, and how many remain pending (a retry that failed again)",
+        schema: Schema.Struct({ processed: Schema.Number, pending: Schema.Number })
+      }
     },
     examples: [{ name: "process", request: { params: tenantParams }, response: { status: 200, body: { processed: 0, pending: 0 } } }],
     handler: ({ params }, context) =>

@@ -7,21 +7,12 @@
  * disconnecting take an admin with a user session.
  */
 import { Effect, Schema } from "effect"
-import {
-  Connection,
-  ConnectionSettings,
-  VendorKind,
-  create,
-  get,
-  list,
-  revoke,
-  tokenOf
-} from "../../../actors/hub/connections/Connections.ts"
+import { Connection, VendorKind, get, list, revoke, tokenOf } from "../../../actors/hub/connections/Connections.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
-import { Id, Name } from "../../../actors/Fields.ts"
-import { reject } from "../../../runtime/Rejection.ts"
-import { principalOf, workspaceRole } from "../../Access.ts"
+import { Id } from "../../../actors/Fields.ts"
+import { workspaceRole } from "../../Access.ts"
 import { operation } from "../../Operation.ts"
+import { connectVendor, exampleConnectionOf, exampleNewConnection, NewConnectionBody } from "../../shared/VendorConnections.ts"
 import { at, ids, WorkspaceIdParams } from "./Shared.ts"
 
 const tag = "External Connections"
@@ -32,32 +23,7 @@ const params = { workspaceId: ids.workspace }
 const connectionId = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
 const TIMEOUT_MS = 10_000
 
-const HttpUrl = Schema.String.check(
-  Schema.isMaxLength(2000),
-  Schema.isPattern(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, { expected: "an http(s) base URL without query or fragment" })
-)
-
-const exampleConnection = {
-  id: connectionId,
-  workspaceId: ids.workspace,
-  vendor: "tracker",
-  name: "Engineering tracker",
-  baseUrl: "https://tracker.example.com/api",
-  settings: { project: "ENG" },
-  createdBy: ids.owner,
-  createdAt: at,
-  hasToken: true
-}
-
-/** Refuses a base URL that points inside the platform (SSRF guard), naming the field. */
-const reachable = (url: string) =>
-  Effect.flatMap(
-    Effect.promise(() => checkOutboundUrl(url)),
-    (refusal) =>
-      refusal === undefined
-        ? Effect.void
-        : Effect.fail(reject("invalid", `The base URL ${refusal.reason}`, [{ path: "body.baseUrl", message: refusal.reason }]))
-  )
+const exampleConnection = exampleConnectionOf({ id: connectionId, workspaceId: ids.workspace, createdBy: ids.owner, createdAt: at })
 
 export const externalConnectionsOperations = [
   operation({
@@ -92,47 +58,19 @@ export const externalConnectionsOperations = [
     auth: "jwt",
     scopes: [],
     params: WorkspaceIdParams,
-    body: Schema.Struct({
-      vendor: VendorKind,
-      name: Name(200),
-      baseUrl: HttpUrl,
-      token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4000)),
-      settings: Schema.optionalKey(ConnectionSettings)
-    }),
+    body: NewConnectionBody,
     responses: { 201: { description: "Connected", schema: Connection } },
     examples: [
       {
         name: "tracker",
         request: {
           params,
-          body: {
-            vendor: "tracker",
-            name: "Engineering tracker",
-            baseUrl: "https://tracker.example.com/api",
-            token: "trk_live_secret",
-            settings: { project: "ENG" }
-          }
+          body: exampleNewConnection
         },
         response: { status: 201, body: exampleConnection }
       }
     ],
-    handler: ({ params, body }, context) =>
-      Effect.gen(function* () {
-        yield* workspaceRole(context, params.workspaceId, "admin")
-        yield* reachable(body.baseUrl)
-        const principal = yield* principalOf(context)
-        return yield* Effect.orDie(
-          create({
-            workspaceId: params.workspaceId,
-            vendor: body.vendor,
-            name: body.name.trim(),
-            baseUrl: body.baseUrl,
-            token: body.token,
-            settings: body.settings ?? {},
-            createdBy: principal.userId
-          })
-        )
-      })
+    handler: ({ params, body }, context) => connectVendor(params.workspaceId, body, context)
   }),
   operation({
     service,

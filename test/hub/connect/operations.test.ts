@@ -2,13 +2,18 @@
  * hub Test Resource against local fake endpoints (webhook receiver, vendor,
  * bot provider, model provider, SMTP sink), the beta waitlist, product
  * feedback reaching platform admins, the internal API-key check and the
- * workspace migration into another workspace over HTTP.
+ * workspace migration into another workspace over HTTP, as a background job
+ * that resumes after a restart.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { HubKeys } from "../../../actors/hub/HubKeys.ts"
 import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
+import { tinyVideo } from "../support/calls.ts"
+import { eventually } from "../support/receiver.ts"
 import { startSmtpSink } from "./SmtpSink.ts"
 
 const INTERNAL_KEY = "svc-test-internal-key-0123456789abcdef"
@@ -53,13 +58,21 @@ beforeAll(async () => {
   sink = await startSmtpSink()
   process.env.SMTP_URL = sink.url
   process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
+  process.env.MIGRATION_POLL_MS = "50"
   process.env.ATRIUM_INTERNAL_KEYS = `tests:${INTERNAL_KEY}`
   atrium = await startAtrium()
   owner = await signUp(atrium, "Tester")
   workspaceId = (await atrium.request("POST", "/hub/v1/workspaces", { token: owner.token, body: { name: "Tests" } })).body.id
 })
 afterAll(async () => {
-  for (const name of ["SMTP_URL", "ATRIUM_ALLOW_PRIVATE_URLS", "ATRIUM_INTERNAL_KEYS", "ATRIUM_PLATFORM_ADMINS", "TEST_PROBE_TIMEOUT_MS"])
+  for (const name of [
+    "SMTP_URL",
+    "ATRIUM_ALLOW_PRIVATE_URLS",
+    "ATRIUM_INTERNAL_KEYS",
+    "ATRIUM_PLATFORM_ADMINS",
+    "TEST_PROBE_TIMEOUT_MS",
+    "MIGRATION_POLL_MS"
+  ])
     delete process.env[name]
   await atrium?.close()
   await sink?.close()
@@ -248,12 +261,28 @@ describe("internal API-key check", () => {
 })
 
 describe("workspace migration", () => {
-  it("exports settings, members and pending invitations and imports them into a workspace of the target deployment", async () => {
+  /** Posting the same migration again answers the unfinished job: how its progress is read. */
+  const migrate = (from: string, to: string, token: string, credential: string) =>
+    atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
+      token,
+      body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: credential }
+    })
+  const finished = (jobId: string) =>
+    eventually(async () => {
+      const [row] = await atrium.sql(`SELECT status FROM hub_workspace_migrations WHERE id = $1`, [jobId])
+      return ["queued", "running"].includes(row!.status) ? undefined : (row!.status as string)
+    }, `migration ${jobId} finished`)
+  const targetWorkspace = async (name: string) => {
+    const user = await signUp(atrium, name)
+    const id = (await atrium.request("POST", "/hub/v1/workspaces", { token: user.token, body: { name } })).body.id as string
+    return { user, id }
+  }
+
+  it("queues a background job (202) that carries the workspace's hub data into the target through its operations", async () => {
     const source = await signUp(atrium, "Source")
     const colleague = await signUp(atrium, "Colleague")
-    const targetOwner = await signUp(atrium, "Target")
+    const target = await targetWorkspace("EU")
     const from = (await atrium.request("POST", "/hub/v1/workspaces", { token: source.token, body: { name: "US" } })).body.id
-    const to = (await atrium.request("POST", "/hub/v1/workspaces", { token: targetOwner.token, body: { name: "EU" } })).body.id
     await atrium.request("PATCH", `/hub/v1/workspaces/${from}/settings`, {
       token: source.token,
       body: { preferredIntegrationTarget: "taskapp", customPrompt: "Decisions first." }
@@ -266,53 +295,159 @@ describe("workspace migration", () => {
       token: source.token,
       body: { email: "pending@example.com", role: "viewer" }
     })
-
-    expect(
-      (
-        await atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
-          token: colleague.token,
-          body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: targetOwner.token }
-        })
-      ).status
-    ).toBe(403)
-
-    const job = await atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
+    const segments = [
+      { speaker: "Alice", startMs: 0, endMs: 2000, text: "We ship on Friday." },
+      { speaker: "Bob", startMs: 2000, endMs: 4000, text: "I'll update the roadmap by Monday." }
+    ]
+    const recording = await atrium.request("POST", "/hub/v1/recordings", {
       token: source.token,
-      body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: targetOwner.token }
+      body: { workspaceId: from, name: "Launch review", transcript: { format: "segments", segments } }
     })
-    expect(job.status, job.text).toBe(201)
-    expect(job.body.status).toBe("completed")
-    expect(job.body.steps.map((s: { name: string }) => s.name)).toEqual([
+    expect(recording.status, recording.text).toBe(202)
+    const video = tinyVideo()
+    const upload = await atrium.request("PUT", `/hub/v1/recordings/${recording.body.id}/media`, {
+      token: source.token,
+      rawBody: video,
+      headers: { "content-type": "video/mp4" }
+    })
+    expect(upload.status, upload.text).toBe(202)
+    const notes = await atrium.request("PUT", `/hub/v1/calls/${recording.body.callId}/my-notes`, {
+      token: source.token,
+      body: { notes: "Ask legal about the date" }
+    })
+    expect(notes.status, notes.text).toBe(200)
+    const chat = await atrium.request("POST", `/hub/v1/workspaces/${from}/chat-documents`, {
+      token: source.token,
+      body: {
+        source: "chatapp",
+        externalId: "C42",
+        title: "#release",
+        messages: [{ author: "Alice", sentAt: "2026-11-21T12:00:00.000Z", text: "Release is green" }]
+      }
+    })
+    expect(chat.status, chat.text).toBe(201)
+    const workflow = await atrium.request("POST", `/hub/v1/workspaces/${from}/workflows`, {
+      token: source.token,
+      body: {
+        name: "Tickets",
+        trigger: { type: "event", eventType: "ticket.created" },
+        steps: [{ vendor: "tracker", title: "{{data.title}}" }]
+      }
+    })
+    expect(workflow.status, workflow.text).toBe(201)
+
+    expect((await migrate(from, target.id, colleague.token, target.user.token)).status).toBe(403)
+    const job = await migrate(from, target.id, source.token, target.user.token)
+    expect(job.status, job.text).toBe(202)
+    expect(["queued", "running"]).toContain(job.body.status)
+    expect(JSON.stringify(job.body)).not.toContain(target.user.token)
+    const [stored] = await atrium.sql(`SELECT credential_ciphertext FROM hub_workspace_migrations WHERE id = $1`, [job.body.id])
+    expect(stored!.credential_ciphertext ?? "").not.toContain(target.user.token)
+
+    expect(await finished(job.body.id)).toBe("completed")
+    const [row] = await atrium.sql(`SELECT steps, total, credential_ciphertext FROM hub_workspace_migrations WHERE id = $1`, [job.body.id])
+    expect(row!.credential_ciphertext).toBeNull()
+    expect(row!.total).toBe(row!.steps.length)
+    expect(row!.steps.map((step: { name: string }) => step.name)).toEqual([
       "settings",
       `member ${colleague.email} (admin)`,
-      "invitation pending@example.com (viewer)"
+      "invitation pending@example.com (viewer)",
+      'recording "Launch review"',
+      'chat conversation "#release"',
+      'workflow "Tickets"'
     ])
-    expect(JSON.stringify(job.body)).not.toContain(targetOwner.token)
-    const settings = await atrium.request("GET", `/hub/v1/workspaces/${to}/settings`, { token: targetOwner.token })
+
+    const settings = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/settings`, { token: target.user.token })
     expect(settings.body).toMatchObject({ preferredIntegrationTarget: "taskapp", customPrompt: "Decisions first." })
-    const invited = await atrium.request("GET", `/hub/v1/workspaces/${to}/invitations`, { token: targetOwner.token })
+    const invited = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/invitations`, { token: target.user.token })
     expect(invited.body.items.map((i: { email: string; role: string }) => `${i.email}:${i.role}`).sort()).toEqual(
       [`${colleague.email}:admin`, "pending@example.com:viewer"].sort()
     )
+    const recordings = await atrium.request("GET", `/hub/v1/recordings?workspaceId=${target.id}`, { token: target.user.token })
+    expect(recordings.body.items.map((item: { name: string }) => item.name)).toEqual(["Launch review"])
+    const callId = recordings.body.items[0].callId
+    const transcript = await atrium.request("GET", `/hub/v1/calls/${callId}/transcript`, { token: target.user.token })
+    expect(transcript.body.segments.map((segment: { text: string }) => segment.text)).toEqual(segments.map((segment) => segment.text))
+    const media = await atrium.request("GET", `/hub/v1/recordings/${recordings.body.items[0].id}/media`, { token: target.user.token })
+    expect(media.body).toMatchObject({ contentType: "video/mp4", size: video.length })
+    const call = await atrium.request("GET", `/hub/v1/calls/${callId}`, { token: target.user.token })
+    expect(call.body.userNotes).toBe("Ask legal about the date")
+    const chats = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/chat-documents`, { token: target.user.token })
+    expect(chats.body.items).toMatchObject([{ externalId: "C42", title: "#release", messageCount: 1 }])
+    const workflows = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/workflows`, { token: target.user.token })
+    expect(workflows.body.items).toMatchObject([{ name: "Tickets", trigger: { type: "event", eventType: "ticket.created" } }])
 
-    // Again: everyone is already invited there, so nothing is left to carry over.
-    const again = await atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
-      token: source.token,
-      body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: targetOwner.token }
-    })
-    expect(again.body.status).toBe("completed")
-    expect(again.body.steps.slice(1).every((s: { status: number }) => s.status === 409)).toBe(true)
+    // The outcome reaches the owner by mail (the hub's mail list).
+    const mails = await atrium.request("GET", "/hub/v1/emails?kind=workspace_migration", { token: source.token })
+    expect(mails.body.items[0].text).toContain(`${job.body.id}`)
+    expect(mails.body.items[0].text).toContain("completed")
 
-    const refused = await atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
-      token: source.token,
-      body: { targetOrigin: atrium.origin, targetWorkspaceId: to, targetCredential: "not-a-token" }
-    })
-    expect(refused.body).toMatchObject({ status: "failed", steps: [{ name: "settings", ok: false, status: 401 }] })
+    // Again: everyone is already invited there (409: nothing left to carry over for them).
+    const again = await migrate(from, target.id, source.token, target.user.token)
+    expect(again.body.id).not.toBe(job.body.id)
+    expect(await finished(again.body.id)).toBe("completed")
+    const [second] = await atrium.sql(`SELECT steps FROM hub_workspace_migrations WHERE id = $1`, [again.body.id])
+    expect(second!.steps.slice(1, 3).every((step: { status: number }) => step.status === 409)).toBe(true)
+
+    const refused = await migrate(from, target.id, source.token, "not-a-token")
+    expect(await finished(refused.body.id)).toBe("failed")
+    const [failed] = await atrium.sql(`SELECT steps, error FROM hub_workspace_migrations WHERE id = $1`, [refused.body.id])
+    expect(failed!.steps).toMatchObject([{ name: "settings", ok: false, status: 401 }])
+    expect(failed!.error).toMatch(/refused/)
     const badOrigin = await atrium.request("POST", `/hub/v1/workspaces/${from}/migrations`, {
       token: source.token,
-      body: { targetOrigin: "ftp://x", targetWorkspaceId: to, targetCredential: "x" }
+      body: { targetOrigin: "ftp://x", targetWorkspaceId: target.id, targetCredential: "x" }
     })
     expect(badOrigin.status).toBe(400)
     expect(badOrigin.body.error.details[0].path).toContain("targetOrigin")
+  })
+
+  it("resumes a job a dead node left running after its last finished item, and fails one interrupted too often", async () => {
+    const source = await signUp(atrium, "Resumed")
+    const target = await targetWorkspace("Resume target")
+    const from = (await atrium.request("POST", "/hub/v1/workspaces", { token: source.token, body: { name: "Old" } })).body.id
+    await atrium.request("POST", `/hub/v1/workspaces/${from}/invitations`, {
+      token: source.token,
+      body: { email: "late@example.com", role: "member" }
+    })
+    const sealed = await atrium.run(Effect.map(HubKeys, (keys) => keys.encrypt(target.user.token)))
+    // As a node left it when killed: running, its lease lapsed, settings already imported.
+    const settingsStep = { item: "settings", name: "settings", ok: true, status: 200, detail: "imported" }
+    await atrium.sql(
+      `INSERT INTO hub_workspace_migrations (id, workspace_id, target_origin, target_workspace_id, status, steps, created_by,
+         credential_ciphertext, runs, started_at, lease_until)
+       VALUES ($1, $2, $3, $4, 'running', $5::text::jsonb, $6, $7, $8, now(), now() - interval '1 second')`,
+      ["0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e01", from, atrium.origin, target.id, JSON.stringify([settingsStep]), source.userId, sealed, 1]
+    )
+    expect(await finished("0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e01")).toBe("completed")
+    const [resumed] = await atrium.sql(`SELECT steps, runs FROM hub_workspace_migrations WHERE id = '0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e01'`)
+    expect(resumed!.steps.map((step: { item: string }) => step.item)).toEqual(["settings", "invitation:late@example.com"])
+    expect(resumed!.runs).toBe(2)
+    const invited = await atrium.request("GET", `/hub/v1/workspaces/${target.id}/invitations`, { token: target.user.token })
+    expect(invited.body.items.map((i: { email: string }) => i.email)).toEqual(["late@example.com"])
+
+    await atrium.sql(
+      `INSERT INTO hub_workspace_migrations (id, workspace_id, target_origin, target_workspace_id, status, steps, created_by,
+         credential_ciphertext, runs, lease_until)
+       VALUES ($1, $2, $3, $4, 'running', '[]', $5, $6, 5, now() - interval '1 second')`,
+      ["0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e02", from, atrium.origin, target.id, source.userId, sealed]
+    )
+    expect(await finished("0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e02")).toBe("failed")
+    const [gaveUp] = await atrium.sql(
+      `SELECT error, credential_ciphertext FROM hub_workspace_migrations WHERE id = '0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e02'`
+    )
+    expect(gaveUp).toMatchObject({ error: expect.stringMatching(/Interrupted/), credential_ciphertext: null })
+
+    // A job another node is running: posting the same migration answers it, with its progress, instead of a second one.
+    await atrium.sql(
+      `INSERT INTO hub_workspace_migrations (id, workspace_id, target_origin, target_workspace_id, status, steps, created_by,
+         credential_ciphertext, runs, total, lease_until)
+       VALUES ($1, $2, $3, $4, 'running', $5::text::jsonb, $6, $7, 1, 4, now() + interval '1 hour')`,
+      ["0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03", from, atrium.origin, target.id, JSON.stringify([settingsStep]), source.userId, sealed]
+    )
+    const progress = await migrate(from, target.id, source.token, target.user.token)
+    expect(progress.status).toBe(202)
+    expect(progress.body).toMatchObject({ id: "0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03", status: "running", progress: { done: 1, total: 4 } })
+    await atrium.sql(`UPDATE hub_workspace_migrations SET status = 'failed' WHERE id = '0b3f6c0e-1a2b-4c3d-8e4f-5a6b7c8d9e03'`)
   })
 })

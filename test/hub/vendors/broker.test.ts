@@ -2,13 +2,18 @@
  * The integration broker: tenants mapped to workspaces (secret shown once),
  * broker integrations bound to connections, the signed webhook (bad
  * signature / stale / unknown tenant → 401, malformed → 400 with nothing
- * stored, replay → 200 without effect, stored before acknowledged), and
- * workflows run by events and by hand over the adapters, with run history.
+ * stored, replay → 200 without effect, stored before acknowledged),
+ * workflows run by events and by hand over the adapters, with run history,
+ * and the background inbox processor (events left pending are applied,
+ * failures retried with backoff, each event applied once however many
+ * processors claim).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { processDue } from "../../../actors/hub/broker/Inbox.ts"
 import { webhookHeaders } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { apiKey, type User, workspaceWith } from "../support/calls.ts"
+import { eventually } from "../support/receiver.ts"
 import { type FakeVendor, startFakeVendor } from "./FakeVendor.ts"
 
 let atrium: TestServer
@@ -39,11 +44,14 @@ const deliver = (event: unknown, options: { secret?: string; tenantId?: string; 
 }
 
 const issuesCreated = () => fake.seen.filter((request) => request.method === "POST" && request.path === "/api/issues")
+const eventStatus = async (eventId: string) =>
+  (await atrium.sql(`SELECT status FROM hub_broker_inbox WHERE tenant_ref = $1 AND event_id = $2`, [tenant.id, eventId]))[0]?.status
 const inboxCount = async () => Number((await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox`))[0]!.n)
 
 beforeAll(async () => {
   fake = await startFakeVendor()
   process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
+  process.env.BROKER_INBOX_POLL_MS = "50"
   atrium = await startAtrium()
   alice = await signUp(atrium, "Alice")
   bob = await signUp(atrium, "Bob")
@@ -180,14 +188,110 @@ describe("connector webhook and workflows", () => {
     expect((await deliver({ type: "x", data: {} })).status).toBe(200)
   })
 
-  it("processes events stored but left pending (a node that died before running them)", async () => {
+  it("applies events a node stored but never applied in the background, and on demand those waiting for a retry", async () => {
+    // Stored by a node that died before applying it, and one whose claim's holder died mid-way (its lease ran out).
     await atrium.sql(
-      `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload) VALUES ('evt_orphan', $1, $2, 'ticket.created', $3)`,
-      [workspaceId, tenant.id, { data: { title: "Left behind" } }]
+      `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload, claimed_until)
+       VALUES ('evt_orphan', $1, $2, 'ticket.created', $3, NULL), ('evt_abandoned', $1, $2, 'ticket.created', $4, now() - interval '1 second')`,
+      [workspaceId, tenant.id, { data: { title: "Left behind" } }, { data: { title: "Abandoned" } }]
+    )
+    await eventually(
+      async () => (await eventStatus("evt_orphan")) === "processed" && (await eventStatus("evt_abandoned")) === "processed",
+      "the left-behind events applied"
+    )
+    const titles = issuesCreated().map((request) => request.body.title)
+    expect(titles.filter((title) => title === "Left behind")).toHaveLength(1)
+    expect(titles.filter((title) => title === "Abandoned")).toHaveLength(1)
+
+    await atrium.sql(
+      `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload, next_attempt_at)
+       VALUES ('evt_waiting', $1, $2, 'ticket.created', $3, now() + interval '1 hour')`,
+      [workspaceId, tenant.id, { data: { title: "Waiting" } }]
     )
     const processed = await atrium.request("POST", `${base()}/connector/tenants/${tenant.id}/events/process`, { token: alice.token })
     expect(processed.body).toEqual({ processed: 1, pending: 0 })
-    expect(issuesCreated().at(-1)!.body.title).toBe("Left behind")
+    expect(issuesCreated().at(-1)!.body.title).toBe("Waiting")
+  })
+
+  it("records a failed event and retries it with backoff, running only the workflows that failed", async () => {
+    const second = await atrium.request("POST", `${base()}/workflows`, {
+      token: alice.token,
+      body: {
+        name: "Escalations to tracker",
+        trigger: { type: "event", eventType: "ticket.escalated" },
+        steps: [{ vendor: "tracker", destination: "OPS", title: "Escalated: {{data.title}}" }]
+      }
+    })
+    expect(second.status, second.text).toBe(201)
+    await atrium.request("POST", `${base()}/workflows`, {
+      token: alice.token,
+      body: {
+        name: "Every event to tracker",
+        trigger: { type: "event", eventType: "*" },
+        steps: [{ vendor: "tracker", destination: "LOG", title: "Seen {{event.type}}" }]
+      }
+    })
+    // The first workflow's push fails (the adapter's own retries included); the second succeeds.
+    fake.force({ status: 500 }, { status: 500 }, { status: 500 })
+    const failing = await deliver({ type: "ticket.escalated", data: { title: "Outage" } })
+    expect(failing.body).toMatchObject({ outcome: "accepted", runs: 2 })
+    const [stored] = (await atrium.request("GET", `${base()}/connector/tenants/${tenant.id}/events?limit=1`, { token: bob.token })).body
+      .items
+    expect(stored).toMatchObject({ eventId: failing.id, status: "pending", attempts: 1, runs: 2, processedAt: null })
+    expect(stored.lastError).toMatch(/1 workflow run\(s\) failed/)
+    expect(Date.parse(stored.nextAttemptAt)).toBeGreaterThan(Date.now())
+    expect(stored.workflows.map((run: { status: string }) => run.status).sort()).toEqual(["failed", "succeeded"])
+
+    const before = issuesCreated().length
+    await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = $1`, [failing.id])
+    await eventually(async () => (await eventStatus(failing.id)) === "processed", "the retried event applied")
+    const retried = issuesCreated().slice(before)
+    expect(retried.map((request) => request.body.title)).toEqual(["Escalated: Outage"])
+    const [done] = await atrium.sql(`SELECT attempts, runs, last_error FROM hub_broker_inbox WHERE event_id = $1`, [failing.id])
+    expect(done).toMatchObject({ attempts: 2, runs: 3, last_error: null })
+    await atrium.request("PATCH", `${base()}/workflows/${second.body.id}`, { token: alice.token, body: { enabled: false } })
+  })
+
+  it("gives up on an event after its last attempt, keeping it as failed", async () => {
+    await atrium.sql(
+      `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload, attempts, next_attempt_at)
+       VALUES ('evt_last_try', $1, $2, 'ticket.created', $3, 7, now() + interval '1 hour')`,
+      [workspaceId, tenant.id, { data: { title: "Last try" } }]
+    )
+    fake.force(...Array.from({ length: 6 }, () => ({ status: 500 })))
+    await atrium.request("POST", `${base()}/connector/tenants/${tenant.id}/events/process`, { token: alice.token })
+    const [row] = await atrium.sql(`SELECT status, attempts, last_error FROM hub_broker_inbox WHERE event_id = 'evt_last_try'`)
+    expect(row).toMatchObject({ status: "failed", attempts: 8 })
+    expect(row!.last_error).toMatch(/failed/)
+    await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = 'evt_last_try'`)
+    expect(await atrium.run(processDue())).toBe(0)
+  })
+
+  it("applies each event once when several processors (nodes) claim at the same time", async () => {
+    const ids = Array.from({ length: 12 }, (_, index) => `evt_race_${index}`)
+    await atrium.sql(
+      `INSERT INTO hub_broker_inbox (event_id, workspace_id, tenant_ref, type, payload, next_attempt_at)
+       SELECT id, $1, $2, 'ticket.created', jsonb_build_object('data', jsonb_build_object('title', id)), now() + interval '1 hour'
+         FROM unnest($3::text[]) AS id`,
+      [workspaceId, tenant.id, ids]
+    )
+    await atrium.sql(`UPDATE hub_broker_inbox SET next_attempt_at = now() WHERE event_id = ANY($1)`, [ids])
+    await Promise.all([atrium.run(processDue(2)), atrium.run(processDue(3)), atrium.run(processDue(5))])
+    await eventually(async () => {
+      const [row] = await atrium.sql(`SELECT count(*)::int AS n FROM hub_broker_inbox WHERE event_id = ANY($1) AND status = 'processed'`, [
+        ids
+      ])
+      return row!.n === ids.length
+    }, "every raced event applied")
+    const runs = await atrium.sql(
+      `SELECT trigger_event, count(*)::int AS n FROM hub_workflow_runs WHERE trigger_event = ANY($1) GROUP BY trigger_event`,
+      [ids]
+    )
+    expect(runs).toHaveLength(ids.length)
+    // Two workflows take ticket.created ("Tickets to tracker" and the catch-all): each ran once per event.
+    expect(runs.every((row) => row.n === 2)).toBe(true)
+    const attempts = await atrium.sql(`SELECT DISTINCT attempts FROM hub_broker_inbox WHERE event_id = ANY($1)`, [ids])
+    expect(attempts).toEqual([{ attempts: 1 }])
   })
 
   it("runs a workflow by hand; a failing vendor fails the run (named), not the request", async () => {
@@ -218,7 +322,7 @@ describe("connector webhook and workflows", () => {
     expect((await atrium.request("POST", `${base()}/workflows/${workflowId}/runs`, { token: bob.token, body: {} })).status).toBe(409)
     expect((await atrium.request("POST", `${base()}/workflows/${workflowId}/runs`, { token: mallory.token, body: {} })).status).toBe(404)
     const listed = await atrium.request("GET", `${base()}/workflows`, { token: bob.token })
-    expect(listed.body.items).toMatchObject([{ id: workflowId, enabled: false }])
+    expect(listed.body.items.find((item: { id: string }) => item.id === workflowId)).toMatchObject({ enabled: false })
   })
 
   it("forgets an integration and unmaps a tenant", async () => {
