@@ -40,9 +40,7 @@ const recordAttempt = (id: string, settlement: Settlement) =>
     [id, settlement.attempt, settlement.statusCode, settlement.error, settlement.durationMs]
   )
 
-export const outgoingDeliveryQueue = <R>(
-  sources: Readonly<Record<string, EndpointSource<R>>>
-): DeliveryQueue<unknown, Sql | R> => ({
+export const outgoingDeliveryQueue = <R>(sources: Readonly<Record<string, EndpointSource<R>>>): DeliveryQueue<unknown, Sql | R> => ({
   name: "outgoing",
   claim: (batch, leaseSeconds) =>
     Effect.flatMap(
