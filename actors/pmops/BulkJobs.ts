@@ -22,7 +22,7 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
 import { NewTask } from "../pm/TaskWrites.ts"
-import { command, send, workActor } from "../pm/WorkActor.ts"
+import { command, send, stateRead, workActor } from "../pm/WorkActor.ts"
 import { orAbsent, PmList } from "../pm/WorkActors.ts"
 
 export const JobStatus = Schema.Literals(["queued", "running", "completed", "failed"])
@@ -172,11 +172,7 @@ export const PmBulkJob = workActor("pmBulkJob", bulkJobCommands, {
   state: Schema.NullOr(BulkJob),
   rebuild: (jobId) => orAbsent(jobOf(jobId)),
   reads: {
-    get: {
-      payload: Schema.Struct({}),
-      success: BulkJob,
-      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such job")) : Effect.succeed(state))
-    }
+    get: stateRead(BulkJob, "No such job")
   },
   afterCommand: (_name, result, _state, id) => {
     const job = typeof result === "object" && result !== null && "job" in result ? result.job : result

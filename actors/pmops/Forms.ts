@@ -14,7 +14,7 @@ import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
-import { command, workActor } from "../pm/WorkActor.ts"
+import { command, stateRead, workActor } from "../pm/WorkActor.ts"
 import { orAbsent } from "../pm/WorkActors.ts"
 
 export const FormTarget = Schema.Literals(["name", "description", "priority", "startDate", "dueDate", "tags", "customField"])
@@ -186,11 +186,7 @@ export const PmForm = workActor("pmForm", formCommands, {
   state: Schema.NullOr(Form),
   rebuild: (formId) => orAbsent(formOf(formId)),
   reads: {
-    get: {
-      payload: Schema.Struct({}),
-      success: Form,
-      handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such form")) : Effect.succeed(state))
-    }
+    get: stateRead(Form, "No such form")
   },
   afterCommand: (name, result, state) => {
     if (name === "delete") return null
