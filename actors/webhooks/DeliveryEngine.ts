@@ -10,8 +10,10 @@
  * gone (the queue disables the endpoint); otherwise a retry after backoff
  * with jitter (a receiver's Retry-After wins when longer), or exhausted when
  * the retries ran out or the address is refused for good. What exhausted
- * means (failed, or a dead letter) and in which order rows come due are the
- * queue's: see each queue.
+ * means (failed, or a dead letter) is the queue's. A queue that keeps order
+ * gives its deliveries an `orderKey`: those sharing one are sent one after
+ * another in the order leased, and after one that was not delivered the rest
+ * are released unsent (they come due again behind it).
  */
 import { Effect, Schedule } from "effect"
 import { checkOutboundUrl } from "./OutboundAddress.ts"
@@ -31,6 +33,8 @@ export interface Due {
   readonly payload: unknown
   readonly attempts: number
   readonly endpoint: Endpoint | undefined
+  /** Deliveries with the same key go in order (see above); none: independent. */
+  readonly orderKey?: string
 }
 
 /**
@@ -52,6 +56,8 @@ export interface DeliveryQueue<E, R> {
   readonly name: string
   readonly claim: (batch: number, leaseSeconds: number) => Effect.Effect<ReadonlyArray<Due>, E, R>
   readonly settle: (due: Due, settlement: Settlement) => Effect.Effect<void, E, R>
+  /** Gives leased deliveries back unsent (their order group stopped before them). */
+  readonly release: (dues: ReadonlyArray<Due>) => Effect.Effect<void, E, R>
 }
 
 export interface EngineOptions {
@@ -137,19 +143,42 @@ export const attempt = (due: Due, options: EngineOptions): Effect.Effect<Settlem
     return { ...settled, kind: "retry", retryInMs } as const
   })
 
-/** One pass: leases a batch, sends it, records each outcome; how many were leased. */
+/** Deliveries in groups: one per order key (in the order given), each unkeyed one alone. */
+const inOrder = (due: ReadonlyArray<Due>): Array<Array<Due>> => {
+  const groups = new Map<string, Array<Due>>()
+  for (const row of due) {
+    const key = row.orderKey ?? `\u0000${row.id}`
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [row])
+    else group.push(row)
+  }
+  return [...groups.values()]
+}
+
+/** Sends a group one delivery after another, until one is not delivered; releases the rest. */
+const sendGroup = <E, R>(queue: DeliveryQueue<E, R>, group: ReadonlyArray<Due>, options: EngineOptions) =>
+  Effect.gen(function* () {
+    for (const [i, row] of group.entries()) {
+      const settlement = yield* attempt(row, options)
+      yield* queue.settle(row, settlement)
+      if (settlement.kind !== "delivered") {
+        if (i + 1 < group.length) yield* queue.release(group.slice(i + 1))
+        return
+      }
+    }
+  }).pipe(
+    // A row's bookkeeping failing leaves it and those behind it leased (sent again when the lease lapses), never the batch stuck.
+    Effect.catchCause((cause) => Effect.logWarning(`webhooks (${queue.name}): a delivery could not be recorded`, cause))
+  )
+
+/** One pass: leases a batch, sends it (groups at once, each in order), records each outcome; how many were leased. */
 export const deliverDue = <E, R>(queue: DeliveryQueue<E, R>, options: EngineOptions) =>
   Effect.gen(function* () {
     const due = yield* queue.claim(options.batch, options.leaseSeconds)
-    yield* Effect.forEach(
-      due,
-      (row) =>
-        Effect.flatMap(attempt(row, options), (settlement) => queue.settle(row, settlement)).pipe(
-          // One row's bookkeeping failing leaves it leased (sent again when the lease lapses), never the batch stuck.
-          Effect.catchCause((cause) => Effect.logWarning(`webhooks (${queue.name}): delivery ${row.id} could not be recorded`, cause))
-        ),
-      { concurrency: options.concurrency, discard: true }
-    )
+    yield* Effect.forEach(inOrder(due), (group) => sendGroup(queue, group, options), {
+      concurrency: options.concurrency,
+      discard: true
+    })
     return due.length
   })
 

@@ -70,6 +70,7 @@ export const outgoingDeliveryQueue = <R>(sources: Readonly<Record<string, Endpoi
           { concurrency: 8 }
         )
     ),
+  release: (dues) => query(`UPDATE outgoing_webhook_deliveries SET lease_until = NULL WHERE id = ANY($1::text[])`, [dues.map((d) => d.id)]),
   settle: (due, settlement) =>
     Effect.gen(function* () {
       const { row } = due as Leased
