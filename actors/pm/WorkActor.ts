@@ -55,6 +55,13 @@ export interface Read<State, P extends Schema.Top = Schema.Top, S extends Schema
 
 export type Reads<State> = Record<string, Read<State, any, any>>
 
+/** The read answering the whole state, or `not_found` (with `missing`) while there is none. */
+export const stateRead = <S extends Schema.Top>(success: S, missing: string): Read<S["Type"] | null, Schema.Struct<{}>, S> => ({
+  payload: Schema.Struct({}),
+  success,
+  handle: (_, state) => (state === null ? Effect.fail(reject("not_found", missing)) : Effect.succeed(state))
+})
+
 export interface ReadModel<State, R extends Reads<State> = Reads<State>> {
   readonly state: Schema.Codec<State, any>
   readonly rebuild: (id: string) => Effect.Effect<State, SqlError, Sql>

@@ -30,7 +30,7 @@ import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
 const NoPayload = Schema.Struct({})
 
 /** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
-const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+export const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchIf(
     effect,
     (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection",

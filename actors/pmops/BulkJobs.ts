@@ -1,8 +1,11 @@
 /**
  * Bulk jobs: long work (imports) done in the background with progress and a
- * result per input row. The `PmBulkJobs` actor (one per workspace) is the
- * single writer of its jobs; the worker runs queued jobs under a lease, row
- * by row, each task created by the list's actor (the normal write path).
+ * result per input row. The `PmBulkJob` actor (one per job) is the single
+ * writer of its job and keeps it in memory (rebuilt from its row on
+ * activation; each command answers with the job, its new state), so reading
+ * a job's status is one ask and no SQL. The worker runs queued jobs under a
+ * lease, row by row, each task created by the list's actor (the normal write
+ * path), and reports progress through the job's actor.
  *
  * Idempotent and resumable: a row's result row is written `started` before
  * its task is created and `succeeded`/`failed` after; a row with a final
@@ -11,14 +14,16 @@
  * event is there (same list, same author, same name, since the row started)
  * that task is the row's, else the row is done now.
  */
+import { createHash } from "node:crypto"
 import { Effect, Schedule, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
 import { NewTask } from "../pm/TaskWrites.ts"
-import { command, send, workActor } from "../pm/WorkActor.ts"
-import { PmList } from "../pm/WorkActors.ts"
+import { command, send, stateRead, workActor } from "../pm/WorkActor.ts"
+import { orAbsent, PmList } from "../pm/WorkActors.ts"
 
 export const JobStatus = Schema.Literals(["queued", "running", "completed", "failed"])
 export const ImportSource = Schema.Literals(["csv", "trello", "clickup", "asana"])
@@ -78,10 +83,22 @@ const refreshCounts = (jobId: string) =>
     [jobId]
   )
 
+/**
+ * The id of a new job: a fresh one, or, with an idempotency key, one derived
+ * from (workspace, key), so the same key always reaches the same actor.
+ */
+export const newJobId = (workspaceId: string, idempotencyKey: string | null): string => {
+  if (idempotencyKey === null) return crypto.randomUUID()
+  const hex = createHash("sha256").update(`${workspaceId}\n${idempotencyKey}`).digest("hex")
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
 export const bulkJobCommands = {
-  /** Queues an import; the same idempotency key again answers the job it made (and `existing: true`). */
+  /** Queues the import whose id is the actor's; the same idempotency key again answers the job it made (and `existing: true`). */
   createImport: command(
     Schema.Struct({
+      workspaceId: Id,
       source: ImportSource,
       listId: Id,
       spaceId: Id,
@@ -89,8 +106,9 @@ export const bulkJobCommands = {
       idempotencyKey: Schema.NullOr(Schema.String)
     }),
     Schema.Struct({ job: BulkJob, existing: Schema.Boolean }),
-    (input, by, workspaceId) =>
+    (input, by, id) =>
       Effect.gen(function* () {
+        const { workspaceId } = input
         if (input.idempotencyKey !== null) {
           const found = yield* query<{ id: string }>(`SELECT id FROM pm_bulk_jobs WHERE workspace_id = $1 AND idempotency_key = $2`, [
             workspaceId,
@@ -98,7 +116,6 @@ export const bulkJobCommands = {
           ])
           if (found[0]) return { result: { job: yield* jobOf(found[0].id), existing: true }, changes: [] }
         }
-        const id = crypto.randomUUID()
         yield* query(
           `INSERT INTO pm_bulk_jobs (id, workspace_id, kind, source, list_id, input, idempotency_key, status, total, created_by)
            VALUES ($1, $2, 'import', $3, $4, $5, $6, 'queued', $7, $8)`,
@@ -120,23 +137,52 @@ export const bulkJobCommands = {
   ),
 
   /** Runs the job again: failed rows are retried, done ones never redone. */
-  retry: command(Schema.Struct({ jobId: Id }), BulkJob, (input, by, workspaceId) =>
+  retry: command(Schema.Struct({}), BulkJob, (_input, by, jobId) =>
     Effect.gen(function* () {
-      const job = yield* jobOf(input.jobId)
-      if (job.workspaceId !== workspaceId) return yield* reject("not_found", "No such job")
+      const job = yield* jobOf(jobId)
       if (job.status === "queued" || job.status === "running") return yield* reject("conflict", "The job is still running")
-      yield* query(`DELETE FROM pm_bulk_job_rows WHERE job_id = $1 AND status = 'failed'`, [input.jobId])
-      yield* refreshCounts(input.jobId)
-      yield* query(`UPDATE pm_bulk_jobs SET status = 'queued', finished_at = NULL, updated_at = now() WHERE id = $1`, [input.jobId])
+      yield* query(`DELETE FROM pm_bulk_job_rows WHERE job_id = $1 AND status = 'failed'`, [jobId])
+      yield* refreshCounts(jobId)
+      yield* query(`UPDATE pm_bulk_jobs SET status = 'queued', finished_at = NULL, updated_at = now() WHERE id = $1`, [jobId])
       return {
-        result: yield* jobOf(input.jobId),
-        changes: [change({ workspaceId }, "import.retried", input.jobId, { failed: job.failed }, by)]
+        result: yield* jobOf(jobId),
+        changes: [change({ workspaceId: job.workspaceId }, "import.retried", jobId, { failed: job.failed }, by)]
       }
+    })
+  ),
+
+  /** The worker's progress: counts from the row results, and the job's end when it has one. */
+  progress: command(Schema.Struct({ end: Schema.NullOr(Schema.Literals(["completed", "failed"])) }), BulkJob, (input, _by, jobId) =>
+    Effect.gen(function* () {
+      yield* refreshCounts(jobId)
+      if (input.end !== null)
+        yield* query(
+          `UPDATE pm_bulk_jobs SET status = $2, finished_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1`,
+          [jobId, input.end]
+        )
+      return { result: yield* jobOf(jobId), changes: [] }
     })
   )
 }
 
-export const PmBulkJobs = workActor("pmBulkJobs", bulkJobCommands)
+const isJob = (id: string, value: unknown): value is BulkJob =>
+  typeof value === "object" && value !== null && (value as { id?: unknown }).id === id && "progress" in value
+
+export const PmBulkJob = workActor("pmBulkJob", bulkJobCommands, {
+  state: Schema.NullOr(BulkJob),
+  rebuild: (jobId) => orAbsent(jobOf(jobId)),
+  reads: {
+    get: stateRead(BulkJob, "No such job")
+  },
+  afterCommand: (_name, result, _state, id) => {
+    const job = typeof result === "object" && result !== null && "job" in result ? result.job : result
+    return isJob(id, job) ? job : undefined
+  }
+})
+
+/** Reports the worker's progress on a job through its actor (as the job's author). */
+const reportProgress = (job: { readonly id: string; readonly createdBy: string }, end: "completed" | "failed" | null) =>
+  send(PmBulkJob, job.id, "progress", job.createdBy, { end })
 
 // ---------------------------------------------------------------------------
 // The worker.
@@ -223,7 +269,7 @@ const runJob = (job: Claimed) =>
     for (let i = 0; i < todo.length; i++) {
       yield* runRow(job, todo[i]!, started)
       if (i % ROWS_PER_STEP === ROWS_PER_STEP - 1) {
-        yield* refreshCounts(job.id)
+        yield* reportProgress(job, null)
         yield* query(`UPDATE pm_bulk_jobs SET lease_until = now() + make_interval(secs => $2) WHERE id = $1 AND lease_owner = $3`, [
           job.id,
           LEASE_SECONDS,
@@ -231,11 +277,7 @@ const runJob = (job: Claimed) =>
         ])
       }
     }
-    yield* refreshCounts(job.id)
-    yield* query(
-      `UPDATE pm_bulk_jobs SET status = 'completed', finished_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1`,
-      [job.id]
-    )
+    yield* reportProgress(job, "completed")
   })
 
 /** Runs queued jobs one after another, forever (polling every PM_BULK_POLL_MS when idle). */
@@ -244,15 +286,10 @@ export const bulkJobWorker = () => {
   return Effect.gen(function* () {
     const [job] = yield* claimJob
     if (job === undefined) return yield* Effect.sleep(pollMs)
+    // The claim made the job running: its actor reads it again.
+    yield* ActorSystem.use((system) => system.invalidate(PmBulkJob, job.id))
     yield* runJob(job).pipe(
-      Effect.catchCause((cause) =>
-        Effect.andThen(
-          Effect.logWarning(`bulk job ${job.id} failed`, cause),
-          query(`UPDATE pm_bulk_jobs SET status = 'failed', finished_at = now(), lease_owner = NULL, lease_until = NULL WHERE id = $1`, [
-            job.id
-          ])
-        )
-      )
+      Effect.catchCause((cause) => Effect.andThen(Effect.logWarning(`bulk job ${job.id} failed`, cause), reportProgress(job, "failed")))
     )
   }).pipe(
     Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("bulk jobs: pass failed", cause), Effect.sleep(pollMs))),

@@ -2,8 +2,10 @@
  * Form views: a form on a list whose answers become a task. The form picks
  * which task fields (and custom fields of the list) it asks for, with labels
  * and which are required; an optional public link (a random token) lets
- * anyone submit, limited per minute. The `PmForms` actor (one per workspace)
- * is the single writer of its forms and their submission records; the task
+ * anyone submit, limited per minute. The `PmForm` actor (one per form) is
+ * the single writer of its form and its submission records and keeps the
+ * form in memory (rebuilt from its row on activation; each command hands
+ * over the new state), so reading one form is one ask and no SQL; the task
  * itself is created by the list's actor (the normal write path).
  */
 import { randomBytes } from "node:crypto"
@@ -12,7 +14,8 @@ import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
-import { command, workActor } from "../pm/WorkActor.ts"
+import { command, stateRead, workActor } from "../pm/WorkActor.ts"
+import { orAbsent } from "../pm/WorkActors.ts"
 
 export const FormTarget = Schema.Literals(["name", "description", "priority", "startDate", "dueDate", "tags", "customField"])
 
@@ -79,7 +82,10 @@ const oneForm = (clause: string, value: string) =>
   )
 
 export const formOf = (formId: string) => oneForm("id", formId)
-export const publicFormOf = (token: string) => oneForm("public_token", token)
+
+/** The form a public link opens, if any (its actor has the form itself). */
+export const formIdOfToken = (token: string) =>
+  Effect.map(query<{ id: string }>(`SELECT id FROM pm_forms WHERE public_token = $1`, [token]), (rows) => rows[0]?.id)
 
 /** Public submissions of the form in the last minute. */
 export const recentPublicSubmissions = (formId: string) =>
@@ -93,13 +99,12 @@ export const recentPublicSubmissions = (formId: string) =>
 
 const newToken = () => randomBytes(24).toString("base64url")
 const where = (form: { workspaceId: string; listId: string }) => ({ workspaceId: form.workspaceId, listId: form.listId })
-const FormRef = Schema.Struct({ formId: Id })
 
 export const formCommands = {
-  create: command(Schema.Struct({ listId: Id, spaceId: Id, form: NewForm }), Form, (input, by, workspaceId) =>
+  /** Creates the form whose id is the actor's. */
+  create: command(Schema.Struct({ workspaceId: Id, listId: Id, spaceId: Id, form: NewForm }), Form, (input, by, id) =>
     Effect.gen(function* () {
-      const id = crypto.randomUUID()
-      const { form } = input
+      const { form, workspaceId } = input
       yield* query(
         `INSERT INTO pm_forms (id, workspace_id, list_id, name, description, fields, public_token, rate_limit_per_minute, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -123,13 +128,12 @@ export const formCommands = {
     })
   ),
 
-  update: command(Schema.Struct({ ...FormRef.fields, spaceId: Id, patch: FormPatch }), Form, (input, by, workspaceId) =>
+  update: command(Schema.Struct({ spaceId: Id, patch: FormPatch }), Form, (input, by, formId) =>
     Effect.gen(function* () {
-      const before = yield* formOf(input.formId)
-      if (before.workspaceId !== workspaceId) return yield* reject("not_found", "No such form")
+      const before = yield* formOf(formId)
       const { patch } = input
       const sets: Array<string> = []
-      const params: Array<unknown> = [input.formId]
+      const params: Array<unknown> = [formId]
       if (patch.name !== undefined) sets.push(`name = $${params.push(patch.name)}`)
       if (patch.description !== undefined) sets.push(`description = $${params.push(patch.description)}`)
       if (patch.fields !== undefined) sets.push(`fields = $${params.push(patch.fields)}`)
@@ -139,17 +143,16 @@ export const formCommands = {
       if (sets.length > 0) yield* query(`UPDATE pm_forms SET ${sets.join(", ")}, updated_at = now() WHERE id = $1`, params)
       const fields = Object.keys(patch)
       return {
-        result: yield* formOf(input.formId),
+        result: yield* formOf(formId),
         changes: fields.length ? [change({ ...where(before), spaceId: input.spaceId }, "form.updated", before.id, { fields }, by)] : []
       }
     })
   ),
 
-  delete: command(Schema.Struct({ ...FormRef.fields, spaceId: Id }), Schema.Void, (input, by, workspaceId) =>
+  delete: command(Schema.Struct({ spaceId: Id }), Schema.Void, (input, by, formId) =>
     Effect.gen(function* () {
-      const form = yield* formOf(input.formId)
-      if (form.workspaceId !== workspaceId) return yield* reject("not_found", "No such form")
-      yield* query(`DELETE FROM pm_forms WHERE id = $1`, [input.formId])
+      const form = yield* formOf(formId)
+      yield* query(`DELETE FROM pm_forms WHERE id = $1`, [formId])
       return { result: undefined, changes: [change({ ...where(form), spaceId: input.spaceId }, "form.deleted", form.id, {}, by)] }
     })
   ),
@@ -157,26 +160,37 @@ export const formCommands = {
   /** Records a submission whose task the list's actor created. */
   recordSubmission: command(
     Schema.Struct({
-      ...FormRef.fields,
       taskId: Id,
       source: Schema.Literals(["member", "public"]),
       submittedBy: Schema.NullOr(Id),
       answers: Schema.Record(Schema.String, Schema.Unknown)
     }),
     Schema.Struct({ submissionId: Id }),
-    (input, _by, workspaceId) =>
+    (input, _by, formId) =>
       Effect.gen(function* () {
-        const form = yield* formOf(input.formId)
-        if (form.workspaceId !== workspaceId) return yield* reject("not_found", "No such form")
+        yield* formOf(formId)
         const id = crypto.randomUUID()
         yield* query(
           `INSERT INTO pm_form_submissions (id, form_id, task_id, submitted_by, source, answers) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [id, input.formId, input.taskId, input.submittedBy, input.source, input.answers]
+          [id, formId, input.taskId, input.submittedBy, input.source, input.answers]
         )
-        yield* query(`UPDATE pm_forms SET submission_count = submission_count + 1 WHERE id = $1`, [input.formId])
+        yield* query(`UPDATE pm_forms SET submission_count = submission_count + 1 WHERE id = $1`, [formId])
         return { result: { submissionId: id }, changes: [] }
       })
   )
 }
 
-export const PmForms = workActor("pmForms", formCommands)
+const isForm = (value: unknown): value is Form => typeof value === "object" && value !== null && "fields" in value && "listId" in value
+
+export const PmForm = workActor("pmForm", formCommands, {
+  state: Schema.NullOr(Form),
+  rebuild: (formId) => orAbsent(formOf(formId)),
+  reads: {
+    get: stateRead(Form, "No such form")
+  },
+  afterCommand: (name, result, state) => {
+    if (name === "delete") return null
+    if (name === "recordSubmission") return state === null ? undefined : { ...state, submissionCount: state.submissionCount + 1 }
+    return isForm(result) ? result : undefined
+  }
+})

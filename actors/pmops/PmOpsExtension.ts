@@ -1,6 +1,6 @@
 /**
  * What runs beside the pm operations of this area: the webhook delivery
- * worker (drains the outbox the change log fills) and
+ * engine on pm's queue (the outbox the change log fills) and
  * the automation engine (runs rules from the change log) and the bulk-job
  * worker (imports); and whiteboards' access on the collab server.
  */
@@ -8,12 +8,13 @@ import { Effect } from "effect"
 import type { Extension } from "../../facade/Extension.ts"
 import { automationWorker } from "./AutomationEngine.ts"
 import { bulkJobWorker } from "./BulkJobs.ts"
-import { deliveryWorker } from "./WebhookDelivery.ts"
+import { runDeliveryEngine } from "../webhooks/DeliveryEngine.ts"
+import { pmDeliveryOptionsFromEnv, pmWebhookQueue } from "./WebhookQueue.ts"
 import { whiteboardDocumentAccess } from "./WhiteboardAccess.ts"
 
 const background = Effect.gen(function* () {
   const scope = yield* Effect.scope
-  yield* Effect.forkIn(deliveryWorker(), scope)
+  yield* Effect.forkIn(runDeliveryEngine(pmWebhookQueue, pmDeliveryOptionsFromEnv()), scope)
   yield* Effect.forkIn(automationWorker(), scope)
   yield* Effect.forkIn(bulkJobWorker(), scope)
 })

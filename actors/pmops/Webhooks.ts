@@ -3,7 +3,7 @@
  * filters, signing secret, status) and their deliveries. The `PmWebhooks`
  * actor (one per workspace) is the single writer of its endpoints; the
  * outbox rows are written by the change log (WebhookOutbox.ts) and drained by
- * the delivery worker (WebhookDelivery.ts).
+ * the delivery engine on pm's queue (WebhookQueue.ts).
  */
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"

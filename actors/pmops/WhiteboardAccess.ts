@@ -12,11 +12,11 @@ import { atLeast, Workspace } from "../identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { read } from "../pm/WorkActor.ts"
 import { PmSpace } from "../pm/WorkActors.ts"
-import { WHITEBOARD_DOCUMENT, whiteboardOf } from "./Whiteboards.ts"
+import { PmWhiteboard, WHITEBOARD_DOCUMENT } from "./Whiteboards.ts"
 
 export const whiteboardRight = (principal: Principal, whiteboardId: string) =>
   Effect.gen(function* () {
-    const board = yield* whiteboardOf(whiteboardId).pipe(Effect.option)
+    const board = yield* read(PmWhiteboard, whiteboardId, "get", {}).pipe(Effect.option)
     if (Option.isNone(board)) return "none" as DocumentRight
     const { workspaceId, spaceId } = board.value
     if (principal.kind === "apiKey" && principal.workspaceId !== workspaceId) return "none"

@@ -5,8 +5,12 @@
  * the workspace's saved templates. Comments are pinned to an element id with
  * an offset from the element, so when someone moves the element (even while
  * another adds the comment) the pin follows it; the pin's position is read
- * from the live document. The `PmWhiteboards` actor (one per workspace) is
- * the single writer of these rows.
+ * from the live document. The `PmWhiteboard` actor (one per board) is the
+ * single writer of the board's row and its comments and keeps them in memory
+ * (rebuilt from the rows on activation; each command answers with what
+ * changed, which becomes the new state), so reading a board or its comments
+ * is one ask and no SQL. `PmWhiteboardTemplates` (one per workspace) writes
+ * the workspace's templates.
  */
 import { Effect, Schema } from "effect"
 import * as Y from "yjs"
@@ -15,6 +19,7 @@ import { isoTimestampSql, query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
+import { orAbsent } from "../pm/WorkActors.ts"
 
 export const documentNameOf = (whiteboardId: string) => `whiteboard:${whiteboardId}`
 export const WHITEBOARD_DOCUMENT = /^whiteboard:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
@@ -85,19 +90,29 @@ export const whiteboardOf = (whiteboardId: string) =>
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such whiteboard")))
   )
 
-type CommentRow = Omit<WhiteboardComment, "pin"> & { elementId: string; offsetX: number; offsetY: number }
+/** A comment as stored: its pin is an element id and an offset, placed on the live state when read. */
+export const CommentRecord = Schema.Struct({
+  id: Id,
+  whiteboardId: Id,
+  parentCommentId: Schema.NullOr(Id),
+  text: Schema.String,
+  resolved: Schema.Boolean,
+  elementId: Schema.String,
+  offsetX: Schema.Number,
+  offsetY: Schema.Number,
+  authorId: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+type CommentRow = typeof CommentRecord.Type
 
 const commentColumns = `id, whiteboard_id AS "whiteboardId", parent_comment_id AS "parentCommentId", text, resolved, element_id AS "elementId",
   offset_x AS "offsetX", offset_y AS "offsetY", author_id AS "authorId", ${isoTimestampSql("created_at")} AS "createdAt", ${isoTimestampSql("updated_at")} AS "updatedAt"`
 
-export const commentRows = (whiteboardId: string, filter: { elementId?: string; resolved?: boolean } = {}) =>
-  query<CommentRow>(
-    `SELECT ${commentColumns} FROM pm_whiteboard_comments WHERE whiteboard_id = $1 AND ($2::text IS NULL OR element_id = $2)
-        AND ($3::boolean IS NULL OR resolved = $3) ORDER BY created_at, id`,
-    [whiteboardId, filter.elementId ?? null, filter.resolved ?? null]
-  )
+const commentRows = (whiteboardId: string) =>
+  query<CommentRow>(`SELECT ${commentColumns} FROM pm_whiteboard_comments WHERE whiteboard_id = $1 ORDER BY created_at, id`, [whiteboardId])
 
-export const commentRow = (whiteboardId: string, commentId: string) =>
+const commentRow = (whiteboardId: string, commentId: string) =>
   Effect.flatMap(
     query<CommentRow>(`SELECT ${commentColumns} FROM pm_whiteboard_comments WHERE whiteboard_id = $1 AND id = $2`, [
       whiteboardId,
@@ -105,6 +120,19 @@ export const commentRow = (whiteboardId: string, commentId: string) =>
     ]),
     (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such comment")))
   )
+
+/** A board and its comments, oldest first: the `PmWhiteboard` actor's state. */
+export const BoardState = Schema.Struct({ board: Whiteboard, comments: Schema.Array(CommentRecord) })
+export type BoardState = typeof BoardState.Type
+
+const boardStateOf = (whiteboardId: string) =>
+  Effect.gen(function* () {
+    const board = yield* whiteboardOf(whiteboardId)
+    return { board, comments: yield* commentRows(whiteboardId) }
+  })
+
+/** A comment command's answer: the comment it was about and the board's comments after it. */
+const CommentsAfter = Schema.Struct({ id: Id, comments: Schema.Array(CommentRecord) })
 
 /** Elements' positions in a board's Yjs state (Y.Map "elements": id → map or object with x, y). */
 export const positionsOf = (state: Uint8Array): ReadonlyMap<string, { x: number; y: number }> => {
@@ -155,13 +183,14 @@ export const templateState = (workspaceId: string, templateId: string) =>
 
 const where = (board: { workspaceId: string; spaceId: string | null }) => ({ workspaceId: board.workspaceId, spaceId: board.spaceId })
 
-const NewBoard = Schema.Struct({ name: Name(200), spaceId: Schema.NullOr(Id), templateId: Schema.NullOr(Id) })
-const CommentRef = Schema.Struct({ whiteboardId: Id, commentId: Id })
+const NewBoard = Schema.Struct({ workspaceId: Id, name: Name(200), spaceId: Schema.NullOr(Id), templateId: Schema.NullOr(Id) })
+const CommentRef = Schema.Struct({ commentId: Id })
 
 export const whiteboardCommands = {
-  createBoard: command(NewBoard, Whiteboard, (input, by, workspaceId) =>
+  /** Creates the board whose id is the actor's. */
+  createBoard: command(NewBoard, Whiteboard, (input, by, id) =>
     Effect.gen(function* () {
-      const id = crypto.randomUUID()
+      const { workspaceId } = input
       yield* query(
         `INSERT INTO pm_whiteboards (id, workspace_id, space_id, name, template_id, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
         [id, workspaceId, input.spaceId, input.name, input.templateId, by]
@@ -176,21 +205,19 @@ export const whiteboardCommands = {
 
   createComment: command(
     Schema.Struct({
-      whiteboardId: Id,
       elementId: ElementId,
       offsetX: Offset,
       offsetY: Offset,
       text: CommentText,
       parentCommentId: Schema.NullOr(Id)
     }),
-    Schema.Struct({ id: Id }),
-    (input, by, workspaceId) =>
+    CommentsAfter,
+    (input, by, whiteboardId) =>
       Effect.gen(function* () {
-        const board = yield* whiteboardOf(input.whiteboardId)
-        if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
+        const board = yield* whiteboardOf(whiteboardId)
         let elementId = input.elementId
         if (input.parentCommentId !== null) {
-          const parent = yield* commentRow(input.whiteboardId, input.parentCommentId).pipe(
+          const parent = yield* commentRow(whiteboardId, input.parentCommentId).pipe(
             Effect.mapError(() =>
               reject("not_found", "No such comment to reply to", [{ path: "body.parentCommentId", message: "no such comment" }])
             )
@@ -204,10 +231,10 @@ export const whiteboardCommands = {
         yield* query(
           `INSERT INTO pm_whiteboard_comments (id, whiteboard_id, workspace_id, element_id, offset_x, offset_y, parent_comment_id, text, author_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [id, board.id, workspaceId, elementId, input.offsetX, input.offsetY, input.parentCommentId, input.text, by]
+          [id, board.id, board.workspaceId, elementId, input.offsetX, input.offsetY, input.parentCommentId, input.text, by]
         )
         return {
-          result: { id },
+          result: { id, comments: yield* commentRows(whiteboardId) },
           changes: [change(where(board), "whiteboard.comment_created", id, { whiteboardId: board.id, elementId, text: input.text }, by)]
         }
       })
@@ -223,12 +250,11 @@ export const whiteboardCommands = {
       offsetX: Schema.optionalKey(Offset),
       offsetY: Schema.optionalKey(Offset)
     }),
-    Schema.Struct({ id: Id }),
-    (input, by, workspaceId) =>
+    CommentsAfter,
+    (input, by, whiteboardId) =>
       Effect.gen(function* () {
-        const board = yield* whiteboardOf(input.whiteboardId)
-        if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
-        const comment = yield* commentRow(input.whiteboardId, input.commentId)
+        const board = yield* whiteboardOf(whiteboardId)
+        const comment = yield* commentRow(whiteboardId, input.commentId)
         const edits =
           input.text !== undefined || input.elementId !== undefined || input.offsetX !== undefined || input.offsetY !== undefined
         // Anyone who may comment may resolve a thread; only its author (or an admin) rewrites or moves it.
@@ -241,7 +267,7 @@ export const whiteboardCommands = {
         if (input.elementId !== undefined) sets.push(`element_id = $${params.push(input.elementId)}`)
         if (input.offsetX !== undefined) sets.push(`offset_x = $${params.push(input.offsetX)}`)
         if (input.offsetY !== undefined) sets.push(`offset_y = $${params.push(input.offsetY)}`)
-        if (sets.length === 0) return { result: { id: comment.id }, changes: [] }
+        if (sets.length === 0) return { result: { id: comment.id, comments: yield* commentRows(whiteboardId) }, changes: [] }
         yield* query(`UPDATE pm_whiteboard_comments SET ${sets.join(", ")}, updated_at = now() WHERE id = $1`, params)
         // Resolving a thread resolves its replies too.
         if (input.resolved !== undefined && comment.parentCommentId === null)
@@ -255,24 +281,64 @@ export const whiteboardCommands = {
               ? "whiteboard.comment_resolved"
               : "whiteboard.comment_reopened"
             : "whiteboard.comment_updated"
-        return { result: { id: comment.id }, changes: [change(where(board), type, comment.id, { whiteboardId: board.id }, by)] }
+        return {
+          result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
+          changes: [change(where(board), type, comment.id, { whiteboardId: board.id }, by)]
+        }
       })
   ),
 
-  deleteComment: command(Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
+  deleteComment: command(Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }), CommentsAfter, (input, by, whiteboardId) =>
     Effect.gen(function* () {
-      const board = yield* whiteboardOf(input.whiteboardId)
-      if (board.workspaceId !== workspaceId) return yield* reject("not_found", "No such whiteboard")
-      const comment = yield* commentRow(input.whiteboardId, input.commentId)
+      const board = yield* whiteboardOf(whiteboardId)
+      const comment = yield* commentRow(whiteboardId, input.commentId)
       if (comment.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
       yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
       return {
-        result: undefined,
+        result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
         changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
       }
     })
-  ),
+  )
+}
 
+const isBoard = (value: unknown): value is Whiteboard => typeof value === "object" && value !== null && "documentName" in value
+const isCommentsAfter = (value: unknown): value is typeof CommentsAfter.Type =>
+  typeof value === "object" && value !== null && "comments" in value
+
+const CommentFilter = Schema.Struct({ elementId: Schema.optionalKey(Schema.String), resolved: Schema.optionalKey(Schema.Boolean) })
+
+const present = (state: BoardState | null) =>
+  state === null ? Effect.fail(reject("not_found", "No such whiteboard")) : Effect.succeed(state)
+
+export const PmWhiteboard = workActor("pmWhiteboard", whiteboardCommands, {
+  state: Schema.NullOr(BoardState),
+  rebuild: (whiteboardId) => orAbsent(boardStateOf(whiteboardId)),
+  reads: {
+    get: { payload: Schema.Struct({}), success: Whiteboard, handle: (_, state) => Effect.map(present(state), (s) => s.board) },
+    /** The board's comments, oldest first, those on `elementId` and/or `resolved` as asked. */
+    comments: {
+      payload: CommentFilter,
+      success: Schema.Array(CommentRecord),
+      handle: (filter, state) =>
+        Effect.map(present(state), (s) =>
+          s.comments.filter(
+            (c) =>
+              (filter.elementId === undefined || c.elementId === filter.elementId) &&
+              (filter.resolved === undefined || c.resolved === filter.resolved)
+          )
+        )
+    }
+  },
+  afterCommand: (_name, result, state) =>
+    isBoard(result)
+      ? { board: result, comments: state?.comments ?? [] }
+      : isCommentsAfter(result) && state !== null
+        ? { ...state, comments: result.comments }
+        : undefined
+})
+
+export const whiteboardTemplateCommands = {
   /** Saves a board's current state (base64 Yjs update) as a workspace template. */
   createTemplate: command(
     Schema.Struct({
@@ -295,4 +361,4 @@ export const whiteboardCommands = {
   )
 }
 
-export const PmWhiteboards = workActor("pmWhiteboards", whiteboardCommands)
+export const PmWhiteboardTemplates = workActor("pmWhiteboardTemplates", whiteboardTemplateCommands)

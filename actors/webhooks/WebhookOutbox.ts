@@ -2,7 +2,7 @@
  * The outbox of outgoing webhooks (`outgoing_webhook_deliveries`), shared by
  * every service that sends them. A delivery is enqueued in the caller's own
  * transaction (so it exists exactly when the change that caused it
- * committed); the DeliveryWorker sends it. Payloads are the Standard Webhooks
+ * committed); the DeliveryEngine sends it. Payloads are the Standard Webhooks
  * envelope `{type, timestamp, data}`; `data` stays thin (ids to fetch with).
  */
 import { randomBytes, randomUUID } from "node:crypto"

@@ -2,7 +2,8 @@
  * A latency histogram with < 0.8% relative error and constant memory, so a
  * loader can record millions of samples and a parent can merge the
  * histograms of several workers. Values are nanoseconds (integers), clamped
- * to 2^32 - 1 ns (4.29 s).
+ * to 2^44 - 1 ns (4.9 h): a backlog's latencies (webhook deliveries behind
+ * their changes) run into minutes.
  *
  * Buckets: values below 128 ns get one bucket each; above, each power of two
  * is split in 64 equal buckets.
@@ -11,15 +12,24 @@ import type { Latency } from "../Scenario.ts"
 
 const SUB = 64
 const LINEAR = 2 * SUB // 128
-const MAX_NS = 0xffff_ffff
-const BUCKETS = LINEAR + (32 - 7) * SUB
+const MAX_EXPONENT = 44
+const MAX_NS = 2 ** MAX_EXPONENT - 1
+const BUCKETS = LINEAR + (MAX_EXPONENT - 7) * SUB
+
+/** floor(log2 v) for an integer v >= 1 (exact past 32 bits too). */
+const exponentOf = (v: number): number => {
+  if (v <= 0xffff_ffff) return 31 - Math.clz32(v)
+  let exponent = Math.floor(Math.log2(v))
+  if (2 ** exponent > v) exponent--
+  else if (2 ** (exponent + 1) <= v) exponent++
+  return exponent
+}
 
 const indexOf = (ns: number): number => {
   const v = ns <= 0 ? 0 : ns >= MAX_NS ? MAX_NS : Math.floor(ns)
   if (v < LINEAR) return v
-  const exponent = 31 - Math.clz32(v) // floor(log2 v), >= 7
-  const shift = exponent - 6
-  return LINEAR + (shift - 1) * SUB + ((v >>> shift) - SUB)
+  const shift = exponentOf(v) - 6 // exponent >= 7
+  return LINEAR + (shift - 1) * SUB + (Math.floor(v / 2 ** shift) - SUB)
 }
 
 /** The middle of bucket `index`, in ns. */

@@ -90,7 +90,7 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
 
   it("shows a public board's roadmap by slug to a visitor without an account", async () => {
     const page = await newPage()
-    await page.goto(`${atrium.origin}/#/feedback/${board.slug}`)
+    await page.goto(`${rig.atrium.origin}/#/feedback/${board.slug}`)
     await page.getByRole("heading", { name: "Product ideas · Roadmap" }).waitFor()
     await column(page, "planned").getByText("Dark mode").waitFor()
     await column(page, "in_progress").getByText("Export to CSV").waitFor()
@@ -101,7 +101,7 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
     await page.getByRole("button", { name: "Refresh" }).click()
     await column(page, "open").getByText("Keyboard shortcuts").waitFor()
 
-    await page.goto(`${atrium.origin}/#/feedback/no-such-board`)
+    await page.goto(`${rig.atrium.origin}/#/feedback/no-such-board`)
     await page.getByRole("alert").waitFor()
     expect(pageErrors()).toEqual([])
   }, 30_000)

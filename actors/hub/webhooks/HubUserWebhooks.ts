@@ -2,7 +2,7 @@
  * A user's personal webhooks as an actor: one `hubUserWebhooks` per user,
  * rebuilt from `hub_user_webhooks` on activation and serving the list from
  * memory. It is the single writer of that user's rows (registration,
- * changes, deletion, and the DeliveryWorker's disabling after a 410).
+ * changes, deletion, and the DeliveryEngine's disabling after a 410).
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"

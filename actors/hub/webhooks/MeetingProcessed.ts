@@ -2,7 +2,7 @@
  * The personal webhook event "meeting.processed": enqueued for the given
  * users' enabled webhooks INSIDE the caller's SQL transaction (run it within
  * `Sql.transaction`, beside the write that marks the recording ready), so
- * the event exists exactly when that change committed; the DeliveryWorker
+ * the event exists exactly when that change committed; the DeliveryEngine
  * sends it. The payload is thin: ids to fetch the meeting with.
  */
 import { Effect } from "effect"

@@ -3,14 +3,14 @@
  * registers to hear when a meeting they took part in finishes processing.
  * The rows' queries; the `hubUserWebhooks` actor is their one writer.
  * Deliveries go through the shared outbox (source "hub-user") and the
- * DeliveryWorker, which reaches the endpoints through `userWebhookEndpoints`.
+ * DeliveryEngine, which reaches the endpoints through `userWebhookEndpoints`.
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query, type Sql } from "../../../persistence/Sql.ts"
 import type { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { Id, Timestamp } from "../../Fields.ts"
-import type { EndpointSource } from "../../webhooks/DeliveryWorker.ts"
+import type { EndpointSource } from "../../webhooks/OutgoingDeliveryQueue.ts"
 import { newWebhookSecret } from "../../webhooks/StandardWebhooks.ts"
 
 export const USER_WEBHOOK_SOURCE = "hub-user"
@@ -101,7 +101,7 @@ export const disableWebhook = (userId: string, webhookId: string, reason: string
     (rows) => rows[0]
   )
 
-/** How the DeliveryWorker reaches personal webhooks (disabling goes through the owner's actor). */
+/** How the delivery engine reaches personal webhooks (disabling goes through the owner's actor). */
 export const userWebhookEndpoints = (
   disable: (ownerId: string, webhookId: string, reason: string) => Effect.Effect<void, unknown, ActorSystem>
 ): EndpointSource<Sql | ActorSystem> => ({

@@ -1,18 +1,19 @@
 /**
- * Runs the outgoing-webhook DeliveryWorker beside the server (every node
+ * Runs the DeliveryEngine on the outgoing-webhook queue beside the server (every node
  * runs one; leases keep them apart). `WEBHOOK_POLL_MS` sets how often it
  * looks for due deliveries (default 1000).
  */
 import { Effect, Layer } from "effect"
 import type { Extension } from "../../../facade/Extension.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { defaultWorkerOptions, runDeliveryWorker } from "../../webhooks/DeliveryWorker.ts"
+import { defaultEngineOptions, runDeliveryEngine } from "../../webhooks/DeliveryEngine.ts"
+import { outgoingDeliveryQueue } from "../../webhooks/OutgoingDeliveryQueue.ts"
 import { HubUserWebhooks } from "./HubUserWebhooks.ts"
 import { USER_WEBHOOK_SOURCE, userWebhookEndpoints } from "./UserWebhooks.ts"
 
 const pollMillis = (): number => {
   const value = Number(process.env.WEBHOOK_POLL_MS)
-  return Number.isFinite(value) && value >= 10 ? value : defaultWorkerOptions.pollMillis
+  return Number.isFinite(value) && value >= 10 ? value : defaultEngineOptions.pollMs
 }
 
 /** A 410 disables the endpoint through its owner's actor, the one writer of their webhooks. */
@@ -26,6 +27,6 @@ export const webhookDeliveryExtension: Extension = {
     Effect.gen(function* () {
       const scope = yield* Effect.scope
       const sources = { [USER_WEBHOOK_SOURCE]: userWebhookEndpoints(disableThroughOwner) }
-      yield* Effect.forkIn(runDeliveryWorker(sources, { ...defaultWorkerOptions, pollMillis: pollMillis() }), scope)
+      yield* Effect.forkIn(runDeliveryEngine(outgoingDeliveryQueue(sources), { ...defaultEngineOptions, pollMs: pollMillis() }), scope)
     })
 }

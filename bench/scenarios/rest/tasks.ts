@@ -26,6 +26,8 @@ export const workspaceWithTasks = async (url: string, tasks: number): Promise<Ta
 export interface UpdateLoop {
   readonly ok: number
   readonly errors: number
+  /** The failed writes by what answered them: an HTTP status, or the fetch error's message. */
+  readonly errorKinds: Readonly<Record<string, number>>
   readonly startedAt: number
   readonly durationSec: number
   readonly histogram: Histogram
@@ -37,6 +39,11 @@ export const updateTasks = async (url: string, fixture: TaskFixture, count: numb
   let next = 0
   let ok = 0
   let errors = 0
+  const errorKinds: Record<string, number> = {}
+  const failed = (kind: string) => {
+    errors++
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+  }
   const startedAt = Date.now()
   const began = performance.now()
   const worker = async () => {
@@ -46,13 +53,19 @@ export const updateTasks = async (url: string, fixture: TaskFixture, count: numb
         method: "PATCH",
         headers: { authorization: `Bearer ${fixture.token}`, "content-type": "application/json" },
         body: JSON.stringify({ description: `bench ${tag} ${n}` })
-      })
+      }).catch((error: unknown) =>
+        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+      )
+      if (typeof response === "string") {
+        failed(response)
+        continue
+      }
       await response.arrayBuffer()
       histogram.record(Number(process.hrtime.bigint() - sent))
       if (response.status === 200) ok++
-      else errors++
+      else failed(`HTTP ${response.status}`)
     }
   }
   await Promise.all(Array.from({ length: inFlight }, worker))
-  return { ok, errors, startedAt, durationSec: (performance.now() - began) / 1000, histogram }
+  return { ok, errors, errorKinds, startedAt, durationSec: (performance.now() - began) / 1000, histogram }
 }

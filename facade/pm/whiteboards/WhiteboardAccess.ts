@@ -6,7 +6,8 @@
 import { Effect } from "effect"
 import * as DocumentStore from "../../../collab/DocumentStore.ts"
 import { LiveDocuments } from "../../../collab/LiveDocuments.ts"
-import { documentNameOf, whiteboardOf } from "../../../actors/pmops/Whiteboards.ts"
+import { read } from "../../../actors/pm/WorkActor.ts"
+import { documentNameOf, PmWhiteboard } from "../../../actors/pmops/Whiteboards.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import type { RequestContext } from "../../Operation.ts"
 import { inWorkspace, onSpace, orDieSql } from "../WorkAccess.ts"
@@ -16,7 +17,7 @@ const notFound = <E extends { readonly _tag: string }>(e: E) =>
 
 export const onWhiteboard = (context: RequestContext, whiteboardId: string, minimum: "viewer" | "member" = "viewer") =>
   Effect.gen(function* () {
-    const board = yield* orDieSql(whiteboardOf(whiteboardId))
+    const board = yield* read(PmWhiteboard, whiteboardId, "get", {})
     const caller = yield* inWorkspace(context, board.workspaceId, minimum).pipe(Effect.mapError(notFound))
     if (board.spaceId !== null) yield* onSpace(context, board.spaceId).pipe(Effect.mapError(notFound))
     return { board, caller }

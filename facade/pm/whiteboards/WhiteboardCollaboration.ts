@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { whiteboardRight } from "../../../actors/pmops/WhiteboardAccess.ts"
-import { PmWhiteboards, Whiteboard } from "../../../actors/pmops/Whiteboards.ts"
+import { PmWhiteboard, Whiteboard } from "../../../actors/pmops/Whiteboards.ts"
 import { LiveDocuments } from "../../../collab/LiveDocuments.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf } from "../../Access.ts"
@@ -59,7 +59,8 @@ const boardFor = (context: RequestContext, workspaceId: string, body: { whiteboa
       const space = yield* onSpace(context, body.spaceId, "member")
       if (space.at.workspaceId !== workspaceId) return yield* reject("not_found", "No such space")
     }
-    return yield* send(PmWhiteboards, workspaceId, "createBoard", caller.userId, {
+    return yield* send(PmWhiteboard, crypto.randomUUID(), "createBoard", caller.userId, {
+      workspaceId,
       name: body.name,
       spaceId: body.spaceId ?? null,
       templateId: null

@@ -8,19 +8,19 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
-import { send } from "../../../actors/pm/WorkActor.ts"
+import { read, send } from "../../../actors/pm/WorkActor.ts"
 import {
+  type CommentRecord,
   CommentText,
-  commentRow,
-  commentRows,
   ElementId,
-  PmWhiteboards,
+  PmWhiteboard,
   placed,
   positionsOf,
   WhiteboardComment
 } from "../../../actors/pmops/Whiteboards.ts"
+import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, orDieSql } from "../WorkAccess.ts"
+import { at0, exampleIds as ids } from "../WorkAccess.ts"
 import { exampleWhiteboardId } from "./WhiteboardCollaboration.ts"
 import { boardState, onWhiteboard } from "./WhiteboardAccess.ts"
 
@@ -45,18 +45,24 @@ const exampleComment = {
 }
 const Comments = Schema.Struct({ items: Schema.Array(WhiteboardComment) })
 
-/** Comments of a board with their pins placed on its live state. */
+/** Comments with their pins placed on the board's live state. */
+const pinned = (whiteboardId: string, rows: ReadonlyArray<typeof CommentRecord.Type>) =>
+  Effect.map(boardState(whiteboardId), (state) => placed(rows, positionsOf(state)))
+
+/** Comments of a board (from its actor's memory) with their pins placed. */
 const withPins = (whiteboardId: string, filter: { elementId?: string; resolved?: boolean } = {}) =>
-  Effect.gen(function* () {
-    const rows = yield* orDieSql(commentRows(whiteboardId, filter))
-    return placed(rows, positionsOf(yield* boardState(whiteboardId)))
-  })
+  Effect.flatMap(read(PmWhiteboard, whiteboardId, "comments", filter), (rows) => pinned(whiteboardId, rows))
+
+/** One comment of a command's answer (the board's comments after it), pinned. */
+const oneOf = (whiteboardId: string, id: string, comments: ReadonlyArray<typeof CommentRecord.Type>) => {
+  const row = comments.find((c) => c.id === id)
+  return row === undefined
+    ? Effect.fail(reject("not_found", "No such comment"))
+    : Effect.map(pinned(whiteboardId, [row]), (rows) => rows[0]!)
+}
 
 const one = (whiteboardId: string, id: string) =>
-  Effect.gen(function* () {
-    const row = yield* orDieSql(commentRow(whiteboardId, id))
-    return placed([row], positionsOf(yield* boardState(whiteboardId)))[0]!
-  })
+  Effect.flatMap(read(PmWhiteboard, whiteboardId, "comments", {}), (rows) => oneOf(whiteboardId, id, rows))
 
 export const whiteboardCommentsOperations = [
   operation({
@@ -115,15 +121,14 @@ export const whiteboardCommentsOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
-        const { id } = yield* send(PmWhiteboards, board.workspaceId, "createComment", caller.userId, {
-          whiteboardId: board.id,
+        const { id, comments } = yield* send(PmWhiteboard, board.id, "createComment", caller.userId, {
           elementId: body.elementId,
           offsetX: body.offsetX ?? 0,
           offsetY: body.offsetY ?? 0,
           text: body.text,
           parentCommentId: body.parentCommentId ?? null
         })
-        return yield* one(board.id, id)
+        return yield* oneOf(board.id, id, comments)
       })
   }),
   operation({
@@ -167,13 +172,12 @@ export const whiteboardCommentsOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
-        yield* send(PmWhiteboards, board.workspaceId, "updateComment", caller.userId, {
-          whiteboardId: board.id,
+        const { comments } = yield* send(PmWhiteboard, board.id, "updateComment", caller.userId, {
           commentId: params.commentId,
           admin: caller.admin,
           ...body
         })
-        return yield* one(board.id, params.commentId)
+        return yield* oneOf(board.id, params.commentId, comments)
       })
   }),
   operation({
@@ -198,13 +202,12 @@ export const whiteboardCommentsOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
-        yield* send(PmWhiteboards, board.workspaceId, "updateComment", caller.userId, {
-          whiteboardId: board.id,
+        const { comments } = yield* send(PmWhiteboard, board.id, "updateComment", caller.userId, {
           commentId: params.commentId,
           admin: caller.admin,
           resolved: body.resolved
         })
-        return yield* one(board.id, params.commentId)
+        return yield* oneOf(board.id, params.commentId, comments)
       })
   }),
   operation({
@@ -222,8 +225,7 @@ export const whiteboardCommentsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
-        yield* send(PmWhiteboards, board.workspaceId, "deleteComment", caller.userId, {
-          whiteboardId: board.id,
+        yield* send(PmWhiteboard, board.id, "deleteComment", caller.userId, {
           commentId: params.commentId,
           admin: caller.admin
         })

@@ -7,7 +7,8 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import {
-  PmWhiteboards,
+  PmWhiteboard,
+  PmWhiteboardTemplates,
   positionsOf,
   templateState,
   templatesOf,
@@ -90,7 +91,7 @@ export const whiteboardTemplatesOperations = [
             { path: "body.whiteboardId", message: "not in this workspace" }
           ])
         const state = yield* boardState(board.id)
-        return yield* send(PmWhiteboards, params.workspaceId, "createTemplate", caller.userId, {
+        return yield* send(PmWhiteboardTemplates, params.workspaceId, "createTemplate", caller.userId, {
           name: body.name,
           description: body.description ?? "",
           state: Buffer.from(state).toString("base64"),
@@ -125,7 +126,8 @@ export const whiteboardTemplatesOperations = [
           const space = yield* onSpace(context, body.spaceId, "member")
           if (space.at.workspaceId !== params.workspaceId) return yield* reject("not_found", "No such space")
         }
-        const board = yield* send(PmWhiteboards, params.workspaceId, "createBoard", caller.userId, {
+        const board = yield* send(PmWhiteboard, crypto.randomUUID(), "createBoard", caller.userId, {
+          workspaceId: params.workspaceId,
           name: body.name,
           spaceId: body.spaceId ?? null,
           templateId: params.templateId

@@ -4,10 +4,11 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
-import { BulkJob, jobOf } from "../../../actors/pmops/BulkJobs.ts"
+import { read } from "../../../actors/pm/WorkActor.ts"
+import { BulkJob, PmBulkJob } from "../../../actors/pmops/BulkJobs.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { at0, exampleIds as ids, inWorkspace } from "../WorkAccess.ts"
 
 export const bulkJobsOperations = [
   operation({
@@ -50,7 +51,7 @@ export const bulkJobsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
-        const job = yield* orDieSql(jobOf(params.jobId))
+        const job = yield* read(PmBulkJob, params.jobId, "get", {})
         if (job.workspaceId !== params.workspaceId) return yield* reject("not_found", "No such job")
         return job
       })

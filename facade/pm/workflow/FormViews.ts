@@ -13,11 +13,10 @@ import {
   Form,
   FormField,
   FormPatch,
-  formOf,
+  formIdOfToken,
   formsOfList,
   NewForm,
-  PmForms,
-  publicFormOf,
+  PmForm,
   recentPublicSubmissions
 } from "../../../actors/pmops/Forms.ts"
 import { answerKey } from "../../../actors/pmops/Forms.ts"
@@ -73,11 +72,22 @@ const PublicForm = Schema.Struct({
 /** The form and the caller's standing on its list. */
 const onForm = (context: RequestContext, id: string, minimum: "viewer" | "member") =>
   Effect.gen(function* () {
-    const form = yield* orDieSql(formOf(id))
+    const form = yield* read(PmForm, id, "get", {})
     const caller = yield* onList(context, form.listId, minimum).pipe(
       Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such form") : e))
     )
     return { form, caller }
+  })
+
+/** The form a public link opens: its token must still be the form's (the actor's state is the truth). */
+const publicForm = (token: string) =>
+  Effect.gen(function* () {
+    const formId = yield* orDieSql(formIdOfToken(token))
+    const form =
+      formId === undefined
+        ? undefined
+        : yield* read(PmForm, formId, "get", {}).pipe(Effect.catchTag("Rejection", () => Effect.succeed(undefined)))
+    return form !== undefined && form.publicToken === token ? form : yield* reject("not_found", "No such form")
   })
 
 /** Creates the task the answers describe, as `by`, and records the submission. */
@@ -96,8 +106,7 @@ const submit = (form: FormType, answers: Readonly<Record<string, unknown>>, by: 
           : e
       )
     )
-    yield* send(PmForms, form.workspaceId, "recordSubmission", by, {
-      formId: form.id,
+    yield* send(PmForm, form.id, "recordSubmission", by, {
       taskId: task.id,
       source,
       submittedBy: source === "member" ? by : null,
@@ -152,7 +161,8 @@ export const formViewsOperations = [
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
         yield* checkFormFields(body.fields, yield* read(PmList, params.listId, "locate", {}))
-        return yield* send(PmForms, caller.at.workspaceId, "create", caller.userId, {
+        return yield* send(PmForm, crypto.randomUUID(), "create", caller.userId, {
+          workspaceId: caller.at.workspaceId,
           listId: params.listId,
           spaceId: caller.at.spaceId,
           form: body
@@ -196,7 +206,7 @@ export const formViewsOperations = [
       Effect.gen(function* () {
         const { form, caller } = yield* onForm(context, params.formId, "member")
         if (body.fields) yield* checkFormFields(body.fields, yield* read(PmList, form.listId, "locate", {}))
-        return yield* send(PmForms, form.workspaceId, "update", caller.userId, { formId: form.id, spaceId: caller.at.spaceId, patch: body })
+        return yield* send(PmForm, form.id, "update", caller.userId, { spaceId: caller.at.spaceId, patch: body })
       })
   }),
   operation({
@@ -214,7 +224,7 @@ export const formViewsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { form, caller } = yield* onForm(context, params.formId, "member")
-        yield* send(PmForms, form.workspaceId, "delete", caller.userId, { formId: form.id, spaceId: caller.at.spaceId })
+        yield* send(PmForm, form.id, "delete", caller.userId, { spaceId: caller.at.spaceId })
       })
   }),
   operation({
@@ -270,7 +280,7 @@ export const formViewsOperations = [
       }
     ],
     handler: ({ params }) =>
-      Effect.map(orDieSql(publicFormOf(params.token)), (form) => ({
+      Effect.map(publicForm(params.token), (form) => ({
         id: form.id,
         name: form.name,
         description: form.description,
@@ -308,7 +318,7 @@ export const formViewsOperations = [
     ],
     handler: ({ params, body }) =>
       Effect.gen(function* () {
-        const form = yield* orDieSql(publicFormOf(params.token))
+        const form = yield* publicForm(params.token)
         if (body.website !== undefined && body.website.trim() !== "") return { accepted: true, taskId: null }
         if ((yield* orDieSql(recentPublicSubmissions(form.id))) >= form.rateLimitPerMinute)
           return yield* reject("rate_limited", "This form takes no more submissions this minute; try again shortly")

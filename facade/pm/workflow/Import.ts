@@ -8,7 +8,7 @@ import { Effect, Exit, Schema, SchemaIssue } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { read, send } from "../../../actors/pm/WorkActor.ts"
 import { PmList } from "../../../actors/pm/WorkActors.ts"
-import { BulkJob, JobRow, jobOf, jobRows, PmBulkJobs, type PlannedRow } from "../../../actors/pmops/BulkJobs.ts"
+import { BulkJob, JobRow, jobRows, newJobId, PmBulkJob, type PlannedRow } from "../../../actors/pmops/BulkJobs.ts"
 import {
   type CsvTable,
   csvRows,
@@ -122,19 +122,21 @@ const start = (
   Effect.gen(function* () {
     const caller = yield* onList(context, listId, "member")
     const rows = yield* plan(caller.at.workspaceId, parsed)
-    const { job } = yield* send(PmBulkJobs, caller.at.workspaceId, "createImport", caller.userId, {
+    const key = idempotencyKey ?? null
+    const { job } = yield* send(PmBulkJob, newJobId(caller.at.workspaceId, key), "createImport", caller.userId, {
+      workspaceId: caller.at.workspaceId,
       source,
       listId,
       spaceId: caller.at.spaceId,
       rows,
-      idempotencyKey: idempotencyKey ?? null
+      idempotencyKey: key
     })
     return job
   })
 
 const onImport = (context: RequestContext, importId: string, minimum: "viewer" | "member") =>
   Effect.gen(function* () {
-    const job = yield* orDieSql(jobOf(importId))
+    const job = yield* read(PmBulkJob, importId, "get", {})
     const caller = yield* inWorkspace(context, job.workspaceId, minimum).pipe(
       Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such import") : e))
     )
@@ -379,7 +381,7 @@ export const importOperations = [
       Effect.gen(function* () {
         const { job, caller } = yield* onImport(context, params.importId, "member")
         if (job.listId !== null) yield* onList(context, job.listId, "member")
-        return yield* send(PmBulkJobs, job.workspaceId, "retry", caller.userId, { jobId: job.id })
+        return yield* send(PmBulkJob, job.id, "retry", caller.userId, {})
       })
   })
 ]
