@@ -7,7 +7,7 @@
  * Real-time sockets attach to the same app.
  */
 import { randomBytes } from "node:crypto"
-import { Context, Effect } from "effect"
+import { Cause, Context, Effect, Fiber, Stream } from "effect"
 import { httpError } from "./HttpError.ts"
 import { errorResponse, type IncomingRequest, type OutgoingResponse, respond } from "./Pipeline.ts"
 import type { Registry } from "./Registry.ts"
@@ -84,12 +84,59 @@ const write = (res: HttpResponse, requestId: string, response: OutgoingResponse,
   })
 }
 
+/**
+ * Writes a streamed reply: status and headers at once, then each chunk as
+ * it comes (chunked transfer encoding), then the end. Runs as its own fiber,
+ * which `onAborted` interrupts: a client that goes away stops the producer.
+ */
+const writeStream = (
+  res: HttpResponse,
+  requestId: string,
+  response: OutgoingResponse,
+  stream: Stream.Stream<string | Uint8Array, never, any>,
+  connection: { aborted: boolean }
+) =>
+  Effect.suspend(() => {
+    if (connection.aborted) return Effect.void
+    res.cork(() => {
+      res.writeStatus(statusLine(response.status))
+      res.writeHeader("x-request-id", requestId)
+      for (const name in response.headers) res.writeHeader(name, response.headers[name]!)
+    })
+    return Stream.runForEach(stream, (chunk) =>
+      Effect.suspend(() => {
+        if (connection.aborted) return Effect.void
+        let drained = true
+        res.cork(() => {
+          drained = res.write(chunk)
+        })
+        // Backpressure: the socket is full, wait until uWS drained it before producing more.
+        return drained
+          ? Effect.void
+          : Effect.callback<void>((resume) => {
+              res.onWritable(() => {
+                resume(Effect.void)
+                return true
+              })
+            })
+      })
+    ).pipe(
+      // A producer that dies mid-reply is a bug: logged, and the reply ends where it stopped.
+      Effect.catchCause((cause) => Effect.logError(`streamed reply failed (request ${requestId})`, Cause.pretty(cause))),
+      Effect.andThen(
+        Effect.sync(() => {
+          if (!connection.aborted) res.cork(() => res.end())
+        })
+      )
+    )
+  })
+
 export const serve = (registry: Registry, options: HttpServerOptions, configure?: (app: TemplatedApp) => Effect.Effect<void>) =>
   Effect.gen(function* () {
     // Handlers need the services the server is built in (actors, SQL, tokens…):
     // capture that context once and run each request's fiber with it.
     const context = yield* Effect.context<never>()
-    const run = Effect.runForkWith(context) as unknown as (effect: Effect.Effect<void, never, any>) => unknown
+    const run = Effect.runForkWith(context) as unknown as (effect: Effect.Effect<void, never, any>) => Fiber.Fiber<void>
     let inFlight = 0
     let draining = false
     let drained: (() => void) | undefined
@@ -143,8 +190,11 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         body: undefined
       }
       let aborted = false
+      // A streamed reply's fiber, interrupted when the client goes away.
+      let streaming: Fiber.Fiber<void> | undefined
       res.onAborted(() => {
         aborted = true
+        if (streaming !== undefined) Effect.runFork(Fiber.interrupt(streaming))
       })
       if (draining) {
         write(
@@ -165,8 +215,17 @@ export const serve = (registry: Registry, options: HttpServerOptions, configure?
         run(
           Effect.flatMap(respond(match, request), (response) =>
             Effect.sync(() => {
-              if (!aborted) write(res, requestId, response)
-              settle()
+              if (response.stream === undefined || aborted) {
+                if (!aborted) write(res, requestId, response)
+                settle()
+                return
+              }
+              const connection = {
+                get aborted() {
+                  return aborted
+                }
+              }
+              streaming = run(Effect.ensuring(writeStream(res, requestId, response, response.stream, connection), Effect.sync(settle)))
             })
           )
         )

@@ -5,7 +5,7 @@
  * → reply encoding). The MCP endpoint and the demo seed use it, so neither
  * can do what the REST API would refuse.
  */
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import type { AnyOperation, ServiceName } from "./Operation.ts"
 import { respond } from "./Pipeline.ts"
 import { fullPath, type Registry } from "./Registry.ts"
@@ -59,7 +59,13 @@ export const invoke = (registry: Registry, operation: AnyOperation, input: Invoc
       }
     )
     const contentType = response.headers["content-type"] ?? ""
-    const text = typeof response.body === "string" ? response.body : utf8.decode(response.body)
+    // A streamed body is read to its end: the caller wants the whole reply.
+    const text =
+      response.stream !== undefined
+        ? yield* Stream.mkString(Stream.map(response.stream, (chunk) => (typeof chunk === "string" ? chunk : utf8.decode(chunk))))
+        : typeof response.body === "string"
+          ? response.body
+          : utf8.decode(response.body)
     const body = text === "" ? undefined : /json/i.test(contentType) ? (JSON.parse(text) as unknown) : text
     return { status: response.status, contentType, body } satisfies InvokeResult
   })

@@ -3,7 +3,7 @@
  * schemas, auth mode, scopes, examples and handler. The route table, request
  * validation, the catalog tiers and the OpenAPI documents all derive from it.
  */
-import type { Effect, Schema } from "effect"
+import type { Effect, Schema, Stream } from "effect"
 import type { ActorError } from "../runtime/ActorError.ts"
 import type { Rejection } from "../runtime/Rejection.ts"
 import type { Principal } from "./Principal.ts"
@@ -86,6 +86,30 @@ export interface RawReply {
 
 export const raw = (contentType: string, body: Uint8Array | string, headers?: Record<string, string>): RawReply => ({
   _tag: "RawReply",
+  contentType,
+  body,
+  ...(headers ? { headers } : {})
+})
+
+/**
+ * A reply written as it is produced (server-sent events): the status and
+ * headers go out first, then each chunk the stream emits. The stream runs
+ * only once the reply is being sent, and closing the connection interrupts
+ * it, so whatever produces it stops with the client.
+ */
+export interface StreamedReply {
+  readonly _tag: "StreamedReply"
+  readonly contentType: string
+  readonly body: Stream.Stream<string | Uint8Array, never, any>
+  readonly headers?: Record<string, string>
+}
+
+export const streamed = (
+  contentType: string,
+  body: Stream.Stream<string | Uint8Array, never, any>,
+  headers?: Record<string, string>
+): StreamedReply => ({
+  _tag: "StreamedReply",
   contentType,
   body,
   ...(headers ? { headers } : {})

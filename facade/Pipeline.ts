@@ -6,7 +6,7 @@
  * reply that does not match its schema too) is logged and answered 500 (a 5xx
  * is a bug).
  */
-import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
+import { Cause, Effect, Exit, Schema, SchemaIssue, type Stream } from "effect"
 import { unstorableText } from "../actors/StorableText.ts"
 import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
 import { authenticate } from "./auth/Authenticate.ts"
@@ -39,6 +39,8 @@ export interface OutgoingResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string | Uint8Array
+  /** A body written as it is produced (`body` is then empty): see `StreamedReply`. */
+  readonly stream?: Stream.Stream<string | Uint8Array, never, any>
 }
 
 const JSON_TYPE = "application/json; charset=utf-8"

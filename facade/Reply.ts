@@ -4,7 +4,7 @@
  * documents promise. A result that does not fit is a defect (`ReplyMismatch`,
  * logged with the operation id and answered 500), never sent as it is.
  */
-import { Data, Effect, Exit, Schema, SchemaIssue } from "effect"
+import { Data, Effect, Exit, Schema, SchemaIssue, type Stream } from "effect"
 import {
   type AnyOperation,
   essenceOf,
@@ -12,6 +12,7 @@ import {
   mediaTypesOf,
   type RawReply,
   type ResponseSpec,
+  type StreamedReply,
   successStatus
 } from "./Operation.ts"
 
@@ -19,6 +20,8 @@ export interface Reply {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: string | Uint8Array
+  /** A body written as it is produced (`body` is then empty); closing the connection interrupts it. */
+  readonly stream?: Stream.Stream<string | Uint8Array, never, any>
 }
 
 export class ReplyMismatch extends Data.TaggedError("ReplyMismatch")<{
@@ -93,6 +96,22 @@ const declaredFor = (declared: ReadonlyArray<string>, actual: string) => {
   })
 }
 
+/** A streamed reply promises its declared media type, nothing more (its chunks are not one document). */
+const streamedReply = (operation: AnyOperation, result: StreamedReply) => {
+  const status = successStatus(operation)
+  const compiled = compiledOf(operation, status)
+  if (compiled === undefined) return mismatch(operation, status, "the status is not declared")
+  if (declaredFor(compiled.mediaTypes, result.contentType) === undefined) {
+    return mismatch(operation, status, `streamed as ${result.contentType}, declared ${compiled.mediaTypes.join(" | ") || "no content"}`)
+  }
+  return Effect.succeed<Reply>({
+    status,
+    headers: { "content-type": result.contentType, ...result.headers },
+    body: "",
+    stream: result.body
+  })
+}
+
 /** Raw JSON replies are mostly cached documents (catalog, OpenAPI): each is checked once. */
 const verifiedRaw = new WeakSet<RawReply>()
 
@@ -133,6 +152,8 @@ const encodedBodies = new WeakMap<object, { readonly compiled: Compiled; readonl
 export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
   if (typeof result === "object" && result !== null && (result as RawReply)._tag === "RawReply")
     return rawReply(operation, result as RawReply)
+  if (typeof result === "object" && result !== null && (result as StreamedReply)._tag === "StreamedReply")
+    return streamedReply(operation, result as StreamedReply)
   const status = successStatus(operation)
   // A 204 sends nothing, whatever the handler returned.
   if (status === 204) return Effect.succeed({ status, headers: {}, body: "" })

@@ -1,6 +1,7 @@
 /** Every documented operation of the four services, and the uncatalogued routes served beside them. */
 import { Account } from "../actors/identity/Account.ts"
 import { feedbackActorKinds } from "../actors/feedback/kinds.ts"
+import { LensIndex } from "../actors/lens/LensIndex.ts"
 import { pmActorKinds } from "../actors/pm/kinds.ts"
 import { wikiDiscoveryActorKinds } from "../actors/wiki/discoveryKinds.ts"
 import { wikiActorKinds } from "../actors/wiki/kinds.ts"
@@ -50,7 +51,8 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...pmWorkflowActorKinds,
   ...feedbackActorKinds,
   ...hubAccountActorKinds,
-  ...hubIntegrationActorKinds
+  ...hubIntegrationActorKinds,
+  LensIndex
 ]
 
 let registry: Registry | undefined

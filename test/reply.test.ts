@@ -5,9 +5,9 @@
  * cannot be held to that: JSON without a schema, a content key that is not one
  * media type, two different schemas under one name.
  */
-import { Effect, Logger, Schema } from "effect"
+import { Effect, Logger, Schema, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { type AnyOperation, operation, raw } from "../facade/Operation.ts"
+import { type AnyOperation, operation, raw, streamed } from "../facade/Operation.ts"
 import { type IncomingRequest, type OutgoingResponse, respond } from "../facade/Pipeline.ts"
 import { makeRegistry } from "../facade/Registry.ts"
 
@@ -108,6 +108,29 @@ describe("replies are encoded through their declared schema", () => {
     const { response, logged } = run(wrong)
     expect(response.status).toBe(500)
     expect(logged).toContain("served as text/html")
+  })
+
+  it("a streamed reply carries a declared media type; its body is the stream, not run until it is sent", () => {
+    let pulled = 0
+    const events = Stream.map(Stream.make("event: a\n\n", "event: b\n\n"), (chunk) => {
+      pulled++
+      return chunk
+    })
+    const sse = op({
+      responses: { 200: { description: "Events", contentType: "text/event-stream" } },
+      handler: () => Effect.succeed(streamed("text/event-stream", events, { "cache-control": "no-cache" }))
+    })
+    const { response } = run(sse)
+    expect(response).toMatchObject({ status: 200, body: "", headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } })
+    expect(pulled).toBe(0)
+    expect(Effect.runSync(Stream.mkString(response.stream as Stream.Stream<string>))).toBe("event: a\n\nevent: b\n\n")
+    const wrong = op({
+      responses: { 200: { description: "Events", contentType: "text/event-stream" } },
+      handler: () => Effect.succeed(streamed("text/plain", events))
+    })
+    const refused = run(wrong)
+    expect(refused.response.status).toBe(500)
+    expect(refused.logged).toContain("streamed as text/plain")
   })
 
   it("a range admits any type under it (a download keeps its file's type)", () => {

@@ -9,8 +9,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { Passage, SourceType } from "./Passage.ts"
-import { grade, rank, rewrite, terms } from "./Ranking.ts"
-import { type Asker, retrieve } from "./Retrievers.ts"
+import { grade, rewrite, terms } from "./Ranking.ts"
+import { type Asker, retrieve, search } from "./Retrievers.ts"
 import { type RouteDecision, routeQuestion } from "./Router.ts"
 import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
 
@@ -71,15 +71,22 @@ const MAX_AGENT_STEPS = 4
 const MAX_PROPOSALS = 10
 const WANTS_WRITE = /\b(create|make|add|open|file)\b/i
 
+/** Told of each step as it finishes (the streaming operation sends it on at once). */
+export type StepObserver = (step: Step) => void
+
 class Tracer {
   readonly steps: Array<Step> = []
+  constructor(private readonly observe?: StepObserver) {}
+  record(step: Step) {
+    this.steps.push(step)
+    this.observe?.(step)
+  }
   timed<A, E, R>(kind: Step["kind"], name: string, body: Effect.Effect<A, E, R>, detail: (a: A) => string): Effect.Effect<A, E, R> {
-    const steps = this.steps
     return Effect.suspend(() => {
       const started = performance.now()
       return Effect.tap(body, (result) =>
         Effect.sync(() => {
-          steps.push({ kind, name, durationMs: Math.round((performance.now() - started) * 100) / 100, detail: detail(result) })
+          this.record({ kind, name, durationMs: Math.round((performance.now() - started) * 100) / 100, detail: detail(result) })
         })
       )
     })
@@ -91,31 +98,27 @@ class Tracer {
 
 const describeSources = (sources: ReadonlyArray<SourceType>) => sources.join(", ")
 
-/** Retrieve → rank → grade, once with the question and once more with its rewrite when nothing is relevant. */
+/** Retrieve and rank (the index, with the caller's permissions) → grade, with the question and, when nothing is relevant, its rewrite. */
 const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
   Effect.gen(function* () {
-    const passages = yield* tracer.timed(
+    const rewritten = rewrite(question)
+    const found = yield* tracer.timed(
       "retrieve",
       describeSources(decision.sources),
-      retrieve(asker, decision.sources),
-      (p) => `${p.length} passages readable by the caller`
+      search(asker, decision.sources, [question, rewritten], options.topK),
+      (f) => `${f.readable} passages readable by the caller`
     )
-    const attempt = (text: string, name: string) =>
+    const attempt = (ranked: (typeof found.ranked)[number], text: string, name: string) =>
       tracer.sync(
         "grade",
         name,
-        () => {
-          const ranked = rank(passages, text, options.topK)
-          return { ranked, relevant: grade(ranked, options.minimumCoverage) }
-        },
-        ({ ranked, relevant }) =>
+        () => grade(ranked, options.minimumCoverage),
+        (relevant) =>
           `${relevant.length} of ${ranked.length} ranked passages relevant for "${text}" COV ${ranked.map((r) => r.coverage.toFixed(2)).join(",")}`
       )
-    const first = yield* attempt(question, "bm25")
-    if (first.relevant.length > 0 || terms(question).length === 0) return first.relevant
-    const rewritten = rewrite(question)
-    const second = yield* attempt(rewritten, "bm25 (rewritten query)")
-    return second.relevant
+    const first = yield* attempt(found.ranked[0]!, question, "bm25")
+    if (first.length > 0 || terms(question).length === 0) return first
+    return yield* attempt(found.ranked[1]!, rewritten, "bm25 (rewritten query)")
   })
 
 const answerFrom = (
@@ -136,7 +139,7 @@ const answerFrom = (
           )
     // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
     if (synthesis === undefined || synthesis.citations.length === 0) {
-      tracer.steps.push({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
+      tracer.record({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
       return {
         answer: DONT_KNOW,
         citations: [],
@@ -154,14 +157,23 @@ const answerFrom = (
     } satisfies EngineAnswer
   })
 
-/** A task passage that covers most of an action item's words already tracks it. */
-const tracked = (item: string, tasks: ReadonlyArray<Passage>) => {
-  const wanted = [...new Set(terms(item))]
-  if (wanted.length === 0) return true
-  return tasks.some((task) => {
-    const own = new Set(terms(task.title))
-    return wanted.filter((t) => own.has(t)).length / wanted.length >= 0.6
+/** A task whose title covers most of an action item's words already tracks it (task titles indexed by term once per run). */
+const trackedBy = (tasks: ReadonlyArray<Passage>) => {
+  const byTerm = new Map<string, Array<number>>()
+  tasks.forEach((task, i) => {
+    for (const term of new Set(terms(task.title))) {
+      const holders = byTerm.get(term)
+      if (holders === undefined) byTerm.set(term, [i])
+      else holders.push(i)
+    }
   })
+  return (item: string) => {
+    const wanted = [...new Set(terms(item))]
+    if (wanted.length === 0) return true
+    const shared = new Map<number, number>()
+    for (const term of wanted) for (const i of byTerm.get(term) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1)
+    return [...shared.values()].some((count) => count / wanted.length >= 0.6)
+  }
 }
 
 const WEEK_MS = 7 * 24 * 3600 * 1000
@@ -194,13 +206,16 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     const missing = yield* tracer.sync(
       "grade",
       "untracked action items",
-      () => items.filter((item) => !tracked(item.actionItem!.text, tasks)),
+      () => {
+        const tracked = trackedBy(tasks)
+        return items.filter((item) => !tracked(item.actionItem!.text))
+      },
       (found) => `${found.length} of ${items.length} action items have no task`
     )
     steps++
     const relevant = missing.slice(0, MAX_PROPOSALS).map((passage) => ({ passage, score: 1, coverage: 1 }))
     if (missing.length === 0) {
-      tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: "Nothing to do" })
+      tracer.record({ kind: "synthesize", name: "agent", durationMs: 0, detail: "Nothing to do" })
       return {
         answer:
           items.length === 0
@@ -226,7 +241,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
           }))
         : []
     if (proposals.length > 0) {
-      tracer.steps.push({
+      tracer.record({
         kind: "tool",
         name: "proposeWrites",
         durationMs: 0,
@@ -240,7 +255,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
         : wantsWrite
           ? "\nI cannot create tasks for you here: writes need a user session with the member role."
           : ""
-    tracer.steps.push({ kind: "synthesize", name: "agent", durationMs: 0, detail: `${synthesis.citations.length} citations` })
+    tracer.record({ kind: "synthesize", name: "agent", durationMs: 0, detail: `${synthesis.citations.length} citations` })
     return {
       answer: `${lead}\n${synthesis.answer}${tail}`,
       citations: synthesis.citations,
@@ -256,9 +271,9 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
   })
 
 /** Answers `question` (already resolved against its thread) for `asker`. */
-export const answerQuestion = (asker: Asker, question: string, options: EngineOptions) =>
+export const answerQuestion = (asker: Asker, question: string, options: EngineOptions, observe?: StepObserver) =>
   Effect.gen(function* () {
-    const tracer = new Tracer()
+    const tracer = new Tracer(observe)
     const decision = yield* tracer.sync(
       "route",
       "rules",

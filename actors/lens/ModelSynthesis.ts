@@ -25,7 +25,8 @@ const SYSTEM =
 export const modelAnswer = (config: ModelConfig, question: string, citations: ReadonlyArray<Citation>) =>
   Effect.gen(function* () {
     const passages = citations.map((c) => `[${c.n}] (${c.sourceType} "${c.title}") ${c.snippet}`).join("\n")
-    const response = yield* Effect.tryPromise(() =>
+    // The run's interruption (its client went away) aborts the request.
+    const response = yield* Effect.tryPromise((signal) =>
       fetch(`${config.baseUrl.replace(/\/$/, "")}/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${config.apiKey}`, "content-type": "application/json" },
@@ -37,7 +38,7 @@ export const modelAnswer = (config: ModelConfig, question: string, citations: Re
             { role: "user", content: `Passages:\n${passages}\n\nQuestion: ${question}` }
           ]
         }),
-        signal: AbortSignal.timeout(60_000)
+        signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)])
       })
     ).pipe(Effect.mapError(() => reject("bad_gateway", "The language model could not be reached")))
     if (!response.ok) return yield* reject("bad_gateway", `The language model refused the request (${response.status})`)

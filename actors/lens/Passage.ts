@@ -1,7 +1,8 @@
 /**
  * A passage: the unit Lens retrieves, grades, quotes and cites. Every
- * passage was read with the caller's permissions, so anything downstream
- * (ranking, answers, citations, traces) only ever sees what they may see.
+ * passage reaching the engine was filtered with the caller's permissions, so
+ * anything downstream (ranking, answers, citations, traces) only ever sees
+ * what they may see.
  */
 import { Schema } from "effect"
 
@@ -17,17 +18,35 @@ export const Span = Schema.Struct({
 }).annotate({ identifier: "LensSpan" })
 export type Span = typeof Span.Type
 
-export interface Passage {
+export const Passage = Schema.Struct({
   /** Unique within one retrieval: source id plus the part of it. */
-  readonly key: string
-  readonly sourceType: SourceType
-  readonly sourceId: string
-  readonly title: string
-  readonly text: string
-  readonly span?: Span
+  key: Schema.String,
+  sourceType: SourceType,
+  sourceId: Schema.String,
+  title: Schema.String,
+  text: Schema.String,
+  span: Schema.optionalKey(Span),
   /** Who said it (transcripts) or who owns it (tasks), for answers about people. */
-  readonly speaker?: string
+  speaker: Schema.optionalKey(Schema.String),
   /** For the agent loop: a call's action item that may become a task. */
-  readonly actionItem?: { readonly text: string; readonly owner?: string }
-  readonly at?: string
+  actionItem: Schema.optionalKey(Schema.Struct({ text: Schema.String, owner: Schema.optionalKey(Schema.String) })),
+  at: Schema.optionalKey(Schema.String)
+})
+export type Passage = typeof Passage.Type
+
+/**
+ * Who may read an indexed passage, decided per asker before ranking: every
+ * member (transcripts, ingested chat), those who may see a pm space (tasks),
+ * those who may see a wiki page (its restrictions and its ancestors'), or one
+ * user (their own version of a call).
+ */
+export type Audience =
+  | { readonly _tag: "workspace" }
+  | { readonly _tag: "space"; readonly spaceId: string }
+  | { readonly _tag: "page"; readonly pageId: string }
+  | { readonly _tag: "user"; readonly userId: string }
+
+export interface IndexedPassage {
+  readonly passage: Passage
+  readonly audience: Audience
 }

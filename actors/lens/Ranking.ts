@@ -29,26 +29,67 @@ export interface Ranked {
   readonly coverage: number
 }
 
-export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: number): Array<Ranked> => {
-  const wanted = [...new Set(terms(question))]
-  if (wanted.length === 0 || passages.length === 0) return []
-  const index = new MiniSearch<Passage & { id: number }>({
-    fields: ["title", "text"],
-    idField: "id",
-    processTerm: (term) => (STOP.has(term.toLowerCase()) ? null : stem(term)),
-    searchOptions: { boost: { title: 1.5 }, fuzzy: 0.15, prefix: true }
-  })
-  index.addAll(passages.map((p, id) => ({ ...p, id })))
-  const weights = specificity(passages, wanted, question)
+/** How passages are indexed and searched, the same for a per-question index and the standing workspace index. */
+export const indexOptions = {
+  fields: ["title", "text"],
+  idField: "id",
+  processTerm: (term: string) => (STOP.has(term.toLowerCase()) ? null : stem(term)),
+  searchOptions: { boost: { title: 1.5 }, fuzzy: 0.15, prefix: true }
+}
+
+/** A passage as MiniSearch indexes it: a numeric id and the two searched fields. */
+export interface IndexedDocument {
+  readonly id: number
+  readonly title: string
+  readonly text: string
+}
+
+/** The question's distinct content terms; nothing to search for when empty. */
+export const wantedTerms = (question: string): Array<string> => [...new Set(terms(question))]
+
+/** Each wanted term's weight (`Specificity.ts`), measured among the passages the caller may read. */
+export type Weigh = (wanted: ReadonlyArray<string>, question: string) => ReadonlyMap<string, number>
+
+/**
+ * BM25 over `index`, keeping only the documents `admit` lets through (the
+ * caller's permissions, applied before anything is ranked), best `limit`
+ * first; each with its coverage of the question, its terms weighted by
+ * `weigh`.
+ */
+export const rankIn = (
+  index: MiniSearch<IndexedDocument>,
+  passageOf: (id: number) => Passage,
+  question: string,
+  limit: number,
+  weigh: Weigh,
+  admit?: (id: number) => boolean
+): Array<Ranked> => {
+  const wanted = wantedTerms(question)
+  if (wanted.length === 0 || index.documentCount === 0) return []
+  const weights = weigh(wanted, question)
   return index
-    .search(wanted.join(" "), { combineWith: "OR" })
+    .search(wanted.join(" "), { combineWith: "OR", ...(admit ? { filter: (hit) => admit(hit.id as number) } : {}) })
     .slice(0, limit)
     .map((hit) => {
-      const passage = passages[hit.id as number]!
+      const passage = passageOf(hit.id as number)
       const own = new Set(terms(`${passage.title} ${passage.text}`))
       const coverage = weightedCoverage(wanted, weights, (t) => own.has(t) || [...own].some((o) => inflects(o, t)))
       return { passage, score: hit.score, coverage }
     })
+}
+
+/** Ranks a handful of passages on their own (a fresh index for them alone). */
+export const rank = (passages: ReadonlyArray<Passage>, question: string, limit: number): Array<Ranked> => {
+  if (passages.length === 0) return []
+  const index = new MiniSearch<IndexedDocument>(indexOptions)
+  index.addAll(passages.map((p, id) => ({ id, title: p.title, text: p.text })))
+  return rankIn(
+    index,
+    (id) => passages[id]!,
+    question,
+    limit,
+    (wanted) => specificity(passages, wanted, question)
+  )
 }
 
 /** Grading: a passage is relevant when it covers enough of the question, relative to the best one. */

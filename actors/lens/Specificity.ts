@@ -45,10 +45,8 @@ const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS)
 
 /** Each wanted term's weight: ln(1 + N / (1 + passages containing it)), scaled by its part of speech when none has it; phrasing words as if every passage had them. */
 export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArray<string>, question: string): Map<string, number> => {
-  // One letter ("Tuesday's" → "s", an initial) names nothing.
-  const wanted = asked.filter((t) => t.length > 1)
-  const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? passages.length : 0]))
-  const counted = wanted.filter((t) => !isPhrasing(t))
+  const counted = asked.filter((t) => t.length > 1 && !isPhrasing(t))
+  const found = new Map(counted.map((t) => [t, 0]))
   // Which wanted terms a word is (or inflects): worked out once per distinct word, not once per occurrence.
   const meaning = new Map<string, ReadonlyArray<string>>()
   const wantedBy = (word: string) => {
@@ -64,9 +62,22 @@ export const specificity = (passages: ReadonlyArray<Passage>, asked: ReadonlyArr
     for (const word of terms(`${passage.title} ${passage.text}`)) for (const t of wantedBy(word)) has.add(t)
     for (const t of has) found.set(t, found.get(t)! + 1)
   }
+  return specificityAmong(passages.length, (t) => found.get(t) ?? 0, asked, question)
+}
+
+/** The same weights over a corpus known by its size and how many of its passages contain a term (or an inflection of it): a standing index's postings. */
+export const specificityAmong = (
+  size: number,
+  containing: (term: string) => number,
+  asked: ReadonlyArray<string>,
+  question: string
+): Map<string, number> => {
+  // One letter ("Tuesday's" → "s", an initial) names nothing.
+  const wanted = asked.filter((t) => t.length > 1)
+  const found = new Map(wanted.map((t) => [t, isPhrasing(t) ? size : containing(t)]))
   const pos = wanted.some((t) => found.get(t) === 0) ? partsOfSpeech(question) : new Map<string, string>()
   const absent = (t: string) => ABSENT_WEIGHT[pos.get(t) ?? ""] ?? 1
-  return new Map(wanted.map((t) => [t, Math.log(1 + passages.length / (1 + found.get(t)!)) * (found.get(t) === 0 ? absent(t) : 1)]))
+  return new Map(wanted.map((t) => [t, Math.log(1 + size / (1 + found.get(t)!)) * (found.get(t) === 0 ? absent(t) : 1)]))
 }
 
 /** The share of the question's weight a passage covers, 0…1. */

@@ -3,15 +3,16 @@
  * an API key with `lens:chat`), Lens Streaming Resource (1): the same run as
  * server-sent events, and Lens Chat Resource (1): a thread with its turns.
  */
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Queue, Schema, Stream } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Trace } from "../../actors/lens/Engine.ts"
 import { Citation } from "../../actors/lens/Synthesis.ts"
 import { threadWithTurns, Thread } from "../../actors/lens/Threads.ts"
 import { principalOf } from "../Access.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { operation, raw } from "../Operation.ts"
-import { ChatRequest, type LensReply, runLens } from "./LensRun.ts"
+import { fromFailure } from "../HttpError.ts"
+import { operation, streamed } from "../Operation.ts"
+import { ChatRequest, type LensReply, type PreparedLens, prepareLens, runLens, runPrepared } from "./LensRun.ts"
 import { exampleCitation, exampleIds, exampleReply } from "./Examples.ts"
 
 const service = "hub"
@@ -40,14 +41,37 @@ const replyOf = (reply: LensReply): typeof ChatReply.Type => ({
 
 const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 
-/** The run as server-sent events, in order: each step, each citation, the answer's lines as deltas, then the final reply. */
-export const eventStream = (reply: LensReply): string =>
-  [
-    ...reply.trace.steps.map((step) => event("step", step)),
-    ...reply.citations.map((citation) => event("citation", citation)),
-    ...reply.answer.split("\n").map((line, i) => event("delta", { text: i === 0 ? line : `\n${line}` })),
-    event("final", replyOf(reply))
-  ].join("")
+/**
+ * The run as server-sent events, in order: each step as it finishes, then
+ * each citation, the answer's lines as deltas, then the final reply. The run
+ * happens while the events are sent: a client that closes the connection
+ * interrupts it (no further model call; only what ran is metered). A run that
+ * fails once the stream has begun ends with an `error` event (its envelope).
+ */
+export const eventStream = (prepared: PreparedLens) =>
+  Stream.callback((queue: Queue.Queue<string, Cause.Done>) =>
+    Effect.gen(function* () {
+      const send = (name: string, data: unknown) => {
+        Queue.offerUnsafe(queue, event(name, data))
+      }
+      const reply = yield* orDieSql(runPrepared(prepared, "stream", { writes: true }, (step) => send("step", step)))
+      for (const citation of reply.citations) send("citation", citation)
+      for (const [i, line] of reply.answer.split("\n").entries()) send("delta", { text: i === 0 ? line : `\n${line}` })
+      send("final", replyOf(reply))
+    }).pipe(
+      Effect.catchCause((cause) => {
+        const failure = Cause.findErrorOption(cause)
+        const error = failure._tag === "Some" ? fromFailure(failure.value) : undefined
+        return error !== undefined
+          ? Effect.sync(() => Queue.offerUnsafe(queue, event("error", { code: error.code, message: error.message })))
+          : Effect.andThen(
+              Effect.logError("lens stream failed", Cause.pretty(cause)),
+              Effect.sync(() => Queue.offerUnsafe(queue, event("error", { code: "internal", message: "Internal error" })))
+            )
+      }),
+      Effect.ensuring(Effect.sync(() => Queue.endUnsafe(queue)))
+    )
+  )
 
 const bodyExample = { message: "What did Bob promise about the login bug?", workspaceId: exampleIds.workspaceId }
 
@@ -82,7 +106,7 @@ export const chatOperations = [
     path: "/v1/lens/chat/stream",
     summary: "Ask Lens and receive the run as server-sent events: step, citation, delta, final",
     description:
-      "The same pipeline, metering and thread as chatWithLens; user sessions only. Events arrive in order: every `step`, every `citation`, the answer as `delta`s, then `final` with the whole reply.",
+      "The same pipeline, metering and thread as chatWithLens; user sessions only. Events arrive in order as the run proceeds: every `step` as it finishes, every `citation`, the answer as `delta`s, then `final` with the whole reply (a failure after the stream began ends it with an `error` event). Closing the connection cancels the run: no further model call, no stored turn; only what already ran is metered.",
     auth: "jwt",
     scopes: [],
     body: ChatRequest,
@@ -102,8 +126,8 @@ export const chatOperations = [
     ],
     handler: ({ body }, context) =>
       orDieSql(
-        Effect.map(runLens(context, body, "stream"), (reply) =>
-          raw("text/event-stream", eventStream(reply), { "cache-control": "no-cache" })
+        Effect.map(prepareLens(context, body), (prepared) =>
+          streamed("text/event-stream", eventStream(prepared), { "cache-control": "no-cache" })
         )
       )
   }),
