@@ -10,10 +10,10 @@
  * what it changed in `feedback_merges` so `unmerge` can put it back.
  */
 import { createHash, randomUUID } from "node:crypto"
-import { Effect, Schema } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
-import type { WriteBody } from "./BoardLog.ts"
+import { reject, Rejection } from "../../runtime/Rejection.ts"
+import type { BoardEvent, WriteBody } from "./BoardLog.ts"
 import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
 import { openRequest, reread, requestOf, withRequests } from "./RequestWrites.ts"
 
@@ -63,6 +63,7 @@ const recount = (requestId: string) =>
 const withCount = (state: BoardState, request: RequestRecord, voteCount: number) => withRequests(state, [{ ...request, voteCount }])
 
 const alreadyVoted = reject("conflict", "This voter has already voted for this request")
+const notVoted = reject("not_found", "This voter has not voted for this request")
 
 /** Refuses an anonymous vote over the board's hourly limit per IP, or a second one from the same IP on a request (ever). */
 const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
@@ -130,13 +131,176 @@ export const unvote = (state: BoardState, requestId: string, voter: Voter): Writ
       requestId,
       voterKey(voter)
     ])
-    if (removed.length === 0) return yield* reject("not_found", "This voter has not voted for this request")
+    if (removed.length === 0) return yield* notVoted
     const voteCount = yield* recount(requestId)
     return {
       result: { requestId, voteCount, voted: false },
       events: [{ type: "request.unvoted", entityId: requestId, data: { voteCount } }],
       next: withCount(state, request, voteCount)
     }
+  })
+
+/** One vote or withdrawal of a group the Board actor commits together. */
+export interface VoteCommand {
+  readonly withdraw: boolean
+  readonly by: string
+  readonly requestId: string
+  readonly voter: Voter
+}
+
+type Named = { readonly index: number; readonly command: VoteCommand; readonly key: string; readonly pair: string }
+
+/**
+ * One round of a group: votes inserted and withdrawals deleted in one
+ * statement (a (request, voter) pair at most once per round, so the order
+ * within it does not matter); the pairs it changed come back.
+ */
+const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
+  const casts = round.filter((n) => !n.command.withdraw)
+  const withdrawals = round.filter((n) => n.command.withdraw)
+  const column = <A>(list: ReadonlyArray<Named>, f: (voter: Exclude<Voter, { kind: "anonymous" }>, n: Named) => A) =>
+    list.map((n) => f(n.command.voter as Exclude<Voter, { kind: "anonymous" }>, n))
+  return Effect.map(
+    query<{ voted: boolean; request_id: string; voter_key: string }>(
+      `WITH cast_votes AS (
+         INSERT INTO feedback_votes (id, request_id, board_id, voter_key, user_id, customer_email, customer_name, cast_by)
+         SELECT v.id, v.request_id, $1, v.voter_key, v.user_id, v.email, v.name, v.cast_by
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+             AS v (id, request_id, voter_key, user_id, email, name, cast_by)
+         ON CONFLICT (request_id, voter_key) DO NOTHING
+         RETURNING request_id, voter_key, user_id
+       ), subscribed AS (
+         INSERT INTO feedback_subscribers (request_id, user_id) SELECT request_id, user_id FROM cast_votes WHERE user_id IS NOT NULL
+         ON CONFLICT DO NOTHING
+       ), withdrawn AS (
+         DELETE FROM feedback_votes f USING unnest($9::text[], $10::text[]) AS w (request_id, voter_key)
+          WHERE f.request_id = w.request_id AND f.voter_key = w.voter_key
+         RETURNING f.request_id, f.voter_key
+       )
+       SELECT true AS voted, request_id, voter_key FROM cast_votes UNION ALL SELECT false, request_id, voter_key FROM withdrawn`,
+      [
+        boardId,
+        casts.map(() => randomUUID()),
+        casts.map((n) => n.command.requestId),
+        casts.map((n) => n.key),
+        column(casts, (voter) => voter.userId),
+        column(casts, (voter) => (voter.kind === "customer" ? voter.email.toLowerCase() : null)),
+        column(casts, (voter) => (voter.kind === "customer" ? voter.name : null)),
+        column(casts, (voter) => (voter.kind === "customer" ? voter.castBy : null)),
+        withdrawals.map((n) => n.command.requestId),
+        withdrawals.map((n) => n.key)
+      ]
+    ),
+    (rows) => new Set(rows.map((row) => `${row.voted ? "+" : "-"}${row.request_id}\u0000${row.voter_key}`))
+  )
+}
+
+/** Recounts the requests' votes from their rows (their rows locked), in one statement. */
+const recountAll = (requestIds: ReadonlyArray<string>) =>
+  Effect.map(
+    query<{ id: string; vote_count: number }>(
+      `UPDATE feedback_requests r SET vote_count = (SELECT count(*) FROM feedback_votes v WHERE v.request_id = r.id)
+        WHERE r.id = ANY($1::text[]) RETURNING id, vote_count`,
+      [requestIds]
+    ),
+    (rows) => new Map(rows.map((row) => [row.id, Number(row.vote_count)]))
+  )
+
+/**
+ * Votes and withdrawals the Board actor commits in one transaction (group
+ * commit), each with its own outcome, as if applied one after the other:
+ * anonymous ones first, one by one (their rate limits count the votes before
+ * them), then the others in arrival order, a few statements for all of them.
+ * Each reply's count is the request's count right after that vote.
+ */
+export const castVotes = (
+  state: BoardState,
+  commands: ReadonlyArray<VoteCommand>
+): WriteBody<ReadonlyArray<Exit.Exit<VoteOutcome, Rejection>>> =>
+  Effect.gen(function* () {
+    const outcomes: Array<Exit.Exit<VoteOutcome, Rejection>> = []
+    const events: Array<BoardEvent> = []
+    let current = state
+    const named: Array<Named> = []
+    for (const [index, command] of commands.entries()) {
+      const open = yield* Effect.exit(openRequest(current, command.requestId))
+      if (Exit.isFailure(open)) {
+        outcomes[index] = open as Exit.Exit<never, Rejection>
+        continue
+      }
+      if (command.voter.kind !== "anonymous") {
+        const key = voterKey(command.voter)
+        named.push({ index, command, key, pair: `${command.requestId}\u0000${key}` })
+        continue
+      }
+      const written = yield* Effect.exit((command.withdraw ? unvote : vote)(current, command.requestId, command.voter))
+      if (Exit.isFailure(written)) {
+        const refusal = Exit.findErrorOption(written)
+        // Anything but a refusal leaves the transaction unusable: the whole group fails.
+        if (refusal._tag === "None" || !(refusal.value instanceof Rejection)) return yield* Effect.failCause(written.cause)
+        outcomes[index] = Exit.fail(refusal.value)
+        continue
+      }
+      current = written.value.next ?? current
+      events.push(...written.value.events.map((event) => ({ ...event, by: command.by })))
+      outcomes[index] = Exit.succeed(written.value.result)
+    }
+    if (named.length > 0) {
+      yield* lockRequests([...new Set(named.map((n) => n.command.requestId))])
+      // Rounds in arrival order, a new one whenever a pair comes back (voted, withdrawn, voted again…).
+      const applied = new Set<number>()
+      let round: Array<Named> = []
+      let pairs = new Set<string>()
+      const flush = Effect.suspend(() => {
+        const taken = round
+        round = []
+        pairs = new Set()
+        return Effect.map(applyRound(current.board.id, taken), (changed) => {
+          for (const n of taken) if (changed.has(`${n.command.withdraw ? "-" : "+"}${n.pair}`)) applied.add(n.index)
+        })
+      })
+      for (const n of named) {
+        if (pairs.has(n.pair)) yield* flush
+        round.push(n)
+        pairs.add(n.pair)
+      }
+      yield* flush
+      const changedIds = [...new Set(named.filter((n) => applied.has(n.index)).map((n) => n.command.requestId))]
+      const counts = changedIds.length === 0 ? new Map<string, number>() : yield* recountAll(changedIds)
+      // Each applied one's count: the final count less what the later ones of the group changed.
+      const running = new Map(counts)
+      const after = new Map<number, number>()
+      for (const n of [...named].reverse()) {
+        if (!applied.has(n.index)) continue
+        const count = running.get(n.command.requestId)!
+        after.set(n.index, count)
+        running.set(n.command.requestId, count + (n.command.withdraw ? 1 : -1))
+      }
+      for (const n of named) {
+        const { requestId, withdraw, voter } = n.command
+        const voteCount = after.get(n.index)
+        if (voteCount === undefined) {
+          outcomes[n.index] = Exit.fail(withdraw ? notVoted : alreadyVoted)
+          continue
+        }
+        outcomes[n.index] = Exit.succeed({ requestId, voteCount, voted: !withdraw })
+        events.push(
+          withdraw
+            ? { type: "request.unvoted", entityId: requestId, data: { voteCount }, by: n.command.by }
+            : {
+                type: "request.voted",
+                entityId: requestId,
+                data: { voteCount, onBehalf: voter.kind === "customer", anonymous: false },
+                by: n.command.by
+              }
+        )
+      }
+      current = withRequests(
+        current,
+        changedIds.map((id) => ({ ...current.requests.find((r) => r.id === id)!, voteCount: counts.get(id)! }))
+      )
+    }
+    return { result: outcomes, events, next: current }
   })
 
 export const MergeOutcome = Schema.Struct({
