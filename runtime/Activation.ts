@@ -42,6 +42,12 @@ export interface Activation {
   fiber: Fiber.Fiber<void> | undefined
   /** Set by `ActorHost.invalidate`: rebuild the state before the next message. */
   stale: boolean
+  /**
+   * The kind's `readOnly` messages, answered from the committed state without queueing
+   * (set by `run`): the reply's Effect, or undefined when it must queue (not
+   * a read, state not loaded or stale).
+   */
+  readNow: ((envelope: Envelope) => Effect.Effect<void> | undefined) | undefined
 }
 
 export const make = (kind: ActorKind, id: string, key: string, shard: number, mailbox: Mailbox.Mailbox): Activation => ({
@@ -54,7 +60,8 @@ export const make = (kind: ActorKind, id: string, key: string, shard: number, ma
   busy: false,
   current: undefined,
   fiber: undefined,
-  stale: false
+  stale: false,
+  readNow: undefined
 })
 
 interface StateCodec {
@@ -258,7 +265,7 @@ export const run = (
 
   const group = kind.group
   const grouped = new Set<string>(group?.tags ?? [])
-  const reads = new Set<string>(group?.reads ?? [])
+  const reads = new Set<string>(kind.readOnly ?? [])
   const groupMax = group?.max ?? 256
   const groupHandler: Handler = (payload, ctx) => {
     const messages = payload as ReadonlyArray<unknown>
@@ -303,6 +310,29 @@ export const run = (
       Effect.andThen(live.length === 0 ? Effect.void : handle(groupEnvelope(live), groupHandler)),
       Effect.andThen(after === undefined ? Effect.void : handle(after))
     )
+  }
+
+  if (reads.size > 0) {
+    const readOnly = { address, setState: () => {}, reload: () => {} }
+    activation.readNow = (envelope) => {
+      if (!loaded || activation.stale || !reads.has(envelope.tag)) return undefined
+      if (canProcess !== undefined && !canProcess(activation.shard)) return undefined
+      activation.touched = true
+      return Effect.matchCause(
+        Effect.suspend(() => handlerOf(envelope.tag)!(envelope.payload, { ...readOnly, state })),
+        {
+          onSuccess: (value) => envelope.reply(Exit.succeed(value)),
+          onFailure: (cause) => {
+            const error = Cause.findErrorOption(cause)
+            envelope.reply(
+              Option.isSome(error) && error.value instanceof Rejection
+                ? Exit.fail(error.value)
+                : Exit.fail(new ActorDefect({ address, message: messageOf(Cause.squash(cause)) }))
+            )
+          }
+        }
+      )
+    }
   }
 
   const next = (envelope: Envelope): Effect.Effect<void> => (grouped.has(envelope.tag) ? handleGroup(envelope) : handle(envelope))

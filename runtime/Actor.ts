@@ -55,15 +55,12 @@ export type GroupedMessage<Messages extends Record<string, MessageSchemas>> = {
  * `max`, default 256) are handled by ONE call of `handle`, in arrival order —
  * e.g. written in one transaction — and each is answered with its own outcome
  * (`handle` returns one per message, in order) once `handle` has finished. A
- * failure of `handle` itself answers all of them. Messages with one of
- * `reads` queued among them are answered first, from the state before the
- * group: they are concurrent with the group's writes (none is acknowledged
- * yet), so either order is linearizable. Any other message ends the group and
- * is handled after it.
+ * failure of `handle` itself answers all of them. The kind's `readOnly` messages queued
+ * among them are answered first; any other message ends the group and is
+ * handled after it.
  */
 export interface MessageGroup<State, Messages extends Record<string, MessageSchemas>, R> {
   readonly tags: ReadonlyArray<keyof Messages & string>
-  readonly reads?: ReadonlyArray<keyof Messages & string>
   readonly max?: number
   readonly handle: (
     messages: ReadonlyArray<GroupedMessage<Messages>>,
@@ -85,6 +82,14 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
   readonly idleMillis?: number
   /** Mailbox capacity (default: the system's). */
   readonly mailbox?: number
+  /**
+   * Messages that only read the state (their handlers never call `setState`
+   * or mutate it): while the state is loaded they are answered at once, from
+   * the state as last committed, instead of queueing behind writes in
+   * flight. A write not yet acknowledged is concurrent with them, so either
+   * order is linearizable; one acknowledged before they were sent is seen.
+   */
+  readonly readOnly?: ReadonlyArray<keyof Messages & string>
   /** Messages handled together (group commit); see `MessageGroup`. */
   readonly group?: MessageGroup<State, Messages, R>
 }

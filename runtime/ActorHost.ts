@@ -147,6 +147,8 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       const key = addressKey(kindName, id)
       const entry = entries.get(key)
       if (entry !== undefined) {
+        const read = entry.activation.readNow?.(envelope)
+        if (read !== undefined) return Effect.provideContext(read, context)
         const result = Mailbox.offer(entry.activation.mailbox, envelope)
         if (result === "accepted") {
           entry.activation.touched = true

@@ -116,12 +116,9 @@ export const Board = Actor<State>()({
   state: Schema.NullOr(BoardState),
   initial: () => null,
   rebuild: loadBoard,
-  // Votes queued together commit together; reads queued among them are answered first, from memory.
-  group: {
-    tags: ["vote", "unvote"],
-    reads: ["view", "request", "requests", "roadmap", "stats"],
-    handle: (messages, ctx) => castVotes(messages as ReadonlyArray<VoteMessage>, ctx)
-  },
+  // Reads are answered from memory at once, never behind a commit; votes queued together commit together.
+  readOnly: ["view", "request", "requests", "roadmap", "stats"],
+  group: { tags: ["vote", "unvote"], handle: (messages, ctx) => castVotes(messages as ReadonlyArray<VoteMessage>, ctx) },
   messages: {
     view: { payload: Schema.Struct({}), success: BoardView },
     request: { payload: Schema.Struct({ requestId: Schema.String }), success: RequestRecord },

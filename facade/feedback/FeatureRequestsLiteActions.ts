@@ -13,27 +13,13 @@ import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { Cursor, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+import { Id, LiteEmail, NameRef, optionByName, userByEmail, Where } from "./LiteRefs.ts"
 
-import { LiteFeatureRequest, RefParams, RequestRef, Where, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
+import { LiteFeatureRequest, RefParams, RequestRef, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
 
 const service = "feedback"
 const tag = "Feature Requests (Lite)"
-const _read = ["feedback:read"]
 const write = ["feedback:write"]
-
-const _SearchQuery = Schema.Struct({
-  ...Where,
-  status: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
-  ),
-  category: Schema.optionalKey(NameRef),
-  authorEmail: Schema.optionalKey(LiteEmail),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
-  includeMerged: Schema.optionalKey(Schema.Literals(["true", "false"])),
-  limit: Schema.optionalKey(LiteLimit),
-  cursor: Schema.optionalKey(Cursor)
-})
 
 export const featureRequestsLiteActionOperations = [
   operation({

@@ -110,7 +110,22 @@ export const PublicBoard = Schema.Struct({
   productAreas: Schema.Array(PublicOption)
 }).annotate({ identifier: "PublicFeedbackBoard" })
 
-export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => ({
+/**
+ * Built once per board state: the Board actor hands out the same board and
+ * options objects until they change, so the reply built from them, and its
+ * encoded body (cached by result in `Reply.ts`), last as long.
+ */
+const publicBoards = new WeakMap<BoardView["board"], { readonly options: BoardView["options"]; readonly reply: typeof PublicBoard.Type }>()
+
+export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => {
+  const known = publicBoards.get(view.board)
+  if (known !== undefined && known.options === view.options) return known.reply
+  const reply = buildPublicBoard(view)
+  publicBoards.set(view.board, { options: view.options, reply })
+  return reply
+}
+
+const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   id: view.board.id,
   slug: view.board.slug,
   name: view.board.name,
