@@ -55,19 +55,25 @@ export interface LoggedBoardEvent extends BoardEvent {
   readonly at: string
 }
 
-/** The events in one statement, numbered in order (`seq` follows the VALUES order). */
+/** The events in one statement of fixed text (so it stays prepared), numbered in order: `seq` follows `n`. */
 const appendEvents = (boardId: string, workspaceId: string, by: string, events: ReadonlyArray<BoardEvent>) => {
   if (events.length === 0) return Effect.succeed([] as Array<LoggedBoardEvent>)
-  const params: Array<unknown> = [boardId, workspaceId]
-  const rows = events.map((event) => {
-    params.push(event.type, event.entityId, event.data, event.by ?? by)
-    const n = params.length
-    return `($1, $2, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`
-  })
   return Effect.map(
     query<{ seq: number; at: string }>(
-      `INSERT INTO feedback_events (board_id, workspace_id, type, entity_id, data, actor_id) VALUES ${rows.join(", ")} RETURNING seq, at`,
-      params
+      `INSERT INTO feedback_events (board_id, workspace_id, type, entity_id, data, actor_id)
+       SELECT $1, $2, e.type, e.entity_id, d.data, e.actor_id
+         FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e (type, entity_id, actor_id, n)
+         JOIN jsonb_array_elements($6::jsonb) WITH ORDINALITY AS d (data, n) USING (n)
+        ORDER BY n
+       RETURNING seq, at`,
+      [
+        boardId,
+        workspaceId,
+        events.map((event) => event.type),
+        events.map((event) => event.entityId),
+        events.map((event) => event.by ?? by),
+        events.map((event) => event.data)
+      ]
     ),
     (logged) =>
       [...logged]

@@ -1,9 +1,10 @@
 /**
  * Votes and merges. One row per (request, voter key) — a user, a customer a
  * team member voted for (by e-mail), or an anonymous fingerprint — so a voter
- * counts once; counters are always recounted from the rows while the
- * request's row is locked, so votes and merges racing (also from another
- * board's actor, for cross-board merges) never lose or double a vote.
+ * counts once; counters are recounted from the rows (a group of votes moves
+ * them by exactly what it changed) while the request's row is locked, so
+ * votes and merges racing (also from another board's actor, for cross-board
+ * merges) never lose or double a vote.
  *
  * A merge moves the duplicate's voters and subscribers to the original (a
  * voter on both keeps one vote), marks the duplicate `merged_into`, and keeps
@@ -151,9 +152,11 @@ export interface VoteCommand {
 type Named = { readonly index: number; readonly command: VoteCommand; readonly key: string; readonly pair: string }
 
 /**
- * One round of a group: votes inserted and withdrawals deleted in one
- * statement (a (request, voter) pair at most once per round, so the order
- * within it does not matter); the pairs it changed come back.
+ * One round of a group: votes inserted, withdrawals deleted and the
+ * requests' counters moved by as much, in one statement (a (request, voter)
+ * pair at most once per round, so the order within it does not matter; the
+ * requests' rows are locked, so nothing else moves their votes meanwhile);
+ * the pairs it changed and the new counts come back.
  */
 const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
   const casts = round.filter((n) => !n.command.withdraw)
@@ -161,7 +164,7 @@ const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
   const column = <A>(list: ReadonlyArray<Named>, f: (voter: Exclude<Voter, { kind: "anonymous" }>, n: Named) => A) =>
     list.map((n) => f(n.command.voter as Exclude<Voter, { kind: "anonymous" }>, n))
   return Effect.map(
-    query<{ voted: boolean; request_id: string; voter_key: string }>(
+    query<{ kind: "cast" | "withdrawn" | "count"; id: string; value: string }>(
       `WITH cast_votes AS (
          INSERT INTO feedback_votes (id, request_id, board_id, voter_key, user_id, customer_email, customer_name, cast_by)
          SELECT v.id, v.request_id, $1, v.voter_key, v.user_id, v.email, v.name, v.cast_by
@@ -176,8 +179,17 @@ const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
          DELETE FROM feedback_votes f USING unnest($9::text[], $10::text[]) AS w (request_id, voter_key)
           WHERE f.request_id = w.request_id AND f.voter_key = w.voter_key
          RETURNING f.request_id, f.voter_key
+       ), counted AS (
+         UPDATE feedback_requests r SET vote_count = r.vote_count + d.delta
+           FROM (SELECT request_id, sum(delta)::int AS delta
+                   FROM (SELECT request_id, 1 AS delta FROM cast_votes UNION ALL SELECT request_id, -1 FROM withdrawn) AS c
+                  GROUP BY request_id) AS d
+          WHERE r.id = d.request_id
+         RETURNING r.id, r.vote_count
        )
-       SELECT true AS voted, request_id, voter_key FROM cast_votes UNION ALL SELECT false, request_id, voter_key FROM withdrawn`,
+       SELECT 'cast' AS kind, request_id AS id, voter_key AS value FROM cast_votes
+       UNION ALL SELECT 'withdrawn', request_id, voter_key FROM withdrawn
+       UNION ALL SELECT 'count', id, vote_count::text FROM counted`,
       [
         boardId,
         casts.map(() => randomUUID()),
@@ -191,26 +203,21 @@ const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
         withdrawals.map((n) => n.key)
       ]
     ),
-    (rows) => new Set(rows.map((row) => `${row.voted ? "+" : "-"}${row.request_id}\u0000${row.voter_key}`))
+    (rows) => ({
+      changed: new Set(
+        rows.filter((row) => row.kind !== "count").map((row) => `${row.kind === "cast" ? "+" : "-"}${row.id}\u0000${row.value}`)
+      ),
+      counts: new Map(rows.filter((row) => row.kind === "count").map((row) => [row.id, Number(row.value)] as const))
+    })
   )
 }
-
-/** Recounts the requests' votes from their rows (their rows locked), in one statement. */
-const recountAll = (requestIds: ReadonlyArray<string>) =>
-  Effect.map(
-    query<{ id: string; vote_count: number }>(
-      `UPDATE feedback_requests r SET vote_count = (SELECT count(*) FROM feedback_votes v WHERE v.request_id = r.id)
-        WHERE r.id = ANY($1::text[]) RETURNING id, vote_count`,
-      [requestIds]
-    ),
-    (rows) => new Map(rows.map((row) => [row.id, Number(row.vote_count)]))
-  )
 
 /**
  * Votes and withdrawals the Board actor commits in one transaction (group
  * commit), each with its own outcome, as if applied one after the other:
  * anonymous ones first, one by one (their rate limits count the votes before
- * them), then the others in arrival order, a few statements for all of them.
+ * them), then the others in arrival order: their rows locked, then one
+ * statement per round (see `applyRound`).
  * Each reply's count is the request's count right after that vote.
  */
 export const castVotes = (
@@ -249,14 +256,16 @@ export const castVotes = (
       yield* lockRequests([...new Set(named.map((n) => n.command.requestId))])
       // Rounds in arrival order, a new one whenever a pair comes back (voted, withdrawn, voted again…).
       const applied = new Set<number>()
+      const counts = new Map<string, number>()
       let round: Array<Named> = []
       let pairs = new Set<string>()
       const flush = Effect.suspend(() => {
         const taken = round
         round = []
         pairs = new Set()
-        return Effect.map(applyRound(current.board.id, taken), (changed) => {
+        return Effect.map(applyRound(current.board.id, taken), ({ changed, counts: after }) => {
           for (const n of taken) if (changed.has(`${n.command.withdraw ? "-" : "+"}${n.pair}`)) applied.add(n.index)
+          for (const [id, count] of after) counts.set(id, count)
         })
       })
       for (const n of named) {
@@ -265,8 +274,7 @@ export const castVotes = (
         pairs.add(n.pair)
       }
       yield* flush
-      const changedIds = [...new Set(named.filter((n) => applied.has(n.index)).map((n) => n.command.requestId))]
-      const counts = changedIds.length === 0 ? new Map<string, number>() : yield* recountAll(changedIds)
+      const changedIds = [...counts.keys()]
       // Each applied one's count: the final count less what the later ones of the group changed.
       const running = new Map(counts)
       const after = new Map<number, number>()
