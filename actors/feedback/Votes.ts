@@ -13,6 +13,8 @@
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Exit, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import { normalizeEmail } from "../Fields.ts"
+import { usersByEmails } from "../identity/IdentityQueries.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
 import type { BoardEvent, WriteBody } from "./BoardLog.ts"
 import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
@@ -20,25 +22,34 @@ import { openRequest, reread, requestOf, withRequests } from "./RequestWrites.ts
 
 export const Voter = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("user"), userId: Schema.String }),
-  /** A customer a team member (`castBy`) voted for; the key is the customer's user id when they have an account. */
-  Schema.Struct({
-    kind: Schema.Literal("customer"),
-    email: Schema.String,
-    name: Schema.NullOr(Schema.String),
-    userId: Schema.NullOr(Schema.String),
-    castBy: Schema.String
-  }),
+  /**
+   * A customer a team member (`castBy`) voted for, by e-mail; `name` as the team member gave it. The Board
+   * actor looks the e-mail up when it commits: a customer with an account counts as that user (and is named
+   * as the account when no name was given).
+   */
+  Schema.Struct({ kind: Schema.Literal("customer"), email: Schema.String, name: Schema.NullOr(Schema.String), castBy: Schema.String }),
   /** A visitor without an account: a browser fingerprint and the caller's IP address (only its hash is stored). */
   Schema.Struct({ kind: Schema.Literal("anonymous"), fingerprint: Schema.String, ip: Schema.String })
 ])
 export type Voter = typeof Voter.Type
 
-export const VoteOutcome = Schema.Struct({ requestId: Schema.String, voteCount: Schema.Number, voted: Schema.Boolean })
+/** A voter as counted: a customer with their account (if any) looked up. */
+export type CastVoter =
+  | Exclude<Voter, { readonly kind: "customer" }>
+  | (Extract<Voter, { readonly kind: "customer" }> & { readonly userId: string | null })
+
+export const VoteOutcome = Schema.Struct({
+  requestId: Schema.String,
+  voteCount: Schema.Number,
+  voted: Schema.Boolean,
+  /** A customer's name: as given, else their account's. */
+  customerName: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
 export type VoteOutcome = typeof VoteOutcome.Type
 
 const ipHash = (ip: string) => createHash("sha256").update(`feedback-vote:${ip}`).digest("hex")
 
-export const voterKey = (voter: Voter): string =>
+export const voterKey = (voter: CastVoter): string =>
   voter.kind === "user"
     ? `user:${voter.userId}`
     : voter.kind === "customer"
@@ -83,7 +94,7 @@ const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
     }
   })
 
-export const vote = (state: BoardState, requestId: string, voter: Voter): WriteBody<VoteOutcome> =>
+export const vote = (state: BoardState, requestId: string, voter: CastVoter): WriteBody<VoteOutcome> =>
   Effect.gen(function* () {
     const request = yield* openRequest(state, requestId)
     yield* lockRequests([requestId])
@@ -124,7 +135,7 @@ export const vote = (state: BoardState, requestId: string, voter: Voter): WriteB
     }
   })
 
-export const unvote = (state: BoardState, requestId: string, voter: Voter): WriteBody<VoteOutcome> =>
+export const unvote = (state: BoardState, requestId: string, voter: CastVoter): WriteBody<VoteOutcome> =>
   Effect.gen(function* () {
     const request = yield* openRequest(state, requestId)
     yield* lockRequests([requestId])
@@ -149,7 +160,13 @@ export interface VoteCommand {
   readonly voter: Voter
 }
 
-type Named = { readonly index: number; readonly command: VoteCommand; readonly key: string; readonly pair: string }
+type Named = {
+  readonly index: number
+  readonly command: VoteCommand
+  readonly voter: Exclude<CastVoter, { readonly kind: "anonymous" }>
+  readonly key: string
+  readonly pair: string
+}
 
 /**
  * One round of a group: votes inserted, withdrawals deleted and the
@@ -161,8 +178,7 @@ type Named = { readonly index: number; readonly command: VoteCommand; readonly k
 const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
   const casts = round.filter((n) => !n.command.withdraw)
   const withdrawals = round.filter((n) => n.command.withdraw)
-  const column = <A>(list: ReadonlyArray<Named>, f: (voter: Exclude<Voter, { kind: "anonymous" }>, n: Named) => A) =>
-    list.map((n) => f(n.command.voter as Exclude<Voter, { kind: "anonymous" }>, n))
+  const column = <A>(list: ReadonlyArray<Named>, f: (voter: Named["voter"]) => A) => list.map((n) => f(n.voter))
   return Effect.map(
     query<{ kind: "cast" | "withdrawn" | "count"; id: string; value: string }>(
       `WITH cast_votes AS (
@@ -229,6 +245,9 @@ export const castVotes = (
     const events: Array<BoardEvent> = []
     let current = state
     const named: Array<Named> = []
+    // The customers' accounts, one lookup for the group, in its transaction.
+    const emails = [...new Set(commands.flatMap(({ voter }) => (voter.kind === "customer" ? [normalizeEmail(voter.email)] : [])))]
+    const accounts = emails.length === 0 ? new Map() : yield* usersByEmails(emails)
     for (const [index, command] of commands.entries()) {
       const open = yield* Effect.exit(openRequest(current, command.requestId))
       if (Exit.isFailure(open)) {
@@ -236,8 +255,13 @@ export const castVotes = (
         continue
       }
       if (command.voter.kind !== "anonymous") {
-        const key = voterKey(command.voter)
-        named.push({ index, command, key, pair: `${command.requestId}\u0000${key}` })
+        const account = command.voter.kind === "customer" ? accounts.get(normalizeEmail(command.voter.email)) : undefined
+        const voter: Named["voter"] =
+          command.voter.kind === "customer"
+            ? { ...command.voter, name: command.voter.name ?? account?.name ?? null, userId: account?.id ?? null }
+            : command.voter
+        const key = voterKey(voter)
+        named.push({ index, command, voter, key, pair: `${command.requestId}\u0000${key}` })
         continue
       }
       const written = yield* Effect.exit((command.withdraw ? unvote : vote)(current, command.requestId, command.voter))
@@ -285,13 +309,19 @@ export const castVotes = (
         running.set(n.command.requestId, count + (n.command.withdraw ? 1 : -1))
       }
       for (const n of named) {
-        const { requestId, withdraw, voter } = n.command
+        const { requestId, withdraw } = n.command
+        const voter = n.voter
         const voteCount = after.get(n.index)
         if (voteCount === undefined) {
           outcomes[n.index] = Exit.fail(withdraw ? notVoted : alreadyVoted)
           continue
         }
-        outcomes[n.index] = Exit.succeed({ requestId, voteCount, voted: !withdraw })
+        outcomes[n.index] = Exit.succeed({
+          requestId,
+          voteCount,
+          voted: !withdraw,
+          ...(voter.kind === "customer" ? { customerName: voter.name } : {})
+        })
         events.push(
           withdraw
             ? { type: "request.unvoted", entityId: requestId, data: { voteCount }, by: n.command.by }

@@ -81,15 +81,8 @@ export const featureRequestsLiteActionOperations = [
         let voter: (typeof Board.messages.vote.payload.Type)["voter"] = { kind: "user", userId: caller.userId }
         if (body.onBehalfOfEmail !== undefined) {
           if (!caller.team) return yield* reject("forbidden", "Only the board's team may vote on behalf of a customer")
-          const email = body.onBehalfOfEmail.trim().toLowerCase()
-          const account = yield* userByEmail(email, "body.onBehalfOfEmail").pipe(Effect.option)
-          voter = {
-            kind: "customer",
-            email,
-            name: account._tag === "Some" ? account.value.name : null,
-            userId: account._tag === "Some" ? account.value.id : null,
-            castBy: caller.userId
-          }
+          // Named as their account, if they have one (the Board actor looks it up).
+          voter = { kind: "customer", email: body.onBehalfOfEmail.trim().toLowerCase(), name: null, castBy: caller.userId }
         }
         yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "vote", { by: caller.userId, requestId: record.id, voter })
         return yield* liteOne(caller, yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: record.id }))
