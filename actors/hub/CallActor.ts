@@ -28,6 +28,7 @@ import {
 } from "./CallRecords.ts"
 import { Call, callFor } from "./CallView.ts"
 import { Summarizer } from "./summarizer/Summarizer.ts"
+import { jobQueued } from "./JobWakeups.ts"
 import { enqueueMeetingProcessed } from "./webhooks/MeetingProcessed.ts"
 import { inputKey, inputsOf, isDefaultInputs, type NoteTemplate, type VersionInputs } from "./summarizer/VersionInputs.ts"
 import { Segment, checkSegments } from "./Transcript.ts"
@@ -138,6 +139,7 @@ const requeue = (state: CallState, kind: JobKind) =>
         )
       )
     )
+    yield* jobQueued
     return next
   })
 
