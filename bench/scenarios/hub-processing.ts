@@ -185,8 +185,7 @@ const measure = async (
       DEMO: "",
       DATABASE_URL: "",
       DATA_DIR: dataDir,
-      HUB_SHARE_VERSIONS: shared ? "1" : "0",
-      HUB_JOB_POLL_MS: "20"
+      HUB_SHARE_VERSIONS: shared ? "1" : "0"
     },
     readyPath: "/healthz",
     timeoutMs: 180_000
