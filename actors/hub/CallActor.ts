@@ -100,7 +100,8 @@ const ensureVersion = (state: CallState, inputs: VersionInputs) =>
  * non-participant's note template is read on each request, not held in the state.
  */
 const views = new WeakMap<CallState, Map<string, Call>>()
-const readerKey = (reader: Reader) => `${reader.userId}\u0000${reader.workspacePrompt ?? "\u0001"}\u0000${reader.calendarPrompt ?? "\u0001"}`
+const readerKey = (reader: Reader) =>
+  `${reader.userId}\u0000${reader.workspacePrompt ?? "\u0001"}\u0000${reader.calendarPrompt ?? "\u0001"}`
 
 /** The call as `reader` sees it, generating their version when it is missing. */
 const viewFor = (ctx: Ctx, state: CallState, reader: Reader) =>
