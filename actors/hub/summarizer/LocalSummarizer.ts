@@ -62,30 +62,35 @@ const termsOf = (text: string): Array<string> =>
     .out(its.lemma)
     .map((lemma: string) => lemma.toLowerCase())
 
+/**
+ * The transcript's sentences, segment by segment. Each document's token properties are read as whole
+ * arrays (one pass each) and cut by the sentences' token spans: wink's per-token items cost more than
+ * the tagging itself.
+ */
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
   for (const segment of segments) {
-    nlp
-      .readDoc(segment.text)
-      .sentences()
-      .each((sentence: any) => {
-        const text = String(sentence.out()).trim()
-        if (text === "") return
-        const tokens = sentence.tokens()
-        const words = tokens.filter((t: any) => t.out(its.type) === "word")
-        const terms = tokens
-          .filter((t: any) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
-          .out(its.lemma)
-          .map((lemma: string) => lemma.toLowerCase())
-        sentences.push({
-          index: sentences.length,
-          speaker: segment.speaker,
-          text,
-          terms,
-          unique: new Set(terms),
-          firstPos: words.length > 0 ? words.out(its.pos)[0] : ""
-        })
-      })
+    const doc = nlp.readDoc(segment.text)
+    const texts: Array<string> = doc.sentences().out()
+    const spans: Array<[number, number]> = doc.sentences().out(its.span)
+    const tokens = doc.tokens()
+    const types: Array<string> = tokens.out(its.type)
+    const stopWords: Array<boolean> = tokens.out(its.stopWordFlag)
+    const lemmas: Array<string> = tokens.out(its.lemma)
+    const pos: Array<string> = tokens.out(its.pos)
+    texts.forEach((raw, index) => {
+      const text = String(raw).trim()
+      if (text === "") return
+      const [first, last] = spans[index]!
+      const terms: Array<string> = []
+      let firstPos = ""
+      for (let token = first; token <= last; token++) {
+        if (types[token] !== "word") continue
+        if (firstPos === "") firstPos = pos[token]!
+        if (!stopWords[token]) terms.push(lemmas[token]!.toLowerCase())
+      }
+      sentences.push({ index: sentences.length, speaker: segment.speaker, text, terms, unique: new Set(terms), firstPos })
+    })
   }
   return sentences
 }
