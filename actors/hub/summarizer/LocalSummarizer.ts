@@ -114,8 +114,7 @@ const baseScores = (sentences: ReadonlyArray<Sentence>): Array<number> => {
 /** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
 const analysed = new WeakMap<ReadonlyArray<Segment>, Analysis>()
 /** Analyses a transcript ahead of its versions (what every version of it shares), its action items for a meeting on `meetingDate`. */
-export const prepare = (segments: ReadonlyArray<Segment>, meetingDate: string): void =>
-  void candidatesOf(analysisOf(segments), meetingDate)
+export const prepare = (segments: ReadonlyArray<Segment>, meetingDate: string): void => void candidatesOf(analysisOf(segments), meetingDate)
 
 const analysisOf = (segments: ReadonlyArray<Segment>): Analysis => {
   let analysis = analysed.get(segments)
