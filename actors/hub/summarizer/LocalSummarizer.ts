@@ -70,7 +70,7 @@ const termsOf = (text: string): Array<string> =>
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
   for (const segment of segments) {
-    const doc = nlp.readDoc(segment.text)
+    const doc: any = nlp.readDoc(segment.text)
     const texts: Array<string> = doc.sentences().out()
     const spans: Array<[number, number]> = doc.sentences().out(its.span)
     const tokens = doc.tokens()
