@@ -19,6 +19,8 @@ import { prepare, summarize } from "../../actors/hub/summarizer/LocalSummarizer.
 import { inputKey, type NoteTemplate, type VersionInputs } from "../../actors/hub/summarizer/VersionInputs.ts"
 
 const PARTICIPANTS = 10
+/** Recordings measured per series: a recording costs the server about a tenth of a second, read from /proc in 10 ms ticks. */
+const RECORDINGS = 10
 /** Participants per input set: no personal input, then three note templates. */
 const SETS = [4, 3, 2, 1]
 const SPEAKERS = ["Alice", "Bob", "Carol", "Dan"]
@@ -295,14 +297,14 @@ export const hubProcessing: Scenario = {
   levels: { sweep: [PARTICIPANTS], smoke: PARTICIPANTS },
   workload: (options) => [
     `${options.smoke ? "about 600 words (smoke)" : "about 9,000 words (60 minutes, 6-second segments)"}, 4 speakers; ${PARTICIPANTS} participants in ${SETS.length} input sets (${SETS.join(", ")}): none, then three shared note templates.`,
-    `${options.smoke ? 1 : 3} recording(s) per series after one unmeasured warm-up recording, one after another, on Atrium (facade/main.ts, PGlite, local summarizer); each from createRecording (202) to progress "ready".`,
+    `${options.smoke ? 1 : RECORDINGS} recording(s) per series after one unmeasured warm-up recording, one after another, on Atrium (facade/main.ts, PGlite, local summarizer); each from createRecording (202) to progress "ready".`,
     "A point's ops are participant versions made ready (10 per recording); server CPU is facade/main.ts's over the whole series.",
     `Then getCall of the last recording (a member's own version) at ${options.levels.at(-1) ?? PARTICIPANTS} keep-alive connections for ${options.durationSec} s against a bare uWS hello, same loader.`
   ],
   estimateSec: (options) => (options.smoke ? 40 : 150),
   run: async (options, progress) => {
     const words = options.smoke ? 600 : 9000
-    const runs = options.smoke ? 1 : 3
+    const runs = options.smoke ? 1 : RECORDINGS
     const series: Array<Series> = []
     const points = new Map<boolean, { point: Point; distinct: number; getCall?: Point }>()
     // Smoke: only the shared series end to end (one server start), enough to see the pipeline produce its figures.
@@ -327,7 +329,7 @@ export const hubProcessing: Scenario = {
     } catch (error) {
       progress.note(`uWS hello failed: ${error instanceof Error ? error.message : String(error)}`)
     }
-    const local = [true, false].map((shared) => measureSummarizer(shared, words, options.smoke ? 2 : 10))
+    const local = [true, false].map((shared) => measureSummarizer(shared, words, options.smoke ? 2 : 50))
     const [localOn, localOff] = [local[0]!.point, local[1]!.point]
     const on = points.get(true)
     const off = points.get(false)
