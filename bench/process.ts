@@ -101,10 +101,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   })
 }
 
+/** `--cpu-prof` is refused in NODE_OPTIONS: `BENCH_CPU_PROF=<dir>` profiles every TypeScript child into that folder. */
+const cpuProfile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+
 /** `node --import tsx <file> ...args`: how the bench runs its TypeScript children. */
 export const tsNode = (file: string, args: ReadonlyArray<string> = []): [string, Array<string>] => [
   process.execPath,
-  ["--import", "tsx", file, ...args]
+  [...cpuProfile, "--import", "tsx", file, ...args]
 ]
 
 export interface Child {

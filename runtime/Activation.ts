@@ -14,12 +14,15 @@
  *   ActorDefect, is logged with the actor's address, and "restarts" the actor:
  *   the in-memory state is discarded and reloaded before the next message, so
  *   a handler that corrupted the state in place cannot leak it.
+ * - Group commit (a kind's `group`): a grouped message takes the grouped ones
+ *   queued behind it, and they are handled as one message whose outcome
+ *   answers each (see `MessageGroup` in Actor.ts).
  */
 import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import type { ActorStoreShape } from "./ActorStore.ts"
-import { type Envelope, NotServed } from "./Envelope.ts"
+import { type Envelope, NotServed, type Outcome } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { reject, Rejection } from "./Rejection.ts"
 
@@ -39,6 +42,12 @@ export interface Activation {
   fiber: Fiber.Fiber<void> | undefined
   /** Set by `ActorHost.invalidate`: rebuild the state before the next message. */
   stale: boolean
+  /**
+   * The kind's `readOnly` messages, answered from the committed state without queueing
+   * (set by `run`): the reply's Effect, or undefined when it must queue (not
+   * a read, state not loaded or stale).
+   */
+  readNow: ((envelope: Envelope) => Effect.Effect<void> | undefined) | undefined
 }
 
 export const make = (kind: ActorKind, id: string, key: string, shard: number, mailbox: Mailbox.Mailbox): Activation => ({
@@ -51,7 +60,8 @@ export const make = (kind: ActorKind, id: string, key: string, shard: number, ma
   busy: false,
   current: undefined,
   fiber: undefined,
-  stale: false
+  stale: false,
+  readNow: undefined
 })
 
 interface StateCodec {
@@ -170,8 +180,10 @@ export const run = (
     )
   }
 
-  const handleLoaded = (envelope: Envelope): Effect.Effect<void> => {
-    const handler = Object.hasOwn(handlers, envelope.tag) ? handlers[envelope.tag] : undefined
+  type Handler = (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>
+  const handlerOf = (tag: string): Handler | undefined => (Object.hasOwn(handlers, tag) ? handlers[tag] : undefined)
+
+  const handleLoaded = (envelope: Envelope, handler = handlerOf(envelope.tag)): Effect.Effect<void> => {
     if (handler === undefined) {
       return finish(envelope, Exit.fail(reject("invalid", `unknown message "${envelope.tag}" for actor kind "${kind.kind}"`)))
     }
@@ -233,7 +245,7 @@ export const run = (
     })
   }
 
-  const handle = (envelope: Envelope): Effect.Effect<void> => {
+  const handle = (envelope: Envelope, handler?: Handler): Effect.Effect<void> => {
     activation.touched = true
     // The caller gave up before we started: don't run it at all.
     if (envelope.isAbandoned()) return Effect.void
@@ -244,14 +256,88 @@ export const run = (
     activation.busy = true
     activation.current = envelope
     if (activation.stale) loaded = false
-    if (loaded) return handleLoaded(envelope)
+    if (loaded) return handleLoaded(envelope, handler)
     return Effect.matchEffect(load, {
       onFailure: (error) => finish(envelope, Exit.fail(error)),
-      onSuccess: () => handleLoaded(envelope)
+      onSuccess: () => handleLoaded(envelope, handler)
     })
   }
 
-  return Effect.forever(Effect.flatMap(Mailbox.take(mailbox), handle), { disableYield: true }).pipe(
+  const group = kind.group
+  const grouped = new Set<string>(group?.tags ?? [])
+  const reads = new Set<string>(kind.readOnly ?? [])
+  const groupMax = group?.max ?? 256
+  const groupHandler: Handler = (payload, ctx) => {
+    const messages = payload as ReadonlyArray<unknown>
+    return Effect.flatMap(group!.handle(messages as never, ctx) as Effect.Effect<ReadonlyArray<Outcome>, unknown, never>, (outcomes) =>
+      outcomes.length === messages.length
+        ? Effect.succeed(outcomes)
+        : Effect.die(new Error(`group handler answered ${outcomes.length} of ${messages.length} messages`))
+    )
+  }
+
+  /** Grouped messages handled as one: the payload lists them, the outcome (one per message) answers each. */
+  const groupEnvelope = (members: ReadonlyArray<Envelope>): Envelope => ({
+    tag: members[0]!.tag,
+    payload: members.map((member) => ({ tag: member.tag, payload: member.payload })),
+    reply: (outcome) => {
+      const outcomes = outcome._tag === "Success" ? (outcome.value as ReadonlyArray<Outcome>) : undefined
+      members.forEach((member, i) => {
+        member.reply(outcomes === undefined ? outcome : outcomes[i]!)
+      })
+    },
+    isAbandoned: () => members.every((member) => member.isAbandoned())
+  })
+
+  /** `first` and the grouped messages queued behind it; reads queued among them first, the message that ends the group last. */
+  const handleGroup = (first: Envelope): Effect.Effect<void> => {
+    const members = [first]
+    const early: Array<Envelope> = []
+    let after: Envelope | undefined
+    while (members.length < groupMax) {
+      const queued = Mailbox.poll(mailbox)
+      if (queued === undefined) break
+      if (grouped.has(queued.tag)) members.push(queued)
+      else if (reads.has(queued.tag)) early.push(queued)
+      else {
+        after = queued
+        break
+      }
+    }
+    // Callers that gave up are not run at all (as for a single message).
+    const live = members.filter((member) => !member.isAbandoned())
+    return Effect.forEach(early, (envelope) => handle(envelope), { discard: true }).pipe(
+      Effect.andThen(live.length === 0 ? Effect.void : handle(groupEnvelope(live), groupHandler)),
+      Effect.andThen(after === undefined ? Effect.void : handle(after))
+    )
+  }
+
+  if (reads.size > 0) {
+    const readOnly = { address, setState: () => {}, reload: () => {} }
+    activation.readNow = (envelope) => {
+      if (!loaded || activation.stale || !reads.has(envelope.tag)) return undefined
+      if (canProcess !== undefined && !canProcess(activation.shard)) return undefined
+      activation.touched = true
+      return Effect.matchCause(
+        Effect.suspend(() => handlerOf(envelope.tag)!(envelope.payload, { ...readOnly, state })),
+        {
+          onSuccess: (value) => envelope.reply(Exit.succeed(value)),
+          onFailure: (cause) => {
+            const error = Cause.findErrorOption(cause)
+            envelope.reply(
+              Option.isSome(error) && error.value instanceof Rejection
+                ? Exit.fail(error.value)
+                : Exit.fail(new ActorDefect({ address, message: messageOf(Cause.squash(cause)) }))
+            )
+          }
+        }
+      )
+    }
+  }
+
+  const next = (envelope: Envelope): Effect.Effect<void> => (grouped.has(envelope.tag) ? handleGroup(envelope) : handle(envelope))
+
+  return Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
     Effect.catch(() => Effect.void)
   ) as Effect.Effect<void>
 }

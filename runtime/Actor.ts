@@ -13,7 +13,7 @@
  *   made elsewhere that alter how the aggregate is shown); nothing is written
  *   through the ActorStore.
  */
-import type { Effect, Schema } from "effect"
+import type { Effect, Exit, Schema } from "effect"
 import type { Rejection } from "./Rejection.ts"
 
 export interface ActorAddress {
@@ -45,6 +45,29 @@ export type Handlers<State, Messages extends Record<string, MessageSchemas>, R> 
   ) => Effect.Effect<Messages[Tag]["success"]["Type"], Rejection, R>
 }
 
+/** One message of a group, as `MessageGroup.handle` receives it. */
+export type GroupedMessage<Messages extends Record<string, MessageSchemas>> = {
+  readonly [Tag in keyof Messages]: { readonly tag: Tag; readonly payload: Messages[Tag]["payload"]["Type"] }
+}[keyof Messages]
+
+/**
+ * Group commit: messages with one of `tags` that are queued together (up to
+ * `max`, default 256) are handled by ONE call of `handle`, in arrival order —
+ * e.g. written in one transaction — and each is answered with its own outcome
+ * (`handle` returns one per message, in order) once `handle` has finished. A
+ * failure of `handle` itself answers all of them. The kind's `readOnly` messages queued
+ * among them are answered first; any other message ends the group and is
+ * handled after it.
+ */
+export interface MessageGroup<State, Messages extends Record<string, MessageSchemas>, R> {
+  readonly tags: ReadonlyArray<keyof Messages & string>
+  readonly max?: number
+  readonly handle: (
+    messages: ReadonlyArray<GroupedMessage<Messages>>,
+    ctx: ActorContext<State>
+  ) => Effect.Effect<ReadonlyArray<Exit.Exit<unknown, Rejection>>, Rejection, R>
+}
+
 export interface ActorKind<State = any, Messages extends Record<string, MessageSchemas> = any, R = any> {
   readonly kind: string
   /** JSON-compatible codec of the state, used to persist it. */
@@ -59,6 +82,16 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
   readonly idleMillis?: number
   /** Mailbox capacity (default: the system's). */
   readonly mailbox?: number
+  /**
+   * Messages that only read the state (their handlers never call `setState`
+   * or mutate it): while the state is loaded they are answered at once, from
+   * the state as last committed, instead of queueing behind writes in
+   * flight. A write not yet acknowledged is concurrent with them, so either
+   * order is linearizable; one acknowledged before they were sent is seen.
+   */
+  readonly readOnly?: ReadonlyArray<keyof Messages & string>
+  /** Messages handled together (group commit); see `MessageGroup`. */
+  readonly group?: MessageGroup<State, Messages, R>
 }
 
 export type PayloadOf<K extends ActorKind, Tag extends keyof K["messages"]> = K["messages"][Tag]["payload"]["Type"]

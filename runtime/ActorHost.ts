@@ -147,6 +147,9 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       const key = addressKey(kindName, id)
       const entry = entries.get(key)
       if (entry !== undefined) {
+        // A read runs here, in the caller's fiber, but with the system's context like any handler (set, not merged: no copy per read).
+        const read = entry.activation.readNow?.(envelope)
+        if (read !== undefined) return Effect.setContext(read, context as Context.Context<never>)
         const result = Mailbox.offer(entry.activation.mailbox, envelope)
         if (result === "accepted") {
           entry.activation.touched = true

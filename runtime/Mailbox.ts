@@ -26,6 +26,12 @@ export const offer = (mailbox: Mailbox, envelope: Envelope): OfferResult => {
 /** The next message; fails with `Done` once the mailbox is closed and empty. */
 export const take = (mailbox: Mailbox): Effect.Effect<Envelope, Cause.Done> => Queue.take(mailbox.queue)
 
+/** The next message if one is queued, without waiting. */
+export const poll = (mailbox: Mailbox): Envelope | undefined => {
+  const exit = Queue.takeUnsafe(mailbox.queue)
+  return exit === undefined || exit._tag === "Failure" ? undefined : exit.value
+}
+
 export const size = (mailbox: Mailbox): number => Queue.sizeUnsafe(mailbox.queue)
 
 /** No new messages; those already queued are still taken, then `take` fails with `Done`. */

@@ -82,6 +82,31 @@ const onActive =
   (payload: P, ctx: ActorContext<State>) =>
     Effect.flatMap(writable(ctx), (state) => write(ctx, state, payload.by, body(state, payload)))
 
+const VotePayload = Schema.Struct({ ...By, requestId: Schema.String, voter: Votes.Voter })
+type VoteMessage = { readonly tag: "vote" | "unvote"; readonly payload: typeof VotePayload.Type }
+
+/** Votes and withdrawals queued together, committed in one transaction (group commit), each answered on its own. */
+const castVotes = (messages: ReadonlyArray<VoteMessage>, ctx: ActorContext<State>) =>
+  Effect.flatMap(writable(ctx), (state) =>
+    write(
+      ctx,
+      state,
+      messages[0]!.payload.by,
+      Votes.castVotes(
+        state,
+        messages.map(({ tag, payload }) => ({
+          withdraw: tag === "unvote",
+          by: payload.by,
+          requestId: payload.requestId,
+          voter: payload.voter
+        }))
+      )
+    )
+  )
+
+const castOne = (tag: VoteMessage["tag"]) => (payload: VoteMessage["payload"], ctx: ActorContext<State>) =>
+  Effect.flatMap(castVotes([{ tag, payload }], ctx), (outcomes) => outcomes[0]!)
+
 /** Another board's actor whose rows a cross-board merge changed rebuilds before its next message. */
 const invalidateBoard = (boardId: string, self: string): Effect.Effect<void, never, ActorSystem> =>
   boardId === self ? Effect.void : ActorSystem.use((system) => system.invalidate({ kind: "feedbackBoard" } as ActorKind, boardId))
@@ -91,6 +116,9 @@ export const Board = Actor<State>()({
   state: Schema.NullOr(BoardState),
   initial: () => null,
   rebuild: loadBoard,
+  // Reads are answered from memory at once, never behind a commit; votes queued together commit together.
+  readOnly: ["view", "request", "requests", "roadmap", "stats"],
+  group: { tags: ["vote", "unvote"], handle: (messages, ctx) => castVotes(messages as ReadonlyArray<VoteMessage>, ctx) },
   messages: {
     view: { payload: Schema.Struct({}), success: BoardView },
     request: { payload: Schema.Struct({ requestId: Schema.String }), success: RequestRecord },
@@ -198,8 +226,8 @@ export const Board = Actor<State>()({
       }),
       success: Schema.Array(RequestRecord)
     },
-    vote: { payload: Schema.Struct({ ...By, requestId: Schema.String, voter: Votes.Voter }), success: Votes.VoteOutcome },
-    unvote: { payload: Schema.Struct({ ...By, requestId: Schema.String, voter: Votes.Voter }), success: Votes.VoteOutcome },
+    vote: { payload: VotePayload, success: Votes.VoteOutcome },
+    unvote: { payload: VotePayload, success: Votes.VoteOutcome },
     merge: {
       payload: Schema.Struct({ ...By, requestId: Schema.String, intoId: Schema.String, targetBoardId: Schema.String }),
       success: Votes.MergeOutcome
@@ -275,8 +303,8 @@ export const Board = Actor<State>()({
     changeStatus: onActive((state, { by, requestId, statusId, note }) => Requests.changeStatus(state, by, requestId, statusId, note)),
     setFlags: onActive((state, { by: _, requestId, ...flags }) => Requests.setFlags(state, requestId, flags)),
     bulkUpdate: onActive((state, { by, ids, ...change }) => Requests.bulkUpdate(state, by, ids, change)),
-    vote: onActive((state, { requestId, voter }) => Votes.vote(state, requestId, voter)),
-    unvote: onActive((state, { requestId, voter }) => Votes.unvote(state, requestId, voter)),
+    vote: castOne("vote"),
+    unvote: castOne("unvote"),
     merge: (payload, ctx) =>
       Effect.tap(
         onActive<typeof payload, Votes.MergeOutcome>((state, { by, requestId, intoId }) => Votes.merge(state, by, requestId, intoId))(

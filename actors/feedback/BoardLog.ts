@@ -23,6 +23,8 @@ export interface BoardEvent {
   readonly data: Record<string, unknown>
   /** Only for the board's team (an internal note, a post waiting for moderation): kept out of the live stream. */
   readonly teamOnly?: boolean
+  /** Who acted, when not the write's `by` (a group of votes cast by several callers). */
+  readonly by?: string
 }
 
 export type NotificationReason = "new_request" | "status_changed" | "commented" | "mentioned" | "merged" | "shipped"
@@ -53,17 +55,41 @@ export interface LoggedBoardEvent extends BoardEvent {
   readonly at: string
 }
 
-const appendEvents = (boardId: string, workspaceId: string, by: string, events: ReadonlyArray<BoardEvent>) =>
-  Effect.forEach(events, (event) =>
-    Effect.map(
-      query<{ seq: number; at: string }>(
-        `INSERT INTO feedback_events (board_id, workspace_id, type, entity_id, data, actor_id) VALUES ($1, $2, $3, $4, $5, $6)
-         RETURNING seq, at`,
-        [boardId, workspaceId, event.type, event.entityId, event.data, by]
-      ),
-      (rows): LoggedBoardEvent => ({ ...event, seq: Number(rows[0]!.seq), at: rows[0]!.at, boardId, workspaceId, actorId: by })
-    )
+/** The events in one statement of fixed text (so it stays prepared), numbered in order: `seq` follows `n`. */
+const appendEvents = (boardId: string, workspaceId: string, by: string, events: ReadonlyArray<BoardEvent>) => {
+  if (events.length === 0) return Effect.succeed([] as Array<LoggedBoardEvent>)
+  return Effect.map(
+    query<{ seq: number; at: string }>(
+      `INSERT INTO feedback_events (board_id, workspace_id, type, entity_id, data, actor_id)
+       SELECT $1, $2, e.type, e.entity_id, d.data, e.actor_id
+         FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e (type, entity_id, actor_id, n)
+         JOIN jsonb_array_elements($6::jsonb) WITH ORDINALITY AS d (data, n) USING (n)
+        ORDER BY n
+       RETURNING seq, at`,
+      [
+        boardId,
+        workspaceId,
+        events.map((event) => event.type),
+        events.map((event) => event.entityId),
+        events.map((event) => event.by ?? by),
+        events.map((event) => event.data)
+      ]
+    ),
+    (logged) =>
+      [...logged]
+        .sort((a, b) => Number(a.seq) - Number(b.seq))
+        .map(
+          (row, i): LoggedBoardEvent => ({
+            ...events[i]!,
+            seq: Number(row.seq),
+            at: row.at,
+            boardId,
+            workspaceId,
+            actorId: events[i]!.by ?? by
+          })
+        )
   )
+}
 
 const notify = (boardId: string, workspaceId: string, by: string, notice: Notice) =>
   Effect.gen(function* () {

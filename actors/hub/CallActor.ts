@@ -28,6 +28,7 @@ import {
 } from "./CallRecords.ts"
 import { Call, callFor } from "./CallView.ts"
 import { Summarizer } from "./summarizer/Summarizer.ts"
+import { jobQueued } from "./JobWakeups.ts"
 import { enqueueMeetingProcessed } from "./webhooks/MeetingProcessed.ts"
 import { inputKey, inputsOf, isDefaultInputs, type NoteTemplate, type VersionInputs } from "./summarizer/VersionInputs.ts"
 import { Segment, checkSegments } from "./Transcript.ts"
@@ -93,13 +94,31 @@ const ensureVersion = (state: CallState, inputs: VersionInputs) =>
     return { ...state, versions: { ...state.versions, [key]: version } }
   })
 
+/**
+ * Views built from a state, by reader: a warm read hands out the same object (so its reply is encoded
+ * once) until the state changes, which makes a new state object. Only participants' views are kept: a
+ * non-participant's note template is read on each request, not held in the state.
+ */
+const views = new WeakMap<CallState, Map<string, Call>>()
+const readerKey = (reader: Reader) =>
+  `${reader.userId}\u0000${reader.workspacePrompt ?? "\u0001"}\u0000${reader.calendarPrompt ?? "\u0001"}`
+
 /** The call as `reader` sees it, generating their version when it is missing. */
 const viewFor = (ctx: Ctx, state: CallState, reader: Reader) =>
   Effect.gen(function* () {
+    const key = readerKey(reader)
+    const known = views.get(state)?.get(key)
+    if (known !== undefined) return known
     const inputs = inputsFor(state, reader, yield* templateFor(state, reader.userId))
     const next = yield* ensureVersion(state, inputs)
     if (next !== state) ctx.setState(next)
-    return callFor(next, reader.userId, inputs)
+    const call = callFor(next, reader.userId, inputs)
+    if (Object.hasOwn(next.templates, reader.userId)) {
+      let byReader = views.get(next)
+      if (byReader === undefined) views.set(next, (byReader = new Map()))
+      byReader.set(key, call)
+    }
+    return call
   })
 
 const touchRecording = (state: CallState, patch: Partial<RecordingRecord>): CallState => ({
@@ -138,6 +157,7 @@ const requeue = (state: CallState, kind: JobKind) =>
         )
       )
     )
+    yield* jobQueued
     return next
   })
 

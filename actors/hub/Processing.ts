@@ -14,11 +14,13 @@ import { Workspace } from "../identity/Workspace.ts"
 import { HubCall, type JobKind } from "./CallActor.ts"
 import type { MediaInfo } from "./CallRecords.ts"
 import { calendarPromptsOf } from "./CalendarPrompts.ts"
+import { awaitJob } from "./JobWakeups.ts"
 import { extract } from "./Media.ts"
 
 /** A job claimed this many times without finishing fails. */
 export const MAX_ATTEMPTS = 3
 const LEASE_SECONDS = Number(process.env.HUB_JOB_LEASE_SECONDS || 300)
+/** How often the loop looks for jobs it was not woken for (another node's, an expired lease). */
 const POLL_MILLIS = Number(process.env.HUB_JOB_POLL_MS || 200)
 
 export const originalKey = (recordingId: number) => `hub/recordings/${recordingId}/original`
@@ -139,7 +141,7 @@ const renewLease = (recordingId: number) =>
 export const processingLoop = Effect.gen(function* () {
   while (true) {
     const [job] = yield* claim.pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a job failed", cause), [])))
-    if (job === undefined) yield* Effect.sleep(POLL_MILLIS)
+    if (job === undefined) yield* awaitJob(POLL_MILLIS)
     else yield* Effect.race(runJob({ ...job, recordingId: Number(job.recordingId) }), renewLease(Number(job.recordingId)))
   }
 })

@@ -11,6 +11,7 @@ import { usersByEmails } from "../identity/IdentityQueries.ts"
 import { Sql } from "../../persistence/Sql.ts"
 import { normalizeEmail } from "../Fields.ts"
 import type { Attendee } from "./CallRecords.ts"
+import { jobQueued } from "./JobWakeups.ts"
 import type { Segment } from "./Transcript.ts"
 
 export interface NewRecording {
@@ -34,7 +35,7 @@ export const createRecording = (recording: NewRecording) =>
     })
     const participants = [...new Set([recording.createdBy, ...attendees.flatMap((a) => (a.userId ? [a.userId] : []))])]
     const sql = yield* Sql
-    return yield* sql.transaction(
+    const created = yield* sql.transaction(
       Effect.gen(function* () {
         const [row] = yield* sql.query<{ id: number; callId: number; callUuid: string }>(
           `INSERT INTO hub_recordings (call_uuid, workspace_id, name, created_by, attendees, calendar_event_id, status, segments)
@@ -49,11 +50,11 @@ export const createRecording = (recording: NewRecording) =>
             recording.segments
           ]
         )
-        for (const userId of participants) {
-          yield* sql.query(`INSERT INTO hub_call_participants (recording_id, user_id) VALUES ($1, $2)`, [row!.id, userId])
-        }
+        yield* sql.query(`INSERT INTO hub_call_participants (recording_id, user_id) SELECT $1, unnest($2::text[])`, [row!.id, participants])
         yield* sql.query(`INSERT INTO hub_recording_jobs (recording_id, kind, state) VALUES ($1, 'process', 'queued')`, [row!.id])
         return { id: Number(row!.id), callId: Number(row!.callId), callUuid: row!.callUuid, status: "queued" as const }
       })
     )
+    yield* jobQueued
+    return created
   })

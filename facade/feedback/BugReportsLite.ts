@@ -12,21 +12,21 @@ import { operation } from "../Operation.ts"
 import { fileBug, visibleBug } from "./BugReports.ts"
 import { onBoard } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardByRef, boardsFor, Cursor, csv, cursorPage, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
-
 import {
-  LiteBugReport,
-  LongText,
-  RefParams,
-  Title,
-  Where,
-  bugByRef,
-  exampleLite,
-  levelId,
-  liteBugs,
-  liteOne,
-  mayEdit
-} from "./LiteBugViews.ts"
+  boardByRef,
+  boardsFor,
+  Cursor,
+  Id,
+  LiteEmail,
+  LiteLimit,
+  NameRef,
+  optionIdsByName,
+  searchPage,
+  userByEmail,
+  Where
+} from "./LiteRefs.ts"
+
+import { LiteBugReport, LongText, RefParams, Title, bugByRef, exampleLite, levelId, liteBugs, liteOne, mayEdit } from "./LiteBugViews.ts"
 
 const service = "feedback"
 const tag = "Bug Reports (Lite)"
@@ -207,32 +207,22 @@ export const bugReportsLiteOperations = [
           .toLowerCase()
           .split(/\s+/)
           .filter((w) => w.length > 0)
-        const items: Array<LiteBugReport> = []
-        for (const caller of boards) {
-          const statuses =
-            q.status === undefined
-              ? undefined
-              : yield* Effect.forEach(csv(q.status) ?? [], (n) =>
-                  Effect.map(optionByName(caller, "bug_status", n, "query.status"), (o) => o.id)
-                )
-          const severities =
-            q.severity === undefined
-              ? undefined
-              : yield* Effect.forEach(csv(q.severity) ?? [], (n) =>
-                  Effect.map(optionByName(caller, "severity", n, "query.severity"), (o) => o.id)
-                )
-          const bugs = (yield* deskRead(caller.view.board.id, "bugs")).filter(
-            (b) =>
-              visibleBug(caller, b) &&
-              (statuses === undefined || (b.bugStatusLevelId !== null && statuses.includes(b.bugStatusLevelId))) &&
-              (severities === undefined || (b.severityLevelId !== null && severities.includes(b.severityLevelId))) &&
-              (reporter === undefined || b.reporterId === reporter.id) &&
-              (assignee === undefined || b.assigneeId === assignee.id) &&
-              words.every((w) => `${b.shortId} ${b.title} ${b.stepsToReproduce} ${b.expected} ${b.actual}`.toLowerCase().includes(w))
-          )
-          items.push(...(yield* liteBugs(caller, bugs)))
-        }
-        return yield* cursorPage(items, q, q.cursor, q.limit ?? 20)
+        return yield* searchPage(boards, q, (caller) =>
+          Effect.gen(function* () {
+            const statuses = yield* optionIdsByName(caller, "bug_status", q.status, "query.status")
+            const severities = yield* optionIdsByName(caller, "severity", q.severity, "query.severity")
+            const bugs = (yield* deskRead(caller.view.board.id, "bugs")).filter(
+              (b) =>
+                visibleBug(caller, b) &&
+                (statuses === undefined || (b.bugStatusLevelId !== null && statuses.includes(b.bugStatusLevelId))) &&
+                (severities === undefined || (b.severityLevelId !== null && severities.includes(b.severityLevelId))) &&
+                (reporter === undefined || b.reporterId === reporter.id) &&
+                (assignee === undefined || b.assigneeId === assignee.id) &&
+                words.every((w) => `${b.shortId} ${b.title} ${b.stepsToReproduce} ${b.expected} ${b.actual}`.toLowerCase().includes(w))
+            )
+            return yield* liteBugs(caller, bugs)
+          })
+        )
       })
   })
 ]

@@ -14,29 +14,14 @@ import { operation } from "../Operation.ts"
 import { commentOnBug, CommentBody, visibleComments } from "./BugComments.ts"
 import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { Cursor, Id, LiteEmail, LiteLimit, NameRef, userByEmail } from "./LiteRefs.ts"
+import { Id, LiteEmail, NameRef, userByEmail, Where } from "./LiteRefs.ts"
 
-import { LiteBugReport, RefParams, Where, bugByRef, exampleLite, liteOne, mayEdit, setLevel, teamOnly } from "./LiteBugViews.ts"
+import { LiteBugReport, RefParams, bugByRef, exampleLite, liteOne, mayEdit, setLevel, teamOnly } from "./LiteBugViews.ts"
 
 const service = "feedback"
 const tag = "Bug Reports (Lite)"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
-
-const _SearchQuery = Schema.Struct({
-  ...Where,
-  status: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Bug status level names, comma-separated" })
-  ),
-  severity: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Severity level names, comma-separated" })
-  ),
-  reporterEmail: Schema.optionalKey(LiteEmail),
-  assigneeEmail: Schema.optionalKey(LiteEmail),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
-  limit: Schema.optionalKey(LiteLimit),
-  cursor: Schema.optionalKey(Cursor)
-})
 
 const refExample = { bugRef: "B-12" }
 

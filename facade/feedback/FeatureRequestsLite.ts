@@ -13,14 +13,26 @@ import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardByRef, boardsFor, Cursor, csv, cursorPage, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+import {
+  boardByRef,
+  boardsFor,
+  Cursor,
+  Id,
+  LiteEmail,
+  LiteLimit,
+  NameRef,
+  optionByName,
+  optionIdsByName,
+  searchPage,
+  userByEmail,
+  Where
+} from "./LiteRefs.ts"
 
 import {
   LiteFeatureRequest,
   Markdown,
   RefParams,
   Title,
-  Where,
   exampleLite,
   liteOne,
   liteRequests,
@@ -210,30 +222,25 @@ export const featureRequestsLiteOperations = [
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")
         const author = q.authorEmail === undefined ? undefined : yield* userByEmail(q.authorEmail, "query.authorEmail")
-        const items: Array<LiteFeatureRequest> = []
-        for (const caller of boards) {
-          const statusIds =
-            q.status === undefined
-              ? undefined
-              : yield* Effect.forEach(csv(q.status) ?? [], (name) =>
-                  Effect.map(optionByName(caller, "status", name, "query.status"), (o) => o.id)
-                )
-          const category = q.category === undefined ? undefined : yield* optionByName(caller, "category", q.category, "query.category")
-          const page = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "requests", {
-            viewerId: caller.userId,
-            team: caller.team,
-            includeMerged: q.includeMerged === "true",
-            sort: "old",
-            ...(statusIds !== undefined ? { statusIds } : {}),
-            ...(category !== undefined ? { categoryId: category.id } : {}),
-            ...(author !== undefined ? { authorId: author.id } : {}),
-            ...(q.q !== undefined ? { q: q.q } : {}),
-            offset: 0,
-            limit: 1_000_000
+        return yield* searchPage(boards, q, (caller) =>
+          Effect.gen(function* () {
+            const statusIds = yield* optionIdsByName(caller, "status", q.status, "query.status")
+            const category = q.category === undefined ? undefined : yield* optionByName(caller, "category", q.category, "query.category")
+            const page = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "requests", {
+              viewerId: caller.userId,
+              team: caller.team,
+              includeMerged: q.includeMerged === "true",
+              sort: "old",
+              ...(statusIds !== undefined ? { statusIds } : {}),
+              ...(category !== undefined ? { categoryId: category.id } : {}),
+              ...(author !== undefined ? { authorId: author.id } : {}),
+              ...(q.q !== undefined ? { q: q.q } : {}),
+              offset: 0,
+              limit: 1_000_000
+            })
+            return yield* liteRequests(caller, page.items)
           })
-          items.push(...(yield* liteRequests(caller, page.items)))
-        }
-        return yield* cursorPage(items, q, q.cursor, q.limit ?? 20)
+        )
       })
   })
 ]

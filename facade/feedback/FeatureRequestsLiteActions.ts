@@ -13,27 +13,13 @@ import { reject } from "../../runtime/Rejection.ts"
 import { operation } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { Cursor, Id, LiteEmail, LiteLimit, NameRef, optionByName, userByEmail } from "./LiteRefs.ts"
+import { Id, LiteEmail, NameRef, optionByName, userByEmail, Where } from "./LiteRefs.ts"
 
-import { LiteFeatureRequest, RefParams, RequestRef, Where, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
+import { LiteFeatureRequest, RefParams, RequestRef, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
 
 const service = "feedback"
 const tag = "Feature Requests (Lite)"
-const _read = ["feedback:read"]
 const write = ["feedback:write"]
-
-const _SearchQuery = Schema.Struct({
-  ...Where,
-  status: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "Status names, comma-separated (any of them)" })
-  ),
-  category: Schema.optionalKey(NameRef),
-  authorEmail: Schema.optionalKey(LiteEmail),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
-  includeMerged: Schema.optionalKey(Schema.Literals(["true", "false"])),
-  limit: Schema.optionalKey(LiteLimit),
-  cursor: Schema.optionalKey(Cursor)
-})
 
 export const featureRequestsLiteActionOperations = [
   operation({
@@ -95,15 +81,8 @@ export const featureRequestsLiteActionOperations = [
         let voter: (typeof Board.messages.vote.payload.Type)["voter"] = { kind: "user", userId: caller.userId }
         if (body.onBehalfOfEmail !== undefined) {
           if (!caller.team) return yield* reject("forbidden", "Only the board's team may vote on behalf of a customer")
-          const email = body.onBehalfOfEmail.trim().toLowerCase()
-          const account = yield* userByEmail(email, "body.onBehalfOfEmail").pipe(Effect.option)
-          voter = {
-            kind: "customer",
-            email,
-            name: account._tag === "Some" ? account.value.name : null,
-            userId: account._tag === "Some" ? account.value.id : null,
-            castBy: caller.userId
-          }
+          // Named as their account, if they have one (the Board actor looks it up).
+          voter = { kind: "customer", email: body.onBehalfOfEmail.trim().toLowerCase(), name: null, castBy: caller.userId }
         }
         yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "vote", { by: caller.userId, requestId: record.id, voter })
         return yield* liteOne(caller, yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: record.id }))

@@ -12,7 +12,7 @@ import type { RequestContext } from "../Operation.ts"
 import { visibleBug } from "./BugReports.ts"
 import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardsFor, exactlyOne, Id, NameRef, optionByName } from "./LiteRefs.ts"
+import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
 
 export const BugRef = Schema.String.check(
   Schema.isPattern(/^(B-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
@@ -20,10 +20,6 @@ export const BugRef = Schema.String.check(
   })
 )
 export const RefParams = Schema.Struct({ bugRef: BugRef })
-export const Where = {
-  workspaceId: Id,
-  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
-}
 export const LongText = Schema.String.check(Schema.isMaxLength(20_000))
 export const Title = Schema.String.check(Schema.isMaxLength(300), Schema.isPattern(/\S/, { expected: "a non-blank title" }))
 

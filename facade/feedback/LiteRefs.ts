@@ -32,6 +32,11 @@ export const LiteLimit = Schema.FiniteFromString.check(Schema.isInt(), Schema.is
 })
 export const Cursor = Schema.String.check(Schema.isMaxLength(500)).annotate({ description: "nextCursor of the previous page" })
 export { Id }
+/** Where a Lite operation looks: the workspace, and a board when a short id is on several. */
+export const Where = {
+  workspaceId: Id,
+  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
+}
 
 const candidates = <T>(what: string, name: string, path: string, rows: ReadonlyArray<T>, describe: (row: T) => string) =>
   rows.length === 0
@@ -108,6 +113,12 @@ export const optionByName = (caller: BoardCaller, kind: OptionKind, name: string
     path,
     (o) => o.name
   )
+
+/** The ids of the board's options of `kind` named in a comma-separated list (each as `optionByName`); undefined without a list. */
+export const optionIdsByName = (caller: BoardCaller, kind: OptionKind, names: string | undefined, path: string) =>
+  names === undefined
+    ? Effect.succeed(undefined)
+    : Effect.forEach(csv(names) ?? [], (name) => Effect.map(optionByName(caller, kind, name, path), (o) => o.id))
 
 /** A user by e-mail: 404 naming the field when nobody has it. */
 export const userByEmail = (email: string, path: string) =>
@@ -187,3 +198,10 @@ export const cursorPage = <T extends { readonly id: string; readonly createdAt: 
         : null
     return { items: page, nextCursor }
   })
+
+/** A Lite search's answer: what `itemsOf` finds on each of the boards, in turn, as one page (see `cursorPage`). */
+export const searchPage = <T extends { readonly id: string; readonly createdAt: string }, E, R>(
+  boards: ReadonlyArray<BoardCaller>,
+  filters: { readonly cursor?: string; readonly limit?: number },
+  itemsOf: (caller: BoardCaller) => Effect.Effect<ReadonlyArray<T>, E, R>
+) => Effect.flatMap(Effect.forEach(boards, itemsOf), (found) => cursorPage(found.flat(), filters, filters.cursor, filters.limit ?? 20))

@@ -7,7 +7,7 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import type { RequestContext } from "../Operation.ts"
 import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
-import { boardsFor, exactlyOne, Id, NameRef, optionByName } from "./LiteRefs.ts"
+import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
 
 export const RequestRef = Schema.String.check(
   Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
@@ -15,10 +15,6 @@ export const RequestRef = Schema.String.check(
   })
 )
 export const RefParams = Schema.Struct({ requestRef: RequestRef })
-export const Where = {
-  workspaceId: Id,
-  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
-}
 export const Markdown = Schema.String.check(Schema.isMaxLength(50_000))
 export const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank title" }))
 

@@ -41,45 +41,57 @@ const slugCache = new Map<
 >()
 
 /** Public, unarchived boards with this slug (a few seconds' cache: the Board actor's view is checked on every read). */
-const boardsWithSlug = (slug: string) =>
-  Effect.gen(function* () {
-    const cached = slugCache.get(slug)
-    if (cached !== undefined && Date.now() - cached.at < TTL_MILLIS) return cached.boards
-    const boards = yield* orDieSql(
+const boardsWithSlug = (slug: string) => {
+  const cached = slugCache.get(slug)
+  if (cached !== undefined && Date.now() - cached.at < TTL_MILLIS) return Effect.succeed(cached.boards)
+  return Effect.map(
+    orDieSql(
       query<{ id: string; workspace_id: string; name: string }>(
         `SELECT id, workspace_id, name FROM feedback_boards WHERE slug = $1 AND visibility = 'public' AND archived_at IS NULL ORDER BY created_at`,
         [slug]
       )
-    )
-    if (slugCache.size > 10_000) slugCache.clear()
-    slugCache.set(slug, { at: Date.now(), boards })
-    return boards
-  })
+    ),
+    (boards) => {
+      if (slugCache.size > 10_000) slugCache.clear()
+      slugCache.set(slug, { at: Date.now(), boards })
+      return boards
+    }
+  )
+}
 
 const noBoard = reject("not_found", "No such public board")
 
+/** The board's view from its actor, if it is (still) public and unarchived. */
+const publicView = (slug: string, boardId: string) =>
+  Effect.flatMap(ActorSystem, (system) =>
+    system.ask(Board, boardId, "view", {}).pipe(
+      Effect.catchTag("Rejection", () => Effect.fail(noBoard)),
+      Effect.flatMap((view) => {
+        if (view.board.visibility === "public" && !view.board.archived) return Effect.succeed(view)
+        slugCache.delete(slug)
+        return Effect.fail(noBoard)
+      })
+    )
+  )
+
 /** The public board a slug names (its view from the Board actor); 404 when none, 409 listing candidates when ambiguous. */
-export const publicBoard = (slug: string, workspaceId?: string) =>
-  Effect.gen(function* () {
-    const all = yield* boardsWithSlug(slug.toLowerCase())
+export const publicBoard = (slug: string, workspaceId?: string) => {
+  const key = slug.toLowerCase()
+  return Effect.flatMap(boardsWithSlug(key), (all) => {
     const boards = workspaceId === undefined ? all : all.filter((b) => b.workspace_id === workspaceId)
-    if (boards.length === 0) return yield* noBoard
+    if (boards.length === 0) return Effect.fail(noBoard)
     if (boards.length > 1) {
-      return yield* reject(
-        "conflict",
-        `${boards.length} public boards are called "${slug}"; add ?workspaceId= to choose`,
-        boards.map((b) => ({ path: "query.workspaceId", message: `candidate: ${b.name} [workspace ${b.workspace_id}]` }))
+      return Effect.fail(
+        reject(
+          "conflict",
+          `${boards.length} public boards are called "${slug}"; add ?workspaceId= to choose`,
+          boards.map((b) => ({ path: "query.workspaceId", message: `candidate: ${b.name} [workspace ${b.workspace_id}]` }))
+        )
       )
     }
-    const view = yield* (yield* ActorSystem)
-      .ask(Board, boards[0]!.id, "view", {})
-      .pipe(Effect.catchTag("Rejection", () => Effect.fail(noBoard)))
-    if (view.board.visibility !== "public" || view.board.archived) {
-      slugCache.delete(slug)
-      return yield* noBoard
-    }
-    return view
+    return publicView(key, boards[0]!.id)
   })
+}
 
 export const PublicOption = Schema.Struct({ id: Id, name: Schema.String, description: Schema.String, color: Schema.String }).annotate({
   identifier: "PublicFeedbackOption"
@@ -110,7 +122,22 @@ export const PublicBoard = Schema.Struct({
   productAreas: Schema.Array(PublicOption)
 }).annotate({ identifier: "PublicFeedbackBoard" })
 
-export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => ({
+/**
+ * Built once per board state: the Board actor hands out the same board and
+ * options objects until they change, so the reply built from them, and its
+ * encoded body (cached by result in `Reply.ts`), last as long.
+ */
+const publicBoards = new WeakMap<BoardView["board"], { readonly options: BoardView["options"]; readonly reply: typeof PublicBoard.Type }>()
+
+export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => {
+  const known = publicBoards.get(view.board)
+  if (known !== undefined && known.options === view.options) return known.reply
+  const reply = buildPublicBoard(view)
+  publicBoards.set(view.board, { options: view.options, reply })
+  return reply
+}
+
+const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   id: view.board.id,
   slug: view.board.slug,
   name: view.board.name,

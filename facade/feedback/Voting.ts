@@ -13,7 +13,6 @@
  * or cycle are refused. The moderation log can undo it.
  */
 import { Effect, Schema } from "effect"
-import { usersByEmails } from "../../actors/identity/IdentityQueries.ts"
 import { Email, Id, normalizeEmail } from "../../actors/Fields.ts"
 import type { Voter } from "../../actors/feedback/Votes.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -48,13 +47,11 @@ const voterFor = (caller: BoardCaller, query: typeof OnBehalfQuery.Type) =>
       return { kind: "user", userId: caller.userId } satisfies Voter
     }
     if (!caller.team) return yield* reject("forbidden", "Only the board's team may vote on behalf of a customer")
-    const email = normalizeEmail(query.onBehalfOfEmail)
-    const account = (yield* Effect.orDie(usersByEmails([email]))).get(email)
+    // The Board actor looks the customer's account up as it commits.
     return {
       kind: "customer",
-      email,
-      name: query.onBehalfOfName ?? account?.name ?? null,
-      userId: account?.id ?? null,
+      email: normalizeEmail(query.onBehalfOfEmail),
+      name: query.onBehalfOfName ?? null,
       castBy: caller.userId
     } satisfies Voter
   })
@@ -68,7 +65,7 @@ const castOrWithdraw = (tag: "vote" | "unvote") => (featureRequestId: string, qu
       featureRequestId,
       voted: outcome.voted,
       voteCount: outcome.voteCount,
-      onBehalfOf: voter.kind === "customer" ? { email: voter.email, name: voter.name } : null
+      onBehalfOf: voter.kind === "customer" ? { email: voter.email, name: outcome.customerName ?? null } : null
     }
   })
 

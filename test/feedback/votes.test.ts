@@ -105,6 +105,46 @@ describe("votes", () => {
     expect((await vote(t.admin.token, request.id)).status).toBe(409)
   })
 
+  it("votes arriving together commit together, each counted once, with its own answer and change-log entry", async () => {
+    const board = await createBoard(atrium, t)
+    const [a, b] = [
+      await createRequest(atrium, t.owner.token, board.id),
+      await createRequest(atrium, t.owner.token, board.id, { title: "B" })
+    ]
+    const customers = Array.from({ length: 12 }, (_, i) => `group-${i}-${board.id.slice(0, 8)}@customer.example`)
+    // Twice each vote on `a` (one of each pair is 409), once each on `b`, and a withdrawal nobody cast (404), all at once.
+    const answers = await Promise.all([
+      ...customers.flatMap((email) => [
+        vote(t.member.token, a.id, email),
+        vote(t.admin.token, a.id, email),
+        vote(t.member.token, b.id, email)
+      ]),
+      unvote(t.member.token, b.id, "nobody@customer.example")
+    ])
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(24)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(12)
+    expect(statuses.filter((s) => s === 404)).toHaveLength(1)
+    // Each answer's count is the count right after that vote: 1…12 on each request, each once.
+    const countsOn = (id: string) =>
+      answers
+        .filter((r) => r.status === 201 && r.body.featureRequestId === id)
+        .map((r) => r.body.voteCount)
+        .sort((x: number, y: number) => x - y)
+    const oneToTwelve = Array.from({ length: 12 }, (_, i) => i + 1)
+    expect(countsOn(a.id)).toEqual(oneToTwelve)
+    expect(countsOn(b.id)).toEqual(oneToTwelve)
+    expect([(await read(a.id)).voteCount, (await read(b.id)).voteCount, await rowsOf(a.id), await rowsOf(b.id)]).toEqual([12, 12, 12, 12])
+    const logged = await atrium.sql("SELECT count(*) AS n FROM feedback_events WHERE board_id = $1 AND type = 'request.voted'", [board.id])
+    expect(Number(logged[0]!.n)).toBe(24)
+    // Withdrawn together, down to none.
+    const withdrawn = await Promise.all(
+      customers.flatMap((email) => [unvote(t.member.token, a.id, email), unvote(t.admin.token, b.id, email)])
+    )
+    expect(withdrawn.map((r) => r.status)).toEqual(withdrawn.map(() => 200))
+    expect([(await read(a.id)).voteCount, (await read(b.id)).voteCount, await rowsOf(a.id), await rowsOf(b.id)]).toEqual([0, 0, 0, 0])
+  })
+
   it("anonymous votes: only when enabled, one per fingerprint and per IP on a request, limited per IP and board per hour", async () => {
     const board = await createBoard(atrium, t)
     const requests = await Promise.all(

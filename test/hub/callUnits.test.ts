@@ -93,6 +93,24 @@ describe("local summarizer", () => {
     expect(items.some((i) => i.text.startsWith("Welcome everyone"))).toBe(false)
   })
 
+  it("counts imperatives as action items, not questions", () => {
+    const spoken = [
+      { speaker: "Ann", startMs: 0, endMs: 4000, text: "Send the invoice to the client! Review the contract today? Thanks all." }
+    ]
+    const items = summarize({ ...request(), segments: spoken }).actionItems
+    expect(items.map((i) => i.text)).toEqual(["Send the invoice to the client!"])
+  })
+
+  it("gives each version from a transcript analysed once the same content as from a fresh copy", () => {
+    const template = { name: "Party", sections: [{ title: "Venue", instruction: "where it happens" }] }
+    const inputs = [{}, { personalPrompt: "venue party" }, { template }, { notes: "- venue\n- budget", template }]
+    for (const each of inputs) summarize(request(each))
+    for (const each of inputs) {
+      const fresh = { ...request(each), segments: segments.map((segment) => ({ ...segment })) }
+      expect(summarize(request(each))).toEqual(summarize(fresh))
+    }
+  })
+
   it("resolves spoken due dates against the meeting's day", () => {
     expect(dueDateOf("by tomorrow", "2026-11-24")).toBe("2026-11-25")
     expect(dueDateOf("by Monday", "2026-11-24")).toBe("2026-11-30")

@@ -19,7 +19,9 @@ import type { SummarizerShape, SummaryRequest } from "./Summarizer.ts"
 import { type ActionItem, actionItemId, type VersionContent } from "./VersionContent.ts"
 import { promptText } from "./VersionInputs.ts"
 
-const nlp = winkNLP(model)
+// Only sentence boundaries and parts of speech (lemmas need them): negation, sentiment and entity
+// recognition are never read, and skipping them makes a transcript's analysis about three times cheaper.
+const nlp = winkNLP(model, ["sbd", "pos"])
 const its: any = nlp.its
 
 interface Sentence {
@@ -27,7 +29,26 @@ interface Sentence {
   readonly speaker: string
   readonly text: string
   readonly terms: ReadonlyArray<string>
+  /** The distinct terms (what ranking and steering count). */
+  readonly unique: ReadonlySet<string>
   readonly firstPos: string
+}
+
+/** What every version of one transcript shares: its sentences and their steering-free scores. */
+interface Analysis {
+  readonly sentences: ReadonlyArray<Sentence>
+  /** tf·idf of each sentence's terms per word, by sentence index (the rank before steering). */
+  readonly scores: ReadonlyArray<number>
+  /** The action-item candidates by meeting date (due dates resolve from it). */
+  readonly candidates: Map<string, ReadonlyArray<Candidate>>
+}
+
+/** A sentence that reads as an action item, first occurrence of its text only. */
+interface Candidate {
+  readonly item: ActionItem
+  readonly index: number
+  /** Spoken owner and due date come first. */
+  readonly bonus: number
 }
 
 /** Content words of a text, lemmatized and lower case. */
@@ -41,69 +62,85 @@ const termsOf = (text: string): Array<string> =>
     .out(its.lemma)
     .map((lemma: string) => lemma.toLowerCase())
 
+/**
+ * The transcript's sentences, segment by segment. Each document's token properties are read as whole
+ * arrays (one pass each) and cut by the sentences' token spans: wink's per-token items cost more than
+ * the tagging itself.
+ */
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
   for (const segment of segments) {
-    nlp
-      .readDoc(segment.text)
-      .sentences()
-      .each((sentence: any) => {
-        const text = String(sentence.out()).trim()
-        if (text === "") return
-        const tokens = sentence.tokens()
-        const words = tokens.filter((t: any) => t.out(its.type) === "word")
-        const terms = tokens
-          .filter((t: any) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
-          .out(its.lemma)
-          .map((lemma: string) => lemma.toLowerCase())
-        sentences.push({
-          index: sentences.length,
-          speaker: segment.speaker,
-          text,
-          terms,
-          firstPos: words.length > 0 ? words.out(its.pos)[0] : ""
-        })
-      })
+    const doc: any = nlp.readDoc(segment.text)
+    const texts: Array<string> = doc.sentences().out()
+    const spans: Array<[number, number]> = doc.sentences().out(its.span)
+    const tokens = doc.tokens()
+    const types: Array<string> = tokens.out(its.type)
+    const stopWords: Array<boolean> = tokens.out(its.stopWordFlag)
+    const lemmas: Array<string> = tokens.out(its.lemma)
+    const pos: Array<string> = tokens.out(its.pos)
+    texts.forEach((raw, index) => {
+      const text = String(raw).trim()
+      if (text === "") return
+      const [first, last] = spans[index]!
+      const terms: Array<string> = []
+      let firstPos = ""
+      for (let token = first; token <= last; token++) {
+        if (types[token] !== "word") continue
+        if (firstPos === "") firstPos = pos[token]!
+        if (!stopWords[token]) terms.push(lemmas[token]!.toLowerCase())
+      }
+      sentences.push({ index: sentences.length, speaker: segment.speaker, text, terms, unique: new Set(terms), firstPos })
+    })
   }
   return sentences
 }
 
-/** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
-const analysed = new WeakMap<ReadonlyArray<Segment>, ReadonlyArray<Sentence>>()
-/** Analyses a transcript ahead of its versions (what every version of it shares). */
-export const prepare = (segments: ReadonlyArray<Segment>): void => void sentencesOf(segments)
-
-const sentencesOf = (segments: ReadonlyArray<Segment>): ReadonlyArray<Sentence> => {
-  let sentences = analysed.get(segments)
-  if (sentences === undefined) {
-    sentences = analyse(segments)
-    analysed.set(segments, sentences)
-  }
-  return sentences
-}
-
-/** Scores every sentence: tf·idf of its terms per word, plus boosts for the steering terms. */
-const rank = (sentences: ReadonlyArray<Sentence>, steering: ReadonlySet<string>): Array<{ sentence: Sentence; score: number }> => {
+/** Scores every sentence by the tf·idf of its terms per word (transcript-wide: the same for every version). */
+const baseScores = (sentences: ReadonlyArray<Sentence>): Array<number> => {
   const frequency = new Map<string, number>()
   const documents = new Map<string, number>()
   for (const sentence of sentences) {
     for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1)
-    for (const term of new Set(sentence.terms)) documents.set(term, (documents.get(term) ?? 0) + 1)
+    for (const term of sentence.unique) documents.set(term, (documents.get(term) ?? 0) + 1)
   }
   const total = Math.max(1, sentences.length)
   return sentences.map((sentence) => {
-    const unique = new Set(sentence.terms)
     let score = 0
-    for (const term of unique) score += Math.log1p(frequency.get(term)!) * Math.log(1 + total / documents.get(term)!)
-    score /= Math.sqrt(Math.max(4, sentence.terms.length))
-    let steered = 0
-    for (const term of unique) if (steering.has(term)) steered++
-    return { sentence, score: score + steered * 2.5 }
+    for (const term of sentence.unique) score += Math.log1p(frequency.get(term)!) * Math.log(1 + total / documents.get(term)!)
+    return score / Math.sqrt(Math.max(4, sentence.terms.length))
   })
 }
 
+/** One transcript's analysis serves every version generated from it (the call actor passes the same array). */
+const analysed = new WeakMap<ReadonlyArray<Segment>, Analysis>()
+/** Analyses a transcript ahead of its versions (what every version of it shares), its action items for a meeting on `meetingDate`. */
+export const prepare = (segments: ReadonlyArray<Segment>, meetingDate: string): void => void candidatesOf(analysisOf(segments), meetingDate)
+
+const analysisOf = (segments: ReadonlyArray<Segment>): Analysis => {
+  let analysis = analysed.get(segments)
+  if (analysis === undefined) {
+    const sentences = analyse(segments)
+    analysis = { sentences, scores: baseScores(sentences), candidates: new Map() }
+    analysed.set(segments, analysis)
+  }
+  return analysis
+}
+
+interface Ranked {
+  readonly sentence: Sentence
+  readonly score: number
+}
+
+/** Every sentence's score for one version: its transcript-wide score plus a boost per steering term it holds. */
+const rank = (analysis: Analysis, steering: ReadonlySet<string>): Array<Ranked> =>
+  analysis.sentences.map((sentence, index) => {
+    let steered = 0
+    if (steering.size > 0) for (const term of sentence.unique) if (steering.has(term)) steered++
+    return { sentence, score: analysis.scores[index]! + steered * 2.5 }
+  })
+
 /** The best `count` sentences (ties broken by position), in transcript order. */
-const top = (ranked: ReadonlyArray<{ sentence: Sentence; score: number }>, count: number): Array<Sentence> =>
+const top = (ranked: ReadonlyArray<Ranked>, count: number): Array<Sentence> =>
   [...ranked]
     .sort((a, b) => b.score - a.score || a.sentence.index - b.sentence.index)
     .slice(0, count)
@@ -158,6 +195,25 @@ const actionOf = (sentence: Sentence, meetingDate: string): ActionItem | undefin
   return { id: actionItemId(text), text, ...(owner ? { owner } : {}), ...(dueDate ? { dueDate } : {}) }
 }
 
+/** The transcript's action-item candidates for a meeting on `meetingDate` (computed once per transcript and date). */
+const candidatesOf = (analysis: Analysis, meetingDate: string): ReadonlyArray<Candidate> => {
+  let candidates = analysis.candidates.get(meetingDate)
+  if (candidates === undefined) {
+    const seen = new Set<string>()
+    const found: Array<Candidate> = []
+    for (const sentence of analysis.sentences) {
+      const item = actionOf(sentence, meetingDate)
+      if (item && !seen.has(item.id)) {
+        seen.add(item.id)
+        found.push({ item, index: sentence.index, bonus: (item.owner ? 10 : 0) + (item.dueDate ? 10 : 0) })
+      }
+    }
+    candidates = found
+    analysis.candidates.set(meetingDate, candidates)
+  }
+  return candidates
+}
+
 const overlap = (a: ReadonlyArray<string>, b: ReadonlySet<string>) => a.reduce((n, term) => n + (b.has(term) ? 1 : 0), 0)
 
 /** The transcript sentence a note line refers to (most shared terms; none when nothing is shared). */
@@ -179,7 +235,7 @@ const quote = (sentence: Sentence) => `${sentence.speaker ? `${sentence.speaker}
 
 const enhancedNotes = (
   request: SummaryRequest,
-  sentences: ReadonlyArray<Sentence>,
+  analysis: Analysis,
   summary: ReadonlyArray<Sentence>,
   actions: ReadonlyArray<ActionItem>
 ) => {
@@ -188,7 +244,7 @@ const enhancedNotes = (
     .map((line) => line.replace(/^\s*[-*•]\s*/, "").trim())
     .filter((line) => line !== "")
   const expand = (line: string) => {
-    const passage = passageFor(line, sentences)
+    const passage = passageFor(line, analysis.sentences)
     return passage ? `- ${line}\n  - ${quote(passage)}` : `- ${line}`
   }
   const template = request.inputs.template
@@ -213,7 +269,7 @@ const enhancedNotes = (
       const notes = bySection[index]!
       if (notes.length > 0) return [`## ${section.title}`, ...notes.map(expand)].join("\n")
       // A section without notes is filled from the transcript by its instruction.
-      const filled = top(rank(sentences, sectionTerms[index]!), 2).filter((s) => overlap(s.terms, sectionTerms[index]!) > 0)
+      const filled = top(rank(analysis, sectionTerms[index]!), 2).filter((s) => overlap(s.terms, sectionTerms[index]!) > 0)
       return [`## ${section.title}`, ...(filled.length > 0 ? filled.map((s) => `- ${quote(s)}`) : ["- (nothing discussed)"])].join("\n")
     })
     .join("\n\n")
@@ -221,25 +277,21 @@ const enhancedNotes = (
 
 /** Generates one version; pure and deterministic. */
 export const summarize = (request: SummaryRequest): VersionContent => {
-  const sentences = sentencesOf(request.segments)
+  const analysis = analysisOf(request.segments)
+  const sentences = analysis.sentences
   const steering = new Set([
     ...termsOf(promptText(request.inputs)),
     ...(request.inputs.template?.sections.flatMap((section) => termsOf(`${section.title} ${section.instruction}`)) ?? [])
   ])
-  const ranked = rank(sentences, steering)
+  const ranked = rank(analysis, steering)
   const summary = top(ranked, Math.min(3, sentences.length))
   const keyPoints = top(ranked, Math.min(6, sentences.length))
-  const seen = new Set<string>()
-  const found: Array<{ item: ActionItem; score: number; index: number }> = []
-  const scores = new Map(ranked.map((entry) => [entry.sentence.index, entry.score]))
-  for (const sentence of sentences) {
-    const item = actionOf(sentence, request.meetingDate)
-    if (item && !seen.has(item.id)) {
-      seen.add(item.id)
-      // Items with a spoken owner or due date first, then the most relevant to the steering terms.
-      found.push({ item, score: (item.owner ? 10 : 0) + (item.dueDate ? 10 : 0) + scores.get(sentence.index)!, index: sentence.index })
-    }
-  }
+  // Items with a spoken owner or due date first, then the most relevant to the steering terms.
+  const found = candidatesOf(analysis, request.meetingDate).map(({ item, index, bonus }) => ({
+    item,
+    index,
+    score: bonus + ranked[index]!.score
+  }))
   // A long meeting's notes list the main commitments, not every sentence that sounds like one.
   const actionItems = found
     .sort((a, b) => b.score - a.score || a.index - b.index)
@@ -250,7 +302,7 @@ export const summarize = (request: SummaryRequest): VersionContent => {
     summary: summary.map((s) => s.text).join(" "),
     keyPoints: keyPoints.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)),
     actionItems,
-    enhancedNotes: enhancedNotes(request, sentences, summary, actionItems)
+    enhancedNotes: enhancedNotes(request, analysis, summary, actionItems)
   }
 }
 

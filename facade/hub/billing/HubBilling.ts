@@ -7,24 +7,22 @@
  * admin, changing the owner; user sessions only (billing is interactive).
  */
 import { Effect, Schema } from "effect"
-import { Billing, Invoice, Subscription } from "../../../actors/billing/Billing.ts"
-import { Plan, PlanId, planOf, plans } from "../../../actors/billing/Plans.ts"
+import { Billing, Subscription } from "../../../actors/billing/Billing.ts"
+import { Plan, planOf } from "../../../actors/billing/Plans.ts"
 import { recordingRows } from "../../../actors/hub/CallRecords.ts"
 import { MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { Timestamp } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { operation } from "../../Operation.ts"
-import { changePlan, changeSeats } from "../../pm/platform/BillingChanges.ts"
-import { billingCaller, exampleInvoice, exampleSubscription, params, WorkspaceParams } from "./BillingShared.ts"
+import { billingCaller, exampleSubscription, sharedBillingOperations, WorkspaceParams } from "../../shared/BillingOperations.ts"
+import { params } from "./BillingShared.ts"
 
 const tag = "Hub Billing Resource"
 const service = "hub"
-const Seats = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5000 }))
 
 const SeatUse = Schema.Struct({ seats: Schema.NullOr(Schema.Number), used: Schema.Number, available: Schema.NullOr(Schema.Number) })
 const Overview = Schema.Struct({ subscription: Subscription, plan: Plan, seats: SeatUse }).annotate({ identifier: "HubBillingOverview" })
-const ChangeResult = Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) })
 const Usage = Schema.Struct({
   periodStart: Timestamp,
   periodEnd: Timestamp,
@@ -61,20 +59,26 @@ const periodOf = (subscription: Subscription) => {
 
 const exampleSeats = { seats: 10, used: 1, available: 9 }
 
+const shared = sharedBillingOperations(
+  service,
+  tag,
+  {
+    listPlans: "listHubBillingPlans",
+    changePlan: {
+      operationId: "changeHubBillingPlan",
+      description: "Seats default to the members there are and may not be fewer (409); they become the most members the workspace can have."
+    },
+    setSeats: "setHubBillingSeats",
+    listInvoices: {
+      operationId: "listHubBillingInvoices",
+      summary: "The workspace's invoices, newest first, optionally of one status (admin)"
+    }
+  },
+  params
+)
+
 export const hubBillingOperations = [
-  operation({
-    service,
-    tag,
-    operationId: "listHubBillingPlans",
-    method: "GET",
-    path: "/v1/billing/plans",
-    summary: "The plans on offer, with their price per seat and seat range",
-    auth: "public",
-    scopes: [],
-    responses: { 200: { description: "Plans", schema: Schema.Struct({ items: Schema.Array(Plan) }) } },
-    examples: [{ name: "plans", response: { status: 200, body: { items: plans } } }],
-    handler: () => Effect.succeed({ items: plans })
-  }),
+  shared.listPlans,
   operation({
     service,
     tag,
@@ -100,90 +104,9 @@ export const hubBillingOperations = [
         return { subscription, plan: planOf(subscription.planId), seats }
       })
   }),
-  operation({
-    service,
-    tag,
-    operationId: "changeHubBillingPlan",
-    method: "PUT",
-    path: "/v1/workspaces/{workspaceId}/billing/plan",
-    summary: "Move the workspace to a plan with a number of seats (owner); the new period is invoiced",
-    description: "Seats default to the members there are and may not be fewer (409); they become the most members the workspace can have.",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceParams,
-    body: Schema.Struct({ planId: PlanId, seats: Schema.optionalKey(Seats) }),
-    responses: {
-      200: { description: "The subscription and its invoice", schema: ChangeResult },
-      409: { description: "Fewer seats than members" }
-    },
-    examples: [
-      {
-        name: "team",
-        request: { params, body: { planId: "team", seats: 10 } },
-        response: { status: 200, body: { subscription: exampleSubscription, invoice: exampleInvoice } }
-      }
-    ],
-    handler: ({ params, body }, context) =>
-      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) =>
-        changePlan(params.workspaceId, by, body.planId, body.seats)
-      )
-  }),
-  operation({
-    service,
-    tag,
-    operationId: "setHubBillingSeats",
-    method: "PUT",
-    path: "/v1/workspaces/{workspaceId}/billing/seats",
-    summary: "Buy or release seats (owner): added seats are invoiced prorated; never fewer than the members",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceParams,
-    body: Schema.Struct({ seats: Seats }),
-    responses: {
-      200: { description: "The subscription and the invoice for added seats", schema: ChangeResult },
-      409: { description: "Fewer seats than members, or no plan" }
-    },
-    examples: [
-      {
-        name: "add-seats",
-        request: { params, body: { seats: 12 } },
-        response: {
-          status: 200,
-          body: {
-            subscription: { ...exampleSubscription, seats: 12 },
-            invoice: {
-              ...exampleInvoice,
-              number: "INV-00002",
-              amountDueCents: 1600,
-              lines: [{ description: "Team: 2 added seats (prorated)", quantity: 2, unitAmountCents: 800, amountCents: 1600 }]
-            }
-          }
-        }
-      }
-    ],
-    handler: ({ params, body }, context) =>
-      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) => changeSeats(params.workspaceId, by, body.seats))
-  }),
-  operation({
-    service,
-    tag,
-    operationId: "listHubBillingInvoices",
-    method: "GET",
-    path: "/v1/workspaces/{workspaceId}/billing/invoices",
-    summary: "The workspace's invoices, newest first, optionally of one status (admin)",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceParams,
-    query: Schema.Struct({ status: Schema.optionalKey(Invoice.fields.status) }),
-    responses: { 200: { description: "Invoices", schema: Schema.Struct({ items: Schema.Array(Invoice) }) } },
-    examples: [{ name: "all", request: { params, query: {} }, response: { status: 200, body: { items: [exampleInvoice] } } }],
-    handler: ({ params, query }, context) =>
-      Effect.gen(function* () {
-        yield* billingCaller(context, params.workspaceId, "admin")
-        const invoices = yield* (yield* ActorSystem).ask(Billing, params.workspaceId, "invoices", {})
-        return { items: invoices.filter((invoice) => query.status === undefined || invoice.status === query.status) }
-      })
-  }),
+  shared.changePlan,
+  shared.setSeats,
+  shared.listInvoices,
   operation({
     service,
     tag,

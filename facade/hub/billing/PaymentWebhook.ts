@@ -7,7 +7,8 @@
 import { EventOutcome } from "../../../actors/billing/Billing.ts"
 import { operation } from "../../Operation.ts"
 import { PAYMENT_SIGNATURE_NOTE, receivePaymentEvent } from "../../shared/PaymentEvents.ts"
-import { exampleInvoice, params } from "./BillingShared.ts"
+import { exampleInvoice } from "../../shared/BillingOperations.ts"
+import { params } from "./BillingShared.ts"
 
 const exampleEvent = {
   id: "evt_7Hk2Lm9Np4Qr",

@@ -7,71 +7,38 @@
  */
 import { Effect, Schema } from "effect"
 import { Billing, Invoice, Subscription } from "../../../actors/billing/Billing.ts"
-import { Plan, PlanId, plans } from "../../../actors/billing/Plans.ts"
 import { usersByIds } from "../../../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { Id } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { changePlan, changeSeats } from "./BillingChanges.ts"
-import { at, ids, WorkspaceIdParams } from "./Shared.ts"
+import { operation } from "../../Operation.ts"
+import { billingCaller, exampleInvoice, exampleSubscription, sharedBillingOperations } from "../../shared/BillingOperations.ts"
+import { ids, WorkspaceIdParams } from "./Shared.ts"
 
 const tag = "Billing Resource"
 const service = "pm"
 const params = { workspaceId: ids.workspace }
-const Seats = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5000 }))
 const Text = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
 
-const exampleSubscription = {
-  planId: "team",
-  seats: 10,
-  status: "active",
-  cancelAtPeriodEnd: false,
-  currentPeriodStart: at,
-  currentPeriodEnd: "2026-12-21T12:00:00.000Z",
-  contact: { email: "billing@acme.example", companyName: "Acme Inc.", taxId: null, address: null },
-  updatedAt: at
-}
-const exampleInvoice = {
-  id: "8e9f0a1b-2c3d-4e5f-8a6b-7c8d9e0f1a2b",
-  number: "INV-00001",
-  status: "open",
-  currency: "usd",
-  amountDueCents: 8000,
-  amountPaidCents: 0,
-  lines: [{ description: "Team: 10 seats", quantity: 10, unitAmountCents: 800, amountCents: 8000 }],
-  periodStart: at,
-  periodEnd: "2026-12-21T12:00:00.000Z",
-  createdAt: at,
-  paidAt: null,
-  eventAt: null
-}
-
-/** The caller (a user session) with at least `minimum` in the workspace: returns who acts, for the history. */
-const billingCaller = (context: RequestContext, workspaceId: string, minimum: "admin" | "owner") =>
-  Effect.gen(function* () {
-    yield* workspaceRole(context, workspaceId, minimum)
-    return `user:${(yield* principalOf(context)).userId}`
-  })
-
-const ChangeResult = Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) })
+const shared = sharedBillingOperations(
+  service,
+  tag,
+  {
+    listPlans: "listBillingPlans",
+    changePlan: {
+      operationId: "changeBillingPlan",
+      description:
+        "Seats default to the members there are, and may not be fewer (409). The seats become the most members the workspace can have."
+    },
+    setSeats: "setBillingSeats",
+    listInvoices: { operationId: "listBillingInvoices", summary: "The workspace's invoices, newest first (admin)" }
+  },
+  params
+)
 
 export const billingOperations = [
-  operation({
-    service,
-    tag,
-    operationId: "listBillingPlans",
-    method: "GET",
-    path: "/v1/billing/plans",
-    summary: "The plans on offer, with their price per seat and seat range",
-    auth: "public",
-    scopes: [],
-    responses: { 200: { description: "Plans", schema: Schema.Struct({ items: Schema.Array(Plan) }) } },
-    examples: [{ name: "plans", response: { status: 200, body: { items: plans } } }],
-    handler: () => Effect.succeed({ items: plans })
-  }),
+  shared.listPlans,
   operation({
     service,
     tag,
@@ -90,71 +57,8 @@ export const billingOperations = [
         return yield* (yield* ActorSystem).ask(Billing, params.workspaceId, "subscription", {})
       })
   }),
-  operation({
-    service,
-    tag,
-    operationId: "changeBillingPlan",
-    method: "PUT",
-    path: "/v1/workspaces/{workspaceId}/billing/plan",
-    summary: "Move the workspace to a plan with a number of seats (owner); the new period is invoiced",
-    description:
-      "Seats default to the members there are, and may not be fewer (409). The seats become the most members the workspace can have.",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceIdParams,
-    body: Schema.Struct({ planId: PlanId, seats: Schema.optionalKey(Seats) }),
-    responses: {
-      200: { description: "The subscription and its invoice", schema: ChangeResult },
-      409: { description: "Fewer seats than members" }
-    },
-    examples: [
-      {
-        name: "team",
-        request: { params, body: { planId: "team", seats: 10 } },
-        response: { status: 200, body: { subscription: exampleSubscription, invoice: exampleInvoice } }
-      }
-    ],
-    handler: ({ params, body }, context) =>
-      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) =>
-        changePlan(params.workspaceId, by, body.planId, body.seats)
-      )
-  }),
-  operation({
-    service,
-    tag,
-    operationId: "setBillingSeats",
-    method: "PUT",
-    path: "/v1/workspaces/{workspaceId}/billing/seats",
-    summary: "Buy or release seats (owner): added seats are invoiced prorated; never fewer than the members",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceIdParams,
-    body: Schema.Struct({ seats: Seats }),
-    responses: {
-      200: { description: "The subscription and the invoice for added seats", schema: ChangeResult },
-      409: { description: "Fewer seats than members, or no plan" }
-    },
-    examples: [
-      {
-        name: "add-seats",
-        request: { params, body: { seats: 12 } },
-        response: {
-          status: 200,
-          body: {
-            subscription: { ...exampleSubscription, seats: 12 },
-            invoice: {
-              ...exampleInvoice,
-              number: "INV-00002",
-              amountDueCents: 1600,
-              lines: [{ description: "Team: 2 added seats (prorated)", quantity: 2, unitAmountCents: 800, amountCents: 1600 }]
-            }
-          }
-        }
-      }
-    ],
-    handler: ({ params, body }, context) =>
-      Effect.flatMap(billingCaller(context, params.workspaceId, "owner"), (by) => changeSeats(params.workspaceId, by, body.seats))
-  }),
+  shared.changePlan,
+  shared.setSeats,
   operation({
     service,
     tag,
@@ -283,26 +187,7 @@ export const billingOperations = [
         return yield* (yield* ActorSystem).ask(Billing, params.workspaceId, "updateContact", { by, ...body })
       })
   }),
-  operation({
-    service,
-    tag,
-    operationId: "listBillingInvoices",
-    method: "GET",
-    path: "/v1/workspaces/{workspaceId}/billing/invoices",
-    summary: "The workspace's invoices, newest first (admin)",
-    auth: "jwt",
-    scopes: [],
-    params: WorkspaceIdParams,
-    query: Schema.Struct({ status: Schema.optionalKey(Invoice.fields.status) }),
-    responses: { 200: { description: "Invoices", schema: Schema.Struct({ items: Schema.Array(Invoice) }) } },
-    examples: [{ name: "all", request: { params, query: {} }, response: { status: 200, body: { items: [exampleInvoice] } } }],
-    handler: ({ params, query }, context) =>
-      Effect.gen(function* () {
-        yield* billingCaller(context, params.workspaceId, "admin")
-        const invoices = yield* (yield* ActorSystem).ask(Billing, params.workspaceId, "invoices", {})
-        return { items: invoices.filter((invoice) => query.status === undefined || invoice.status === query.status) }
-      })
-  }),
+  shared.listInvoices,
   operation({
     service,
     tag,
