@@ -53,6 +53,7 @@ export const LensBot = Actor<Installed | null>()({
   state: Schema.NullOr(Installed),
   initial: () => null,
   rebuild: (connectionId) => load(connectionId),
+  readOnly: ["view", "credentials"],
   messages: {
     install: {
       payload: Schema.Struct({ workspaceId: Id, surface: Surface, sealed: Schema.String, actAs: Id }),

@@ -116,6 +116,7 @@ export const LensAccount = Actor<AccountState>()({
   state: AccountState,
   initial: () => ({ balance: initialCredits(), updatedAt: now() }),
   rebuild: (workspaceId) => load(workspaceId),
+  readOnly: ["balance", "require"],
   messages: {
     balance: { payload: Schema.Struct({}), success: AccountState },
     /** The balance, or 402 when the workspace has no credits left. */

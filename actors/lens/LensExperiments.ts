@@ -107,6 +107,7 @@ export const LensExperiments = Actor<ReadonlyArray<Experiment>>()({
   state: Schema.Array(Experiment),
   initial: () => [],
   rebuild: (workspaceId) => loadExperiments(workspaceId),
+  readOnly: ["list", "variantFor", "results"],
   messages: {
     list: { payload: Schema.Struct({}), success: Schema.Array(Experiment) },
     create: { payload: Schema.Struct({ by: Schema.String, name: Schema.String, variants: Schema.Array(Variant) }), success: Experiment },

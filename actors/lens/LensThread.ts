@@ -163,6 +163,7 @@ export const LensThread = Actor<State>()({
   state: Schema.NullOr(ThreadState),
   initial: () => null,
   rebuild: (threadId) => loadThread(threadId),
+  readOnly: ["owner", "view", "resolve", "turn", "proposal"],
   messages: {
     /** The workspace of `by`'s thread (403/404 otherwise). */
     owner: { payload: Schema.Struct(By), success: Schema.Struct({ workspaceId: Id }) },
