@@ -19,13 +19,20 @@
 import { Effect, Schedule } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import type { LoggedEvent } from "../pm/EventLog.ts"
-import { lastSeqs, readRange } from "../pm/EventLog.ts"
+import { EVENT_COLUMNS, type EventRow, type LoggedEvent, lastSeqs, toEvent } from "../pm/EventLog.ts"
 import { read, send } from "../pm/WorkActor.ts"
 import { PmList, PmTask } from "../pm/WorkActors.ts"
 import type { Task } from "../pm/WorkRecords.ts"
 import { checkOutboundUrl } from "../webhooks/OutboundAddress.ts"
-import { type Action, type Condition, PmAutomations, type Rule, type RuleRun } from "./AutomationRules.ts"
+import {
+  type Action,
+  type Condition,
+  PmAutomations,
+  type Rule,
+  type RuleRun,
+  type StoredRule,
+  type TriggerType
+} from "./AutomationRules.ts"
 
 export const MAX_DEPTH = 5
 const NODE = crypto.randomUUID()
@@ -40,6 +47,29 @@ const envNumber = (name: string, fallback: number) => {
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
+
+/** The change type each trigger listens to (a due date has none: it is found by a scan). */
+const changeTypeOf: Record<TriggerType, string | undefined> = {
+  task_created: "task.created",
+  status_changed: "status.changed",
+  assignee_changed: "task.updated",
+  custom_field_changed: "task.updated",
+  comment_added: "comment.created",
+  due_date_passed: undefined
+}
+
+/** Rules by the change type they listen to: a change is matched only against the rules that can fire on it. */
+export const rulesByChangeType = <R extends Rule>(rules: ReadonlyArray<R>): ReadonlyMap<string, ReadonlyArray<R>> => {
+  const index = new Map<string, Array<R>>()
+  for (const rule of rules) {
+    const type = changeTypeOf[rule.trigger.type]
+    if (type === undefined) continue
+    const listening = index.get(type)
+    if (listening) listening.push(rule)
+    else index.set(type, [rule])
+  }
+  return index
+}
 
 /** The task a change triggers `rule` for, if it does. */
 export const triggeredTask = (rule: Rule, event: LoggedEvent): string | undefined => {
@@ -250,24 +280,50 @@ const chainsOf = (workspaceId: string, events: ReadonlyArray<LoggedEvent>) =>
     (rows) => new Map(rows.map((r) => [Number(r.seq), r.rule_chain]))
   )
 
-/** Reads the workspace's log past its cursor and runs its rules; the number of changes read. */
-const processWorkspace = (workspaceId: string, rules: ReadonlyArray<Rule & { sinceSeq: number }>) =>
+const advanceCursor = (workspaceId: string, seq: number) =>
+  query(`UPDATE pm_automation_cursors SET last_seq = $2 WHERE workspace_id = $1 AND last_seq < $2`, [workspaceId, seq])
+
+/** The changes in (after, upTo] of the types some rule listens to, in seq order: the others cannot trigger anything. */
+const changesOfTypes = (workspaceId: string, after: number, upTo: number, types: ReadonlyArray<string>) =>
+  Effect.map(
+    query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM pm_events WHERE workspace_id = $1 AND type = ANY($2::text[]) AND seq > $3 AND seq <= $4 ORDER BY seq LIMIT $5`,
+      [workspaceId, types, after, upTo, BATCH]
+    ),
+    (rows) => rows.map(toEvent)
+  )
+
+/**
+ * Reads the workspace's log past its cursor, up to `lastSeq`, and runs its
+ * rules; true when there is more to read. The cursor is written once per
+ * batch, and before a change that triggers a rule (so a crash replays at most
+ * that change, whose runs are claimed once anyway).
+ */
+const processWorkspace = (workspaceId: string, lastSeq: number, rules: ReadonlyArray<StoredRule>) =>
   Effect.gen(function* () {
     const cursor = yield* leaseCursor(workspaceId, 30)
-    if (cursor === undefined) return 0
-    const { events } = yield* readRange(workspaceId, cursor, Number.MAX_SAFE_INTEGER, BATCH)
-    if (events.length === 0) return 0
-    const chains = yield* chainsOf(workspaceId, events)
+    if (cursor === undefined || cursor >= lastSeq) return false
+    const byType = rulesByChangeType(rules)
+    const events = byType.size === 0 ? [] : yield* changesOfTypes(workspaceId, cursor, lastSeq, [...byType.keys()])
+    let chains: Map<number, ReadonlyArray<string>> | undefined
+    let written = cursor
     for (const event of events) {
-      for (const rule of rules) {
+      for (const rule of byType.get(event.type) ?? []) {
         if (event.seq <= rule.sinceSeq) continue
         const taskId = triggeredTask(rule, event)
         if (taskId === undefined) continue
+        if (written < event.seq - 1) {
+          written = event.seq - 1
+          yield* advanceCursor(workspaceId, written)
+        }
+        chains ??= yield* chainsOf(workspaceId, events)
         yield* runRule(rule, { key: `seq:${event.seq}`, type: rule.trigger.type, taskId, chain: chains.get(event.seq) ?? [] })
       }
-      yield* query(`UPDATE pm_automation_cursors SET last_seq = $2 WHERE workspace_id = $1 AND last_seq < $2`, [workspaceId, event.seq])
     }
-    return events.length
+    // A full batch may stop short of lastSeq; otherwise every change up to it was read.
+    const full = events.length === BATCH
+    yield* advanceCursor(workspaceId, full ? events[events.length - 1]!.seq : lastSeq)
+    return full
   })
 
 /** Open tasks whose due date passed since the rule was made (each (task, due date) once). */
@@ -285,8 +341,8 @@ const dueDateScan = (rule: Rule) =>
   })
 
 /** Workspaces with enabled rules whose log has moved past their cursor (one indexed statement, not one per workspace). */
-const behind = query<{ workspace_id: string }>(
-  `SELECT c.workspace_id FROM pm_automation_cursors c JOIN pm_event_counters k ON k.workspace_id = c.workspace_id
+const behind = query<{ workspace_id: string; last_seq: number | string }>(
+  `SELECT c.workspace_id, k.last_seq FROM pm_automation_cursors c JOIN pm_event_counters k ON k.workspace_id = c.workspace_id
     WHERE k.last_seq > c.last_seq AND EXISTS (SELECT 1 FROM pm_automation_rules r WHERE r.workspace_id = c.workspace_id AND r.enabled)`
 )
 
@@ -294,20 +350,23 @@ const dueRules = query<{ workspace_id: string; id: string }>(
   `SELECT workspace_id, id FROM pm_automation_rules WHERE enabled AND trigger->>'type' = 'due_date_passed'`
 )
 
-/** One pass: the workspaces whose log moved; every `dueEvery`-th pass, the due-date rules too. The amount of work done. */
+/**
+ * One pass: the workspaces whose log moved; with `withDueDates`, the due-date
+ * rules too. True when a backlog is left (a full batch of changes): the next pass follows at once.
+ */
 export const automationPass = (withDueDates: boolean) =>
   Effect.gen(function* () {
-    let work = 0
-    for (const { workspace_id: workspaceId } of yield* behind) {
-      work += yield* processWorkspace(workspaceId, yield* enabledRules(workspaceId))
+    let more = false
+    for (const { workspace_id: workspaceId, last_seq } of yield* behind) {
+      if (yield* processWorkspace(workspaceId, Number(last_seq), yield* enabledRules(workspaceId))) more = true
     }
     if (withDueDates) {
       const byWorkspace = new Set((yield* dueRules).map((r) => r.workspace_id))
       for (const workspaceId of byWorkspace) {
-        for (const rule of yield* enabledRules(workspaceId)) if (rule.trigger.type === "due_date_passed") work += yield* dueDateScan(rule)
+        for (const rule of yield* enabledRules(workspaceId)) if (rule.trigger.type === "due_date_passed") yield* dueDateScan(rule)
       }
     }
-    return work
+    return more
   })
 
 /** Runs left `running` by a node that died: reported, never repeated. */
@@ -316,7 +375,11 @@ const reportInterrupted = query(
     WHERE status = 'running' AND started_at < now() - interval '5 minutes'`
 )
 
-/** Runs forever: passes back to back while there is work, else one per poll interval (PM_AUTOMATION_POLL_MS). */
+/**
+ * Runs forever: passes back to back while a backlog is left, else one per
+ * poll interval (PM_AUTOMATION_POLL_MS): under a steady stream of writes a
+ * pass reads the changes of a whole interval at once, not one or two.
+ */
 export const automationWorker = () => {
   const pollMs = envNumber("PM_AUTOMATION_POLL_MS", 250)
   const dueEveryMs = envNumber("PM_AUTOMATION_DUE_SCAN_MS", 30_000)
@@ -327,8 +390,8 @@ export const automationWorker = () => {
       lastDueScan = Date.now()
       yield* reportInterrupted
     }
-    const work = yield* automationPass(scanDue)
-    if (work === 0) yield* Effect.sleep(pollMs)
+    const more = yield* automationPass(scanDue)
+    if (!more) yield* Effect.sleep(pollMs)
   }).pipe(
     Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("automations: pass failed", cause), Effect.sleep(pollMs))),
     Effect.repeat(Schedule.forever)

@@ -145,6 +145,39 @@ describe("automations", () => {
     await w.call("DELETE", `${rules()}/${rule.id}`, undefined, 204)
   })
 
+  it("runs a rule only on its own trigger, and sees a rule change on the next change", async () => {
+    const rule = await w.call("POST", rules(), {
+      name: "Tag discussed work",
+      trigger: { type: "comment_added" },
+      actions: [{ type: "add_tag", name: "discussed" }]
+    })
+    const task = await w.call("POST", `/v1/lists/${w.listId}/tasks`, { name: "Quiet task" })
+    // Changes of other types (created, updated, status changed) never run it.
+    await w.call("PATCH", `/v1/tasks/${task.id}`, { description: "edited", status: "in progress" })
+    await settle()
+    expect(await runsOf(rule.id)).toEqual([])
+    await w.call("POST", `/v1/tasks/${task.id}/comments`, { text: "First comment" })
+    const run = await eventually(async () => (await runsOf(rule.id)).find((r) => r.status === "succeeded"))
+    expect(run).toMatchObject({ taskId: task.id, triggerType: "comment_added" })
+    expect((await w.call("GET", `/v1/tasks/${task.id}`)).tags.map((t: { name: string }) => t.name)).toEqual(["discussed"])
+
+    // Its trigger changed: the next comment does nothing, the next status change runs it (its new action).
+    await w.call("PATCH", `${rules()}/${rule.id}`, {
+      trigger: { type: "status_changed", toStatus: "to do" },
+      actions: [{ type: "set_priority", priority: "high" }]
+    })
+    await w.call("POST", `/v1/tasks/${task.id}/comments`, { text: "Second comment" })
+    await settle()
+    expect(await runsOf(rule.id)).toHaveLength(1)
+    await w.call("PATCH", `/v1/tasks/${task.id}`, { status: "to do" })
+    const second = await eventually(async () => (await runsOf(rule.id)).find((r) => r.triggerType === "status_changed"))
+    expect(second).toMatchObject({ taskId: task.id, status: "succeeded" })
+    expect((await w.call("GET", `/v1/tasks/${task.id}`)).priority).toBe("high")
+    await settle()
+    expect(await runsOf(rule.id)).toHaveLength(2)
+    await w.call("DELETE", `${rules()}/${rule.id}`, undefined, 204)
+  })
+
   it("refuses bad rules naming the field, and viewers", async () => {
     const bad = async (body: unknown, path: RegExp, status = 400) => {
       const response = await atrium.request("POST", `/pm${rules()}`, { token: w.owner.token, body })
