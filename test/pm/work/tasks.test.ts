@@ -139,6 +139,38 @@ describe("task CRUD", () => {
     await fail("PATCH", `/tasks/${task.id}`, { assigneeIds: [w.outsider.userId] }, 400)
   })
 
+  it("a patch of own fields logs exactly the changed ones with their previous values; a refused one changes nothing", async () => {
+    const task = await newTask({ name: "Own", description: "old", startDate: "2026-03-01T00:00:00Z", dueDate: "2026-03-10T00:00:00Z" })
+    const updated = await call("PATCH", `/tasks/${task.id}`, { name: " Own ", description: "new", dueDate: "2026-03-20T00:00:00Z" })
+    expect(updated).toMatchObject({ name: "Own", description: "new", dueDate: "2026-03-20T00:00:00.000Z", version: 2 })
+    const logged = (await atrium.changes(w.workspaceId, "task.updated")).filter((c) => c.entityId === task.id)
+    expect(logged.map((c) => c.data)).toEqual([
+      {
+        description: "new",
+        dueDate: "2026-03-20T00:00:00.000Z",
+        previous: { description: "old", dueDate: "2026-03-10T00:00:00.000Z" },
+        version: 2
+      }
+    ])
+    const refused = await fail("PATCH", `/tasks/${task.id}`, { description: "never", dueDate: "2026-02-01T00:00:00Z" }, 400)
+    expect(refused.error.details).toEqual([{ path: "body.startDate", message: "after dueDate" }])
+    await fail("PATCH", `/tasks/${crypto.randomUUID()}`, { description: "nobody" }, 404)
+    const gated = await call(
+      "POST",
+      `/workspaces/${w.workspaceId}/spaces`,
+      { name: "No dates", features: { dueDates: false } },
+      w.member.token,
+      201
+    )
+    const gatedTask = await newTask({}, await call("POST", `/spaces/${gated.id}/lists`, { name: "L" }, w.member.token, 201))
+    await fail("PATCH", `/tasks/${gatedTask.id}`, { description: "never", dueDate: "2026-02-01T00:00:00Z" }, 400)
+    expect(await call("GET", `/tasks/${gatedTask.id}`)).toMatchObject({ description: "", version: 1 })
+    expect(await call("GET", `/tasks/${task.id}`)).toMatchObject({ description: "new", dueDate: "2026-03-20T00:00:00.000Z", version: 2 })
+    expect((await atrium.changes(w.workspaceId, "task.updated")).filter((c) => [task.id, gatedTask.id].includes(c.entityId))).toHaveLength(
+      1
+    )
+  })
+
   it("lists, filters, pages, finds by short id, and across the workspace", async () => {
     const fresh = await call("POST", `/spaces/${space.id}/lists`, { name: "Filters" }, w.member.token, 201)
     const a = await newTask({ name: "Alpha", priority: "high", assigneeIds: [w.owner.userId], tags: ["red"], dueDate: "2020-01-01" }, fresh)
