@@ -68,10 +68,16 @@ const open = (url: string) =>
       ready = true
       resolve()
     }
-    socket.on("error", (error) => (ready ? undefined : reject(error)))
-    socket.on("close", () => {
+    const fail = (error: Error) => {
+      // A socket that never subscribed is not one of the subscribers.
+      sockets.splice(sockets.indexOf(socket) >>> 0, 1)
+      socket.terminate()
+      reject(error)
+    }
+    socket.on("error", (error) => (ready ? undefined : fail(error)))
+    socket.on("close", (code: number, reason: Buffer) => {
       if (ready && !finished) dropped++
-      if (!ready) reject(new Error(`closed before subscribing: ${url}`))
+      if (!ready) fail(new Error(`closed before subscribing (${code} ${reason.toString()}): ${url}`))
     })
     socket.on("open", () => {
       if (config.protocol === "atrium")
@@ -83,11 +89,11 @@ const open = (url: string) =>
       if (ready) return onText(text)
       if (config.protocol === "atrium") {
         if (text.includes('"type":"subscribed"')) done()
-        else if (text.includes('"type":"error"')) reject(new Error(text))
+        else if (text.includes('"type":"error"')) fail(new Error(text))
       } else if (config.protocol === "socketio") {
         if (text.startsWith("0")) socket.send("40")
         else if (text.startsWith("40")) done()
-        else if (text.startsWith("44")) reject(new Error(text))
+        else if (text.startsWith("44")) fail(new Error(text))
       }
     })
     if (config.protocol === "socketio") {
@@ -110,6 +116,17 @@ const ticketUrl = async () => {
   return body.url
 }
 
+/** A socket closed before it subscribed (e.g. 4503 "retry" from a busy server) is opened again, as a client would. */
+const openRetrying = async (attempt = 1): Promise<void> => {
+  try {
+    await open(config.protocol === "atrium" ? `${await ticketUrl()}${config.batch ? "&batch=1" : ""}` : config.url!)
+  } catch (error) {
+    if (attempt >= 3) throw error
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt))
+    await openRetrying(attempt + 1)
+  }
+}
+
 const CONCURRENCY = 32
 let next = 0
 try {
@@ -117,7 +134,7 @@ try {
     Array.from({ length: Math.min(CONCURRENCY, config.count) }, async () => {
       while (next < config.count) {
         next++
-        await open(config.protocol === "atrium" ? `${await ticketUrl()}${config.batch ? "&batch=1" : ""}` : config.url!)
+        await openRetrying()
       }
     })
   )
