@@ -1,0 +1,42 @@
+/** Settings, loaded on demand: profile, members and invitations, API keys, webhooks, integrations, workspace, billing. */
+import { NavLink, Route, Routes } from "react-router"
+import { ApiKeys } from "./ApiKeys.tsx"
+import { Billing } from "./Billing.tsx"
+import { Integrations } from "./Integrations.tsx"
+import { Members } from "./Members.tsx"
+import { Profile } from "./Profile.tsx"
+import { Webhooks } from "./Webhooks.tsx"
+import { WorkspaceSettings } from "./WorkspaceSettings.tsx"
+import "../common/areas.css"
+
+const pages = [
+  { to: "", label: "Profile" },
+  { to: "members", label: "Members" },
+  { to: "api-keys", label: "API keys" },
+  { to: "webhooks", label: "Webhooks" },
+  { to: "integrations", label: "Integrations" },
+  { to: "workspace", label: "Workspace" },
+  { to: "billing", label: "Billing" }
+] as const
+
+export const SettingsArea = () => (
+  <section aria-labelledby="settings-title" className="area-page settings">
+    <h1 id="settings-title">Settings</h1>
+    <nav aria-label="Settings" className="area-tabs">
+      {pages.map((page) => (
+        <NavLink key={page.label} to={page.to === "" ? "." : page.to} end={page.to === ""}>
+          {page.label}
+        </NavLink>
+      ))}
+    </nav>
+    <Routes>
+      <Route index element={<Profile />} />
+      <Route path="members" element={<Members />} />
+      <Route path="api-keys" element={<ApiKeys />} />
+      <Route path="webhooks" element={<Webhooks />} />
+      <Route path="integrations" element={<Integrations />} />
+      <Route path="workspace" element={<WorkspaceSettings />} />
+      <Route path="billing" element={<Billing />} />
+    </Routes>
+  </section>
+)
