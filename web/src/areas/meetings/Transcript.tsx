@@ -55,9 +55,13 @@ export const Transcript = ({
   const highlighted = marked(segments, atMs, untilMs)
   const currentIndex = highlighted.size === 0 ? -1 : Math.min(...highlighted)
   useEffect(() => {
-    if (currentIndex < 0 || !current.current) return
-    current.current.scrollIntoView({ block: "center" })
-    current.current.focus({ preventScroll: true })
+    // After the shell's own focus handling for a new page (its effect runs after this one).
+    const timer = setTimeout(() => {
+      if (currentIndex < 0 || !current.current) return
+      current.current.scrollIntoView({ block: "center" })
+      current.current.focus({ preventScroll: true })
+    }, 0)
+    return () => clearTimeout(timer)
   }, [currentIndex])
   return (
     <section aria-labelledby="transcript-heading" className="panel transcript">

@@ -5,25 +5,38 @@ import { client } from "../../api/client.ts"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { day } from "../common/time.ts"
+import { useWorkspaceRole } from "../common/useMe.ts"
 
 const money = (cents: number | string) =>
   new Intl.NumberFormat(undefined, { style: "currency", currency: "USD" }).format(Number(cents) / 100)
 
 export const Billing = () => {
   const workspaceId = useParams().workspaceId!
+  const { role, isAdmin } = useWorkspaceRole(workspaceId)
   const path = { workspaceId }
   const overview = useQuery({
     queryKey: ["hub", "billing", workspaceId],
+    enabled: isAdmin,
     queryFn: () => unwrap(client.GET("/hub/v1/workspaces/{workspaceId}/billing", { params: { path } }))
   })
   const usage = useQuery({
     queryKey: ["hub", "billing-usage", workspaceId],
+    enabled: isAdmin,
     queryFn: () => unwrap(client.GET("/hub/v1/workspaces/{workspaceId}/billing/usage", { params: { path } }))
   })
   const invoices = useQuery({
     queryKey: ["hub", "invoices", workspaceId],
+    enabled: isAdmin,
     queryFn: () => unwrap(client.GET("/hub/v1/workspaces/{workspaceId}/billing/invoices", { params: { path } }))
   })
+  if (role !== undefined && !isAdmin) {
+    return (
+      <section aria-labelledby="billing-heading">
+        <h2 id="billing-heading">Billing</h2>
+        <p>Only workspace admins see the plan, usage and invoices.</p>
+      </section>
+    )
+  }
   return (
     <section aria-labelledby="billing-heading">
       <h2 id="billing-heading">Billing</h2>
