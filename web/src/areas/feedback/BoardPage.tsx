@@ -1,7 +1,7 @@
 /**
  * A team's view of one board, live over the board's stream: requests, the
- * roadmap, bug reports, changelog and milestones, and (for the team) the
- * moderation queue.
+ * roadmap, bug reports, changelog and milestones, and (for board admins)
+ * the moderation queue.
  */
 import { useQuery } from "@tanstack/react-query"
 import { useEffect } from "react"
@@ -13,7 +13,7 @@ import { unwrap } from "../common/result.ts"
 import { Bugs } from "./Bugs.tsx"
 import { Changelog } from "./Changelog.tsx"
 import { Moderation } from "./Moderation.tsx"
-import { boardKey, useBoard, useBoardLive, usePermissions } from "./queries.ts"
+import { boardKey, liveWords, useBoard, useBoardLive, usePermissions } from "./queries.ts"
 import { RequestPage } from "./RequestPage.tsx"
 import { Requests } from "./Requests.tsx"
 import { type RoadmapColumn, RoadmapView } from "./Roadmap.tsx"
@@ -33,8 +33,6 @@ const BoardRoadmap = () => {
   return <RoadmapView columns={columns} linkOf={(card) => `../requests/${card.id}`} />
 }
 
-const liveWords = { connecting: "connecting…", live: "● live", reconnecting: "offline — reconnecting…", closed: "not live" } as const
-
 export const BoardPage = () => {
   const { workspaceId = "", boardId = "" } = useParams()
   const board = useBoard(boardId)
@@ -45,7 +43,7 @@ export const BoardPage = () => {
   }, [board.data])
   if (board.isPending) return <Loading what="the board" />
   if (board.isError) return <ErrorMessage error={board.error} what="Board" />
-  const team = permissions.data?.team === true
+  const admin = permissions.data?.admin === true
   return (
     <section aria-labelledby="board-title" className="area-page">
       <header className="area-header">
@@ -54,7 +52,9 @@ export const BoardPage = () => {
         </p>
         <h1 id="board-title">{board.data.name}</h1>
         <p className="muted small">
-          <span role="status">{liveWords[live]}</span>
+          <span role="status" className="live-state" data-state={live}>
+            {liveWords[live]}
+          </span>
           {board.data.visibility === "public" ? (
             <>
               {" · "}
@@ -69,7 +69,7 @@ export const BoardPage = () => {
           <NavLink to="roadmap">Roadmap</NavLink>
           <NavLink to="bugs">Bugs</NavLink>
           <NavLink to="changelog">Changelog</NavLink>
-          {team ? <NavLink to="moderation">Moderation</NavLink> : null}
+          {admin ? <NavLink to="moderation">Moderation</NavLink> : null}
         </nav>
       </header>
       <Routes>
@@ -78,7 +78,7 @@ export const BoardPage = () => {
         <Route path="roadmap" element={<BoardRoadmap />} />
         <Route path="bugs" element={<Bugs />} />
         <Route path="changelog" element={<Changelog />} />
-        <Route path="moderation" element={team ? <Moderation /> : <p role="alert">Only the board's team moderates it.</p>} />
+        <Route path="moderation" element={admin ? <Moderation /> : <p role="alert">Only the board's admins moderate it.</p>} />
       </Routes>
     </section>
   )

@@ -3,7 +3,8 @@
  * workspaces use the slug): no account needed. Visitors browse and filter
  * requests, submit one, vote and unvote (an anonymous voter id kept in this
  * browser), read comments, the roadmap and the changelog with milestone
- * articles; signed-in people also comment. Re-read every few seconds.
+ * articles; signed-in people also comment. Live over the board's stream for
+ * signed-in readers who may see the board; visitors see "not live" and Refresh.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
@@ -14,7 +15,7 @@ import { announce, Announcer } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { day, when } from "../common/time.ts"
-import { PORTAL_REFRESH_MS, portalKey, visitorId } from "./queries.ts"
+import { liveWords, portalKey, useBoardLive, visitorId } from "./queries.ts"
 import { RoadmapView, type StatusType, statusTypeNames } from "./Roadmap.tsx"
 import { ServerHtml } from "./ServerHtml.tsx"
 
@@ -219,8 +220,7 @@ const PublicRequests = () => {
   const requests = useQuery({
     queryKey: [...portalKey(where.slug, where.workspaceId), "requests", query],
     queryFn: () =>
-      unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests", { params: { path: { slug: where.slug }, query } })),
-    refetchInterval: PORTAL_REFRESH_MS
+      unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests", { params: { path: { slug: where.slug }, query } }))
   })
   const setFilter = (name: string, value: string) =>
     setSearch(
@@ -357,8 +357,7 @@ const PublicRequest = () => {
   const params = { path: { slug: where.slug, shortId }, query: paramsOf(where).query }
   const request = useQuery({
     queryKey: [...portalKey(where.slug, where.workspaceId), "request", shortId],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}", { params })),
-    refetchInterval: PORTAL_REFRESH_MS
+    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}", { params }))
   })
   const comments = useQuery({
     queryKey: [...portalKey(where.slug, where.workspaceId), "comments", shortId],
@@ -421,8 +420,7 @@ const PublicRoadmap = () => {
   const link = usePortalLink()
   const roadmap = useQuery({
     queryKey: [...portalKey(where.slug, where.workspaceId), "roadmap"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/roadmap", { params: paramsOf(where) })),
-    refetchInterval: PORTAL_REFRESH_MS
+    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/roadmap", { params: paramsOf(where) }))
   })
   if (roadmap.isPending) return <Loading what="the roadmap" />
   if (roadmap.isError) return <ErrorMessage error={roadmap.error} what="Roadmap" />
@@ -507,7 +505,10 @@ const PublicChangelog = () => {
 export const Portal = () => {
   const where = useWhere()
   const link = usePortalLink()
+  const session = useSession()
+  const queryClient = useQueryClient()
   const board = usePublicBoard(where)
+  const live = useBoardLive(board.data?.id, portalKey(where.slug, where.workspaceId), session !== undefined)
   useEffect(() => {
     if (board.data) document.title = `${board.data.name} · Feedback`
   }, [board.data])
@@ -528,6 +529,19 @@ export const Portal = () => {
           <>
             <h1>{board.data.name}</h1>
             {board.data.description ? <p className="muted">{board.data.description}</p> : null}
+            <p className="row small">
+              <span role="status" className="live-state" data-state={live}>
+                {liveWords[live]}
+              </span>
+              {live !== "live" ? (
+                <button
+                  type="button"
+                  onClick={() => void queryClient.invalidateQueries({ queryKey: portalKey(where.slug, where.workspaceId) })}
+                >
+                  Refresh
+                </button>
+              ) : null}
+            </p>
             <nav aria-label="Board" className="area-tabs">
               <NavLink to={link("")} end>
                 Requests

@@ -1,7 +1,7 @@
 /**
  * One feature request for the team and members: its description (rich text),
- * votes, comments (team members may mark theirs internal); the team changes
- * its status and merges it into another request as a duplicate.
+ * votes, comments (team members may mark theirs internal); board admins
+ * change its status and merge it into another request as a duplicate.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
@@ -182,6 +182,7 @@ export const RequestPage = () => {
   if (request.isError) return <ErrorMessage error={request.error} what="Request" />
   const data = request.data
   const team = permissions.data?.team === true
+  const admin = permissions.data?.admin === true
   const voted = vote.data?.voted === true
   return (
     <article aria-labelledby="request-title" className="request-page">
@@ -211,7 +212,7 @@ export const RequestPage = () => {
       </div>
       {vote.isError ? <ErrorMessage error={vote.error} /> : null}
       <RichText doc={data.content} />
-      {team ? (
+      {admin ? (
         <section aria-label="Triage" className="panel">
           <label>
             Status

@@ -31,7 +31,7 @@ export const useTranscript = (callId: number) =>
     queryFn: () => unwrap(client.GET("/hub/v1/calls/{callId}/transcript", { params: { path: { callId: String(callId) } } }))
   })
 
-/** Polled while the recording is queued or processing. */
+/** Polled while the recording is queued or processing (processing reports no events to stream). */
 export const useProgress = (recordingId: number, enabled: boolean) =>
   useQuery({
     queryKey: meetingKeys.progress(recordingId),

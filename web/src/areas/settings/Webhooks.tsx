@@ -34,8 +34,7 @@ const Deliveries = ({
         client.GET("/pm/v1/workspaces/{workspaceId}/webhooks/{webhookId}/deliveries", {
           params: { path, query: dead ? { status: "dead" } : {} }
         })
-      ),
-    refetchInterval: 5000
+      )
   })
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) =>
@@ -137,7 +136,10 @@ export const Webhooks = () => {
       unwrap(
         client.POST("/pm/v1/workspaces/{workspaceId}/webhooks/{webhookId}/test", { params: { path: { workspaceId, webhookId: id } } })
       ),
-    onSuccess: () => announce("Test event queued")
+    onSuccess: (delivery) => {
+      announce("Test event queued")
+      void queryClient.invalidateQueries({ queryKey: ["pm", "webhook-deliveries", delivery.endpointId] })
+    }
   })
   const remove = useMutation({
     mutationFn: (id: string) =>
