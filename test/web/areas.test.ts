@@ -3,10 +3,11 @@
  * in a real browser (Debian's Chromium via playwright-core, BrowserRig), as an
  * owner (Ann), a member (Ben) and a visitor without an account, selecting by
  * role and accessible name:
- *   3. two users open one call: each sees their own version, edits their
- *      notes, regenerates, and two action items become tasks in a pm list;
  *   4. a Lens question streams an answer whose citation opens the transcript
- *      at the cited moment;
+ *      at the cited moment (first: before anyone has a version of their own);
+ *   3. two users open one call: each sees their own version, edits their
+ *      notes, regenerates, and two action items become tasks in a pm list
+ *      that link back to the call;
  *   5. a visitor submits and votes on the public portal, a board admin merges
  *      it into another request, the vote count moves and the live roadmap follows;
  *   6. an admin creates an API key with one scope and sees it once; a REST call
@@ -27,7 +28,7 @@ const axeViolations = async (page: Page): Promise<Array<string>> => {
   await page.addScriptTag({ path: AXE })
   return page.evaluate(async () => {
     const axe = (globalThis as any).axe
-    const result = await axe.run(document, { resultTypes: ["violations"] })
+    const result = await axe.run((globalThis as any).document, { resultTypes: ["violations"] })
     return result.violations
       .filter((violation: any) => violation.impact === "serious" || violation.impact === "critical")
       .map((violation: any) => `${violation.id}: ${violation.nodes.map((node: any) => node.target.join(" ")).join(", ")}`)
@@ -96,6 +97,37 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     await rig?.close()
   })
 
+  it("journey 4: a Lens question streams an answer whose citation opens the transcript at the cited moment", async () => {
+    const page = await signedIn(owner, `w/${workspaceId}/meetings`)
+    await page.getByRole("heading", { name: "Meetings", level: 1 }).waitFor()
+    await page.getByRole("button", { name: "Lens" }).click()
+    const lens = page.getByRole("complementary", { name: "Lens" })
+    await lens.getByLabel("Ask Lens").fill("What did Ann promise about the cache headers?")
+    const streamed = page.waitForResponse((response) => response.url().endsWith("/hub/v1/lens/chat/stream"))
+    await lens.getByRole("button", { name: "Ask", exact: true }).click()
+    expect((await streamed).headers()["content-type"]).toContain("text/event-stream")
+    await lens.getByText("I'll fix the cache headers today.").first().waitFor()
+    await expect
+      .poll(() => lens.getByRole("region", { name: "Follow-up questions" }).getByRole("button").count(), { timeout: 15_000 })
+      .toBeGreaterThan(0)
+    await shot(page, "lens-answer-1400")
+
+    // The transcript citation (the answer may also cite Ann's own notes of the call).
+    await lens
+      .getByRole("link", { name: /^Source \d+: Weekly bug triage at \d+:\d\d$/ })
+      .first()
+      .click()
+    await page.waitForURL(new RegExp(`/meetings/${callId}\\?t=\\d+`))
+    await page.getByRole("status").filter({ hasText: "Showing the moment at" }).waitFor()
+    const moment = page.locator('[aria-current="true"]')
+    await expect
+      .poll(() => moment.allInnerTexts(), { timeout: 15_000 })
+      .toContainEqual(expect.stringContaining("I'll fix the cache headers today."))
+    // The cited moment has the focus, so a keyboard user starts there.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("aria-current"))).toBe("true")
+    expect(errors()).toEqual([])
+  })
+
   it("journey 3: two users see their own version of one call, edit notes, regenerate, and send two action items to a list", async () => {
     await call(owner, "PUT", `/hub/v1/calls/${callId}/my-prompt`, { prompt: "Focus on cache headers and static assets." })
     await call(member, "PUT", `/hub/v1/calls/${callId}/my-prompt`, { prompt: "Focus on empty states for lists and spaces." })
@@ -136,7 +168,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     await items.getByRole("button", { name: "Send 2 selected" }).click()
     await items.getByText("Sent 2 action items:").waitFor()
     const links = items.getByRole("status").getByRole("link", { name: "Open task" })
-    await expect.poll(() => links.count()).toBe(2)
+    await expect.poll(() => links.count(), { timeout: 15_000 }).toBe(2)
     const hrefs = await links.evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""))
 
     const tasks = (await call(owner, "GET", `/pm/v1/lists/${listId}/tasks`)).items as Array<{
@@ -150,39 +182,15 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     ])
     for (const task of tasks) {
       expect(task.description).toContain('Action item from the call "Weekly bug triage"')
+      expect(task.description).toContain(`${rig.atrium.origin}/w/${workspaceId}/meetings/${callId}`)
       expect(hrefs).toContain(`/w/${workspaceId}/work/tasks/${task.id}`)
     }
     // Sent items say so on the call from now on, with their link.
     await ann.reload()
-    await expect.poll(() => ann.getByRole("region", { name: "Action items" }).getByRole("link", { name: "Open task" }).count()).toBe(2)
+    await expect
+      .poll(() => ann.getByRole("region", { name: "Action items" }).getByRole("link", { name: "Open task" }).count(), { timeout: 15_000 })
+      .toBe(2)
     await shot(ann, "meetings-call-1400")
-    expect(errors()).toEqual([])
-  })
-
-  it("journey 4: a Lens question streams an answer whose citation opens the transcript at the cited moment", async () => {
-    const page = await signedIn(owner, `w/${workspaceId}/meetings`)
-    await page.getByRole("heading", { name: "Meetings", level: 1 }).waitFor()
-    await page.getByRole("button", { name: "Lens" }).click()
-    const lens = page.getByRole("complementary", { name: "Lens" })
-    await lens.getByLabel("Ask Lens").fill("What did Ann promise about the cache headers?")
-    const streamed = page.waitForResponse((response) => response.url().endsWith("/hub/v1/lens/chat/stream"))
-    await lens.getByRole("button", { name: "Ask", exact: true }).click()
-    expect((await streamed).headers()["content-type"]).toContain("text/event-stream")
-    await lens.getByText("I'll fix the cache headers today.").first().waitFor()
-    await expect.poll(() => lens.getByRole("region", { name: "Follow-up questions" }).getByRole("button").count()).toBeGreaterThan(0)
-    await shot(page, "lens-answer-1400")
-
-    // The transcript citation (the answer may also cite Ann's own notes of the call).
-    await lens
-      .getByRole("link", { name: /^Source \d+: Weekly bug triage at \d+:\d\d$/ })
-      .first()
-      .click()
-    await page.waitForURL(new RegExp(`/meetings/${callId}\\?t=\\d+`))
-    await page.getByRole("status").filter({ hasText: "Showing the moment at" }).waitFor()
-    const moment = page.locator('[aria-current="true"]')
-    await expect.poll(() => moment.allInnerTexts()).toContainEqual(expect.stringContaining("I'll fix the cache headers today."))
-    // The cited moment has the focus, so a keyboard user starts there.
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("aria-current"))).toBe("true")
     expect(errors()).toEqual([])
   })
 
@@ -227,7 +235,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     await triage.getByText("Merged into").first().waitFor()
 
     // Without a reload: the duplicate leaves the roadmap and its vote moves to Dark mode.
-    await expect.poll(() => open.getByRole("link", { name: /FR-2 Night theme/ }).count()).toBe(0)
+    await expect.poll(() => open.getByRole("link", { name: /FR-2 Night theme/ }).count(), { timeout: 15_000 }).toBe(0)
     await open.getByRole("listitem").filter({ hasText: "FR-1 Dark mode" }).getByText("2 votes", { exact: true }).waitFor()
     // A visitor has no stream ("not live"); Refresh reads the new count, and the duplicate is gone.
     await visitor.getByText("not live").waitFor()
