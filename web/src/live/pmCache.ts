@@ -1,6 +1,6 @@
 /**
- * How a pm stream event changes the one query cache, in place: a task event
- * re-reads that task once and writes it into every cached query that holds
+ * How a pm stream event changes the one query cache, in place: an event
+ * about a task re-reads that task once and writes it into every cached query that holds
  * it (the task itself, each list's tasks: replaced, added to its list, or
  * removed where it no longer belongs); any other event refetches the active
  * queries that name the changed entity (comments, watchers, activity…); a
@@ -9,6 +9,10 @@
 import type { Query, QueryClient } from "@tanstack/react-query"
 import { client, data } from "../api/client.ts"
 import type { StreamEvent } from "./Stream.ts"
+
+const LIST_TASKS = "/pm/v1/lists/{listId}/tasks"
+const MY_TASKS = "/pm/v1/workspaces/{workspaceId}/my-tasks"
+const TASK = "/pm/v1/tasks/{taskId}"
 
 export type Task = NonNullable<Awaited<ReturnType<typeof readTask>>>
 
@@ -19,9 +23,7 @@ const readTask = async (taskId: string) => {
 }
 
 /** The cache key of `GET /pm/v1/tasks/{taskId}`, as `$api.queryOptions("get", …)` builds it. */
-export const taskKey = (taskId: string) => ["get", "/pm/v1/tasks/{taskId}", { params: { path: { taskId } } }] as const
-
-const LIST_TASKS = "/pm/v1/lists/{listId}/tasks"
+export const taskKey = (taskId: string) => ["get", TASK, { params: { path: { taskId } } }] as const
 
 interface TaskPage {
   readonly items: ReadonlyArray<Task>
@@ -58,17 +60,21 @@ export const placeTask = (queryClient: QueryClient, taskId: string, task: Task |
   }
 }
 
+/** Events about a task that leave the task itself as it was (its comments are read on their own). */
+const besideTheTask = (type: string) => type.startsWith("comment.") || type.startsWith("reaction.")
+
 export const applyPmEvent = async (queryClient: QueryClient, event: StreamEvent): Promise<void> => {
-  const taskId = event.scope === "task" ? event.entityId : event.path.taskId
-  if (taskId !== undefined && event.type.startsWith("task.")) placeTask(queryClient, taskId, await readTask(taskId))
-  const ids = [event.entityId, ...(taskId !== undefined ? [taskId] : [])]
+  const taskId = event.path.taskId ?? (event.scope === "task" ? event.entityId : undefined)
+  if (taskId !== undefined && !besideTheTask(event.type)) placeTask(queryClient, taskId, await readTask(taskId))
+  // A task's own reads (comments, watchers, activity) name it; a change of a list or space (its statuses…) names those.
+  const ids =
+    taskId !== undefined ? [event.entityId, taskId] : [event.entityId, ...Object.values(event.path).filter((id) => id !== undefined)]
   await queryClient.invalidateQueries({
-    predicate: (query) =>
-      typeof pathOf(query) === "string" &&
-      (pathOf(query) as string).startsWith("/pm/") &&
-      pathOf(query) !== LIST_TASKS &&
-      query.queryKey[1] !== taskKey("")[1] &&
-      mentions(query, ids)
+    predicate: (query) => {
+      const path = String(pathOf(query))
+      if (path === MY_TASKS) return taskId !== undefined
+      return path.startsWith("/pm/") && path !== LIST_TASKS && path !== TASK && mentions(query, ids)
+    }
   })
 }
 

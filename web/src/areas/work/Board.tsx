@@ -7,12 +7,13 @@
  */
 import { useQueryClient } from "@tanstack/react-query"
 import { type DragEvent, type KeyboardEvent, useLayoutEffect, useRef } from "react"
-import { Link, useLocation } from "react-router"
+import { Link } from "react-router"
 import { client, data, messageOf } from "../../api/client.ts"
 import { placeTask } from "../../live/pmCache.ts"
 import { announce } from "../../ui/announce.tsx"
 import { TaskMeta } from "./TaskMeta.tsx"
 import type { Status, Task } from "./queries.ts"
+import { useTaskLink } from "./Views.tsx"
 
 const sameStatus = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
@@ -37,7 +38,7 @@ export const useMoveTask = () => {
 
 export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>; readonly statuses: ReadonlyArray<Status> }) => {
   const move = useMoveTask()
-  const location = useLocation()
+  const linkTo = useTaskLink()
   const columns = useRef<HTMLDivElement>(null)
   /** The card that had keyboard focus: a move or a live update re-renders it elsewhere, and it keeps focus. */
   const focused = useRef<string | undefined>(undefined)
@@ -87,7 +88,7 @@ export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>
               {mine.map((task) => (
                 <li key={task.id} className="task-card">
                   <Link
-                    to={{ pathname: location.pathname, search: `?view=board&task=${task.id}` }}
+                    to={linkTo(task.id)}
                     data-task-id={task.id}
                     draggable
                     aria-describedby="board-help"

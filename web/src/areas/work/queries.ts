@@ -44,7 +44,9 @@ export const useListTasks = (listId: string) =>
 
 export const useList = (listId: string) => $api.useQuery("get", "/pm/v1/lists/{listId}", { params: { path: { listId } } })
 
-export const useStatuses = (listId: string) => $api.useQuery("get", "/pm/v1/lists/{listId}/statuses", { params: { path: { listId } } })
+/** The list's statuses (none asked for while the list is not known yet). */
+export const useStatuses = (listId: string) =>
+  $api.useQuery("get", "/pm/v1/lists/{listId}/statuses", { params: { path: { listId } } }, { enabled: listId !== "" })
 
 export const useHierarchy = (workspaceId: string) =>
   $api.useQuery("get", "/pm/v1/workspaces/{workspaceId}/hierarchy", { params: { path: { workspaceId } } })

@@ -3,6 +3,7 @@ import { useEffect } from "react"
 import { Route, Routes } from "react-router"
 import { Hierarchy } from "./Hierarchy.tsx"
 import { ListPage } from "./ListPage.tsx"
+import { TaskPage } from "./TaskPage.tsx"
 
 const Overview = () => {
   useEffect(() => {
@@ -23,6 +24,7 @@ export const WorkArea = () => (
       <Routes>
         <Route index element={<Overview />} />
         <Route path="lists/:listId" element={<ListPage />} />
+        <Route path="tasks/:taskId" element={<TaskPage />} />
       </Routes>
     </div>
   </div>
