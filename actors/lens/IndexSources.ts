@@ -33,6 +33,8 @@ export const MAX_PAGES = 5000
 export const MAX_COMMENTS = 20
 /** Transcript segments are cited one by one, but read with their neighbour for context. */
 const SEGMENTS_PER_PASSAGE = 2
+/** How many of the turns after a transcript passage it carries (unindexed) for answers said a little later. */
+const FOLLOWING_SEGMENTS = 4
 
 const everyone = { _tag: "workspace" } as const
 
@@ -71,6 +73,7 @@ const transcriptOf = (facts: RecordingFacts) =>
     const passages: Array<IndexedPassage> = []
     for (let i = 0; i < segments.length; i += SEGMENTS_PER_PASSAGE) {
       const group = segments.slice(i, i + SEGMENTS_PER_PASSAGE)
+      const next = segments.slice(i + SEGMENTS_PER_PASSAGE, i + FOLLOWING_SEGMENTS + SEGMENTS_PER_PASSAGE)
       passages.push({
         audience: everyone,
         passage: {
@@ -81,7 +84,8 @@ const transcriptOf = (facts: RecordingFacts) =>
           text: group.map((s) => `${s.speaker}: ${s.text}`).join(" "),
           span: { startMs: group[0]!.startMs, endMs: group[group.length - 1]!.endMs },
           speaker: group[0]!.speaker,
-          at: facts.createdAt
+          at: facts.createdAt,
+          ...(next.length > 0 ? { following: next.map((s) => `${s.speaker}: ${s.text}`).join(" ") } : {})
         }
       })
     }
