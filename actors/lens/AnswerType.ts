@@ -11,31 +11,24 @@ import winkNLP from "wink-nlp"
 import model from "wink-eng-lite-web-model"
 import { terms } from "./Ranking.ts"
 
-export type AnswerType =
-  | "time"
-  | "duration"
-  | "quantity"
-  | "person"
-  | "organization"
-  | "reason"
-  | "action"
-  | "yes_no"
-  | "list"
-  | "open"
+export type AnswerType = "time" | "duration" | "quantity" | "person" | "organization" | "reason" | "action" | "yes_no" | "list" | "open"
 
 /** Types that name one kind of fact: when no source sentence holds one, the sources do not answer. */
 export const SPECIFIC: ReadonlySet<AnswerType> = new Set(["time", "duration", "quantity", "person", "organization", "reason"])
 
 const RULES: ReadonlyArray<readonly [AnswerType, RegExp]> = [
-  ["reason", /^\s*why\b|\bwhat (was|is|were|are) the (reason|cause|rationale)s?\b|\bwhat caused\b|\bhow come\b|\bfor what reason\b|\bwhat led to\b/i],
-  ["duration", /\bhow long\b|\bfor how many (seconds|minutes|hours|days|weeks|months|years)\b|\bhow much time\b/i],
+  [
+    "reason",
+    /^\s*why\b|\bwhat (was|is|were|are) the (reason|cause|rationale)s?\b|\bwhat caused\b|\bhow come\b|\bfor what reason\b|\bwhat led to\b/i
+  ],
+  ["duration", /\bhow (long|fast|quickly|soon)\b|\bfor how many (seconds|minutes|hours|days|weeks|months|years)\b|\bhow much time\b/i],
   [
     "time",
     /^\s*when\b|\bby when\b|\bwhat (date|day|time|month|year|week)\b|\bwhich (date|day|month|year|week|quarter)\b|\b(start|end|due|launch|release|go-live) date\b|\bwhat time\b/i
   ],
   [
     "quantity",
-    /\bhow (many|much|big|large|fast|high|low|often)\b|\b(what|which) (percent(age)?|share|rate|ratio|price|cost|amount|number|budget|fee|discount|limit|size|total|figure|score|salary|pay|wage|revenue|spend|headcount|capacity|volume|quota|deposit|quote|balance|distance|weight|speed|temperature|margin)\b|\bat what (speed|rate|price|level)\b|\bby how much\b/i
+    /\bhow (many|much|big|large|high|low|often)\b|\b(what|which) (percent(age)?|share|rate|ratio|price|cost|amount|number|budget|fee|discount|limit|size|total|figure|score|salary|pay|wage|revenue|spend|headcount|capacity|volume|quota|deposit|quote|balance|distance|weight|speed|temperature|margin)\b|\bat what (speed|rate|price|level)\b|\bby how much\b/i
   ],
   [
     "person",
@@ -45,7 +38,10 @@ const RULES: ReadonlyArray<readonly [AnswerType, RegExp]> = [
     "organization",
     /\b(which|what) (customer|company|vendor|client|partner|provider|supplier|bank|firm|agency|carrier|account|competitor|startup|organi[sz]ation)s?\b/i
   ],
-  ["action", /^\s*how (are|will|do|did|should|can|could|shall) (we|they|you|i|the team)\b|\bwhat (are|will|did|do|should) (we|they) (do|doing)\b/i],
+  [
+    "action",
+    /^\s*how (are|will|do|did|should|can|could|shall) (we|they|you|i|the team)\b|\bwhat (are|will|did|do|should) (we|they) (do|doing)\b/i
+  ],
   ["list", /\b(which|what) (action items|tasks|steps|items|things|options|issues|risks|topics|features|requests)\b|\blist\b/i],
   ["yes_no", /^\s*(is|are|was|were|did|does|do|can|could|will|has|have|had|should|would)\b/i]
 ]
@@ -91,17 +87,19 @@ const analyse = (sentence: string): Analysed => {
   }
 }
 
-const MONTH = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+const MONTH =
+  "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
 const WEEKDAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
-const NUMBER_WORD = "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|half|a couple of|a few|several|a dozen)"
+const NUMBER_WORD =
+  "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|half|a couple of|a few|several|a dozen)"
 const UNIT = "(seconds?|minutes?|hours?|days?|weeks?|months?|quarters?|years?|sprints?)"
 
 const TIME = new RegExp(
-  `\\b${MONTH}\\b|\\b${WEEKDAY}\\b|\\b\\d{1,2}(st|nd|rd|th)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[/.]\\d{1,2}\\b|\\b(today|tomorrow|tonight|yesterday|noon|midnight)\\b|\\b(the same|this|that|tomorrow|next|on ${WEEKDAY}) (morning|afternoon|evening|night)\\b|\\b(this|next|the|over the) weekend\\b|\\b(next|this|last|coming) (week|month|quarter|year|sprint)\\b|\\bend of (the )?(day|week|month|quarter|year|sprint)\\b|\\bq[1-4]\\b|\\b\\d{1,2}(:\\d{2})? ?(am|pm)\\b|\\bin (${NUMBER_WORD}|\\d+) ${UNIT}\\b`,
+  `\\b${MONTH}\\b|\\b${WEEKDAY}\\b|\\b\\d{1,2}(st|nd|rd|th)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[/.]\\d{1,2}\\b|\\b(today|tomorrow|tonight|yesterday|noon|midnight|dawn|dusk|sunrise|sunset)\\b|\\b(the same|this|that|tomorrow|next|on ${WEEKDAY}) (morning|afternoon|evening|night)\\b|\\b(this|next|the|over the) weekend\\b|\\b(next|this|last|coming) (week|month|quarter|year|sprint)\\b|\\bend of (the )?(day|week|month|quarter|year|sprint)\\b|\\bq[1-4]\\b|\\b\\d{1,2}(:\\d{2})? ?(am|pm)\\b|\\bin (${NUMBER_WORD}|\\d+) ${UNIT}\\b`,
   "i"
 )
 const DURATION = new RegExp(
-  `\\b(\\d+([.,]\\d+)?|${NUMBER_WORD}|an?|a few|several|half an?)[ -]${UNIT}\\b|\\b(overnight|all day|all night)\\b`,
+  `\\b(\\d+([.,]\\d+)?|${NUMBER_WORD}|an?|a few|several|half an?)[ -](working |business |calendar |full )?${UNIT}\\b|\\b(overnight|all day|all night)\\b`,
   "i"
 )
 const QUANTITY = new RegExp(
@@ -135,9 +133,7 @@ const GREETING = /^(morning|afternoon|evening|night|day)$/i
 
 /** Entities of wink's types whose words are not all in the question. */
 const entitiesOf = (analysed: Analysed, types: ReadonlyArray<string>, known: ReadonlySet<string>) =>
-  analysed.entities.filter(
-    (e) => types.includes(e.type) && !GREETING.test(e.value) && !terms(e.value).every((term) => known.has(term))
-  )
+  analysed.entities.filter((e) => types.includes(e.type) && !GREETING.test(e.value) && !terms(e.value).every((term) => known.has(term)))
 
 /** The text with the question's own words removed, so a date the question states ("moved to April 9") is no answer. */
 const withoutKnown = (sentence: string, known: ReadonlySet<string>) =>

@@ -238,7 +238,7 @@ const prepare = (
       meeting === undefined || meeting.size === 0
         ? readable
         : (id: number) => readable(id) && meeting.has(index.docs.get(id)!.passage.sourceId)
-    return { slots, admit }
+    return { slots, admit, readable }
   })
 
 /** The meetings (transcripts and call notes, by source id) whose title carries every term of the named meeting. */
@@ -288,13 +288,14 @@ export const LensIndex = Actor<WorkspaceIndex>()({
       orDie(
         Effect.gen(function* () {
           const index = ctx.state
-          const { slots, admit } = yield* prepare(index, payload)
+          const { slots, admit, readable: mayRead } = yield* prepare(index, payload)
           let readable = 0
-          for (const [id] of index.passagesOf(slots)) if (admit(id)) readable++
+          for (const [id] of index.passagesOf(slots)) if (mayRead(id)) readable++
           const passageOf = (id: number) => index.docs.get(id)!.passage
-          // Specificity among what the asker may read of the sources, counted from the postings.
+          // Specificity among what the asker may read of the sources (not only the meeting named: within it every
+          // passage shares its words), counted from the postings.
           const weigh = (wanted: ReadonlyArray<string>, question: string) =>
-            specificityAmong(readable, (term) => index.containing(term, admit), wanted, question)
+            specificityAmong(readable, (term) => index.containing(term, mayRead), wanted, question)
           return {
             readable,
             ranked: payload.queries.map((text) => rankIn(index.search, passageOf, text, payload.limit, weigh, admit))

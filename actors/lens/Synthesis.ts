@@ -94,8 +94,10 @@ const ASKS_COMMITMENTS = /\b(promis\w*|commit(ted|ments?)?|pledged?|agreed to|ac
 
 const clip = (text: string) => (text.length > MAX_SNIPPET ? `${text.slice(0, MAX_SNIPPET - 1)}…` : text)
 
-/** How far (in sentences) from the sentence about the topic a sentence holding the asked fact is looked for. */
-const WINDOW = 3
+/** How far (in sentences that say something) from the sentence about the topic the asked fact is looked for. */
+const WINDOW = 4
+/** A sentence that refers back ("we're doing it because …", "to make up for it") continues the topic before it. */
+const REFERS_BACK = /\b(it|this|that|these|those|they|them)\b/i
 
 /** What the question asks, as synthesis needs it. */
 interface Asked {
@@ -112,7 +114,8 @@ const typed = (type: AnswerType) => SPECIFIC.has(type) || type === "action"
  * context — title, speaker — does not already have); for a question asking a kind of fact (a date, a number,
  * a reason, a person …), the sentence within a few of it that states such a fact, preferring the topic
  * sentence itself, then its neighbours, then sentences that also name the topic. A sentence that asks a
- * question states nothing. Sentences of the text following the passage (the next turns) are neighbours too.
+ * question states nothing. Sentences of the text around the passage (the turns or paragraphs before and after) are
+ * neighbours too.
  */
 const bestSentence = (passage: Passage, asked: Asked): Quote => {
   const { wanted, commitments, type, reading } = asked
@@ -128,16 +131,19 @@ const bestSentence = (passage: Passage, asked: Asked): Quote => {
   }
   const title = terms(passage.title)
   const own = sentencesOf(passage)
-  const sentences = passage.following === undefined ? own : [...own, ...sentencesOf(passage, passage.following)]
+  const before = passage.preceding === undefined ? [] : sentencesOf(passage, passage.preceding)
+  const sentences = [...before, ...own, ...(passage.following === undefined ? [] : sentencesOf(passage, passage.following))]
   const scored = sentences.map((sentence) => {
     const speaker = terms(sentence.speaker ?? "")
     const context = new Set([...title, ...speaker])
     const said = [...new Set(terms(sentence.said))]
     const { says, score } = answerScore(said, wanted, context, speaker)
-    return { sentence, speaker, says, score, quote: quoteScore(said, wanted, context) }
+    const mentions = said.some((term) => matches(term, wanted))
+    return { sentence, speaker, says, mentions, score, quote: quoteScore(said, wanted, context) }
   })
-  let topic = 0
-  for (let i = 1; i < own.length; i++) if (scored[i]!.score > scored[topic]!.score) topic = i
+  // The topic sentence is the passage's own (what was retrieved); its neighbours may come from around it.
+  let topic = before.length
+  for (let i = topic + 1; i < before.length + own.length; i++) if (scored[i]!.score > scored[topic]!.score) topic = i
   const quoteOf = (i: number, holdsFact: boolean, score = scored[i]!.quote): Quote => {
     const { sentence, speaker, says } = scored[i]!
     return {
@@ -150,15 +156,23 @@ const bestSentence = (passage: Passage, asked: Asked): Quote => {
   }
   if (own.length === 0) return { sentence: clip(passage.text), score: 0, says: false, holds: !typed(type) }
   if (!typed(type)) return quoteOf(topic, true)
-  let best: number | undefined
-  let bestRank = Number.NEGATIVE_INFINITY
   // Call notes (summary, key points) list sentences from all over the call: a neighbour there is no context.
   const window = passage.sourceType === "call" ? 0 : WINDOW
-  for (let i = Math.max(0, topic - window); i <= Math.min(sentences.length - 1, topic + window); i++) {
-    const { sentence, says, score } = scored[i]!
-    const distance = Math.abs(i - topic)
-    // A sentence far from the topic sentence must name the topic itself, or it is about something else.
-    if (distance > 2 && says === 0) continue
+  // Distance counts sentences that say something: "Great." or "I agree with that." between two turns is no distance.
+  const position: Array<number> = []
+  let counted = 0
+  for (const { sentence } of scored) {
+    position.push(counted)
+    if (terms(sentence.said).length > 2) counted++
+  }
+  let best: number | undefined
+  let bestRank = Number.NEGATIVE_INFINITY
+  for (let i = 0; i < sentences.length; i++) {
+    const { sentence, mentions, score } = scored[i]!
+    const distance = Math.abs(position[i]! - position[topic]!)
+    if (distance > window) continue
+    // A sentence beyond the next one must name the topic or refer back to it, or it is about something else.
+    if (distance > 1 && !mentions && !REFERS_BACK.test(sentence.said)) continue
     if (/\?\s*$/.test(sentence.said)) continue
     const strength = holds(type, sentence.said, reading, sentence.speaker)
     if (strength === 0) continue

@@ -95,7 +95,9 @@ export const runFactEvaluation = async (
     const result = scoreFact(question, half, question.sources.map(idOf), question.scopedTo ? idOf(question.scopedTo) : undefined, reply)
     scored.push(result)
     if (half === "tuning" && (!result.correct || result.inScope === false)) {
-      notes.push(`[tuning] "${question.text}": ${result.correct ? "" : "fact missing; "}${result.inScope === false ? "cites outside the named meeting; " : ""}answered: ${JSON.stringify(reply.answer.slice(0, 300))}`)
+      notes.push(
+        `[tuning] "${question.text}": ${result.correct ? "" : "fact missing; "}${result.inScope === false ? "cites outside the named meeting; " : ""}answered: ${JSON.stringify(reply.answer.slice(0, 300))}`
+      )
     }
   }
   let nearMissesDeclined = 0
@@ -130,9 +132,7 @@ export const scoreFact = (
     half,
     correct: answerContains(reply.answer, question.forms),
     recall: expectedIds.filter((id) => top.has(id)).length / Math.min(5, expectedIds.length),
-    ...(scopeId === undefined
-      ? {}
-      : { inScope: reply.citations.length > 0 && reply.citations.every((c) => c.sourceId === scopeId) }),
+    ...(scopeId === undefined ? {} : { inScope: reply.citations.length > 0 && reply.citations.every((c) => c.sourceId === scopeId) }),
     answer: reply.answer
   }
 }

@@ -128,7 +128,12 @@ export const FACT_TASKS: ReadonlyArray<TaskSpec> = [
     "Block commits that contain credentials; start with the docs and infra repositories.",
     "Yuki"
   ),
-  task("task:ssl", "Renew the SSL certificate for the tracking portal", "The certificate expires on the 28th; use the DNS challenge.", "Kwame"),
+  task(
+    "task:ssl",
+    "Renew the SSL certificate for the tracking portal",
+    "The certificate expires on the 28th; use the DNS challenge.",
+    "Kwame"
+  ),
   task(
     "task:backfill",
     "Backfill the missed Brightwater import nights",
@@ -212,7 +217,13 @@ export const FACT_ANSWERABLE: ReadonlyArray<FactQuestion> = [
   f("fan_out", "How much extra does the staging VPC cost us per month?", ["meeting:costs"], [["340"]]),
   f("fan_out", "By how much did compute spend drop after the ARM migration?", ["meeting:costs"], [["12 percent"]]),
   f("fan_out", "When will we revisit the reserved instances?", ["meeting:costs"], [["June"]]),
-  f("single", "What did Kwame say he needs to renew in the Tuesday standup?", ["meeting:standup"], [["SSL certificate"]], "meeting:standup"),
+  f(
+    "single",
+    "What did Kwame say he needs to renew in the Tuesday standup?",
+    ["meeting:standup"],
+    [["SSL certificate"]],
+    "meeting:standup"
+  ),
   f("single", "What did Yuki promise in the Tuesday standup?", ["meeting:standup"], [["customs FAQ"]], "meeting:standup"),
   f("fan_out", "Which customer wants bulk label printing?", ["meeting:advisory"], [["Harbor Freight"]]),
   f("fan_out", "How many customers asked for a Spanish driver app?", ["meeting:advisory"], [["Three"]]),
@@ -256,12 +267,7 @@ export const FACT_ANSWERABLE: ReadonlyArray<FactQuestion> = [
   f("single", "What is the hotel cap in London, according to the travel page?", ["page:travel"], [["180"]]),
   f("single", "How long do field staff have to submit receipts, per the travel page?", ["page:travel"], [["30 days"]]),
   f("single", "When does the dispatch on-call rotation change, according to the handbook?", ["page:dispatch"], [["Monday"]]),
-  f(
-    "single",
-    "How quickly must the primary acknowledge a dispatch page, per the handbook?",
-    ["page:dispatch"],
-    [["ten minutes"]]
-  ),
+  f("single", "How quickly must the primary acknowledge a dispatch page, per the handbook?", ["page:dispatch"], [["ten minutes"]]),
   f(
     "agent",
     "Which action items from the Tuesday standup have no task yet?",

@@ -5,7 +5,18 @@
  * tasks (createSpace, createList, createTask) and wiki pages (createWikiSpace,
  * createPage). Returns each symbolic key's source id.
  */
-import { latencyMeeting, type Meeting, MEETINGS, PAGES, type PageSpec, PEOPLE, seeded, TASKS, type TaskSpec, transcriptOf } from "./workspace.ts"
+import {
+  latencyMeeting,
+  type Meeting,
+  MEETINGS,
+  PAGES,
+  type PageSpec,
+  PEOPLE,
+  seeded,
+  TASKS,
+  type TaskSpec,
+  transcriptOf
+} from "./workspace.ts"
 
 export interface Member {
   readonly name: string
@@ -32,11 +43,7 @@ export class Client {
 }
 
 /** The seven people of the workspace as users; the first (Alice) owns the workspaces and asks the questions. */
-export const registerPeople = async (
-  client: Client,
-  run: string,
-  people: ReadonlyArray<string> = PEOPLE
-): Promise<Array<Member>> => {
+export const registerPeople = async (client: Client, run: string, people: ReadonlyArray<string> = PEOPLE): Promise<Array<Member>> => {
   const members: Array<Member> = []
   for (const name of people) {
     const email = `${name.toLowerCase()}-${run}@lens-eval.example`
