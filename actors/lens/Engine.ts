@@ -167,34 +167,33 @@ const answerFrom = (
   tracer: Tracer,
   decision: RouteDecision,
   synthesis: Pick<Synthesis, "answer" | "citations" | "notStated"> | undefined
-) =>
-  Effect.gen(function* () {
-    // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
-    if (synthesis === undefined || synthesis.citations.length === 0) {
-      tracer.record({
-        kind: "synthesize",
-        name: "decline",
-        durationMs: 0,
-        detail: synthesis?.notStated
-          ? `The sources discuss the topic but do not state ${factName[synthesis.notStated.type]}: Lens says so`
-          : "No relevant passage: Lens says it does not know"
-      })
-      return {
-        answer: notStatedAnswer(synthesis),
-        citations: [],
-        trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "no_relevant_sources" as const },
-        followUps: ["Which meetings, tasks or pages mention this topic?"],
-        proposals: []
-      } satisfies EngineAnswer
-    }
+): EngineAnswer => {
+  // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
+  if (synthesis === undefined || synthesis.citations.length === 0) {
+    tracer.record({
+      kind: "synthesize",
+      name: "decline",
+      durationMs: 0,
+      detail: synthesis?.notStated
+        ? `The sources discuss the topic but do not state ${factName[synthesis.notStated.type]}: Lens says so`
+        : "No relevant passage: Lens says it does not know"
+    })
     return {
-      answer: synthesis.answer,
-      citations: synthesis.citations,
-      trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "answered" as const },
-      followUps: followUpsFor(synthesis.citations),
+      answer: notStatedAnswer(synthesis),
+      citations: [],
+      trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "no_relevant_sources" as const },
+      followUps: ["Which meetings, tasks or pages mention this topic?"],
       proposals: []
     } satisfies EngineAnswer
-  })
+  }
+  return {
+    answer: synthesis.answer,
+    citations: synthesis.citations,
+    trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "answered" as const },
+    followUps: followUpsFor(synthesis.citations),
+    proposals: []
+  } satisfies EngineAnswer
+}
 
 /** A task whose title covers most of an action item's words already tracks it (task titles indexed by term once per run). */
 const trackedBy = (tasks: ReadonlyArray<Passage>) => {
@@ -322,9 +321,9 @@ export const answerQuestion = (asker: Asker, question: string, options: EngineOp
     )
     if (decision.route === "agent") return yield* agentLoop(tracer, asker, decision, question, options)
     const clauses = clausesOf(question)
-    if (clauses.length > 1) return yield* answerFrom(tracer, decision, yield* answerClauses(tracer, asker, clauses, options))
+    if (clauses.length > 1) return answerFrom(tracer, decision, yield* answerClauses(tracer, asker, clauses, options))
     const relevant = yield* searchAndGrade(tracer, asker, decision, question, options)
-    return yield* answerFrom(tracer, decision, yield* synthesized(tracer, question, relevant))
+    return answerFrom(tracer, decision, yield* synthesized(tracer, question, relevant))
   })
 
 const REFERS_BACK = /\b(it|its|that|this|they|them|those|he|she|him|her|there)\b|^\s*(and|also|what about)\b/i
