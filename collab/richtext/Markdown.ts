@@ -143,10 +143,7 @@ const nodes: Record<string, Serialize> = {
     state.write(parent.type.name === "listItem" || parent.type.name === "taskItem" ? "___" : "---")
     state.closeBlock(node)
   },
-  image: (state, node) => {
-    defaultMarkdownSerializer.nodes.image!(state, node, node, 0)
-    state.closeBlock(node)
-  },
+  image: defaultMarkdownSerializer.nodes.image!,
   hardBreak: defaultMarkdownSerializer.nodes.hard_break!,
   text: (state, node) => {
     const internals = state as unknown as { inAutolink: boolean | undefined; atBlockStart: boolean; out: string }
