@@ -19,6 +19,7 @@ import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import {
   DEMO_BOARD,
   DEMO_LISTS,
+  DEMO_QUESTIONS,
   DEMO_SERIES,
   DEMO_SPACE,
   DEMO_SPRINTS,
@@ -461,6 +462,10 @@ export const seedDemo = (origin: string, registry: Registry = atriumRegistry): E
       ...where(origin),
       ...logins(),
       `  workspace  ${seed.workspaceId} (Demo workspace): space "${DEMO_SPACE}" with lists ${DEMO_LISTS.join(", ")} and ${demoTasks.length} tasks; wiki space ${DEMO_WIKI.key} (${DEMO_WIKI.name}) with ${demoPages.length} pages`,
+      `  sprints    "${DEMO_SPRINTS.previous.name}" completed, "${DEMO_SPRINTS.current.name}" running (burndown, velocity)`,
+      `  meetings   ${demoMeetings.map((m) => `"${m.name}"`).join(", ")}: each user reads their own notes and version; "${DEMO_SERIES.meeting}" is a calendar series with prompts`,
+      `  feedback   ${origin}/feedback/v1/public/boards/${demoBoardSlug(seed.workspaceId)}   (public board "${DEMO_BOARD.name}": requests, votes, comments, roadmap, a released milestone)`,
+      `  Lens       ask ${DEMO_QUESTIONS.map((q) => `"${q}"`).join(", ")}`,
       `  API key    ${seed.apiKey}   (shown once)`,
       "Try:",
       `  curl -s ${origin}/pm/v1/lite/context -H 'X-API-Key: ${seed.apiKey}'`,

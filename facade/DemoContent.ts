@@ -214,7 +214,7 @@ export const DEMO_SPRINTS = {
   previous: {
     name: "Sprint 11",
     goal: "Boards you can trust",
-    tasks: ["Cache headers for static assets", "Demo data: two users who can co-edit", "MCP: publish the tool list in the README"],
+    tasks: ["Dark mode colour tokens", "Demo data: two users who can co-edit", "MCP: publish the tool list in the README"],
     finished: ["Demo data: two users who can co-edit", "MCP: publish the tool list in the README"]
   },
   current: {
@@ -350,3 +350,10 @@ Two of your most voted requests shipped:
     markdown: "Restore any version of a wiki page, and drag cards between board columns to change their status."
   }
 } as const
+
+/** Questions the demo's Lens answers from the seeded meetings (printed by `--demo`, listed in the README). */
+export const DEMO_QUESTIONS = [
+  "Who will fix the cache headers?",
+  "What did we decide about dark mode?",
+  "Which action items have no task yet? Create them"
+] as const
