@@ -255,8 +255,8 @@ const seedBoard = (call: DemoCall, { workspaceId, writers }: SeedTarget) =>
       owner
     )).items
     const requests = new Map<string, string>()
+    // Posted in order (their short ids follow the list); then each one's status, votes and comments side by side.
     for (const [index, request] of DEMO_BOARD.requests.entries()) {
-      const author = writers[index % writers.length]!.token
       const created = yield* call(
         "feedback",
         "createFeatureRequest",
@@ -264,21 +264,29 @@ const seedBoard = (call: DemoCall, { workspaceId, writers }: SeedTarget) =>
           params: { boardId: board.id },
           body: { title: request.title, description: request.description, categoryId: categories.get(request.category)! }
         },
-        author
+        writers[index % writers.length]!.token
       )
       requests.set(request.title, created.id)
-      if (request.status !== undefined) {
-        const statusId = statuses.find((status) => status.name === request.status)!.id
-        yield* call("feedback", "changeFeatureRequestStatus", { params: { featureRequestId: created.id }, body: { statusId } }, owner)
-      }
-      for (const voter of new Set(request.voters.map((v) => Math.min(v, writers.length - 1)))) {
-        yield* call("feedback", "voteFeatureRequest", { params: { featureRequestId: created.id } }, writers[voter]!.token)
-      }
-      for (const [writer, text] of request.comments) {
-        const by = writers[Math.min(writer, writers.length - 1)]!.token
-        yield* call("feedback", "createFeatureRequestComment", { params: { featureRequestId: created.id }, body: { body: text } }, by)
-      }
     }
+    yield* Effect.forEach(
+      DEMO_BOARD.requests,
+      (request) =>
+        Effect.gen(function* () {
+          const featureRequestId = requests.get(request.title)!
+          if (request.status !== undefined) {
+            const statusId = statuses.find((status) => status.name === request.status)!.id
+            yield* call("feedback", "changeFeatureRequestStatus", { params: { featureRequestId }, body: { statusId } }, owner)
+          }
+          for (const voter of new Set(request.voters.map((v) => Math.min(v, writers.length - 1)))) {
+            yield* call("feedback", "voteFeatureRequest", { params: { featureRequestId } }, writers[voter]!.token)
+          }
+          for (const [writer, text] of request.comments) {
+            const by = writers[Math.min(writer, writers.length - 1)]!.token
+            yield* call("feedback", "createFeatureRequestComment", { params: { featureRequestId }, body: { body: text } }, by)
+          }
+        }),
+      { concurrency: "unbounded", discard: true }
+    )
     const milestone = yield* call(
       "feedback",
       "createMilestone",
