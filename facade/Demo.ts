@@ -255,7 +255,7 @@ const seedBoard = (call: DemoCall, { workspaceId, writers }: SeedTarget) =>
       owner
     )).items
     const requests = new Map<string, string>()
-    // Posted in order (their short ids follow the list); then each one's status, votes and comments side by side.
+    // One at a time: their short ids follow the list, and each one's status, votes and comments follow it.
     for (const [index, request] of DEMO_BOARD.requests.entries()) {
       const created = yield* call(
         "feedback",
@@ -285,7 +285,7 @@ const seedBoard = (call: DemoCall, { workspaceId, writers }: SeedTarget) =>
             yield* call("feedback", "createFeatureRequestComment", { params: { featureRequestId }, body: { body: text } }, by)
           }
         }),
-      { concurrency: "unbounded", discard: true }
+      { discard: true }
     )
     const milestone = yield* call(
       "feedback",

@@ -341,7 +341,7 @@ Two of your most voted requests shipped:
 - **Restore a page version**: open a page's versions and press *Restore*; everyone editing sees it at once.
 - **Drag cards between columns**: dropping a card changes its status, live for everyone on the board.
 
-![The board](https://example.com/board.png "The board") Thanks to everyone who voted and commented.
+Thanks to everyone who voted and commented.
 `
   },
   changelog: {

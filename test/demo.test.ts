@@ -201,8 +201,8 @@ describe("demo seed", () => {
     expect(milestone.featureRequests.map((r: { title: string }) => r.title).sort()).toEqual([...DEMO_BOARD.milestone.requests].sort())
     const article = await atrium.request("GET", `/feedback/v1/public/boards/${slug}/milestones/${milestone.id}/article`)
     expect(article.body.html).toContain("<h1>Live boards and page history</h1>")
-    // The image stays inline in its paragraph (the shared rich-text schema).
-    expect(article.body.html).toContain('<p><img src="https://example.com/board.png" alt="The board" title="The board"> Thanks')
+    // Rendered from the shared rich-text schema.
+    expect(article.body.html).toContain("<li><p><strong>Restore a page version</strong>: open a page's versions and press <em>Restore</em>")
     const changelog = await atrium.request("GET", `/feedback/v1/public/boards/${slug}/changelog`)
     expect(changelog.body.items).toEqual([
       expect.objectContaining({ title: DEMO_BOARD.changelog.title, kind: "new", milestoneId: milestone.id })
