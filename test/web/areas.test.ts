@@ -133,7 +133,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     await call(member, "PUT", `/hub/v1/calls/${callId}/my-prompt`, { prompt: "Focus on empty states for lists and spaces." })
     const route = `w/${workspaceId}/meetings/${callId}`
     const [ann, ben] = await Promise.all([signedIn(owner, route), signedIn(member, route)])
-    const summaryOf = (page: Page) => page.getByRole("region", { name: "Summary" }).locator("p").first().innerText()
+    const summaryOf = async (page: Page) => (await page.getByRole("region", { name: "Summary" }).locator("p").first().textContent()) ?? ""
     for (const page of [ann, ben]) await page.getByRole("heading", { name: "Weekly bug triage", level: 1 }).waitFor()
     await ann.getByText("Your own version").waitFor()
     await ben.getByText("Your own version").waitFor()
@@ -153,7 +153,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
       await page.getByRole("button", { name: "Save notes" }).click()
       await page.getByRole("region", { name: "Enhanced notes" }).getByText(text).waitFor()
     }
-    expect(await ann.getByRole("region", { name: "Enhanced notes" }).innerText()).not.toContain("Sketch the empty states first.")
+    expect(await ann.getByRole("region", { name: "Enhanced notes" }).textContent()).not.toContain("Sketch the empty states first.")
 
     // Regenerate: the processing progress runs and the version is read again.
     await ann.getByRole("button", { name: "Regenerate" }).click()
