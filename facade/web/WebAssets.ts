@@ -1,7 +1,8 @@
 /**
  * The web app's static assets (`web/`), built with Vite's JS API once per
  * version of their sources: the bundle lands in `web/build/<key>/` (key: a
- * hash of the client sources, the shared rich-text schema and the lockfile),
+ * hash of the client sources, the shared rich-text schema, the lockfile and
+ * this build's own configuration),
  * so later starts, and every node of a cluster sharing the folder, reuse it.
  * One process builds a version at a time (a lock folder); the others wait for
  * it. No network: everything comes from node_modules.
@@ -50,7 +51,12 @@ const filesUnder = (dir: string): Array<string> =>
 /** What the bundle is made of: a change to any of these makes a new build. */
 const sourceKey = (): string => {
   const hash = createHash("sha256")
-  const inputs = [...filesUnder(WEB_DIR), ...filesUnder(path.join(ROOT, "collab", "richtext")), path.join(ROOT, "package-lock.json")].sort()
+  const inputs = [
+    ...filesUnder(WEB_DIR),
+    ...filesUnder(path.join(ROOT, "collab", "richtext")),
+    path.join(ROOT, "package-lock.json"),
+    fileURLToPath(import.meta.url)
+  ].sort()
   for (const file of inputs) {
     if (!existsSync(file)) continue
     hash.update(path.relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -68,6 +74,9 @@ const bundle = async (outDir: string) => {
     mode: "production",
     base: "/",
     publicDir: false,
+    // React's production build and JSX transform, whatever NODE_ENV the starting process has (vitest sets "test").
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    oxc: { jsx: { runtime: "automatic", development: false } },
     build: {
       outDir,
       emptyOutDir: true,

@@ -52,9 +52,8 @@ const MyTasks = ({ workspaceId }: { readonly workspaceId: string }) => {
   )
 }
 
-/** Where a notification leads: the task it is about, when it is about one. */
-const targetOf = (workspaceId: string, event: { readonly scope: string; readonly entityId: string }) =>
-  event.scope === "task" ? `/w/${workspaceId}/work/tasks/${event.entityId}` : undefined
+/** Where a notification leads: what its event is about (resolved by the event's page). */
+const targetOf = (workspaceId: string, event: { readonly seq: number | string }) => `/w/${workspaceId}/work/events/${event.seq}`
 
 const Notifications = ({ workspaceId }: { readonly workspaceId: string }) => {
   const [unreadOnly, setUnreadOnly] = useState(false)
@@ -102,13 +101,9 @@ const Notifications = ({ workspaceId }: { readonly workspaceId: string }) => {
           return (
             <li key={notification.id} className={notification.read ? "read" : "unread"}>
               {notification.read ? null : <span className="visually-hidden">Unread: </span>}
-              {target !== undefined ? (
-                <Link to={target} onClick={() => void (notification.read ? undefined : mark(notification.id, true))}>
-                  {notification.title}
-                </Link>
-              ) : (
-                <span>{notification.title}</span>
-              )}{" "}
+              <Link to={target} onClick={() => void (notification.read ? undefined : mark(notification.id, true))}>
+                {notification.title}
+              </Link>{" "}
               <span className="muted">{new Date(notification.createdAt).toLocaleString()}</span>{" "}
               <button type="button" className="link" onClick={() => void mark(notification.id, !notification.read)}>
                 {notification.read ? "Mark unread" : "Mark read"}

@@ -105,20 +105,23 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
   const current = task.data
   const Heading = headingLevel === 1 ? "h1" : "h2"
 
-  const run = async (what: string, call: () => Promise<typeof current>) => {
+  /** Runs a change; `shown` is how the task looks meanwhile (put back if the change is refused). */
+  const run = async (what: string, call: () => Promise<typeof current>, shown?: Partial<typeof current>) => {
     setError("")
+    if (shown !== undefined) placeTask(queryClient, taskId, { ...current, ...shown })
     try {
       const updated = await call()
       placeTask(queryClient, updated.id, updated)
       announce(what)
       return true
     } catch (cause) {
+      if (shown !== undefined) placeTask(queryClient, taskId, current)
       setError(messageOf(cause))
       return false
     }
   }
-  const update = (what: string, body: UpdateBody) =>
-    run(what, async () => data(await client.PATCH("/pm/v1/tasks/{taskId}", { params: { path: { taskId } }, body })))
+  const update = (what: string, body: UpdateBody, shown?: Partial<typeof current>) =>
+    run(what, async () => data(await client.PATCH("/pm/v1/tasks/{taskId}", { params: { path: { taskId } }, body })), shown)
 
   const me = session?.user.id
   const watching = me !== undefined && current.watcherIds.includes(me)
@@ -171,7 +174,10 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
           <span>Status</span>
           <select
             value={current.status.name}
-            onChange={(event) => void update(`Status: ${event.target.value}`, { status: event.target.value })}
+            onChange={(event) => {
+              const status = statuses.data?.items.find((s) => s.name === event.target.value)
+              void update(`Status: ${event.target.value}`, { status: event.target.value }, status && { status })
+            }}
           >
             {(statuses.data?.items ?? [current.status]).map((status) => (
               <option key={status.name} value={status.name}>
@@ -225,7 +231,12 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
               onChange={(event) =>
                 void update(
                   event.target.checked ? `${member.name} assigned` : `${member.name} unassigned`,
-                  event.target.checked ? { addAssigneeIds: [member.userId] } : { removeAssigneeIds: [member.userId] }
+                  event.target.checked ? { addAssigneeIds: [member.userId] } : { removeAssigneeIds: [member.userId] },
+                  {
+                    assignees: event.target.checked
+                      ? [...current.assignees, { id: member.userId, name: member.name, email: member.email }]
+                      : current.assignees.filter((a) => a.id !== member.userId)
+                  }
                 )
               }
             />

@@ -20,7 +20,8 @@ export const TaskDrawer = ({ taskId }: { readonly taskId: string }) => {
     return () => element?.close()
   }, [])
   return (
-    <dialog ref={dialog} className="drawer" aria-label="Task" onClose={close}>
+    // A close the component itself undid (React's development remount) leaves the dialog open: only a real close leaves.
+    <dialog ref={dialog} className="drawer" aria-label="Task" onClose={() => dialog.current?.open || close()}>
       <div className="drawer-bar">
         <button type="button" onClick={() => dialog.current?.close()}>
           Close

@@ -1,6 +1,7 @@
 /** Project management: the space → folder → list navigation beside a list's views. */
 import { useEffect } from "react"
 import { Route, Routes } from "react-router"
+import { EventRedirect } from "./EventRedirect.tsx"
 import { Hierarchy } from "./Hierarchy.tsx"
 import { ListPage } from "./ListPage.tsx"
 import { TaskPage } from "./TaskPage.tsx"
@@ -25,6 +26,7 @@ export const WorkArea = () => (
         <Route index element={<Overview />} />
         <Route path="lists/:listId" element={<ListPage />} />
         <Route path="tasks/:taskId" element={<TaskPage />} />
+        <Route path="events/:seq" element={<EventRedirect />} />
       </Routes>
     </div>
   </div>
