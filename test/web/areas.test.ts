@@ -15,25 +15,11 @@
  * Then every route of these areas at 390 and 1,400 px: a screenshot in
  * test-results/web/ and axe-core without serious or critical violations.
  */
-import { createRequire } from "node:module"
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { seriousViolations } from "./Audit.ts"
 import { BrowserRig, chromiumAvailable, SHOTS, type User } from "./BrowserRig.ts"
-
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
-
-/** The serious and critical axe-core violations on the page as it is now. */
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.addScriptTag({ path: AXE })
-  return page.evaluate(async () => {
-    const axe = (globalThis as any).axe
-    const result = await axe.run((globalThis as any).document, { resultTypes: ["violations"] })
-    return result.violations
-      .filter((violation: any) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation: any) => `${violation.id}: ${violation.nodes.map((node: any) => node.target.join(" ")).join(", ")}`)
-  })
-}
 
 const TRIAGE = [
   { speaker: "Ben", startMs: 0, endMs: 5200, text: "Three new bugs this week. The stream drops when a laptop sleeps and does not resume." },
@@ -319,7 +305,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
             .replace(/[^a-z0-9]+/gi, "-")
             .replace(/-$/, "")}-${width}`
         )
-        found.push(...(await axeViolations(page)).map((violation) => `${route} @${width}: ${violation}`))
+        found.push(...(await seriousViolations(page)).map((v) => `${route} @${width}: ${v.id} ${v.targets.join(", ")}`))
       }
       const visitor = await rig.newPage(width)
       for (const route of portalRoutes) {
@@ -327,7 +313,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
         await visitor.getByRole("heading", { level: 1 }).first().waitFor()
         await visitor.waitForLoadState("networkidle")
         await shot(visitor, `portal${route.replace(/[^a-z0-9]+/gi, "-")}-${width}`)
-        found.push(...(await axeViolations(visitor)).map((violation) => `portal${route} @${width}: ${violation}`))
+        found.push(...(await seriousViolations(visitor)).map((v) => `portal${route} @${width}: ${v.id} ${v.targets.join(", ")}`))
       }
     }
     expect(found).toEqual([])
