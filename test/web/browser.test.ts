@@ -123,6 +123,18 @@ describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", 
     await column(first!).getByText("Write the brief").waitFor()
     await page.getByText("● live").waitFor()
 
+    // Shift+↑ moves a card up its column (a PUT of its position).
+    await column(first!)
+      .getByRole("link", { name: /Ship it/ })
+      .focus()
+    await page.keyboard.press("Shift+ArrowUp")
+    const order = async () =>
+      ((await call(owner, "GET", `/pm/v1/lists/${list.id}/tasks?order=position`)).items as Array<{ name: string }>).map((t) => t.name)
+    await expect.poll(order, { timeout: 10_000 }).toEqual(["Write the brief", "Ship it", "Review the copy"])
+    await expect
+      .poll(() => column(first!).getByRole("link").allTextContents())
+      .toEqual(["T-1 Write the brief", "T-3 Ship it", "T-2 Review the copy"])
+
     // A PATCH through the API shows up within a second.
     await call(owner, "PATCH", `/pm/v1/tasks/${tasks[0].id}`, { status: second })
     await column(second!).getByText("Write the brief").waitFor({ timeout: 1000 })

@@ -183,5 +183,7 @@ describe.skipIf(!chromiumAvailable("web journey tests"))("web app journeys in Ch
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("heading", { name: "Launch team", level: 1 }).waitFor()
     expect(new URL(page.url()).pathname).toBe(`/w/${workspaceId}`)
+    // Home lists the wiki pages edited last, each a link to the page.
+    await page.getByRole("region", { name: "Recently edited pages" }).getByRole("link", { name: "Welcome" }).waitFor()
   }, 60_000)
 })

@@ -1,9 +1,9 @@
 /**
  * A workspace's home: my open tasks (overdue first, then by due date), my
  * notifications (live: the stream's notification frames refresh them; read
- * and unread), and the latest meetings.
+ * and unread), the latest meetings and the recently edited wiki pages.
  */
-import { useQueryClient } from "@tanstack/react-query"
+import { useQueries, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { Link, useParams } from "react-router"
 import { $api, client, data, messageOf } from "../../api/client.ts"
@@ -135,6 +135,39 @@ const RecentMeetings = ({ workspaceId }: { readonly workspaceId: string }) => {
   )
 }
 
+/** The pages edited last, across the workspace's wiki spaces (the first few spaces' recent pages, newest first). */
+const RecentPages = ({ workspaceId }: { readonly workspaceId: string }) => {
+  const spaces = $api.useQuery("get", "/wiki/v1/spaces", { params: { query: { workspaceId } } })
+  const recent = useQueries({
+    queries: (spaces.data?.items ?? [])
+      .slice(0, 5)
+      .map((space) =>
+        $api.queryOptions("get", "/wiki/v1/spaces/{spaceId}/recent", { params: { path: { spaceId: space.id }, query: { limit: "5" } } })
+      )
+  })
+  const pages = recent
+    .flatMap((result) => result.data?.items ?? [])
+    .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
+    .slice(0, 6)
+  const failed = spaces.error ?? recent.find((result) => result.error)?.error
+  return (
+    <section className="card" aria-labelledby="recent-pages-title">
+      <h2 id="recent-pages-title">Recently edited pages</h2>
+      {spaces.isPending ? <Loading what="pages" /> : null}
+      {failed ? <ErrorMessage error={failed} /> : null}
+      {spaces.data && pages.length === 0 && recent.every((result) => !result.isPending) ? <p>No pages yet.</p> : null}
+      <ul className="plain">
+        {pages.map((page) => (
+          <li key={page.id}>
+            <Link to={`/w/${workspaceId}/wiki/${page.spaceId}/${page.id}`}>{`${page.icon ?? ""} ${page.title}`.trim()}</Link>{" "}
+            <span className="muted">{new Date(page.updatedAt).toLocaleDateString()}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 export const Home = () => {
   const { workspaceId = "" } = useParams()
   const workspace = $api.useQuery("get", "/pm/v1/workspaces/{workspaceId}", { params: { path: { workspaceId } } })
@@ -149,6 +182,7 @@ export const Home = () => {
         <MyTasks workspaceId={workspaceId} />
         <Notifications workspaceId={workspaceId} />
         <RecentMeetings workspaceId={workspaceId} />
+        <RecentPages workspaceId={workspaceId} />
       </div>
     </section>
   )

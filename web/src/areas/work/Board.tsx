@@ -1,8 +1,9 @@
 /**
  * A list as a board: a column per status, a card per top-level task. Cards
  * move by drag and drop or from the keyboard (focus a card, Shift+→ /
- * Shift+←), each move a `PATCH /pm/v1/tasks/{taskId}` of its status, shown at
- * once and undone if refused. Live: the stream's updates land in the same
+ * Shift+←), each move a `PATCH /pm/v1/tasks/{taskId}` of its status, and up or
+ * down their column (Shift+↑ / Shift+↓, `PUT …/position`), shown at once and
+ * undone if refused. Live: the stream's updates land in the same
  * cache entry, so moves made elsewhere appear without a reload.
  */
 import { useQueryClient } from "@tanstack/react-query"
@@ -36,8 +37,41 @@ export const useMoveTask = () => {
   }
 }
 
+/** Moves a task up or down within its column (`PUT …/position` after its new predecessor), shown at once. */
+const useReorderTask = () => {
+  const queryClient = useQueryClient()
+  return async (task: Task, column: ReadonlyArray<Task>, step: -1 | 1) => {
+    const others = column.filter((t) => t.id !== task.id)
+    const index = column.findIndex((t) => t.id === task.id) + step
+    if (index < 0 || index > others.length) return
+    const before = others[index - 1]
+    const after = others[index]
+    const position =
+      before === undefined
+        ? Number(after!.position) - 1
+        : after === undefined
+          ? Number(before.position) + 1
+          : (Number(before.position) + Number(after.position)) / 2
+    placeTask(queryClient, task.id, { ...task, position })
+    try {
+      data(
+        await client.PUT("/pm/v1/tasks/{taskId}/position", {
+          params: { path: { taskId: task.id } },
+          body: { afterTaskId: before?.id ?? null }
+        })
+      )
+      placeTask(queryClient, task.id, data(await client.GET("/pm/v1/tasks/{taskId}", { params: { path: { taskId: task.id } } })))
+      announce(`${task.name} moved ${step < 0 ? "up" : "down"}`)
+    } catch (cause) {
+      placeTask(queryClient, task.id, task)
+      announce(messageOf(cause, "The move failed"))
+    }
+  }
+}
+
 export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>; readonly statuses: ReadonlyArray<Status> }) => {
   const move = useMoveTask()
+  const reorder = useReorderTask()
   const linkTo = useTaskLink()
   const columns = useRef<HTMLDivElement>(null)
   /** The card that had keyboard focus: a move or a live update re-renders it elsewhere, and it keeps focus. */
@@ -50,8 +84,14 @@ export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>
     card?.focus()
   })
 
-  const onKey = (task: Task) => (event: KeyboardEvent) => {
-    if (!event.shiftKey || (event.key !== "ArrowRight" && event.key !== "ArrowLeft")) return
+  const onKey = (task: Task, column: ReadonlyArray<Task>) => (event: KeyboardEvent) => {
+    if (!event.shiftKey) return
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      event.preventDefault()
+      void reorder(task, column, event.key === "ArrowUp" ? -1 : 1)
+      return
+    }
+    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return
     event.preventDefault()
     const index = statuses.findIndex((s) => sameStatus(s.name, task.status.name))
     const next = statuses[index + (event.key === "ArrowRight" ? 1 : -1)]
@@ -67,7 +107,8 @@ export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>
   return (
     <div className="board-columns" ref={columns}>
       <p className="visually-hidden" id="board-help">
-        Press Shift+Right or Shift+Left to move the task to the next or previous status.
+        Press Shift+Right or Shift+Left to move the task to the next or previous status, Shift+Up or Shift+Down to move it within its
+        column.
       </p>
       {statuses.map((status) => {
         const mine = tasks.filter((t) => sameStatus(t.status.name, status.name)).sort((a, b) => Number(a.position) - Number(b.position))
@@ -93,7 +134,7 @@ export const Board = ({ tasks, statuses }: { readonly tasks: ReadonlyArray<Task>
                     draggable
                     aria-describedby="board-help"
                     onDragStart={(event) => event.dataTransfer.setData("text/plain", task.id)}
-                    onKeyDown={onKey(task)}
+                    onKeyDown={onKey(task, mine)}
                     onFocus={() => {
                       focused.current = task.id
                     }}
