@@ -147,11 +147,11 @@ const classify = (error: unknown): Undelivered =>
 export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, any>>>(
   kinds: Kinds,
   options: NatsOptions
-): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<Kinds[number]>> =>
+): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>> =>
   Layer.effect(
     ActorSystem,
     Effect.gen(function* () {
-      const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const context = yield* Effect.context<ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>>()
       const scope = yield* Effect.scope
       const nodeId = options.nodeId ?? NodeId.make()
       if (!NodeId.isValid(nodeId)) return yield* new NatsTransportError({ message: `invalid node id "${nodeId}"` })
