@@ -23,8 +23,7 @@
  *   the NATS server within `freshnessMillis` (a PING/PONG every quarter of
  *   it) and is connected. Cut off longer, it answers ActorUnavailable
  *   ("disconnected", a 503) for its shards at once; back, it marks every live
- *   activation stale (it may have missed invalidations) and renews its leases
- *   before serving again. Requests in flight when the connection drops fail
+ *   activation stale (it may have missed invalidations) before serving again. Requests in flight when the connection drops fail
  *   at once instead of waiting out their deadline.
  * - Acknowledged invalidation: `invalidate` is delivered to the owner and
  *   acknowledged by it (only the node serving the shard acks), or retried
@@ -439,12 +438,11 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           lapsed = true
         } else if (lapsed) {
           // Invalidations may have been missed meanwhile: every activation rebuilds before its next message.
+          // The leases need no check here: each is still served only until its own deadline, which no
+          // other node can reach first (see ShardLeases.ts), and writes are fenced anyway.
           host.invalidateAll()
-          yield* leases.renewNow
-          if (connected && generation === sentOn) {
-            lapsed = false
-            yield* Effect.logInfo("connected to the NATS server again: serving")
-          }
+          lapsed = false
+          yield* Effect.logInfo("connected to the NATS server again: serving")
         }
       })
       yield* Effect.forkIn(Effect.forever(Effect.andThen(ping, Effect.timeoutOption(Queue.take(wakePing), pingMillis))), scope)
