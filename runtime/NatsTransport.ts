@@ -425,6 +425,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       const ping = Effect.gen(function* () {
         const sentOn = generation
         const sent = performance.now()
+        // Silent for a whole window (paused, blackholed, a long GC) even if no ping saw it: it may have missed invalidations.
+        if (sent >= lastHeard + freshness) lapsed = true
         const answered = yield* Effect.timeoutOption(
           Effect.tryPromise(() => nc.flush()),
           freshness
