@@ -11,6 +11,10 @@
  *   and stateless frame of a document goes out through it, connection by
  *   connection. Replaced per document by one publish to the document's uWS
  *   topic (LiveServer).
+ * - `Document.broadcastUpdate(update)` / `broadcastAwarenessUpdate(clients)`
+ *   (private): called on every change (with `flushDelay: false`); routed to
+ *   DocumentFanOut, which coalesces a busy document's changes over an
+ *   adaptive window and calls Hocuspocus's own once per window.
  * - `Document.addConnection` / `removeConnection`: the Connection's
  *   constructor calls `addConnection(this)` before it sends the current
  *   awareness and before any message of the connection is handled — the
@@ -46,16 +50,21 @@ export type Broadcast = (encode: Encode, filter?: (connection: Connection) => bo
 /** Hocuspocus's per-socket ClientConnection (not exported by name). */
 export type ClientConnection = ReturnType<Hocuspocus["handleConnection"]>
 
-/** What Hocuspocus reads of the upgrade request (`url`: path and query, `headers`: for hook payloads). */
+/** What Hocuspocus reads of the upgrade request: `url` (path and query) and `headers` (handed to hooks as `requestHeaders`). */
 export interface LightRequest {
   readonly url: string
-  readonly headers: Pick<Headers, "get" | "has" | "forEach" | "entries" | "keys" | "values" | "getSetCookie"> &
-    Iterable<[string, string]>
+  readonly headers: {
+    get(name: string): string | null
+    has(name: string): boolean
+    entries(): IterableIterator<[string, string]>
+  }
 }
 
 // The private sides, as 4.7 declares them.
 interface DocumentPrivates {
   broadcast: Broadcast
+  broadcastUpdate: (update: Uint8Array) => void
+  broadcastAwarenessUpdate: (clients: Array<number>) => void
   addConnection: (connection: Connection) => Document
   removeConnection: (connection: Connection) => Document
 }
@@ -84,6 +93,30 @@ export const replaceBroadcast = (document: Document, broadcast: Broadcast): Broa
   const privates = documentPrivates(document)
   const original = privates.broadcast.bind(document)
   privates.broadcast = broadcast
+  return original
+}
+
+/** A document's two broadcasts that Atrium coalesces itself (DocumentFanOut) before they go out. */
+export interface UpdateBroadcasts {
+  /** One Yjs update to every connection of the document. */
+  readonly update: (update: Uint8Array) => void
+  /** The current states of `clients` to every connection of the document. */
+  readonly awareness: (clients: Array<number>) => void
+}
+
+/**
+ * Routes `document`'s update and awareness broadcasts (Hocuspocus calls them
+ * on every change when `flushDelay` is false) to `replacement`; returns
+ * Hocuspocus's own, which encode a frame and call `broadcast`.
+ */
+export const replaceUpdateBroadcasts = (document: Document, replacement: UpdateBroadcasts): UpdateBroadcasts => {
+  const privates = documentPrivates(document)
+  const original: UpdateBroadcasts = {
+    update: privates.broadcastUpdate.bind(document),
+    awareness: privates.broadcastAwarenessUpdate.bind(document)
+  }
+  privates.broadcastUpdate = replacement.update
+  privates.broadcastAwarenessUpdate = replacement.awareness
   return original
 }
 
@@ -191,9 +224,17 @@ const behaviour = (): [string, string] | undefined => {
       broadcasts.push(encode("internals-check").length > 0 ? "frame" : "empty")
     }
     document.getText("check").insert(0, "x")
-    if (broadcasts.length !== 1) return ["Document.broadcast", "is not what a document update is sent through"]
+    if (broadcasts.join() !== "frame") return ["Document.broadcast", "is not what a document update is sent through"]
     document.awareness.setLocalState({ check: true })
-    if (broadcasts.length !== 2) return ["Document.broadcast", "is not what an awareness update is sent through"]
+    if (broadcasts.join() !== "frame,frame") return ["Document.broadcast", "is not what an awareness update is sent through"]
+    document.awareness.setLocalState(null)
+    const routed: Array<string> = []
+    replaceUpdateBroadcasts(document, { update: () => routed.push("update"), awareness: () => routed.push("awareness") })
+    document.getText("check").insert(0, "y")
+    document.awareness.setLocalState({ check: true })
+    if (routed.join() !== "update,awareness") {
+      return ["Document.broadcastUpdate / broadcastAwarenessUpdate", "are not what a change is broadcast through (flushDelay false)"]
+    }
     document.awareness.setLocalState(null)
 
     const order: Array<string> = []
@@ -236,6 +277,8 @@ const behaviour = (): [string, string] | undefined => {
 export const findChangedMember = (): Error | undefined => {
   const problem =
     method(Document.prototype, "Document", "broadcast", 2) ??
+    method(Document.prototype, "Document", "broadcastUpdate", 1) ??
+    method(Document.prototype, "Document", "broadcastAwarenessUpdate", 1) ??
     method(Document.prototype, "Document", "addConnection", 1) ??
     method(Document.prototype, "Document", "removeConnection", 1) ??
     method(Connection.prototype, "Connection", "sendCurrentAwareness", 0) ??
