@@ -215,7 +215,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         data.client?.handleClose({ code, reason })
       }
     }
-    for (const path of COLLAB_PATHS) app.ws(path, behavior as never)
+    for (const path of COLLAB_PATHS) app.ws<EndpointSocketData>(path, behavior)
 
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {

@@ -17,9 +17,12 @@
  * - Broadcast: Hocuspocus's per-connection loop is replaced, per document, by
  *   one encode and one native `publish` to the document's topic; only
  *   session-multiplexed connections (a different address per connection) get
- *   their own frames. Updates and awareness are coalesced per document over
- *   an adaptive window (DocumentFanOut, `coalesceMs`): one merged frame per
- *   window when busy, at once when idle.
+ *   their own frames. Updates and awareness are coalesced per document by
+ *   Hocuspocus (`flushDelay`), flushed over an adaptive window
+ *   (DocumentFanOut, `coalesceMs`): one merged frame per window when busy, at
+ *   once when idle.
+ * - Hocuspocus's and Yjs's private members are reached only through
+ *   HocuspocusInternals and YjsInternals, checked when the server is built.
  * - Compaction folds a document's log into its state every `compactRows`
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
@@ -52,8 +55,7 @@ import {
   hasQueuedMessages,
   type JoinPath,
   replaceBroadcast,
-  replaceJoinPath,
-  replaceUpdateBroadcasts
+  replaceJoinPath
 } from "./HocuspocusInternals.ts"
 import { checkYjsInternals, pendingOf, withoutUpdateEvents } from "./YjsInternals.ts"
 import { logError } from "../runtime/Log.ts"
@@ -186,8 +188,9 @@ export class LiveServer implements ClusterHost {
       // Hocuspocus only unloads; storing is the UpdateLog's job.
       debounce: 1000,
       maxDebounce: 5000,
-      // Hocuspocus's own batching (one event-loop turn) is replaced by DocumentFanOut's adaptive window.
-      flushDelay: false,
+      // Hocuspocus buffers and merges a document's broadcasts; DocumentFanOut decides when they leave
+      // (an idle document at once, a busy one once per window); this fixed window is only the backstop.
+      flushDelay: options.coalesceMs,
       extensions: [
         {
           extensionName: "atrium-collab",
@@ -295,8 +298,8 @@ export class LiveServer implements ClusterHost {
   /**
    * Replaces Hocuspocus's per-connection broadcast for `document`: a
    * broadcast becomes one frame published to the document's uWS topic, which
-   * sockets of ours join when their connection is added. Update and awareness
-   * broadcasts first go through the document's DocumentFanOut.
+   * sockets of ours join when their connection is added. Hocuspocus buffers
+   * updates and awareness changes; the document's DocumentFanOut flushes them.
    */
   private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
@@ -315,24 +318,17 @@ export class LiveServer implements ClusterHost {
         connection.send(frame)
       }
     })
-    const hocuspocus = replaceUpdateBroadcasts(document, {
-      update: (update) => fanOut.update(update),
-      // Unloading: the last awareness broadcast has nobody left to reach.
-      awareness: (clients) => {
-        if (!document.isDestroyed) fanOut.awareness(clients)
-      }
-    })
     const fanOut = new DocumentFanOut(this.options.coalesceMs, {
-      update: (update) => {
-        if (!document.isDestroyed) hocuspocus.update(update)
-      },
-      awareness: (clients) => {
-        if (!document.isDestroyed) hocuspocus.awareness(clients)
+      flush: () => {
+        if (!document.isDestroyed) document.flush()
       },
       peerAwareness: (clients) => {
         if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
       }
     })
+    // Every change Hocuspocus buffers for the connections (whatever its origin) asks for a flush.
+    document.on("update", () => fanOut.changed())
+    document.awareness.on("update", () => fanOut.changed())
     tracked.fanOut = fanOut
   }
 
@@ -525,7 +521,7 @@ export class LiveServer implements ClusterHost {
   async edit(name: string, edit: (document: Y.Doc) => void): Promise<void> {
     if (this.closed) throw new Error("collab server is closed")
     this.removed.delete(name)
-    const connection = await this.hocuspocus.openDirectConnection(name, REST.context as never)
+    const connection = await this.hocuspocus.openDirectConnection(name)
     try {
       const document = connection.document!
       Y.transact(document, () => edit(document), REST)

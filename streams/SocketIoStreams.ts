@@ -37,8 +37,7 @@ const withBackpressure = (app: TemplatedApp, maxBackpressure: number): Templated
   new Proxy(app, {
     get(target, property) {
       if (property === "ws") {
-        return (pattern: string, behavior: object) =>
-          target.ws(pattern, { ...behavior, maxBackpressure, closeOnBackpressureLimit: true as never })
+        return (pattern: string, behavior: object) => target.ws(pattern, { ...behavior, maxBackpressure, closeOnBackpressureLimit: 1 })
       }
       const value = Reflect.get(target, property)
       return typeof value === "function" ? value.bind(target) : value

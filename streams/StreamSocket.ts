@@ -40,7 +40,7 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
     idleTimeout: 60,
     sendPingsAutomatically: true,
     maxBackpressure,
-    closeOnBackpressureLimit: true as never,
+    closeOnBackpressureLimit: 1,
     upgrade: (res, req, context) => {
       const key = req.getHeader("sec-websocket-key")
       const protocol = req.getHeader("sec-websocket-protocol")

@@ -45,7 +45,9 @@ describe("Hocuspocus internals", () => {
 
   it("a broadcast no longer routed through Document.broadcast is caught by behaviour", async () => {
     replace(Document.prototype, "broadcastUpdate", function (this: Document, _update: Uint8Array) {})
-    expect(changedHocuspocusMember()).toMatch(/Document\.broadcast is not what a document update is sent through/)
+    expect(changedHocuspocusMember()).toMatch(
+      /Document\.broadcast is not what flush\(\) sends a document.s buffered update and awareness through/
+    )
   })
 
   it("a join-path member gone is named", () => {
