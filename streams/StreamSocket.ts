@@ -40,7 +40,8 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
     idleTimeout: 60,
     sendPingsAutomatically: true,
     maxBackpressure,
-    closeOnBackpressureLimit: 1,
+    // A boolean for the build that loads here (@btc-vision, which ignores 1); the typings are truffle's (a number).
+    closeOnBackpressureLimit: true as never,
     upgrade: (res, req, context) => {
       const key = req.getHeader("sec-websocket-key")
       const protocol = req.getHeader("sec-websocket-protocol")
