@@ -37,8 +37,9 @@ const withBackpressure = (app: TemplatedApp, maxBackpressure: number): Templated
   new Proxy(app, {
     get(target, property) {
       if (property === "ws") {
-        // closeOnBackpressureLimit: a boolean for @btc-vision's build (it ignores 1); the typings are truffle's (a number).
-        return (pattern: string, behavior: object) => target.ws(pattern, { ...behavior, maxBackpressure, closeOnBackpressureLimit: true as never })
+        // closeOnBackpressureLimit `true`, not 1: see StreamSocket.
+        return (pattern: string, behavior: object) =>
+          target.ws(pattern, { ...behavior, maxBackpressure, closeOnBackpressureLimit: true as never })
       }
       const value = Reflect.get(target, property)
       return typeof value === "function" ? value.bind(target) : value
