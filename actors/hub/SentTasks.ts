@@ -46,6 +46,8 @@ export interface SendRequest {
   readonly callName: string
   readonly userId: string
   readonly origin: string
+  /** The call's page in the web app: pm tasks link back to it. */
+  readonly callUrl: string
   readonly target: typeof IntegrationTarget.Type
   /** pm: the list id the tasks go to. */
   readonly destination: string | null
@@ -66,7 +68,7 @@ const createTask = (request: SendRequest, item: CallActionItem) =>
     if (request.target === "pm") {
       const task = yield* send(PmList, request.destination!, "createTask", request.userId, {
         name: draft.title,
-        description: `${draft.description}${draft.owner ? ` Owner: ${draft.owner}.` : ""}`,
+        description: `${draft.description}${draft.owner ? ` Owner: ${draft.owner}.` : ""} From the call: ${request.callUrl}`,
         ...(draft.dueDate ? { dueDate: `${draft.dueDate}T17:00:00.000Z` } : {})
       })
       return { externalId: task.id, url: `${request.origin}/pm/v1/tasks/${task.id}`, status: task.status.name }

@@ -128,6 +128,7 @@ export const callActionItemsOperations = [
           callName: call.name,
           userId: access.userId,
           origin: context.origin,
+          callUrl: `${context.origin}/w/${call.workspaceId}/meetings/${call.id}`,
           target,
           destination,
           items

@@ -22,7 +22,9 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
   const signedIn = (user: User, route: string): Promise<Page> => rig.signedIn(user, route, 1400)
   const pageErrors = () => rig.pageErrors
 
-  const column = (page: Page, type: string) => page.locator(`.column[data-status-type="${type}"]`)
+  const names: Record<string, string> = { open: "Open", planned: "Planned", in_progress: "In progress" }
+  const column = (page: Page, type: string) => page.getByRole("list", { name: names[type] })
+  const card = (page: Page, type: string, title: string) => column(page, type).getByRole("listitem").filter({ hasText: title })
   const post = (title: string) =>
     call(owner, "POST", `/feedback/v1/boards/${board.id}/feature-requests`, { title, description: `${title}, please.` })
 
@@ -49,7 +51,8 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
     const sentFrames: Array<string> = []
     page.on("websocket", (socket) => socket.on("framesent", (frame) => sentFrames.push(String(frame.payload))))
     await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: "Feedback" }).click()
-    await page.getByRole("link", { name: "Product ideas roadmap" }).click()
+    await page.getByRole("link", { name: "Product ideas", exact: true }).click()
+    await page.getByRole("navigation", { name: "Board" }).getByRole("link", { name: "Roadmap" }).click()
     await column(page, "open").getByText("Dark mode").waitFor()
     await page.getByText("● live").waitFor()
 
@@ -59,18 +62,20 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
 
     // A vote changes the count; moving to a planned status moves the card.
     await call(owner, "POST", `/feedback/v1/feature-requests/${exportCsv.id}/votes`)
-    await column(page, "open").locator(".request-card", { hasText: "Export to CSV" }).getByLabel("1 vote").waitFor({ timeout: 1000 })
+    await card(page, "open", "Export to CSV").getByText("1 vote", { exact: true }).waitFor({ timeout: 1000 })
     await call(owner, "POST", `/feedback/v1/feature-requests/${dark.id}/status`, { statusId: statusOf("planned") })
     await column(page, "planned").getByText("Dark mode").waitFor({ timeout: 1000 })
     await page.locator("#status", { hasText: "FR-1 Dark mode moved to Planned" }).waitFor()
     await expect.poll(() => column(page, "open").getByText("Dark mode").count()).toBe(0)
 
     // Keyboard: → from the open column's card reaches the planned one, and focus survives a live redraw.
-    await column(page, "open").locator(".request-card", { hasText: "Export to CSV" }).focus()
+    await column(page, "open")
+      .getByRole("link", { name: /Export to CSV/ })
+      .focus()
     await page.keyboard.press("ArrowRight")
     await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? "")).toContain("Dark mode")
     await call(owner, "POST", `/feedback/v1/feature-requests/${dark.id}/votes`)
-    await column(page, "planned").getByLabel("1 vote").waitFor({ timeout: 1000 })
+    await card(page, "planned", "Dark mode").getByText("1 vote", { exact: true }).waitFor({ timeout: 1000 })
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? "")).toContain("Dark mode")
 
     // The server closes the socket (Ben's role changes); his next ticket is held while a request moves.
@@ -92,8 +97,8 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
 
   it("shows a public board's roadmap by slug to a visitor without an account", async () => {
     const page = await newPage()
-    await page.goto(`${rig.atrium.origin}/portal/${board.slug}`)
-    await page.getByRole("heading", { name: "Product ideas · Roadmap" }).waitFor()
+    await page.goto(`${rig.atrium.origin}/portal/${board.slug}/roadmap`)
+    await page.getByRole("heading", { name: "Product ideas", level: 1 }).waitFor()
     await column(page, "planned").getByText("Dark mode").waitFor()
     await column(page, "in_progress").getByText("Export to CSV").waitFor()
     await page.getByText("not live").waitFor()
@@ -109,7 +114,7 @@ describe.skipIf(!chromiumAvailable("web roadmap tests"))("feedback roadmap in Ch
   }, 30_000)
 
   it("follows a public board opened by slug live when the reader is signed in and may see it", async () => {
-    const page = await signedIn(owner, `portal/${board.slug}?workspace=${workspaceId}`)
+    const page = await signedIn(owner, `portal/${board.slug}/roadmap?workspace=${workspaceId}`)
     await column(page, "open").getByText("Keyboard shortcuts").waitFor()
     await page.getByText("● live").waitFor()
     await post("Offline mode")

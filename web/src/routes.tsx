@@ -11,6 +11,7 @@
  *   /w/:workspaceId/feedback/…      feedback boards
  *   /w/:workspaceId/settings/…      settings
  *   /portal/:slug                   a public feedback board, no account needed
+ *   /oauth/callback                 where a vendor returns after OAuth consent (settings)
  */
 import { createBrowserRouter } from "react-router"
 import { RequireSession, SignIn } from "./auth/SignIn.tsx"
@@ -26,6 +27,7 @@ export const router = createBrowserRouter([
     ErrorBoundary: RouteError,
     children: [
       { index: true, Component: WorkspaceList },
+      { path: "/oauth/callback", lazy: () => import("./areas/settings/OAuthCallback.tsx").then((m) => ({ Component: m.OAuthCallback })) },
       {
         path: "/w/:workspaceId",
         Component: AppShell,

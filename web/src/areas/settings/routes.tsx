@@ -1,50 +1,42 @@
-/** Settings: the signed-in person's profile and the workspace's members with their roles. */
-import { useEffect } from "react"
-import { Route, Routes, useParams } from "react-router"
-import { $api } from "../../api/client.ts"
-import { useSession } from "../../api/session.ts"
-import { ErrorMessage, Loading } from "../../ui/Status.tsx"
+/** Settings, loaded on demand: profile, members and invitations, API keys, webhooks, integrations, workspace, billing. */
+import { NavLink, Route, Routes } from "react-router"
+import { ApiKeys } from "./ApiKeys.tsx"
+import { Billing } from "./Billing.tsx"
+import { Integrations } from "./Integrations.tsx"
+import { Members } from "./Members.tsx"
+import { Profile } from "./Profile.tsx"
+import { Webhooks } from "./Webhooks.tsx"
+import { WorkspaceSettings } from "./WorkspaceSettings.tsx"
+import "../common/areas.css"
 
-const Overview = () => {
-  const { workspaceId = "" } = useParams()
-  const session = useSession()
-  const members = $api.useQuery("get", "/pm/v1/workspaces/{workspaceId}/members", { params: { path: { workspaceId } } })
-  useEffect(() => {
-    document.title = "Settings · Atrium"
-  }, [])
-  return (
-    <section aria-labelledby="settings-title">
-      <h1 id="settings-title">Settings</h1>
-      <section className="card" aria-labelledby="profile-title">
-        <h2 id="profile-title">Profile</h2>
-        <dl className="pairs">
-          <dt>Name</dt>
-          <dd>{session?.user.name}</dd>
-          <dt>Email</dt>
-          <dd>{session?.user.email}</dd>
-        </dl>
-      </section>
-      <section className="card" aria-labelledby="members-title">
-        <h2 id="members-title">Members</h2>
-        {members.isPending ? <Loading what="members" /> : null}
-        {members.error ? <ErrorMessage error={members.error} /> : null}
-        <ul className="plain">
-          {members.data?.items.map((member) => (
-            <li key={member.userId}>
-              {member.name}{" "}
-              <span className="muted">
-                · {member.email} · {member.role}
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
-    </section>
-  )
-}
+const pages = [
+  { to: "", label: "Profile" },
+  { to: "members", label: "Members" },
+  { to: "api-keys", label: "API keys" },
+  { to: "webhooks", label: "Webhooks" },
+  { to: "integrations", label: "Integrations" },
+  { to: "workspace", label: "Workspace" },
+  { to: "billing", label: "Billing" }
+] as const
 
 export const SettingsArea = () => (
-  <Routes>
-    <Route index element={<Overview />} />
-  </Routes>
+  <section aria-labelledby="settings-title" className="area-page settings">
+    <h1 id="settings-title">Settings</h1>
+    <nav aria-label="Settings" className="area-tabs">
+      {pages.map((page) => (
+        <NavLink key={page.label} to={page.to === "" ? "." : page.to} end={page.to === ""}>
+          {page.label}
+        </NavLink>
+      ))}
+    </nav>
+    <Routes>
+      <Route index element={<Profile />} />
+      <Route path="members" element={<Members />} />
+      <Route path="api-keys" element={<ApiKeys />} />
+      <Route path="webhooks" element={<Webhooks />} />
+      <Route path="integrations" element={<Integrations />} />
+      <Route path="workspace" element={<WorkspaceSettings />} />
+      <Route path="billing" element={<Billing />} />
+    </Routes>
+  </section>
 )

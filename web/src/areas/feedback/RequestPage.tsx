@@ -1,0 +1,239 @@
+/**
+ * One feature request for the team and members: its description (rich text),
+ * votes, comments (team members may mark theirs internal); board admins
+ * change its status and merge it into another request as a duplicate.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
+import { Link, useParams } from "react-router"
+import { client } from "../../api/client.ts"
+import { announce } from "../../ui/announce.tsx"
+import { ErrorMessage, Loading } from "../../ui/Status.tsx"
+import { unwrap } from "../common/result.ts"
+import { when } from "../common/time.ts"
+import { boardKey, usePermissions, useStatuses } from "./queries.ts"
+import { RichText } from "./RichText.tsx"
+
+const Comments = ({
+  boardId,
+  requestId,
+  canComment,
+  team
+}: {
+  readonly boardId: string
+  readonly requestId: string
+  readonly canComment: boolean
+  readonly team: boolean
+}) => {
+  const queryClient = useQueryClient()
+  const path = { featureRequestId: requestId }
+  const comments = useQuery({
+    queryKey: [...boardKey(boardId), "comments", requestId],
+    queryFn: () => unwrap(client.GET("/feedback/v1/feature-requests/{featureRequestId}/comments", { params: { path } }))
+  })
+  const [body, setBody] = useState("")
+  const [internal, setInternal] = useState(false)
+  const post = useMutation({
+    mutationFn: () =>
+      unwrap(client.POST("/feedback/v1/feature-requests/{featureRequestId}/comments", { params: { path }, body: { body, internal } })),
+    onSuccess: () => {
+      setBody("")
+      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
+    }
+  })
+  return (
+    <section aria-labelledby="comments-heading" className="panel">
+      <h2 id="comments-heading">Comments</h2>
+      {comments.isError ? <ErrorMessage error={comments.error} what="Comments" /> : null}
+      <ul className="comments">
+        {comments.data?.items.map((thread) => (
+          <li key={thread.id} className={thread.internal ? "comment internal" : "comment"}>
+            <p className="muted small">
+              {thread.author?.name ?? "Someone"} · {when(thread.createdAt)}
+              {thread.internal ? " · internal note" : ""}
+              {thread.moderationState !== "approved" ? ` · ${thread.moderationState}` : ""}
+            </p>
+            <p>{thread.deleted ? <em>deleted</em> : thread.body}</p>
+            {thread.replies.length > 0 ? (
+              <ul>
+                {thread.replies.map((reply) => (
+                  <li key={reply.id} className="comment">
+                    <p className="muted small">{reply.author?.name ?? "Someone"}</p>
+                    <p>{reply.body}</p>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {canComment ? (
+        <form
+          className="stack"
+          onSubmit={(event) => {
+            event.preventDefault()
+            post.mutate()
+          }}
+        >
+          <label>
+            Add a comment{" "}
+            <textarea rows={3} value={body} onChange={(event) => setBody(event.currentTarget.value)} required maxLength={10000} />
+          </label>
+          {team ? (
+            <label className="check">
+              <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.currentTarget.checked)} /> Internal note
+              (team only)
+            </label>
+          ) : null}
+          <button type="submit" disabled={post.isPending || body.trim() === ""}>
+            Comment
+          </button>
+          {post.isError ? <ErrorMessage error={post.error} /> : null}
+        </form>
+      ) : (
+        <p className="muted">Comments are closed for you on this board.</p>
+      )}
+    </section>
+  )
+}
+
+const Merge = ({ boardId, requestId }: { readonly boardId: string; readonly requestId: string }) => {
+  const queryClient = useQueryClient()
+  const [into, setInto] = useState("")
+  const candidates = useQuery({
+    queryKey: [...boardKey(boardId), "requests", "merge-candidates"],
+    queryFn: () =>
+      unwrap(
+        client.GET("/feedback/v1/boards/{boardId}/feature-requests", {
+          params: { path: { boardId }, query: { sort: "top", limit: "100" } }
+        })
+      )
+  })
+  const merge = useMutation({
+    mutationFn: () =>
+      unwrap(
+        client.POST("/feedback/v1/feature-requests/{featureRequestId}/merge", {
+          params: { path: { featureRequestId: requestId } },
+          body: { intoId: into }
+        })
+      ),
+    onSuccess: (result) => {
+      announce(`Merged into ${result.featureRequest.shortId}`)
+      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
+    }
+  })
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        merge.mutate()
+      }}
+    >
+      <label>
+        Merge into
+        <select value={into} onChange={(event) => setInto(event.currentTarget.value)} required>
+          <option value="">Choose the original…</option>
+          {candidates.data?.items
+            .filter((candidate) => candidate.id !== requestId && candidate.mergedInto === null)
+            .map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.shortId} {candidate.title}
+              </option>
+            ))}
+        </select>
+      </label>
+      <button type="submit" disabled={into === "" || merge.isPending}>
+        Merge duplicate
+      </button>
+      {merge.isError ? <ErrorMessage error={merge.error} /> : null}
+    </form>
+  )
+}
+
+export const RequestPage = () => {
+  const { boardId = "", requestId = "" } = useParams()
+  const queryClient = useQueryClient()
+  const permissions = usePermissions(boardId)
+  const statuses = useStatuses(boardId)
+  const path = { featureRequestId: requestId }
+  const request = useQuery({
+    queryKey: [...boardKey(boardId), "request", requestId],
+    queryFn: () => unwrap(client.GET("/feedback/v1/feature-requests/{featureRequestId}", { params: { path } }))
+  })
+  const setStatus = useMutation({
+    mutationFn: (statusId: string) =>
+      unwrap(client.POST("/feedback/v1/feature-requests/{featureRequestId}/status", { params: { path }, body: { statusId } })),
+    onSuccess: (updated) => {
+      announce(`${updated.shortId} is now ${updated.status?.name ?? "without status"}`)
+      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
+    }
+  })
+  const vote = useMutation({
+    mutationFn: (on: boolean) =>
+      unwrap(
+        on
+          ? client.POST("/feedback/v1/feature-requests/{featureRequestId}/votes", { params: { path } })
+          : client.DELETE("/feedback/v1/feature-requests/{featureRequestId}/votes", { params: { path } })
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
+  })
+  if (request.isPending) return <Loading what="the request" />
+  if (request.isError) return <ErrorMessage error={request.error} what="Request" />
+  const data = request.data
+  const team = permissions.data?.team === true
+  const admin = permissions.data?.admin === true
+  const voted = vote.data?.voted === true
+  return (
+    <article aria-labelledby="request-title" className="request-page">
+      <p className="breadcrumb">
+        <Link to="..">All requests</Link>
+      </p>
+      <h2 id="request-title">
+        <span className="muted">{data.shortId}</span> {data.title}
+      </h2>
+      {data.mergedInto ? (
+        <p className="notice">
+          Merged into <Link to={`../requests/${data.mergedInto}`}>the original request</Link>; its votes moved there.
+        </p>
+      ) : null}
+      <p className="muted">
+        {data.author ? `By ${data.author.name} · ` : ""}
+        {when(data.createdAt)} · {data.status?.name ?? "No status"}
+        {data.moderationState !== "approved" ? ` · ${data.moderationState}` : ""}
+      </p>
+      <div className="row">
+        <button type="button" aria-pressed={voted} disabled={!permissions.data?.vote || vote.isPending} onClick={() => vote.mutate(!voted)}>
+          {voted ? "Remove my vote" : "Vote"}
+        </button>
+        <span aria-live="polite">
+          {String(vote.data?.voteCount ?? data.voteCount)} vote{Number(vote.data?.voteCount ?? data.voteCount) === 1 ? "" : "s"}
+        </span>
+      </div>
+      {vote.isError ? <ErrorMessage error={vote.error} /> : null}
+      <RichText doc={data.content} />
+      {admin ? (
+        <section aria-label="Triage" className="panel">
+          <label>
+            Status
+            <select
+              value={data.status?.id ?? ""}
+              onChange={(event) => setStatus.mutate(event.currentTarget.value)}
+              disabled={setStatus.isPending}
+            >
+              {data.status === null ? <option value="">No status</option> : null}
+              {statuses.data?.items.map((status) => (
+                <option key={status.id} value={status.id}>
+                  {status.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {setStatus.isError ? <ErrorMessage error={setStatus.error} /> : null}
+          {data.mergedInto === null ? <Merge boardId={boardId} requestId={requestId} /> : null}
+        </section>
+      ) : null}
+      <Comments boardId={boardId} requestId={requestId} canComment={permissions.data?.comment === true} team={team} />
+    </article>
+  )
+}
