@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkPostgres } from "../support/database.ts"
 import { type FaultCluster, startFaultCluster } from "../support/faultCluster.ts"
 import { checkNats } from "../support/nats.ts"
+import { type Receivers, startReceivers } from "./receivers.ts"
 import { type Fixture, makeFixture, ownerOf, settled, sleep, startLoad, untilBalanced, verify } from "./workload.ts"
 
 const suite = "fault suite (two Atrium nodes, faults between them and NATS/PostgreSQL)"
@@ -30,26 +31,51 @@ const untilOwnedByB = async (cluster: FaultCluster, kind: string, id: string, ti
 
 describe.skipIf(!ready)("a two-node cluster under faults", () => {
   let cluster: FaultCluster
+  let receivers: Receivers
   let token: string
   beforeAll(async () => {
-    cluster = await startFaultCluster()
+    receivers = await startReceivers()
+    cluster = await startFaultCluster({
+      SMTP_URL: receivers.smtpUrl,
+      MAIL_POLL_MS: "100",
+      MAIL_RETRY_SECONDS: "2",
+      ATRIUM_ALLOW_PRIVATE_URLS: "1",
+      PM_WEBHOOK_POLL_MS: "100",
+      PM_WEBHOOK_RETRY_BASE_MS: "100",
+      PM_WEBHOOK_RETRY_CAP_MS: "1000",
+      // A killed node's claimed deliveries go to the other node after this long.
+      PM_WEBHOOK_LEASE_SECONDS: "5"
+    })
     const email = `fault-owner-${Date.now().toString(36)}@example.com`
     await settled(cluster.b, "POST", "/pm/v1/auth/register", undefined, { email, password: "correct horse battery", name: "Fault Owner" })
     token = (await settled(cluster.b, "POST", "/pm/v1/auth/login", undefined, { email, password: "correct horse battery" })).accessToken
   }, 180_000)
   afterAll(async () => {
     await cluster?.close()
+    await receivers?.close()
   }, 60_000)
 
-  /** Sets up a fresh fixture on a balanced cluster, runs `fault` under load, verifies after it healed. */
-  const scenario = async (label: string, invitees: number, fault: (fixture: Fixture) => Promise<void>) => {
+  /**
+   * Sets up a fresh fixture on a balanced cluster, runs `fault` under load,
+   * verifies after it healed. `outboxes`: the fixture also has a webhook
+   * endpoint and the load requests password-reset mails, each checked to
+   * arrive exactly once; `fault` calls `killing` right before it kills a node.
+   */
+  const scenario = async (
+    label: string,
+    invitees: number,
+    outboxes: boolean,
+    fault: (fixture: Fixture, killing: () => void) => Promise<void>
+  ) => {
     await untilBalanced(cluster)
-    const fixture = await makeFixture(cluster, token, label, invitees)
+    const fixture = await makeFixture(cluster, token, label, invitees, outboxes ? receivers.hookUrl(label) : undefined)
     const load = startLoad(cluster, fixture)
-    let log: Awaited<ReturnType<typeof load.stop>>
+    let killedAt: number | undefined
     try {
       await sleep(1500)
-      await fault(fixture)
+      await fault(fixture, () => {
+        killedAt = performance.now()
+      })
     } finally {
       cluster.natsProxy.set("pass")
       cluster.pgProxy.set("pass")
@@ -58,17 +84,27 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
     const healedAt = performance.now()
     // Load goes on after healing: stale reads show up when the cut-off node serves again.
     await sleep(5000)
-    log = await load.stop()
+    const log = await load.stop()
     const live = [cluster.a, cluster.b].filter((node) => node.alive())
-    const verdict = await verify(cluster, fixture, log, live, healedAt)
+    const verdict = await verify(
+      cluster,
+      fixture,
+      log,
+      live,
+      healedAt,
+      outboxes ? { receivers, ...(killedAt === undefined ? {} : { killedAt }) } : undefined
+    )
     console.log(verdict.summary)
     expect(verdict.violations).toEqual([])
   }
 
   it("A's database held, then its NATS cut past its lease: no acknowledged member, subtask or update is lost or overwritten", async () => {
-    await scenario("db-hold-nats-reset", 40, async (fixture) => {
-      cluster.pgProxy.set("hold")
-      await sleep(2000)
+    await scenario("db-hold-nats-reset", 40, false, async (fixture) => {
+      // Held as A sends a save of the workspace's state (its parameters carry the id and the member list).
+      const id = Buffer.from(fixture.workspaceId)
+      const caught = await cluster.pgProxy.holdWhen((chunk) => chunk.includes(id) && chunk.includes('"members"'), 8000)
+      if (!caught) cluster.pgProxy.set("hold")
+      await sleep(1000)
       cluster.natsProxy.set("reset")
       // B takes A's shards once A's leases lapse; its acknowledged writes must survive A's held saves landing.
       await untilOwnedByB(cluster, "workspace", fixture.workspaceId)
@@ -80,7 +116,7 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
   }, 150_000)
 
   it("A's NATS connection reset for 1.5 s: no read through A goes back in time after it reconnects", async () => {
-    await scenario("nats-reset-1.5s", 30, async () => {
+    await scenario("nats-reset-1.5s", 30, false, async () => {
       cluster.natsProxy.set("reset")
       await sleep(1500)
       cluster.natsProxy.set("pass")
@@ -88,7 +124,7 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
   }, 150_000)
 
   it("A's NATS connection blackholed past its lease: B goes on writing, no stale read after A returns", async () => {
-    await scenario("nats-blackhole", 40, async (fixture) => {
+    await scenario("nats-blackhole", 40, false, async (fixture) => {
       cluster.natsProxy.set("blackhole")
       await untilOwnedByB(cluster, "workspace", fixture.workspaceId)
       await sleep(2000)
@@ -97,7 +133,7 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
   }, 150_000)
 
   it("A paused (SIGSTOP) past its lease, then resumed: what it had in flight does not undo B's acknowledged writes", async () => {
-    await scenario("sigstop", 40, async (fixture) => {
+    await scenario("sigstop", 40, false, async (fixture) => {
       cluster.a.pause()
       await untilOwnedByB(cluster, "workspace", fixture.workspaceId)
       await sleep(2000)
@@ -105,8 +141,16 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
     })
   }, 150_000)
 
-  it("A killed (SIGKILL) under load: B serves every acknowledged write", async () => {
-    await scenario("sigkill", 40, async (fixture) => {
+  it("both nodes claiming the outboxes at once: each webhook delivered and each mail sent exactly once", async () => {
+    await scenario("outboxes", 30, true, async () => {
+      await sleep(6000)
+    })
+  }, 150_000)
+
+  it("A killed (SIGKILL) under load: B serves every acknowledged write, and sends each webhook and mail once", async () => {
+    await scenario("sigkill", 40, true, async (fixture, killing) => {
+      await sleep(1500)
+      killing()
       await cluster.a.kill()
       await untilOwnedByB(cluster, "workspace", fixture.workspaceId)
       await sleep(2000)

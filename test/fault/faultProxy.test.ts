@@ -66,6 +66,22 @@ describe("FaultProxy", () => {
     client.socket.destroy()
   })
 
+  it("holds from the first chunk that matches, both ways, until released", async () => {
+    const client = await connectClient(proxy.port)
+    const armed = proxy.holdWhen((chunk) => chunk.includes("stop"), 5000)
+    client.socket.write("go")
+    await until("the echo before the match", () => client.received() === "go")
+    client.socket.write("stop")
+    expect(await armed).toBe(true)
+    client.socket.write("after")
+    await settle()
+    expect(client.received()).toBe("go")
+    expect(proxy.mode()).toBe("hold")
+    proxy.release()
+    await until("the held bytes", () => client.received() === "gostopafter")
+    client.socket.destroy()
+  })
+
   it("blackholes: keeps the connection, forwards nothing, then drops the connection that lost bytes", async () => {
     const client = await connectClient(proxy.port)
     proxy.set("blackhole")

@@ -22,6 +22,7 @@ import path from "node:path"
 import postgres from "postgres"
 import { shardOf } from "../../runtime/Sharding.ts"
 import type { FaultCluster, NodeProcess } from "../support/faultCluster.ts"
+import type { Receipt, Receivers } from "./receivers.ts"
 
 /** The runtime's shard count (NatsOptions' default; facade/Atrium.ts does not change it). */
 const SHARDS = 64
@@ -66,7 +67,15 @@ export const call = async (
     } catch {
       parsed = undefined
     }
-    return { node: node.label, sent, answered: now(), status: response.status, body: parsed, text, retryAfter: response.headers.get("retry-after") }
+    return {
+      node: node.label,
+      sent,
+      answered: now(),
+      status: response.status,
+      body: parsed,
+      text,
+      retryAfter: response.headers.get("retry-after")
+    }
   } catch (error) {
     return { node: node.label, sent, answered: now(), status: 0, body: undefined, text: String(error), retryAfter: null }
   }
@@ -117,8 +126,10 @@ export interface Fixture {
   readonly parentId: string
   /** Tasks updated concurrently: half with their actor on A, half on B. */
   readonly taskIds: ReadonlyArray<string>
-  /** Registered users, each added to the workspace once. */
+  /** Registered users, each added to the workspace once (and, with outboxes, sent one password-reset mail). */
   readonly invitees: ReadonlyArray<{ readonly email: string; readonly id: string }>
+  /** The workspace's webhook endpoint (task.created, task.updated), when the scenario checks the outboxes. */
+  readonly webhookId: string | undefined
 }
 
 /**
@@ -126,7 +137,13 @@ export interface Fixture {
  * actors: the workspace (members) and the parent task live on A, the list
  * on B (so B's subtask writes invalidate A's parent over NATS).
  */
-export const makeFixture = async (cluster: FaultCluster, token: string, label: string, inviteeCount: number): Promise<Fixture> => {
+export const makeFixture = async (
+  cluster: FaultCluster,
+  token: string,
+  label: string,
+  inviteeCount: number,
+  hookUrl?: string
+): Promise<Fixture> => {
   const b = cluster.b
   const pick = async <A>(what: string, make: () => Promise<A>, wanted: (a: A) => Promise<boolean>, tries: number): Promise<A> => {
     let made: A | undefined
@@ -163,7 +180,9 @@ export const makeFixture = async (cluster: FaultCluster, token: string, label: s
     if (owner === "b" && need.b > 0) need.b--
   }
   parentId ??= tasks.shift()!.id
-  const taskIds = [...tasks.filter((t) => t.owner === "a").slice(0, 2), ...tasks.filter((t) => t.owner !== "a").slice(0, 2)].map((t) => t.id)
+  const taskIds = [...tasks.filter((t) => t.owner === "a").slice(0, 2), ...tasks.filter((t) => t.owner !== "a").slice(0, 2)].map(
+    (t) => t.id
+  )
   const invitees: Array<{ email: string; id: string }> = []
   const stamp = `${label.replace(/\W/g, "")}-${Date.now().toString(36)}`
   for (let start = 0; start < inviteeCount; start += 8) {
@@ -171,7 +190,11 @@ export const makeFixture = async (cluster: FaultCluster, token: string, label: s
     const made = await Promise.all(
       batch.map(async (i) => {
         const email = `invitee-${stamp}-${i}@example.com`
-        const registered = await settled(b, "POST", "/pm/v1/auth/register", undefined, { email, password: "correct horse battery", name: `Invitee ${i}` })
+        const registered = await settled(b, "POST", "/pm/v1/auth/register", undefined, {
+          email,
+          password: "correct horse battery",
+          name: `Invitee ${i}`
+        })
         return { email, id: registered.user.id as string }
       })
     )
@@ -183,18 +206,27 @@ export const makeFixture = async (cluster: FaultCluster, token: string, label: s
     await settled(node, "GET", `/pm/v1/tasks/${parentId}`, token)
     for (const id of taskIds) await settled(node, "GET", `/pm/v1/tasks/${id}`, token)
   }
-  return { label, token, workspaceId, listId, parentId, taskIds, invitees }
+  const webhookId =
+    hookUrl === undefined
+      ? undefined
+      : ((
+          await settled(b, "POST", `/pm/v1/workspaces/${workspaceId}/webhooks`, token, {
+            url: hookUrl,
+            eventTypes: ["task.created", "task.updated"]
+          })
+        ).id as string)
+  return { label, token, workspaceId, listId, parentId, taskIds, invitees, webhookId }
 }
 
 // ---------------------------------------------------------------- load ---
 
-export type WriteKind = "member" | "subtask" | "update"
+export type WriteKind = "member" | "subtask" | "update" | "mail"
 
 export interface Write extends Answer {
   readonly kind: WriteKind
   /** The workspace, the parent task, or the updated task. */
   readonly target: string
-  /** The member's user id, the subtask's name, or the description written. */
+  /** The member's user id, the subtask's name, the description written, or the address a reset mail goes to. */
   readonly value: string
 }
 
@@ -223,6 +255,7 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
   const reads: Array<Read> = []
   let running = true
   let nextInvitee = 0
+  let nextReset = 0
   let nextSubtask = 0
   let nextVersion = 1
   const token = fixture.token
@@ -238,7 +271,10 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
       loop(250, async () => {
         const invitee = fixture.invitees[nextInvitee++]
         if (invitee === undefined) return false
-        const answer = await call(node, "POST", `/pm/v1/workspaces/${fixture.workspaceId}/members`, token, { email: invitee.email, role: "member" })
+        const answer = await call(node, "POST", `/pm/v1/workspaces/${fixture.workspaceId}/members`, token, {
+          email: invitee.email,
+          role: "member"
+        })
         writes.push({ ...answer, kind: "member", target: fixture.workspaceId, value: invitee.id })
         return true
       }),
@@ -246,6 +282,14 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
         const name = `sub-${fixture.label}-${nextSubtask++}`
         const answer = await call(node, "POST", `/pm/v1/tasks/${fixture.parentId}/subtasks`, token, { name })
         writes.push({ ...answer, kind: "subtask", target: fixture.parentId, value: name })
+        return true
+      }),
+      // With outboxes: password resets queue mail (one per invitee; the account allows a few per hour).
+      loop(200, async () => {
+        const invitee = fixture.webhookId === undefined ? undefined : fixture.invitees[nextReset++]
+        if (invitee === undefined) return false
+        const answer = await call(node, "POST", "/hub/v1/auth/password-reset", undefined, { email: invitee.email })
+        writes.push({ ...answer, kind: "mail", target: "", value: invitee.email })
         return true
       }),
       ...fixture.taskIds.map((taskId) =>
@@ -295,7 +339,8 @@ const staleValue = (writes: ReadonlyArray<Write>, target: string, seen: string, 
   const ofTarget = writes.filter((w) => w.kind === "update" && w.target === target)
   const source = ofTarget.find((w) => w.value === seen)
   // The initial value precedes every write; a write never answered may have landed at any time.
-  const sourceAcked = seen === "v0" ? Number.NEGATIVE_INFINITY : source !== undefined && acked(source) ? source.answered : Number.POSITIVE_INFINITY
+  const sourceAcked =
+    seen === "v0" ? Number.NEGATIVE_INFINITY : source !== undefined && acked(source) ? source.answered : Number.POSITIVE_INFINITY
   return ofTarget.find((y) => acked(y) && y.sent > sourceAcked && y.answered < readSent)
 }
 
@@ -309,7 +354,14 @@ export interface Verdict {
  * each node in `nodes` (the live ones). `healedAt`: when the fault ended, for
  * the recovery figure.
  */
-export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadLog, nodes: ReadonlyArray<NodeProcess>, healedAt: number): Promise<Verdict> => {
+export const verify = async (
+  cluster: FaultCluster,
+  fixture: Fixture,
+  log: LoadLog,
+  nodes: ReadonlyArray<NodeProcess>,
+  healedAt: number,
+  outboxes?: { readonly receivers: Receivers; readonly killedAt?: number }
+): Promise<Verdict> => {
   const violations: Array<string> = []
   const { writes, reads } = log
   const all: Array<Answer & { what: string }> = [
@@ -319,8 +371,10 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
 
   // Honest statuses: a 503 says when to retry; nothing else in 5xx.
   for (const answer of all) {
-    if (answer.status === 503 && answer.retryAfter === null) violations.push(`503 without Retry-After: ${answer.what} on ${answer.node}: ${answer.text.slice(0, 200)}`)
-    if (answer.status >= 500 && answer.status !== 503) violations.push(`${answer.status} on ${answer.what} through node ${answer.node}: ${answer.text.slice(0, 200)}`)
+    if (answer.status === 503 && answer.retryAfter === null)
+      violations.push(`503 without Retry-After: ${answer.what} on ${answer.node}: ${answer.text.slice(0, 200)}`)
+    if (answer.status >= 500 && answer.status !== 503)
+      violations.push(`${answer.status} on ${answer.what} through node ${answer.node}: ${answer.text.slice(0, 200)}`)
   }
 
   // Reads that began after an acknowledged write and did not see it.
@@ -355,6 +409,7 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
   }
 
   // The state after the fault: SQL, then each live node's API.
+  let landed = 0
   const sql = postgres(cluster.database.url, { max: 1, onnotice: () => {} })
   try {
     const stored = await sql<Array<{ members: Array<{ userId: string }> }>>`
@@ -364,11 +419,12 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
       select name, count(*)::int as n from pm_tasks where parent_task_id = ${fixture.parentId} and deleted_at is null group by name`
     const storedSubtasks = new Map(subtaskRows.map((row) => [row.name, row.n]))
     const descriptions = new Map(
-      (await sql<Array<{ id: string; description: string }>>`select id, description from pm_tasks where id = any(${fixture.taskIds})`).map((r) => [
-        r.id,
-        r.description
-      ])
+      (await sql<Array<{ id: string; description: string }>>`select id, description from pm_tasks where id = any(${fixture.taskIds})`).map(
+        (r) => [r.id, r.description]
+      )
     )
+    const present = new Set([...storedMembers, ...storedSubtasks.keys()])
+    landed = writes.filter((w) => !acked(w) && (w.kind === "member" || w.kind === "subtask") && present.has(w.value)).length
     checkMembers(violations, "SQL", writes, storedMembers)
     checkSubtasks(violations, "SQL", writes, storedSubtasks)
     for (const taskId of fixture.taskIds) checkFinal(violations, "SQL", writes, taskId, descriptions.get(taskId) ?? "")
@@ -376,29 +432,40 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
     for (const node of nodes) {
       const members = membersIn(await settled(node, "GET", `/pm/v1/workspaces/${fixture.workspaceId}/members`, fixture.token))
       checkMembers(violations, `node ${node.label}'s API`, writes, members)
-      const listed = (await settled(node, "GET", `/pm/v1/tasks/${fixture.parentId}/subtasks`, fixture.token)).items as Array<{ name: string }>
+      const listed = (await settled(node, "GET", `/pm/v1/tasks/${fixture.parentId}/subtasks`, fixture.token)).items as Array<{
+        name: string
+      }>
       const byName = new Map<string, number>()
       for (const item of listed) byName.set(item.name, (byName.get(item.name) ?? 0) + 1)
       checkSubtasks(violations, `node ${node.label}'s API`, writes, byName)
       const parent = await settled(node, "GET", `/pm/v1/tasks/${fixture.parentId}`, fixture.token)
       const storedCount = [...storedSubtasks.values()].reduce((x, y) => x + y, 0)
       if (parent.subtaskCount !== storedCount) {
-        violations.push(`node ${node.label} shows the parent with ${parent.subtaskCount} subtasks after the fault; SQL holds ${storedCount}`)
+        violations.push(
+          `node ${node.label} shows the parent with ${parent.subtaskCount} subtasks after the fault; SQL holds ${storedCount}`
+        )
       }
       for (const taskId of fixture.taskIds) {
         const task = await settled(node, "GET", `/pm/v1/tasks/${taskId}`, fixture.token)
         checkFinal(violations, `node ${node.label}'s API`, writes, taskId, String(task.description))
         if (task.description !== descriptions.get(taskId)) {
-          violations.push(`node ${node.label} shows task ${taskId} as "${task.description}" after the fault; SQL holds "${descriptions.get(taskId)}"`)
+          violations.push(
+            `node ${node.label} shows task ${taskId} as "${task.description}" after the fault; SQL holds "${descriptions.get(taskId)}"`
+          )
         }
       }
+    }
+    if (outboxes !== undefined && fixture.webhookId !== undefined) {
+      await checkWebhooks(violations, sql, fixture, outboxes.receivers.hooks(fixture.label), outboxes.killedAt)
+      await checkMails(violations, writes, outboxes.receivers.mails, outboxes.killedAt)
     }
   } finally {
     await sql.end({ timeout: 2 })
   }
 
   // Figures (reported, never asserted).
-  const failedAfterHeal = all.filter((a) => a.sent >= healedAt && !acked(a) && (a.status === 503 || a.status === 0 || a.status >= 500))
+  // Recovery: until the last failure (503, no answer, 5xx) answered after the fault healed, whenever it was sent.
+  const failedAfterHeal = all.filter((a) => a.answered >= healedAt && (a.status === 503 || a.status === 0 || a.status >= 500))
   const recoveryMs = failedAfterHeal.length === 0 ? 0 : Math.max(...failedAfterHeal.map((a) => a.answered)) - healedAt
   const count = (predicate: (a: Answer) => boolean) => all.filter(predicate).length
   const byKind = (["member", "subtask", "update"] as const)
@@ -408,7 +475,10 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
     })
     .join(", ")
   if (process.env.ATRIUM_FAULT_LOG) {
-    writeFileSync(path.join(process.env.ATRIUM_FAULT_LOG, `${fixture.label}.json`), JSON.stringify({ healedAt, fixture, writes, reads, violations }, null, 1))
+    writeFileSync(
+      path.join(process.env.ATRIUM_FAULT_LOG, `${fixture.label}.json`),
+      JSON.stringify({ healedAt, fixture, writes, reads, violations }, null, 1)
+    )
   }
   const summary = [
     `[fault ${fixture.label}]`,
@@ -417,6 +487,7 @@ export const verify = async (cluster: FaultCluster, fixture: Fixture, log: LoadL
     `503: ${count((a) => a.status === 503)}, other 5xx: ${count((a) => a.status >= 500 && a.status !== 503)}, no answer: ${count((a) => a.status === 0)},`,
     `other: ${count((a) => a.status >= 300 && a.status < 500)};`,
     `failures until ${recoveryMs.toFixed(0)} ms after the fault healed;`,
+    `writes not acknowledged that landed anyway: ${landed};`,
     `slowest acknowledged write through B: ${Math.max(0, ...writes.filter((w) => w.node === "b" && acked(w)).map((w) => w.answered - w.sent)).toFixed(0)} ms;`,
     `${violations.length} violations`
   ].join(" ")
@@ -432,7 +503,9 @@ const condensed = (violations: ReadonlyArray<string>): ReadonlyArray<string> => 
     list.push(violation)
     byShape.set(shape, list)
   }
-  return [...byShape.values()].flatMap((list) => (list.length <= 3 ? list : [...list.slice(0, 3), `… and ${list.length - 3} more like these`]))
+  return [...byShape.values()].flatMap((list) =>
+    list.length <= 3 ? list : [...list.slice(0, 3), `… and ${list.length - 3} more like these`]
+  )
 }
 
 const checkMembers = (violations: Array<string>, where: string, writes: ReadonlyArray<Write>, members: ReadonlyArray<string>) => {
@@ -459,5 +532,80 @@ const checkFinal = (violations: Array<string>, where: string, writes: ReadonlyAr
   const newer = staleValue(writes, taskId, seen, Number.POSITIVE_INFINITY)
   if (newer !== undefined) {
     violations.push(`${where}: task ${taskId} ends as "${seen}", overwriting "${newer.value}" (acknowledged later, through ${newer.node})`)
+  }
+}
+
+/** The subject of the password-reset mail (facade/hub/accounts/AuthResource.ts). */
+const RESET_SUBJECT = "Reset your Atrium password"
+/** A delivery may repeat only when its first copy arrived this close before the kill (sent, not yet recorded as sent). */
+const IN_FLIGHT_AT_KILL_MS = 1000
+
+const repeatsAllowed = (first: Receipt, killedAt: number | undefined) =>
+  killedAt !== undefined && first.at <= killedAt && first.at > killedAt - IN_FLIGHT_AT_KILL_MS
+
+const countReceipts = (receipts: ReadonlyArray<Receipt>) => {
+  const byKey = new Map<string, Array<Receipt>>()
+  for (const receipt of receipts) byKey.set(receipt.key, [...(byKey.get(receipt.key) ?? []), receipt])
+  return byKey
+}
+
+/** Every row of the fixture's webhook outbox delivered, each received exactly once by its webhook-id. */
+const checkWebhooks = async (
+  violations: Array<string>,
+  sql: postgres.Sql,
+  fixture: Fixture,
+  receipts: ReadonlyArray<Receipt>,
+  killedAt: number | undefined
+) => {
+  const deadline = now() + 45_000
+  let rows: Array<{ id: string; status: string }> = []
+  for (;;) {
+    rows = await sql<
+      Array<{ id: string; status: string }>
+    >`select id, status from pm_webhook_outbox where endpoint_id = ${fixture.webhookId!}`
+    if (rows.every((row) => row.status === "delivered") || now() > deadline) break
+    await sleep(250)
+  }
+  const undelivered = rows.filter((row) => row.status !== "delivered")
+  if (undelivered.length > 0) {
+    violations.push(
+      `${undelivered.length} of ${rows.length} webhook deliveries not delivered 45 s after the fault (${undelivered.map((r) => r.status).join(", ")})`
+    )
+  }
+  const received = countReceipts(receipts)
+  for (const row of rows) {
+    const copies = received.get(row.id) ?? []
+    if (row.status === "delivered" && copies.length === 0)
+      violations.push(`webhook ${row.id} is marked delivered but never reached the receiver`)
+    if (copies.length > 1 && !repeatsAllowed(copies[0]!, killedAt))
+      violations.push(`webhook ${row.id} reached the receiver ${copies.length} times`)
+  }
+  const ids = new Set(rows.map((row) => row.id))
+  for (const key of received.keys())
+    if (!ids.has(key)) violations.push(`the receiver got webhook-id ${key}, which the outbox does not hold`)
+}
+
+/** Each acknowledged password reset mailed exactly once, an unacknowledged one at most once. */
+const checkMails = async (
+  violations: Array<string>,
+  writes: ReadonlyArray<Write>,
+  mails: () => ReadonlyArray<Receipt>,
+  killedAt: number | undefined
+) => {
+  const requested = writes.filter((w) => w.kind === "mail")
+  const wanted = requested.filter(acked).map((w) => `${w.value} ${RESET_SUBJECT}`)
+  const deadline = now() + 30_000
+  while (now() < deadline) {
+    const keys = new Set(mails().map((m) => m.key))
+    if (wanted.every((key) => keys.has(key))) break
+    await sleep(250)
+  }
+  const received = countReceipts(mails())
+  for (const w of requested) {
+    const copies = received.get(`${w.value} ${RESET_SUBJECT}`) ?? []
+    if (acked(w) && copies.length === 0)
+      violations.push(`the acknowledged password reset of ${w.value} (through ${w.node}) was never mailed`)
+    if (copies.length > 1 && !repeatsAllowed(copies[0]!, killedAt))
+      violations.push(`the password reset of ${w.value} was mailed ${copies.length} times`)
   }
 }

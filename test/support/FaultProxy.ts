@@ -11,6 +11,9 @@
  *   the mode leaves `blackhole` (its stream lost data; the client reconnects).
  * - `hold`: bytes are kept, both ways, in arrival order; `release()` delivers
  *   them and goes back to `pass` (a network that stalls, then catches up).
+ *   `holdWhen(match)` passes until a chunk the client sends matches, then
+ *   holds from that chunk on: the stall hits one chosen request in flight
+ *   (e.g. a PostgreSQL statement whose parameters name one row).
  *
  * Loopback only, no dependency (node:net).
  */
@@ -24,6 +27,12 @@ export interface FaultProxy {
   readonly mode: () => FaultMode
   /** Switches mode; leaving `hold` this way delivers what was held (same as `release`). */
   readonly set: (mode: FaultMode) => void
+  /**
+   * Passes until a chunk from the client satisfies `match`, then holds (that
+   * chunk included); resolves true then, or false after `timeoutMs` (and
+   * disarms).
+   */
+  readonly holdWhen: (match: (chunk: Buffer) => boolean, timeoutMs: number) => Promise<boolean>
   /** Delivers every held byte, then passes. */
   readonly release: () => void
   /** Connections accepted so far (also those reset at once). */
@@ -50,6 +59,7 @@ interface Pair {
 export const startFaultProxy = async (target: { readonly host: string; readonly port: number }): Promise<FaultProxy> => {
   let mode: FaultMode = "pass"
   let accepted = 0
+  let trigger: ((chunk: Buffer) => boolean) | undefined
   const pairs = new Set<Pair>()
 
   const destroy = (pair: Pair) => {
@@ -83,6 +93,10 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
     pairs.add(pair)
     for (const direction of pair.directions) {
       direction.from.on("data", (chunk: Buffer) => {
+        if (mode === "pass" && direction === toUpstream && trigger?.(chunk) === true) {
+          trigger = undefined
+          mode = "hold"
+        }
         if (mode === "pass") forward(direction, chunk)
         else if (mode === "hold") direction.held.push(chunk)
         else if (mode === "blackhole") pair.lost = true
@@ -107,6 +121,7 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
   if (address === null || typeof address === "string") throw new Error("FaultProxy: no port")
 
   const set = (next: FaultMode) => {
+    trigger = undefined
     const previous = mode
     mode = next
     if (next === "reset") {
@@ -129,6 +144,19 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
     mode: () => mode,
     set,
     release: () => set("pass"),
+    holdWhen: (match, timeoutMs) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          trigger = undefined
+          resolve(false)
+        }, timeoutMs)
+        trigger = (chunk) => {
+          if (!match(chunk)) return false
+          clearTimeout(timer)
+          resolve(true)
+          return true
+        }
+      }),
     accepted: () => accepted,
     open: () => pairs.size,
     close: async () => {

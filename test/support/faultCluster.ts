@@ -145,7 +145,7 @@ export const startFaultCluster = async (env: Record<string, string> = {}): Promi
     started.push(a)
     const b = await startNodeProcess("b", { ...shared, DATABASE_URL: database.url, NATS_URL: natsUrl() })
     started.push(b)
-    const isA = (owner: string | undefined) => owner !== undefined && owner.includes(`-${a.pid}-`)
+    const isA = (owner: string | undefined) => owner?.includes(`-${a.pid}-`) === true
     return { database, prefix, a, b, natsProxy, pgProxy, owners: () => readLeases(prefix), isA, close }
   } catch (error) {
     await close()
