@@ -103,7 +103,10 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
       // Held as A sends a save of the workspace's state (its parameters carry the id and the member list).
       const id = Buffer.from(fixture.workspaceId)
       const caught = await cluster.pgProxy.holdWhen((chunk) => chunk.includes(id) && chunk.includes('"members"'), 8000)
-      if (!caught) cluster.pgProxy.set("hold")
+      if (!caught) {
+        console.warn("[fault db-hold-nats-reset] no save of the workspace seen within 8 s: holding A's database traffic as it is")
+        cluster.pgProxy.set("hold")
+      }
       await sleep(1000)
       cluster.natsProxy.set("reset")
       // B takes A's shards once A's leases lapse; its acknowledged writes must survive A's held saves landing.

@@ -230,7 +230,7 @@ export interface Write extends Answer {
   readonly value: string
 }
 
-export type ReadKind = "members" | "parent" | "task"
+export type ReadKind = "members" | "storedMembers" | "parent" | "task"
 
 export interface Read extends Answer {
   readonly kind: ReadKind
@@ -316,10 +316,33 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
       )
     }
   }
+  // The workspace's stored state, read straight from SQL: an acknowledged member must be there from its acknowledgment on.
+  const sql = postgres(cluster.database.url, { max: 1, onnotice: () => {} })
+  loops.push(
+    loop(100, async () => {
+      const sent = now()
+      const rows = await sql<Array<{ members: Array<{ userId: string }> | null }>>`
+        select state->'members' as members from actor_state where kind = 'workspace' and id = ${fixture.workspaceId}`
+      const body = { items: rows[0]?.members ?? [] }
+      reads.push({
+        node: "sql",
+        sent,
+        answered: now(),
+        status: 200,
+        body,
+        text: "",
+        retryAfter: null,
+        kind: "storedMembers",
+        target: fixture.workspaceId
+      })
+      return true
+    })
+  )
   return {
     stop: async (): Promise<LoadLog> => {
       running = false
       await Promise.all(loops)
+      await sql.end({ timeout: 2 })
       return { writes, reads }
     }
   }
@@ -379,12 +402,13 @@ export const verify = async (
 
   // Reads that began after an acknowledged write and did not see it.
   for (const read of reads.filter(acked)) {
-    if (read.kind === "members") {
+    if (read.kind === "members" || read.kind === "storedMembers") {
       const seen = new Set(membersIn(read.body))
+      const where = read.kind === "members" ? `members through node ${read.node}` : "the workspace's stored state (SQL)"
       for (const w of writes) {
         if (w.kind === "member" && acked(w) && w.answered < read.sent && !seen.has(w.value)) {
           violations.push(
-            `stale read: members through node ${read.node} ${(read.sent - w.answered).toFixed(0)} ms after member ${w.value} was acknowledged (through ${w.node}) did not list it`
+            `${read.kind === "members" ? "stale read" : "lost write"}: ${where} ${(read.sent - w.answered).toFixed(0)} ms after member ${w.value} was acknowledged (through ${w.node}) did not hold it`
           )
         }
       }
@@ -468,7 +492,7 @@ export const verify = async (
   const failedAfterHeal = all.filter((a) => a.answered >= healedAt && (a.status === 503 || a.status === 0 || a.status >= 500))
   const recoveryMs = failedAfterHeal.length === 0 ? 0 : Math.max(...failedAfterHeal.map((a) => a.answered)) - healedAt
   const count = (predicate: (a: Answer) => boolean) => all.filter(predicate).length
-  const byKind = (["member", "subtask", "update"] as const)
+  const byKind = (["member", "subtask", "update", "mail"] as const)
     .map((kind) => {
       const of = writes.filter((w) => w.kind === kind)
       return `${kind} ${of.filter(acked).length}/${of.length}`
