@@ -259,8 +259,9 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
   let nextSubtask = 0
   let nextVersion = 1
   const token = fixture.token
-  const loop = async (pauseMs: number, step: () => Promise<boolean>) => {
-    while (running) {
+  const loop = async (node: NodeProcess | undefined, pauseMs: number, step: () => Promise<boolean>) => {
+    // A killed node's callers stop: a refused connection answers at once, and would only add noise.
+    while (running && node?.alive() !== false) {
       if (!(await step())) return
       await sleep(pauseMs)
     }
@@ -268,7 +269,7 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
   const loops: Array<Promise<void>> = []
   for (const node of nodes) {
     loops.push(
-      loop(250, async () => {
+      loop(node, 250, async () => {
         const invitee = fixture.invitees[nextInvitee++]
         if (invitee === undefined) return false
         const answer = await call(node, "POST", `/pm/v1/workspaces/${fixture.workspaceId}/members`, token, {
@@ -278,14 +279,14 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
         writes.push({ ...answer, kind: "member", target: fixture.workspaceId, value: invitee.id })
         return true
       }),
-      loop(150, async () => {
+      loop(node, 150, async () => {
         const name = `sub-${fixture.label}-${nextSubtask++}`
         const answer = await call(node, "POST", `/pm/v1/tasks/${fixture.parentId}/subtasks`, token, { name })
         writes.push({ ...answer, kind: "subtask", target: fixture.parentId, value: name })
         return true
       }),
       // With outboxes: password resets queue mail (one per invitee; the account allows a few per hour).
-      loop(200, async () => {
+      loop(node, 200, async () => {
         const invitee = fixture.webhookId === undefined ? undefined : fixture.invitees[nextReset++]
         if (invitee === undefined) return false
         const answer = await call(node, "POST", "/hub/v1/auth/password-reset", undefined, { email: invitee.email })
@@ -293,7 +294,7 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
         return true
       }),
       ...fixture.taskIds.map((taskId) =>
-        loop(120, async () => {
+        loop(node, 120, async () => {
           const value = `v${nextVersion++}`
           const answer = await call(node, "PATCH", `/pm/v1/tasks/${taskId}`, token, { description: value })
           writes.push({ ...answer, kind: "update", target: taskId, value })
@@ -309,7 +310,7 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
     // One reader per read model: a read stuck on one (its owner cut off) does not hide what the others show.
     for (const [kind, target, path] of targets) {
       loops.push(
-        loop(60, async () => {
+        loop(node, 60, async () => {
           reads.push({ ...(await call(node, "GET", path, token)), kind, target })
           return true
         })
@@ -319,7 +320,7 @@ export const startLoad = (cluster: FaultCluster, fixture: Fixture, nodes: Readon
   // The workspace's stored state, read straight from SQL: an acknowledged member must be there from its acknowledgment on.
   const sql = postgres(cluster.database.url, { max: 1, onnotice: () => {} })
   loops.push(
-    loop(100, async () => {
+    loop(undefined, 100, async () => {
       const sent = now()
       const rows = await sql<Array<{ members: Array<{ userId: string }> | null }>>`
         select state->'members' as members from actor_state where kind = 'workspace' and id = ${fixture.workspaceId}`
