@@ -29,7 +29,7 @@ import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import { type ActorStoreShape, isTransient, StaleState } from "./ActorStore.ts"
-import { type Envelope, NotServed, type Outcome } from "./Envelope.ts"
+import { type Envelope, NotServed, type Outcome, ReplyBarrier } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { reject, Rejection } from "./Rejection.ts"
 import { CurrentFence, type Fence, Fenced } from "./ShardFences.ts"
@@ -137,8 +137,11 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   let loaded = false
   /** The stored version the state was loaded at (0: never saved); saves are conditional on it. */
   let version = 0
-  /** The fence of the message being handled. */
-  let fence: Fence | undefined
+  // An activation lives within one tenure of its shard (it is stopped when the lease goes), so one epoch fences all its writes.
+  const epoch = epochOf?.(activation.shard)
+  const fence: Fence | undefined = epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false }
+  /** What the reply of the message being handled waits for (see `ReplyBarrier`). */
+  const barrier: { waits: Array<Effect.Effect<void>> } = { waits: [] }
   const isDomainError = (tag: string, value: unknown): boolean => {
     const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
     return schemas?.error !== undefined && Schema.is(schemas.error)(value)
@@ -186,8 +189,20 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   const finish = (envelope: Envelope, outcome: Exit.Exit<unknown, any>): Effect.Effect<void> => {
     activation.current = undefined
     activation.busy = false
-    envelope.reply(outcome)
-    return Effect.void
+    if (barrier.waits.length === 0) {
+      envelope.reply(outcome)
+      return Effect.void
+    }
+    const waits = barrier.waits
+    barrier.waits = []
+    return Effect.asVoid(
+      Effect.forkDetach(
+        Effect.andThen(
+          Effect.all(waits, { concurrency: "unbounded", discard: true }),
+          Effect.sync(() => envelope.reply(outcome))
+        )
+      )
+    )
   }
 
   /** Another node owns the shard now: forget the state; not processed unless a fenced write of it had committed. */
@@ -335,15 +350,13 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     activation.busy = true
     activation.current = envelope
     if (activation.stale) loaded = false
-    const epoch = epochOf?.(activation.shard)
-    fence = epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false }
-    const handled = loaded
-      ? handleLoaded(envelope, handler)
-      : Effect.matchEffect(load, {
-          onFailure: (error) => finish(envelope, Exit.fail(error)),
-          onSuccess: () => handleLoaded(envelope, handler)
-        })
-    return fence === undefined ? handled : Effect.provideService(handled, CurrentFence, fence)
+    if (fence !== undefined) fence.committed = false
+    barrier.waits = []
+    if (loaded) return handleLoaded(envelope, handler)
+    return Effect.matchEffect(load, {
+      onFailure: (error) => finish(envelope, Exit.fail(error)),
+      onSuccess: () => handleLoaded(envelope, handler)
+    })
   }
 
   const group = kind.group
@@ -420,7 +433,9 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
 
   const next = (envelope: Envelope): Effect.Effect<void> => (grouped.has(envelope.tag) ? handleGroup(envelope) : handle(envelope))
 
-  return Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
-    Effect.catch(() => Effect.void)
+  const loop = Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
+    Effect.catch(() => Effect.void),
+    Effect.provideService(ReplyBarrier, barrier)
   ) as Effect.Effect<void>
+  return fence === undefined ? loop : Effect.provideService(loop, CurrentFence, fence)
 }
