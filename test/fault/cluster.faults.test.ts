@@ -43,8 +43,9 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
       PM_WEBHOOK_POLL_MS: "100",
       PM_WEBHOOK_RETRY_BASE_MS: "100",
       PM_WEBHOOK_RETRY_CAP_MS: "1000",
-      // A killed node's claimed deliveries go to the other node after this long.
-      PM_WEBHOOK_LEASE_SECONDS: "5"
+      // A killed node's claimed deliveries go to the other node after this long (a delivery's timeout stays below it).
+      PM_WEBHOOK_LEASE_SECONDS: "5",
+      PM_WEBHOOK_TIMEOUT_MS: "4000"
     })
     const email = `fault-owner-${Date.now().toString(36)}@example.com`
     await settled(cluster.b, "POST", "/pm/v1/auth/register", undefined, { email, password: "correct horse battery", name: "Fault Owner" })
@@ -76,6 +77,9 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
       await fault(fixture, () => {
         killedAt = performance.now()
       })
+    } catch (error) {
+      await load.stop()
+      throw error
     } finally {
       cluster.natsProxy.set("pass")
       cluster.pgProxy.set("pass")
