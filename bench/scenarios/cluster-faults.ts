@@ -7,10 +7,11 @@
  * across the shards; every call is timed on one clock.
  *
  * In one run, one after the other:
- * 1. no fault: callers through node B, both nodes serving (the baseline);
- * 2. a 1.5 s NATS outage of node A, callers through both nodes: recovery =
+ * 1. a 1.5 s NATS outage of node A, callers through both nodes: recovery =
  *    from the reconnect to the last failed call answered (target ≤ 3 s), and
  *    the calls answered 503 or not at all;
+ * 2. no fault: callers through node B, both nodes serving (the baseline,
+ *    measured once the nodes are warm);
  * 3. node A cut off from NATS (its proxy resets every connection) under
  *    load through B: hand-over = from the cut to the last failed call, 503s
  *    meanwhile, then a measured window with B serving every shard; healed;
@@ -247,10 +248,6 @@ export const clusterFaults: Scenario = {
         tasks.push((await settled(cluster.b, "POST", `/pm/v1/lists/${list.id}/tasks`, token, { name: `t${i}` })).id)
       await untilBalanced(cluster, 30_000)
 
-      steps.begin("no fault")
-      const baseline = await window(cluster, options, callers, tasks, token)
-      series.push({ label: "no fault (both nodes serving)", role: "baseline", status: "ok", points: [baseline] })
-
       steps.begin(`${OUTAGE_MS / 1000} s NATS outage of node A`)
       {
         const calls: Array<Call> = []
@@ -272,6 +269,11 @@ export const clusterFaults: Scenario = {
         })
       }
       await untilBalanced(cluster, 30_000)
+
+      // After the outage phase: both nodes warm (JIT, activations), as they are for the windows after the faults.
+      steps.begin("no fault")
+      const baseline = await window(cluster, options, callers, tasks, token)
+      series.unshift({ label: "no fault (both nodes serving)", role: "baseline", status: "ok", points: [baseline] })
 
       steps.begin("node A cut off from NATS")
       {
