@@ -139,7 +139,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   let version = 0
   // An activation lives within one tenure of its shard (it is stopped when the lease goes), so one epoch fences all its writes.
   const epoch = epochOf?.(activation.shard)
-  const fence: Fence | undefined = epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false }
+  const fence: Fence | undefined =
+    epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false, refused: undefined }
   /** What the reply of the message being handled waits for (see `ReplyBarrier`). */
   const barrier: { waits: Array<Effect.Effect<void>> } = { waits: [] }
   const isDomainError = (tag: string, value: unknown): boolean => {
@@ -276,6 +277,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     }
     return Effect.flatMap(Effect.exit(Effect.suspend(() => handler(envelope.payload, ctx))), (exit) => {
       open = false
+      // A write refused by the fence fails the message even if the handler caught the failure.
+      if (fence?.refused !== undefined) return onFencedOut(envelope, fence.refused)
       if (exit._tag === "Failure") return onFailure(envelope, exit.cause)
       if (reload) {
         loaded = false
@@ -350,7 +353,10 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     activation.busy = true
     activation.current = envelope
     if (activation.stale) loaded = false
-    if (fence !== undefined) fence.committed = false
+    if (fence !== undefined) {
+      fence.committed = false
+      fence.refused = undefined
+    }
     barrier.waits = []
     if (loaded) return handleLoaded(envelope, handler)
     return Effect.matchEffect(load, {

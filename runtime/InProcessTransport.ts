@@ -72,11 +72,11 @@ export interface InProcessOptions extends ActorHost.ActorHostOptions {
 export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, any, any>>>(
   kinds: Kinds,
   options: InProcessOptions = {}
-): Layer.Layer<ActorSystem, never, ActorStore | ServicesOf<Kinds[number]>> =>
+): Layer.Layer<ActorSystem, never, ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>> =>
   Layer.effect(
     ActorSystem,
     Effect.gen(function* () {
-      const outer = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const outer = yield* Effect.context<ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>>()
       const nodeId = NodeId.validate(options.nodeId ?? NodeId.make())
       const defaultTimeout = options.timeoutMillis ?? 10_000
       // Handlers may ask other actors: they run with this very system in their context.

@@ -23,8 +23,7 @@
  *   the NATS server within `freshnessMillis` (a PING/PONG every quarter of
  *   it) and is connected. Cut off longer, it answers ActorUnavailable
  *   ("disconnected", a 503) for its shards at once; back, it marks every live
- *   activation stale (it may have missed invalidations) and renews its leases
- *   before serving again. Requests in flight when the connection drops fail
+ *   activation stale (it may have missed invalidations) before serving again. Requests in flight when the connection drops fail
  *   at once instead of waiting out their deadline.
  * - Acknowledged invalidation: `invalidate` is delivered to the owner and
  *   acknowledged by it (only the node serving the shard acks), or retried
@@ -147,11 +146,11 @@ const classify = (error: unknown): Undelivered =>
 export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, any>>>(
   kinds: Kinds,
   options: NatsOptions
-): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<Kinds[number]>> =>
+): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>> =>
   Layer.effect(
     ActorSystem,
     Effect.gen(function* () {
-      const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const context = yield* Effect.context<ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>>()
       const scope = yield* Effect.scope
       const nodeId = options.nodeId ?? NodeId.make()
       if (!NodeId.isValid(nodeId)) return yield* new NatsTransportError({ message: `invalid node id "${nodeId}"` })
@@ -426,6 +425,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       const ping = Effect.gen(function* () {
         const sentOn = generation
         const sent = performance.now()
+        // Silent for a whole window (paused, blackholed, a long GC) even if no ping saw it: it may have missed invalidations.
+        if (sent >= lastHeard + freshness) lapsed = true
         const answered = yield* Effect.timeoutOption(
           Effect.tryPromise(() => nc.flush()),
           freshness
@@ -439,12 +440,11 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           lapsed = true
         } else if (lapsed) {
           // Invalidations may have been missed meanwhile: every activation rebuilds before its next message.
+          // The leases need no check here: each is still served only until its own deadline, which no
+          // other node can reach first (see ShardLeases.ts), and writes are fenced anyway.
           host.invalidateAll()
-          yield* leases.renewNow
-          if (connected && generation === sentOn) {
-            lapsed = false
-            yield* Effect.logInfo("connected to the NATS server again: serving")
-          }
+          lapsed = false
+          yield* Effect.logInfo("connected to the NATS server again: serving")
         }
       })
       yield* Effect.forkIn(Effect.forever(Effect.andThen(ping, Effect.timeoutOption(Queue.take(wakePing), pingMillis))), scope)

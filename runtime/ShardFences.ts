@@ -30,6 +30,8 @@ export interface Fence {
   readonly epoch: number
   /** Set by the store when a fenced write of this message committed (the message then counts as processed). */
   committed: boolean
+  /** Set by the store when it refused a write of this message (even if the handler caught the failure). */
+  refused: Fenced | undefined
 }
 
 /** The fence writes of the current fiber must pass; undefined outside a handler (or without fencing). */

@@ -69,8 +69,6 @@ export interface ShardLeases {
   readonly epochOf: (shard: number) => number | undefined
   /** Stops serving `shard` at once (its fence says another node owns it) and gives up its lease. */
   readonly forfeit: (shard: number) => Effect.Effect<void>
-  /** Runs a round now (renew every lease, rebalance): re-validates the leases after this node was cut off. */
-  readonly renewNow: Effect.Effect<void>
   /** Drain: stop acquiring, stop serving every shard gracefully, delete the leases and the heartbeat. */
   readonly releaseAll: Effect.Effect<void>
 }
@@ -396,7 +394,6 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
       liveNodes: () => live,
       epochOf: (shard) => leases[shard]?.epoch,
       forfeit,
-      renewNow: round,
       releaseAll
     } satisfies ShardLeases
   })

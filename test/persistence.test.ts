@@ -613,7 +613,7 @@ const suite = (backend: Backend) => {
 
   describe("shard fences", () => {
     const shard = 1000 + Math.floor(Math.random() * 1000)
-    const fenceOf = (epoch: number): Fence => ({ shard, epoch, committed: false })
+    const fenceOf = (epoch: number): Fence => ({ shard, epoch, committed: false, refused: undefined })
     const fenced = <A, E>(fence: Fence, effect: Effect.Effect<A, E, Services>) => Effect.provideService(effect, CurrentFence, fence)
     const rowsOf = (id: string) =>
       run(
@@ -644,6 +644,7 @@ const suite = (backend: Backend) => {
       const bare = await run(Effect.exit(fenced(old, insert("stale-bare"))))
       expect(Exit.isFailure(bare) && Cause.squash(bare.cause)).toBeInstanceOf(Fenced)
       expect(old.committed).toBe(false)
+      expect(old.refused).toBeInstanceOf(Fenced)
       // Reads need no fence.
       expect(
         await run(

@@ -186,7 +186,9 @@ export const make = (driver: Driver): SqlShape => {
   const checkFence = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> =>
     Effect.flatMap(run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state), (rows) => {
       const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
-      return current === fence.epoch ? Effect.void : Effect.die(new Fenced({ shard: fence.shard, epoch: fence.epoch, current }))
+      if (current === fence.epoch) return Effect.void
+      fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
+      return Effect.die(fence.refused)
     })
 
   const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
