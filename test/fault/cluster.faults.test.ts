@@ -68,6 +68,8 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
     outboxes: boolean,
     fault: (fixture: Fixture, killing: () => void) => Promise<void>
   ) => {
+    // A node A that a previous scenario killed (or that exited) is started again: each fault needs two nodes.
+    if (!cluster.a.alive()) await cluster.restartA()
     await untilBalanced(cluster)
     const fixture = await makeFixture(cluster, token, label, invitees, outboxes ? receivers.hookUrl(label) : undefined)
     const load = startLoad(cluster, fixture)
@@ -100,6 +102,9 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
     )
     console.log(verdict.summary)
     expect(verdict.violations).toEqual([])
+    // A fault the node survives (all but the kill) leaves it serving, not exited.
+    const exited = killedAt === undefined && !cluster.a.alive()
+    expect(exited, `node A exited after the fault:\n${cluster.a.output().slice(-4000)}`).toBe(false)
   }
 
   it("A's database held, then its NATS cut past its lease: no acknowledged member, subtask or update is lost or overwritten", async () => {

@@ -101,7 +101,7 @@ export const startNodeProcess = (label: string, env: Record<string, string>, tim
 export interface FaultCluster {
   readonly database: TestDatabase
   readonly prefix: string
-  /** Node A: NATS and PostgreSQL through `natsProxy` and `pgProxy`. */
+  /** Node A: NATS and PostgreSQL through `natsProxy` and `pgProxy` (the latest one started). */
   readonly a: NodeProcess
   /** Node B: direct connections. */
   readonly b: NodeProcess
@@ -111,6 +111,8 @@ export interface FaultCluster {
   readonly owners: () => Promise<Map<number, string>>
   /** Whether a lease owner id is node A's (node ids carry the process id). */
   readonly isA: (owner: string | undefined) => boolean
+  /** Starts node A again (same proxies, same settings) after it was killed or exited. */
+  readonly restartA: () => Promise<NodeProcess>
   readonly close: () => Promise<void>
 }
 
@@ -141,12 +143,36 @@ export const startFaultCluster = async (env: Record<string, string> = {}): Promi
     viaProxy.hostname = "127.0.0.1"
     viaProxy.port = String(pgProxy.port)
     const shared = { NATS_PREFIX: prefix, ...env }
-    const a = await startNodeProcess("a", { ...shared, DATABASE_URL: viaProxy.toString(), NATS_URL: `nats://127.0.0.1:${natsProxy.port}` })
-    started.push(a)
+    const startA = async () => {
+      const node = await startNodeProcess("a", {
+        ...shared,
+        DATABASE_URL: viaProxy.toString(),
+        NATS_URL: `nats://127.0.0.1:${natsProxy.port}`
+      })
+      started.push(node)
+      return node
+    }
+    let a = await startA()
     const b = await startNodeProcess("b", { ...shared, DATABASE_URL: database.url, NATS_URL: natsUrl() })
     started.push(b)
-    const isA = (owner: string | undefined) => owner?.includes(`-${a.pid}-`) === true
-    return { database, prefix, a, b, natsProxy, pgProxy, owners: () => readLeases(prefix), isA, close }
+    return {
+      database,
+      prefix,
+      get a() {
+        return a
+      },
+      b,
+      natsProxy,
+      pgProxy,
+      owners: () => readLeases(prefix),
+      isA: (owner) => owner?.includes(`-${a.pid}-`) === true,
+      restartA: async () => {
+        await a.kill()
+        a = await startA()
+        return a
+      },
+      close
+    }
   } catch (error) {
     await close()
     throw error
