@@ -210,8 +210,9 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   const onFencedOut = (envelope: Envelope, fenced: Fenced): Effect.Effect<void> => {
     loaded = false
     state = undefined
-    onFenced?.(activation.shard)
     const processed = fence?.committed === true
+    // Told after the reply: giving the shard up stops this activation, which must not answer first.
+    const giveUp = Effect.sync(() => onFenced?.(activation.shard))
     return Effect.andThen(
       Effect.logWarning(`${fenced.message}; "${envelope.tag}" ${processed ? "was interrupted" : "was not processed"}`).pipe(
         annotate(address)
@@ -224,7 +225,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
             : new NotServed({ shard: activation.shard })
         )
       )
-    )
+    ).pipe(Effect.andThen(giveUp))
   }
 
   const onFailure = (envelope: Envelope, cause: Cause.Cause<unknown>): Effect.Effect<void> => {

@@ -227,6 +227,18 @@ describe.skipIf(!available)("freshness and acknowledged invalidation", () => {
     }
   })
 
+  it("a node paused longer than the freshness window rebuilds its read models before serving them again", async () => {
+    const [board] = await ownedBy(a, "Board", 1, "paused")
+    truth.set(board, "held")
+    expect(await run(a.system.ask(Board, board, "Read", {}))).toBe("held")
+    const before = rebuilds.get(board) ?? 0
+    // The whole process stalls (as under SIGSTOP or a long GC): no ping runs, no invalidation is heard.
+    const until = performance.now() + FRESHNESS * 1.5
+    while (performance.now() < until) {}
+    expect(await run(a.system.ask(Board, board, "Read", {}))).toBe("held")
+    expect(rebuilds.get(board) ?? 0).toBeGreaterThan(before)
+  })
+
   it("cut off, a node answers 'disconnected' for its own shards, fails its requests in flight, and rebuilds once back", async () => {
     const [board] = await ownedBy(a, "Board", 1, "cut")
     const [sleeper] = await ownedBy(b, "Counter", 1, "cut-sleeper")
