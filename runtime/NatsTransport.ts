@@ -14,7 +14,8 @@
  *   owner yet, a write refused by its fence before anything committed); a
  *   request that may have been processed (timeout, connection lost while in
  *   flight) fails with ActorTimeout or ActorUnavailable("interrupted"). Reads
- *   (a kind's `readOnly` messages) are retried either way.
+ *   (a kind's `readOnly` messages) are retried either way, and wait at most a
+ *   freshness window per attempt.
  * - An ask for a shard this node serves goes straight into the local mailbox
  *   (no NATS round trip, no encoding). Otherwise the payload is encoded with
  *   its Schema and sent; the owner validates it on receipt and answers with
@@ -478,11 +479,13 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               Effect.flatMap(ownerOf(shard), (owner) => {
                 if (!connected) return Effect.fail(disconnected(address))
                 if (owner === undefined) return Effect.fail("retry" as const)
-                return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), MessageCodec.withDeadline(text, remaining), remaining), {
+                // A read may be asked again, so it does not wait out the deadline on an owner that went silent.
+                const wait = isRead ? Math.min(remaining, freshness) : remaining
+                return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), MessageCodec.withDeadline(text, wait), wait), {
                   onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
                   onFailure: (undelivered): Effect.Effect<never, Failure | "retry"> => {
                     if (undelivered === "unsent" || undelivered === "no-responders") return Effect.fail("retry")
-                    if (undelivered === "timeout") return Effect.fail(new ActorTimeout({ address, millis }))
+                    if (undelivered === "timeout") return Effect.fail(isRead ? "retry" : new ActorTimeout({ address, millis }))
                     // Our connection dropped while it was in flight: a read is simply asked again.
                     if (isRead) return Effect.fail("retry")
                     return Effect.fail(
