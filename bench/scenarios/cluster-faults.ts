@@ -130,7 +130,8 @@ const window = async (
   await sleep(options.warmupSec * 1000)
   const from = now()
   const before = sample(cluster)
-  await sleep(options.durationSec * 1000)
+  // At least 2 s (smoke asks 1 s): on a busy machine a window that short may see no call answered.
+  await sleep(Math.max(2, options.durationSec) * 1000)
   const after = sample(cluster)
   const to = now()
   await stop()
