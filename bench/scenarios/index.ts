@@ -3,6 +3,7 @@ import type { Scenario } from "../Scenario.ts"
 import { actors } from "./actors.ts"
 import { automations } from "./automations.ts"
 import { cluster } from "./cluster.ts"
+import { clusterFaults } from "./cluster-faults.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
@@ -23,6 +24,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   hubProcessing,
   lensEval,
   cluster,
+  clusterFaults,
   feedbackVotes,
   webhooks,
   automations
