@@ -125,11 +125,42 @@ export interface Decoded<P, Q, B> {
   readonly upload?: { readonly contentType: string; readonly bytes: Uint8Array; readonly filename?: string }
 }
 
+/** An operation's responses, by status; the first 2xx is the success status. */
+export type Responses = Readonly<Record<number, ResponseSpec>>
+
+/**
+ * What a handler may return for one response: the schema's `Type` for JSON,
+ * or an already serialized reply (cached JSON documents are checked once at
+ * run time, Reply.ts), a raw or streamed body where a media type is declared,
+ * and nothing for a response without content (204).
+ */
+export type ReplyOf<S> = S extends { readonly contentType: string | ReadonlyArray<string> }
+  ? RawReply | StreamedReply | (S extends { readonly schema: Schema.Top } ? S["schema"]["Type"] : never)
+  : S extends { readonly schema: Schema.Top }
+    ? S["schema"]["Type"] | RawReply
+    : void
+
+/** The reply of the first 2xx status (integer keys enumerate in ascending order, so the lowest). */
+export type SuccessOf<Rs> = 200 extends keyof Rs
+  ? ReplyOf<Rs[200]>
+  : 201 extends keyof Rs
+    ? ReplyOf<Rs[201]>
+    : 202 extends keyof Rs
+      ? ReplyOf<Rs[202]>
+      : 203 extends keyof Rs
+        ? ReplyOf<Rs[203]>
+        : 204 extends keyof Rs
+          ? void
+          : 206 extends keyof Rs
+            ? ReplyOf<Rs[206]>
+            : unknown
+
 export interface Operation<
   P extends Schema.Top | undefined = any,
   Q extends Schema.Top | undefined = any,
   B extends Schema.Top | undefined = any,
-  R = any
+  R = any,
+  Rs extends Responses = any
 > {
   readonly service: ServiceName
   readonly tag: string
@@ -148,23 +179,25 @@ export interface Operation<
   /** Accepts a raw (non-JSON) upload of these content types instead of a JSON body. */
   readonly upload?: { readonly contentTypes: ReadonlyArray<string>; readonly maxBytes: number }
   /** By status; the first 2xx is the success status. */
-  readonly responses: Readonly<Record<number, ResponseSpec>>
+  readonly responses: Rs
   readonly examples: ReadonlyArray<Example>
   /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
   readonly mcp?: McpTool
-  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<unknown, Rejection | ActorError, R>
+  /** Typed by the first 2xx response: returning anything else is a compile error. */
+  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<SuccessOf<Rs>, Rejection | ActorError, R>
 }
 
-export type AnyOperation = Operation<any, any, any, any>
+export type AnyOperation = Operation<any, any, any, any, any>
 
-/** Declares an operation; the generic parameters tie the handler to its schemas. */
+/** Declares an operation; the generic parameters tie the handler to its schemas and its success response. */
 export const operation = <
   P extends Schema.Top | undefined = undefined,
   Q extends Schema.Top | undefined = undefined,
   B extends Schema.Top | undefined = undefined,
-  R = never
+  R = never,
+  const Rs extends Responses = Responses
 >(
-  definition: Operation<P, Q, B, R>
-): Operation<P, Q, B, R> => definition
+  definition: Operation<P, Q, B, R, Rs>
+): Operation<P, Q, B, R, Rs> => definition
 
 export const successStatus = (op: AnyOperation): number => Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)

@@ -6,7 +6,7 @@
  * router, validation, catalog and OpenAPI all read from here.
  */
 import { describe } from "./catalog/Describe.ts"
-import { type AnyOperation, isJsonMediaType, mediaTypesOf, type ServiceName } from "./Operation.ts"
+import { type AnyOperation, isJsonMediaType, mediaTypesOf, type ResponseSpec, type ServiceName } from "./Operation.ts"
 import { Router } from "./Router.ts"
 import { isScope } from "./Scopes.ts"
 import { services } from "./catalog/Services.ts"
@@ -24,7 +24,7 @@ const MEDIA_TYPE = /^(?:\*\/\*|[\w!#$&^.+-]+\/(?:\*|[\w!#$&^.+-]+))(?:\s*;\s*[\w
 const responseProblems = (op: AnyOperation): Array<string> => {
   const problems: Array<string> = []
   const refuse = (status: string, why: string) => problems.push(`${op.operationId}: response ${status} ${why}`)
-  for (const [status, spec] of Object.entries(op.responses)) {
+  for (const [status, spec] of Object.entries<ResponseSpec>(op.responses)) {
     const code = Number(status)
     if (!Number.isInteger(code) || code < 200 || code > 599) refuse(status, "is not an HTTP status")
     const mediaTypes = mediaTypesOf(spec)

@@ -14,7 +14,8 @@ import { locateList, locateSpace, locateTask } from "../../actors/pm/Locate.ts"
 import { TimeZone } from "../../actors/pm/ReferenceData.ts"
 import { resolveScope, visiblePrivateSpaces, type Viewer } from "../../actors/pm/Visibility.ts"
 import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import { type Rejection, reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
 import { operation, raw, type RequestContext } from "../Operation.ts"
 import { viewerOf } from "./Viewers.ts"
@@ -122,12 +123,17 @@ const entityViewer = (context: RequestContext, scope: Exclude<ChangeScope, "work
     return viewer
   })
 
+/** Feedback boards' events share the log; the queries leave them out, and a pm page never carries one. */
+const isPmScope = (scope: ChangeScope): scope is Exclude<ChangeScope, "board"> => scope !== "board"
+
 const withActors = (events: ReadonlyArray<LoggedEvent>) =>
   Effect.gen(function* () {
     const users = yield* usersByIds([...new Set(events.map((e) => e.actorId))]).pipe(Effect.orDie)
-    return events.map((event) => {
+    return events.flatMap((event) => {
+      const { scope } = event
+      if (!isPmScope(scope)) return []
       const user = users.get(event.actorId)
-      return { ...eventFrame(event), actor: user ? { id: user.id, name: user.name, email: user.email } : null }
+      return [{ ...eventFrame(event), scope, actor: user ? { id: user.id, name: user.name, email: user.email } : null }]
     })
   })
 
@@ -183,7 +189,7 @@ const listOperation = (
   path: string,
   summary: string,
   params: Schema.Top,
-  handler: (params: any, query: any, context: RequestContext) => Effect.Effect<unknown, any, any>,
+  handler: (params: any, query: any, context: RequestContext) => Effect.Effect<typeof ActivityPage.Type, Rejection | ActorError, any>,
   exampleParams: Record<string, string>
 ) =>
   operation({

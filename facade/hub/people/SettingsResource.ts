@@ -42,9 +42,9 @@ const ask = (context: RequestContext, message: Message, patch?: Record<string, u
     return yield* system.ask(HubUserSettings, viewer.userId, message, { patch })
   })
 
-const section = <S extends Schema.Top, P extends Schema.Top>(
-  name: "recording" | "notifications",
-  schema: S,
+const section = <N extends "recording" | "notifications", P extends Schema.Top>(
+  name: N,
+  schema: Schema.Codec<HubSettings[N], any>,
   patch: P,
   ids: { readonly get: string; readonly update: string },
   what: string,

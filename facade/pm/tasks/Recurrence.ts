@@ -27,7 +27,11 @@ export const taskRecurrenceOperations = [
     examples: [
       { name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }
     ],
-    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ recurrence: t.recurrence }))
+    handler: ({ params }, context) =>
+      Effect.flatMap(onTask(context, params.taskId), ({ task: t }) =>
+        // The task record keeps its recurrence opaque; what setTaskRecurrence stored decodes as one.
+        Effect.map(Schema.decodeUnknownEffect(Schema.NullOr(Recurrence))(t.recurrence).pipe(Effect.orDie), (recurrence) => ({ recurrence }))
+      )
   }),
   operation({
     service,

@@ -34,7 +34,9 @@ export const taskTimeTrackingOperations = [
       Effect.andThen(
         onTask(context, params.taskId),
         Effect.map(
-          orDieSql(query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])),
+          orDieSql(
+            query<TimeEntry>(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])
+          ),
           (items) => ({ items })
         )
       )
@@ -255,10 +257,10 @@ export const taskTimeTrackingOperations = [
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const rows = yield* orDieSql(
-          query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`, [
-            params.workspaceId,
-            caller.userId
-          ])
+          query<TimeEntry>(
+            `SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`,
+            [params.workspaceId, caller.userId]
+          )
         )
         return { entry: rows[0] ?? null }
       })
@@ -298,7 +300,7 @@ export const taskTimeTrackingOperations = [
         const caller = yield* inWorkspace(context, params.workspaceId)
         const page = pageOf(q)
         const rows = yield* orDieSql(
-          query<{ durationMinutes: number | null }>(
+          query<TimeEntry>(
             `SELECT ${timeEntryColumns.replace(/\b(id|task_id|user_id|started_at|ended_at|note|billable|created_at)\b/g, "e.$1")} FROM pm_time_entries e
              JOIN pm_tasks t ON t.id = e.task_id JOIN pm_spaces s ON s.id = t.space_id
             WHERE e.workspace_id = $1 AND t.deleted_at IS NULL
