@@ -138,7 +138,11 @@ export type ReplyOf<S> = S extends { readonly contentType: string | ReadonlyArra
   ? RawReply | StreamedReply | (S extends { readonly schema: Schema.Top } ? S["schema"]["Type"] : never)
   : S extends { readonly schema: Schema.Top }
     ? S["schema"]["Type"] | RawReply
-    : void
+    : NoContent
+
+/** What a handler of a reply without content returns: `Effect.void`, a generator that returns nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the result type of Effect.void and of a generator without return is void
+type NoContent = void
 
 /** The reply of the first 2xx status (integer keys enumerate in ascending order, so the lowest). */
 export type SuccessOf<Rs> = 200 extends keyof Rs
@@ -150,20 +154,23 @@ export type SuccessOf<Rs> = 200 extends keyof Rs
       : 203 extends keyof Rs
         ? ReplyOf<Rs[203]>
         : 204 extends keyof Rs
-          ? void
+          ? NoContent
           : 206 extends keyof Rs
             ? ReplyOf<Rs[206]>
             : unknown
 
-export interface Operation<
+/**
+ * An operation as its tag file declares it: route, schemas, auth, responses,
+ * MCP flag and handler. The tag group adds the service, the tag and the
+ * examples (kept in the sibling `<Tag>.examples.ts`).
+ */
+export interface Contract<
   P extends Schema.Top | undefined = any,
   Q extends Schema.Top | undefined = any,
   B extends Schema.Top | undefined = any,
   R = any,
   Rs extends Responses = any
 > {
-  readonly service: ServiceName
-  readonly tag: string
   readonly operationId: string
   readonly method: HttpMethod
   /** Relative to the service base, e.g. `/v1/workspaces/{workspaceId}`. */
@@ -180,14 +187,71 @@ export interface Operation<
   readonly upload?: { readonly contentTypes: ReadonlyArray<string>; readonly maxBytes: number }
   /** By status; the first 2xx is the success status. */
   readonly responses: Rs
-  readonly examples: ReadonlyArray<Example>
   /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
   readonly mcp?: McpTool
   /** Typed by the first 2xx response: returning anything else is a compile error. */
   readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<SuccessOf<Rs>, Rejection | ActorError, R>
 }
 
+/** One documented endpoint: its contract, filed under a service and a tag, with its examples. */
+export interface Operation<
+  P extends Schema.Top | undefined = any,
+  Q extends Schema.Top | undefined = any,
+  B extends Schema.Top | undefined = any,
+  R = any,
+  Rs extends Responses = any
+> extends Contract<P, Q, B, R, Rs> {
+  readonly service: ServiceName
+  readonly tag: string
+  readonly examples: ReadonlyArray<Example>
+}
+
 export type AnyOperation = Operation<any, any, any, any, any>
+
+/** A tag's examples by operationId (a `<Tag>.examples.ts` exports one). */
+export type ExamplesById = Readonly<Record<string, ReadonlyArray<Example>>>
+
+/** A tag's examples, each checked as an `Example`, keeping their operationIds for `tagGroup`. */
+export const examplesById = <const E extends ExamplesById>(examples: E): E => examples
+
+/**
+ * An operation's own examples: none when the tag's examples file has them
+ * under its operationId, else given here (operations a factory stamps out).
+ * A renamed operation whose examples stayed behind is a compile error.
+ */
+export type OwnExamples<E, Id extends string> = string extends Id
+  ? { readonly examples: ReadonlyArray<Example> }
+  : Id extends keyof E
+    ? { readonly examples?: never }
+    : { readonly examples: ReadonlyArray<Example> }
+
+export interface TagGroup<E extends ExamplesById> {
+  readonly service: ServiceName
+  readonly tag: string
+  /** Declares an operation of the tag; the generic parameters tie the handler to its schemas and its success response. */
+  readonly operation: <
+    P extends Schema.Top | undefined = undefined,
+    Q extends Schema.Top | undefined = undefined,
+    B extends Schema.Top | undefined = undefined,
+    R = never,
+    const Rs extends Responses = Responses,
+    const Id extends string = string
+  >(
+    contract: Contract<P, Q, B, R, Rs> & { readonly operationId: Id } & OwnExamples<E, Id>
+  ) => Operation<P, Q, B, R, Rs>
+}
+
+/** The operations of one tag of one service: a tag file writes its service and tag once, its examples beside it. */
+export const tagGroup = <const E extends ExamplesById = {}>(service: ServiceName, tag: string, examples?: E): TagGroup<E> => ({
+  service,
+  tag,
+  operation: (contract) => ({
+    ...contract,
+    service,
+    tag,
+    examples: contract.examples ?? examples?.[contract.operationId] ?? []
+  })
+})
 
 /** Declares an operation; the generic parameters tie the handler to its schemas and its success response. */
 export const operation = <

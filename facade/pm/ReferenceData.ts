@@ -10,8 +10,9 @@ import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { type ReferenceSet, referenceSets } from "../../actors/pm/ReferenceData.ts"
 import { CloseCode } from "../../collab/StreamSession.ts"
-import { type AnyOperation, operation, raw } from "../Operation.ts"
+import { type AnyOperation, operation, raw, tagGroup } from "../Operation.ts"
 import { scopes as apiKeyScopes } from "../Scopes.ts"
+import { referenceDataExamples } from "./ReferenceData.examples.ts"
 
 const tag = "Reference Data"
 const service = "pm"
@@ -115,9 +116,9 @@ const SetSummary = Schema.Struct({
   path: Schema.String
 }).annotate({ identifier: "ReferenceDataSet" })
 
-const indexOperation = operation({
-  service,
-  tag,
+const tagTag = tagGroup(service, tag, referenceDataExamples)
+
+const indexOperation = tagTag.operation({
   operationId: "listReferenceDataSets",
   method: "GET",
   path: "/v1/reference-data",
@@ -125,25 +126,6 @@ const indexOperation = operation({
   auth: "public",
   scopes: [],
   responses: { 200: { description: "Sets", schema: Schema.Struct({ items: Schema.Array(SetSummary) }) } },
-  examples: [
-    {
-      name: "index",
-      response: {
-        status: 200,
-        body: {
-          items: [
-            {
-              id: "priorities",
-              name: "Priorities",
-              description: "Task priorities, most urgent first",
-              count: 4,
-              path: "/pm/v1/reference-data/priorities"
-            }
-          ]
-        }
-      }
-    }
-  ],
   handler: () =>
     Effect.sync(() =>
       cached({

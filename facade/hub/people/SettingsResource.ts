@@ -6,7 +6,6 @@
  */
 import { Effect, type Schema } from "effect"
 import {
-  defaultHubSettings,
   GeneralPatch,
   HubSettings,
   HubUserSettings,
@@ -17,18 +16,12 @@ import {
 } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { operation, type RequestContext, tagGroup } from "../../Operation.ts"
 import { viewerOf } from "./Viewer.ts"
+import { settingsResourceExamples, exampleSettings } from "./SettingsResource.examples.ts"
 
 const service = "hub"
 const tag = "Settings Resource"
-
-const exampleSettings = {
-  general: { language: "en", transcriptLanguage: "de", timezone: "Europe/Berlin" },
-  recording: { autoJoin: "organized", recordExternalMeetings: false, botName: "Alice's Notetaker", defaultShareScope: "participants" },
-  notifications: { recapEmail: true, recapRecipients: "me", actionItemsEmail: true, weeklyDigest: false, sharedWithMeEmail: true },
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
 
 type Message = "view" | "updateGeneral" | "updateRecording" | "updateNotifications" | "reset"
 
@@ -85,10 +78,10 @@ const section = <N extends "recording" | "notifications", P extends Schema.Top>(
   })
 ]
 
+const tagTag = tagGroup(service, tag, settingsResourceExamples)
+
 export const settingsResourceOperations = [
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "getMyHubSettings",
     method: "GET",
     path: "/v1/users/me/settings",
@@ -96,12 +89,9 @@ export const settingsResourceOperations = [
     auth: "both",
     scopes: ["users:read"],
     responses: { 200: { description: "Settings", schema: HubSettings } },
-    examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
     handler: (_, context) => ask(context, "view")
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "updateMyHubSettings",
     method: "PATCH",
     path: "/v1/users/me/settings",
@@ -111,18 +101,9 @@ export const settingsResourceOperations = [
     scopes: ["users:write"],
     body: GeneralPatch,
     responses: { 200: { description: "Settings", schema: HubSettings } },
-    examples: [
-      {
-        name: "timezone",
-        request: { body: { timezone: "Europe/Berlin", transcriptLanguage: "de" } },
-        response: { status: 200, body: exampleSettings }
-      }
-    ],
     handler: ({ body }, context) => ask(context, "updateGeneral", body as Record<string, unknown>)
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "resetMyHubSettings",
     method: "DELETE",
     path: "/v1/users/me/settings",
@@ -130,7 +111,6 @@ export const settingsResourceOperations = [
     auth: "both",
     scopes: ["users:write"],
     responses: { 200: { description: "Default settings", schema: HubSettings } },
-    examples: [{ name: "reset", response: { status: 200, body: { ...defaultHubSettings, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
     handler: (_, context) => ask(context, "reset")
   }),
   ...section(
