@@ -253,15 +253,4 @@ export const tagGroup = <const E extends ExamplesById = {}>(service: ServiceName
   })
 })
 
-/** Declares an operation; the generic parameters tie the handler to its schemas and its success response. */
-export const operation = <
-  P extends Schema.Top | undefined = undefined,
-  Q extends Schema.Top | undefined = undefined,
-  B extends Schema.Top | undefined = undefined,
-  R = never,
-  const Rs extends Responses = Responses
->(
-  definition: Operation<P, Q, B, R, Rs>
-): Operation<P, Q, B, R, Rs> => definition
-
 export const successStatus = (op: AnyOperation): number => Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)

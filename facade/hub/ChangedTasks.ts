@@ -9,13 +9,15 @@ import { acknowledge, acknowledgeAll, apply, getChange, listChanges, TaskChange 
 import { Id } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, tagGroup } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { onRecording } from "./calls/CallAccess.ts"
 
 import { changedTasksExamples, changeParams, exampleChange } from "./ChangedTasks.examples.ts"
 
 const tag = "Changed Task Resource"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, changedTasksExamples)
 const read = ["recordings:read"]
 const write = ["recordings:write"]
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
@@ -23,8 +25,6 @@ const ChangeParams = Schema.Struct({ workspaceId: Id, changeId: Id })
 
 const changeOperation = (operationId: string, verb: "acknowledge" | "apply", summary: string) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path: `/v1/workspaces/{workspaceId}/changed-tasks/{changeId}/${verb}`,
@@ -57,10 +57,8 @@ const changeOperation = (operationId: string, verb: "acknowledge" | "apply", sum
       })
   })
 
-const tagTag = tagGroup(service, tag, changedTasksExamples)
-
 export const changedTasksOperations = [
-  tagTag.operation({
+  operation({
     operationId: "listChangedTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/changed-tasks",
@@ -76,7 +74,7 @@ export const changedTasksOperations = [
         Effect.map(listChanges(params.workspaceId, query.includeAcknowledged === "true"), (items) => ({ items }))
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "syncChangedTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/sync",
@@ -102,7 +100,7 @@ export const changedTasksOperations = [
         return yield* syncSentTasks(params.workspaceId, body.recordingId ?? null)
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getChangedTask",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/{changeId}",
@@ -120,7 +118,7 @@ export const changedTasksOperations = [
     "apply",
     "Apply a change to the call's action item (closed → completed, reassigned → assignee) and acknowledge it"
   ),
-  tagTag.operation({
+  operation({
     operationId: "acknowledgeAllChangedTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/acknowledge-all",

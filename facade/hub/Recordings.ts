@@ -18,7 +18,7 @@ import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, tagGroup } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { IntegerId, onRecording, RecordingParams } from "./calls/CallAccess.ts"
 
 import { MEDIA_TYPES, MAX_MEDIA_BYTES, sniffMedia } from "./calls/MediaTypes.ts"
@@ -27,6 +27,8 @@ import { recordingsExamples, params } from "./Recordings.examples.ts"
 
 const tag = "Recordings"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, recordingsExamples)
 const read = ["recordings:read"]
 const write = ["recordings:write"]
 
@@ -45,8 +47,6 @@ const assetUrl = (recordingId: number, asset: "audio" | "video", origin: string,
 
 const requeueOperation = (operationId: string, path: string, summary: string, kind: "summarize" | "process") =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path,
@@ -63,10 +63,8 @@ const requeueOperation = (operationId: string, path: string, summary: string, ki
       })
   })
 
-const tagTag = tagGroup(service, tag, recordingsExamples)
-
 export const recordingsOperations = [
-  tagTag.operation({
+  operation({
     operationId: "createRecording",
     method: "POST",
     path: "/v1/recordings",
@@ -110,7 +108,7 @@ export const recordingsOperations = [
         )
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "listRecordings",
     method: "GET",
     path: "/v1/recordings",
@@ -145,7 +143,7 @@ export const recordingsOperations = [
         return { items, nextBefore: rows.length > limit ? Number(page[page.length - 1]!.id) : null }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getRecording",
     method: "GET",
     path: "/v1/recordings/{recordingId}",
@@ -156,7 +154,7 @@ export const recordingsOperations = [
     responses: { 200: { description: "The recording", schema: Recording } },
     handler: ({ params }, context) => Effect.flatMap(onRecording(context, params.recordingId), recordingView)
   }),
-  tagTag.operation({
+  operation({
     operationId: "getRecordingProgress",
     method: "GET",
     path: "/v1/recordings/{recordingId}/progress",
@@ -179,7 +177,7 @@ export const recordingsOperations = [
     "Reprocess the recording fully: media extraction, then every version",
     "process"
   ),
-  tagTag.operation({
+  operation({
     operationId: "getRecordingAudioUrl",
     method: "GET",
     path: "/v1/recordings/{recordingId}/audio-url",
@@ -193,7 +191,7 @@ export const recordingsOperations = [
         assetUrl(params.recordingId, "audio", context.origin, access.recording.media?.audioKey != null)
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "getRecordingVideoUrl",
     method: "GET",
     path: "/v1/recordings/{recordingId}/video-url",
@@ -207,7 +205,7 @@ export const recordingsOperations = [
         assetUrl(params.recordingId, "video", context.origin, access.recording.media?.hasVideo === true)
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "uploadRecordingMedia",
     method: "PUT",
     path: "/v1/recordings/{recordingId}/media",
@@ -246,7 +244,7 @@ export const recordingsOperations = [
         return progressOf(yield* (yield* ActorSystem).ask(HubCall, String(params.recordingId), "attachMedia", { media }))
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "deleteRecording",
     method: "DELETE",
     path: "/v1/recordings/{recordingId}",

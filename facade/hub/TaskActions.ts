@@ -8,7 +8,7 @@ import { HubCall } from "../../actors/hub/CallActor.ts"
 import { ActionStatus } from "../../actors/hub/CallRecords.ts"
 import { Email, normalizeEmail, Timestamp } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation, type RequestContext, tagGroup } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { onCallUuid } from "./calls/CallAccess.ts"
 
 import { Id } from "../../actors/Fields.ts"
@@ -16,6 +16,8 @@ import { taskActionsExamples, params, exampleState } from "./TaskActions.example
 
 const tag = "Task Action Resource"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, taskActionsExamples)
 const ItemParams = Schema.Struct({ callUuid: Id, actionItemId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)) })
 
 const ActionItemState = Schema.Struct({
@@ -44,8 +46,6 @@ const setAction = (
 
 const statusOperation = (operationId: string, verb: "complete" | "dismiss", status: "completed" | "dismissed", summary: string) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path: `/v1/calls/by-uuid/{callUuid}/action-items/{actionItemId}/${verb}`,
@@ -58,12 +58,10 @@ const statusOperation = (operationId: string, verb: "complete" | "dismiss", stat
     handler: ({ params }, context) => setAction(context, params.callUuid, params.actionItemId, { status })
   })
 
-const tagTag = tagGroup(service, tag, taskActionsExamples)
-
 export const taskActionOperations = [
   statusOperation("completeCallActionItem", "complete", "completed", "Mark an action item done"),
   statusOperation("dismissCallActionItem", "dismiss", "dismissed", "Dismiss an action item (not a real task)"),
-  tagTag.operation({
+  operation({
     operationId: "assignCallActionItem",
     method: "PUT",
     path: "/v1/calls/by-uuid/{callUuid}/action-items/{actionItemId}/assignee",

@@ -13,7 +13,7 @@ import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, type RequestContext, tagGroup } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 import { exampleIds } from "./Examples.ts"
 import { MAX_MESSAGE_CHARS, runLens } from "./LensRun.ts"
@@ -99,9 +99,7 @@ const inbound = (
   example: unknown,
   handle: (context: RequestContext, bot: Bot, bytes: Uint8Array) => Effect.Effect<typeof EventReply.Type, any, any>
 ) =>
-  operation({
-    service,
-    tag,
+  tagGroup(service, tag).operation({
     operationId,
     method: "POST",
     path: `/v1/lens/bots/${surface}/{connectionId}/events`,

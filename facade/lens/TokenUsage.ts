@@ -21,13 +21,15 @@ import {
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { type AnyOperation, operation, raw, type RequestContext, tagGroup } from "../Operation.ts"
+import { type AnyOperation, raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 
 import { tokenUsageExamples, exampleParams, exampleTotals } from "./TokenUsage.examples.ts"
 
 const service = "hub"
 const tag = "Token Usage Resource"
+
+const { operation } = tagGroup(service, tag, tokenUsageExamples)
 const params = Schema.Struct({ workspaceId: Id })
 const Engine = Schema.Literals(["local", "model"])
 const Instant = Schema.String.check(
@@ -61,8 +63,6 @@ const filterFor = (
 
 const grouped = (grouping: Exclude<keyof typeof usageGroupings, "all">, operationId: string, what: string): AnyOperation =>
   operation({
-    service,
-    tag,
     operationId,
     method: "GET",
     path: `/v1/workspaces/{workspaceId}/token-usage/by-${grouping}`,
@@ -92,10 +92,8 @@ const csvCell = (value: unknown) => {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-const tagTag = tagGroup(service, tag, tokenUsageExamples)
-
 export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
-  tagTag.operation({
+  operation({
     operationId: "listTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage",
@@ -114,7 +112,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         })
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "getTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/records/{usageId}",
@@ -135,7 +133,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         })
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "getTokenUsageSummary",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/summary",
@@ -160,7 +158,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
   grouped("purpose", "getTokenUsageByPurpose", "purpose (chat, stream, bot, flow)"),
   grouped("engine", "getTokenUsageByEngine", "engine (local or model)"),
   grouped("model", "getTokenUsageByModel", "model"),
-  tagTag.operation({
+  operation({
     operationId: "getMyTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/me",
@@ -180,7 +178,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         })
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "exportTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/export",
@@ -212,7 +210,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         })
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "recordTokenUsage",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/token-usage",
@@ -248,7 +246,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
         })
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "purgeTokenUsage",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/token-usage",

@@ -17,12 +17,14 @@ import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { type Rejection, reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, raw, type RequestContext, tagGroup } from "../Operation.ts"
+import { raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { viewerOf } from "./Viewers.ts"
 import { activityLogExamples, ws, ids, alice, exampleEvent } from "./ActivityLog.examples.ts"
 
 const tag = "Activity Log"
 const service = "pm"
+
+const { operation } = tagGroup(service, tag, activityLogExamples)
 const scopes = ["tasks:read"]
 
 // ---------------------------------------------------------------------------
@@ -171,8 +173,6 @@ const listOperation = (
   exampleParams: Record<string, string>
 ) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "GET",
     path,
@@ -187,8 +187,6 @@ const listOperation = (
     ],
     handler: ({ params, query }, context) => handler(params, query, context)
   })
-
-const tagTag = tagGroup(service, tag, activityLogExamples)
 
 export const activityLogOperations = [
   listOperation(
@@ -264,7 +262,7 @@ export const activityLogOperations = [
       }),
     { workspaceId: ws }
   ),
-  tagTag.operation({
+  operation({
     operationId: "getActivityEvent",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/{seq}",
@@ -284,7 +282,7 @@ export const activityLogOperations = [
         return (yield* withActors([event]))[0]
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getActivitySummary",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/summary",
@@ -313,7 +311,7 @@ export const activityLogOperations = [
         return yield* Activity.activitySummary(yield* filterOf(viewer, query)).pipe(Effect.orDie)
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getActivityPerDay",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/daily",
@@ -340,7 +338,7 @@ export const activityLogOperations = [
         return { timezone, items: yield* Activity.activityPerDay({ ...filter, ...range }, timezone).pipe(Effect.orDie) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getActivityPerType",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/types",
@@ -363,7 +361,7 @@ export const activityLogOperations = [
         return { items: yield* Activity.activityPerType(yield* filterOf(viewer, query)).pipe(Effect.orDie) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getActivityPerUser",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/users",
@@ -390,7 +388,7 @@ export const activityLogOperations = [
         return { items: rows.map((r) => ({ ...r, name: users.get(r.userId)?.name ?? null })) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getActivityPerSpace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/spaces",
@@ -415,7 +413,7 @@ export const activityLogOperations = [
         return { items: yield* Activity.activityPerSpace(yield* filterOf(viewer, query)).pipe(Effect.orDie) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getMostActiveTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/tasks",
@@ -446,7 +444,7 @@ export const activityLogOperations = [
         return { items: yield* Activity.mostActiveTasks(yield* filterOf(viewer, query), query.limit ?? 10).pipe(Effect.orDie) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "exportActivity",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/export",

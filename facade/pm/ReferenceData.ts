@@ -10,12 +10,14 @@ import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { type ReferenceSet, referenceSets } from "../../actors/pm/ReferenceData.ts"
 import { CloseCode } from "../../collab/StreamSession.ts"
-import { type AnyOperation, operation, raw, tagGroup } from "../Operation.ts"
+import { type AnyOperation, raw, tagGroup } from "../Operation.ts"
 import { scopes as apiKeyScopes } from "../Scopes.ts"
 import { referenceDataExamples } from "./ReferenceData.examples.ts"
 
 const tag = "Reference Data"
 const service = "pm"
+
+const { operation } = tagGroup(service, tag, referenceDataExamples)
 
 const ScopeInfo = Schema.Struct({ id: Schema.String, description: Schema.String }).annotate({ identifier: "ApiKeyScopeInfo" })
 const CloseCodeInfo = Schema.Struct({
@@ -116,9 +118,7 @@ const SetSummary = Schema.Struct({
   path: Schema.String
 }).annotate({ identifier: "ReferenceDataSet" })
 
-const tagTag = tagGroup(service, tag, referenceDataExamples)
-
-const indexOperation = tagTag.operation({
+const indexOperation = operation({
   operationId: "listReferenceDataSets",
   method: "GET",
   path: "/v1/reference-data",
@@ -142,8 +142,6 @@ const indexOperation = tagTag.operation({
 
 const setOperation = (set: ReferenceSet): AnyOperation =>
   operation({
-    service,
-    tag,
     operationId: operationIdOf(set.id),
     method: "GET",
     path: `/v1/reference-data/${set.id}`,

@@ -11,7 +11,7 @@ import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { occurrenceFor, occurrencesIn, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
 import { HubUserSettings, TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation, type RequestContext, tagGroup } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import {
   AttendeeEmails,
   CalendarEventView,
@@ -35,6 +35,8 @@ import { calendarExamples } from "./Calendar.examples.ts"
 
 const tag = "Calendar"
 
+const { operation } = tagGroup(service, tag, calendarExamples)
+
 const setPrompt = (
   which: "setSeriesPrompt" | "setOccurrencePrompt",
   occurrenceId: string,
@@ -51,8 +53,6 @@ const setPrompt = (
 
 const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>
   operation({
-    service,
-    tag,
     operationId: which,
     method: "PUT",
     path: `/v1/calendar/events/{occurrenceId}/${which === "setSeriesPrompt" ? "series-prompt" : "occurrence-prompt"}`,
@@ -81,10 +81,8 @@ const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>
     handler: ({ params, body }, context) => setPrompt(which, params.occurrenceId, body.prompt, context)
   })
 
-const tagTag = tagGroup(service, tag, calendarExamples)
-
 export const calendarOperations = [
-  tagTag.operation({
+  operation({
     operationId: "createCalendarEvent",
     method: "POST",
     path: "/v1/calendar/events",
@@ -117,7 +115,7 @@ export const calendarOperations = [
         return eventView(event)
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "listCalendarEvents",
     method: "GET",
     path: "/v1/calendar/events",
@@ -134,7 +132,7 @@ export const calendarOperations = [
         return { items: yield* occurrencesIn(viewer, from, to) }
       })
   }),
-  tagTag.operation({
+  operation({
     operationId: "getCalendarEvent",
     method: "GET",
     path: "/v1/calendar/events/{occurrenceId}",

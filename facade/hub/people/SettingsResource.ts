@@ -16,12 +16,14 @@ import {
 } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext, tagGroup } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { viewerOf } from "./Viewer.ts"
 import { settingsResourceExamples, exampleSettings } from "./SettingsResource.examples.ts"
 
 const service = "hub"
 const tag = "Settings Resource"
+
+const { operation } = tagGroup(service, tag, settingsResourceExamples)
 
 type Message = "view" | "updateGeneral" | "updateRecording" | "updateNotifications" | "reset"
 
@@ -44,8 +46,6 @@ const section = <N extends "recording" | "notifications", P extends Schema.Top>(
   examplePatch: Record<string, unknown>
 ) => [
   operation({
-    service,
-    tag,
     operationId: ids.get,
     method: "GET",
     path: `/v1/users/me/settings/${name}`,
@@ -57,8 +57,6 @@ const section = <N extends "recording" | "notifications", P extends Schema.Top>(
     handler: (_, context) => Effect.map(ask(context, "view"), (settings) => settings[name])
   }),
   operation({
-    service,
-    tag,
     operationId: ids.update,
     method: "PATCH",
     path: `/v1/users/me/settings/${name}`,
@@ -78,10 +76,8 @@ const section = <N extends "recording" | "notifications", P extends Schema.Top>(
   })
 ]
 
-const tagTag = tagGroup(service, tag, settingsResourceExamples)
-
 export const settingsResourceOperations = [
-  tagTag.operation({
+  operation({
     operationId: "getMyHubSettings",
     method: "GET",
     path: "/v1/users/me/settings",
@@ -91,7 +87,7 @@ export const settingsResourceOperations = [
     responses: { 200: { description: "Settings", schema: HubSettings } },
     handler: (_, context) => ask(context, "view")
   }),
-  tagTag.operation({
+  operation({
     operationId: "updateMyHubSettings",
     method: "PATCH",
     path: "/v1/users/me/settings",
@@ -103,7 +99,7 @@ export const settingsResourceOperations = [
     responses: { 200: { description: "Settings", schema: HubSettings } },
     handler: ({ body }, context) => ask(context, "updateGeneral", body as Record<string, unknown>)
   }),
-  tagTag.operation({
+  operation({
     operationId: "resetMyHubSettings",
     method: "DELETE",
     path: "/v1/users/me/settings",

@@ -18,10 +18,12 @@ import {
   Security
 } from "../../../actors/pm/WorkspaceConfig.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, tagGroup } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import { tag, service, read, write, WorkspaceParams, wsp, admin, owner, partial, updateSection, configOfWorkspace } from "./shared.ts"
 import { settingsExamples } from "./Settings.examples.ts"
+
+const { operation } = tagGroup(service, tag, settingsExamples)
 
 const SettingsView = Schema.Struct({
   general: General,
@@ -53,8 +55,6 @@ const sectionOperations = (
   patchExample: Record<string, unknown>
 ) => [
   operation({
-    service,
-    tag,
     operationId: names.get,
     method: "GET",
     path,
@@ -71,8 +71,6 @@ const sectionOperations = (
       })
   }),
   operation({
-    service,
-    tag,
     operationId: names.update,
     method: "PATCH",
     path,
@@ -90,10 +88,8 @@ const sectionOperations = (
   })
 ]
 
-const tagTag = tagGroup(service, tag, settingsExamples)
-
 export const workspaceSettingsOperations = [
-  tagTag.operation({
+  operation({
     operationId: "getWorkspaceSettings",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -105,7 +101,7 @@ export const workspaceSettingsOperations = [
     handler: ({ params }, context) =>
       Effect.andThen(inWorkspace(context, params.workspaceId), Effect.map(configOfWorkspace(params.workspaceId), settingsView))
   }),
-  tagTag.operation({
+  operation({
     operationId: "updateWorkspaceSettings",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -118,7 +114,7 @@ export const workspaceSettingsOperations = [
     responses: { 200: { description: "Settings", schema: SettingsView } },
     handler: ({ params, body }, context) => Effect.map(updateSection(context, params.workspaceId, "general", body), settingsView)
   }),
-  tagTag.operation({
+  operation({
     operationId: "resetWorkspaceSettings",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -154,7 +150,7 @@ export const workspaceSettingsOperations = [
     defaults.defaultViews,
     { list: "board" }
   ),
-  tagTag.operation({
+  operation({
     operationId: "getWorkspaceSecurityPolicy",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/security",
@@ -169,7 +165,7 @@ export const workspaceSettingsOperations = [
         Effect.map(configOfWorkspace(params.workspaceId), (c) => c.security)
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "updateWorkspaceSecurityPolicy",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/security",
@@ -190,7 +186,7 @@ export const workspaceSettingsOperations = [
         (c) => c.security
       )
   }),
-  tagTag.operation({
+  operation({
     operationId: "setWorkspaceSeatLimit",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/seat-limit",
