@@ -5,6 +5,7 @@
  * per content entry, schema names unique within a service's document). The
  * router, validation, catalog and OpenAPI all read from here.
  */
+import { Context } from "effect"
 import { describe } from "./catalog/Describe.ts"
 import { type AnyOperation, isJsonMediaType, mediaTypesOf, type ResponseSpec, type ServiceName } from "./Operation.ts"
 import { Router } from "./Router.ts"
@@ -17,6 +18,13 @@ export interface Registry {
   readonly router: Router
   readonly ofService: (service: ServiceName) => ReadonlyArray<AnyOperation>
 }
+
+/**
+ * The server's registry as a service: code that calls operations (the demo
+ * seed, a lens proposal applied as its caller) asks for it instead of
+ * importing the module that lists every operation, itself among them.
+ */
+export class OperationRegistry extends Context.Service<OperationRegistry, Registry>()("atrium/facade/OperationRegistry") {}
 
 const MEDIA_TYPE = /^(?:\*\/\*|[\w!#$&^.+-]+\/(?:\*|[\w!#$&^.+-]+))(?:\s*;\s*[\w!#$&^.+-]+=(?:[\w!#$&^.+-]+|"[^"]*"))*$/
 

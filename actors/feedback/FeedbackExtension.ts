@@ -7,7 +7,7 @@
  * same time publish each entry once.
  */
 import { Effect, Layer } from "effect"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { SCHEDULER } from "./DeskCommand.ts"
 import { deskSend } from "./FeedbackDesk.ts"
@@ -25,7 +25,7 @@ export const publishDueEntries = Effect.gen(function* () {
   })
 })
 
-export const feedbackExtension: Extension = {
+export const feedbackExtension = extension({
   name: "feedback",
   layer: () => Layer.empty,
   attach: () =>
@@ -36,4 +36,4 @@ export const feedbackExtension: Extension = {
       )
       yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(SWEEP_MILLIS), sweep)), scope)
     })
-}
+})

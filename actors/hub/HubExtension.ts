@@ -7,7 +7,7 @@
  * and the workspace migration runner (each resuming what a previous run left).
  */
 import { Effect, Layer } from "effect"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import * as CalendarPrompts from "./CalendarPrompts.ts"
 import { chatModelFromEnv, chatSummarizer } from "./summarizer/ChatSummarizer.ts"
 import { localSummarizer } from "./summarizer/LocalSummarizer.ts"
@@ -27,7 +27,7 @@ const summarizerLayer = Layer.sync(Summarizer, () => {
   return Summarizer.of(chat ? chatSummarizer(chat) : localSummarizer)
 })
 
-export const hubExtension: Extension = {
+export const hubExtension = extension({
   name: "hub",
   layer: () => Layer.mergeAll(HubKeys.layer, summarizerLayer, CalendarPrompts.layer),
   attach: (_, config) =>
@@ -44,4 +44,4 @@ export const hubExtension: Extension = {
       yield* Effect.forkIn(migrationLoop, scope)
       installCallDirectory(callDirectoryLive(yield* Effect.context<ActorSystem | Sql>()))
     })
-}
+})

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
 import nodemailer, { type Transporter } from "nodemailer"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
@@ -158,7 +158,7 @@ export const retryFailedMail = (maxAttempts = 5) =>
  * failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs;
  * mail queued before a restart is sent after it.
  */
-export const mailRetryExtension: Extension = {
+export const mailRetryExtension = extension({
   name: "hub-mail-retry",
   layer: () => Layer.empty,
   attach: () =>
@@ -177,4 +177,4 @@ export const mailRetryExtension: Extension = {
         scope
       )
     })
-}
+})

@@ -5,7 +5,7 @@
  * worker (imports); and whiteboards' access on the collab server.
  */
 import { Effect } from "effect"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import { automationWorker } from "./AutomationEngine.ts"
 import { bulkJobWorker } from "./BulkJobs.ts"
 import { runDeliveryEngine } from "../webhooks/DeliveryEngine.ts"
@@ -19,8 +19,8 @@ const background = Effect.gen(function* () {
   yield* Effect.forkIn(bulkJobWorker(), scope)
 })
 
-export const pmOpsExtension: Extension = {
+export const pmOpsExtension = extension({
   name: "pm-ops",
   layer: () => whiteboardDocumentAccess,
   attach: () => background
-}
+})

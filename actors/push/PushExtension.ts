@@ -1,13 +1,13 @@
 /** Web Push beside the REST operations: listens to committed pm batches and pushes their notifications. */
 import { Cause, Effect, Layer } from "effect"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { logError } from "../../runtime/Log.ts"
 import { ChangeFeed } from "../pm/ChangeFeed.ts"
 import { pushNotification } from "./PushDelivery.ts"
 
-export const pushExtension: Extension = {
+export const pushExtension = extension({
   name: "push",
   layer: () => Layer.empty,
   attach: () =>
@@ -29,4 +29,4 @@ export const pushExtension: Extension = {
       })
       yield* Effect.addFinalizer(() => Effect.sync(unlisten))
     })
-}
+})

@@ -13,7 +13,7 @@
 import { Effect, Layer, Option } from "effect"
 import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import type { Extension } from "../../facade/Extension.ts"
+import { extension } from "../../facade/Extension.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { searchIndexing } from "./SearchIndex.ts"
 import { autosaveIntervalMillis } from "./VersionPolicy.ts"
@@ -71,8 +71,8 @@ const followLiveEdits = Effect.gen(function* () {
   })
 })
 
-export const wikiExtension: Extension = {
+export const wikiExtension = extension({
   name: "wiki",
   layer: () => Layer.merge(documentAccess, searchIndexing),
   attach: () => followLiveEdits
-}
+})

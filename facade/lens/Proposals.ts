@@ -12,6 +12,7 @@ import { threadOfAnswer, threadOfProposal } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../Access.ts"
 import { invokeById } from "../Invoke.ts"
+import { OperationRegistry } from "../Registry.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 
@@ -30,9 +31,8 @@ const Decision = Schema.Struct({
 /** Calls pm operation `operationId` through the HTTP pipeline with the caller's own credentials: it can do what they could by hand, nothing else. */
 export const invokeAsCaller = (context: RequestContext, operationId: string, body: Record<string, unknown>) =>
   Effect.gen(function* () {
-    const { atriumRegistry } = yield* Effect.promise(() => import("../operations.ts"))
     const result = yield* invokeById(
-      atriumRegistry,
+      yield* OperationRegistry,
       "pm",
       operationId,
       { body },

@@ -4,7 +4,7 @@
  * looks for due deliveries (default 1000).
  */
 import { Effect, Layer } from "effect"
-import type { Extension } from "../../../facade/Extension.ts"
+import { extension } from "../../../facade/Extension.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { defaultEngineOptions, runDeliveryEngine } from "../../webhooks/DeliveryEngine.ts"
 import { outgoingDeliveryQueue } from "../../webhooks/OutgoingDeliveryQueue.ts"
@@ -20,7 +20,7 @@ const pollMillis = (): number => {
 const disableThroughOwner = (ownerId: string, webhookId: string, reason: string) =>
   Effect.flatMap(ActorSystem, (system) => Effect.asVoid(system.ask(HubUserWebhooks, ownerId, "disable", { webhookId, reason })))
 
-export const webhookDeliveryExtension: Extension = {
+export const webhookDeliveryExtension = extension({
   name: "webhook-delivery",
   layer: () => Layer.empty,
   attach: () =>
@@ -29,4 +29,4 @@ export const webhookDeliveryExtension: Extension = {
       const sources = { [USER_WEBHOOK_SOURCE]: userWebhookEndpoints(disableThroughOwner) }
       yield* Effect.forkIn(runDeliveryEngine(outgoingDeliveryQueue(sources), { ...defaultEngineOptions, pollMs: pollMillis() }), scope)
     })
-}
+})

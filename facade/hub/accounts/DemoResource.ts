@@ -10,13 +10,14 @@ import { Id, Name } from "../../../actors/Fields.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
 import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "../../DemoContent.ts"
+import { caller, mintDemoKey } from "../../Demo.ts"
 import { tagGroup } from "../../Operation.ts"
+import { OperationRegistry } from "../../Registry.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
 import {
   createDemoFor,
   DemoParams,
   expiryFromNow,
-  generator,
   MAX_DEMOS_PER_USER,
   MAX_EXTEND_DAYS,
   ownDemo,
@@ -149,7 +150,7 @@ export const demoResourceOperations = [
       Effect.gen(function* () {
         const demo = yield* ownDemo(context, params.demoId)
         const { token } = yield* tokenOf(context)
-        const { caller, mintDemoKey, registry } = yield* generator
+        const registry = yield* OperationRegistry
         const apiKey = yield* mintDemoKey(caller(registry, context.origin), demo.workspaceId, token)
         return { workspaceId: demo.workspaceId, apiKey }
       })
