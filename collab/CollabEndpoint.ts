@@ -23,7 +23,7 @@
  */
 import { Effect, Exit, Option } from "effect"
 import { authenticate } from "../facade/auth/Authenticate.ts"
-import type { Principal } from "../facade/Principal.ts"
+import type { Principal } from "../actors/identity/Principal.ts"
 import { type TemplatedApp, uws, type WebSocket } from "../facade/uws.ts"
 import type { CollabOptions } from "./CollabOptions.ts"
 import { DocumentAccess, type DocumentRight } from "./DocumentAccess.ts"

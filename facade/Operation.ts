@@ -6,7 +6,7 @@
 import type { Effect, Schema, Stream } from "effect"
 import type { ActorError } from "../runtime/ActorError.ts"
 import type { Rejection } from "../runtime/Rejection.ts"
-import type { Principal } from "./Principal.ts"
+import type { Principal } from "../actors/identity/Principal.ts"
 
 export type ServiceName = "hub" | "pm" | "wiki" | "feedback"
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"

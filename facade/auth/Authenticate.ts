@@ -12,7 +12,7 @@ import { Session } from "../../actors/identity/Session.ts"
 import { UserStanding } from "../../actors/identity/UserStanding.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 import { AccessTokens } from "./AccessTokens.ts"
 
 export interface Credentials {

@@ -1,4 +1,4 @@
-/** Who is calling: a user with a session (JWT) or an API key provisioned for one workspace. */
+/** Who is calling: a user with a session (JWT) or an API key provisioned for one workspace. Identity owns it; the facade authenticates into it. */
 export interface UserPrincipal {
   readonly kind: "user"
   readonly userId: string
