@@ -8,13 +8,15 @@
  * text inside a source can never ask for one.
  */
 import { Effect, Schema } from "effect"
+import { clausesOf, factName } from "./AnswerType.ts"
+import { namedMeeting } from "./MeetingScope.ts"
 import type { Passage, SourceType } from "./Passage.ts"
 import type { ModelSteps } from "./ModelSteps.ts"
 import type { ProposedWrite } from "./Proposals.ts"
 import { grade, rewrite, terms } from "./Ranking.ts"
 import { type Asker, retrieve, search } from "./Retrievers.ts"
 import { type RouteDecision, routeQuestion } from "./Router.ts"
-import { type Citation, DONT_KNOW, followUpsFor, synthesize } from "./Synthesis.ts"
+import { type Citation, DONT_KNOW, followUpsFor, type Synthesis, synthesize } from "./Synthesis.ts"
 
 export const StepKind = Schema.Literals(["route", "retrieve", "grade", "tool", "synthesize"])
 export const Step = Schema.Struct({
@@ -99,10 +101,11 @@ const describeSources = (sources: ReadonlyArray<SourceType>) => sources.join(", 
 const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
   Effect.gen(function* () {
     const rewritten = rewrite(question)
+    const meeting = namedMeeting(question)
     const found = yield* tracer.timed(
       "retrieve",
-      describeSources(decision.sources),
-      search(asker, decision.sources, [question, rewritten], options.topK),
+      meeting ? `${describeSources(decision.sources)} (the meeting named: ${meeting.join(" ")})` : describeSources(decision.sources),
+      search(asker, decision.sources, [question, rewritten], options.topK, meeting),
       (f) => `${f.readable} passages readable by the caller`
     )
     const attempt = (ranked: (typeof found.ranked)[number], text: string, name: string) =>
@@ -120,41 +123,77 @@ const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, q
     return (yield* attempt(found.ranked[1]!, rewritten, "bm25 (rewritten query)")).relevant
   })
 
+type Relevant = ReadonlyArray<{ passage: Passage; score: number; coverage: number }>
+
+const synthesized = (tracer: Tracer, question: string, relevant: Relevant) =>
+  relevant.length === 0
+    ? Effect.succeed(undefined)
+    : tracer.sync(
+        "synthesize",
+        "extractive",
+        () => synthesize(relevant, question),
+        (s) => (s.notStated ? `the sources do not state ${factName[s.notStated.type]}` : `${s.citations.length} citations`)
+      )
+
+/** The sources discuss the topic but do not state the fact: say what was found, and that the fact was not. */
+const notStatedAnswer = (synthesis: Synthesis | undefined) =>
+  synthesis?.notStated === undefined
+    ? DONT_KNOW
+    : `I don't know: "${synthesis.notStated.title}" is about this, but nothing I can see says ${factName[synthesis.notStated.type]}.`
+
+/**
+ * A question asking two things, answered clause by clause, each with its own citations (renumbered in order);
+ * a clause nothing answers says so. Undefined when no clause is answered.
+ */
+const answerClauses = (tracer: Tracer, asker: Asker, clauses: ReadonlyArray<string>, options: EngineOptions) =>
+  Effect.gen(function* () {
+    const lines: Array<string> = []
+    const citations: Array<Citation> = []
+    for (const clause of clauses) {
+      const relevant = yield* searchAndGrade(tracer, asker, routeQuestion(clause), clause, options)
+      const synthesis = yield* synthesized(tracer, clause, relevant)
+      if (synthesis === undefined || synthesis.citations.length === 0) {
+        lines.push(`${clause.replace(/\?*$/, "?")} ${notStatedAnswer(synthesis)}`)
+        continue
+      }
+      const offset = citations.length
+      lines.push(synthesis.answer.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`))
+      for (const citation of synthesis.citations) citations.push({ ...citation, n: citation.n + offset })
+    }
+    return citations.length === 0 ? undefined : { answer: lines.join("\n"), citations }
+  })
+
 const answerFrom = (
   tracer: Tracer,
   decision: RouteDecision,
-  question: string,
-  relevant: ReadonlyArray<{ passage: Passage; score: number; coverage: number }>
-) =>
-  Effect.gen(function* () {
-    const synthesis =
-      relevant.length === 0
-        ? undefined
-        : yield* tracer.sync(
-            "synthesize",
-            "extractive",
-            () => synthesize(relevant, question),
-            (s) => `${s.citations.length} citations`
-          )
-    // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
-    if (synthesis === undefined || synthesis.citations.length === 0) {
-      tracer.record({ kind: "synthesize", name: "decline", durationMs: 0, detail: "No relevant passage: Lens says it does not know" })
-      return {
-        answer: DONT_KNOW,
-        citations: [],
-        trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "no_relevant_sources" as const },
-        followUps: ["Which meetings, tasks or pages mention this topic?"],
-        proposals: []
-      } satisfies EngineAnswer
-    }
+  synthesis: Pick<Synthesis, "answer" | "citations" | "notStated"> | undefined
+): EngineAnswer => {
+  // No passage, or none with a sentence worth quoting: Lens says so rather than answer without a citation.
+  if (synthesis === undefined || synthesis.citations.length === 0) {
+    tracer.record({
+      kind: "synthesize",
+      name: "decline",
+      durationMs: 0,
+      detail: synthesis?.notStated
+        ? `The sources discuss the topic but do not state ${factName[synthesis.notStated.type]}: Lens says so`
+        : "No relevant passage: Lens says it does not know"
+    })
     return {
-      answer: synthesis.answer,
-      citations: synthesis.citations,
-      trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "answered" as const },
-      followUps: followUpsFor(synthesis.citations),
+      answer: notStatedAnswer(synthesis),
+      citations: [],
+      trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "no_relevant_sources" as const },
+      followUps: ["Which meetings, tasks or pages mention this topic?"],
       proposals: []
     } satisfies EngineAnswer
-  })
+  }
+  return {
+    answer: synthesis.answer,
+    citations: synthesis.citations,
+    trace: { route: decision.route, routeReason: decision.reason, steps: tracer.steps, stoppedBecause: "answered" as const },
+    followUps: followUpsFor(synthesis.citations),
+    proposals: []
+  } satisfies EngineAnswer
+}
 
 /** A task whose title covers most of an action item's words already tracks it (task titles indexed by term once per run). */
 const trackedBy = (tasks: ReadonlyArray<Passage>) => {
@@ -187,7 +226,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     const items = yield* tracer.timed(
       "tool",
       "listCallActionItems",
-      Effect.map(retrieve(asker, ["call"]), (passages) =>
+      Effect.map(retrieve(asker, ["call"], namedMeeting(question)), (passages) =>
         passages.filter(
           (p) => p.actionItem !== undefined && (period === undefined || (p.at !== undefined && Date.parse(p.at) >= period.from))
         )
@@ -281,8 +320,10 @@ export const answerQuestion = (asker: Asker, question: string, options: EngineOp
       (d) => `${d.route}: ${d.reason}`
     )
     if (decision.route === "agent") return yield* agentLoop(tracer, asker, decision, question, options)
+    const clauses = clausesOf(question)
+    if (clauses.length > 1) return answerFrom(tracer, decision, yield* answerClauses(tracer, asker, clauses, options))
     const relevant = yield* searchAndGrade(tracer, asker, decision, question, options)
-    return yield* answerFrom(tracer, decision, question, relevant)
+    return answerFrom(tracer, decision, yield* synthesized(tracer, question, relevant))
   })
 
 const REFERS_BACK = /\b(it|its|that|this|they|them|those|he|she|him|her|there)\b|^\s*(and|also|what about)\b/i

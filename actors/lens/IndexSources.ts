@@ -33,6 +33,10 @@ export const MAX_PAGES = 5000
 export const MAX_COMMENTS = 20
 /** Transcript segments are cited one by one, but read with their neighbour for context. */
 const SEGMENTS_PER_PASSAGE = 2
+/** How many of the turns after a transcript passage it carries (unindexed) for answers said a little later. */
+const FOLLOWING_SEGMENTS = 4
+/** How much of the next paragraph a page passage carries (unindexed), for the same reason. */
+const FOLLOWING_CHARS = 400
 
 const everyone = { _tag: "workspace" } as const
 
@@ -71,6 +75,8 @@ const transcriptOf = (facts: RecordingFacts) =>
     const passages: Array<IndexedPassage> = []
     for (let i = 0; i < segments.length; i += SEGMENTS_PER_PASSAGE) {
       const group = segments.slice(i, i + SEGMENTS_PER_PASSAGE)
+      const next = segments.slice(i + SEGMENTS_PER_PASSAGE, i + FOLLOWING_SEGMENTS + SEGMENTS_PER_PASSAGE)
+      const before = segments.slice(Math.max(0, i - SEGMENTS_PER_PASSAGE), i)
       passages.push({
         audience: everyone,
         passage: {
@@ -81,7 +87,9 @@ const transcriptOf = (facts: RecordingFacts) =>
           text: group.map((s) => `${s.speaker}: ${s.text}`).join(" "),
           span: { startMs: group[0]!.startMs, endMs: group[group.length - 1]!.endMs },
           speaker: group[0]!.speaker,
-          at: facts.createdAt
+          at: facts.createdAt,
+          ...(next.length > 0 ? { following: next.map((s) => `${s.speaker}: ${s.text}`).join(" ") } : {}),
+          ...(before.length > 0 ? { preceding: before.map((s) => `${s.speaker}: ${s.text}`).join(" ") } : {})
         }
       })
     }
@@ -238,7 +246,7 @@ export const pagePassages = (ids: ReadonlyArray<string>) =>
     for (const row of rows) {
       const audience = { _tag: "page", pageId: row.id } as const
       const paragraphs = [...row.content_text.matchAll(/[^\n]+/g)].filter((m) => m[0].trim().length > 0)
-      const passages: Array<IndexedPassage> = paragraphs.map((m) => ({
+      const passages: Array<IndexedPassage> = paragraphs.map((m, i) => ({
         audience,
         passage: {
           key: `page:${row.id}:${m.index}`,
@@ -246,7 +254,9 @@ export const pagePassages = (ids: ReadonlyArray<string>) =>
           sourceId: row.id,
           title: row.title,
           text: `${row.title}: ${m[0].trim()}`,
-          span: { start: m.index, end: m.index + m[0].length }
+          span: { start: m.index, end: m.index + m[0].length },
+          ...(i + 1 < paragraphs.length ? { following: paragraphs[i + 1]![0].trim().slice(0, FOLLOWING_CHARS) } : {}),
+          ...(i > 0 ? { preceding: paragraphs[i - 1]![0].trim().slice(-FOLLOWING_CHARS) } : {})
         }
       }))
       if (passages.length === 0) {

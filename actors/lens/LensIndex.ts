@@ -14,6 +14,7 @@
  * the search filter, so nothing the asker may not see is ever ranked.
  */
 import MiniSearch from "minisearch"
+import { titleMatches } from "./MeetingScope.ts"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
 import { Role } from "../identity/Workspace.ts"
@@ -198,7 +199,9 @@ const WORKSPACE_WIDE = new Set<SourceType>(["transcript", "task", "page", "integ
 const AskerFields = {
   userId: Schema.String,
   role: Role,
-  sources: Schema.Array(SourceType)
+  sources: Schema.Array(SourceType),
+  /** The question names one meeting (its title's terms, `MeetingScope.ts`): only that meeting's passages are read. */
+  meeting: Schema.optionalKey(Schema.Array(Schema.String))
 }
 
 export const RankedPassage = Schema.Struct({ passage: Passage, score: Schema.Number, coverage: Schema.Number })
@@ -212,19 +215,48 @@ const askerOf = (workspaceId: string, payload: { readonly userId: string; readon
 /** Readies the index for an asker: the slots brought up to date, and the filter of what they may read. */
 const prepare = (
   index: WorkspaceIndex,
-  payload: { readonly userId: string; readonly role: Asker["role"]; readonly sources: ReadonlyArray<SourceType> }
+  payload: {
+    readonly userId: string
+    readonly role: Asker["role"]
+    readonly sources: ReadonlyArray<SourceType>
+    readonly meeting?: ReadonlyArray<string>
+  }
 ) =>
   Effect.gen(function* () {
     const sources = new Set(payload.sources)
     const [, reach] = yield* Effect.all([refresh(index, sources, payload.userId), reachOf(askerOf(index.workspaceId, payload), sources)], {
       concurrency: "unbounded"
     })
-    const admit = (id: number) => {
+    const slots = slotsFor(sources, payload.userId)
+    const readable = (id: number) => {
       const doc = index.docs.get(id)
       return doc !== undefined && sources.has(doc.passage.sourceType) && reaches(reach, doc.audience)
     }
-    return { slots: slotsFor(sources, payload.userId), admit }
+    const meeting = payload.meeting === undefined ? undefined : meetingSources(index, slots, readable, payload.meeting)
+    // A named meeting that matches no title restricts nothing: the words were not a meeting's name after all.
+    const admit =
+      meeting === undefined || meeting.size === 0
+        ? readable
+        : (id: number) => readable(id) && meeting.has(index.docs.get(id)!.passage.sourceId)
+    return { slots, admit, readable }
   })
+
+/** The meetings (transcripts and call notes, by source id) whose title carries every term of the named meeting. */
+const meetingSources = (
+  index: WorkspaceIndex,
+  slots: ReadonlyArray<string>,
+  readable: (id: number) => boolean,
+  named: ReadonlyArray<string>
+): ReadonlySet<string> => {
+  const found = new Set<string>()
+  for (const [id, doc] of index.passagesOf(slots)) {
+    const { passage } = doc
+    if ((passage.sourceType === "transcript" || passage.sourceType === "call") && !found.has(passage.sourceId)) {
+      if (readable(id) && titleMatches(passage.title, named)) found.add(passage.sourceId)
+    }
+  }
+  return found
+}
 
 // A source that cannot be read is a defect, not something the asker could fix.
 const orDie = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.orDie(effect)
@@ -256,13 +288,14 @@ export const LensIndex = Actor<WorkspaceIndex>()({
       orDie(
         Effect.gen(function* () {
           const index = ctx.state
-          const { slots, admit } = yield* prepare(index, payload)
+          const { slots, admit, readable: mayRead } = yield* prepare(index, payload)
           let readable = 0
-          for (const [id] of index.passagesOf(slots)) if (admit(id)) readable++
+          for (const [id] of index.passagesOf(slots)) if (mayRead(id)) readable++
           const passageOf = (id: number) => index.docs.get(id)!.passage
-          // Specificity among what the asker may read of the sources, counted from the postings.
+          // Specificity among what the asker may read of the sources (not only the meeting named: within it every
+          // passage shares its words), counted from the postings.
           const weigh = (wanted: ReadonlyArray<string>, question: string) =>
-            specificityAmong(readable, (term) => index.containing(term, admit), wanted, question)
+            specificityAmong(readable, (term) => index.containing(term, mayRead), wanted, question)
           return {
             readable,
             ranked: payload.queries.map((text) => rankIn(index.search, passageOf, text, payload.limit, weigh, admit))

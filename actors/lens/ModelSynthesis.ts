@@ -14,3 +14,13 @@ export const modelAnswer = (config: ModelConfig, question: string, citations: Re
     SYNTHESIS_PROMPT,
     `Passages:\n${citations.map((c) => `[${c.n}] (${c.sourceType} "${c.title}") ${c.snippet}`).join("\n")}\n\nQuestion: ${question}`
   )
+
+/**
+ * Whether a model's answer cites only the passages it was given (every "[n]" is one of them) and cites at
+ * least one: an answer citing a passage that does not exist made that source up.
+ */
+export const citesOnlyGiven = (answer: string, citations: ReadonlyArray<Citation>): boolean => {
+  const given = new Set(citations.map((c) => c.n))
+  const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))
+  return cited.length > 0 && cited.every((n) => given.has(n))
+}

@@ -30,7 +30,14 @@ export const Passage = Schema.Struct({
   speaker: Schema.optionalKey(Schema.String),
   /** For the agent loop: a call's action item that may become a task. */
   actionItem: Schema.optionalKey(Schema.Struct({ text: Schema.String, owner: Schema.optionalKey(Schema.String) })),
-  at: Schema.optionalKey(Schema.String)
+  at: Schema.optionalKey(Schema.String),
+  /**
+   * The start of what follows the passage in its source (a transcript's next turns), not indexed: an answer
+   * to a question asked at the end of a passage is often said right after it.
+   */
+  following: Schema.optionalKey(Schema.String),
+  /** The end of what precedes it (the turns or paragraph before), not indexed, for the same reason. */
+  preceding: Schema.optionalKey(Schema.String)
 })
 export type Passage = typeof Passage.Type
 

@@ -19,14 +19,26 @@ const ASK = { timeoutMillis: 60_000 }
 // The index failing to answer is a defect, not something the asker could fix.
 const askIndex = <A>(body: (actors: ActorSystemShape) => Effect.Effect<A, unknown>) => Effect.orDie(ActorSystem.use(body))
 
-/** The passages of the given sources the asker may read, in source order. */
-export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>) =>
+/** The passages of the given sources the asker may read (of the named meeting only, when one is), in source order. */
+export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>, meeting?: ReadonlyArray<string>) =>
   askIndex((actors) =>
-    actors.ask(LensIndex, asker.workspaceId, "passages", { userId: asker.userId, role: asker.role, sources: [...sources] }, ASK)
+    actors.ask(
+      LensIndex,
+      asker.workspaceId,
+      "passages",
+      { userId: asker.userId, role: asker.role, sources: [...sources], ...(meeting ? { meeting: [...meeting] } : {}) },
+      ASK
+    )
   )
 
 /** BM25 over what the asker may read of the sources, best `limit` first for each query; and how many passages that was. */
-export const search = (asker: Asker, sources: ReadonlyArray<SourceType>, queries: ReadonlyArray<string>, limit: number) =>
+export const search = (
+  asker: Asker,
+  sources: ReadonlyArray<SourceType>,
+  queries: ReadonlyArray<string>,
+  limit: number,
+  meeting?: ReadonlyArray<string>
+) =>
   askIndex((actors) =>
     actors.ask(
       LensIndex,
@@ -37,7 +49,8 @@ export const search = (asker: Asker, sources: ReadonlyArray<SourceType>, queries
         role: asker.role,
         sources: [...sources],
         queries: [...queries],
-        limit
+        limit,
+        ...(meeting ? { meeting: [...meeting] } : {})
       },
       ASK
     )

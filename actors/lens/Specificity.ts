@@ -38,7 +38,7 @@ export const inflects = (a: string, b: string): boolean => {
  * weigh like a word every passage has, so a passage is not judged by whether it repeats them.
  */
 const PHRASING_WORDS =
-  "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned promise promised ask asked discuss discussed talk talked decide decided agree agreed report reported according per think many much long fast quick quickly"
+  "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned promise promised ask asked discuss discussed talk talked decide decided agree agreed report reported according per think many much long fast quick quickly take took takes"
 // Built on first use.
 let phrasing: ReadonlySet<string> | undefined
 const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS))).has(term)

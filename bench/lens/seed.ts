@@ -5,7 +5,18 @@
  * tasks (createSpace, createList, createTask) and wiki pages (createWikiSpace,
  * createPage). Returns each symbolic key's source id.
  */
-import { latencyMeeting, MEETINGS, PAGES, PEOPLE, seeded, TASKS, transcriptOf } from "./workspace.ts"
+import {
+  latencyMeeting,
+  type Meeting,
+  MEETINGS,
+  PAGES,
+  type PageSpec,
+  PEOPLE,
+  seeded,
+  TASKS,
+  type TaskSpec,
+  transcriptOf
+} from "./workspace.ts"
 
 export interface Member {
   readonly name: string
@@ -32,9 +43,9 @@ export class Client {
 }
 
 /** The seven people of the workspace as users; the first (Alice) owns the workspaces and asks the questions. */
-export const registerPeople = async (client: Client, run: string): Promise<Array<Member>> => {
+export const registerPeople = async (client: Client, run: string, people: ReadonlyArray<string> = PEOPLE): Promise<Array<Member>> => {
   const members: Array<Member> = []
-  for (const name of PEOPLE) {
+  for (const name of people) {
     const email = `${name.toLowerCase()}-${run}@lens-eval.example`
     await client.call("POST", "/pm/v1/auth/register", { email, password: "correct horse battery", name })
     const login = await client.call("POST", "/pm/v1/auth/login", { email, password: "correct horse battery" })
@@ -69,20 +80,21 @@ const waitReady = async (client: Client, token: string, recordingIds: ReadonlyAr
   }
 }
 
-/** `count` recordings created `inFlight` at a time; each meeting's call id under `meeting:…` for the first 16. */
+/** `count` recordings created `inFlight` at a time; each meeting's call id under its key for the first `meetings`. */
 export const createRecordings = async (
   client: Client,
   members: ReadonlyArray<Member>,
   workspaceId: string,
   count: number,
   inFlight: number,
-  onProgress: (done: number) => void = () => {}
+  onProgress: (done: number) => void = () => {},
+  meetings: ReadonlyArray<Meeting> = MEETINGS
 ): Promise<Map<string, string>> => {
   const owner = members[0]!
   const random = seeded(20261124)
   const bodies = Array.from({ length: count }, (_, i) => {
     const meeting =
-      i < MEETINGS.length ? { name: MEETINGS[i]!.name, segments: transcriptOf(MEETINGS[i]!, random) } : latencyMeeting(i, random)
+      i < meetings.length ? { name: meetings[i]!.name, segments: transcriptOf(meetings[i]!, random) } : latencyMeeting(i, random)
     const speakers = new Set(meeting.segments.map((s) => s.speaker))
     return {
       workspaceId,
@@ -100,7 +112,7 @@ export const createRecordings = async (
       if (i >= bodies.length) return
       const created = await client.call<{ id: number; callId: number }>("POST", "/hub/v1/recordings", bodies[i], owner.token)
       await waitReady(client, owner.token, [created.id])
-      if (i < MEETINGS.length) keys.set(MEETINGS[i]!.key, String(created.callId))
+      if (i < meetings.length) keys.set(meetings[i]!.key, String(created.callId))
       onProgress(++done)
     }
   }
@@ -113,14 +125,16 @@ export const createTasksAndPages = async (
   client: Client,
   members: ReadonlyArray<Member>,
   workspaceId: string,
-  wikiKey: string
+  wikiKey: string,
+  tasks: ReadonlyArray<TaskSpec> = TASKS,
+  pages: ReadonlyArray<PageSpec> = PAGES
 ): Promise<Map<string, string>> => {
   const owner = members[0]!
   const keys = new Map<string, string>()
   const space = await client.call("POST", `/pm/v1/workspaces/${workspaceId}/spaces`, { name: "Company" }, owner.token)
   const list = await client.call("POST", `/pm/v1/spaces/${space.id}/lists`, { name: "Work" }, owner.token)
   const emailOf = new Map(members.map((m) => [m.name, m.email]))
-  for (const spec of TASKS) {
+  for (const spec of tasks) {
     const created = await client.call(
       "POST",
       `/pm/v1/lists/${list.id}/tasks`,
@@ -130,7 +144,7 @@ export const createTasksAndPages = async (
     keys.set(spec.key, created.id)
   }
   const wiki = await client.call("POST", "/wiki/v1/spaces", { workspaceId, name: "Handbook", key: wikiKey }, owner.token)
-  for (const spec of PAGES) {
+  for (const spec of pages) {
     const created = await client.call(
       "POST",
       `/wiki/v1/spaces/${wiki.id}/pages`,

@@ -15,7 +15,7 @@ import { charge, requireCredits, type UsageInput } from "../../actors/lens/LensA
 import { experiments } from "../../actors/lens/LensExperiments.ts"
 import { askThread } from "../../actors/lens/LensThread.ts"
 import { tokensOf } from "../../actors/lens/Metering.ts"
-import { modelAnswer } from "../../actors/lens/ModelSynthesis.ts"
+import { citesOnlyGiven, modelAnswer } from "../../actors/lens/ModelSynthesis.ts"
 import { type ModelCall, modelSteps } from "../../actors/lens/ModelSteps.ts"
 import type { Asker } from "../../actors/lens/Retrievers.ts"
 import { reject } from "../../runtime/Rejection.ts"
@@ -162,14 +162,22 @@ export const runPrepared = (
       let result: EngineAnswer = local
       if (written) {
         ran.push(modelUsage(purpose, { promptTokens: written.promptTokens, completionTokens: written.completionTokens, durationMs: 0 }))
+        // The model's answer stands only if it cites the passages it was given and no other.
+        const faithful = citesOnlyGiven(written.text, local.citations)
         const step = {
           kind: "synthesize" as const,
           name: model!.model,
           durationMs: 0,
-          detail: "answer written by the model from the cited passages"
+          detail: faithful
+            ? "answer written by the model from the cited passages"
+            : "the model's answer cited no given passage or one it was not given: the extractive answer stands"
         }
         observe?.(step)
-        result = { ...local, answer: written.text, trace: { ...local.trace, steps: [...local.trace.steps, step] } }
+        result = {
+          ...local,
+          ...(faithful ? { answer: written.text } : {}),
+          trace: { ...local.trace, steps: [...local.trace.steps, step] }
+        }
       }
       const threadId = request.threadId ?? crypto.randomUUID()
       const answerId = crypto.randomUUID()
