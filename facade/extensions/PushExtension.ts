@@ -1,11 +1,11 @@
 /** Web Push beside the REST operations: listens to committed pm batches and pushes their notifications. */
 import { Cause, Effect, Layer } from "effect"
-import { extension } from "../../facade/Extension.ts"
+import { extension } from "../Extension.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { logError } from "../../runtime/Log.ts"
-import { ChangeFeed } from "../pm/ChangeFeed.ts"
-import { pushNotification } from "./PushDelivery.ts"
+import { ChangeFeed } from "../../actors/pm/ChangeFeed.ts"
+import { pushNotification } from "../../actors/push/PushDelivery.ts"
 
 export const pushExtension = extension({
   name: "push",

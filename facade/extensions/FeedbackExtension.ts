@@ -7,10 +7,10 @@
  * same time publish each entry once.
  */
 import { Effect, Layer } from "effect"
-import { extension } from "../../facade/Extension.ts"
+import { extension } from "../Extension.ts"
 import { query } from "../../persistence/Sql.ts"
-import { SCHEDULER } from "./DeskCommand.ts"
-import { deskSend } from "./FeedbackDesk.ts"
+import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
+import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 
 const SWEEP_MILLIS = 30_000
 

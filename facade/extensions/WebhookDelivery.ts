@@ -4,12 +4,12 @@
  * looks for due deliveries (default 1000).
  */
 import { Effect, Layer } from "effect"
-import { extension } from "../../../facade/Extension.ts"
-import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { defaultEngineOptions, runDeliveryEngine } from "../../webhooks/DeliveryEngine.ts"
-import { outgoingDeliveryQueue } from "../../webhooks/OutgoingDeliveryQueue.ts"
-import { HubUserWebhooks } from "./HubUserWebhooks.ts"
-import { USER_WEBHOOK_SOURCE, userWebhookEndpoints } from "./UserWebhooks.ts"
+import { extension } from "../Extension.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { defaultEngineOptions, runDeliveryEngine } from "../../actors/webhooks/DeliveryEngine.ts"
+import { outgoingDeliveryQueue } from "../../actors/webhooks/OutgoingDeliveryQueue.ts"
+import { HubUserWebhooks } from "../../actors/hub/webhooks/HubUserWebhooks.ts"
+import { USER_WEBHOOK_SOURCE, userWebhookEndpoints } from "../../actors/hub/webhooks/UserWebhooks.ts"
 
 const pollMillis = (): number => {
   const value = Number(process.env.WEBHOOK_POLL_MS)

@@ -13,12 +13,12 @@
 import { Effect, Layer, Option } from "effect"
 import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { extension } from "../../facade/Extension.ts"
+import { extension } from "../Extension.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { searchIndexing } from "./SearchIndex.ts"
-import { autosaveIntervalMillis } from "./VersionPolicy.ts"
-import { callerOf, documentRightOf } from "./WikiAccess.ts"
-import { WikiPage } from "./WikiPage.ts"
+import { searchIndexing } from "../../actors/wiki/SearchIndex.ts"
+import { autosaveIntervalMillis } from "../../actors/wiki/VersionPolicy.ts"
+import { callerOf, documentRightOf } from "../../actors/wiki/WikiAccess.ts"
+import { WikiPage } from "../../actors/wiki/WikiPage.ts"
 
 const PAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

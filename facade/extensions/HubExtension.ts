@@ -7,20 +7,20 @@
  * and the workspace migration runner (each resuming what a previous run left).
  */
 import { Effect, Layer } from "effect"
-import { extension } from "../../facade/Extension.ts"
-import * as CalendarPrompts from "./CalendarPrompts.ts"
-import { chatModelFromEnv, chatSummarizer } from "./summarizer/ChatSummarizer.ts"
-import { localSummarizer } from "./summarizer/LocalSummarizer.ts"
-import { Summarizer } from "./summarizer/Summarizer.ts"
-import * as HubKeys from "./HubKeys.ts"
-import { detectFfmpeg } from "./Media.ts"
-import { processingLoop, recoverJobs } from "./Processing.ts"
-import { inboxLoop, recoverInbox } from "./broker/Inbox.ts"
-import { migrationLoop, recoverMigrations } from "./migration/MigrationRunner.ts"
+import { extension } from "../Extension.ts"
+import * as CalendarPrompts from "../../actors/hub/CalendarPrompts.ts"
+import { chatModelFromEnv, chatSummarizer } from "../../actors/hub/summarizer/ChatSummarizer.ts"
+import { localSummarizer } from "../../actors/hub/summarizer/LocalSummarizer.ts"
+import { Summarizer } from "../../actors/hub/summarizer/Summarizer.ts"
+import * as HubKeys from "../../actors/hub/HubKeys.ts"
+import { detectFfmpeg } from "../../actors/hub/Media.ts"
+import { processingLoop, recoverJobs } from "../../actors/hub/Processing.ts"
+import { inboxLoop, recoverInbox } from "../../actors/hub/broker/Inbox.ts"
+import { migrationLoop, recoverMigrations } from "../../actors/hub/migration/MigrationRunner.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { callDirectoryLive } from "./CallDirectoryLive.ts"
-import { installCallDirectory } from "./people/CallDirectory.ts"
+import { callDirectoryLive } from "../../actors/hub/CallDirectoryLive.ts"
+import { installCallDirectory } from "../../actors/hub/people/CallDirectory.ts"
 
 const summarizerLayer = Layer.sync(Summarizer, () => {
   const chat = chatModelFromEnv()

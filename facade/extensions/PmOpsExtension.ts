@@ -5,12 +5,12 @@
  * worker (imports); and whiteboards' access on the collab server.
  */
 import { Effect } from "effect"
-import { extension } from "../../facade/Extension.ts"
-import { automationWorker } from "./AutomationEngine.ts"
-import { bulkJobWorker } from "./BulkJobs.ts"
-import { runDeliveryEngine } from "../webhooks/DeliveryEngine.ts"
-import { pmDeliveryOptionsFromEnv, pmWebhookQueue } from "./WebhookQueue.ts"
-import { whiteboardDocumentAccess } from "./WhiteboardAccess.ts"
+import { extension } from "../Extension.ts"
+import { automationWorker } from "../../actors/pmops/AutomationEngine.ts"
+import { bulkJobWorker } from "../../actors/pmops/BulkJobs.ts"
+import { runDeliveryEngine } from "../../actors/webhooks/DeliveryEngine.ts"
+import { pmDeliveryOptionsFromEnv, pmWebhookQueue } from "../../actors/pmops/WebhookQueue.ts"
+import { whiteboardDocumentAccess } from "../../actors/pmops/WhiteboardAccess.ts"
 
 const background = Effect.gen(function* () {
   const scope = yield* Effect.scope
