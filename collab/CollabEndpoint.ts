@@ -144,7 +144,8 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
 
     // authenticate() runs in the server's context (actors, tokens, SQL): captured once, as the decision needs it.
     const context = yield* Effect.context<Effect.Services<ReturnType<typeof decide>>>()
-    const run = <A, E>(effect: Effect.Effect<A, E, Effect.Services<ReturnType<typeof decide>>>) => Effect.runPromiseExitWith(context)(effect)
+    const run = <A, E>(effect: Effect.Effect<A, E, Effect.Services<ReturnType<typeof decide>>>) =>
+      Effect.runPromiseExitWith(context)(effect)
 
     server.setAuthenticator(async ({ token, documentName, socket }) => {
       const decided = await run(decide(token, documentName))

@@ -10,7 +10,7 @@
  * attempt in the same statement that claims it, so no two nodes send it.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import nodemailer, { type Transporter } from "nodemailer"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
