@@ -9,7 +9,7 @@
  *
  * Nodes: doc, paragraph, heading (level 1–6), bulletList, orderedList
  * (start), listItem, taskList, taskItem (checked), codeBlock (language),
- * blockquote, horizontalRule, hardBreak, image (src, alt, title; a block),
+ * blockquote, horizontalRule, hardBreak, image (inline: src, alt, title),
  * table, tableRow, tableHeader, tableCell (colspan, rowspan, colwidth),
  * mention (inline: id, label), text. Marks: bold, italic, strike, code,
  * highlight (color), link (href, target, rel, class, title).
@@ -54,6 +54,10 @@ const inlineText = (node: ProseMirrorNode): string => {
       return "\n"
     case "mention":
       return `@${String(attrOf(node, "label") ?? attrOf(node, "id") ?? "")}`
+    case "image": {
+      const alt = attrOf(node, "alt")
+      return typeof alt === "string" ? alt : ""
+    }
     default:
       return (node.content ?? []).map(inlineText).join("")
   }
@@ -67,15 +71,12 @@ const blockText = (node: ProseMirrorNode): Array<string> => {
       return [(node.content ?? []).map(inlineText).join("")]
     case "horizontalRule":
       return []
-    case "image": {
-      const alt = attrOf(node, "alt")
-      return typeof alt === "string" && alt !== "" ? [alt] : []
-    }
     case "tableRow":
       return [(node.content ?? []).map((cell) => blockText(cell).join(" ")).join("\t")]
     case "text":
     case "hardBreak":
     case "mention":
+    case "image":
       return [inlineText(node)]
     default:
       return (node.content ?? []).flatMap(blockText)

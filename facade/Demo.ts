@@ -1,8 +1,11 @@
 /**
  * `npm start -- --demo`: on an empty store, seed something to look at — two
  * users in one workspace (so two browsers can co-edit), a product space with
- * lists and 30 tasks, a wiki space with a few rich-text pages, and an API key
- * for agents — then print where to go (web app, MCP endpoint, logins).
+ * lists and 30 tasks, a completed and a running sprint, a wiki space with a
+ * few rich-text pages, the recorded meetings with each user's own notes, a
+ * calendar series with prompts, a public feedback board with requests, votes,
+ * comments and a released milestone, and an API key for agents — then print
+ * where to go (web app, MCP endpoint, logins).
  *
  * Everything is created through the operations themselves (facade/Invoke.ts:
  * the HTTP pipeline without the socket), as a new user would. On a store that
@@ -13,7 +16,19 @@ import { Effect } from "effect"
 import { anyAccount, usersByEmails } from "../actors/identity/IdentityQueries.ts"
 import type { SqlError } from "../persistence/Sql.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
-import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "./DemoContent.ts"
+import {
+  DEMO_BOARD,
+  DEMO_LISTS,
+  DEMO_QUESTIONS,
+  DEMO_SERIES,
+  DEMO_SPACE,
+  DEMO_SPRINTS,
+  DEMO_WIKI,
+  demoMeetings,
+  demoNotes,
+  demoPages,
+  demoTasks
+} from "./DemoContent.ts"
 import { type Invocation, invokeById } from "./Invoke.ts"
 import type { ServiceName } from "./Operation.ts"
 import { OperationRegistry, type Registry } from "./Registry.ts"
@@ -71,10 +86,12 @@ export interface DemoContentCounts {
 
 /**
  * Fills a workspace with the demo content: the product space, its lists and
- * tasks (created and assigned in turn by `writers`), the wiki space with its
- * pages and, where the hub's recordings are served, the demo meetings with
- * their transcripts (each writer attends). The generator of `--demo` and of
- * the hub's demo workspaces alike.
+ * tasks (created and assigned in turn by `writers`) and its sprints, the wiki
+ * space with its pages, the public feedback board and, where the hub's
+ * recordings are served, the demo meetings with their transcripts (each
+ * writer attends, with their own notes; the bug triage belongs to a calendar
+ * series with prompts). The generator of `--demo` and of the hub's demo
+ * workspaces alike.
  */
 export const seedWorkspaceContent = (
   call: DemoCall,
@@ -86,10 +103,16 @@ export const seedWorkspaceContent = (
   registry: Registry
 ) =>
   Effect.gen(function* () {
-    // Project management, the wiki and the meetings do not depend on each other: seeded side by side.
-    const [, , meetings] = yield* Effect.all([seedTasks(call, target), seedPages(call, target), seedMeetings(call, target, registry)], {
-      concurrency: "unbounded"
-    })
+    // Project management, the wiki, the board and the meetings do not depend on each other: seeded side by side.
+    const [, , , meetings] = yield* Effect.all(
+      [
+        Effect.flatMap(seedTasks(call, target), (tasks) => seedSprints(call, target, tasks)),
+        seedPages(call, target),
+        seedBoard(call, target),
+        seedMeetings(call, target, registry)
+      ],
+      { concurrency: "unbounded" }
+    )
     return { lists: DEMO_LISTS.length, tasks: demoTasks.length, pages: demoPages.length, meetings } satisfies DemoContentCounts
   })
 
@@ -97,7 +120,7 @@ type SeedTarget = Parameters<typeof seedWorkspaceContent>[1]
 
 const seedTasks = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget) =>
   Effect.gen(function* () {
-    yield* call("pm", "createSpaceLite", { body: { workspaceId, name: DEMO_SPACE } }, apiKey)
+    const space = yield* call("pm", "createSpaceLite", { body: { workspaceId, name: DEMO_SPACE } }, apiKey)
     for (const list of DEMO_LISTS) yield* call("pm", "createListLite", { body: { workspaceId, space: DEMO_SPACE, name: list } }, apiKey)
     const context = yield* call("pm", "getContextLite", { query: { workspaceId } }, apiKey)
     const statusesOf = (list: string): ReadonlyArray<string> =>
@@ -109,8 +132,15 @@ const seedTasks = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget)
         .statuses.filter((status: { type: string }) => status.type !== "closed")
         .map((status: { name: string }) => status.name)
     const now = Date.now()
+    const finishedStatus = (list: string): string =>
+      context.spaces
+        .flatMap(
+          (space: { lists: ReadonlyArray<{ name: string; statuses: ReadonlyArray<{ name: string; type: string }> }> }) => space.lists
+        )
+        .find((candidate: { name: string }) => candidate.name === list)
+        .statuses.find((status: { type: string }) => status.type === "done" || status.type === "closed").name
     // Tasks are independent of each other: created a few at a time (a demo is seeded while someone waits for it).
-    yield* Effect.forEach(
+    const created: ReadonlyArray<{ id: string; name: string; list: string }> = yield* Effect.forEach(
       demoTasks.entries(),
       ([index, task]) => {
         const statuses = statusesOf(task.list)
@@ -133,7 +163,163 @@ const seedTasks = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget)
           writers[index % writers.length]!.token
         )
       },
-      { concurrency: 6, discard: true }
+      { concurrency: 6 }
+    )
+    return { spaceId: space.id as string, created, finishedStatus }
+  })
+
+/** Plans `names` into a new sprint of the space and starts it; `finished` are then moved to the list's finished status. */
+const runSprint = (
+  call: DemoCall,
+  { workspaceId, apiKey }: SeedTarget,
+  { spaceId, created, finishedStatus }: SeededTasks,
+  sprint: (typeof DEMO_SPRINTS)[keyof typeof DEMO_SPRINTS]
+) =>
+  Effect.gen(function* () {
+    const now = Date.now()
+    const planned = yield* call(
+      "pm",
+      "createSprint",
+      {
+        params: { spaceId },
+        body: {
+          name: sprint.name,
+          goal: sprint.goal,
+          startDate: new Date(now).toISOString(),
+          endDate: new Date(now + 14 * DAY).toISOString()
+        }
+      },
+      apiKey
+    )
+    const task = (name: string) => created.find((candidate) => candidate.name === name)!
+    yield* call(
+      "pm",
+      "addSprintTasks",
+      { params: { sprintId: planned.id }, body: { taskIds: sprint.tasks.map((name) => task(name).id) } },
+      apiKey
+    )
+    yield* call("pm", "startSprint", { params: { sprintId: planned.id } }, apiKey)
+    for (const name of sprint.finished) {
+      const { id, list } = task(name)
+      yield* call("pm", "updateTaskLite", { params: { taskRef: id }, body: { workspaceId, status: finishedStatus(list) } }, apiKey)
+    }
+    return planned.id as string
+  })
+
+type SeededTasks = Effect.Success<ReturnType<typeof seedTasks>>
+
+/** Sprint 11 run and completed (velocity's first point), then Sprint 12 running with two tasks done (the burndown below scope). */
+const seedSprints = (call: DemoCall, target: SeedTarget, tasks: SeededTasks) =>
+  Effect.gen(function* () {
+    const previous = yield* runSprint(call, target, tasks, DEMO_SPRINTS.previous)
+    yield* call("pm", "completeSprint", { params: { sprintId: previous }, body: { unfinished: "backlog" } }, target.apiKey)
+    yield* runSprint(call, target, tasks, DEMO_SPRINTS.current)
+  })
+
+/** The public board's slug: one per workspace (hub demo workspaces each get their own board). */
+export const demoBoardSlug = (workspaceId: string) => `ideas-${workspaceId.slice(0, 8)}`
+
+/**
+ * The public feedback board: categories, requests (each posted by a writer,
+ * filed in its category and status), votes and comments by the writers, and
+ * a released milestone shipping two requests with its article and a
+ * published changelog entry.
+ */
+const seedBoard = (call: DemoCall, { workspaceId, writers }: SeedTarget) =>
+  Effect.gen(function* () {
+    const owner = writers[0]!.token
+    const board = yield* call(
+      "feedback",
+      "createBoard",
+      {
+        body: {
+          workspaceId,
+          name: DEMO_BOARD.name,
+          slug: demoBoardSlug(workspaceId),
+          visibility: "public",
+          description: DEMO_BOARD.description
+        }
+      },
+      owner
+    )
+    const categories = new Map<string, string>()
+    for (const [position, name] of DEMO_BOARD.categories.entries()) {
+      const category = yield* call("feedback", "createCategory", { params: { boardId: board.id }, body: { name, position } }, owner)
+      categories.set(name, category.id)
+    }
+    const statuses: ReadonlyArray<{ id: string; name: string }> = (yield* call(
+      "feedback",
+      "listStatuses",
+      { params: { boardId: board.id } },
+      owner
+    )).items
+    const requests = new Map<string, string>()
+    // One at a time: their short ids follow the list, and each one's status, votes and comments follow it.
+    for (const [index, request] of DEMO_BOARD.requests.entries()) {
+      const created = yield* call(
+        "feedback",
+        "createFeatureRequest",
+        {
+          params: { boardId: board.id },
+          body: { title: request.title, description: request.description, categoryId: categories.get(request.category)! }
+        },
+        writers[index % writers.length]!.token
+      )
+      requests.set(request.title, created.id)
+    }
+    yield* Effect.forEach(
+      DEMO_BOARD.requests,
+      (request) =>
+        Effect.gen(function* () {
+          const featureRequestId = requests.get(request.title)!
+          if (request.status !== undefined) {
+            const statusId = statuses.find((status) => status.name === request.status)!.id
+            yield* call("feedback", "changeFeatureRequestStatus", { params: { featureRequestId }, body: { statusId } }, owner)
+          }
+          for (const voter of new Set(request.voters.map((v) => Math.min(v, writers.length - 1)))) {
+            yield* call("feedback", "voteFeatureRequest", { params: { featureRequestId } }, writers[voter]!.token)
+          }
+          for (const [writer, text] of request.comments) {
+            const by = writers[Math.min(writer, writers.length - 1)]!.token
+            yield* call("feedback", "createFeatureRequestComment", { params: { featureRequestId }, body: { body: text } }, by)
+          }
+        }),
+      { discard: true }
+    )
+    const milestone = yield* call(
+      "feedback",
+      "createMilestone",
+      { params: { boardId: board.id }, body: { name: DEMO_BOARD.milestone.name, date: new Date().toISOString().slice(0, 10) } },
+      owner
+    )
+    for (const title of DEMO_BOARD.milestone.requests) {
+      yield* call(
+        "feedback",
+        "addMilestoneFeatureRequest",
+        { params: { milestoneId: milestone.id }, body: { featureRequestId: requests.get(title)! } },
+        owner
+      )
+    }
+    yield* call(
+      "feedback",
+      "putMilestoneArticle",
+      { params: { milestoneId: milestone.id }, body: { markdown: DEMO_BOARD.milestone.article } },
+      owner
+    )
+    yield* call("feedback", "updateMilestone", { params: { milestoneId: milestone.id }, body: { released: true } }, owner)
+    yield* call(
+      "feedback",
+      "createChangelogEntry",
+      {
+        params: { boardId: board.id },
+        body: {
+          ...DEMO_BOARD.changelog,
+          state: "published",
+          milestoneId: milestone.id,
+          featureRequestIds: DEMO_BOARD.milestone.requests.map((title) => requests.get(title)!)
+        }
+      },
+      owner
     )
   })
 
@@ -155,27 +341,80 @@ const seedPages = (call: DemoCall, { workspaceId, apiKey, writers }: SeedTarget)
     }
   })
 
-/** The meetings, where the hub's recordings are served (their transcripts become summaries and action items). */
+/**
+ * The calendar series of the bug triage (organized by the first writer, the
+ * others invited) and each writer's prompts on its first occurrence; answers
+ * that occurrence's id.
+ */
+const seedSeries = (call: DemoCall, writers: SeedTarget["writers"]) =>
+  Effect.gen(function* () {
+    // The first occurrence was a week ago today (the recorded triage), then weekly.
+    const start = new Date(Math.floor((Date.now() - 7 * DAY) / 3_600_000) * 3_600_000)
+    const event = yield* call(
+      "hub",
+      "createCalendarEvent",
+      {
+        body: {
+          title: DEMO_SERIES.title,
+          description: DEMO_SERIES.description,
+          start: start.toISOString(),
+          end: new Date(start.getTime() + DEMO_SERIES.minutes * 60_000).toISOString(),
+          recurrence: DEMO_SERIES.recurrence,
+          attendeeEmails: writers.slice(1).map((writer) => writer.email)
+        }
+      },
+      writers[0]!.token
+    )
+    const listed = yield* call(
+      "hub",
+      "listCalendarEvents",
+      { query: { from: start.toISOString(), to: new Date(start.getTime() + DAY).toISOString() } },
+      writers[0]!.token
+    )
+    const occurrenceId: string = listed.items.find((item: { eventId?: string; occurrenceId: string }) =>
+      item.occurrenceId.startsWith(`${event.id}_`)
+    ).occurrenceId
+    for (const [index, writer] of writers.entries()) {
+      // The first writer: an occurrence prompt alone; the others: a series and an occurrence prompt, combined.
+      if (index > 0)
+        yield* call("hub", "setSeriesPrompt", { params: { occurrenceId }, body: { prompt: DEMO_SERIES.seriesPrompt } }, writer.token)
+      const prompt = DEMO_SERIES.occurrencePrompt[Math.min(index, 1)]!
+      yield* call("hub", "setOccurrencePrompt", { params: { occurrenceId }, body: { prompt } }, writer.token)
+    }
+    return occurrenceId
+  })
+
+/**
+ * The meetings, where the hub's recordings are served (their transcripts
+ * become summaries and action items); each writer attends and writes their
+ * own notes, so each reads their own version of every call.
+ */
 const seedMeetings = (call: DemoCall, { workspaceId, writers }: SeedTarget, registry: Registry) =>
   Effect.gen(function* () {
     let meetings = 0
-    if (registry.ofService("hub").some((op) => op.operationId === "createRecording")) {
-      for (const meeting of demoMeetings) {
-        yield* call(
-          "hub",
-          "createRecording",
-          {
-            body: {
-              workspaceId,
-              name: meeting.name,
-              transcript: { format: "segments", segments: meeting.segments },
-              attendeeEmails: writers.map((writer) => writer.email)
-            }
-          },
-          writers[0]!.token
-        )
-        meetings++
+    if (!registry.ofService("hub").some((op) => op.operationId === "createRecording")) return meetings
+    const occurrenceId = yield* seedSeries(call, writers)
+    for (const meeting of demoMeetings) {
+      const recording = yield* call(
+        "hub",
+        "createRecording",
+        {
+          body: {
+            workspaceId,
+            name: meeting.name,
+            transcript: { format: "segments", segments: meeting.segments },
+            attendeeEmails: writers.map((writer) => writer.email),
+            ...(meeting.name === DEMO_SERIES.meeting ? { calendarEventId: occurrenceId } : {})
+          }
+        },
+        writers[0]!.token
+      )
+      for (const [index, writer] of writers.entries()) {
+        const notes = demoNotes[meeting.name]?.[Math.min(index, 1)]
+        if (notes !== undefined)
+          yield* call("hub", "updateMyCallNotes", { params: { callId: recording.callId }, body: { notes } }, writer.token)
       }
+      meetings++
     }
     return meetings
   })
@@ -231,6 +470,10 @@ export const seedDemo = (origin: string): Effect.Effect<string, SqlError, ActorS
       ...where(origin),
       ...logins(),
       `  workspace  ${seed.workspaceId} (Demo workspace): space "${DEMO_SPACE}" with lists ${DEMO_LISTS.join(", ")} and ${demoTasks.length} tasks; wiki space ${DEMO_WIKI.key} (${DEMO_WIKI.name}) with ${demoPages.length} pages`,
+      `  sprints    "${DEMO_SPRINTS.previous.name}" completed, "${DEMO_SPRINTS.current.name}" running (burndown, velocity)`,
+      `  meetings   ${demoMeetings.map((m) => `"${m.name}"`).join(", ")}: each user reads their own notes and version; "${DEMO_SERIES.meeting}" is a calendar series with prompts`,
+      `  feedback   ${origin}/feedback/v1/public/boards/${demoBoardSlug(seed.workspaceId)}   (public board "${DEMO_BOARD.name}": requests, votes, comments, roadmap, a released milestone)`,
+      `  Lens       ask ${DEMO_QUESTIONS.map((q) => `"${q}"`).join(", ")}`,
       `  API key    ${seed.apiKey}   (shown once)`,
       "Try:",
       `  curl -s ${origin}/pm/v1/lite/context -H 'X-API-Key: ${seed.apiKey}'`,

@@ -203,3 +203,157 @@ export const demoMeetings: ReadonlyArray<DemoMeeting> = [
     ])
   }
 ]
+
+/**
+ * The running sprint: the "Sprint 12" list's tasks (by name) planned into it;
+ * `finished` are completed once it runs, so the burndown and the sprint's
+ * progress start below the committed scope. "Sprint 11", already completed,
+ * gives velocity its first point.
+ */
+export const DEMO_SPRINTS = {
+  previous: {
+    name: "Sprint 11",
+    goal: "Boards you can trust",
+    tasks: ["Dark mode colour tokens", "Demo data: two users who can co-edit", "MCP: publish the tool list in the README"],
+    finished: ["Demo data: two users who can co-edit", "MCP: publish the tool list in the README"]
+  },
+  current: {
+    name: "Sprint 12",
+    goal: "The board and the editor feel live",
+    tasks: [
+      "Sign-in page: remember the last workspace",
+      "Board: drag a card to change its status",
+      "Board: show who moved a card",
+      "Editor: show collaborators' cursors with names",
+      "Editor: restore a page version",
+      "Stream: resume with lastSeq after a drop",
+      "Accessibility pass on the board (keyboard moves)",
+      "Onboarding checklist in the wiki"
+    ],
+    finished: ["Stream: resume with lastSeq after a drop", "Sign-in page: remember the last workspace"]
+  }
+} as const
+
+/**
+ * Each writer's own notes for each meeting (the first writer's, then the
+ * second's): the hub generates a version per participant from them, so the
+ * two demo users read different summaries and enhanced notes of one call.
+ */
+export const demoNotes: Readonly<Record<string, readonly [string, string]>> = {
+  "Sprint 12 planning": [
+    "Drag and drop is mine, due Wednesday. Keyboard moves count for accessibility.",
+    "Cursors with names and colours. Onboarding checklist before Friday. Dark mode moved to the backlog."
+  ],
+  "Customer call: Northwind rollout": [
+    "Send the CSV import format and a sample file tomorrow.",
+    "Northwind lost a page version after a paste: show them restore. Follow-up at the end of the month."
+  ],
+  "Weekly bug triage": [
+    "Cache headers: fix today.",
+    "Stream drops after sleep: resume with the last sequence number. Empty states by next week."
+  ]
+}
+
+/**
+ * The calendar series the bug triage belongs to (organized by the first
+ * writer, every writer invited): the first writer sets only an occurrence
+ * prompt, the second a series and an occurrence prompt, so the call's
+ * versions show the combination rule ("series custom prompt: …" then
+ * "occurrence custom prompt: …").
+ */
+export const DEMO_SERIES = {
+  meeting: "Weekly bug triage",
+  title: "Weekly bug triage",
+  description: "New bugs, owners and severity",
+  recurrence: "FREQ=WEEKLY;COUNT=12",
+  minutes: 30,
+  seriesPrompt: "Track every bug's owner and severity.",
+  occurrencePrompt: ["Only what ships this week.", "This week: the stream drops after sleep."] as const
+} as const
+
+export interface DemoRequest {
+  readonly title: string
+  readonly description: string
+  readonly category: string
+  /** The board status it is in (the board's default workflow). */
+  readonly status?: string
+  /** Writers (by index) who vote for it; an index past the writers is skipped. */
+  readonly voters: ReadonlyArray<number>
+  readonly comments: ReadonlyArray<readonly [writer: number, text: string]>
+}
+
+/** The public feedback board: categories, requests with votes and comments, and a shipped milestone with its article. */
+export const DEMO_BOARD = {
+  name: "Atrium ideas",
+  description: "Tell us what to build next: vote, comment, follow the roadmap.",
+  categories: ["Editor", "Boards", "Integrations"],
+  requests: [
+    {
+      title: "Restore an older version of a page",
+      description: "After a bad paste we want to go back to **yesterday's** page in one click.",
+      category: "Editor",
+      status: "Shipped",
+      voters: [0, 1],
+      comments: [
+        [1, "Northwind asked for this on the rollout call."],
+        [0, "Shipped in Sprint 12: open the page's versions and press Restore."]
+      ]
+    },
+    {
+      title: "Dark mode",
+      description: "A dark theme for late shifts.",
+      category: "Editor",
+      status: "Planned",
+      voters: [1],
+      comments: [[1, "Moved to the backlog in Sprint 12 planning; still wanted."]]
+    },
+    {
+      title: "Import tasks from a CSV file",
+      description: "About two thousand rows from our old tracker, with assignees and due dates.",
+      category: "Integrations",
+      status: "In progress",
+      voters: [0, 1],
+      comments: [[0, "The import format and a sample file are on their way."]]
+    },
+    {
+      title: "Drag cards between board columns",
+      description: "Moving a card should change its status.",
+      category: "Boards",
+      status: "Shipped",
+      voters: [0],
+      comments: []
+    },
+    {
+      title: "Empty states for lists and spaces",
+      description: "An empty list shows nothing at all; a hint would help.",
+      category: "Boards",
+      voters: [1],
+      comments: [[0, "Designs are due next week."]]
+    }
+  ] satisfies ReadonlyArray<DemoRequest>,
+  milestone: {
+    name: "Live boards and page history",
+    requests: ["Restore an older version of a page", "Drag cards between board columns"],
+    article: `# Live boards and page history
+
+Two of your most voted requests shipped:
+
+- **Restore a page version**: open a page's versions and press *Restore*; everyone editing sees it at once.
+- **Drag cards between columns**: dropping a card changes its status, live for everyone on the board.
+
+Thanks to everyone who voted and commented.
+`
+  },
+  changelog: {
+    title: "Live boards and page history",
+    kind: "new",
+    markdown: "Restore any version of a wiki page, and drag cards between board columns to change their status."
+  }
+} as const
+
+/** Questions the demo's Lens answers from the seeded meetings (printed by `--demo`, listed in the README). */
+export const DEMO_QUESTIONS = [
+  "Who will fix the cache headers?",
+  "What did we decide about dark mode?",
+  "Which action items have no task yet? Create them"
+] as const

@@ -306,9 +306,11 @@ export const run = (
     }
     // Callers that gave up are not run at all (as for a single message).
     const live = members.filter((member) => !member.isAbandoned())
+    // Each `handle` is built only when its turn comes: it reads the state when called, so one built up front
+    // would give the message after the group the state from before the group's commit (and lose the group's changes).
     return Effect.forEach(early, (envelope) => handle(envelope), { discard: true }).pipe(
-      Effect.andThen(live.length === 0 ? Effect.void : handle(groupEnvelope(live), groupHandler)),
-      Effect.andThen(after === undefined ? Effect.void : handle(after))
+      Effect.andThen(() => (live.length === 0 ? Effect.void : handle(groupEnvelope(live), groupHandler))),
+      Effect.andThen(() => (after === undefined ? Effect.void : handle(after)))
     )
   }
 

@@ -45,7 +45,9 @@ const Tally = Actor<{ readonly total: number }>()({
     Add: { payload: Schema.Struct({ amount: Schema.Number }), success: Schema.Number },
     Peek: { payload: Schema.Struct({}), success: Schema.Number },
     /** A write that waits for its gate, then sets `total`. */
-    Hold: { payload: Schema.Struct({ total: Schema.Number }), success: Schema.Number }
+    Hold: { payload: Schema.Struct({ total: Schema.Number }), success: Schema.Number },
+    /** A plain write computed from the state it is given. */
+    Double: { payload: Schema.Struct({}), success: Schema.Number }
   },
   handlers: {
     Add: ({ amount }, ctx) =>
@@ -60,7 +62,12 @@ const Tally = Actor<{ readonly total: number }>()({
           ctx.setState({ total })
           return total
         })
-      )
+      ),
+    Double: (_, ctx) =>
+      Effect.sync(() => {
+        ctx.setState({ total: ctx.state.total * 2 })
+        return ctx.state.total * 2
+      })
   }
 })
 
@@ -131,6 +138,27 @@ describe("group commit", () => {
       expect(error._tag === "Some" && error.value instanceof ActorDefect).toBe(true)
     }
     expect(result.total).toBe(50)
+  })
+
+  it("gives the write queued right behind a group the state the group committed", async () => {
+    const actorId = id()
+    const result = await run(
+      Effect.gen(function* () {
+        const { system, gate, hold } = yield* holding(actorId, 100)
+        const adds = yield* Effect.forkChild(
+          Effect.forEach([2, 3], (amount) => system.ask(Tally, actorId, "Add", { amount }), { concurrency: "unbounded" })
+        )
+        yield* Effect.sleep(10)
+        // Queued behind the two Adds: it ends their group and runs right after it.
+        const double = yield* Effect.forkChild(system.ask(Tally, actorId, "Double", {}))
+        yield* Effect.sleep(10)
+        yield* Deferred.succeed(gate, undefined)
+        yield* Fiber.join(hold)
+        return { adds: yield* Fiber.join(adds), double: yield* Fiber.join(double), total: yield* system.ask(Tally, actorId, "Peek", {}) }
+      })
+    )
+    expect(groups.get(actorId)).toEqual([1, 2])
+    expect(result).toEqual({ adds: [102, 105], double: 210, total: 210 })
   })
 })
 

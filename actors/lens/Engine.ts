@@ -9,7 +9,9 @@
  */
 import { Effect, Schema } from "effect"
 import { clausesOf, factName } from "./AnswerType.ts"
-import { namedMeeting } from "./MeetingScope.ts"
+import { HubUserSettings } from "../hub/people/HubUserSettings.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { dateOfDay, type MeetingFilter, namedMeeting } from "./MeetingScope.ts"
 import type { Passage, SourceType } from "./Passage.ts"
 import type { ModelSteps } from "./ModelSteps.ts"
 import type { ProposedWrite } from "./Proposals.ts"
@@ -98,13 +100,31 @@ class Tracer {
 const describeSources = (sources: ReadonlyArray<SourceType>) => sources.join(", ")
 
 /** Retrieve and rank (the index, with the caller's permissions) → grade, with the question and, when nothing is relevant, its rewrite. */
+/** The meeting the question names, its day (if any) read in the asker's time zone (their hub settings; UTC if unreadable). */
+const meetingNamedIn = (asker: Asker, question: string) =>
+  Effect.gen(function* () {
+    const named = namedMeeting(question)
+    if (named?.day === undefined) return named && ({ terms: named.terms } satisfies MeetingFilter)
+    const timeZone = yield* ActorSystem.use((actors) => actors.ask(HubUserSettings, asker.userId, "view", {})).pipe(
+      Effect.map((settings) => settings.general.timezone),
+      Effect.orElseSucceed(() => "UTC")
+    )
+    return {
+      terms: named.terms,
+      day: { name: named.day, date: dateOfDay(named.day, new Date(), timeZone), timeZone }
+    } satisfies MeetingFilter
+  })
+
+const describeMeeting = (meeting: MeetingFilter) =>
+  [...meeting.terms, ...(meeting.day ? [`${meeting.day.name} (${meeting.day.date}, ${meeting.day.timeZone})`] : [])].join(" ")
+
 const searchAndGrade = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string, options: EngineOptions) =>
   Effect.gen(function* () {
     const rewritten = rewrite(question)
-    const meeting = namedMeeting(question)
+    const meeting = yield* meetingNamedIn(asker, question)
     const found = yield* tracer.timed(
       "retrieve",
-      meeting ? `${describeSources(decision.sources)} (the meeting named: ${meeting.join(" ")})` : describeSources(decision.sources),
+      meeting ? `${describeSources(decision.sources)} (the meeting named: ${describeMeeting(meeting)})` : describeSources(decision.sources),
       search(asker, decision.sources, [question, rewritten], options.topK, meeting),
       (f) => `${f.readable} passages readable by the caller`
     )
@@ -226,7 +246,7 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     const items = yield* tracer.timed(
       "tool",
       "listCallActionItems",
-      Effect.map(retrieve(asker, ["call"], namedMeeting(question)), (passages) =>
+      Effect.map(retrieve(asker, ["call"], yield* meetingNamedIn(asker, question)), (passages) =>
         passages.filter(
           (p) => p.actionItem !== undefined && (period === undefined || (p.at !== undefined && Date.parse(p.at) >= period.from))
         )

@@ -14,7 +14,7 @@
  * the search filter, so nothing the asker may not see is ever ranked.
  */
 import MiniSearch from "minisearch"
-import { titleMatches } from "./MeetingScope.ts"
+import { type MeetingFilter, meetingMatches } from "./MeetingScope.ts"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
 import { Role } from "../identity/Workspace.ts"
@@ -200,8 +200,13 @@ const AskerFields = {
   userId: Schema.String,
   role: Role,
   sources: Schema.Array(SourceType),
-  /** The question names one meeting (its title's terms, `MeetingScope.ts`): only that meeting's passages are read. */
-  meeting: Schema.optionalKey(Schema.Array(Schema.String))
+  /** The question names one meeting (`MeetingScope.ts`): only that meeting's passages are read. */
+  meeting: Schema.optionalKey(
+    Schema.Struct({
+      terms: Schema.Array(Schema.String),
+      day: Schema.optionalKey(Schema.Struct({ name: Schema.String, date: Schema.String, timeZone: Schema.String }))
+    })
+  )
 }
 
 export const RankedPassage = Schema.Struct({ passage: Passage, score: Schema.Number, coverage: Schema.Number })
@@ -219,7 +224,7 @@ const prepare = (
     readonly userId: string
     readonly role: Asker["role"]
     readonly sources: ReadonlyArray<SourceType>
-    readonly meeting?: ReadonlyArray<string>
+    readonly meeting?: MeetingFilter
   }
 ) =>
   Effect.gen(function* () {
@@ -246,13 +251,13 @@ const meetingSources = (
   index: WorkspaceIndex,
   slots: ReadonlyArray<string>,
   readable: (id: number) => boolean,
-  named: ReadonlyArray<string>
+  named: MeetingFilter
 ): ReadonlySet<string> => {
   const found = new Set<string>()
   for (const [id, doc] of index.passagesOf(slots)) {
     const { passage } = doc
     if ((passage.sourceType === "transcript" || passage.sourceType === "call") && !found.has(passage.sourceId)) {
-      if (readable(id) && titleMatches(passage.title, named)) found.add(passage.sourceId)
+      if (readable(id) && meetingMatches(passage.title, passage.at, named)) found.add(passage.sourceId)
     }
   }
   return found

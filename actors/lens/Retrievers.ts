@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { ActorSystem, type ActorSystemShape } from "../../runtime/ActorSystem.ts"
 import { LensIndex } from "./LensIndex.ts"
+import type { MeetingFilter } from "./MeetingScope.ts"
 import type { Asker } from "./LensReach.ts"
 import type { SourceType } from "./Passage.ts"
 
@@ -20,13 +21,13 @@ const ASK = { timeoutMillis: 60_000 }
 const askIndex = <A>(body: (actors: ActorSystemShape) => Effect.Effect<A, unknown>) => Effect.orDie(ActorSystem.use(body))
 
 /** The passages of the given sources the asker may read (of the named meeting only, when one is), in source order. */
-export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>, meeting?: ReadonlyArray<string>) =>
+export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>, meeting?: MeetingFilter) =>
   askIndex((actors) =>
     actors.ask(
       LensIndex,
       asker.workspaceId,
       "passages",
-      { userId: asker.userId, role: asker.role, sources: [...sources], ...(meeting ? { meeting: [...meeting] } : {}) },
+      { userId: asker.userId, role: asker.role, sources: [...sources], ...(meeting ? { meeting } : {}) },
       ASK
     )
   )
@@ -37,7 +38,7 @@ export const search = (
   sources: ReadonlyArray<SourceType>,
   queries: ReadonlyArray<string>,
   limit: number,
-  meeting?: ReadonlyArray<string>
+  meeting?: MeetingFilter
 ) =>
   askIndex((actors) =>
     actors.ask(
@@ -50,7 +51,7 @@ export const search = (
         sources: [...sources],
         queries: [...queries],
         limit,
-        ...(meeting ? { meeting: [...meeting] } : {})
+        ...(meeting ? { meeting } : {})
       },
       ASK
     )

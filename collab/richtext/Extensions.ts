@@ -5,7 +5,7 @@
  *
  * Nodes: doc, paragraph, heading (level 1–6), bulletList, orderedList
  * (start), listItem, taskList, taskItem (checked), codeBlock (language),
- * blockquote, horizontalRule, hardBreak, image (src, alt, title; a block),
+ * blockquote, horizontalRule, hardBreak, image (inline: src, alt, title),
  * table, tableRow, tableHeader, tableCell (colspan, rowspan, colwidth),
  * mention (inline: id, label), text. Marks (outermost first): link, bold,
  * italic, strike, highlight (color), code.
@@ -128,10 +128,15 @@ export const Highlight = Mark.create({
   renderHTML: ({ HTMLAttributes }) => ["mark", HTMLAttributes, 0]
 })
 
-/** Images are blocks, as in Tiptap's Image extension (inline: false). */
+/**
+ * Images are inline, as in Markdown and HTML (Tiptap's Image extension with
+ * `inline: true`): an image stays in its paragraph, between its words; an
+ * image standing alone is a paragraph holding it.
+ */
 export const Image = Node.create({
   name: "image",
-  group: "block",
+  group: "inline",
+  inline: true,
   draggable: true,
   addAttributes: () => ({ src: { default: null }, alt: { default: null }, title: { default: null } }),
   parseHTML: () => [{ tag: "img[src]" }],

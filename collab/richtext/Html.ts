@@ -5,9 +5,11 @@
  * schema (@tiptap/html opens a window and rebuilds the schema per call,
  * ~10 ms each). Links and images with unsafe URLs are rendered without them;
  * parsing drops scripts, styles and any element the schema does not know,
- * keeping its text.
+ * keeping its text. Inline content nests its marks as a writer would
+ * (`<em>a <strong>b</strong> c</em>`, not the schema's rank order that closes
+ * and reopens the emphasis around "b").
  */
-import { DOMParser, DOMSerializer } from "@tiptap/pm/model"
+import { DOMParser, DOMSerializer, type Fragment, type Mark, type Node as PmNode } from "@tiptap/pm/model"
 import { Window } from "happy-dom"
 import { richTextSchema } from "./Extensions.ts"
 import { type ProseMirrorNode, validateDoc } from "./Schema.ts"
@@ -25,7 +27,60 @@ const window = new Window({
   }
 })
 const document = window.document
-const serializer = DOMSerializer.fromSchema(richTextSchema)
+/** When two marks cover the same run: the one listed first goes outside (`***a***` → `<em><strong>`, as CommonMark writes it). */
+const OUTSIDE_FIRST = ["link", "italic", "bold", "strike", "highlight", "code"]
+
+// The server has no DOM typings: the serializer's own parameter types stand for them.
+type Serialize = DOMSerializer["serializeFragment"]
+type DomParent = ReturnType<Serialize>
+
+/**
+ * ProseMirror's DOM serializer, except for inline content: a mark already
+ * open stays open while the next node carries it, and marks opened together
+ * nest by how far they reach (the longest outside). A line break keeps the
+ * marks around it. Block content is serialized as ProseMirror does.
+ */
+class NestingSerializer extends DOMSerializer {
+  override serializeFragment(
+    fragment: Fragment,
+    options: NonNullable<Parameters<Serialize>[1]> = {},
+    target?: Parameters<Serialize>[2]
+  ): DomParent {
+    const doc = options.document
+    if (fragment.firstChild?.isInline !== true || doc === undefined) return super.serializeFragment(fragment, options, target)
+    const root = target ?? doc.createDocumentFragment()
+    const nodes: Array<PmNode> = []
+    fragment.forEach((node) => {
+      nodes.push(node)
+    })
+    const open: Array<{ readonly mark: Mark; readonly content: DomParent }> = []
+    const reach = (mark: Mark, from: number) => {
+      let end = from
+      while (end < nodes.length && (nodes[end]!.type.name === "hardBreak" || mark.isInSet(nodes[end]!.marks))) end++
+      return end - from
+    }
+    nodes.forEach((node, index) => {
+      if (node.type.name !== "hardBreak") {
+        let keep = 0
+        while (keep < open.length && open[keep]!.mark.isInSet(node.marks)) keep++
+        open.length = keep
+        const opening = node.marks
+          .filter((mark) => !open.some((entry) => entry.mark.eq(mark)) && this.marks[mark.type.name] !== undefined)
+          .map((mark) => ({ mark, reach: reach(mark, index), rank: OUTSIDE_FIRST.indexOf(mark.type.name) }))
+          .sort((a, b) => b.reach - a.reach || a.rank - b.rank)
+        for (const { mark } of opening) {
+          const rendered = DOMSerializer.renderSpec(doc, this.marks[mark.type.name]!(mark, true))
+          ;(open[open.length - 1]?.content ?? root).appendChild(rendered.dom)
+          open.push({ mark, content: rendered.contentDOM ?? rendered.dom })
+        }
+      }
+      ;(open[open.length - 1]?.content ?? root).appendChild(this.serializeNode(node.mark([]), options))
+    })
+    return root
+  }
+}
+
+const serializer = new NestingSerializer(DOMSerializer.nodesFromSchema(richTextSchema), DOMSerializer.marksFromSchema(richTextSchema))
 const parser = DOMParser.fromSchema(richTextSchema)
 
 /** The document as HTML (the markup Tiptap's editor renders). */

@@ -14,6 +14,7 @@ import {
   type ParseSpec
 } from "prosemirror-markdown"
 import { richTextSchema } from "./Extensions.ts"
+import { atBlockStart, closedBlock, flushClose, inAutolink, withTightLists, written } from "./MarkdownInternals.ts"
 import { schemaTokens } from "./MarkdownTokens.ts"
 import { type ProseMirrorNode, validateDoc } from "./Schema.ts"
 
@@ -102,15 +103,9 @@ const alternates = (parent: PmNode, index: number, types: ReadonlyArray<string>)
 }
 
 const renderList = (state: MarkdownSerializerState, list: PmNode, delim: string, firstDelim: (index: number) => string) => {
-  // prosemirror-markdown's internals: its options, and the block just closed.
-  const internals = state as unknown as { options: { tightLists?: boolean }; closed: PmNode | null; flushClose(size: number): void }
-  const options = internals.options
   // Two blank lines no longer end a list in CommonMark; the alternating marker does.
-  if (internals.closed?.type === list.type) internals.flushClose(2)
-  const saved = options.tightLists
-  options.tightLists = !isLoose(list)
-  state.renderList(list, delim, firstDelim)
-  options.tightLists = saved
+  if (closedBlock(state)?.type === list.type) flushClose(state, 2)
+  withTightLists(state, !isLoose(list), () => state.renderList(list, delim, firstDelim))
 }
 
 const BULLETS = ["bulletList", "taskList"]
@@ -143,16 +138,12 @@ const nodes: Record<string, Serialize> = {
     state.write(parent.type.name === "listItem" || parent.type.name === "taskItem" ? "___" : "---")
     state.closeBlock(node)
   },
-  image: (state, node) => {
-    defaultMarkdownSerializer.nodes.image!(state, node, node, 0)
-    state.closeBlock(node)
-  },
+  image: defaultMarkdownSerializer.nodes.image!,
   hardBreak: defaultMarkdownSerializer.nodes.hard_break!,
   text: (state, node) => {
-    const internals = state as unknown as { inAutolink: boolean | undefined; atBlockStart: boolean; out: string }
     const text = node.text ?? ""
-    if (internals.inAutolink) return state.text(text, false)
-    const atLineStart = internals.atBlockStart || internals.out.endsWith("\n")
+    if (inAutolink(state)) return state.text(text, false)
+    const atLineStart = atBlockStart(state) || written(state).endsWith("\n")
     // What Markdown would read as structure (a newline, indentation) is written as character references.
     let escaped = state.esc(text, atLineStart).replace(/\n/g, "&#10;")
     if (atLineStart) escaped = escaped.replace(/^[ \t]+/, (blank) => [...blank].map((c) => `&#${c.charCodeAt(0)};`).join(""))
@@ -203,6 +194,30 @@ const nodes: Record<string, Serialize> = {
   }
 }
 
+/** The backtick fence of a code span: longer than any run inside it. */
+const codeFence = (text: string) => "`".repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1)
+
+/**
+ * A code span's padding: CommonMark strips one space from each end when both
+ * ends hold one (and not only spaces), and a backtick at an end needs a space
+ * to stand apart from the fence — so those spans get one space each side.
+ */
+const codePadding = (text: string) => (/^`|`$/.test(text) || (/^ /.test(text) && / $/.test(text) && /[^ ]/.test(text)) ? " " : "")
+
+const codeText = (node: PmNode | null | undefined) => (node?.isText ? (node.text ?? "") : "")
+
+const code = {
+  open: (_state: MarkdownSerializerState, _mark: unknown, parent: PmNode, index: number) => {
+    const text = codeText(parent.maybeChild(index))
+    return codeFence(text) + codePadding(text)
+  },
+  close: (_state: MarkdownSerializerState, _mark: unknown, parent: PmNode, index: number) => {
+    const text = codeText(parent.maybeChild(index - 1))
+    return codePadding(text) + codeFence(text)
+  },
+  escape: false
+}
+
 const emphasis = (delimiter: string) => ({ open: delimiter, close: delimiter, mixable: true, expelEnclosingWhitespace: true })
 
 const serializer = new MarkdownSerializer(
@@ -213,7 +228,7 @@ const serializer = new MarkdownSerializer(
     italic: emphasis("*"),
     strike: emphasis("~~"),
     highlight: emphasis("=="),
-    code: defaultMarkdownSerializer.marks.code!
+    code
   },
   {
     hardBreakNodeName: "hardBreak",

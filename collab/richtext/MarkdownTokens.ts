@@ -1,8 +1,8 @@
 /**
  * markdown-it plugins that shape the token stream into the schema's terms
  * before prosemirror-markdown builds the document: `==highlight==`, GFM task
- * list items, mentions (`[@Ann](mention:id)`), images lifted out of
- * paragraphs (images are blocks) and table cells holding paragraphs.
+ * list items, mentions (`[@Ann](mention:id)`) and table cells holding
+ * paragraphs.
  */
 import type { Delimiter, MarkdownIt, StateCore, StateInline, Token } from "markdown-it"
 import { safeUrl } from "./Urls.ts"
@@ -110,8 +110,6 @@ const mentionsIn = (state: StateCore, children: Array<Token>): Array<Token> => {
   return result
 }
 
-const opening = (token: Token) => token.nesting === 1
-
 const NESTABLE_MARKS = new Set(["em", "strong", "s", "mark"])
 
 /**
@@ -131,72 +129,6 @@ const flattenNestedMarks = (children: ReadonlyArray<Token>): Array<Token> => {
     depth.set(name, current - 1)
     return current === 1
   })
-}
-
-/** The close token matching an inline open token (em_open → em_close). */
-const closeOf = (state: StateCore, open: Token): Token => {
-  const close = new state.Token(open.type.replace(/_open$/, "_close"), open.tag, -1)
-  close.markup = open.markup
-  return close
-}
-
-const trimEdges = (segment: Array<Token>) => {
-  while (segment[0]?.type === "softbreak") segment.shift()
-  while (segment[segment.length - 1]?.type === "softbreak") segment.pop()
-  const first = segment.find((t) => t.type === "text")
-  if (first !== undefined && first === segment[0]) first.content = first.content.replace(/^\s+/, "")
-  const last = segment[segment.length - 1]
-  if (last?.type === "text") last.content = last.content.replace(/\s+$/, "")
-}
-
-const hasContent = (segment: ReadonlyArray<Token>) => segment.some((t) => (t.type === "text" ? t.content !== "" : t.nesting === 0))
-
-/**
- * A paragraph holding images becomes paragraphs and image blocks in order;
- * marks open around an image close before it and reopen after it.
- */
-const liftImages = (state: StateCore, tokens: ReadonlyArray<Token>): Array<Token> => {
-  const result: Array<Token> = []
-  for (let i = 0; i < tokens.length; i++) {
-    const inline = tokens[i]!
-    const open = tokens[i - 1]
-    if (inline.type !== "inline" || open?.type !== "paragraph_open" || !inline.children?.some((c) => c.type === "image")) {
-      result.push(inline)
-      continue
-    }
-    const close = tokens[i + 1]!
-    result.pop()
-    let segment: Array<Token> = []
-    let openMarks: Array<Token> = []
-    const flush = () => {
-      const closing = [...openMarks].reverse().map((mark) => closeOf(state, mark))
-      const body = [...segment, ...closing]
-      trimEdges(body)
-      if (hasContent(body)) {
-        const paragraph = new state.Token("inline", "", 0)
-        paragraph.children = body
-        paragraph.content = textOf(body)
-        result.push(Object.assign(new state.Token("paragraph_open", "p", 1), { block: true, hidden: open.hidden }))
-        result.push(paragraph)
-        result.push(Object.assign(new state.Token("paragraph_close", "p", -1), { block: true, hidden: close.hidden }))
-      }
-      segment = [...openMarks]
-    }
-    for (const child of inline.children) {
-      if (child.type === "image") {
-        flush()
-        result.push(child)
-      } else {
-        segment.push(child)
-        if (opening(child)) openMarks.push(child)
-        else if (child.nesting === -1) openMarks = openMarks.filter((mark) => mark.type !== child.type.replace(/_close$/, "_open"))
-      }
-    }
-    openMarks = []
-    flush()
-    i++ // the paragraph_close, replaced above
-  }
-  return result
 }
 
 const TASK_PREFIX = /^\[([ xX])\](?=\s|$)\s?/
@@ -290,7 +222,7 @@ export const schemaTokens = (md: MarkdownIt): void => {
   md.core.ruler.push("atrium_schema", (state) => {
     for (const token of state.tokens)
       if (token.type === "inline" && token.children) token.children = flattenNestedMarks(mentionsIn(state, token.children))
-    state.tokens = cellParagraphs(state, taskLists(state, liftImages(state, state.tokens)))
+    state.tokens = cellParagraphs(state, taskLists(state, state.tokens))
     return true
   })
 }

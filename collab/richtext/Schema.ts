@@ -6,6 +6,8 @@
  * normalizes: attributes get their defaults (unknown ones are dropped, as an
  * editor would), adjacent text nodes with equal marks merge, empty text
  * disappears, marks are sorted by rank — so every converter sees one shape.
+ * Images standing where blocks go (documents stored when images were blocks)
+ * are read as a paragraph holding them.
  */
 import type { ContentMatch, MarkType, NodeType } from "@tiptap/pm/model"
 import type { ProseMirrorNode } from "../LiveDocuments.ts"
@@ -226,10 +228,25 @@ const checkNode = (value: unknown, path: string, type: NodeType, depth: number):
   return node
 }
 
+const isImage = (value: unknown) => isRecord(value) && value.type === "image"
+
+/** Runs of images among blocks, each wrapped in a paragraph (images were blocks before they became inline). */
+const wrapBlockImages = (values: ReadonlyArray<unknown>): Array<unknown> => {
+  const result: Array<unknown> = []
+  for (const value of values) {
+    const previous = result[result.length - 1]
+    if (!isImage(value)) result.push(value)
+    else if (isRecord(previous) && previous.wrapsImages === true) (previous.content as Array<unknown>).push(value)
+    else result.push({ type: "paragraph", content: [value], wrapsImages: true })
+  }
+  return result.map((value) => (isRecord(value) && value.wrapsImages === true ? { type: "paragraph", content: value.content } : value))
+}
+
 const checkContent = (value: unknown, path: string, parent: NodeType, depth: number): Array<ProseMirrorNode> => {
   if (depth > MAX_DEPTH) throw new InvalidRichText(path, `nesting deeper than ${MAX_DEPTH} levels`)
   if (value !== undefined && value !== null && !Array.isArray(value)) throw new InvalidRichText(path, "must be an array")
-  const values = (value ?? []) as Array<unknown>
+  const given = (value ?? []) as Array<unknown>
+  const values = parent.inlineContent || parent.isLeaf || !given.some(isImage) ? given : wrapBlockImages(given)
   if (parent.isLeaf && values.length > 0) throw new InvalidRichText(path, `"${parent.name}" has no content`)
   let match: ContentMatch = parent.contentMatch
   const children: Array<ProseMirrorNode> = []

@@ -3,7 +3,8 @@
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&#39;"))
 
-const SAFE_SCHEMES = new Set(["http", "https", "mailto", "tel", "mention", "ftp"])
+// Schemes that only name a place or an address (Tiptap's link defaults, plus irc and our mentions); scripts never.
+const SAFE_SCHEMES = new Set(["http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp", "irc", "ircs", "mention"])
 
 /** The URL when it is safe to put in href/src, else undefined. Relative URLs are safe. */
 export const safeUrl = (url: string, image = false): string | undefined => {

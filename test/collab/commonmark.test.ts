@@ -2,7 +2,7 @@
  * CommonMark conformance of the Markdown reader, on the spec's own examples
  * (`commonmark-spec`): Markdown → document → HTML, compared with the spec's
  * HTML read into the same schema and rendered back (so both sides say only
- * what the schema can hold: no list tightness, images as blocks), after
+ * what the schema can hold: no list tightness, no nested identical marks), after
  * whitespace normalisation.
  *
  * Excluded: the sections "HTML blocks" and "Raw HTML", and every other

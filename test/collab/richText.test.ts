@@ -73,9 +73,10 @@ describe("markdown", () => {
       "blockquote",
       "codeBlock",
       "horizontalRule",
-      "image",
+      "paragraph",
       "table"
     ])
+    expect(parsed.content![8]!.content![0]!.type).toBe("image")
     const table = parsed.content![9]!
     expect(table.content![0]!.content![0]!.type).toBe("tableHeader")
     expect(table.content![1]!.content![0]!.type).toBe("tableCell")
@@ -148,9 +149,23 @@ describe("markdown", () => {
     expect(docToText(parsed)).toContain("© A")
   })
 
-  it("lifts images out of paragraphs (images are blocks)", () => {
-    const parsed = markdownToDoc("before ![pic](p.png) after\n")
-    expect(parsed.content!.map((node) => node.type)).toEqual(["paragraph", "image", "paragraph"])
+  it("keeps images inline, in their paragraph", () => {
+    const parsed = markdownToDoc("before ![pic](p.png) *after*\n")
+    expect(parsed.content).toEqual([
+      paragraph(
+        text("before "),
+        { type: "image", attrs: { src: "p.png", alt: "pic", title: null } },
+        text(" "),
+        text("after", [{ type: "italic" }])
+      )
+    ])
+    expect(docToMarkdown(parsed)).toBe("before ![pic](p.png) *after*\n")
+    expect(docToHtml(parsed)).toBe('<p>before <img src="p.png" alt="pic"> <em>after</em></p>')
+  })
+
+  it("reads an image stored as a block (before images were inline) as a paragraph holding it", () => {
+    const image = { type: "image", attrs: { src: "s.png", alt: null, title: null } }
+    expect(validateDoc(doc(paragraph(text("a")), image, image))).toEqual(doc(paragraph(text("a")), paragraph(image, image)))
   })
 
   it("reads setext headings, indented code and lazy continuation", () => {
@@ -228,8 +243,6 @@ describe("html", () => {
       "paragraph",
       "codeBlock",
       "heading",
-      "image",
-      // ProseMirror's DOM parser continues after a block that split a heading with a paragraph
       "paragraph"
     ])
     expect(docToText(parsed)).toContain("x & y <z> 😀 &nope;")
@@ -266,7 +279,10 @@ describe("validation", () => {
       path: "content[0].content[0].type"
     })
     expect(checkDoc(doc({ type: "bulletList" }))).toMatchObject({ _tag: "Invalid", path: "content[0].content" })
-    expect(checkDoc(doc({ type: "image", attrs: {} }))).toMatchObject({ _tag: "Invalid", path: "content[0].attrs.src" })
+    expect(checkDoc(doc(paragraph({ type: "image", attrs: {} })))).toMatchObject({
+      _tag: "Invalid",
+      path: "content[0].content[0].attrs.src"
+    })
     expect(checkDoc(doc({ type: "codeBlock", content: [text("x", [{ type: "bold" }])] }))).toMatchObject({
       _tag: "Invalid",
       path: "content[0].content[0].marks"
@@ -291,12 +307,12 @@ describe("validation", () => {
       doc(
         { type: "heading", content: [text("a"), text(""), text("b")] },
         paragraph(text("x", [{ type: "italic" }, { type: "bold" }]), text("y", [{ type: "bold" }, { type: "italic" }])),
-        { type: "image", attrs: { src: "s.png", textAlign: "center" } }
+        paragraph({ type: "image", attrs: { src: "s.png", textAlign: "center" } })
       )
     )
     expect(normalized.content![0]).toEqual({ type: "heading", attrs: { level: 1 }, content: [text("ab")] })
     expect(normalized.content![1]).toEqual(paragraph(text("xy", [{ type: "bold" }, { type: "italic" }])))
-    expect(normalized.content![2]).toEqual({ type: "image", attrs: { src: "s.png", alt: null, title: null } })
+    expect(normalized.content![2]).toEqual(paragraph({ type: "image", attrs: { src: "s.png", alt: null, title: null } }))
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { classify, clausesOf, holds } from "../../actors/lens/AnswerType.ts"
-import { namedMeeting, titleMatches } from "../../actors/lens/MeetingScope.ts"
+import { dateOfDay, meetingMatches, namedMeeting } from "../../actors/lens/MeetingScope.ts"
 import type { Passage } from "../../actors/lens/Passage.ts"
 import { terms } from "../../actors/lens/Ranking.ts"
 import { synthesize } from "../../actors/lens/Synthesis.ts"
@@ -175,13 +175,26 @@ describe("sentence selection", () => {
 })
 
 describe("a named meeting", () => {
-  it("finds the meeting a question names, by the words of its title", () => {
-    expect(namedMeeting("Which action items from the Tuesday standup have no task yet?")).toEqual(["tuesday", "standup"])
-    expect(namedMeeting("What did we decide in yesterday's retro?")).toEqual(["retro"])
-    expect(namedMeeting("Who is the first sign-on customer mentioned in the SSO planning meeting?")).toEqual(["sso", "plann"])
+  it("finds the meeting a question names, by the words of its title and the day it names", () => {
+    expect(namedMeeting("Which action items from the Tuesday standup have no task yet?")).toEqual({ terms: ["standup"], day: "tuesday" })
+    expect(namedMeeting("What did we decide in yesterday's retro?")).toEqual({ terms: ["retro"], day: "yesterday" })
+    expect(namedMeeting("What was said in the Brightwater call?")).toEqual({ terms: ["brightwater"] })
+    expect(namedMeeting("Who is the first sign-on customer mentioned in the SSO planning meeting?")).toEqual({ terms: ["sso", "plann"] })
     expect(namedMeeting("What was said in the call?")).toBeUndefined()
     expect(namedMeeting("How are we compensating Brightwater?")).toBeUndefined()
-    expect(titleMatches("Tuesday standup", ["tuesday", "standup"])).toBe(true)
-    expect(titleMatches("Thursday standup", ["tuesday", "standup"])).toBe(false)
+  })
+
+  it("matches a day by the title or by when the meeting took place, in the asker's time zone", () => {
+    // Saturday 2026-11-28 00:30 in Berlin is still Friday 23:30 in UTC.
+    const now = new Date("2026-11-27T23:30:00Z")
+    expect(dateOfDay("today", now, "Europe/Berlin")).toBe("2026-11-28")
+    expect(dateOfDay("today", now, "UTC")).toBe("2026-11-27")
+    expect(dateOfDay("yesterday", now, "Europe/Berlin")).toBe("2026-11-27")
+    expect(dateOfDay("tuesday", now, "Europe/Berlin")).toBe("2026-11-24")
+    const tuesday = { terms: ["standup"], day: { name: "tuesday", date: "2026-11-24", timeZone: "Europe/Berlin" } }
+    expect(meetingMatches("Tuesday standup", "2026-11-26T09:00:00Z", tuesday)).toBe(true)
+    expect(meetingMatches("Standup", "2026-11-24T08:00:00Z", tuesday)).toBe(true)
+    expect(meetingMatches("Standup", "2026-11-25T08:00:00Z", tuesday)).toBe(false)
+    expect(meetingMatches("Design review", "2026-11-24T08:00:00Z", tuesday)).toBe(false)
   })
 })
