@@ -31,6 +31,7 @@ import type { Editor } from "./LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 import { checkClientFrame } from "./Protocol.ts"
 import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
+import { checkIdle, type ClientConnection, handleConnection, type LightRequest } from "./HocuspocusInternals.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
@@ -38,9 +39,6 @@ export const COLLAB_PATHS = ["/wiki/v1/collab", "/wiki/v1/collab/*"] as const
 
 /** Upgrade headers handed to Hocuspocus's hooks as `requestHeaders` (nothing in Atrium reads others). */
 const KEPT_HEADERS = ["origin", "x-forwarded-for"] as const
-
-/** Hocuspocus's per-socket ClientConnection (not exported by name): what the endpoint calls on it. */
-type ClientConnection = ReturnType<LiveServer["hocuspocus"]["handleConnection"]>
 
 interface EndpointSocketData extends SocketData {
   client?: ClientConnection
@@ -104,7 +102,7 @@ class HeaderView {
  * it parses) and the headers' view; a fetch `Request` per socket costs far
  * more, in time and memory, than the socket itself.
  */
-const requestOf = (data: SocketData) => ({
+const requestOf = (data: SocketData): LightRequest => ({
   url: data.query === "" ? data.url : `${data.url}?${data.query}`,
   headers: new HeaderView(data.headers)
 })
@@ -121,7 +119,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
     }
     // Hocuspocus's timeout check (a socket idle, or never authenticated, that long is closed), for all sockets at once.
     const timeouts = setInterval(() => {
-      for (const client of sockets.values()) (client as unknown as { check: () => void }).check()
+      for (const client of sockets.values()) checkIdle(client)
     }, options.idleSeconds * 1000)
     timeouts.unref()
 
@@ -185,11 +183,8 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         const data = ws.getUserData()
         const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
-        const client = server.hocuspocus.handleConnection(adapter as never, requestOf(data) as never, { socket: adapter })
-        // One sweep checks every socket's timeout (below), not a timer per socket; drop the timer object too.
-        const timed = client as unknown as { pingInterval: NodeJS.Timeout | undefined }
-        clearInterval(timed.pingInterval)
-        timed.pingInterval = undefined
+        // Without Hocuspocus's timer per socket: one sweep checks every socket's timeout (above).
+        const client = handleConnection(server.hocuspocus, adapter, requestOf(data), { socket: adapter })
         data.client = client
         sockets.set(adapter, client)
       },
@@ -222,7 +217,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         data.client?.handleClose({ code, reason })
       }
     }
-    for (const path of COLLAB_PATHS) app.ws(path, behavior as never)
+    for (const path of COLLAB_PATHS) app.ws<EndpointSocketData>(path, behavior)
 
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {

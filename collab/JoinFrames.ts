@@ -19,6 +19,7 @@ import * as encoding from "lib0/encoding"
 import type { Awareness } from "y-protocols/awareness"
 import * as Y from "yjs"
 import { MessageType } from "./Protocol.ts"
+import { pendingOf } from "./YjsInternals.ts"
 
 const SyncStep1 = 0
 const SyncStep2 = 1
@@ -26,8 +27,9 @@ const SyncStep2 = 1
 interface SyncFrames {
   readonly step1: Uint8Array
   readonly step2: Uint8Array
-  readonly pendingStructs: unknown
-  readonly pendingDs: unknown
+  /** What Yjs held back when the frames were encoded (an encoded state includes it). */
+  readonly pendingStructs: Uint8Array | undefined
+  readonly pendingDs: Uint8Array | undefined
 }
 
 interface AwarenessChange {
@@ -81,9 +83,9 @@ export class JoinFrames {
 
   /** The server's SyncStep1 and the whole document as SyncStep2, for a joiner that has nothing. */
   initialSync(): readonly [Uint8Array, Uint8Array] {
-    const store = this.document.store as unknown as { pendingStructs: unknown; pendingDs: unknown }
+    const pending = pendingOf(this.document)
     let sync = this.sync
-    if (sync === undefined || sync.pendingStructs !== store.pendingStructs || sync.pendingDs !== store.pendingDs) {
+    if (sync === undefined || sync.pendingStructs !== pending.structs || sync.pendingDs !== pending.deletes) {
       sync = this.frames(Y.encodeStateAsUpdate(this.document))
       this.sync = sync
     }
@@ -91,12 +93,12 @@ export class JoinFrames {
   }
 
   private frames(state: Uint8Array): SyncFrames {
-    const store = this.document.store as unknown as { pendingStructs: unknown; pendingDs: unknown }
+    const pending = pendingOf(this.document)
     return {
       step1: syncFrame(this.address, SyncStep1, Y.encodeStateVector(this.document)),
       step2: syncFrame(this.address, SyncStep2, state),
-      pendingStructs: store.pendingStructs,
-      pendingDs: store.pendingDs
+      pendingStructs: pending.structs,
+      pendingDs: pending.deletes
     }
   }
 

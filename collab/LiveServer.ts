@@ -17,14 +17,24 @@
  * - Broadcast: Hocuspocus's per-connection loop is replaced, per document, by
  *   one encode and one native `publish` to the document's topic; only
  *   session-multiplexed connections (a different address per connection) get
- *   their own frames. Updates and awareness are coalesced per document over
- *   an adaptive window (DocumentFanOut, `coalesceMs`): one merged frame per
- *   window when busy, at once when idle.
+ *   their own frames. Updates and awareness are coalesced per document by
+ *   Hocuspocus (`flushDelay`), flushed over an adaptive window
+ *   (DocumentFanOut, `coalesceMs`): one merged frame per window when busy, at
+ *   once when idle.
+ * - Hocuspocus's and Yjs's private members are reached only through
+ *   HocuspocusInternals and YjsInternals, checked when the server is built.
  * - Compaction folds a document's log into its state every `compactRows`
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
 import { randomUUID } from "node:crypto"
-import { Connection, type Document, Hocuspocus, type onAuthenticatePayload } from "@hocuspocus/server"
+import {
+  type Connection,
+  type Document,
+  Hocuspocus,
+  isTransactionOrigin,
+  type onAuthenticatePayload,
+  type onAwarenessUpdatePayload
+} from "@hocuspocus/server"
 import type { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
@@ -38,6 +48,16 @@ import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { DocumentFanOut } from "./DocumentFanOut.ts"
 import { UpdateLog } from "./UpdateLog.ts"
 import { isEmptySyncStep1, JoinFrames } from "./JoinFrames.ts"
+import {
+  checkHocuspocusInternals,
+  followConnections,
+  handleAsHocuspocus,
+  hasQueuedMessages,
+  type JoinPath,
+  replaceBroadcast,
+  replaceJoinPath
+} from "./HocuspocusInternals.ts"
+import { checkYjsInternals, pendingOf, withoutUpdateEvents } from "./YjsInternals.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Runs an SQL effect (the layer's context). */
@@ -97,18 +117,6 @@ class LazySnapshot implements DocumentSnapshot {
   }
 }
 
-/** Runs `apply` on `document` with its update listeners away (Yjs encodes an update only for listeners). */
-const withoutUpdateEvents = (document: Y.Doc, apply: () => void): void => {
-  const observers = (document as unknown as { _observers: Map<string, unknown> })._observers
-  const listeners = observers.get("update")
-  observers.delete("update")
-  try {
-    apply()
-  } finally {
-    if (listeners !== undefined) observers.set("update", listeners)
-  }
-}
-
 const emptyState = (() => {
   const doc = new Y.Doc()
   const state = Y.encodeStateAsUpdate(doc)
@@ -117,16 +125,6 @@ const emptyState = (() => {
 })()
 
 type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
-
-const connectionHandleMessage = Connection.prototype.handleMessage as (this: unknown, data: Uint8Array) => void
-
-/** The parts of Hocuspocus's Connection the join path replaces (instance properties shadow its methods). */
-interface HocuspocusConnection {
-  readonly messageQueue: ReadonlyArray<Uint8Array>
-  send: (message: Uint8Array) => void
-  sendCurrentAwareness: () => void
-  handleMessage: (data: Uint8Array) => void
-}
 
 interface Tracked {
   /** Connections that cannot use the document's topic (session-multiplexed, or not ours). */
@@ -138,7 +136,9 @@ interface Tracked {
   /** The last pending structs / delete set logged (see `whenDurable`). */
   loggedPending: unknown
   loggedPendingDs: unknown
-  /** Coalesced broadcasts (set once the document's broadcast is patched). */
+  /** The whole stored document as one update, when storage held it as one part (the joiners' initial sync as it is). */
+  loaded: Uint8Array | undefined
+  /** Coalesced broadcasts (set once the document is followed, after loading). */
   fanOut: DocumentFanOut | undefined
 }
 
@@ -167,6 +167,9 @@ export class LiveServer implements ClusterHost {
     backend: "postgres" | "pglite" = "pglite",
     cluster?: ClusterNode
   ) {
+    // Refuse to start on a Hocuspocus or Yjs whose private members moved (named in the error).
+    checkHocuspocusInternals()
+    checkYjsInternals()
     this.cluster = cluster ?? soloNode(this.nodeId)
     this.log = new UpdateLog({
       write: (entries) => runSql(DocumentStore.append(entries)),
@@ -185,13 +188,20 @@ export class LiveServer implements ClusterHost {
       // Hocuspocus only unloads; storing is the UpdateLog's job.
       debounce: 1000,
       maxDebounce: 5000,
-      // Hocuspocus's own batching (one event-loop turn) is replaced by DocumentFanOut's adaptive window.
-      flushDelay: false,
+      // Hocuspocus buffers and merges a document's broadcasts; DocumentFanOut decides when they leave
+      // (an idle document at once, a busy one once per window); this fixed window is only the backstop.
+      flushDelay: options.coalesceMs,
       extensions: [
         {
           extensionName: "atrium-collab",
           onLoadDocument: async ({ document, documentName }) => {
             await this.loadInto(documentName, document)
+          },
+          afterLoadDocument: async ({ document, documentName }) => {
+            this.follow(documentName, document)
+          },
+          onAwarenessUpdate: async (payload: onAwarenessUpdatePayload<ConnectionContext>) => {
+            this.awarenessChanged(payload)
           },
           onAuthenticate: async (payload: onAuthenticatePayload<ConnectionContext>) => {
             const authenticate = this.authenticator
@@ -246,31 +256,34 @@ export class LiveServer implements ClusterHost {
         STORAGE
       )
     )
-    const tracked: Tracked = {
+    // Stored as one part (a compacted state, or a single update): that is the joiners' initial sync as it is.
+    const parts = [...(stored.state !== undefined ? [stored.state] : []), ...stored.updates]
+    this.tracked.set(name, {
       individual: new Set(),
       rowsSinceCompaction: stored.updates.length,
       bytesSinceCompaction: stored.updates.reduce((sum, update) => sum + update.byteLength, 0),
       stateBytes: stored.state?.byteLength ?? 0,
       loggedPending: undefined,
       loggedPendingDs: undefined,
+      loaded: parts.length === 1 ? parts[0] : undefined,
       fanOut: undefined
-    }
-    this.tracked.set(name, tracked)
+    })
+  }
+
+  /** The document loaded (no connection yet): its broadcasts, joins, change log and peers. */
+  private follow(name: string, document: Document): void {
+    const tracked = this.tracked.get(name)
+    if (tracked === undefined) return
     this.patchBroadcast(name, document, tracked)
-    // Stored as one part (a compacted state, or a single update): that is the joiners' initial sync as it is.
-    const parts = [...(stored.state !== undefined ? [stored.state] : []), ...stored.updates]
-    this.patchJoins(name, document, parts.length === 1 ? parts[0] : undefined)
+    this.followConnections(name, document, tracked)
     document.on("update", (update: Uint8Array, origin: unknown) => this.changed(name, update, origin))
-    document.awareness.on(
-      "update",
-      ({ added, updated, removed }: { added: Array<number>; updated: Array<number>; removed: Array<number> }, origin: unknown) => {
-        // Local connections' changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back.
-        const local = origin === null || (typeof origin === "object" && (origin as { source?: unknown }).source === "connection")
-        if (!local) return
-        tracked.fanOut?.peerAwareness([...added, ...updated, ...removed])
-      }
-    )
     this.cluster.join(name, document)
+  }
+
+  /** Local connections' awareness changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back. */
+  private awarenessChanged({ documentName, added, updated, removed, transactionOrigin }: onAwarenessUpdatePayload): void {
+    const local = transactionOrigin === null || (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === "connection")
+    if (local) this.tracked.get(documentName)?.fanOut?.peerAwareness([...added, ...updated, ...removed])
   }
 
   private unloaded(name: string): void {
@@ -283,58 +296,15 @@ export class LiveServer implements ClusterHost {
   }
 
   /**
-   * Replaces Hocuspocus's per-connection broadcast for `document`: sockets of
-   * ours join the document's topic when their connection is added, and a
-   * broadcast becomes one frame published to that topic. Update and
-   * awareness broadcasts first go through the document's DocumentFanOut.
+   * Replaces Hocuspocus's per-connection broadcast for `document`: a
+   * broadcast becomes one frame published to the document's uWS topic, which
+   * sockets of ours join when their connection is added. Hocuspocus buffers
+   * updates and awareness changes; the document's DocumentFanOut flushes them.
    */
   private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
-    const target = document as unknown as {
-      broadcast: (encode: (address: string) => Uint8Array, filter?: (connection: Connection) => boolean) => void
-      broadcastUpdate: (update: Uint8Array) => void
-      broadcastAwarenessUpdate: (clients: Array<number>) => void
-      addConnection: (connection: Connection) => Document
-      removeConnection: (connection: Connection) => Document
-    }
-    const originalBroadcast = target.broadcast.bind(document)
-    const broadcastUpdate = target.broadcastUpdate.bind(document)
-    const broadcastAwareness = target.broadcastAwarenessUpdate.bind(document)
-    const fanOut = new DocumentFanOut(this.options.coalesceMs, {
-      update: (update) => {
-        if (!document.isDestroyed) broadcastUpdate(update)
-      },
-      awareness: (clients) => {
-        if (!document.isDestroyed) broadcastAwareness(clients)
-      },
-      peerAwareness: (clients) => {
-        if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
-      }
-    })
-    tracked.fanOut = fanOut
-    target.broadcastUpdate = (update) => fanOut.update(update)
-    target.broadcastAwarenessUpdate = (clients) => {
-      // Unloading: the last awareness broadcast has nobody left to reach.
-      if (!document.isDestroyed) fanOut.awareness(clients)
-    }
-    const originalAdd = target.addConnection.bind(document)
-    const originalRemove = target.removeConnection.bind(document)
-    target.addConnection = (connection) => {
-      originalAdd(connection)
-      const socket = connection.webSocket
-      const viaTopic = connection.sessionId === null && socket instanceof SocketAdapter && socket.subscribe(topic)
-      if (!viaTopic) tracked.individual.add(connection)
-      return document
-    }
-    target.removeConnection = (connection) => {
-      originalRemove(connection)
-      tracked.individual.delete(connection)
-      const socket = connection.webSocket
-      if (socket instanceof SocketAdapter) socket.unsubscribe(topic)
-      return document
-    }
-    target.broadcast = (encode, filter) => {
-      if (filter !== undefined) return originalBroadcast(encode, filter)
+    const hocuspocusBroadcast = replaceBroadcast(document, (encode, filter) => {
+      if (filter !== undefined) return hocuspocusBroadcast(encode, filter)
       if (document.connections.size === 0) return
       if (document.connections.size > tracked.individual.size) this.publisher?.(topic, encode(document.name))
       if (tracked.individual.size === 0) return
@@ -347,44 +317,65 @@ export class LiveServer implements ClusterHost {
         }
         connection.send(frame)
       }
-    }
+    })
+    const fanOut = new DocumentFanOut(this.options.coalesceMs, {
+      flush: () => {
+        if (!document.isDestroyed) document.flush()
+      },
+      peerAwareness: (clients) => {
+        if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+      }
+    })
+    // Every change Hocuspocus buffers for the connections (whatever its origin) asks for a flush.
+    document.on("update", () => fanOut.changed())
+    document.awareness.on("update", () => fanOut.changed())
+    tracked.fanOut = fanOut
   }
 
   /**
-   * Serves joiners from the document's JoinFrames: a connection addressed to
-   * the document's name gets everyone's awareness as one cached update, and
-   * its first SyncStep1 with an empty state vector is answered with the
-   * cached initial sync (only while nothing of its is queued before it, so
-   * replies keep their order). Hocuspocus's beforeSync / beforeHandleMessage
-   * hooks are skipped for it: no extension of ours has any.
+   * Follows `document`'s connections as Hocuspocus adds and removes them. An
+   * added connection's socket (ours, one document address) joins the
+   * document's topic; others are broadcast to one by one. A connection
+   * addressed to the document's name joins through the document's
+   * JoinFrames: it gets everyone's awareness as one cached update, and its
+   * first SyncStep1 with an empty state vector is answered with the cached
+   * initial sync (only while nothing of its is queued before it, so replies
+   * keep their order). Hocuspocus's beforeSync / beforeHandleMessage hooks
+   * are skipped for it: no extension of ours has any.
    */
-  private patchJoins(name: string, document: Document, loaded: Uint8Array | undefined): void {
-    const frames = new JoinFrames(document, name, document.awareness, loaded)
-    const target = document as unknown as { addConnection: (connection: Connection) => Document }
-    const add = target.addConnection.bind(document)
-    target.addConnection = (joining) => {
-      add(joining)
-      // Hocuspocus calls this from the Connection's constructor, before it sends the awareness and delivers queued messages.
-      if (joining.sessionId !== null) return document
-      // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
-      const connection = joining as unknown as HocuspocusConnection
-      connection.sendCurrentAwareness = sendCurrentAwareness
-      connection.handleMessage = handleMessage
-      return document
-    }
-    function sendCurrentAwareness(this: HocuspocusConnection): void {
-      const frame = frames.currentAwareness()
-      if (frame !== undefined) this.send(frame)
-    }
-    function handleMessage(this: HocuspocusConnection, data: Uint8Array): void {
-      if (this.messageQueue.length > 0 || !isEmptySyncStep1(data, name)) {
-        connectionHandleMessage.call(this, data)
-        return
+  private followConnections(name: string, document: Document, tracked: Tracked): void {
+    const topic = topicOf(name)
+    const frames = new JoinFrames(document, name, document.awareness, tracked.loaded)
+    tracked.loaded = undefined
+    // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
+    const joinPath: JoinPath = {
+      sendCurrentAwareness(this: Connection): void {
+        const frame = frames.currentAwareness()
+        if (frame !== undefined) this.send(frame)
+      },
+      handleMessage(this: Connection, data: Uint8Array): void {
+        if (hasQueuedMessages(this) || !isEmptySyncStep1(data, name)) {
+          handleAsHocuspocus(this, data)
+          return
+        }
+        const [step1, step2] = frames.initialSync()
+        this.send(step1)
+        this.send(step2)
       }
-      const [step1, step2] = frames.initialSync()
-      this.send(step1)
-      this.send(step2)
     }
+    followConnections(document, {
+      added: (connection) => {
+        const socket = connection.webSocket
+        const viaTopic = connection.sessionId === null && socket instanceof SocketAdapter && socket.subscribe(topic)
+        if (!viaTopic) tracked.individual.add(connection)
+        if (connection.sessionId === null) replaceJoinPath(connection, joinPath)
+      },
+      removed: (connection) => {
+        tracked.individual.delete(connection)
+        const socket = connection.webSocket
+        if (socket instanceof SocketAdapter) socket.unsubscribe(topic)
+      }
+    })
   }
 
   /** A change of a loaded document: log it (unless a peer already made it durable) and tell listeners. */
@@ -430,15 +421,14 @@ export class LiveServer implements ClusterHost {
     const document = this.hocuspocus.documents.get(name)
     const tracked = this.tracked.get(name)
     if (document !== undefined && tracked !== undefined) {
-      const store = document.store as unknown as { pendingStructs: { update: Uint8Array } | null; pendingDs: Uint8Array | null }
-      const pending = store.pendingStructs?.update
-      if (pending !== undefined && pending !== tracked.loggedPending) {
-        tracked.loggedPending = pending
-        this.log.append(name, Y.convertUpdateFormatV2ToV1(pending), false)
+      const pending = pendingOf(document)
+      if (pending.structs !== undefined && pending.structs !== tracked.loggedPending) {
+        tracked.loggedPending = pending.structs
+        this.log.append(name, Y.convertUpdateFormatV2ToV1(pending.structs), false)
       }
-      if (store.pendingDs !== null && store.pendingDs !== tracked.loggedPendingDs) {
-        tracked.loggedPendingDs = store.pendingDs
-        this.log.append(name, Y.convertUpdateFormatV2ToV1(store.pendingDs), false)
+      if (pending.deletes !== undefined && pending.deletes !== tracked.loggedPendingDs) {
+        tracked.loggedPendingDs = pending.deletes
+        this.log.append(name, Y.convertUpdateFormatV2ToV1(pending.deletes), false)
       }
     }
     await this.log.barrier(name)
@@ -531,7 +521,7 @@ export class LiveServer implements ClusterHost {
   async edit(name: string, edit: (document: Y.Doc) => void): Promise<void> {
     if (this.closed) throw new Error("collab server is closed")
     this.removed.delete(name)
-    const connection = await this.hocuspocus.openDirectConnection(name, REST.context as never)
+    const connection = await this.hocuspocus.openDirectConnection(name)
     try {
       const document = connection.document!
       Y.transact(document, () => edit(document), REST)

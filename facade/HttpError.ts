@@ -4,6 +4,7 @@
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
 import type { ActorError, UnavailableReason } from "../runtime/ActorError.ts"
+import { isTransient } from "../runtime/ActorStore.ts"
 import type { Rejection, RejectionCode, RejectionDetail } from "../runtime/Rejection.ts"
 
 export interface HttpError {
@@ -44,11 +45,14 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
   draining: "The server is shutting down; retry shortly",
   interrupted:
     "The request was interrupted while its resource moved between nodes or the server shut down; its outcome is unknown, check before retrying",
-  storage: "The database did not answer while loading this resource; retry shortly",
+  storage: "The database did not answer in time; retry shortly",
+  disconnected: "This server is cut off from the cluster and serves nothing until it is back; retry shortly (another server may answer)",
   unknown: "The resource is temporarily unavailable; retry shortly"
 }
 
 export const fromFailure = (failure: Rejection | ActorError): HttpError => {
+  // A database error that reached the facade unmapped: transient ones are a named 503, not a bug.
+  if (isTransient(failure)) return httpError(503, "unavailable", unavailableMessage.storage, undefined, { "retry-after": "1" })
   switch (failure._tag) {
     case "Rejection":
       return httpError(

@@ -8,6 +8,7 @@
  */
 import { Cause, Effect, Exit, Schema, SchemaIssue, type Stream } from "effect"
 import { unstorableText } from "../actors/StorableText.ts"
+import { isTransient } from "../runtime/ActorStore.ts"
 import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
 import { authenticate } from "./auth/Authenticate.ts"
 import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts"
@@ -203,6 +204,9 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
           response
         )
       }
+      // A database that did not answer, died on the way (orDie): a named 503, not a bug.
+      if (isTransient(Cause.squash(cause)))
+        return Effect.succeed(errorResponse(fromFailure(Cause.squash(cause) as never), request.requestId))
       return Effect.as(
         Effect.logError(`defect in ${request.method} ${request.path} (request ${request.requestId})`, Cause.pretty(cause)),
         errorResponse(httpError(500, "internal", "Internal error"), request.requestId)

@@ -10,12 +10,23 @@
  * Get one with `Database.layer` (`persistence/Database.ts`).
  */
 import { Context, type Effect, Schema } from "effect"
+import { transientMarker } from "../runtime/ActorStore.ts"
 
 export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
   message: Schema.String,
   /** SQLSTATE when the database gave one (e.g. "23505" unique violation). */
-  code: Schema.optionalKey(Schema.String)
-}) {}
+  code: Schema.optionalKey(Schema.String),
+  /**
+   * The database did not answer or gave up (connection lost or refused, a
+   * statement or idle-in-transaction timeout, shutting down, a deadlock or
+   * serialization failure): retrying may succeed. Answered 503, not 500.
+   */
+  transient: Schema.optionalKey(Schema.Boolean)
+}) {
+  get [transientMarker](): boolean {
+    return this.transient === true
+  }
+}
 
 export type Row = Record<string, unknown>
 

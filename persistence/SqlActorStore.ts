@@ -1,11 +1,20 @@
 /**
  * `ActorStore` on the `Sql` service: one `actor_state` row per actor, its
  * encoded state as jsonb and a `version` that starts at 1 and grows by one on
- * every save. Called inside `Sql.transaction`, it joins that transaction.
+ * every save. A save is conditional on the version the activation loaded
+ * (an insert for version 0): if someone else saved since, nothing is written
+ * and the save fails with `StaleState`. Called inside `Sql.transaction`, it
+ * joins that transaction; called by a handler, it is fenced like every other
+ * write (see `SqlShardFences.ts`).
+ *
+ * `layer` provides the store and the shard fences, which live in the same
+ * database: a system whose actors persist in SQL is always fenced.
  */
 import { Effect, Layer } from "effect"
 import type { ActorAddress } from "../runtime/Actor.ts"
-import { ActorStore, type ActorStoreShape } from "../runtime/ActorStore.ts"
+import { ActorStore, type ActorStoreShape, StaleState } from "../runtime/ActorStore.ts"
+import type { ShardFences } from "../runtime/ShardFences.ts"
+import * as SqlShardFences from "./SqlShardFences.ts"
 import { Sql, type SqlError } from "./Sql.ts"
 
 /** The stored row of an actor, for tooling and tests. */
@@ -33,26 +42,39 @@ export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(fu
         rows.length === 0 ? undefined : { state: rows[0].state, version: Number(rows[0].version), updatedAt: rows[0].updated_at }
     )
 
+  const save: ActorStoreShape["save"] = (address, encodedState, expected) =>
+    Effect.flatMap(
+      expected === 0
+        ? sql.query<{ version: number }>(
+            // a JS null is bound as SQL NULL: store it as the JSON value null
+            `insert into actor_state (kind, id, state, version, updated_at)
+             values ($1, $2, coalesce($3::jsonb, 'null'::jsonb), 1, now())
+             on conflict (kind, id) do nothing
+             returning version`,
+            [address.kind, address.id, encodedState]
+          )
+        : sql.query<{ version: number }>(
+            `update actor_state set state = coalesce($3::jsonb, 'null'::jsonb), version = version + 1, updated_at = now()
+             where kind = $1 and id = $2 and version = $4
+             returning version`,
+            [address.kind, address.id, encodedState, expected]
+          ),
+      (rows) => (rows.length === 0 ? Effect.fail(new StaleState({ address, expected })) : Effect.succeed(Number(rows[0]!.version)))
+    )
+
   return {
     loadRow,
     load: (address) =>
       Effect.map(
-        sql.query<{ state: unknown }>("select state from actor_state where kind = $1 and id = $2", [address.kind, address.id]),
-        (rows) => (rows.length === 0 ? undefined : rows[0].state)
+        sql.query<{ state: unknown; version: number }>("select state, version from actor_state where kind = $1 and id = $2", [
+          address.kind,
+          address.id
+        ]),
+        (rows) => (rows.length === 0 ? undefined : { state: rows[0].state, version: Number(rows[0].version) })
       ),
-    save: (address, encodedState) =>
-      Effect.asVoid(
-        sql.query(
-          // a JS null is bound as SQL NULL: store it as the JSON value null
-          `insert into actor_state (kind, id, state, version, updated_at)
-         values ($1, $2, coalesce($3::jsonb, 'null'::jsonb), 1, now())
-         on conflict (kind, id) do update
-           set state = excluded.state, version = actor_state.version + 1, updated_at = now()`,
-          [address.kind, address.id, encodedState]
-        )
-      ),
+    save,
     remove: (address) => Effect.asVoid(sql.query("delete from actor_state where kind = $1 and id = $2", [address.kind, address.id]))
   }
 })
 
-export const layer: Layer.Layer<ActorStore, never, Sql> = Layer.effect(ActorStore, make)
+export const layer: Layer.Layer<ActorStore | ShardFences, never, Sql> = Layer.mergeAll(Layer.effect(ActorStore, make), SqlShardFences.layer)

@@ -13,7 +13,14 @@
  * - A defect (die, throw, unexpected error) fails only its own request with
  *   ActorDefect, is logged with the actor's address, and "restarts" the actor:
  *   the in-memory state is discarded and reloaded before the next message, so
- *   a handler that corrupted the state in place cannot leak it.
+ *   a handler that corrupted the state in place cannot leak it. A database
+ *   that did not answer (a transient store failure) restarts it the same way
+ *   but answers ActorUnavailable ("storage"), a 503 rather than a bug.
+ * - Fencing: each message runs with its shard's `CurrentFence` (the epoch
+ *   this node acquired), so the store refuses its writes once another node
+ *   owns the shard. A refused message whose writes all rolled back answers
+ *   NotServed (the sender retries it on the new owner); the state is reloaded.
+ *   Persisted kinds save conditionally on the version they loaded.
  * - Group commit (a kind's `group`): a grouped message takes the grouped ones
  *   queued behind it, and they are handled as one message whose outcome
  *   answers each (see `MessageGroup` in Actor.ts).
@@ -21,10 +28,11 @@
 import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
-import type { ActorStoreShape } from "./ActorStore.ts"
-import { type Envelope, NotServed, type Outcome } from "./Envelope.ts"
+import { type ActorStoreShape, isTransient, StaleState } from "./ActorStore.ts"
+import { type Envelope, NotServed, type Outcome, ReplyBarrier } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { reject, Rejection } from "./Rejection.ts"
+import { CurrentFence, type Fence, Fenced } from "./ShardFences.ts"
 
 export interface Activation {
   readonly address: ActorAddress
@@ -97,22 +105,44 @@ const messageOf = (u: unknown): string =>
 const annotate = (address: ActorAddress) =>
   Effect.annotateLogs({ actor: `${address.kind}/${address.id}`, actorKind: address.kind, actorId: address.id })
 
+export interface ShardHooks {
+  /** Checked before each message (e.g. "this node still holds the shard's lease"); false → NotServed, not processed. */
+  readonly canProcess?: (shard: number) => boolean
+  /** The epoch this node holds for `shard` (its writes are fenced with it); undefined: unfenced. */
+  readonly epochOf?: (shard: number) => number | undefined
+  /** A write of `shard` was refused by its fence: another node owns it now. */
+  readonly onFenced?: (shard: number) => void
+}
+
+/** The fence failure in a cause (raised as a defect by the store), if any. */
+const fencedIn = (cause: Cause.Cause<unknown>): Fenced | undefined => {
+  for (const reason of cause.reasons) {
+    const value = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
+    if (value instanceof Fenced) return value
+  }
+  return undefined
+}
+
 /**
  * The activation's fiber body. Runs until the mailbox is closed and empty.
  * Handlers' requirements must be in the fiber's context (the host provides
  * the context captured when the system was built).
  */
-export const run = (
-  activation: Activation,
-  store: ActorStoreShape,
-  /** Checked before each message (e.g. "this node still holds the shard's lease"); false → NotServed, not processed. */
-  canProcess?: (shard: number) => boolean
-): Effect.Effect<void> => {
+export const run = (activation: Activation, store: ActorStoreShape, hooks: ShardHooks = {}): Effect.Effect<void> => {
   const { address, kind, mailbox } = activation
+  const { canProcess, epochOf, onFenced } = hooks
   const codec = stateCodec(kind)
   const handlers = kind.handlers as Record<string, (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>>
   let state: unknown
   let loaded = false
+  /** The stored version the state was loaded at (0: never saved); saves are conditional on it. */
+  let version = 0
+  // An activation lives within one tenure of its shard (it is stopped when the lease goes), so one epoch fences all its writes.
+  const epoch = epochOf?.(activation.shard)
+  const fence: Fence | undefined =
+    epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false, refused: undefined }
+  /** What the reply of the message being handled waits for (see `ReplyBarrier`). */
+  const barrier: { waits: Array<Effect.Effect<void>> } = { waits: [] }
   const isDomainError = (tag: string, value: unknown): boolean => {
     const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
     return schemas?.error !== undefined && Schema.is(schemas.error)(value)
@@ -125,10 +155,12 @@ export const run = (
       encoded === undefined
         ? Effect.sync(() => {
             state = kind.initial(address.id)
+            version = 0
             loaded = true
           })
-        : Effect.map(codec.decode(encoded), (decoded) => {
+        : Effect.map(codec.decode(encoded.state), (decoded) => {
             state = decoded
+            version = encoded.version
             loaded = true
           })
   )
@@ -158,8 +190,42 @@ export const run = (
   const finish = (envelope: Envelope, outcome: Exit.Exit<unknown, any>): Effect.Effect<void> => {
     activation.current = undefined
     activation.busy = false
-    envelope.reply(outcome)
-    return Effect.void
+    if (barrier.waits.length === 0) {
+      envelope.reply(outcome)
+      return Effect.void
+    }
+    const waits = barrier.waits
+    barrier.waits = []
+    return Effect.asVoid(
+      Effect.forkDetach(
+        Effect.andThen(
+          Effect.all(waits, { concurrency: "unbounded", discard: true }),
+          Effect.sync(() => envelope.reply(outcome))
+        )
+      )
+    )
+  }
+
+  /** Another node owns the shard now: forget the state; not processed unless a fenced write of it had committed. */
+  const onFencedOut = (envelope: Envelope, fenced: Fenced): Effect.Effect<void> => {
+    loaded = false
+    state = undefined
+    const processed = fence?.committed === true
+    // Told after the reply: giving the shard up stops this activation, which must not answer first.
+    const giveUp = Effect.sync(() => onFenced?.(activation.shard))
+    return Effect.andThen(
+      Effect.logWarning(`${fenced.message}; "${envelope.tag}" ${processed ? "was interrupted" : "was not processed"}`).pipe(
+        annotate(address)
+      ),
+      finish(
+        envelope,
+        Exit.fail(
+          processed
+            ? new ActorUnavailable({ address, message: "the shard moved to another node while processing", reason: "interrupted" })
+            : new NotServed({ shard: activation.shard })
+        )
+      )
+    ).pipe(Effect.andThen(giveUp))
   }
 
   const onFailure = (envelope: Envelope, cause: Cause.Cause<unknown>): Effect.Effect<void> => {
@@ -167,13 +233,18 @@ export const run = (
     if (Option.isSome(error) && (error.value instanceof Rejection || isDomainError(envelope.tag, error.value))) {
       return finish(envelope, Exit.fail(error.value))
     }
+    const fenced = fencedIn(cause)
+    if (fenced !== undefined) return onFencedOut(envelope, fenced)
     // Anything else is a defect: the in-memory state may be corrupt, reload it.
     loaded = false
     state = undefined
     const interrupted = Cause.hasInterruptsOnly(cause)
+    const squashed = interrupted ? undefined : Cause.squash(cause)
     const failure = interrupted
       ? new ActorUnavailable({ address, message: "handler interrupted" })
-      : new ActorDefect({ address, message: messageOf(Cause.squash(cause)) })
+      : isTransient(squashed)
+        ? new ActorUnavailable({ address, message: `the database did not answer: ${messageOf(squashed)}`, reason: "storage" })
+        : new ActorDefect({ address, message: messageOf(squashed) })
     return Effect.andThen(
       Effect.logError(`actor handler defect in "${envelope.tag}"; restarting from persisted state`, cause).pipe(annotate(address)),
       finish(envelope, Exit.fail(failure))
@@ -207,6 +278,8 @@ export const run = (
     }
     return Effect.flatMap(Effect.exit(Effect.suspend(() => handler(envelope.payload, ctx))), (exit) => {
       open = false
+      // A write refused by the fence fails the message even if the handler caught the failure.
+      if (fence?.refused !== undefined) return onFencedOut(envelope, fence.refused)
       if (exit._tag === "Failure") return onFailure(envelope, exit.cause)
       if (reload) {
         loaded = false
@@ -220,28 +293,53 @@ export const run = (
         return finish(envelope, exit)
       }
       // Write-through: persist first, reply after.
-      return Effect.flatMap(Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded))), (saved) => {
-        if (saved._tag === "Success") {
-          state = next
-          return finish(envelope, exit)
-        }
-        // Unknown whether the write landed: forget the in-memory state, reload it next time.
-        // A defect, not a transient failure: retrying the same state would fail the same way.
-        loaded = false
-        state = undefined
-        return Effect.andThen(
-          Effect.logError("actor state could not be persisted", saved.cause).pipe(annotate(address)),
-          finish(
-            envelope,
-            Exit.fail(
-              new ActorDefect({
-                address,
-                message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
-              })
+      return Effect.flatMap(
+        Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded, version))),
+        (saved) => {
+          if (saved._tag === "Success") {
+            state = next
+            version = saved.value
+            return finish(envelope, exit)
+          }
+          // Unknown whether the write landed: forget the in-memory state, reload it next time.
+          loaded = false
+          state = undefined
+          const fenced = fencedIn(saved.cause)
+          if (fenced !== undefined) return onFencedOut(envelope, fenced)
+          const failure = Cause.squash(saved.cause)
+          // Saved by another owner since we loaded: nothing was written; retried on the current state.
+          if (failure instanceof StaleState) {
+            return Effect.andThen(
+              Effect.logWarning(`${failure.message}; reloading`).pipe(annotate(address)),
+              finish(envelope, Exit.fail(new NotServed({ shard: activation.shard })))
+            )
+          }
+          if (isTransient(failure)) {
+            return Effect.andThen(
+              Effect.logWarning("actor state could not be persisted: the database did not answer", saved.cause).pipe(annotate(address)),
+              finish(
+                envelope,
+                Exit.fail(
+                  new ActorUnavailable({ address, message: `the database did not answer: ${messageOf(failure)}`, reason: "storage" })
+                )
+              )
+            )
+          }
+          // A defect, not a transient failure: retrying the same state would fail the same way.
+          return Effect.andThen(
+            Effect.logError("actor state could not be persisted", saved.cause).pipe(annotate(address)),
+            finish(
+              envelope,
+              Exit.fail(
+                new ActorDefect({
+                  address,
+                  message: `state could not be persisted: ${messageOf(Cause.squash(saved.cause))}`
+                })
+              )
             )
           )
-        )
-      })
+        }
+      )
     })
   }
 
@@ -256,6 +354,11 @@ export const run = (
     activation.busy = true
     activation.current = envelope
     if (activation.stale) loaded = false
+    if (fence !== undefined) {
+      fence.committed = false
+      fence.refused = undefined
+    }
+    barrier.waits = []
     if (loaded) return handleLoaded(envelope, handler)
     return Effect.matchEffect(load, {
       onFailure: (error) => finish(envelope, Exit.fail(error)),
@@ -339,7 +442,9 @@ export const run = (
 
   const next = (envelope: Envelope): Effect.Effect<void> => (grouped.has(envelope.tag) ? handleGroup(envelope) : handle(envelope))
 
-  return Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
-    Effect.catch(() => Effect.void)
+  const loop = Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
+    Effect.catch(() => Effect.void),
+    Effect.provideService(ReplyBarrier, barrier)
   ) as Effect.Effect<void>
+  return fence === undefined ? loop : Effect.provideService(loop, CurrentFence, fence)
 }

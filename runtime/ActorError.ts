@@ -24,10 +24,12 @@ export class ActorDefect extends Schema.TaggedError<ActorDefect>()("ActorDefect"
  * Why a message could not be handled right now, so callers can say which:
  * handover: no node owns the shard yet (moving between nodes, or none reachable);
  * draining: the node is shutting down; interrupted: the activation was stopped
- * mid-message (hand-over or shutdown), so the outcome is unknown; storage: the
- * actor's state could not be read (the database did not answer).
+ * mid-message (hand-over, shutdown, or the connection dropped while the request
+ * was in flight), so the outcome is unknown; storage: the database did not
+ * answer (or timed out); disconnected: this node is cut off from the cluster
+ * (NATS) and serves nothing until it is back.
  */
-export const UnavailableReason = Schema.Literals(["handover", "draining", "interrupted", "storage"])
+export const UnavailableReason = Schema.Literals(["handover", "draining", "interrupted", "storage", "disconnected"])
 export type UnavailableReason = typeof UnavailableReason.Type
 
 /** No node could take the message (shard without owner, transport down, draining). */

@@ -39,6 +39,10 @@ export interface ActorHostConfig extends ActorHostOptions {
    * was stalled past its lease does not process what it had queued.)
    */
   readonly canProcess?: (shard: number) => boolean
+  /** The fencing epoch this node holds for `shard` (see `ShardFences.ts`); undefined: unfenced. */
+  readonly epochOf?: (shard: number) => number | undefined
+  /** A write of `shard` was refused by its fence: another node owns it now. */
+  readonly onFenced?: (shard: number) => void
   readonly nodeId: string
 }
 
@@ -74,6 +78,8 @@ export interface ActorHost {
    * whatever is answered after this call reflects the change that caused it.
    */
   readonly invalidate: (kind: string, id: string) => void
+  /** Marks every live activation stale (this node may have missed invalidations, e.g. while cut off). */
+  readonly invalidateAll: () => void
   /** Refuses new messages and gracefully passivates everything. Idempotent. */
   readonly close: Effect.Effect<void>
   /** Number of live activations. */
@@ -97,6 +103,11 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const defaultMailbox = config.mailbox ?? 1024
     const grace = config.drainGraceMillis ?? 10_000
     const shardOf = config.shardOf ?? (() => 0)
+    const hooks: Activation.ShardHooks = {
+      ...(config.canProcess ? { canProcess: config.canProcess } : {}),
+      ...(config.epochOf ? { epochOf: config.epochOf } : {}),
+      ...(config.onFenced ? { onFenced: config.onFenced } : {})
+    }
     const kinds = new Map<string, ActorKind>()
     for (const kind of config.kinds) {
       if (kinds.has(kind.kind)) return yield* Effect.die(new Error(`ActorHost: kind "${kind.kind}" registered twice`))
@@ -123,7 +134,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         }
         entries.set(key, entry)
         Mailbox.offer(mailbox, envelope)
-        const body = Activation.run(activation, store, config.canProcess).pipe(
+        const body = Activation.run(activation, store, hooks).pipe(
           Effect.ensuring(
             Effect.sync(() => {
               Deferred.doneUnsafe(entry.exited, Exit.void)
@@ -287,5 +298,10 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       for (const leavingEntry of leaving) if (leavingEntry.activation.key === key) leavingEntry.activation.stale = true
     }
 
-    return { kinds, offer, passivate, abort, invalidate, close, size: () => entries.size } satisfies ActorHost
+    const invalidateAll = (): void => {
+      for (const entry of entries.values()) entry.activation.stale = true
+      for (const entry of leaving) entry.activation.stale = true
+    }
+
+    return { kinds, offer, passivate, abort, invalidate, invalidateAll, close, size: () => entries.size } satisfies ActorHost
   })

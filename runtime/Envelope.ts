@@ -3,7 +3,7 @@
  * The activation only knows `reply` and `isAbandoned`, so one mailbox serves
  * local callers (a Deferred) and remote ones (a NATS reply) alike.
  */
-import { Data, Deferred, type Effect, Exit } from "effect"
+import { Context, Data, Deferred, type Effect, Exit } from "effect"
 import type { ActorAddress } from "./Actor.ts"
 import { type ActorError, ActorTimeout } from "./ActorError.ts"
 import type { Rejection } from "./Rejection.ts"
@@ -16,6 +16,17 @@ import type { Rejection } from "./Rejection.ts"
 export class NotServed extends Data.TaggedError("NotServed")<{ readonly shard: number }> {}
 
 export type Outcome = Exit.Exit<unknown, Rejection | ActorError | NotServed>
+
+/**
+ * What the reply of the message being handled must wait for, without holding
+ * the actor: a handler's invalidations on their way to other nodes are added
+ * here, and the activation answers once they are done while it already
+ * handles its next message (so a node that does not answer delays one reply,
+ * not every write to the actor). Undefined outside a handler.
+ */
+export const ReplyBarrier = Context.Reference<{ waits: Array<Effect.Effect<void>> } | undefined>("atrium/runtime/ReplyBarrier", {
+  defaultValue: () => undefined
+})
 
 export interface Envelope {
   readonly tag: string

@@ -4,6 +4,11 @@
  * validation — the types already checked them), replies come back through a
  * Deferred.
  *
+ * Fencing takes the clustered path too: with `ShardFences` in the context
+ * (provided by `SqlActorStore.layer`) the node bumps the epoch of its one
+ * shard (0) when it starts, so a second process started on the same database
+ * fences this one's writes off instead of interleaving with them.
+ *
  * Requirements: `ActorStore` and whatever the kinds' handlers need (e.g. the
  * `Sql` service). The layer captures the Context it is built in
  * (`Effect.context()`) and runs every handler in it, so provide those services
@@ -11,7 +16,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { ActorKind, ServicesOf } from "./Actor.ts"
-import { ActorDefect, type ActorError } from "./ActorError.ts"
+import { ActorDefect, type ActorError, ActorUnavailable } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
 import type { ActorStore } from "./ActorStore.ts"
 import { ActorSystem, type ActorSystemShape } from "./ActorSystem.ts"
@@ -19,6 +24,7 @@ import { LocalEnvelope, type NotServed } from "./Envelope.ts"
 import * as MessageCodec from "./MessageCodec.ts"
 import * as NodeId from "./NodeId.ts"
 import type { Rejection } from "./Rejection.ts"
+import { ShardFences } from "./ShardFences.ts"
 
 /**
  * Sends what the NATS transport would send: the payload and the success
@@ -66,20 +72,31 @@ export interface InProcessOptions extends ActorHost.ActorHostOptions {
 export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, any, any>>>(
   kinds: Kinds,
   options: InProcessOptions = {}
-): Layer.Layer<ActorSystem, never, ActorStore | ServicesOf<Kinds[number]>> =>
+): Layer.Layer<ActorSystem, never, ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>> =>
   Layer.effect(
     ActorSystem,
     Effect.gen(function* () {
-      const outer = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const outer = yield* Effect.context<ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>>()
       const nodeId = NodeId.validate(options.nodeId ?? NodeId.make())
       const defaultTimeout = options.timeoutMillis ?? 10_000
       // Handlers may ask other actors: they run with this very system in their context.
       let host: ActorHost.ActorHost
 
+      // The one shard's fence: taken before the first message.
+      const fences = Context.getOrUndefined(outer as Context.Context<unknown>, ShardFences)
+      const epoch = fences === undefined ? undefined : yield* Effect.orDie(fences.acquire(0, nodeId))
+
       const deliver = (kind: ActorKind, id: string, tag: string, payload: unknown, timeoutMillis: number | undefined) =>
         Effect.suspend(() => {
-          const envelope = new LocalEnvelope({ kind: kind.kind, id }, tag, payload, timeoutMillis ?? defaultTimeout)
-          return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
+          const address = { kind: kind.kind, id }
+          const envelope = new LocalEnvelope(address, tag, payload, timeoutMillis ?? defaultTimeout)
+          return Effect.andThen(
+            host.offer(kind.kind, id, envelope),
+            // Not served: another process took the database's shard over (its epoch is newer).
+            Effect.catchTag(envelope.await, "NotServed", () =>
+              Effect.fail(new ActorUnavailable({ address, message: "another node fenced this one off", reason: "handover" }))
+            )
+          )
         })
       const ask: ActorSystemShape["ask"] =
         (options.checkProtocols ?? process.env.ATRIUM_CHECK_PROTOCOLS === "1")
@@ -90,7 +107,13 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
       const invalidate: ActorSystemShape["invalidate"] = (kind, id) => Effect.sync(() => host.invalidate(kind.kind, id))
       const drain = Effect.suspend(() => host.close)
       const system = ActorSystem.of({ nodeId, ask, invalidate, drain })
-      host = yield* ActorHost.make({ ...options, kinds, context: Context.add(outer, ActorSystem, system), nodeId })
+      host = yield* ActorHost.make({
+        ...options,
+        kinds,
+        context: Context.add(outer, ActorSystem, system),
+        nodeId,
+        ...(epoch !== undefined ? { epochOf: () => epoch } : {})
+      })
 
       // Closing the layer drains: queued messages are answered, activations stop.
       yield* Effect.addFinalizer(() => host.close)

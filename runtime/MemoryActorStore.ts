@@ -3,10 +3,11 @@
  * JSON text, like a real database would: nothing the store returns aliases an
  * activation's in-memory state (so a handler that mutates its state in place
  * cannot corrupt the "persisted" copy), and non-JSON state fails loudly.
+ * Saves are conditional on the version, as in `SqlActorStore`.
  */
 import { Effect, Layer } from "effect"
 import type { ActorAddress } from "./Actor.ts"
-import { ActorStore, type ActorStoreShape } from "./ActorStore.ts"
+import { ActorStore, type ActorStoreShape, StaleState } from "./ActorStore.ts"
 
 export interface MemoryActorStore extends ActorStoreShape {
   /** The decoded JSON stored for an address, or `undefined`. */
@@ -21,7 +22,7 @@ const keyOf = (address: ActorAddress) => address.kind + "/" + address.id
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
 
 export const make = (): MemoryActorStore => {
-  const rows = new Map<string, string>()
+  const rows = new Map<string, { readonly text: string; readonly version: number }>()
   const loads = new Map<string, number>()
   const saves = new Map<string, number>()
   return {
@@ -29,19 +30,22 @@ export const make = (): MemoryActorStore => {
       Effect.sync(() => {
         const key = keyOf(address)
         bump(loads, key)
-        const text = rows.get(key)
-        return text === undefined ? undefined : JSON.parse(text)
+        const row = rows.get(key)
+        return row === undefined ? undefined : { state: JSON.parse(row.text), version: row.version }
       }),
-    save: (address, encodedState) =>
-      Effect.sync(() => {
+    save: (address, encodedState, expected) =>
+      Effect.suspend(() => {
         const key = keyOf(address)
         bump(saves, key)
-        rows.set(key, JSON.stringify(encodedState))
+        const version = rows.get(key)?.version ?? 0
+        if (version !== expected) return Effect.fail(new StaleState({ address, expected }))
+        rows.set(key, { text: JSON.stringify(encodedState), version: version + 1 })
+        return Effect.succeed(version + 1)
       }),
     remove: (address) => Effect.sync(() => void rows.delete(keyOf(address))),
     peek: (address) => {
-      const text = rows.get(keyOf(address))
-      return text === undefined ? undefined : JSON.parse(text)
+      const row = rows.get(keyOf(address))
+      return row === undefined ? undefined : JSON.parse(row.text)
     },
     loads,
     saves,

@@ -2,48 +2,65 @@
  * The clustered ActorSystem: actors are partitioned into `shards` (a stable
  * hash of kind + id, see `Sharding.ts`), each shard is served by at most one
  * node at a time — the holder of its lease in a JetStream KV bucket (see
- * `ShardLeases.ts`) — and asks travel as NATS request-reply on the shard's
- * subject `<prefix>.shard.<n>`, which only the owner subscribes to.
+ * `ShardLeases.ts`), fenced in the database by the epoch it bumped (see
+ * `ShardFences.ts`) — and asks travel as NATS request-reply.
  *
+ * - One delivery: every node subscribes to its own subject
+ *   `<prefix>.node.<nodeId>` only, and a sender addresses the owner named by
+ *   the lease table (a KV watch). So a request reaches exactly one node; if
+ *   that node does not serve the shard it answers `moved` knowing nobody else
+ *   got the request, and the sender retries on the owner. A sender retries
+ *   only outcomes that certainly were not processed (moved, no responders, no
+ *   owner yet, a write refused by its fence before anything committed); a
+ *   request that may have been processed (timeout, connection lost while in
+ *   flight) fails with ActorTimeout or ActorUnavailable("interrupted"). Reads
+ *   (a kind's `readOnly` messages) are retried either way, and wait at most a
+ *   freshness window per attempt.
  * - An ask for a shard this node serves goes straight into the local mailbox
- *   (no NATS round trip, no encoding).
- * - Otherwise the payload is encoded with its Schema and sent; the owner
- *   validates it on receipt and answers with the encoded success, Rejection
- *   or ActorError (see `MessageCodec.ts`).
- * - While a shard has no owner (no responders), or its owner is handing it
- *   over ("moved"), the sender retries with backoff until the ask's deadline,
- *   then fails with ActorUnavailable (never reached an owner) or ActorTimeout
- *   (an owner got the message but did not answer in time — not retried, as it
- *   may have been processed).
- * - Inbound messages of all shards are consumed by ONE long-running fiber
- *   (subscription callbacks only enqueue), so the hot path never leaves
- *   Effect: no runPromise/runFork per message.
+ *   (no NATS round trip, no encoding). Otherwise the payload is encoded with
+ *   its Schema and sent; the owner validates it on receipt and answers with
+ *   the encoded success, Rejection or ActorError (see `MessageCodec.ts`).
+ * - Freshness: a node serves (reads and writes) only while it has heard from
+ *   the NATS server within `freshnessMillis` (a PING/PONG every quarter of
+ *   it) and is connected. Cut off longer, it answers ActorUnavailable
+ *   ("disconnected", a 503) for its shards at once; back, it marks every live
+ *   activation stale (it may have missed invalidations) before serving again. Requests in flight when the connection drops fail
+ *   at once instead of waiting out their deadline.
+ * - Acknowledged invalidation: `invalidate` is delivered to the owner and
+ *   acknowledged by it (only the node serving the shard acks), or retried
+ *   until this node has been connected for `freshnessMillis` (plus a margin)
+ *   without an ack: the owner has then stopped serving what it holds. Called
+ *   by a handler, the delivery delays that message's reply, not the actor.
+ * - Inbound messages are consumed by ONE long-running fiber (subscription
+ *   callbacks only enqueue; invalidations are marked in the callback itself).
  *
  * Requirements: `ActorStore` (shared by all nodes — e.g. `SqlActorStore` on
- * PostgreSQL — since actors re-activate on whichever node takes their shard)
- * and the kinds' handler requirements. As with the in-process transport, the
- * layer captures the Context it is built in and runs handlers in it.
+ * PostgreSQL — since actors re-activate on whichever node takes their shard),
+ * optionally `ShardFences` (provided by `SqlActorStore.layer`), and the kinds'
+ * handler requirements. As with the in-process transport, the layer captures
+ * the Context it is built in and runs handlers in it.
  */
-import { connect, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node"
+import { connect, type Msg, RequestError, type Status } from "@nats-io/transport-node"
 import { jetstream } from "@nats-io/jetstream"
 import { Kvm } from "@nats-io/kv"
-import { Context, Deferred, Effect, Exit, Layer, Queue, Schema } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Queue, Schema } from "effect"
 import type { ActorAddress, ActorKind, ServicesOf } from "./Actor.ts"
 import { type ActorError, ActorTimeout, ActorUnavailable } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
 import type { ActorStore } from "./ActorStore.ts"
 import { ActorSystem, type ActorSystemShape } from "./ActorSystem.ts"
-import { type Envelope, LocalEnvelope, NotServed, type Outcome } from "./Envelope.ts"
+import { type Envelope, LocalEnvelope, NotServed, type Outcome, ReplyBarrier } from "./Envelope.ts"
 import * as MessageCodec from "./MessageCodec.ts"
 import * as NodeId from "./NodeId.ts"
 import { reject, type Rejection } from "./Rejection.ts"
+import { ShardFences } from "./ShardFences.ts"
 import * as ShardLeases from "./ShardLeases.ts"
 import { shardOf } from "./Sharding.ts"
 
 export interface NatsOptions extends ActorHost.ActorHostOptions {
   /** NATS server(s), e.g. `nats://127.0.0.1:4222`. */
   readonly url: string | ReadonlyArray<string>
-  /** Namespace of this cluster: subjects `<prefix>.shard.<n>`, KV bucket `<prefix>_shards` (see `bucketName`). */
+  /** Namespace of this cluster: subjects `<prefix>.node.<nodeId>`, KV bucket `<prefix>_shards` (see `bucketName`). */
   readonly prefix: string
   /** Number of shards; must be the same on every node of the cluster. Default 64. */
   readonly shards?: number
@@ -53,6 +70,12 @@ export interface NatsOptions extends ActorHost.ActorHostOptions {
   readonly renewMillis?: number
   /** A node stops serving a shard this long before its lease could lapse. Default TTL / 4. */
   readonly safetyMillis?: number
+  /**
+   * A node serves only while it has heard from the NATS server within this
+   * long; a writer waits about this long at most for an owner that does not
+   * acknowledge an invalidation. Default 3 s.
+   */
+  readonly freshnessMillis?: number
   /** Default: generated (hostname-pid-random). Letters, digits, `-`, `_`. */
   readonly nodeId?: string
   /** Default timeout of `ask`. Default 10 s. */
@@ -68,7 +91,8 @@ export class NatsTransportError extends Schema.TaggedError<NatsTransportError>()
   message: Schema.String
 }) {}
 
-export const subjectOf = (prefix: string, shard: number): string => `${prefix}.shard.${shard}`
+/** The one subject a node receives requests on. */
+export const nodeSubjectOf = (prefix: string, nodeId: string): string => `${prefix}.node.${nodeId}`
 
 /** The KV bucket holding the leases and heartbeats of the cluster `prefix`. */
 export const bucketName = (prefix: string): string => `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_shards`
@@ -77,7 +101,7 @@ const safeRespond = (msg: Msg, text: string): void => {
   try {
     msg.respond(text)
   } catch {
-    // Connection closing: the sender times out and retries elsewhere.
+    // Connection closing: the sender's request fails and it decides whether to retry.
   }
 }
 
@@ -106,24 +130,28 @@ class RemoteEnvelope implements Envelope {
 
 type Failure = Rejection | ActorError | NotServed
 
-const request = (nc: NatsConnection, subject: string, body: string, timeout: number): Effect.Effect<Msg, unknown> =>
-  Effect.callback<Msg, unknown>((resume) => {
-    nc.request(subject, body, { timeout }).then(
-      (msg) => resume(Effect.succeed(msg)),
-      (error) => resume(Effect.fail(error))
-    )
-  })
+/**
+ * Why a request got no reply: `unsent` and `no-responders` certainly did not
+ * reach an owner (retry); `timeout` and `cut` (our connection dropped while it
+ * was in flight) may have been processed.
+ */
+type Undelivered = "unsent" | "no-responders" | "timeout" | "cut"
 
-const isTimeout = (error: unknown): boolean => (error as Error)?.name === "TimeoutError"
+const classify = (error: unknown): Undelivered =>
+  error instanceof RequestError && error.isNoResponders()
+    ? "no-responders"
+    : (error as Error)?.name === "TimeoutError" || (error instanceof RequestError && (error.cause as Error)?.name === "TimeoutError")
+      ? "timeout"
+      : "unsent"
 
 export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, any>>>(
   kinds: Kinds,
   options: NatsOptions
-): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<Kinds[number]>> =>
+): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>> =>
   Layer.effect(
     ActorSystem,
     Effect.gen(function* () {
-      const context = yield* Effect.context<ActorStore | ServicesOf<Kinds[number]>>()
+      const context = yield* Effect.context<ActorStore | Exclude<ServicesOf<Kinds[number]>, ActorSystem>>()
       const scope = yield* Effect.scope
       const nodeId = options.nodeId ?? NodeId.make()
       if (!NodeId.isValid(nodeId)) return yield* new NatsTransportError({ message: `invalid node id "${nodeId}"` })
@@ -132,12 +160,18 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       const ttl = options.leaseTtlMillis ?? 10_000
       const serve = options.serve ?? true
       const defaultTimeout = options.timeoutMillis ?? 10_000
+      const freshness = options.freshnessMillis ?? 3000
+      const pingMillis = Math.max(50, Math.floor(freshness / 4))
+      // A node that heard from the server at t serves until t + freshness; a message sent to it before then
+      // reaches the server at most one trip later, so a writer waits that much longer.
+      const invalidationWait = freshness + pingMillis
       if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) {
         return yield* new NatsTransportError({ message: `invalid prefix "${prefix}"` })
       }
       if (!Number.isInteger(shards) || shards < 1) {
         return yield* new NatsTransportError({ message: `invalid shard count ${shards}` })
       }
+      const fences = Context.getOrUndefined(context as Context.Context<unknown>, ShardFences)
 
       const nc = yield* Effect.acquireRelease(
         Effect.tryPromise({
@@ -145,7 +179,12 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
             connect({
               servers: typeof options.url === "string" ? options.url : [...options.url],
               name: `atrium-${nodeId}`,
-              maxReconnectAttempts: -1
+              maxReconnectAttempts: -1,
+              // A dead server is noticed within a few seconds, and a short outage is over in about its length.
+              pingInterval: Math.max(500, Math.floor(freshness / 2)),
+              maxPingOut: 2,
+              reconnectTimeWait: 250,
+              reconnectJitter: 100
             }),
           catch: (error) => new NatsTransportError({ message: `cannot connect to NATS: ${String(error)}` })
         }),
@@ -161,6 +200,109 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           } as Parameters<Kvm["create"]>[1]),
         catch: (error) => new NatsTransportError({ message: `cannot open the lease bucket: ${String(error)}` })
       })
+
+      // --- connection state and freshness -----------------------------------------------------------
+
+      let connected = true
+      /** Bumped on every disconnect and reconnect: a PONG only counts for the connection its PING went out on. */
+      let generation = 0
+      let lastHeard = performance.now()
+      /** Cut off since the last re-validation: serve nothing until the leases are renewed and activations marked stale. */
+      let lapsed = false
+      /** Requests in flight, failed at once when the connection drops. */
+      const inflight = new Set<() => void>()
+      const wakePing = yield* Queue.sliding<void>(1)
+
+      const fresh = (): boolean => connected && !lapsed && performance.now() < lastHeard + freshness
+
+      const onStatus = (status: Status): void => {
+        if (status.type === "disconnect" || status.type === "staleConnection") {
+          connected = false
+          lapsed = true
+          generation++
+          const cut = [...inflight]
+          inflight.clear()
+          for (const fail of cut) fail()
+        } else if (status.type === "reconnect") {
+          connected = true
+          generation++
+          Queue.offerUnsafe(wakePing, undefined)
+        }
+      }
+      yield* Effect.forkIn(
+        Effect.promise(async () => {
+          for await (const status of nc.status()) onStatus(status)
+        }),
+        scope
+      )
+
+      // --- routing table: shard → owner, from the lease bucket ----------------------------------------
+
+      const owners: Array<string | undefined> = new Array(shards).fill(undefined)
+      const watchOwners = Effect.gen(function* () {
+        const watcher = yield* Effect.tryPromise(() => kv.watch({ key: "shard.>" }))
+        yield* Effect.addFinalizer(() => Effect.sync(() => watcher.stop()))
+        yield* Effect.tryPromise(async () => {
+          for await (const entry of watcher) {
+            const shard = Number(entry.key.slice(6))
+            if (Number.isInteger(shard) && shard >= 0 && shard < shards) {
+              owners[shard] = entry.operation === "PUT" ? entry.string() : undefined
+            }
+          }
+        })
+      }).pipe(
+        Effect.scoped,
+        Effect.ignore,
+        // Rebuilt from the last values whenever the watch ends (e.g. after a reconnect).
+        Effect.andThen(Effect.sleep(250)),
+        Effect.forever
+      )
+      yield* Effect.forkIn(watchOwners, scope)
+
+      /** The owner in the table, or (not known yet) in the bucket itself. */
+      const ownerOf = (shard: number): Effect.Effect<string | undefined> => {
+        const known = owners[shard]
+        if (known !== undefined) return Effect.succeed(known)
+        return Effect.tryPromise(() => kv.get(ShardLeases.shardKey(shard))).pipe(
+          Effect.map((entry) => (entry !== null && entry.operation === "PUT" ? entry.string() : undefined)),
+          Effect.orElseSucceed(() => undefined)
+        )
+      }
+
+      const request = (subject: string, body: string, timeout: number): Effect.Effect<Msg, Undelivered> =>
+        Effect.callback<Msg, Undelivered>((resume) => {
+          if (!connected) {
+            resume(Effect.fail("unsent"))
+            return
+          }
+          let settled = false
+          const cut = () => {
+            if (settled) return
+            settled = true
+            resume(Effect.fail("cut"))
+          }
+          inflight.add(cut)
+          nc.request(subject, body, { timeout }).then(
+            (msg) => {
+              inflight.delete(cut)
+              if (settled) return
+              settled = true
+              resume(Effect.succeed(msg))
+            },
+            (error) => {
+              inflight.delete(cut)
+              if (settled) return
+              settled = true
+              resume(Effect.fail(classify(error)))
+            }
+          )
+          return Effect.sync(() => {
+            settled = true
+            inflight.delete(cut)
+          })
+        })
+
+      // --- the host and the leases ---------------------------------------------------------------------
 
       // The leases are created below (they need the host to passivate); activations only exist after that.
       let leaseTable: ShardLeases.ShardLeases | undefined
@@ -178,64 +320,54 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         context: Context.add(context, ActorSystem, forHandlers),
         nodeId,
         shardOf: (kind, id) => shardOf(kind, id, shards),
-        canProcess: (shard) => leaseTable?.isValid(shard) === true
+        canProcess: (shard) => fresh() && leaseTable?.isValid(shard) === true,
+        epochOf: (shard) => leaseTable?.epochOf(shard),
+        onFenced: (shard) => {
+          if (leaseTable !== undefined) Effect.runFork(leaseTable.forfeit(shard))
+        }
       })
 
-      // Subscription callbacks only enqueue; one fiber does the work.
-      const inbound = yield* Queue.unbounded<Msg>()
-      const subscriptions = new Map<number, Subscription>()
-
-      const onServe = (shard: number) =>
-        Effect.sync(() => {
-          if (subscriptions.has(shard)) return
-          subscriptions.set(
-            shard,
-            nc.subscribe(subjectOf(prefix, shard), {
-              callback: (error, msg) => {
-                if (error === null) Queue.offerUnsafe(inbound, msg)
-              }
-            })
-          )
-        })
-
-      // drain(), not unsubscribe(): messages already on their way are still delivered (and answered
-      // "moved", so their senders retry at once) instead of being dropped (their senders would time out).
-      const unsubscribe = (shard: number) =>
-        Effect.suspend(() => {
-          const subscription = subscriptions.get(shard)
-          if (subscription === undefined) return Effect.void
-          subscriptions.delete(shard)
-          return Effect.ignore(
-            Effect.timeoutOption(
-              Effect.tryPromise(() => subscription.drain()),
-              1000
-            )
-          )
-        })
+      const serving = (shard: number): boolean => fresh() && leaseTable?.isServing(shard) === true
 
       const onStop = (shard: number, graceful: boolean) => {
         const inShard = (activation: { readonly shard: number }) => activation.shard === shard
         const notServed = new NotServed({ shard })
-        // Graceful: stop the inflow, then finish what is queued. Lease lost: stop the actors first.
-        return graceful
-          ? Effect.andThen(unsubscribe(shard), host.passivate(inShard, notServed))
-          : Effect.andThen(host.abort(inShard, notServed), unsubscribe(shard))
+        // Graceful: finish what is queued (new messages are answered "moved"). Lease lost: stop the actors now.
+        return graceful ? host.passivate(inShard, notServed) : host.abort(inShard, notServed)
       }
 
-      const handleInbound = (msg: Msg): Effect.Effect<void> => {
+      // Subscription callbacks only enqueue (invalidations excepted); one fiber does the work.
+      interface Inbound {
+        readonly msg: Msg
+        readonly req: MessageCodec.Request
+        readonly shard: number
+      }
+      const inbound = yield* Queue.unbounded<Inbound>()
+
+      const onMessage = (msg: Msg): void => {
         const req = MessageCodec.decodeRequest(msg.string())
         if (req === undefined) {
           safeRespond(msg, MessageCodec.encodeOutcome({ kind: "?", id: "?" }, undefined, Exit.fail(reject("invalid", "malformed request"))))
-          return Effect.void
+          return
         }
         const shard = shardOf(req.k, req.i, shards)
-        if (!leases.isServing(shard)) {
+        // Only the node serving the shard acknowledges; anyone else certainly holds nothing to mark.
+        if (!serving(shard)) {
           safeRespond(msg, JSON.stringify({ moved: shard }))
-          return Effect.void
+          return
         }
         if (req.inv === 1) {
+          // Marked before the acknowledgement leaves, and before any later message is looked at.
           host.invalidate(req.k, req.i)
           safeRespond(msg, '{"ok":null}')
+          return
+        }
+        Queue.offerUnsafe(inbound, { msg, req, shard })
+      }
+
+      const handleInbound = ({ msg, req, shard }: Inbound): Effect.Effect<void> => {
+        if (!serving(shard)) {
+          safeRespond(msg, JSON.stringify({ moved: shard }))
           return Effect.void
         }
         const address = { kind: req.k, id: req.i }
@@ -259,6 +391,14 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         })
       }
 
+      if (serve) {
+        nc.subscribe(nodeSubjectOf(prefix, nodeId), {
+          callback: (error, msg) => {
+            if (error === null) onMessage(msg)
+          }
+        })
+      }
+
       const leases = yield* ShardLeases.make({
         kv,
         nodeId,
@@ -267,8 +407,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         ...(options.renewMillis !== undefined ? { renewMillis: options.renewMillis } : {}),
         ...(options.safetyMillis !== undefined ? { safetyMillis: options.safetyMillis } : {}),
         acquire: serve,
-        onServe,
-        onStop
+        onServe: () => Effect.void,
+        onStop,
+        ...(fences !== undefined ? { fence: (shard: number) => fences.acquire(shard, nodeId) } : {})
       })
       leaseTable = leases
 
@@ -281,7 +422,38 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         scope
       )
 
+      // Freshness: a PING every `pingMillis`; back from a lapse, re-validate before serving again.
+      const ping = Effect.gen(function* () {
+        const sentOn = generation
+        const sent = performance.now()
+        // Silent for a whole window (paused, blackholed, a long GC) even if no ping saw it: it may have missed invalidations.
+        if (sent >= lastHeard + freshness) lapsed = true
+        const answered = yield* Effect.timeoutOption(
+          Effect.tryPromise(() => nc.flush()),
+          freshness
+        ).pipe(Effect.orElseSucceed(() => undefined))
+        if (answered !== undefined && answered._tag === "Some" && connected && generation === sentOn) {
+          lastHeard = Math.max(lastHeard, sent)
+        }
+        const reachable = connected && performance.now() < lastHeard + freshness
+        if (!reachable) {
+          if (!lapsed) yield* Effect.logWarning(`no word from the NATS server for ${freshness} ms: not serving until it is back`)
+          lapsed = true
+        } else if (lapsed) {
+          // Invalidations may have been missed meanwhile: every activation rebuilds before its next message.
+          // The leases need no check here: each is still served only until its own deadline, which no
+          // other node can reach first (see ShardLeases.ts), and writes are fenced anyway.
+          host.invalidateAll()
+          lapsed = false
+          yield* Effect.logInfo("connected to the NATS server again: serving")
+        }
+      })
+      yield* Effect.forkIn(Effect.forever(Effect.andThen(ping, Effect.timeoutOption(Queue.take(wakePing), pingMillis))), scope)
+
       let accepting = true
+
+      const disconnected = (address: ActorAddress) =>
+        new ActorUnavailable({ address, message: `node ${nodeId} is cut off from the cluster`, reason: "disconnected" })
 
       const ask: ActorSystemShape["ask"] = (kind, id, tag, payload, askOptions) =>
         Effect.suspend(() => {
@@ -292,7 +464,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const millis = askOptions?.timeoutMillis ?? defaultTimeout
           const deadline = performance.now() + millis
           const shard = shardOf(kind.kind, id, shards)
-          const subject = subjectOf(prefix, shard)
+          const isRead = kind.readOnly?.includes(tag) === true
           let body: string | undefined
           let codec: MessageCodec.MessageCodec | undefined
 
@@ -301,12 +473,30 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
             return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
           }
 
-          const remote = (remaining: number): Effect.Effect<unknown, Failure | "no-owner"> => {
+          // "retry": certainly not processed anywhere (or a read): back off and try again.
+          const remote = (remaining: number): Effect.Effect<unknown, Failure | "retry"> => {
             const send = (text: string, c: MessageCodec.MessageCodec) =>
-              Effect.matchEffect(request(nc, subject, MessageCodec.withDeadline(text, remaining), remaining), {
-                onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
-                onFailure: (error): Effect.Effect<never, Failure | "no-owner"> =>
-                  isTimeout(error) ? Effect.fail(new ActorTimeout({ address, millis })) : Effect.fail("no-owner" as const) // no responders, or disconnected: retry
+              Effect.flatMap(ownerOf(shard), (owner) => {
+                if (!connected) return Effect.fail(disconnected(address))
+                if (owner === undefined) return Effect.fail("retry" as const)
+                // A read may be asked again, so it does not wait out the deadline on an owner that went silent.
+                const wait = isRead ? Math.min(remaining, freshness) : remaining
+                return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), MessageCodec.withDeadline(text, wait), wait), {
+                  onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
+                  onFailure: (undelivered): Effect.Effect<never, Failure | "retry"> => {
+                    if (undelivered === "unsent" || undelivered === "no-responders") return Effect.fail("retry")
+                    if (undelivered === "timeout") return Effect.fail(isRead ? "retry" : new ActorTimeout({ address, millis }))
+                    // Our connection dropped while it was in flight: a read is simply asked again.
+                    if (isRead) return Effect.fail("retry")
+                    return Effect.fail(
+                      new ActorUnavailable({
+                        address,
+                        message: `node ${nodeId} lost its connection while the request was in flight`,
+                        reason: "interrupted"
+                      })
+                    )
+                  }
+                })
               })
             if (body !== undefined && codec !== undefined) return send(body, codec)
             const c = MessageCodec.codecFor(kind, tag)
@@ -331,7 +521,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
                   : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms`, reason: "handover" })
               )
             }
-            const once = leases.isServing(shard) ? local(remaining) : remote(remaining)
+            // Cut off: answer at once (the caller retries later) instead of waiting for the deadline.
+            if (!connected) return Effect.fail(disconnected(address))
+            const once = serving(shard) ? local(remaining) : remote(remaining)
             return Effect.catch(once, (error) => {
               if (typeof error !== "string" && error._tag !== "NotServed") return Effect.fail(error)
               // Nobody serves the shard right now (hand-over in progress): back off and retry.
@@ -347,16 +539,56 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           return attempt(0)
         }) as Effect.Effect<any, Rejection | ActorError>
 
+      const invalidationBody = (kind: string, id: string) =>
+        MessageCodec.withDeadline(MessageCodec.encodeInvalidation(kind, id), Math.min(1000, freshness))
+
+      /**
+       * Until the owner acknowledges, or this node has been connected for
+       * `invalidationWait` without an acknowledgement (the owner has then stopped
+       * serving: it cannot have heard from the server either), or the request
+       * deadline has passed (this node itself was cut off: logged).
+       */
+      const deliverInvalidation = (kind: string, id: string, shard: number): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          const started = performance.now()
+          let last = started
+          let connectedFor = 0
+          for (let n = 0; ; n++) {
+            if (serving(shard)) return host.invalidate(kind, id)
+            const owner = yield* ownerOf(shard)
+            // No lease at all: its former owner stopped serving before its key could lapse.
+            if (owner === undefined) return
+            // Ours but not served right now: every activation is marked stale before we serve again.
+            if (owner === nodeId) return host.invalidate(kind, id)
+            const reply = yield* Effect.option(request(nodeSubjectOf(prefix, owner), invalidationBody(kind, id), Math.min(1000, freshness)))
+            if (reply._tag === "Some" && reply.value.string().startsWith('{"ok"')) return
+            const now = performance.now()
+            if (fresh()) connectedFor += now - last
+            last = now
+            if (connectedFor >= invalidationWait) {
+              return yield* Effect.logWarning(
+                `invalidation of ${kind}/${id} not acknowledged by ${owner} for ${Math.round(connectedFor)} ms: it no longer serves shard ${shard}`
+              )
+            }
+            if (now - started >= defaultTimeout) {
+              return yield* Effect.logError(`invalidation of ${kind}/${id} could not be delivered: this node was cut off from the cluster`)
+            }
+            yield* Effect.sleep(Math.min(250, 10 * 2 ** n))
+          }
+        })
+
       const invalidate: ActorSystemShape["invalidate"] = (kind, id) =>
         Effect.suspend(() => {
           const shard = shardOf(kind.kind, id, shards)
-          if (leases.isServing(shard)) return Effect.sync(() => host.invalidate(kind.kind, id))
-          const body = MessageCodec.withDeadline(MessageCodec.encodeInvalidation(kind.kind, id), defaultTimeout)
-          // No owner, or a shard on the move: no activation lives to be marked (a new one rebuilds anyway).
-          return Effect.catch(Effect.asVoid(request(nc, subjectOf(prefix, shard), body, defaultTimeout)), (error) =>
-            isTimeout(error)
-              ? Effect.logWarning(`invalidation of ${kind.kind}/${id} got no answer from the owner of shard ${shard}`)
-              : Effect.void
+          if (serving(shard)) return Effect.sync(() => host.invalidate(kind.kind, id))
+          const delivery = deliverInvalidation(kind.kind, id, shard)
+          // In a handler: delivered while the actor goes on; the handler's reply waits for it.
+          return Effect.flatMap(ReplyBarrier, (barrier) =>
+            barrier === undefined
+              ? delivery
+              : Effect.map(Effect.forkIn(delivery, scope), (fiber) => {
+                  barrier.waits.push(Fiber.join(fiber))
+                })
           )
         })
 
@@ -368,7 +600,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
         drainStarted = true
         accepting = false
         return Effect.gen(function* () {
-          // Unsubscribe, finish queued messages, passivate, delete the leases (peers take over at once).
+          // Finish queued messages, passivate, delete the leases (peers take over at once).
           yield* leases.releaseAll
           yield* host.close
           yield* Effect.promise(() => (nc.isClosed() ? Promise.resolve() : nc.drain().catch(() => undefined)))

@@ -17,6 +17,12 @@
  * start. The check is made on every message, and a guard fiber aborts the
  * shard's activations when the deadline passes.
  *
+ * Fencing: a lease only says who SHOULD serve; `fence(shard)` (the epoch
+ * bump in the database, see `ShardFences.ts`) runs after the key is created
+ * and before the shard is served, so the database refuses the writes of the
+ * former owner from then on. Until it has succeeded the lease is
+ * "acquiring" (renewed, not served); if it fails the key is deleted.
+ *
  * Balance: each node aims for ceil(shards / liveNodes). Above it, it releases
  * shards gracefully (stop routing to it, passivate its actors, then delete the
  * lease); below it, it acquires free shards (random order, so nodes starting
@@ -43,6 +49,8 @@ export interface ShardLeasesConfig {
   readonly onServe: (shard: number) => Effect.Effect<void>
   /** Stop serving a shard: gracefully (finish queued messages) or at once (lease lost). Must be idempotent. */
   readonly onStop: (shard: number, graceful: boolean) => Effect.Effect<void>
+  /** Takes the shard's fence (bumps its epoch) before it is served; returns the epoch. Absent: unfenced. */
+  readonly fence?: (shard: number) => Effect.Effect<number, unknown>
 }
 
 export interface ShardLeases {
@@ -57,6 +65,10 @@ export interface ShardLeases {
   readonly owned: () => ReadonlyArray<number>
   /** Live nodes seen at the last rebalance (including this one). */
   readonly liveNodes: () => number
+  /** The fencing epoch acquired for a served shard. */
+  readonly epochOf: (shard: number) => number | undefined
+  /** Stops serving `shard` at once (its fence says another node owns it) and gives up its lease. */
+  readonly forfeit: (shard: number) => Effect.Effect<void>
   /** Drain: stop acquiring, stop serving every shard gracefully, delete the leases and the heartbeat. */
   readonly releaseAll: Effect.Effect<void>
 }
@@ -66,8 +78,9 @@ interface Lease {
   readonly key: string
   revision: number
   validUntil: number
-  /** serving → releasing (passivating) → released (ready to delete) */
-  phase: "serving" | "releasing" | "released"
+  /** acquiring (fence being taken) → serving → releasing (passivating) → released (ready to delete) */
+  phase: "acquiring" | "serving" | "releasing" | "released"
+  epoch: number | undefined
   /** Completed once a graceful stop has finished. */
   readonly stopped: Deferred.Deferred<void>
 }
@@ -136,6 +149,12 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
      */
     const stopGracefully = (lease: Lease): Effect.Effect<void> =>
       Effect.suspend(() => {
+        if (lease.phase === "acquiring") {
+          // Never served: nothing to passivate.
+          lease.phase = "released"
+          Deferred.doneUnsafe(lease.stopped, Exit.void)
+          return lock.withPermit(Effect.suspend(() => (leases[lease.shard] === lease ? remove(lease) : Effect.void)))
+        }
         if (lease.phase !== "serving") return Deferred.await(lease.stopped)
         lease.phase = "releasing"
         return config.onStop(lease.shard, true).pipe(
@@ -195,15 +214,33 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
                 key: shardKey(shard),
                 revision,
                 validUntil: sent + ttl - safety,
-                phase: "serving",
+                phase: config.fence === undefined ? "serving" : "acquiring",
+                epoch: undefined,
                 stopped: Deferred.makeUnsafe()
               }
               leases[shard] = lease
-              return config.onServe(shard)
+              return config.fence === undefined ? config.onServe(shard) : fork(takeFence(lease, config.fence))
             })
         }
       )
     }
+
+    // Forked: the bump may wait for the former owner's transactions, and renewals must not wait with it.
+    const takeFence = (lease: Lease, fence: (shard: number) => Effect.Effect<number, unknown>): Effect.Effect<void> =>
+      Effect.matchEffect(fence(lease.shard), {
+        onSuccess: (epoch) =>
+          Effect.suspend(() => {
+            if (leases[lease.shard] !== lease || lease.phase !== "acquiring") return Effect.void
+            lease.epoch = epoch
+            lease.phase = "serving"
+            return config.onServe(lease.shard)
+          }),
+        onFailure: (error) =>
+          Effect.andThen(
+            Effect.logWarning(`could not take the fence of shard ${lease.shard}: ${String(error)}; giving the lease up`).pipe(annotate),
+            lock.withPermit(Effect.suspend(() => (leases[lease.shard] === lease ? remove(lease) : Effect.void)))
+          )
+      })
 
     const listKeys = promise(async () => {
       const keys: Array<string> = []
@@ -224,14 +261,15 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
       if (draining) return
       const target = Math.ceil(shards / live)
       const serving = leases.filter((l): l is Lease => l !== undefined && l.phase === "serving")
-      if (serving.length > target) {
-        for (const lease of shuffle(serving).slice(0, serving.length - target)) yield* release(lease)
-      } else if (serving.length < target) {
+      const acquiring = leases.filter((l) => l !== undefined && l.phase === "acquiring").length
+      if (serving.length + acquiring > target) {
+        for (const lease of shuffle(serving).slice(0, Math.max(0, serving.length + acquiring - target))) yield* release(lease)
+      } else if (serving.length + acquiring < target) {
         const free: Array<number> = []
         for (let shard = 0; shard < shards; shard++) {
           if (!taken.has(shard) && leases[shard] === undefined) free.push(shard)
         }
-        const wanted = shuffle(free).slice(0, target - serving.length)
+        const wanted = shuffle(free).slice(0, target - serving.length - acquiring)
         yield* Effect.forEach(wanted, acquire, { concurrency: 16, discard: true })
       }
     })
@@ -335,14 +373,27 @@ export const make = (config: ShardLeasesConfig): Effect.Effect<ShardLeases, neve
 
     const isValid = (shard: number): boolean => {
       const lease = leases[shard]
-      return lease !== undefined && performance.now() < lease.validUntil
+      return lease !== undefined && lease.phase !== "acquiring" && performance.now() < lease.validUntil
     }
+
+    const forfeit = (shard: number): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const lease = leases[shard]
+        if (lease === undefined) return Effect.void
+        // Deleting the key only if it is still ours (previousSeq) lets the fence's owner keep it.
+        return Effect.andThen(
+          lose(lease, "its fence was taken by another node"),
+          lock.withPermit(Effect.ignore(promise(() => kv.delete(lease.key, { previousSeq: lease.revision }))))
+        )
+      })
 
     return {
       isServing,
       isValid,
       owned: () => leases.filter((l): l is Lease => l !== undefined && l.phase === "serving").map((l) => l.shard),
       liveNodes: () => live,
+      epochOf: (shard) => leases[shard]?.epoch,
+      forfeit,
       releaseAll
     } satisfies ShardLeases
   })

@@ -19,8 +19,8 @@ describe("a state that cannot be persisted", () => {
     let failSaves = false
     const store: ActorStoreShape = {
       ...inner,
-      save: (address, state) =>
-        failSaves ? Effect.die(new Error('invalid byte sequence for encoding "UTF8": 0x00')) : inner.save(address, state)
+      save: (address, state, expected) =>
+        failSaves ? Effect.die(new Error('invalid byte sequence for encoding "UTF8": 0x00')) : inner.save(address, state, expected)
     }
     const logs: Array<{ level: string; annotations: Record<string, unknown> }> = []
     const logger = Logger.make<unknown, void>((o) => {
@@ -83,7 +83,7 @@ describe("a state that cannot be loaded", () => {
   })
 
   it("is a defect when the stored state no longer decodes: 500", async () => {
-    const error = errorOf(await askWith(() => Effect.succeed({ count: "not a number" })))
+    const error = errorOf(await askWith(() => Effect.succeed({ state: { count: "not a number" }, version: 1 })))
     expect(error).toBeInstanceOf(ActorDefect)
     expect(fromFailure(error as ActorDefect).status).toBe(500)
   })

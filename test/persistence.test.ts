@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deferred, Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
 import { BlobStore } from "../persistence/BlobStore.ts"
 import * as Database from "../persistence/Database.ts"
 import * as FileBlobStore from "../persistence/FileBlobStore.ts"
@@ -18,7 +18,8 @@ import * as Migrations from "../persistence/Migrations.ts"
 import * as PgliteSql from "../persistence/PgliteSql.ts"
 import { Sql, SqlError } from "../persistence/Sql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
-import { ActorStore } from "../runtime/ActorStore.ts"
+import { ActorStore, StaleState } from "../runtime/ActorStore.ts"
+import { CurrentFence, type Fence, Fenced, ShardFences } from "../runtime/ShardFences.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "./support/database.ts"
 
 const postgresReady = await checkPostgres("test/persistence.test.ts > PostgreSQL backend")
@@ -62,7 +63,7 @@ const postgresDatabase: Backend = {
   }
 }
 
-type Services = Sql | ActorStore | BlobStore
+type Services = Sql | ActorStore | ShardFences | BlobStore
 
 const allMigrations = await Effect.runPromise(Migrations.load())
 
@@ -551,11 +552,11 @@ const suite = (backend: Backend) => {
       const store = await run(SqlActorStore.make)
       expect(await run(store.load(address))).toBeUndefined()
 
-      await run(store.save(address, { count: 1 }))
-      expect(await run(store.load(address))).toEqual({ count: 1 })
+      expect(await run(store.save(address, { count: 1 }, 0))).toBe(1)
+      expect(await run(store.load(address))).toEqual({ state: { count: 1 }, version: 1 })
       expect(await run(store.loadRow(address))).toMatchObject({ state: { count: 1 }, version: 1 })
 
-      await run(store.save(address, { count: 2, items: ["x"] }))
+      expect(await run(store.save(address, { count: 2, items: ["x"] }, 1))).toBe(2)
       const row = await run(store.loadRow(address))
       expect(row).toMatchObject({ state: { count: 2, items: ["x"] }, version: 2 })
       expect(row!.updatedAt).toMatch(/Z$/)
@@ -567,34 +568,133 @@ const suite = (backend: Backend) => {
       expect(typeRows).toEqual([{ t: "object" }])
 
       // through the ActorStore service
-      await run(Effect.flatMap(ActorStore, (actors) => actors.save(address, { count: 3 })))
-      expect(await run(Effect.flatMap(ActorStore, (actors) => actors.load(address)))).toEqual({ count: 3 })
+      await run(Effect.flatMap(ActorStore, (actors) => actors.save(address, { count: 3 }, 2)))
+      expect(await run(Effect.flatMap(ActorStore, (actors) => actors.load(address)))).toEqual({ state: { count: 3 }, version: 3 })
       expect((await run(store.loadRow(address)))!.version).toBe(3)
 
       await run(store.remove(address))
       expect(await run(store.load(address))).toBeUndefined()
-      await run(store.save(address, { count: 0 }))
+      await run(store.save(address, { count: 0 }, 0))
       expect((await run(store.loadRow(address)))!.version).toBe(1)
       await run(store.remove(address))
     })
 
     it("stores null and primitive states as JSON", async () => {
       const store = await run(SqlActorStore.make)
-      await run(store.save({ kind: "counter", id: "null" }, null))
-      await run(store.save({ kind: "counter", id: "number" }, 42))
-      expect(await run(store.load({ kind: "counter", id: "null" }))).toBeNull()
-      expect(await run(store.load({ kind: "counter", id: "number" }))).toBe(42)
+      await run(store.save({ kind: "counter", id: "null" }, null, 0))
+      await run(store.save({ kind: "counter", id: "number" }, 42, 0))
+      expect(await run(store.load({ kind: "counter", id: "null" }))).toEqual({ state: null, version: 1 })
+      expect(await run(store.load({ kind: "counter", id: "number" }))).toEqual({ state: 42, version: 1 })
     })
 
     it("joins the caller's transaction", async () => {
       const store = await run(SqlActorStore.make)
       const error = await failure(
         Effect.flatMap(Sql, (sql) =>
-          sql.transaction(Effect.andThen(store.save({ kind: "counter", id: "tx" }, { n: 1 }), Effect.fail("abort" as const)))
+          sql.transaction(Effect.andThen(store.save({ kind: "counter", id: "tx" }, { n: 1 }, 0), Effect.fail("abort" as const)))
         )
       )
       expect(error).toBe("abort")
       expect(await run(store.load({ kind: "counter", id: "tx" }))).toBeUndefined()
+    })
+
+    it("refuses a save conditional on a version that moved on, writing nothing", async () => {
+      const store = await run(SqlActorStore.make)
+      const stale = { kind: "counter", id: "stale" }
+      await run(store.save(stale, { by: "first owner" }, 0))
+      // A second writer that also loaded "never saved" must not overwrite it.
+      expect(await failure(store.save(stale, { by: "late insert" }, 0))).toBeInstanceOf(StaleState)
+      expect(await run(store.save(stale, { by: "second owner" }, 1))).toBe(2)
+      // The first owner's delayed save, made from version 1, lands after the second's: refused.
+      expect(await failure(store.save(stale, { by: "delayed first owner" }, 1))).toBeInstanceOf(StaleState)
+      expect(await run(store.loadRow(stale))).toMatchObject({ state: { by: "second owner" }, version: 2 })
+    })
+  })
+
+  describe("shard fences", () => {
+    const shard = 1000 + Math.floor(Math.random() * 1000)
+    const fenceOf = (epoch: number): Fence => ({ shard, epoch, committed: false, refused: undefined })
+    const fenced = <A, E>(fence: Fence, effect: Effect.Effect<A, E, Services>) => Effect.provideService(effect, CurrentFence, fence)
+    const rowsOf = (id: string) =>
+      run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.query<{ n: number }>("select count(*) as n from actor_state where kind = 'fence' and id = $1", [id])
+        )
+      )
+    const insert = (id: string) =>
+      Effect.flatMap(Sql, (sql) =>
+        sql.query("insert into actor_state (kind, id, state, version) values ('fence', $1, '{}'::jsonb, 1)", [id])
+      )
+
+    it("refuses the transactions and bare writes of a node whose epoch was bumped by another", async () => {
+      const first = await run(Effect.flatMap(ShardFences, (fences) => fences.acquire(shard, "node-a")))
+      const second = await run(Effect.flatMap(ShardFences, (fences) => fences.acquire(shard, "node-b")))
+      expect(second).toBe(first + 1)
+
+      const old = fenceOf(first)
+      const inTransaction = await run(
+        Effect.exit(
+          fenced(
+            old,
+            Effect.flatMap(Sql, (sql) => sql.transaction(insert("stale-tx")))
+          )
+        )
+      )
+      expect(Exit.isFailure(inTransaction) && Cause.squash(inTransaction.cause)).toBeInstanceOf(Fenced)
+      const bare = await run(Effect.exit(fenced(old, insert("stale-bare"))))
+      expect(Exit.isFailure(bare) && Cause.squash(bare.cause)).toBeInstanceOf(Fenced)
+      expect(old.committed).toBe(false)
+      expect(old.refused).toBeInstanceOf(Fenced)
+      // Reads need no fence.
+      expect(
+        await run(
+          fenced(
+            old,
+            Effect.flatMap(Sql, (sql) => sql.query("select 1 as one"))
+          )
+        )
+      ).toEqual([{ one: 1 }])
+      expect(await rowsOf("stale-tx")).toEqual([{ n: 0 }])
+      expect(await rowsOf("stale-bare")).toEqual([{ n: 0 }])
+
+      const current = fenceOf(second)
+      await run(fenced(current, insert("current")))
+      expect(current.committed).toBe(true)
+      expect(await rowsOf("current")).toEqual([{ n: 1 }])
+    })
+
+    it("bumps an epoch only after the transactions that passed the old fence have finished", async () => {
+      const epoch = await run(Effect.flatMap(ShardFences, (fences) => fences.acquire(shard, "node-a")))
+      const order: Array<string> = []
+      const inside = Deferred.makeUnsafe<void>()
+      const release = Deferred.makeUnsafe<void>()
+      const owner = fenced(
+        fenceOf(epoch),
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            Effect.gen(function* () {
+              yield* insert("before-bump")
+              yield* Deferred.succeed(inside, undefined)
+              yield* Deferred.await(release)
+              order.push("old owner committed")
+            })
+          )
+        )
+      )
+      const ownerFiber = runtime.runFork(owner)
+      await runtime.runPromise(Deferred.await(inside))
+      const bump = runtime.runPromise(
+        Effect.flatMap(ShardFences, (fences) => fences.acquire(shard, "node-b")).pipe(
+          Effect.tap(() => Effect.sync(() => order.push("bumped")))
+        )
+      )
+      // PGlite is one session: its transaction holds the only connection, so the bump queues the same way.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await runtime.runPromise(Deferred.succeed(release, undefined))
+      await runtime.runPromise(Fiber.join(ownerFiber))
+      expect(await bump).toBe(epoch + 1)
+      expect(order).toEqual(["old owner committed", "bumped"])
+      expect(await rowsOf("before-bump")).toEqual([{ n: 1 }])
     })
   })
 }
@@ -637,7 +737,7 @@ describe("PGlite directory durability", () => {
     const dir = await temporaryDirectory()
     try {
       const address = { kind: "durable", id: "reopen" }
-      const write = Effect.flatMap(SqlActorStore.make, (store) => store.save(address, { kept: true }))
+      const write = Effect.flatMap(SqlActorStore.make, (store) => store.save(address, { kept: true }, 0))
       await Effect.runPromise(Effect.provide(write, Database.pglite(dir)))
       expect(existsSync(path.join(dir, "pglite", "PG_VERSION"))).toBe(true)
       const read = Effect.flatMap(SqlActorStore.make, (store) => store.loadRow(address))

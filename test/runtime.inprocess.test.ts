@@ -89,12 +89,13 @@ describe("in-process actor runtime", () => {
     // A slow store: if the reply did not wait for the save, the caller would see `saving`.
     const slow: ActorStoreShape = {
       ...inner,
-      save: (address, state) =>
+      save: (address, state, expected) =>
         Effect.gen(function* () {
           saving = true
           yield* Effect.sleep(30)
-          yield* inner.save(address, state)
+          const version = yield* inner.save(address, state, expected)
           saving = false
+          return version
         })
     }
     const { run } = setup({}, slow)
@@ -136,7 +137,7 @@ describe("in-process actor runtime", () => {
         expect(memory.loads.get(key)).toBe(1)
         yield* Effect.sleep(400)
         // Changed behind its back while passivated: a re-activation must read the store, not a cache.
-        yield* memory.save(address, { count: 40, log: ["external"] })
+        yield* memory.save(address, { count: 40, log: ["external"] }, 2)
         const reply = yield* system.ask(Counter, address.id, "Increment", { by: 2 })
         expect(reply.count).toBe(42)
         expect(memory.loads.get(key)).toBe(2)

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ActorDefect, ActorTimeout, ActorUnavailable } from "../runtime/ActorError.ts"
 import { ActorSystem, type ActorSystemShape } from "../runtime/ActorSystem.ts"
 import * as MemoryActorStore from "../runtime/MemoryActorStore.ts"
-import { bucketName, layerNats, type NatsOptions, subjectOf } from "../runtime/NatsTransport.ts"
+import { bucketName, layerNats, type NatsOptions, nodeSubjectOf } from "../runtime/NatsTransport.ts"
 import { Rejection } from "../runtime/Rejection.ts"
 import { shardOf } from "../runtime/Sharding.ts"
 import { checkNats, countByOwner, deleteBucket, natsUrl, readLeases, testPrefix } from "./support/nats.ts"
@@ -189,7 +189,7 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
     // A hand-made request that skips the sender's encoding: the owner refuses it.
     const nc = await connect({ servers: natsUrl() })
     try {
-      const subject = subjectOf(prefix, shardOf("Counter", id, SHARDS))
+      const subject = nodeSubjectOf(prefix, b.system.nodeId)
       const bad = await nc.request(subject, JSON.stringify({ ms: 2000, k: "Counter", i: id, t: "Increment", p: { by: "x" } }), {
         timeout: 2000
       })

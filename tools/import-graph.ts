@@ -34,34 +34,64 @@ const server = new Set(Object.keys(layers))
  * for removal from here.
  */
 const allowedArrows: ReadonlyArray<readonly [arrow: string, removedBy: string]> = [
-  ["actors/feedback/ArticleContent.ts -> collab/RichText.ts", "web-content"],
-  ["actors/feedback/Description.ts -> collab/RichText.ts", "web-content"],
-  ["actors/feedback/DeskQueries.ts -> collab/RichText.ts", "web-content"],
-  ["actors/feedback/ReleaseCommands.ts -> collab/RichText.ts", "web-content"],
-  ["actors/pmops/WhiteboardAccess.ts -> collab/DocumentAccess.ts", "collab-seams"],
-  ["actors/wiki/CommentAnchor.ts -> collab/RichText.ts", "web-content"],
-  ["actors/wiki/PageContent.ts -> collab/RichText.ts", "web-content"],
-  ["actors/wiki/PageContent.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/PageImport.ts -> collab/RichText.ts", "web-content"],
-  ["actors/wiki/PageImport.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/PageVersions.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/PublicWiki.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/SearchIndex.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/SpaceExport.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["actors/wiki/SpaceExport.ts -> collab/RichText.ts", "web-content"],
-  ["actors/wiki/WikiPage.ts -> collab/LiveDocuments.ts", "collab-seams"],
-  ["collab/CollabEndpoint.ts -> facade/auth/Authenticate.ts", "collab-seams"],
-  ["collab/CollabEndpoint.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/CollabExtension.ts -> facade/Config.ts", "collab-seams"],
-  ["collab/CollabExtension.ts -> facade/Extension.ts", "collab-seams"],
-  ["collab/CollabExtension.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/PmStreams.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/SocketAdapter.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/SocketIoStreams.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/StreamSocket.ts -> facade/uws.ts", "collab-seams"],
-  ["collab/StreamsExtension.ts -> facade/Extension.ts", "collab-seams"],
-  ["runtime/ActorStore.ts -> persistence/Sql.ts", "cluster-core"],
-  ["web/src/wiki/Editor.ts -> collab/richtext/Extensions.ts", "web-content"]
+  ["actors/feedback/ArticleContent.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/feedback/Description.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/feedback/DeskQueries.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/feedback/ReleaseCommands.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/pmops/WhiteboardAccess.ts -> collab/DocumentAccess.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/CommentAnchor.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/wiki/PageContent.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/wiki/PageContent.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/PageImport.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/wiki/PageImport.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/PageVersions.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/PublicWiki.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/SearchIndex.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/SpaceExport.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  ["actors/wiki/SpaceExport.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
+  ["actors/wiki/WikiPage.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
+  [
+    "collab/CollabEndpoint.ts -> facade/auth/Authenticate.ts",
+    "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
+  ],
+  ["collab/CollabEndpoint.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  [
+    "collab/CollabExtension.ts -> facade/Config.ts",
+    "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
+  ],
+  [
+    "collab/CollabExtension.ts -> facade/Extension.ts",
+    "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
+  ],
+  ["collab/CollabExtension.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  ["collab/SocketAdapter.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  ["streams/PmStreams.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  [
+    "streams/SocketIoInternals.ts -> facade/uws.ts",
+    "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
+  ],
+  ["streams/SocketIoStreams.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  ["streams/StreamSocket.ts -> facade/uws.ts", "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"],
+  [
+    "streams/StreamsExtension.ts -> facade/Extension.ts",
+    "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
+  ],
+  [
+    "web/src/areas/work/Description.tsx -> collab/richtext/Extensions.ts",
+    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
+  ],
+  [
+    "web/src/areas/work/Description.tsx -> collab/richtext/Markdown.ts",
+    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
+  ],
+  [
+    "web/src/areas/work/Description.tsx -> collab/richtext/Schema.ts",
+    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
+  ],
+  [
+    "web/src/wiki/Editor.ts -> collab/richtext/Extensions.ts",
+    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
+  ]
 ]
 
 const skipped = new Set(["node_modules", ".git", "data", ".tmp", "test-results", "dist"])

@@ -9,9 +9,9 @@
  */
 import { Effect, Schema } from "effect"
 import { Timestamp } from "../../actors/Fields.ts"
-import { SOCKET_IO_PATH } from "../../collab/SocketIoStreams.ts"
-import { RAW_SOCKET_PATH } from "../../collab/StreamSocket.ts"
-import { issueTicket } from "../../collab/WebSocketTickets.ts"
+import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
+import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
+import { issueTicket } from "../../streams/WebSocketTickets.ts"
 import { principalOf } from "../Access.ts"
 import { tagGroup } from "../Operation.ts"
 import { BoardParams } from "./BoardAsk.ts"

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { type ReferenceSet, referenceSets } from "../../actors/pm/ReferenceData.ts"
-import { CloseCode } from "../../collab/StreamSession.ts"
+import { CloseCode } from "../../streams/StreamSession.ts"
 import { type AnyOperation, raw, tagGroup } from "../Operation.ts"
 import { scopes as apiKeyScopes } from "../Scopes.ts"
 import { referenceDataExamples } from "./ReferenceData.examples.ts"

@@ -1,7 +1,7 @@
 /** Request and response examples of the operations in WebSocket.ts, by operationId: the catalog and the OpenAPI documents show them. */
 import { examplesById } from "../Operation.ts"
-import { RAW_SOCKET_PATH } from "../../collab/StreamSocket.ts"
-import { SOCKET_IO_PATH } from "../../collab/SocketIoStreams.ts"
+import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
+import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
 
 const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
 

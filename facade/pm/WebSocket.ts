@@ -1,9 +1,9 @@
 /** pm tag "WebSocket" (1): tickets for the live-update streams (raw WebSocket and Socket.IO). */
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
-import { issueTicket, TICKET_TTL_SECONDS } from "../../collab/WebSocketTickets.ts"
-import { RAW_SOCKET_PATH } from "../../collab/StreamSocket.ts"
-import { SOCKET_IO_PATH } from "../../collab/SocketIoStreams.ts"
+import { issueTicket, TICKET_TTL_SECONDS } from "../../streams/WebSocketTickets.ts"
+import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
+import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { tagGroup } from "../Operation.ts"
 import { webSocketExamples } from "./WebSocket.examples.ts"

@@ -1,20 +1,25 @@
 /**
- * The web app's static assets (`web/`), built with esbuild's JS API once per
+ * The web app's static assets (`web/`), built with Vite's JS API once per
  * version of their sources: the bundle lands in `web/build/<key>/` (key: a
- * hash of the client sources, the shared rich-text schema and the lockfile),
+ * hash of the client sources, the shared rich-text schema, the lockfile and
+ * this build's own configuration),
  * so later starts, and every node of a cluster sharing the folder, reuse it.
- * No network: everything comes from node_modules.
+ * One process builds a version at a time (a lock folder); the others wait for
+ * it. No network: everything comes from node_modules.
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { build } from "esbuild"
+import { build } from "vite"
+import { GENERATED_DIR, writeApiTypes } from "./ApiTypes.ts"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 export const WEB_DIR = path.join(ROOT, "web")
 const BUILD_DIR = path.join(WEB_DIR, "build")
+/** A lock older than this was left by a process that died while building. */
+const STALE_LOCK_MS = 5 * 60_000
 
 export interface Asset {
   readonly body: Buffer
@@ -35,17 +40,23 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2"
 }
 
+/** Files under `dir`, leaving out builds and the generated API types (types only: they make no code). */
 const filesUnder = (dir: string): Array<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) return full === BUILD_DIR ? [] : filesUnder(full)
+    if (entry.isDirectory()) return full === BUILD_DIR || full === GENERATED_DIR ? [] : filesUnder(full)
     return [full]
   })
 
 /** What the bundle is made of: a change to any of these makes a new build. */
 const sourceKey = (): string => {
   const hash = createHash("sha256")
-  const inputs = [...filesUnder(WEB_DIR), ...filesUnder(path.join(ROOT, "collab", "richtext")), path.join(ROOT, "package-lock.json")].sort()
+  const inputs = [
+    ...filesUnder(WEB_DIR),
+    ...filesUnder(path.join(ROOT, "collab", "richtext")),
+    path.join(ROOT, "package-lock.json"),
+    fileURLToPath(import.meta.url)
+  ].sort()
   for (const file of inputs) {
     if (!existsSync(file)) continue
     hash.update(path.relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -53,47 +64,66 @@ const sourceKey = (): string => {
   return hash.digest("hex").slice(0, 16)
 }
 
-const bundle = async (outdir: string) => {
-  const result = await build({
-    absWorkingDir: ROOT,
-    entryPoints: { app: path.join(WEB_DIR, "src", "main.ts"), styles: path.join(WEB_DIR, "src", "styles.css") },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    sourcemap: "linked",
-    entryNames: "[name]-[hash]",
-    outdir: path.join(outdir, "assets"),
-    metafile: true,
-    legalComments: "none",
-    logLevel: "silent",
-    define: { "process.env.NODE_ENV": '"production"' }
+const bundle = async (outDir: string) => {
+  await build({
+    root: WEB_DIR,
+    configFile: false,
+    envFile: false,
+    logLevel: "error",
+    clearScreen: false,
+    mode: "production",
+    base: "/",
+    publicDir: false,
+    // React's production build and JSX transform, whatever NODE_ENV the starting process has (vitest sets "test").
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    oxc: { jsx: { runtime: "automatic", development: false } },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      assetsDir: "assets",
+      target: "es2022",
+      sourcemap: true,
+      reportCompressedSize: false,
+      // Splits per area come from the app's lazy routes; each area's chunk is named after it.
+      rolldownOptions: {
+        output: {
+          entryFileNames: "assets/app-[hash].js",
+          chunkFileNames: (chunk) => `assets/${/\/areas\/(\w+)\//.exec(chunk.facadeModuleId ?? "")?.[1] ?? "[name]"}-[hash].js`
+        }
+      }
+    }
   })
-  const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file))
-  const script = outputs.find((file) => /^app-.*\.js$/.test(file))
-  const styles = outputs.find((file) => /^styles-.*\.css$/.test(file))
-  if (script === undefined || styles === undefined) throw new Error(`web build: missing outputs (${outputs.join(", ")})`)
-  const template = readFileSync(path.join(WEB_DIR, "index.html"), "utf8")
-  writeFileSync(path.join(outdir, "index.html"), template.replace("%SCRIPT%", script).replace("%STYLES%", styles))
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Builds the assets unless this version is built already; returns their folder. */
 export const ensureBuilt = async (): Promise<string> => {
   const target = path.join(BUILD_DIR, sourceKey())
-  if (existsSync(path.join(target, "index.html"))) return target
-  // Build beside the target and rename: concurrent starts (test workers, cluster nodes) never see half a build.
-  const scratch = `${target}.tmp-${process.pid}-${Date.now().toString(36)}`
-  mkdirSync(scratch, { recursive: true })
-  try {
-    await bundle(scratch)
+  const lock = `${target}.lock`
+  mkdirSync(BUILD_DIR, { recursive: true })
+  for (;;) {
+    if (existsSync(path.join(target, "index.html"))) return target
     try {
-      renameSync(scratch, target)
-    } catch (error) {
-      if (!existsSync(path.join(target, "index.html"))) throw error
+      mkdirSync(lock)
+      break
+    } catch {
+      // Another process builds this version: wait for it, or take over a lock its builder left behind.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
+      else await sleep(250)
     }
+  }
+  // Build beside the target and rename: a reader never sees half a build.
+  const scratch = `${target}.tmp-${process.pid}-${Date.now().toString(36)}`
+  try {
+    if (existsSync(path.join(target, "index.html"))) return target
+    await writeApiTypes()
+    await bundle(scratch)
+    renameSync(scratch, target)
   } finally {
     rmSync(scratch, { recursive: true, force: true })
+    rmSync(lock, { recursive: true, force: true })
   }
   return target
 }

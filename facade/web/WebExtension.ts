@@ -2,6 +2,8 @@
  * Serves the web app (`web/`) at `/` from the same uWS app as the API:
  * assets built on first start (WebAssets), index.html revalidated (no-cache,
  * ETag), hashed assets cached for a year (immutable), gzip when accepted.
+ * The app's own URLs (APP_ROUTES: history-API routes, never an API base
+ * path) answer index.html, so a reload or a shared link opens that page.
  * A failed build is logged and `/` answers 503: the API keeps running.
  */
 import { Effect, Layer } from "effect"
@@ -29,6 +31,9 @@ const send = (res: HttpResponse, asset: Asset, ifNoneMatch: string, acceptEncodi
   })
 }
 
+/** The app's history-API routes (web/src/routes.tsx); the API's base paths (/pm, /hub, /wiki, /feedback, /mcp) stay the API's. */
+export const APP_ROUTES = ["/", "/index.html", "/sign-in", "/w", "/w/*", "/portal/*"] as const
+
 const notFound = (res: HttpResponse, status: string, message: string) => {
   res.cork(() => {
     res.writeStatus(status).writeHeader("content-type", "text/plain; charset=utf-8").writeHeader("cache-control", "no-store").end(message)
@@ -48,13 +53,13 @@ export const attachWebApp = (app: TemplatedApp) =>
     Effect.flatMap(({ assets, problem }) =>
       Effect.sync(() => {
         const handler = (res: HttpResponse, req: { getUrl(): string; getHeader(name: string): string }) => {
-          const asset = assets.get(req.getUrl())
+          const url = req.getUrl()
+          const asset = assets.get(url.startsWith("/assets/") ? url : "/")
           if (asset !== undefined) send(res, asset, req.getHeader("if-none-match"), req.getHeader("accept-encoding"))
           else if (problem !== undefined) notFound(res, "503 Service Unavailable", "The web app could not be built; see the server log.")
           else notFound(res, "404 Not Found", "Not found")
         }
-        app.get("/", handler)
-        app.get("/index.html", handler)
+        for (const route of APP_ROUTES) app.get(route, handler)
         app.get("/assets/*", handler)
       })
     )

@@ -6,7 +6,9 @@
  * @internal
  */
 import { Context, Effect, Exit } from "effect"
+import { CurrentFence, type Fence, Fenced } from "../../runtime/ShardFences.ts"
 import { Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
+import * as Fencing from "./fencing.ts"
 import { undefinedParameter } from "./sqlValues.ts"
 
 /** One connection's worth of statements: the pool outside a transaction, the transaction's connection inside one. */
@@ -46,6 +48,28 @@ const CurrentTransaction = Context.Reference<Transaction | undefined>("atrium/pe
 
 const SQLSTATE = /^[0-9A-Z]{5}$/
 
+/**
+ * Failures where the database did not answer or gave up, so a retry may
+ * succeed: SQLSTATE class 08 (connection), 57 (canceled by a statement
+ * timeout, shutting down, cannot connect now), 25P03 (idle in transaction
+ * too long), 53300 (too many connections), 40001/40P01 (serialization,
+ * deadlock), 55P03 (lock timeout); and client-side connection failures.
+ */
+const transientStates = /^(08|57|25P03|53300|40001|40P01|55P03)/
+const transientClientCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED"
+])
+
 /** Maps a driver error to `SqlError`, keeping the SQLSTATE when the server sent one. */
 export const toSqlError = (cause: unknown): SqlError => {
   if (cause instanceof SqlError) return cause
@@ -55,7 +79,9 @@ export const toSqlError = (cause: unknown): SqlError => {
     const detail = typeof error.detail === "string" && error.detail !== "" ? ` (${error.detail})` : ""
     // Node's own error codes (ECONNREFUSED, EPIPE…) are not SQLSTATEs: only server errors carry `severity`.
     const code = typeof error.code === "string" && SQLSTATE.test(error.code) && error.severity !== undefined ? error.code : undefined
-    return code === undefined ? new SqlError({ message: message + detail }) : new SqlError({ message: message + detail, code })
+    const transient =
+      code !== undefined ? transientStates.test(code) : typeof error.code === "string" && transientClientCodes.has(error.code)
+    return new SqlError({ message: message + detail, ...(code !== undefined ? { code } : {}), ...(transient ? { transient } : {}) })
   }
   return new SqlError({ message: String(cause) })
 }
@@ -156,44 +182,64 @@ export const make = (driver: Driver): SqlShape => {
     executeScript: (script) => runScript(transaction.connection, script, transaction)
   })
 
+  /** Rolled back unless the shard's epoch is still the fence's (the row then stays locked against a bump until COMMIT). */
+  const checkFence = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> =>
+    Effect.flatMap(run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state), (rows) => {
+      const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
+      if (current === fence.epoch) return Effect.void
+      fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
+      return Effect.die(fence.refused)
+    })
+
   const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(CurrentTransaction, (current) => {
       if (ours(current)) return body // nested: join the outer transaction
-      return Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function* () {
-          const opened = yield* restore(open(driver))
-          const state: Transaction = { driver, connection: opened.connection, aborted: false }
-          const exit = yield* Effect.exit(
-            restore(body.pipe(Effect.provideService(Sql, boundTo(state)), Effect.provideService(CurrentTransaction, state)))
-          )
-          if (Exit.isSuccess(exit) && !state.aborted) {
-            yield* opened.commit
-            return exit.value
-          }
-          yield* opened.rollback
-          if (Exit.isSuccess(exit)) {
-            return yield* Effect.fail(
-              new SqlError({
-                message: "A statement of this transaction failed and its error was handled, so the transaction was rolled back",
-                code: "25P02"
-              })
+      return Effect.flatMap(CurrentFence, (fence) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const opened = yield* restore(open(driver))
+            const state: Transaction = { driver, connection: opened.connection, aborted: false }
+            const exit = yield* Effect.exit(
+              restore(
+                (fence === undefined ? body : Effect.andThen(checkFence(state, fence), body)).pipe(
+                  Effect.provideService(Sql, boundTo(state)),
+                  Effect.provideService(CurrentTransaction, state)
+                )
+              )
             )
-          }
-          return yield* exit
-        })
+            if (Exit.isSuccess(exit) && !state.aborted) {
+              yield* opened.commit
+              if (fence !== undefined) fence.committed = true
+              return exit.value
+            }
+            yield* opened.rollback
+            if (Exit.isSuccess(exit)) {
+              return yield* Effect.fail(
+                new SqlError({
+                  message: "A statement of this transaction failed and its error was handled, so the transaction was rolled back",
+                  code: "25P02"
+                })
+              )
+            }
+            return yield* exit
+          })
+        )
       )
     })
 
-  return {
-    backend: driver.backend,
-    query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
-      Effect.flatMap(CurrentTransaction, (current) =>
-        ours(current) ? run(current.connection, text, params, current) : run(driver, text, params)
-      ) as Effect.Effect<ReadonlyArray<R>, SqlError>,
-    transaction,
-    executeScript: (script) =>
-      Effect.flatMap(CurrentTransaction, (current) =>
-        ours(current) ? runScript(current.connection, script, current) : runScript(driver, script)
-      )
-  }
+  // A handler's write outside a transaction is fenced too: it runs in a transaction of its own.
+  const outside = <A>(fenced: Effect.Effect<A, SqlError>, unfenced: Effect.Effect<A, SqlError>, text: string): Effect.Effect<A, SqlError> =>
+    Effect.flatMap(CurrentFence, (fence) => (fence !== undefined && Fencing.mayWrite(text) ? transaction(fenced) : unfenced))
+
+  const query = <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []): Effect.Effect<ReadonlyArray<R>, SqlError> =>
+    Effect.flatMap(CurrentTransaction, (current) =>
+      ours(current) ? run(current.connection, text, params, current) : outside(query<Row>(text, params), run(driver, text, params), text)
+    ) as Effect.Effect<ReadonlyArray<R>, SqlError>
+
+  const executeScript = (script: string): Effect.Effect<void, SqlError> =>
+    Effect.flatMap(CurrentTransaction, (current) =>
+      ours(current) ? runScript(current.connection, script, current) : outside(executeScript(script), runScript(driver, script), script)
+    )
+
+  return { backend: driver.backend, query, transaction, executeScript }
 }

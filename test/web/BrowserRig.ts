@@ -109,7 +109,8 @@ export class BrowserRig {
     })
     await this.call(this.owner, "PATCH", `/hub/v1/workspaces/${this.workspaceId}/members/${this.member.userId}`, { role: "viewer" })
     await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    await page.getByText("reconnecting…").waitFor()
+    // The view's own indicator or the app's "offline — reconnecting" banner (both are down).
+    await page.getByText("reconnecting…").first().waitFor()
     await meanwhile()
     released = true
     for (const route of held) await route.continue()

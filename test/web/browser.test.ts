@@ -32,8 +32,9 @@ describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", 
   })
 
   it("loads index.html and signs in without console errors", async () => {
-    const page = await signedIn(owner, `#/w/${workspaceId}`)
-    await page.getByRole("heading", { name: "Boards" }).waitFor()
+    const page = await signedIn(owner, `w/${workspaceId}`)
+    await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: "Work" }).waitFor()
+    await page.getByRole("heading", { name: "Browser tests", level: 1 }).waitFor()
     expect(errors()).toEqual([])
   })
 
@@ -43,7 +44,7 @@ describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", 
       title: "Team notes",
       markdown: "# Team notes\n\nStart here."
     })
-    const route = `#/w/${workspaceId}/wiki/${space.id}/${created.id}`
+    const route = `w/${workspaceId}/wiki/${space.id}/${created.id}`
     const [ann, ben] = await Promise.all([signedIn(owner, route), signedIn(member, route)])
     for (const page of [ann, ben]) await page.locator(".tiptap").getByText("Start here.").waitFor()
     // Both are connected once each sees the other in "Editing now" (awareness went both ways).
@@ -115,25 +116,39 @@ describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", 
     for (const name of ["Write the brief", "Review the copy", "Ship it"])
       tasks.push(await call(owner, "POST", `/pm/v1/lists/${list.id}/tasks`, { name }))
 
-    const page = await signedIn(member, `#/w/${workspaceId}/board/${list.id}`)
+    const page = await signedIn(member, `w/${workspaceId}/work/lists/${list.id}`)
     const sentFrames: Array<string> = []
     page.on("websocket", (socket) => socket.on("framesent", (frame) => sentFrames.push(String(frame.payload))))
-    const column = (status: string) => page.locator(`.column[data-status="${status}"]`)
+    const column = (status: string) => page.getByRole("region", { name: status, exact: true })
     await column(first!).getByText("Write the brief").waitFor()
     await page.getByText("● live").waitFor()
+
+    // Shift+↑ moves a card up its column (a PUT of its position).
+    await column(first!)
+      .getByRole("link", { name: /Ship it/ })
+      .focus()
+    await page.keyboard.press("Shift+ArrowUp")
+    const order = async () =>
+      ((await call(owner, "GET", `/pm/v1/lists/${list.id}/tasks?order=position`)).items as Array<{ name: string }>).map((t) => t.name)
+    await expect.poll(order, { timeout: 10_000 }).toEqual(["Write the brief", "Ship it", "Review the copy"])
+    await expect
+      .poll(() => column(first!).getByRole("link").allTextContents())
+      .toEqual(["T-1 Write the brief", "T-3 Ship it", "T-2 Review the copy"])
 
     // A PATCH through the API shows up within a second.
     await call(owner, "PATCH", `/pm/v1/tasks/${tasks[0].id}`, { status: second })
     await column(second!).getByText("Write the brief").waitFor({ timeout: 1000 })
 
     // The keyboard moves a card too (Shift+→), through the same PATCH.
-    await column(first!).getByText("Review the copy").click()
+    await column(first!)
+      .getByRole("link", { name: /Review the copy/ })
+      .focus()
     await page.keyboard.press("Shift+ArrowRight")
-    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[1].id}`)).status.name).toBe(second)
+    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[1].id}`)).status.name, { timeout: 10_000 }).toBe(second)
 
     // Drag and drop moves a card back.
     await column(second!).getByText("Write the brief").dragTo(column(first!))
-    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[0]!.id}`)).status.name).toBe(first)
+    await expect.poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${tasks[0]!.id}`)).status.name, { timeout: 10_000 }).toBe(first)
 
     // The server closes the socket (Ben's role changes: 4409); his new ticket is held while a task moves.
     await rig.whileReconnectionHeld(page, "**/pm/v1/ws/ticket", () =>

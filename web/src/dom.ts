@@ -1,4 +1,6 @@
-/** A tiny DOM builder: `h("button", { onclick }, "Save")`. Attributes starting with "on" are listeners. */
+/** A tiny DOM builder for the views not yet moved to React: `h("button", { onclick }, "Save")`. */
+export { announce } from "./ui/announce.tsx"
+
 type Child = Node | string | null | undefined | false
 type Attributes = Record<string, unknown>
 
@@ -21,17 +23,4 @@ export const h = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
 /** Replaces an element's children. */
 export const mount = (parent: Element, ...children: Array<Child>) => {
   parent.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false))
-}
-
-/** Announces a message to screen readers (and shows it) in the status region. */
-let clearing: ReturnType<typeof setTimeout> | undefined
-
-export const announce = (message: string) => {
-  const region = document.getElementById("status")
-  if (region === null) return
-  region.textContent = message
-  clearTimeout(clearing)
-  clearing = setTimeout(() => {
-    region.textContent = ""
-  }, 5000)
 }

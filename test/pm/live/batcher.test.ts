@@ -8,7 +8,7 @@
  */
 import { fc, it } from "@fast-check/vitest"
 import { describe, expect } from "vitest"
-import { StreamBatcher } from "../../../collab/StreamBatcher.ts"
+import { StreamBatcher } from "../../../streams/StreamBatcher.ts"
 
 const WS = "w1"
 /** Three spaces, two lists each, two tasks per list. */

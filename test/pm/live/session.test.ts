@@ -1,7 +1,7 @@
 /** StreamSession on its own (fake transport and backend): folding of overlapping subscriptions, frame limits, parsing. */
 import { describe, expect, it } from "vitest"
 import type { ScopeTarget, Viewer } from "../../../actors/pm/Visibility.ts"
-import { MAX_PENDING_FRAMES, parseClientFrame, type StreamBackend, StreamSession } from "../../../collab/StreamSession.ts"
+import { MAX_PENDING_FRAMES, parseClientFrame, type StreamBackend, StreamSession } from "../../../streams/StreamSession.ts"
 
 const viewer: Viewer = { userId: "u1", workspaceId: "w1", role: "member" }
 

@@ -5,11 +5,11 @@
  * slug (`GET /feedback/v1/public/boards/{slug}/roadmap`, no account needed).
  * Live: the board's stream ticket, then `subscribe` with scope `board`; every
  * board event re-reads the roadmap (one read, served from the Board actor's
- * memory), and a reconnect resumes from `lastSeq` (see ../board/Stream.ts).
+ * memory), and a reconnect resumes from `lastSeq` (see ../live/Stream.ts).
  * Keyboard: ↑/↓ step through a column's requests, ←/→ across columns.
  */
 import { ApiError, api, currentSession } from "../api.ts"
-import { openStream, showStreamState, type TicketSource } from "../board/Stream.ts"
+import { openStream, type StreamState, type TicketSource } from "../live/Stream.ts"
 import { announce, h, mount } from "../dom.ts"
 
 /** What the roadmap shows: a workspace board by id, or a public board by slug. */
@@ -47,6 +47,21 @@ const TYPE_LABELS: Record<string, string> = {
   in_progress: "In progress",
   shipped: "Shipped",
   declined: "Declined"
+}
+
+/** Shows a stream's state in its indicator (`data-state` styles it; the text says it). */
+const showStreamState = (indicator: HTMLElement, value: StreamState | "offline") => {
+  indicator.dataset.state = value
+  indicator.textContent =
+    value === "live"
+      ? "● live"
+      : value === "reconnecting"
+        ? "reconnecting…"
+        : value === "closed"
+          ? "disconnected"
+          : value === "connecting"
+            ? "connecting…"
+            : "not live"
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`
@@ -96,7 +111,7 @@ export const showRoadmap = (main: HTMLElement, source: RoadmapSource) => {
       h(
         "header",
         {},
-        source.kind === "board" ? h("a", { href: `#/w/${source.workspaceId}` }, "← Workspace") : h("a", { href: "#/" }, "← Atrium"),
+        source.kind === "board" ? h("a", { href: `/w/${source.workspaceId}/feedback` }, "← Boards") : h("a", { href: "/" }, "← Atrium"),
         title,
         state,
         refreshButton

@@ -10,10 +10,10 @@ export interface TreeNode {
   readonly children: ReadonlyArray<TreeNode>
 }
 
-const treeList = (nodes: ReadonlyArray<TreeNode>, href: (id: string) => string, current: string | undefined): HTMLElement =>
+const treeList = (nodes: ReadonlyArray<TreeNode>, href: (id: string) => string, current: string | undefined, top = false): HTMLElement =>
   h(
     "ul",
-    { role: "group" },
+    top ? { role: "tree", "aria-label": "Pages" } : { role: "group" },
     ...nodes.map((node) =>
       h(
         "li",
@@ -32,8 +32,14 @@ const treeList = (nodes: ReadonlyArray<TreeNode>, href: (id: string) => string, 
     )
   )
 
-export const showWiki = (main: HTMLElement, workspaceId: string, spaceId: string, pageId: string | undefined) => {
-  const href = (id: string) => `#/w/${workspaceId}/wiki/${spaceId}/${id}`
+export const showWiki = (
+  main: HTMLElement,
+  workspaceId: string,
+  spaceId: string,
+  pageId: string | undefined,
+  navigate: (to: string) => void
+) => {
+  const href = (id: string) => `/w/${workspaceId}/wiki/${spaceId}/${id}`
   const nav = h("nav", { className: "tree card", "aria-label": "Pages" }, h("p", {}, "Loading pages…"))
   const content = h("div", { className: "page-area" })
   mount(main, h("div", { className: "wiki" }, nav, content))
@@ -51,7 +57,7 @@ export const showWiki = (main: HTMLElement, workspaceId: string, spaceId: string
         onsubmit: async (event: Event) => {
           event.preventDefault()
           const page = await api<{ id: string }>("POST", `/wiki/v1/spaces/${encodeURIComponent(spaceId)}/pages`, { title: title.value })
-          location.hash = href(page.id)
+          navigate(href(page.id))
         }
       },
       h("label", { className: "field" }, h("span", {}, "New page"), title),
@@ -59,8 +65,8 @@ export const showWiki = (main: HTMLElement, workspaceId: string, spaceId: string
     )
     mount(
       nav,
-      h("p", {}, h("a", { href: `#/w/${workspaceId}` }, "← Workspace")),
-      tree.items.length === 0 ? h("p", {}, "No pages yet.") : treeList(tree.items, href, pageId),
+      h("p", {}, h("a", { href: `/w/${workspaceId}/wiki` }, "← Spaces")),
+      tree.items.length === 0 ? h("p", {}, "No pages yet.") : treeList(tree.items, href, pageId, true),
       create
     )
     return tree

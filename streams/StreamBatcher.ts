@@ -16,7 +16,7 @@
  * begins. The wide topics (workspace, space) thus batch a whole burst, and
  * a list or task topic splits where the burst leaves it and comes back.
  */
-import { AdaptiveWindow } from "./AdaptiveWindow.ts"
+import { AdaptiveWindow } from "../collab/AdaptiveWindow.ts"
 
 export type Publish = (topic: string, frame: object, json: string) => void
 

@@ -9,11 +9,9 @@
  * - A refused ticket fails the handshake: `connect_error` with
  *   `data: {code: 4401}`. Malformed frames get an `error` frame with
  *   `closeCode: 4400`, then the socket is disconnected.
- * - Rooms are the same topics as the raw socket's. socket.io's uWS support
- *   broadcasts to a room with uWS's native publish, by patching the adapter
- *   PROTOTYPE with a closure over the app it was attached to; that would make
- *   two servers in one process (tests, benches) publish on each other's app,
- *   so the patched methods are pinned to this server's adapter instance.
+ * - Rooms are the same topics as the raw socket's, broadcast with uWS's
+ *   native publish (socket.io's uWS support, pinned to this server's app:
+ *   see SocketIoInternals).
  * - The uWS behaviour socket.io registers gets `maxBackpressure` and
  *   `closeOnBackpressureLimit`, so a slow Socket.IO client is cut off (and
  *   resumes with `lastSeq`) rather than silently skipped by publish.
@@ -24,6 +22,7 @@ import { CloseCode, type ClientFrame, parseClientFrame, type StreamSession } fro
 import type { Viewer } from "../actors/pm/Visibility.ts"
 import type { StreamNode } from "./StreamNode.ts"
 import { batchedTopic } from "./StreamTopics.ts"
+import { attachAppPinned } from "./SocketIoInternals.ts"
 
 export const SOCKET_IO_PATH = "/pm/socket.io"
 
@@ -38,6 +37,7 @@ const withBackpressure = (app: TemplatedApp, maxBackpressure: number): Templated
   new Proxy(app, {
     get(target, property) {
       if (property === "ws") {
+        // closeOnBackpressureLimit `true`, not 1: see StreamSocket.
         return (pattern: string, behavior: object) =>
           target.ws(pattern, { ...behavior, maxBackpressure, closeOnBackpressureLimit: true as never })
       }
@@ -60,11 +60,8 @@ export const attachSocketIo = (app: TemplatedApp, node: StreamNode, maxBackpress
     maxHttpBufferSize: 16 * 1024,
     cors: { origin: true }
   })
-  io.attachApp(withBackpressure(app, maxBackpressure))
+  attachAppPinned(io, withBackpressure(app, maxBackpressure))
   const namespace = io.of("/")
-  const adapter = namespace.adapter as unknown as Record<string, unknown>
-  const prototype = Object.getPrototypeOf(adapter) as Record<string, unknown>
-  for (const method of ["addAll", "del", "broadcast"]) adapter[method] = prototype[method]
 
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { ticket?: unknown; batch?: unknown } | undefined

@@ -1,26 +1,31 @@
 /**
- * The live stream for one subscription: a WebSocket ticket (pm's
- * `POST /pm/v1/ws/ticket`, or another service's, e.g. a feedback board's
- * stream ticket), the raw socket (`/pm/v1/ws?ticket=…`), and
- * after any drop a new ticket and `subscribe` with `lastSeq` = the highest
- * seq handled, so the events missed meanwhile are replayed.
+ * One live stream subscription over the raw socket: a single-use ticket
+ * (pm's `POST /pm/v1/ws/ticket`, or a feedback board's stream ticket), the
+ * socket with `batch=1` (a `batch` frame carries several frames, each handled
+ * as if it came alone), and after any drop a new ticket and `subscribe` with
+ * `lastSeq` = the highest seq handled, so the events missed meanwhile are
+ * replayed. Framework-free: the React side is PmLive.tsx.
  */
-import { api } from "../api.ts"
 
 export interface StreamEvent {
   readonly seq: number
   readonly type: string
   readonly scope: string
   readonly entityId: string
-  readonly path: Record<string, string>
+  readonly path: Record<string, string | undefined>
   readonly data: Record<string, unknown>
+  readonly actorId?: string | null
 }
+
+export type StreamState = "connecting" | "live" | "reconnecting" | "closed"
 
 export interface StreamHandlers {
   readonly event: (event: StreamEvent) => void
+  /** A frame that is not a change event (e.g. `notification`). */
+  readonly other?: (frame: Record<string, unknown>) => void
   /** The log no longer holds what was missed: reload everything. */
   readonly resync: () => void
-  readonly state: (state: "live" | "reconnecting" | "closed") => void
+  readonly state: (state: StreamState) => void
 }
 
 /** Closed for good: the ticket or membership is gone (4403: no longer a member). */
@@ -29,13 +34,7 @@ const FINAL_CODES = new Set([4403])
 /** Asks for a single-use ticket; answers the raw socket's URL. */
 export type TicketSource = () => Promise<{ readonly url: string }>
 
-/** pm's workspace ticket (any scope of the workspace may then be subscribed). */
-export const workspaceTicket =
-  (workspaceId: string): TicketSource =>
-  () =>
-    api<{ url: string }>("POST", "/pm/v1/ws/ticket", { workspaceId })
-
-export const openStream = (ticket: TicketSource, scope: string, id: string, handlers: StreamHandlers) => {
+export const openStream = (ticket: TicketSource, scope: string, id: string, handlers: StreamHandlers): (() => void) => {
   let lastSeq: number | undefined
   let socket: WebSocket | undefined
   let stopped = false
@@ -58,7 +57,7 @@ export const openStream = (ticket: TicketSource, scope: string, id: string, hand
     } else if (frame.type === "resync") {
       if (typeof frame.seq === "number") lastSeq = frame.seq
       handlers.resync()
-    }
+    } else handlers.other?.(frame)
   }
 
   const connect = async () => {
@@ -66,7 +65,7 @@ export const openStream = (ticket: TicketSource, scope: string, id: string, hand
     try {
       const { url } = await ticket()
       if (stopped) return
-      const target = new URL(url)
+      const target = new URL(url, location.href)
       target.protocol = location.protocol === "https:" ? "wss:" : "ws:"
       target.host = location.host
       target.searchParams.set("batch", "1")
@@ -93,17 +92,11 @@ export const openStream = (ticket: TicketSource, scope: string, id: string, hand
     timer = setTimeout(() => void connect(), delay)
   }
 
+  handlers.state("connecting")
   void connect()
   return () => {
     stopped = true
     clearTimeout(timer)
     socket?.close(1000, "done")
   }
-}
-
-/** Shows a stream's state in its indicator (`data-state` styles it; the text says it). */
-export const showStreamState = (indicator: HTMLElement, value: "live" | "reconnecting" | "closed" | "offline") => {
-  indicator.dataset.state = value
-  indicator.textContent =
-    value === "live" ? "● live" : value === "reconnecting" ? "reconnecting…" : value === "closed" ? "disconnected" : "not live"
 }

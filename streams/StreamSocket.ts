@@ -40,6 +40,8 @@ export const attachRawSocket = (app: TemplatedApp, node: StreamNode, maxBackpres
     idleTimeout: 60,
     sendPingsAutomatically: true,
     maxBackpressure,
+    // `true`, not 1: the build that loads here (@btc-vision) takes a boolean and behaves otherwise with 1
+    // (test/pm/live/batching.test.ts); the typings are the truffle build's (a number).
     closeOnBackpressureLimit: true as never,
     upgrade: (res, req, context) => {
       const key = req.getHeader("sec-websocket-key")

@@ -1,0 +1,33 @@
+/** Project management: the space → folder → list navigation beside a list's views. */
+import { useEffect } from "react"
+import { Route, Routes } from "react-router"
+import { EventRedirect } from "./EventRedirect.tsx"
+import { Hierarchy } from "./Hierarchy.tsx"
+import { ListPage } from "./ListPage.tsx"
+import { TaskPage } from "./TaskPage.tsx"
+
+const Overview = () => {
+  useEffect(() => {
+    document.title = "Work · Atrium"
+  }, [])
+  return (
+    <section aria-labelledby="work-title">
+      <h1 id="work-title">Work</h1>
+      <p className="muted">Pick a list to see its tasks.</p>
+    </section>
+  )
+}
+
+export const WorkArea = () => (
+  <div className="work">
+    <Hierarchy />
+    <div className="work-content">
+      <Routes>
+        <Route index element={<Overview />} />
+        <Route path="lists/:listId" element={<ListPage />} />
+        <Route path="tasks/:taskId" element={<TaskPage />} />
+        <Route path="events/:seq" element={<EventRedirect />} />
+      </Routes>
+    </div>
+  </div>
+)
