@@ -23,7 +23,7 @@
  */
 import { Effect, Exit, Option } from "effect"
 import { authenticate } from "../facade/auth/Authenticate.ts"
-import type { Principal } from "../facade/Principal.ts"
+import type { Principal } from "../actors/identity/Principal.ts"
 import { type TemplatedApp, uws, type WebSocket } from "../facade/uws.ts"
 import type { CollabOptions } from "./CollabOptions.ts"
 import { DocumentAccess, type DocumentRight } from "./DocumentAccess.ts"
@@ -109,9 +109,6 @@ const requestOf = (data: SocketData): LightRequest => ({
 
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
-    // authenticate() and DocumentAccess run in the full context (actors, tokens, SQL).
-    const context = yield* Effect.context<never>()
-    const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromiseExitWith(context)(effect as Effect.Effect<A, E, never>)
     const access = yield* Effect.serviceOption(DocumentAccess)
     const sockets = new Map<SocketAdapter, ClientConnection>()
     // Shared by every socket: nothing per connection.
@@ -133,7 +130,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
     // Who the token names and what they may do with the document, decided in one run (both from memory once warm).
     const decide = (token: string, documentName: string) =>
       Effect.gen(function* () {
-        const identified = yield* Effect.exit(authenticate(tokenCredentials(token)) as Effect.Effect<Principal | undefined, unknown>)
+        const identified = yield* Effect.exit(authenticate(tokenCredentials(token)))
         const principal = Exit.isSuccess(identified) ? identified.value : undefined
         if (principal === undefined) return { principal, right: "none" as DocumentRight }
         if (Option.isNone(access)) return { principal, right: "none" as DocumentRight }
@@ -142,6 +139,11 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         logError("collab", `DocumentAccess failed for ${documentName}`, decided.cause)
         return { principal, right: "none" as DocumentRight }
       })
+
+    // authenticate() runs in the server's context (actors, tokens, SQL): captured once, as the decision needs it.
+    const context = yield* Effect.context<Effect.Services<ReturnType<typeof decide>>>()
+    const run = <A, E>(effect: Effect.Effect<A, E, Effect.Services<ReturnType<typeof decide>>>) =>
+      Effect.runPromiseExitWith(context)(effect)
 
     server.setAuthenticator(async ({ token, documentName, socket }) => {
       const decided = await run(decide(token, documentName))

@@ -10,7 +10,7 @@
  */
 import { Effect, Layer } from "effect"
 import type { AtriumConfig } from "../facade/Config.ts"
-import type { Extension } from "../facade/Extension.ts"
+import { extension } from "../facade/Extension.ts"
 import type { TemplatedApp } from "../facade/uws.ts"
 import { Sql } from "../persistence/Sql.ts"
 import { attachEndpoint } from "./CollabEndpoint.ts"
@@ -45,7 +45,7 @@ export const collabLayer = (config: AtriumConfig, options: CollabOptions = colla
     })
   )
 
-export const collabExtension: Extension = {
+export const collabExtension = extension({
   name: "collab",
   layer: (config) => collabLayer(config),
   attach: (app: TemplatedApp) =>
@@ -53,4 +53,4 @@ export const collabExtension: Extension = {
       const server = yield* CollabServer
       yield* attachEndpoint(app, server, server.options)
     })
-}
+})

@@ -4,7 +4,7 @@
  * ids) provides it; collab knows nothing of pages or spaces.
  */
 import { Context, type Effect } from "effect"
-import type { Principal } from "../facade/Principal.ts"
+import type { Principal } from "../actors/identity/Principal.ts"
 
 /** edit: read and write; read: updates refused, document untouched; none: connection refused. */
 export type DocumentRight = "edit" | "read" | "none"

@@ -9,7 +9,7 @@ import { type Role, Workspace, atLeast } from "../actors/identity/Workspace.ts"
 import { ActorSystem } from "../runtime/ActorSystem.ts"
 import { reject } from "../runtime/Rejection.ts"
 import type { RequestContext } from "./Operation.ts"
-import type { Principal, UserPrincipal } from "./Principal.ts"
+import type { Principal, UserPrincipal } from "../actors/identity/Principal.ts"
 
 export const principalOf = (context: RequestContext): Effect.Effect<Principal, ReturnType<typeof reject>> =>
   context.principal ? Effect.succeed(context.principal) : Effect.fail(reject("unauthorized", "Credentials required"))

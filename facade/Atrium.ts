@@ -6,33 +6,36 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type Scope } from "effect"
 import * as Database from "../persistence/Database.ts"
 import * as FileBlobStore from "../persistence/FileBlobStore.ts"
 import * as PgliteSql from "../persistence/PgliteSql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
+import type { ServicesOf } from "../runtime/Actor.ts"
+import type { ActorStore } from "../runtime/ActorStore.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import { layerInProcess } from "../runtime/InProcessTransport.ts"
-import { layerNats } from "../runtime/NatsTransport.ts"
+import { layerNats, type NatsTransportError } from "../runtime/NatsTransport.ts"
 import * as AccessTokens from "./auth/AccessTokens.ts"
 import type { AtriumConfig } from "./Config.ts"
-import { serve } from "./HttpServer.ts"
-import { actorKinds, atriumRegistry } from "./operations.ts"
-import type { CoreServices, Extension } from "./Extension.ts"
+import { type RunningServer, serve } from "./HttpServer.ts"
+import { type ActorKinds, actorKinds, atriumRegistry } from "./operations.ts"
+import { OperationRegistry } from "./Registry.ts"
+import type { Extension } from "./Extension.ts"
 import { collabExtension } from "../collab/CollabExtension.ts"
 import { streamsExtension } from "../streams/StreamsExtension.ts"
-import { wikiExtension } from "../actors/wiki/WikiExtension.ts"
+import { wikiExtension } from "./extensions/WikiExtension.ts"
 import { mcpExtension } from "./mcp/McpEndpoint.ts"
-import { pushExtension } from "../actors/push/PushExtension.ts"
-import { hubExtension } from "../actors/hub/HubExtension.ts"
-import { webhookDeliveryExtension } from "../actors/hub/webhooks/WebhookDelivery.ts"
-import { pmOpsExtension } from "../actors/pmops/PmOpsExtension.ts"
+import { pushExtension } from "./extensions/PushExtension.ts"
+import { hubExtension } from "./extensions/HubExtension.ts"
+import { webhookDeliveryExtension } from "./extensions/WebhookDelivery.ts"
+import { pmOpsExtension } from "./extensions/PmOpsExtension.ts"
 import { webExtension } from "./web/WebExtension.ts"
-import { feedbackExtension } from "../actors/feedback/FeedbackExtension.ts"
-import { mailRetryExtension } from "../actors/hub/Mail.ts"
+import { feedbackExtension } from "./extensions/FeedbackExtension.ts"
+import { mailRetryExtension } from "./extensions/MailRetry.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
-const actorSystem = (config: AtriumConfig) =>
+const actorSystem = (config: AtriumConfig): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<ActorKinds>> =>
   config.natsUrl
     ? layerNats(actorKinds, { url: config.natsUrl, prefix: config.natsPrefix, idleMillis: config.actorIdleMillis })
     : layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
@@ -41,7 +44,7 @@ const actorSystem = (config: AtriumConfig) =>
  * Real-time documents, live update streams and the services the domains add,
  * beside the REST operations. Each extension's layer sees the ones before it.
  */
-export const extensions: ReadonlyArray<Extension> = [
+export const extensions = [
   collabExtension,
   streamsExtension,
   wikiExtension,
@@ -53,30 +56,60 @@ export const extensions: ReadonlyArray<Extension> = [
   feedbackExtension,
   mailRetryExtension,
   webExtension
-]
+] as const
 
 /**
  * Every service the operations need, built from the configuration, bottom up:
  * database → stores and tokens → extensions' services (LiveDocuments,
  * ChangeLog: they build on storage, not on actors) → the actor system, whose
- * handlers run in all of the above.
+ * handlers run in all of the above. Each step's requirements are checked
+ * against what the steps below it provide.
  */
-export const services = (config: AtriumConfig) => {
+const servicesBelowActors = (config: AtriumConfig) => {
   const database = config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
   // An in-memory database keeps its blobs in a throwaway directory, not in a folder named "memory:".
   const blobDir = config.dataDir === PgliteSql.memory ? mkdtempSync(path.join(tmpdir(), "atrium-blobs-")) : config.dataDir
-  const stores = Layer.mergeAll(SqlActorStore.layer, AccessTokens.layer, FileBlobStore.layer(blobDir)).pipe(Layer.provideMerge(database))
-  const extended = extensions.reduce(
-    (below, extension) => (extension.layer(config) as unknown as Layer.Layer<never, never, CoreServices>).pipe(Layer.provideMerge(below)),
-    stores as unknown as Layer.Layer<CoreServices>
+  const stores = Layer.mergeAll(
+    SqlActorStore.layer,
+    AccessTokens.layer,
+    FileBlobStore.layer(blobDir),
+    Layer.succeed(OperationRegistry, atriumRegistry)
+  ).pipe(Layer.provideMerge(database))
+  const above =
+    <ROut, E, RIn>(extension: Extension<ROut, E, RIn, any>) =>
+    <BOut, BE, BIn>(below: Layer.Layer<BOut, BE, BIn>) =>
+      extension.layer(config).pipe(Layer.provideMerge(below))
+  return stores.pipe(
+    above(collabExtension),
+    above(streamsExtension),
+    above(wikiExtension),
+    above(webhookDeliveryExtension),
+    above(hubExtension),
+    above(pushExtension),
+    above(mcpExtension),
+    above(pmOpsExtension),
+    above(feedbackExtension),
+    above(mailRetryExtension),
+    above(webExtension)
   )
-  // Handlers' requirements are checked per kind; here they meet the context built below them.
-  const actors = actorSystem(config) as unknown as Layer.Layer<ActorSystem, never, CoreServices>
-  return actors.pipe(Layer.provideMerge(extended))
+}
+
+/** What the server runs in: everything built below the actor system, and the actor system. */
+export type AtriumServices = Layer.Success<ReturnType<typeof servicesBelowActors>> | ActorSystem
+
+export const services = (config: AtriumConfig) => {
+  const below = servicesBelowActors(config)
+  // Each kind's handlers are typed with what they need (runtime/Actor.ts), but the kinds lists erase it
+  // (ActorKind<any, any, any>), so the actor system is held to what the layers below it provide.
+  const actors: Layer.Layer<ActorSystem, NatsTransportError, Layer.Success<typeof below>> = actorSystem(config)
+  return actors.pipe(Layer.provideMerge(below))
 }
 
 /** Starts the server inside the current scope; closing the scope drains it. */
-export const start = (config: AtriumConfig) =>
-  serve(atriumRegistry, { host: config.host, port: config.port, bodyLimitBytes: config.bodyLimitBytes }, (app) =>
-    Effect.forEach(extensions, (extension) => (extension.attach?.(app, config) ?? Effect.void) as Effect.Effect<void>, { discard: true })
-  )
+export const start = (config: AtriumConfig): Effect.Effect<RunningServer, never, AtriumServices | Scope.Scope> =>
+  Effect.gen(function* () {
+    const registry = yield* OperationRegistry
+    return yield* serve(registry, { host: config.host, port: config.port, bodyLimitBytes: config.bodyLimitBytes }, (app) =>
+      Effect.forEach(extensions, (extension) => extension.attach?.(app, config) ?? Effect.void, { discard: true })
+    )
+  })

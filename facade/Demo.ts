@@ -31,8 +31,7 @@ import {
 } from "./DemoContent.ts"
 import { type Invocation, invokeById } from "./Invoke.ts"
 import type { ServiceName } from "./Operation.ts"
-import { atriumRegistry } from "./operations.ts"
-import type { Registry } from "./Registry.ts"
+import { OperationRegistry, type Registry } from "./Registry.ts"
 import { scopes } from "./Scopes.ts"
 
 export const DEMO_EMAIL = "demo@atrium.local"
@@ -101,7 +100,7 @@ export const seedWorkspaceContent = (
     readonly apiKey: string
     readonly writers: ReadonlyArray<{ readonly email: string; readonly token: string }>
   },
-  registry: Registry = atriumRegistry
+  registry: Registry
 ) =>
   Effect.gen(function* () {
     // Project management, the wiki, the board and the meetings do not depend on each other: seeded side by side.
@@ -421,8 +420,9 @@ const seedMeetings = (call: DemoCall, { workspaceId, writers }: SeedTarget, regi
   })
 
 /** Seeds the demo; fails (dies) with the refusing reply if any step is refused. */
-export const seedDemoData = (origin: string, registry: Registry = atriumRegistry) =>
+export const seedDemoData = (origin: string) =>
   Effect.gen(function* () {
+    const registry = yield* OperationRegistry
     const call = caller(registry, origin)
     const tokens: Array<string> = []
     for (const user of DEMO_USERS) {
@@ -433,11 +433,11 @@ export const seedDemoData = (origin: string, registry: Registry = atriumRegistry
     const workspaceId: string = (yield* call("pm", "createWorkspace", { body: { name: "Demo workspace" } }, ada)).id
     yield* call("hub", "addHubWorkspaceMember", { params: { workspaceId }, body: { email: DEMO_SECOND_EMAIL, role: "member" } }, ada)
     const apiKey = yield* mintDemoKey(call, workspaceId, ada)
-    yield* seedWorkspaceContent(call, {
-      workspaceId,
-      apiKey,
-      writers: DEMO_USERS.map((user, index) => ({ email: user.email, token: tokens[index]! }))
-    })
+    yield* seedWorkspaceContent(
+      call,
+      { workspaceId, apiKey, writers: DEMO_USERS.map((user, index) => ({ email: user.email, token: tokens[index]! })) },
+      registry
+    )
     return { workspaceId, apiKey } satisfies DemoSeed
   })
 
@@ -454,7 +454,7 @@ const where = (origin: string) => [
  * Seeds on an empty store and says what there is to see; prints the logins again on a demo store.
  * (The pipeline runs handlers needing any service of the server; `main` provides them all.)
  */
-export const seedDemo = (origin: string, registry: Registry = atriumRegistry): Effect.Effect<string, SqlError, ActorSystem> =>
+export const seedDemo = (origin: string): Effect.Effect<string, SqlError, ActorSystem | OperationRegistry> =>
   Effect.gen(function* () {
     if ((yield* usersByEmails([DEMO_EMAIL])).size > 0) {
       return [
@@ -464,7 +464,7 @@ export const seedDemo = (origin: string, registry: Registry = atriumRegistry): E
       ].join("\n")
     }
     if (yield* anyAccount) return "Demo: the store is not empty and holds no demo data; nothing seeded."
-    const seed = yield* seedDemoData(origin, registry)
+    const seed = yield* seedDemoData(origin)
     return [
       "Demo data seeded:",
       ...where(origin),

@@ -16,13 +16,23 @@ import type { TemplatedApp } from "./uws.ts"
 /** What every extension's layer may build on (not the actor system: actors build on extensions). */
 export type CoreServices = Sql | ActorStore | AccessTokens | BlobStore
 
-export interface Extension {
+/**
+ * An extension's layer builds on what the ones before it provide (`RIn`);
+ * its attach step runs in the full service context (`RAttach`). The
+ * composition root (Atrium.ts) checks both.
+ */
+export interface Extension<ROut = never, E = never, RIn = never, RAttach = never> {
   readonly name: string
   /** Services the extension provides to operations (e.g. LiveDocuments, ChangeLog). */
-  readonly layer: (config: AtriumConfig) => Layer.Any
+  readonly layer: (config: AtriumConfig) => Layer.Layer<ROut, E, RIn>
   /**
    * Attach socket routes before the server listens; finalizers run at drain.
    * Runs in the full service context (core services and every extension's).
    */
-  readonly attach?: (app: TemplatedApp, config: AtriumConfig) => Effect.Effect<void, never, any>
+  readonly attach?: (app: TemplatedApp, config: AtriumConfig) => Effect.Effect<void, never, RAttach>
 }
+
+/** Declares an extension, keeping the types of what it provides and needs. */
+export const extension = <ROut = never, E = never, RIn = never, RAttach = never>(
+  definition: Extension<ROut, E, RIn, RAttach>
+): Extension<ROut, E, RIn, RAttach> => definition

@@ -131,7 +131,11 @@ const writeStream = (
     )
   })
 
-export const serve = (registry: Registry, options: HttpServerOptions, configure?: (app: TemplatedApp) => Effect.Effect<void>) =>
+export const serve = <R = never>(
+  registry: Registry,
+  options: HttpServerOptions,
+  configure?: (app: TemplatedApp) => Effect.Effect<void, never, R>
+) =>
   Effect.gen(function* () {
     // Handlers need the services the server is built in (actors, SQL, tokens…):
     // capture that context once and run each request's fiber with it.

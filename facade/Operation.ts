@@ -6,7 +6,7 @@
 import type { Effect, Schema, Stream } from "effect"
 import type { ActorError } from "../runtime/ActorError.ts"
 import type { Rejection } from "../runtime/Rejection.ts"
-import type { Principal } from "./Principal.ts"
+import type { Principal } from "../actors/identity/Principal.ts"
 
 export type ServiceName = "hub" | "pm" | "wiki" | "feedback"
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -125,14 +125,52 @@ export interface Decoded<P, Q, B> {
   readonly upload?: { readonly contentType: string; readonly bytes: Uint8Array; readonly filename?: string }
 }
 
-export interface Operation<
+/** An operation's responses, by status; the first 2xx is the success status. */
+export type Responses = Readonly<Record<number, ResponseSpec>>
+
+/**
+ * What a handler may return for one response: the schema's `Type` for JSON,
+ * or an already serialized reply (cached JSON documents are checked once at
+ * run time, Reply.ts), a raw or streamed body where a media type is declared,
+ * and nothing for a response without content (204).
+ */
+export type ReplyOf<S> = S extends { readonly contentType: string | ReadonlyArray<string> }
+  ? RawReply | StreamedReply | (S extends { readonly schema: Schema.Top } ? S["schema"]["Type"] : never)
+  : S extends { readonly schema: Schema.Top }
+    ? S["schema"]["Type"] | RawReply
+    : NoContent
+
+/** What a handler of a reply without content returns: `Effect.void`, a generator that returns nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the result type of Effect.void and of a generator without return is void
+type NoContent = void
+
+/** The reply of the first 2xx status (integer keys enumerate in ascending order, so the lowest). */
+export type SuccessOf<Rs> = 200 extends keyof Rs
+  ? ReplyOf<Rs[200]>
+  : 201 extends keyof Rs
+    ? ReplyOf<Rs[201]>
+    : 202 extends keyof Rs
+      ? ReplyOf<Rs[202]>
+      : 203 extends keyof Rs
+        ? ReplyOf<Rs[203]>
+        : 204 extends keyof Rs
+          ? NoContent
+          : 206 extends keyof Rs
+            ? ReplyOf<Rs[206]>
+            : unknown
+
+/**
+ * An operation as its tag file declares it: route, schemas, auth, responses,
+ * MCP flag and handler. The tag group adds the service, the tag and the
+ * examples (kept in the sibling `<Tag>.examples.ts`).
+ */
+export interface Contract<
   P extends Schema.Top | undefined = any,
   Q extends Schema.Top | undefined = any,
   B extends Schema.Top | undefined = any,
-  R = any
+  R = any,
+  Rs extends Responses = any
 > {
-  readonly service: ServiceName
-  readonly tag: string
   readonly operationId: string
   readonly method: HttpMethod
   /** Relative to the service base, e.g. `/v1/workspaces/{workspaceId}`. */
@@ -148,23 +186,71 @@ export interface Operation<
   /** Accepts a raw (non-JSON) upload of these content types instead of a JSON body. */
   readonly upload?: { readonly contentTypes: ReadonlyArray<string>; readonly maxBytes: number }
   /** By status; the first 2xx is the success status. */
-  readonly responses: Readonly<Record<number, ResponseSpec>>
-  readonly examples: ReadonlyArray<Example>
+  readonly responses: Rs
   /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
   readonly mcp?: McpTool
-  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<unknown, Rejection | ActorError, R>
+  /** Typed by the first 2xx response: returning anything else is a compile error. */
+  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<SuccessOf<Rs>, Rejection | ActorError, R>
 }
 
-export type AnyOperation = Operation<any, any, any, any>
+/** One documented endpoint: its contract, filed under a service and a tag, with its examples. */
+export interface Operation<
+  P extends Schema.Top | undefined = any,
+  Q extends Schema.Top | undefined = any,
+  B extends Schema.Top | undefined = any,
+  R = any,
+  Rs extends Responses = any
+> extends Contract<P, Q, B, R, Rs> {
+  readonly service: ServiceName
+  readonly tag: string
+  readonly examples: ReadonlyArray<Example>
+}
 
-/** Declares an operation; the generic parameters tie the handler to its schemas. */
-export const operation = <
-  P extends Schema.Top | undefined = undefined,
-  Q extends Schema.Top | undefined = undefined,
-  B extends Schema.Top | undefined = undefined,
-  R = never
->(
-  definition: Operation<P, Q, B, R>
-): Operation<P, Q, B, R> => definition
+export type AnyOperation = Operation<any, any, any, any, any>
+
+/** A tag's examples by operationId (a `<Tag>.examples.ts` exports one). */
+export type ExamplesById = Readonly<Record<string, ReadonlyArray<Example>>>
+
+/** A tag's examples, each checked as an `Example`, keeping their operationIds for `tagGroup`. */
+export const examplesById = <const E extends ExamplesById>(examples: E): E => examples
+
+/**
+ * An operation's own examples: none when the tag's examples file has them
+ * under its operationId, else given here (operations a factory stamps out).
+ * A renamed operation whose examples stayed behind is a compile error.
+ */
+export type OwnExamples<E, Id extends string> = string extends Id
+  ? { readonly examples: ReadonlyArray<Example> }
+  : Id extends keyof E
+    ? { readonly examples?: never }
+    : { readonly examples: ReadonlyArray<Example> }
+
+export interface TagGroup<E extends ExamplesById> {
+  readonly service: ServiceName
+  readonly tag: string
+  /** Declares an operation of the tag; the generic parameters tie the handler to its schemas and its success response. */
+  readonly operation: <
+    P extends Schema.Top | undefined = undefined,
+    Q extends Schema.Top | undefined = undefined,
+    B extends Schema.Top | undefined = undefined,
+    R = never,
+    const Rs extends Responses = Responses,
+    const Id extends string = string
+  >(
+    contract: Contract<P, Q, B, R, Rs> & { readonly operationId: Id } & OwnExamples<E, Id>
+  ) => Operation<P, Q, B, R, Rs>
+}
+
+/** The operations of one tag of one service: a tag file writes its service and tag once, its examples beside it. */
+export const tagGroup = <const E extends ExamplesById = {}>(service: ServiceName, tag: string, examples?: E): TagGroup<E> => ({
+  service,
+  tag,
+  operation: (contract) => ({
+    ...contract,
+    service,
+    tag,
+    examples: contract.examples ?? examples?.[contract.operationId] ?? []
+  })
+})
 
 export const successStatus = (op: AnyOperation): number => Number(Object.keys(op.responses).find((status) => status.startsWith("2")) ?? 200)

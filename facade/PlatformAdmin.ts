@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { normalizeEmail } from "../actors/Fields.ts"
 import { reject } from "../runtime/Rejection.ts"
 import type { RequestContext } from "./Operation.ts"
-import type { UserPrincipal } from "./Principal.ts"
+import type { UserPrincipal } from "../actors/identity/Principal.ts"
 
 /** Read on every check, so an operator list changed in the environment of a test or a restart applies at once. */
 export const platformAdmins = (env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> =>

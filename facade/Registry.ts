@@ -5,8 +5,9 @@
  * per content entry, schema names unique within a service's document). The
  * router, validation, catalog and OpenAPI all read from here.
  */
+import { Context } from "effect"
 import { describe } from "./catalog/Describe.ts"
-import { type AnyOperation, isJsonMediaType, mediaTypesOf, type ServiceName } from "./Operation.ts"
+import { type AnyOperation, isJsonMediaType, mediaTypesOf, type ResponseSpec, type ServiceName } from "./Operation.ts"
 import { Router } from "./Router.ts"
 import { isScope } from "./Scopes.ts"
 import { services } from "./catalog/Services.ts"
@@ -18,13 +19,20 @@ export interface Registry {
   readonly ofService: (service: ServiceName) => ReadonlyArray<AnyOperation>
 }
 
+/**
+ * The server's registry as a service: code that calls operations (the demo
+ * seed, a lens proposal applied as its caller) asks for it instead of
+ * importing the module that lists every operation, itself among them.
+ */
+export class OperationRegistry extends Context.Service<OperationRegistry, Registry>()("atrium/facade/OperationRegistry") {}
+
 const MEDIA_TYPE = /^(?:\*\/\*|[\w!#$&^.+-]+\/(?:\*|[\w!#$&^.+-]+))(?:\s*;\s*[\w!#$&^.+-]+=(?:[\w!#$&^.+-]+|"[^"]*"))*$/
 
 /** What an operation promises to reply: the pipeline holds every reply to it (Reply.ts). */
 const responseProblems = (op: AnyOperation): Array<string> => {
   const problems: Array<string> = []
   const refuse = (status: string, why: string) => problems.push(`${op.operationId}: response ${status} ${why}`)
-  for (const [status, spec] of Object.entries(op.responses)) {
+  for (const [status, spec] of Object.entries<ResponseSpec>(op.responses)) {
     const code = Number(status)
     if (!Number.isInteger(code) || code < 200 || code > 599) refuse(status, "is not an HTTP status")
     const mediaTypes = mediaTypesOf(spec)

@@ -5,7 +5,6 @@ import { lensActorKinds } from "../actors/lens/kinds.ts"
 import { pmActorKinds } from "../actors/pm/kinds.ts"
 import { wikiDiscoveryActorKinds } from "../actors/wiki/discoveryKinds.ts"
 import { wikiActorKinds } from "../actors/wiki/kinds.ts"
-import type { ActorKind } from "../runtime/Actor.ts"
 import { ApiKey } from "../actors/identity/ApiKey.ts"
 import { Session } from "../actors/identity/Session.ts"
 import { Workspace } from "../actors/identity/Workspace.ts"
@@ -36,7 +35,7 @@ import { makeRegistry, type Registry } from "./Registry.ts"
 import { pmOpsActorKinds, pmOpsOperations } from "./pm/platform/index.ts"
 
 /** The actor kinds every node hosts. */
-export const actorKinds: ReadonlyArray<ActorKind> = [
+export const actorKinds = [
   Account,
   Session,
   Workspace,
@@ -54,6 +53,9 @@ export const actorKinds: ReadonlyArray<ActorKind> = [
   ...hubIntegrationActorKinds,
   ...lensActorKinds
 ]
+
+/** Any of the kinds: what their handlers need is what the actor system needs. */
+export type ActorKinds = (typeof actorKinds)[number]
 
 let registry: Registry | undefined
 const current = () => registry!

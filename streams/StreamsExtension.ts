@@ -10,11 +10,11 @@
 import { Layer } from "effect"
 import * as ChangeFeed from "../actors/pm/ChangeFeed.ts"
 import * as ChangeLogLive from "../actors/pm/ChangeLogLive.ts"
-import type { Extension } from "../facade/Extension.ts"
+import { extension } from "../facade/Extension.ts"
 import { attachPmStreams } from "./PmStreams.ts"
 import { streamOptionsFromEnv } from "./StreamOptions.ts"
 
-export const streamsExtension: Extension = {
+export const streamsExtension = extension({
   name: "streams",
   layer: (config) => {
     const options = streamOptionsFromEnv()
@@ -23,4 +23,4 @@ export const streamsExtension: Extension = {
     )
   },
   attach: (app) => attachPmStreams(app, streamOptionsFromEnv())
-}
+})

@@ -7,27 +7,27 @@
  */
 import { Effect, Logger, Schema, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { type AnyOperation, operation, raw, streamed } from "../facade/Operation.ts"
+import { type AnyOperation, raw, streamed, tagGroup } from "../facade/Operation.ts"
 import { type IncomingRequest, type OutgoingResponse, respond } from "../facade/Pipeline.ts"
 import { makeRegistry } from "../facade/Registry.ts"
 
 const Thing = Schema.Struct({ id: Schema.String, count: Schema.Number, at: Schema.Date }).annotate({ identifier: "ReplyTestThing" })
 
-const op = (overrides: Partial<AnyOperation>): AnyOperation =>
-  operation({
-    service: "pm",
-    tag: "Tasks",
-    operationId: "replyTest",
-    method: "GET",
-    path: "/v1/reply-test",
-    summary: "test",
-    auth: "public",
-    scopes: [],
-    responses: { 200: { description: "A thing", schema: Thing } },
-    examples: [],
-    handler: () => Effect.succeed({ id: "a", count: 1, at: new Date(0) }),
-    ...overrides
-  } as AnyOperation)
+// A plain record, not tagGroup's typed declaration: these tests hand the pipeline replies that do not fit.
+const op = (overrides: Partial<AnyOperation>): AnyOperation => ({
+  service: "pm",
+  tag: "Tasks",
+  operationId: "replyTest",
+  method: "GET",
+  path: "/v1/reply-test",
+  summary: "test",
+  auth: "public",
+  scopes: [],
+  responses: { 200: { description: "A thing", schema: Thing } },
+  examples: [],
+  handler: () => Effect.succeed({ id: "a", count: 1, at: new Date(0) }),
+  ...overrides
+})
 
 const request: IncomingRequest = {
   method: "GET",
@@ -59,6 +59,37 @@ const run = (operation: AnyOperation) => {
     logged: logged.join("\n")
   }
 }
+
+describe("a declared operation's handler is typed by its first 2xx response", () => {
+  const { operation } = tagGroup("pm", "Tasks", { typedReply: [], noContent: [] })
+  it("a result that does not fit is a compile error (tsc checks the expectations below)", () => {
+    const typed = operation({
+      operationId: "typedReply",
+      method: "GET",
+      path: "/v1/typed-reply",
+      summary: "test",
+      auth: "public",
+      scopes: [],
+      responses: { 200: { description: "A thing", schema: Thing }, 404: { description: "None" } },
+      // @ts-expect-error count is a number in the schema
+      handler: () => Effect.succeed({ id: "a", count: "1", at: new Date(0) })
+    })
+    const noContent = operation({
+      operationId: "noContent",
+      method: "DELETE",
+      path: "/v1/typed-reply",
+      summary: "test",
+      auth: "public",
+      scopes: [],
+      responses: { 204: { description: "Gone" } },
+      handler: () => Effect.void
+    })
+    const { service: _service, tag: _tag, examples: _examples, ...contract } = noContent
+    // @ts-expect-error an operation whose examples are not in its tag's examples must give its own
+    operation({ ...contract, operationId: "renamed" })
+    expect([typed.service, typed.tag, typed.examples, noContent.examples]).toEqual(["pm", "Tasks", [], []])
+  })
+})
 
 describe("replies are encoded through their declared schema", () => {
   it("a reply that fits is sent in its encoded (documented) form", () => {

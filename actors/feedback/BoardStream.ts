@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { atLeast } from "../identity/Workspace.ts"
-import type { ScopeTarget, Viewer } from "../pm/Visibility.ts"
+import type { ScopeTarget, Viewer } from "../pm/Viewer.ts"
 import { Board } from "./Board.ts"
 
 export const boardScope = (viewer: Viewer, boardId: string) =>

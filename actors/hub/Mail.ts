@@ -10,9 +10,8 @@
  * attempt in the same statement that claims it, so no two nodes send it.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import nodemailer, { type Transporter } from "nodemailer"
-import type { Extension } from "../../facade/Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
@@ -152,29 +151,3 @@ export const retryFailedMail = (maxAttempts = 5) =>
     }
     return tried
   })
-
-/**
- * Sends queued mail (looking every MAIL_POLL_MS, default 250) and retries
- * failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs;
- * mail queued before a restart is sent after it.
- */
-export const mailRetryExtension: Extension = {
-  name: "hub-mail-retry",
-  layer: () => Layer.empty,
-  attach: () =>
-    Effect.gen(function* () {
-      const scope = yield* Effect.scope
-      const seconds = Number(process.env.MAIL_RETRY_SECONDS) || 60
-      const pollMillis = Number(process.env.MAIL_POLL_MS) || 250
-      const retry = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
-      const send = sendQueuedMail().pipe(
-        Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub mail: sending queued mail failed", cause), 0))
-      )
-      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(`${seconds} seconds`), retry)), scope)
-      // A full batch means more may be waiting: look again at once.
-      yield* Effect.forkIn(
-        Effect.forever(Effect.flatMap(send, (sent) => (sent >= 20 ? Effect.void : Effect.sleep(`${pollMillis} millis`)))),
-        scope
-      )
-    })
-}

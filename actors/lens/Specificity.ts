@@ -10,7 +10,7 @@
 import winkNLP from "wink-nlp"
 import model from "wink-eng-lite-web-model"
 import type { Passage } from "./Passage.ts"
-import { stem, terms } from "./Ranking.ts"
+import { stem, terms } from "./Terms.ts"
 
 // Loaded on first use (the model takes a moment), then shared by every question.
 let tagger: ReturnType<typeof winkNLP> | undefined
@@ -39,7 +39,7 @@ export const inflects = (a: string, b: string): boolean => {
  */
 const PHRASING_WORDS =
   "know everything anything something summarize summarise summary overview status update latest news progress going happen happening tell say said says mention mentioned promise promised ask asked discuss discussed talk talked decide decided agree agreed report reported according per think many much long fast quick quickly take took takes"
-// Built on first use: this module and Ranking.ts (whose `terms` it uses) import each other.
+// Built on first use.
 let phrasing: ReadonlySet<string> | undefined
 const isPhrasing = (term: string) => (phrasing ??= new Set(terms(PHRASING_WORDS))).has(term)
 

@@ -5,27 +5,15 @@
  * the activity log, so both answer the same question the same way.
  */
 import { Effect } from "effect"
-import { type Role, atLeast } from "../identity/Workspace.ts"
+import { atLeast } from "../identity/Workspace.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { ChangeScope } from "./ChangeLog.ts"
 import { locateList, locateSpace, locateTask } from "./Locate.ts"
 import { boardScope } from "../feedback/BoardStream.ts"
+import type { ScopeTarget, Viewer } from "./Viewer.ts"
 
-export interface Viewer {
-  readonly userId: string
-  readonly workspaceId: string
-  readonly role: Role
-}
-
-/** A scope the viewer may follow, with the ancestors that place it. */
-export interface ScopeTarget {
-  readonly scope: ChangeScope
-  readonly id: string
-  readonly spaceId?: string
-  readonly listId?: string
-  readonly privateSpace: boolean
-}
+export type { ScopeTarget, Viewer } from "./Viewer.ts"
 
 const notFound = (scope: ChangeScope) => reject("not_found", `No such ${scope} in this workspace`)
 

@@ -7,7 +7,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
-import type { Principal } from "../../facade/Principal.ts"
+import type { Principal } from "../identity/Principal.ts"
 import { atLeast, Workspace } from "../identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { read } from "../pm/WorkActor.ts"

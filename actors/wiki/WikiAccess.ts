@@ -11,7 +11,7 @@
  * that does not exist; seeing without the needed role is "forbidden".
  */
 import { Effect } from "effect"
-import type { Principal } from "../../facade/Principal.ts"
+import type { Principal } from "../identity/Principal.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads"
 import { describeExit, runMeasured, tsNode } from "../process.ts"
 import { Histogram, type HistogramData } from "./Histogram.ts"
-import type { HttpLoad, HttpResult, RequestGenerator } from "./http.ts"
+import type { HttpLoad, HttpResult, RequestGenerator } from "./HttpLoad.ts"
 
 interface WorkerResult {
   readonly ok: number

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describeExit, runMeasured } from "../process.ts"
 import { DISTRIBUTION } from "./Histogram.ts"
-import type { HttpLoad, HttpResult } from "./http.ts"
+import type { HttpLoad, HttpResult } from "./HttpLoad.ts"
 
 const THREADS = 1
 

@@ -10,9 +10,10 @@ import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
 import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
 import { UserStanding } from "../../actors/identity/UserStanding.ts"
+import type { Sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 import { AccessTokens } from "./AccessTokens.ts"
 
 export interface Credentials {
@@ -80,8 +81,11 @@ const resolveJwt = (token: string) =>
     return { kind: "user", ...claims } satisfies Principal
   })
 
+/** Whichever credential it is: the principal, `undefined` without credentials, or why not. */
+export type Authentication = Effect.Effect<Principal | undefined, unknown, AccessTokens | ActorSystem | Sql>
+
 /** `undefined` when the request carries no credentials at all. */
-export const authenticate = (credentials: Credentials) => {
+export const authenticate = (credentials: Credentials): Authentication => {
   if (credentials.apiKey !== "") return Effect.map(resolveApiKey(credentials.apiKey), (p): Principal | undefined => p)
   if (credentials.authorization === "") return Effect.succeed<Principal | undefined>(undefined)
   const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization)

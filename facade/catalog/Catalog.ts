@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { reject } from "../../runtime/Rejection.ts"
-import { type AnyOperation, operation, raw, type ServiceName } from "../Operation.ts"
+import { type AnyOperation, raw, type ServiceName, tagGroup } from "../Operation.ts"
 import { fullPath, type Registry } from "../Registry.ts"
 import { CatalogEndpoints, CatalogExamples, CatalogTagDetail, CatalogTagList } from "./CatalogDocuments.ts"
 import { describe, errorEnvelopeSchema } from "./Describe.ts"
@@ -162,85 +162,80 @@ export const makeCatalog = (registry: () => Registry) => {
   })
   const ok = (description: string, schema: Schema.Top) => ({ 200: { description, schema }, 404: { description: "Unknown tag" } })
 
-  const tiers = (scope: CatalogScope, service: ServiceName, tag: string, ids: [string, string, string, string]) => [
-    operation({
-      service,
-      tag,
-      operationId: ids[0],
-      method: "GET",
-      path: "/v1/api-catalog",
-      summary:
-        scope === "hub"
-          ? "List the hub's tags with operation counts"
-          : "List the tags of project management, wiki and feedback board, grouped by service",
-      auth: "public",
-      scopes: [],
-      responses: { 200: { description: "Tag list", schema: CatalogTagList } },
-      examples: [{ name: "tag-list", response: { status: 200 } }],
-      handler: (_request, context) => Effect.sync(() => cached(`${scope}|list|${context.origin}`, () => tagList(scope, context.origin)))
-    }),
-    operation({
-      service,
-      tag,
-      operationId: ids[1],
-      method: "GET",
-      path: "/v1/api-catalog/detailed",
-      summary: "List every endpoint with method, path and summary",
-      auth: "public",
-      scopes: [],
-      responses: { 200: { description: "All endpoints", schema: CatalogEndpoints } },
-      examples: [{ name: "detailed", response: { status: 200 } }],
-      handler: (_request, context) =>
-        Effect.sync(() => cached(`${scope}|detailed|${context.origin}`, () => detailed(scope, context.origin)))
-    }),
-    operation({
-      service,
-      tag,
-      operationId: ids[2],
-      method: "GET",
-      path: "/v1/api-catalog/{tag}",
-      summary: "Full detail of one tag: parameters, request and response schemas, auth mode and scopes",
-      auth: "public",
-      scopes: [],
-      params: TagParams,
-      responses: ok("Tag detail", CatalogTagDetail),
-      examples: [{ name: "tag-detail", request: { params: { tag: "Workspaces" } }, response: { status: 200 } }],
-      handler: ({ params }) =>
-        Effect.map(findTag(scope, params.tag), (found) => cached(`${scope}|tag|${found}`, () => tagDetail(scope, found)))
-    }),
-    operation({
-      service,
-      tag,
-      operationId: ids[3],
-      method: "GET",
-      path: "/v1/api-catalog/{tag}/examples",
-      summary: "Request and response examples of one tag (filter with operationId and name)",
-      auth: "public",
-      scopes: [],
-      params: TagParams,
-      query: ExampleQuery,
-      responses: ok("Examples", CatalogExamples),
-      examples: [
-        { name: "examples-of-tag", request: { params: { tag: "Workspaces" } }, response: { status: 200 } },
-        {
-          name: "one-example",
-          request: { params: { tag: "Workspace Settings" }, query: { operationId: "getWorkspaceSettings" } },
-          response: { status: 200 }
-        }
-      ],
-      handler: ({ params, query }) =>
-        Effect.gen(function* () {
-          const found = yield* findTag(scope, params.tag)
-          const result = examples(scope, found, query.operationId, query.name)
-          if ((query.operationId !== undefined || query.name !== undefined) && result.examples.length === 0) {
-            return yield* reject("not_found", "No example matches the filter", [
-              { path: query.operationId !== undefined ? "query.operationId" : "query.name", message: "no such example in this tag" }
-            ])
+  const tiers = (scope: CatalogScope, service: ServiceName, tag: string, ids: [string, string, string, string]) => {
+    const { operation } = tagGroup(service, tag)
+    return [
+      operation({
+        operationId: ids[0],
+        method: "GET",
+        path: "/v1/api-catalog",
+        summary:
+          scope === "hub"
+            ? "List the hub's tags with operation counts"
+            : "List the tags of project management, wiki and feedback board, grouped by service",
+        auth: "public",
+        scopes: [],
+        responses: { 200: { description: "Tag list", schema: CatalogTagList } },
+        examples: [{ name: "tag-list", response: { status: 200 } }],
+        handler: (_request, context) => Effect.sync(() => cached(`${scope}|list|${context.origin}`, () => tagList(scope, context.origin)))
+      }),
+      operation({
+        operationId: ids[1],
+        method: "GET",
+        path: "/v1/api-catalog/detailed",
+        summary: "List every endpoint with method, path and summary",
+        auth: "public",
+        scopes: [],
+        responses: { 200: { description: "All endpoints", schema: CatalogEndpoints } },
+        examples: [{ name: "detailed", response: { status: 200 } }],
+        handler: (_request, context) =>
+          Effect.sync(() => cached(`${scope}|detailed|${context.origin}`, () => detailed(scope, context.origin)))
+      }),
+      operation({
+        operationId: ids[2],
+        method: "GET",
+        path: "/v1/api-catalog/{tag}",
+        summary: "Full detail of one tag: parameters, request and response schemas, auth mode and scopes",
+        auth: "public",
+        scopes: [],
+        params: TagParams,
+        responses: ok("Tag detail", CatalogTagDetail),
+        examples: [{ name: "tag-detail", request: { params: { tag: "Workspaces" } }, response: { status: 200 } }],
+        handler: ({ params }) =>
+          Effect.map(findTag(scope, params.tag), (found) => cached(`${scope}|tag|${found}`, () => tagDetail(scope, found)))
+      }),
+      operation({
+        operationId: ids[3],
+        method: "GET",
+        path: "/v1/api-catalog/{tag}/examples",
+        summary: "Request and response examples of one tag (filter with operationId and name)",
+        auth: "public",
+        scopes: [],
+        params: TagParams,
+        query: ExampleQuery,
+        responses: ok("Examples", CatalogExamples),
+        examples: [
+          { name: "examples-of-tag", request: { params: { tag: "Workspaces" } }, response: { status: 200 } },
+          {
+            name: "one-example",
+            request: { params: { tag: "Workspace Settings" }, query: { operationId: "getWorkspaceSettings" } },
+            response: { status: 200 }
           }
-          return cached(`${scope}|examples|${found}|${query.operationId ?? ""}|${query.name ?? ""}`, () => result)
-        })
-    })
-  ]
+        ],
+        handler: ({ params, query }) =>
+          Effect.gen(function* () {
+            const found = yield* findTag(scope, params.tag)
+            const result = examples(scope, found, query.operationId, query.name)
+            if ((query.operationId !== undefined || query.name !== undefined) && result.examples.length === 0) {
+              return yield* reject("not_found", "No example matches the filter", [
+                { path: query.operationId !== undefined ? "query.operationId" : "query.name", message: "no such example in this tag" }
+              ])
+            }
+            return cached(`${scope}|examples|${found}|${query.operationId ?? ""}|${query.name ?? ""}`, () => result)
+          })
+      })
+    ]
+  }
 
   return {
     /** The hub's "Reference Data" tag: its four catalog endpoints. */

@@ -5,7 +5,7 @@
  * detail and the OpenAPI documents both use it.
  */
 import { Schema } from "effect"
-import { type AnyOperation, mediaTypesOf } from "../Operation.ts"
+import { type AnyOperation, mediaTypesOf, type ResponseSpec } from "../Operation.ts"
 
 export type JsonSchema = Record<string, unknown>
 
@@ -84,7 +84,7 @@ export const describe = (operation: AnyOperation, refPrefix: string): OperationD
         }
       : undefined
   const responses: Record<string, ResponseDescription> = {}
-  for (const [status, spec] of Object.entries(operation.responses)) {
+  for (const [status, spec] of Object.entries<ResponseSpec>(operation.responses)) {
     if (Number(status) >= 400) {
       responses[status] = {
         description: spec.description,

@@ -1,7 +1,7 @@
 /** An OpenAPI 3.1 document per service at `{base}/v1/openapi.json`, derived from the registry. */
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { essenceOf, isJsonMediaType, operation, raw, type ServiceName } from "../Operation.ts"
+import { essenceOf, isJsonMediaType, raw, type ServiceName, tagGroup } from "../Operation.ts"
 import type { Registry } from "../Registry.ts"
 import { describe, errorEnvelopeSchema, type JsonSchema } from "./Describe.ts"
 import { serviceNames, services } from "./Services.ts"
@@ -99,9 +99,7 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
 export const openApiRoutes = (registry: () => Registry) => {
   const cache = new Map<string, ReturnType<typeof raw>>()
   return serviceNames.map((service) =>
-    operation({
-      service,
-      tag: services[service].tags[0]!.tag,
+    tagGroup(service, services[service].tags[0]!.tag).operation({
       operationId: "getOpenApiDocument",
       method: "GET",
       path: "/v1/openapi.json",

@@ -13,13 +13,12 @@ import { attachmentById, attachmentsOf } from "../../actors/feedback/RequestQuer
 import { attachmentTypes, inlineSafe, MAX_ATTACHMENT_BYTES, matchesContentType, safeFilename } from "../../actors/wiki/PageAttachments.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, raw, type RequestContext } from "../Operation.ts"
+import { raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
 import { dropBlobs } from "./FeatureRequests.ts"
 import { requestAccess } from "./FeedbackAccess.ts"
-import { examples, names, Person, service } from "./FeedbackViews.ts"
-
-const tag = "Attachment Resource"
+import { names, Person, service } from "./FeedbackViews.ts"
+import { attachmentsExamples } from "./Attachments.examples.ts"
 const AttachmentParams = Schema.Struct({ attachmentId: Id })
 
 const Attachment = Schema.Struct({
@@ -33,17 +32,6 @@ const Attachment = Schema.Struct({
   url: Schema.String.annotate({ description: "Where to download it (same credentials)" })
 }).annotate({ identifier: "FeedbackAttachment" })
 type Attachment = typeof Attachment.Type
-
-const exampleAttachment: Attachment = {
-  id: examples.attachmentId,
-  featureRequestId: examples.featureRequestId,
-  filename: "mockup.png",
-  contentType: "image/png",
-  size: 48213,
-  uploadedBy: { userId: examples.userId, name: "Alice" },
-  createdAt: examples.at,
-  url: `/feedback/v1/attachments/${examples.attachmentId}/content`
-}
 
 const viewsOf = (records: ReadonlyArray<AttachmentRecord>) =>
   Effect.map(names(records.map((r) => r.uploadedBy)), (person) =>
@@ -75,10 +63,10 @@ const attachmentAccess = (context: RequestContext, attachmentId: string) =>
     return { attachment, ...access }
   })
 
+const { operation } = tagGroup(service, "Attachment Resource", attachmentsExamples)
+
 export const attachmentOperations = [
   operation({
-    service,
-    tag,
     operationId: "uploadFeatureRequestAttachment",
     method: "POST",
     path: "/v1/feature-requests/{featureRequestId}/attachments",
@@ -94,13 +82,6 @@ export const attachmentOperations = [
       413: { description: "Too large" },
       415: { description: "Content type not accepted, or the bytes are not of that type" }
     },
-    examples: [
-      {
-        name: "image",
-        request: { params: { featureRequestId: examples.featureRequestId }, query: { filename: "mockup.png" } },
-        response: { status: 201, body: exampleAttachment }
-      }
-    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
@@ -128,8 +109,6 @@ export const attachmentOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listFeatureRequestAttachments",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/attachments",
@@ -143,13 +122,6 @@ export const attachmentOperations = [
         schema: Schema.Struct({ items: Schema.Array(Attachment) }).annotate({ identifier: "FeedbackAttachmentList" })
       }
     },
-    examples: [
-      {
-        name: "list",
-        request: { params: { featureRequestId: examples.featureRequestId } },
-        response: { status: 200, body: { items: [exampleAttachment] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* requestAccess(context, params.featureRequestId)
@@ -157,8 +129,6 @@ export const attachmentOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "downloadFeedbackAttachment",
     method: "GET",
     path: "/v1/attachments/{attachmentId}/content",
@@ -171,7 +141,6 @@ export const attachmentOperations = [
       200: { description: "The file, with the type it was uploaded with", contentType: attachmentTypes, schema: Schema.Unknown },
       404: { description: "No such attachment" }
     },
-    examples: [{ name: "download", request: { params: { attachmentId: examples.attachmentId } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { attachment } = yield* attachmentAccess(context, params.attachmentId)
@@ -187,8 +156,6 @@ export const attachmentOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteFeedbackAttachment",
     method: "DELETE",
     path: "/v1/attachments/{attachmentId}",
@@ -197,7 +164,6 @@ export const attachmentOperations = [
     scopes: ["feedback:write"],
     params: AttachmentParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { attachmentId: examples.attachmentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { attachment, caller, boardId } = yield* attachmentAccess(context, params.attachmentId)

@@ -10,23 +10,11 @@ import { Id } from "../../actors/Fields.ts"
 import type { RequestFilter } from "../../actors/feedback/BoardReads.ts"
 import { SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { contributionsOf } from "../../actors/feedback/RequestQueries.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams, Limit, Offset, page } from "./BoardAsk.ts"
 import { type BoardCaller, boardAccess } from "./FeedbackAccess.ts"
-import {
-  exampleFeatureRequest,
-  examples,
-  FeatureRequest,
-  FeatureRequestPage,
-  featureRequestsOf,
-  optionDto,
-  optionSchema,
-  service
-} from "./FeedbackViews.ts"
-
-const tag = "Board Resource"
-
-const params = { boardId: examples.boardId }
+import { FeatureRequest, FeatureRequestPage, featureRequestsOf, optionDto, optionSchema, service } from "./FeedbackViews.ts"
+import { boardDiscoveryExamples } from "./BoardDiscovery.examples.ts"
 
 const BooleanParam = Schema.Literals(["true", "false"])
 
@@ -64,12 +52,10 @@ const listQuery = Schema.Struct({
   limit: Schema.optionalKey(Limit)
 })
 
-const examplePage = { items: [exampleFeatureRequest], total: 1, nextOffset: null }
+const { operation } = tagGroup(service, "Board Resource", boardDiscoveryExamples)
 
 export const boardDiscoveryOperations = [
   operation({
-    service,
-    tag,
     operationId: "listBoardFeatureRequests",
     method: "GET",
     path: "/v1/boards/{boardId}/feature-requests",
@@ -80,7 +66,6 @@ export const boardDiscoveryOperations = [
     params: BoardParams,
     query: listQuery,
     responses: { 200: { description: "A page", schema: FeatureRequestPage } },
-    examples: [{ name: "trending", request: { params, query: { sort: "trending" } }, response: { status: 200, body: examplePage } }],
     handler: ({ params, query }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
         pageOf(caller, {
@@ -98,8 +83,6 @@ export const boardDiscoveryOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "searchBoardFeatureRequests",
     method: "GET",
     path: "/v1/boards/{boardId}/search",
@@ -109,15 +92,12 @@ export const boardDiscoveryOperations = [
     params: BoardParams,
     query: Schema.Struct({ q: Query, offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
     responses: { 200: { description: "Matches", schema: FeatureRequestPage } },
-    examples: [{ name: "search", request: { params, query: { q: "dark theme" } }, response: { status: 200, body: examplePage } }],
     handler: ({ params, query }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
         pageOf(caller, { q: query.q, sort: "top", includeMerged: false, offset: query.offset ?? 0, limit: query.limit ?? 20 })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "findSimilarFeatureRequests",
     method: "GET",
     path: "/v1/boards/{boardId}/similar",
@@ -127,15 +107,12 @@ export const boardDiscoveryOperations = [
     params: BoardParams,
     query: Schema.Struct({ title: Query, limit: Schema.optionalKey(Limit) }),
     responses: { 200: { description: "Similar requests", schema: FeatureRequestPage } },
-    examples: [{ name: "typing", request: { params, query: { title: "dark" } }, response: { status: 200, body: examplePage } }],
     handler: ({ params, query }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
         pageOf(caller, { q: query.title, sort: "top", includeMerged: false, offset: 0, limit: query.limit ?? 5 })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoardRoadmap",
     method: "GET",
     path: "/v1/boards/{boardId}/roadmap",
@@ -144,37 +121,6 @@ export const boardDiscoveryOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Columns in workflow order", schema: Roadmap } },
-    examples: [
-      {
-        name: "roadmap",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            columns: [
-              {
-                type: "open",
-                statuses: [
-                  {
-                    id: examples.statusId,
-                    boardId: examples.boardId,
-                    name: "Open",
-                    description: "",
-                    color: "#6b7280",
-                    position: 0,
-                    createdAt: examples.at,
-                    updatedAt: examples.at,
-                    type: "open",
-                    isDefault: true
-                  }
-                ],
-                items: [exampleFeatureRequest]
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
@@ -194,8 +140,6 @@ export const boardDiscoveryOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMyContributions",
     method: "GET",
     path: "/v1/boards/{boardId}/my-contributions",
@@ -209,13 +153,6 @@ export const boardDiscoveryOperations = [
         schema: Schema.Struct({ items: Schema.Array(Contribution) }).annotate({ identifier: "FeedbackContributionList" })
       }
     },
-    examples: [
-      {
-        name: "mine",
-        request: { params },
-        response: { status: 200, body: { items: [{ featureRequest: exampleFeatureRequest, posted: true, voted: true, commented: false }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)

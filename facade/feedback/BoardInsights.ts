@@ -10,15 +10,12 @@ import { BoardStats } from "../../actors/feedback/BoardReads.ts"
 import { Board, BoardVisibility } from "../../actors/feedback/FeedbackModel.ts"
 import { boardEvents, topVoters } from "../../actors/feedback/RequestQueries.ts"
 import { workspaceRole } from "../Access.ts"
-import { operation, raw } from "../Operation.ts"
+import { raw, tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams, Limit } from "./BoardAsk.ts"
 import { Slug } from "./Boards.ts"
 import { type BoardCaller, boardAccess } from "./FeedbackAccess.ts"
 import {
   eventsView,
-  exampleBoard,
-  exampleFeatureRequest,
-  examples,
   FeatureRequest,
   FeatureRequestList,
   FeedbackEventList,
@@ -28,10 +25,7 @@ import {
   Person,
   service
 } from "./FeedbackViews.ts"
-
-const tag = "Board Resource"
-
-const params = { boardId: examples.boardId }
+import { boardInsightsExamples } from "./BoardInsights.examples.ts"
 
 const TopVoter = Schema.Struct({
   user: Schema.NullOr(Person),
@@ -105,10 +99,10 @@ const exportOf = (caller: BoardCaller, format: "json" | "csv") =>
     return raw("text/csv; charset=utf-8", `${[header.join(","), ...lines].join("\r\n")}\r\n`, disposition)
   })
 
+const { operation } = tagGroup(service, "Board Resource", boardInsightsExamples)
+
 export const boardInsightOperations = [
   operation({
-    service,
-    tag,
     operationId: "getBoardStats",
     method: "GET",
     path: "/v1/boards/{boardId}/stats",
@@ -117,32 +111,10 @@ export const boardInsightOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Counts", schema: BoardStats } },
-    examples: [
-      {
-        name: "stats",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            requests: 1,
-            votes: 3,
-            comments: 0,
-            merged: 0,
-            pendingModeration: 0,
-            newThisWeek: 1,
-            byStatusType: [{ type: "open", count: 1 }],
-            byStatus: [{ statusId: examples.statusId, name: "Open", count: 1 }],
-            byCategory: []
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "team"), () => askBoard(params.boardId, "stats", {}))
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoardActivity",
     method: "GET",
     path: "/v1/boards/{boardId}/activity",
@@ -155,27 +127,6 @@ export const boardInsightOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "Events", schema: FeedbackEventList } },
-    examples: [
-      {
-        name: "activity",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                seq: 7,
-                type: "request.created",
-                entityId: examples.featureRequestId,
-                data: { shortId: "FR-12", title: "Dark mode" },
-                actor: { userId: examples.userId, name: "Alice" },
-                at: examples.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "team")
@@ -185,8 +136,6 @@ export const boardInsightOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listBoardTopVoters",
     method: "GET",
     path: "/v1/boards/{boardId}/top-voters",
@@ -201,13 +150,6 @@ export const boardInsightOperations = [
         schema: Schema.Struct({ items: Schema.Array(TopVoter) }).annotate({ identifier: "FeedbackTopVoterList" })
       }
     },
-    examples: [
-      {
-        name: "top",
-        request: { params },
-        response: { status: 200, body: { items: [{ user: { userId: examples.memberId, name: "Bob" }, customer: null, votes: 12 }] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* boardAccess(context, params.boardId, "team")
@@ -223,8 +165,6 @@ export const boardInsightOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportBoard",
     method: "GET",
     path: "/v1/boards/{boardId}/export",
@@ -234,19 +174,10 @@ export const boardInsightOperations = [
     params: BoardParams,
     query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["json", "csv"])) }),
     responses: { 200: { description: "The export", schema: BoardExport, contentType: ["application/json", "text/csv; charset=utf-8"] } },
-    examples: [
-      {
-        name: "json",
-        request: { params, query: { format: "json" } },
-        response: { status: 200, body: { board: exampleBoard, options: [], requests: [exampleFeatureRequest] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) => exportOf(caller, query.format ?? "json"))
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkUpdateFeatureRequests",
     method: "POST",
     path: "/v1/boards/{boardId}/feature-requests/bulk",
@@ -261,13 +192,6 @@ export const boardInsightOperations = [
       productAreaId: Schema.optionalKey(Schema.NullOr(Id))
     }),
     responses: { 200: { description: "The requests after the change", schema: FeatureRequestList } },
-    examples: [
-      {
-        name: "plan",
-        request: { params, body: { ids: [examples.featureRequestId], statusId: examples.statusId } },
-        response: { status: 200, body: { items: [exampleFeatureRequest] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "admin")
@@ -277,8 +201,6 @@ export const boardInsightOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateBoard",
     method: "POST",
     path: "/v1/boards/{boardId}/duplicate",
@@ -292,16 +214,6 @@ export const boardInsightOperations = [
       visibility: Schema.optionalKey(BoardVisibility)
     }),
     responses: { 201: { description: "The new board", schema: Board } },
-    examples: [
-      {
-        name: "copy",
-        request: { params, body: { name: "Mobile ideas", slug: "mobile-ideas" } },
-        response: {
-          status: 201,
-          body: { ...exampleBoard, id: "fcd1e2f3-a4b5-4c6d-9e7f-8091a2b3c4d5", name: "Mobile ideas", slug: "mobile-ideas" }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)

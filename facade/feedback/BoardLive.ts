@@ -13,10 +13,11 @@ import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
 import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
 import { issueTicket } from "../../streams/WebSocketTickets.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
-import { examples, service } from "./FeedbackViews.ts"
+import { service } from "./FeedbackViews.ts"
+import { boardLiveExamples } from "./BoardLive.examples.ts"
 
 const BoardStreamTicket = Schema.Struct({
   ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
@@ -28,12 +29,10 @@ const BoardStreamTicket = Schema.Struct({
   expiresAt: Timestamp
 }).annotate({ identifier: "FeedbackBoardStreamTicket" })
 
-const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
+const { operation } = tagGroup(service, "Board Resource", boardLiveExamples)
 
 export const boardLiveOperations = [
   operation({
-    service,
-    tag: "Board Resource",
     operationId: "createBoardStreamTicket",
     method: "POST",
     path: "/v1/boards/{boardId}/stream-ticket",
@@ -42,22 +41,6 @@ export const boardLiveOperations = [
     scopes: ["feedback:read", "events:subscribe"],
     params: BoardParams,
     responses: { 201: { description: "Ticket", schema: BoardStreamTicket } },
-    examples: [
-      {
-        name: "ticket",
-        request: { params: { boardId: examples.boardId } },
-        response: {
-          status: 201,
-          body: {
-            ticket: exampleTicket,
-            url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
-            socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
-            subscribe: { type: "subscribe", scope: "board", id: examples.boardId },
-            expiresAt: "2026-11-21T12:00:30.000Z"
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)

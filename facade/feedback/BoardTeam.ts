@@ -9,19 +9,16 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { BoardRole } from "../../actors/feedback/FeedbackModel.ts"
 import { isBoardSubscribed } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { boardAccess, roleIn } from "./FeedbackAccess.ts"
-import { examples, names, Subscription, service } from "./FeedbackViews.ts"
-
-const tag = "Board Resource"
-const params = { boardId: examples.boardId }
+import { names, Subscription, service } from "./FeedbackViews.ts"
+import { boardTeamExamples } from "./BoardTeam.examples.ts"
 const MemberParams = Schema.Struct({ boardId: Id, userId: Id })
 
 const BoardMemberView = Schema.Struct({ userId: Id, name: Schema.String, role: BoardRole, addedAt: Timestamp }).annotate({
   identifier: "FeedbackBoardMember"
 })
-const exampleMember = { userId: examples.memberId, name: "Bob", role: "admin", addedAt: examples.at }
 
 const Permissions = Schema.Struct({
   see: Schema.Boolean,
@@ -56,10 +53,10 @@ const can = (settings: { whoMayPost: string; whoMayVote: string }, team: boolean
   vote: settings.whoMayVote === "anyone" || team
 })
 
+const { operation } = tagGroup(service, "Board Resource", boardTeamExamples)
+
 export const boardTeamOperations = [
   operation({
-    service,
-    tag,
     operationId: "listBoardMembers",
     method: "GET",
     path: "/v1/boards/{boardId}/members",
@@ -73,7 +70,6 @@ export const boardTeamOperations = [
         schema: Schema.Struct({ items: Schema.Array(BoardMemberView) }).annotate({ identifier: "FeedbackBoardMemberList" })
       }
     },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleMember] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "team")
@@ -82,8 +78,6 @@ export const boardTeamOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addBoardMember",
     method: "POST",
     path: "/v1/boards/{boardId}/members",
@@ -93,18 +87,9 @@ export const boardTeamOperations = [
     params: BoardParams,
     body: Schema.Struct({ userId: Id, role: BoardRole }),
     responses: { 201: { description: "Added (or their role changed)", schema: BoardMemberView } },
-    examples: [
-      {
-        name: "add-admin",
-        request: { params, body: { userId: examples.memberId, role: "admin" } },
-        response: { status: 201, body: exampleMember }
-      }
-    ],
     handler: ({ params, body }, context) => setMember(context, params.boardId, body.userId, body.role)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBoardMember",
     method: "PATCH",
     path: "/v1/boards/{boardId}/members/{userId}",
@@ -114,13 +99,6 @@ export const boardTeamOperations = [
     params: MemberParams,
     body: Schema.Struct({ role: BoardRole }),
     responses: { 200: { description: "Changed", schema: BoardMemberView }, 404: { description: "Not a member of the board" } },
-    examples: [
-      {
-        name: "demote",
-        request: { params: { ...params, userId: examples.memberId }, body: { role: "member" } },
-        response: { status: 200, body: { ...exampleMember, role: "member" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "admin")
@@ -130,8 +108,6 @@ export const boardTeamOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeBoardMember",
     method: "DELETE",
     path: "/v1/boards/{boardId}/members/{userId}",
@@ -140,15 +116,12 @@ export const boardTeamOperations = [
     scopes: ["feedback:write"],
     params: MemberParams,
     responses: { 204: { description: "Removed" }, 404: { description: "Not a member of the board" } },
-    examples: [{ name: "remove", request: { params: { ...params, userId: examples.memberId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
         askBoard(params.boardId, "removeMember", { by: caller.userId, userId: params.userId })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "subscribeToBoard",
     method: "PUT",
     path: "/v1/boards/{boardId}/subscription",
@@ -157,12 +130,9 @@ export const boardTeamOperations = [
     scopes: ["feedback:write"],
     params: BoardParams,
     responses: { 200: { description: "Following", schema: Subscription } },
-    examples: [{ name: "follow", request: { params }, response: { status: 200, body: { subscribed: true } } }],
     handler: ({ params }, context) => subscription(true)(params.boardId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "unsubscribeFromBoard",
     method: "DELETE",
     path: "/v1/boards/{boardId}/subscription",
@@ -171,12 +141,9 @@ export const boardTeamOperations = [
     scopes: ["feedback:write"],
     params: BoardParams,
     responses: { 200: { description: "Not following", schema: Subscription } },
-    examples: [{ name: "unfollow", request: { params }, response: { status: 200, body: { subscribed: false } } }],
     handler: ({ params }, context) => subscription(false)(params.boardId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoardSubscription",
     method: "GET",
     path: "/v1/boards/{boardId}/subscription",
@@ -185,15 +152,12 @@ export const boardTeamOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Subscription", schema: Subscription } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: { subscribed: true } } }],
     handler: ({ params }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
         Effect.map(Effect.orDie(isBoardSubscribed(params.boardId, caller.userId)), (subscribed) => ({ subscribed }))
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoardPermissions",
     method: "GET",
     path: "/v1/boards/{boardId}/permissions",
@@ -202,13 +166,6 @@ export const boardTeamOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Permissions", schema: Permissions } },
-    examples: [
-      {
-        name: "owner",
-        request: { params },
-        response: { status: 200, body: { see: true, post: true, vote: true, comment: true, team: true, admin: true } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(boardAccess(context, params.boardId), (caller) => {
         const board = caller.view.board

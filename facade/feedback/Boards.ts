@@ -14,14 +14,12 @@ import { boardIdsOfWorkspace } from "../../actors/feedback/BoardRows.ts"
 import { Board, BoardSettings, BoardVisibility, defaultSettings, WhoMayPost, WhoMayVote } from "../../actors/feedback/FeedbackModel.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { dropBlobs } from "./FeatureRequests.ts"
 import { boardAccess, callerOn } from "./FeedbackAccess.ts"
-import { exampleBoard, examples, service } from "./FeedbackViews.ts"
-
-const tag = "Board Resource"
-const params = { boardId: examples.boardId }
+import { service } from "./FeedbackViews.ts"
+import { boardsExamples } from "./Boards.examples.ts"
 
 export const Slug = Schema.String.check(
   Schema.isMaxLength(60),
@@ -46,10 +44,10 @@ const adminWrite =
   (boardId: string, context: Parameters<typeof boardAccess>[0]) =>
     Effect.flatMap(boardAccess(context, boardId, "admin"), (caller) => askBoard(boardId, tagName, { by: caller.userId }))
 
+const { operation } = tagGroup(service, "Board Resource", boardsExamples)
+
 export const boardOperations = [
   operation({
-    service,
-    tag,
     operationId: "createBoard",
     method: "POST",
     path: "/v1/boards",
@@ -67,21 +65,6 @@ export const boardOperations = [
       settings: Schema.optionalKey(SettingsPatch)
     }),
     responses: { 201: { description: "Created", schema: Board }, 409: { description: "The slug is taken in this workspace" } },
-    examples: [
-      {
-        name: "public-board",
-        request: {
-          body: {
-            workspaceId: examples.workspaceId,
-            name: "Product ideas",
-            slug: "product-ideas",
-            visibility: "public",
-            description: "Tell us what to build next"
-          }
-        },
-        response: { status: 201, body: exampleBoard }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "admin")
@@ -96,8 +79,6 @@ export const boardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listBoards",
     method: "GET",
     path: "/v1/boards",
@@ -106,13 +87,6 @@ export const boardOperations = [
     scopes: ["feedback:read"],
     query: Schema.Struct({ workspaceId: Id, includeArchived: Schema.optionalKey(Schema.Literals(["true", "false"])) }),
     responses: { 200: { description: "Boards", schema: BoardList } },
-    examples: [
-      {
-        name: "list",
-        request: { query: { workspaceId: examples.workspaceId } },
-        response: { status: 200, body: { items: [exampleBoard] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)
@@ -134,8 +108,6 @@ export const boardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoard",
     method: "GET",
     path: "/v1/boards/{boardId}",
@@ -144,12 +116,9 @@ export const boardOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "The board", schema: Board }, 404: { description: "No such board" } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleBoard } }],
     handler: ({ params }, context) => Effect.map(boardAccess(context, params.boardId), (caller) => caller.view.board)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBoard",
     method: "PATCH",
     path: "/v1/boards/{boardId}",
@@ -164,17 +133,12 @@ export const boardOperations = [
       visibility: Schema.optionalKey(BoardVisibility)
     }),
     responses: { 200: { description: "Changed", schema: Board }, 409: { description: "Slug taken, or the board is archived" } },
-    examples: [
-      { name: "rename", request: { params, body: { name: "Ideas" } }, response: { status: 200, body: { ...exampleBoard, name: "Ideas" } } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
         askBoard(params.boardId, "update", { by: caller.userId, ...body, settings: {} })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteBoard",
     method: "DELETE",
     path: "/v1/boards/{boardId}",
@@ -183,7 +147,6 @@ export const boardOperations = [
     scopes: ["feedback:write"],
     params: BoardParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
@@ -193,8 +156,6 @@ export const boardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveBoard",
     method: "POST",
     path: "/v1/boards/{boardId}/archive",
@@ -203,18 +164,9 @@ export const boardOperations = [
     scopes: ["feedback:write"],
     params: BoardParams,
     responses: { 200: { description: "Archived", schema: Board }, 409: { description: "Already archived" } },
-    examples: [
-      {
-        name: "archive",
-        request: { params },
-        response: { status: 200, body: { ...exampleBoard, archived: true, archivedAt: examples.at } }
-      }
-    ],
     handler: ({ params }, context) => adminWrite("archive")(params.boardId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreBoard",
     method: "POST",
     path: "/v1/boards/{boardId}/restore",
@@ -223,12 +175,9 @@ export const boardOperations = [
     scopes: ["feedback:write"],
     params: BoardParams,
     responses: { 200: { description: "Restored", schema: Board }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params }, response: { status: 200, body: exampleBoard } }],
     handler: ({ params }, context) => adminWrite("restore")(params.boardId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "getBoardSettings",
     method: "GET",
     path: "/v1/boards/{boardId}/settings",
@@ -237,12 +186,9 @@ export const boardOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Settings", schema: BoardSettings } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleBoard.settings } }],
     handler: ({ params }, context) => Effect.map(boardAccess(context, params.boardId), (caller) => caller.view.board.settings)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBoardSettings",
     method: "PATCH",
     path: "/v1/boards/{boardId}/settings",
@@ -253,13 +199,6 @@ export const boardOperations = [
     params: BoardParams,
     body: SettingsPatch,
     responses: { 200: { description: "Settings", schema: BoardSettings } },
-    examples: [
-      {
-        name: "moderate-and-anonymous",
-        request: { params, body: { moderation: true, anonymousVoting: true } },
-        response: { status: 200, body: { ...exampleBoard.settings, moderation: true, anonymousVoting: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
         Effect.map(askBoard(params.boardId, "update", { by: caller.userId, settings: body }), (board) => board.settings)

@@ -11,10 +11,11 @@ import { BoardVisibility } from "../../actors/feedback/FeedbackModel.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { Slug } from "./Boards.ts"
 import { callerOn } from "./FeedbackAccess.ts"
-import { examples, service } from "./FeedbackViews.ts"
+import { service } from "./FeedbackViews.ts"
+import { boardsLiteExamples } from "./BoardsLite.examples.ts"
 
 const LiteBoard = Schema.Struct({
   slug: Schema.String,
@@ -28,10 +29,10 @@ const LiteBoard = Schema.Struct({
   id: Id
 }).annotate({ identifier: "FeedbackLiteBoard" })
 
+const { operation } = tagGroup(service, "Boards (Lite)", boardsLiteExamples)
+
 export const boardsLiteOperations = [
   operation({
-    service,
-    tag: "Boards (Lite)",
     operationId: "findBoardsLite",
     method: "GET",
     path: "/v1/lite/boards",
@@ -46,30 +47,6 @@ export const boardsLiteOperations = [
       },
       404: { description: "No board with that slug" }
     },
-    examples: [
-      {
-        name: "by-slug",
-        request: { query: { workspaceId: examples.workspaceId, slug: "product-ideas" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                slug: "product-ideas",
-                name: "Product ideas",
-                description: "Tell us what to build next",
-                visibility: "public",
-                archived: false,
-                requestCount: 12,
-                statuses: ["Open", "Under review", "Planned", "In progress", "Shipped", "Declined"],
-                categories: ["Integrations"],
-                id: examples.boardId
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)

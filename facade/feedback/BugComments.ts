@@ -9,25 +9,13 @@ import { BugComment } from "../../actors/feedback/DeskRecords.ts"
 import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { type BoardCaller, heldFor, orDieSql } from "./DeskAccess.ts"
 import { bugFor } from "./BugReports.ts"
-import { ex } from "./deskExamples.ts"
 
-const service = "feedback"
-const tag = "Bug Comment Resource"
+import { bugCommentsExamples } from "./BugComments.examples.ts"
 
 export const CommentBody = Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" }))
-
-const exampleComment = {
-  id: ex.bugCommentId,
-  bugReportId: ex.bugReportId,
-  authorId: ex.userId,
-  body: "Reproduced on Safari 18.1 too.",
-  internal: false,
-  moderation: "approved",
-  createdAt: ex.at
-}
 
 /** The comments the caller may see: internal notes, pending and declined ones are the team's (pending also its author's). */
 export const visibleComments = (caller: BoardCaller, comments: ReadonlyArray<BugComment>) =>
@@ -47,10 +35,10 @@ export const commentOnBug = (context: Parameters<typeof bugFor>[0], bugReportId:
     return yield* deskSend(caller.view.board.id, "commentBug", caller.userId, { bugReportId: bug.id, body, internal, moderation })
   })
 
+const { operation } = tagGroup("feedback", "Bug Comment Resource", bugCommentsExamples)
+
 export const bugCommentOperations = [
   operation({
-    service,
-    tag,
     operationId: "listBugReportComments",
     method: "GET",
     path: "/v1/bug-reports/{bugReportId}/comments",
@@ -59,9 +47,6 @@ export const bugCommentOperations = [
     scopes: ["feedback:read"],
     params: Schema.Struct({ bugReportId: Id }),
     responses: { 200: { description: "Comments", schema: Schema.Struct({ items: Schema.Array(BugComment) }) } },
-    examples: [
-      { name: "list", request: { params: { bugReportId: ex.bugReportId } }, response: { status: 200, body: { items: [exampleComment] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
@@ -69,8 +54,6 @@ export const bugCommentOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createBugReportComment",
     method: "POST",
     path: "/v1/bug-reports/{bugReportId}/comments",
@@ -83,13 +66,6 @@ export const bugCommentOperations = [
       internal: Schema.optionalKey(Schema.Boolean.annotate({ description: "A team-only note (default false)" }))
     }),
     responses: { 201: { description: "The comment", schema: BugComment } },
-    examples: [
-      {
-        name: "comment",
-        request: { params: { bugReportId: ex.bugReportId }, body: { body: "Reproduced on Safari 18.1 too." } },
-        response: { status: 201, body: exampleComment }
-      }
-    ],
     handler: ({ params, body }, context) => commentOnBug(context, params.bugReportId, body.body, body.internal ?? false)
   })
 ]

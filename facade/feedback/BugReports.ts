@@ -14,12 +14,10 @@ import { Id, Name } from "../../actors/Fields.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { type BoardCaller, checkOption, heldFor, onBoard, onBug, orDieSql } from "./DeskAccess.ts"
-import { ex, exampleBugReport } from "./deskExamples.ts"
 
-const service = "feedback"
-const tag = "Bug Report Resource"
+import { bugReportsExamples } from "./BugReports.examples.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -38,7 +36,6 @@ export const BugBody = {
 
 const BoardParams = Schema.Struct({ boardId: Id })
 const BugParams = Schema.Struct({ bugReportId: Id })
-const bugParams = { bugReportId: ex.bugReportId }
 
 /** What the caller may see of a report: the reporter's e-mail is the team's only. */
 export const shownTo = (caller: BoardCaller, bug: BugReport): BugReport => (caller.team ? bug : { ...bug, reporterEmail: null })
@@ -131,10 +128,10 @@ const severityRank = (caller: BoardCaller, id: string | null) => {
   return index < 0 ? levels.length : index
 }
 
+const { operation } = tagGroup("feedback", "Bug Report Resource", bugReportsExamples)
+
 export const bugReportOperations = [
   operation({
-    service,
-    tag,
     operationId: "createBugReport",
     method: "POST",
     path: "/v1/boards/{boardId}/bug-reports",
@@ -146,22 +143,6 @@ export const bugReportOperations = [
     params: BoardParams,
     body: Schema.Struct(BugBody),
     responses: { 201: { description: "The report", schema: BugReport } },
-    examples: [
-      {
-        name: "report",
-        request: {
-          params: { boardId: ex.boardId },
-          body: {
-            title: "Export button does nothing on Safari",
-            stepsToReproduce: "1. Open a board\n2. Click Export",
-            expected: "A CSV downloads",
-            actual: "Nothing happens",
-            environment: { browser: "Safari 18", os: "macOS 15" }
-          }
-        },
-        response: { status: 201, body: exampleBugReport }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "post")
@@ -169,8 +150,6 @@ export const bugReportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listBugReports",
     method: "GET",
     path: "/v1/boards/{boardId}/bug-reports",
@@ -190,13 +169,6 @@ export const bugReportOperations = [
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
     responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(BugReport), total: Schema.Number }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { boardId: ex.boardId } },
-        response: { status: 200, body: { items: [exampleBugReport], total: 1 } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
@@ -227,8 +199,6 @@ export const bugReportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getBugReport",
     method: "GET",
     path: "/v1/bug-reports/{bugReportId}",
@@ -237,12 +207,9 @@ export const bugReportOperations = [
     scopes: read,
     params: BugParams,
     responses: { 200: { description: "The report", schema: BugReport } },
-    examples: [{ name: "get", request: { params: bugParams }, response: { status: 200, body: exampleBugReport } }],
     handler: ({ params }, context) => Effect.map(bugFor(context, params.bugReportId, "see"), ({ caller, bug }) => shownTo(caller, bug))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBugReport",
     method: "PATCH",
     path: "/v1/bug-reports/{bugReportId}",
@@ -261,13 +228,6 @@ export const bugReportOperations = [
       attachmentIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
     }),
     responses: { 200: { description: "The report", schema: BugReport } },
-    examples: [
-      {
-        name: "clarify",
-        request: { params: bugParams, body: { actual: "Nothing happens; the console shows a CSP error" } },
-        response: { status: 200, body: { ...exampleBugReport, actual: "Nothing happens; the console shows a CSP error" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
@@ -278,8 +238,6 @@ export const bugReportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteBugReport",
     method: "DELETE",
     path: "/v1/bug-reports/{bugReportId}",
@@ -288,7 +246,6 @@ export const bugReportOperations = [
     scopes: write,
     params: BugParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: bugParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
@@ -297,8 +254,6 @@ export const bugReportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setBugReportStatusLevel",
     method: "PUT",
     path: "/v1/bug-reports/{bugReportId}/bug-status-level",
@@ -308,18 +263,9 @@ export const bugReportOperations = [
     params: BugParams,
     body: Schema.Struct({ bugStatusLevelId: Schema.NullOr(Id) }),
     responses: { 200: { description: "The report", schema: BugReport } },
-    examples: [
-      {
-        name: "triage",
-        request: { params: bugParams, body: { bugStatusLevelId: ex.bugStatusLevelId } },
-        response: { status: 200, body: { ...exampleBugReport, bugStatusLevelId: ex.bugStatusLevelId } }
-      }
-    ],
     handler: ({ params, body }, context) => setField("bugStatusLevel")(params.bugReportId, body.bugStatusLevelId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "setBugReportSeverityLevel",
     method: "PUT",
     path: "/v1/bug-reports/{bugReportId}/severity-level",
@@ -329,18 +275,9 @@ export const bugReportOperations = [
     params: BugParams,
     body: Schema.Struct({ severityLevelId: Schema.NullOr(Id) }),
     responses: { 200: { description: "The report", schema: BugReport } },
-    examples: [
-      {
-        name: "severity",
-        request: { params: bugParams, body: { severityLevelId: ex.severityLevelId } },
-        response: { status: 200, body: { ...exampleBugReport, severityLevelId: ex.severityLevelId } }
-      }
-    ],
     handler: ({ params, body }, context) => setField("severityLevel")(params.bugReportId, body.severityLevelId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "assignBugReport",
     method: "PUT",
     path: "/v1/bug-reports/{bugReportId}/assignee",
@@ -350,18 +287,9 @@ export const bugReportOperations = [
     params: BugParams,
     body: Schema.Struct({ assigneeId: Schema.NullOr(Id) }),
     responses: { 200: { description: "The report", schema: BugReport } },
-    examples: [
-      {
-        name: "assign",
-        request: { params: bugParams, body: { assigneeId: ex.memberId } },
-        response: { status: 200, body: { ...exampleBugReport, assigneeId: ex.memberId } }
-      }
-    ],
     handler: ({ params, body }, context) => setField("assignee")(params.bugReportId, body.assigneeId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "listBugReportHistory",
     method: "GET",
     path: "/v1/bug-reports/{bugReportId}/history",
@@ -370,20 +298,6 @@ export const bugReportOperations = [
     scopes: read,
     params: BugParams,
     responses: { 200: { description: "Changes", schema: Schema.Struct({ items: Schema.Array(BugHistoryEntry) }) } },
-    examples: [
-      {
-        name: "history",
-        request: { params: bugParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { id: ex.logEntryId, field: "severityLevel", from: null, to: ex.severityLevelId, changedBy: ex.userId, changedAt: ex.at }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { bug } = yield* bugFor(context, params.bugReportId, "see")

@@ -8,10 +8,10 @@ import { Effect, Schema } from "effect"
 import { Environment } from "../../actors/feedback/DeskRecords.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { fileBug, visibleBug } from "./BugReports.ts"
 import { onBoard } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
+
 import {
   boardByRef,
   boardsFor,
@@ -26,10 +26,8 @@ import {
   Where
 } from "./LiteRefs.ts"
 
-import { LiteBugReport, LongText, RefParams, Title, bugByRef, exampleLite, levelId, liteBugs, liteOne, mayEdit } from "./LiteBugViews.ts"
-
-const service = "feedback"
-const tag = "Bug Reports (Lite)"
+import { LiteBugReport, LongText, RefParams, Title, bugByRef, levelId, liteBugs, liteOne, mayEdit } from "./LiteBugViews.ts"
+import { bugReportsLiteExamples } from "./BugReportsLite.examples.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -48,12 +46,10 @@ const SearchQuery = Schema.Struct({
   cursor: Schema.optionalKey(Cursor)
 })
 
-const refExample = { bugRef: "B-12" }
+const { operation } = tagGroup("feedback", "Bug Reports (Lite)", bugReportsLiteExamples)
 
 export const bugReportsLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createBugReportLite",
     method: "POST",
     path: "/v1/lite/bug-reports",
@@ -77,23 +73,6 @@ export const bugReportsLiteOperations = [
       404: { description: "A name not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "report",
-        request: {
-          body: {
-            workspaceId: ex.workspaceId,
-            board: ex.slug,
-            title: "Export button does nothing on Safari",
-            stepsToReproduce: "1. Open a board\n2. Click Export",
-            expected: "A CSV downloads",
-            actual: "Nothing happens",
-            environment: { browser: "Safari 18" }
-          }
-        },
-        response: { status: 201, body: exampleLite }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
@@ -114,8 +93,6 @@ export const bugReportsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getBugReportLite",
     method: "GET",
     path: "/v1/lite/bug-reports/{bugRef}",
@@ -125,15 +102,10 @@ export const bugReportsLiteOperations = [
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [
-      { name: "get", request: { params: refExample, query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: exampleLite } }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(bugByRef(context, query, params.bugRef, "query.board"), ({ caller, bug }) => liteOne(caller, bug))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBugReportLite",
     method: "PATCH",
     path: "/v1/lite/bug-reports/{bugRef}",
@@ -151,13 +123,6 @@ export const bugReportsLiteOperations = [
       category: Schema.optionalKey(Schema.NullOr(NameRef))
     }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [
-      {
-        name: "clarify",
-        request: { params: refExample, body: { workspaceId: ex.workspaceId, actual: "Nothing happens; a CSP error is logged" } },
-        response: { status: 200, body: { ...exampleLite, actual: "Nothing happens; a CSP error is logged" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
@@ -173,8 +138,6 @@ export const bugReportsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "searchBugReportsLite",
     method: "GET",
     path: "/v1/lite/bug-reports",
@@ -191,13 +154,6 @@ export const bugReportsLiteOperations = [
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "critical",
-        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, severity: "High" } },
-        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")

@@ -10,25 +10,21 @@ import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { commentOnBug, CommentBody, visibleComments } from "./BugComments.ts"
 import { orDieSql } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
+
 import { Id, LiteEmail, NameRef, userByEmail, Where } from "./LiteRefs.ts"
 
-import { LiteBugReport, RefParams, bugByRef, exampleLite, liteOne, mayEdit, setLevel, teamOnly } from "./LiteBugViews.ts"
-
-const service = "feedback"
-const tag = "Bug Reports (Lite)"
+import { LiteBugReport, RefParams, bugByRef, liteOne, mayEdit, setLevel, teamOnly } from "./LiteBugViews.ts"
+import { bugReportsLiteTriageExamples } from "./BugReportsLiteTriage.examples.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
-const refExample = { bugRef: "B-12" }
+const { operation } = tagGroup("feedback", "Bug Reports (Lite)", bugReportsLiteTriageExamples)
 
 export const bugReportsLiteTriageOperations = [
   operation({
-    service,
-    tag,
     operationId: "setBugReportStatusLite",
     method: "POST",
     path: "/v1/lite/bug-reports/{bugRef}/status",
@@ -38,18 +34,9 @@ export const bugReportsLiteTriageOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, name: Schema.NullOr(NameRef) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [
-      {
-        name: "confirm",
-        request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Confirmed" } },
-        response: { status: 200, body: { ...exampleLite, status: "Confirmed" } }
-      }
-    ],
     handler: setLevel("bugStatusLevel", "bug_status", "body.name")
   }),
   operation({
-    service,
-    tag,
     operationId: "setBugReportSeverityLite",
     method: "POST",
     path: "/v1/lite/bug-reports/{bugRef}/severity",
@@ -59,18 +46,9 @@ export const bugReportsLiteTriageOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, name: Schema.NullOr(NameRef) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [
-      {
-        name: "severity",
-        request: { params: refExample, body: { workspaceId: ex.workspaceId, name: "Critical" } },
-        response: { status: 200, body: { ...exampleLite, severity: "Critical" } }
-      }
-    ],
     handler: setLevel("severityLevel", "severity", "body.name")
   }),
   operation({
-    service,
-    tag,
     operationId: "assignBugReportLite",
     method: "POST",
     path: "/v1/lite/bug-reports/{bugRef}/assignee",
@@ -80,13 +58,6 @@ export const bugReportsLiteTriageOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, email: Schema.NullOr(LiteEmail) }),
     responses: { 200: { description: "The report", schema: LiteBugReport } },
-    examples: [
-      {
-        name: "assign",
-        request: { params: refExample, body: { workspaceId: ex.workspaceId, email: "bob@example.com" } },
-        response: { status: 200, body: { ...exampleLite, assigneeEmail: "bob@example.com" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
@@ -110,8 +81,6 @@ export const bugReportsLiteTriageOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "commentOnBugReportLite",
     method: "POST",
     path: "/v1/lite/bug-reports/{bugRef}/comments",
@@ -133,23 +102,6 @@ export const bugReportsLiteTriageOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "comment",
-        request: { params: refExample, body: { workspaceId: ex.workspaceId, body: "Reproduced on Safari 18.1" } },
-        response: {
-          status: 201,
-          body: {
-            id: ex.bugCommentId,
-            shortId: "B-12",
-            body: "Reproduced on Safari 18.1",
-            internal: false,
-            moderation: "approved",
-            createdAt: ex.at
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { bug } = yield* bugByRef(context, body, params.bugRef, "body.board")
@@ -165,8 +117,6 @@ export const bugReportsLiteTriageOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listBugReportCommentsLite",
     method: "GET",
     path: "/v1/lite/bug-reports/{bugRef}/comments",
@@ -192,27 +142,6 @@ export const bugReportsLiteTriageOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "comments",
-        request: { params: refExample, query: { workspaceId: ex.workspaceId } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: ex.bugCommentId,
-                authorName: "Bob",
-                authorEmail: "bob@example.com",
-                body: "Reproduced",
-                internal: false,
-                createdAt: ex.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, query, params.bugRef, "query.board")
@@ -231,8 +160,6 @@ export const bugReportsLiteTriageOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteBugReportLite",
     method: "DELETE",
     path: "/v1/lite/bug-reports/{bugRef}",
@@ -242,7 +169,6 @@ export const bugReportsLiteTriageOperations = [
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: refExample, query: { workspaceId: ex.workspaceId } }, response: { status: 204 } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, query, params.bugRef, "query.board")

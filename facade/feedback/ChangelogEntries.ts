@@ -12,13 +12,11 @@ import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
 import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { type BoardCaller, onBoard, onChangelogEntry } from "./DeskAccess.ts"
-import { ex, exampleEntry } from "./deskExamples.ts"
-import { requestOnBoard } from "./Milestones.ts"
 
-const service = "feedback"
-const tag = "Changelog Entry Resource"
+import { requestOnBoard } from "./Milestones.ts"
+import { changelogEntriesExamples } from "./ChangelogEntries.examples.ts"
 
 const DateTime = IsoDateTime
 
@@ -72,10 +70,10 @@ export const changelogFor = (boardId: string, team: boolean) =>
     return team ? entries : entries.filter((e) => e.state === "published")
   })
 
+const { operation } = tagGroup("feedback", "Changelog Entry Resource", changelogEntriesExamples)
+
 export const changelogEntryOperations = [
   operation({
-    service,
-    tag,
     operationId: "createChangelogEntry",
     method: "POST",
     path: "/v1/boards/{boardId}/changelog",
@@ -87,13 +85,6 @@ export const changelogEntryOperations = [
     params: Schema.Struct({ boardId: Id }),
     body: Schema.Struct({ ...EntryChanges, title: Name(300), kind: ChangelogKind }),
     responses: { 201: { description: "The entry", schema: ChangelogEntry } },
-    examples: [
-      {
-        name: "draft",
-        request: { params: { boardId: ex.boardId }, body: { title: "Dark mode", kind: "new", markdown: "Dark mode is here." } },
-        response: { status: 201, body: exampleEntry }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "team")
@@ -108,8 +99,6 @@ export const changelogEntryOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listChangelogEntries",
     method: "GET",
     path: "/v1/boards/{boardId}/changelog",
@@ -119,7 +108,6 @@ export const changelogEntryOperations = [
     params: Schema.Struct({ boardId: Id }),
     query: Schema.Struct({ state: Schema.optionalKey(ChangelogState), kind: Schema.optionalKey(ChangelogKind) }),
     responses: { 200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(ChangelogEntry) }) } },
-    examples: [{ name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleEntry] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
@@ -132,8 +120,6 @@ export const changelogEntryOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateChangelogEntry",
     method: "PATCH",
     path: "/v1/changelog/{changelogEntryId}",
@@ -145,13 +131,6 @@ export const changelogEntryOperations = [
     params: Schema.Struct({ changelogEntryId: Id }),
     body: Schema.Struct(EntryChanges),
     responses: { 200: { description: "The entry", schema: ChangelogEntry } },
-    examples: [
-      {
-        name: "publish",
-        request: { params: { changelogEntryId: ex.changelogEntryId }, body: { state: "published" } },
-        response: { status: 200, body: { ...exampleEntry, state: "published", publishedAt: ex.at } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onChangelogEntry(context, params.changelogEntryId, "team")

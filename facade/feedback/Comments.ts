@@ -16,11 +16,12 @@ import { type CommentRecord, commentById } from "../../actors/feedback/Discussio
 import { ModerationState } from "../../actors/feedback/FeedbackModel.ts"
 import { commentsOf } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess, roleIn } from "./FeedbackAccess.ts"
-import { examples, names, Person, service } from "./FeedbackViews.ts"
+import { names, Person, service } from "./FeedbackViews.ts"
 import { heldFor } from "./DeskAccess.ts"
+import { featureRequestCommentResourceExamples, commentResourceExamples } from "./Comments.examples.ts"
 
 const CommentParams = Schema.Struct({ commentId: Id })
 const Body = Schema.String.check(Schema.isMaxLength(10_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" })).annotate({
@@ -49,22 +50,6 @@ const Comment = Schema.Struct({
 }).annotate({ identifier: "FeedbackComment" })
 type Comment = typeof Comment.Type
 const Thread = Schema.Struct({ ...Comment.fields, replies: Schema.Array(Comment) }).annotate({ identifier: "FeedbackCommentThread" })
-
-const exampleComment: Comment = {
-  id: examples.commentId,
-  featureRequestId: examples.featureRequestId,
-  parentId: null,
-  author: { userId: examples.userId, name: "Alice" },
-  body: "We need this for night shifts.",
-  internal: false,
-  mentions: [],
-  moderationState: "approved",
-  fromFeatureRequestId: null,
-  editedAt: null,
-  deleted: false,
-  createdAt: examples.at,
-  updatedAt: examples.at
-}
 
 const commentsView = (records: ReadonlyArray<CommentRecord>, shownOn: string) =>
   Effect.map(names(records.flatMap((r) => [r.authorId, ...r.mentions])), (person) =>
@@ -124,10 +109,11 @@ const commentAccess = (context: RequestContext, commentId: string) =>
     return { caller, boardId, comment }
   })
 
+const featureRequestCommentResourceTag = tagGroup(service, "Feature Request Comment Resource", featureRequestCommentResourceExamples)
+const commentResourceTag = tagGroup(service, "Comment Resource", commentResourceExamples)
+
 export const commentOperations = [
-  operation({
-    service,
-    tag: "Feature Request Comment Resource",
+  featureRequestCommentResourceTag.operation({
     operationId: "listFeatureRequestComments",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/comments",
@@ -141,13 +127,6 @@ export const commentOperations = [
         schema: Schema.Struct({ items: Schema.Array(Thread) }).annotate({ identifier: "FeedbackCommentThreads" })
       }
     },
-    examples: [
-      {
-        name: "threads",
-        request: { params: { featureRequestId: examples.featureRequestId } },
-        response: { status: 200, body: { items: [{ ...exampleComment, replies: [] }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
@@ -178,9 +157,7 @@ export const commentOperations = [
         return { items: roots.map((root) => ({ ...root, replies: shown.filter((c) => c !== root && rootOf(c) === root.id) })) }
       })
   }),
-  operation({
-    service,
-    tag: "Feature Request Comment Resource",
+  featureRequestCommentResourceTag.operation({
     operationId: "createFeatureRequestComment",
     method: "POST",
     path: "/v1/feature-requests/{featureRequestId}/comments",
@@ -195,13 +172,6 @@ export const commentOperations = [
       mentions: Schema.optionalKey(Mentions)
     }),
     responses: { 201: { description: "Posted", schema: Comment }, 409: { description: "The request is locked or merged" } },
-    examples: [
-      {
-        name: "comment",
-        request: { params: { featureRequestId: examples.featureRequestId }, body: { body: "We need this for night shifts." } },
-        response: { status: 201, body: exampleComment }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
@@ -222,9 +192,7 @@ export const commentOperations = [
         return (yield* commentsView([record], params.featureRequestId))[0]!
       })
   }),
-  operation({
-    service,
-    tag: "Comment Resource",
+  commentResourceTag.operation({
     operationId: "getComment",
     method: "GET",
     path: "/v1/comments/{commentId}",
@@ -233,15 +201,12 @@ export const commentOperations = [
     scopes: ["feedback:read"],
     params: CommentParams,
     responses: { 200: { description: "The comment", schema: Comment }, 404: { description: "No such comment" } },
-    examples: [{ name: "get", request: { params: { commentId: examples.commentId } }, response: { status: 200, body: exampleComment } }],
     handler: ({ params }, context) =>
       Effect.flatMap(commentAccess(context, params.commentId), ({ comment }) =>
         Effect.map(commentsView([comment], comment.requestId), (items) => items[0]!)
       )
   }),
-  operation({
-    service,
-    tag: "Comment Resource",
+  commentResourceTag.operation({
     operationId: "updateComment",
     method: "PATCH",
     path: "/v1/comments/{commentId}",
@@ -251,13 +216,6 @@ export const commentOperations = [
     params: CommentParams,
     body: Schema.Struct({ body: Body, mentions: Schema.optionalKey(Mentions) }),
     responses: { 200: { description: "Edited", schema: Comment }, 403: { description: "Not the author" } },
-    examples: [
-      {
-        name: "edit",
-        request: { params: { commentId: examples.commentId }, body: { body: "We need this for night shifts, badly." } },
-        response: { status: 200, body: { ...exampleComment, body: "We need this for night shifts, badly.", editedAt: examples.at } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, boardId, comment } = yield* commentAccess(context, params.commentId)
@@ -267,9 +225,7 @@ export const commentOperations = [
         return (yield* commentsView([record], record.requestId))[0]!
       })
   }),
-  operation({
-    service,
-    tag: "Comment Resource",
+  commentResourceTag.operation({
     operationId: "deleteComment",
     method: "DELETE",
     path: "/v1/comments/{commentId}",
@@ -278,7 +234,6 @@ export const commentOperations = [
     scopes: ["feedback:write"],
     params: CommentParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { commentId: examples.commentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, boardId, comment } = yield* commentAccess(context, params.commentId)

@@ -7,13 +7,11 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { isSubscribed, requestEvents, subscribersOf, votersOf } from "../../actors/feedback/RequestQueries.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, FeatureRequestParams, Limit, Offset, page } from "./BoardAsk.ts"
 import { requestAccess } from "./FeedbackAccess.ts"
 import {
   eventsView,
-  examples,
-  exampleFeatureRequest,
   FeatureRequestList,
   FeedbackEventList,
   featureRequestsOf,
@@ -22,10 +20,7 @@ import {
   Subscription,
   service
 } from "./FeedbackViews.ts"
-
-const tag = "Feature Request Detail Resource"
-
-const params = { featureRequestId: examples.featureRequestId }
+import { featureRequestFollowersExamples } from "./FeatureRequestFollowers.examples.ts"
 
 const Voter = Schema.Struct({
   kind: Schema.Literals(["user", "customer", "anonymous"]),
@@ -44,19 +39,10 @@ const subscription = (subscribed: boolean) => (featureRequestId: string, context
     return { subscribed: yield* askBoard(boardId, "subscribe", { by: caller.userId, requestId: featureRequestId, subscribed }) }
   })
 
-const exampleEvent = {
-  seq: 42,
-  type: "request.status_changed",
-  entityId: examples.featureRequestId,
-  data: { statusId: examples.statusId, status: "Planned", type: "planned" },
-  actor: { userId: examples.userId, name: "Alice" },
-  at: examples.at
-}
+const { operation } = tagGroup(service, "Feature Request Detail Resource", featureRequestFollowersExamples)
 
 export const featureRequestFollowerOperations = [
   operation({
-    service,
-    tag,
     operationId: "listFeatureRequestVoters",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/voters",
@@ -73,29 +59,6 @@ export const featureRequestFollowerOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "voters",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                kind: "user",
-                user: { userId: examples.memberId, name: "Bob" },
-                customer: null,
-                castBy: null,
-                mergedFrom: null,
-                votedAt: examples.at
-              }
-            ],
-            total: 1,
-            nextOffset: null
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* requestAccess(context, params.featureRequestId)
@@ -114,8 +77,6 @@ export const featureRequestFollowerOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "subscribeToFeatureRequest",
     method: "PUT",
     path: "/v1/feature-requests/{featureRequestId}/subscription",
@@ -124,12 +85,9 @@ export const featureRequestFollowerOperations = [
     scopes: ["feedback:write"],
     params: FeatureRequestParams,
     responses: { 200: { description: "Following", schema: Subscription } },
-    examples: [{ name: "follow", request: { params }, response: { status: 200, body: { subscribed: true } } }],
     handler: ({ params }, context) => subscription(true)(params.featureRequestId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "unsubscribeFromFeatureRequest",
     method: "DELETE",
     path: "/v1/feature-requests/{featureRequestId}/subscription",
@@ -138,12 +96,9 @@ export const featureRequestFollowerOperations = [
     scopes: ["feedback:write"],
     params: FeatureRequestParams,
     responses: { 200: { description: "Not following", schema: Subscription } },
-    examples: [{ name: "unfollow", request: { params }, response: { status: 200, body: { subscribed: false } } }],
     handler: ({ params }, context) => subscription(false)(params.featureRequestId, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "listFeatureRequestSubscribers",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/subscribers",
@@ -160,16 +115,6 @@ export const featureRequestFollowerOperations = [
         }).annotate({ identifier: "FeedbackSubscriberList" })
       }
     },
-    examples: [
-      {
-        name: "list",
-        request: { params },
-        response: {
-          status: 200,
-          body: { items: [{ user: { userId: examples.userId, name: "Alice" }, since: examples.at }], subscribed: true }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* requestAccess(context, params.featureRequestId, "team")
@@ -182,8 +127,6 @@ export const featureRequestFollowerOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFeatureRequestActivity",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/activity",
@@ -193,7 +136,6 @@ export const featureRequestFollowerOperations = [
     params: FeatureRequestParams,
     query: Schema.Struct({ limit: Schema.optionalKey(Limit) }),
     responses: { 200: { description: "Activity", schema: FeedbackEventList } },
-    examples: [{ name: "activity", request: { params }, response: { status: 200, body: { items: [exampleEvent] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* requestAccess(context, params.featureRequestId)
@@ -201,8 +143,6 @@ export const featureRequestFollowerOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMergedFeatureRequests",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/merged",
@@ -211,26 +151,6 @@ export const featureRequestFollowerOperations = [
     scopes: ["feedback:read"],
     params: FeatureRequestParams,
     responses: { 200: { description: "Duplicates", schema: FeatureRequestList } },
-    examples: [
-      {
-        name: "merged",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                ...exampleFeatureRequest,
-                id: examples.duplicateId,
-                shortId: "FR-13",
-                mergedInto: examples.featureRequestId,
-                mergedAt: examples.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)

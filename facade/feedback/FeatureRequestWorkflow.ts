@@ -7,14 +7,11 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { statusHistory } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
 import { requestAccess, roleIn } from "./FeedbackAccess.ts"
-import { examples, exampleFeatureRequest, FeatureRequest, featureRequestOf, names, Person, service } from "./FeedbackViews.ts"
-
-const tag = "Feature Request Detail Resource"
-
-const params = { featureRequestId: examples.featureRequestId }
+import { FeatureRequest, featureRequestOf, names, Person, service } from "./FeedbackViews.ts"
+import { featureRequestWorkflowExamples } from "./FeatureRequestWorkflow.examples.ts"
 
 const StatusChange = Schema.Struct({
   id: Id,
@@ -38,10 +35,10 @@ const adminSet = (
     return yield* featureRequestOf(caller.view, record)
   })
 
+const { operation } = tagGroup(service, "Feature Request Detail Resource", featureRequestWorkflowExamples)
+
 export const featureRequestWorkflowOperations = [
   operation({
-    service,
-    tag,
     operationId: "changeFeatureRequestStatus",
     method: "POST",
     path: "/v1/feature-requests/{featureRequestId}/status",
@@ -51,16 +48,6 @@ export const featureRequestWorkflowOperations = [
     params: FeatureRequestParams,
     body: Schema.Struct({ statusId: Id, note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))) }),
     responses: { 200: { description: "Changed", schema: FeatureRequest }, 409: { description: "Already in that status" } },
-    examples: [
-      {
-        name: "plan",
-        request: { params, body: { statusId: examples.statusId, note: "Scheduled for Q1" } },
-        response: {
-          status: 200,
-          body: { ...exampleFeatureRequest, status: { id: examples.statusId, name: "Planned", type: "planned", color: "#3b82f6" } }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId, "admin")
@@ -74,8 +61,6 @@ export const featureRequestWorkflowOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFeatureRequestStatusHistory",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}/status-history",
@@ -89,29 +74,6 @@ export const featureRequestWorkflowOperations = [
         schema: Schema.Struct({ items: Schema.Array(StatusChange) }).annotate({ identifier: "FeedbackStatusHistory" })
       }
     },
-    examples: [
-      {
-        name: "history",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: "fc0a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c",
-                fromStatusId: null,
-                toStatusId: examples.statusId,
-                fromName: null,
-                toName: "Open",
-                note: "created",
-                changedBy: { userId: examples.userId, name: "Alice" },
-                changedAt: examples.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* requestAccess(context, params.featureRequestId)
@@ -121,8 +83,6 @@ export const featureRequestWorkflowOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "lockFeatureRequest",
     method: "PUT",
     path: "/v1/feature-requests/{featureRequestId}/lock",
@@ -132,18 +92,9 @@ export const featureRequestWorkflowOperations = [
     params: FeatureRequestParams,
     body: Schema.Struct({ locked: Schema.Boolean }),
     responses: { 200: { description: "Changed", schema: FeatureRequest } },
-    examples: [
-      {
-        name: "lock",
-        request: { params, body: { locked: true } },
-        response: { status: 200, body: { ...exampleFeatureRequest, locked: true } }
-      }
-    ],
     handler: ({ params, body }, context) => adminSet(context, params.featureRequestId, { locked: body.locked })
   }),
   operation({
-    service,
-    tag,
     operationId: "pinFeatureRequest",
     method: "PUT",
     path: "/v1/feature-requests/{featureRequestId}/pin",
@@ -153,18 +104,9 @@ export const featureRequestWorkflowOperations = [
     params: FeatureRequestParams,
     body: Schema.Struct({ pinned: Schema.Boolean }),
     responses: { 200: { description: "Changed", schema: FeatureRequest } },
-    examples: [
-      {
-        name: "pin",
-        request: { params, body: { pinned: true } },
-        response: { status: 200, body: { ...exampleFeatureRequest, pinned: true } }
-      }
-    ],
     handler: ({ params, body }, context) => adminSet(context, params.featureRequestId, { pinned: body.pinned })
   }),
   operation({
-    service,
-    tag,
     operationId: "setFeatureRequestOwner",
     method: "PUT",
     path: "/v1/feature-requests/{featureRequestId}/owner",
@@ -174,13 +116,6 @@ export const featureRequestWorkflowOperations = [
     params: FeatureRequestParams,
     body: Schema.Struct({ ownerId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Changed", schema: FeatureRequest } },
-    examples: [
-      {
-        name: "own",
-        request: { params, body: { ownerId: examples.memberId } },
-        response: { status: 200, body: { ...exampleFeatureRequest, owner: { userId: examples.memberId, name: "Bob" } } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         if (body.ownerId !== null) {

@@ -11,13 +11,12 @@ import { descriptionFrom, emptyDescription } from "../../actors/feedback/Descrip
 import { ProseMirrorNode } from "../../actors/wiki/WikiViews.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams, FeatureRequestParams } from "./BoardAsk.ts"
 import { boardAccess, requestAccess } from "./FeedbackAccess.ts"
-import { examples, exampleFeatureRequest, FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
+import { FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
 import { heldFor } from "./DeskAccess.ts"
-
-const tag = "Feature Request Resource"
+import { featureRequestsExamples } from "./FeatureRequests.examples.ts"
 
 export const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank title" })).annotate({
   description: "At most 200 characters"
@@ -37,10 +36,10 @@ const descriptionFields = { markdown: "body.description", content: "body.content
 export const dropBlobs = (keys: ReadonlyArray<string>) =>
   Effect.flatMap(BlobStore, (blobs) => Effect.forEach(keys, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))
 
+const { operation } = tagGroup(service, "Feature Request Resource", featureRequestsExamples)
+
 export const featureRequestOperations = [
   operation({
-    service,
-    tag,
     operationId: "createFeatureRequest",
     method: "POST",
     path: "/v1/boards/{boardId}/feature-requests",
@@ -56,16 +55,6 @@ export const featureRequestOperations = [
       403: { description: "The board's settings do not let the caller post" },
       404: { description: "No such board" }
     },
-    examples: [
-      {
-        name: "post",
-        request: {
-          params: { boardId: examples.boardId },
-          body: { title: "Dark mode", description: "A dark theme for the **whole** app." }
-        },
-        response: { status: 201, body: exampleFeatureRequest }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "post")
@@ -86,8 +75,6 @@ export const featureRequestOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFeatureRequest",
     method: "GET",
     path: "/v1/feature-requests/{featureRequestId}",
@@ -96,19 +83,10 @@ export const featureRequestOperations = [
     scopes: ["feedback:read"],
     params: FeatureRequestParams,
     responses: { 200: { description: "The request", schema: FeatureRequest }, 404: { description: "No such request" } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { featureRequestId: examples.featureRequestId } },
-        response: { status: 200, body: { ...exampleFeatureRequest, voteCount: 3 } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(requestAccess(context, params.featureRequestId), ({ caller, request }) => featureRequestOf(caller.view, request))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateFeatureRequest",
     method: "PATCH",
     path: "/v1/feature-requests/{featureRequestId}",
@@ -119,13 +97,6 @@ export const featureRequestOperations = [
     params: FeatureRequestParams,
     body: Schema.Struct({ title: Schema.optionalKey(Title), ...DescriptionFields }),
     responses: { 200: { description: "Edited", schema: FeatureRequest }, 403: { description: "Not the author or an admin" } },
-    examples: [
-      {
-        name: "retitle",
-        request: { params: { featureRequestId: examples.featureRequestId }, body: { title: "Dark mode everywhere" } },
-        response: { status: 200, body: { ...exampleFeatureRequest, title: "Dark mode everywhere" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, request, boardId } = yield* requestAccess(context, params.featureRequestId)
@@ -144,8 +115,6 @@ export const featureRequestOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteFeatureRequest",
     method: "DELETE",
     path: "/v1/feature-requests/{featureRequestId}",
@@ -154,7 +123,6 @@ export const featureRequestOperations = [
     scopes: ["feedback:write"],
     params: FeatureRequestParams,
     responses: { 204: { description: "Deleted" }, 409: { description: "Other requests are merged into it" } },
-    examples: [{ name: "delete", request: { params: { featureRequestId: examples.featureRequestId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, request, boardId } = yield* requestAccess(context, params.featureRequestId)

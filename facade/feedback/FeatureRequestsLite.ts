@@ -10,9 +10,9 @@ import { Board } from "../../actors/feedback/Board.ts"
 import { descriptionFrom } from "../../actors/feedback/Description.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
+
 import {
   boardByRef,
   boardsFor,
@@ -28,20 +28,8 @@ import {
   Where
 } from "./LiteRefs.ts"
 
-import {
-  LiteFeatureRequest,
-  Markdown,
-  RefParams,
-  Title,
-  exampleLite,
-  liteOne,
-  liteRequests,
-  optionId,
-  requestByRef
-} from "./LiteRequestViews.ts"
-
-const service = "feedback"
-const tag = "Feature Requests (Lite)"
+import { LiteFeatureRequest, Markdown, RefParams, Title, liteOne, liteRequests, optionId, requestByRef } from "./LiteRequestViews.ts"
+import { featureRequestsLiteExamples } from "./FeatureRequestsLite.examples.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -58,10 +46,10 @@ const SearchQuery = Schema.Struct({
   cursor: Schema.optionalKey(Cursor)
 })
 
+const { operation } = tagGroup("feedback", "Feature Requests (Lite)", featureRequestsLiteExamples)
+
 export const featureRequestsLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createFeatureRequestLite",
     method: "POST",
     path: "/v1/lite/feature-requests",
@@ -83,15 +71,6 @@ export const featureRequestsLiteOperations = [
       404: { description: "A name not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "post",
-        request: {
-          body: { workspaceId: ex.workspaceId, board: ex.slug, title: "Dark mode", description: "A dark theme for the whole app." }
-        },
-        response: { status: 201, body: exampleLite }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const found = yield* boardByRef(context, body.workspaceId, body.board, "body.board")
@@ -121,8 +100,6 @@ export const featureRequestsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFeatureRequestLite",
     method: "GET",
     path: "/v1/lite/feature-requests/{requestRef}",
@@ -132,21 +109,12 @@ export const featureRequestsLiteOperations = [
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 200: { description: "The request", schema: LiteFeatureRequest } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { requestRef: "FR-12" }, query: { workspaceId: ex.workspaceId } },
-        response: { status: 200, body: exampleLite }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(requestByRef(context, query, params.requestRef, "path.requestRef", "query.board"), ({ caller, record }) =>
         liteOne(caller, record)
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "updateFeatureRequestLite",
     method: "PATCH",
     path: "/v1/lite/feature-requests/{requestRef}",
@@ -162,13 +130,6 @@ export const featureRequestsLiteOperations = [
       productArea: Schema.optionalKey(Schema.NullOr(NameRef))
     }),
     responses: { 200: { description: "Edited", schema: LiteFeatureRequest } },
-    examples: [
-      {
-        name: "retitle",
-        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, title: "Dark mode everywhere" } },
-        response: { status: 200, body: { ...exampleLite, title: "Dark mode everywhere" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
@@ -192,8 +153,6 @@ export const featureRequestsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "searchFeatureRequestsLite",
     method: "GET",
     path: "/v1/lite/feature-requests",
@@ -211,13 +170,6 @@ export const featureRequestsLiteOperations = [
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "open",
-        request: { query: { workspaceId: ex.workspaceId, board: ex.slug, status: "Open" } },
-        response: { status: 200, body: { items: [exampleLite], nextCursor: null } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")

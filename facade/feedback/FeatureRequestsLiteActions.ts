@@ -10,21 +10,19 @@ import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
+
 import { Id, LiteEmail, NameRef, optionByName, userByEmail, Where } from "./LiteRefs.ts"
 
-import { LiteFeatureRequest, RefParams, RequestRef, exampleLite, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
-
-const service = "feedback"
-const tag = "Feature Requests (Lite)"
+import { LiteFeatureRequest, RefParams, RequestRef, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
+import { featureRequestsLiteActionsExamples } from "./FeatureRequestsLiteActions.examples.ts"
 const write = ["feedback:write"]
+
+const { operation } = tagGroup("feedback", "Feature Requests (Lite)", featureRequestsLiteActionsExamples)
 
 export const featureRequestsLiteActionOperations = [
   operation({
-    service,
-    tag,
     operationId: "setFeatureRequestStatusLite",
     method: "POST",
     path: "/v1/lite/feature-requests/{requestRef}/status",
@@ -34,13 +32,6 @@ export const featureRequestsLiteActionOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, status: NameRef, note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2_000))) }),
     responses: { 200: { description: "The request", schema: LiteFeatureRequest } },
-    examples: [
-      {
-        name: "plan",
-        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, status: "Planned" } },
-        response: { status: 200, body: { ...exampleLite, status: "Planned", statusType: "planned" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
@@ -56,8 +47,6 @@ export const featureRequestsLiteActionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "voteFeatureRequestLite",
     method: "POST",
     path: "/v1/lite/feature-requests/{requestRef}/votes",
@@ -67,13 +56,6 @@ export const featureRequestsLiteActionOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, onBehalfOfEmail: Schema.optionalKey(LiteEmail) }),
     responses: { 200: { description: "The request", schema: LiteFeatureRequest }, 409: { description: "Already voted" } },
-    examples: [
-      {
-        name: "vote",
-        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId } },
-        response: { status: 200, body: { ...exampleLite, voteCount: 1 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller: seen, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
@@ -89,8 +71,6 @@ export const featureRequestsLiteActionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "commentOnFeatureRequestLite",
     method: "POST",
     path: "/v1/lite/feature-requests/{requestRef}/comments",
@@ -117,23 +97,6 @@ export const featureRequestsLiteActionOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "comment",
-        request: { params: { requestRef: "FR-12" }, body: { workspaceId: ex.workspaceId, body: "Customers at Acme ask for this too." } },
-        response: {
-          status: 201,
-          body: {
-            id: ex.bugCommentId,
-            shortId: "FR-12",
-            body: "Customers at Acme ask for this too.",
-            internal: false,
-            moderationState: "approved",
-            createdAt: ex.at
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
@@ -176,8 +139,6 @@ export const featureRequestsLiteActionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "mergeFeatureRequestLite",
     method: "POST",
     path: "/v1/lite/feature-requests/{requestRef}/merge",
@@ -187,13 +148,6 @@ export const featureRequestsLiteActionOperations = [
     params: RefParams,
     body: Schema.Struct({ ...Where, into: RequestRef, intoBoard: Schema.optionalKey(NameRef) }),
     responses: { 200: { description: "The duplicate, pointing at the original", schema: LiteFeatureRequest } },
-    examples: [
-      {
-        name: "merge",
-        request: { params: { requestRef: "FR-13" }, body: { workspaceId: ex.workspaceId, into: "FR-12" } },
-        response: { status: 200, body: { ...exampleLite, shortId: "FR-13", mergedInto: "FR-12" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const source = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")

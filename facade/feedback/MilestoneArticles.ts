@@ -10,21 +10,18 @@ import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { articleOf, MilestoneArticle } from "../../actors/feedback/ReleaseCommands.ts"
 import { Id } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { orDieSql } from "./DeskAccess.ts"
-import { ex, exampleArticle, exampleDoc } from "./deskExamples.ts"
-import { milestoneFor } from "./Milestones.ts"
 
-const service = "feedback"
-const tag = "Milestone Articles"
+import { milestoneFor } from "./Milestones.ts"
+import { milestoneArticlesExamples } from "./MilestoneArticles.examples.ts"
 const MilestoneParams = Schema.Struct({ milestoneId: Id })
-const params = { milestoneId: ex.milestoneId }
 const ArticleBody = Schema.Struct(RichTextInput)
+
+const { operation } = tagGroup("feedback", "Milestone Articles", milestoneArticlesExamples)
 
 export const milestoneArticleOperations = [
   operation({
-    service,
-    tag,
     operationId: "getMilestoneArticle",
     method: "GET",
     path: "/v1/milestones/{milestoneId}/article",
@@ -36,7 +33,6 @@ export const milestoneArticleOperations = [
       200: { description: "The article", schema: MilestoneArticle },
       404: { description: "No such milestone, or it has no article" }
     },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleArticle } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { milestone } = yield* milestoneFor(context, params.milestoneId, "see")
@@ -45,8 +41,6 @@ export const milestoneArticleOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "putMilestoneArticle",
     method: "PUT",
     path: "/v1/milestones/{milestoneId}/article",
@@ -58,10 +52,6 @@ export const milestoneArticleOperations = [
     params: MilestoneParams,
     body: ArticleBody,
     responses: { 200: { description: "The article", schema: MilestoneArticle } },
-    examples: [
-      { name: "markdown", request: { params, body: { markdown: "Dark mode is here." } }, response: { status: 200, body: exampleArticle } },
-      { name: "prosemirror", request: { params, body: { content: exampleDoc } }, response: { status: 200, body: exampleArticle } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -70,8 +60,6 @@ export const milestoneArticleOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteMilestoneArticle",
     method: "DELETE",
     path: "/v1/milestones/{milestoneId}/article",
@@ -80,7 +68,6 @@ export const milestoneArticleOperations = [
     scopes: ["feedback:write"],
     params: MilestoneParams,
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -88,8 +75,6 @@ export const milestoneArticleOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "previewMilestoneArticle",
     method: "POST",
     path: "/v1/milestones/{milestoneId}/article/preview",
@@ -99,13 +84,6 @@ export const milestoneArticleOperations = [
     params: MilestoneParams,
     body: ArticleBody,
     responses: { 200: { description: "The converted article", schema: RenderedArticle.annotate({ identifier: "RenderedArticle" }) } },
-    examples: [
-      {
-        name: "preview",
-        request: { params, body: { markdown: "Dark mode is here." } },
-        response: { status: 200, body: { content: exampleDoc, markdown: "Dark mode is here.", html: "<p>Dark mode is here.</p>" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* milestoneFor(context, params.milestoneId, "see")

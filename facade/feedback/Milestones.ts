@@ -13,12 +13,10 @@ import { visibleTo } from "../../actors/feedback/BoardReads.ts"
 import { Id, Name, Timestamp } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { type BoardCaller, onBoard, onMilestone } from "./DeskAccess.ts"
-import { ex, exampleMilestone } from "./deskExamples.ts"
 
-const service = "feedback"
-const tag = "Milestone Resource"
+import { milestonesExamples } from "./Milestones.examples.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -31,7 +29,6 @@ export const IsoDate = Schema.String.check(
 const Description = Schema.String.check(Schema.isMaxLength(5_000))
 
 const MilestoneParams = Schema.Struct({ milestoneId: Id })
-const params = { milestoneId: ex.milestoneId }
 
 export const MilestoneRequest = Schema.Struct({
   id: Id,
@@ -88,10 +85,10 @@ export const requestOnBoard = (caller: BoardCaller, requestId: string, path: str
     return found[0]!
   })
 
+const { operation } = tagGroup("feedback", "Milestone Resource", milestonesExamples)
+
 export const milestoneOperations = [
   operation({
-    service,
-    tag,
     operationId: "createMilestone",
     method: "POST",
     path: "/v1/boards/{boardId}/milestones",
@@ -101,13 +98,6 @@ export const milestoneOperations = [
     params: Schema.Struct({ boardId: Id }),
     body: Schema.Struct({ name: Name(200), date: Schema.optionalKey(IsoDate), description: Schema.optionalKey(Description) }),
     responses: { 201: { description: "The milestone", schema: Milestone } },
-    examples: [
-      {
-        name: "plan",
-        request: { params: { boardId: ex.boardId }, body: { name: "Q1 release", date: "2027-03-31" } },
-        response: { status: 201, body: exampleMilestone }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "team")
@@ -115,8 +105,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMilestones",
     method: "GET",
     path: "/v1/boards/{boardId}/milestones",
@@ -130,9 +118,6 @@ export const milestoneOperations = [
       )
     }),
     responses: { 200: { description: "Milestones", schema: Schema.Struct({ items: Schema.Array(Milestone) }) } },
-    examples: [
-      { name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleMilestone] } } }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "see")
@@ -141,8 +126,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMilestone",
     method: "GET",
     path: "/v1/milestones/{milestoneId}",
@@ -151,12 +134,9 @@ export const milestoneOperations = [
     scopes: read,
     params: MilestoneParams,
     responses: { 200: { description: "The milestone", schema: Milestone } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleMilestone } }],
     handler: ({ params }, context) => Effect.map(milestoneFor(context, params.milestoneId, "see"), ({ milestone }) => milestone)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMilestone",
     method: "PATCH",
     path: "/v1/milestones/{milestoneId}",
@@ -172,13 +152,6 @@ export const milestoneOperations = [
       released: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "The milestone", schema: Milestone } },
-    examples: [
-      {
-        name: "redate",
-        request: { params, body: { date: "2027-04-15" } },
-        response: { status: 200, body: { ...exampleMilestone, date: "2027-04-15" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -186,8 +159,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteMilestone",
     method: "DELETE",
     path: "/v1/milestones/{milestoneId}",
@@ -196,7 +167,6 @@ export const milestoneOperations = [
     scopes: write,
     params: MilestoneParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -204,8 +174,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addMilestoneFeatureRequest",
     method: "POST",
     path: "/v1/milestones/{milestoneId}/feature-requests",
@@ -215,13 +183,6 @@ export const milestoneOperations = [
     params: MilestoneParams,
     body: Schema.Struct({ featureRequestId: Id }),
     responses: { 201: { description: "The milestone", schema: Milestone } },
-    examples: [
-      {
-        name: "plan-request",
-        request: { params, body: { featureRequestId: ex.featureRequestId } },
-        response: { status: 201, body: { ...exampleMilestone, featureRequestIds: [ex.featureRequestId] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -233,8 +194,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeMilestoneFeatureRequest",
     method: "DELETE",
     path: "/v1/milestones/{milestoneId}/feature-requests/{featureRequestId}",
@@ -243,13 +202,6 @@ export const milestoneOperations = [
     scopes: write,
     params: Schema.Struct({ milestoneId: Id, featureRequestId: Id }),
     responses: { 200: { description: "The milestone", schema: Milestone } },
-    examples: [
-      {
-        name: "unplan",
-        request: { params: { milestoneId: ex.milestoneId, featureRequestId: ex.featureRequestId } },
-        response: { status: 200, body: exampleMilestone }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
@@ -257,8 +209,6 @@ export const milestoneOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMilestoneFeatureRequests",
     method: "GET",
     path: "/v1/milestones/{milestoneId}/feature-requests",
@@ -267,18 +217,6 @@ export const milestoneOperations = [
     scopes: read,
     params: MilestoneParams,
     responses: { 200: { description: "Requests", schema: Schema.Struct({ items: Schema.Array(MilestoneRequest) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [{ id: ex.featureRequestId, shortId: "FR-7", title: "Dark mode", statusId: null, voteCount: 42, createdAt: ex.at }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, milestone } = yield* milestoneFor(context, params.milestoneId, "see")

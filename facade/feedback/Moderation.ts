@@ -24,15 +24,12 @@ import { Id } from "../../actors/Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { type BoardCaller, onBoard, orDieSql } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
 
-const service = "feedback"
-const tag = "Moderation Resource"
+import { moderationExamples } from "./Moderation.examples.ts"
 const moderate = ["feedback:moderate"]
 const ItemParams = Schema.Struct({ boardId: Id, itemId: Id })
-const itemParams = { boardId: ex.boardId, itemId: ex.featureRequestId }
 
 interface Post {
   readonly kind: ModerationKind
@@ -119,39 +116,10 @@ const decide = (caller: BoardCaller, itemId: string, action: ModerationAction, d
     })
   })
 
-const exampleItem = {
-  id: ex.featureRequestId,
-  boardId: ex.boardId,
-  kind: "featureRequest",
-  shortId: "FR-7",
-  authorId: ex.memberId,
-  authorName: null,
-  title: "Dark mode",
-  excerpt: "Please add a dark theme",
-  spam: false,
-  spamReasons: [],
-  createdAt: ex.at
-}
-
-const exampleLog = {
-  id: ex.logEntryId,
-  boardId: ex.boardId,
-  action: "approve",
-  itemId: ex.featureRequestId,
-  targetKind: "featureRequest",
-  targetId: ex.featureRequestId,
-  detail: {},
-  actedBy: ex.userId,
-  actedAt: ex.at,
-  undoable: true,
-  undoneAt: null,
-  undoneBy: null
-}
+const { operation } = tagGroup("feedback", "Moderation Resource", moderationExamples)
 
 export const moderationOperations = [
   operation({
-    service,
-    tag,
     operationId: "listModerationQueue",
     method: "GET",
     path: "/v1/boards/{boardId}/moderation/queue",
@@ -166,7 +134,6 @@ export const moderationOperations = [
       )
     }),
     responses: { 200: { description: "The queue", schema: Schema.Struct({ items: Schema.Array(ModerationItem) }) } },
-    examples: [{ name: "queue", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleItem] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "admin")
@@ -179,8 +146,6 @@ export const moderationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "approveModerationItem",
     method: "POST",
     path: "/v1/boards/{boardId}/moderation/items/{itemId}/approve",
@@ -190,17 +155,12 @@ export const moderationOperations = [
     params: ItemParams,
     body: Schema.Struct({ verifyAuthor: Schema.optionalKey(Schema.Boolean) }),
     responses: { 200: { description: "The log entry", schema: ModerationLogEntry } },
-    examples: [
-      { name: "approve", request: { params: itemParams, body: { verifyAuthor: false } }, response: { status: 200, body: exampleLog } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(onBoard(context, params.boardId, "admin"), (caller) =>
         decide(caller, params.itemId, body.verifyAuthor ? "approveAndVerify" : "approve", {})
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "declineModerationItem",
     method: "POST",
     path: "/v1/boards/{boardId}/moderation/items/{itemId}/decline",
@@ -213,21 +173,12 @@ export const moderationOperations = [
       reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
     }),
     responses: { 200: { description: "The log entry", schema: ModerationLogEntry } },
-    examples: [
-      {
-        name: "decline",
-        request: { params: itemParams, body: { reason: "Off topic" } },
-        response: { status: 200, body: { ...exampleLog, action: "decline", detail: { reason: "Off topic" } } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(onBoard(context, params.boardId, "admin"), (caller) =>
         decide(caller, params.itemId, body.blockAuthor ? "declineAndBlock" : "decline", body.reason ? { reason: body.reason } : {})
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "markModerationSpam",
     method: "POST",
     path: "/v1/boards/{boardId}/moderation/items/{itemId}/spam",
@@ -237,21 +188,12 @@ export const moderationOperations = [
     params: ItemParams,
     body: Schema.Struct({ spam: Schema.Boolean, reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500))) }),
     responses: { 200: { description: "The log entry", schema: ModerationLogEntry } },
-    examples: [
-      {
-        name: "spam",
-        request: { params: itemParams, body: { spam: true, reason: "Link farm" } },
-        response: { status: 200, body: { ...exampleLog, action: "markSpam", detail: { reason: "Link farm" } } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(onBoard(context, params.boardId, "admin"), (caller) =>
         decide(caller, params.itemId, body.spam ? "markSpam" : "unmarkSpam", { reason: body.reason ?? "marked by a moderator" })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "listModerationLog",
     method: "GET",
     path: "/v1/boards/{boardId}/moderation/log",
@@ -266,7 +208,6 @@ export const moderationOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
     responses: { 200: { description: "The log", schema: Schema.Struct({ items: Schema.Array(ModerationLogEntry) }) } },
-    examples: [{ name: "log", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [exampleLog] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "admin")
@@ -279,8 +220,6 @@ export const moderationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "undoModerationAction",
     method: "POST",
     path: "/v1/boards/{boardId}/moderation/log/{entryId}/undo",
@@ -290,16 +229,6 @@ export const moderationOperations = [
     scopes: moderate,
     params: Schema.Struct({ boardId: Id, entryId: Id }),
     responses: { 200: { description: "The log entry of the undo", schema: ModerationLogEntry } },
-    examples: [
-      {
-        name: "undo",
-        request: { params: { boardId: ex.boardId, entryId: ex.logEntryId } },
-        response: {
-          status: 200,
-          body: { ...exampleLog, action: "undo", detail: { undid: ex.logEntryId, action: "approve" }, undoable: false }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "admin")

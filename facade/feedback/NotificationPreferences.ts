@@ -8,13 +8,11 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { NotificationMode } from "../../actors/feedback/Discussion.ts"
 import { notificationModeOf } from "../../actors/feedback/RequestQueries.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
-import { examples, service } from "./FeedbackViews.ts"
-
-const tag = "Notification Preference Resource"
-const params = { boardId: examples.boardId }
+import { service } from "./FeedbackViews.ts"
+import { notificationPreferencesExamples } from "./NotificationPreferences.examples.ts"
 
 const Preference = Schema.Struct({
   boardId: Id,
@@ -22,10 +20,10 @@ const Preference = Schema.Struct({
   updatedAt: Schema.NullOr(Timestamp).annotate({ description: "null while the default (instant) applies" })
 }).annotate({ identifier: "FeedbackNotificationPreference" })
 
+const { operation } = tagGroup(service, "Notification Preference Resource", notificationPreferencesExamples)
+
 export const notificationPreferenceOperations = [
   operation({
-    service,
-    tag,
     operationId: "getNotificationPreference",
     method: "GET",
     path: "/v1/boards/{boardId}/notification-preference",
@@ -34,13 +32,6 @@ export const notificationPreferenceOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "The preference", schema: Preference } },
-    examples: [
-      {
-        name: "default",
-        request: { params },
-        response: { status: 200, body: { boardId: examples.boardId, mode: "instant", updatedAt: null } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
@@ -48,8 +39,6 @@ export const notificationPreferenceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateNotificationPreference",
     method: "PUT",
     path: "/v1/boards/{boardId}/notification-preference",
@@ -59,13 +48,6 @@ export const notificationPreferenceOperations = [
     params: BoardParams,
     body: Schema.Struct({ mode: NotificationMode }),
     responses: { 200: { description: "The preference", schema: Preference } },
-    examples: [
-      {
-        name: "digest",
-        request: { params, body: { mode: "digest" } },
-        response: { status: 200, body: { boardId: examples.boardId, mode: "digest", updatedAt: examples.at } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)

@@ -11,7 +11,7 @@ import { Id } from "../../actors/Fields.ts"
 import { boardIdOfOption } from "../../actors/feedback/BoardRows.ts"
 import { type OptionKind, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { type AnyOperation, operation } from "../Operation.ts"
+import { type AnyOperation, tagGroup } from "../Operation.ts"
 import { askBoard, BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
 import { examples, optionDto, optionSchema, service } from "./FeedbackViews.ts"
@@ -94,6 +94,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
   const Dto = optionSchema(spec.kind, `Feedback${spec.one}`)
   const ListDto = Schema.Struct({ items: Schema.Array(Dto) }).annotate({ identifier: `Feedback${spec.one}List` })
   const isStatus = spec.kind === "status"
+  const { operation } = tagGroup(service, spec.tag)
   const statusFields: Schema.Struct.Fields = isStatus
     ? {
         type: Schema.optionalKey(StatusType),
@@ -136,8 +137,6 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
     })
   const ops: Array<AnyOperation> = [
     operation({
-      service,
-      tag: spec.tag,
       operationId: `list${spec.many}`,
       method: "GET",
       path: `/v1/boards/{boardId}/${spec.segment}`,
@@ -155,8 +154,6 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         }))
     }),
     operation({
-      service,
-      tag: spec.tag,
       operationId: `create${spec.one}`,
       method: "POST",
       path: `/v1/boards/{boardId}/${spec.segment}`,
@@ -178,8 +175,6 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         )
     }),
     operation({
-      service,
-      tag: spec.tag,
       operationId: `update${spec.one}`,
       method: "PATCH",
       path: `/v1/${spec.segment}/{${spec.param}}`,
@@ -204,8 +199,6 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         })
     }),
     operation({
-      service,
-      tag: spec.tag,
       operationId: `delete${spec.one}`,
       method: "DELETE",
       path: `/v1/${spec.segment}/{${spec.param}}`,
@@ -227,8 +220,6 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
   if (isStatus) {
     ops.push(
       operation({
-        service,
-        tag: spec.tag,
         operationId: "reorderStatuses",
         method: "PUT",
         path: "/v1/boards/{boardId}/statuses/order",

@@ -8,28 +8,15 @@ import { privateFeedbackOfBoard } from "../../actors/feedback/DeskQueries.ts"
 import { PrivateFeedback } from "../../actors/feedback/DeskRecords.ts"
 import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { onBoard, orDieSql } from "./DeskAccess.ts"
-import { ex } from "./deskExamples.ts"
 
-const service = "feedback"
-const tag = "Private Feedback Resource"
+import { privateFeedbackExamples } from "./PrivateFeedback.examples.ts"
 
-const examplePrivate = {
-  id: ex.privateFeedbackId,
-  boardId: ex.boardId,
-  authorId: ex.userId,
-  email: null,
-  name: null,
-  title: "Pricing feedback",
-  body: "The team plan is too expensive for a 3-person startup.",
-  createdAt: ex.at
-}
+const { operation } = tagGroup("feedback", "Private Feedback Resource", privateFeedbackExamples)
 
 export const privateFeedbackOperations = [
   operation({
-    service,
-    tag,
     operationId: "createPrivateFeedback",
     method: "POST",
     path: "/v1/boards/{boardId}/private-feedback",
@@ -42,13 +29,6 @@ export const privateFeedbackOperations = [
       body: Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank text" }))
     }),
     responses: { 201: { description: "Sent", schema: PrivateFeedback } },
-    examples: [
-      {
-        name: "send",
-        request: { params: { boardId: ex.boardId }, body: { title: examplePrivate.title, body: examplePrivate.body } },
-        response: { status: 201, body: examplePrivate }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
@@ -62,8 +42,6 @@ export const privateFeedbackOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listPrivateFeedback",
     method: "GET",
     path: "/v1/boards/{boardId}/private-feedback",
@@ -76,9 +54,6 @@ export const privateFeedbackOperations = [
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
     responses: { 200: { description: "Feedback", schema: Schema.Struct({ items: Schema.Array(PrivateFeedback) }) } },
-    examples: [
-      { name: "list", request: { params: { boardId: ex.boardId } }, response: { status: 200, body: { items: [examplePrivate] } } }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "team")

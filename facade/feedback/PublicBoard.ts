@@ -12,7 +12,7 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { iso } from "../../actors/wiki/WikiQueries.ts"
 import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { type Operation, operation } from "../Operation.ts"
+import { type Contract, type Example, type Responses, tagGroup } from "../Operation.ts"
 import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import {
@@ -34,9 +34,17 @@ export const tag = "Public Board Resource"
 export const slugParams = { slug: ex.slug }
 
 /** A public operation: no credentials, no scopes. */
-export const publicOperation = <P extends Schema.Top | undefined, Q extends Schema.Top | undefined, B extends Schema.Top | undefined, R>(
-  definition: Omit<Operation<P, Q, B, R>, "service" | "tag" | "auth" | "scopes">
-) => operation<P, Q, B, R>({ service, tag, auth: "public", scopes: [], ...definition })
+const publicBoardTag = tagGroup(service, tag)
+
+export const publicOperation = <
+  P extends Schema.Top | undefined,
+  Q extends Schema.Top | undefined,
+  B extends Schema.Top | undefined,
+  R,
+  const Rs extends Responses
+>(
+  definition: Omit<Contract<P, Q, B, R, Rs>, "auth" | "scopes"> & { readonly examples: ReadonlyArray<Example> }
+) => publicBoardTag.operation<P, Q, B, R, Rs, string>({ auth: "public", scopes: [], ...definition })
 
 export const exampleStatus = { id: ex.bugStatusLevelId, name: "Planned", description: "", color: "#3b82f6", type: "planned" }
 export const examplePublicRequest = {

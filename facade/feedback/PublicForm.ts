@@ -19,9 +19,10 @@ import { type BoardSettings, shortIdOf } from "../../actors/feedback/FeedbackMod
 import { Email, Name } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { ex } from "./deskExamples.ts"
+import { tagGroup } from "../Operation.ts"
+
 import { publicBoard, SlugParams, WorkspaceQuery } from "./PublicViews.ts"
+import { publicFormExamples } from "./PublicForm.examples.ts"
 
 /** Submissions accepted per IP address and board per hour. */
 export const FORM_SUBMISSIONS_PER_HOUR = 5
@@ -60,10 +61,10 @@ const Receipt = Schema.Struct({
 
 const ipHash = (ip: string) => createHash("sha256").update(`feedback-form:${ip}`).digest("hex")
 
+const { operation } = tagGroup("feedback", "Public Form Resource", publicFormExamples)
+
 export const publicFormOperations = [
   operation({
-    service: "feedback",
-    tag: "Public Form Resource",
     operationId: "submitPublicForm",
     method: "POST",
     path: "/v1/public/boards/{slug}/form",
@@ -87,16 +88,6 @@ export const publicFormOperations = [
       403: { description: "The board does not take anonymous submissions" },
       429: { description: "Too many submissions from this address" }
     },
-    examples: [
-      {
-        name: "idea",
-        request: {
-          params: { slug: ex.slug },
-          body: { kind: "featureRequest", title: "Dark mode", details: "Easier on the eyes at night.", email: "visitor@example.com" }
-        },
-        response: { status: 202, body: { received: true, kind: "featureRequest", shortId: "FR-8", moderation: "approved" } }
-      }
-    ],
     handler: ({ params, query: q, body }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)

@@ -16,12 +16,11 @@ import { Effect, Schema } from "effect"
 import { Email, Id, normalizeEmail } from "../../actors/Fields.ts"
 import type { Voter } from "../../actors/feedback/Votes.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess } from "./FeedbackAccess.ts"
-import { examples, exampleFeatureRequest, FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
-
-const params = { featureRequestId: examples.featureRequestId }
+import { FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
+import { voteResourceExamples, mergeResourceExamples } from "./Voting.examples.ts"
 
 const OnBehalfQuery = Schema.Struct({
   onBehalfOfEmail: Schema.optionalKey(Email.annotate({ description: "Vote for this customer (team members only)" })),
@@ -80,10 +79,11 @@ const MergeResult = Schema.Struct({
   movedSubscribers: Schema.Number
 }).annotate({ identifier: "FeedbackMergeResult" })
 
+const voteResourceTag = tagGroup(service, "Vote Resource", voteResourceExamples)
+const mergeResourceTag = tagGroup(service, "Merge Resource", mergeResourceExamples)
+
 export const votingOperations = [
-  operation({
-    service,
-    tag: "Vote Resource",
+  voteResourceTag.operation({
     operationId: "voteFeatureRequest",
     method: "POST",
     path: "/v1/feature-requests/{featureRequestId}/votes",
@@ -98,31 +98,9 @@ export const votingOperations = [
       403: { description: "The board's settings do not let the caller vote" },
       409: { description: "Already voted, or the request is merged or locked" }
     },
-    examples: [
-      {
-        name: "vote",
-        request: { params },
-        response: { status: 201, body: { featureRequestId: examples.featureRequestId, voted: true, voteCount: 4, onBehalfOf: null } }
-      },
-      {
-        name: "on-behalf",
-        request: { params, query: { onBehalfOfEmail: "carol@customer.example", onBehalfOfName: "Carol" } },
-        response: {
-          status: 201,
-          body: {
-            featureRequestId: examples.featureRequestId,
-            voted: true,
-            voteCount: 5,
-            onBehalfOf: { email: "carol@customer.example", name: "Carol" }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) => castOrWithdraw("vote")(params.featureRequestId, query, context)
   }),
-  operation({
-    service,
-    tag: "Vote Resource",
+  voteResourceTag.operation({
     operationId: "unvoteFeatureRequest",
     method: "DELETE",
     path: "/v1/feature-requests/{featureRequestId}/votes",
@@ -132,18 +110,9 @@ export const votingOperations = [
     params: FeatureRequestParams,
     query: OnBehalfQuery,
     responses: { 200: { description: "Withdrawn", schema: VoteResult }, 404: { description: "No such vote" } },
-    examples: [
-      {
-        name: "unvote",
-        request: { params },
-        response: { status: 200, body: { featureRequestId: examples.featureRequestId, voted: false, voteCount: 3, onBehalfOf: null } }
-      }
-    ],
     handler: ({ params, query }, context) => castOrWithdraw("unvote")(params.featureRequestId, query, context)
   }),
-  operation({
-    service,
-    tag: "Merge Resource",
+  mergeResourceTag.operation({
     operationId: "mergeFeatureRequest",
     method: "POST",
     path: "/v1/feature-requests/{featureRequestId}/merge",
@@ -158,30 +127,6 @@ export const votingOperations = [
       200: { description: "Merged", schema: MergeResult },
       409: { description: "Already merged, or the original is itself merged" }
     },
-    examples: [
-      {
-        name: "merge",
-        request: { params: { featureRequestId: examples.duplicateId }, body: { intoId: examples.featureRequestId } },
-        response: {
-          status: 200,
-          body: {
-            mergeId: "fbf2a3b4-5c6d-4e7f-8091-a2b3c4d5e6f7",
-            featureRequest: {
-              ...exampleFeatureRequest,
-              id: examples.duplicateId,
-              shortId: "FR-13",
-              title: "Night theme",
-              mergedInto: examples.featureRequestId,
-              mergedAt: examples.at
-            },
-            into: { ...exampleFeatureRequest, voteCount: 7 },
-            movedVotes: 3,
-            duplicateVotes: 1,
-            movedSubscribers: 2
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const source = yield* requestAccess(context, params.featureRequestId, "admin")

@@ -12,14 +12,11 @@ import { IntegrationTarget, Workspace } from "../../actors/identity/Workspace.ts
 import { Id } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { onList } from "../pm/WorkAccess.ts"
 import { CallUuidParams, callView, onCallUuid } from "./calls/CallAccess.ts"
-import { exampleActionItems, exampleIds } from "./calls/Examples.ts"
 
-const tag = "Calls"
-const service = "hub"
-const params = { callUuid: exampleIds.callUuid }
+import { callActionItemsExamples } from "./CallActionItems.examples.ts"
 
 const Sent = Schema.Struct({
   actionItemId: Schema.String,
@@ -28,10 +25,10 @@ const Sent = Schema.Struct({
   alreadySent: Schema.Boolean.annotate({ description: "Sent before: the task created then" })
 }).annotate({ identifier: "SentActionItem" })
 
+const { operation } = tagGroup("hub", "Calls", callActionItemsExamples)
+
 export const callActionItemsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listCallActionItems",
     method: "GET",
     path: "/v1/calls/by-uuid/{callUuid}/action-items",
@@ -40,13 +37,10 @@ export const callActionItemsOperations = [
     scopes: ["recordings:read"],
     params: CallUuidParams,
     responses: { 200: { description: "Action items", schema: Schema.Struct({ items: Schema.Array(CallActionItem) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: exampleActionItems } } }],
     handler: ({ params }, context) =>
       Effect.map(Effect.flatMap(onCallUuid(context, params.callUuid), callView), (call) => ({ items: call.actionItems }))
   }),
   operation({
-    service,
-    tag,
     operationId: "sendCallActionItems",
     method: "POST",
     path: "/v1/calls/by-uuid/{callUuid}/action-items/send",
@@ -66,26 +60,6 @@ export const callActionItemsOperations = [
       409: { description: "No target chosen or preferred, or no connection of that kind" },
       502: { description: "The vendor failed, refused or rate-limited" }
     },
-    examples: [
-      {
-        name: "pm",
-        request: { params, body: { target: "pm", actionItemIds: [exampleIds.actionItemId], destination: exampleIds.listId } },
-        response: {
-          status: 200,
-          body: {
-            target: "pm",
-            sent: [
-              {
-                actionItemId: exampleIds.actionItemId,
-                externalId: "8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c2d",
-                url: "http://localhost:8080/pm/v1/tasks/8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c2d",
-                alreadySent: false
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const access = yield* onCallUuid(context, params.callUuid, "member")

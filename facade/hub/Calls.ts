@@ -15,25 +15,15 @@ import { Id, Name } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { CallParams, CallUuidParams, IntegerId, onCall, onCallUuid, onRecording, readerOf, callView } from "./calls/CallAccess.ts"
-import { exampleCall, exampleIds, exampleSegments } from "./calls/Examples.ts"
 
-const tag = "Calls"
-const service = "hub"
+import { callsExamples } from "./Calls.examples.ts"
 const read = ["recordings:read"]
 const write = ["recordings:write"]
-const params = { callId: String(exampleIds.callId) }
 
 const Notes = Schema.String.check(Schema.isMaxLength(20_000))
 const Prompt = Schema.String.check(Schema.isMaxLength(4000))
-const exampleTemplate = {
-  name: "Sales discovery",
-  sections: [
-    { title: "Pain points", instruction: "Problems and complaints the customer raised" },
-    { title: "Next steps", instruction: "Who does what, by when" }
-  ]
-}
 
 /** Sets one personal input of the caller and answers the call with their regenerated version. */
 const setPersonal = (callId: number, context: Parameters<typeof onCall>[0], message: "setNotes" | "setPrompt", value: string | null) =>
@@ -47,10 +37,10 @@ const setPersonal = (callId: number, context: Parameters<typeof onCall>[0], mess
       : yield* actors.ask(HubCall, String(access.recordingId), "setPrompt", { ...reader, prompt: text })
   })
 
+const { operation } = tagGroup("hub", "Calls", callsExamples)
+
 export const callsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listCalls",
     method: "GET",
     path: "/v1/calls",
@@ -68,13 +58,6 @@ export const callsOperations = [
         schema: Schema.Struct({ items: Schema.Array(Call), nextBefore: Schema.NullOr(Schema.Number) })
       }
     },
-    examples: [
-      {
-        name: "list",
-        request: { query: { workspaceId: exampleIds.workspaceId } },
-        response: { status: 200, body: { items: [exampleCall], nextBefore: null } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)
@@ -93,8 +76,6 @@ export const callsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getCall",
     method: "GET",
     path: "/v1/calls/{callId}",
@@ -105,12 +86,9 @@ export const callsOperations = [
     scopes: read,
     params: CallParams,
     responses: { 200: { description: "The call", schema: Call } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleCall } }],
     handler: ({ params }, context) => Effect.flatMap(onCall(context, params.callId), callView)
   }),
   operation({
-    service,
-    tag,
     operationId: "getCallByUuid",
     method: "GET",
     path: "/v1/calls/by-uuid/{callUuid}",
@@ -119,12 +97,9 @@ export const callsOperations = [
     scopes: read,
     params: CallUuidParams,
     responses: { 200: { description: "The call", schema: Call } },
-    examples: [{ name: "get", request: { params: { callUuid: exampleIds.callUuid } }, response: { status: 200, body: exampleCall } }],
     handler: ({ params }, context) => Effect.flatMap(onCallUuid(context, params.callUuid), callView)
   }),
   operation({
-    service,
-    tag,
     operationId: "renameCall",
     method: "PATCH",
     path: "/v1/calls/{callId}",
@@ -134,7 +109,6 @@ export const callsOperations = [
     params: CallParams,
     body: Schema.Struct({ name: Name(300) }),
     responses: { 200: { description: "The call", schema: Call } },
-    examples: [{ name: "rename", request: { params, body: { name: "Launch review" } }, response: { status: 200, body: exampleCall } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const access = yield* onCall(context, params.callId, "member")
@@ -143,8 +117,6 @@ export const callsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getCallTranscript",
     method: "GET",
     path: "/v1/calls/{callId}/transcript",
@@ -153,7 +125,6 @@ export const callsOperations = [
     scopes: read,
     params: CallParams,
     responses: { 200: { description: "Segments in order", schema: Schema.Struct({ segments: Schema.Array(Segment) }) } },
-    examples: [{ name: "transcript", request: { params }, response: { status: 200, body: { segments: exampleSegments } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const access = yield* onCall(context, params.callId)
@@ -161,8 +132,6 @@ export const callsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMyCallNotes",
     method: "PUT",
     path: "/v1/calls/{callId}/my-notes",
@@ -172,12 +141,9 @@ export const callsOperations = [
     params: CallParams,
     body: Schema.Struct({ notes: Schema.NullOr(Notes) }),
     responses: { 200: { description: "The call with the caller's new version", schema: Call } },
-    examples: [{ name: "notes", request: { params, body: { notes: "login errors" } }, response: { status: 200, body: exampleCall } }],
     handler: ({ params, body }, context) => setPersonal(params.callId, context, "setNotes", body.notes)
   }),
   operation({
-    service,
-    tag,
     operationId: "setMyCallPrompt",
     method: "PUT",
     path: "/v1/calls/{callId}/my-prompt",
@@ -187,18 +153,9 @@ export const callsOperations = [
     params: CallParams,
     body: Schema.Struct({ prompt: Schema.NullOr(Prompt) }),
     responses: { 200: { description: "The call with the caller's new version", schema: Call } },
-    examples: [
-      {
-        name: "prompt",
-        request: { params, body: { prompt: "Focus on the release date" } },
-        response: { status: 200, body: { ...exampleCall, myPrompt: "Focus on the release date" } }
-      }
-    ],
     handler: ({ params, body }, context) => setPersonal(params.callId, context, "setPrompt", body.prompt)
   }),
   operation({
-    service,
-    tag,
     operationId: "setMyNoteTemplate",
     method: "PUT",
     path: "/v1/users/me/note-template",
@@ -207,7 +164,6 @@ export const callsOperations = [
     scopes: write,
     body: NoteTemplate,
     responses: { 200: { description: "The template", schema: NoteTemplate } },
-    examples: [{ name: "template", request: { body: exampleTemplate }, response: { status: 200, body: exampleTemplate } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -216,8 +172,6 @@ export const callsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMyNoteTemplate",
     method: "GET",
     path: "/v1/users/me/note-template",
@@ -225,7 +179,6 @@ export const callsOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "The template", schema: NoteTemplate }, 404: { description: "No template set" } },
-    examples: [{ name: "template", response: { status: 200, body: exampleTemplate } }],
     handler: (_, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -234,8 +187,6 @@ export const callsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteMyNoteTemplate",
     method: "DELETE",
     path: "/v1/users/me/note-template",
@@ -243,7 +194,6 @@ export const callsOperations = [
     auth: "both",
     scopes: write,
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "delete", response: { status: 204 } }],
     handler: (_, context) => Effect.flatMap(principalOf(context), (principal) => Effect.orDie(setTemplate(principal.userId, null)))
   })
 ]

@@ -9,40 +9,22 @@ import { acknowledge, acknowledgeAll, apply, getChange, listChanges, TaskChange 
 import { Id } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { onRecording } from "./calls/CallAccess.ts"
-import { exampleIds } from "./calls/Examples.ts"
+
+import { changedTasksExamples, changeParams, exampleChange } from "./ChangedTasks.examples.ts"
 
 const tag = "Changed Task Resource"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, changedTasksExamples)
 const read = ["recordings:read"]
 const write = ["recordings:write"]
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ChangeParams = Schema.Struct({ workspaceId: Id, changeId: Id })
-const params = { workspaceId: exampleIds.workspaceId }
-const changeParams = { ...params, changeId: exampleIds.changeId }
-
-const exampleChange = {
-  id: exampleIds.changeId,
-  sentTaskId: "f6a7b8c9-d0e1-4f2a-8b3c-4d5e6f7a8b9c",
-  recordingId: exampleIds.recordingId,
-  actionItemId: exampleIds.actionItemId,
-  target: "tracker",
-  externalId: "ENG-42",
-  url: "https://tracker.example.com/issues/ENG-42",
-  text: "I'll send the revised launch timeline by Friday.",
-  field: "status",
-  oldValue: "open",
-  newValue: "closed",
-  detectedAt: "2026-11-22T09:00:00.000Z",
-  acknowledgedAt: null,
-  appliedAt: null
-}
 
 const changeOperation = (operationId: string, verb: "acknowledge" | "apply", summary: string) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path: `/v1/workspaces/{workspaceId}/changed-tasks/{changeId}/${verb}`,
@@ -77,8 +59,6 @@ const changeOperation = (operationId: string, verb: "acknowledge" | "apply", sum
 
 export const changedTasksOperations = [
   operation({
-    service,
-    tag,
     operationId: "listChangedTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/changed-tasks",
@@ -88,7 +68,6 @@ export const changedTasksOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ includeAcknowledged: Schema.optionalKey(Schema.Literals(["true", "false"])) }),
     responses: { 200: { description: "Changes, oldest first", schema: Schema.Struct({ items: Schema.Array(TaskChange) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleChange] } } }],
     handler: ({ params, query }, context) =>
       Effect.andThen(
         workspaceRole(context, params.workspaceId),
@@ -96,8 +75,6 @@ export const changedTasksOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "syncChangedTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/sync",
@@ -112,7 +89,6 @@ export const changedTasksOperations = [
         schema: Schema.Struct({ checked: Schema.Number, changes: Schema.Number })
       }
     },
-    examples: [{ name: "sync", request: { params, body: {} }, response: { status: 200, body: { checked: 3, changes: 1 } } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -125,8 +101,6 @@ export const changedTasksOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getChangedTask",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/{changeId}",
@@ -135,7 +109,6 @@ export const changedTasksOperations = [
     scopes: read,
     params: ChangeParams,
     responses: { 200: { description: "The change", schema: TaskChange } },
-    examples: [{ name: "get", request: { params: changeParams }, response: { status: 200, body: exampleChange } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId), getChange(params.workspaceId, params.changeId))
   }),
@@ -146,8 +119,6 @@ export const changedTasksOperations = [
     "Apply a change to the call's action item (closed → completed, reassigned → assignee) and acknowledge it"
   ),
   operation({
-    service,
-    tag,
     operationId: "acknowledgeAllChangedTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/changed-tasks/acknowledge-all",
@@ -156,7 +127,6 @@ export const changedTasksOperations = [
     scopes: write,
     params: WorkspaceParams,
     responses: { 200: { description: "How many were acknowledged", schema: Schema.Struct({ acknowledged: Schema.Number }) } },
-    examples: [{ name: "all", request: { params }, response: { status: 200, body: { acknowledged: 2 } } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "member"), acknowledgeAll(params.workspaceId))
   })

@@ -8,27 +8,17 @@ import { Effect, Schema } from "effect"
 import { Connection, get, list, revoke } from "../../actors/hub/connections/Connections.ts"
 import { Id } from "../../actors/Fields.ts"
 import { workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
-import { connectVendor, exampleConnectionOf, exampleNewConnection, NewConnectionBody } from "../shared/VendorConnections.ts"
-import { exampleIds } from "./calls/Examples.ts"
+import { tagGroup } from "../Operation.ts"
+import { connectVendor, NewConnectionBody } from "../shared/VendorConnections.ts"
 
-const tag = "Integrations"
-const service = "hub"
+import { integrationsExamples } from "./Integrations.examples.ts"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
-const params = { workspaceId: exampleIds.workspaceId }
 
-const exampleConnection = exampleConnectionOf({
-  id: exampleIds.connectionId,
-  workspaceId: exampleIds.workspaceId,
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z"
-})
+const { operation } = tagGroup("hub", "Integrations", integrationsExamples)
 
 export const integrationsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listIntegrationConnections",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/integrations",
@@ -37,7 +27,6 @@ export const integrationsOperations = [
     scopes: ["integrations:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Connections", schema: Schema.Struct({ items: Schema.Array(Connection) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleConnection] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -45,8 +34,6 @@ export const integrationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getIntegrationConnection",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}",
@@ -55,19 +42,10 @@ export const integrationsOperations = [
     scopes: ["integrations:read"],
     params: ConnectionParams,
     responses: { 200: { description: "The connection", schema: Connection } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { ...params, connectionId: exampleIds.connectionId } },
-        response: { status: 200, body: exampleConnection }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId), get(params.workspaceId, params.connectionId))
   }),
   operation({
-    service,
-    tag,
     operationId: "createIntegrationConnection",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/integrations",
@@ -81,21 +59,9 @@ export const integrationsOperations = [
       201: { description: "Connected", schema: Connection },
       400: { description: "Bad input, or a base URL inside the network" }
     },
-    examples: [
-      {
-        name: "tracker",
-        request: {
-          params,
-          body: exampleNewConnection
-        },
-        response: { status: 201, body: exampleConnection }
-      }
-    ],
     handler: ({ params, body }, context) => connectVendor(params.workspaceId, body, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteIntegrationConnection",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}",
@@ -104,9 +70,6 @@ export const integrationsOperations = [
     scopes: [],
     params: ConnectionParams,
     responses: { 204: { description: "Disconnected" } },
-    examples: [
-      { name: "disconnect", request: { params: { ...params, connectionId: exampleIds.connectionId } }, response: { status: 204 } }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), revoke(params.workspaceId, params.connectionId))
   })

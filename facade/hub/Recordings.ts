@@ -18,17 +18,19 @@ import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { IntegerId, onRecording, RecordingParams } from "./calls/CallAccess.ts"
-import { exampleIds, exampleSegments } from "./calls/Examples.ts"
+
 import { MEDIA_TYPES, MAX_MEDIA_BYTES, sniffMedia } from "./calls/MediaTypes.ts"
-import { exampleRecording, Progress, progressOf, Recording, recordingView } from "./calls/RecordingDto.ts"
+import { Progress, progressOf, Recording, recordingView } from "./calls/RecordingDto.ts"
+import { recordingsExamples, params } from "./Recordings.examples.ts"
 
 const tag = "Recordings"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, recordingsExamples)
 const read = ["recordings:read"]
 const write = ["recordings:write"]
-const params = { recordingId: String(exampleIds.recordingId) }
 
 const Created = Schema.Struct({
   id: Schema.Number.annotate({ description: "Recording id (64-bit integer)" }),
@@ -38,11 +40,6 @@ const Created = Schema.Struct({
 }).annotate({ identifier: "RecordingCreated" })
 
 const SignedUrl = Schema.Struct({ url: Schema.String, expiresAt: Timestamp }).annotate({ identifier: "SignedUrl" })
-const exampleSigned = {
-  url: "http://localhost:8080/hub/v1/media/1/audio?expires=1795000000&signature=3q2-7w",
-  expiresAt: "2026-11-21T12:10:00.000Z"
-}
-const exampleProgress = { id: 1, status: "processing", percent: 60, error: null }
 
 /** Signs a URL for one of the recording's assets, once it exists. */
 const assetUrl = (recordingId: number, asset: "audio" | "video", origin: string, present: boolean) =>
@@ -50,8 +47,6 @@ const assetUrl = (recordingId: number, asset: "audio" | "video", origin: string,
 
 const requeueOperation = (operationId: string, path: string, summary: string, kind: "summarize" | "process") =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path,
@@ -70,8 +65,6 @@ const requeueOperation = (operationId: string, path: string, summary: string, ki
 
 export const recordingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createRecording",
     method: "POST",
     path: "/v1/recordings",
@@ -92,31 +85,6 @@ export const recordingsOperations = [
       400: { description: "Broken transcript (the message names the cue and the problem)" },
       413: { description: "Transcript too large" }
     },
-    examples: [
-      {
-        name: "segments",
-        request: {
-          body: {
-            workspaceId: exampleIds.workspaceId,
-            name: "Launch review",
-            transcript: { format: "segments", segments: exampleSegments },
-            attendeeEmails: ["bob@example.com"]
-          }
-        },
-        response: { status: 202, body: { id: 1, callId: 1, callUuid: exampleIds.callUuid, status: "queued" } }
-      },
-      {
-        name: "webvtt",
-        request: {
-          body: {
-            workspaceId: exampleIds.workspaceId,
-            name: "Standup",
-            transcript: { format: "vtt", text: "WEBVTT\n\n00:00:00.000 --> 00:00:03.000\n<v Alice>I'll update the roadmap by Monday.\n" }
-          }
-        },
-        response: { status: 202, body: { id: 2, callId: 2, callUuid: "6e1d7b2f-3c4a-4d5e-9f0a-b1c2d3e4f5a6", status: "queued" } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "member")
@@ -141,8 +109,6 @@ export const recordingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecordings",
     method: "GET",
     path: "/v1/recordings",
@@ -160,13 +126,6 @@ export const recordingsOperations = [
         schema: Schema.Struct({ items: Schema.Array(Recording), nextBefore: Schema.NullOr(Schema.Number) })
       }
     },
-    examples: [
-      {
-        name: "list",
-        request: { query: { workspaceId: exampleIds.workspaceId } },
-        response: { status: 200, body: { items: [exampleRecording], nextBefore: null } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, query.workspaceId)
@@ -185,8 +144,6 @@ export const recordingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getRecording",
     method: "GET",
     path: "/v1/recordings/{recordingId}",
@@ -195,12 +152,9 @@ export const recordingsOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "The recording", schema: Recording } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleRecording } }],
     handler: ({ params }, context) => Effect.flatMap(onRecording(context, params.recordingId), recordingView)
   }),
   operation({
-    service,
-    tag,
     operationId: "getRecordingProgress",
     method: "GET",
     path: "/v1/recordings/{recordingId}/progress",
@@ -209,7 +163,6 @@ export const recordingsOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Progress", schema: Progress } },
-    examples: [{ name: "progress", request: { params }, response: { status: 200, body: exampleProgress } }],
     handler: ({ params }, context) => Effect.map(onRecording(context, params.recordingId), (access) => progressOf(access.recording))
   }),
   requeueOperation(
@@ -225,8 +178,6 @@ export const recordingsOperations = [
     "process"
   ),
   operation({
-    service,
-    tag,
     operationId: "getRecordingAudioUrl",
     method: "GET",
     path: "/v1/recordings/{recordingId}/audio-url",
@@ -235,15 +186,12 @@ export const recordingsOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Signed URL", schema: SignedUrl }, 404: { description: "No audio (no media, or not processed yet)" } },
-    examples: [{ name: "audio", request: { params }, response: { status: 200, body: exampleSigned } }],
     handler: ({ params }, context) =>
       Effect.flatMap(onRecording(context, params.recordingId), (access) =>
         assetUrl(params.recordingId, "audio", context.origin, access.recording.media?.audioKey != null)
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getRecordingVideoUrl",
     method: "GET",
     path: "/v1/recordings/{recordingId}/video-url",
@@ -252,21 +200,12 @@ export const recordingsOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Signed URL", schema: SignedUrl }, 404: { description: "No video" } },
-    examples: [
-      {
-        name: "video",
-        request: { params },
-        response: { status: 200, body: { ...exampleSigned, url: exampleSigned.url.replace("audio", "video") } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(onRecording(context, params.recordingId), (access) =>
         assetUrl(params.recordingId, "video", context.origin, access.recording.media?.hasVideo === true)
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "uploadRecordingMedia",
     method: "PUT",
     path: "/v1/recordings/{recordingId}/media",
@@ -281,9 +220,6 @@ export const recordingsOperations = [
       413: { description: "Too large" },
       415: { description: "Not an accepted media type, or the bytes are not of that type" }
     },
-    examples: [
-      { name: "upload", request: { params }, response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null } } }
-    ],
     handler: ({ params, upload }, context) =>
       Effect.gen(function* () {
         yield* onRecording(context, params.recordingId, "member")
@@ -309,8 +245,6 @@ export const recordingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteRecording",
     method: "DELETE",
     path: "/v1/recordings/{recordingId}",
@@ -319,7 +253,6 @@ export const recordingsOperations = [
     scopes: write,
     params: RecordingParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const access = yield* onRecording(context, params.recordingId, "member")

@@ -8,15 +8,17 @@ import { HubCall } from "../../actors/hub/CallActor.ts"
 import { ActionStatus } from "../../actors/hub/CallRecords.ts"
 import { Email, normalizeEmail, Timestamp } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { onCallUuid } from "./calls/CallAccess.ts"
-import { exampleIds } from "./calls/Examples.ts"
+
 import { Id } from "../../actors/Fields.ts"
+import { taskActionsExamples, params, exampleState } from "./TaskActions.examples.ts"
 
 const tag = "Task Action Resource"
 const service = "hub"
+
+const { operation } = tagGroup(service, tag, taskActionsExamples)
 const ItemParams = Schema.Struct({ callUuid: Id, actionItemId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)) })
-const params = { callUuid: exampleIds.callUuid, actionItemId: exampleIds.actionItemId }
 
 const ActionItemState = Schema.Struct({
   actionItemId: Schema.String,
@@ -25,14 +27,6 @@ const ActionItemState = Schema.Struct({
   updatedBy: Schema.String,
   updatedAt: Timestamp
 }).annotate({ identifier: "ActionItemState" })
-
-const exampleState = (status: string, assigneeEmail: string | null = null) => ({
-  actionItemId: exampleIds.actionItemId,
-  status,
-  assigneeEmail,
-  updatedBy: exampleIds.userId,
-  updatedAt: "2026-11-21T12:30:00.000Z"
-})
 
 const setAction = (
   context: RequestContext,
@@ -52,8 +46,6 @@ const setAction = (
 
 const statusOperation = (operationId: string, verb: "complete" | "dismiss", status: "completed" | "dismissed", summary: string) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "POST",
     path: `/v1/calls/by-uuid/{callUuid}/action-items/{actionItemId}/${verb}`,
@@ -70,8 +62,6 @@ export const taskActionOperations = [
   statusOperation("completeCallActionItem", "complete", "completed", "Mark an action item done"),
   statusOperation("dismissCallActionItem", "dismiss", "dismissed", "Dismiss an action item (not a real task)"),
   operation({
-    service,
-    tag,
     operationId: "assignCallActionItem",
     method: "PUT",
     path: "/v1/calls/by-uuid/{callUuid}/action-items/{actionItemId}/assignee",
@@ -81,13 +71,6 @@ export const taskActionOperations = [
     params: ItemParams,
     body: Schema.Struct({ email: Schema.NullOr(Email) }),
     responses: { 200: { description: "The item's state", schema: ActionItemState } },
-    examples: [
-      {
-        name: "assign",
-        request: { params, body: { email: "bob@example.com" } },
-        response: { status: 200, body: exampleState("open", "bob@example.com") }
-      }
-    ],
     handler: ({ params, body }, context) =>
       setAction(context, params.callUuid, params.actionItemId, { assigneeEmail: body.email === null ? null : normalizeEmail(body.email) })
   })

@@ -8,17 +8,17 @@ import { Effect, Schema } from "effect"
 import { HubCall } from "../../actors/hub/CallActor.ts"
 import { parseTranscript, Segment, TranscriptInput } from "../../actors/hub/Transcript.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { CallParams, onCall, onRecording, RecordingParams } from "./calls/CallAccess.ts"
-import { exampleIds, exampleSegments } from "./calls/Examples.ts"
-import { Progress, progressOf } from "./calls/RecordingDto.ts"
 
-const queued = { id: exampleIds.recordingId, status: "queued", percent: 0, error: null }
+import { Progress, progressOf } from "./calls/RecordingDto.ts"
+import { transcriptionResourceExamples, liveTranscriptionResourceExamples } from "./Transcription.examples.ts"
+
+const transcriptionResourceTag = tagGroup("hub", "Transcription Resource", transcriptionResourceExamples)
+const liveTranscriptionResourceTag = tagGroup("hub", "Live Transcription Resource", liveTranscriptionResourceExamples)
 
 export const transcriptionOperations = [
-  operation({
-    service: "hub",
-    tag: "Transcription Resource",
+  transcriptionResourceTag.operation({
     operationId: "replaceRecordingTranscript",
     method: "PUT",
     path: "/v1/recordings/{recordingId}/transcript",
@@ -33,16 +33,6 @@ export const transcriptionOperations = [
       409: { description: "Being processed" },
       413: { description: "Too large" }
     },
-    examples: [
-      {
-        name: "srt",
-        request: {
-          params: { recordingId: String(exampleIds.recordingId) },
-          body: { transcript: { format: "srt", text: "1\n00:00:00,000 --> 00:00:02,500\nAlice: We need to book the venue by Friday.\n" } }
-        },
-        response: { status: 202, body: queued }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* onRecording(context, params.recordingId, "member")
@@ -52,9 +42,7 @@ export const transcriptionOperations = [
         )
       })
   }),
-  operation({
-    service: "hub",
-    tag: "Live Transcription Resource",
+  liveTranscriptionResourceTag.operation({
     operationId: "appendLiveTranscript",
     method: "POST",
     path: "/v1/calls/{callId}/live-transcript",
@@ -67,16 +55,6 @@ export const transcriptionOperations = [
       202: { description: "Appended; versions are regenerated", schema: Progress },
       400: { description: "Segments overlap, go back in time or have negative timestamps" }
     },
-    examples: [
-      {
-        name: "append",
-        request: {
-          params: { callId: String(exampleIds.callId) },
-          body: { segments: [{ ...exampleSegments[0], startMs: 20_000, endMs: 24_000 }] }
-        },
-        response: { status: 202, body: queued }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const access = yield* onCall(context, params.callId, "member")

@@ -15,29 +15,14 @@ import { Id, Name, Timestamp } from "../../actors/Fields.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, raw } from "../Operation.ts"
+import { raw, tagGroup } from "../Operation.ts"
 import { onRecording, RecordingParams } from "./calls/CallAccess.ts"
-import { exampleIds } from "./calls/Examples.ts"
-import { mediaSummary, MediaSummary } from "./calls/RecordingDto.ts"
 
-const tag = "Video Resource"
-const service = "hub"
+import { mediaSummary, MediaSummary } from "./calls/RecordingDto.ts"
+import { videoResourceExamples } from "./VideoResource.examples.ts"
 const read = ["recordings:read"]
 const write = ["recordings:write"]
-const params = { recordingId: String(exampleIds.recordingId) }
 const ClipParams = Schema.Struct({ recordingId: RecordingParams.fields.recordingId, clipId: Id })
-const clipParams = { ...params, clipId: exampleIds.clipId }
-
-const exampleClip = {
-  id: exampleIds.clipId,
-  recordingId: exampleIds.recordingId,
-  title: "Login bug decision",
-  startMs: 4300,
-  endMs: 19000,
-  transcript: "Bob: The beta feedback was positive but login errors are still the top complaint.",
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:20:00.000Z"
-}
 const SignedUrl = Schema.Struct({ url: Schema.String, expiresAt: Timestamp }).annotate({ identifier: "SignedUrl" })
 const Frame = Schema.Struct({ index: Schema.Number, atMs: Schema.Number, url: Schema.String, expiresAt: Timestamp }).annotate({
   identifier: "PreviewFrame"
@@ -74,10 +59,10 @@ const assetBytes = (recordingId: number, asset: string) =>
     return yield* reject("not_found", "No such file")
   })
 
+const { operation } = tagGroup("hub", "Video Resource", videoResourceExamples)
+
 export const videoResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "downloadRecordingMedia",
     method: "GET",
     path: "/v1/media/{recordingId}/{asset}",
@@ -98,13 +83,6 @@ export const videoResourceOperations = [
       200: { description: "The file", contentType: ["audio/mpeg", "image/jpeg", "video/*", "audio/*"] },
       403: { description: "Tampered or expired link" }
     },
-    examples: [
-      {
-        name: "audio",
-        request: { params: { ...params, asset: "audio" }, query: { expires: "1795000000", signature: "3q2-7w" } },
-        response: { status: 200 }
-      }
-    ],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         yield* verifySigned(params.recordingId, params.asset, query.expires, query.signature)
@@ -113,8 +91,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getRecordingMediaInfo",
     method: "GET",
     path: "/v1/recordings/{recordingId}/media",
@@ -123,25 +99,6 @@ export const videoResourceOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Media", schema: MediaSummary }, 404: { description: "No media uploaded" } },
-    examples: [
-      {
-        name: "media",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            contentType: "video/mp4",
-            size: 48213,
-            durationMs: 2000,
-            hasAudio: true,
-            hasVideo: true,
-            width: 320,
-            height: 240,
-            frameCount: 4
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(onRecording(context, params.recordingId), (access) => {
         const media = mediaSummary(access.recording)
@@ -149,8 +106,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecordingFrames",
     method: "GET",
     path: "/v1/recordings/{recordingId}/frames",
@@ -161,25 +116,6 @@ export const videoResourceOperations = [
     responses: {
       200: { description: "Frames in time order (empty without video)", schema: Schema.Struct({ items: Schema.Array(Frame) }) }
     },
-    examples: [
-      {
-        name: "frames",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                index: 0,
-                atMs: 0,
-                url: "http://localhost:8080/hub/v1/media/1/frame-0?expires=1795000000&signature=3q2-7w",
-                expiresAt: "2026-11-21T12:10:00.000Z"
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const access = yield* onRecording(context, params.recordingId)
@@ -191,8 +127,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createRecordingClip",
     method: "POST",
     path: "/v1/recordings/{recordingId}/clips",
@@ -206,13 +140,6 @@ export const videoResourceOperations = [
       endMs: Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0))
     }),
     responses: { 201: { description: "The clip", schema: Clip }, 400: { description: "End before start, or beyond the recording" } },
-    examples: [
-      {
-        name: "clip",
-        request: { params, body: { title: "Login bug decision", startMs: 4300, endMs: 19000 } },
-        response: { status: 201, body: exampleClip }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const access = yield* onRecording(context, params.recordingId, "member")
@@ -233,8 +160,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecordingClips",
     method: "GET",
     path: "/v1/recordings/{recordingId}/clips",
@@ -243,7 +168,6 @@ export const videoResourceOperations = [
     scopes: read,
     params: RecordingParams,
     responses: { 200: { description: "Clips", schema: Schema.Struct({ items: Schema.Array(Clip) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleClip] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onRecording(context, params.recordingId)
@@ -252,8 +176,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getRecordingClipUrl",
     method: "GET",
     path: "/v1/recordings/{recordingId}/clips/{clipId}/url",
@@ -262,19 +184,6 @@ export const videoResourceOperations = [
     scopes: read,
     params: ClipParams,
     responses: { 200: { description: "Signed URL", schema: SignedUrl }, 404: { description: "No such clip, or no media to cut it from" } },
-    examples: [
-      {
-        name: "url",
-        request: { params: clipParams },
-        response: {
-          status: 200,
-          body: {
-            url: `http://localhost:8080/hub/v1/media/1/clip-${exampleIds.clipId}?expires=1795000000&signature=3q2-7w`,
-            expiresAt: "2026-11-21T12:10:00.000Z"
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const access = yield* onRecording(context, params.recordingId)
@@ -284,8 +193,6 @@ export const videoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteRecordingClip",
     method: "DELETE",
     path: "/v1/recordings/{recordingId}/clips/{clipId}",
@@ -294,7 +201,6 @@ export const videoResourceOperations = [
     scopes: write,
     params: ClipParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: clipParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.andThen(onRecording(context, params.recordingId, "member"), removeClip(params.recordingId, params.clipId))
   })

@@ -6,24 +6,9 @@ import { Effect, Schema } from "effect"
 import { CustomPrompt, IntegrationTarget, Workspace, WorkspaceSettings } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { WorkspaceParams, exampleWorkspace } from "../shared/WorkspaceAccess.ts"
-
-const tag = "Workspace Settings"
-const service = "hub"
-const exampleSettings = {
-  preferredIntegrationTarget: "tracker",
-  customPrompt: "Focus on decisions and owners.",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
-const params = { workspaceId: exampleWorkspace.id }
-
-const targets: ReadonlyArray<{ id: typeof IntegrationTarget.Type; name: string; description: string }> = [
-  { id: "tracker", name: "Issue tracker", description: "Action items become issues in the connected issue tracker" },
-  { id: "taskapp", name: "Task tool", description: "Action items become tasks in the connected task tool" },
-  { id: "tablebase", name: "Spreadsheet-database", description: "Action items become rows in the connected spreadsheet-database tool" },
-  { id: "pm", name: "Atrium project management", description: "Action items become tasks in this workspace's project management" }
-]
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { WorkspaceParams } from "../shared/WorkspaceAccess.ts"
+import { workspaceSettingsExamples, targets } from "./WorkspaceSettings.examples.ts"
 
 const settingsOf = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
@@ -32,10 +17,10 @@ const settingsOf = (context: RequestContext, workspaceId: string) =>
     return (yield* (yield* ActorSystem).ask(Workspace, workspaceId, "view", { by: principal.userId })).settings
   })
 
+const { operation } = tagGroup("hub", "Workspace Settings", workspaceSettingsExamples)
+
 export const workspaceSettingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSettings",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -44,12 +29,9 @@ export const workspaceSettingsOperations = [
     scopes: ["workspace-settings:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: WorkspaceSettings } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) => settingsOf(context, params.workspaceId)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceSettings",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -63,13 +45,6 @@ export const workspaceSettingsOperations = [
       customPrompt: Schema.optionalKey(Schema.NullOr(CustomPrompt))
     }),
     responses: { 200: { description: "Updated settings", schema: WorkspaceSettings } },
-    examples: [
-      {
-        name: "set-target-and-prompt",
-        request: { params, body: { preferredIntegrationTarget: "tracker", customPrompt: "Focus on decisions and owners." } },
-        response: { status: 200, body: exampleSettings }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -78,8 +53,6 @@ export const workspaceSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resetWorkspaceSettings",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -88,13 +61,6 @@ export const workspaceSettingsOperations = [
     scopes: ["workspace-settings:write"],
     params: WorkspaceParams,
     responses: { 200: { description: "Default settings", schema: WorkspaceSettings } },
-    examples: [
-      {
-        name: "reset",
-        request: { params },
-        response: { status: 200, body: { preferredIntegrationTarget: null, customPrompt: null, updatedAt: "2026-11-21T12:00:00.000Z" } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -103,8 +69,6 @@ export const workspaceSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listIntegrationTargets",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/settings/integration-targets",
@@ -122,13 +86,6 @@ export const workspaceSettingsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "targets",
-        request: { params },
-        response: { status: 200, body: { items: targets.map((t) => ({ ...t, preferred: t.id === "tracker" })) } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(settingsOf(context, params.workspaceId), (settings) => ({
         items: targets.map((t) => ({ ...t, preferred: t.id === settings.preferredIntegrationTarget }))

@@ -2,18 +2,15 @@
 import { Schema } from "effect"
 import { AssignableRole } from "../../actors/identity/Workspace.ts"
 import { Id, Name } from "../../actors/Fields.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import * as W from "../shared/WorkspaceAccess.ts"
-
-const tag = "Workspaces"
-const service = "hub"
-const ws = W.exampleWorkspace.id
+import { workspacesExamples } from "./Workspaces.examples.ts"
 const Items = <S extends Schema.Top>(item: S) => Schema.Struct({ items: Schema.Array(item) })
+
+const { operation } = tagGroup("hub", "Workspaces", workspacesExamples)
 
 export const workspacesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listHubWorkspaces",
     method: "GET",
     path: "/v1/workspaces",
@@ -22,12 +19,9 @@ export const workspacesOperations = [
     auth: "both",
     scopes: ["workspaces:read"],
     responses: { 200: { description: "Workspaces", schema: Items(W.WorkspaceSummary) } },
-    examples: [{ name: "list", response: { status: 200, body: { items: [W.exampleWorkspace] } } }],
     handler: (_r, context) => W.listWorkspaces(context)
   }),
   operation({
-    service,
-    tag,
     operationId: "getHubWorkspace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}",
@@ -36,12 +30,9 @@ export const workspacesOperations = [
     scopes: ["workspaces:read"],
     params: W.WorkspaceParams,
     responses: { 200: { description: "The workspace", schema: W.WorkspaceSummary }, 404: { description: "Not found or not visible" } },
-    examples: [{ name: "get", request: { params: { workspaceId: ws } }, response: { status: 200, body: W.exampleWorkspace } }],
     handler: ({ params }, context) => W.getWorkspace(context, params.workspaceId)
   }),
   operation({
-    service,
-    tag,
     operationId: "createHubWorkspace",
     method: "POST",
     path: "/v1/workspaces",
@@ -50,14 +41,9 @@ export const workspacesOperations = [
     scopes: [],
     body: Schema.Struct({ name: Name() }),
     responses: { 201: { description: "Created", schema: W.WorkspaceSummary } },
-    examples: [
-      { name: "create", request: { body: { name: "Acme" } }, response: { status: 201, body: { ...W.exampleWorkspace, memberCount: 1 } } }
-    ],
     handler: ({ body }, context) => W.createWorkspace(context, body.name)
   }),
   operation({
-    service,
-    tag,
     operationId: "listHubWorkspaceMembers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members",
@@ -66,14 +52,9 @@ export const workspacesOperations = [
     scopes: ["workspaces:read"],
     params: W.WorkspaceParams,
     responses: { 200: { description: "Members", schema: Items(W.MemberView) } },
-    examples: [
-      { name: "members", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [W.exampleMember] } } }
-    ],
     handler: ({ params }, context) => W.listMembers(context, params.workspaceId)
   }),
   operation({
-    service,
-    tag,
     operationId: "addHubWorkspaceMember",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members",
@@ -83,18 +64,9 @@ export const workspacesOperations = [
     params: W.WorkspaceParams,
     body: W.AddMemberBody,
     responses: { 201: { description: "Added", schema: W.MemberView }, 409: { description: "Already a member" } },
-    examples: [
-      {
-        name: "add",
-        request: { params: { workspaceId: ws }, body: { email: "bob@example.com", role: "member" } },
-        response: { status: 201, body: W.exampleMember }
-      }
-    ],
     handler: ({ params, body }, context) => W.addMember(context, params.workspaceId, body.email, body.role)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateHubWorkspaceMemberRole",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/members/{userId}",
@@ -104,18 +76,9 @@ export const workspacesOperations = [
     params: W.MemberParams,
     body: Schema.Struct({ role: AssignableRole }),
     responses: { 200: { description: "Updated", schema: W.MemberView } },
-    examples: [
-      {
-        name: "promote",
-        request: { params: { workspaceId: ws, userId: W.exampleMember.userId }, body: { role: "admin" } },
-        response: { status: 200, body: { ...W.exampleMember, role: "admin" } }
-      }
-    ],
     handler: ({ params, body }, context) => W.setMemberRole(context, params.workspaceId, params.userId, body.role)
   }),
   operation({
-    service,
-    tag,
     operationId: "removeHubWorkspaceMember",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/members/{userId}",
@@ -124,12 +87,9 @@ export const workspacesOperations = [
     scopes: ["workspaces:write"],
     params: W.MemberParams,
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "remove", request: { params: { workspaceId: ws, userId: W.exampleMember.userId } }, response: { status: 204 } }],
     handler: ({ params }, context) => W.removeMember(context, params.workspaceId, params.userId)
   }),
   operation({
-    service,
-    tag,
     operationId: "transferHubWorkspaceOwnership",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/ownership",
@@ -139,13 +99,6 @@ export const workspacesOperations = [
     params: W.WorkspaceParams,
     body: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "Transferred", schema: W.WorkspaceSummary } },
-    examples: [
-      {
-        name: "transfer",
-        request: { params: { workspaceId: ws }, body: { userId: W.exampleMember.userId } },
-        response: { status: 200, body: { ...W.exampleWorkspace, ownerId: W.exampleMember.userId, role: "admin" } }
-      }
-    ],
     handler: ({ params, body }, context) => W.transferOwnership(context, params.workspaceId, body.userId)
   })
 ]

@@ -18,35 +18,11 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { onCall } from "../hub/calls/CallAccess.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { exampleIds } from "./Examples.ts"
 
-const service = "hub"
-
-interface Flow {
-  readonly name: string
-  readonly version: number
-  readonly description: string
-  readonly output: ReadonlyArray<"summary" | "keyPoints" | "actionItems" | "enhancedNotes">
-}
-
-/** The flows, each version kept so a caller can pin one. */
-const flows: ReadonlyArray<Flow> = [
-  {
-    name: "meeting-summary",
-    version: 1,
-    description: "A summary and key points of a meeting transcript",
-    output: ["summary", "keyPoints"]
-  },
-  {
-    name: "action-items",
-    version: 1,
-    description: "Action items with owners and due dates resolved from what was said",
-    output: ["actionItems"]
-  },
-  { name: "enhanced-notes", version: 1, description: "Structured notes following the caller's prompt", output: ["enhancedNotes"] }
-]
+import { flows } from "./Flows.ts"
+import { aiFlowFunctionResourceExamples, aiMethodResourceExamples } from "./AiFlows.examples.ts"
 
 const FlowInfo = Schema.Struct({
   name: Schema.String,
@@ -66,11 +42,6 @@ const FlowResult = Schema.Struct({
   actionItems: Schema.optionalKey(Schema.Array(ActionItem)),
   enhancedNotes: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "AiFlowResult" })
-
-const exampleSegments = [
-  { speaker: "Alice", startMs: 0, endMs: 4000, text: "I'll send the revised launch timeline by Friday." },
-  { speaker: "Bob", startMs: 4100, endMs: 9000, text: "The login bug is fixed, the release can go out." }
-]
 
 const RunBody = Schema.Struct({
   workspaceId: Id,
@@ -92,10 +63,11 @@ const flowNamed = (name: string, version: number | undefined) => {
       )
 }
 
+const aiFlowFunctionResourceTag = tagGroup("hub", "Ai Flow Function Resource", aiFlowFunctionResourceExamples)
+const aiMethodResourceTag = tagGroup("hub", "Ai Method Resource", aiMethodResourceExamples)
+
 export const aiFlowOperations = [
-  operation({
-    service,
-    tag: "Ai Flow Function Resource",
+  aiFlowFunctionResourceTag.operation({
     operationId: "listAiFlowFunctions",
     method: "GET",
     path: "/v1/ai/flows",
@@ -103,12 +75,9 @@ export const aiFlowOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Flows", schema: Schema.Struct({ items: Schema.Array(FlowInfo) }) } },
-    examples: [{ name: "list", response: { status: 200, body: { items: flows } } }],
     handler: () => Effect.succeed({ items: flows })
   }),
-  operation({
-    service,
-    tag: "Ai Flow Function Resource",
+  aiFlowFunctionResourceTag.operation({
     operationId: "runAiFlowFunction",
     method: "POST",
     path: "/v1/ai/flows/{name}/run",
@@ -122,24 +91,6 @@ export const aiFlowOperations = [
       402: { description: "No Lens credits left" },
       404: { description: "No such flow or call" }
     },
-    examples: [
-      {
-        name: "action-items",
-        request: {
-          params: { name: "action-items" },
-          body: { workspaceId: exampleIds.workspaceId, segments: exampleSegments, meetingDate: "2026-11-20" }
-        },
-        response: {
-          status: 200,
-          body: {
-            flow: "action-items",
-            version: 1,
-            engine: "local",
-            actionItems: [{ id: "a1b2c3d4", text: "Send the revised launch timeline by Friday", owner: "Alice", dueDate: "2026-11-20" }]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -188,9 +139,7 @@ export const aiFlowOperations = [
         })
       )
   }),
-  operation({
-    service,
-    tag: "Ai Method Resource",
+  aiMethodResourceTag.operation({
     operationId: "listAiMethods",
     method: "GET",
     path: "/v1/ai/methods",
@@ -206,12 +155,6 @@ export const aiFlowOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "methods",
-        response: { status: 200, body: { engine: "local", items: [{ output: "summary", flow: "meeting-summary", version: 1 }] } }
-      }
-    ],
     handler: () =>
       Effect.map(Summarizer.use(Effect.succeed), (summarizer) => ({
         engine: summarizer.name,

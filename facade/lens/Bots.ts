@@ -13,23 +13,14 @@ import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 import { exampleIds } from "./Examples.ts"
 import { MAX_MESSAGE_CHARS, runLens } from "./LensRun.ts"
+import { botsExamples, connectionId } from "./Bots.examples.ts"
 
 const service = "hub"
-const connectionId = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
-const exampleBot = {
-  connectionId,
-  workspaceId: exampleIds.workspaceId,
-  surface: "chatapp" as const,
-  actAs: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
 const botParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
-const exampleBotParams = { workspaceId: exampleIds.workspaceId, connectionId }
 
 const ChatappEvent = Schema.Union([
   Schema.Struct({ type: Schema.Literal("url_verification"), challenge: Schema.String.check(Schema.isMaxLength(200)) }),
@@ -108,9 +99,7 @@ const inbound = (
   example: unknown,
   handle: (context: RequestContext, bot: Bot, bytes: Uint8Array) => Effect.Effect<typeof EventReply.Type, any, any>
 ) =>
-  operation({
-    service,
-    tag,
+  tagGroup(service, tag).operation({
     operationId,
     method: "POST",
     path: `/v1/lens/bots/${surface}/{connectionId}/events`,
@@ -143,10 +132,10 @@ const inbound = (
       )
   })
 
+const workchatResourceTag = tagGroup(service, "Workchat Resource", botsExamples)
+
 export const botOperations = [
-  operation({
-    service,
-    tag: "Workchat Resource",
+  workchatResourceTag.operation({
     operationId: "installLensBot",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/lens/bots/{connectionId}",
@@ -160,13 +149,6 @@ export const botOperations = [
       actAsUserId: Schema.optionalKey(Id.annotate({ description: "The member whose permissions Lens answers with; you when absent" }))
     }),
     responses: { 200: { description: "Installed", schema: Bot }, 404: { description: "No such connection or member" } },
-    examples: [
-      {
-        name: "install",
-        request: { params: exampleBotParams, body: { surface: "chatapp", signingSecret: "8f7e6d5c4b3a29181716151413121110" } },
-        response: { status: 200, body: exampleBot }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -180,9 +162,7 @@ export const botOperations = [
         })
       )
   }),
-  operation({
-    service,
-    tag: "Workchat Resource",
+  workchatResourceTag.operation({
     operationId: "getLensBot",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/bots/{connectionId}",
@@ -191,7 +171,6 @@ export const botOperations = [
     scopes: [],
     params: botParams,
     responses: { 200: { description: "The bot", schema: Bot }, 404: { description: "No bot on this connection" } },
-    examples: [{ name: "get", request: { params: exampleBotParams }, response: { status: 200, body: exampleBot } }],
     handler: ({ params }, context) =>
       orDieSql(
         Effect.gen(function* () {

@@ -12,11 +12,10 @@ import { Thread } from "../../actors/lens/Threads.ts"
 import { principalOf } from "../Access.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 import { fromFailure } from "../HttpError.ts"
-import { operation, streamed } from "../Operation.ts"
+import { streamed, tagGroup } from "../Operation.ts"
 import { ChatRequest, type LensReply, type PreparedLens, prepareLens, runLens, runPrepared } from "./LensRun.ts"
-import { exampleCitation, exampleIds, exampleReply } from "./Examples.ts"
 
-const service = "hub"
+import { lensExamples, lensStreamingResourceExamples, lensChatResourceExamples, event } from "./Chat.examples.ts"
 
 export const ChatReply = Schema.Struct({
   threadId: Id,
@@ -37,8 +36,6 @@ const replyOf = (reply: LensReply): typeof ChatReply.Type => ({
   followUps: reply.followUps,
   proposals: reply.storedProposals
 })
-
-const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 
 /**
  * The run as server-sent events, in order: each step as it finishes, then
@@ -72,12 +69,12 @@ export const eventStream = (prepared: PreparedLens) =>
     )
   )
 
-const bodyExample = { message: "What did Bob promise about the login bug?", workspaceId: exampleIds.workspaceId }
+const lensTag = tagGroup("hub", "Lens", lensExamples)
+const lensStreamingResourceTag = tagGroup("hub", "Lens Streaming Resource", lensStreamingResourceExamples)
+const lensChatResourceTag = tagGroup("hub", "Lens Chat Resource", lensChatResourceExamples)
 
 export const chatOperations = [
-  operation({
-    service,
-    tag: "Lens",
+  lensTag.operation({
     operationId: "chatWithLens",
     method: "POST",
     path: "/lens/chat",
@@ -94,12 +91,9 @@ export const chatOperations = [
       403: { description: "Another user's thread" },
       404: { description: "Unknown thread or workspace" }
     },
-    examples: [{ name: "single-route", request: { body: bodyExample }, response: { status: 200, body: exampleReply } }],
     handler: ({ body }, context) => orDieSql(Effect.map(runLens(context, body, "chat"), replyOf))
   }),
-  operation({
-    service,
-    tag: "Lens Streaming Resource",
+  lensStreamingResourceTag.operation({
     operationId: "streamLensChat",
     method: "POST",
     path: "/v1/lens/chat/stream",
@@ -113,16 +107,6 @@ export const chatOperations = [
       200: { description: "An event stream", contentType: "text/event-stream" },
       402: { description: "The workspace has no Lens credits left" }
     },
-    examples: [
-      {
-        name: "stream",
-        request: { body: bodyExample },
-        response: {
-          status: 200,
-          body: `${event("step", exampleReply.trace.steps[0])}${event("citation", exampleCitation)}${event("delta", { text: exampleReply.answer })}${event("final", exampleReply)}`
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       orDieSql(
         Effect.map(prepareLens(context, body), (prepared) =>
@@ -130,9 +114,7 @@ export const chatOperations = [
         )
       )
   }),
-  operation({
-    service,
-    tag: "Lens Chat Resource",
+  lensChatResourceTag.operation({
     operationId: "getLensThread",
     method: "GET",
     path: "/v1/lens/threads/{threadId}",
@@ -145,33 +127,6 @@ export const chatOperations = [
       403: { description: "Another user's thread" },
       404: { description: "No such thread" }
     },
-    examples: [
-      {
-        name: "thread",
-        request: { params: { threadId: exampleIds.threadId } },
-        response: {
-          status: 200,
-          body: {
-            id: exampleIds.threadId,
-            workspaceId: exampleIds.workspaceId,
-            title: bodyExample.message,
-            turns: [
-              {
-                answerId: exampleIds.answerId,
-                message: bodyExample.message,
-                answer: exampleReply.answer,
-                citations: exampleReply.citations,
-                trace: exampleReply.trace,
-                followUps: exampleReply.followUps,
-                createdAt: "2026-11-21T12:00:00.000Z"
-              }
-            ],
-            createdAt: "2026-11-21T12:00:00.000Z",
-            updatedAt: "2026-11-21T12:00:00.000Z"
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(principalOf(context), (principal) => askThread(params.threadId, "view", { by: principal.userId }))
   })

@@ -5,17 +5,13 @@ import { LensAccount } from "../../actors/lens/LensAccount.ts"
 import { creditsFor, initialCredits, LedgerEntry, ledgerOf } from "../../actors/lens/Metering.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { exampleIds } from "./Examples.ts"
 
-const service = "hub"
-const tag = "Lens Credits Resource"
+import { creditsExamples } from "./Credits.examples.ts"
 const params = Schema.Struct({ workspaceId: Id })
-const exampleParams = { workspaceId: exampleIds.workspaceId }
 
 const Balance = Schema.Struct({ workspaceId: Id, balance: Schema.Number, updatedAt: Timestamp }).annotate({ identifier: "LensCredits" })
-const exampleBalance = { workspaceId: exampleIds.workspaceId, balance: 990, updatedAt: "2026-11-21T12:00:00.000Z" }
 const Amount = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))
 const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
@@ -30,10 +26,10 @@ const change = (workspaceId: string, change: { delta: number } | { balance: numb
     Effect.map(actors.ask(LensAccount, workspaceId, "change", { userId, reason, change }), (account) => ({ workspaceId, ...account }))
   )
 
+const { operation } = tagGroup("hub", "Lens Credits Resource", creditsExamples)
+
 export const creditOperations = [
   operation({
-    service,
-    tag,
     operationId: "getLensCredits",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/credits",
@@ -42,12 +38,9 @@ export const creditOperations = [
     scopes: [],
     params,
     responses: { 200: { description: "Balance", schema: Balance } },
-    examples: [{ name: "balance", request: { params: exampleParams }, response: { status: 200, body: exampleBalance } }],
     handler: ({ params }, context) => Effect.flatMap(workspaceRole(context, params.workspaceId), () => balance(params.workspaceId))
   }),
   operation({
-    service,
-    tag,
     operationId: "addLensCredits",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/lens/credits",
@@ -57,13 +50,6 @@ export const creditOperations = [
     params,
     body: Schema.Struct({ amount: Amount, reason: Schema.optionalKey(Reason) }),
     responses: { 200: { description: "New balance", schema: Balance } },
-    examples: [
-      {
-        name: "top-up",
-        request: { params: exampleParams, body: { amount: 500, reason: "Monthly top-up" } },
-        response: { status: 200, body: exampleBalance }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -74,8 +60,6 @@ export const creditOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "setLensCredits",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/lens/credits",
@@ -88,9 +72,6 @@ export const creditOperations = [
       reason: Schema.optionalKey(Reason)
     }),
     responses: { 200: { description: "New balance", schema: Balance } },
-    examples: [
-      { name: "set", request: { params: exampleParams, body: { balance: 990 } }, response: { status: 200, body: exampleBalance } }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -101,8 +82,6 @@ export const creditOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "listLensCreditLedger",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/credits/ledger",
@@ -115,26 +94,6 @@ export const creditOperations = [
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
     responses: { 200: { description: "Ledger", schema: Schema.Struct({ items: Schema.Array(LedgerEntry) }) } },
-    examples: [
-      {
-        name: "ledger",
-        request: { params: exampleParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: exampleIds.proposalId,
-                delta: -1,
-                reason: "lens:chat",
-                userId: exampleIds.userId,
-                createdAt: "2026-11-21T12:00:00.000Z"
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -144,8 +103,6 @@ export const creditOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getLensCreditPrices",
     method: "GET",
     path: "/v1/lens/credits/prices",
@@ -163,12 +120,6 @@ export const creditOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "prices",
-        response: { status: 200, body: { localRun: 1, modelPerThousandTokens: 1, minimumModelCall: 1, initialCredits: 1000 } }
-      }
-    ],
     handler: () =>
       Effect.succeed({
         localRun: creditsFor("local", 0),

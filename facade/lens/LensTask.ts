@@ -5,17 +5,18 @@ import { askThread } from "../../actors/lens/LensThread.ts"
 import { threadOfAnswer } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { exampleIds } from "./Examples.ts"
+
 import { invokeAsCaller } from "./Proposals.ts"
+import { lensTaskExamples } from "./LensTask.examples.ts"
 
 const NameRef = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
+const { operation } = tagGroup("hub", "Lens Task Resource", lensTaskExamples)
+
 export const lensTaskOperations = [
   operation({
-    service: "hub",
-    tag: "Lens Task Resource",
     operationId: "createTaskFromLensAnswer",
     method: "POST",
     path: "/v1/lens/answers/{answerId}/task",
@@ -28,13 +29,6 @@ export const lensTaskOperations = [
       201: { description: "The created task (Tasks Lite shape)", schema: Schema.Struct({ id: Schema.String, name: Schema.String }) },
       404: { description: "No such answer of yours, or no such list" }
     },
-    examples: [
-      {
-        name: "create",
-        request: { params: { answerId: exampleIds.answerId }, body: { list: "Backlog" } },
-        response: { status: 201, body: { id: exampleIds.proposalId, name: "What did Bob promise about the login bug?" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {

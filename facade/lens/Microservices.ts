@@ -14,11 +14,9 @@ import { routeQuestion } from "../../actors/lens/Router.ts"
 import type { SourceType } from "../../actors/lens/Passage.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { lensCaller } from "./LensRun.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { exampleIds } from "./Examples.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 
-const service = "hub"
-const tag = "Lens Microservice Resource"
+import { microservicesExamples } from "./Microservices.examples.ts"
 
 const PartName = Schema.Literals([
   "router",
@@ -100,17 +98,12 @@ const probes = (
     return { status: reachable ? ("up" as const) : ("down" as const), detail: `${config.model} at ${config.baseUrl}` }
   })
 })
-
-const exampleParts: Array<Part> = [
-  { name: "router", status: "up", latencyMs: 0.1, detail: "rules router: probe routed fan_out" },
-  { name: "model", status: "not_configured", latencyMs: 0, detail: "LLM_BASE_URL / LLM_MODEL not set: the local engine answers" }
-]
 const params = Schema.Struct({ workspaceId: Id })
+
+const { operation } = tagGroup("hub", "Lens Microservice Resource", microservicesExamples)
 
 export const microserviceOperations = [
   operation({
-    service,
-    tag,
     operationId: "listLensMicroservices",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/microservices",
@@ -119,13 +112,6 @@ export const microserviceOperations = [
     scopes: [],
     params,
     responses: { 200: { description: "Parts", schema: Schema.Struct({ items: Schema.Array(Part) }) } },
-    examples: [
-      {
-        name: "health",
-        request: { params: { workspaceId: exampleIds.workspaceId } },
-        response: { status: 200, body: { items: exampleParts } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(lensCaller(context, params.workspaceId), () =>
         Effect.map(
@@ -137,8 +123,6 @@ export const microserviceOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getLensMicroservice",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/microservices/{name}",
@@ -147,13 +131,6 @@ export const microserviceOperations = [
     scopes: [],
     params: Schema.Struct({ workspaceId: Id, name: Schema.String }),
     responses: { 200: { description: "The part", schema: Part }, 404: { description: "No such part" } },
-    examples: [
-      {
-        name: "router",
-        request: { params: { workspaceId: exampleIds.workspaceId, name: "router" } },
-        response: { status: 200, body: exampleParts[0] }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* lensCaller(context, params.workspaceId)
@@ -167,8 +144,6 @@ export const microserviceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getLensConfiguration",
     method: "GET",
     path: "/v1/lens/microservices/configuration",
@@ -190,24 +165,6 @@ export const microserviceOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "local",
-        response: {
-          status: 200,
-          body: {
-            engine: "local",
-            model: null,
-            modelBaseUrl: null,
-            modelApiKeySet: false,
-            minimumCoverage: 0.42,
-            topK: 8,
-            maxAgentSteps: 4,
-            initialCredits: 1000
-          }
-        }
-      }
-    ],
     handler: () =>
       Effect.sync(() => {
         const config = llm()

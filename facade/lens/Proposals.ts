@@ -12,24 +12,11 @@ import { threadOfAnswer, threadOfProposal } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../Access.ts"
 import { invokeById } from "../Invoke.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { OperationRegistry } from "../Registry.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { exampleIds } from "./Examples.ts"
 
-const service = "hub"
-
-const exampleProposal = {
-  id: exampleIds.proposalId,
-  workspaceId: exampleIds.workspaceId,
-  answerId: exampleIds.answerId,
-  operationId: "createTaskLite",
-  title: 'Create task "Send the revised launch timeline by Friday"',
-  input: { name: "Send the revised launch timeline by Friday", description: 'From the call "Launch review"; owner: Alice' },
-  status: "proposed" as const,
-  result: null,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  decidedAt: null
-}
+import { lensProposalResourceExamples, lensFeedbackResourceExamples } from "./Proposals.examples.ts"
 
 const NameRef = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
@@ -44,9 +31,8 @@ const Decision = Schema.Struct({
 /** Calls pm operation `operationId` through the HTTP pipeline with the caller's own credentials: it can do what they could by hand, nothing else. */
 export const invokeAsCaller = (context: RequestContext, operationId: string, body: Record<string, unknown>) =>
   Effect.gen(function* () {
-    const { atriumRegistry } = yield* Effect.promise(() => import("../operations.ts"))
     const result = yield* invokeById(
-      atriumRegistry,
+      yield* OperationRegistry,
       "pm",
       operationId,
       { body },
@@ -80,10 +66,11 @@ const apply = (context: RequestContext, proposal: Proposal, decision: typeof Dec
         ...proposal.input
       })
 
+const lensProposalResourceTag = tagGroup("hub", "Lens Proposal Resource", lensProposalResourceExamples)
+const lensFeedbackResourceTag = tagGroup("hub", "Lens Feedback Resource", lensFeedbackResourceExamples)
+
 export const proposalOperations = [
-  operation({
-    service,
-    tag: "Lens Proposal Resource",
+  lensProposalResourceTag.operation({
     operationId: "listLensProposals",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/proposals",
@@ -93,13 +80,6 @@ export const proposalOperations = [
     params: Schema.Struct({ workspaceId: Id }),
     query: Schema.Struct({ status: Schema.optionalKey(ProposalStatus) }),
     responses: { 200: { description: "Proposals", schema: Schema.Struct({ items: Schema.Array(Proposal) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { workspaceId: exampleIds.workspaceId } },
-        response: { status: 200, body: { items: [exampleProposal] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -109,9 +89,7 @@ export const proposalOperations = [
         })
       )
   }),
-  operation({
-    service,
-    tag: "Lens Proposal Resource",
+  lensProposalResourceTag.operation({
     operationId: "decideLensProposal",
     method: "POST",
     path: "/v1/lens/proposals/{proposalId}/decision",
@@ -125,16 +103,6 @@ export const proposalOperations = [
       404: { description: "No such proposal of yours" },
       409: { description: "Already decided" }
     },
-    examples: [
-      {
-        name: "confirm",
-        request: { params: { proposalId: exampleIds.proposalId }, body: { decision: "confirm", list: "Backlog" } },
-        response: {
-          status: 200,
-          body: { ...exampleProposal, status: "applied", result: { id: exampleIds.answerId }, decidedAt: "2026-11-21T12:01:00.000Z" }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -151,9 +119,7 @@ export const proposalOperations = [
         })
       )
   }),
-  operation({
-    service,
-    tag: "Lens Feedback Resource",
+  lensFeedbackResourceTag.operation({
     operationId: "rateLensAnswer",
     method: "PUT",
     path: "/v1/lens/answers/{answerId}/feedback",
@@ -172,16 +138,6 @@ export const proposalOperations = [
       },
       404: { description: "No such answer of yours" }
     },
-    examples: [
-      {
-        name: "down",
-        request: { params: { answerId: exampleIds.answerId }, body: { rating: "down", reason: "Cited the wrong meeting" } },
-        response: {
-          status: 200,
-          body: { answerId: exampleIds.answerId, rating: "down", reason: "Cited the wrong meeting", createdAt: "2026-11-21T12:00:00.000Z" }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {

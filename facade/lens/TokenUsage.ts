@@ -21,14 +21,16 @@ import {
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { type AnyOperation, operation, raw, type RequestContext } from "../Operation.ts"
+import { type AnyOperation, raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { exampleIds } from "./Examples.ts"
+
+import { tokenUsageExamples, exampleParams, exampleTotals } from "./TokenUsage.examples.ts"
 
 const service = "hub"
 const tag = "Token Usage Resource"
+
+const { operation } = tagGroup(service, tag, tokenUsageExamples)
 const params = Schema.Struct({ workspaceId: Id })
-const exampleParams = { workspaceId: exampleIds.workspaceId }
 const Engine = Schema.Literals(["local", "model"])
 const Instant = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, { expected: "an ISO date or date-time" })
@@ -43,21 +45,6 @@ const Page = {
   limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 500 }))),
   offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
 }
-
-const exampleRecord = {
-  id: exampleIds.proposalId,
-  workspaceId: exampleIds.workspaceId,
-  userId: exampleIds.userId,
-  engine: "local" as const,
-  purpose: "chat",
-  model: null,
-  promptTokens: 120,
-  completionTokens: 40,
-  credits: 1,
-  durationMs: 12,
-  createdAt: "2026-11-21T12:00:00.000Z"
-}
-const exampleTotals = { key: "all", runs: 1, promptTokens: 120, completionTokens: 40, credits: 1 }
 
 /** The filter the caller may use: admins any user's, members only their own. */
 const filterFor = (
@@ -76,8 +63,6 @@ const filterFor = (
 
 const grouped = (grouping: Exclude<keyof typeof usageGroupings, "all">, operationId: string, what: string): AnyOperation =>
   operation({
-    service,
-    tag,
     operationId,
     method: "GET",
     path: `/v1/workspaces/{workspaceId}/token-usage/by-${grouping}`,
@@ -109,8 +94,6 @@ const csvCell = (value: unknown) => {
 
 export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
   operation({
-    service,
-    tag,
     operationId: "listTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage",
@@ -120,7 +103,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     params,
     query: Schema.Struct({ ...Filters, ...Page }),
     responses: { 200: { description: "Records", schema: Schema.Struct({ items: Schema.Array(UsageRecord) }) } },
-    examples: [{ name: "list", request: { params: exampleParams }, response: { status: 200, body: { items: [exampleRecord] } } }],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -131,8 +113,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/records/{usageId}",
@@ -141,13 +121,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     scopes: [],
     params: Schema.Struct({ workspaceId: Id, usageId: Id }),
     responses: { 200: { description: "The record", schema: UsageRecord }, 404: { description: "No such record" } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { ...exampleParams, usageId: exampleIds.proposalId } },
-        response: { status: 200, body: exampleRecord }
-      }
-    ],
     handler: ({ params }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -161,8 +134,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getTokenUsageSummary",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/summary",
@@ -172,7 +143,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     params,
     query: Schema.Struct(Filters),
     responses: { 200: { description: "Totals", schema: UsageTotals } },
-    examples: [{ name: "summary", request: { params: exampleParams }, response: { status: 200, body: exampleTotals } }],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.flatMap(filterFor(context, params.workspaceId, query, true), (filter) =>
@@ -189,8 +159,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
   grouped("engine", "getTokenUsageByEngine", "engine (local or model)"),
   grouped("model", "getTokenUsageByModel", "model"),
   operation({
-    service,
-    tag,
     operationId: "getMyTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/me",
@@ -200,13 +168,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     params,
     query: Schema.Struct({ engine: Filters.engine, from: Filters.from, to: Filters.to, ...Page }),
     responses: { 200: { description: "Your usage", schema: Schema.Struct({ totals: UsageTotals, items: Schema.Array(UsageRecord) }) } },
-    examples: [
-      {
-        name: "mine",
-        request: { params: exampleParams },
-        response: { status: 200, body: { totals: exampleTotals, items: [exampleRecord] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -218,8 +179,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "exportTokenUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/token-usage/export",
@@ -229,16 +188,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     params,
     query: Schema.Struct(Filters),
     responses: { 200: { description: "CSV", contentType: "text/csv" } },
-    examples: [
-      {
-        name: "csv",
-        request: { params: exampleParams },
-        response: {
-          status: 200,
-          body: `id,userId,engine,purpose,model,promptTokens,completionTokens,credits,durationMs,createdAt\n${exampleRecord.id},${exampleRecord.userId},local,chat,,120,40,1,12,2026-11-21T12:00:00.000Z\n`
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -262,8 +211,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "recordTokenUsage",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/token-usage",
@@ -279,13 +226,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       durationMs: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 86_400_000 })))
     }),
     responses: { 201: { description: "Metered", schema: Schema.Struct({ credits: Schema.Number }) } },
-    examples: [
-      {
-        name: "model-call",
-        request: { params: exampleParams, body: { purpose: "summary", model: "gpt-4o-mini", promptTokens: 1800, completionTokens: 300 } },
-        response: { status: 201, body: { credits: 3 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       orDieSql(
         Effect.gen(function* () {
@@ -307,8 +247,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "purgeTokenUsage",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/token-usage",
@@ -318,13 +256,6 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
     params,
     query: Schema.Struct({ before: Instant }),
     responses: { 200: { description: "How many records were deleted", schema: Schema.Struct({ deleted: Schema.Number }) } },
-    examples: [
-      {
-        name: "purge",
-        request: { params: exampleParams, query: { before: "2026-01-01" } },
-        response: { status: 200, body: { deleted: 0 } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       orDieSql(
         Effect.gen(function* () {

@@ -15,13 +15,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { authenticate } from "../auth/Authenticate.ts"
-import type { Extension } from "../Extension.ts"
+import { extension } from "../Extension.ts"
 import { fromFailure, type HttpError, httpError } from "../HttpError.ts"
 import { requestIdFrom, statusLine } from "../HttpServer.ts"
-import { atriumRegistry } from "../operations.ts"
 import { errorResponse, type OutgoingResponse } from "../Pipeline.ts"
-import type { Principal } from "../Principal.ts"
-import type { Registry } from "../Registry.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
+import { OperationRegistry, type Registry } from "../Registry.ts"
 import type { HttpResponse, TemplatedApp } from "../uws.ts"
 import { mcpServerFor } from "./McpSession.ts"
 import { toolsOf } from "./Tools.ts"
@@ -258,9 +257,12 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
     app.del(MCP_PATH, notAllowed)
   })
 
-export const mcpExtension: Extension = {
+export const mcpExtension = extension({
   name: "mcp",
   layer: () => Layer.empty,
   attach: (app, config) =>
-    attachMcp(app, { registry: atriumRegistry, bodyLimitBytes: config.bodyLimitBytes, allowedHosts: allowedHostsFromEnv() })
-}
+    Effect.gen(function* () {
+      const registry = yield* OperationRegistry
+      yield* attachMcp(app, { registry, bodyLimitBytes: config.bodyLimitBytes, allowedHosts: allowedHostsFromEnv() })
+    })
+})

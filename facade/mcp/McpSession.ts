@@ -20,7 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import type { Effect } from "effect"
 import type { Caller } from "../Invoke.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 import type { Registry } from "../Registry.ts"
 import { complete } from "./Completions.ts"
 import { getPrompt, prompts } from "./Prompts.ts"

@@ -11,7 +11,7 @@ import { ErrorCode, McpError, type ReadResourceResult, type Resource, type Resou
 import { Effect } from "effect"
 import { type Caller, type Invocation, type InvokeResult, invokeById } from "../Invoke.ts"
 import type { ServiceName } from "../Operation.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 import type { Registry } from "../Registry.ts"
 import { mayInvoke } from "./Tools.ts"
 

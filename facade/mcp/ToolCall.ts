@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { workspacesOf } from "../../actors/identity/IdentityQueries.ts"
 import { type Caller, type Invocation, invoke, type InvokeResult } from "../Invoke.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 import type { Registry } from "../Registry.ts"
 import type { Tool } from "./Tools.ts"
 

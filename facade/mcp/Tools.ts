@@ -7,7 +7,7 @@
  */
 import { describe, type JsonSchema } from "../catalog/Describe.ts"
 import { type AnyOperation, successStatus } from "../Operation.ts"
-import type { Principal } from "../Principal.ts"
+import type { Principal } from "../../actors/identity/Principal.ts"
 
 export type ArgumentLocation = "path" | "query" | "body"
 

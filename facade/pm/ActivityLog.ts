@@ -14,13 +14,17 @@ import { locateList, locateSpace, locateTask } from "../../actors/pm/Locate.ts"
 import { TimeZone } from "../../actors/pm/ReferenceData.ts"
 import { resolveScope, visiblePrivateSpaces, type Viewer } from "../../actors/pm/Visibility.ts"
 import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import type { ActorError } from "../../runtime/ActorError.ts"
+import { type Rejection, reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, raw, type RequestContext } from "../Operation.ts"
+import { raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { viewerOf } from "./Viewers.ts"
+import { activityLogExamples, ws, ids, alice, exampleEvent } from "./ActivityLog.examples.ts"
 
 const tag = "Activity Log"
 const service = "pm"
+
+const { operation } = tagGroup(service, tag, activityLogExamples)
 const scopes = ["tasks:read"]
 
 // ---------------------------------------------------------------------------
@@ -122,12 +126,17 @@ const entityViewer = (context: RequestContext, scope: Exclude<ChangeScope, "work
     return viewer
   })
 
+/** Feedback boards' events share the log; the queries leave them out, and a pm page never carries one. */
+const isPmScope = (scope: ChangeScope): scope is Exclude<ChangeScope, "board"> => scope !== "board"
+
 const withActors = (events: ReadonlyArray<LoggedEvent>) =>
   Effect.gen(function* () {
     const users = yield* usersByIds([...new Set(events.map((e) => e.actorId))]).pipe(Effect.orDie)
-    return events.map((event) => {
+    return events.flatMap((event) => {
+      const { scope } = event
+      if (!isPmScope(scope)) return []
       const user = users.get(event.actorId)
-      return { ...eventFrame(event), actor: user ? { id: user.id, name: user.name, email: user.email } : null }
+      return [{ ...eventFrame(event), scope, actor: user ? { id: user.id, name: user.name, email: user.email } : null }]
     })
   })
 
@@ -152,29 +161,6 @@ const window = (query: Filters, maxDays: number) =>
   })
 
 const workspaceViewer = (context: RequestContext, workspaceId: string) => viewerOf(context, workspaceId)
-
-// ---------------------------------------------------------------------------
-// Examples
-
-const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const alice = { id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f", name: "Alice", email: "alice@example.com" }
-const ids = {
-  spaceId: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-  listId: "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
-  taskId: "3c4d5e6f-7a8b-4c9d-0e1f-2a3b4c5d6e7f"
-}
-const exampleEvent = {
-  seq: 42,
-  type: "task.updated",
-  workspaceId: ws,
-  scope: "task",
-  entityId: ids.taskId,
-  path: ids,
-  data: { status: "in progress" },
-  actorId: alice.id,
-  actor: alice,
-  at: "2026-11-21T12:00:00.000Z"
-}
 const examplePage = { items: [exampleEvent], nextBefore: null }
 const WsParams = Schema.Struct({ workspaceId: Id })
 
@@ -183,12 +169,10 @@ const listOperation = (
   path: string,
   summary: string,
   params: Schema.Top,
-  handler: (params: any, query: any, context: RequestContext) => Effect.Effect<unknown, any, any>,
+  handler: (params: any, query: any, context: RequestContext) => Effect.Effect<typeof ActivityPage.Type, Rejection | ActorError, any>,
   exampleParams: Record<string, string>
 ) =>
   operation({
-    service,
-    tag,
     operationId,
     method: "GET",
     path,
@@ -279,8 +263,6 @@ export const activityLogOperations = [
     { workspaceId: ws }
   ),
   operation({
-    service,
-    tag,
     operationId: "getActivityEvent",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/{seq}",
@@ -292,7 +274,6 @@ export const activityLogOperations = [
       200: { description: "The event", schema: ActivityEvent },
       404: { description: "No such event (or pruned, or not visible)" }
     },
-    examples: [{ name: "one", request: { params: { workspaceId: ws, seq: "42" } }, response: { status: 200, body: exampleEvent } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -302,8 +283,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getActivitySummary",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/summary",
@@ -326,24 +305,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "ActivitySummary" })
       }
     },
-    examples: [
-      {
-        name: "summary",
-        request: { params: { workspaceId: ws } },
-        response: {
-          status: 200,
-          body: {
-            total: 120,
-            actors: 4,
-            firstAt: "2026-11-01T09:00:00.000Z",
-            lastAt: "2026-11-21T12:00:00.000Z",
-            firstSeq: 1,
-            lastSeq: 120,
-            byScope: { workspace: 2, space: 8, list: 20, task: 90 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -351,8 +312,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getActivityPerDay",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/daily",
@@ -370,22 +329,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "ActivityPerDay" })
       }
     },
-    examples: [
-      {
-        name: "week",
-        request: { params: { workspaceId: ws }, query: { from: "2026-11-15", to: "2026-11-17", timezone: "Europe/Berlin" } },
-        response: {
-          status: 200,
-          body: {
-            timezone: "Europe/Berlin",
-            items: [
-              { date: "2026-11-15", count: 3 },
-              { date: "2026-11-16", count: 0 }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -396,8 +339,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getActivityPerType",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/types",
@@ -414,13 +355,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "ActivityPerType" })
       }
     },
-    examples: [
-      {
-        name: "types",
-        request: { params: { workspaceId: ws } },
-        response: { status: 200, body: { items: [{ type: "task.updated", count: 80, lastAt: "2026-11-21T12:00:00.000Z" }] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -428,8 +362,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getActivityPerUser",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/users",
@@ -448,13 +380,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "ActivityPerUser" })
       }
     },
-    examples: [
-      {
-        name: "people",
-        request: { params: { workspaceId: ws } },
-        response: { status: 200, body: { items: [{ userId: alice.id, name: "Alice", count: 64, lastAt: "2026-11-21T12:00:00.000Z" }] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -464,8 +389,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getActivityPerSpace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/spaces",
@@ -484,16 +407,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "ActivityPerSpace" })
       }
     },
-    examples: [
-      {
-        name: "spaces",
-        request: { params: { workspaceId: ws } },
-        response: {
-          status: 200,
-          body: { items: [{ spaceId: ids.spaceId, name: "Engineering", count: 90, lastAt: "2026-11-21T12:00:00.000Z" }] }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -501,8 +414,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMostActiveTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/stats/tasks",
@@ -527,16 +438,6 @@ export const activityLogOperations = [
         }).annotate({ identifier: "MostActiveTasks" })
       }
     },
-    examples: [
-      {
-        name: "hot",
-        request: { params: { workspaceId: ws }, query: { limit: "5" } },
-        response: {
-          status: 200,
-          body: { items: [{ taskId: ids.taskId, name: "Ship the beta", shortId: "T-42", count: 17, lastAt: "2026-11-21T12:00:00.000Z" }] }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)
@@ -544,8 +445,6 @@ export const activityLogOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportActivity",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/activity/export",
@@ -560,16 +459,6 @@ export const activityLogOperations = [
         contentType: "text/csv"
       }
     },
-    examples: [
-      {
-        name: "csv",
-        request: { params: { workspaceId: ws }, query: { from: "2026-11-01" } },
-        response: {
-          status: 200,
-          body: `seq,at,type,scope,entityId,spaceId,listId,taskId,actorId,actorName,data\n42,2026-11-21T12:00:00.000Z,task.updated,task,${ids.taskId},${ids.spaceId},${ids.listId},${ids.taskId},${alice.id},Alice,"{""status"":""in progress""}"\n`
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* workspaceViewer(context, params.workspaceId)

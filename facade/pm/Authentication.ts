@@ -6,14 +6,13 @@ import { Session, SessionInfo } from "../../actors/identity/Session.ts"
 import { Email, Name, normalizeEmail } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { userOf } from "../Access.ts"
-import { endSessions, examplePair, exampleUser, logIn, refresh, TokenPair } from "../auth/SessionTokens.ts"
-import { operation } from "../Operation.ts"
+import { endSessions, logIn, refresh, TokenPair } from "../auth/SessionTokens.ts"
+import { tagGroup } from "../Operation.ts"
+import { authenticationExamples } from "./Authentication.examples.ts"
+const { operation } = tagGroup("pm", "Authentication", authenticationExamples)
 
-const tag = "Authentication"
 export const authenticationOperations = [
   operation({
-    service: "pm",
-    tag,
     operationId: "register",
     method: "POST",
     path: "/v1/auth/register",
@@ -26,13 +25,6 @@ export const authenticationOperations = [
       201: { description: "Registered", schema: Schema.Struct({ user: User }) },
       409: { description: "E-mail already registered" }
     },
-    examples: [
-      {
-        name: "register",
-        request: { body: { email: "alice@example.com", password: "correct horse battery", name: "Alice" } },
-        response: { status: 201, body: { user: exampleUser } }
-      }
-    ],
     handler: ({ body }) =>
       Effect.gen(function* () {
         const user = yield* (yield* ActorSystem).ask(Account, normalizeEmail(body.email), "register", {
@@ -43,8 +35,6 @@ export const authenticationOperations = [
       })
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "login",
     method: "POST",
     path: "/v1/auth/login",
@@ -54,18 +44,9 @@ export const authenticationOperations = [
     scopes: [],
     body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
-    examples: [
-      {
-        name: "login",
-        request: { body: { email: "alice@example.com", password: "correct horse battery" } },
-        response: { status: 200, body: examplePair }
-      }
-    ],
     handler: ({ body }) => logIn(body.email, body.password)
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "refreshToken",
     method: "POST",
     path: "/v1/auth/refresh",
@@ -78,12 +59,9 @@ export const authenticationOperations = [
       200: { description: "New token pair", schema: TokenPair },
       401: { description: "Invalid, expired or reused refresh token" }
     },
-    examples: [{ name: "refresh", request: { body: { refreshToken: "rt_9b2f….Qm3k…" } }, response: { status: 200, body: examplePair } }],
     handler: ({ body }) => refresh(body.refreshToken)
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "logout",
     method: "POST",
     path: "/v1/auth/logout",
@@ -92,7 +70,6 @@ export const authenticationOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 204: { description: "Logged out" } },
-    examples: [{ name: "logout", response: { status: 204 } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -100,8 +77,6 @@ export const authenticationOperations = [
       })
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "logoutAll",
     method: "POST",
     path: "/v1/auth/logout-all",
@@ -109,7 +84,6 @@ export const authenticationOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Sessions ended", schema: Schema.Struct({ revoked: Schema.Number }) } },
-    examples: [{ name: "logout-everywhere", response: { status: 200, body: { revoked: 3 } } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -117,8 +91,6 @@ export const authenticationOperations = [
       })
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "getCurrentUser",
     method: "GET",
     path: "/v1/auth/me",
@@ -126,7 +98,6 @@ export const authenticationOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "The user", schema: User } },
-    examples: [{ name: "me", response: { status: 200, body: exampleUser } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -134,8 +105,6 @@ export const authenticationOperations = [
       })
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "changePassword",
     method: "POST",
     path: "/v1/auth/password",
@@ -145,13 +114,6 @@ export const authenticationOperations = [
     scopes: [],
     body: Schema.Struct({ currentPassword: Schema.String.check(Schema.isMaxLength(200)), newPassword: Password }),
     responses: { 200: { description: "Changed", schema: Schema.Struct({ changedAt: Schema.String, sessionsEnded: Schema.Number }) } },
-    examples: [
-      {
-        name: "change-password",
-        request: { body: { currentPassword: "correct horse battery", newPassword: "a much longer passphrase" } },
-        response: { status: 200, body: { changedAt: "2026-11-21T12:00:00.000Z", sessionsEnded: 2 } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -162,8 +124,6 @@ export const authenticationOperations = [
       })
   }),
   operation({
-    service: "pm",
-    tag,
     operationId: "listSessions",
     method: "GET",
     path: "/v1/auth/sessions",
@@ -171,26 +131,6 @@ export const authenticationOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Sessions", schema: Schema.Struct({ sessions: Schema.Array(SessionInfo) }) } },
-    examples: [
-      {
-        name: "sessions",
-        response: {
-          status: 200,
-          body: {
-            sessions: [
-              {
-                id: "9b2f0c4e-1d2a-4f3b-8c5d-6e7f8a9b0c1d",
-                createdAt: "2026-11-21T12:00:00.000Z",
-                lastUsedAt: "2026-11-21T12:10:00.000Z",
-                expiresAt: "2026-12-21T12:00:00.000Z",
-                userAgent: null,
-                current: true
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -12,13 +12,10 @@ import { PmTask } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { WorkspaceRef } from "./LiteShared.ts"
-import { at0, exampleIds as ids, inWorkspace, onTask, onTaskRef, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Comments (Lite)"
-const service = "pm"
-const ws = ids.workspace
+import { inWorkspace, onTask, onTaskRef, orDieSql } from "./WorkAccess.ts"
+import { commentsLiteExamples } from "./CommentsLite.examples.ts"
 
 const LiteComment = Schema.Struct({
   id: Id,
@@ -36,19 +33,6 @@ const LiteComment = Schema.Struct({
 const LiteThread = Schema.Struct({ ...LiteComment.fields, replies: Schema.Array(LiteComment) }).annotate({
   identifier: "LiteCommentThread"
 })
-
-const exampleLiteComment = {
-  id: ids.comment,
-  task: "T-42",
-  parentCommentId: null,
-  author: "alice@example.com",
-  text: "@bob@example.com can you review?",
-  mentions: ["bob@example.com"],
-  resolved: false,
-  replyCount: 0,
-  createdAt: at0,
-  updatedAt: at0
-}
 
 const lite = (shortId: string, c: Comment) => ({
   id: c.id,
@@ -86,10 +70,10 @@ const commentTask = (context: RequestContext, workspaceId: string, commentId: st
     return { caller, comment: rows[0]! }
   })
 
+const { operation } = tagGroup("pm", "Comments (Lite)", commentsLiteExamples)
+
 export const commentsLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createCommentLite",
     mcp: { tool: "commentOnTask" },
     method: "POST",
@@ -106,13 +90,6 @@ export const commentsLiteOperations = [
       201: { description: "Created", schema: LiteComment },
       404: { description: "No such task, or a mentioned e-mail is not a member" }
     },
-    examples: [
-      {
-        name: "mention",
-        request: { body: { workspaceId: ws, taskId: "T-42", text: "@bob@example.com can you review?" } },
-        response: { status: 201, body: exampleLiteComment }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, body.taskId, "member")
@@ -121,8 +98,6 @@ export const commentsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listCommentsLite",
     mcp: { tool: "listComments" },
     method: "GET",
@@ -138,13 +113,6 @@ export const commentsLiteOperations = [
     responses: {
       200: { description: "Threads, oldest first", schema: Schema.Struct({ items: Schema.Array(LiteThread), total: Schema.Number }) }
     },
-    examples: [
-      {
-        name: "threads",
-        request: { query: { workspaceId: ws, taskId: "T-42" } },
-        response: { status: 200, body: { items: [{ ...exampleLiteComment, replies: [] }], total: 1 } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, q.taskId)
@@ -161,8 +129,6 @@ export const commentsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "replyCommentLite",
     method: "POST",
     path: "/v1/lite/comments/{commentId}/replies",
@@ -172,21 +138,6 @@ export const commentsLiteOperations = [
     params: Schema.Struct({ commentId: Id }),
     body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
     responses: { 201: { description: "Created", schema: LiteComment } },
-    examples: [
-      {
-        name: "reply",
-        request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "Looks good @alice@example.com" } },
-        response: {
-          status: 201,
-          body: {
-            ...exampleLiteComment,
-            parentCommentId: ids.comment,
-            text: "Looks good @alice@example.com",
-            mentions: ["alice@example.com"]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")
@@ -200,8 +151,6 @@ export const commentsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateCommentLite",
     method: "PATCH",
     path: "/v1/lite/comments/{commentId}",
@@ -211,13 +160,6 @@ export const commentsLiteOperations = [
     params: Schema.Struct({ commentId: Id }),
     body: Schema.Struct({ workspaceId: WorkspaceRef, text: Text }),
     responses: { 200: { description: "Updated", schema: LiteComment }, 403: { description: "Not the author" } },
-    examples: [
-      {
-        name: "edit",
-        request: { params: { commentId: ids.comment }, body: { workspaceId: ws, text: "@bob@example.com please review today" } },
-        response: { status: 200, body: exampleLiteComment }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, comment } = yield* commentTask(context, body.workspaceId, params.commentId, "member")

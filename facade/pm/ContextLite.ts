@@ -15,11 +15,9 @@ import { effectiveAt, fieldsAt, type Outline, outlineOf } from "../../actors/pm/
 import { type CustomField, FieldType, priorityRank, StatusType } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { exampleIds as ids, inWorkspace, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Context (Lite)"
-const service = "pm"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { inWorkspace, orDieSql } from "./WorkAccess.ts"
+import { contextLiteExamples, howTo } from "./ContextLite.examples.ts"
 
 const CtxStatus = Schema.Struct({ name: Schema.String, type: StatusType })
 const CtxField = Schema.Struct({
@@ -77,10 +75,6 @@ export const LiteContext = Schema.Struct({
   description: "A workspace as an AI agent discovers it: names, short ids, workflows, fields, people."
 })
 
-const howTo =
-  "Lite operations take names (case-insensitive), short ids or ids for spaces, folders and lists; tasks by short id (T-42); " +
-  "people by e-mail; statuses, tags and custom fields (and their options) by name. A name matching several items answers 409 listing them: use the short id."
-
 const ctxField = (field: CustomField) => ({
   id: field.id,
   name: field.name,
@@ -121,19 +115,10 @@ const workspaceOfRequest = (context: RequestContext, workspaceId: string | undef
     )
   })
 
-const exampleStatuses = [
-  { name: "to do", type: "open" },
-  { name: "in progress", type: "active" },
-  { name: "done", type: "done" },
-  { name: "closed", type: "closed" }
-]
-const exampleField = { id: ids.field, name: "Environment", type: "dropdown", required: false, options: ["production", "staging"] }
-const exampleList = { id: ids.list, shortId: "L-1", name: "Backlog", statuses: exampleStatuses, customFields: [exampleField], openTasks: 8 }
+const { operation } = tagGroup("pm", "Context (Lite)", contextLiteExamples)
 
 export const contextLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "getContextLite",
     mcp: { tool: "getContext" },
     method: "GET",
@@ -152,40 +137,6 @@ export const contextLiteOperations = [
       400: { description: "No workspaceId and several workspaces" },
       404: { description: "No such workspace" }
     },
-    examples: [
-      {
-        name: "context",
-        request: { query: { workspaceId: ids.workspace } },
-        response: {
-          status: 200,
-          body: {
-            workspace: { id: ids.workspace, name: "Acme", role: "member" },
-            you: { id: ids.user, name: "Alice", email: "alice@example.com" },
-            references: { shortIds: { "S-": "space", "F-": "folder", "L-": "list", "T-": "task" }, howTo },
-            priorities: ["urgent", "high", "normal", "low"],
-            spaces: [
-              {
-                id: ids.space,
-                shortId: "S-1",
-                name: "Engineering",
-                isPrivate: false,
-                statuses: exampleStatuses,
-                customFields: [exampleField],
-                tags: ["frontend"],
-                folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", lists: [exampleList] }],
-                lists: []
-              }
-            ],
-            members: [
-              { name: "Alice", email: "alice@example.com", role: "member", guest: false },
-              { name: "Bob", email: "bob@example.com", role: "admin", guest: false }
-            ],
-            teams: [{ name: "Design", members: ["alice@example.com"] }],
-            counts: { spaces: 1, folders: 1, lists: 1, openTasks: 8, members: 2 }
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* workspaceOfRequest(context, q.workspaceId)

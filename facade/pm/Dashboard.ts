@@ -51,17 +51,14 @@ import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { onViewScope } from "./ResourceViews.ts"
-import { exampleSprint, hiddenAs, onSprint, planningIds } from "./Sprints.ts"
-import { at0, BooleanString, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "./WorkAccess.ts"
-import { exampleTask, exampleUser } from "./WorkExamples.ts"
+import { hiddenAs, onSprint } from "./Sprints.ts"
+import { BooleanString, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Dashboard"
-const service = "pm"
+import { dashboardExamples } from "./Dashboard.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
-const ws = { workspaceId: ids.workspace }
 const DAY = 86_400_000
 
 // ---------------------------------------------------------------------------
@@ -186,53 +183,6 @@ const rangeOf = (q: { from?: string; to?: string; days?: number }) =>
     return { from: q.from, to: q.to } satisfies DayRange
   })
 
-// ---------------------------------------------------------------------------
-// Examples
-
-const exampleWidget = {
-  id: planningIds.widget,
-  type: "task_count",
-  title: "By status",
-  config: { groupBy: "status" },
-  position: 1,
-  width: 6,
-  height: 4,
-  createdAt: at0,
-  updatedAt: at0
-}
-const exampleDashboard = {
-  id: planningIds.dashboard,
-  workspaceId: ids.workspace,
-  name: "Engineering health",
-  description: "",
-  scopeType: "space",
-  scopeId: ids.space,
-  spaceId: ids.space,
-  isPrivate: false,
-  widgets: [exampleWidget],
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-const exampleCounts = {
-  groupBy: "status",
-  total: 12,
-  items: [
-    { key: "to do", label: "to do", count: 5, unfinished: 5, estimateMinutes: 600 },
-    { key: "in progress", label: "in progress", count: 4, unfinished: 4, estimateMinutes: 900 },
-    { key: "done", label: "done", count: 3, unfinished: 0, estimateMinutes: 240 }
-  ]
-}
-const exampleSummary = {
-  id: ids.task,
-  shortId: "T-42",
-  name: "Ship the login page",
-  status: "in progress",
-  statusType: "active",
-  finished: false,
-  listId: ids.list
-}
-
 const DashboardParams = Schema.Struct({ dashboardId: Id })
 const WidgetParams = Schema.Struct({ dashboardId: Id, widgetId: Id })
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
@@ -245,11 +195,11 @@ const DashboardDataResult = Schema.Struct({
 
 const analytics = (path: string) => `/v1/workspaces/{workspaceId}/analytics/${path}`
 
+const { operation } = tagGroup("pm", "Dashboard", dashboardExamples)
+
 export const dashboardOperations = [
   // -- dashboards and widgets ---------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "createDashboard",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/dashboards",
@@ -266,21 +216,6 @@ export const dashboardOperations = [
       201: { description: "Created", schema: Dashboard },
       400: { description: "A widget configuration that does not fit its type" }
     },
-    examples: [
-      {
-        name: "space health",
-        request: {
-          params: ws,
-          body: {
-            name: "Engineering health",
-            scopeType: "space",
-            scopeId: ids.space,
-            widgets: [{ type: "task_count", title: "By status", config: { groupBy: "status" } }]
-          }
-        },
-        response: { status: 201, body: exampleDashboard }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const scopeType = body.scopeType ?? "workspace"
@@ -296,8 +231,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listDashboards",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/dashboards",
@@ -307,7 +240,6 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ scopeType: Schema.optionalKey(ViewScopeType), scopeId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Dashboards", schema: Items(Dashboard) } },
-    examples: [{ name: "list", request: { params: ws }, response: { status: 200, body: { items: [exampleDashboard] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -321,8 +253,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getDashboard",
     method: "GET",
     path: "/v1/dashboards/{dashboardId}",
@@ -331,14 +261,9 @@ export const dashboardOperations = [
     scopes: read,
     params: DashboardParams,
     responses: { 200: { description: "The dashboard", schema: Dashboard } },
-    examples: [
-      { name: "get", request: { params: { dashboardId: planningIds.dashboard } }, response: { status: 200, body: exampleDashboard } }
-    ],
     handler: ({ params }, context) => Effect.map(onDashboard(context, params.dashboardId), ({ dashboard }) => dashboard)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateDashboard",
     method: "PATCH",
     path: "/v1/dashboards/{dashboardId}",
@@ -348,13 +273,6 @@ export const dashboardOperations = [
     params: DashboardParams,
     body: DashboardPatch,
     responses: { 200: { description: "Updated", schema: Dashboard } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { dashboardId: planningIds.dashboard }, body: { name: "Eng health" } },
-        response: { status: 200, body: { ...exampleDashboard, name: "Eng health" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId, "member")
@@ -365,8 +283,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteDashboard",
     method: "DELETE",
     path: "/v1/dashboards/{dashboardId}",
@@ -375,7 +291,6 @@ export const dashboardOperations = [
     scopes: write,
     params: DashboardParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
-    examples: [{ name: "delete", request: { params: { dashboardId: planningIds.dashboard } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId, "member")
@@ -386,8 +301,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addDashboardWidget",
     method: "POST",
     path: "/v1/dashboards/{dashboardId}/widgets",
@@ -402,33 +315,6 @@ export const dashboardOperations = [
       201: { description: "Added; the dashboard", schema: Dashboard },
       400: { description: "A configuration that does not fit the type" }
     },
-    examples: [
-      {
-        name: "burndown",
-        request: {
-          params: { dashboardId: planningIds.dashboard },
-          body: { type: "burndown", config: { sprintId: planningIds.sprint }, width: 12 }
-        },
-        response: {
-          status: 201,
-          body: {
-            ...exampleDashboard,
-            widgets: [
-              exampleWidget,
-              {
-                ...exampleWidget,
-                id: "d3e4f5a6-b7c8-4d9e-9f0a-2b3c4d5e6f7b",
-                type: "burndown",
-                title: "Sprint burndown",
-                config: { sprintId: planningIds.sprint },
-                position: 2,
-                width: 12
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId, "member")
@@ -437,8 +323,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateDashboardWidget",
     method: "PATCH",
     path: "/v1/dashboards/{dashboardId}/widgets/{widgetId}",
@@ -448,19 +332,6 @@ export const dashboardOperations = [
     params: WidgetParams,
     body: WidgetPatch,
     responses: { 200: { description: "Updated; the dashboard", schema: Dashboard } },
-    examples: [
-      {
-        name: "by priority",
-        request: {
-          params: { dashboardId: planningIds.dashboard, widgetId: planningIds.widget },
-          body: { title: "By priority", config: { groupBy: "priority" } }
-        },
-        response: {
-          status: 200,
-          body: { ...exampleDashboard, widgets: [{ ...exampleWidget, title: "By priority", config: { groupBy: "priority" } }] }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId, "member")
@@ -473,8 +344,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteDashboardWidget",
     method: "DELETE",
     path: "/v1/dashboards/{dashboardId}/widgets/{widgetId}",
@@ -483,13 +352,6 @@ export const dashboardOperations = [
     scopes: write,
     params: WidgetParams,
     responses: { 204: { description: "Removed" } },
-    examples: [
-      {
-        name: "remove",
-        request: { params: { dashboardId: planningIds.dashboard, widgetId: planningIds.widget } },
-        response: { status: 204 }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId, "member")
@@ -500,8 +362,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getDashboardData",
     method: "GET",
     path: "/v1/dashboards/{dashboardId}/data",
@@ -512,21 +372,6 @@ export const dashboardOperations = [
     scopes: read,
     params: DashboardParams,
     responses: { 200: { description: "The widgets' data", schema: DashboardDataResult } },
-    examples: [
-      {
-        name: "data",
-        request: { params: { dashboardId: planningIds.dashboard } },
-        response: {
-          status: 200,
-          body: {
-            dashboardId: planningIds.dashboard,
-            name: "Engineering health",
-            generatedAt: at0,
-            widgets: [{ widgetId: planningIds.widget, type: "task_count", title: "By status", data: exampleCounts, error: null }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, dashboard } = yield* onDashboard(context, params.dashboardId)
@@ -536,8 +381,6 @@ export const dashboardOperations = [
   }),
   // -- aggregates ---------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "getTaskCounts",
     method: "GET",
     path: analytics("task-counts"),
@@ -547,19 +390,10 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ groupBy: CountDimension, ...ScopeQueryFields }),
     responses: { 200: { description: "Counts", schema: TaskCountsBy } },
-    examples: [
-      {
-        name: "by status",
-        request: { params: ws, query: { groupBy: "status", spaceId: ids.space } },
-        response: { status: 200, body: exampleCounts }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(scopeOf(context, params.workspaceId, query), (scope) => orDieSql(countsBy(scope, query.groupBy)))
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskDistribution",
     method: "GET",
     path: analytics("distribution"),
@@ -569,34 +403,10 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ field: DistributionField, ...ScopeQueryFields }),
     responses: { 200: { description: "Buckets", schema: Distribution } },
-    examples: [
-      {
-        name: "due dates",
-        request: { params: ws, query: { field: "due_date" } },
-        response: {
-          status: 200,
-          body: {
-            field: "due_date",
-            total: 9,
-            buckets: [
-              { key: "overdue", label: "Overdue", count: 2 },
-              { key: "today", label: "Today", count: 1 },
-              { key: "tomorrow", label: "Tomorrow", count: 0 },
-              { key: "this_week", label: "Next 7 days", count: 3 },
-              { key: "later", label: "Later", count: 1 },
-              { key: "none", label: "No due date", count: 2 }
-            ],
-            summary: { withDueDate: 7, overdue: 2 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(scopeOf(context, params.workspaceId, query), (scope) => orDieSql(distribution(scope, query.field)))
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkload",
     method: "GET",
     path: analytics("workload"),
@@ -613,34 +423,10 @@ export const dashboardOperations = [
       )
     }),
     responses: { 200: { description: "Workload", schema: Workload } },
-    examples: [
-      {
-        name: "workload",
-        request: { params: ws, query: { capacityMinutes: "2400" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                user: exampleUser,
-                openTasks: 4,
-                overdueTasks: 1,
-                dueThisWeek: 2,
-                estimateMinutes: 1200,
-                byPriority: { urgent: 1, high: 1, normal: 2, low: 0, none: 0 },
-                utilization: 50
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(scopeOf(context, params.workspaceId, query), (scope) => orDieSql(workload(scope, query.capacityMinutes)))
   }),
   operation({
-    service,
-    tag,
     operationId: "getThroughput",
     method: "GET",
     path: analytics("throughput"),
@@ -650,24 +436,6 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ ...ScopeQueryFields, ...RangeQueryFields }),
     responses: { 200: { description: "Per day", schema: Throughput } },
-    examples: [
-      {
-        name: "two days",
-        request: { params: ws, query: { from: "2026-11-20", to: "2026-11-21" } },
-        response: {
-          status: 200,
-          body: {
-            from: "2026-11-20",
-            to: "2026-11-21",
-            days: [
-              { date: "2026-11-20", created: 4, closed: 2 },
-              { date: "2026-11-21", created: 1, closed: 3 }
-            ],
-            totals: { created: 5, closed: 5, net: 0 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeOf(context, params.workspaceId, query)
@@ -675,8 +443,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getCycleTime",
     method: "GET",
     path: analytics("cycle-time"),
@@ -686,34 +452,6 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ ...ScopeQueryFields, ...RangeQueryFields, limit: LimitQuery(200, 20) }),
     responses: { 200: { description: "Statistics and the slowest tasks", schema: CycleTime } },
-    examples: [
-      {
-        name: "cycle time",
-        request: { params: ws, query: { days: "30" } },
-        response: {
-          status: 200,
-          body: {
-            from: "2026-10-23",
-            to: "2026-11-21",
-            count: 1,
-            cycleHours: { average: 30, median: 30, p85: 30, min: 30, max: 30 },
-            leadHours: { average: 52, median: 52, p85: 52, min: 52, max: 52 },
-            items: [
-              {
-                taskId: ids.task,
-                shortId: "T-42",
-                name: "Ship the login page",
-                createdAt: "2026-11-19T08:00:00.000Z",
-                startedAt: "2026-11-20T06:00:00.000Z",
-                closedAt: at0,
-                cycleHours: 30,
-                leadHours: 52
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeOf(context, params.workspaceId, query)
@@ -721,8 +459,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getOverdueTasks",
     method: "GET",
     path: analytics("overdue"),
@@ -732,22 +468,10 @@ export const dashboardOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ ...ScopeQueryFields, limit: LimitQuery(200, 50) }),
     responses: { 200: { description: "Overdue tasks", schema: Overdue } },
-    examples: [
-      {
-        name: "overdue",
-        request: { params: ws },
-        response: {
-          status: 200,
-          body: { total: 1, byAssignee: [{ user: exampleUser, count: 1 }], items: [{ daysOverdue: 2, task: exampleTask }] }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(scopeOf(context, params.workspaceId, query), (scope) => orDieSql(overdue(scope, query.limit ?? 50)))
   }),
   operation({
-    service,
-    tag,
     operationId: "getRelationshipGraph",
     method: "GET",
     path: analytics("relationship-graph"),
@@ -766,38 +490,6 @@ export const dashboardOperations = [
       )
     }),
     responses: { 200: { description: "The graph", schema: RelationshipGraph } },
-    examples: [
-      {
-        name: "blocks",
-        request: { params: ws, query: { types: "blocks" } },
-        response: {
-          status: 200,
-          body: {
-            nodes: [
-              { ...exampleSummary, inScope: true, degree: 1 },
-              {
-                ...exampleSummary,
-                id: ids.task2,
-                shortId: "T-43",
-                name: "Design review",
-                status: "to do",
-                statusType: "open",
-                inScope: true,
-                degree: 1
-              }
-            ],
-            edges: [{ id: ids.relationship, type: "blocks", source: ids.task, target: ids.task2 }],
-            stats: {
-              nodes: 2,
-              edges: 1,
-              byType: { blocks: 1, relates_to: 0, duplicates: 0 },
-              blockedTasks: 1,
-              longestBlockingChain: [ids.task, ids.task2]
-            }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeOf(context, params.workspaceId, query)
@@ -808,8 +500,6 @@ export const dashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getVotingResults",
     method: "GET",
     path: analytics("votes"),
@@ -823,42 +513,12 @@ export const dashboardOperations = [
       includeFinished: Schema.optionalKey(BooleanString.annotate({ description: "Rank finished tasks too (default false)" }))
     }),
     responses: { 200: { description: "Results", schema: VotingResults } },
-    examples: [
-      {
-        name: "votes",
-        request: { params: ws },
-        response: {
-          status: 200,
-          body: {
-            totalVotes: 3,
-            voters: 2,
-            items: [
-              {
-                taskId: ids.task,
-                shortId: "T-42",
-                name: "Ship the login page",
-                status: "to do",
-                finished: false,
-                listId: ids.list,
-                votes: 2,
-                votedByMe: true,
-                share: 66.67,
-                voters: [exampleUser]
-              }
-            ],
-            reactions: [{ emoji: "👍", count: 4 }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.flatMap(scopeOf(context, params.workspaceId, query), (scope) =>
         orDieSql(votingResults(scope, query.limit ?? 20, query.includeFinished === "true"))
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskVote",
     method: "PUT",
     path: "/v1/tasks/{taskId}/vote",
@@ -868,13 +528,6 @@ export const dashboardOperations = [
     params: Schema.Struct({ taskId: Id }),
     body: Schema.Struct({ vote: Schema.Boolean }),
     responses: { 200: { description: "The task's votes", schema: TaskVote } },
-    examples: [
-      {
-        name: "vote",
-        request: { params: { taskId: ids.task }, body: { vote: true } },
-        response: { status: 200, body: { taskId: ids.task, votes: 3, votedByMe: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -883,8 +536,6 @@ export const dashboardOperations = [
   }),
   // -- sprint charts --------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "getSprintBurndown",
     method: "GET",
     path: "/v1/sprints/{sprintId}/burndown",
@@ -896,36 +547,10 @@ export const dashboardOperations = [
     params: Schema.Struct({ sprintId: Id }),
     query: Schema.Struct({ unit: Schema.optionalKey(BurndownUnit) }),
     responses: { 200: { description: "The burndown", schema: Burndown } },
-    examples: [
-      {
-        name: "burndown",
-        request: { params: { sprintId: planningIds.sprint } },
-        response: {
-          status: 200,
-          body: {
-            sprintId: planningIds.sprint,
-            name: "Web 12",
-            status: "active",
-            unit: "tasks",
-            startDate: exampleSprint.startDate,
-            endDate: exampleSprint.endDate,
-            committed: 8,
-            days: [
-              { date: "2026-11-16", scope: 8, completed: 0, remaining: 8, ideal: 8 },
-              { date: "2026-11-17", scope: 9, completed: 2, remaining: 7, ideal: 7.43 },
-              { date: "2026-11-18", scope: null, completed: null, remaining: null, ideal: 6.86 }
-            ],
-            current: { scope: 9, completed: 2, remaining: 7 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.andThen(onSprint(context, params.sprintId), orDieSql(burndown(params.sprintId, query.unit ?? "tasks")))
   }),
   operation({
-    service,
-    tag,
     operationId: "getSprintVelocity",
     method: "GET",
     path: "/v1/spaces/{spaceId}/velocity",
@@ -935,33 +560,6 @@ export const dashboardOperations = [
     params: Schema.Struct({ spaceId: Id }),
     query: Schema.Struct({ sprintGroupId: Schema.optionalKey(Id), limit: LimitQuery(50, 6) }),
     responses: { 200: { description: "Velocity", schema: Velocity } },
-    examples: [
-      {
-        name: "velocity",
-        request: { params: { spaceId: ids.space } },
-        response: {
-          status: 200,
-          body: {
-            sprints: [
-              {
-                sprintId: planningIds.sprint,
-                name: "Web 12",
-                sprintGroupId: planningIds.sprintGroup,
-                startDate: exampleSprint.startDate,
-                endDate: exampleSprint.endDate,
-                completedAt: "2026-11-30T09:00:00.000Z",
-                committedTasks: 8,
-                completedTasks: 6,
-                committedMinutes: 2400,
-                completedMinutes: 1800,
-                completionRate: 75
-              }
-            ],
-            average: { completedTasks: 6, completedMinutes: 1800, completionRate: 75 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)

@@ -12,14 +12,13 @@ import { listDashboards } from "../../actors/pm/Dashboards.ts"
 import { countsBy, distribution, lastDays, type Overdue, overdue, throughput, type AggregateScope } from "../../actors/pm/TaskAggregates.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
-import { exampleIds as ids, inWorkspace, orDieSql } from "./WorkAccess.ts"
+import { inWorkspace, orDieSql } from "./WorkAccess.ts"
 import { liteScope, scopeLabels } from "./ViewsLite.ts"
 import { onDashboard } from "./Dashboard.ts"
 import { visibleSpace } from "../../actors/pm/StructureReads.ts"
-
-const tag = "Dashboard (Lite)"
+import { dashboardLiteExamples } from "./DashboardLite.examples.ts"
 
 const LiteWidget = Schema.Struct({
   title: Schema.String,
@@ -48,10 +47,10 @@ const withNames = (widget: { type: string; data: unknown }) =>
         return { ...data, items: data.items.map((item, i) => ({ daysOverdue: item.daysOverdue, task: tasks[i]! })) }
       })
 
+const { operation } = tagGroup("pm", "Dashboard (Lite)", dashboardLiteExamples)
+
 export const dashboardLiteOperations = [
   operation({
-    service: "pm",
-    tag,
     operationId: "getDashboardLite",
     method: "GET",
     path: "/v1/lite/dashboards",
@@ -72,33 +71,6 @@ export const dashboardLiteOperations = [
       404: { description: "An unknown name" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "space overview",
-        request: { query: { workspaceId: ids.workspace, space: "Engineering" } },
-        response: {
-          status: 200,
-          body: {
-            dashboard: null,
-            scope: "space Engineering",
-            sprint: null,
-            generatedAt: "2026-11-21T12:00:00.000Z",
-            widgets: [
-              {
-                title: "By status",
-                type: "task_count",
-                data: {
-                  groupBy: "status",
-                  total: 3,
-                  items: [{ key: "to do", label: "to do", count: 3, unfinished: 3, estimateMinutes: 0 }]
-                },
-                error: null
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)

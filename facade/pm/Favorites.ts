@@ -10,32 +10,16 @@ import { Favorite, favoritesOf, favoriteWorkspace, FavoriteType } from "../../ac
 import { PmPersonal } from "../../actors/pm/OrganizationActors.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Favorites"
-const service = "pm"
-
-const exampleFavorite = {
-  id: ids.entry,
-  type: "list",
-  entityId: ids.list,
-  workspaceId: ids.workspace,
-  name: "Backlog",
-  shortId: "L-1",
-  spaceId: ids.space,
-  path: "Engineering / Q4 roadmap",
-  archived: false,
-  position: 1,
-  addedAt: at0
-}
+import { tagGroup } from "../Operation.ts"
+import { inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "./WorkAccess.ts"
+import { favoritesExamples } from "./Favorites.examples.ts"
 
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 
+const { operation } = tagGroup("pm", "Favorites", favoritesExamples)
+
 export const favoritesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listFavorites",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/favorites",
@@ -48,13 +32,6 @@ export const favoritesOperations = [
     responses: {
       200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "Favorites" }) }
     },
-    examples: [
-      {
-        name: "favorites",
-        request: { params: { workspaceId: ids.workspace } },
-        response: { status: 200, body: { items: [exampleFavorite] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -62,8 +39,6 @@ export const favoritesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addFavorite",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/favorites",
@@ -77,13 +52,6 @@ export const favoritesOperations = [
       404: { description: "No such item in this workspace" },
       409: { description: "Already a favorite" }
     },
-    examples: [
-      {
-        name: "star-list",
-        request: { params: { workspaceId: ids.workspace }, body: { type: "list", id: ids.list } },
-        response: { status: 201, body: exampleFavorite }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -109,8 +77,6 @@ export const favoritesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeFavorite",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/favorites/{favoriteId}",
@@ -119,7 +85,6 @@ export const favoritesOperations = [
     scopes: ["tasks:write"],
     params: Schema.Struct({ workspaceId: Id, favoriteId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such favorite of the caller" } },
-    examples: [{ name: "unstar", request: { params: { workspaceId: ids.workspace, favoriteId: ids.entry } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)

@@ -10,30 +10,16 @@ import { PmViews } from "../../actors/pm/PlanningActors.ts"
 import { SavedFilter, SavedFilterInput, savedFiltersOf } from "../../actors/pm/SavedFilters.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
-import { operation } from "../Operation.ts"
-import { planningIds } from "./Sprints.ts"
-import { at0, exampleIds as ids, onList, orDieSql } from "./WorkAccess.ts"
+import { tagGroup } from "../Operation.ts"
 
-const tag = "Filters"
-const service = "pm"
+import { onList, orDieSql } from "./WorkAccess.ts"
+import { filtersExamples } from "./Filters.examples.ts"
 const ListParams = Schema.Struct({ listId: Id })
 
-const exampleFilter = {
-  id: planningIds.filter,
-  listId: ids.list,
-  name: "My urgent work",
-  criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false },
-  shared: false,
-  matchingTasks: 4,
-  taskQuery: `priorities=urgent%2Chigh&assigneeIds=${ids.user}&includeClosed=false`,
-  createdBy: ids.user,
-  createdAt: at0
-}
+const { operation } = tagGroup("pm", "Filters", filtersExamples)
 
 export const filtersOperations = [
   operation({
-    service,
-    tag,
     operationId: "listSavedFilters",
     method: "GET",
     path: "/v1/lists/{listId}/saved-filters",
@@ -42,7 +28,6 @@ export const filtersOperations = [
     scopes: ["tasks:read"],
     params: ListParams,
     responses: { 200: { description: "Saved filters", schema: Items(SavedFilter) } },
-    examples: [{ name: "list", request: { params: { listId: ids.list } }, response: { status: 200, body: { items: [exampleFilter] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -50,8 +35,6 @@ export const filtersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createSavedFilter",
     method: "POST",
     path: "/v1/lists/{listId}/saved-filters",
@@ -61,16 +44,6 @@ export const filtersOperations = [
     params: ListParams,
     body: SavedFilterInput,
     responses: { 201: { description: "Saved", schema: SavedFilter }, 409: { description: "A filter of that name exists on the list" } },
-    examples: [
-      {
-        name: "save",
-        request: {
-          params: { listId: ids.list },
-          body: { name: "My urgent work", criteria: { assigneeIds: [ids.user], priorities: ["urgent", "high"], includeClosed: false } }
-        },
-        response: { status: 201, body: exampleFilter }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -82,8 +55,6 @@ export const filtersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteSavedFilter",
     method: "DELETE",
     path: "/v1/lists/{listId}/saved-filters/{filterId}",
@@ -92,7 +63,6 @@ export const filtersOperations = [
     scopes: ["tasks:write"],
     params: Schema.Struct({ listId: Id, filterId: Id }),
     responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
-    examples: [{ name: "delete", request: { params: { listId: ids.list, filterId: planningIds.filter } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")

@@ -16,21 +16,17 @@ import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { Folder, Items, Page, ShortId, Task } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { customFieldOperations, folderScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
 import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
-import { ArchivedQuery, at0, exampleIds as ids, inWorkspace, onFolder, onSpace, orDieSql } from "./WorkAccess.ts"
-import { exampleCounts, exampleFolder, exampleTask } from "./WorkExamples.ts"
+import { ArchivedQuery, inWorkspace, onFolder, onSpace, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Folders"
-const service = "pm"
+import { foldersExamples } from "./Folders.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const FolderParams = Schema.Struct({ folderId: Id })
-const sp = { spaceId: ids.space }
-const fo = { folderId: ids.folder }
 
 const notFoundSpace = reject("not_found", "No such space", [{ path: "body.spaceId", message: "not found" }])
 
@@ -43,10 +39,10 @@ const Counts = Schema.Struct({
   overdue: Schema.Number
 })
 
+const { operation } = tagGroup("pm", "Folders", foldersExamples)
+
 export const foldersOperations = [
   operation({
-    service,
-    tag,
     operationId: "createFolder",
     method: "POST",
     path: "/v1/spaces/{spaceId}/folders",
@@ -57,7 +53,6 @@ export const foldersOperations = [
     params: SpaceParams,
     body: FolderInput,
     responses: { 201: { description: "Created", schema: Folder } },
-    examples: [{ name: "create", request: { params: sp, body: { name: "Q4 roadmap" } }, response: { status: 201, body: exampleFolder } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -66,8 +61,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listFolders",
     method: "GET",
     path: "/v1/spaces/{spaceId}/folders",
@@ -77,7 +70,6 @@ export const foldersOperations = [
     params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Folders", schema: Items(Folder) } },
-    examples: [{ name: "list", request: { params: sp }, response: { status: 200, body: { items: [exampleFolder] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.andThen(
         onSpace(context, params.spaceId),
@@ -85,8 +77,6 @@ export const foldersOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getFolder",
     method: "GET",
     path: "/v1/folders/{folderId}",
@@ -95,12 +85,9 @@ export const foldersOperations = [
     scopes: read,
     params: FolderParams,
     responses: { 200: { description: "The folder", schema: Folder } },
-    examples: [{ name: "get", request: { params: fo }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params }, context) => Effect.andThen(onFolder(context, params.folderId), orDieSql(Reads.getFolder(params.folderId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateFolder",
     method: "PATCH",
     path: "/v1/folders/{folderId}",
@@ -110,13 +97,6 @@ export const foldersOperations = [
     params: FolderParams,
     body: FolderPatch,
     responses: { 200: { description: "Updated", schema: Folder } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: fo, body: { name: "2027 roadmap" } },
-        response: { status: 200, body: { ...exampleFolder, name: "2027 roadmap" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -124,8 +104,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteFolder",
     method: "DELETE",
     path: "/v1/folders/{folderId}",
@@ -134,7 +112,6 @@ export const foldersOperations = [
     scopes: write,
     params: FolderParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: fo }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "admin")
@@ -142,8 +119,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveFolder",
     method: "POST",
     path: "/v1/folders/{folderId}/archive",
@@ -152,9 +127,6 @@ export const foldersOperations = [
     scopes: write,
     params: FolderParams,
     responses: { 200: { description: "Archived", schema: Folder }, 409: { description: "Already archived" } },
-    examples: [
-      { name: "archive", request: { params: fo }, response: { status: 200, body: { ...exampleFolder, archived: true, archivedAt: at0 } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -162,8 +134,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreFolder",
     method: "POST",
     path: "/v1/folders/{folderId}/restore",
@@ -172,7 +142,6 @@ export const foldersOperations = [
     scopes: write,
     params: FolderParams,
     responses: { 200: { description: "Restored", schema: Folder }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params: fo }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -180,8 +149,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveFolder",
     method: "POST",
     path: "/v1/folders/{folderId}/move",
@@ -193,7 +160,6 @@ export const foldersOperations = [
     params: FolderParams,
     body: FolderMove,
     responses: { 200: { description: "Moved", schema: Folder } },
-    examples: [{ name: "move", request: { params: fo, body: { spaceId: ids.space } }, response: { status: 200, body: exampleFolder } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -210,8 +176,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reorderFolders",
     method: "PUT",
     path: "/v1/spaces/{spaceId}/folders/order",
@@ -221,13 +185,6 @@ export const foldersOperations = [
     params: SpaceParams,
     body: FolderOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ folderIds: Schema.Array(Id) }) } },
-    examples: [
-      {
-        name: "reorder",
-        request: { params: sp, body: { folderIds: [ids.folder] } },
-        response: { status: 200, body: { folderIds: [ids.folder] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -235,8 +192,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateFolder",
     method: "POST",
     path: "/v1/folders/{folderId}/duplicate",
@@ -246,13 +201,6 @@ export const foldersOperations = [
     params: FolderParams,
     body: CopyInput,
     responses: { 201: { description: "The copy", schema: Folder } },
-    examples: [
-      {
-        name: "duplicate",
-        request: { params: fo, body: { name: "Q1 roadmap" } },
-        response: { status: 201, body: { ...exampleFolder, name: "Q1 roadmap" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId, "member")
@@ -260,8 +208,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFolderByShortId",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/folders/by-short-id/{shortId}",
@@ -270,13 +216,6 @@ export const foldersOperations = [
     scopes: read,
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The folder", schema: Folder } },
-    examples: [
-      {
-        name: "by-short-id",
-        request: { params: { workspaceId: ids.workspace, shortId: "F-1" } },
-        response: { status: 200, body: exampleFolder }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -286,8 +225,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listFolderTasks",
     method: "GET",
     path: "/v1/folders/{folderId}/tasks",
@@ -297,13 +234,6 @@ export const foldersOperations = [
     params: FolderParams,
     query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      {
-        name: "tasks",
-        request: { params: fo, query: { statuses: "in progress" } },
-        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId)
@@ -313,8 +243,6 @@ export const foldersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getFolderStats",
     method: "GET",
     path: "/v1/folders/{folderId}/stats",
@@ -332,16 +260,6 @@ export const foldersOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "stats",
-        request: { params: fo },
-        response: {
-          status: 200,
-          body: { taskCounts: exampleCounts, listCount: 1, byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onFolder(context, params.folderId)

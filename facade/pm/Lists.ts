@@ -20,22 +20,17 @@ import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Features, isoDate, Items, List, ShortId, TaskDefaults } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, raw } from "../Operation.ts"
+import { raw, tagGroup } from "../Operation.ts"
 import { chainOf, customFieldOperations, listScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
-import { ArchivedQuery, at0, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql, realDates } from "./WorkAccess.ts"
-import { exampleCounts, exampleField, exampleList, exampleStatuses } from "./WorkExamples.ts"
+import { ArchivedQuery, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql, realDates } from "./WorkAccess.ts"
 
-const tag = "Lists"
-const service = "pm"
+import { listsExamples } from "./Lists.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const FolderParams = Schema.Struct({ folderId: Id })
 const ListParams = Schema.Struct({ listId: Id })
-const sp = { spaceId: ids.space }
-const fo = { folderId: ids.folder }
-const li = { listId: ids.list }
 
 const Counts = Schema.Struct({
   total: Schema.Number,
@@ -76,10 +71,10 @@ const csvCell = (value: unknown): string => {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+const { operation } = tagGroup("pm", "Lists", listsExamples)
+
 export const listsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createList",
     method: "POST",
     path: "/v1/spaces/{spaceId}/lists",
@@ -90,18 +85,9 @@ export const listsOperations = [
     params: SpaceParams,
     body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
-    examples: [
-      {
-        name: "create",
-        request: { params: sp, body: { name: "Backlog" } },
-        response: { status: 201, body: { ...exampleList, folderId: null } }
-      }
-    ],
     handler: ({ params, body }, context) => createIn(context, params.spaceId, null, body)
   }),
   operation({
-    service,
-    tag,
     operationId: "createFolderList",
     method: "POST",
     path: "/v1/folders/{folderId}/lists",
@@ -112,12 +98,9 @@ export const listsOperations = [
     params: FolderParams,
     body: ListInput,
     responses: { 201: { description: "Created", schema: List } },
-    examples: [{ name: "create", request: { params: fo, body: { name: "Backlog" } }, response: { status: 201, body: exampleList } }],
     handler: ({ params, body }, context) => createIn(context, "", params.folderId, body)
   }),
   operation({
-    service,
-    tag,
     operationId: "listFolderlessLists",
     method: "GET",
     path: "/v1/spaces/{spaceId}/lists",
@@ -127,7 +110,6 @@ export const listsOperations = [
     params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Lists", schema: Items(List) } },
-    examples: [{ name: "list", request: { params: sp }, response: { status: 200, body: { items: [{ ...exampleList, folderId: null }] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.andThen(
         onSpace(context, params.spaceId),
@@ -135,8 +117,6 @@ export const listsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "listFolderLists",
     method: "GET",
     path: "/v1/folders/{folderId}/lists",
@@ -146,7 +126,6 @@ export const listsOperations = [
     params: FolderParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Lists", schema: Items(List) } },
-    examples: [{ name: "list", request: { params: fo }, response: { status: 200, body: { items: [exampleList] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onFolder(context, params.folderId)
@@ -154,8 +133,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listAllLists",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lists",
@@ -170,13 +147,6 @@ export const listsOperations = [
         schema: Items(Schema.Struct({ ...List.fields, spaceName: Schema.String, folderName: Schema.NullOr(Schema.String) }))
       }
     },
-    examples: [
-      {
-        name: "all",
-        request: { params: { workspaceId: ids.workspace } },
-        response: { status: 200, body: { items: [{ ...exampleList, spaceName: "Engineering", folderName: "Q4 roadmap" }] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -184,8 +154,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getList",
     method: "GET",
     path: "/v1/lists/{listId}",
@@ -194,12 +162,9 @@ export const listsOperations = [
     scopes: read,
     params: ListParams,
     responses: { 200: { description: "The list", schema: List } },
-    examples: [{ name: "get", request: { params: li }, response: { status: 200, body: exampleList } }],
     handler: ({ params }, context) => Effect.andThen(onList(context, params.listId), orDieSql(Reads.getList(params.listId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateList",
     method: "PATCH",
     path: "/v1/lists/{listId}",
@@ -210,13 +175,6 @@ export const listsOperations = [
     params: ListParams,
     body: ListPatch,
     responses: { 200: { description: "Updated", schema: List } },
-    examples: [
-      {
-        name: "due",
-        request: { params: li, body: { dueDate: "2026-12-31", priority: "high" } },
-        response: { status: 200, body: { ...exampleList, dueDate: "2026-12-31T00:00:00.000Z", priority: "high" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -225,8 +183,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteList",
     method: "DELETE",
     path: "/v1/lists/{listId}",
@@ -235,7 +191,6 @@ export const listsOperations = [
     scopes: write,
     params: ListParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: li }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "admin")
@@ -243,8 +198,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveList",
     method: "POST",
     path: "/v1/lists/{listId}/archive",
@@ -253,9 +206,6 @@ export const listsOperations = [
     scopes: write,
     params: ListParams,
     responses: { 200: { description: "Archived", schema: List }, 409: { description: "Already archived" } },
-    examples: [
-      { name: "archive", request: { params: li }, response: { status: 200, body: { ...exampleList, archived: true, archivedAt: at0 } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -263,8 +213,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreList",
     method: "POST",
     path: "/v1/lists/{listId}/restore",
@@ -273,7 +221,6 @@ export const listsOperations = [
     scopes: write,
     params: ListParams,
     responses: { 200: { description: "Restored", schema: List }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params: li }, response: { status: 200, body: exampleList } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -281,8 +228,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveList",
     method: "POST",
     path: "/v1/lists/{listId}/move",
@@ -294,9 +239,6 @@ export const listsOperations = [
     params: ListParams,
     body: ListMove,
     responses: { 200: { description: "Moved", schema: List } },
-    examples: [
-      { name: "into-folder", request: { params: li, body: { folderId: ids.folder } }, response: { status: 200, body: exampleList } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -313,8 +255,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reorderLists",
     method: "PUT",
     path: "/v1/spaces/{spaceId}/lists/order",
@@ -324,13 +264,6 @@ export const listsOperations = [
     params: SpaceParams,
     body: Schema.Struct({ folderId: Schema.optionalKey(Schema.NullOr(Id)), listIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The new order", schema: Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }) } },
-    examples: [
-      {
-        name: "reorder",
-        request: { params: sp, body: { folderId: ids.folder, listIds: [ids.list] } },
-        response: { status: 200, body: { folderId: ids.folder, listIds: [ids.list] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -341,8 +274,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateList",
     method: "POST",
     path: "/v1/lists/{listId}/duplicate",
@@ -352,13 +283,6 @@ export const listsOperations = [
     params: ListParams,
     body: ListCopy,
     responses: { 201: { description: "The copy", schema: List } },
-    examples: [
-      {
-        name: "duplicate",
-        request: { params: li, body: { name: "Sprint backlog" } },
-        response: { status: 201, body: { ...exampleList, name: "Sprint backlog" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -366,8 +290,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getListByShortId",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lists/by-short-id/{shortId}",
@@ -376,13 +298,6 @@ export const listsOperations = [
     scopes: read,
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The list", schema: List } },
-    examples: [
-      {
-        name: "by-short-id",
-        request: { params: { workspaceId: ids.workspace, shortId: "L-1" } },
-        response: { status: 200, body: exampleList }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -395,8 +310,6 @@ export const listsOperations = [
   ...customFieldOperations(listScope),
   ...watcherOperations(listScope),
   operation({
-    service,
-    tag,
     operationId: "addTaskToList",
     method: "POST",
     path: "/v1/lists/{listId}/linked-tasks",
@@ -409,13 +322,6 @@ export const listsOperations = [
       201: { description: "Added", schema: Schema.Struct({ taskId: Id, listId: Id }) },
       409: { description: "Already there, or its home list" }
     },
-    examples: [
-      {
-        name: "link",
-        request: { params: li, body: { taskId: ids.task } },
-        response: { status: 201, body: { taskId: ids.task, listId: ids.list } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -432,8 +338,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeTaskFromList",
     method: "DELETE",
     path: "/v1/lists/{listId}/linked-tasks/{taskId}",
@@ -442,7 +346,6 @@ export const listsOperations = [
     scopes: write,
     params: Schema.Struct({ listId: Id, taskId: Id }),
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "unlink", request: { params: { ...li, taskId: ids.task } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -450,8 +353,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getListStats",
     method: "GET",
     path: "/v1/lists/{listId}/stats",
@@ -469,16 +370,6 @@ export const listsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "stats",
-        request: { params: li },
-        response: {
-          status: 200,
-          body: { taskCounts: exampleCounts, byStatus: [{ name: "to do", type: "open", count: 5 }], completion: 0.33 }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -502,8 +393,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getListTaskDefaults",
     method: "GET",
     path: "/v1/lists/{listId}/task-defaults",
@@ -512,13 +401,6 @@ export const listsOperations = [
     scopes: read,
     params: ListParams,
     responses: { 200: { description: "Defaults", schema: Schema.Struct({ own: TaskDefaults, effective: TaskDefaults }) } },
-    examples: [
-      {
-        name: "defaults",
-        request: { params: li },
-        response: { status: 200, body: { own: { priority: "high" }, effective: { priority: "high", dueInDays: 7 } } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -535,8 +417,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateListTaskDefaults",
     method: "PATCH",
     path: "/v1/lists/{listId}/task-defaults",
@@ -547,9 +427,6 @@ export const listsOperations = [
     params: ListParams,
     body: TaskDefaults,
     responses: { 200: { description: "The list's own defaults", schema: TaskDefaults } },
-    examples: [
-      { name: "defaults", request: { params: li, body: { priority: "high" } }, response: { status: 200, body: { priority: "high" } } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -557,8 +434,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getListSettings",
     method: "GET",
     path: "/v1/lists/{listId}/settings",
@@ -577,31 +452,6 @@ export const listsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "settings",
-        request: { params: li },
-        response: {
-          status: 200,
-          body: {
-            statuses: { inheritedFrom: "space", sourceId: ids.space, own: false, items: exampleStatuses },
-            customFields: [exampleField],
-            features: {
-              priorities: true,
-              dueDates: true,
-              startDates: true,
-              timeEstimates: true,
-              tags: true,
-              customFields: true,
-              checklists: true,
-              timeTracking: true,
-              multipleAssignees: true
-            },
-            taskDefaults: {}
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -622,8 +472,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportListCsv",
     method: "GET",
     path: "/v1/lists/{listId}/export.csv",
@@ -633,16 +481,6 @@ export const listsOperations = [
     params: ListParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "CSV", contentType: "text/csv" } },
-    examples: [
-      {
-        name: "csv",
-        request: { params: li },
-        response: {
-          status: 200,
-          body: "shortId,name,status,priority,assignees,startDate,dueDate,timeEstimateMinutes,tags,createdAt,Story points\r\nT-42,Ship the login page,in progress,high,bob@example.com,,2026-12-01T17:00:00.000Z,240,frontend,2026-11-21T12:00:00.000Z,5\r\n"
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -702,8 +540,6 @@ export const listsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveListClosedTasks",
     method: "POST",
     path: "/v1/lists/{listId}/archive-closed-tasks",
@@ -714,7 +550,6 @@ export const listsOperations = [
     responses: {
       200: { description: "How many were archived", schema: Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }) }
     },
-    examples: [{ name: "sweep", request: { params: li }, response: { status: 200, body: { archived: 1, taskIds: [ids.task] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")

@@ -5,23 +5,9 @@ import { countNotifications, listNotifications, markAllRead, markNotification, N
 import { NotificationReason } from "../../actors/pm/ReferenceData.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { workspaceScope } from "./Viewers.ts"
-
-const tag = "Notifications"
-const service = "pm"
-
-const exampleNotification = {
-  id: "3c1e5a7b-9d2f-4e6a-8b0c-1d2e3f4a5b6c",
-  workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10",
-  reason: "assigned",
-  title: "Alice assigned you to “Ship the beta”",
-  read: false,
-  readAt: null,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  actorId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  event: { seq: 42, type: "task.updated", scope: "task", entityId: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d" }
-}
+import { notificationsExamples } from "./Notifications.examples.ts"
 
 const Page = Schema.Struct({
   items: Schema.Array(Notification),
@@ -37,10 +23,10 @@ const Counts = Schema.Struct({
 const Limit = Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
 const BooleanString = Schema.Literals(["true", "false"])
 
+const { operation } = tagGroup("pm", "Notifications", notificationsExamples)
+
 export const notificationsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listNotifications",
     method: "GET",
     path: "/v1/notifications",
@@ -57,13 +43,6 @@ export const notificationsOperations = [
       cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
     }),
     responses: { 200: { description: "A page of notifications", schema: Page } },
-    examples: [
-      {
-        name: "unread",
-        request: { query: { unread: "true", limit: "20" } },
-        response: { status: 200, body: { items: [exampleNotification], nextCursor: null } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -81,8 +60,6 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getNotificationCounts",
     method: "GET",
     path: "/v1/notifications/counts",
@@ -91,15 +68,6 @@ export const notificationsOperations = [
     scopes: ["notifications:read"],
     query: Schema.Struct({ workspaceId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Counts", schema: Counts } },
-    examples: [
-      {
-        name: "counts",
-        response: {
-          status: 200,
-          body: { total: 12, unread: 3, byWorkspace: [{ workspaceId: exampleNotification.workspaceId, total: 12, unread: 3 }] }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -107,8 +75,6 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateNotification",
     method: "PATCH",
     path: "/v1/notifications/{notificationId}",
@@ -121,13 +87,6 @@ export const notificationsOperations = [
       200: { description: "The notification", schema: Notification },
       404: { description: "Not one of the caller's notifications" }
     },
-    examples: [
-      {
-        name: "mark-read",
-        request: { params: { notificationId: exampleNotification.id }, body: { read: true } },
-        response: { status: 200, body: { ...exampleNotification, read: true, readAt: "2026-11-21T12:05:00.000Z" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -135,8 +94,6 @@ export const notificationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "markAllNotificationsRead",
     method: "POST",
     path: "/v1/notifications/read-all",
@@ -146,7 +103,6 @@ export const notificationsOperations = [
     scopes: ["notifications:write"],
     body: Schema.Struct({ workspaceId: Schema.optionalKey(Id), before: Schema.optionalKey(Timestamp) }),
     responses: { 200: { description: "How many were marked", schema: Schema.Struct({ updated: Schema.Number }) } },
-    examples: [{ name: "all", request: { body: {} }, response: { status: 200, body: { updated: 3 } } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)

@@ -25,30 +25,9 @@ import {
 import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, isoDate, Page } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onTask, orDieSql, pageOf } from "./WorkAccess.ts"
-
-const tag = "Public Sharing"
-const service = "pm"
-
-const exampleToken = "pmsh_Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZSB"
-const exampleLink = {
-  id: ids.entry,
-  workspaceId: ids.workspace,
-  taskId: ids.task,
-  taskShortId: "T-42",
-  taskName: "Ship the login page",
-  tokenPrefix: "pmsh_Q2hvb3",
-  includeSubtasks: true,
-  includeComments: false,
-  status: "active",
-  createdBy: { id: ids.user, name: "Alice" },
-  createdAt: at0,
-  expiresAt: "2026-12-21T12:00:00.000Z",
-  revokedAt: null,
-  viewCount: 3,
-  lastViewedAt: at0
-}
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { inWorkspace, Limit, Offset, onTask, orDieSql, pageOf } from "./WorkAccess.ts"
+import { publicSharingExamples } from "./PublicSharing.examples.ts"
 
 const Expiry = Schema.NullOr(DateTime).annotate({
   description: "When the link stops working (null: never, unless the workspace requires an expiry)"
@@ -86,10 +65,10 @@ const manageable = (context: RequestContext, linkId: string) =>
 
 const StatusQuery = Schema.optionalKey(LinkStatus.annotate({ description: "Only links in this state (default: all)" }))
 
+const { operation } = tagGroup("pm", "Public Sharing", publicSharingExamples)
+
 export const publicSharingOperations = [
   operation({
-    service,
-    tag,
     operationId: "createTaskShareLink",
     method: "POST",
     path: "/v1/tasks/{taskId}/share-links",
@@ -105,16 +84,6 @@ export const publicSharingOperations = [
       403: { description: "Viewer, or public sharing is off" },
       404: { description: "No such task" }
     },
-    examples: [
-      {
-        name: "share",
-        request: { params: { taskId: ids.task }, body: { expiresAt: "2026-12-21T12:00:00.000Z", includeSubtasks: true } },
-        response: {
-          status: 201,
-          body: { link: exampleLink, token: exampleToken, url: `https://atrium.example.com/pm/v1/public/shared-tasks/${exampleToken}` }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -129,8 +98,6 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listTaskShareLinks",
     method: "GET",
     path: "/v1/tasks/{taskId}/share-links",
@@ -140,7 +107,6 @@ export const publicSharingOperations = [
     params: Schema.Struct({ taskId: Id }),
     query: Schema.Struct({ status: StatusQuery }),
     responses: { 200: { description: "Links (tokens are never shown again)", schema: Schema.Struct({ items: Schema.Array(ShareLink) }) } },
-    examples: [{ name: "links", request: { params: { taskId: ids.task } }, response: { status: 200, body: { items: [exampleLink] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -148,8 +114,6 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceShareLinks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/share-links",
@@ -164,13 +128,6 @@ export const publicSharingOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "A page of links", schema: Page(ShareLink).annotate({ identifier: "ShareLinkPage" }) } },
-    examples: [
-      {
-        name: "active",
-        request: { params: { workspaceId: ids.workspace }, query: { status: "active" } },
-        response: { status: 200, body: { items: [exampleLink], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -184,8 +141,6 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateShareLink",
     method: "PATCH",
     path: "/v1/share-links/{linkId}",
@@ -195,13 +150,6 @@ export const publicSharingOperations = [
     params: Schema.Struct({ linkId: Id }),
     body: LinkBody,
     responses: { 200: { description: "Updated", schema: ShareLink }, 409: { description: "The link is revoked" } },
-    examples: [
-      {
-        name: "extend",
-        request: { params: { linkId: ids.entry }, body: { expiresAt: null, includeComments: true } },
-        response: { status: 200, body: { ...exampleLink, expiresAt: null, includeComments: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { link, caller } = yield* manageable(context, params.linkId)
@@ -215,8 +163,6 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "revokeShareLink",
     method: "DELETE",
     path: "/v1/share-links/{linkId}",
@@ -225,13 +171,6 @@ export const publicSharingOperations = [
     scopes: ["tasks:write"],
     params: Schema.Struct({ linkId: Id }),
     responses: { 200: { description: "Revoked", schema: ShareLink }, 409: { description: "Already revoked" } },
-    examples: [
-      {
-        name: "revoke",
-        request: { params: { linkId: ids.entry } },
-        response: { status: 200, body: { ...exampleLink, status: "revoked", revokedAt: at0 } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { link, caller } = yield* manageable(context, params.linkId)
@@ -239,8 +178,6 @@ export const publicSharingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSharedTask",
     method: "GET",
     path: "/v1/public/shared-tasks/{shareToken}",
@@ -252,38 +189,6 @@ export const publicSharingOperations = [
     scopes: [],
     params: Schema.Struct({ shareToken: ShareToken }),
     responses: { 200: { description: "The shared task", schema: SharedTask }, 404: { description: "No such link, or it no longer works" } },
-    examples: [
-      {
-        name: "read",
-        request: { params: { shareToken: exampleToken } },
-        response: {
-          status: 200,
-          body: {
-            workspace: { name: "Acme" },
-            task: {
-              shortId: "T-42",
-              name: "Ship the login page",
-              description: "Ask @Bob about the copy.",
-              status: { name: "in progress", type: "active", color: "#5f55ee" },
-              priority: "high",
-              startDate: null,
-              dueDate: "2026-12-01T17:00:00.000Z",
-              closedAt: null,
-              list: "Backlog",
-              tags: ["frontend"],
-              assignees: [{ name: "Bob" }],
-              customFields: { "Story points": 5 },
-              createdAt: at0,
-              updatedAt: at0
-            },
-            subtasks: [
-              { shortId: "T-43", name: "Write the copy", status: { name: "to do", type: "open", color: "#87909e" }, dueDate: null }
-            ],
-            link: { expiresAt: "2026-12-21T12:00:00.000Z" }
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const link = yield* orDieSql(openLink(params.shareToken))

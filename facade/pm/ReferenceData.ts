@@ -10,11 +10,14 @@ import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { type ReferenceSet, referenceSets } from "../../actors/pm/ReferenceData.ts"
 import { CloseCode } from "../../streams/StreamSession.ts"
-import { type AnyOperation, operation, raw } from "../Operation.ts"
+import { type AnyOperation, raw, tagGroup } from "../Operation.ts"
 import { scopes as apiKeyScopes } from "../Scopes.ts"
+import { referenceDataExamples } from "./ReferenceData.examples.ts"
 
 const tag = "Reference Data"
 const service = "pm"
+
+const { operation } = tagGroup(service, tag, referenceDataExamples)
 
 const ScopeInfo = Schema.Struct({ id: Schema.String, description: Schema.String }).annotate({ identifier: "ApiKeyScopeInfo" })
 const CloseCodeInfo = Schema.Struct({
@@ -116,8 +119,6 @@ const SetSummary = Schema.Struct({
 }).annotate({ identifier: "ReferenceDataSet" })
 
 const indexOperation = operation({
-  service,
-  tag,
   operationId: "listReferenceDataSets",
   method: "GET",
   path: "/v1/reference-data",
@@ -125,25 +126,6 @@ const indexOperation = operation({
   auth: "public",
   scopes: [],
   responses: { 200: { description: "Sets", schema: Schema.Struct({ items: Schema.Array(SetSummary) }) } },
-  examples: [
-    {
-      name: "index",
-      response: {
-        status: 200,
-        body: {
-          items: [
-            {
-              id: "priorities",
-              name: "Priorities",
-              description: "Task priorities, most urgent first",
-              count: 4,
-              path: "/pm/v1/reference-data/priorities"
-            }
-          ]
-        }
-      }
-    }
-  ],
   handler: () =>
     Effect.sync(() =>
       cached({
@@ -160,8 +142,6 @@ const indexOperation = operation({
 
 const setOperation = (set: ReferenceSet): AnyOperation =>
   operation({
-    service,
-    tag,
     operationId: operationIdOf(set.id),
     method: "GET",
     path: `/v1/reference-data/${set.id}`,

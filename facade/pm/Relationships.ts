@@ -19,31 +19,15 @@ import { send } from "../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onTask, orDieSql } from "./WorkAccess.ts"
-import { exampleTaskSummary } from "./WorkExamples.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { inWorkspace, onTask, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Relationships"
-const service = "pm"
+import { relationshipsExamples } from "./Relationships.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 const TaskParams = Schema.Struct({ taskId: Id })
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const RelationshipParams = Schema.Struct({ workspaceId: Id, relationshipId: Id })
-const tk = { taskId: ids.task }
-const ws = { workspaceId: ids.workspace }
-
-const summary = { id: ids.task, shortId: "T-42", name: "Ship the login page", status: "in progress", listId: ids.list }
-const exampleRelationship = {
-  id: ids.relationship,
-  type: "blocks",
-  sourceTaskId: ids.task,
-  targetTaskId: ids.task2,
-  source: summary,
-  target: exampleTaskSummary,
-  createdBy: ids.user,
-  createdAt: at0
-}
 const Item = Schema.Struct({ taskId: Id, type: RelationshipType, relatedTaskId: Id })
 
 /** Both tasks must be visible to the caller, who needs `member`; a hidden task answers 404 naming its field. */
@@ -68,10 +52,10 @@ const checkPair = (context: RequestContext, workspaceId: string, taskId: string,
 const visibleOnly = <T extends { task: { id: string } }>(context: RequestContext, items: ReadonlyArray<T>) =>
   Effect.filter(items, (item) => Effect.map(Effect.result(onTask(context, item.task.id)), (r) => r._tag === "Success"))
 
+const { operation } = tagGroup("pm", "Relationships", relationshipsExamples)
+
 export const relationshipsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskRelationships",
     method: "GET",
     path: "/v1/tasks/{taskId}/relationships",
@@ -80,13 +64,6 @@ export const relationshipsOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Relationships", schema: Items(TaskRelationship) } },
-    examples: [
-      {
-        name: "relationships",
-        request: { params: tk },
-        response: { status: 200, body: { items: [{ id: ids.relationship, type: "blocks", task: exampleTaskSummary, createdAt: at0 }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -94,8 +71,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createTaskRelationship",
     method: "POST",
     path: "/v1/tasks/{taskId}/relationships",
@@ -109,13 +84,6 @@ export const relationshipsOperations = [
       201: { description: "Created", schema: Relationship },
       409: { description: "Exists already, or would make a blocking cycle" }
     },
-    examples: [
-      {
-        name: "blocks",
-        request: { params: tk, body: { type: "blocks", relatedTaskId: ids.task2 } },
-        response: { status: 201, body: exampleRelationship }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -128,8 +96,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getRelationship",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
@@ -138,13 +104,6 @@ export const relationshipsOperations = [
     scopes: read,
     params: RelationshipParams,
     responses: { 200: { description: "The relationship", schema: Relationship } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { ...ws, relationshipId: ids.relationship } },
-        response: { status: 200, body: exampleRelationship }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -156,8 +115,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteRelationship",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/relationships/{relationshipId}",
@@ -166,7 +123,6 @@ export const relationshipsOperations = [
     scopes: write,
     params: RelationshipParams,
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "delete", request: { params: { ...ws, relationshipId: ids.relationship } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -178,8 +134,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkCreateRelationships",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/relationships/bulk",
@@ -192,13 +146,6 @@ export const relationshipsOperations = [
       201: { description: "Created", schema: Items(Relationship) },
       409: { description: "One would duplicate another or make a blocking cycle" }
     },
-    examples: [
-      {
-        name: "bulk",
-        request: { params: ws, body: { items: [{ taskId: ids.task, type: "blocks", relatedTaskId: ids.task2 }] } },
-        response: { status: 201, body: { items: [exampleRelationship] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -210,8 +157,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkDeleteRelationships",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/relationships/bulk-delete",
@@ -221,13 +166,6 @@ export const relationshipsOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ relationshipIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "Removed", schema: Schema.Struct({ deleted: Schema.Number }) } },
-    examples: [
-      {
-        name: "bulk-delete",
-        request: { params: ws, body: { relationshipIds: [ids.relationship] } },
-        response: { status: 200, body: { deleted: 1 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -245,8 +183,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskDependencyGraph",
     method: "GET",
     path: "/v1/tasks/{taskId}/relationships/graph",
@@ -276,26 +212,6 @@ export const relationshipsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "graph",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: {
-            taskId: ids.task,
-            nodes: [
-              { ...summary, closed: false },
-              { ...exampleTaskSummary, closed: false }
-            ],
-            edges: [{ sourceTaskId: ids.task, targetTaskId: ids.task2 }],
-            blocking: [ids.task2],
-            blockedBy: [],
-            openBlockers: []
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -314,8 +230,6 @@ export const relationshipsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listBlockedTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/relationships/blocked",
@@ -338,13 +252,6 @@ export const relationshipsOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "blocked",
-        request: { params: ws },
-        response: { status: 200, body: { items: [{ ...exampleTaskSummary, blockerIds: [ids.task] }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)

@@ -12,13 +12,10 @@ import { PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { WorkspaceRef } from "./LiteShared.ts"
-import { at0, exampleIds as ids, onTask, onTaskRef, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Relationships (Lite)"
-const service = "pm"
-const ws = ids.workspace
+import { onTask, onTaskRef, orDieSql } from "./WorkAccess.ts"
+import { relationshipsLiteExamples } from "./RelationshipsLite.examples.ts"
 
 const TypeName = Schema.String.check(Schema.isMaxLength(40), Schema.isPattern(/\S/, { expected: "a relationship type name" })).annotate({
   description: 'blocks, blocked by, relates to, duplicates, duplicated by (case and spacing free; aliases such as "depends on" work)'
@@ -52,26 +49,16 @@ const LiteRelationship = Schema.Struct({
   createdAt: Schema.String
 }).annotate({ identifier: "LiteRelationship" })
 
-const example = {
-  id: ids.relationship,
-  type: "blocks",
-  task: "T-42",
-  relatedTask: "T-43",
-  relatedTaskName: "Design review",
-  relatedTaskStatus: "to do",
-  createdAt: at0
-}
-
 const taskShortId = (taskId: string) =>
   Effect.map(
     orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])),
     (rows) => rows[0]?.shortId ?? ""
   )
 
+const { operation } = tagGroup("pm", "Relationships (Lite)", relationshipsLiteExamples)
+
 export const relationshipsLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createRelationshipLite",
     mcp: { tool: "relateTasks" },
     method: "POST",
@@ -85,13 +72,6 @@ export const relationshipsLiteOperations = [
       404: { description: "Unknown task or type name" },
       409: { description: "Exists already, or would make a blocking cycle" }
     },
-    examples: [
-      {
-        name: "blocks",
-        request: { body: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } },
-        response: { status: 201, body: example }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const type = yield* typeOf(body.type, "body.type")
@@ -122,8 +102,6 @@ export const relationshipsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRelationshipsLite",
     mcp: { tool: "listRelationships" },
     method: "GET",
@@ -133,9 +111,6 @@ export const relationshipsLiteOperations = [
     scopes: ["tasks:read"],
     query: Schema.Struct({ workspaceId: WorkspaceRef, task: TaskRef }),
     responses: { 200: { description: "Relationships", schema: Schema.Struct({ items: Schema.Array(LiteRelationship) }) } },
-    examples: [
-      { name: "list", request: { query: { workspaceId: ws, task: "T-42" } }, response: { status: 200, body: { items: [example] } } }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, q.task)
@@ -157,8 +132,6 @@ export const relationshipsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteRelationshipLite",
     method: "DELETE",
     path: "/v1/lite/relationships",
@@ -167,13 +140,6 @@ export const relationshipsLiteOperations = [
     scopes: ["tasks:write"],
     query: Schema.Struct({ workspaceId: WorkspaceRef, task: TaskRef, type: TypeName, relatedTask: TaskRef }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such relationship" } },
-    examples: [
-      {
-        name: "delete",
-        request: { query: { workspaceId: ws, task: "T-42", type: "blocks", relatedTask: "T-43" } },
-        response: { status: 204 }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const type = yield* typeOf(q.type, "query.type")

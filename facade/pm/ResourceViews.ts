@@ -12,12 +12,11 @@ import { getView, View, viewsAt, viewsInWorkspace, ViewScopeType } from "../../a
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { planningIds } from "./Sprints.ts"
-import { at0, exampleIds as ids, inWorkspace, onScope, orDieSql } from "./WorkAccess.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 
-const tag = "Resource Views"
-const service = "pm"
+import { inWorkspace, onScope, orDieSql } from "./WorkAccess.ts"
+import { resourceViewsExamples } from "./ResourceViews.examples.ts"
+export { exampleView } from "./ResourceViews.examples.ts"
 
 type Minimum = "viewer" | "member"
 
@@ -62,42 +61,13 @@ export const onView = (context: RequestContext, workspaceId: string, viewId: str
     return { caller: { ...caller, role: at.role, admin: at.admin }, view }
   })
 
-export const exampleView = {
-  id: planningIds.view,
-  workspaceId: ids.workspace,
-  shortId: "V-3",
-  scopeType: "list",
-  scopeId: ids.list,
-  spaceId: ids.space,
-  name: "Sprint board",
-  type: "board",
-  columns: [
-    { field: "name", width: 320 },
-    { field: "assignees", width: null },
-    { field: `cf:${ids.field}`, width: 120 }
-  ],
-  groupBy: { field: "status", direction: "asc", collapsed: ["closed"], showEmpty: true },
-  sortBy: [
-    { field: "priority", direction: "asc" },
-    { field: "dueDate", direction: "asc" }
-  ],
-  filters: { includeClosed: false },
-  settings: {},
-  isPrivate: false,
-  position: 1,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const ViewParams = Schema.Struct({ workspaceId: Id, viewId: Id })
-const ws = { workspaceId: ids.workspace }
+
+const { operation } = tagGroup("pm", "Resource Views", resourceViewsExamples)
 
 export const resourceViewsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createView",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/views",
@@ -118,24 +88,6 @@ export const resourceViewsOperations = [
       400: { description: "A column, grouping or sort that does not apply here" },
       409: { description: "A view of that name exists at the scope" }
     },
-    examples: [
-      {
-        name: "board",
-        request: {
-          params: ws,
-          body: {
-            scopeType: "list",
-            scopeId: ids.list,
-            name: "Sprint board",
-            type: "board",
-            groupBy: { field: "status", collapsed: ["closed"], showEmpty: true },
-            sortBy: [{ field: "priority", direction: "asc" }],
-            filters: { includeClosed: false }
-          }
-        },
-        response: { status: 201, body: exampleView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const scopeId = body.scopeId ?? params.workspaceId
@@ -148,8 +100,6 @@ export const resourceViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listViews",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/views",
@@ -159,13 +109,6 @@ export const resourceViewsOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ scopeType: Schema.optionalKey(ViewScopeType), scopeId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Views", schema: Items(View) } },
-    examples: [
-      {
-        name: "of a list",
-        request: { params: ws, query: { scopeType: "list", scopeId: ids.list } },
-        response: { status: 200, body: { items: [exampleView] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         if (query.scopeType === undefined) {
@@ -186,8 +129,6 @@ export const resourceViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateView",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/views/{viewId}",
@@ -199,16 +140,6 @@ export const resourceViewsOperations = [
     params: ViewParams,
     body: ViewPatch,
     responses: { 200: { description: "Updated", schema: View }, 409: { description: "A view of that name exists at the scope" } },
-    examples: [
-      {
-        name: "reorder columns",
-        request: {
-          params: { ...ws, viewId: planningIds.view },
-          body: { columns: [{ field: "name", width: 320 }, { field: "assignees" }, { field: `cf:${ids.field}`, width: 120 }] }
-        },
-        response: { status: 200, body: exampleView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* onView(context, params.workspaceId, params.viewId, "member")
@@ -216,8 +147,6 @@ export const resourceViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteView",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/views/{viewId}",
@@ -226,7 +155,6 @@ export const resourceViewsOperations = [
     scopes: ["tasks:write"],
     params: ViewParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Neither its creator nor an admin" } },
-    examples: [{ name: "delete", request: { params: { ...ws, viewId: planningIds.view } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* onView(context, params.workspaceId, params.viewId, "member")

@@ -28,7 +28,7 @@ import { query } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import { operation, type AnyOperation, type RequestContext } from "../Operation.ts"
+import { type AnyOperation, type RequestContext, tagGroup } from "../Operation.ts"
 import { at0, exampleIds as ids, onScope, orDieSql, type CallerAt } from "./WorkAccess.ts"
 import { exampleField, exampleStatuses } from "./WorkExamples.ts"
 
@@ -97,6 +97,7 @@ const Watcher = Schema.Struct({ user: UserRef, addedAt: Schema.String }).annotat
 /** Operations on a scope's statuses. `withReset` adds "go back to inheriting" (folders and lists). */
 export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<AnyOperation> => {
   const { tag, noun, param } = scope
+  const { operation } = tagGroup("pm", tag)
   const base = `/v1/${scope.type === "space" ? "spaces" : scope.type === "folder" ? "folders" : "lists"}/{${param}}`
   const Params = Schema.Struct({ [param]: Id } as Record<typeof param, typeof Id>)
   const StatusParams = Schema.Struct({ [param]: Id, statusId: Id } as Record<typeof param | "statusId", typeof Id>)
@@ -111,8 +112,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
       : `Without its own statuses a ${scope.type} inherits them (${scope.type === "list" ? "from its folder, then its space" : "from its space"}); editing inherited statuses here first copies them to this ${scope.type}.`
   const ops: Array<AnyOperation> = [
     operation({
-      service: "pm",
-      tag,
       operationId: `list${noun}Statuses`,
       method: "GET",
       path: `${base}/statuses`,
@@ -139,8 +138,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `get${noun}Status`,
       method: "GET",
       path: `${base}/statuses/{statusId}`,
@@ -161,8 +158,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `get${noun}StatusUsage`,
       method: "GET",
       path: `${base}/statuses/usage`,
@@ -219,8 +214,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `create${noun}Status`,
       method: "POST",
       path: `${base}/statuses`,
@@ -245,8 +238,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `update${noun}Status`,
       method: "PATCH",
       path: `${base}/statuses/{statusId}`,
@@ -271,8 +262,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `delete${noun}Status`,
       method: "DELETE",
       path: `${base}/statuses/{statusId}`,
@@ -304,8 +293,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `reorder${noun}Statuses`,
       method: "PUT",
       path: `${base}/statuses/order`,
@@ -329,8 +316,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `replace${noun}Statuses`,
       method: "PUT",
       path: `${base}/statuses`,
@@ -374,8 +359,6 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
   if (withReset) {
     ops.push(
       operation({
-        service: "pm",
-        tag,
         operationId: `reset${noun}Statuses`,
         method: "DELETE",
         path: `${base}/statuses`,
@@ -411,6 +394,7 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
 /** Operations on a scope's custom field definitions. */
 export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => {
   const { tag, noun, param } = scope
+  const { operation } = tagGroup("pm", tag)
   const base = `/v1/${scope.type === "space" ? "spaces" : scope.type === "folder" ? "folders" : "lists"}/{${param}}/custom-fields`
   const Params = Schema.Struct({ [param]: Id } as Record<typeof param, typeof Id>)
   const FieldParams = Schema.Struct({ [param]: Id, fieldId: Id } as Record<typeof param | "fieldId", typeof Id>)
@@ -423,8 +407,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
   const input = (caller: CallerAt) => ({ scopeType: scope.type, scopeId: scopeIdOf(scope, caller.at) })
   return [
     operation({
-      service: "pm",
-      tag,
       operationId: `list${noun}CustomFields`,
       method: "GET",
       path: base,
@@ -449,8 +431,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `get${noun}CustomField`,
       method: "GET",
       path: `${base}/{fieldId}`,
@@ -469,8 +449,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `create${noun}CustomField`,
       method: "POST",
       path: base,
@@ -499,8 +477,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `update${noun}CustomField`,
       method: "PATCH",
       path: `${base}/{fieldId}`,
@@ -525,8 +501,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `delete${noun}CustomField`,
       method: "DELETE",
       path: `${base}/{fieldId}`,
@@ -543,8 +517,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `reorder${noun}CustomFields`,
       method: "PUT",
       path: `${base}/order`,
@@ -564,8 +536,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `add${noun}CustomFieldOption`,
       method: "POST",
       path: `${base}/{fieldId}/options`,
@@ -585,8 +555,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `update${noun}CustomFieldOption`,
       method: "PATCH",
       path: `${base}/{fieldId}/options/{optionId}`,
@@ -615,8 +583,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `delete${noun}CustomFieldOption`,
       method: "DELETE",
       path: `${base}/{fieldId}/options/{optionId}`,
@@ -643,8 +609,6 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `reorder${noun}CustomFieldOptions`,
       method: "PUT",
       path: `${base}/{fieldId}/options/order`,
@@ -677,6 +641,7 @@ export const customFieldOperations = (scope: ScopeKind): Array<AnyOperation> => 
 /** Watchers of a space, folder or list: notified of new tasks inside it. */
 export const watcherOperations = (scope: ScopeKind): Array<AnyOperation> => {
   const { tag, noun, param } = scope
+  const { operation } = tagGroup("pm", tag)
   const base = `/v1/${scope.type === "space" ? "spaces" : scope.type === "folder" ? "folders" : "lists"}/{${param}}/watchers`
   const Params = Schema.Struct({ [param]: Id } as Record<typeof param, typeof Id>)
   const UserParams = Schema.Struct({ [param]: Id, userId: Id } as Record<typeof param | "userId", typeof Id>)
@@ -686,8 +651,6 @@ export const watcherOperations = (scope: ScopeKind): Array<AnyOperation> => {
   const input = (caller: CallerAt) => ({ scopeType: scope.type, scopeId: scopeIdOf(scope, caller.at) })
   return [
     operation({
-      service: "pm",
-      tag,
       operationId: `list${noun}Watchers`,
       method: "GET",
       path: base,
@@ -714,8 +677,6 @@ export const watcherOperations = (scope: ScopeKind): Array<AnyOperation> => {
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `add${noun}Watcher`,
       method: "POST",
       path: base,
@@ -736,8 +697,6 @@ export const watcherOperations = (scope: ScopeKind): Array<AnyOperation> => {
         })
     }),
     operation({
-      service: "pm",
-      tag,
       operationId: `remove${noun}Watcher`,
       method: "DELETE",
       path: `${base}/{userId}`,

@@ -14,11 +14,10 @@ import { findTasksAfter, type Keyset, type TaskFilter } from "../../actors/pm/Ta
 import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { exampleLiteTask, listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
-import { BooleanString, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Search (Lite)"
+import { tagGroup } from "../Operation.ts"
+import { listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
+import { BooleanString, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
+import { searchLiteExamples } from "./SearchLite.examples.ts"
 
 const SearchQuery = Schema.Struct({
   workspaceId: WorkspaceRef,
@@ -103,10 +102,10 @@ const csv = (value: string | undefined) =>
         .map((v) => v.trim())
         .filter((v) => v.length > 0)
 
+const { operation } = tagGroup("pm", "Search (Lite)", searchLiteExamples)
+
 export const searchLiteOperations = [
   operation({
-    service: "pm",
-    tag,
     operationId: "searchTasksLite",
     mcp: { tool: "searchTasks" },
     method: "GET",
@@ -127,15 +126,6 @@ export const searchLiteOperations = [
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "my-open-tasks",
-        request: {
-          query: { workspaceId: ids.workspace, space: "Engineering", assigneeEmail: "bob@example.com", includeClosed: "false", limit: "20" }
-        },
-        response: { status: 200, body: { items: [exampleLiteTask], nextCursor: null } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)

@@ -39,21 +39,17 @@ import {
 } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { customFieldOperations, spaceScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
 import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
-import { ArchivedQuery, at0, exampleIds as ids, inWorkspace, onSpace, orDieSql } from "./WorkAccess.ts"
-import { exampleCounts, exampleList, exampleSpace, exampleStatuses, exampleTask } from "./WorkExamples.ts"
+import { ArchivedQuery, inWorkspace, onSpace, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Spaces"
-const service = "pm"
+import { spacesExamples } from "./Spaces.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const SpaceParams = Schema.Struct({ spaceId: Id })
-const ws = { workspaceId: ids.workspace }
-const sp = { spaceId: ids.space }
 
 const Counts = Schema.Struct({
   total: Schema.Number,
@@ -76,40 +72,12 @@ const SpaceTree = Schema.Struct({
   lists: Schema.Array(ListNode)
 }).annotate({ identifier: "SpaceTree" })
 
-const exampleTree = {
-  id: ids.space,
-  shortId: "S-1",
-  name: "Engineering",
-  isPrivate: false,
-  archived: false,
-  folders: [
-    {
-      id: ids.folder,
-      shortId: "F-1",
-      name: "Q4 roadmap",
-      archived: false,
-      lists: [{ id: ids.list, shortId: "L-1", name: "Backlog", archived: false, taskCounts: exampleCounts }]
-    }
-  ],
-  lists: []
-}
-
-const exampleTemplate = {
-  name: "Engineering",
-  description: "Product engineering",
-  color: "#7b68ee",
-  statuses: exampleStatuses.map(({ name, type, color }) => ({ name, type, color })),
-  customFields: [{ name: "Story points", type: "number" }],
-  folders: [{ name: "Q4 roadmap", lists: [{ name: "Backlog" }] }],
-  lists: [{ name: "Inbox" }]
-}
-
 const MemberView = Schema.Struct({ user: UserRef, addedAt: Schema.NullOr(Schema.String) }).annotate({ identifier: "SpaceMember" })
+
+const { operation } = tagGroup("pm", "Spaces", spacesExamples)
 
 export const spacesOperations = [
   operation({
-    service,
-    tag,
     operationId: "createSpace",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/spaces",
@@ -121,13 +89,6 @@ export const spacesOperations = [
     params: WorkspaceParams,
     body: SpaceInput,
     responses: { 201: { description: "Created", schema: Space } },
-    examples: [
-      {
-        name: "create",
-        request: { params: ws, body: { name: "Engineering", color: "#7b68ee" } },
-        response: { status: 201, body: exampleSpace }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -136,8 +97,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSpaces",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/spaces",
@@ -147,7 +106,6 @@ export const spacesOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Spaces", schema: Items(Space) } },
-    examples: [{ name: "list", request: { params: ws }, response: { status: 200, body: { items: [exampleSpace] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -155,8 +113,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpace",
     method: "GET",
     path: "/v1/spaces/{spaceId}",
@@ -165,12 +121,9 @@ export const spacesOperations = [
     scopes: read,
     params: SpaceParams,
     responses: { 200: { description: "The space", schema: Space } },
-    examples: [{ name: "get", request: { params: sp }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(Reads.getSpace(params.spaceId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSpace",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}",
@@ -181,13 +134,6 @@ export const spacesOperations = [
     params: SpaceParams,
     body: SpacePatch,
     responses: { 200: { description: "Updated", schema: Space } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: sp, body: { name: "Platform" } },
-        response: { status: 200, body: { ...exampleSpace, name: "Platform" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, body.isPrivate === undefined ? "member" : "admin")
@@ -195,8 +141,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteSpace",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}",
@@ -205,7 +149,6 @@ export const spacesOperations = [
     scopes: write,
     params: SpaceParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: sp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "admin")
@@ -213,8 +156,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/archive",
@@ -223,9 +164,6 @@ export const spacesOperations = [
     scopes: write,
     params: SpaceParams,
     responses: { 200: { description: "Archived", schema: Space }, 409: { description: "Already archived" } },
-    examples: [
-      { name: "archive", request: { params: sp }, response: { status: 200, body: { ...exampleSpace, archived: true, archivedAt: at0 } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -233,8 +171,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/restore",
@@ -243,7 +179,6 @@ export const spacesOperations = [
     scopes: write,
     params: SpaceParams,
     responses: { 200: { description: "Restored", schema: Space }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params: sp }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -251,8 +186,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reorderSpaces",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/spaces/order",
@@ -262,13 +195,6 @@ export const spacesOperations = [
     params: WorkspaceParams,
     body: SpaceOrder,
     responses: { 200: { description: "The new order", schema: Schema.Struct({ spaceIds: Schema.Array(Id) }) } },
-    examples: [
-      {
-        name: "reorder",
-        request: { params: ws, body: { spaceIds: [ids.space] } },
-        response: { status: 200, body: { spaceIds: [ids.space] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -276,8 +202,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/duplicate",
@@ -287,13 +211,6 @@ export const spacesOperations = [
     params: SpaceParams,
     body: CopyInput,
     responses: { 201: { description: "The copy", schema: Space } },
-    examples: [
-      {
-        name: "duplicate",
-        request: { params: sp, body: { name: "Engineering 2027" } },
-        response: { status: 201, body: { ...exampleSpace, name: "Engineering 2027" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -301,8 +218,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpaceByShortId",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/spaces/by-short-id/{shortId}",
@@ -311,7 +226,6 @@ export const spacesOperations = [
     scopes: read,
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The space", schema: Space } },
-    examples: [{ name: "by-short-id", request: { params: { ...ws, shortId: "S-1" } }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -319,8 +233,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpacesTree",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/spaces/tree",
@@ -330,7 +242,6 @@ export const spacesOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The tree", schema: Items(SpaceTree) } },
-    examples: [{ name: "tree", request: { params: ws }, response: { status: 200, body: { items: [exampleTree] } } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -339,8 +250,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpaceHierarchy",
     method: "GET",
     path: "/v1/spaces/{spaceId}/hierarchy",
@@ -350,7 +259,6 @@ export const spacesOperations = [
     params: SpaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The tree", schema: SpaceTree } },
-    examples: [{ name: "hierarchy", request: { params: sp }, response: { status: 200, body: exampleTree } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -358,8 +266,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSpaceTasks",
     method: "GET",
     path: "/v1/spaces/{spaceId}/tasks",
@@ -369,13 +275,6 @@ export const spacesOperations = [
     params: SpaceParams,
     query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      {
-        name: "open-high",
-        request: { params: sp, query: { priorities: "urgent,high", includeClosed: "false" } },
-        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
@@ -385,8 +284,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpaceStats",
     method: "GET",
     path: "/v1/spaces/{spaceId}/stats",
@@ -405,21 +302,6 @@ export const spacesOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "stats",
-        request: { params: sp },
-        response: {
-          status: 200,
-          body: {
-            taskCounts: exampleCounts,
-            folderCount: 1,
-            listCount: 1,
-            byList: [{ listId: ids.list, name: "Backlog", taskCounts: exampleCounts }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -447,8 +329,6 @@ export const spacesOperations = [
   ...statusOperations(spaceScope, false),
   ...customFieldOperations(spaceScope),
   operation({
-    service,
-    tag,
     operationId: "listSpaceMembers",
     method: "GET",
     path: "/v1/spaces/{spaceId}/members",
@@ -457,16 +337,6 @@ export const spacesOperations = [
     scopes: read,
     params: SpaceParams,
     responses: { 200: { description: "Members", schema: Schema.Struct({ isPrivate: Schema.Boolean, items: Schema.Array(MemberView) }) } },
-    examples: [
-      {
-        name: "members",
-        request: { params: sp },
-        response: {
-          status: 200,
-          body: { isPrivate: true, items: [{ user: { id: ids.user, email: "alice@example.com", name: "Alice" }, addedAt: at0 }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
@@ -492,8 +362,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addSpaceMember",
     method: "POST",
     path: "/v1/spaces/{spaceId}/members",
@@ -506,9 +374,6 @@ export const spacesOperations = [
       201: { description: "Added", schema: Schema.Struct({ userId: Id }) },
       409: { description: "Already a member, or the space is not private" }
     },
-    examples: [
-      { name: "add", request: { params: sp, body: { userId: ids.user2 } }, response: { status: 201, body: { userId: ids.user2 } } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "admin")
@@ -516,8 +381,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeSpaceMember",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}/members/{userId}",
@@ -526,7 +389,6 @@ export const spacesOperations = [
     scopes: write,
     params: Schema.Struct({ spaceId: Id, userId: Id }),
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "remove", request: { params: { ...sp, userId: ids.user2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "viewer")
@@ -536,8 +398,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSpaceFeatures",
     method: "GET",
     path: "/v1/spaces/{spaceId}/features",
@@ -546,7 +406,6 @@ export const spacesOperations = [
     scopes: read,
     params: SpaceParams,
     responses: { 200: { description: "Features", schema: Features } },
-    examples: [{ name: "features", request: { params: sp }, response: { status: 200, body: exampleSpace.features } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onSpace(context, params.spaceId),
@@ -554,8 +413,6 @@ export const spacesOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSpaceFeatures",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}/features",
@@ -566,13 +423,6 @@ export const spacesOperations = [
     params: SpaceParams,
     body: FeaturesPatch,
     responses: { 200: { description: "Features", schema: Features } },
-    examples: [
-      {
-        name: "no-time-tracking",
-        request: { params: sp, body: { timeTracking: false } },
-        response: { status: 200, body: { ...exampleSpace.features, timeTracking: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -581,8 +431,6 @@ export const spacesOperations = [
   }),
   ...watcherOperations(spaceScope),
   operation({
-    service,
-    tag,
     operationId: "getSpaceTaskDefaults",
     method: "GET",
     path: "/v1/spaces/{spaceId}/task-defaults",
@@ -591,7 +439,6 @@ export const spacesOperations = [
     scopes: read,
     params: SpaceParams,
     responses: { 200: { description: "Defaults", schema: TaskDefaults } },
-    examples: [{ name: "defaults", request: { params: sp }, response: { status: 200, body: { priority: "normal", dueInDays: 7 } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onSpace(context, params.spaceId),
@@ -599,8 +446,6 @@ export const spacesOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSpaceTaskDefaults",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}/task-defaults",
@@ -611,13 +456,6 @@ export const spacesOperations = [
     params: SpaceParams,
     body: TaskDefaults,
     responses: { 200: { description: "Defaults", schema: TaskDefaults } },
-    examples: [
-      {
-        name: "defaults",
-        request: { params: sp, body: { priority: "normal", dueInDays: 7 } },
-        response: { status: 200, body: { priority: "normal", dueInDays: 7 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -626,8 +464,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSpaceAssignees",
     method: "GET",
     path: "/v1/spaces/{spaceId}/assignees",
@@ -649,26 +485,6 @@ export const spacesOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "workload",
-        request: { params: sp },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                user: { id: ids.user2, email: "bob@example.com", name: "Bob" },
-                openTasks: 4,
-                totalTasks: 9,
-                openEstimateMinutes: 480,
-                overdueTasks: 1
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -690,8 +506,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSpaceArchive",
     method: "GET",
     path: "/v1/spaces/{spaceId}/archive",
@@ -710,16 +524,6 @@ export const spacesOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "archive",
-        request: { params: sp },
-        response: {
-          status: 200,
-          body: { folders: [], lists: [{ ...exampleList, archived: true, archivedAt: at0 }], tasks: [], archivedTaskCount: 0 }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
@@ -743,8 +547,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "searchSpace",
     method: "GET",
     path: "/v1/spaces/{spaceId}/search",
@@ -762,13 +564,6 @@ export const spacesOperations = [
         schema: Schema.Struct({ folders: Schema.Array(Folder), lists: Schema.Array(List), tasks: Schema.Array(Task) })
       }
     },
-    examples: [
-      {
-        name: "search",
-        request: { params: sp, query: { q: "login" } },
-        response: { status: 200, body: { folders: [], lists: [], tasks: [exampleTask] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
@@ -805,8 +600,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportSpaceTemplate",
     method: "GET",
     path: "/v1/spaces/{spaceId}/template",
@@ -815,12 +608,9 @@ export const spacesOperations = [
     scopes: read,
     params: SpaceParams,
     responses: { 200: { description: "Template", schema: SpaceTemplate } },
-    examples: [{ name: "template", request: { params: sp }, response: { status: 200, body: exampleTemplate } }],
     handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(spaceTemplate(params.spaceId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "importSpaceTemplate",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/spaces/import",
@@ -830,13 +620,6 @@ export const spacesOperations = [
     params: WorkspaceParams,
     body: SpaceImport,
     responses: { 201: { description: "Created", schema: Space } },
-    examples: [
-      {
-        name: "import",
-        request: { params: ws, body: { template: exampleTemplate, name: "Engineering (new)" } },
-        response: { status: 201, body: { ...exampleSpace, name: "Engineering (new)" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -848,8 +631,6 @@ export const spacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMySpacePermissions",
     method: "GET",
     path: "/v1/spaces/{spaceId}/permissions",
@@ -869,13 +650,6 @@ export const spacesOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "permissions",
-        request: { params: sp },
-        response: { status: 200, body: { role: "member", canRead: true, canWrite: true, canManage: false, isPrivate: false } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(onSpace(context, params.spaceId), (caller) => ({
         role: caller.role,

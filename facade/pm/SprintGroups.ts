@@ -11,33 +11,15 @@ import { SprintGroupInput, SprintGroupPatch } from "../../actors/pm/SprintComman
 import { listSprintGroups, SprintGroup } from "../../actors/pm/SprintRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
-import { operation } from "../Operation.ts"
-import { onSprintGroup, planningIds } from "./Sprints.ts"
-import { at0, exampleIds as ids, onSpace, orDieSql } from "./WorkAccess.ts"
+import { tagGroup } from "../Operation.ts"
+import { onSprintGroup } from "./Sprints.ts"
+import { onSpace, orDieSql } from "./WorkAccess.ts"
+import { sprintGroupsExamples } from "./SprintGroups.examples.ts"
 
-const tag = "Sprint Groups"
-const service = "pm"
-
-const exampleGroup = {
-  id: planningIds.sprintGroup,
-  workspaceId: ids.workspace,
-  spaceId: ids.space,
-  teamId: planningIds.team,
-  name: "Web",
-  description: "Two-week sprints of the web team",
-  defaultLengthDays: 14,
-  autoCreateNext: true,
-  sprints: { planned: 1, active: 1, completed: 11 },
-  activeSprintId: planningIds.sprint,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
+const { operation } = tagGroup("pm", "Sprint Groups", sprintGroupsExamples)
 
 export const sprintGroupsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createSprintGroup",
     method: "POST",
     path: "/v1/spaces/{spaceId}/sprint-groups",
@@ -47,13 +29,6 @@ export const sprintGroupsOperations = [
     params: Schema.Struct({ spaceId: Id }),
     body: SprintGroupInput,
     responses: { 201: { description: "Created", schema: SprintGroup }, 409: { description: "A group of that name exists in the space" } },
-    examples: [
-      {
-        name: "create",
-        request: { params: { spaceId: ids.space }, body: { name: "Web", defaultLengthDays: 14, teamId: planningIds.team } },
-        response: { status: 201, body: { ...exampleGroup, sprints: { planned: 0, active: 0, completed: 0 }, activeSprintId: null } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -61,8 +36,6 @@ export const sprintGroupsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSprintGroups",
     method: "GET",
     path: "/v1/spaces/{spaceId}/sprint-groups",
@@ -71,7 +44,6 @@ export const sprintGroupsOperations = [
     scopes: ["tasks:read"],
     params: Schema.Struct({ spaceId: Id }),
     responses: { 200: { description: "Sprint groups", schema: Items(SprintGroup) } },
-    examples: [{ name: "list", request: { params: { spaceId: ids.space } }, response: { status: 200, body: { items: [exampleGroup] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -79,8 +51,6 @@ export const sprintGroupsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSprintGroup",
     method: "PATCH",
     path: "/v1/sprint-groups/{sprintGroupId}",
@@ -90,13 +60,6 @@ export const sprintGroupsOperations = [
     params: Schema.Struct({ sprintGroupId: Id }),
     body: SprintGroupPatch,
     responses: { 200: { description: "Updated", schema: SprintGroup }, 409: { description: "A group of that name exists in the space" } },
-    examples: [
-      {
-        name: "length",
-        request: { params: { sprintGroupId: planningIds.sprintGroup }, body: { defaultLengthDays: 7 } },
-        response: { status: 200, body: { ...exampleGroup, defaultLengthDays: 7 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, group } = yield* onSprintGroup(context, params.sprintGroupId, "member")
@@ -104,8 +67,6 @@ export const sprintGroupsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteSprintGroup",
     method: "DELETE",
     path: "/v1/sprint-groups/{sprintGroupId}",
@@ -115,7 +76,6 @@ export const sprintGroupsOperations = [
     scopes: ["tasks:write"],
     params: Schema.Struct({ sprintGroupId: Id }),
     responses: { 204: { description: "Deleted" }, 409: { description: "A sprint of the group is active" } },
-    examples: [{ name: "delete", request: { params: { sprintGroupId: planningIds.sprintGroup } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, group } = yield* onSprintGroup(context, params.sprintGroupId, "member")

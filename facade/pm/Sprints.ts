@@ -29,26 +29,13 @@ import {
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items, Page, Task } from "../../actors/pm/WorkRecords.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { at0, exampleIds as ids, Limit, Offset, onSpace, orDieSql, pageOf } from "./WorkAccess.ts"
-import { exampleTask } from "./WorkExamples.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { Limit, Offset, onSpace, orDieSql, pageOf } from "./WorkAccess.ts"
 
-const tag = "Sprints"
-const service = "pm"
+import { sprintsExamples } from "./Sprints.examples.ts"
+export { planningIds, exampleSprint } from "./Sprints.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
-
-/** Example ids of the planning tags (sprints, views, filters, dashboards). */
-export const planningIds = {
-  sprint: "8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1b",
-  sprint2: "8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1c",
-  sprintGroup: "9f0a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c",
-  team: "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
-  view: "a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d",
-  filter: "b1c2d3e4-f5a6-4b7c-9d8e-0f1a2b3c4d5e",
-  dashboard: "c2d3e4f5-a6b7-4c8d-8e9f-1a2b3c4d5e6f",
-  widget: "d3e4f5a6-b7c8-4d9e-9f0a-2b3c4d5e6f7a"
-} as const
 
 /** Not finding the space answers as not finding the thing in it. */
 export const hiddenAs =
@@ -74,45 +61,14 @@ export const onSprintGroup = (context: RequestContext, groupId: string, minimum:
     return { caller, group }
   })
 
-export const exampleSprint = {
-  id: planningIds.sprint,
-  workspaceId: ids.workspace,
-  spaceId: ids.space,
-  sprintGroupId: planningIds.sprintGroup,
-  name: "Web 12",
-  goal: "Ship the login page",
-  status: "active",
-  startDate: "2026-11-16T00:00:00.000Z",
-  endDate: "2026-11-30T00:00:00.000Z",
-  startedAt: "2026-11-16T09:00:00.000Z",
-  completedAt: null,
-  progress: { tasks: 8, finished: 3, unfinished: 5, estimateMinutes: 2400, finishedMinutes: 720, percent: 37.5 },
-  summary: null,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-
-const exampleSummary = {
-  committedTasks: 8,
-  committedMinutes: 2400,
-  completedTasks: 6,
-  completedMinutes: 1800,
-  addedDuringSprint: 1,
-  removedDuringSprint: 0,
-  rolledOver: 3,
-  returnedToBacklog: 0,
-  nextSprintId: planningIds.sprint2
-}
-
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const SprintParams = Schema.Struct({ sprintId: Id })
 const PageQuery = Schema.Struct({ offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) })
 
+const { operation } = tagGroup("pm", "Sprints", sprintsExamples)
+
 export const sprintsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createSprint",
     method: "POST",
     path: "/v1/spaces/{spaceId}/sprints",
@@ -124,21 +80,6 @@ export const sprintsOperations = [
     params: SpaceParams,
     body: SprintInput,
     responses: { 201: { description: "Created", schema: Sprint }, 404: { description: "No such space or sprint group" } },
-    examples: [
-      {
-        name: "in a group",
-        request: { params: { spaceId: ids.space }, body: { sprintGroupId: planningIds.sprintGroup, goal: "Ship the login page" } },
-        response: {
-          status: 201,
-          body: {
-            ...exampleSprint,
-            status: "planned",
-            startedAt: null,
-            progress: { tasks: 0, finished: 0, unfinished: 0, estimateMinutes: 0, finishedMinutes: 0, percent: 0 }
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -146,8 +87,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSprints",
     method: "GET",
     path: "/v1/spaces/{spaceId}/sprints",
@@ -157,13 +96,6 @@ export const sprintsOperations = [
     params: SpaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(SprintStatus), sprintGroupId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Sprints", schema: Items(Sprint) } },
-    examples: [
-      {
-        name: "active",
-        request: { params: { spaceId: ids.space }, query: { status: "active" } },
-        response: { status: 200, body: { items: [exampleSprint] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
@@ -171,8 +103,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSprint",
     method: "GET",
     path: "/v1/sprints/{sprintId}",
@@ -181,12 +111,9 @@ export const sprintsOperations = [
     scopes: read,
     params: SprintParams,
     responses: { 200: { description: "The sprint", schema: Sprint } },
-    examples: [{ name: "get", request: { params: { sprintId: planningIds.sprint } }, response: { status: 200, body: exampleSprint } }],
     handler: ({ params }, context) => Effect.andThen(onSprint(context, params.sprintId), orDieSql(getSprint(params.sprintId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSprint",
     method: "PATCH",
     path: "/v1/sprints/{sprintId}",
@@ -198,13 +125,6 @@ export const sprintsOperations = [
     params: SprintParams,
     body: SprintPatch,
     responses: { 200: { description: "Updated", schema: Sprint }, 409: { description: "Not possible in the sprint's state" } },
-    examples: [
-      {
-        name: "extend",
-        request: { params: { sprintId: planningIds.sprint }, body: { endDate: "2026-12-02T00:00:00.000Z" } },
-        response: { status: 200, body: { ...exampleSprint, endDate: "2026-12-02T00:00:00.000Z" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -212,8 +132,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteSprint",
     method: "DELETE",
     path: "/v1/sprints/{sprintId}",
@@ -222,7 +140,6 @@ export const sprintsOperations = [
     scopes: write,
     params: SprintParams,
     responses: { 204: { description: "Deleted" }, 409: { description: "The sprint is active" } },
-    examples: [{ name: "delete", request: { params: { sprintId: planningIds.sprint2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -230,8 +147,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSprintTasks",
     method: "GET",
     path: "/v1/sprints/{sprintId}/tasks",
@@ -242,16 +157,6 @@ export const sprintsOperations = [
     params: SprintParams,
     query: PageQuery,
     responses: { 200: { description: "A page of sprint tasks", schema: Page(SprintTask) } },
-    examples: [
-      {
-        name: "tasks",
-        request: { params: { sprintId: planningIds.sprint } },
-        response: {
-          status: 200,
-          body: { items: [{ addedAt: at0, carriedFromSprintId: null, outcome: null, task: exampleTask }], total: 1, offset: 0, limit: 50 }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onSprint(context, params.sprintId)
@@ -259,8 +164,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addSprintTasks",
     method: "POST",
     path: "/v1/sprints/{sprintId}/tasks",
@@ -274,13 +177,6 @@ export const sprintsOperations = [
       404: { description: "A task is not in the sprint's space" },
       409: { description: "The sprint is completed" }
     },
-    examples: [
-      {
-        name: "plan",
-        request: { params: { sprintId: planningIds.sprint }, body: { taskIds: [ids.task, ids.task2] } },
-        response: { status: 200, body: { added: [ids.task, ids.task2], moved: [], alreadyPlanned: [], sprint: exampleSprint } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -288,8 +184,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeSprintTask",
     method: "DELETE",
     path: "/v1/sprints/{sprintId}/tasks/{taskId}",
@@ -302,7 +196,6 @@ export const sprintsOperations = [
       404: { description: "The task is not in the sprint" },
       409: { description: "The sprint is completed" }
     },
-    examples: [{ name: "remove", request: { params: { sprintId: planningIds.sprint, taskId: ids.task } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -310,8 +203,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "startSprint",
     method: "POST",
     path: "/v1/sprints/{sprintId}/start",
@@ -324,7 +215,6 @@ export const sprintsOperations = [
       200: { description: "Started", schema: Sprint },
       409: { description: "Not planned, another sprint of the series runs, or the end date has passed" }
     },
-    examples: [{ name: "start", request: { params: { sprintId: planningIds.sprint } }, response: { status: 200, body: exampleSprint } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -332,8 +222,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "completeSprint",
     method: "POST",
     path: "/v1/sprints/{sprintId}/complete",
@@ -345,19 +233,6 @@ export const sprintsOperations = [
     params: SprintParams,
     body: SprintCompletionInput,
     responses: { 200: { description: "Completed", schema: SprintCompletion }, 409: { description: "The sprint is not active" } },
-    examples: [
-      {
-        name: "complete",
-        request: { params: { sprintId: planningIds.sprint }, body: {} },
-        response: {
-          status: 200,
-          body: {
-            sprint: { ...exampleSprint, status: "completed", completedAt: "2026-11-30T09:00:00.000Z", summary: exampleSummary },
-            nextSprint: { ...exampleSprint, id: planningIds.sprint2, name: "Web 13", status: "planned", startedAt: null }
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, sprint } = yield* onSprint(context, params.sprintId, "member")
@@ -365,8 +240,6 @@ export const sprintsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSprintBacklog",
     method: "GET",
     path: "/v1/spaces/{spaceId}/backlog",
@@ -376,13 +249,6 @@ export const sprintsOperations = [
     params: SpaceParams,
     query: PageQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      {
-        name: "backlog",
-        request: { params: { spaceId: ids.space } },
-        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)

@@ -19,15 +19,12 @@ import { type CustomField, FieldType, type ScopeType, StatusType } from "../../a
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
 import { chainOfCaller, listByNames, listWhere, NameRef, WorkspaceRef } from "./LiteShared.ts"
-import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Structure (Lite)"
-const service = "pm"
+import { inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
+import { structureLiteExamples } from "./StructureLite.examples.ts"
 const write = ["tasks:write"]
 const read = ["tasks:read"]
-const ws = ids.workspace
 
 const LiteSpace = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, isPrivate: Schema.Boolean }).annotate({
   identifier: "LiteSpace"
@@ -51,18 +48,6 @@ const LiteField = Schema.Struct({
   definedOn: Schema.String
 }).annotate({ identifier: "LiteCustomField" })
 const LiteStatus = Schema.Struct({ name: Schema.String, type: StatusType }).annotate({ identifier: "LiteStatus" })
-
-const exampleSpace = { id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false }
-const exampleFolder = { id: ids.folder, shortId: "F-1", name: "Q4 roadmap", space: "Engineering" }
-const exampleList = { id: ids.list, shortId: "L-1", name: "Backlog", space: "Engineering", folder: "Q4 roadmap" }
-const exampleField = {
-  id: ids.field,
-  name: "Environment",
-  type: "dropdown",
-  required: false,
-  options: ["production", "staging"],
-  definedOn: "space Engineering"
-}
 
 const liteField = (field: CustomField, scopeName: string) => ({
   id: field.id,
@@ -141,10 +126,10 @@ const listView = (listId: string) =>
     return { id: list.id, shortId: list.shortId, name: list.name, space: space.name, folder: folder?.name ?? null }
   })
 
+const { operation } = tagGroup("pm", "Structure (Lite)", structureLiteExamples)
+
 export const structureLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createSpaceLite",
     method: "POST",
     path: "/v1/lite/spaces",
@@ -153,9 +138,6 @@ export const structureLiteOperations = [
     scopes: write,
     body: Schema.Struct({ workspaceId: WorkspaceRef, name: Name(), isPrivate: Schema.optionalKey(Schema.Boolean) }),
     responses: { 201: { description: "Created", schema: LiteSpace }, 409: { description: "A space of that name exists" } },
-    examples: [
-      { name: "create", request: { body: { workspaceId: ws, name: "Engineering" } }, response: { status: 201, body: exampleSpace } }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, body.workspaceId, "member")
@@ -173,8 +155,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createFolderLite",
     method: "POST",
     path: "/v1/lite/folders",
@@ -192,13 +172,6 @@ export const structureLiteOperations = [
       404: { description: "No such space" },
       409: { description: "Ambiguous space, or a folder of that name exists" }
     },
-    examples: [
-      {
-        name: "create",
-        request: { body: { workspaceId: ws, space: "Engineering", name: "Q4 roadmap" } },
-        response: { status: 201, body: exampleFolder }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(context, { workspaceId: body.workspaceId, space: body.space }, "member")
@@ -216,8 +189,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createListLite",
     method: "POST",
     path: "/v1/lite/lists",
@@ -236,13 +207,6 @@ export const structureLiteOperations = [
       404: { description: "No such space or folder" },
       409: { description: "Ambiguous name, or a list of that name exists there" }
     },
-    examples: [
-      {
-        name: "create",
-        request: { body: { workspaceId: ws, space: "Engineering", folder: "Q4 roadmap", name: "Backlog" } },
-        response: { status: 201, body: exampleList }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(
@@ -266,8 +230,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createCustomFieldLite",
     method: "POST",
     path: "/v1/lite/custom-fields",
@@ -286,15 +248,6 @@ export const structureLiteOperations = [
       201: { description: "Created", schema: LiteField },
       409: { description: "A field of that name applies there already, or an ambiguous name" }
     },
-    examples: [
-      {
-        name: "dropdown",
-        request: {
-          body: { workspaceId: ws, space: "Engineering", name: "Environment", type: "dropdown", options: ["production", "staging"] }
-        },
-        response: { status: 201, body: exampleField }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(context, body, "member")
@@ -311,8 +264,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addCustomFieldOptionLite",
     method: "POST",
     path: "/v1/lite/custom-fields/options",
@@ -326,13 +277,6 @@ export const structureLiteOperations = [
       color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { expected: "a #rrggbb color" })))
     }),
     responses: { 201: { description: "The field", schema: LiteField } },
-    examples: [
-      {
-        name: "add-option",
-        request: { body: { workspaceId: ws, space: "Engineering", field: "Environment", option: "staging" } },
-        response: { status: 201, body: exampleField }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(context, body, "member")
@@ -349,8 +293,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createStatusLite",
     method: "POST",
     path: "/v1/lite/statuses",
@@ -360,22 +302,6 @@ export const structureLiteOperations = [
     scopes: write,
     body: Schema.Struct({ ...Where, name: Name(64), type: StatusType }),
     responses: { 201: { description: "The workflow there now", schema: Schema.Struct({ items: Schema.Array(LiteStatus) }) } },
-    examples: [
-      {
-        name: "review",
-        request: { body: { workspaceId: ws, space: "Engineering", list: "Backlog", name: "in review", type: "active" } },
-        response: {
-          status: 201,
-          body: {
-            items: [
-              { name: "to do", type: "open" },
-              { name: "in review", type: "active" },
-              { name: "done", type: "done" }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(context, body, "member")
@@ -390,8 +316,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getStructureLite",
     method: "GET",
     path: "/v1/lite/structure",
@@ -420,25 +344,6 @@ export const structureLiteOperations = [
         }).annotate({ identifier: "LiteStructure" })
       }
     },
-    examples: [
-      {
-        name: "tree",
-        request: { query: { workspaceId: ws } },
-        response: {
-          status: 200,
-          body: {
-            spaces: [
-              {
-                name: "Engineering",
-                shortId: "S-1",
-                folders: [{ name: "Q4 roadmap", shortId: "F-1", lists: [{ name: "Backlog", shortId: "L-1", openTasks: 8 }] }],
-                lists: []
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)
@@ -467,8 +372,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resolveListLite",
     method: "GET",
     path: "/v1/lite/lists/resolve",
@@ -493,25 +396,6 @@ export const structureLiteOperations = [
         }).annotate({ identifier: "LiteResolvedList" })
       }
     },
-    examples: [
-      {
-        name: "resolve",
-        request: { query: { workspaceId: ws, space: "Engineering", list: "Backlog" } },
-        response: {
-          status: 200,
-          body: {
-            ...exampleList,
-            spaceId: ids.space,
-            folderId: ids.folder,
-            statuses: [
-              { name: "to do", type: "open" },
-              { name: "done", type: "done" }
-            ],
-            customFields: [exampleField]
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* listByNames(context, q.workspaceId, q, "viewer", "query")
@@ -531,8 +415,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateFolderLite",
     method: "PATCH",
     path: "/v1/lite/folders",
@@ -547,13 +429,6 @@ export const structureLiteOperations = [
       description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000)))
     }),
     responses: { 200: { description: "Updated", schema: LiteFolder } },
-    examples: [
-      {
-        name: "rename",
-        request: { body: { workspaceId: ws, space: "Engineering", folder: "Q4 roadmap", newName: "2027 roadmap" } },
-        response: { status: 200, body: { ...exampleFolder, name: "2027 roadmap" } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* scopeByNames(context, body, "member")
@@ -566,8 +441,6 @@ export const structureLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateListLite",
     method: "PATCH",
     path: "/v1/lite/lists",
@@ -583,13 +456,6 @@ export const structureLiteOperations = [
       description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(5000)))
     }),
     responses: { 200: { description: "Updated", schema: LiteList } },
-    examples: [
-      {
-        name: "rename",
-        request: { body: { workspaceId: ws, space: "Engineering", list: "Backlog", newName: "Icebox" } },
-        response: { status: 200, body: { ...exampleList, name: "Icebox" } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* listByNames(context, body.workspaceId, body, "member")

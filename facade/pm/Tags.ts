@@ -5,20 +5,17 @@ import { TagInput, TagPatch, tagsOfSpace } from "../../actors/pm/SpaceTags.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace } from "../../actors/pm/WorkActors.ts"
 import { Items, Tag } from "../../actors/pm/WorkRecords.ts"
-import { operation } from "../Operation.ts"
-import { exampleIds as ids, onSpace, orDieSql } from "./WorkAccess.ts"
-import { exampleTag } from "./WorkExamples.ts"
+import { tagGroup } from "../Operation.ts"
+import { onSpace, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Tags"
-const service = "pm"
+import { tagsExamples } from "./Tags.examples.ts"
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const TagParams = Schema.Struct({ spaceId: Id, tagId: Id })
-const sp = { spaceId: ids.space }
+
+const { operation } = tagGroup("pm", "Tags", tagsExamples)
 
 export const tagsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listSpaceTags",
     method: "GET",
     path: "/v1/spaces/{spaceId}/tags",
@@ -27,7 +24,6 @@ export const tagsOperations = [
     scopes: ["tasks:read"],
     params: SpaceParams,
     responses: { 200: { description: "Tags", schema: Items(Schema.Struct({ ...Tag.fields, taskCount: Schema.Number })) } },
-    examples: [{ name: "tags", request: { params: sp }, response: { status: 200, body: { items: [{ ...exampleTag, taskCount: 3 }] } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onSpace(context, params.spaceId),
@@ -35,8 +31,6 @@ export const tagsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "createSpaceTag",
     method: "POST",
     path: "/v1/spaces/{spaceId}/tags",
@@ -46,9 +40,6 @@ export const tagsOperations = [
     params: SpaceParams,
     body: TagInput,
     responses: { 201: { description: "Created", schema: Tag }, 409: { description: "A tag of that name exists" } },
-    examples: [
-      { name: "create", request: { params: sp, body: { name: "frontend", color: "#8d8d8d" } }, response: { status: 201, body: exampleTag } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -56,8 +47,6 @@ export const tagsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateSpaceTag",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}/tags/{tagId}",
@@ -67,13 +56,6 @@ export const tagsOperations = [
     params: TagParams,
     body: TagPatch,
     responses: { 200: { description: "Updated", schema: Tag } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { ...sp, tagId: ids.tag }, body: { name: "ui" } },
-        response: { status: 200, body: { ...exampleTag, name: "ui" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")
@@ -81,8 +63,6 @@ export const tagsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteSpaceTag",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}/tags/{tagId}",
@@ -91,7 +71,6 @@ export const tagsOperations = [
     scopes: ["tasks:write"],
     params: TagParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...sp, tagId: ids.tag } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId, "member")

@@ -13,12 +13,10 @@ import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Priority, TaskRef } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { chainOfCaller, exampleLiteTask, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
-import { exampleIds as ids, onTaskRef, orDieSql } from "./WorkAccess.ts"
-
-const tag = "Tasks (Lite)"
-const service = "pm"
+import { tagGroup } from "../Operation.ts"
+import { chainOfCaller, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
+import { onTaskRef, orDieSql } from "./WorkAccess.ts"
+import { tasksLiteExamples } from "./TasksLite.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
 
@@ -29,7 +27,6 @@ const FieldsByName = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "Custom field values by field name; options by name; null clears"
 })
 const RefParams = Schema.Struct({ taskRef: TaskRef })
-const ws = ids.workspace
 
 type Chain = ReturnType<typeof chainOfCaller>
 
@@ -94,10 +91,10 @@ const createInput = (chain: Chain, workspaceId: string, body: { [K in keyof type
     }
   })
 
+const { operation } = tagGroup("pm", "Tasks (Lite)", tasksLiteExamples)
+
 export const tasksLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createTaskLite",
     mcp: { tool: "createTask" },
     method: "POST",
@@ -119,22 +116,6 @@ export const tasksLiteOperations = [
       404: { description: "A name or e-mail not found" },
       409: { description: "An ambiguous name" }
     },
-    examples: [
-      {
-        name: "create",
-        request: {
-          body: {
-            workspaceId: ws,
-            space: "Engineering",
-            list: "Backlog",
-            name: "Ship the login page",
-            assigneeEmails: ["bob@example.com"],
-            priority: "high"
-          }
-        },
-        response: { status: 201, body: exampleLiteTask }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* listByNames(context, body.workspaceId, body, "member")
@@ -144,8 +125,6 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskLite",
     mcp: { tool: "getTask" },
     method: "GET",
@@ -156,13 +135,6 @@ export const tasksLiteOperations = [
     params: RefParams,
     query: Schema.Struct({ workspaceId: WorkspaceRef }),
     responses: { 200: { description: "The task", schema: LiteTask } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { taskRef: "T-42" }, query: { workspaceId: ws } },
-        response: { status: 200, body: exampleLiteTask }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, params.taskRef)
@@ -170,8 +142,6 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTaskLite",
     mcp: { tool: "updateTask" },
     method: "PATCH",
@@ -198,13 +168,6 @@ export const tasksLiteOperations = [
       customFields: Schema.optionalKey(FieldsByName)
     }),
     responses: { 200: { description: "Updated", schema: LiteTask } },
-    examples: [
-      {
-        name: "progress",
-        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, status: "in progress", addAssigneeEmails: ["bob@example.com"] } },
-        response: { status: 200, body: exampleLiteTask }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
@@ -234,8 +197,6 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveTaskLite",
     mcp: { tool: "moveTask" },
     method: "POST",
@@ -251,13 +212,6 @@ export const tasksLiteOperations = [
       list: NameRef
     }),
     responses: { 200: { description: "Moved", schema: LiteTask } },
-    examples: [
-      {
-        name: "move",
-        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, space: "Engineering", list: "Sprint 12" } },
-        response: { status: 200, body: { ...exampleLiteTask, list: "Sprint 12" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
@@ -267,8 +221,6 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskCustomFieldLite",
     method: "PUT",
     path: "/v1/lite/tasks/{taskRef}/custom-fields",
@@ -278,13 +230,6 @@ export const tasksLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ workspaceId: WorkspaceRef, field: NameRef, value: Schema.Unknown }),
     responses: { 200: { description: "The task", schema: LiteTask } },
-    examples: [
-      {
-        name: "points",
-        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, field: "Story points", value: 5 } },
-        response: { status: 200, body: exampleLiteTask }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")
@@ -306,8 +251,6 @@ export const tasksLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createSubtaskLite",
     mcp: { tool: "createSubtask" },
     method: "POST",
@@ -318,13 +261,6 @@ export const tasksLiteOperations = [
     params: RefParams,
     body: Schema.Struct({ workspaceId: WorkspaceRef, ...NewTaskLite }),
     responses: { 201: { description: "Created", schema: LiteTask } },
-    examples: [
-      {
-        name: "subtask",
-        request: { params: { taskRef: "T-42" }, body: { workspaceId: ws, name: "Write the tests" } },
-        response: { status: 201, body: { ...exampleLiteTask, shortId: "T-43", name: "Write the tests", parentTaskId: ids.task } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, body.workspaceId, params.taskRef, "member")

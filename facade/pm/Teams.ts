@@ -6,39 +6,8 @@ import { NewTeam, PmTeam, Team, TeamMembersChange, TeamPatch, teamMemberRows, te
 import { send } from "../../actors/pm/WorkActor.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const tag = "Teams"
-const service = "pm"
-
-const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleTeam = {
-  id: "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
-  workspaceId: ws,
-  name: "Design",
-  description: "Product and brand design",
-  color: "#7b68ee",
-  members: [
-    {
-      userId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-      name: "Alice",
-      email: "alice@example.com",
-      role: "lead",
-      addedAt: "2026-11-21T12:00:00.000Z"
-    },
-    {
-      userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-      name: "Bob",
-      email: "bob@example.com",
-      role: "member",
-      addedAt: "2026-11-21T12:00:00.000Z"
-    }
-  ],
-  memberCount: 2,
-  createdBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { teamsExamples } from "./Teams.examples.ts"
 
 const TeamParams = Schema.Struct({ teamId: Id })
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
@@ -79,10 +48,10 @@ const manageable = (context: RequestContext, teamId: string) =>
     return workspaceId
   })
 
+const { operation } = tagGroup("pm", "Teams", teamsExamples)
+
 export const teamsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTeams",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/teams",
@@ -95,7 +64,6 @@ export const teamsOperations = [
       memberId: Schema.optionalKey(Id.annotate({ description: "Only teams this user belongs to" }))
     }),
     responses: { 200: { description: "Teams, by name", schema: Schema.Struct({ items: Schema.Array(Team) }) } },
-    examples: [{ name: "list", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [exampleTeam] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -109,8 +77,6 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createTeam",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/teams",
@@ -121,21 +87,6 @@ export const teamsOperations = [
     params: WorkspaceParams,
     body: NewTeam,
     responses: { 201: { description: "Created", schema: Team }, 409: { description: "A team with that name exists" } },
-    examples: [
-      {
-        name: "create",
-        request: {
-          params: { workspaceId: ws },
-          body: {
-            name: "Design",
-            description: "Product and brand design",
-            color: "#7b68ee",
-            members: [{ userId: exampleTeam.members[1]!.userId, role: "member" }]
-          }
-        },
-        response: { status: 201, body: exampleTeam }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -145,8 +96,6 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTeam",
     method: "PATCH",
     path: "/v1/teams/{teamId}",
@@ -156,13 +105,6 @@ export const teamsOperations = [
     params: TeamParams,
     body: TeamPatch,
     responses: { 200: { description: "Updated", schema: Team }, 409: { description: "A team with that name exists" } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { teamId: exampleTeam.id }, body: { name: "Design Systems" } },
-        response: { status: 200, body: { ...exampleTeam, name: "Design Systems" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* manageable(context, params.teamId)
@@ -172,8 +114,6 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTeam",
     method: "DELETE",
     path: "/v1/teams/{teamId}",
@@ -182,7 +122,6 @@ export const teamsOperations = [
     scopes: ["workspaces:write"],
     params: TeamParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such team" } },
-    examples: [{ name: "delete", request: { params: { teamId: exampleTeam.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* manageable(context, params.teamId)
@@ -191,8 +130,6 @@ export const teamsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTeamMembers",
     method: "POST",
     path: "/v1/teams/{teamId}/members",
@@ -204,16 +141,6 @@ export const teamsOperations = [
     params: TeamParams,
     body: TeamMembersChange,
     responses: { 200: { description: "The team", schema: Team } },
-    examples: [
-      {
-        name: "add-lead",
-        request: {
-          params: { teamId: exampleTeam.id },
-          body: { add: [{ userId: exampleTeam.members[1]!.userId, role: "lead" }], remove: [] }
-        },
-        response: { status: 200, body: { ...exampleTeam, members: exampleTeam.members.map((m) => ({ ...m, role: "lead" })) } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const workspaceId = yield* manageable(context, params.teamId)

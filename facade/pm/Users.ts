@@ -43,11 +43,9 @@ import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, userOf, workspaceRole } from "../Access.ts"
-import { operation, raw, type RequestContext } from "../Operation.ts"
+import { raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { visibleWorkspaceIds, workspaceScope } from "./Viewers.ts"
-
-const tag = "Users"
-const service = "pm"
+import { usersExamples } from "./Users.examples.ts"
 const read = ["users:read"]
 const write = ["users:write"]
 
@@ -147,34 +145,6 @@ const looksLike = (contentType: string, bytes: Uint8Array) => {
 const ProfileText = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
 const Phone = Schema.NullOr(Schema.String.check(Schema.isPattern(/^\+?[0-9 ()./-]{3,30}$/, { expected: "a phone number" })))
 
-const alice = {
-  id: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  email: "alice@example.com",
-  name: "Alice",
-  createdAt: "2026-11-21T12:00:00.000Z",
-  title: "Engineering manager",
-  department: "Platform",
-  bio: null,
-  phone: null,
-  avatarUrl: "/pm/v1/users/6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f/avatar?v=2026-11-21T12%3A00%3A00.000Z",
-  status: { text: "In a meeting", emoji: "📅", clearAt: "2026-11-21T13:00:00.000Z", setAt: "2026-11-21T12:00:00.000Z" }
-}
-const ws = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleSettings = {
-  timezone: "Europe/Berlin",
-  locale: "de-DE",
-  dateFormat: "DD.MM.YYYY",
-  timeFormat: "24h",
-  weekStart: "monday",
-  theme: "dark",
-  defaultWorkspaceId: ws
-}
-const exampleNotificationPrefs = {
-  reasons: Object.fromEntries(notificationReasons.map((r) => [r, r !== "watching"])),
-  mutedWorkspaceIds: []
-}
-const exampleWorkspacePrefs = { homeSpaceId: null, defaultViewType: "board", sidebarCollapsed: false, pinnedSpaceIds: [] }
-
 const MyDataExport = Schema.Struct({
   exportedAt: Timestamp,
   profile: UserProfile,
@@ -202,11 +172,11 @@ const StrengthReport = Schema.Struct({
   suggestions: Schema.Array(Schema.String)
 }).annotate({ identifier: "PasswordStrength" })
 
+const { operation } = tagGroup("pm", "Users", usersExamples)
+
 export const usersOperations = [
   // -- profile ---------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "getMyProfile",
     method: "GET",
     path: "/v1/users/me",
@@ -214,12 +184,9 @@ export const usersOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "Profile", schema: UserProfile } },
-    examples: [{ name: "me", response: { status: 200, body: alice } }],
     handler: (_r, context) => myProfile(context)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMyProfile",
     method: "PATCH",
     path: "/v1/users/me",
@@ -235,9 +202,6 @@ export const usersOperations = [
       phone: Schema.optionalKey(Phone)
     }),
     responses: { 200: { description: "Profile", schema: UserProfile } },
-    examples: [
-      { name: "title", request: { body: { title: "Engineering manager", department: "Platform" } }, response: { status: 200, body: alice } }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId, email } = yield* me(context)
@@ -252,8 +216,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getUserProfile",
     method: "GET",
     path: "/v1/users/{userId}",
@@ -263,7 +225,6 @@ export const usersOperations = [
     scopes: read,
     params: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "Profile", schema: UserProfile }, 404: { description: "No such user, or not a co-worker" } },
-    examples: [{ name: "get", request: { params: { userId: alice.id } }, response: { status: 200, body: alice } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         if (!(yield* mayView(context, params.userId))) return yield* notFoundUser
@@ -272,8 +233,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceUsers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/users",
@@ -286,13 +245,6 @@ export const usersOperations = [
       role: Schema.optionalKey(Role)
     }),
     responses: { 200: { description: "Users, by name", schema: Schema.Struct({ items: Schema.Array(WorkspaceUser) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { workspaceId: ws }, query: { q: "ali" } },
-        response: { status: 200, body: { items: [{ ...alice, role: "owner" }] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -313,8 +265,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "lookupWorkspaceUserByEmail",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/users/lookup",
@@ -327,13 +277,6 @@ export const usersOperations = [
       200: { description: "The member", schema: WorkspaceUser },
       404: { description: "Nobody in the workspace has that e-mail" }
     },
-    examples: [
-      {
-        name: "lookup",
-        request: { params: { workspaceId: ws }, query: { email: "alice@example.com" } },
-        response: { status: 200, body: { ...alice, role: "owner" } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -351,8 +294,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getUsersBatch",
     method: "POST",
     path: "/v1/users/batch",
@@ -366,7 +307,6 @@ export const usersOperations = [
         schema: Schema.Struct({ items: Schema.Array(UserProfile), missing: Schema.Array(Id) })
       }
     },
-    examples: [{ name: "batch", request: { body: { ids: [alice.id] } }, response: { status: 200, body: { items: [alice], missing: [] } } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const ids = [...new Set(body.ids)]
@@ -378,8 +318,6 @@ export const usersOperations = [
   }),
   // -- status ----------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "setMyStatus",
     method: "PUT",
     path: "/v1/users/me/status",
@@ -396,7 +334,6 @@ export const usersOperations = [
       clearAt: Schema.optionalKey(Schema.NullOr(Timestamp))
     }),
     responses: { 200: { description: "The status", schema: UserStatus } },
-    examples: [{ name: "meeting", request: { body: { preset: "meeting" } }, response: { status: 200, body: alice.status } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
@@ -427,8 +364,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "clearMyStatus",
     method: "DELETE",
     path: "/v1/users/me/status",
@@ -436,13 +371,10 @@ export const usersOperations = [
     auth: "both",
     scopes: write,
     responses: { 204: { description: "Cleared" } },
-    examples: [{ name: "clear", response: { status: 204 } }],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.asVoid(settingsActor(userId, "clearStatus", {})))
   }),
   // -- settings --------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "getMySettings",
     method: "GET",
     path: "/v1/users/me/settings",
@@ -450,12 +382,9 @@ export const usersOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "Settings", schema: DisplaySettings.annotate({ identifier: "UserSettings" }) } },
-    examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.settings))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMySettings",
     method: "PATCH",
     path: "/v1/users/me/settings",
@@ -474,13 +403,6 @@ export const usersOperations = [
       defaultWorkspaceId: Schema.optionalKey(Schema.NullOr(Id))
     }),
     responses: { 200: { description: "Settings", schema: DisplaySettings } },
-    examples: [
-      {
-        name: "berlin",
-        request: { body: { timezone: "Europe/Berlin", locale: "de-DE", dateFormat: "DD.MM.YYYY" } },
-        response: { status: 200, body: exampleSettings }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
@@ -496,8 +418,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resetMySettings",
     method: "DELETE",
     path: "/v1/users/me/settings",
@@ -505,28 +425,9 @@ export const usersOperations = [
     auth: "both",
     scopes: write,
     responses: { 200: { description: "Default settings", schema: DisplaySettings } },
-    examples: [
-      {
-        name: "reset",
-        response: {
-          status: 200,
-          body: {
-            timezone: "UTC",
-            locale: "en-US",
-            dateFormat: "YYYY-MM-DD",
-            timeFormat: "24h",
-            weekStart: "monday",
-            theme: "system",
-            defaultWorkspaceId: null
-          }
-        }
-      }
-    ],
     handler: (_r, context) => Effect.flatMap(me(context), ({ userId }) => settingsActor(userId, "resetSettings", {}))
   }),
   operation({
-    service,
-    tag,
     operationId: "getMyNotificationPreferences",
     method: "GET",
     path: "/v1/users/me/settings/notifications",
@@ -534,13 +435,10 @@ export const usersOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "Preferences", schema: NotificationPreferences.annotate({ identifier: "NotificationPreferences" }) } },
-    examples: [{ name: "get", response: { status: 200, body: exampleNotificationPrefs } }],
     handler: (_r, context) =>
       Effect.flatMap(me(context), ({ userId }) => Effect.map(settingsActor(userId, "view", {}), (s) => s.notifications))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMyNotificationPreferences",
     method: "PATCH",
     path: "/v1/users/me/settings/notifications",
@@ -554,13 +452,6 @@ export const usersOperations = [
       mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(100)))
     }),
     responses: { 200: { description: "Preferences", schema: NotificationPreferences } },
-    examples: [
-      {
-        name: "mute-watching",
-        request: { body: { reasons: { watching: false } } },
-        response: { status: 200, body: exampleNotificationPrefs }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
@@ -579,8 +470,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMyWorkspacePreferences",
     method: "GET",
     path: "/v1/users/me/workspaces/{workspaceId}/preferences",
@@ -589,7 +478,6 @@ export const usersOperations = [
     scopes: read,
     params: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "Preferences", schema: WorkspacePreferences.annotate({ identifier: "WorkspacePreferences" }) } },
-    examples: [{ name: "get", request: { params: { workspaceId: ws } }, response: { status: 200, body: exampleWorkspacePrefs } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -598,8 +486,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMyWorkspacePreferences",
     method: "PATCH",
     path: "/v1/users/me/workspaces/{workspaceId}/preferences",
@@ -615,13 +501,6 @@ export const usersOperations = [
       pinnedSpaceIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
     }),
     responses: { 200: { description: "Preferences", schema: WorkspacePreferences } },
-    examples: [
-      {
-        name: "board",
-        request: { params: { workspaceId: ws }, body: { defaultViewType: "board" } },
-        response: { status: 200, body: exampleWorkspacePrefs }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const role = yield* workspaceRole(context, params.workspaceId)
@@ -638,8 +517,6 @@ export const usersOperations = [
   }),
   // -- avatar ----------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "uploadMyAvatar",
     method: "PUT",
     path: "/v1/users/me/avatar",
@@ -657,15 +534,6 @@ export const usersOperations = [
       413: { description: "Larger than 2 MiB" },
       415: { description: "Not PNG, JPEG, GIF or WebP" }
     },
-    examples: [
-      {
-        name: "png",
-        response: {
-          status: 200,
-          body: { avatarUrl: alice.avatarUrl, contentType: "image/png", size: 20480, updatedAt: "2026-11-21T12:00:00.000Z" }
-        }
-      }
-    ],
     handler: ({ upload }, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
@@ -692,8 +560,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteMyAvatar",
     method: "DELETE",
     path: "/v1/users/me/avatar",
@@ -701,7 +567,6 @@ export const usersOperations = [
     auth: "both",
     scopes: write,
     responses: { 204: { description: "Removed (or there was none)" } },
-    examples: [{ name: "remove", response: { status: 204 } }],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const { userId } = yield* me(context)
@@ -710,8 +575,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getUserAvatar",
     method: "GET",
     path: "/v1/users/{userId}/avatar",
@@ -720,7 +583,6 @@ export const usersOperations = [
     scopes: read,
     params: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "The image", contentType: "image/*" }, 404: { description: "No avatar, or not a co-worker" } },
-    examples: [{ name: "avatar", request: { params: { userId: alice.id } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         if (!(yield* mayView(context, params.userId))) return yield* notFoundUser
@@ -738,8 +600,6 @@ export const usersOperations = [
   }),
   // -- password --------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "getPasswordPolicy",
     method: "GET",
     path: "/v1/users/password-policy",
@@ -757,9 +617,6 @@ export const usersOperations = [
         }).annotate({ identifier: "PasswordPolicy" })
       }
     },
-    examples: [
-      { name: "policy", response: { status: 200, body: { minLength: 8, maxLength: 200, minScore: 2, rules: ["At least 8 characters"] } } }
-    ],
     handler: () =>
       Effect.succeed({
         minLength: PASSWORD_MIN_LENGTH,
@@ -774,8 +631,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "checkPasswordStrength",
     method: "POST",
     path: "/v1/users/password-strength",
@@ -788,21 +643,6 @@ export const usersOperations = [
       name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
     }),
     responses: { 200: { description: "Assessment", schema: StrengthReport } },
-    examples: [
-      {
-        name: "weak",
-        request: { body: { password: "password123" } },
-        response: {
-          status: 200,
-          body: {
-            score: 0,
-            acceptable: false,
-            warnings: ["This is one of the most common passwords"],
-            suggestions: ["Use a longer passphrase of several unrelated words"]
-          }
-        }
-      }
-    ],
     handler: ({ body }) =>
       Effect.succeed(
         assessPassword(body.password, {
@@ -812,8 +652,6 @@ export const usersOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "verifyMyPassword",
     method: "POST",
     path: "/v1/users/me/password/verify",
@@ -826,13 +664,6 @@ export const usersOperations = [
       200: { description: "Verified", schema: Schema.Struct({ verified: Schema.Boolean, verifiedAt: Timestamp }) },
       400: { description: "Wrong password" }
     },
-    examples: [
-      {
-        name: "verify",
-        request: { body: { password: "correct horse battery" } },
-        response: { status: 200, body: { verified: true, verifiedAt: "2026-11-21T12:00:00.000Z" } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -851,8 +682,6 @@ export const usersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "changeMyPassword",
     method: "POST",
     path: "/v1/users/me/password",
@@ -869,20 +698,6 @@ export const usersOperations = [
       },
       400: { description: "Wrong current password, or a weak new one" }
     },
-    examples: [
-      {
-        name: "change",
-        request: { body: { currentPassword: "correct horse battery", newPassword: "Lantern-orbit-57-quietly" } },
-        response: {
-          status: 200,
-          body: {
-            changedAt: "2026-11-21T12:00:00.000Z",
-            sessionsEnded: 1,
-            strength: { score: 4, acceptable: true, warnings: [], suggestions: [] }
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -907,8 +722,6 @@ export const usersOperations = [
   }),
   // -- data ------------------------------------------------------------------
   operation({
-    service,
-    tag,
     operationId: "exportMyData",
     method: "GET",
     path: "/v1/users/me/export",
@@ -917,24 +730,6 @@ export const usersOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "A JSON document (attachment)", schema: MyDataExport } },
-    examples: [
-      {
-        name: "export",
-        response: {
-          status: 200,
-          body: {
-            exportedAt: "2026-11-21T12:00:00.000Z",
-            profile: alice,
-            settings: exampleSettings,
-            notificationPreferences: exampleNotificationPrefs,
-            workspacePreferences: { [ws]: exampleWorkspacePrefs },
-            workspaces: [{ id: ws, name: "Acme", role: "owner" }],
-            teams: [],
-            notifications: []
-          }
-        }
-      }
-    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

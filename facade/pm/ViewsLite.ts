@@ -30,18 +30,15 @@ import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, Priority } from "../../actors/pm/WorkRecords.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-import { exampleLiteTask, listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
 import { onView } from "./ResourceViews.ts"
-import { planningIds } from "./Sprints.ts"
-import { visibleWorkspaceIds } from "./Viewers.ts"
-import { exampleIds as ids, inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
 
-const tag = "Views (Lite)"
-const service = "pm"
+import { visibleWorkspaceIds } from "./Viewers.ts"
+import { inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
+import { viewsLiteExamples } from "./ViewsLite.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
-const ws = ids.workspace
 
 type Minimum = "viewer" | "member"
 
@@ -281,24 +278,6 @@ const LiteView = Schema.Struct({
 }).annotate({ identifier: "LiteView", description: "A view with names instead of ids" })
 type LiteView = typeof LiteView.Type
 
-const exampleLiteView: LiteView = {
-  id: planningIds.view,
-  shortId: "V-3",
-  name: "Sprint board",
-  type: "board",
-  scope: "list Engineering / Backlog",
-  isPrivate: false,
-  columns: [
-    { name: "Name", width: 320 },
-    { name: "Assignees", width: null },
-    { name: "Story points", width: 120 }
-  ],
-  groupBy: { column: "Status", direction: "asc", collapsed: ["closed"], showEmpty: true },
-  sortBy: [{ column: "Priority", direction: "asc" }],
-  filters: { includeClosed: false, assignees: ["bob@example.com"] },
-  settings: {}
-}
-
 /** Views with names: their scope, columns, grouping and sort by name, assignees by e-mail. */
 const toLiteViews = (views: ReadonlyArray<View>) =>
   Effect.gen(function* () {
@@ -386,12 +365,11 @@ const whereOf = (w: Where): Where => ({
   ...(w.folder !== undefined ? { folder: w.folder } : {}),
   ...(w.list !== undefined ? { list: w.list } : {})
 })
-const refOnly = { workspaceId: ws, list: "Backlog" }
+
+const { operation } = tagGroup("pm", "Views (Lite)", viewsLiteExamples)
 
 export const viewsLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "createViewLite",
     method: "POST",
     path: "/v1/lite/views",
@@ -416,25 +394,6 @@ export const viewsLiteOperations = [
       404: { description: "An unknown space, folder, list, column or e-mail" },
       409: { description: "Ambiguous name, or a view of that name exists there" }
     },
-    examples: [
-      {
-        name: "board of a list",
-        request: {
-          body: {
-            workspaceId: ws,
-            space: "Engineering",
-            list: "Backlog",
-            name: "Sprint board",
-            type: "board",
-            columns: ["Name", "Assignees", "Story points"],
-            groupBy: "Status",
-            sortBy: [{ column: "Priority" }],
-            filters: { includeClosed: false, assignees: ["bob@example.com"] }
-          }
-        },
-        response: { status: 201, body: exampleLiteView }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const scope = yield* liteScope(context, body.workspaceId, whereOf(body), "member", "body")
@@ -469,8 +428,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listViewsLite",
     method: "GET",
     path: "/v1/lite/views",
@@ -479,7 +436,6 @@ export const viewsLiteOperations = [
     scopes: read,
     query: RefQuery,
     responses: { 200: { description: "Views", schema: Schema.Struct({ items: Schema.Array(LiteView) }) } },
-    examples: [{ name: "of a list", request: { query: refOnly }, response: { status: 200, body: { items: [exampleLiteView] } } }],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, q.workspaceId)
@@ -491,8 +447,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getViewLite",
     method: "GET",
     path: "/v1/lite/views/{viewRef}",
@@ -506,13 +460,6 @@ export const viewsLiteOperations = [
       404: { description: "No such view" },
       409: { description: "Several views have that name; name the level or use the short id" }
     },
-    examples: [
-      {
-        name: "by short id",
-        request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } },
-        response: { status: 200, body: exampleLiteView }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const { view } = yield* viewByRef(context, q.workspaceId, params.viewRef, whereOf(q), "viewer", "query")
@@ -520,8 +467,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateViewLite",
     method: "PATCH",
     path: "/v1/lite/views/{viewRef}",
@@ -539,13 +484,6 @@ export const viewsLiteOperations = [
       settings: Schema.optionalKey(ViewSettings)
     }),
     responses: { 200: { description: "Updated", schema: LiteView } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { viewRef: "Sprint board" }, body: { ...refOnly, newName: "Board", filters: { includeClosed: false } } },
-        response: { status: 200, body: { ...exampleLiteView, name: "Board" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -562,8 +500,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteViewLite",
     method: "DELETE",
     path: "/v1/lite/views/{viewRef}",
@@ -573,7 +509,6 @@ export const viewsLiteOperations = [
     params: Ref,
     query: ByRefQuery,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } }, response: { status: 204 } }],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, q.workspaceId, params.viewRef, whereOf(q), "member", "query")
@@ -581,8 +516,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setViewColumnsLite",
     method: "PUT",
     path: "/v1/lite/views/{viewRef}/columns",
@@ -601,16 +534,6 @@ export const viewsLiteOperations = [
       )
     }),
     responses: { 200: { description: "Updated", schema: LiteView }, 404: { description: "An unknown column" } },
-    examples: [
-      {
-        name: "columns",
-        request: {
-          params: { viewRef: "Sprint board" },
-          body: { ...refOnly, columns: ["Name", "Assignees", "Story points"], widths: { Name: 320, "Story points": 120 } }
-        },
-        response: { status: 200, body: exampleLiteView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -631,8 +554,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveViewColumnLite",
     method: "POST",
     path: "/v1/lite/views/{viewRef}/columns/move",
@@ -651,13 +572,6 @@ export const viewsLiteOperations = [
       after: Schema.optionalKey(NameRef)
     }),
     responses: { 200: { description: "Moved", schema: LiteView } },
-    examples: [
-      {
-        name: "after",
-        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, column: "Due date", after: "Name" } },
-        response: { status: 200, body: exampleLiteView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const given = [body.position, body.before, body.after].filter((v) => v !== undefined).length
@@ -683,8 +597,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setViewGroupingLite",
     method: "PUT",
     path: "/v1/lite/views/{viewRef}/grouping",
@@ -706,13 +618,6 @@ export const viewsLiteOperations = [
       showEmpty: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "Updated", schema: LiteView }, 400: { description: "That column cannot group" } },
-    examples: [
-      {
-        name: "by status",
-        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, groupBy: "Status", collapsed: ["closed"], showEmpty: true } },
-        response: { status: 200, body: exampleLiteView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -731,8 +636,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setViewSortLite",
     method: "PUT",
     path: "/v1/lite/views/{viewRef}/sort",
@@ -742,16 +645,6 @@ export const viewsLiteOperations = [
     params: Ref,
     body: Schema.Struct({ workspaceId: OptionalWorkspace, ...WhereFields, sortBy: SortKeys }),
     responses: { 200: { description: "Updated", schema: LiteView }, 400: { description: "That column cannot sort" } },
-    examples: [
-      {
-        name: "priority then due",
-        request: {
-          params: { viewRef: "V-3" },
-          body: { workspaceId: ws, sortBy: [{ column: "Priority" }, { column: "Due date", direction: "asc" }] }
-        },
-        response: { status: 200, body: exampleLiteView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "member", "body")
@@ -761,8 +654,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateViewLite",
     method: "POST",
     path: "/v1/lite/views/{viewRef}/duplicate",
@@ -779,19 +670,6 @@ export const viewsLiteOperations = [
       isPrivate: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 201: { description: "Copied", schema: Schema.Struct({ view: LiteView, droppedColumns: Schema.Array(Schema.String) }) } },
-    examples: [
-      {
-        name: "to a space",
-        request: { params: { viewRef: "V-3" }, body: { workspaceId: ws, to: { space: "Engineering" } } },
-        response: {
-          status: 201,
-          body: {
-            view: { ...exampleLiteView, shortId: "V-4", name: "Sprint board (copy)", scope: "space Engineering" },
-            droppedColumns: ["Story points"]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { view } = yield* viewByRef(context, body.workspaceId, params.viewRef, whereOf(body), "viewer", "body")
@@ -812,8 +690,6 @@ export const viewsLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getViewTasksLite",
     method: "GET",
     path: "/v1/lite/views/{viewRef}/tasks",
@@ -849,22 +725,6 @@ export const viewsLiteOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "board",
-        request: { params: { viewRef: "V-3" }, query: { workspaceId: ws } },
-        response: {
-          status: 200,
-          body: {
-            view: "Sprint board",
-            total: 1,
-            truncated: false,
-            tasks: [exampleLiteTask],
-            groups: [{ key: "in progress", label: "in progress", count: 1, collapsed: false, tasks: [exampleLiteTask] }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const { caller, view } = yield* viewByRef(context, q.workspaceId, params.viewRef, whereOf(q), "viewer", "query")

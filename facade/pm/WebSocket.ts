@@ -5,7 +5,8 @@ import { issueTicket, TICKET_TTL_SECONDS } from "../../streams/WebSocketTickets.
 import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
 import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
+import { webSocketExamples } from "./WebSocket.examples.ts"
 
 const WebSocketTicket = Schema.Struct({
   ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
@@ -16,12 +17,10 @@ const WebSocketTicket = Schema.Struct({
   expiresAt: Timestamp
 }).annotate({ identifier: "WebSocketTicket" })
 
-const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
+const { operation } = tagGroup("pm", "WebSocket", webSocketExamples)
 
 export const webSocketOperations = [
   operation({
-    service: "pm",
-    tag: "WebSocket",
     operationId: "createWebSocketTicket",
     method: "POST",
     path: "/v1/ws/ticket",
@@ -42,21 +41,6 @@ export const webSocketOperations = [
       201: { description: "Ticket issued", schema: WebSocketTicket },
       404: { description: "No such workspace (or not the caller's)" }
     },
-    examples: [
-      {
-        name: "ticket",
-        request: { body: { workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10" } },
-        response: {
-          status: 201,
-          body: {
-            ticket: exampleTicket,
-            url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
-            socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
-            expiresAt: "2026-11-21T12:00:30.000Z"
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId)

@@ -13,7 +13,7 @@ import { Id, Name } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../Access.ts"
-import { type AnyOperation, operation, type RequestContext, type ServiceName } from "../Operation.ts"
+import { type AnyOperation, type RequestContext, type ServiceName, tagGroup } from "../Operation.ts"
 import { isScope, scopes } from "../Scopes.ts"
 
 const ScopeList = Schema.Array(Schema.String.check(Schema.isMaxLength(64)))
@@ -78,9 +78,11 @@ export const apiKeyOperations = (
   tags: { readonly keys: string; readonly current: string },
   ids: ApiKeyOperationIds
 ): ReadonlyArray<AnyOperation> => {
-  const base = { service, tag: tags.keys, auth: "jwt", scopes: [] } as const
+  const keys = tagGroup(service, tags.keys)
+  const current = tagGroup(service, tags.current)
+  const base = { auth: "jwt", scopes: [] } as const
   const operations: Array<AnyOperation> = [
-    operation({
+    keys.operation({
       ...base,
       operationId: ids.create,
       method: "POST",
@@ -114,7 +116,7 @@ export const apiKeyOperations = (
           return { ...view, key: minted.key }
         })
     }),
-    operation({
+    keys.operation({
       ...base,
       operationId: ids.list,
       method: "GET",
@@ -141,7 +143,7 @@ export const apiKeyOperations = (
           return { items: atLeast(role, "admin") ? items : items.filter((key) => key.createdBy === user.userId) }
         })
     }),
-    operation({
+    keys.operation({
       ...base,
       operationId: ids.get,
       method: "GET",
@@ -152,7 +154,7 @@ export const apiKeyOperations = (
       examples: [{ name: "get", request: { params: { keyId: exampleKey.id } }, response: { status: 200, body: exampleKey } }],
       handler: ({ params }, context) => manageable(context, params.keyId)
     }),
-    operation({
+    keys.operation({
       ...base,
       operationId: ids.update,
       method: "PATCH",
@@ -175,7 +177,7 @@ export const apiKeyOperations = (
           return yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "update", patch)
         })
     }),
-    operation({
+    keys.operation({
       ...base,
       operationId: ids.revoke,
       method: "DELETE",
@@ -194,7 +196,7 @@ export const apiKeyOperations = (
   ]
   if (ids.rotate) {
     operations.push(
-      operation({
+      keys.operation({
         ...base,
         operationId: ids.rotate,
         method: "POST",
@@ -221,9 +223,7 @@ export const apiKeyOperations = (
     )
   }
   operations.push(
-    operation({
-      service,
-      tag: tags.current,
+    current.operation({
       operationId: ids.current,
       method: "GET",
       path: "/v1/api-keys/current",

@@ -11,7 +11,7 @@ import { Plan, PlanId, plans } from "../../actors/billing/Plans.ts"
 import { Id } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
-import { operation, type RequestContext, type ServiceName } from "../Operation.ts"
+import { type RequestContext, type ServiceName, tagGroup } from "../Operation.ts"
 import { changePlan, changeSeats } from "../pm/platform/BillingChanges.ts"
 
 export const WorkspaceParams = Schema.Struct({ workspaceId: Id })
@@ -70,11 +70,10 @@ export const sharedBillingOperations = (
   /** The example workspace of the service's documents. */
   params: { readonly workspaceId: string }
 ) => {
-  const base = { service, tag } as const
-  const owned = { ...base, auth: "jwt", scopes: [], params: WorkspaceParams } as const
+  const { operation } = tagGroup(service, tag)
+  const owned = { auth: "jwt", scopes: [], params: WorkspaceParams } as const
   return {
     listPlans: operation({
-      ...base,
       operationId: ids.listPlans,
       method: "GET",
       path: "/v1/billing/plans",

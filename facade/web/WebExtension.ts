@@ -8,7 +8,7 @@
  */
 import { Effect, Layer } from "effect"
 import { logError } from "../../runtime/Log.ts"
-import type { Extension } from "../Extension.ts"
+import { extension } from "../Extension.ts"
 import type { HttpResponse, TemplatedApp } from "../uws.ts"
 import { type Asset, ensureBuilt, loadAssets } from "./WebAssets.ts"
 
@@ -65,8 +65,8 @@ export const attachWebApp = (app: TemplatedApp) =>
     )
   )
 
-export const webExtension: Extension = {
+export const webExtension = extension({
   name: "web",
   layer: () => Layer.empty,
   attach: (app) => attachWebApp(app)
-}
+})

@@ -9,9 +9,10 @@ import { Id } from "../../actors/Fields.ts"
 import { gallery } from "../../actors/wiki/CoverGallery.ts"
 import { imagesOfWorkspace } from "../../actors/wiki/PageAttachments.ts"
 import { pageAccess, workspaceAccess } from "../../actors/wiki/WikiAccess.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
-import { operation } from "../Operation.ts"
+
+import { tagGroup } from "../Operation.ts"
 import { callerFrom } from "./WikiSpaces.ts"
+import { coverImagesExamples } from "./CoverImages.examples.ts"
 
 const CoverImage = Schema.Struct({
   reference: Schema.String.annotate({ description: "The value for a page's coverImage" }),
@@ -21,10 +22,10 @@ const CoverImage = Schema.Struct({
   pageId: Schema.NullOr(Id).annotate({ description: "For uploaded images: the page it is attached to" })
 }).annotate({ identifier: "WikiCoverImage" })
 
+const { operation } = tagGroup("wiki", "Cover Images", coverImagesExamples)
+
 export const coverImagesOperations = [
   operation({
-    service: "wiki",
-    tag: "Cover Images",
     operationId: "listWikiCoverImages",
     method: "GET",
     path: "/v1/cover-images",
@@ -44,26 +45,6 @@ export const coverImagesOperations = [
         schema: Schema.Struct({ items: Schema.Array(CoverImage) }).annotate({ identifier: "WikiCoverImages" })
       }
     },
-    examples: [
-      {
-        name: "gallery",
-        request: { query: { workspaceId: examples.workspaceId, category: "gradient" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                reference: "gallery:gradient-dawn",
-                name: "Dawn",
-                category: "gradient",
-                url: "data:image/svg+xml;base64,PHN2Zy…",
-                pageId: null
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

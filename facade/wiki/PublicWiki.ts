@@ -6,40 +6,22 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import { recordView } from "../../actors/wiki/PageActivity.ts"
 import { linkOf, PublicPage, PublicPageLink, publicPageById, publicPageView, PublicTreeNode, treeOf } from "../../actors/wiki/PublicWiki.ts"
-import { operation } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Public Wiki"
+import { tagGroup } from "../Operation.ts"
+import { publicWikiExamples } from "./PublicWiki.examples.ts"
+export { examplePublicPage } from "./PublicWiki.examples.ts"
 
 /** An anonymous id the visitor's browser keeps, so analytics can count visitors without cookies on our side. */
 export const VisitorId = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9_-]{8,64}$/, { expected: "8-64 letters, digits, - or _" })
 ).annotate({ description: "Anonymous visitor id kept by the visitor's browser (for unique-visitor counts); optional" })
 
-export const examplePublicPage = {
-  id: ex.pageId,
-  title: "Getting started",
-  slug: "getting-started",
-  icon: "👋",
-  coverImage: null,
-  spaceKey: "DOCS",
-  path: "/acme-docs/getting-started",
-  html: "<p>Install the CLI, then run <code>acme init</code>.</p>",
-  author: null,
-  updatedAt: ex.at,
-  breadcrumbs: [],
-  children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null }]
-}
-
-const params = { pageId: ex.pageId }
+const { operation } = tagGroup("wiki", "Public Wiki", publicWikiExamples)
 
 export const publicWikiOperations = [
   operation({
-    service,
-    tag,
     operationId: "getSharedWikiPage",
     method: "GET",
     path: "/v1/public/pages/{pageId}",
@@ -52,7 +34,6 @@ export const publicWikiOperations = [
     params: Schema.Struct({ pageId: Id }),
     query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such page, or not public" } },
-    examples: [{ name: "shared-page", request: { params }, response: { status: 200, body: examplePublicPage } }],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         const { space, site, pub, page } = yield* publicPageById(params.pageId).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -62,8 +43,6 @@ export const publicWikiOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getSharedWikiPageTree",
     method: "GET",
     path: "/v1/public/pages/{pageId}/tree",
@@ -82,19 +61,6 @@ export const publicWikiOperations = [
       },
       404: { description: "No such page, or not public" }
     },
-    examples: [
-      {
-        name: "shared-subtree",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            page: { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" },
-            children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const { pub, page } = yield* publicPageById(params.pageId).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -6,13 +6,11 @@
  * anything not public answers 404.
  */
 import { Effect, Schema } from "effect"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import { publicPageById, publicPagesOf, publicPathOf, publicSpaceByKey, publicSpaceBySlug } from "../../actors/wiki/PublicWiki.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Public Wiki Resolve"
+import { tagGroup } from "../Operation.ts"
+import { publicWikiResolveExamples } from "./PublicWikiResolve.examples.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -29,10 +27,10 @@ const Resolved = Schema.Struct({
 
 const noSuchPath = reject("not_found", "No public wiki or page at this path")
 
+const { operation } = tagGroup("wiki", "Public Wiki Resolve", publicWikiResolveExamples)
+
 export const publicWikiResolveOperations = [
   operation({
-    service,
-    tag,
     operationId: "resolvePublicWikiPath",
     method: "GET",
     path: "/v1/public/resolve",
@@ -48,23 +46,6 @@ export const publicWikiResolveOperations = [
       })
     }),
     responses: { 200: { description: "What the path names", schema: Resolved }, 404: { description: "Nothing public at this path" } },
-    examples: [
-      {
-        name: "site-page",
-        request: { query: { path: "/acme-docs/getting-started" } },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ex.workspaceId,
-            spaceId: ex.spaceId,
-            spaceKey: "DOCS",
-            siteSlug: "acme-docs",
-            page: { id: ex.pageId, slug: "getting-started", title: "Getting started" },
-            canonicalPath: "/acme-docs/getting-started"
-          }
-        }
-      }
-    ],
     handler: ({ query }) =>
       Effect.gen(function* () {
         const segments = query.path

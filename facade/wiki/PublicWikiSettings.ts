@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { DateParam, ex, Interval, Limit, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
+import { DateParam, Interval, Limit, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
 import {
   type PublicShare,
   PublicSite,
@@ -24,13 +24,10 @@ import { query as sqlQuery } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RawReply, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Public Wiki Settings"
+import { type RawReply, type RequestContext, tagGroup } from "../Operation.ts"
+import { publicWikiSettingsExamples } from "./PublicWikiSettings.examples.ts"
 
 const SpaceParams = Schema.Struct({ spaceId: Id })
-const params = { spaceId: ex.spaceId }
 
 /** The caller as an admin of the space (404 when they cannot see it, 403 below admin). */
 const spaceAdmin = (context: RequestContext, spaceId: string) =>
@@ -44,26 +41,6 @@ const requireAllowed = (workspaceId: string) =>
   Effect.flatMap(publicAllowed(workspaceId).pipe(Effect.orDie), (allowed) =>
     allowed ? Effect.void : Effect.fail(reject("forbidden", "Public wikis are turned off for this workspace (see Wiki Settings)"))
   )
-
-const exampleSettings = {
-  spaceId: ex.spaceId,
-  workspaceId: ex.workspaceId,
-  enabled: true,
-  slug: "acme-docs",
-  path: "/acme-docs",
-  title: "Acme Docs",
-  description: "Everything about Acme",
-  logoUrl: "https://acme.example/logo.png",
-  accentColor: "#3355ff",
-  footerText: "© Acme",
-  allowSearch: true,
-  allowIndexing: true,
-  showAuthors: false,
-  showLastUpdated: true,
-  enabledAt: ex.at,
-  updatedBy: ex.userId,
-  updatedAt: ex.at
-}
 
 const ShareView = Schema.Struct({
   pageId: Schema.String,
@@ -96,10 +73,10 @@ const noContent: RawReply = { _tag: "RawReply", status: 204, contentType: "text/
 
 const sitePathOf = (site: PublicSiteView) => (site.enabled ? site.path : null)
 
+const { operation } = tagGroup("wiki", "Public Wiki Settings", publicWikiSettingsExamples)
+
 export const publicWikiSettingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSettings",
     method: "GET",
     path: "/v1/spaces/{spaceId}/public-wiki",
@@ -110,7 +87,6 @@ export const publicWikiSettingsOperations = [
     scopes: ["wiki:admin"],
     params: SpaceParams,
     responses: { 200: { description: "Settings", schema: PublicSiteView } },
-    examples: [{ name: "settings", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
@@ -118,8 +94,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updatePublicWikiSettings",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}/public-wiki",
@@ -131,13 +105,6 @@ export const publicWikiSettingsOperations = [
     params: SpaceParams,
     body: PublicSitePatch,
     responses: { 200: { description: "Updated settings", schema: PublicSiteView }, 409: { description: "The slug is taken" } },
-    examples: [
-      {
-        name: "brand-it",
-        request: { params, body: { slug: "acme-docs", title: "Acme Docs", accentColor: "#3355ff", allowIndexing: true } },
-        response: { status: 200, body: exampleSettings }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* spaceAdmin(context, params.spaceId)
@@ -145,8 +112,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "publishPublicWiki",
     method: "POST",
     path: "/v1/spaces/{spaceId}/public-wiki/publish",
@@ -161,7 +126,6 @@ export const publicWikiSettingsOperations = [
       200: { description: "Settings, now enabled", schema: PublicSiteView },
       403: { description: "Public wikis are turned off for the workspace" }
     },
-    examples: [{ name: "publish", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, access } = yield* spaceAdmin(context, params.spaceId)
@@ -170,8 +134,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "unpublishPublicWiki",
     method: "POST",
     path: "/v1/spaces/{spaceId}/public-wiki/unpublish",
@@ -181,9 +143,6 @@ export const publicWikiSettingsOperations = [
     scopes: ["wiki:admin"],
     params: SpaceParams,
     responses: { 200: { description: "Settings, now disabled", schema: PublicSiteView } },
-    examples: [
-      { name: "unpublish", request: { params }, response: { status: 200, body: { ...exampleSettings, enabled: false, enabledAt: null } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* spaceAdmin(context, params.spaceId)
@@ -191,8 +150,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listPublicWikiSharedPages",
     method: "GET",
     path: "/v1/spaces/{spaceId}/public-wiki/shares",
@@ -206,27 +163,6 @@ export const publicWikiSettingsOperations = [
         schema: Schema.Struct({ items: Schema.Array(ShareView) }).annotate({ identifier: "PublicWikiSharedPages" })
       }
     },
-    examples: [
-      {
-        name: "shares",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                pageId: ex.pageId,
-                title: "Pricing",
-                includeSubpages: false,
-                sharedBy: ex.userId,
-                sharedAt: ex.at,
-                path: `/share/${ex.pageId}`
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
@@ -242,8 +178,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setPublicWikiPageShare",
     method: "PUT",
     path: "/v1/spaces/{spaceId}/public-wiki/shares/{pageId}",
@@ -260,28 +194,6 @@ export const publicWikiSettingsOperations = [
       204: { description: "No longer shared" },
       403: { description: "Public wikis are turned off for the workspace" }
     },
-    examples: [
-      {
-        name: "share",
-        request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: true, includeSubpages: true } },
-        response: {
-          status: 200,
-          body: {
-            pageId: ex.pageId,
-            title: "Pricing",
-            includeSubpages: true,
-            sharedBy: ex.userId,
-            sharedAt: ex.at,
-            path: `/share/${ex.pageId}`
-          }
-        }
-      },
-      {
-        name: "unshare",
-        request: { params: { spaceId: ex.spaceId, pageId: ex.pageId }, body: { shared: false } },
-        response: { status: 204 }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, access } = yield* spaceAdmin(context, params.spaceId)
@@ -304,8 +216,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiAnalytics",
     method: "GET",
     path: "/v1/spaces/{spaceId}/public-wiki/analytics",
@@ -337,23 +247,6 @@ export const publicWikiSettingsOperations = [
         }).annotate({ identifier: "PublicWikiAnalytics" })
       }
     },
-    examples: [
-      {
-        name: "last-30-days",
-        request: { params, query: { interval: "week" } },
-        response: {
-          status: 200,
-          body: {
-            range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "week" },
-            views: 120,
-            visitors: 45,
-            anonymousViews: 10,
-            series: [{ date: "2026-11-16", views: 30, visitors: 12 }],
-            topPages: [{ pageId: ex.pageId, title: "Getting started", slug: "getting-started", views: 80, visitors: 40 }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
@@ -373,8 +266,6 @@ export const publicWikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listPublicWikiSearchTerms",
     method: "GET",
     path: "/v1/spaces/{spaceId}/public-wiki/analytics/searches",
@@ -402,19 +293,6 @@ export const publicWikiSettingsOperations = [
         }).annotate({ identifier: "PublicWikiSearchTerms" })
       }
     },
-    examples: [
-      {
-        name: "terms",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            range: { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "day" },
-            items: [{ query: "pricing", searches: 14, averageResults: 0, zeroResultSearches: 14, lastSearchedAt: ex.at }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)

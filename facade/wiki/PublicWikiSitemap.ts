@@ -6,15 +6,13 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import { publicAllowed, publicPagesOf, publicPathOf, publishedSpace } from "../../actors/wiki/PublicWiki.ts"
 import { SPACE_COLUMNS, toSpace } from "../../actors/wiki/WikiQueries.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Public Wiki Sitemap"
+import { tagGroup } from "../Operation.ts"
+import { publicWikiSitemapExamples } from "./PublicWikiSitemap.examples.ts"
 
 const SitemapEntry = Schema.Struct({
   path: Schema.String.annotate({ description: "Public URL path of the page (prefix it with the public wiki's host)" }),
@@ -25,10 +23,10 @@ const SitemapEntry = Schema.Struct({
   home: Schema.Boolean.annotate({ description: "The public wiki's home page" })
 }).annotate({ identifier: "PublicWikiSitemapEntry" })
 
+const { operation } = tagGroup("wiki", "Public Wiki Sitemap", publicWikiSitemapExamples)
+
 export const publicWikiSitemapOperations = [
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSitemap",
     method: "GET",
     path: "/v1/public/workspaces/{workspaceId}/sitemap",
@@ -50,29 +48,6 @@ export const publicWikiSitemapOperations = [
       },
       404: { description: "The workspace has no public wiki" }
     },
-    examples: [
-      {
-        name: "sitemap",
-        request: { params: { workspaceId: ex.workspaceId } },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ex.workspaceId,
-            sites: [{ spaceKey: "DOCS", path: "/acme-docs", lastModified: ex.at }],
-            entries: [
-              {
-                path: "/acme-docs/getting-started",
-                pageId: ex.pageId,
-                title: "Getting started",
-                spaceKey: "DOCS",
-                lastModified: ex.at,
-                home: true
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         if (!(yield* publicAllowed(params.workspaceId))) return yield* reject("not_found", "No public wiki in this workspace")

@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex, Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
+import { Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
 import { recordView } from "../../actors/wiki/PageActivity.ts"
 import {
   linkOf,
@@ -27,12 +27,10 @@ import { searchPages } from "../../actors/wiki/SearchIndex.ts"
 import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
 import { query as sqlQuery, SqlError } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
-import { examplePublicPage, VisitorId } from "./PublicWiki.ts"
+import { tagGroup } from "../Operation.ts"
+import { VisitorId } from "./PublicWiki.ts"
 import { SpaceKey } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Public Wiki Space"
+import { publicWikiSpaceExamples } from "./PublicWikiSpace.examples.ts"
 const base = "/v1/public/workspaces/{workspaceId}/spaces/{spaceKey}"
 
 export const PageSlug = Schema.String.check(
@@ -41,8 +39,6 @@ export const PageSlug = Schema.String.check(
 
 const SpaceParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey })
 const PageParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey, pageSlug: PageSlug })
-const params = { workspaceId: ex.workspaceId, spaceKey: "DOCS" }
-const pageParams = { ...params, pageSlug: "getting-started" }
 
 /** A failing query is a defect (logged, 500); rejections (404, 403…) pass through. */
 const dieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
@@ -61,18 +57,6 @@ const PublicPageItem = Schema.Struct({
   path: Schema.String,
   updatedAt: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "PublicWikiPageItem" })
-
-const exampleSite = {
-  title: "Acme Docs",
-  description: "Everything about Acme",
-  logoUrl: "https://acme.example/logo.png",
-  accentColor: "#3355ff",
-  footerText: "© Acme",
-  allowSearch: true,
-  path: "/acme-docs"
-}
-const exampleLink = { id: ex.pageId, title: "Getting started", slug: "getting-started", icon: "👋" }
-const exampleItem = { ...exampleLink, parentId: null, path: "/acme-docs/getting-started", updatedAt: ex.at }
 
 const withPages = (workspaceId: string, spaceKey: string) =>
   dieSql(
@@ -99,10 +83,10 @@ const pageBySlug = (workspaceId: string, spaceKey: string, slug: string) =>
     return { pub, pages, page }
   })
 
+const { operation } = tagGroup("wiki", "Public Wiki Space", publicWikiSpaceExamples)
+
 export const publicWikiSpaceOperations = [
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSpace",
     method: "GET",
     path: base,
@@ -125,24 +109,6 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki" }
     },
-    examples: [
-      {
-        name: "site",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ex.workspaceId,
-            spaceKey: "DOCS",
-            name: "Docs",
-            icon: "📘",
-            site: exampleSite,
-            homePage: exampleLink,
-            pageCount: 12
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
@@ -159,8 +125,6 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSpaceTree",
     method: "GET",
     path: `${base}/tree`,
@@ -175,28 +139,9 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki" }
     },
-    examples: [
-      {
-        name: "tree",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                ...exampleLink,
-                children: [{ id: ex.childPageId, title: "Configuration", slug: "configuration", icon: null, children: [] }]
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }) => Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pages }) => ({ items: treeOf(pages, null) }))
   }),
   operation({
-    service,
-    tag,
     operationId: "listPublicWikiSpacePages",
     method: "GET",
     path: `${base}/pages`,
@@ -212,9 +157,6 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki" }
     },
-    examples: [
-      { name: "pages", request: { params, query: { limit: "50" } }, response: { status: 200, body: { total: 1, items: [exampleItem] } } }
-    ],
     handler: ({ params, query }) =>
       Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pub, pages }) => {
         // Tree order: depth-first, siblings by position.
@@ -231,8 +173,6 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSpacePage",
     method: "GET",
     path: `${base}/pages/{pageSlug}`,
@@ -244,7 +184,6 @@ export const publicWikiSpaceOperations = [
     params: PageParams,
     query: Schema.Struct({ visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "The page", schema: PublicPage }, 404: { description: "No such public wiki or page" } },
-    examples: [{ name: "page", request: { params: pageParams }, response: { status: 200, body: examplePublicPage } }],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         const { pub, pages, page } = yield* pageBySlug(params.workspaceId, params.spaceKey, params.pageSlug)
@@ -254,8 +193,6 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPublicWikiSpaceHome",
     method: "GET",
     path: `${base}/home`,
@@ -269,7 +206,6 @@ export const publicWikiSpaceOperations = [
       200: { description: "The home page", schema: PublicPage },
       404: { description: "No such public wiki, or it has no pages" }
     },
-    examples: [{ name: "home", request: { params }, response: { status: 200, body: examplePublicPage } }],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)
@@ -281,8 +217,6 @@ export const publicWikiSpaceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listPublicWikiSpacePageChildren",
     method: "GET",
     path: `${base}/pages/{pageSlug}/children`,
@@ -297,36 +231,12 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki or page" }
     },
-    examples: [
-      {
-        name: "children",
-        request: { params: pageParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: ex.childPageId,
-                title: "Configuration",
-                slug: "configuration",
-                icon: null,
-                parentId: ex.pageId,
-                path: "/acme-docs/configuration",
-                updatedAt: ex.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.map(pageBySlug(params.workspaceId, params.spaceKey, params.pageSlug), ({ pub, pages, page }) => ({
         items: pages.childrenOf(page.id).map(itemOf(pub, pages))
       }))
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecentPublicWikiSpacePages",
     method: "GET",
     path: `${base}/recent`,
@@ -343,7 +253,6 @@ export const publicWikiSpaceOperations = [
       },
       404: { description: "No such public wiki" }
     },
-    examples: [{ name: "recent", request: { params, query: { limit: "5" } }, response: { status: 200, body: { items: [exampleItem] } } }],
     handler: ({ params, query }) =>
       Effect.map(withPages(params.workspaceId, params.spaceKey), ({ pub, pages }) => ({
         items: [...pages.pages]
@@ -353,8 +262,6 @@ export const publicWikiSpaceOperations = [
       }))
   }),
   operation({
-    service,
-    tag,
     operationId: "searchPublicWikiSpace",
     method: "GET",
     path: `${base}/search`,
@@ -390,29 +297,6 @@ export const publicWikiSpaceOperations = [
       403: { description: "Search is turned off for this public wiki" },
       404: { description: "No such public wiki" }
     },
-    examples: [
-      {
-        name: "search",
-        request: { params, query: { q: "install" } },
-        response: {
-          status: 200,
-          body: {
-            query: "install",
-            total: 1,
-            results: [
-              {
-                pageId: ex.pageId,
-                title: "Getting started",
-                titleHighlight: "Getting started",
-                snippet: "<mark>Install</mark> the CLI, then run acme init.",
-                slug: "getting-started",
-                path: "/acme-docs/getting-started"
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }) =>
       Effect.gen(function* () {
         const { pub, pages } = yield* withPages(params.workspaceId, params.spaceKey)

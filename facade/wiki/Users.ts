@@ -7,15 +7,13 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Role } from "../../actors/identity/Workspace.ts"
-import { ex, Limit } from "../../actors/wiki/DiscoveryViews.ts"
+import { Limit } from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf } from "../../actors/wiki/WikiAccess.ts"
 import { workspaceMembers } from "../../actors/wiki/WikiQueries.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Users"
+import { tagGroup } from "../Operation.ts"
+import { usersExamples } from "./Users.examples.ts"
 
 const WikiUser = Schema.Struct({
   userId: Schema.String,
@@ -26,10 +24,10 @@ const WikiUser = Schema.Struct({
 
 const rank: Record<string, number> = { owner: 0, admin: 1, member: 2, viewer: 3 }
 
+const { operation } = tagGroup("wiki", "Users", usersExamples)
+
 export const usersOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiUsers",
     method: "GET",
     path: "/v1/users",
@@ -47,13 +45,6 @@ export const usersOperations = [
     responses: {
       200: { description: "Members", schema: Schema.Struct({ items: Schema.Array(WikiUser) }).annotate({ identifier: "WikiUsers" }) }
     },
-    examples: [
-      {
-        name: "mention-picker",
-        request: { query: { workspaceId: ex.workspaceId, q: "bo" } },
-        response: { status: 200, body: { items: [{ userId: ex.otherUserId, name: "Bob", email: "bob@example.com", role: "member" }] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

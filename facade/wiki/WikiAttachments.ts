@@ -20,16 +20,14 @@ import {
 } from "../../actors/wiki/PageAttachments.ts"
 import { ensureActive, pageAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
+
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, raw } from "../Operation.ts"
+import { raw, tagGroup } from "../Operation.ts"
 import { PageParams } from "./WikiPages.ts"
 import { callerFrom } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Attachments"
+import { wikiAttachmentsExamples } from "./WikiAttachments.examples.ts"
 
 const AttachmentParams = Schema.Struct({ attachmentId: Id })
 
@@ -47,21 +45,6 @@ export const WikiAttachment = Schema.Struct({
   markdown: Schema.String.annotate({ description: "A Markdown snippet to embed or link it in a page" })
 }).annotate({ identifier: "WikiAttachment" })
 type WikiAttachment = typeof WikiAttachment.Type
-
-const attachmentId = "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
-const exampleAttachment: WikiAttachment = {
-  id: attachmentId,
-  pageId: examples.pageId,
-  spaceId: examples.spaceId,
-  filename: "network.png",
-  contentType: "image/png",
-  size: 48213,
-  uploadedBy: { userId: examples.userId, name: "Alice" },
-  createdAt: examples.at,
-  url: `/wiki/v1/attachments/${attachmentId}/content`,
-  reference: `attachment:${attachmentId}`,
-  markdown: `![network.png](/wiki/v1/attachments/${attachmentId}/content)`
-}
 
 const viewsOf = (records: ReadonlyArray<AttachmentRecord>) =>
   Effect.map(Effect.orDie(usersByIds([...new Set(records.map((r) => r.uploadedBy))])), (users) =>
@@ -95,10 +78,10 @@ const attachmentFor = (caller: WikiCaller, id: string, need: "read" | "edit" = "
     return { attachment, access }
   })
 
+const { operation } = tagGroup("wiki", "Wiki Attachments", wikiAttachmentsExamples)
+
 export const wikiAttachmentsOperations = [
   operation({
-    service,
-    tag,
     operationId: "uploadWikiAttachment",
     method: "POST",
     path: "/v1/pages/{pageId}/attachments",
@@ -114,13 +97,6 @@ export const wikiAttachmentsOperations = [
       413: { description: "Too large" },
       415: { description: "Content type not accepted, or the bytes are not of that type" }
     },
-    examples: [
-      {
-        name: "image",
-        request: { params: { pageId: examples.pageId }, query: { filename: "network.png" } },
-        response: { status: 201, body: exampleAttachment }
-      }
-    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -151,8 +127,6 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiAttachments",
     method: "GET",
     path: "/v1/pages/{pageId}/attachments",
@@ -166,9 +140,6 @@ export const wikiAttachmentsOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiAttachment) }).annotate({ identifier: "WikiAttachmentList" })
       }
     },
-    examples: [
-      { name: "list", request: { params: { pageId: examples.pageId } }, response: { status: 200, body: { items: [exampleAttachment] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -177,8 +148,6 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiAttachment",
     method: "GET",
     path: "/v1/attachments/{attachmentId}",
@@ -187,7 +156,6 @@ export const wikiAttachmentsOperations = [
     scopes: ["wiki:read"],
     params: AttachmentParams,
     responses: { 200: { description: "The attachment", schema: WikiAttachment }, 404: { description: "No such attachment" } },
-    examples: [{ name: "get", request: { params: { attachmentId } }, response: { status: 200, body: exampleAttachment } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -196,8 +164,6 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "downloadWikiAttachment",
     method: "GET",
     path: "/v1/attachments/{attachmentId}/content",
@@ -215,9 +181,6 @@ export const wikiAttachmentsOperations = [
       },
       404: { description: "No such attachment" }
     },
-    examples: [
-      { name: "download", request: { params: { attachmentId }, query: { disposition: "attachment" } }, response: { status: 200 } }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -237,8 +200,6 @@ export const wikiAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWikiAttachment",
     method: "DELETE",
     path: "/v1/attachments/{attachmentId}",
@@ -248,7 +209,6 @@ export const wikiAttachmentsOperations = [
     scopes: ["wiki:write"],
     params: AttachmentParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { attachmentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -18,15 +18,13 @@ import { anchorPositions, anchorQuote, decodeStored, resolveAnchor } from "../..
 import { type CommentRecord, commentById, commentsOfPage, mentionsOf, threadsOfSpace } from "../../actors/wiki/PageComments.ts"
 import { pageAccess, type PageAccess, pagesVisibleIn, spaceAccess, type WikiCaller, workspaceAccess } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
+
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { PageParams } from "./WikiPages.ts"
 import { callerFrom, SpaceParams } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Comments"
+import { wikiCommentsExamples } from "./WikiComments.examples.ts"
 
 const CommentParams = Schema.Struct({ commentId: Id })
 const Body = Schema.String.check(Schema.isMaxLength(10_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" })).annotate({
@@ -93,34 +91,6 @@ const WikiCommentThread = Schema.Struct({ ...WikiComment.fields, replies: Schema
   identifier: "WikiCommentThread"
 })
 const PageRef = Schema.Struct({ id: Id, title: Schema.String, slug: Schema.String }).annotate({ identifier: "WikiCommentPage" })
-
-const commentId = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
-const alice = { userId: examples.userId, name: "Alice", email: "alice@example.com" }
-const exampleComment: WikiComment = {
-  id: commentId,
-  pageId: examples.pageId,
-  spaceId: examples.spaceId,
-  parentId: null,
-  author: alice,
-  body: "Is this still the right VPN? @bob@example.com",
-  mentions: [{ userId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", name: "Bob", email: "bob@example.com" }],
-  anchor: { quote: "Install the VPN", text: "Install the VPN", from: 31, to: 46, detached: false },
-  resolved: false,
-  resolvedAt: null,
-  resolvedBy: null,
-  editedAt: null,
-  deleted: false,
-  createdAt: examples.at,
-  updatedAt: examples.at
-}
-const exampleReply: WikiComment = {
-  ...exampleComment,
-  id: "6f7a8b9c-0d1e-4f2a-9b3c-4d5e6f7a8b9c",
-  parentId: commentId,
-  body: "Yes, since March.",
-  mentions: [],
-  anchor: null
-}
 
 /** Comment views: authors and mentioned users by name, anchors resolved against the page as it is now. */
 const viewsOf = (comments: ReadonlyArray<CommentRecord>) =>
@@ -214,10 +184,10 @@ const threadsOf = (comments: ReadonlyArray<WikiComment>) =>
 const Status = Schema.Literals(["open", "resolved", "all"])
 const Limit = Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))
 
+const { operation } = tagGroup("wiki", "Wiki Comments", wikiCommentsExamples)
+
 export const wikiCommentsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiComments",
     method: "GET",
     path: "/v1/pages/{pageId}/comments",
@@ -233,13 +203,6 @@ export const wikiCommentsOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiCommentThread) }).annotate({ identifier: "WikiCommentThreads" })
       }
     },
-    examples: [
-      {
-        name: "open",
-        request: { params: { pageId: examples.pageId }, query: { status: "open" } },
-        response: { status: 200, body: { items: [{ ...exampleComment, replies: [exampleReply] }] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -257,8 +220,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWikiComment",
     method: "POST",
     path: "/v1/pages/{pageId}/comments",
@@ -270,16 +231,6 @@ export const wikiCommentsOperations = [
     params: PageParams,
     body: Schema.Struct({ body: Body, anchor: Schema.optionalKey(AnchorInput), mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 201: { description: "The comment", schema: WikiComment }, 409: { description: "The page is archived" } },
-    examples: [
-      {
-        name: "inline",
-        request: {
-          params: { pageId: examples.pageId },
-          body: { body: "Is this still the right VPN? @bob@example.com", anchor: { quote: "Install the VPN" } }
-        },
-        response: { status: 201, body: exampleComment }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -298,8 +249,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiComment",
     method: "GET",
     path: "/v1/comments/{commentId}",
@@ -308,13 +257,6 @@ export const wikiCommentsOperations = [
     scopes: ["wiki:read"],
     params: CommentParams,
     responses: { 200: { description: "The comment", schema: WikiCommentThread }, 404: { description: "No such comment" } },
-    examples: [
-      {
-        name: "thread",
-        request: { params: { commentId } },
-        response: { status: 200, body: { ...exampleComment, replies: [exampleReply] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -328,8 +270,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "replyToWikiComment",
     method: "POST",
     path: "/v1/comments/{commentId}/replies",
@@ -340,13 +280,6 @@ export const wikiCommentsOperations = [
     params: CommentParams,
     body: Schema.Struct({ body: Body, mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 201: { description: "The reply", schema: WikiComment } },
-    examples: [
-      {
-        name: "reply",
-        request: { params: { commentId }, body: { body: "Yes, since March." } },
-        response: { status: 201, body: exampleReply }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -364,8 +297,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiComment",
     method: "PATCH",
     path: "/v1/comments/{commentId}",
@@ -375,16 +306,6 @@ export const wikiCommentsOperations = [
     params: CommentParams,
     body: Schema.Struct({ body: Body, mentionUserIds: Schema.optionalKey(MentionIds) }),
     responses: { 200: { description: "The comment", schema: WikiComment }, 403: { description: "Not your comment" } },
-    examples: [
-      {
-        name: "edit",
-        request: { params: { commentId }, body: { body: "Is this still the right VPN client?" } },
-        response: {
-          status: 200,
-          body: { ...exampleComment, body: "Is this still the right VPN client?", mentions: [], editedAt: examples.at }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -402,8 +323,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWikiComment",
     method: "DELETE",
     path: "/v1/comments/{commentId}",
@@ -413,7 +332,6 @@ export const wikiCommentsOperations = [
     scopes: ["wiki:write"],
     params: CommentParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Not your comment" } },
-    examples: [{ name: "delete", request: { params: { commentId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -426,8 +344,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resolveWikiComment",
     method: "POST",
     path: "/v1/comments/{commentId}/resolve",
@@ -436,13 +352,6 @@ export const wikiCommentsOperations = [
     scopes: ["wiki:write"],
     params: CommentParams,
     responses: { 200: { description: "The thread's first comment", schema: WikiComment }, 409: { description: "A reply was given" } },
-    examples: [
-      {
-        name: "resolve",
-        request: { params: { commentId } },
-        response: { status: 200, body: { ...exampleComment, resolved: true, resolvedAt: examples.at, resolvedBy: examples.userId } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -457,8 +366,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reopenWikiComment",
     method: "POST",
     path: "/v1/comments/{commentId}/reopen",
@@ -467,7 +374,6 @@ export const wikiCommentsOperations = [
     scopes: ["wiki:write"],
     params: CommentParams,
     responses: { 200: { description: "The thread's first comment", schema: WikiComment } },
-    examples: [{ name: "reopen", request: { params: { commentId } }, response: { status: 200, body: exampleComment } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -482,8 +388,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiSpaceComments",
     method: "GET",
     path: "/v1/spaces/{spaceId}/comments",
@@ -500,16 +404,6 @@ export const wikiCommentsOperations = [
         }).annotate({ identifier: "WikiSpaceCommentThreads" })
       }
     },
-    examples: [
-      {
-        name: "open",
-        request: { params: { spaceId: examples.spaceId } },
-        response: {
-          status: 200,
-          body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" }, replyCount: 1 }] }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -530,8 +424,6 @@ export const wikiCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMyWikiMentions",
     method: "GET",
     path: "/v1/comments/mentions",
@@ -547,16 +439,6 @@ export const wikiCommentsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "mine",
-        request: { query: { workspaceId: examples.workspaceId } },
-        response: {
-          status: 200,
-          body: { items: [{ ...exampleComment, page: { id: examples.pageId, title: "Onboarding", slug: "onboarding" } }] }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -8,17 +8,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import {
-  DateParam,
-  ex,
-  examplePageRef,
-  Interval,
-  Limit,
-  PageRef,
-  pageRefOf,
-  ReportRange,
-  reportRange
-} from "../../actors/wiki/DiscoveryViews.ts"
+import { DateParam, Interval, Limit, PageRef, pageRefOf, ReportRange, reportRange } from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import {
   contentGrowth,
@@ -34,10 +24,8 @@ import {
 import { callerOf, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Dashboard"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiDashboardExamples } from "./WikiDashboard.examples.ts"
 
 const Scope = {
   workspaceId: Id,
@@ -47,8 +35,6 @@ const Period = {
   from: Schema.optionalKey(DateParam.annotate({ description: "Start (inclusive); default 30 days before `to`" })),
   to: Schema.optionalKey(DateParam.annotate({ description: "End (exclusive); default now" }))
 }
-const scopeQuery = { workspaceId: ex.workspaceId }
-const exampleRange = { from: "2026-10-22T12:00:00.000Z", to: ex.at, interval: "day" }
 
 /** The caller's report scope: the pages they may read in the workspace, or in one space of it. */
 const reportScope = (context: RequestContext, query: { workspaceId: string; spaceId?: string }) =>
@@ -64,10 +50,10 @@ const reportScope = (context: RequestContext, query: { workspaceId: string; spac
 
 const names = (userIds: ReadonlyArray<string>) => Effect.orDie(usersByIds([...new Set(userIds)]))
 
+const { operation } = tagGroup("wiki", "Wiki Dashboard", wikiDashboardExamples)
+
 export const wikiDashboardOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiDashboard",
     method: "GET",
     path: "/v1/dashboard",
@@ -92,27 +78,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiDashboard" })
       }
     },
-    examples: [
-      {
-        name: "last-30-days",
-        request: { query: scopeQuery },
-        response: {
-          status: 200,
-          body: {
-            range: exampleRange,
-            spaces: 3,
-            pages: 42,
-            pagesCreated: 5,
-            pagesUpdated: 17,
-            views: 310,
-            publicViews: 40,
-            uniqueViewers: 12,
-            edits: 96,
-            activeEditors: 6
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -121,8 +86,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiViewStats",
     method: "GET",
     path: "/v1/dashboard/views",
@@ -146,16 +109,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiViewStats" })
       }
     },
-    examples: [
-      {
-        name: "weekly",
-        request: { query: { ...scopeQuery, interval: "week" } },
-        response: {
-          status: 200,
-          body: { range: { ...exampleRange, interval: "week" }, points: [{ date: "2026-11-16", views: 84, viewers: 9 }] }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -164,8 +117,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiEditStats",
     method: "GET",
     path: "/v1/dashboard/edits",
@@ -185,13 +136,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiEditStats" })
       }
     },
-    examples: [
-      {
-        name: "daily",
-        request: { query: scopeQuery },
-        response: { status: 200, body: { range: exampleRange, points: [{ date: "2026-11-21", edits: 14, editors: 3, pagesEdited: 5 }] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -200,8 +144,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiActiveEditors",
     method: "GET",
     path: "/v1/dashboard/editors",
@@ -226,16 +168,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiActiveEditors" })
       }
     },
-    examples: [
-      {
-        name: "editors",
-        request: { query: scopeQuery },
-        response: {
-          status: 200,
-          body: { range: exampleRange, items: [{ userId: ex.userId, name: "Alice", edits: 40, pagesEdited: 7, lastEditAt: ex.at }] }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -255,8 +187,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiTopPages",
     method: "GET",
     path: "/v1/dashboard/top-pages",
@@ -279,16 +209,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiTopPages" })
       }
     },
-    examples: [
-      {
-        name: "most-viewed",
-        request: { query: { ...scopeQuery, metric: "views" } },
-        response: {
-          status: 200,
-          body: { range: exampleRange, metric: "views", items: [{ ...examplePageRef, views: 120, viewers: 14, edits: 3 }] }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -303,8 +223,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiSpaceStats",
     method: "GET",
     path: "/v1/dashboard/spaces",
@@ -333,31 +251,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiSpaceStats" })
       }
     },
-    examples: [
-      {
-        name: "spaces",
-        request: { query: scopeQuery },
-        response: {
-          status: 200,
-          body: {
-            range: exampleRange,
-            items: [
-              {
-                spaceId: ex.spaceId,
-                key: "ENG",
-                name: "Engineering",
-                icon: "🛠️",
-                pages: 30,
-                pagesCreated: 4,
-                views: 250,
-                edits: 80,
-                lastUpdatedAt: ex.at
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -380,8 +273,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiContentGrowth",
     method: "GET",
     path: "/v1/dashboard/growth",
@@ -399,19 +290,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiContentGrowth" })
       }
     },
-    examples: [
-      {
-        name: "monthly",
-        request: { query: { ...scopeQuery, interval: "month", from: "2026-01-01" } },
-        response: {
-          status: 200,
-          body: {
-            range: { from: "2026-01-01T00:00:00.000Z", to: ex.at, interval: "month" },
-            points: [{ date: "2026-11-01", created: 5, total: 42 }]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)
@@ -420,8 +298,6 @@ export const wikiDashboardOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiStalePages",
     method: "GET",
     path: "/v1/dashboard/stale-pages",
@@ -450,26 +326,6 @@ export const wikiDashboardOperations = [
         }).annotate({ identifier: "WikiStalePages" })
       }
     },
-    examples: [
-      {
-        name: "stale",
-        request: { query: { ...scopeQuery, olderThanDays: "180" } },
-        response: {
-          status: 200,
-          body: {
-            olderThanDays: 180,
-            items: [
-              {
-                ...examplePageRef,
-                updatedAt: "2026-01-05T09:00:00.000Z",
-                updatedBy: { userId: ex.userId, name: "Alice" },
-                daysSinceUpdate: 320
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const scope = yield* reportScope(context, query)

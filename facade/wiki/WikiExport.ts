@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { BooleanParam, ex } from "../../actors/wiki/DiscoveryViews.ts"
+import { BooleanParam } from "../../actors/wiki/DiscoveryViews.ts"
 import {
   ExportFormat,
   ExportJob,
@@ -25,13 +25,10 @@ import { ProseMirrorNode } from "../../actors/wiki/WikiViews.ts"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, raw, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Export"
+import { raw, type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiExportExamples } from "./WikiExport.examples.ts"
 
 const PageParams = Schema.Struct({ pageId: Id })
-const params = { pageId: ex.pageId }
 
 const exportsAllowed = (workspaceId: string) =>
   Effect.flatMap(wikiSettingsOf(workspaceId).pipe(Effect.orDie), (settings) =>
@@ -77,25 +74,10 @@ const PageExport = Schema.Struct({
   text: Schema.String
 }).annotate({ identifier: "WikiPageExport" })
 
-const exampleJob = {
-  id: ex.jobId,
-  workspaceId: ex.workspaceId,
-  spaceId: ex.spaceId,
-  format: "markdown",
-  status: "succeeded",
-  pageCount: 12,
-  pagesDone: 12,
-  sizeBytes: 48213,
-  error: null,
-  downloadUrl: `https://atrium.example/wiki/v1/exports/${ex.jobId}?download=true`,
-  createdAt: ex.at,
-  finishedAt: ex.at
-}
+const { operation } = tagGroup("wiki", "Wiki Export", wikiExportExamples)
 
 export const wikiExportOperations = [
   operation({
-    service,
-    tag,
     operationId: "exportWikiPageMarkdown",
     method: "GET",
     path: "/v1/pages/{pageId}/export/markdown",
@@ -105,13 +87,6 @@ export const wikiExportOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "The page as a .md file", contentType: "text/markdown; charset=utf-8" } },
-    examples: [
-      {
-        name: "markdown",
-        request: { params },
-        response: { status: 200, body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n" }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(exportedPage(context, params.pageId), ({ page, snapshot }) =>
         raw("text/markdown; charset=utf-8", markdownDocument(page.title, snapshot.markdown), {
@@ -120,8 +95,6 @@ export const wikiExportOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "exportWikiPageHtml",
     method: "GET",
     path: "/v1/pages/{pageId}/export/html",
@@ -130,24 +103,12 @@ export const wikiExportOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "The page as an .html file", contentType: "text/html; charset=utf-8" } },
-    examples: [
-      {
-        name: "html",
-        request: { params },
-        response: {
-          status: 200,
-          body: "<!doctype html>\n<html>…<h1>Deployment runbook</h1>\n<p>Tag the release, then run the <strong>migrations</strong>.</p>…</html>"
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(exportedPage(context, params.pageId), ({ page, snapshot }) =>
         raw("text/html; charset=utf-8", htmlDocument(page.title, snapshot.html), { "content-disposition": attachment(page.slug, "html") })
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "exportWikiPageJson",
     method: "GET",
     path: "/v1/pages/{pageId}/export/json",
@@ -157,37 +118,6 @@ export const wikiExportOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "The page", schema: PageExport } },
-    examples: [
-      {
-        name: "json",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            format: "atrium.wiki.page",
-            version: 1,
-            exportedAt: ex.at,
-            page: {
-              id: ex.pageId,
-              spaceId: ex.spaceId,
-              spaceKey: "ENG",
-              parentId: null,
-              title: "Deployment runbook",
-              slug: "deployment-runbook",
-              icon: "🚀",
-              coverImage: null,
-              createdBy: ex.userId,
-              createdAt: ex.at,
-              updatedBy: ex.userId,
-              updatedAt: ex.at
-            },
-            content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Tag the release." }] }] },
-            markdown: "Tag the release.\n",
-            text: "Tag the release."
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.map(exportedPage(context, params.pageId), ({ page, space, snapshot }) => ({
         format: "atrium.wiki.page" as const,
@@ -213,8 +143,6 @@ export const wikiExportOperations = [
       }))
   }),
   operation({
-    service,
-    tag,
     operationId: "exportWikiSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/export",
@@ -227,16 +155,6 @@ export const wikiExportOperations = [
     params: Schema.Struct({ spaceId: Id }),
     body: Schema.Struct({ format: ExportFormat }),
     responses: { 202: { description: "The export job, queued", schema: ExportJob }, 409: { description: "The space is archived" } },
-    examples: [
-      {
-        name: "markdown-zip",
-        request: { params: { spaceId: ex.spaceId }, body: { format: "markdown" } },
-        response: {
-          status: 202,
-          body: { ...exampleJob, status: "queued", pageCount: 0, pagesDone: 0, sizeBytes: null, downloadUrl: null, finishedAt: null }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -249,8 +167,6 @@ export const wikiExportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiExport",
     method: "GET",
     path: "/v1/exports/{exportId}",
@@ -269,7 +185,6 @@ export const wikiExportOperations = [
       },
       409: { description: "download=true before the job succeeded" }
     },
-    examples: [{ name: "status", request: { params: { exportId: ex.jobId } }, response: { status: 200, body: exampleJob } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex, examplePageRef, Limit, PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
+import { Limit, PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf, visibleTo } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
 import { WikiMember } from "../../actors/wiki/WikiMember.ts"
@@ -14,13 +14,10 @@ import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Favorites"
+import { tagGroup } from "../Operation.ts"
+import { wikiFavoritesExamples } from "./WikiFavorites.examples.ts"
 
 const Favorite = Schema.Struct({ ...PageRef.fields, addedAt: Schema.String }).annotate({ identifier: "WikiFavorite" })
-const exampleFavorite = { ...examplePageRef, addedAt: ex.at }
 
 /** The caller's favorites in the workspace that they may read, newest first. */
 export const favoritesOf = (reader: Parameters<typeof visibleTo>[0], limit: number) =>
@@ -37,10 +34,10 @@ export const favoritesOf = (reader: Parameters<typeof visibleTo>[0], limit: numb
     return rows.map((row) => ({ ...pageRefOf(row), addedAt: row.added_at as string }))
   })
 
+const { operation } = tagGroup("wiki", "Wiki Favorites", wikiFavoritesExamples)
+
 export const wikiFavoritesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiFavorites",
     method: "GET",
     path: "/v1/favorites",
@@ -52,13 +49,6 @@ export const wikiFavoritesOperations = [
     responses: {
       200: { description: "Favorites", schema: Schema.Struct({ items: Schema.Array(Favorite) }).annotate({ identifier: "WikiFavorites" }) }
     },
-    examples: [
-      {
-        name: "favorites",
-        request: { query: { workspaceId: ex.workspaceId } },
-        response: { status: 200, body: { items: [exampleFavorite] } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -67,8 +57,6 @@ export const wikiFavoritesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addWikiFavorite",
     method: "POST",
     path: "/v1/favorites",
@@ -81,7 +69,6 @@ export const wikiFavoritesOperations = [
       201: { description: "The favorite", schema: Favorite },
       409: { description: "Already a favorite, archived, or too many favorites" }
     },
-    examples: [{ name: "pin", request: { body: { pageId: ex.pageId } }, response: { status: 201, body: exampleFavorite } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -108,8 +95,6 @@ export const wikiFavoritesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWikiFavorite",
     method: "DELETE",
     path: "/v1/favorites/{pageId}",
@@ -119,7 +104,6 @@ export const wikiFavoritesOperations = [
     scopes: ["wiki:write"],
     params: Schema.Struct({ pageId: Id }),
     responses: { 204: { description: "Unpinned" }, 404: { description: "Not a favorite" } },
-    examples: [{ name: "unpin", request: { params: { pageId: ex.pageId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)

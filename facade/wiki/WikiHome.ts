@@ -7,17 +7,15 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { ex, examplePageRef, PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
+import { PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf, visibleTo } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf } from "../../actors/wiki/WikiAccess.ts"
 import { wikiSettingsOf } from "../../actors/wiki/WikiSettings.ts"
 import { query } from "../../persistence/Sql.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { favoritesOf } from "./WikiFavorites.ts"
-
-const service = "wiki"
-const tag = "Wiki Home"
+import { wikiHomeExamples } from "./WikiHome.examples.ts"
 const LIST = 10
 
 const SpaceCard = Schema.Struct({
@@ -50,12 +48,10 @@ const Home = Schema.Struct({
   totals: Schema.Struct({ spaces: Schema.Number, pages: Schema.Number })
 }).annotate({ identifier: "WikiHome" })
 
-const exampleSpace = { id: ex.spaceId, key: "ENG", name: "Engineering", icon: "🛠️", pageCount: 12, lastUpdatedAt: ex.at }
+const { operation } = tagGroup("wiki", "Wiki Home", wikiHomeExamples)
 
 export const wikiHomeOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiHome",
     method: "GET",
     path: "/v1/home",
@@ -64,25 +60,6 @@ export const wikiHomeOperations = [
     scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "Home screen", schema: Home } },
-    examples: [
-      {
-        name: "home",
-        request: { query: { workspaceId: ex.workspaceId } },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ex.workspaceId,
-            homeSpace: exampleSpace,
-            spaces: [exampleSpace],
-            favorites: [{ ...examplePageRef, addedAt: ex.at }],
-            recentlyViewed: [{ ...examplePageRef, viewedAt: ex.at }],
-            recentlyEdited: [{ ...examplePageRef, editedAt: ex.at }],
-            recentlyUpdated: [{ ...examplePageRef, updatedAt: ex.at, updatedBy: { userId: ex.userId, name: "Alice" } }],
-            totals: { spaces: 1, pages: 12 }
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

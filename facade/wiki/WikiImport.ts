@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import {
   formatOfContentType,
   HTML_TYPES,
@@ -22,10 +22,8 @@ import { wikiSettingsOf } from "../../actors/wiki/WikiSettings.ts"
 import { PageTitle } from "../../actors/wiki/WikiViews.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Import"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiImportExamples } from "./WikiImport.examples.ts"
 
 const ImportedPage = Schema.Struct({
   id: Schema.String,
@@ -60,10 +58,10 @@ const importTarget = (context: RequestContext, spaceId: string, parentPageId: st
     return { caller, space: access.space }
   })
 
+const { operation } = tagGroup("wiki", "Wiki Import", wikiImportExamples)
+
 export const wikiImportOperations = [
   operation({
-    service,
-    tag,
     operationId: "importWikiPage",
     method: "POST",
     path: "/v1/spaces/{spaceId}/import",
@@ -86,17 +84,6 @@ export const wikiImportOperations = [
       201: { description: "The new page", schema: Schema.Struct({ page: ImportedPage }).annotate({ identifier: "WikiImportedFile" }) },
       415: { description: "Not Markdown or HTML" }
     },
-    examples: [
-      {
-        name: "markdown-file",
-        request: {
-          params: { spaceId: ex.spaceId },
-          query: { filename: "runbook.md" },
-          body: "# Deployment runbook\n\nTag the release, then run the **migrations**.\n"
-        },
-        response: { status: 201, body: { page: { id: ex.pageId, title: "Deployment runbook", parentId: null, source: "runbook.md" } } }
-      }
-    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const { caller, space } = yield* importTarget(context, params.spaceId, query.parentPageId)
@@ -113,8 +100,6 @@ export const wikiImportOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "importWikiZip",
     method: "POST",
     path: "/v1/spaces/{spaceId}/import/zip",
@@ -137,22 +122,6 @@ export const wikiImportOperations = [
       },
       400: { description: "Not a readable zip, or no Markdown/HTML file in it" }
     },
-    examples: [
-      {
-        name: "zip",
-        request: { params: { spaceId: ex.spaceId } },
-        response: {
-          status: 201,
-          body: {
-            pages: [
-              { id: ex.pageId, title: "Guide", parentId: null, source: "guide.md" },
-              { id: ex.childPageId, title: "Install", parentId: ex.pageId, source: "guide/install.md" }
-            ],
-            skipped: [{ file: "guide/diagram.png", reason: "not a Markdown or HTML file" }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query, upload }, context) =>
       Effect.gen(function* () {
         const { caller, space } = yield* importTarget(context, params.spaceId, query.parentPageId)

@@ -12,14 +12,12 @@ import { blameEmail, resolveSubject, subjectFields, SubjectView, withUsers } fro
 import { ensureActive, pageAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
 import { PageAccessLevel, PageRestriction } from "../../actors/wiki/WikiRoles.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
+
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { PageParams } from "./WikiPages.ts"
 import { callerFrom } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Page Permissions"
+import { wikiPagePermissionsExamples } from "./WikiPagePermissions.examples.ts"
 
 const PagePermission = Schema.Struct({ id: Id, pageId: Id, access: PageAccessLevel, ...SubjectView }).annotate({
   identifier: "WikiPagePermission"
@@ -34,20 +32,6 @@ const PagePermissions = Schema.Struct({
   }),
   yourAccess: Schema.Literals(["edit", "read"])
 }).annotate({ identifier: "WikiPagePermissions" })
-
-const exampleEntry = {
-  id: "6c5b4a3f-2e1d-4c0b-9a8f-7e6d5c4b3a2f",
-  pageId: examples.pageId,
-  access: "edit",
-  userId: examples.userId,
-  name: "Alice",
-  email: "alice@example.com",
-  workspaceRole: null,
-  createdAt: examples.at,
-  updatedAt: examples.at
-}
-const exampleView = { pageId: examples.pageId, restriction: "edit", entries: [exampleEntry], inherited: [], yourAccess: "edit" }
-const params = { pageId: examples.pageId }
 
 const permissionsView = (caller: WikiCaller, pageId: string) =>
   Effect.gen(function* () {
@@ -64,10 +48,10 @@ const permissionsView = (caller: WikiCaller, pageId: string) =>
     }
   })
 
+const { operation } = tagGroup("wiki", "Wiki Page Permissions", wikiPagePermissionsExamples)
+
 export const wikiPagePermissionsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiPagePermissions",
     method: "GET",
     path: "/v1/pages/{pageId}/permissions",
@@ -76,12 +60,9 @@ export const wikiPagePermissionsOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "Permissions", schema: PagePermissions } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleView } }],
     handler: ({ params }, context) => Effect.flatMap(callerFrom(context), (caller) => permissionsView(caller, params.pageId))
   }),
   operation({
-    service,
-    tag,
     operationId: "setWikiPageRestriction",
     method: "PUT",
     path: "/v1/pages/{pageId}/permissions",
@@ -93,7 +74,6 @@ export const wikiPagePermissionsOperations = [
     params: PageParams,
     body: Schema.Struct({ restriction: PageRestriction }),
     responses: { 200: { description: "Permissions", schema: PagePermissions } },
-    examples: [{ name: "edit-restrict", request: { params, body: { restriction: "edit" } }, response: { status: 200, body: exampleView } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -108,8 +88,6 @@ export const wikiPagePermissionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addWikiPagePermission",
     method: "POST",
     path: "/v1/pages/{pageId}/permissions/entries",
@@ -121,13 +99,6 @@ export const wikiPagePermissionsOperations = [
     params: PageParams,
     body: Schema.Struct({ ...subjectFields, access: PageAccessLevel }),
     responses: { 201: { description: "The entry", schema: PagePermission }, 409: { description: "The page is open: restrict it first" } },
-    examples: [
-      {
-        name: "editor",
-        request: { params, body: { email: "alice@example.com", access: "edit" } },
-        response: { status: 201, body: exampleEntry }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -141,8 +112,6 @@ export const wikiPagePermissionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWikiPagePermission",
     method: "DELETE",
     path: "/v1/pages/{pageId}/permissions/entries/{entryId}",
@@ -151,7 +120,6 @@ export const wikiPagePermissionsOperations = [
     scopes: ["wiki:admin"],
     params: Schema.Struct({ pageId: Id, entryId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such entry" } },
-    examples: [{ name: "remove", request: { params: { ...params, entryId: exampleEntry.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -12,33 +12,15 @@ import { versionContent, versionsOf, WikiPageVersionView } from "../../actors/wi
 import { diffLines } from "../../actors/wiki/TextDiff.ts"
 import { ensureActive, pageAccess } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
-import { exampleDoc, examplePage, examples, ProseMirrorNode, WikiPageView } from "../../actors/wiki/WikiViews.ts"
+import { ProseMirrorNode, WikiPageView } from "../../actors/wiki/WikiViews.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { PageParams } from "./WikiPages.ts"
 import { callerFrom } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Page Versions"
+import { wikiPageVersionsExamples } from "./WikiPageVersions.examples.ts"
 
 const VersionParams = Schema.Struct({ pageId: Id, versionId: Id })
-const versionId = "2f3e4d5c-6b7a-4890-a1b2-c3d4e5f6a7b8"
-const params = { pageId: examples.pageId, versionId }
-
-const exampleVersion = {
-  id: versionId,
-  pageId: examples.pageId,
-  number: 3,
-  title: "Onboarding",
-  reason: "autosaved",
-  label: null,
-  restoredFrom: null,
-  authorId: examples.userId,
-  contributors: [examples.userId],
-  characters: 27,
-  createdAt: examples.at
-}
 
 const VersionWithContent = Schema.Struct({
   ...WikiPageVersionView.fields,
@@ -68,10 +50,10 @@ const versionOf = (pageId: string, id: string) =>
     version === undefined ? Effect.fail(reject("not_found", "No such version of this page")) : Effect.succeed(version)
   )
 
+const { operation } = tagGroup("wiki", "Wiki Page Versions", wikiPageVersionsExamples)
+
 export const wikiPageVersionsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiPageVersions",
     method: "GET",
     path: "/v1/pages/{pageId}/versions",
@@ -91,13 +73,6 @@ export const wikiPageVersionsOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiPageVersionView) }).annotate({ identifier: "WikiPageVersionList" })
       }
     },
-    examples: [
-      {
-        name: "history",
-        request: { params: { pageId: examples.pageId }, query: { limit: "20" } },
-        response: { status: 200, body: { items: [exampleVersion] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -106,8 +81,6 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageVersion",
     method: "GET",
     path: "/v1/pages/{pageId}/versions/{versionId}",
@@ -116,13 +89,6 @@ export const wikiPageVersionsOperations = [
     scopes: ["wiki:read"],
     params: VersionParams,
     responses: { 200: { description: "The version", schema: VersionWithContent }, 404: { description: "No such version" } },
-    examples: [
-      {
-        name: "version",
-        request: { params },
-        response: { status: 200, body: { ...exampleVersion, content: exampleDoc, text: examplePage.text, markdown: examplePage.markdown } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -132,8 +98,6 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "diffWikiPageVersion",
     method: "GET",
     path: "/v1/pages/{pageId}/versions/{versionId}/diff",
@@ -146,28 +110,6 @@ export const wikiPageVersionsOperations = [
       context: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 10000 })))
     }),
     responses: { 200: { description: "The differences", schema: VersionDiff } },
-    examples: [
-      {
-        name: "diff",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            pageId: examples.pageId,
-            from: { versionId, number: 3, createdAt: examples.at },
-            to: "current",
-            title: null,
-            added: 1,
-            removed: 1,
-            blocks: [
-              { type: "equal", lines: ["# Welcome", ""], skipped: 0 },
-              { type: "removed", lines: ["Read the guide."] },
-              { type: "added", lines: ["Read the **setup guide** first."] }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -185,8 +127,6 @@ export const wikiPageVersionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreWikiPageVersion",
     method: "POST",
     path: "/v1/pages/{pageId}/versions/{versionId}/restore",
@@ -203,25 +143,6 @@ export const wikiPageVersionsOperations = [
       },
       409: { description: "The page or its space is archived" }
     },
-    examples: [
-      {
-        name: "restore",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            version: {
-              ...exampleVersion,
-              id: "8e7d6c5b-4a3f-4e2d-9c1b-0a9f8e7d6c5b",
-              number: 5,
-              reason: "restored",
-              restoredFrom: versionId
-            },
-            page: examplePage
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

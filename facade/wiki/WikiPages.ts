@@ -26,10 +26,6 @@ import { PageRestriction } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
 import {
   CoverImage,
-  exampleDoc,
-  examplePage,
-  examplePageSummary,
-  examples,
   Icon,
   Markdown,
   pageSummary,
@@ -41,15 +37,11 @@ import {
 import { query as sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation, raw } from "../Operation.ts"
+import { raw, tagGroup } from "../Operation.ts"
 import { callerFrom, SpaceParams } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Pages"
+import { wikiPagesExamples } from "./WikiPages.examples.ts"
 
 export const PageParams = Schema.Struct({ pageId: Id })
-const pageParams = { pageId: examples.pageId }
-const spaceParams = { spaceId: examples.spaceId }
 
 const Html = Schema.String.check(Schema.isMaxLength(1024 * 1024)).annotate({ description: "HTML, at most 1 MiB" })
 const Index = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
@@ -111,20 +103,6 @@ const PageInfo = Schema.Struct({
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotate({ identifier: "WikiPageInfo" })
-
-const exampleVersion = {
-  id: "2f3e4d5c-6b7a-4890-a1b2-c3d4e5f6a7b8",
-  pageId: examples.pageId,
-  number: 4,
-  title: "Onboarding",
-  reason: "saved",
-  label: "Reviewed by HR",
-  restoredFrom: null,
-  authorId: examples.userId,
-  contributors: [examples.userId],
-  characters: 1834,
-  createdAt: examples.at
-}
 
 /** Pages of the caller's view of a space, each with its right. */
 const visibleLive = (caller: WikiCaller, spaceId: string) =>
@@ -192,10 +170,10 @@ export const writeContent = (
     if (doc !== undefined) yield* (yield* ActorSystem).ask(WikiPage, pageId, "setContent", { by, content: doc, mode: "replace", reason })
   })
 
+const { operation } = tagGroup("wiki", "Wiki Pages", wikiPagesExamples)
+
 export const wikiPagesOperations = [
   operation({
-    service,
-    tag,
     operationId: "createWikiPage",
     method: "POST",
     path: "/v1/spaces/{spaceId}/pages",
@@ -214,24 +192,6 @@ export const wikiPagesOperations = [
       ...contentFields
     }),
     responses: { 201: { description: "Created", schema: WikiPageView }, 404: { description: "No such space or parent page" } },
-    examples: [
-      {
-        name: "markdown",
-        request: {
-          params: spaceParams,
-          body: { title: "Onboarding", markdown: "# Welcome\n\nRead the **setup guide** first.", icon: "👋" }
-        },
-        response: { status: 201, body: examplePage }
-      },
-      {
-        name: "child-page",
-        request: { params: spaceParams, body: { title: "Laptop setup", parentPageId: examples.pageId, content: exampleDoc } },
-        response: {
-          status: 201,
-          body: { ...examplePage, id: examples.childPageId, parentPageId: examples.pageId, title: "Laptop setup", slug: "laptop-setup" }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -268,8 +228,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPage",
     method: "GET",
     path: "/v1/pages/{pageId}",
@@ -282,7 +240,6 @@ export const wikiPagesOperations = [
       200: { description: "The page", schema: WikiPageView },
       404: { description: "No such page (or not visible to the caller)" }
     },
-    examples: [{ name: "get", request: { params: pageParams }, response: { status: 200, body: examplePage } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -293,8 +250,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiPage",
     method: "PATCH",
     path: "/v1/pages/{pageId}",
@@ -314,13 +269,6 @@ export const wikiPagesOperations = [
       200: { description: "The updated page", schema: WikiPageView },
       409: { description: "The page or its space is archived" }
     },
-    examples: [
-      {
-        name: "retitle-and-rewrite",
-        request: { params: pageParams, body: { title: "Onboarding guide", markdown: "# Welcome\n\nStart with the setup guide." } },
-        response: { status: 200, body: { ...examplePage, title: "Onboarding guide", slug: "onboarding-guide" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -337,8 +285,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWikiPage",
     method: "DELETE",
     path: "/v1/pages/{pageId}",
@@ -348,7 +294,6 @@ export const wikiPagesOperations = [
     scopes: ["wiki:write"],
     params: PageParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: pageParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -373,8 +318,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiPages",
     method: "GET",
     path: "/v1/spaces/{spaceId}/pages",
@@ -398,13 +341,6 @@ export const wikiPagesOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiPageSummary), total: Schema.Number }).annotate({ identifier: "WikiPagePage" })
       }
     },
-    examples: [
-      {
-        name: "search-titles",
-        request: { params: spaceParams, query: { q: "onboard", sort: "title" } },
-        response: { status: 200, body: { items: [examplePageSummary], total: 1 } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -431,8 +367,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageTree",
     method: "GET",
     path: "/v1/spaces/{spaceId}/tree",
@@ -450,42 +384,6 @@ export const wikiPagesOperations = [
         schema: Schema.Struct({ items: Schema.Array(WikiPageTreeNode) }).annotate({ identifier: "WikiPageTree" })
       }
     },
-    examples: [
-      {
-        name: "tree",
-        request: { params: spaceParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: examples.pageId,
-                title: "Onboarding",
-                slug: "onboarding",
-                icon: "👋",
-                parentPageId: null,
-                position: 1,
-                restriction: "open",
-                updatedAt: examples.at,
-                children: [
-                  {
-                    id: examples.childPageId,
-                    title: "Laptop setup",
-                    slug: "laptop-setup",
-                    icon: null,
-                    parentPageId: examples.pageId,
-                    position: 1,
-                    restriction: "open",
-                    updatedAt: examples.at,
-                    children: []
-                  }
-                ]
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -500,8 +398,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiPageChildren",
     method: "GET",
     path: "/v1/pages/{pageId}/children",
@@ -510,26 +406,6 @@ export const wikiPagesOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "Children", schema: PageList } },
-    examples: [
-      {
-        name: "children",
-        request: { params: pageParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                ...examplePageSummary,
-                id: examples.childPageId,
-                parentPageId: examples.pageId,
-                title: "Laptop setup",
-                slug: "laptop-setup"
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -545,8 +421,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageBreadcrumbs",
     method: "GET",
     path: "/v1/pages/{pageId}/breadcrumbs",
@@ -563,22 +437,6 @@ export const wikiPagesOperations = [
         }).annotate({ identifier: "WikiBreadcrumbs" })
       }
     },
-    examples: [
-      {
-        name: "crumbs",
-        request: { params: { pageId: examples.childPageId } },
-        response: {
-          status: 200,
-          body: {
-            space: { id: examples.spaceId, key: "ENG", name: "Engineering" },
-            items: [
-              { id: examples.pageId, title: "Onboarding", slug: "onboarding", icon: "👋" },
-              { id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", icon: null }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -596,8 +454,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveWikiPage",
     method: "POST",
     path: "/v1/pages/{pageId}/move",
@@ -609,16 +465,6 @@ export const wikiPagesOperations = [
     params: PageParams,
     body: Schema.Struct({ parentPageId: Schema.NullOr(Id), index: Schema.optionalKey(Index), spaceId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "The moved page", schema: WikiPageSummary }, 400: { description: "Moving under itself" } },
-    examples: [
-      {
-        name: "to-top-first",
-        request: { params: { pageId: examples.childPageId }, body: { parentPageId: null, index: 0 } },
-        response: {
-          status: 200,
-          body: { ...examplePageSummary, id: examples.childPageId, title: "Laptop setup", slug: "laptop-setup", position: 0 }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -650,8 +496,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateWikiPage",
     method: "POST",
     path: "/v1/pages/{pageId}/duplicate",
@@ -673,25 +517,6 @@ export const wikiPagesOperations = [
         schema: Schema.Struct({ page: WikiPageSummary, copiedPageIds: Schema.Array(Id) }).annotate({ identifier: "WikiPageCopy" })
       }
     },
-    examples: [
-      {
-        name: "with-children",
-        request: { params: pageParams, body: { includeChildren: true } },
-        response: {
-          status: 201,
-          body: {
-            page: {
-              ...examplePageSummary,
-              id: "4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d",
-              title: "Copy of Onboarding",
-              slug: "copy-of-onboarding",
-              position: 1.5
-            },
-            copiedPageIds: ["4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d", "7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a"]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -757,8 +582,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveWikiPage",
     method: "POST",
     path: "/v1/pages/{pageId}/archive",
@@ -774,13 +597,6 @@ export const wikiPagesOperations = [
       },
       409: { description: "Already archived" }
     },
-    examples: [
-      {
-        name: "archive",
-        request: { params: pageParams },
-        response: { status: 200, body: { archivedPageIds: [examples.pageId, examples.childPageId] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -793,8 +609,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreWikiPage",
     method: "POST",
     path: "/v1/pages/{pageId}/restore",
@@ -804,7 +618,6 @@ export const wikiPagesOperations = [
     scopes: ["wiki:write"],
     params: PageParams,
     responses: { 200: { description: "The restored page", schema: WikiPageSummary }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params: pageParams }, response: { status: 200, body: examplePageSummary } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -815,8 +628,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageContent",
     method: "GET",
     path: "/v1/pages/{pageId}/content",
@@ -832,13 +643,6 @@ export const wikiPagesOperations = [
         schema: ProseMirrorNode
       }
     },
-    examples: [
-      {
-        name: "markdown",
-        request: { params: pageParams, query: { format: "markdown" } },
-        response: { status: 200, body: examplePage.markdown }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -868,8 +672,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiPageEditors",
     method: "GET",
     path: "/v1/pages/{pageId}/editors",
@@ -880,13 +682,6 @@ export const wikiPagesOperations = [
     responses: {
       200: { description: "Editors", schema: Schema.Struct({ items: Schema.Array(Editor) }).annotate({ identifier: "WikiPageEditors" }) }
     },
-    examples: [
-      {
-        name: "editors",
-        request: { params: pageParams },
-        response: { status: 200, body: { items: [{ userId: examples.userId, name: "Alice", since: examples.at }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -896,8 +691,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageInfo",
     method: "GET",
     path: "/v1/pages/{pageId}/info",
@@ -906,32 +699,6 @@ export const wikiPagesOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "Page info", schema: PageInfo } },
-    examples: [
-      {
-        name: "info",
-        request: { params: pageParams },
-        response: {
-          status: 200,
-          body: {
-            pageId: examples.pageId,
-            words: 320,
-            characters: 1834,
-            readingMinutes: 2,
-            headings: [{ level: 1, text: "Welcome" }],
-            childCount: 1,
-            descendantCount: 1,
-            versionCount: 4,
-            commentCount: 3,
-            openThreadCount: 1,
-            attachmentCount: 2,
-            backlinkCount: 1,
-            contributors: [{ userId: examples.userId, name: "Alice" }],
-            createdAt: examples.at,
-            updatedAt: examples.at
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -978,8 +745,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "saveWikiPage",
     method: "POST",
     path: "/v1/pages/{pageId}/save",
@@ -993,9 +758,6 @@ export const wikiPagesOperations = [
       label: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/, { expected: "a non-blank label" })))
     }),
     responses: { 201: { description: "The new version", schema: WikiPageVersionView } },
-    examples: [
-      { name: "save", request: { params: pageParams, body: { label: "Reviewed by HR" } }, response: { status: 201, body: exampleVersion } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -1008,8 +770,6 @@ export const wikiPagesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiPageBacklinks",
     method: "GET",
     path: "/v1/pages/{pageId}/backlinks",
@@ -1018,13 +778,6 @@ export const wikiPagesOperations = [
     scopes: ["wiki:read"],
     params: PageParams,
     responses: { 200: { description: "Linking pages", schema: PageList } },
-    examples: [
-      {
-        name: "backlinks",
-        request: { params: { pageId: examples.childPageId } },
-        response: { status: 200, body: { items: [examplePageSummary] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

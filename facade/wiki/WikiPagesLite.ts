@@ -13,14 +13,12 @@ import { ensureActive, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
 import type { PageRow } from "../../actors/wiki/WikiRecords.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
-import { examples, Markdown, PageTitle } from "../../actors/wiki/WikiViews.ts"
+import { Markdown, PageTitle } from "../../actors/wiki/WikiViews.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
 import { callerFrom } from "./WikiSpaces.ts"
-
-const service = "wiki"
-const tag = "Wiki Pages (Lite)"
+import { wikiPagesLiteExamples } from "./WikiPagesLite.examples.ts"
 
 const PageRef = Schema.String.check(Schema.isMaxLength(255), Schema.isPattern(/\S/, { expected: "a slug or a title" })).annotate({
   description: "The page's slug (e.g. laptop-setup) or its exact title (case-insensitive)",
@@ -60,20 +58,6 @@ const OutlineItem = Schema.Struct({
   depth: Schema.Number.annotate({ description: "0 for top-level pages" }),
   updatedAt: Timestamp
 }).annotate({ identifier: "WikiLiteOutlineItem" })
-
-const exampleLite = {
-  id: examples.childPageId,
-  spaceKey: "ENG",
-  slug: "laptop-setup",
-  title: "Laptop setup",
-  parentSlug: "onboarding",
-  path: ["Onboarding", "Laptop setup"],
-  childSlugs: [],
-  markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n",
-  access: "edit",
-  updatedAt: examples.at
-}
-const refParams = { spaceKey: "ENG", pageRef: "laptop-setup" }
 
 const liteOf = (live: LivePages, page: PageRow, right: string) =>
   Effect.gen(function* () {
@@ -130,10 +114,10 @@ const convert = (markdown: string, field: string) =>
       reject("invalid", `Invalid ${field}: ${(error as Error).message}`, [{ path: field, message: (error as Error).message }])
   })
 
+const { operation } = tagGroup("wiki", "Wiki Pages (Lite)", wikiPagesLiteExamples)
+
 export const wikiPagesLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiPagesLite",
     mcp: { tool: "listWikiPages" },
     method: "GET",
@@ -152,22 +136,6 @@ export const wikiPagesLiteOperations = [
         }).annotate({ identifier: "WikiLiteOutline" })
       }
     },
-    examples: [
-      {
-        name: "outline",
-        request: { params: { spaceKey: "ENG" } },
-        response: {
-          status: 200,
-          body: {
-            space: { key: "ENG", name: "Engineering", workspaceId: examples.workspaceId },
-            items: [
-              { slug: "onboarding", title: "Onboarding", parentSlug: null, depth: 0, updatedAt: examples.at },
-              { slug: "laptop-setup", title: "Laptop setup", parentSlug: "onboarding", depth: 1, updatedAt: examples.at }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -195,8 +163,6 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageLite",
     mcp: { tool: "readWikiPage" },
     method: "GET",
@@ -211,7 +177,6 @@ export const wikiPagesLiteOperations = [
       404: { description: "No such space or page" },
       409: { description: "The title names several pages: use the slug" }
     },
-    examples: [{ name: "by-slug", request: { params: refParams }, response: { status: 200, body: exampleLite } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -221,8 +186,6 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWikiPageLite",
     mcp: { tool: "createWikiPage" },
     method: "POST",
@@ -238,16 +201,6 @@ export const wikiPagesLiteOperations = [
       parent: Schema.optionalKey(PageRef.annotate({ description: "Slug or title of the parent page; omitted = top level" }))
     }),
     responses: { 201: { description: "Created", schema: LitePage } },
-    examples: [
-      {
-        name: "child",
-        request: {
-          params: { spaceKey: "ENG" },
-          body: { title: "Laptop setup", parent: "onboarding", markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n" }
-        },
-        response: { status: 201, body: exampleLite }
-      }
-    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -281,8 +234,6 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiPageLite",
     mcp: { tool: "updateWikiPage" },
     method: "PATCH",
@@ -295,19 +246,6 @@ export const wikiPagesLiteOperations = [
     query: WorkspaceQuery,
     body: Schema.Struct({ title: Schema.optionalKey(PageTitle), markdown: Schema.optionalKey(Markdown) }),
     responses: { 200: { description: "The page", schema: LitePage } },
-    examples: [
-      {
-        name: "rewrite",
-        request: {
-          params: refParams,
-          body: { markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" }
-        },
-        response: {
-          status: 200,
-          body: { ...exampleLite, markdown: "# Laptop setup\n\n1. Install the VPN\n2. Clone the repo\n3. Run `make setup`\n" }
-        }
-      }
-    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -321,8 +259,6 @@ export const wikiPagesLiteOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "appendWikiPageLite",
     mcp: { tool: "appendToWikiPage" },
     method: "POST",
@@ -335,13 +271,6 @@ export const wikiPagesLiteOperations = [
     query: WorkspaceQuery,
     body: Schema.Struct({ markdown: Markdown.check(Schema.isPattern(/\S/, { expected: "some Markdown" })) }),
     responses: { 200: { description: "The page", schema: LitePage } },
-    examples: [
-      {
-        name: "append",
-        request: { params: refParams, body: { markdown: "## Troubleshooting\n\nAsk in #it-help." } },
-        response: { status: 200, body: { ...exampleLite, markdown: `${exampleLite.markdown}\n## Troubleshooting\n\nAsk in #it-help.\n` } }
-      }
-    ],
     handler: ({ params, query, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -10,16 +10,14 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import { callerOf, documentRightOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
 import { LiveDocuments } from "../../collab/LiveDocuments.ts"
 import { CollabServer } from "../../collab/LiveDocumentsLive.ts"
-import { CloseCode } from "../../collab/SocketAdapter.ts"
-import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
 
-const service = "wiki"
-const tag = "Wiki Real-time Collaboration"
+import { principalOf } from "../Access.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiRealtimeCollaborationExamples, closeCodes } from "./WikiRealtimeCollaboration.examples.ts"
 
 const Right = Schema.Literals(["edit", "read", "none"]).annotate({
   description:
@@ -51,19 +49,10 @@ const Editor = Schema.Struct({
 
 const wsUrl = (context: RequestContext) => `${context.origin.replace(/^http/, "ws")}/wiki/v1/collab`
 
-const closeCodes = {
-  [String(CloseCode.badFrame)]: "A malformed or unknown frame (that socket only)",
-  [String(CloseCode.unauthorized)]: "Missing or invalid token",
-  [String(CloseCode.forbidden)]: "No access to the document (or the page does not exist)",
-  [String(CloseCode.removed)]: "The page was deleted",
-  [String(CloseCode.backpressure)]: "Too slow a reader; reconnect to resync",
-  [String(CloseCode.goingAway)]: "The server is shutting down or storage is unavailable; reconnect"
-}
+const { operation } = tagGroup("wiki", "Wiki Real-time Collaboration", wikiRealtimeCollaborationExamples)
 
 export const wikiRealtimeCollaborationOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiCollabInfo",
     method: "GET",
     path: "/v1/collab",
@@ -75,26 +64,6 @@ export const wikiRealtimeCollaborationOperations = [
     scopes: ["wiki:read"],
     query: Schema.Struct({ pageId: Schema.optionalKey(Id) }),
     responses: { 200: { description: "Connection details", schema: CollabInfo } },
-    examples: [
-      {
-        name: "connect",
-        request: { query: { pageId: ex.pageId } },
-        response: {
-          status: 200,
-          body: {
-            protocol: "hocuspocus",
-            description: "Hocuspocus v2 over WebSocket: Yjs sync and awareness per document",
-            url: "wss://atrium.example/wiki/v1/collab",
-            documentName: "The page id",
-            fragment: "default",
-            authentication: "Pass an access token (from POST /pm/v1/auth/login) or an API key as the provider's token",
-            closeCodes,
-            limits: { maxMessageBytes: 16777216, idleSeconds: 120 },
-            page: { pageId: ex.pageId, right: "edit" }
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))
@@ -117,8 +86,6 @@ export const wikiRealtimeCollaborationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiPageCollabSession",
     method: "GET",
     path: "/v1/collab/pages/{pageId}",
@@ -142,23 +109,6 @@ export const wikiRealtimeCollaborationOperations = [
       },
       404: { description: "No such page, or not readable by the caller" }
     },
-    examples: [
-      {
-        name: "session",
-        request: { params: { pageId: ex.pageId } },
-        response: {
-          status: 200,
-          body: {
-            pageId: ex.pageId,
-            url: "wss://atrium.example/wiki/v1/collab",
-            documentName: ex.pageId,
-            right: "edit",
-            editors: [{ userId: ex.otherUserId, name: "Bob", since: ex.at }],
-            active: true
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = callerOf(yield* principalOf(context))

@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { DateParam, ex, examplePageRef, Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
+import { DateParam, Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
 import { type SearchFilters, reindexPages, searchFacets, searchPages, searchTitles } from "../../actors/wiki/SearchIndex.ts"
 import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
@@ -16,10 +16,8 @@ import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Search"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiSearchExamples } from "./WikiSearch.examples.ts"
 
 const callerFrom = (context: RequestContext) => Effect.map(principalOf(context), callerOf)
 
@@ -54,21 +52,6 @@ const SearchResults = Schema.Struct({
   total: Schema.Number,
   results: Schema.Array(SearchResult)
 }).annotate({ identifier: "WikiSearchResults" })
-
-const exampleResult = {
-  pageId: ex.pageId,
-  title: "Deployment runbook",
-  snippet: "Every Tuesday we <mark>deploy</mark> the web app: tag the release, run the migrations, then …",
-  titleHighlight: "<mark>Deployment</mark> runbook",
-  slug: "deployment-runbook",
-  icon: "🚀",
-  spaceId: ex.spaceId,
-  spaceKey: "ENG",
-  spaceName: "Engineering",
-  authorId: ex.userId,
-  updatedAt: ex.at,
-  rank: 0.6079
-}
 
 const RecentSearch = Schema.Struct({
   id: Schema.String,
@@ -107,10 +90,10 @@ const filtersOf = (query: SearchFilters): Record<string, string> => {
   return filters
 }
 
+const { operation } = tagGroup("wiki", "Wiki Search", wikiSearchExamples)
+
 export const wikiSearchOperations = [
   operation({
-    service,
-    tag,
     operationId: "searchWiki",
     mcp: { tool: "searchWiki" },
     method: "GET",
@@ -131,19 +114,6 @@ export const wikiSearchOperations = [
       offset: Schema.optionalKey(Offset)
     }),
     responses: { 200: { description: "Ranked results", schema: SearchResults } },
-    examples: [
-      {
-        name: "search",
-        request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
-        response: { status: 200, body: { query: "deploy", total: 1, results: [exampleResult] } }
-      },
-      {
-        name: "filtered",
-        summary: "A phrase in one space, updated since November",
-        request: { query: { workspaceId: ex.workspaceId, q: '"release train" -draft', spaceId: ex.spaceId, updatedAfter: "2026-11-01" } },
-        response: { status: 200, body: { query: '"release train" -draft', total: 0, results: [] } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -168,8 +138,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "searchWikiTitles",
     method: "GET",
     path: "/v1/search/titles",
@@ -197,13 +165,6 @@ export const wikiSearchOperations = [
         }).annotate({ identifier: "WikiTitleMatches" })
       }
     },
-    examples: [
-      {
-        name: "as-you-type",
-        request: { query: { workspaceId: ex.workspaceId, q: "depl" } },
-        response: { status: 200, body: { items: [{ ...examplePageRef, parentTitle: "Operations" }] } }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -226,8 +187,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiSearchFacets",
     method: "GET",
     path: "/v1/search/facets",
@@ -248,24 +207,6 @@ export const wikiSearchOperations = [
         }).annotate({ identifier: "WikiSearchFacets" })
       }
     },
-    examples: [
-      {
-        name: "facets",
-        request: { query: { workspaceId: ex.workspaceId, q: "deploy" } },
-        response: {
-          status: 200,
-          body: {
-            total: 3,
-            spaces: [{ spaceId: ex.spaceId, key: "ENG", name: "Engineering", count: 3 }],
-            authors: [
-              { userId: ex.userId, name: "Alice", count: 2 },
-              { userId: ex.otherUserId, name: "Bob", count: 1 }
-            ],
-            updated: { lastDay: 1, lastWeek: 2, lastMonth: 3, lastYear: 3 }
-          }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -277,8 +218,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecentWikiSearches",
     method: "GET",
     path: "/v1/search/recent",
@@ -293,16 +232,6 @@ export const wikiSearchOperations = [
         schema: Schema.Struct({ items: Schema.Array(RecentSearch) }).annotate({ identifier: "WikiRecentSearches" })
       }
     },
-    examples: [
-      {
-        name: "recent",
-        request: { query: { workspaceId: ex.workspaceId } },
-        response: {
-          status: 200,
-          body: { items: [{ id: ex.searchId, query: "deploy", filters: { spaceId: ex.spaceId }, resultCount: 3, searchedAt: ex.at }] }
-        }
-      }
-    ],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -324,8 +253,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteRecentWikiSearch",
     method: "DELETE",
     path: "/v1/search/recent/{searchId}",
@@ -334,7 +261,6 @@ export const wikiSearchOperations = [
     scopes: ["wiki:write"],
     params: Schema.Struct({ searchId: Id }),
     responses: { 204: { description: "Forgotten" }, 404: { description: "No such recent search of the caller" } },
-    examples: [{ name: "forget", request: { params: { searchId: ex.searchId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -348,8 +274,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "clearRecentWikiSearches",
     method: "DELETE",
     path: "/v1/search/recent",
@@ -358,7 +282,6 @@ export const wikiSearchOperations = [
     scopes: ["wiki:write"],
     query: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "How many were forgotten", schema: Schema.Struct({ deleted: Schema.Number }) } },
-    examples: [{ name: "clear", request: { query: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { deleted: 4 } } }],
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -367,8 +290,6 @@ export const wikiSearchOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reindexWikiSearch",
     method: "POST",
     path: "/v1/search/reindex",
@@ -385,9 +306,6 @@ export const wikiSearchOperations = [
         schema: Schema.Struct({ checked: Schema.Number, updated: Schema.Number }).annotate({ identifier: "WikiReindexResult" })
       }
     },
-    examples: [
-      { name: "reindex", request: { body: { workspaceId: ex.workspaceId } }, response: { status: 200, body: { checked: 42, updated: 1 } } }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

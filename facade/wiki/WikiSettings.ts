@@ -7,7 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { ex, Limit } from "../../actors/wiki/DiscoveryViews.ts"
+import { Limit } from "../../actors/wiki/DiscoveryViews.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf } from "../../actors/wiki/WikiAccess.ts"
 import {
@@ -22,13 +22,10 @@ import {
 import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Settings"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiSettingsExamples } from "./WikiSettings.examples.ts"
 
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
-const params = { workspaceId: ex.workspaceId }
 
 const member = (context: RequestContext, workspaceId: string, minimum: "viewer" | "admin" = "viewer") =>
   Effect.gen(function* () {
@@ -37,18 +34,6 @@ const member = (context: RequestContext, workspaceId: string, minimum: "viewer" 
     return caller
   })
 
-const exampleSettings = {
-  workspaceId: ex.workspaceId,
-  allowPublicWikis: true,
-  allowExports: true,
-  allowImports: true,
-  trackPageViews: true,
-  defaultHomeSpaceId: ex.spaceId,
-  updatedBy: ex.userId,
-  updatedAt: ex.at
-}
-const exampleBranding = { siteName: "Acme Knowledge Base", logoUrl: "https://acme.example/logo.png", accentColor: "#3355ff" }
-
 const SettingsChange = Schema.Struct({
   id: Schema.String,
   changedBy: Schema.Struct({ userId: Schema.String, name: Schema.String }),
@@ -56,10 +41,10 @@ const SettingsChange = Schema.Struct({
   changes: Schema.Record(Schema.String, Schema.Struct({ from: Schema.Unknown, to: Schema.Unknown }))
 }).annotate({ identifier: "WikiSettingsChange" })
 
+const { operation } = tagGroup("wiki", "Wiki Settings", wikiSettingsExamples)
+
 export const wikiSettingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiSettings",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/wiki-settings",
@@ -69,13 +54,10 @@ export const wikiSettingsOperations = [
     scopes: ["wiki:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: WikiSettingsView } },
-    examples: [{ name: "settings", request: { params }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.andThen(member(context, params.workspaceId), wikiSettingsOf(params.workspaceId).pipe(Effect.orDie))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiSettings",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/wiki-settings",
@@ -89,13 +71,6 @@ export const wikiSettingsOperations = [
     params: WorkspaceParams,
     body: SettingsPatch,
     responses: { 200: { description: "Updated settings", schema: WikiSettingsView } },
-    examples: [
-      {
-        name: "no-exports",
-        request: { params, body: { allowExports: false, defaultHomeSpaceId: ex.spaceId } },
-        response: { status: 200, body: { ...exampleSettings, allowExports: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* member(context, params.workspaceId, "admin")
@@ -103,8 +78,6 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resetWikiSettings",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/wiki-settings",
@@ -114,7 +87,6 @@ export const wikiSettingsOperations = [
     scopes: ["wiki:admin"],
     params: WorkspaceParams,
     responses: { 200: { description: "Default settings", schema: WikiSettingsView } },
-    examples: [{ name: "reset", request: { params }, response: { status: 200, body: { ...exampleSettings, defaultHomeSpaceId: null } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* member(context, params.workspaceId, "admin")
@@ -122,8 +94,6 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiBranding",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
@@ -133,13 +103,10 @@ export const wikiSettingsOperations = [
     scopes: ["wiki:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Branding", schema: WikiBranding } },
-    examples: [{ name: "branding", request: { params }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params }, context) =>
       Effect.andThen(member(context, params.workspaceId), wikiBrandingOf(params.workspaceId).pipe(Effect.orDie))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiBranding",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/wiki-settings/branding",
@@ -150,7 +117,6 @@ export const wikiSettingsOperations = [
     params: WorkspaceParams,
     body: BrandingPatch,
     responses: { 200: { description: "Updated branding", schema: WikiBranding } },
-    examples: [{ name: "brand", request: { params, body: exampleBranding }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* member(context, params.workspaceId, "admin")
@@ -158,8 +124,6 @@ export const wikiSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiSettingsChanges",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/wiki-settings/changes",
@@ -175,25 +139,6 @@ export const wikiSettingsOperations = [
         schema: Schema.Struct({ items: Schema.Array(SettingsChange) }).annotate({ identifier: "WikiSettingsChanges" })
       }
     },
-    examples: [
-      {
-        name: "history",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: ex.searchId,
-                changedBy: { userId: ex.userId, name: "Alice" },
-                changedAt: ex.at,
-                changes: { allowExports: { from: true, to: false } }
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* member(context, params.workspaceId, "admin")

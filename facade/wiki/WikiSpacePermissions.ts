@@ -12,13 +12,11 @@ import { blameEmail, resolveSubject, subjectFields, SubjectView, withUsers } fro
 import { spaceAccess } from "../../actors/wiki/WikiAccess.ts"
 import { SpaceRole, SpaceVisibility } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { operation } from "../Operation.ts"
-import { callerFrom, SpaceParams } from "./WikiSpaces.ts"
 
-const service = "wiki"
-const tag = "Wiki Space Permissions"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { tagGroup } from "../Operation.ts"
+import { callerFrom, SpaceParams } from "./WikiSpaces.ts"
+import { wikiSpacePermissionsExamples } from "./WikiSpacePermissions.examples.ts"
 
 const SpacePermission = Schema.Struct({ id: Id, spaceId: Id, role: SpaceRole, ...SubjectView }).annotate({
   identifier: "WikiSpacePermission"
@@ -35,23 +33,10 @@ const SpacePermissions = Schema.Struct({
   yourRole: SpaceRole
 }).annotate({ identifier: "WikiSpacePermissions" })
 
-const exampleEntry = {
-  id: "3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d",
-  spaceId: examples.spaceId,
-  role: "editor",
-  userId: examples.userId,
-  name: "Alice",
-  email: "alice@example.com",
-  workspaceRole: null,
-  createdAt: examples.at,
-  updatedAt: examples.at
-}
-const params = { spaceId: examples.spaceId }
+const { operation } = tagGroup("wiki", "Wiki Space Permissions", wikiSpacePermissionsExamples)
 
 export const wikiSpacePermissionsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWikiSpacePermissions",
     method: "GET",
     path: "/v1/spaces/{spaceId}/permissions",
@@ -60,22 +45,6 @@ export const wikiSpacePermissionsOperations = [
     scopes: ["wiki:read"],
     params: SpaceParams,
     responses: { 200: { description: "Permissions", schema: SpacePermissions } },
-    examples: [
-      {
-        name: "list",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            spaceId: examples.spaceId,
-            visibility: "workspace",
-            baseline: { admin: "admin", member: "editor", viewer: "viewer" },
-            entries: [exampleEntry],
-            yourRole: "admin"
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -94,8 +63,6 @@ export const wikiSpacePermissionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setWikiSpacePermission",
     method: "PUT",
     path: "/v1/spaces/{spaceId}/permissions",
@@ -107,18 +74,6 @@ export const wikiSpacePermissionsOperations = [
     params: SpaceParams,
     body: Schema.Struct({ ...subjectFields, role: SpaceRole }),
     responses: { 200: { description: "The entry", schema: SpacePermission } },
-    examples: [
-      {
-        name: "by-email",
-        request: { params, body: { email: "alice@example.com", role: "editor" } },
-        response: { status: 200, body: exampleEntry }
-      },
-      {
-        name: "members-read-only",
-        request: { params, body: { workspaceRole: "member", role: "viewer" } },
-        response: { status: 200, body: { ...exampleEntry, role: "viewer", userId: null, name: null, email: null, workspaceRole: "member" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -131,8 +86,6 @@ export const wikiSpacePermissionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWikiSpacePermission",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}/permissions/{permissionId}",
@@ -141,7 +94,6 @@ export const wikiSpacePermissionsOperations = [
     scopes: ["wiki:admin"],
     params: Schema.Struct({ spaceId: Id, permissionId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such entry" } },
-    examples: [{ name: "remove", request: { params: { ...params, permissionId: exampleEntry.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -19,23 +19,12 @@ import {
 import { spaceByKey, spacesOfWorkspace } from "../../actors/wiki/WikiQueries.ts"
 import { SpaceVisibility } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
-import {
-  examplePageSummary,
-  examples,
-  exampleSpace,
-  Icon,
-  pageSummary,
-  spaceView,
-  WikiPageSummary,
-  WikiSpaceView
-} from "../../actors/wiki/WikiViews.ts"
+import { Icon, pageSummary, spaceView, WikiPageSummary, WikiSpaceView } from "../../actors/wiki/WikiViews.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
-import { operation, type RequestContext } from "../Operation.ts"
-
-const service = "wiki"
-const tag = "Wiki Spaces"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { wikiSpacesExamples } from "./WikiSpaces.examples.ts"
 
 export const SpaceKey = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/, { expected: "1 to 50 letters, digits, _ or -, starting with a letter or digit" })
@@ -45,7 +34,6 @@ const SpaceName = Schema.String.check(Schema.isMaxLength(100), Schema.isPattern(
 const Description = Schema.String.check(Schema.isMaxLength(2000))
 
 export const SpaceParams = Schema.Struct({ spaceId: Id })
-const params = { spaceId: examples.spaceId }
 
 export const callerFrom = (context: RequestContext) => Effect.map(principalOf(context), callerOf)
 
@@ -78,10 +66,10 @@ const suggestKey = (seed: string, taken: ReadonlySet<string>): string => {
   for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`
 }
 
+const { operation } = tagGroup("wiki", "Wiki Spaces", wikiSpacesExamples)
+
 export const wikiSpacesOperations = [
   operation({
-    service,
-    tag,
     operationId: "createWikiSpace",
     method: "POST",
     path: "/v1/spaces",
@@ -104,15 +92,6 @@ export const wikiSpacesOperations = [
       visibility: Schema.optionalKey(SpaceVisibility)
     }),
     responses: { 201: { description: "Created", schema: WikiSpaceView }, 409: { description: "The key is taken" } },
-    examples: [
-      {
-        name: "engineering",
-        request: {
-          body: { workspaceId: examples.workspaceId, name: "Engineering", key: "ENG", description: "How we build things", icon: "🛠️" }
-        },
-        response: { status: 201, body: { ...exampleSpace, homePageId: null, pageCount: 0 } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -133,8 +112,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiSpaces",
     method: "GET",
     path: "/v1/spaces",
@@ -144,13 +121,6 @@ export const wikiSpacesOperations = [
     scopes: ["wiki:read"],
     query: Schema.Struct({ workspaceId: Id, status: Schema.optionalKey(Schema.Literals(["active", "archived", "all"])) }),
     responses: { 200: { description: "Spaces", schema: SpaceList } },
-    examples: [
-      {
-        name: "list",
-        request: { query: { workspaceId: examples.workspaceId } },
-        response: { status: 200, body: { items: [exampleSpace] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -162,8 +132,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "checkWikiSpaceKey",
     method: "GET",
     path: "/v1/spaces/key-availability",
@@ -182,18 +150,6 @@ export const wikiSpacesOperations = [
         }).annotate({ identifier: "WikiSpaceKeyAvailability" })
       }
     },
-    examples: [
-      {
-        name: "taken",
-        request: { query: { workspaceId: examples.workspaceId, key: "ENG" } },
-        response: { status: 200, body: { key: "ENG", available: false, suggestion: "ENG2" } }
-      },
-      {
-        name: "from-name",
-        request: { query: { workspaceId: examples.workspaceId, name: "Customer Success" } },
-        response: { status: 200, body: { key: null, available: null, suggestion: "CS" } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -210,8 +166,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWikiSpace",
     method: "GET",
     path: "/v1/spaces/{spaceId}",
@@ -223,12 +177,9 @@ export const wikiSpacesOperations = [
       200: { description: "The space", schema: WikiSpaceView },
       404: { description: "No such space (or not visible to the caller)" }
     },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) => Effect.flatMap(callerFrom(context), (caller) => refreshed(caller, params.spaceId))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiSpace",
     method: "PATCH",
     path: "/v1/spaces/{spaceId}",
@@ -245,13 +196,6 @@ export const wikiSpacesOperations = [
       visibility: Schema.optionalKey(SpaceVisibility)
     }),
     responses: { 200: { description: "Updated", schema: WikiSpaceView }, 409: { description: "Key taken, or the space is archived" } },
-    examples: [
-      {
-        name: "restrict",
-        request: { params, body: { visibility: "restricted", description: "Platform team only" } },
-        response: { status: 200, body: { ...exampleSpace, visibility: "restricted", description: "Platform team only" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -261,8 +205,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWikiSpace",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}",
@@ -272,7 +214,6 @@ export const wikiSpacesOperations = [
     scopes: ["wiki:write"],
     params: SpaceParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -282,8 +223,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveWikiSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/archive",
@@ -292,7 +231,6 @@ export const wikiSpacesOperations = [
     scopes: ["wiki:write"],
     params: SpaceParams,
     responses: { 200: { description: "Archived", schema: WikiSpaceView }, 409: { description: "Already archived" } },
-    examples: [{ name: "archive", request: { params }, response: { status: 200, body: { ...exampleSpace, archivedAt: examples.at } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -302,8 +240,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreWikiSpace",
     method: "POST",
     path: "/v1/spaces/{spaceId}/restore",
@@ -312,7 +248,6 @@ export const wikiSpacesOperations = [
     scopes: ["wiki:write"],
     params: SpaceParams,
     responses: { 200: { description: "Restored", schema: WikiSpaceView }, 409: { description: "Not archived" } },
-    examples: [{ name: "restore", request: { params }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -322,8 +257,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setWikiSpaceHomePage",
     method: "PUT",
     path: "/v1/spaces/{spaceId}/home-page",
@@ -333,7 +266,6 @@ export const wikiSpacesOperations = [
     params: SpaceParams,
     body: Schema.Struct({ pageId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Updated", schema: WikiSpaceView }, 404: { description: "No such page in this space" } },
-    examples: [{ name: "set", request: { params, body: { pageId: examples.pageId } }, response: { status: 200, body: exampleSpace } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -353,8 +285,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWikiSpaceTrash",
     method: "GET",
     path: "/v1/spaces/{spaceId}/trash",
@@ -364,13 +294,6 @@ export const wikiSpacesOperations = [
     scopes: ["wiki:read"],
     params: SpaceParams,
     responses: { 200: { description: "Archived pages", schema: PageList } },
-    examples: [
-      {
-        name: "trash",
-        request: { params },
-        response: { status: 200, body: { items: [{ ...examplePageSummary, archivedAt: examples.at }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -385,8 +308,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "emptyWikiSpaceTrash",
     method: "DELETE",
     path: "/v1/spaces/{spaceId}/trash",
@@ -400,9 +321,6 @@ export const wikiSpacesOperations = [
         schema: Schema.Struct({ deletedPageIds: Schema.Array(Id) }).annotate({ identifier: "WikiDeletedPages" })
       }
     },
-    examples: [
-      { name: "empty", request: { params }, response: { status: 200, body: { deletedPageIds: [examples.pageId, examples.childPageId] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
@@ -413,8 +331,6 @@ export const wikiSpacesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listRecentWikiPages",
     method: "GET",
     path: "/v1/spaces/{spaceId}/recent",
@@ -426,9 +342,6 @@ export const wikiSpacesOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Pages", schema: PageList } },
-    examples: [
-      { name: "recent", request: { params, query: { limit: "10" } }, response: { status: 200, body: { items: [examplePageSummary] } } }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -9,12 +9,10 @@ import { Id } from "../../actors/Fields.ts"
 import { livePages, spaceByRef } from "../../actors/wiki/LiteRefs.ts"
 import { type SpaceAccess, visibleSpaces } from "../../actors/wiki/WikiAccess.ts"
 import { SpaceRole } from "../../actors/wiki/WikiRoles.ts"
-import { examples } from "../../actors/wiki/WikiViews.ts"
-import { operation } from "../Operation.ts"
-import { callerFrom, SpaceKey } from "./WikiSpaces.ts"
 
-const service = "wiki"
-const tag = "Wiki Spaces (Lite)"
+import { tagGroup } from "../Operation.ts"
+import { callerFrom, SpaceKey } from "./WikiSpaces.ts"
+import { wikiSpacesLiteExamples } from "./WikiSpacesLite.examples.ts"
 
 const PageRef = Schema.Struct({ slug: Schema.String, title: Schema.String }).annotate({ identifier: "WikiLitePageRef" })
 
@@ -30,10 +28,10 @@ const LiteSpace = Schema.Struct({
   topPages: Schema.Array(PageRef).annotate({ description: "Top-level pages in order (at most 50)" })
 }).annotate({ identifier: "WikiLiteSpace" })
 
+const { operation } = tagGroup("wiki", "Wiki Spaces (Lite)", wikiSpacesLiteExamples)
+
 export const wikiSpacesLiteOperations = [
   operation({
-    service,
-    tag,
     operationId: "discoverWikiSpaces",
     mcp: { tool: "listWikiSpaces" },
     method: "GET",
@@ -47,54 +45,6 @@ export const wikiSpacesLiteOperations = [
     responses: {
       200: { description: "Spaces", schema: Schema.Struct({ items: Schema.Array(LiteSpace) }).annotate({ identifier: "WikiLiteSpaces" }) }
     },
-    examples: [
-      {
-        name: "all",
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                workspaceId: examples.workspaceId,
-                key: "ENG",
-                name: "Engineering",
-                description: "How we build things",
-                role: "editor",
-                canEdit: true,
-                pageCount: 12,
-                homePage: { slug: "onboarding", title: "Onboarding" },
-                topPages: [
-                  { slug: "onboarding", title: "Onboarding" },
-                  { slug: "architecture", title: "Architecture" }
-                ]
-              }
-            ]
-          }
-        }
-      },
-      {
-        name: "by-key",
-        request: { query: { key: "ENG" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                workspaceId: examples.workspaceId,
-                key: "ENG",
-                name: "Engineering",
-                description: "How we build things",
-                role: "editor",
-                canEdit: true,
-                pageCount: 12,
-                homePage: { slug: "onboarding", title: "Onboarding" },
-                topPages: [{ slug: "onboarding", title: "Onboarding" }]
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)

@@ -5,21 +5,17 @@
  * the recent searches kept so far).
  */
 import { Effect } from "effect"
-import { ex } from "../../actors/wiki/DiscoveryViews.ts"
+
 import { UserSettings, UserSettingsPatch, userSettingsOf, WikiMember } from "../../actors/wiki/WikiMember.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf } from "../Access.ts"
-import { operation } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
+import { wikiUserSettingsExamples } from "./WikiUserSettings.examples.ts"
 
-const service = "wiki"
-const tag = "Wiki User Settings"
-
-const example = { theme: "dark", fullWidth: true, spellcheck: true, defaultEditMode: "edit", saveSearchHistory: true, updatedAt: ex.at }
+const { operation } = tagGroup("wiki", "Wiki User Settings", wikiUserSettingsExamples)
 
 export const wikiUserSettingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWikiUserSettings",
     method: "GET",
     path: "/v1/user-settings",
@@ -29,7 +25,6 @@ export const wikiUserSettingsOperations = [
     auth: "both",
     scopes: ["wiki:read"],
     responses: { 200: { description: "Preferences", schema: UserSettings } },
-    examples: [{ name: "preferences", response: { status: 200, body: example } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -37,8 +32,6 @@ export const wikiUserSettingsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWikiUserSettings",
     method: "PATCH",
     path: "/v1/user-settings",
@@ -48,7 +41,6 @@ export const wikiUserSettingsOperations = [
     scopes: ["wiki:write"],
     body: UserSettingsPatch,
     responses: { 200: { description: "Updated preferences", schema: UserSettings } },
-    examples: [{ name: "dark-and-wide", request: { body: { theme: "dark", fullWidth: true } }, response: { status: 200, body: example } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)

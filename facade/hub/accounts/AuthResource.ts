@@ -13,22 +13,14 @@ import { Email, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { endSessions, examplePair, exampleUser, logIn, refresh, TokenPair } from "../../auth/SessionTokens.ts"
-import { operation } from "../../Operation.ts"
-
-const service = "hub"
-const tag = "Auth Resource"
-const at = "2026-11-21T12:00:00.000Z"
+import { endSessions, logIn, refresh, TokenPair } from "../../auth/SessionTokens.ts"
+import { tagGroup } from "../../Operation.ts"
+import { authResourceExamples, resetAccepted } from "./AuthResource.examples.ts"
 
 const Accepted = Schema.Struct({
   accepted: Schema.Literal(true),
   message: Schema.String
 }).annotate({ identifier: "AuthMailAccepted" })
-
-const resetAccepted = {
-  accepted: true as const,
-  message: "If an account uses this address, a reset link is on its way; it works once, for one hour."
-}
 
 const HubSession = Schema.Struct({
   user: User,
@@ -36,10 +28,10 @@ const HubSession = Schema.Struct({
   session: SessionInfo
 }).annotate({ identifier: "HubAuthSession" })
 
+const { operation } = tagGroup("hub", "Auth Resource", authResourceExamples)
+
 export const authResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "hubLogin",
     method: "POST",
     path: "/v1/auth/login",
@@ -49,18 +41,9 @@ export const authResourceOperations = [
     scopes: [],
     body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
-    examples: [
-      {
-        name: "login",
-        request: { body: { email: "alice@example.com", password: "correct horse battery" } },
-        response: { status: 200, body: examplePair }
-      }
-    ],
     handler: ({ body }, context) => logIn(body.email, body.password, context.headers?.["user-agent"]?.slice(0, 300) || null)
   }),
   operation({
-    service,
-    tag,
     operationId: "hubRefreshSession",
     method: "POST",
     path: "/v1/auth/refresh",
@@ -70,12 +53,9 @@ export const authResourceOperations = [
     scopes: [],
     body: Schema.Struct({ refreshToken: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: { 200: { description: "New token pair", schema: TokenPair }, 401: { description: "Invalid, expired or reused" } },
-    examples: [{ name: "refresh", request: { body: { refreshToken: "rt_9b2f….Qm3k…" } }, response: { status: 200, body: examplePair } }],
     handler: ({ body }) => refresh(body.refreshToken)
   }),
   operation({
-    service,
-    tag,
     operationId: "hubLogout",
     method: "POST",
     path: "/v1/auth/logout",
@@ -84,7 +64,6 @@ export const authResourceOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 204: { description: "Logged out" } },
-    examples: [{ name: "logout", response: { status: 204 } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -92,8 +71,6 @@ export const authResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getHubAuthSession",
     method: "GET",
     path: "/v1/auth/session",
@@ -101,26 +78,6 @@ export const authResourceOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "The session", schema: HubSession } },
-    examples: [
-      {
-        name: "session",
-        response: {
-          status: 200,
-          body: {
-            user: exampleUser,
-            emailVerifiedAt: at,
-            session: {
-              id: "9b2f0c4e-1d2a-4f3b-8c5d-6e7f8a9b0c1d",
-              createdAt: at,
-              lastUsedAt: at,
-              expiresAt: "2026-12-21T12:00:00.000Z",
-              userAgent: "Mozilla/5.0",
-              current: true
-            }
-          }
-        }
-      }
-    ],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const principal = yield* userOf(context)
@@ -133,8 +90,6 @@ export const authResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "requestHubPasswordReset",
     method: "POST",
     path: "/v1/auth/password-reset",
@@ -145,7 +100,6 @@ export const authResourceOperations = [
     scopes: [],
     body: Schema.Struct({ email: Email }),
     responses: { 202: { description: "Accepted", schema: Accepted } },
-    examples: [{ name: "request", request: { body: { email: "alice@example.com" } }, response: { status: 202, body: resetAccepted } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const email = normalizeEmail(body.email)
@@ -175,8 +129,6 @@ export const authResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "confirmHubPasswordReset",
     method: "POST",
     path: "/v1/auth/password-reset/confirm",
@@ -189,13 +141,6 @@ export const authResourceOperations = [
       200: { description: "Changed", schema: Schema.Struct({ changedAt: Timestamp, sessionsEnded: Schema.Number }) },
       400: { description: "Unknown, used or expired token" }
     },
-    examples: [
-      {
-        name: "confirm",
-        request: { body: { token: "hrst_Qm3kX9b2fA7cD4eF6gH8iJ0kL2mN4oP6qR8sT0uV1w", newPassword: "a much longer passphrase" } },
-        response: { status: 200, body: { changedAt: at, sessionsEnded: 2 } }
-      }
-    ],
     handler: ({ body }) =>
       Effect.gen(function* () {
         const owner = yield* consumeEmailToken("password_reset", body.token)
@@ -211,8 +156,6 @@ export const authResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "requestHubEmailVerification",
     method: "POST",
     path: "/v1/auth/email-verification",
@@ -227,7 +170,6 @@ export const authResourceOperations = [
       },
       429: { description: "Too many verification mails this hour" }
     },
-    examples: [{ name: "request", response: { status: 202, body: { sentTo: "alice@example.com", alreadyVerified: false } } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const principal = yield* userOf(context)
@@ -256,8 +198,6 @@ export const authResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "confirmHubEmailVerification",
     method: "POST",
     path: "/v1/auth/email-verification/confirm",
@@ -272,13 +212,6 @@ export const authResourceOperations = [
       },
       400: { description: "Unknown, used or expired token" }
     },
-    examples: [
-      {
-        name: "confirm",
-        request: { body: { token: "hvrf_Qm3kX9b2fA7cD4eF6gH8iJ0kL2mN4oP6qR8sT0uV1w" } },
-        response: { status: 200, body: { email: "alice@example.com", emailVerifiedAt: at } }
-      }
-    ],
     handler: ({ body }) =>
       Effect.gen(function* () {
         const owner = yield* consumeEmailToken("email_verification", body.token)

@@ -10,16 +10,14 @@ import { Id, Name } from "../../../actors/Fields.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
 import { DEMO_LISTS, DEMO_SPACE, DEMO_WIKI, demoMeetings, demoPages, demoTasks } from "../../DemoContent.ts"
-import { operation } from "../../Operation.ts"
+import { caller, mintDemoKey } from "../../Demo.ts"
+import { tagGroup } from "../../Operation.ts"
+import { OperationRegistry } from "../../Registry.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
 import {
-  at,
   createDemoFor,
   DemoParams,
-  exampleDemo,
-  exampleKey,
   expiryFromNow,
-  generator,
   MAX_DEMOS_PER_USER,
   MAX_EXTEND_DAYS,
   ownDemo,
@@ -29,9 +27,7 @@ import {
   tokenOf,
   deleteWorkspaceOf
 } from "./DemoSeeding.ts"
-
-const service = "hub"
-const tag = "Demo Resource"
+import { demoResourceExamples } from "./DemoResource.examples.ts"
 
 const ContentDescription = Schema.Struct({
   space: Schema.String,
@@ -42,10 +38,10 @@ const ContentDescription = Schema.Struct({
   meetings: Schema.Array(Schema.String)
 }).annotate({ identifier: "DemoContent" })
 
+const { operation } = tagGroup("hub", "Demo Resource", demoResourceExamples)
+
 export const demoResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "createDemoWorkspace",
     method: "POST",
     path: "/v1/demo/workspaces",
@@ -55,13 +51,6 @@ export const demoResourceOperations = [
     scopes: [],
     body: Schema.Struct({ name: Schema.optionalKey(Name(100)) }),
     responses: { 201: { description: "Created and seeded", schema: SeededDemo }, 409: { description: "Too many demos" } },
-    examples: [
-      {
-        name: "create",
-        request: { body: { name: "Demo workspace" } },
-        response: { status: 201, body: { ...exampleDemo, apiKey: exampleKey } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const { user, token } = yield* tokenOf(context)
@@ -72,8 +61,6 @@ export const demoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listDemoWorkspaces",
     method: "GET",
     path: "/v1/demo/workspaces",
@@ -81,7 +68,6 @@ export const demoResourceOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Demos", schema: Schema.Struct({ items: Schema.Array(DemoWorkspace) }) } },
-    examples: [{ name: "mine", response: { status: 200, body: { items: [exampleDemo] } } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -89,8 +75,6 @@ export const demoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getDemoWorkspace",
     method: "GET",
     path: "/v1/demo/workspaces/{demoId}",
@@ -99,12 +83,9 @@ export const demoResourceOperations = [
     scopes: [],
     params: DemoParams,
     responses: { 200: { description: "The demo", schema: DemoWorkspace }, 404: { description: "No such demo" } },
-    examples: [{ name: "get", request: { params: { demoId: exampleDemo.id } }, response: { status: 200, body: exampleDemo } }],
     handler: ({ params }, context) => ownDemo(context, params.demoId)
   }),
   operation({
-    service,
-    tag,
     operationId: "resetDemoWorkspace",
     method: "POST",
     path: "/v1/demo/workspaces/{demoId}/reset",
@@ -114,13 +95,6 @@ export const demoResourceOperations = [
     scopes: [],
     params: DemoParams,
     responses: { 200: { description: "Reseeded", schema: SeededDemo } },
-    examples: [
-      {
-        name: "reset",
-        request: { params: { demoId: exampleDemo.id } },
-        response: { status: 200, body: { ...exampleDemo, resets: 1, resetAt: at, apiKey: exampleKey } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const demo = yield* ownDemo(context, params.demoId)
@@ -132,8 +106,6 @@ export const demoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteDemoWorkspace",
     method: "DELETE",
     path: "/v1/demo/workspaces/{demoId}",
@@ -142,12 +114,9 @@ export const demoResourceOperations = [
     scopes: [],
     params: DemoParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { demoId: exampleDemo.id } }, response: { status: 204 } }],
     handler: ({ params }, context) => Effect.flatMap(ownDemo(context, params.demoId), removeDemo)
   }),
   operation({
-    service,
-    tag,
     operationId: "extendDemoWorkspace",
     method: "POST",
     path: "/v1/demo/workspaces/{demoId}/extend",
@@ -157,13 +126,6 @@ export const demoResourceOperations = [
     params: DemoParams,
     body: Schema.Struct({ days: Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_EXTEND_DAYS })) }),
     responses: { 200: { description: "Extended", schema: DemoWorkspace } },
-    examples: [
-      {
-        name: "extend",
-        request: { params: { demoId: exampleDemo.id }, body: { days: 14 } },
-        response: { status: 200, body: { ...exampleDemo, expiresAt: "2026-12-05T12:00:00.000Z" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const demo = yield* ownDemo(context, params.demoId)
@@ -171,8 +133,6 @@ export const demoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createDemoApiKey",
     method: "POST",
     path: "/v1/demo/workspaces/{demoId}/api-key",
@@ -186,25 +146,16 @@ export const demoResourceOperations = [
         schema: Schema.Struct({ workspaceId: Id, apiKey: Schema.String }).annotate({ identifier: "DemoApiKey" })
       }
     },
-    examples: [
-      {
-        name: "mint",
-        request: { params: { demoId: exampleDemo.id } },
-        response: { status: 201, body: { workspaceId: exampleDemo.workspaceId, apiKey: exampleKey } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const demo = yield* ownDemo(context, params.demoId)
         const { token } = yield* tokenOf(context)
-        const { caller, mintDemoKey, registry } = yield* generator
+        const registry = yield* OperationRegistry
         const apiKey = yield* mintDemoKey(caller(registry, context.origin), demo.workspaceId, token)
         return { workspaceId: demo.workspaceId, apiKey }
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getDemoContent",
     method: "GET",
     path: "/v1/demo/content",
@@ -212,22 +163,6 @@ export const demoResourceOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "The generator's content", schema: ContentDescription } },
-    examples: [
-      {
-        name: "content",
-        response: {
-          status: 200,
-          body: {
-            space: DEMO_SPACE,
-            lists: [...DEMO_LISTS],
-            tasks: demoTasks.slice(0, 1).map((t) => ({ list: t.list, name: t.name, priority: t.priority })),
-            wikiSpace: { key: DEMO_WIKI.key, name: DEMO_WIKI.name },
-            pages: demoPages.slice(0, 1).map((p) => p.title),
-            meetings: demoMeetings.slice(0, 1).map((m) => m.name)
-          }
-        }
-      }
-    ],
     handler: (_request, context) =>
       Effect.map(userOf(context), () => ({
         space: DEMO_SPACE,
@@ -239,8 +174,6 @@ export const demoResourceOperations = [
       }))
   }),
   operation({
-    service,
-    tag,
     operationId: "listAllDemoWorkspaces",
     method: "GET",
     path: "/v1/demo/admin/workspaces",
@@ -255,13 +188,6 @@ export const demoResourceOperations = [
       200: { description: "Demos", schema: Schema.Struct({ items: Schema.Array(DemoWorkspace) }) },
       403: { description: "Not a platform admin" }
     },
-    examples: [
-      {
-        name: "expired",
-        request: { query: { expired: "true" } },
-        response: { status: 200, body: { items: [{ ...exampleDemo, expired: true }] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)
@@ -269,8 +195,6 @@ export const demoResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "purgeExpiredDemoWorkspaces",
     method: "POST",
     path: "/v1/demo/admin/purge",
@@ -281,7 +205,6 @@ export const demoResourceOperations = [
       200: { description: "Purged", schema: Schema.Struct({ purged: Schema.Number }) },
       403: { description: "Not a platform admin" }
     },
-    examples: [{ name: "purge", response: { status: 200, body: { purged: 2 } } }],
     handler: (_request, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)

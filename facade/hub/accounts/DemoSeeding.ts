@@ -12,6 +12,8 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
 import { AccessTokens } from "../../auth/AccessTokens.ts"
 import type { RequestContext } from "../../Operation.ts"
+import { OperationRegistry } from "../../Registry.ts"
+import { caller, mintDemoKey, seedWorkspaceContent } from "../../Demo.ts"
 
 export const at = "2026-11-21T12:00:00.000Z"
 const DAY = 86_400_000
@@ -43,24 +45,15 @@ export const SeededDemo = Schema.Struct({
 
 export const DemoParams = Schema.Struct({ demoId: Id })
 
-/**
- * The generator and the registry it calls through, loaded when first needed:
- * they import every operation, this file among them (a static import would be a cycle).
- */
-export const generator = Effect.promise(async () => {
-  const [demo, operations] = await Promise.all([import("../../Demo.ts"), import("../../operations.ts")])
-  return { ...demo, registry: operations.atriumRegistry }
-})
-
 /** Creates a workspace as the holder of `token` and fills it with the demo content. */
 export const seedDemo = (context: RequestContext, token: string, email: string, name: string) =>
   Effect.gen(function* () {
-    const { caller, mintDemoKey, seedWorkspaceContent, registry: atriumRegistry } = yield* generator
-    const call = caller(atriumRegistry, context.origin)
+    const registry = yield* OperationRegistry
+    const call = caller(registry, context.origin)
     const workspace = yield* call("hub", "createHubWorkspace", { body: { name } }, token)
     const workspaceId: string = workspace.id
     const apiKey = yield* mintDemoKey(call, workspaceId, token)
-    const contents = yield* seedWorkspaceContent(call, { workspaceId, apiKey, writers: [{ email, token }] }, atriumRegistry)
+    const contents = yield* seedWorkspaceContent(call, { workspaceId, apiKey, writers: [{ email, token }] }, registry)
     return { workspaceId, apiKey, contents }
   })
 

@@ -6,14 +6,15 @@ import { demosCreatedSince } from "../../../actors/hub/DemoWorkspaces.ts"
 import { Email, Name } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { examplePair, logIn, TokenPair } from "../../auth/SessionTokens.ts"
-import { operation } from "../../Operation.ts"
-import { createDemoFor, demoUsersPerHour, exampleDemo, exampleKey, SeededDemo } from "./DemoSeeding.ts"
+import { logIn, TokenPair } from "../../auth/SessionTokens.ts"
+import { tagGroup } from "../../Operation.ts"
+import { createDemoFor, demoUsersPerHour, SeededDemo } from "./DemoSeeding.ts"
+import { demoUserResourceExamples } from "./DemoUserResource.examples.ts"
+
+const { operation } = tagGroup("hub", "Demo User Resource", demoUserResourceExamples)
 
 export const demoUserResourceOperations = [
   operation({
-    service: "hub",
-    tag: "Demo User Resource",
     operationId: "createDemoUser",
     method: "POST",
     path: "/v1/demo/users",
@@ -31,21 +32,6 @@ export const demoUserResourceOperations = [
       },
       429: { description: "Too many demo accounts this hour" }
     },
-    examples: [
-      {
-        name: "try",
-        request: { body: { name: "Visitor" } },
-        response: {
-          status: 201,
-          body: {
-            email: "demo-q3k9x2@demo.atrium.local",
-            password: "Xy3kQm9b2fA7cD4eF6gH8iJ0",
-            session: { ...examplePair, user: { ...examplePair.user, email: "demo-q3k9x2@demo.atrium.local", name: "Visitor" } },
-            demo: { ...exampleDemo, apiKey: exampleKey }
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         if ((yield* demosCreatedSince("demo_user", 3_600_000)) >= demoUsersPerHour())

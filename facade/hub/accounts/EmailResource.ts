@@ -2,25 +2,14 @@
 import { Effect, Schema } from "effect"
 import { Mail, MailKind, mailsTo } from "../../../actors/hub/Mail.ts"
 import { userOf } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
+import { emailResourceExamples } from "./EmailResource.examples.ts"
+export { exampleMail } from "./EmailResource.examples.ts"
 
-export const exampleMail = {
-  id: "5d6e7f80-9a1b-4c2d-8e3f-4a5b6c7d8e9f",
-  to: "alice@example.com",
-  kind: "password_reset",
-  subject: "Reset your Atrium password",
-  text: "Hello Alice,\n\nSomeone (hopefully you) asked to reset the password of your Atrium account.\n…",
-  status: "sent",
-  attempts: 1,
-  lastError: null,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  sentAt: "2026-11-21T12:00:01.000Z"
-}
+const { operation } = tagGroup("hub", "Email Resource", emailResourceExamples)
 
 export const emailResourceOperations = [
   operation({
-    service: "hub",
-    tag: "Email Resource",
     operationId: "listMyEmails",
     method: "GET",
     path: "/v1/emails",
@@ -34,7 +23,6 @@ export const emailResourceOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
     responses: { 200: { description: "Mails", schema: Schema.Struct({ items: Schema.Array(Mail) }) } },
-    examples: [{ name: "mine", response: { status: 200, body: { items: [exampleMail] } } }],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -14,11 +14,9 @@ import { Email, Name } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { userOf } from "../../Access.ts"
 import { requireInternalKey } from "../../InternalKeys.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { platformAdmins } from "../../PlatformAdmin.ts"
-
-const service = "hub"
-const at = "2026-11-21T12:00:00.000Z"
+import { betaWaitlistResourceExamples, feedbackResourceExamples, internalApiKeyResourceExamples } from "./PlatformResources.examples.ts"
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 
 const INTERNAL_NOTE =
@@ -34,10 +32,12 @@ const KeyStanding = Schema.Struct({
 
 const inactive = { active: false, keyId: null, workspaceId: null, userId: null, scopes: [] }
 
+const betaWaitlistResourceTag = tagGroup("hub", "Beta Waitlist Resource", betaWaitlistResourceExamples)
+const feedbackResourceTag = tagGroup("hub", "Feedback Resource", feedbackResourceExamples)
+const internalApiKeyResourceTag = tagGroup("hub", "Internal Api Key Resource", internalApiKeyResourceExamples)
+
 export const platformResourceOperations = [
-  operation({
-    service,
-    tag: "Beta Waitlist Resource",
+  betaWaitlistResourceTag.operation({
     operationId: "joinBetaWaitlist",
     method: "POST",
     path: "/v1/beta-waitlist",
@@ -51,18 +51,9 @@ export const platformResourceOperations = [
       useCase: Schema.optionalKey(Text(2000))
     }),
     responses: { 202: { description: "On the list", schema: WaitlistEntry } },
-    examples: [
-      {
-        name: "join",
-        request: { body: { email: "dana@example.com", name: "Dana", company: "Northwind", useCase: "Meeting notes into our tracker" } },
-        response: { status: 202, body: { email: "dana@example.com", position: 42, joinedAt: at, alreadyJoined: false } }
-      }
-    ],
     handler: ({ body }) => joinWaitlist(body)
   }),
-  operation({
-    service,
-    tag: "Feedback Resource",
+  feedbackResourceTag.operation({
     operationId: "submitProductFeedback",
     method: "POST",
     path: "/v1/feedback",
@@ -86,24 +77,6 @@ export const platformResourceOperations = [
         schema: Schema.Struct({ ...ProductFeedback.fields, notifiedAdmins: Schema.Number }).annotate({ identifier: "ReceivedFeedback" })
       }
     },
-    examples: [
-      {
-        name: "idea",
-        request: { body: { category: "idea", message: "Let me pin a meeting summary to a wiki page.", rating: 4, pageUrl: "/wiki/ENG" } },
-        response: {
-          status: 201,
-          body: {
-            id: "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b",
-            category: "idea",
-            message: "Let me pin a meeting summary to a wiki page.",
-            rating: 4,
-            pageUrl: "/wiki/ENG",
-            createdAt: at,
-            notifiedAdmins: 1
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -139,9 +112,7 @@ export const platformResourceOperations = [
         return { ...stored, notifiedAdmins: admins.length }
       })
   }),
-  operation({
-    service,
-    tag: "Internal Api Key Resource",
+  internalApiKeyResourceTag.operation({
     operationId: "introspectHubInternalApiKey",
     method: "POST",
     path: "/v1/internal/api-keys/introspect",
@@ -151,22 +122,6 @@ export const platformResourceOperations = [
     scopes: [],
     body: Schema.Struct({ key: Schema.String.check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The key's standing", schema: KeyStanding }, 403: { description: "No valid X-Internal-Key" } },
-    examples: [
-      {
-        name: "live-key",
-        request: { body: { key: "atr_live_5f2c…" } },
-        response: {
-          status: 200,
-          body: {
-            active: true,
-            keyId: "4d5e6f70-8192-4a3b-9c4d-5e6f70819203",
-            workspaceId: "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10",
-            userId: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-            scopes: ["recordings:read"]
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* requireInternalKey(context)

@@ -14,13 +14,9 @@ import { clearTestRuns, recordTestRun, TestKind, TestRun, testRun, testRunsOf } 
 import { webhookHeaders } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { Id } from "../../../actors/Fields.ts"
 import { principalOf, userOf, workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { exampleWorkspace, WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
-
-const service = "hub"
-const tag = "Test Resource"
-const at = "2026-11-21T12:00:00.000Z"
-const ws = exampleWorkspace.id
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
+import { testResourceExamples } from "./TestResource.examples.ts"
 
 const Url = Schema.String.check(Schema.isMaxLength(2000), Schema.isPattern(/^https?:\/\/\S+$/, { expected: "an http(s) URL" }))
 const Secret = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4000))
@@ -76,27 +72,13 @@ const record = (
     detail
   })
 
-const exampleRun = {
-  id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-  workspaceId: ws,
-  kind: "webhook",
-  target: "https://hooks.example.com/atrium",
-  ok: true,
-  status: 200,
-  latencyMs: 84,
-  error: null,
-  detail: { event: "test.ping", signed: true, responseExcerpt: "ok" },
-  createdBy: exampleWorkspace.ownerId,
-  createdAt: at
-}
-
 const RunParams = Schema.Struct({ workspaceId: Id, runId: Id })
 const runResponses = { 201: { description: "The test ran; `ok` says whether it passed", schema: TestRun } }
 
+const { operation } = tagGroup("hub", "Test Resource", testResourceExamples)
+
 export const testResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "testWebhookDelivery",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tests/webhook",
@@ -108,16 +90,6 @@ export const testResourceOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ url: Url, secret: Schema.optionalKey(Secret) }),
     responses: runResponses,
-    examples: [
-      {
-        name: "ping",
-        request: {
-          params: { workspaceId: ws },
-          body: { url: "https://hooks.example.com/atrium", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }
-        },
-        response: { status: 201, body: exampleRun }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* asAdmin(context, params.workspaceId)
@@ -138,8 +110,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testIntegrationConnection",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tests/integration",
@@ -152,24 +122,6 @@ export const testResourceOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ vendor: Vendor, baseUrl: Url, accessToken: Secret }),
     responses: runResponses,
-    examples: [
-      {
-        name: "tracker",
-        request: {
-          params: { workspaceId: ws },
-          body: { vendor: "tracker", baseUrl: "https://acme.tracker.example", accessToken: "trk_3f9a…" }
-        },
-        response: {
-          status: 201,
-          body: {
-            ...exampleRun,
-            kind: "integration",
-            target: "https://acme.tracker.example/rest/api/3/myself",
-            detail: { vendor: "tracker", account: "Alice" }
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* asAdmin(context, params.workspaceId)
@@ -193,8 +145,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testBotProvider",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tests/bot-provider",
@@ -205,16 +155,6 @@ export const testResourceOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ baseUrl: Url, apiKey: Secret }),
     responses: runResponses,
-    examples: [
-      {
-        name: "provider",
-        request: { params: { workspaceId: ws }, body: { baseUrl: "https://bots.example.com", apiKey: "bot_8c1e…" } },
-        response: {
-          status: 201,
-          body: { ...exampleRun, kind: "bot_provider", target: "https://bots.example.com/api/v1/bot/?page_size=1", detail: { bots: 3 } }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* asAdmin(context, params.workspaceId)
@@ -227,8 +167,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testLlmProvider",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tests/llm-provider",
@@ -243,24 +181,6 @@ export const testResourceOperations = [
       model: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
     }),
     responses: runResponses,
-    examples: [
-      {
-        name: "models",
-        request: {
-          params: { workspaceId: ws },
-          body: { baseUrl: "https://llm.example.com/v1", apiKey: "sk-…", model: "summarizer-large" }
-        },
-        response: {
-          status: 201,
-          body: {
-            ...exampleRun,
-            kind: "llm_provider",
-            target: "https://llm.example.com/v1/models",
-            detail: { models: 4, modelListed: true }
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* asAdmin(context, params.workspaceId)
@@ -278,8 +198,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testEmailDelivery",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tests/email",
@@ -288,16 +206,6 @@ export const testResourceOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: runResponses,
-    examples: [
-      {
-        name: "mail",
-        request: { params: { workspaceId: ws } },
-        response: {
-          status: 201,
-          body: { ...exampleRun, kind: "email", target: "alice@example.com", status: null, detail: { mailStatus: "sent" } }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* asAdmin(context, params.workspaceId)
@@ -322,8 +230,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listTestRuns",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tests/runs",
@@ -336,7 +242,6 @@ export const testResourceOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })))
     }),
     responses: { 200: { description: "Runs", schema: Schema.Struct({ items: Schema.Array(TestRun) }) } },
-    examples: [{ name: "recent", request: { params: { workspaceId: ws } }, response: { status: 200, body: { items: [exampleRun] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* asAdmin(context, params.workspaceId)
@@ -344,8 +249,6 @@ export const testResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTestRun",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tests/runs/{runId}",
@@ -354,14 +257,9 @@ export const testResourceOperations = [
     scopes: ["integrations:read"],
     params: RunParams,
     responses: { 200: { description: "The run", schema: TestRun }, 404: { description: "No such run" } },
-    examples: [
-      { name: "get", request: { params: { workspaceId: ws, runId: exampleRun.id } }, response: { status: 200, body: exampleRun } }
-    ],
     handler: ({ params }, context) => Effect.flatMap(asAdmin(context, params.workspaceId), () => testRun(params.workspaceId, params.runId))
   }),
   operation({
-    service,
-    tag,
     operationId: "clearTestRuns",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/tests/runs",
@@ -370,7 +268,6 @@ export const testResourceOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: { 200: { description: "Cleared", schema: Schema.Struct({ deleted: Schema.Number }) } },
-    examples: [{ name: "clear", request: { params: { workspaceId: ws } }, response: { status: 200, body: { deleted: 12 } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* asAdmin(context, params.workspaceId)

@@ -23,12 +23,9 @@ import { Email, Id, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { exampleWorkspace, WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
-
-const service = "hub"
-const tag = "Workspace Invitation Resource V 1"
-const at = "2026-11-21T12:00:00.000Z"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
+import { tagExamples, workspaceInvitationPublicResourceV1Examples } from "./WorkspaceInvitations.examples.ts"
 
 export const HubInvitation = Schema.Struct({
   ...InvitationRecord.fields,
@@ -37,21 +34,6 @@ export const HubInvitation = Schema.Struct({
   identifier: "HubWorkspaceInvitation",
   description: "An invitation to a workspace by e-mail (the token is only in the mail)."
 })
-
-const exampleInvitation = {
-  id: "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-  workspaceId: exampleWorkspace.id,
-  email: "carol@example.com",
-  role: "member",
-  status: "pending",
-  invitedBy: { id: exampleWorkspace.ownerId, name: "Alice" },
-  sendCount: 1,
-  createdAt: at,
-  expiresAt: "2026-11-28T12:00:00.000Z",
-  lastSentAt: at,
-  respondedAt: null
-}
-const exampleToken = `hinv_${exampleWorkspace.id}.Qm3kX9b2fA7cD4eF6gH8iJ0kL2mN4oP6qR8sT0uV1w`
 
 const InvitationParams = Schema.Struct({ workspaceId: Id, invitationId: Id })
 const Days = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_INVITATION_DAYS })).annotate({
@@ -93,10 +75,15 @@ const asAdmin = (context: RequestContext, workspaceId: string) =>
     return yield* ActorSystem
   })
 
+const tagTag = tagGroup("hub", "Workspace Invitation Resource V 1", tagExamples)
+const workspaceInvitationPublicResourceV1Tag = tagGroup(
+  "hub",
+  "Workspace Invitation Public Resource V 1",
+  workspaceInvitationPublicResourceV1Examples
+)
+
 export const workspaceInvitationOperations = [
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "createHubWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invitations",
@@ -110,13 +97,6 @@ export const workspaceInvitationOperations = [
       201: { description: "Invited (and mailed)", schema: HubInvitation },
       409: { description: "Already a member, or already invited" }
     },
-    examples: [
-      {
-        name: "invite",
-        request: { params: { workspaceId: exampleWorkspace.id }, body: { email: "carol@example.com", role: "member", expiresInDays: 7 } },
-        response: { status: 201, body: exampleInvitation }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
@@ -140,9 +120,7 @@ export const workspaceInvitationOperations = [
         return view
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "listHubWorkspaceInvitations",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/invitations",
@@ -152,13 +130,6 @@ export const workspaceInvitationOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(InvitationStatus) }),
     responses: { 200: { description: "Invitations, oldest first", schema: Schema.Struct({ items: Schema.Array(HubInvitation) }) } },
-    examples: [
-      {
-        name: "pending",
-        request: { params: { workspaceId: exampleWorkspace.id }, query: { status: "pending" } },
-        response: { status: 200, body: { items: [exampleInvitation] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
@@ -166,9 +137,7 @@ export const workspaceInvitationOperations = [
         return { items: yield* withInviters(records) }
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "getHubWorkspaceInvitation",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -177,22 +146,13 @@ export const workspaceInvitationOperations = [
     scopes: ["workspaces:read"],
     params: InvitationParams,
     responses: { 200: { description: "The invitation", schema: HubInvitation }, 404: { description: "No such invitation" } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { workspaceId: exampleWorkspace.id, invitationId: exampleInvitation.id } },
-        response: { status: 200, body: exampleInvitation }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
         return yield* withInviter(yield* actors.ask(HubInvitations, params.workspaceId, "get", { invitationId: params.invitationId }))
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "updateHubWorkspaceInvitation",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -203,13 +163,6 @@ export const workspaceInvitationOperations = [
     params: InvitationParams,
     body: Schema.Struct({ role: Schema.optionalKey(AssignableRole), expiresInDays: Schema.optionalKey(Days) }),
     responses: { 200: { description: "Changed", schema: HubInvitation }, 409: { description: "Not pending any more" } },
-    examples: [
-      {
-        name: "make-viewer",
-        request: { params: { workspaceId: exampleWorkspace.id, invitationId: exampleInvitation.id }, body: { role: "viewer" } },
-        response: { status: 200, body: { ...exampleInvitation, role: "viewer" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
@@ -221,9 +174,7 @@ export const workspaceInvitationOperations = [
         return yield* withInviter(record)
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "revokeHubWorkspaceInvitation",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -232,22 +183,13 @@ export const workspaceInvitationOperations = [
     scopes: ["workspaces:write"],
     params: InvitationParams,
     responses: { 200: { description: "Revoked", schema: HubInvitation }, 409: { description: "Not pending any more" } },
-    examples: [
-      {
-        name: "revoke",
-        request: { params: { workspaceId: exampleWorkspace.id, invitationId: exampleInvitation.id } },
-        response: { status: 200, body: { ...exampleInvitation, status: "revoked", respondedAt: at } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
         return yield* withInviter(yield* actors.ask(HubInvitations, params.workspaceId, "revoke", { invitationId: params.invitationId }))
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "resendHubWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}/resend",
@@ -257,13 +199,6 @@ export const workspaceInvitationOperations = [
     params: InvitationParams,
     body: Schema.Struct({ expiresInDays: Schema.optionalKey(Days) }),
     responses: { 200: { description: "Sent again", schema: HubInvitation }, 409: { description: "Not pending any more" } },
-    examples: [
-      {
-        name: "resend",
-        request: { params: { workspaceId: exampleWorkspace.id, invitationId: exampleInvitation.id }, body: {} },
-        response: { status: 200, body: { ...exampleInvitation, sendCount: 2 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const actors = yield* asAdmin(context, params.workspaceId)
@@ -276,9 +211,7 @@ export const workspaceInvitationOperations = [
         return view
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "acceptHubWorkspaceInvitation",
     method: "POST",
     path: "/v1/invitations/accept",
@@ -298,13 +231,6 @@ export const workspaceInvitationOperations = [
       404: { description: "Invalid, expired, revoked or used" },
       409: { description: "Already a member" }
     },
-    examples: [
-      {
-        name: "accept",
-        request: { body: { token: exampleToken } },
-        response: { status: 200, body: { workspaceId: exampleWorkspace.id, workspaceName: "Acme", role: "member", joinedAt: at } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -322,9 +248,7 @@ export const workspaceInvitationOperations = [
         return { workspaceId, workspaceName: ws.name, role: member.role, joinedAt: member.addedAt }
       })
   }),
-  operation({
-    service,
-    tag: "Workspace Invitation Public Resource V 1",
+  workspaceInvitationPublicResourceV1Tag.operation({
     operationId: "getPublicHubInvitation",
     method: "GET",
     path: "/v1/public/invitations/{token}",
@@ -340,13 +264,6 @@ export const workspaceInvitationOperations = [
       },
       404: { description: "No valid invitation" }
     },
-    examples: [
-      {
-        name: "show",
-        request: { params: { token: exampleToken } },
-        response: { status: 200, body: { workspaceName: "Acme", inviterName: "Alice" } }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const actors = yield* ActorSystem

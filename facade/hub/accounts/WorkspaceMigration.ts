@@ -14,15 +14,14 @@ import { Id } from "../../../actors/Fields.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { exampleWorkspace, WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
+import { tagGroup } from "../../Operation.ts"
+import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
+import { workspaceMigrationExamples } from "./WorkspaceMigration.examples.ts"
 
-const at = "2026-11-21T12:00:00.000Z"
+const { operation } = tagGroup("hub", "Workspace Migration Resource", workspaceMigrationExamples)
 
 export const workspaceMigrationOperations = [
   operation({
-    service: "hub",
-    tag: "Workspace Migration Resource",
     operationId: "migrateHubWorkspace",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/migrations",
@@ -44,39 +43,6 @@ export const workspaceMigrationOperations = [
       202: { description: "The job, queued (or the unfinished one to the same target, with its progress)", schema: WorkspaceMigration },
       403: { description: "Not the owner" }
     },
-    examples: [
-      {
-        name: "to-eu",
-        request: {
-          params: { workspaceId: exampleWorkspace.id },
-          body: {
-            targetOrigin: "https://eu.atrium.example",
-            targetWorkspaceId: "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
-            targetCredential: "atr_live_Eu12ab…"
-          }
-        },
-        response: {
-          status: 202,
-          body: {
-            id: "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-            workspaceId: exampleWorkspace.id,
-            targetOrigin: "https://eu.atrium.example",
-            targetWorkspaceId: "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
-            status: "running",
-            progress: { done: 2, total: 5 },
-            steps: [
-              { item: "settings", name: "settings", ok: true, status: 200, detail: "imported" },
-              { item: "member:bob@example.com", name: "member bob@example.com (member)", ok: true, status: 201, detail: "imported" }
-            ],
-            error: null,
-            createdBy: exampleWorkspace.ownerId,
-            createdAt: at,
-            startedAt: at,
-            finishedAt: null
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "owner")

@@ -14,9 +14,10 @@ import { MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { Timestamp } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation } from "../../Operation.ts"
-import { billingCaller, exampleSubscription, sharedBillingOperations, WorkspaceParams } from "../../shared/BillingOperations.ts"
+import { tagGroup } from "../../Operation.ts"
+import { billingCaller, sharedBillingOperations, WorkspaceParams } from "../../shared/BillingOperations.ts"
 import { params } from "./BillingShared.ts"
+import { hubBillingExamples } from "./HubBilling.examples.ts"
 
 const tag = "Hub Billing Resource"
 const service = "hub"
@@ -57,8 +58,6 @@ const periodOf = (subscription: Subscription) => {
   }
 }
 
-const exampleSeats = { seats: 10, used: 1, available: 9 }
-
 const shared = sharedBillingOperations(
   service,
   tag,
@@ -77,11 +76,11 @@ const shared = sharedBillingOperations(
   params
 )
 
+const { operation } = tagGroup(service, tag, hubBillingExamples)
+
 export const hubBillingOperations = [
   shared.listPlans,
   operation({
-    service,
-    tag,
     operationId: "getHubBillingOverview",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/billing",
@@ -90,13 +89,6 @@ export const hubBillingOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: { 200: { description: "Overview", schema: Overview } },
-    examples: [
-      {
-        name: "overview",
-        request: { params },
-        response: { status: 200, body: { subscription: exampleSubscription, plan: planOf("team"), seats: exampleSeats } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")
@@ -108,8 +100,6 @@ export const hubBillingOperations = [
   shared.setSeats,
   shared.listInvoices,
   operation({
-    service,
-    tag,
     operationId: "getHubBillingUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/billing/usage",
@@ -118,25 +108,6 @@ export const hubBillingOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: { 200: { description: "Usage", schema: Usage } },
-    examples: [
-      {
-        name: "usage",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            periodStart: exampleSubscription.currentPeriodStart,
-            periodEnd: exampleSubscription.currentPeriodEnd,
-            seats: exampleSeats,
-            recordings: 12,
-            recordedMinutes: 340,
-            mediaBytes: 734003200,
-            meetingBots: 4,
-            lensCredits: null
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")

@@ -5,22 +5,15 @@
  * the same per-workspace billing actor.
  */
 import { EventOutcome } from "../../../actors/billing/Billing.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { PAYMENT_SIGNATURE_NOTE, receivePaymentEvent } from "../../shared/PaymentEvents.ts"
-import { exampleInvoice } from "../../shared/BillingOperations.ts"
-import { params } from "./BillingShared.ts"
 
-const exampleEvent = {
-  id: "evt_7Hk2Lm9Np4Qr",
-  type: "invoice.paid",
-  createdAt: "2026-11-21T12:00:00.000Z",
-  data: { workspaceId: params.workspaceId, invoiceId: exampleInvoice.id, amountPaidCents: 8000 }
-}
+import { paymentWebhookExamples } from "./PaymentWebhook.examples.ts"
+
+const { operation } = tagGroup("hub", "Payment Webhook Resource", paymentWebhookExamples)
 
 export const hubPaymentWebhookOperations = [
   operation({
-    service: "hub",
-    tag: "Payment Webhook Resource",
     operationId: "receiveHubPaymentEvent",
     method: "POST",
     path: "/v1/payments/webhook",
@@ -34,13 +27,6 @@ export const hubPaymentWebhookOperations = [
       400: { description: "Malformed event" },
       401: { description: "Missing or wrong signature, or outside the tolerance" }
     },
-    examples: [
-      {
-        name: "invoice-paid",
-        request: { body: exampleEvent },
-        response: { status: 200, body: { eventId: exampleEvent.id, outcome: "applied", detail: null } }
-      }
-    ],
     handler: ({ upload }, context) => receivePaymentEvent(upload, context)
   })
 ]

@@ -7,17 +7,15 @@
 import { Effect, Schema } from "effect"
 import { Billing, Subscription } from "../../../actors/billing/Billing.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation } from "../../Operation.ts"
-import { billingCaller, exampleSubscription, WorkspaceParams } from "../../shared/BillingOperations.ts"
-import { params } from "./BillingShared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { billingCaller, WorkspaceParams } from "../../shared/BillingOperations.ts"
 
-const tag = "Subscription Resource"
-const service = "hub"
+import { subscriptionExamples } from "./Subscription.examples.ts"
+
+const { operation } = tagGroup("hub", "Subscription Resource", subscriptionExamples)
 
 export const subscriptionOperations = [
   operation({
-    service,
-    tag,
     operationId: "getHubSubscription",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/subscription",
@@ -26,7 +24,6 @@ export const subscriptionOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: { 200: { description: "Subscription", schema: Subscription } },
-    examples: [{ name: "read", request: { params }, response: { status: 200, body: exampleSubscription } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")
@@ -34,8 +31,6 @@ export const subscriptionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateHubSubscription",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/subscription",
@@ -50,13 +45,6 @@ export const subscriptionOperations = [
       200: { description: "Subscription", schema: Subscription },
       409: { description: "No paid subscription, already ending, or not set to end" }
     },
-    examples: [
-      {
-        name: "cancel",
-        request: { params, body: { cancelAtPeriodEnd: true } },
-        response: { status: 200, body: { ...exampleSubscription, cancelAtPeriodEnd: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const by = yield* billingCaller(context, params.workspaceId, "owner")

@@ -15,18 +15,12 @@ import {
   updateIntegration
 } from "../../../actors/hub/broker/BrokerIntegrations.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds } from "../calls/Examples.ts"
-import { exampleTenant } from "./TenantConnections.ts"
+import { tagGroup } from "../../Operation.ts"
 
-const service = "hub"
-const tag = "Integration Resource V 1"
+import { brokerIntegrationsExamples } from "./BrokerIntegrations.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/connector/integrations"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const IntegrationParams = Schema.Struct({ workspaceId: Id, integrationId: Id })
-const integrationId = "c9d0e1f2-a3b4-4c5d-8e6f-7a8b9c0d1e2f"
-const params = { workspaceId: exampleIds.workspaceId }
-const integrationParams = { ...params, integrationId }
 
 const ExternalId = Schema.String.check(
   Schema.isMinLength(1),
@@ -34,24 +28,10 @@ const ExternalId = Schema.String.check(
   Schema.isPattern(/^[\w.:-]+$/, { expected: "a broker id (letters, digits, . : _ -)" })
 )
 
-const exampleIntegration = {
-  id: integrationId,
-  workspaceId: exampleIds.workspaceId,
-  tenantConnectionId: exampleTenant.id,
-  externalId: "int_tracker_7",
-  app: "tracker",
-  name: "Tracker via broker",
-  connectionId: exampleIds.connectionId,
-  enabled: true,
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
+const { operation } = tagGroup("hub", "Integration Resource V 1", brokerIntegrationsExamples)
 
 export const brokerIntegrationOperations = [
   operation({
-    service,
-    tag,
     operationId: "listBrokerIntegrations",
     method: "GET",
     path: base,
@@ -60,7 +40,6 @@ export const brokerIntegrationOperations = [
     scopes: ["integrations:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Integrations", schema: Schema.Struct({ items: Schema.Array(BrokerIntegration) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleIntegration] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -68,8 +47,6 @@ export const brokerIntegrationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createBrokerIntegration",
     method: "POST",
     path: base,
@@ -85,21 +62,6 @@ export const brokerIntegrationOperations = [
       connectionId: Schema.optionalKey(Id)
     }),
     responses: { 201: { description: "Registered", schema: BrokerIntegration }, 409: { description: "Already registered" } },
-    examples: [
-      {
-        name: "create",
-        request: {
-          params,
-          body: {
-            tenantConnectionId: exampleTenant.id,
-            externalId: "int_tracker_7",
-            app: "tracker",
-            name: "Tracker via broker"
-          }
-        },
-        response: { status: 201, body: { ...exampleIntegration, connectionId: null } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -108,8 +70,6 @@ export const brokerIntegrationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getBrokerIntegration",
     method: "GET",
     path: `${base}/{integrationId}`,
@@ -118,13 +78,10 @@ export const brokerIntegrationOperations = [
     scopes: ["integrations:read"],
     params: IntegrationParams,
     responses: { 200: { description: "The integration", schema: BrokerIntegration } },
-    examples: [{ name: "get", request: { params: integrationParams }, response: { status: 200, body: exampleIntegration } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId), getIntegration(params.workspaceId, params.integrationId))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBrokerIntegration",
     method: "PATCH",
     path: `${base}/{integrationId}`,
@@ -138,13 +95,6 @@ export const brokerIntegrationOperations = [
       connectionId: Schema.optionalKey(Schema.NullOr(Id))
     }),
     responses: { 200: { description: "The integration", schema: BrokerIntegration } },
-    examples: [
-      {
-        name: "disable",
-        request: { params: integrationParams, body: { enabled: false } },
-        response: { status: 200, body: { ...exampleIntegration, enabled: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.andThen(
         workspaceRole(context, params.workspaceId, "admin"),
@@ -152,8 +102,6 @@ export const brokerIntegrationOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteBrokerIntegration",
     method: "DELETE",
     path: `${base}/{integrationId}`,
@@ -162,7 +110,6 @@ export const brokerIntegrationOperations = [
     scopes: ["integrations:write"],
     params: IntegrationParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: integrationParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), deleteIntegration(params.workspaceId, params.integrationId))
   })

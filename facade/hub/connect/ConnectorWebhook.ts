@@ -13,7 +13,8 @@ import { processEvent, store } from "../../../actors/hub/broker/Inbox.ts"
 import { tenantForEvent } from "../../../actors/hub/broker/Tenants.ts"
 import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
+import { connectorWebhookExamples } from "./ConnectorWebhook.examples.ts"
 
 export const TENANT_HEADER = "x-connector-tenant-id"
 
@@ -65,10 +66,10 @@ const parseEvent = (bytes: Uint8Array) =>
     )
   })
 
+const { operation } = tagGroup("hub", "Connector Webhook Resource", connectorWebhookExamples)
+
 export const connectorWebhookOperations = [
   operation({
-    service: "hub",
-    tag: "Connector Webhook Resource",
     operationId: "receiveConnectorEvent",
     method: "POST",
     path: "/v1/connector/webhook",
@@ -83,13 +84,6 @@ export const connectorWebhookOperations = [
       400: { description: "Malformed event" },
       401: { description: "Unknown tenant, wrong signature, or a timestamp outside the tolerance" }
     },
-    examples: [
-      {
-        name: "ticket-created",
-        request: { body: { type: "ticket.created", integrationId: "int_tracker_7", data: { title: "Login fails on Android" } } },
-        response: { status: 200, body: { eventId: "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", outcome: "accepted", runs: 1 } }
-      }
-    ],
     handler: ({ upload }, context) =>
       Effect.gen(function* () {
         const headers = context.headers ?? {}

@@ -12,13 +12,9 @@ import { Connection, VendorKind } from "../../../actors/hub/connections/Connecti
 import { completeAuthorization, refreshConnection, revokeConnection, startAuthorization } from "../../../actors/hub/connections/OAuth.ts"
 import { get } from "../../../actors/hub/connections/Connections.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { exampleIds } from "../calls/Examples.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 
-const service = "hub"
-const tag = "Connector O Auth Resource"
-const params = { workspaceId: exampleIds.workspaceId }
-const connectionParams = { ...params, connectionId: exampleIds.connectionId }
+import { tagExamples, chatappOAuthResourceExamples } from "./OAuthConnect.examples.ts"
 const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
 
 const Authorization = Schema.Struct({
@@ -28,12 +24,6 @@ const Authorization = Schema.Struct({
 }).annotate({ identifier: "OAuthAuthorization" })
 
 const StartBody = Schema.Struct({ name: Schema.optionalKey(Name(200)) })
-const exampleAuthorization = {
-  authorizeUrl:
-    "https://auth.example.com/oauth/authorize?response_type=code&client_id=atrium&redirect_uri=https%3A%2F%2Fatrium.example.com%2Foauth%2Fcallback&state=q8Zb2n5xV7kPZ3o1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
-  state: "q8Zb2n5xV7kPZ3o1",
-  expiresAt: "2026-11-21T12:10:00.000Z"
-}
 const authorizationErrors = {
   403: { description: "API keys and non-admins cannot connect" },
   409: { description: "OAuth is not configured for this vendor on the server" }
@@ -57,22 +47,11 @@ const start = (context: RequestContext, workspaceId: string, vendor: VendorKind,
     })
   })
 
-const exampleConnection = {
-  id: exampleIds.connectionId,
-  workspaceId: exampleIds.workspaceId,
-  vendor: "tracker",
-  name: "Engineering tracker",
-  baseUrl: "https://api.tracker.example.com",
-  settings: {},
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  hasToken: true
-}
+const tagTag = tagGroup("hub", "Connector O Auth Resource", tagExamples)
+const chatappOAuthResourceTag = tagGroup("hub", "Chatapp O Auth Resource", chatappOAuthResourceExamples)
 
 export const oauthOperations = [
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "startOAuthConnection",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/oauth/{vendor}/authorize",
@@ -82,19 +61,10 @@ export const oauthOperations = [
     params: Schema.Struct({ workspaceId: Id, vendor: VendorKind }),
     body: StartBody,
     responses: { 200: { description: "The consent URL and its state", schema: Authorization }, ...authorizationErrors },
-    examples: [
-      {
-        name: "tracker",
-        request: { params: { ...params, vendor: "tracker" }, body: { name: "Engineering tracker" } },
-        response: { status: 200, body: exampleAuthorization }
-      }
-    ],
     handler: ({ params, body }, context) =>
       start(context, params.workspaceId, params.vendor, body.name?.trim() ?? `${params.vendor} (OAuth)`)
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "completeOAuthConnection",
     method: "POST",
     path: "/v1/oauth/callback",
@@ -114,13 +84,6 @@ export const oauthOperations = [
       502: { description: "The authorization server failed" },
       504: { description: "The authorization server did not answer in time" }
     },
-    examples: [
-      {
-        name: "callback",
-        request: { body: { state: "q8Zb2n5xV7kPZ3o1", code: "SplxlOBeZQQYbYS6WxSbIA" } },
-        response: { status: 201, body: exampleConnection }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -128,9 +91,7 @@ export const oauthOperations = [
         return yield* completeAuthorization(user, body.state, body.code, (workspaceId) => workspaceRole(context, workspaceId, "admin"))
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "refreshOAuthConnection",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}/oauth/refresh",
@@ -146,13 +107,6 @@ export const oauthOperations = [
       409: { description: "The connection has no refresh token" },
       502: { description: "The authorization server failed or refused" }
     },
-    examples: [
-      {
-        name: "refresh",
-        request: { params: connectionParams },
-        response: { status: 200, body: { connectionId: exampleIds.connectionId, expiresAt: "2026-11-21T13:00:00.000Z" } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* userOf(context)
@@ -162,9 +116,7 @@ export const oauthOperations = [
         return { connectionId: connection.id, expiresAt: refreshed.expiresAt }
       })
   }),
-  operation({
-    service,
-    tag,
+  tagTag.operation({
     operationId: "revokeOAuthConnection",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/integrations/{connectionId}/oauth/revoke",
@@ -178,13 +130,6 @@ export const oauthOperations = [
         schema: Schema.Struct({ connectionId: Id, revokedAtVendor: Schema.Boolean })
       }
     },
-    examples: [
-      {
-        name: "revoke",
-        request: { params: connectionParams },
-        response: { status: 200, body: { connectionId: exampleIds.connectionId, revokedAtVendor: true } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* userOf(context)
@@ -192,9 +137,7 @@ export const oauthOperations = [
         return yield* revokeConnection(params.workspaceId, params.connectionId)
       })
   }),
-  operation({
-    service,
-    tag: "Chatapp O Auth Resource",
+  chatappOAuthResourceTag.operation({
     operationId: "startChatappInstall",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/chatapp/oauth/install",
@@ -205,13 +148,6 @@ export const oauthOperations = [
     params: Schema.Struct({ workspaceId: Id }),
     body: StartBody,
     responses: { 200: { description: "The consent URL and its state", schema: Authorization }, ...authorizationErrors },
-    examples: [
-      {
-        name: "install",
-        request: { params, body: { name: "Team chat" } },
-        response: { status: 200, body: exampleAuthorization }
-      }
-    ],
     handler: ({ params, body }, context) =>
       start(context, params.workspaceId, "chatapp", body.name?.trim() ?? "Team chat", ["channels:read", "chat:write"])
   })

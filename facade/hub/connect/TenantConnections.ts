@@ -17,17 +17,13 @@ import {
   updateTenant
 } from "../../../actors/hub/broker/Tenants.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds } from "../calls/Examples.ts"
+import { tagGroup } from "../../Operation.ts"
 
-const service = "hub"
-const tag = "Tenant Workspace Connection Resource"
+import { tenantConnectionsExamples } from "./TenantConnections.examples.ts"
+export { exampleTenant } from "./TenantConnections.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/connector/tenants"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const TenantParams = Schema.Struct({ workspaceId: Id, tenantConnectionId: Id })
-const tenantConnectionId = "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
-const params = { workspaceId: exampleIds.workspaceId }
-const tenantParams = { ...params, tenantConnectionId }
 const read = ["integrations:read"]
 const write = ["integrations:write"]
 
@@ -36,27 +32,15 @@ const BrokerTenantId = Schema.String.check(
   Schema.isMaxLength(200),
   Schema.isPattern(/^[\w.:-]+$/, { expected: "a broker tenant id (letters, digits, . : _ -)" })
 )
-
-export const exampleTenant = {
-  id: tenantConnectionId,
-  workspaceId: exampleIds.workspaceId,
-  tenantId: "tenant_acme_42",
-  name: "Acme (broker)",
-  enabled: true,
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
-const exampleSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 const WithSecret = Schema.Struct({
   tenant: TenantConnection,
   signingSecret: Schema.String.annotate({ description: "Standard Webhooks secret the broker signs events with; shown only now" })
 }).annotate({ identifier: "TenantConnectionWithSecret" })
 
+const { operation } = tagGroup("hub", "Tenant Workspace Connection Resource", tenantConnectionsExamples)
+
 export const tenantConnectionOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTenantConnections",
     method: "GET",
     path: base,
@@ -65,7 +49,6 @@ export const tenantConnectionOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Tenant connections", schema: Schema.Struct({ items: Schema.Array(TenantConnection) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleTenant] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -73,8 +56,6 @@ export const tenantConnectionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createTenantConnection",
     method: "POST",
     path: base,
@@ -87,13 +68,6 @@ export const tenantConnectionOperations = [
       201: { description: "Mapped", schema: WithSecret },
       409: { description: "The tenant is already mapped (to this or another workspace)" }
     },
-    examples: [
-      {
-        name: "create",
-        request: { params, body: { tenantId: "tenant_acme_42", name: "Acme (broker)" } },
-        response: { status: 201, body: { tenant: exampleTenant, signingSecret: exampleSecret } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -102,8 +76,6 @@ export const tenantConnectionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTenantConnection",
     method: "GET",
     path: `${base}/{tenantConnectionId}`,
@@ -112,13 +84,10 @@ export const tenantConnectionOperations = [
     scopes: read,
     params: TenantParams,
     responses: { 200: { description: "The tenant connection", schema: TenantConnection } },
-    examples: [{ name: "get", request: { params: tenantParams }, response: { status: 200, body: exampleTenant } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId), getTenant(params.workspaceId, params.tenantConnectionId))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTenantConnection",
     method: "PATCH",
     path: `${base}/{tenantConnectionId}`,
@@ -128,13 +97,6 @@ export const tenantConnectionOperations = [
     params: TenantParams,
     body: Schema.Struct({ name: Schema.optionalKey(Name(200)), enabled: Schema.optionalKey(Schema.Boolean) }),
     responses: { 200: { description: "The tenant connection", schema: TenantConnection } },
-    examples: [
-      {
-        name: "disable",
-        request: { params: tenantParams, body: { enabled: false } },
-        response: { status: 200, body: { ...exampleTenant, enabled: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.andThen(
         workspaceRole(context, params.workspaceId, "admin"),
@@ -142,8 +104,6 @@ export const tenantConnectionOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTenantConnection",
     method: "DELETE",
     path: `${base}/{tenantConnectionId}`,
@@ -152,13 +112,10 @@ export const tenantConnectionOperations = [
     scopes: write,
     params: TenantParams,
     responses: { 204: { description: "Unmapped" } },
-    examples: [{ name: "delete", request: { params: tenantParams }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), deleteTenant(params.workspaceId, params.tenantConnectionId))
   }),
   operation({
-    service,
-    tag,
     operationId: "rotateTenantConnectionSecret",
     method: "POST",
     path: `${base}/{tenantConnectionId}/secret`,
@@ -167,19 +124,10 @@ export const tenantConnectionOperations = [
     scopes: write,
     params: TenantParams,
     responses: { 200: { description: "The new secret, shown only now", schema: WithSecret } },
-    examples: [
-      {
-        name: "rotate",
-        request: { params: tenantParams },
-        response: { status: 200, body: { tenant: exampleTenant, signingSecret: exampleSecret } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), rotateTenantSecret(params.workspaceId, params.tenantConnectionId))
   }),
   operation({
-    service,
-    tag,
     operationId: "listTenantConnectionEvents",
     method: "GET",
     path: `${base}/{tenantConnectionId}/events`,
@@ -191,38 +139,6 @@ export const tenantConnectionOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Events", schema: Schema.Struct({ items: Schema.Array(InboxEvent) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: tenantParams },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                eventId: "evt_01HZX3",
-                type: "issue.created",
-                payload: { data: { title: "Login fails on Android" } },
-                receivedAt: "2026-11-21T12:00:00.000Z",
-                status: "processed",
-                processedAt: "2026-11-21T12:00:00.100Z",
-                runs: 1,
-                attempts: 1,
-                lastError: null,
-                nextAttemptAt: null,
-                workflows: [
-                  {
-                    workflowId: "d0e1f2a3-b4c5-4d6e-8f7a-8b9c0d1e2f3a",
-                    runId: "e1f2a3b4-c5d6-4e7f-8a8b-9c0d1e2f3a4b",
-                    status: "succeeded"
-                  }
-                ]
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -231,8 +147,6 @@ export const tenantConnectionOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "processTenantConnectionEvents",
     method: "POST",
     path: `${base}/{tenantConnectionId}/events/process`,
@@ -247,7 +161,6 @@ export const tenantConnectionOperations = [
         schema: Schema.Struct({ processed: Schema.Number, pending: Schema.Number })
       }
     },
-    examples: [{ name: "process", request: { params: tenantParams }, response: { status: 200, body: { processed: 0, pending: 0 } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")

@@ -24,7 +24,7 @@ import {
 import { type ResourceVendor, vendorShapes } from "../../../actors/hub/connections/VendorShapes.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { type AnyOperation, operation } from "../../Operation.ts"
+import { type AnyOperation, tagGroup } from "../../Operation.ts"
 import { exampleIds } from "../calls/Examples.ts"
 import { itemsFromCall } from "./CallItems.ts"
 
@@ -98,7 +98,8 @@ export const vendorResourceOperations = (spec: VendorResourceTag): ReadonlyArray
   const base = `/${spec.version}/workspaces/{workspaceId}/${spec.vendor}`
   const [plural, singular] = spec.destinations
   const Plural = plural[0]!.toUpperCase() + plural.slice(1)
-  const common = { service, tag: spec.tag, params: Params } as const
+  const { operation } = tagGroup(service, spec.tag)
+  const common = { params: Params } as const
   const byCapability: Record<Capability, () => AnyOperation> = {
     destinations: () =>
       operation({

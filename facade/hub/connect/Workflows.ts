@@ -10,57 +10,18 @@ import { createWorkflow, getWorkflow, listWorkflows, updateWorkflow } from "../.
 import { Workflow, WorkflowRun, WorkflowStep, WorkflowTrigger, listRuns, runWorkflow } from "../../../actors/hub/broker/Workflows.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds } from "../calls/Examples.ts"
+import { tagGroup } from "../../Operation.ts"
 
-const service = "hub"
-const tag = "Workflow Resource"
+import { workflowsExamples } from "./Workflows.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/workflows"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const WorkflowParams = Schema.Struct({ workspaceId: Id, workflowId: Id })
-const workflowId = "d0e1f2a3-b4c5-4d6e-8f7a-8b9c0d1e2f3a"
-const params = { workspaceId: exampleIds.workspaceId }
-const workflowParams = { ...params, workflowId }
 const Steps = Schema.Array(WorkflowStep).check(Schema.isMinLength(1), Schema.isMaxLength(20))
 
-const exampleSteps = [
-  { vendor: "tracker", destination: "ENG", title: "{{data.title}}", description: "Reported through the broker ({{event.type}})" }
-]
-const exampleWorkflow = {
-  id: workflowId,
-  workspaceId: exampleIds.workspaceId,
-  name: "Support tickets to tracker",
-  trigger: { type: "event", eventType: "ticket.created" },
-  steps: exampleSteps,
-  enabled: true,
-  createdBy: exampleIds.userId,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
-const exampleRun = {
-  id: "e1f2a3b4-c5d6-4e7f-8a8b-9c0d1e2f3a4b",
-  workflowId,
-  triggerEvent: null,
-  status: "succeeded",
-  steps: [
-    {
-      index: 0,
-      vendor: "tracker",
-      status: "succeeded",
-      externalId: "ENG-101",
-      url: "https://tracker.example.com/issues/ENG-101",
-      message: null
-    }
-  ],
-  startedBy: exampleIds.userId,
-  startedAt: "2026-11-21T12:00:00.000Z",
-  finishedAt: "2026-11-21T12:00:00.400Z"
-}
+const { operation } = tagGroup("hub", "Workflow Resource", workflowsExamples)
 
 export const workflowOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWorkflows",
     method: "GET",
     path: base,
@@ -69,7 +30,6 @@ export const workflowOperations = [
     scopes: ["integrations:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Workflows", schema: Schema.Struct({ items: Schema.Array(Workflow) }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: [exampleWorkflow] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -77,8 +37,6 @@ export const workflowOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWorkflow",
     method: "POST",
     path: base,
@@ -88,13 +46,6 @@ export const workflowOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ name: Name(200), trigger: WorkflowTrigger, steps: Steps, enabled: Schema.optionalKey(Schema.Boolean) }),
     responses: { 201: { description: "Created", schema: Workflow }, 409: { description: "The name is taken" } },
-    examples: [
-      {
-        name: "event-to-tracker",
-        request: { params, body: { name: exampleWorkflow.name, trigger: exampleWorkflow.trigger, steps: exampleSteps } },
-        response: { status: 201, body: exampleWorkflow }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -103,8 +54,6 @@ export const workflowOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkflow",
     method: "PATCH",
     path: `${base}/{workflowId}`,
@@ -119,13 +68,6 @@ export const workflowOperations = [
       enabled: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "The workflow", schema: Workflow } },
-    examples: [
-      {
-        name: "disable",
-        request: { params: workflowParams, body: { enabled: false } },
-        response: { status: 200, body: { ...exampleWorkflow, enabled: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.andThen(
         workspaceRole(context, params.workspaceId, "admin"),
@@ -133,8 +75,6 @@ export const workflowOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "runWorkflow",
     method: "POST",
     path: `${base}/{workflowId}/runs`,
@@ -148,13 +88,6 @@ export const workflowOperations = [
       data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Filled into `{{data.<path>}}`" }))
     }),
     responses: { 201: { description: "The run", schema: WorkflowRun }, 409: { description: "The workflow is disabled" } },
-    examples: [
-      {
-        name: "run",
-        request: { params: workflowParams, body: { data: { title: "Login fails on Android" } } },
-        response: { status: 201, body: exampleRun }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -169,8 +102,6 @@ export const workflowOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkflowRuns",
     method: "GET",
     path: `${base}/{workflowId}/runs`,
@@ -182,7 +113,6 @@ export const workflowOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Runs", schema: Schema.Struct({ items: Schema.Array(WorkflowRun) }) } },
-    examples: [{ name: "list", request: { params: workflowParams }, response: { status: 200, body: { items: [exampleRun] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)

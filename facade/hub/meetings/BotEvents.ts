@@ -16,10 +16,11 @@ import { botClaim, EventOutcome, MeetingBots } from "../../../actors/hub/meeting
 import { importMeeting } from "../../../actors/hub/meetings/MeetingImport.ts"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { verifiedEvent } from "../../shared/SignedEvents.ts"
-import { exampleIds } from "../calls/Examples.ts"
-import { exampleBotId, withImportClaim } from "./MeetingShared.ts"
+
+import { withImportClaim } from "./MeetingShared.ts"
+import { botEventsExamples } from "./BotEvents.examples.ts"
 
 export const BOT_SIGNATURE_HEADER = "bot-signature"
 
@@ -52,19 +53,10 @@ export const BotEvent = Schema.Struct({
 const statusOf = (code: typeof ProviderStatus.Type) =>
   code === "in_waiting_room" ? "joining_call" : code === "in_call_not_recording" ? "in_call_recording" : code
 
-const exampleEvent = {
-  id: "evt_bot_5c2e9a71",
-  event: "bot.status_change",
-  data: {
-    bot: { id: "bot_4f8e2a1c", metadata: { workspaceId: exampleIds.workspaceId } },
-    status: { code: "in_call_recording", updated_at: "2026-12-01T10:01:00.000Z" }
-  }
-}
+const { operation } = tagGroup("hub", "Videomeet Call Resource", botEventsExamples)
 
 export const botEventOperations = [
   operation({
-    service: "hub",
-    tag: "Videomeet Call Resource",
     operationId: "receiveMeetingBotEvent",
     method: "POST",
     path: "/v1/videomeet/bot-events",
@@ -80,13 +72,6 @@ export const botEventOperations = [
       401: { description: "Missing or wrong signature, or outside the tolerance" },
       502: { description: "The provider failed to hand over the transcript; retry" }
     },
-    examples: [
-      {
-        name: "recording",
-        request: { body: exampleEvent },
-        response: { status: 200, body: { eventId: exampleEvent.id, outcome: "applied", botId: exampleBotId, status: "in_call_recording" } }
-      }
-    ],
     handler: ({ upload }, context) =>
       Effect.gen(function* () {
         const event = yield* verifiedEvent(BotEvent, {

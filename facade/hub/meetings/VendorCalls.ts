@@ -22,7 +22,7 @@ import { parseTranscript, Segment } from "../../../actors/hub/Transcript.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { type AnyOperation, operation } from "../../Operation.ts"
+import { type AnyOperation, tagGroup } from "../../Operation.ts"
 import { exampleIds } from "../calls/Examples.ts"
 import {
   exampleAt,
@@ -51,7 +51,7 @@ interface VendorSpec {
 
 export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperation> => {
   const { vendor, tag, stem, example } = spec
-  const service = "hub"
+  const { operation } = tagGroup("hub", tag)
   const base = `/v1/workspaces/{workspaceId}/${vendor}`
   const params = { workspaceId: exampleIds.workspaceId }
   const meetingParams = { ...params, meetingId: example.meetingId }
@@ -89,8 +89,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
 
   const all: Record<Operation, AnyOperation> = {
     list: operation({
-      service,
-      tag,
       operationId: `list${stem}Meetings`,
       method: "GET",
       path: `${base}/meetings`,
@@ -119,8 +117,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     get: operation({
-      service,
-      tag,
       operationId: `get${stem}Meeting`,
       method: "GET",
       path: `${base}/meetings/{meetingId}`,
@@ -143,8 +139,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     transcript: operation({
-      service,
-      tag,
       operationId: `get${stem}MeetingTranscript`,
       method: "GET",
       path: `${base}/meetings/{meetingId}/transcript`,
@@ -180,8 +174,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     import: operation({
-      service,
-      tag,
       operationId: `import${stem}Recording`,
       method: "POST",
       path: `${base}/meetings/{meetingId}/import`,
@@ -247,8 +239,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     link: operation({
-      service,
-      tag,
       operationId: `link${stem}Meeting`,
       method: "PUT",
       path: `${base}/meetings/{meetingId}/link`,
@@ -280,8 +270,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     unlink: operation({
-      service,
-      tag,
       operationId: `unlink${stem}Meeting`,
       method: "DELETE",
       path: `${base}/meetings/{meetingId}/link`,
@@ -300,8 +288,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     links: operation({
-      service,
-      tag,
       operationId: `list${stem}MeetingLinks`,
       method: "GET",
       path: `${base}/links`,
@@ -319,8 +305,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     startBot: operation({
-      service,
-      tag,
       operationId: `start${stem}Bot`,
       method: "POST",
       path: `${base}/meetings/{meetingId}/bot`,
@@ -356,8 +340,6 @@ export const vendorCallOperations = (spec: VendorSpec): ReadonlyArray<AnyOperati
         })
     }),
     stopBot: operation({
-      service,
-      tag,
       operationId: `stop${stem}Bot`,
       method: "DELETE",
       path: `${base}/meetings/{meetingId}/bot`,

@@ -12,13 +12,11 @@ import { isFinished, MeetingBot, MeetingBots } from "../../../actors/hub/meeting
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds } from "../calls/Examples.ts"
+import { tagGroup } from "../../Operation.ts"
+
 import {
   BotParams,
   botOf,
-  exampleBot,
-  exampleBotId,
   FutureInstant,
   HttpsMeetingUrl,
   joinTimeOf,
@@ -27,15 +25,12 @@ import {
   scheduleBot,
   WorkspaceParams
 } from "./MeetingShared.ts"
+import { videomeetBotsExamples } from "./VideomeetBots.examples.ts"
 
-const tag = "Videomeet Bot Resource"
-const service = "hub"
-const params = { workspaceId: exampleIds.workspaceId }
+const { operation } = tagGroup("hub", "Videomeet Bot Resource", videomeetBotsExamples)
 
 export const videomeetBotOperations = [
   operation({
-    service,
-    tag,
     operationId: "scheduleMeetingBot",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/videomeet/bots",
@@ -59,21 +54,6 @@ export const videomeetBotOperations = [
       409: { description: "No bot provider configured, or a bot is already on its way" },
       502: { description: "The bot provider failed" }
     },
-    examples: [
-      {
-        name: "meeting-url",
-        request: {
-          params,
-          body: { meetingUrl: "https://meet.example.com/j/81234567890", title: "Weekly sync", joinAt: "2026-12-01T10:00:00.000Z" }
-        },
-        response: { status: 201, body: { ...exampleBot, occurrenceId: null, attendeeEmails: [] } }
-      },
-      {
-        name: "occurrence",
-        request: { params, body: { occurrenceId: exampleBot.occurrenceId } },
-        response: { status: 201, body: exampleBot }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -101,8 +81,6 @@ export const videomeetBotOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMeetingBots",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/videomeet/bots",
@@ -112,7 +90,6 @@ export const videomeetBotOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(MeetingBot.fields.status) }),
     responses: { 200: { description: "Bots", schema: Schema.Struct({ items: Schema.Array(MeetingBot) }) } },
-    examples: [{ name: "all", request: { params, query: {} }, response: { status: 200, body: { items: [exampleBot] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -124,8 +101,6 @@ export const videomeetBotOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMeetingBot",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/videomeet/bots/{botId}",
@@ -134,12 +109,9 @@ export const videomeetBotOperations = [
     scopes: ["recordings:read"],
     params: BotParams,
     responses: { 200: { description: "The bot", schema: MeetingBot }, 404: { description: "No such bot" } },
-    examples: [{ name: "get", request: { params: { ...params, botId: exampleBotId } }, response: { status: 200, body: exampleBot } }],
     handler: ({ params }, context) => Effect.andThen(workspaceRole(context, params.workspaceId), botOf(params.workspaceId, params.botId))
   }),
   operation({
-    service,
-    tag,
     operationId: "cancelMeetingBot",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/videomeet/bots/{botId}",
@@ -153,13 +125,6 @@ export const videomeetBotOperations = [
       409: { description: "The bot has already finished" },
       502: { description: "The bot provider failed" }
     },
-    examples: [
-      {
-        name: "cancel",
-        request: { params: { ...params, botId: exampleBotId } },
-        response: { status: 200, body: { ...exampleBot, status: "cancelled" } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")

@@ -11,14 +11,13 @@ import { Instant } from "../../../actors/hub/calendar/CalendarEvent.ts"
 import { occurrenceFor, occurrencesIn, syncInvites } from "../../../actors/hub/calendar/Calendars.ts"
 import { HubUserSettings, TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import {
   AttendeeEmails,
   CalendarEventView,
   checkedFields,
   Description,
   eventView,
-  exampleEvent,
   exampleOccurrence,
   exampleOccurrenceId,
   Location,
@@ -32,8 +31,11 @@ import {
   windowOf
 } from "./CalendarShapes.ts"
 import { viewerOf } from "./Viewer.ts"
+import { calendarExamples } from "./Calendar.examples.ts"
 
 const tag = "Calendar"
+
+const { operation } = tagGroup(service, tag, calendarExamples)
 
 const setPrompt = (
   which: "setSeriesPrompt" | "setOccurrencePrompt",
@@ -51,8 +53,6 @@ const setPrompt = (
 
 const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>
   operation({
-    service,
-    tag,
     operationId: which,
     method: "PUT",
     path: `/v1/calendar/events/{occurrenceId}/${which === "setSeriesPrompt" ? "series-prompt" : "occurrence-prompt"}`,
@@ -83,8 +83,6 @@ const promptOperation = (which: "setSeriesPrompt" | "setOccurrencePrompt") =>
 
 export const calendarOperations = [
   operation({
-    service,
-    tag,
     operationId: "createCalendarEvent",
     method: "POST",
     path: "/v1/calendar/events",
@@ -106,22 +104,6 @@ export const calendarOperations = [
       location: Schema.optionalKey(Schema.NullOr(Location))
     }),
     responses: { 201: { description: "The event", schema: CalendarEventView } },
-    examples: [
-      {
-        name: "weekly",
-        request: {
-          body: {
-            title: exampleEvent.title,
-            start: exampleEvent.start,
-            end: exampleEvent.end,
-            recurrence: exampleEvent.recurrence,
-            attendeeEmails: exampleEvent.attendeeEmails,
-            description: exampleEvent.description
-          }
-        },
-        response: { status: 201, body: exampleEvent }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -134,8 +116,6 @@ export const calendarOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listCalendarEvents",
     method: "GET",
     path: "/v1/calendar/events",
@@ -145,13 +125,6 @@ export const calendarOperations = [
     scopes: ["calendar:read"],
     query: WindowQuery,
     responses: { 200: { description: "Occurrences by start", schema: Schema.Struct({ items: Schema.Array(Occurrence) }) } },
-    examples: [
-      {
-        name: "december",
-        request: { query: { from: "2026-12-01T00:00:00Z", to: "2027-01-01T00:00:00Z" } },
-        response: { status: 200, body: { items: [exampleOccurrence] } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -160,8 +133,6 @@ export const calendarOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getCalendarEvent",
     method: "GET",
     path: "/v1/calendar/events/{occurrenceId}",
@@ -170,9 +141,6 @@ export const calendarOperations = [
     scopes: ["calendar:read"],
     params: OccurrenceParams,
     responses: { 200: { description: "The occurrence", schema: Occurrence } },
-    examples: [
-      { name: "get", request: { params: { occurrenceId: exampleOccurrenceId } }, response: { status: 200, body: exampleOccurrence } }
-    ],
     handler: ({ params }, context) => Effect.flatMap(viewerOf(context), (viewer) => occurrenceFor(viewer, params.occurrenceId))
   }),
   promptOperation("setSeriesPrompt"),

@@ -11,7 +11,7 @@ import { calendarOf, occurrenceFor, syncInvites } from "../../../actors/hub/cale
 import { TimeZone } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import {
   AttendeeEmails,
   CalendarEventView,
@@ -19,9 +19,6 @@ import {
   Description,
   EventParams,
   eventView,
-  exampleEvent,
-  exampleEventId,
-  exampleOccurrenceId,
   Location,
   OccurrenceParams,
   Recurrence,
@@ -29,8 +26,7 @@ import {
   Title
 } from "./CalendarShapes.ts"
 import { type Viewer, viewerOf } from "./Viewer.ts"
-
-const tag = "Calendar Resource"
+import { calendarResourceExamples } from "./CalendarResource.examples.ts"
 
 /** The event as its organizer (the caller) stores it: 403 for an attendee, 404 for anyone else. */
 const organizedEvent = (viewer: Viewer, eventId: string) =>
@@ -52,10 +48,10 @@ const update = (eventId: string, patch: Record<string, unknown>, context: Reques
     return eventView(event)
   })
 
+const { operation } = tagGroup(service, "Calendar Resource", calendarResourceExamples)
+
 export const calendarResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "updateCalendarEvent",
     method: "PATCH",
     path: "/v1/calendar/series/{eventId}",
@@ -77,18 +73,9 @@ export const calendarResourceOperations = [
       location: Schema.optionalKey(Schema.NullOr(Location))
     }),
     responses: { 200: { description: "The event", schema: CalendarEventView } },
-    examples: [
-      {
-        name: "retitle",
-        request: { params: { eventId: exampleEventId }, body: { title: "Weekly product & design sync" } },
-        response: { status: 200, body: { ...exampleEvent, title: "Weekly product & design sync" } }
-      }
-    ],
     handler: ({ params, body }, context) => update(params.eventId, body, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteCalendarEvent",
     method: "DELETE",
     path: "/v1/calendar/series/{eventId}",
@@ -97,7 +84,6 @@ export const calendarResourceOperations = [
     scopes: ["calendar:write"],
     params: EventParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { eventId: exampleEventId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -107,8 +93,6 @@ export const calendarResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "cancelCalendarOccurrence",
     method: "DELETE",
     path: "/v1/calendar/events/{occurrenceId}",
@@ -117,13 +101,6 @@ export const calendarResourceOperations = [
     scopes: ["calendar:write"],
     params: OccurrenceParams,
     responses: { 200: { description: "The event with the occurrence cancelled", schema: CalendarEventView } },
-    examples: [
-      {
-        name: "cancel",
-        request: { params: { occurrenceId: exampleOccurrenceId } },
-        response: { status: 200, body: { ...exampleEvent, cancelledOccurrences: ["2026-12-08T15:00:00.000Z"] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)

@@ -19,50 +19,13 @@ import { ChatLibrary } from "../../../actors/hub/chat/ChatLibrary.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
-
-const service = "hub"
-const tag = "Chat Ingestion Resource"
+import { chatIngestionResourceExamples } from "./ChatIngestionResource.examples.ts"
 
 const Messages = Schema.Array(ChatMessageInput).check(Schema.isMaxLength(MAX_MESSAGES_PER_REQUEST))
 const DocumentParams = Schema.Struct({ workspaceId: Id, documentId: Id })
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
-
-const exampleWorkspaceId = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleDocumentId = "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9e"
-const exampleMessages = [
-  {
-    externalId: "1732190400.000100",
-    author: "Alice",
-    authorEmail: "alice@example.com",
-    sentAt: "2026-11-21T12:00:00.000Z",
-    text: "Can we ship the beta on Friday?"
-  },
-  {
-    externalId: "1732190460.000200",
-    author: "Bob",
-    authorEmail: "bob@example.com",
-    sentAt: "2026-11-21T12:01:00.000Z",
-    text: "Yes, I'll cut the release Thursday night."
-  }
-]
-const exampleSummary = {
-  id: exampleDocumentId,
-  workspaceId: exampleWorkspaceId,
-  source: "chatapp",
-  externalId: "C024BE91L",
-  channel: "#release",
-  title: "Beta release thread",
-  url: "https://chat.example.com/archives/C024BE91L/p1732190400000100",
-  ingestedBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  messageCount: 2,
-  firstMessageAt: "2026-11-21T12:00:00.000Z",
-  lastMessageAt: "2026-11-21T12:01:00.000Z",
-  createdAt: "2026-11-21T12:05:00.000Z",
-  updatedAt: "2026-11-21T12:05:00.000Z"
-}
-const exampleDocument = { ...exampleSummary, messages: exampleMessages.map((m, i) => ({ position: i + 1, ...m })) }
 
 const cursorOf = (summary: { readonly updatedAt: string; readonly id: string }) =>
   Buffer.from(`${summary.updatedAt}|${summary.id}`).toString("base64url")
@@ -71,10 +34,10 @@ const parseCursor = (cursor: string) => {
   return updatedAt !== undefined && id !== undefined && !Number.isNaN(Date.parse(updatedAt)) ? { updatedAt, id } : undefined
 }
 
+const { operation } = tagGroup("hub", "Chat Ingestion Resource", chatIngestionResourceExamples)
+
 export const chatIngestionResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "createChatDocument",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/chat-documents",
@@ -94,23 +57,6 @@ export const chatIngestionResourceOperations = [
     responses: {
       201: { description: "The conversation", schema: Schema.Struct({ ...ChatDocumentSummary.fields, created: Schema.Boolean }) }
     },
-    examples: [
-      {
-        name: "thread",
-        request: {
-          params: { workspaceId: exampleWorkspaceId },
-          body: {
-            source: "chatapp",
-            externalId: "C024BE91L",
-            title: exampleSummary.title,
-            channel: "#release",
-            url: exampleSummary.url,
-            messages: exampleMessages
-          }
-        },
-        response: { status: 201, body: { ...exampleSummary, created: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -127,8 +73,6 @@ export const chatIngestionResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listChatDocuments",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/chat-documents",
@@ -148,13 +92,6 @@ export const chatIngestionResourceOperations = [
         schema: Schema.Struct({ items: Schema.Array(ChatDocumentSummary), nextCursor: Schema.NullOr(Schema.String) })
       }
     },
-    examples: [
-      {
-        name: "list",
-        request: { params: { workspaceId: exampleWorkspaceId }, query: { source: "chatapp" } },
-        response: { status: 200, body: { items: [exampleSummary], nextCursor: null } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -172,8 +109,6 @@ export const chatIngestionResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getChatDocument",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/chat-documents/{documentId}",
@@ -182,13 +117,6 @@ export const chatIngestionResourceOperations = [
     scopes: ["chat-ingestion:read"],
     params: DocumentParams,
     responses: { 200: { description: "The conversation", schema: ChatDocument } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { workspaceId: exampleWorkspaceId, documentId: exampleDocumentId } },
-        response: { status: 200, body: exampleDocument }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -198,8 +126,6 @@ export const chatIngestionResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "appendChatMessages",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/chat-documents/{documentId}/messages",
@@ -214,18 +140,6 @@ export const chatIngestionResourceOperations = [
         schema: Schema.Struct({ ...ChatDocumentSummary.fields, added: Schema.Number })
       }
     },
-    examples: [
-      {
-        name: "append",
-        request: {
-          params: { workspaceId: exampleWorkspaceId, documentId: exampleDocumentId },
-          body: {
-            messages: [{ externalId: "1732190520.000300", author: "Alice", sentAt: "2026-11-21T12:02:00.000Z", text: "Great, thanks!" }]
-          }
-        },
-        response: { status: 200, body: { ...exampleSummary, messageCount: 3, lastMessageAt: "2026-11-21T12:02:00.000Z", added: 1 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -237,8 +151,6 @@ export const chatIngestionResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteChatDocument",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/chat-documents/{documentId}",
@@ -247,9 +159,6 @@ export const chatIngestionResourceOperations = [
     scopes: ["chat-ingestion:write"],
     params: DocumentParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [
-      { name: "delete", request: { params: { workspaceId: exampleWorkspaceId, documentId: exampleDocumentId } }, response: { status: 204 } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")

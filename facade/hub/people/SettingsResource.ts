@@ -6,7 +6,6 @@
  */
 import { Effect, type Schema } from "effect"
 import {
-  defaultHubSettings,
   GeneralPatch,
   HubSettings,
   HubUserSettings,
@@ -17,18 +16,14 @@ import {
 } from "../../../actors/hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { viewerOf } from "./Viewer.ts"
+import { settingsResourceExamples, exampleSettings } from "./SettingsResource.examples.ts"
 
 const service = "hub"
 const tag = "Settings Resource"
 
-const exampleSettings = {
-  general: { language: "en", transcriptLanguage: "de", timezone: "Europe/Berlin" },
-  recording: { autoJoin: "organized", recordExternalMeetings: false, botName: "Alice's Notetaker", defaultShareScope: "participants" },
-  notifications: { recapEmail: true, recapRecipients: "me", actionItemsEmail: true, weeklyDigest: false, sharedWithMeEmail: true },
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
+const { operation } = tagGroup(service, tag, settingsResourceExamples)
 
 type Message = "view" | "updateGeneral" | "updateRecording" | "updateNotifications" | "reset"
 
@@ -42,17 +37,15 @@ const ask = (context: RequestContext, message: Message, patch?: Record<string, u
     return yield* system.ask(HubUserSettings, viewer.userId, message, { patch })
   })
 
-const section = <S extends Schema.Top, P extends Schema.Top>(
-  name: "recording" | "notifications",
-  schema: S,
+const section = <N extends "recording" | "notifications", P extends Schema.Top>(
+  name: N,
+  schema: Schema.Codec<HubSettings[N], any>,
   patch: P,
   ids: { readonly get: string; readonly update: string },
   what: string,
   examplePatch: Record<string, unknown>
 ) => [
   operation({
-    service,
-    tag,
     operationId: ids.get,
     method: "GET",
     path: `/v1/users/me/settings/${name}`,
@@ -64,8 +57,6 @@ const section = <S extends Schema.Top, P extends Schema.Top>(
     handler: (_, context) => Effect.map(ask(context, "view"), (settings) => settings[name])
   }),
   operation({
-    service,
-    tag,
     operationId: ids.update,
     method: "PATCH",
     path: `/v1/users/me/settings/${name}`,
@@ -87,8 +78,6 @@ const section = <S extends Schema.Top, P extends Schema.Top>(
 
 export const settingsResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "getMyHubSettings",
     method: "GET",
     path: "/v1/users/me/settings",
@@ -96,12 +85,9 @@ export const settingsResourceOperations = [
     auth: "both",
     scopes: ["users:read"],
     responses: { 200: { description: "Settings", schema: HubSettings } },
-    examples: [{ name: "get", response: { status: 200, body: exampleSettings } }],
     handler: (_, context) => ask(context, "view")
   }),
   operation({
-    service,
-    tag,
     operationId: "updateMyHubSettings",
     method: "PATCH",
     path: "/v1/users/me/settings",
@@ -111,18 +97,9 @@ export const settingsResourceOperations = [
     scopes: ["users:write"],
     body: GeneralPatch,
     responses: { 200: { description: "Settings", schema: HubSettings } },
-    examples: [
-      {
-        name: "timezone",
-        request: { body: { timezone: "Europe/Berlin", transcriptLanguage: "de" } },
-        response: { status: 200, body: exampleSettings }
-      }
-    ],
     handler: ({ body }, context) => ask(context, "updateGeneral", body as Record<string, unknown>)
   }),
   operation({
-    service,
-    tag,
     operationId: "resetMyHubSettings",
     method: "DELETE",
     path: "/v1/users/me/settings",
@@ -130,7 +107,6 @@ export const settingsResourceOperations = [
     auth: "both",
     scopes: ["users:write"],
     responses: { 200: { description: "Default settings", schema: HubSettings } },
-    examples: [{ name: "reset", response: { status: 200, body: { ...defaultHubSettings, updatedAt: "2026-11-21T12:00:00.000Z" } } }],
     handler: (_, context) => ask(context, "reset")
   }),
   ...section(

@@ -15,13 +15,11 @@ import { teamMemberRows, teamRows } from "../../../actors/pm/Team.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
 import { callAccess, CallIdParam, CallParams } from "./CallAccess.ts"
 import { sharesReaching } from "./SharesReaching.ts"
-
-const service = "hub"
-const tag = "Share Team Resource"
+import { shareTeamResourceExamples } from "./ShareTeamResource.examples.ts"
 
 const ShareView = Schema.Struct({
   id: Id,
@@ -45,20 +43,6 @@ const SharedWithMe = Schema.Struct({
   message: Schema.String,
   sharedAt: Timestamp
 }).annotate({ identifier: "SharedWithMe" })
-
-const exampleWorkspaceId = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleTeamId = "4c5d6e7f-8091-4a2b-8c3d-4e5f6a7b8c9d"
-const exampleShareId = "3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d"
-const exampleShare = {
-  id: exampleShareId,
-  callId: 1042,
-  recipientType: "team",
-  recipientId: exampleTeamId,
-  recipientName: "Sales",
-  message: "Worth a listen: pricing objections at 12:30",
-  sharedBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  createdAt: "2026-11-21T12:00:00.000Z"
-}
 
 const IdList = (max: number) => Schema.Array(Id).check(Schema.isMaxLength(max))
 
@@ -92,10 +76,10 @@ const viewsOf = (workspaceId: string, shares: ReadonlyArray<StoredShare>) =>
       )
   })
 
+const { operation } = tagGroup("hub", "Share Team Resource", shareTeamResourceExamples)
+
 export const shareTeamResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "shareCall",
     method: "POST",
     path: "/v1/calls/{callId}/shares",
@@ -110,13 +94,6 @@ export const shareTeamResourceOperations = [
       message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)))
     }),
     responses: { 201: { description: "The shares", schema: Schema.Struct({ items: Schema.Array(ShareView) }) } },
-    examples: [
-      {
-        name: "with-team",
-        request: { params: { callId: "1042" }, body: { teamIds: [exampleTeamId], message: exampleShare.message } },
-        response: { status: 201, body: { items: [exampleShare] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { call, userId } = yield* callAccess(context, params.callId, "member")
@@ -146,8 +123,6 @@ export const shareTeamResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listCallShares",
     method: "GET",
     path: "/v1/calls/{callId}/shares",
@@ -156,7 +131,6 @@ export const shareTeamResourceOperations = [
     scopes: ["recordings:read"],
     params: CallParams,
     responses: { 200: { description: "Shares, oldest first", schema: Schema.Struct({ items: Schema.Array(ShareView) }) } },
-    examples: [{ name: "list", request: { params: { callId: "1042" } }, response: { status: 200, body: { items: [exampleShare] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { call } = yield* callAccess(context, params.callId)
@@ -170,8 +144,6 @@ export const shareTeamResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "revokeCallShare",
     method: "DELETE",
     path: "/v1/calls/{callId}/shares/{shareId}",
@@ -180,7 +152,6 @@ export const shareTeamResourceOperations = [
     scopes: ["recordings:write"],
     params: Schema.Struct({ callId: CallIdParam, shareId: Id }),
     responses: { 204: { description: "Revoked" } },
-    examples: [{ name: "revoke", request: { params: { callId: "1042", shareId: exampleShareId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { call, userId } = yield* callAccess(context, params.callId, "member")
@@ -193,8 +164,6 @@ export const shareTeamResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listSharedWithMe",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/shared-with-me",
@@ -203,29 +172,6 @@ export const shareTeamResourceOperations = [
     scopes: ["recordings:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Shared calls", schema: Schema.Struct({ items: Schema.Array(SharedWithMe) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { workspaceId: exampleWorkspaceId } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                callId: 1042,
-                callUuid: "c0ffee00-0000-4000-8000-000000000001",
-                callName: "Acme renewal",
-                sharedBy: exampleShare.sharedBy,
-                via: "team",
-                teamId: exampleTeamId,
-                message: exampleShare.message,
-                sharedAt: exampleShare.createdAt
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -252,8 +198,6 @@ export const shareTeamResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listShareTeams",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/share-teams",
@@ -269,13 +213,6 @@ export const shareTeamResourceOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "teams",
-        request: { params: { workspaceId: exampleWorkspaceId } },
-        response: { status: 200, body: { items: [{ id: exampleTeamId, name: "Sales", memberCount: 4, isMember: true }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)

@@ -9,30 +9,17 @@ import { Id } from "../../../actors/Fields.ts"
 import { countsOf, StoredTag, TagColor, TagName, TagWithCount, WorkspaceTags } from "../../../actors/hub/people/WorkspaceTags.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
 import { callAccess, CallIdParam, CallParams } from "./CallAccess.ts"
-
-const service = "hub"
-const tag = "Tag Resource"
-
-const exampleWorkspaceId = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleTagId = "2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d"
-const exampleTag = {
-  id: exampleTagId,
-  name: "Customer call",
-  color: "#3b82f6",
-  createdBy: "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f",
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
+import { tagResourceExamples } from "./TagResource.examples.ts"
 const TagParams = Schema.Struct({ workspaceId: Id, tagId: Id })
 const CallTags = Schema.Struct({ callId: Schema.Number, tags: Schema.Array(StoredTag) })
 
+const { operation } = tagGroup("hub", "Tag Resource", tagResourceExamples)
+
 export const tagResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "createCallTag",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tags",
@@ -42,13 +29,6 @@ export const tagResourceOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ name: TagName, color: Schema.optionalKey(Schema.NullOr(TagColor)) }),
     responses: { 201: { description: "The tag", schema: StoredTag } },
-    examples: [
-      {
-        name: "create",
-        request: { params: { workspaceId: exampleWorkspaceId }, body: { name: exampleTag.name, color: exampleTag.color } },
-        response: { status: 201, body: exampleTag }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -61,8 +41,6 @@ export const tagResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listCallTags",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tags",
@@ -72,13 +50,6 @@ export const tagResourceOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ callId: Schema.optionalKey(CallIdParam) }),
     responses: { 200: { description: "Tags", schema: Schema.Struct({ items: Schema.Array(TagWithCount) }) } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { workspaceId: exampleWorkspaceId } },
-        response: { status: 200, body: { items: [{ ...exampleTag, callCount: 12 }] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -94,8 +65,6 @@ export const tagResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateCallTag",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/tags/{tagId}",
@@ -105,13 +74,6 @@ export const tagResourceOperations = [
     params: TagParams,
     body: Schema.Struct({ name: Schema.optionalKey(TagName), color: Schema.optionalKey(Schema.NullOr(TagColor)) }),
     responses: { 200: { description: "The tag", schema: StoredTag } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { workspaceId: exampleWorkspaceId, tagId: exampleTagId }, body: { name: "Customer interview" } },
-        response: { status: 200, body: { ...exampleTag, name: "Customer interview" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -119,8 +81,6 @@ export const tagResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteCallTag",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/tags/{tagId}",
@@ -129,9 +89,6 @@ export const tagResourceOperations = [
     scopes: ["recordings:write"],
     params: TagParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [
-      { name: "delete", request: { params: { workspaceId: exampleWorkspaceId, tagId: exampleTagId } }, response: { status: 204 } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "member")
@@ -139,8 +96,6 @@ export const tagResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setCallTags",
     method: "PUT",
     path: "/v1/calls/{callId}/tags",
@@ -150,13 +105,6 @@ export const tagResourceOperations = [
     params: CallParams,
     body: Schema.Struct({ tagIds: Schema.Array(Id).check(Schema.isMaxLength(50)) }),
     responses: { 200: { description: "The call's tags", schema: CallTags } },
-    examples: [
-      {
-        name: "tag",
-        request: { params: { callId: "1042" }, body: { tagIds: [exampleTagId] } },
-        response: { status: 200, body: { callId: 1042, tags: [exampleTag] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { call } = yield* callAccess(context, params.callId, "member")
@@ -168,8 +116,6 @@ export const tagResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeCallTag",
     method: "DELETE",
     path: "/v1/calls/{callId}/tags/{tagId}",
@@ -178,13 +124,6 @@ export const tagResourceOperations = [
     scopes: ["recordings:write"],
     params: Schema.Struct({ callId: CallIdParam, tagId: Id }),
     responses: { 200: { description: "The call's remaining tags", schema: CallTags } },
-    examples: [
-      {
-        name: "untag",
-        request: { params: { callId: "1042", tagId: exampleTagId } },
-        response: { status: 200, body: { callId: 1042, tags: [] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { call } = yield* callAccess(context, params.callId, "member")

@@ -13,12 +13,10 @@ import { HubProfile, HubUserProfile, ProfilePatch, SpeakerAliases } from "../../
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
 import { viewerOf } from "./Viewer.ts"
-
-const service = "hub"
-const tag = "User Resource"
+import { userResourceExamples } from "./UserResource.examples.ts"
 
 const { updatedAt: _updatedAt, ...profileFields } = HubProfile.fields
 const HubUser = Schema.Struct({ id: Id, email: Email, name: Schema.String, role: Role, ...profileFields }).annotate({
@@ -32,27 +30,6 @@ const Me = Schema.Struct({
   workspaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, role: Role })),
   updatedAt: Schema.NullOr(Timestamp)
 }).annotate({ identifier: "HubMe" })
-
-const exampleUserId = "6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f"
-const exampleWorkspaceId = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleProfile = {
-  jobTitle: "Product manager",
-  company: "Acme",
-  pronouns: "she/her",
-  phone: null,
-  bio: null,
-  speakerAliases: ["Alice", "Alice S."],
-  defaultWorkspaceId: exampleWorkspaceId
-}
-const exampleMe = {
-  id: exampleUserId,
-  email: "alice@example.com",
-  name: "Alice",
-  ...exampleProfile,
-  workspaces: [{ id: exampleWorkspaceId, name: "Acme", role: "owner" }],
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
-const exampleUser = { id: exampleUserId, email: "alice@example.com", name: "Alice", role: "owner", ...exampleProfile }
 
 const profileOf = (userId: string) => Effect.flatMap(ActorSystem, (system) => system.ask(HubUserProfile, userId, "view", {}))
 
@@ -90,10 +67,10 @@ const membersOf = (context: RequestContext, workspaceId: string, only?: Readonly
     return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
   })
 
+const { operation } = tagGroup("hub", "User Resource", userResourceExamples)
+
 export const userResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "getHubMe",
     method: "GET",
     path: "/v1/users/me",
@@ -101,12 +78,9 @@ export const userResourceOperations = [
     auth: "both",
     scopes: ["users:read"],
     responses: { 200: { description: "You", schema: Me } },
-    examples: [{ name: "me", response: { status: 200, body: exampleMe } }],
     handler: (_, context) => meOf(context)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateHubMe",
     method: "PATCH",
     path: "/v1/users/me",
@@ -115,9 +89,6 @@ export const userResourceOperations = [
     scopes: ["users:write"],
     body: Schema.Struct({ name: Schema.optionalKey(Name()), ...ProfilePatch.fields }),
     responses: { 200: { description: "You", schema: Me } },
-    examples: [
-      { name: "title", request: { body: { jobTitle: "Product manager", pronouns: "she/her" } }, response: { status: 200, body: exampleMe } }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -129,8 +100,6 @@ export const userResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setMySpeakerAliases",
     method: "PUT",
     path: "/v1/users/me/speaker-aliases",
@@ -139,7 +108,6 @@ export const userResourceOperations = [
     scopes: ["users:write"],
     body: Schema.Struct({ aliases: SpeakerAliases }),
     responses: { 200: { description: "You", schema: Me } },
-    examples: [{ name: "aliases", request: { body: { aliases: ["Alice", "Alice S."] } }, response: { status: 200, body: exampleMe } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -148,8 +116,6 @@ export const userResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setMyDefaultWorkspace",
     method: "PUT",
     path: "/v1/users/me/default-workspace",
@@ -158,7 +124,6 @@ export const userResourceOperations = [
     scopes: ["users:write"],
     body: Schema.Struct({ workspaceId: Schema.NullOr(Id) }),
     responses: { 200: { description: "You", schema: Me } },
-    examples: [{ name: "set", request: { body: { workspaceId: exampleWorkspaceId } }, response: { status: 200, body: exampleMe } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -168,8 +133,6 @@ export const userResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listHubWorkspaceUsers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/users",
@@ -178,14 +141,9 @@ export const userResourceOperations = [
     scopes: ["users:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Users", schema: Schema.Struct({ items: Schema.Array(HubUser) }) } },
-    examples: [
-      { name: "list", request: { params: { workspaceId: exampleWorkspaceId } }, response: { status: 200, body: { items: [exampleUser] } } }
-    ],
     handler: ({ params }, context) => Effect.map(membersOf(context, params.workspaceId), (items) => ({ items }))
   }),
   operation({
-    service,
-    tag,
     operationId: "getHubWorkspaceUser",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/users/{userId}",
@@ -194,21 +152,12 @@ export const userResourceOperations = [
     scopes: ["users:read"],
     params: Schema.Struct({ workspaceId: Id, userId: Id }),
     responses: { 200: { description: "The user", schema: HubUser } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { workspaceId: exampleWorkspaceId, userId: exampleUserId } },
-        response: { status: 200, body: exampleUser }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(membersOf(context, params.workspaceId, new Set([params.userId])), ([user]) =>
         user === undefined ? Effect.fail(reject("not_found", "No such user in this workspace")) : Effect.succeed(user)
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "matchHubWorkspaceUsers",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/users/match",
@@ -223,21 +172,6 @@ export const userResourceOperations = [
         schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ email: Email, user: Schema.NullOr(HubUser) })) })
       }
     },
-    examples: [
-      {
-        name: "attendees",
-        request: { params: { workspaceId: exampleWorkspaceId }, body: { emails: ["alice@example.com", "guest@partner.example"] } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { email: "alice@example.com", user: exampleUser },
-              { email: "guest@partner.example", user: null }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const emails = [...new Set(body.emails.map(normalizeEmail))]

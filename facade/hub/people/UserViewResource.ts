@@ -12,31 +12,16 @@ import { WorkspaceTags } from "../../../actors/hub/people/WorkspaceTags.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
 import { sharesReaching } from "./SharesReaching.ts"
-
-const service = "hub"
-const tag = "User View Resource"
+import { userViewResourceExamples } from "./UserViewResource.examples.ts"
 
 /** The end of "all of a workspace's calls" (a date every database can store). */
 const ALL_TIME_END = Date.UTC(9999, 0, 1)
 
 const ViewWithCount = Schema.Struct({ ...StoredView.fields, callCount: Schema.Number }).annotate({ identifier: "CallView" })
 const ViewParams = Schema.Struct({ workspaceId: Id, viewId: Id })
-
-const exampleWorkspaceId = "0b9e4c1a-6f0e-4d5f-9a77-3f7c2f1e8a10"
-const exampleViewId = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
-const exampleView = {
-  id: exampleViewId,
-  name: "Customer calls this quarter",
-  filters: { tagIds: ["2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d"], createdFrom: "2026-10-01T00:00:00Z", minDurationMinutes: 10 },
-  sort: { field: "createdAt", direction: "desc" },
-  pinned: true,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z",
-  callCount: 8
-}
 
 /** Tag ids must be tags of the workspace; the period must run forward. */
 const checkFilters = (workspaceId: string, filters: ViewFilters | undefined) =>
@@ -82,10 +67,10 @@ const onViews = (context: RequestContext, workspaceId: string) =>
 const byPinThenName = (a: StoredView, b: StoredView) =>
   Number(b.pinned) - Number(a.pinned) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id)
 
+const { operation } = tagGroup("hub", "User View Resource", userViewResourceExamples)
+
 export const userViewResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "createUserView",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/views",
@@ -100,16 +85,6 @@ export const userViewResourceOperations = [
       pinned: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 201: { description: "The view", schema: ViewWithCount } },
-    examples: [
-      {
-        name: "create",
-        request: {
-          params: { workspaceId: exampleWorkspaceId },
-          body: { name: exampleView.name, filters: exampleView.filters, sort: exampleView.sort, pinned: true }
-        },
-        response: { status: 201, body: exampleView }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
@@ -124,8 +99,6 @@ export const userViewResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listUserViews",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/views",
@@ -134,9 +107,6 @@ export const userViewResourceOperations = [
     scopes: ["users:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Views", schema: Schema.Struct({ items: Schema.Array(ViewWithCount) }) } },
-    examples: [
-      { name: "list", request: { params: { workspaceId: exampleWorkspaceId } }, response: { status: 200, body: { items: [exampleView] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
@@ -145,8 +115,6 @@ export const userViewResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateUserView",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/views/{viewId}",
@@ -161,13 +129,6 @@ export const userViewResourceOperations = [
       pinned: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "The view", schema: ViewWithCount } },
-    examples: [
-      {
-        name: "unpin",
-        request: { params: { workspaceId: exampleWorkspaceId, viewId: exampleViewId }, body: { pinned: false } },
-        response: { status: 200, body: { ...exampleView, pinned: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
@@ -177,8 +138,6 @@ export const userViewResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteUserView",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/views/{viewId}",
@@ -187,9 +146,6 @@ export const userViewResourceOperations = [
     scopes: ["users:write"],
     params: ViewParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [
-      { name: "delete", request: { params: { workspaceId: exampleWorkspaceId, viewId: exampleViewId } }, response: { status: 204 } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { id, system } = yield* onViews(context, params.workspaceId)

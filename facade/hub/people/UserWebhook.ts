@@ -13,11 +13,9 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { DeliveryRecord, deliveriesOf, deliveryById, enqueueDeliveries, replayDelivery } from "../../../actors/webhooks/WebhookOutbox.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { viewerOf } from "./Viewer.ts"
-
-const service = "hub"
-const tag = "User Webhook"
+import { userWebhookExamples } from "./UserWebhook.examples.ts"
 const LOG_SIZE = 20
 
 const Url = Schema.String.check(Schema.isMaxLength(2000)).annotate({ format: "uri", examples: ["https://hooks.example.com/atrium"] })
@@ -27,32 +25,6 @@ const WebhookParams = Schema.Struct({ webhookId: Id })
 const WebhookWithLog = Schema.Struct({ ...UserWebhook.fields, recentDeliveries: Schema.Array(DeliveryRecord) }).annotate({
   identifier: "UserWebhookWithLog"
 })
-
-const exampleWebhookId = "8c9d0e1f-2a3b-4c5d-8e6f-7a8b9c0d1e2f"
-const exampleDeliveryId = "9d0e1f2a-3b4c-4d5e-8f6a-8b9c0d1e2f3a"
-const exampleWebhook = {
-  id: exampleWebhookId,
-  url: "https://hooks.example.com/atrium",
-  description: "My automation",
-  eventTypes: ["meeting.processed"],
-  enabled: true,
-  disabledReason: null,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z"
-}
-const exampleDelivery = {
-  id: exampleDeliveryId,
-  messageId: "msg_4f1c2d3e4b5a4c7d8e9f0a1b2c3d4e5f",
-  eventType: "meeting.processed",
-  status: "delivered",
-  attempts: 1,
-  lastStatusCode: 200,
-  lastError: null,
-  nextAttemptAt: null,
-  replayOf: null,
-  createdAt: "2026-11-21T12:05:00.000Z",
-  completedAt: "2026-11-21T12:05:01.000Z"
-}
 
 /** The URL as a 400 naming the field when the SSRF guard refuses it. */
 const checkedUrl = (url: string) =>
@@ -72,10 +44,10 @@ const ownWebhook = (userId: string, webhookId: string) =>
     return hook === undefined ? Effect.fail(reject("not_found", "No such webhook")) : Effect.succeed(hook)
   })
 
+const { operation } = tagGroup("hub", "User Webhook", userWebhookExamples)
+
 export const userWebhookOperations = [
   operation({
-    service,
-    tag,
     operationId: "createUserWebhook",
     method: "POST",
     path: "/v1/users/me/webhooks",
@@ -94,13 +66,6 @@ export const userWebhookOperations = [
         schema: Schema.Struct({ ...UserWebhook.fields, secret: Schema.String })
       }
     },
-    examples: [
-      {
-        name: "register",
-        request: { body: { url: exampleWebhook.url, description: exampleWebhook.description } },
-        response: { status: 201, body: { ...exampleWebhook, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -109,8 +74,6 @@ export const userWebhookOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listUserWebhooks",
     method: "GET",
     path: "/v1/users/me/webhooks",
@@ -118,7 +81,6 @@ export const userWebhookOperations = [
     auth: "both",
     scopes: ["users:read"],
     responses: { 200: { description: "Webhooks", schema: Schema.Struct({ items: Schema.Array(WebhookWithLog) }) } },
-    examples: [{ name: "list", response: { status: 200, body: { items: [{ ...exampleWebhook, recentDeliveries: [exampleDelivery] }] } } }],
     handler: (_, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -139,8 +101,6 @@ export const userWebhookOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateUserWebhook",
     method: "PATCH",
     path: "/v1/users/me/webhooks/{webhookId}",
@@ -154,13 +114,6 @@ export const userWebhookOperations = [
       enabled: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "The webhook", schema: UserWebhook } },
-    examples: [
-      {
-        name: "re-enable",
-        request: { params: { webhookId: exampleWebhookId }, body: { enabled: true } },
-        response: { status: 200, body: exampleWebhook }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -170,8 +123,6 @@ export const userWebhookOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteUserWebhook",
     method: "DELETE",
     path: "/v1/users/me/webhooks/{webhookId}",
@@ -180,7 +131,6 @@ export const userWebhookOperations = [
     scopes: ["users:write"],
     params: WebhookParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { webhookId: exampleWebhookId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
@@ -188,8 +138,6 @@ export const userWebhookOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "replayUserWebhookDelivery",
     method: "POST",
     path: "/v1/users/me/webhooks/{webhookId}/deliveries",
@@ -200,26 +148,6 @@ export const userWebhookOperations = [
     params: WebhookParams,
     body: Schema.Struct({ deliveryId: Schema.optionalKey(Schema.NullOr(Id)) }),
     responses: { 202: { description: "The new delivery, queued", schema: DeliveryRecord } },
-    examples: [
-      {
-        name: "replay",
-        request: { params: { webhookId: exampleWebhookId }, body: { deliveryId: exampleDeliveryId } },
-        response: {
-          status: 202,
-          body: {
-            ...exampleDelivery,
-            id: "0e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b",
-            status: "pending",
-            attempts: 0,
-            lastStatusCode: null,
-            nextAttemptAt: "2026-11-21T13:00:00.000Z",
-            replayOf: exampleDeliveryId,
-            createdAt: "2026-11-21T13:00:00.000Z",
-            completedAt: null
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)

@@ -8,13 +8,11 @@ import { alertSourceOf, registerAlertSource } from "../../../actors/platform/Ale
 import { AlertRule, AlertRules, NewAlertRule, PLATFORM } from "../../../actors/platform/AlertRules.ts"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { requestCounts } from "../../RequestMetrics.ts"
-import { asOperator, at, audited, ids, OPERATOR_NOTE } from "./Shared.ts"
+import { asOperator, audited, OPERATOR_NOTE } from "./Shared.ts"
 import { registerPmOpsAlertSources } from "../../../actors/pmops/AlertSources.ts"
-
-const tag = "Admin - Alerts"
-const service = "pm"
+import { adminAlertsExamples } from "./AdminAlerts.examples.ts"
 
 const rate = (part: (counts: ReturnType<typeof requestCounts>) => number) => (windowMinutes: number) =>
   Effect.sync(() => {
@@ -32,16 +30,6 @@ const EvaluatedRule = Schema.Struct({
   evaluatedAt: Timestamp,
   detail: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "EvaluatedAlertRule" })
-
-const exampleRule = {
-  id: "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e",
-  name: "Server errors above 1%",
-  metric: "server_error_rate",
-  threshold: 0.01,
-  windowMinutes: 5,
-  createdBy: `user:${ids.owner}`,
-  createdAt: at
-}
 
 const evaluate = (rule: AlertRule) =>
   Effect.gen(function* () {
@@ -67,10 +55,10 @@ const evaluate = (rule: AlertRule) =>
     }
   })
 
+const { operation } = tagGroup("pm", "Admin - Alerts", adminAlertsExamples)
+
 export const adminAlertsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listPlatformAlerts",
     method: "GET",
     path: "/v1/admin/alerts",
@@ -82,13 +70,6 @@ export const adminAlertsOperations = [
     responses: {
       200: { description: "Rules with their state", schema: Schema.Struct({ items: Schema.Array(EvaluatedRule), firing: Schema.Number }) }
     },
-    examples: [
-      {
-        name: "all",
-        request: { query: {} },
-        response: { status: 200, body: { items: [{ ...exampleRule, state: "ok", value: 0, evaluatedAt: at, detail: null }], firing: 0 } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)
@@ -101,8 +82,6 @@ export const adminAlertsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createPlatformAlertRule",
     method: "POST",
     path: "/v1/admin/alerts/rules",
@@ -112,13 +91,6 @@ export const adminAlertsOperations = [
     scopes: [],
     body: NewAlertRule,
     responses: { 201: { description: "Created", schema: AlertRule } },
-    examples: [
-      {
-        name: "server-errors",
-        request: { body: { name: "Server errors above 1%", metric: "server_error_rate", threshold: 0.01, windowMinutes: 5 } },
-        response: { status: 201, body: exampleRule }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)
@@ -134,8 +106,6 @@ export const adminAlertsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deletePlatformAlertRule",
     method: "DELETE",
     path: "/v1/admin/alerts/rules/{ruleId}",
@@ -145,7 +115,6 @@ export const adminAlertsOperations = [
     scopes: [],
     params: Schema.Struct({ ruleId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such rule" } },
-    examples: [{ name: "remove", request: { params: { ruleId: exampleRule.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)

@@ -7,11 +7,10 @@ import { Effect, Schema } from "effect"
 import { dailyGrowth, platformCounts } from "../../../actors/identity/IdentityQueries.ts"
 import { AuditEntry, auditEntries } from "../../../actors/platform/PlatformAudit.ts"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { requestCounts } from "../../RequestMetrics.ts"
-import { asOperator, at, ids, OPERATOR_NOTE } from "./Shared.ts"
-
-const service = "pm"
+import { asOperator, OPERATOR_NOTE } from "./Shared.ts"
+import { adminStatsExamples, adminActivityExamples } from "./AdminInsights.examples.ts"
 const Days = (max: number) => Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: max }))
 
 const PlatformStats = Schema.Struct({
@@ -28,10 +27,11 @@ const PlatformStats = Schema.Struct({
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString()
 
+const adminStatsTag = tagGroup("pm", "Admin - Stats", adminStatsExamples)
+const adminActivityTag = tagGroup("pm", "Admin - Activity", adminActivityExamples)
+
 export const adminInsightsOperations = [
-  operation({
-    service,
-    tag: "Admin - Stats",
+  adminStatsTag.operation({
     operationId: "getPlatformStats",
     method: "GET",
     path: "/v1/admin/stats",
@@ -41,24 +41,6 @@ export const adminInsightsOperations = [
     scopes: [],
     query: Schema.Struct({ windowDays: Schema.optionalKey(Days(365)) }),
     responses: { 200: { description: "Totals", schema: PlatformStats } },
-    examples: [
-      {
-        name: "last-30-days",
-        request: { query: { windowDays: "30" } },
-        response: {
-          status: 200,
-          body: {
-            windowDays: 30,
-            users: { total: 120, deactivated: 2, newInWindow: 14 },
-            workspaces: { total: 31, suspended: 1, deleted: 3, newInWindow: 4 },
-            memberships: 260,
-            liveSessions: 75,
-            activeApiKeys: 12,
-            requestsLastHour: { total: 5400, clientErrors: 61, serverErrors: 0 }
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)
@@ -80,9 +62,7 @@ export const adminInsightsOperations = [
         }
       })
   }),
-  operation({
-    service,
-    tag: "Admin - Stats",
+  adminStatsTag.operation({
     operationId: "getPlatformGrowth",
     method: "GET",
     path: "/v1/admin/stats/growth",
@@ -100,22 +80,6 @@ export const adminInsightsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "week",
-        request: { query: { days: "2" } },
-        response: {
-          status: 200,
-          body: {
-            from: "2026-11-20",
-            days: [
-              { day: "2026-11-20", users: 3, workspaces: 1 },
-              { day: "2026-11-21", users: 5, workspaces: 0 }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)
@@ -129,9 +93,7 @@ export const adminInsightsOperations = [
         return { from, days: series }
       })
   }),
-  operation({
-    service,
-    tag: "Admin - Activity",
+  adminActivityTag.operation({
     operationId: "listPlatformActivity",
     method: "GET",
     path: "/v1/admin/activity",
@@ -150,30 +112,6 @@ export const adminInsightsOperations = [
     responses: {
       200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(AuditEntry), nextBefore: Schema.NullOr(Schema.String) }) }
     },
-    examples: [
-      {
-        name: "suspensions",
-        request: { query: { action: "workspace.suspended" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: "41",
-                at,
-                actor: `user:${ids.owner}`,
-                action: "workspace.suspended",
-                targetType: "workspace",
-                targetId: ids.workspace,
-                workspaceId: ids.workspace,
-                data: { reason: "Unpaid invoices" }
-              }
-            ],
-            nextBefore: null
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)

@@ -13,11 +13,9 @@ import { Role } from "../../../actors/identity/Workspace.ts"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { asOperator, at, audited, ids, OPERATOR_NOTE, Paging, UserIdParams } from "./Shared.ts"
-
-const tag = "Admin - Users"
-const service = "pm"
+import { tagGroup } from "../../Operation.ts"
+import { asOperator, audited, OPERATOR_NOTE, Paging, UserIdParams } from "./Shared.ts"
+import { adminUsersExamples } from "./AdminUsers.examples.ts"
 
 const AdminUser = Schema.Struct({
   id: Id,
@@ -34,15 +32,6 @@ const AdminUserDetail = Schema.Struct({
   liveSessions: Schema.Number,
   workspaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String, role: Role, owner: Schema.Boolean }))
 }).annotate({ identifier: "AdminUserDetail" })
-
-const exampleUser = { id: ids.owner, email: "alice@example.com", name: "Alice", createdAt: at }
-const exampleDetail = {
-  user: exampleUser,
-  deactivatedAt: null,
-  deactivatedReason: null,
-  liveSessions: 2,
-  workspaces: [{ id: ids.workspace, name: "Acme", role: "owner", owner: true }]
-}
 
 /** The account actor of a user id (accounts are addressed by e-mail). */
 const emailOf = (userId: string) =>
@@ -77,10 +66,10 @@ const detailOf = (userId: string) =>
     }
   })
 
+const { operation } = tagGroup("pm", "Admin - Users", adminUsersExamples)
+
 export const adminUsersOperations = [
   operation({
-    service,
-    tag,
     operationId: "searchPlatformUsers",
     method: "GET",
     path: "/v1/admin/users",
@@ -99,13 +88,6 @@ export const adminUsersOperations = [
         schema: Schema.Struct({ items: Schema.Array(AdminUser), limit: Schema.Number, offset: Schema.Number })
       }
     },
-    examples: [
-      {
-        name: "by-domain",
-        request: { query: { q: "example.com", status: "active" } },
-        response: { status: 200, body: { items: [{ ...exampleUser, deactivatedAt: null }], limit: 50, offset: 0 } }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)
@@ -117,8 +99,6 @@ export const adminUsersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPlatformUser",
     method: "GET",
     path: "/v1/admin/users/{userId}",
@@ -128,12 +108,9 @@ export const adminUsersOperations = [
     scopes: [],
     params: UserIdParams,
     responses: { 200: { description: "The account", schema: AdminUserDetail }, 404: { description: "No such user" } },
-    examples: [{ name: "inspect", request: { params: { userId: ids.owner } }, response: { status: 200, body: exampleDetail } }],
     handler: ({ params }, context) => Effect.flatMap(asOperator(context), () => detailOf(params.userId))
   }),
   operation({
-    service,
-    tag,
     operationId: "setPlatformUserStatus",
     method: "PUT",
     path: "/v1/admin/users/{userId}/status",
@@ -150,23 +127,6 @@ export const adminUsersOperations = [
       },
       404: { description: "No such user" }
     },
-    examples: [
-      {
-        name: "deactivate",
-        request: { params: { userId: ids.member }, body: { active: false, reason: "Left the company" } },
-        response: {
-          status: 200,
-          body: {
-            ...exampleDetail,
-            user: { ...exampleUser, id: ids.member, email: "bob@example.com", name: "Bob" },
-            deactivatedAt: at,
-            deactivatedReason: "Left the company",
-            liveSessions: 0,
-            sessionsEnded: 2
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)
@@ -196,8 +156,6 @@ export const adminUsersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resetPlatformUserPassword",
     method: "POST",
     path: "/v1/admin/users/{userId}/password-reset",
@@ -214,13 +172,6 @@ export const adminUsersOperations = [
       },
       404: { description: "No such user" }
     },
-    examples: [
-      {
-        name: "temporary-password",
-        request: { params: { userId: ids.member }, body: {} },
-        response: { status: 200, body: { changedAt: at, temporaryPassword: "tmp-4Qx9…", sessionsEnded: 1 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)

@@ -7,17 +7,15 @@ import { Effect, Schema } from "effect"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { asOperator, at, audited, ids, OPERATOR_NOTE, WorkspaceIdParams } from "./Shared.ts"
-import { exampleOperatorWorkspace, existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
+import { tagGroup } from "../../Operation.ts"
+import { asOperator, audited, OPERATOR_NOTE, WorkspaceIdParams } from "./Shared.ts"
+import { existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
+import { adminWorkspacesExamples } from "./AdminWorkspaces.examples.ts"
 
-const tag = "Admin - Workspaces"
-const service = "pm"
+const { operation } = tagGroup("pm", "Admin - Workspaces", adminWorkspacesExamples)
 
 export const adminWorkspacesOperations = [
   operation({
-    service,
-    tag,
     operationId: "getPlatformWorkspace",
     method: "GET",
     path: "/v1/admin/workspaces/{workspaceId}",
@@ -27,14 +25,9 @@ export const adminWorkspacesOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [
-      { name: "inspect", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: exampleOperatorWorkspace } }
-    ],
     handler: ({ params }, context) => Effect.flatMap(asOperator(context), () => inspectWorkspace(params.workspaceId))
   }),
   operation({
-    service,
-    tag,
     operationId: "setPlatformWorkspaceSuspension",
     method: "PUT",
     path: "/v1/admin/workspaces/{workspaceId}/suspension",
@@ -51,16 +44,6 @@ export const adminWorkspacesOperations = [
       200: { description: "The workspace after the change", schema: OperatorWorkspace },
       404: { description: "No such workspace" }
     },
-    examples: [
-      {
-        name: "suspend",
-        request: { params: { workspaceId: ids.workspace }, body: { suspended: true, reason: "Unpaid invoices" } },
-        response: {
-          status: 200,
-          body: { ...exampleOperatorWorkspace, status: "suspended", suspension: { at, by: `user:${ids.owner}`, reason: "Unpaid invoices" } }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)

@@ -12,13 +12,13 @@ import { Workspace } from "../../../actors/identity/Workspace.ts"
 import { Id } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { billingCaller, exampleInvoice, exampleSubscription, sharedBillingOperations } from "../../shared/BillingOperations.ts"
-import { ids, WorkspaceIdParams } from "./Shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { billingCaller, sharedBillingOperations } from "../../shared/BillingOperations.ts"
+import { WorkspaceIdParams } from "./Shared.ts"
+import { billingExamples, params } from "./Billing.examples.ts"
 
 const tag = "Billing Resource"
 const service = "pm"
-const params = { workspaceId: ids.workspace }
 const Text = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
 
 const shared = sharedBillingOperations(
@@ -37,11 +37,11 @@ const shared = sharedBillingOperations(
   params
 )
 
+const { operation } = tagGroup(service, tag, billingExamples)
+
 export const billingOperations = [
   shared.listPlans,
   operation({
-    service,
-    tag,
     operationId: "getBillingSubscription",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/billing",
@@ -50,7 +50,6 @@ export const billingOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Subscription", schema: Subscription } },
-    examples: [{ name: "read", request: { params }, response: { status: 200, body: exampleSubscription } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")
@@ -60,8 +59,6 @@ export const billingOperations = [
   shared.changePlan,
   shared.setSeats,
   operation({
-    service,
-    tag,
     operationId: "getBillingSeats",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/billing/seats",
@@ -80,21 +77,6 @@ export const billingOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "seats",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            seats: 10,
-            used: 1,
-            available: 9,
-            members: [{ userId: ids.owner, email: "alice@example.com", name: "Alice", role: "owner" }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")
@@ -116,8 +98,6 @@ export const billingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "cancelBillingSubscription",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/billing/cancel",
@@ -126,9 +106,6 @@ export const billingOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Subscription", schema: Subscription }, 409: { description: "Nothing to cancel" } },
-    examples: [
-      { name: "cancel", request: { params }, response: { status: 200, body: { ...exampleSubscription, cancelAtPeriodEnd: true } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const by = yield* billingCaller(context, params.workspaceId, "owner")
@@ -136,8 +113,6 @@ export const billingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resumeBillingSubscription",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/billing/resume",
@@ -146,7 +121,6 @@ export const billingOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Subscription", schema: Subscription }, 409: { description: "Not set to cancel" } },
-    examples: [{ name: "resume", request: { params }, response: { status: 200, body: exampleSubscription } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const by = yield* billingCaller(context, params.workspaceId, "owner")
@@ -154,8 +128,6 @@ export const billingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateBillingContact",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/billing/contact",
@@ -174,13 +146,6 @@ export const billingOperations = [
       address: Schema.optionalKey(Text(1000))
     }),
     responses: { 200: { description: "Subscription", schema: Subscription } },
-    examples: [
-      {
-        name: "contact",
-        request: { params, body: { email: "billing@acme.example", companyName: "Acme Inc." } },
-        response: { status: 200, body: exampleSubscription }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const by = yield* billingCaller(context, params.workspaceId, "admin")
@@ -189,8 +154,6 @@ export const billingOperations = [
   }),
   shared.listInvoices,
   operation({
-    service,
-    tag,
     operationId: "getBillingInvoice",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/billing/invoices/{invoiceId}",
@@ -199,9 +162,6 @@ export const billingOperations = [
     scopes: [],
     params: Schema.Struct({ workspaceId: Id, invoiceId: Id }),
     responses: { 200: { description: "Invoice", schema: Invoice }, 404: { description: "No such invoice" } },
-    examples: [
-      { name: "read", request: { params: { ...params, invoiceId: exampleInvoice.id } }, response: { status: 200, body: exampleInvoice } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")

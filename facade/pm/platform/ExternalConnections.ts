@@ -11,24 +11,18 @@ import { Connection, VendorKind, get, list, revoke, tokenOf } from "../../../act
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { Id } from "../../../actors/Fields.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { connectVendor, exampleConnectionOf, exampleNewConnection, NewConnectionBody } from "../../shared/VendorConnections.ts"
-import { at, ids, WorkspaceIdParams } from "./Shared.ts"
-
-const tag = "External Connections"
-const service = "pm"
+import { tagGroup } from "../../Operation.ts"
+import { connectVendor, NewConnectionBody } from "../../shared/VendorConnections.ts"
+import { WorkspaceIdParams } from "./Shared.ts"
+import { externalConnectionsExamples } from "./ExternalConnections.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/external-connections"
 const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
-const params = { workspaceId: ids.workspace }
-const connectionId = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
 const TIMEOUT_MS = 10_000
 
-const exampleConnection = exampleConnectionOf({ id: connectionId, workspaceId: ids.workspace, createdBy: ids.owner, createdAt: at })
+const { operation } = tagGroup("pm", "External Connections", externalConnectionsExamples)
 
 export const externalConnectionsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listExternalConnections",
     method: "GET",
     path: base,
@@ -38,7 +32,6 @@ export const externalConnectionsOperations = [
     params: WorkspaceIdParams,
     query: Schema.Struct({ vendor: Schema.optionalKey(VendorKind) }),
     responses: { 200: { description: "Connections", schema: Schema.Struct({ items: Schema.Array(Connection) }) } },
-    examples: [{ name: "list", request: { params, query: {} }, response: { status: 200, body: { items: [exampleConnection] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
@@ -47,8 +40,6 @@ export const externalConnectionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createExternalConnection",
     method: "POST",
     path: base,
@@ -60,21 +51,9 @@ export const externalConnectionsOperations = [
     params: WorkspaceIdParams,
     body: NewConnectionBody,
     responses: { 201: { description: "Connected", schema: Connection } },
-    examples: [
-      {
-        name: "tracker",
-        request: {
-          params,
-          body: exampleNewConnection
-        },
-        response: { status: 201, body: exampleConnection }
-      }
-    ],
     handler: ({ params, body }, context) => connectVendor(params.workspaceId, body, context)
   }),
   operation({
-    service,
-    tag,
     operationId: "getExternalConnection",
     method: "GET",
     path: `${base}/{connectionId}`,
@@ -83,13 +62,10 @@ export const externalConnectionsOperations = [
     scopes: ["integrations:read"],
     params: ConnectionParams,
     responses: { 200: { description: "The connection", schema: Connection }, 404: { description: "No such connection" } },
-    examples: [{ name: "get", request: { params: { ...params, connectionId } }, response: { status: 200, body: exampleConnection } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId), get(params.workspaceId, params.connectionId))
   }),
   operation({
-    service,
-    tag,
     operationId: "testExternalConnection",
     method: "POST",
     path: `${base}/{connectionId}/test`,
@@ -108,13 +84,6 @@ export const externalConnectionsOperations = [
       },
       404: { description: "No such connection" }
     },
-    examples: [
-      {
-        name: "ok",
-        request: { params: { ...params, connectionId } },
-        response: { status: 200, body: { ok: true, status: 200, problem: null } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId, "admin")
@@ -140,8 +109,6 @@ export const externalConnectionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteExternalConnection",
     method: "DELETE",
     path: `${base}/{connectionId}`,
@@ -150,7 +117,6 @@ export const externalConnectionsOperations = [
     scopes: [],
     params: ConnectionParams,
     responses: { 204: { description: "Disconnected" }, 404: { description: "No such connection" } },
-    examples: [{ name: "disconnect", request: { params: { ...params, connectionId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), revoke(params.workspaceId, params.connectionId))
   })

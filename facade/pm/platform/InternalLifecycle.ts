@@ -1,6 +1,7 @@
 /** What the internal workspace operations share: their declaration (tag, auth, note) and the lifecycle step with its audit. */
 import { Effect, type Schema } from "effect"
-import { operation } from "../../Operation.ts"
+import type { Contract, Example, Responses } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { asService, audited, ids, INTERNAL_NOTE } from "./Shared.ts"
 import { existingWorkspace, inspectWorkspace } from "./WorkspaceInspection.ts"
 
@@ -23,15 +24,22 @@ export const lifecycle = <A, E, R>(
     return yield* inspectWorkspace(workspaceId)
   })
 
-export const declare = <P extends Schema.Top | undefined, Q extends Schema.Top | undefined, B extends Schema.Top | undefined, R>(
-  definition: Omit<Parameters<typeof operation<P, Q, B, R>>[0], "service" | "tag" | "auth" | "scopes" | "description"> & {
-    description?: string
+const internalWorkspaces = tagGroup("pm", "Internal Workspace Resource")
+
+export const declare = <
+  P extends Schema.Top | undefined,
+  Q extends Schema.Top | undefined,
+  B extends Schema.Top | undefined,
+  R,
+  const Rs extends Responses
+>(
+  definition: Omit<Contract<P, Q, B, R, Rs>, "auth" | "scopes" | "description"> & {
+    readonly description?: string
+    readonly examples: ReadonlyArray<Example>
   }
 ) =>
-  operation<P, Q, B, R>({
+  internalWorkspaces.operation<P, Q, B, R, Rs, string>({
     ...definition,
-    service: "pm",
-    tag: "Internal Workspace Resource",
     auth: "public",
     scopes: [],
     description: `${INTERNAL_NOTE}${definition.description ? ` ${definition.description}` : ""}`

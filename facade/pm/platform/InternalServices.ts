@@ -15,12 +15,10 @@ import { Email, Name, normalizeEmail, Timestamp } from "../../../actors/Fields.t
 import { fits, Limit, QuotaLimits, QuotaResource, WorkspaceQuota } from "../../../actors/platform/Quotas.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { asService, at, audited, ids, INTERNAL_NOTE, WorkspaceIdParams } from "./Shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { asService, audited, INTERNAL_NOTE, WorkspaceIdParams } from "./Shared.ts"
 import { existingWorkspace, usageOfWorkspace, WorkspaceUsage } from "./WorkspaceInspection.ts"
-
-const service = "pm"
-const exampleUser = { id: ids.owner, email: "alice@example.com", name: "Alice", createdAt: at }
+import { internalUserResourceExamples, internalApiKeyResourceExamples, internalQuotaResourceExamples } from "./InternalServices.examples.ts"
 
 /** The user with this e-mail, registering one (with an unusable random password) when there is none. */
 export const provisionUser = (email: string, name: string) =>
@@ -40,14 +38,6 @@ const QuotaReport = Schema.Struct({
   updatedBy: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "QuotaReport" })
 
-const exampleQuota = {
-  workspaceId: ids.workspace,
-  limits: { members: 25, tasks: 10000, storageBytes: 10737418240 },
-  usage: { members: 3, tasks: 42, storageBytes: 1048576, spaces: 2, lists: 5 },
-  updatedAt: at,
-  updatedBy: "internal:provisioner"
-}
-
 const quotaReport = (workspaceId: string) =>
   Effect.gen(function* () {
     const ws = yield* existingWorkspace(workspaceId)
@@ -58,10 +48,12 @@ const quotaReport = (workspaceId: string) =>
 const usedOf = (usage: typeof WorkspaceUsage.Type, resource: typeof QuotaResource.Type) =>
   resource === "members" ? usage.members : resource === "tasks" ? usage.tasks : usage.storageBytes
 
+const internalUserResourceTag = tagGroup("pm", "Internal User Resource", internalUserResourceExamples)
+const internalApiKeyResourceTag = tagGroup("pm", "Internal Api Key Resource", internalApiKeyResourceExamples)
+const internalQuotaResourceTag = tagGroup("pm", "Internal Quota Resource", internalQuotaResourceExamples)
+
 export const internalServiceOperations = [
-  operation({
-    service,
-    tag: "Internal User Resource",
+  internalUserResourceTag.operation({
     operationId: "findInternalUser",
     method: "GET",
     path: "/v1/internal/users",
@@ -71,7 +63,6 @@ export const internalServiceOperations = [
     scopes: [],
     query: Schema.Struct({ email: Email }),
     responses: { 200: { description: "The user", schema: User }, 404: { description: "No user with this e-mail" } },
-    examples: [{ name: "by-email", request: { query: { email: "alice@example.com" } }, response: { status: 200, body: exampleUser } }],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asService(context)
@@ -79,9 +70,7 @@ export const internalServiceOperations = [
         return user ?? (yield* reject("not_found", "No user with this e-mail"))
       })
   }),
-  operation({
-    service,
-    tag: "Internal User Resource",
+  internalUserResourceTag.operation({
     operationId: "provisionInternalUser",
     method: "POST",
     path: "/v1/internal/users",
@@ -93,13 +82,6 @@ export const internalServiceOperations = [
     responses: {
       200: { description: "The user, and whether it was created", schema: Schema.Struct({ user: User, created: Schema.Boolean }) }
     },
-    examples: [
-      {
-        name: "provision",
-        request: { body: { email: "alice@example.com", name: "Alice" } },
-        response: { status: 200, body: { user: exampleUser, created: true } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -109,9 +91,7 @@ export const internalServiceOperations = [
         return result
       })
   }),
-  operation({
-    service,
-    tag: "Internal Api Key Resource",
+  internalApiKeyResourceTag.operation({
     operationId: "introspectInternalApiKey",
     method: "POST",
     path: "/v1/internal/api-keys/introspect",
@@ -133,23 +113,6 @@ export const internalServiceOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "live-key",
-        request: { body: { key: "atr_live_5f2c…" } },
-        response: {
-          status: 200,
-          body: {
-            active: true,
-            keyId: "4d5e6f70-8192-4a3b-9c4d-5e6f70819203",
-            workspaceId: ids.workspace,
-            userId: ids.owner,
-            scopes: ["tasks:read"],
-            workspaceSuspended: false
-          }
-        }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* asService(context)
@@ -173,9 +136,7 @@ export const internalServiceOperations = [
         }
       })
   }),
-  operation({
-    service,
-    tag: "Internal Quota Resource",
+  internalQuotaResourceTag.operation({
     operationId: "getInternalQuota",
     method: "GET",
     path: "/v1/internal/workspaces/{workspaceId}/quota",
@@ -185,12 +146,9 @@ export const internalServiceOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Quota and usage", schema: QuotaReport }, 404: { description: "No such workspace" } },
-    examples: [{ name: "read", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: exampleQuota } }],
     handler: ({ params }, context) => Effect.flatMap(asService(context), () => quotaReport(params.workspaceId))
   }),
-  operation({
-    service,
-    tag: "Internal Quota Resource",
+  internalQuotaResourceTag.operation({
     operationId: "setInternalQuota",
     method: "PATCH",
     path: "/v1/internal/workspaces/{workspaceId}/quota",
@@ -201,13 +159,6 @@ export const internalServiceOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ members: Schema.optionalKey(Limit), tasks: Schema.optionalKey(Limit), storageBytes: Schema.optionalKey(Limit) }),
     responses: { 200: { description: "Quota and usage", schema: QuotaReport }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "limits",
-        request: { params: { workspaceId: ids.workspace }, body: { members: 25, tasks: 10000, storageBytes: 10737418240 } },
-        response: { status: 200, body: exampleQuota }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -230,9 +181,7 @@ export const internalServiceOperations = [
         return yield* quotaReport(params.workspaceId)
       })
   }),
-  operation({
-    service,
-    tag: "Internal Quota Resource",
+  internalQuotaResourceTag.operation({
     operationId: "resetInternalQuota",
     method: "DELETE",
     path: "/v1/internal/workspaces/{workspaceId}/quota",
@@ -242,13 +191,6 @@ export const internalServiceOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Quota and usage", schema: QuotaReport }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "lift",
-        request: { params: { workspaceId: ids.workspace } },
-        response: { status: 200, body: { ...exampleQuota, limits: { members: null, tasks: null, storageBytes: null } } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -266,9 +208,7 @@ export const internalServiceOperations = [
         return yield* quotaReport(params.workspaceId)
       })
   }),
-  operation({
-    service,
-    tag: "Internal Quota Resource",
+  internalQuotaResourceTag.operation({
     operationId: "checkInternalQuota",
     method: "POST",
     path: "/v1/internal/workspaces/{workspaceId}/quota/check",
@@ -294,13 +234,6 @@ export const internalServiceOperations = [
       },
       404: { description: "No such workspace" }
     },
-    examples: [
-      {
-        name: "tasks",
-        request: { params: { workspaceId: ids.workspace }, body: { resource: "tasks", amount: 100 } },
-        response: { status: 200, body: { allowed: true, resource: "tasks", limit: 10000, used: 42, remaining: 9958 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* asService(context)

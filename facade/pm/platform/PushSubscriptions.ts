@@ -11,29 +11,14 @@ import { Id } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { at } from "./Shared.ts"
+import { tagGroup } from "../../Operation.ts"
 
-const tag = "Push Subscriptions"
-const service = "pm"
+import { pushSubscriptionsExamples } from "./PushSubscriptions.examples.ts"
 
-const exampleKeys = {
-  p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
-  auth: "tBHItJI5svbpez7KI4CCXg"
-}
-const exampleSubscription = {
-  id: "2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d",
-  endpoint: "https://fcm.googleapis.com/fcm/send/c1KrmpTuRm0:APA91bE",
-  keys: exampleKeys,
-  userAgent: "Firefox 132",
-  createdAt: at,
-  lastDeliveredAt: null
-}
+const { operation } = tagGroup("pm", "Push Subscriptions", pushSubscriptionsExamples)
 
 export const pushSubscriptionsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getPushVapidKey",
     method: "GET",
     path: "/v1/push/vapid-public-key",
@@ -41,20 +26,9 @@ export const pushSubscriptionsOperations = [
     auth: "public",
     scopes: [],
     responses: { 200: { description: "The key, base64url", schema: Schema.Struct({ publicKey: Schema.String }) } },
-    examples: [
-      {
-        name: "key",
-        response: {
-          status: 200,
-          body: { publicKey: "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U" }
-        }
-      }
-    ],
     handler: () => Effect.map(Effect.orDie(vapidKeys), (keys) => ({ publicKey: keys.publicKey }))
   }),
   operation({
-    service,
-    tag,
     operationId: "createPushSubscription",
     method: "POST",
     path: "/v1/push/subscriptions",
@@ -69,13 +43,6 @@ export const pushSubscriptionsOperations = [
       userAgent: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(300)))
     }),
     responses: { 201: { description: "Registered", schema: PushSubscription }, 400: { description: "Not a reachable push service URL" } },
-    examples: [
-      {
-        name: "subscribe",
-        request: { body: { endpoint: exampleSubscription.endpoint, keys: exampleKeys, userAgent: "Firefox 132" } },
-        response: { status: 201, body: exampleSubscription }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -90,8 +57,6 @@ export const pushSubscriptionsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deletePushSubscription",
     method: "DELETE",
     path: "/v1/push/subscriptions/{subscriptionId}",
@@ -100,7 +65,6 @@ export const pushSubscriptionsOperations = [
     scopes: [],
     params: Schema.Struct({ subscriptionId: Id }),
     responses: { 204: { description: "Removed" }, 404: { description: "No such subscription" } },
-    examples: [{ name: "unsubscribe", request: { params: { subscriptionId: exampleSubscription.id } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -19,12 +19,11 @@ import { Domain, WorkspaceSso } from "../../../actors/sso/SsoConfig.ts"
 import { domainOfEmail, saveLoginState, takeLoginState, workspaceOfDomain } from "../../../actors/sso/SsoQueries.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { type Rejection, reject } from "../../../runtime/Rejection.ts"
-import { operation, raw } from "../../Operation.ts"
+import { raw, tagGroup } from "../../Operation.ts"
 import { mintRefreshToken, refreshExpiry, TokenPair, tokenPair } from "../../auth/SessionTokens.ts"
 import { provisionUser } from "./InternalServices.ts"
-import { asService, at, ids, INTERNAL_NOTE } from "./Shared.ts"
-
-const service = "pm"
+import { asService, INTERNAL_NOTE } from "./Shared.ts"
+import { ssoDiscoveryResourceExamples, oAuthCallbacksExamples, internalSsoResourceExamples } from "./SsoLogin.examples.ts"
 const COOKIE = "atrium_sso"
 const LOGIN_MINUTES = 10
 
@@ -75,10 +74,12 @@ const admitted = (
     return { user, joined: !isMember }
   })
 
+const ssoDiscoveryResourceTag = tagGroup("pm", "Sso Discovery Resource", ssoDiscoveryResourceExamples)
+const oAuthCallbacksTag = tagGroup("pm", "OAuth Callbacks", oAuthCallbacksExamples)
+const internalSsoResourceTag = tagGroup("pm", "Internal Sso Resource", internalSsoResourceExamples)
+
 export const ssoLoginOperations = [
-  operation({
-    service,
-    tag: "Sso Discovery Resource",
+  ssoDiscoveryResourceTag.operation({
     operationId: "discoverSso",
     method: "GET",
     path: "/v1/sso/discover",
@@ -99,23 +100,6 @@ export const ssoLoginOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "corporate",
-        request: { query: { email: "alice@corp.example" } },
-        response: {
-          status: 200,
-          body: {
-            domain: "corp.example",
-            sso: true,
-            workspaceId: ids.workspace,
-            workspaceName: "Acme",
-            enforced: true,
-            startUrl: `/pm/v1/sso/${ids.workspace}/start`
-          }
-        }
-      }
-    ],
     handler: ({ query }) =>
       Effect.gen(function* () {
         const domain = domainOfEmail(query.email)
@@ -136,9 +120,7 @@ export const ssoLoginOperations = [
         }
       })
   }),
-  operation({
-    service,
-    tag: "OAuth Callbacks",
+  oAuthCallbacksTag.operation({
     operationId: "startSsoLogin",
     method: "GET",
     path: "/v1/sso/{workspaceId}/start",
@@ -152,20 +134,6 @@ export const ssoLoginOperations = [
       200: { description: "The provider's authorization URL", schema: StartReply, contentType: "application/json" },
       404: { description: "No SSO here" }
     },
-    examples: [
-      {
-        name: "start",
-        request: { params: { workspaceId: ids.workspace }, query: { loginHint: "alice@corp.example" } },
-        response: {
-          status: 200,
-          body: {
-            authorizationUrl: "https://login.corp.example/authorize?response_type=code&client_id=atrium-acme&…",
-            state: "x7Yq…",
-            expiresAt: "2026-11-21T12:10:00.000Z"
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const settings = yield* (yield* ActorSystem).ask(WorkspaceSso, params.workspaceId, "settings", {})
@@ -204,9 +172,7 @@ export const ssoLoginOperations = [
         })
       })
   }),
-  operation({
-    service,
-    tag: "OAuth Callbacks",
+  oAuthCallbacksTag.operation({
     operationId: "completeSsoLogin",
     method: "GET",
     path: "/v1/sso/callback",
@@ -231,24 +197,6 @@ export const ssoLoginOperations = [
       },
       401: { description: "Refused, with the reason" }
     },
-    examples: [
-      {
-        name: "signed-in",
-        request: { query: { state: "x7Yq…", code: "SplxlOBeZQQYbYS6WxSbIA" } },
-        response: {
-          status: 200,
-          body: {
-            accessToken: "eyJhbGciOiJIUzI1NiIs…",
-            refreshToken: "rt_9b2f….Qm3k…",
-            tokenType: "Bearer",
-            expiresIn: 900,
-            user: { id: ids.owner, email: "alice@corp.example", name: "Alice", createdAt: at },
-            workspaceId: ids.workspace,
-            joined: false
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         const login = yield* Effect.orDie(takeLoginState(query.state))
@@ -316,9 +264,7 @@ export const ssoLoginOperations = [
         })
       })
   }),
-  operation({
-    service,
-    tag: "Internal Sso Resource",
+  internalSsoResourceTag.operation({
     operationId: "resolveInternalSsoDomain",
     method: "GET",
     path: "/v1/internal/sso/domains/{domain}",
@@ -343,25 +289,6 @@ export const ssoLoginOperations = [
       },
       404: { description: "No workspace claims the domain" }
     },
-    examples: [
-      {
-        name: "resolve",
-        request: { params: { domain: "corp.example" } },
-        response: {
-          status: 200,
-          body: {
-            domain: "corp.example",
-            workspaceId: ids.workspace,
-            enabled: true,
-            enforced: true,
-            issuer: "https://login.corp.example",
-            clientId: "atrium-acme",
-            defaultRole: "member",
-            jitProvisioning: true
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* asService(context)

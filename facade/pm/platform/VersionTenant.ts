@@ -13,9 +13,10 @@ import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { BrandingView, brandingView, configOfWorkspace } from "../../pm/workspaces/shared.ts"
-import { at, ids } from "./Shared.ts"
+
+import { versionResourceExamples, publicTenantResourceExamples } from "./VersionTenant.examples.ts"
 
 const startedAt = new Date().toISOString()
 
@@ -64,10 +65,11 @@ const TenantView = Schema.Struct({
   })
 }).annotate({ identifier: "PublicTenant" })
 
+const versionResourceTag = tagGroup("pm", "Version Resource", versionResourceExamples)
+const publicTenantResourceTag = tagGroup("pm", "Public Tenant Resource", publicTenantResourceExamples)
+
 export const versionTenantOperations = [
-  operation({
-    service: "pm",
-    tag: "Version Resource",
+  versionResourceTag.operation({
     operationId: "getVersion",
     method: "GET",
     path: "/v1/version",
@@ -75,24 +77,6 @@ export const versionTenantOperations = [
     auth: "public",
     scopes: [],
     responses: { 200: { description: "Version", schema: VersionInfo } },
-    examples: [
-      {
-        name: "version",
-        response: {
-          status: 200,
-          body: {
-            service: "atrium",
-            version: "0.1.0",
-            commit: "e35bb1b2c3d4e5f60718293a4b5c6d7e8f901234",
-            schemaVersion: 105,
-            schemaMigration: "platform_operations",
-            node: "v20.18.0",
-            startedAt: at,
-            uptimeSeconds: 3600
-          }
-        }
-      }
-    ],
     handler: () =>
       Effect.gen(function* () {
         const rows = yield* Effect.orDie(
@@ -110,9 +94,7 @@ export const versionTenantOperations = [
         }
       })
   }),
-  operation({
-    service: "pm",
-    tag: "Public Tenant Resource",
+  publicTenantResourceTag.operation({
     operationId: "getPublicTenant",
     method: "GET",
     path: "/v1/public/tenants/{workspaceId}",
@@ -121,27 +103,6 @@ export const versionTenantOperations = [
     scopes: [],
     params: Schema.Struct({ workspaceId: Id }),
     responses: { 200: { description: "Branding", schema: TenantView }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "tenant",
-        request: { params: { workspaceId: ids.workspace } },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ids.workspace,
-            branding: {
-              name: "Acme",
-              initials: "A",
-              color: "#7b68ee",
-              tagline: "We build rockets",
-              logoUrl: `/pm/v1/workspaces/${ids.workspace}/logo?v=${encodeURIComponent(at)}`,
-              logo: { contentType: "image/png", size: 20480, updatedAt: at }
-            },
-            signIn: { password: true, sso: true, ssoStartUrl: `/pm/v1/sso/${ids.workspace}/start` }
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const actors = yield* ActorSystem

@@ -19,12 +19,9 @@ import type { ActorError } from "../../../runtime/ActorError.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { type Rejection, reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at, ids, WorkspaceIdParams } from "./Shared.ts"
-
-const tag = "Workspace Sso Resource"
-const service = "pm"
-const params = { workspaceId: ids.workspace }
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { WorkspaceIdParams } from "./Shared.ts"
+import { workspaceSsoExamples } from "./WorkspaceSso.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/sso"
 
 const Issuer = Schema.String.check(
@@ -38,20 +35,6 @@ const ClientSecret = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLeng
 const Scopes = Schema.Array(
   Schema.String.check(Schema.isPattern(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, { expected: "an OAuth scope token" }))
 ).check(Schema.isMaxLength(20))
-
-const exampleSso = {
-  enabled: true,
-  issuer: "https://login.corp.example",
-  clientId: "atrium-acme",
-  clientSecretSet: true,
-  scopes: ["openid", "email", "profile"],
-  defaultRole: "member",
-  jitProvisioning: true,
-  domains: ["corp.example"],
-  enforced: false,
-  createdAt: at,
-  updatedAt: at
-}
 
 const ssoAdmin = (context: RequestContext, workspaceId: string) => workspaceRole(context, workspaceId, "admin")
 
@@ -82,10 +65,10 @@ const ProviderFields = {
 
 const DomainParams = Schema.Struct({ workspaceId: Id, domain: Domain })
 
+const { operation } = tagGroup("pm", "Workspace Sso Resource", workspaceSsoExamples)
+
 export const workspaceSsoOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSso",
     method: "GET",
     path: base,
@@ -94,12 +77,9 @@ export const workspaceSsoOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Settings", schema: SsoView }, 404: { description: "Not configured" } },
-    examples: [{ name: "read", request: { params }, response: { status: 200, body: exampleSso } }],
     handler: ({ params }, context) => Effect.flatMap(ssoAdmin(context, params.workspaceId), () => ask(params.workspaceId, "view", {}))
   }),
   operation({
-    service,
-    tag,
     operationId: "configureWorkspaceSso",
     method: "PUT",
     path: base,
@@ -111,23 +91,6 @@ export const workspaceSsoOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct(ProviderFields),
     responses: { 200: { description: "Settings", schema: SsoView } },
-    examples: [
-      {
-        name: "configure",
-        request: {
-          params,
-          body: {
-            issuer: "https://login.corp.example",
-            clientId: "atrium-acme",
-            clientSecret: "s3cr3t-from-the-provider",
-            scopes: ["openid", "email", "profile"],
-            defaultRole: "member",
-            enabled: true
-          }
-        },
-        response: { status: 200, body: { ...exampleSso, domains: [] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* ssoAdmin(context, params.workspaceId)
@@ -144,8 +107,6 @@ export const workspaceSsoOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceSso",
     method: "PATCH",
     path: base,
@@ -163,13 +124,6 @@ export const workspaceSsoOperations = [
       enabled: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "Settings", schema: SsoView }, 404: { description: "Not configured" } },
-    examples: [
-      {
-        name: "viewers",
-        request: { params, body: { defaultRole: "viewer" } },
-        response: { status: 200, body: { ...exampleSso, defaultRole: "viewer" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* ssoAdmin(context, params.workspaceId)
@@ -178,8 +132,6 @@ export const workspaceSsoOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWorkspaceSso",
     method: "DELETE",
     path: base,
@@ -188,12 +140,9 @@ export const workspaceSsoOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 204: { description: "Removed" }, 404: { description: "Not configured" } },
-    examples: [{ name: "remove", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) => Effect.flatMap(ssoAdmin(context, params.workspaceId), () => ask(params.workspaceId, "remove", {}))
   }),
   operation({
-    service,
-    tag,
     operationId: "testWorkspaceSso",
     method: "POST",
     path: `${base}/test`,
@@ -215,23 +164,6 @@ export const workspaceSsoOperations = [
       },
       404: { description: "Not configured" }
     },
-    examples: [
-      {
-        name: "ok",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            ok: true,
-            issuer: "https://login.corp.example",
-            authorizationEndpoint: "https://login.corp.example/authorize",
-            tokenEndpoint: "https://login.corp.example/token",
-            signingKeys: 2,
-            problem: null
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* ssoAdmin(context, params.workspaceId)
@@ -266,8 +198,6 @@ export const workspaceSsoOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceSsoDomains",
     method: "GET",
     path: `${base}/domains`,
@@ -276,7 +206,6 @@ export const workspaceSsoOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Domains", schema: Schema.Struct({ items: Schema.Array(Domain), enforced: Schema.Boolean }) } },
-    examples: [{ name: "list", request: { params }, response: { status: 200, body: { items: ["corp.example"], enforced: false } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* ssoAdmin(context, params.workspaceId)
@@ -285,8 +214,6 @@ export const workspaceSsoOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addWorkspaceSsoDomain",
     method: "POST",
     path: `${base}/domains`,
@@ -296,7 +223,6 @@ export const workspaceSsoOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ domain: Domain }),
     responses: { 200: { description: "Settings", schema: SsoView }, 409: { description: "Claimed already" } },
-    examples: [{ name: "claim", request: { params, body: { domain: "corp.example" } }, response: { status: 200, body: exampleSso } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* ssoAdmin(context, params.workspaceId)
@@ -309,8 +235,6 @@ export const workspaceSsoOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWorkspaceSsoDomain",
     method: "DELETE",
     path: `${base}/domains/{domain}`,
@@ -319,19 +243,10 @@ export const workspaceSsoOperations = [
     scopes: [],
     params: DomainParams,
     responses: { 200: { description: "Settings", schema: SsoView }, 404: { description: "No such domain" } },
-    examples: [
-      {
-        name: "release",
-        request: { params: { ...params, domain: "corp.example" } },
-        response: { status: 200, body: { ...exampleSso, domains: [] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(ssoAdmin(context, params.workspaceId), () => ask(params.workspaceId, "removeDomain", { domain: params.domain }))
   }),
   operation({
-    service,
-    tag,
     operationId: "setWorkspaceSsoEnforcement",
     method: "PUT",
     path: `${base}/enforcement`,
@@ -341,15 +256,10 @@ export const workspaceSsoOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ enforced: Schema.Boolean }),
     responses: { 200: { description: "Settings", schema: SsoView }, 409: { description: "Not enabled, or no domain" } },
-    examples: [
-      { name: "enforce", request: { params, body: { enforced: true } }, response: { status: 200, body: { ...exampleSso, enforced: true } } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.flatMap(ssoAdmin(context, params.workspaceId), () => ask(params.workspaceId, "setEnforced", { enforced: body.enforced }))
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceSsoLogins",
     method: "GET",
     path: `${base}/logins`,
@@ -358,16 +268,6 @@ export const workspaceSsoOperations = [
     scopes: [],
     params: WorkspaceIdParams,
     responses: { 200: { description: "Sign-ins", schema: Schema.Struct({ items: Schema.Array(SsoLogin) }) } },
-    examples: [
-      {
-        name: "recent",
-        request: { params },
-        response: {
-          status: 200,
-          body: { items: [{ at, email: "alice@corp.example", userId: ids.owner, outcome: "signed_in", detail: null }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.flatMap(ssoAdmin(context, params.workspaceId), () => Effect.map(ask(params.workspaceId, "logins", {}), (items) => ({ items })))
   })

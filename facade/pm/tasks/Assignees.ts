@@ -8,15 +8,16 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task, UserRef } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask, exampleUser } from "../WorkExamples.ts"
-import { tag, service, read, write, TaskParams, tk, EmailAddress } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { tag, service, read, write, TaskParams, EmailAddress } from "./shared.ts"
+import { assigneesExamples } from "./Assignees.examples.ts"
+
+const { operation } = tagGroup(service, tag, assigneesExamples)
 
 export const taskAssigneesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskAssignees",
     method: "GET",
     path: "/v1/tasks/{taskId}/assignees",
@@ -25,12 +26,9 @@ export const taskAssigneesOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Assignees", schema: Items(UserRef) } },
-    examples: [{ name: "assignees", request: { params: tk }, response: { status: 200, body: { items: [exampleUser] } } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ items: t.assignees }))
   }),
   operation({
-    service,
-    tag,
     operationId: "addTaskAssignee",
     method: "POST",
     path: "/v1/tasks/{taskId}/assignees",
@@ -40,9 +38,6 @@ export const taskAssigneesOperations = [
     params: TaskParams,
     body: Schema.Struct({ userId: Schema.optionalKey(Id), email: Schema.optionalKey(EmailAddress) }),
     responses: { 201: { description: "The task", schema: Task }, 409: { description: "Already assigned" } },
-    examples: [
-      { name: "assign", request: { params: tk, body: { email: "bob@example.com" } }, response: { status: 201, body: exampleTask } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -57,8 +52,6 @@ export const taskAssigneesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeTaskAssignee",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/assignees/{userId}",
@@ -67,7 +60,6 @@ export const taskAssigneesOperations = [
     scopes: write,
     params: Schema.Struct({ taskId: Id, userId: Id }),
     responses: { 204: { description: "Unassigned" } },
-    examples: [{ name: "unassign", request: { params: { ...tk, userId: ids.user2 } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -76,8 +68,6 @@ export const taskAssigneesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "replaceTaskAssignees",
     method: "PUT",
     path: "/v1/tasks/{taskId}/assignees",
@@ -87,7 +77,6 @@ export const taskAssigneesOperations = [
     params: TaskParams,
     body: Schema.Struct({ userIds: Schema.Array(Id).check(Schema.isMaxLength(50)) }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [{ name: "replace", request: { params: tk, body: { userIds: [ids.user2] } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")

@@ -9,20 +9,21 @@ import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items } from "../../../actors/pm/WorkRecords.ts"
 import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, raw } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleAttachment } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
+import { raw, tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
+import { attachmentsExamples } from "./Attachments.examples.ts"
 
 const AttachmentParams = Schema.Struct({ taskId: Id, attachmentId: Id })
 
 /** What may be attached; a download is served with the type it was uploaded with. */
 const ATTACHMENT_TYPES = ["image/*", "application/*", "text/*", "audio/*", "video/*", "font/*"]
 
+const { operation } = tagGroup(service, tag, attachmentsExamples)
+
 export const taskAttachmentsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskAttachments",
     method: "GET",
     path: "/v1/tasks/{taskId}/attachments",
@@ -31,7 +32,6 @@ export const taskAttachmentsOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Attachments", schema: Items(Attachment) } },
-    examples: [{ name: "attachments", request: { params: tk }, response: { status: 200, body: { items: [exampleAttachment] } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onTask(context, params.taskId),
@@ -39,8 +39,6 @@ export const taskAttachmentsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "uploadTaskAttachment",
     method: "POST",
     path: "/v1/tasks/{taskId}/attachments",
@@ -57,9 +55,6 @@ export const taskAttachmentsOperations = [
       413: { description: "Larger than 25 MiB" },
       415: { description: "Unsupported content type" }
     },
-    examples: [
-      { name: "upload", request: { params: tk, query: { filename: "screenshot.png" } }, response: { status: 201, body: exampleAttachment } }
-    ],
     handler: ({ params, query: q, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -78,8 +73,6 @@ export const taskAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskAttachment",
     method: "GET",
     path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
@@ -88,9 +81,6 @@ export const taskAttachmentsOperations = [
     scopes: read,
     params: AttachmentParams,
     responses: { 200: { description: "The attachment", schema: Attachment } },
-    examples: [
-      { name: "get", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200, body: exampleAttachment } }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(
         onTask(context, params.taskId),
@@ -98,8 +88,6 @@ export const taskAttachmentsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "downloadTaskAttachment",
     method: "GET",
     path: "/v1/tasks/{taskId}/attachments/{attachmentId}/content",
@@ -108,7 +96,6 @@ export const taskAttachmentsOperations = [
     scopes: read,
     params: AttachmentParams,
     responses: { 200: { description: "The file, with the type it was uploaded with", contentType: ATTACHMENT_TYPES } },
-    examples: [{ name: "download", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -121,8 +108,6 @@ export const taskAttachmentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "renameTaskAttachment",
     method: "PATCH",
     path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
@@ -132,19 +117,10 @@ export const taskAttachmentsOperations = [
     params: AttachmentParams,
     body: Schema.Struct({ filename: Name(255).check(Schema.isPattern(/^[^/\\]+$/, { expected: "a file name without slashes" })) }),
     responses: { 200: { description: "Renamed", schema: Attachment } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { ...tk, attachmentId: ids.attachment }, body: { filename: "login.png" } },
-        response: { status: 200, body: { ...exampleAttachment, filename: "login.png" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       taskCommand(context, params.taskId, "renameAttachment", { attachmentId: params.attachmentId, filename: body.filename })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTaskAttachment",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/attachments/{attachmentId}",
@@ -153,7 +129,6 @@ export const taskAttachmentsOperations = [
     scopes: write,
     params: AttachmentParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...tk, attachmentId: ids.attachment } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")

@@ -9,22 +9,11 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import {
-  tag,
-  service,
-  write,
-  ListParams,
-  WorkspaceParams,
-  li,
-  ws,
-  NewTaskBody,
-  TaskPatchBody,
-  newTaskInput,
-  taskPatchInput
-} from "./shared.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
+
+import { tag, service, write, ListParams, WorkspaceParams, NewTaskBody, TaskPatchBody, newTaskInput, taskPatchInput } from "./shared.ts"
+import { bulkExamples } from "./Bulk.examples.ts"
 
 /** Tasks named in a bulk request: all must be visible in the workspace (else 404 naming the entry). */
 const bulkTargets = (context: RequestContext, workspaceId: string, taskIds: ReadonlyArray<string>) =>
@@ -79,10 +68,10 @@ const perTask = <A>(taskIds: ReadonlyArray<string>, run: (taskId: string) => Eff
     (items) => ({ items })
   )
 
+const { operation } = tagGroup(service, tag, bulkExamples)
+
 export const taskBulkOperations = [
   operation({
-    service,
-    tag,
     operationId: "bulkCreateTasks",
     method: "POST",
     path: "/v1/lists/{listId}/tasks/bulk",
@@ -92,13 +81,6 @@ export const taskBulkOperations = [
     params: ListParams,
     body: Schema.Struct({ tasks: Schema.Array(NewTaskBody).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 201: { description: "Created", schema: Items(Task) } },
-    examples: [
-      {
-        name: "bulk",
-        request: { params: li, body: { tasks: [{ name: "One" }, { name: "Two", priority: "low" }] } },
-        response: { status: 201, body: { items: [exampleTask] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -107,8 +89,6 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkUpdateTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/bulk-update",
@@ -118,13 +98,6 @@ export const taskBulkOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)), patch: TaskPatchBody }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [
-      {
-        name: "close",
-        request: { params: ws, body: { taskIds: [ids.task, ids.task2], patch: { status: "done" } } },
-        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -133,8 +106,6 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkMoveTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/bulk-move",
@@ -148,13 +119,6 @@ export const taskBulkOperations = [
       statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64)))
     }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [
-      {
-        name: "move",
-        request: { params: ws, body: { taskIds: [ids.task], listId: ids.list } },
-        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -176,8 +140,6 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkDeleteTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/bulk-delete",
@@ -187,13 +149,6 @@ export const taskBulkOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ taskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [
-      {
-        name: "delete",
-        request: { params: ws, body: { taskIds: [ids.task] } },
-        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true }] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -201,8 +156,6 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkArchiveTasks",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/bulk-archive",
@@ -215,16 +168,6 @@ export const taskBulkOperations = [
       archived: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [
-      {
-        name: "archive",
-        request: { params: ws, body: { taskIds: [ids.task] } },
-        response: {
-          status: 200,
-          body: { items: [{ taskId: ids.task, ok: true, task: { ...exampleTask, archived: true, archivedAt: at0 } }] }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)
@@ -234,8 +177,6 @@ export const taskBulkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkSetTaskCustomField",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/bulk-custom-field",
@@ -249,13 +190,6 @@ export const taskBulkOperations = [
       value: Schema.Unknown
     }),
     responses: { 200: { description: "Per-task outcome", schema: BulkResult } },
-    examples: [
-      {
-        name: "points",
-        request: { params: ws, body: { taskIds: [ids.task], fieldId: ids.field, value: 3 } },
-        response: { status: 200, body: { items: [{ taskId: ids.task, ok: true, task: exampleTask }] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* bulkTargets(context, params.workspaceId, body.taskIds)

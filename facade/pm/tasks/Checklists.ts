@@ -7,10 +7,11 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk, checklistsOf } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams, checklistsOf } from "./shared.ts"
+import { checklistsExamples } from "./Checklists.examples.ts"
 
 const ChecklistParams = Schema.Struct({ taskId: Id, checklistId: Id })
 const ItemParams = Schema.Struct({ taskId: Id, checklistId: Id, itemId: Id })
@@ -25,14 +26,6 @@ const Checklist = Schema.Struct({
   ),
   resolvedCount: Schema.Number
 }).annotate({ identifier: "Checklist" })
-const exampleChecklist = {
-  id: ids.checklist,
-  taskId: ids.task,
-  name: "Release",
-  position: 1,
-  items: [{ id: ids.item, name: "Write changelog", resolved: false, assigneeId: null, position: 1 }],
-  resolvedCount: 0
-}
 
 const checklistOf = (taskId: string, checklistId: string) =>
   Effect.flatMap(checklistsOf(taskId), (all) => {
@@ -40,10 +33,10 @@ const checklistOf = (taskId: string, checklistId: string) =>
     return found ? Effect.succeed(found) : Effect.fail(reject("not_found", "No such checklist"))
   })
 
+const { operation } = tagGroup(service, tag, checklistsExamples)
+
 export const taskChecklistsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskChecklists",
     method: "GET",
     path: "/v1/tasks/{taskId}/checklists",
@@ -52,7 +45,6 @@ export const taskChecklistsOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Checklists", schema: Items(Checklist) } },
-    examples: [{ name: "checklists", request: { params: tk }, response: { status: 200, body: { items: [exampleChecklist] } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onTask(context, params.taskId),
@@ -60,8 +52,6 @@ export const taskChecklistsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "createTaskChecklist",
     method: "POST",
     path: "/v1/tasks/{taskId}/checklists",
@@ -71,13 +61,6 @@ export const taskChecklistsOperations = [
     params: TaskParams,
     body: Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500)).check(Schema.isMaxLength(200))) }),
     responses: { 201: { description: "Created", schema: Checklist } },
-    examples: [
-      {
-        name: "create",
-        request: { params: tk, body: { name: "Release", items: ["Write changelog"] } },
-        response: { status: 201, body: exampleChecklist }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -86,8 +69,6 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskChecklist",
     method: "GET",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}",
@@ -96,15 +77,10 @@ export const taskChecklistsOperations = [
     scopes: read,
     params: ChecklistParams,
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [
-      { name: "get", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 200, body: exampleChecklist } }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(onTask(context, params.taskId), orDieSql(checklistOf(params.taskId, params.checklistId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTaskChecklist",
     method: "PATCH",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}",
@@ -114,13 +90,6 @@ export const taskChecklistsOperations = [
     params: ChecklistParams,
     body: Schema.Struct({ name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }),
     responses: { 200: { description: "Updated", schema: Checklist } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Launch" } },
-        response: { status: 200, body: { ...exampleChecklist, name: "Launch" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -129,8 +98,6 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTaskChecklist",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}",
@@ -139,12 +106,9 @@ export const taskChecklistsOperations = [
     scopes: write,
     params: ChecklistParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist } }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "deleteChecklist", { checklistId: params.checklistId })
   }),
   operation({
-    service,
-    tag,
     operationId: "addChecklistItem",
     method: "POST",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}/items",
@@ -154,13 +118,6 @@ export const taskChecklistsOperations = [
     params: ChecklistParams,
     body: Schema.Struct({ name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }),
     responses: { 201: { description: "The checklist", schema: Checklist } },
-    examples: [
-      {
-        name: "add",
-        request: { params: { ...tk, checklistId: ids.checklist }, body: { name: "Write changelog" } },
-        response: { status: 201, body: exampleChecklist }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -169,8 +126,6 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateChecklistItem",
     method: "PATCH",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
@@ -185,13 +140,6 @@ export const taskChecklistsOperations = [
       position: Schema.optionalKey(Schema.Finite)
     }),
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [
-      {
-        name: "resolve",
-        request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item }, body: { resolved: true } },
-        response: { status: 200, body: { ...exampleChecklist, resolvedCount: 1 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -204,8 +152,6 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteChecklistItem",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}",
@@ -214,13 +160,10 @@ export const taskChecklistsOperations = [
     scopes: write,
     params: ItemParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       taskCommand(context, params.taskId, "deleteChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   }),
   operation({
-    service,
-    tag,
     operationId: "reorderChecklistItems",
     method: "PUT",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/order",
@@ -230,13 +173,6 @@ export const taskChecklistsOperations = [
     params: ChecklistParams,
     body: Schema.Struct({ itemIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    examples: [
-      {
-        name: "reorder",
-        request: { params: { ...tk, checklistId: ids.checklist }, body: { itemIds: [ids.item] } },
-        response: { status: 200, body: exampleChecklist }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -248,8 +184,6 @@ export const taskChecklistsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "convertChecklistItemToSubtask",
     method: "POST",
     path: "/v1/tasks/{taskId}/checklists/{checklistId}/items/{itemId}/convert",
@@ -258,13 +192,6 @@ export const taskChecklistsOperations = [
     scopes: write,
     params: ItemParams,
     responses: { 201: { description: "The new subtask", schema: Task } },
-    examples: [
-      {
-        name: "convert",
-        request: { params: { ...tk, checklistId: ids.checklist, itemId: ids.item } },
-        response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write changelog", parentTaskId: ids.task } }
-      }
-    ],
     handler: ({ params }, context) =>
       taskCommand(context, params.taskId, "convertChecklistItem", { checklistId: params.checklistId, itemId: params.itemId })
   })

@@ -13,23 +13,10 @@ import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, Page, Priority, ShortId, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { filterOf, pageFrom, TaskQuery } from "../TaskFilters.ts"
-import {
-  at0,
-  BooleanString,
-  type CallerAt,
-  exampleIds as ids,
-  inWorkspace,
-  Limit,
-  Offset,
-  onList,
-  onTask,
-  orDieSql,
-  pageOf,
-  realDates
-} from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
+import { BooleanString, type CallerAt, inWorkspace, Limit, Offset, onList, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
+
 import {
   taskCommand,
   tag,
@@ -39,22 +26,20 @@ import {
   TaskParams,
   ListParams,
   WorkspaceParams,
-  tk,
-  li,
-  ws,
   NewTaskBody,
   TaskPatchBody,
   date,
   newTaskInput,
   taskPatchInput
 } from "./shared.ts"
+import { coreExamples } from "./Core.examples.ts"
 
 const viewerOf = (caller: CallerAt) => caller.viewer
 
+const { operation } = tagGroup(service, tag, coreExamples)
+
 export const taskCoreOperations = [
   operation({
-    service,
-    tag,
     operationId: "createTask",
     method: "POST",
     path: "/v1/lists/{listId}/tasks",
@@ -66,16 +51,6 @@ export const taskCoreOperations = [
     params: ListParams,
     body: NewTaskBody,
     responses: { 201: { description: "Created", schema: Task }, 404: { description: "An assignee e-mail is not a member" } },
-    examples: [
-      {
-        name: "create",
-        request: {
-          params: li,
-          body: { name: "Ship the login page", priority: "high", dueDate: "2026-12-01T17:00:00.000Z", assigneeEmails: ["bob@example.com"] }
-        },
-        response: { status: 201, body: exampleTask }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -84,8 +59,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listTasks",
     method: "GET",
     path: "/v1/lists/{listId}/tasks",
@@ -95,13 +68,6 @@ export const taskCoreOperations = [
     params: ListParams,
     query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      {
-        name: "open",
-        request: { params: li, query: { includeClosed: "false", order: "due" } },
-        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId)
@@ -111,8 +77,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTask",
     method: "GET",
     path: "/v1/tasks/{taskId}",
@@ -121,12 +85,9 @@ export const taskCoreOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [{ name: "get", request: { params: tk }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), (caller) => caller.task)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTask",
     method: "PATCH",
     path: "/v1/tasks/{taskId}",
@@ -138,13 +99,6 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: TaskPatchBody,
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [
-      {
-        name: "progress",
-        request: { params: tk, body: { status: "in progress", priority: "high" } },
-        response: { status: 200, body: exampleTask }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -153,8 +107,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTask",
     method: "DELETE",
     path: "/v1/tasks/{taskId}",
@@ -164,12 +116,9 @@ export const taskCoreOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: tk }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "delete", {})
   }),
   operation({
-    service,
-    tag,
     operationId: "archiveTask",
     method: "POST",
     path: "/v1/tasks/{taskId}/archive",
@@ -178,14 +127,9 @@ export const taskCoreOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 200: { description: "Archived", schema: Task }, 409: { description: "Already archived" } },
-    examples: [
-      { name: "archive", request: { params: tk }, response: { status: 200, body: { ...exampleTask, archived: true, archivedAt: at0 } } }
-    ],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "setArchived", { archived: true })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreTask",
     method: "POST",
     path: "/v1/tasks/{taskId}/unarchive",
@@ -194,12 +138,9 @@ export const taskCoreOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 200: { description: "Restored", schema: Task }, 409: { description: "Not archived" } },
-    examples: [{ name: "unarchive", request: { params: tk }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "setArchived", { archived: false })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskByShortId",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tasks/by-short-id/{shortId}",
@@ -208,7 +149,6 @@ export const taskCoreOperations = [
     scopes: read,
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [{ name: "by-short-id", request: { params: { ...ws, shortId: "T-42" } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -224,8 +164,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tasks",
@@ -235,13 +173,6 @@ export const taskCoreOperations = [
     params: WorkspaceParams,
     query: TaskQuery,
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      {
-        name: "overdue",
-        request: { params: ws, query: { overdue: "true", order: "due" } },
-        response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -249,8 +180,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMyTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/my-tasks",
@@ -264,9 +193,6 @@ export const taskCoreOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    examples: [
-      { name: "mine", request: { params: ws }, response: { status: 200, body: { items: [exampleTask], total: 1, offset: 0, limit: 50 } } }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -284,8 +210,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "duplicateTask",
     method: "POST",
     path: "/v1/tasks/{taskId}/duplicate",
@@ -295,13 +219,6 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ listId: Schema.optionalKey(Id), name: Schema.optionalKey(Name(500)) }),
     responses: { 201: { description: "The copy", schema: Task } },
-    examples: [
-      {
-        name: "duplicate",
-        request: { params: tk, body: { name: "Ship the signup page" } },
-        response: { status: 201, body: { ...exampleTask, name: "Ship the signup page" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -325,8 +242,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "moveTask",
     method: "POST",
     path: "/v1/tasks/{taskId}/move",
@@ -338,7 +253,6 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }),
     responses: { 200: { description: "Moved", schema: Task } },
-    examples: [{ name: "move", request: { params: tk, body: { listId: ids.list } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -355,8 +269,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskPosition",
     method: "PUT",
     path: "/v1/tasks/{taskId}/position",
@@ -366,12 +278,9 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ afterTaskId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Placed", schema: Task } },
-    examples: [{ name: "after", request: { params: tk, body: { afterTaskId: ids.task2 } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "setPosition", body)
   }),
   operation({
-    service,
-    tag,
     operationId: "mergeTasks",
     method: "POST",
     path: "/v1/tasks/{taskId}/merge",
@@ -382,9 +291,6 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ sourceTaskIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(20)) }),
     responses: { 200: { description: "The merged task", schema: Task } },
-    examples: [
-      { name: "merge", request: { params: tk, body: { sourceTaskIds: [ids.task2] } }, response: { status: 200, body: exampleTask } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -401,8 +307,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskStatus",
     method: "PUT",
     path: "/v1/tasks/{taskId}/status",
@@ -413,18 +317,9 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ status: Name(64) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [
-      {
-        name: "done",
-        request: { params: tk, body: { status: "done" } },
-        response: { status: 200, body: { ...exampleTask, status: { name: "done", type: "done", color: "#30a46c" }, closedAt: at0 } }
-      }
-    ],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { status: body.status })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskPriority",
     method: "PUT",
     path: "/v1/tasks/{taskId}/priority",
@@ -434,18 +329,9 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ priority: Schema.NullOr(Priority) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [
-      {
-        name: "urgent",
-        request: { params: tk, body: { priority: "urgent" } },
-        response: { status: 200, body: { ...exampleTask, priority: "urgent" } }
-      }
-    ],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { priority: body.priority })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskDates",
     method: "PUT",
     path: "/v1/tasks/{taskId}/dates",
@@ -456,9 +342,6 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ startDate: Schema.optionalKey(Schema.NullOr(DateTime)), dueDate: Schema.optionalKey(Schema.NullOr(DateTime)) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [
-      { name: "due", request: { params: tk, body: { dueDate: "2026-12-01T17:00:00.000Z" } }, response: { status: 200, body: exampleTask } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -470,8 +353,6 @@ export const taskCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskTimeEstimate",
     method: "PUT",
     path: "/v1/tasks/{taskId}/time-estimate",
@@ -481,12 +362,9 @@ export const taskCoreOperations = [
     params: TaskParams,
     body: Schema.Struct({ minutes: Schema.NullOr(Minutes) }),
     responses: { 200: { description: "Updated", schema: Task } },
-    examples: [{ name: "estimate", request: { params: tk, body: { minutes: 240 } }, response: { status: 200, body: exampleTask } }],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "update", { timeEstimateMinutes: body.minutes })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskTimeInStatus",
     method: "GET",
     path: "/v1/tasks/{taskId}/time-in-status",
@@ -505,22 +383,6 @@ export const taskCoreOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "time",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: {
-            current: { status: "in progress", since: at0 },
-            items: [
-              { status: "to do", type: "open", totalMinutes: 120, times: 1 },
-              { status: "in progress", type: "active", totalMinutes: 30, times: 1 }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task: current } = yield* onTask(context, params.taskId)

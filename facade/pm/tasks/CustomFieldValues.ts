@@ -11,15 +11,16 @@ import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { CustomFieldValue, Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
+import { customFieldValuesExamples } from "./CustomFieldValues.examples.ts"
+
+const { operation } = tagGroup(service, tag, customFieldValuesExamples)
 
 export const taskCustomFieldValuesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskCustomFields",
     method: "GET",
     path: "/v1/tasks/{taskId}/custom-fields",
@@ -33,16 +34,6 @@ export const taskCustomFieldValuesOperations = [
         schema: Items(Schema.Struct({ ...CustomFieldValue.fields, required: Schema.Boolean, config: Schema.Unknown }))
       }
     },
-    examples: [
-      {
-        name: "values",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: { items: [{ fieldId: ids.field, name: "Story points", type: "number", value: 5, required: false, config: {} }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
@@ -70,8 +61,6 @@ export const taskCustomFieldValuesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskCustomFieldValue",
     method: "PUT",
     path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
@@ -81,13 +70,6 @@ export const taskCustomFieldValuesOperations = [
     params: Schema.Struct({ taskId: Id, fieldId: Id }),
     body: Schema.Struct({ value: Schema.Unknown }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [
-      {
-        name: "points",
-        request: { params: { ...tk, fieldId: ids.field }, body: { value: 5 } },
-        response: { status: 200, body: exampleTask }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -107,8 +89,6 @@ export const taskCustomFieldValuesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "clearTaskCustomFieldValue",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/custom-fields/{fieldId}",
@@ -117,12 +97,9 @@ export const taskCustomFieldValuesOperations = [
     scopes: write,
     params: Schema.Struct({ taskId: Id, fieldId: Id }),
     responses: { 204: { description: "Cleared" } },
-    examples: [{ name: "clear", request: { params: { ...tk, fieldId: ids.field } }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "setCustomFields", { values: { [params.fieldId]: null } })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskCustomFieldValues",
     method: "PATCH",
     path: "/v1/tasks/{taskId}/custom-fields",
@@ -132,9 +109,6 @@ export const taskCustomFieldValuesOperations = [
     params: TaskParams,
     body: Schema.Struct({ values: FieldValues }),
     responses: { 200: { description: "The task", schema: Task } },
-    examples: [
-      { name: "values", request: { params: tk, body: { values: { [ids.field]: 5 } } }, response: { status: 200, body: exampleTask } }
-    ],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "setCustomFields", body)
   })
 ]

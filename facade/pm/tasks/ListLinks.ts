@@ -5,15 +5,16 @@ import { Effect, Schema } from "effect"
 import { getList } from "../../../actors/pm/StructureReads.ts"
 import { Items, List } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleList } from "../WorkExamples.ts"
-import { tag, service, read, TaskParams, tk } from "./shared.ts"
+
+import { tag, service, read, TaskParams } from "./shared.ts"
+import { listLinksExamples } from "./ListLinks.examples.ts"
+
+const { operation } = tagGroup(service, tag, listLinksExamples)
 
 export const taskListLinksOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskLists",
     method: "GET",
     path: "/v1/tasks/{taskId}/lists",
@@ -22,7 +23,6 @@ export const taskListLinksOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Lists", schema: Items(Schema.Struct({ ...List.fields, home: Schema.Boolean })) } },
-    examples: [{ name: "lists", request: { params: tk }, response: { status: 200, body: { items: [{ ...exampleList, home: true }] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)

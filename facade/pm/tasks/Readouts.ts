@@ -8,10 +8,11 @@ import { Comment, assignedComments, listComments } from "../../../actors/pm/Task
 import { getTasks } from "../../../actors/pm/TaskReads.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
-import { operation, raw } from "../../Operation.ts"
-import { BooleanString, exampleIds as ids, inWorkspace, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleComment, exampleTask, exampleUser } from "../WorkExamples.ts"
-import { tag, service, read, TaskParams, WorkspaceParams, tk, ws, checklistsOf } from "./shared.ts"
+import { raw, tagGroup } from "../../Operation.ts"
+import { BooleanString, inWorkspace, onTask, orDieSql } from "../WorkAccess.ts"
+
+import { tag, service, read, TaskParams, WorkspaceParams, checklistsOf } from "./shared.ts"
+import { readoutsExamples } from "./Readouts.examples.ts"
 
 const markdownOf = (
   task: Task,
@@ -43,10 +44,10 @@ const markdownOf = (
   return lines.join("\n") + "\n"
 }
 
+const { operation } = tagGroup(service, tag, readoutsExamples)
+
 export const taskReadoutsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getTasksByIds",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/tasks/batch-get",
@@ -61,13 +62,6 @@ export const taskReadoutsOperations = [
         schema: Schema.Struct({ items: Schema.Array(Task), missing: Schema.Array(Id) })
       }
     },
-    examples: [
-      {
-        name: "batch",
-        request: { params: ws, body: { taskIds: [ids.task, ids.task2] } },
-        response: { status: 200, body: { items: [exampleTask], missing: [ids.task2] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -85,8 +79,6 @@ export const taskReadoutsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportTaskMarkdown",
     method: "GET",
     path: "/v1/tasks/{taskId}/export.md",
@@ -95,13 +87,6 @@ export const taskReadoutsOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Markdown", contentType: "text/markdown" } },
-    examples: [
-      {
-        name: "markdown",
-        request: { params: tk },
-        response: { status: 200, body: "# T-42: Ship the login page\n\n- Status: in progress\n" }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task } = yield* onTask(context, params.taskId)
@@ -111,8 +96,6 @@ export const taskReadoutsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listAssignedComments",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/comments/assigned-to-me",
@@ -122,13 +105,6 @@ export const taskReadoutsOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ includeResolved: Schema.optionalKey(BooleanString) }),
     responses: { 200: { description: "Comments", schema: Items(Comment) } },
-    examples: [
-      {
-        name: "assigned",
-        request: { params: ws },
-        response: { status: 200, body: { items: [{ ...exampleComment, assignee: exampleUser }] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -140,8 +116,6 @@ export const taskReadoutsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskProgress",
     method: "GET",
     path: "/v1/tasks/{taskId}/progress",
@@ -161,22 +135,6 @@ export const taskReadoutsOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "progress",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: {
-            subtasks: { total: 2, finished: 1 },
-            checklistItems: { total: 2, resolved: 1 },
-            trackedMinutes: 90,
-            estimateMinutes: 240,
-            percent: 50
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task } = yield* onTask(context, params.taskId)

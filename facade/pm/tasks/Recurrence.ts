@@ -7,15 +7,16 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { isoDate, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { onTask } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
+import { recurrenceExamples } from "./Recurrence.examples.ts"
+
+const { operation } = tagGroup(service, tag, recurrenceExamples)
 
 export const taskRecurrenceOperations = [
   operation({
-    service,
-    tag,
     operationId: "getTaskRecurrence",
     method: "GET",
     path: "/v1/tasks/{taskId}/recurrence",
@@ -24,14 +25,13 @@ export const taskRecurrenceOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Recurrence", schema: Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }) } },
-    examples: [
-      { name: "weekly", request: { params: tk }, response: { status: 200, body: { recurrence: { frequency: "weekly", interval: 1 } } } }
-    ],
-    handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ recurrence: t.recurrence }))
+    handler: ({ params }, context) =>
+      Effect.flatMap(onTask(context, params.taskId), ({ task: t }) =>
+        // The task record keeps its recurrence opaque; what setTaskRecurrence stored decodes as one.
+        Effect.map(Schema.decodeUnknownEffect(Schema.NullOr(Recurrence))(t.recurrence).pipe(Effect.orDie), (recurrence) => ({ recurrence }))
+      )
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskRecurrence",
     method: "PUT",
     path: "/v1/tasks/{taskId}/recurrence",
@@ -41,13 +41,6 @@ export const taskRecurrenceOperations = [
     params: TaskParams,
     body: Recurrence,
     responses: { 200: { description: "The task", schema: Task }, 409: { description: "The task has no date to repeat from" } },
-    examples: [
-      {
-        name: "weekly",
-        request: { params: tk, body: { frequency: "weekly", interval: 1 } },
-        response: { status: 200, body: { ...exampleTask, recurrence: { frequency: "weekly", interval: 1 } } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -62,8 +55,6 @@ export const taskRecurrenceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTaskRecurrence",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/recurrence",
@@ -72,7 +63,6 @@ export const taskRecurrenceOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 204: { description: "Stopped" } },
-    examples: [{ name: "stop", request: { params: tk }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "setRecurrence", { recurrence: null })
   })
 ]

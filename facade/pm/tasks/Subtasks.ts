@@ -9,10 +9,11 @@ import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { tag, service, read, write, TaskParams, tk, NewTaskFields, newTaskInput } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { tag, service, read, write, TaskParams, NewTaskFields, newTaskInput } from "./shared.ts"
+import { subtasksExamples } from "./Subtasks.examples.ts"
 
 const TreeNode: Schema.Top = Schema.Struct({
   id: Id,
@@ -22,10 +23,10 @@ const TreeNode: Schema.Top = Schema.Struct({
   children: Schema.Array(Schema.Unknown)
 }).annotate({ identifier: "TaskTreeNode" })
 
+const { operation } = tagGroup(service, tag, subtasksExamples)
+
 export const taskSubtasksOperations = [
   operation({
-    service,
-    tag,
     operationId: "listSubtasks",
     method: "GET",
     path: "/v1/tasks/{taskId}/subtasks",
@@ -34,13 +35,6 @@ export const taskSubtasksOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Subtasks", schema: Items(Task) } },
-    examples: [
-      {
-        name: "subtasks",
-        request: { params: tk },
-        response: { status: 200, body: { items: [{ ...exampleTask, id: ids.task2, parentTaskId: ids.task }] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
@@ -54,8 +48,6 @@ export const taskSubtasksOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createSubtask",
     method: "POST",
     path: "/v1/tasks/{taskId}/subtasks",
@@ -65,13 +57,6 @@ export const taskSubtasksOperations = [
     params: TaskParams,
     body: Schema.Struct(NewTaskFields),
     responses: { 201: { description: "Created", schema: Task } },
-    examples: [
-      {
-        name: "subtask",
-        request: { params: tk, body: { name: "Write the tests" } },
-        response: { status: 201, body: { ...exampleTask, id: ids.task2, name: "Write the tests", parentTaskId: ids.task } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -80,8 +65,6 @@ export const taskSubtasksOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "setTaskParent",
     method: "PUT",
     path: "/v1/tasks/{taskId}/parent",
@@ -92,13 +75,6 @@ export const taskSubtasksOperations = [
     params: TaskParams,
     body: Schema.Struct({ parentTaskId: Schema.NullOr(Id) }),
     responses: { 200: { description: "Updated", schema: Task }, 409: { description: "Would make a cycle" } },
-    examples: [
-      {
-        name: "nest",
-        request: { params: tk, body: { parentTaskId: ids.task2 } },
-        response: { status: 200, body: { ...exampleTask, parentTaskId: ids.task2 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -117,8 +93,6 @@ export const taskSubtasksOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskTree",
     method: "GET",
     path: "/v1/tasks/{taskId}/tree",
@@ -127,22 +101,6 @@ export const taskSubtasksOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "The tree", schema: TreeNode } },
-    examples: [
-      {
-        name: "tree",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: {
-            id: ids.task,
-            shortId: "T-42",
-            name: "Ship the login page",
-            status: "in progress",
-            children: [{ id: ids.task2, shortId: "T-43", name: "Write the tests", status: "to do", children: [] }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)

@@ -4,15 +4,16 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { Color, Items, Tag, Task } from "../../../actors/pm/WorkRecords.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask } from "../WorkAccess.ts"
-import { exampleTag, exampleTask } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
+import { tagsExamples } from "./Tags.examples.ts"
+
+const { operation } = tagGroup(service, tag, tagsExamples)
 
 export const taskTagsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskTags",
     method: "GET",
     path: "/v1/tasks/{taskId}/tags",
@@ -21,12 +22,9 @@ export const taskTagsOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Tags", schema: Items(Tag) } },
-    examples: [{ name: "tags", request: { params: tk }, response: { status: 200, body: { items: [exampleTag] } } }],
     handler: ({ params }, context) => Effect.map(onTask(context, params.taskId), ({ task: t }) => ({ items: t.tags }))
   }),
   operation({
-    service,
-    tag,
     operationId: "addTaskTag",
     method: "POST",
     path: "/v1/tasks/{taskId}/tags",
@@ -36,12 +34,9 @@ export const taskTagsOperations = [
     params: TaskParams,
     body: Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }),
     responses: { 201: { description: "The task", schema: Task }, 409: { description: "Already tagged" } },
-    examples: [{ name: "tag", request: { params: tk, body: { name: "frontend" } }, response: { status: 201, body: exampleTask } }],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "addTag", body)
   }),
   operation({
-    service,
-    tag,
     operationId: "removeTaskTag",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/tags/{tagId}",
@@ -50,7 +45,6 @@ export const taskTagsOperations = [
     scopes: write,
     params: Schema.Struct({ taskId: Id, tagId: Id }),
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "untag", request: { params: { ...tk, tagId: ids.tag } }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "removeTag", { tagId: params.tagId })
   })
 ]

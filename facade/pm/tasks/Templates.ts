@@ -8,15 +8,16 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmWorkspace } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { tag, service, read, write, TaskParams, ListParams, WorkspaceParams, tk, li, ws } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
+
+import { tag, service, read, write, TaskParams, ListParams, WorkspaceParams } from "./shared.ts"
+import { templatesExamples } from "./Templates.examples.ts"
+
+const { operation } = tagGroup(service, tag, templatesExamples)
 
 export const taskTemplatesOperations = [
   operation({
-    service,
-    tag,
     operationId: "saveTaskAsTemplate",
     method: "POST",
     path: "/v1/tasks/{taskId}/save-as-template",
@@ -26,23 +27,6 @@ export const taskTemplatesOperations = [
     params: TaskParams,
     body: Schema.Struct({ name: Name(200) }),
     responses: { 201: { description: "Saved", schema: TaskTemplateView } },
-    examples: [
-      {
-        name: "save",
-        request: { params: tk, body: { name: "Release checklist" } },
-        response: {
-          status: 201,
-          body: {
-            id: ids.template,
-            workspaceId: ids.workspace,
-            name: "Release checklist",
-            template: { name: "Ship the login page" },
-            createdBy: ids.user,
-            createdAt: at0
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -53,8 +37,6 @@ export const taskTemplatesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listTaskTemplates",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/task-templates",
@@ -63,27 +45,6 @@ export const taskTemplatesOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Templates", schema: Items(TaskTemplateView) } },
-    examples: [
-      {
-        name: "templates",
-        request: { params: ws },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: ids.template,
-                workspaceId: ids.workspace,
-                name: "Release checklist",
-                template: { name: "Ship" },
-                createdBy: ids.user,
-                createdAt: at0
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(
         inWorkspace(context, params.workspaceId),
@@ -91,8 +52,6 @@ export const taskTemplatesOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "createTaskFromTemplate",
     method: "POST",
     path: "/v1/lists/{listId}/tasks/from-template",
@@ -102,13 +61,6 @@ export const taskTemplatesOperations = [
     params: ListParams,
     body: Schema.Struct({ templateId: Id, name: Schema.optionalKey(Name(500)) }),
     responses: { 201: { description: "Created", schema: Task } },
-    examples: [
-      {
-        name: "from-template",
-        request: { params: li, body: { templateId: ids.template, name: "Release 2.0" } },
-        response: { status: 201, body: { ...exampleTask, name: "Release 2.0" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -124,8 +76,6 @@ export const taskTemplatesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTaskTemplate",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/task-templates/{templateId}",
@@ -134,7 +84,6 @@ export const taskTemplatesOperations = [
     scopes: write,
     params: Schema.Struct({ workspaceId: Id, templateId: Id }),
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...ws, templateId: ids.template } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")

@@ -10,17 +10,18 @@ import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Items } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, inWorkspace, Limit, Offset, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
-import { exampleTimeEntry } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, WorkspaceParams, tk, ws } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, Limit, Offset, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams, WorkspaceParams } from "./shared.ts"
+import { timeTrackingExamples } from "./TimeTracking.examples.ts"
 
 const EntryParams = Schema.Struct({ taskId: Id, entryId: Id })
 
+const { operation } = tagGroup(service, tag, timeTrackingExamples)
+
 export const taskTimeTrackingOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskTimeEntries",
     method: "GET",
     path: "/v1/tasks/{taskId}/time-entries",
@@ -29,19 +30,18 @@ export const taskTimeTrackingOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Entries", schema: Items(TimeEntry) } },
-    examples: [{ name: "entries", request: { params: tk }, response: { status: 200, body: { items: [exampleTimeEntry] } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         onTask(context, params.taskId),
         Effect.map(
-          orDieSql(query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])),
+          orDieSql(
+            query<TimeEntry>(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])
+          ),
           (items) => ({ items })
         )
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "createTaskTimeEntry",
     method: "POST",
     path: "/v1/tasks/{taskId}/time-entries",
@@ -58,13 +58,6 @@ export const taskTimeTrackingOperations = [
       userId: Schema.optionalKey(Id)
     }),
     responses: { 201: { description: "Logged", schema: TimeEntry } },
-    examples: [
-      {
-        name: "log",
-        request: { params: tk, body: { startedAt: "2026-11-21T09:00:00.000Z", durationMinutes: 90, note: "Pairing" } },
-        response: { status: 201, body: exampleTimeEntry }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -86,8 +79,6 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateTaskTimeEntry",
     method: "PATCH",
     path: "/v1/tasks/{taskId}/time-entries/{entryId}",
@@ -102,13 +93,6 @@ export const taskTimeTrackingOperations = [
       billable: Schema.optionalKey(Schema.Boolean)
     }),
     responses: { 200: { description: "Updated", schema: TimeEntry } },
-    examples: [
-      {
-        name: "note",
-        request: { params: { ...tk, entryId: ids.entry }, body: { note: "Review" } },
-        response: { status: 200, body: { ...exampleTimeEntry, note: "Review" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -123,8 +107,6 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteTaskTimeEntry",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/time-entries/{entryId}",
@@ -133,7 +115,6 @@ export const taskTimeTrackingOperations = [
     scopes: write,
     params: EntryParams,
     responses: { 204: { description: "Deleted" } },
-    examples: [{ name: "delete", request: { params: { ...tk, entryId: ids.entry } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -141,8 +122,6 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "startTaskTimer",
     method: "POST",
     path: "/v1/tasks/{taskId}/timer/start",
@@ -152,18 +131,9 @@ export const taskTimeTrackingOperations = [
     params: TaskParams,
     body: Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))) }),
     responses: { 201: { description: "Running", schema: TimeEntry } },
-    examples: [
-      {
-        name: "start",
-        request: { params: tk, body: {} },
-        response: { status: 201, body: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } }
-      }
-    ],
     handler: ({ params, body }, context) => taskCommand(context, params.taskId, "startTimer", body)
   }),
   operation({
-    service,
-    tag,
     operationId: "stopTaskTimer",
     method: "POST",
     path: "/v1/tasks/{taskId}/timer/stop",
@@ -172,12 +142,9 @@ export const taskTimeTrackingOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 200: { description: "Stopped", schema: TimeEntry }, 409: { description: "No timer running here" } },
-    examples: [{ name: "stop", request: { params: tk }, response: { status: 200, body: exampleTimeEntry } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "stopTimer", {})
   }),
   operation({
-    service,
-    tag,
     operationId: "getTaskTimeSummary",
     method: "GET",
     path: "/v1/tasks/{taskId}/time-summary",
@@ -197,22 +164,6 @@ export const taskTimeTrackingOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "summary",
-        request: { params: tk },
-        response: {
-          status: 200,
-          body: {
-            estimateMinutes: 240,
-            trackedMinutes: 90,
-            remainingMinutes: 150,
-            running: false,
-            byUser: [{ userId: ids.user, minutes: 90 }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task } = yield* onTask(context, params.taskId)
@@ -234,8 +185,6 @@ export const taskTimeTrackingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getRunningTimer",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/timer",
@@ -244,28 +193,19 @@ export const taskTimeTrackingOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "The running entry, or null", schema: Schema.Struct({ entry: Schema.NullOr(TimeEntry) }) } },
-    examples: [
-      {
-        name: "running",
-        request: { params: ws },
-        response: { status: 200, body: { entry: { ...exampleTimeEntry, endedAt: null, durationMinutes: null } } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const rows = yield* orDieSql(
-          query(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`, [
-            params.workspaceId,
-            caller.userId
-          ])
+          query<TimeEntry>(
+            `SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`,
+            [params.workspaceId, caller.userId]
+          )
         )
         return { entry: rows[0] ?? null }
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceTimeEntries",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/time-entries",
@@ -286,19 +226,12 @@ export const taskTimeTrackingOperations = [
         schema: Schema.Struct({ items: Schema.Array(TimeEntry), totalMinutes: Schema.Number })
       }
     },
-    examples: [
-      {
-        name: "week",
-        request: { params: ws, query: { from: "2026-11-16", to: "2026-11-23" } },
-        response: { status: 200, body: { items: [exampleTimeEntry], totalMinutes: 90 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const page = pageOf(q)
         const rows = yield* orDieSql(
-          query<{ durationMinutes: number | null }>(
+          query<TimeEntry>(
             `SELECT ${timeEntryColumns.replace(/\b(id|task_id|user_id|started_at|ended_at|note|billable|created_at)\b/g, "e.$1")} FROM pm_time_entries e
              JOIN pm_tasks t ON t.id = e.task_id JOIN pm_spaces s ON s.id = t.space_id
             WHERE e.workspace_id = $1 AND t.deleted_at IS NULL

@@ -7,15 +7,16 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
-import { operation } from "../../Operation.ts"
-import { at0, inWorkspace, Limit, Offset, onDeletedTask, orDieSql, pageOf } from "../WorkAccess.ts"
-import { exampleTask } from "../WorkExamples.ts"
-import { tag, service, read, write, TaskParams, WorkspaceParams, tk, ws } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, Limit, Offset, onDeletedTask, orDieSql, pageOf } from "../WorkAccess.ts"
+
+import { tag, service, read, write, TaskParams, WorkspaceParams } from "./shared.ts"
+import { trashExamples } from "./Trash.examples.ts"
+
+const { operation } = tagGroup(service, tag, trashExamples)
 
 export const taskTrashOperations = [
   operation({
-    service,
-    tag,
     operationId: "listDeletedTasks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tasks/trash",
@@ -25,9 +26,6 @@ export const taskTrashOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ offset: Schema.optionalKey(Offset), limit: Schema.optionalKey(Limit) }),
     responses: { 200: { description: "Deleted tasks", schema: Items(Task) } },
-    examples: [
-      { name: "trash", request: { params: ws }, response: { status: 200, body: { items: [{ ...exampleTask, deletedAt: at0 }] } } }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -44,8 +42,6 @@ export const taskTrashOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreDeletedTask",
     method: "POST",
     path: "/v1/tasks/{taskId}/undelete",
@@ -54,7 +50,6 @@ export const taskTrashOperations = [
     scopes: write,
     params: TaskParams,
     responses: { 200: { description: "Restored", schema: Task } },
-    examples: [{ name: "undelete", request: { params: tk }, response: { status: 200, body: exampleTask } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* onDeletedTask(context, params.taskId, "member")

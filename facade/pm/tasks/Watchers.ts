@@ -8,15 +8,16 @@ import { watchersOf } from "../../../actors/pm/Properties.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, UserRef } from "../../../actors/pm/WorkRecords.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, onTask, orDieSql } from "../WorkAccess.ts"
-import { exampleUser } from "../WorkExamples.ts"
-import { taskCommand, tag, service, read, write, TaskParams, tk } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { onTask, orDieSql } from "../WorkAccess.ts"
+
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
+import { watchersExamples } from "./Watchers.examples.ts"
+
+const { operation } = tagGroup(service, tag, watchersExamples)
 
 export const taskWatchersOperations = [
   operation({
-    service,
-    tag,
     operationId: "listTaskWatchers",
     method: "GET",
     path: "/v1/tasks/{taskId}/watchers",
@@ -25,7 +26,6 @@ export const taskWatchersOperations = [
     scopes: read,
     params: TaskParams,
     responses: { 200: { description: "Watchers", schema: Items(UserRef) } },
-    examples: [{ name: "watchers", request: { params: tk }, response: { status: 200, body: { items: [exampleUser] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
@@ -35,8 +35,6 @@ export const taskWatchersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "addTaskWatcher",
     method: "POST",
     path: "/v1/tasks/{taskId}/watchers",
@@ -46,7 +44,6 @@ export const taskWatchersOperations = [
     params: TaskParams,
     body: Schema.Struct({ userId: Schema.optionalKey(Id) }),
     responses: { 201: { description: "Watching", schema: Schema.Struct({ userId: Id }) }, 409: { description: "Already watching" } },
-    examples: [{ name: "watch", request: { params: tk, body: {} }, response: { status: 201, body: { userId: ids.user } } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId, "member")
@@ -54,8 +51,6 @@ export const taskWatchersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeTaskWatcher",
     method: "DELETE",
     path: "/v1/tasks/{taskId}/watchers/{userId}",
@@ -64,7 +59,6 @@ export const taskWatchersOperations = [
     scopes: write,
     params: Schema.Struct({ taskId: Id, userId: Id }),
     responses: { 204: { description: "Removed" } },
-    examples: [{ name: "unwatch", request: { params: { ...tk, userId: ids.user } }, response: { status: 204 } }],
     handler: ({ params }, context) => taskCommand(context, params.taskId, "removeWatcher", { userId: params.userId })
   })
 ]

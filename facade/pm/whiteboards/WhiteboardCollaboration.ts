@@ -12,22 +12,11 @@ import { PmWhiteboard, Whiteboard } from "../../../actors/pmops/Whiteboards.ts"
 import { LiveDocuments } from "../../../collab/LiveDocuments.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onSpace } from "../WorkAccess.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { inWorkspace, onSpace } from "../WorkAccess.ts"
 import { onWhiteboard } from "./WhiteboardAccess.ts"
-
-export const exampleWhiteboardId = "f6a7b8c9-d0e1-4f2a-9b3c-5d6e7f8a9b0c"
-export const exampleWhiteboard = {
-  id: exampleWhiteboardId,
-  workspaceId: ids.workspace,
-  spaceId: ids.space,
-  name: "Q1 planning",
-  templateId: null,
-  documentName: `whiteboard:${exampleWhiteboardId}`,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
+import { whiteboardCollaborationExamples } from "./WhiteboardCollaboration.examples.ts"
+export { exampleWhiteboard, exampleWhiteboardId } from "./WhiteboardCollaboration.examples.ts"
 
 const Session = Schema.Struct({
   whiteboard: Whiteboard,
@@ -67,10 +56,10 @@ const boardFor = (context: RequestContext, workspaceId: string, body: { whiteboa
     })
   })
 
+const { operation } = tagGroup("pm", "Whiteboard Collaboration", whiteboardCollaborationExamples)
+
 export const whiteboardCollaborationOperations = [
   operation({
-    service: "pm",
-    tag: "Whiteboard Collaboration",
     operationId: "openWhiteboardSession",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/whiteboards",
@@ -86,25 +75,6 @@ export const whiteboardCollaborationOperations = [
       spaceId: Schema.optionalKey(Id.annotate({ description: "The new board's space (optional)" }))
     }),
     responses: { 201: { description: "The session", schema: Session }, 404: { description: "No such whiteboard or space" } },
-    examples: [
-      {
-        name: "new-board",
-        request: { params: { workspaceId: ids.workspace }, body: { name: "Q1 planning", spaceId: ids.space } },
-        response: {
-          status: 201,
-          body: {
-            whiteboard: exampleWhiteboard,
-            protocol: "hocuspocus",
-            url: "wss://atrium.example/wiki/v1/collab",
-            documentName: exampleWhiteboard.documentName,
-            right: "edit",
-            authentication: "Pass an access token or an API key as the provider's token",
-            model: "Y.Map elements: element id → {x, y, …}",
-            editors: []
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)

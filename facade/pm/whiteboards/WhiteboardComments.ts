@@ -19,30 +19,13 @@ import {
   WhiteboardComment
 } from "../../../actors/pmops/Whiteboards.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids } from "../WorkAccess.ts"
-import { exampleWhiteboardId } from "./WhiteboardCollaboration.ts"
-import { boardState, onWhiteboard } from "./WhiteboardAccess.ts"
+import { tagGroup } from "../../Operation.ts"
 
-const tag = "Whiteboard Comments"
-const service = "pm"
-const commentId = "a7b8c9d0-e1f2-4a3b-8c4d-6e7f8a9b0c1d"
+import { boardState, onWhiteboard } from "./WhiteboardAccess.ts"
+import { whiteboardCommentsExamples } from "./WhiteboardComments.examples.ts"
 const BoardParams = Schema.Struct({ whiteboardId: Id })
 const CommentParams = Schema.Struct({ whiteboardId: Id, commentId: Id })
 const Offset = Schema.Finite.check(Schema.isBetween({ minimum: -100_000, maximum: 100_000 }))
-const params = { whiteboardId: exampleWhiteboardId, commentId }
-
-const exampleComment = {
-  id: commentId,
-  whiteboardId: exampleWhiteboardId,
-  parentCommentId: null,
-  text: "Can we split this epic?",
-  resolved: false,
-  pin: { elementId: "sticky-42", offsetX: 12, offsetY: -8, present: true, x: 412, y: 192 },
-  authorId: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
 const Comments = Schema.Struct({ items: Schema.Array(WhiteboardComment) })
 
 /** Comments with their pins placed on the board's live state. */
@@ -64,10 +47,10 @@ const oneOf = (whiteboardId: string, id: string, comments: ReadonlyArray<typeof 
 const one = (whiteboardId: string, id: string) =>
   Effect.flatMap(read(PmWhiteboard, whiteboardId, "comments", {}), (rows) => oneOf(whiteboardId, id, rows))
 
+const { operation } = tagGroup("pm", "Whiteboard Comments", whiteboardCommentsExamples)
+
 export const whiteboardCommentsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWhiteboardComments",
     method: "GET",
     path: "/v1/whiteboards/{whiteboardId}/comments",
@@ -77,13 +60,6 @@ export const whiteboardCommentsOperations = [
     params: BoardParams,
     query: Schema.Struct({ resolved: Schema.optionalKey(Schema.Literals(["true", "false"])) }),
     responses: { 200: { description: "Comments", schema: Comments } },
-    examples: [
-      {
-        name: "list",
-        request: { params: { whiteboardId: exampleWhiteboardId } },
-        response: { status: 200, body: { items: [exampleComment] } }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onWhiteboard(context, params.whiteboardId)
@@ -91,8 +67,6 @@ export const whiteboardCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWhiteboardComment",
     method: "POST",
     path: "/v1/whiteboards/{whiteboardId}/comments",
@@ -108,16 +82,6 @@ export const whiteboardCommentsOperations = [
       parentCommentId: Schema.optionalKey(Id)
     }),
     responses: { 201: { description: "Created", schema: WhiteboardComment } },
-    examples: [
-      {
-        name: "pin",
-        request: {
-          params: { whiteboardId: exampleWhiteboardId },
-          body: { elementId: "sticky-42", offsetX: 12, offsetY: -8, text: exampleComment.text }
-        },
-        response: { status: 201, body: exampleComment }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
@@ -132,8 +96,6 @@ export const whiteboardCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWhiteboardComment",
     method: "GET",
     path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
@@ -142,12 +104,9 @@ export const whiteboardCommentsOperations = [
     scopes: ["whiteboards:read"],
     params: CommentParams,
     responses: { 200: { description: "Comment", schema: WhiteboardComment }, 404: { description: "No such comment" } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleComment } }],
     handler: ({ params }, context) => Effect.andThen(onWhiteboard(context, params.whiteboardId), one(params.whiteboardId, params.commentId))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWhiteboardComment",
     method: "PATCH",
     path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
@@ -162,13 +121,6 @@ export const whiteboardCommentsOperations = [
       offsetY: Schema.optionalKey(Offset)
     }),
     responses: { 200: { description: "Updated", schema: WhiteboardComment }, 403: { description: "Not the author" } },
-    examples: [
-      {
-        name: "edit",
-        request: { params, body: { text: "Can we split this epic in two?" } },
-        response: { status: 200, body: { ...exampleComment, text: "Can we split this epic in two?" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
@@ -181,8 +133,6 @@ export const whiteboardCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resolveWhiteboardComment",
     method: "POST",
     path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}/resolve",
@@ -192,13 +142,6 @@ export const whiteboardCommentsOperations = [
     params: CommentParams,
     body: Schema.Struct({ resolved: Schema.Boolean }),
     responses: { 200: { description: "The comment", schema: WhiteboardComment } },
-    examples: [
-      {
-        name: "resolve",
-        request: { params, body: { resolved: true } },
-        response: { status: 200, body: { ...exampleComment, resolved: true } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
@@ -211,8 +154,6 @@ export const whiteboardCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWhiteboardComment",
     method: "DELETE",
     path: "/v1/whiteboards/{whiteboardId}/comments/{commentId}",
@@ -221,7 +162,6 @@ export const whiteboardCommentsOperations = [
     scopes: ["whiteboards:write"],
     params: CommentParams,
     responses: { 204: { description: "Deleted" }, 403: { description: "Not the author" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { board, caller } = yield* onWhiteboard(context, params.whiteboardId)
@@ -232,8 +172,6 @@ export const whiteboardCommentsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listElementComments",
     method: "GET",
     path: "/v1/whiteboards/{whiteboardId}/elements/{elementId}/comments",
@@ -242,13 +180,6 @@ export const whiteboardCommentsOperations = [
     scopes: ["whiteboards:read"],
     params: Schema.Struct({ whiteboardId: Id, elementId: ElementId }),
     responses: { 200: { description: "Comments", schema: Comments } },
-    examples: [
-      {
-        name: "element",
-        request: { params: { whiteboardId: exampleWhiteboardId, elementId: "sticky-42" } },
-        response: { status: 200, body: { items: [exampleComment] } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onWhiteboard(context, params.whiteboardId)

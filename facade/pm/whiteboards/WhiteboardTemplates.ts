@@ -16,29 +16,17 @@ import {
   WhiteboardTemplate
 } from "../../../actors/pmops/Whiteboards.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, onSpace, orDieSql } from "../WorkAccess.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, onSpace, orDieSql } from "../WorkAccess.ts"
 import { boardState, onWhiteboard, seedBoard } from "./WhiteboardAccess.ts"
-import { exampleWhiteboard, exampleWhiteboardId } from "./WhiteboardCollaboration.ts"
 
-const tag = "Whiteboard Templates"
-const service = "pm"
-const templateId = "b8c9d0e1-f2a3-4b4c-9d5e-7f8a9b0c1d2e"
+import { whiteboardTemplatesExamples } from "./WhiteboardTemplates.examples.ts"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
-const exampleTemplate = {
-  id: templateId,
-  workspaceId: ids.workspace,
-  name: "Sprint retro",
-  description: "Went well / to improve / actions",
-  elementCount: 3,
-  createdBy: ids.user,
-  createdAt: at0
-}
+
+const { operation } = tagGroup("pm", "Whiteboard Templates", whiteboardTemplatesExamples)
 
 export const whiteboardTemplatesOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWhiteboardTemplates",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/whiteboard-templates",
@@ -47,9 +35,6 @@ export const whiteboardTemplatesOperations = [
     scopes: ["whiteboards:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Templates", schema: Schema.Struct({ items: Schema.Array(WhiteboardTemplate) }) } },
-    examples: [
-      { name: "list", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: { items: [exampleTemplate] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -57,8 +42,6 @@ export const whiteboardTemplatesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWhiteboardTemplate",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/whiteboard-templates",
@@ -72,16 +55,6 @@ export const whiteboardTemplatesOperations = [
       description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000)))
     }),
     responses: { 201: { description: "Saved", schema: WhiteboardTemplate }, 404: { description: "No such whiteboard in this workspace" } },
-    examples: [
-      {
-        name: "save",
-        request: {
-          params: { workspaceId: ids.workspace },
-          body: { whiteboardId: exampleWhiteboardId, name: exampleTemplate.name, description: exampleTemplate.description }
-        },
-        response: { status: 201, body: exampleTemplate }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -100,8 +73,6 @@ export const whiteboardTemplatesOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "instantiateWhiteboardTemplate",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/whiteboard-templates/{templateId}/instantiate",
@@ -111,13 +82,6 @@ export const whiteboardTemplatesOperations = [
     params: Schema.Struct({ workspaceId: Id, templateId: Id }),
     body: Schema.Struct({ name: Name(200), spaceId: Schema.optionalKey(Id) }),
     responses: { 201: { description: "The new board", schema: Whiteboard }, 404: { description: "No such template" } },
-    examples: [
-      {
-        name: "instantiate",
-        request: { params: { workspaceId: ids.workspace, templateId }, body: { name: "Sprint 14 retro", spaceId: ids.space } },
-        response: { status: 201, body: { ...exampleWhiteboard, name: "Sprint 14 retro", templateId } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")

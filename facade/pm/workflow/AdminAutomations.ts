@@ -4,18 +4,19 @@
  */
 import { Effect, Schema } from "effect"
 import { FailingRule, failingRules } from "../../../actors/pmops/AutomationRules.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
-import { at0, exampleIds as ids, Limit, orDieSql } from "../WorkAccess.ts"
+import { Limit, orDieSql } from "../WorkAccess.ts"
+import { adminAutomationsExamples } from "./AdminAutomations.examples.ts"
 
 const Since = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/, { expected: "an ISO timestamp in UTC" })
 )
 
+const { operation } = tagGroup("pm", "Admin - Automations", adminAutomationsExamples)
+
 export const adminAutomationsOperations = [
   operation({
-    service: "pm",
-    tag: "Admin - Automations",
     operationId: "listFailingAutomations",
     method: "GET",
     path: "/v1/admin/automations/failing",
@@ -32,28 +33,6 @@ export const adminAutomationsOperations = [
       200: { description: "Failing rules", schema: Schema.Struct({ items: Schema.Array(FailingRule) }) },
       403: { description: "Not a platform admin" }
     },
-    examples: [
-      {
-        name: "failing",
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                ruleId: "b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e",
-                workspaceId: ids.workspace,
-                name: "Urgent bugs go to review",
-                enabled: true,
-                failures: 3,
-                runs: 40,
-                lastFailureAt: at0,
-                lastError: 'set_status: No status named "in review" in this list'
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)

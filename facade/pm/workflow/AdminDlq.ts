@@ -19,40 +19,18 @@ import {
   replayDeadLetters
 } from "../../../actors/pmops/DeadLetters.ts"
 import { Name } from "../../../actors/Fields.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { requirePlatformAdmin } from "../../PlatformAdmin.ts"
-import { at0, exampleIds as ids, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
-
-const tag = "Admin DLQ"
-const service = "pm"
-const letterId = "msg_9f2c4e1a7b3d4c5e8f6a0b1c2d3e4f5a"
+import { Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
+import { adminDlqExamples } from "./AdminDlq.examples.ts"
 const LetterParams = Schema.Struct({ deliveryId: Name(100) })
-
-const exampleLetter = {
-  id: letterId,
-  endpointId: "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
-  workspaceId: ids.workspace,
-  eventSeq: 42,
-  eventType: "task.updated",
-  entityId: ids.task,
-  status: "dead",
-  attempts: 8,
-  nextAttemptAt: null,
-  lastStatus: 503,
-  lastError: "HTTP 503",
-  createdAt: at0,
-  deliveredAt: null,
-  deadAt: "2026-11-21T14:12:00.000Z",
-  endpointUrl: "https://203.0.113.10/atrium-hooks",
-  endpointStatus: "active"
-}
 
 const Replayed = Schema.Struct({ replayed: Schema.Number, ids: Schema.Array(Schema.String) })
 
+const { operation } = tagGroup("pm", "Admin DLQ", adminDlqExamples)
+
 export const adminDlqOperations = [
   operation({
-    service,
-    tag,
     operationId: "listDeadLetters",
     method: "GET",
     path: "/v1/admin/dlq",
@@ -64,7 +42,6 @@ export const adminDlqOperations = [
       200: { description: "Dead letters", schema: Schema.Struct({ items: Schema.Array(DeadLetter), total: Schema.Number }) },
       403: { description: "Not a platform admin" }
     },
-    examples: [{ name: "list", response: { status: 200, body: { items: [exampleLetter], total: 1 } } }],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)
@@ -73,8 +50,6 @@ export const adminDlqOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getDlqStats",
     method: "GET",
     path: "/v1/admin/dlq/stats",
@@ -82,28 +57,9 @@ export const adminDlqOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Stats", schema: DlqStats }, 403: { description: "Not a platform admin" } },
-    examples: [
-      {
-        name: "stats",
-        response: {
-          status: 200,
-          body: {
-            dead: 1,
-            pending: 4,
-            deliveredLastDay: 1200,
-            disabledEndpoints: 0,
-            oldestDeadAt: "2026-11-21T14:12:00.000Z",
-            byWorkspace: [{ workspaceId: ids.workspace, dead: 1 }],
-            byEventType: [{ eventType: "task.updated", dead: 1 }]
-          }
-        }
-      }
-    ],
     handler: (_, context) => Effect.andThen(requirePlatformAdmin(context), orDieSql(dlqStats))
   }),
   operation({
-    service,
-    tag,
     operationId: "getDeadLetter",
     method: "GET",
     path: "/v1/admin/dlq/{deliveryId}",
@@ -112,21 +68,9 @@ export const adminDlqOperations = [
     scopes: [],
     params: LetterParams,
     responses: { 200: { description: "Dead letter", schema: DeadLetterDetail }, 404: { description: "No such dead letter" } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { deliveryId: letterId } },
-        response: {
-          status: 200,
-          body: { ...exampleLetter, payload: { type: "task.updated", timestamp: at0, data: { seq: 42, entityId: ids.task } } }
-        }
-      }
-    ],
     handler: ({ params }, context) => Effect.andThen(requirePlatformAdmin(context), orDieSql(deadLetter(params.deliveryId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "replayDeadLetter",
     method: "POST",
     path: "/v1/admin/dlq/{deliveryId}/replay",
@@ -135,9 +79,6 @@ export const adminDlqOperations = [
     scopes: [],
     params: LetterParams,
     responses: { 202: { description: "Queued again", schema: Replayed }, 404: { description: "No such dead letter" } },
-    examples: [
-      { name: "replay", request: { params: { deliveryId: letterId } }, response: { status: 202, body: { replayed: 1, ids: [letterId] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)
@@ -146,8 +87,6 @@ export const adminDlqOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "replayDeadLetters",
     method: "POST",
     path: "/v1/admin/dlq/replay",
@@ -160,13 +99,6 @@ export const adminDlqOperations = [
       limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })))
     }),
     responses: { 202: { description: "Queued again", schema: Replayed } },
-    examples: [
-      {
-        name: "endpoint",
-        request: { body: { endpointId: exampleLetter.endpointId } },
-        response: { status: 202, body: { replayed: 1, ids: [letterId] } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)
@@ -176,8 +108,6 @@ export const adminDlqOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteDeadLetter",
     method: "DELETE",
     path: "/v1/admin/dlq/{deliveryId}",
@@ -186,12 +116,9 @@ export const adminDlqOperations = [
     scopes: [],
     params: LetterParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such dead letter" } },
-    examples: [{ name: "delete", request: { params: { deliveryId: letterId } }, response: { status: 204 } }],
     handler: ({ params }, context) => Effect.andThen(requirePlatformAdmin(context), orDieSql(deleteDeadLetter(params.deliveryId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "purgeDeadLetters",
     method: "DELETE",
     path: "/v1/admin/dlq",
@@ -200,9 +127,6 @@ export const adminDlqOperations = [
     scopes: [],
     query: DeadLetterFilter,
     responses: { 200: { description: "How many were dropped", schema: Schema.Struct({ purged: Schema.Number }) } },
-    examples: [
-      { name: "older", request: { query: { before: "2026-11-20T00:00:00.000Z" } }, response: { status: 200, body: { purged: 1 } } }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* requirePlatformAdmin(context)

@@ -13,53 +13,11 @@ import { conditionHolds, inScope, runRule } from "../../../actors/pmops/Automati
 import { Condition, NewRule, PmAutomations, Rule, RulePatch, RuleRun, runsOf } from "../../../actors/pmops/AutomationRules.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onList, onScope, onTask, orDieSql, pageOf } from "../WorkAccess.ts"
-
-const tag = "Automation"
-const service = "pm"
-const ruleId = "b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { inWorkspace, Limit, Offset, onList, onScope, onTask, orDieSql, pageOf } from "../WorkAccess.ts"
+import { automationExamples } from "./Automation.examples.ts"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const RuleParams = Schema.Struct({ workspaceId: Id, automationId: Id })
-const params = { workspaceId: ids.workspace, automationId: ruleId }
-
-const exampleRule = {
-  id: ruleId,
-  workspaceId: ids.workspace,
-  name: "Urgent bugs go to review",
-  description: "When a task moves to review, make it urgent and tell the lead",
-  enabled: true,
-  scope: { type: "list", id: ids.list },
-  trigger: { type: "status_changed", toStatus: "in review" },
-  conditions: [{ field: "tag", operator: "is", value: "bug" }],
-  actions: [
-    { type: "set_priority", priority: "urgent" },
-    { type: "comment", text: "Moved to review: priority raised automatically." }
-  ],
-  runCount: 0,
-  failureCount: 0,
-  lastRunAt: null,
-  lastStatus: null,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-const exampleRun = {
-  id: "c3d4e5f6-a7b8-4c9d-8e0f-2a3b4c5d6e7f",
-  ruleId,
-  triggerKey: "seq:42",
-  triggerType: "status_changed",
-  taskId: ids.task,
-  depth: 0,
-  status: "succeeded",
-  results: [
-    { action: "set_priority", ok: true, detail: "priority → urgent" },
-    { action: "comment", ok: true, detail: "commented" }
-  ],
-  error: null,
-  startedAt: at0,
-  finishedAt: at0
-}
 
 type RuleParts = Partial<Pick<typeof NewRule.Type, "scope" | "actions" | "conditions">>
 
@@ -117,10 +75,10 @@ const ruleInWorkspace = (context: RequestContext, workspaceId: string, automatio
 
 const TaskBody = Schema.Struct({ taskId: Id.annotate({ description: "The task to run the rule on" }) })
 
+const { operation } = tagGroup("pm", "Automation", automationExamples)
+
 export const automationOperations = [
   operation({
-    service,
-    tag,
     operationId: "listAutomations",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/automations",
@@ -129,9 +87,6 @@ export const automationOperations = [
     scopes: ["automations:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Rules", schema: Schema.Struct({ items: Schema.Array(Rule) }) } },
-    examples: [
-      { name: "list", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: { items: [exampleRule] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -140,8 +95,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createAutomation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/automations",
@@ -156,23 +109,6 @@ export const automationOperations = [
       201: { description: "Created", schema: Rule },
       404: { description: "A referenced scope, list or user is not in the workspace" }
     },
-    examples: [
-      {
-        name: "review-urgent",
-        request: {
-          params: { workspaceId: ids.workspace },
-          body: {
-            name: exampleRule.name,
-            description: exampleRule.description,
-            scope: exampleRule.scope,
-            trigger: exampleRule.trigger,
-            conditions: exampleRule.conditions,
-            actions: exampleRule.actions
-          }
-        },
-        response: { status: 201, body: exampleRule }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -181,8 +117,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getAutomation",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}",
@@ -191,13 +125,10 @@ export const automationOperations = [
     scopes: ["automations:read"],
     params: RuleParams,
     responses: { 200: { description: "Rule", schema: Rule }, 404: { description: "No such rule" } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleRule } }],
     handler: ({ params }, context) =>
       Effect.map(ruleInWorkspace(context, params.workspaceId, params.automationId, "viewer"), ({ rule }) => rule)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateAutomation",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}",
@@ -207,13 +138,6 @@ export const automationOperations = [
     params: RuleParams,
     body: RulePatch,
     responses: { 200: { description: "Updated", schema: Rule }, 404: { description: "No such rule" } },
-    examples: [
-      {
-        name: "disable",
-        request: { params, body: { enabled: false } },
-        response: { status: 200, body: { ...exampleRule, enabled: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* ruleInWorkspace(context, params.workspaceId, params.automationId, "member")
@@ -222,8 +146,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteAutomation",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}",
@@ -232,7 +154,6 @@ export const automationOperations = [
     scopes: ["automations:write"],
     params: RuleParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such rule" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* ruleInWorkspace(context, params.workspaceId, params.automationId, "member")
@@ -240,8 +161,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listAutomationRuns",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}/runs",
@@ -255,7 +174,6 @@ export const automationOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "Runs", schema: Schema.Struct({ items: Schema.Array(RuleRun) }) } },
-    examples: [{ name: "runs", request: { params }, response: { status: 200, body: { items: [exampleRun] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* ruleInWorkspace(context, params.workspaceId, params.automationId, "viewer")
@@ -263,8 +181,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "runAutomation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}/run",
@@ -274,13 +190,6 @@ export const automationOperations = [
     params: RuleParams,
     body: TaskBody,
     responses: { 200: { description: "The run", schema: RuleRun }, 404: { description: "No such rule or task" } },
-    examples: [
-      {
-        name: "run",
-        request: { params, body: { taskId: ids.task } },
-        response: { status: 200, body: { ...exampleRun, triggerKey: "manual:d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f8a", triggerType: "manual" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { rule } = yield* ruleInWorkspace(context, params.workspaceId, params.automationId, "member")
@@ -294,8 +203,6 @@ export const automationOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testAutomation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/automations/{automationId}/test",
@@ -315,21 +222,6 @@ export const automationOperations = [
         }).annotate({ identifier: "AutomationTest" })
       }
     },
-    examples: [
-      {
-        name: "test",
-        request: { params, body: { taskId: ids.task } },
-        response: {
-          status: 200,
-          body: {
-            matches: true,
-            inScope: true,
-            conditions: [{ condition: exampleRule.conditions[0], holds: true }],
-            actions: exampleRule.actions
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { rule } = yield* ruleInWorkspace(context, params.workspaceId, params.automationId, "viewer")

@@ -21,41 +21,15 @@ import {
 } from "../../../actors/pmops/Forms.ts"
 import { answerKey } from "../../../actors/pmops/Forms.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, onList, orDieSql } from "../WorkAccess.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { onList, orDieSql } from "../WorkAccess.ts"
 import { checkFormFields, taskFromAnswers } from "./FormAnswers.ts"
-
-const tag = "Form Views"
-const service = "pm"
-const formId = "d4e5f6a7-b8c9-4d0e-9f1a-3b4c5d6e7f8a"
-const token = "q3Jx9TbW2mVnYk8sLr4PzA1cHdEf6GuI"
+import { formViewsExamples } from "./FormViews.examples.ts"
 const ListParams = Schema.Struct({ listId: Id })
 const FormParams = Schema.Struct({ formId: Id })
 const TokenParams = Schema.Struct({
   token: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{16,64}$/, { expected: "a form link token" }))
 })
-
-const exampleFields = [
-  { target: "name", label: "What went wrong?", required: true },
-  { target: "description", label: "Steps to reproduce", helpText: "What did you do, what did you expect?" },
-  { target: "priority", label: "How bad is it?" }
-]
-const exampleForm = {
-  id: formId,
-  workspaceId: ids.workspace,
-  listId: ids.list,
-  name: "Bug report",
-  description: "Tell us what broke",
-  fields: exampleFields,
-  public: true,
-  publicToken: token,
-  rateLimitPerMinute: 10,
-  submissionCount: 0,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-const exampleAnswers = { name: "Export button does nothing", description: "Click Export on a list: nothing happens", priority: "high" }
 
 const Answers = Schema.Record(Schema.String.check(Schema.isMaxLength(64)), Schema.Unknown).annotate({
   description: "Answers by field key: the target (name, description, priority, startDate, dueDate, tags) or the custom field's id"
@@ -115,10 +89,10 @@ const submit = (form: FormType, answers: Readonly<Record<string, unknown>>, by: 
     return task
   })
 
+const { operation } = tagGroup("pm", "Form Views", formViewsExamples)
+
 export const formViewsOperations = [
   operation({
-    service,
-    tag,
     operationId: "listForms",
     method: "GET",
     path: "/v1/lists/{listId}/forms",
@@ -127,7 +101,6 @@ export const formViewsOperations = [
     scopes: ["tasks:read"],
     params: ListParams,
     responses: { 200: { description: "Forms", schema: Schema.Struct({ items: Schema.Array(Form) }) } },
-    examples: [{ name: "list", request: { params: { listId: ids.list } }, response: { status: 200, body: { items: [exampleForm] } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onList(context, params.listId)
@@ -135,8 +108,6 @@ export const formViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createForm",
     method: "POST",
     path: "/v1/lists/{listId}/forms",
@@ -147,16 +118,6 @@ export const formViewsOperations = [
     params: ListParams,
     body: NewForm,
     responses: { 201: { description: "Created", schema: Form } },
-    examples: [
-      {
-        name: "bug-report",
-        request: {
-          params: { listId: ids.list },
-          body: { name: "Bug report", description: "Tell us what broke", fields: exampleFields, public: true }
-        },
-        response: { status: 201, body: exampleForm }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
@@ -170,8 +131,6 @@ export const formViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getForm",
     method: "GET",
     path: "/v1/forms/{formId}",
@@ -180,12 +139,9 @@ export const formViewsOperations = [
     scopes: ["tasks:read"],
     params: FormParams,
     responses: { 200: { description: "Form", schema: Form }, 404: { description: "No such form" } },
-    examples: [{ name: "get", request: { params: { formId } }, response: { status: 200, body: exampleForm } }],
     handler: ({ params }, context) => Effect.map(onForm(context, params.formId, "viewer"), ({ form }) => form)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateForm",
     method: "PATCH",
     path: "/v1/forms/{formId}",
@@ -195,13 +151,6 @@ export const formViewsOperations = [
     params: FormParams,
     body: FormPatch,
     responses: { 200: { description: "Updated", schema: Form }, 404: { description: "No such form" } },
-    examples: [
-      {
-        name: "close-link",
-        request: { params: { formId }, body: { public: false } },
-        response: { status: 200, body: { ...exampleForm, public: false, publicToken: null } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { form, caller } = yield* onForm(context, params.formId, "member")
@@ -210,8 +159,6 @@ export const formViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteForm",
     method: "DELETE",
     path: "/v1/forms/{formId}",
@@ -220,7 +167,6 @@ export const formViewsOperations = [
     scopes: ["tasks:write"],
     params: FormParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such form" } },
-    examples: [{ name: "delete", request: { params: { formId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { form, caller } = yield* onForm(context, params.formId, "member")
@@ -228,8 +174,6 @@ export const formViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "submitForm",
     method: "POST",
     path: "/v1/forms/{formId}/submissions",
@@ -239,13 +183,6 @@ export const formViewsOperations = [
     params: FormParams,
     body: Schema.Struct({ answers: Answers }),
     responses: { 201: { description: "The task was created", schema: Submitted }, 400: { description: "An answer is missing or invalid" } },
-    examples: [
-      {
-        name: "submit",
-        request: { params: { formId }, body: { answers: exampleAnswers } },
-        response: { status: 201, body: { accepted: true, taskId: ids.task } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { form, caller } = yield* onForm(context, params.formId, "member")
@@ -254,8 +191,6 @@ export const formViewsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getPublicForm",
     method: "GET",
     path: "/v1/public/forms/{token}",
@@ -264,21 +199,6 @@ export const formViewsOperations = [
     scopes: [],
     params: TokenParams,
     responses: { 200: { description: "The form", schema: PublicForm }, 404: { description: "No such link (or it was closed)" } },
-    examples: [
-      {
-        name: "render",
-        request: { params: { token } },
-        response: {
-          status: 200,
-          body: {
-            id: formId,
-            name: exampleForm.name,
-            description: exampleForm.description,
-            fields: exampleFields.map((f) => ({ key: f.target, ...f }))
-          }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.map(publicForm(params.token), (form) => ({
         id: form.id,
@@ -288,8 +208,6 @@ export const formViewsOperations = [
       }))
   }),
   operation({
-    service,
-    tag,
     operationId: "submitPublicForm",
     method: "POST",
     path: "/v1/public/forms/{token}/submissions",
@@ -309,13 +227,6 @@ export const formViewsOperations = [
       404: { description: "No such link" },
       429: { description: "Too many submissions this minute" }
     },
-    examples: [
-      {
-        name: "submit",
-        request: { params: { token }, body: { answers: exampleAnswers } },
-        response: { status: 202, body: { accepted: true, taskId: null } }
-      }
-    ],
     handler: ({ params, body }) =>
       Effect.gen(function* () {
         const form = yield* publicForm(params.token)

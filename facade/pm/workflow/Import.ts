@@ -22,13 +22,10 @@ import {
   trelloRows
 } from "../../../actors/pmops/ImportSources.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onList, orDieSql, pageOf } from "../WorkAccess.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { inWorkspace, Limit, Offset, onList, orDieSql, pageOf } from "../WorkAccess.ts"
 import { invalid, taskInputOf } from "./TaskBodies.ts"
-
-const tag = "Import"
-const service = "pm"
-const jobId = "e5f6a7b8-c9d0-4e1f-8a2b-4c5d6e7f8a9b"
+import { importExamples } from "./Import.examples.ts"
 const ListParams = Schema.Struct({ listId: Id })
 const ImportParams = Schema.Struct({ importId: Id })
 const MAX_ROWS = 5000
@@ -40,25 +37,6 @@ const Mapping = Schema.Record(Schema.String.check(Schema.isMaxLength(200)), Impo
   description: "Column header → task field; columns left out are guessed from their header"
 })
 const IdempotencyKey = Name(200).annotate({ description: "The same key again answers the job it started instead of importing twice" })
-
-const exampleCsv = "Title,Details,Priority,Due,Labels\nShip the login page,OAuth and password,high,2026-12-01,frontend;auth\n"
-const exampleJob = {
-  id: jobId,
-  workspaceId: ids.workspace,
-  kind: "import",
-  source: "csv",
-  listId: ids.list,
-  status: "queued",
-  total: 1,
-  processed: 0,
-  succeeded: 0,
-  failed: 0,
-  progress: 0,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0,
-  finishedAt: null
-}
 
 const ImportDetail = Schema.Struct({ ...BulkJob.fields, rows: Schema.Array(JobRow) }).annotate({ identifier: "ImportJob" })
 
@@ -156,10 +134,10 @@ const preview = (table: CsvTable, mapping: Readonly<Record<string, typeof Import
   }
 }
 
+const { operation } = tagGroup("pm", "Import", importExamples)
+
 export const importOperations = [
   operation({
-    service,
-    tag,
     operationId: "previewCsvImport",
     method: "POST",
     path: "/v1/lists/{listId}/imports/csv/preview",
@@ -184,38 +162,6 @@ export const importOperations = [
         }).annotate({ identifier: "CsvImportPreview" })
       }
     },
-    examples: [
-      {
-        name: "preview",
-        request: { params: { listId: ids.list }, body: { csv: exampleCsv } },
-        response: {
-          status: 200,
-          body: {
-            columns: [
-              { header: "Title", target: "name", guessed: true },
-              { header: "Details", target: "description", guessed: true },
-              { header: "Priority", target: "priority", guessed: true },
-              { header: "Due", target: "dueDate", guessed: true },
-              { header: "Labels", target: "tags", guessed: true }
-            ],
-            total: 1,
-            rows: [
-              {
-                row: 1,
-                task: {
-                  name: "Ship the login page",
-                  description: "OAuth and password",
-                  priority: "high",
-                  dueDate: "2026-12-01",
-                  tags: ["frontend", "auth"]
-                },
-                error: null
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* onList(context, params.listId, "member")
@@ -223,8 +169,6 @@ export const importOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "importCsv",
     method: "POST",
     path: "/v1/lists/{listId}/imports/csv",
@@ -234,9 +178,6 @@ export const importOperations = [
     params: ListParams,
     body: Schema.Struct({ csv: Csv, mapping: Schema.optionalKey(Mapping), idempotencyKey: Schema.optionalKey(IdempotencyKey) }),
     responses: { 202: { description: "Queued (or the job this idempotency key started)", schema: BulkJob } },
-    examples: [
-      { name: "csv", request: { params: { listId: ids.list }, body: { csv: exampleCsv } }, response: { status: 202, body: exampleJob } }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const table = yield* tableOf(body.csv)
@@ -244,8 +185,6 @@ export const importOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "importToolCsv",
     method: "POST",
     path: "/v1/lists/{listId}/imports/tool-csv",
@@ -257,16 +196,6 @@ export const importOperations = [
     params: ListParams,
     body: Schema.Struct({ format: Schema.Literals(["clickup", "asana"]), csv: Csv, idempotencyKey: Schema.optionalKey(IdempotencyKey) }),
     responses: { 202: { description: "Queued", schema: BulkJob } },
-    examples: [
-      {
-        name: "clickup",
-        request: {
-          params: { listId: ids.list },
-          body: { format: "clickup", csv: "Task Name,Status,Priority\nShip the login page,to do,2\n" }
-        },
-        response: { status: 202, body: { ...exampleJob, source: "clickup" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const table = yield* tableOf(body.csv)
@@ -274,8 +203,6 @@ export const importOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "importTrelloBoard",
     method: "POST",
     path: "/v1/lists/{listId}/imports/trello",
@@ -294,24 +221,6 @@ export const importOperations = [
       idempotencyKey: Schema.optionalKey(IdempotencyKey)
     }),
     responses: { 202: { description: "Queued", schema: BulkJob } },
-    examples: [
-      {
-        name: "trello",
-        request: {
-          params: { listId: ids.list },
-          body: {
-            board: {
-              name: "Roadmap",
-              lists: [{ id: "5f1a", name: "in progress" }],
-              cards: [
-                { id: "6a2b", name: "Ship the login page", desc: "OAuth and password", idList: "5f1a", labels: [{ name: "frontend" }] }
-              ]
-            }
-          }
-        },
-        response: { status: 202, body: { ...exampleJob, source: "trello" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const list = yield* read(PmList, params.listId, "locate", {})
@@ -325,8 +234,6 @@ export const importOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getImport",
     method: "GET",
     path: "/v1/imports/{importId}",
@@ -340,24 +247,6 @@ export const importOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "Import", schema: ImportDetail }, 404: { description: "No such import" } },
-    examples: [
-      {
-        name: "get",
-        request: { params: { importId: jobId } },
-        response: {
-          status: 200,
-          body: {
-            ...exampleJob,
-            status: "completed",
-            processed: 1,
-            succeeded: 1,
-            progress: 1,
-            finishedAt: at0,
-            rows: [{ row: 1, status: "succeeded", taskId: ids.task, error: null }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { job } = yield* onImport(context, params.importId, "viewer")
@@ -366,8 +255,6 @@ export const importOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "retryImport",
     method: "POST",
     path: "/v1/imports/{importId}/retry",
@@ -376,7 +263,6 @@ export const importOperations = [
     scopes: ["tasks:write"],
     params: ImportParams,
     responses: { 202: { description: "Queued again", schema: BulkJob }, 409: { description: "Still running" } },
-    examples: [{ name: "retry", request: { params: { importId: jobId } }, response: { status: 202, body: exampleJob } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { job, caller } = yield* onImport(context, params.importId, "member")

@@ -19,46 +19,11 @@ import {
 } from "../../../actors/pmops/Webhooks.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, onSpace, orDieSql, pageOf } from "../WorkAccess.ts"
-
-const tag = "Webhook Resource"
-const service = "pm"
-const webhookId = "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, Limit, Offset, onSpace, orDieSql, pageOf } from "../WorkAccess.ts"
+import { webhookResourceExamples } from "./WebhookResource.examples.ts"
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const WebhookParams = Schema.Struct({ workspaceId: Id, webhookId: Id })
-const params = { workspaceId: ids.workspace, webhookId }
-
-const exampleEndpoint = {
-  id: webhookId,
-  workspaceId: ids.workspace,
-  url: "https://203.0.113.10/atrium-hooks",
-  description: "Sync task changes to the data warehouse",
-  eventTypes: ["task.created", "task.updated", "status.changed"],
-  spaceId: null,
-  status: "active",
-  disabledReason: null,
-  createdBy: ids.user,
-  createdAt: at0,
-  updatedAt: at0
-}
-const exampleSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-const exampleDelivery = {
-  id: "msg_2b6f0cc904d137be2e1730235f5664094b831186",
-  endpointId: webhookId,
-  workspaceId: ids.workspace,
-  eventSeq: 0,
-  eventType: "webhook.test",
-  entityId: webhookId,
-  status: "pending",
-  attempts: 0,
-  nextAttemptAt: at0,
-  lastStatus: null,
-  lastError: null,
-  createdAt: at0,
-  deliveredAt: null,
-  deadAt: null
-}
 
 /** The SSRF guard on a URL the caller gave: 400 naming the field when it points somewhere we must not call. */
 const guardUrl = (url: string | undefined) =>
@@ -91,10 +56,10 @@ const guardSpace = (context: Parameters<typeof inWorkspace>[0], workspaceId: str
         Effect.asVoid
       )
 
+const { operation } = tagGroup("pm", "Webhook Resource", webhookResourceExamples)
+
 export const webhookResourceOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWebhooks",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/webhooks",
@@ -103,9 +68,6 @@ export const webhookResourceOperations = [
     scopes: ["webhooks:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "Endpoints", schema: Schema.Struct({ items: Schema.Array(WebhookEndpoint) }) } },
-    examples: [
-      { name: "list", request: { params: { workspaceId: ids.workspace } }, response: { status: 200, body: { items: [exampleEndpoint] } } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -113,8 +75,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "createWebhook",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/webhooks",
@@ -129,16 +89,6 @@ export const webhookResourceOperations = [
       201: { description: "Created, with its secret", schema: WebhookEndpointWithSecret },
       400: { description: "Invalid or internal URL" }
     },
-    examples: [
-      {
-        name: "task-events",
-        request: {
-          params: { workspaceId: ids.workspace },
-          body: { url: exampleEndpoint.url, description: exampleEndpoint.description, eventTypes: exampleEndpoint.eventTypes }
-        },
-        response: { status: 201, body: { ...exampleEndpoint, secret: exampleSecret } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -148,8 +98,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWebhook",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}",
@@ -158,7 +106,6 @@ export const webhookResourceOperations = [
     scopes: ["webhooks:read"],
     params: WebhookParams,
     responses: { 200: { description: "Endpoint", schema: WebhookEndpoint }, 404: { description: "No such webhook" } },
-    examples: [{ name: "get", request: { params }, response: { status: 200, body: exampleEndpoint } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -167,8 +114,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWebhook",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}",
@@ -178,13 +123,6 @@ export const webhookResourceOperations = [
     params: WebhookParams,
     body: EndpointPatch,
     responses: { 200: { description: "Updated", schema: WebhookEndpoint }, 404: { description: "No such webhook" } },
-    examples: [
-      {
-        name: "pause",
-        request: { params, body: { status: "paused" } },
-        response: { status: 200, body: { ...exampleEndpoint, status: "paused" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -194,8 +132,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWebhook",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}",
@@ -204,7 +140,6 @@ export const webhookResourceOperations = [
     scopes: ["webhooks:write"],
     params: WebhookParams,
     responses: { 204: { description: "Deleted" }, 404: { description: "No such webhook" } },
-    examples: [{ name: "delete", request: { params }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -212,8 +147,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "rotateWebhookSecret",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}/rotate-secret",
@@ -222,7 +155,6 @@ export const webhookResourceOperations = [
     scopes: ["webhooks:write"],
     params: WebhookParams,
     responses: { 200: { description: "The endpoint with its new secret", schema: WebhookEndpointWithSecret } },
-    examples: [{ name: "rotate", request: { params }, response: { status: 200, body: { ...exampleEndpoint, secret: exampleSecret } } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -230,8 +162,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "testWebhook",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}/test",
@@ -240,7 +170,6 @@ export const webhookResourceOperations = [
     scopes: ["webhooks:write"],
     params: WebhookParams,
     responses: { 202: { description: "Queued", schema: WebhookDelivery }, 409: { description: "The endpoint is not active" } },
-    examples: [{ name: "ping", request: { params }, response: { status: 202, body: exampleDelivery } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -248,8 +177,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWebhookDeliveries",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}/deliveries",
@@ -263,7 +190,6 @@ export const webhookResourceOperations = [
       limit: Schema.optionalKey(Limit)
     }),
     responses: { 200: { description: "Deliveries", schema: Schema.Struct({ items: Schema.Array(WebhookDelivery) }) } },
-    examples: [{ name: "deliveries", request: { params }, response: { status: 200, body: { items: [exampleDelivery] } } }],
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -274,8 +200,6 @@ export const webhookResourceOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "redeliverWebhookDelivery",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
@@ -288,13 +212,6 @@ export const webhookResourceOperations = [
       404: { description: "No such delivery" },
       409: { description: "Still being attempted" }
     },
-    examples: [
-      {
-        name: "redeliver",
-        request: { params: { ...params, deliveryId: exampleDelivery.id } },
-        response: { status: 202, body: exampleDelivery }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)

@@ -5,9 +5,10 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { userRefs } from "../../../actors/pm/Members.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, orDieSql } from "../WorkAccess.ts"
-import { tag, service, read, WorkspaceParams, wsp, bob, alice, identity, admin } from "./shared.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { orDieSql } from "../WorkAccess.ts"
+import { tag, service, read, WorkspaceParams, identity, admin } from "./shared.ts"
+import { auditExamples } from "./Audit.examples.ts"
 
 const AuditUser = Schema.Struct({ id: Schema.String, name: Schema.String, email: Schema.String })
 const AuditEntry = Schema.Struct({
@@ -52,10 +53,10 @@ const auditPage = (
     }
   })
 
+const { operation } = tagGroup(service, tag, auditExamples)
+
 export const workspaceAuditOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceMembershipAudit",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/audit",
@@ -88,28 +89,6 @@ export const workspaceAuditOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "audit",
-        request: { params: wsp, query: { type: "member" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                seq: 42,
-                type: "member.role_changed",
-                at: at0,
-                by: { id: alice.userId, name: "Alice", email: alice.email },
-                user: { id: bob.userId, name: "Bob", email: bob.email },
-                data: { from: "member", to: "admin" }
-              }
-            ],
-            nextBefore: null
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       auditPage(context, params.workspaceId, {
         ...(q.type ? { type: q.type } : {}),

@@ -8,7 +8,7 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { Color } from "../../../actors/pm/WorkRecords.ts"
 import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, raw } from "../../Operation.ts"
+import { raw, tagGroup } from "../../Operation.ts"
 import { inWorkspace } from "../WorkAccess.ts"
 import {
   tag,
@@ -16,15 +16,14 @@ import {
   read,
   write,
   WorkspaceParams,
-  wsp,
   admin,
   summaryOf,
   BrandingView,
   brandingView,
-  exampleBranding,
   updateSection,
   configOfWorkspace
 } from "./shared.ts"
+import { brandingExamples } from "./Branding.examples.ts"
 
 const LOGO_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 const LOGO_MAX_BYTES = 1024 * 1024
@@ -45,10 +44,10 @@ const looksLike = (contentType: string, bytes: Uint8Array) => {
   }
 }
 
+const { operation } = tagGroup(service, tag, brandingExamples)
+
 export const workspaceBrandingOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceBranding",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/branding",
@@ -57,7 +56,6 @@ export const workspaceBrandingOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Branding", schema: BrandingView } },
-    examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const workspace = yield* summaryOf(context, params.workspaceId)
@@ -65,8 +63,6 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceBranding",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/branding",
@@ -79,7 +75,6 @@ export const workspaceBrandingOperations = [
       tagline: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
     }),
     responses: { 200: { description: "Branding", schema: BrandingView } },
-    examples: [{ name: "color", request: { params: wsp, body: { color: "#7b68ee" } }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const config = yield* updateSection(context, params.workspaceId, "branding", body)
@@ -87,8 +82,6 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "uploadWorkspaceLogo",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/logo",
@@ -102,7 +95,6 @@ export const workspaceBrandingOperations = [
       413: { description: "Larger than 1 MiB" },
       415: { description: "Not an accepted image type" }
     },
-    examples: [{ name: "png", request: { params: wsp }, response: { status: 200, body: exampleBranding } }],
     handler: ({ params, upload }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -126,8 +118,6 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceLogo",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/logo",
@@ -136,7 +126,6 @@ export const workspaceBrandingOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "The image", contentType: "image/*" }, 404: { description: "No logo" } },
-    examples: [{ name: "logo", request: { params: wsp }, response: { status: 200 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -152,8 +141,6 @@ export const workspaceBrandingOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWorkspaceLogo",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/logo",
@@ -162,7 +149,6 @@ export const workspaceBrandingOperations = [
     scopes: write,
     params: WorkspaceParams,
     responses: { 204: { description: "Removed" }, 404: { description: "No logo" } },
-    examples: [{ name: "remove", request: { params: wsp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)

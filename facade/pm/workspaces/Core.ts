@@ -9,25 +9,22 @@ import { RESTORE_DAYS, Role } from "../../../actors/identity/Workspace.ts"
 import { PmPersonal } from "../../../actors/pm/OrganizationActors.ts"
 import { seatUsage } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
-import { defaults, General } from "../../../actors/pm/WorkspaceConfig.ts"
+import { General } from "../../../actors/pm/WorkspaceConfig.ts"
 import { outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import * as Stats from "../../../actors/pm/WorkspaceStats.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, userOf } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
-import { at0, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import {
   tag,
   service,
-  ws,
   read,
   write,
   Items,
   WorkspaceParams,
-  wsp,
-  bob,
   identity,
   owner,
   summaryOf,
@@ -35,18 +32,16 @@ import {
   logoUrl,
   BrandingView,
   brandingView,
-  exampleBranding,
   Counts,
-  exampleCounts,
   configOfWorkspace,
   Permissions,
   permissionsOf
 } from "./shared.ts"
+import { coreExamples, restorableUntil } from "./Core.examples.ts"
 
 const DeletedWorkspace = Schema.Struct({ id: Id, name: Schema.String, deletedAt: Timestamp, restorableUntil: Timestamp }).annotate({
   identifier: "DeletedWorkspace"
 })
-const restorableUntil = (deletedAt: string) => new Date(Date.parse(deletedAt) + RESTORE_DAYS * 86_400_000).toISOString()
 
 const SwitcherEntry = Schema.Struct({
   id: Id,
@@ -59,10 +54,10 @@ const SwitcherEntry = Schema.Struct({
   position: Schema.NullOr(Schema.Number)
 }).annotate({ identifier: "WorkspaceSwitcherEntry" })
 
+const { operation } = tagGroup(service, tag, coreExamples)
+
 export const workspaceCoreOperations = [
   operation({
-    service,
-    tag,
     operationId: "createWorkspace",
     method: "POST",
     path: "/v1/workspaces",
@@ -71,14 +66,9 @@ export const workspaceCoreOperations = [
     scopes: [],
     body: Schema.Struct({ name: Name() }),
     responses: { 201: { description: "Created", schema: W.WorkspaceSummary } },
-    examples: [
-      { name: "create", request: { body: { name: "Acme" } }, response: { status: 201, body: { ...W.exampleWorkspace, memberCount: 1 } } }
-    ],
     handler: ({ body }, context) => W.createWorkspace(context, body.name)
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaces",
     method: "GET",
     path: "/v1/workspaces",
@@ -86,12 +76,9 @@ export const workspaceCoreOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "Workspaces", schema: Items(W.WorkspaceSummary) } },
-    examples: [{ name: "list", response: { status: 200, body: { items: [W.exampleWorkspace] } } }],
     handler: (_r, context) => W.listWorkspaces(context)
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}",
@@ -100,12 +87,9 @@ export const workspaceCoreOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "The workspace", schema: W.WorkspaceSummary } },
-    examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: W.exampleWorkspace } }],
     handler: ({ params }, context) => W.getWorkspace(context, params.workspaceId)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspace",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}",
@@ -115,13 +99,6 @@ export const workspaceCoreOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ name: Name() }),
     responses: { 200: { description: "Updated", schema: W.WorkspaceSummary } },
-    examples: [
-      {
-        name: "rename",
-        request: { params: wsp, body: { name: "Acme Inc" } },
-        response: { status: 200, body: { ...W.exampleWorkspace, name: "Acme Inc" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const renamed = yield* W.renameWorkspace(context, params.workspaceId, body.name)
@@ -129,8 +106,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deleteWorkspace",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}",
@@ -145,13 +120,6 @@ export const workspaceCoreOperations = [
       400: { description: "confirm is not the name" },
       403: { description: "Not the owner" }
     },
-    examples: [
-      {
-        name: "delete",
-        request: { params: wsp, query: { confirm: "Acme" } },
-        response: { status: 200, body: { id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* owner(context, params.workspaceId)
@@ -165,8 +133,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "restoreWorkspace",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/restore",
@@ -178,7 +144,6 @@ export const workspaceCoreOperations = [
       200: { description: "Restored", schema: W.WorkspaceSummary },
       404: { description: "No deleted workspace of the caller's with this id" }
     },
-    examples: [{ name: "restore", request: { params: wsp }, response: { status: 200, body: W.exampleWorkspace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -187,8 +152,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listDeletedWorkspaces",
     method: "GET",
     path: "/v1/workspaces/deleted",
@@ -196,12 +159,6 @@ export const workspaceCoreOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Deleted workspaces, most recent first", schema: Items(DeletedWorkspace) } },
-    examples: [
-      {
-        name: "deleted",
-        response: { status: 200, body: { items: [{ id: ws, name: "Acme", deletedAt: at0, restorableUntil: restorableUntil(at0) }] } }
-      }
-    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
@@ -214,8 +171,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "leaveWorkspace",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/leave",
@@ -224,7 +179,6 @@ export const workspaceCoreOperations = [
     scopes: [],
     params: WorkspaceParams,
     responses: { 204: { description: "Left" }, 409: { description: "The caller owns the workspace" } },
-    examples: [{ name: "leave", request: { params: wsp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -232,8 +186,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "transferWorkspaceOwnership",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/ownership",
@@ -243,13 +195,6 @@ export const workspaceCoreOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "Transferred", schema: W.WorkspaceSummary }, 400: { description: "Not a member, or a guest" } },
-    examples: [
-      {
-        name: "transfer",
-        request: { params: wsp, body: { userId: bob.userId } },
-        response: { status: 200, body: { ...W.exampleWorkspace, ownerId: bob.userId, role: "admin" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* owner(context, params.workspaceId)
@@ -264,8 +209,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceProfile",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/profile",
@@ -300,24 +243,6 @@ export const workspaceCoreOperations = [
         }).annotate({ identifier: "WorkspaceProfile" })
       }
     },
-    examples: [
-      {
-        name: "overview",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            workspace: W.exampleWorkspace,
-            description: "",
-            branding: exampleBranding,
-            general: defaults.general,
-            counts: { spaces: 2, folders: 3, lists: 7, tasks: exampleCounts, members: 3, guests: 0 },
-            seats: { limit: 10, members: 3, guests: 0, pendingInvitations: 1, available: 6 },
-            you: permissionsOf("owner", false, { ...defaults, logo: null, seatLimit: 10, updatedBy: null, updatedAt: null })
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -346,8 +271,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSwitcher",
     method: "GET",
     path: "/v1/workspaces/switcher",
@@ -356,19 +279,6 @@ export const workspaceCoreOperations = [
     auth: "both",
     scopes: read,
     responses: { 200: { description: "Workspaces", schema: Items(SwitcherEntry) } },
-    examples: [
-      {
-        name: "switcher",
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { id: ws, name: "Acme", role: "owner", memberCount: 3, color: "#7b68ee", logoUrl: null, unreadNotifications: 2, position: 1 }
-            ]
-          }
-        }
-      }
-    ],
     handler: (_r, context) =>
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
@@ -406,8 +316,6 @@ export const workspaceCoreOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reorderMyWorkspaces",
     method: "PUT",
     path: "/v1/workspaces/order",
@@ -416,7 +324,6 @@ export const workspaceCoreOperations = [
     scopes: [],
     body: Schema.Struct({ workspaceIds: Schema.Array(Id).check(Schema.isMaxLength(500)) }),
     responses: { 200: { description: "The order", schema: Schema.Struct({ workspaceIds: Schema.Array(Id) }) } },
-    examples: [{ name: "order", request: { body: { workspaceIds: [ws] } }, response: { status: 200, body: { workspaceIds: [ws] } } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

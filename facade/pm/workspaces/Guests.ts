@@ -11,41 +11,30 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmSpace } from "../../../actors/pm/WorkActors.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import {
   tag,
   service,
-  ws,
   read,
   write,
   Items,
   WorkspaceParams,
   MemberParams,
-  wsp,
-  bob,
-  later,
   identity,
   admin,
   MemberDetail,
-  exampleDetail,
   userByEmail,
   futureDate,
   DateTimeString,
   configOfWorkspace
 } from "./shared.ts"
+import { guestsExamples } from "./Guests.examples.ts"
 
 const GuestView = Schema.Struct({
   ...MemberDetail.fields,
   spaces: Schema.Array(Schema.Struct({ id: Id, name: Schema.String })).annotate({ description: "Private spaces the guest belongs to" })
 }).annotate({ identifier: "WorkspaceGuest" })
-const exampleGuest = {
-  ...exampleDetail,
-  role: "viewer",
-  guest: true,
-  guestExpiresAt: later,
-  spaces: [{ id: ids.space, name: "Client portal" }]
-}
 
 const guestsWithSpaces = (workspaceId: string, userIds?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -66,10 +55,10 @@ const aGuest = (workspaceId: string, userId: string) =>
     guests[0] ? Effect.succeed(guests[0]) : Effect.fail(reject("not_found", "No such guest"))
   )
 
+const { operation } = tagGroup(service, tag, guestsExamples)
+
 export const workspaceGuestsOperations = [
   operation({
-    service,
-    tag,
     operationId: "addWorkspaceGuest",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/guests",
@@ -94,13 +83,6 @@ export const workspaceGuestsOperations = [
       404: { description: "No user with that e-mail" },
       409: { description: "Already a member" }
     },
-    examples: [
-      {
-        name: "guest",
-        request: { params: wsp, body: { email: "bob@example.com", expiresAt: later, spaceIds: [ids.space] } },
-        response: { status: 201, body: exampleGuest }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -129,8 +111,6 @@ export const workspaceGuestsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceGuests",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/guests",
@@ -139,7 +119,6 @@ export const workspaceGuestsOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Guests", schema: Items(GuestView) } },
-    examples: [{ name: "guests", request: { params: wsp }, response: { status: 200, body: { items: [exampleGuest] } } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         inWorkspace(context, params.workspaceId),
@@ -147,8 +126,6 @@ export const workspaceGuestsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceGuest",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/guests/{userId}",
@@ -158,13 +135,6 @@ export const workspaceGuestsOperations = [
     params: MemberParams,
     body: Schema.Struct({ expiresAt: Schema.NullOr(DateTimeString) }),
     responses: { 200: { description: "Updated", schema: GuestView }, 404: { description: "Not a guest" } },
-    examples: [
-      {
-        name: "extend",
-        request: { params: { workspaceId: ws, userId: bob.userId }, body: { expiresAt: later } },
-        response: { status: 200, body: exampleGuest }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -175,8 +145,6 @@ export const workspaceGuestsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWorkspaceGuest",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/guests/{userId}",
@@ -185,7 +153,6 @@ export const workspaceGuestsOperations = [
     scopes: write,
     params: MemberParams,
     responses: { 204: { description: "Removed" }, 404: { description: "Not a guest" } },
-    examples: [{ name: "remove", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -194,8 +161,6 @@ export const workspaceGuestsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "convertWorkspaceGuest",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/guests/{userId}/convert",
@@ -209,13 +174,6 @@ export const workspaceGuestsOperations = [
       404: { description: "Not a guest" },
       409: { description: "No free seat" }
     },
-    examples: [
-      {
-        name: "convert",
-        request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "member" } },
-        response: { status: 200, body: exampleDetail }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)

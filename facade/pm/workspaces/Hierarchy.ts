@@ -11,14 +11,15 @@ import { spaceTemplate } from "../../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../../actors/pm/WorkActors.ts"
-import { DefaultViews, defaults, Features as WorkspaceFeatures, General } from "../../../actors/pm/WorkspaceConfig.ts"
+import { DefaultViews, Features as WorkspaceFeatures, General } from "../../../actors/pm/WorkspaceConfig.ts"
 import { effectiveAt, fieldsAt, outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import { FieldType, ShortId, StatusType } from "../../../actors/pm/WorkRecords.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, raw } from "../../Operation.ts"
-import { ArchivedQuery, at0, exampleIds as ids, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "../WorkAccess.ts"
-import { tag, service, ws, Items, WorkspaceParams, wsp, admin, partial, defined, summaryOf, configOfWorkspace } from "./shared.ts"
+import { raw, tagGroup } from "../../Operation.ts"
+import { ArchivedQuery, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "../WorkAccess.ts"
+import { tag, service, Items, WorkspaceParams, admin, partial, defined, summaryOf, configOfWorkspace } from "./shared.ts"
+import { hierarchyExamples } from "./Hierarchy.examples.ts"
 
 const StructureDocument = Schema.Struct({
   format: Schema.Literal("atrium.pm.workspace-structure"),
@@ -43,29 +44,6 @@ const StructureDocument = Schema.Struct({
     "A workspace's structure without ids or tasks: spaces with their statuses, custom fields, folders and lists, and the workspace settings."
 })
 
-const exampleStructure = {
-  format: "atrium.pm.workspace-structure",
-  version: 1,
-  exportedAt: at0,
-  workspace: { name: "Acme", settings: { general: defaults.general, features: defaults.features, defaultViews: defaults.defaultViews } },
-  spaces: [
-    {
-      name: "Engineering",
-      description: "",
-      color: "#7b68ee",
-      statuses: [
-        { name: "to do", type: "open", color: "#87909e" },
-        { name: "done", type: "done", color: "#30a46c" }
-      ],
-      customFields: [
-        { name: "Environment", type: "dropdown", required: false, config: { options: [{ name: "production" }, { name: "staging" }] } }
-      ],
-      folders: [{ name: "Q4 roadmap", lists: [{ name: "Backlog" }] }],
-      lists: []
-    }
-  ]
-}
-
 const LiteNode = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean })
 const HierarchyList = Schema.Struct({
   ...LiteNode.fields,
@@ -87,17 +65,6 @@ const Hierarchy = Schema.Struct({
   ),
   totals: Schema.Struct({ spaces: Schema.Number, folders: Schema.Number, lists: Schema.Number, tasks: Schema.Number })
 }).annotate({ identifier: "WorkspaceHierarchy" })
-const exampleHierarchyList = {
-  id: ids.list,
-  shortId: "L-1",
-  name: "Backlog",
-  archived: false,
-  statusesFrom: "space",
-  statusCount: 4,
-  customFieldCount: 1,
-  tasks: 12,
-  unfinishedTasks: 8
-}
 
 const SearchHit = Schema.Struct({
   type: Schema.Literals(["space", "folder", "list", "task"]),
@@ -131,10 +98,10 @@ const Resolved = Schema.Struct({
   archived: Schema.Boolean
 }).annotate({ identifier: "ResolvedShortId" })
 
+const { operation } = tagGroup(service, tag, hierarchyExamples)
+
 export const workspaceHierarchyOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceHierarchy",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/hierarchy",
@@ -144,30 +111,6 @@ export const workspaceHierarchyOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "The hierarchy", schema: Hierarchy } },
-    examples: [
-      {
-        name: "tree",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            workspace: { id: ws, name: "Acme" },
-            spaces: [
-              {
-                id: ids.space,
-                shortId: "S-1",
-                name: "Engineering",
-                archived: false,
-                isPrivate: false,
-                folders: [{ id: ids.folder, shortId: "F-1", name: "Q4 roadmap", archived: false, lists: [exampleHierarchyList] }],
-                lists: []
-              }
-            ],
-            totals: { spaces: 1, folders: 1, lists: 1, tasks: 12 }
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -231,8 +174,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceFolders",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/folders",
@@ -242,20 +183,6 @@ export const workspaceHierarchyOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ archived: Schema.optionalKey(ArchivedQuery) }),
     responses: { 200: { description: "Folders", schema: Items(FolderEntry) } },
-    examples: [
-      {
-        name: "folders",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { id: ids.folder, shortId: "F-1", name: "Q4 roadmap", spaceId: ids.space, space: "Engineering", lists: 3, archived: false }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -274,8 +201,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resolveWorkspaceShortId",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/resolve/{shortId}",
@@ -284,26 +209,6 @@ export const workspaceHierarchyOperations = [
     scopes: ["tasks:read"],
     params: Schema.Struct({ workspaceId: Id, shortId: ShortId }),
     responses: { 200: { description: "Resolved", schema: Resolved }, 404: { description: "Nothing the caller can see has it" } },
-    examples: [
-      {
-        name: "task",
-        request: { params: { workspaceId: ws, shortId: "T-42" } },
-        response: {
-          status: 200,
-          body: {
-            type: "task",
-            id: ids.task,
-            shortId: "T-42",
-            name: "Ship the login page",
-            spaceId: ids.space,
-            folderId: ids.folder,
-            listId: ids.list,
-            path: "Engineering / Q4 roadmap / Backlog",
-            archived: false
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -367,8 +272,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "searchWorkspace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/search",
@@ -389,27 +292,6 @@ export const workspaceHierarchyOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Matches", schema: Items(SearchHit) } },
-    examples: [
-      {
-        name: "login",
-        request: { params: wsp, query: { q: "login" } },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                type: "task",
-                id: ids.task,
-                shortId: "T-42",
-                name: "Ship the login page",
-                path: "Engineering / Q4 roadmap / Backlog",
-                archived: false
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -472,8 +354,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceArchive",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/archived",
@@ -510,21 +390,6 @@ export const workspaceHierarchyOperations = [
         }).annotate({ identifier: "WorkspaceArchive" })
       }
     },
-    examples: [
-      {
-        name: "archive",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            spaces: [],
-            folders: [{ id: ids.folder, shortId: "F-1", name: "2025 roadmap", space: "Engineering", archivedAt: at0 }],
-            lists: [],
-            archivedTasks: 14
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -560,8 +425,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportWorkspaceStructure",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/export",
@@ -571,7 +434,6 @@ export const workspaceHierarchyOperations = [
     scopes: ["tasks:read"],
     params: WorkspaceParams,
     responses: { 200: { description: "The structure (a JSON file)", schema: StructureDocument, contentType: "application/json" } },
-    examples: [{ name: "export", request: { params: wsp }, response: { status: 200, body: exampleStructure } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -596,8 +458,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "importWorkspaceStructure",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/import",
@@ -621,13 +481,6 @@ export const workspaceHierarchyOperations = [
         }).annotate({ identifier: "WorkspaceImportResult" })
       }
     },
-    examples: [
-      {
-        name: "import",
-        request: { params: wsp, body: { structure: exampleStructure } },
-        response: { status: 201, body: { spaces: [{ id: ids.space, shortId: "S-3", name: "Engineering" }], settingsApplied: false } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -663,8 +516,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceStatuses",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/statuses",
@@ -688,26 +539,6 @@ export const workspaceHierarchyOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "statuses",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                name: "in progress",
-                types: ["active"],
-                colors: ["#5f55ee"],
-                definedIn: [{ scopeType: "space", scopeId: ids.space, name: "Engineering" }],
-                tasks: 3
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -760,8 +591,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceCustomFields",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/custom-fields",
@@ -789,31 +618,6 @@ export const workspaceHierarchyOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "fields",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              {
-                id: ids.field,
-                name: "Environment",
-                type: "dropdown",
-                required: false,
-                options: ["production", "staging"],
-                scopeType: "space",
-                scopeId: ids.space,
-                scopeName: "Engineering",
-                space: "Engineering",
-                values: 7
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -856,8 +660,6 @@ export const workspaceHierarchyOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceTags",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/tags",
@@ -880,16 +682,6 @@ export const workspaceHierarchyOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "tags",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: { items: [{ id: ids.tag, name: "frontend", color: "#7b68ee", spaceId: ids.space, space: "Engineering", tasks: 5 }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)

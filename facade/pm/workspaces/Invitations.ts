@@ -24,19 +24,15 @@ import { rosterEntry, storedWorkspace } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { operation, type RequestContext } from "../../Operation.ts"
-import { at0, exampleIds as ids, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import {
   tag,
   service,
-  ws,
   read,
   write,
   Items,
   WorkspaceParams,
-  wsp,
-  alice,
-  later,
   identity,
   requireNonEmpty,
   summaryOf,
@@ -44,9 +40,9 @@ import {
   futureDate,
   DateTimeString,
   configOfWorkspace,
-  Joined,
-  exampleJoined
+  Joined
 } from "./shared.ts"
+import { invitationsExamples } from "./Invitations.examples.ts"
 
 const maskEmail = (email: string) => {
   const [local = "", domain = ""] = email.split("@")
@@ -61,23 +57,6 @@ const InvitationBody = Schema.Struct({
   ...InvitationInput.fields,
   guest: Schema.optionalKey(ExpiringGuest.annotate({ description: "Invite as a guest (no seat; access may end at a date)" }))
 })
-const exampleInvitation = {
-  id: ids.entry,
-  workspaceId: ws,
-  email: "carol@example.com",
-  role: "member",
-  guest: false,
-  guestExpiresAt: null,
-  message: "Join us!",
-  status: "pending",
-  invitedBy: { id: alice.userId, name: "Alice" },
-  createdAt: at0,
-  expiresAt: later,
-  resendCount: 0,
-  lastSentAt: at0,
-  respondedAt: null
-}
-const exampleInviteToken = "pminv_c2hvd24gb25jZSwga2VlcCBpdCBzZWNyZXQgcGxlYXN"
 
 /** May the caller invite (admins; members when the policy allows, as members or viewers and not as guests)? */
 const mayInvite = (context: RequestContext, workspaceId: string, invitations: ReadonlyArray<{ role: string; guest?: unknown }>) =>
@@ -140,10 +119,10 @@ const InvitationPreview = Schema.Struct({
   expiresAt: Timestamp
 }).annotate({ identifier: "WorkspaceInvitationPreview" })
 
+const { operation } = tagGroup(service, tag, invitationsExamples)
+
 export const workspaceInvitationsOperations = [
   operation({
-    service,
-    tag,
     operationId: "createWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invitations",
@@ -158,13 +137,6 @@ export const workspaceInvitationsOperations = [
       201: { description: "Invited", schema: CreatedInvitation },
       409: { description: "Already a member or invited, or no free seat" }
     },
-    examples: [
-      {
-        name: "invite",
-        request: { params: wsp, body: { email: "carol@example.com", role: "member", message: "Join us!" } },
-        response: { status: 201, body: { invitation: exampleInvitation, token: exampleInviteToken } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* mayInvite(context, params.workspaceId, [body])
@@ -173,8 +145,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkCreateWorkspaceInvitations",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invitations/bulk",
@@ -189,16 +159,6 @@ export const workspaceInvitationsOperations = [
         schema: Items(InvitationAttempt)
       }
     },
-    examples: [
-      {
-        name: "bulk",
-        request: { params: wsp, body: { invitations: [{ email: "carol@example.com", role: "member" }] } },
-        response: {
-          status: 200,
-          body: { items: [{ email: "carol@example.com", invitation: exampleInvitation, token: exampleInviteToken }] }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* mayInvite(context, params.workspaceId, body.invitations)
@@ -213,8 +173,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceInvitations",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/invitations",
@@ -224,13 +182,6 @@ export const workspaceInvitationsOperations = [
     params: WorkspaceParams,
     query: Schema.Struct({ status: Schema.optionalKey(InvitationStatus), email: Schema.optionalKey(Email) }),
     responses: { 200: { description: "Invitations (tokens are never shown again)", schema: Items(Invitation) } },
-    examples: [
-      {
-        name: "pending",
-        request: { params: wsp, query: { status: "pending" } },
-        response: { status: 200, body: { items: [exampleInvitation] } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
@@ -244,8 +195,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceInvitation",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -254,15 +203,10 @@ export const workspaceInvitationsOperations = [
     scopes: read,
     params: InvitationParams,
     responses: { 200: { description: "The invitation", schema: Invitation } },
-    examples: [
-      { name: "get", request: { params: { workspaceId: ws, invitationId: ids.entry } }, response: { status: 200, body: exampleInvitation } }
-    ],
     handler: ({ params }, context) =>
       Effect.map(manageableInvitation(context, params.workspaceId, params.invitationId), ({ invitation }) => invitation)
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceInvitation",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -272,13 +216,6 @@ export const workspaceInvitationsOperations = [
     params: InvitationParams,
     body: InvitationPatch,
     responses: { 200: { description: "Updated", schema: Invitation }, 409: { description: "No longer pending" } },
-    examples: [
-      {
-        name: "viewer",
-        request: { params: { workspaceId: ws, invitationId: ids.entry }, body: { role: "viewer" } },
-        response: { status: 200, body: { ...exampleInvitation, role: "viewer" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* manageableInvitation(context, params.workspaceId, params.invitationId)
@@ -291,8 +228,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "revokeWorkspaceInvitation",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}",
@@ -301,13 +236,6 @@ export const workspaceInvitationsOperations = [
     scopes: write,
     params: InvitationParams,
     responses: { 200: { description: "Revoked", schema: Invitation }, 409: { description: "No longer pending" } },
-    examples: [
-      {
-        name: "revoke",
-        request: { params: { workspaceId: ws, invitationId: ids.entry } },
-        response: { status: 200, body: { ...exampleInvitation, status: "revoked", respondedAt: at0 } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* manageableInvitation(context, params.workspaceId, params.invitationId)
@@ -315,8 +243,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "resendWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invitations/{invitationId}/resend",
@@ -325,13 +251,6 @@ export const workspaceInvitationsOperations = [
     scopes: write,
     params: InvitationParams,
     responses: { 200: { description: "Resent", schema: CreatedInvitation }, 409: { description: "Accepted, declined or revoked" } },
-    examples: [
-      {
-        name: "resend",
-        request: { params: { workspaceId: ws, invitationId: ids.entry } },
-        response: { status: 200, body: { invitation: { ...exampleInvitation, resendCount: 1 }, token: exampleInviteToken } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* manageableInvitation(context, params.workspaceId, params.invitationId)
@@ -339,8 +258,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listMyWorkspaceInvitations",
     method: "GET",
     path: "/v1/workspace-invitations",
@@ -348,13 +265,10 @@ export const workspaceInvitationsOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Invitations", schema: Items(MyInvitation) } },
-    examples: [{ name: "mine", response: { status: 200, body: { items: [{ ...exampleInvitation, workspaceName: "Acme" }] } } }],
     handler: (_r, context) =>
       Effect.flatMap(userOf(context), (user) => Effect.map(orDieSql(invitationsFor(user.email)), (items) => ({ items })))
   }),
   operation({
-    service,
-    tag,
     operationId: "previewWorkspaceInvitation",
     method: "GET",
     path: "/v1/workspace-invitations/preview",
@@ -363,24 +277,6 @@ export const workspaceInvitationsOperations = [
     scopes: [],
     query: Schema.Struct({ token: InvitationToken }),
     responses: { 200: { description: "Preview", schema: InvitationPreview }, 404: { description: "Unknown token" } },
-    examples: [
-      {
-        name: "preview",
-        request: { query: { token: exampleInviteToken } },
-        response: {
-          status: 200,
-          body: {
-            workspaceName: "Acme",
-            invitedBy: "Alice",
-            emailHint: "c****@example.com",
-            role: "member",
-            guest: false,
-            status: "pending",
-            expiresAt: later
-          }
-        }
-      }
-    ],
     handler: ({ query: q }) =>
       Effect.gen(function* () {
         const invitation = yield* orDieSql(invitationByToken(q.token))
@@ -398,8 +294,6 @@ export const workspaceInvitationsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "acceptWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspace-invitations/accept",
@@ -412,13 +306,10 @@ export const workspaceInvitationsOperations = [
       404: { description: "Unknown token, or addressed to someone else" },
       409: { description: "Expired, no longer pending, already a member, or no free seat" }
     },
-    examples: [{ name: "accept", request: { body: { token: exampleInviteToken } }, response: { status: 200, body: exampleJoined } }],
     handler: ({ body }, context) =>
       Effect.flatMap(orDieSql(invitationByToken(body.token)), (invitation) => acceptInvitation(context, invitation))
   }),
   operation({
-    service,
-    tag,
     operationId: "acceptWorkspaceInvitationById",
     method: "POST",
     path: "/v1/workspace-invitations/{invitationId}/accept",
@@ -431,13 +322,10 @@ export const workspaceInvitationsOperations = [
       404: { description: "No invitation of the caller's" },
       409: { description: "Expired, no longer pending, already a member, or no free seat" }
     },
-    examples: [{ name: "accept", request: { params: { invitationId: ids.entry } }, response: { status: 200, body: exampleJoined } }],
     handler: ({ params }, context) =>
       Effect.flatMap(orDieSql(getInvitation(params.invitationId)), (invitation) => acceptInvitation(context, invitation))
   }),
   operation({
-    service,
-    tag,
     operationId: "declineWorkspaceInvitation",
     method: "POST",
     path: "/v1/workspace-invitations/{invitationId}/decline",
@@ -446,13 +334,6 @@ export const workspaceInvitationsOperations = [
     scopes: [],
     params: MyInvitationParams,
     responses: { 200: { description: "Declined", schema: Invitation }, 404: { description: "No invitation of the caller's" } },
-    examples: [
-      {
-        name: "decline",
-        request: { params: { invitationId: ids.entry } },
-        response: { status: 200, body: { ...exampleInvitation, status: "declined", respondedAt: at0 } }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -8,47 +8,33 @@ import { rosterEntry, rosterOf } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
-import { at0, orDieSql } from "../WorkAccess.ts"
+import { tagGroup } from "../../Operation.ts"
+import { orDieSql } from "../WorkAccess.ts"
 import {
   tag,
   service,
   read,
   write,
   WorkspaceParams,
-  wsp,
-  alice,
-  later,
   identity,
   admin,
   summaryOf,
   futureDate,
   DateTimeString,
   configOfWorkspace,
-  Joined,
-  exampleJoined
+  Joined
 } from "./shared.ts"
+import { inviteLinkExamples } from "./InviteLink.examples.ts"
 
 const CreatedInviteLink = Schema.Struct({
   link: InviteLink,
   code: InviteCode.annotate({ description: "Shown once: whoever has it can join (POST /pm/v1/workspace-invitations/join)" })
 }).annotate({ identifier: "CreatedWorkspaceInviteLink" })
-const exampleInviteLink = {
-  enabled: true,
-  codePrefix: "pmjoin_a1B2c3",
-  role: "member",
-  createdBy: alice.userId,
-  createdAt: at0,
-  expiresAt: later,
-  maxUses: 20,
-  uses: 3
-}
-const exampleCode = "pmjoin_a1B2c3RlbGwgbm9ib2R5IGJ1dCB5b3VyIHRlYW0gcGx"
+
+const { operation } = tagGroup(service, tag, inviteLinkExamples)
 
 export const workspaceInviteLinkOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceInviteLink",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/invite-link",
@@ -58,12 +44,9 @@ export const workspaceInviteLinkOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "The link", schema: InviteLink } },
-    examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: exampleInviteLink } }],
     handler: ({ params }, context) => Effect.andThen(admin(context, params.workspaceId), orDieSql(inviteLinkOf(params.workspaceId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "createWorkspaceInviteLink",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/invite-link",
@@ -82,13 +65,6 @@ export const workspaceInviteLinkOperations = [
       maxUses: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 }))))
     }),
     responses: { 201: { description: "Created", schema: CreatedInviteLink }, 403: { description: "Invite links are turned off" } },
-    examples: [
-      {
-        name: "create",
-        request: { params: wsp, body: { role: "member", maxUses: 20 } },
-        response: { status: 201, body: { link: exampleInviteLink, code: exampleCode } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -103,8 +79,6 @@ export const workspaceInviteLinkOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "disableWorkspaceInviteLink",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/invite-link",
@@ -113,15 +87,12 @@ export const workspaceInviteLinkOperations = [
     scopes: write,
     params: WorkspaceParams,
     responses: { 204: { description: "Disabled" }, 404: { description: "There is none" } },
-    examples: [{ name: "disable", request: { params: wsp }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.flatMap(admin(context, params.workspaceId), (caller) =>
         send(PmOrganization, params.workspaceId, "disableInviteLink", caller.userId, {})
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "joinWorkspaceByInviteLink",
     method: "POST",
     path: "/v1/workspace-invitations/join",
@@ -134,7 +105,6 @@ export const workspaceInviteLinkOperations = [
       404: { description: "Unknown, expired or used-up link" },
       409: { description: "Already a member, or no free seat" }
     },
-    examples: [{ name: "join", request: { body: { code: exampleCode } }, response: { status: 200, body: exampleJoined } }],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

@@ -9,9 +9,10 @@ import { domainOf } from "../../../actors/pm/WorkspaceConfig.ts"
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { operation } from "../../Operation.ts"
+import { tagGroup } from "../../Operation.ts"
 import { orDieSql } from "../WorkAccess.ts"
-import { tag, service, ws, Items, WorkspaceParams, wsp, identity, summaryOf, configOfWorkspace, Joined, exampleJoined } from "./shared.ts"
+import { tag, service, Items, WorkspaceParams, identity, summaryOf, configOfWorkspace, Joined } from "./shared.ts"
+import { joiningExamples } from "./Joining.examples.ts"
 
 const Joinable = Schema.Struct({ id: Id, name: Schema.String, role: AssignableRole, memberCount: Schema.Number }).annotate({
   identifier: "JoinableWorkspace"
@@ -37,10 +38,10 @@ const joinableFor = (userId: string, email: string) =>
     return result.sort((a, b) => a.name.localeCompare(b.name))
   })
 
+const { operation } = tagGroup(service, tag, joiningExamples)
+
 export const workspaceJoiningOperations = [
   operation({
-    service,
-    tag,
     operationId: "listJoinableWorkspaces",
     method: "GET",
     path: "/v1/workspaces/joinable",
@@ -48,15 +49,10 @@ export const workspaceJoiningOperations = [
     auth: "jwt",
     scopes: [],
     responses: { 200: { description: "Joinable workspaces", schema: Items(Joinable) } },
-    examples: [
-      { name: "joinable", response: { status: 200, body: { items: [{ id: ws, name: "Acme", role: "member", memberCount: 12 }] } } }
-    ],
     handler: (_r, context) =>
       Effect.flatMap(userOf(context), (user) => Effect.map(joinableFor(user.userId, user.email), (items) => ({ items })))
   }),
   operation({
-    service,
-    tag,
     operationId: "joinWorkspaceByDomain",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/join",
@@ -69,7 +65,6 @@ export const workspaceJoiningOperations = [
       404: { description: "No such workspace open to the caller's domain" },
       409: { description: "No free seat" }
     },
-    examples: [{ name: "join", request: { params: wsp }, response: { status: 200, body: exampleJoined } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)

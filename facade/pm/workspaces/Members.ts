@@ -11,34 +11,30 @@ import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
 import { requireSeats, rosterEntry, rosterOf } from "../../../actors/pm/Roster.ts"
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
-import { defaults } from "../../../actors/pm/WorkspaceConfig.ts"
+
 import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation, raw } from "../../Operation.ts"
+import { raw, tagGroup } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
-import { at0, exampleIds as ids, inWorkspace, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
+import { inWorkspace, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
 import {
   tag,
   service,
-  ws,
   read,
   write,
   Items,
   WorkspaceParams,
   MemberParams,
-  wsp,
-  bob,
-  alice,
   identity,
   admin,
   MemberDetail,
-  exampleDetail,
   userByEmail,
   isGuest,
   configOfWorkspace,
   Permissions,
   permissionsOf
 } from "./shared.ts"
+import { membersExamples } from "./Members.examples.ts"
 
 const csvCell = (value: unknown) => {
   const text = value === null || value === undefined ? "" : String(value)
@@ -69,10 +65,10 @@ const Deactivated = Schema.Struct({
   deactivatedAt: Timestamp
 }).annotate({ identifier: "DeactivatedMember" })
 
+const { operation } = tagGroup(service, tag, membersExamples)
+
 export const workspaceMembersOperations = [
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceMembers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members",
@@ -81,12 +77,9 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Members", schema: Items(W.MemberView) } },
-    examples: [{ name: "members", request: { params: wsp }, response: { status: 200, body: { items: [W.exampleMember] } } }],
     handler: ({ params }, context) => W.listMembers(context, params.workspaceId)
   }),
   operation({
-    service,
-    tag,
     operationId: "addWorkspaceMember",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members",
@@ -101,13 +94,6 @@ export const workspaceMembersOperations = [
       404: { description: "No user with that e-mail" },
       409: { description: "Already a member, or no free seat" }
     },
-    examples: [
-      {
-        name: "add",
-        request: { params: wsp, body: { email: "bob@example.com", role: "member" } },
-        response: { status: 201, body: W.exampleMember }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -117,8 +103,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getMyWorkspaceMembership",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/me",
@@ -127,13 +111,10 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Membership", schema: MemberDetail } },
-    examples: [{ name: "me", request: { params: wsp }, response: { status: 200, body: exampleDetail } }],
     handler: ({ params }, context) =>
       Effect.flatMap(inWorkspace(context, params.workspaceId), (caller) => orDieSql(rosterEntry(params.workspaceId, caller.userId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "searchWorkspaceMembers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/search",
@@ -161,13 +142,6 @@ export const workspaceMembersOperations = [
         }).annotate({ identifier: "WorkspaceMemberPage" })
       }
     },
-    examples: [
-      {
-        name: "bob",
-        request: { params: wsp, query: { q: "bob" } },
-        response: { status: 200, body: { items: [exampleDetail], total: 1, offset: 0, limit: 50 } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -185,8 +159,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "exportWorkspaceMembers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/export",
@@ -195,16 +167,6 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "CSV file", contentType: "text/csv" } },
-    examples: [
-      {
-        name: "csv",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: "email,name,role,guest,guestExpiresAt,addedAt\r\nbob@example.com,Bob,member,false,,2026-11-21T12:05:00.000Z\r\n"
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -217,8 +179,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkAddWorkspaceMembers",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members/bulk",
@@ -228,33 +188,6 @@ export const workspaceMembersOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ members: Schema.Array(W.AddMemberBody).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "One result per row, in order", schema: Items(BulkResult) } },
-    examples: [
-      {
-        name: "bulk",
-        request: {
-          params: wsp,
-          body: {
-            members: [
-              { email: "bob@example.com", role: "member" },
-              { email: "ghost@example.com", role: "viewer" }
-            ]
-          }
-        },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { ref: "bob@example.com", ok: true, member: exampleDetail },
-              {
-                ref: "ghost@example.com",
-                ok: false,
-                error: { code: "not_found", message: "No user has that e-mail; they must register first" }
-              }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -279,8 +212,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "bulkRemoveWorkspaceMembers",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members/bulk-remove",
@@ -290,13 +221,6 @@ export const workspaceMembersOperations = [
     params: WorkspaceParams,
     body: Schema.Struct({ userIds: Schema.Array(Id).check(Schema.isMinLength(1), Schema.isMaxLength(100)) }),
     responses: { 200: { description: "One result per row, in order", schema: Items(BulkResult) } },
-    examples: [
-      {
-        name: "bulk",
-        request: { params: wsp, body: { userIds: [bob.userId] } },
-        response: { status: 200, body: { items: [{ ref: bob.userId, ok: true }] } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -319,8 +243,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listDeactivatedWorkspaceMembers",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/deactivated",
@@ -329,18 +251,6 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Deactivated members, most recent first", schema: Items(Deactivated) } },
-    examples: [
-      {
-        name: "deactivated",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [{ userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 }]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(
         admin(context, params.workspaceId),
@@ -348,8 +258,6 @@ export const workspaceMembersOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceMember",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/{userId}",
@@ -358,15 +266,10 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: MemberParams,
     responses: { 200: { description: "The member", schema: MemberDetail }, 404: { description: "Not a member" } },
-    examples: [
-      { name: "member", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }
-    ],
     handler: ({ params }, context) =>
       Effect.andThen(inWorkspace(context, params.workspaceId), orDieSql(rosterEntry(params.workspaceId, params.userId)))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceMemberRole",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/members/{userId}",
@@ -376,13 +279,6 @@ export const workspaceMembersOperations = [
     params: MemberParams,
     body: Schema.Struct({ role: AssignableRole }),
     responses: { 200: { description: "Updated", schema: MemberDetail }, 409: { description: "The owner, or a guest made admin" } },
-    examples: [
-      {
-        name: "promote",
-        request: { params: { workspaceId: ws, userId: bob.userId }, body: { role: "admin" } },
-        response: { status: 200, body: { ...exampleDetail, role: "admin" } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)
@@ -392,8 +288,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "removeWorkspaceMember",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/members/{userId}",
@@ -402,7 +296,6 @@ export const workspaceMembersOperations = [
     scopes: write,
     params: MemberParams,
     responses: { 204: { description: "Removed" }, 409: { description: "The owner" } },
-    examples: [{ name: "remove", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 204 } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
@@ -411,8 +304,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceMemberSummary",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/{userId}/summary",
@@ -435,24 +326,6 @@ export const workspaceMembersOperations = [
         }).annotate({ identifier: "WorkspaceMemberSummary" })
       }
     },
-    examples: [
-      {
-        name: "summary",
-        request: { params: { workspaceId: ws, userId: bob.userId } },
-        response: {
-          status: 200,
-          body: {
-            member: exampleDetail,
-            assigned: { open: 4, done: 12, overdue: 1 },
-            created: 9,
-            comments: 23,
-            trackedMinutes: 640,
-            lastActiveAt: at0,
-            changesLast30Days: 57
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -499,8 +372,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "listWorkspaceMemberSpaces",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/members/{userId}/spaces",
@@ -523,16 +394,6 @@ export const workspaceMembersOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "spaces",
-        request: { params: { workspaceId: ws, userId: bob.userId } },
-        response: {
-          status: 200,
-          body: { items: [{ id: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, access: "public" }] }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -557,8 +418,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "deactivateWorkspaceMember",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members/{userId}/deactivate",
@@ -567,16 +426,6 @@ export const workspaceMembersOperations = [
     scopes: write,
     params: MemberParams,
     responses: { 200: { description: "Deactivated", schema: Deactivated }, 409: { description: "The owner, or yourself (leave instead)" } },
-    examples: [
-      {
-        name: "deactivate",
-        request: { params: { workspaceId: ws, userId: bob.userId } },
-        response: {
-          status: 200,
-          body: { userId: bob.userId, email: bob.email, name: "Bob", role: "member", deactivatedBy: alice.userId, deactivatedAt: at0 }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -589,8 +438,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "reactivateWorkspaceMember",
     method: "POST",
     path: "/v1/workspaces/{workspaceId}/members/{userId}/reactivate",
@@ -603,9 +450,6 @@ export const workspaceMembersOperations = [
       404: { description: "Not deactivated" },
       409: { description: "No free seat" }
     },
-    examples: [
-      { name: "reactivate", request: { params: { workspaceId: ws, userId: bob.userId } }, response: { status: 200, body: exampleDetail } }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -624,8 +468,6 @@ export const workspaceMembersOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspacePermissions",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/permissions",
@@ -634,16 +476,6 @@ export const workspaceMembersOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Permissions", schema: Permissions } },
-    examples: [
-      {
-        name: "member",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: permissionsOf("member", false, { ...defaults, logo: null, seatLimit: null, updatedBy: null, updatedAt: null })
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)

@@ -18,9 +18,12 @@ import {
   Security
 } from "../../../actors/pm/WorkspaceConfig.ts"
 import { reject } from "../../../runtime/Rejection.ts"
-import { operation } from "../../Operation.ts"
-import { at0, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import { tag, service, read, write, WorkspaceParams, wsp, admin, owner, partial, updateSection, configOfWorkspace } from "./shared.ts"
+import { settingsExamples } from "./Settings.examples.ts"
+
+const { operation } = tagGroup(service, tag, settingsExamples)
 
 const SettingsView = Schema.Struct({
   general: General,
@@ -42,14 +45,6 @@ const settingsView = (config: Config) => ({
   seatLimit: config.seatLimit,
   updatedAt: config.updatedAt
 })
-const exampleSettings = {
-  general: defaults.general,
-  features: defaults.features,
-  defaultViews: defaults.defaultViews,
-  branding: defaults.branding,
-  seatLimit: null,
-  updatedAt: at0
-}
 
 const sectionOperations = (
   section: "features" | "defaultViews",
@@ -60,8 +55,6 @@ const sectionOperations = (
   patchExample: Record<string, unknown>
 ) => [
   operation({
-    service,
-    tag,
     operationId: names.get,
     method: "GET",
     path,
@@ -78,8 +71,6 @@ const sectionOperations = (
       })
   }),
   operation({
-    service,
-    tag,
     operationId: names.update,
     method: "PATCH",
     path,
@@ -99,8 +90,6 @@ const sectionOperations = (
 
 export const workspaceSettingsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSettings",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -109,13 +98,10 @@ export const workspaceSettingsOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: SettingsView } },
-    examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.andThen(inWorkspace(context, params.workspaceId), Effect.map(configOfWorkspace(params.workspaceId), settingsView))
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceSettings",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -126,18 +112,9 @@ export const workspaceSettingsOperations = [
     params: WorkspaceParams,
     body: partial(General),
     responses: { 200: { description: "Settings", schema: SettingsView } },
-    examples: [
-      {
-        name: "berlin",
-        request: { params: wsp, body: { timeZone: "Europe/Berlin", weekStart: "monday" } },
-        response: { status: 200, body: { ...exampleSettings, general: { ...defaults.general, timeZone: "Europe/Berlin" } } }
-      }
-    ],
     handler: ({ params, body }, context) => Effect.map(updateSection(context, params.workspaceId, "general", body), settingsView)
   }),
   operation({
-    service,
-    tag,
     operationId: "resetWorkspaceSettings",
     method: "DELETE",
     path: "/v1/workspaces/{workspaceId}/settings",
@@ -147,7 +124,6 @@ export const workspaceSettingsOperations = [
     scopes: write,
     params: WorkspaceParams,
     responses: { 200: { description: "Settings", schema: SettingsView } },
-    examples: [{ name: "reset", request: { params: wsp }, response: { status: 200, body: exampleSettings } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
@@ -175,8 +151,6 @@ export const workspaceSettingsOperations = [
     { list: "board" }
   ),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSecurityPolicy",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/security",
@@ -185,7 +159,6 @@ export const workspaceSettingsOperations = [
     scopes: read,
     params: WorkspaceParams,
     responses: { 200: { description: "Policy", schema: Security } },
-    examples: [{ name: "get", request: { params: wsp }, response: { status: 200, body: defaults.security } }],
     handler: ({ params }, context) =>
       Effect.andThen(
         admin(context, params.workspaceId),
@@ -193,8 +166,6 @@ export const workspaceSettingsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "updateWorkspaceSecurityPolicy",
     method: "PATCH",
     path: "/v1/workspaces/{workspaceId}/security",
@@ -205,13 +176,6 @@ export const workspaceSettingsOperations = [
     params: WorkspaceParams,
     body: partial(Security),
     responses: { 200: { description: "Policy", schema: Security } },
-    examples: [
-      {
-        name: "domains",
-        request: { params: wsp, body: { allowedEmailDomains: ["acme.com"], maxShareLinkDays: 30 } },
-        response: { status: 200, body: { ...defaults.security, allowedEmailDomains: ["acme.com"], maxShareLinkDays: 30 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.map(
         updateSection(context, params.workspaceId, "security", {
@@ -223,8 +187,6 @@ export const workspaceSettingsOperations = [
       )
   }),
   operation({
-    service,
-    tag,
     operationId: "setWorkspaceSeatLimit",
     method: "PUT",
     path: "/v1/workspaces/{workspaceId}/seat-limit",
@@ -246,13 +208,6 @@ export const workspaceSettingsOperations = [
         }).annotate({ identifier: "WorkspaceSeats" })
       }
     },
-    examples: [
-      {
-        name: "ten",
-        request: { params: wsp, body: { seatLimit: 10 } },
-        response: { status: 200, body: { limit: 10, members: 3, guests: 1, pendingInvitations: 1, available: 6 } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* owner(context, params.workspaceId)

@@ -7,14 +7,15 @@ import type { Role } from "../../../actors/identity/Workspace.ts"
 import { rosterOf, seatUsage } from "../../../actors/pm/Roster.ts"
 import { outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import * as Stats from "../../../actors/pm/WorkspaceStats.ts"
-import { operation } from "../../Operation.ts"
-import { exampleIds as ids, inWorkspace, orDieSql } from "../WorkAccess.ts"
-import { tag, service, read, Items, WorkspaceParams, wsp, bob, admin, Counts, exampleCounts, configOfWorkspace } from "./shared.ts"
+import { tagGroup } from "../../Operation.ts"
+import { inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { tag, service, read, Items, WorkspaceParams, admin, Counts, configOfWorkspace } from "./shared.ts"
+import { statsExamples } from "./Stats.examples.ts"
+
+const { operation } = tagGroup(service, tag, statsExamples)
 
 export const workspaceStatsOperations = [
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceStats",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/stats",
@@ -45,25 +46,6 @@ export const workspaceStatsOperations = [
         }).annotate({ identifier: "WorkspaceStats" })
       }
     },
-    examples: [
-      {
-        name: "stats",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            spaces: 2,
-            folders: 3,
-            lists: 7,
-            tasks: exampleCounts,
-            unassigned: 2,
-            thisWeek: { from: "2026-11-16T00:00:00.000Z", to: "2026-11-23T00:00:00.000Z", due: 3, completed: 4, created: 6 },
-            members: { owner: 1, admin: 1, member: 4, viewer: 2, guests: 1 },
-            timeZone: "UTC"
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -99,8 +81,6 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceSpaceStats",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/stats/spaces",
@@ -124,20 +104,6 @@ export const workspaceStatsOperations = [
         )
       }
     },
-    examples: [
-      {
-        name: "spaces",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [
-              { spaceId: ids.space, shortId: "S-1", name: "Engineering", isPrivate: false, folders: 1, lists: 3, tasks: exampleCounts }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -157,8 +123,6 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceWorkload",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/stats/workload",
@@ -193,20 +157,6 @@ export const workspaceStatsOperations = [
         }).annotate({ identifier: "WorkspaceWorkload" })
       }
     },
-    examples: [
-      {
-        name: "workload",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            items: [{ userId: bob.userId, name: "Bob", email: bob.email, openTasks: 5, overdueTasks: 1, dueSoon: 2, estimateMinutes: 480 }],
-            unassigned: 2,
-            days: 7
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -229,8 +179,6 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceThroughput",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/stats/throughput",
@@ -255,23 +203,6 @@ export const workspaceStatsOperations = [
         }).annotate({ identifier: "WorkspaceThroughput" })
       }
     },
-    examples: [
-      {
-        name: "week",
-        request: { params: wsp, query: { days: "2" } },
-        response: {
-          status: 200,
-          body: {
-            timeZone: "UTC",
-            from: "2026-11-20T00:00:00.000Z",
-            days: [
-              { date: "2026-11-20", created: 4, completed: 2 },
-              { date: "2026-11-21", created: 1, completed: 3 }
-            ]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
@@ -280,8 +211,6 @@ export const workspaceStatsOperations = [
       })
   }),
   operation({
-    service,
-    tag,
     operationId: "getWorkspaceUsage",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/usage",
@@ -318,20 +247,6 @@ export const workspaceStatsOperations = [
         }).annotate({ identifier: "WorkspaceUsage" })
       }
     },
-    examples: [
-      {
-        name: "usage",
-        request: { params: wsp },
-        response: {
-          status: 200,
-          body: {
-            seats: { limit: 10, members: 3, guests: 1, pendingInvitations: 1, available: 6 },
-            storage: { attachments: 4, attachmentBytes: 1048576, logoBytes: 20480, totalBytes: 1069056 },
-            counts: { spaces: 2, folders: 3, lists: 7, tasks: 120, comments: 340, activeShareLinks: 2 }
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* admin(context, params.workspaceId)

@@ -1,0 +1,39 @@
+/**
+ * Scheduled changelog entries publish on time even when nobody reads the
+ * board: every node looks, every half minute, for boards with entries whose
+ * `publishAt` has passed and asks their desks to publish them (shipping the
+ * linked requests and notifying their voters). The desk serialises a board's
+ * writes and publishes only entries still scheduled, so nodes looking at the
+ * same time publish each entry once.
+ */
+import { Effect, Layer } from "effect"
+import { extension } from "../Extension.ts"
+import { query } from "../../persistence/Sql.ts"
+import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
+import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
+
+const SWEEP_MILLIS = 30_000
+
+/** Publishes what is due on every board; a board that refuses (archived) or fails is left for the next sweep. */
+export const publishDueEntries = Effect.gen(function* () {
+  const boards = yield* query<{ board_id: string }>(
+    `SELECT DISTINCT board_id FROM feedback_changelog_entries WHERE state = 'scheduled' AND publish_at <= now()`
+  )
+  yield* Effect.forEach(boards, (row) => deskSend(row.board_id, "publishDue", SCHEDULER, {}).pipe(Effect.catchCause(() => Effect.void)), {
+    concurrency: 4,
+    discard: true
+  })
+})
+
+export const feedbackExtension = extension({
+  name: "feedback",
+  layer: () => Layer.empty,
+  attach: () =>
+    Effect.gen(function* () {
+      const scope = yield* Effect.scope
+      const sweep = publishDueEntries.pipe(
+        Effect.catchCause((cause) => Effect.logWarning("feedback: publishing due changelog entries failed", cause))
+      )
+      yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(SWEEP_MILLIS), sweep)), scope)
+    })
+})
