@@ -6,6 +6,7 @@
  * The web client (openapi-fetch) is typed by these files only, so a changed
  * operation is a type error in the app, never a hand-written request shape.
  * Files are rewritten only when their document changed (its hash heads the file).
+ * Beside them, `scopes.ts`: the API-key scope vocabulary (facade/Scopes.ts), which the key form offers.
  */
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -16,6 +17,7 @@ import { promisify } from "node:util"
 import { openApiDocument } from "../catalog/OpenApi.ts"
 import { serviceNames, services } from "../catalog/Services.ts"
 import { atriumRegistry } from "../operations.ts"
+import { scopes } from "../Scopes.ts"
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
@@ -56,6 +58,12 @@ export const writeApiTypes = async (): Promise<ReadonlyArray<string>> => {
       rmSync(`${scratch}.json`, { force: true })
       rmSync(`${scratch}.ts`, { force: true })
     }
+  }
+  const scopesFile = path.join(GENERATED_DIR, "scopes.ts")
+  const scopesSource = `// Generated from facade/Scopes.ts by facade/web/ApiTypes.ts; do not edit.\n/** The API-key scopes and what each allows. */\nexport const scopes = ${JSON.stringify(scopes, null, 2)} as const\n`
+  if (!existsSync(scopesFile) || readFileSync(scopesFile, "utf8") !== scopesSource) {
+    writeFileSync(scopesFile, scopesSource)
+    written.push("scopes")
   }
   return written
 }

@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { useParams } from "react-router"
 // The server's scope vocabulary itself (a plain table, no server code), so the choices are never stale.
-import { scopes } from "../../../../facade/Scopes.ts"
+import { scopes } from "../../api/generated/scopes.ts"
 import { client } from "../../api/client.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
