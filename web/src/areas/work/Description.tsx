@@ -83,6 +83,9 @@ export const Description = ({
               key={item.label}
               type="button"
               aria-pressed={active?.[item.mark] ?? false}
+              // The editor keeps the focus (a mouse press would move it to the button): a space typed right after
+              // clicking Bold must go into the text, not press the button again and turn bold off.
+              onMouseDown={(event) => event.preventDefault()}
               onClick={() => editor !== null && item.run(editor)}
             >
               {item.label}
