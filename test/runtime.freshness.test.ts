@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Actor } from "../runtime/Actor.ts"
 import { ActorUnavailable } from "../runtime/ActorError.ts"
 import { ActorSystem, type ActorSystemShape } from "../runtime/ActorSystem.ts"
+import * as MessageCodec from "../runtime/MessageCodec.ts"
 import * as MemoryActorStore from "../runtime/MemoryActorStore.ts"
 import { bucketName, layerNats, nodeSubjectOf } from "../runtime/NatsTransport.ts"
 import { shardOf } from "../runtime/Sharding.ts"
@@ -207,6 +208,12 @@ describe.skipIf(!available)("freshness and acknowledged invalidation", () => {
     const holder = setInterval(() => void kv.put(`shard.${shard}`, "ghost").catch(() => {}), 300)
     try {
       await waitFor("the ghost to own the shard", async () => ((await readLeases(prefix)).get(shard) === "ghost" ? true : undefined))
+      // B serves the shard until its next renewal finds the lease taken; until then it would still acknowledge the invalidation.
+      const probe = MessageCodec.withDeadline(MessageCodec.encodeInvalidation("Board", board), 1000)
+      await waitFor("B to stop serving the ghost's shard", async () => {
+        const reply = await nc.request(nodeSubjectOf(prefix, b.system.nodeId), probe, { timeout: 1000 }).catch(() => undefined)
+        return reply?.string().includes("moved") ? true : undefined
+      })
       const order: Array<string> = []
       const retitle = run(a.system.ask(Writer, writer, "Retitle", { board, title: "unheard" })).then((reply) => {
         order.push("retitle")
