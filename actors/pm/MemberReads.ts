@@ -57,3 +57,16 @@ const findSpaceMemberships = SqlSchema.findAll({
 /** The spaces (of any workspace) the user is an explicit member of. */
 export const spaceMembershipsOf = (userId: string) =>
   Effect.map(findSpaceMemberships(userId), (rows) => new Set(rows.map((row) => row.spaceId)))
+
+const findMemberSpaces = SqlSchema.findAll({
+  Request: Schema.Struct({ workspaceId: Schema.String, userIds: Schema.Array(Schema.String) }),
+  Result: Schema.Struct({ userId: Schema.String, id: Schema.String, name: Schema.String }),
+  execute: (r) => [
+    `SELECT m.user_id AS "userId", s.id, s.name FROM pm_space_members m JOIN pm_spaces s ON s.id = m.space_id
+      WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND m.user_id = ANY($2::text[]) ORDER BY s.position, s.created_at`,
+    [r.workspaceId, r.userIds]
+  ]
+})
+
+/** The (not deleted) spaces of the workspace each of these users is an explicit member of, in order. */
+export const memberSpaces = (workspaceId: string, userIds: ReadonlyArray<string>) => findMemberSpaces({ workspaceId, userIds })

@@ -1,6 +1,6 @@
 /**
- * Reads of one space that its actor's memory does not hold: list names and
- * folder count for its task counts, its private members, who has tasks in
+ * Reads of one space (or folder) that its actor's memory does not hold: list
+ * names and folder count for its task counts, its private members, who has tasks in
  * it, and what in it is archived or matches a name.
  */
 import { Effect, Schema } from "effect"
@@ -9,16 +9,17 @@ import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { folderColumns, listColumns, toFolder, toList } from "./StructureReads.ts"
 
 const findListNames = SqlSchema.findAll({
-  Request: Schema.String,
+  Request: Schema.Struct({ in: Schema.Literals(["space", "folder"]), id: Schema.String }),
   Result: Schema.Struct({ id: Schema.String, name: Schema.String }),
-  execute: (spaceId) => [
-    "SELECT id, name FROM pm_lists WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position",
-    [spaceId]
+  execute: (r) => [
+    `SELECT id, name FROM pm_lists WHERE ${r.in === "space" ? "space_id" : "folder_id"} = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
+    [r.id]
   ]
 })
 
-/** The space's unarchived lists (in any folder), in order. */
-export const listNames = (spaceId: string) => findListNames(spaceId)
+/** The unarchived lists of a space (in any folder) or of a folder, in order. */
+export const listNames = (spaceId: string) => findListNames({ in: "space", id: spaceId })
+export const folderListNames = (folderId: string) => findListNames({ in: "folder", id: folderId })
 
 const countFolders = SqlSchema.findOne({
   Request: Schema.String,

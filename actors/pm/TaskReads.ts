@@ -414,3 +414,31 @@ const findLinkedLists = SqlSchema.findAll({
 
 /** The (not deleted) lists a task is also in besides its home list, first added first. */
 export const linkedListIds = (taskId: string) => Effect.map(findLinkedLists(taskId), (rows) => rows.map((row) => row.listId))
+
+const findSubtree = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({
+    id: Schema.String,
+    shortId: Schema.String,
+    name: Schema.String,
+    status: Schema.String,
+    parentId: Schema.NullOr(Schema.String)
+  }),
+  execute: (taskId) => [
+    `WITH RECURSIVE tree AS (SELECT id FROM pm_tasks WHERE id = $1 UNION ALL SELECT t.id FROM pm_tasks t JOIN tree ON t.parent_task_id = tree.id WHERE t.deleted_at IS NULL)
+     SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.parent_task_id AS "parentId" FROM pm_tasks t WHERE t.id IN (SELECT id FROM tree) ORDER BY t.position, t.created_at`,
+    [taskId]
+  ]
+})
+
+/** A task and its (not deleted) subtasks at every depth, each with its parent, in order. */
+export const subtaskTree = (taskId: string) => findSubtree(taskId)
+
+const findCustomValues = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ fieldId: Schema.String, value: Schema.Unknown }),
+  execute: (taskId) => [`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [taskId]]
+})
+
+/** The custom field values stored for a task (as stored, by field id). */
+export const customValuesOf = (taskId: string) => findCustomValues(taskId)

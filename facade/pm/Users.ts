@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { readFile, removeFile, storeThen } from "../../actors/Files.ts"
 import { showingUser } from "../../actors/pm/Staleness.ts"
 import { membershipsOf } from "../../actors/pm/Team.ts"
 import { visibleSpaceIds } from "../../actors/pm/WorkspaceReads.ts"
@@ -40,7 +41,6 @@ import {
   WorkspacePreferences,
   defaultWorkspacePreferences
 } from "../../actors/pm/UserSettings.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, userOf, workspaceRole } from "../Access.ts"
@@ -537,15 +537,13 @@ export const usersOperations = [
           return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [
             { path: "body", message: "content does not match Content-Type" }
           ])
-        const blobs = yield* BlobStore
         const key = `pm/avatars/${userId}/${randomUUID()}`
-        yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
-        const { avatar, previous } = yield* settingsActor(userId, "setAvatar", {
+        const { avatar, previous } = yield* storeThen(
           key,
-          contentType: upload.contentType,
-          size: upload.bytes.length
-        }).pipe(Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore)))
-        if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
+          upload,
+          settingsActor(userId, "setAvatar", { key, contentType: upload.contentType, size: upload.bytes.length })
+        )
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
         return {
           avatarUrl: `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(avatar.updatedAt)}`,
           contentType: avatar.contentType,
@@ -566,7 +564,7 @@ export const usersOperations = [
       Effect.gen(function* () {
         const { userId } = yield* me(context)
         const { previous } = yield* settingsActor(userId, "clearAvatar", {})
-        if (previous !== null) yield* (yield* BlobStore).delete(previous.key).pipe(Effect.ignore)
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
       })
   }),
   operation({
@@ -584,7 +582,7 @@ export const usersOperations = [
         const avatar: typeof AvatarInfo.Type | null =
           (yield* settingsOf([params.userId]).pipe(Effect.orDie)).get(params.userId)?.avatar ?? null
         if (avatar === null) return yield* reject("not_found", "This user has no avatar")
-        const blob = yield* (yield* BlobStore).get(avatar.key).pipe(Effect.orDie)
+        const blob = yield* readFile(avatar.key)
         if (blob === undefined) return yield* reject("not_found", "This user has no avatar")
         return raw(avatar.contentType, blob.bytes, {
           etag: `"${createHash("sha256").update(avatar.key).digest("base64url").slice(0, 22)}"`,

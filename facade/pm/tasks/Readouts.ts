@@ -4,6 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
+import { checklistsOf } from "../../../actors/pm/TaskChecklists.ts"
 import { Comment, assignedComments, listComments } from "../../../actors/pm/TaskDiscussion.ts"
 import { getTasks } from "../../../actors/pm/TaskReads.ts"
 import { progressOf } from "../../../actors/pm/TimeReads.ts"
@@ -11,7 +12,7 @@ import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import { BooleanString, inWorkspace, onTask, orDieSql } from "../WorkAccess.ts"
 
-import { tag, service, read, TaskParams, WorkspaceParams, checklistsOf } from "./shared.ts"
+import { tag, service, read, TaskParams, WorkspaceParams } from "./shared.ts"
 import { readoutsExamples } from "./Readouts.examples.ts"
 
 const markdownOf = (
