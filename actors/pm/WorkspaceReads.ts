@@ -244,3 +244,19 @@ export const visibleSpaceIds = (workspaceId: string, viewer: Viewer, spaceIds: R
     findVisibleSpaces({ workspaceId, userId: viewer.userId, admin: viewer.admin, spaceIds }),
     (rows) => new Set(rows.map((row) => row.id))
   )
+
+const findAllVisibleSpaces = SqlSchema.findAll({
+  Request: Schema.Struct(Visible),
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (r) => [
+    `SELECT s.id FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)}`,
+    visibleParams(r)
+  ]
+})
+
+/** Every (not deleted, archived or not) space of the workspace the viewer may see. */
+export const spacesVisibleTo = (workspaceId: string, viewer: Viewer) =>
+  Effect.map(
+    findAllVisibleSpaces({ workspaceId, userId: viewer.userId, admin: viewer.admin }),
+    (rows) => new Set(rows.map((row) => row.id))
+  )

@@ -1,7 +1,8 @@
 /**
  * A reader's wiki at a glance, only what they may read (`visibleTo`): the
  * spaces with their page counts, their favorites, the pages they viewed or
- * edited lately, and what changed lately across the workspace.
+ * edited lately, what changed lately across the workspace, and every page
+ * they may read (for Lens).
  */
 import { Effect, Schema } from "effect"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
@@ -141,3 +142,15 @@ const findFavoriteWorkspace = SqlSchema.findOne({
 /** The workspace of the user's favorite page, if it is one of their favorites. */
 export const favoriteWorkspace = (userId: string, pageId: string) =>
   Effect.map(findFavoriteWorkspace({ userId, pageId }), (row) => row?.workspaceId)
+
+const findVisiblePages = SqlSchema.findAll({
+  Request: ReaderSchema,
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (reader) => {
+    const visible = visibleTo(reader, 1)
+    return [`WITH RECURSIVE ${visible.ctes} SELECT p.id FROM visible_pages p`, visible.params]
+  }
+})
+
+/** Every page of the workspace the reader may read. */
+export const pagesVisibleTo = (reader: Reader) => Effect.map(findVisiblePages(reader), (rows) => new Set(rows.map((row) => row.id)))
