@@ -109,9 +109,6 @@ const allowedPersistence: ReadonlyArray<readonly [arrow: string, why: string]> =
   ["facade/Atrium.ts -> persistence/SqlActorStore.ts", "composition root: provides the actor store layer"],
   ["facade/Extension.ts -> persistence/BlobStore.ts", "extension seam: CoreServices names the blob store"],
   ["facade/Extension.ts -> persistence/Sql.ts", "extension seam: CoreServices names the database"],
-  ["facade/extensions/HubExtension.ts -> persistence/Sql.ts", "extension seam: the call directory's context names the database"],
-  ["facade/extensions/PushExtension.ts -> persistence/Sql.ts", "extension seam: the push sender's context names the database"],
-  ["facade/auth/Authenticate.ts -> persistence/Sql.ts", "the Authentication type names the database its API-key lookup needs"],
   ["facade/Demo.ts -> persistence/Sql.ts", "seedDemo's type names SqlError (its cast goes with the composition-root work)"],
   // Removed by the branch that moves facade/feedback's SQL into actors/feedback (the coordinator empties these after merging it).
   ["facade/feedback/Attachments.ts -> persistence/BlobStore.ts", "feedback branch"],
