@@ -49,7 +49,10 @@ const factsOfRecording = (recordingId: number) =>
     return callFacts(recording, segments, participants)
   })
 
-export const callDirectoryLive = (context: Context.Context<ActorSystem | Sql>): CallDirectoryShape => ({
+/** What the live call directory runs its reads with. */
+export type CallDirectoryServices = ActorSystem | Sql
+
+export const callDirectoryLive = (context: Context.Context<CallDirectoryServices>): CallDirectoryShape => ({
   call: (callId) =>
     recordingIdOfCall(callId).pipe(
       Effect.flatMap(factsOfRecording),

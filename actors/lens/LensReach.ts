@@ -8,9 +8,8 @@
  */
 import { Effect } from "effect"
 import { type Role, atLeast } from "../identity/Workspace.ts"
-import { visibleSpace } from "../pm/StructureReads.ts"
-import { visibleTo } from "../wiki/VisiblePages.ts"
-import { query } from "../../persistence/Sql.ts"
+import { spacesVisibleTo } from "../pm/WorkspaceReads.ts"
+import { pagesVisibleTo } from "../wiki/HomeReads.ts"
 import type { Audience, SourceType } from "./Passage.ts"
 
 /** The caller as the index sees them. */
@@ -26,22 +25,8 @@ export interface Reach {
   readonly pages: ReadonlySet<string>
 }
 
-const visibleSpaceIds = (asker: Asker) =>
-  Effect.map(
-    query<{ id: string }>(
-      `SELECT s.id FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)}`,
-      [asker.workspaceId, asker.userId, atLeast(asker.role, "admin")]
-    ),
-    (rows) => new Set(rows.map((row) => row.id))
-  )
-
-const visiblePageIds = (asker: Asker) => {
-  const visible = visibleTo(asker, 1)
-  return Effect.map(
-    query<{ id: string }>(`WITH RECURSIVE ${visible.ctes} SELECT p.id FROM visible_pages p`, [...visible.params]),
-    (rows) => new Set(rows.map((row) => row.id))
-  )
-}
+// The services' own read modules apply their permission rules: Lens reads no pm or wiki table itself.
+const visibleSpaceIds = (asker: Asker) => spacesVisibleTo(asker.workspaceId, { userId: asker.userId, admin: atLeast(asker.role, "admin") })
 
 const none: ReadonlySet<string> = new Set()
 
@@ -51,7 +36,7 @@ export const reachOf = (asker: Asker, sources: ReadonlySet<SourceType>) =>
     const [spaces, pages] = yield* Effect.all(
       [
         sources.has("task") ? visibleSpaceIds(asker) : Effect.succeed(none),
-        sources.has("page") ? visiblePageIds(asker) : Effect.succeed(none)
+        sources.has("page") ? pagesVisibleTo(asker) : Effect.succeed(none)
       ],
       { concurrency: "unbounded" }
     )

@@ -8,6 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { command } from "./WorkActor.ts"
@@ -151,3 +152,13 @@ export const favoriteWorkspace = (userId: string, favoriteId: string) =>
     ]),
     (rows) => rows[0]?.workspaceId
   )
+
+const findWorkspaceOrder = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ workspaceId: Schema.String, position: Schema.Number }),
+  execute: (userId) => [`SELECT workspace_id AS "workspaceId", position FROM pm_workspace_order WHERE user_id = $1`, [userId]]
+})
+
+/** The user's own order of their workspaces: position by workspace id (the ones never placed are absent). */
+export const workspaceOrderOf = (userId: string) =>
+  Effect.map(findWorkspaceOrder(userId), (rows) => new Map(rows.map((row) => [row.workspaceId, row.position] as const)))

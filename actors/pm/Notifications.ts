@@ -6,6 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { NOTIFICATION_COLUMNS, type NotificationRecord, type NotificationRow, toNotification } from "./EventLog.ts"
@@ -135,3 +136,17 @@ export const markAllRead = (userId: string, workspaceIds: ReadonlyArray<string>,
     )
     return { updated: rows.length }
   })
+
+const countUnread = SqlSchema.findAll({
+  Request: Schema.Struct({ userId: Schema.String, workspaceIds: Schema.Array(Schema.String) }),
+  Result: Schema.Struct({ workspaceId: Schema.String, n: Schema.Number }),
+  execute: (r) => [
+    `SELECT workspace_id AS "workspaceId", count(*)::int AS n FROM pm_notifications
+      WHERE user_id = $1 AND read_at IS NULL AND workspace_id = ANY($2::text[]) GROUP BY workspace_id`,
+    [r.userId, r.workspaceIds]
+  ]
+})
+
+/** The user's unread notifications counted per workspace (absent: none). */
+export const unreadByWorkspace = (userId: string, workspaceIds: ReadonlyArray<string>) =>
+  Effect.map(countUnread({ userId, workspaceIds }), (rows) => new Map(rows.map((row) => [row.workspaceId, row.n] as const)))

@@ -2,6 +2,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { getSpace } from "./StructureReads.ts"
@@ -94,3 +95,16 @@ export const tagCommands = {
     })
   )
 }
+
+const findTagNames = SqlSchema.findAll({
+  Request: Schema.Struct({ workspaceId: Schema.String, spaceId: Schema.NullOr(Schema.String) }),
+  Result: Schema.Struct({ name: Schema.String }),
+  execute: (r) => [
+    "SELECT DISTINCT lower(name) AS name FROM pm_tags WHERE workspace_id = $1 AND ($2::text IS NULL OR space_id = $2)",
+    [r.workspaceId, r.spaceId]
+  ]
+})
+
+/** Every tag name (lower case) of the workspace, or of one space. */
+export const tagNamesIn = (workspaceId: string, spaceId: string | null) =>
+  Effect.map(findTagNames({ workspaceId, spaceId }), (rows) => rows.map((r) => r.name))

@@ -7,6 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { hydrate, taskColumns, taskFrom, type TaskRow } from "./TaskReads.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
@@ -276,3 +277,24 @@ export const listSprintGroups = (spaceId: string) =>
     query<GroupRow>(`SELECT ${groupColumns} FROM pm_sprint_groups g WHERE g.space_id = $1 ORDER BY lower(g.name), g.id`, [spaceId]),
     presentGroups
   )
+
+const findSprintsNamed = SqlSchema.findAll({
+  Request: Schema.Struct({
+    workspaceId: Schema.String,
+    userId: Schema.String,
+    admin: Schema.Boolean,
+    spaceId: Schema.NullOr(Schema.String),
+    ref: Schema.String
+  }),
+  Result: Schema.Struct({ id: Schema.String, name: Schema.String, space: Schema.String }),
+  execute: (r) => [
+    `SELECT sp.id, sp.name, s.name AS space FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
+      WHERE sp.workspace_id = $1 AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} AND ($4::text IS NULL OR sp.space_id = $4)
+        AND (lower(sp.name) = lower($5) OR sp.id = lower($5))`,
+    [r.workspaceId, r.userId, r.admin, r.spaceId, r.ref]
+  ]
+})
+
+/** Sprints the viewer may see named `ref` (any case) or with that id, in one space or the whole workspace. */
+export const sprintsNamed = (workspaceId: string, viewer: Viewer, spaceId: string | null, ref: string) =>
+  findSprintsNamed({ workspaceId, userId: viewer.userId, admin: viewer.admin, spaceId, ref })

@@ -9,6 +9,7 @@
 import { Effect, Schema } from "effect"
 import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
@@ -209,6 +210,31 @@ export const listsUsing = (scopeType: ScopeType, scopeId: string) => {
          AND (l.folder_id IS NULL OR NOT EXISTS (SELECT 1 FROM pm_statuses st WHERE st.scope_type = 'folder' AND st.scope_id = l.folder_id))`
   return Effect.map(query<{ id: string }>(text, [scopeId]), (rows) => rows.map((r) => r.id))
 }
+
+const findListsIn = SqlSchema.findAll({
+  Request: Schema.Struct({ scopeType: Schema.Literals(["folder", "list"]), scopeId: Schema.String }),
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (r) => [
+    r.scopeType === "folder" ? "SELECT id FROM pm_lists WHERE folder_id = $1" : "SELECT id FROM pm_lists WHERE id = $1",
+    [r.scopeId]
+  ]
+})
+
+/** The lists in a folder (deleted ones too), or the list itself. */
+export const listIdsIn = (scopeType: "folder" | "list", scopeId: string) =>
+  Effect.map(findListsIn({ scopeType, scopeId }), (rows) => rows.map((r) => r.id))
+
+const countByStatus = SqlSchema.findAll({
+  Request: Schema.Array(Schema.String),
+  Result: Schema.Struct({ status: Schema.String, count: Schema.Number }),
+  execute: (listIds) => [
+    "SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = ANY($1::text[]) AND deleted_at IS NULL GROUP BY lower(status)",
+    [listIds]
+  ]
+})
+
+/** The (not deleted) tasks of these lists counted by status name (lower case). */
+export const taskCountsByStatus = (listIds: ReadonlyArray<string>) => countByStatus(listIds)
 
 /**
  * Moves the tasks of `listIds` from statuses of `before` that `after` lacks:
@@ -462,3 +488,29 @@ export const resetStatuses = (ref: ScopeRef, by: string) =>
       ]
     }
   })
+
+const findStatusNames = SqlSchema.findAll({
+  Request: Schema.Struct({ workspaceId: Schema.String, spaceId: Schema.NullOr(Schema.String) }),
+  Result: Schema.Struct({ name: Schema.String }),
+  execute: (r) => [
+    `SELECT DISTINCT lower(st.name) AS name FROM pm_statuses st WHERE st.workspace_id = $1
+       AND ($2::text IS NULL OR st.scope_id = $2 OR st.scope_id IN (SELECT id FROM pm_folders WHERE space_id = $2) OR st.scope_id IN (SELECT id FROM pm_lists WHERE space_id = $2))`,
+    [r.workspaceId, r.spaceId]
+  ]
+})
+
+/** Every status name (lower case) defined in the workspace, or in one space and its folders and lists. */
+export const statusNamesIn = (workspaceId: string, spaceId: string | null) =>
+  Effect.map(findStatusNames({ workspaceId, spaceId }), (rows) => rows.map((r) => r.name))
+
+const countListByStatus = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ status: Schema.String, count: Schema.Number }),
+  execute: (listId) => [
+    "SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = $1 AND deleted_at IS NULL AND archived_at IS NULL GROUP BY lower(status)",
+    [listId]
+  ]
+})
+
+/** A list's unarchived (not deleted) tasks counted by status name (lower case). */
+export const listTaskCountsByStatus = (listId: string) => countListByStatus(listId)

@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { notifyUsers } from "./Changes.ts"
 import { requireMembers } from "./Members.ts"
@@ -271,3 +272,39 @@ export const checklistCommands = {
     })
   )
 }
+
+const findChecklists = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ id: Schema.String, taskId: Schema.String, name: Schema.String, position: Schema.Number }),
+  execute: (taskId) => [
+    `SELECT id, task_id AS "taskId", name, position FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`,
+    [taskId]
+  ]
+})
+
+const findChecklistItems = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({
+    id: Schema.String,
+    checklistId: Schema.String,
+    name: Schema.String,
+    resolved: Schema.Boolean,
+    assigneeId: Schema.NullOr(Schema.String),
+    position: Schema.Number
+  }),
+  execute: (taskId) => [
+    `SELECT id, checklist_id AS "checklistId", name, resolved, assignee_id AS "assigneeId", position FROM pm_checklist_items WHERE task_id = $1 ORDER BY position, created_at`,
+    [taskId]
+  ]
+})
+
+/** A task's checklists in order, each with its items in order and how many are resolved. */
+export const checklistsOf = (taskId: string) =>
+  Effect.gen(function* () {
+    const lists = yield* findChecklists(taskId)
+    const items = yield* findChecklistItems(taskId)
+    return lists.map((c) => {
+      const own = items.filter((i) => i.checklistId === c.id).map(({ checklistId: _c, ...i }) => i)
+      return { ...c, items: own, resolvedCount: own.filter((i) => i.resolved).length }
+    })
+  })

@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Notify } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
@@ -453,3 +454,15 @@ export const discussionCommands = {
       })
   )
 }
+
+const findCommentPlace = SqlSchema.findOne({
+  Request: Schema.Struct({ commentId: Schema.String, workspaceId: Schema.String }),
+  Result: Schema.Struct({ taskId: Schema.String, parentCommentId: Schema.NullOr(Schema.String), authorId: Schema.String }),
+  execute: (r) => [
+    `SELECT task_id AS "taskId", parent_comment_id AS "parentCommentId", author_id AS "authorId" FROM pm_comments WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+    [r.commentId, r.workspaceId]
+  ]
+})
+
+/** A (not deleted) comment of the workspace: its task, the comment it answers and its author. */
+export const commentPlace = (workspaceId: string, commentId: string) => findCommentPlace({ commentId, workspaceId })

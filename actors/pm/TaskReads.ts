@@ -6,9 +6,10 @@
  * rows, so a request costs one round trip. Filtering and both paginations
  * (offset, and keyset on (created_at, id) for cursors) live here.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { userRefJson } from "../identity/IdentityQueries.ts"
 import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
 import { effectiveStatusJoin } from "./Statuses.ts"
@@ -368,3 +369,76 @@ export const featuresOfSpace = (spaceId: string) =>
     ...defaultFeatures,
     ...(rows[0]?.features ?? {})
   }))
+
+const findStatusHistory = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ status: Schema.String, type: Schema.String, enteredAt: Schema.String }),
+  execute: (taskId) => [
+    `SELECT status, status_type AS type, entered_at AS "enteredAt" FROM pm_task_status_history WHERE task_id = $1 ORDER BY entered_at, id`,
+    [taskId]
+  ]
+})
+
+/** The statuses a task entered, oldest first. */
+export const statusHistory = (taskId: string) => findStatusHistory(taskId)
+
+/** The workspace's deleted tasks (in lists and spaces not deleted) the viewer may see, last deleted first. */
+export const deletedTasks = (workspaceId: string, viewer: Viewer, page: { readonly offset: number; readonly limit: number }) =>
+  Effect.flatMap(
+    query<TaskRow>(
+      `SELECT ${taskColumns} ${taskFrom} WHERE t.workspace_id = $1 AND t.deleted_at IS NOT NULL AND l.deleted_at IS NULL AND s.deleted_at IS NULL
+        AND ${visibleSpace("s", 3, 2)}
+      ORDER BY t.deleted_at DESC, t.id LIMIT $4 OFFSET $5`,
+      [workspaceId, viewer.admin, viewer.userId, page.limit, page.offset]
+    ),
+    hydrate
+  )
+
+const findShortId = SqlSchema.findOne({
+  Request: Schema.String,
+  Result: Schema.Struct({ shortId: Schema.String }),
+  execute: (taskId) => [`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId]]
+})
+
+/** A task's short id (deleted tasks too), or "" when there is no such task. */
+export const shortIdOfTask = (taskId: string) => Effect.map(findShortId(taskId), (row) => row?.shortId ?? "")
+
+const findLinkedLists = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ listId: Schema.String }),
+  execute: (taskId) => [
+    `SELECT k.list_id AS "listId" FROM pm_task_list_links k JOIN pm_lists l ON l.id = k.list_id WHERE k.task_id = $1 AND l.deleted_at IS NULL ORDER BY k.added_at`,
+    [taskId]
+  ]
+})
+
+/** The (not deleted) lists a task is also in besides its home list, first added first. */
+export const linkedListIds = (taskId: string) => Effect.map(findLinkedLists(taskId), (rows) => rows.map((row) => row.listId))
+
+const findSubtree = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({
+    id: Schema.String,
+    shortId: Schema.String,
+    name: Schema.String,
+    status: Schema.String,
+    parentId: Schema.NullOr(Schema.String)
+  }),
+  execute: (taskId) => [
+    `WITH RECURSIVE tree AS (SELECT id FROM pm_tasks WHERE id = $1 UNION ALL SELECT t.id FROM pm_tasks t JOIN tree ON t.parent_task_id = tree.id WHERE t.deleted_at IS NULL)
+     SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.parent_task_id AS "parentId" FROM pm_tasks t WHERE t.id IN (SELECT id FROM tree) ORDER BY t.position, t.created_at`,
+    [taskId]
+  ]
+})
+
+/** A task and its (not deleted) subtasks at every depth, each with its parent, in order. */
+export const subtaskTree = (taskId: string) => findSubtree(taskId)
+
+const findCustomValues = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ fieldId: Schema.String, value: Schema.Unknown }),
+  execute: (taskId) => [`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [taskId]]
+})
+
+/** The custom field values stored for a task (as stored, by field id). */
+export const customValuesOf = (taskId: string) => findCustomValues(taskId)

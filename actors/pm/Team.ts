@@ -7,6 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
@@ -77,6 +78,26 @@ export const teamMemberRows = (teamIds: ReadonlyArray<string>) =>
 /** The workspace a team belongs to (undefined: no such team). */
 export const teamWorkspace = (teamId: string) =>
   Effect.map(query<{ workspace_id: string }>("SELECT workspace_id FROM pm_teams WHERE id = $1", [teamId]), (rows) => rows[0]?.workspace_id)
+
+const findMemberships = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({
+    teamId: Schema.String,
+    name: Schema.String,
+    workspaceId: Schema.String,
+    role: Schema.String,
+    addedAt: Schema.String
+  }),
+  execute: (userId) => [
+    `SELECT m.team_id AS "teamId", t.name, t.workspace_id AS "workspaceId", m.role, m.added_at AS "addedAt"
+       FROM pm_team_members m JOIN pm_teams t ON t.id = m.team_id
+      WHERE m.user_id = $1 ORDER BY t.workspace_id, t.name`,
+    [userId]
+  ]
+})
+
+/** Every team the user is in, across workspaces, by workspace then team name. */
+export const membershipsOf = (userId: string) => findMemberships(userId)
 
 export const MemberInput = Schema.Struct({ userId: Id, role: TeamRole })
 export type MemberInput = typeof MemberInput.Type

@@ -15,6 +15,7 @@
  */
 import { Effect, Schema, Struct } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
@@ -280,3 +281,15 @@ export const configCommands = {
     })
   )
 }
+
+const findJoinable = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ workspaceId: Schema.String }),
+  execute: (domain) => [
+    `SELECT workspace_id AS "workspaceId" FROM pm_workspace_settings WHERE (features->>'domainJoin')::boolean AND security->'autoJoinDomains' ? $1`,
+    [domain]
+  ]
+})
+
+/** Workspaces that let anyone of this e-mail domain join (the feature on and the domain listed). */
+export const workspacesJoinableFrom = (domain: string) => Effect.map(findJoinable(domain), (rows) => rows.map((r) => r.workspaceId))

@@ -10,6 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { slugify } from "./Slug.ts"
@@ -271,3 +272,26 @@ export const PublicSite = Actor<{}>()({
       )
   }
 })
+
+const findShares = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({
+    page_id: Schema.String,
+    include_subpages: Schema.Boolean,
+    shared_by: Schema.String,
+    shared_at: Schema.String,
+    title: Schema.String,
+    slug: Schema.String
+  }),
+  execute: (spaceId) => [
+    `SELECT sh.page_id, sh.include_subpages, sh.shared_by, sh.shared_at, p.title, p.slug FROM wiki_public_shares sh JOIN wiki_pages p ON p.id = sh.page_id
+      WHERE sh.space_id = $1 ORDER BY sh.shared_at DESC, sh.page_id`,
+    [spaceId]
+  ]
+})
+
+/** The pages of the space shared publicly one by one, last shared first, with their titles and slugs. */
+export const sharesOf = (spaceId: string) =>
+  Effect.map(findShares(spaceId), (rows) =>
+    rows.map((row) => ({ share: toShare(row), page: { id: row.page_id, slug: row.slug, title: row.title } }))
+  )

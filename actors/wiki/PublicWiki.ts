@@ -241,3 +241,18 @@ export const publicPageById = (pageId: string) =>
     if (page === undefined) return yield* reject("not_found", "No such public page")
     return { space, site, pub, page }
   })
+
+/** The published public wikis (sites enabled, spaces public and not archived) of a workspace, by slug. */
+export const publishedSpacesOf = (workspaceId: string) =>
+  Effect.map(
+    query(
+      `SELECT ${SPACE_COLUMNS.split(", ")
+        .map((c) => `s.${c}`)
+        .join(", ")} FROM wiki_spaces s
+         JOIN wiki_public_sites ps ON ps.space_id = s.id
+        WHERE s.workspace_id = $1 AND ps.enabled AND s.is_public AND s.archived_at IS NULL
+        ORDER BY lower(ps.slug)`,
+      [workspaceId]
+    ),
+    (rows) => rows.map(toSpace)
+  )

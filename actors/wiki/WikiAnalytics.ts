@@ -211,3 +211,16 @@ export const publicVisitors = (spaceId: string, range: Range) =>
     ),
     (rows) => rows[0]!
   )
+
+/**
+ * Records a visitor's search of a public wiki for its analytics (normalized:
+ * trimmed, lower case, at most 200 characters). An append to a log that only
+ * these reports read, not any actor's state.
+ */
+export const recordPublicSearch = (spaceId: string, text: string, resultCount: number) =>
+  query("INSERT INTO wiki_public_searches (id, space_id, query, result_count) VALUES ($1, $2, $3, $4)", [
+    crypto.randomUUID(),
+    spaceId,
+    text.trim().toLowerCase().slice(0, 200),
+    resultCount
+  ])

@@ -8,6 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
@@ -180,3 +181,32 @@ export const WikiMember = Actor<{}>()({
       )
   }
 })
+
+const findRecentSearches = SqlSchema.findAll({
+  Request: Schema.Struct({ userId: Schema.String, workspaceId: Schema.String, limit: Schema.Number }),
+  Result: Schema.Struct({
+    id: Schema.String,
+    query: Schema.String,
+    filters: Schema.Record(Schema.String, Schema.String),
+    resultCount: Schema.Number,
+    searchedAt: Schema.String
+  }),
+  execute: (r) => [
+    `SELECT id, query, filters, result_count AS "resultCount", searched_at AS "searchedAt" FROM wiki_recent_searches
+      WHERE user_id = $1 AND workspace_id = $2 ORDER BY searched_at DESC, id LIMIT $3`,
+    [r.userId, r.workspaceId, r.limit]
+  ]
+})
+
+/** The member's recent searches in a workspace, newest first. */
+export const recentSearchesOf = (userId: string, workspaceId: string, limit: number) => findRecentSearches({ userId, workspaceId, limit })
+
+const findSearchWorkspace = SqlSchema.findOne({
+  Request: Schema.Struct({ searchId: Schema.String, userId: Schema.String }),
+  Result: Schema.Struct({ workspaceId: Schema.String }),
+  execute: (r) => [`SELECT workspace_id AS "workspaceId" FROM wiki_recent_searches WHERE id = $1 AND user_id = $2`, [r.searchId, r.userId]]
+})
+
+/** The workspace of one of the member's recent searches, if it is theirs. */
+export const recentSearchWorkspace = (userId: string, searchId: string) =>
+  Effect.map(findSearchWorkspace({ searchId, userId }), (row) => row?.workspaceId)

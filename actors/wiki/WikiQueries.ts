@@ -3,9 +3,10 @@
  * workspace membership they hang off. The wiki actors write these rows
  * before they reply, so a read after a write sees it.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { memberRoles } from "../identity/IdentityQueries.ts"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import type { PagePermissionRow, PageRow, SpacePermissionRow, SpaceRow } from "./WikiRecords.ts"
 import type { PageAccessLevel, SpaceRole, WorkspaceRoleSubject } from "./WikiRoles.ts"
 
@@ -171,3 +172,40 @@ export const subtreeIds = (pageId: string) =>
     ),
     (rows) => rows.map((row) => row.id)
   )
+
+const countPageThings = SqlSchema.findOne({
+  Request: Schema.String,
+  Result: Schema.Struct({ comments: Schema.Number, openThreads: Schema.Number, attachments: Schema.Number }),
+  execute: (pageId) => [
+    `SELECT (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND deleted_at IS NULL) AS comments,
+            (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND parent_id IS NULL AND resolved_at IS NULL AND deleted_at IS NULL) AS "openThreads",
+            (SELECT count(*)::int FROM wiki_attachments WHERE page_id = $1) AS attachments`,
+    [pageId]
+  ]
+})
+
+/** A page's (not deleted) comments, open threads and attachments. */
+export const pageCounts = (pageId: string) =>
+  Effect.map(countPageThings(pageId), (row) => row ?? { comments: 0, openThreads: 0, attachments: 0 })
+
+const findVersionAuthors = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ userId: Schema.String }),
+  execute: (pageId) => [
+    `SELECT DISTINCT author_id AS "userId" FROM wiki_page_versions WHERE page_id = $1 AND author_id IS NOT NULL
+     UNION SELECT DISTINCT jsonb_array_elements_text(contributors) FROM wiki_page_versions WHERE page_id = $1`,
+    [pageId]
+  ]
+})
+
+/** Everyone who authored or contributed to a saved version of the page. */
+export const versionAuthors = (pageId: string) => Effect.map(findVersionAuthors(pageId), (rows) => rows.map((row) => row.userId))
+
+const findLinkSources = SqlSchema.findAll({
+  Request: Schema.String,
+  Result: Schema.Struct({ id: Schema.String }),
+  execute: (pageId) => ["SELECT source_page_id AS id FROM wiki_page_links WHERE target_page_id = $1", [pageId]]
+})
+
+/** The pages that link to `pageId` (any state: callers check what they may see). */
+export const linkSources = (pageId: string) => Effect.map(findLinkSources(pageId), (rows) => rows.map((row) => row.id))

@@ -9,6 +9,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
@@ -208,3 +209,21 @@ export const WikiWorkspaceSettings = Actor<{}>()({
       )
   }
 })
+
+const findChanges = SqlSchema.findAll({
+  Request: Schema.Struct({ workspaceId: Schema.String, limit: Schema.Number }),
+  Result: Schema.Struct({
+    id: Schema.String,
+    changedBy: Schema.String,
+    changedAt: Schema.String,
+    changes: Schema.Record(Schema.String, Schema.Struct({ from: Schema.Unknown, to: Schema.Unknown }))
+  }),
+  execute: (r) => [
+    `SELECT id, changed_by AS "changedBy", changed_at AS "changedAt", changes FROM wiki_settings_changes
+      WHERE workspace_id = $1 ORDER BY changed_at DESC, id LIMIT $2`,
+    [r.workspaceId, r.limit]
+  ]
+})
+
+/** The latest changes of the workspace's wiki settings, newest first: who, when, and each field's before and after. */
+export const settingsChanges = (workspaceId: string, limit: number) => findChanges({ workspaceId, limit })

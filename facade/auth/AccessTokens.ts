@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { SignJWT, errors, jwtVerify } from "jose"
-import { Sql, type SqlError } from "../../persistence/Sql.ts"
+import { storedSecret } from "../../actors/identity/SystemSecrets.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60
@@ -26,15 +26,10 @@ export interface AccessTokensShape {
 
 export class AccessTokens extends Context.Service<AccessTokens, AccessTokensShape>()("atrium/facade/AccessTokens") {}
 
-const signingSecret: Effect.Effect<Uint8Array, SqlError, Sql> = Effect.gen(function* () {
+const signingSecret = Effect.gen(function* () {
   const fromEnv = process.env.JWT_SECRET
   if (fromEnv) return new TextEncoder().encode(fromEnv)
-  const sql = yield* Sql
-  yield* sql.query("INSERT INTO system_secrets (name, value) VALUES ('jwt-signing-key', $1) ON CONFLICT (name) DO NOTHING", [
-    randomBytes(48).toString("base64url")
-  ])
-  const rows = yield* sql.query<{ value: string }>("SELECT value FROM system_secrets WHERE name = 'jwt-signing-key'")
-  return new TextEncoder().encode(rows[0]!.value)
+  return new TextEncoder().encode(yield* storedSecret("jwt-signing-key", randomBytes(48).toString("base64url")))
 })
 
 /** Verified tokens, so a client reusing its token costs one map lookup, not an HMAC; expiry is still checked. */
@@ -97,4 +92,4 @@ export const make = (secret: Uint8Array): AccessTokensShape => {
   }
 }
 
-export const layer: Layer.Layer<AccessTokens, SqlError, Sql> = Layer.effect(AccessTokens, Effect.map(signingSecret, make))
+export const layer = Layer.effect(AccessTokens, Effect.map(signingSecret, make))

@@ -10,7 +10,6 @@ import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
 import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
 import { Session } from "../../actors/identity/Session.ts"
 import { UserStanding } from "../../actors/identity/UserStanding.ts"
-import type { Sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { Principal } from "../../actors/identity/Principal.ts"
@@ -82,7 +81,11 @@ const resolveJwt = (token: string) =>
   })
 
 /** Whichever credential it is: the principal, `undefined` without credentials, or why not. */
-export type Authentication = Effect.Effect<Principal | undefined, unknown, AccessTokens | ActorSystem | Sql>
+export type Authentication = Effect.Effect<
+  Principal | undefined,
+  unknown,
+  AccessTokens | ActorSystem | Effect.Services<ReturnType<typeof resolveApiKey>>
+>
 
 /** `undefined` when the request carries no credentials at all. */
 export const authenticate = (credentials: Credentials): Authentication => {

@@ -8,18 +8,16 @@
  */
 import { Effect, Layer } from "effect"
 import { extension } from "../Extension.ts"
-import { query } from "../../persistence/Sql.ts"
 import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
+import { boardsWithDueEntries } from "../../actors/feedback/DueChangelog.ts"
 import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 
 const SWEEP_MILLIS = 30_000
 
 /** Publishes what is due on every board; a board that refuses (archived) or fails is left for the next sweep. */
 export const publishDueEntries = Effect.gen(function* () {
-  const boards = yield* query<{ board_id: string }>(
-    `SELECT DISTINCT board_id FROM feedback_changelog_entries WHERE state = 'scheduled' AND publish_at <= now()`
-  )
-  yield* Effect.forEach(boards, (row) => deskSend(row.board_id, "publishDue", SCHEDULER, {}).pipe(Effect.catchCause(() => Effect.void)), {
+  const boards = yield* boardsWithDueEntries
+  yield* Effect.forEach(boards, (boardId) => deskSend(boardId, "publishDue", SCHEDULER, {}).pipe(Effect.catchCause(() => Effect.void)), {
     concurrency: 4,
     discard: true
   })

@@ -17,9 +17,7 @@ import { detectFfmpeg } from "../../actors/hub/Media.ts"
 import { processingLoop, recoverJobs } from "../../actors/hub/Processing.ts"
 import { inboxLoop, recoverInbox } from "../../actors/hub/broker/Inbox.ts"
 import { migrationLoop, recoverMigrations } from "../../actors/hub/migration/MigrationRunner.ts"
-import type { Sql } from "../../persistence/Sql.ts"
-import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { callDirectoryLive } from "../../actors/hub/CallDirectoryLive.ts"
+import { type CallDirectoryServices, callDirectoryLive } from "../../actors/hub/CallDirectoryLive.ts"
 import { installCallDirectory } from "../../actors/hub/people/CallDirectory.ts"
 
 const summarizerLayer = Layer.sync(Summarizer, () => {
@@ -42,6 +40,6 @@ export const hubExtension = extension({
       yield* Effect.forkIn(processingLoop, scope)
       yield* Effect.forkIn(inboxLoop, scope)
       yield* Effect.forkIn(migrationLoop, scope)
-      installCallDirectory(callDirectoryLive(yield* Effect.context<ActorSystem | Sql>()))
+      installCallDirectory(callDirectoryLive(yield* Effect.context<CallDirectoryServices>()))
     })
 })

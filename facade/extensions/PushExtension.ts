@@ -1,8 +1,6 @@
 /** Web Push beside the REST operations: listens to committed pm batches and pushes their notifications. */
 import { Cause, Effect, Layer } from "effect"
 import { extension } from "../Extension.ts"
-import type { Sql } from "../../persistence/Sql.ts"
-import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { logError } from "../../runtime/Log.ts"
 import { ChangeFeed } from "../../actors/pm/ChangeFeed.ts"
 import { pushNotification } from "../../actors/push/PushDelivery.ts"
@@ -12,7 +10,8 @@ export const pushExtension = extension({
   layer: () => Layer.empty,
   attach: () =>
     Effect.gen(function* () {
-      const context = yield* Effect.context<Sql | ChangeFeed | ActorSystem>()
+      // What delivering a notification needs, captured once for the listener that runs outside any fiber.
+      const context = yield* Effect.context<Effect.Services<ReturnType<typeof pushNotification>>>()
       const feed = yield* ChangeFeed
       const unlisten = feed.listen({
         batch: (batch) => {

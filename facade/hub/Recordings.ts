@@ -5,6 +5,7 @@
  * audio and video. Every recording in a reply carries the caller's own version.
  */
 import { Effect, Schema } from "effect"
+import { removeFile, storeFile } from "../../actors/Files.ts"
 import { parseOccurrenceId } from "../../actors/hub/calendar/CalendarEvent.ts"
 import { HubCall } from "../../actors/hub/CallActor.ts"
 import { recordingRows } from "../../actors/hub/CallRecords.ts"
@@ -14,7 +15,6 @@ import { signedUrl } from "../../actors/hub/SignedUrls.ts"
 import { parseTranscript, TranscriptInput } from "../../actors/hub/Transcript.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { Email, Id, Name, Timestamp } from "../../actors/Fields.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
@@ -229,7 +229,7 @@ export const recordingsOperations = [
           return yield* reject("unsupported_media_type", `The file is not ${upload.contentType}`, [
             { path: "body", message: `content does not match ${upload.contentType}` }
           ])
-        yield* Effect.orDie((yield* BlobStore).put(originalKey(params.recordingId), upload.bytes, upload.contentType))
+        yield* storeFile(originalKey(params.recordingId), upload)
         const media = {
           contentType: upload.contentType,
           size: upload.bytes.length,
@@ -257,13 +257,12 @@ export const recordingsOperations = [
       Effect.gen(function* () {
         const access = yield* onRecording(context, params.recordingId, "member")
         yield* (yield* ActorSystem).ask(HubCall, String(params.recordingId), "delete", {})
-        const blobs = yield* BlobStore
         const keys = [
           originalKey(params.recordingId),
           access.recording.media?.audioKey,
           ...(access.recording.media?.frames.map((f) => f.key) ?? [])
         ]
-        yield* Effect.forEach(keys, (key) => (key ? Effect.ignore(blobs.delete(key)) : Effect.void), { discard: true })
+        yield* Effect.forEach(keys, (key) => (key ? Effect.ignore(removeFile(key)) : Effect.void), { discard: true })
       })
   })
 ]

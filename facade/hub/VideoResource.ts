@@ -6,13 +6,13 @@
  * and its expiry are the credential; tampered or expired → 403).
  */
 import { Effect, Schema } from "effect"
+import { readFile } from "../../actors/Files.ts"
 import { HubCall } from "../../actors/hub/CallActor.ts"
 import { addClip, Clip, clipOf, clipsOf, removeClip, withTranscript } from "../../actors/hub/Clips.ts"
 import { cut } from "../../actors/hub/Media.ts"
 import { extensionOf, originalKey } from "../../actors/hub/Processing.ts"
 import { signedUrl, verifySigned } from "../../actors/hub/SignedUrls.ts"
 import { Id, Name, Timestamp } from "../../actors/Fields.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../Operation.ts"
@@ -36,12 +36,9 @@ const assetBytes = (recordingId: number, asset: string) =>
   Effect.gen(function* () {
     const recording = yield* recordingOf(recordingId)
     const media = recording.media
-    const blobs = yield* BlobStore
     const blob = (key: string | null | undefined) =>
       key
-        ? Effect.flatMap(Effect.orDie(blobs.get(key)), (found) =>
-            found ? Effect.succeed(found) : Effect.fail(reject("not_found", "The file is gone"))
-          )
+        ? Effect.flatMap(readFile(key), (found) => (found ? Effect.succeed(found) : Effect.fail(reject("not_found", "The file is gone"))))
         : Effect.fail(reject("not_found", "No such file"))
     if (asset === "audio") return yield* blob(media?.audioKey)
     if (asset === "video") return yield* blob(media?.hasVideo ? originalKey(recordingId) : null)

@@ -6,11 +6,11 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { type Comment, CommentText as Text, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
+import { type Comment, CommentText as Text, commentPlace, getComment, listComments } from "../../actors/pm/TaskDiscussion.ts"
+import { shortIdOfTask } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { WorkspaceRef } from "./LiteShared.ts"
@@ -47,27 +47,18 @@ const lite = (shortId: string, c: Comment) => ({
   updatedAt: c.updatedAt
 })
 
-const shortIdOf = (taskId: string) =>
-  Effect.map(
-    orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])),
-    (rows) => rows[0]?.shortId ?? ""
-  )
+const shortIdOf = (taskId: string) => orDieSql(shortIdOfTask(taskId))
 
 /** The task of a comment of the workspace, as the caller may touch it. */
 const commentTask = (context: RequestContext, workspaceId: string, commentId: string, minimum: "viewer" | "member") =>
   Effect.gen(function* () {
     yield* inWorkspace(context, workspaceId)
-    const rows = yield* orDieSql(
-      query<{ taskId: string; parentCommentId: string | null; authorId: string }>(
-        `SELECT task_id AS "taskId", parent_comment_id AS "parentCommentId", author_id AS "authorId" FROM pm_comments WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
-        [commentId, workspaceId]
-      )
-    )
-    if (rows.length === 0) return yield* reject("not_found", "No such comment")
-    const caller = yield* onTask(context, rows[0]!.taskId, minimum).pipe(
+    const comment = yield* orDieSql(commentPlace(workspaceId, commentId))
+    if (comment === undefined) return yield* reject("not_found", "No such comment")
+    const caller = yield* onTask(context, comment.taskId, minimum).pipe(
       Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", "No such comment") : e))
     )
-    return { caller, comment: rows[0]! }
+    return { caller, comment }
   })
 
 const { operation } = tagGroup("pm", "Comments (Lite)", commentsLiteExamples)

@@ -10,14 +10,13 @@ import { Effect, Schema } from "effect"
 import { dashboardData, type WidgetData } from "../../actors/pm/DashboardData.ts"
 import { listDashboards } from "../../actors/pm/Dashboards.ts"
 import { countsBy, distribution, lastDays, type Overdue, overdue, throughput, type AggregateScope } from "../../actors/pm/TaskAggregates.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
 import { inWorkspace, orDieSql } from "./WorkAccess.ts"
 import { liteScope, scopeLabels } from "./ViewsLite.ts"
 import { onDashboard } from "./Dashboard.ts"
-import { visibleSpace } from "../../actors/pm/StructureReads.ts"
+import { sprintsNamed } from "../../actors/pm/SprintRecords.ts"
 import { dashboardLiteExamples } from "./DashboardLite.examples.ts"
 
 const LiteWidget = Schema.Struct({
@@ -119,14 +118,7 @@ export const dashboardLiteOperations = [
         let sprint: { id: string; name: string } | undefined
         if (q.sprint !== undefined) {
           const ref = q.sprint.trim()
-          const sprints = yield* orDieSql(
-            query<{ id: string; name: string; space: string }>(
-              `SELECT sp.id, sp.name, s.name AS space FROM pm_sprints sp JOIN pm_spaces s ON s.id = sp.space_id
-              WHERE sp.workspace_id = $1 AND s.deleted_at IS NULL AND ${visibleSpace("s", 2, 3)} AND ($4::text IS NULL OR sp.space_id = $4)
-                AND (lower(sp.name) = lower($5) OR sp.id = lower($5))`,
-              [q.workspaceId, caller.userId, caller.admin, scope.spaceId, ref]
-            )
-          )
+          const sprints = yield* orDieSql(sprintsNamed(q.workspaceId, caller.viewer, scope.spaceId, ref))
           if (sprints.length === 0)
             return yield* reject("not_found", `No sprint named "${ref}"`, [{ path: "query.sprint", message: `no sprint named "${ref}"` }])
           if (sprints.length > 1)

@@ -7,6 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
+import { folderListNames } from "../../actors/pm/SpaceReads.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
 import { CopyInput, FolderInput, FolderMove, FolderOrder, FolderPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
@@ -14,7 +15,6 @@ import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { Folder, Items, Page, ShortId, Task } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { customFieldOperations, folderScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
@@ -264,12 +264,7 @@ export const foldersOperations = [
       Effect.gen(function* () {
         yield* onFolder(context, params.folderId)
         const counts = yield* orDieSql(Reads.taskCountsByList("folder_id", params.folderId))
-        const lists = yield* orDieSql(
-          query<{ id: string; name: string }>(
-            `SELECT id, name FROM pm_lists WHERE folder_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
-            [params.folderId]
-          )
-        )
+        const lists = yield* orDieSql(folderListNames(params.folderId))
         return {
           taskCounts: Reads.sumCounts(lists.map((l) => Reads.countsOf(counts, l.id))),
           listCount: lists.length,

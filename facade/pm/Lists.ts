@@ -10,7 +10,7 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { availableFields } from "../../actors/pm/CustomFields.ts"
 import { requireMembers } from "../../actors/pm/Members.ts"
-import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
+import { effectiveStatuses, listTaskCountsByStatus } from "../../actors/pm/Statuses.ts"
 import { ListCopy, ListInput, ListMove, ListPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { featuresOfSpace, findTasks } from "../../actors/pm/TaskReads.ts"
@@ -18,7 +18,6 @@ import { defaultsFor } from "../../actors/pm/TaskWrites.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Features, isoDate, Items, List, ShortId, TaskDefaults } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../Operation.ts"
 import { chainOf, customFieldOperations, listScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
@@ -375,12 +374,7 @@ export const listsOperations = [
         const caller = yield* onList(context, params.listId)
         const counts = Reads.countsOf(yield* orDieSql(Reads.taskCountsByList("list_id", params.listId)), params.listId)
         const statuses = yield* orDieSql(effectiveStatuses(chainOf(caller.at)))
-        const byName = yield* orDieSql(
-          query<{ status: string; count: number }>(
-            `SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = $1 AND deleted_at IS NULL AND archived_at IS NULL GROUP BY lower(status)`,
-            [params.listId]
-          )
-        )
+        const byName = yield* orDieSql(listTaskCountsByStatus(params.listId))
         return {
           taskCounts: counts,
           byStatus: statuses.items.map((s) => ({

@@ -6,12 +6,12 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { type NamedList, resolveFolder, resolveList, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
+import { listNames } from "../../actors/pm/PlaceNames.ts"
 import type { Chain } from "../../actors/pm/Statuses.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import type { Place } from "../../actors/pm/TaskReads.ts"
 import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { query } from "../../persistence/Sql.ts"
 import type { RequestContext } from "../Operation.ts"
 import { at0, exampleIds as ids, inWorkspace, onList, orDieSql } from "./WorkAccess.ts"
 
@@ -83,13 +83,7 @@ export const toLite = (tasks: ReadonlyArray<Task>, places?: ReadonlyMap<string, 
     const names =
       places !== undefined
         ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
-        : listIds.length === 0
-          ? []
-          : yield* query<{ id: string; list: string; folder: string | null; space: string }>(
-              `SELECT l.id, l.name AS list, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
-        WHERE l.id = ANY($1::text[])`,
-              [listIds]
-            )
+        : [...(yield* listNames(listIds)).values()].map(({ id, name, folder, space }) => ({ id, list: name, folder, space }))
     const byList = new Map(names.map((n) => [n.id, n] as const))
     return tasks.map(
       (t): LiteTask => ({

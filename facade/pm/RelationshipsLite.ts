@@ -7,10 +7,10 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { parseTypeName, type RelationshipType, relationshipsOf } from "../../actors/pm/Relationships.ts"
+import { shortIdOfTask } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { TaskRef } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { WorkspaceRef } from "./LiteShared.ts"
@@ -49,11 +49,7 @@ const LiteRelationship = Schema.Struct({
   createdAt: Schema.String
 }).annotate({ identifier: "LiteRelationship" })
 
-const taskShortId = (taskId: string) =>
-  Effect.map(
-    orDieSql(query<{ shortId: string }>(`SELECT short_id AS "shortId" FROM pm_tasks WHERE id = $1`, [taskId])),
-    (rows) => rows[0]?.shortId ?? ""
-  )
+const taskShortId = (taskId: string) => orDieSql(shortIdOfTask(taskId))
 
 const { operation } = tagGroup("pm", "Relationships (Lite)", relationshipsLiteExamples)
 

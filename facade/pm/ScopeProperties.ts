@@ -19,12 +19,11 @@ import {
   StatusSet,
   watchersOf
 } from "../../actors/pm/Properties.ts"
-import { effectiveStatuses, listsUsing, StatusInput, type Chain } from "../../actors/pm/Statuses.ts"
+import { effectiveStatuses, listIdsIn, listsUsing, StatusInput, taskCountsByStatus, type Chain } from "../../actors/pm/Statuses.ts"
 import { read, send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Items, type ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { Name } from "../../actors/Fields.ts"
-import { query } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
@@ -188,20 +187,9 @@ export const statusOperations = (scope: ScopeKind, withReset: boolean): Array<An
             scope.type === "space"
               ? listIds
               : yield* orDieSql(
-                  Effect.map(
-                    query<{ id: string }>(
-                      scope.type === "folder" ? `SELECT id FROM pm_lists WHERE folder_id = $1` : `SELECT id FROM pm_lists WHERE id = $1`,
-                      [scopeIdOf(scope, caller.at)]
-                    ),
-                    (rows) => rows.map((r) => r.id).filter((id) => listIds.includes(id))
-                  )
+                  Effect.map(listIdsIn(scope.type, scopeIdOf(scope, caller.at)), (ids) => ids.filter((id) => listIds.includes(id)))
                 )
-          const counts = yield* orDieSql(
-            query<{ status: string; count: number }>(
-              `SELECT lower(status) AS status, count(*)::int AS count FROM pm_tasks WHERE list_id = ANY($1::text[]) AND deleted_at IS NULL GROUP BY lower(status)`,
-              [inScope]
-            )
-          )
+          const counts = yield* orDieSql(taskCountsByStatus(inScope))
           return {
             items: effective.items.map((s) => ({
               statusId: s.id,

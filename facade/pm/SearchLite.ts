@@ -9,10 +9,10 @@ import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { membersByEmail } from "../../actors/pm/Members.ts"
 import { resolveFolder, resolveListInWorkspace, resolveSpace } from "../../actors/pm/NameResolution.ts"
-import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
+import { effectiveStatuses, statusNamesIn } from "../../actors/pm/Statuses.ts"
+import { tagNamesIn } from "../../actors/pm/SpaceTags.ts"
 import { findTasksAfter, type Keyset, type TaskFilter } from "../../actors/pm/TaskReads.ts"
 import { DateTime, isoDate } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
@@ -168,13 +168,7 @@ export const searchLiteOperations = [
         if (statuses?.length) {
           const known = chain?.listId
             ? (yield* orDieSql(effectiveStatuses(chain))).items.map((s) => s.name.toLowerCase())
-            : (yield* orDieSql(
-                query<{ name: string }>(
-                  `SELECT DISTINCT lower(st.name) AS name FROM pm_statuses st WHERE st.workspace_id = $1
-                 AND ($2::text IS NULL OR st.scope_id = $2 OR st.scope_id IN (SELECT id FROM pm_folders WHERE space_id = $2) OR st.scope_id IN (SELECT id FROM pm_lists WHERE space_id = $2))`,
-                  [q.workspaceId, chain?.spaceId ?? null]
-                )
-              )).map((r) => r.name)
+            : yield* orDieSql(statusNamesIn(q.workspaceId, chain?.spaceId ?? null))
           const unknown = statuses.filter((s) => !known.includes(s.toLowerCase()))
           if (unknown.length > 0)
             return yield* reject("not_found", `No status named ${unknown.map((s) => `"${s}"`).join(", ")} here`, [
@@ -184,12 +178,7 @@ export const searchLiteOperations = [
         }
         const tags = csv(q.tag)
         if (tags?.length) {
-          const known = (yield* orDieSql(
-            query<{ name: string }>(
-              `SELECT DISTINCT lower(name) AS name FROM pm_tags WHERE workspace_id = $1 AND ($2::text IS NULL OR space_id = $2)`,
-              [q.workspaceId, chain?.spaceId ?? null]
-            )
-          )).map((r) => r.name)
+          const known = yield* orDieSql(tagNamesIn(q.workspaceId, chain?.spaceId ?? null))
           const unknown = tags.filter((t) => !known.includes(t.toLowerCase()))
           if (unknown.length > 0)
             return yield* reject("not_found", `No tag named ${unknown.map((t) => `"${t}"`).join(", ")} here`, [

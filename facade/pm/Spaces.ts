@@ -20,6 +20,7 @@ import {
   SpacePatch,
   spaceTemplate
 } from "../../actors/pm/StructureCommands.ts"
+import * as SpaceReads from "../../actors/pm/SpaceReads.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
@@ -37,7 +38,6 @@ import {
   TaskDefaults,
   UserRef
 } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { customFieldOperations, spaceScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
@@ -306,21 +306,11 @@ export const spacesOperations = [
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
         const counts = yield* orDieSql(Reads.taskCountsByList("space_id", params.spaceId))
-        const lists = yield* orDieSql(
-          query<{ id: string; name: string }>(
-            `SELECT id, name FROM pm_lists WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL ORDER BY position`,
-            [params.spaceId]
-          )
-        )
-        const folders = yield* orDieSql(
-          query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
-            [params.spaceId]
-          )
-        )
+        const lists = yield* orDieSql(SpaceReads.listNames(params.spaceId))
+        const folderCount = yield* orDieSql(SpaceReads.folderCount(params.spaceId))
         return {
           taskCounts: Reads.sumCounts(counts.values()),
-          folderCount: folders[0]!.n,
+          folderCount,
           listCount: lists.length,
           byList: lists.map((l) => ({ listId: l.id, name: l.name, taskCounts: Reads.countsOf(counts, l.id) }))
         }
@@ -341,12 +331,7 @@ export const spacesOperations = [
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
         if (caller.at.isPrivate) {
-          const rows = yield* orDieSql(
-            query<{ userId: string; addedAt: string }>(
-              `SELECT user_id AS "userId", added_at AS "addedAt" FROM pm_space_members WHERE space_id = $1 ORDER BY added_at, user_id`,
-              [params.spaceId]
-            )
-          )
+          const rows = yield* orDieSql(SpaceReads.spaceMembers(params.spaceId))
           const users = yield* orDieSql(userRefs(rows.map((r) => r.userId)))
           return {
             isPrivate: true,
@@ -488,17 +473,7 @@ export const spacesOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onSpace(context, params.spaceId)
-        const rows = yield* orDieSql(
-          query<{ userId: string; openTasks: number; totalTasks: number; openEstimateMinutes: number; overdueTasks: number }>(
-            `SELECT a.user_id AS "userId", count(*) FILTER (WHERE t.closed_at IS NULL)::int AS "openTasks", count(*)::int AS "totalTasks",
-                  COALESCE(sum(t.time_estimate_minutes) FILTER (WHERE t.closed_at IS NULL), 0)::int AS "openEstimateMinutes",
-                  count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date < now())::int AS "overdueTasks"
-             FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id
-            WHERE t.space_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL
-            GROUP BY a.user_id ORDER BY "openTasks" DESC, a.user_id`,
-            [params.spaceId]
-          )
-        )
+        const rows = yield* orDieSql(SpaceReads.workload(params.spaceId))
         const users = yield* orDieSql(userRefs(rows.map((r) => r.userId)))
         return {
           items: rows.map(({ userId, ...counts }) => ({ user: users.get(userId) ?? { id: userId, email: "", name: "" }, ...counts }))
@@ -528,15 +503,7 @@ export const spacesOperations = [
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
         const folders = yield* orDieSql(Reads.listFolders(params.spaceId, "only"))
-        const lists = yield* orDieSql(
-          Effect.map(
-            query<any>(
-              `SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND l.archived_at IS NOT NULL ORDER BY l.archived_at DESC`,
-              [params.spaceId]
-            ),
-            (rows) => rows.map(Reads.toList)
-          )
-        )
+        const lists = yield* orDieSql(SpaceReads.archivedLists(params.spaceId))
         const tasks = yield* orDieSql(
           findTasks(
             { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], archived: "only" },
@@ -567,29 +534,8 @@ export const spacesOperations = [
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onSpace(context, params.spaceId)
-        const pattern = `%${q.q
-          .trim()
-          .toLowerCase()
-          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         const limit = q.limit ?? 20
-        const folders = yield* orDieSql(
-          Effect.map(
-            query<any>(
-              `SELECT ${Reads.folderColumns} FROM pm_folders f WHERE f.space_id = $1 AND f.deleted_at IS NULL AND lower(f.name) LIKE $2 ORDER BY f.position LIMIT ${limit}`,
-              [params.spaceId, pattern]
-            ),
-            (rows) => rows.map(Reads.toFolder)
-          )
-        )
-        const lists = yield* orDieSql(
-          Effect.map(
-            query<any>(
-              `SELECT ${Reads.listColumns} FROM pm_lists l WHERE l.space_id = $1 AND l.deleted_at IS NULL AND lower(l.name) LIKE $2 ORDER BY l.position LIMIT ${limit}`,
-              [params.spaceId, pattern]
-            ),
-            (rows) => rows.map(Reads.toList)
-          )
-        )
+        const { folders, lists } = yield* orDieSql(SpaceReads.searchFoldersAndLists(params.spaceId, q.q, limit))
         const tasks = yield* orDieSql(
           findTasks(
             { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId], q: q.q },

@@ -7,7 +7,10 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { readFile, removeFile, storeThen } from "../../actors/Files.ts"
 import { showingUser } from "../../actors/pm/Staleness.ts"
+import { membershipsOf } from "../../actors/pm/Team.ts"
+import { visibleSpaceIds } from "../../actors/pm/WorkspaceReads.ts"
 import { invalidate } from "../../actors/pm/WorkActor.ts"
 import { Account, Password } from "../../actors/identity/Account.ts"
 import { sessionIdsOf, usersByIds, type WorkspaceRecord, workspacesOf } from "../../actors/identity/IdentityQueries.ts"
@@ -38,8 +41,6 @@ import {
   WorkspacePreferences,
   defaultWorkspacePreferences
 } from "../../actors/pm/UserSettings.ts"
-import { query } from "../../persistence/Sql.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf, userOf, workspaceRole } from "../Access.ts"
@@ -106,13 +107,7 @@ const checkSpaces = (workspaceId: string, userId: string, role: Role, spaceIds: 
   Effect.gen(function* () {
     if (spaceIds.length === 0) return
     const admin = role === "owner" || role === "admin"
-    const rows = yield* query<{ id: string }>(
-      `SELECT s.id FROM pm_spaces s
-        WHERE s.workspace_id = $1 AND s.id = ANY($2::text[])
-          AND ($3::boolean OR NOT s.is_private OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = s.id AND m.user_id = $4))`,
-      [workspaceId, spaceIds, admin, userId]
-    ).pipe(Effect.orDie)
-    const known = new Set(rows.map((r) => r.id))
+    const known = yield* visibleSpaceIds(workspaceId, { userId, admin }, spaceIds).pipe(Effect.orDie)
     const index = spaceIds.findIndex((id) => !known.has(id))
     if (index >= 0)
       return yield* reject("invalid", "No such space in this workspace", [
@@ -542,15 +537,13 @@ export const usersOperations = [
           return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [
             { path: "body", message: "content does not match Content-Type" }
           ])
-        const blobs = yield* BlobStore
         const key = `pm/avatars/${userId}/${randomUUID()}`
-        yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
-        const { avatar, previous } = yield* settingsActor(userId, "setAvatar", {
+        const { avatar, previous } = yield* storeThen(
           key,
-          contentType: upload.contentType,
-          size: upload.bytes.length
-        }).pipe(Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore)))
-        if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
+          upload,
+          settingsActor(userId, "setAvatar", { key, contentType: upload.contentType, size: upload.bytes.length })
+        )
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
         return {
           avatarUrl: `/pm/v1/users/${userId}/avatar?v=${encodeURIComponent(avatar.updatedAt)}`,
           contentType: avatar.contentType,
@@ -571,7 +564,7 @@ export const usersOperations = [
       Effect.gen(function* () {
         const { userId } = yield* me(context)
         const { previous } = yield* settingsActor(userId, "clearAvatar", {})
-        if (previous !== null) yield* (yield* BlobStore).delete(previous.key).pipe(Effect.ignore)
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
       })
   }),
   operation({
@@ -589,7 +582,7 @@ export const usersOperations = [
         const avatar: typeof AvatarInfo.Type | null =
           (yield* settingsOf([params.userId]).pipe(Effect.orDie)).get(params.userId)?.avatar ?? null
         if (avatar === null) return yield* reject("not_found", "This user has no avatar")
-        const blob = yield* (yield* BlobStore).get(avatar.key).pipe(Effect.orDie)
+        const blob = yield* readFile(avatar.key)
         if (blob === undefined) return yield* reject("not_found", "This user has no avatar")
         return raw(avatar.contentType, blob.bytes, {
           etag: `"${createHash("sha256").update(avatar.key).digest("base64url").slice(0, 22)}"`,
@@ -736,11 +729,7 @@ export const usersOperations = [
         const profile = yield* myProfile(context)
         const settings = yield* settingsActor(user.userId, "view", {})
         const workspaces = yield* workspacesOf(user.userId).pipe(Effect.orDie)
-        const memberships = yield* query<{ team_id: string; name: string; workspace_id: string; role: string; added_at: string }>(
-          `SELECT m.team_id, t.name, t.workspace_id, m.role, m.added_at FROM pm_team_members m JOIN pm_teams t ON t.id = m.team_id
-            WHERE m.user_id = $1 ORDER BY t.workspace_id, t.name`,
-          [user.userId]
-        ).pipe(Effect.orDie)
+        const memberships = yield* membershipsOf(user.userId).pipe(Effect.orDie)
         const notifications = yield* listNotifications({ userId: user.userId, workspaceIds: workspaces.map((w) => w.id) }, 1000)
         const document = {
           exportedAt: now(),
@@ -749,13 +738,7 @@ export const usersOperations = [
           notificationPreferences: settings.notifications,
           workspacePreferences: settings.workspaces,
           workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: roleOf(w, user.userId) ?? null })),
-          teams: memberships.map((m) => ({
-            teamId: m.team_id,
-            name: m.name,
-            workspaceId: m.workspace_id,
-            role: m.role,
-            addedAt: m.added_at
-          })),
+          teams: memberships,
           notifications: notifications.items
         }
         return raw("application/json; charset=utf-8", JSON.stringify(document, null, 2), {

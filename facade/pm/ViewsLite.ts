@@ -25,10 +25,10 @@ import {
   type ViewScopeType,
   ViewSettings
 } from "../../actors/pm/ViewRecords.ts"
+import * as PlaceNames from "../../actors/pm/PlaceNames.ts"
 import { applyView } from "../../actors/pm/ViewTasks.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { DateTime, Priority } from "../../actors/pm/WorkRecords.ts"
-import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { listWhere, LiteTask, NameRef, toLite, WorkspaceRef } from "./LiteShared.ts"
@@ -103,27 +103,10 @@ export const scopeLabels = (scopes: ReadonlyArray<{ readonly scopeType: ViewScop
     const of = (type: ViewScopeType) => [...new Set(scopes.filter((s) => s.scopeType === type).map((s) => s.scopeId))]
     const labels = new Map<string, string>()
     for (const s of scopes) if (s.scopeType === "workspace") labels.set(s.scopeId, "workspace")
-    if (of("space").length > 0) {
-      for (const r of yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_spaces WHERE id = ANY($1::text[])`, [
-        of("space")
-      ]))
-        labels.set(r.id, `space ${r.name}`)
-    }
-    if (of("folder").length > 0) {
-      for (const r of yield* query<{ id: string; name: string; space: string }>(
-        `SELECT f.id, f.name, s.name AS space FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id WHERE f.id = ANY($1::text[])`,
-        [of("folder")]
-      ))
-        labels.set(r.id, `folder ${r.space} / ${r.name}`)
-    }
-    if (of("list").length > 0) {
-      for (const r of yield* query<{ id: string; name: string; folder: string | null; space: string }>(
-        `SELECT l.id, l.name, f.name AS folder, s.name AS space FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
-          WHERE l.id = ANY($1::text[])`,
-        [of("list")]
-      ))
-        labels.set(r.id, `list ${r.space} / ${r.folder ? `${r.folder} / ` : ""}${r.name}`)
-    }
+    for (const r of (yield* PlaceNames.spaceNames(of("space"))).values()) labels.set(r.id, `space ${r.name}`)
+    for (const r of (yield* PlaceNames.folderNames(of("folder"))).values()) labels.set(r.id, `folder ${r.space} / ${r.name}`)
+    for (const r of (yield* PlaceNames.listNames(of("list"))).values())
+      labels.set(r.id, `list ${r.space} / ${r.folder ? `${r.folder} / ` : ""}${r.name}`)
     return labels
   })
 
@@ -290,13 +273,7 @@ const toLiteViews = (views: ReadonlyArray<View>) =>
           .map((f) => f.slice(3))
       )
     ]
-    const fieldNames = new Map(
-      fieldIds.length === 0
-        ? []
-        : (yield* query<{ id: string; name: string }>(`SELECT id, name FROM pm_custom_fields WHERE id = ANY($1::text[])`, [fieldIds])).map(
-            (r) => [r.id, r.name] as const
-          )
-    )
+    const fieldNames = new Map([...(yield* PlaceNames.fieldNames(fieldIds)).values()].map((r) => [r.id, r.name] as const))
     const users = yield* userRefs(views.flatMap((v) => v.filters.assigneeIds ?? []))
     const label = (field: string) =>
       field.startsWith("cf:") ? (fieldNames.get(field.slice(3)) ?? field) : (builtinColumns[field as BuiltinColumn] ?? field)

@@ -4,14 +4,13 @@
  * workspace), may see a private space only as its member or a workspace
  * admin (else 404), and needs `member` to write (else 403).
  */
-import { Effect, Schema } from "effect"
+import { Effect, Predicate, Schema } from "effect"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { type Located, locateFolder, locateTask, locateTaskRef } from "../../actors/pm/Locate.ts"
 import { read } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkActors.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
-import { type Sql, SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
@@ -30,13 +29,16 @@ export interface CallerAt extends Caller {
   readonly at: Located
 }
 
+/** persistence's `SqlError`, told by its tag: the facade does not import persistence/. */
+type SqlFailure = { readonly _tag: "SqlError" }
+
 /** SQL failures are defects here (answered 500 and logged), never the caller's fault. */
-export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlFailure>, R> =>
   Effect.catchIf(
     effect,
-    (error): error is SqlError => error instanceof SqlError,
+    (error): error is Extract<E, SqlFailure> => Predicate.isTagged(error, "SqlError"),
     (error) => Effect.die(error)
-  ) as Effect.Effect<A, Exclude<E, SqlError>, R>
+  ) as Effect.Effect<A, Exclude<E, SqlFailure>, R>
 
 type Failure = Rejection | ActorError
 
@@ -77,7 +79,7 @@ export const at = (context: RequestContext, located: Located, minimum: Role, wha
   })
 
 const via =
-  (locate: (id: string) => Effect.Effect<Located, Rejection | SqlError, Sql>, what: string) =>
+  <E, R>(locate: (id: string) => Effect.Effect<Located, E, R>, what: string) =>
   (context: RequestContext, id: string, minimum: Role = "viewer") =>
     Effect.flatMap(orDieSql(locate(id)), (located) => at(context, located, minimum, what))
 

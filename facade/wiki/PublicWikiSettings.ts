@@ -13,14 +13,13 @@ import {
   PublicSite,
   PublicSitePatch,
   PublicSiteView,
+  sharesOf,
   siteRowOf,
-  siteViewOf,
-  toShare
+  siteViewOf
 } from "../../actors/wiki/PublicSite.ts"
 import { publicAllowed } from "../../actors/wiki/PublicWiki.ts"
 import { publicSearchTerms, publicVisitors, topPages, viewsSeries } from "../../actors/wiki/WikiAnalytics.ts"
 import { callerOf, pageAccess, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
-import { query as sqlQuery } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
@@ -167,14 +166,8 @@ export const publicWikiSettingsOperations = [
       Effect.gen(function* () {
         const { access } = yield* spaceAdmin(context, params.spaceId)
         const site = siteViewOf(access.space, yield* siteRowOf(access.space.id).pipe(Effect.orDie))
-        const rows = yield* sqlQuery<Record<string, any>>(
-          `SELECT sh.*, p.title, p.slug FROM wiki_public_shares sh JOIN wiki_pages p ON p.id = sh.page_id
-            WHERE sh.space_id = $1 ORDER BY sh.shared_at DESC, sh.page_id`,
-          [access.space.id]
-        ).pipe(Effect.orDie)
-        return {
-          items: rows.map((row) => shareView(sitePathOf(site), toShare(row), { id: row.page_id, slug: row.slug, title: row.title }))
-        }
+        const shares = yield* sharesOf(access.space.id).pipe(Effect.orDie)
+        return { items: shares.map(({ share, page }) => shareView(sitePathOf(site), share, page)) }
       })
   }),
   operation({

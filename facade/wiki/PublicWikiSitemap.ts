@@ -7,9 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 
-import { publicAllowed, publicPagesOf, publicPathOf, publishedSpace } from "../../actors/wiki/PublicWiki.ts"
-import { SPACE_COLUMNS, toSpace } from "../../actors/wiki/WikiQueries.ts"
-import { query } from "../../persistence/Sql.ts"
+import { publicAllowed, publicPagesOf, publicPathOf, publishedSpace, publishedSpacesOf } from "../../actors/wiki/PublicWiki.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { publicWikiSitemapExamples } from "./PublicWikiSitemap.examples.ts"
@@ -51,20 +49,12 @@ export const publicWikiSitemapOperations = [
     handler: ({ params }) =>
       Effect.gen(function* () {
         if (!(yield* publicAllowed(params.workspaceId))) return yield* reject("not_found", "No public wiki in this workspace")
-        const rows = yield* query(
-          `SELECT ${SPACE_COLUMNS.split(", ")
-            .map((c) => `s.${c}`)
-            .join(", ")} FROM wiki_spaces s
-             JOIN wiki_public_sites ps ON ps.space_id = s.id
-            WHERE s.workspace_id = $1 AND ps.enabled AND s.is_public AND s.archived_at IS NULL
-            ORDER BY lower(ps.slug)`,
-          [params.workspaceId]
-        )
-        if (rows.length === 0) return yield* reject("not_found", "No public wiki in this workspace")
+        const spaces = yield* publishedSpacesOf(params.workspaceId)
+        if (spaces.length === 0) return yield* reject("not_found", "No public wiki in this workspace")
         const sites: Array<{ spaceKey: string; path: string; lastModified: string | null }> = []
         const entries: Array<typeof SitemapEntry.Type> = []
-        for (const row of rows) {
-          const pub = yield* publishedSpace(toSpace(row))
+        for (const space of spaces) {
+          const pub = yield* publishedSpace(space)
           if (!pub.site.allowIndexing) continue
           const pages = yield* publicPagesOf(pub.space, true)
           const home = (pub.space.homePageId !== null ? pages.byId.get(pub.space.homePageId) : undefined) ?? pages.childrenOf(null)[0]

@@ -5,7 +5,7 @@
  * slug, home page, children, recent updates and search. Archived pages and
  * pages restricted to named readers are never shown; unpublished spaces answer 404.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Predicate, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Limit, Offset } from "../../actors/wiki/DiscoveryViews.ts"
 import { recordView } from "../../actors/wiki/PageActivity.ts"
@@ -24,8 +24,8 @@ import {
   treeOf
 } from "../../actors/wiki/PublicWiki.ts"
 import { searchPages } from "../../actors/wiki/SearchIndex.ts"
+import { recordPublicSearch } from "../../actors/wiki/WikiAnalytics.ts"
 import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
-import { query as sqlQuery, SqlError } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { VisitorId } from "./PublicWiki.ts"
@@ -40,13 +40,14 @@ export const PageSlug = Schema.String.check(
 const SpaceParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey })
 const PageParams = Schema.Struct({ workspaceId: Id, spaceKey: SpaceKey, pageSlug: PageSlug })
 
+/** persistence's `SqlError`, told by its tag: the facade does not import persistence/. */
+type SqlFailure = { readonly _tag: "SqlError" }
+
 /** A failing query is a defect (logged, 500); rejections (404, 403…) pass through. */
-const dieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  effect.pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die)) as Effect.Effect<
-    A,
-    Exclude<E, SqlError>,
-    R
-  >
+const dieSql = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlFailure>, R> =>
+  effect.pipe(
+    Effect.catchIf((error): error is Extract<E, SqlFailure> => Predicate.isTagged(error, "SqlError"), Effect.die)
+  ) as Effect.Effect<A, Exclude<E, SqlFailure>, R>
 
 const PublicPageItem = Schema.Struct({
   id: Schema.String,
@@ -316,12 +317,9 @@ export const publicWikiSpaceOperations = [
           )
         )
         if ((query.offset ?? 0) === 0) {
-          yield* sqlQuery("INSERT INTO wiki_public_searches (id, space_id, query, result_count) VALUES ($1, $2, $3, $4)", [
-            crypto.randomUUID(),
-            pub.space.id,
-            query.q.trim().toLowerCase().slice(0, 200),
-            found.total
-          ]).pipe(Effect.catchCause((cause) => Effect.logWarning("public wiki search: could not record the search", cause)))
+          yield* recordPublicSearch(pub.space.id, query.q, found.total).pipe(
+            Effect.catchCause((cause) => Effect.logWarning("public wiki search: could not record the search", cause))
+          )
         }
         return {
           query: query.q,

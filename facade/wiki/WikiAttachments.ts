@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { readFile, removeFile, storeThen } from "../../actors/Files.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import {
@@ -21,7 +22,6 @@ import {
 import { ensureActive, pageAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
 
-import { BlobStore } from "../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../Operation.ts"
@@ -111,10 +111,11 @@ export const wikiAttachmentsOperations = [
         }
         const id = randomUUID()
         const blobKey = `wiki/attachments/${access.page.workspaceId}/${id}`
-        const blobs = yield* BlobStore
-        yield* Effect.orDie(blobs.put(blobKey, upload.bytes, upload.contentType))
-        const record = yield* (yield* ActorSystem)
-          .ask(WikiPage, params.pageId, "addAttachment", {
+        const actors = yield* ActorSystem
+        const record = yield* storeThen(
+          blobKey,
+          upload,
+          actors.ask(WikiPage, params.pageId, "addAttachment", {
             by: caller.userId,
             attachmentId: id,
             filename: safeFilename(query.filename, upload.contentType),
@@ -122,7 +123,7 @@ export const wikiAttachmentsOperations = [
             size: upload.bytes.length,
             blobKey
           })
-          .pipe(Effect.tapError(() => Effect.ignore(blobs.delete(blobKey))))
+        )
         return (yield* viewsOf([record]))[0]!
       })
   }),
@@ -185,7 +186,7 @@ export const wikiAttachmentsOperations = [
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         const { attachment } = yield* attachmentFor(caller, params.attachmentId)
-        const blob = yield* Effect.orDie((yield* BlobStore).get(attachment.blobKey))
+        const blob = yield* readFile(attachment.blobKey)
         if (blob === undefined) return yield* reject("not_found", "The attachment's file is gone")
         const inline = query.disposition !== "attachment" && inlineSafe(attachment.contentType)
         const encoded = encodeURIComponent(attachment.filename)
@@ -218,9 +219,9 @@ export const wikiAttachmentsOperations = [
           by: caller.userId,
           attachmentId: attachment.id
         })
-        yield* (yield* BlobStore)
-          .delete(blobKey)
-          .pipe(Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${blobKey} left behind: ${error.message}`)))
+        yield* removeFile(blobKey).pipe(
+          Effect.catchTag("BlobError", (error) => Effect.logWarning(`wiki attachment blob ${blobKey} left behind: ${error.message}`))
+        )
       })
   })
 ]

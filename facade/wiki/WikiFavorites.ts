@@ -6,11 +6,11 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
-import { Limit, PageRef, pageRefOf } from "../../actors/wiki/DiscoveryViews.ts"
-import { readerOf, visibleTo } from "../../actors/wiki/VisiblePages.ts"
+import { Limit, PageRef } from "../../actors/wiki/DiscoveryViews.ts"
+import { favoritesOf, favoriteWorkspace } from "../../actors/wiki/HomeReads.ts"
+import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
 import { WikiMember } from "../../actors/wiki/WikiMember.ts"
-import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
@@ -18,21 +18,6 @@ import { tagGroup } from "../Operation.ts"
 import { wikiFavoritesExamples } from "./WikiFavorites.examples.ts"
 
 const Favorite = Schema.Struct({ ...PageRef.fields, addedAt: Schema.String }).annotate({ identifier: "WikiFavorite" })
-
-/** The caller's favorites in the workspace that they may read, newest first. */
-export const favoritesOf = (reader: Parameters<typeof visibleTo>[0], limit: number) =>
-  Effect.gen(function* () {
-    const visible = visibleTo(reader, 3)
-    const rows = yield* query<Record<string, any>>(
-      `WITH RECURSIVE ${visible.ctes}
-       SELECT p.id, p.title, p.slug, p.icon, p.space_id, s.key AS space_key, s.name AS space_name, f.created_at AS added_at
-         FROM wiki_favorites f JOIN visible_pages p ON p.id = f.page_id JOIN wiki_spaces s ON s.id = p.space_id
-        WHERE f.user_id = $1
-        ORDER BY f.created_at DESC, p.id LIMIT $2`,
-      [reader.userId, limit, ...visible.params]
-    )
-    return rows.map((row) => ({ ...pageRefOf(row), addedAt: row.added_at as string }))
-  })
 
 const { operation } = tagGroup("wiki", "Wiki Favorites", wikiFavoritesExamples)
 
@@ -109,11 +94,8 @@ export const wikiFavoritesOperations = [
         const principal = yield* principalOf(context)
         if (principal.kind === "apiKey") {
           // A key acts only inside its workspace.
-          const rows = yield* query<{ workspace_id: string }>(
-            "SELECT workspace_id FROM wiki_favorites WHERE user_id = $1 AND page_id = $2",
-            [principal.userId, params.pageId]
-          ).pipe(Effect.orDie)
-          if (rows[0] !== undefined && rows[0].workspace_id !== principal.workspaceId)
+          const workspaceId = yield* favoriteWorkspace(principal.userId, params.pageId).pipe(Effect.orDie)
+          if (workspaceId !== undefined && workspaceId !== principal.workspaceId)
             return yield* reject("not_found", "The page is not a favorite")
         }
         yield* (yield* ActorSystem).ask(WikiMember, principal.userId, "removeFavorite", { pageId: params.pageId })

@@ -21,6 +21,7 @@ import { contentFrom, readPage } from "../../actors/wiki/PageContent.ts"
 import { versionCount, WikiPageVersionView } from "../../actors/wiki/PageVersions.ts"
 import { ensureActive, pageAccess, pagesVisibleIn, spaceAccess, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"
 import { WikiPage } from "../../actors/wiki/WikiPage.ts"
+import { linkSources, pageCounts, versionAuthors } from "../../actors/wiki/WikiQueries.ts"
 import type { PageRow } from "../../actors/wiki/WikiRecords.ts"
 import { PageRestriction } from "../../actors/wiki/WikiRoles.ts"
 import { WikiSpace } from "../../actors/wiki/WikiSpace.ts"
@@ -34,7 +35,6 @@ import {
   WikiPageSummary,
   WikiPageView
 } from "../../actors/wiki/WikiViews.ts"
-import { query as sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../Operation.ts"
@@ -706,22 +706,9 @@ export const wikiPagesOperations = [
         const snapshot = yield* (yield* LiveDocuments).snapshot(params.pageId)
         const { pages } = yield* visibleLive(caller, access.space.id)
         const rows = pages.map(({ page }) => page)
-        const counts = yield* Effect.orDie(
-          sql<{ comments: number; open_threads: number; attachments: number }>(
-            `SELECT (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND deleted_at IS NULL) AS comments,
-                  (SELECT count(*)::int FROM wiki_comments WHERE page_id = $1 AND parent_id IS NULL AND resolved_at IS NULL AND deleted_at IS NULL) AS open_threads,
-                  (SELECT count(*)::int FROM wiki_attachments WHERE page_id = $1) AS attachments`,
-            [params.pageId]
-          )
-        )
-        const authors = yield* Effect.orDie(
-          sql<{ user_id: string }>(
-            `SELECT DISTINCT author_id AS user_id FROM wiki_page_versions WHERE page_id = $1 AND author_id IS NOT NULL
-           UNION SELECT DISTINCT jsonb_array_elements_text(contributors) FROM wiki_page_versions WHERE page_id = $1`,
-            [params.pageId]
-          )
-        )
-        const contributorIds = [...new Set([access.page.createdBy, access.page.updatedBy, ...authors.map((row) => row.user_id)])]
+        const counts = yield* Effect.orDie(pageCounts(params.pageId))
+        const authors = yield* Effect.orDie(versionAuthors(params.pageId))
+        const contributorIds = [...new Set([access.page.createdBy, access.page.updatedBy, ...authors])]
         const users = yield* Effect.orDie(usersByIds(contributorIds))
         const backlinks = yield* backlinksOf(caller, params.pageId)
         const words = snapshot.text.split(/\s+/).filter((word) => word.length > 0).length
@@ -734,9 +721,9 @@ export const wikiPagesOperations = [
           childCount: rows.filter((page) => page.parentId === params.pageId).length,
           descendantCount: descendantsOf(rows, params.pageId).length,
           versionCount: yield* Effect.orDie(versionCount(params.pageId)),
-          commentCount: Number(counts[0]?.comments ?? 0),
-          openThreadCount: Number(counts[0]?.open_threads ?? 0),
-          attachmentCount: Number(counts[0]?.attachments ?? 0),
+          commentCount: counts.comments,
+          openThreadCount: counts.openThreads,
+          attachmentCount: counts.attachments,
           backlinkCount: backlinks.length,
           contributors: contributorIds.filter((id) => users.has(id)).map((id) => ({ userId: id, name: users.get(id)!.name })),
           createdAt: access.page.createdAt,
@@ -790,10 +777,8 @@ export const wikiPagesOperations = [
 /** Live pages linking to `pageId` that the caller may see, most recently changed first. */
 const backlinksOf = (caller: WikiCaller, pageId: string) =>
   Effect.gen(function* () {
-    const sources = yield* Effect.orDie(
-      sql<{ id: string }>("SELECT source_page_id AS id FROM wiki_page_links WHERE target_page_id = $1", [pageId])
-    )
-    const found = yield* Effect.forEach(sources, ({ id }) => Effect.option(pageAccess(caller, id)), { concurrency: 4 })
+    const sources = yield* Effect.orDie(linkSources(pageId))
+    const found = yield* Effect.forEach(sources, (id) => Effect.option(pageAccess(caller, id)), { concurrency: 4 })
     return found
       .flatMap((access) =>
         access._tag === "Some" && access.value.page.archivedAt === null && access.value.space.archivedAt === null ? [access.value.page] : []

@@ -11,8 +11,7 @@ import { type SearchFilters, reindexPages, searchFacets, searchPages, searchTitl
 import { parseSearchQuery } from "../../actors/wiki/SearchQuery.ts"
 import { readerOf } from "../../actors/wiki/VisiblePages.ts"
 import { callerOf, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
-import { WikiMember } from "../../actors/wiki/WikiMember.ts"
-import { query } from "../../persistence/Sql.ts"
+import { recentSearchesOf, recentSearchWorkspace, WikiMember } from "../../actors/wiki/WikiMember.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
@@ -236,20 +235,7 @@ export const wikiSearchOperations = [
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
         yield* readerOf(caller, q.workspaceId)
-        const rows = yield* query<Record<string, any>>(
-          `SELECT id, query, filters, result_count, searched_at FROM wiki_recent_searches
-            WHERE user_id = $1 AND workspace_id = $2 ORDER BY searched_at DESC, id LIMIT $3`,
-          [caller.userId, q.workspaceId, q.limit ?? 20]
-        ).pipe(Effect.orDie)
-        return {
-          items: rows.map((row) => ({
-            id: row.id,
-            query: row.query,
-            filters: row.filters,
-            resultCount: row.result_count,
-            searchedAt: row.searched_at
-          }))
-        }
+        return { items: yield* recentSearchesOf(caller.userId, q.workspaceId, q.limit ?? 20).pipe(Effect.orDie) }
       })
   }),
   operation({
@@ -264,12 +250,9 @@ export const wikiSearchOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* callerFrom(context)
-        const rows = yield* query<{ workspace_id: string }>(
-          "SELECT workspace_id FROM wiki_recent_searches WHERE id = $1 AND user_id = $2",
-          [params.searchId, caller.userId]
-        ).pipe(Effect.orDie)
-        if (rows[0] === undefined) return yield* reject("not_found", "No such recent search")
-        yield* readerOf(caller, rows[0].workspace_id)
+        const workspaceId = yield* recentSearchWorkspace(caller.userId, params.searchId).pipe(Effect.orDie)
+        if (workspaceId === undefined) return yield* reject("not_found", "No such recent search")
+        yield* readerOf(caller, workspaceId)
         yield* (yield* ActorSystem).ask(WikiMember, caller.userId, "deleteSearch", { searchId: params.searchId })
       })
   }),

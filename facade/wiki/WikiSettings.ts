@@ -13,13 +13,13 @@ import { callerOf } from "../../actors/wiki/WikiAccess.ts"
 import {
   BrandingPatch,
   SettingsPatch,
+  settingsChanges,
   WikiBranding,
   wikiBrandingOf,
   WikiSettingsView,
   wikiSettingsOf,
   WikiWorkspaceSettings
 } from "../../actors/wiki/WikiSettings.ts"
-import { query } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf } from "../Access.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
@@ -142,18 +142,10 @@ export const wikiSettingsOperations = [
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* member(context, params.workspaceId, "admin")
-        const rows = yield* query<Record<string, any>>(
-          "SELECT * FROM wiki_settings_changes WHERE workspace_id = $1 ORDER BY changed_at DESC, id LIMIT $2",
-          [params.workspaceId, q.limit ?? 20]
-        ).pipe(Effect.orDie)
-        const users = yield* usersByIds([...new Set(rows.map((row) => row.changed_by as string))]).pipe(Effect.orDie)
+        const rows = yield* settingsChanges(params.workspaceId, q.limit ?? 20).pipe(Effect.orDie)
+        const users = yield* usersByIds([...new Set(rows.map((row) => row.changedBy))]).pipe(Effect.orDie)
         return {
-          items: rows.map((row) => ({
-            id: row.id,
-            changedBy: { userId: row.changed_by, name: users.get(row.changed_by)?.name ?? "" },
-            changedAt: row.changed_at,
-            changes: row.changes
-          }))
+          items: rows.map((row) => ({ ...row, changedBy: { userId: row.changedBy, name: users.get(row.changedBy)?.name ?? "" } }))
         }
       })
   })

@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { Effect, Schema } from "effect"
 import { Workspace } from "../../../actors/identity/Workspace.ts"
+import { schemaVersion } from "../../../actors/platform/Deployment.ts"
 import { WorkspaceSso } from "../../../actors/sso/SsoConfig.ts"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
@@ -79,15 +79,13 @@ export const versionTenantOperations = [
     responses: { 200: { description: "Version", schema: VersionInfo } },
     handler: () =>
       Effect.gen(function* () {
-        const rows = yield* Effect.orDie(
-          query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1")
-        )
+        const schema = yield* Effect.orDie(schemaVersion)
         return {
           service: "atrium" as const,
           version: packageVersion,
           commit,
-          schemaVersion: rows[0]?.version ?? 0,
-          schemaMigration: rows[0]?.name ?? "",
+          schemaVersion: schema.version,
+          schemaMigration: schema.name,
           node: process.version,
           startedAt,
           uptimeSeconds: Math.floor((Date.now() - Date.parse(startedAt)) / 1000)

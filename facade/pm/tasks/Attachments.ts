@@ -2,12 +2,12 @@
  * Files attached to a task (bytes in the BlobStore).
  */
 import { Effect, Schema } from "effect"
+import { readFile, removeFile, storeThen } from "../../../actors/Files.ts"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { Attachment, getAttachment, listAttachments } from "../../../actors/pm/TaskDiscussion.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items } from "../../../actors/pm/WorkRecords.ts"
-import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
@@ -61,15 +61,17 @@ export const taskAttachmentsOperations = [
         if (upload === undefined) return yield* reject("invalid", "The file is the request body", [{ path: "body", message: "missing" }])
         const attachmentId = crypto.randomUUID()
         const blobKey = `pm/attachments/${attachmentId}`
-        const blobs = yield* BlobStore
-        yield* blobs.put(blobKey, upload.bytes, upload.contentType).pipe(Effect.orDie)
-        return yield* send(PmTask, params.taskId, "addAttachment", caller.userId, {
-          attachmentId,
+        return yield* storeThen(
           blobKey,
-          filename: q.filename ?? upload.filename ?? "attachment",
-          contentType: upload.contentType,
-          size: upload.bytes.length
-        }).pipe(Effect.tapError(() => blobs.delete(blobKey).pipe(Effect.ignore)))
+          upload,
+          send(PmTask, params.taskId, "addAttachment", caller.userId, {
+            attachmentId,
+            blobKey,
+            filename: q.filename ?? upload.filename ?? "attachment",
+            contentType: upload.contentType,
+            size: upload.bytes.length
+          })
+        )
       })
   }),
   operation({
@@ -100,7 +102,7 @@ export const taskAttachmentsOperations = [
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
         const attachment = yield* orDieSql(getAttachment(params.taskId, params.attachmentId))
-        const blob = yield* (yield* BlobStore).get(attachment.blobKey).pipe(Effect.orDie)
+        const blob = yield* readFile(attachment.blobKey)
         if (blob === undefined) return yield* reject("not_found", "The attachment's file is gone")
         return raw(attachment.contentType, blob.bytes, {
           "content-disposition": `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, "_")}"`
@@ -136,7 +138,7 @@ export const taskAttachmentsOperations = [
           attachmentId: params.attachmentId,
           admin: caller.admin
         })
-        yield* (yield* BlobStore).delete(blobKey).pipe(Effect.ignore)
+        yield* removeFile(blobKey).pipe(Effect.ignore)
       })
   })
 ]

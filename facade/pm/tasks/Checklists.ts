@@ -3,6 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
+import { checklistsOf } from "../../../actors/pm/TaskChecklists.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
@@ -10,7 +11,7 @@ import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
 
-import { taskCommand, tag, service, read, write, TaskParams, checklistsOf } from "./shared.ts"
+import { taskCommand, tag, service, read, write, TaskParams } from "./shared.ts"
 import { checklistsExamples } from "./Checklists.examples.ts"
 
 const ChecklistParams = Schema.Struct({ taskId: Id, checklistId: Id })

@@ -6,12 +6,12 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { templateOf } from "../../../actors/pm/TaskCommands.ts"
-import { findTasks, getTask } from "../../../actors/pm/TaskReads.ts"
+import { findTasks, getTask, statusHistory } from "../../../actors/pm/TaskReads.ts"
 import { Minutes } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, Page, Priority, ShortId, Task } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
+import { idByShortId } from "../../../actors/pm/WorkspaceReads.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { filterOf, pageFrom, TaskQuery } from "../TaskFilters.ts"
@@ -152,15 +152,10 @@ export const taskCoreOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(
-          query<{ id: string }>(`SELECT id FROM pm_tasks WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [
-            params.workspaceId,
-            params.shortId.toUpperCase()
-          ])
-        )
-        if (rows.length === 0) return yield* reject("not_found", `No task ${params.shortId}`)
-        yield* onTask(context, rows[0]!.id)
-        return yield* orDieSql(getTask(rows[0]!.id))
+        const id = yield* orDieSql(idByShortId("task", params.workspaceId, params.shortId.toUpperCase()))
+        if (id === undefined) return yield* reject("not_found", `No task ${params.shortId}`)
+        yield* onTask(context, id)
+        return yield* orDieSql(getTask(id))
       })
   }),
   operation({
@@ -386,12 +381,7 @@ export const taskCoreOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task: current } = yield* onTask(context, params.taskId)
-        const rows = yield* orDieSql(
-          query<{ status: string; type: string; enteredAt: string }>(
-            `SELECT status, status_type AS type, entered_at AS "enteredAt" FROM pm_task_status_history WHERE task_id = $1 ORDER BY entered_at, id`,
-            [params.taskId]
-          )
-        )
+        const rows = yield* orDieSql(statusHistory(params.taskId))
         const totals = new Map<string, { status: string; type: string; totalMinutes: number; times: number }>()
         rows.forEach((row, index) => {
           const until = index + 1 < rows.length ? Date.parse(rows[index + 1]!.enteredAt) : Date.now()

@@ -5,11 +5,11 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { availableFields, presentValue } from "../../../actors/pm/CustomFields.ts"
+import { customValuesOf } from "../../../actors/pm/TaskReads.ts"
 import { FieldValues } from "../../../actors/pm/TaskWrites.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { CustomFieldValue, Items, Task } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
@@ -40,11 +40,7 @@ export const taskCustomFieldValuesOperations = [
         const fields = yield* orDieSql(
           availableFields({ spaceId: caller.at.spaceId, folderId: caller.at.folderId, listId: caller.at.listId })
         )
-        const values = yield* orDieSql(
-          query<{ fieldId: string; value: unknown }>(`SELECT field_id AS "fieldId", value FROM pm_task_custom_values WHERE task_id = $1`, [
-            params.taskId
-          ])
-        )
+        const values = yield* orDieSql(customValuesOf(params.taskId))
         return {
           items: fields.map((f) => {
             const stored = values.find((v) => v.fieldId === f.id)

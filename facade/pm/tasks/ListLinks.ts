@@ -3,8 +3,8 @@
  */
 import { Effect, Schema } from "effect"
 import { getList } from "../../../actors/pm/StructureReads.ts"
+import { linkedListIds } from "../../../actors/pm/TaskReads.ts"
 import { Items, List } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
 
@@ -27,13 +27,8 @@ export const taskListLinksOperations = [
       Effect.gen(function* () {
         const caller = yield* onTask(context, params.taskId)
         const home = yield* orDieSql(getList(caller.at.listId!))
-        const links = yield* orDieSql(
-          query<{ listId: string }>(
-            `SELECT k.list_id AS "listId" FROM pm_task_list_links k JOIN pm_lists l ON l.id = k.list_id WHERE k.task_id = $1 AND l.deleted_at IS NULL ORDER BY k.added_at`,
-            [params.taskId]
-          )
-        )
-        const others = yield* orDieSql(Effect.forEach(links, (l) => getList(l.listId)))
+        const links = yield* orDieSql(linkedListIds(params.taskId))
+        const others = yield* orDieSql(Effect.forEach(links, (listId) => getList(listId)))
         return { items: [{ ...home, home: true }, ...others.map((l) => ({ ...l, home: false }))] }
       })
   })

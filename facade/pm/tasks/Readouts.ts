@@ -4,14 +4,15 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
+import { checklistsOf } from "../../../actors/pm/TaskChecklists.ts"
 import { Comment, assignedComments, listComments } from "../../../actors/pm/TaskDiscussion.ts"
 import { getTasks } from "../../../actors/pm/TaskReads.ts"
+import { progressOf } from "../../../actors/pm/TimeReads.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import { BooleanString, inWorkspace, onTask, orDieSql } from "../WorkAccess.ts"
 
-import { tag, service, read, TaskParams, WorkspaceParams, checklistsOf } from "./shared.ts"
+import { tag, service, read, TaskParams, WorkspaceParams } from "./shared.ts"
 import { readoutsExamples } from "./Readouts.examples.ts"
 
 const markdownOf = (
@@ -138,27 +139,10 @@ export const taskReadoutsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task } = yield* onTask(context, params.taskId)
-        const [sub] = yield* orDieSql(
-          query<{ total: number; finished: number }>(
-            `SELECT count(*)::int AS total, count(*) FILTER (WHERE closed_at IS NOT NULL)::int AS finished FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`,
-            [params.taskId]
-          )
-        )
-        const [items] = yield* orDieSql(
-          query<{ total: number; resolved: number }>(
-            `SELECT count(*)::int AS total, count(*) FILTER (WHERE resolved)::int AS resolved FROM pm_checklist_items WHERE task_id = $1`,
-            [params.taskId]
-          )
-        )
-        const [time] = yield* orDieSql(
-          query<{ minutes: number }>(
-            `SELECT COALESCE(round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60), 0)::int AS minutes FROM pm_time_entries WHERE task_id = $1`,
-            [params.taskId]
-          )
-        )
-        const parts = sub!.total + items!.total
-        const percent = task.closedAt !== null ? 100 : parts === 0 ? 0 : Math.round(((sub!.finished + items!.resolved) / parts) * 100)
-        return { subtasks: sub!, checklistItems: items!, trackedMinutes: time!.minutes, estimateMinutes: task.timeEstimateMinutes, percent }
+        const { subtasks: sub, checklistItems: items, trackedMinutes } = yield* orDieSql(progressOf(params.taskId))
+        const parts = sub.total + items.total
+        const percent = task.closedAt !== null ? 100 : parts === 0 ? 0 : Math.round(((sub.finished + items.resolved) / parts) * 100)
+        return { subtasks: sub, checklistItems: items, trackedMinutes, estimateMinutes: task.timeEstimateMinutes, percent }
       })
   })
 ]

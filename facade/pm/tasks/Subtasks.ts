@@ -3,11 +3,10 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
-import { findTasks } from "../../../actors/pm/TaskReads.ts"
+import { findTasks, subtaskTree } from "../../../actors/pm/TaskReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
@@ -104,13 +103,7 @@ export const taskSubtasksOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onTask(context, params.taskId)
-        const rows = yield* orDieSql(
-          query<{ id: string; shortId: string; name: string; status: string; parentId: string | null }>(
-            `WITH RECURSIVE tree AS (SELECT id FROM pm_tasks WHERE id = $1 UNION ALL SELECT t.id FROM pm_tasks t JOIN tree ON t.parent_task_id = tree.id WHERE t.deleted_at IS NULL)
-           SELECT t.id, t.short_id AS "shortId", t.name, t.status, t.parent_task_id AS "parentId" FROM pm_tasks t WHERE t.id IN (SELECT id FROM tree) ORDER BY t.position, t.created_at`,
-            [params.taskId]
-          )
-        )
+        const rows = yield* orDieSql(subtaskTree(params.taskId))
         type Node = { id: string; shortId: string; name: string; status: string; children: Array<Node> }
         const nodes = new Map<string, Node>(
           rows.map((r) => [r.id, { id: r.id, shortId: r.shortId, name: r.name, status: r.status, children: [] }])

@@ -4,11 +4,11 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { requireMembers } from "../../../actors/pm/Members.ts"
-import { TimeEntry, timeEntryColumns } from "../../../actors/pm/TimeEntries.ts"
+import { TimeEntry } from "../../../actors/pm/TimeEntries.ts"
+import * as TimeReads from "../../../actors/pm/TimeReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Items } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { inWorkspace, Limit, Offset, onTask, orDieSql, pageOf, realDates } from "../WorkAccess.ts"
@@ -33,12 +33,7 @@ export const taskTimeTrackingOperations = [
     handler: ({ params }, context) =>
       Effect.andThen(
         onTask(context, params.taskId),
-        Effect.map(
-          orDieSql(
-            query<TimeEntry>(`SELECT ${timeEntryColumns} FROM pm_time_entries WHERE task_id = $1 ORDER BY started_at, id`, [params.taskId])
-          ),
-          (items) => ({ items })
-        )
+        Effect.map(orDieSql(TimeReads.taskEntries(params.taskId)), (items) => ({ items }))
       )
   }),
   operation({
@@ -167,13 +162,7 @@ export const taskTimeTrackingOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { task } = yield* onTask(context, params.taskId)
-        const rows = yield* orDieSql(
-          query<{ userId: string; minutes: number; running: boolean }>(
-            `SELECT user_id AS "userId", round(sum(extract(epoch FROM COALESCE(ended_at, now()) - started_at)) / 60)::int AS minutes, bool_or(ended_at IS NULL) AS running
-             FROM pm_time_entries WHERE task_id = $1 GROUP BY user_id ORDER BY user_id`,
-            [params.taskId]
-          )
-        )
+        const rows = yield* orDieSql(TimeReads.taskTotals(params.taskId))
         const tracked = rows.reduce((sum, r) => sum + r.minutes, 0)
         return {
           estimateMinutes: task.timeEstimateMinutes,
@@ -196,13 +185,8 @@ export const taskTimeTrackingOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(
-          query<TimeEntry>(
-            `SELECT ${timeEntryColumns} FROM pm_time_entries WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`,
-            [params.workspaceId, caller.userId]
-          )
-        )
-        return { entry: rows[0] ?? null }
+        const running = yield* orDieSql(TimeReads.runningEntry(params.workspaceId, caller.userId))
+        return { entry: running ?? null }
       })
   }),
   operation({
@@ -231,21 +215,11 @@ export const taskTimeTrackingOperations = [
         const caller = yield* inWorkspace(context, params.workspaceId)
         const page = pageOf(q)
         const rows = yield* orDieSql(
-          query<TimeEntry>(
-            `SELECT ${timeEntryColumns.replace(/\b(id|task_id|user_id|started_at|ended_at|note|billable|created_at)\b/g, "e.$1")} FROM pm_time_entries e
-             JOIN pm_tasks t ON t.id = e.task_id JOIN pm_spaces s ON s.id = t.space_id
-            WHERE e.workspace_id = $1 AND t.deleted_at IS NULL
-              AND (NOT s.is_private OR $2::boolean OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = s.id AND m.user_id = $3))
-              AND ($4::timestamptz IS NULL OR e.started_at >= $4) AND ($5::timestamptz IS NULL OR e.started_at < $5) AND ($6::text IS NULL OR e.user_id = $6)
-            ORDER BY e.started_at, e.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-            [
-              params.workspaceId,
-              caller.admin,
-              caller.userId,
-              q.from ? (isoDate(q.from) ?? null) : null,
-              q.to ? (isoDate(q.to) ?? null) : null,
-              q.userId ?? null
-            ]
+          TimeReads.timesheet(
+            params.workspaceId,
+            caller.viewer,
+            { from: q.from ? (isoDate(q.from) ?? null) : null, to: q.to ? (isoDate(q.to) ?? null) : null, of: q.userId ?? null },
+            page
           )
         )
         return { items: rows, totalMinutes: rows.reduce((sum, r) => sum + (r.durationMinutes ?? 0), 0) }

@@ -2,11 +2,10 @@
  * Deleted tasks: the trash and restoring from it.
  */
 import { Effect, Schema } from "effect"
-import { hydrate, taskColumns, taskFrom, type TaskRow } from "../../../actors/pm/TaskReads.ts"
+import { deletedTasks } from "../../../actors/pm/TaskReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { tagGroup } from "../../Operation.ts"
 import { inWorkspace, Limit, Offset, onDeletedTask, orDieSql, pageOf } from "../WorkAccess.ts"
 
@@ -30,15 +29,7 @@ export const taskTrashOperations = [
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const page = pageOf(q)
-        const rows = yield* orDieSql(
-          query<TaskRow>(
-            `SELECT ${taskColumns} ${taskFrom} WHERE t.workspace_id = $1 AND t.deleted_at IS NOT NULL AND l.deleted_at IS NULL AND s.deleted_at IS NULL
-              AND (NOT s.is_private OR $2::boolean OR EXISTS (SELECT 1 FROM pm_space_members m WHERE m.space_id = s.id AND m.user_id = $3))
-            ORDER BY t.deleted_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-            [params.workspaceId, caller.admin, caller.userId]
-          )
-        )
-        return { items: yield* orDieSql(hydrate(rows)) }
+        return { items: yield* orDieSql(deletedTasks(params.workspaceId, caller.viewer, page)) }
       })
   }),
   operation({

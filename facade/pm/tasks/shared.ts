@@ -9,7 +9,6 @@ import { Description, FieldValues, Minutes, TagNames } from "../../../actors/pm/
 import { send, type WorkActor } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Priority } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import type { RequestContext } from "../../Operation.ts"
 import { exampleIds as ids, onTask, orDieSql, realDates } from "../WorkAccess.ts"
 
@@ -116,27 +115,4 @@ export const taskPatchInput = (workspaceId: string, body: TaskPatchBody, prefix 
       ...(assigneeIds !== undefined ? { assigneeIds } : {}),
       ...(tags !== undefined ? { tagNames: tags } : {})
     }
-  })
-
-export const checklistsOf = (taskId: string) =>
-  Effect.gen(function* () {
-    const lists = yield* query<{ id: string; taskId: string; name: string; position: number }>(
-      `SELECT id, task_id AS "taskId", name, position FROM pm_checklists WHERE task_id = $1 ORDER BY position, created_at`,
-      [taskId]
-    )
-    const items = yield* query<{
-      id: string
-      checklistId: string
-      name: string
-      resolved: boolean
-      assigneeId: string | null
-      position: number
-    }>(
-      `SELECT id, checklist_id AS "checklistId", name, resolved, assignee_id AS "assigneeId", position FROM pm_checklist_items WHERE task_id = $1 ORDER BY position, created_at`,
-      [taskId]
-    )
-    return lists.map((c) => {
-      const own = items.filter((i) => i.checklistId === c.id).map(({ checklistId: _c, ...i }) => i)
-      return { ...c, items: own, resolvedCount: own.filter((i) => i.resolved).length }
-    })
   })

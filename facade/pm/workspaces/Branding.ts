@@ -3,10 +3,10 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { readFile, removeFile, storeThen } from "../../../actors/Files.ts"
 import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { Color } from "../../../actors/pm/WorkRecords.ts"
-import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import { inWorkspace } from "../WorkAccess.ts"
@@ -103,13 +103,15 @@ export const workspaceBrandingOperations = [
           return yield* reject("invalid", `The body is not a ${upload.contentType} image`, [
             { path: "body", message: "content does not match Content-Type" }
           ])
-        const blobs = yield* BlobStore
         const key = `pm/workspace-logos/${params.workspaceId}/${randomUUID()}`
-        yield* blobs.put(key, upload.bytes, upload.contentType).pipe(Effect.orDie)
-        const { previous } = yield* send(PmOrganization, params.workspaceId, "setLogo", caller.userId, {
-          logo: { key, contentType: upload.contentType, size: upload.bytes.length, updatedAt: new Date().toISOString() }
-        }).pipe(Effect.tapError(() => blobs.delete(key).pipe(Effect.ignore)))
-        if (previous !== null) yield* blobs.delete(previous.key).pipe(Effect.ignore)
+        const { previous } = yield* storeThen(
+          key,
+          upload,
+          send(PmOrganization, params.workspaceId, "setLogo", caller.userId, {
+            logo: { key, contentType: upload.contentType, size: upload.bytes.length, updatedAt: new Date().toISOString() }
+          })
+        )
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
         return brandingView(
           params.workspaceId,
           (yield* summaryOf(context, params.workspaceId)).name,
@@ -131,7 +133,7 @@ export const workspaceBrandingOperations = [
         yield* inWorkspace(context, params.workspaceId)
         const logo = (yield* configOfWorkspace(params.workspaceId)).logo
         if (logo === null) return yield* reject("not_found", "The workspace has no logo")
-        const blob = yield* (yield* BlobStore).get(logo.key).pipe(Effect.orDie)
+        const blob = yield* readFile(logo.key)
         if (blob === undefined) return yield* reject("not_found", "The workspace has no logo")
         return raw(logo.contentType, blob.bytes, {
           etag: `"${logo.key.split("/").pop()}"`,
@@ -153,7 +155,7 @@ export const workspaceBrandingOperations = [
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         const { previous } = yield* send(PmOrganization, params.workspaceId, "setLogo", caller.userId, { logo: null })
-        if (previous !== null) yield* (yield* BlobStore).delete(previous.key).pipe(Effect.ignore)
+        if (previous !== null) yield* removeFile(previous.key).pipe(Effect.ignore)
       })
   })
 ]

@@ -6,13 +6,14 @@ import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../../../actors/Fields.ts"
 import { deletedWorkspacesOf, workspacesOf } from "../../../actors/identity/IdentityQueries.ts"
 import { RESTORE_DAYS, Role } from "../../../actors/identity/Workspace.ts"
+import { workspaceOrderOf } from "../../../actors/pm/Favorites.ts"
+import { unreadByWorkspace } from "../../../actors/pm/Notifications.ts"
 import { PmPersonal } from "../../../actors/pm/OrganizationActors.ts"
 import { seatUsage } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { General } from "../../../actors/pm/WorkspaceConfig.ts"
 import { outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import * as Stats from "../../../actors/pm/WorkspaceStats.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { principalOf, userOf } from "../../Access.ts"
 import { tagGroup } from "../../Operation.ts"
@@ -286,21 +287,9 @@ export const workspaceCoreOperations = [
         const mine = principal.kind === "apiKey" ? all.filter((w) => w.id === principal.workspaceId) : all
         if (mine.length === 0) return { items: [] }
         const idsOf = mine.map((w) => w.id)
-        const order = yield* orDieSql(
-          query<{ workspaceId: string; position: number }>(
-            `SELECT workspace_id AS "workspaceId", position FROM pm_workspace_order WHERE user_id = $1`,
-            [principal.userId]
-          )
-        )
-        const unread = yield* orDieSql(
-          query<{ workspaceId: string; n: number }>(
-            `SELECT workspace_id AS "workspaceId", count(*)::int AS n FROM pm_notifications WHERE user_id = $1 AND read_at IS NULL AND workspace_id = ANY($2::text[]) GROUP BY workspace_id`,
-            [principal.userId, idsOf]
-          )
-        )
+        const positionOf = yield* orDieSql(workspaceOrderOf(principal.userId))
+        const unreadOf = yield* orDieSql(unreadByWorkspace(principal.userId, idsOf))
         const configs = yield* Effect.forEach(idsOf, (id) => configOfWorkspace(id))
-        const positionOf = new Map(order.map((o) => [o.workspaceId, o.position] as const))
-        const unreadOf = new Map(unread.map((u) => [u.workspaceId, u.n] as const))
         const items = mine.map((w, i) => ({
           id: w.id,
           name: w.name,

@@ -6,10 +6,10 @@ import { Effect, Schema } from "effect"
 import { Email, Id } from "../../../actors/Fields.ts"
 import { AssignableRole } from "../../../actors/identity/Workspace.ts"
 import { locateSpace } from "../../../actors/pm/Locate.ts"
+import { memberSpaces } from "../../../actors/pm/MemberReads.ts"
 import { requireSeats, rosterEntry, rosterOf } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmSpace } from "../../../actors/pm/WorkActors.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { tagGroup } from "../../Operation.ts"
 import { inWorkspace, orDieSql } from "../WorkAccess.ts"
@@ -41,10 +41,9 @@ const guestsWithSpaces = (workspaceId: string, userIds?: ReadonlyArray<string>) 
     const roster = (yield* orDieSql(rosterOf(workspaceId))).filter((m) => m.guest && (userIds === undefined || userIds.includes(m.userId)))
     if (roster.length === 0) return []
     const spaces = yield* orDieSql(
-      query<{ userId: string; id: string; name: string }>(
-        `SELECT m.user_id AS "userId", s.id, s.name FROM pm_space_members m JOIN pm_spaces s ON s.id = m.space_id
-        WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND m.user_id = ANY($2::text[]) ORDER BY s.position, s.created_at`,
-        [workspaceId, roster.map((m) => m.userId)]
+      memberSpaces(
+        workspaceId,
+        roster.map((m) => m.userId)
       )
     )
     return roster.map((m) => ({ ...m, spaces: spaces.filter((s) => s.userId === m.userId).map(({ id, name }) => ({ id, name })) }))

@@ -11,10 +11,10 @@ import { spaceTemplate } from "../../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../../actors/pm/WorkActors.ts"
+import * as WorkspaceReads from "../../../actors/pm/WorkspaceReads.ts"
 import { DefaultViews, Features as WorkspaceFeatures, General } from "../../../actors/pm/WorkspaceConfig.ts"
 import { effectiveAt, fieldsAt, outlineOf } from "../../../actors/pm/WorkspaceOutline.ts"
 import { FieldType, ShortId, StatusType } from "../../../actors/pm/WorkRecords.ts"
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import { ArchivedQuery, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql } from "../WorkAccess.ts"
@@ -74,8 +74,6 @@ const SearchHit = Schema.Struct({
   path: Schema.String,
   archived: Schema.Boolean
 }).annotate({ identifier: "WorkspaceSearchHit" })
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 const FolderEntry = Schema.Struct({
   id: Id,
@@ -186,17 +184,7 @@ export const workspaceHierarchyOperations = [
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(
-          query<{ id: string; shortId: string; name: string; spaceId: string; space: string; lists: number; archived: boolean }>(
-            `SELECT f.id, f.short_id AS "shortId", f.name, s.id AS "spaceId", s.name AS space, f.archived_at IS NOT NULL AS archived,
-                  (SELECT count(*)::int FROM pm_lists l WHERE l.folder_id = f.id AND l.deleted_at IS NULL AND l.archived_at IS NULL) AS lists
-             FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id
-            WHERE f.workspace_id = $1 AND f.deleted_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-              AND ${q.archived === "include" ? "TRUE" : q.archived === "only" ? "f.archived_at IS NOT NULL" : "f.archived_at IS NULL AND s.archived_at IS NULL"}
-            ORDER BY s.position, f.position, f.created_at`,
-            [params.workspaceId, caller.userId, caller.admin]
-          )
-        )
+        const rows = yield* orDieSql(WorkspaceReads.workspaceFolders(params.workspaceId, caller.viewer, q.archived ?? "exclude"))
         return { items: rows }
       })
   }),
@@ -215,25 +203,6 @@ export const workspaceHierarchyOperations = [
         const shortId = params.shortId.trim().toUpperCase()
         const prefix = shortId.split("-")[0]
         const notFound = reject("not_found", `Nothing has the short id ${shortId}`, [{ path: "path.shortId", message: "not found" }])
-        const table =
-          prefix === "S"
-            ? "pm_spaces"
-            : prefix === "F"
-              ? "pm_folders"
-              : prefix === "L"
-                ? "pm_lists"
-                : prefix === "T"
-                  ? "pm_tasks"
-                  : undefined
-        if (table === undefined) return yield* notFound
-        const found = yield* orDieSql(
-          query<{ id: string }>(`SELECT id FROM ${table} WHERE workspace_id = $1 AND short_id = $2 AND deleted_at IS NULL`, [
-            params.workspaceId,
-            shortId
-          ])
-        )
-        if (found.length === 0) return yield* notFound
-        const id = found[0]!.id
         const type =
           prefix === "S"
             ? ("space" as const)
@@ -241,20 +210,17 @@ export const workspaceHierarchyOperations = [
               ? ("folder" as const)
               : prefix === "L"
                 ? ("list" as const)
-                : ("task" as const)
+                : prefix === "T"
+                  ? ("task" as const)
+                  : undefined
+        if (type === undefined) return yield* notFound
+        const id = yield* orDieSql(WorkspaceReads.idByShortId(type, params.workspaceId, shortId))
+        if (id === undefined) return yield* notFound
         const reach = type === "space" ? onSpace : type === "folder" ? onFolder : type === "list" ? onList : onTask
         const { at } = yield* reach(context, id).pipe(
           Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? notFound : e))
         )
-        const names = yield* orDieSql(
-          query<{ space: string; folder: string | null; list: string | null; name: string }>(
-            `SELECT s.name AS space, f.name AS folder, l.name AS list,
-                  COALESCE((SELECT name FROM pm_tasks WHERE id = $4), l.name, f.name, s.name) AS name
-             FROM pm_spaces s LEFT JOIN pm_folders f ON f.id = $2 LEFT JOIN pm_lists l ON l.id = $3 WHERE s.id = $1`,
-            [at.spaceId, at.folderId ?? "", at.listId ?? "", at.taskId ?? ""]
-          )
-        )
-        const n = names[0]!
+        const n = (yield* orDieSql(WorkspaceReads.placeNames(at)))!
         const parts =
           type === "space" ? [] : type === "folder" ? [n.space] : type === "list" ? [n.space, n.folder] : [n.space, n.folder, n.list]
         const path = parts.filter((p): p is string => p !== null).join(" / ")
@@ -299,47 +265,7 @@ export const workspaceHierarchyOperations = [
         const archived = q.includeArchived === "true"
         const text = q.q.trim().toLowerCase()
         const rows = yield* orDieSql(
-          query<{
-            type: "space" | "folder" | "list" | "task"
-            id: string
-            shortId: string
-            name: string
-            space: string
-            folder: string | null
-            list: string | null
-            archived: boolean
-            rank: number
-          }>(
-            `SELECT * FROM (
-             SELECT 'space' AS type, s.id, s.short_id AS "shortId", s.name, s.name AS space, NULL::text AS folder, NULL::text AS list, s.archived_at IS NOT NULL AS archived
-               FROM pm_spaces s WHERE s.workspace_id = $1 AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-             UNION ALL
-             SELECT 'folder', f.id, f.short_id, f.name, s.name, NULL, NULL, f.archived_at IS NOT NULL OR s.archived_at IS NOT NULL
-               FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id WHERE f.workspace_id = $1 AND f.deleted_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-             UNION ALL
-             SELECT 'list', l.id, l.short_id, l.name, s.name, f.name, NULL, l.archived_at IS NOT NULL OR s.archived_at IS NOT NULL
-               FROM pm_lists l JOIN pm_spaces s ON s.id = l.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
-              WHERE l.workspace_id = $1 AND l.deleted_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-             UNION ALL
-             SELECT 'task', t.id, t.short_id, t.name, s.name, f.name, l.name, t.archived_at IS NOT NULL OR l.archived_at IS NOT NULL OR s.archived_at IS NOT NULL
-               FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id LEFT JOIN pm_folders f ON f.id = l.folder_id
-              WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND l.deleted_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-           ) x
-           WHERE x.type = ANY($4::text[]) AND lower(x.name) LIKE $5 ESCAPE '\\' AND ($6::boolean OR NOT x.archived)
-           ORDER BY CASE WHEN lower(x.name) = $7 THEN 0 WHEN lower(x.name) LIKE $8 ESCAPE '\\' THEN 1 ELSE 2 END, length(x.name), lower(x.name), x.id
-           LIMIT $9`,
-            [
-              params.workspaceId,
-              caller.userId,
-              caller.admin,
-              types,
-              `%${escapeLike(text)}%`,
-              archived,
-              text,
-              `${escapeLike(text)}%`,
-              q.limit ?? 20
-            ]
-          )
+          WorkspaceReads.searchByName(params.workspaceId, caller.viewer, { types, text, includeArchived: archived, limit: q.limit ?? 20 })
         )
         return {
           items: rows.map((r) => ({
@@ -394,22 +320,9 @@ export const workspaceHierarchyOperations = [
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const spaces = yield* orDieSql(Reads.listSpaces(params.workspaceId, caller.viewer, "only"))
-        const folders = yield* orDieSql(
-          query<{ id: string; shortId: string; name: string; space: string; archivedAt: string }>(
-            `SELECT f.id, f.short_id AS "shortId", f.name, s.name AS space, f.archived_at AS "archivedAt" FROM pm_folders f JOIN pm_spaces s ON s.id = f.space_id
-            WHERE f.workspace_id = $1 AND f.deleted_at IS NULL AND f.archived_at IS NOT NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-            ORDER BY f.archived_at DESC`,
-            [params.workspaceId, caller.userId, caller.admin]
-          )
-        )
+        const folders = yield* orDieSql(WorkspaceReads.archivedFolders(params.workspaceId, caller.viewer))
         const lists = yield* orDieSql(Reads.listAllLists(params.workspaceId, caller.viewer, "only"))
-        const tasks = yield* orDieSql(
-          query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
-            WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NOT NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}`,
-            [params.workspaceId, caller.userId, caller.admin]
-          )
-        )
+        const archivedTasks = yield* orDieSql(WorkspaceReads.archivedTaskCount(params.workspaceId, caller.viewer))
         return {
           spaces: spaces.map((s) => ({ id: s.id, shortId: s.shortId, name: s.name, archivedAt: s.archivedAt })),
           folders,
@@ -420,7 +333,7 @@ export const workspaceHierarchyOperations = [
             path: [l.spaceName, l.folderName].filter((p): p is string => p !== null).join(" / "),
             archivedAt: l.archivedAt
           })),
-          archivedTasks: tasks[0]!.n
+          archivedTasks
         }
       })
   }),
@@ -548,13 +461,7 @@ export const workspaceHierarchyOperations = [
           ...outline.folders.map((f) => [f.id, { type: "folder" as const, name: f.name }] as const),
           ...outline.lists.map((l) => [l.id, { type: "list" as const, name: l.name }] as const)
         ])
-        const counts = yield* orDieSql(
-          query<{ status: string; n: number }>(
-            `SELECT lower(t.status) AS status, count(*)::int AS n FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id
-            WHERE t.workspace_id = $1 AND t.deleted_at IS NULL AND t.archived_at IS NULL AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)} GROUP BY lower(t.status)`,
-            [params.workspaceId, caller.userId, caller.admin]
-          )
-        )
+        const taskCount = yield* orDieSql(WorkspaceReads.taskCountsByStatus(params.workspaceId, caller.viewer))
         const byName = new Map<
           string,
           {
@@ -576,7 +483,6 @@ export const workspaceHierarchyOperations = [
             byName.set(key, entry)
           }
         }
-        const taskCount = new Map(counts.map((c) => [c.status, c.n] as const))
         return {
           items: [...byName.entries()]
             .map(([key, e]) => ({
@@ -632,17 +538,7 @@ export const workspaceHierarchyOperations = [
         const fields = [...outline.fields.values()]
           .flat()
           .filter((f) => spaceOf.has(f.scopeId) && (q.type === undefined || f.type === q.type))
-        const values =
-          fields.length === 0
-            ? []
-            : yield* orDieSql(
-                query<{ fieldId: string; n: number }>(
-                  `SELECT v.field_id AS "fieldId", count(*)::int AS n FROM pm_task_custom_values v JOIN pm_tasks t ON t.id = v.task_id
-            WHERE v.field_id = ANY($1::text[]) AND t.deleted_at IS NULL GROUP BY v.field_id`,
-                  [fields.map((f) => f.id)]
-                )
-              )
-        const valueCount = new Map(values.map((v) => [v.fieldId, v.n] as const))
+        const valueCount = yield* orDieSql(WorkspaceReads.fieldValueCounts(fields.map((f) => f.id)))
         return {
           items: fields.map((f) => ({
             id: f.id,
@@ -685,16 +581,7 @@ export const workspaceHierarchyOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        const rows = yield* orDieSql(
-          query<{ id: string; name: string; color: string; spaceId: string; space: string; tasks: number }>(
-            `SELECT g.id, g.name, g.color, s.id AS "spaceId", s.name AS space,
-                  (SELECT count(*)::int FROM pm_task_tags tt JOIN pm_tasks t ON t.id = tt.task_id WHERE tt.tag_id = g.id AND t.deleted_at IS NULL) AS tasks
-             FROM pm_tags g JOIN pm_spaces s ON s.id = g.space_id
-            WHERE g.workspace_id = $1 AND s.deleted_at IS NULL AND ${Reads.visibleSpace("s", 2, 3)}
-            ORDER BY lower(g.name), s.position`,
-            [params.workspaceId, caller.userId, caller.admin]
-          )
-        )
+        const rows = yield* orDieSql(WorkspaceReads.workspaceTags(params.workspaceId, caller.viewer))
         return { items: rows }
       })
   })

@@ -5,8 +5,7 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../../actors/Fields.ts"
 import { AssignableRole } from "../../../actors/identity/Workspace.ts"
 import { requireSeats, rosterEntry, storedWorkspace } from "../../../actors/pm/Roster.ts"
-import { domainOf } from "../../../actors/pm/WorkspaceConfig.ts"
-import { query } from "../../../persistence/Sql.ts"
+import { domainOf, workspacesJoinableFrom } from "../../../actors/pm/WorkspaceConfig.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
 import { tagGroup } from "../../Operation.ts"
@@ -22,18 +21,13 @@ const Joinable = Schema.Struct({ id: Id, name: Schema.String, role: AssignableRo
 const joinableFor = (userId: string, email: string) =>
   Effect.gen(function* () {
     const domain = domainOf(email)
-    const rows = yield* orDieSql(
-      query<{ workspaceId: string }>(
-        `SELECT workspace_id AS "workspaceId" FROM pm_workspace_settings WHERE (features->>'domainJoin')::boolean AND security->'autoJoinDomains' ? $1`,
-        [domain]
-      )
-    )
+    const workspaceIds = yield* orDieSql(workspacesJoinableFrom(domain))
     const result: Array<{ id: string; name: string; role: typeof AssignableRole.Type; memberCount: number }> = []
-    for (const row of rows) {
-      const workspace = yield* orDieSql(storedWorkspace(row.workspaceId))
+    for (const workspaceId of workspaceIds) {
+      const workspace = yield* orDieSql(storedWorkspace(workspaceId))
       if (workspace === undefined || workspace.members.some((m) => m.userId === userId)) continue
-      const config = yield* configOfWorkspace(row.workspaceId)
-      result.push({ id: row.workspaceId, name: workspace.name, role: config.security.autoJoinRole, memberCount: workspace.members.length })
+      const config = yield* configOfWorkspace(workspaceId)
+      result.push({ id: workspaceId, name: workspace.name, role: config.security.autoJoinRole, memberCount: workspace.members.length })
     }
     return result.sort((a, b) => a.name.localeCompare(b.name))
   })

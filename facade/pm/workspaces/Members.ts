@@ -9,10 +9,10 @@ import { AssignableRole, atLeast, Role } from "../../../actors/identity/Workspac
 import { deactivationsOf } from "../../../actors/pm/Deactivations.ts"
 import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
 import { requireSeats, rosterEntry, rosterOf } from "../../../actors/pm/Roster.ts"
+import { memberActivity, spaceMembershipsOf } from "../../../actors/pm/MemberReads.ts"
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 
-import { query } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
@@ -330,36 +330,7 @@ export const workspaceMembersOperations = [
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
         const member = yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
-        const visible = Reads.visibleSpace("s", 3, 4)
-        const rows = yield* orDieSql(
-          query<{
-            open: number
-            done: number
-            overdue: number
-            created: number
-            comments: number
-            tracked: number
-            lastActiveAt: string | null
-            recent: number
-          }>(
-            `SELECT
-             (SELECT count(*) FILTER (WHERE t.closed_at IS NULL)::int FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id JOIN pm_spaces s ON s.id = t.space_id
-               WHERE a.user_id = $2 AND t.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visible}) AS open,
-             (SELECT count(*) FILTER (WHERE t.closed_at IS NOT NULL)::int FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id JOIN pm_spaces s ON s.id = t.space_id
-               WHERE a.user_id = $2 AND t.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visible}) AS done,
-             (SELECT count(*) FILTER (WHERE t.closed_at IS NULL AND t.due_date < now())::int FROM pm_task_assignees a JOIN pm_tasks t ON t.id = a.task_id JOIN pm_spaces s ON s.id = t.space_id
-               WHERE a.user_id = $2 AND t.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visible}) AS overdue,
-             (SELECT count(*)::int FROM pm_tasks t JOIN pm_spaces s ON s.id = t.space_id WHERE t.created_by = $2 AND t.workspace_id = $1 AND t.deleted_at IS NULL AND s.deleted_at IS NULL AND ${visible}) AS created,
-             (SELECT count(*)::int FROM pm_comments c JOIN pm_tasks t ON t.id = c.task_id JOIN pm_spaces s ON s.id = t.space_id
-               WHERE c.author_id = $2 AND c.workspace_id = $1 AND c.deleted_at IS NULL AND t.deleted_at IS NULL AND ${visible}) AS comments,
-             (SELECT COALESCE(sum(EXTRACT(EPOCH FROM (COALESCE(e.ended_at, now()) - e.started_at)) / 60), 0)::int FROM pm_time_entries e JOIN pm_tasks t ON t.id = e.task_id JOIN pm_spaces s ON s.id = t.space_id
-               WHERE e.user_id = $2 AND e.workspace_id = $1 AND t.deleted_at IS NULL AND ${visible}) AS tracked,
-             (SELECT max(at) FROM pm_events WHERE workspace_id = $1 AND actor_id = $2) AS "lastActiveAt",
-             (SELECT count(*)::int FROM pm_events WHERE workspace_id = $1 AND actor_id = $2 AND at > now() - interval '30 days') AS recent`,
-            [params.workspaceId, params.userId, caller.userId, caller.admin]
-          )
-        )
-        const r = rows[0]!
+        const r = yield* orDieSql(memberActivity(params.workspaceId, params.userId, caller.viewer))
         return {
           member,
           assigned: { open: r.open, done: r.done, overdue: r.overdue },
@@ -401,11 +372,7 @@ export const workspaceMembersOperations = [
         const member = yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
         const memberAdmin = atLeast(member.role, "admin")
         const spaces = yield* orDieSql(Reads.listSpaces(params.workspaceId, { userId: member.userId, admin: memberAdmin }))
-        const memberships = new Set(
-          (yield* orDieSql(
-            query<{ spaceId: string }>(`SELECT space_id AS "spaceId" FROM pm_space_members WHERE user_id = $1`, [member.userId])
-          )).map((r) => r.spaceId)
-        )
+        const memberships = yield* orDieSql(spaceMembershipsOf(member.userId))
         return {
           items: spaces.map((s) => ({
             id: s.id,
