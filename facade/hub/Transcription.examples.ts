@@ -2,7 +2,7 @@
 import { examplesById } from "../Operation.ts"
 import { exampleIds, exampleSegments } from "./calls/Examples.ts"
 
-const queued = { id: exampleIds.recordingId, status: "queued", percent: 0, error: null }
+const queued = { id: exampleIds.recordingId, status: "queued", percent: 0, error: null, stage: null, chunks: null }
 
 export const transcriptionResourceExamples = examplesById({
   replaceRecordingTranscript: [
