@@ -25,6 +25,14 @@ export const liveTranscriptionResourceExamples = examplesById({
         body: { segments: [{ ...exampleSegments[0], startMs: 20_000, endMs: 24_000 }] }
       },
       response: { status: 202, body: queued }
+    },
+    {
+      name: "audio",
+      request: {
+        params: { callId: String(exampleIds.callId) },
+        body: { audio: { data: "UklGRiQAAABXQVZFZm10IBAAAAABAAEAgD4AAAB9AAACABAAZGF0YQAAAAA=", startMs: 24_000, speaker: "Alice" } }
+      },
+      response: { status: 202, body: queued }
     }
   ]
 })

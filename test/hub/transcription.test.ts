@@ -16,9 +16,11 @@ import {
   fakeOpenAiEngine,
   type Line,
   multiTrackMov,
+  byteAt,
   type Speech,
   singleTrackWav,
   speak,
+  wavOf,
   wordsOf
 } from "./support/speech.ts"
 
@@ -201,7 +203,7 @@ describe.skipIf(!available)("speech to text through the engines", () => {
     expect(media.body).toMatchObject({ hasAudio: true })
     const audio = await atrium.request("GET", `/hub/v1/recordings/${id}/audio-url`, { token: alice.token })
     expect(audio.status).toBe(200)
-  })
+  }, 300_000)
 
   it("transcribes a bot's multi-track file per track, attributing each track, and stitches chunks without repeated words", async () => {
     const engine = await fakeOpenAiEngine(speech, speech.tracks)
@@ -292,7 +294,7 @@ describe.skipIf(!available)("speech to text through the engines", () => {
     } finally {
       await engine.close()
     }
-  })
+  }, 300_000)
 
   it("names a single track's speakers by the engine's labels (OpenAI-compatible diarizing server)", async () => {
     const engine = await fakeOpenAiEngine(speech, [speech.mixed], true)
@@ -308,7 +310,7 @@ describe.skipIf(!available)("speech to text through the engines", () => {
     } finally {
       await engine.close()
     }
-  })
+  }, 300_000)
 
   it("takes speakers from Deepgram's diarized utterances", async () => {
     const engine = await fakeDeepgram(speech, [speech.mixed])
@@ -330,7 +332,42 @@ describe.skipIf(!available)("speech to text through the engines", () => {
     } finally {
       await engine.close()
     }
-  })
+  }, 300_000)
+
+  it("transcribes live audio pieces as they arrive, placed where they start", async () => {
+    const engine = await fakeOpenAiEngine(speech, [speech.mixed], true)
+    configure({})
+    try {
+      const created = await atrium.request("POST", "/hub/v1/recordings", { token: alice.token, body: { workspaceId, name: "Live call" } })
+      expect((await settledSlowly(created.body.id)).status).toBe("ready")
+      const live = `/hub/v1/calls/${created.body.callId}/live-transcript`
+      const [first, second] = speech.lines
+      const startMs = Math.round(first!.startMs - 300)
+      const piece = wavOf(speech.mixed.subarray(byteAt(startMs), byteAt(second!.endMs + 300))).toString("base64")
+      const audio = { data: piece, startMs, speaker: "Alice" }
+
+      const unconfigured = await atrium.request("POST", live, { token: alice.token, body: { audio } })
+      expect(unconfigured.status).toBe(409)
+      expect(unconfigured.body.error.message).toMatch(/STT_BASE_URL/)
+      const both = await atrium.request("POST", live, {
+        token: alice.token,
+        body: { audio, segments: [{ speaker: "A", startMs: 0, endMs: 1, text: "x" }] }
+      })
+      expect(both.status).toBe(400)
+      const neither = await atrium.request("POST", live, { token: alice.token, body: {} })
+      expect(neither.status).toBe(400)
+
+      configure({ STT_BASE_URL: engine.url })
+      const appended = await atrium.request("POST", live, { token: alice.token, body: { audio } })
+      expect(appended.status, appended.text).toBe(202)
+      const { segments } = await transcriptOf(created.body.callId)
+      expect(segments.every((s) => s.speaker === "Alice")).toBe(true)
+      expect(wordsOf(segments.map((s) => s.text))).toEqual(wordsOf([first!.text, second!.text]))
+      expect(Math.abs(segments[0]!.startMs - first!.startMs)).toBeLessThan(500)
+    } finally {
+      await engine.close()
+    }
+  }, 300_000)
 
   it("fails clearly when the engine refuses the audio, and never with an empty transcript", async () => {
     const engine = await fakeOpenAiEngine(speech, [speech.mixed])
@@ -344,5 +381,5 @@ describe.skipIf(!available)("speech to text through the engines", () => {
     } finally {
       await engine.close()
     }
-  })
+  }, 300_000)
 })

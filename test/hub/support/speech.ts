@@ -97,6 +97,10 @@ const mux = (tracks: ReadonlyArray<Buffer>, names: ReadonlyArray<string | null>,
 
 /** One MOV with a track per speaker, named by `names`. */
 export const multiTrackMov = (speech: Speech, names: readonly [string, string]) => mux(speech.tracks, names, "call.mov")
+/** Raw samples as a WAV file. */
+export const wavOf = (samples: Buffer) => mux([samples], [null], "piece.wav")
+/** The byte offset of an instant in a raw track (sample-aligned). */
+export const byteAt = (ms: number) => Math.max(0, Math.round(ms * 16) * 2)
 /** One WAV with both voices on one track. */
 export const singleTrackWav = (speech: Speech) => mux([speech.mixed], [null], "call.wav")
 
