@@ -17,9 +17,11 @@ import { now } from "../Fields.ts"
 import {
   ActionState,
   ActionStatus,
+  ChunkProgress,
   type CallState,
   CallState as CallStateSchema,
   MediaInfo,
+  ProcessingStage,
   RecordingRecord,
   RecordingStatus,
   loadCall,
@@ -128,19 +130,28 @@ const touchRecording = (state: CallState, patch: Partial<RecordingRecord>): Call
 
 /** Writes the recording's status columns (and optional extras) as they are in `state`. */
 const saveStatus = (state: CallState) =>
-  query(`UPDATE hub_recordings SET status = $2, percent = $3, error = $4, media = $5, name = $6, updated_at = now() WHERE id = $1`, [
-    state.recording.id,
-    state.recording.status,
-    state.recording.percent,
-    state.recording.error,
-    state.recording.media,
-    state.recording.name
-  ])
+  query(
+    `UPDATE hub_recordings SET status = $2, percent = $3, error = $4, media = $5, name = $6, stage = $7, chunks = $8, updated_at = now()
+      WHERE id = $1`,
+    [
+      state.recording.id,
+      state.recording.status,
+      state.recording.percent,
+      state.recording.error,
+      state.recording.media,
+      state.recording.name,
+      state.recording.stage,
+      state.recording.chunks
+    ]
+  )
 
 /** Drops every version and queues a job: a changed transcript or a reprocess changes every version. */
 const requeue = (state: CallState, kind: JobKind) =>
   Effect.gen(function* () {
-    const next: CallState = { ...touchRecording(state, { status: "queued", percent: 0, error: null }), versions: {} }
+    const next: CallState = {
+      ...touchRecording(state, { status: "queued", percent: 0, error: null, stage: null, chunks: null }),
+      versions: {}
+    }
     yield* Effect.orDie(
       Sql.use((sql) =>
         sql.transaction(
@@ -185,9 +196,19 @@ export const HubCall = Actor<CallState | null>()({
     rename: { payload: Schema.Struct({ name: Schema.String }), success: RecordingRecord },
     /** Worker: progress of the running job. */
     progress: {
-      payload: Schema.Struct({ status: RecordingStatus, percent: Schema.Number, error: Schema.NullOr(Schema.String) }),
+      payload: Schema.Struct({
+        status: RecordingStatus,
+        percent: Schema.Number,
+        error: Schema.NullOr(Schema.String),
+        stage: Schema.NullOr(ProcessingStage),
+        chunks: Schema.optionalKey(Schema.NullOr(ChunkProgress)),
+        /** What extraction found, kept even if a later stage fails. */
+        media: Schema.optionalKey(MediaInfo)
+      }),
       success: RecordingRecord
     },
+    /** Worker: the transcript the speech engine produced (replaces the segments; the running job goes on). */
+    transcribed: { payload: Schema.Struct({ segments: Schema.Array(Segment) }), success: RecordingRecord },
     /** Worker: the job finished; generate every participant's version and the default one, then ready. */
     finish: {
       payload: Schema.Struct({
@@ -232,9 +253,14 @@ export const HubCall = Actor<CallState | null>()({
         ctx.setState(next)
         return next.recording
       }),
-    progress: (patch, ctx) =>
+    progress: ({ chunks, ...patch }, ctx) =>
       Effect.gen(function* () {
-        const next = touchRecording(yield* existing(ctx), patch)
+        const current = yield* existing(ctx)
+        // Chunk counts belong to the transcribing stage: kept while it runs unless given, dropped after it.
+        const next = touchRecording(current, {
+          ...patch,
+          chunks: patch.stage === "transcribing" ? (chunks !== undefined ? chunks : current.recording.chunks) : null
+        })
         yield* Effect.orDie(saveStatus(next))
         ctx.setState(next)
         return next.recording
@@ -247,7 +273,7 @@ export const HubCall = Actor<CallState | null>()({
           query<{ state: string }>(`SELECT state FROM hub_recording_jobs WHERE recording_id = $1`, [current.recording.id])
         )
         if (job?.state === "queued") return current.recording
-        const ready: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, media })
+        const ready: CallState = touchRecording(current, { status: "ready", percent: 100, error: null, stage: null, chunks: null, media })
         // The default version, then one per distinct set of participants' inputs (identical inputs share one).
         const defaults = inputsOf(workspacePrompt, { callPrompt: null, calendarPrompt: null, notes: null }, null)
         const personal = Object.keys(ready.participants).map((userId) =>
@@ -284,6 +310,15 @@ export const HubCall = Actor<CallState | null>()({
         )
         ctx.setState(written)
         return written.recording
+      }),
+    transcribed: ({ segments }, ctx) =>
+      Effect.gen(function* () {
+        const state = yield* existing(ctx)
+        yield* checkSegments(segments, "segments")
+        yield* Effect.orDie(query(`UPDATE hub_recordings SET segments = $2 WHERE id = $1`, [state.recording.id, segments]))
+        const next = { ...state, segments }
+        ctx.setState(next)
+        return next.recording
       }),
     requeue: ({ kind }, ctx) =>
       Effect.gen(function* () {

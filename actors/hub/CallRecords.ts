@@ -13,6 +13,13 @@ import { Segment } from "./Transcript.ts"
 export const RecordingStatus = Schema.Literals(["queued", "processing", "ready", "failed"])
 export type RecordingStatus = typeof RecordingStatus.Type
 
+/** What a processing job is doing now (null when none runs). */
+export const ProcessingStage = Schema.Literals(["extracting", "transcribing", "summarizing"])
+export type ProcessingStage = typeof ProcessingStage.Type
+
+/** Chunks of audio transcribed so far, of all, while transcribing. */
+export const ChunkProgress = Schema.Struct({ done: Schema.Number, total: Schema.Number })
+
 export const Attendee = Schema.Struct({
   email: Schema.String,
   name: Schema.NullOr(Schema.String),
@@ -46,6 +53,8 @@ export const RecordingRecord = Schema.Struct({
   status: RecordingStatus,
   percent: Schema.Number,
   error: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(ProcessingStage),
+  chunks: Schema.NullOr(ChunkProgress),
   media: Schema.NullOr(MediaInfo),
   createdAt: Schema.String,
   updatedAt: Schema.String
@@ -80,7 +89,7 @@ export type CallState = typeof CallState.Type
 export { ActionItem }
 
 const recordingColumns = `r.id, r.call_id AS "callId", r.call_uuid AS "callUuid", r.workspace_id AS "workspaceId", r.name,
-  r.created_by AS "createdBy", r.attendees, r.calendar_event_id AS "calendarEventId", r.status, r.percent, r.error, r.media,
+  r.created_by AS "createdBy", r.attendees, r.calendar_event_id AS "calendarEventId", r.status, r.percent, r.error, r.stage, r.chunks, r.media,
   r.created_at AS "createdAt", r.updated_at AS "updatedAt"`
 
 /** Loads the recording rows (without transcript) matching `where`. */

@@ -18,8 +18,9 @@ export const FRAME_COUNT = 4
 
 export class MediaError extends Schema.TaggedError<MediaError>()("MediaError", { message: Schema.String }) {}
 
-const run = (command: string, args: ReadonlyArray<string>) =>
-  Effect.callback<string, MediaError>((resume) => {
+/** Runs ffmpeg or ffprobe; `stderr` carries what filters such as silencedetect report. */
+export const runTool = (command: string, args: ReadonlyArray<string>) =>
+  Effect.callback<{ readonly stdout: string; readonly stderr: string }, MediaError>((resume) => {
     const child = execFile(command, [...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
         const missing = (error as NodeJS.ErrnoException).code === "ENOENT"
@@ -32,10 +33,12 @@ const run = (command: string, args: ReadonlyArray<string>) =>
             })
           )
         )
-      } else resume(Effect.succeed(String(stdout)))
+      } else resume(Effect.succeed({ stdout: String(stdout), stderr: String(stderr) }))
     })
     return Effect.sync(() => child.kill())
   })
+
+const run = (command: string, args: ReadonlyArray<string>) => Effect.map(runTool(command, args), (out) => out.stdout)
 
 let detected: string | null | undefined
 /** The ffmpeg version line, or null when it is missing (logged once, clearly). */

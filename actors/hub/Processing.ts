@@ -11,11 +11,16 @@ import { BlobStore } from "../../persistence/BlobStore.ts"
 import { Sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { Workspace } from "../identity/Workspace.ts"
+import { charge } from "../lens/LensAccount.ts"
 import { HubCall, type JobKind } from "./CallActor.ts"
-import type { MediaInfo } from "./CallRecords.ts"
+import type { MediaInfo, ProcessingStage, RecordingRecord } from "./CallRecords.ts"
 import { calendarPromptsOf } from "./CalendarPrompts.ts"
 import { awaitJob } from "./JobWakeups.ts"
 import { extract } from "./Media.ts"
+import { speechEngineFromEnv } from "./speech/Engines.ts"
+import { NOT_CONFIGURED } from "./speech/SpeechEngine.ts"
+import { transcribe } from "./speech/Transcription.ts"
+import { finishedChunks } from "./speech/TranscriptionChunks.ts"
 
 /** A job claimed this many times without finishing fails. */
 export const MAX_ATTEMPTS = 3
@@ -44,7 +49,12 @@ const claim = Sql.use((sql) =>
 
 const fail = (recordingId: number, message: string) =>
   Effect.gen(function* () {
-    yield* (yield* ActorSystem).ask(HubCall, String(recordingId), "progress", { status: "failed", percent: 100, error: message })
+    yield* (yield* ActorSystem).ask(HubCall, String(recordingId), "progress", {
+      status: "failed",
+      percent: 100,
+      error: message,
+      stage: null
+    })
     yield* Sql.use((sql) => sql.query(`DELETE FROM hub_recording_jobs WHERE recording_id = $1`, [recordingId]))
   })
 
@@ -73,6 +83,57 @@ const processMedia = (recordingId: number, media: MediaInfo) =>
     }
   })
 
+/**
+ * Transcribes the media when the transcript is not one a person imported:
+ * none yet, or one an engine made (a full reprocess re-runs it; chunks done
+ * with the same engine and media are reused). Answers why it cannot, or null.
+ */
+const transcribeIfNeeded = (recording: RecordingRecord, media: MediaInfo) =>
+  Effect.gen(function* () {
+    const actors = yield* ActorSystem
+    const id = String(recording.id)
+    const segments = yield* actors.ask(HubCall, id, "transcript", {})
+    const engineMade = (yield* finishedChunks({ recordingId: recording.id })).length > 0
+    if (segments.length > 0 && !engineMade) return null
+    const engine = speechEngineFromEnv()
+    if (engine === null) return segments.length > 0 ? null : NOT_CONFIGURED
+    const original = yield* (yield* BlobStore).get(originalKey(recording.id))
+    if (original === undefined) return segments.length > 0 ? null : "The recording's media file is missing; upload it again"
+    const transcribed = yield* transcribe({
+      recordingId: recording.id,
+      original: original.bytes,
+      extension: extensionOf(media.contentType),
+      attendees: recording.attendees,
+      engine,
+      onProgress: (done, total) =>
+        Effect.asVoid(
+          actors.ask(HubCall, id, "progress", {
+            status: "processing",
+            percent: 40 + Math.floor((45 * done) / Math.max(1, total)),
+            error: null,
+            stage: "transcribing",
+            chunks: { done, total }
+          })
+        )
+    })
+    if (transcribed.sentAudioMs > 0) {
+      yield* charge(recording.workspaceId, [
+        {
+          userId: recording.createdBy,
+          engine: "model",
+          purpose: "transcription",
+          model: engine.config.model,
+          promptTokens: 0,
+          completionTokens: 0,
+          durationMs: transcribed.sentAudioMs
+        }
+      ])
+    }
+    if (transcribed.segments.length === 0) return "The transcription engine heard no speech in the recording's audio"
+    yield* actors.ask(HubCall, id, "transcribed", { segments: transcribed.segments })
+    return null
+  })
+
 const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
@@ -82,11 +143,18 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
         job.recordingId,
         `Processing was interrupted ${MAX_ATTEMPTS} times (server restarts); reprocess the recording to try again`
       )
-    const recording = yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 10, error: null })
+    const processing = (percent: number, stage: ProcessingStage) =>
+      actors.ask(HubCall, id, "progress", { status: "processing", percent, error: null, stage })
+    const recording = yield* processing(10, job.kind === "process" ? "extracting" : "summarizing")
     let media = recording.media
     if (job.kind === "process" && media !== null) {
       media = yield* processMedia(job.recordingId, media)
-      yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 60, error: null })
+      yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 40, error: null, stage: "extracting", media })
+      if (media.hasAudio) {
+        const failure = yield* transcribeIfNeeded(recording, media)
+        if (failure !== null) return yield* fail(job.recordingId, failure)
+      }
+      yield* processing(85, "summarizing")
     }
     const participants = yield* actors.ask(HubCall, id, "participantIds", {})
     const prompts = yield* calendarPromptsOf(recording.calendarEventId, participants)
@@ -96,7 +164,7 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     )
     yield* actors.ask(HubCall, id, "finish", { media, workspacePrompt: settings, calendarPrompts: Object.fromEntries(prompts) })
   }).pipe(
-    Effect.catchTag("MediaError", (error) => fail(job.recordingId, error.message)),
+    Effect.catchTag(["MediaError", "SpeechRefused", "SpeechUnavailable"], (error) => fail(job.recordingId, error.message)),
     Effect.catchTag("Rejection", (error) => fail(job.recordingId, error.message)),
     Effect.catchCause((cause) =>
       Effect.andThen(

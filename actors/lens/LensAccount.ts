@@ -13,7 +13,7 @@ import { Actor, type ActorContext } from "../../runtime/Actor.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { Rejection } from "../../runtime/Rejection.ts"
 import { now, Timestamp } from "../Fields.ts"
-import { creditsFor, initialCredits } from "./Metering.ts"
+import { creditsOfRun, initialCredits } from "./Metering.ts"
 
 export const AccountState = Schema.Struct({ balance: Schema.Number, updatedAt: Timestamp })
 export type AccountState = typeof AccountState.Type
@@ -143,7 +143,7 @@ export const LensAccount = Actor<AccountState>()({
     require: (_, ctx) => (ctx.state.balance > 0 ? Effect.succeed(ctx.state.balance) : Effect.fail(outOfCredits)),
     charge: ({ usages }, ctx) =>
       Effect.gen(function* () {
-        const priced = usages.map((usage) => ({ ...usage, credits: creditsFor(usage.engine, usage.promptTokens + usage.completionTokens) }))
+        const priced = usages.map((usage) => ({ ...usage, credits: creditsOfRun(usage) }))
         const entries = priced.map((usage) => ({ delta: -usage.credits, reason: `lens:${usage.purpose}`, userId: usage.userId }))
         const next = yield* commit(ctx, entries, priced)
         return { credits: priced.reduce((sum, usage) => sum + usage.credits, 0), balance: next.balance }

@@ -18,6 +18,18 @@ export const initialCredits = (): number => {
 export const creditsFor = (engine: "local" | "model", tokens: number): number =>
   engine === "local" ? 1 : Math.max(1, Math.ceil(tokens / 1000))
 
+/** A run's credits: speech-to-text costs one per started minute of audio sent (its `durationMs`), the rest as `creditsFor`. */
+export const creditsOfRun = (run: {
+  readonly engine: "local" | "model"
+  readonly purpose: string
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly durationMs: number
+}): number =>
+  run.purpose === "transcription"
+    ? Math.max(1, Math.ceil(run.durationMs / 60_000))
+    : creditsFor(run.engine, run.promptTokens + run.completionTokens)
+
 export const LedgerEntry = Schema.Struct({
   id: Id,
   delta: Schema.Number,

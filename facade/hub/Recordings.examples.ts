@@ -10,7 +10,7 @@ const exampleSigned = {
   expiresAt: "2026-11-21T12:10:00.000Z"
 }
 
-const exampleProgress = { id: 1, status: "processing", percent: 60, error: null }
+const exampleProgress = { id: 1, status: "processing", percent: 58, error: null, stage: "transcribing", chunks: { done: 3, total: 7 } }
 
 export const recordingsExamples = examplesById({
   createRecording: [
@@ -56,7 +56,11 @@ export const recordingsExamples = examplesById({
     }
   ],
   uploadRecordingMedia: [
-    { name: "upload", request: { params }, response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null } } }
+    {
+      name: "upload",
+      request: { params },
+      response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null, stage: null, chunks: null } }
+    }
   ],
   deleteRecording: [{ name: "delete", request: { params }, response: { status: 204 } }]
 })

@@ -55,7 +55,13 @@ const requeueOperation = (operationId: string, path: string, summary: string, ki
     scopes: write,
     params: RecordingParams,
     responses: { 202: { description: "Queued; follow the progress", schema: Progress }, 409: { description: "Already being processed" } },
-    examples: [{ name: kind, request: { params }, response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null } } }],
+    examples: [
+      {
+        name: kind,
+        request: { params },
+        response: { status: 202, body: { id: 1, status: "queued", percent: 0, error: null, stage: null, chunks: null } }
+      }
+    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* onRecording(context, params.recordingId, "member")

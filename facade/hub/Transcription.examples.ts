@@ -2,7 +2,7 @@
 import { examplesById } from "../Operation.ts"
 import { exampleIds, exampleSegments } from "./calls/Examples.ts"
 
-const queued = { id: exampleIds.recordingId, status: "queued", percent: 0, error: null }
+const queued = { id: exampleIds.recordingId, status: "queued", percent: 0, error: null, stage: null, chunks: null }
 
 export const transcriptionResourceExamples = examplesById({
   replaceRecordingTranscript: [
@@ -23,6 +23,14 @@ export const liveTranscriptionResourceExamples = examplesById({
       request: {
         params: { callId: String(exampleIds.callId) },
         body: { segments: [{ ...exampleSegments[0], startMs: 20_000, endMs: 24_000 }] }
+      },
+      response: { status: 202, body: queued }
+    },
+    {
+      name: "audio",
+      request: {
+        params: { callId: String(exampleIds.callId) },
+        body: { audio: { data: "UklGRiQAAABXQVZFZm10IBAAAAABAAEAgD4AAAB9AAACABAAZGF0YQAAAAA=", startMs: 24_000, speaker: "Alice" } }
       },
       response: { status: 202, body: queued }
     }

@@ -1,6 +1,6 @@
 /** The recording as the API shows it: its metadata, status and media, with the caller's own version. */
 import { Effect, Schema } from "effect"
-import { Attendee, type RecordingRecord, RecordingStatus } from "../../../actors/hub/CallRecords.ts"
+import { Attendee, ChunkProgress, ProcessingStage, type RecordingRecord, RecordingStatus } from "../../../actors/hub/CallRecords.ts"
 import { CallActionItem, NotesVersion } from "../../../actors/hub/CallView.ts"
 import { Id, Timestamp } from "../../../actors/Fields.ts"
 import { type CallAccess, callView } from "./CallAccess.ts"
@@ -46,14 +46,22 @@ export const Progress = Schema.Struct({
   id: Schema.Number,
   status: RecordingStatus,
   percent: Schema.Number.annotate({ description: "0–100" }),
-  error: Schema.NullOr(Schema.String)
+  error: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(ProcessingStage).annotate({
+    description: "What the running job does now: extracting media, transcribing speech or summarizing; null when no job runs"
+  }),
+  chunks: Schema.NullOr(ChunkProgress.annotate({ identifier: "TranscriptionChunks" })).annotate({
+    description: "While transcribing: audio chunks transcribed so far, of all"
+  })
 }).annotate({ identifier: "RecordingProgress" })
 
 export const progressOf = (recording: RecordingRecord) => ({
   id: recording.id,
   status: recording.status,
   percent: recording.percent,
-  error: recording.error
+  error: recording.error,
+  stage: recording.stage,
+  chunks: recording.chunks
 })
 
 export const mediaSummary = (recording: RecordingRecord) =>

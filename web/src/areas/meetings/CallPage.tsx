@@ -99,10 +99,21 @@ const Progress = ({
   if (!watching || !progress.data) return null
   if (progress.data.status === "failed") return <p role="alert">Processing failed: {progress.data.error ?? "unknown error"}</p>
   const percent = Math.round(Number(progress.data.percent))
+  const { stage, chunks } = progress.data
+  const doing =
+    progress.data.status === "queued"
+      ? "Queued"
+      : stage === "transcribing"
+        ? `Transcribing${chunks ? ` (chunk ${chunks.done} of ${chunks.total})` : ""}`
+        : stage === "extracting"
+          ? "Extracting audio"
+          : stage === "summarizing"
+            ? "Writing notes"
+            : "Processing"
   return (
     <div className="progress" role="status">
       <label>
-        {progress.data.status === "queued" ? "Queued" : "Processing"} {percent}%
+        {doing} {percent}%
         <progress max={100} value={percent} />
       </label>
     </div>
