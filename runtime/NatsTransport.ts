@@ -507,8 +507,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
                 return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), sent, wait), {
                   onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
                   onFailure: (undelivered): Effect.Effect<never, "retry"> => {
-                    // Timed out, or our connection dropped while it was in flight: it may have been processed.
-                    if (undelivered === "timeout" || undelivered === "cut") uncertain = true
+                    // Timed out, or our connection dropped while it was in flight: a write may have been processed
+                    // (a read is simply asked again, or answered "disconnected" while we are cut off).
+                    if (!isRead && (undelivered === "timeout" || undelivered === "cut")) uncertain = true
                     return Effect.fail("retry")
                   }
                 })
