@@ -29,8 +29,8 @@
  *   the NATS server within `freshnessMillis` (a PING/PONG every quarter of
  *   it) and is connected. Cut off longer, it answers ActorUnavailable
  *   ("disconnected", a 503) for its shards at once; back, it marks every live
- *   activation stale (it may have missed invalidations) before serving again. Requests in flight when the connection drops are
- *   re-sent on reconnect (writes with their key) instead of waiting out their deadline.
+ *   activation stale (it may have missed invalidations) before serving again. Writes in flight when the connection drops are
+ *   re-sent with their key on reconnect instead of waiting out their deadline (reads fail at once).
  * - Acknowledged invalidation: `invalidate` is delivered to the owner and
  *   acknowledged by it (only the node serving the shard acks), or retried
  *   until this node has been connected for `freshnessMillis` (plus a margin)
