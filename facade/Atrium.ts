@@ -37,7 +37,12 @@ import { mailRetryExtension } from "./extensions/MailRetry.ts"
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<ActorKinds>> =>
   config.natsUrl
-    ? layerNats(actorKinds, { url: config.natsUrl, prefix: config.natsPrefix, idleMillis: config.actorIdleMillis })
+    ? layerNats(actorKinds, {
+        url: config.natsUrl,
+        prefix: config.natsPrefix,
+        idleMillis: config.actorIdleMillis,
+        leaseTtlMillis: config.actorLeaseMillis
+      })
     : layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
 
 /**

@@ -9,6 +9,8 @@ export interface AtriumConfig {
   readonly natsPrefix: string
   readonly bodyLimitBytes: number
   readonly actorIdleMillis: number
+  /** Shard lease TTL of a cluster (NATS): a dead node's actors move after about this long. The same on every node. */
+  readonly actorLeaseMillis: number
   readonly demo: boolean
 }
 
@@ -17,6 +19,12 @@ const positive = (name: string, fallback: number, env: NodeJS.ProcessEnv): numbe
   if (raw === undefined || raw === "") return fallback
   const value = Number(raw)
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
+  return value
+}
+
+const atLeast = (name: string, fallback: number, min: number, env: NodeJS.ProcessEnv): number => {
+  const value = positive(name, fallback, env)
+  if (value < min) throw new Error(`${name} must be at least ${min}, got "${env[name]}"`)
   return value
 }
 
@@ -31,5 +39,6 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env, argv: ReadonlyArra
   natsPrefix: nonEmpty(env.NATS_PREFIX) ?? "atrium",
   bodyLimitBytes: positive("BODY_LIMIT_BYTES", 1024 * 1024, env),
   actorIdleMillis: positive("ACTOR_IDLE_SECONDS", 300, env) * 1000,
+  actorLeaseMillis: atLeast("ACTOR_LEASE_SECONDS", 10, 1, env) * 1000,
   demo: argv.includes("--demo") || env.DEMO === "1" || env.DEMO === "true"
 })

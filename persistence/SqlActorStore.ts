@@ -7,13 +7,16 @@
  * joins that transaction; called by a handler, it is fenced like every other
  * write (see `SqlShardFences.ts`).
  *
- * `layer` provides the store and the shard fences, which live in the same
- * database: a system whose actors persist in SQL is always fenced.
+ * `layer` provides the store, the shard fences and the request log (the
+ * idempotency keys of writes), which live in the same database: a system
+ * whose actors persist in SQL is always fenced and deduplicates re-sent writes.
  */
 import { Effect, Layer } from "effect"
 import type { ActorAddress } from "../runtime/Actor.ts"
 import { ActorStore, type ActorStoreShape, StaleState } from "../runtime/ActorStore.ts"
-import type { ShardFences } from "../runtime/ShardFences.ts"
+import type { RequestLog } from "../runtime/RequestLog.ts"
+import { CurrentFence, type ShardFences } from "../runtime/ShardFences.ts"
+import * as SqlRequestLog from "./SqlRequestLog.ts"
 import * as SqlShardFences from "./SqlShardFences.ts"
 import { Sql, type SqlError } from "./Sql.ts"
 
@@ -42,7 +45,7 @@ export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(fu
         rows.length === 0 ? undefined : { state: rows[0].state, version: Number(rows[0].version), updatedAt: rows[0].updated_at }
     )
 
-  const save: ActorStoreShape["save"] = (address, encodedState, expected) =>
+  const conditional: ActorStoreShape["save"] = (address, encodedState, expected) =>
     Effect.flatMap(
       expected === 0
         ? sql.query<{ version: number }>(
@@ -62,6 +65,13 @@ export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(fu
       (rows) => (rows.length === 0 ? Effect.fail(new StaleState({ address, expected })) : Effect.succeed(Number(rows[0]!.version)))
     )
 
+  // Fenced (a handler's save): one transaction, so a stale save also rolls back the idempotency keys its fence
+  // check recorded (the message was not applied and will be retried).
+  const save: ActorStoreShape["save"] = (address, encodedState, expected) =>
+    Effect.flatMap(CurrentFence, (fence) =>
+      fence === undefined ? conditional(address, encodedState, expected) : sql.transaction(conditional(address, encodedState, expected))
+    )
+
   return {
     loadRow,
     load: (address) =>
@@ -77,4 +87,8 @@ export const make: Effect.Effect<SqlActorStoreShape, never, Sql> = Effect.gen(fu
   }
 })
 
-export const layer: Layer.Layer<ActorStore | ShardFences, never, Sql> = Layer.mergeAll(Layer.effect(ActorStore, make), SqlShardFences.layer)
+export const layer: Layer.Layer<ActorStore | ShardFences | RequestLog, never, Sql> = Layer.mergeAll(
+  Layer.effect(ActorStore, make),
+  SqlShardFences.layer,
+  SqlRequestLog.layer
+)

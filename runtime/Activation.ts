@@ -24,15 +24,24 @@
  * - Group commit (a kind's `group`): a grouped message takes the grouped ones
  *   queued behind it, and they are handled as one message whose outcome
  *   answers each (see `MessageGroup` in Actor.ts).
+ * - Idempotency keys (see `RequestLog.ts`): a keyed message's key is recorded
+ *   by every fenced transaction of it (`Fence.requests`) and its reply once
+ *   known (in the save's transaction for a persisted kind, right after the
+ *   handler for a rebuilt one). A message marked as a possible re-send is
+ *   answered from this activation's recent replies or from the record, and
+ *   runs only if no write of its key ever committed; one whose writes
+ *   committed without a recorded reply is refused ("conflict"), never run twice.
  */
-import { Cause, Effect, Exit, type Fiber, Option, Schema } from "effect"
+import { Cause, Deferred, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import { type ActorStoreShape, isTransient, StaleState } from "./ActorStore.ts"
 import { type Envelope, NotServed, type Outcome, ReplyBarrier } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
+import * as MessageCodec from "./MessageCodec.ts"
 import { reject, Rejection } from "./Rejection.ts"
-import { CurrentFence, type Fence, Fenced } from "./ShardFences.ts"
+import type { RequestLogShape } from "./RequestLog.ts"
+import { CurrentFence, type Fence, Fenced, type PendingRequest } from "./ShardFences.ts"
 
 export interface Activation {
   readonly address: ActorAddress
@@ -112,7 +121,12 @@ export interface ShardHooks {
   readonly epochOf?: (shard: number) => number | undefined
   /** A write of `shard` was refused by its fence: another node owns it now. */
   readonly onFenced?: (shard: number) => void
+  /** Where idempotency keys are recorded (they are only kept in memory without it). */
+  readonly requestLog?: RequestLogShape
 }
+
+/** Replies to keyed messages kept by an activation, for re-sends that reach it (the newest this many). */
+const recentReplies = 256
 
 /** The fence failure in a cause (raised as a defect by the store), if any. */
 const fencedIn = (cause: Cause.Cause<unknown>): Fenced | undefined => {
@@ -130,7 +144,7 @@ const fencedIn = (cause: Cause.Cause<unknown>): Fenced | undefined => {
  */
 export const run = (activation: Activation, store: ActorStoreShape, hooks: ShardHooks = {}): Effect.Effect<void> => {
   const { address, kind, mailbox } = activation
-  const { canProcess, epochOf, onFenced } = hooks
+  const { canProcess, epochOf, onFenced, requestLog } = hooks
   const codec = stateCodec(kind)
   const handlers = kind.handlers as Record<string, (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, never>>
   let state: unknown
@@ -146,6 +160,112 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   const isDomainError = (tag: string, value: unknown): boolean => {
     const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
     return schemas?.error !== undefined && Schema.is(schemas.error)(value)
+  }
+
+  // --- idempotency keys --------------------------------------------------------------------------
+
+  /** Grouped messages handled as one envelope (see `groupEnvelope`). */
+  const groupMembers = new WeakMap<Envelope, ReadonlyArray<Envelope>>()
+  /** The keyed messages of the one being handled, as its fence records them. */
+  let pending: Array<PendingRequest & { readonly envelope: Envelope }> = []
+  /** Replies of this activation's keyed messages; `delivered` completes once the original's reply has gone out. */
+  const recent = new Map<string, { readonly outcome: Outcome; readonly delivered: Deferred.Deferred<void> | undefined }>()
+
+  /** Each message's own outcome: a group's success lists one per member. */
+  const perMessage = (envelope: Envelope, outcome: Outcome): ReadonlyArray<readonly [Envelope, Outcome]> => {
+    const members = groupMembers.get(envelope)
+    if (members === undefined) return [[envelope, outcome]]
+    const outcomes = outcome._tag === "Success" ? (outcome.value as ReadonlyArray<Outcome>) : undefined
+    return members.map((member, i) => [member, outcomes === undefined ? outcome : outcomes[i]!] as const)
+  }
+
+  /** A reply worth repeating to a re-send: a success or a domain refusal (not a runtime failure, which says nothing ran). */
+  const repeatable = (tag: string, outcome: Outcome): boolean => {
+    if (outcome._tag === "Success") return true
+    const error = Option.getOrUndefined(Cause.findErrorOption(outcome.cause))
+    return error instanceof Rejection || isDomainError(tag, error)
+  }
+
+  const encodeFor = (envelope: Envelope, outcome: Outcome): string =>
+    MessageCodec.encodeOutcome(address, MessageCodec.codecFor(kind, envelope.tag), outcome)
+
+  /** A persisted kind's reply goes into the save's transaction: set on the fence before saving. */
+  const recordInSave = (envelope: Envelope, outcome: Outcome): void => {
+    if (pending.length === 0) return
+    for (const [member, own] of perMessage(envelope, outcome)) {
+      const request = pending.find((p) => p.envelope === member)
+      if (request !== undefined && repeatable(member.tag, own)) request.reply = encodeFor(member, own)
+    }
+  }
+
+  /**
+   * Called with the outcome of the message just handled: keeps the replies of its keyed messages for
+   * re-sends, and records those whose writes committed without their reply (a rebuilt kind's handler
+   * commits before it returns) — in the background: a re-send reaching this activation is answered from
+   * memory, and one reaching the next owner finds the record unless this node died in between.
+   */
+  const remember = (envelope: Envelope, outcome: Outcome, delivered: Deferred.Deferred<void> | undefined): void => {
+    if (pending.length === 0) return
+    const committed = fence?.committed === true
+    for (const [member, own] of perMessage(envelope, outcome)) {
+      const request = pending.find((p) => p.envelope === member)
+      if (request === undefined || !repeatable(member.tag, own)) continue
+      recent.delete(request.key)
+      recent.set(request.key, { outcome: own, delivered })
+      if (recent.size > recentReplies) recent.delete(recent.keys().next().value!)
+      if (committed && request.reply === undefined && requestLog !== undefined) {
+        Effect.runFork(
+          requestLog
+            .complete(request.key, encodeFor(member, own))
+            .pipe(Effect.catchCause((cause) => Effect.logWarning("the reply of a keyed message could not be recorded", cause)))
+        )
+      }
+    }
+    pending = []
+  }
+
+  /**
+   * A possible re-send: answered from this activation's replies or from the record (undefined), or
+   * left to run (the Effect that runs it) when no write of its key ever committed.
+   */
+  const deduplicate = (envelope: Envelope, run: Effect.Effect<void>): Effect.Effect<void> => {
+    const key = envelope.key!
+    const known = recent.get(key)
+    if (known !== undefined) {
+      const answer = Effect.sync(() => envelope.reply(known.outcome))
+      return known.delivered === undefined || Deferred.isDoneUnsafe(known.delivered)
+        ? answer
+        : Effect.asVoid(Effect.forkDetach(Effect.andThen(Deferred.await(known.delivered), answer)))
+    }
+    if (requestLog === undefined) return run
+    return Effect.matchEffect(requestLog.lookup(key), {
+      onFailure: (failure) =>
+        Effect.sync(() =>
+          envelope.reply(
+            Exit.fail(new ActorUnavailable({ address, message: `the database did not answer: ${failure.message}`, reason: "storage" }))
+          )
+        ),
+      onSuccess: (record) => {
+        if (record === undefined) return run
+        if (record.reply === undefined) {
+          return Effect.sync(() =>
+            envelope.reply(
+              Exit.fail(
+                reject(
+                  "conflict",
+                  "this request was already applied, but its reply was not recorded: read the current state instead of sending it again"
+                )
+              )
+            )
+          )
+        }
+        const codec = MessageCodec.codecFor(kind, envelope.tag)
+        if (codec === undefined) return run
+        return Effect.flatMap(Effect.exit(MessageCodec.decodeReply(address, codec, activation.shard, record.reply)), (outcome) =>
+          Effect.sync(() => envelope.reply(outcome))
+        )
+      }
+    })
   }
 
   const rebuild = kind.rebuild as ((id: string) => Effect.Effect<unknown, unknown>) | undefined
@@ -191,16 +311,23 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     activation.current = undefined
     activation.busy = false
     if (barrier.waits.length === 0) {
+      remember(envelope, outcome, undefined)
       envelope.reply(outcome)
       return Effect.void
     }
     const waits = barrier.waits
     barrier.waits = []
+    // A re-send handled meanwhile is answered once this reply has gone out (after the invalidations), not before.
+    const delivered = pending.length === 0 ? undefined : Deferred.makeUnsafe<void>()
+    remember(envelope, outcome, delivered)
     return Effect.asVoid(
       Effect.forkDetach(
         Effect.andThen(
           Effect.all(waits, { concurrency: "unbounded", discard: true }),
-          Effect.sync(() => envelope.reply(outcome))
+          Effect.sync(() => {
+            envelope.reply(outcome)
+            if (delivered !== undefined) Deferred.doneUnsafe(delivered, Exit.void)
+          })
         )
       )
     )
@@ -276,6 +403,11 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
         if (open) reload = true
       }
     }
+    pending = []
+    for (const member of groupMembers.get(envelope) ?? [envelope]) {
+      if (member.key !== undefined) pending.push({ envelope: member, key: member.key, kind: kind.kind, id: address.id, reply: undefined })
+    }
+    if (fence !== undefined) fence.requests = pending.length === 0 ? undefined : pending
     return Effect.flatMap(Effect.exit(Effect.suspend(() => handler(envelope.payload, ctx))), (exit) => {
       open = false
       // A write refused by the fence fails the message even if the handler caught the failure.
@@ -293,6 +425,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
         return finish(envelope, exit)
       }
       // Write-through: persist first, reply after.
+      recordInSave(envelope, Exit.succeed(exit.value))
       return Effect.flatMap(
         Effect.exit(Effect.flatMap(codec.encode(next), (encoded) => store.save(address, encoded, version))),
         (saved) => {
@@ -351,12 +484,19 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
       envelope.reply(Exit.fail(new NotServed({ shard: activation.shard })))
       return Effect.void
     }
+    if (envelope.resend === true && envelope.key !== undefined) return deduplicate(envelope, start(envelope, handler))
+    return start(envelope, handler)
+  }
+
+  const start = (envelope: Envelope, handler?: Handler): Effect.Effect<void> => {
     activation.busy = true
     activation.current = envelope
     if (activation.stale) loaded = false
+    pending = []
     if (fence !== undefined) {
       fence.committed = false
       fence.refused = undefined
+      fence.requests = undefined
     }
     barrier.waits = []
     if (loaded) return handleLoaded(envelope, handler)
@@ -380,17 +520,18 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   }
 
   /** Grouped messages handled as one: the payload lists them, the outcome (one per message) answers each. */
-  const groupEnvelope = (members: ReadonlyArray<Envelope>): Envelope => ({
-    tag: members[0]!.tag,
-    payload: members.map((member) => ({ tag: member.tag, payload: member.payload })),
-    reply: (outcome) => {
-      const outcomes = outcome._tag === "Success" ? (outcome.value as ReadonlyArray<Outcome>) : undefined
-      members.forEach((member, i) => {
-        member.reply(outcomes === undefined ? outcome : outcomes[i]!)
-      })
-    },
-    isAbandoned: () => members.every((member) => member.isAbandoned())
-  })
+  const groupEnvelope = (members: ReadonlyArray<Envelope>): Envelope => {
+    const envelope: Envelope = {
+      tag: members[0]!.tag,
+      payload: members.map((member) => ({ tag: member.tag, payload: member.payload })),
+      reply: (outcome) => {
+        for (const [member, own] of perMessage(envelope, outcome)) member.reply(own)
+      },
+      isAbandoned: () => members.every((member) => member.isAbandoned())
+    }
+    groupMembers.set(envelope, members)
+    return envelope
+  }
 
   /** `first` and the grouped messages queued behind it; reads queued among them first, the message that ends the group last. */
   const handleGroup = (first: Envelope): Effect.Effect<void> => {
@@ -400,7 +541,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     while (members.length < groupMax) {
       const queued = Mailbox.poll(mailbox)
       if (queued === undefined) break
-      if (grouped.has(queued.tag)) members.push(queued)
+      // A possible re-send is looked up on its own (it ends the group).
+      if (grouped.has(queued.tag) && queued.resend !== true) members.push(queued)
       else if (reads.has(queued.tag)) early.push(queued)
       else {
         after = queued
@@ -440,7 +582,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     }
   }
 
-  const next = (envelope: Envelope): Effect.Effect<void> => (grouped.has(envelope.tag) ? handleGroup(envelope) : handle(envelope))
+  const next = (envelope: Envelope): Effect.Effect<void> =>
+    grouped.has(envelope.tag) && envelope.resend !== true ? handleGroup(envelope) : handle(envelope)
 
   const loop = Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
     Effect.catch(() => Effect.void),

@@ -16,6 +16,7 @@ import { ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./Act
 import { ActorStore } from "./ActorStore.ts"
 import type { Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
+import { RequestLog } from "./RequestLog.ts"
 import { addressKey } from "./Sharding.ts"
 
 export interface ActorHostOptions {
@@ -103,7 +104,10 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const defaultMailbox = config.mailbox ?? 1024
     const grace = config.drainGraceMillis ?? 10_000
     const shardOf = config.shardOf ?? (() => 0)
+    // Optional like the fences: without it, idempotency keys are only remembered in memory.
+    const requestLog = Context.getOrUndefined(config.context as Context.Context<unknown>, RequestLog)
     const hooks: Activation.ShardHooks = {
+      ...(requestLog ? { requestLog } : {}),
       ...(config.canProcess ? { canProcess: config.canProcess } : {}),
       ...(config.epochOf ? { epochOf: config.epochOf } : {}),
       ...(config.onFenced ? { onFenced: config.onFenced } : {})

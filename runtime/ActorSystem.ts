@@ -23,6 +23,13 @@ import type { Rejection } from "./Rejection.ts"
 
 export interface AskOptions {
   readonly timeoutMillis?: number
+  /**
+   * The write's idempotency key, for a caller that may send the same write
+   * again (e.g. after a 503): a repeated key is answered with the first
+   * reply, within the retention (see `RequestLog.ts`), instead of being
+   * applied twice. The NATS transport keys every remote write itself.
+   */
+  readonly idempotencyKey?: string
 }
 
 export interface ActorSystemShape {

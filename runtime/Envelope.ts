@@ -35,6 +35,10 @@ export interface Envelope {
   readonly reply: (outcome: Outcome) => void
   /** Nobody waits for the outcome any more (the caller timed out): the activation skips it. */
   readonly isAbandoned: () => boolean
+  /** The idempotency key of a write that may be sent more than once (see `RequestLog.ts`). */
+  readonly key?: string | undefined
+  /** This may be a re-send of `key`: answer from its record, if any, instead of running the handler. */
+  readonly resend?: boolean | undefined
 }
 
 /**
@@ -51,7 +55,9 @@ export class LocalEnvelope implements Envelope {
     readonly address: ActorAddress,
     readonly tag: string,
     readonly payload: unknown,
-    readonly timeoutMillis: number
+    readonly timeoutMillis: number,
+    readonly key?: string,
+    readonly resend?: boolean
   ) {
     this.timer = setTimeout(() => {
       Deferred.doneUnsafe(this.deferred, Exit.fail(new ActorTimeout({ address: this.address, millis: this.timeoutMillis })))

@@ -19,7 +19,7 @@ import type { ActorKind, ServicesOf } from "./Actor.ts"
 import { ActorDefect, type ActorError, ActorUnavailable } from "./ActorError.ts"
 import * as ActorHost from "./ActorHost.ts"
 import type { ActorStore } from "./ActorStore.ts"
-import { ActorSystem, type ActorSystemShape } from "./ActorSystem.ts"
+import { type AskOptions, ActorSystem, type ActorSystemShape } from "./ActorSystem.ts"
 import { LocalEnvelope, type NotServed } from "./Envelope.ts"
 import * as MessageCodec from "./MessageCodec.ts"
 import * as NodeId from "./NodeId.ts"
@@ -86,10 +86,12 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
       const fences = Context.getOrUndefined(outer as Context.Context<unknown>, ShardFences)
       const epoch = fences === undefined ? undefined : yield* Effect.orDie(fences.acquire(0, nodeId))
 
-      const deliver = (kind: ActorKind, id: string, tag: string, payload: unknown, timeoutMillis: number | undefined) =>
+      const deliver = (kind: ActorKind, id: string, tag: string, payload: unknown, askOptions: AskOptions | undefined) =>
         Effect.suspend(() => {
           const address = { kind: kind.kind, id }
-          const envelope = new LocalEnvelope(address, tag, payload, timeoutMillis ?? defaultTimeout)
+          const key = askOptions?.idempotencyKey
+          // A caller's key may be a re-send of its own: looked up every time.
+          const envelope = new LocalEnvelope(address, tag, payload, askOptions?.timeoutMillis ?? defaultTimeout, key, key !== undefined)
           return Effect.andThen(
             host.offer(kind.kind, id, envelope),
             // Not served: another process took the database's shard over (its epoch is newer).
@@ -100,9 +102,8 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
         })
       const ask: ActorSystemShape["ask"] =
         (options.checkProtocols ?? process.env.ATRIUM_CHECK_PROTOCOLS === "1")
-          ? (kind, id, tag, payload, askOptions) =>
-              checked(kind, tag, payload, (p) => deliver(kind, id, tag, p, askOptions?.timeoutMillis)) as any
-          : (kind, id, tag, payload, askOptions) => deliver(kind, id, tag, payload, askOptions?.timeoutMillis) as any
+          ? (kind, id, tag, payload, askOptions) => checked(kind, tag, payload, (p) => deliver(kind, id, tag, p, askOptions)) as any
+          : (kind, id, tag, payload, askOptions) => deliver(kind, id, tag, payload, askOptions) as any
 
       const invalidate: ActorSystemShape["invalidate"] = (kind, id) => Effect.sync(() => host.invalidate(kind.kind, id))
       const drain = Effect.suspend(() => host.close)

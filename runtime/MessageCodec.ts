@@ -3,7 +3,8 @@
  * success value encoded by its message's Schema (`Schema.toCodecJson`, so a
  * `Date` or a `Map` in a payload survives) and validated on receipt.
  *
- *   request  {"ms":<remaining millis>,"k":<kind>,"i":<id>,"t":<tag>,"p":<payload>}
+ *   request  {"ms":<remaining millis>,"k":<kind>,"i":<id>,"t":<tag>,"p":<payload>,"ik":<idempotency key>}
+ *            {"ms":…,"r":1,"k":…}   (a re-send of "ik": answer from its record if it was processed)
  *            {"ms":…,"k":<kind>,"i":<id>,"t":"","inv":1}   (invalidate the live activation's state)
  *   reply    {"ok":<success>} | {"rej":<Rejection>} | {"err":<ActorError>} | {"moved":<shard>}
  *
@@ -77,19 +78,23 @@ export interface Request {
   readonly p: unknown
   /** 1: not a message but an invalidation of the live activation's rebuilt state. */
   readonly inv?: 1
+  /** A write's idempotency key (see `RequestLog.ts`). */
+  readonly ik?: string
+  /** 1: the sender may have sent `ik` before (its earlier attempt's outcome is unknown). */
+  readonly r?: 1
 }
 
 /**
  * The request without its deadline; `withDeadline` prepends it per attempt
  * (the remaining time shrinks between retries, the rest does not).
  */
-export const encodeRequestBody = (kind: string, id: string, tag: string, payload: unknown): string =>
-  JSON.stringify({ k: kind, i: id, t: tag, p: payload })
+export const encodeRequestBody = (kind: string, id: string, tag: string, payload: unknown, key?: string): string =>
+  JSON.stringify(key === undefined ? { k: kind, i: id, t: tag, p: payload } : { k: kind, i: id, t: tag, p: payload, ik: key })
 
 export const encodeInvalidation = (kind: string, id: string): string => JSON.stringify({ k: kind, i: id, t: "", inv: 1 })
 
-export const withDeadline = (body: string, remainingMillis: number): string =>
-  `{"ms":${Math.max(0, Math.floor(remainingMillis))},` + body.slice(1)
+export const withDeadline = (body: string, remainingMillis: number, resend = false): string =>
+  `{"ms":${Math.max(0, Math.floor(remainingMillis))},${resend ? '"r":1,' : ""}` + body.slice(1)
 
 /** Parses a request; `undefined` if it is not one. */
 export const decodeRequest = (text: string): Request | undefined => {
@@ -100,7 +105,8 @@ export const decodeRequest = (text: string): Request | undefined => {
       typeof r.k === "string" &&
       typeof r.i === "string" &&
       typeof r.t === "string" &&
-      typeof r.ms === "number"
+      typeof r.ms === "number" &&
+      (r.ik === undefined || typeof r.ik === "string")
       ? (r as Request)
       : undefined
   } catch {

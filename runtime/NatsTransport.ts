@@ -9,13 +9,18 @@
  *   `<prefix>.node.<nodeId>` only, and a sender addresses the owner named by
  *   the lease table (a KV watch). So a request reaches exactly one node; if
  *   that node does not serve the shard it answers `moved` knowing nobody else
- *   got the request, and the sender retries on the owner. A sender retries
- *   only outcomes that certainly were not processed (moved, no responders, no
- *   owner yet, a write refused by its fence before anything committed); a
- *   request that may have been processed (timeout, connection lost while in
- *   flight) fails with ActorTimeout or ActorUnavailable("interrupted"). Reads
- *   (a kind's `readOnly` messages) are retried either way, and wait at most a
- *   freshness window per attempt.
+ *   got the request, and the sender retries on the owner. Outcomes that
+ *   certainly were not processed (moved, no responders, no owner yet, a write
+ *   refused by its fence before anything committed) are simply retried. A
+ *   write that may have been processed (no reply within a freshness window,
+ *   or this node's connection dropped while it was in flight) is re-sent
+ *   marked as such with its idempotency key (every remote write carries one,
+ *   see `RequestLog.ts`): the owner answers it from the record of the first
+ *   attempt if that one committed, and runs it otherwise. A connection that
+ *   dropped is waited for and the write re-sent as soon as it is back, all
+ *   within the request's deadline (then ActorTimeout: the outcome is unknown).
+ *   Reads (a kind's `readOnly` messages) carry no key and are retried either
+ *   way; every attempt waits at most a freshness window.
  * - An ask for a shard this node serves goes straight into the local mailbox
  *   (no NATS round trip, no encoding). Otherwise the payload is encoded with
  *   its Schema and sent; the owner validates it on receipt and answers with
@@ -24,8 +29,8 @@
  *   the NATS server within `freshnessMillis` (a PING/PONG every quarter of
  *   it) and is connected. Cut off longer, it answers ActorUnavailable
  *   ("disconnected", a 503) for its shards at once; back, it marks every live
- *   activation stale (it may have missed invalidations) before serving again. Requests in flight when the connection drops fail
- *   at once instead of waiting out their deadline.
+ *   activation stale (it may have missed invalidations) before serving again. Writes in flight when the connection drops are
+ *   re-sent with their key on reconnect instead of waiting out their deadline (reads fail at once).
  * - Acknowledged invalidation: `invalidate` is delivered to the owner and
  *   acknowledged by it (only the node serving the shard acks), or retried
  *   until this node has been connected for `freshnessMillis` (plus a margin)
@@ -64,7 +69,10 @@ export interface NatsOptions extends ActorHost.ActorHostOptions {
   readonly prefix: string
   /** Number of shards; must be the same on every node of the cluster. Default 64. */
   readonly shards?: number
-  /** Lease TTL = the KV bucket's max_age. A dead node's shards move after about this long. Default 10 s. */
+  /**
+   * Lease TTL = the KV bucket's max_age. A dead node's shards move after about this long. Default 10 s.
+   * Every node of a cluster must use the same (the bucket is created with it).
+   */
   readonly leaseTtlMillis?: number
   /** Lease renewal / rebalance period. Default TTL / 3. */
   readonly renewMillis?: number
@@ -114,7 +122,9 @@ class RemoteEnvelope implements Envelope {
     private readonly codec: MessageCodec.MessageCodec,
     readonly tag: string,
     readonly payload: unknown,
-    private readonly deadline: number
+    private readonly deadline: number,
+    readonly key: string | undefined,
+    readonly resend: boolean
   ) {}
 
   reply(outcome: Outcome): void {
@@ -211,6 +221,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
       let lapsed = false
       /** Requests in flight, failed at once when the connection drops. */
       const inflight = new Set<() => void>()
+      /** Completed when the connection is up; replaced by a pending one when it drops. */
+      let reconnected = Deferred.makeUnsafe<void>()
+      Deferred.doneUnsafe(reconnected, Exit.void)
       const wakePing = yield* Queue.sliding<void>(1)
 
       const fresh = (): boolean => connected && !lapsed && performance.now() < lastHeard + freshness
@@ -220,12 +233,14 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           connected = false
           lapsed = true
           generation++
+          if (Deferred.isDoneUnsafe(reconnected)) reconnected = Deferred.makeUnsafe<void>()
           const cut = [...inflight]
           inflight.clear()
           for (const fail of cut) fail()
         } else if (status.type === "reconnect") {
           connected = true
           generation++
+          Deferred.doneUnsafe(reconnected, Exit.void)
           Queue.offerUnsafe(wakePing, undefined)
         }
       }
@@ -387,7 +402,8 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
             safeRespond(msg, MessageCodec.encodeOutcome(address, codec, Exit.fail(reject("invalid", `invalid payload: ${error.message}`))))
             return Effect.void
           },
-          onSuccess: (payload) => host.offer(req.k, req.i, new RemoteEnvelope(msg, address, codec, req.t, payload, deadline))
+          onSuccess: (payload) =>
+            host.offer(req.k, req.i, new RemoteEnvelope(msg, address, codec, req.t, payload, deadline, req.ik, req.r === 1))
         })
       }
 
@@ -465,11 +481,15 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const deadline = performance.now() + millis
           const shard = shardOf(kind.kind, id, shards)
           const isRead = kind.readOnly?.includes(tag) === true
+          const key = isRead ? undefined : (askOptions?.idempotencyKey ?? crypto.randomUUID())
+          /** An earlier attempt may have been processed (or the caller's key may have been): re-sends are looked up. */
+          let uncertain = askOptions?.idempotencyKey !== undefined
           let body: string | undefined
           let codec: MessageCodec.MessageCodec | undefined
 
+          // Here no reply can be lost, so the key only travels when an earlier attempt's outcome is unknown.
           const local = (remaining: number): Effect.Effect<unknown, Failure> => {
-            const envelope = new LocalEnvelope(address, tag, payload, remaining)
+            const envelope = new LocalEnvelope(address, tag, payload, remaining, uncertain ? key : undefined, uncertain)
             return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
           }
 
@@ -477,24 +497,20 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const remote = (remaining: number): Effect.Effect<unknown, Failure | "retry"> => {
             const send = (text: string, c: MessageCodec.MessageCodec) =>
               Effect.flatMap(ownerOf(shard), (owner) => {
-                if (!connected) return Effect.fail(disconnected(address))
+                // A write that may have been processed waits for the connection (in `attempt`) to be re-sent.
+                if (!connected) return Effect.fail(uncertain ? ("retry" as const) : disconnected(address))
                 if (owner === undefined) return Effect.fail("retry" as const)
-                // A read may be asked again, so it does not wait out the deadline on an owner that went silent.
-                const wait = isRead ? Math.min(remaining, freshness) : remaining
-                return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), MessageCodec.withDeadline(text, wait), wait), {
+                // Asked again if need be (a read, or a write with its key), so no attempt waits out the deadline
+                // on an owner that went silent. The owner may run a write until the request's own deadline.
+                const wait = Math.min(remaining, freshness)
+                const sent = MessageCodec.withDeadline(text, isRead ? wait : remaining, uncertain)
+                return Effect.matchEffect(request(nodeSubjectOf(prefix, owner), sent, wait), {
                   onSuccess: (reply) => MessageCodec.decodeReply(address, c, shard, reply.string()),
-                  onFailure: (undelivered): Effect.Effect<never, Failure | "retry"> => {
-                    if (undelivered === "unsent" || undelivered === "no-responders") return Effect.fail("retry")
-                    if (undelivered === "timeout") return Effect.fail(isRead ? "retry" : new ActorTimeout({ address, millis }))
-                    // Our connection dropped while it was in flight: a read is simply asked again.
-                    if (isRead) return Effect.fail("retry")
-                    return Effect.fail(
-                      new ActorUnavailable({
-                        address,
-                        message: `node ${nodeId} lost its connection while the request was in flight`,
-                        reason: "interrupted"
-                      })
-                    )
+                  onFailure: (undelivered): Effect.Effect<never, "retry"> => {
+                    // Timed out, or our connection dropped while it was in flight: a write may have been processed
+                    // (a read is simply asked again, or answered "disconnected" while we are cut off).
+                    if (!isRead && (undelivered === "timeout" || undelivered === "cut")) uncertain = true
+                    return Effect.fail("retry")
                   }
                 })
               })
@@ -505,7 +521,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
               onFailure: (error) => Effect.fail(reject("invalid", `invalid payload: ${error.message}`)),
               onSuccess: (encoded) => {
                 codec = c
-                body = MessageCodec.encodeRequestBody(kind.kind, id, tag, encoded)
+                body = MessageCodec.encodeRequestBody(kind.kind, id, tag, encoded, key)
                 return send(body, c)
               }
             })
@@ -514,15 +530,19 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           const attempt = (n: number): Effect.Effect<unknown, Rejection | ActorError> => {
             const remaining = deadline - performance.now()
             if (remaining < 1) {
-              // Only "not processed" outcomes are retried, so reaching the deadline here means no owner took it.
+              // Unless an attempt may have been processed, reaching the deadline means no owner took it.
               return Effect.fail(
-                n === 0
+                n === 0 || uncertain
                   ? new ActorTimeout({ address, millis })
                   : new ActorUnavailable({ address, message: `no node served shard ${shard} within ${millis} ms`, reason: "handover" })
               )
             }
-            // Cut off: answer at once (the caller retries later) instead of waiting for the deadline.
-            if (!connected) return Effect.fail(disconnected(address))
+            if (!connected) {
+              // Cut off: answer at once (the caller retries later) instead of waiting for the deadline…
+              if (!uncertain) return Effect.fail(disconnected(address))
+              // …unless a write in flight may have been processed: re-sent with its key as soon as we are back.
+              return Effect.flatMap(Effect.timeoutOption(Deferred.await(reconnected), remaining), () => attempt(n + 1))
+            }
             const once = serving(shard) ? local(remaining) : remote(remaining)
             return Effect.catch(once, (error) => {
               if (typeof error !== "string" && error._tag !== "NotServed") return Effect.fail(error)

@@ -32,6 +32,20 @@ export interface Fence {
   committed: boolean
   /** Set by the store when it refused a write of this message (even if the handler caught the failure). */
   refused: Fenced | undefined
+  /**
+   * The idempotency keys of the message(s) being handled (see `RequestLog.ts`): every fenced
+   * transaction records them with its writes, so "committed" and "recorded" are one fact. Absent: none.
+   */
+  requests?: ReadonlyArray<PendingRequest>
+}
+
+/** A keyed message being handled. */
+export interface PendingRequest {
+  readonly key: string
+  readonly kind: string
+  readonly id: string
+  /** The encoded reply, when known before the transaction commits (a persisted kind's save). */
+  reply: string | undefined
 }
 
 /** The fence writes of the current fiber must pass; undefined outside a handler (or without fencing). */

@@ -182,14 +182,22 @@ export const make = (driver: Driver): SqlShape => {
     executeScript: (script) => runScript(transaction.connection, script, transaction)
   })
 
-  /** Rolled back unless the shard's epoch is still the fence's (the row then stays locked against a bump until COMMIT). */
+  /**
+   * Rolled back unless the shard's epoch is still the fence's (the row then stays locked against a bump until
+   * COMMIT); records the idempotency keys of the message being handled in the same statement.
+   */
   const checkFence = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> =>
-    Effect.flatMap(run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state), (rows) => {
-      const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
-      if (current === fence.epoch) return Effect.void
-      fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
-      return Effect.die(fence.refused)
-    })
+    Effect.flatMap(
+      fence.requests === undefined || fence.requests.length === 0
+        ? run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state)
+        : run(state.connection, Fencing.checkAndRecordStatement, Fencing.checkAndRecordParams(fence.shard, fence.requests), state),
+      (rows) => {
+        const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
+        if (current === fence.epoch) return Effect.void
+        fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
+        return Effect.die(fence.refused)
+      }
+    )
 
   const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(CurrentTransaction, (current) => {

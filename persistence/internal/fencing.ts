@@ -32,6 +32,28 @@ export const checkParams = (shard: number): ReadonlyArray<unknown> => [
   String(idleInTransactionTimeoutMillis)
 ]
 
+/**
+ * The check of a transaction of keyed messages (see `runtime/RequestLog.ts`):
+ * records their idempotency keys (`$4`, a JSON array) in the same round trip,
+ * so they commit exactly when the transaction's writes do. A reply known
+ * already (a persisted kind's save) is recorded with them; one recorded
+ * earlier is never cleared.
+ */
+export const checkAndRecordStatement = `with recorded as (
+    insert into actor_requests (key, kind, actor_id, reply)
+    select r.key, r.kind, r.actor_id, r.reply from jsonb_to_recordset($4::jsonb) as r(key text, kind text, actor_id text, reply text)
+    on conflict (key) do update set reply = excluded.reply where excluded.reply is not null
+  )
+  ${checkStatement}`
+
+export const checkAndRecordParams = (
+  shard: number,
+  requests: ReadonlyArray<{ readonly key: string; readonly kind: string; readonly id: string; readonly reply: string | undefined }>
+): ReadonlyArray<unknown> => [
+  ...checkParams(shard),
+  requests.map((r) => ({ key: r.key, kind: r.kind, actor_id: r.id, reply: r.reply ?? null }))
+]
+
 const readOnlyStart = /^\s*(select|with|values|show|explain|table)\b/i
 const modifying = /\b(insert|update|delete|merge|nextval|setval)\b/i
 

@@ -9,12 +9,13 @@
  * Runs in CI (ATRIUM_REQUIRE_SERVICES=1 fails it without NATS/PostgreSQL);
  * skips loudly elsewhere when they are missing.
  */
+import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkPostgres } from "../support/database.ts"
 import { type FaultCluster, startFaultCluster } from "../support/faultCluster.ts"
 import { checkNats } from "../support/nats.ts"
 import { type Receivers, startReceivers } from "./receivers.ts"
-import { type Fixture, makeFixture, ownerOf, settled, sleep, startLoad, untilBalanced, verify } from "./workload.ts"
+import { call, type Fixture, makeFixture, ownerOf, settled, sleep, startLoad, untilBalanced, verify } from "./workload.ts"
 
 const suite = "fault suite (two Atrium nodes, faults between them and NATS/PostgreSQL)"
 const ready = (await checkPostgres(suite)) && (await checkNats(suite))
@@ -168,6 +169,39 @@ describe.skipIf(!ready)("a two-node cluster under faults", () => {
       await untilOwnedByB(cluster, "workspace", fixture.workspaceId)
       await sleep(2000)
     })
+  }, 150_000)
+
+  it("a write's reply lost on its way to node A (its NATS cut right after the owner committed): A re-sends it, it is applied once", async () => {
+    if (!cluster.a.alive()) await cluster.restartA()
+    await untilBalanced(cluster)
+    // The fixture's list lives on B: a task created through A is asked of B, and B's reply crosses A's proxy.
+    const fixture = await makeFixture(cluster, token, "reply-lost", 0)
+    const listOnB = (await ownerOf(cluster, "pmList", fixture.listId)) === "b"
+    const name = `reply-lost-${Date.now().toString(36)}`
+    const cut = cluster.natsProxy.resetWhen((chunk) => chunk.includes(name), 15_000)
+    const answer = call(cluster.a, "POST", `/pm/v1/lists/${fixture.listId}/tasks`, token, { name, description: "once" })
+    const wasCut = await cut
+    // A stays cut off for a second (new connections refused), then reconnects and re-sends the write with its key.
+    await sleep(1000)
+    cluster.natsProxy.set("pass")
+    const answered = await answer
+    const sql = postgres(cluster.database.url, { max: 1, onnotice: () => {} })
+    let stored: number
+    try {
+      stored = (await sql<Array<{ n: number }>>`select count(*)::int as n from pm_tasks where name = ${name} and deleted_at is null`)[0]!.n
+    } finally {
+      await sql.end()
+    }
+    console.log(
+      `[fault reply-lost] reply cut: ${wasCut}; answered ${answered.status} after ${Math.round(answered.answered - answered.sent)} ms`
+    )
+    if (listOnB) expect(wasCut).toBe(true)
+    else console.warn("[fault reply-lost] the list is not on node B: its reply did not cross A's proxy")
+    // Acknowledged (the re-send got the first attempt's reply) and present exactly once.
+    expect(answered.status, answered.text).toBeGreaterThanOrEqual(200)
+    expect(answered.status, answered.text).toBeLessThan(300)
+    expect(answered.body?.name).toBe(name)
+    expect(stored).toBe(1)
   }, 150_000)
 
   // Known to fail on the merged runtime (issue 21): node A's process crashes (an uncaught TypeError in

@@ -82,6 +82,19 @@ describe("FaultProxy", () => {
     client.socket.destroy()
   })
 
+  it("resets when a chunk from the server matches, dropping that chunk", async () => {
+    const client = await connectClient(proxy.port)
+    const armed = proxy.resetWhen((chunk) => chunk.includes("reply"), 5000)
+    client.socket.write("first")
+    await until("the echo before the match", () => client.received() === "first")
+    client.socket.write("reply")
+    expect(await armed).toBe(true)
+    await until("the connection reset", () => client.closed())
+    expect(client.received()).toBe("first")
+    expect(proxy.mode()).toBe("reset")
+    proxy.set("pass")
+  })
+
   it("blackholes: keeps the connection, forwards nothing, then drops the connection that lost bytes", async () => {
     const client = await connectClient(proxy.port)
     proxy.set("blackhole")

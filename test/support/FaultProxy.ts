@@ -14,6 +14,8 @@
  *   `holdWhen(match)` passes until a chunk the client sends matches, then
  *   holds from that chunk on: the stall hits one chosen request in flight
  *   (e.g. a PostgreSQL statement whose parameters name one row).
+ *   `resetWhen(match)` passes until a chunk the server sends matches, drops
+ *   it and resets: a reply lost on its way, after the server acted on it.
  *
  * Loopback only, no dependency (node:net).
  */
@@ -33,6 +35,12 @@ export interface FaultProxy {
    * disarms).
    */
   readonly holdWhen: (match: (chunk: Buffer) => boolean, timeoutMs: number) => Promise<boolean>
+  /**
+   * Passes until a chunk from the server satisfies `match`, then drops that
+   * chunk and switches to `reset`; resolves true then, or false after
+   * `timeoutMs` (and disarms).
+   */
+  readonly resetWhen: (match: (chunk: Buffer) => boolean, timeoutMs: number) => Promise<boolean>
   /** Delivers every held byte, then passes. */
   readonly release: () => void
   /** Connections accepted so far (also those reset at once). */
@@ -60,6 +68,7 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
   let mode: FaultMode = "pass"
   let accepted = 0
   let trigger: ((chunk: Buffer) => boolean) | undefined
+  let replyTrigger: ((chunk: Buffer) => boolean) | undefined
   const pairs = new Set<Pair>()
 
   const destroy = (pair: Pair) => {
@@ -97,6 +106,10 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
           trigger = undefined
           mode = "hold"
         }
+        if (mode === "pass" && direction === toClient && replyTrigger?.(chunk) === true) {
+          set("reset")
+          return
+        }
         if (mode === "pass") forward(direction, chunk)
         else if (mode === "hold") direction.held.push(chunk)
         else if (mode === "blackhole") pair.lost = true
@@ -122,6 +135,7 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
 
   const set = (next: FaultMode) => {
     trigger = undefined
+    replyTrigger = undefined
     const previous = mode
     mode = next
     if (next === "reset") {
@@ -151,6 +165,19 @@ export const startFaultProxy = async (target: { readonly host: string; readonly 
           resolve(false)
         }, timeoutMs)
         trigger = (chunk) => {
+          if (!match(chunk)) return false
+          clearTimeout(timer)
+          resolve(true)
+          return true
+        }
+      }),
+    resetWhen: (match, timeoutMs) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          replyTrigger = undefined
+          resolve(false)
+        }, timeoutMs)
+        replyTrigger = (chunk) => {
           if (!match(chunk)) return false
           clearTimeout(timer)
           resolve(true)

@@ -1,0 +1,157 @@
+/**
+ * Idempotency keys through the runtime (in-process transport, SqlActorStore
+ * on PGlite — the same code path the NATS transport's re-sends take): a write
+ * sent again with its key is answered with the first reply and applied once,
+ * by the activation that handled it (from memory) and by a later one, on
+ * another node, that only has the record (from the database); a key whose
+ * writes committed without a recorded reply is refused, never run twice; old
+ * keys are swept.
+ */
+import { Context, Effect, Exit, Layer, Logger, Schema, Scope } from "effect"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import * as Database from "../persistence/Database.ts"
+import * as PgliteSql from "../persistence/PgliteSql.ts"
+import { Sql } from "../persistence/Sql.ts"
+import * as SqlActorStore from "../persistence/SqlActorStore.ts"
+import * as SqlRequestLog from "../persistence/SqlRequestLog.ts"
+import { Actor } from "../runtime/Actor.ts"
+import { ActorSystem, type ActorSystemShape } from "../runtime/ActorSystem.ts"
+import { layerInProcess } from "../runtime/InProcessTransport.ts"
+import { Rejection } from "../runtime/Rejection.ts"
+import { Counter, NodeInfo } from "./support/runtimeActors.ts"
+
+/** A rebuilt kind whose handler commits its own row (like the pm and wiki actors). */
+const Ledger = Actor<{ readonly entries: number }>()({
+  kind: "Ledger",
+  state: Schema.Struct({ entries: Schema.Number }),
+  initial: () => ({ entries: 0 }),
+  rebuild: (id) =>
+    Effect.map(
+      Effect.orDie(Sql.use((sql) => sql.query<{ n: number }>("select count(*) as n from test_ledger where ledger = $1", [id]))),
+      (rows) => ({ entries: rows[0]!.n })
+    ),
+  messages: {
+    Append: { payload: Schema.Struct({ note: Schema.String }), success: Schema.Struct({ entries: Schema.Number }) }
+  },
+  handlers: {
+    Append: ({ note }, ctx) =>
+      Effect.gen(function* () {
+        yield* Effect.orDie(Sql.use((sql) => sql.query("insert into test_ledger (ledger, note) values ($1, $2)", [ctx.address.id, note])))
+        ctx.setState({ entries: ctx.state.entries + 1 })
+        return { entries: ctx.state.entries + 1 }
+      })
+  }
+})
+
+type Services = Sql | ActorSystem
+
+let scope: Scope.Closeable
+let context: Context.Context<Services>
+
+const systemLayer = (name: string) =>
+  layerInProcess([Counter, Ledger]).pipe(
+    Layer.provide(Layer.mergeAll(SqlActorStore.layer, Layer.succeed(NodeInfo, { name }))),
+    Layer.provide(Logger.layer([Logger.make(() => {})]))
+  )
+
+beforeEach(async () => {
+  scope = await Effect.runPromise(Scope.make())
+  context = await Effect.runPromise(
+    Effect.gen(function* () {
+      const built = yield* Layer.buildWithScope(systemLayer("first").pipe(Layer.provideMerge(Database.pglite(PgliteSql.memory))), scope)
+      yield* Effect.provideContext(
+        Sql.use((sql) => sql.query("create table test_ledger (ledger text not null, note text not null)")),
+        built
+      )
+      return built
+    })
+  )
+})
+
+afterEach(async () => {
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+const run = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => Effect.runPromise(Effect.provideContext(effect, context))
+const system = (): ActorSystemShape => Context.get(context, ActorSystem)
+const query = <R extends object>(text: string, params: ReadonlyArray<unknown> = []) => run(Sql.use((sql) => sql.query<R>(text, params)))
+const ledgerRows = (id: string) => query<{ note: string }>("select note from test_ledger where ledger = $1", [id])
+const recordOf = async (key: string) => (await query<{ reply: string | null }>("select reply from actor_requests where key = $1", [key]))[0]
+
+/** The reply of a rebuilt kind is recorded right after its handler, in the background: waits for it (bounded). */
+const untilRecorded = async (key: string) => {
+  for (let i = 0; i < 200; i++) {
+    const record = await recordOf(key)
+    if (record?.reply != null) return record
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return recordOf(key)
+}
+
+/** A second node on the same database: it takes the shard over (fencing the first) with no activation of its own yet. */
+const secondNode = () =>
+  Effect.runPromise(
+    Effect.map(Layer.buildWithScope(systemLayer("second").pipe(Layer.provide(Layer.succeedContext(context))), scope), (built) =>
+      Context.get(built, ActorSystem)
+    )
+  )
+
+describe("idempotency keys", () => {
+  it("answers a rebuilt kind's repeated key with the first reply and applies the write once", async () => {
+    const first = await run(system().ask(Ledger, "l-1", "Append", { note: "a" }, { idempotencyKey: "key-l-1" }))
+    expect(first).toEqual({ entries: 1 })
+    expect(await run(system().ask(Ledger, "l-1", "Append", { note: "a" }, { idempotencyKey: "key-l-1" }))).toEqual(first)
+    expect(await ledgerRows("l-1")).toEqual([{ note: "a" }])
+    // Another key is another write.
+    expect(await run(system().ask(Ledger, "l-1", "Append", { note: "b" }, { idempotencyKey: "key-l-2" }))).toEqual({ entries: 2 })
+    expect(await untilRecorded("key-l-1")).toEqual({ reply: JSON.stringify({ ok: first }) })
+  })
+
+  it("records a persisted kind's reply in the transaction of its save", async () => {
+    const first = await run(system().ask(Counter, "c-1", "Increment", { by: 5 }, { idempotencyKey: "key-c-1" }))
+    expect(first).toEqual({ count: 5, node: "first" })
+    // Recorded with the save, before the reply went out: no waiting.
+    expect(await recordOf("key-c-1")).toEqual({ reply: JSON.stringify({ ok: first }) })
+    expect(await run(system().ask(Counter, "c-1", "Increment", { by: 5 }, { idempotencyKey: "key-c-1" }))).toEqual(first)
+    expect(await run(system().ask(Counter, "c-1", "Get", {}))).toMatchObject({ count: 5 })
+  })
+
+  it("answers a key from its record on the next owner, which never saw the first attempt", async () => {
+    const ledger = await run(system().ask(Ledger, "l-2", "Append", { note: "once" }, { idempotencyKey: "key-l-3" }))
+    const counter = await run(system().ask(Counter, "c-2", "Increment", { by: 1 }, { idempotencyKey: "key-c-2" }))
+    await untilRecorded("key-l-3")
+    const next = await secondNode()
+    expect(await run(next.ask(Ledger, "l-2", "Append", { note: "once" }, { idempotencyKey: "key-l-3" }))).toEqual(ledger)
+    expect(await run(next.ask(Counter, "c-2", "Increment", { by: 1 }, { idempotencyKey: "key-c-2" }))).toEqual(counter)
+    expect(await ledgerRows("l-2")).toEqual([{ note: "once" }])
+    expect(await run(next.ask(Counter, "c-2", "Get", {}))).toMatchObject({ count: 1 })
+  })
+
+  it("refuses a key whose writes committed without a recorded reply instead of running it again", async () => {
+    await query("insert into actor_requests (key, kind, actor_id, reply) values ('key-lost', 'Ledger', 'l-3', null)")
+    const refused = await run(Effect.flip(system().ask(Ledger, "l-3", "Append", { note: "again" }, { idempotencyKey: "key-lost" })))
+    expect(refused).toMatchObject({ _tag: "Rejection", code: "conflict" })
+    expect(await ledgerRows("l-3")).toEqual([])
+  })
+
+  it("records nothing for a write that was not applied, so sending it again runs it", async () => {
+    // Guarded refuses when the count is above max: a refusal commits nothing, so nothing is recorded.
+    const refused = await run(Effect.flip(system().ask(Counter, "c-3", "Guarded", { max: -1 }, { idempotencyKey: "key-g" })))
+    expect(refused).toBeInstanceOf(Rejection)
+    expect(await recordOf("key-g")).toBeUndefined()
+    // Sent again to a node that never saw it (nothing in memory either), it runs.
+    const next = await secondNode()
+    expect(await run(Effect.flip(next.ask(Counter, "c-3", "Guarded", { max: -1 }, { idempotencyKey: "key-g" })))).toMatchObject({
+      code: "conflict",
+      message: "count 0 is above -1"
+    })
+  })
+
+  it("sweeps keys older than the retention", async () => {
+    await query(
+      "insert into actor_requests (key, kind, actor_id, reply, created_at) values ('old', 'Ledger', 'x', null, now() - interval '11 minutes'), ('new', 'Ledger', 'x', null, now())"
+    )
+    expect(await run(SqlRequestLog.sweep)).toBe(1)
+    expect((await query<{ key: string }>("select key from actor_requests order by key")).map((r) => r.key)).toEqual(["new"])
+  })
+})
