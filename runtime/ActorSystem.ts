@@ -17,31 +17,19 @@
  * ```
  */
 import { Context, type Effect } from "effect"
-import type { ActorKind, PayloadOf, SuccessOf } from "./Actor.ts"
-import type { ActorError } from "./ActorError.ts"
-import type { Rejection } from "./Rejection.ts"
+import type { Asker } from "./Actor.ts"
 
-export interface AskOptions {
-  readonly timeoutMillis?: number
-}
-
-export interface ActorSystemShape {
+/** `ask` fails with the message's declared errors (`Rejection` if it declares none) or an `ActorError`. */
+export interface ActorSystemShape extends Asker {
   /** This node's id (unique per process). */
   readonly nodeId: string
-  readonly ask: <K extends ActorKind, Tag extends keyof K["messages"] & string>(
-    kind: K,
-    id: string,
-    tag: Tag,
-    payload: PayloadOf<K, Tag>,
-    options?: AskOptions
-  ) => Effect.Effect<SuccessOf<K, Tag>, Rejection | ActorError>
   /**
    * Tells the live activation of a rebuilt kind, wherever it lives, that its
    * state is stale (changes made elsewhere alter how it is shown): it rebuilds
    * before its next message. Completes once the owning node has marked it;
    * starts no activation. Used after the commit, before the writer replies.
    */
-  readonly invalidate: (kind: ActorKind, id: string) => Effect.Effect<void>
+  readonly invalidate: (kind: { readonly kind: string }, id: string) => Effect.Effect<void>
   /** Stop taking new messages, finish queued ones, passivate every activation (state saved). */
   readonly drain: Effect.Effect<void>
 }
