@@ -3,6 +3,7 @@
  * `{"error": {"code", "message", "details"?: [{"path", "message"}]}, "requestId"}`.
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
+import type { FeedbackError } from "../actors/feedback/FeedbackErrors.ts"
 import type { ActorError, UnavailableReason } from "../runtime/ActorError.ts"
 import { isTransient } from "../runtime/ActorStore.ts"
 import { type Rejection, type RejectionCode, type RejectionDetail, reject } from "../runtime/Rejection.ts"
@@ -54,14 +55,18 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
  * The domain errors actor messages declare (tagged classes: the tag names the
  * case, the error's `message` and `details` are the reply's).
  */
-export type DomainError = never
+export type DomainError = FeedbackError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
  * envelope's code (and so its status). A kind that declares a new error fails
  * `tsc` here until it has its row.
  */
-const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {}
+const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
+  BoardNotFound: "not_found",
+  BoardArchived: "conflict",
+  DeskItemNotFound: "not_found"
+}
 
 interface Declared {
   readonly _tag: keyof typeof refusals

@@ -126,11 +126,11 @@ export interface Asker {
  * method per message, `client.vote(payload)`, failing with the message's
  * declared errors or the runtime's `ActorError`.
  */
-export type ActorClient<K extends ActorKind> = {
+export type ActorClient<K extends ActorKind, R = never> = {
   readonly [Tag in keyof K["messages"] & string]: (
     payload: PayloadOf<K, Tag>,
     options?: AskOptions
-  ) => Effect.Effect<SuccessOf<K, Tag>, ErrorOf<K, Tag> | ActorError>
+  ) => Effect.Effect<SuccessOf<K, Tag>, ErrorOf<K, Tag> | ActorError, R>
 }
 
 /** A kind declared with `Actor(...)`: `Kind.client(system)(id).message(payload)`. */

@@ -17,7 +17,7 @@
  * ```
  */
 import { Context, type Effect } from "effect"
-import type { Asker } from "./Actor.ts"
+import type { ActorClient, ActorKind, Asker } from "./Actor.ts"
 
 /** `ask` fails with the message's declared errors (`Rejection` if it declares none) or an `ActorError`. */
 export interface ActorSystemShape extends Asker {
@@ -35,3 +35,22 @@ export interface ActorSystemShape extends Asker {
 }
 
 export class ActorSystem extends Context.Service<ActorSystem, ActorSystemShape>()("atrium/runtime/ActorSystem") {}
+
+/**
+ * `kind`'s client for `id` that asks through the ActorSystem in context
+ * (`clientIn(Board)(id).vote(payload)` requires `ActorSystem`), for callers
+ * that do not hold the system.
+ */
+export const clientIn =
+  <K extends ActorKind>(kind: K) =>
+  (id: string): ActorClient<K, ActorSystem> => {
+    const client: Record<
+      string,
+      (payload: unknown, options?: { readonly timeoutMillis?: number }) => Effect.Effect<unknown, unknown, ActorSystem>
+    > = {}
+    for (const tag of Object.keys(kind.messages)) {
+      client[tag] = (payload, options) => ActorSystem.use((system) => system.ask(kind, id, tag, payload, options))
+    }
+    // Built from the message names at run time; the mapped type says what each method is.
+    return client as ActorClient<K, ActorSystem>
+  }

@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { extension } from "../Extension.ts"
 import { query } from "../../persistence/Sql.ts"
 import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
+import { desk } from "../feedback/BoardAsk.ts"
 
 const SWEEP_MILLIS = 30_000
 
@@ -19,10 +19,17 @@ export const publishDueEntries = Effect.gen(function* () {
   const boards = yield* query<{ board_id: string }>(
     `SELECT DISTINCT board_id FROM feedback_changelog_entries WHERE state = 'scheduled' AND publish_at <= now()`
   )
-  yield* Effect.forEach(boards, (row) => deskSend(row.board_id, "publishDue", SCHEDULER, {}).pipe(Effect.catchCause(() => Effect.void)), {
-    concurrency: 4,
-    discard: true
-  })
+  yield* Effect.forEach(
+    boards,
+    (row) =>
+      desk(row.board_id)
+        .publishDue({ by: SCHEDULER, input: {} })
+        .pipe(Effect.catchCause(() => Effect.void)),
+    {
+      concurrency: 4,
+      discard: true
+    }
+  )
 })
 
 export const feedbackExtension = extension({
