@@ -11,8 +11,9 @@ import { read } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkActors.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
-import { type Sql, SqlError } from "../../persistence/Sql.ts"
+import type { Sql, SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
@@ -31,12 +32,7 @@ export interface CallerAt extends Caller {
 }
 
 /** SQL failures are defects here (answered 500 and logged), never the caller's fault. */
-export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  Effect.catchIf(
-    effect,
-    (error): error is SqlError => error instanceof SqlError,
-    (error) => Effect.die(error)
-  ) as Effect.Effect<A, Exclude<E, SqlError>, R>
+export const orDieSql = orDieStore
 
 type Failure = Rejection | ActorError
 
