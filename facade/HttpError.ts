@@ -3,9 +3,10 @@
  * `{"error": {"code", "message", "details"?: [{"path", "message"}]}, "requestId"}`.
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
+import type { FeedbackError } from "../actors/feedback/FeedbackErrors.ts"
 import type { ActorError, UnavailableReason } from "../runtime/ActorError.ts"
 import { isTransient } from "../runtime/ActorStore.ts"
-import type { Rejection, RejectionCode, RejectionDetail } from "../runtime/Rejection.ts"
+import { type Rejection, type RejectionCode, type RejectionDetail, reject } from "../runtime/Rejection.ts"
 
 export interface HttpError {
   readonly status: number
@@ -50,9 +51,35 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
   unknown: "The resource is temporarily unavailable; retry shortly"
 }
 
-export const fromFailure = (failure: Rejection | ActorError): HttpError => {
+/**
+ * The domain errors actor messages declare (tagged classes: the tag names the
+ * case, the error's `message` and `details` are the reply's).
+ */
+export type DomainError = FeedbackError
+
+/**
+ * How each domain error is answered: the one table from domain errors to the
+ * envelope's code (and so its status). A kind that declares a new error fails
+ * `tsc` here until it has its row.
+ */
+const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
+  BoardNotFound: "not_found",
+  BoardArchived: "conflict",
+  DeskItemNotFound: "not_found"
+}
+
+interface Declared {
+  readonly _tag: keyof typeof refusals
+  readonly message: string
+  readonly details?: ReadonlyArray<RejectionDetail>
+}
+
+const isDomainError = (failure: { readonly _tag: string }): failure is Declared => Object.hasOwn(refusals, failure._tag)
+
+export const fromFailure = (failure: Rejection | ActorError | DomainError): HttpError => {
   // A database error that reached the facade unmapped: transient ones are a named 503, not a bug.
   if (isTransient(failure)) return httpError(503, "unavailable", unavailableMessage.storage, undefined, { "retry-after": "1" })
+  if (isDomainError(failure)) return fromFailure(reject(refusals[failure._tag], failure.message, failure.details))
   switch (failure._tag) {
     case "Rejection":
       return httpError(

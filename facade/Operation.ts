@@ -6,6 +6,7 @@
 import type { Effect, Schema, Stream } from "effect"
 import type { ActorError } from "../runtime/ActorError.ts"
 import type { Rejection } from "../runtime/Rejection.ts"
+import type { DomainError } from "./HttpError.ts"
 import type { Principal } from "../actors/identity/Principal.ts"
 
 export type ServiceName = "hub" | "pm" | "wiki" | "feedback"
@@ -190,7 +191,10 @@ export interface Contract<
   /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
   readonly mcp?: McpTool
   /** Typed by the first 2xx response: returning anything else is a compile error. */
-  readonly handler: (request: Decoded<P, Q, B>, context: RequestContext) => Effect.Effect<SuccessOf<Rs>, Rejection | ActorError, R>
+  readonly handler: (
+    request: Decoded<P, Q, B>,
+    context: RequestContext
+  ) => Effect.Effect<SuccessOf<Rs>, Rejection | ActorError | DomainError, R>
 }
 
 /** One documented endpoint: its contract, filed under a service and a tag, with its examples. */

@@ -9,8 +9,9 @@
  * Uint8Array. Sessions run in UTC. `undefined` parameters are refused.
  * Get one with `Database.layer` (`persistence/Database.ts`).
  */
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { transientMarker } from "../runtime/ActorStore.ts"
+import { type Rejection, reject } from "../runtime/Rejection.ts"
 
 export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
   message: Schema.String,
@@ -59,3 +60,17 @@ export const query = <R extends object = Row>(
  * otherwise render as "2024-05-01T12:00:00.123456+00:00".
  */
 export const isoTimestampSql = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/**
+ * SQL failures that are the caller's conflict, not a defect: a unique
+ * violation (`duplicate` says what is taken) and a foreign-key one; any other
+ * is a defect.
+ */
+export const fromSqlError =
+  (duplicate: string) =>
+  (error: SqlError): Effect.Effect<never, Rejection> =>
+    error.code === "23505"
+      ? Effect.fail(reject("conflict", duplicate))
+      : error.code === "23503"
+        ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
+        : Effect.die(error)

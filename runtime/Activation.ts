@@ -572,8 +572,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
           onFailure: (cause) => {
             const error = Cause.findErrorOption(cause)
             envelope.reply(
-              Option.isSome(error) && error.value instanceof Rejection
-                ? Exit.fail(error.value)
+              Option.isSome(error) && (error.value instanceof Rejection || isDomainError(envelope.tag, error.value))
+                ? Exit.fail(error.value as Rejection)
                 : Exit.fail(new ActorDefect({ address, message: messageOf(Cause.squash(cause)) }))
             )
           }

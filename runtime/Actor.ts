@@ -14,6 +14,7 @@
  *   through the ActorStore.
  */
 import type { Effect, Exit, Schema } from "effect"
+import type { ActorError } from "./ActorError.ts"
 import type { Rejection } from "./Rejection.ts"
 
 export interface ActorAddress {
@@ -34,15 +35,22 @@ export interface ActorContext<State> {
 export interface MessageSchemas {
   readonly payload: Schema.Top
   readonly success: Schema.Top
-  /** The message's domain failure; `Rejection` when absent. Anything else a handler fails with is a defect. */
+  /**
+   * The message's domain failures: tagged error classes (a `Schema.Union` of
+   * them for several), encoded over NATS like successes. Absent: `Rejection`.
+   * Anything else a handler fails with is a defect.
+   */
   readonly error?: Schema.Top
 }
+
+/** What a message's handler may fail with: its declared errors, else `Rejection` (also for a kind typed loosely, `any`). */
+export type MessageError<M> = 0 extends 1 & M ? Rejection : M extends { readonly error: infer E extends Schema.Top } ? E["Type"] : Rejection
 
 export type Handlers<State, Messages extends Record<string, MessageSchemas>, R> = {
   readonly [Tag in keyof Messages]: (
     payload: Messages[Tag]["payload"]["Type"],
     ctx: ActorContext<State>
-  ) => Effect.Effect<Messages[Tag]["success"]["Type"], Rejection, R>
+  ) => Effect.Effect<Messages[Tag]["success"]["Type"], MessageError<Messages[Tag]>, R>
 }
 
 /** One message of a group, as `MessageGroup.handle` receives it. */
@@ -65,7 +73,7 @@ export interface MessageGroup<State, Messages extends Record<string, MessageSche
   readonly handle: (
     messages: ReadonlyArray<GroupedMessage<Messages>>,
     ctx: ActorContext<State>
-  ) => Effect.Effect<ReadonlyArray<Exit.Exit<unknown, Rejection>>, Rejection, R>
+  ) => Effect.Effect<ReadonlyArray<Exit.Exit<unknown, MessageError<Messages[keyof Messages]>>>, MessageError<Messages[keyof Messages]>, R>
 }
 
 export interface ActorKind<State = any, Messages extends Record<string, MessageSchemas> = any, R = any> {
@@ -96,6 +104,56 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
 
 export type PayloadOf<K extends ActorKind, Tag extends keyof K["messages"]> = K["messages"][Tag]["payload"]["Type"]
 export type SuccessOf<K extends ActorKind, Tag extends keyof K["messages"]> = K["messages"][Tag]["success"]["Type"]
+export type ErrorOf<K extends ActorKind, Tag extends keyof K["messages"]> = MessageError<K["messages"][Tag]>
+
+export interface AskOptions {
+  readonly timeoutMillis?: number
+  /**
+   * The write's idempotency key, for a caller that may send the same write
+   * again (e.g. after a 503): a repeated key is answered with the first
+   * reply, within the retention (see `RequestLog.ts`), instead of being
+   * applied twice. The NATS transport keys every remote write itself.
+   */
+  readonly idempotencyKey?: string
+}
+
+/** What a client needs of the ActorSystem (declared here so that kinds can hand out clients without importing it). */
+export interface Asker {
+  readonly ask: <K extends ActorKind, Tag extends keyof K["messages"] & string>(
+    kind: K,
+    id: string,
+    tag: Tag,
+    payload: PayloadOf<K, Tag>,
+    options?: AskOptions
+  ) => Effect.Effect<SuccessOf<K, Tag>, ErrorOf<K, Tag> | ActorError>
+}
+
+/**
+ * A typed client of one actor, in the shape of Effect's entity clients: one
+ * method per message, `client.vote(payload)`, failing with the message's
+ * declared errors or the runtime's `ActorError`.
+ */
+export type ActorClient<K extends ActorKind, R = never> = {
+  readonly [Tag in keyof K["messages"] & string]: (
+    payload: PayloadOf<K, Tag>,
+    options?: AskOptions
+  ) => Effect.Effect<SuccessOf<K, Tag>, ErrorOf<K, Tag> | ActorError, R>
+}
+
+/** A kind declared with `Actor(...)`: `Kind.client(system)(id).message(payload)`. */
+export interface TypedActorKind<State, Messages extends Record<string, MessageSchemas>, R> extends ActorKind<State, Messages, R> {
+  readonly client: (system: Asker) => (id: string) => ActorClient<ActorKind<State, Messages, R>>
+}
+
+const clientOf =
+  <K extends ActorKind>(kind: K) =>
+  (system: Asker) =>
+  (id: string): ActorClient<K> => {
+    const client: Record<string, (payload: unknown, options?: AskOptions) => Effect.Effect<unknown, unknown>> = {}
+    for (const tag of Object.keys(kind.messages)) client[tag] = (payload, options) => system.ask(kind, id, tag, payload, options)
+    // Built from the message names at run time; the mapped type says what each method is.
+    return client as ActorClient<K>
+  }
 
 /** The services the handlers of `H` require (the union of their Effects' `R`). */
 export type HandlersServices<H> = {
@@ -111,8 +169,11 @@ export const Actor =
   <State>() =>
   <const Messages extends Record<string, MessageSchemas>, H extends Handlers<State, Messages, any>>(
     definition: Omit<ActorKind<State, Messages, any>, "handlers"> & { readonly handlers: H }
-  ): ActorKind<State, Messages, HandlersServices<H>> =>
-    definition as ActorKind<State, Messages, HandlersServices<H>>
+  ): TypedActorKind<State, Messages, HandlersServices<H>> => {
+    // The handlers' requirements are inferred from `H`, which `Handlers<…, any>` only bounds.
+    const kind = definition as ActorKind<State, Messages, HandlersServices<H>>
+    return { ...kind, client: clientOf(kind) }
+  }
 
 /** The services a kind's handlers require (provided by the ActorSystem layer from the context it is built in). */
 export type ServicesOf<K> = K extends ActorKind<any, any, infer R> ? R : never

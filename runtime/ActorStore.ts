@@ -7,7 +7,7 @@
  * version moved on meanwhile, so a delayed save of an owner that lost its
  * shard never overwrites the next owner's acknowledged state.
  */
-import { Context, Data, type Effect } from "effect"
+import { Context, Data, Effect } from "effect"
 import type { ActorAddress } from "./Actor.ts"
 
 /** A failure of the store itself (a database error); `isTransient` tells whether retrying may succeed. */
@@ -52,3 +52,18 @@ export const transientMarker: typeof Transient = Transient
 
 export const isTransient = (u: unknown): boolean =>
   typeof u === "object" && u !== null && (u as { [Transient]?: unknown })[Transient] === true
+
+/** A failure of a store (e.g. `persistence/Sql.ts`'s SqlError): it carries the marker, transient or not. */
+export interface StoreFailure {
+  readonly [Transient]: boolean
+}
+
+const isStoreFailure = (u: unknown): u is StoreFailure => typeof u === "object" && u !== null && Transient in u
+const isNoStoreFailure = <E>(e: E): e is Exclude<E, StoreFailure> => !isStoreFailure(e)
+
+/**
+ * A store's failures become defects: never the caller's fault (a transient
+ * one is still answered 503 + Retry-After by the facade, a bug 500).
+ */
+export const orDieStore = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, StoreFailure>, R> =>
+  Effect.catch(effect, (e) => (isNoStoreFailure(e) ? Effect.fail(e) : Effect.die(e)))

@@ -17,40 +17,42 @@
  * ```
  */
 import { Context, type Effect } from "effect"
-import type { ActorKind, PayloadOf, SuccessOf } from "./Actor.ts"
-import type { ActorError } from "./ActorError.ts"
-import type { Rejection } from "./Rejection.ts"
+import type { ActorClient, ActorKind, Asker } from "./Actor.ts"
 
-export interface AskOptions {
-  readonly timeoutMillis?: number
-  /**
-   * The write's idempotency key, for a caller that may send the same write
-   * again (e.g. after a 503): a repeated key is answered with the first
-   * reply, within the retention (see `RequestLog.ts`), instead of being
-   * applied twice. The NATS transport keys every remote write itself.
-   */
-  readonly idempotencyKey?: string
-}
+export type { AskOptions } from "./Actor.ts"
 
-export interface ActorSystemShape {
+/** `ask` fails with the message's declared errors (`Rejection` if it declares none) or an `ActorError`. */
+export interface ActorSystemShape extends Asker {
   /** This node's id (unique per process). */
   readonly nodeId: string
-  readonly ask: <K extends ActorKind, Tag extends keyof K["messages"] & string>(
-    kind: K,
-    id: string,
-    tag: Tag,
-    payload: PayloadOf<K, Tag>,
-    options?: AskOptions
-  ) => Effect.Effect<SuccessOf<K, Tag>, Rejection | ActorError>
   /**
    * Tells the live activation of a rebuilt kind, wherever it lives, that its
    * state is stale (changes made elsewhere alter how it is shown): it rebuilds
    * before its next message. Completes once the owning node has marked it;
    * starts no activation. Used after the commit, before the writer replies.
    */
-  readonly invalidate: (kind: ActorKind, id: string) => Effect.Effect<void>
+  readonly invalidate: (kind: { readonly kind: string }, id: string) => Effect.Effect<void>
   /** Stop taking new messages, finish queued ones, passivate every activation (state saved). */
   readonly drain: Effect.Effect<void>
 }
 
 export class ActorSystem extends Context.Service<ActorSystem, ActorSystemShape>()("atrium/runtime/ActorSystem") {}
+
+/**
+ * `kind`'s client for `id` that asks through the ActorSystem in context
+ * (`clientIn(Board)(id).vote(payload)` requires `ActorSystem`), for callers
+ * that do not hold the system.
+ */
+export const clientIn =
+  <K extends ActorKind>(kind: K) =>
+  (id: string): ActorClient<K, ActorSystem> => {
+    const client: Record<
+      string,
+      (payload: unknown, options?: { readonly timeoutMillis?: number }) => Effect.Effect<unknown, unknown, ActorSystem>
+    > = {}
+    for (const tag of Object.keys(kind.messages)) {
+      client[tag] = (payload, options) => ActorSystem.use((system) => system.ask(kind, id, tag, payload, options))
+    }
+    // Built from the message names at run time; the mapped type says what each method is.
+    return client as ActorClient<K, ActorSystem>
+  }

@@ -25,7 +25,7 @@ export interface MessageCodec {
   readonly decodePayload: Encode
   readonly encodeSuccess: EncodeSync
   readonly decodeSuccess: Encode
-  /** The message's domain failure (its `error` schema, else Rejection). */
+  /** The message's domain failure (its `error` schema or Rejection). */
   readonly isError: (u: unknown) => boolean
   readonly encodeError: EncodeSync
   readonly decodeError: Encode
@@ -49,13 +49,15 @@ export const codecFor = (kind: ActorKind, tag: string): MessageCodec | undefined
     if (schemas === undefined || !Object.hasOwn(kind.messages, tag)) return undefined
     const payload = json(schemas.payload)
     const success = json(schemas.success)
-    const error = json(schemas.error ?? Rejection)
+    // A message with declared errors still answers a Rejection it meets (e.g. a payload refused on receipt).
+    const errors = schemas.error === undefined ? Rejection : Schema.Union([schemas.error, Rejection])
+    const error = json(errors)
     codec = {
       encodePayload: Schema.encodeUnknownEffect(payload),
       decodePayload: Schema.decodeUnknownEffect(payload),
       encodeSuccess: Schema.encodeUnknownExit(success),
       decodeSuccess: Schema.decodeUnknownEffect(success),
-      isError: Schema.is(schemas.error ?? Rejection),
+      isError: Schema.is(errors),
       encodeError: Schema.encodeUnknownExit(error),
       decodeError: Schema.decodeUnknownEffect(error)
     }

@@ -557,7 +557,7 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
           }
 
           return attempt(0)
-        }) as Effect.Effect<any, Rejection | ActorError>
+        }) as Effect.Effect<any, any>
 
       const invalidationBody = (kind: string, id: string) =>
         MessageCodec.withDeadline(MessageCodec.encodeInvalidation(kind, id), Math.min(1000, freshness))

@@ -109,14 +109,7 @@ const allowedPersistence: ReadonlyArray<readonly [arrow: string, why: string]> =
   ["facade/Atrium.ts -> persistence/SqlActorStore.ts", "composition root: provides the actor store layer"],
   ["facade/Extension.ts -> persistence/BlobStore.ts", "extension seam: CoreServices names the blob store"],
   ["facade/Extension.ts -> persistence/Sql.ts", "extension seam: CoreServices names the database"],
-  ["facade/Demo.ts -> persistence/Sql.ts", "seedDemo's type names SqlError (its cast goes with the composition-root work)"],
-  // Removed by the branch that moves facade/feedback's SQL into actors/feedback (the coordinator empties these after merging it).
-  ["facade/feedback/Attachments.ts -> persistence/BlobStore.ts", "feedback branch"],
-  ["facade/feedback/FeatureRequests.ts -> persistence/BlobStore.ts", "feedback branch"],
-  ["facade/feedback/Moderation.ts -> persistence/Sql.ts", "feedback branch"],
-  ["facade/feedback/PublicBoard.ts -> persistence/Sql.ts", "feedback branch"],
-  ["facade/feedback/PublicRequests.ts -> persistence/Sql.ts", "feedback branch"],
-  ["facade/feedback/PublicViews.ts -> persistence/Sql.ts", "feedback branch"]
+  ["facade/Demo.ts -> persistence/Sql.ts", "seedDemo's type names SqlError (its cast goes with the composition-root work)"]
 ]
 
 const skipped = new Set(["node_modules", ".git", "data", ".tmp", "test-results", "dist"])

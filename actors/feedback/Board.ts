@@ -12,15 +12,16 @@
  * per voter, anonymous rate limits).
  */
 import { Effect, Schema } from "effect"
-import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
+import { Actor, type ActorContext } from "../../runtime/Actor.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { Rejection, reject } from "../../runtime/Rejection.ts"
 import { ProseMirrorNode } from "../wiki/WikiViews.ts"
 import * as Config from "./BoardConfig.ts"
 import { commitBoardWrite, type WriteBody } from "./BoardLog.ts"
 import { BoardStats, filterRequests, RequestFilter, roadmapOf, statsOf } from "./BoardReads.ts"
 import { loadBoard } from "./BoardRows.ts"
 import * as Discussion from "./Discussion.ts"
+import { BoardArchived, BoardNotFound } from "./FeedbackErrors.ts"
 import * as Moderation from "./BoardModeration.ts"
 import {
   Board as BoardSchema,
@@ -43,6 +44,10 @@ const NullableString = Schema.NullOr(Schema.String)
 const opt = Schema.optionalKey
 const Removed = Schema.Struct({ blobKeys: Schema.Array(Schema.String) })
 
+/** Reads of the board fail only when there is none; the rest also on an archived board and with the rules' refusals. */
+const Missing = BoardNotFound
+const Refused = Schema.Union([BoardNotFound, BoardArchived, Rejection])
+
 /** Board config as reads return it: everything but the requests. */
 export const BoardView = Schema.Struct({ board: BoardSchema, members: Schema.Array(BoardMember), options: Schema.Array(BoardOption) })
 export type BoardView = typeof BoardView.Type
@@ -60,13 +65,10 @@ const RoadmapColumn = Schema.Struct({ type: StatusType, statuses: Schema.Array(B
 
 type State = BoardState | null
 
-const existing = (ctx: ActorContext<State>) =>
-  ctx.state === null ? Effect.fail(reject("not_found", "No such board")) : Effect.succeed(ctx.state)
+const existing = (ctx: ActorContext<State>) => (ctx.state === null ? Effect.fail(new BoardNotFound()) : Effect.succeed(ctx.state))
 
 const writable = (ctx: ActorContext<State>) =>
-  Effect.flatMap(existing(ctx), (state) =>
-    state.board.archived ? Effect.fail(reject("conflict", "The board is archived; restore it first")) : Effect.succeed(state)
-  )
+  Effect.flatMap(existing(ctx), (state) => (state.board.archived ? Effect.fail(new BoardArchived()) : Effect.succeed(state)))
 
 /** Commits `body` for the board and takes the state it leaves (or rebuilds it). */
 const write = <A>(ctx: ActorContext<State>, state: BoardState, by: string, body: WriteBody<A>) =>
@@ -109,7 +111,7 @@ const castOne = (tag: VoteMessage["tag"]) => (payload: VoteMessage["payload"], c
 
 /** Another board's actor whose rows a cross-board merge changed rebuilds before its next message. */
 const invalidateBoard = (boardId: string, self: string): Effect.Effect<void, never, ActorSystem> =>
-  boardId === self ? Effect.void : ActorSystem.use((system) => system.invalidate({ kind: "feedbackBoard" } as ActorKind, boardId))
+  boardId === self ? Effect.void : ActorSystem.use((system) => system.invalidate({ kind: "feedbackBoard" }, boardId))
 
 export const Board = Actor<State>()({
   kind: "feedbackBoard",
@@ -120,11 +122,19 @@ export const Board = Actor<State>()({
   readOnly: ["view", "request", "requests", "roadmap", "stats"],
   group: { tags: ["vote", "unvote"], handle: (messages, ctx) => castVotes(messages as ReadonlyArray<VoteMessage>, ctx) },
   messages: {
-    view: { payload: Schema.Struct({}), success: BoardView },
-    request: { payload: Schema.Struct({ requestId: Schema.String }), success: RequestRecord },
-    requests: { payload: RequestFilter, success: Schema.Struct({ items: Schema.Array(RequestRecord), total: Schema.Number }) },
-    roadmap: { payload: Schema.Struct({ viewerId: NullableString, team: Schema.Boolean }), success: Schema.Array(RoadmapColumn) },
-    stats: { payload: Schema.Struct({}), success: BoardStats },
+    view: { payload: Schema.Struct({}), success: BoardView, error: Missing },
+    request: { payload: Schema.Struct({ requestId: Schema.String }), success: RequestRecord, error: Refused },
+    requests: {
+      payload: RequestFilter,
+      success: Schema.Struct({ items: Schema.Array(RequestRecord), total: Schema.Number }),
+      error: Missing
+    },
+    roadmap: {
+      payload: Schema.Struct({ viewerId: NullableString, team: Schema.Boolean }),
+      success: Schema.Array(RoadmapColumn),
+      error: Missing
+    },
+    stats: { payload: Schema.Struct({}), success: BoardStats, error: Missing },
     create: {
       payload: Schema.Struct({
         ...By,
@@ -136,7 +146,8 @@ export const Board = Actor<State>()({
         settings: opt(BoardSettings),
         copyOptionsOf: opt(Schema.Array(BoardOption))
       }),
-      success: BoardSchema
+      success: BoardSchema,
+      error: Refused
     },
     update: {
       payload: Schema.Struct({
@@ -154,22 +165,33 @@ export const Board = Actor<State>()({
           allowComments: opt(Schema.Boolean)
         })
       }),
-      success: BoardSchema
+      success: BoardSchema,
+      error: Refused
     },
-    archive: { payload: Schema.Struct(By), success: BoardSchema },
-    restore: { payload: Schema.Struct(By), success: BoardSchema },
-    remove: { payload: Schema.Struct(By), success: Removed },
-    setMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: BoardRole }), success: BoardMember },
-    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: Schema.Void },
-    createOption: { payload: Schema.Struct({ ...By, kind: OptionKind, ...OptionInput, name: Schema.String }), success: BoardOption },
-    updateOption: { payload: Schema.Struct({ ...By, kind: OptionKind, optionId: Schema.String, ...OptionInput }), success: BoardOption },
+    archive: { payload: Schema.Struct(By), success: BoardSchema, error: Refused },
+    restore: { payload: Schema.Struct(By), success: BoardSchema, error: Refused },
+    remove: { payload: Schema.Struct(By), success: Removed, error: Refused },
+    setMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: BoardRole }), success: BoardMember, error: Refused },
+    removeMember: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: Schema.Void, error: Refused },
+    createOption: {
+      payload: Schema.Struct({ ...By, kind: OptionKind, ...OptionInput, name: Schema.String }),
+      success: BoardOption,
+      error: Refused
+    },
+    updateOption: {
+      payload: Schema.Struct({ ...By, kind: OptionKind, optionId: Schema.String, ...OptionInput }),
+      success: BoardOption,
+      error: Refused
+    },
     deleteOption: {
       payload: Schema.Struct({ ...By, kind: OptionKind, optionId: Schema.String, replacementId: opt(Schema.String) }),
-      success: Schema.Void
+      success: Schema.Void,
+      error: Refused
     },
     reorderOptions: {
       payload: Schema.Struct({ ...By, kind: OptionKind, ids: Schema.Array(Schema.String) }),
-      success: Schema.Array(BoardOption)
+      success: Schema.Array(BoardOption),
+      error: Refused
     },
     createRequest: {
       payload: Schema.Struct({
@@ -186,7 +208,8 @@ export const Board = Actor<State>()({
         authorName: NullableString,
         moderationState: ModerationState
       }),
-      success: RequestRecord
+      success: RequestRecord,
+      error: Refused
     },
     updateRequest: {
       payload: Schema.Struct({
@@ -199,12 +222,14 @@ export const Board = Actor<State>()({
         categoryId: opt(NullableString),
         productAreaId: opt(NullableString)
       }),
-      success: RequestRecord
+      success: RequestRecord,
+      error: Refused
     },
-    deleteRequest: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Removed },
+    deleteRequest: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Removed, error: Refused },
     changeStatus: {
       payload: Schema.Struct({ ...By, requestId: Schema.String, statusId: Schema.String, note: Schema.String }),
-      success: RequestRecord
+      success: RequestRecord,
+      error: Refused
     },
     setFlags: {
       payload: Schema.Struct({
@@ -214,7 +239,8 @@ export const Board = Actor<State>()({
         locked: opt(Schema.Boolean),
         ownerId: opt(NullableString)
       }),
-      success: RequestRecord
+      success: RequestRecord,
+      error: Refused
     },
     bulkUpdate: {
       payload: Schema.Struct({
@@ -224,16 +250,18 @@ export const Board = Actor<State>()({
         categoryId: opt(NullableString),
         productAreaId: opt(NullableString)
       }),
-      success: Schema.Array(RequestRecord)
+      success: Schema.Array(RequestRecord),
+      error: Refused
     },
-    vote: { payload: VotePayload, success: Votes.VoteOutcome },
-    unvote: { payload: VotePayload, success: Votes.VoteOutcome },
+    vote: { payload: VotePayload, success: Votes.VoteOutcome, error: Refused },
+    unvote: { payload: VotePayload, success: Votes.VoteOutcome, error: Refused },
     merge: {
       payload: Schema.Struct({ ...By, requestId: Schema.String, intoId: Schema.String, targetBoardId: Schema.String }),
-      success: Votes.MergeOutcome
+      success: Votes.MergeOutcome,
+      error: Refused
     },
     /** Undoes the latest merge of the request (the moderation log offers it). */
-    unmerge: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Votes.MergeOutcome },
+    unmerge: { payload: Schema.Struct({ ...By, requestId: Schema.String }), success: Votes.MergeOutcome, error: Refused },
     addComment: {
       payload: Schema.Struct({
         ...By,
@@ -246,18 +274,25 @@ export const Board = Actor<State>()({
         mentions: Schema.Array(Schema.String),
         moderationState: ModerationState
       }),
-      success: Discussion.CommentRecord
+      success: Discussion.CommentRecord,
+      error: Refused
     },
     editComment: {
       payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }),
-      success: Discussion.CommentRecord
+      success: Discussion.CommentRecord,
+      error: Refused
     },
-    deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String }), success: Schema.Void },
-    subscribe: { payload: Schema.Struct({ ...By, requestId: Schema.String, subscribed: Schema.Boolean }), success: Schema.Boolean },
-    subscribeBoard: { payload: Schema.Struct({ ...By, subscribed: Schema.Boolean }), success: Schema.Boolean },
+    deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String }), success: Schema.Void, error: Refused },
+    subscribe: {
+      payload: Schema.Struct({ ...By, requestId: Schema.String, subscribed: Schema.Boolean }),
+      success: Schema.Boolean,
+      error: Refused
+    },
+    subscribeBoard: { payload: Schema.Struct({ ...By, subscribed: Schema.Boolean }), success: Schema.Boolean, error: Refused },
     setNotificationMode: {
       payload: Schema.Struct({ ...By, mode: Discussion.NotificationMode }),
-      success: Schema.Struct({ mode: Discussion.NotificationMode, updatedAt: Schema.String })
+      success: Schema.Struct({ mode: Discussion.NotificationMode, updatedAt: Schema.String }),
+      error: Refused
     },
     addAttachment: {
       payload: Schema.Struct({
@@ -269,10 +304,15 @@ export const Board = Actor<State>()({
         size: Schema.Number,
         blobKey: Schema.String
       }),
-      success: Discussion.AttachmentRecord
+      success: Discussion.AttachmentRecord,
+      error: Refused
     },
-    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Discussion.AttachmentRecord },
-    moderate: { payload: Moderation.ModerationDecision, success: Schema.Void }
+    removeAttachment: {
+      payload: Schema.Struct({ ...By, attachmentId: Schema.String }),
+      success: Discussion.AttachmentRecord,
+      error: Refused
+    },
+    moderate: { payload: Moderation.ModerationDecision, success: Schema.Void, error: Refused }
   },
   handlers: {
     view: (_, ctx) => Effect.map(existing(ctx), ({ board, members, options }) => ({ board, members, options })),

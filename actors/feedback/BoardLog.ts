@@ -10,8 +10,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { fromSqlError, query, type Sql, SqlError } from "../../persistence/Sql.ts"
+import type { Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "../pm/ChangeLog.ts"
 import { ChangeLog } from "../pm/ChangeLog.ts"
 import type { BoardState } from "./FeedbackModel.ts"
@@ -45,7 +45,7 @@ export interface Written<A> {
   readonly next?: BoardState | null
 }
 
-export type WriteBody<A> = Effect.Effect<Written<A>, Rejection | SqlError, Sql>
+export type WriteBody<A, E = Rejection> = Effect.Effect<Written<A>, E | SqlError, Sql>
 
 export interface LoggedBoardEvent extends BoardEvent {
   readonly seq: number
@@ -116,14 +116,6 @@ const notify = (boardId: string, workspaceId: string, by: string, notice: Notice
     }
   })
 
-/** SQL failures that are the caller's conflict rather than a defect. */
-const fromSqlError = (error: SqlError): Effect.Effect<never, Rejection> =>
-  error.code === "23505"
-    ? Effect.fail(reject("conflict", "That name already exists on this board"))
-    : error.code === "23503"
-      ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
-      : Effect.die(error)
-
 /** The stream's view of a board event: filed under the board, the changed entity in `data.entityId`. */
 const streamChange = (event: LoggedBoardEvent): Change => ({
   workspaceId: event.workspaceId,
@@ -136,7 +128,7 @@ const streamChange = (event: LoggedBoardEvent): Change => ({
 })
 
 /** Runs `body` and logs its events in one transaction (published to the stream after COMMIT); `workspaceId` of the board written. */
-export const commitBoardWrite = <A>(boardId: string, workspaceId: string, by: string, body: WriteBody<A>) =>
+export const commitBoardWrite = <A, E = Rejection>(boardId: string, workspaceId: string, by: string, body: WriteBody<A, E>) =>
   ChangeLog.use((log) =>
     log.transact(
       Effect.gen(function* () {
@@ -146,4 +138,4 @@ export const commitBoardWrite = <A>(boardId: string, workspaceId: string, by: st
         return { result: written, changes: logged.filter((event) => event.teamOnly !== true).map(streamChange) }
       })
     )
-  ).pipe(Effect.catchTag("SqlError", fromSqlError))
+  ).pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, fromSqlError("That name already exists on this board")))

@@ -16,7 +16,9 @@ import { Board } from "./Board.ts"
 export const boardScope = (viewer: Viewer, boardId: string) =>
   Effect.gen(function* () {
     const notFound = reject("not_found", "No such board in this workspace")
-    const view = yield* (yield* ActorSystem).ask(Board, boardId, "view", {}).pipe(Effect.mapError(() => notFound))
+    const view = yield* Board.client(yield* ActorSystem)(boardId)
+      .view({})
+      .pipe(Effect.mapError(() => notFound))
     if (view.board.workspaceId !== viewer.workspaceId) return yield* notFound
     const member = view.members.some((m) => m.userId === viewer.userId)
     if (view.board.visibility === "private" && !member && !atLeast(viewer.role, "admin")) return yield* notFound

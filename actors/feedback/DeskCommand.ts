@@ -7,20 +7,25 @@
  * transaction committed and before the reply — never while holding the
  * transaction, since another actor's write would wait on it.
  */
-import { Effect, type Schema } from "effect"
-import type { Sql, SqlError } from "../../persistence/Sql.ts"
+import { Effect, Schema } from "effect"
+import { fromSqlError, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { Rejection } from "../../runtime/Rejection.ts"
 import type { ChangeLog } from "../pm/ChangeLog.ts"
+import { BoardArchived, BoardNotFound, DeskItemNotFound } from "./FeedbackErrors.ts"
+
+/** What a desk command may fail with (its message's declared errors). */
+export const DeskError = Schema.Union([BoardNotFound, BoardArchived, DeskItemNotFound, Rejection])
+export type DeskError = typeof DeskError.Type
 
 export interface Done<A> {
   readonly result: A
   /** Runs after the commit, before the reply; its failure is the reply's (the rows stay committed). */
-  readonly after?: Effect.Effect<A, Rejection | ActorError | SqlError, Sql | ActorSystem | ChangeLog>
+  readonly after?: Effect.Effect<A, DeskError | ActorError | SqlError, Sql | ActorSystem | ChangeLog>
 }
 
-export type DeskEffect<A> = Effect.Effect<Done<A>, Rejection | SqlError, Sql>
+export type DeskEffect<A> = Effect.Effect<Done<A>, Rejection | DeskItemNotFound | SqlError, Sql>
 
 export interface DeskCommand<I extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
   readonly input: I
@@ -45,16 +50,11 @@ export const deskCommand = <I extends Schema.Top, S extends Schema.Top>(
 
 export const done = <A>(result: A, after?: Done<A>["after"]): Done<A> => (after ? { result, after } : { result })
 
-/** SQL failures that are the caller's conflict, not a defect: unique and foreign-key violations. */
-export const fromSqlError = (error: SqlError) =>
-  error.code === "23505"
-    ? Effect.fail(reject("conflict", "That item already exists here"))
-    : error.code === "23503"
-      ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
-      : Effect.die(error)
+/** A unique violation of a desk command: the caller's conflict. */
+export const deskConflicts = fromSqlError("That item already exists here")
 
-export const notFound = (what: string) => reject("not_found", `No such ${what} on this board`)
+export const notFound = (what: string) => new DeskItemNotFound({ what })
 
 /** The value, or a 404 naming `what`. */
-export const found = <A>(value: A | undefined, what: string): Effect.Effect<A, Rejection> =>
+export const found = <A>(value: A | undefined, what: string): Effect.Effect<A, DeskItemNotFound> =>
   value === undefined ? Effect.fail(notFound(what)) : Effect.succeed(value)

@@ -13,17 +13,16 @@
 import { Effect, Schema } from "effect"
 import type { SqlError } from "../../persistence/Sql.ts"
 import type { Sql } from "../../persistence/Sql.ts"
-import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
+import { Actor, type ActorContext } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { ChangeLog } from "../pm/ChangeLog.ts"
 import { Board } from "./Board.ts"
 import { type BoardEvent, commitBoardWrite } from "./BoardLog.ts"
 import { bugCommands } from "./BugCommands.ts"
-import { type DeskCommand, fromSqlError } from "./DeskCommand.ts"
+import { type DeskCommand, DeskError, deskConflicts } from "./DeskCommand.ts"
 import { bugsOfBoard, changelogOfBoard, milestonesOfBoard } from "./DeskQueries.ts"
 import { BugReport, ChangelogEntry, Milestone } from "./DeskRecords.ts"
+import { BoardArchived } from "./FeedbackErrors.ts"
 import { intakeCommands } from "./IntakeCommands.ts"
 import { moderationCommands } from "./ModerationCommands.ts"
 import { releaseCommands } from "./ReleaseCommands.ts"
@@ -38,10 +37,17 @@ export type DeskState = typeof DeskState.Type
 const rebuild = (boardId: string): Effect.Effect<DeskState, SqlError, Sql> =>
   Effect.all({ bugs: bugsOfBoard(boardId), milestones: milestonesOfBoard(boardId), changelog: changelogOfBoard(boardId) })
 
-const commands = { ...bugCommands, ...releaseCommands, ...moderationCommands, ...intakeCommands }
-type Commands = typeof commands
-
 const By = Schema.String.annotate({ description: "The acting user's id; empty for an anonymous visitor" })
+
+/** A desk command's message: the acting user and the command's input; its success; the desk's errors. */
+const command = <I extends Schema.Top, S extends Schema.Top>(entry: DeskCommand<I, S>) => ({
+  payload: Schema.Struct({ by: By, input: entry.input }),
+  success: entry.success,
+  error: DeskError
+})
+
+/** A read of the desk's memory: it cannot fail. */
+const read = <S extends Schema.Top>(success: S) => ({ payload: Schema.Struct({}), success, error: Schema.Never })
 
 /** The board event a command's success is logged as (and streamed as, unless it is the team's only). */
 const eventOf = (name: string, result: unknown, boardId: string): BoardEvent => {
@@ -83,18 +89,23 @@ const eventTypes: Record<string, readonly [string, boolean]> = {
   attachSubmission: ["form.submitted", true]
 }
 
+/** Another actor not answering while this one waits is a failure of this message (a defect), not the caller's fault. */
+const isActorError = (e: { readonly _tag: string }): e is ActorError =>
+  e._tag === "ActorOverloaded" || e._tag === "ActorTimeout" || e._tag === "ActorDefect" || e._tag === "ActorUnavailable"
+
 /**
  * Runs a command on an active board: its rows and its board event commit in
  * one transaction (the Board actor's change log, so the event reaches the
  * board's live stream), then its `after` runs, then the read model is
  * rebuilt before the next message.
  */
-const runCommand =
-  (name: string, entry: DeskCommand) => (payload: { readonly by: string; readonly input: unknown }, ctx: ActorContext<DeskState>) =>
+const run =
+  <I extends Schema.Top, S extends Schema.Top>(name: string, entry: DeskCommand<I, S>) =>
+  (payload: { readonly by: string; readonly input: I["Type"] }, ctx: ActorContext<DeskState>) =>
     Effect.gen(function* () {
       const boardId = ctx.address.id
-      const view = yield* (yield* ActorSystem).ask(Board, boardId, "view", {})
-      if (view.board.archived) return yield* reject("conflict", "The board is archived; restore it first")
+      const view = yield* Board.client(yield* ActorSystem)(boardId).view({})
+      if (view.board.archived) return yield* new BoardArchived()
       const written = yield* commitBoardWrite(
         boardId,
         view.board.workspaceId,
@@ -106,69 +117,71 @@ const runCommand =
       )
       ctx.reload()
       const done = written.result
-      return yield* (done.after ?? Effect.succeed(done.result)).pipe(Effect.catchTag("SqlError", fromSqlError))
+      return yield* (done.after ?? Effect.succeed(done.result)).pipe(Effect.catchTag("SqlError", deskConflicts))
     }).pipe(
-      // Another actor not answering while this one waits is a failure of this message, not the caller's fault.
-      Effect.catchIf(
-        (e): e is ActorError => e._tag !== "Rejection",
-        (e) => Effect.die(e)
-      ),
+      Effect.catchIf(isActorError, (e) => Effect.die(e)),
       Effect.withSpan(`feedbackDesk ${name}`)
-    ) as Effect.Effect<unknown, Rejection, Sql | ActorSystem | ChangeLog>
+    )
 
-const reads = {
-  bugs: {
-    payload: Schema.Struct({}),
-    success: Schema.Array(BugReport),
-    handle: (_: {}, state: DeskState) => state.bugs
-  },
-  milestones: {
-    payload: Schema.Struct({}),
-    success: Schema.Array(Milestone),
-    handle: (_: {}, state: DeskState) => state.milestones
-  },
-  changelog: {
-    payload: Schema.Struct({}),
-    success: Schema.Array(ChangelogEntry),
-    handle: (_: {}, state: DeskState) => state.changelog
-  }
-} as const
+const { createBug, updateBug, setBugField, deleteBug, commentBug } = bugCommands
+const { createMilestone, updateMilestone, deleteMilestone, linkRequest, unlinkRequest, putArticle, deleteArticle } = releaseCommands
+const { createEntry, updateEntry, publishDue } = releaseCommands
+const { moderate, undo } = moderationCommands
+const { createPrivateFeedback, submitForm, attachSubmission } = intakeCommands
 
-const messages: Record<string, { payload: Schema.Top; success: Schema.Top }> = {}
-const handlers: Record<string, (payload: any, ctx: ActorContext<DeskState>) => Effect.Effect<unknown, Rejection, any>> = {}
-for (const [name, entry] of Object.entries(commands) as unknown as Array<[string, DeskCommand]>) {
-  messages[name] = { payload: Schema.Struct({ by: By, input: entry.input }), success: entry.success }
-  handlers[name] = runCommand(name, entry)
-}
-for (const [name, read] of Object.entries(reads)) {
-  messages[name] = { payload: read.payload, success: read.success }
-  handlers[name] = (payload, ctx) => Effect.succeed(read.handle(payload, ctx.state))
-}
-
-export const FeedbackDesk: ActorKind<DeskState> = Actor<DeskState>()({
+export const FeedbackDesk = Actor<DeskState>()({
   kind: "feedbackDesk",
   state: DeskState,
   initial: () => ({ bugs: [], milestones: [], changelog: [] }),
   rebuild: (boardId: string) => rebuild(boardId).pipe(Effect.orDie),
-  messages,
-  handlers
+  messages: {
+    bugs: read(Schema.Array(BugReport)),
+    milestones: read(Schema.Array(Milestone)),
+    changelog: read(Schema.Array(ChangelogEntry)),
+    createBug: command(createBug),
+    updateBug: command(updateBug),
+    setBugField: command(setBugField),
+    deleteBug: command(deleteBug),
+    commentBug: command(commentBug),
+    createMilestone: command(createMilestone),
+    updateMilestone: command(updateMilestone),
+    deleteMilestone: command(deleteMilestone),
+    linkRequest: command(linkRequest),
+    unlinkRequest: command(unlinkRequest),
+    putArticle: command(putArticle),
+    deleteArticle: command(deleteArticle),
+    createEntry: command(createEntry),
+    updateEntry: command(updateEntry),
+    publishDue: command(publishDue),
+    moderate: command(moderate),
+    undo: command(undo),
+    createPrivateFeedback: command(createPrivateFeedback),
+    submitForm: command(submitForm),
+    attachSubmission: command(attachSubmission)
+  },
+  handlers: {
+    bugs: (_, ctx) => Effect.succeed(ctx.state.bugs),
+    milestones: (_, ctx) => Effect.succeed(ctx.state.milestones),
+    changelog: (_, ctx) => Effect.succeed(ctx.state.changelog),
+    createBug: run("createBug", createBug),
+    updateBug: run("updateBug", updateBug),
+    setBugField: run("setBugField", setBugField),
+    deleteBug: run("deleteBug", deleteBug),
+    commentBug: run("commentBug", commentBug),
+    createMilestone: run("createMilestone", createMilestone),
+    updateMilestone: run("updateMilestone", updateMilestone),
+    deleteMilestone: run("deleteMilestone", deleteMilestone),
+    linkRequest: run("linkRequest", linkRequest),
+    unlinkRequest: run("unlinkRequest", unlinkRequest),
+    putArticle: run("putArticle", putArticle),
+    deleteArticle: run("deleteArticle", deleteArticle),
+    createEntry: run("createEntry", createEntry),
+    updateEntry: run("updateEntry", updateEntry),
+    publishDue: run("publishDue", publishDue),
+    moderate: run("moderate", moderate),
+    undo: run("undo", undo),
+    createPrivateFeedback: run("createPrivateFeedback", createPrivateFeedback),
+    submitForm: run("submitForm", submitForm),
+    attachSubmission: run("attachSubmission", attachSubmission)
+  }
 })
-
-type InputOf<C> = C extends DeskCommand<infer I, any> ? I["Type"] : never
-type ResultOf<C> = C extends DeskCommand<any, infer S> ? S["Type"] : never
-
-/** Asks a board's desk to run one command as `by`; the result type follows the command. */
-export const deskSend = <K extends keyof Commands & string>(
-  boardId: string,
-  name: K,
-  by: string,
-  input: InputOf<Commands[K]>
-): Effect.Effect<ResultOf<Commands[K]>, Rejection | ActorError, ActorSystem> =>
-  ActorSystem.use((system) => system.ask(FeedbackDesk, boardId, name, { by, input })) as never
-
-/** Reads a board's desk read model (served from memory). */
-export const deskRead = <K extends keyof typeof reads>(
-  boardId: string,
-  name: K
-): Effect.Effect<ReturnType<(typeof reads)[K]["handle"]>, Rejection | ActorError, ActorSystem> =>
-  ActorSystem.use((system) => system.ask(FeedbackDesk, boardId, name, {})) as never

@@ -50,7 +50,7 @@ const pendingComments = (boardId: string) =>
 export const moderationQueue = (boardId: string) =>
   Effect.gen(function* () {
     const system = yield* ActorSystem
-    const { items: requests } = yield* system.ask(Board, boardId, "requests", {
+    const { items: requests } = yield* Board.client(system)(boardId).requests({
       viewerId: null,
       team: true,
       includeMerged: false,

@@ -34,17 +34,17 @@ export const shipRequests = (
   Effect.gen(function* () {
     if (requestIds.length === 0) return 0
     const system = yield* ActorSystem
-    const view = yield* system.ask(Board, boardId, "view", {})
+    const view = yield* Board.client(system)(boardId).view({})
     const shipped = view.options.filter((o) => o.kind === "status" && o.type === "shipped").sort((a, b) => a.position - b.position)[0]
     let notified = 0
     for (const requestId of requestIds) {
-      const request = yield* system.ask(Board, boardId, "request", { requestId }).pipe(Effect.option)
+      const request = yield* Board.client(system)(boardId).request({ requestId }).pipe(Effect.option)
       if (request._tag === "None" || request.value.mergedInto !== null) continue
       const people = yield* audience(boardId, requestId, by)
       notified += people.length
       const moved = shipped !== undefined && request.value.statusId !== shipped.id
       if (moved) {
-        yield* system.ask(Board, boardId, "changeStatus", { by, requestId, statusId: shipped.id, note: `Shipped: ${entry.title}` })
+        yield* Board.client(system)(boardId).changeStatus({ by, requestId, statusId: shipped.id, note: `Shipped: ${entry.title}` })
       }
       // Whoever the status change did not tell (voters who unsubscribed, or everyone when it was shipped already).
       const rest = people.filter((p) => !moved || !p.subscribed).map((p) => p.user_id)

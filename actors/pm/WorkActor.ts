@@ -15,7 +15,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { BlobStore } from "../../persistence/BlobStore.ts"
-import type { Sql, SqlError } from "../../persistence/Sql.ts"
+import { fromSqlError, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext, type ActorKind } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -82,16 +82,10 @@ export interface WorkActor<T extends CommandTable, State = null, R extends Reads
 const By = Schema.String.annotate({ description: "The acting user's id" })
 
 /** SQL failures that are the caller's conflict, not a defect: unique and foreign-key violations. */
-const fromSqlError = (error: SqlError) =>
-  error.code === "23505"
-    ? Effect.fail(reject("conflict", "That name or item already exists here"))
-    : error.code === "23503"
-      ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
-      : Effect.die(error)
+const conflicts = fromSqlError("That name or item already exists here")
 
 // The kinds are declared in WorkActors.ts (which builds on this module); invalidation needs only their names.
-const kindNamed = (kind: string) => ({ kind }) as ActorKind
-const readModelKinds = { tasks: kindNamed("pmTask"), lists: kindNamed("pmList"), spaces: kindNamed("pmSpace") }
+const readModelKinds = { tasks: { kind: "pmTask" }, lists: { kind: "pmList" }, spaces: { kind: "pmSpace" } }
 
 /** Invalidates the live read models a change altered, except the actor that made it (it refreshes itself). */
 export const invalidate = (stale: Stale, self: { readonly kind: string; readonly id: string } = { kind: "", id: "" }) =>
@@ -124,7 +118,7 @@ const runCommand =
         }
         return value
       }),
-      Effect.catchTag("SqlError", fromSqlError),
+      Effect.catchTag("SqlError", conflicts),
       Effect.withSpan(`command ${name}`)
     )
 

@@ -10,17 +10,21 @@ import { Effect, Layer } from "effect"
 import { extension } from "../Extension.ts"
 import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
 import { boardsWithDueEntries } from "../../actors/feedback/DueChangelog.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
+import { desk } from "../feedback/BoardAsk.ts"
 
 const SWEEP_MILLIS = 30_000
 
 /** Publishes what is due on every board; a board that refuses (archived) or fails is left for the next sweep. */
 export const publishDueEntries = Effect.gen(function* () {
   const boards = yield* boardsWithDueEntries
-  yield* Effect.forEach(boards, (boardId) => deskSend(boardId, "publishDue", SCHEDULER, {}).pipe(Effect.catchCause(() => Effect.void)), {
-    concurrency: 4,
-    discard: true
-  })
+  yield* Effect.forEach(
+    boards,
+    (boardId) =>
+      desk(boardId)
+        .publishDue({ by: SCHEDULER, input: {} })
+        .pipe(Effect.catchCause(() => Effect.void)),
+    { concurrency: 4, discard: true }
+  )
 })
 
 export const feedbackExtension = extension({

@@ -11,11 +11,10 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import type { AttachmentRecord } from "../../actors/feedback/Discussion.ts"
 import { attachmentById, attachmentsOf } from "../../actors/feedback/RequestQueries.ts"
 import { attachmentTypes, inlineSafe, MAX_ATTACHMENT_BYTES, matchesContentType, safeFilename } from "../../actors/wiki/PageAttachments.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
+import { attachmentKey, dropFiles, readFile, storeFile } from "../../actors/feedback/AttachmentFiles.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
-import { dropBlobs } from "./FeatureRequests.ts"
+import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { requestAccess } from "./FeedbackAccess.ts"
 import { names, Person, service } from "./FeedbackViews.ts"
 import { attachmentsExamples } from "./Attachments.examples.ts"
@@ -56,7 +55,7 @@ const attachmentAccess = (context: RequestContext, attachmentId: string) =>
     if (attachment === undefined) return yield* reject("not_found", "No such attachment")
     const access = yield* requestAccess(context, attachment.requestId).pipe(
       Effect.catchIf(
-        (e) => e._tag === "Rejection" && e.code === "not_found",
+        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
         () => Effect.fail(reject("not_found", "No such attachment"))
       )
     )
@@ -93,18 +92,19 @@ export const attachmentOperations = [
           ])
         }
         const id = randomUUID()
-        const blobKey = `feedback/attachments/${caller.view.board.workspaceId}/${id}`
-        const blobs = yield* BlobStore
-        yield* Effect.orDie(blobs.put(blobKey, upload.bytes, upload.contentType))
-        const record = yield* askBoard(boardId, "addAttachment", {
-          by: caller.userId,
-          id,
-          requestId: params.featureRequestId,
-          filename: safeFilename(query.filename, upload.contentType),
-          contentType: upload.contentType,
-          size: upload.bytes.length,
-          blobKey
-        }).pipe(Effect.tapError(() => Effect.ignore(blobs.delete(blobKey))))
+        const blobKey = attachmentKey(caller.view.board.workspaceId, id)
+        yield* storeFile(blobKey, upload.bytes, upload.contentType)
+        const record = yield* board(boardId)
+          .addAttachment({
+            by: caller.userId,
+            id,
+            requestId: params.featureRequestId,
+            filename: safeFilename(query.filename, upload.contentType),
+            contentType: upload.contentType,
+            size: upload.bytes.length,
+            blobKey
+          })
+          .pipe(Effect.tapError(() => dropFiles([blobKey])))
         return (yield* viewsOf([record]))[0]!
       })
   }),
@@ -144,7 +144,7 @@ export const attachmentOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { attachment } = yield* attachmentAccess(context, params.attachmentId)
-        const blob = yield* Effect.orDie((yield* BlobStore).get(attachment.blobKey))
+        const blob = yield* readFile(attachment.blobKey)
         if (blob === undefined) return yield* reject("not_found", "The attachment's file is gone")
         const ascii = attachment.filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
         return raw(attachment.contentType, blob.bytes, {
@@ -169,8 +169,8 @@ export const attachmentOperations = [
         const { attachment, caller, boardId } = yield* attachmentAccess(context, params.attachmentId)
         if (attachment.uploadedBy !== caller.userId && !caller.admin)
           return yield* reject("forbidden", "Only the uploader or a board admin may delete a file")
-        const removed = yield* askBoard(boardId, "removeAttachment", { by: caller.userId, attachmentId: attachment.id })
-        yield* dropBlobs([removed.blobKey])
+        const removed = yield* board(boardId).removeAttachment({ by: caller.userId, attachmentId: attachment.id })
+        yield* dropFiles([removed.blobKey])
       })
   })
 ]

@@ -1,19 +1,15 @@
-/** Shared pieces of the feedback operations: asking a board's actor, path parameters, pagination. */
-import { Effect, Schema } from "effect"
+/** Shared pieces of the feedback operations: the board's actors as clients, path parameters, pagination. */
+import { Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Board } from "../../actors/feedback/Board.ts"
-import type { PayloadOf, SuccessOf } from "../../runtime/Actor.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { FeedbackDesk } from "../../actors/feedback/FeedbackDesk.ts"
+import { clientIn } from "../../runtime/ActorSystem.ts"
 
-type Messages = keyof (typeof Board)["messages"] & string
+/** The board's actor, as a typed client asking through the ActorSystem in context: `board(id).view({})`. */
+export const board = clientIn(Board)
 
-/** Asks the board's actor. */
-export const askBoard = <Tag extends Messages>(boardId: string, tag: Tag, payload: PayloadOf<typeof Board, Tag>) =>
-  Effect.flatMap(ActorSystem, (system) => system.ask(Board, boardId, tag, payload)) as Effect.Effect<
-    SuccessOf<typeof Board, Tag>,
-    import("../../runtime/Rejection.ts").Rejection | import("../../runtime/ActorError.ts").ActorError,
-    ActorSystem
-  >
+/** The board's feedback desk, likewise: `desk(id).createBug({ by, input })`. */
+export const desk = clientIn(FeedbackDesk)
 
 export const BoardParams = Schema.Struct({ boardId: Id })
 export const FeatureRequestParams = Schema.Struct({ featureRequestId: Id })

@@ -11,7 +11,7 @@ import type { RequestFilter } from "../../actors/feedback/BoardReads.ts"
 import { SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { contributionsOf } from "../../actors/feedback/RequestQueries.ts"
 import { tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams, Limit, Offset, page } from "./BoardAsk.ts"
+import { board, BoardParams, Limit, Offset, page } from "./BoardAsk.ts"
 import { type BoardCaller, boardAccess } from "./FeedbackAccess.ts"
 import { FeatureRequest, FeatureRequestPage, featureRequestsOf, optionDto, optionSchema, service } from "./FeedbackViews.ts"
 import { boardDiscoveryExamples } from "./BoardDiscovery.examples.ts"
@@ -22,7 +22,7 @@ const Query = Schema.String.check(Schema.isMaxLength(200), Schema.isPattern(/\S/
 
 const pageOf = (caller: BoardCaller, filter: Omit<RequestFilter, "viewerId" | "team">) =>
   Effect.gen(function* () {
-    const found = yield* askBoard(caller.view.board.id, "requests", { ...filter, viewerId: caller.userId, team: caller.team })
+    const found = yield* board(caller.view.board.id).requests({ ...filter, viewerId: caller.userId, team: caller.team })
     return page({ items: yield* featureRequestsOf(caller.view, found.items), total: found.total }, filter.offset)
   })
 
@@ -124,7 +124,7 @@ export const boardDiscoveryOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
-        const columns = yield* askBoard(params.boardId, "roadmap", { viewerId: caller.userId, team: caller.team })
+        const columns = yield* board(params.boardId).roadmap({ viewerId: caller.userId, team: caller.team })
         const items = yield* featureRequestsOf(
           caller.view,
           columns.flatMap((c) => c.requests)
@@ -157,7 +157,7 @@ export const boardDiscoveryOperations = [
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
         const kinds = yield* Effect.orDie(contributionsOf(params.boardId, caller.userId))
-        const found = yield* askBoard(params.boardId, "requests", {
+        const found = yield* board(params.boardId).requests({
           viewerId: caller.userId,
           team: caller.team,
           ids: [...kinds.keys()],

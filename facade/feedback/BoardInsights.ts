@@ -11,7 +11,7 @@ import { Board, BoardVisibility } from "../../actors/feedback/FeedbackModel.ts"
 import { boardEvents, topVoters } from "../../actors/feedback/RequestQueries.ts"
 import { workspaceRole } from "../Access.ts"
 import { raw, tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams, Limit } from "./BoardAsk.ts"
+import { board, BoardParams, Limit } from "./BoardAsk.ts"
 import { Slug } from "./Boards.ts"
 import { type BoardCaller, boardAccess } from "./FeedbackAccess.ts"
 import {
@@ -48,7 +48,7 @@ const csvCell = (value: unknown) => {
 
 const exportOf = (caller: BoardCaller, format: "json" | "csv") =>
   Effect.gen(function* () {
-    const found = yield* askBoard(caller.view.board.id, "requests", {
+    const found = yield* board(caller.view.board.id).requests({
       viewerId: caller.userId,
       team: true,
       includeMerged: true,
@@ -111,8 +111,7 @@ export const boardInsightOperations = [
     scopes: ["feedback:read"],
     params: BoardParams,
     responses: { 200: { description: "Counts", schema: BoardStats } },
-    handler: ({ params }, context) =>
-      Effect.flatMap(boardAccess(context, params.boardId, "team"), () => askBoard(params.boardId, "stats", {}))
+    handler: ({ params }, context) => Effect.flatMap(boardAccess(context, params.boardId, "team"), () => board(params.boardId).stats({}))
   }),
   operation({
     operationId: "getBoardActivity",
@@ -196,7 +195,7 @@ export const boardInsightOperations = [
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId, "admin")
         const { ids, ...change } = body
-        const records = yield* askBoard(params.boardId, "bulkUpdate", { by: caller.userId, ids, ...change })
+        const records = yield* board(params.boardId).bulkUpdate({ by: caller.userId, ids, ...change })
         return { items: yield* featureRequestsOf(caller.view, records) }
       })
   }),
@@ -219,7 +218,7 @@ export const boardInsightOperations = [
         const caller = yield* boardAccess(context, params.boardId)
         const source = caller.view.board
         yield* workspaceRole(context, source.workspaceId, "admin")
-        return yield* askBoard(randomUUID(), "create", {
+        return yield* board(randomUUID()).create({
           by: caller.userId,
           workspaceId: source.workspaceId,
           name: body.name,

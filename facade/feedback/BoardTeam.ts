@@ -10,7 +10,7 @@ import { BoardRole } from "../../actors/feedback/FeedbackModel.ts"
 import { isBoardSubscribed } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams } from "./BoardAsk.ts"
+import { board, BoardParams } from "./BoardAsk.ts"
 import { boardAccess, roleIn } from "./FeedbackAccess.ts"
 import { names, Subscription, service } from "./FeedbackViews.ts"
 import { boardTeamExamples } from "./BoardTeam.examples.ts"
@@ -40,12 +40,12 @@ const setMember = (context: RequestContext, boardId: string, userId: string, rol
         { path: "body.userId", message: "not a member of the workspace" }
       ])
     }
-    return yield* memberView(yield* askBoard(boardId, "setMember", { by: caller.userId, userId, role }))
+    return yield* memberView(yield* board(boardId).setMember({ by: caller.userId, userId, role }))
   })
 
 const subscription = (subscribed: boolean) => (boardId: string, context: RequestContext) =>
   Effect.flatMap(boardAccess(context, boardId), (caller) =>
-    Effect.map(askBoard(boardId, "subscribeBoard", { by: caller.userId, subscribed }), (value) => ({ subscribed: value }))
+    Effect.map(board(boardId).subscribeBoard({ by: caller.userId, subscribed }), (value) => ({ subscribed: value }))
   )
 
 const can = (settings: { whoMayPost: string; whoMayVote: string }, team: boolean, admin: boolean) => ({
@@ -118,7 +118,7 @@ export const boardTeamOperations = [
     responses: { 204: { description: "Removed" }, 404: { description: "Not a member of the board" } },
     handler: ({ params }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
-        askBoard(params.boardId, "removeMember", { by: caller.userId, userId: params.userId })
+        board(params.boardId).removeMember({ by: caller.userId, userId: params.userId })
       )
   }),
   operation({

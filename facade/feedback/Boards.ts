@@ -15,8 +15,8 @@ import { Board, BoardSettings, BoardVisibility, defaultSettings, WhoMayPost, Who
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import { tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams } from "./BoardAsk.ts"
-import { dropBlobs } from "./FeatureRequests.ts"
+import { dropFiles } from "../../actors/feedback/AttachmentFiles.ts"
+import { board, BoardParams } from "./BoardAsk.ts"
 import { boardAccess, callerOn } from "./FeedbackAccess.ts"
 import { service } from "./FeedbackViews.ts"
 import { boardsExamples } from "./Boards.examples.ts"
@@ -42,7 +42,7 @@ const BoardList = Schema.Struct({ items: Schema.Array(Board) }).annotate({ ident
 const adminWrite =
   <Tag extends "archive" | "restore">(tagName: Tag) =>
   (boardId: string, context: Parameters<typeof boardAccess>[0]) =>
-    Effect.flatMap(boardAccess(context, boardId, "admin"), (caller) => askBoard(boardId, tagName, { by: caller.userId }))
+    Effect.flatMap(boardAccess(context, boardId, "admin"), (caller) => board(boardId)[tagName]({ by: caller.userId }))
 
 const { operation } = tagGroup(service, "Board Resource", boardsExamples)
 
@@ -70,7 +70,7 @@ export const boardOperations = [
         yield* workspaceRole(context, body.workspaceId, "admin")
         const principal = yield* principalOf(context)
         const { settings, ...rest } = body
-        return yield* askBoard(randomUUID(), "create", {
+        return yield* board(randomUUID()).create({
           by: principal.userId,
           ...rest,
           description: body.description ?? "",
@@ -95,11 +95,13 @@ export const boardOperations = [
         const visible = yield* Effect.forEach(
           ids,
           (id) =>
-            system.ask(BoardActor, id, "view", {}).pipe(
-              Effect.flatMap((view) => callerOn(context, view)),
-              Effect.map((caller) => caller.view.board),
-              Effect.catchTag("Rejection", () => Effect.succeed(undefined))
-            ),
+            BoardActor.client(system)(id)
+              .view({})
+              .pipe(
+                Effect.flatMap((view) => callerOn(context, view)),
+                Effect.map((caller) => caller.view.board),
+                Effect.catchTag(["Rejection", "BoardNotFound"], () => Effect.succeed(undefined))
+              ),
           { concurrency: 8 }
         )
         return {
@@ -135,7 +137,7 @@ export const boardOperations = [
     responses: { 200: { description: "Changed", schema: Board }, 409: { description: "Slug taken, or the board is archived" } },
     handler: ({ params, body }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
-        askBoard(params.boardId, "update", { by: caller.userId, ...body, settings: {} })
+        board(params.boardId).update({ by: caller.userId, ...body, settings: {} })
       )
   }),
   operation({
@@ -151,8 +153,8 @@ export const boardOperations = [
       Effect.gen(function* () {
         const caller = yield* boardAccess(context, params.boardId)
         yield* workspaceRole(context, caller.view.board.workspaceId, "admin")
-        const removed = yield* askBoard(params.boardId, "remove", { by: caller.userId })
-        yield* dropBlobs(removed.blobKeys)
+        const removed = yield* board(params.boardId).remove({ by: caller.userId })
+        yield* dropFiles(removed.blobKeys)
       })
   }),
   operation({
@@ -201,7 +203,7 @@ export const boardOperations = [
     responses: { 200: { description: "Settings", schema: BoardSettings } },
     handler: ({ params, body }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
-        Effect.map(askBoard(params.boardId, "update", { by: caller.userId, settings: body }), (board) => board.settings)
+        Effect.map(board(params.boardId).update({ by: caller.userId, settings: body }), (board) => board.settings)
       )
   })
 ]

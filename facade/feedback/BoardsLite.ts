@@ -55,39 +55,41 @@ export const boardsLiteOperations = [
         const found = yield* Effect.forEach(
           ids,
           (id) =>
-            system.ask(BoardActor, id, "view", {}).pipe(
-              Effect.flatMap((view) => callerOn(context, view)),
-              Effect.flatMap((caller) =>
-                query.slug !== undefined && caller.view.board.slug !== query.slug
-                  ? Effect.succeed(undefined)
-                  : Effect.map(
-                      system.ask(BoardActor, id, "requests", {
-                        viewerId: caller.userId,
-                        team: caller.team,
-                        includeMerged: false,
-                        sort: "new",
-                        offset: 0,
-                        limit: 0
-                      }),
-                      (requests) => {
-                        const { board, options } = caller.view
-                        const named = (kind: string) => options.filter((o) => o.kind === kind).map((o) => o.name)
-                        return {
-                          slug: board.slug,
-                          name: board.name,
-                          description: board.description,
-                          visibility: board.visibility,
-                          archived: board.archived,
-                          requestCount: requests.total,
-                          statuses: named("status"),
-                          categories: named("category"),
-                          id: board.id
+            BoardActor.client(system)(id)
+              .view({})
+              .pipe(
+                Effect.flatMap((view) => callerOn(context, view)),
+                Effect.flatMap((caller) =>
+                  query.slug !== undefined && caller.view.board.slug !== query.slug
+                    ? Effect.succeed(undefined)
+                    : Effect.map(
+                        BoardActor.client(system)(id).requests({
+                          viewerId: caller.userId,
+                          team: caller.team,
+                          includeMerged: false,
+                          sort: "new",
+                          offset: 0,
+                          limit: 0
+                        }),
+                        (requests) => {
+                          const { board, options } = caller.view
+                          const named = (kind: string) => options.filter((o) => o.kind === kind).map((o) => o.name)
+                          return {
+                            slug: board.slug,
+                            name: board.name,
+                            description: board.description,
+                            visibility: board.visibility,
+                            archived: board.archived,
+                            requestCount: requests.total,
+                            statuses: named("status"),
+                            categories: named("category"),
+                            id: board.id
+                          }
                         }
-                      }
-                    )
+                      )
+                ),
+                Effect.catchTag(["Rejection", "BoardNotFound"], () => Effect.succeed(undefined))
               ),
-              Effect.catchTag("Rejection", () => Effect.succeed(undefined))
-            ),
           { concurrency: 8 }
         )
         const items = found.filter((b) => b !== undefined)

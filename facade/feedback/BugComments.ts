@@ -6,14 +6,15 @@
 import { Effect, Schema } from "effect"
 import { bugComments } from "../../actors/feedback/DeskQueries.ts"
 import { BugComment } from "../../actors/feedback/DeskRecords.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id } from "../../actors/Fields.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
-import { type BoardCaller, heldFor, orDieSql } from "./DeskAccess.ts"
+import { type BoardCaller, heldFor } from "./DeskAccess.ts"
 import { bugFor } from "./BugReports.ts"
 
 import { bugCommentsExamples } from "./BugComments.examples.ts"
+import { desk } from "./BoardAsk.ts"
 
 export const CommentBody = Schema.String.check(Schema.isMaxLength(20_000), Schema.isPattern(/\S/, { expected: "a non-blank comment" }))
 
@@ -32,7 +33,7 @@ export const commentOnBug = (context: Parameters<typeof bugFor>[0], bugReportId:
       return yield* reject("forbidden", "Only the board's team may write internal notes", [{ path: "body.internal", message: "team only" }])
     }
     const moderation = internal ? "approved" : yield* heldFor(caller)
-    return yield* deskSend(caller.view.board.id, "commentBug", caller.userId, { bugReportId: bug.id, body, internal, moderation })
+    return yield* desk(caller.view.board.id).commentBug({ by: caller.userId, input: { bugReportId: bug.id, body, internal, moderation } })
   })
 
 const { operation } = tagGroup("feedback", "Bug Comment Resource", bugCommentsExamples)
@@ -50,7 +51,7 @@ export const bugCommentOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
-        return { items: visibleComments(caller, yield* orDieSql(bugComments(bug.id))) }
+        return { items: visibleComments(caller, yield* orDieStore(bugComments(bug.id))) }
       })
   }),
   operation({

@@ -9,15 +9,16 @@
 import { Effect, Schema } from "effect"
 import { attachmentsOnBoard, bugHistory } from "../../actors/feedback/DeskQueries.ts"
 import { BugHistoryEntry, BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
-import { type BoardCaller, checkOption, heldFor, onBoard, onBug, orDieSql } from "./DeskAccess.ts"
+import { type BoardCaller, checkOption, heldFor, onBoard, onBug } from "./DeskAccess.ts"
 
 import { bugReportsExamples } from "./BugReports.examples.ts"
+import { desk } from "./BoardAsk.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -48,7 +49,7 @@ export const visibleBug = (caller: BoardCaller, bug: BugReport) =>
 export const bugFor = (context: Parameters<typeof onBug>[0], bugReportId: string, need: Parameters<typeof onBug>[2]) =>
   Effect.gen(function* () {
     const caller = yield* onBug(context, bugReportId, need)
-    const bug = (yield* deskRead(caller.view.board.id, "bugs")).find((b) => b.id === bugReportId)
+    const bug = (yield* desk(caller.view.board.id).bugs({})).find((b) => b.id === bugReportId)
     if (bug === undefined || !visibleBug(caller, bug)) return yield* reject("not_found", "No such bug report")
     return { caller, bug }
   })
@@ -63,7 +64,7 @@ const mayEdit = (caller: BoardCaller, bug: BugReport) =>
 export const checkAttachments = (caller: BoardCaller, ids: ReadonlyArray<string> | undefined, path: string) =>
   Effect.gen(function* () {
     if (ids === undefined) return
-    const stored = yield* orDieSql(attachmentsOnBoard(caller.view.board.id, ids))
+    const stored = yield* orDieStore(attachmentsOnBoard(caller.view.board.id, ids))
     const missing = ids.findIndex((id) => !stored.has(id))
     if (missing >= 0) {
       return yield* reject("invalid", `Invalid ${path}.${missing}: no such attachment on this board`, [
@@ -95,10 +96,13 @@ export const fileBug = (caller: BoardCaller, body: BugInput) =>
     yield* checkLevels(caller, input)
     yield* checkAttachments(caller, input.attachmentIds, "body.attachmentIds")
     const moderation = yield* heldFor(caller)
-    return yield* deskSend(caller.view.board.id, "createBug", caller.userId, {
-      ...input,
-      workspaceId: caller.view.board.workspaceId,
-      moderation
+    return yield* desk(caller.view.board.id).createBug({
+      by: caller.userId,
+      input: {
+        ...input,
+        workspaceId: caller.view.board.workspaceId,
+        moderation
+      }
     })
   })
 
@@ -118,7 +122,10 @@ const setField = (field: "bugStatusLevel" | "severityLevel" | "assignee") => (bu
         }
       }
     } else yield* checkOption(caller, kind, value, `body.${field}Id`)
-    return shownTo(caller, yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field, value }))
+    return shownTo(
+      caller,
+      yield* desk(caller.view.board.id).setBugField({ by: caller.userId, input: { bugReportId: bug.id, field, value } })
+    )
   })
 
 const Sort = Schema.Literals(["new", "old", "severity", "updated"])
@@ -176,7 +183,7 @@ export const bugReportOperations = [
           .toLowerCase()
           .split(/\s+/)
           .filter((w) => w.length > 0)
-        const matching = (yield* deskRead(params.boardId, "bugs")).filter(
+        const matching = (yield* desk(params.boardId).bugs({})).filter(
           (b) =>
             visibleBug(caller, b) &&
             (query.bugStatusLevelId === undefined || b.bugStatusLevelId === query.bugStatusLevelId) &&
@@ -234,7 +241,7 @@ export const bugReportOperations = [
         yield* mayEdit(caller, bug)
         yield* checkOption(caller, "category", body.categoryId, "body.categoryId")
         yield* checkAttachments(caller, body.attachmentIds, "body.attachmentIds")
-        return shownTo(caller, yield* deskSend(caller.view.board.id, "updateBug", caller.userId, { bugReportId: bug.id, ...body }))
+        return shownTo(caller, yield* desk(caller.view.board.id).updateBug({ by: caller.userId, input: { bugReportId: bug.id, ...body } }))
       })
   }),
   operation({
@@ -250,7 +257,7 @@ export const bugReportOperations = [
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
         yield* mayEdit(caller, bug)
-        yield* deskSend(caller.view.board.id, "deleteBug", caller.userId, { bugReportId: bug.id })
+        yield* desk(caller.view.board.id).deleteBug({ by: caller.userId, input: { bugReportId: bug.id } })
       })
   }),
   operation({
@@ -301,7 +308,7 @@ export const bugReportOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { bug } = yield* bugFor(context, params.bugReportId, "see")
-        return { items: yield* orDieSql(bugHistory(bug.id)) }
+        return { items: yield* orDieStore(bugHistory(bug.id)) }
       })
   })
 ]

@@ -6,7 +6,6 @@
  */
 import { Effect, Schema } from "effect"
 import { Environment } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { fileBug, visibleBug } from "./BugReports.ts"
@@ -28,6 +27,7 @@ import {
 
 import { LiteBugReport, LongText, RefParams, Title, bugByRef, levelId, liteBugs, liteOne, mayEdit } from "./LiteBugViews.ts"
 import { bugReportsLiteExamples } from "./BugReportsLite.examples.ts"
+import { desk } from "./BoardAsk.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -129,10 +129,13 @@ export const bugReportsLiteOperations = [
         yield* mayEdit(caller, bug)
         const categoryId = yield* levelId(caller, "category", body.category, "body.category")
         const { workspaceId: _w, board: _b, category: _c, ...text } = body
-        const updated = yield* deskSend(caller.view.board.id, "updateBug", caller.userId, {
-          bugReportId: bug.id,
-          ...text,
-          ...(categoryId !== undefined ? { categoryId } : {})
+        const updated = yield* desk(caller.view.board.id).updateBug({
+          by: caller.userId,
+          input: {
+            bugReportId: bug.id,
+            ...text,
+            ...(categoryId !== undefined ? { categoryId } : {})
+          }
         })
         return yield* liteOne(caller, updated)
       })
@@ -167,7 +170,7 @@ export const bugReportsLiteOperations = [
           Effect.gen(function* () {
             const statuses = yield* optionIdsByName(caller, "bug_status", q.status, "query.status")
             const severities = yield* optionIdsByName(caller, "severity", q.severity, "query.severity")
-            const bugs = (yield* deskRead(caller.view.board.id, "bugs")).filter(
+            const bugs = (yield* desk(caller.view.board.id).bugs({})).filter(
               (b) =>
                 visibleBug(caller, b) &&
                 (statuses === undefined || (b.bugStatusLevelId !== null && statuses.includes(b.bugStatusLevelId))) &&

@@ -5,19 +5,19 @@
  */
 import { Effect, Schema } from "effect"
 import { bugComments } from "../../actors/feedback/DeskQueries.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { commentOnBug, CommentBody, visibleComments } from "./BugComments.ts"
-import { orDieSql } from "./DeskAccess.ts"
 
 import { Id, LiteEmail, NameRef, userByEmail, Where } from "./LiteRefs.ts"
 
 import { LiteBugReport, RefParams, bugByRef, liteOne, mayEdit, setLevel, teamOnly } from "./LiteBugViews.ts"
 import { bugReportsLiteTriageExamples } from "./BugReportsLiteTriage.examples.ts"
+import { desk } from "./BoardAsk.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -76,7 +76,10 @@ export const bugReportsLiteTriageOperations = [
         }
         return yield* liteOne(
           caller,
-          yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field: "assignee", value: assigneeId })
+          yield* desk(caller.view.board.id).setBugField({
+            by: caller.userId,
+            input: { bugReportId: bug.id, field: "assignee", value: assigneeId }
+          })
         )
       })
   }),
@@ -145,8 +148,8 @@ export const bugReportsLiteTriageOperations = [
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, query, params.bugRef, "query.board")
-        const comments = visibleComments(caller, yield* orDieSql(bugComments(bug.id)))
-        const users = yield* orDieSql(usersByIds(comments.map((c) => c.authorId)))
+        const comments = visibleComments(caller, yield* orDieStore(bugComments(bug.id)))
+        const users = yield* orDieStore(usersByIds(comments.map((c) => c.authorId)))
         return {
           items: comments.map((c) => ({
             id: c.id,
@@ -173,7 +176,7 @@ export const bugReportsLiteTriageOperations = [
       Effect.gen(function* () {
         const { caller, bug } = yield* bugByRef(context, query, params.bugRef, "query.board")
         yield* mayEdit(caller, bug)
-        yield* deskSend(caller.view.board.id, "deleteBug", caller.userId, { bugReportId: bug.id })
+        yield* desk(caller.view.board.id).deleteBug({ by: caller.userId, input: { bugReportId: bug.id } })
       })
   })
 ]

@@ -9,7 +9,6 @@ import { Effect, Schema } from "effect"
 import { RichTextInput, richTextFrom } from "../../actors/feedback/ArticleContent.ts"
 import { ChangelogEntry, ChangelogKind, ChangelogState, IsoDateTime } from "../../actors/feedback/DeskRecords.ts"
 import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
@@ -17,6 +16,7 @@ import { type BoardCaller, onBoard, onChangelogEntry } from "./DeskAccess.ts"
 
 import { requestOnBoard } from "./Milestones.ts"
 import { changelogEntriesExamples } from "./ChangelogEntries.examples.ts"
+import { desk } from "./BoardAsk.ts"
 
 const DateTime = IsoDateTime
 
@@ -42,7 +42,7 @@ const checked = (caller: BoardCaller, body: Changes, state: string, publishAt: s
     }
     for (const [index, id] of (body.featureRequestIds ?? []).entries()) yield* requestOnBoard(caller, id, `body.featureRequestIds.${index}`)
     if (body.milestoneId !== undefined && body.milestoneId !== null) {
-      const milestones = yield* deskRead(caller.view.board.id, "milestones")
+      const milestones = yield* desk(caller.view.board.id).milestones({})
       if (!milestones.some((m) => m.id === body.milestoneId)) {
         return yield* reject("invalid", "Invalid body.milestoneId: no such milestone on this board", [
           { path: "body.milestoneId", message: "no such milestone on this board" }
@@ -56,16 +56,18 @@ const checked = (caller: BoardCaller, body: Changes, state: string, publishAt: s
 /** The board's entries (publishing the scheduled ones whose time has come first), as the caller may see them. */
 export const changelogFor = (boardId: string, team: boolean) =>
   Effect.gen(function* () {
-    let entries = yield* deskRead(boardId, "changelog")
+    let entries = yield* desk(boardId).changelog({})
     if (entries.some((e) => e.state === "scheduled" && e.publishAt !== null && Date.parse(e.publishAt) <= Date.now())) {
       // An archived board's scheduled entries wait for its restore; its changelog still reads.
-      yield* deskSend(boardId, "publishDue", SCHEDULER, {}).pipe(
-        Effect.catchIf(
-          (e) => e._tag === "Rejection" && e.code === "conflict",
-          () => Effect.void
+      yield* desk(boardId)
+        .publishDue({ by: SCHEDULER, input: {} })
+        .pipe(
+          Effect.catchIf(
+            (e) => e._tag === "BoardArchived" || (e._tag === "Rejection" && e.code === "conflict"),
+            () => Effect.void
+          )
         )
-      )
-      entries = yield* deskRead(boardId, "changelog")
+      entries = yield* desk(boardId).changelog({})
     }
     return team ? entries : entries.filter((e) => e.state === "published")
   })
@@ -91,10 +93,13 @@ export const changelogEntryOperations = [
         const state = body.state ?? "draft"
         const content = yield* checked(caller, body, state, body.publishAt ?? null)
         const { markdown: _m, html: _h, content: _c, ...rest } = body
-        return yield* deskSend(params.boardId, "createEntry", caller.userId, {
-          ...rest,
-          workspaceId: caller.view.board.workspaceId,
-          content: content ?? { type: "doc", content: [] }
+        return yield* desk(params.boardId).createEntry({
+          by: caller.userId,
+          input: {
+            ...rest,
+            workspaceId: caller.view.board.workspaceId,
+            content: content ?? { type: "doc", content: [] }
+          }
         })
       })
   }),
@@ -134,7 +139,7 @@ export const changelogEntryOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onChangelogEntry(context, params.changelogEntryId, "team")
-        const before = (yield* deskRead(caller.view.board.id, "changelog")).find((e) => e.id === params.changelogEntryId)
+        const before = (yield* desk(caller.view.board.id).changelog({})).find((e) => e.id === params.changelogEntryId)
         if (before === undefined) return yield* reject("not_found", "No such changelog entry")
         const content = yield* checked(
           caller,
@@ -143,10 +148,13 @@ export const changelogEntryOperations = [
           body.publishAt === undefined ? before.publishAt : body.publishAt
         )
         const { markdown: _m, html: _h, content: _c, ...rest } = body
-        return yield* deskSend(caller.view.board.id, "updateEntry", caller.userId, {
-          entryId: before.id,
-          ...rest,
-          ...(content !== undefined ? { content } : {})
+        return yield* desk(caller.view.board.id).updateEntry({
+          by: caller.userId,
+          input: {
+            entryId: before.id,
+            ...rest,
+            ...(content !== undefined ? { content } : {})
+          }
         })
       })
   })

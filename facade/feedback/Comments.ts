@@ -17,7 +17,7 @@ import { ModerationState } from "../../actors/feedback/FeedbackModel.ts"
 import { commentsOf } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
+import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess, roleIn } from "./FeedbackAccess.ts"
 import { names, Person, service } from "./FeedbackViews.ts"
 import { heldFor } from "./DeskAccess.ts"
@@ -101,7 +101,7 @@ const commentAccess = (context: RequestContext, commentId: string) =>
     if (comment === undefined || comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
     const { caller, boardId } = yield* requestAccess(context, comment.requestId).pipe(
       Effect.catchIf(
-        (e) => e._tag === "Rejection" && e.code === "not_found",
+        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
         () => Effect.fail(reject("not_found", "No such comment"))
       )
     )
@@ -130,7 +130,7 @@ export const commentOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
-        const board = yield* askBoard(boardId, "requests", {
+        const listed = yield* board(boardId).requests({
           viewerId: caller.userId,
           team: caller.team,
           includeMerged: true,
@@ -139,7 +139,7 @@ export const commentOperations = [
           offset: 0,
           limit: 10_000
         })
-        const sources = [params.featureRequestId, ...board.items.map((r) => r.id)]
+        const sources = [params.featureRequestId, ...listed.items.map((r) => r.id)]
         const all = (yield* Effect.orDie(commentsOf(sources))).filter((c) => visible(caller, c))
         // A deleted comment stays as a placeholder only while replies hang under it.
         const parents = new Set(all.map((c) => c.parentId))
@@ -178,7 +178,7 @@ export const commentOperations = [
         const internal = body.internal ?? false
         if (internal && !caller.team) return yield* reject("forbidden", "Only the board's team may post internal notes")
         const mentions = yield* mentionsOf(caller, body.body, body.mentions ?? [])
-        const record = yield* askBoard(boardId, "addComment", {
+        const record = yield* board(boardId).addComment({
           by: caller.userId,
           commentId: randomUUID(),
           requestId: params.featureRequestId,
@@ -221,7 +221,7 @@ export const commentOperations = [
         const { caller, boardId, comment } = yield* commentAccess(context, params.commentId)
         if (comment.authorId !== caller.userId) return yield* reject("forbidden", "Only the author may edit a comment")
         const mentions = yield* mentionsOf(caller, body.body, body.mentions ?? comment.mentions)
-        const record = yield* askBoard(boardId, "editComment", { by: caller.userId, commentId: comment.id, body: body.body, mentions })
+        const record = yield* board(boardId).editComment({ by: caller.userId, commentId: comment.id, body: body.body, mentions })
         return (yield* commentsView([record], record.requestId))[0]!
       })
   }),
@@ -239,7 +239,7 @@ export const commentOperations = [
         const { caller, boardId, comment } = yield* commentAccess(context, params.commentId)
         if (comment.authorId !== caller.userId && !caller.admin)
           return yield* reject("forbidden", "Only the author or a board admin may delete a comment")
-        yield* askBoard(boardId, "deleteComment", { by: caller.userId, commentId: comment.id })
+        yield* board(boardId).deleteComment({ by: caller.userId, commentId: comment.id })
       })
   })
 ]

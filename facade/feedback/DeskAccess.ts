@@ -8,21 +8,19 @@
 import { Effect } from "effect"
 import { authorStanding, boardOfBug, boardOfChangelogEntry, boardOfMilestone } from "../../actors/feedback/DeskQueries.ts"
 import type { OptionKind } from "../../actors/feedback/FeedbackModel.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { RequestContext } from "../Operation.ts"
 import { type BoardCaller, type BoardNeed, boardAccess } from "./FeedbackAccess.ts"
 
 export type { BoardCaller }
 
-export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(Effect.catchTag("SqlError" as never, Effect.die)) as Effect.Effect<A, Exclude<E, { readonly _tag: "SqlError" }>, R>
-
 /** The board and the caller's standing on it; 404 when they may not see it, 403 without `need`. */
 export const onBoard = (context: RequestContext, boardId: string, need: BoardNeed) =>
   Effect.gen(function* () {
     const caller = yield* boardAccess(context, boardId, need)
     if (need === "post" && !caller.team) {
-      const standing = yield* orDieSql(authorStanding(boardId, `user:${caller.userId}`))
+      const standing = yield* orDieStore(authorStanding(boardId, `user:${caller.userId}`))
       if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
     }
     return caller
@@ -32,12 +30,12 @@ const via =
   (find: (id: string) => Effect.Effect<string | undefined, any, any>, what: string) =>
   (context: RequestContext, id: string, need: BoardNeed) =>
     Effect.gen(function* () {
-      const boardId: string | undefined = yield* orDieSql(find(id))
+      const boardId: string | undefined = yield* orDieStore(find(id))
       if (boardId === undefined) return yield* reject("not_found", `No such ${what}`)
       return yield* onBoard(context, boardId, need).pipe(
         // Whoever may not see the board learns nothing of what is on it.
         Effect.catchIf(
-          (e) => e._tag === "Rejection" && e.code === "not_found",
+          (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
           () => Effect.fail(reject("not_found", `No such ${what}`))
         )
       )
@@ -55,7 +53,7 @@ export const onChangelogEntry = via(boardOfChangelogEntry, "changelog entry")
 export const heldFor = (caller: BoardCaller) =>
   Effect.gen(function* () {
     if (caller.team) return "approved" as const
-    const standing = yield* orDieSql(authorStanding(caller.view.board.id, `user:${caller.userId}`))
+    const standing = yield* orDieStore(authorStanding(caller.view.board.id, `user:${caller.userId}`))
     if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
     if (!caller.view.board.settings.moderation) return "approved" as const
     return standing === "verified" ? ("approved" as const) : ("pending" as const)

@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { isSubscribed, requestEvents, subscribersOf, votersOf } from "../../actors/feedback/RequestQueries.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, FeatureRequestParams, Limit, Offset, page } from "./BoardAsk.ts"
+import { board, FeatureRequestParams, Limit, Offset, page } from "./BoardAsk.ts"
 import { requestAccess } from "./FeedbackAccess.ts"
 import {
   eventsView,
@@ -36,7 +36,7 @@ const Voter = Schema.Struct({
 const subscription = (subscribed: boolean) => (featureRequestId: string, context: RequestContext) =>
   Effect.gen(function* () {
     const { caller, boardId } = yield* requestAccess(context, featureRequestId)
-    return { subscribed: yield* askBoard(boardId, "subscribe", { by: caller.userId, requestId: featureRequestId, subscribed }) }
+    return { subscribed: yield* board(boardId).subscribe({ by: caller.userId, requestId: featureRequestId, subscribed }) }
   })
 
 const { operation } = tagGroup(service, "Feature Request Detail Resource", featureRequestFollowersExamples)
@@ -155,7 +155,7 @@ export const featureRequestFollowerOperations = [
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId)
         // Duplicates may live on other boards the caller cannot see; list the ones of this board.
-        const found = yield* askBoard(boardId, "requests", {
+        const found = yield* board(boardId).requests({
           viewerId: caller.userId,
           team: caller.team,
           includeMerged: true,

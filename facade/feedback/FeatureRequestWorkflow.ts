@@ -8,7 +8,7 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { statusHistory } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
+import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { requestAccess, roleIn } from "./FeedbackAccess.ts"
 import { FeatureRequest, featureRequestOf, names, Person, service } from "./FeedbackViews.ts"
 import { featureRequestWorkflowExamples } from "./FeatureRequestWorkflow.examples.ts"
@@ -31,7 +31,7 @@ const adminSet = (
 ) =>
   Effect.gen(function* () {
     const { caller, boardId } = yield* requestAccess(context, featureRequestId, "admin")
-    const record = yield* askBoard(boardId, "setFlags", { by: caller.userId, requestId: featureRequestId, ...flags })
+    const record = yield* board(boardId).setFlags({ by: caller.userId, requestId: featureRequestId, ...flags })
     return yield* featureRequestOf(caller.view, record)
   })
 
@@ -51,7 +51,7 @@ export const featureRequestWorkflowOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, boardId } = yield* requestAccess(context, params.featureRequestId, "admin")
-        const record = yield* askBoard(boardId, "changeStatus", {
+        const record = yield* board(boardId).changeStatus({
           by: caller.userId,
           requestId: params.featureRequestId,
           statusId: body.statusId,

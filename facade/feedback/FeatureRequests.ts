@@ -9,10 +9,10 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { descriptionFrom, emptyDescription } from "../../actors/feedback/Description.ts"
 import { ProseMirrorNode } from "../../actors/wiki/WikiViews.ts"
-import { BlobStore } from "../../persistence/BlobStore.ts"
+import { dropFiles } from "../../actors/feedback/AttachmentFiles.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams, FeatureRequestParams } from "./BoardAsk.ts"
+import { board, BoardParams, FeatureRequestParams } from "./BoardAsk.ts"
 import { boardAccess, requestAccess } from "./FeedbackAccess.ts"
 import { FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
 import { heldFor } from "./DeskAccess.ts"
@@ -31,10 +31,6 @@ const DescriptionFields = {
 }
 
 const descriptionFields = { markdown: "body.description", content: "body.content" }
-
-/** Deletes blobs whose rows are gone; a failure leaves an orphan file, not a broken request. */
-export const dropBlobs = (keys: ReadonlyArray<string>) =>
-  Effect.flatMap(BlobStore, (blobs) => Effect.forEach(keys, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))
 
 const { operation } = tagGroup(service, "Feature Request Resource", featureRequestsExamples)
 
@@ -60,7 +56,7 @@ export const featureRequestOperations = [
         const caller = yield* boardAccess(context, params.boardId, "post")
         const description =
           (yield* descriptionFrom({ markdown: body.description, content: body.content }, descriptionFields)) ?? emptyDescription()
-        const record = yield* askBoard(params.boardId, "createRequest", {
+        const record = yield* board(params.boardId).createRequest({
           by: caller.userId,
           requestId: randomUUID(),
           title: body.title,
@@ -103,7 +99,7 @@ export const featureRequestOperations = [
         if (!caller.admin && request.authorId !== caller.userId)
           return yield* reject("forbidden", "Only the author or a board admin may edit this request")
         const description = yield* descriptionFrom({ markdown: body.description, content: body.content }, descriptionFields)
-        const record = yield* askBoard(boardId, "updateRequest", {
+        const record = yield* board(boardId).updateRequest({
           by: caller.userId,
           requestId: request.id,
           ...(body.title !== undefined ? { title: body.title } : {}),
@@ -128,8 +124,8 @@ export const featureRequestOperations = [
         const { caller, request, boardId } = yield* requestAccess(context, params.featureRequestId)
         if (!caller.admin && request.authorId !== caller.userId)
           return yield* reject("forbidden", "Only the author or a board admin may delete this request")
-        const removed = yield* askBoard(boardId, "deleteRequest", { by: caller.userId, requestId: request.id })
-        yield* dropBlobs(removed.blobKeys)
+        const removed = yield* board(boardId).deleteRequest({ by: caller.userId, requestId: request.id })
+        yield* dropFiles(removed.blobKeys)
       })
   })
 ]

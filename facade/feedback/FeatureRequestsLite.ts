@@ -6,9 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { Board } from "../../actors/feedback/Board.ts"
 import { descriptionFrom } from "../../actors/feedback/Description.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { heldFor, onBoard } from "./DeskAccess.ts"
@@ -30,6 +28,7 @@ import {
 
 import { LiteFeatureRequest, Markdown, RefParams, Title, liteOne, liteRequests, optionId, requestByRef } from "./LiteRequestViews.ts"
 import { featureRequestsLiteExamples } from "./FeatureRequestsLite.examples.ts"
+import { board } from "./BoardAsk.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -84,7 +83,7 @@ export const featureRequestsLiteOperations = [
           { markdown: body.description ?? "" },
           { markdown: "body.description", content: "body.description" }
         )
-        const record = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "createRequest", {
+        const record = yield* board(caller.view.board.id).createRequest({
           by: caller.userId,
           requestId: randomUUID(),
           title: body.title,
@@ -141,7 +140,7 @@ export const featureRequestsLiteOperations = [
           { markdown: body.description },
           { markdown: "body.description", content: "body.description" }
         )
-        const updated = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "updateRequest", {
+        const updated = yield* board(caller.view.board.id).updateRequest({
           by: caller.userId,
           requestId: record.id,
           ...(body.title !== undefined ? { title: body.title } : {}),
@@ -178,7 +177,7 @@ export const featureRequestsLiteOperations = [
           Effect.gen(function* () {
             const statusIds = yield* optionIdsByName(caller, "status", q.status, "query.status")
             const category = q.category === undefined ? undefined : yield* optionByName(caller, "category", q.category, "query.category")
-            const page = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "requests", {
+            const page = yield* board(caller.view.board.id).requests({
               viewerId: caller.userId,
               team: caller.team,
               includeMerged: q.includeMerged === "true",

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { Board } from "../../actors/feedback/Board.ts"
+import type { Board } from "../../actors/feedback/Board.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -17,6 +17,7 @@ import { Id, LiteEmail, NameRef, optionByName, userByEmail, Where } from "./Lite
 
 import { LiteFeatureRequest, RefParams, RequestRef, liteOne, liteRequests, requestByRef } from "./LiteRequestViews.ts"
 import { featureRequestsLiteActionsExamples } from "./FeatureRequestsLiteActions.examples.ts"
+import { board } from "./BoardAsk.ts"
 const write = ["feedback:write"]
 
 const { operation } = tagGroup("feedback", "Feature Requests (Lite)", featureRequestsLiteActionsExamples)
@@ -37,7 +38,7 @@ export const featureRequestsLiteActionOperations = [
         const { caller, record } = yield* requestByRef(context, body, params.requestRef, "path.requestRef", "body.board")
         if (!caller.admin) return yield* reject("forbidden", "Only the board's admins change statuses")
         const status = yield* optionByName(caller, "status", body.status, "body.status")
-        const updated = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "changeStatus", {
+        const updated = yield* board(caller.view.board.id).changeStatus({
           by: caller.userId,
           requestId: record.id,
           statusId: status.id,
@@ -66,8 +67,8 @@ export const featureRequestsLiteActionOperations = [
           // Named as their account, if they have one (the Board actor looks it up).
           voter = { kind: "customer", email: body.onBehalfOfEmail.trim().toLowerCase(), name: null, castBy: caller.userId }
         }
-        yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "vote", { by: caller.userId, requestId: record.id, voter })
-        return yield* liteOne(caller, yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: record.id }))
+        yield* board(caller.view.board.id).vote({ by: caller.userId, requestId: record.id, voter })
+        return yield* liteOne(caller, yield* board(caller.view.board.id).request({ requestId: record.id }))
       })
   }),
   operation({
@@ -117,7 +118,7 @@ export const featureRequestsLiteActionOperations = [
             ])
           mentions.push(user.id)
         }
-        const comment = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "addComment", {
+        const comment = yield* board(caller.view.board.id).addComment({
           by: caller.userId,
           commentId: randomUUID(),
           requestId: record.id,
@@ -162,13 +163,13 @@ export const featureRequestsLiteActionOperations = [
           return yield* reject("forbidden", "Merging needs admin rights on the boards of both requests")
         if (source.record.id === target.record.id)
           return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.into", message: "same request" }])
-        yield* (yield* ActorSystem).ask(Board, source.caller.view.board.id, "merge", {
+        yield* board(source.caller.view.board.id).merge({
           by: source.caller.userId,
           requestId: source.record.id,
           intoId: target.record.id,
           targetBoardId: target.caller.view.board.id
         })
-        const merged = yield* (yield* ActorSystem).ask(Board, source.caller.view.board.id, "request", { requestId: source.record.id })
+        const merged = yield* board(source.caller.view.board.id).request({ requestId: source.record.id })
         const [lite] = yield* liteRequests(source.caller, [merged])
         return { ...lite!, mergedInto: shortIdOf(target.record.number) }
       })

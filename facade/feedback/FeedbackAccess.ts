@@ -17,7 +17,7 @@
  */
 import { Effect } from "effect"
 import { atLeast, type Role, Workspace } from "../../actors/identity/Workspace.ts"
-import { Board, type BoardView } from "../../actors/feedback/Board.ts"
+import type { BoardView } from "../../actors/feedback/Board.ts"
 import { boardIdOfRequest } from "../../actors/feedback/BoardRows.ts"
 import type { RequestRecord } from "../../actors/feedback/FeedbackModel.ts"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
@@ -25,6 +25,7 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { principalOf } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
+import { board } from "./BoardAsk.ts"
 
 export type BoardNeed = "see" | "post" | "vote" | "team" | "admin"
 
@@ -81,7 +82,7 @@ const allowed = (caller: BoardCaller, need: BoardNeed): string | undefined => {
 /** The board and the caller's standing on it, failing 404 when they may not see it and 403 without `need`. */
 export const boardAccess = (context: RequestContext, boardId: string, need: BoardNeed = "see") =>
   Effect.gen(function* () {
-    const view = yield* (yield* ActorSystem).ask(Board, boardId, "view", {})
+    const view = yield* board(boardId).view({})
     const caller = yield* callerOn(context, view)
     const refusal = allowed(caller, need)
     if (refusal !== undefined) return yield* reject("forbidden", refusal)
@@ -95,11 +96,11 @@ export const requestAccess = (context: RequestContext, requestId: string, need: 
     if (boardId === undefined) return yield* reject("not_found", "No such feature request")
     const caller = yield* boardAccess(context, boardId, need).pipe(
       Effect.catchIf(
-        (e) => e._tag === "Rejection" && e.code === "not_found",
+        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
         () => Effect.fail(reject("not_found", "No such feature request"))
       )
     )
-    const request: RequestRecord = yield* (yield* ActorSystem).ask(Board, boardId, "request", { requestId })
+    const request: RequestRecord = yield* board(boardId).request({ requestId })
     if (!visibleTo(request, caller.userId, caller.team)) return yield* reject("not_found", "No such feature request")
     return { caller, request, boardId }
   })

@@ -5,14 +5,15 @@
  */
 import { Effect, Schema } from "effect"
 import { type BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { RequestContext } from "../Operation.ts"
 import { visibleBug } from "./BugReports.ts"
-import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
+import type { BoardCaller } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
+import { desk } from "./BoardAsk.ts"
 
 export const BugRef = Schema.String.check(
   Schema.isPattern(/^(B-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
@@ -68,7 +69,7 @@ export const exampleLite: LiteBugReport = {
 
 export const liteBugs = (caller: BoardCaller, bugs: ReadonlyArray<BugReport>) =>
   Effect.gen(function* () {
-    const users = yield* orDieSql(usersByIds(bugs.flatMap((b) => [b.reporterId, b.assigneeId]).filter((id): id is string => id !== null)))
+    const users = yield* orDieStore(usersByIds(bugs.flatMap((b) => [b.reporterId, b.assigneeId]).filter((id): id is string => id !== null)))
     const name = (id: string | null) => (id === null ? null : (caller.view.options.find((o) => o.id === id)?.name ?? null))
     return bugs.map(
       (b): LiteBugReport => ({
@@ -102,7 +103,7 @@ export const bugByRef = (context: RequestContext, where: { workspaceId: string; 
     const key = ref.toUpperCase()
     const found: Array<{ caller: BoardCaller; bug: BugReport }> = []
     for (const caller of boards) {
-      for (const bug of yield* deskRead(caller.view.board.id, "bugs")) {
+      for (const bug of yield* desk(caller.view.board.id).bugs({})) {
         if ((bug.shortId === key || bug.id === ref.toLowerCase()) && visibleBug(caller, bug)) found.push({ caller, bug })
       }
     }
@@ -142,6 +143,6 @@ export const setLevel =
       const value = yield* levelId(caller, kind, body.name, path)
       return yield* liteOne(
         caller,
-        yield* deskSend(caller.view.board.id, "setBugField", caller.userId, { bugReportId: bug.id, field, value: value ?? null })
+        yield* desk(caller.view.board.id).setBugField({ by: caller.userId, input: { bugReportId: bug.id, field, value: value ?? null } })
       )
     })

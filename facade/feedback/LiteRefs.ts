@@ -13,11 +13,12 @@ import { boardIdsOfWorkspace } from "../../actors/feedback/BoardRows.ts"
 import type { OptionKind } from "../../actors/feedback/FeedbackModel.ts"
 import { Id, normalizeEmail } from "../../actors/Fields.ts"
 import { usersByEmails } from "../../actors/identity/IdentityQueries.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { workspaceRole } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
-import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
+import type { BoardCaller } from "./DeskAccess.ts"
 import { callerOn } from "./FeedbackAccess.ts"
 
 export const NameRef = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
@@ -64,14 +65,16 @@ export const visibleBoards = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const system = yield* ActorSystem
-    const ids = yield* orDieSql(boardIdsOfWorkspace(workspaceId))
+    const ids = yield* orDieStore(boardIdsOfWorkspace(workspaceId))
     const callers = yield* Effect.forEach(
       ids,
       (id) =>
-        system.ask(Board, id, "view", {}).pipe(
-          Effect.flatMap((view) => callerOn(context, view)),
-          Effect.option
-        ),
+        Board.client(system)(id)
+          .view({})
+          .pipe(
+            Effect.flatMap((view) => callerOn(context, view)),
+            Effect.option
+          ),
       { concurrency: 8 }
     )
     return callers.flatMap((c) => (c._tag === "Some" ? [c.value] : []))
@@ -124,7 +127,7 @@ export const optionIdsByName = (caller: BoardCaller, kind: OptionKind, names: st
 export const userByEmail = (email: string, path: string) =>
   Effect.gen(function* () {
     const key = normalizeEmail(email)
-    const user = (yield* orDieSql(usersByEmails([key]))).get(key)
+    const user = (yield* orDieStore(usersByEmails([key]))).get(key)
     if (user === undefined)
       return yield* reject("not_found", `Nobody has the e-mail ${email}`, [{ path, message: "no user with this e-mail" }])
     return user

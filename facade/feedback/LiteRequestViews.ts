@@ -3,11 +3,13 @@ import { Board } from "../../actors/feedback/Board.ts"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
 import { type RequestRecord, shortIdOf, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import type { RequestContext } from "../Operation.ts"
-import { type BoardCaller, orDieSql } from "./DeskAccess.ts"
+import type { BoardCaller } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
+import { board } from "./BoardAsk.ts"
 
 export const RequestRef = Schema.String.check(
   Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
@@ -62,13 +64,13 @@ export const exampleLite = {
 /** The records as names, for one board. */
 export const liteRequests = (caller: BoardCaller, records: ReadonlyArray<RequestRecord>) =>
   Effect.gen(function* () {
-    const users = yield* orDieSql(usersByIds(records.flatMap((r) => (r.authorId === null ? [] : [r.authorId]))))
+    const users = yield* orDieStore(usersByIds(records.flatMap((r) => (r.authorId === null ? [] : [r.authorId]))))
     const options = new Map(caller.view.options.map((o) => [o.id, o]))
     const merged = records.flatMap((r) => (r.mergedInto === null ? [] : [r.mergedInto]))
     const numbers = new Map<string, number>()
     if (merged.length > 0) {
       for (const target of merged) {
-        const found = yield* (yield* ActorSystem).ask(Board, caller.view.board.id, "request", { requestId: target }).pipe(Effect.option)
+        const found = yield* board(caller.view.board.id).request({ requestId: target }).pipe(Effect.option)
         if (found._tag === "Some") numbers.set(target, found.value.number)
       }
     }
@@ -102,7 +104,7 @@ export const liteOne = (caller: BoardCaller, record: RequestRecord) => Effect.ma
 export const allRequests = (caller: BoardCaller) =>
   Effect.map(
     Effect.flatMap(ActorSystem, (system) =>
-      system.ask(Board, caller.view.board.id, "requests", {
+      Board.client(system)(caller.view.board.id).requests({
         viewerId: caller.userId,
         team: caller.team,
         includeMerged: true,

@@ -6,15 +6,15 @@
  */
 import { Effect, Schema } from "effect"
 import { RenderedArticle, richTextFrom, RichTextInput, rendered } from "../../actors/feedback/ArticleContent.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { articleOf, MilestoneArticle } from "../../actors/feedback/ReleaseCommands.ts"
 import { Id } from "../../actors/Fields.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
-import { orDieSql } from "./DeskAccess.ts"
 
 import { milestoneFor } from "./Milestones.ts"
 import { milestoneArticlesExamples } from "./MilestoneArticles.examples.ts"
+import { desk } from "./BoardAsk.ts"
 const MilestoneParams = Schema.Struct({ milestoneId: Id })
 const ArticleBody = Schema.Struct(RichTextInput)
 
@@ -37,7 +37,7 @@ export const milestoneArticleOperations = [
       Effect.gen(function* () {
         const { milestone } = yield* milestoneFor(context, params.milestoneId, "see")
         if (!milestone.hasArticle) return yield* reject("not_found", "This milestone has no article yet")
-        return yield* orDieSql(articleOf(milestone.id))
+        return yield* orDieStore(articleOf(milestone.id))
       })
   }),
   operation({
@@ -56,7 +56,7 @@ export const milestoneArticleOperations = [
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
         const content = yield* richTextFrom(body)
-        return yield* deskSend(caller.view.board.id, "putArticle", caller.userId, { milestoneId: params.milestoneId, content })
+        return yield* desk(caller.view.board.id).putArticle({ by: caller.userId, input: { milestoneId: params.milestoneId, content } })
       })
   }),
   operation({
@@ -71,7 +71,7 @@ export const milestoneArticleOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
-        yield* deskSend(caller.view.board.id, "deleteArticle", caller.userId, { milestoneId: params.milestoneId })
+        yield* desk(caller.view.board.id).deleteArticle({ by: caller.userId, input: { milestoneId: params.milestoneId } })
       })
   }),
   operation({

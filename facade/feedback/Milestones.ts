@@ -6,17 +6,15 @@
  */
 import { Effect, Schema } from "effect"
 import { Milestone } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
-import { Board } from "../../actors/feedback/Board.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
 import { Id, Name, Timestamp } from "../../actors/Fields.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { type BoardCaller, onBoard, onMilestone } from "./DeskAccess.ts"
 
 import { milestonesExamples } from "./Milestones.examples.ts"
+import { board, desk } from "./BoardAsk.ts"
 const read = ["feedback:read"]
 const write = ["feedback:write"]
 
@@ -43,7 +41,7 @@ export const MilestoneRequest = Schema.Struct({
 export const milestoneFor = (context: RequestContext, milestoneId: string, need: "see" | "team") =>
   Effect.gen(function* () {
     const caller = yield* onMilestone(context, milestoneId, need)
-    const milestone = (yield* deskRead(caller.view.board.id, "milestones")).find((m) => m.id === milestoneId)
+    const milestone = (yield* desk(caller.view.board.id).milestones({})).find((m) => m.id === milestoneId)
     if (milestone === undefined) return yield* reject("not_found", "No such milestone")
     return { caller, milestone }
   })
@@ -52,7 +50,7 @@ export const milestoneFor = (context: RequestContext, milestoneId: string, need:
 export const requestsOf = (boardId: string, ids: ReadonlyArray<string>, viewerId: string | null, team: boolean) =>
   Effect.gen(function* () {
     if (ids.length === 0) return []
-    const { items } = yield* (yield* ActorSystem).ask(Board, boardId, "requests", {
+    const { items } = yield* board(boardId).requests({
       viewerId,
       team,
       ids,
@@ -101,7 +99,10 @@ export const milestoneOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "team")
-        return yield* deskSend(params.boardId, "createMilestone", caller.userId, { ...body, workspaceId: caller.view.board.workspaceId })
+        return yield* desk(params.boardId).createMilestone({
+          by: caller.userId,
+          input: { ...body, workspaceId: caller.view.board.workspaceId }
+        })
       })
   }),
   operation({
@@ -121,7 +122,7 @@ export const milestoneOperations = [
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "see")
-        const all = yield* deskRead(params.boardId, "milestones")
+        const all = yield* desk(params.boardId).milestones({})
         return { items: query.released === undefined ? all : all.filter((m) => (m.releasedAt !== null) === (query.released === "true")) }
       })
   }),
@@ -155,7 +156,7 @@ export const milestoneOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
-        return yield* deskSend(caller.view.board.id, "updateMilestone", caller.userId, { milestoneId: params.milestoneId, ...body })
+        return yield* desk(caller.view.board.id).updateMilestone({ by: caller.userId, input: { milestoneId: params.milestoneId, ...body } })
       })
   }),
   operation({
@@ -170,7 +171,7 @@ export const milestoneOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
-        yield* deskSend(caller.view.board.id, "deleteMilestone", caller.userId, { milestoneId: params.milestoneId })
+        yield* desk(caller.view.board.id).deleteMilestone({ by: caller.userId, input: { milestoneId: params.milestoneId } })
       })
   }),
   operation({
@@ -187,9 +188,12 @@ export const milestoneOperations = [
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
         yield* requestOnBoard(caller, body.featureRequestId, "body.featureRequestId")
-        return yield* deskSend(caller.view.board.id, "linkRequest", caller.userId, {
-          milestoneId: params.milestoneId,
-          featureRequestId: body.featureRequestId
+        return yield* desk(caller.view.board.id).linkRequest({
+          by: caller.userId,
+          input: {
+            milestoneId: params.milestoneId,
+            featureRequestId: body.featureRequestId
+          }
         })
       })
   }),
@@ -205,7 +209,7 @@ export const milestoneOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
-        return yield* deskSend(caller.view.board.id, "unlinkRequest", caller.userId, params)
+        return yield* desk(caller.view.board.id).unlinkRequest({ by: caller.userId, input: params })
       })
   }),
   operation({

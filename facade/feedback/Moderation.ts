@@ -17,17 +17,18 @@ import {
   type ModerationKind,
   ModerationLogEntry
 } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { mergesOfBoard, mergeById } from "../../actors/feedback/MergeLog.ts"
 import { moderationQueue } from "../../actors/feedback/ModerationQueue.ts"
 import { Id } from "../../actors/Fields.ts"
-import { query } from "../../persistence/Sql.ts"
+import { bugCommentOnBoard } from "../../actors/feedback/PublicReads.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
-import { type BoardCaller, onBoard, orDieSql } from "./DeskAccess.ts"
+import { type BoardCaller, onBoard } from "./DeskAccess.ts"
 
 import { moderationExamples } from "./Moderation.examples.ts"
+import { board, desk } from "./BoardAsk.ts"
 const moderate = ["feedback:moderate"]
 const ItemParams = Schema.Struct({ boardId: Id, itemId: Id })
 
@@ -42,7 +43,7 @@ interface Post {
 const locate = (caller: BoardCaller, itemId: string) =>
   Effect.gen(function* () {
     const boardId = caller.view.board.id
-    const request = yield* (yield* ActorSystem).ask(Board, boardId, "request", { requestId: itemId }).pipe(Effect.option)
+    const request = yield* board(boardId).request({ requestId: itemId }).pipe(Effect.option)
     if (request._tag === "Some") {
       const r = request.value
       return {
@@ -52,7 +53,7 @@ const locate = (caller: BoardCaller, itemId: string) =>
         title: r.title
       } satisfies Post
     }
-    const comment = yield* orDieSql(commentById(itemId))
+    const comment = yield* orDieStore(commentById(itemId))
     if (comment !== undefined && comment.boardId === boardId && comment.deletedAt === null) {
       return {
         kind: "comment",
@@ -61,23 +62,18 @@ const locate = (caller: BoardCaller, itemId: string) =>
         title: comment.body.slice(0, 120)
       } satisfies Post
     }
-    const bug = (yield* deskRead(boardId, "bugs")).find((b) => b.id === itemId)
+    const bug = (yield* desk(boardId).bugs({})).find((b) => b.id === itemId)
     if (bug !== undefined) {
       const key = bug.reporterId ? `user:${bug.reporterId}` : bug.reporterEmail ? `email:${bug.reporterEmail.toLowerCase()}` : null
       return { kind: "bugReport", authorKey: key, state: bug.moderation, title: bug.title } satisfies Post
     }
-    const rows = yield* orDieSql(
-      query<{ author_id: string; moderation: string; body: string }>(
-        `SELECT author_id, moderation, body FROM feedback_bug_comments WHERE id = $1 AND board_id = $2`,
-        [itemId, boardId]
-      )
-    )
-    if (rows[0] !== undefined) {
+    const bugComment = yield* orDieStore(bugCommentOnBoard(itemId, boardId))
+    if (bugComment !== undefined) {
       return {
         kind: "bugComment",
-        authorKey: `user:${rows[0].author_id}`,
-        state: rows[0].moderation,
-        title: rows[0].body.slice(0, 120)
+        authorKey: `user:${bugComment.author_id}`,
+        state: bugComment.moderation,
+        title: bugComment.body.slice(0, 120)
       } satisfies Post
     }
     return yield* reject("not_found", "No such post or comment on this board")
@@ -87,7 +83,7 @@ const locate = (caller: BoardCaller, itemId: string) =>
 const applyOnBoard = (caller: BoardCaller, post: Post, itemId: string, to: "approved" | "declined" | "pending") =>
   post.kind === "featureRequest" || post.kind === "comment"
     ? Effect.flatMap(ActorSystem, (system) =>
-        system.ask(Board, caller.view.board.id, "moderate", {
+        Board.client(system)(caller.view.board.id).moderate({
           by: caller.userId,
           target: post.kind === "featureRequest" ? "request" : "comment",
           id: itemId,
@@ -107,12 +103,15 @@ const decide = (caller: BoardCaller, itemId: string, action: ModerationAction, d
     if ((action === "approveAndVerify" || action === "declineAndBlock") && post.authorKey === null) {
       return yield* reject("conflict", "This post has no known author to verify or block")
     }
-    return yield* deskSend(caller.view.board.id, "moderate", caller.userId, {
-      action,
-      kind: post.kind,
-      targetId: itemId,
-      authorKey: post.authorKey,
-      detail
+    return yield* desk(caller.view.board.id).moderate({
+      by: caller.userId,
+      input: {
+        action,
+        kind: post.kind,
+        targetId: itemId,
+        authorKey: post.authorKey,
+        detail
+      }
     })
   })
 
@@ -137,7 +136,7 @@ export const moderationOperations = [
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "admin")
-        const items = yield* orDieSql(moderationQueue(params.boardId))
+        const items = yield* orDieStore(moderationQueue(params.boardId))
         return {
           items: items.filter(
             (i) => (q.kind === undefined || i.kind === q.kind) && (q.spam === undefined || i.spam === (q.spam === "true"))
@@ -213,8 +212,8 @@ export const moderationOperations = [
         yield* onBoard(context, params.boardId, "admin")
         const limit = q.limit ?? 50
         const before = q.before === undefined ? undefined : new Date(q.before).toISOString()
-        const own = yield* orDieSql(moderationLog(params.boardId, limit, before))
-        const merges = yield* orDieSql(mergesOfBoard(params.boardId, limit, before))
+        const own = yield* orDieStore(moderationLog(params.boardId, limit, before))
+        const merges = yield* orDieStore(mergesOfBoard(params.boardId, limit, before))
         const items = [...own, ...merges].sort((a, b) => b.actedAt.localeCompare(a.actedAt) || b.id.localeCompare(a.id)).slice(0, limit)
         return { items }
       })
@@ -233,27 +232,30 @@ export const moderationOperations = [
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "admin")
         const system = yield* ActorSystem
-        const entry = yield* orDieSql(moderationLogEntry(params.entryId))
+        const entry = yield* orDieStore(moderationLogEntry(params.entryId))
         if (entry !== undefined && entry.boardId === params.boardId) {
           if (!entry.undoable) return yield* reject("conflict", "That action was already undone or cannot be undone")
           if ((entry.targetKind === "featureRequest" || entry.targetKind === "comment") && entry.action !== "markSpam") {
             const post = yield* locate(caller, entry.targetId)
             if (post.state !== "pending") yield* applyOnBoard(caller, post, entry.targetId, "pending")
           }
-          return yield* deskSend(params.boardId, "undo", caller.userId, { entryId: entry.id })
+          return yield* desk(params.boardId).undo({ by: caller.userId, input: { entryId: entry.id } })
         }
-        const merge = yield* orDieSql(mergeById(params.entryId))
+        const merge = yield* orDieStore(mergeById(params.entryId))
         if (merge === undefined || merge.boardId !== params.boardId)
           return yield* reject("not_found", "No such moderation log entry on this board")
         if (!merge.undoable)
           return yield* reject("conflict", "That merge was already undone, or a later merge of the request must be undone first")
-        yield* system.ask(Board, params.boardId, "unmerge", { by: caller.userId, requestId: merge.targetId })
-        return yield* deskSend(params.boardId, "moderate", caller.userId, {
-          action: "unmerge",
-          kind: "featureRequest",
-          targetId: merge.targetId,
-          authorKey: null,
-          detail: { undid: merge.id, intoId: merge.detail.intoId ?? null }
+        yield* Board.client(system)(params.boardId).unmerge({ by: caller.userId, requestId: merge.targetId })
+        return yield* desk(params.boardId).moderate({
+          by: caller.userId,
+          input: {
+            action: "unmerge",
+            kind: "featureRequest",
+            targetId: merge.targetId,
+            authorKey: null,
+            detail: { undid: merge.id, intoId: merge.detail.intoId ?? null }
+          }
         })
       })
   })

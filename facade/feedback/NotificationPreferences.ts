@@ -9,7 +9,7 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { NotificationMode } from "../../actors/feedback/Discussion.ts"
 import { notificationModeOf } from "../../actors/feedback/RequestQueries.ts"
 import { tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams } from "./BoardAsk.ts"
+import { board, BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
 import { service } from "./FeedbackViews.ts"
 import { notificationPreferencesExamples } from "./NotificationPreferences.examples.ts"
@@ -53,7 +53,7 @@ export const notificationPreferenceOperations = [
         const caller = yield* boardAccess(context, params.boardId)
         return {
           boardId: params.boardId,
-          ...(yield* askBoard(params.boardId, "setNotificationMode", { by: caller.userId, mode: body.mode }))
+          ...(yield* board(params.boardId).setNotificationMode({ by: caller.userId, mode: body.mode }))
         }
       })
   })

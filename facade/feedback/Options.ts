@@ -12,7 +12,7 @@ import { boardIdOfOption } from "../../actors/feedback/BoardRows.ts"
 import { type OptionKind, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type AnyOperation, tagGroup } from "../Operation.ts"
-import { askBoard, BoardParams } from "./BoardAsk.ts"
+import { board, BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
 import { examples, optionDto, optionSchema, service } from "./FeedbackViews.ts"
 
@@ -128,7 +128,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
       if (boardId === undefined) return yield* reject("not_found", `No such ${words(spec)}`)
       const caller = yield* boardAccess(context, boardId).pipe(
         Effect.catchIf(
-          (e) => e._tag === "Rejection" && e.code === "not_found",
+          (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
           () => Effect.fail(reject("not_found", `No such ${words(spec)}`))
         )
       )
@@ -168,10 +168,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
       ],
       handler: ({ params, body }, context) =>
         Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
-          Effect.map(
-            askBoard(params.boardId, "createOption", { by: caller.userId, kind: spec.kind, ...(body as { name: string }) }),
-            optionDto
-          )
+          Effect.map(board(params.boardId).createOption({ by: caller.userId, kind: spec.kind, ...(body as { name: string }) }), optionDto)
         )
     }),
     operation({
@@ -195,7 +192,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         Effect.gen(function* () {
           const optionId = (params as Record<string, string>)[spec.param]!
           const caller = yield* optionAccess(context, optionId)
-          return optionDto(yield* askBoard(caller.view.board.id, "updateOption", { by: caller.userId, kind: spec.kind, optionId, ...body }))
+          return optionDto(yield* board(caller.view.board.id).updateOption({ by: caller.userId, kind: spec.kind, optionId, ...body }))
         })
     }),
     operation({
@@ -213,7 +210,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         Effect.gen(function* () {
           const optionId = (params as Record<string, string>)[spec.param]!
           const caller = yield* optionAccess(context, optionId)
-          yield* askBoard(caller.view.board.id, "deleteOption", { by: caller.userId, kind: spec.kind, optionId, ...query })
+          yield* board(caller.view.board.id).deleteOption({ by: caller.userId, kind: spec.kind, optionId, ...query })
         })
     })
   ]
@@ -238,7 +235,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
         ],
         handler: ({ params, body }, context) =>
           Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
-            Effect.map(askBoard(params.boardId, "reorderOptions", { by: caller.userId, kind: "status", ids: body.ids }), (items) => ({
+            Effect.map(board(params.boardId).reorderOptions({ by: caller.userId, kind: "status", ids: body.ids }), (items) => ({
               items: items.map(optionDto)
             }))
           )

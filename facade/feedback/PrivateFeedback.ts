@@ -6,12 +6,13 @@
 import { Effect, Schema } from "effect"
 import { privateFeedbackOfBoard } from "../../actors/feedback/DeskQueries.ts"
 import { PrivateFeedback } from "../../actors/feedback/DeskRecords.ts"
-import { deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Name } from "../../actors/Fields.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { tagGroup } from "../Operation.ts"
-import { onBoard, orDieSql } from "./DeskAccess.ts"
+import { onBoard } from "./DeskAccess.ts"
 
 import { privateFeedbackExamples } from "./PrivateFeedback.examples.ts"
+import { desk } from "./BoardAsk.ts"
 
 const { operation } = tagGroup("feedback", "Private Feedback Resource", privateFeedbackExamples)
 
@@ -32,12 +33,15 @@ export const privateFeedbackOperations = [
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
-        return yield* deskSend(params.boardId, "createPrivateFeedback", caller.userId, {
-          workspaceId: caller.view.board.workspaceId,
-          title: body.title,
-          body: body.body,
-          email: null,
-          name: null
+        return yield* desk(params.boardId).createPrivateFeedback({
+          by: caller.userId,
+          input: {
+            workspaceId: caller.view.board.workspaceId,
+            title: body.title,
+            body: body.body,
+            email: null,
+            name: null
+          }
         })
       })
   }),
@@ -57,7 +61,7 @@ export const privateFeedbackOperations = [
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         yield* onBoard(context, params.boardId, "team")
-        return { items: yield* orDieSql(privateFeedbackOfBoard(params.boardId, query.limit ?? 50, query.offset ?? 0)) }
+        return { items: yield* orDieStore(privateFeedbackOfBoard(params.boardId, query.limit ?? 50, query.offset ?? 0)) }
       })
   })
 ]

@@ -7,13 +7,11 @@
 import { Effect, Schema } from "effect"
 import { Board } from "../../actors/feedback/Board.ts"
 import { shortIdOf, StatusType } from "../../actors/feedback/FeedbackModel.ts"
-import { deskRead } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
-import { iso } from "../../actors/wiki/WikiQueries.ts"
-import { query } from "../../persistence/Sql.ts"
+import { publicBoardsOf, recentStatusChanges } from "../../actors/feedback/PublicReads.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { type Contract, type Example, type Responses, tagGroup } from "../Operation.ts"
-import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import {
   approvedRequests,
@@ -28,6 +26,7 @@ import {
   SlugParams,
   WorkspaceQuery
 } from "./PublicViews.ts"
+import { board, desk } from "./BoardAsk.ts"
 
 export const service = "feedback"
 export const tag = "Public Board Resource"
@@ -165,14 +164,9 @@ export const publicBoardOperations = [
     ],
     handler: ({ params }) =>
       Effect.gen(function* () {
-        const rows = yield* orDieSql(
-          query<{ id: string; slug: string }>(
-            `SELECT id, slug FROM feedback_boards WHERE workspace_id = $1 AND visibility = 'public' AND archived_at IS NULL ORDER BY name, id`,
-            [params.workspaceId]
-          )
-        )
+        const rows = yield* orDieStore(publicBoardsOf(params.workspaceId))
         const system = yield* ActorSystem
-        const views = yield* Effect.forEach(rows, (row) => system.ask(Board, row.id, "view", {}).pipe(Effect.option), { concurrency: 8 })
+        const views = yield* Effect.forEach(rows, (row) => Board.client(system)(row.id).view({}).pipe(Effect.option), { concurrency: 8 })
         return {
           items: views.flatMap((v) =>
             v._tag === "Some" && v.value.board.visibility === "public" && !v.value.board.archived
@@ -200,7 +194,7 @@ export const publicBoardOperations = [
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
-        const columns = yield* (yield* ActorSystem).ask(Board, view.board.id, "roadmap", { viewerId: null, team: false })
+        const columns = yield* board(view.board.id).roadmap({ viewerId: null, team: false })
         const statuses = publicOptions(view, "status") as ReadonlyArray<typeof PublicStatus.Type>
         return {
           columns: yield* Effect.forEach(columns, (column) =>
@@ -273,15 +267,9 @@ export const publicBoardOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const limit = q.limit ?? 30
         const requests = new Map((yield* approvedRequests(view.board.id)).map((r) => [r.id, r]))
-        const history = yield* orDieSql(
-          query<{ request_id: string; to_name: string | null; changed_at: string }>(
-            `SELECT h.request_id, h.to_name, h.changed_at FROM feedback_status_history h JOIN feedback_requests r ON r.id = h.request_id
-              WHERE r.board_id = $1 ORDER BY h.changed_at DESC LIMIT $2`,
-            [view.board.id, limit * 2]
-          )
-        )
+        const history = yield* orDieStore(recentStatusChanges(view.board.id, limit * 2))
         const changes = history.flatMap((h) => {
-          const r = requests.get(h.request_id)
+          const r = requests.get(h.requestId)
           return r === undefined
             ? []
             : [
@@ -289,12 +277,12 @@ export const publicBoardOperations = [
                   kind: "statusChanged" as const,
                   shortId: shortIdOf(r.number),
                   title: r.title,
-                  detail: h.to_name ?? "",
-                  at: iso(h.changed_at)
+                  detail: h.to ?? "",
+                  at: h.at
                 }
               ]
         })
-        const published = (yield* deskRead(view.board.id, "changelog"))
+        const published = (yield* desk(view.board.id).changelog({}))
           .filter((e) => e.state === "published" && e.publishedAt !== null)
           .map((e) => ({ kind: "changelogPublished" as const, shortId: null, title: e.title, detail: e.kind, at: e.publishedAt! }))
         return { items: [...changes, ...published].sort((a, b) => b.at.localeCompare(a.at)).slice(0, limit) }
@@ -329,8 +317,8 @@ export const publicBoardOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const base = `/feedback/v1/public/boards/${view.board.slug}`
         const requests = (yield* approvedRequests(view.board.id)).filter((r) => r.mergedInto === null)
-        const milestones = yield* deskRead(view.board.id, "milestones")
-        const entries = (yield* deskRead(view.board.id, "changelog")).filter((e) => e.state === "published")
+        const milestones = yield* desk(view.board.id).milestones({})
+        const entries = (yield* desk(view.board.id).changelog({})).filter((e) => e.state === "published")
         return {
           items: [
             ...requests.map((r) => ({ path: `${base}/feature-requests/${shortIdOf(r.number)}`, lastModified: r.updatedAt })),

@@ -8,10 +8,9 @@ import { Effect, Schema } from "effect"
 import type { BoardView } from "../../actors/feedback/Board.ts"
 import { bugComments } from "../../actors/feedback/DeskQueries.ts"
 import type { BugReport } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead } from "../../actors/feedback/FeedbackDesk.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { exampleStatus, publicOperation, slugParams } from "./PublicBoard.ts"
 import {
@@ -25,6 +24,7 @@ import {
   SlugParams,
   WorkspaceQuery
 } from "./PublicViews.ts"
+import { desk } from "./BoardAsk.ts"
 
 const PublicBugReport = Schema.Struct({
   id: Id,
@@ -60,7 +60,7 @@ const publicBug = (view: BoardView, b: BugReport): typeof PublicBugReport.Type =
 })
 
 const publicBugs = (view: BoardView) =>
-  Effect.map(deskRead(view.board.id, "bugs"), (bugs) => bugs.filter((b) => b.moderation === "approved" && !b.spam))
+  Effect.map(desk(view.board.id).bugs({}), (bugs) => bugs.filter((b) => b.moderation === "approved" && !b.spam))
 
 const bugByShortId = (view: BoardView, shortId: string) =>
   Effect.flatMap(publicBugs(view), (bugs) => {
@@ -140,7 +140,7 @@ export const publicBugReportOperations = [
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const bug = yield* bugByShortId(view, params.shortId)
-        const comments = (yield* orDieSql(bugComments(bug.id))).filter((c) => !c.internal && c.moderation === "approved")
+        const comments = (yield* orDieStore(bugComments(bug.id))).filter((c) => !c.internal && c.moderation === "approved")
         const nameOf = yield* displayNames(comments.map((c) => c.authorId))
         return {
           items: comments.map((c) => ({

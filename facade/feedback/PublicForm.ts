@@ -11,18 +11,16 @@
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { ANONYMOUS } from "../../actors/feedback/DeskCommand.ts"
-import { Board } from "../../actors/feedback/Board.ts"
 import { descriptionFrom, emptyDescription } from "../../actors/feedback/Description.ts"
 import { Environment } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead, deskSend } from "../../actors/feedback/FeedbackDesk.ts"
 import { type BoardSettings, shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { Email, Name } from "../../actors/Fields.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 
 import { publicBoard, SlugParams, WorkspaceQuery } from "./PublicViews.ts"
 import { publicFormExamples } from "./PublicForm.examples.ts"
+import { board, desk } from "./BoardAsk.ts"
 
 /** Submissions accepted per IP address and board per hour. */
 export const FORM_SUBMISSIONS_PER_HOUR = 5
@@ -97,18 +95,21 @@ export const publicFormOperations = [
         const moderation = view.board.settings.moderation || honeypot ? ("pending" as const) : ("approved" as const)
         const description =
           (yield* descriptionFrom({ markdown: body.details }, { markdown: "body.details", content: "body.details" })) ?? emptyDescription()
-        const receipt = yield* deskSend(view.board.id, "submitForm", ANONYMOUS, {
-          workspaceId: view.board.workspaceId,
-          kind: body.kind,
-          title: body.title,
-          details: body.details ?? "",
-          ...(body.environment !== undefined ? { environment: body.environment } : {}),
-          email: body.email ?? null,
-          name: body.name ?? null,
-          ipHash: ipHash(context.clientIp ?? "unknown"),
-          honeypot,
-          perHour: FORM_SUBMISSIONS_PER_HOUR,
-          moderation
+        const receipt = yield* desk(view.board.id).submitForm({
+          by: ANONYMOUS,
+          input: {
+            workspaceId: view.board.workspaceId,
+            kind: body.kind,
+            title: body.title,
+            details: body.details ?? "",
+            ...(body.environment !== undefined ? { environment: body.environment } : {}),
+            email: body.email ?? null,
+            name: body.name ?? null,
+            ipHash: ipHash(context.clientIp ?? "unknown"),
+            honeypot,
+            perHour: FORM_SUBMISSIONS_PER_HOUR,
+            moderation
+          }
         })
         const answer = { received: true, kind: body.kind, moderation, shortId: null as string | null }
         if (honeypot) return answer
@@ -116,7 +117,7 @@ export const publicFormOperations = [
           const number = receipt.bugReportId === null ? null : yield* bugNumber(view.board.id, receipt.bugReportId)
           return { ...answer, shortId: moderation === "approved" ? number : null }
         }
-        const record = yield* (yield* ActorSystem).ask(Board, view.board.id, "createRequest", {
+        const record = yield* board(view.board.id).createRequest({
           by: ANONYMOUS,
           requestId: randomUUID(),
           title: body.title,
@@ -125,11 +126,11 @@ export const publicFormOperations = [
           authorName: body.name ?? "Anonymous",
           moderationState: moderation
         })
-        yield* deskSend(view.board.id, "attachSubmission", ANONYMOUS, { submissionId: receipt.submissionId, targetId: record.id })
+        yield* desk(view.board.id).attachSubmission({ by: ANONYMOUS, input: { submissionId: receipt.submissionId, targetId: record.id } })
         return { ...answer, shortId: moderation === "approved" ? shortIdOf(record.number) : null }
       })
   })
 ]
 
 const bugNumber = (boardId: string, bugReportId: string) =>
-  Effect.map(deskRead(boardId, "bugs"), (bugs) => bugs.find((b) => b.id === bugReportId)?.shortId ?? null)
+  Effect.map(desk(boardId).bugs({}), (bugs) => bugs.find((b) => b.id === bugReportId)?.shortId ?? null)

@@ -9,18 +9,18 @@ import { Effect, Schema } from "effect"
 import type { BoardView } from "../../actors/feedback/Board.ts"
 import { escapeHtml } from "../../collab/RichText.ts"
 import { ChangelogKind, type ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
-import { deskRead } from "../../actors/feedback/FeedbackDesk.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { articleOf } from "../../actors/feedback/ReleaseCommands.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw } from "../Operation.ts"
-import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { changelogFor } from "./ChangelogEntries.ts"
 import { formSpec, PublicFormSpec } from "./PublicForm.ts"
 import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
 import { approvedRequests, PublicFeatureRequest, publicBoard, publicRequests, SlugParams, WorkspaceQuery } from "./PublicViews.ts"
+import { desk } from "./BoardAsk.ts"
 
 const PublicMilestone = Schema.Struct({
   id: Id,
@@ -70,7 +70,7 @@ export const publishedEntries = (view: BoardView) =>
 
 const publicMilestones = (view: BoardView) =>
   Effect.gen(function* () {
-    const milestones = yield* deskRead(view.board.id, "milestones")
+    const milestones = yield* desk(view.board.id).milestones({})
     const requests = new Map((yield* approvedRequests(view.board.id)).map((r) => [r.id, r]))
     return milestones.map((m) => ({
       id: m.id,
@@ -190,7 +190,7 @@ export const publicReleaseOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const milestone = yield* milestoneOf(view, params.milestoneId)
         if (!milestone.hasArticle) return yield* reject("not_found", "This milestone has no article")
-        const article = yield* orDieSql(articleOf(milestone.id))
+        const article = yield* orDieStore(articleOf(milestone.id))
         return { milestoneId: milestone.id, markdown: article.markdown, html: article.html, updatedAt: article.updatedAt }
       })
   }),
@@ -209,7 +209,7 @@ export const publicReleaseOperations = [
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         yield* milestoneOf(view, params.milestoneId)
-        const milestone = (yield* deskRead(view.board.id, "milestones")).find((m) => m.id === params.milestoneId)!
+        const milestone = (yield* desk(view.board.id).milestones({})).find((m) => m.id === params.milestoneId)!
         const all = yield* approvedRequests(view.board.id)
         const planned = all.filter((r) => milestone.featureRequestIds.includes(r.id)).sort((a, b) => b.voteCount - a.voteCount)
         return { items: yield* publicRequests(view, planned, all) }

@@ -9,16 +9,14 @@
  */
 import { Effect, Schema } from "effect"
 import { ANONYMOUS } from "../../actors/feedback/DeskCommand.ts"
-import { Board, type BoardView } from "../../actors/feedback/Board.ts"
+import type { BoardView } from "../../actors/feedback/Board.ts"
 import { shortIdOf, SortOrder, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { voterKey } from "../../actors/feedback/Votes.ts"
 import { Timestamp } from "../../actors/Fields.ts"
-import { iso, isoOrNull } from "../../actors/wiki/WikiQueries.ts"
-import { query } from "../../persistence/Sql.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { hasVoted, publicComments, statusHistory, votedRequestIds } from "../../actors/feedback/PublicReads.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { RequestContext } from "../Operation.ts"
-import { orDieSql } from "./DeskAccess.ts"
 import { ex } from "./deskExamples.ts"
 import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
 import { PublicChangelogEntry, publishedEntries } from "./PublicReleases.ts"
@@ -35,6 +33,7 @@ import {
   VisitorId,
   WorkspaceQuery
 } from "./PublicViews.ts"
+import { board } from "./BoardAsk.ts"
 
 const RequestParams = Schema.Struct({ slug: SlugParams.fields.slug, shortId: ShortRequestId })
 const requestParams = { slug: ex.slug, shortId: "FR-7" }
@@ -63,7 +62,7 @@ const page = (
         { path: "query.category", message: "no such category" }
       ])
     }
-    const result = yield* (yield* ActorSystem).ask(Board, view.board.id, "requests", {
+    const result = yield* board(view.board.id).requests({
       viewerId: null,
       team: false,
       includeMerged: false,
@@ -92,8 +91,8 @@ const voteState = (view: BoardView, shortId: string, visitorId: string) =>
   Effect.gen(function* () {
     const { record } = yield* publicRequestByShortId(view, shortId)
     const key = voterKey({ kind: "anonymous", fingerprint: visitorId, ip: "" })
-    const rows = yield* orDieSql(query(`SELECT 1 FROM feedback_votes WHERE request_id = $1 AND voter_key = $2`, [record.id, key]))
-    return { shortId: shortIdOf(record.number), voteCount: record.voteCount, voted: rows.length > 0 }
+    const voted = yield* orDieStore(hasVoted(record.id, key))
+    return { shortId: shortIdOf(record.number), voteCount: record.voteCount, voted }
   })
 
 const ListQuery = Schema.Struct({
@@ -214,32 +213,18 @@ export const publicRequestOperations = [
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
-        const rows = yield* orDieSql(
-          query<{
-            id: string
-            parent_id: string | null
-            author_id: string | null
-            author_name: string | null
-            body: string
-            edited_at: unknown
-            created_at: unknown
-          }>(
-            `SELECT id, parent_id, author_id, author_name, body, edited_at, created_at FROM feedback_comments
-              WHERE request_id = $1 AND NOT internal AND deleted_at IS NULL AND moderation_state = 'approved' ORDER BY created_at, id`,
-            [record.id]
-          )
-        )
-        const shown = new Set(rows.map((r) => r.id))
-        const nameOf = yield* displayNames(rows.map((r) => r.author_id))
+        const comments = yield* orDieStore(publicComments(record.id))
+        const shown = new Set(comments.map((c) => c.id))
+        const nameOf = yield* displayNames(comments.map((c) => c.authorId))
         return {
-          items: rows.map((r) => ({
-            id: r.id,
+          items: comments.map((c) => ({
+            id: c.id,
             // A reply to something the visitor may not see hangs at the top level.
-            parentId: r.parent_id !== null && shown.has(r.parent_id) ? r.parent_id : null,
-            authorName: r.author_id === null ? r.author_name : nameOf(r.author_id),
-            body: r.body,
-            edited: isoOrNull(r.edited_at) !== null,
-            createdAt: iso(r.created_at)
+            parentId: c.parentId !== null && shown.has(c.parentId) ? c.parentId : null,
+            authorName: c.authorId === null ? c.authorName : nameOf(c.authorId),
+            body: c.body,
+            edited: c.edited,
+            createdAt: c.createdAt
           }))
         }
       })
@@ -270,13 +255,7 @@ export const publicRequestOperations = [
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
-        const rows = yield* orDieSql(
-          query<{ from_name: string | null; to_name: string | null; changed_at: unknown }>(
-            `SELECT from_name, to_name, changed_at FROM feedback_status_history WHERE request_id = $1 ORDER BY changed_at, id`,
-            [record.id]
-          )
-        )
-        return { items: rows.map((r) => ({ from: r.from_name, to: r.to_name, at: iso(r.changed_at) })) }
+        return { items: yield* orDieStore(statusHistory(record.id)) }
       })
   }),
   publicOperation({
@@ -323,7 +302,7 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
         const voter = yield* anonymousVoter(view, body.visitorId, context)
-        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "vote", { by: ANONYMOUS, requestId: record.id, voter })
+        const outcome = yield* board(view.board.id).vote({ by: ANONYMOUS, requestId: record.id, voter })
         return { shortId: shortIdOf(record.number), voteCount: outcome.voteCount, voted: outcome.voted }
       })
   }),
@@ -347,7 +326,7 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const { record } = yield* publicRequestByShortId(view, params.shortId)
         const voter = yield* anonymousVoter(view, q.visitorId, context)
-        const outcome = yield* (yield* ActorSystem).ask(Board, view.board.id, "unvote", { by: ANONYMOUS, requestId: record.id, voter })
+        const outcome = yield* board(view.board.id).unvote({ by: ANONYMOUS, requestId: record.id, voter })
         return { shortId: shortIdOf(record.number), voteCount: outcome.voteCount, voted: outcome.voted }
       })
   }),
@@ -389,13 +368,7 @@ export const publicRequestOperations = [
         const view = yield* publicBoard(params.slug, q.workspaceId)
         if (q.visitorId === undefined) return { items: [] }
         const key = voterKey({ kind: "anonymous", fingerprint: q.visitorId, ip: "" })
-        const rows = yield* orDieSql(
-          query<{ request_id: string }>(`SELECT request_id FROM feedback_votes WHERE board_id = $1 AND voter_key = $2`, [
-            view.board.id,
-            key
-          ])
-        )
-        const voted = new Set(rows.map((r) => r.request_id))
+        const voted = yield* orDieStore(votedRequestIds(view.board.id, key))
         const requests = yield* approvedRequests(view.board.id)
         return {
           items: requests

@@ -11,10 +11,10 @@ import { Board, type BoardView } from "../../actors/feedback/Board.ts"
 import { type BoardOption, type RequestRecord, shortIdOf, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
-import { query } from "../../persistence/Sql.ts"
+import { publicBoardsWithSlug } from "../../actors/feedback/PublicReads.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { orDieSql } from "./DeskAccess.ts"
 
 export const Slug = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,99}$/, { expected: "a board slug (a-z, 0-9, -)" }))
 export const SlugParams = Schema.Struct({ slug: Slug })
@@ -44,19 +44,11 @@ const slugCache = new Map<
 const boardsWithSlug = (slug: string) => {
   const cached = slugCache.get(slug)
   if (cached !== undefined && Date.now() - cached.at < TTL_MILLIS) return Effect.succeed(cached.boards)
-  return Effect.map(
-    orDieSql(
-      query<{ id: string; workspace_id: string; name: string }>(
-        `SELECT id, workspace_id, name FROM feedback_boards WHERE slug = $1 AND visibility = 'public' AND archived_at IS NULL ORDER BY created_at`,
-        [slug]
-      )
-    ),
-    (boards) => {
-      if (slugCache.size > 10_000) slugCache.clear()
-      slugCache.set(slug, { at: Date.now(), boards })
-      return boards
-    }
-  )
+  return Effect.map(orDieStore(publicBoardsWithSlug(slug)), (boards) => {
+    if (slugCache.size > 10_000) slugCache.clear()
+    slugCache.set(slug, { at: Date.now(), boards })
+    return boards
+  })
 }
 
 const noBoard = reject("not_found", "No such public board")
@@ -64,14 +56,16 @@ const noBoard = reject("not_found", "No such public board")
 /** The board's view from its actor, if it is (still) public and unarchived. */
 const publicView = (slug: string, boardId: string) =>
   Effect.flatMap(ActorSystem, (system) =>
-    system.ask(Board, boardId, "view", {}).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(noBoard)),
-      Effect.flatMap((view) => {
-        if (view.board.visibility === "public" && !view.board.archived) return Effect.succeed(view)
-        slugCache.delete(slug)
-        return Effect.fail(noBoard)
-      })
-    )
+    Board.client(system)(boardId)
+      .view({})
+      .pipe(
+        Effect.catchTag("BoardNotFound", () => Effect.fail(noBoard)),
+        Effect.flatMap((view) => {
+          if (view.board.visibility === "public" && !view.board.archived) return Effect.succeed(view)
+          slugCache.delete(slug)
+          return Effect.fail(noBoard)
+        })
+      )
   )
 
 /** The public board a slug names (its view from the Board actor); 404 when none, 409 listing candidates when ambiguous. */
@@ -172,7 +166,7 @@ export type PublicFeatureRequest = typeof PublicFeatureRequest.Type
 /** Display names of users (never their e-mail). */
 export const displayNames = (ids: ReadonlyArray<string | null>) =>
   Effect.map(
-    orDieSql(usersByIds(ids.filter((id): id is string => id !== null))),
+    orDieStore(usersByIds(ids.filter((id): id is string => id !== null))),
     (users) => (id: string | null) => (id === null ? null : (users.get(id)?.name ?? null))
   )
 
@@ -211,7 +205,7 @@ export const publicRequests = (view: BoardView, records: ReadonlyArray<RequestRe
 export const approvedRequests = (boardId: string) =>
   Effect.map(
     Effect.flatMap(ActorSystem, (system) =>
-      system.ask(Board, boardId, "requests", { viewerId: null, team: false, includeMerged: true, sort: "new", offset: 0, limit: 1_000_000 })
+      Board.client(system)(boardId).requests({ viewerId: null, team: false, includeMerged: true, sort: "new", offset: 0, limit: 1_000_000 })
     ),
     (page) => page.items.filter((r) => r.moderationState === "approved")
   )

@@ -17,7 +17,7 @@ import { Email, Id, normalizeEmail } from "../../actors/Fields.ts"
 import type { Voter } from "../../actors/feedback/Votes.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
-import { askBoard, FeatureRequestParams } from "./BoardAsk.ts"
+import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess } from "./FeedbackAccess.ts"
 import { FeatureRequest, featureRequestOf, service } from "./FeedbackViews.ts"
 import { voteResourceExamples, mergeResourceExamples } from "./Voting.examples.ts"
@@ -59,7 +59,7 @@ const castOrWithdraw = (tag: "vote" | "unvote") => (featureRequestId: string, qu
   Effect.gen(function* () {
     const { caller, boardId } = yield* requestAccess(context, featureRequestId, "vote")
     const voter = yield* voterFor(caller, query)
-    const outcome = yield* askBoard(boardId, tag, { by: caller.userId, requestId: featureRequestId, voter })
+    const outcome = yield* board(boardId)[tag]({ by: caller.userId, requestId: featureRequestId, voter })
     return {
       featureRequestId,
       voted: outcome.voted,
@@ -135,7 +135,7 @@ export const votingOperations = [
         }
         const target = yield* requestAccess(context, body.intoId).pipe(
           Effect.catchIf(
-            (e) => e._tag === "Rejection" && e.code === "not_found",
+            (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
             () => Effect.fail(reject("not_found", "No such request to merge into", [{ path: "body.intoId", message: "not found" }]))
           )
         )
@@ -144,14 +144,14 @@ export const votingOperations = [
             { path: "body.intoId", message: "on a board you do not administer" }
           ])
         }
-        const outcome = yield* askBoard(source.boardId, "merge", {
+        const outcome = yield* board(source.boardId).merge({
           by: source.caller.userId,
           requestId: source.request.id,
           intoId: target.request.id,
           targetBoardId: target.boardId
         })
-        const merged = yield* askBoard(source.boardId, "request", { requestId: source.request.id })
-        const into = yield* askBoard(target.boardId, "request", { requestId: target.request.id })
+        const merged = yield* board(source.boardId).request({ requestId: source.request.id })
+        const into = yield* board(target.boardId).request({ requestId: target.request.id })
         return {
           mergeId: outcome.mergeId,
           featureRequest: yield* featureRequestOf(source.caller.view, merged),

@@ -4,7 +4,7 @@
  * workspace), may see a private space only as its member or a workspace
  * admin (else 404), and needs `member` to write (else 403).
  */
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { type Located, locateFolder, locateTask, locateTaskRef } from "../../actors/pm/Locate.ts"
 import { read } from "../../actors/pm/WorkActor.ts"
@@ -12,6 +12,7 @@ import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkA
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
 import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
+import { orDieStore } from "../../runtime/ActorStore.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
@@ -29,16 +30,8 @@ export interface CallerAt extends Caller {
   readonly at: Located
 }
 
-/** persistence's `SqlError`, told by its tag: the facade does not import persistence/. */
-type SqlFailure = { readonly _tag: "SqlError" }
-
 /** SQL failures are defects here (answered 500 and logged), never the caller's fault. */
-export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlFailure>, R> =>
-  Effect.catchIf(
-    effect,
-    (error): error is Extract<E, SqlFailure> => Predicate.isTagged(error, "SqlError"),
-    (error) => Effect.die(error)
-  ) as Effect.Effect<A, Exclude<E, SqlFailure>, R>
+export const orDieSql = orDieStore
 
 type Failure = Rejection | ActorError
 

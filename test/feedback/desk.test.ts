@@ -26,7 +26,7 @@ afterAll(async () => {
 /** A vote through the Board actor (the vote operations are the board tags'). */
 const vote = (boardId: string, requestId: string, userId: string) =>
   atrium.run(
-    Effect.flatMap(ActorSystem, (system) => system.ask(Board, boardId, "vote", { by: userId, requestId, voter: { kind: "user", userId } }))
+    Effect.flatMap(ActorSystem, (system) => Board.client(system)(boardId).vote({ by: userId, requestId, voter: { kind: "user", userId } }))
   )
 
 const optionId = async (boardId: string, kind: string, name: string) =>

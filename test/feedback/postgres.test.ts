@@ -82,7 +82,7 @@ describe.skipIf(!available)("feedback boards on PostgreSQL", () => {
       atrium
         .run(
           ActorSystem.use((s) =>
-            s.ask(Board, board.id, "vote", { by: "anonymous", requestId, voter: { kind: "anonymous", fingerprint, ip: "203.0.113.9" } })
+            Board.client(s)(board.id).vote({ by: "anonymous", requestId, voter: { kind: "anonymous", fingerprint, ip: "203.0.113.9" } })
           )
         )
         .then(
@@ -98,7 +98,7 @@ describe.skipIf(!available)("feedback boards on PostgreSQL", () => {
       body: { intoId: request.id }
     })
     expect(merged.status).toBe(200)
-    await atrium.run(ActorSystem.use((s) => s.ask(Board, board.id, "unmerge", { by: t.owner.userId, requestId: duplicate.id })))
+    await atrium.run(ActorSystem.use((s) => Board.client(s)(board.id).unmerge({ by: t.owner.userId, requestId: duplicate.id })))
     expect(await voteCount(request.id)).toBe(50)
     expect(await voteCount(duplicate.id)).toBe(await rows(duplicate.id))
   })

@@ -37,7 +37,7 @@ const anonymous = (boardId: string, requestId: string, fingerprint: string, ip: 
   atrium
     .run(
       ActorSystem.use((system) =>
-        system.ask(Board, boardId, "vote", { by: "anonymous", requestId, voter: { kind: "anonymous", fingerprint, ip } })
+        Board.client(system)(boardId).vote({ by: "anonymous", requestId, voter: { kind: "anonymous", fingerprint, ip } })
       )
     )
     .then(
@@ -205,7 +205,7 @@ describe("merge", () => {
     expect(duplicates.body.items.map((r: any) => r.id)).toEqual([duplicate.id])
     expect((await vote(t.viewer.token, duplicate.id)).status).toBe(409)
     // Undo (the moderation log offers it): everything comes back.
-    await atrium.run(ActorSystem.use((system) => system.ask(Board, board.id, "unmerge", { by: t.owner.userId, requestId: duplicate.id })))
+    await atrium.run(ActorSystem.use((system) => Board.client(system)(board.id).unmerge({ by: t.owner.userId, requestId: duplicate.id })))
     expect(await read(duplicate.id)).toMatchObject({ mergedInto: null, voteCount: 3 })
     expect((await read(original.id)).voteCount).toBe(1)
     expect(await rowsOf(duplicate.id)).toBe(3)
