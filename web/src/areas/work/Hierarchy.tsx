@@ -1,4 +1,4 @@
-/** Space → folder → list navigation of the workspace (pm's hierarchy read; live through the cache). */
+/** Space → folder → list navigation of the workspace, each space's sprints (pm's hierarchy read; live through the cache). */
 import { NavLink, useParams } from "react-router"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { useHierarchy } from "./queries.ts"
@@ -32,6 +32,13 @@ export const Hierarchy = () => {
         {spaces.map((space) => (
           <li key={space.id}>
             <span className="space-name">{space.name}</span>
+            <ul>
+              <li>
+                <NavLink to={`/w/${workspaceId}/work/spaces/${space.id}/sprints`} className="sprints-link">
+                  Sprints <span className="visually-hidden">of {space.name}</span>
+                </NavLink>
+              </li>
+            </ul>
             <ul>
               {space.folders
                 .filter((folder) => !folder.archived)
