@@ -14,7 +14,7 @@ export type Velocity = Json<"/pm/v1/spaces/{spaceId}/velocity">
 
 const W = 640
 const H = 240
-const PAD = { left: 36, right: 12, top: 12, bottom: 28 }
+const PAD = { left: 36, right: 24, top: 12, bottom: 28 }
 const plotW = W - PAD.left - PAD.right
 const plotH = H - PAD.top - PAD.bottom
 
@@ -84,7 +84,7 @@ export const BurndownChart = ({ burndown }: { readonly burndown: Burndown }) => 
         <Axis scaleTop={scaleTop} y={y} />
         <g className="axis">
           {days.map((d, i) =>
-            i % labelEvery === 0 || i === days.length - 1 ? (
+            (i % labelEvery === 0 && days.length - 1 - i >= labelEvery / 2) || i === days.length - 1 ? (
               <text key={d.date} x={x(i)} y={H - 8} textAnchor="middle">
                 {shortDay(d.date)}
               </text>
@@ -111,31 +111,29 @@ export const BurndownChart = ({ burndown }: { readonly burndown: Burndown }) => 
       </ul>
       <details>
         <summary>Burndown by day</summary>
-        <div className="table-wrap">
-          <table className="chart-table">
-            <caption className="visually-hidden">Burndown by day ({unit})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Done</th>
-                <th scope="col">Remaining</th>
-                <th scope="col">Ideal</th>
+        <table className="chart-table">
+          <caption className="visually-hidden">Burndown by day ({unit})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Done</th>
+              <th scope="col">Remaining</th>
+              <th scope="col">Ideal</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.date}>
+                <th scope="row">{shortDay(d.date)}</th>
+                <td>{d.scope ?? "–"}</td>
+                <td>{d.completed ?? "–"}</td>
+                <td>{d.remaining ?? "–"}</td>
+                <td>{d.ideal}</td>
               </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.date}>
-                  <th scope="row">{shortDay(d.date)}</th>
-                  <td>{d.scope ?? "–"}</td>
-                  <td>{d.completed ?? "–"}</td>
-                  <td>{d.remaining ?? "–"}</td>
-                  <td>{d.ideal}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       </details>
     </figure>
   )
@@ -190,29 +188,27 @@ export const VelocityChart = ({ velocity }: { readonly velocity: Velocity }) => 
         <li className="legend-completed">Completed</li>
         <li className="legend-average">Average</li>
       </ul>
-      <div className="table-wrap">
-        <table className="chart-table">
-          <caption className="visually-hidden">Velocity by sprint</caption>
-          <thead>
-            <tr>
-              <th scope="col">Sprint</th>
-              <th scope="col">Committed</th>
-              <th scope="col">Completed</th>
-              <th scope="col">Rate</th>
+      <table className="chart-table">
+        <caption className="visually-hidden">Velocity by sprint</caption>
+        <thead>
+          <tr>
+            <th scope="col">Sprint</th>
+            <th scope="col">Committed</th>
+            <th scope="col">Completed</th>
+            <th scope="col">Rate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sprints.map((s) => (
+            <tr key={s.id}>
+              <th scope="row">{s.name}</th>
+              <td>{s.committed}</td>
+              <td>{s.completed}</td>
+              <td>{s.rate}%</td>
             </tr>
-          </thead>
-          <tbody>
-            {sprints.map((s) => (
-              <tr key={s.id}>
-                <th scope="row">{s.name}</th>
-                <td>{s.committed}</td>
-                <td>{s.completed}</td>
-                <td>{s.rate}%</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </figure>
   )
 }
