@@ -5,8 +5,10 @@
  * one from the sprint page and another is finished through the API; Ann's
  * burndown shows both without a reload; she completes the sprint and the
  * space's velocity shows it. Ben, made a viewer, no longer sees the planning
- * controls. The sprint pages at 390 and 1,400 px: a screenshot each and no
- * serious or critical axe-core violation.
+ * controls. A dashboard over the space: widgets added (tasks by status, the
+ * sprint's burndown, velocity) and following a task change live. The sprint
+ * and dashboard pages at 390 and 1,400 px: a screenshot each and no serious
+ * or critical axe-core violation.
  */
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -113,13 +115,44 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
     expect(errors()).toEqual([])
   }, 180_000)
 
+  it("a dashboard over the space: widgets added from the page, drawn from the live tasks", async () => {
+    const ann = await rig.signedIn(owner, `w/${workspaceId}/work`, 1400)
+    await ann.getByRole("navigation", { name: "Spaces and lists" }).getByRole("link", { name: "Dashboards" }).click()
+    await ann.getByRole("heading", { name: "Dashboards", level: 1 }).waitFor()
+    await ann.getByLabel("Dashboard name").fill("Delivery health")
+    await ann.getByLabel("Over").selectOption({ label: "space Delivery" })
+    await ann.getByRole("button", { name: "Create dashboard" }).click()
+    await ann.getByRole("heading", { name: "Delivery health", level: 1 }).waitFor()
+    // Created with tasks by status: two finished during the sprint, one still open.
+    const byStatus = ann.getByRole("region", { name: "Tasks by status" })
+    await byStatus.getByText(`most: ${finished} (2)`, { exact: false }).waitFor({ timeout: 10_000 })
+
+    await ann.getByText("Add a widget").click()
+    await ann.getByLabel(/^Widget/).selectOption({ label: "Sprint burndown" })
+    await ann.getByLabel(/^Sprint/).selectOption({ label: "Launch sprint" })
+    await ann.getByRole("button", { name: "Add widget" }).click()
+    await ann.getByRole("img", { name: "Burndown chart (tasks)" }).waitFor({ timeout: 10_000 })
+    await ann.getByLabel(/^Widget/).selectOption({ label: "Velocity" })
+    await ann.getByRole("button", { name: "Add widget" }).click()
+    await ann.getByRole("img", { name: "Velocity chart" }).waitFor({ timeout: 10_000 })
+
+    // A task finished elsewhere moves the counts without a reload.
+    await call(owner, "PATCH", `/pm/v1/tasks/${taskIds.get(names[2])}`, { status: finished })
+    await byStatus.getByText(`most: ${finished} (3)`, { exact: false }).waitFor({ timeout: 10_000 })
+    await screenshot(ann, "dashboard")
+    expect(errors()).toEqual([])
+  }, 120_000)
+
   it("the sprint pages at 390 and 1,400 px: a screenshot each and no serious or critical axe violation", async () => {
     const sprints = (await call(owner, "GET", `/pm/v1/spaces/${space.id}/sprints`)).items as Array<{ id: string }>
     const planned = await call(owner, "POST", `/pm/v1/spaces/${space.id}/sprints`, { name: "Next sprint" })
+    const dashboards = (await call(owner, "GET", `/pm/v1/workspaces/${workspaceId}/dashboards`)).items as Array<{ id: string }>
     const routes: Array<[string, string, string]> = [
       ["sprints", `w/${workspaceId}/work/spaces/${space.id}/sprints`, "Sprints · Delivery"],
       ["sprint-completed", `w/${workspaceId}/work/sprints/${sprints[0]!.id}`, "Launch sprint"],
-      ["sprint-planned", `w/${workspaceId}/work/sprints/${planned.id}`, "Next sprint"]
+      ["sprint-planned", `w/${workspaceId}/work/sprints/${planned.id}`, "Next sprint"],
+      ["dashboards", `w/${workspaceId}/work/dashboards`, "Dashboards"],
+      ["dashboard", `w/${workspaceId}/work/dashboards/${dashboards[0]!.id}`, "Delivery health"]
     ]
     const found: Array<string> = []
     for (const width of [390, 1400]) {
@@ -127,7 +160,6 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
       for (const [name, route, heading] of routes) {
         await page.goto(`${rig.atrium.origin}/${route}`)
         await page.getByRole("heading", { name: heading, level: 1 }).waitFor()
-        await page.getByRole("img").first().waitFor()
         await page.waitForLoadState("networkidle")
         await screenshot(page, name)
         for (const v of await seriousViolations(page))

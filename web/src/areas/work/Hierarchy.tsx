@@ -27,6 +27,11 @@ export const Hierarchy = () => {
   const spaces = hierarchy.data.spaces.filter((space) => !space.archived)
   return (
     <nav className="hierarchy" aria-label="Spaces and lists">
+      <ul>
+        <li>
+          <NavLink to={`/w/${workspaceId}/work/dashboards`}>Dashboards</NavLink>
+        </li>
+      </ul>
       {spaces.length === 0 ? <p>No spaces yet.</p> : null}
       <ul>
         {spaces.map((space) => (

@@ -1,6 +1,7 @@
-/** Project management: the space → folder → list navigation beside a list's views, a space's sprints, a sprint. */
+/** Project management: the space → folder → list navigation beside a list's views, a space's sprints, a sprint, dashboards. */
 import { useEffect } from "react"
 import { Route, Routes } from "react-router"
+import { DashboardPage, Dashboards } from "./Dashboards.tsx"
 import { EventRedirect } from "./EventRedirect.tsx"
 import { Hierarchy } from "./Hierarchy.tsx"
 import { ListPage } from "./ListPage.tsx"
@@ -30,6 +31,8 @@ export const WorkArea = () => (
         <Route path="tasks/:taskId" element={<TaskPage />} />
         <Route path="spaces/:spaceId/sprints" element={<SpaceSprints />} />
         <Route path="sprints/:sprintId" element={<SprintPage />} />
+        <Route path="dashboards" element={<Dashboards />} />
+        <Route path="dashboards/:dashboardId" element={<DashboardPage />} />
         <Route path="events/:seq" element={<EventRedirect />} />
       </Routes>
     </div>
