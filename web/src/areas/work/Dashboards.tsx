@@ -64,17 +64,17 @@ const Bars = ({
   return (
     <figure className="chart">
       <p id={`${id}-summary`} className="chart-summary">
-        {`${rows.reduce((sum, r) => sum + r.count, 0)} in ${rows.length} groups; most: ${top.label} (${top.count}).`}
+        {`${rows.reduce((sum, r) => sum + r.count, 0)} in ${rows.length} ${rows.length === 1 ? "group" : "groups"}; most: ${top.label} (${top.count}).`}
       </p>
-      <svg viewBox={`0 0 400 ${rows.length * rowH + 4}`} role="img" aria-describedby={`${id}-summary`} className="chart-svg bars">
+      <svg viewBox={`0 0 300 ${rows.length * rowH + 4}`} role="img" aria-describedby={`${id}-summary`} className="chart-svg bars">
         <title>{title}</title>
         {rows.map((r, i) => (
           <g key={r.label}>
             <text x={0} y={i * rowH + 15}>
-              {r.label.length > 18 ? `${r.label.slice(0, 17)}…` : r.label}
+              {r.label.length > 16 ? `${r.label.slice(0, 15)}…` : r.label}
             </text>
-            <rect className="completed" x={130} y={i * rowH + 4} height={14} width={(r.count / max) * 230} />
-            <text x={134 + (r.count / max) * 230} y={i * rowH + 15}>
+            <rect className="completed" x={110} y={i * rowH + 4} height={14} width={(r.count / max) * 160} />
+            <text x={114 + (r.count / max) * 160} y={i * rowH + 15}>
               {r.count}
             </text>
           </g>

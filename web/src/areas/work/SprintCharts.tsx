@@ -188,27 +188,30 @@ export const VelocityChart = ({ velocity }: { readonly velocity: Velocity }) => 
         <li className="legend-completed">Completed</li>
         <li className="legend-average">Average</li>
       </ul>
-      <table className="chart-table">
-        <caption className="visually-hidden">Velocity by sprint</caption>
-        <thead>
-          <tr>
-            <th scope="col">Sprint</th>
-            <th scope="col">Committed</th>
-            <th scope="col">Completed</th>
-            <th scope="col">Rate</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sprints.map((s) => (
-            <tr key={s.id}>
-              <th scope="row">{s.name}</th>
-              <td>{s.committed}</td>
-              <td>{s.completed}</td>
-              <td>{s.rate}%</td>
+      <details>
+        <summary>Velocity by sprint</summary>
+        <table className="chart-table">
+          <caption className="visually-hidden">Velocity by sprint</caption>
+          <thead>
+            <tr>
+              <th scope="col">Sprint</th>
+              <th scope="col">Committed</th>
+              <th scope="col">Completed</th>
+              <th scope="col">Rate</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sprints.map((s) => (
+              <tr key={s.id}>
+                <th scope="row">{s.name}</th>
+                <td>{s.committed}</td>
+                <td>{s.completed}</td>
+                <td>{s.rate}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </figure>
   )
 }
