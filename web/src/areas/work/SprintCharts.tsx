@@ -84,7 +84,7 @@ export const BurndownChart = ({ burndown }: { readonly burndown: Burndown }) => 
         <Axis scaleTop={scaleTop} y={y} />
         <g className="axis">
           {days.map((d, i) =>
-            (i % labelEvery === 0 && days.length - 1 - i >= labelEvery / 2) || i === days.length - 1 ? (
+            (i % labelEvery === 0 && days.length - 1 - i >= labelEvery) || i === days.length - 1 ? (
               <text key={d.date} x={x(i)} y={H - 8} textAnchor="middle">
                 {shortDay(d.date)}
               </text>
