@@ -143,6 +143,44 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
     expect(errors()).toEqual([])
   }, 120_000)
 
+  it("a task's custom fields: set from the task page by a member of the space, read-only for a viewer", async () => {
+    const size = await call(owner, "POST", `/pm/v1/spaces/${space.id}/custom-fields`, {
+      name: "Size",
+      type: "dropdown",
+      options: [{ name: "S" }, { name: "M" }, { name: "L" }]
+    })
+    await call(owner, "POST", `/pm/v1/spaces/${space.id}/custom-fields`, { name: "Customer facing", type: "checkbox" })
+    await call(owner, "POST", `/pm/v1/spaces/${space.id}/custom-fields`, { name: "Points", type: "number" })
+    const taskId = taskIds.get(names[0])!
+    const values = async () =>
+      Object.fromEntries(
+        ((await call(owner, "GET", `/pm/v1/tasks/${taskId}/custom-fields`)).items as Array<{ name: string; value: unknown }>).map((f) => [
+          f.name,
+          f.value
+        ])
+      )
+    const ann = await rig.signedIn(owner, `w/${workspaceId}/work/tasks/${taskId}`, 1400)
+    const fields = ann.getByRole("region", { name: "Custom fields" })
+    await fields.getByLabel(/^Size/).selectOption({ label: "M" })
+    await fields.getByLabel("Customer facing").check()
+    await fields.getByLabel("Points").fill("5")
+    await fields.getByLabel("Points").press("Tab")
+    const m = (size.config?.options ?? size.options ?? []).find((o: { name: string }) => o.name === "M")?.id
+    await expect
+      .poll(values, { timeout: 10_000 })
+      .toEqual({ Size: expect.objectContaining({ id: m, name: "M" }), "Customer facing": true, Points: 5 })
+    await screenshot(ann, "task-custom-fields")
+
+    // Ben is a viewer by now (journey 2 made him one): he reads the values, changes none.
+    const ben = await rig.signedIn(member, `w/${workspaceId}/work/tasks/${taskId}`, 390)
+    const his = ben.getByRole("region", { name: "Custom fields" })
+    await expect.poll(() => his.getByLabel("Customer facing").isChecked(), { timeout: 10_000 }).toBe(true)
+    expect(await his.getByLabel("Customer facing").isDisabled()).toBe(true)
+    expect(await his.getByLabel(/^Size/).isDisabled()).toBe(true)
+    expect(await his.getByLabel(/^Size/).inputValue()).toBe(m)
+    expect(await his.getByLabel("Points").getAttribute("readonly")).not.toBeNull()
+  }, 120_000)
+
   it("the sprint pages at 390 and 1,400 px: a screenshot each and no serious or critical axe violation", async () => {
     const sprints = (await call(owner, "GET", `/pm/v1/spaces/${space.id}/sprints`)).items as Array<{ id: string }>
     const planned = await call(owner, "POST", `/pm/v1/spaces/${space.id}/sprints`, { name: "Next sprint" })
