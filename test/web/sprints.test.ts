@@ -6,9 +6,10 @@
  * burndown shows both without a reload; she completes the sprint and the
  * space's velocity shows it. Ben, made a viewer, no longer sees the planning
  * controls. A dashboard over the space: widgets added (tasks by status, the
- * sprint's burndown, velocity) and following a task change live. The sprint
- * and dashboard pages at 390 and 1,400 px: a screenshot each and no serious
- * or critical axe-core violation.
+ * sprint's burndown, velocity) and following a task change live. A task's
+ * custom fields set from its page, read-only for a viewer. The sprint,
+ * dashboard and task pages at 390 and 1,400 px: a screenshot each and no
+ * serious or critical axe-core violation.
  */
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -190,7 +191,8 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
       ["sprint-completed", `w/${workspaceId}/work/sprints/${sprints[0]!.id}`, "Launch sprint"],
       ["sprint-planned", `w/${workspaceId}/work/sprints/${planned.id}`, "Next sprint"],
       ["dashboards", `w/${workspaceId}/work/dashboards`, "Dashboards"],
-      ["dashboard", `w/${workspaceId}/work/dashboards/${dashboards[0]!.id}`, "Delivery health"]
+      ["dashboard", `w/${workspaceId}/work/dashboards/${dashboards[0]!.id}`, "Delivery health"],
+      ["task-custom-fields", `w/${workspaceId}/work/tasks/${taskIds.get(names[0])}`, names[0]]
     ]
     const found: Array<string> = []
     for (const width of [390, 1400]) {
