@@ -8,12 +8,15 @@
  * where to go (web app, MCP endpoint, logins).
  *
  * Everything is created through the operations themselves (facade/Invoke.ts:
- * the HTTP pipeline without the socket), as a new user would. On a store that
+ * the HTTP pipeline without the socket), as a new user would; only the
+ * sprints are then moved to the days they stand for (SprintTimeline.ts), since
+ * the operations stamp every change now. On a store that
  * already holds the demo users it only prints the logins again; on any other
  * non-empty store it seeds nothing.
  */
 import { Effect } from "effect"
 import { anyAccount, usersByEmails } from "../actors/identity/IdentityQueries.ts"
+import { placeSprintInPast } from "../actors/pm/SprintTimeline.ts"
 import type { SqlError } from "../persistence/Sql.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import {
@@ -199,21 +202,44 @@ const runSprint = (
       apiKey
     )
     yield* call("pm", "startSprint", { params: { sprintId: planned.id } }, apiKey)
-    for (const name of sprint.finished) {
+    for (const [name] of sprint.finished) {
       const { id, list } = task(name)
       yield* call("pm", "updateTaskLite", { params: { taskRef: id }, body: { workspaceId, status: finishedStatus(list) } }, apiKey)
     }
     return planned.id as string
   })
 
+/**
+ * Moves a seeded sprint to the days it stands for (the operations stamp everything now): started
+ * `startedDaysAgo`, each finished task done on its day, a completed one ended on its end date.
+ */
+const placeInPast = (sprintId: string, { created }: SeededTasks, sprint: (typeof DEMO_SPRINTS)[keyof typeof DEMO_SPRINTS], now: number) => {
+  const startedAt = now - sprint.startedDaysAgo * DAY
+  const idOf = (name: string) => created.find((candidate) => candidate.name === name)!.id
+  // Like a refused operation, a failure here stops the seed.
+  return Effect.orDie(
+    placeSprintInPast(sprintId, {
+      startedAt,
+      // A few hours into its day, so the day's point of the burndown counts it.
+      finishedAt: new Map(sprint.finished.map(([name, day]) => [idOf(name), startedAt + day * DAY + 3 * 3_600_000]))
+    })
+  )
+}
+
 type SeededTasks = Effect.Success<ReturnType<typeof seedTasks>>
 
-/** Sprint 11 run and completed (velocity's first point), then Sprint 12 running with two tasks done (the burndown below scope). */
+/**
+ * Sprint 11 run and completed (velocity's first point), then Sprint 12 running with tasks done on
+ * different days (the burndown steps down below the ideal line); both then placed on their days.
+ */
 const seedSprints = (call: DemoCall, target: SeedTarget, tasks: SeededTasks) =>
   Effect.gen(function* () {
     const previous = yield* runSprint(call, target, tasks, DEMO_SPRINTS.previous)
     yield* call("pm", "completeSprint", { params: { sprintId: previous }, body: { unfinished: "backlog" } }, target.apiKey)
-    yield* runSprint(call, target, tasks, DEMO_SPRINTS.current)
+    const current = yield* runSprint(call, target, tasks, DEMO_SPRINTS.current)
+    const now = Date.now()
+    yield* placeInPast(previous, tasks, DEMO_SPRINTS.previous, now)
+    yield* placeInPast(current, tasks, DEMO_SPRINTS.current, now)
   })
 
 /** The public board's slug: one per workspace (hub demo workspaces each get their own board). */

@@ -205,21 +205,28 @@ export const demoMeetings: ReadonlyArray<DemoMeeting> = [
 ]
 
 /**
- * The running sprint: the "Sprint 12" list's tasks (by name) planned into it;
- * `finished` are completed once it runs, so the burndown and the sprint's
- * progress start below the committed scope. "Sprint 11", already completed,
- * gives velocity its first point.
+ * The sprints: the "Sprint 12" list's tasks (by name) planned into each;
+ * `finished` are completed once it runs, each on its day of the sprint
+ * (`[name, day]`, day 0 the first), so the burndown steps down over several
+ * days and the sprint's progress is below the committed scope. "Sprint 11"
+ * ran the two weeks before (`startedDaysAgo`) and completed, giving velocity
+ * its first point.
  */
 export const DEMO_SPRINTS = {
   previous: {
     name: "Sprint 11",
     goal: "Boards you can trust",
+    startedDaysAgo: 20,
     tasks: ["Dark mode colour tokens", "Demo data: two users who can co-edit", "MCP: publish the tool list in the README"],
-    finished: ["Demo data: two users who can co-edit", "MCP: publish the tool list in the README"]
+    finished: [
+      ["Demo data: two users who can co-edit", 3],
+      ["MCP: publish the tool list in the README", 9]
+    ]
   },
   current: {
     name: "Sprint 12",
     goal: "The board and the editor feel live",
+    startedDaysAgo: 5,
     tasks: [
       "Sign-in page: remember the last workspace",
       "Board: drag a card to change its status",
@@ -230,7 +237,11 @@ export const DEMO_SPRINTS = {
       "Accessibility pass on the board (keyboard moves)",
       "Onboarding checklist in the wiki"
     ],
-    finished: ["Stream: resume with lastSeq after a drop", "Sign-in page: remember the last workspace"]
+    finished: [
+      ["Stream: resume with lastSeq after a drop", 0],
+      ["Sign-in page: remember the last workspace", 1],
+      ["Board: drag a card to change its status", 3]
+    ]
   }
 } as const
 

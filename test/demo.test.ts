@@ -106,7 +106,7 @@ describe("demo seed", () => {
     expect(welcome.body.markdown).toContain("> ")
   })
 
-  it("has a completed sprint (velocity) and a running one with finished tasks (burndown below scope)", async () => {
+  it("has a completed sprint (velocity) and a running one with tasks finished on different days (burndown steps down)", async () => {
     const context = await atrium.request("GET", "/pm/v1/lite/context", { token: ben })
     const spaceId = context.body.spaces.find((s: { name: string }) => s.name === "Product").id
     const sprints = await atrium.request("GET", `/pm/v1/spaces/${spaceId}/sprints`, { token: ben })
@@ -124,6 +124,19 @@ describe("demo seed", () => {
       remaining: DEMO_SPRINTS.current.tasks.length - DEMO_SPRINTS.current.finished.length
     })
     expect(burndown.body.days.length).toBeGreaterThan(10)
+    // The finished tasks were done on days of their own (the seed places the sprint in the past): the line steps down.
+    const completedByDay = burndown.body.days
+      .filter((d: { completed: number | null }) => d.completed !== null)
+      .map((d: { completed: number }) => d.completed)
+    expect(completedByDay.length).toBe(DEMO_SPRINTS.current.startedDaysAgo + 1)
+    expect(new Set(completedByDay).size).toBe(DEMO_SPRINTS.current.finished.length)
+    expect(completedByDay).toEqual([...completedByDay].sort((a, b) => a - b))
+    const previous = byName.get(DEMO_SPRINTS.previous.name) as { id: string }
+    const earlier = await atrium.request("GET", `/pm/v1/sprints/${previous.id}/burndown`, { token: ben })
+    expect(earlier.body.days.map((d: { completed: number | null }) => d.completed).filter((c: number | null) => c !== null)).toHaveLength(
+      earlier.body.days.length
+    )
+    expect(earlier.body.current.completed).toBe(DEMO_SPRINTS.previous.finished.length)
     const velocity = await atrium.request("GET", `/pm/v1/spaces/${spaceId}/velocity`, { token: ada })
     expect(velocity.body.sprints).toHaveLength(1)
     expect(velocity.body.sprints[0]).toMatchObject({

@@ -3,7 +3,9 @@
  * about a task re-reads that task once and writes it into every cached query that holds
  * it (the task itself, each list's tasks: replaced, added to its list, or
  * removed where it no longer belongs); any other event refetches the active
- * queries that name the changed entity (comments, watchers, activity…); a
+ * queries that name the changed entity (comments, watchers, activity…) and,
+ * for a task, the reads computed from many tasks (sprints, burndown, backlog,
+ * dashboards' data); a
  * notification refetches the notification queries; a resync refetches pm.
  */
 import type { Query, QueryClient } from "@tanstack/react-query"
@@ -13,6 +15,7 @@ import type { StreamEvent } from "./Stream.ts"
 const LIST_TASKS = "/pm/v1/lists/{listId}/tasks"
 const MY_TASKS = "/pm/v1/workspaces/{workspaceId}/my-tasks"
 const TASK = "/pm/v1/tasks/{taskId}"
+const DERIVED_READS = /^\/pm\/v1\/(sprints\/|dashboards\/\{dashboardId\}\/data|spaces\/\{spaceId\}\/(sprints|backlog|velocity))/
 
 export type Task = NonNullable<Awaited<ReturnType<typeof readTask>>>
 
@@ -73,6 +76,8 @@ export const applyPmEvent = async (queryClient: QueryClient, event: StreamEvent)
     predicate: (query) => {
       const path = String(pathOf(query))
       if (path === MY_TASKS) return taskId !== undefined
+      // A task's change may move any sprint's progress and burndown, and dashboards (they do not name the task).
+      if (taskId !== undefined && DERIVED_READS.test(path)) return true
       return path.startsWith("/pm/") && path !== LIST_TASKS && path !== TASK && mentions(query, ids)
     }
   })

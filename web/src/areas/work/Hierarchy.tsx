@@ -1,4 +1,4 @@
-/** Space → folder → list navigation of the workspace (pm's hierarchy read; live through the cache). */
+/** Space → folder → list navigation of the workspace, each space's sprints (pm's hierarchy read; live through the cache). */
 import { NavLink, useParams } from "react-router"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { useHierarchy } from "./queries.ts"
@@ -27,11 +27,23 @@ export const Hierarchy = () => {
   const spaces = hierarchy.data.spaces.filter((space) => !space.archived)
   return (
     <nav className="hierarchy" aria-label="Spaces and lists">
+      <ul>
+        <li>
+          <NavLink to={`/w/${workspaceId}/work/dashboards`}>Dashboards</NavLink>
+        </li>
+      </ul>
       {spaces.length === 0 ? <p>No spaces yet.</p> : null}
       <ul>
         {spaces.map((space) => (
           <li key={space.id}>
             <span className="space-name">{space.name}</span>
+            <ul>
+              <li>
+                <NavLink to={`/w/${workspaceId}/work/spaces/${space.id}/sprints`} className="sprints-link">
+                  Sprints <span className="visually-hidden">of {space.name}</span>
+                </NavLink>
+              </li>
+            </ul>
             <ul>
               {space.folders
                 .filter((folder) => !folder.archived)

@@ -16,6 +16,8 @@ import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { Comments } from "./Comments.tsx"
 import { useHierarchy, useMembers, useStatuses } from "./queries.ts"
 
+import { CustomFields } from "./CustomFields.tsx"
+
 const Description = lazy(() => import("./Description.tsx").then((m) => ({ default: m.Description })))
 
 type UpdateBody = Paths["/pm/v1/tasks/{taskId}"]["patch"]["requestBody"]["content"]["application/json"]
@@ -302,6 +304,7 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
           />
         </Suspense>
       </section>
+      <CustomFields taskId={taskId} archived={current.archived} />
       <Subtasks taskId={taskId} workspaceId={workspaceId} />
       <Comments taskId={taskId} members={members.data?.items ?? []} />
       <section aria-labelledby="task-actions-title" className="task-actions">

@@ -1,9 +1,12 @@
-/** Project management: the space → folder → list navigation beside a list's views. */
+/** Project management: the space → folder → list navigation beside a list's views, a space's sprints, a sprint, dashboards. */
 import { useEffect } from "react"
 import { Route, Routes } from "react-router"
+import { DashboardPage, Dashboards } from "./Dashboards.tsx"
 import { EventRedirect } from "./EventRedirect.tsx"
 import { Hierarchy } from "./Hierarchy.tsx"
 import { ListPage } from "./ListPage.tsx"
+import { SprintPage } from "./SprintPage.tsx"
+import { SpaceSprints } from "./Sprints.tsx"
 import { TaskPage } from "./TaskPage.tsx"
 
 const Overview = () => {
@@ -26,6 +29,10 @@ export const WorkArea = () => (
         <Route index element={<Overview />} />
         <Route path="lists/:listId" element={<ListPage />} />
         <Route path="tasks/:taskId" element={<TaskPage />} />
+        <Route path="spaces/:spaceId/sprints" element={<SpaceSprints />} />
+        <Route path="sprints/:sprintId" element={<SprintPage />} />
+        <Route path="dashboards" element={<Dashboards />} />
+        <Route path="dashboards/:dashboardId" element={<DashboardPage />} />
         <Route path="events/:seq" element={<EventRedirect />} />
       </Routes>
     </div>

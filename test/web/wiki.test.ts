@@ -1,0 +1,169 @@
+/**
+ * The wiki area in Chromium (the rig of browser.test.ts; the live editor
+ * itself is covered there), selecting by role and accessible name: the page
+ * tree moved from the keyboard and by drag and drop; search with highlighted
+ * snippets; import of a Markdown file and export of a page; page permissions
+ * (a member listed as a viewer reads the page but cannot change who may use
+ * it); public sharing with its visitor preview, offered to space admins only.
+ * The wiki pages at 390 and 1,400 px: a screenshot each and no serious or
+ * critical axe-core violation.
+ */
+import { readFile } from "node:fs/promises"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { screenshot, seriousViolations } from "./Audit.ts"
+import { BrowserRig, chromiumAvailable, type User } from "./BrowserRig.ts"
+
+describe.skipIf(!chromiumAvailable("web wiki tests"))("the wiki area in Chromium", () => {
+  let rig: BrowserRig
+  let owner: User
+  let member: User
+  let workspaceId: string
+  let space: { id: string }
+  const pages = new Map<string, string>()
+  const call = (user: User, method: string, url: string, body?: unknown) => rig.call(user, method, url, body)
+  // Strict about refused requests too: a page of the wiki asks only for what the user may read.
+  const errors = () => [...rig.consoleErrors, ...rig.pageErrors].filter((e) => !/WebSocket|ERR_/.test(e))
+  const parentOf = async (title: string) => (await call(owner, "GET", `/wiki/v1/pages/${pages.get(title)}`)).parentPageId
+  const tree = (page: Page) => page.getByRole("list", { name: "Pages" })
+
+  beforeAll(async () => {
+    rig = await BrowserRig.start("Wiki team")
+    ;({ owner, member, workspaceId } = rig)
+    space = await call(owner, "POST", "/wiki/v1/spaces", { workspaceId, name: "Handbook", key: "HB" })
+    const seeds: Array<[string, string]> = [
+      ["Welcome", "# Welcome\n\nThe release train leaves every second Tuesday."],
+      ["Onboarding", "# Onboarding\n\nYour first week."],
+      ["Laptop setup", "# Laptop setup\n\nInstall the tools."]
+    ]
+    for (const [title, markdown] of seeds)
+      pages.set(title, (await call(owner, "POST", `/wiki/v1/spaces/${space.id}/pages`, { title, markdown })).id)
+  }, 120_000)
+
+  afterAll(async () => {
+    await rig?.close()
+  })
+
+  it("moves pages in the tree from the keyboard and by drag and drop", async () => {
+    const ann = await rig.signedIn(owner, `w/${workspaceId}/wiki/${space.id}/${pages.get("Welcome")}`, 1400)
+    const laptop = tree(ann).getByRole("link", { name: "Laptop setup" })
+    await laptop.waitFor()
+    // Alt+Right: under the page above it (Onboarding).
+    await laptop.focus()
+    await ann.keyboard.press("Alt+ArrowRight")
+    await expect.poll(() => parentOf("Laptop setup"), { timeout: 10_000 }).toBe(pages.get("Onboarding"))
+    await tree(ann)
+      .getByRole("listitem")
+      .filter({ hasText: "Onboarding" })
+      .getByRole("list")
+      .getByRole("link", { name: "Laptop setup" })
+      .waitFor()
+    // Focus stays on the moved page; Alt+Left takes it back to the top level.
+    await ann.keyboard.press("Alt+ArrowLeft")
+    await expect.poll(() => parentOf("Laptop setup"), { timeout: 10_000 }).toBe(null)
+    // Dragged onto Welcome: under it.
+    await tree(ann)
+      .getByRole("link", { name: "Laptop setup" })
+      .dragTo(tree(ann).getByRole("link", { name: "Welcome" }))
+    await expect.poll(() => parentOf("Laptop setup"), { timeout: 10_000 }).toBe(pages.get("Welcome"))
+    await tree(ann)
+      .getByRole("listitem")
+      .filter({ hasText: "Welcome" })
+      .getByRole("list")
+      .getByRole("link", { name: "Laptop setup" })
+      .waitFor()
+    await screenshot(ann, "wiki-tree")
+    expect(errors()).toEqual([])
+  }, 90_000)
+
+  it("searches with highlighted snippets, imports a Markdown file and exports a page", async () => {
+    const ann = await rig.signedIn(owner, `w/${workspaceId}/wiki/${space.id}`, 1400)
+    await ann.getByRole("searchbox", { name: "Search the wiki" }).fill("release train")
+    await ann.getByRole("button", { name: "Search" }).click()
+    await ann.getByRole("heading", { name: "Search the wiki", level: 1 }).waitFor()
+    const results = ann.getByRole("list", { name: "Search results" })
+    await results.getByRole("link", { name: "Welcome" }).waitFor({ timeout: 10_000 })
+    await ann.getByText(/1 page matches/).waitFor()
+    const marked = await results.locator("mark").allTextContents()
+    expect(marked.map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(["release", "train"]))
+    await screenshot(ann, "wiki-search")
+    await results.getByRole("link", { name: "Welcome" }).click()
+    await ann.getByRole("heading", { name: "Welcome", level: 1 }).waitFor()
+
+    // Import a Markdown file: it becomes a page, opened at once.
+    await ann.getByText("Import pages").click()
+    await ann.getByLabel("Markdown, HTML or zip file").setInputFiles({
+      name: "Release checklist.md",
+      mimeType: "text/markdown",
+      buffer: Buffer.from("# Release checklist\n\n- Tag the build\n- Write the notes\n")
+    })
+    await ann.getByRole("button", { name: "Import", exact: true }).click()
+    await tree(ann).getByRole("link", { name: "Release checklist" }).waitFor({ timeout: 10_000 })
+    await ann.getByRole("heading", { name: "Release checklist", level: 1 }).waitFor()
+    await ann.locator(".tiptap").getByText("Tag the build").waitFor({ timeout: 10_000 })
+
+    // Export it as Markdown: the download holds the page.
+    const [download] = await Promise.all([ann.waitForEvent("download"), ann.getByRole("button", { name: "Download as Markdown" }).click()])
+    expect(download.suggestedFilename()).toBe("Release-checklist.md")
+    const text = await readFile((await download.path())!, "utf8")
+    expect(text).toContain("Tag the build")
+    expect(errors()).toEqual([])
+  }, 90_000)
+
+  it("restricts a page to listed people; a listed viewer reads it without the controls; an admin shares it publicly", async () => {
+    const route = `w/${workspaceId}/wiki/${space.id}/${pages.get("Onboarding")}`
+    const ann = await rig.signedIn(owner, route, 1400)
+    const permissions = ann.getByRole("region", { name: "Permissions" })
+    await permissions.getByLabel("Who may see and edit this page").selectOption("view")
+    await permissions.getByLabel("E-mail or role (admin, member, viewer)").fill(member.email)
+    await permissions.getByLabel("Access").selectOption("view")
+    await permissions.getByRole("button", { name: "Add" }).click()
+    await permissions.getByRole("list", { name: "Listed people and roles" }).getByText("Ben: can view").waitFor({ timeout: 10_000 })
+    await expect
+      .poll(async () => (await call(owner, "GET", `/wiki/v1/pages/${pages.get("Onboarding")}/permissions`)).restriction)
+      .toBe("view")
+
+    const ben = await rig.signedIn(member, route, 390)
+    await ben.getByRole("heading", { name: "Onboarding", level: 1 }).waitFor()
+    const his = ben.getByRole("region", { name: "Permissions" })
+    await his.getByText("You can read this page but not change who may use it.").waitFor()
+    expect(await his.getByLabel("Who may see and edit this page").isDisabled()).toBe(true)
+    expect(await his.getByRole("button", { name: "Add" }).count()).toBe(0)
+    // Sharing publicly is for space admins.
+    await ben.getByRole("region", { name: "Public sharing" }).getByText("Space admins share pages publicly.").waitFor()
+    await screenshot(ben, "wiki-viewer")
+
+    // Ann opens the page again to everyone in the space and shares it publicly: the visitor preview shows its text.
+    await permissions.getByLabel("Who may see and edit this page").selectOption("open")
+    const sharing = ann.getByRole("region", { name: "Public sharing" })
+    await sharing.getByRole("button", { name: "Share publicly" }).click()
+    await sharing.getByText("Anyone with the link can read this page (and its subpages).").waitFor({ timeout: 10_000 })
+    await sharing.getByText("Preview as a visitor").click()
+    await sharing.getByRole("article", { name: "Public preview" }).getByText("Your first week.").waitFor()
+    const visitor = await rig.atrium.request("GET", `/wiki/v1/public/pages/${pages.get("Onboarding")}`)
+    expect(visitor.status).toBe(200)
+    await screenshot(ann, "wiki-share")
+    expect(errors()).toEqual([])
+  }, 90_000)
+
+  it("the wiki pages at 390 and 1,400 px: a screenshot each and no serious or critical axe violation", async () => {
+    const routes: Array<[string, string, string]> = [
+      ["wiki-spaces", `w/${workspaceId}/wiki`, "Wiki"],
+      ["wiki-space-page", `w/${workspaceId}/wiki/${space.id}/${pages.get("Onboarding")}`, "Onboarding"],
+      ["wiki-search-results", `w/${workspaceId}/wiki/search?q=first`, "Search the wiki"]
+    ]
+    const found: Array<string> = []
+    for (const width of [390, 1400]) {
+      const page = await rig.signedIn(owner, `w/${workspaceId}`, width)
+      for (const [name, route, heading] of routes) {
+        await page.goto(`${rig.atrium.origin}/${route}`)
+        await page.getByRole("heading", { name: heading, level: 1 }).waitFor()
+        await page.waitForLoadState("networkidle")
+        await screenshot(page, name)
+        for (const v of await seriousViolations(page))
+          found.push(`${name} @${width}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`)
+      }
+    }
+    expect(found).toEqual([])
+  }, 120_000)
+})
