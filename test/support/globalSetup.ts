@@ -23,5 +23,6 @@ export default function setup(): (() => void) | undefined {
   if (!roomOnShm()) return undefined
   const scratch = mkdtempSync(`${SHM}/atrium-tests-`)
   process.env.TMPDIR = scratch
-  return () => rmSync(scratch, { recursive: true, force: true })
+  // Retries: a child process a test killed may still be letting go of its files.
+  return () => rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
 }
