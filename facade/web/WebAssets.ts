@@ -144,7 +144,7 @@ const assetOf = (file: string, immutable: boolean): Asset => {
 }
 
 /** The built files by URL path (`/`, `/index.html`, `/assets/app-XXXX.js`…). */
-export const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
+const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
   const assets = new Map<string, Asset>()
   const index = assetOf(path.join(dir, "index.html"), false)
   assets.set("/", index)
@@ -154,4 +154,22 @@ export const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
     if (statSync(path.join(assetDir, name)).isFile()) assets.set(`/assets/${name}`, assetOf(path.join(assetDir, name), true))
   }
   return assets
+}
+
+let loaded: Promise<ReadonlyMap<string, Asset>> | undefined
+
+/**
+ * The assets, built if needed and read (gzipped) once per process: hashing the
+ * sources and gzipping the bundle at level 9 cost about a second, which every
+ * server start in a process (the tests start hundreds) would pay again. A
+ * failed build is not kept, so the next start tries again.
+ */
+export const webAssets = (): Promise<ReadonlyMap<string, Asset>> => {
+  if (loaded === undefined) {
+    loaded = ensureBuilt().then(loadAssets)
+    loaded.catch(() => {
+      loaded = undefined
+    })
+  }
+  return loaded
 }

@@ -1,6 +1,6 @@
 /**
  * Serves the web app (`web/`) at `/` from the same uWS app as the API:
- * assets built on first start (WebAssets), index.html revalidated (no-cache,
+ * assets built on first start and read once per process (WebAssets), index.html revalidated (no-cache,
  * ETag), hashed assets cached for a year (immutable), gzip when accepted.
  * The app's own URLs (APP_ROUTES: history-API routes, never an API base
  * path) answer index.html, so a reload or a shared link opens that page.
@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { logError } from "../../runtime/Log.ts"
 import { extension } from "../Extension.ts"
 import type { HttpResponse, TemplatedApp } from "../uws.ts"
-import { type Asset, ensureBuilt, loadAssets } from "./WebAssets.ts"
+import { type Asset, webAssets } from "./WebAssets.ts"
 
 const send = (res: HttpResponse, asset: Asset, ifNoneMatch: string, acceptEncoding: string) => {
   res.cork(() => {
@@ -42,8 +42,8 @@ const notFound = (res: HttpResponse, status: string, message: string) => {
 
 export const attachWebApp = (app: TemplatedApp) =>
   Effect.promise(() =>
-    ensureBuilt().then(
-      (dir) => ({ assets: loadAssets(dir), problem: undefined }),
+    webAssets().then(
+      (assets) => ({ assets, problem: undefined }),
       (error: unknown) => ({ assets: new Map<string, Asset>(), problem: error })
     )
   ).pipe(

@@ -10,6 +10,7 @@ import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { Sql } from "../../persistence/Sql.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
+import { seedPglite } from "./pgliteTemplate.ts"
 
 export interface TestAtrium {
   readonly origin: string
@@ -45,6 +46,7 @@ export interface TestResponse {
 export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<TestServer> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-test-"))
   const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
+  if (!config.databaseUrl) await seedPglite(config.dataDir)
   const scope = Effect.runSync(Scope.make())
   let context: Context.Context<any> | undefined
   const server = await Effect.runPromise(

@@ -19,6 +19,7 @@ import { contentOf, docToText, yFragmentToDoc } from "../../collab/RichText.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 import type { TestAtrium } from "./atrium.ts"
+import { seedPglite } from "./pgliteTemplate.ts"
 
 export const rightByName = (name: string): DocumentRight => (name.startsWith("ro-") ? "read" : name.startsWith("no-") ? "none" : "edit")
 
@@ -49,6 +50,7 @@ export const startCollabAtrium = async (overrides: Partial<AtriumConfig> = {}, e
   const dataDir = overrides.dataDir ?? mkdtempSync(path.join(tmpdir(), "atrium-collab-"))
   const ownsDir = overrides.dataDir === undefined
   const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
+  if (!config.databaseUrl) await seedPglite(config.dataDir)
   const scope = Effect.runSync(Scope.make())
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
   Object.assign(process.env, env)

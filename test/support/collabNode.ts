@@ -11,8 +11,10 @@ import { Effect, Layer } from "effect"
 import { services, start } from "../../facade/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { testAccessLayer } from "./collabAtrium.ts"
+import { seedPglite } from "./pgliteTemplate.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
+if (!config.databaseUrl) await seedPglite(config.dataDir)
 
 const program = Effect.gen(function* () {
   const server = yield* start(config)
