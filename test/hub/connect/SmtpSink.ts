@@ -28,6 +28,8 @@ export const startSmtpSink = async (options: { readonly refuse?: () => boolean }
       })
     }
   })
+  // A sender that goes away mid-session (a killed node) resets its connection: smtp-server reports that on the server.
+  server.on("error", () => {})
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.server.address() as AddressInfo).port
   return {
