@@ -5,17 +5,19 @@
  * envelope, naming the field at fault; accepted text reads back
  * byte-identical. Fixed cases cover every field; fast-check adds random
  * hostile values with a fixed seed (`npm run fuzz` runs many more).
+ * The operations are split over two test files (pm, the other services) so
+ * the suite's workers fuzz them side by side, each against its own server.
  */
 import { fc, it } from "@fast-check/vitest"
 import { afterAll, beforeAll, describe, expect } from "vitest"
-import type { AnyOperation } from "../../facade/Operation.ts"
-import { atriumRegistry } from "../../facade/operations.ts"
-import { startAtrium, type TestServer } from "../support/atrium.ts"
-import { type Base, casesFor, echoes, type FuzzCase } from "./support/Cases.ts"
-import { expectHonest, expectRefusedNaming, type FuzzReply, send } from "./support/Client.ts"
-import { holdsUnstorable, hostileValue, storableSamples } from "./support/Hostile.ts"
-import { paramsFor, type Seeded, seedWorkspace, substitute } from "./support/Seed.ts"
-import { shapeOf } from "./support/Shapes.ts"
+import type { AnyOperation } from "../../../facade/Operation.ts"
+import { atriumRegistry } from "../../../facade/operations.ts"
+import { startAtrium, type TestServer } from "../../support/atrium.ts"
+import { type Base, casesFor, echoes, type FuzzCase } from "./Cases.ts"
+import { expectHonest, expectRefusedNaming, type FuzzReply, send } from "./Client.ts"
+import { holdsUnstorable, hostileValue, storableSamples } from "./Hostile.ts"
+import { paramsFor, type Seeded, seedWorkspace, substitute } from "./Seed.ts"
+import { shapeOf } from "./Shapes.ts"
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124)
 /** Random hostile requests per operation: a few in CI, `FUZZ_RUNS` (e.g. `npm run fuzz`) for more. */
@@ -26,13 +28,6 @@ const CONCURRENCY = 4
 
 let atrium: TestServer
 let seeded: Seeded
-beforeAll(async () => {
-  atrium = await startAtrium({ bodyLimitBytes: BODY_LIMIT })
-  seeded = await seedWorkspace(atrium, atriumRegistry, "Fuzzer")
-}, 120_000)
-afterAll(async () => {
-  await atrium?.close()
-})
 
 /**
  * Operations that destroy or give away what the other cases need (the
@@ -99,16 +94,6 @@ const runAll = async (op: AnyOperation, all: ReadonlyArray<FuzzCase>) => {
   }
 }
 
-const operations = atriumRegistry.operations
-
-describe("every operation, fixed cases from its schemas", () => {
-  for (const op of operations) {
-    it(`${op.operationId} (${op.method} ${op.path})`, async () => {
-      await runAll(op, casesFor(op, baseOf(op), BODY_LIMIT, !destructive(op)))
-    })
-  }
-})
-
 /** Every place in a JSON value, as key paths (the root excluded). */
 const placesIn = (value: unknown, at: ReadonlyArray<string> = [], found: Array<ReadonlyArray<string>> = []) => {
   const entries = Array.isArray(value)
@@ -134,56 +119,76 @@ const withValueAt = (value: unknown, path: ReadonlyArray<string>, replacement: u
 
 const stringAt = (value: unknown): string => JSON.stringify(value)?.slice(0, 60) ?? String(value)
 
-describe("every operation with a body, random hostile values at any depth", () => {
-  for (const op of operations.filter((o) => o.body !== undefined && shapeOf(o).body.length > 0)) {
-    // Top-level fields (present or not) and every place inside the example body.
-    const example = op.examples[0]?.request?.body
-    const places = [
-      ...shapeOf(op).body.map((field) => [field.name] as ReadonlyArray<string>),
-      ...placesIn(example).filter((path) => path.length > 1)
-    ]
-    it.prop([fc.constantFrom(...places), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
-      `${op.operationId} (${op.method} ${op.path})`,
-      async (place, value) => {
-        const base = baseOf(op)
-        const field = place.join(".")
-        const fuzzCase: FuzzCase = {
-          label: `${field}=${stringAt(value)}`,
-          params: base.params,
-          ...(base.query !== undefined ? { query: base.query } : {}),
-          body: withValueAt(base.body, place, value),
-          expect: holdsUnstorable(value)
-            ? { kind: "refused", path: `body.${field}` }
-            : // Free text must come back as sent; other strings may be normalized (trimmed names, upper-case keys).
-              typeof value === "string" && storableSamples.includes(value) && place.length === 1
-              ? { kind: "stored", field, value }
-              : { kind: "honest" }
-        }
-        check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
-      }
-    )
-  }
-})
+/** Fuzzes the registry's operations that `select` picks, against a server of its own. */
+export const fuzzOperations = (select: (op: AnyOperation) => boolean) => {
+  const operations = atriumRegistry.operations.filter(select)
+  beforeAll(async () => {
+    atrium = await startAtrium({ bodyLimitBytes: BODY_LIMIT })
+    seeded = await seedWorkspace(atrium, atriumRegistry, "Fuzzer")
+  }, 120_000)
+  afterAll(async () => {
+    await atrium?.close()
+  })
 
-describe("every operation with a query, random hostile values", () => {
-  for (const op of operations.filter((o) => shapeOf(o).query.length > 0)) {
-    const names = shapeOf(op).query.map((field) => field.name)
-    it.prop([fc.constantFrom(...names), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
-      `${op.operationId} (${op.method} ${op.path})`,
-      async (name, value) => {
-        const base = baseOf(op)
-        const text = (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).slice(0, 4000)
-        // What arrives: a URL carries UTF-8, so an unpaired surrogate is sent as U+FFFD.
-        const arrives = new URLSearchParams(new URLSearchParams({ text }).toString()).get("text")!
-        const fuzzCase: FuzzCase = {
-          label: `query ${name}=${stringAt(text)}`,
-          params: base.params,
-          query: { ...base.query, [name]: text },
-          ...(op.body && base.body !== undefined ? { body: base.body } : {}),
-          expect: holdsUnstorable(arrives) ? { kind: "refused", path: `query.${name}` } : { kind: "honest" }
+  describe("every operation, fixed cases from its schemas", () => {
+    for (const op of operations) {
+      it(`${op.operationId} (${op.method} ${op.path})`, async () => {
+        await runAll(op, casesFor(op, baseOf(op), BODY_LIMIT, !destructive(op)))
+      })
+    }
+  })
+
+  describe("every operation with a body, random hostile values at any depth", () => {
+    for (const op of operations.filter((o) => o.body !== undefined && shapeOf(o).body.length > 0)) {
+      // Top-level fields (present or not) and every place inside the example body.
+      const example = op.examples[0]?.request?.body
+      const places = [
+        ...shapeOf(op).body.map((field) => [field.name] as ReadonlyArray<string>),
+        ...placesIn(example).filter((path) => path.length > 1)
+      ]
+      it.prop([fc.constantFrom(...places), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
+        `${op.operationId} (${op.method} ${op.path})`,
+        async (place, value) => {
+          const base = baseOf(op)
+          const field = place.join(".")
+          const fuzzCase: FuzzCase = {
+            label: `${field}=${stringAt(value)}`,
+            params: base.params,
+            ...(base.query !== undefined ? { query: base.query } : {}),
+            body: withValueAt(base.body, place, value),
+            expect: holdsUnstorable(value)
+              ? { kind: "refused", path: `body.${field}` }
+              : // Free text must come back as sent; other strings may be normalized (trimmed names, upper-case keys).
+                typeof value === "string" && storableSamples.includes(value) && place.length === 1
+                ? { kind: "stored", field, value }
+                : { kind: "honest" }
+          }
+          check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
         }
-        check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
-      }
-    )
-  }
-})
+      )
+    }
+  })
+
+  describe("every operation with a query, random hostile values", () => {
+    for (const op of operations.filter((o) => shapeOf(o).query.length > 0)) {
+      const names = shapeOf(op).query.map((field) => field.name)
+      it.prop([fc.constantFrom(...names), hostileValue], { seed: SEED, numRuns: RUNS, endOnFailure: true })(
+        `${op.operationId} (${op.method} ${op.path})`,
+        async (name, value) => {
+          const base = baseOf(op)
+          const text = (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).slice(0, 4000)
+          // What arrives: a URL carries UTF-8, so an unpaired surrogate is sent as U+FFFD.
+          const arrives = new URLSearchParams(new URLSearchParams({ text }).toString()).get("text")!
+          const fuzzCase: FuzzCase = {
+            label: `query ${name}=${stringAt(text)}`,
+            params: base.params,
+            query: { ...base.query, [name]: text },
+            ...(op.body && base.body !== undefined ? { body: base.body } : {}),
+            expect: holdsUnstorable(arrives) ? { kind: "refused", path: `query.${name}` } : { kind: "honest" }
+          }
+          check(op, fuzzCase, await send(atrium.origin, op, seeded.caller, fuzzCase))
+        }
+      )
+    }
+  })
+}
