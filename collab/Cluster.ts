@@ -4,7 +4,7 @@
  * Without NATS there is one node and nothing to reach.
  */
 import type { Document } from "@hocuspocus/server"
-import type { Editor } from "./LiveDocuments.ts"
+import type { Editor } from "../actors/LiveDocuments.ts"
 
 export interface ClusterNode {
   /** This node's id (distinct per process). */

@@ -6,7 +6,7 @@
  * (`checkDoc`), so an invalid document here is a defect.
  */
 import { Context, Effect } from "effect"
-import { type DocumentSnapshot, LiveDocuments, type LiveDocumentsShape } from "./LiveDocuments.ts"
+import { type DocumentSnapshot, LiveDocuments, type LiveDocumentsShape } from "../actors/LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 
 /** The running collab server of this process (for the endpoint and tests). */

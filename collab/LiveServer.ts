@@ -42,8 +42,17 @@ import type { Sql, SqlError } from "../persistence/Sql.ts"
 import { type ClusterHost, type ClusterNode, soloNode } from "./Cluster.ts"
 import type { CollabOptions } from "./CollabOptions.ts"
 import * as DocumentStore from "./DocumentStore.ts"
-import type { DocumentSnapshot, Editor, ProseMirrorNode } from "./LiveDocuments.ts"
-import { appendToYFragment, contentOf, docToHtml, docToMarkdown, docToText, docToYFragment, stateToDoc, validateDoc } from "./RichText.ts"
+import type { DocumentSnapshot, Editor, ProseMirrorNode } from "../actors/LiveDocuments.ts"
+import {
+  appendToYFragment,
+  contentOf,
+  docToHtml,
+  docToMarkdown,
+  docToText,
+  docToYFragment,
+  stateToDoc,
+  validateDoc
+} from "../richtext/RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { DocumentFanOut } from "./DocumentFanOut.ts"
 import { UpdateLog } from "./UpdateLog.ts"

@@ -26,7 +26,7 @@ import * as encoding from "lib0/encoding"
 import { encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
 import type { ClusterHost, ClusterNode } from "./Cluster.ts"
-import type { Editor } from "./LiveDocuments.ts"
+import type { Editor } from "../actors/LiveDocuments.ts"
 import { logWarning } from "../runtime/Log.ts"
 
 const Kind = { Chunk: 0, Update: 1, Awareness: 2, Sync: 3, Repair: 4, Removed: 5 } as const

@@ -4,7 +4,8 @@
  * runtime ← persistence ← actors ← facade, with collab/ and streams/ beside
  * facade (they may import actors/, persistence/, runtime/, not facade/).
  * web/ is the browser app: it imports none of the server's folders, and they
- * import nothing of it. Type-only imports count: a layer that knows a higher
+ * import nothing of it. richtext/ (the editors' schema and its conversions) is
+ * shared by both: any folder may import it, and it imports neither. Type-only imports count: a layer that knows a higher
  * one's types is coupled to it all the same. And facade/ does not import
  * persistence/ at all: operations call the services' read modules and actors
  * under actors/, which own the SQL (issue 23).
@@ -25,6 +26,8 @@ const layers: Readonly<Record<string, number>> = {
   collab: 3,
   streams: 3
 }
+/** Shared by the server and the browser app: importable from anywhere, importing no other folder of the tree. */
+const shared = new Set(["richtext"])
 /** Beside facade: they serve it and may not reach into it. */
 const besideFacade = new Set(["collab", "streams"])
 const server = new Set(Object.keys(layers))
@@ -36,22 +39,6 @@ const server = new Set(Object.keys(layers))
  * for removal from here.
  */
 const allowedArrows: ReadonlyArray<readonly [arrow: string, removedBy: string]> = [
-  ["actors/feedback/ArticleContent.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/feedback/Description.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/feedback/DeskQueries.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/feedback/ReleaseCommands.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/pmops/WhiteboardAccess.ts -> collab/DocumentAccess.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/CommentAnchor.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/wiki/PageContent.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/wiki/PageContent.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/PageImport.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/wiki/PageImport.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/PageVersions.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/PublicWiki.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/SearchIndex.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/SpaceExport.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
-  ["actors/wiki/SpaceExport.ts -> collab/RichText.ts", "web-content: rich text below actors/"],
-  ["actors/wiki/WikiPage.ts -> collab/LiveDocuments.ts", "collab-seams: LiveDocuments/DocumentAccess below actors/"],
   [
     "collab/CollabEndpoint.ts -> facade/auth/Authenticate.ts",
     "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
@@ -77,22 +64,6 @@ const allowedArrows: ReadonlyArray<readonly [arrow: string, removedBy: string]> 
   [
     "streams/StreamsExtension.ts -> facade/Extension.ts",
     "collab-seams: facade/uws.ts, Extension.ts, Config.ts, auth below collab/ and streams/"
-  ],
-  [
-    "web/src/areas/work/Description.tsx -> collab/richtext/Extensions.ts",
-    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
-  ],
-  [
-    "web/src/areas/work/Description.tsx -> collab/richtext/Markdown.ts",
-    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
-  ],
-  [
-    "web/src/areas/work/Description.tsx -> collab/richtext/Schema.ts",
-    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
-  ],
-  [
-    "web/src/wiki/Editor.ts -> collab/richtext/Extensions.ts",
-    "web-app: the rich-text schema shared with the browser needs a home web/ may import"
   ]
 ]
 
@@ -151,6 +122,11 @@ for (const [from, targets] of graph) {
   for (const to of targets) {
     const toFolder = folderOf(to)
     if (fromFolder === toFolder) continue
+    if (shared.has(toFolder)) continue
+    if (shared.has(fromFolder)) {
+      upward.push(`${relative(from)} -> ${relative(to)}`)
+      continue
+    }
     const crossesWeb = (fromFolder === "web") !== (toFolder === "web") && (server.has(fromFolder) || server.has(toFolder))
     const fromLayer = layers[fromFolder]
     const toLayer = layers[toFolder]

@@ -5,7 +5,7 @@
  * Off-schema JSON is refused with 400 naming the node (`contentFrom`).
  */
 import { Effect, Schema } from "effect"
-import { docToHtml, docToMarkdown, type ProseMirrorNode } from "../../collab/RichText.ts"
+import { docToHtml, docToMarkdown, type ProseMirrorNode } from "../../richtext/RichText.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { contentFrom } from "../wiki/PageContent.ts"
 import { ProseMirrorNode as ProseMirrorJson } from "../wiki/WikiViews.ts"

@@ -6,7 +6,7 @@
  * 400 naming the node.
  */
 import { Effect } from "effect"
-import { checkDoc, docToMarkdown, docToText, emptyDoc, markdownToDoc } from "../../collab/RichText.ts"
+import { checkDoc, docToMarkdown, docToText, emptyDoc, markdownToDoc } from "../../richtext/RichText.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { ProseMirrorJson } from "../wiki/WikiViews.ts"
 

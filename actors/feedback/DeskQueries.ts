@@ -5,7 +5,7 @@
  * is read here on demand.
  */
 import { Effect } from "effect"
-import { docToHtml, docToMarkdown, type ProseMirrorNode } from "../../collab/RichText.ts"
+import { docToHtml, docToMarkdown, type ProseMirrorNode } from "../../richtext/RichText.ts"
 import { query } from "../../persistence/Sql.ts"
 import { iso, isoOrNull } from "../wiki/WikiQueries.ts"
 import {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import type { ProseMirrorNode } from "../../collab/RichText.ts"
+import type { ProseMirrorNode } from "../../richtext/RichText.ts"
 import { query } from "../../persistence/Sql.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { iso } from "../wiki/WikiQueries.ts"

@@ -6,7 +6,7 @@
  * the wiki's access for every other name.
  */
 import { Effect, Layer, Option } from "effect"
-import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
+import { DocumentAccess, type DocumentRight } from "../DocumentAccess.ts"
 import type { Principal } from "../identity/Principal.ts"
 import { atLeast, Workspace } from "../identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"

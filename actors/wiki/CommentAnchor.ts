@@ -11,7 +11,7 @@
  * way an editor (Tiptap) highlights them, with the text they now cover.
  */
 import * as Y from "yjs"
-import { contentOf, nodeSpecs } from "../../collab/RichText.ts"
+import { contentOf, nodeSpecs } from "../../richtext/RichText.ts"
 
 interface Segment {
   readonly text: Y.XmlText

@@ -4,8 +4,8 @@
  * (and, for JSON, the offending node).
  */
 import { Effect } from "effect"
-import { checkDoc, htmlToDoc, markdownToDoc } from "../../collab/RichText.ts"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { checkDoc, htmlToDoc, markdownToDoc } from "../../richtext/RichText.ts"
+import { LiveDocuments } from "../LiveDocuments.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { PageRow, SpaceRow } from "./WikiRecords.ts"
 import type { PageRight } from "./WikiRoles.ts"

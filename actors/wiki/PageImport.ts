@@ -12,8 +12,8 @@
  * else the file name.
  */
 import { Effect } from "effect"
-import { htmlToDoc, htmlToText, markdownToDoc } from "../../collab/RichText.ts"
-import type { ProseMirrorNode } from "../../collab/LiveDocuments.ts"
+import { htmlToDoc, htmlToText, markdownToDoc } from "../../richtext/RichText.ts"
+import type { ProseMirrorNode } from "../LiveDocuments.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { textProblem, unstorableText } from "../StorableText.ts"

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import type { DocumentSnapshot } from "../../collab/LiveDocuments.ts"
+import type { DocumentSnapshot } from "../LiveDocuments.ts"
 import { query } from "../../persistence/Sql.ts"
 import { iso } from "./WikiQueries.ts"
 import type { ProseMirrorJson } from "./WikiViews.ts"

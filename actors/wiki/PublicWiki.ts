@@ -14,7 +14,7 @@
  */
 import { Effect, Schema } from "effect"
 import { usersByIds } from "../identity/IdentityQueries.ts"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../LiveDocuments.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type PublicSiteView, siteViewOf } from "./PublicSite.ts"

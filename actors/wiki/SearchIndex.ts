@@ -7,7 +7,7 @@
  * about a second after the keystrokes.
  */
 import { Effect, Layer } from "effect"
-import { type DocumentSnapshot, LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { type DocumentSnapshot, LiveDocuments } from "../LiveDocuments.ts"
 import { query, type Sql } from "../../persistence/Sql.ts"
 import { userRefJson } from "../identity/IdentityQueries.ts"
 import { recordEdit } from "./PageActivity.ts"

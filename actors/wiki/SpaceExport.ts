@@ -12,8 +12,8 @@
  * reads as failed.
  */
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { escapeHtml } from "../../collab/RichText.ts"
+import { LiveDocuments } from "../LiveDocuments.ts"
+import { escapeHtml } from "../../richtext/RichText.ts"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../LiveDocuments.ts"
 import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"

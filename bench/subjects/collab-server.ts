@@ -7,7 +7,7 @@
  * a user and prints `READY port=<port> token=<access token>`.
  */
 import { Effect, Layer } from "effect"
-import { DocumentAccess } from "../../collab/DocumentAccess.ts"
+import { DocumentAccess } from "../../actors/DocumentAccess.ts"
 import { services, start } from "../../facade/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { reportSettledMemoryOnSignal } from "./settled-memory.ts"

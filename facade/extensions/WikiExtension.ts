@@ -11,8 +11,8 @@
  *   changes (it registers once per LiveDocuments).
  */
 import { Effect, Layer, Option } from "effect"
-import { DocumentAccess, type DocumentRight } from "../../collab/DocumentAccess.ts"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { DocumentAccess, type DocumentRight } from "../../actors/DocumentAccess.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
 import { extension } from "../Extension.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { searchIndexing } from "../../actors/wiki/SearchIndex.ts"

@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { BoardView } from "../../actors/feedback/Board.ts"
-import { escapeHtml } from "../../collab/RichText.ts"
+import { escapeHtml } from "../../richtext/RichText.ts"
 import { ChangelogKind, type ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { articleOf } from "../../actors/feedback/ReleaseCommands.ts"

@@ -53,7 +53,7 @@ const sourceKey = (): string => {
   const hash = createHash("sha256")
   const inputs = [
     ...filesUnder(WEB_DIR),
-    ...filesUnder(path.join(ROOT, "collab", "richtext")),
+    ...filesUnder(path.join(ROOT, "richtext")),
     path.join(ROOT, "package-lock.json"),
     fileURLToPath(import.meta.url)
   ].sort()

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
 import { Account } from "../../actors/identity/Account.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Id, Timestamp, normalizeEmail } from "../../actors/Fields.ts"

@@ -5,7 +5,7 @@
  * so connected editors converge on it at once.
  */
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { readPage } from "../../actors/wiki/PageContent.ts"
 import { versionContent, versionsOf, WikiPageVersionView } from "../../actors/wiki/PageVersions.ts"

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { docToHtml } from "../../collab/RichText.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
+import { docToHtml } from "../../richtext/RichText.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { checkCover } from "../../actors/wiki/CoverGallery.ts"

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
-import { markdownToDoc } from "../../collab/RichText.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
+import { markdownToDoc } from "../../richtext/RichText.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { type LivePages, livePages, pageByRef, spaceByRef } from "../../actors/wiki/LiteRefs.ts"
 import { ensureActive, type WikiCaller } from "../../actors/wiki/WikiAccess.ts"

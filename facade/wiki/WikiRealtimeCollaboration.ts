@@ -12,7 +12,7 @@ import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 
 import { callerOf, documentRightOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
-import { LiveDocuments } from "../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../../actors/LiveDocuments.ts"
 import { CollabServer } from "../../collab/LiveDocumentsLive.ts"
 
 import { principalOf } from "../Access.ts"

@@ -13,7 +13,7 @@
 import { createRequire } from "node:module"
 import MarkdownIt from "markdown-it"
 import { describe, expect, it } from "vitest"
-import { docToHtml, docToMarkdown, htmlToDoc, markdownToDoc } from "../../collab/RichText.ts"
+import { docToHtml, docToMarkdown, htmlToDoc, markdownToDoc } from "../../richtext/RichText.ts"
 
 interface Example {
   readonly markdown: string

@@ -22,7 +22,7 @@
 import { createRequire } from "node:module"
 import { Window } from "happy-dom"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { docToHtml, docToState, markdownToDoc, stateToDoc, validateDoc } from "../../collab/RichText.ts"
+import { docToHtml, docToState, markdownToDoc, stateToDoc, validateDoc } from "../../richtext/RichText.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { createSpace, team } from "../wiki/editing/fixture.ts"
 

@@ -1,13 +1,13 @@
 /**
  * The prosemirror-markdown serializer members the Markdown writer reaches
- * beyond the library's typings (`collab/richtext/MarkdownInternals.ts`): the
+ * beyond the library's typings (`richtext/MarkdownInternals.ts`): the
  * installed version has each with the expected shape and behaviour, and the
  * check names what an upgrade would have changed.
  */
 import { MarkdownSerializer, type MarkdownSerializerState } from "prosemirror-markdown"
 import { describe, expect, it } from "vitest"
-import { richTextSchema } from "../../collab/RichText.ts"
-import { internalsProblems } from "../../collab/richtext/MarkdownInternals.ts"
+import { richTextSchema } from "../../richtext/RichText.ts"
+import { internalsProblems } from "../../richtext/MarkdownInternals.ts"
 
 /** A live serializer state, as node writers receive it. */
 const liveState = (): MarkdownSerializerState => {

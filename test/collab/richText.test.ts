@@ -16,7 +16,7 @@ import {
   stateToDoc,
   validateDoc,
   yFragmentToDoc
-} from "../../collab/RichText.ts"
+} from "../../richtext/RichText.ts"
 
 const text = (value: string, marks?: Array<{ type: string; attrs?: Record<string, unknown> }>): ProseMirrorNode =>
   marks === undefined ? { type: "text", text: value } : { type: "text", text: value, marks }

@@ -6,7 +6,7 @@
  */
 import { fc, it } from "@fast-check/vitest"
 import { describe, expect } from "vitest"
-import { docToHtml, docToMarkdown, htmlToDoc, markdownToDoc, type ProseMirrorNode, validateDoc } from "../../collab/RichText.ts"
+import { docToHtml, docToMarkdown, htmlToDoc, markdownToDoc, type ProseMirrorNode, validateDoc } from "../../richtext/RichText.ts"
 
 // No whitespace inside words: runs are joined by single spaces (HTML collapses runs of blanks, Markdown trims block edges).
 const CHARS = [..."abcxyz019*_~=`[]()<>#!\\&|-+.:/@\"'"]

@@ -9,7 +9,7 @@
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { docToText } from "../../collab/RichText.ts"
+import { docToText } from "../../richtext/RichText.ts"
 import { BrowserRig, chromiumAvailable, SHOTS, type User } from "./BrowserRig.ts"
 
 describe.skipIf(!chromiumAvailable("web browser tests"))("web app in Chromium", () => {

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import * as DocumentStore from "../../../collab/DocumentStore.ts"
-import { LiveDocuments } from "../../../collab/LiveDocuments.ts"
+import { LiveDocuments } from "../../../actors/LiveDocuments.ts"
 import { read } from "../../../actors/pm/WorkActor.ts"
 import { documentNameOf, PmWhiteboard } from "../../../actors/pmops/Whiteboards.ts"
 import { reject } from "../../../runtime/Rejection.ts"

@@ -1,6 +1,6 @@
 import * as Y from "yjs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contentOf } from "../../../collab/RichText.ts"
+import { contentOf } from "../../../richtext/RichText.ts"
 import { startAtrium, type TestAtrium } from "../../support/atrium.ts"
 import { connectEditor, eventually, synced } from "../../support/collabAtrium.ts"
 import { closeEditor, createPage, createSpace, team, type Team } from "./fixture.ts"

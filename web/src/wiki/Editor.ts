@@ -1,6 +1,6 @@
 /**
  * The live editor: Tiptap on the schema shared with the server
- * (collab/richtext/Extensions.ts), bound to the page's Yjs document over
+ * (richtext/Extensions.ts), bound to the page's Yjs document over
  * Hocuspocus (`/wiki/v1/collab`, document name = page id, token = the JWT),
  * with collaboration carets labelled by name and colour.
  */
@@ -11,7 +11,7 @@ import CollaborationCaret from "@tiptap/extension-collaboration-caret"
 import { ListKeymap } from "@tiptap/extension-list"
 import { Dropcursor, Gapcursor, TrailingNode } from "@tiptap/extensions"
 import * as Y from "yjs"
-import { richTextExtensions } from "../../../collab/richtext/Extensions.ts"
+import { richTextExtensions } from "../../../richtext/Extensions.ts"
 import { currentSession, refresh } from "../api.ts"
 import { h, mount } from "../dom.ts"
 

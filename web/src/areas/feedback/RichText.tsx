@@ -1,5 +1,5 @@
 /**
- * ProseMirror JSON on the shared rich-text schema (collab/richtext) as React
+ * ProseMirror JSON on the shared rich-text schema (richtext/) as React
  * elements: the nodes and marks feedback posts use. Unknown nodes render
  * their children, so a newer schema never hides text.
  */

@@ -1,6 +1,6 @@
 /**
  * A task's description as rich text: Tiptap (React bindings) on the schema
- * shared with the server, stored as Markdown (collab/richtext/Markdown.ts,
+ * shared with the server, stored as Markdown (richtext/Markdown.ts,
  * the same round trip agents use). Edits stay local until saved; a remote
  * change does not overwrite unsaved text, and leaving the page with unsaved
  * text asks first.
@@ -8,9 +8,9 @@
 import { UndoRedo } from "@tiptap/extensions"
 import { EditorContent, type JSONContent, useEditor, useEditorState } from "@tiptap/react"
 import { useEffect, useState } from "react"
-import { richTextExtensions } from "../../../../collab/richtext/Extensions.ts"
-import { docToMarkdown, markdownToDoc } from "../../../../collab/richtext/Markdown.ts"
-import type { ProseMirrorNode } from "../../../../collab/richtext/Schema.ts"
+import { richTextExtensions } from "../../../../richtext/Extensions.ts"
+import { docToMarkdown, markdownToDoc } from "../../../../richtext/Markdown.ts"
+import type { ProseMirrorNode } from "../../../../richtext/Schema.ts"
 
 /** The stored Markdown as editor content (the shared schema's JSON; Tiptap's type only differs in mutability). */
 const contentOf = (markdown: string) => markdownToDoc(markdown) as JSONContent

@@ -4,7 +4,7 @@
  * ids) provides it; collab knows nothing of pages or spaces.
  */
 import { Context, type Effect } from "effect"
-import type { Principal } from "../actors/identity/Principal.ts"
+import type { Principal } from "./identity/Principal.ts"
 
 /** edit: read and write; read: updates refused, document untouched; none: connection refused. */
 export type DocumentRight = "edit" | "read" | "none"
@@ -13,4 +13,4 @@ export interface DocumentAccessShape {
   readonly rightOf: (principal: Principal, documentName: string) => Effect.Effect<DocumentRight>
 }
 
-export class DocumentAccess extends Context.Service<DocumentAccess, DocumentAccessShape>()("atrium/collab/DocumentAccess") {}
+export class DocumentAccess extends Context.Service<DocumentAccess, DocumentAccessShape>()("atrium/DocumentAccess") {}

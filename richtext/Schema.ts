@@ -10,10 +10,16 @@
  * are read as a paragraph holding them.
  */
 import type { ContentMatch, MarkType, NodeType } from "@tiptap/pm/model"
-import type { ProseMirrorNode } from "../LiveDocuments.ts"
 import { richTextSchema } from "./Extensions.ts"
 
-export type { ProseMirrorNode }
+/** A ProseMirror JSON node in the rich-text schema. */
+export type ProseMirrorNode = {
+  readonly type: string
+  readonly attrs?: Record<string, unknown>
+  readonly content?: ReadonlyArray<ProseMirrorNode>
+  readonly marks?: ReadonlyArray<{ readonly type: string; readonly attrs?: Record<string, unknown> }>
+  readonly text?: string
+}
 export type ProseMirrorMark = NonNullable<ProseMirrorNode["marks"]>[number]
 
 /** Why a document was refused: `path` points at the offending value (e.g. `content[2].attrs.level`). */

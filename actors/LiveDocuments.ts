@@ -3,19 +3,15 @@
  * document (a wiki page, a feedback milestone article). REST edits go through
  * it and reach connected editors at once; reads see what editors typed.
  *
- * Contract (the implementation lives beside this file in collab/): documents
- * are named by their owner's id (a wiki page id); content is ProseMirror JSON
- * in the rich-text schema of `RichText.ts`.
+ * The contract lives here, below the services that use it; collab/ implements
+ * it (collab/LiveDocumentsLive.ts). Documents are named by their owner's id
+ * (a wiki page id); content is ProseMirror JSON in the rich-text schema of
+ * `richtext/RichText.ts`.
  */
 import { Context, type Effect } from "effect"
+import type { ProseMirrorNode } from "../richtext/Schema.ts"
 
-export type ProseMirrorNode = {
-  readonly type: string
-  readonly attrs?: Record<string, unknown>
-  readonly content?: ReadonlyArray<ProseMirrorNode>
-  readonly marks?: ReadonlyArray<{ readonly type: string; readonly attrs?: Record<string, unknown> }>
-  readonly text?: string
-}
+export type { ProseMirrorNode }
 
 export interface DocumentSnapshot {
   /** ProseMirror JSON of the document (`{type: "doc", content: [...]}`). */
@@ -54,4 +50,4 @@ export interface LiveDocumentsShape {
   readonly onChange: (listener: (name: string, snapshot: DocumentSnapshot) => Effect.Effect<void>) => Effect.Effect<void>
 }
 
-export class LiveDocuments extends Context.Service<LiveDocuments, LiveDocumentsShape>()("atrium/collab/LiveDocuments") {}
+export class LiveDocuments extends Context.Service<LiveDocuments, LiveDocumentsShape>()("atrium/LiveDocuments") {}

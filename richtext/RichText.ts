@@ -17,8 +17,8 @@
  * Callers' ProseMirror JSON goes through `validateDoc` / `checkDoc` first:
  * unknown node or mark types are refused with the path of the offender.
  */
-import type { ProseMirrorNode } from "./LiveDocuments.ts"
-import { attrOf } from "./richtext/Schema.ts"
+import type { ProseMirrorNode } from "./Schema.ts"
+import { attrOf } from "./Schema.ts"
 
 export type { ProseMirrorNode }
 export {
@@ -32,10 +32,10 @@ export {
   nodeSpecs,
   type ProseMirrorMark,
   validateDoc
-} from "./richtext/Schema.ts"
-export { richTextExtensions, richTextSchema } from "./richtext/Extensions.ts"
-export { docToHtml, escapeHtml, htmlToDoc, htmlToText, safeUrl } from "./richtext/Html.ts"
-export { docToMarkdown, markdownToDoc } from "./richtext/Markdown.ts"
+} from "./Schema.ts"
+export { richTextExtensions, richTextSchema } from "./Extensions.ts"
+export { docToHtml, escapeHtml, htmlToDoc, htmlToText, safeUrl } from "./Html.ts"
+export { docToMarkdown, markdownToDoc } from "./Markdown.ts"
 export {
   appendToYFragment,
   contentOf,
@@ -44,7 +44,7 @@ export {
   FRAGMENT,
   stateToDoc,
   yFragmentToDoc
-} from "./richtext/YjsMapping.ts"
+} from "./YjsMapping.ts"
 
 const inlineText = (node: ProseMirrorNode): string => {
   switch (node.type) {
