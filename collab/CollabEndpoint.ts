@@ -22,7 +22,7 @@
  *   and its provider reconnects and resyncs.
  */
 import { Effect, Exit, Option } from "effect"
-import { authenticate } from "../facade/auth/Authenticate.ts"
+import { authenticate } from "../actors/auth/Authenticate.ts"
 import type { Principal } from "../actors/identity/Principal.ts"
 import { type TemplatedApp, uws, type WebSocket } from "../facade/uws.ts"
 import type { CollabOptions } from "./CollabOptions.ts"

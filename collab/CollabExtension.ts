@@ -1,16 +1,14 @@
 /**
- * The collab extension: live documents (LiveDocuments) and the Hocuspocus
- * endpoint at {wiki}/v1/collab.
+ * What the facade mounts as its collab extension (facade/LiveExtensions.ts):
+ * live documents (LiveDocuments) and the Hocuspocus endpoint at {wiki}/v1/collab.
  *
- * Its layer builds on SQL alone (no actors): the live server, its update log
- * and, when `NATS_URL` is set, its cluster node; it provides `LiveDocuments`
- * and `CollabServer`. `attach` adds the WebSocket route; it runs in the full
+ * The layer builds on SQL alone (no actors): the live server, its update log
+ * and, with a NATS URL, its cluster node; it provides `LiveDocuments` and
+ * `CollabServer`. `attachCollab` adds the WebSocket route; it runs in the full
  * context, where it resolves `authenticate` (actors, tokens) and the
  * optional `DocumentAccess` the wiki provides.
  */
 import { Effect, Layer } from "effect"
-import type { AtriumConfig } from "../facade/Config.ts"
-import { extension } from "../facade/Extension.ts"
 import type { TemplatedApp } from "../facade/uws.ts"
 import { Sql } from "../persistence/Sql.ts"
 import { attachEndpoint } from "./CollabEndpoint.ts"
@@ -19,8 +17,14 @@ import { CollabServer, collabContext } from "./LiveDocumentsLive.ts"
 import { LiveServer, type RunSql } from "./LiveServer.ts"
 import { natsCluster } from "./NatsCluster.ts"
 
+/** Where the cluster's nodes meet (no `natsUrl`: one process, no cluster). */
+export interface CollabCluster {
+  readonly natsUrl: string | undefined
+  readonly natsPrefix: string
+}
+
 /** The collab services, built on `Sql` (and NATS when configured). */
-export const collabLayer = (config: AtriumConfig, options: CollabOptions = collabOptionsFromEnv()) =>
+export const collabLayer = (config: CollabCluster, options: CollabOptions = collabOptionsFromEnv()) =>
   Layer.effectContext(
     Effect.gen(function* () {
       const sql = yield* Sql
@@ -45,12 +49,9 @@ export const collabLayer = (config: AtriumConfig, options: CollabOptions = colla
     })
   )
 
-export const collabExtension = extension({
-  name: "collab",
-  layer: (config) => collabLayer(config),
-  attach: (app: TemplatedApp) =>
-    Effect.gen(function* () {
-      const server = yield* CollabServer
-      yield* attachEndpoint(app, server, server.options)
-    })
-})
+/** Adds the collab WebSocket route to the app, with the options the live server was built with. */
+export const attachCollab = (app: TemplatedApp) =>
+  Effect.gen(function* () {
+    const server = yield* CollabServer
+    yield* attachEndpoint(app, server, server.options)
+  })

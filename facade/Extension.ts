@@ -9,7 +9,7 @@ import type { Effect, Layer } from "effect"
 import type { ActorStore } from "../runtime/ActorStore.ts"
 import type { BlobStore } from "../persistence/BlobStore.ts"
 import type { Sql } from "../persistence/Sql.ts"
-import type { AccessTokens } from "./auth/AccessTokens.ts"
+import type { AccessTokens } from "../actors/auth/AccessTokens.ts"
 import type { AtriumConfig } from "./Config.ts"
 import type { TemplatedApp } from "./uws.ts"
 

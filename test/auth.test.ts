@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
-import { make as makeAccessTokens } from "../facade/auth/AccessTokens.ts"
+import { make as makeAccessTokens } from "../actors/auth/AccessTokens.ts"
 import { signUp, startAtrium, type TestAtrium } from "./support/atrium.ts"
 
 let atrium: TestAtrium

@@ -14,7 +14,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Cause, Effect, Exit, Layer } from "effect"
-import { authenticate } from "../auth/Authenticate.ts"
+import { authenticate } from "../../actors/auth/Authenticate.ts"
 import { extension } from "../Extension.ts"
 import { fromFailure, type HttpError, httpError } from "../HttpError.ts"
 import { requestIdFrom, statusLine } from "../HttpServer.ts"

@@ -6,7 +6,7 @@ import { Session, SessionInfo } from "../../actors/identity/Session.ts"
 import { Email, Name, normalizeEmail } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { userOf } from "../Access.ts"
-import { endSessions, logIn, refresh, TokenPair } from "../auth/SessionTokens.ts"
+import { endSessions, logIn, refresh, TokenPair } from "../../actors/auth/SessionTokens.ts"
 import { tagGroup } from "../Operation.ts"
 import { authenticationExamples } from "./Authentication.examples.ts"
 const { operation } = tagGroup("pm", "Authentication", authenticationExamples)

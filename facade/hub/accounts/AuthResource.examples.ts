@@ -1,6 +1,6 @@
 /** Request and response examples of the operations in AuthResource.ts, by operationId: the catalog and the OpenAPI documents show them. */
 import { examplesById } from "../../Operation.ts"
-import { exampleUser, examplePair } from "../../auth/SessionTokens.ts"
+import { exampleUser, examplePair } from "../../../actors/auth/SessionTokens.ts"
 
 const at = "2026-11-21T12:00:00.000Z"
 

@@ -13,7 +13,7 @@ import { Email, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { endSessions, logIn, refresh, TokenPair } from "../../auth/SessionTokens.ts"
+import { endSessions, logIn, refresh, TokenPair } from "../../../actors/auth/SessionTokens.ts"
 import { tagGroup } from "../../Operation.ts"
 import { authResourceExamples, resetAccepted } from "./AuthResource.examples.ts"
 

@@ -1,6 +1,6 @@
 /** Request and response examples of the operations in DemoUserResource.ts, by operationId: the catalog and the OpenAPI documents show them. */
 import { examplesById } from "../../Operation.ts"
-import { examplePair } from "../../auth/SessionTokens.ts"
+import { examplePair } from "../../../actors/auth/SessionTokens.ts"
 import { exampleDemo, exampleKey } from "./DemoSeeding.ts"
 
 export const demoUserResourceExamples = examplesById({

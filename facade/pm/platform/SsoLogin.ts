@@ -20,7 +20,7 @@ import { domainOfEmail, saveLoginState, takeLoginState, workspaceOfDomain } from
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { type Rejection, reject } from "../../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../../Operation.ts"
-import { mintRefreshToken, refreshExpiry, TokenPair, tokenPair } from "../../auth/SessionTokens.ts"
+import { mintRefreshToken, refreshExpiry, TokenPair, tokenPair } from "../../../actors/auth/SessionTokens.ts"
 import { provisionUser } from "./InternalServices.ts"
 import { asService, INTERNAL_NOTE } from "./Shared.ts"
 import { ssoDiscoveryResourceExamples, oAuthCallbacksExamples, internalSsoResourceExamples } from "./SsoLogin.examples.ts"

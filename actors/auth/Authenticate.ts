@@ -6,13 +6,13 @@
  * actors on every request, so logout and revocation take effect at once.
  */
 import { Deferred, Effect } from "effect"
-import { ApiKey, hashKey, isApiKey } from "../../actors/identity/ApiKey.ts"
-import { apiKeyIdByHash } from "../../actors/identity/IdentityQueries.ts"
-import { Session } from "../../actors/identity/Session.ts"
-import { UserStanding } from "../../actors/identity/UserStanding.ts"
+import { ApiKey, hashKey, isApiKey } from "../identity/ApiKey.ts"
+import { apiKeyIdByHash } from "../identity/IdentityQueries.ts"
+import { Session } from "../identity/Session.ts"
+import { UserStanding } from "../identity/UserStanding.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import type { Principal } from "../../actors/identity/Principal.ts"
+import type { Principal } from "../identity/Principal.ts"
 import { AccessTokens } from "./AccessTokens.ts"
 
 export interface Credentials {

@@ -5,9 +5,9 @@
  * members, never the rest of a domain's users).
  */
 import { Effect } from "effect"
-import { memberRoles, usersByEmails } from "../../actors/identity/IdentityQueries.ts"
-import { WorkspaceSso } from "../../actors/sso/SsoConfig.ts"
-import { domainOfEmail, workspaceOfDomain } from "../../actors/sso/SsoQueries.ts"
+import { memberRoles, usersByEmails } from "../identity/IdentityQueries.ts"
+import { WorkspaceSso } from "../sso/SsoConfig.ts"
+import { domainOfEmail, workspaceOfDomain } from "../sso/SsoQueries.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { SignJWT, errors, jwtVerify } from "jose"
-import { storedSecret } from "../../actors/identity/SystemSecrets.ts"
+import { storedSecret } from "../identity/SystemSecrets.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60
