@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/lens-facts.ts
  *
- * Starts Atrium (facade/main.ts, PGlite in a temp dir, local engine), builds the workspace over HTTP, asks every
+ * Starts Atrium (server/main.ts, PGlite in a temp dir, local engine), builds the workspace over HTTP, asks every
  * question, prints the figures of both halves and the tuning half's failures (the held-out half's are not shown).
  * `--first` also runs the first set (`questions.ts`) with its figures and answer accuracy.
  */
@@ -20,9 +20,9 @@ import { startHttpServer, tsNode } from "./process.ts"
 
 const root = join(import.meta.dirname, "..")
 const dataDir = mkdtempSync(join(tmpdir(), "atrium-lens-facts-"))
-const [command, args] = tsNode(join(root, "facade/main.ts"))
+const [command, args] = tsNode(join(root, "server/main.ts"))
 const server = await startHttpServer({
-  label: "facade/main.ts",
+  label: "server/main.ts",
   command,
   args,
   cwd: root,

@@ -6,15 +6,8 @@
  * extensions, but for the whole process.
  */
 import type { Effect, Layer } from "effect"
-import type { ActorStore } from "../runtime/ActorStore.ts"
-import type { BlobStore } from "../persistence/BlobStore.ts"
-import type { Sql } from "../persistence/Sql.ts"
-import type { AccessTokens } from "../actors/auth/AccessTokens.ts"
 import type { AtriumConfig } from "./Config.ts"
 import type { TemplatedApp } from "./uws.ts"
-
-/** What every extension's layer may build on (not the actor system: actors build on extensions). */
-export type CoreServices = Sql | ActorStore | AccessTokens | BlobStore
 
 /**
  * An extension's layer builds on what the ones before it provide (`RIn`);

@@ -77,7 +77,7 @@ describe.skipIf(!ready)("a two-node cluster on NATS + PostgreSQL", () => {
 /** A node in a process of its own, so it can be killed without a drain. */
 const spawnNode = (env: Record<string, string>) => {
   const root = path.resolve(import.meta.dirname, "..")
-  const child = spawn(process.execPath, ["--import", "tsx", "facade/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(tmpdir(), "atrium-node-")), ...env },
     stdio: ["ignore", "pipe", "pipe"]

@@ -14,7 +14,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-main-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const startServer = (args: Array<string> = []) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "facade/main.ts", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", ...args], {
     cwd: root,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", NATS_URL: "" },
     stdio: ["ignore", "pipe", "pipe"]

@@ -1,6 +1,6 @@
 /**
  * automations (issue 16): task updates on a workspace without rules, then
- * with 100 enabled rules, on the same Atrium server (facade/main.ts on a
+ * with 100 enabled rules, on the same Atrium server (server/main.ts on a
  * fresh PostgreSQL database): the write path's throughput with rules on
  * against rules off, and what evaluating the rules costs per change (the
  * server's CPU over the load and until it is idle again — the automation

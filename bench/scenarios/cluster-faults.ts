@@ -1,6 +1,6 @@
 /**
  * cluster-faults: hand-over and recovery of a two-node cluster (issue 21,
- * "Measured"). Two `facade/main.ts` processes on one fresh PostgreSQL
+ * "Measured"). Two `server/main.ts` processes on one fresh PostgreSQL
  * database and one NATS prefix, node A's NATS and PostgreSQL connections
  * through the fault suite's TCP proxy (`test/support/faultCluster.ts`).
  * Closed-loop callers alternate getTask and updateTask over tasks spread
@@ -208,7 +208,7 @@ export const clusterFaults: Scenario = {
   baselines: ["the same callers through the same node with no fault, in the same run"],
   levels: { sweep: [16], smoke: 4 },
   workload: (options) => [
-    "Two `facade/main.ts` processes on one fresh PostgreSQL database and one NATS prefix; node A's connections to both through the fault suite's TCP proxy (test/support/FaultProxy.ts); node B direct.",
+    "Two `server/main.ts` processes on one fresh PostgreSQL database and one NATS prefix; node A's connections to both through the fault suite's TCP proxy (test/support/FaultProxy.ts); node B direct.",
     `${TASKS} tasks in one list (spread over the ${SHARDS} shards); ${options.levels.join(", ")} closed-loop callers alternating getTask and updateTask (a unique description), 20 s client timeout.`,
     `Per window ${options.warmupSec} s warm-up, ${options.durationSec} s measured, callers through node B: no fault, A cut off from NATS (B serves every shard), A killed (B alone).`,
     `Recovery: A's NATS connection reset for ${OUTAGE_MS / 1000} s with callers through both nodes; from the reconnect to the last failed call.`,

@@ -1,5 +1,5 @@
 /**
- * cluster: two Atrium nodes (`facade/main.ts` child processes) sharing one
+ * cluster: two Atrium nodes (`server/main.ts` child processes) sharing one
  * PostgreSQL database (created for the run, dropped after), one NATS (a
  * subject prefix unique to the run) and one blob directory. What does a
  * second node cost a change on its way to a client?
@@ -158,7 +158,7 @@ const startCluster = async (options: RunOptions, runId: string, progress: (label
     await admin.unsafe(`create database "${database}"`)
     const databaseUrl = new URL(PG_ADMIN_URL)
     databaseUrl.pathname = `/${database}`
-    const [command, args] = tsNode(join(options.root, "facade/main.ts"))
+    const [command, args] = tsNode(join(options.root, "server/main.ts"))
     const env = { HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString(), NATS_URL, NATS_PREFIX: prefix, DEMO: "" }
     // One after the other: the first one runs the migrations on the fresh database.
     for (const label of ["node A", "node B"]) {
@@ -490,7 +490,7 @@ export const cluster: Scenario = {
   // Below the pm write path's capacity on a 2-core machine (~40-100 PATCH/s, see the notes' write errors above it): an open loop past it measures its queue.
   levels: { sweep: [10, 25], smoke: 20 },
   workload: (options) => [
-    `Two \`facade/main.ts\` processes on one fresh PostgreSQL database (${PG_ADMIN_URL.replace(/\/[^/]*$/, "/…")}), NATS ${NATS_URL} (a prefix per run), one DATA_DIR; seeded through node A's API (user, workspace, space, list, ${TASKS} tasks, wiki space, page).`,
+    `Two \`server/main.ts\` processes on one fresh PostgreSQL database (${PG_ADMIN_URL.replace(/\/[^/]*$/, "/…")}), NATS ${NATS_URL} (a prefix per run), one DATA_DIR; seeded through node A's API (user, workspace, space, list, ${TASKS} tasks, wiki space, page).`,
     `Load level = the writer's rate, open loop: ${options.levels.join(", ")} changes/s (headline: ${options.levels.at(-1)}); per point ${options.warmupSec} s warm-up, ${options.durationSec} s measured.`,
     `Live stream: PATCH /pm/v1/tasks/{id} on node A (round robin over ${TASKS} tasks, description = marker); one raw WebSocket subscriber of the workspace on node B (cross) or node A (same); latency = request sent → task.updated received.`,
     "Collab: a Hocuspocus-protocol writer on node A replaces the page's paragraph text with a ~30-byte marker per update; one reader of the page on node B (cross) or node A (same); latency = update sent → the reader holds it (a frame carrying change n lands every earlier one: convergence).",

@@ -1,6 +1,6 @@
 /**
  * feedback-votes (issue 12): voters voting and withdrawing on the 50
- * requests of one board through Atrium's facade (facade/main.ts on a fresh
+ * requests of one board through Atrium's facade (server/main.ts on a fresh
  * PostgreSQL database), against the conventional stack for votes
  * (bench/baselines/conventional-votes.ts: Fastify + postgres.js, one
  * INSERT … ON CONFLICT + counter UPDATE per vote) on the same database, one

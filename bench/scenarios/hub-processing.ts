@@ -2,7 +2,7 @@
  * hub-processing: a 60-minute meeting transcript (about 9,000 words, 4
  * speakers) with 10 participants whose inputs form 4 distinct sets (4 with
  * none, 3, 2 and 1 sharing a note template), from `createRecording` to every
- * participant's version ready, on Atrium (facade/main.ts, a child process,
+ * participant's version ready, on Atrium (server/main.ts, a child process,
  * PGlite). The server's CPU per participant version, with version sharing
  * (one generation per distinct input set) against the same pipeline with
  * sharing disabled (HUB_SHARE_VERSIONS=0: one generation per participant).
@@ -179,9 +179,9 @@ const measure = async (
   runs: number
 ): Promise<{ point: Point; distinct: number; getCall?: Point }> => {
   const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-hub-"))
-  const [command, args] = tsNode(join(options.root, "facade/main.ts"))
+  const [command, args] = tsNode(join(options.root, "server/main.ts"))
   const server = await startHttpServer({
-    label: "facade/main.ts",
+    label: "server/main.ts",
     command,
     args,
     cwd: options.root,
@@ -297,8 +297,8 @@ export const hubProcessing: Scenario = {
   levels: { sweep: [PARTICIPANTS], smoke: PARTICIPANTS },
   workload: (options) => [
     `${options.smoke ? "about 600 words (smoke)" : "about 9,000 words (60 minutes, 6-second segments)"}, 4 speakers; ${PARTICIPANTS} participants in ${SETS.length} input sets (${SETS.join(", ")}): none, then three shared note templates.`,
-    `${options.smoke ? 1 : RECORDINGS} recording(s) per series after one unmeasured warm-up recording, one after another, on Atrium (facade/main.ts, PGlite, local summarizer); each from createRecording (202) to progress "ready".`,
-    "A point's ops are participant versions made ready (10 per recording); server CPU is facade/main.ts's over the whole series.",
+    `${options.smoke ? 1 : RECORDINGS} recording(s) per series after one unmeasured warm-up recording, one after another, on Atrium (server/main.ts, PGlite, local summarizer); each from createRecording (202) to progress "ready".`,
+    "A point's ops are participant versions made ready (10 per recording); server CPU is server/main.ts's over the whole series.",
     `Then getCall of the last recording (a member's own version) at ${options.levels.at(-1) ?? PARTICIPANTS} keep-alive connections for ${options.durationSec} s against a bare uWS hello, same loader.`
   ],
   estimateSec: (options) => (options.smoke ? 40 : 150),

@@ -1,6 +1,6 @@
 /**
  * lens-eval: the quality of Lens's local engine on an evaluation set, and its
- * answer time over a workspace of 500 recordings. One Atrium (facade/main.ts,
+ * answer time over a workspace of 500 recordings. One Atrium (server/main.ts,
  * PGlite, local engine, no model configured), workspaces built through its
  * own HTTP operations (`lens/seed.ts`), questions asked through
  * `chatWithLens` (`lens/questions.ts`), scored by `lens/score.ts`.
@@ -65,14 +65,14 @@ export const lensEval: Scenario = {
     `${ANSWERABLE.length} answerable questions (expected route, expected sources, answer fragments) and ${UNANSWERABLE.length} unanswerable ones, asked one at a time through chatWithLens by the workspace's owner${options.smoke ? " (smoke: every 5th question)" : ""}; halves alternate (tuning / held-out).`,
     `Latency workspace: ${options.smoke ? SMOKE_LATENCY_RECORDINGS : LATENCY_RECORDINGS} recordings created over HTTP (${IN_FLIGHT} in flight, each until ready), plus the same tasks and pages; every question asked once to warm up, then ${options.smoke ? "once" : "twice"} measured, one at a time.`,
     `Second set (answer accuracy): ${FACT_ANSWERABLE.length} questions over a freight-logistics workspace built the same way (10 meetings, 5 tasks, 3 pages; the asked fact next to the topic sentence, distractors of the same type), ${FACT_NEAR_MISSES.length} near misses${options.smoke ? " (smoke: every 5th)" : ""}.`,
-    "Atrium: facade/main.ts, PGlite, local engine (no LLM configured)."
+    "Atrium: server/main.ts, PGlite, local engine (no LLM configured)."
   ],
   estimateSec: (options) => (options.smoke ? 60 : 420),
   run: async (options, progress) => {
     const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-lens-"))
-    const [command, args] = tsNode(join(options.root, "facade/main.ts"))
+    const [command, args] = tsNode(join(options.root, "server/main.ts"))
     const server = await startHttpServer({
-      label: "facade/main.ts",
+      label: "server/main.ts",
       command,
       args,
       cwd: options.root,

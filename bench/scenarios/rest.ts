@@ -1,5 +1,5 @@
 /**
- * rest: Atrium's task operations over HTTP (facade/main.ts, a child process)
+ * rest: Atrium's task operations over HTTP (server/main.ts, a child process)
  * against two baselines run in the same run on the same database:
  *
  * - the conventional stack (bench/baselines/conventional-stack.ts): the same
@@ -155,8 +155,8 @@ export const ATRIUM: Stack = {
   role: "subject",
   start: (options, backend, extra = {}) =>
     startHttpServer({
-      label: "facade/main.ts",
-      ...command(tsNode(join(options.root, "facade/main.ts"))),
+      label: "server/main.ts",
+      ...command(tsNode(join(options.root, "server/main.ts"))),
       cwd: options.root,
       env: { ...base, ...backend.env, ...extra },
       readyPath: "/healthz",
@@ -800,7 +800,7 @@ const GROUPS: ReadonlyArray<{ readonly op: OperationKey; readonly backends: Read
 export const rest: Scenario = {
   name: "rest",
   subject:
-    "Atrium's task operations over HTTP (facade/main.ts): getTask, updateTask, createTask, searchTasksLite on PostgreSQL and embedded PGlite; catalog GET; RSS after reading 100,000 tasks",
+    "Atrium's task operations over HTTP (server/main.ts): getTask, updateTask, createTask, searchTasksLite on PostgreSQL and embedded PGlite; catalog GET; RSS after reading 100,000 tasks",
   baselines: [
     "the conventional stack: the same requests without actors, Fastify 5 + postgres.js (embedded: PGlite in-process), one statement per read and one transaction per write on Atrium's tables, same database (bench/baselines/conventional-stack.ts)",
     'a bare uWS server answering "Hello" to everything: the limit (bench/baselines/uws-hello.ts)'
@@ -816,7 +816,7 @@ export const rest: Scenario = {
       `Data per backend (a fresh PostgreSQL database, then a fresh PGlite DATA_DIR): structure through Atrium's API (1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${MEMBERS} members, a tag and a number field per space), tasks by SQL bulk insert: ${sizes.tasks} for getTask/updateTask/createTask, ${sizes.searchTasks} for the search, ${sizes.memoryTasks} for read-model-memory (PostgreSQL only).`,
       `getTask reads one task from the middle; updateTask PATCHes {"description": <unique per request>} on ${UPDATED_TASKS} tasks of the workspace in turn; createTask POSTs {"name"} to one list; searchTasksLite \`q=${SEARCH_WORD}&limit=20\` (1 task in ${WORDS.length} matches).`,
       `read-model-memory: Atrium with ACTOR_IDLE_SECONDS=${sizes.idleSeconds}, every task read once by getTask (${TOUCH_CONCURRENCY} in flight, from the runner); RSS before, after, and ${sizes.idleSeconds * 3} s later. The conventional stack is read the same way.`,
-      `Atrium: \`node --import tsx facade/main.ts\` (HOST=127.0.0.1, DATABASE_URL or DATA_DIR, no NATS_URL); the conventional stack and uWS run under the same \`node --import tsx\`. The uWS hello is measured once per level (GET /, 5 B).`
+      `Atrium: \`node --import tsx server/main.ts\` (HOST=127.0.0.1, DATABASE_URL or DATA_DIR, no NATS_URL); the conventional stack and uWS run under the same \`node --import tsx\`. The uWS hello is measured once per level (GET /, 5 B).`
     ]
   },
 

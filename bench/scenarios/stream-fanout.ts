@@ -165,9 +165,9 @@ const atriumTarget = (batch: boolean): Target => ({
   start: async (options) => {
     const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-streams-"))
     const server = await startHttpServer({
-      label: "facade/main.ts",
-      command: tsNode(join(options.root, "facade/main.ts"))[0],
-      args: tsNode(join(options.root, "facade/main.ts"))[1],
+      label: "server/main.ts",
+      command: tsNode(join(options.root, "server/main.ts"))[0],
+      args: tsNode(join(options.root, "server/main.ts"))[1],
       cwd: options.root,
       env: { HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", NATS_URL: "", DEMO: "" },
       readyPath: "/healthz",

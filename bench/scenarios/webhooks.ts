@@ -2,7 +2,7 @@
  * webhooks (issue 16): task changes in a workspace with 3 webhook endpoints
  * subscribed to `task.updated`, all three local receivers in the runner
  * (node:http) — one of them answering 503 to every 5th request (20%).
- * Atrium (facade/main.ts on a fresh PostgreSQL database) delivers through its
+ * Atrium (server/main.ts on a fresh PostgreSQL database) delivers through its
  * outbox; the runner measures deliveries per second (first change to last
  * delivery) and the change→delivery latency (the envelope's `timestamp`, the
  * change's time in the log, to the receiver's clock: same machine), and

@@ -8,7 +8,7 @@
  */
 import { Effect, Layer } from "effect"
 import { DocumentAccess } from "../../actors/DocumentAccess.ts"
-import { services, start } from "../../facade/Atrium.ts"
+import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { reportSettledMemoryOnSignal } from "./settled-memory.ts"
 

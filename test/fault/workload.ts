@@ -24,7 +24,7 @@ import { shardOf } from "../../runtime/Sharding.ts"
 import type { FaultCluster, NodeProcess } from "../support/faultCluster.ts"
 import type { Receipt, Receivers } from "./receivers.ts"
 
-/** The runtime's shard count (NatsOptions' default; facade/Atrium.ts does not change it). */
+/** The runtime's shard count (NatsOptions' default; server/Atrium.ts does not change it). */
 const SHARDS = 64
 const now = () => performance.now()
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

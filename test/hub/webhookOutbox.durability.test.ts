@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { services, start } from "../../facade/Atrium.ts"
+import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { verifyWebhook } from "../../actors/webhooks/StandardWebhooks.ts"
 import { jsonClient, signUp } from "../support/atrium.ts"
@@ -23,7 +23,7 @@ afterAll(async () => {
 })
 
 const startServer = async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "facade/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { Sql } from "../../persistence/Sql.ts"
-import { services, start } from "../../facade/Atrium.ts"
+import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 import { seedPglite } from "./pgliteTemplate.ts"
 

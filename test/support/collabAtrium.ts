@@ -16,7 +16,7 @@ import { LiveDocuments, type LiveDocumentsShape } from "../../actors/LiveDocumen
 import { CollabServer } from "../../collab/LiveDocumentsLive.ts"
 import type { LiveServer } from "../../collab/LiveServer.ts"
 import { contentOf, docToText, yFragmentToDoc } from "../../richtext/RichText.ts"
-import { services, start } from "../../facade/Atrium.ts"
+import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 import type { TestAtrium } from "./atrium.ts"
 import { seedPglite } from "./pgliteTemplate.ts"

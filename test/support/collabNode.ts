@@ -8,7 +8,7 @@
  *   node --import tsx test/support/collabNode.ts
  */
 import { Effect, Layer } from "effect"
-import { services, start } from "../../facade/Atrium.ts"
+import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { testAccessLayer } from "./collabAtrium.ts"
 import { seedPglite } from "./pgliteTemplate.ts"

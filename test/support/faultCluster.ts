@@ -1,5 +1,5 @@
 /**
- * Two Atrium nodes (`facade/main.ts`, each a process of its own, real HTTP)
+ * Two Atrium nodes (`server/main.ts`, each a process of its own, real HTTP)
  * on one PostgreSQL database and one NATS prefix, for the fault tests: node
  * A reaches NATS and PostgreSQL through a `FaultProxy` each, so a test can
  * cut, stall or delay either; both processes can be paused (SIGSTOP /
@@ -37,11 +37,11 @@ export interface NodeProcess {
   readonly stop: (graceMs?: number) => Promise<void>
 }
 
-/** Starts `facade/main.ts` in a process of its own and waits for its banner. */
+/** Starts `server/main.ts` in a process of its own and waits for its banner. */
 export const startNodeProcess = (label: string, env: Record<string, string>, timeoutMs = 120_000): Promise<NodeProcess> =>
   new Promise((resolve, reject) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), `atrium-fault-${label}-`))
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "facade/main.ts"], {
+    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: root,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DEMO: "", ...env },
       stdio: ["ignore", "pipe", "pipe"]

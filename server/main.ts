@@ -5,10 +5,10 @@
  */
 import { Effect } from "effect"
 import { start, services } from "./Atrium.ts"
-import { fromEnv } from "./Config.ts"
-import { seedDemo } from "./Demo.ts"
-import { serviceNames, services as serviceInfo } from "./catalog/Services.ts"
-import { uwsBuild } from "./uws.ts"
+import { fromEnv } from "../facade/Config.ts"
+import { seedDemo } from "../facade/Demo.ts"
+import { serviceNames, services as serviceInfo } from "../facade/catalog/Services.ts"
+import { uwsBuild } from "../facade/uws.ts"
 
 const config = fromEnv()
 
