@@ -17,7 +17,6 @@
 import { Effect } from "effect"
 import { anyAccount, usersByEmails } from "../actors/identity/IdentityQueries.ts"
 import { placeSprintInPast } from "../actors/pm/SprintTimeline.ts"
-import type { SqlError } from "../persistence/Sql.ts"
 import type { ActorSystem } from "../runtime/ActorSystem.ts"
 import {
   DEMO_BOARD,
@@ -478,9 +477,10 @@ const where = (origin: string) => [
 
 /**
  * Seeds on an empty store and says what there is to see; prints the logins again on a demo store.
- * (The pipeline runs handlers needing any service of the server; `main` provides them all.)
+ * (The pipeline runs handlers needing any service of the server; `main` provides them all.) A database
+ * failure while seeding ends the start: there is no caller to answer, only the operator to tell.
  */
-export const seedDemo = (origin: string): Effect.Effect<string, SqlError, ActorSystem | OperationRegistry> =>
+export const seedDemo = (origin: string): Effect.Effect<string, never, ActorSystem | OperationRegistry> =>
   Effect.gen(function* () {
     if ((yield* usersByEmails([DEMO_EMAIL])).size > 0) {
       return [
@@ -506,4 +506,4 @@ export const seedDemo = (origin: string): Effect.Effect<string, SqlError, ActorS
       `  curl -s ${origin}/mcp -H 'X-API-Key: ${seed.apiKey}' -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \\`,
       `    -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'`
     ].join("\n")
-  }) as Effect.Effect<string, SqlError, ActorSystem>
+  }).pipe(Effect.orDie) as Effect.Effect<string, never, ActorSystem>

@@ -41,24 +41,6 @@ const libraryLoaders = new Set(["facade/uws.ts"])
 const besideFacade = new Set(["collab", "streams"])
 const server = new Set(Object.keys(layers))
 
-/**
- * Arrows in files other branches own, each listed exactly (importer -> imported)
- * with the branch that removes it, so the list can only shrink to nothing: an
- * arrow not listed fails the check, and a listed one that is gone is reported
- * for removal from here.
- */
-const allowedArrows: ReadonlyArray<readonly [arrow: string, removedBy: string]> = []
-
-/**
- * facade/ files that still import persistence/, each arrow listed exactly
- * with why, like `allowedArrows`: an arrow not listed fails the check, and a
- * listed one that is gone is reported for removal from here.
- */
-const allowedPersistence: ReadonlyArray<readonly [arrow: string, why: string]> = [
-  // The composition root and the extension seam build and name the core services persistence/ provides; they run no SQL.
-  ["facade/Demo.ts -> persistence/Sql.ts", "seedDemo's type names SqlError (its cast goes with the composition-root work)"]
-]
-
 const skipped = new Set(["node_modules", ".git", "data", ".tmp", "test-results", "dist"])
 
 const sourceFiles = (dir: string): Array<string> =>
@@ -168,22 +150,10 @@ const loops: Array<Array<string>> = []
   for (const file of files) if (!indices.has(file)) strongConnect(file)
 }
 
-const allowed = new Map(allowedArrows)
-const unexpected = upward.filter((arrow) => !allowed.has(arrow))
-const stale = [...allowed.keys()].filter((arrow) => !upward.includes(arrow))
-const allowedSql = new Map(allowedPersistence)
-const unexpectedSql = facadeToPersistence.filter((arrow) => !allowedSql.has(arrow))
-const staleSql = [...allowedSql.keys()].filter((arrow) => !facadeToPersistence.includes(arrow))
-
 console.log(
-  `import graph: ${files.length} files, ${loops.length} loop(s), ${upward.length} arrow(s) from a lower folder to a higher one (${upward.length - unexpected.length} allowed until their branch lands)`
+  `import graph: ${files.length} files, ${loops.length} loop(s), ${upward.length} arrow(s) from a lower folder to a higher one, ${facadeToPersistence.length} import(s) of persistence/ from facade/`
 )
 for (const loop of loops) console.log(`  loop of ${loop.length}: ${loop.join(", ")}`)
-for (const arrow of unexpected) console.log(`  upward: ${arrow}`)
-for (const arrow of stale) console.log(`  allowed but gone (delete it from tools/import-graph.ts): ${arrow}`)
-console.log(
-  `facade -> persistence: ${new Set(facadeToPersistence.map((arrow) => arrow.split(" -> ")[0])).size} file(s), ${facadeToPersistence.length} import(s) (${facadeToPersistence.length - unexpectedSql.length} allowed)`
-)
-for (const arrow of unexpectedSql) console.log(`  facade imports persistence: ${arrow}`)
-for (const arrow of staleSql) console.log(`  allowed but gone (delete it from tools/import-graph.ts): ${arrow}`)
-if (loops.length > 0 || unexpected.length > 0 || unexpectedSql.length > 0) process.exit(1)
+for (const arrow of upward) console.log(`  upward: ${arrow}`)
+for (const arrow of facadeToPersistence) console.log(`  facade imports persistence: ${arrow}`)
+if (loops.length > 0 || upward.length > 0 || facadeToPersistence.length > 0) process.exit(1)
