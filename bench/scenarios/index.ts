@@ -11,6 +11,7 @@ import { webhooks } from "./webhooks.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
 import { lensEval } from "./lens-eval.ts"
+import { web } from "./web.ts"
 
 export const scenarios: ReadonlyArray<Scenario> = [
   actors,
@@ -27,5 +28,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   clusterFaults,
   feedbackVotes,
   webhooks,
-  automations
+  automations,
+  web
 ]
