@@ -62,7 +62,9 @@ const ownEvent = (state: CalendarState, eventId: string) => {
   if (event === undefined) return Effect.fail(reject("not_found", "No such calendar event"))
   // The suite is the event's source of truth: a change here would be undone by the next sync.
   if (event.synced !== undefined)
-    return Effect.fail(reject("conflict", `This event is synced from ${event.synced.provider}; change it there (or remove the calendar feed)`))
+    return Effect.fail(
+      reject("conflict", `This event is synced from ${event.synced.provider}; change it there (or remove the calendar feed)`)
+    )
   return Effect.succeed(event)
 }
 

@@ -43,7 +43,9 @@ export const ConnectionSettings = Schema.Struct({
     })
   ),
   calendarId: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({ description: "The Google calendar synced (default `primary`)" })
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({
+      description: "The Google calendar synced (default `primary`)"
+    })
   )
 }).annotate({ identifier: "ConnectionSettings" })
 

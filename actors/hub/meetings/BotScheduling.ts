@@ -59,4 +59,3 @@ const sendBot = (bot: BotToSchedule) =>
       by: bot.userId
     })
   })
-

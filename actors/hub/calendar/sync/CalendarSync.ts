@@ -114,7 +114,9 @@ const claimOne = (connectionId: string) =>
         [connectionId, LEASE_SECONDS]
       )
     )
-    return row === undefined ? yield* reject("conflict", "This calendar is not a synced calendar, or a sync of it is under way") : rowOf(row)
+    return row === undefined
+      ? yield* reject("conflict", "This calendar is not a synced calendar, or a sync of it is under way")
+      : rowOf(row)
   })
 
 const release = (connectionId: string, lastError: string | null, synced: boolean) =>
@@ -127,7 +129,11 @@ const release = (connectionId: string, lastError: string | null, synced: boolean
   )
 
 /** Applies a round to the cached suite events (all of them replaced on a full round) and answers every cached event. */
-const applyRound = (connectionId: string, round: Round, changeOf: (item: Record<string, any>) => { id: string; keep: boolean } | undefined) =>
+const applyRound = (
+  connectionId: string,
+  round: Round,
+  changeOf: (item: Record<string, any>) => { id: string; keep: boolean } | undefined
+) =>
   Sql.use((sql) =>
     sql.transaction(
       Effect.gen(function* () {
@@ -155,7 +161,12 @@ interface Fetched {
   readonly drafts: ReadonlyArray<SeriesDraft> | null
   readonly full: boolean
   /** Columns stored with the finished sync. */
-  readonly state: { readonly etag?: string | null; readonly lastModified?: string | null; readonly cursor?: string; readonly windowStart?: string }
+  readonly state: {
+    readonly etag?: string | null
+    readonly lastModified?: string | null
+    readonly cursor?: string
+    readonly windowStart?: string
+  }
 }
 
 const fetchedAs = (fetched: Fetched): Fetched => fetched
@@ -201,7 +212,12 @@ const forget = (row: SyncRow) =>
       windowStart: new Date(0).toISOString(),
       events: []
     })
-    const bots = yield* reconcileBots({ feedId: connection.id, workspaceId: connection.workspaceId, userId: connection.createdBy, off: true })
+    const bots = yield* reconcileBots({
+      feedId: connection.id,
+      workspaceId: connection.workspaceId,
+      userId: connection.createdBy,
+      off: true
+    })
     yield* Effect.orDie(query(`DELETE FROM hub_calendar_sync WHERE connection_id = $1`, [connection.id]))
     return {
       full: true,

@@ -60,7 +60,9 @@ export const googleRound = (connection: Connection, calendarId: string, syncToke
 
 /** What a changed item does to the cache: a cancelled series or single meeting is gone; the rest is kept (a cancelled occurrence too, it hides one). */
 export const googleChange = (item: Json): { readonly id: string; readonly keep: boolean } | undefined =>
-  typeof item.id !== "string" ? undefined : { id: item.id, keep: !(item.status === "cancelled" && typeof item.recurringEventId !== "string") }
+  typeof item.id !== "string"
+    ? undefined
+    : { id: item.id, keep: !(item.status === "cancelled" && typeof item.recurringEventId !== "string") }
 
 const instant = (time: Json | undefined): number | undefined => {
   const parsed = typeof time?.dateTime === "string" ? Date.parse(time.dateTime) : Number.NaN
@@ -86,7 +88,8 @@ export const googleDrafts = (items: ReadonlyArray<Json>, window: SyncWindow, own
     const zone = typeof item.start.timeZone === "string" && isIanaZone(item.start.timeZone) ? item.start.timeZone : "UTC"
     const lines: ReadonlyArray<string> = Array.isArray(item.recurrence) ? item.recurrence.filter((l: unknown) => typeof l === "string") : []
     const byOriginal = new Map<number, DraftInstance>()
-    const originals = lines.length > 0 ? expandRecurrence(lines, startMs, zone, window) : startMs >= window.fromMs && startMs < window.toMs ? [startMs] : []
+    const originals =
+      lines.length > 0 ? expandRecurrence(lines, startMs, zone, window) : startMs >= window.fromMs && startMs < window.toMs ? [startMs] : []
     for (const originalMs of originals) byOriginal.set(originalMs, { originalMs, startMs: originalMs, endMs: originalMs + endMs - startMs })
     for (const exception of exceptions.get(item.id) ?? []) {
       const originalMs = instant(exception.originalStartTime)

@@ -45,7 +45,8 @@ export const graphRound = (connection: Connection, deltaLink: string | null, win
         next = { url: json["@odata.nextLink"] }
         continue
       }
-      if (typeof json["@odata.deltaLink"] !== "string") return yield* reject("bad_gateway", "Microsoft Graph's last page carried no deltaLink")
+      if (typeof json["@odata.deltaLink"] !== "string")
+        return yield* reject("bad_gateway", "Microsoft Graph's last page carried no deltaLink")
       return { full, items, cursor: json["@odata.deltaLink"] } satisfies Round
     }
     return yield* reject("bad_gateway", `Microsoft Graph listed more than ${MAX_PAGES} pages`)
@@ -85,11 +86,19 @@ export const graphDrafts = (items: ReadonlyArray<Json>, window: SyncWindow, owne
     const item = typical.item
     const description = typeof item.bodyPreview === "string" ? item.bodyPreview : ""
     const location = typeof item.location?.displayName === "string" && item.location.displayName !== "" ? item.location.displayName : null
-    const conference = typeof item.onlineMeeting?.joinUrl === "string" ? item.onlineMeeting.joinUrl : typeof item.onlineMeetingUrl === "string" ? item.onlineMeetingUrl : null
+    const conference =
+      typeof item.onlineMeeting?.joinUrl === "string"
+        ? item.onlineMeeting.joinUrl
+        : typeof item.onlineMeetingUrl === "string"
+          ? item.onlineMeetingUrl
+          : null
     const attendees = Array.isArray(item.attendees)
-      ? item.attendees.flatMap((attendee: Json) => (typeof attendee?.emailAddress?.address === "string" ? [attendee.emailAddress.address] : []))
+      ? item.attendees.flatMap((attendee: Json) =>
+          typeof attendee?.emailAddress?.address === "string" ? [attendee.emailAddress.address] : []
+        )
       : []
-    const zone = typeof item.originalStartTimeZone === "string" && isIanaZone(item.originalStartTimeZone) ? item.originalStartTimeZone : "UTC"
+    const zone =
+      typeof item.originalStartTimeZone === "string" && isIanaZone(item.originalStartTimeZone) ? item.originalStartTimeZone : "UTC"
     drafts.push({
       externalId,
       title: typeof item.subject === "string" ? item.subject : "",

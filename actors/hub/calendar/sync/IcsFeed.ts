@@ -62,7 +62,10 @@ export const fetchIcs = (address: string, validators: IcsValidators | null): Eff
     }
     if (Number(response.headers.get("content-length") ?? 0) > MAX_BYTES)
       return yield* reject("too_large", `${VENDOR} serves more than ${MAX_BYTES} bytes`)
-    const text = yield* Effect.tryPromise({ try: () => response.text(), catch: () => reject("bad_gateway", `${VENDOR} broke off its answer`) })
+    const text = yield* Effect.tryPromise({
+      try: () => response.text(),
+      catch: () => reject("bad_gateway", `${VENDOR} broke off its answer`)
+    })
     if (text.length > MAX_BYTES) return yield* reject("too_large", `${VENDOR} serves more than ${MAX_BYTES} bytes`)
     return {
       kind: "calendar",
@@ -83,7 +86,9 @@ const instantOf = (time: Time, tzid: string | null): number => {
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "")
 const emailOf = (value: unknown): string | null => {
-  const address = text(value).replace(/^mailto:/i, "").trim()
+  const address = text(value)
+    .replace(/^mailto:/i, "")
+    .trim()
   return address.includes("@") ? address.toLowerCase() : null
 }
 
@@ -122,7 +127,7 @@ const draftsOf = (calendar: string, window: SyncWindow, ownerEmail: string): Rea
     const instances: Array<DraftInstance> = []
     const cancelledException = (event: InstanceType<typeof ICAL.Event>) =>
       text(event.component.getFirstPropertyValue("status")).toUpperCase() === "CANCELLED"
-    if (master !== undefined && master.isRecurring()) {
+    if (master?.isRecurring()) {
       for (const exception of exceptions) master.relateException(exception)
       const iterator = master.iterator()
       const last = window.toMs + 86_400_000
@@ -167,4 +172,3 @@ const draftsOf = (calendar: string, window: SyncWindow, ownerEmail: string): Rea
   }
   return drafts
 }
-

@@ -144,7 +144,12 @@ const wallIn = (value: string, tzid: string | undefined, zone: string): number |
  * The occurrences (original starts, epoch ms) of a series starting at `startMs` in the IANA `zone`, from its
  * RFC 5545 recurrence lines (`RRULE:…`, `EXDATE;TZID=…:…`, `RDATE:…`), within the window.
  */
-export const expandRecurrence = (lines: ReadonlyArray<string>, startMs: number, zone: string, window: SyncWindow): ReadonlyArray<number> => {
+export const expandRecurrence = (
+  lines: ReadonlyArray<string>,
+  startMs: number,
+  zone: string,
+  window: SyncWindow
+): ReadonlyArray<number> => {
   const startWall = toWall(startMs, zone)
   const properties: Array<string> = []
   for (const line of lines) {
@@ -154,7 +159,10 @@ export const expandRecurrence = (lines: ReadonlyArray<string>, startMs: number, 
     const params = match[2] ?? ""
     if (name === "RRULE" || name === "EXRULE") {
       // UNTIL in UTC becomes the wall time in the zone: the series is expanded in floating (wall-clock) time.
-      const rule = match[3]!.replace(/UNTIL=(\d{8}T\d{6})Z/i, (_, until: string) => `UNTIL=${wallStamp(wallIn(`${until}Z`, undefined, zone)!)}`)
+      const rule = match[3]!.replace(
+        /UNTIL=(\d{8}T\d{6})Z/i,
+        (_, until: string) => `UNTIL=${wallStamp(wallIn(`${until}Z`, undefined, zone)!)}`
+      )
       properties.push(`${name}:${rule}`)
       continue
     }
