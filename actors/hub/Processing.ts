@@ -58,13 +58,12 @@ const fail = (recordingId: number, message: string) =>
     yield* Sql.use((sql) => sql.query(`DELETE FROM hub_recording_jobs WHERE recording_id = $1`, [recordingId]))
   })
 
-/** Extracts audio and frames of the stored original into the blob store. */
-const processMedia = (recordingId: number, media: MediaInfo) =>
+/** Extracts audio and frames of the stored original (its bytes, read once per job) into the blob store. */
+const processMedia = (recordingId: number, media: MediaInfo, original: Uint8Array | undefined) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
-    const original = yield* blobs.get(originalKey(recordingId))
     if (original === undefined) return media
-    const extracted = yield* extract(original.bytes, extensionOf(media.contentType))
+    const extracted = yield* extract(original, extensionOf(media.contentType))
     if (extracted.audio) yield* blobs.put(audioKey(recordingId), extracted.audio, "audio/mpeg")
     const frames: Array<{ atMs: number; key: string }> = []
     for (const [index, frame] of extracted.frames.entries()) {
@@ -88,7 +87,7 @@ const processMedia = (recordingId: number, media: MediaInfo) =>
  * none yet, or one an engine made (a full reprocess re-runs it; chunks done
  * with the same engine and media are reused). Answers why it cannot, or null.
  */
-const transcribeIfNeeded = (recording: RecordingRecord, media: MediaInfo) =>
+const transcribeIfNeeded = (recording: RecordingRecord, media: MediaInfo, original: Uint8Array | undefined) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
     const id = String(recording.id)
@@ -97,11 +96,10 @@ const transcribeIfNeeded = (recording: RecordingRecord, media: MediaInfo) =>
     if (segments.length > 0 && !engineMade) return null
     const engine = speechEngineFromEnv()
     if (engine === null) return segments.length > 0 ? null : NOT_CONFIGURED
-    const original = yield* (yield* BlobStore).get(originalKey(recording.id))
     if (original === undefined) return segments.length > 0 ? null : "The recording's media file is missing; upload it again"
     const transcribed = yield* transcribe({
       recordingId: recording.id,
-      original: original.bytes,
+      original,
       extension: extensionOf(media.contentType),
       attendees: recording.attendees,
       engine,
@@ -148,10 +146,12 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     const recording = yield* processing(10, job.kind === "process" ? "extracting" : "summarizing")
     let media = recording.media
     if (job.kind === "process" && media !== null) {
-      media = yield* processMedia(job.recordingId, media)
+      // Read once: extraction and transcription both work from these bytes.
+      const original = (yield* (yield* BlobStore).get(originalKey(job.recordingId)))?.bytes
+      media = yield* processMedia(job.recordingId, media, original)
       yield* actors.ask(HubCall, id, "progress", { status: "processing", percent: 40, error: null, stage: "extracting", media })
       if (media.hasAudio) {
-        const failure = yield* transcribeIfNeeded(recording, media)
+        const failure = yield* transcribeIfNeeded(recording, media, original)
         if (failure !== null) return yield* fail(job.recordingId, failure)
       }
       yield* processing(85, "summarizing")

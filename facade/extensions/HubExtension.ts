@@ -4,7 +4,8 @@
  * prompts port, and the background workers started with the server: the
  * recording processing worker (after ffmpeg detection and the recovery of
  * jobs a previous run left behind), the integration broker's inbox processor
- * and the workspace migration runner (each resuming what a previous run left).
+ * the workspace migration runner (each resuming what a previous run left)
+ * and the calendar sync (each calendar connection a leased job, due every few minutes).
  */
 import { Effect, Layer } from "effect"
 import { extension } from "../Extension.ts"
@@ -17,6 +18,7 @@ import { detectFfmpeg } from "../../actors/hub/Media.ts"
 import { processingLoop, recoverJobs } from "../../actors/hub/Processing.ts"
 import { inboxLoop, recoverInbox } from "../../actors/hub/broker/Inbox.ts"
 import { migrationLoop, recoverMigrations } from "../../actors/hub/migration/MigrationRunner.ts"
+import { calendarSyncLoop } from "../../actors/hub/calendar/sync/CalendarSync.ts"
 import { type CallDirectoryServices, callDirectoryLive } from "../../actors/hub/CallDirectoryLive.ts"
 import { installCallDirectory } from "../../actors/hub/people/CallDirectory.ts"
 
@@ -40,6 +42,7 @@ export const hubExtension = extension({
       yield* Effect.forkIn(processingLoop, scope)
       yield* Effect.forkIn(inboxLoop, scope)
       yield* Effect.forkIn(migrationLoop, scope)
+      yield* Effect.forkIn(calendarSyncLoop, scope)
       installCallDirectory(callDirectoryLive(yield* Effect.context<CallDirectoryServices>()))
     })
 })

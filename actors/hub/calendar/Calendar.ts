@@ -10,7 +10,16 @@ import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { Email, Id, now } from "../../Fields.ts"
-import { hasOccurrence, OccurrenceId, parseOccurrenceId, Prompt, type PromptPair, StoredEvent } from "./CalendarEvent.ts"
+import {
+  firstStartMs,
+  hasOccurrence,
+  OccurrenceId,
+  parseOccurrenceId,
+  Prompt,
+  type PromptPair,
+  StoredEvent,
+  SyncedSource
+} from "./CalendarEvent.ts"
 
 export const CALENDAR_KIND = "hubCalendar"
 /** Events one user may organize. */
@@ -39,11 +48,25 @@ export const EventFields = Schema.Struct({
 })
 export type EventFields = typeof EventFields.Type
 
+/** An event as a feed's sync hands it over: its id is derived from the feed and the suite's id, so a re-sync names it again. */
+export const SyncedEventInput = Schema.Struct({ id: Id, ...EventFields.fields, synced: SyncedSource })
+export type SyncedEventInput = typeof SyncedEventInput.Type
+
+const SyncOutcome = Schema.Struct({ added: Schema.Number, changed: Schema.Number, removed: Schema.Number, unchanged: Schema.Number })
+
 const PromptPairSchema = Schema.Struct({ series: Schema.NullOr(Prompt), occurrence: Schema.NullOr(Prompt) })
 const EventChange = Schema.Struct({ event: StoredEvent, previous: StoredEvent })
 
-const ownEvent = (state: CalendarState, eventId: string) =>
-  state.events[eventId] === undefined ? Effect.fail(reject("not_found", "No such calendar event")) : Effect.succeed(state.events[eventId]!)
+const ownEvent = (state: CalendarState, eventId: string) => {
+  const event = state.events[eventId]
+  if (event === undefined) return Effect.fail(reject("not_found", "No such calendar event"))
+  // The suite is the event's source of truth: a change here would be undone by the next sync.
+  if (event.synced !== undefined)
+    return Effect.fail(
+      reject("conflict", `This event is synced from ${event.synced.provider}; change it there (or remove the calendar feed)`)
+    )
+  return Effect.succeed(event)
+}
 
 const visible = (state: CalendarState, eventId: string) => state.events[eventId] !== undefined || state.invites[eventId] !== undefined
 
@@ -61,6 +84,14 @@ export const promptsOf = (state: CalendarState, occurrenceId: string): PromptPai
   const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
   return { series: state.seriesPrompts[eventId] ?? null, occurrence: state.occurrencePrompts[occurrenceId] ?? null }
 }
+
+/** JSON with object keys sorted: a stored event and its re-synced twin compare equal whatever order their keys came in. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, inner) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner
+  )
 
 const setOrDelete = (record: Readonly<Record<string, string>>, key: string, value: string | null) =>
   value === null ? without(record, (k) => k === key) : { ...record, [key]: value }
@@ -89,6 +120,15 @@ export const Calendar = Actor<CalendarState>()({
       success: PromptPairSchema
     },
     prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema },
+    /**
+     * Makes the feed's events exactly `events`: new ones added, changed ones replaced, the feed's others removed
+     * with their prompts. Prompts of occurrences the feed no longer has in its window (from `windowStart` on) go too;
+     * series prompts stay as long as the event does. Idempotent: the same events again change nothing.
+     */
+    replaceSynced: {
+      payload: Schema.Struct({ feedId: Id, windowStart: Schema.String, events: Schema.Array(SyncedEventInput) }),
+      success: SyncOutcome
+    },
     /** Where an event is: its start when this user organizes it, its organizer when they attend it. */
     locate: {
       payload: Schema.Struct({ eventId: Id }),
@@ -176,11 +216,54 @@ export const Calendar = Actor<CalendarState>()({
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
       }),
+    replaceSynced: ({ feedId, windowStart, events }, ctx) =>
+      Effect.gen(function* () {
+        const state = ctx.state
+        const incoming = new Map(events.map((event) => [event.id, event] as const))
+        const ours = Object.values(state.events).filter((event) => event.synced?.feedId === feedId)
+        const gone = ours.filter((event) => !incoming.has(event.id)).map((event) => event.id)
+        const others = Object.values(state.events).filter((event) => event.synced?.feedId !== feedId)
+        if (others.length + incoming.size > MAX_EVENTS)
+          return yield* reject("conflict", `A calendar holds at most ${MAX_EVENTS} events; this feed has ${incoming.size}`)
+        let next = gone.reduce(dropPrompts, state)
+        const at = now()
+        const fromMs = Date.parse(windowStart)
+        let added = 0
+        let changed = 0
+        const nextEvents: Record<string, StoredEvent> = without(next.events, (key) => gone.includes(key))
+        for (const input of incoming.values()) {
+          const previous = state.events[input.id]
+          // An id taken by a hand-made event is left alone (ids are derived in the feed's own namespace, so this is a collision guard).
+          if (previous !== undefined && previous.synced?.feedId !== feedId) continue
+          const candidate: StoredEvent = {
+            ...input,
+            ownerId: ctx.address.id,
+            cancelled: [],
+            createdAt: previous?.createdAt ?? at,
+            updatedAt: previous?.updatedAt ?? at
+          }
+          const same = previous !== undefined && canonical({ ...previous, updatedAt: "" }) === canonical({ ...candidate, updatedAt: "" })
+          if (same) continue
+          if (previous === undefined) added++
+          else changed++
+          nextEvents[input.id] = { ...candidate, updatedAt: at }
+          const kept = new Set(input.synced.occurrences.map((original) => Date.parse(original)))
+          next = {
+            ...next,
+            occurrencePrompts: without(next.occurrencePrompts, (key) => {
+              const named = parseOccurrenceId(key)
+              return named !== undefined && named.eventId === input.id && named.startMs >= fromMs && !kept.has(named.startMs)
+            })
+          }
+        }
+        if (added + changed + gone.length > 0) ctx.setState({ ...next, events: nextEvents })
+        return { added, changed, removed: gone.length, unchanged: incoming.size - added - changed }
+      }),
     prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId)),
     locate: ({ eventId }, ctx) =>
       Effect.succeed(
         ctx.state.events[eventId] !== undefined
-          ? { start: ctx.state.events[eventId]!.start, organizerId: ctx.address.id }
+          ? { start: new Date(firstStartMs(ctx.state.events[eventId]!)).toISOString(), organizerId: ctx.address.id }
           : { start: null, organizerId: ctx.state.invites[eventId] ?? null }
       )
   }

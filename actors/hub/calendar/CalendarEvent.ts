@@ -31,6 +31,31 @@ export const OccurrenceRef = Schema.String.check(
 
 export const Prompt = Schema.String.check(Schema.isMaxLength(4000)).annotate({ description: "A custom prompt for the meeting's analysis" })
 
+export const SyncProvider = Schema.Literals(["ics", "google", "microsoft"]).annotate({
+  description: "Where a synced event comes from: an iCalendar (ICS) subscription, Google Calendar or Microsoft 365 (Graph)"
+})
+export type SyncProvider = typeof SyncProvider.Type
+
+/**
+ * What an event synced from a calendar suite carries: its occurrences as the
+ * suite expanded them (original starts within the synced window), the ones
+ * it moved, and what the bot choice needs. A synced event is only changed by
+ * its feed's sync.
+ */
+export const SyncedSource = Schema.Struct({
+  feedId: Id,
+  provider: SyncProvider,
+  externalId: Schema.String,
+  meetingUrl: Schema.NullOr(Schema.String),
+  /** The calendar's owner organizes the meeting. */
+  organizer: Schema.Boolean,
+  /** Original starts (ISO) of the occurrences in the synced window, ascending; cancelled ones left out. */
+  occurrences: Schema.Array(Timestamp),
+  /** Original start (ISO) → the times of an occurrence moved by the suite (a `RECURRENCE-ID` override). */
+  moved: Schema.Record(Schema.String, Schema.Struct({ start: Timestamp, end: Timestamp }))
+})
+export type SyncedSource = typeof SyncedSource.Type
+
 export const StoredEvent = Schema.Struct({
   id: Id,
   ownerId: Id,
@@ -45,6 +70,8 @@ export const StoredEvent = Schema.Struct({
   attendeeEmails: Schema.Array(Email),
   /** Original starts (ISO) of cancelled occurrences. */
   cancelled: Schema.Array(Timestamp),
+  /** Set on events synced from a calendar suite. */
+  synced: Schema.optionalKey(SyncedSource),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })
@@ -107,8 +134,45 @@ export const startsIn = (event: StoredEvent, from: number, to: number): Readonly
   return occurrenceStarts(Date.parse(event.start), ruleOf(event), from, to, event.timeZone).filter((at) => !cancelled.has(at))
 }
 
-/** Whether `startMs` is a (not cancelled) occurrence of `event`. */
-export const hasOccurrence = (event: StoredEvent, startMs: number): boolean => startsIn(event, startMs, startMs + 1).length === 1
+/** One occurrence's times: its original start names it, a moved occurrence starts and ends elsewhere. */
+export interface Instance {
+  readonly originalMs: number
+  readonly startMs: number
+  readonly endMs: number
+}
+
+const durationOf = (event: StoredEvent) => Date.parse(event.end) - Date.parse(event.start)
+
+const syncedInstances = (event: StoredEvent, synced: SyncedSource): ReadonlyArray<Instance> =>
+  synced.occurrences.map((original) => {
+    const originalMs = Date.parse(original)
+    const moved = synced.moved[original]
+    return moved === undefined
+      ? { originalMs, startMs: originalMs, endMs: originalMs + durationOf(event) }
+      : { originalMs, startMs: Date.parse(moved.start), endMs: Date.parse(moved.end) }
+  })
+
+/** The (not cancelled) occurrences of `event` starting in [from, to), by start. */
+export const instancesIn = (event: StoredEvent, from: number, to: number): ReadonlyArray<Instance> =>
+  event.synced === undefined
+    ? startsIn(event, from, to).map((at) => ({ originalMs: at, startMs: at, endMs: at + durationOf(event) }))
+    : syncedInstances(event, event.synced)
+        .filter((instance) => instance.startMs >= from && instance.startMs < to)
+        .sort((a, b) => a.startMs - b.startMs)
+
+/** The occurrence of `event` originally starting at `originalMs`, unless there is none (or it was cancelled). */
+export const instanceOf = (event: StoredEvent, originalMs: number): Instance | undefined =>
+  event.synced === undefined
+    ? startsIn(event, originalMs, originalMs + 1).length === 1
+      ? { originalMs, startMs: originalMs, endMs: originalMs + durationOf(event) }
+      : undefined
+    : syncedInstances(event, event.synced).find((instance) => instance.originalMs === originalMs)
+
+/** Whether `startMs` is the original start of a (not cancelled) occurrence of `event`. */
+export const hasOccurrence = (event: StoredEvent, startMs: number): boolean => instanceOf(event, startMs) !== undefined
+
+/** The original start of the occurrence a bare event id stands for: the first one (a synced event's first in its window). */
+export const firstStartMs = (event: StoredEvent): number => Date.parse(event.synced?.occurrences[0] ?? event.start)
 
 /** The caller's own prompts for one occurrence. */
 export interface PromptPair {
@@ -126,17 +190,17 @@ export const effectivePrompt = ({ series, occurrence }: PromptPair): string | nu
     ? `series custom prompt: ${series}\noccurrence custom prompt: ${occurrence}`
     : (series ?? occurrence)
 
-export const occurrenceOf = (event: StoredEvent, startMs: number, viewerId: string, prompts: PromptPair): Occurrence => ({
-  occurrenceId: occurrenceIdOf(event.id, startMs),
+export const occurrenceOf = (event: StoredEvent, instance: Instance, viewerId: string, prompts: PromptPair): Occurrence => ({
+  occurrenceId: occurrenceIdOf(event.id, instance.originalMs),
   eventId: event.id,
   title: event.title,
   description: event.description,
   location: event.location,
-  start: new Date(startMs).toISOString(),
-  end: new Date(startMs + Date.parse(event.end) - Date.parse(event.start)).toISOString(),
+  start: new Date(instance.startMs).toISOString(),
+  end: new Date(instance.endMs).toISOString(),
   recurrence: event.recurrence,
   timeZone: event.timeZone,
-  recurring: event.recurrence !== null,
+  recurring: event.recurrence !== null || (event.synced?.occurrences.length ?? 0) > 1,
   attendeeEmails: event.attendeeEmails,
   organizerId: event.ownerId,
   isOrganizer: event.ownerId === viewerId,

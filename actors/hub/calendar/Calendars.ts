@@ -10,13 +10,14 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { Calendar, type CalendarState, promptsOf } from "./Calendar.ts"
 import {
-  hasOccurrence,
+  firstStartMs,
+  instanceOf,
+  instancesIn,
   type Occurrence,
   occurrenceIdOf,
   occurrenceOf,
   parseOccurrenceRef,
-  type StoredEvent,
-  startsIn
+  type StoredEvent
 } from "./CalendarEvent.ts"
 
 export interface Viewer {
@@ -53,7 +54,9 @@ export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
   Effect.map(calendarOf(viewer), ({ state, events }) =>
     events
       .flatMap((event) =>
-        startsIn(event, from, to).map((at) => occurrenceOf(event, at, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, at))))
+        instancesIn(event, from, to).map((instance) =>
+          occurrenceOf(event, instance, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, instance.originalMs)))
+        )
       )
       .sort(byStart)
   )
@@ -64,10 +67,9 @@ export const occurrenceFor = (viewer: Viewer, ref: string) =>
     const named = parseOccurrenceRef(ref)
     const { state, events } = yield* calendarOf(viewer)
     const event = events.find((candidate) => candidate.id === named?.eventId)
-    const startMs = event === undefined ? undefined : (named?.startMs ?? Date.parse(event.start))
-    if (event === undefined || startMs === undefined || !hasOccurrence(event, startMs))
-      return yield* reject("not_found", "No such calendar event")
-    return occurrenceOf(event, startMs, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, startMs)))
+    const instance = event === undefined ? undefined : instanceOf(event, named?.startMs ?? firstStartMs(event))
+    if (event === undefined || instance === undefined) return yield* reject("not_found", "No such calendar event")
+    return occurrenceOf(event, instance, viewer.userId, promptsOf(state, occurrenceIdOf(event.id, instance.originalMs)))
   })
 
 /**

@@ -171,9 +171,9 @@ export const offsetAt = (ms: number, timeZone: string): number => {
 }
 
 /** Wall-clock time in the zone, as if it were UTC. */
-const toWall = (ms: number, timeZone: string) => ms + offsetAt(ms, timeZone)
+export const toWall = (ms: number, timeZone: string) => ms + offsetAt(ms, timeZone)
 /** The instant of a wall-clock time in the zone (a time skipped by a clock change moves forward by the gap). */
-const fromWall = (wall: number, timeZone: string) => wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone)
+export const fromWall = (wall: number, timeZone: string) => wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone)
 
 /**
  * The occurrence starts of a series beginning at `start` (epoch ms) that fall

@@ -35,7 +35,18 @@ export const ConnectionSettings = Schema.Struct({
   project: Schema.optionalKey(
     Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tracker project key new issues go to" })
   ),
-  table: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tablebase table new records go to" }))
+  table: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Tablebase table new records go to" })),
+  calendarProtocol: Schema.optionalKey(
+    Schema.Literals(["ics", "google", "microsoft"]).annotate({
+      description:
+        "A calendar connection's protocol: `ics` (the token is the calendar's secret iCalendar address), `google` (Calendar API v3 at the base URL) or `microsoft` (Graph at the base URL); default: `microsoft` for a graph.microsoft.com base URL, else `google`"
+    })
+  ),
+  calendarId: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({
+      description: "The Google calendar synced (default `primary`)"
+    })
+  )
 }).annotate({ identifier: "ConnectionSettings" })
 
 export const Connection = Schema.Struct({

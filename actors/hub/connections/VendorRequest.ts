@@ -18,7 +18,9 @@ const vendorLabels: Partial<Record<string, string>> = {
   tablebase: "spreadsheet-database tool",
   docspace: "documentation tool",
   pm: "project-management tool",
-  chatapp: "team-chat app"
+  chatapp: "team-chat app",
+  calendar: "calendar suite",
+  workchat: "team-meeting app"
 }
 
 export const vendorLabel = (connection: Connection) => `the ${vendorLabels[connection.vendor] ?? connection.vendor} "${connection.name}"`
@@ -34,6 +36,11 @@ export interface VendorCall {
   readonly body?: unknown
   /** Sent as `Idempotency-Key`: makes a write safe to retry. */
   readonly idempotencyKey?: string
+  /** An absolute address on the connection's host instead of `path` (a vendor's next-page or delta link). */
+  readonly url?: string
+  readonly headers?: Readonly<Record<string, string>>
+  /** What a 410 Gone answers instead of failing (a sync token or delta link the vendor expired: the caller starts over). */
+  readonly goneAs?: Record<string, unknown>
 }
 
 type Outcome =
@@ -47,14 +54,15 @@ const attempt = (connection: Connection, token: string, call: VendorCall) =>
     const timeoutMs = numberFromEnv("HUB_VENDOR_TIMEOUT_MS", 15_000)
     const response = yield* Effect.tryPromise({
       try: (signal) =>
-        fetch(connection.baseUrl + call.path, {
+        fetch(call.url ?? connection.baseUrl + call.path, {
           method: call.method,
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
           headers: {
             accept: "application/json",
             authorization: `Bearer ${token}`,
             ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
-            ...(call.idempotencyKey ? { "idempotency-key": call.idempotencyKey } : {})
+            ...(call.idempotencyKey ? { "idempotency-key": call.idempotencyKey } : {}),
+            ...call.headers
           },
           ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {})
         }),
@@ -77,6 +85,10 @@ const attempt = (connection: Connection, token: string, call: VendorCall) =>
           : reject("bad_gateway", `${vendor} failed (${response.status}); retry later`)
       return { kind: "retry", afterMs: afterSeconds !== null ? afterSeconds * 1000 : 200, failure } satisfies Outcome as Outcome
     }
+    if (response.status === 410 && call.goneAs !== undefined) {
+      yield* Effect.promise(() => response.body?.cancel() ?? Promise.resolve())
+      return { kind: "ok", json: call.goneAs } satisfies Outcome as Outcome
+    }
     if (response.status === 403) return yield* reject("bad_gateway", `${vendor} refused the connection's access (403)`)
     if (response.status === 404) return yield* reject("bad_gateway", `${vendor} does not know ${call.method} ${call.path.split("?")[0]}`)
     if (!response.ok) return yield* reject("bad_gateway", `${vendor} refused the request (${response.status})`)
@@ -96,7 +108,10 @@ export const vendorRequest = (connection: Connection, call: VendorCall) =>
   Effect.gen(function* () {
     const vendor = vendorLabel(connection)
     // Checked at each call: a host's addresses can change after the connection was made.
-    const refusal = yield* Effect.promise(() => checkOutboundUrl(connection.baseUrl))
+    // A link the vendor handed over must stay on the connection's host: the token goes nowhere else.
+    if (call.url !== undefined && (!URL.canParse(call.url) || new URL(call.url).origin !== new URL(connection.baseUrl).origin))
+      return yield* reject("bad_gateway", `${vendor} handed over a link to another host; it was not followed`)
+    const refusal = yield* Effect.promise(() => checkOutboundUrl(call.url ?? connection.baseUrl))
     if (refusal) return yield* reject("bad_gateway", `${vendor} was not called: its address ${refusal.reason}`)
     let credentials = yield* credentialsOf(connection.id)
     if (credentials.accessToken === "") return yield* reject("conflict", `The connection "${connection.name}" has no token; reconnect it`)

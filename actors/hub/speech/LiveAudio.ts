@@ -45,7 +45,8 @@ export const transcribeLive = (audio: LiveAudio) =>
       )
     )
     const heard = yield* engine.transcribe(wav, { prompt: null }).pipe(Effect.mapError((error) => reject("bad_gateway", error.message)))
-    const speakerOf = audio.speaker !== null ? () => audio.speaker! : engineSpeakers()
+    const { speaker } = audio
+    const speakerOf = speaker !== null ? () => speaker : engineSpeakers()
     return heard.map(
       (segment): Segment => ({
         speaker: speakerOf(segment.speaker),

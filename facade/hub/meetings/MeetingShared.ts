@@ -6,9 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { occurrenceFor } from "../../../actors/hub/calendar/Calendars.ts"
-import { createProviderBot } from "../../../actors/hub/meetings/BotProvider.ts"
 import { MeetingBots } from "../../../actors/hub/meetings/MeetingBots.ts"
-import type { MeetingVendor } from "../../../actors/hub/meetings/MeetingVendors.ts"
 import { Id } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
@@ -82,51 +80,7 @@ export const occurrenceOf = (context: RequestContext, ref: string) =>
     )
   )
 
-export interface BotToSchedule {
-  readonly workspaceId: string
-  readonly userId: string
-  readonly meetingUrl: string
-  readonly title: string
-  readonly occurrenceId: string | null
-  readonly meeting: { readonly vendor: MeetingVendor; readonly meetingId: string } | null
-  readonly attendeeEmails: ReadonlyArray<string>
-  readonly joinAt: string | null
-  readonly botName: string
-}
-
-/** Asks the provider for the bot first: only a bot the provider accepted is kept (and reported by its callbacks). */
-export const scheduleBot = (bot: BotToSchedule) =>
-  Effect.gen(function* () {
-    // Held while the provider is asked, so two requests cannot send two bots to one meeting.
-    const actors = yield* ActorSystem
-    const key = `schedule:${bot.meetingUrl}`
-    yield* actors.ask(MeetingBots, bot.workspaceId, "claim", { key })
-    return yield* Effect.ensuring(sendBot(bot), Effect.ignore(actors.ask(MeetingBots, bot.workspaceId, "release", { key })))
-  })
-
-const sendBot = (bot: BotToSchedule) =>
-  Effect.gen(function* () {
-    const active = Object.values((yield* (yield* ActorSystem).ask(MeetingBots, bot.workspaceId, "view", {})).bots).find(
-      (existing) => existing.meetingUrl === bot.meetingUrl && ["scheduled", "joining_call", "in_call_recording"].includes(existing.status)
-    )
-    if (active) return yield* reject("conflict", `A bot is already scheduled for this meeting (${active.id})`)
-    const providerBotId = yield* createProviderBot({
-      workspaceId: bot.workspaceId,
-      meetingUrl: bot.meetingUrl,
-      botName: bot.botName,
-      joinAt: bot.joinAt
-    })
-    return yield* (yield* ActorSystem).ask(MeetingBots, bot.workspaceId, "addBot", {
-      providerBotId,
-      meetingUrl: bot.meetingUrl,
-      title: bot.title,
-      occurrenceId: bot.occurrenceId,
-      meeting: bot.meeting,
-      attendeeEmails: [...bot.attendeeEmails],
-      joinAt: bot.joinAt,
-      by: bot.userId
-    })
-  })
+export { type BotToSchedule, scheduleBot } from "../../../actors/hub/meetings/BotScheduling.ts"
 
 /** A future join time as ISO, the occurrence's start when it is ahead, or null (join now). */
 export const joinTimeOf = (given: string | undefined, occurrenceStart: string | null) => {
