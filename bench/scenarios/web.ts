@@ -132,9 +132,9 @@ export const web: Scenario = {
   levels: { sweep: [1], smoke: 1 },
   workload: (options) => [
     "Atrium: server/main.ts with --demo (PGlite in a temp dir); Debian's Chromium, headless, driven by playwright-core; the web app built on first start.",
-    `Cold: ${options.smoke ? 2 : 10} visits of the demo's home (/w/{workspace}) as Ada, each in a new browser context holding only her session (no HTTP cache); time to interactive = navigation start → the home's heading rendered with the workspace's name; JavaScript = encoded bytes of every script response of the visit.`,
-    `Warm: ${options.smoke ? 2 : 10} page switches Home → Work → Home by the app's navigation links in one context; click → the area's heading rendered.`,
-    `Live: ${options.smoke ? 3 : 20} moves of one card between two columns of a board by the keyboard (Shift+→ / Shift+←) in Ada's page; latency = key press → the card rendered in its new column in Ben's page (another context).`
+    `Cold: ${options.smoke ? 1 : 10} visits of the demo's home (/w/{workspace}) as Ada, each in a new browser context holding only her session (no HTTP cache); time to interactive = navigation start → the home's heading rendered with the workspace's name; JavaScript = encoded bytes of every script response of the visit.`,
+    `Warm: ${options.smoke ? 1 : 10} rounds of page switches Home → Work → Home by the app's navigation links in one context; click → the area's heading rendered.`,
+    `Live: ${options.smoke ? 2 : 20} moves of one card between two columns of a board by the keyboard (Shift+→ / Shift+←) in Ada's page; latency = key press → the card rendered in its new column in Ben's page (another context).`
   ],
   estimateSec: (options) => (options.smoke ? 45 : 120),
   run: async (options, progress) => {
@@ -185,7 +185,7 @@ export const web: Scenario = {
         page.evaluate(`window.__appeared(${JSON.stringify(selector)}, ${JSON.stringify(text)})`)
 
       // Cold visits of the home page.
-      const visits = options.smoke ? 2 : 10
+      const visits = options.smoke ? 1 : 10
       const cold: Array<number> = []
       const scriptBytes: Array<number> = []
       for (let i = 0; i < visits; i++) {
@@ -219,7 +219,7 @@ export const web: Scenario = {
         await appeared(page, "h1", workspace.name)
         const nav = page.getByRole("navigation", { name: "Areas" })
         // One round first, so both areas' chunks and queries are in the app's cache.
-        for (let i = 0; i <= (options.smoke ? 2 : 10); i++) {
+        for (let i = 0; i <= (options.smoke ? 1 : 10); i++) {
           for (const [link, heading] of [
             ["Work", "Work"],
             ["Home", workspace.name]
@@ -249,7 +249,7 @@ export const web: Scenario = {
             .getByRole("link", { name: new RegExp(cardName) })
             .waitFor()
         }
-        const moves = options.smoke ? 3 : 20
+        const moves = options.smoke ? 2 : 20
         for (let i = 0; i < moves; i++) {
           const [from, to, key] =
             i % 2 === 0 ? [statuses[0]!, statuses[1]!, "Shift+ArrowRight"] : [statuses[1]!, statuses[0]!, "Shift+ArrowLeft"]
