@@ -10,6 +10,7 @@ import { Link, Route, Routes, useParams } from "react-router"
 import { $api } from "../../api/client.ts"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { PageContent, Presence, Toolbar, useLivePage } from "./LiveEditor.tsx"
+import { useWikiSpaceLive } from "./live.ts"
 import { NewPage } from "./NewPage.tsx"
 import { PageTree, useTree } from "./PageTree.tsx"
 import { PageComments } from "./PageComments.tsx"
@@ -88,10 +89,13 @@ const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; reado
   )
 }
 
+const LIVE_WORDS = { connecting: "connecting…", live: "● live", reconnecting: "offline — reconnecting…", closed: "not live" } as const
+
 const Space = () => {
   const { workspaceId = "", spaceId = "", pageId } = useParams()
   const space = $api.useQuery("get", "/wiki/v1/spaces/{spaceId}", { params: { path: { spaceId } } })
   const tree = useTree(spaceId)
+  const live = useWikiSpaceLive(spaceId)
   const role = space.data?.role
   const canEdit = role === "admin" || role === "editor"
   const open = pageId ?? tree.data?.items[0]?.id
@@ -105,6 +109,7 @@ const Space = () => {
           <Link to={`/w/${workspaceId}/wiki`}>← Spaces</Link>
         </p>
         <SearchForm spaceId={spaceId} />
+        <p className="muted small">{LIVE_WORDS[live]}</p>
         <PageTree workspaceId={workspaceId} spaceId={spaceId} current={open} canMove={canEdit} />
         {canEdit ? <NewPage spaceId={spaceId} /> : null}
         {canEdit ? <ImportPages spaceId={spaceId} /> : null}
