@@ -7,7 +7,8 @@
  * states), and a formatting toolbar.
  *
  * The document, provider and editor live and die together in one effect (the
- * editor's Collaboration plugins must go before the provider they listen to).
+ * editor's Collaboration plugins must go before the provider they listen to); the
+ * editor is made once the document first holds the server's content.
  */
 import { HocuspocusProvider } from "@hocuspocus/provider"
 import Collaboration from "@tiptap/extension-collaboration"
@@ -54,21 +55,29 @@ export const useLivePage = (pageId: string): LivePage | undefined => {
       token: async () => (await freshAccessToken()) ?? ""
     })
     const user: Person = { name: session?.user.name ?? "Someone", color: colorOf(session?.user.id ?? "") }
-    const editor = new Editor({
-      extensions: [
-        ...richTextExtensions,
-        Collaboration.configure({ document, field: "default" }),
-        CollaborationCaret.configure({ provider, user }),
-        ListKeymap,
-        Dropcursor,
-        Gapcursor,
-        TrailingNode
-      ],
-      editorProps: { attributes: { "aria-label": "Page content", "aria-multiline": "true", role: "textbox", spellcheck: "true" } }
-    })
-    setLive({ editor, provider })
+    let editor: Editor | undefined
+    // The editor binds to the document once it holds the server's content: an editor bound to an empty document
+    // writes its own empty paragraph into it, which every other copy then merges in.
+    const bind = () => {
+      if (editor !== undefined) return
+      editor = new Editor({
+        extensions: [
+          ...richTextExtensions,
+          Collaboration.configure({ document, field: "default" }),
+          CollaborationCaret.configure({ provider, user }),
+          ListKeymap,
+          Dropcursor,
+          Gapcursor,
+          TrailingNode
+        ],
+        editorProps: { attributes: { "aria-label": "Page content", "aria-multiline": "true", role: "textbox", spellcheck: "true" } }
+      })
+      setLive({ editor, provider })
+    }
+    provider.on("synced", bind)
     return () => {
-      editor.destroy()
+      provider.off("synced", bind)
+      editor?.destroy()
       provider.destroy()
       document.destroy()
     }

@@ -61,7 +61,7 @@ const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; reado
   return (
     <div className="open-page">
       {page.error ? <ErrorMessage error={page.error} what="The page could not be loaded" /> : null}
-      {page.isPending ? <Loading what="the page" /> : null}
+      {page.isPending || (page.data && live === undefined) ? <Loading what="the page" /> : null}
       {page.data && live ? (
         <div className="page-area">
           <article className="page" aria-labelledby="page-title">
