@@ -149,7 +149,7 @@ describe.skipIf(!chromiumAvailable("web wiki tests"))("the wiki area in Chromium
     expect(errors()).toEqual([])
   }, 90_000)
 
-  it("a page another person creates, moves and renames appears in the tree without a reload", async () => {
+  it("pages another person creates, moves, renames and archives change the tree without a reload", async () => {
     const shared = await call(owner, "POST", "/wiki/v1/spaces", { workspaceId, name: "Team room", key: "TR" })
     const start = (await call(owner, "POST", `/wiki/v1/spaces/${shared.id}/pages`, { title: "Start", markdown: "Hello." })).id
     const route = `w/${workspaceId}/wiki/${shared.id}/${start}`
@@ -180,6 +180,15 @@ describe.skipIf(!chromiumAvailable("web wiki tests"))("the wiki area in Chromium
     await call(owner, "PATCH", `/wiki/v1/pages/${start}`, { title: "Start here" })
     for (const page of [ann, ben]) await tree(page).getByRole("link", { name: "Start here" }).waitFor({ timeout: 10_000 })
     await ben.getByRole("heading", { name: "Start here", level: 1 }).waitFor({ timeout: 10_000 })
+    // Ann renames her new page, then archives it, from its settings: Ben's tree follows both.
+    const settings = ann.getByRole("region", { name: "Page", exact: true })
+    await settings.getByLabel("Title").fill("Meeting agenda")
+    await settings.getByRole("button", { name: "Rename" }).click()
+    await tree(ben).getByRole("link", { name: "Meeting agenda" }).waitFor({ timeout: 10_000 })
+    await settings.getByRole("button", { name: "Archive page" }).click()
+    await settings.getByRole("button", { name: "Archive it and its subpages" }).click()
+    await expect.poll(() => tree(ben).getByRole("link", { name: "Meeting agenda" }).count(), { timeout: 10_000 }).toBe(0)
+    expect((await call(owner, "GET", `/wiki/v1/pages/${agenda}`)).archivedAt).not.toBe(null)
     await screenshot(ben, "wiki-live-tree")
     expect(errors()).toEqual([])
   }, 90_000)

@@ -14,6 +14,7 @@ import { useWikiSpaceLive } from "./live.ts"
 import { NewPage } from "./NewPage.tsx"
 import { PageTree, useTree } from "./PageTree.tsx"
 import { PageComments } from "./PageComments.tsx"
+import { PageSettings } from "./PageSettings.tsx"
 import { PageVersions } from "./PageVersions.tsx"
 import { PagePermissions } from "./Permissions.tsx"
 import { SearchForm, SearchResults } from "./Search.tsx"
@@ -80,6 +81,7 @@ const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; reado
       ) : null}
       {page.data ? (
         <div className="page-tools">
+          {canEdit ? <PageSettings key={page.data.title} pageId={pageId} spaceId={spaceId} title={page.data.title} /> : null}
           <ExportPage pageId={pageId} title={page.data.title} spaceId={spaceId} />
           <PagePermissions pageId={pageId} />
           <PublicShare pageId={pageId} spaceId={spaceId} isAdmin={isAdmin} />
@@ -109,7 +111,7 @@ const Space = () => {
           <Link to={`/w/${workspaceId}/wiki`}>← Spaces</Link>
         </p>
         <SearchForm spaceId={spaceId} />
-        <p className="muted small">{LIVE_WORDS[live]}</p>
+        <p className="muted small live-state">{LIVE_WORDS[live]}</p>
         <PageTree workspaceId={workspaceId} spaceId={spaceId} current={open} canMove={canEdit} />
         {canEdit ? <NewPage spaceId={spaceId} /> : null}
         {canEdit ? <ImportPages spaceId={spaceId} /> : null}
