@@ -5,8 +5,12 @@
  * snippets; import of a Markdown file and export of a page; page permissions
  * (a member listed as a viewer reads the page but cannot change who may use
  * it); public sharing with its visitor preview, offered to space admins only.
- * The wiki pages at 390 and 1,400 px: a screenshot each and no serious or
- * critical axe-core violation.
+ * Two people in one space: pages one creates, moves, renames and archives
+ * change the other's tree without a reload (the space's live stream); comment
+ * threads anchored to text, replies, resolve and reopen reach the other live;
+ * a version is viewed and restored into both open editors. The wiki pages at
+ * 390 and 1,400 px: a screenshot each and no serious or critical axe-core
+ * violation.
  */
 import { readFile } from "node:fs/promises"
 import type { Page } from "playwright-core"
