@@ -36,6 +36,7 @@ import {
   spaceTopic,
   taskTopic,
   userTopic,
+  wikiSpaceTopic,
   workspaceAllTopic,
   workspacePublicTopic
 } from "./StreamTopics.ts"
@@ -87,7 +88,7 @@ export type ClientFrame =
   | { readonly type: "subscribe"; readonly scope: ChangeScope; readonly id: string; readonly lastSeq?: number }
   | { readonly type: "unsubscribe"; readonly scope: ChangeScope; readonly id: string }
 
-const SCOPES: ReadonlySet<string> = new Set(["workspace", "space", "list", "task", "board"])
+const SCOPES: ReadonlySet<string> = new Set(["workspace", "space", "list", "task", "board", "wikiSpace"])
 const ALLOWED_KEYS: ReadonlySet<string> = new Set(["type", "scope", "id", "lastSeq"])
 export const MAX_SUBSCRIPTIONS = 100
 
@@ -101,7 +102,8 @@ export const parseClientFrame = (value: unknown): ClientFrame | string => {
   const extra = Object.keys(frame).find((key) => !ALLOWED_KEYS.has(key))
   if (extra !== undefined) return `unknown field "${extra.slice(0, 40)}"`
   if (frame.type !== "subscribe" && frame.type !== "unsubscribe") return 'type must be "subscribe" or "unsubscribe"'
-  if (typeof frame.scope !== "string" || !SCOPES.has(frame.scope)) return 'scope must be "workspace", "space", "list", "task" or "board"'
+  if (typeof frame.scope !== "string" || !SCOPES.has(frame.scope))
+    return 'scope must be "workspace", "space", "list", "task", "board" or "wikiSpace"'
   if (typeof frame.id !== "string" || !/^[\w-]{1,100}$/.test(frame.id)) return "id must be an id string"
   if (frame.type === "unsubscribe") {
     if (frame.lastSeq !== undefined) return "lastSeq belongs to subscribe"
@@ -250,6 +252,8 @@ export class StreamSession {
         return [taskTopic(ws, target.id)]
       case "board":
         return [boardTopic(ws, target.id)]
+      case "wikiSpace":
+        return [wikiSpaceTopic(ws, target.id)]
     }
   }
 

@@ -10,6 +10,7 @@
  *   pm/a/<ws>           control frames for every socket of the workspace (resync)
  *   pm/u/<ws>/<user>    one user's notifications in the workspace
  *   pm/b/<ws>/<board>   a feedback board's events (besides pm/wa: workspace admins see every board)
+ *   pm/k/<ws>/<space>   a wiki space's events (besides pm/wa, likewise)
  *
  * Sockets that accept batch frames follow the same topics under `b/`
  * (StreamBatcher publishes there; everything else goes to both).
@@ -25,6 +26,7 @@ export const taskTopic = (ws: string, taskId: string) => `pm/t/${ws}/${taskId}`
 export const controlTopic = (ws: string) => `pm/a/${ws}`
 export const userTopic = (ws: string, userId: string) => `pm/u/${ws}/${userId}`
 export const boardTopic = (ws: string, boardId: string) => `pm/b/${ws}/${boardId}`
+export const wikiSpaceTopic = (ws: string, spaceId: string) => `pm/k/${ws}/${spaceId}`
 /** The topic as followed by sockets that accept batch frames. */
 export const batchedTopic = (topic: string) => `b/${topic}`
 
@@ -33,6 +35,7 @@ export const topicsOf = (event: LoggedEvent): Array<string> => {
   const ws = event.workspaceId
   const topics = [workspaceAllTopic(ws)]
   if (event.scope === "board") return [...topics, boardTopic(ws, event.entityId)]
+  if (event.scope === "wikiSpace") return [...topics, wikiSpaceTopic(ws, event.entityId)]
   const { spaceId, listId, taskId } = event.path
   topics.push(event.privateSpace && spaceId !== undefined ? privateSpaceTopic(ws, spaceId) : workspacePublicTopic(ws))
   if (spaceId !== undefined) topics.push(spaceTopic(ws, spaceId))

@@ -24,10 +24,10 @@ export interface ActivityFilter {
 
 const whereOf = (filter: ActivityFilter, params: Array<unknown>, alias = "") => {
   const p = (value: unknown) => `$${params.push(value)}`
-  // Feedback boards' events share the log for the live stream; pm's activity is pm's own.
+  // Feedback boards' and wiki spaces' events share the log for the live stream; pm's activity is pm's own.
   const clauses = [
     `${alias}workspace_id = ${p(filter.workspaceId)}`,
-    `${alias}scope <> 'board'`,
+    `${alias}scope NOT IN ('board', 'wikiSpace')`,
     privacyClause(params, filter.privateSpaces, alias)
   ]
   if (filter.spaceId !== undefined) clauses.push(`${alias}space_id = ${p(filter.spaceId)}`)

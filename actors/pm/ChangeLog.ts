@@ -18,8 +18,11 @@
 import { Context, type Effect } from "effect"
 import type { Sql, SqlError } from "../../persistence/Sql.ts"
 
-/** `board`: a feedback board's events (entityId = the board), visible to those who may see the board. */
-export type ChangeScope = "workspace" | "space" | "list" | "task" | "board"
+/**
+ * `board`: a feedback board's events (entityId = the board), visible to those who may see the board;
+ * `wikiSpace`: a wiki space's events (entityId = the space), visible to those who may see the space.
+ */
+export type ChangeScope = "workspace" | "space" | "list" | "task" | "board" | "wikiSpace"
 
 export interface Notify {
   readonly userId: string

@@ -31,7 +31,7 @@ export interface ChangeLogOptions {
 
 export const DEFAULT_RETENTION = 100_000
 
-const SCOPES: ReadonlySet<string> = new Set<ChangeScope>(["workspace", "space", "list", "task", "board"])
+const SCOPES: ReadonlySet<string> = new Set<ChangeScope>(["workspace", "space", "list", "task", "board", "wikiSpace"])
 const EVENT_INSERT_CHUNK = 400
 
 const invalidChange = (change: Change): string | undefined => {
@@ -193,7 +193,7 @@ const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEv
       `WITH counter AS (${claimNumbers}), inserted AS (
          INSERT INTO pm_events (${eventColumns})
          SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id,
-                COALESCE(sp.is_private, false) OR v.scope = 'board', v.data, v.actor_id, v.at
+                COALESCE(sp.is_private, false) OR v.scope IN ('board', 'wikiSpace'), v.data, v.actor_id, v.at
            FROM counter
           CROSS JOIN (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, data, actor_id, at)
            LEFT JOIN pm_spaces sp ON sp.id = v.space_id
@@ -220,7 +220,10 @@ const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<Logge
     const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({
       seq: first + i,
       ...event,
-      privateSpace: (event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)) || event.scope === "board"
+      privateSpace:
+        (event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)) ||
+        event.scope === "board" ||
+        event.scope === "wikiSpace"
     }))
     yield* insertEvents(events)
     yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])

@@ -178,9 +178,9 @@ export const readScoped = (workspaceId: string, filter: ScopeFilter, after: numb
   const params: Array<unknown> = [workspaceId, after, upTo, limit]
   let where: string
   if (filter.scope === "workspace") where = privacyClause(params, filter.privateSpaces)
-  else if (filter.scope === "board") {
-    params.push(filter.id)
-    where = `scope = 'board' AND entity_id = $${params.length}`
+  else if (filter.scope === "board" || filter.scope === "wikiSpace") {
+    params.push(filter.scope, filter.id)
+    where = `scope = $${params.length - 1} AND entity_id = $${params.length}`
   } else {
     params.push(filter.id)
     where = `${filter.scope}_id = $${params.length}`

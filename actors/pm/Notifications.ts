@@ -24,7 +24,7 @@ export const Notification = Schema.Struct({
   event: Schema.Struct({
     seq: Schema.Number,
     type: Schema.String,
-    scope: Schema.Literals(["workspace", "space", "list", "task", "board"]),
+    scope: Schema.Literals(["workspace", "space", "list", "task", "board", "wikiSpace"]),
     entityId: Schema.String
   })
 }).annotate({

@@ -11,6 +11,7 @@ import { reject } from "../../runtime/Rejection.ts"
 import type { ChangeScope } from "./ChangeLog.ts"
 import { locateList, locateSpace, locateTask } from "./Locate.ts"
 import { boardScope } from "../feedback/BoardStream.ts"
+import { wikiSpaceScope } from "../wiki/WikiSpaceStream.ts"
 import type { ScopeTarget, Viewer } from "./Viewer.ts"
 
 export type { ScopeTarget, Viewer } from "./Viewer.ts"
@@ -46,6 +47,7 @@ export const resolveScope = (viewer: Viewer, scope: ChangeScope, id: string) =>
       return { scope, id, privateSpace: false } satisfies ScopeTarget
     }
     if (scope === "board") return yield* boardScope(viewer, id)
+    if (scope === "wikiSpace") return yield* wikiSpaceScope(viewer, id)
     const located = yield* (scope === "space" ? locateSpace(id) : scope === "list" ? locateList(id) : locateTask(id)).pipe(
       Effect.catchTag("Rejection", () => Effect.fail(notFound(scope)))
     )

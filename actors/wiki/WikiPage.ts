@@ -24,6 +24,7 @@ import { CommentRecord, commentById } from "./PageComments.ts"
 import { recordLinks } from "./PageLinks.ts"
 import { captureVersion, latestVersion, VersionRecord, versionContent } from "./PageVersions.ts"
 import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
+import { type WikiEvent, withWikiEvents } from "./WikiEvents.ts"
 import { autosaveIntervalMillis } from "./VersionPolicy.ts"
 import { PAGE_COLUMNS, pageById, pagePermissions, spaceById, subtreeIds, toPage } from "./WikiQueries.ts"
 import { PagePermissionRecord, PageRecord, type PageRow, Subject } from "./WikiRecords.ts"
@@ -41,6 +42,16 @@ const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effe
 
 const transaction = <A, R>(body: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection | SqlError, R | Sql> =>
   Sql.use((sql) => sql.transaction(body))
+
+/** An event of the page's space about this page (WikiEvents.ts). */
+const pageEvent = (page: PageRow, by: string, type: string, data?: Record<string, unknown>): WikiEvent => ({
+  workspaceId: page.workspaceId,
+  spaceId: page.spaceId,
+  type,
+  by,
+  pageId: page.id,
+  ...(data !== undefined ? { data } : {})
+})
 
 const existingPage = (pageId: string) =>
   Effect.flatMap(pageById(pageId), (page) => (page === undefined ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(page)))
@@ -220,7 +231,10 @@ export const WikiPage = Actor<PageModel | null>()({
         retryOnSlugClash(
           Effect.gen(function* () {
             const page = yield* activePage(ctx.address.id)
-            return yield* transaction(
+            // A new title or icon shows in the space's tree: its readers are told.
+            const shown =
+              (patch.title !== undefined && patch.title.trim() !== page.title) || (patch.icon !== undefined && patch.icon !== page.icon)
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 if (patch.title !== undefined && patch.title.trim() !== page.title) yield* setTitle(page, patch.title.trim())
                 const columns: Array<[string, unknown]> = []
@@ -232,7 +246,8 @@ export const WikiPage = Actor<PageModel | null>()({
                   [page.id, by, ...columns.map(([, value]) => value)]
                 )
                 return toPage(rows[0]!)
-              })
+              }),
+              () => (shown ? [pageEvent(page, by, "page.updated")] : [])
             )
           })
         )
@@ -432,7 +447,7 @@ export const WikiPage = Actor<PageModel | null>()({
             if (anchor !== null)
               return yield* reject("invalid", "Replies cannot be anchored", [{ path: "body.anchor", message: "not on replies" }])
           }
-          return yield* transaction(
+          return yield* withWikiEvents(
             Effect.gen(function* () {
               yield* query(
                 `INSERT INTO wiki_comments (id, page_id, space_id, workspace_id, parent_id, author_id, body, anchor_start, anchor_end, anchor_quote)
@@ -452,7 +467,8 @@ export const WikiPage = Actor<PageModel | null>()({
               )
               yield* setMentions(commentId, page.workspaceId, mentions)
               return (yield* commentById(commentId))!
-            })
+            }),
+            () => [pageEvent(page, by, "comment.created", { commentId, threadId: parentId ?? commentId })]
           )
         })
       ),
@@ -464,12 +480,13 @@ export const WikiPage = Actor<PageModel | null>()({
           const comment = yield* commentOfPage(page.id, commentId)
           if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
           if (comment.authorId !== by) return yield* reject("forbidden", "Only its author edits a comment")
-          return yield* transaction(
+          return yield* withWikiEvents(
             Effect.gen(function* () {
               yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
               yield* setMentions(commentId, page.workspaceId, mentions)
               return (yield* commentById(commentId))!
-            })
+            }),
+            () => [pageEvent(page, by, "comment.updated", { commentId, threadId: comment.parentId ?? commentId })]
           )
         })
       ),
@@ -481,7 +498,7 @@ export const WikiPage = Actor<PageModel | null>()({
           const comment = yield* commentOfPage(page.id, commentId)
           if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
           if (comment.authorId !== by && !moderator) return yield* reject("forbidden", "Only its author or a space admin deletes a comment")
-          yield* transaction(
+          yield* withWikiEvents(
             Effect.gen(function* () {
               const replies = yield* query<{ id: string }>("SELECT id FROM wiki_comments WHERE parent_id = $1", [commentId])
               if (comment.parentId === null && replies.length > 0) {
@@ -499,7 +516,8 @@ export const WikiPage = Actor<PageModel | null>()({
                   [comment.parentId]
                 )
               }
-            })
+            }),
+            () => [pageEvent(page, by, "comment.deleted", { commentId, threadId: comment.parentId ?? commentId })]
           )
         })
       ),
@@ -511,13 +529,13 @@ export const WikiPage = Actor<PageModel | null>()({
           const comment = yield* commentOfPage(page.id, commentId)
           if (comment.parentId !== null) return yield* reject("conflict", "Replies are resolved with their thread: use its first comment")
           if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-          if (resolved && comment.resolvedAt === null) {
-            yield* query("UPDATE wiki_comments SET resolved_at = now(), resolved_by = $2, updated_at = now() WHERE id = $1", [
-              commentId,
-              by
-            ])
-          } else if (!resolved && comment.resolvedAt !== null) {
-            yield* query("UPDATE wiki_comments SET resolved_at = NULL, resolved_by = NULL, updated_at = now() WHERE id = $1", [commentId])
+          if (resolved !== (comment.resolvedAt !== null)) {
+            yield* withWikiEvents(
+              resolved
+                ? query("UPDATE wiki_comments SET resolved_at = now(), resolved_by = $2, updated_at = now() WHERE id = $1", [commentId, by])
+                : query("UPDATE wiki_comments SET resolved_at = NULL, resolved_by = NULL, updated_at = now() WHERE id = $1", [commentId]),
+              () => [pageEvent(page, by, resolved ? "comment.resolved" : "comment.reopened", { commentId, threadId: commentId })]
+            )
           }
           return (yield* commentById(commentId))!
         })

@@ -38,6 +38,7 @@ import { invalidatingAfter, type Touched } from "./WikiStaleness.ts"
 import { workspaceRoleOf } from "./WorkspaceRole.ts"
 import { placeAt } from "./SiblingPosition.ts"
 import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
+import { withWikiEvents } from "./WikiEvents.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
@@ -443,7 +444,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                 return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
               }
             }
-            return yield* transaction(
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 const position = yield* place(touched, space.id, payload.parentId, payload.pageId, payload.index)
                 // An actor asked for this id before it existed is live with "no such page".
@@ -459,7 +460,17 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                   restriction: "open",
                   by: payload.by
                 })
-              })
+              }),
+              (page) => [
+                {
+                  workspaceId: space.workspaceId,
+                  spaceId: space.id,
+                  type: "page.created",
+                  by: payload.by,
+                  pageId: page.id,
+                  data: { parentPageId: page.parentId }
+                }
+              ]
             )
           })
         )
@@ -502,7 +513,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
             }
             // Its place, its ancestors and (across spaces) its slugs change for the whole subtree.
             for (const id of subtree) touched.pages.add(id)
-            return yield* transaction(
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 if (target.id !== source.id) {
                   touched.spaces.add(source.id)
@@ -527,7 +538,17 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                   [page.id, parentId, position, by]
                 )
                 return toPage(rows[0]!)
-              })
+              }),
+              (moved) =>
+                // Across spaces, the page leaves one tree and joins another.
+                [...new Set([source.id, target.id])].map((spaceId) => ({
+                  workspaceId: source.workspaceId,
+                  spaceId,
+                  type: "page.moved",
+                  by,
+                  pageId: moved.id,
+                  data: { parentPageId: moved.parentId, spaceId: moved.spaceId }
+                }))
             )
           })
         )
@@ -575,7 +596,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
             const entries = yield* query<Record<string, any>>("SELECT * FROM wiki_page_permissions WHERE page_id = ANY($1::text[])", [
               toCopy.map((p) => p.id)
             ])
-            return yield* transaction(
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 const newIds = new Map(toCopy.map((page) => [page.id, randomUUID()] as const))
                 for (const id of newIds.values()) touched.pages.add(id)
@@ -611,7 +632,16 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                   copies.push({ sourceId: page.id, page: copy })
                 }
                 return { copies }
-              })
+              }),
+              ({ copies }) =>
+                copies.slice(0, 1).map(({ page }) => ({
+                  workspaceId: target.workspaceId,
+                  spaceId: target.id,
+                  type: "page.created",
+                  by,
+                  pageId: page.id,
+                  data: { parentPageId: page.parentId, copies: copies.length }
+                }))
             )
           })
         )
@@ -625,7 +655,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
             const page = yield* pageInSpace(space.id, pageId)
             if (page.archivedAt !== null) return yield* reject("conflict", "The page is already archived")
             const subtree = yield* subtreeIds(page.id)
-            return yield* transaction(
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 const rows = yield* query<{ id: string }>(
                   `UPDATE wiki_pages SET archived_at = now(), updated_by = $2, updated_at = now()
@@ -639,7 +669,17 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                 for (const row of rows) touched.pages.add(row.id)
                 if (homeless.length > 0) touched.spaces.add(space.id)
                 return rows.map((row) => row.id)
-              })
+              }),
+              (archived) => [
+                {
+                  workspaceId: space.workspaceId,
+                  spaceId: space.id,
+                  type: "page.archived",
+                  by,
+                  pageId: page.id,
+                  data: { pageIds: archived }
+                }
+              ]
             )
           })
         )
@@ -655,7 +695,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
             const parent = page.parentId === null ? undefined : yield* pageById(page.parentId)
             const parentId = parent !== undefined && parent.archivedAt === null ? parent.id : null
             const subtree = yield* subtreeIds(page.id)
-            return yield* transaction(
+            return yield* withWikiEvents(
               Effect.gen(function* () {
                 // What was archived together comes back together; pages archived on their own before stay in the trash.
                 yield* query(
@@ -671,20 +711,39 @@ export const WikiSpace = Actor<SpaceModel | null>()({
                   [page.id, parentId, position, by]
                 )
                 return toPage(rows[0]!)
-              })
+              }),
+              (restored) => [
+                {
+                  workspaceId: space.workspaceId,
+                  spaceId: space.id,
+                  type: "page.restored",
+                  by,
+                  pageId: restored.id,
+                  data: { parentPageId: restored.parentId }
+                }
+              ]
             )
           })
         )
       ),
 
-    deletePage: ({ pageId }, ctx) =>
+    deletePage: ({ by, pageId }, ctx) =>
       invalidatingAfter((touched) =>
         orDieSql(
           Effect.gen(function* () {
             const space = yield* activeSpace(ctx.address.id)
             const page = yield* pageInSpace(space.id, pageId)
             const subtree = yield* subtreeIds(page.id)
-            return yield* transaction(deletePages(touched, subtree))
+            return yield* withWikiEvents(deletePages(touched, subtree), (removed) => [
+              {
+                workspaceId: space.workspaceId,
+                spaceId: space.id,
+                type: "page.deleted",
+                by,
+                pageId: page.id,
+                data: { pageIds: removed.pageIds }
+              }
+            ])
           })
         )
       ),

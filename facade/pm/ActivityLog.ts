@@ -126,8 +126,8 @@ const entityViewer = (context: RequestContext, scope: Exclude<ChangeScope, "work
     return viewer
   })
 
-/** Feedback boards' events share the log; the queries leave them out, and a pm page never carries one. */
-const isPmScope = (scope: ChangeScope): scope is Exclude<ChangeScope, "board"> => scope !== "board"
+/** Feedback boards' and wiki spaces' events share the log; the queries leave them out, and a pm page never carries one. */
+const isPmScope = (scope: ChangeScope): scope is Exclude<ChangeScope, "board" | "wikiSpace"> => scope !== "board" && scope !== "wikiSpace"
 
 const withActors = (events: ReadonlyArray<LoggedEvent>) =>
   Effect.gen(function* () {
