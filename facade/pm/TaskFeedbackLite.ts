@@ -9,15 +9,66 @@ import { reject } from "../../runtime/Rejection.ts"
 import { taskByRef } from "../feedback/LinkedWorkLite.ts"
 import { NameRef } from "../feedback/LiteRefs.ts"
 import { RequestRef, requestByRef } from "../feedback/LiteRequestViews.ts"
-import { LinkedFeedbackList, linkedFeedbackOf, linkTask, unlinkTask } from "../feedback/WorkLinkViews.ts"
-import { tagGroup } from "../Operation.ts"
-import { WorkspaceRef } from "./LiteShared.ts"
+import { LinkedFeedback, LinkedFeedbackList, linkedFeedbackOf, linkTask, unlinkTask } from "../feedback/WorkLinkViews.ts"
+import { principalOf } from "../Access.ts"
+import { type RequestContext, tagGroup } from "../Operation.ts"
+import { LiteTask, WorkspaceRef } from "./LiteShared.ts"
 import { taskFeedbackLiteExamples } from "./TaskFeedbackLite.examples.ts"
 
 const BoardRef = Schema.optionalKey(
   NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" })
 )
 const answer = { 200: { description: "The task's linked requests and bug reports", schema: LinkedFeedbackList } }
+
+/** A Lite task as `getTask` answers it: with the feature requests and bug reports it delivers. */
+export const LiteTaskDetail = Schema.Struct({
+  ...LiteTask.fields,
+  feedback: Schema.Array(LinkedFeedback).annotate({
+    description:
+      "Feature requests (with vote counts) and bug reports the task delivers, on boards the caller may see (empty for a key without feedback:read)"
+  })
+}).annotate({ identifier: "LiteTaskDetail" })
+
+export const FeatureRequestRefs = Schema.Array(Schema.Struct({ request: RequestRef, board: BoardRef })).check(Schema.isMaxLength(20))
+
+/** Whether the caller may use `scope` (a user session may use every scope; an API key those it was given). */
+export const mayUse = (context: RequestContext, scope: string) =>
+  Effect.map(principalOf(context), (principal) => principal.kind === "user" || principal.scopes.includes(scope))
+
+/**
+ * Links and unlinks the task's feature requests named by short id (as
+ * `updateTask` takes them), each refusal naming its entry.
+ */
+export const relinkFeatureRequests = (
+  context: RequestContext,
+  workspaceId: string,
+  taskId: string,
+  link: ReadonlyArray<{ readonly request: string; readonly board?: string }> | undefined,
+  unlink: ReadonlyArray<{ readonly request: string; readonly board?: string }> | undefined
+) =>
+  Effect.gen(function* () {
+    for (const [field, refs] of [
+      ["linkFeatureRequests", link],
+      ["unlinkFeatureRequests", unlink]
+    ] as const) {
+      if (refs === undefined || refs.length === 0) continue
+      if (!(yield* mayUse(context, "feedback:write")))
+        return yield* reject("forbidden", "Linking feature requests needs the feedback:write scope", [
+          { path: `body.${field}`, message: "requires feedback:write" }
+        ])
+      for (const [index, ref] of refs.entries()) {
+        const at = `body.${field}.${index}`
+        const { caller, record } = yield* requestByRef(context, { workspaceId, ...ref }, ref.request, `${at}.request`, `${at}.board`)
+        if (!caller.team)
+          return yield* reject("forbidden", "Only the board's team links work", [
+            { path: `${at}.request`, message: "not on the board's team" }
+          ])
+        if (field === "linkFeatureRequests")
+          yield* linkTask(context, caller, { kind: "request", id: record.id, field: `${at}.request` }, taskId, "path.taskRef")
+        else yield* unlinkTask(caller, { kind: "request", id: record.id }, taskId)
+      }
+    }
+  })
 
 const { operation } = tagGroup("pm", "Task Feedback (Lite)", taskFeedbackLiteExamples)
 

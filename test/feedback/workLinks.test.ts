@@ -6,10 +6,13 @@
  * done, recorded as the automation, never over a person's status, applied
  * once however often the events are read.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { eventually } from "../support/collabAtrium.ts"
-import { createBoard, createRequest, newTeam, type Team } from "./fixture.ts"
+import { apiKey, createBoard, createRequest, newTeam, type Team } from "./fixture.ts"
 
 let atrium: TestServer
 let t: Team
@@ -262,5 +265,58 @@ describe("requests linked to work", () => {
     const late = await createRequest(atrium, t.member.token, board.id, { title: "Late link" })
     expect((await link(late.id, done.id)).status).toBe(200)
     expect((await statusOf(late.id)).type).toBe("shipped")
+  })
+
+  it("agents link and read through the MCP tools updateTask and getTask, as far as their key's scopes go", async () => {
+    const board = await createBoard(atrium, t, { name: "Agents" })
+    const request = await createRequest(atrium, t.member.token, board.id, { title: "Keyboard shortcuts" })
+    const task = await newTask("Shortcut map")
+    const connect = async (key: string) => {
+      const client = new Client({ name: "work-links-test", version: "1.0.0" })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${atrium.origin}/mcp`), { requestInit: { headers: { "x-api-key": key } } })
+      )
+      await client.listTools()
+      return client
+    }
+    const agent = await connect(
+      await apiKey(atrium, t.member, t.workspaceId, ["tasks:read", "tasks:write", "feedback:read", "feedback:write"])
+    )
+    const tasksOnly = await connect(await apiKey(atrium, t.member, t.workspaceId, ["tasks:read", "tasks:write"]))
+    try {
+      const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as CallToolResult
+      const refused = await call(tasksOnly, "updateTask", {
+        workspaceId: t.workspaceId,
+        taskRef: task.shortId,
+        linkFeatureRequests: [{ request: request.shortId, board: board.slug }]
+      })
+      expect(refused.isError).toBe(true)
+      const linked = await call(agent, "updateTask", {
+        workspaceId: t.workspaceId,
+        taskRef: task.shortId,
+        linkFeatureRequests: [{ request: request.shortId, board: board.slug }]
+      })
+      expect(linked.isError, JSON.stringify(linked.content)).toBeFalsy()
+      const read = await call(agent, "getTask", { workspaceId: t.workspaceId, taskRef: task.shortId })
+      expect(read.structuredContent).toMatchObject({
+        shortId: task.shortId,
+        feedback: [{ shortId: request.shortId, title: "Keyboard shortcuts" }]
+      })
+      const unseen = await call(tasksOnly, "getTask", { workspaceId: t.workspaceId, taskRef: task.shortId })
+      expect(unseen.structuredContent).toMatchObject({ shortId: task.shortId, feedback: [] })
+      const unlinked = await call(agent, "updateTask", {
+        workspaceId: t.workspaceId,
+        taskRef: task.shortId,
+        unlinkFeatureRequests: [{ request: request.shortId, board: board.slug }]
+      })
+      expect(unlinked.isError, JSON.stringify(unlinked.content)).toBeFalsy()
+      expect((await call(agent, "getTask", { workspaceId: t.workspaceId, taskRef: task.shortId })).structuredContent).toMatchObject({
+        feedback: []
+      })
+    } finally {
+      await agent.close()
+      await tasksOnly.close()
+    }
   })
 })
