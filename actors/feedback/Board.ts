@@ -349,7 +349,7 @@ export const Board = Actor<State>()({
     setWorkProgress: { payload: Schema.Struct({ ...By, ...Work.WorkProgress.fields }), success: Work.WorkProgress, error: ProgressRefused },
     /** Moves a request as its linked tasks' statuses (read by the caller from pm) say, as the work automation. */
     applyWork: {
-      payload: Schema.Struct({ requestId: Schema.String, tasks: Schema.Array(Work.TaskProgress) }),
+      payload: Schema.Struct({ requestId: Schema.String, tasks: Schema.Array(Work.TaskProgress), gone: Schema.Array(Schema.String) }),
       success: Work.Moved,
       error: WorkRefused
     }
@@ -422,6 +422,7 @@ export const Board = Actor<State>()({
     linkWork: ({ by, ...input }, ctx) => writeWork(ctx, by, (state) => Work.linkWork(state, by, input)),
     unlinkWork: ({ by, ...input }, ctx) => writeWork(ctx, by, (state) => Work.unlinkWork(state, input)),
     setWorkProgress: ({ by, ...progress }, ctx) => writeWork(ctx, by, (state) => Work.setWorkProgress(state, by, progress)),
-    applyWork: ({ requestId, tasks }, ctx) => writeWork(ctx, Work.WORK_AUTOMATION, (state) => Work.applyWork(state, requestId, tasks))
+    applyWork: ({ requestId, tasks, gone }, ctx) =>
+      writeWork(ctx, Work.WORK_AUTOMATION, (state) => Work.applyWork(state, requestId, tasks, gone))
   }
 })

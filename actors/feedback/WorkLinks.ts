@@ -118,11 +118,17 @@ const finished = (task: TaskProgress) => task.statusType === "done" || task.stat
 /**
  * Moves the request as its linked work says (see the module's comment), with
  * the automation as the author of the change; `tasks` are the statuses the
- * caller read. A request already where its work puts it, held by a person, or
- * with a linked task the caller did not report, is left alone — so applying
- * the same progress again (a replayed event) changes nothing.
+ * caller read, `gone` the linked tasks it found deleted (they no longer
+ * count). A request already where its work puts it, held by a person, or with
+ * a linked task the caller did not report, is left alone — so applying the
+ * same progress again (a replayed event) changes nothing.
  */
-export const applyWork = (state: BoardState, requestId: string, tasks: ReadonlyArray<TaskProgress>): WriteBody<Moved, WorkItemNotFound> =>
+export const applyWork = (
+  state: BoardState,
+  requestId: string,
+  tasks: ReadonlyArray<TaskProgress>,
+  gone: ReadonlyArray<string>
+): WriteBody<Moved, WorkItemNotFound> =>
   Effect.gen(function* () {
     const stay = (reason: string) => ({ result: { moved: false, statusId: null, reason }, events: [] })
     const request = state.requests.find((r) => r.id === requestId)
@@ -133,7 +139,8 @@ export const applyWork = (state: BoardState, requestId: string, tasks: ReadonlyA
       [state.board.id]
     ))[0]
     if (config === undefined) return stay("the board moves nothing with work")
-    const linked = yield* query<{ task_id: string }>("SELECT task_id FROM feedback_work_links WHERE item_id = $1", [requestId])
+    const links = yield* query<{ task_id: string }>("SELECT task_id FROM feedback_work_links WHERE item_id = $1", [requestId])
+    const linked = links.filter((l) => !gone.includes(l.task_id))
     if (linked.length === 0) return stay("no linked work")
     const reported = new Map(tasks.map((t) => [t.taskId, t]))
     const work = linked.map((l) => reported.get(l.task_id))

@@ -26,25 +26,43 @@ const NODE = crypto.randomUUID()
 const BATCH = 200
 const LEASE_SECONDS = 30
 
-/** The current status types of a request's linked tasks, from pm's task actors (a task that is gone is left out). */
+/**
+ * The current status types of a request's linked tasks, from pm's task
+ * actors, and the linked tasks that are gone (deleted, or no such task). A
+ * task actor that does not answer fails the whole read, so the caller tries
+ * again rather than decide without it.
+ */
 export const linkedTaskProgress = (requestId: string) =>
   Effect.gen(function* () {
     const links = yield* tasksLinkedTo(requestId)
-    const found = yield* Effect.forEach(links, (link) => Effect.option(read(PmTask, link.taskId, "get", {})), { concurrency: 8 })
-    return found.flatMap(
-      (task): Array<TaskProgress> =>
-        task._tag === "Some" && task.value.deletedAt === null
-          ? [{ taskId: task.value.id, shortId: task.value.shortId, statusType: task.value.status.type }]
-          : []
+    const found = yield* Effect.forEach(
+      links,
+      (link) =>
+        read(PmTask, link.taskId, "get", {}).pipe(
+          Effect.map((task) => (task.deletedAt === null ? task : undefined)),
+          Effect.catchIf(
+            (e) => e._tag === "Rejection" && e.code === "not_found",
+            () => Effect.succeed(undefined)
+          )
+        ),
+      { concurrency: 8 }
     )
+    const tasks: Array<TaskProgress> = []
+    const gone: Array<string> = []
+    links.forEach((link, i) => {
+      const task = found[i]
+      if (task === undefined) gone.push(link.taskId)
+      else tasks.push({ taskId: task.id, shortId: task.shortId, statusType: task.status.type })
+    })
+    return { tasks, gone }
   })
 
 /** Applies a request's work progress on its board (a request or board gone, or an archived board, moves nothing). */
 export const applyRequestProgress = (boardId: string, requestId: string) =>
   Effect.gen(function* () {
-    const tasks = yield* linkedTaskProgress(requestId)
+    const { tasks, gone } = yield* linkedTaskProgress(requestId)
     const board = Board.client(yield* ActorSystem)(boardId)
-    return yield* board.applyWork({ requestId, tasks }).pipe(
+    return yield* board.applyWork({ requestId, tasks, gone }).pipe(
       Effect.catchTags({
         BoardNotFound: () => Effect.succeed(undefined),
         BoardArchived: () => Effect.succeed(undefined),

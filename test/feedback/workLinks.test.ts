@@ -260,6 +260,17 @@ describe("requests linked to work", () => {
     expect((await link(held.id, more.id)).status).toBe(200)
     expect((await statusOf(held.id)).type).toBe("in_progress")
 
+    // A deleted task no longer counts: the other one finishing is all the work.
+    const kept = await createRequest(atrium, t.member.token, board.id, { title: "Kept" })
+    const dropped = await newTask("Dropped work")
+    const finishing = await newTask("Finishing work")
+    expect((await link(kept.id, dropped.id)).status).toBe(200)
+    expect((await link(kept.id, finishing.id)).status).toBe(200)
+    const deleted = await atrium.request("DELETE", `/pm/v1/tasks/${dropped.id}`, { token: t.member.token })
+    expect(deleted.status, deleted.text).toBeLessThan(300)
+    await setTaskStatus(finishing.id, "done")
+    await eventually(async () => (await statusOf(kept.id)).type === "shipped", "the request is shipped without the deleted task")
+
     const done = await newTask("Already done")
     await setTaskStatus(done.id, "done")
     const late = await createRequest(atrium, t.member.token, board.id, { title: "Late link" })
