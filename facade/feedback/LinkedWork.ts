@@ -34,8 +34,11 @@ const WorkProgressView = Schema.Struct({
   automationId: Id.annotate({ description: "The user id the automation's status changes are recorded under" })
 }).annotate({ identifier: "FeedbackWorkProgressView" })
 
-const read = ["feedback:read"]
-const write = ["feedback:write"]
+// The links show pm tasks: an API key needs pm's read scope as well.
+const read = ["feedback:read", "tasks:read"]
+const write = ["feedback:write", "tasks:read"]
+const boardRead = ["feedback:read"]
+const boardWrite = ["feedback:write"]
 const request = (id: string) => ({ kind: "request" as const, id, field: "path.featureRequestId" })
 const bug = (id: string) => ({ kind: "bug" as const, id, field: "path.bugReportId" })
 
@@ -137,7 +140,7 @@ export const linkedWorkOperations = [
     path: "/v1/boards/{boardId}/work-progress",
     summary: "How linked work moves the board's requests: the status for work started and for all work done",
     auth: "both",
-    scopes: read,
+    scopes: boardRead,
     params: BoardParams,
     responses: { 200: { description: "The declaration", schema: WorkProgressView } },
     handler: ({ params }, context) =>
@@ -154,7 +157,7 @@ export const linkedWorkOperations = [
     description:
       "When the first linked task of a request starts (pm status type active, or already done), the request moves to `startedStatusId`; when all are done or closed, to `doneStatusId`. Moves go forward only (open → under review → planned → in progress → shipped, never out of declined), are recorded in the status history by the automation (`automationId`), and notify subscribers. A status a person sets after the request's latest link wins: work no longer moves that request until a task is linked again.",
     auth: "both",
-    scopes: write,
+    scopes: boardWrite,
     params: BoardParams,
     body: WorkProgressDeclaration,
     responses: { 200: { description: "Declared", schema: WorkProgressView }, 400: { description: "A status not on this board" } },

@@ -24,7 +24,8 @@ export const taskByRef = (context: RequestContext, workspaceId: string, ref: str
     )
   )
 
-const write = ["feedback:write"]
+// The links show pm tasks: an API key needs pm's read scope as well.
+const write = ["feedback:write", "tasks:read"]
 const { operation } = tagGroup("feedback", "Linked Work (Lite)", linkedWorkLiteExamples)
 
 export const linkedWorkLiteOperations = [
@@ -34,7 +35,7 @@ export const linkedWorkLiteOperations = [
     path: "/v1/lite/feature-requests/{requestRef}/tasks",
     summary: "The pm tasks linked to a feature request by short id, with their status",
     auth: "both",
-    scopes: ["feedback:read"],
+    scopes: ["feedback:read", "tasks:read"],
     params: RefParams,
     query: Schema.Struct(Where),
     responses: { 200: { description: "Linked tasks", schema: LinkedTaskList } },
