@@ -65,7 +65,9 @@ export type DomainError = FeedbackError
 const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   BoardNotFound: "not_found",
   BoardArchived: "conflict",
-  DeskItemNotFound: "not_found"
+  DeskItemNotFound: "not_found",
+  WorkItemNotFound: "not_found",
+  StatusNotOnBoard: "invalid"
 }
 
 interface Declared {

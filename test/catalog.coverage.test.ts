@@ -1,7 +1,8 @@
 /**
  * Compares the registry with the seed's tag tables (../shared/spec). Tags still
  * short of their counts are printed, not failed: later issues fill them in.
- * What must hold now: no tag is over its count, no tag is unknown.
+ * What must hold now: no tag is over its count, no tag is unknown (tags marked
+ * `beyondSeed`, added by later issues, are left out).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -41,7 +42,8 @@ describe.skipIf(specFile === undefined)("registry against the seed's tag tables"
     let expected = 0
     for (const service of ["hub", "pm", "wiki", "feedback"] as const) {
       const seed = seedCounts(text, headings[service])
-      expect([...seed.keys()].sort()).toEqual(services[service].tags.map((t) => t.tag).sort())
+      const seedTags = services[service].tags.filter((t) => t.beyondSeed !== true)
+      expect([...seed.keys()].sort()).toEqual(seedTags.map((t) => t.tag).sort())
       for (const [tag, count] of seed) {
         const have = atriumRegistry.ofService(service).filter((op) => op.tag === tag).length
         expect(have, `${service} / ${tag}`).toBeLessThanOrEqual(count)
@@ -53,6 +55,10 @@ describe.skipIf(specFile === undefined)("registry against the seed's tag tables"
     console.log(
       `Catalog coverage: ${implemented}/${expected} operations; ${short.length} tags short of their seed count:\n  ${short.join("\n  ")}`
     )
-    expect(implemented).toBe(atriumRegistry.operations.length)
+    // Operations of tags later issues added are beyond the seed's counts.
+    const beyond = new Set(
+      Object.values(services).flatMap((s) => s.tags.filter((t) => t.beyondSeed === true).map((t) => `${s.service}/${t.tag}`))
+    )
+    expect(implemented).toBe(atriumRegistry.operations.filter((op) => !beyond.has(`${op.service}/${op.tag}`)).length)
   })
 })

@@ -21,7 +21,7 @@ import { commitBoardWrite, type WriteBody } from "./BoardLog.ts"
 import { BoardStats, filterRequests, RequestFilter, roadmapOf, statsOf } from "./BoardReads.ts"
 import { loadBoard } from "./BoardRows.ts"
 import * as Discussion from "./Discussion.ts"
-import { BoardArchived, BoardNotFound } from "./FeedbackErrors.ts"
+import { BoardArchived, BoardNotFound, StatusNotOnBoard, WorkItemNotFound } from "./FeedbackErrors.ts"
 import * as Moderation from "./BoardModeration.ts"
 import {
   Board as BoardSchema,
@@ -38,6 +38,7 @@ import {
 } from "./FeedbackModel.ts"
 import * as Requests from "./RequestWrites.ts"
 import * as Votes from "./Votes.ts"
+import * as Work from "./WorkLinks.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
@@ -47,6 +48,10 @@ const Removed = Schema.Struct({ blobKeys: Schema.Array(Schema.String) })
 /** Reads of the board fail only when there is none; the rest also on an archived board and with the rules' refusals. */
 const Missing = BoardNotFound
 const Refused = Schema.Union([BoardNotFound, BoardArchived, Rejection])
+/** Links to work: the board, and the linked item or a status it names. */
+const WorkRefused = Schema.Union([BoardNotFound, BoardArchived, WorkItemNotFound])
+const ProgressRefused = Schema.Union([BoardNotFound, BoardArchived, StatusNotOnBoard])
+const WorkItem = { itemKind: Work.WorkItemKind, itemId: Schema.String, taskId: Schema.String }
 
 /** Board config as reads return it: everything but the requests. */
 export const BoardView = Schema.Struct({ board: BoardSchema, members: Schema.Array(BoardMember), options: Schema.Array(BoardOption) })
@@ -77,6 +82,27 @@ const write = <A>(ctx: ActorContext<State>, state: BoardState, by: string, body:
     else ctx.setState(written.next)
     return written.result
   })
+
+/**
+ * A write of work links and progress (declared errors only): its statements
+ * cannot break a unique key or a reference, so a `Rejection` from the commit is a defect.
+ */
+const writeWork = <A, E>(ctx: ActorContext<State>, by: string, body: (state: BoardState) => WriteBody<A, E>) =>
+  Effect.flatMap(writable(ctx), (state) =>
+    Effect.map(
+      commitBoardWrite(state.board.id, state.board.workspaceId, by, body(state)).pipe(
+        Effect.catchIf(
+          (error): error is Rejection => error instanceof Rejection,
+          (error) => Effect.die(error)
+        )
+      ),
+      (written) => {
+        if (written.next === undefined) ctx.reload()
+        else ctx.setState(written.next)
+        return written.result
+      }
+    )
+  )
 
 /** A write on an active (not archived) board. */
 const onActive =
@@ -312,7 +338,21 @@ export const Board = Actor<State>()({
       success: Discussion.AttachmentRecord,
       error: Refused
     },
-    moderate: { payload: Moderation.ModerationDecision, success: Schema.Void, error: Refused }
+    moderate: { payload: Moderation.ModerationDecision, success: Schema.Void, error: Refused },
+    /** Links a pm task (checked by the caller) to a request or bug report; `field` names the item's input for a refusal. */
+    linkWork: {
+      payload: Schema.Struct({ ...By, ...WorkItem, field: Schema.String }),
+      success: Schema.Struct({ linked: Schema.Boolean }),
+      error: WorkRefused
+    },
+    unlinkWork: { payload: Schema.Struct({ ...By, ...WorkItem }), success: Schema.Void, error: WorkRefused },
+    setWorkProgress: { payload: Schema.Struct({ ...By, ...Work.WorkProgress.fields }), success: Work.WorkProgress, error: ProgressRefused },
+    /** Moves a request as its linked tasks' statuses (read by the caller from pm) say, as the work automation. */
+    applyWork: {
+      payload: Schema.Struct({ requestId: Schema.String, tasks: Schema.Array(Work.TaskProgress), gone: Schema.Array(Schema.String) }),
+      success: Work.Moved,
+      error: WorkRefused
+    }
   },
   handlers: {
     view: (_, ctx) => Effect.map(existing(ctx), ({ board, members, options }) => ({ board, members, options })),
@@ -378,6 +418,11 @@ export const Board = Actor<State>()({
     addAttachment: onActive((state, { by, ...input }) => Discussion.addAttachment(state, by, input)),
     removeAttachment: onActive((state, { attachmentId }) => Discussion.removeAttachment(state, attachmentId)),
     moderate: (payload, ctx) =>
-      Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Moderation.setModeration(state, payload)))
+      Effect.flatMap(existing(ctx), (state) => write(ctx, state, payload.by, Moderation.setModeration(state, payload))),
+    linkWork: ({ by, ...input }, ctx) => writeWork(ctx, by, (state) => Work.linkWork(state, by, input)),
+    unlinkWork: ({ by, ...input }, ctx) => writeWork(ctx, by, (state) => Work.unlinkWork(state, input)),
+    setWorkProgress: ({ by, ...progress }, ctx) => writeWork(ctx, by, (state) => Work.setWorkProgress(state, by, progress)),
+    applyWork: ({ requestId, tasks, gone }, ctx) =>
+      writeWork(ctx, Work.WORK_AUTOMATION, (state) => Work.applyWork(state, requestId, tasks, gone))
   }
 })

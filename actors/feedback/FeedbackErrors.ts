@@ -26,4 +26,27 @@ export class DeskItemNotFound extends Schema.TaggedError<DeskItemNotFound>()("De
   }
 }
 
-export type FeedbackError = BoardNotFound | BoardArchived | DeskItemNotFound
+/** A feature request or bug report to link work to is not on this board (or was merged away); `field` names the input. */
+export class WorkItemNotFound extends Schema.TaggedError<WorkItemNotFound>()("WorkItemNotFound", {
+  what: Schema.String,
+  field: Schema.String
+}) {
+  override get message() {
+    return `No such ${this.what} on this board`
+  }
+  get details() {
+    return [{ path: this.field, message: "not found" }]
+  }
+}
+
+/** A status named for the board's work progress is not one of its statuses; `field` names the input. */
+export class StatusNotOnBoard extends Schema.TaggedError<StatusNotOnBoard>()("StatusNotOnBoard", { field: Schema.String }) {
+  override get message() {
+    return "No such status on this board"
+  }
+  get details() {
+    return [{ path: this.field, message: "not a status of this board" }]
+  }
+}
+
+export type FeedbackError = BoardNotFound | BoardArchived | DeskItemNotFound | WorkItemNotFound | StatusNotOnBoard

@@ -188,6 +188,7 @@ export const deleteRequest = (state: BoardState, requestId: string): WriteBody<{
       requestId
     ])
     yield* query("DELETE FROM feedback_merges WHERE source_id = $1 OR target_id = $1", [requestId])
+    yield* query("DELETE FROM feedback_work_links WHERE item_id = $1", [requestId])
     yield* query("DELETE FROM feedback_requests WHERE id = $1", [requestId])
     return {
       result: { blobKeys: blobs.map((b) => b.blob_key) },
@@ -196,7 +197,7 @@ export const deleteRequest = (state: BoardState, requestId: string): WriteBody<{
     }
   })
 
-const statusChange = (state: BoardState, by: string, request: RequestRecord, statusId: string, note: string) =>
+export const statusChange = (state: BoardState, by: string, request: RequestRecord, statusId: string, note: string) =>
   Effect.gen(function* () {
     const status = state.options.find((o) => o.id === statusId && o.kind === "status")!
     yield* query("UPDATE feedback_requests SET status_id = $2, updated_at = now() WHERE id = $1", [request.id, statusId])

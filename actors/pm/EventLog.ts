@@ -4,8 +4,9 @@
  * what a client or a node missed. Appending is the ChangeLog's job
  * (`ChangeLogLive.ts`); activity queries are in `ActivityLog.ts`.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
+import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import type { ChangeEvent, ChangeScope, Notify } from "./ChangeLog.ts"
 
 /** A change as logged: the event clients see, plus what the log needs to route it. */
@@ -193,3 +194,17 @@ export const readScoped = (workspaceId: string, filter: ScopeFilter, after: numb
     (rows) => rows.map(toEvent)
   )
 }
+
+const findStatusChanges = SqlSchema.findAll({
+  Request: Schema.Struct({ workspaceId: Schema.String, after: Schema.Number, upTo: Schema.Number, limit: Schema.Number }),
+  Result: Schema.Struct({ seq: Schema.Union([Schema.Number, Schema.String]), task_id: Schema.String }),
+  execute: ({ workspaceId, after, upTo, limit }) => [
+    `SELECT seq, entity_id AS task_id FROM pm_events
+      WHERE workspace_id = $1 AND type = 'status.changed' AND scope = 'task' AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4`,
+    [workspaceId, after, upTo, limit]
+  ]
+})
+
+/** The tasks whose status changed in `after < seq <= upTo`, in seq order (for readers outside pm that follow task progress). */
+export const taskStatusChanges = (workspaceId: string, after: number, upTo: number, limit: number) =>
+  Effect.map(findStatusChanges({ workspaceId, after, upTo, limit }), (rows) => rows.map((r) => ({ seq: Number(r.seq), taskId: r.task_id })))

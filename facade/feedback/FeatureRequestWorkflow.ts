@@ -6,6 +6,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { statusHistory } from "../../actors/feedback/RequestQueries.ts"
+import { WORK_AUTOMATION } from "../../actors/feedback/WorkLinks.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { board, FeatureRequestParams } from "./BoardAsk.ts"
@@ -79,7 +80,9 @@ export const featureRequestWorkflowOperations = [
         yield* requestAccess(context, params.featureRequestId)
         const history = yield* Effect.orDie(statusHistory(params.featureRequestId))
         const person = yield* names(history.map((h) => h.changedBy))
-        return { items: history.map(({ changedBy, ...rest }) => ({ ...rest, changedBy: person(changedBy)! })) }
+        // The work automation has no account: its changes are named for what it is.
+        const by = (id: string) => person(id, id === WORK_AUTOMATION ? "Work automation" : undefined)!
+        return { items: history.map(({ changedBy, ...rest }) => ({ ...rest, changedBy: by(changedBy) })) }
       })
   }),
   operation({

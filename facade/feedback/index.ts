@@ -13,6 +13,8 @@ import { featureRequestFollowerOperations } from "./FeatureRequestFollowers.ts"
 import { featureRequestOperations } from "./FeatureRequests.ts"
 import { featureRequestWorkflowOperations } from "./FeatureRequestWorkflow.ts"
 import { notificationPreferenceOperations } from "./NotificationPreferences.ts"
+import { linkedWorkOperations } from "./LinkedWork.ts"
+import { linkedWorkLiteOperations } from "./LinkedWorkLite.ts"
 import { optionOperations } from "./Options.ts"
 import { votingOperations } from "./Voting.ts"
 
@@ -31,5 +33,7 @@ export const feedbackOperations: ReadonlyArray<AnyOperation> = [
   ...notificationPreferenceOperations,
   ...attachmentOperations,
   ...boardsLiteOperations,
-  ...feedbackDeskOperations
+  ...feedbackDeskOperations,
+  ...linkedWorkOperations,
+  ...linkedWorkLiteOperations
 ]

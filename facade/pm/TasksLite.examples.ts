@@ -1,4 +1,5 @@
 /** Request and response examples of the operations in TasksLite.ts, by operationId: the catalog and the OpenAPI documents show them. */
+import { exampleLinkedFeedback } from "../feedback/WorkLinkViews.ts"
 import { examplesById } from "../Operation.ts"
 import { exampleLiteTask } from "./LiteShared.ts"
 import { exampleIds as ids } from "./WorkAccess.ts"
@@ -26,7 +27,7 @@ export const tasksLiteExamples = examplesById({
     {
       name: "get",
       request: { params: { taskRef: "T-42" }, query: { workspaceId: ws } },
-      response: { status: 200, body: exampleLiteTask }
+      response: { status: 200, body: { ...exampleLiteTask, feedback: [exampleLinkedFeedback] } }
     }
   ],
   updateTaskLite: [

@@ -16,6 +16,8 @@ import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
 import { chainOfCaller, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
 import { onTaskRef, orDieSql } from "./WorkAccess.ts"
+import { FeatureRequestRefs, LiteTaskDetail, mayUse, relinkFeatureRequests } from "./TaskFeedbackLite.ts"
+import { linkedFeedbackOf } from "../feedback/WorkLinkViews.ts"
 import { tasksLiteExamples } from "./TasksLite.examples.ts"
 const read = ["tasks:read"]
 const write = ["tasks:write"]
@@ -134,11 +136,14 @@ export const tasksLiteOperations = [
     scopes: read,
     params: RefParams,
     query: Schema.Struct({ workspaceId: WorkspaceRef }),
-    responses: { 200: { description: "The task", schema: LiteTask } },
+    responses: { 200: { description: "The task", schema: LiteTaskDetail } },
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const caller = yield* onTaskRef(context, q.workspaceId, params.taskRef)
-        return yield* orDieSql(Effect.flatMap(getTask(caller.at.taskId!), toLiteOne))
+        const task = yield* orDieSql(Effect.flatMap(getTask(caller.at.taskId!), toLiteOne))
+        // The requests a task delivers are feedback's: shown to keys that may read feedback.
+        const feedback = (yield* mayUse(context, "feedback:read")) ? (yield* linkedFeedbackOf(context, task.id)).items : []
+        return { ...task, feedback }
       })
   }),
   operation({
@@ -165,7 +170,11 @@ export const tasksLiteOperations = [
       addAssigneeEmails: Schema.optionalKey(EmailList),
       removeAssigneeEmails: Schema.optionalKey(EmailList),
       tags: Schema.optionalKey(Schema.Array(Name(64)).check(Schema.isMaxLength(50))),
-      customFields: Schema.optionalKey(FieldsByName)
+      customFields: Schema.optionalKey(FieldsByName),
+      linkFeatureRequests: Schema.optionalKey(
+        FeatureRequestRefs.annotate({ description: "Feature requests this task delivers, linked (the board's team; scope feedback:write)" })
+      ),
+      unlinkFeatureRequests: Schema.optionalKey(FeatureRequestRefs.annotate({ description: "Feature requests to unlink from this task" }))
     }),
     responses: { 200: { description: "Updated", schema: LiteTask } },
     handler: ({ params, body }, context) =>
@@ -193,6 +202,7 @@ export const tasksLiteOperations = [
           ...(body.tags !== undefined ? { tagNames: body.tags } : {}),
           ...(customFields !== undefined ? { customFields } : {})
         })
+        yield* relinkFeatureRequests(context, body.workspaceId, task.id, body.linkFeatureRequests, body.unlinkFeatureRequests)
         return yield* orDieSql(toLiteOne(task))
       })
   }),

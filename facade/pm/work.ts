@@ -9,6 +9,8 @@ import { searchLiteOperations } from "./SearchLite.ts"
 import { spacesOperations } from "./Spaces.ts"
 import { structureLiteOperations } from "./StructureLite.ts"
 import { tagsOperations } from "./Tags.ts"
+import { taskFeedbackOperations } from "./TaskFeedback.ts"
+import { taskFeedbackLiteOperations } from "./TaskFeedbackLite.ts"
 import { tasksOperations } from "./Tasks.ts"
 import { tasksLiteOperations } from "./TasksLite.ts"
 
@@ -23,5 +25,7 @@ export const pmWorkOperations: ReadonlyArray<AnyOperation> = [
   ...tasksLiteOperations,
   ...searchLiteOperations,
   ...commentsLiteOperations,
-  ...relationshipsLiteOperations
+  ...relationshipsLiteOperations,
+  ...taskFeedbackOperations,
+  ...taskFeedbackLiteOperations
 ]

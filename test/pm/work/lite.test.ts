@@ -216,7 +216,10 @@ describe("Tasks (Lite)", () => {
     ).toBe("body.customFields.Nope")
     await fail("POST", "/lite/tasks", { workspaceId: w.otherWorkspaceId, space: "Ops", list: "Queue", name: "x" }, 404)
 
-    expect(await call("GET", `/lite/tasks/${task.shortId.toLowerCase()}?workspaceId=${ws}`, undefined, w.viewer.token)).toEqual(task)
+    expect(await call("GET", `/lite/tasks/${task.shortId.toLowerCase()}?workspaceId=${ws}`, undefined, w.viewer.token)).toEqual({
+      ...task,
+      feedback: []
+    })
     expect((await call("GET", `/lite/tasks/${task.id}?workspaceId=${ws}`)).shortId).toBe(task.shortId)
     await fail("GET", `/lite/tasks/T-99999?workspaceId=${ws}`, undefined, 404)
     await fail("GET", `/lite/tasks/${task.shortId}?workspaceId=${w.otherWorkspaceId}`, undefined, 404, w.outsider.token)

@@ -1,7 +1,8 @@
 /**
  * One feature request for the team and members: its description (rich text),
  * votes, comments (team members may mark theirs internal); board admins
- * change its status and merge it into another request as a duplicate.
+ * change its status and merge it into another request as a duplicate; the
+ * team links the pm tasks that deliver it.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
@@ -11,7 +12,7 @@ import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { when } from "../common/time.ts"
-import { boardKey, usePermissions, useStatuses } from "./queries.ts"
+import { boardKey, useBoard, usePermissions, useStatuses } from "./queries.ts"
 import { RichText } from "./RichText.tsx"
 
 const Comments = ({
@@ -151,6 +152,84 @@ const Merge = ({ boardId, requestId }: { readonly boardId: string; readonly requ
   )
 }
 
+/** The pm tasks that deliver the request, with their status; the team links more by short id (T-42) and unlinks. */
+const Work = ({ boardId, requestId, team }: { readonly boardId: string; readonly requestId: string; readonly team: boolean }) => {
+  const queryClient = useQueryClient()
+  const board = useBoard(boardId)
+  const key = [...boardKey(boardId), "request", requestId, "tasks"]
+  const path = { featureRequestId: requestId }
+  const tasks = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(client.GET("/feedback/v1/feature-requests/{featureRequestId}/tasks", { params: { path } }))
+  })
+  const changed = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
+  const link = useMutation({
+    mutationFn: (task: string) =>
+      unwrap(
+        client.POST("/feedback/v1/lite/feature-requests/{requestRef}/tasks", {
+          params: { path: { requestRef: requestId } },
+          body: { workspaceId: board.data?.workspaceId ?? "", board: board.data?.slug ?? "", task }
+        })
+      ),
+    onSuccess: () => {
+      announce("Task linked")
+      void changed()
+    }
+  })
+  const unlink = useMutation({
+    mutationFn: (taskId: string) =>
+      unwrap(client.DELETE("/feedback/v1/feature-requests/{featureRequestId}/tasks/{taskId}", { params: { path: { ...path, taskId } } })),
+    onSuccess: () => {
+      announce("Task unlinked")
+      void changed()
+    }
+  })
+  const workspaceId = board.data?.workspaceId ?? ""
+  return (
+    <section aria-labelledby="work-heading" className="panel">
+      <h3 id="work-heading">Work</h3>
+      {tasks.isError ? <ErrorMessage error={tasks.error} /> : null}
+      {tasks.data?.items.length === 0 ? <p className="muted">No linked tasks.</p> : null}
+      <ul className="plain">
+        {tasks.data?.items.map((task) => (
+          <li key={task.taskId}>
+            <Link to={`/w/${workspaceId}/work/tasks/${task.taskId}`}>
+              {task.shortId} {task.name}
+            </Link>{" "}
+            <span className="muted">· {task.status.name}</span>{" "}
+            {team ? (
+              <button type="button" disabled={unlink.isPending} onClick={() => unlink.mutate(task.taskId)}>
+                Unlink {task.shortId}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {team ? (
+        <form
+          className="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            const form = event.currentTarget
+            const task = String(new FormData(form).get("task") ?? "").trim()
+            if (task !== "") link.mutate(task, { onSuccess: () => form.reset() })
+          }}
+        >
+          <label className="field">
+            <span>Link a task (short id)</span>
+            <input name="task" required maxLength={100} placeholder="T-42" />
+          </label>
+          <button type="submit" disabled={link.isPending || board.data === undefined}>
+            Link task
+          </button>
+        </form>
+      ) : null}
+      {link.isError ? <ErrorMessage error={link.error} /> : null}
+      {unlink.isError ? <ErrorMessage error={unlink.error} /> : null}
+    </section>
+  )
+}
+
 export const RequestPage = () => {
   const { boardId = "", requestId = "" } = useParams()
   const queryClient = useQueryClient()
@@ -233,6 +312,7 @@ export const RequestPage = () => {
           {data.mergedInto === null ? <Merge boardId={boardId} requestId={requestId} /> : null}
         </section>
       ) : null}
+      <Work boardId={boardId} requestId={requestId} team={team} />
       <Comments boardId={boardId} requestId={requestId} canComment={permissions.data?.comment === true} team={team} />
     </article>
   )

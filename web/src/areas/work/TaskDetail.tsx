@@ -17,6 +17,7 @@ import { Comments } from "./Comments.tsx"
 import { useHierarchy, useMembers, useStatuses } from "./queries.ts"
 
 import { CustomFields } from "./CustomFields.tsx"
+import { TaskFeedback } from "./TaskFeedback.tsx"
 
 const Description = lazy(() => import("./Description.tsx").then((m) => ({ default: m.Description })))
 
@@ -306,6 +307,7 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
       </section>
       <CustomFields taskId={taskId} archived={current.archived} />
       <Subtasks taskId={taskId} workspaceId={workspaceId} />
+      <TaskFeedback taskId={taskId} workspaceId={workspaceId} />
       <Comments taskId={taskId} members={members.data?.items ?? []} />
       <section aria-labelledby="task-actions-title" className="task-actions">
         <h3 id="task-actions-title">Move or archive</h3>
