@@ -174,6 +174,7 @@ export const wikiTags: ReadonlyArray<TagInfo> = [
     description: "Real-time collaborative editing over a WebSocket using a shared-document sync protocol"
   },
   { tag: "Wiki Comments", description: "Comments on pages" },
+  { tag: "Wiki Live Events", description: "Follow a space's page tree and comments on the live-update stream", beyondSeed: true },
   { tag: "Wiki Page Permissions", description: "Per-page permissions" },
   { tag: "Wiki Page Versions", description: "Version history and restore" },
   { tag: "Public Wiki Resolve", description: "Resolve public URL paths to workspace and space key" },

@@ -5,8 +5,6 @@ import { CloseCode } from "../../collab/SocketAdapter.ts"
 import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
 import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
 
-const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
-
 export const closeCodes = {
   [String(CloseCode.badFrame)]: "A malformed or unknown frame (that socket only)",
   [String(CloseCode.unauthorized)]: "Missing or invalid token",
@@ -50,22 +48,6 @@ export const wikiRealtimeCollaborationExamples = examplesById({
           right: "edit",
           editors: [{ userId: ex.otherUserId, name: "Bob", since: ex.at }],
           active: true
-        }
-      }
-    }
-  ],
-  createWikiSpaceStreamTicket: [
-    {
-      name: "ticket",
-      request: { params: { spaceId: ex.spaceId } },
-      response: {
-        status: 201,
-        body: {
-          ticket: exampleTicket,
-          url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
-          socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
-          subscribe: { type: "subscribe", scope: "wikiSpace", id: ex.spaceId },
-          expiresAt: "2026-11-21T12:00:30.000Z"
         }
       }
     }

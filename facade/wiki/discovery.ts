@@ -11,6 +11,7 @@ import { wikiExportOperations } from "./WikiExport.ts"
 import { wikiFavoritesOperations } from "./WikiFavorites.ts"
 import { wikiHomeOperations } from "./WikiHome.ts"
 import { wikiImportOperations } from "./WikiImport.ts"
+import { wikiLiveEventsOperations } from "./WikiLiveEvents.ts"
 import { wikiRealtimeCollaborationOperations } from "./WikiRealtimeCollaboration.ts"
 import { wikiSearchOperations } from "./WikiSearch.ts"
 import { wikiSettingsOperations } from "./WikiSettings.ts"
@@ -31,5 +32,6 @@ export const wikiDiscoveryOperations: ReadonlyArray<AnyOperation> = [
   ...wikiUserSettingsOperations,
   ...usersOperations,
   ...wikiRealtimeCollaborationOperations,
+  ...wikiLiveEventsOperations,
   ...wikiDashboardOperations
 ]
