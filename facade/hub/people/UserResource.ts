@@ -94,7 +94,7 @@ export const userResourceOperations = [
         const viewer = yield* viewerOf(context)
         const system = yield* ActorSystem
         const { name, ...patch } = body
-        if (name !== undefined) yield* system.ask(Account, normalizeEmail(viewer.email), "rename", { name })
+        if (name !== undefined) yield* Account.client(system)(normalizeEmail(viewer.email)).rename({ name })
         yield* system.ask(HubUserProfile, viewer.userId, "update", patch)
         return yield* meOf(context)
       })
