@@ -5,7 +5,11 @@
  */
 import type { FeedbackError } from "../actors/feedback/FeedbackErrors.ts"
 import type { IdentityError } from "../actors/identity/IdentityErrors.ts"
+import type { CallShareError } from "../actors/hub/people/CallShares.ts"
+import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
+import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { PushError } from "../actors/push/PushSubscriptions.ts"
 import {
   type ActorError,
   ActorDefect,
@@ -64,7 +68,7 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
  * The domain errors actor messages declare (tagged classes: the tag names the
  * case, the error's `message` and `details` are the reply's).
  */
-export type DomainError = FeedbackError | IdentityError | LensError
+export type DomainError = FeedbackError | IdentityError | LensError | PushError | AlertRuleError | UserViewError | CallShareError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
@@ -111,7 +115,15 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   LensExperimentNotFound: "not_found",
   ExperimentRunning: "conflict",
   DuplicateVariants: "invalid",
-  OutOfCredits: "payment_required"
+  OutOfCredits: "payment_required",
+  TooManyPushSubscriptions: "conflict",
+  PushSubscriptionNotFound: "not_found",
+  TooManyAlertRules: "conflict",
+  AlertRuleNotFound: "not_found",
+  UserViewNotFound: "not_found",
+  TooManyUserViews: "conflict",
+  TooManyShares: "conflict",
+  CallShareNotFound: "not_found"
 }
 
 const isDomainError = (failure: unknown): failure is DomainError =>

@@ -67,11 +67,16 @@ export const Session = Actor<SessionState>()({
     /** Exchanges the presented token for the next one; a stale token revokes the family. */
     rotate: {
       payload: Schema.Struct({ tokenHash: Schema.String, nextTokenHash: Schema.String, nextExpiresAt: Schema.String }),
-      success: RotateResult
+      success: RotateResult,
+      error: Schema.Never
     },
     /** Whether access tokens minted in this session are still honoured. */
-    check: { payload: Schema.Struct({}), success: Schema.Boolean },
-    info: { payload: Schema.Struct({ current: Schema.Boolean }), success: SessionInfo.mapFields(({ id: _id, ...rest }) => rest) },
+    check: { payload: Schema.Struct({}), success: Schema.Boolean, error: Schema.Never },
+    info: {
+      payload: Schema.Struct({ current: Schema.Boolean }),
+      success: SessionInfo.mapFields(({ id: _id, ...rest }) => rest),
+      error: Schema.Never
+    },
     revoke: { payload: Schema.Struct({ userId: Schema.String, reason: Schema.String }), success: Schema.Void, error: SessionNotFound }
   },
   handlers: {

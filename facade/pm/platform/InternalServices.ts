@@ -41,7 +41,7 @@ const QuotaReport = Schema.Struct({
 const quotaReport = (workspaceId: string) =>
   Effect.gen(function* () {
     const ws = yield* existingWorkspace(workspaceId)
-    const quota = yield* (yield* ActorSystem).ask(WorkspaceQuota, workspaceId, "get", {})
+    const quota = yield* WorkspaceQuota.client(yield* ActorSystem)(workspaceId).get({})
     return { workspaceId, ...quota, usage: yield* usageOfWorkspace(workspaceId, ws.members.length) }
   })
 
@@ -168,7 +168,7 @@ export const internalServiceOperations = [
           return yield* reject("conflict", `The workspace has ${ws.members.length} members already`, [
             { path: "body.members", message: `at least ${ws.members.length}` }
           ])
-        yield* actors.ask(WorkspaceQuota, params.workspaceId, "set", { by: caller.actor, ...body })
+        yield* WorkspaceQuota.client(actors)(params.workspaceId).set({ by: caller.actor, ...body })
         if (body.members !== undefined) yield* Workspace.client(actors)(params.workspaceId).setLimits({ quota: body.members })
         yield* audited({
           actor: caller.actor,
@@ -196,7 +196,7 @@ export const internalServiceOperations = [
         const caller = yield* asService(context)
         yield* existingWorkspace(params.workspaceId)
         const actors = yield* ActorSystem
-        yield* actors.ask(WorkspaceQuota, params.workspaceId, "reset", { by: caller.actor })
+        yield* WorkspaceQuota.client(actors)(params.workspaceId).reset({ by: caller.actor })
         yield* Workspace.client(actors)(params.workspaceId).setLimits({ quota: null })
         yield* audited({
           actor: caller.actor,

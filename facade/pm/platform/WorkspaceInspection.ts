@@ -69,7 +69,7 @@ export const inspectWorkspace = (workspaceId: string) =>
     const actors = yield* ActorSystem
     const ws = yield* Workspace.client(actors)(workspaceId).inspect({})
     const users = yield* Effect.orDie(usersByIds([ws.ownerId, ...ws.members.map((m) => m.userId)]))
-    const quota = yield* actors.ask(WorkspaceQuota, workspaceId, "get", {})
+    const quota = yield* WorkspaceQuota.client(actors)(workspaceId).get({})
     const usage = yield* usageOfWorkspace(workspaceId, ws.members.length)
     const owner = users.get(ws.ownerId)
     return {
