@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { type Role, Workspace, atLeast } from "../actors/identity/Workspace.ts"
 import { ActorSystem } from "../runtime/ActorSystem.ts"
 import { reject } from "../runtime/Rejection.ts"
+import { asRejection } from "./HttpError.ts"
 import type { RequestContext } from "./Operation.ts"
 import type { Principal, UserPrincipal } from "../actors/identity/Principal.ts"
 
@@ -26,7 +27,9 @@ export const workspaceRole = (context: RequestContext, workspaceId: string, mini
     if (principal.kind === "apiKey" && principal.workspaceId !== workspaceId) {
       return yield* reject("not_found", "No such workspace")
     }
-    const role = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "roleOf", { userId: principal.userId })
+    const role = yield* Workspace.client(yield* ActorSystem)(workspaceId)
+      .roleOf({ userId: principal.userId })
+      .pipe(Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended"], (error) => Effect.fail(asRejection(error))))
     if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
     return role
   })

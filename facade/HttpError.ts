@@ -4,9 +4,22 @@
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
 import type { FeedbackError } from "../actors/feedback/FeedbackErrors.ts"
-import type { ActorError, UnavailableReason } from "../runtime/ActorError.ts"
+import type { IdentityError } from "../actors/identity/IdentityErrors.ts"
+import type { CallShareError } from "../actors/hub/people/CallShares.ts"
+import type { UserViewError } from "../actors/hub/people/UserViews.ts"
+import type { LensError } from "../actors/lens/LensErrors.ts"
+import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { PushError } from "../actors/push/PushSubscriptions.ts"
+import {
+  type ActorError,
+  ActorDefect,
+  ActorOverloaded,
+  ActorTimeout,
+  ActorUnavailable,
+  type UnavailableReason
+} from "../runtime/ActorError.ts"
 import { isTransient } from "../runtime/ActorStore.ts"
-import { type Rejection, type RejectionCode, type RejectionDetail, reject } from "../runtime/Rejection.ts"
+import { Rejection, type RejectionCode, type RejectionDetail, reject } from "../runtime/Rejection.ts"
 
 export interface HttpError {
   readonly status: number
@@ -55,7 +68,7 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
  * The domain errors actor messages declare (tagged classes: the tag names the
  * case, the error's `message` and `details` are the reply's).
  */
-export type DomainError = FeedbackError
+export type DomainError = FeedbackError | IdentityError | LensError | PushError | AlertRuleError | UserViewError | CallShareError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
@@ -67,21 +80,90 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   BoardArchived: "conflict",
   DeskItemNotFound: "not_found",
   WorkItemNotFound: "not_found",
-  StatusNotOnBoard: "invalid"
+  StatusNotOnBoard: "invalid",
+  UserNotFound: "not_found",
+  InvalidCredentials: "unauthorized",
+  EmailTaken: "conflict",
+  AccountDeactivated: "forbidden",
+  LoginLocked: "rate_limited",
+  WrongPassword: "invalid",
+  SessionExists: "conflict",
+  SessionNotFound: "not_found",
+  ApiKeyExists: "conflict",
+  ApiKeyNotFound: "not_found",
+  InvalidApiKey: "unauthorized",
+  WorkspaceNotFound: "not_found",
+  WorkspaceExists: "conflict",
+  WorkspaceSuspended: "forbidden",
+  RoleRequired: "forbidden",
+  MemberLimitReached: "conflict",
+  AlreadyMember: "conflict",
+  AlreadyAdmitted: "conflict",
+  MemberNotFound: "not_found",
+  OwnerRoleFixed: "conflict",
+  OwnerCannotLeave: "conflict",
+  GuestNotAdmin: "conflict",
+  GuestRoleInvalid: "invalid",
+  CannotBeGuest: "conflict",
+  InvalidNewOwner: "invalid",
+  NotRestorable: "not_found",
+  ThreadNotFound: "not_found",
+  ThreadOfAnotherUser: "forbidden",
+  ThreadOfAnotherWorkspace: "invalid",
+  LensAnswerNotFound: "not_found",
+  LensProposalNotFound: "not_found",
+  ProposalDecided: "conflict",
+  LensBotNotFound: "not_found",
+  LensExperimentNotFound: "not_found",
+  ExperimentRunning: "conflict",
+  DuplicateVariants: "invalid",
+  OutOfCredits: "payment_required",
+  TooManyPushSubscriptions: "conflict",
+  PushSubscriptionNotFound: "not_found",
+  TooManyAlertRules: "conflict",
+  AlertRuleNotFound: "not_found",
+  UserViewNotFound: "not_found",
+  TooManyUserViews: "conflict",
+  TooManyShares: "conflict",
+  CallShareNotFound: "not_found"
 }
 
-interface Declared {
-  readonly _tag: keyof typeof refusals
-  readonly message: string
-  readonly details?: ReadonlyArray<RejectionDetail>
-}
+const isDomainError = (failure: unknown): failure is DomainError =>
+  typeof failure === "object" &&
+  failure !== null &&
+  "_tag" in failure &&
+  typeof failure._tag === "string" &&
+  Object.hasOwn(refusals, failure._tag)
 
-const isDomainError = (failure: { readonly _tag: string }): failure is Declared => Object.hasOwn(refusals, failure._tag)
+/** A refusal or a runtime failure, as their classes (decoded to them when they crossed NATS). */
+const isKnown = (failure: unknown): failure is Rejection | ActorError =>
+  failure instanceof Rejection ||
+  failure instanceof ActorOverloaded ||
+  failure instanceof ActorTimeout ||
+  failure instanceof ActorUnavailable ||
+  failure instanceof ActorDefect
 
-export const fromFailure = (failure: Rejection | ActorError | DomainError): HttpError => {
+/**
+ * A domain error as the `Rejection` it is answered with, for facade helpers
+ * whose callers still refine refusals by code (e.g. `workspaceRole`, whose
+ * 404 many operations rename after their own resource).
+ */
+export const asRejection = (error: DomainError): Rejection =>
+  reject(refusals[error._tag], error.message, "details" in error ? error.details : undefined)
+
+/** A refusal (a `Rejection` or a declared domain error) as its `Rejection`; runtime failures are none. */
+export const refusalOf = (failure: Rejection | ActorError | DomainError): Rejection | undefined =>
+  failure._tag === "Rejection" ? failure : isDomainError(failure) ? asRejection(failure) : undefined
+
+/** A bug (a defect, or an error type a handler failed to map), never worth a retry. */
+const internal = httpError(500, "internal", "Internal error; quote the request id when reporting it")
+
+/** Any failure as its answer: what no case names (a handler's unmapped error, a defect) is a 500. */
+export const fromFailure = (failure: unknown): HttpError => {
   // A database error that reached the facade unmapped: transient ones are a named 503, not a bug.
   if (isTransient(failure)) return httpError(503, "unavailable", unavailableMessage.storage, undefined, { "retry-after": "1" })
-  if (isDomainError(failure)) return fromFailure(reject(refusals[failure._tag], failure.message, failure.details))
+  if (isDomainError(failure)) return fromFailure(asRejection(failure))
+  if (!isKnown(failure)) return internal
   switch (failure._tag) {
     case "Rejection":
       return httpError(
@@ -101,10 +183,9 @@ export const fromFailure = (failure: Rejection | ActorError | DomainError): Http
       })
     case "ActorUnavailable":
       return httpError(503, "unavailable", unavailableMessage[failure.reason ?? "unknown"], undefined, { "retry-after": "1" })
-    default:
-      // ActorDefect (a handler died, or its state could not be persisted), or an
-      // error type a handler failed to map: both are bugs, never worth a retry.
-      return httpError(500, "internal", "Internal error; quote the request id when reporting it")
+    case "ActorDefect":
+      // A handler died, or its state could not be persisted: a bug, never worth a retry.
+      return internal
   }
 }
 

@@ -190,7 +190,7 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
     Effect.catchCause((cause) => {
       const failure = Cause.findErrorOption(cause)
       if (failure._tag === "Some") {
-        const response = errorResponse(fromFailure(failure.value as never), request.requestId)
+        const response = errorResponse(fromFailure(failure.value), request.requestId)
         // 502/504: a vendor system failed or did not answer (named in the message); 503: a transient state. None is a bug here.
         if (response.status < 500 || response.status === 502 || response.status === 503 || response.status === 504)
           return Effect.succeed(response)
@@ -205,8 +205,7 @@ export const respond = (match: Match, request: IncomingRequest): Effect.Effect<O
         )
       }
       // A database that did not answer, died on the way (orDie): a named 503, not a bug.
-      if (isTransient(Cause.squash(cause)))
-        return Effect.succeed(errorResponse(fromFailure(Cause.squash(cause) as never), request.requestId))
+      if (isTransient(Cause.squash(cause))) return Effect.succeed(errorResponse(fromFailure(Cause.squash(cause)), request.requestId))
       return Effect.as(
         Effect.logError(`defect in ${request.method} ${request.path} (request ${request.requestId})`, Cause.pretty(cause)),
         errorResponse(httpError(500, "internal", "Internal error"), request.requestId)

@@ -140,11 +140,13 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
             if (claims === undefined) return refused(CloseCode.unauthorized, "invalid, expired or already used ticket")
             if (claims.apiKeyId !== null) {
               // Issued to an API key: it must still be live (revocation takes effect at once, like on REST).
-              const live = yield* (yield* ActorSystem).ask(ApiKey, claims.apiKeyId, "get", {}).pipe(Effect.option)
+              const live = yield* ApiKey.client(yield* ActorSystem)(claims.apiKeyId)
+                .get({})
+                .pipe(Effect.option)
               if (live._tag === "None") return refused(CloseCode.unauthorized, "the API key behind this ticket was revoked")
             }
-            const role = yield* (yield* ActorSystem)
-              .ask(Workspace, claims.workspaceId, "roleOf", { userId: claims.userId })
+            const role = yield* Workspace.client(yield* ActorSystem)(claims.workspaceId)
+              .roleOf({ userId: claims.userId })
               .pipe(Effect.option)
             if (role._tag === "None") return refused(CloseCode.forbidden, "no longer a member of this workspace")
             return {

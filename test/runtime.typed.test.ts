@@ -5,6 +5,10 @@
  */
 import { Effect, Exit, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { MemberLimitReached } from "../actors/identity/IdentityErrors.ts"
+import { UserStanding } from "../actors/identity/UserStanding.ts"
+import { Workspace } from "../actors/identity/Workspace.ts"
+import { fromFailure } from "../facade/HttpError.ts"
 import { Actor } from "../runtime/Actor.ts"
 import { ActorStore } from "../runtime/ActorStore.ts"
 import { ActorSystem } from "../runtime/ActorSystem.ts"
@@ -87,6 +91,24 @@ describe("typed actor messages", () => {
     expect(await roundTrip(reject("invalid", "bad payload"))).toBeInstanceOf(Rejection)
     // Another message's error is no declared error of this one: a defect, not a value.
     expect(await roundTrip(new LedgerClosed())).toMatchObject({ _tag: "ActorDefect" })
+  })
+
+  it("a message that never fails (error: Schema.Never) still carries a Rejection; a domain error keeps its message and details", async () => {
+    const address = { kind: "workspace", id: "w-1" }
+    const roundTrip = <A>(codec: MessageCodec.MessageCodec, error: A) =>
+      Effect.runPromise(
+        Effect.flip(MessageCodec.decodeReply(address, codec, 0, MessageCodec.encodeOutcome(address, codec, Exit.fail(error as Rejection))))
+      )
+    const never = MessageCodec.codecFor(UserStanding, "active")!
+    expect(await roundTrip(never, reject("invalid", "bad payload"))).toBeInstanceOf(Rejection)
+    const full = await roundTrip(MessageCodec.codecFor(Workspace, "addMember")!, new MemberLimitReached({ limit: 3 }))
+    expect(full).toBeInstanceOf(MemberLimitReached)
+    expect(fromFailure(full)).toMatchObject({
+      status: 409,
+      code: "conflict",
+      message: "The workspace has reached its limit of 3 members; add seats or raise the quota first",
+      details: [{ path: "seats", message: "limit of 3 members reached" }]
+    })
   })
 })
 

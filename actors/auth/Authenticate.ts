@@ -35,11 +35,11 @@ const resolveApiKey = (key: string) =>
       keyIds.set(hash, keyId)
     }
     const actors = yield* ActorSystem
-    const view = yield* actors
-      .ask(ApiKey, keyId, "resolve", { hash })
-      .pipe(Effect.catchTag("Rejection", () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
+    const view = yield* ApiKey.client(actors)(keyId)
+      .resolve({ hash })
+      .pipe(Effect.catchTag(["ApiKeyNotFound", "InvalidApiKey"], () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
     // A key acts as its creator: a deactivated creator's keys stop with their sessions.
-    if (!(yield* actors.ask(UserStanding, view.createdBy, "active", {})))
+    if (!(yield* UserStanding.client(actors)(view.createdBy).active({})))
       return yield* reject("unauthorized", "The API key's owner is deactivated")
     return {
       kind: "apiKey",
@@ -64,12 +64,14 @@ const sessionLive = (sessionId: string) =>
     if (pending !== undefined) return yield* Deferred.await(pending)
     const answer = yield* Deferred.make<boolean, unknown>()
     sessionChecks.set(sessionId, answer)
-    return yield* (yield* ActorSystem).ask(Session, sessionId, "check", {}).pipe(
-      Effect.onExit((exit) => {
-        sessionChecks.delete(sessionId)
-        return Deferred.done(answer, exit)
-      })
-    )
+    return yield* Session.client(yield* ActorSystem)(sessionId)
+      .check({})
+      .pipe(
+        Effect.onExit((exit) => {
+          sessionChecks.delete(sessionId)
+          return Deferred.done(answer, exit)
+        })
+      )
   })
 
 const resolveJwt = (token: string) =>

@@ -61,10 +61,10 @@ export const logIn = (email: string, password: string, userAgent: string | null 
     const actors = yield* ActorSystem
     // A domain whose workspace enforces single sign-on signs in through its identity provider only.
     yield* refuseWhenSsoEnforced(normalizeEmail(email))
-    const user = yield* actors.ask(Account, normalizeEmail(email), "authenticate", { password })
+    const user = yield* Account.client(actors)(normalizeEmail(email)).authenticate({ password })
     const sessionId = randomUUID()
     const refresh = mintRefreshToken(sessionId)
-    yield* actors.ask(Session, sessionId, "open", {
+    yield* Session.client(actors)(sessionId).open({
       userId: user.id,
       email: normalizeEmail(user.email),
       tokenHash: refresh.hash,
@@ -81,15 +81,15 @@ export const refresh = (refreshToken: string) =>
     if (sessionId === undefined) return yield* invalidRefresh
     const actors = yield* ActorSystem
     const next = mintRefreshToken(sessionId)
-    const rotated = yield* actors.ask(Session, sessionId, "rotate", {
+    const rotated = yield* Session.client(actors)(sessionId).rotate({
       tokenHash: createHash("sha256").update(refreshToken).digest("base64url"),
       nextTokenHash: next.hash,
       nextExpiresAt: refreshExpiry()
     })
     if (!rotated.ok) return yield* reject("unauthorized", rotated.reason)
-    const user = yield* actors
-      .ask(Account, rotated.email, "profile", {})
-      .pipe(Effect.catchTag("Rejection", () => Effect.fail(invalidRefresh)))
+    const user = yield* Account.client(actors)(rotated.email)
+      .profile({})
+      .pipe(Effect.catchTag("UserNotFound", () => Effect.fail(invalidRefresh)))
     return yield* tokenPair(user, sessionId, next.token)
   })
 
@@ -98,6 +98,6 @@ export const endSessions = (userId: string, reason: string, keep?: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
     const ids = (yield* sessionIdsOf(userId).pipe(Effect.orDie)).filter((id) => id !== keep)
-    yield* Effect.forEach(ids, (id) => actors.ask(Session, id, "revoke", { userId, reason }), { concurrency: 8, discard: true })
+    yield* Effect.forEach(ids, (id) => Session.client(actors)(id).revoke({ userId, reason }), { concurrency: 8, discard: true })
     return ids.length
   })

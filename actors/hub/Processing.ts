@@ -158,10 +158,12 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     }
     const participants = yield* actors.ask(HubCall, id, "participantIds", {})
     const prompts = yield* calendarPromptsOf(recording.calendarEventId, participants)
-    const settings = yield* actors.ask(Workspace, recording.workspaceId, "view", { by: recording.createdBy }).pipe(
-      Effect.map((ws) => ws.settings.customPrompt),
-      Effect.catchTag("Rejection", () => Effect.succeed(null))
-    )
+    const settings = yield* Workspace.client(actors)(recording.workspaceId)
+      .view({ by: recording.createdBy })
+      .pipe(
+        Effect.map((ws) => ws.settings.customPrompt),
+        Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended", "RoleRequired"], () => Effect.succeed(null))
+      )
     yield* actors.ask(HubCall, id, "finish", { media, workspacePrompt: settings, calendarPrompts: Object.fromEntries(prompts) })
   }).pipe(
     Effect.catchTag(["MediaError", "SpeechRefused", "SpeechUnavailable"], (error) => fail(job.recordingId, error.message)),

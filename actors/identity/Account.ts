@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Email, Id, Name, Timestamp, now } from "../Fields.ts"
+import { AccountDeactivated, EmailTaken, InvalidCredentials, LoginLocked, UserNotFound, WrongPassword } from "./IdentityErrors.ts"
 import { hashPassword, verifyPassword } from "./Password.ts"
 
 export const User = Schema.Struct({
@@ -51,10 +51,9 @@ const toUser = (state: AccountState): User => ({
   createdAt: state.createdAt
 })
 
-const requireAccount = (state: AccountState) =>
-  state.userId === null ? Effect.fail(reject("not_found", "No such user")) : Effect.succeed(state)
+const requireAccount = (state: AccountState) => (state.userId === null ? Effect.fail(new UserNotFound()) : Effect.succeed(state))
 
-const invalidCredentials = reject("unauthorized", "Invalid e-mail or password")
+const Missing = UserNotFound
 
 export const Account = Actor<AccountState>()({
   kind: "account",
@@ -70,33 +69,38 @@ export const Account = Actor<AccountState>()({
     lockedUntil: null
   }),
   messages: {
-    register: { payload: Schema.Struct({ name: Name(), password: Password }), success: User },
-    authenticate: { payload: Schema.Struct({ password: Schema.String }), success: User },
+    register: { payload: Schema.Struct({ name: Name(), password: Password }), success: User, error: EmailTaken },
+    authenticate: {
+      payload: Schema.Struct({ password: Schema.String }),
+      success: User,
+      error: Schema.Union([InvalidCredentials, AccountDeactivated, LoginLocked])
+    },
     changePassword: {
       payload: Schema.Struct({ currentPassword: Schema.String, newPassword: Password }),
-      success: Schema.Struct({ changedAt: Timestamp })
+      success: Schema.Struct({ changedAt: Timestamp }),
+      error: Schema.Union([UserNotFound, WrongPassword])
     },
-    profile: { payload: Schema.Struct({}), success: User },
-    rename: { payload: Schema.Struct({ name: Name() }), success: User },
+    profile: { payload: Schema.Struct({}), success: User, error: Missing },
+    rename: { payload: Schema.Struct({ name: Name() }), success: User, error: Missing },
     /** The account's standing for the platform operator. */
     status: {
       payload: Schema.Struct({}),
-      success: Schema.Struct({ user: User, deactivatedAt: Schema.NullOr(Timestamp), deactivatedReason: Schema.NullOr(Schema.String) })
+      success: Schema.Struct({ user: User, deactivatedAt: Schema.NullOr(Timestamp), deactivatedReason: Schema.NullOr(Schema.String) }),
+      error: Missing
     },
     /** Operator: no more logins until reactivated (the caller revokes the live sessions). */
-    deactivate: { payload: Schema.Struct({ reason: Schema.String }), success: Schema.Struct({ deactivatedAt: Timestamp }) },
-    reactivate: { payload: Schema.Struct({}), success: User },
+    deactivate: { payload: Schema.Struct({ reason: Schema.String }), success: Schema.Struct({ deactivatedAt: Timestamp }), error: Missing },
+    reactivate: { payload: Schema.Struct({}), success: User, error: Missing },
     /** Replaces the password without knowing the old one (an operator's reset, or a mailed reset token was checked), and lifts a lockout. */
-    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }) },
+    setPassword: { payload: Schema.Struct({ password: Password }), success: Schema.Struct({ changedAt: Timestamp }), error: Missing },
     /** Marks the address as verified (the caller checked the mailed token). */
-    verifyEmail: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Timestamp }) },
-    verification: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Schema.NullOr(Timestamp) }) }
+    verifyEmail: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Timestamp }), error: Missing },
+    verification: { payload: Schema.Struct({}), success: Schema.Struct({ emailVerifiedAt: Schema.NullOr(Timestamp) }), error: Missing }
   },
   handlers: {
     register: ({ name, password }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.userId !== null)
-          return yield* reject("conflict", "A user with this e-mail already exists", [{ path: "email", message: "already registered" }])
+        if (ctx.state.userId !== null) return yield* new EmailTaken()
         const passwordHash = yield* hashPassword(password)
         const at = now()
         const next = { ...ctx.state, userId: randomUUID(), name: name.trim(), passwordHash, createdAt: at, updatedAt: at }
@@ -106,11 +110,10 @@ export const Account = Actor<AccountState>()({
     authenticate: ({ password }, ctx) =>
       Effect.gen(function* () {
         const state = ctx.state
-        if (state.userId === null) return yield* invalidCredentials
-        if (state.deactivatedAt !== undefined)
-          return yield* reject("forbidden", "This account is deactivated; contact the platform operator")
+        if (state.userId === null) return yield* new InvalidCredentials()
+        if (state.deactivatedAt !== undefined) return yield* new AccountDeactivated()
         if (state.lockedUntil !== null && Date.parse(state.lockedUntil) > Date.now()) {
-          return yield* reject("rate_limited", "Too many failed logins; try again later")
+          return yield* new LoginLocked()
         }
         const ok = yield* verifyPassword(password, state.passwordHash)
         if (!ok) {
@@ -121,7 +124,7 @@ export const Account = Actor<AccountState>()({
             failedLogins: locked ? 0 : failedLogins,
             lockedUntil: locked ? new Date(Date.now() + LOCKOUT_MILLIS).toISOString() : state.lockedUntil
           })
-          return yield* invalidCredentials
+          return yield* new InvalidCredentials()
         }
         if (state.failedLogins !== 0 || state.lockedUntil !== null) ctx.setState({ ...state, failedLogins: 0, lockedUntil: null })
         return toUser(state)
@@ -130,7 +133,7 @@ export const Account = Actor<AccountState>()({
       Effect.gen(function* () {
         const state = yield* requireAccount(ctx.state)
         const ok = yield* verifyPassword(currentPassword, state.passwordHash)
-        if (!ok) return yield* reject("invalid", "Current password is wrong", [{ path: "currentPassword", message: "does not match" }])
+        if (!ok) return yield* new WrongPassword()
         const at = now()
         ctx.setState({ ...state, passwordHash: yield* hashPassword(newPassword), updatedAt: at })
         return { changedAt: at }

@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id, Name, Timestamp, now } from "../Fields.ts"
+import { ApiKeyExists, ApiKeyNotFound, InvalidApiKey } from "./IdentityErrors.ts"
 
 /** Every live key starts with this, so a leaked key is recognizable by scanners. */
 export const LIVE_KEY_PREFIX = "atr_live_"
@@ -49,8 +49,7 @@ const ApiKeyState = Schema.Struct({
 })
 type ApiKeyState = typeof ApiKeyState.Type
 
-const live = (state: ApiKeyState) =>
-  state.exists && state.revokedAt === null ? Effect.succeed(state) : Effect.fail(reject("not_found", "No such API key"))
+const live = (state: ApiKeyState) => (state.exists && state.revokedAt === null ? Effect.succeed(state) : Effect.fail(new ApiKeyNotFound()))
 
 const view = (s: ApiKeyState): ApiKeyView => ({
   id: s.id,
@@ -89,22 +88,28 @@ export const ApiKey = Actor<ApiKeyState>()({
         prefix: Schema.String,
         hash: Schema.String
       }),
-      success: ApiKeyView
+      success: ApiKeyView,
+      error: ApiKeyExists
     },
-    get: { payload: Schema.Struct({}), success: ApiKeyView },
+    get: { payload: Schema.Struct({}), success: ApiKeyView, error: ApiKeyNotFound },
     /** Resolves a presented key: its hash must match the live one. */
-    resolve: { payload: Schema.Struct({ hash: Schema.String }), success: ApiKeyView },
+    resolve: {
+      payload: Schema.Struct({ hash: Schema.String }),
+      success: ApiKeyView,
+      error: Schema.Union([ApiKeyNotFound, InvalidApiKey])
+    },
     update: {
       payload: Schema.Struct({ name: Schema.optionalKey(Name(100)), scopes: Schema.optionalKey(Schema.Array(Schema.String)) }),
-      success: ApiKeyView
+      success: ApiKeyView,
+      error: ApiKeyNotFound
     },
-    rotate: { payload: Schema.Struct({ prefix: Schema.String, hash: Schema.String }), success: ApiKeyView },
-    revoke: { payload: Schema.Struct({}), success: Schema.Void }
+    rotate: { payload: Schema.Struct({ prefix: Schema.String, hash: Schema.String }), success: ApiKeyView, error: ApiKeyNotFound },
+    revoke: { payload: Schema.Struct({}), success: Schema.Void, error: ApiKeyNotFound }
   },
   handlers: {
     create: (payload, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.exists) return yield* reject("conflict", "API key already exists")
+        if (ctx.state.exists) return yield* new ApiKeyExists()
         const next: ApiKeyState = { ...ctx.state, ...payload, exists: true, name: payload.name.trim(), createdAt: now() }
         ctx.setState(next)
         return view(next)
@@ -113,7 +118,7 @@ export const ApiKey = Actor<ApiKeyState>()({
     resolve: ({ hash }, ctx) =>
       Effect.gen(function* () {
         const state = yield* live(ctx.state)
-        if (state.hash !== hash) return yield* reject("unauthorized", "Invalid API key")
+        if (state.hash !== hash) return yield* new InvalidApiKey()
         return view(state)
       }),
     update: (patch, ctx) =>

@@ -6,8 +6,8 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Timestamp, now } from "../Fields.ts"
+import { SessionExists, SessionNotFound } from "./IdentityErrors.ts"
 
 const SessionState = Schema.Struct({
   userId: Schema.NullOr(Schema.String),
@@ -61,22 +61,28 @@ export const Session = Actor<SessionState>()({
         expiresAt: Schema.String,
         userAgent: Schema.NullOr(Schema.String)
       }),
-      success: Schema.Void
+      success: Schema.Void,
+      error: SessionExists
     },
     /** Exchanges the presented token for the next one; a stale token revokes the family. */
     rotate: {
       payload: Schema.Struct({ tokenHash: Schema.String, nextTokenHash: Schema.String, nextExpiresAt: Schema.String }),
-      success: RotateResult
+      success: RotateResult,
+      error: Schema.Never
     },
     /** Whether access tokens minted in this session are still honoured. */
-    check: { payload: Schema.Struct({}), success: Schema.Boolean },
-    info: { payload: Schema.Struct({ current: Schema.Boolean }), success: SessionInfo.mapFields(({ id: _id, ...rest }) => rest) },
-    revoke: { payload: Schema.Struct({ userId: Schema.String, reason: Schema.String }), success: Schema.Void }
+    check: { payload: Schema.Struct({}), success: Schema.Boolean, error: Schema.Never },
+    info: {
+      payload: Schema.Struct({ current: Schema.Boolean }),
+      success: SessionInfo.mapFields(({ id: _id, ...rest }) => rest),
+      error: Schema.Never
+    },
+    revoke: { payload: Schema.Struct({ userId: Schema.String, reason: Schema.String }), success: Schema.Void, error: SessionNotFound }
   },
   handlers: {
     open: (payload, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.userId !== null) return yield* reject("conflict", "Session already exists")
+        if (ctx.state.userId !== null) return yield* new SessionExists()
         const at = now()
         ctx.setState({ ...ctx.state, ...payload, createdAt: at, lastUsedAt: at })
       }),
@@ -102,7 +108,7 @@ export const Session = Actor<SessionState>()({
       })),
     revoke: ({ userId, reason }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.userId !== userId) return yield* reject("not_found", "No such session")
+        if (ctx.state.userId !== userId) return yield* new SessionNotFound()
         if (ctx.state.revokedAt === null) ctx.setState({ ...ctx.state, revokedAt: now(), revokedReason: reason })
       })
   }

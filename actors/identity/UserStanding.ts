@@ -14,8 +14,8 @@ export const UserStanding = Actor<typeof StandingState.Type>()({
   state: StandingState,
   initial: () => ({ deactivatedAt: null }),
   messages: {
-    active: { payload: Schema.Struct({}), success: Schema.Boolean },
-    set: { payload: Schema.Struct({ deactivatedAt: Schema.NullOr(Schema.String) }), success: Schema.Void }
+    active: { payload: Schema.Struct({}), success: Schema.Boolean, error: Schema.Never },
+    set: { payload: Schema.Struct({ deactivatedAt: Schema.NullOr(Schema.String) }), success: Schema.Void, error: Schema.Never }
   },
   handlers: {
     active: (_, ctx) => Effect.succeed(ctx.state.deactivatedAt === null),

@@ -10,8 +10,24 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id, Name, Timestamp, now } from "../Fields.ts"
+import {
+  AlreadyAdmitted,
+  AlreadyMember,
+  CannotBeGuest,
+  GuestNotAdmin,
+  GuestRoleInvalid,
+  InvalidNewOwner,
+  MemberLimitReached,
+  MemberNotFound,
+  NotRestorable,
+  OwnerCannotLeave,
+  OwnerRoleFixed,
+  RoleRequired,
+  WorkspaceExists,
+  WorkspaceNotFound,
+  WorkspaceSuspended
+} from "./IdentityErrors.ts"
 
 export const Role = Schema.Literals(["owner", "admin", "member", "viewer"]).annotate({
   description: "owner > admin > member > viewer"
@@ -158,8 +174,10 @@ const logged = (state: WorkspaceState, ...entries: ReadonlyArray<Entry>): Worksp
   return { ...state, history: [...history, ...entries.map((entry) => ({ ...entry, seq: ++seq, at }))].slice(-HISTORY_LIMIT) }
 }
 
-export const roleOf = (state: Pick<WorkspaceState, "members">, userId: string): Role | undefined =>
-  state.members.find((member) => member.userId === userId)?.role
+export const roleOf = (
+  state: { readonly members: ReadonlyArray<{ readonly userId: string; readonly role: Role }> },
+  userId: string
+): Role | undefined => state.members.find((member) => member.userId === userId)?.role
 
 /** Whether a guest's access has ended (then they are no longer a member). */
 export const guestAccessEnded = (access: GuestAccess | undefined, at = Date.now()) =>
@@ -181,25 +199,16 @@ const withoutExpired = (state: WorkspaceState): WorkspaceState => {
   )
 }
 
-const existing = (state: WorkspaceState) =>
-  state.exists ? Effect.succeed(withoutExpired(state)) : Effect.fail(reject("not_found", "No such workspace"))
+const existing = (state: WorkspaceState) => (state.exists ? Effect.succeed(withoutExpired(state)) : Effect.fail(new WorkspaceNotFound()))
 
 /** Members of a suspended workspace are refused, with the reason. */
 const notSuspended = (state: WorkspaceState) =>
-  state.suspension === undefined
-    ? Effect.void
-    : Effect.fail(reject("forbidden", `This workspace is suspended (${state.suspension.reason}); contact the platform operator`))
+  state.suspension === undefined ? Effect.void : Effect.fail(new WorkspaceSuspended({ reason: state.suspension.reason }))
 
 /** Refuses a new member beyond the seats paid for or the operator's quota. */
 const roomForOneMore = (state: WorkspaceState) => {
   const limit = memberLimitOf(state.limits)
-  return limit === undefined || state.members.length < limit
-    ? Effect.void
-    : Effect.fail(
-        reject("conflict", `The workspace has reached its limit of ${limit} members; add seats or raise the quota first`, [
-          { path: "seats", message: `limit of ${limit} members reached` }
-        ])
-      )
+  return limit === undefined || state.members.length < limit ? Effect.void : Effect.fail(new MemberLimitReached({ limit }))
 }
 
 const inspection = (state: WorkspaceState): WorkspaceInspection => ({
@@ -221,15 +230,19 @@ const asMember = (state: WorkspaceState, by: string, minimum: Role = "viewer") =
   Effect.gen(function* () {
     const ws = yield* existing(state)
     const role = roleOf(ws, by)
-    if (role === undefined) return yield* reject("not_found", "No such workspace")
+    if (role === undefined) return yield* new WorkspaceNotFound()
     yield* notSuspended(ws)
-    if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
+    if (!atLeast(role, minimum)) return yield* new RoleRequired({ minimum })
     return ws
   })
 
 const touch = (state: WorkspaceState, patch: Partial<WorkspaceState>): WorkspaceState => ({ ...state, ...patch, updatedAt: now() })
 
 const By = { by: Schema.String }
+
+/** What a member's request may meet before its own rules: no such workspace (or not a member), suspended, a role too low. */
+const memberRefusals = [WorkspaceNotFound, WorkspaceSuspended, RoleRequired] as const
+const AsMember = Schema.Union(memberRefusals)
 
 export const Workspace = Actor<WorkspaceState>()({
   kind: "workspace",
@@ -245,33 +258,51 @@ export const Workspace = Actor<WorkspaceState>()({
     updatedAt: ""
   }),
   messages: {
-    create: { payload: Schema.Struct({ ...By, name: Name() }), success: WorkspaceView },
+    create: { payload: Schema.Struct({ ...By, name: Name() }), success: WorkspaceView, error: WorkspaceExists },
     /** The workspace as a member sees it. */
-    view: { payload: Schema.Struct({ ...By }), success: WorkspaceView },
+    view: { payload: Schema.Struct({ ...By }), success: WorkspaceView, error: AsMember },
     /** The caller's role (not_found when not a member). */
-    roleOf: { payload: Schema.Struct({ userId: Schema.String }), success: Role },
-    rename: { payload: Schema.Struct({ ...By, name: Name() }), success: WorkspaceView },
-    addMember: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
-    setMemberRole: { payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }), success: Member },
+    roleOf: {
+      payload: Schema.Struct({ userId: Schema.String }),
+      success: Role,
+      error: Schema.Union([WorkspaceNotFound, WorkspaceSuspended])
+    },
+    rename: { payload: Schema.Struct({ ...By, name: Name() }), success: WorkspaceView, error: AsMember },
+    addMember: {
+      payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }),
+      success: Member,
+      error: Schema.Union([...memberRefusals, AlreadyMember, MemberLimitReached])
+    },
+    setMemberRole: {
+      payload: Schema.Struct({ ...By, userId: Schema.String, role: AssignableRole }),
+      success: Member,
+      error: Schema.Union([...memberRefusals, MemberNotFound, OwnerRoleFixed, GuestNotAdmin])
+    },
     /** `reason` says why, for the history (e.g. "deactivated"). */
     removeMember: {
       payload: Schema.Struct({ ...By, userId: Schema.String, reason: Schema.optionalKey(Schema.String) }),
-      success: Schema.Void
+      success: Schema.Void,
+      error: Schema.Union([...memberRefusals, MemberNotFound, OwnerCannotLeave])
     },
-    transferOwnership: { payload: Schema.Struct({ ...By, userId: Schema.String }), success: WorkspaceView },
+    transferOwnership: {
+      payload: Schema.Struct({ ...By, userId: Schema.String }),
+      success: WorkspaceView,
+      error: Schema.Union([...memberRefusals, InvalidNewOwner])
+    },
     updateSettings: {
       payload: Schema.Struct({
         ...By,
         preferredIntegrationTarget: Schema.optionalKey(Schema.NullOr(IntegrationTarget)),
         customPrompt: Schema.optionalKey(Schema.NullOr(CustomPrompt))
       }),
-      success: WorkspaceSettings
+      success: WorkspaceSettings,
+      error: AsMember
     },
-    resetSettings: { payload: Schema.Struct({ ...By }), success: WorkspaceSettings },
+    resetSettings: { payload: Schema.Struct({ ...By }), success: WorkspaceSettings, error: AsMember },
     /** Deletes the workspace (owner only): it answers "not found" until the owner restores it. */
-    delete: { payload: Schema.Struct({ ...By }), success: Schema.Struct({ deletedAt: Timestamp }) },
+    delete: { payload: Schema.Struct({ ...By }), success: Schema.Struct({ deletedAt: Timestamp }), error: AsMember },
     /** Restores a deleted workspace (its owner, within RESTORE_DAYS). */
-    restore: { payload: Schema.Struct({ ...By }), success: WorkspaceView },
+    restore: { payload: Schema.Struct({ ...By }), success: WorkspaceView, error: NotRestorable },
     /**
      * Admits a user whose right to join was verified by the caller (an
      * accepted invitation, the invite link, an allowed e-mail domain, a
@@ -287,7 +318,8 @@ export const Workspace = Actor<WorkspaceState>()({
         /** Who let them in, when someone did (an admin adding a guest, reactivating a member). */
         by: Schema.optionalKey(Schema.String)
       }),
-      success: Member
+      success: Member,
+      error: Schema.Union([WorkspaceNotFound, WorkspaceSuspended, AlreadyAdmitted, MemberLimitReached, GuestRoleInvalid])
     },
     /** Makes a member a guest (with an optional end of access), or a full member again (`guest: null`). */
     setGuest: {
@@ -296,28 +328,30 @@ export const Workspace = Actor<WorkspaceState>()({
         userId: Schema.String,
         guest: Schema.NullOr(Schema.Struct({ expiresAt: Schema.NullOr(Timestamp) }))
       }),
-      success: Schema.Struct({ member: Member, guest: Schema.NullOr(GuestAccess) })
+      success: Schema.Struct({ member: Member, guest: Schema.NullOr(GuestAccess) }),
+      error: Schema.Union([...memberRefusals, MemberNotFound, CannotBeGuest])
     },
     /** The membership history, oldest first (admins). */
-    history: { payload: Schema.Struct({ ...By }), success: Schema.Array(MembershipChange) },
+    history: { payload: Schema.Struct({ ...By }), success: Schema.Array(MembershipChange), error: AsMember },
     /** Everything about the workspace, for the platform operator and internal services (no membership needed). */
-    inspect: { payload: Schema.Struct({}), success: WorkspaceInspection },
+    inspect: { payload: Schema.Struct({}), success: WorkspaceInspection, error: WorkspaceNotFound },
     /** Suspends the workspace (operator or internal service): every member request is refused until `resume`. */
-    suspend: { payload: Schema.Struct({ ...By, reason: Schema.String }), success: WorkspaceInspection },
-    resume: { payload: Schema.Struct({ ...By }), success: WorkspaceInspection },
+    suspend: { payload: Schema.Struct({ ...By, reason: Schema.String }), success: WorkspaceInspection, error: WorkspaceNotFound },
+    resume: { payload: Schema.Struct({ ...By }), success: WorkspaceInspection, error: WorkspaceNotFound },
     /** Sets the seats paid for and/or the member quota (billing and operator); left out: unchanged. */
     setLimits: {
       payload: Schema.Struct({
         seats: Schema.optionalKey(Schema.NullOr(Schema.Number)),
         quota: Schema.optionalKey(Schema.NullOr(Schema.Number))
       }),
-      success: MemberLimits
+      success: MemberLimits,
+      error: WorkspaceNotFound
     }
   },
   handlers: {
     create: ({ by, name }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.exists || ctx.state.deletedAt !== undefined) return yield* reject("conflict", "Workspace already exists")
+        if (ctx.state.exists || ctx.state.deletedAt !== undefined) return yield* new WorkspaceExists()
         const at = now()
         const next: WorkspaceState = {
           ...ctx.state,
@@ -338,7 +372,7 @@ export const Workspace = Actor<WorkspaceState>()({
         // Guests whose access ran out leave for good the first time anyone asks.
         if (ws !== ctx.state && ctx.state.exists) ctx.setState(ws)
         const role = roleOf(ws, userId)
-        if (role === undefined) return yield* reject("not_found", "No such workspace")
+        if (role === undefined) return yield* new WorkspaceNotFound()
         yield* notSuspended(ws)
         return role
       }),
@@ -352,8 +386,7 @@ export const Workspace = Actor<WorkspaceState>()({
     addMember: ({ by, userId, role }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
-        if (roleOf(ws, userId) !== undefined)
-          return yield* reject("conflict", "Already a member", [{ path: "email", message: "already a member" }])
+        if (roleOf(ws, userId) !== undefined) return yield* new AlreadyMember()
         yield* roomForOneMore(ws)
         const member: Member = { userId, role, addedAt: now() }
         ctx.setState(logged(touch(ws, { members: [...ws.members, member] }), { type: "member.added", by, userId, data: { role } }))
@@ -363,10 +396,9 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
         const current = ws.members.find((m) => m.userId === userId)
-        if (current === undefined) return yield* reject("not_found", "No such member")
-        if (current.role === "owner") return yield* reject("conflict", "The owner's role changes only by transferring ownership")
-        if (role === "admin" && ws.guests?.[userId] !== undefined)
-          return yield* reject("conflict", "A guest cannot be an admin; make them a full member first")
+        if (current === undefined) return yield* new MemberNotFound()
+        if (current.role === "owner") return yield* new OwnerRoleFixed()
+        if (role === "admin" && ws.guests?.[userId] !== undefined) return yield* new GuestNotAdmin()
         const member: Member = { ...current, role }
         const next = touch(ws, { members: ws.members.map((m) => (m.userId === userId ? member : m)) })
         ctx.setState(
@@ -379,8 +411,8 @@ export const Workspace = Actor<WorkspaceState>()({
         // Anyone may leave; removing someone else takes an admin.
         const ws = yield* asMember(ctx.state, by, by === userId ? "viewer" : "admin")
         const target = ws.members.find((m) => m.userId === userId)
-        if (target === undefined) return yield* reject("not_found", "No such member")
-        if (target.role === "owner") return yield* reject("conflict", "The owner cannot leave; transfer ownership first")
+        if (target === undefined) return yield* new MemberNotFound()
+        if (target.role === "owner") return yield* new OwnerCannotLeave()
         const { [userId]: _removed, ...guests } = ws.guests ?? {}
         ctx.setState(
           logged(touch(ws, { members: ws.members.filter((m) => m.userId !== userId), ...(ws.guests ? { guests } : {}) }), {
@@ -394,10 +426,8 @@ export const Workspace = Actor<WorkspaceState>()({
     transferOwnership: ({ by, userId }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "owner")
-        if (roleOf(ws, userId) === undefined)
-          return yield* reject("invalid", "The new owner must be a member", [{ path: "userId", message: "not a member" }])
-        if (ws.guests?.[userId] !== undefined)
-          return yield* reject("invalid", "A guest cannot own the workspace", [{ path: "userId", message: "is a guest" }])
+        if (roleOf(ws, userId) === undefined) return yield* new InvalidNewOwner({ guest: false })
+        if (ws.guests?.[userId] !== undefined) return yield* new InvalidNewOwner({ guest: true })
         const members = ws.members.map(
           (m): Member => (m.userId === userId ? { ...m, role: "owner" } : m.userId === by ? { ...m, role: "admin" } : m)
         )
@@ -435,10 +465,9 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const state = ctx.state
         // Only the owner learns that a deleted workspace exists.
-        if (state.exists || state.deletedAt === undefined || state.ownerId !== by)
-          return yield* reject("not_found", "No deleted workspace with this id")
+        if (state.exists || state.deletedAt === undefined || state.ownerId !== by) return yield* new NotRestorable({})
         if (Date.parse(state.deletedAt) + RESTORE_DAYS * 86_400_000 < Date.now()) {
-          return yield* reject("not_found", `Deleted more than ${RESTORE_DAYS} days ago; it can no longer be restored`)
+          return yield* new NotRestorable({ expiredAfterDays: RESTORE_DAYS })
         }
         const { deletedAt: _at, deletedBy: _by, ...rest } = state
         const next = withoutExpired({ ...rest, exists: true, updatedAt: now() })
@@ -448,11 +477,10 @@ export const Workspace = Actor<WorkspaceState>()({
     admit: ({ userId, role, guest, via, by }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* existing(ctx.state)
-        if (roleOf(ws, userId) !== undefined) return yield* reject("conflict", "Already a member of this workspace")
+        if (roleOf(ws, userId) !== undefined) return yield* new AlreadyAdmitted()
         yield* notSuspended(ws)
         yield* roomForOneMore(ws)
-        if (guest && role === "admin")
-          return yield* reject("invalid", "A guest cannot be an admin", [{ path: "role", message: "guests are members or viewers" }])
+        if (guest && role === "admin") return yield* new GuestRoleInvalid()
         const member: Member = { userId, role, addedAt: now() }
         const guests = guest ? { ...ws.guests, [userId]: { expiresAt: guest.expiresAt, since: member.addedAt } } : ws.guests
         ctx.setState(
@@ -469,9 +497,8 @@ export const Workspace = Actor<WorkspaceState>()({
       Effect.gen(function* () {
         const ws = yield* asMember(ctx.state, by, "admin")
         const member = ws.members.find((m) => m.userId === userId)
-        if (member === undefined) return yield* reject("not_found", "No such member")
-        if (guest !== null && atLeast(member.role, "admin"))
-          return yield* reject("conflict", "Owners and admins cannot be guests; change the role first")
+        if (member === undefined) return yield* new MemberNotFound()
+        if (guest !== null && atLeast(member.role, "admin")) return yield* new CannotBeGuest()
         const { [userId]: previous, ...others } = ws.guests ?? {}
         const access: GuestAccess | null = guest === null ? null : { expiresAt: guest.expiresAt, since: previous?.since ?? now() }
         const next = touch(ws, { guests: access === null ? others : { ...others, [userId]: access } })
@@ -486,9 +513,7 @@ export const Workspace = Actor<WorkspaceState>()({
       }),
     history: ({ by }, ctx) => Effect.map(asMember(ctx.state, by, "admin"), (ws) => ws.history ?? []),
     inspect: (_, ctx) =>
-      ctx.state.exists || ctx.state.deletedAt !== undefined
-        ? Effect.succeed(inspection(ctx.state))
-        : Effect.fail(reject("not_found", "No such workspace")),
+      ctx.state.exists || ctx.state.deletedAt !== undefined ? Effect.succeed(inspection(ctx.state)) : Effect.fail(new WorkspaceNotFound()),
     suspend: ({ by, reason }, ctx) =>
       Effect.gen(function* () {
         const ws = yield* existing(ctx.state)

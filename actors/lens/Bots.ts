@@ -8,11 +8,12 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { isoTimestampSql, query, Sql } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { clientIn } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { get, tokenOf } from "../hub/connections/Connections.ts"
 import { HubKeys } from "../hub/HubKeys.ts"
 import { Id, now, Timestamp } from "../Fields.ts"
+import { LensBotNotFound } from "./LensErrors.ts"
 
 export const Surface = Schema.Literals(["chatapp", "workchat"])
 export type Surface = typeof Surface.Type
@@ -41,7 +42,7 @@ const load = (connectionId: string) =>
     ([row]): Installed | null => (row === undefined ? null : { bot: (({ sealed: _s, ...bot }) => bot)(row), sealed: row.sealed })
   )
 
-const noBot = () => reject("not_found", "No Lens bot on this connection")
+const noBot = () => new LensBotNotFound()
 
 /**
  * The Lens bot actor (kind "lensBot", one per connection id): the single
@@ -57,11 +58,12 @@ export const LensBot = Actor<Installed | null>()({
   messages: {
     install: {
       payload: Schema.Struct({ workspaceId: Id, surface: Surface, sealed: Schema.String, actAs: Id }),
-      success: Bot
+      success: Bot,
+      error: Schema.Never
     },
-    view: { payload: Schema.Struct({}), success: Bot },
+    view: { payload: Schema.Struct({}), success: Bot, error: LensBotNotFound },
     /** The bot with its sealed secret when it serves `surface`; null otherwise (the event is refused). */
-    credentials: { payload: Schema.Struct({ surface: Surface }), success: Schema.NullOr(Installed) }
+    credentials: { payload: Schema.Struct({ surface: Surface }), success: Schema.NullOr(Installed), error: Schema.Never }
   },
   handlers: {
     install: ({ workspaceId, surface, sealed, actAs }, ctx) =>
@@ -92,11 +94,7 @@ export const LensBot = Actor<Installed | null>()({
   }
 })
 
-const askBot = <Tag extends keyof typeof LensBot.messages & string>(
-  connectionId: string,
-  tag: Tag,
-  payload: (typeof LensBot.messages)[Tag]["payload"]["Type"]
-) => Effect.flatMap(ActorSystem, (actors) => actors.ask(LensBot, connectionId, tag, payload))
+const askBot = clientIn(LensBot)
 
 export const installBot = (workspaceId: string, connectionId: string, surface: Surface, secret: string, actAs: string) =>
   Effect.gen(function* () {
@@ -106,12 +104,12 @@ export const installBot = (workspaceId: string, connectionId: string, surface: S
         { path: "path.connectionId", message: `a ${connection.vendor} connection` }
       ])
     }
-    return yield* askBot(connectionId, "install", { workspaceId, surface, sealed: (yield* HubKeys).encrypt(secret), actAs })
+    return yield* askBot(connectionId).install({ workspaceId, surface, sealed: (yield* HubKeys).encrypt(secret), actAs })
   })
 
 /** The workspace's bot on `connectionId` (another workspace's answers 404). */
 export const botOf = (workspaceId: string, connectionId: string) =>
-  Effect.flatMap(askBot(connectionId, "view", {}), (bot) => (bot.workspaceId === workspaceId ? Effect.succeed(bot) : Effect.fail(noBot())))
+  Effect.flatMap(askBot(connectionId).view({}), (bot) => (bot.workspaceId === workspaceId ? Effect.succeed(bot) : Effect.fail(noBot())))
 
 const MAX_SKEW_SECONDS = 300
 
@@ -122,7 +120,7 @@ export const signatureOf = (secret: string, timestamp: string, body: Uint8Array 
 export const verifySender = (connectionId: string, surface: Surface, headers: Readonly<Record<string, string>>, body: Uint8Array) =>
   Effect.gen(function* () {
     const refused = reject("unauthorized", "The event's signature does not verify with this connection's signing secret")
-    const installed = yield* askBot(connectionId, "credentials", { surface })
+    const installed = yield* askBot(connectionId).credentials({ surface })
     if (installed === null) return yield* refused
     const timestamp = headers["x-signature-timestamp"] ?? ""
     const signature = headers["x-signature"] ?? ""

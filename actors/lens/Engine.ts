@@ -105,7 +105,7 @@ const meetingNamedIn = (asker: Asker, question: string) =>
   Effect.gen(function* () {
     const named = namedMeeting(question)
     if (named?.day === undefined) return named && ({ terms: named.terms } satisfies MeetingFilter)
-    const timeZone = yield* ActorSystem.use((actors) => actors.ask(HubUserSettings, asker.userId, "view", {})).pipe(
+    const timeZone = yield* ActorSystem.use((actors) => HubUserSettings.client(actors)(asker.userId).view({})).pipe(
       Effect.map((settings) => settings.general.timezone),
       Effect.orElseSucceed(() => "UTC")
     )

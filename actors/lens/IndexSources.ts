@@ -109,7 +109,7 @@ export const transcriptPassages = (ids: ReadonlyArray<string>) => perRecording(i
 export const callStamps = (workspaceId: string, userId: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const settings = (yield* actors.ask(Workspace, workspaceId, "view", { by: userId })).settings
+    const settings = (yield* Workspace.client(actors)(workspaceId).view({ by: userId })).settings
     const rows = yield* query<Stamped>(
       `SELECT r.id::text AS id, md5(concat_ws('|', r.updated_at::text, p.notes, p.prompt,
               (SELECT max(v.generated_at)::text || count(*) FROM hub_call_versions v WHERE v.recording_id = r.id),
@@ -168,7 +168,7 @@ const ownVersionOf = (userId: string, workspacePrompt: string | null) => (facts:
 export const callPassages = (workspaceId: string, userId: string, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const settings = (yield* actors.ask(Workspace, workspaceId, "view", { by: userId })).settings
+    const settings = (yield* Workspace.client(actors)(workspaceId).view({ by: userId })).settings
     return yield* perRecording(ids, ownVersionOf(userId, settings.customPrompt))
   })
 

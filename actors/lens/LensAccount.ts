@@ -11,8 +11,8 @@ import { Effect, Schema } from "effect"
 import { isoTimestampSql, query, Sql } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext } from "../../runtime/Actor.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { Rejection } from "../../runtime/Rejection.ts"
 import { now, Timestamp } from "../Fields.ts"
+import { OutOfCredits } from "./LensErrors.ts"
 import { creditsOfRun, initialCredits } from "./Metering.ts"
 
 export const AccountState = Schema.Struct({ balance: Schema.Number, updatedAt: Timestamp })
@@ -44,11 +44,6 @@ const load = (workspaceId: string) =>
     )
     return row!
   })
-
-const outOfCredits = new Rejection({
-  code: "payment_required",
-  message: "This workspace has no Lens credits left; an admin can add credits (POST /hub/v1/workspaces/{workspaceId}/lens/credits)"
-})
 
 interface Entry {
   readonly delta: number
@@ -118,13 +113,14 @@ export const LensAccount = Actor<AccountState>()({
   rebuild: (workspaceId) => load(workspaceId),
   readOnly: ["balance", "require"],
   messages: {
-    balance: { payload: Schema.Struct({}), success: AccountState },
+    balance: { payload: Schema.Struct({}), success: AccountState, error: Schema.Never },
     /** The balance, or 402 when the workspace has no credits left. */
-    require: { payload: Schema.Struct({}), success: Schema.Number },
+    require: { payload: Schema.Struct({}), success: Schema.Number, error: OutOfCredits },
     /** Records runs and deducts their credits (never below zero). */
     charge: {
       payload: Schema.Struct({ usages: Schema.Array(UsageInput) }),
-      success: Schema.Struct({ credits: Schema.Number, balance: Schema.Number })
+      success: Schema.Struct({ credits: Schema.Number, balance: Schema.Number }),
+      error: Schema.Never
     },
     /** An admin's change: add `delta`, or set the balance to `balance` (the difference enters the ledger). */
     change: {
@@ -133,14 +129,19 @@ export const LensAccount = Actor<AccountState>()({
         reason: Schema.String,
         change: Schema.Union([Schema.Struct({ delta: Schema.Number }), Schema.Struct({ balance: Schema.Number })])
       }),
-      success: AccountState
+      success: AccountState,
+      error: Schema.Never
     },
     /** Deletes the usage records older than `before` (an ISO date); the balance and ledger are unchanged. */
-    purgeUsage: { payload: Schema.Struct({ before: Schema.String }), success: Schema.Struct({ deleted: Schema.Number }) }
+    purgeUsage: {
+      payload: Schema.Struct({ before: Schema.String }),
+      success: Schema.Struct({ deleted: Schema.Number }),
+      error: Schema.Never
+    }
   },
   handlers: {
     balance: (_, ctx) => Effect.succeed(ctx.state),
-    require: (_, ctx) => (ctx.state.balance > 0 ? Effect.succeed(ctx.state.balance) : Effect.fail(outOfCredits)),
+    require: (_, ctx) => (ctx.state.balance > 0 ? Effect.succeed(ctx.state.balance) : Effect.fail(new OutOfCredits())),
     charge: ({ usages }, ctx) =>
       Effect.gen(function* () {
         const priced = usages.map((usage) => ({ ...usage, credits: creditsOfRun(usage) }))
@@ -165,10 +166,10 @@ export const LensAccount = Actor<AccountState>()({
 
 /** Refuses with 402 when the workspace has no credits left. */
 export const requireCredits = (workspaceId: string) =>
-  Effect.flatMap(ActorSystem, (actors) => actors.ask(LensAccount, workspaceId, "require", {}))
+  Effect.flatMap(ActorSystem, (actors) => LensAccount.client(actors)(workspaceId).require({}))
 
 /** Records the runs and deducts their credits; answers the credits they cost. */
 export const charge = (workspaceId: string, usages: ReadonlyArray<UsageInput>) =>
   Effect.flatMap(ActorSystem, (actors) =>
-    Effect.map(actors.ask(LensAccount, workspaceId, "charge", { usages }), (charged) => charged.credits)
+    Effect.map(LensAccount.client(actors)(workspaceId).charge({ usages }), (charged) => charged.credits)
   )

@@ -11,9 +11,9 @@ import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { isoTimestampSql, query, Sql } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext } from "../../runtime/Actor.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { clientIn } from "../../runtime/ActorSystem.ts"
 import { Id, now, Timestamp } from "../Fields.ts"
+import { DuplicateVariants, ExperimentRunning, LensExperimentNotFound } from "./LensErrors.ts"
 
 export const VariantSettings = Schema.Struct({
   minimumCoverage: Schema.optionalKey(
@@ -74,10 +74,10 @@ const running = (ctx: Ctx) => ctx.state.find((e) => e.status === "running")
 
 const experimentIn = (ctx: Ctx, experimentId: string) => {
   const found = ctx.state.find((e) => e.id === experimentId)
-  return found ? Effect.succeed(found) : Effect.fail(reject("not_found", "No such Lens experiment"))
+  return found ? Effect.succeed(found) : Effect.fail(new LensExperimentNotFound())
 }
 
-const anotherRunning = () => reject("conflict", "Another Lens experiment is running in this workspace; stop it first")
+const anotherRunning = () => new ExperimentRunning()
 
 const results = (experiment: Experiment) =>
   Effect.map(
@@ -109,20 +109,28 @@ export const LensExperiments = Actor<ReadonlyArray<Experiment>>()({
   rebuild: (workspaceId) => loadExperiments(workspaceId),
   readOnly: ["list", "variantFor", "results"],
   messages: {
-    list: { payload: Schema.Struct({}), success: Schema.Array(Experiment) },
-    create: { payload: Schema.Struct({ by: Schema.String, name: Schema.String, variants: Schema.Array(Variant) }), success: Experiment },
-    setStatus: { payload: Schema.Struct({ ...ExperimentRef, status: ExperimentStatus }), success: Experiment },
-    delete: { payload: Schema.Struct(ExperimentRef), success: Schema.Void },
+    list: { payload: Schema.Struct({}), success: Schema.Array(Experiment), error: Schema.Never },
+    create: {
+      payload: Schema.Struct({ by: Schema.String, name: Schema.String, variants: Schema.Array(Variant) }),
+      success: Experiment,
+      error: Schema.Union([DuplicateVariants, ExperimentRunning])
+    },
+    setStatus: {
+      payload: Schema.Struct({ ...ExperimentRef, status: ExperimentStatus }),
+      success: Experiment,
+      error: Schema.Union([LensExperimentNotFound, ExperimentRunning])
+    },
+    delete: { payload: Schema.Struct(ExperimentRef), success: Schema.Void, error: LensExperimentNotFound },
     /** The variant of the running experiment `userId` is assigned to, if any. */
-    variantFor: { payload: Schema.Struct({ userId: Schema.String }), success: Schema.NullOr(AssignedVariant) },
-    results: { payload: Schema.Struct(ExperimentRef), success: Results }
+    variantFor: { payload: Schema.Struct({ userId: Schema.String }), success: Schema.NullOr(AssignedVariant), error: Schema.Never },
+    results: { payload: Schema.Struct(ExperimentRef), success: Results, error: LensExperimentNotFound }
   },
   handlers: {
     list: (_, ctx) => Effect.succeed(ctx.state),
     create: ({ by, name, variants }, ctx) =>
       Effect.gen(function* () {
         if (new Set(variants.map((v) => v.name)).size !== variants.length) {
-          return yield* reject("invalid", "Variant names must differ", [{ path: "body.variants", message: "duplicate variant name" }])
+          return yield* new DuplicateVariants()
         }
         if (running(ctx) !== undefined) return yield* anotherRunning()
         const at = now()
@@ -177,8 +185,4 @@ export const LensExperiments = Actor<ReadonlyArray<Experiment>>()({
 })
 
 /** Asks the workspace's experiments actor. */
-export const experiments = <Tag extends keyof typeof LensExperiments.messages & string>(
-  workspaceId: string,
-  tag: Tag,
-  payload: (typeof LensExperiments.messages)[Tag]["payload"]["Type"]
-) => Effect.flatMap(ActorSystem, (actors) => actors.ask(LensExperiments, workspaceId, tag, payload))
+export const experiments = clientIn(LensExperiments)

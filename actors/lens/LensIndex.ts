@@ -283,10 +283,11 @@ export const LensIndex = Actor<WorkspaceIndex>()({
     /** BM25 over what the asker may read of the sources, once per query (the question, then its rewrite). */
     search: {
       payload: Schema.Struct({ ...AskerFields, queries: Schema.Array(Schema.String), limit: Schema.Number }),
-      success: Schema.Struct({ readable: Schema.Number, ranked: Schema.Array(Schema.Array(RankedPassage)) })
+      success: Schema.Struct({ readable: Schema.Number, ranked: Schema.Array(Schema.Array(RankedPassage)) }),
+      error: Schema.Never
     },
     /** Every passage of the sources the asker may read, in source order (the agent loop's lookups). */
-    passages: { payload: Schema.Struct(AskerFields), success: Schema.Array(Passage) }
+    passages: { payload: Schema.Struct(AskerFields), success: Schema.Array(Passage), error: Schema.Never }
   },
   handlers: {
     search: (payload, ctx) =>

@@ -13,15 +13,25 @@
 import { Effect, Schema } from "effect"
 import { Sql } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext } from "../../runtime/Actor.ts"
-import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { clientIn } from "../../runtime/ActorSystem.ts"
 import { Id, now, Timestamp } from "../Fields.ts"
 import { resolveAgainstThread, Trace } from "./Engine.ts"
+import {
+  LensAnswerNotFound,
+  LensProposalNotFound,
+  ProposalDecided,
+  ThreadNotFound,
+  ThreadOfAnotherUser,
+  ThreadOfAnotherWorkspace
+} from "./LensErrors.ts"
 import { decidedProposal, Proposal, ProposedWrite } from "./Proposals.ts"
 import { Citation } from "./Synthesis.ts"
 import { loadThread, Thread, ThreadState, Turn } from "./Threads.ts"
 
 type State = ThreadState | null
+
+/** A thread is another user's (403) or none (404). */
+const Owned = Schema.Union([ThreadNotFound, ThreadOfAnotherUser])
 type Ctx = ActorContext<State>
 
 const By = { by: Schema.String }
@@ -32,27 +42,21 @@ export const Feedback = Schema.Struct({ answerId: Id, rating: Rating, reason: Sc
 export const ProposalRef = Schema.Struct({ id: Id, title: Schema.String, status: Schema.Literal("proposed") })
 
 /** The thread when `by` owns it: 404 when it does not exist, 403 when it is another user's. */
-const owned = (ctx: Ctx, by: string) => {
-  if (ctx.state === null)
-    return Effect.fail(reject("not_found", "No such Lens thread", [{ path: "body.threadId", message: "unknown thread id" }]))
-  if (ctx.state.userId !== by)
-    return Effect.fail(
-      reject("forbidden", "This Lens thread belongs to another user", [{ path: "body.threadId", message: "another user's thread" }])
-    )
+const owned = (ctx: Ctx, by: string): Effect.Effect<ThreadState, ThreadNotFound | ThreadOfAnotherUser> => {
+  if (ctx.state === null) return Effect.fail(new ThreadNotFound())
+  if (ctx.state.userId !== by) return Effect.fail(new ThreadOfAnotherUser())
   return Effect.succeed(ctx.state)
 }
 
 /** Another user's answers and proposals answer 404, as if they did not exist. */
 const ownAnswer = (ctx: Ctx, by: string, answerId: string) => {
   const turn = ctx.state?.userId === by ? ctx.state.turns.find((t) => t.answerId === answerId) : undefined
-  return turn === undefined ? Effect.fail(reject("not_found", "No such Lens answer")) : Effect.succeed({ state: ctx.state!, turn })
+  return turn === undefined ? Effect.fail(new LensAnswerNotFound()) : Effect.succeed({ state: ctx.state!, turn })
 }
 
 const ownProposal = (ctx: Ctx, by: string, proposalId: string) => {
   const proposal = ctx.state?.userId === by ? ctx.state.proposals.find((p) => p.id === proposalId) : undefined
-  return proposal === undefined
-    ? Effect.fail(reject("not_found", "No such Lens proposal"))
-    : Effect.succeed({ state: ctx.state!, proposal })
+  return proposal === undefined ? Effect.fail(new LensProposalNotFound()) : Effect.succeed({ state: ctx.state!, proposal })
 }
 
 const threadView = (state: ThreadState): Thread => ({
@@ -95,10 +99,7 @@ const append = (ctx: Ctx, input: typeof Append.Type) =>
             updatedAt: at
           }
         : yield* owned(ctx, input.by)
-    if (current.workspaceId !== input.workspaceId)
-      return yield* reject("invalid", "The thread belongs to another workspace", [
-        { path: "body.threadId", message: "thread of another workspace" }
-      ])
+    if (current.workspaceId !== input.workspaceId) return yield* new ThreadOfAnotherWorkspace()
     const { by: _by, workspaceId: _w, proposals: proposed, ...turnInput } = input
     const turn = { ...turnInput, createdAt: at }
     const proposals: Array<Proposal> = proposed.map((p) => ({
@@ -166,18 +167,27 @@ export const LensThread = Actor<State>()({
   readOnly: ["owner", "view", "resolve", "turn", "proposal"],
   messages: {
     /** The workspace of `by`'s thread (403/404 otherwise). */
-    owner: { payload: Schema.Struct(By), success: Schema.Struct({ workspaceId: Id }) },
-    view: { payload: Schema.Struct(By), success: Thread },
+    owner: { payload: Schema.Struct(By), success: Schema.Struct({ workspaceId: Id }), error: Owned },
+    view: { payload: Schema.Struct(By), success: Thread, error: Owned },
     /** `message` resolved against the thread's last turn (a follow-up carries its words). */
-    resolve: { payload: Schema.Struct({ ...By, message: Schema.String }), success: Schema.String },
+    resolve: { payload: Schema.Struct({ ...By, message: Schema.String }), success: Schema.String, error: Owned },
     /** Stores an answered turn (starting the thread when new) with the writes it proposes. */
-    append: { payload: Append, success: Schema.Array(ProposalRef) },
-    turn: { payload: Schema.Struct({ ...By, answerId: Id }), success: Schema.Struct({ workspaceId: Id, turn: Turn }) },
+    append: {
+      payload: Append,
+      success: Schema.Array(ProposalRef),
+      error: Schema.Union([ThreadNotFound, ThreadOfAnotherUser, ThreadOfAnotherWorkspace])
+    },
+    turn: {
+      payload: Schema.Struct({ ...By, answerId: Id }),
+      success: Schema.Struct({ workspaceId: Id, turn: Turn }),
+      error: LensAnswerNotFound
+    },
     rate: {
       payload: Schema.Struct({ ...By, answerId: Id, rating: Rating, reason: Schema.NullOr(Schema.String) }),
-      success: Feedback
+      success: Feedback,
+      error: LensAnswerNotFound
     },
-    proposal: { payload: Schema.Struct({ ...By, proposalId: Id }), success: Proposal },
+    proposal: { payload: Schema.Struct({ ...By, proposalId: Id }), success: Proposal, error: LensProposalNotFound },
     /** Decides a proposal once: a second decision is a conflict. */
     decide: {
       payload: Schema.Struct({
@@ -186,7 +196,8 @@ export const LensThread = Actor<State>()({
         status: Schema.Literals(["applied", "rejected", "failed"]),
         result: Schema.NullOr(Schema.Unknown)
       }),
-      success: Proposal
+      success: Proposal,
+      error: Schema.Union([LensProposalNotFound, ProposalDecided])
     }
   },
   handlers: {
@@ -219,7 +230,7 @@ export const LensThread = Actor<State>()({
     decide: ({ by, proposalId, status, result }, ctx) =>
       Effect.gen(function* () {
         const { state, proposal } = yield* ownProposal(ctx, by, proposalId)
-        if (proposal.status !== "proposed") return yield* reject("conflict", "This proposal was already decided")
+        if (proposal.status !== "proposed") return yield* new ProposalDecided()
         const decided = decidedProposal(proposal, status, result, now())
         yield* Effect.orDie(
           Sql.use((sql) =>
@@ -237,9 +248,5 @@ export const LensThread = Actor<State>()({
   }
 })
 
-/** Asks thread `threadId`'s actor. */
-export const askThread = <Tag extends keyof typeof LensThread.messages & string>(
-  threadId: string,
-  tag: Tag,
-  payload: (typeof LensThread.messages)[Tag]["payload"]["Type"]
-) => Effect.flatMap(ActorSystem, (actors) => actors.ask(LensThread, threadId, tag, payload))
+/** Thread `threadId`'s actor, asked through the ActorSystem in context. */
+export const askThread = clientIn(LensThread)

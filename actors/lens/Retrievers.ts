@@ -23,10 +23,7 @@ const askIndex = <A>(body: (actors: ActorSystemShape) => Effect.Effect<A, unknow
 /** The passages of the given sources the asker may read (of the named meeting only, when one is), in source order. */
 export const retrieve = (asker: Asker, sources: ReadonlyArray<SourceType>, meeting?: MeetingFilter) =>
   askIndex((actors) =>
-    actors.ask(
-      LensIndex,
-      asker.workspaceId,
-      "passages",
+    LensIndex.client(actors)(asker.workspaceId).passages(
       { userId: asker.userId, role: asker.role, sources: [...sources], ...(meeting ? { meeting } : {}) },
       ASK
     )
@@ -41,10 +38,7 @@ export const search = (
   meeting?: MeetingFilter
 ) =>
   askIndex((actors) =>
-    actors.ask(
-      LensIndex,
-      asker.workspaceId,
-      "search",
+    LensIndex.client(actors)(asker.workspaceId).search(
       {
         userId: asker.userId,
         role: asker.role,

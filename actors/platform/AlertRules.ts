@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id, Name, Timestamp, now } from "../Fields.ts"
 
 export const AlertMetric = Schema.Literals(["error_rate", "server_error_rate", "dlq_depth", "automation_failures"]).annotate({
@@ -41,20 +40,35 @@ type RulesState = typeof RulesState.Type
 
 export const PLATFORM = "platform"
 
+/** The platform holds at most `max` alert rules. */
+export class TooManyAlertRules extends Schema.TaggedError<TooManyAlertRules>()("TooManyAlertRules", { max: Schema.Number }) {
+  override get message() {
+    return `At most ${this.max} alert rules`
+  }
+}
+
+export class AlertRuleNotFound extends Schema.TaggedError<AlertRuleNotFound>()("AlertRuleNotFound", {}) {
+  override get message() {
+    return "No such alert rule"
+  }
+}
+
+export type AlertRuleError = TooManyAlertRules | AlertRuleNotFound
+
 export const AlertRules = Actor<RulesState>()({
   kind: "platformAlertRules",
   state: RulesState,
   initial: () => ({ rules: [] }),
   messages: {
-    list: { payload: Schema.Struct({}), success: Schema.Array(AlertRule) },
-    create: { payload: Schema.Struct({ ...NewAlertRule.fields, by: Schema.String }), success: AlertRule },
-    delete: { payload: Schema.Struct({ ruleId: Schema.String }), success: Schema.Void }
+    list: { payload: Schema.Struct({}), success: Schema.Array(AlertRule), error: Schema.Never },
+    create: { payload: Schema.Struct({ ...NewAlertRule.fields, by: Schema.String }), success: AlertRule, error: TooManyAlertRules },
+    delete: { payload: Schema.Struct({ ruleId: Schema.String }), success: Schema.Void, error: AlertRuleNotFound }
   },
   handlers: {
     list: (_, ctx) => Effect.succeed(ctx.state.rules),
     create: ({ by, windowMinutes, ...input }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.rules.length >= MAX_RULES) return yield* reject("conflict", `At most ${MAX_RULES} alert rules`)
+        if (ctx.state.rules.length >= MAX_RULES) return yield* new TooManyAlertRules({ max: MAX_RULES })
         const rule: AlertRule = {
           id: randomUUID(),
           ...input,
@@ -68,7 +82,7 @@ export const AlertRules = Actor<RulesState>()({
       }),
     delete: ({ ruleId }, ctx) =>
       Effect.gen(function* () {
-        if (!ctx.state.rules.some((rule) => rule.id === ruleId)) return yield* reject("not_found", "No such alert rule")
+        if (!ctx.state.rules.some((rule) => rule.id === ruleId)) return yield* new AlertRuleNotFound()
         ctx.setState({ rules: ctx.state.rules.filter((rule) => rule.id !== ruleId) })
       })
   }

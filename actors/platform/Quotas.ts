@@ -32,7 +32,7 @@ export const WorkspaceQuota = Actor<QuotaState>()({
   state: QuotaState,
   initial: () => ({ limits: unlimited, updatedAt: null, updatedBy: null }),
   messages: {
-    get: { payload: Schema.Struct({}), success: QuotaView },
+    get: { payload: Schema.Struct({}), success: QuotaView, error: Schema.Never },
     set: {
       payload: Schema.Struct({
         by: Schema.String,
@@ -40,9 +40,10 @@ export const WorkspaceQuota = Actor<QuotaState>()({
         tasks: Schema.optionalKey(Limit),
         storageBytes: Schema.optionalKey(Limit)
       }),
-      success: QuotaView
+      success: QuotaView,
+      error: Schema.Never
     },
-    reset: { payload: Schema.Struct({ by: Schema.String }), success: QuotaView }
+    reset: { payload: Schema.Struct({ by: Schema.String }), success: QuotaView, error: Schema.Never }
   },
   handlers: {
     get: (_, ctx) => Effect.succeed(ctx.state),

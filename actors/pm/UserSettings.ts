@@ -122,7 +122,7 @@ export const UserSettings = Actor<SettingsState>()({
   state: SettingsState,
   initial,
   messages: {
-    view: { payload: Schema.Struct({}), success: StateView },
+    view: { payload: Schema.Struct({}), success: StateView, error: Schema.Never },
     updateProfile: {
       payload: Schema.Struct({
         title: Schema.optionalKey(NullStr),
@@ -130,16 +130,22 @@ export const UserSettings = Actor<SettingsState>()({
         bio: Schema.optionalKey(NullStr),
         phone: Schema.optionalKey(NullStr)
       }),
-      success: ProfileDetails
+      success: ProfileDetails,
+      error: Schema.Never
     },
-    setStatus: { payload: Schema.Struct({ text: Str, emoji: NullStr, clearAt: Schema.NullOr(Timestamp) }), success: UserStatus },
-    clearStatus: { payload: Schema.Struct({}), success: Schema.Struct({ cleared: Schema.Boolean }) },
+    setStatus: {
+      payload: Schema.Struct({ text: Str, emoji: NullStr, clearAt: Schema.NullOr(Timestamp) }),
+      success: UserStatus,
+      error: Schema.Never
+    },
+    clearStatus: { payload: Schema.Struct({}), success: Schema.Struct({ cleared: Schema.Boolean }), error: Schema.Never },
     /** Records the new avatar; returns the previous one so its blob can be deleted. */
     setAvatar: {
       payload: Schema.Struct({ key: Str, contentType: Str, size: Schema.Number }),
-      success: Schema.Struct({ avatar: AvatarInfo, previous: Schema.NullOr(AvatarInfo) })
+      success: Schema.Struct({ avatar: AvatarInfo, previous: Schema.NullOr(AvatarInfo) }),
+      error: Schema.Never
     },
-    clearAvatar: { payload: Schema.Struct({}), success: Schema.Struct({ previous: Schema.NullOr(AvatarInfo) }) },
+    clearAvatar: { payload: Schema.Struct({}), success: Schema.Struct({ previous: Schema.NullOr(AvatarInfo) }), error: Schema.Never },
     updateSettings: {
       payload: Schema.Struct({
         timezone: Schema.optionalKey(Str),
@@ -150,15 +156,17 @@ export const UserSettings = Actor<SettingsState>()({
         theme: Schema.optionalKey(Str),
         defaultWorkspaceId: Schema.optionalKey(NullStr)
       }),
-      success: DisplaySettings
+      success: DisplaySettings,
+      error: Schema.Never
     },
-    resetSettings: { payload: Schema.Struct({}), success: DisplaySettings },
+    resetSettings: { payload: Schema.Struct({}), success: DisplaySettings, error: Schema.Never },
     updateNotifications: {
       payload: Schema.Struct({
         reasons: Schema.optionalKey(Schema.Record(Schema.String, Schema.Boolean)),
         mutedWorkspaceIds: Schema.optionalKey(Schema.Array(Str))
       }),
-      success: NotificationPreferences
+      success: NotificationPreferences,
+      error: Schema.Never
     },
     updateWorkspacePreferences: {
       payload: Schema.Struct({
@@ -168,7 +176,8 @@ export const UserSettings = Actor<SettingsState>()({
         sidebarCollapsed: Schema.optionalKey(Schema.Boolean),
         pinnedSpaceIds: Schema.optionalKey(Schema.Array(Str))
       }),
-      success: WorkspacePreferences
+      success: WorkspacePreferences,
+      error: Schema.Never
     }
   },
   handlers: {

@@ -152,7 +152,7 @@ export function workActor<T extends CommandTable, State>(kind: string, commands:
   return Object.assign(actor, { commands, reads: readModel?.reads ?? {} })
 }
 
-type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : never
+export type InputOf<C> = C extends Command<infer I, any> ? I["Type"] : never
 type ResultOf<C> = C extends Command<any, infer S> ? S["Type"] : never
 
 /** Asks the owning actor to run one command; the result type follows the command. */

@@ -20,7 +20,7 @@ export const whiteboardRight = (principal: Principal, whiteboardId: string) =>
     if (Option.isNone(board)) return "none" as DocumentRight
     const { workspaceId, spaceId } = board.value
     if (principal.kind === "apiKey" && principal.workspaceId !== workspaceId) return "none"
-    const role = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "roleOf", { userId: principal.userId })
+    const role = yield* Workspace.client(yield* ActorSystem)(workspaceId).roleOf({ userId: principal.userId })
     if (spaceId !== null && !atLeast(role, "admin")) {
       const space = yield* read(PmSpace, spaceId, "access", {})
       if (space.isPrivate && !space.memberIds.includes(principal.userId)) return "none"

@@ -78,7 +78,7 @@ const send = (subscription: PushSubscription, payload: string) =>
 export const pushNotification = (notification: NotificationRecord) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const subscriptions = yield* actors.ask(PushSubscriptions, notification.userId, "list", {})
+    const subscriptions = yield* PushSubscriptions.client(actors)(notification.userId).list({})
     if (subscriptions.length === 0) return
     if (!(yield* claim(notification.id))) return
     const payload = payloadOf(notification)
@@ -87,9 +87,9 @@ export const pushNotification = (notification: NotificationRecord) =>
       (subscription) =>
         Effect.flatMap(send(subscription, payload), (outcome) =>
           outcome === "gone"
-            ? actors.ask(PushSubscriptions, notification.userId, "gone", { endpoint: subscription.endpoint })
+            ? PushSubscriptions.client(actors)(notification.userId).gone({ endpoint: subscription.endpoint })
             : outcome === "delivered"
-              ? actors.ask(PushSubscriptions, notification.userId, "delivered", { endpoint: subscription.endpoint })
+              ? PushSubscriptions.client(actors)(notification.userId).delivered({ endpoint: subscription.endpoint })
               : Effect.void
         ),
       { concurrency: 4, discard: true }

@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Timestamp, now } from "../Fields.ts"
 
 export const PushKeys = Schema.Struct({
@@ -29,21 +28,39 @@ const MAX_SUBSCRIPTIONS = 20
 const State = Schema.Struct({ subscriptions: Schema.Array(PushSubscription) })
 type State = typeof State.Type
 
+/** A user holds at most `max` subscriptions. */
+export class TooManyPushSubscriptions extends Schema.TaggedError<TooManyPushSubscriptions>()("TooManyPushSubscriptions", {
+  max: Schema.Number
+}) {
+  override get message() {
+    return `At most ${this.max} push subscriptions per user; remove one first`
+  }
+}
+
+export class PushSubscriptionNotFound extends Schema.TaggedError<PushSubscriptionNotFound>()("PushSubscriptionNotFound", {}) {
+  override get message() {
+    return "No such push subscription"
+  }
+}
+
+export type PushError = TooManyPushSubscriptions | PushSubscriptionNotFound
+
 export const PushSubscriptions = Actor<State>()({
   kind: "pushSubscriptions",
   state: State,
   initial: () => ({ subscriptions: [] }),
   messages: {
-    list: { payload: Schema.Struct({}), success: Schema.Array(PushSubscription) },
+    list: { payload: Schema.Struct({}), success: Schema.Array(PushSubscription), error: Schema.Never },
     /** Adds the endpoint, or refreshes its keys when it is known (a browser re-subscribing). */
     add: {
       payload: Schema.Struct({ endpoint: Schema.String, keys: PushKeys, userAgent: Schema.NullOr(Schema.String) }),
-      success: PushSubscription
+      success: PushSubscription,
+      error: TooManyPushSubscriptions
     },
-    remove: { payload: Schema.Struct({ id: Schema.String }), success: Schema.Void },
+    remove: { payload: Schema.Struct({ id: Schema.String }), success: Schema.Void, error: PushSubscriptionNotFound },
     /** The push service said the endpoint is gone. */
-    gone: { payload: Schema.Struct({ endpoint: Schema.String }), success: Schema.Void },
-    delivered: { payload: Schema.Struct({ endpoint: Schema.String }), success: Schema.Void }
+    gone: { payload: Schema.Struct({ endpoint: Schema.String }), success: Schema.Void, error: Schema.Never },
+    delivered: { payload: Schema.Struct({ endpoint: Schema.String }), success: Schema.Void, error: Schema.Never }
   },
   handlers: {
     list: (_, ctx) => Effect.succeed(ctx.state.subscriptions),
@@ -51,7 +68,7 @@ export const PushSubscriptions = Actor<State>()({
       Effect.gen(function* () {
         const existing = ctx.state.subscriptions.find((s) => s.endpoint === endpoint)
         if (existing === undefined && ctx.state.subscriptions.length >= MAX_SUBSCRIPTIONS)
-          return yield* reject("conflict", `At most ${MAX_SUBSCRIPTIONS} push subscriptions per user; remove one first`)
+          return yield* new TooManyPushSubscriptions({ max: MAX_SUBSCRIPTIONS })
         const subscription: PushSubscription = existing
           ? { ...existing, keys, userAgent }
           : { id: randomUUID(), endpoint, keys, userAgent, createdAt: now(), lastDeliveredAt: null }
@@ -60,7 +77,7 @@ export const PushSubscriptions = Actor<State>()({
       }),
     remove: ({ id }, ctx) =>
       Effect.gen(function* () {
-        if (!ctx.state.subscriptions.some((s) => s.id === id)) return yield* reject("not_found", "No such push subscription")
+        if (!ctx.state.subscriptions.some((s) => s.id === id)) return yield* new PushSubscriptionNotFound()
         ctx.setState({ subscriptions: ctx.state.subscriptions.filter((s) => s.id !== id) })
       }),
     gone: ({ endpoint }, ctx) =>

@@ -55,12 +55,19 @@ export const discover = (issuer: string) =>
     const url = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`
     const { status, body } = yield* fetchJson(url, "The discovery document")
     if (status !== 200) return yield* reject("invalid", `The discovery document answered ${status}`)
-    for (const field of ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"] as const) {
-      if (typeof body[field] !== "string") return yield* reject("invalid", `The discovery document has no ${field}`)
+    const text = (field: "issuer" | "authorization_endpoint" | "token_endpoint" | "jwks_uri") => {
+      const value = body[field]
+      return typeof value === "string" ? Effect.succeed(value) : Effect.fail(reject("invalid", `The discovery document has no ${field}`))
     }
-    if (body.issuer !== issuer)
-      return yield* reject("invalid", `The discovery document names the issuer ${String(body.issuer)}, not ${issuer}`)
-    const document = body as unknown as DiscoveryDocument
+    const document: DiscoveryDocument = {
+      issuer: yield* text("issuer"),
+      authorization_endpoint: yield* text("authorization_endpoint"),
+      token_endpoint: yield* text("token_endpoint"),
+      jwks_uri: yield* text("jwks_uri"),
+      ...(typeof body.userinfo_endpoint === "string" ? { userinfo_endpoint: body.userinfo_endpoint } : {})
+    }
+    if (document.issuer !== issuer)
+      return yield* reject("invalid", `The discovery document names the issuer ${document.issuer}, not ${issuer}`)
     discoveryCache.set(issuer, { at: Date.now(), document })
     return document
   })

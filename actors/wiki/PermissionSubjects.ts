@@ -38,10 +38,10 @@ export const resolveSubject = (input: {
     }
     if (input.userId !== undefined) return { userId: input.userId } satisfies Subject
     if (input.workspaceRole !== undefined) return { workspaceRole: input.workspaceRole } satisfies Subject
-    const user = yield* (yield* ActorSystem)
-      .ask(Account, normalizeEmail(input.email!), "profile", {})
+    const user = yield* Account.client(yield* ActorSystem)(normalizeEmail(input.email!))
+      .profile({})
       .pipe(
-        Effect.catchTag("Rejection", () =>
+        Effect.catchTag("UserNotFound", () =>
           Effect.fail(reject("invalid", "No user has that e-mail", [{ path: "body.email", message: "not registered" }]))
         )
       )

@@ -8,8 +8,8 @@ import { type Role, Workspace } from "../identity/Workspace.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 
 export const workspaceRoleOf = (workspaceId: string, userId: string): Effect.Effect<Role | undefined, never, ActorSystem> =>
-  ActorSystem.use((system) => system.ask(Workspace, workspaceId, "roleOf", { userId })).pipe(
-    Effect.catchTag("Rejection", (rejection) => (rejection.code === "not_found" ? Effect.succeed(undefined) : Effect.die(rejection))),
-    // The actor could not answer: undecided is a failure of the request, never an answer.
+  ActorSystem.use((system) => Workspace.client(system)(workspaceId).roleOf({ userId })).pipe(
+    Effect.catchTag("WorkspaceNotFound", () => Effect.succeed(undefined)),
+    // Suspended, or the actor could not answer: undecided is a failure of the request, never an answer.
     Effect.orDie
   )

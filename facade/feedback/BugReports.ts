@@ -112,8 +112,8 @@ const setField = (field: "bugStatusLevel" | "severityLevel" | "assignee") => (bu
     const kind = field === "bugStatusLevel" ? "bug_status" : "severity"
     if (field === "assignee") {
       if (value !== null) {
-        const role = yield* (yield* ActorSystem)
-          .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: value })
+        const role = yield* Workspace.client(yield* ActorSystem)(caller.view.board.workspaceId)
+          .roleOf({ userId: value })
           .pipe(Effect.option)
         if (role._tag === "None") {
           return yield* reject("invalid", "Invalid body.assigneeId: not a member of this workspace", [

@@ -65,8 +65,8 @@ export const bugReportsLiteTriageOperations = [
         let assigneeId: string | null = null
         if (body.email !== null) {
           const user = yield* userByEmail(body.email, "body.email")
-          const role = yield* (yield* ActorSystem)
-            .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id })
+          const role = yield* Workspace.client(yield* ActorSystem)(caller.view.board.workspaceId)
+            .roleOf({ userId: user.id })
             .pipe(Effect.option)
           if (role._tag === "None")
             return yield* reject("invalid", `${body.email} is not a member of this workspace`, [

@@ -109,8 +109,8 @@ export const featureRequestsLiteActionOperations = [
         const mentions: Array<string> = []
         for (const [index, email] of (body.mentionEmails ?? []).entries()) {
           const user = yield* userByEmail(email, `body.mentionEmails.${index}`)
-          const role = yield* (yield* ActorSystem)
-            .ask(Workspace, caller.view.board.workspaceId, "roleOf", { userId: user.id })
+          const role = yield* Workspace.client(yield* ActorSystem)(caller.view.board.workspaceId)
+            .roleOf({ userId: user.id })
             .pipe(Effect.option)
           if (role._tag === "None")
             return yield* reject("invalid", `${email} is not a member of this workspace`, [

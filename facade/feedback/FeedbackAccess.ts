@@ -42,10 +42,12 @@ const noBoard = reject("not_found", "No such board")
 /** The caller's workspace role, or null when they are not a member. */
 export const roleIn = (userId: string, workspaceId: string) =>
   Effect.flatMap(ActorSystem, (system) =>
-    system.ask(Workspace, workspaceId, "roleOf", { userId }).pipe(
-      Effect.map((role): Role | null => role),
-      Effect.catchTag("Rejection", () => Effect.succeed(null))
-    )
+    Workspace.client(system)(workspaceId)
+      .roleOf({ userId })
+      .pipe(
+        Effect.map((role): Role | null => role),
+        Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended"], () => Effect.succeed(null))
+      )
   )
 
 export const callerOn = (context: RequestContext, view: BoardView) =>

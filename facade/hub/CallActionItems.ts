@@ -64,7 +64,7 @@ export const callActionItemsOperations = [
       Effect.gen(function* () {
         const access = yield* onCallUuid(context, params.callUuid, "member")
         const call = yield* callView(access)
-        const ws = yield* (yield* ActorSystem).ask(Workspace, call.workspaceId, "view", { by: access.userId })
+        const ws = yield* Workspace.client(yield* ActorSystem)(call.workspaceId).view({ by: access.userId })
         const target = body.target ?? ws.settings.preferredIntegrationTarget
         if (target === null || target === undefined)
           return yield* reject("conflict", "Name a target: the workspace has no preferred integration target", [

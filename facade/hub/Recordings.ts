@@ -100,7 +100,7 @@ export const recordingsOperations = [
             { path: "body.calendarEventId", message: "expected <event UUID>_<YYYYMMDDTHHMMSSZ> (listCalendarEvents' occurrenceId)" }
           ])
         const segments = body.transcript ? yield* parseTranscript(body.transcript) : []
-        const ws = yield* (yield* ActorSystem).ask(Workspace, body.workspaceId, "view", { by: principal.userId })
+        const ws = yield* Workspace.client(yield* ActorSystem)(body.workspaceId).view({ by: principal.userId })
         return yield* Effect.orDie(
           createRecording({
             workspaceId: body.workspaceId,

@@ -14,7 +14,7 @@ const settingsOf = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    return (yield* (yield* ActorSystem).ask(Workspace, workspaceId, "view", { by: principal.userId })).settings
+    return (yield* Workspace.client(yield* ActorSystem)(workspaceId).view({ by: principal.userId })).settings
   })
 
 const { operation } = tagGroup("hub", "Workspace Settings", workspaceSettingsExamples)
@@ -49,7 +49,7 @@ export const workspaceSettingsOperations = [
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
         const principal = yield* principalOf(context)
-        return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "updateSettings", { by: principal.userId, ...body })
+        return yield* Workspace.client(yield* ActorSystem)(params.workspaceId).updateSettings({ by: principal.userId, ...body })
       })
   }),
   operation({
@@ -65,7 +65,7 @@ export const workspaceSettingsOperations = [
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
         const principal = yield* principalOf(context)
-        return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "resetSettings", { by: principal.userId })
+        return yield* Workspace.client(yield* ActorSystem)(params.workspaceId).resetSettings({ by: principal.userId })
       })
   }),
   operation({

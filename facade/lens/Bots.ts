@@ -155,7 +155,7 @@ export const botOperations = [
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
           const actAs = body.actAsUserId ?? principal.userId
-          const role = yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "roleOf", { userId: actAs })
+          const role = yield* Workspace.client(yield* ActorSystem)(params.workspaceId).roleOf({ userId: actAs })
           if (role === null)
             return yield* reject("not_found", "No such member", [{ path: "body.actAsUserId", message: "not a member of this workspace" }])
           return yield* installBot(params.workspaceId, params.connectionId, body.surface, body.signingSecret, actAs)

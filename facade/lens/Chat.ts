@@ -128,6 +128,6 @@ export const chatOperations = [
       404: { description: "No such thread" }
     },
     handler: ({ params }, context) =>
-      Effect.flatMap(principalOf(context), (principal) => askThread(params.threadId, "view", { by: principal.userId }))
+      Effect.flatMap(principalOf(context), (principal) => askThread(params.threadId).view({ by: principal.userId }))
   })
 ]

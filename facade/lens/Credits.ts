@@ -17,13 +17,13 @@ const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200
 
 const balance = (workspaceId: string) =>
   Effect.flatMap(ActorSystem, (actors) =>
-    Effect.map(actors.ask(LensAccount, workspaceId, "balance", {}), (account) => ({ workspaceId, ...account }))
+    Effect.map(LensAccount.client(actors)(workspaceId).balance({}), (account) => ({ workspaceId, ...account }))
   )
 
 /** Changes the balance as an admin; the account actor commits it with its ledger entry. */
 const change = (workspaceId: string, change: { delta: number } | { balance: number }, reason: string, userId: string) =>
   Effect.flatMap(ActorSystem, (actors) =>
-    Effect.map(actors.ask(LensAccount, workspaceId, "change", { userId, reason, change }), (account) => ({ workspaceId, ...account }))
+    Effect.map(LensAccount.client(actors)(workspaceId).change({ userId, reason, change }), (account) => ({ workspaceId, ...account }))
   )
 
 const { operation } = tagGroup("hub", "Lens Credits Resource", creditsExamples)

@@ -32,7 +32,7 @@ export const experimentOperations = [
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "admin")
           const principal = yield* principalOf(context)
-          return yield* experiments(params.workspaceId, "create", { by: principal.userId, name: body.name, variants: body.variants })
+          return yield* experiments(params.workspaceId).create({ by: principal.userId, name: body.name, variants: body.variants })
         })
       )
   }),
@@ -47,7 +47,7 @@ export const experimentOperations = [
     responses: { 200: { description: "Experiments", schema: Schema.Struct({ items: Schema.Array(Experiment) }) } },
     handler: ({ params }, context) =>
       Effect.flatMap(workspaceRole(context, params.workspaceId), () =>
-        Effect.map(experiments(params.workspaceId, "list", {}), (items) => ({ items }))
+        Effect.map(experiments(params.workspaceId).list({}), (items) => ({ items }))
       )
   }),
   operation({
@@ -64,7 +64,7 @@ export const experimentOperations = [
     },
     handler: ({ params }, context) =>
       Effect.flatMap(workspaceRole(context, params.workspaceId), () =>
-        experiments(params.workspaceId, "results", { experimentId: params.experimentId })
+        experiments(params.workspaceId).results({ experimentId: params.experimentId })
       )
   }),
   operation({
@@ -83,7 +83,7 @@ export const experimentOperations = [
     },
     handler: ({ params, body }, context) =>
       Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
-        experiments(params.workspaceId, "setStatus", { experimentId: params.experimentId, status: body.status })
+        experiments(params.workspaceId).setStatus({ experimentId: params.experimentId, status: body.status })
       )
   }),
   operation({
@@ -97,7 +97,7 @@ export const experimentOperations = [
     responses: { 204: { description: "Deleted" }, 404: { description: "No such experiment" } },
     handler: ({ params }, context) =>
       Effect.flatMap(workspaceRole(context, params.workspaceId, "admin"), () =>
-        experiments(params.workspaceId, "delete", { experimentId: params.experimentId })
+        experiments(params.workspaceId).delete({ experimentId: params.experimentId })
       )
   })
 ]

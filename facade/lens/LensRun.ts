@@ -47,7 +47,7 @@ const workspaceFor = (context: RequestContext, request: ChatRequest) =>
     const principal = yield* principalOf(context)
     if (request.workspaceId !== undefined) return request.workspaceId
     if (principal.kind === "apiKey") return principal.workspaceId
-    if (request.threadId !== undefined) return (yield* askThread(request.threadId, "owner", { by: principal.userId })).workspaceId
+    if (request.threadId !== undefined) return (yield* askThread(request.threadId).owner({ by: principal.userId })).workspaceId
     const mine = yield* Effect.orDie(workspacesOf(principal.userId))
     if (mine.length === 1) return mine[0]!.id
     return yield* reject("invalid", "Name the workspace to ask about", [
@@ -78,7 +78,7 @@ export const prepareLens = (context: RequestContext, request: ChatRequest) =>
     const caller = yield* lensCaller(context, workspaceId)
     const { userId } = caller.asker
     if (request.threadId !== undefined) {
-      const thread = yield* askThread(request.threadId, "owner", { by: userId })
+      const thread = yield* askThread(request.threadId).owner({ by: userId })
       if (thread.workspaceId !== workspaceId) {
         return yield* reject("invalid", "The thread belongs to another workspace", [
           { path: "body.threadId", message: "thread of another workspace" }
@@ -90,7 +90,7 @@ export const prepareLens = (context: RequestContext, request: ChatRequest) =>
     const resolved =
       request.threadId === undefined
         ? request.message
-        : yield* askThread(request.threadId, "resolve", { by: userId, message: request.message })
+        : yield* askThread(request.threadId).resolve({ by: userId, message: request.message })
     return { request, caller, resolved }
   })
 
@@ -113,7 +113,7 @@ export const runPrepared = (
   Effect.gen(function* () {
     const { request, caller, resolved } = prepared
     const { workspaceId, userId } = caller.asker
-    const variant = yield* experiments(workspaceId, "variantFor", { userId })
+    const variant = yield* experiments(workspaceId).variantFor({ userId })
     const model = modelConfig()
     // What ran so far, metered whatever follows (an interruption included).
     const modelCalls: Array<ModelCall> = []
@@ -184,7 +184,7 @@ export const runPrepared = (
       // Once storing starts it finishes: the turn with its proposals (the thread's actor), then the metering (the account's).
       const storedProposals = yield* Effect.uninterruptible(
         Effect.gen(function* () {
-          const stored = yield* askThread(threadId, "append", {
+          const stored = yield* askThread(threadId).append({
             by: userId,
             workspaceId,
             answerId,

@@ -35,7 +35,7 @@ export const lensTaskOperations = [
           const user = yield* userOf(context)
           const threadId = yield* threadOfAnswer(params.answerId)
           if (threadId === undefined) return yield* reject("not_found", "No such Lens answer")
-          const { workspaceId, turn } = yield* askThread(threadId, "turn", { by: user.userId, answerId: params.answerId })
+          const { workspaceId, turn } = yield* askThread(threadId).turn({ by: user.userId, answerId: params.answerId })
           const sources = turn.citations.map((c) => `[${c.n}] ${c.sourceType} ${c.sourceId}: ${c.title}`).join("\n")
           const created = yield* invokeAsCaller(context, "createTaskLite", {
             workspaceId,

@@ -110,12 +110,12 @@ export const proposalOperations = [
           const threadId = yield* threadOfProposal(params.proposalId)
           if (threadId === undefined) return yield* reject("not_found", "No such Lens proposal")
           const by = user.userId
-          const proposal = yield* askThread(threadId, "proposal", { by, proposalId: params.proposalId })
+          const proposal = yield* askThread(threadId).proposal({ by, proposalId: params.proposalId })
           if (proposal.status !== "proposed") return yield* reject("conflict", "This proposal was already decided")
           if (body.decision === "reject")
-            return yield* askThread(threadId, "decide", { by, proposalId: proposal.id, status: "rejected", result: null })
+            return yield* askThread(threadId).decide({ by, proposalId: proposal.id, status: "rejected", result: null })
           const result = yield* apply(context, proposal, body)
-          return yield* askThread(threadId, "decide", { by, proposalId: proposal.id, status: "applied", result })
+          return yield* askThread(threadId).decide({ by, proposalId: proposal.id, status: "applied", result })
         })
       )
   }),
@@ -144,7 +144,7 @@ export const proposalOperations = [
           const user = yield* userOf(context)
           const threadId = yield* threadOfAnswer(params.answerId)
           if (threadId === undefined) return yield* reject("not_found", "No such Lens answer")
-          return yield* askThread(threadId, "rate", {
+          return yield* askThread(threadId).rate({
             by: user.userId,
             answerId: params.answerId,
             rating: body.rating,

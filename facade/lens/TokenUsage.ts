@@ -260,7 +260,7 @@ export const tokenUsageOperations: ReadonlyArray<AnyOperation> = [
       orDieSql(
         Effect.gen(function* () {
           yield* workspaceRole(context, params.workspaceId, "owner")
-          return yield* (yield* ActorSystem).ask(LensAccount, params.workspaceId, "purgeUsage", { before: query.before })
+          return yield* LensAccount.client(yield* ActorSystem)(params.workspaceId).purgeUsage({ before: query.before })
         })
       )
   })

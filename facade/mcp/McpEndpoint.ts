@@ -147,7 +147,7 @@ export const attachMcp = (app: TemplatedApp, options: McpEndpointOptions) =>
       const authenticated = await runExit(authenticate({ authorization: copied.authorization, apiKey: copied.apiKey }))
       if (Exit.isFailure(authenticated)) {
         const failure = Cause.findErrorOption(authenticated.cause)
-        if (failure._tag === "Some") return refusal(fromFailure(failure.value as never), copied.requestId)
+        if (failure._tag === "Some") return refusal(fromFailure(failure.value), copied.requestId)
         throw Cause.squash(authenticated.cause)
       }
       const principal: Principal | undefined = authenticated.value

@@ -27,7 +27,7 @@ export const authenticationOperations = [
     },
     handler: ({ body }) =>
       Effect.gen(function* () {
-        const user = yield* (yield* ActorSystem).ask(Account, normalizeEmail(body.email), "register", {
+        const user = yield* Account.client(yield* ActorSystem)(normalizeEmail(body.email)).register({
           name: body.name,
           password: body.password
         })
@@ -73,7 +73,7 @@ export const authenticationOperations = [
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        yield* (yield* ActorSystem).ask(Session, user.sessionId, "revoke", { userId: user.userId, reason: "logout" })
+        yield* Session.client(yield* ActorSystem)(user.sessionId).revoke({ userId: user.userId, reason: "logout" })
       })
   }),
   operation({
@@ -101,7 +101,7 @@ export const authenticationOperations = [
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        return yield* (yield* ActorSystem).ask(Account, normalizeEmail(user.email), "profile", {})
+        return yield* Account.client(yield* ActorSystem)(normalizeEmail(user.email)).profile({})
       })
   }),
   operation({
@@ -118,7 +118,7 @@ export const authenticationOperations = [
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
-        const { changedAt } = yield* actors.ask(Account, normalizeEmail(user.email), "changePassword", body)
+        const { changedAt } = yield* Account.client(actors)(normalizeEmail(user.email)).changePassword(body)
         const sessionsEnded = yield* endSessions(user.userId, "password changed", user.sessionId)
         return { changedAt, sessionsEnded }
       })
@@ -137,7 +137,7 @@ export const authenticationOperations = [
         const actors = yield* ActorSystem
         const ids = yield* sessionIdsOf(user.userId).pipe(Effect.orDie)
         const sessions = yield* Effect.forEach(ids, (id) =>
-          Effect.map(actors.ask(Session, id, "info", { current: id === user.sessionId }), (info) => ({ id, ...info }))
+          Effect.map(Session.client(actors)(id).info({ current: id === user.sessionId }), (info) => ({ id, ...info }))
         )
         return { sessions }
       })

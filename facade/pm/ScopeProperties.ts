@@ -20,13 +20,11 @@ import {
   watchersOf
 } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses, listIdsIn, listsUsing, StatusInput, taskCountsByStatus, type Chain } from "../../actors/pm/Statuses.ts"
-import { read, send } from "../../actors/pm/WorkActor.ts"
+import { type InputOf, read, send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Items, type ScopeType, Status, StatusType, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { Name } from "../../actors/Fields.ts"
-import type { ActorError } from "../../runtime/ActorError.ts"
-import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { type AnyOperation, type RequestContext, tagGroup } from "../Operation.ts"
 import { at0, exampleIds as ids, onScope, orDieSql, type CallerAt } from "./WorkAccess.ts"
 import { exampleField, exampleStatuses } from "./WorkExamples.ts"
@@ -55,15 +53,10 @@ const sendProperty = <K extends keyof Commands & string>(
   located: Located,
   command: K,
   by: string,
-  input: Commands[K]["input"]["Type"]
+  input: InputOf<Commands[K]>
 ) =>
-  (scope.type === "list"
-    ? send(PmList, located.listId!, command as never, by, input as never)
-    : send(PmSpace, located.spaceId, command as never, by, input as never)) as Effect.Effect<
-    Commands[K]["success"]["Type"],
-    Rejection | ActorError,
-    ActorSystem
-  >
+  // Both kinds run the property commands; typed by that table alone, the command and its input check.
+  send<Commands, K>(scope.type === "list" ? PmList : PmSpace, scope.type === "list" ? located.listId! : located.spaceId, command, by, input)
 
 export const chainOf = (located: Located): Chain => ({
   workspaceId: located.workspaceId,

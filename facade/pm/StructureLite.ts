@@ -13,12 +13,10 @@ import { resolveField, resolveFolder, resolveSpace } from "../../actors/pm/NameR
 import type { propertyCommands } from "../../actors/pm/Properties.ts"
 import { effectiveStatuses } from "../../actors/pm/Statuses.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
-import { send } from "../../actors/pm/WorkActor.ts"
+import { type InputOf, send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { type CustomField, FieldType, type ScopeType, StatusType } from "../../actors/pm/WorkRecords.ts"
-import type { ActorError } from "../../runtime/ActorError.ts"
-import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { chainOfCaller, listByNames, listWhere, NameRef, WorkspaceRef } from "./LiteShared.ts"
 import { inWorkspace, onFolder, onList, onSpace, orDieSql } from "./WorkAccess.ts"
@@ -108,15 +106,16 @@ const sendProperty = <K extends "createField" | "addFieldOption" | "createStatus
   scope: { scopeType: ScopeType; caller: { at: { spaceId: string; listId: string | null } } },
   command: K,
   by: string,
-  input: PropertyCommands[K]["input"]["Type"]
+  input: InputOf<PropertyCommands[K]>
 ) =>
-  (scope.scopeType === "list"
-    ? send(PmList, scope.caller.at.listId!, command as never, by, input as never)
-    : send(PmSpace, scope.caller.at.spaceId, command as never, by, input as never)) as Effect.Effect<
-    PropertyCommands[K]["success"]["Type"],
-    Rejection | ActorError,
-    ActorSystem
-  >
+  // Both kinds run the property commands; typed by that table alone, the command and its input check.
+  send<PropertyCommands, K>(
+    scope.scopeType === "list" ? PmList : PmSpace,
+    scope.scopeType === "list" ? scope.caller.at.listId! : scope.caller.at.spaceId,
+    command,
+    by,
+    input
+  )
 
 const listView = (listId: string) =>
   Effect.gen(function* () {

@@ -73,7 +73,7 @@ const me = (context: RequestContext) =>
 const myProfile = (context: RequestContext) =>
   Effect.gen(function* () {
     const { userId, email } = yield* me(context)
-    const user = yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "profile", {}))
+    const user = yield* Effect.flatMap(actors, (system) => Account.client(system)(normalizeEmail(email)).profile({}))
     const settings = yield* settingsActor(userId, "view", {})
     return profileOf(user, settings)
   })
@@ -202,7 +202,7 @@ export const usersOperations = [
         const { userId, email } = yield* me(context)
         const { name, ...details } = body
         if (name !== undefined) {
-          yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(email), "rename", { name }))
+          yield* Effect.flatMap(actors, (system) => Account.client(system)(normalizeEmail(email)).rename({ name }))
           // Tasks kept in memory show their assignees' names.
           yield* Effect.flatMap(Effect.orDie(showingUser(userId)), (stale) => invalidate(stale))
         }
@@ -275,8 +275,8 @@ export const usersOperations = [
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, params.workspaceId)
-        const user = yield* Effect.flatMap(actors, (system) => system.ask(Account, normalizeEmail(q.email), "profile", {})).pipe(
-          Effect.catchTag("Rejection", () =>
+        const user = yield* Effect.flatMap(actors, (system) => Account.client(system)(normalizeEmail(q.email)).profile({})).pipe(
+          Effect.catchTag("UserNotFound", () =>
             Effect.fail(reject("not_found", "Nobody in this workspace has that e-mail", [{ path: "query.email", message: "not a member" }]))
           )
         )
@@ -661,14 +661,10 @@ export const usersOperations = [
       Effect.gen(function* () {
         const user = yield* userOf(context)
         yield* Effect.flatMap(actors, (system) =>
-          system.ask(Account, normalizeEmail(user.email), "authenticate", { password: body.password })
+          Account.client(system)(normalizeEmail(user.email)).authenticate({ password: body.password })
         ).pipe(
-          Effect.catchTag("Rejection", (rejection) =>
-            Effect.fail(
-              rejection.code === "unauthorized"
-                ? reject("invalid", "The password is wrong", [{ path: "body.password", message: "does not match" }])
-                : rejection
-            )
+          Effect.catchTag("InvalidCredentials", () =>
+            Effect.fail(reject("invalid", "The password is wrong", [{ path: "body.password", message: "does not match" }]))
           )
         )
         return { verified: true, verifiedAt: now() }
@@ -705,9 +701,9 @@ export const usersOperations = [
             { path: "body.newPassword", message: "unchanged" }
           ])
         const system = yield* actors
-        const { changedAt } = yield* system.ask(Account, normalizeEmail(user.email), "changePassword", body)
+        const { changedAt } = yield* Account.client(system)(normalizeEmail(user.email)).changePassword(body)
         const others = (yield* sessionIdsOf(user.userId).pipe(Effect.orDie)).filter((id) => id !== user.sessionId)
-        yield* Effect.forEach(others, (id) => system.ask(Session, id, "revoke", { userId: user.userId, reason: "password changed" }), {
+        yield* Effect.forEach(others, (id) => Session.client(system)(id).revoke({ userId: user.userId, reason: "password changed" }), {
           concurrency: 8
         })
         return { changedAt, sessionsEnded: others.length, strength }

@@ -44,7 +44,7 @@ const checkScopes = (requested: ReadonlyArray<string>) => {
 const manageable = (context: RequestContext, keyId: string) =>
   Effect.gen(function* () {
     const user = yield* userOf(context)
-    const key = yield* (yield* ActorSystem).ask(ApiKey, keyId, "get", {})
+    const key = yield* ApiKey.client(yield* ActorSystem)(keyId).get({})
     const role = yield* workspaceRole(context, key.workspaceId).pipe(
       Effect.catchTag("Rejection", () => Effect.fail(reject("not_found", "No such API key")))
     )
@@ -105,7 +105,7 @@ export const apiKeyOperations = (
           yield* workspaceRole(context, body.workspaceId, "member")
           const keyScopes = yield* checkScopes(body.scopes)
           const minted = mintKey()
-          const view = yield* (yield* ActorSystem).ask(ApiKey, randomUUID(), "create", {
+          const view = yield* ApiKey.client(yield* ActorSystem)(randomUUID()).create({
             workspaceId: body.workspaceId,
             name: body.name,
             scopes: keyScopes,
@@ -138,7 +138,7 @@ export const apiKeyOperations = (
           const role = yield* workspaceRole(context, query.workspaceId)
           const actors = yield* ActorSystem
           const keyIds = yield* apiKeyIdsOfWorkspace(query.workspaceId).pipe(Effect.orDie)
-          const keys = yield* Effect.forEach(keyIds, (id) => Effect.option(actors.ask(ApiKey, id, "get", {})), { concurrency: 8 })
+          const keys = yield* Effect.forEach(keyIds, (id) => Effect.option(ApiKey.client(actors)(id).get({})), { concurrency: 8 })
           const items = keys.flatMap((key) => (key._tag === "Some" ? [key.value] : []))
           return { items: atLeast(role, "admin") ? items : items.filter((key) => key.createdBy === user.userId) }
         })
@@ -174,7 +174,7 @@ export const apiKeyOperations = (
         Effect.gen(function* () {
           yield* manageable(context, params.keyId)
           const patch = body.scopes ? { ...body, scopes: yield* checkScopes(body.scopes) } : body
-          return yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "update", patch)
+          return yield* ApiKey.client(yield* ActorSystem)(params.keyId).update(patch)
         })
     }),
     keys.operation({
@@ -190,7 +190,7 @@ export const apiKeyOperations = (
       handler: ({ params }, context) =>
         Effect.gen(function* () {
           yield* manageable(context, params.keyId)
-          yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "revoke", {})
+          yield* ApiKey.client(yield* ActorSystem)(params.keyId).revoke({})
         })
     })
   ]
@@ -216,7 +216,7 @@ export const apiKeyOperations = (
           Effect.gen(function* () {
             yield* manageable(context, params.keyId)
             const minted = mintKey()
-            const view = yield* (yield* ActorSystem).ask(ApiKey, params.keyId, "rotate", { prefix: minted.prefix, hash: minted.hash })
+            const view = yield* ApiKey.client(yield* ActorSystem)(params.keyId).rotate({ prefix: minted.prefix, hash: minted.hash })
             return { ...view, key: minted.key }
           })
       })
@@ -236,7 +236,7 @@ export const apiKeyOperations = (
       handler: (_request, context) =>
         Effect.gen(function* () {
           if (context.principal?.kind !== "apiKey") return yield* reject("forbidden", "This operation requires an API key")
-          return yield* (yield* ActorSystem).ask(ApiKey, context.principal.keyId, "get", {})
+          return yield* ApiKey.client(yield* ActorSystem)(context.principal.keyId).get({})
         })
     })
   )

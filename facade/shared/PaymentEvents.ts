@@ -25,7 +25,7 @@ export const receivePaymentEvent = (upload: Decoded<unknown, unknown, unknown>["
       bytes: upload?.bytes ?? new Uint8Array()
     })
     const actors = yield* ActorSystem
-    const known = yield* actors.ask(Workspace, event.data.workspaceId, "inspect", {}).pipe(Effect.option)
+    const known = yield* Workspace.client(actors)(event.data.workspaceId).inspect({}).pipe(Effect.option)
     if (known._tag === "None") return { eventId: event.id, outcome: "ignored" as const, detail: "No such workspace" }
     const outcome = yield* actors.ask(Billing, event.data.workspaceId, "applyEvent", event)
     if (outcome.outcome === "applied") {

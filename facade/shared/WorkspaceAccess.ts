@@ -54,7 +54,7 @@ const summarize = (
     id: string
     name: string
     ownerId: string
-    members: ReadonlyArray<{ userId: string; role: string }>
+    members: ReadonlyArray<{ userId: string; role: Role }>
     createdAt: string
     updatedAt: string
   },
@@ -63,7 +63,7 @@ const summarize = (
   id: ws.id,
   name: ws.name,
   ownerId: ws.ownerId,
-  role: (roleOf(ws as never, userId) ?? "viewer") as Role,
+  role: roleOf(ws, userId) ?? "viewer",
   memberCount: ws.members.length,
   createdAt: ws.createdAt,
   updatedAt: ws.updatedAt
@@ -73,7 +73,9 @@ export const listWorkspaces = (context: RequestContext) =>
   Effect.gen(function* () {
     const principal = yield* principalOf(context)
     if (principal.kind === "apiKey") {
-      const ws = yield* (yield* ActorSystem).ask(Workspace, principal.workspaceId, "view", { by: principal.userId }).pipe(Effect.option)
+      const ws = yield* Workspace.client(yield* ActorSystem)(principal.workspaceId)
+        .view({ by: principal.userId })
+        .pipe(Effect.option)
       return { items: ws._tag === "Some" ? [summarize(ws.value, principal.userId)] : [] }
     }
     const rows = yield* workspacesOf(principal.userId).pipe(Effect.orDie)
@@ -84,7 +86,7 @@ export const getWorkspace = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    const ws = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "view", { by: principal.userId })
+    const ws = yield* Workspace.client(yield* ActorSystem)(workspaceId).view({ by: principal.userId })
     return summarize(ws, principal.userId)
   })
 
@@ -92,7 +94,7 @@ export const createWorkspace = (context: RequestContext, name: string) =>
   Effect.gen(function* () {
     const principal = yield* principalOf(context)
     if (principal.kind === "apiKey") return yield* reject("forbidden", "API keys cannot create workspaces")
-    const ws = yield* (yield* ActorSystem).ask(Workspace, crypto.randomUUID(), "create", { by: principal.userId, name })
+    const ws = yield* Workspace.client(yield* ActorSystem)(crypto.randomUUID()).create({ by: principal.userId, name })
     return summarize(ws, principal.userId)
   })
 
@@ -100,7 +102,7 @@ export const renameWorkspace = (context: RequestContext, workspaceId: string, na
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    const ws = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "rename", { by: principal.userId, name })
+    const ws = yield* Workspace.client(yield* ActorSystem)(workspaceId).rename({ by: principal.userId, name })
     return summarize(ws, principal.userId)
   })
 
@@ -108,7 +110,7 @@ export const listMembers = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    const ws = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "view", { by: principal.userId })
+    const ws = yield* Workspace.client(yield* ActorSystem)(workspaceId).view({ by: principal.userId })
     const users = yield* usersByIds(ws.members.map((m) => m.userId)).pipe(Effect.orDie)
     return {
       items: ws.members.map((m) => ({ ...m, email: users.get(m.userId)?.email ?? "", name: users.get(m.userId)?.name ?? "" }))
@@ -120,16 +122,16 @@ export const addMember = (context: RequestContext, workspaceId: string, email: s
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
     const actors = yield* ActorSystem
-    const user = yield* actors
-      .ask(Account, normalizeEmail(email), "profile", {})
+    const user = yield* Account.client(actors)(normalizeEmail(email))
+      .profile({})
       .pipe(
-        Effect.catchTag("Rejection", () =>
+        Effect.catchTag("UserNotFound", () =>
           Effect.fail(
             reject("not_found", "No user has that e-mail; they must register first", [{ path: "body.email", message: "not registered" }])
           )
         )
       )
-    const member = yield* actors.ask(Workspace, workspaceId, "addMember", { by: principal.userId, userId: user.id, role })
+    const member = yield* Workspace.client(actors)(workspaceId).addMember({ by: principal.userId, userId: user.id, role })
     return { ...member, email: user.email, name: user.name }
   })
 
@@ -137,7 +139,7 @@ export const setMemberRole = (context: RequestContext, workspaceId: string, user
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    const member = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "setMemberRole", { by: principal.userId, userId, role })
+    const member = yield* Workspace.client(yield* ActorSystem)(workspaceId).setMemberRole({ by: principal.userId, userId, role })
     const users = yield* usersByIds([userId]).pipe(Effect.orDie)
     return { ...member, email: users.get(userId)?.email ?? "", name: users.get(userId)?.name ?? "" }
   })
@@ -146,14 +148,14 @@ export const removeMember = (context: RequestContext, workspaceId: string, userI
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    yield* (yield* ActorSystem).ask(Workspace, workspaceId, "removeMember", { by: principal.userId, userId })
+    yield* Workspace.client(yield* ActorSystem)(workspaceId).removeMember({ by: principal.userId, userId })
   })
 
 export const transferOwnership = (context: RequestContext, workspaceId: string, userId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId)
     const principal = yield* principalOf(context)
-    const ws = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "transferOwnership", { by: principal.userId, userId })
+    const ws = yield* Workspace.client(yield* ActorSystem)(workspaceId).transferOwnership({ by: principal.userId, userId })
     return summarize(ws, principal.userId)
   })
 

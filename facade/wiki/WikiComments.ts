@@ -156,7 +156,7 @@ const mentionsFor = (access: PageAccess, body: string, explicit: ReadonlyArray<s
     }
     const actors = yield* ActorSystem
     for (const match of body.matchAll(EMAIL_MENTION)) {
-      const user = yield* Effect.option(actors.ask(Account, normalizeEmail(match[1]!), "profile", {}))
+      const user = yield* Effect.option(Account.client(actors)(normalizeEmail(match[1]!)).profile({}))
       if (user._tag === "Some" && (yield* canRead(user.value.id))) mentioned.add(user.value.id)
     }
     return [...mentioned]

@@ -22,7 +22,7 @@ export interface MeetingToImport {
 export const importMeeting = (meeting: MeetingToImport) =>
   Effect.gen(function* () {
     const segments = yield* parseTranscript(meeting.transcript)
-    const ws = yield* (yield* ActorSystem).ask(Workspace, meeting.workspaceId, "inspect", {})
+    const ws = yield* Workspace.client(yield* ActorSystem)(meeting.workspaceId).inspect({})
     return yield* Effect.orDie(
       createRecording({
         workspaceId: meeting.workspaceId,

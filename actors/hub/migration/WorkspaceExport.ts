@@ -172,7 +172,7 @@ const recordingItem = (recordingId: number, recordingName: string, userId: strin
 export const exportWorkspace = (workspaceId: string, userId: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const ws = yield* actors.ask(Workspace, workspaceId, "view", { by: userId })
+    const ws = yield* Workspace.client(actors)(workspaceId).view({ by: userId })
     const users = yield* Effect.orDie(usersByIds(ws.members.map((member) => member.userId)))
     const invitations = yield* actors.ask(HubInvitations, workspaceId, "list", { status: "pending" })
     const recordings = yield* Effect.orDie(recordingRows("r.workspace_id = $1 ORDER BY r.id", [workspaceId]))

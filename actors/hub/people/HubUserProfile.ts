@@ -55,10 +55,10 @@ export const HubUserProfile = Actor<HubProfile>()({
   state: HubProfile,
   initial: () => emptyProfile,
   messages: {
-    view: { payload: Schema.Struct({}), success: HubProfile },
-    update: { payload: ProfilePatch, success: HubProfile },
-    setSpeakerAliases: { payload: Schema.Struct({ aliases: SpeakerAliases }), success: HubProfile },
-    setDefaultWorkspace: { payload: Schema.Struct({ workspaceId: Schema.NullOr(Id) }), success: HubProfile }
+    view: { payload: Schema.Struct({}), success: HubProfile, error: Schema.Never },
+    update: { payload: ProfilePatch, success: HubProfile, error: Schema.Never },
+    setSpeakerAliases: { payload: Schema.Struct({ aliases: SpeakerAliases }), success: HubProfile, error: Schema.Never },
+    setDefaultWorkspace: { payload: Schema.Struct({ workspaceId: Schema.NullOr(Id) }), success: HubProfile, error: Schema.Never }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),

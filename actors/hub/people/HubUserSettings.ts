@@ -108,11 +108,11 @@ export const HubUserSettings = Actor<HubSettings>()({
   state: HubSettings,
   initial: () => defaultHubSettings,
   messages: {
-    view: { payload: Schema.Struct({}), success: HubSettings },
-    updateGeneral: { payload: Schema.Struct({ patch: GeneralPatch }), success: HubSettings },
-    updateRecording: { payload: Schema.Struct({ patch: RecordingPatch }), success: HubSettings },
-    updateNotifications: { payload: Schema.Struct({ patch: NotificationPatch }), success: HubSettings },
-    reset: { payload: Schema.Struct({}), success: HubSettings }
+    view: { payload: Schema.Struct({}), success: HubSettings, error: Schema.Never },
+    updateGeneral: { payload: Schema.Struct({ patch: GeneralPatch }), success: HubSettings, error: Schema.Never },
+    updateRecording: { payload: Schema.Struct({ patch: RecordingPatch }), success: HubSettings, error: Schema.Never },
+    updateNotifications: { payload: Schema.Struct({ patch: NotificationPatch }), success: HubSettings, error: Schema.Never },
+    reset: { payload: Schema.Struct({}), success: HubSettings, error: Schema.Never }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),

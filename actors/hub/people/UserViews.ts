@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
 import { Email, Id, Name, now, Timestamp } from "../../Fields.ts"
 import { Instant } from "../calendar/CalendarEvent.ts"
 import type { CallFacts } from "./CallDirectory.ts"
@@ -80,17 +79,33 @@ export const matches = (filters: ViewFilters, call: CallFacts, context: CallCont
 }
 
 const viewOf = (state: ViewsState, viewId: string) =>
-  state.views[viewId] === undefined ? Effect.fail(reject("not_found", "No such view")) : Effect.succeed(state.views[viewId]!)
+  state.views[viewId] === undefined ? Effect.fail(new UserViewNotFound()) : Effect.succeed(state.views[viewId]!)
+
+export class UserViewNotFound extends Schema.TaggedError<UserViewNotFound>()("UserViewNotFound", {}) {
+  override get message() {
+    return "No such view"
+  }
+}
+
+/** A user keeps at most `max` saved views per workspace. */
+export class TooManyUserViews extends Schema.TaggedError<TooManyUserViews>()("TooManyUserViews", { max: Schema.Number }) {
+  override get message() {
+    return `At most ${this.max} saved views per workspace`
+  }
+}
+
+export type UserViewError = UserViewNotFound | TooManyUserViews
 
 export const UserViews = Actor<ViewsState>()({
   kind: "hubUserViews",
   state: ViewsState,
   initial: () => ({ views: {} }),
   messages: {
-    view: { payload: Schema.Struct({}), success: ViewsState },
+    view: { payload: Schema.Struct({}), success: ViewsState, error: Schema.Never },
     create: {
       payload: Schema.Struct({ name: ViewName, filters: ViewFilters, sort: ViewSort, pinned: Schema.Boolean }),
-      success: StoredView
+      success: StoredView,
+      error: TooManyUserViews
     },
     update: {
       payload: Schema.Struct({
@@ -100,16 +115,16 @@ export const UserViews = Actor<ViewsState>()({
         sort: Schema.optionalKey(ViewSort),
         pinned: Schema.optionalKey(Schema.Boolean)
       }),
-      success: StoredView
+      success: StoredView,
+      error: UserViewNotFound
     },
-    delete: { payload: Schema.Struct({ viewId: Id }), success: StoredView }
+    delete: { payload: Schema.Struct({ viewId: Id }), success: StoredView, error: UserViewNotFound }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
     create: (input, ctx) =>
       Effect.gen(function* () {
-        if (Object.keys(ctx.state.views).length >= MAX_VIEWS)
-          return yield* reject("conflict", `At most ${MAX_VIEWS} saved views per workspace`)
+        if (Object.keys(ctx.state.views).length >= MAX_VIEWS) return yield* new TooManyUserViews({ max: MAX_VIEWS })
         const at = now()
         const view: StoredView = { id: randomUUID(), ...input, createdAt: at, updatedAt: at }
         ctx.setState({ views: { ...ctx.state.views, [view.id]: view } })

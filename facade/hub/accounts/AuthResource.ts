@@ -67,7 +67,7 @@ export const authResourceOperations = [
     handler: (_request, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        yield* (yield* ActorSystem).ask(Session, user.sessionId, "revoke", { userId: user.userId, reason: "logout" })
+        yield* Session.client(yield* ActorSystem)(user.sessionId).revoke({ userId: user.userId, reason: "logout" })
       })
   }),
   operation({
@@ -83,9 +83,9 @@ export const authResourceOperations = [
         const principal = yield* userOf(context)
         const actors = yield* ActorSystem
         const email = normalizeEmail(principal.email)
-        const user = yield* actors.ask(Account, email, "profile", {})
-        const { emailVerifiedAt } = yield* actors.ask(Account, email, "verification", {})
-        const info = yield* actors.ask(Session, principal.sessionId, "info", { current: true })
+        const user = yield* Account.client(actors)(email).profile({})
+        const { emailVerifiedAt } = yield* Account.client(actors)(email).verification({})
+        const info = yield* Session.client(actors)(principal.sessionId).info({ current: true })
         return { user, emailVerifiedAt, session: { id: principal.sessionId, ...info } }
       })
   }),
@@ -144,10 +144,10 @@ export const authResourceOperations = [
     handler: ({ body }) =>
       Effect.gen(function* () {
         const owner = yield* consumeEmailToken("password_reset", body.token)
-        const { changedAt } = yield* (yield* ActorSystem)
-          .ask(Account, owner.email, "setPassword", { password: body.newPassword })
+        const { changedAt } = yield* Account.client(yield* ActorSystem)(owner.email)
+          .setPassword({ password: body.newPassword })
           .pipe(
-            Effect.catchTag("Rejection", () =>
+            Effect.catchTag("UserNotFound", () =>
               Effect.fail(reject("invalid", "The account no longer exists", [{ path: "body.token", message: "account gone" }]))
             )
           )
@@ -174,7 +174,7 @@ export const authResourceOperations = [
       Effect.gen(function* () {
         const principal = yield* userOf(context)
         const email = normalizeEmail(principal.email)
-        const { emailVerifiedAt } = yield* (yield* ActorSystem).ask(Account, email, "verification", {})
+        const { emailVerifiedAt } = yield* Account.client(yield* ActorSystem)(email).verification({})
         if (emailVerifiedAt !== null) return { sentTo: email, alreadyVerified: true }
         const issued = yield* Effect.orDie(issueEmailToken("email_verification", { id: principal.userId, email }))
         if (issued === undefined) return yield* reject("rate_limited", "Too many verification mails this hour; use the last one")
@@ -215,10 +215,10 @@ export const authResourceOperations = [
     handler: ({ body }) =>
       Effect.gen(function* () {
         const owner = yield* consumeEmailToken("email_verification", body.token)
-        const { emailVerifiedAt } = yield* (yield* ActorSystem)
-          .ask(Account, owner.email, "verifyEmail", {})
+        const { emailVerifiedAt } = yield* Account.client(yield* ActorSystem)(owner.email)
+          .verifyEmail({})
           .pipe(
-            Effect.catchTag("Rejection", () =>
+            Effect.catchTag("UserNotFound", () =>
               Effect.fail(reject("invalid", "The account no longer exists", [{ path: "body.token", message: "account gone" }]))
             )
           )

@@ -82,9 +82,9 @@ export const ownDemo = (context: RequestContext, demoId: string) =>
 /** Deletes the demo's workspace (already gone: nothing to do). */
 export const deleteWorkspaceOf = (demo: DemoWorkspace) =>
   Effect.gen(function* () {
-    yield* (yield* ActorSystem)
-      .ask(Workspace, demo.workspaceId, "delete", { by: demo.ownerId })
-      .pipe(Effect.catchTag("Rejection", () => Effect.void))
+    yield* Workspace.client(yield* ActorSystem)(demo.workspaceId)
+      .delete({ by: demo.ownerId })
+      .pipe(Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended", "RoleRequired"], () => Effect.void))
   })
 
 export const removeDemo = (demo: DemoWorkspace) =>

@@ -39,7 +39,7 @@ export const demoUserResourceOperations = [
         const email = `demo-${randomBytes(6).toString("hex")}@demo.atrium.local`
         const password = randomBytes(18).toString("base64url")
         const name = body.name?.trim() ?? "Demo visitor"
-        yield* (yield* ActorSystem).ask(Account, email, "register", { name, password })
+        yield* Account.client(yield* ActorSystem)(email).register({ name, password })
         const session = yield* logIn(email, password)
         const demo = yield* createDemoFor(context, session.accessToken, { userId: session.user.id, email }, "Demo workspace", "demo_user")
         return { email, password, session, demo }

@@ -130,10 +130,10 @@ export const platformResourceOperations = [
         const keyId = yield* Effect.orDie(apiKeyIdByHash(hash))
         if (keyId === undefined) return inactive
         const actors = yield* ActorSystem
-        const view = yield* actors.ask(ApiKey, keyId, "resolve", { hash }).pipe(Effect.option)
+        const view = yield* ApiKey.client(actors)(keyId).resolve({ hash }).pipe(Effect.option)
         if (view._tag === "None") return inactive
         // The key acts with its creator's membership: none (left, or the workspace deleted) means it opens nothing.
-        const role = yield* actors.ask(Workspace, view.value.workspaceId, "roleOf", { userId: view.value.createdBy }).pipe(Effect.option)
+        const role = yield* Workspace.client(actors)(view.value.workspaceId).roleOf({ userId: view.value.createdBy }).pipe(Effect.option)
         return {
           active: role._tag === "Some",
           keyId: view.value.id,

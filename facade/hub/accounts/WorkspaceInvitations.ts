@@ -103,7 +103,7 @@ export const workspaceInvitationOperations = [
         const email = normalizeEmail(body.email)
         const existing = (yield* Effect.orDie(usersByEmails([email]))).get(email)
         if (existing !== undefined) {
-          const member = yield* Effect.option(actors.ask(Workspace, params.workspaceId, "roleOf", { userId: existing.id }))
+          const member = yield* Effect.option(Workspace.client(actors)(params.workspaceId).roleOf({ userId: existing.id }))
           if (member._tag === "Some")
             return yield* reject("conflict", "Already a member of this workspace", [{ path: "body.email", message: "already a member" }])
         }
@@ -241,10 +241,10 @@ export const workspaceInvitationOperations = [
         if (pending.email !== normalizeEmail(user.email))
           return yield* reject("forbidden", "This invitation was sent to another address; sign in with that address to accept it")
         const claimed = yield* actors.ask(HubInvitations, workspaceId, "claim", { tokenHash, userId: user.userId })
-        const member = yield* actors
-          .ask(Workspace, workspaceId, "admit", { userId: user.userId, role: claimed.role, via: "invitation", by: claimed.invitedBy })
+        const member = yield* Workspace.client(actors)(workspaceId)
+          .admit({ userId: user.userId, role: claimed.role, via: "invitation", by: claimed.invitedBy })
           .pipe(Effect.tapError(() => actors.ask(HubInvitations, workspaceId, "release", { invitationId: claimed.id }).pipe(Effect.ignore)))
-        const ws = yield* actors.ask(Workspace, workspaceId, "view", { by: user.userId })
+        const ws = yield* Workspace.client(actors)(workspaceId).view({ by: user.userId })
         return { workspaceId, workspaceName: ws.name, role: member.role, joinedAt: member.addedAt }
       })
   }),

@@ -38,7 +38,7 @@ const Usage = Schema.Struct({
 const seatUse = (workspaceId: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const ws = yield* actors.ask(Workspace, workspaceId, "inspect", {})
+    const ws = yield* Workspace.client(actors)(workspaceId).inspect({})
     const subscription = yield* actors.ask(Billing, workspaceId, "subscription", {})
     const used = ws.members.length
     return {

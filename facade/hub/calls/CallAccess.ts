@@ -59,7 +59,7 @@ export const onCallUuid = (context: RequestContext, callUuid: string, minimum: R
 /** The reader: who they are, their workspace's custom prompt and their calendar prompt for this call. */
 export const readerOf = (access: CallAccess) =>
   Effect.gen(function* () {
-    const ws = yield* (yield* ActorSystem).ask(Workspace, access.recording.workspaceId, "view", { by: access.userId })
+    const ws = yield* Workspace.client(yield* ActorSystem)(access.recording.workspaceId).view({ by: access.userId })
     const prompts = yield* calendarPromptsOf(access.recording.calendarEventId, [access.userId])
     return { userId: access.userId, workspacePrompt: ws.settings.customPrompt, calendarPrompt: prompts.get(access.userId) ?? null }
   })

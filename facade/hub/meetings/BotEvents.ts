@@ -83,7 +83,7 @@ export const botEventOperations = [
         const workspaceId = event.data.bot.metadata.workspaceId
         const actors = yield* ActorSystem
         const ignored = { eventId: event.id, outcome: "ignored" as const, botId: null, status: null }
-        if ((yield* Effect.option(actors.ask(Workspace, workspaceId, "inspect", {})))._tag === "None") return ignored
+        if ((yield* Effect.option(Workspace.client(actors)(workspaceId).inspect({})))._tag === "None") return ignored
         const state = yield* actors.ask(MeetingBots, workspaceId, "view", {})
         const bot = Object.values(state.bots).find((candidate) => candidate.providerBotId === event.data.bot.id)
         const status = statusOf(event.data.status.code)

@@ -108,7 +108,7 @@ export const calendarOperations = [
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
         const system = yield* ActorSystem
-        const settings = yield* system.ask(HubUserSettings, viewer.userId, "view", {})
+        const settings = yield* HubUserSettings.client(system)(viewer.userId).view({})
         const fields = yield* checkedFields(body, settings.general.timezone)
         const event = yield* system.ask(Calendar, viewer.userId, "create", { id: randomUUID(), ...fields })
         yield* syncInvites(viewer.userId, event.id, [], event.attendeeEmails)

@@ -113,7 +113,7 @@ export const shareTeamResourceOperations = [
           return yield* reject("invalid", "Not a team of the call's workspace", [
             { path: `body.teamIds.${unknown}`, message: "no such team" }
           ])
-        const shares = yield* (yield* ActorSystem).ask(CallShares, call.workspaceId, "share", {
+        const shares = yield* CallShares.client(yield* ActorSystem)(call.workspaceId).share({
           callId: call.callId,
           recipients: [...userIds.map((id) => ({ type: "user" as const, id })), ...teamIds.map((id) => ({ type: "team" as const, id }))],
           message: body.message ?? "",
@@ -134,7 +134,7 @@ export const shareTeamResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { call } = yield* callAccess(context, params.callId)
-        const state = yield* (yield* ActorSystem).ask(CallShares, call.workspaceId, "view", {})
+        const state = yield* CallShares.client(yield* ActorSystem)(call.workspaceId).view({})
         return {
           items: yield* viewsOf(
             call.workspaceId,
@@ -156,11 +156,11 @@ export const shareTeamResourceOperations = [
       Effect.gen(function* () {
         const { call, userId } = yield* callAccess(context, params.callId, "member")
         const system = yield* ActorSystem
-        const share = (yield* system.ask(CallShares, call.workspaceId, "view", {})).shares[params.shareId]
+        const share = (yield* CallShares.client(system)(call.workspaceId).view({})).shares[params.shareId]
         if (share === undefined || share.callId !== call.callId) return yield* reject("not_found", "No such share of this call")
         if (share.sharedBy !== userId && !atLeast(yield* workspaceRole(context, call.workspaceId), "admin"))
           return yield* reject("forbidden", "Only who shared it or a workspace admin can revoke a share")
-        yield* system.ask(CallShares, call.workspaceId, "revoke", { callId: call.callId, shareId: params.shareId })
+        yield* CallShares.client(system)(call.workspaceId).revoke({ callId: call.callId, shareId: params.shareId })
       })
   }),
   operation({

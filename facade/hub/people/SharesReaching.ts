@@ -6,7 +6,7 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 
 export const sharesReaching = (workspaceId: string, userId: string) =>
   Effect.gen(function* () {
-    const state = yield* (yield* ActorSystem).ask(CallShares, workspaceId, "view", {})
+    const state = yield* CallShares.client(yield* ActorSystem)(workspaceId).view({})
     const teams = yield* Effect.orDie(teamRows(workspaceId))
     const rows = teams.length === 0 ? [] : yield* Effect.orDie(teamMemberRows(teams.map((team) => team.id)))
     const mine = new Set(rows.filter((row) => row.userId === userId).map((row) => row.teamId))

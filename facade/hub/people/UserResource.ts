@@ -31,7 +31,7 @@ const Me = Schema.Struct({
   updatedAt: Schema.NullOr(Timestamp)
 }).annotate({ identifier: "HubMe" })
 
-const profileOf = (userId: string) => Effect.flatMap(ActorSystem, (system) => system.ask(HubUserProfile, userId, "view", {}))
+const profileOf = (userId: string) => Effect.flatMap(ActorSystem, (system) => HubUserProfile.client(system)(userId).view({}))
 
 /** The caller's "me": workspaces limited to the key's own for an API key. */
 const meOf = (context: RequestContext) =>
@@ -58,7 +58,7 @@ const membersOf = (context: RequestContext, workspaceId: string, only?: Readonly
     const rows = yield* Effect.forEach(
       members.filter((m) => users.has(m.userId)),
       (member) =>
-        Effect.map(system.ask(HubUserProfile, member.userId, "view", {}), ({ updatedAt: _, ...profile }) => {
+        Effect.map(HubUserProfile.client(system)(member.userId).view({}), ({ updatedAt: _, ...profile }) => {
           const user = users.get(member.userId)!
           return { id: user.id, email: user.email, name: user.name, role: member.role, ...profile }
         }),
@@ -94,8 +94,8 @@ export const userResourceOperations = [
         const viewer = yield* viewerOf(context)
         const system = yield* ActorSystem
         const { name, ...patch } = body
-        if (name !== undefined) yield* system.ask(Account, normalizeEmail(viewer.email), "rename", { name })
-        yield* system.ask(HubUserProfile, viewer.userId, "update", patch)
+        if (name !== undefined) yield* Account.client(system)(normalizeEmail(viewer.email)).rename({ name })
+        yield* HubUserProfile.client(system)(viewer.userId).update(patch)
         return yield* meOf(context)
       })
   }),
@@ -111,7 +111,7 @@ export const userResourceOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
-        yield* (yield* ActorSystem).ask(HubUserProfile, viewer.userId, "setSpeakerAliases", { aliases: body.aliases })
+        yield* HubUserProfile.client(yield* ActorSystem)(viewer.userId).setSpeakerAliases({ aliases: body.aliases })
         return yield* meOf(context)
       })
   }),
@@ -128,7 +128,7 @@ export const userResourceOperations = [
       Effect.gen(function* () {
         const viewer = yield* viewerOf(context)
         if (body.workspaceId !== null) yield* workspaceRole(context, body.workspaceId, "member")
-        yield* (yield* ActorSystem).ask(HubUserProfile, viewer.userId, "setDefaultWorkspace", { workspaceId: body.workspaceId })
+        yield* HubUserProfile.client(yield* ActorSystem)(viewer.userId).setDefaultWorkspace({ workspaceId: body.workspaceId })
         return yield* meOf(context)
       })
   }),

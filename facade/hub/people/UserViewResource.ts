@@ -89,7 +89,7 @@ export const userViewResourceOperations = [
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
         yield* checkFilters(params.workspaceId, body.filters)
-        const view = yield* system.ask(UserViews, id, "create", {
+        const view = yield* UserViews.client(system)(id).create({
           name: body.name,
           filters: body.filters ?? {},
           sort: body.sort ?? { field: "createdAt", direction: "desc" },
@@ -110,7 +110,7 @@ export const userViewResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
-        const { views } = yield* system.ask(UserViews, id, "view", {})
+        const { views } = yield* UserViews.client(system)(id).view({})
         return { items: yield* withCounts(params.workspaceId, userId, Object.values(views).sort(byPinThenName)) }
       })
   }),
@@ -133,7 +133,7 @@ export const userViewResourceOperations = [
       Effect.gen(function* () {
         const { userId, id, system } = yield* onViews(context, params.workspaceId)
         yield* checkFilters(params.workspaceId, body.filters)
-        const view = yield* system.ask(UserViews, id, "update", { viewId: params.viewId, ...body })
+        const view = yield* UserViews.client(system)(id).update({ viewId: params.viewId, ...body })
         return (yield* withCounts(params.workspaceId, userId, [view]))[0]!
       })
   }),
@@ -149,7 +149,7 @@ export const userViewResourceOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const { id, system } = yield* onViews(context, params.workspaceId)
-        yield* system.ask(UserViews, id, "delete", { viewId: params.viewId })
+        yield* UserViews.client(system)(id).delete({ viewId: params.viewId })
       })
   })
 ]

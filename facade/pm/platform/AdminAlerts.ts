@@ -73,7 +73,7 @@ export const adminAlertsOperations = [
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asOperator(context)
-        const rules = yield* (yield* ActorSystem).ask(AlertRules, PLATFORM, "list", {})
+        const rules = yield* AlertRules.client(yield* ActorSystem)(PLATFORM).list({})
         const evaluated = yield* Effect.forEach(rules, evaluate)
         return {
           items: evaluated.filter((rule) => query.state === undefined || rule.state === query.state),
@@ -94,7 +94,7 @@ export const adminAlertsOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)
-        const rule = yield* (yield* ActorSystem).ask(AlertRules, PLATFORM, "create", { ...body, by: operator.actor })
+        const rule = yield* AlertRules.client(yield* ActorSystem)(PLATFORM).create({ ...body, by: operator.actor })
         yield* audited({
           actor: operator.actor,
           action: "alert_rule.created",
@@ -118,7 +118,7 @@ export const adminAlertsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const operator = yield* asOperator(context)
-        yield* (yield* ActorSystem).ask(AlertRules, PLATFORM, "delete", { ruleId: params.ruleId })
+        yield* AlertRules.client(yield* ActorSystem)(PLATFORM).delete({ ruleId: params.ruleId })
         yield* audited({ actor: operator.actor, action: "alert_rule.deleted", targetType: "alert_rule", targetId: params.ruleId })
       })
   })

@@ -44,14 +44,14 @@ export const endSessions = (userId: string, reason: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
     const sessionIds = yield* Effect.orDie(sessionIdsOf(userId))
-    yield* Effect.forEach(sessionIds, (id) => actors.ask(Session, id, "revoke", { userId, reason }), { concurrency: 8, discard: true })
+    yield* Effect.forEach(sessionIds, (id) => Session.client(actors)(id).revoke({ userId, reason }), { concurrency: 8, discard: true })
     return sessionIds.length
   })
 
 const detailOf = (userId: string) =>
   Effect.gen(function* () {
     const email = yield* emailOf(userId)
-    const status = yield* (yield* ActorSystem).ask(Account, email, "status", {})
+    const status = yield* Account.client(yield* ActorSystem)(email).status({})
     const workspaces = yield* Effect.orDie(workspacesOf(userId))
     const liveSessions = (yield* Effect.orDie(sessionIdsOf(userId))).length
     return {
@@ -136,13 +136,13 @@ export const adminUsersOperations = [
         const actors = yield* ActorSystem
         let sessionsEnded = 0
         if (body.active) {
-          yield* actors.ask(Account, email, "reactivate", {})
-          yield* actors.ask(UserStanding, params.userId, "set", { deactivatedAt: null })
+          yield* Account.client(actors)(email).reactivate({})
+          yield* UserStanding.client(actors)(params.userId).set({ deactivatedAt: null })
         } else {
-          const { deactivatedAt } = yield* actors.ask(Account, email, "deactivate", {
+          const { deactivatedAt } = yield* Account.client(actors)(email).deactivate({
             reason: body.reason ?? "Deactivated by the platform operator"
           })
-          yield* actors.ask(UserStanding, params.userId, "set", { deactivatedAt })
+          yield* UserStanding.client(actors)(params.userId).set({ deactivatedAt })
           sessionsEnded = yield* endSessions(params.userId, "deactivated")
         }
         yield* audited({
@@ -177,7 +177,7 @@ export const adminUsersOperations = [
         const operator = yield* asOperator(context)
         const email = yield* emailOf(params.userId)
         const temporaryPassword = body.password === undefined ? `tmp-${randomBytes(18).toString("base64url")}` : null
-        const { changedAt } = yield* (yield* ActorSystem).ask(Account, email, "setPassword", {
+        const { changedAt } = yield* Account.client(yield* ActorSystem)(email).setPassword({
           password: body.password ?? temporaryPassword!
         })
         const sessionsEnded = yield* endSessions(params.userId, "password-reset")

@@ -61,8 +61,8 @@ export const setSuspension = (workspaceId: string, actor: string, suspended: boo
     if (suspended) {
       if (reason === undefined)
         return yield* reject("invalid", "A reason is required to suspend", [{ path: "body.reason", message: "required to suspend" }])
-      yield* actors.ask(Workspace, workspaceId, "suspend", { by: actor, reason })
-    } else yield* actors.ask(Workspace, workspaceId, "resume", { by: actor })
+      yield* Workspace.client(actors)(workspaceId).suspend({ by: actor, reason })
+    } else yield* Workspace.client(actors)(workspaceId).resume({ by: actor })
     yield* audited({
       actor,
       action: suspended ? "workspace.suspended" : "workspace.resumed",

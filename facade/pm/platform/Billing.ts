@@ -81,7 +81,7 @@ export const billingOperations = [
       Effect.gen(function* () {
         yield* billingCaller(context, params.workspaceId, "admin")
         const actors = yield* ActorSystem
-        const ws = yield* actors.ask(Workspace, params.workspaceId, "inspect", {})
+        const ws = yield* Workspace.client(actors)(params.workspaceId).inspect({})
         const { seats } = yield* actors.ask(Billing, params.workspaceId, "subscription", {})
         const users = yield* Effect.orDie(usersByIds(ws.members.map((m) => m.userId)))
         return {

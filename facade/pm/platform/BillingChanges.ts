@@ -12,7 +12,7 @@ export const changePlan = (workspaceId: string, by: string, planId: PlanId, seat
     const actors = yield* ActorSystem
     const members = ws.members.length
     const result = yield* actors.ask(Billing, workspaceId, "changePlan", { by, planId, seats: seats ?? Math.max(members, 1), members })
-    yield* actors.ask(Workspace, workspaceId, "setLimits", { seats: result.subscription.seats })
+    yield* Workspace.client(actors)(workspaceId).setLimits({ seats: result.subscription.seats })
     return result
   })
 
@@ -21,6 +21,6 @@ export const changeSeats = (workspaceId: string, by: string, seats: number) =>
     const ws = yield* existingWorkspace(workspaceId)
     const actors = yield* ActorSystem
     const result = yield* actors.ask(Billing, workspaceId, "setSeats", { by, seats, members: ws.members.length })
-    yield* actors.ask(Workspace, workspaceId, "setLimits", { seats: result.subscription.seats })
+    yield* Workspace.client(actors)(workspaceId).setLimits({ seats: result.subscription.seats })
     return result
   })

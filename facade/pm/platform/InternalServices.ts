@@ -26,7 +26,7 @@ export const provisionUser = (email: string, name: string) =>
     const normalized = normalizeEmail(email)
     const existing = (yield* Effect.orDie(usersByEmails([normalized]))).get(normalized)
     if (existing !== undefined) return { user: existing, created: false }
-    const user = yield* (yield* ActorSystem).ask(Account, normalized, "register", { name, password: randomBytes(32).toString("base64url") })
+    const user = yield* Account.client(yield* ActorSystem)(normalized).register({ name, password: randomBytes(32).toString("base64url") })
     return { user, created: true }
   })
 
@@ -41,7 +41,7 @@ const QuotaReport = Schema.Struct({
 const quotaReport = (workspaceId: string) =>
   Effect.gen(function* () {
     const ws = yield* existingWorkspace(workspaceId)
-    const quota = yield* (yield* ActorSystem).ask(WorkspaceQuota, workspaceId, "get", {})
+    const quota = yield* WorkspaceQuota.client(yield* ActorSystem)(workspaceId).get({})
     return { workspaceId, ...quota, usage: yield* usageOfWorkspace(workspaceId, ws.members.length) }
   })
 
@@ -122,10 +122,10 @@ export const internalServiceOperations = [
         const keyId = yield* Effect.orDie(apiKeyIdByHash(hash))
         if (keyId === undefined) return inactive
         const actors = yield* ActorSystem
-        const view = yield* actors.ask(ApiKey, keyId, "resolve", { hash }).pipe(Effect.option)
+        const view = yield* ApiKey.client(actors)(keyId).resolve({ hash }).pipe(Effect.option)
         if (view._tag === "None") return inactive
-        const ws = yield* actors.ask(Workspace, view.value.workspaceId, "inspect", {}).pipe(Effect.option)
-        const ownerActive = yield* actors.ask(UserStanding, view.value.createdBy, "active", {})
+        const ws = yield* Workspace.client(actors)(view.value.workspaceId).inspect({}).pipe(Effect.option)
+        const ownerActive = yield* UserStanding.client(actors)(view.value.createdBy).active({})
         return {
           active: ws._tag === "Some" && ws.value.exists && ownerActive,
           keyId: view.value.id,
@@ -168,8 +168,8 @@ export const internalServiceOperations = [
           return yield* reject("conflict", `The workspace has ${ws.members.length} members already`, [
             { path: "body.members", message: `at least ${ws.members.length}` }
           ])
-        yield* actors.ask(WorkspaceQuota, params.workspaceId, "set", { by: caller.actor, ...body })
-        if (body.members !== undefined) yield* actors.ask(Workspace, params.workspaceId, "setLimits", { quota: body.members })
+        yield* WorkspaceQuota.client(actors)(params.workspaceId).set({ by: caller.actor, ...body })
+        if (body.members !== undefined) yield* Workspace.client(actors)(params.workspaceId).setLimits({ quota: body.members })
         yield* audited({
           actor: caller.actor,
           action: "quota.set",
@@ -196,8 +196,8 @@ export const internalServiceOperations = [
         const caller = yield* asService(context)
         yield* existingWorkspace(params.workspaceId)
         const actors = yield* ActorSystem
-        yield* actors.ask(WorkspaceQuota, params.workspaceId, "reset", { by: caller.actor })
-        yield* actors.ask(Workspace, params.workspaceId, "setLimits", { quota: null })
+        yield* WorkspaceQuota.client(actors)(params.workspaceId).reset({ by: caller.actor })
+        yield* Workspace.client(actors)(params.workspaceId).setLimits({ quota: null })
         yield* audited({
           actor: caller.actor,
           action: "quota.reset",

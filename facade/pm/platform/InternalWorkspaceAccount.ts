@@ -102,7 +102,7 @@ export const internalWorkspaceAccountOperations = [
           (actor) =>
             Effect.gen(function* () {
               const { user } = known !== undefined ? { user: known } : yield* provisionUser(email, body.name!)
-              yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "admit", {
+              yield* Workspace.client(yield* ActorSystem)(params.workspaceId).admit({
                 userId: user.id,
                 role: body.role,
                 via: "internal",
@@ -130,7 +130,7 @@ export const internalWorkspaceAccountOperations = [
         "member.removed",
         (_actor, ws) =>
           Effect.gen(function* () {
-            return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "removeMember", {
+            return yield* Workspace.client(yield* ActorSystem)(params.workspaceId).removeMember({
               by: ws.ownerId,
               userId: params.userId,
               reason: "internal"

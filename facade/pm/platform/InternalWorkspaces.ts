@@ -93,7 +93,7 @@ export const internalWorkspacesOperations = [
         const caller = yield* asService(context)
         const { user, created } = yield* provisionUser(body.ownerEmail, body.ownerName)
         const workspaceId = crypto.randomUUID()
-        yield* (yield* ActorSystem).ask(Workspace, workspaceId, "create", { by: user.id, name: body.name })
+        yield* Workspace.client(yield* ActorSystem)(workspaceId).create({ by: user.id, name: body.name })
         if (body.planId !== undefined) yield* changePlan(workspaceId, caller.actor, body.planId, body.seats)
         yield* audited({
           actor: caller.actor,
@@ -138,7 +138,7 @@ export const internalWorkspacesOperations = [
         "workspace.renamed",
         (_actor, ws) =>
           Effect.gen(function* () {
-            return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "rename", { by: ws.ownerId, name: body.name })
+            return yield* Workspace.client(yield* ActorSystem)(params.workspaceId).rename({ by: ws.ownerId, name: body.name })
           }),
         { name: body.name }
       )
@@ -203,8 +203,8 @@ export const internalWorkspacesOperations = [
       lifecycle(context, params.workspaceId, "workspace.deleted", (actor, ws) =>
         Effect.gen(function* () {
           const actors = yield* ActorSystem
-          yield* actors.ask(Workspace, params.workspaceId, "resume", { by: actor })
-          yield* actors.ask(Workspace, params.workspaceId, "delete", { by: ws.ownerId })
+          yield* Workspace.client(actors)(params.workspaceId).resume({ by: actor })
+          yield* Workspace.client(actors)(params.workspaceId).delete({ by: ws.ownerId })
         })
       )
   }),
@@ -223,9 +223,9 @@ export const internalWorkspacesOperations = [
       Effect.gen(function* () {
         const caller = yield* asService(context)
         const actors = yield* ActorSystem
-        const ws = yield* actors.ask(Workspace, params.workspaceId, "inspect", {})
+        const ws = yield* Workspace.client(actors)(params.workspaceId).inspect({})
         if (ws.exists) return yield* reject("conflict", "The workspace is not deleted")
-        yield* actors.ask(Workspace, params.workspaceId, "restore", { by: ws.ownerId })
+        yield* Workspace.client(actors)(params.workspaceId).restore({ by: ws.ownerId })
         yield* audited({
           actor: caller.actor,
           action: "workspace.restored",
@@ -254,7 +254,7 @@ export const internalWorkspacesOperations = [
         "workspace.ownership_transferred",
         (_actor, ws) =>
           Effect.gen(function* () {
-            return yield* (yield* ActorSystem).ask(Workspace, params.workspaceId, "transferOwnership", {
+            return yield* Workspace.client(yield* ActorSystem)(params.workspaceId).transferOwnership({
               by: ws.ownerId,
               userId: body.userId
             })

@@ -49,7 +49,7 @@ export const pushSubscriptionsOperations = [
         const refusal = yield* Effect.promise(() => checkOutboundUrl(body.endpoint))
         if (refusal !== undefined)
           return yield* reject("invalid", `The endpoint ${refusal.reason}`, [{ path: "body.endpoint", message: refusal.reason }])
-        return yield* (yield* ActorSystem).ask(PushSubscriptions, user.userId, "add", {
+        return yield* PushSubscriptions.client(yield* ActorSystem)(user.userId).add({
           endpoint: body.endpoint,
           keys: body.keys,
           userAgent: body.userAgent ?? context.headers?.["user-agent"]?.slice(0, 300) ?? null
@@ -68,7 +68,7 @@ export const pushSubscriptionsOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        yield* (yield* ActorSystem).ask(PushSubscriptions, user.userId, "remove", { id: params.subscriptionId })
+        yield* PushSubscriptions.client(yield* ActorSystem)(user.userId).remove({ id: params.subscriptionId })
       })
   })
 ]

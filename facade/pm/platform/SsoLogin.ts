@@ -64,12 +64,12 @@ const admitted = (
     if (existing === undefined && !settings.jitProvisioning)
       return yield* reject("forbidden", "No account for this e-mail, and this workspace does not create accounts on sign-in")
     const user = existing ?? (yield* provisionUser(claims.email, claims.name)).user
-    const status = yield* actors.ask(Account, claims.email, "status", {})
+    const status = yield* Account.client(actors)(claims.email).status({})
     if (status.deactivatedAt !== null) return yield* reject("forbidden", "This account is deactivated; contact the platform operator")
     const isMember = (yield* Effect.orDie(memberRoles(workspaceId))).has(user.id)
     if (!isMember) {
       if (!settings.jitProvisioning) return yield* reject("forbidden", "Not a member of this workspace; ask an admin to add you")
-      yield* actors.ask(Workspace, workspaceId, "admit", { userId: user.id, role: settings.defaultRole, via: "sso" })
+      yield* Workspace.client(actors)(workspaceId).admit({ userId: user.id, role: settings.defaultRole, via: "sso" })
     }
     return { user, joined: !isMember }
   })
@@ -108,7 +108,7 @@ export const ssoLoginOperations = [
         if (workspaceId === undefined) return none
         const actors = yield* ActorSystem
         const settings = yield* actors.ask(WorkspaceSso, workspaceId, "settings", {}).pipe(Effect.option)
-        const ws = yield* actors.ask(Workspace, workspaceId, "inspect", {}).pipe(Effect.option)
+        const ws = yield* Workspace.client(actors)(workspaceId).inspect({}).pipe(Effect.option)
         if (settings._tag === "None" || !settings.value.enabled || ws._tag === "None" || !ws.value.exists) return none
         return {
           domain,
@@ -243,7 +243,7 @@ export const ssoLoginOperations = [
         )
         const sessionId = randomUUID()
         const refresh = mintRefreshToken(sessionId)
-        yield* actors.ask(Session, sessionId, "open", {
+        yield* Session.client(actors)(sessionId).open({
           userId: user.id,
           email: claims.email,
           tokenHash: refresh.hash,

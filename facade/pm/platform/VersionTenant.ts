@@ -104,7 +104,7 @@ export const versionTenantOperations = [
     handler: ({ params }) =>
       Effect.gen(function* () {
         const actors = yield* ActorSystem
-        const ws = yield* actors.ask(Workspace, params.workspaceId, "inspect", {})
+        const ws = yield* Workspace.client(actors)(params.workspaceId).inspect({})
         if (!ws.exists) return yield* reject("not_found", "No such workspace")
         const config = yield* configOfWorkspace(params.workspaceId)
         const sso = yield* actors.ask(WorkspaceSso, params.workspaceId, "settings", {}).pipe(Effect.option)

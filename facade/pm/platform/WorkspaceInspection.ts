@@ -67,9 +67,9 @@ export const usageOfWorkspace = (workspaceId: string, members: number) =>
 export const inspectWorkspace = (workspaceId: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    const ws = yield* actors.ask(Workspace, workspaceId, "inspect", {})
+    const ws = yield* Workspace.client(actors)(workspaceId).inspect({})
     const users = yield* Effect.orDie(usersByIds([ws.ownerId, ...ws.members.map((m) => m.userId)]))
-    const quota = yield* actors.ask(WorkspaceQuota, workspaceId, "get", {})
+    const quota = yield* WorkspaceQuota.client(actors)(workspaceId).get({})
     const usage = yield* usageOfWorkspace(workspaceId, ws.members.length)
     const owner = users.get(ws.ownerId)
     return {
@@ -98,6 +98,6 @@ export const inspectWorkspace = (workspaceId: string) =>
 /** The workspace must exist (not deleted) for a lifecycle change other than restore. */
 export const existingWorkspace = (workspaceId: string) =>
   Effect.gen(function* () {
-    const ws = yield* (yield* ActorSystem).ask(Workspace, workspaceId, "inspect", {})
+    const ws = yield* Workspace.client(yield* ActorSystem)(workspaceId).inspect({})
     return ws.exists ? ws : yield* reject("not_found", "No such workspace (it is deleted)")
   })

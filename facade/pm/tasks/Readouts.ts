@@ -15,6 +15,10 @@ import { BooleanString, inWorkspace, onTask, orDieSql } from "../WorkAccess.ts"
 import { tag, service, read, TaskParams, WorkspaceParams } from "./shared.ts"
 import { readoutsExamples } from "./Readouts.examples.ts"
 
+/** A custom field's value as text: a label or person by its name, anything else as it is. */
+const shown = (value: unknown): unknown =>
+  (typeof value === "object" && value !== null && "name" in value ? value.name : undefined) ?? value
+
 const markdownOf = (
   task: Task,
   checklists: ReadonlyArray<{ name: string; items: ReadonlyArray<{ name: string; resolved: boolean }> }>,
@@ -29,9 +33,7 @@ const markdownOf = (
   if (task.timeEstimateMinutes != null) lines.push(`- Estimate: ${task.timeEstimateMinutes} min`)
   if (task.tags.length) lines.push(`- Tags: ${task.tags.map((t) => t.name).join(", ")}`)
   for (const field of task.customFields) {
-    const value = Array.isArray(field.value)
-      ? field.value.map((v: any) => v?.name ?? v).join(", ")
-      : ((field.value as any)?.name ?? field.value)
+    const value = Array.isArray(field.value) ? field.value.map(shown).join(", ") : shown(field.value)
     lines.push(`- ${field.name}: ${value}`)
   }
   if (task.description) lines.push("", task.description)

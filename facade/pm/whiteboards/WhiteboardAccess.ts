@@ -8,12 +8,11 @@ import * as DocumentStore from "../../../collab/DocumentStore.ts"
 import { LiveDocuments } from "../../../actors/LiveDocuments.ts"
 import { read } from "../../../actors/pm/WorkActor.ts"
 import { documentNameOf, PmWhiteboard } from "../../../actors/pmops/Whiteboards.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { Rejection, reject } from "../../../runtime/Rejection.ts"
 import type { RequestContext } from "../../Operation.ts"
 import { inWorkspace, onSpace, orDieSql } from "../WorkAccess.ts"
 
-const notFound = <E extends { readonly _tag: string }>(e: E) =>
-  e._tag === "Rejection" && (e as unknown as { code: string }).code === "not_found" ? reject("not_found", "No such whiteboard") : e
+const notFound = <E>(e: E) => (e instanceof Rejection && e.code === "not_found" ? reject("not_found", "No such whiteboard") : e)
 
 export const onWhiteboard = (context: RequestContext, whiteboardId: string, minimum: "viewer" | "member" = "viewer") =>
   Effect.gen(function* () {

@@ -28,7 +28,7 @@ const auditPage = (
 ) =>
   Effect.gen(function* () {
     const caller = yield* admin(context, workspaceId)
-    const history = yield* identity(workspaceId, "history", { by: caller.userId })
+    const history = yield* identity(workspaceId).history({ by: caller.userId })
     const matching = [...history]
       .reverse()
       .filter(

@@ -129,7 +129,7 @@ export const workspaceCoreOperations = [
           return yield* reject("invalid", "confirm must be the workspace's exact name", [
             { path: "query.confirm", message: `must be "${current.name}"` }
           ])
-        const { deletedAt } = yield* identity(params.workspaceId, "delete", { by: caller.userId })
+        const { deletedAt } = yield* identity(params.workspaceId).delete({ by: caller.userId })
         return { id: params.workspaceId, name: current.name, deletedAt, restorableUntil: restorableUntil(deletedAt) }
       })
   }),
@@ -148,7 +148,7 @@ export const workspaceCoreOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        yield* identity(params.workspaceId, "restore", { by: user.userId })
+        yield* identity(params.workspaceId).restore({ by: user.userId })
         return yield* summaryOf(context, params.workspaceId)
       })
   }),
@@ -183,7 +183,7 @@ export const workspaceCoreOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* inWorkspace(context, params.workspaceId)
-        yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId: caller.userId })
+        yield* identity(params.workspaceId).removeMember({ by: caller.userId, userId: caller.userId })
       })
   }),
   operation({
@@ -200,10 +200,8 @@ export const workspaceCoreOperations = [
       Effect.gen(function* () {
         yield* owner(context, params.workspaceId)
         const moved = yield* W.transferOwnership(context, params.workspaceId, body.userId).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" && e.code === "invalid"
-              ? reject("invalid", e.message, [{ path: "body.userId", message: e.details?.[0]?.message ?? "invalid" }])
-              : e
+          Effect.catchTag("InvalidNewOwner", (e) =>
+            Effect.fail(reject("invalid", e.message, [{ path: "body.userId", message: e.details[0].message }]))
           )
         )
         return moved

@@ -98,7 +98,7 @@ export const workspaceGuestsOperations = [
           }
         }
         const user = yield* userByEmail(body.email, "body.email")
-        yield* identity(params.workspaceId, "admit", {
+        yield* identity(params.workspaceId).admit({
           userId: user.id,
           role: body.role ?? "viewer",
           guest: { expiresAt },
@@ -139,7 +139,7 @@ export const workspaceGuestsOperations = [
         const caller = yield* admin(context, params.workspaceId)
         yield* aGuest(params.workspaceId, params.userId)
         const expiresAt = (yield* futureDate(body.expiresAt, "body.expiresAt")) ?? null
-        yield* identity(params.workspaceId, "setGuest", { by: caller.userId, userId: params.userId, guest: { expiresAt } })
+        yield* identity(params.workspaceId).setGuest({ by: caller.userId, userId: params.userId, guest: { expiresAt } })
         return yield* aGuest(params.workspaceId, params.userId)
       })
   }),
@@ -156,7 +156,7 @@ export const workspaceGuestsOperations = [
       Effect.gen(function* () {
         const caller = yield* admin(context, params.workspaceId)
         yield* aGuest(params.workspaceId, params.userId)
-        yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId: params.userId })
+        yield* identity(params.workspaceId).removeMember({ by: caller.userId, userId: params.userId })
       })
   }),
   operation({
@@ -178,9 +178,9 @@ export const workspaceGuestsOperations = [
         const caller = yield* admin(context, params.workspaceId)
         const guest = yield* aGuest(params.workspaceId, params.userId)
         yield* orDieSql(requireSeats(params.workspaceId, 1))
-        yield* identity(params.workspaceId, "setGuest", { by: caller.userId, userId: params.userId, guest: null })
+        yield* identity(params.workspaceId).setGuest({ by: caller.userId, userId: params.userId, guest: null })
         if (guest.role !== body.role)
-          yield* identity(params.workspaceId, "setMemberRole", { by: caller.userId, userId: params.userId, role: body.role })
+          yield* identity(params.workspaceId).setMemberRole({ by: caller.userId, userId: params.userId, role: body.role })
         return yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
       })
   })

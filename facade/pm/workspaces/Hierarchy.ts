@@ -410,7 +410,7 @@ export const workspaceHierarchyOperations = [
         }
         const created: Array<{ id: string; shortId: string; name: string }> = []
         for (const template of body.structure.spaces) {
-          const space = (yield* send(PmWorkspace, params.workspaceId, "importSpace", caller.userId, { template: template as never })) as {
+          const space = (yield* send(PmWorkspace, params.workspaceId, "importSpace", caller.userId, { template })) as {
             id: string
             shortId: string
             name: string

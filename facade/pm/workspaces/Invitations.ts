@@ -88,17 +88,19 @@ const acceptInvitation = (context: RequestContext, invitation: typeof Invitation
     const user = yield* userOf(context)
     if (invitation.email !== normalizeEmail(user.email)) return yield* reject("not_found", "No such invitation")
     yield* send(PmOrganization, invitation.workspaceId, "claimInvitation", user.userId, { invitationId: invitation.id, email: user.email })
-    yield* identity(invitation.workspaceId, "admit", {
-      userId: user.userId,
-      role: invitation.role,
-      via: "invitation",
-      by: invitation.invitedBy.id,
-      ...(invitation.guest ? { guest: { expiresAt: invitation.guestExpiresAt } } : {})
-    }).pipe(
-      Effect.tapError(() =>
-        send(PmOrganization, invitation.workspaceId, "reopenInvitation", user.userId, { invitationId: invitation.id }).pipe(Effect.ignore)
+    yield* identity(invitation.workspaceId)
+      .admit({
+        userId: user.userId,
+        role: invitation.role,
+        via: "invitation",
+        by: invitation.invitedBy.id,
+        ...(invitation.guest ? { guest: { expiresAt: invitation.guestExpiresAt } } : {})
+      })
+      .pipe(
+        Effect.tapError(() =>
+          send(PmOrganization, invitation.workspaceId, "reopenInvitation", user.userId, { invitationId: invitation.id }).pipe(Effect.ignore)
+        )
       )
-    )
     return {
       workspace: yield* summaryOf(context, invitation.workspaceId),
       member: yield* orDieSql(rosterEntry(invitation.workspaceId, user.userId))

@@ -112,9 +112,9 @@ export const workspaceInviteLinkOperations = [
         if ((yield* orDieSql(rosterOf(link.workspaceId))).some((m) => m.userId === user.userId))
           return yield* reject("conflict", "Already a member of this workspace")
         const { role } = yield* send(PmOrganization, link.workspaceId, "claimInviteLink", user.userId, { code: body.code })
-        yield* identity(link.workspaceId, "admit", { userId: user.userId, role, via: "invite_link" }).pipe(
-          Effect.tapError(() => send(PmOrganization, link.workspaceId, "unclaimInviteLink", user.userId, {}).pipe(Effect.ignore))
-        )
+        yield* identity(link.workspaceId)
+          .admit({ userId: user.userId, role, via: "invite_link" })
+          .pipe(Effect.tapError(() => send(PmOrganization, link.workspaceId, "unclaimInviteLink", user.userId, {}).pipe(Effect.ignore)))
         return {
           workspace: yield* summaryOf(context, link.workspaceId),
           member: yield* orDieSql(rosterEntry(link.workspaceId, user.userId))

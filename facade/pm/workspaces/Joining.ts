@@ -65,7 +65,7 @@ export const workspaceJoiningOperations = [
         const joinable = (yield* joinableFor(user.userId, user.email)).find((w) => w.id === params.workspaceId)
         if (joinable === undefined) return yield* reject("not_found", "No such workspace open to your e-mail domain")
         if (joinable.role !== "viewer") yield* orDieSql(requireSeats(params.workspaceId, 1))
-        yield* identity(params.workspaceId, "admit", { userId: user.userId, role: joinable.role, via: "domain" })
+        yield* identity(params.workspaceId).admit({ userId: user.userId, role: joinable.role, via: "domain" })
         return {
           workspace: yield* summaryOf(context, params.workspaceId),
           member: yield* orDieSql(rosterEntry(params.workspaceId, user.userId))

@@ -13,7 +13,9 @@ import { memberActivity, spaceMembershipsOf } from "../../../actors/pm/MemberRea
 import * as Reads from "../../../actors/pm/StructureReads.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 
-import { reject } from "../../../runtime/Rejection.ts"
+import type { ActorError } from "../../../runtime/ActorError.ts"
+import { type Rejection, reject } from "../../../runtime/Rejection.ts"
+import { type DomainError, refusalOf } from "../../HttpError.ts"
 import { raw, tagGroup } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
 import { inWorkspace, Limit, Offset, orDieSql, pageOf } from "../WorkAccess.ts"
@@ -51,10 +53,11 @@ const BulkResult = Schema.Struct({
   error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String }))
 }).annotate({ identifier: "BulkMemberResult" })
 
-const failure = (error: unknown) =>
-  typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "Rejection"
-    ? { code: (error as { code: string }).code, message: (error as { message: string }).message }
-    : undefined
+/** A row's refusal as its result's error; anything else (the runtime's failures) fails the whole request. */
+const failure = (error: Rejection | ActorError | DomainError) => {
+  const refusal = refusalOf(error)
+  return refusal === undefined ? undefined : { code: refusal.code, message: refusal.message }
+}
 
 const Deactivated = Schema.Struct({
   userId: Id,
@@ -197,7 +200,7 @@ export const workspaceMembersOperations = [
             Effect.gen(function* () {
               yield* orDieSql(requireSeats(params.workspaceId, 1))
               const user = yield* userByEmail(row.email, `body.members.${index}.email`)
-              yield* identity(params.workspaceId, "addMember", { by: caller.userId, userId: user.id, role: row.role })
+              yield* identity(params.workspaceId).addMember({ by: caller.userId, userId: user.id, role: row.role })
               return yield* orDieSql(rosterEntry(params.workspaceId, user.id))
             })
           )
@@ -229,7 +232,7 @@ export const workspaceMembersOperations = [
           const attempt = yield* Effect.result(
             Effect.gen(function* () {
               yield* orDieSql(rosterEntry(params.workspaceId, userId))
-              yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId })
+              yield* identity(params.workspaceId).removeMember({ by: caller.userId, userId })
             })
           )
           if (attempt._tag === "Success") items.push({ ref: userId, ok: true })
@@ -399,7 +402,7 @@ export const workspaceMembersOperations = [
         if (params.userId === caller.userId) return yield* reject("conflict", "You cannot deactivate yourself; leave the workspace instead")
         const entry = yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
         if (entry.role === "owner") return yield* reject("conflict", "The owner cannot be deactivated")
-        yield* identity(params.workspaceId, "removeMember", { by: caller.userId, userId: params.userId, reason: "deactivated" })
+        yield* identity(params.workspaceId).removeMember({ by: caller.userId, userId: params.userId, reason: "deactivated" })
         yield* send(PmOrganization, params.workspaceId, "recordDeactivation", caller.userId, { userId: params.userId, role: entry.role })
         return (yield* orDieSql(deactivationsOf(params.workspaceId, params.userId)))[0]!
       })
@@ -424,13 +427,15 @@ export const workspaceMembersOperations = [
           return yield* reject("not_found", "No deactivated member with this id")
         yield* orDieSql(requireSeats(params.workspaceId, 1))
         const role = yield* send(PmOrganization, params.workspaceId, "takeDeactivation", caller.userId, { userId: params.userId })
-        yield* identity(params.workspaceId, "admit", { userId: params.userId, role, via: "reactivation", by: caller.userId }).pipe(
-          Effect.tapError(() =>
-            send(PmOrganization, params.workspaceId, "restoreDeactivation", caller.userId, { userId: params.userId, role }).pipe(
-              Effect.ignore
+        yield* identity(params.workspaceId)
+          .admit({ userId: params.userId, role, via: "reactivation", by: caller.userId })
+          .pipe(
+            Effect.tapError(() =>
+              send(PmOrganization, params.workspaceId, "restoreDeactivation", caller.userId, { userId: params.userId, role }).pipe(
+                Effect.ignore
+              )
             )
           )
-        )
         return yield* orDieSql(rosterEntry(params.workspaceId, params.userId))
       })
   }),

@@ -10,7 +10,7 @@ import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
 import { rosterOf } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { type Config, configOf } from "../../../actors/pm/WorkspaceConfig.ts"
-import { ActorSystem } from "../../../runtime/ActorSystem.ts"
+import { ActorSystem, clientIn } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import type { RequestContext } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
@@ -29,16 +29,8 @@ export const bob = W.exampleMember
 export const alice = { userId: W.exampleWorkspace.ownerId, email: "alice@example.com", name: "Alice" }
 export const later = "2026-11-28T12:00:00.000Z"
 
-export const identity = <Tag extends keyof typeof Workspace.messages & string>(
-  workspaceId: string,
-  message: Tag,
-  payload: (typeof Workspace.messages)[Tag]["payload"]["Type"]
-) =>
-  ActorSystem.use((actors) => actors.ask(Workspace, workspaceId, message, payload as never)) as Effect.Effect<
-    (typeof Workspace.messages)[Tag]["success"]["Type"],
-    any,
-    ActorSystem
-  >
+/** The workspace's identity actor (members, roles, guests, deletion), asked through the ActorSystem in context. */
+export const identity = clientIn(Workspace)
 
 export const admin = (context: RequestContext, workspaceId: string) => inWorkspace(context, workspaceId, "admin")
 
@@ -74,10 +66,10 @@ export const exampleDetail = { ...bob, guest: false, guestExpiresAt: null }
 export const userByEmail = (email: string, path: string) =>
   Effect.gen(function* () {
     const actors = yield* ActorSystem
-    return yield* actors
-      .ask(Account, normalizeEmail(email), "profile", {})
+    return yield* Account.client(actors)(normalizeEmail(email))
+      .profile({})
       .pipe(
-        Effect.catchTag("Rejection", () =>
+        Effect.catchTag("UserNotFound", () =>
           Effect.fail(reject("not_found", "No user has that e-mail; they must register first", [{ path, message: "not registered" }]))
         )
       )
