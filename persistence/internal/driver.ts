@@ -13,10 +13,10 @@ import { undefinedParameter } from "./sqlValues.ts"
 
 /** One connection's worth of statements: the pool outside a transaction, the transaction's connection inside one. */
 export interface Connection {
-  /** One statement, `$n` parameters, extended protocol. */
-  readonly run: (text: string, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<Row>>
+  /** One statement, `$n` parameters, extended protocol; fails once `limitMillis` passed without an answer (backend default when absent). */
+  readonly run: (text: string, params: ReadonlyArray<unknown>, limitMillis?: number) => Promise<ReadonlyArray<Row>>
   /** One or more statements, no parameters, simple protocol. */
-  readonly runScript: (script: string) => Promise<void>
+  readonly runScript: (script: string, limitMillis?: number) => Promise<void>
 }
 
 export interface Driver extends Connection {
@@ -26,8 +26,16 @@ export interface Driver extends Connection {
    * returned promise resolves, ROLLBACK when it rejects; the result settles
    * after COMMIT/ROLLBACK (and rejects when COMMIT fails).
    */
-  readonly begin: (use: (connection: Connection) => Promise<void>) => Promise<void>
+  readonly begin: (use: (connection: Connection) => Promise<void>, limitMillis?: number) => Promise<void>
 }
+
+/**
+ * The client-side time limit of the statements run in this fiber (undefined:
+ * the backend's default, see `PostgresSql.defaultTimeLimitMillis`): a
+ * database that stops answering fails a statement instead of hanging it.
+ * Migrations raise it (they may wait for another process's migrations).
+ */
+export const TimeLimit = Context.Reference<number | undefined>("atrium/persistence/Sql/TimeLimit", { defaultValue: () => undefined })
 
 interface Transaction {
   readonly driver: Driver
@@ -102,7 +110,7 @@ interface OpenTransaction {
   readonly rollback: Effect.Effect<void>
 }
 
-const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
+const open = (driver: Driver, limitMillis: number | undefined): Effect.Effect<OpenTransaction, SqlError> =>
   Effect.callback<OpenTransaction, SqlError>((resume) => {
     let finish: (commit: boolean) => void = () => {}
     const done = new Promise<void>((resolve, reject) => {
@@ -132,7 +140,7 @@ const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
         })
       )
       return done
-    })
+    }, limitMillis)
     // Fails only when no connection arrived (begin itself failed); later resumes are ignored.
     result.then(
       () => {},
@@ -151,25 +159,29 @@ export const make = (driver: Driver): SqlShape => {
     Effect.suspend(() => {
       const invalid = checkParams(params)
       if (invalid !== undefined) return Effect.fail(invalid)
-      return Effect.tryPromise({
-        try: () => connection.run(text, params),
+      return Effect.flatMap(TimeLimit, (limit) =>
+        Effect.tryPromise({
+          try: () => connection.run(text, params, limit),
+          catch: (cause) => {
+            const error = toSqlError(cause)
+            if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
+            return error
+          }
+        })
+      )
+    })
+
+  const runScript = (connection: Connection, script: string, transaction?: Transaction) =>
+    Effect.flatMap(TimeLimit, (limit) =>
+      Effect.tryPromise({
+        try: () => connection.runScript(script, limit),
         catch: (cause) => {
           const error = toSqlError(cause)
           if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
           return error
         }
       })
-    })
-
-  const runScript = (connection: Connection, script: string, transaction?: Transaction) =>
-    Effect.tryPromise({
-      try: () => connection.runScript(script),
-      catch: (cause) => {
-        const error = toSqlError(cause)
-        if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
-        return error
-      }
-    })
+    )
 
   const ours = (transaction: Transaction | undefined): transaction is Transaction =>
     transaction !== undefined && transaction.driver === driver
@@ -205,7 +217,7 @@ export const make = (driver: Driver): SqlShape => {
       return Effect.flatMap(CurrentFence, (fence) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
-            const opened = yield* restore(open(driver))
+            const opened = yield* restore(open(driver, yield* TimeLimit))
             const state: Transaction = { driver, connection: opened.connection, aborted: false }
             const exit = yield* Effect.exit(
               restore(
