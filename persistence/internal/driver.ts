@@ -42,7 +42,20 @@ interface Transaction {
   readonly connection: Connection
   /** Set when a statement failed on the server: the transaction can only roll back. */
   aborted: boolean
+  /** The fence check's answer, until a statement of the body (or COMMIT) has waited for it (see `sendCheck`). */
+  verdict: Effect.Effect<void, SqlError> | undefined
 }
+
+/** `statement`, then the fence's verdict if still unread: the body goes on only once the check has passed. */
+const afterVerdict = <A>(transaction: Transaction, statement: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
+  Effect.suspend(() => {
+    if (transaction.verdict === undefined) return statement
+    return Effect.flatMap(Effect.exit(statement), (exit) => {
+      const verdict = transaction.verdict
+      transaction.verdict = undefined
+      return verdict === undefined ? exit : Effect.andThen(verdict, exit)
+    })
+  })
 
 /**
  * The transaction the current fiber runs in, if any. Every `Sql` built from a
@@ -189,27 +202,52 @@ export const make = (driver: Driver): SqlShape => {
   const boundTo = (transaction: Transaction): SqlShape => ({
     backend: driver.backend,
     query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
-      run(transaction.connection, text, params, transaction) as Effect.Effect<ReadonlyArray<R>, SqlError>,
+      afterVerdict(transaction, run(transaction.connection, text, params, transaction)) as Effect.Effect<ReadonlyArray<R>, SqlError>,
     transaction: (body) => body,
-    executeScript: (script) => runScript(transaction.connection, script, transaction)
+    executeScript: (script) => afterVerdict(transaction, runScript(transaction.connection, script, transaction))
   })
 
   /**
-   * Rolled back unless the shard's epoch is still the fence's (the row then stays locked against a bump until
-   * COMMIT); records the idempotency keys of the message being handled in the same statement.
+   * Sends the fence check, the transaction's first statement: it locks the shard's epoch row against a bump
+   * until COMMIT, and records the idempotency keys of the message being handled in the same statement. Its
+   * answer is not awaited before the body starts: the body's first statement goes out right behind it on
+   * the same connection (the server runs it after the check), and the body goes on only once both are
+   * answered (`afterVerdict`), so the check costs no round trip of its own. A refused fence rolls back.
    */
-  const checkFence = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> =>
-    Effect.flatMap(
+  const sendCheck = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> => {
+    const [text, params] =
       fence.requests === undefined || fence.requests.length === 0
-        ? run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state)
-        : run(state.connection, Fencing.checkAndRecordStatement, Fencing.checkAndRecordParams(fence.shard, fence.requests), state),
-      (rows) => {
+        ? [Fencing.checkStatement, Fencing.checkParams(fence.shard)]
+        : [Fencing.checkAndRecordStatement, Fencing.checkAndRecordParams(fence.shard, fence.requests)]
+    // Sent now, synchronously, so it is on the wire before anything the body sends.
+    const answer: Promise<Exit.Exit<ReadonlyArray<Row>, SqlError>> = state.connection.run(text, params).then(Exit.succeed, (cause) => {
+      const error = toSqlError(cause)
+      if (serverFailed(error)) state.aborted = true
+      return Exit.fail(error)
+    })
+    return Effect.flatMap(
+      Effect.promise(() => answer),
+      (exit): Effect.Effect<void, SqlError> => {
+        if (Exit.isFailure(exit)) return Effect.failCause(exit.cause)
+        const rows = exit.value
         const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
         if (current === fence.epoch) return Effect.void
         fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
         return Effect.die(fence.refused)
       }
     )
+  }
+
+  /** The body with the fence check in front of it; a verdict the body never waited for is read before COMMIT, and wins. */
+  const fenced = <A, E, R>(state: Transaction, fence: Fence, body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.suspend(() => {
+      state.verdict = sendCheck(state, fence)
+      return Effect.flatMap(Effect.exit(body), (exit) => {
+        const verdict = state.verdict
+        state.verdict = undefined
+        return verdict === undefined ? exit : Effect.andThen(verdict, exit)
+      })
+    })
 
   const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(CurrentTransaction, (current) => {
@@ -218,10 +256,10 @@ export const make = (driver: Driver): SqlShape => {
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
             const opened = yield* restore(open(driver, yield* TimeLimit))
-            const state: Transaction = { driver, connection: opened.connection, aborted: false }
+            const state: Transaction = { driver, connection: opened.connection, aborted: false, verdict: undefined }
             const exit = yield* Effect.exit(
               restore(
-                (fence === undefined ? body : Effect.andThen(checkFence(state, fence), body)).pipe(
+                (fence === undefined ? body : fenced(state, fence, body)).pipe(
                   Effect.provideService(Sql, boundTo(state)),
                   Effect.provideService(CurrentTransaction, state)
                 )
@@ -253,12 +291,16 @@ export const make = (driver: Driver): SqlShape => {
 
   const query = <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []): Effect.Effect<ReadonlyArray<R>, SqlError> =>
     Effect.flatMap(CurrentTransaction, (current) =>
-      ours(current) ? run(current.connection, text, params, current) : outside(query<Row>(text, params), run(driver, text, params), text)
+      ours(current)
+        ? afterVerdict(current, run(current.connection, text, params, current))
+        : outside(query<Row>(text, params), run(driver, text, params), text)
     ) as Effect.Effect<ReadonlyArray<R>, SqlError>
 
   const executeScript = (script: string): Effect.Effect<void, SqlError> =>
     Effect.flatMap(CurrentTransaction, (current) =>
-      ours(current) ? runScript(current.connection, script, current) : outside(executeScript(script), runScript(driver, script), script)
+      ours(current)
+        ? afterVerdict(current, runScript(current.connection, script, current))
+        : outside(executeScript(script), runScript(driver, script), script)
     )
 
   return { backend: driver.backend, query, transaction, executeScript }
