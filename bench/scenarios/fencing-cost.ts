@@ -7,9 +7,9 @@
  * store layer (`SqlActorStore.layer`: store, shard fences, request log) and
  * "unfenced" with the same store and request log but no `ShardFences` (the
  * runtime then carries no epoch and checks none). No product flag: the bench
- * composes the layer (`facade/Atrium.ts` `servicesWith`). Rounds alternate
- * fenced, unfenced, fenced, unfenced… so drift of a shared machine falls on
- * both; each variant's ops are summed over its rounds.
+ * composes the layer (`facade/Atrium.ts` `servicesWith`). Rounds go fenced,
+ * unfenced, then unfenced, fenced (ABBA), so drift of a shared machine falls
+ * on both alike; each variant's ops are summed over its rounds.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -21,7 +21,7 @@ import { Steps } from "../progress.ts"
 import type { Point, Scenario, Series, Target } from "../Scenario.ts"
 
 const TASKS = 32
-const ROUNDS = 2
+const ROUNDS = 4
 const now = () => performance.now()
 
 type Variant = "fenced" | "unfenced"
@@ -146,7 +146,7 @@ export const fencingCost: Scenario = {
   workload: (options) => [
     `One Atrium in the bench process on a fresh PostgreSQL database (in-process actor transport, one fenced shard); ${TASKS} tasks in one list.`,
     `${options.levels.at(-1)} closed-loop HTTP callers; per round and variant ${options.warmupSec} s warm-up (updateTask), then ${options.durationSec} s getTask, then ${options.durationSec} s updateTask (a unique description).`,
-    `${ROUNDS} rounds of fenced then unfenced (each variant started afresh per round); each variant's ops summed over its rounds.`,
+    `${ROUNDS} rounds, fenced then unfenced, then unfenced then fenced (ABBA; each variant started afresh per round); each variant's ops summed over its rounds.`,
     "The callers run in the same process as the server: both variants pay for them alike."
   ],
   estimateSec: (options) => ROUNDS * 2 * (15 + options.warmupSec + 2 * options.durationSec),
@@ -174,7 +174,8 @@ export const fencingCost: Scenario = {
     const machineBefore = readMachine()
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        for (const variant of ["fenced", "unfenced"] as const) {
+        // ABBA: fenced first in even rounds, unfenced first in odd ones, so neither always runs on the warmer machine.
+        for (const variant of round % 2 === 0 ? (["fenced", "unfenced"] as const) : (["unfenced", "fenced"] as const)) {
           steps.begin(`${variant}, round ${round + 1}`)
           const node = await startVariant(variant, database.url)
           try {
