@@ -11,6 +11,7 @@ import { unstorableText } from "../actors/StorableText.ts"
 import { isTransient } from "../runtime/ActorStore.ts"
 import { reject, type RejectionDetail } from "../runtime/Rejection.ts"
 import { authenticate } from "../actors/auth/Authenticate.ts"
+import * as IdempotencyKey from "./IdempotencyKey.ts"
 import { envelope, fromFailure, type HttpError, httpError } from "./HttpError.ts"
 import type { AnyOperation } from "./Operation.ts"
 import type { Principal } from "../actors/identity/Principal.ts"
@@ -169,13 +170,18 @@ const handle = (match: Match, request: IncomingRequest) => {
     const query = operation.query ? yield* decodeAt(operation.query, parseQuery(request.query), "query") : undefined
     const body = yield* decodeBody(operation, request)
     const upload = yield* decodeUpload(operation, request)
-    const result = yield* operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
+    const idempotencyKey =
+      principal !== undefined && IdempotencyKey.appliesTo(operation) ? yield* IdempotencyKey.parse(request.headers) : undefined
+    const handler = operation.handler(upload ? { params, query, body, upload } : { params, query, body }, {
       requestId: request.requestId,
       principal,
       origin: request.origin,
       headers: request.headers ?? {},
       ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {})
     })
+    const result = yield* idempotencyKey === undefined || principal === undefined
+      ? handler
+      : IdempotencyKey.withKey(handler, idempotencyKey, principal, request.method, request.path)
     const response = yield* reply(operation, result)
     const etag = response.headers.etag
     return etag !== undefined && request.ifNoneMatch === etag

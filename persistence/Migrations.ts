@@ -19,6 +19,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import { Sql, SqlError } from "./Sql.ts"
+import { TimeLimit } from "./internal/driver.ts"
 
 export interface Migration {
   readonly version: number
@@ -73,6 +74,12 @@ const CREATE_TABLE = `create table if not exists schema_migrations (
  * transaction. Returns the ones it applied (empty when up to date).
  */
 export const apply = (migrations: ReadonlyArray<Migration>): Effect.Effect<ReadonlyArray<Migration>, SqlError, Sql> =>
+  Effect.provideService(applyAll(migrations), TimeLimit, migrationTimeLimitMillis)
+
+/** A migration may wait for another process's migrations (the advisory lock) and rewrite large tables. */
+const migrationTimeLimitMillis = 30 * 60_000
+
+const applyAll = (migrations: ReadonlyArray<Migration>): Effect.Effect<ReadonlyArray<Migration>, SqlError, Sql> =>
   Effect.gen(function* () {
     const sql = yield* Sql
     const lock = sql.backend === "postgres" ? sql.query("select pg_advisory_xact_lock(hashtext('atrium/schema_migrations'))") : Effect.void

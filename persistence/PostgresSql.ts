@@ -44,55 +44,217 @@ const types = Object.fromEntries(
 ) as Record<string, postgres.PostgresType>
 
 type Client = postgres.Sql<Record<string, postgres.PostgresType>>
+type Session = Client | postgres.TransactionSql<Record<string, postgres.PostgresType>>
 
-const connectionOf = (client: Client | postgres.TransactionSql<Record<string, postgres.PostgresType>>): Driver.Connection => ({
-  run: (text, params) =>
-    client
-      .unsafe(
-        text,
-        // type 0: let the server infer every parameter's type (postgres.js would
-        // otherwise pin Date/boolean/bigint/Uint8Array to its own guess)
-        params.map((value) => client.typed(value as never, 0)) as Array<never>,
-        { prepare: true, simple: false } as postgres.UnsafeQueryOptions
-      )
-      .then((rows) => Array.from(rows) as ReadonlyArray<Record<string, unknown>>),
-  runScript: (script) =>
-    client
-      .unsafe(script)
-      .simple()
-      .then(() => undefined)
-})
+/** The database did not answer within the time limit: transient (`ETIMEDOUT`), the connection is given up. */
+const timedOut = (millis: number, what: string) =>
+  Object.assign(new Error(`the database did not answer ${what} within ${millis} ms`), { code: "ETIMEDOUT" })
 
-/** The `Sql` service of an open postgres.js client. */
-export const make = (client: Client): SqlShape =>
-  Driver.make({
-    backend: "postgres",
-    ...connectionOf(client),
-    begin: (use) => client.begin((transaction) => use(connectionOf(transaction))).then(() => undefined)
+/** A transaction's connection that is gone: refused here, so nothing more is written to it. */
+const connectionGone = () =>
+  Object.assign(new Error("the transaction's connection to the database was lost"), { code: "CONNECTION_CLOSED" })
+
+/**
+ * `promise`, or a rejection after `millis` (then `onExpired` runs). The
+ * statement itself is not cancelled: the connection it waits on is given up
+ * by `onExpired` (see `Pool.replace`).
+ */
+const limited = <A>(promise: Promise<A>, millis: number, what: string, onExpired: () => void): Promise<A> => {
+  if (!Number.isFinite(millis)) return promise
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onExpired()
+      reject(timedOut(millis, what))
+    }, millis)
   })
+  promise.catch(() => {}) // settled after the limit: observed here, nobody awaits it any more
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer))
+}
+
+const statement = (session: Session, text: string, params: ReadonlyArray<unknown>) =>
+  session
+    .unsafe(
+      text,
+      // type 0: let the server infer every parameter's type (postgres.js would
+      // otherwise pin Date/boolean/bigint/Uint8Array to its own guess)
+      params.map((value) => session.typed(value as never, 0)) as Array<never>,
+      { prepare: true, simple: false } as postgres.UnsafeQueryOptions
+    )
+    .then((rows) => Array.from(rows) as ReadonlyArray<Record<string, unknown>>)
+
+const script = (session: Session, text: string) =>
+  session
+    .unsafe(text)
+    .simple()
+    .then(() => undefined)
+
+/**
+ * The pool, replaced as a whole when the database stops answering: a statement
+ * past its time limit means the server or the path to it is stuck, and every
+ * connection shares that path. The old pool is ended at once (`end({ timeout: 0 })`
+ * terminates its connections: statements still waiting on them fail with
+ * CONNECTION_DESTROYED, and a terminated connection refuses further writes).
+ */
+interface Pool {
+  current: Client
+  generation: number
+  /** Gives up the pool of `generation` (a no-op when it was already replaced). */
+  readonly replace: (generation: number) => void
+}
+
+const makePool = (open: () => Client): Pool => {
+  const pool: Pool = {
+    current: open(),
+    generation: 0,
+    replace: (generation) => {
+      if (generation !== pool.generation) return
+      const old = pool.current
+      pool.current = open()
+      pool.generation++
+      void old.end({ timeout: 0 }).catch(() => {})
+    }
+  }
+  return pool
+}
+
+/**
+ * A transaction's connection: once its connection is lost (a statement failed
+ * with a connection error, a FATAL server error, or the transaction ended under
+ * it), nothing more is sent on it. postgres.js 3.4.9 keeps the connection of a
+ * transaction reserved after its socket closed, and a statement queued on it
+ * then writes to a null socket from a `setImmediate` (an uncaught TypeError
+ * that ends the process: porsager/postgres#1154, #1208); a connection that
+ * reconnected meanwhile would even run the statement outside the transaction.
+ */
+interface TransactionState {
+  lost: boolean
+}
+
+const isConnectionLoss = (cause: unknown): boolean => {
+  if (typeof cause !== "object" || cause === null) return false
+  const error = cause as { code?: unknown; severity?: unknown }
+  return error.severity === "FATAL" || error.severity === "PANIC" || (Driver.toSqlError(cause).transient === true && !("severity" in error))
+}
+
+const transactionConnection = (
+  session: Session,
+  state: TransactionState,
+  limit: (promise: Promise<unknown>, millis: number, what: string) => Promise<unknown>
+): Driver.Connection => {
+  const guarded = <A>(run: () => Promise<A>, millis: number, what: string): Promise<A> => {
+    if (state.lost) return Promise.reject(connectionGone())
+    return (limit(run(), millis, what) as Promise<A>).catch((cause: unknown) => {
+      if (isConnectionLoss(cause)) state.lost = true
+      throw cause
+    })
+  }
+  return {
+    run: (text, params, millis = defaultTimeLimitMillis) => guarded(() => statement(session, text, params), millis, "a statement"),
+    runScript: (text, millis = scriptTimeLimitMillis) => guarded(() => script(session, text), millis, "a script")
+  }
+}
+
+/**
+ * Client-side time limit of a statement (and of waiting for a connection, and
+ * of COMMIT): above the server's statement timeout of actor transactions (5 s,
+ * `internal/fencing.ts`), so a server that answers always answers first, and
+ * below the 7.5 s a node keeps serving a shard after its last lease renewal,
+ * so a node whose database stopped answering never waits on it past its
+ * lease. Migrations and scripts get longer (`Driver.TimeLimit`).
+ */
+export const defaultTimeLimitMillis = 7000
+const scriptTimeLimitMillis = 10 * 60_000
+
+/** The `Sql` service of a pool (`open` makes one, and is called again to replace it) and how to close it. */
+export const make = (open: () => Client): { readonly sql: SqlShape; readonly close: () => Promise<void> } => {
+  const pool = makePool(open)
+  const limit = <A>(promise: Promise<A>, millis: number, what: string) => {
+    const generation = pool.generation
+    return limited(promise, millis, what, () => pool.replace(generation))
+  }
+  const never = new Promise<never>(() => {})
+  const begin: Driver.Driver["begin"] = (use, millis = defaultTimeLimitMillis) =>
+    new Promise<void>((resolve, reject) => {
+      const generation = pool.generation
+      const state: TransactionState = { lost: false }
+      let settled = false
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const settle = (failed: boolean, cause?: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        if (failed) reject(cause)
+        else resolve()
+      }
+      // Waiting for a connection, and COMMIT/ROLLBACK once `use` settled, are limited like a statement.
+      const giveUp = (what: string) => () => {
+        pool.replace(generation)
+        settle(true, timedOut(millis, what))
+      }
+      if (Number.isFinite(millis)) timer = setTimeout(giveUp("with a connection"), millis)
+      const after = (what: string) => {
+        if (Number.isFinite(millis)) timer = setTimeout(giveUp(what), millis)
+      }
+      pool.current
+        .begin((transaction) => {
+          if (settled) return Promise.reject(timedOut(millis, "with a connection"))
+          clearTimeout(timer)
+          return use(transactionConnection(transaction, state, limit)).then(
+            (value) => {
+              // A lost connection is left alone: COMMIT would be written to it (see TransactionState).
+              if (state.lost) return (settle(true, connectionGone()), never)
+              after("to COMMIT")
+              return value
+            },
+            (cause: unknown) => {
+              if (state.lost) return (settle(true, connectionGone()), never)
+              after("to ROLLBACK")
+              throw cause
+            }
+          )
+        })
+        .then(
+          () => settle(false),
+          (cause: unknown) => {
+            // Ended under `use` (postgres.js rejects a transaction whose connection closed): nothing more goes to it.
+            state.lost = true
+            settle(true, cause)
+          }
+        )
+    })
+  const sql = Driver.make({
+    backend: "postgres",
+    run: (text, params, millis = defaultTimeLimitMillis) => limit(statement(pool.current, text, params), millis, "a statement"),
+    runScript: (text, millis = scriptTimeLimitMillis) => limit(script(pool.current, text), millis, "a script"),
+    begin
+  })
+  return { sql, close: () => pool.current.end({ timeout: 5 }) }
+}
 
 /** Opens a pool on `url` (a `postgres://` URL), checks it answers, and closes it on release. */
 export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Layer<Sql, SqlError> =>
   Layer.effect(
     Sql,
     Effect.gen(function* () {
-      const client = yield* Effect.acquireRelease(
+      const { sql } = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          postgres(url, {
-            max: options.max ?? 10,
-            prepare: true,
-            connect_timeout: options.connectTimeout ?? 10,
-            idle_timeout: options.idleTimeout ?? 60,
-            types,
-            onnotice: () => {}, // "relation … already exists, skipping" and friends
-            // jit off: requests run short statements, and a plan whose estimate crosses
-            // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
-            connection: { TimeZone: "UTC", application_name: "atrium", jit: "off" }
-          })
+          make(() =>
+            postgres(url, {
+              max: options.max ?? 10,
+              prepare: true,
+              connect_timeout: options.connectTimeout ?? 10,
+              idle_timeout: options.idleTimeout ?? 60,
+              types,
+              onnotice: () => {}, // "relation … already exists, skipping" and friends
+              // jit off: requests run short statements, and a plan whose estimate crosses
+              // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
+              connection: { TimeZone: "UTC", application_name: "atrium", jit: "off" }
+            })
+          )
         ),
-        (client) => Effect.promise(() => client.end({ timeout: 5 }))
+        (opened) => Effect.promise(opened.close)
       )
-      const sql = make(client)
       yield* sql.query("select 1")
       return sql
     })

@@ -2,16 +2,15 @@
  * `RequestLog` on the `Sql` service: the `actor_requests` table (migration
  * 158). Keys are inserted by the fence check of the message's transactions
  * (`internal/fencing.ts`), so this service only reads them and fills in
- * replies; `layer` also sweeps rows older than `retentionMillis` once a
- * minute (a re-send comes within one request deadline, 10 s by default, so
- * ten minutes leave a wide margin for clients that retry by hand).
+ * replies; `layer` also sweeps, once a minute, rows older than the
+ * retention (`retentionMillis`, see `runtime/RequestLog.ts`).
  */
 import { Effect, Layer } from "effect"
-import { RequestLog, type RequestLogShape } from "../runtime/RequestLog.ts"
+import { RequestLog, type RequestLogShape, retentionMillis } from "../runtime/RequestLog.ts"
 import { CurrentFence } from "../runtime/ShardFences.ts"
 import { Sql, type SqlError } from "./Sql.ts"
 
-export const retentionMillis = 10 * 60_000
+export { retentionMillis }
 const sweepMillis = 60_000
 
 export const make: Effect.Effect<RequestLogShape, never, Sql> = Effect.gen(function* () {

@@ -209,7 +209,8 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     const committed = fence?.committed === true
     for (const [member, own] of perMessage(envelope, outcome)) {
       const request = pending.find((p) => p.envelope === member)
-      if (request === undefined || !repeatable(member.tag, own)) continue
+      // A failure is kept too once a write of the message committed: a re-send gets that answer, not a bare "conflict".
+      if (request === undefined || !(committed || repeatable(member.tag, own))) continue
       recent.delete(request.key)
       recent.set(request.key, { outcome: own, delivered })
       if (recent.size > recentReplies) recent.delete(recent.keys().next().value!)
@@ -367,11 +368,21 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     state = undefined
     const interrupted = Cause.hasInterruptsOnly(cause)
     const squashed = interrupted ? undefined : Cause.squash(cause)
-    const failure = interrupted
-      ? new ActorUnavailable({ address, message: "handler interrupted" })
-      : isTransient(squashed)
-        ? new ActorUnavailable({ address, message: `the database did not answer: ${messageOf(squashed)}`, reason: "storage" })
-        : new ActorDefect({ address, message: messageOf(squashed) })
+    // Some of its writes committed before it failed (a handler that commits in several transactions): not
+    // "retry", which would apply them again, but "interrupted" (check first), also what a re-send of its key is told.
+    const partly = fence?.committed === true
+    const failure =
+      partly && (interrupted || isTransient(squashed))
+        ? new ActorUnavailable({
+            address,
+            message: `partly applied, then ${interrupted ? "interrupted" : `the database did not answer: ${messageOf(squashed)}`}; read the state before retrying`,
+            reason: "interrupted"
+          })
+        : interrupted
+          ? new ActorUnavailable({ address, message: "handler interrupted" })
+          : isTransient(squashed)
+            ? new ActorUnavailable({ address, message: `the database did not answer: ${messageOf(squashed)}`, reason: "storage" })
+            : new ActorDefect({ address, message: messageOf(squashed) })
     return Effect.andThen(
       Effect.logError(`actor handler defect in "${envelope.tag}"; restarting from persisted state`, cause).pipe(annotate(address)),
       finish(envelope, Exit.fail(failure))

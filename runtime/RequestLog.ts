@@ -10,6 +10,12 @@
 import { Context, type Effect } from "effect"
 import type { StoreFailure } from "./ActorStore.ts"
 
+/**
+ * How long a key is kept (and answered): a re-send by the runtime comes within one request deadline (10 s
+ * by default); ten minutes leave a wide margin for API clients that retry by hand (`Idempotency-Key`).
+ */
+export const retentionMillis = 10 * 60_000
+
 export interface RecordedRequest {
   /** The encoded reply (see `MessageCodec.encodeOutcome`); undefined: the writes committed but no reply was recorded. */
   readonly reply: string | undefined

@@ -69,12 +69,15 @@ export const extensions = [
  * handlers run in all of the above. Each step's requirements are checked
  * against what the steps below it provide.
  */
-const servicesBelowActors = (config: AtriumConfig) => {
+const servicesBelowActors = <Store = never>(
+  config: AtriumConfig,
+  store: Layer.Layer<ActorStore | Store, never, Layer.Services<typeof SqlActorStore.layer>>
+) => {
   const database = config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
   // An in-memory database keeps its blobs in a throwaway directory, not in a folder named "memory:".
   const blobDir = config.dataDir === PgliteSql.memory ? mkdtempSync(path.join(tmpdir(), "atrium-blobs-")) : config.dataDir
   const stores = Layer.mergeAll(
-    SqlActorStore.layer,
+    store,
     AccessTokens.layer,
     FileBlobStore.layer(blobDir),
     Layer.succeed(OperationRegistry, atriumRegistry)
@@ -99,10 +102,20 @@ const servicesBelowActors = (config: AtriumConfig) => {
 }
 
 /** What the server runs in: everything built below the actor system, and the actor system. */
-export type AtriumServices = Layer.Success<ReturnType<typeof servicesBelowActors>> | ActorSystem
+export type AtriumServices = Layer.Success<ReturnType<typeof servicesBelowActors<never>>> | ActorSystem
 
-export const services = (config: AtriumConfig) => {
-  const below = servicesBelowActors(config)
+export const services = (config: AtriumConfig) => servicesWith(config, SqlActorStore.layer)
+
+/**
+ * `services` on another actor store layer (`SqlActorStore.layer` provides the store, the shard fences and
+ * the request log): the bench composes one without `ShardFences`, to measure what the epoch check costs
+ * (bench/scenarios/fencing-cost.ts). Fences and the request log are optional to the runtime.
+ */
+export const servicesWith = <Store = never>(
+  config: AtriumConfig,
+  store: Layer.Layer<ActorStore | Store, never, Layer.Services<typeof SqlActorStore.layer>>
+) => {
+  const below = servicesBelowActors(config, store)
   // Each kind's handlers are typed with what they need (runtime/Actor.ts), but the kinds lists erase it
   // (ActorKind<any, any, any>), so the actor system is held to what the layers below it provide.
   const actors: Layer.Layer<ActorSystem, NatsTransportError, Layer.Success<typeof below>> = actorSystem(config)

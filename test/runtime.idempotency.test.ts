@@ -11,7 +11,7 @@ import { Context, Effect, Exit, Layer, Logger, Schema, Scope } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Database from "../persistence/Database.ts"
 import * as PgliteSql from "../persistence/PgliteSql.ts"
-import { Sql } from "../persistence/Sql.ts"
+import { Sql, SqlError } from "../persistence/Sql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
 import * as SqlRequestLog from "../persistence/SqlRequestLog.ts"
 import { Actor } from "../runtime/Actor.ts"
@@ -31,7 +31,12 @@ const Ledger = Actor<{ readonly entries: number }>()({
       (rows) => ({ entries: rows[0]!.n })
     ),
   messages: {
-    Append: { payload: Schema.Struct({ note: Schema.String }), success: Schema.Struct({ entries: Schema.Number }) }
+    Append: { payload: Schema.Struct({ note: Schema.String }), success: Schema.Struct({ entries: Schema.Number }) },
+    /** Commits its row, then fails: a defect, or a database that stopped answering (a handler that commits in steps). */
+    AppendThenFail: {
+      payload: Schema.Struct({ note: Schema.String, transient: Schema.Boolean }),
+      success: Schema.Struct({ entries: Schema.Number })
+    }
   },
   handlers: {
     Append: ({ note }, ctx) =>
@@ -39,6 +44,13 @@ const Ledger = Actor<{ readonly entries: number }>()({
         yield* Effect.orDie(Sql.use((sql) => sql.query("insert into test_ledger (ledger, note) values ($1, $2)", [ctx.address.id, note])))
         ctx.setState({ entries: ctx.state.entries + 1 })
         return { entries: ctx.state.entries + 1 }
+      }),
+    AppendThenFail: ({ note, transient }, ctx) =>
+      Effect.gen(function* () {
+        yield* Effect.orDie(Sql.use((sql) => sql.query("insert into test_ledger (ledger, note) values ($1, $2)", [ctx.address.id, note])))
+        return yield* transient
+          ? Effect.die(new SqlError({ message: "connection lost on the second step", transient: true }))
+          : Effect.die(new Error("the second step is broken"))
       })
   }
 })
@@ -132,6 +144,26 @@ describe("idempotency keys", () => {
     const refused = await run(Effect.flip(system().ask(Ledger, "l-3", "Append", { note: "again" }, { idempotencyKey: "key-lost" })))
     expect(refused).toMatchObject({ _tag: "Rejection", code: "conflict" })
     expect(await ledgerRows("l-3")).toEqual([])
+  })
+
+  it("answers a re-send of a write that failed after a commit with that failure, and never runs it again", async () => {
+    const send = (asker: ActorSystemShape, transient: boolean, key: string) =>
+      run(Effect.flip(asker.ask(Ledger, "l-5", "AppendThenFail", { note: key, transient }, { idempotencyKey: key })))
+    const broken = await send(system(), false, "key-half-defect")
+    expect(broken).toMatchObject({ _tag: "ActorDefect", message: "the second step is broken" })
+    const stalled = await send(system(), true, "key-half-transient")
+    // Not "storage" (retry): some of it was applied, so the caller is told to check first.
+    expect(stalled).toMatchObject({ _tag: "ActorUnavailable", reason: "interrupted" })
+    expect(stalled.message).toContain("partly applied")
+    // Sent again: the same answer, from this activation and from the record on a node that never saw it; not run again.
+    expect(await send(system(), false, "key-half-defect")).toEqual(broken)
+    expect(await send(system(), true, "key-half-transient")).toEqual(stalled)
+    await untilRecorded("key-half-defect")
+    await untilRecorded("key-half-transient")
+    const next = await secondNode()
+    expect(await send(next, false, "key-half-defect")).toEqual(broken)
+    expect(await send(next, true, "key-half-transient")).toEqual(stalled)
+    expect((await ledgerRows("l-5")).map((row) => row.note).sort()).toEqual(["key-half-defect", "key-half-transient"])
   })
 
   it("records nothing for a write that was not applied, so sending it again runs it", async () => {

@@ -4,6 +4,7 @@ import { actors } from "./actors.ts"
 import { automations } from "./automations.ts"
 import { cluster } from "./cluster.ts"
 import { clusterFaults } from "./cluster-faults.ts"
+import { fencingCost } from "./fencing-cost.ts"
 import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
 import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
@@ -26,6 +27,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   lensEval,
   cluster,
   clusterFaults,
+  fencingCost,
   feedbackVotes,
   webhooks,
   automations,

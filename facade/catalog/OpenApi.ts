@@ -1,6 +1,7 @@
 /** An OpenAPI 3.1 document per service at `{base}/v1/openapi.json`, derived from the registry. */
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
+import * as IdempotencyKey from "../IdempotencyKey.ts"
 import { essenceOf, isJsonMediaType, raw, type ServiceName, tagGroup } from "../Operation.ts"
 import type { Registry } from "../Registry.ts"
 import { describe, errorEnvelopeSchema, type JsonSchema } from "./Describe.ts"
@@ -15,7 +16,11 @@ const OpenApiDocument = Schema.Struct({
   servers: Schema.Array(Schema.Struct({ url: Schema.String })),
   tags: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.optionalKey(Schema.String) })),
   paths: Schema.Record(Schema.String, Schema.Record(Schema.String, Json)),
-  components: Schema.Struct({ schemas: Schema.Record(Schema.String, Json), securitySchemes: Schema.Record(Schema.String, Json) })
+  components: Schema.Struct({
+    schemas: Schema.Record(Schema.String, Json),
+    parameters: Schema.Record(Schema.String, Json),
+    securitySchemes: Schema.Record(Schema.String, Json)
+  })
 }).annotate({ identifier: "OpenApiDocument" })
 
 const securitySchemes = {
@@ -66,7 +71,9 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
       security: securityOf(op.auth),
       ...(op.scopes.length > 0 ? { "x-scopes": op.scopes } : {}),
       ...(op.mcp ? { "x-mcp-tool": op.mcp.tool } : {}),
-      parameters: description.parameters,
+      parameters: IdempotencyKey.appliesTo(op)
+        ? [...description.parameters, { $ref: "#/components/parameters/IdempotencyKey" }]
+        : description.parameters,
       ...(description.requestBody
         ? {
             requestBody: {
@@ -92,7 +99,7 @@ export const openApiDocument = (registry: Registry, service: ServiceName, origin
     servers: [{ url: `${origin}${info.basePath}` }],
     tags: info.tags.map((t) => ({ name: t.tag, ...(t.description ? { description: t.description } : {}) })),
     paths,
-    components: { schemas, securitySchemes }
+    components: { schemas, parameters: { IdempotencyKey: IdempotencyKey.parameter }, securitySchemes }
   }
 }
 

@@ -2,8 +2,6 @@
 import { examplesById } from "../Operation.ts"
 import { ex } from "../../actors/wiki/DiscoveryViews.ts"
 import { CloseCode } from "../../collab/SocketAdapter.ts"
-import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
-import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
 
 export const closeCodes = {
   [String(CloseCode.badFrame)]: "A malformed or unknown frame (that socket only)",

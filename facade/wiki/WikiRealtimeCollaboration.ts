@@ -10,9 +10,9 @@
  * authentication.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 
-import { callerOf, documentRightOf, pageAccess, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
+import { callerOf, documentRightOf, pageAccess } from "../../actors/wiki/WikiAccess.ts"
 import { LiveDocuments } from "../../actors/LiveDocuments.ts"
 import { CollabServer } from "../../collab/LiveDocumentsLive.ts"
 

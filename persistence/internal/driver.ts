@@ -13,10 +13,10 @@ import { undefinedParameter } from "./sqlValues.ts"
 
 /** One connection's worth of statements: the pool outside a transaction, the transaction's connection inside one. */
 export interface Connection {
-  /** One statement, `$n` parameters, extended protocol. */
-  readonly run: (text: string, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<Row>>
+  /** One statement, `$n` parameters, extended protocol; fails once `limitMillis` passed without an answer (backend default when absent). */
+  readonly run: (text: string, params: ReadonlyArray<unknown>, limitMillis?: number) => Promise<ReadonlyArray<Row>>
   /** One or more statements, no parameters, simple protocol. */
-  readonly runScript: (script: string) => Promise<void>
+  readonly runScript: (script: string, limitMillis?: number) => Promise<void>
 }
 
 export interface Driver extends Connection {
@@ -26,15 +26,36 @@ export interface Driver extends Connection {
    * returned promise resolves, ROLLBACK when it rejects; the result settles
    * after COMMIT/ROLLBACK (and rejects when COMMIT fails).
    */
-  readonly begin: (use: (connection: Connection) => Promise<void>) => Promise<void>
+  readonly begin: (use: (connection: Connection) => Promise<void>, limitMillis?: number) => Promise<void>
 }
+
+/**
+ * The client-side time limit of the statements run in this fiber (undefined:
+ * the backend's default, see `PostgresSql.defaultTimeLimitMillis`): a
+ * database that stops answering fails a statement instead of hanging it.
+ * Migrations raise it (they may wait for another process's migrations).
+ */
+export const TimeLimit = Context.Reference<number | undefined>("atrium/persistence/Sql/TimeLimit", { defaultValue: () => undefined })
 
 interface Transaction {
   readonly driver: Driver
   readonly connection: Connection
   /** Set when a statement failed on the server: the transaction can only roll back. */
   aborted: boolean
+  /** The fence check's answer, until a statement of the body (or COMMIT) has waited for it (see `sendCheck`). */
+  verdict: Effect.Effect<void, SqlError> | undefined
 }
+
+/** `statement`, then the fence's verdict if still unread: the body goes on only once the check has passed. */
+const afterVerdict = <A>(transaction: Transaction, statement: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
+  Effect.suspend(() => {
+    if (transaction.verdict === undefined) return statement
+    return Effect.flatMap(Effect.exit(statement), (exit) => {
+      const verdict = transaction.verdict
+      transaction.verdict = undefined
+      return verdict === undefined ? exit : Effect.andThen(verdict, exit)
+    })
+  })
 
 /**
  * The transaction the current fiber runs in, if any. Every `Sql` built from a
@@ -102,7 +123,7 @@ interface OpenTransaction {
   readonly rollback: Effect.Effect<void>
 }
 
-const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
+const open = (driver: Driver, limitMillis: number | undefined): Effect.Effect<OpenTransaction, SqlError> =>
   Effect.callback<OpenTransaction, SqlError>((resume) => {
     let finish: (commit: boolean) => void = () => {}
     const done = new Promise<void>((resolve, reject) => {
@@ -132,7 +153,7 @@ const open = (driver: Driver): Effect.Effect<OpenTransaction, SqlError> =>
         })
       )
       return done
-    })
+    }, limitMillis)
     // Fails only when no connection arrived (begin itself failed); later resumes are ignored.
     result.then(
       () => {},
@@ -151,25 +172,29 @@ export const make = (driver: Driver): SqlShape => {
     Effect.suspend(() => {
       const invalid = checkParams(params)
       if (invalid !== undefined) return Effect.fail(invalid)
-      return Effect.tryPromise({
-        try: () => connection.run(text, params),
+      return Effect.flatMap(TimeLimit, (limit) =>
+        Effect.tryPromise({
+          try: () => connection.run(text, params, limit),
+          catch: (cause) => {
+            const error = toSqlError(cause)
+            if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
+            return error
+          }
+        })
+      )
+    })
+
+  const runScript = (connection: Connection, script: string, transaction?: Transaction) =>
+    Effect.flatMap(TimeLimit, (limit) =>
+      Effect.tryPromise({
+        try: () => connection.runScript(script, limit),
         catch: (cause) => {
           const error = toSqlError(cause)
           if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
           return error
         }
       })
-    })
-
-  const runScript = (connection: Connection, script: string, transaction?: Transaction) =>
-    Effect.tryPromise({
-      try: () => connection.runScript(script),
-      catch: (cause) => {
-        const error = toSqlError(cause)
-        if (transaction !== undefined && serverFailed(error)) transaction.aborted = true
-        return error
-      }
-    })
+    )
 
   const ours = (transaction: Transaction | undefined): transaction is Transaction =>
     transaction !== undefined && transaction.driver === driver
@@ -177,27 +202,52 @@ export const make = (driver: Driver): SqlShape => {
   const boundTo = (transaction: Transaction): SqlShape => ({
     backend: driver.backend,
     query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
-      run(transaction.connection, text, params, transaction) as Effect.Effect<ReadonlyArray<R>, SqlError>,
+      afterVerdict(transaction, run(transaction.connection, text, params, transaction)) as Effect.Effect<ReadonlyArray<R>, SqlError>,
     transaction: (body) => body,
-    executeScript: (script) => runScript(transaction.connection, script, transaction)
+    executeScript: (script) => afterVerdict(transaction, runScript(transaction.connection, script, transaction))
   })
 
   /**
-   * Rolled back unless the shard's epoch is still the fence's (the row then stays locked against a bump until
-   * COMMIT); records the idempotency keys of the message being handled in the same statement.
+   * Sends the fence check, the transaction's first statement: it locks the shard's epoch row against a bump
+   * until COMMIT, and records the idempotency keys of the message being handled in the same statement. Its
+   * answer is not awaited before the body starts: the body's first statement goes out right behind it on
+   * the same connection (the server runs it after the check), and the body goes on only once both are
+   * answered (`afterVerdict`), so the check costs no round trip of its own. A refused fence rolls back.
    */
-  const checkFence = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> =>
-    Effect.flatMap(
+  const sendCheck = (state: Transaction, fence: Fence): Effect.Effect<void, SqlError> => {
+    const [text, params] =
       fence.requests === undefined || fence.requests.length === 0
-        ? run(state.connection, Fencing.checkStatement, Fencing.checkParams(fence.shard), state)
-        : run(state.connection, Fencing.checkAndRecordStatement, Fencing.checkAndRecordParams(fence.shard, fence.requests), state),
-      (rows) => {
+        ? [Fencing.checkStatement, Fencing.checkParams(fence.shard)]
+        : [Fencing.checkAndRecordStatement, Fencing.checkAndRecordParams(fence.shard, fence.requests)]
+    // Sent now, synchronously, so it is on the wire before anything the body sends.
+    const answer: Promise<Exit.Exit<ReadonlyArray<Row>, SqlError>> = state.connection.run(text, params).then(Exit.succeed, (cause) => {
+      const error = toSqlError(cause)
+      if (serverFailed(error)) state.aborted = true
+      return Exit.fail(error)
+    })
+    return Effect.flatMap(
+      Effect.promise(() => answer),
+      (exit): Effect.Effect<void, SqlError> => {
+        if (Exit.isFailure(exit)) return Effect.failCause(exit.cause)
+        const rows = exit.value
         const current = rows.length === 0 ? undefined : Number(rows[0]!.epoch)
         if (current === fence.epoch) return Effect.void
         fence.refused = new Fenced({ shard: fence.shard, epoch: fence.epoch, current })
         return Effect.die(fence.refused)
       }
     )
+  }
+
+  /** The body with the fence check in front of it; a verdict the body never waited for is read before COMMIT, and wins. */
+  const fenced = <A, E, R>(state: Transaction, fence: Fence, body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.suspend(() => {
+      state.verdict = sendCheck(state, fence)
+      return Effect.flatMap(Effect.exit(body), (exit) => {
+        const verdict = state.verdict
+        state.verdict = undefined
+        return verdict === undefined ? exit : Effect.andThen(verdict, exit)
+      })
+    })
 
   const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(CurrentTransaction, (current) => {
@@ -205,11 +255,11 @@ export const make = (driver: Driver): SqlShape => {
       return Effect.flatMap(CurrentFence, (fence) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
-            const opened = yield* restore(open(driver))
-            const state: Transaction = { driver, connection: opened.connection, aborted: false }
+            const opened = yield* restore(open(driver, yield* TimeLimit))
+            const state: Transaction = { driver, connection: opened.connection, aborted: false, verdict: undefined }
             const exit = yield* Effect.exit(
               restore(
-                (fence === undefined ? body : Effect.andThen(checkFence(state, fence), body)).pipe(
+                (fence === undefined ? body : fenced(state, fence, body)).pipe(
                   Effect.provideService(Sql, boundTo(state)),
                   Effect.provideService(CurrentTransaction, state)
                 )
@@ -241,12 +291,16 @@ export const make = (driver: Driver): SqlShape => {
 
   const query = <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []): Effect.Effect<ReadonlyArray<R>, SqlError> =>
     Effect.flatMap(CurrentTransaction, (current) =>
-      ours(current) ? run(current.connection, text, params, current) : outside(query<Row>(text, params), run(driver, text, params), text)
+      ours(current)
+        ? afterVerdict(current, run(current.connection, text, params, current))
+        : outside(query<Row>(text, params), run(driver, text, params), text)
     ) as Effect.Effect<ReadonlyArray<R>, SqlError>
 
   const executeScript = (script: string): Effect.Effect<void, SqlError> =>
     Effect.flatMap(CurrentTransaction, (current) =>
-      ours(current) ? runScript(current.connection, script, current) : outside(executeScript(script), runScript(driver, script), script)
+      ours(current)
+        ? afterVerdict(current, runScript(current.connection, script, current))
+        : outside(executeScript(script), runScript(driver, script), script)
     )
 
   return { backend: driver.backend, query, transaction, executeScript }
