@@ -45,6 +45,7 @@ const DEMO_USERS = [
 ] as const
 
 const DAY = 86_400_000
+const HOUR = 3_600_000
 
 export interface DemoSeed {
   readonly workspaceId: string
@@ -213,14 +214,16 @@ const runSprint = (
  * `startedDaysAgo`, each finished task done on its day, a completed one ended on its end date.
  */
 const placeInPast = (sprintId: string, { created }: SeededTasks, sprint: (typeof DEMO_SPRINTS)[keyof typeof DEMO_SPRINTS], now: number) => {
-  const startedAt = now - sprint.startedDaysAgo * DAY
+  // 08:00 UTC of its first day (burndown days are UTC days): counted from the time of day instead, a seed run late
+  // in the evening would put each finished task on the next day's point.
+  const startedAt = Math.floor(now / DAY) * DAY - sprint.startedDaysAgo * DAY + 8 * HOUR
   const idOf = (name: string) => created.find((candidate) => candidate.name === name)!.id
   // Like a refused operation, a failure here stops the seed.
   return Effect.orDie(
     placeSprintInPast(sprintId, {
       startedAt,
-      // A few hours into its day, so the day's point of the burndown counts it.
-      finishedAt: new Map(sprint.finished.map(([name, day]) => [idOf(name), startedAt + day * DAY + 3 * 3_600_000]))
+      // A few hours into its day, so the day's point of the burndown counts it (never later than now).
+      finishedAt: new Map(sprint.finished.map(([name, day]) => [idOf(name), Math.min(startedAt + day * DAY + 3 * HOUR, now - 60_000)]))
     })
   )
 }
