@@ -87,8 +87,9 @@ export const RoadmapView = ({
       <p className="muted small" id="roadmap-help">
         Focus a request, then use ↑ / ↓ within a column and ← / → between columns.
       </p>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys move focus between the links inside (a roving grid of links) */}
-      <div className="roadmap" onKeyDown={navigate}>
+      {/* The columns scroll sideways on a phone: the region takes focus so the keyboard can scroll it even with no card in it. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
+      <section className="roadmap" aria-label="Roadmap columns" tabIndex={0} onKeyDown={navigate}>
         {columns
           .filter((column) => column.type !== "declined")
           .map((column) => (
@@ -112,7 +113,7 @@ export const RoadmapView = ({
               </ul>
             </section>
           ))}
-      </div>
+      </section>
     </>
   )
 }
