@@ -1,9 +1,11 @@
 /** Request and response examples of the operations in TaskFeedback.ts, by operationId. */
 import { ex } from "../feedback/deskExamples.ts"
-import { exampleLinkedFeedback, exampleLinkedTask } from "../feedback/WorkLinkViews.ts"
+import { exampleLinkedFeedback } from "../feedback/WorkLinkViews.ts"
 import { examplesById } from "../Operation.ts"
+import { exampleIds } from "./WorkAccess.ts"
 
-const taskId = exampleLinkedTask.taskId
+// pm's example task, as every other work operation's examples name it.
+const taskId = exampleIds.task
 const linked = { status: 200, body: { items: [exampleLinkedFeedback] } }
 const none = { status: 200, body: { items: [] } }
 

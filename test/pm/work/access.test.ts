@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fullPath } from "../../../facade/Registry.ts"
 import { pmWorkOperations } from "../../../facade/pm/work.ts"
 import { exampleIds } from "../../../facade/pm/WorkAccess.ts"
+import { ex as feedbackIds } from "../../../facade/feedback/deskExamples.ts"
 import { expectStatus, type PmAtrium, setupWorkspace, startPmAtrium } from "./support/pmAtrium.ts"
 
 let atrium: PmAtrium
@@ -53,7 +54,30 @@ beforeAll(async () => {
   const trashed = await call("POST", `/lists/${list.id}/tasks`, { name: "Trashed" })
   expectStatus(await atrium.request("DELETE", `/pm/v1/tasks/${trashed.id}`, { token: w.owner.token }), 204)
   overrides.set("restoreDeletedTask", new Map([[exampleIds.task, trashed.id]]))
+  // A board with a request and a bug report, for the operations that link a task to the feedback it delivers.
+  const board = await atrium.request("POST", "/feedback/v1/boards", {
+    token: w.owner.token,
+    body: { workspaceId: w.workspaceId, name: "Ideas", slug: `ideas-${Date.now().toString(36)}`, visibility: "public" }
+  })
+  const request = expectStatus(
+    await atrium.request("POST", `/feedback/v1/boards/${expectStatus(board, 201).id}/feature-requests`, {
+      token: w.owner.token,
+      body: { title: "Dark mode" }
+    }),
+    201
+  )
+  const bug = expectStatus(
+    await atrium.request("POST", `/feedback/v1/boards/${board.body.id}/bug-reports`, {
+      token: w.owner.token,
+      body: { title: "Export fails" }
+    }),
+    201
+  )
   const pairs: Array<[string, string]> = [
+    [feedbackIds.featureRequestId, request.id],
+    [feedbackIds.bugReportId, bug.id],
+    [feedbackIds.slug, board.body.slug],
+    ["FR-12", request.shortId],
     [exampleIds.workspace, w.workspaceId],
     [exampleIds.space, space.id],
     [exampleIds.folder, folder.id],
@@ -115,9 +139,11 @@ const send = (op: (typeof pmWorkOperations)[number], token: string) => {
   return atrium.request(op.method, path, body === undefined ? { token } : { token, body })
 }
 
-const isWrite = (op: (typeof pmWorkOperations)[number]) => op.scopes.includes("tasks:write")
+// A write of any service's data: linking a task to a feature request writes feedback's (feedback:write).
+const isWrite = (op: (typeof pmWorkOperations)[number]) => op.scopes.some((scope) => scope.endsWith(":write"))
 
 describe("every work operation checks who is asking", () => {
+  // The seed's work tags, and the two beyond it that show the feature requests a task delivers (issue 24).
   it("covers the seed's tags", () => {
     const tags = new Set(pmWorkOperations.map((op) => op.tag))
     expect([...tags].sort()).toEqual([
@@ -130,6 +156,8 @@ describe("every work operation checks who is asking", () => {
       "Spaces",
       "Structure (Lite)",
       "Tags",
+      "Task Feedback",
+      "Task Feedback (Lite)",
       "Tasks",
       "Tasks (Lite)"
     ])
