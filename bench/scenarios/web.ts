@@ -158,15 +158,12 @@ export const web: Scenario = {
     })
     try {
       const origin = server.url
-      // The demo is seeded after the banner: wait until Ada can sign in and sees her workspace.
-      let ada: Api | undefined
-      for (let attempt = 0; ada === undefined; attempt++) {
-        ada = await apiAs(origin, DEMO_EMAIL).catch((error) => {
-          if (attempt > 600) throw error
-          return undefined
-        })
-        if (ada === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+      // The demo is seeded after the banner: wait until the server says it is done.
+      for (let waited = 0; !/Demo data seeded|Demo: the store is not empty/.test(server.output()); waited += 100) {
+        if (waited > 180_000) throw new Error(`the demo was not seeded within 3 minutes:\n${server.output().slice(-2000)}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
       }
+      const ada = await apiAs(origin, DEMO_EMAIL)
       const workspace = ((await ada.call("GET", "/pm/v1/workspaces")).items as Array<{ id: string; name: string }>)[0]!
       const space = await ada.call("POST", `/pm/v1/workspaces/${workspace.id}/spaces`, { name: "Bench" })
       const list = await ada.call("POST", `/pm/v1/spaces/${space.id}/lists`, { name: "Live board" })
