@@ -230,7 +230,13 @@ describe.skipIf(!available)("NATS actor runtime: two nodes in one process", () =
         },
         15_000
       )
-      await new Promise((r) => setTimeout(r, 300))
+      // The writers keep going until a moved actor has answered from its new node (on a loaded machine the
+      // first ask after the hand-over can take longer than a fixed pause).
+      await waitFor(
+        "an actor re-activated on its new node",
+        async () => (ids.some((id) => (store.loads.get(`Counter/${id}`) ?? 0) > 1) ? true : undefined),
+        15_000
+      )
       stop = true
       const results = await streams
       let moved = 0

@@ -371,7 +371,7 @@ const streamChannel =
     const ticket = await call(`${reader.server.url}/pm/v1/ws/ticket`, "POST", { workspaceId: cluster.workspaceId }, cluster.token)
     const socket = new WebSocket(ticket.url as string, { perMessageDeflate: false })
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 10 s`)), 10_000)
+      const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 30 s`)), 30_000)
       socket.once("error", reject)
       socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: cluster.workspaceId })))
       socket.on("message", (data: Buffer) => {
