@@ -29,20 +29,16 @@ import {
   demoMeetings,
   demoNotes,
   demoPages,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  DEMO_SECOND_EMAIL,
+  DEMO_USERS,
   demoTasks
 } from "./DemoContent.ts"
 import { type Invocation, invokeById } from "./Invoke.ts"
 import type { ServiceName } from "./Operation.ts"
 import { OperationRegistry, type Registry } from "./Registry.ts"
 import { scopes } from "./Scopes.ts"
-
-export const DEMO_EMAIL = "demo@atrium.local"
-export const DEMO_SECOND_EMAIL = "ben@atrium.local"
-export const DEMO_PASSWORD = "atrium-demo-password"
-const DEMO_USERS = [
-  { email: DEMO_EMAIL, name: "Ada Demo" },
-  { email: DEMO_SECOND_EMAIL, name: "Ben Demo" }
-] as const
 
 const DAY = 86_400_000
 const HOUR = 3_600_000

@@ -4,6 +4,15 @@
  * rich text the editor shows (headings, marks, links, lists, quotes, code).
  */
 
+/** The two demo people (Ada is the workspace's owner); both sign in with `DEMO_PASSWORD`. */
+export const DEMO_EMAIL = "demo@atrium.local"
+export const DEMO_SECOND_EMAIL = "ben@atrium.local"
+export const DEMO_PASSWORD = "atrium-demo-password"
+export const DEMO_USERS = [
+  { email: DEMO_EMAIL, name: "Ada Demo" },
+  { email: DEMO_SECOND_EMAIL, name: "Ben Demo" }
+] as const
+
 export interface DemoTask {
   readonly list: string
   readonly name: string

@@ -10,7 +10,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL, demoBoardSlug, seedDemo } from "../facade/Demo.ts"
+import { demoBoardSlug, seedDemo } from "../facade/Demo.ts"
+import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL } from "../facade/DemoContent.ts"
 import { DEMO_BOARD, DEMO_QUESTIONS, DEMO_SERIES, DEMO_SPRINTS, demoNotes } from "../facade/DemoContent.ts"
 import { startAtrium, type TestServer } from "./support/atrium.ts"
 

@@ -14,7 +14,7 @@ import { ANSWERABLE, halfOf, type Question, UNANSWERABLE } from "../lens/questio
 import { failureOf, figuresOf, type Reply, type Scored, score, declined } from "../lens/score.ts"
 import { Client, createRecordings, createTasksAndPages, createWorkspace, type Member, registerPeople } from "../lens/seed.ts"
 import { MEETINGS, PAGES, TASKS } from "../lens/workspace.ts"
-import { Histogram } from "../load/Histogram.ts"
+import { percentile, pointOfSamples } from "../load/Samples.ts"
 import { startHttpServer, tsNode, usageBetween } from "../process.ts"
 import type { Point, Target } from "../Scenario.ts"
 import type { Scenario } from "../Scenario.ts"
@@ -35,21 +35,6 @@ const ask = async (client: Client, asker: Member, workspaceId: string, message: 
 }
 
 const engineMs = (asked: Asked) => asked.reply.trace.steps.reduce((sum, step) => sum + step.durationMs, 0)
-
-/** One point from answer times (ms) measured one question at a time. */
-const pointOf = (times: ReadonlyArray<number>, errors = 0): Point => {
-  const histogram = new Histogram()
-  for (const ms of times) histogram.record(ms * 1e6)
-  const durationSec = times.reduce((sum, ms) => sum + ms, 0) / 1000
-  return {
-    load: 1,
-    durationSec,
-    ops: times.length,
-    errors,
-    throughput: times.length / Math.max(1e-9, durationSec),
-    latency: histogram.latency()
-  }
-}
 
 /** Smoke mode asks every 5th question (both halves). */
 const smokeSample = (index: number) => index % 5 === 0
@@ -157,8 +142,8 @@ export const lensEval: Scenario = {
         }
       }
       const after = server.sample()
-      const http: Point = { ...pointOf(httpTimes), server: usageBetween(before, after) }
-      const engine = pointOf(engineTimes)
+      const http: Point = { ...pointOfSamples(httpTimes), server: usageBetween(before, after) }
+      const engine = pointOfSamples(engineTimes)
 
       const all = figuresOf(scored)
       const tuning = figuresOf(scored.filter((s) => s.half === "tuning"))
@@ -224,7 +209,7 @@ export const lensEval: Scenario = {
           {
             name: `chatWithLens on the evaluation workspace (${MEETINGS.length} recordings)`,
             unit: "answer",
-            series: [{ label: "HTTP round trip (chatWithLens)", role: "subject", status: "ok", points: [pointOf(evalTimes)] }]
+            series: [{ label: "HTTP round trip (chatWithLens)", role: "subject", status: "ok", points: [pointOfSamples(evalTimes)] }]
           }
         ],
         targets,
@@ -244,10 +229,4 @@ export const lensEval: Scenario = {
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
-}
-
-const percentile = (values: ReadonlyArray<number>, p: number): number => {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 }

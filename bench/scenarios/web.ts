@@ -15,34 +15,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
-import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL } from "../../facade/Demo.ts"
-import { Histogram } from "../load/Histogram.ts"
+import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL } from "../../facade/DemoContent.ts"
+import { percentile, pointOfSamples } from "../load/Samples.ts"
 import { startHttpServer, tsNode } from "../process.ts"
-import type { Point, Scenario, Target } from "../Scenario.ts"
+import type { Scenario, Target } from "../Scenario.ts"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const FIRST_ROUTE_BUDGET_KB = 250
 const LIVE_BUDGET_MS = 1000
-
-/** One point from samples in ms, taken one at a time. */
-const pointOf = (times: ReadonlyArray<number>): Point => {
-  const histogram = new Histogram()
-  for (const ms of times) histogram.record(ms * 1e6)
-  const durationSec = times.reduce((sum, ms) => sum + ms, 0) / 1000
-  return {
-    load: 1,
-    durationSec,
-    ops: times.length,
-    errors: 0,
-    throughput: times.length / Math.max(1e-9, durationSec),
-    latency: histogram.latency()
-  }
-}
-
-const percentile = (values: ReadonlyArray<number>, p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0
-}
 
 /**
  * Installed in every page before the app loads (plain JavaScript: the bench compiles without the DOM's types).
@@ -296,14 +276,16 @@ export const web: Scenario = {
             name: "time to interactive of the demo's home",
             unit: "visit",
             series: [
-              { label: "cold: new context, no HTTP cache", role: "subject", status: "ok", points: [pointOf(cold)] },
-              { label: "warm: a page switch inside the app", role: "subject", status: "ok", points: [pointOf(warm)] }
+              { label: "cold: new context, no HTTP cache", role: "subject", status: "ok", points: [pointOfSamples(cold)] },
+              { label: "warm: a page switch inside the app", role: "subject", status: "ok", points: [pointOfSamples(warm)] }
             ]
           },
           {
             name: "a card moved on a board → shown in another browser",
             unit: "move",
-            series: [{ label: "key press (Ada) → card in its new column (Ben)", role: "subject", status: "ok", points: [pointOf(live)] }]
+            series: [
+              { label: "key press (Ada) → card in its new column (Ben)", role: "subject", status: "ok", points: [pointOfSamples(live)] }
+            ]
           }
         ],
         targets,

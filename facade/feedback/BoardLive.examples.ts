@@ -1,10 +1,7 @@
 /** Request and response examples of the operations in BoardLive.ts, by operationId: the catalog and the OpenAPI documents show them. */
 import { examplesById } from "../Operation.ts"
+import { exampleStreamTicket } from "../StreamTickets.ts"
 import { examples } from "./FeedbackViews.ts"
-import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
-import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
-
-const exampleTicket = "wst_3q2-7wY0bXJ0aWNrZXQtZXhhbXBsZS1ub3QtcmVhbC0xMjM"
 
 export const boardLiveExamples = examplesById({
   createBoardStreamTicket: [
@@ -13,13 +10,7 @@ export const boardLiveExamples = examplesById({
       request: { params: { boardId: examples.boardId } },
       response: {
         status: 201,
-        body: {
-          ticket: exampleTicket,
-          url: `ws://localhost:8080${RAW_SOCKET_PATH}?ticket=${exampleTicket}`,
-          socketIo: { url: "http://localhost:8080", path: SOCKET_IO_PATH, auth: { ticket: exampleTicket } },
-          subscribe: { type: "subscribe", scope: "board", id: examples.boardId },
-          expiresAt: "2026-11-21T12:00:30.000Z"
-        }
+        body: exampleStreamTicket({ scope: "board", id: examples.boardId })
       }
     }
   ]

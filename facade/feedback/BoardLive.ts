@@ -7,27 +7,15 @@
  * {entityId: <the request, comment…>, …}}` (request.created, request.voted,
  * request.status_changed, request.merged, comment.created, board.updated …).
  */
-import { Effect, Schema } from "effect"
-import { Timestamp } from "../../actors/Fields.ts"
-import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
-import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
-import { issueTicket } from "../../streams/WebSocketTickets.ts"
-import { principalOf } from "../Access.ts"
+import { Effect } from "effect"
 import { tagGroup } from "../Operation.ts"
+import { ScopedStreamTicket, scopedStreamTicket } from "../StreamTickets.ts"
 import { BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
 import { service } from "./FeedbackViews.ts"
 import { boardLiveExamples } from "./BoardLive.examples.ts"
 
-const BoardStreamTicket = Schema.Struct({
-  ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
-  url: Schema.String.annotate({ description: "The raw WebSocket URL, ticket included" }),
-  socketIo: Schema.Struct({ url: Schema.String, path: Schema.String, auth: Schema.Struct({ ticket: Schema.String }) }),
-  subscribe: Schema.Struct({ type: Schema.Literal("subscribe"), scope: Schema.Literal("board"), id: Schema.String }).annotate({
-    description: "Send this frame once the socket is open (add lastSeq to resume)"
-  }),
-  expiresAt: Timestamp
-}).annotate({ identifier: "FeedbackBoardStreamTicket" })
+const BoardStreamTicket = ScopedStreamTicket("board", "FeedbackBoardStreamTicket")
 
 const { operation } = tagGroup(service, "Board Resource", boardLiveExamples)
 
@@ -42,21 +30,8 @@ export const boardLiveOperations = [
     params: BoardParams,
     responses: { 201: { description: "Ticket", schema: BoardStreamTicket } },
     handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* boardAccess(context, params.boardId)
-        const principal = yield* principalOf(context)
-        const { ticket, expiresAt } = yield* issueTicket({
-          userId: caller.userId,
-          workspaceId: caller.view.board.workspaceId,
-          apiKeyId: principal.kind === "apiKey" ? principal.keyId : null
-        }).pipe(Effect.orDie)
-        return {
-          ticket,
-          url: `${context.origin.replace(/^http/, "ws")}${RAW_SOCKET_PATH}?ticket=${ticket}`,
-          socketIo: { url: context.origin, path: SOCKET_IO_PATH, auth: { ticket } },
-          subscribe: { type: "subscribe" as const, scope: "board" as const, id: params.boardId },
-          expiresAt
-        }
-      })
+      Effect.flatMap(boardAccess(context, params.boardId), (caller) =>
+        scopedStreamTicket(context, caller.view.board.workspaceId, "board", params.boardId)
+      )
   })
 ]

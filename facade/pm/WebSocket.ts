@@ -1,20 +1,17 @@
 /** pm tag "WebSocket" (1): tickets for the live-update streams (raw WebSocket and Socket.IO). */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../../actors/Fields.ts"
-import { issueTicket, TICKET_TTL_SECONDS } from "../../streams/WebSocketTickets.ts"
-import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
+import { Id } from "../../actors/Fields.ts"
 import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
-import { principalOf, workspaceRole } from "../Access.ts"
+import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
+import { TICKET_TTL_SECONDS } from "../../streams/WebSocketTickets.ts"
+import { workspaceRole } from "../Access.ts"
 import { tagGroup } from "../Operation.ts"
+import { streamTicket, streamTicketFields } from "../StreamTickets.ts"
 import { webSocketExamples } from "./WebSocket.examples.ts"
 
 const WebSocketTicket = Schema.Struct({
-  ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
-  url: Schema.String.annotate({ description: "The raw WebSocket URL, ticket included" }),
-  socketIo: Schema.Struct({ url: Schema.String, path: Schema.String, auth: Schema.Struct({ ticket: Schema.String }) }).annotate({
-    description: "How to connect with Socket.IO instead: io(url, { path, auth })"
-  }),
-  expiresAt: Timestamp
+  ...streamTicketFields,
+  socketIo: streamTicketFields.socketIo.annotate({ description: "How to connect with Socket.IO instead: io(url, { path, auth })" })
 }).annotate({ identifier: "WebSocketTicket" })
 
 const { operation } = tagGroup("pm", "WebSocket", webSocketExamples)
@@ -41,22 +38,6 @@ export const webSocketOperations = [
       201: { description: "Ticket issued", schema: WebSocketTicket },
       404: { description: "No such workspace (or not the caller's)" }
     },
-    handler: ({ body }, context) =>
-      Effect.gen(function* () {
-        yield* workspaceRole(context, body.workspaceId)
-        const principal = yield* principalOf(context)
-        const { ticket, expiresAt } = yield* issueTicket({
-          userId: principal.userId,
-          workspaceId: body.workspaceId,
-          apiKeyId: principal.kind === "apiKey" ? principal.keyId : null
-        }).pipe(Effect.orDie)
-        const wsOrigin = context.origin.replace(/^http/, "ws")
-        return {
-          ticket,
-          url: `${wsOrigin}${RAW_SOCKET_PATH}?ticket=${ticket}`,
-          socketIo: { url: context.origin, path: SOCKET_IO_PATH, auth: { ticket } },
-          expiresAt
-        }
-      })
+    handler: ({ body }, context) => Effect.andThen(workspaceRole(context, body.workspaceId), streamTicket(context, body.workspaceId))
   })
 ]

@@ -4,24 +4,14 @@
  * one the web app's wiki uses to update the tree for everyone at once.
  */
 import { Effect, Schema } from "effect"
-import { Id, Timestamp } from "../../actors/Fields.ts"
+import { Id } from "../../actors/Fields.ts"
 import { callerOf, spaceAccess } from "../../actors/wiki/WikiAccess.ts"
-import { SOCKET_IO_PATH } from "../../streams/SocketIoStreams.ts"
-import { RAW_SOCKET_PATH } from "../../streams/StreamSocket.ts"
-import { issueTicket } from "../../streams/WebSocketTickets.ts"
 import { principalOf } from "../Access.ts"
 import { tagGroup } from "../Operation.ts"
+import { ScopedStreamTicket, scopedStreamTicket } from "../StreamTickets.ts"
 import { wikiLiveEventsExamples } from "./WikiLiveEvents.examples.ts"
 
-const SpaceStreamTicket = Schema.Struct({
-  ticket: Schema.String.annotate({ description: "Single use; valid for 30 seconds" }),
-  url: Schema.String.annotate({ description: "The raw WebSocket URL, ticket included" }),
-  socketIo: Schema.Struct({ url: Schema.String, path: Schema.String, auth: Schema.Struct({ ticket: Schema.String }) }),
-  subscribe: Schema.Struct({ type: Schema.Literal("subscribe"), scope: Schema.Literal("wikiSpace"), id: Schema.String }).annotate({
-    description: "Send this frame once the socket is open (add lastSeq to resume)"
-  }),
-  expiresAt: Timestamp
-}).annotate({ identifier: "WikiSpaceStreamTicket" })
+const SpaceStreamTicket = ScopedStreamTicket("wikiSpace", "WikiSpaceStreamTicket")
 
 const { operation } = tagGroup("wiki", "Wiki Live Events", wikiLiveEventsExamples)
 
@@ -48,18 +38,7 @@ export const wikiLiveEventsOperations = [
       Effect.gen(function* () {
         const principal = yield* principalOf(context)
         const access = yield* spaceAccess(callerOf(principal), params.spaceId)
-        const { ticket, expiresAt } = yield* issueTicket({
-          userId: principal.userId,
-          workspaceId: access.space.workspaceId,
-          apiKeyId: principal.kind === "apiKey" ? principal.keyId : null
-        }).pipe(Effect.orDie)
-        return {
-          ticket,
-          url: `${context.origin.replace(/^http/, "ws")}${RAW_SOCKET_PATH}?ticket=${ticket}`,
-          socketIo: { url: context.origin, path: SOCKET_IO_PATH, auth: { ticket } },
-          subscribe: { type: "subscribe" as const, scope: "wikiSpace" as const, id: params.spaceId },
-          expiresAt
-        }
+        return yield* scopedStreamTicket(context, access.space.workspaceId, "wikiSpace", params.spaceId)
       })
   })
 ]
