@@ -11,7 +11,8 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { publicBoardsOf, recentStatusChanges } from "../../actors/feedback/PublicReads.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { type Contract, type Example, type Responses, tagGroup } from "../Operation.ts"
+import { tagGroup } from "../Operation.ts"
+import { exampleStatus, publicBoardExamples, slugParams } from "./PublicBoard.examples.ts"
 import { ex } from "./deskExamples.ts"
 import {
   approvedRequests,
@@ -30,48 +31,9 @@ import { board, desk } from "./BoardAsk.ts"
 
 export const service = "feedback"
 export const tag = "Public Board Resource"
-export const slugParams = { slug: ex.slug }
 
-/** A public operation: no credentials, no scopes. */
-const publicBoardTag = tagGroup(service, tag)
-
-export const publicOperation = <
-  P extends Schema.Top | undefined,
-  Q extends Schema.Top | undefined,
-  B extends Schema.Top | undefined,
-  R,
-  const Rs extends Responses
->(
-  definition: Omit<Contract<P, Q, B, R, Rs>, "auth" | "scopes"> & { readonly examples: ReadonlyArray<Example> }
-) => publicBoardTag.operation<P, Q, B, R, Rs, string>({ auth: "public", scopes: [], ...definition })
-
-export const exampleStatus = { id: ex.bugStatusLevelId, name: "Planned", description: "", color: "#3b82f6", type: "planned" }
-export const examplePublicRequest = {
-  id: ex.featureRequestId,
-  shortId: "FR-7",
-  title: "Dark mode",
-  description: "A dark theme for the whole app.",
-  status: { name: "Planned", color: "#3b82f6", type: "planned" },
-  category: null,
-  productArea: null,
-  authorName: "Alice",
-  voteCount: 42,
-  commentCount: 3,
-  mergedInto: null,
-  pinned: false,
-  createdAt: ex.at
-}
-const exampleBoard = {
-  id: ex.boardId,
-  slug: ex.slug,
-  name: "Acme ideas",
-  description: "Tell us what to build next",
-  anonymousVoting: true,
-  allowComments: true,
-  statuses: [exampleStatus],
-  categories: [],
-  productAreas: []
-}
+/** The tag spans four files; every operation of it is public: no credentials, no scopes. */
+export const { operation: publicOperation } = tagGroup(service, tag, publicBoardExamples)
 
 const Options = (schema: Schema.Top) => Schema.Struct({ items: Schema.Array(schema) })
 const optionList = (kind: "status" | "category" | "product_area", schema: Schema.Top, operationId: string, segment: string, what: string) =>
@@ -80,6 +42,8 @@ const optionList = (kind: "status" | "category" | "product_area", schema: Schema
     method: "GET",
     path: `/v1/public/boards/{slug}/${segment}`,
     summary: `The public board's ${what}, in order (no authentication)`,
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: what, schema: Options(schema) }, 404: { description: "No such public board" } },
@@ -128,6 +92,8 @@ export const publicBoardOperations = [
     summary: "A public board by slug: name, description, its statuses, categories and product areas (no authentication)",
     description:
       "Only public boards; private and members-only boards answer 404. When several workspaces have a public board with the slug, 409 lists them: add `workspaceId`.",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: {
@@ -135,7 +101,6 @@ export const publicBoardOperations = [
       404: { description: "No such public board" },
       409: { description: "Ambiguous slug" }
     },
-    examples: [{ name: "board", request: { params: slugParams }, response: { status: 200, body: exampleBoard } }],
     handler: ({ params, query: q }) => Effect.map(publicBoard(params.slug, q.workspaceId), publicBoardOf)
   }),
   publicOperation({
@@ -143,6 +108,8 @@ export const publicBoardOperations = [
     method: "GET",
     path: "/v1/public/workspaces/{workspaceId}/boards",
     summary: "The public boards of a workspace (no authentication)",
+    auth: "public",
+    scopes: [],
     params: Schema.Struct({ workspaceId: Id }),
     responses: {
       200: {
@@ -152,16 +119,6 @@ export const publicBoardOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "boards",
-        request: { params: { workspaceId: ex.workspaceId } },
-        response: {
-          status: 200,
-          body: { items: [{ id: ex.boardId, slug: ex.slug, name: "Acme ideas", description: "Tell us what to build next" }] }
-        }
-      }
-    ],
     handler: ({ params }) =>
       Effect.gen(function* () {
         const rows = yield* orDieStore(publicBoardsOf(params.workspaceId))
@@ -181,16 +138,11 @@ export const publicBoardOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/roadmap",
     summary: "The public board's roadmap: its requests grouped by status type, most voted first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Columns", schema: Schema.Struct({ columns: Schema.Array(RoadmapColumn) }) } },
-    examples: [
-      {
-        name: "roadmap",
-        request: { params: slugParams },
-        response: { status: 200, body: { columns: [{ type: "planned", statuses: [exampleStatus], requests: [examplePublicRequest] }] } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -215,16 +167,11 @@ export const publicBoardOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/stats",
     summary: "Counts of the public board: requests, votes, comments, shipped, by status type (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Counts", schema: PublicStats } },
-    examples: [
-      {
-        name: "stats",
-        request: { params: slugParams },
-        response: { status: 200, body: { requests: 12, votes: 240, comments: 31, shipped: 4, byStatusType: [{ type: "open", count: 8 }] } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -246,22 +193,14 @@ export const publicBoardOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/activity",
     summary: "Recent public activity: status changes of requests and published changelog entries, newest first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: Schema.Struct({
       ...WorkspaceQuery.fields,
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })))
     }),
     responses: { 200: { description: "Activity", schema: Schema.Struct({ items: Schema.Array(Activity) }) } },
-    examples: [
-      {
-        name: "activity",
-        request: { params: slugParams },
-        response: {
-          status: 200,
-          body: { items: [{ kind: "statusChanged", shortId: "FR-7", title: "Dark mode", detail: "Planned", at: ex.at }] }
-        }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -294,6 +233,8 @@ export const publicBoardOperations = [
     path: "/v1/public/boards/{slug}/sitemap",
     summary:
       "Every public page of the board (requests, milestones, changelog entries) with its last change, for crawlers (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: {
@@ -302,16 +243,6 @@ export const publicBoardOperations = [
         schema: Schema.Struct({ items: Schema.Array(Schema.Struct({ path: Schema.String, lastModified: Timestamp })) })
       }
     },
-    examples: [
-      {
-        name: "sitemap",
-        request: { params: slugParams },
-        response: {
-          status: 200,
-          body: { items: [{ path: `/feedback/v1/public/boards/${ex.slug}/feature-requests/FR-7`, lastModified: ex.at }] }
-        }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)

@@ -11,8 +11,8 @@ import type { BugReport } from "../../actors/feedback/DeskRecords.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
-import { ex } from "./deskExamples.ts"
-import { exampleStatus, publicOperation, slugParams } from "./PublicBoard.ts"
+import { publicOperation } from "./PublicBoard.ts"
+import { exampleStatus, slugParams } from "./PublicBoard.examples.ts"
 import {
   displayNames,
   PublicComment,
@@ -72,30 +72,17 @@ const bugByShortId = (view: BoardView, shortId: string) =>
 
 /** Published entries only, with their requests as short ids (only approved ones). */
 const BugParams = Schema.Struct({ slug: SlugParams.fields.slug, shortId: ShortBugId })
-const bugParams = { slug: ex.slug, shortId: "B-12" }
-const examplePublicBug = {
-  id: ex.bugReportId,
-  shortId: "B-12",
-  title: "Export button does nothing on Safari",
-  stepsToReproduce: "1. Open a board\n2. Click Export",
-  expected: "A CSV downloads",
-  actual: "Nothing happens",
-  bugStatusLevel: { name: "Confirmed", color: "#f59e0b" },
-  severityLevel: null,
-  category: null,
-  commentCount: 1,
-  createdAt: ex.at
-}
 export const publicBugReportOperations = [
   publicOperation({
     operationId: "listPublicBugReports",
     method: "GET",
     path: "/v1/public/boards/{slug}/bug-reports",
     summary: "The public board's bug reports, newest first (no reporter, no environment; no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(PublicBugReport) }) } },
-    examples: [{ name: "bugs", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicBug] } } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -108,10 +95,11 @@ export const publicBugReportOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/bug-reports/{shortId}",
     summary: "One bug report of the public board by short id (no authentication)",
+    auth: "public",
+    scopes: [],
     params: BugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "The report", schema: PublicBugReport }, 404: { description: "No such report" } },
-    examples: [{ name: "bug", request: { params: bugParams }, response: { status: 200, body: examplePublicBug } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -123,19 +111,11 @@ export const publicBugReportOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/bug-reports/{shortId}/comments",
     summary: "The public comments on a bug report (no internal notes; no authentication)",
+    auth: "public",
+    scopes: [],
     params: BugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Comments", schema: Schema.Struct({ items: Schema.Array(PublicComment) }) } },
-    examples: [
-      {
-        name: "comments",
-        request: { params: bugParams },
-        response: {
-          status: 200,
-          body: { items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Same here", edited: false, createdAt: ex.at }] }
-        }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -165,6 +145,8 @@ export const publicBugReportOperations = [
       method: "GET",
       path: `/v1/public/boards/{slug}/${segment}`,
       summary: `The public board's ${what}, in order (no authentication)`,
+      auth: "public",
+      scopes: [],
       params: SlugParams,
       query: WorkspaceQuery,
       responses: { 200: { description: what, schema: Schema.Struct({ items: Schema.Array(PublicOption) }) } },

@@ -15,10 +15,9 @@ import { Id, Timestamp } from "../../actors/Fields.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw } from "../Operation.ts"
-import { ex } from "./deskExamples.ts"
 import { changelogFor } from "./ChangelogEntries.ts"
 import { formSpec, PublicFormSpec } from "./PublicForm.ts"
-import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
+import { publicOperation } from "./PublicBoard.ts"
 import { approvedRequests, PublicFeatureRequest, publicBoard, publicRequests, SlugParams, WorkspaceQuery } from "./PublicViews.ts"
 import { desk } from "./BoardAsk.ts"
 
@@ -93,26 +92,6 @@ const milestoneOf = (view: BoardView, milestoneId: string) =>
   })
 
 const MilestoneParams = Schema.Struct({ slug: SlugParams.fields.slug, milestoneId: Id })
-const milestoneParams = { slug: ex.slug, milestoneId: ex.milestoneId }
-const examplePublicMilestone = {
-  id: ex.milestoneId,
-  name: "Q1 release",
-  description: "",
-  date: "2027-03-31",
-  releasedAt: null,
-  hasArticle: true,
-  featureRequests: [{ shortId: "FR-7", title: "Dark mode", voteCount: 42 }]
-}
-const examplePublicEntry = {
-  id: ex.changelogEntryId,
-  title: "Dark mode",
-  kind: "new",
-  markdown: "Dark mode is here.",
-  html: "<p>Dark mode is here.</p>",
-  publishedAt: ex.at,
-  milestoneId: null,
-  featureRequests: ["FR-7"]
-}
 
 const atom = (view: BoardView, origin: string, entries: ReadonlyArray<typeof PublicChangelogEntry.Type>) => {
   const base = `${origin}/feedback/v1/public/boards/${view.board.slug}`
@@ -146,12 +125,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/milestones",
     summary: "The public board's milestones by date, with the requests each delivers (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Milestones", schema: Schema.Struct({ items: Schema.Array(PublicMilestone) }) } },
-    examples: [
-      { name: "milestones", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicMilestone] } } }
-    ],
     handler: ({ params, query: q }) =>
       Effect.map(Effect.flatMap(publicBoard(params.slug, q.workspaceId), publicMilestones), (items) => ({ items }))
   }),
@@ -160,10 +138,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/milestones/{milestoneId}",
     summary: "One milestone of the public board (no authentication)",
+    auth: "public",
+    scopes: [],
     params: MilestoneParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "The milestone", schema: PublicMilestone } },
-    examples: [{ name: "milestone", request: { params: milestoneParams }, response: { status: 200, body: examplePublicMilestone } }],
     handler: ({ params, query: q }) =>
       Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => milestoneOf(view, params.milestoneId))
   }),
@@ -172,19 +151,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/milestones/{milestoneId}/article",
     summary: "A milestone's article as Markdown and HTML (no authentication)",
+    auth: "public",
+    scopes: [],
     params: MilestoneParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "The article", schema: PublicArticle }, 404: { description: "No such milestone or no article" } },
-    examples: [
-      {
-        name: "article",
-        request: { params: milestoneParams },
-        response: {
-          status: 200,
-          body: { milestoneId: ex.milestoneId, markdown: "Dark mode is here.", html: "<p>Dark mode is here.</p>", updatedAt: ex.at }
-        }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -199,12 +170,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/milestones/{milestoneId}/feature-requests",
     summary: "The feature requests a milestone delivers, most voted first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: MilestoneParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Requests", schema: Schema.Struct({ items: Schema.Array(PublicFeatureRequest) }) } },
-    examples: [
-      { name: "delivers", request: { params: milestoneParams }, response: { status: 200, body: { items: [examplePublicRequest] } } }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -220,10 +190,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/changelog",
     summary: "The public board's published changelog, newest first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, kind: Schema.optionalKey(ChangelogKind) }),
     responses: { 200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(PublicChangelogEntry) }) } },
-    examples: [{ name: "changelog", request: { params: slugParams }, response: { status: 200, body: { items: [examplePublicEntry] } } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -235,16 +206,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/changelog/{changelogEntryId}",
     summary: "One published changelog entry (no authentication)",
+    auth: "public",
+    scopes: [],
     params: Schema.Struct({ slug: SlugParams.fields.slug, changelogEntryId: Id }),
     query: WorkspaceQuery,
     responses: { 200: { description: "The entry", schema: PublicChangelogEntry } },
-    examples: [
-      {
-        name: "entry",
-        request: { params: { slug: ex.slug, changelogEntryId: ex.changelogEntryId } },
-        response: { status: 200, body: examplePublicEntry }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -258,16 +224,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/changelog/feed",
     summary: "The published changelog as an Atom feed (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Atom 1.0", contentType: "application/atom+xml; charset=utf-8" } },
-    examples: [
-      {
-        name: "feed",
-        request: { params: slugParams },
-        response: { status: 200, body: '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">…</feed>' }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -279,19 +240,11 @@ export const publicReleaseOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/form",
     summary: "What the board's public form asks for: fields, limits and the honeypot field to leave empty (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "The form", schema: PublicFormSpec } },
-    examples: [
-      {
-        name: "form",
-        request: { params: slugParams },
-        response: {
-          status: 200,
-          body: formSpec({ moderation: false })
-        }
-      }
-    ],
     handler: ({ params, query: q }) => Effect.map(publicBoard(params.slug, q.workspaceId), (view) => formSpec(view.board.settings))
   })
 ]

@@ -17,8 +17,7 @@ import { hasVoted, publicComments, statusHistory, votedRequestIds } from "../../
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { RequestContext } from "../Operation.ts"
-import { ex } from "./deskExamples.ts"
-import { examplePublicRequest, publicOperation, slugParams } from "./PublicBoard.ts"
+import { publicOperation } from "./PublicBoard.ts"
 import { PublicChangelogEntry, publishedEntries } from "./PublicReleases.ts"
 import {
   approvedRequests,
@@ -36,7 +35,6 @@ import {
 import { board } from "./BoardAsk.ts"
 
 const RequestParams = Schema.Struct({ slug: SlugParams.fields.slug, shortId: ShortRequestId })
-const requestParams = { slug: ex.slug, shortId: "FR-7" }
 const Limit = Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
 const Offset = Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
 const Page = Schema.Struct({ items: Schema.Array(PublicFeatureRequest), total: Schema.Number, nextOffset: Schema.NullOr(Schema.Number) })
@@ -110,16 +108,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests",
     summary: "The public board's feature requests, trending / top / new / old, by status type or category name (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: ListQuery,
     responses: { 200: { description: "Requests", schema: Page }, 404: { description: "No such public board or category" } },
-    examples: [
-      {
-        name: "trending",
-        request: { params: slugParams },
-        response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } }
-      }
-    ],
     handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => page(view, q))
   }),
   publicOperation({
@@ -127,10 +120,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}",
     summary: "One feature request of the public board by short id (no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "The request", schema: PublicFeatureRequest }, 404: { description: "No such request" } },
-    examples: [{ name: "get", request: { params: requestParams }, response: { status: 200, body: examplePublicRequest } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -143,6 +137,8 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/search",
     summary: "Search the public board's requests by words in their title and text, best match first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: Schema.Struct({
       ...WorkspaceQuery.fields,
@@ -153,13 +149,6 @@ export const publicRequestOperations = [
       offset: Schema.optionalKey(Offset)
     }),
     responses: { 200: { description: "Matches", schema: Page } },
-    examples: [
-      {
-        name: "search",
-        request: { params: slugParams, query: { q: "dark theme" } },
-        response: { status: 200, body: { items: [examplePublicRequest], total: 1, nextOffset: null } }
-      }
-    ],
     handler: ({ params, query: q }) => Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => page(view, q))
   }),
   publicOperation({
@@ -167,6 +156,8 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/similar",
     summary: "Requests like the title being typed, so visitors vote instead of posting a duplicate (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: Schema.Struct({
       ...WorkspaceQuery.fields,
@@ -175,13 +166,6 @@ export const publicRequestOperations = [
       )
     }),
     responses: { 200: { description: "Up to 5 similar requests", schema: Schema.Struct({ items: Schema.Array(PublicFeatureRequest) }) } },
-    examples: [
-      {
-        name: "similar",
-        request: { params: slugParams, query: { title: "dark theme please" } },
-        response: { status: 200, body: { items: [examplePublicRequest] } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -194,21 +178,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}/comments",
     summary: "The public comments on a request, oldest first (no internal notes, nothing waiting for moderation; no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Comments", schema: Schema.Struct({ items: Schema.Array(PublicComment) }) } },
-    examples: [
-      {
-        name: "comments",
-        request: { params: requestParams },
-        response: {
-          status: 200,
-          body: {
-            items: [{ id: ex.bugCommentId, parentId: null, authorName: "Bob", body: "Yes please!", edited: false, createdAt: ex.at }]
-          }
-        }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -234,6 +208,8 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}/history",
     summary: "How a request's status changed, oldest first (no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: WorkspaceQuery,
     responses: {
@@ -244,13 +220,6 @@ export const publicRequestOperations = [
         })
       }
     },
-    examples: [
-      {
-        name: "history",
-        request: { params: requestParams },
-        response: { status: 200, body: { items: [{ from: "Open", to: "Planned", at: ex.at }] } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -263,10 +232,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}/changelog",
     summary: "The published changelog entries that shipped a request (no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: WorkspaceQuery,
     responses: { 200: { description: "Entries", schema: Schema.Struct({ items: Schema.Array(PublicChangelogEntry) }) } },
-    examples: [{ name: "shipped-in", request: { params: requestParams }, response: { status: 200, body: { items: [] } } }],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -282,6 +252,8 @@ export const publicRequestOperations = [
     summary: "Vote for a request anonymously, when the board allows it (no authentication)",
     description:
       "`visitorId` is the id the visitor's browser keeps; one vote per visitor and request, and a per-address hourly limit per board (429). A board without anonymous voting answers 403.",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: WorkspaceQuery,
     body: Schema.Struct({ visitorId: VisitorId }),
@@ -290,13 +262,6 @@ export const publicRequestOperations = [
       403: { description: "No anonymous votes here" },
       409: { description: "Already voted" }
     },
-    examples: [
-      {
-        name: "vote",
-        request: { params: requestParams, body: { visitorId: "v_8f3a9c2e41" } },
-        response: { status: 200, body: { shortId: "FR-7", voteCount: 43, voted: true } }
-      }
-    ],
     handler: ({ params, query: q, body }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -311,16 +276,11 @@ export const publicRequestOperations = [
     method: "DELETE",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}/votes",
     summary: "Take back an anonymous vote (no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
     responses: { 200: { description: "The request's votes", schema: VoteState } },
-    examples: [
-      {
-        name: "unvote",
-        request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } },
-        response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } }
-      }
-    ],
     handler: ({ params, query: q }, context) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
@@ -335,16 +295,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/feature-requests/{shortId}/votes",
     summary: "A request's vote count and whether this visitor voted for it (no authentication)",
+    auth: "public",
+    scopes: [],
     params: RequestParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: VisitorId }),
     responses: { 200: { description: "Votes", schema: VoteState } },
-    examples: [
-      {
-        name: "state",
-        request: { params: requestParams, query: { visitorId: "v_8f3a9c2e41" } },
-        response: { status: 200, body: { shortId: "FR-7", voteCount: 42, voted: false } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.flatMap(publicBoard(params.slug, q.workspaceId), (view) => voteState(view, params.shortId, q.visitorId))
   }),
@@ -353,16 +308,11 @@ export const publicRequestOperations = [
     method: "GET",
     path: "/v1/public/boards/{slug}/votes",
     summary: "The requests of the board this visitor voted for (no authentication)",
+    auth: "public",
+    scopes: [],
     params: SlugParams,
     query: Schema.Struct({ ...WorkspaceQuery.fields, visitorId: Schema.optionalKey(VisitorId) }),
     responses: { 200: { description: "Short ids", schema: Schema.Struct({ items: Schema.Array(Schema.String) }) } },
-    examples: [
-      {
-        name: "mine",
-        request: { params: slugParams, query: { visitorId: "v_8f3a9c2e41" } },
-        response: { status: 200, body: { items: ["FR-7"] } }
-      }
-    ],
     handler: ({ params, query: q }) =>
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
