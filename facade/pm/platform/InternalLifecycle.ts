@@ -1,12 +1,12 @@
 /** What the internal workspace operations share: their declaration (tag, auth, note) and the lifecycle step with its audit. */
 import { Effect, type Schema } from "effect"
-import type { Contract, Example, Responses } from "../../Operation.ts"
+import type { Contract, Responses } from "../../Operation.ts"
+import { internalWorkspacesExamples } from "./InternalWorkspaces.examples.ts"
 import { tagGroup } from "../../Operation.ts"
-import { asService, audited, ids, INTERNAL_NOTE } from "./Shared.ts"
+import { asService, audited, INTERNAL_NOTE } from "./Shared.ts"
 import { existingWorkspace, inspectWorkspace } from "./WorkspaceInspection.ts"
 
 export const base = "/v1/internal/workspaces"
-export const params = { workspaceId: ids.workspace }
 
 /** An internal change on the workspace's behalf, then the workspace as it now is. */
 export const lifecycle = <A, E, R>(
@@ -33,13 +33,15 @@ export const declare = <
   R,
   const Rs extends Responses
 >(
-  definition: Omit<Contract<P, Q, B, R, Rs>, "auth" | "scopes" | "description"> & {
+  definition: Omit<Contract<P, Q, B, R, Rs>, "auth" | "scopes" | "description" | "operationId"> & {
+    /** One of the tag's examples file: an operation without examples does not compile. */
+    readonly operationId: keyof typeof internalWorkspacesExamples
     readonly description?: string
-    readonly examples: ReadonlyArray<Example>
   }
 ) =>
   internalWorkspaces.operation<P, Q, B, R, Rs, string>({
     ...definition,
+    examples: internalWorkspacesExamples[definition.operationId],
     auth: "public",
     scopes: [],
     description: `${INTERNAL_NOTE}${definition.description ? ` ${definition.description}` : ""}`

@@ -12,10 +12,10 @@ import { Email, Id, Name, normalizeEmail, Timestamp } from "../../../actors/Fiel
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { changePlan } from "./BillingChanges.ts"
-import { base, declare, lifecycle, params } from "./InternalLifecycle.ts"
+import { base, declare, lifecycle } from "./InternalLifecycle.ts"
 import { provisionUser } from "./InternalServices.ts"
-import { asService, at, audited, ids, WorkspaceIdParams } from "./Shared.ts"
-import { exampleOperatorWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
+import { asService, audited, WorkspaceIdParams } from "./Shared.ts"
+import { inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
 
 export const internalWorkspaceAccountOperations = [
   declare({
@@ -32,28 +32,6 @@ export const internalWorkspaceAccountOperations = [
       },
       409: { description: "Fewer seats than members" }
     },
-    examples: [
-      {
-        name: "team",
-        request: { params, body: { planId: "team", seats: 10 } },
-        response: {
-          status: 200,
-          body: {
-            subscription: {
-              planId: "team",
-              seats: 10,
-              status: "active",
-              cancelAtPeriodEnd: false,
-              currentPeriodStart: at,
-              currentPeriodEnd: "2026-12-21T12:00:00.000Z",
-              contact: { email: null, companyName: null, taxId: null, address: null },
-              updatedAt: at
-            },
-            invoice: null
-          }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -80,13 +58,6 @@ export const internalWorkspaceAccountOperations = [
       200: { description: "The workspace", schema: OperatorWorkspace },
       409: { description: "Already a member, or no seat left" }
     },
-    examples: [
-      {
-        name: "add",
-        request: { params, body: { email: "bob@example.com", name: "Bob", role: "member" } },
-        response: { status: 200, body: exampleOperatorWorkspace }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const email = normalizeEmail(body.email)
@@ -120,9 +91,6 @@ export const internalWorkspaceAccountOperations = [
     summary: "Remove a member from a workspace (not its owner)",
     params: Schema.Struct({ workspaceId: Id, userId: Id }),
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such member" } },
-    examples: [
-      { name: "remove", request: { params: { ...params, userId: ids.member } }, response: { status: 200, body: exampleOperatorWorkspace } }
-    ],
     handler: ({ params }, context) =>
       lifecycle(
         context,
@@ -157,30 +125,6 @@ export const internalWorkspaceAccountOperations = [
       },
       404: { description: "No such workspace" }
     },
-    examples: [
-      {
-        name: "export",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            exportedAt: at,
-            workspace: exampleOperatorWorkspace,
-            subscription: {
-              planId: "free",
-              seats: null,
-              status: "active",
-              cancelAtPeriodEnd: false,
-              currentPeriodStart: null,
-              currentPeriodEnd: null,
-              contact: { email: null, companyName: null, taxId: null, address: null },
-              updatedAt: null
-            },
-            invoices: []
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -217,22 +161,6 @@ export const internalWorkspaceAccountOperations = [
       },
       404: { description: "No such workspace" }
     },
-    examples: [
-      {
-        name: "usage",
-        request: { params },
-        response: {
-          status: 200,
-          body: {
-            workspaceId: ids.workspace,
-            usage: exampleOperatorWorkspace.usage,
-            limits: exampleOperatorWorkspace.limits,
-            quota: exampleOperatorWorkspace.quota,
-            overQuota: []
-          }
-        }
-      }
-    ],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* asService(context)

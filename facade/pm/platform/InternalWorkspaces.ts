@@ -15,10 +15,10 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { setSuspension } from "./AdminWorkspaces.ts"
 import { changePlan } from "./BillingChanges.ts"
-import { base, declare, lifecycle, params } from "./InternalLifecycle.ts"
+import { base, declare, lifecycle } from "./InternalLifecycle.ts"
 import { provisionUser } from "./InternalServices.ts"
-import { asService, at, audited, ids, Paging, WorkspaceIdParams } from "./Shared.ts"
-import { exampleOperatorWorkspace, existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
+import { asService, audited, Paging, WorkspaceIdParams } from "./Shared.ts"
+import { existingWorkspace, inspectWorkspace, OperatorWorkspace } from "./WorkspaceInspection.ts"
 
 const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500))
 
@@ -44,20 +44,6 @@ export const internalWorkspacesOperations = [
         schema: Schema.Struct({ items: Schema.Array(Listed), limit: Schema.Number, offset: Schema.Number })
       }
     },
-    examples: [
-      {
-        name: "all",
-        request: { query: { q: "Acme" } },
-        response: {
-          status: 200,
-          body: {
-            items: [{ id: ids.workspace, name: "Acme", ownerId: ids.owner, memberCount: 3, suspended: false, createdAt: at }],
-            limit: 50,
-            offset: 0
-          }
-        }
-      }
-    ],
     handler: ({ query }, context) =>
       Effect.gen(function* () {
         yield* asService(context)
@@ -81,13 +67,6 @@ export const internalWorkspacesOperations = [
     responses: {
       201: { description: "Provisioned", schema: Schema.Struct({ workspace: OperatorWorkspace, ownerCreated: Schema.Boolean }) }
     },
-    examples: [
-      {
-        name: "provision",
-        request: { body: { name: "Acme", ownerEmail: "alice@example.com", ownerName: "Alice", planId: "team", seats: 10 } },
-        response: { status: 201, body: { workspace: exampleOperatorWorkspace, ownerCreated: false } }
-      }
-    ],
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -113,7 +92,6 @@ export const internalWorkspacesOperations = [
     summary: "A workspace with owner, members, suspension, limits, quota and usage (deleted ones too)",
     params: WorkspaceIdParams,
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [{ name: "read", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
     handler: ({ params }, context) => Effect.flatMap(asService(context), () => inspectWorkspace(params.workspaceId))
   }),
   declare({
@@ -124,13 +102,6 @@ export const internalWorkspacesOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ name: Name() }),
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "rename",
-        request: { params, body: { name: "Acme Inc." } },
-        response: { status: 200, body: { ...exampleOperatorWorkspace, name: "Acme Inc." } }
-      }
-    ],
     handler: ({ params, body }, context) =>
       lifecycle(
         context,
@@ -151,16 +122,6 @@ export const internalWorkspacesOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ reason: Reason }),
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "suspend",
-        request: { params, body: { reason: "Unpaid invoices" } },
-        response: {
-          status: 200,
-          body: { ...exampleOperatorWorkspace, status: "suspended", suspension: { at, by: "internal:billing", reason: "Unpaid invoices" } }
-        }
-      }
-    ],
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -176,7 +137,6 @@ export const internalWorkspacesOperations = [
     summary: "Resume a suspended workspace",
     params: WorkspaceIdParams,
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [{ name: "resume", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -192,13 +152,6 @@ export const internalWorkspacesOperations = [
     summary: "Delete a workspace (restorable for 30 days); a suspended one is resumed first",
     params: WorkspaceIdParams,
     responses: { 200: { description: "The workspace, deleted", schema: OperatorWorkspace }, 404: { description: "No such workspace" } },
-    examples: [
-      {
-        name: "delete",
-        request: { params },
-        response: { status: 200, body: { ...exampleOperatorWorkspace, status: "deleted", deletedAt: at } }
-      }
-    ],
     handler: ({ params }, context) =>
       lifecycle(context, params.workspaceId, "workspace.deleted", (actor, ws) =>
         Effect.gen(function* () {
@@ -218,7 +171,6 @@ export const internalWorkspacesOperations = [
       200: { description: "The workspace", schema: OperatorWorkspace },
       404: { description: "No deleted workspace with this id" }
     },
-    examples: [{ name: "restore", request: { params }, response: { status: 200, body: exampleOperatorWorkspace } }],
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         const caller = yield* asService(context)
@@ -244,9 +196,6 @@ export const internalWorkspacesOperations = [
     params: WorkspaceIdParams,
     body: Schema.Struct({ userId: Id }),
     responses: { 200: { description: "The workspace", schema: OperatorWorkspace }, 400: { description: "Not a member" } },
-    examples: [
-      { name: "transfer", request: { params, body: { userId: ids.member } }, response: { status: 200, body: exampleOperatorWorkspace } }
-    ],
     handler: ({ params, body }, context) =>
       lifecycle(
         context,
