@@ -9,6 +9,7 @@ import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { PmError } from "../actors/pm/PmErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
 import {
   type ActorError,
@@ -68,7 +69,7 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
  * The domain errors actor messages declare (tagged classes: the tag names the
  * case, the error's `message` and `details` are the reply's).
  */
-export type DomainError = FeedbackError | IdentityError | LensError | PushError | AlertRuleError | UserViewError | CallShareError
+export type DomainError = FeedbackError | IdentityError | LensError | PushError | AlertRuleError | UserViewError | CallShareError | PmError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
@@ -125,7 +126,22 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   UserViewNotFound: "not_found",
   TooManyUserViews: "conflict",
   TooManyShares: "conflict",
-  CallShareNotFound: "not_found"
+  CallShareNotFound: "not_found",
+  // pm
+  ItemExists: "conflict",
+  ReferenceGone: "conflict",
+  TaskNotFound: "not_found",
+  TeamNotFound: "not_found",
+  TeamMemberOutsideWorkspace: "invalid",
+  UserListedTwice: "invalid",
+  AddedAndRemoved: "invalid",
+  TooManyTeamMembers: "invalid",
+  PlaceNotFound: "not_found",
+  PlaceOutsideWorkspace: "not_found",
+  FavoritesPersonal: "forbidden",
+  TooManyFavorites: "conflict",
+  AlreadyFavorite: "conflict",
+  FavoriteNotFound: "not_found"
 }
 
 const isDomainError = (failure: unknown): failure is DomainError =>

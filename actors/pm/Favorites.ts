@@ -9,10 +9,10 @@
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { command } from "./WorkActor.ts"
 import { locateFolder, locateList, locateSpace, locateTask } from "./Locate.ts"
+import { AlreadyFavorite, FavoriteNotFound, FavoritesPersonal, PlaceNotFound, PlaceOutsideWorkspace, TooManyFavorites } from "./PmErrors.ts"
 import { type Viewer, visibleSpace } from "./StructureReads.ts"
 
 export const MAX_FAVORITES = 500
@@ -87,23 +87,28 @@ export const favoritesOf = (workspaceId: string, viewer: Viewer, filter: { reado
       )
   )
 
-const own = (by: string, userId: string) => (by === userId ? Effect.void : Effect.fail(reject("forbidden", "Favorites are personal")))
+const own = (by: string, userId: string) => (by === userId ? Effect.void : Effect.fail(new FavoritesPersonal()))
+
+const AddRefused = Schema.Union([FavoritesPersonal, PlaceNotFound, PlaceOutsideWorkspace, TooManyFavorites, AlreadyFavorite])
+const RemoveRefused = Schema.Union([FavoritesPersonal, FavoriteNotFound])
 
 export const favoriteCommands = {
   addFavorite: command(
     Schema.Struct({ workspaceId: Id, type: FavoriteType, entityId: Id }),
     Schema.Struct({ id: Id }),
+    AddRefused,
     (input, by, userId) =>
       Effect.gen(function* () {
         yield* own(by, userId)
-        const located = yield* locateEntity(input.type, input.entityId)
-        if (located.workspaceId !== input.workspaceId)
-          return yield* reject("not_found", `No such ${input.type}`, [{ path: "body.id", message: "not in this workspace" }])
+        const located = yield* locateEntity(input.type, input.entityId).pipe(
+          Effect.catchTag("Rejection", () => Effect.fail(new PlaceNotFound({ what: input.type })))
+        )
+        if (located.workspaceId !== input.workspaceId) return yield* new PlaceOutsideWorkspace({ what: input.type, field: "body.id" })
         const count = yield* query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_favorites WHERE user_id = $1 AND workspace_id = $2`, [
           userId,
           input.workspaceId
         ])
-        if (count[0]!.n >= MAX_FAVORITES) return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace`)
+        if (count[0]!.n >= MAX_FAVORITES) return yield* new TooManyFavorites({ max: MAX_FAVORITES })
         const id = crypto.randomUUID()
         const inserted = yield* query(
           `INSERT INTO pm_favorites (id, user_id, workspace_id, entity_type, entity_id, position)
@@ -111,23 +116,22 @@ export const favoriteCommands = {
          ON CONFLICT (user_id, entity_type, entity_id) DO NOTHING RETURNING id`,
           [id, userId, input.workspaceId, input.type, input.entityId]
         )
-        if (inserted.length === 0)
-          return yield* reject("conflict", `This ${input.type} is already a favorite`, [{ path: "body.id", message: "already a favorite" }])
+        if (inserted.length === 0) return yield* new AlreadyFavorite({ what: input.type })
         return { result: { id }, changes: [] }
       })
   ),
 
-  removeFavorite: command(Schema.Struct({ favoriteId: Id }), Schema.Void, (input, by, userId) =>
+  removeFavorite: command(Schema.Struct({ favoriteId: Id }), Schema.Void, RemoveRefused, (input, by, userId) =>
     Effect.gen(function* () {
       yield* own(by, userId)
       const removed = yield* query(`DELETE FROM pm_favorites WHERE id = $1 AND user_id = $2 RETURNING id`, [input.favoriteId, userId])
-      if (removed.length === 0) return yield* reject("not_found", "No such favorite")
+      if (removed.length === 0) return yield* new FavoriteNotFound()
       return { result: undefined, changes: [] }
     })
   ),
 
   /** The user's order of their workspaces (those left out keep their place after the listed ones). */
-  setWorkspaceOrder: command(Schema.Struct({ workspaceIds: Schema.Array(Id) }), Schema.Void, (input, by, userId) =>
+  setWorkspaceOrder: command(Schema.Struct({ workspaceIds: Schema.Array(Id) }), Schema.Void, FavoritesPersonal, (input, by, userId) =>
     Effect.gen(function* () {
       yield* own(by, userId)
       yield* query(`DELETE FROM pm_workspace_order WHERE user_id = $1`, [userId])

@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { TaskNotFound } from "./PmErrors.ts"
 import { normalizeShortId } from "./ShortIds.ts"
 
 export interface Located {
@@ -75,6 +76,9 @@ export const locateTask = (taskId: string, options: { readonly deleted?: boolean
     [taskId],
     "task"
   )
+
+/** `locateTask` for messages that declare `TaskNotFound`. */
+export const findTask = (taskId: string) => Effect.catchTag(locateTask(taskId), "Rejection", () => Effect.fail(new TaskNotFound()))
 
 export const locateTaskByShortId = (workspaceId: string, shortId: string) =>
   one(

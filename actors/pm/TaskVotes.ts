@@ -7,7 +7,8 @@ import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import { change } from "./Changes.ts"
-import { locateTask } from "./Locate.ts"
+import { findTask } from "./Locate.ts"
+import { TaskNotFound } from "./PmErrors.ts"
 import { command } from "./WorkActor.ts"
 
 export const TaskVote = Schema.Struct({
@@ -28,9 +29,9 @@ export const voteOf = (taskId: string, userId: string) =>
 
 export const voteCommands = {
   /** Casts (`vote: true`) or withdraws (`false`) the user's vote; doing it twice changes nothing. */
-  setVote: command(Schema.Struct({ vote: Schema.Boolean }), TaskVote, (input, by, taskId) =>
+  setVote: command(Schema.Struct({ vote: Schema.Boolean }), TaskVote, TaskNotFound, (input, by, taskId) =>
     Effect.gen(function* () {
-      const task = yield* locateTask(taskId)
+      const task = yield* findTask(taskId)
       const changed = input.vote
         ? yield* query(
             `INSERT INTO pm_task_votes (task_id, user_id, workspace_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`,

@@ -8,10 +8,10 @@
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
 import { membersOf } from "./Members.ts"
+import { AddedAndRemoved, TeamMemberOutsideWorkspace, TeamNotFound, TooManyTeamMembers, UserListedTwice } from "./PmErrors.ts"
 import { TeamRole } from "./ReferenceData.ts"
 import { command, workActor } from "./WorkActor.ts"
 import { Color } from "./WorkRecords.ts"
@@ -108,14 +108,10 @@ const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, 
   Effect.gen(function* () {
     const known = yield* membersOf(workspaceId)
     const index = members.findIndex((m) => !known.has(m.userId))
-    if (index >= 0)
-      return yield* reject("invalid", "Team members must be members of the workspace", [
-        { path: `${path}.${index}.userId`, message: "not a workspace member" }
-      ])
+    if (index >= 0) return yield* new TeamMemberOutsideWorkspace({ field: `${path}.${index}.userId` })
     const seen = new Set<string>()
     for (const [i, member] of members.entries()) {
-      if (seen.has(member.userId))
-        return yield* reject("invalid", "A user is listed twice", [{ path: `${path}.${i}.userId`, message: "duplicate" }])
+      if (seen.has(member.userId)) return yield* new UserListedTwice({ field: `${path}.${i}.userId` })
       seen.add(member.userId)
     }
   })
@@ -123,7 +119,7 @@ const checkMembers = (workspaceId: string, members: ReadonlyArray<MemberInput>, 
 const loadTeam = (teamId: string) =>
   Effect.gen(function* () {
     const rows = yield* query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM pm_teams WHERE id = $1`, [teamId])
-    if (rows[0] === undefined) return yield* reject("not_found", "No such team")
+    if (rows[0] === undefined) return yield* new TeamNotFound()
     return rows[0]
   })
 
@@ -163,8 +159,11 @@ export const TeamMembersChange = Schema.Struct({
 
 const TeamRef = Schema.Struct({ id: Id })
 
+const MembersRefused = Schema.Union([TeamMemberOutsideWorkspace, UserListedTwice])
+const MembersChangeRefused = Schema.Union([TeamNotFound, TeamMemberOutsideWorkspace, UserListedTwice, AddedAndRemoved, TooManyTeamMembers])
+
 export const PmTeam = workActor("pmTeam", {
-  create: command(Schema.Struct({ workspaceId: Id, ...NewTeam.fields }), TeamRef, (input, by, id) =>
+  create: command(Schema.Struct({ workspaceId: Id, ...NewTeam.fields }), TeamRef, MembersRefused, (input, by, id) =>
     Effect.gen(function* () {
       const members = input.members ?? []
       yield* checkMembers(input.workspaceId, members, "body.members")
@@ -191,7 +190,7 @@ export const PmTeam = workActor("pmTeam", {
       }
     })
   ),
-  update: command(TeamPatch, TeamRef, (input, by, id) =>
+  update: command(TeamPatch, TeamRef, TeamNotFound, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       yield* query("UPDATE pm_teams SET name = $2, description = $3, color = $4, updated_at = now() WHERE id = $1", [
@@ -204,23 +203,17 @@ export const PmTeam = workActor("pmTeam", {
       return { result: { id }, changes: [change({ workspaceId: team.workspaceId }, "team.updated", id, changed, by)] }
     })
   ),
-  updateMembers: command(TeamMembersChange, TeamRef, (input, by, id) =>
+  updateMembers: command(TeamMembersChange, TeamRef, MembersChangeRefused, (input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       const add = input.add ?? []
       const remove = input.remove ?? []
       yield* checkMembers(team.workspaceId, add, "body.add")
       const both = add.findIndex((m) => remove.includes(m.userId))
-      if (both >= 0)
-        return yield* reject("invalid", "A user cannot be added and removed at once", [
-          { path: `body.add.${both}.userId`, message: "also in remove" }
-        ])
+      if (both >= 0) return yield* new AddedAndRemoved({ field: `body.add.${both}.userId` })
       if (remove.length > 0) yield* query("DELETE FROM pm_team_members WHERE team_id = $1 AND user_id = ANY($2::text[])", [id, remove])
       yield* insertMembers(id, add)
-      if ((yield* memberCount(id)) > MAX_TEAM_MEMBERS)
-        return yield* reject("invalid", `A team has at most ${MAX_TEAM_MEMBERS} members`, [
-          { path: "body.add", message: "too many members" }
-        ])
+      if ((yield* memberCount(id)) > MAX_TEAM_MEMBERS) return yield* new TooManyTeamMembers({ max: MAX_TEAM_MEMBERS })
       yield* query("UPDATE pm_teams SET updated_at = now() WHERE id = $1", [id])
       return {
         result: { id },
@@ -228,7 +221,7 @@ export const PmTeam = workActor("pmTeam", {
       }
     })
   ),
-  delete: command(Schema.Struct({}), TeamRef, (_input, by, id) =>
+  delete: command(Schema.Struct({}), TeamRef, TeamNotFound, (_input, by, id) =>
     Effect.gen(function* () {
       const team = yield* loadTeam(id)
       yield* query("DELETE FROM pm_team_members WHERE team_id = $1", [id])

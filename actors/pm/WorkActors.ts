@@ -12,7 +12,6 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { locateList, locateSpace } from "./Locate.ts"
 import { propertyCommands } from "./Properties.ts"
 import { relationshipCommands } from "./Relationships.ts"
@@ -22,12 +21,10 @@ import { listTaskCommands, taskCommands } from "./TaskCommands.ts"
 import { discussionCommands } from "./TaskDiscussion.ts"
 import { getTask } from "./TaskReads.ts"
 import { templateCommands } from "./TaskTemplates.ts"
-import { workActor } from "./WorkActor.ts"
+import { stateRead, workActor } from "./WorkActor.ts"
 import { availableFields } from "./CustomFields.ts"
 import { effectiveStatuses } from "./Statuses.ts"
 import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
-
-const NoPayload = Schema.Struct({})
 
 /** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
 export const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -73,11 +70,7 @@ export const PmSpace = workActor(
     state: Schema.NullOr(SpaceAccess),
     rebuild: spaceAccess,
     reads: {
-      access: {
-        payload: NoPayload,
-        success: SpaceAccess,
-        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(state))
-      }
+      access: stateRead(SpaceAccess, "No such space")
     },
     afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
   }
@@ -120,11 +113,7 @@ export const PmList = workActor(
     state: Schema.NullOr(ListPlace),
     rebuild: listPlace,
     reads: {
-      locate: {
-        payload: NoPayload,
-        success: ListPlace,
-        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such list")) : Effect.succeed(state))
-      }
+      locate: stateRead(ListPlace, "No such list")
     },
     afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
   }
@@ -140,11 +129,7 @@ export const PmTask = workActor(
     state: Schema.NullOr(Task),
     rebuild: (taskId) => orAbsent(getTask(taskId)),
     reads: {
-      get: {
-        payload: NoPayload,
-        success: Task,
-        handle: (_, state) => (state === null ? Effect.fail(reject("not_found", "No such task")) : Effect.succeed(state))
-      }
+      get: stateRead(Task, "No such task")
     },
     // A command that answers with the task itself hands over the new state; anything else rebuilds it.
     afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)

@@ -356,7 +356,12 @@ export const PmAutomations = workActor(
     state: Schema.Array(StoredRule),
     rebuild: (workspaceId) => rulesOf(workspaceId),
     reads: {
-      rules: { payload: Schema.Struct({}), success: Schema.Array(StoredRule), handle: (_, state) => Effect.succeed(state) }
+      rules: {
+        payload: Schema.Struct({}),
+        success: Schema.Array(StoredRule),
+        error: Schema.Never,
+        handle: (_, state) => Effect.succeed(state)
+      }
     },
     afterCommand: (name, _result, state) => (keepsRules.has(name) ? state : undefined)
   }

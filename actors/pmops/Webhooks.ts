@@ -270,7 +270,12 @@ export const PmWebhooks = workActor(
     state: Schema.Array(WebhookEndpoint),
     rebuild: (workspaceId) => listEndpoints(workspaceId),
     reads: {
-      list: { payload: Schema.Struct({}), success: Schema.Array(WebhookEndpoint), handle: (_, state) => Effect.succeed(state) }
+      list: {
+        payload: Schema.Struct({}),
+        success: Schema.Array(WebhookEndpoint),
+        error: Schema.Never,
+        handle: (_, state) => Effect.succeed(state)
+      }
     },
     afterCommand: (name, _result, state) => (keepsEndpoints.has(name) ? state : undefined)
   }

@@ -16,7 +16,7 @@ import { Effect, Schema } from "effect"
 import * as Y from "yjs"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { Rejection, reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
 import { orAbsent } from "../pm/WorkActors.ts"
@@ -315,11 +315,17 @@ export const PmWhiteboard = workActor("pmWhiteboard", whiteboardCommands, {
   state: Schema.NullOr(BoardState),
   rebuild: (whiteboardId) => orAbsent(boardStateOf(whiteboardId)),
   reads: {
-    get: { payload: Schema.Struct({}), success: Whiteboard, handle: (_, state) => Effect.map(present(state), (s) => s.board) },
+    get: {
+      payload: Schema.Struct({}),
+      success: Whiteboard,
+      error: Rejection,
+      handle: (_, state) => Effect.map(present(state), (s) => s.board)
+    },
     /** The board's comments, oldest first, those on `elementId` and/or `resolved` as asked. */
     comments: {
       payload: CommentFilter,
       success: Schema.Array(CommentRecord),
+      error: Rejection,
       handle: (filter, state) =>
         Effect.map(present(state), (s) =>
           s.comments.filter(

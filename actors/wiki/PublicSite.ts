@@ -9,7 +9,7 @@
  * Who may ask (space admins) is checked by the caller.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
@@ -126,8 +126,6 @@ export const toShare = (row: Row): PublicShare => ({
 })
 
 type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
-  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
 
 const slugTaken = reject("conflict", "Another public wiki uses that slug", [{ path: "body.slug", message: "already taken" }])

@@ -7,7 +7,7 @@
  * Whether the user may see a page is checked by the caller before asking.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
@@ -50,8 +50,6 @@ export const defaultUserSettings: UserSettings = {
 const FavoriteRecord = Schema.Struct({ pageId: Schema.String, workspaceId: Schema.String, createdAt: Schema.String })
 
 type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
-  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
 
 const toSettings = (row: Record<string, any> | undefined): UserSettings =>

@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { LiveDocuments } from "../LiveDocuments.ts"
-import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { AttachmentRecord, attachmentById } from "./PageAttachments.ts"
@@ -36,9 +36,6 @@ import { workspaceRoleOf } from "./WorkspaceRole.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
-
-const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
-  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
 const transaction = <A, R>(body: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection | SqlError, R | Sql> =>
   Sql.use((sql) => sql.transaction(body))

@@ -8,7 +8,7 @@
  * checked by the caller.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
@@ -116,8 +116,6 @@ export const wikiSettingsOf = (workspaceId: string) => Effect.map(rowOf(workspac
 export const wikiBrandingOf = (workspaceId: string) => Effect.map(rowOf(workspaceId), brandingOf)
 
 type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
-  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
 
 /** Writes `next` as the whole row and records what changed. Returns the new row. */

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import {
@@ -44,10 +44,6 @@ const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
 
 type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-
-/** SQL failures other than the ones a handler maps are defects (the runtime logs them and answers 5xx). */
-const orDieSql = <A, R>(effect: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection, R> =>
-  effect.pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
 const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
 

@@ -39,10 +39,9 @@ export const owner = (context: RequestContext, workspaceId: string) =>
     caller.role === "owner" ? Effect.succeed(caller) : Effect.fail(reject("forbidden", "Only the workspace's owner may do this"))
   )
 
-export const partial = <S extends Schema.Struct<any>>(struct: S) =>
-  struct.mapFields(Struct.map(Schema.optionalKey)) as unknown as Schema.Struct<{
-    [K in keyof S["fields"]]: Schema.optionalKey<S["fields"][K]>
-  }>
+/** The struct with every field optional (a patch of it). */
+export const partial = <Fields extends Schema.Struct.Fields>(struct: Schema.Struct<Fields>) =>
+  struct.mapFields(Struct.map(Schema.optionalKey))
 
 /** Drops undefined values (optional keys left out of a patch). */
 export const defined = (patch: object) => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))

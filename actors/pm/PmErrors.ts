@@ -1,0 +1,141 @@
+/**
+ * Project management's domain errors, declared by its actors' messages; the
+ * facade answers each with its status in one table (`facade/HttpError.ts`).
+ * Messages and details are the replies' exact wording, so the HTTP answers
+ * stay as they were. Refusals not yet named here are `Rejection`s.
+ */
+import { Schema } from "effect"
+
+/** A unique violation: the name (or item) a write would add is already there. */
+export class ItemExists extends Schema.TaggedError<ItemExists>()("ItemExists", {}) {
+  override get message() {
+    return "That name or item already exists here"
+  }
+}
+
+/** A foreign-key violation: something the write refers to was deleted meanwhile. */
+export class ReferenceGone extends Schema.TaggedError<ReferenceGone>()("ReferenceGone", {}) {
+  override get message() {
+    return "A referenced item no longer exists"
+  }
+}
+
+/** No task has this id (or it is deleted, or under a deleted list or space). */
+export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFound", {}) {
+  override get message() {
+    return "No such task"
+  }
+}
+
+const detail = (path: string, message: string) => [{ path, message }] as const
+
+/** No team has this id (or it was deleted). */
+export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", {}) {
+  override get message() {
+    return "No such team"
+  }
+}
+
+/** A team member given (at `field`) is not a member of the team's workspace. */
+export class TeamMemberOutsideWorkspace extends Schema.TaggedError<TeamMemberOutsideWorkspace>()("TeamMemberOutsideWorkspace", {
+  field: Schema.String
+}) {
+  override get message() {
+    return "Team members must be members of the workspace"
+  }
+  get details() {
+    return detail(this.field, "not a workspace member")
+  }
+}
+
+/** The same user is listed twice (the second at `field`). */
+export class UserListedTwice extends Schema.TaggedError<UserListedTwice>()("UserListedTwice", { field: Schema.String }) {
+  override get message() {
+    return "A user is listed twice"
+  }
+  get details() {
+    return detail(this.field, "duplicate")
+  }
+}
+
+/** A user both added (at `field`) and removed in one change. */
+export class AddedAndRemoved extends Schema.TaggedError<AddedAndRemoved>()("AddedAndRemoved", { field: Schema.String }) {
+  override get message() {
+    return "A user cannot be added and removed at once"
+  }
+  get details() {
+    return detail(this.field, "also in remove")
+  }
+}
+
+/** A change would give a team more than `max` members. */
+export class TooManyTeamMembers extends Schema.TaggedError<TooManyTeamMembers>()("TooManyTeamMembers", { max: Schema.Number }) {
+  override get message() {
+    return `A team has at most ${this.max} members`
+  }
+  get details() {
+    return detail("body.add", "too many members")
+  }
+}
+
+export type TeamError = TeamNotFound | TeamMemberOutsideWorkspace | UserListedTwice | AddedAndRemoved | TooManyTeamMembers
+
+/** A place of the work hierarchy (`what`: space, folder, list or task) that is not there, or deleted. */
+export class PlaceNotFound extends Schema.TaggedError<PlaceNotFound>()("PlaceNotFound", { what: Schema.String }) {
+  override get message() {
+    return `No such ${this.what}`
+  }
+}
+
+/** A place (`what`) given at `field` that is in another workspace than the one asked about. */
+export class PlaceOutsideWorkspace extends Schema.TaggedError<PlaceOutsideWorkspace>()("PlaceOutsideWorkspace", {
+  what: Schema.String,
+  field: Schema.String
+}) {
+  override get message() {
+    return `No such ${this.what}`
+  }
+  get details() {
+    return detail(this.field, "not in this workspace")
+  }
+}
+
+/** A user's favorites are written by that user only. */
+export class FavoritesPersonal extends Schema.TaggedError<FavoritesPersonal>()("FavoritesPersonal", {}) {
+  override get message() {
+    return "Favorites are personal"
+  }
+}
+
+export class TooManyFavorites extends Schema.TaggedError<TooManyFavorites>()("TooManyFavorites", { max: Schema.Number }) {
+  override get message() {
+    return `At most ${this.max} favorites per workspace`
+  }
+}
+
+/** The place (`what`) given at `body.id` is already one of the user's favorites. */
+export class AlreadyFavorite extends Schema.TaggedError<AlreadyFavorite>()("AlreadyFavorite", { what: Schema.String }) {
+  override get message() {
+    return `This ${this.what} is already a favorite`
+  }
+  get details() {
+    return detail("body.id", "already a favorite")
+  }
+}
+
+/** No favorite of this user has this id. */
+export class FavoriteNotFound extends Schema.TaggedError<FavoriteNotFound>()("FavoriteNotFound", {}) {
+  override get message() {
+    return "No such favorite"
+  }
+}
+
+export type FavoriteError =
+  | PlaceNotFound
+  | PlaceOutsideWorkspace
+  | FavoritesPersonal
+  | TooManyFavorites
+  | AlreadyFavorite
+  | FavoriteNotFound
+
+export type PmError = ItemExists | ReferenceGone | TaskNotFound | TeamError | FavoriteError
