@@ -74,3 +74,12 @@ export const fromSqlError =
       : error.code === "23503"
         ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
         : Effect.die(error)
+
+/** SQL failures a caller does not map are defects: the runtime logs them and answers 500 (or 503 when transient). */
+export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+  Effect.catchIf(
+    effect,
+    (error): error is SqlError => error instanceof SqlError,
+    (error) => Effect.die(error),
+    (error) => Effect.fail(error)
+  )
