@@ -174,14 +174,14 @@ export class ChatDocumentFull extends Schema.TaggedError<ChatDocumentFull>()("Ch
   }
 }
 
-export class WorkflowNotFound extends Schema.TaggedError<WorkflowNotFound>()("WorkflowNotFound", {}) {
+export class HubWorkflowNotFound extends Schema.TaggedError<HubWorkflowNotFound>()("HubWorkflowNotFound", {}) {
   override get message() {
     return "No such workflow"
   }
 }
 
 /** Workflow names are unique in a workspace. */
-export class WorkflowNameTaken extends Schema.TaggedError<WorkflowNameTaken>()("WorkflowNameTaken", {}) {
+export class HubWorkflowNameTaken extends Schema.TaggedError<HubWorkflowNameTaken>()("HubWorkflowNameTaken", {}) {
   override get message() {
     return "A workflow of this name exists in the workspace"
   }
@@ -284,8 +284,8 @@ export type HubError =
   | ChatDocumentNotFound
   | ChatDuplicateMessage
   | ChatDocumentFull
-  | WorkflowNotFound
-  | WorkflowNameTaken
+  | HubWorkflowNotFound
+  | HubWorkflowNameTaken
   | MeetingBotNotFound
   | MeetingBotFinished
   | MeetingBusy

@@ -7,7 +7,7 @@
  * Whether the user may see a page is checked by the caller before asking.
  */
 import { Effect, Schema } from "effect"
-import { orDieSql, Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
 import { WikiFavoriteExists, WikiFavoriteNotFound, WikiRecentSearchNotFound, WikiTooManyFavorites } from "./WikiErrors.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"

@@ -8,7 +8,7 @@
  * checked by the caller.
  */
 import { Effect, Schema } from "effect"
-import { orDieSql, Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
 import { WikiHomeSpaceNotFound } from "./WikiErrors.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"

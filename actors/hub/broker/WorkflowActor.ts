@@ -14,11 +14,11 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { Id } from "../../Fields.ts"
 import { connectionFor } from "../connections/VendorItems.ts"
-import { WorkflowNameTaken, WorkflowNotFound } from "../HubErrors.ts"
+import { HubWorkflowNameTaken, HubWorkflowNotFound } from "../HubErrors.ts"
 import { Workflow, WorkflowStep, WorkflowTrigger, workflowColumns } from "./Workflows.ts"
 
-const notFound = () => new WorkflowNotFound()
-const nameTaken = () => new WorkflowNameTaken()
+const notFound = () => new HubWorkflowNotFound()
+const nameTaken = () => new HubWorkflowNameTaken()
 
 const WorkflowChange = {
   name: Schema.optionalKey(Schema.String),
@@ -44,7 +44,7 @@ export const HubWorkflows = Actor<ReadonlyArray<Workflow>>()({
   rebuild: (workspaceId) => rows(workspaceId),
   messages: {
     list: { payload: Schema.Struct({}), success: Schema.Array(Workflow), error: Schema.Never },
-    get: { payload: Schema.Struct({ workflowId: Id }), success: Workflow, error: WorkflowNotFound },
+    get: { payload: Schema.Struct({ workflowId: Id }), success: Workflow, error: HubWorkflowNotFound },
     /** The enabled workflows an event of `type` triggers. */
     forEvent: { payload: Schema.Struct({ type: Schema.String }), success: Schema.Array(Workflow), error: Schema.Never },
     create: {
@@ -56,12 +56,12 @@ export const HubWorkflows = Actor<ReadonlyArray<Workflow>>()({
         createdBy: Id
       }),
       success: Workflow,
-      error: WorkflowNameTaken
+      error: HubWorkflowNameTaken
     },
     update: {
       payload: Schema.Struct({ workflowId: Id, ...WorkflowChange }),
       success: Workflow,
-      error: Schema.Union([WorkflowNotFound, WorkflowNameTaken])
+      error: Schema.Union([HubWorkflowNotFound, HubWorkflowNameTaken])
     }
   },
   handlers: {
