@@ -3,14 +3,18 @@
  * `{"error": {"code", "message", "details"?: [{"path", "message"}]}, "requestId"}`.
  * Domain rejections and runtime failures map onto it here, nowhere else.
  */
+import type { BillingError } from "../actors/billing/BillingErrors.ts"
 import type { FeedbackError } from "../actors/feedback/FeedbackErrors.ts"
 import type { IdentityError } from "../actors/identity/IdentityErrors.ts"
+import type { HubError } from "../actors/hub/HubErrors.ts"
 import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
 import type { PmError } from "../actors/pm/PmErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
+import type { SsoError } from "../actors/sso/SsoErrors.ts"
+import type { WikiError } from "../actors/wiki/WikiErrors.ts"
 import {
   type ActorError,
   ActorDefect,
@@ -69,7 +73,19 @@ const unavailableMessage: Record<UnavailableReason | "unknown", string> = {
  * The domain errors actor messages declare (tagged classes: the tag names the
  * case, the error's `message` and `details` are the reply's).
  */
-export type DomainError = FeedbackError | IdentityError | LensError | PushError | AlertRuleError | UserViewError | CallShareError | PmError
+export type DomainError =
+  | FeedbackError
+  | IdentityError
+  | LensError
+  | PushError
+  | AlertRuleError
+  | UserViewError
+  | CallShareError
+  | WikiError
+  | HubError
+  | BillingError
+  | SsoError
+  | PmError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
@@ -141,7 +157,99 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   FavoritesPersonal: "forbidden",
   TooManyFavorites: "conflict",
   AlreadyFavorite: "conflict",
-  FavoriteNotFound: "not_found"
+  FavoriteNotFound: "not_found",
+  // wiki
+  WikiSpaceNotFound: "not_found",
+  WikiSpaceExists: "conflict",
+  WikiSpaceArchived: "conflict",
+  WikiSpaceAlreadyArchived: "conflict",
+  WikiSpaceNotArchived: "conflict",
+  WikiTargetSpaceNotFound: "not_found",
+  WikiTargetSpaceArchived: "conflict",
+  WikiSpaceKeyTaken: "conflict",
+  WikiPageNotFound: "not_found",
+  WikiPageExists: "conflict",
+  WikiPageNotInSpace: "not_found",
+  WikiParentPageNotFound: "not_found",
+  WikiParentPageArchived: "conflict",
+  WikiMoveIntoSubtree: "invalid",
+  WikiPageArchived: "conflict",
+  WikiPageAlreadyArchived: "conflict",
+  WikiPageNotArchived: "conflict",
+  WikiArchivedHomePage: "conflict",
+  WikiSlugClash: "conflict",
+  WikiSubjectNotMember: "invalid",
+  WikiPermissionEntryNotFound: "not_found",
+  WikiPageNotRestricted: "conflict",
+  WikiVersionNotFound: "not_found",
+  WikiCommentNotFound: "not_found",
+  WikiReplyToReply: "invalid",
+  WikiThreadDeleted: "conflict",
+  WikiReplyAnchored: "invalid",
+  WikiCommentNotYours: "forbidden",
+  WikiResolveReply: "conflict",
+  WikiAttachmentNotFound: "not_found",
+  WikiFavoriteExists: "conflict",
+  WikiTooManyFavorites: "conflict",
+  WikiFavoriteNotFound: "not_found",
+  WikiRecentSearchNotFound: "not_found",
+  WikiHomeSpaceNotFound: "invalid",
+  PublicWikiSlugTaken: "conflict",
+  PublicWikiNoFreeSlug: "conflict",
+  PublicShareNotFound: "not_found",
+  // end wiki
+  // hub
+  HubRecordingNotFound: "not_found",
+  HubRecordingBusy: "conflict",
+  HubNothingToSummarize: "conflict",
+  HubVersionNotGenerated: "conflict",
+  HubActionItemNotFound: "not_found",
+  HubTranscriptRefused: "invalid",
+  CalendarEventNotFound: "not_found",
+  CalendarOccurrenceNotFound: "not_found",
+  CalendarEventExists: "conflict",
+  CalendarEventSynced: "conflict",
+  CalendarFull: "conflict",
+  HubWebhookNotFound: "not_found",
+  TooManyHubWebhooks: "conflict",
+  HubTagNotFound: "not_found",
+  HubTagNameTaken: "conflict",
+  TooManyHubTags: "conflict",
+  HubUnknownCallTag: "invalid",
+  TooManyCallTags: "invalid",
+  HubCallTagNotFound: "not_found",
+  ChatDocumentNotFound: "not_found",
+  ChatDuplicateMessage: "invalid",
+  ChatDocumentFull: "too_large",
+  HubWorkflowNotFound: "not_found",
+  HubWorkflowNameTaken: "conflict",
+  MeetingBotNotFound: "not_found",
+  MeetingBotFinished: "conflict",
+  MeetingBusy: "conflict",
+  MeetingNotLinked: "not_found",
+  MeetingAlreadyImported: "conflict",
+  HubInvitationNotFound: "not_found",
+  HubInvitationNotPending: "conflict",
+  HubAlreadyInvited: "conflict",
+  TooManyHubInvitations: "conflict",
+  HubInvitationInvalid: "not_found",
+  // end hub
+  // billing
+  SeatsOutOfPlanRange: "invalid",
+  FewerSeatsThanMembers: "conflict",
+  NoPlanChosen: "conflict",
+  SubscriptionCanceled: "conflict",
+  NoPaidSubscription: "conflict",
+  AlreadyCanceling: "conflict",
+  NotCanceling: "conflict",
+  PaymentEventStatusMissing: "invalid",
+  // end billing
+  // sso
+  SsoNotConfigured: "not_found",
+  SsoDomainListed: "conflict",
+  SsoDomainNotFound: "not_found",
+  SsoCannotEnforce: "conflict"
+  // end sso
 }
 
 const isDomainError = (failure: unknown): failure is DomainError =>

@@ -61,12 +61,6 @@ export const query = <R extends object = Row>(
  */
 export const isoTimestampSql = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
-/** SQL failures a write does not map are defects (the runtime logs them and answers 5xx). */
-export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-  Effect.catch(effect, (error) => (isNoSqlError(error) ? Effect.fail(error) : Effect.die(error)))
-
-const isNoSqlError = <E>(error: E | SqlError): error is Exclude<E, SqlError> => !(error instanceof SqlError)
-
 /**
  * SQL failures that are the caller's conflict, not a defect: a unique
  * violation (`duplicate` says what is taken) and a foreign-key one; any other
@@ -80,3 +74,12 @@ export const fromSqlError =
       : error.code === "23503"
         ? Effect.fail(reject("conflict", "A referenced item no longer exists"))
         : Effect.die(error)
+
+/** SQL failures a caller does not map are defects: the runtime logs them and answers 500 (or 503 when transient). */
+export const orDieSql = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+  Effect.catchIf(
+    effect,
+    (error): error is SqlError => error instanceof SqlError,
+    (error) => Effect.die(error),
+    (error) => Effect.fail(error)
+  )

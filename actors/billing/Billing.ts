@@ -12,7 +12,16 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import {
+  AlreadyCanceling,
+  FewerSeatsThanMembers,
+  NoPaidSubscription,
+  NoPlanChosen,
+  NotCanceling,
+  PaymentEventStatusMissing,
+  SeatsOutOfPlanRange,
+  SubscriptionCanceled
+} from "./BillingErrors.ts"
 import { Timestamp, now } from "../Fields.ts"
 import { type PlanId, PlanId as PlanIdSchema, planOf } from "./Plans.ts"
 
@@ -156,6 +165,9 @@ const withInvoice = (state: BillingState, invoice: Invoice): BillingState => ({
 
 const By = { by: Schema.String }
 
+const outOfRange = (plan: { readonly name: string; readonly minSeats: number; readonly maxSeats: number }) =>
+  new SeatsOutOfPlanRange({ plan: plan.name, minSeats: plan.minSeats, maxSeats: plan.maxSeats })
+
 export const Billing = Actor<BillingState>()({
   kind: "workspaceBilling",
   state: BillingState,
@@ -174,18 +186,20 @@ export const Billing = Actor<BillingState>()({
     updatedAt: null
   }),
   messages: {
-    subscription: { payload: Schema.Struct({}), success: Subscription },
+    subscription: { payload: Schema.Struct({}), success: Subscription, error: Schema.Never },
     /** Moves to a plan with a number of seats (at least `members`), invoicing the rest of the period. */
     changePlan: {
       payload: Schema.Struct({ ...By, planId: PlanIdSchema, seats: Schema.Number, members: Schema.Number }),
-      success: Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) })
+      success: Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) }),
+      error: Schema.Union([SeatsOutOfPlanRange, FewerSeatsThanMembers])
     },
     setSeats: {
       payload: Schema.Struct({ ...By, seats: Schema.Number, members: Schema.Number }),
-      success: Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) })
+      success: Schema.Struct({ subscription: Subscription, invoice: Schema.NullOr(Invoice) }),
+      error: Schema.Union([NoPlanChosen, SubscriptionCanceled, SeatsOutOfPlanRange, FewerSeatsThanMembers])
     },
-    cancel: { payload: Schema.Struct({ ...By }), success: Subscription },
-    resume: { payload: Schema.Struct({ ...By }), success: Subscription },
+    cancel: { payload: Schema.Struct({ ...By }), success: Subscription, error: Schema.Union([NoPaidSubscription, AlreadyCanceling]) },
+    resume: { payload: Schema.Struct({ ...By }), success: Subscription, error: Schema.Union([NotCanceling, SubscriptionCanceled]) },
     updateContact: {
       payload: Schema.Struct({
         ...By,
@@ -194,24 +208,19 @@ export const Billing = Actor<BillingState>()({
         taxId: Schema.optionalKey(Schema.NullOr(Schema.String)),
         address: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
-      success: Subscription
+      success: Subscription,
+      error: Schema.Never
     },
-    invoices: { payload: Schema.Struct({}), success: Schema.Array(Invoice) },
-    applyEvent: { payload: ProviderEvent, success: EventOutcome }
+    invoices: { payload: Schema.Struct({}), success: Schema.Array(Invoice), error: Schema.Never },
+    applyEvent: { payload: ProviderEvent, success: EventOutcome, error: PaymentEventStatusMissing }
   },
   handlers: {
     subscription: (_, ctx) => Effect.succeed(subscriptionOf(ctx.state)),
     changePlan: ({ planId, seats, members }, ctx) =>
       Effect.gen(function* () {
         const plan = planOf(planId)
-        if (seats < plan.minSeats || seats > plan.maxSeats)
-          return yield* reject("invalid", `The ${plan.name} plan takes ${plan.minSeats} to ${plan.maxSeats} seats`, [
-            { path: "body.seats", message: `between ${plan.minSeats} and ${plan.maxSeats} on ${plan.name}` }
-          ])
-        if (seats < members)
-          return yield* reject("conflict", `The workspace has ${members} members; it needs at least that many seats`, [
-            { path: "body.seats", message: `at least ${members}` }
-          ])
+        if (seats < plan.minSeats || seats > plan.maxSeats) return yield* outOfRange(plan)
+        if (seats < members) return yield* new FewerSeatsThanMembers({ members, removing: false })
         const start = now()
         const end = new Date(Date.now() + PERIOD_DAYS * DAY).toISOString()
         const invoice = invoiceFor(ctx.state, planId, seats, start, end, `${seats} seats`)
@@ -226,17 +235,10 @@ export const Billing = Actor<BillingState>()({
       Effect.gen(function* () {
         const state = ctx.state
         const plan = planOf(state.planId)
-        if (state.seats === null || state.periodStart === null || state.periodEnd === null)
-          return yield* reject("conflict", "Choose a plan first; seats belong to a plan")
-        if (state.status === "canceled") return yield* reject("conflict", "The subscription is canceled; choose a plan again")
-        if (seats < plan.minSeats || seats > plan.maxSeats)
-          return yield* reject("invalid", `The ${plan.name} plan takes ${plan.minSeats} to ${plan.maxSeats} seats`, [
-            { path: "body.seats", message: `between ${plan.minSeats} and ${plan.maxSeats} on ${plan.name}` }
-          ])
-        if (seats < members)
-          return yield* reject("conflict", `The workspace has ${members} members; remove members before removing seats`, [
-            { path: "body.seats", message: `at least ${members}` }
-          ])
+        if (state.seats === null || state.periodStart === null || state.periodEnd === null) return yield* new NoPlanChosen()
+        if (state.status === "canceled") return yield* new SubscriptionCanceled({ ended: false })
+        if (seats < plan.minSeats || seats > plan.maxSeats) return yield* outOfRange(plan)
+        if (seats < members) return yield* new FewerSeatsThanMembers({ members, removing: true })
         const added = seats - state.seats
         const invoice = added > 0 ? invoiceFor(state, state.planId, added, now(), state.periodEnd, `${added} added seats (prorated)`) : null
         const changed = { ...state, seats, updatedAt: now() }
@@ -246,18 +248,16 @@ export const Billing = Actor<BillingState>()({
       }),
     cancel: (_, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.seats === null || ctx.state.planId === "free")
-          return yield* reject("conflict", "There is no paid subscription to cancel")
-        if (ctx.state.status === "canceled" || ctx.state.cancelAtPeriodEnd)
-          return yield* reject("conflict", "The subscription is already canceled or set to cancel")
+        if (ctx.state.seats === null || ctx.state.planId === "free") return yield* new NoPaidSubscription()
+        if (ctx.state.status === "canceled" || ctx.state.cancelAtPeriodEnd) return yield* new AlreadyCanceling()
         const next = { ...ctx.state, cancelAtPeriodEnd: true, updatedAt: now() }
         ctx.setState(next)
         return subscriptionOf(next)
       }),
     resume: (_, ctx) =>
       Effect.gen(function* () {
-        if (!ctx.state.cancelAtPeriodEnd) return yield* reject("conflict", "The subscription is not set to cancel")
-        if (ctx.state.status === "canceled") return yield* reject("conflict", "The subscription has ended; choose a plan again")
+        if (!ctx.state.cancelAtPeriodEnd) return yield* new NotCanceling()
+        if (ctx.state.status === "canceled") return yield* new SubscriptionCanceled({ ended: true })
         const next = { ...ctx.state, cancelAtPeriodEnd: false, updatedAt: now() }
         ctx.setState(next)
         return subscriptionOf(next)
@@ -312,8 +312,7 @@ export const Billing = Actor<BillingState>()({
           return outcome("stale", "A later subscription event was applied")
         }
         const status = event.type === "subscription.canceled" ? "canceled" : event.data.status
-        if (status === undefined)
-          return yield* reject("invalid", "subscription.updated needs data.status", [{ path: "body.data.status", message: "required" }])
+        if (status === undefined) return yield* new PaymentEventStatusMissing()
         ctx.setState(
           remember({
             ...state,

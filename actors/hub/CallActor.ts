@@ -12,7 +12,6 @@
 import { Effect, Schema } from "effect"
 import { Sql, query } from "../../persistence/Sql.ts"
 import { Actor, type ActorContext } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { now } from "../Fields.ts"
 import {
   ActionState,
@@ -33,7 +32,15 @@ import { Summarizer } from "./summarizer/Summarizer.ts"
 import { jobQueued } from "./JobWakeups.ts"
 import { enqueueMeetingProcessed } from "./webhooks/MeetingProcessed.ts"
 import { inputKey, inputsOf, isDefaultInputs, type NoteTemplate, type VersionInputs } from "./summarizer/VersionInputs.ts"
-import { Segment, checkSegments } from "./Transcript.ts"
+import { Segment, segmentProblem } from "./Transcript.ts"
+import {
+  HubActionItemNotFound,
+  HubNothingToSummarize,
+  HubRecordingBusy,
+  HubRecordingNotFound,
+  HubTranscriptRefused,
+  HubVersionNotGenerated
+} from "./HubErrors.ts"
 
 /** Who reads, with the inputs that live outside the call (the workspace's prompt, their calendar prompt). */
 const Reader = {
@@ -52,7 +59,7 @@ type Ctx = ActorContext<CallState | null>
 /** Participants with identical inputs share one generated version (off only to measure what sharing saves). */
 const SHARE_VERSIONS = process.env.HUB_SHARE_VERSIONS !== "0"
 
-const existing = (ctx: Ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such recording")) : Effect.succeed(ctx.state))
+const existing = (ctx: Ctx) => (ctx.state === null ? Effect.fail(new HubRecordingNotFound()) : Effect.succeed(ctx.state))
 
 const templateFor = (state: CallState, userId: string) =>
   Object.hasOwn(state.templates, userId) ? Effect.succeed(state.templates[userId]!) : Effect.orDie(templateOf(userId))
@@ -76,7 +83,7 @@ const generate = (state: CallState, inputs: VersionInputs) =>
     const summarizer = yield* Summarizer
     const content = yield* summarizer
       .generate({ segments: state.segments, inputs, meetingDate: meetingDate(state) })
-      .pipe(Effect.mapError((error) => reject("conflict", `The version could not be generated: ${error.message}`)))
+      .pipe(Effect.mapError((error) => new HubVersionNotGenerated({ reason: error.message })))
     return { key: inputKey(inputs), version: { isDefault: isDefaultInputs(inputs), content, generatedAt: now() } }
   })
 
@@ -173,9 +180,15 @@ const requeue = (state: CallState, kind: JobKind) =>
   })
 
 const busy = (state: CallState) =>
-  state.recording.status === "queued" || state.recording.status === "processing"
-    ? Effect.fail(reject("conflict", "The recording is being processed; try again when it is ready or failed"))
-    : Effect.void
+  state.recording.status === "queued" || state.recording.status === "processing" ? Effect.fail(new HubRecordingBusy()) : Effect.void
+
+const checkSegments = (segments: ReadonlyArray<Segment>, path: string) => {
+  const found = segmentProblem(segments, path)
+  return found === undefined ? Effect.void : Effect.fail(new HubTranscriptRefused(found))
+}
+
+/** A reader's view may generate their version first. */
+const Versioned = Schema.Union([HubRecordingNotFound, HubVersionNotGenerated])
 
 export const HubCall = Actor<CallState | null>()({
   kind: "hubCall",
@@ -184,16 +197,16 @@ export const HubCall = Actor<CallState | null>()({
   rebuild: (id) => loadCall(id),
   messages: {
     /** The call with the reader's own version. */
-    view: { payload: ReaderStruct, success: Call },
+    view: { payload: ReaderStruct, success: Call, error: Versioned },
     /** The recording's metadata and status (no version). */
-    recording: { payload: Schema.Struct({}), success: RecordingRecord },
-    transcript: { payload: Schema.Struct({}), success: Schema.Array(Segment) },
-    participantIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String) },
+    recording: { payload: Schema.Struct({}), success: RecordingRecord, error: HubRecordingNotFound },
+    transcript: { payload: Schema.Struct({}), success: Schema.Array(Segment), error: HubRecordingNotFound },
+    participantIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String), error: HubRecordingNotFound },
     /** Every action item of every stored version (the union), with their states. */
-    actionItemIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String) },
-    setNotes: { payload: Schema.Struct({ ...Reader, notes: Schema.NullOr(Schema.String) }), success: Call },
-    setPrompt: { payload: Schema.Struct({ ...Reader, prompt: Schema.NullOr(Schema.String) }), success: Call },
-    rename: { payload: Schema.Struct({ name: Schema.String }), success: RecordingRecord },
+    actionItemIds: { payload: Schema.Struct({}), success: Schema.Array(Schema.String), error: HubRecordingNotFound },
+    setNotes: { payload: Schema.Struct({ ...Reader, notes: Schema.NullOr(Schema.String) }), success: Call, error: Versioned },
+    setPrompt: { payload: Schema.Struct({ ...Reader, prompt: Schema.NullOr(Schema.String) }), success: Call, error: Versioned },
+    rename: { payload: Schema.Struct({ name: Schema.String }), success: RecordingRecord, error: HubRecordingNotFound },
     /** Worker: progress of the running job. */
     progress: {
       payload: Schema.Struct({
@@ -205,10 +218,15 @@ export const HubCall = Actor<CallState | null>()({
         /** What extraction found, kept even if a later stage fails. */
         media: Schema.optionalKey(MediaInfo)
       }),
-      success: RecordingRecord
+      success: RecordingRecord,
+      error: HubRecordingNotFound
     },
     /** Worker: the transcript the speech engine produced (replaces the segments; the running job goes on). */
-    transcribed: { payload: Schema.Struct({ segments: Schema.Array(Segment) }), success: RecordingRecord },
+    transcribed: {
+      payload: Schema.Struct({ segments: Schema.Array(Segment) }),
+      success: RecordingRecord,
+      error: Schema.Union([HubRecordingNotFound, HubTranscriptRefused])
+    },
     /** Worker: the job finished; generate every participant's version and the default one, then ready. */
     finish: {
       payload: Schema.Struct({
@@ -216,14 +234,23 @@ export const HubCall = Actor<CallState | null>()({
         workspacePrompt: Schema.NullOr(Schema.String),
         calendarPrompts: Schema.Record(Schema.String, Schema.NullOr(Schema.String))
       }),
-      success: RecordingRecord
+      success: RecordingRecord,
+      error: Versioned
     },
     /** Summary regeneration ("summarize") or full reprocess ("process"). */
-    requeue: { payload: Schema.Struct({ kind: JobKind }), success: RecordingRecord },
+    requeue: {
+      payload: Schema.Struct({ kind: JobKind }),
+      success: RecordingRecord,
+      error: Schema.Union([HubRecordingNotFound, HubRecordingBusy, HubNothingToSummarize])
+    },
     /** A media file was stored for the recording: process it. */
-    attachMedia: { payload: Schema.Struct({ media: MediaInfo }), success: RecordingRecord },
+    attachMedia: { payload: Schema.Struct({ media: MediaInfo }), success: RecordingRecord, error: HubRecordingNotFound },
     /** Replaces the transcript, or appends live segments to it; versions are regenerated. */
-    writeSegments: { payload: Schema.Struct({ segments: Schema.Array(Segment), append: Schema.Boolean }), success: RecordingRecord },
+    writeSegments: {
+      payload: Schema.Struct({ segments: Schema.Array(Segment), append: Schema.Boolean }),
+      success: RecordingRecord,
+      error: Schema.Union([HubRecordingNotFound, HubRecordingBusy, HubTranscriptRefused])
+    },
     setAction: {
       payload: Schema.Struct({
         by: Schema.String,
@@ -231,9 +258,10 @@ export const HubCall = Actor<CallState | null>()({
         status: Schema.optionalKey(ActionStatus),
         assigneeEmail: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
-      success: ActionState
+      success: ActionState,
+      error: Schema.Union([HubRecordingNotFound, HubActionItemNotFound])
     },
-    delete: { payload: Schema.Struct({}), success: Schema.Void }
+    delete: { payload: Schema.Struct({}), success: Schema.Void, error: HubRecordingNotFound }
   },
   handlers: {
     view: (reader, ctx) => Effect.flatMap(existing(ctx), (state) => viewFor(ctx, state, reader)),
@@ -324,8 +352,7 @@ export const HubCall = Actor<CallState | null>()({
       Effect.gen(function* () {
         const state = yield* existing(ctx)
         yield* busy(state)
-        if (kind === "summarize" && state.segments.length === 0)
-          return yield* reject("conflict", "The recording has no transcript to summarize")
+        if (kind === "summarize" && state.segments.length === 0) return yield* new HubNothingToSummarize()
         const next = yield* requeue(state, kind)
         ctx.setState(next)
         return next.recording
@@ -353,7 +380,7 @@ export const HubCall = Actor<CallState | null>()({
       Effect.gen(function* () {
         const state = yield* existing(ctx)
         const known = Object.values(state.versions).some((v) => v.content.actionItems.some((item) => item.id === actionItemId))
-        if (!known) return yield* reject("not_found", "No such action item in this call")
+        if (!known) return yield* new HubActionItemNotFound()
         const current = state.actions[actionItemId]
         const action: ActionState = {
           status: patch.status ?? current?.status ?? "open",

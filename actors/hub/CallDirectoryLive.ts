@@ -57,7 +57,7 @@ export const callDirectoryLive = (context: Context.Context<CallDirectoryServices
     recordingIdOfCall(callId).pipe(
       Effect.flatMap(factsOfRecording),
       Effect.catchIf(
-        (error) => error._tag === "Rejection" && error.code === "not_found",
+        (error) => (error._tag === "Rejection" && error.code === "not_found") || error._tag === "HubRecordingNotFound",
         () => Effect.succeed(undefined)
       ),
       Effect.orDie,

@@ -12,7 +12,13 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import {
+  HubAlreadyInvited,
+  HubInvitationInvalid,
+  HubInvitationNotFound,
+  HubInvitationNotPending,
+  TooManyHubInvitations
+} from "./HubErrors.ts"
 import { Email, Id, Timestamp, now } from "../Fields.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
 import { hashSecret } from "../pm/Invitations.ts"
@@ -95,11 +101,11 @@ const selectRows = `SELECT id, workspace_id AS "workspaceId", email, role, token
 
 const find = (state: State, invitationId: string) => {
   const invitation = state.invitations.find((candidate) => candidate.id === invitationId)
-  return invitation === undefined ? Effect.fail(reject("not_found", "No such invitation")) : Effect.succeed(invitation)
+  return invitation === undefined ? Effect.fail(new HubInvitationNotFound()) : Effect.succeed(invitation)
 }
 
 const pendingOnly = (invitation: StoredInvitation) =>
-  invitation.status !== "pending" ? Effect.fail(reject("conflict", `The invitation is ${invitation.status}`)) : Effect.succeed(invitation)
+  invitation.status !== "pending" ? Effect.fail(new HubInvitationNotPending({ status: invitation.status })) : Effect.succeed(invitation)
 
 const replace = (state: State, next: StoredInvitation): State => ({
   invitations: state.invitations.map((invitation) => (invitation.id === next.id ? next : invitation))
@@ -124,6 +130,8 @@ const save = (invitation: StoredInvitation) =>
 
 const Created = Schema.Struct({ invitation: InvitationRecord, token: Schema.String })
 
+const PendingErrors = Schema.Union([HubInvitationNotFound, HubInvitationNotPending])
+
 export const HubInvitations = Actor<State>()({
   kind: "hubInvitations",
   state: State,
@@ -132,32 +140,39 @@ export const HubInvitations = Actor<State>()({
   messages: {
     create: {
       payload: Schema.Struct({ workspaceId: Schema.String, by: Schema.String, email: Schema.String, role: AssignableRole, days: Days }),
-      success: Created
+      success: Created,
+      error: Schema.Union([HubAlreadyInvited, TooManyHubInvitations])
     },
-    list: { payload: Schema.Struct({ status: Schema.optionalKey(InvitationStatus) }), success: Schema.Array(InvitationRecord) },
-    get: { payload: Schema.Struct({ invitationId: Schema.String }), success: InvitationRecord },
+    list: {
+      payload: Schema.Struct({ status: Schema.optionalKey(InvitationStatus) }),
+      success: Schema.Array(InvitationRecord),
+      error: Schema.Never
+    },
+    get: { payload: Schema.Struct({ invitationId: Schema.String }), success: InvitationRecord, error: HubInvitationNotFound },
     update: {
       payload: Schema.Struct({ invitationId: Schema.String, role: Schema.optionalKey(AssignableRole), days: Schema.optionalKey(Days) }),
-      success: InvitationRecord
+      success: InvitationRecord,
+      error: PendingErrors
     },
-    revoke: { payload: Schema.Struct({ invitationId: Schema.String }), success: InvitationRecord },
+    revoke: { payload: Schema.Struct({ invitationId: Schema.String }), success: InvitationRecord, error: PendingErrors },
     /** A new token (the old one stops working) and a fresh expiry. */
-    resend: { payload: Schema.Struct({ invitationId: Schema.String, days: Days }), success: Created },
+    resend: { payload: Schema.Struct({ invitationId: Schema.String, days: Days }), success: Created, error: PendingErrors },
     /** The pending, unexpired invitation a token stands for. */
-    lookup: { payload: Schema.Struct({ tokenHash: Schema.String }), success: InvitationRecord },
+    lookup: { payload: Schema.Struct({ tokenHash: Schema.String }), success: InvitationRecord, error: HubInvitationInvalid },
     /** Marks the invitation accepted by `userId` (the facade admits them next, or releases). */
-    claim: { payload: Schema.Struct({ tokenHash: Schema.String, userId: Schema.String }), success: InvitationRecord },
-    release: { payload: Schema.Struct({ invitationId: Schema.String }), success: Schema.Void }
+    claim: {
+      payload: Schema.Struct({ tokenHash: Schema.String, userId: Schema.String }),
+      success: InvitationRecord,
+      error: HubInvitationInvalid
+    },
+    release: { payload: Schema.Struct({ invitationId: Schema.String }), success: Schema.Void, error: HubInvitationNotFound }
   },
   handlers: {
     create: ({ workspaceId, by, email, role, days }, ctx) =>
       Effect.gen(function* () {
         const live = ctx.state.invitations.filter((invitation) => invitation.status === "pending")
-        if (live.some((invitation) => invitation.email === email && !expired(invitation)))
-          return yield* reject("conflict", "This address already has a pending invitation; resend it instead", [
-            { path: "body.email", message: "already invited" }
-          ])
-        if (live.length >= MAX_PENDING_INVITATIONS) return yield* reject("conflict", "Too many pending invitations; revoke some first")
+        if (live.some((invitation) => invitation.email === email && !expired(invitation))) return yield* new HubAlreadyInvited()
+        if (live.length >= MAX_PENDING_INVITATIONS) return yield* new TooManyHubInvitations()
         // An expired pending invitation to the same address gives way to the new one.
         const stale = live.filter((invitation) => invitation.email === email)
         for (const invitation of stale) yield* save({ ...invitation, status: "revoked", respondedAt: now() })
@@ -229,15 +244,13 @@ export const HubInvitations = Actor<State>()({
     lookup: ({ tokenHash }, ctx) =>
       Effect.gen(function* () {
         const invitation = ctx.state.invitations.find((candidate) => candidate.tokenHash === tokenHash)
-        if (invitation === undefined || invitation.status !== "pending" || expired(invitation))
-          return yield* reject("not_found", "This invitation is not valid (it may have expired, been revoked or used)")
+        if (invitation === undefined || invitation.status !== "pending" || expired(invitation)) return yield* new HubInvitationInvalid()
         return record(invitation)
       }),
     claim: ({ tokenHash, userId }, ctx) =>
       Effect.gen(function* () {
         const invitation = ctx.state.invitations.find((candidate) => candidate.tokenHash === tokenHash)
-        if (invitation === undefined || invitation.status !== "pending" || expired(invitation))
-          return yield* reject("not_found", "This invitation is not valid (it may have expired, been revoked or used)")
+        if (invitation === undefined || invitation.status !== "pending" || expired(invitation)) return yield* new HubInvitationInvalid()
         const next = { ...invitation, status: "accepted" as const, respondedAt: now(), acceptedBy: userId }
         yield* save(next)
         ctx.setState(replace(ctx.state, next))

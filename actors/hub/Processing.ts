@@ -167,7 +167,9 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
     yield* actors.ask(HubCall, id, "finish", { media, workspacePrompt: settings, calendarPrompts: Object.fromEntries(prompts) })
   }).pipe(
     Effect.catchTag(["MediaError", "SpeechRefused", "SpeechUnavailable"], (error) => fail(job.recordingId, error.message)),
-    Effect.catchTag("Rejection", (error) => fail(job.recordingId, error.message)),
+    Effect.catchTag(["Rejection", "HubRecordingNotFound", "HubVersionNotGenerated", "HubTranscriptRefused"], (error) =>
+      fail(job.recordingId, error.message)
+    ),
     Effect.catchCause((cause) =>
       Effect.andThen(
         Effect.logError(`hub: processing recording ${job.recordingId} failed`, cause),

@@ -33,20 +33,29 @@ export type TranscriptInput = typeof TranscriptInput.Type
 
 const invalid = (path: string, message: string): Rejection => reject("invalid", `Transcript refused: ${message}`, [{ path, message }])
 
-/** Timestamps must be non-negative, end after start, and cues in order without overlapping. */
-export const checkSegments = (segments: ReadonlyArray<Segment>, path: string): Effect.Effect<ReadonlyArray<Segment>, Rejection> => {
+/** Timestamps must be non-negative, end after start, and cues in order without overlapping: the first problem, if any. */
+export const segmentProblem = (
+  segments: ReadonlyArray<Segment>,
+  path: string
+): { readonly path: string; readonly problem: string } | undefined => {
   let previousEnd = 0
   for (const [index, segment] of segments.entries()) {
     const at = `${path}[${index}]`
-    if (segment.startMs < 0 || segment.endMs < 0) return Effect.fail(invalid(at, `segment ${index + 1} has a negative timestamp`))
-    if (segment.endMs < segment.startMs) return Effect.fail(invalid(at, `segment ${index + 1} ends before it starts`))
+    if (segment.startMs < 0 || segment.endMs < 0) return { path: at, problem: `segment ${index + 1} has a negative timestamp` }
+    if (segment.endMs < segment.startMs) return { path: at, problem: `segment ${index + 1} ends before it starts` }
     if (segment.startMs < previousEnd)
-      return Effect.fail(
-        invalid(at, `segment ${index + 1} overlaps the one before it (starts at ${segment.startMs} ms, before ${previousEnd} ms)`)
-      )
+      return {
+        path: at,
+        problem: `segment ${index + 1} overlaps the one before it (starts at ${segment.startMs} ms, before ${previousEnd} ms)`
+      }
     previousEnd = segment.endMs
   }
-  return Effect.succeed(segments)
+  return undefined
+}
+
+export const checkSegments = (segments: ReadonlyArray<Segment>, path: string): Effect.Effect<ReadonlyArray<Segment>, Rejection> => {
+  const found = segmentProblem(segments, path)
+  return found === undefined ? Effect.succeed(segments) : Effect.fail(invalid(found.path, found.problem))
 }
 
 const TIME = /^(?:(\d{1,3}):)?([0-5]\d):([0-5]\d)[.,](\d{3})$/

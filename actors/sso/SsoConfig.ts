@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { SsoCannotEnforce, SsoDomainListed, SsoDomainNotFound, SsoNotConfigured } from "./SsoErrors.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
 import { Timestamp, now } from "../Fields.ts"
 
@@ -99,8 +99,7 @@ const viewOf = (state: SsoState): SsoView => ({
   updatedAt: state.updatedAt
 })
 
-const configured = (state: SsoState) =>
-  state.configured ? Effect.succeed(state) : Effect.fail(reject("not_found", "Single sign-on is not configured for this workspace"))
+const configured = (state: SsoState) => (state.configured ? Effect.succeed(state) : Effect.fail(new SsoNotConfigured()))
 
 const initial = (): SsoState => ({
   configured: false,
@@ -123,8 +122,8 @@ export const WorkspaceSso = Actor<SsoState>()({
   state: SsoState,
   initial,
   messages: {
-    view: { payload: Schema.Struct({}), success: SsoView },
-    settings: { payload: Schema.Struct({}), success: SsoSettings },
+    view: { payload: Schema.Struct({}), success: SsoView, error: SsoNotConfigured },
+    settings: { payload: Schema.Struct({}), success: SsoSettings, error: SsoNotConfigured },
     /** Creates or replaces the provider settings (domains and enforcement are kept). */
     configure: {
       payload: Schema.Struct({
@@ -136,15 +135,28 @@ export const WorkspaceSso = Actor<SsoState>()({
         defaultRole: AssignableRole,
         jitProvisioning: Schema.Boolean
       }),
-      success: SsoView
+      success: SsoView,
+      error: Schema.Never
     },
-    update: { payload: Schema.Struct(Settable), success: SsoView },
-    remove: { payload: Schema.Struct({}), success: Schema.Void },
-    addDomain: { payload: Schema.Struct({ domain: Schema.String }), success: SsoView },
-    removeDomain: { payload: Schema.Struct({ domain: Schema.String }), success: SsoView },
-    setEnforced: { payload: Schema.Struct({ enforced: Schema.Boolean }), success: SsoView },
-    recordLogin: { payload: SsoLogin, success: Schema.Void },
-    logins: { payload: Schema.Struct({}), success: Schema.Array(SsoLogin) }
+    update: { payload: Schema.Struct(Settable), success: SsoView, error: SsoNotConfigured },
+    remove: { payload: Schema.Struct({}), success: Schema.Void, error: SsoNotConfigured },
+    addDomain: {
+      payload: Schema.Struct({ domain: Schema.String }),
+      success: SsoView,
+      error: Schema.Union([SsoNotConfigured, SsoDomainListed])
+    },
+    removeDomain: {
+      payload: Schema.Struct({ domain: Schema.String }),
+      success: SsoView,
+      error: Schema.Union([SsoNotConfigured, SsoDomainNotFound])
+    },
+    setEnforced: {
+      payload: Schema.Struct({ enforced: Schema.Boolean }),
+      success: SsoView,
+      error: Schema.Union([SsoNotConfigured, SsoCannotEnforce])
+    },
+    recordLogin: { payload: SsoLogin, success: Schema.Void, error: Schema.Never },
+    logins: { payload: Schema.Struct({}), success: Schema.Array(SsoLogin), error: SsoNotConfigured }
   },
   handlers: {
     view: (_, ctx) => Effect.map(configured(ctx.state), viewOf),
@@ -172,8 +184,7 @@ export const WorkspaceSso = Actor<SsoState>()({
     addDomain: ({ domain }, ctx) =>
       Effect.gen(function* () {
         const state = yield* configured(ctx.state)
-        if (state.domains.includes(domain))
-          return yield* reject("conflict", "This domain is already listed", [{ path: "body.domain", message: "already listed" }])
+        if (state.domains.includes(domain)) return yield* new SsoDomainListed()
         const next = { ...state, domains: [...state.domains, domain].sort(), updatedAt: now() }
         ctx.setState(next)
         return viewOf(next)
@@ -181,7 +192,7 @@ export const WorkspaceSso = Actor<SsoState>()({
     removeDomain: ({ domain }, ctx) =>
       Effect.gen(function* () {
         const state = yield* configured(ctx.state)
-        if (!state.domains.includes(domain)) return yield* reject("not_found", "No such domain")
+        if (!state.domains.includes(domain)) return yield* new SsoDomainNotFound()
         const domains = state.domains.filter((d) => d !== domain)
         const next = { ...state, domains, enforced: state.enforced && domains.length > 0, updatedAt: now() }
         ctx.setState(next)
@@ -190,10 +201,7 @@ export const WorkspaceSso = Actor<SsoState>()({
     setEnforced: ({ enforced }, ctx) =>
       Effect.gen(function* () {
         const state = yield* configured(ctx.state)
-        if (enforced && (state.domains.length === 0 || !state.enabled))
-          return yield* reject("conflict", "Enforcing needs SSO enabled and at least one domain", [
-            { path: "body.enforced", message: "enable SSO and add a domain first" }
-          ])
+        if (enforced && (state.domains.length === 0 || !state.enabled)) return yield* new SsoCannotEnforce()
         const next = { ...state, enforced, updatedAt: now() }
         ctx.setState(next)
         return viewOf(next)

@@ -11,6 +11,7 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { Subject } from "./WikiRecords.ts"
 import { WorkspaceRoleSubject } from "./WikiRoles.ts"
+import { WikiSubjectNotMember } from "./WikiErrors.ts"
 
 /** Body fields naming the subject: exactly one of them. */
 export const subjectFields = {
@@ -51,17 +52,13 @@ export const resolveSubject = (input: {
 /** A subject error from an actor names `body.userId`; when the caller gave an e-mail, point there instead. */
 export const blameEmail =
   (input: { readonly email?: string }) =>
-  <A, R>(effect: Effect.Effect<A, any, R>) =>
+  <A, E, R>(effect: Effect.Effect<A, E | WikiSubjectNotMember, R>): Effect.Effect<A, E | WikiSubjectNotMember, R> =>
     input.email === undefined
       ? effect
-      : effect.pipe(
-          Effect.catchTag("Rejection", (error: any) =>
-            Effect.fail(
-              error.details?.[0]?.path === "body.userId"
-                ? reject(error.code, error.message, [{ path: "body.email", message: error.details[0].message }])
-                : error
-            )
-          )
+      : Effect.catchIf(
+          effect,
+          (error): error is WikiSubjectNotMember => error instanceof WikiSubjectNotMember,
+          () => Effect.fail(new WikiSubjectNotMember({ field: "body.email" }))
         )
 
 export const SubjectView = {

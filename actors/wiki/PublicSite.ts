@@ -9,10 +9,18 @@
  * Who may ask (space admins) is checked by the caller.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, type SqlError, query } from "../../persistence/Sql.ts"
+import {
+  PublicShareNotFound,
+  PublicWikiNoFreeSlug,
+  PublicWikiSlugTaken,
+  WikiPageArchived,
+  WikiPageNotInSpace,
+  WikiSpaceArchived,
+  WikiSpaceNotFound
+} from "./WikiErrors.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { slugify } from "./Slug.ts"
 import { HexColor, HttpsUrl } from "./WikiSettings.ts"
 import { invalidateSpaces } from "./WikiStaleness.ts"
@@ -125,10 +133,7 @@ export const toShare = (row: Row): PublicShare => ({
   sharedAt: row.shared_at
 })
 
-type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
-
-const slugTaken = reject("conflict", "Another public wiki uses that slug", [{ path: "body.slug", message: "already taken" }])
+const transaction = <A, E, R>(body: Effect.Effect<A, E, R>) => Sql.use((sql) => sql.transaction(body))
 
 const spaceOf = (spaceId: string) =>
   Effect.flatMap(
@@ -138,7 +143,7 @@ const spaceOf = (spaceId: string) =>
     ),
     (rows) =>
       rows[0] === undefined
-        ? Effect.fail(reject("not_found", "No such space"))
+        ? Effect.fail(new WikiSpaceNotFound())
         : Effect.succeed({ id: rows[0].id, workspaceId: rows[0].workspace_id, key: rows[0].key, archivedAt: rows[0].archived_at })
   )
 
@@ -175,16 +180,16 @@ const ensureRow = (space: { id: string; workspaceId: string; key: string }, by: 
       )
       if (rows[0] !== undefined) return rows[0]
     }
-    return yield* reject("conflict", "Could not pick a free public wiki slug; retry")
+    return yield* new PublicWikiNoFreeSlug()
   })
 
-const slugClash = (error: SqlError): Effect.Effect<never, Rejection | SqlError> =>
-  error.code === "23505" ? Effect.fail(slugTaken) : Effect.fail(error)
+const slugClash = (error: SqlError): Effect.Effect<never, PublicWikiSlugTaken | SqlError> =>
+  error.code === "23505" ? Effect.fail(new PublicWikiSlugTaken()) : Effect.fail(error)
 
 const setEnabled = (spaceId: string, by: string, enabled: boolean) =>
   Effect.gen(function* () {
     const space = yield* spaceOf(spaceId)
-    if (enabled && space.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
+    if (enabled && space.archivedAt !== null) return yield* new WikiSpaceArchived()
     yield* ensureRow(space, by)
     const rows = yield* query(
       `UPDATE wiki_public_sites SET enabled = $2, updated_by = $3, updated_at = now(),
@@ -203,11 +208,27 @@ export const PublicSite = Actor<{}>()({
   state: Schema.Struct({}),
   initial: () => ({}),
   messages: {
-    configure: { payload: Schema.Struct({ ...By, patch: PublicSitePatch }), success: PublicSiteView },
-    enable: { payload: Schema.Struct(By), success: PublicSiteView },
-    disable: { payload: Schema.Struct(By), success: PublicSiteView },
-    share: { payload: Schema.Struct({ ...By, pageId: Schema.String, includeSubpages: Schema.Boolean }), success: PublicShare },
-    unshare: { payload: Schema.Struct({ ...By, pageId: Schema.String }), success: Schema.Void }
+    configure: {
+      payload: Schema.Struct({ ...By, patch: PublicSitePatch }),
+      success: PublicSiteView,
+      error: Schema.Union([WikiSpaceNotFound, PublicWikiNoFreeSlug, PublicWikiSlugTaken])
+    },
+    enable: {
+      payload: Schema.Struct(By),
+      success: PublicSiteView,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, PublicWikiNoFreeSlug])
+    },
+    disable: {
+      payload: Schema.Struct(By),
+      success: PublicSiteView,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, PublicWikiNoFreeSlug])
+    },
+    share: {
+      payload: Schema.Struct({ ...By, pageId: Schema.String, includeSubpages: Schema.Boolean }),
+      success: PublicShare,
+      error: Schema.Union([WikiSpaceNotFound, WikiPageNotInSpace, WikiPageArchived])
+    },
+    unshare: { payload: Schema.Struct({ ...By, pageId: Schema.String }), success: Schema.Void, error: PublicShareNotFound }
   },
   handlers: {
     configure: ({ by, patch }, ctx) =>
@@ -241,8 +262,8 @@ export const PublicSite = Actor<{}>()({
               "SELECT archived_at FROM wiki_pages WHERE id = $1 AND space_id = $2",
               [pageId, space.id]
             )
-            if (pages[0] === undefined) return yield* reject("not_found", "No such page in this space")
-            if (pages[0].archived_at !== null) return yield* reject("conflict", "The page is archived; restore it first")
+            if (pages[0] === undefined) return yield* new WikiPageNotInSpace()
+            if (pages[0].archived_at !== null) return yield* new WikiPageArchived()
             const rows = yield* query(
               `INSERT INTO wiki_public_shares (page_id, space_id, workspace_id, include_subpages, shared_by)
            VALUES ($1, $2, $3, $4, $5)
@@ -263,7 +284,7 @@ export const PublicSite = Actor<{}>()({
               pageId,
               ctx.address.id
             ])
-            if (rows.length === 0) return yield* reject("not_found", "The page is not shared publicly")
+            if (rows.length === 0) return yield* new PublicShareNotFound()
             yield* query("UPDATE wiki_pages SET is_published = false WHERE id = $1", [pageId])
           })
         )

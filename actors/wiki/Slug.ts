@@ -4,9 +4,9 @@
  * follows its page's title; a taken one gets a "-2", "-3"… suffix.
  */
 import { Effect } from "effect"
-import { query, type SqlError } from "../../persistence/Sql.ts"
+import { query, SqlError } from "../../persistence/Sql.ts"
 import type { Sql } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { WikiSlugClash } from "./WikiErrors.ts"
 
 const MAX = 80
 
@@ -44,16 +44,17 @@ const isUniqueViolation = (error: SqlError) => error.code === "23505"
  * Runs a write that picks a slug, again when another writer took the same
  * slug in between (pages of one space are renamed by different page actors).
  */
-export const retryOnSlugClash = <A, R>(write: Effect.Effect<A, SqlError | Rejection, R>): Effect.Effect<A, Rejection, R | Sql> => {
-  const attempt = (left: number): Effect.Effect<A, Rejection, R | Sql> =>
-    write.pipe(
-      Effect.catchTag("SqlError", (error) =>
+export const retryOnSlugClash = <A, E, R>(write: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E | WikiSlugClash, R | Sql> => {
+  const attempt = (left: number): Effect.Effect<A, E | WikiSlugClash, R | Sql> =>
+    Effect.catchIf(
+      write,
+      (error): error is SqlError => error instanceof SqlError,
+      (error) =>
         isUniqueViolation(error) && left > 0
           ? attempt(left - 1)
           : isUniqueViolation(error)
-            ? Effect.fail(reject("conflict", "Another page took this slug at the same moment; retry"))
+            ? Effect.fail(new WikiSlugClash())
             : Effect.die(error)
-      )
     )
   return attempt(5)
 }

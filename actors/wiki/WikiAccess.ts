@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import type { Principal } from "../identity/Principal.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { reject } from "../../runtime/Rejection.ts"
 import { atLeast, type Role } from "../identity/Workspace.ts"
 import type { AncestorNode, PageModel } from "./PageModel.ts"
 import type { SpaceModel } from "./SpaceModel.ts"
@@ -32,6 +32,7 @@ import {
 } from "./WikiQueries.ts"
 import { capByScopes, type PageRight, pageRightOf, rightAtLeast, type SpaceRole, spaceRoleAtLeast, spaceRoleOf } from "./WikiRoles.ts"
 import { WikiSpace } from "./WikiSpace.ts"
+import type { WikiPageNotFound, WikiSpaceNotFound } from "./WikiErrors.ts"
 import { workspaceRoleOf } from "./WorkspaceRole.ts"
 
 /** The acting user, and for an API key the one workspace it may see and its scopes. */
@@ -62,9 +63,9 @@ export const workspaceAccess = (caller: WikiCaller, workspaceId: string, minimum
   })
 
 /** A model from its actor's memory; `undefined` when there is no such space or page. */
-const modelOf = <A>(ask: Effect.Effect<A, Rejection | ActorError, ActorSystem>) =>
+const modelOf = <A>(ask: Effect.Effect<A, WikiSpaceNotFound | WikiPageNotFound | ActorError, ActorSystem>) =>
   ask.pipe(
-    Effect.catchTag("Rejection", (rejection) => (rejection.code === "not_found" ? Effect.succeed(undefined) : Effect.die(rejection))),
+    Effect.catchTag(["WikiSpaceNotFound", "WikiPageNotFound"], () => Effect.succeed(undefined)),
     // An actor that cannot answer leaves the request undecided: a failure, never an answer.
     Effect.orDie
   )

@@ -10,7 +10,6 @@
  */
 import { Effect } from "effect"
 import type { Sql, SqlError } from "../../persistence/Sql.ts"
-import type { Rejection } from "../../runtime/Rejection.ts"
 import { type Change, ChangeLog } from "../pm/ChangeLog.ts"
 
 /** One event of a wiki space: `page.created`, `page.moved`, `page.updated`, `page.archived`, `page.restored`, `page.deleted`, `comment.*`. */
@@ -34,8 +33,8 @@ const toChange = (event: WikiEvent): Change => ({
 })
 
 /** Runs `body` in one transaction with the events it reports (none: nothing filed). */
-export const withWikiEvents = <A, R>(
-  body: Effect.Effect<A, Rejection | SqlError, R>,
+export const withWikiEvents = <A, E, R>(
+  body: Effect.Effect<A, E, R>,
   events: (result: A) => ReadonlyArray<WikiEvent>
-): Effect.Effect<A, Rejection | SqlError, R | Sql | ChangeLog> =>
+): Effect.Effect<A, E | SqlError, R | Sql | ChangeLog> =>
   ChangeLog.use((log) => log.transact(Effect.map(body, (result) => ({ result, changes: events(result).map(toChange) }))))

@@ -7,10 +7,10 @@
  * Whether the user may see a page is checked by the caller before asking.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
+import { WikiFavoriteExists, WikiFavoriteNotFound, WikiRecentSearchNotFound, WikiTooManyFavorites } from "./WikiErrors.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
 /** At most this many favorites per user and workspace. */
 export const MAX_FAVORITES = 500
@@ -49,8 +49,7 @@ export const defaultUserSettings: UserSettings = {
 
 const FavoriteRecord = Schema.Struct({ pageId: Schema.String, workspaceId: Schema.String, createdAt: Schema.String })
 
-type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
+const transaction = <A, E, R>(body: Effect.Effect<A, E, R>) => Sql.use((sql) => sql.transaction(body))
 
 const toSettings = (row: Record<string, any> | undefined): UserSettings =>
   row === undefined
@@ -72,9 +71,13 @@ export const WikiMember = Actor<{}>()({
   state: Schema.Struct({}),
   initial: () => ({}),
   messages: {
-    addFavorite: { payload: Schema.Struct({ pageId: Schema.String, workspaceId: Schema.String }), success: FavoriteRecord },
-    removeFavorite: { payload: Schema.Struct({ pageId: Schema.String }), success: Schema.Void },
-    updateSettings: { payload: UserSettingsPatch, success: UserSettings },
+    addFavorite: {
+      payload: Schema.Struct({ pageId: Schema.String, workspaceId: Schema.String }),
+      success: FavoriteRecord,
+      error: Schema.Union([WikiFavoriteExists, WikiTooManyFavorites])
+    },
+    removeFavorite: { payload: Schema.Struct({ pageId: Schema.String }), success: Schema.Void, error: WikiFavoriteNotFound },
+    updateSettings: { payload: UserSettingsPatch, success: UserSettings, error: Schema.Never },
     recordSearch: {
       payload: Schema.Struct({
         workspaceId: Schema.String,
@@ -82,10 +85,15 @@ export const WikiMember = Actor<{}>()({
         filters: Schema.Record(Schema.String, Schema.String),
         resultCount: Schema.Number
       }),
-      success: Schema.Void
+      success: Schema.Void,
+      error: Schema.Never
     },
-    deleteSearch: { payload: Schema.Struct({ searchId: Schema.String }), success: Schema.Void },
-    clearSearches: { payload: Schema.Struct({ workspaceId: Schema.String }), success: Schema.Struct({ deleted: Schema.Number }) }
+    deleteSearch: { payload: Schema.Struct({ searchId: Schema.String }), success: Schema.Void, error: WikiRecentSearchNotFound },
+    clearSearches: {
+      payload: Schema.Struct({ workspaceId: Schema.String }),
+      success: Schema.Struct({ deleted: Schema.Number }),
+      error: Schema.Never
+    }
   },
   handlers: {
     addFavorite: ({ pageId, workspaceId }, ctx) =>
@@ -94,14 +102,12 @@ export const WikiMember = Actor<{}>()({
           Effect.gen(function* () {
             const userId = ctx.address.id
             const existing = yield* query("SELECT 1 FROM wiki_favorites WHERE user_id = $1 AND page_id = $2", [userId, pageId])
-            if (existing.length > 0)
-              return yield* reject("conflict", "The page is already a favorite", [{ path: "body.pageId", message: "already a favorite" }])
+            if (existing.length > 0) return yield* new WikiFavoriteExists()
             const [{ count }] = yield* query<{ count: number }>(
               "SELECT count(*)::int AS count FROM wiki_favorites WHERE user_id = $1 AND workspace_id = $2",
               [userId, workspaceId]
             )
-            if (count >= MAX_FAVORITES)
-              return yield* reject("conflict", `At most ${MAX_FAVORITES} favorites per workspace; remove one first`)
+            if (count >= MAX_FAVORITES) return yield* new WikiTooManyFavorites({ max: MAX_FAVORITES })
             const rows = yield* query<{ created_at: string }>(
               "INSERT INTO wiki_favorites (user_id, page_id, workspace_id) VALUES ($1, $2, $3) RETURNING created_at",
               [userId, pageId, workspaceId]
@@ -117,7 +123,7 @@ export const WikiMember = Actor<{}>()({
             ctx.address.id,
             pageId
           ])
-          if (rows.length === 0) return yield* reject("not_found", "The page is not a favorite")
+          if (rows.length === 0) return yield* new WikiFavoriteNotFound()
         })
       ),
     updateSettings: (patch, ctx) =>
@@ -167,7 +173,7 @@ export const WikiMember = Actor<{}>()({
             ctx.address.id,
             searchId
           ])
-          if (rows.length === 0) return yield* reject("not_found", "No such recent search")
+          if (rows.length === 0) return yield* new WikiRecentSearchNotFound()
         })
       ),
     clearSearches: ({ workspaceId }, ctx) =>

@@ -16,9 +16,8 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { LiveDocuments } from "../LiveDocuments.ts"
-import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { AttachmentRecord, attachmentById } from "./PageAttachments.ts"
 import { CommentRecord, commentById } from "./PageComments.ts"
 import { recordLinks } from "./PageLinks.ts"
@@ -33,12 +32,28 @@ import { ProseMirrorNode } from "./WikiViews.ts"
 import { PageModel, rebuildPage } from "./PageModel.ts"
 import { invalidatePages } from "./WikiStaleness.ts"
 import { workspaceRoleOf } from "./WorkspaceRole.ts"
+import {
+  WikiAttachmentNotFound,
+  WikiCommentNotFound,
+  WikiCommentNotYours,
+  WikiPageArchived,
+  WikiPageNotFound,
+  WikiPageNotRestricted,
+  WikiPermissionEntryNotFound,
+  WikiReplyAnchored,
+  WikiReplyToReply,
+  WikiResolveReply,
+  WikiSlugClash,
+  WikiSpaceArchived,
+  WikiSubjectNotMember,
+  WikiThreadDeleted,
+  WikiVersionNotFound
+} from "./WikiErrors.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
 
-const transaction = <A, R>(body: Effect.Effect<A, Rejection | SqlError, R>): Effect.Effect<A, Rejection | SqlError, R | Sql> =>
-  Sql.use((sql) => sql.transaction(body))
+const transaction = <A, E, R>(body: Effect.Effect<A, E, R>) => Sql.use((sql) => sql.transaction(body))
 
 /** An event of the page's space about this page (WikiEvents.ts). */
 const pageEvent = (page: PageRow, by: string, type: string, data?: Record<string, unknown>): WikiEvent => ({
@@ -51,22 +66,22 @@ const pageEvent = (page: PageRow, by: string, type: string, data?: Record<string
 })
 
 const existingPage = (pageId: string) =>
-  Effect.flatMap(pageById(pageId), (page) => (page === undefined ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(page)))
+  Effect.flatMap(pageById(pageId), (page) => (page === undefined ? Effect.fail(new WikiPageNotFound()) : Effect.succeed(page)))
 
 /** The page, if neither it nor its space is archived. */
 const activePage = (pageId: string) =>
   Effect.gen(function* () {
     const page = yield* existingPage(pageId)
     const space = yield* spaceById(page.spaceId)
-    if (space === undefined) return yield* reject("not_found", "No such page")
-    if (space.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
-    if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
+    if (space === undefined) return yield* new WikiPageNotFound()
+    if (space.archivedAt !== null) return yield* new WikiSpaceArchived()
+    if (page.archivedAt !== null) return yield* new WikiPageArchived()
     return page
   })
 
 const commentOfPage = (pageId: string, commentId: string) =>
   Effect.flatMap(commentById(commentId), (comment) =>
-    comment === undefined || comment.pageId !== pageId ? Effect.fail(reject("not_found", "No such comment")) : Effect.succeed(comment)
+    comment === undefined || comment.pageId !== pageId ? Effect.fail(new WikiCommentNotFound()) : Effect.succeed(comment)
   )
 
 const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyArray<string>) =>
@@ -83,11 +98,7 @@ const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyAr
 
 const memberCheck = (workspaceId: string, userId: string) =>
   Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
-    role !== undefined
-      ? Effect.void
-      : Effect.fail(
-          reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])
-        )
+    role !== undefined ? Effect.void : Effect.fail(new WikiSubjectNotMember({ field: "body.userId" }))
   )
 
 /** After the live document changed through us: the text projection, the links and a version. */
@@ -142,6 +153,10 @@ const refreshing = <A, E, R>(
     )
   )
 
+/** Why a write to a page is refused before it starts: the page is gone, or it or its space is archived. */
+const Active = [WikiPageNotFound, WikiSpaceArchived, WikiPageArchived] as const
+const ActiveErrors = Schema.Union(Active)
+
 export const WikiPage = Actor<PageModel | null>()({
   kind: "wikiPage",
   state: Schema.NullOr(PageModel),
@@ -149,7 +164,7 @@ export const WikiPage = Actor<PageModel | null>()({
   rebuild: rebuildPage,
   messages: {
     /** The page's metadata, permission entries and ancestors, from memory. */
-    view: { payload: Schema.Struct({}), success: PageModel },
+    view: { payload: Schema.Struct({}), success: PageModel, error: WikiPageNotFound },
     update: {
       payload: Schema.Struct({
         ...By,
@@ -157,7 +172,8 @@ export const WikiPage = Actor<PageModel | null>()({
         icon: Schema.optionalKey(NullableString),
         coverImage: Schema.optionalKey(NullableString)
       }),
-      success: PageRecord
+      success: PageRecord,
+      error: Schema.Union([...Active, WikiSlugClash])
     },
     /** Replaces the content, or appends blocks to it, through the live document. */
     setContent: {
@@ -167,22 +183,36 @@ export const WikiPage = Actor<PageModel | null>()({
         mode: Schema.Literals(["replace", "append"]),
         reason: Schema.Literals(["created", "edited"])
       }),
-      success: PageRecord
+      success: PageRecord,
+      error: ActiveErrors
     },
-    saveVersion: { payload: Schema.Struct({ ...By, label: NullableString }), success: VersionRecord },
-    restoreVersion: { payload: Schema.Struct({ ...By, versionId: Schema.String }), success: VersionRecord },
+    saveVersion: { payload: Schema.Struct({ ...By, label: NullableString }), success: VersionRecord, error: WikiPageNotFound },
+    restoreVersion: {
+      payload: Schema.Struct({ ...By, versionId: Schema.String }),
+      success: VersionRecord,
+      error: Schema.Union([...Active, WikiVersionNotFound, WikiSlugClash])
+    },
     /** Someone edited live: refresh the text projection and links. */
-    documentChanged: { payload: Schema.Struct({}), success: Schema.Void },
+    documentChanged: { payload: Schema.Struct({}), success: Schema.Void, error: Schema.Never },
     /** The periodic version of live editing (skipped when nothing changed since the last version). */
-    autosave: { payload: Schema.Struct({}), success: Schema.Void },
+    autosave: { payload: Schema.Struct({}), success: Schema.Void, error: Schema.Never },
     /** Removes the live document (after the page was deleted for good). */
-    dispose: { payload: Schema.Struct({}), success: Schema.Void },
+    dispose: { payload: Schema.Struct({}), success: Schema.Void, error: Schema.Never },
     setRestriction: {
       payload: Schema.Struct({ ...By, restriction: PageRestriction, keepEditor: Schema.Boolean }),
-      success: PageRecord
+      success: PageRecord,
+      error: ActiveErrors
     },
-    grantAccess: { payload: Schema.Struct({ ...By, subject: Subject, access: PageAccessLevel }), success: PagePermissionRecord },
-    revokeAccess: { payload: Schema.Struct({ ...By, entryId: Schema.String }), success: Schema.Void },
+    grantAccess: {
+      payload: Schema.Struct({ ...By, subject: Subject, access: PageAccessLevel }),
+      success: PagePermissionRecord,
+      error: Schema.Union([...Active, WikiPageNotRestricted, WikiSubjectNotMember])
+    },
+    revokeAccess: {
+      payload: Schema.Struct({ ...By, entryId: Schema.String }),
+      success: Schema.Void,
+      error: Schema.Union([...Active, WikiPermissionEntryNotFound])
+    },
     addComment: {
       payload: Schema.Struct({
         ...By,
@@ -192,17 +222,27 @@ export const WikiPage = Actor<PageModel | null>()({
         anchor: Schema.NullOr(Schema.Struct({ start: Schema.String, end: Schema.String, quote: Schema.String })),
         mentions: Schema.Array(Schema.String)
       }),
-      success: CommentRecord
+      success: CommentRecord,
+      error: Schema.Union([...Active, WikiCommentNotFound, WikiReplyToReply, WikiThreadDeleted, WikiReplyAnchored])
     },
     /** Only the author edits a comment. */
     editComment: {
       payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }),
-      success: CommentRecord
+      success: CommentRecord,
+      error: Schema.Union([...Active, WikiCommentNotFound, WikiCommentNotYours])
     },
     /** The author, or a moderator (space admin), deletes a comment; a thread's root with replies stays as "deleted". */
-    deleteComment: { payload: Schema.Struct({ ...By, commentId: Schema.String, moderator: Schema.Boolean }), success: Schema.Void },
+    deleteComment: {
+      payload: Schema.Struct({ ...By, commentId: Schema.String, moderator: Schema.Boolean }),
+      success: Schema.Void,
+      error: Schema.Union([...Active, WikiCommentNotFound, WikiCommentNotYours])
+    },
     /** Resolves or reopens a thread (its root comment). */
-    setResolved: { payload: Schema.Struct({ ...By, commentId: Schema.String, resolved: Schema.Boolean }), success: CommentRecord },
+    setResolved: {
+      payload: Schema.Struct({ ...By, commentId: Schema.String, resolved: Schema.Boolean }),
+      success: CommentRecord,
+      error: Schema.Union([...Active, WikiCommentNotFound, WikiResolveReply])
+    },
     /** Records an attachment whose bytes are already in the blob store. */
     addAttachment: {
       payload: Schema.Struct({
@@ -213,13 +253,18 @@ export const WikiPage = Actor<PageModel | null>()({
         size: Schema.Number,
         blobKey: Schema.String
       }),
-      success: AttachmentRecord
+      success: AttachmentRecord,
+      error: ActiveErrors
     },
     /** Forgets an attachment; answers its blob key (to delete the bytes). */
-    removeAttachment: { payload: Schema.Struct({ ...By, attachmentId: Schema.String }), success: Schema.String }
+    removeAttachment: {
+      payload: Schema.Struct({ ...By, attachmentId: Schema.String }),
+      success: Schema.String,
+      error: Schema.Union([...Active, WikiAttachmentNotFound])
+    }
   },
   handlers: {
-    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such page")) : Effect.succeed(ctx.state)),
+    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(new WikiPageNotFound()) : Effect.succeed(ctx.state)),
 
     update: ({ by, ...patch }, ctx) =>
       refreshing(
@@ -293,7 +338,7 @@ export const WikiPage = Actor<PageModel | null>()({
           Effect.gen(function* () {
             const page = yield* activePage(ctx.address.id)
             const version = yield* versionContent(page.id, versionId)
-            if (version === undefined) return yield* reject("not_found", "No such version of this page")
+            if (version === undefined) return yield* new WikiVersionNotFound()
             yield* (yield* LiveDocuments).restore(page.id, version.state)
             if (version.record.title !== page.title) yield* setTitle(page, version.record.title)
             const restored = yield* afterContentChange({ ...page, title: version.record.title }, by, "restored", version.record.id)
@@ -391,10 +436,7 @@ export const WikiPage = Actor<PageModel | null>()({
           Effect.gen(function* () {
             const page = yield* activePage(ctx.address.id)
             if (page.restriction === "open") {
-              return yield* reject(
-                "conflict",
-                "The page is open to everyone in the space; restrict it first (PUT /v1/pages/{pageId}/permissions)"
-              )
+              return yield* new WikiPageNotRestricted()
             }
             const userId = "userId" in subject ? subject.userId : null
             const workspaceRole = "workspaceRole" in subject ? subject.workspaceRole : null
@@ -427,7 +469,7 @@ export const WikiPage = Actor<PageModel | null>()({
               entryId,
               page.id
             ])
-            if (deleted.length === 0) return yield* reject("not_found", "No such permission entry on this page")
+            if (deleted.length === 0) return yield* new WikiPermissionEntryNotFound({ on: "page" })
           })
         )
       ),
@@ -438,11 +480,9 @@ export const WikiPage = Actor<PageModel | null>()({
           const page = yield* activePage(ctx.address.id)
           if (parentId !== null) {
             const parent = yield* commentOfPage(page.id, parentId)
-            if (parent.parentId !== null)
-              return yield* reject("invalid", "Reply to the thread's first comment", [{ path: "path.commentId", message: "a reply" }])
-            if (parent.deletedAt !== null) return yield* reject("conflict", "The thread's first comment was deleted")
-            if (anchor !== null)
-              return yield* reject("invalid", "Replies cannot be anchored", [{ path: "body.anchor", message: "not on replies" }])
+            if (parent.parentId !== null) return yield* new WikiReplyToReply()
+            if (parent.deletedAt !== null) return yield* new WikiThreadDeleted()
+            if (anchor !== null) return yield* new WikiReplyAnchored()
           }
           return yield* withWikiEvents(
             Effect.gen(function* () {
@@ -475,8 +515,8 @@ export const WikiPage = Actor<PageModel | null>()({
         Effect.gen(function* () {
           const page = yield* activePage(ctx.address.id)
           const comment = yield* commentOfPage(page.id, commentId)
-          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-          if (comment.authorId !== by) return yield* reject("forbidden", "Only its author edits a comment")
+          if (comment.deletedAt !== null) return yield* new WikiCommentNotFound()
+          if (comment.authorId !== by) return yield* new WikiCommentNotYours({ action: "edit" })
           return yield* withWikiEvents(
             Effect.gen(function* () {
               yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
@@ -493,8 +533,8 @@ export const WikiPage = Actor<PageModel | null>()({
         Effect.gen(function* () {
           const page = yield* activePage(ctx.address.id)
           const comment = yield* commentOfPage(page.id, commentId)
-          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
-          if (comment.authorId !== by && !moderator) return yield* reject("forbidden", "Only its author or a space admin deletes a comment")
+          if (comment.deletedAt !== null) return yield* new WikiCommentNotFound()
+          if (comment.authorId !== by && !moderator) return yield* new WikiCommentNotYours({ action: "delete" })
           yield* withWikiEvents(
             Effect.gen(function* () {
               const replies = yield* query<{ id: string }>("SELECT id FROM wiki_comments WHERE parent_id = $1", [commentId])
@@ -524,8 +564,8 @@ export const WikiPage = Actor<PageModel | null>()({
         Effect.gen(function* () {
           const page = yield* activePage(ctx.address.id)
           const comment = yield* commentOfPage(page.id, commentId)
-          if (comment.parentId !== null) return yield* reject("conflict", "Replies are resolved with their thread: use its first comment")
-          if (comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
+          if (comment.parentId !== null) return yield* new WikiResolveReply()
+          if (comment.deletedAt !== null) return yield* new WikiCommentNotFound()
           if (resolved !== (comment.resolvedAt !== null)) {
             yield* withWikiEvents(
               resolved
@@ -562,7 +602,7 @@ export const WikiPage = Actor<PageModel | null>()({
               "DELETE FROM wiki_attachments WHERE id = $1 AND page_id = $2 RETURNING blob_key",
               [attachmentId, page.id]
             )
-            if (deleted.length === 0) return yield* reject("not_found", "No such attachment")
+            if (deleted.length === 0) return yield* new WikiAttachmentNotFound()
             // A page whose cover was this image loses its cover.
             const uncovered = yield* query<{ id: string }>("UPDATE wiki_pages SET cover_image = NULL WHERE cover_image = $1 RETURNING id", [
               `attachment:${attachmentId}`

@@ -8,10 +8,10 @@
  * checked by the caller.
  */
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
+import { WikiHomeSpaceNotFound } from "./WikiErrors.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -115,8 +115,7 @@ const rowOf = (workspaceId: string) =>
 export const wikiSettingsOf = (workspaceId: string) => Effect.map(rowOf(workspaceId), (row) => settingsViewOf(workspaceId, row))
 export const wikiBrandingOf = (workspaceId: string) => Effect.map(rowOf(workspaceId), brandingOf)
 
-type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
+const transaction = <A, E, R>(body: Effect.Effect<A, E, R>) => Sql.use((sql) => sql.transaction(body))
 
 /** Writes `next` as the whole row and records what changed. Returns the new row. */
 const save = (workspaceId: string, by: string, next: Flat) =>
@@ -152,12 +151,7 @@ const checkHomeSpace = (workspaceId: string, spaceId: string | null | undefined)
     ? Effect.void
     : Effect.flatMap(
         query("SELECT 1 FROM wiki_spaces WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL", [spaceId, workspaceId]),
-        (rows) =>
-          rows.length > 0
-            ? Effect.void
-            : Effect.fail(
-                reject("invalid", "No such space in this workspace", [{ path: "body.defaultHomeSpaceId", message: "no such space" }])
-              )
+        (rows) => (rows.length > 0 ? Effect.void : Effect.fail(new WikiHomeSpaceNotFound()))
       )
 
 const By = { by: Schema.String }
@@ -167,9 +161,9 @@ export const WikiWorkspaceSettings = Actor<{}>()({
   state: Schema.Struct({}),
   initial: () => ({}),
   messages: {
-    update: { payload: Schema.Struct({ ...By, patch: SettingsPatch }), success: WikiSettingsView },
-    reset: { payload: Schema.Struct(By), success: WikiSettingsView },
-    setBranding: { payload: Schema.Struct({ ...By, patch: BrandingPatch }), success: WikiBranding }
+    update: { payload: Schema.Struct({ ...By, patch: SettingsPatch }), success: WikiSettingsView, error: WikiHomeSpaceNotFound },
+    reset: { payload: Schema.Struct(By), success: WikiSettingsView, error: Schema.Never },
+    setBranding: { payload: Schema.Struct({ ...By, patch: BrandingPatch }), success: WikiBranding, error: Schema.Never }
   },
   handlers: {
     update: ({ by, patch }, ctx) =>

@@ -16,9 +16,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { Sql, type SqlError, orDieSql, query } from "../../persistence/Sql.ts"
+import { orDieSql, Sql, type SqlError, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import {
   PAGE_COLUMNS,
   pageById,
@@ -39,39 +38,72 @@ import { workspaceRoleOf } from "./WorkspaceRole.ts"
 import { placeAt } from "./SiblingPosition.ts"
 import { retryOnSlugClash, uniqueSlug } from "./Slug.ts"
 import { withWikiEvents } from "./WikiEvents.ts"
+import {
+  WikiArchivedHomePage,
+  WikiMoveIntoSubtree,
+  WikiPageAlreadyArchived,
+  WikiPageArchived,
+  WikiPageExists,
+  WikiPageNotArchived,
+  WikiPageNotInSpace,
+  WikiParentPageArchived,
+  WikiParentPageNotFound,
+  WikiPermissionEntryNotFound,
+  WikiSlugClash,
+  WikiSpaceAlreadyArchived,
+  WikiSpaceArchived,
+  WikiSpaceExists,
+  WikiSpaceKeyTaken,
+  WikiSpaceNotArchived,
+  WikiSpaceNotFound,
+  WikiSubjectNotMember,
+  WikiTargetSpaceArchived,
+  WikiTargetSpaceNotFound
+} from "./WikiErrors.ts"
 
 const By = { by: Schema.String }
 const NullableString = Schema.NullOr(Schema.String)
 
-type Write<A> = Effect.Effect<A, Rejection | SqlError, Sql>
-
-const transaction = <A>(body: Write<A>): Write<A> => Sql.use((sql) => sql.transaction(body))
+const transaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R | Sql> =>
+  Sql.use((sql) => sql.transaction(body))
 
 const existingSpace = (spaceId: string) =>
-  Effect.flatMap(spaceById(spaceId), (space) =>
-    space === undefined ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(space)
-  )
+  Effect.flatMap(spaceById(spaceId), (space) => (space === undefined ? Effect.fail(new WikiSpaceNotFound()) : Effect.succeed(space)))
 
 const activeSpace = (spaceId: string) =>
   Effect.flatMap(existingSpace(spaceId), (space) =>
-    space.archivedAt !== null ? Effect.fail(reject("conflict", "The space is archived; restore it first")) : Effect.succeed(space)
+    space.archivedAt !== null ? Effect.fail(new WikiSpaceArchived()) : Effect.succeed(space)
   )
 
-const pageInSpace = (spaceId: string, pageId: string, what = "page") =>
+const pageInSpace = (spaceId: string, pageId: string) =>
   Effect.flatMap(pageById(pageId), (page) =>
-    page === undefined || page.spaceId !== spaceId
-      ? Effect.fail(reject("not_found", `No such ${what} in this space`))
-      : Effect.succeed(page)
+    page === undefined || page.spaceId !== spaceId ? Effect.fail(new WikiPageNotInSpace()) : Effect.succeed(page)
   )
 
-const keyTaken = reject("conflict", "Another space of this workspace has that key", [{ path: "body.key", message: "already taken" }])
+/** The parent a page is put under, in the space it goes to (`target`: another than the page's own). */
+const parentInSpace = (spaceId: string, parentId: string, target: boolean) =>
+  Effect.gen(function* () {
+    const parent = yield* pageById(parentId)
+    if (parent === undefined || parent.spaceId !== spaceId) return yield* new WikiParentPageNotFound({ target })
+    if (parent.archivedAt !== null) return yield* new WikiParentPageArchived()
+    return parent
+  })
 
-const keyClash = (error: SqlError): Effect.Effect<never, Rejection | SqlError> =>
-  error.code === "23505" ? Effect.fail(keyTaken) : Effect.fail(error)
+/** The space a page moves or is copied to. */
+const targetSpace = (spaceId: string) =>
+  Effect.gen(function* () {
+    const space = yield* spaceById(spaceId)
+    if (space === undefined) return yield* new WikiTargetSpaceNotFound({ named: true })
+    if (space.archivedAt !== null) return yield* new WikiTargetSpaceArchived()
+    return space
+  })
+
+const keyClash = (error: SqlError): Effect.Effect<never, WikiSpaceKeyTaken | SqlError> =>
+  error.code === "23505" ? Effect.fail(new WikiSpaceKeyTaken()) : Effect.fail(error)
 
 const checkKeyFree = (workspaceId: string, key: string, exceptSpaceId: string) =>
   Effect.flatMap(spaceByKey(workspaceId, key), (other) =>
-    other !== undefined && other.id !== exceptSpaceId ? Effect.fail(keyTaken) : Effect.void
+    other !== undefined && other.id !== exceptSpaceId ? Effect.fail(new WikiSpaceKeyTaken()) : Effect.void
   )
 
 /** Pages under `parentId` (null: top level) of the space that are not archived, in order. */
@@ -158,16 +190,25 @@ const insertPage = (page: {
 
 const memberCheck = (workspaceId: string, userId: string) =>
   Effect.flatMap(workspaceRoleOf(workspaceId, userId), (role) =>
-    role !== undefined
-      ? Effect.void
-      : Effect.fail(
-          reject("invalid", "That user is not a member of the workspace", [{ path: "body.userId", message: "not a workspace member" }])
-        )
+    role !== undefined ? Effect.void : Effect.fail(new WikiSubjectNotMember({ field: "body.userId" }))
   )
 
 /** The space's rows changed: rebuild the model before the next message. */
 const reloading = <A, E, R>(ctx: { readonly reload: () => void }, write: Effect.Effect<A, E, R>) =>
   Effect.tap(write, () => Effect.sync(ctx.reload))
+
+const MoveErrors = Schema.Union([
+  WikiSpaceNotFound,
+  WikiSpaceArchived,
+  WikiPageNotInSpace,
+  WikiPageArchived,
+  WikiTargetSpaceNotFound,
+  WikiTargetSpaceArchived,
+  WikiParentPageNotFound,
+  WikiParentPageArchived,
+  WikiMoveIntoSubtree,
+  WikiSlugClash
+])
 
 export const WikiSpace = Actor<SpaceModel | null>()({
   kind: "wikiSpace",
@@ -176,7 +217,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
   rebuild: rebuildSpace,
   messages: {
     /** The space and its permission entries, from memory. */
-    view: { payload: Schema.Struct({}), success: SpaceModel },
+    view: { payload: Schema.Struct({}), success: SpaceModel, error: WikiSpaceNotFound },
     create: {
       payload: Schema.Struct({
         ...By,
@@ -187,7 +228,8 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         icon: NullableString,
         visibility: SpaceVisibility
       }),
-      success: SpaceRecord
+      success: SpaceRecord,
+      error: Schema.Union([WikiSpaceExists, WikiSpaceKeyTaken])
     },
     update: {
       payload: Schema.Struct({
@@ -198,15 +240,32 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         icon: Schema.optionalKey(NullableString),
         visibility: Schema.optionalKey(SpaceVisibility)
       }),
-      success: SpaceRecord
+      success: SpaceRecord,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiSpaceKeyTaken])
     },
-    archive: { payload: Schema.Struct({ ...By }), success: SpaceRecord },
-    restore: { payload: Schema.Struct({ ...By }), success: SpaceRecord },
+    archive: {
+      payload: Schema.Struct({ ...By }),
+      success: SpaceRecord,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceAlreadyArchived])
+    },
+    restore: { payload: Schema.Struct({ ...By }), success: SpaceRecord, error: Schema.Union([WikiSpaceNotFound, WikiSpaceNotArchived]) },
     /** Deletes the space and every page in it for good. */
-    remove: { payload: Schema.Struct({ ...By }), success: Removed },
-    setHomePage: { payload: Schema.Struct({ ...By, pageId: NullableString }), success: SpaceRecord },
-    grant: { payload: Schema.Struct({ ...By, subject: Subject, role: SpaceRole }), success: SpacePermissionRecord },
-    revoke: { payload: Schema.Struct({ ...By, permissionId: Schema.String }), success: Schema.Void },
+    remove: { payload: Schema.Struct({ ...By }), success: Removed, error: WikiSpaceNotFound },
+    setHomePage: {
+      payload: Schema.Struct({ ...By, pageId: NullableString }),
+      success: SpaceRecord,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiPageNotInSpace, WikiArchivedHomePage])
+    },
+    grant: {
+      payload: Schema.Struct({ ...By, subject: Subject, role: SpaceRole }),
+      success: SpacePermissionRecord,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiSubjectNotMember])
+    },
+    revoke: {
+      payload: Schema.Struct({ ...By, permissionId: Schema.String }),
+      success: Schema.Void,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiPermissionEntryNotFound])
+    },
     createPage: {
       payload: Schema.Struct({
         ...By,
@@ -217,7 +276,15 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         coverImage: NullableString,
         index: Schema.NullOr(Schema.Number)
       }),
-      success: PageRecord
+      success: PageRecord,
+      error: Schema.Union([
+        WikiSpaceNotFound,
+        WikiSpaceArchived,
+        WikiPageExists,
+        WikiParentPageNotFound,
+        WikiParentPageArchived,
+        WikiSlugClash
+      ])
     },
     movePage: {
       payload: Schema.Struct({
@@ -227,7 +294,8 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         index: Schema.NullOr(Schema.Number),
         targetSpaceId: NullableString
       }),
-      success: PageRecord
+      success: PageRecord,
+      error: MoveErrors
     },
     duplicatePage: {
       payload: Schema.Struct({
@@ -241,19 +309,42 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         /** Descendants not to copy (with what hangs below them): those the caller may not see. */
         exclude: Schema.Array(Schema.String)
       }),
-      success: Schema.Struct({ copies: Schema.Array(Schema.Struct({ sourceId: Schema.String, page: PageRecord })) })
+      success: Schema.Struct({ copies: Schema.Array(Schema.Struct({ sourceId: Schema.String, page: PageRecord })) }),
+      error: Schema.Union([
+        WikiSpaceNotFound,
+        WikiSpaceArchived,
+        WikiPageNotInSpace,
+        WikiPageArchived,
+        WikiTargetSpaceNotFound,
+        WikiTargetSpaceArchived,
+        WikiParentPageNotFound,
+        WikiParentPageArchived,
+        WikiSlugClash
+      ])
     },
     /** Archives the page and its whole subtree; returns the archived page ids. */
-    archivePage: { payload: Schema.Struct({ ...By, pageId: Schema.String }), success: Schema.Array(Schema.String) },
+    archivePage: {
+      payload: Schema.Struct({ ...By, pageId: Schema.String }),
+      success: Schema.Array(Schema.String),
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiPageNotInSpace, WikiPageAlreadyArchived])
+    },
     /** Restores what was archived with the page; under the space's top level when its parent is gone or archived. */
-    restorePage: { payload: Schema.Struct({ ...By, pageId: Schema.String }), success: PageRecord },
+    restorePage: {
+      payload: Schema.Struct({ ...By, pageId: Schema.String }),
+      success: PageRecord,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiPageNotInSpace, WikiPageNotArchived])
+    },
     /** Deletes the page and its whole subtree for good. */
-    deletePage: { payload: Schema.Struct({ ...By, pageId: Schema.String }), success: Removed },
+    deletePage: {
+      payload: Schema.Struct({ ...By, pageId: Schema.String }),
+      success: Removed,
+      error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived, WikiPageNotInSpace])
+    },
     /** Deletes every archived page of the space for good. */
-    emptyTrash: { payload: Schema.Struct({ ...By }), success: Removed }
+    emptyTrash: { payload: Schema.Struct({ ...By }), success: Removed, error: Schema.Union([WikiSpaceNotFound, WikiSpaceArchived]) }
   },
   handlers: {
-    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(reject("not_found", "No such space")) : Effect.succeed(ctx.state)),
+    view: (_payload, ctx) => (ctx.state === null ? Effect.fail(new WikiSpaceNotFound()) : Effect.succeed(ctx.state)),
 
     create: (payload, ctx) =>
       reloading(
@@ -261,7 +352,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         orDieSql(
           Effect.gen(function* () {
             const id = ctx.address.id
-            if ((yield* spaceById(id)) !== undefined) return yield* reject("conflict", "The space already exists")
+            if ((yield* spaceById(id)) !== undefined) return yield* new WikiSpaceExists()
             const key = payload.key.toUpperCase()
             yield* checkKeyFree(payload.workspaceId, key, id)
             return yield* transaction(
@@ -314,7 +405,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         orDieSql(
           Effect.gen(function* () {
             const space = yield* existingSpace(ctx.address.id)
-            if (space.archivedAt !== null) return yield* reject("conflict", "The space is already archived")
+            if (space.archivedAt !== null) return yield* new WikiSpaceAlreadyArchived()
             const rows = yield* query(
               `UPDATE wiki_spaces SET archived_at = now(), updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
               [space.id]
@@ -330,7 +421,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         orDieSql(
           Effect.gen(function* () {
             const space = yield* existingSpace(ctx.address.id)
-            if (space.archivedAt === null) return yield* reject("conflict", "The space is not archived")
+            if (space.archivedAt === null) return yield* new WikiSpaceNotArchived()
             const rows = yield* query(
               `UPDATE wiki_spaces SET archived_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
               [space.id]
@@ -371,7 +462,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
             const space = yield* activeSpace(ctx.address.id)
             if (pageId !== null) {
               const page = yield* pageInSpace(space.id, pageId)
-              if (page.archivedAt !== null) return yield* reject("conflict", "An archived page cannot be the home page")
+              if (page.archivedAt !== null) return yield* new WikiArchivedHomePage()
             }
             const rows = yield* query(
               `UPDATE wiki_spaces SET home_page_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
@@ -419,7 +510,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
               permissionId,
               space.id
             ])
-            if (deleted.length === 0) return yield* reject("not_found", "No such permission entry in this space")
+            if (deleted.length === 0) return yield* new WikiPermissionEntryNotFound({ on: "space" })
           })
         )
       ),
@@ -429,17 +520,8 @@ export const WikiSpace = Actor<SpaceModel | null>()({
         retryOnSlugClash(
           Effect.gen(function* () {
             const space = yield* activeSpace(ctx.address.id)
-            if ((yield* pageById(payload.pageId)) !== undefined) return yield* reject("conflict", "The page already exists")
-            if (payload.parentId !== null) {
-              const parent = yield* pageInSpace(space.id, payload.parentId, "parent page").pipe(
-                Effect.catchTag("Rejection", (error) =>
-                  Effect.fail(reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in this space" }]))
-                )
-              )
-              if (parent.archivedAt !== null) {
-                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-              }
-            }
+            if ((yield* pageById(payload.pageId)) !== undefined) return yield* new WikiPageExists()
+            if (payload.parentId !== null) yield* parentInSpace(space.id, payload.parentId, false)
             return yield* withWikiEvents(
               Effect.gen(function* () {
                 const position = yield* place(touched, space.id, payload.parentId, payload.pageId, payload.index)
@@ -478,34 +560,13 @@ export const WikiSpace = Actor<SpaceModel | null>()({
           Effect.gen(function* () {
             const source = yield* activeSpace(ctx.address.id)
             const page = yield* pageInSpace(source.id, pageId)
-            if (page.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
-            const target =
-              targetSpaceId === null || targetSpaceId === source.id
-                ? source
-                : yield* activeSpace(targetSpaceId).pipe(
-                    Effect.catchTag("Rejection", (error) =>
-                      Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }]))
-                    )
-                  )
-            if (target.workspaceId !== source.workspaceId) {
-              return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
-            }
+            if (page.archivedAt !== null) return yield* new WikiPageArchived()
+            const target = targetSpaceId === null || targetSpaceId === source.id ? source : yield* targetSpace(targetSpaceId)
+            if (target.workspaceId !== source.workspaceId) return yield* new WikiTargetSpaceNotFound({ named: false })
             const subtree = yield* subtreeIds(page.id)
             if (parentId !== null) {
-              const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
-                Effect.catchTag("Rejection", (error) =>
-                  Effect.fail(
-                    reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])
-                  )
-                )
-              )
-              if (parent.archivedAt !== null)
-                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-              if (subtree.includes(parent.id)) {
-                return yield* reject("invalid", "A page cannot move under itself or one of its descendants", [
-                  { path: "body.parentPageId", message: "inside the moved subtree" }
-                ])
-              }
+              const parent = yield* parentInSpace(target.id, parentId, true)
+              if (subtree.includes(parent.id)) return yield* new WikiMoveIntoSubtree()
             }
             // Its place, its ancestors and (across spaces) its slugs change for the whole subtree.
             for (const id of subtree) touched.pages.add(id)
@@ -556,31 +617,13 @@ export const WikiSpace = Actor<SpaceModel | null>()({
           Effect.gen(function* () {
             const source = yield* existingSpace(ctx.address.id)
             const original = yield* pageInSpace(source.id, pageId)
-            if (original.archivedAt !== null) return yield* reject("conflict", "The page is archived; restore it first")
-            const target =
-              targetSpaceId === null || targetSpaceId === source.id
-                ? source
-                : yield* activeSpace(targetSpaceId).pipe(
-                    Effect.catchTag("Rejection", (error) =>
-                      Effect.fail(reject(error.code, `Target space: ${error.message}`, [{ path: "body.spaceId", message: error.message }]))
-                    )
-                  )
-            if (target.archivedAt !== null) return yield* reject("conflict", "The space is archived; restore it first")
-            if (target.workspaceId !== source.workspaceId)
-              return yield* reject("not_found", "No such space", [{ path: "body.spaceId", message: "no such space" }])
+            if (original.archivedAt !== null) return yield* new WikiPageArchived()
+            const target = targetSpaceId === null || targetSpaceId === source.id ? source : yield* targetSpace(targetSpaceId)
+            if (target.archivedAt !== null) return yield* new WikiSpaceArchived()
+            if (target.workspaceId !== source.workspaceId) return yield* new WikiTargetSpaceNotFound({ named: false })
             const sameSpot = rest.parentId === undefined && target.id === source.id
             const parentId = rest.parentId === undefined ? (target.id === source.id ? original.parentId : null) : rest.parentId
-            if (parentId !== null) {
-              const parent = yield* pageInSpace(target.id, parentId, "parent page").pipe(
-                Effect.catchTag("Rejection", (error) =>
-                  Effect.fail(
-                    reject(error.code, error.message, [{ path: "body.parentPageId", message: "no such page in the target space" }])
-                  )
-                )
-              )
-              if (parent.archivedAt !== null)
-                return yield* reject("conflict", "The parent page is archived", [{ path: "body.parentPageId", message: "archived" }])
-            }
+            if (parentId !== null) yield* parentInSpace(target.id, parentId, true)
             const all = yield* pagesOfSpace(source.id)
             const skipped = new Set(exclude)
             const live = all.filter((page) => page.archivedAt === null && !skipped.has(page.id))
@@ -649,7 +692,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
           Effect.gen(function* () {
             const space = yield* activeSpace(ctx.address.id)
             const page = yield* pageInSpace(space.id, pageId)
-            if (page.archivedAt !== null) return yield* reject("conflict", "The page is already archived")
+            if (page.archivedAt !== null) return yield* new WikiPageAlreadyArchived()
             const subtree = yield* subtreeIds(page.id)
             return yield* withWikiEvents(
               Effect.gen(function* () {
@@ -687,7 +730,7 @@ export const WikiSpace = Actor<SpaceModel | null>()({
           Effect.gen(function* () {
             const space = yield* activeSpace(ctx.address.id)
             const page = yield* pageInSpace(space.id, pageId)
-            if (page.archivedAt === null) return yield* reject("conflict", "The page is not archived")
+            if (page.archivedAt === null) return yield* new WikiPageNotArchived()
             const parent = page.parentId === null ? undefined : yield* pageById(page.parentId)
             const parentId = parent !== undefined && parent.archivedAt === null ? parent.id : null
             const subtree = yield* subtreeIds(page.id)

@@ -273,12 +273,8 @@ export const wikiSpacesOperations = [
         yield* (yield* ActorSystem)
           .ask(WikiSpace, params.spaceId, "setHomePage", { by: caller.userId, pageId: body.pageId })
           .pipe(
-            Effect.catchTag("Rejection", (error) =>
-              Effect.fail(
-                error.code === "not_found"
-                  ? reject("not_found", error.message, [{ path: "body.pageId", message: "no such page in this space" }])
-                  : error
-              )
+            Effect.catchTag(["WikiSpaceNotFound", "WikiPageNotInSpace"], (error) =>
+              Effect.fail(reject("not_found", error.message, [{ path: "body.pageId", message: "no such page in this space" }]))
             )
           )
         return yield* refreshed(caller, params.spaceId)

@@ -14,10 +14,11 @@ import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { Id } from "../../Fields.ts"
 import { connectionFor } from "../connections/VendorItems.ts"
+import { HubWorkflowNameTaken, HubWorkflowNotFound } from "../HubErrors.ts"
 import { Workflow, WorkflowStep, WorkflowTrigger, workflowColumns } from "./Workflows.ts"
 
-const notFound = () => reject("not_found", "No such workflow")
-const nameTaken = () => reject("conflict", "A workflow of this name exists in the workspace", [{ path: "body.name", message: "taken" }])
+const notFound = () => new HubWorkflowNotFound()
+const nameTaken = () => new HubWorkflowNameTaken()
 
 const WorkflowChange = {
   name: Schema.optionalKey(Schema.String),
@@ -42,10 +43,10 @@ export const HubWorkflows = Actor<ReadonlyArray<Workflow>>()({
   initial: () => [],
   rebuild: (workspaceId) => rows(workspaceId),
   messages: {
-    list: { payload: Schema.Struct({}), success: Schema.Array(Workflow) },
-    get: { payload: Schema.Struct({ workflowId: Id }), success: Workflow },
+    list: { payload: Schema.Struct({}), success: Schema.Array(Workflow), error: Schema.Never },
+    get: { payload: Schema.Struct({ workflowId: Id }), success: Workflow, error: HubWorkflowNotFound },
     /** The enabled workflows an event of `type` triggers. */
-    forEvent: { payload: Schema.Struct({ type: Schema.String }), success: Schema.Array(Workflow) },
+    forEvent: { payload: Schema.Struct({ type: Schema.String }), success: Schema.Array(Workflow), error: Schema.Never },
     create: {
       payload: Schema.Struct({
         name: Schema.String,
@@ -54,9 +55,14 @@ export const HubWorkflows = Actor<ReadonlyArray<Workflow>>()({
         enabled: Schema.Boolean,
         createdBy: Id
       }),
-      success: Workflow
+      success: Workflow,
+      error: HubWorkflowNameTaken
     },
-    update: { payload: Schema.Struct({ workflowId: Id, ...WorkflowChange }), success: Workflow }
+    update: {
+      payload: Schema.Struct({ workflowId: Id, ...WorkflowChange }),
+      success: Workflow,
+      error: Schema.Union([HubWorkflowNotFound, HubWorkflowNameTaken])
+    }
   },
   handlers: {
     list: (_, ctx) => Effect.succeed(ctx.state),

@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { CalendarEventExists, CalendarEventNotFound, CalendarEventSynced, CalendarFull, CalendarOccurrenceNotFound } from "../HubErrors.ts"
 import { Email, Id, now } from "../../Fields.ts"
 import {
   firstStartMs,
@@ -59,12 +59,9 @@ const EventChange = Schema.Struct({ event: StoredEvent, previous: StoredEvent })
 
 const ownEvent = (state: CalendarState, eventId: string) => {
   const event = state.events[eventId]
-  if (event === undefined) return Effect.fail(reject("not_found", "No such calendar event"))
+  if (event === undefined) return Effect.fail(new CalendarEventNotFound())
   // The suite is the event's source of truth: a change here would be undone by the next sync.
-  if (event.synced !== undefined)
-    return Effect.fail(
-      reject("conflict", `This event is synced from ${event.synced.provider}; change it there (or remove the calendar feed)`)
-    )
+  if (event.synced !== undefined) return Effect.fail(new CalendarEventSynced({ provider: event.synced.provider }))
   return Effect.succeed(event)
 }
 
@@ -96,30 +93,46 @@ const canonical = (value: unknown): string =>
 const setOrDelete = (record: Readonly<Record<string, string>>, key: string, value: string | null) =>
   value === null ? without(record, (k) => k === key) : { ...record, [key]: value }
 
+const OwnEventErrors = Schema.Union([CalendarEventNotFound, CalendarEventSynced])
+
 export const Calendar = Actor<CalendarState>()({
   kind: CALENDAR_KIND,
   state: CalendarState,
   initial: () => ({ events: {}, invites: {}, seriesPrompts: {}, occurrencePrompts: {} }),
   messages: {
-    view: { payload: Schema.Struct({}), success: CalendarState },
+    view: { payload: Schema.Struct({}), success: CalendarState, error: Schema.Never },
     /** Events this user organizes, of those asked, that list `attendeeEmail` (how an attendee reads them). */
     eventsFor: {
       payload: Schema.Struct({ eventIds: Schema.Array(Id), attendeeEmail: Email }),
-      success: Schema.Array(StoredEvent)
+      success: Schema.Array(StoredEvent),
+      error: Schema.Never
     },
-    create: { payload: Schema.Struct({ id: Id, ...EventFields.fields }), success: StoredEvent },
-    update: { payload: Schema.Struct({ id: Id, ...EventFields.fields }), success: EventChange },
-    delete: { payload: Schema.Struct({ id: Id }), success: StoredEvent },
-    cancelOccurrence: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: StoredEvent },
-    addInvite: { payload: Schema.Struct({ eventId: Id, organizerId: Id }), success: Schema.Struct({}) },
-    removeInvite: { payload: Schema.Struct({ eventId: Id }), success: Schema.Struct({}) },
+    create: {
+      payload: Schema.Struct({ id: Id, ...EventFields.fields }),
+      success: StoredEvent,
+      error: Schema.Union([CalendarFull, CalendarEventExists])
+    },
+    update: { payload: Schema.Struct({ id: Id, ...EventFields.fields }), success: EventChange, error: OwnEventErrors },
+    delete: { payload: Schema.Struct({ id: Id }), success: StoredEvent, error: OwnEventErrors },
+    cancelOccurrence: {
+      payload: Schema.Struct({ occurrenceId: OccurrenceId }),
+      success: StoredEvent,
+      error: Schema.Union([CalendarEventNotFound, CalendarEventSynced, CalendarOccurrenceNotFound])
+    },
+    addInvite: { payload: Schema.Struct({ eventId: Id, organizerId: Id }), success: Schema.Struct({}), error: Schema.Never },
+    removeInvite: { payload: Schema.Struct({ eventId: Id }), success: Schema.Struct({}), error: Schema.Never },
     /** The caller must see the event; `prompt` null clears. */
-    setSeriesPrompt: { payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }), success: PromptPairSchema },
+    setSeriesPrompt: {
+      payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }),
+      success: PromptPairSchema,
+      error: CalendarEventNotFound
+    },
     setOccurrencePrompt: {
       payload: Schema.Struct({ occurrenceId: OccurrenceId, prompt: Schema.NullOr(Prompt) }),
-      success: PromptPairSchema
+      success: PromptPairSchema,
+      error: CalendarEventNotFound
     },
-    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema },
+    prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema, error: Schema.Never },
     /**
      * Makes the feed's events exactly `events`: new ones added, changed ones replaced, the feed's others removed
      * with their prompts. Prompts of occurrences the feed no longer has in its window (from `windowStart` on) go too;
@@ -127,12 +140,14 @@ export const Calendar = Actor<CalendarState>()({
      */
     replaceSynced: {
       payload: Schema.Struct({ feedId: Id, windowStart: Schema.String, events: Schema.Array(SyncedEventInput) }),
-      success: SyncOutcome
+      success: SyncOutcome,
+      error: CalendarFull
     },
     /** Where an event is: its start when this user organizes it, its organizer when they attend it. */
     locate: {
       payload: Schema.Struct({ eventId: Id }),
-      success: Schema.Struct({ start: Schema.NullOr(Schema.String), organizerId: Schema.NullOr(Id) })
+      success: Schema.Struct({ start: Schema.NullOr(Schema.String), organizerId: Schema.NullOr(Id) }),
+      error: Schema.Never
     }
   },
   handlers: {
@@ -146,9 +161,8 @@ export const Calendar = Actor<CalendarState>()({
       ),
     create: ({ id, ...fields }, ctx) =>
       Effect.gen(function* () {
-        if (Object.keys(ctx.state.events).length >= MAX_EVENTS)
-          return yield* reject("conflict", `A calendar holds at most ${MAX_EVENTS} events; delete some first`)
-        if (ctx.state.events[id] !== undefined) return yield* reject("conflict", "An event with this id exists")
+        if (Object.keys(ctx.state.events).length >= MAX_EVENTS) return yield* new CalendarFull({ max: MAX_EVENTS })
+        if (ctx.state.events[id] !== undefined) return yield* new CalendarEventExists()
         const at = now()
         const event: StoredEvent = { id, ownerId: ctx.address.id, ...fields, cancelled: [], createdAt: at, updatedAt: at }
         ctx.setState({ ...ctx.state, events: { ...ctx.state.events, [id]: event } })
@@ -178,7 +192,7 @@ export const Calendar = Actor<CalendarState>()({
       Effect.gen(function* () {
         const named = parseOccurrenceId(occurrenceId)
         const event = yield* ownEvent(ctx.state, named?.eventId ?? "")
-        if (named === undefined || !hasOccurrence(event, named.startMs)) return yield* reject("not_found", "No such occurrence")
+        if (named === undefined || !hasOccurrence(event, named.startMs)) return yield* new CalendarOccurrenceNotFound()
         const next: StoredEvent = { ...event, cancelled: [...event.cancelled, new Date(named.startMs).toISOString()], updatedAt: now() }
         ctx.setState({
           ...ctx.state,
@@ -203,7 +217,7 @@ export const Calendar = Actor<CalendarState>()({
     setSeriesPrompt: ({ occurrenceId, prompt }, ctx) =>
       Effect.gen(function* () {
         const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
-        if (!visible(ctx.state, eventId)) return yield* reject("not_found", "No such calendar event")
+        if (!visible(ctx.state, eventId)) return yield* new CalendarEventNotFound()
         const next = { ...ctx.state, seriesPrompts: setOrDelete(ctx.state.seriesPrompts, eventId, prompt) }
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
@@ -211,7 +225,7 @@ export const Calendar = Actor<CalendarState>()({
     setOccurrencePrompt: ({ occurrenceId, prompt }, ctx) =>
       Effect.gen(function* () {
         const eventId = parseOccurrenceId(occurrenceId)?.eventId ?? ""
-        if (!visible(ctx.state, eventId)) return yield* reject("not_found", "No such calendar event")
+        if (!visible(ctx.state, eventId)) return yield* new CalendarEventNotFound()
         const next = { ...ctx.state, occurrencePrompts: setOrDelete(ctx.state.occurrencePrompts, occurrenceId, prompt) }
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
@@ -223,8 +237,7 @@ export const Calendar = Actor<CalendarState>()({
         const ours = Object.values(state.events).filter((event) => event.synced?.feedId === feedId)
         const gone = ours.filter((event) => !incoming.has(event.id)).map((event) => event.id)
         const others = Object.values(state.events).filter((event) => event.synced?.feedId !== feedId)
-        if (others.length + incoming.size > MAX_EVENTS)
-          return yield* reject("conflict", `A calendar holds at most ${MAX_EVENTS} events; this feed has ${incoming.size}`)
+        if (others.length + incoming.size > MAX_EVENTS) return yield* new CalendarFull({ max: MAX_EVENTS, feedEvents: incoming.size })
         let next = gone.reduce(dropPrompts, state)
         const at = now()
         const fromMs = Date.parse(windowStart)

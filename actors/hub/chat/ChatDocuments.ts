@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { isoTimestampSql, query, Sql } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
+import { ChatDocumentFull, ChatDocumentNotFound, ChatDuplicateMessage } from "../HubErrors.ts"
 import { Email, Id, Timestamp } from "../../Fields.ts"
 import { Instant } from "../calendar/CalendarEvent.ts"
 
@@ -83,11 +84,7 @@ const duplicateIn = (messages: ReadonlyArray<ChatMessageInput>) => {
 
 const checkMessages = (messages: ReadonlyArray<ChatMessageInput>) => {
   const duplicate = duplicateIn(messages)
-  return duplicate >= 0
-    ? Effect.fail(
-        reject("invalid", "Two messages share an external id", [{ path: `body.messages.${duplicate}.externalId`, message: "duplicate" }])
-      )
-    : Effect.void
+  return duplicate >= 0 ? Effect.fail(new ChatDuplicateMessage({ index: duplicate })) : Effect.void
 }
 
 /** Inserts messages after `start`, in time order (ties keep the given order). */
@@ -161,7 +158,7 @@ export const appendMessages = (workspaceId: string, documentId: string, messages
           "SELECT id, message_count FROM hub_chat_documents WHERE workspace_id = $1 AND id = $2 FOR UPDATE",
           [workspaceId, documentId]
         )
-        if (locked[0] === undefined) return yield* reject("not_found", "No such chat document")
+        if (locked[0] === undefined) return yield* new ChatDocumentNotFound()
         const ids = messages.flatMap((m) => (m.externalId === undefined ? [] : [m.externalId]))
         const known =
           ids.length === 0
@@ -174,9 +171,7 @@ export const appendMessages = (workspaceId: string, documentId: string, messages
               )
         const fresh = messages.filter((m) => m.externalId === undefined || !known.has(m.externalId))
         if (Number(locked[0].message_count) + fresh.length > MAX_MESSAGES_PER_DOCUMENT)
-          return yield* reject("too_large", `A chat document holds at most ${MAX_MESSAGES_PER_DOCUMENT} messages`, [
-            { path: "body.messages", message: "too many messages for this document" }
-          ])
+          return yield* new ChatDocumentFull({ max: MAX_MESSAGES_PER_DOCUMENT })
         const last = yield* query<{ p: number | null }>("SELECT max(position) AS p FROM hub_chat_messages WHERE document_id = $1", [
           documentId
         ])

@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { ChatDocumentFull, ChatDocumentNotFound, ChatDuplicateMessage } from "../HubErrors.ts"
 import { Id } from "../../Fields.ts"
 import {
   appendMessages,
@@ -41,9 +41,10 @@ export const ChatLibrary = Actor<Summaries>()({
         limit: Schema.Number,
         after: Schema.optionalKey(Schema.Struct({ updatedAt: Schema.String, id: Schema.String }))
       }),
-      success: Schema.Struct({ items: Summaries, more: Schema.Boolean })
+      success: Schema.Struct({ items: Summaries, more: Schema.Boolean }),
+      error: Schema.Never
     },
-    summary: { payload: Schema.Struct({ documentId: Id }), success: ChatDocumentSummary },
+    summary: { payload: Schema.Struct({ documentId: Id }), success: ChatDocumentSummary, error: ChatDocumentNotFound },
     ingest: {
       payload: Schema.Struct({
         source: ChatSource,
@@ -54,13 +55,15 @@ export const ChatLibrary = Actor<Summaries>()({
         by: Id,
         messages: Schema.Array(ChatMessageInput)
       }),
-      success: Schema.Struct({ summary: ChatDocumentSummary, created: Schema.Boolean })
+      success: Schema.Struct({ summary: ChatDocumentSummary, created: Schema.Boolean }),
+      error: ChatDuplicateMessage
     },
     append: {
       payload: Schema.Struct({ documentId: Id, messages: Schema.Array(ChatMessageInput) }),
-      success: Schema.Struct({ summary: ChatDocumentSummary, added: Schema.Number })
+      success: Schema.Struct({ summary: ChatDocumentSummary, added: Schema.Number }),
+      error: Schema.Union([ChatDocumentNotFound, ChatDuplicateMessage, ChatDocumentFull])
     },
-    delete: { payload: Schema.Struct({ documentId: Id }), success: Schema.Struct({}) }
+    delete: { payload: Schema.Struct({ documentId: Id }), success: Schema.Struct({}), error: ChatDocumentNotFound }
   },
   handlers: {
     list: ({ source, channel, limit, after }, ctx) =>
@@ -75,7 +78,7 @@ export const ChatLibrary = Actor<Summaries>()({
       }),
     summary: ({ documentId }, ctx) => {
       const doc = ctx.state.find((candidate) => candidate.id === documentId)
-      return doc === undefined ? Effect.fail(reject("not_found", "No such chat document")) : Effect.succeed(doc)
+      return doc === undefined ? Effect.fail(new ChatDocumentNotFound()) : Effect.succeed(doc)
     },
     ingest: (input, ctx) =>
       Effect.gen(function* () {
@@ -85,14 +88,14 @@ export const ChatLibrary = Actor<Summaries>()({
       }),
     append: ({ documentId, messages }, ctx) =>
       Effect.gen(function* () {
-        if (!ctx.state.some((doc) => doc.id === documentId)) return yield* reject("not_found", "No such chat document")
+        if (!ctx.state.some((doc) => doc.id === documentId)) return yield* new ChatDocumentNotFound()
         const result = yield* Effect.catchTag(appendMessages(ctx.address.id, documentId, messages), "SqlError", Effect.die)
         ctx.setState(upsert(ctx.state, result.summary))
         return result
       }),
     delete: ({ documentId }, ctx) =>
       Effect.gen(function* () {
-        if (!(yield* Effect.orDie(deleteDocument(ctx.address.id, documentId)))) return yield* reject("not_found", "No such chat document")
+        if (!(yield* Effect.orDie(deleteDocument(ctx.address.id, documentId)))) return yield* new ChatDocumentNotFound()
         ctx.setState(ctx.state.filter((doc) => doc.id !== documentId))
         return {}
       })

@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { MeetingAlreadyImported, MeetingBotFinished, MeetingBotNotFound, MeetingBusy, MeetingNotLinked } from "../HubErrors.ts"
 import { Id, now, Timestamp } from "../../Fields.ts"
 import { MeetingVendor } from "./MeetingVendors.ts"
 
@@ -79,7 +79,7 @@ const without = (claims: Record<string, string>, key: string) => Object.fromEntr
 export const linkKey = (vendor: MeetingVendor, meetingId: string) => `${vendor}:${meetingId}`
 
 const botOf = (state: State, botId: string) =>
-  state.bots[botId] === undefined ? Effect.fail(reject("not_found", "No such bot")) : Effect.succeed(state.bots[botId]!)
+  state.bots[botId] === undefined ? Effect.fail(new MeetingBotNotFound()) : Effect.succeed(state.bots[botId]!)
 
 const NewBot = Schema.Struct({
   providerBotId: Schema.String,
@@ -97,12 +97,16 @@ export const MeetingBots = Actor<State>()({
   state: State,
   initial: () => ({ bots: {}, links: {}, seenEvents: [], claims: {} }),
   messages: {
-    view: { payload: Schema.Struct({}), success: State },
+    view: { payload: Schema.Struct({}), success: State, error: Schema.Never },
     /** Starts an import or bot request for `key`; refused while another one runs (a claim older than CLAIM_MS was abandoned). */
-    claim: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
-    release: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}) },
-    addBot: { payload: NewBot, success: MeetingBot },
-    cancelBot: { payload: Schema.Struct({ botId: Id }), success: MeetingBot },
+    claim: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}), error: MeetingBusy },
+    release: { payload: Schema.Struct({ key: Schema.String }), success: Schema.Struct({}), error: Schema.Never },
+    addBot: { payload: NewBot, success: MeetingBot, error: Schema.Never },
+    cancelBot: {
+      payload: Schema.Struct({ botId: Id }),
+      success: MeetingBot,
+      error: Schema.Union([MeetingBotNotFound, MeetingBotFinished])
+    },
     /** A provider callback; `recordingId` when the recording was imported for it. */
     applyEvent: {
       payload: Schema.Struct({
@@ -113,7 +117,8 @@ export const MeetingBots = Actor<State>()({
         error: Schema.NullOr(Schema.String),
         recordingId: Schema.NullOr(Schema.Number)
       }),
-      success: EventOutcome
+      success: EventOutcome,
+      error: Schema.Never
     },
     link: {
       payload: Schema.Struct({
@@ -123,9 +128,10 @@ export const MeetingBots = Actor<State>()({
         occurrenceId: Schema.NullOr(Schema.String),
         by: Id
       }),
-      success: MeetingLink
+      success: MeetingLink,
+      error: Schema.Never
     },
-    unlink: { payload: Schema.Struct({ vendor: MeetingVendor, meetingId: Schema.String }), success: MeetingLink },
+    unlink: { payload: Schema.Struct({ vendor: MeetingVendor, meetingId: Schema.String }), success: MeetingLink, error: MeetingNotLinked },
     recordImport: {
       payload: Schema.Struct({
         vendor: MeetingVendor,
@@ -135,7 +141,8 @@ export const MeetingBots = Actor<State>()({
         recordingId: Schema.Number,
         by: Id
       }),
-      success: MeetingLink
+      success: MeetingLink,
+      error: MeetingAlreadyImported
     }
   },
   handlers: {
@@ -143,8 +150,7 @@ export const MeetingBots = Actor<State>()({
     claim: ({ key }, ctx) =>
       Effect.gen(function* () {
         const since = ctx.state.claims[key]
-        if (since !== undefined && Date.now() - Date.parse(since) < CLAIM_MS)
-          return yield* reject("conflict", "This meeting is busy (an import or a bot request is under way); try again shortly")
+        if (since !== undefined && Date.now() - Date.parse(since) < CLAIM_MS) return yield* new MeetingBusy()
         ctx.setState({ ...ctx.state, claims: { ...ctx.state.claims, [key]: now() } })
         return {}
       }),
@@ -173,7 +179,7 @@ export const MeetingBots = Actor<State>()({
     cancelBot: ({ botId }, ctx) =>
       Effect.gen(function* () {
         const bot = yield* botOf(ctx.state, botId)
-        if (isFinished(bot.status)) return yield* reject("conflict", `The bot has already finished (${bot.status})`)
+        if (isFinished(bot.status)) return yield* new MeetingBotFinished({ status: bot.status })
         const at = now()
         const next: MeetingBot = { ...bot, status: "cancelled", statusAt: at, updatedAt: at }
         ctx.setState({ ...ctx.state, bots: { ...ctx.state.bots, [botId]: next } })
@@ -252,7 +258,7 @@ export const MeetingBots = Actor<State>()({
       Effect.gen(function* () {
         const key = linkKey(vendor, meetingId)
         const current = ctx.state.links[key]
-        if (current?.occurrenceId == null) return yield* reject("not_found", "The meeting is not linked to a calendar occurrence")
+        if (current?.occurrenceId == null) return yield* new MeetingNotLinked()
         const link: MeetingLink = { ...current, occurrenceId: null, updatedAt: now() }
         ctx.setState({ ...ctx.state, links: { ...ctx.state.links, [key]: link } })
         return link
@@ -261,7 +267,7 @@ export const MeetingBots = Actor<State>()({
       Effect.gen(function* () {
         const key = linkKey(vendor, meetingId)
         const current = ctx.state.links[key]
-        if (current?.recordingId != null) return yield* reject("conflict", `Already imported as recording ${current.recordingId}`)
+        if (current?.recordingId != null) return yield* new MeetingAlreadyImported({ recordingId: current.recordingId })
         const link: MeetingLink = {
           vendor,
           meetingId,

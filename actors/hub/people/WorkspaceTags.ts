@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { HubCallTagNotFound, HubTagNameTaken, HubTagNotFound, HubUnknownCallTag, TooManyCallTags, TooManyHubTags } from "../HubErrors.ts"
 import { Id, Name, now, Timestamp } from "../../Fields.ts"
 
 export const MAX_TAGS = 500
@@ -40,11 +40,8 @@ export const TagWithCount = Schema.Struct({ ...StoredTag.fields, callCount: Sche
 const nameTaken = (state: TagsState, name: string, except?: string) =>
   Object.values(state.tags).some((tag) => tag.id !== except && tag.name.toLowerCase() === name.toLowerCase())
 
-const taken = (name: string) =>
-  reject("conflict", `A tag named "${name}" exists`, [{ path: "body.name", message: "already used by another tag" }])
-
 const tagOf = (state: TagsState, tagId: string) =>
-  state.tags[tagId] === undefined ? Effect.fail(reject("not_found", "No such tag")) : Effect.succeed(state.tags[tagId]!)
+  state.tags[tagId] === undefined ? Effect.fail(new HubTagNotFound()) : Effect.succeed(state.tags[tagId]!)
 
 export const countsOf = (state: TagsState): ReadonlyMap<string, number> => {
   const counts = new Map<string, number>()
@@ -57,23 +54,36 @@ export const WorkspaceTags = Actor<TagsState>()({
   state: TagsState,
   initial: () => ({ tags: {}, callTags: {} }),
   messages: {
-    view: { payload: Schema.Struct({}), success: TagsState },
-    create: { payload: Schema.Struct({ name: TagName, color: Schema.NullOr(TagColor), by: Id }), success: StoredTag },
+    view: { payload: Schema.Struct({}), success: TagsState, error: Schema.Never },
+    create: {
+      payload: Schema.Struct({ name: TagName, color: Schema.NullOr(TagColor), by: Id }),
+      success: StoredTag,
+      error: Schema.Union([TooManyHubTags, HubTagNameTaken])
+    },
     update: {
       payload: Schema.Struct({ tagId: Id, name: Schema.optionalKey(TagName), color: Schema.optionalKey(Schema.NullOr(TagColor)) }),
-      success: StoredTag
+      success: StoredTag,
+      error: Schema.Union([HubTagNotFound, HubTagNameTaken])
     },
-    delete: { payload: Schema.Struct({ tagId: Id }), success: StoredTag },
+    delete: { payload: Schema.Struct({ tagId: Id }), success: StoredTag, error: HubTagNotFound },
     /** Replaces the call's tags; every id must be a tag of this workspace. */
-    setCallTags: { payload: Schema.Struct({ callId: Schema.Number, tagIds: Schema.Array(Id) }), success: Schema.Array(StoredTag) },
-    removeCallTag: { payload: Schema.Struct({ callId: Schema.Number, tagId: Id }), success: Schema.Array(StoredTag) }
+    setCallTags: {
+      payload: Schema.Struct({ callId: Schema.Number, tagIds: Schema.Array(Id) }),
+      success: Schema.Array(StoredTag),
+      error: Schema.Union([HubUnknownCallTag, TooManyCallTags])
+    },
+    removeCallTag: {
+      payload: Schema.Struct({ callId: Schema.Number, tagId: Id }),
+      success: Schema.Array(StoredTag),
+      error: HubCallTagNotFound
+    }
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
     create: ({ name, color, by }, ctx) =>
       Effect.gen(function* () {
-        if (Object.keys(ctx.state.tags).length >= MAX_TAGS) return yield* reject("conflict", `A workspace has at most ${MAX_TAGS} tags`)
-        if (nameTaken(ctx.state, name)) return yield* taken(name)
+        if (Object.keys(ctx.state.tags).length >= MAX_TAGS) return yield* new TooManyHubTags({ max: MAX_TAGS })
+        if (nameTaken(ctx.state, name)) return yield* new HubTagNameTaken({ name })
         const at = now()
         const tag: StoredTag = { id: randomUUID(), name, color, createdBy: by, createdAt: at, updatedAt: at }
         ctx.setState({ ...ctx.state, tags: { ...ctx.state.tags, [tag.id]: tag } })
@@ -82,7 +92,7 @@ export const WorkspaceTags = Actor<TagsState>()({
     update: ({ tagId, name, color }, ctx) =>
       Effect.gen(function* () {
         const current = yield* tagOf(ctx.state, tagId)
-        if (name !== undefined && nameTaken(ctx.state, name, tagId)) return yield* taken(name)
+        if (name !== undefined && nameTaken(ctx.state, name, tagId)) return yield* new HubTagNameTaken({ name })
         const tag: StoredTag = {
           ...current,
           name: name ?? current.name,
@@ -109,12 +119,8 @@ export const WorkspaceTags = Actor<TagsState>()({
       Effect.gen(function* () {
         const distinct = [...new Set(tagIds)]
         const unknown = tagIds.findIndex((id) => ctx.state.tags[id] === undefined)
-        if (unknown >= 0)
-          return yield* reject("invalid", "Not a tag of this workspace", [{ path: `body.tagIds.${unknown}`, message: "no such tag" }])
-        if (distinct.length > MAX_TAGS_PER_CALL)
-          return yield* reject("invalid", `A call carries at most ${MAX_TAGS_PER_CALL} tags`, [
-            { path: "body.tagIds", message: "too many" }
-          ])
+        if (unknown >= 0) return yield* new HubUnknownCallTag({ index: unknown })
+        if (distinct.length > MAX_TAGS_PER_CALL) return yield* new TooManyCallTags({ max: MAX_TAGS_PER_CALL })
         const callTags = { ...ctx.state.callTags, [String(callId)]: distinct }
         if (distinct.length === 0) delete callTags[String(callId)]
         ctx.setState({ ...ctx.state, callTags })
@@ -123,7 +129,7 @@ export const WorkspaceTags = Actor<TagsState>()({
     removeCallTag: ({ callId, tagId }, ctx) =>
       Effect.gen(function* () {
         const current = ctx.state.callTags[String(callId)] ?? []
-        if (!current.includes(tagId)) return yield* reject("not_found", "The call does not carry this tag")
+        if (!current.includes(tagId)) return yield* new HubCallTagNotFound()
         const rest = current.filter((id) => id !== tagId)
         const callTags = { ...ctx.state.callTags, [String(callId)]: rest }
         if (rest.length === 0) delete callTags[String(callId)]

@@ -53,14 +53,12 @@ interface Candidate {
 
 /** Content words of a text, lemmatized and lower case. */
 const termsOf = (text: string): Array<string> =>
-  (
-    nlp
-      .readDoc(text)
-      .tokens()
-      .filter((t: any) => t.out(its.type) === "word" && !t.out(its.stopWordFlag)) as any
-  )
+  nlp
+    .readDoc(text)
+    .tokens()
+    .filter((t) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
     .out(its.lemma)
-    .map((lemma: string) => lemma.toLowerCase())
+    .map((lemma) => String(lemma).toLowerCase())
 
 /**
  * The transcript's sentences, segment by segment. Each document's token properties are read as whole

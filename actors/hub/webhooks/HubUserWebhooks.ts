@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { HubWebhookNotFound, TooManyHubWebhooks } from "../HubErrors.ts"
 import { Id } from "../../Fields.ts"
 import { addWebhook, changeWebhook, disableWebhook, MAX_WEBHOOKS_PER_USER, removeWebhook, UserWebhook, webhooksOf } from "./UserWebhooks.ts"
 
@@ -16,7 +16,7 @@ type Hooks = typeof Hooks.Type
 const replace = (hooks: Hooks, next: UserWebhook): Hooks => hooks.map((hook) => (hook.id === next.id ? next : hook))
 
 const own = (hooks: Hooks, webhookId: string) =>
-  hooks.some((hook) => hook.id === webhookId) ? Effect.void : Effect.fail(reject("not_found", "No such webhook"))
+  hooks.some((hook) => hook.id === webhookId) ? Effect.void : Effect.fail(new HubWebhookNotFound())
 
 export const HubUserWebhooks = Actor<Hooks>()({
   kind: "hubUserWebhooks",
@@ -24,10 +24,11 @@ export const HubUserWebhooks = Actor<Hooks>()({
   initial: () => [],
   rebuild: (userId) => webhooksOf(userId),
   messages: {
-    list: { payload: Schema.Struct({}), success: Hooks },
+    list: { payload: Schema.Struct({}), success: Hooks, error: Schema.Never },
     create: {
       payload: Schema.Struct({ url: Schema.String, description: Schema.String }),
-      success: Schema.Struct({ ...UserWebhook.fields, secret: Schema.String })
+      success: Schema.Struct({ ...UserWebhook.fields, secret: Schema.String }),
+      error: TooManyHubWebhooks
     },
     update: {
       payload: Schema.Struct({
@@ -36,18 +37,18 @@ export const HubUserWebhooks = Actor<Hooks>()({
         description: Schema.optionalKey(Schema.String),
         enabled: Schema.optionalKey(Schema.Boolean)
       }),
-      success: UserWebhook
+      success: UserWebhook,
+      error: HubWebhookNotFound
     },
-    delete: { payload: Schema.Struct({ webhookId: Id }), success: Schema.Struct({}) },
+    delete: { payload: Schema.Struct({ webhookId: Id }), success: Schema.Struct({}), error: HubWebhookNotFound },
     /** The receiver said the endpoint is gone (410): stop delivering to it. */
-    disable: { payload: Schema.Struct({ webhookId: Id, reason: Schema.String }), success: Schema.Struct({}) }
+    disable: { payload: Schema.Struct({ webhookId: Id, reason: Schema.String }), success: Schema.Struct({}), error: Schema.Never }
   },
   handlers: {
     list: (_, ctx) => Effect.succeed(ctx.state),
     create: ({ url, description }, ctx) =>
       Effect.gen(function* () {
-        if (ctx.state.length >= MAX_WEBHOOKS_PER_USER)
-          return yield* reject("conflict", `At most ${MAX_WEBHOOKS_PER_USER} personal webhooks; delete one first`)
+        if (ctx.state.length >= MAX_WEBHOOKS_PER_USER) return yield* new TooManyHubWebhooks({ max: MAX_WEBHOOKS_PER_USER })
         const created = yield* Effect.orDie(addWebhook(ctx.address.id, url, description))
         const { secret: _, ...hook } = created
         ctx.setState([...ctx.state, hook])
@@ -57,7 +58,7 @@ export const HubUserWebhooks = Actor<Hooks>()({
       Effect.gen(function* () {
         yield* own(ctx.state, webhookId)
         const changed = yield* Effect.orDie(changeWebhook(ctx.address.id, webhookId, patch))
-        if (changed === undefined) return yield* reject("not_found", "No such webhook")
+        if (changed === undefined) return yield* new HubWebhookNotFound()
         ctx.setState(replace(ctx.state, changed))
         return changed
       }),

@@ -46,7 +46,7 @@ export const itemsFromCall = (
   Effect.gen(function* () {
     const unknownCall = () => reject("not_found", "No such call in this workspace", [{ path: "body.callUuid", message: "unknown call" }])
     const access = yield* Effect.mapError(onCallUuid(context, callUuid, "member"), (error) =>
-      error._tag === "Rejection" && error.code === "not_found" ? unknownCall() : error
+      (error._tag === "Rejection" && error.code === "not_found") || error._tag === "HubRecordingNotFound" ? unknownCall() : error
     )
     const call = yield* callView(access)
     if (call.workspaceId !== workspaceId) return yield* unknownCall()

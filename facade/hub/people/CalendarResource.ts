@@ -17,6 +17,7 @@ import {
   CalendarEventView,
   checkedFields,
   Description,
+  type EventInput,
   EventParams,
   eventView,
   Location,
@@ -38,11 +39,11 @@ const organizedEvent = (viewer: Viewer, eventId: string) =>
     return yield* reject("not_found", "No such calendar event")
   })
 
-const update = (eventId: string, patch: Record<string, unknown>, context: RequestContext) =>
+const update = (eventId: string, patch: Partial<EventInput>, context: RequestContext) =>
   Effect.gen(function* () {
     const viewer = yield* viewerOf(context)
     const current = yield* organizedEvent(viewer, eventId)
-    const fields = yield* checkedFields({ ...current, ...patch } as never, current.timeZone)
+    const fields = yield* checkedFields({ ...current, ...patch }, current.timeZone)
     const { event, previous } = yield* (yield* ActorSystem).ask(Calendar, viewer.userId, "update", { id: eventId, ...fields })
     yield* syncInvites(viewer.userId, eventId, previous.attendeeEmails, event.attendeeEmails)
     return eventView(event)

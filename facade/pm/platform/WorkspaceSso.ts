@@ -14,10 +14,9 @@ import { Domain, SsoLogin, SsoView, WorkspaceSso } from "../../../actors/sso/Sso
 import { workspaceOfDomain } from "../../../actors/sso/SsoQueries.ts"
 import { checkOutboundUrl, privateUrlsAllowed } from "../../../actors/webhooks/OutboundAddress.ts"
 import { Id } from "../../../actors/Fields.ts"
-import type { PayloadOf, SuccessOf } from "../../../runtime/Actor.ts"
-import type { ActorError } from "../../../runtime/ActorError.ts"
+import type { PayloadOf } from "../../../runtime/Actor.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
-import { type Rejection, reject } from "../../../runtime/Rejection.ts"
+import { reject } from "../../../runtime/Rejection.ts"
 import { workspaceRole } from "../../Access.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { WorkspaceIdParams } from "./Shared.ts"
@@ -48,10 +47,7 @@ const ask = <Tag extends keyof typeof WorkspaceSso.messages & string>(
   workspaceId: string,
   message: Tag,
   payload: PayloadOf<typeof WorkspaceSso, Tag>
-): Effect.Effect<SuccessOf<typeof WorkspaceSso, Tag>, Rejection | ActorError, ActorSystem> =>
-  Effect.gen(function* () {
-    return yield* (yield* ActorSystem).ask(WorkspaceSso, workspaceId, message, payload)
-  })
+) => Effect.flatMap(ActorSystem, (system) => system.ask(WorkspaceSso, workspaceId, message, payload))
 
 const ProviderFields = {
   issuer: Issuer,
