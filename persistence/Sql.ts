@@ -12,6 +12,7 @@
 import { Context, Effect, Schema } from "effect"
 import { transientMarker } from "../runtime/ActorStore.ts"
 import { type Rejection, reject } from "../runtime/Rejection.ts"
+import { Wakeup } from "../runtime/Wakeup.ts"
 
 export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
   message: Schema.String,
@@ -47,11 +48,46 @@ export interface SqlShape {
 
 export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sql") {}
 
+/**
+ * What runs once the current transaction commits (undefined outside one); the
+ * driver provides a fresh list per transaction and drops it on rollback.
+ */
+export const AfterCommit = Context.Reference<Array<Effect.Effect<void>> | undefined>("atrium/persistence/Sql/AfterCommit", {
+  defaultValue: () => undefined
+})
+
+/** Runs `effect` once the current transaction has committed (never if it rolls back); outside a transaction, now. */
+export const afterCommit = (effect: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.flatMap(AfterCommit, (pending) => (pending === undefined ? effect : Effect.sync(() => void pending.push(effect))))
+
+/**
+ * Wakes the background workers listening on `topic` (runtime/Wakeup.ts) once
+ * the write that gave them work is visible: signalled before the commit, a
+ * worker would look, find nothing yet, and sleep through its safety poll.
+ */
+export const wakeAfterCommit = (topic: string): Effect.Effect<void> =>
+  afterCommit(Effect.flatMap(Wakeup, (wakeup) => Effect.sync(() => wakeup.signal(topic))))
+
 /** `Sql.query` from the context: the common case for domain reads. */
 export const query = <R extends object = Row>(
   text: string,
   params?: ReadonlyArray<unknown>
 ): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> => Sql.use((sql) => sql.query<R>(text, params))
+
+/**
+ * Milliseconds from the database's clock (so no skew with this node's) until
+ * the timestamptz `expression`, an aggregate over `from` (e.g. `min(due_at)`,
+ * `FROM queue WHERE …`); 0 when it has passed, undefined when it is NULL
+ * (nothing waiting). What a worker sleeps until its next due work.
+ */
+export const millisUntil = (expression: string, from: string): Effect.Effect<number | undefined, SqlError, Sql> =>
+  Effect.map(
+    query<{ inMs: number | null }>(`SELECT (extract(epoch FROM (${expression}) - now()) * 1000)::float8 AS "inMs" ${from}`),
+    (rows) => {
+      const inMs = rows[0]?.inMs
+      return inMs === null || inMs === undefined ? undefined : Math.max(0, Number(inMs))
+    }
+  )
 
 /**
  * SQL expression: timestamptz `column` as text in the form every timestamp

@@ -13,8 +13,10 @@
  * from the log before they were read (`PM_EVENT_RETENTION`) are made up for by
  * applying the progress of every linked request of the workspace.
  */
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { moreLeft, nothingLeft, type Pass, runWorker } from "../../runtime/Wakeup.ts"
+import { changesAppended } from "../pm/ChangeLogLive.ts"
 import { lastSeqs, oldestSeq, taskStatusChanges } from "../pm/EventLog.ts"
 import { read } from "../pm/WorkActor.ts"
 import { PmTask } from "../pm/WorkActors.ts"
@@ -107,10 +109,19 @@ export const workProgressPass = Effect.gen(function* () {
   return more
 })
 
-/** Runs forever: passes back to back while a backlog is left, else one per `pollMillis`. */
-export const workProgressWorker = (pollMillis: number) =>
-  workProgressPass.pipe(
-    Effect.flatMap((more) => (more ? Effect.void : Effect.sleep(pollMillis))),
-    Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("feedback: work progress pass failed", cause), Effect.sleep(pollMillis))),
-    Effect.repeat(Schedule.forever)
+/**
+ * Runs forever: passes back to back while a backlog is left, else sleeps
+ * until a pm change is committed (the change log's wake-up) or the safety
+ * poll; passes start at least `paceMillis` apart.
+ */
+export const workProgressWorker = (paceMillis: number) =>
+  runWorker(
+    changesAppended,
+    workProgressPass.pipe(
+      Effect.map((more) => (more ? moreLeft : nothingLeft)),
+      Effect.catchCause((cause) =>
+        Effect.as(Effect.logWarning("feedback: work progress pass failed", cause), { dueAt: Date.now() + paceMillis } satisfies Pass)
+      )
+    ),
+    { paceMillis }
   )

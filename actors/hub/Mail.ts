@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import nodemailer, { type Transporter } from "nodemailer"
-import { query } from "../../persistence/Sql.ts"
+import { query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
 export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test", "workspace_migration"])
@@ -103,8 +103,15 @@ export const sendMail = (mail: OutgoingMail) =>
     return rows[0]!
   })
 
-/** Stores the mail in the outbox for the background sender; answers its id without waiting for SMTP. */
-export const queueMail = (mail: OutgoingMail) => Effect.map(enqueue(mail, false), ({ id }) => id)
+/** The wake-up topic of the background sender (runtime/Wakeup.ts). */
+export const mailQueued = "hub.mail.queued"
+
+/** Stores the mail in the outbox for the background sender (woken once it commits); answers its id without waiting for SMTP. */
+export const queueMail = (mail: OutgoingMail) =>
+  Effect.map(
+    Effect.tap(enqueue(mail, false), () => wakeAfterCommit(mailQueued)),
+    ({ id }) => id
+  )
 
 /** Hands the queued mails nobody tried yet to SMTP (each claimed first); answers how many. */
 export const sendQueuedMail = (batchSize = 20) =>

@@ -10,12 +10,13 @@ import { Effect } from "effect"
 import { BlobStore } from "../../persistence/BlobStore.ts"
 import { Sql } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { safetyPollMillis, Wakeup } from "../../runtime/Wakeup.ts"
 import { Workspace } from "../identity/Workspace.ts"
 import { charge } from "../lens/LensAccount.ts"
 import { HubCall, type JobKind } from "./CallActor.ts"
 import type { MediaInfo, ProcessingStage, RecordingRecord } from "./CallRecords.ts"
 import { calendarPromptsOf } from "./CalendarPrompts.ts"
-import { awaitJob } from "./JobWakeups.ts"
+import { jobsQueued } from "./JobWakeups.ts"
 import { extract } from "./Media.ts"
 import { speechEngineFromEnv } from "./speech/Engines.ts"
 import { NOT_CONFIGURED } from "./speech/SpeechEngine.ts"
@@ -26,7 +27,7 @@ import { finishedChunks } from "./speech/TranscriptionChunks.ts"
 export const MAX_ATTEMPTS = 3
 const LEASE_SECONDS = Number(process.env.HUB_JOB_LEASE_SECONDS || 300)
 /** How often the loop looks for jobs it was not woken for (another node's, an expired lease). */
-const POLL_MILLIS = Number(process.env.HUB_JOB_POLL_MS || 200)
+const POLL_MILLIS = Number(process.env.HUB_JOB_POLL_MS || safetyPollMillis)
 
 export const originalKey = (recordingId: number) => `hub/recordings/${recordingId}/original`
 const audioKey = (recordingId: number) => `hub/recordings/${recordingId}/audio.mp3`
@@ -211,9 +212,10 @@ const renewLease = (recordingId: number) =>
 
 /** Runs jobs one at a time until the scope closes. */
 export const processingLoop = Effect.gen(function* () {
+  const queued = (yield* Wakeup).listen(jobsQueued)
   while (true) {
     const [job] = yield* claim.pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a job failed", cause), [])))
-    if (job === undefined) yield* awaitJob(POLL_MILLIS)
+    if (job === undefined) yield* queued.sleep(POLL_MILLIS)
     else yield* Effect.race(runJob({ ...job, recordingId: Number(job.recordingId) }), renewLease(Number(job.recordingId)))
   }
 })

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { query as sqlQuery } from "../../persistence/Sql.ts"
+import { query as sqlQuery, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { HubKeys } from "./HubKeys.ts"
 
@@ -62,7 +62,10 @@ export interface NewMigration {
   readonly createdBy: string
 }
 
-/** Queues the job (the credential sealed); answers it. */
+/** The wake-up topic (runtime/Wakeup.ts) of the migration runner. */
+export const migrationQueued = "hub.migrations.queued"
+
+/** Queues the job (the credential sealed; the runner woken once it commits); answers it. */
 export const queueMigration = (job: NewMigration) =>
   Effect.gen(function* () {
     const keys = yield* HubKeys
@@ -71,6 +74,7 @@ export const queueMigration = (job: NewMigration) =>
        VALUES ($1, $2, $3, $4, 'queued', '[]', $5, $6) RETURNING ${columns}`,
       [randomUUID(), job.workspaceId, job.targetOrigin, job.targetWorkspaceId, job.createdBy, keys.encrypt(job.targetCredential)]
     )
+    yield* wakeAfterCommit(migrationQueued)
     return row!
   })
 

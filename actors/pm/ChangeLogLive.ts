@@ -15,14 +15,14 @@
  */
 import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
-import { Sql, query } from "../../persistence/Sql.ts"
+import { Sql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { type Change, ChangeLog, type ChangeScope, type ChangeLogShape } from "./ChangeLog.ts"
 import { ChangeFeed, type FeedBatch } from "./ChangeFeed.ts"
 import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts"
 import { membersOf } from "./Members.ts"
 import { settingsOf } from "./UserDirectory.ts"
 import { wantsNotification } from "./UserSettings.ts"
-import { enqueueInsertedSql, enqueueRangeSql } from "../pmops/WebhookOutbox.ts"
+import { enqueueInsertedSql, enqueueRangeSql, pmWebhooksQueued } from "../pmops/WebhookOutbox.ts"
 
 export interface ChangeLogOptions {
   /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
@@ -230,6 +230,9 @@ const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<Logge
     return events
   })
 
+/** The wake-up topic (runtime/Wakeup.ts) of the workers reading the change log (the webhook outbox it fills has its own). */
+export const changesAppended = "pm.changes.appended"
+
 /** Appends `changes` in the current transaction; returns what to publish after COMMIT, one batch per workspace. */
 export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions) =>
   Effect.gen(function* () {
@@ -277,6 +280,8 @@ export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions
       }
       batches.push({ workspaceId, lastSeq: last, events, notifications })
     }
+    yield* wakeAfterCommit(changesAppended)
+    yield* wakeAfterCommit(pmWebhooksQueued)
     return batches
   })
 

@@ -16,9 +16,11 @@
  * - "due date passed" has no change: open tasks whose due date passed after
  *   the rule was made are found by a scan, keyed by (task, due date).
  */
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { moreLeft, type Pass, runWorker } from "../../runtime/Wakeup.ts"
+import { changesAppended } from "../pm/ChangeLogLive.ts"
 import { EVENT_COLUMNS, type EventRow, type LoggedEvent, lastSeqs, toEvent } from "../pm/EventLog.ts"
 import { read, send } from "../pm/WorkActor.ts"
 import { PmList, PmTask } from "../pm/WorkActors.ts"
@@ -376,24 +378,27 @@ const reportInterrupted = query(
 )
 
 /**
- * Runs forever: passes back to back while a backlog is left, else one per
- * poll interval (PM_AUTOMATION_POLL_MS): under a steady stream of writes a
- * pass reads the changes of a whole interval at once, not one or two.
+ * Runs forever: passes back to back while a backlog is left, else sleeps
+ * until a change is committed (the change log's wake-up), the next due-date
+ * scan (PM_AUTOMATION_DUE_SCAN_MS) or the safety poll; passes start at least
+ * PM_AUTOMATION_POLL_MS apart, so under a steady stream of writes a pass
+ * reads the changes of a whole interval at once, not one or two.
  */
 export const automationWorker = () => {
-  const pollMs = envNumber("PM_AUTOMATION_POLL_MS", 250)
+  const paceMillis = envNumber("PM_AUTOMATION_POLL_MS", 250)
   const dueEveryMs = envNumber("PM_AUTOMATION_DUE_SCAN_MS", 30_000)
   let lastDueScan = 0
-  return Effect.gen(function* () {
+  const pass = Effect.gen(function* () {
     const scanDue = Date.now() - lastDueScan >= dueEveryMs
     if (scanDue) {
       lastDueScan = Date.now()
       yield* reportInterrupted
     }
-    const more = yield* automationPass(scanDue)
-    if (!more) yield* Effect.sleep(pollMs)
+    return (yield* automationPass(scanDue)) ? moreLeft : { dueAt: lastDueScan + dueEveryMs }
   }).pipe(
-    Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("automations: pass failed", cause), Effect.sleep(pollMs))),
-    Effect.repeat(Schedule.forever)
+    Effect.catchCause((cause) =>
+      Effect.as(Effect.logWarning("automations: pass failed", cause), { dueAt: Date.now() + paceMillis } satisfies Pass)
+    )
   )
+  return runWorker(changesAppended, pass, { paceMillis })
 }

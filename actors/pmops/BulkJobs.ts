@@ -15,11 +15,12 @@
  * that task is the row's, else the row is done now.
  */
 import { createHash } from "node:crypto"
-import { Effect, Schedule, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
-import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { moreLeft, nothingLeft, runWorker, safetyPollMillis } from "../../runtime/Wakeup.ts"
 import { change } from "../pm/Changes.ts"
 import { NewTask } from "../pm/TaskWrites.ts"
 import { command, send, stateRead, workActor } from "../pm/WorkActor.ts"
@@ -121,6 +122,7 @@ export const bulkJobCommands = {
            VALUES ($1, $2, 'import', $3, $4, $5, $6, 'queued', $7, $8)`,
           [id, workspaceId, input.source, input.listId, { rows: input.rows }, input.idempotencyKey, input.rows.length, by]
         )
+        yield* wakeAfterCommit(bulkJobQueued)
         return {
           result: { job: yield* jobOf(id), existing: false },
           changes: [
@@ -144,6 +146,7 @@ export const bulkJobCommands = {
       yield* query(`DELETE FROM pm_bulk_job_rows WHERE job_id = $1 AND status = 'failed'`, [jobId])
       yield* refreshCounts(jobId)
       yield* query(`UPDATE pm_bulk_jobs SET status = 'queued', finished_at = NULL, updated_at = now() WHERE id = $1`, [jobId])
+      yield* wakeAfterCommit(bulkJobQueued)
       return {
         result: yield* jobOf(jobId),
         changes: [change({ workspaceId: job.workspaceId }, "import.retried", jobId, { failed: job.failed }, by)]
@@ -280,19 +283,25 @@ const runJob = (job: Claimed) =>
     yield* reportProgress(job, "completed")
   })
 
-/** Runs queued jobs one after another, forever (polling every PM_BULK_POLL_MS when idle). */
+/** The wake-up topic (runtime/Wakeup.ts) of the job worker: a job queued or retried. */
+export const bulkJobQueued = "pm.bulk.queued"
+
+/**
+ * Runs queued jobs one after another, forever: woken when a job is queued,
+ * looking on its own every PM_BULK_POLL_MS (default: the safety poll) for
+ * jobs queued elsewhere or left by a dead node.
+ */
 export const bulkJobWorker = () => {
-  const pollMs = Number(process.env.PM_BULK_POLL_MS) > 0 ? Number(process.env.PM_BULK_POLL_MS) : 500
-  return Effect.gen(function* () {
+  const pollMs = Number(process.env.PM_BULK_POLL_MS) > 0 ? Number(process.env.PM_BULK_POLL_MS) : safetyPollMillis
+  const pass = Effect.gen(function* () {
     const [job] = yield* claimJob
-    if (job === undefined) return yield* Effect.sleep(pollMs)
+    if (job === undefined) return nothingLeft
     // The claim made the job running: its actor reads it again.
     yield* ActorSystem.use((system) => system.invalidate(PmBulkJob, job.id))
     yield* runJob(job).pipe(
       Effect.catchCause((cause) => Effect.andThen(Effect.logWarning(`bulk job ${job.id} failed`, cause), reportProgress(job, "failed")))
     )
-  }).pipe(
-    Effect.catchCause((cause) => Effect.andThen(Effect.logWarning("bulk jobs: pass failed", cause), Effect.sleep(pollMs))),
-    Effect.repeat(Schedule.forever)
-  )
+    return moreLeft
+  }).pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("bulk jobs: pass failed", cause), { dueAt: Date.now() + 500 })))
+  return runWorker(bulkJobQueued, pass, { safetyMillis: pollMs })
 }

@@ -6,6 +6,9 @@
  * the Standard Webhooks envelope `{type, timestamp, data}` with the event.
  */
 
+/** The wake-up topic (runtime/Wakeup.ts) of the engine sending `pm_webhook_outbox`: the change log signals it on every append. */
+export const pmWebhooksQueued = "pm.webhooks.queued"
+
 /** SQL selecting outbox rows from `source` (columns of `pm_events`), for a data-modifying CTE. */
 const outboxInsert = (
   source: string

@@ -10,10 +10,11 @@
  * should the endpoint be enabled again. The row's id is its `webhook-id`.
  */
 import { Effect } from "effect"
-import { query, type Sql } from "../../persistence/Sql.ts"
+import { millisUntil, query, type Sql } from "../../persistence/Sql.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { type DeliveryQueue, type Due, defaultEngineOptions, type EngineOptions } from "../webhooks/DeliveryEngine.ts"
 import { send } from "../pm/WorkActor.ts"
+import { pmWebhooksQueued } from "./WebhookOutbox.ts"
 import { PmWebhooks } from "./Webhooks.ts"
 
 const envNumber = (name: string, fallback: number) => {
@@ -101,8 +102,21 @@ const byChange = (a: Claimed, b: Claimed) => {
 
 const lastError = (statusCode: number | null, error: string | null) => error ?? (statusCode === null ? null : `HTTP ${statusCode}`)
 
+/**
+ * Milliseconds until the earliest run head (see `claim`) may be leased: the
+ * rows behind a head wait for it, so their own times do not count.
+ */
+const nextDueInMs = millisUntil(
+  "min(GREATEST(h.next_attempt_at, COALESCE(h.lease_until, h.next_attempt_at)))",
+  `FROM (SELECT DISTINCT ON (endpoint_id, entity_id) endpoint_id, next_attempt_at, lease_until
+          FROM pm_webhook_outbox WHERE status = 'pending' ORDER BY endpoint_id, entity_id, event_seq, id) h
+    JOIN pm_webhook_endpoints ep ON ep.id = h.endpoint_id AND ep.status = 'active'`
+)
+
 export const pmWebhookQueue: DeliveryQueue<unknown, Sql | ActorSystem> = {
   name: "pm",
+  topic: pmWebhooksQueued,
+  nextDueInMs,
   claim: (batch, leaseSeconds) =>
     Effect.map(claim(batch, leaseSeconds), (rows) =>
       [...rows].sort(byChange).map(

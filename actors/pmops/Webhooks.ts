@@ -7,11 +7,12 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
-import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { newWebhookSecret } from "../webhooks/StandardWebhooks.ts"
 import { change } from "../pm/Changes.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
+import { pmWebhooksQueued } from "./WebhookOutbox.ts"
 
 export const EventType = Schema.String.check(
   Schema.isMaxLength(64),
@@ -215,6 +216,7 @@ export const webhookCommands = {
         `INSERT INTO pm_webhook_outbox (id, endpoint_id, workspace_id, event_seq, event_type, entity_id, payload) VALUES ($1, $2, $3, 0, 'webhook.test', $2, $4)`,
         [id, endpoint.id, workspaceId, payload]
       )
+      yield* wakeAfterCommit(pmWebhooksQueued)
       return { result: yield* deliveryOf(endpoint.id, id), changes: [] }
     })
   ),
@@ -253,10 +255,13 @@ export const disableCommand = {
 
 /** Puts deliveries back in the queue with a fresh retry budget (their webhook-id kept, so receivers dedupe). */
 export const requeue = (ids: ReadonlyArray<string>) =>
-  query<{ id: string }>(
-    `UPDATE pm_webhook_outbox SET status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL, dead_at = NULL, delivered_at = NULL
-      WHERE id = ANY($1::text[]) AND status <> 'pending' RETURNING id`,
-    [ids]
+  Effect.tap(
+    query<{ id: string }>(
+      `UPDATE pm_webhook_outbox SET status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL, dead_at = NULL, delivered_at = NULL
+        WHERE id = ANY($1::text[]) AND status <> 'pending' RETURNING id`,
+      [ids]
+    ),
+    () => wakeAfterCommit(pmWebhooksQueued)
   )
 
 // Commands that leave the endpoints as they were: the model in memory stays.

@@ -15,7 +15,8 @@
  * another in the order leased, and after one that was not delivered the rest
  * are released unsent (they come due again behind it).
  */
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
+import { moreLeft, nothingLeft, runWorker } from "../../runtime/Wakeup.ts"
 import { checkOutboundUrl } from "./OutboundAddress.ts"
 import { defaultRetryPolicy, nextRetryDelayMs, type RetryPolicy, retryAfterMs } from "./RetrySchedule.ts"
 import { webhookHeaders } from "./StandardWebhooks.ts"
@@ -54,6 +55,10 @@ export interface Settlement {
 /** Where deliveries wait: it leases the due ones and records each settlement. */
 export interface DeliveryQueue<E, R> {
   readonly name: string
+  /** The wake-up topic (runtime/Wakeup.ts) its enqueueing writes signal once committed. */
+  readonly topic: string
+  /** Milliseconds until its earliest pending delivery falls due (a retry, a lapsing lease); undefined: none pending. */
+  readonly nextDueInMs: Effect.Effect<number | undefined, E, R>
   readonly claim: (batch: number, leaseSeconds: number) => Effect.Effect<ReadonlyArray<Due>, E, R>
   readonly settle: (due: Due, settlement: Settlement) => Effect.Effect<void, E, R>
   /** Gives leased deliveries back unsent (their order group stopped before them). */
@@ -63,7 +68,11 @@ export interface DeliveryQueue<E, R> {
 export interface EngineOptions {
   readonly policy: RetryPolicy
   readonly timeoutMs: number
-  /** How long an idle engine waits before looking again. */
+  /**
+   * Passes start at least this far apart: an idle engine is woken by the
+   * enqueueing write, a retry's due time or the safety poll, and under a
+   * stream of writes one pass takes a whole interval's deliveries.
+   */
   readonly pollMs: number
   readonly batch: number
   readonly concurrency: number
@@ -182,11 +191,23 @@ export const deliverDue = <E, R>(queue: DeliveryQueue<E, R>, options: EngineOpti
     return due.length
   })
 
-/** Runs forever: passes back to back while there is work, else one per `pollMs`; a failing pass is logged. */
+/**
+ * Runs forever: passes back to back while there is work, else sleeps until
+ * the queue's topic is signalled, its next delivery falls due or the safety
+ * poll; a failing pass is logged.
+ */
 export const runDeliveryEngine = <E, R>(queue: DeliveryQueue<E, R>, options: EngineOptions) =>
-  Effect.gen(function* () {
-    const leased = yield* deliverDue(queue, options).pipe(
-      Effect.catchCause((cause) => Effect.as(Effect.logWarning(`webhooks (${queue.name}): delivery pass failed`, cause), 0))
-    )
-    if (leased === 0) yield* Effect.sleep(options.pollMs)
-  }).pipe(Effect.repeat(Schedule.forever))
+  runWorker(
+    queue.topic,
+    Effect.gen(function* () {
+      const leased = yield* deliverDue(queue, options)
+      if (leased > 0) return moreLeft
+      const dueInMs = yield* queue.nextDueInMs
+      return dueInMs === undefined ? nothingLeft : { dueAt: Date.now() + dueInMs }
+    }).pipe(
+      Effect.catchCause((cause) =>
+        Effect.as(Effect.logWarning(`webhooks (${queue.name}): delivery pass failed`, cause), { dueAt: Date.now() + options.pollMs })
+      )
+    ),
+    { paceMillis: options.pollMs }
+  )

@@ -6,8 +6,9 @@
  * fails it and disables the endpoint through its source.
  */
 import { Effect } from "effect"
-import { query, type Sql } from "../../persistence/Sql.ts"
+import { millisUntil, query, type Sql } from "../../persistence/Sql.ts"
 import type { DeliveryQueue, Due, Endpoint, Settlement } from "./DeliveryEngine.ts"
+import { outgoingDeliveriesQueued } from "./WebhookOutbox.ts"
 
 /** How the queue finds a source's endpoints, and tells it one is gone (410). */
 export interface EndpointSource<R = never> {
@@ -42,6 +43,11 @@ const recordAttempt = (id: string, settlement: Settlement) =>
 
 export const outgoingDeliveryQueue = <R>(sources: Readonly<Record<string, EndpointSource<R>>>): DeliveryQueue<unknown, Sql | R> => ({
   name: "outgoing",
+  topic: outgoingDeliveriesQueued,
+  nextDueInMs: millisUntil(
+    "min(GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at)))",
+    "FROM outgoing_webhook_deliveries WHERE status = 'pending'"
+  ),
   claim: (batch, leaseSeconds) =>
     Effect.flatMap(
       query<DueRow>(

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { isoTimestampSql, query } from "../../persistence/Sql.ts"
+import { isoTimestampSql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { Timestamp } from "../Fields.ts"
 
 export interface NewDelivery {
@@ -22,7 +22,10 @@ export interface NewDelivery {
 
 export const newMessageId = (): string => `msg_${randomBytes(16).toString("hex")}`
 
-/** Enqueues deliveries; joins the caller's `Sql.transaction` when run inside one. */
+/** The wake-up topic (runtime/Wakeup.ts) of the engine sending this outbox. */
+export const outgoingDeliveriesQueued = "webhooks.outgoing.queued"
+
+/** Enqueues deliveries (the engine woken once they commit); joins the caller's `Sql.transaction` when run inside one. */
 export const enqueueDeliveries = (deliveries: ReadonlyArray<NewDelivery>) =>
   Effect.gen(function* () {
     if (deliveries.length === 0) return [] as ReadonlyArray<string>
@@ -44,6 +47,7 @@ export const enqueueDeliveries = (deliveries: ReadonlyArray<NewDelivery>) =>
         deliveries.map((d) => JSON.stringify({ type: d.eventType, timestamp, data: d.data }))
       ]
     )
+    yield* wakeAfterCommit(outgoingDeliveriesQueued)
     return ids as ReadonlyArray<string>
   })
 
@@ -86,7 +90,7 @@ export const deliveriesOf = (source: string, endpointIds: ReadonlyArray<string>,
  * no such delivery of that endpoint.
  */
 export const replayDelivery = (source: string, endpointId: string, deliveryId: string) =>
-  Effect.map(
+  Effect.tap(
     query<{ id: string }>(
       `INSERT INTO outgoing_webhook_deliveries (id, message_id, source, endpoint_id, owner_id, event_type, payload, replay_of)
        SELECT $4, message_id, source, endpoint_id, owner_id, event_type, payload, id
@@ -94,8 +98,8 @@ export const replayDelivery = (source: string, endpointId: string, deliveryId: s
        RETURNING id`,
       [source, endpointId, deliveryId, randomUUID()]
     ),
-    (rows) => rows[0]?.id
-  )
+    () => wakeAfterCommit(outgoingDeliveriesQueued)
+  ).pipe(Effect.map((rows) => rows[0]?.id))
 
 export const deliveryById = (deliveryId: string) =>
   Effect.map(

@@ -11,10 +11,12 @@ import { streamFanout } from "./stream-fanout.ts"
 import { webhooks } from "./webhooks.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
+import { idle } from "./idle.ts"
 import { lensEval } from "./lens-eval.ts"
 import { web } from "./web.ts"
 
 export const scenarios: ReadonlyArray<Scenario> = [
+  idle,
   actors,
   rest,
   collabFanout,

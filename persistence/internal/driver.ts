@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Exit } from "effect"
 import { CurrentFence, type Fence, Fenced } from "../../runtime/ShardFences.ts"
-import { Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
+import { AfterCommit, Sql, SqlError, type Row, type SqlShape } from "../Sql.ts"
 import * as Fencing from "./fencing.ts"
 import { undefinedParameter } from "./sqlValues.ts"
 
@@ -257,17 +257,20 @@ export const make = (driver: Driver): SqlShape => {
           Effect.gen(function* () {
             const opened = yield* restore(open(driver, yield* TimeLimit))
             const state: Transaction = { driver, connection: opened.connection, aborted: false, verdict: undefined }
+            const committed: Array<Effect.Effect<void>> = []
             const exit = yield* Effect.exit(
               restore(
                 (fence === undefined ? body : fenced(state, fence, body)).pipe(
                   Effect.provideService(Sql, boundTo(state)),
-                  Effect.provideService(CurrentTransaction, state)
+                  Effect.provideService(CurrentTransaction, state),
+                  Effect.provideService(AfterCommit, committed)
                 )
               )
             )
             if (Exit.isSuccess(exit) && !state.aborted) {
               yield* opened.commit
               if (fence !== undefined) fence.committed = true
+              for (const effect of committed) yield* Effect.ignore(effect)
               return exit.value
             }
             yield* opened.rollback

@@ -37,6 +37,8 @@ const memoryQueue = (rows: ReadonlyArray<Due>) => {
   const released: Array<string> = []
   const queue: DeliveryQueue<never, never> = {
     name: "memory",
+    topic: "test.memory",
+    nextDueInMs: Effect.succeed(undefined),
     claim: () => Effect.succeed(rows),
     settle: (due, settlement) => Effect.sync(() => void settled.set(due.id, settlement)),
     release: (dues) => Effect.sync(() => void released.push(...dues.map((d) => d.id)))

@@ -14,7 +14,8 @@
  * step that succeeded before is never pushed twice.
  */
 import { Cause, Effect, Schema } from "effect"
-import { query } from "../../../persistence/Sql.ts"
+import { millisUntil, query, wakeAfterCommit } from "../../../persistence/Sql.ts"
+import { nothingLeft, runWorker } from "../../../runtime/Wakeup.ts"
 import { Timestamp } from "../../Fields.ts"
 import { nextRetryDelayMs, type RetryPolicy } from "../../webhooks/RetrySchedule.ts"
 import { integrationOfEvent } from "./BrokerIntegrations.ts"
@@ -61,7 +62,10 @@ export interface IncomingEvent {
 /** How long the background processor leaves a new event to the webhook that stored it (it applies it at once). */
 const RECEIVER_GRACE_SECONDS = 30
 
-/** Stores the event; false when its id was seen before. */
+/** The wake-up topic (runtime/Wakeup.ts) of the background processor. */
+export const inboxStored = "hub.broker.inbox"
+
+/** Stores the event (the processor woken to learn its due time once it commits); false when its id was seen before. */
 export const store = (event: IncomingEvent) =>
   Effect.map(
     Effect.orDie(
@@ -71,7 +75,7 @@ export const store = (event: IncomingEvent) =>
          ON CONFLICT (tenant_ref, event_id) DO NOTHING RETURNING event_id`,
         [event.eventId, event.workspaceId, event.tenantRef, event.type, event.payload]
       )
-    ),
+    ).pipe(Effect.tap(() => wakeAfterCommit(inboxStored))),
     (rows) => rows.length > 0
   )
 
@@ -197,12 +201,27 @@ export const processDue = (batchSize = 20) =>
 export const recoverInbox = (singleNode: boolean) =>
   singleNode ? Effect.asVoid(Effect.orDie(query(`UPDATE hub_broker_inbox SET claimed_until = NULL WHERE status = 'pending'`))) : Effect.void
 
-/** The background processor: applies due events every BROKER_INBOX_POLL_MS (default 1000) until the scope closes. */
+/** Milliseconds until the earliest pending event falls due or its claim lapses (from the database's clock). */
+const nextDueInMs = Effect.orDie(
+  millisUntil("min(GREATEST(next_attempt_at, COALESCE(claimed_until, next_attempt_at)))", "FROM hub_broker_inbox WHERE status = 'pending'")
+)
+
+/**
+ * The background processor: applies due events, then sleeps until the next
+ * one falls due (or a stored event or the safety poll wakes it); passes
+ * start at least BROKER_INBOX_POLL_MS (default 1000) apart. Runs until the scope closes.
+ */
 export const inboxLoop = Effect.suspend(() => {
   const value = Number(process.env.BROKER_INBOX_POLL_MS)
-  const pollMillis = Number.isFinite(value) && value >= 10 ? value : 1000
-  const pass = processDue().pipe(Effect.catchCause((cause) => Effect.logWarning("hub: broker inbox pass failed", cause)))
-  return Effect.forever(Effect.andThen(pass, Effect.sleep(`${pollMillis} millis`)))
+  const paceMillis = Number.isFinite(value) && value >= 10 ? value : 1000
+  const pass = Effect.gen(function* () {
+    yield* processDue()
+    const dueInMs = yield* nextDueInMs
+    return dueInMs === undefined ? nothingLeft : { dueAt: Date.now() + dueInMs }
+  }).pipe(
+    Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: broker inbox pass failed", cause), { dueAt: Date.now() + paceMillis }))
+  )
+  return runWorker(inboxStored, pass, { paceMillis })
 })
 
 export const pendingOf = (tenantRef: string) =>

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import { query } from "../../../persistence/Sql.ts"
+import { query, wakeAfterCommit } from "../../../persistence/Sql.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { Id, Timestamp } from "../../Fields.ts"
 import { HubKeys } from "../HubKeys.ts"
@@ -75,6 +75,9 @@ export interface NewConnection {
 const columns = `id, workspace_id AS "workspaceId", vendor, name, base_url AS "baseUrl", settings, created_by AS "createdBy",
   created_at AS "createdAt", token_ciphertext <> '' AS "hasToken"`
 
+/** The wake-up topic (runtime/Wakeup.ts) signalled once a new connection commits (the calendar sync enrols it). */
+export const connectionCreated = "hub.connections.created"
+
 export const create = (connection: NewConnection) =>
   Effect.gen(function* () {
     const keys = yield* HubKeys
@@ -92,6 +95,7 @@ export const create = (connection: NewConnection) =>
         connection.createdBy
       ]
     )
+    yield* wakeAfterCommit(connectionCreated)
     return row!
   })
 

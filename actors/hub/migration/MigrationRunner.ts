@@ -9,6 +9,7 @@
  */
 import { Cause, Effect } from "effect"
 import { query } from "../../../persistence/Sql.ts"
+import { nothingLeft, runWorker } from "../../../runtime/Wakeup.ts"
 import { userById } from "../../identity/IdentityQueries.ts"
 import { queueMail } from "../Mail.ts"
 import {
@@ -17,6 +18,7 @@ import {
   finishMigration,
   LEASE_SECONDS,
   MAX_MIGRATION_RUNS,
+  migrationQueued,
   recordMigrationStep,
   renewMigrationLease,
   runsOf,
@@ -108,10 +110,17 @@ export const recoverMigrations = (singleNode: boolean) =>
     ? Effect.asVoid(Effect.orDie(query(`UPDATE hub_workspace_migrations SET lease_until = NULL WHERE status = 'running'`)))
     : Effect.void
 
-/** The runner: looks for jobs every MIGRATION_POLL_MS (default 1000) until the scope closes. */
+/**
+ * The runner: runs jobs as they are queued (woken by the queueing write), and
+ * looks on its own every safety poll (jobs queued by another node, a lapsed
+ * lease); passes start at least MIGRATION_POLL_MS (default 1000) apart.
+ */
 export const migrationLoop = Effect.suspend(() => {
   const value = Number(process.env.MIGRATION_POLL_MS)
-  const pollMillis = Number.isFinite(value) && value >= 10 ? value : 1000
-  const pass = runMigrations.pipe(Effect.catchCause((cause) => Effect.logWarning("hub: migration pass failed", cause)))
-  return Effect.forever(Effect.andThen(pass, Effect.sleep(`${pollMillis} millis`)))
+  const paceMillis = Number.isFinite(value) && value >= 10 ? value : 1000
+  const pass = runMigrations.pipe(
+    Effect.as(nothingLeft),
+    Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: migration pass failed", cause), nothingLeft))
+  )
+  return runWorker(migrationQueued, pass, { paceMillis })
 })

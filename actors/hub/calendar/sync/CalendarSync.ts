@@ -13,12 +13,13 @@
  * A revoked connection's events leave the calendar with its waiting bots.
  */
 import { Effect } from "effect"
-import { isoTimestampSql, query, Sql } from "../../../../persistence/Sql.ts"
+import { isoTimestampSql, millisUntil, query, Sql } from "../../../../persistence/Sql.ts"
 import { ActorSystem } from "../../../../runtime/ActorSystem.ts"
 import { reject } from "../../../../runtime/Rejection.ts"
+import { safetyPollMillis, Wakeup } from "../../../../runtime/Wakeup.ts"
 import { userById } from "../../../identity/IdentityQueries.ts"
 import type { Connection } from "../../connections/Connections.ts"
-import { tokenOf } from "../../connections/Connections.ts"
+import { connectionCreated, tokenOf } from "../../connections/Connections.ts"
 import { Calendar } from "../Calendar.ts"
 import type { SyncProvider } from "../CalendarEvent.ts"
 import { reconcileBots } from "./FeedBots.ts"
@@ -281,17 +282,27 @@ const runSync = (row: SyncRow) =>
 /** Syncs one calendar connection now (what the loop does when it is due); 409 while another sync of it runs. */
 export const syncCalendarNow = (connectionId: string) => Effect.flatMap(claimOne(connectionId), runSync)
 
-/** How often an idle node looks for due calendars (`HUB_CALENDAR_POLL_MS`, default 5000). */
-const pollMillis = () => numberFromEnv("HUB_CALENDAR_POLL_MS", 5000)
+/** The longest an idle node sleeps without a signal before looking for due calendars (`HUB_CALENDAR_POLL_MS`). */
+const pollMillis = () => numberFromEnv("HUB_CALENDAR_POLL_MS", safetyPollMillis)
 
-/** Syncs due calendars one at a time until the scope closes; a failed sync waits for its next turn. */
+/** Milliseconds until the calendar due first may be claimed (from the database's clock); undefined: none enrolled. */
+const nextDueInMs = millisUntil("min(GREATEST(next_sync_at, COALESCE(claimed_until, next_sync_at)))", "FROM hub_calendar_sync")
+
+/**
+ * Syncs due calendars one at a time until the scope closes; a failed sync
+ * waits for its next turn. Between syncs it sleeps until the next calendar
+ * falls due, a connection is created (to enrol it) or the safety poll.
+ */
 export const calendarSyncLoop = Effect.gen(function* () {
+  const created = (yield* Wakeup).listen(connectionCreated)
   while (true) {
     const [row] = yield* Effect.andThen(enrol, claimDue).pipe(
       Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a calendar to sync failed", cause), []))
     )
-    if (row === undefined) yield* Effect.sleep(pollMillis())
-    else
+    if (row === undefined) {
+      const dueInMs = yield* nextDueInMs.pipe(Effect.orElseSucceed(() => undefined))
+      yield* created.sleep(Math.min(pollMillis(), dueInMs ?? Number.POSITIVE_INFINITY))
+    } else
       yield* runSync(rowOf(row)).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`hub: calendar connection ${row.id} did not sync`, cause))
       )
