@@ -7,7 +7,10 @@
  * space's velocity shows it. Ben, made a viewer, no longer sees the planning
  * controls. A dashboard over the space: widgets added (tasks by status, the
  * sprint's burndown, velocity) and following a task change live. A task's
- * custom fields set from its page, read-only for a viewer. The sprint,
+ * custom fields set from its page, read-only for a viewer. A sprint series
+ * created, a sprint planned in it, the list narrowed to it, the series changed
+ * and deleted (its sprint stays), followed live by a viewer who is offered no
+ * controls. The sprint,
  * dashboard and task pages at 390 and 1,400 px: a screenshot each and no
  * serious or critical axe-core violation.
  */
@@ -182,6 +185,71 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
     expect(await his.getByLabel("Points").getAttribute("readonly")).not.toBeNull()
   }, 120_000)
 
+  it("a sprint series: created, a sprint planned in it, changed and deleted; a viewer follows it live without the controls", async () => {
+    const route = `w/${workspaceId}/work/spaces/${space.id}/sprints`
+    const [ann, ben] = await Promise.all([rig.signedIn(owner, route, 1400), rig.signedIn(member, route, 390)])
+    for (const page of [ann, ben]) await page.getByRole("heading", { name: "Sprints · Delivery", level: 1 }).waitFor()
+    await ben.getByText("No series yet: sprints are planned one by one.").waitFor()
+
+    // Ann creates a series of one-week sprints that plans the next one by itself.
+    await ann.getByText("New series").click()
+    const create = ann.getByRole("form", { name: "New series" })
+    await create.getByLabel("Series name").fill("Platform train")
+    await create.getByLabel("Sprint length (days)").fill("7")
+    await create.getByLabel("Plan the next sprint when one completes").check()
+    await create.getByRole("button", { name: "Create series" }).click()
+    const series = (page: Page) => page.getByRole("list", { name: "Sprint series" })
+    // Ben sees it without a reload.
+    for (const page of [ann, ben])
+      await series(page)
+        .getByRole("listitem", { name: "Platform train" })
+        .getByText("7-day sprints, the next planned automatically · 0 planned, 0 running, 0 completed")
+        .waitFor({ timeout: 10_000 })
+    const groups = async () => (await call(owner, "GET", `/pm/v1/spaces/${space.id}/sprint-groups`)).items
+    const [group] = await groups()
+    expect(group).toMatchObject({ name: "Platform train", defaultLengthDays: 7, autoCreateNext: true })
+    expect(await ben.getByRole("button", { name: /Edit Platform train|Delete Platform train/ }).count()).toBe(0)
+    expect(await ben.getByText("New series").count()).toBe(0)
+
+    // A sprint planned in the series; the list narrowed to the series shows it; Ben's count follows.
+    await ann.getByText("Plan a sprint").click()
+    await ann.getByLabel("Sprint name").fill("Train 1")
+    await ann.getByLabel("Series", { exact: true }).selectOption({ label: "Platform train" })
+    await ann.getByRole("button", { name: "Create sprint" }).click()
+    await ann.getByRole("heading", { name: "Train 1", level: 1 }).waitFor()
+    const train = ((await call(owner, "GET", `/pm/v1/spaces/${space.id}/sprints`)).items as Array<{ name: string; id: string }>).find(
+      (sprint) => sprint.name === "Train 1"
+    )!
+    expect((await call(owner, "GET", `/pm/v1/sprints/${train.id}`)).sprintGroupId).toBe(group.id)
+    await series(ben)
+      .getByText(/· 1 planned, 0 running, 0 completed/)
+      .waitFor({ timeout: 10_000 })
+    await ann.goto(`${rig.atrium.origin}/${route}`)
+    await ann.getByLabel("Show sprints of").selectOption({ label: "Platform train" })
+    await ann.getByRole("region", { name: "Planned" }).getByRole("link", { name: "Train 1" }).waitFor()
+    expect(await ann.getByRole("region", { name: "Completed" }).count()).toBe(0)
+    await screenshot(ann, "sprint-series")
+    for (const page of [ann, ben])
+      for (const v of await seriousViolations(page)) throw new Error(`sprint series: ${v.id} ${v.help} at ${v.targets.join(", ")}`)
+
+    // Ann renames it and makes its sprints two weeks long.
+    await series(ann).getByRole("button", { name: "Edit Platform train" }).click()
+    const edit = ann.getByRole("form", { name: "Edit Platform train" })
+    await edit.getByLabel("Series name").fill("Platform release train")
+    await edit.getByLabel("Sprint length (days)").fill("14")
+    await edit.getByRole("button", { name: "Save series" }).click()
+    await series(ben).getByRole("listitem", { name: "Platform release train" }).waitFor({ timeout: 10_000 })
+    expect((await groups())[0]).toMatchObject({ name: "Platform release train", defaultLengthDays: 14 })
+
+    // Deleted (asked twice): its sprint stays in the space, outside any series.
+    await series(ann).getByRole("button", { name: "Delete Platform release train" }).click()
+    await ann.getByRole("button", { name: "Delete Platform release train (its sprints stay)" }).click()
+    await ben.getByText("No series yet: sprints are planned one by one.").waitFor({ timeout: 10_000 })
+    expect(await groups()).toEqual([])
+    expect((await call(owner, "GET", `/pm/v1/sprints/${train.id}`)).sprintGroupId).toBe(null)
+    expect(errors()).toEqual([])
+  }, 120_000)
+
   it("the sprint pages at 390 and 1,400 px: a screenshot each and no serious or critical axe violation", async () => {
     const sprints = (await call(owner, "GET", `/pm/v1/spaces/${space.id}/sprints`)).items as Array<{ id: string }>
     const planned = await call(owner, "POST", `/pm/v1/spaces/${space.id}/sprints`, { name: "Next sprint" })
@@ -207,5 +275,5 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
       }
     }
     expect(found).toEqual([])
-  }, 180_000)
+  }, 300_000)
 })

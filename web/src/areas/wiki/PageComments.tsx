@@ -3,18 +3,23 @@
  * editor (anchored by its quote; the server follows the anchor through later
  * edits) or on the page as a whole; each thread shows its quote, can select
  * that text in the editor, takes replies, and is resolved or reopened.
- * Open threads by default, resolved ones on request.
+ * Open threads by default, resolved ones on request. Typing `@` offers the
+ * workspace's members (the server mentions those who can read the page);
+ * authors edit and delete their own comments, space admins delete any.
  */
 import { useQueryClient } from "@tanstack/react-query"
 import { type Editor, useEditorState } from "@tiptap/react"
 import { type FormEvent, useState } from "react"
 import { $api, client, data, messageOf } from "../../api/client.ts"
 import type { components } from "../../api/generated/wiki.ts"
+import { currentSession } from "../../api/session.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
+import { type Mentionable, MentionField } from "../common/MentionField.tsx"
 import { when } from "../common/time.ts"
 
 type Thread = components["schemas"]["WikiCommentThread"]
+type Comment = components["schemas"]["WikiComment"]
 type Show = "open" | "resolved"
 
 const HINT = "Select text in the page to anchor a comment to it."
@@ -39,8 +44,30 @@ const rangeOf = (editor: Editor, quote: string): { from: number; to: number } | 
 
 const commentsPath = "/wiki/v1/pages/{pageId}/comments"
 
-export const PageComments = ({ pageId, editor }: { readonly pageId: string; readonly editor: Editor }) => {
+/** Who may be mentioned: the workspace's members (the wiki's own list for pickers). */
+const useMentionable = (workspaceId: string): ReadonlyArray<Mentionable> =>
+  $api.useQuery("get", "/wiki/v1/users", { params: { query: { workspaceId, limit: "100" } } }).data?.items ?? []
+
+/** What a reader may do to one comment: its author edits and deletes it, a space admin deletes it. */
+interface Rights {
+  readonly userId: string | undefined
+  readonly isSpaceAdmin: boolean
+}
+
+export const PageComments = ({
+  pageId,
+  workspaceId,
+  isSpaceAdmin,
+  editor
+}: {
+  readonly pageId: string
+  readonly workspaceId: string
+  readonly isSpaceAdmin: boolean
+  readonly editor: Editor
+}) => {
   const queryClient = useQueryClient()
+  const members = useMentionable(workspaceId)
+  const rights: Rights = { userId: currentSession()?.user.id, isSpaceAdmin }
   const [show, setShow] = useState<Show>("open")
   const threads = $api.useQuery("get", commentsPath, { params: { path: { pageId }, query: { status: show } } })
   const selected = useEditorState({
@@ -96,17 +123,14 @@ export const PageComments = ({ pageId, editor }: { readonly pageId: string; read
       {threads.data && threads.data.items.length > 0 ? (
         <ol className="comment-list" aria-label={show === "open" ? "Open comments" : "Resolved comments"}>
           {threads.data.items.map((thread) => (
-            <CommentThread key={thread.id} thread={thread} editor={editor} onChanged={reload} />
+            <CommentThread key={thread.id} thread={thread} editor={editor} members={members} rights={rights} onChanged={reload} />
           ))}
         </ol>
       ) : null}
       <form onSubmit={submit}>
         <p className="quote muted">{selected === "" ? HINT : `On: “${selected}”`}</p>
-        <label className="field">
-          <span>Comment</span>
-          <textarea name="comment" rows={3} required value={body} onChange={(event) => setBody(event.target.value)} />
-        </label>
-        <button type="submit" disabled={busy}>
+        <MentionField label="Comment" name="comment" value={body} onChange={setBody} members={members} maxLength={10000} />
+        <button type="submit" disabled={busy || body.trim() === ""}>
           Comment
         </button>
         <p className="error" role="alert">
@@ -120,10 +144,14 @@ export const PageComments = ({ pageId, editor }: { readonly pageId: string; read
 const CommentThread = ({
   thread,
   editor,
+  members,
+  rights,
   onChanged
 }: {
   readonly thread: Thread
   readonly editor: Editor
+  readonly members: ReadonlyArray<Mentionable>
+  readonly rights: Rights
   readonly onChanged: () => Promise<unknown>
 }) => {
   const [reply, setReply] = useState("")
@@ -178,14 +206,12 @@ const CommentThread = ({
           {thread.anchor.detached ? <span className="small"> (text since removed)</span> : null}
         </blockquote>
       ) : null}
-      <p className="comment-head">
-        <strong>{author}</strong>: {thread.body} <span className="muted small">{when(thread.createdAt)}</span>
-      </p>
+      <CommentBody comment={thread} members={members} rights={rights} onChanged={onChanged} />
       {thread.replies.length > 0 ? (
         <ol className="replies" aria-label="Replies">
           {thread.replies.map((answer) => (
-            <li key={answer.id}>
-              <strong>{answer.deleted ? "(deleted)" : answer.author.name}</strong>: {answer.body}
+            <li key={answer.id} aria-label={`Reply by ${answer.deleted ? "(deleted)" : answer.author.name}`}>
+              <CommentBody comment={answer} members={members} rights={rights} onChanged={onChanged} />
             </li>
           ))}
         </ol>
@@ -227,11 +253,8 @@ const CommentThread = ({
         )}
       </div>
       <form className="reply-form" onSubmit={sendReply}>
-        <label className="field">
-          <span>{`Reply to ${author}`}</span>
-          <textarea rows={2} required value={reply} onChange={(event) => setReply(event.target.value)} />
-        </label>
-        <button type="submit" disabled={busy}>
+        <MentionField label={`Reply to ${author}`} rows={2} value={reply} onChange={setReply} members={members} maxLength={10000} />
+        <button type="submit" disabled={busy || reply.trim() === ""}>
           Reply
         </button>
       </form>
@@ -239,5 +262,120 @@ const CommentThread = ({
         {error}
       </p>
     </li>
+  )
+}
+
+/** One comment's text with who wrote it and when; its author edits it in place, its author or a space admin deletes it. */
+const CommentBody = ({
+  comment,
+  members,
+  rights,
+  onChanged
+}: {
+  readonly comment: Comment
+  readonly members: ReadonlyArray<Mentionable>
+  readonly rights: Rights
+  readonly onChanged: () => Promise<unknown>
+}) => {
+  const [draft, setDraft] = useState<string>()
+  const [confirming, setConfirming] = useState(false)
+  const [error, setError] = useState("")
+  const [busy, setBusy] = useState(false)
+  const commentId = comment.id
+  if (comment.deleted)
+    return (
+      <p className="comment-head muted">
+        <em>Comment deleted</em>
+      </p>
+    )
+  const own = comment.author.userId === rights.userId
+  const canDelete = own || rights.isSpaceAdmin
+  const what = comment.parentId === null ? "comment" : "reply"
+
+  const act = async (work: () => Promise<unknown>, said: string, fallback: string) => {
+    setError("")
+    setBusy(true)
+    try {
+      await work()
+      announce(said)
+      await onChanged()
+    } catch (cause) {
+      setError(messageOf(cause, fallback))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const save = (event: FormEvent) => {
+    event.preventDefault()
+    if (draft === undefined || draft.trim() === "") return
+    void act(
+      async () => {
+        data(await client.PATCH("/wiki/v1/comments/{commentId}", { params: { path: { commentId } }, body: { body: draft } }))
+        setDraft(undefined)
+      },
+      `Your ${what} was changed`,
+      `Could not change the ${what}`
+    )
+  }
+
+  const remove = () =>
+    act(
+      async () => data(await client.DELETE("/wiki/v1/comments/{commentId}", { params: { path: { commentId } } })),
+      `The ${what} was deleted`,
+      `Could not delete the ${what}`
+    )
+
+  return (
+    <div className="comment-body">
+      {draft === undefined ? (
+        <p className="comment-head">
+          <strong>{comment.author.name}</strong>: <span className="pre-wrap">{comment.body}</span>{" "}
+          <span className="muted small">
+            {when(comment.createdAt)}
+            {comment.editedAt !== null ? " · edited" : ""}
+          </span>
+        </p>
+      ) : (
+        <form className="edit-comment" onSubmit={save}>
+          <MentionField label={`Edit your ${what}`} rows={2} value={draft} onChange={setDraft} members={members} maxLength={10000} />
+          <button type="submit" disabled={busy || draft.trim() === ""}>
+            Save
+          </button>{" "}
+          <button type="button" onClick={() => setDraft(undefined)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {draft === undefined && (own || canDelete) ? (
+        <div className="comment-actions">
+          {own ? (
+            <button type="button" className="link" onClick={() => setDraft(comment.body)}>
+              Edit <span className="visually-hidden">{`your ${what}`}</span>
+            </button>
+          ) : null}
+          {canDelete && !confirming ? (
+            <button type="button" className="link" onClick={() => setConfirming(true)}>
+              Delete <span className="visually-hidden">{`${comment.author.name}'s ${what}`}</span>
+            </button>
+          ) : null}
+          {confirming ? (
+            <>
+              <button type="button" className="danger" disabled={busy} onClick={() => void remove()}>
+                {`Delete this ${what}`}
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      {error !== "" ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   )
 }

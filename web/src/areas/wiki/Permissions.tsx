@@ -9,10 +9,11 @@ import { $api, client, data, messageOf } from "../../api/client.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 
+// Short labels (a select cannot wrap: a long one was cut off in the narrow tools column); the choice is explained below it.
 const RESTRICTIONS = [
-  { id: "open", label: "Open: the space's rules apply" },
-  { id: "edit", label: "Everyone in the space views; only those listed edit" },
-  { id: "view", label: "Only those listed view (or edit)" }
+  { id: "open", label: "Open", explained: "The space's roles apply." },
+  { id: "edit", label: "Listed people edit", explained: "Everyone in the space views it; only those listed edit it." },
+  { id: "view", label: "Only listed people", explained: "Only those listed view it (or edit it, when listed as editors)." }
 ] as const
 type Restriction = (typeof RESTRICTIONS)[number]["id"]
 
@@ -79,6 +80,7 @@ export const PagePermissions = ({ pageId }: { readonly pageId: string }) => {
         <span>Who may see and edit this page</span>
         <select
           value={p.restriction}
+          aria-describedby="restriction-explained"
           disabled={!canChange || busy}
           onChange={(event) => {
             const chosen = RESTRICTIONS.find((r) => r.id === event.target.value)
@@ -92,6 +94,9 @@ export const PagePermissions = ({ pageId }: { readonly pageId: string }) => {
           ))}
         </select>
       </label>
+      <p id="restriction-explained" className="small">
+        {RESTRICTIONS.find((r) => r.id === p.restriction)?.explained}
+      </p>
       {!canChange ? <p className="muted small">You can read this page but not change who may use it.</p> : null}
       {p.inherited.length > 0 ? (
         <p className="small">

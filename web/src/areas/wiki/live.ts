@@ -2,8 +2,8 @@
  * A wiki space live: its events on the stream (ticket from
  * `POST /wiki/v1/spaces/{spaceId}/stream-ticket`, scope `wikiSpace`) update
  * the query cache in place — a page created, moved, renamed, archived,
- * restored or deleted re-reads the space's tree (and that page, where it is
- * cached), a comment change re-reads that page's comments. Events carry ids
+ * restored or deleted re-reads the space's tree and trash (and that page,
+ * where it is cached), a comment change re-reads that page's comments. Events carry ids
  * only, so each reader re-reads what their own page rights show. Someone
  * else's change to the tree is announced, briefly.
  */
@@ -14,6 +14,7 @@ import { currentSession } from "../../api/session.ts"
 import { openStream, type StreamEvent, type StreamState } from "../../live/Stream.ts"
 import { announce } from "../../ui/announce.tsx"
 import { treeKey } from "./PageTree.tsx"
+import { trashKey } from "./Trash.tsx"
 
 const pathParams = (key: ReadonlyArray<unknown>) => (key[2] as { params?: { path?: Record<string, string> } } | undefined)?.params?.path
 
@@ -39,6 +40,7 @@ export const applyWikiEvent = async (queryClient: QueryClient, spaceId: string, 
   if (event.actorId !== currentSession()?.user.id && SAID[event.type] !== undefined) announce(SAID[event.type]!)
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: treeKey(spaceId) }),
+    queryClient.invalidateQueries({ queryKey: trashKey(spaceId) }),
     queryClient.invalidateQueries({ predicate: naming("/wiki/v1/pages/{pageId}", "pageId", pageId) })
   ])
 }

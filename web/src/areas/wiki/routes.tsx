@@ -3,15 +3,17 @@
  * move; it follows other people's changes live) beside the open page — the
  * live editor with who is editing, comments and versions — and the page's
  * export, permissions and public sharing; import into the space; search with
- * highlighted snippets.
+ * highlighted snippets; a new space; a space's trash and its members and roles.
  */
 import { useEffect } from "react"
-import { Link, Route, Routes, useParams } from "react-router"
+import { Link, NavLink, Route, Routes, useParams } from "react-router"
 import { $api } from "../../api/client.ts"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
+import { useWorkspaceRole } from "../common/useMe.ts"
 import { PageContent, Presence, Toolbar, useLivePage } from "./LiveEditor.tsx"
 import { useWikiSpaceLive } from "./live.ts"
 import { NewPage } from "./NewPage.tsx"
+import { NewSpace } from "./NewSpace.tsx"
 import { PageTree, useTree } from "./PageTree.tsx"
 import { PageComments } from "./PageComments.tsx"
 import { PageSettings } from "./PageSettings.tsx"
@@ -19,13 +21,16 @@ import { PageVersions } from "./PageVersions.tsx"
 import { PagePermissions } from "./Permissions.tsx"
 import { SearchForm, SearchResults } from "./Search.tsx"
 import { PublicShare } from "./Share.tsx"
+import { SpaceAccess } from "./SpaceAccess.tsx"
 import { ExportPage, ImportPages } from "./Transfer.tsx"
+import { Trash } from "./Trash.tsx"
 import "../common/areas.css"
 import "./wiki.css"
 
 const Spaces = () => {
   const { workspaceId = "" } = useParams()
   const spaces = $api.useQuery("get", "/wiki/v1/spaces", { params: { query: { workspaceId } } })
+  const { role } = useWorkspaceRole(workspaceId)
   useEffect(() => {
     document.title = "Wiki · Atrium"
   }, [])
@@ -43,12 +48,23 @@ const Spaces = () => {
           </li>
         ))}
       </ul>
+      {role !== undefined && role !== "viewer" ? <NewSpace workspaceId={workspaceId} /> : null}
     </section>
   )
 }
 
 /** The open page: its title and who is editing, the live editor, its comments and versions, then its tools. */
-const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; readonly spaceId: string; readonly isAdmin: boolean }) => {
+const OpenPage = ({
+  workspaceId,
+  pageId,
+  spaceId,
+  isAdmin
+}: {
+  readonly workspaceId: string
+  readonly pageId: string
+  readonly spaceId: string
+  readonly isAdmin: boolean
+}) => {
   const page = $api.useQuery("get", "/wiki/v1/pages/{pageId}", { params: { path: { pageId } } })
   const live = useLivePage(pageId)
   const canEdit = page.data?.access === "edit"
@@ -74,8 +90,8 @@ const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; reado
             <PageContent editor={live.editor} />
           </article>
           <aside className="side" aria-label="Comments and versions">
-            <PageComments pageId={pageId} editor={live.editor} />
-            <PageVersions pageId={pageId} canEdit={canEdit} />
+            <PageComments pageId={pageId} workspaceId={workspaceId} isSpaceAdmin={isAdmin} editor={live.editor} />
+            <PageVersions pageId={pageId} canEdit={canEdit} editor={live.editor} />
           </aside>
         </div>
       ) : null}
@@ -93,7 +109,10 @@ const OpenPage = ({ pageId, spaceId, isAdmin }: { readonly pageId: string; reado
 
 const LIVE_WORDS = { connecting: "connecting…", live: "● live", reconnecting: "offline — reconnecting…", closed: "not live" } as const
 
-const Space = () => {
+/** What the space shows beside its tree: a page, its trash, or who may use it. */
+type SpaceView = "page" | "trash" | "access"
+
+const Space = ({ view = "page" }: { readonly view?: SpaceView }) => {
   const { workspaceId = "", spaceId = "", pageId } = useParams()
   const space = $api.useQuery("get", "/wiki/v1/spaces/{spaceId}", { params: { path: { spaceId } } })
   const tree = useTree(spaceId)
@@ -102,8 +121,8 @@ const Space = () => {
   const canEdit = role === "admin" || role === "editor"
   const open = pageId ?? tree.data?.items[0]?.id
   useEffect(() => {
-    if (space.data && pageId === undefined) document.title = `${space.data.name} · Wiki · Atrium`
-  }, [space.data, pageId])
+    if (space.data && pageId === undefined && view === "page") document.title = `${space.data.name} · Wiki · Atrium`
+  }, [space.data, pageId, view])
   return (
     <div className="wiki">
       <nav className="tree card" aria-label="Pages of the space">
@@ -115,10 +134,22 @@ const Space = () => {
         <PageTree workspaceId={workspaceId} spaceId={spaceId} current={open} canMove={canEdit} />
         {canEdit ? <NewPage spaceId={spaceId} /> : null}
         {canEdit ? <ImportPages spaceId={spaceId} /> : null}
+        <ul className="plain space-links">
+          <li>
+            <NavLink to={`/w/${workspaceId}/wiki/${spaceId}/trash`}>Trash</NavLink>
+          </li>
+          <li>
+            <NavLink to={`/w/${workspaceId}/wiki/${spaceId}/access`}>Members and roles</NavLink>
+          </li>
+        </ul>
       </nav>
       {space.error ? <ErrorMessage error={space.error} what="The space could not be loaded" /> : null}
-      {open !== undefined ? (
-        <OpenPage key={open} pageId={open} spaceId={spaceId} isAdmin={role === "admin"} />
+      {view === "trash" && space.data ? (
+        <Trash workspaceId={workspaceId} spaceId={spaceId} spaceName={space.data.name} role={role} />
+      ) : null}
+      {view === "access" && space.data ? <SpaceAccess spaceId={spaceId} spaceName={space.data.name} /> : null}
+      {view !== "page" ? null : open !== undefined ? (
+        <OpenPage key={open} workspaceId={workspaceId} pageId={open} spaceId={spaceId} isAdmin={role === "admin"} />
       ) : tree.data ? (
         <p className="card">Create the first page of this space.</p>
       ) : null}
@@ -131,6 +162,8 @@ export const WikiArea = () => (
     <Route index element={<Spaces />} />
     <Route path="search" element={<SearchResults />} />
     <Route path=":spaceId" element={<Space />} />
+    <Route path=":spaceId/trash" element={<Space view="trash" />} />
+    <Route path=":spaceId/access" element={<Space view="access" />} />
     <Route path=":spaceId/:pageId" element={<Space />} />
   </Routes>
 )

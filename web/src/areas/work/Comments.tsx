@@ -4,65 +4,17 @@
  * which the server turns into a mention (the member is notified).
  */
 import { useQueryClient } from "@tanstack/react-query"
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react"
+import { type FormEvent, useState } from "react"
 import { $api, client, data, messageOf } from "../../api/client.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
+import { type Mentionable, MentionField } from "../common/MentionField.tsx"
 
-interface Member {
-  readonly userId: string
-  readonly name: string
-  readonly email: string
-}
-
-/** The `@word` being typed just before the caret, if any. */
-const mentionAt = (text: string, caret: number) => /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret))
-
-export const Comments = ({ taskId, members }: { readonly taskId: string; readonly members: ReadonlyArray<Member> }) => {
+export const Comments = ({ taskId, members }: { readonly taskId: string; readonly members: ReadonlyArray<Mentionable> }) => {
   const queryClient = useQueryClient()
   const comments = $api.useQuery("get", "/pm/v1/tasks/{taskId}/comments", { params: { path: { taskId } } })
   const [text, setText] = useState("")
   const [error, setError] = useState("")
-  const [query, setQuery] = useState<string | undefined>(undefined)
-  const [highlight, setHighlight] = useState(0)
-  const input = useRef<HTMLTextAreaElement>(null)
-  const listId = useId()
-
-  const suggestions =
-    query === undefined ? [] : members.filter((m) => `${m.name} ${m.email}`.toLowerCase().includes(query.toLowerCase())).slice(0, 6)
-
-  const track = (value: string, caret: number) => {
-    setText(value)
-    const match = mentionAt(value, caret)
-    setQuery(match?.[1])
-    setHighlight(0)
-  }
-
-  const pick = (member: Member) => {
-    const caret = input.current?.selectionStart ?? text.length
-    const before = text.slice(0, caret).replace(/@([^\s@]*)$/, `@${member.email} `)
-    const next = before + text.slice(caret)
-    setText(next)
-    setQuery(undefined)
-    requestAnimationFrame(() => {
-      input.current?.focus()
-      input.current?.setSelectionRange(before.length, before.length)
-    })
-  }
-
-  const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (suggestions.length === 0) return
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault()
-      setHighlight((highlight + (event.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length)
-    } else if (event.key === "Enter" || event.key === "Tab") {
-      event.preventDefault()
-      pick(suggestions[highlight]!)
-    } else if (event.key === "Escape") {
-      event.preventDefault()
-      setQuery(undefined)
-    }
-  }
 
   const post = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -78,7 +30,6 @@ export const Comments = ({ taskId, members }: { readonly taskId: string; readonl
     }
   }
 
-  const open = suggestions.length > 0
   return (
     <section aria-labelledby="task-comments-title" className="task-comments">
       <h3 id="task-comments-title">Comments</h3>
@@ -96,43 +47,7 @@ export const Comments = ({ taskId, members }: { readonly taskId: string; readonl
       </ol>
       {comments.data && comments.data.items.length === 0 ? <p className="muted">No comments yet.</p> : null}
       <form onSubmit={post} className="comment-form">
-        <label className="field">
-          <span>Comment</span>
-          <textarea
-            ref={input}
-            name="comment"
-            rows={3}
-            value={text}
-            maxLength={20000}
-            role="combobox"
-            aria-autocomplete="list"
-            aria-expanded={open}
-            aria-controls={listId}
-            aria-activedescendant={open ? `${listId}-${highlight}` : undefined}
-            aria-describedby={`${listId}-help`}
-            onChange={(event) => track(event.target.value, event.target.selectionStart)}
-            onKeyDown={onKey}
-          />
-        </label>
-        <p id={`${listId}-help`} className="muted small">
-          Type @ to mention a member.
-        </p>
-        <div id={listId} role="listbox" aria-label="Members to mention" className="suggestions" hidden={!open}>
-          {suggestions.map((member, index) => (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's keys (↑ ↓ Enter) pick options
-            <div
-              key={member.userId}
-              id={`${listId}-${index}`}
-              role="option"
-              tabIndex={-1}
-              aria-selected={index === highlight}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => pick(member)}
-            >
-              {member.name} <span className="muted">{member.email}</span>
-            </div>
-          ))}
-        </div>
+        <MentionField label="Comment" name="comment" value={text} onChange={setText} members={members} maxLength={20000} />
         <button type="submit">Post comment</button>
         <p className="error" role="alert">
           {error}

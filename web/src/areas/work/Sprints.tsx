@@ -1,7 +1,8 @@
 /**
  * A space's sprints: the running one, those planned and those completed
  * (each with its progress, each a link to its page), a form to plan a new
- * one, and the space's velocity. Live: a sprint or task event of the space
+ * one (in a series or on its own), the space's sprint series (SprintGroups.tsx;
+ * the list shows one series or all), and the space's velocity. Live: a sprint or task event of the space
  * refetches these reads (live/pmCache.ts).
  */
 import { useQueryClient } from "@tanstack/react-query"
@@ -14,6 +15,7 @@ import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { LiveIndicator } from "./ListPage.tsx"
 import { useHierarchy } from "./queries.ts"
 import { VelocityChart } from "./SprintCharts.tsx"
+import { SprintGroups, useSprintGroups } from "./SprintGroups.tsx"
 import "../common/areas.css"
 import "./sprints.css"
 
@@ -53,7 +55,15 @@ export const Progress = ({ sprint }: { readonly sprint: Sprint }) => (
 
 const STATUS_LABEL = { active: "Running", planned: "Planned", completed: "Completed" } as const
 
-const SprintGroupList = ({ title, sprints }: { readonly title: keyof typeof STATUS_LABEL; readonly sprints: ReadonlyArray<Sprint> }) => {
+const SprintGroupList = ({
+  title,
+  sprints,
+  seriesName
+}: {
+  readonly title: keyof typeof STATUS_LABEL
+  readonly sprints: ReadonlyArray<Sprint>
+  readonly seriesName: (sprint: Sprint) => string | undefined
+}) => {
   const { workspaceId = "" } = useParams()
   if (sprints.length === 0) return null
   const id = `sprints-${title}`
@@ -67,6 +77,7 @@ const SprintGroupList = ({ title, sprints }: { readonly title: keyof typeof STAT
               {sprint.name}
             </Link>{" "}
             <SprintDates sprint={sprint} />
+            {seriesName(sprint) !== undefined ? <span className="muted small">{` · ${seriesName(sprint)}`}</span> : null}
             {sprint.goal !== "" ? <p className="clamp">{sprint.goal}</p> : null}
             <Progress sprint={sprint} />
           </li>
@@ -77,6 +88,7 @@ const SprintGroupList = ({ title, sprints }: { readonly title: keyof typeof STAT
 }
 
 const NewSprint = ({ spaceId }: { readonly spaceId: string }) => {
+  const groups = useSprintGroups(spaceId)
   const { workspaceId = "" } = useParams()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -100,6 +112,7 @@ const NewSprint = ({ spaceId }: { readonly spaceId: string }) => {
           body: {
             ...(text("name") !== "" ? { name: text("name") } : {}),
             ...(text("goal") !== "" ? { goal: text("goal") } : {}),
+            ...(text("sprintGroupId") !== "" ? { sprintGroupId: text("sprintGroupId") } : {}),
             ...(startDate !== undefined ? { startDate } : {}),
             ...(endDate !== undefined ? { endDate } : {})
           }
@@ -126,6 +139,19 @@ const NewSprint = ({ spaceId }: { readonly spaceId: string }) => {
           Goal
           <input name="goal" maxLength={1000} />
         </label>
+        {groups.data && groups.data.items.length > 0 ? (
+          <>
+            <label htmlFor="new-sprint-series">Series</label>
+            <select id="new-sprint-series" name="sprintGroupId" defaultValue="">
+              <option value="">None (a sprint on its own)</option>
+              {groups.data.items.map((group) => (
+                <option key={group.id} value={group.id}>
+                  {group.name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <div className="row">
           <label>
             Starts
@@ -153,12 +179,15 @@ export const SpaceSprints = () => {
   const sprints = useSpaceSprints(spaceId)
   const velocity = $api.useQuery("get", "/pm/v1/spaces/{spaceId}/velocity", { params: { path: { spaceId } } })
   const canPlan = useCanPlan(workspaceId)
+  const groups = useSprintGroups(spaceId)
+  const [series, setSeries] = useState("")
   const space = hierarchy.data?.spaces.find((s) => s.id === spaceId)
   useEffect(() => {
     document.title = `Sprints${space ? ` · ${space.name}` : ""} · Work · Atrium`
   }, [space])
-  const items = sprints.data?.items ?? []
+  const items = (sprints.data?.items ?? []).filter((s) => series === "" || s.sprintGroupId === series)
   const of = (status: Sprint["status"]) => items.filter((s) => s.status === status)
+  const seriesName = (sprint: Sprint) => groups.data?.items.find((g) => g.id === sprint.sprintGroupId)?.name
   return (
     <section className="area-page sprints" aria-labelledby="sprints-title">
       <header className="list-header">
@@ -168,10 +197,26 @@ export const SpaceSprints = () => {
       {sprints.error ? <ErrorMessage error={sprints.error} what="The sprints could not be loaded" /> : null}
       {canPlan ? <NewSprint spaceId={spaceId} /> : null}
       {sprints.isPending ? <Loading what="sprints" /> : null}
-      {sprints.data && items.length === 0 ? <p>No sprints in this space yet.</p> : null}
-      <SprintGroupList title="active" sprints={of("active")} />
-      <SprintGroupList title="planned" sprints={of("planned")} />
-      <SprintGroupList title="completed" sprints={[...of("completed")].reverse()} />
+      {groups.data && groups.data.items.length > 0 ? (
+        <label className="field inline">
+          <span>Show sprints of</span>
+          <select value={series} onChange={(event) => setSeries(event.target.value)}>
+            <option value="">Every series</option>
+            {groups.data.items.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {sprints.data && items.length === 0 ? (
+        <p>{series === "" ? "No sprints in this space yet." : "No sprints in this series yet."}</p>
+      ) : null}
+      <SprintGroupList title="active" sprints={of("active")} seriesName={seriesName} />
+      <SprintGroupList title="planned" sprints={of("planned")} seriesName={seriesName} />
+      <SprintGroupList title="completed" sprints={[...of("completed")].reverse()} seriesName={seriesName} />
+      <SprintGroups spaceId={spaceId} canPlan={canPlan} />
       <section aria-labelledby="velocity-title" className="panel">
         <h2 id="velocity-title">Velocity</h2>
         {velocity.error ? <ErrorMessage error={velocity.error} /> : null}
