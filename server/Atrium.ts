@@ -32,6 +32,7 @@ import { pmOpsExtension } from "../facade/extensions/PmOpsExtension.ts"
 import { webExtension } from "../facade/web/WebExtension.ts"
 import { feedbackExtension } from "../facade/extensions/FeedbackExtension.ts"
 import { mailRetryExtension } from "../facade/extensions/MailRetry.ts"
+import { notificationMailExtension } from "../facade/extensions/NotificationMail.ts"
 
 /** In-process by default; sharded over NATS (leases in a JetStream KV bucket) when NATS_URL is set. */
 const actorSystem = (config: AtriumConfig): Layer.Layer<ActorSystem, NatsTransportError, ActorStore | ServicesOf<ActorKinds>> =>
@@ -59,6 +60,7 @@ export const extensions = [
   pmOpsExtension,
   feedbackExtension,
   mailRetryExtension,
+  notificationMailExtension,
   webExtension
 ] as const
 
@@ -97,6 +99,7 @@ const servicesBelowActors = <Store = never>(
     above(pmOpsExtension),
     above(feedbackExtension),
     above(mailRetryExtension),
+    above(notificationMailExtension),
     above(webExtension)
   )
 }

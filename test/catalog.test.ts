@@ -22,8 +22,8 @@ describe("public catalog", () => {
     expect(list.body.catalogUrl).toBe(`${atrium.origin}/hub/v1/api-catalog`)
     expect(list.body.services).toHaveLength(1)
     const hub = list.body.services[0]
-    expect(hub).toMatchObject({ name: "Workspace hub", baseUrl: `${atrium.origin}/hub`, tagCount: 68 })
-    expect(hub.tags).toHaveLength(68)
+    expect(hub).toMatchObject({ name: "Workspace hub", baseUrl: `${atrium.origin}/hub`, tagCount: 69 })
+    expect(hub.tags).toHaveLength(69)
     for (const entry of hub.tags) {
       expect(Object.keys(entry).sort()).toEqual(["description", "operationCount", "tag"])
       expect(entry.operationCount).toBe(countOf("hub", entry.tag))

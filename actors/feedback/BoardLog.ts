@@ -15,6 +15,8 @@ import type { Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "../pm/ChangeLog.ts"
 import { ChangeLog } from "../pm/ChangeLog.ts"
 import type { BoardState } from "./FeedbackModel.ts"
+import { enqueueNotifications } from "../notifications/Outbox.ts"
+import { feedbackOutboxEntries } from "../notifications/Sources.ts"
 
 export interface BoardEvent {
   /** e.g. `board.updated`, `request.created`, `request.voted`, `request.merged`, `comment.created`. */
@@ -106,14 +108,27 @@ const notify = (boardId: string, workspaceId: string, by: string, notice: Notice
             WHERE u.user_id <> $3`,
           [notice.userIds, boardId, by]
         )
-    for (const recipient of recipients) {
-      if (recipient.mode === "off") continue
+    const written = recipients
+      .filter((recipient) => recipient.mode !== "off")
+      .map((recipient) => ({ id: randomUUID(), userId: recipient.user_id, mode: recipient.mode, workspaceId, boardId, ...notice }))
+    // One statement for all of them: a request with thousands of voters is one round trip, not thousands.
+    if (written.length > 0)
       yield* query(
         `INSERT INTO feedback_notifications (id, user_id, workspace_id, board_id, request_id, reason, title, delivery)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [randomUUID(), recipient.user_id, workspaceId, boardId, notice.requestId, notice.reason, notice.title, recipient.mode]
+         SELECT n.id, n.user_id, $3, $4, $5, $6, $7, n.mode FROM unnest($1::text[], $2::text[], $8::text[]) AS n (id, user_id, mode)`,
+        [
+          written.map((n) => n.id),
+          written.map((n) => n.userId),
+          workspaceId,
+          boardId,
+          notice.requestId,
+          notice.reason,
+          notice.title,
+          written.map((n) => n.mode)
+        ]
       )
-    }
+    // The same notifications, to be mailed as each recipient chose (same transaction).
+    yield* enqueueNotifications(feedbackOutboxEntries(written))
   })
 
 /** The stream's view of a board event: filed under the board, the changed entity in `data.entityId`. */

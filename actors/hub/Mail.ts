@@ -15,7 +15,15 @@ import nodemailer, { type Transporter } from "nodemailer"
 import { query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
-export const MailKind = Schema.Literals(["password_reset", "email_verification", "invitation", "feedback", "test", "workspace_migration"])
+export const MailKind = Schema.Literals([
+  "password_reset",
+  "email_verification",
+  "invitation",
+  "feedback",
+  "test",
+  "workspace_migration",
+  "notification"
+])
 export type MailKind = typeof MailKind.Type
 
 export const MailStatus = Schema.Literals(["queued", "sent", "failed", "unsent"]).annotate({
@@ -42,10 +50,20 @@ export interface OutgoingMail {
   readonly kind: MailKind
   readonly subject: string
   readonly text: string
+  /** An HTML alternative of `text` (sent as multipart/alternative). */
+  readonly html?: string | null
+  /** Extra headers, e.g. `List-Unsubscribe`. */
+  readonly headers?: Readonly<Record<string, string>> | null
 }
 
 const columns = `id, recipient AS "to", kind, subject, body_text AS text, status, attempts, last_error AS "lastError",
   created_at AS "createdAt", sent_at AS "sentAt"`
+
+/** A stored mail as `deliver` needs it. */
+interface StoredMail extends OutgoingMail {
+  readonly id: string
+}
+const storedColumns = `id, recipient AS "to", kind, subject, body_text AS text, body_html AS html, headers`
 
 const transports = new Map<string, Transporter>()
 const transportFor = (url: string) => {
@@ -68,7 +86,14 @@ const deliver = (id: string, mail: OutgoingMail) =>
       return
     }
     const outcome = yield* Effect.tryPromise(() =>
-      transportFor(url).sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text })
+      transportFor(url).sendMail({
+        from: mailFrom(),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: { ...mail.headers } } : {})
+      })
     ).pipe(Effect.result)
     if (outcome._tag === "Success") {
       yield* query(`UPDATE hub_mail_outbox SET status = 'sent', last_error = NULL, message_id = $2, sent_at = now() WHERE id = $1`, [
@@ -88,8 +113,9 @@ const enqueue = (mail: OutgoingMail, claimed: boolean) =>
     const id = randomUUID()
     const to = normalizeEmail(mail.to)
     yield* query(
-      "INSERT INTO hub_mail_outbox (id, recipient, user_id, kind, subject, body_text, status, attempts) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7)",
-      [id, to, mail.userId ?? null, mail.kind, mail.subject, mail.text, claimed ? 1 : 0]
+      `INSERT INTO hub_mail_outbox (id, recipient, user_id, kind, subject, body_text, body_html, headers, status, attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, 'queued', $9)`,
+      [id, to, mail.userId ?? null, mail.kind, mail.subject, mail.text, mail.html ?? null, mail.headers ?? null, claimed ? 1 : 0]
     )
     return { id, to }
   })
@@ -113,14 +139,28 @@ export const queueMail = (mail: OutgoingMail) =>
     ({ id }) => id
   )
 
+/**
+ * Stores the mail claimed by its writer (inside the caller's transaction, so it commits with what
+ * caused it); the writer hands it over with `deliverStored` after COMMIT. A writer that dies in
+ * between leaves it queued for `retryFailedMail`.
+ */
+export const storeClaimedMail = (mail: OutgoingMail) => Effect.map(enqueue(mail, true), ({ id }) => id)
+
+/** Hands a stored mail to SMTP (after `storeClaimedMail`'s transaction committed). */
+export const deliverStored = (id: string) =>
+  Effect.gen(function* () {
+    const rows = yield* query<StoredMail>(`SELECT ${storedColumns} FROM hub_mail_outbox WHERE id = $1 AND status = 'queued'`, [id])
+    if (rows[0] !== undefined) yield* deliver(id, rows[0])
+  })
+
 /** Hands the queued mails nobody tried yet to SMTP (each claimed first); answers how many. */
 export const sendQueuedMail = (batchSize = 20) =>
   Effect.gen(function* () {
-    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string }>(
+    const rows = yield* query<StoredMail>(
       `UPDATE hub_mail_outbox SET attempts = 1
         WHERE id IN (SELECT id FROM hub_mail_outbox WHERE status = 'queued' AND attempts = 0
                       ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient AS "to", kind, subject, body_text AS text`,
+        RETURNING ${storedColumns}`,
       [batchSize]
     )
     for (const row of rows) yield* deliver(row.id, row)
@@ -141,8 +181,8 @@ export const mailsTo = (email: string, options: { readonly kind?: MailKind; read
  */
 export const retryFailedMail = (maxAttempts = 5) =>
   Effect.gen(function* () {
-    const rows = yield* query<{ id: string; to: string; kind: MailKind; subject: string; text: string; status: string; attempts: number }>(
-      `SELECT id, recipient AS "to", kind, subject, body_text AS text, status, attempts FROM hub_mail_outbox
+    const rows = yield* query<StoredMail & { status: string; attempts: number }>(
+      `SELECT ${storedColumns}, status, attempts FROM hub_mail_outbox
         WHERE status IN ('failed', 'queued') AND attempts < $1 AND created_at < now() - interval '5 seconds' ORDER BY created_at LIMIT 50`,
       [maxAttempts]
     )

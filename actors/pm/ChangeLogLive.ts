@@ -23,6 +23,8 @@ import { membersOf } from "./Members.ts"
 import { settingsOf } from "./UserDirectory.ts"
 import { wantsNotification } from "./UserSettings.ts"
 import { enqueueInsertedSql, enqueueRangeSql, pmWebhooksQueued } from "../pmops/WebhookOutbox.ts"
+import { pmOutboxEntries } from "../notifications/Sources.ts"
+import { enqueueNotifications } from "../notifications/Outbox.ts"
 
 export interface ChangeLogOptions {
   /** Events kept per workspace; older ones are pruned (clients further behind are told to resync). */
@@ -168,6 +170,8 @@ const insertNotifications = (
        VALUES ${rows.join(", ")}`,
       params
     )
+    // The same notifications, to be mailed as each recipient chose (same transaction).
+    yield* enqueueNotifications(pmOutboxEntries(records.map((record, i) => ({ ...record, path: events[pending[i]!.index]!.path }))))
     return records
   })
 

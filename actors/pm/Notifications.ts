@@ -150,3 +150,12 @@ const countUnread = SqlSchema.findAll({
 /** The user's unread notifications counted per workspace (absent: none). */
 export const unreadByWorkspace = (userId: string, workspaceIds: ReadonlyArray<string>) =>
   Effect.map(countUnread({ userId, workspaceIds }), (rows) => new Map(rows.map((row) => [row.workspaceId, row.n] as const)))
+
+/** Which of these notifications their users have read in the app (the e-mail sender leaves those out). */
+export const readNotificationIds = (ids: ReadonlyArray<string>) =>
+  ids.length === 0
+    ? Effect.succeed(new Set<string>())
+    : Effect.map(
+        query<{ id: string }>("SELECT id FROM pm_notifications WHERE id = ANY($1::text[]) AND read_at IS NOT NULL", [ids]),
+        (rows) => new Set(rows.map((row) => row.id))
+      )

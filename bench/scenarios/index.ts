@@ -9,6 +9,7 @@ import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabMan
 import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { webhooks } from "./webhooks.ts"
+import { notificationFanout } from "./notification-fanout.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
 import { idle } from "./idle.ts"
@@ -32,6 +33,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   fencingCost,
   feedbackVotes,
   webhooks,
+  notificationFanout,
   automations,
   web
 ]

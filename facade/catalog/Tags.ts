@@ -97,7 +97,12 @@ export const hubTags: ReadonlyArray<TagInfo> = [
   { tag: "Connector Webhook Resource", description: "" },
   { tag: "Workflow Resource", description: "" },
   { tag: "Videomeet Bot Resource", description: "" },
-  { tag: "Videomeet Call Resource", description: "" }
+  { tag: "Videomeet Call Resource", description: "" },
+  {
+    tag: "Notification Delivery",
+    description: "How each kind of notification reaches you by e-mail (instant, daily, weekly, off) and one-click unsubscribe",
+    beyondSeed: true
+  }
 ]
 
 export const pmTags: ReadonlyArray<TagInfo> = [

@@ -13,6 +13,7 @@ import { calendarOperations } from "./Calendar.ts"
 import { chatIngestionResourceOperations } from "./ChatIngestionResource.ts"
 import { calendarResourceOperations } from "./CalendarResource.ts"
 import { reportingResourceOperations } from "./ReportingResource.ts"
+import { notificationDeliveryOperations } from "./NotificationDelivery.ts"
 import { settingsResourceOperations } from "./SettingsResource.ts"
 import { shareTeamResourceOperations } from "./ShareTeamResource.ts"
 import { tagResourceOperations } from "./TagResource.ts"
@@ -36,6 +37,7 @@ export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [
   ...calendarResourceOperations,
   ...userWebhookOperations,
   ...settingsResourceOperations,
+  ...notificationDeliveryOperations,
   ...userResourceOperations,
   ...tagResourceOperations,
   ...shareTeamResourceOperations,
