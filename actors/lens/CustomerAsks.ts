@@ -18,9 +18,14 @@ import { atLeast } from "../identity/Workspace.ts"
 import type { Asker } from "./LensReach.ts"
 import type { Citation } from "./Synthesis.ts"
 
-/** A question about what customers asked for, requested or complained about. */
+/**
+ * A question asking what customers asked for, as a whole ("What did customers ask for this month?", "What have
+ * clients been requesting lately?"), with at most a period after it. A question about one thing customers asked
+ * ("How many customers asked for a Spanish app?", "Which customer wants label printing?") is a search of the
+ * transcripts like any other, so it does not match.
+ */
 const ASKED =
-  /\b(customers?|clients?|users?)\b[^.?!]*\b(ask(ed|ing)?|request(ed|s)?|want(ed)?|need(ed)?|complain(ed|ts?)?)\b|\bcustomer (asks|requests|feedback)\b/i
+  /^\s*(?:what|which (?:things|features|capabilities)|list)\b[^?]*?\b(?:customers?|clients?)\s+(?:have\s+)?(?:been\s+)?(?:ask(?:ed|ing)?\s+for|request(?:ed|ing)?|want(?:ed)?|complain(?:ed|ing)?\s+about)\s*(?:(?:this|last|the past|past)\s+(?:month|week|quarter)|today|recently|lately|in (?:our |the )?calls|so far)?\s*\??\s*$/i
 
 export const asksAboutCustomerAsks = (question: string) => ASKED.test(question)
 

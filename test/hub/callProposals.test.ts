@@ -203,4 +203,47 @@ describe("from calls to requests", () => {
     expect(reply.body.answer).toContain(CUSTOMER)
     expect(reply.body.answer).toMatch(/FR-1 "Dark mode for the dashboard" \[\d+\]/)
   })
+  it("confirming a new-request proposal creates the request, linking the moment, with the customer's vote", async () => {
+    const created = await atrium.request("POST", "/hub/v1/recordings", {
+      token: alice.token,
+      body: {
+        workspaceId,
+        name: "Acme check-in",
+        attendeeEmails: ["dave.smith@acme.example"],
+        transcript: {
+          format: "segments",
+          segments: [
+            { speaker: "Alice", startMs: 0, endMs: 3000, text: "Good to see you, Dave." },
+            { speaker: "Dave Smith", startMs: 3100, endMs: 8000, text: "Is there a way to schedule reports every Monday morning?" }
+          ]
+        }
+      }
+    })
+    expect(created.status).toBe(202)
+    await settled(atrium, alice.token, created.body.id)
+    let proposal: any
+    for (let i = 0; i < 400 && proposal === undefined; i++) {
+      proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
+      if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(proposal).toMatchObject({
+      operationId: "createFeatureRequestLite",
+      call: { speakerEmail: "dave.smith@acme.example", startMs: 3100, requestId: null }
+    })
+    const confirmed = await decide(bob, proposal.id, "confirm")
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.body.status).toBe("applied")
+    const requestId = confirmed.body.result.request.id
+    const [request] = await atrium.sql<{ title: string; markdown: string; authorId: string }>(
+      `SELECT title, description_markdown AS markdown, author_id AS "authorId" FROM feedback_requests WHERE id = $1`,
+      [requestId]
+    )
+    expect(request).toMatchObject({ title: "Is there a way to schedule reports every Monday morning?", authorId: bob.userId })
+    expect(request!.markdown).toContain(`/w/${workspaceId}/meetings/${created.body.callId}?t=3100`)
+    const votes = await atrium.sql<{ email: string; castBy: string }>(
+      `SELECT customer_email AS email, cast_by AS "castBy" FROM feedback_votes WHERE request_id = $1`,
+      [requestId]
+    )
+    expect(votes).toEqual([{ email: "dave.smith@acme.example", castBy: bob.userId }])
+  })
 })
