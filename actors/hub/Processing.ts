@@ -16,6 +16,7 @@ import { charge } from "../lens/LensAccount.ts"
 import { HubCall, type JobKind } from "./CallActor.ts"
 import type { MediaInfo, ProcessingStage, RecordingRecord } from "./CallRecords.ts"
 import { calendarPromptsOf } from "./CalendarPrompts.ts"
+import { proposeCustomerAsks } from "./CallProposals.ts"
 import { jobsQueued } from "./JobWakeups.ts"
 import { extract } from "./Media.ts"
 import { speechEngineFromEnv } from "./speech/Engines.ts"
@@ -166,6 +167,10 @@ const runJob = (job: { recordingId: number; kind: JobKind; attempts: number }) =
         Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended", "RoleRequired"], () => Effect.succeed(null))
       )
     yield* actors.ask(HubCall, id, "finish", { media, workspacePrompt: settings, calendarPrompts: Object.fromEntries(prompts) })
+    // The customers' asks become proposals; a failure there leaves the processed call as it is.
+    yield* proposeCustomerAsks(job.recordingId).pipe(
+      Effect.catchCause((cause) => Effect.logWarning(`hub: proposing recording ${job.recordingId}'s customer asks failed`, cause))
+    )
   }).pipe(
     Effect.catchTag(["MediaError", "SpeechRefused", "SpeechUnavailable"], (error) => fail(job.recordingId, error.message)),
     Effect.catchTag(["Rejection", "HubRecordingNotFound", "HubVersionNotGenerated", "HubTranscriptRefused"], (error) =>

@@ -9,6 +9,7 @@
  */
 import { Effect, Schema } from "effect"
 import { clausesOf, factName } from "./AnswerType.ts"
+import { answerCustomerAsks } from "./CustomerAsks.ts"
 import { HubUserSettings } from "../hub/people/HubUserSettings.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { dateOfDay, type MeetingFilter, namedMeeting } from "./MeetingScope.ts"
@@ -39,7 +40,7 @@ export const StoppedBecause = Schema.Literals([
 ])
 
 export const Trace = Schema.Struct({
-  route: Schema.Literals(["single", "fan_out", "agent"]),
+  route: Schema.Literals(["single", "fan_out", "agent", "customer_asks"]),
   routeReason: Schema.String,
   steps: Schema.Array(Step),
   stoppedBecause: StoppedBecause
@@ -328,17 +329,44 @@ const agentLoop = (tracer: Tracer, asker: Asker, decision: RouteDecision, questi
     } satisfies EngineAnswer
   })
 
+/** What customers asked for: the calls' customer asks of the period, each citing its moment and its request. */
+const customerAsks = (tracer: Tracer, asker: Asker, decision: RouteDecision, question: string) =>
+  Effect.gen(function* () {
+    const found = yield* tracer.timed(
+      "tool",
+      "listCustomerAsks",
+      answerCustomerAsks(asker, question),
+      (result) => `${result.asks} customer asks from calls, ${result.citations.length} citations`
+    )
+    tracer.record({ kind: "synthesize", name: "customer asks", durationMs: 0, detail: `${found.citations.length} citations` })
+    return {
+      answer: found.answer,
+      citations: found.citations,
+      trace: {
+        route: decision.route,
+        routeReason: decision.reason,
+        steps: tracer.steps,
+        stoppedBecause: found.asks > 0 ? ("answered" as const) : ("no_relevant_sources" as const)
+      },
+      followUps: found.asks > 0 ? ["Which of these requests are planned?"] : ["Which meetings mention customers?"],
+      proposals: []
+    } satisfies EngineAnswer
+  })
+
 /** Answers `question` (already resolved against its thread) for `asker`. */
 export const answerQuestion = (asker: Asker, question: string, options: EngineOptions, observe?: StepObserver) =>
   Effect.gen(function* () {
     const tracer = new Tracer(observe)
     const model = options.model
+    const rules = routeQuestion(question)
+    // Customer asks are read from the calls, not searched: the rules route them, model or not.
     const decision = yield* tracer.timed(
       "route",
-      model ? model.name : "rules",
-      model ? model.route(question, () => routeQuestion(question)) : Effect.sync(() => routeQuestion(question)),
+      model && rules.route !== "customer_asks" ? model.name : "rules",
+      model && rules.route !== "customer_asks" ? model.route(question, () => rules) : Effect.succeed(rules),
       (d) => `${d.route}: ${d.reason}`
     )
+    if (decision.route === "customer_asks") return yield* customerAsks(tracer, asker, decision, question)
     if (decision.route === "agent") return yield* agentLoop(tracer, asker, decision, question, options)
     const clauses = clausesOf(question)
     if (clauses.length > 1) return answerFrom(tracer, decision, yield* answerClauses(tracer, asker, clauses, options))

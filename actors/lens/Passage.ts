@@ -6,7 +6,8 @@
  */
 import { Schema } from "effect"
 
-export const SourceType = Schema.Literals(["transcript", "call", "task", "page", "integration"])
+/** `request`: a feedback board's feature request (cited by answers about customer asks; not in the index). */
+export const SourceType = Schema.Literals(["transcript", "call", "task", "page", "integration", "request"])
 export type SourceType = typeof SourceType.Type
 
 /** Where in its source a passage lies: a transcript's time span, a page's character range. */

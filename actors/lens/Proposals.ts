@@ -3,7 +3,11 @@
  * confirms (applied then, with their own credentials) or rejects it. They
  * belong to the thread whose answer proposed them (the `LensThread` actor
  * stores them with that turn and decides them); the workspace-wide list of
- * one user's proposals is read here.
+ * one user's proposals is read here. A processed call's customer asks are
+ * proposals too (a vote on behalf of the customer, or a new feature request):
+ * they belong to the call, not to a thread (`actors/hub/CallProposals.ts`),
+ * carry the transcript moment in `call`, and any workspace member may decide
+ * them.
  */
 import { Schema } from "effect"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
@@ -11,10 +15,26 @@ import { Id, Timestamp } from "../Fields.ts"
 
 export const ProposalStatus = Schema.Literals(["proposed", "applied", "rejected", "failed"])
 
+/** Where a call proposal's ask was said: the call, the moment, who said it and what. */
+export const CallMoment = Schema.Struct({
+  callId: Schema.Number,
+  recordingId: Schema.Number,
+  callName: Schema.String,
+  startMs: Schema.Number,
+  endMs: Schema.Number,
+  speakerEmail: Schema.String,
+  said: Schema.String,
+  boardId: Id,
+  /** The similar request the vote goes to; null: the proposal creates one. */
+  requestId: Schema.NullOr(Id)
+}).annotate({ identifier: "LensCallMoment" })
+export type CallMoment = typeof CallMoment.Type
+
 export const Proposal = Schema.Struct({
   id: Id,
   workspaceId: Id,
-  answerId: Id,
+  answerId: Schema.NullOr(Id).annotate({ description: "The Lens answer that proposed it; null for a call's customer ask" }),
+  call: Schema.optionalKey(CallMoment.annotate({ description: "A call's customer ask: where in the transcript it was said" })),
   operationId: Schema.String,
   title: Schema.String,
   input: Schema.Record(Schema.String, Schema.Unknown),
@@ -25,12 +45,35 @@ export const Proposal = Schema.Struct({
 }).annotate({ identifier: "LensProposal" })
 export type Proposal = typeof Proposal.Type
 
-/** A write the agent loop proposes: an operation and its input, applied only on confirmation. */
-export const ProposedWrite = Schema.Struct({
+/** A task the agent loop proposes for an action item without one (the list is named on confirmation). */
+export const TaskWrite = Schema.Struct({
   operationId: Schema.Literal("createTaskLite"),
   title: Schema.String,
   input: Schema.Struct({ name: Schema.String, description: Schema.String })
 })
+
+/** A customer's ask matching a request: the team member's vote on behalf of the customer, and a note linking the call moment. */
+export const VoteWrite = Schema.Struct({
+  operationId: Schema.Literal("voteFeatureRequestLite"),
+  title: Schema.String,
+  input: Schema.Struct({ workspaceId: Id, requestRef: Id, onBehalfOfEmail: Schema.String, note: Schema.String })
+})
+
+/** A customer's ask matching no request: a new request (its description links the call moment), voted for by the customer. */
+export const RequestWrite = Schema.Struct({
+  operationId: Schema.Literal("createFeatureRequestLite"),
+  title: Schema.String,
+  input: Schema.Struct({
+    workspaceId: Id,
+    board: Schema.String,
+    title: Schema.String,
+    description: Schema.String,
+    onBehalfOfEmail: Schema.String
+  })
+})
+
+/** A write proposed: an operation and its input, applied only on confirmation. */
+export const ProposedWrite = Schema.Union([TaskWrite, VoteWrite, RequestWrite])
 export type ProposedWrite = typeof ProposedWrite.Type
 
 export const PROPOSAL_COLUMNS = `id, workspace_id AS "workspaceId", answer_id AS "answerId", operation_id AS "operationId", title, input, status, result,

@@ -1,13 +1,15 @@
 /**
  * The local router: rules over the question choose the route and the
  * sources, and say why. An agent loop for questions that ask Lens to act on
- * what it finds; a single route when the question names one kind of source;
+ * what it finds; the calls' customer asks for questions about what customers
+ * asked for; a single route when the question names one kind of source;
  * a fan-out across several sources otherwise (status questions, or nothing
  * naming a source).
  */
+import { asksAboutCustomerAsks } from "./CustomerAsks.ts"
 import type { SourceType } from "./Passage.ts"
 
-export type Route = "single" | "fan_out" | "agent"
+export type Route = "single" | "fan_out" | "agent" | "customer_asks"
 
 export interface RouteDecision {
   readonly route: Route
@@ -41,6 +43,13 @@ export const routeQuestion = (asked: string): RouteDecision => {
       route: "agent",
       reason: "The question asks Lens to act on what it finds (look up, then propose writes)",
       sources: ["call", "task"]
+    }
+  }
+  if (asksAboutCustomerAsks(question)) {
+    return {
+      route: "customer_asks",
+      reason: "The question asks what customers asked for: the calls' customer asks and the requests they match",
+      sources: ["transcript", "request"]
     }
   }
   const strong = SIGNALS.filter(([, pattern]) => pattern.test(question)).map(([source]) => source)

@@ -2,18 +2,32 @@
  * Lens Proposal Resource (2) and Lens Feedback Resource (1). A proposal is
  * applied by calling the platform operation it names through the HTTP
  * pipeline with the confirming user's own credentials, so it can do exactly
- * what that user could do by hand, and nothing else.
+ * what that user could do by hand, and nothing else. Besides the agent
+ * loop's tasks (one user's, in their thread), a processed call's customer
+ * asks are listed and decided here: any member of the workspace sees them;
+ * confirming votes on behalf of the customer (the board's rule: its team
+ * only) with an internal note linking the transcript moment, or creates the
+ * request (its description links the moment) and then votes.
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
+import {
+  appliedCallProposal,
+  type CallProposal,
+  callProposal,
+  callProposalsOf,
+  claimCallProposal,
+  rejectCallProposal,
+  releaseCallProposal
+} from "../../actors/hub/CallProposals.ts"
 import { askThread, Feedback } from "../../actors/lens/LensThread.ts"
-import { Proposal, ProposalStatus, proposalsOf } from "../../actors/lens/Proposals.ts"
+import { Proposal, ProposalStatus, ProposedWrite, proposalsOf } from "../../actors/lens/Proposals.ts"
 import { threadOfAnswer, threadOfProposal } from "../../actors/lens/Threads.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../Access.ts"
 import { invokeById } from "../Invoke.ts"
 import { OperationRegistry } from "../Registry.ts"
-import { type RequestContext, tagGroup } from "../Operation.ts"
+import { type RequestContext, type ServiceName, tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
 
 import { lensProposalResourceExamples, lensFeedbackResourceExamples } from "./Proposals.examples.ts"
@@ -28,14 +42,23 @@ const Decision = Schema.Struct({
   space: Schema.optionalKey(NameRef.annotate({ description: "The list's space, when list names repeat" }))
 })
 
-/** Calls pm operation `operationId` through the HTTP pipeline with the caller's own credentials: it can do what they could by hand, nothing else. */
-export const invokeAsCaller = (context: RequestContext, operationId: string, body: Record<string, unknown>) =>
+/**
+ * Calls operation `operationId` (of pm unless `service` says otherwise, with path `params`) through the HTTP
+ * pipeline with the caller's own credentials: it can do what they could by hand, nothing else.
+ */
+export const invokeAsCaller = (
+  context: RequestContext,
+  operationId: string,
+  body: Record<string, unknown>,
+  service: ServiceName = "pm",
+  params: Readonly<Record<string, string>> = {}
+) =>
   Effect.gen(function* () {
     const result = yield* invokeById(
       yield* OperationRegistry,
-      "pm",
+      service,
       operationId,
-      { body },
+      { params, body },
       {
         authorization: context.headers?.authorization ?? "",
         apiKey: context.headers?.["x-api-key"] ?? "",
@@ -66,6 +89,59 @@ const apply = (context: RequestContext, proposal: Proposal, decision: typeof Dec
         ...proposal.input
       })
 
+/**
+ * Applies a call's customer ask as the confirming caller: the vote on behalf of the customer with an internal
+ * note linking the transcript moment, or the new request (linking it) and then the customer's vote.
+ */
+const applyCallProposal = (context: RequestContext, proposal: CallProposal) =>
+  Effect.gen(function* () {
+    const write = yield* Schema.decodeUnknownEffect(ProposedWrite)({
+      operationId: proposal.operationId,
+      title: proposal.title,
+      input: proposal.input
+    }).pipe(Effect.orDie)
+    const voteFor = (workspaceId: string, requestRef: string, email: string) =>
+      invokeAsCaller(context, "voteFeatureRequestLite", { workspaceId, onBehalfOfEmail: email }, "feedback", { requestRef })
+    switch (write.operationId) {
+      case "voteFeatureRequestLite": {
+        const { workspaceId, requestRef, onBehalfOfEmail, note } = write.input
+        const request = yield* voteFor(workspaceId, requestRef, onBehalfOfEmail)
+        const comment = yield* invokeAsCaller(
+          context,
+          "commentOnFeatureRequestLite",
+          { workspaceId, body: note, internal: true },
+          "feedback",
+          { requestRef }
+        )
+        return { request, note: comment }
+      }
+      case "createFeatureRequestLite": {
+        const { onBehalfOfEmail, ...create } = write.input
+        const created = (yield* invokeAsCaller(context, "createFeatureRequestLite", create, "feedback")) as { id: string }
+        return { request: yield* voteFor(create.workspaceId, created.id, onBehalfOfEmail) }
+      }
+      case "createTaskLite":
+        return yield* Effect.die(new Error("A call proposal is never a task"))
+    }
+  })
+
+/** Decides a call's customer ask: any member of its workspace may; confirming applies it once (a claim on the row). */
+const decideCallProposal = (context: RequestContext, by: string, proposal: CallProposal, decision: (typeof Decision.Type)["decision"]) =>
+  Effect.gen(function* () {
+    yield* workspaceRole(context, proposal.workspaceId, "member")
+    const decided = reject("conflict", "This proposal was already decided")
+    if (decision === "reject") {
+      if (!(yield* rejectCallProposal(proposal.id, by))) return yield* decided
+    } else {
+      if (!(yield* claimCallProposal(proposal.id, by))) return yield* decided
+      const result = yield* applyCallProposal(context, proposal).pipe(
+        Effect.onError(() => Effect.orDie(releaseCallProposal(proposal.id, by)))
+      )
+      yield* appliedCallProposal(proposal.id, by, result)
+    }
+    return (yield* callProposal(proposal.id))!
+  })
+
 const lensProposalResourceTag = tagGroup("hub", "Lens Proposal Resource", lensProposalResourceExamples)
 const lensFeedbackResourceTag = tagGroup("hub", "Lens Feedback Resource", lensFeedbackResourceExamples)
 
@@ -74,7 +150,7 @@ export const proposalOperations = [
     operationId: "listLensProposals",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/lens/proposals",
-    summary: "Your proposals from Lens's agent loop in a workspace, newest first",
+    summary: "Your proposals from Lens's agent loop in a workspace, and its calls' customer asks (votes or new requests), newest first",
     auth: "jwt",
     scopes: [],
     params: Schema.Struct({ workspaceId: Id }),
@@ -85,7 +161,13 @@ export const proposalOperations = [
         Effect.gen(function* () {
           const user = yield* userOf(context)
           yield* workspaceRole(context, params.workspaceId)
-          return { items: yield* proposalsOf(params.workspaceId, user.userId, q.status) }
+          const mine = yield* proposalsOf(params.workspaceId, user.userId, q.status)
+          const calls = yield* callProposalsOf(params.workspaceId, q.status)
+          return {
+            items: [...mine, ...calls.map(({ callAt: _callAt, ...proposal }) => proposal)].sort((a, b) =>
+              b.createdAt.localeCompare(a.createdAt)
+            )
+          }
         })
       )
   }),
@@ -93,7 +175,7 @@ export const proposalOperations = [
     operationId: "decideLensProposal",
     method: "POST",
     path: "/v1/lens/proposals/{proposalId}/decision",
-    summary: "Confirm (apply, with your permissions) or reject a write Lens proposed",
+    summary: "Confirm (apply, with your permissions) or reject a write Lens proposed, or a call's customer ask",
     auth: "jwt",
     scopes: [],
     params: Schema.Struct({ proposalId: Id }),
@@ -108,7 +190,12 @@ export const proposalOperations = [
         Effect.gen(function* () {
           const user = yield* userOf(context)
           const threadId = yield* threadOfProposal(params.proposalId)
-          if (threadId === undefined) return yield* reject("not_found", "No such Lens proposal")
+          if (threadId === undefined) {
+            const fromCall = yield* callProposal(params.proposalId)
+            if (fromCall === undefined) return yield* reject("not_found", "No such Lens proposal")
+            const { callAt: _callAt, ...decided } = yield* decideCallProposal(context, user.userId, fromCall, body.decision)
+            return decided
+          }
           const by = user.userId
           const proposal = yield* askThread(threadId).proposal({ by, proposalId: params.proposalId })
           if (proposal.status !== "proposed") return yield* reject("conflict", "This proposal was already decided")

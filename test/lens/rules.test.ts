@@ -58,6 +58,21 @@ describe("router", () => {
     expect(routeQuestion("What is the status of the billing migration?").route).toBe("fan_out")
     expect(routeQuestion("Which of last week's action items have no task yet? Create them.").route).toBe("agent")
   })
+
+  it("sends what customers asked for, as a whole, to the calls' customer asks; a question about one ask stays a search", () => {
+    for (const question of [
+      "What did customers ask for this month?",
+      "What have clients been requesting lately?",
+      "what did our customers complain about last week"
+    ])
+      expect(routeQuestion(question)).toMatchObject({ route: "customer_asks", sources: ["transcript", "request"] })
+    for (const question of [
+      "Which customer wants bulk label printing?",
+      "How many customers asked for a Spanish driver app?",
+      "In the customer advisory board meeting, what do cold-chain customers keep asking about?"
+    ])
+      expect(routeQuestion(question).route).not.toBe("customer_asks")
+  })
 })
 
 describe("grading weighs the question's terms by how specific they are", () => {

@@ -26,6 +26,8 @@ const its: any = nlp.its
 
 interface Sentence {
   readonly index: number
+  /** The transcript segment it was said in (by position). */
+  readonly segment: number
   readonly speaker: string
   readonly text: string
   readonly terms: ReadonlyArray<string>
@@ -67,7 +69,7 @@ const termsOf = (text: string): Array<string> =>
  */
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
-  for (const segment of segments) {
+  for (const [position, segment] of segments.entries()) {
     const doc: any = nlp.readDoc(segment.text)
     const texts: Array<string> = doc.sentences().out()
     const spans: Array<[number, number]> = doc.sentences().out(its.span)
@@ -87,7 +89,15 @@ const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
         if (firstPos === "") firstPos = pos[token]!
         if (!stopWords[token]) terms.push(lemmas[token]!.toLowerCase())
       }
-      sentences.push({ index: sentences.length, speaker: segment.speaker, text, terms, unique: new Set(terms), firstPos })
+      sentences.push({
+        index: sentences.length,
+        segment: position,
+        speaker: segment.speaker,
+        text,
+        terms,
+        unique: new Set(terms),
+        firstPos
+      })
     })
   }
   return sentences
@@ -123,6 +133,9 @@ const analysisOf = (segments: ReadonlyArray<Segment>): Analysis => {
   }
   return analysis
 }
+
+/** The transcript's sentences as the analysis read them (shared with its versions): what customer asks are found in. */
+export const sentencesOf = (segments: ReadonlyArray<Segment>): ReadonlyArray<Omit<Sentence, "unique">> => analysisOf(segments).sentences
 
 interface Ranked {
   readonly sentence: Sentence

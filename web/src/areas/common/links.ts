@@ -8,5 +8,7 @@ export const callHref = (workspaceId: string, callId: number | string, atMs?: nu
 export const taskHref = (workspaceId: string, taskId: string): string => `/w/${workspaceId}/work/tasks/${taskId}`
 export const pageHref = (workspaceId: string, spaceId: string, pageId: string): string => `/w/${workspaceId}/wiki/${spaceId}/${pageId}`
 export const boardHref = (workspaceId: string, boardId: string): string => `/w/${workspaceId}/feedback/${boardId}`
+export const requestHref = (workspaceId: string, boardId: string, requestId: string): string =>
+  `/w/${workspaceId}/feedback/${boardId}/requests/${requestId}`
 export const portalHref = (slug: string, workspaceId?: string): string =>
   `/portal/${encodeURIComponent(slug)}${workspaceId === undefined ? "" : `?workspace=${encodeURIComponent(workspaceId)}`}`

@@ -13,6 +13,7 @@ import { unwrap } from "../common/result.ts"
 import { when } from "../common/time.ts"
 import { useDraft } from "../common/useDraft.ts"
 import { ActionItems } from "./ActionItems.tsx"
+import { CustomerAsks } from "./CustomerAsks.tsx"
 import { Media } from "./Media.tsx"
 import { meetingKeys, useCall, useProgress } from "./queries.ts"
 import { Transcript } from "./Transcript.tsx"
@@ -203,6 +204,7 @@ export const CallPage = () => {
             </ul>
           </section>
           <ActionItems workspaceId={workspaceId!} callUuid={data.uuid} items={data.actionItems} />
+          <CustomerAsks workspaceId={workspaceId!} callId={callId} onSeek={seek} />
           <section aria-labelledby="enhanced-heading" className="panel">
             <h2 id="enhanced-heading">Enhanced notes</h2>
             {data.enhancedNotes ? <Markdownish text={data.enhancedNotes} /> : <p className="muted">None yet.</p>}
