@@ -1,0 +1,169 @@
+/**
+ * A user's own calendar sources: any member connects their calendar (an
+ * iCalendar address here) through the workspace's connection operations, an
+ * admin likewise; each sees, syncs and disconnects only their own — another
+ * user's calendar connection is 404 to everyone else, admins included, in
+ * the hub's Integrations and pm's External Connections alike.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { syncCalendarNow } from "../../actors/hub/calendar/sync/CalendarSync.ts"
+import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
+import { fakeServer, json, type User, workspaceWith } from "./support/calls.ts"
+
+const saved = { ATRIUM_ALLOW_PRIVATE_URLS: process.env.ATRIUM_ALLOW_PRIVATE_URLS, HUB_CALENDAR_POLL_MS: process.env.HUB_CALENDAR_POLL_MS }
+const HOUR = 3_600_000
+
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "")
+/** A feed of one event a day from tomorrow on, titled after its owner. */
+const feedOf = (owner: string, days: number) => {
+  const tomorrow = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 9 * HOUR
+  return [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Atrium test//EN",
+    ...Array.from({ length: days }, (_, day) => [
+      "BEGIN:VEVENT",
+      `UID:${owner}-${day}@example.com`,
+      `DTSTAMP:${stamp(tomorrow)}`,
+      `DTSTART:${stamp(tomorrow + day * 86_400_000)}`,
+      `DTEND:${stamp(tomorrow + day * 86_400_000 + HOUR / 2)}`,
+      `SUMMARY:${owner} standup ${day}`,
+      "END:VEVENT"
+    ]).flat(),
+    "END:VCALENDAR"
+  ].join("\r\n")
+}
+
+let atrium: TestServer
+let admin: User
+let member: User
+let workspaceId: string
+const feeds = new Map<string, string>()
+let feedServer: Awaited<ReturnType<typeof fakeServer>>
+
+beforeAll(async () => {
+  feedServer = await fakeServer((request, response) => {
+    const feed = feeds.get(request.url)
+    if (feed === undefined) return json(response, 404, {})
+    response.writeHead(200, { "content-type": "text/calendar" })
+    response.end(feed)
+  })
+  // The background loop stays idle: each test syncs when it means to.
+  Object.assign(process.env, { ATRIUM_ALLOW_PRIVATE_URLS: "1", HUB_CALENDAR_POLL_MS: "3600000" })
+  atrium = await startAtrium()
+  ;[admin, member] = await Promise.all(["Ada", "Max"].map((name) => signUp(atrium, name)))
+  workspaceId = await workspaceWith(atrium, admin, [member])
+}, 120_000)
+
+afterAll(async () => {
+  await atrium?.close()
+  await feedServer?.close()
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
+})
+
+const hubPath = (suffix = "") => `/hub/v1/workspaces/${workspaceId}/integrations${suffix}`
+const pmPath = (suffix = "") => `/pm/v1/workspaces/${workspaceId}/external-connections${suffix}`
+
+const connectCalendar = async (user: User, name: string) => {
+  const path = `/calendar/${user.userId}/basic.ics`
+  feeds.set(path, feedOf(name, 3))
+  return atrium.request("POST", hubPath(), {
+    token: user.token,
+    body: {
+      vendor: "calendar",
+      name: `${name}'s calendar`,
+      baseUrl: feedServer.url,
+      token: `${feedServer.url}${path}`,
+      settings: { calendarProtocol: "ics" }
+    }
+  })
+}
+
+const titlesOf = async (user: User) => {
+  const from = new Date().toISOString()
+  const to = new Date(Date.now() + 10 * 86_400_000).toISOString()
+  const listed = await atrium.request("GET", `/hub/v1/calendar/events?from=${from}&to=${to}`, { token: user.token })
+  expect(listed.status, listed.text).toBe(200)
+  return (listed.body.items as Array<{ title: string }>).map((item) => item.title).sort()
+}
+
+describe("per-user calendar sources", () => {
+  it("a member connects, lists, syncs and disconnects their own calendar; nobody else sees or touches it", async () => {
+    // A member may connect their calendar, not a workspace system.
+    const tracker = await atrium.request("POST", hubPath(), {
+      token: member.token,
+      body: { vendor: "tracker", name: "Tracker", baseUrl: feedServer.url, token: "secret" }
+    })
+    expect(tracker.status, tracker.text).toBe(403)
+    const mine = await connectCalendar(member, "Max")
+    expect(mine.status, mine.text).toBe(201)
+    expect(mine.body).toMatchObject({ vendor: "calendar", createdBy: member.userId, hasToken: true })
+    const memberCalendar = mine.body.id as string
+    const theirs = await connectCalendar(admin, "Ada")
+    expect(theirs.status, theirs.text).toBe(201)
+    const adminCalendar = theirs.body.id as string
+
+    // Each lists their own calendar and not the other's, in both services.
+    for (const [user, own, other] of [
+      [member, memberCalendar, adminCalendar],
+      [admin, adminCalendar, memberCalendar]
+    ] as const) {
+      for (const path of [hubPath(), pmPath()]) {
+        const listed = await atrium.request("GET", path, { token: user.token })
+        expect(listed.status, listed.text).toBe(200)
+        const ids = (listed.body.items as Array<{ id: string }>).map((item) => item.id)
+        expect(ids).toContain(own)
+        expect(ids).not.toContain(other)
+      }
+      expect((await atrium.request("GET", hubPath(`/${own}`), { token: user.token })).status).toBe(200)
+      // Another user's calendar does not exist for them: read, test, refresh, revoke, disconnect.
+      for (const [method, path] of [
+        ["GET", hubPath(`/${other}`)],
+        ["GET", pmPath(`/${other}`)],
+        ["POST", pmPath(`/${other}/test`)],
+        ["POST", hubPath(`/${other}/oauth/refresh`)],
+        ["POST", hubPath(`/${other}/oauth/revoke`)],
+        ["DELETE", hubPath(`/${other}`)],
+        ["DELETE", pmPath(`/${other}`)]
+      ] as const) {
+        const answer = await atrium.request(method, path, { token: user.token })
+        expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(404)
+      }
+    }
+
+    // Each calendar syncs into its owner's calendar only.
+    await atrium.run(syncCalendarNow(memberCalendar))
+    await atrium.run(syncCalendarNow(adminCalendar))
+    expect(await titlesOf(member)).toEqual(["Max standup 0", "Max standup 1", "Max standup 2"])
+    expect(await titlesOf(admin)).toEqual(["Ada standup 0", "Ada standup 1", "Ada standup 2"])
+
+    // The member disconnects their own (the pm operation, the same store); the admin theirs through the hub's.
+    expect((await atrium.request("DELETE", pmPath(`/${memberCalendar}`), { token: member.token })).status).toBe(204)
+    expect((await atrium.request("DELETE", hubPath(`/${adminCalendar}`), { token: admin.token })).status).toBe(204)
+    expect((await atrium.request("GET", hubPath(`/${memberCalendar}`), { token: member.token })).status).toBe(404)
+    // The next turn of the sync takes a disconnected calendar's events out of its owner's calendar.
+    await atrium.run(syncCalendarNow(memberCalendar))
+    expect(await titlesOf(member)).toEqual([])
+  })
+
+  it("a member may start an OAuth flow for their calendar (not for a workspace system)", async () => {
+    const calendar = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/oauth/calendar/authorize`, {
+      token: member.token,
+      body: {}
+    })
+    // Past the role check: the server has no OAuth client for calendars configured.
+    expect(calendar.status, calendar.text).toBe(409)
+    const tracker = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/oauth/tracker/authorize`, {
+      token: member.token,
+      body: {}
+    })
+    expect(tracker.status, tracker.text).toBe(403)
+  })
+})
