@@ -153,6 +153,48 @@ describe("per-user calendar sources", () => {
     expect(await titlesOf(member)).toEqual([])
   })
 
+  it("each user sees their calendars' sync status (time, outcome, error, events, next turn) and syncs one now", async () => {
+    const connected = await connectCalendar(member, "Max")
+    expect(connected.status, connected.text).toBe(201)
+    const connectionId = connected.body.id as string
+    const statusOf = async (user: User) => {
+      const listed = await atrium.request("GET", "/hub/v1/calendar/syncs", { token: user.token })
+      expect(listed.status, listed.text).toBe(200)
+      return (listed.body.items as Array<Record<string, any>>).find((item) => item.connectionId === connectionId)
+    }
+    expect(await statusOf(member)).toMatchObject({
+      workspaceId,
+      name: "Max's calendar",
+      protocol: "ics",
+      state: "pending",
+      lastAttemptAt: null,
+      lastSyncedAt: null,
+      eventCount: null
+    })
+    // Nobody else sees or syncs it.
+    expect(await statusOf(admin)).toBeUndefined()
+    const foreign = await atrium.request("POST", `/hub/v1/calendar/syncs/${connectionId}/sync`, { token: admin.token })
+    expect(foreign.status, foreign.text).toBe(404)
+
+    const synced = await atrium.request("POST", `/hub/v1/calendar/syncs/${connectionId}/sync`, { token: member.token })
+    expect(synced.status, synced.text).toBe(200)
+    expect(synced.body.outcome).toMatchObject({ full: true, added: 3, changed: 0, removed: 0 })
+    expect(synced.body.status).toMatchObject({ state: "synced", eventCount: 3, lastError: null })
+    expect(synced.body.status.lastSyncedAt).toBe(synced.body.status.lastAttemptAt)
+    expect(Date.parse(synced.body.status.nextSyncAt)).toBeGreaterThan(Date.parse(synced.body.status.lastSyncedAt))
+    expect(await statusOf(member)).toEqual(synced.body.status)
+
+    // The suite fails: the sync answers 502, the status keeps the error; the last success and its count stay.
+    feeds.delete(`/calendar/${member.userId}/basic.ics`)
+    const failed = await atrium.request("POST", `/hub/v1/calendar/syncs/${connectionId}/sync`, { token: member.token })
+    expect(failed.status, failed.text).toBe(502)
+    const after = await statusOf(member)
+    expect(after).toMatchObject({ state: "failed", eventCount: 3, lastSyncedAt: synced.body.status.lastSyncedAt })
+    expect(after!.lastError).toMatch(/404/)
+    expect(Date.parse(after!.lastAttemptAt)).toBeGreaterThan(Date.parse(after!.lastSyncedAt))
+    expect(await titlesOf(member)).toEqual(["Max standup 0", "Max standup 1", "Max standup 2"])
+  })
+
   it("a member may start an OAuth flow for their calendar (not for a workspace system)", async () => {
     const calendar = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/oauth/calendar/authorize`, {
       token: member.token,
