@@ -5,8 +5,12 @@
  * user's calendar connection is 404 to everyone else, admins included, in
  * the hub's Integrations and pm's External Connections alike.
  */
+import { randomUUID } from "node:crypto"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Calendar } from "../../actors/hub/calendar/Calendar.ts"
 import { syncCalendarNow } from "../../actors/hub/calendar/sync/CalendarSync.ts"
+import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
 import { fakeServer, json, type User, workspaceWith } from "./support/calls.ts"
 
@@ -194,6 +198,83 @@ describe("per-user calendar sources", () => {
     expect(Date.parse(after!.lastAttemptAt)).toBeGreaterThan(Date.parse(after!.lastSyncedAt))
     expect(await titlesOf(member)).toEqual(["Max standup 0", "Max standup 1", "Max standup 2"])
   })
+
+  it("a calendar of 5,000 events syncs in pages: no actor message crosses the NATS cap (the in-process codec path checks it)", async () => {
+    // One message carrying every event id would already be over the cap: the transport refuses it as NATS would.
+    const refused = await atrium.run(
+      Effect.flip(
+        Effect.gen(function* () {
+          const system = yield* ActorSystem
+          return yield* system.ask(Calendar, member.userId, "pruneSynced", {
+            feedId: randomUUID(),
+            keep: Array.from({ length: 30_000 }, () => randomUUID())
+          })
+        })
+      )
+    )
+    expect(refused.message).toMatch(/over the 1048576-byte NATS message cap/)
+
+    const start = Math.ceil(Date.now() / HOUR) * HOUR + HOUR
+    const path = `/calendar/${member.userId}/large.ics`
+    feeds.set(
+      path,
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Atrium test//EN",
+        ...Array.from({ length: 5000 }, (_, n) => [
+          "BEGIN:VEVENT",
+          `UID:large-${n}@example.com`,
+          `DTSTAMP:${stamp(start)}`,
+          // One every 25 minutes: 5,000 of them within the synced window (120 days ahead).
+          `DTSTART:${stamp(start + n * 25 * 60_000)}`,
+          `DTEND:${stamp(start + n * 25 * 60_000 + 20 * 60_000)}`,
+          `SUMMARY:Customer call ${n}`,
+          `DESCRIPTION:Agenda for call ${n}: review the open tickets\\, the renewal and the roadmap questions the customer sent.`,
+          `LOCATION:https://meet.example.com/call-${n}`,
+          "END:VEVENT"
+        ]).flat(),
+        "END:VCALENDAR"
+      ].join("\r\n")
+    )
+    expect(Buffer.byteLength(feeds.get(path)!)).toBeGreaterThan(1_048_576)
+    const connected = await atrium.request("POST", hubPath(), {
+      token: member.token,
+      body: {
+        vendor: "calendar",
+        name: "Sales",
+        baseUrl: feedServer.url,
+        token: `${feedServer.url}${path}`,
+        settings: { calendarProtocol: "ics" }
+      }
+    })
+    expect(connected.status, connected.text).toBe(201)
+    const synced = await atrium.request("POST", `/hub/v1/calendar/syncs/${connected.body.id}/sync`, { token: member.token })
+    expect(synced.status, synced.text).toBe(200)
+    expect(synced.body.outcome).toMatchObject({ added: 5000, changed: 0 })
+    expect(synced.body.status).toMatchObject({ state: "synced", eventCount: 5000 })
+    // Again: nothing changes.
+    const again = await atrium.request("POST", `/hub/v1/calendar/syncs/${connected.body.id}/sync`, { token: member.token })
+    expect(again.status, again.text).toBe(200)
+    expect(again.body.outcome).toMatchObject({ added: 0, changed: 0, removed: 0 })
+    // A day of that calendar reads through a windowed ask (the whole calendar would not fit one reply).
+    const day = await atrium.request(
+      "GET",
+      `/hub/v1/calendar/events?from=${new Date(start).toISOString()}&to=${new Date(start + 86_400_000).toISOString()}`,
+      { token: member.token }
+    )
+    expect(day.status, day.text).toBe(200)
+    expect((day.body.items as Array<{ title: string }>).filter((item) => item.title.startsWith("Customer call")).length).toBe(58)
+    // Disconnected: its 5,000 events leave the calendar.
+    expect((await atrium.request("DELETE", hubPath(`/${connected.body.id}`), { token: member.token })).status).toBe(204)
+    await atrium.run(syncCalendarNow(connected.body.id))
+    const after = await atrium.request(
+      "GET",
+      `/hub/v1/calendar/events?from=${new Date(start).toISOString()}&to=${new Date(start + 86_400_000).toISOString()}`,
+      { token: member.token }
+    )
+    expect((after.body.items as Array<{ title: string }>).filter((item) => item.title.startsWith("Customer call"))).toEqual([])
+  }, 300_000)
 
   it("a member may start an OAuth flow for their calendar (not for a workspace system)", async () => {
     const calendar = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/oauth/calendar/authorize`, {

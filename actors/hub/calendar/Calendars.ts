@@ -30,11 +30,14 @@ export interface CalendarView {
   readonly events: ReadonlyArray<StoredEvent>
 }
 
-/** The viewer's calendar: the events they organize and the ones they attend. */
-export const calendarOf = (viewer: Viewer) =>
+/** The viewer's calendar: the events they organize (those with an occurrence in `window` when given) and the ones they attend. */
+export const calendarOf = (viewer: Viewer, window?: { readonly from: number; readonly to: number }) =>
   Effect.gen(function* () {
     const system = yield* ActorSystem
-    const state = yield* system.ask(Calendar, viewer.userId, "view", {})
+    // A window keeps the reply small however many events a synced calendar brings.
+    const state = yield* window === undefined
+      ? system.ask(Calendar, viewer.userId, "view", {})
+      : system.ask(Calendar, viewer.userId, "window", window)
     const byOrganizer = new Map<string, Array<string>>()
     for (const [eventId, organizerId] of Object.entries(state.invites)) {
       byOrganizer.set(organizerId, [...(byOrganizer.get(organizerId) ?? []), eventId])
@@ -51,7 +54,7 @@ const byStart = (a: Occurrence, b: Occurrence) => a.start.localeCompare(b.start)
 
 /** Every occurrence the viewer sees starting in [from, to), with their own prompts. */
 export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
-  Effect.map(calendarOf(viewer), ({ state, events }) =>
+  Effect.map(calendarOf(viewer, { from, to }), ({ state, events }) =>
     events
       .flatMap((event) =>
         instancesIn(event, from, to).map((instance) =>

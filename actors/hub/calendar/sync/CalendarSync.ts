@@ -20,7 +20,7 @@ import { Id, Timestamp } from "../../../Fields.ts"
 import { userById } from "../../../identity/IdentityQueries.ts"
 import type { Connection } from "../../connections/Connections.ts"
 import { tokenOf } from "../../connections/Connections.ts"
-import { Calendar } from "../Calendar.ts"
+import { Calendar, type SyncedEventInput } from "../Calendar.ts"
 import { SyncProvider } from "../CalendarEvent.ts"
 import { reconcileBots } from "./FeedBots.ts"
 import { googleChange, googleDrafts, googleRound, type Round } from "./GoogleCalendar.ts"
@@ -206,15 +206,52 @@ const fetchCalendar = (row: SyncRow, ownerEmail: string, nowMs: number) =>
     }
   })
 
+/** Bytes of events one page of a sync carries: well under a NATS message (`MAX_MESSAGE_BYTES`), whatever the calendar's size. */
+const PAGE_BYTES = 256 * 1024
+
+/** `events` in pages of at most PAGE_BYTES of JSON each (an event larger than a page goes alone). */
+export const pagesOf = <A>(events: ReadonlyArray<A>, pageBytes = PAGE_BYTES): ReadonlyArray<ReadonlyArray<A>> => {
+  const pages: Array<Array<A>> = []
+  let page: Array<A> = []
+  let bytes = 0
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event))
+    if (page.length > 0 && bytes + size > pageBytes) {
+      pages.push(page)
+      page = []
+      bytes = 0
+    }
+    page.push(event)
+    bytes += size
+  }
+  if (page.length > 0) pages.push(page)
+  return pages
+}
+
+/**
+ * Makes the feed's events in the owner's calendar exactly `events`, in messages that each fit NATS: the feed's
+ * others pruned first (ids only), then the events upserted page by page. A sync cut off half-way leaves a mix the
+ * next one completes (each step is idempotent).
+ */
+const replaceSynced = (ownerId: string, feedId: string, windowStart: string, events: ReadonlyArray<SyncedEventInput>) =>
+  Effect.gen(function* () {
+    const system = yield* ActorSystem
+    const { removed } = yield* system.ask(Calendar, ownerId, "pruneSynced", { feedId, keep: events.map((event) => event.id) })
+    const total = { added: 0, changed: 0, removed, unchanged: 0 }
+    for (const page of pagesOf(events)) {
+      const outcome = yield* system.ask(Calendar, ownerId, "upsertSynced", { feedId, windowStart, events: page })
+      total.added += outcome.added
+      total.changed += outcome.changed
+      total.unchanged += outcome.unchanged
+    }
+    return total
+  })
+
 /** A revoked calendar: its events leave the owner's calendar (with their prompts), its waiting bots are called off. */
 const forget = (row: SyncRow) =>
   Effect.gen(function* () {
     const { connection } = row
-    const outcome = yield* (yield* ActorSystem).ask(Calendar, connection.createdBy, "replaceSynced", {
-      feedId: connection.id,
-      windowStart: new Date(0).toISOString(),
-      events: []
-    })
+    const outcome = yield* (yield* ActorSystem).ask(Calendar, connection.createdBy, "pruneSynced", { feedId: connection.id, keep: [] })
     const bots = yield* reconcileBots({
       feedId: connection.id,
       workspaceId: connection.workspaceId,
@@ -243,15 +280,15 @@ const runSync = (row: SyncRow) =>
         if (owner === undefined) return yield* reject("not_found", "The calendar's owner no longer exists")
         const nowMs = Date.now()
         const fetched = yield* fetchCalendar(row, owner.email, nowMs)
-        const system = yield* ActorSystem
         const outcome =
           fetched.drafts === null
             ? { added: 0, changed: 0, removed: 0, unchanged: 0 }
-            : yield* system.ask(Calendar, owner.id, "replaceSynced", {
-                feedId: connection.id,
-                windowStart: new Date(windowAt(nowMs).fromMs).toISOString(),
-                events: fetched.drafts.map((draft) => toSyncedInput(connection.id, protocolOf(connection), draft))
-              })
+            : yield* replaceSynced(
+                owner.id,
+                connection.id,
+                new Date(windowAt(nowMs).fromMs).toISOString(),
+                fetched.drafts.map((draft) => toSyncedInput(connection.id, protocolOf(connection), draft))
+              )
         yield* Effect.orDie(
           query(
             `UPDATE hub_calendar_sync SET etag = CASE WHEN $2 THEN $3 ELSE etag END, last_modified = CASE WHEN $2 THEN $4 ELSE last_modified END,
