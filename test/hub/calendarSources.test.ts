@@ -265,6 +265,16 @@ describe("per-user calendar sources", () => {
     )
     expect(day.status, day.text).toBe(200)
     expect((day.body.items as Array<{ title: string }>).filter((item) => item.title.startsWith("Customer call")).length).toBe(58)
+    // One occurrence reads, and takes a prompt, through an ask of that event alone.
+    const first = (day.body.items as Array<{ occurrenceId: string; title: string }>).find((item) => item.title === "Customer call 0")!
+    const prompted = await atrium.request("PUT", `/hub/v1/calendar/events/${first.occurrenceId}/occurrence-prompt`, {
+      token: member.token,
+      body: { prompt: "Ask about the renewal" }
+    })
+    expect(prompted.status, prompted.text).toBe(200)
+    const read = await atrium.request("GET", `/hub/v1/calendar/events/${first.occurrenceId}`, { token: member.token })
+    expect(read.status, read.text).toBe(200)
+    expect(read.body).toMatchObject({ title: "Customer call 0", occurrencePrompt: "Ask about the renewal" })
     // Disconnected: its 5,000 events leave the calendar.
     expect((await atrium.request("DELETE", hubPath(`/${connected.body.id}`), { token: member.token })).status).toBe(204)
     await atrium.run(syncCalendarNow(connected.body.id))

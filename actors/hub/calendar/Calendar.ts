@@ -96,17 +96,23 @@ const canonical = (value: unknown): string =>
       : inner
   )
 
+/** The state restricted to the events `kept` (by id), with their invitations and prompts. */
+const restricted = (state: CalendarState, kept: (eventId: string) => boolean): CalendarState => ({
+  events: without(state.events, (key) => !kept(key)),
+  invites: without(state.invites, (key) => !kept(key)),
+  seriesPrompts: without(state.seriesPrompts, (key) => !kept(key)),
+  occurrencePrompts: without(state.occurrencePrompts, (key) => !kept(parseOccurrenceId(key)?.eventId ?? ""))
+})
+
 /** The state as a window shows it: events with an occurrence in [from, to), every invitation, the prompts of both. */
-const windowOf = (state: CalendarState, from: number, to: number): CalendarState => {
-  const events = Object.fromEntries(Object.entries(state.events).filter(([, event]) => instancesIn(event, from, to).length > 0))
-  const shown = (eventId: string) => events[eventId] !== undefined || state.invites[eventId] !== undefined
-  return {
-    events,
-    invites: state.invites,
-    seriesPrompts: without(state.seriesPrompts, (key) => !shown(key)),
-    occurrencePrompts: without(state.occurrencePrompts, (key) => !shown(parseOccurrenceId(key)?.eventId ?? ""))
-  }
-}
+const windowOf = (state: CalendarState, from: number, to: number): CalendarState =>
+  restricted(state, (eventId) => {
+    const event = state.events[eventId]
+    return event === undefined ? state.invites[eventId] !== undefined : instancesIn(event, from, to).length > 0
+  })
+
+const sliceOf = (state: CalendarState, eventIds: ReadonlySet<string>): CalendarState =>
+  restricted(state, (eventId) => eventIds.has(eventId))
 
 const setOrDelete = (record: Readonly<Record<string, string>>, key: string, value: string | null) =>
   value === null ? without(record, (k) => k === key) : { ...record, [key]: value }
@@ -119,6 +125,9 @@ export const Calendar = Actor<CalendarState>()({
     view: { payload: Schema.Struct({}), success: CalendarState },
     /** The state with only the events that have an occurrence in [from, to) and their prompts: a read that stays small. */
     window: { payload: Schema.Struct({ from: Schema.Number, to: Schema.Number }), success: CalendarState },
+    /** The state with only the named events (organized or attended) and their prompts. */
+    // Plain strings: a path's occurrence reference names an event id that need not be a well-formed UUID.
+    slice: { payload: Schema.Struct({ eventIds: Schema.Array(Schema.String) }), success: CalendarState },
     /**
      * A feed's events with an occurrence in [from, to), and which of `eventIds` are the feed's or in no calendar
      * any more (how the feed's recording bots are reconciled without reading the whole calendar).
@@ -165,6 +174,7 @@ export const Calendar = Actor<CalendarState>()({
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
     window: ({ from, to }, ctx) => Effect.succeed(windowOf(ctx.state, from, to)),
+    slice: ({ eventIds }, ctx) => Effect.succeed(sliceOf(ctx.state, new Set(eventIds))),
     feedEvents: ({ feedId, from, to, eventIds }, ctx) =>
       Effect.succeed({
         upcoming: Object.values(ctx.state.events).filter(
