@@ -210,6 +210,7 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   CalendarEventExists: "conflict",
   CalendarEventSynced: "conflict",
   CalendarFull: "conflict",
+  SyncedCalendarFull: "conflict",
   HubWebhookNotFound: "not_found",
   TooManyHubWebhooks: "conflict",
   HubTagNotFound: "not_found",

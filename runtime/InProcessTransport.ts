@@ -29,7 +29,8 @@ import { ShardFences } from "./ShardFences.ts"
 /**
  * Sends what the NATS transport would send: the payload and the success
  * value each go through their message's codec (a value that does not fit its
- * schema fails loudly here, in tests, instead of in a cluster).
+ * schema fails loudly here, in tests, instead of in a cluster), and either one
+ * larger than a NATS message may be (`MAX_MESSAGE_BYTES`) fails likewise.
  */
 const checked = (
   kind: ActorKind,
@@ -45,8 +46,11 @@ const checked = (
       codec.encodePayload(payload),
       (error) => new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not fit its schema: ${error.message}` })
     )
+    const request = MessageCodec.encodeRequestBody(kind.kind, "?", tag, encoded)
+    const tooLarge = MessageCodec.oversized(`payload of ${kind.kind}.${tag}`, Buffer.byteLength(request))
+    if (tooLarge !== undefined) return yield* new ActorDefect({ address, message: tooLarge })
     const decoded = yield* Effect.mapError(
-      codec.decodePayload(JSON.parse(JSON.stringify(encoded))),
+      codec.decodePayload(JSON.parse(request).p),
       (error) => new ActorDefect({ address, message: `payload of ${kind.kind}.${tag} does not survive JSON: ${error.message}` })
     )
     const value = yield* send(decoded)
@@ -54,8 +58,11 @@ const checked = (
     if (reply._tag === "Failure") {
       return yield* new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not fit its schema: ${String(reply.cause)}` })
     }
+    const replied = JSON.stringify({ ok: reply.value ?? null })
+    const replyTooLarge = MessageCodec.oversized(`reply of ${kind.kind}.${tag}`, Buffer.byteLength(replied))
+    if (replyTooLarge !== undefined) return yield* new ActorDefect({ address, message: replyTooLarge })
     return yield* Effect.mapError(
-      codec.decodeSuccess(JSON.parse(JSON.stringify(reply.value ?? null))),
+      codec.decodeSuccess(JSON.parse(replied).ok),
       (error) => new ActorDefect({ address, message: `reply of ${kind.kind}.${tag} does not survive JSON: ${error.message}` })
     )
   })

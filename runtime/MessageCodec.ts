@@ -17,6 +17,16 @@ import { ActorDefect, type ActorError, ActorOverloaded, ActorTimeout, ActorUnava
 import { NotServed, type Outcome } from "./Envelope.ts"
 import { Rejection } from "./Rejection.ts"
 
+/**
+ * The largest message NATS carries: its server's default `max_payload` (1 MiB), which a cluster keeps. A request
+ * or reply above it never arrives, so a kind must page what could grow past it (see `oversized`).
+ */
+export const MAX_MESSAGE_BYTES = 1_048_576
+
+/** Why a message of `bytes` cannot cross NATS, or `undefined` when it fits. */
+export const oversized = (what: string, bytes: number): string | undefined =>
+  bytes > MAX_MESSAGE_BYTES ? `${what} is ${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte NATS message cap: page it` : undefined
+
 type Encode = (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
 type EncodeSync = (input: unknown) => Exit.Exit<unknown, Schema.SchemaError>
 

@@ -90,6 +90,13 @@ export class CalendarFull extends Schema.TaggedError<CalendarFull>()("CalendarFu
   }
 }
 
+/** A sync would bring more events from the user's synced calendars than a calendar holds for them. */
+export class SyncedCalendarFull extends Schema.TaggedError<SyncedCalendarFull>()("SyncedCalendarFull", { max: Schema.Number }) {
+  override get message() {
+    return `Synced calendars bring at most ${this.max} events; this one has more`
+  }
+}
+
 export class HubWebhookNotFound extends Schema.TaggedError<HubWebhookNotFound>()("HubWebhookNotFound", {}) {
   override get message() {
     return "No such webhook"
@@ -273,6 +280,7 @@ export type HubError =
   | CalendarEventExists
   | CalendarEventSynced
   | CalendarFull
+  | SyncedCalendarFull
   | HubWebhookNotFound
   | TooManyHubWebhooks
   | HubTagNotFound

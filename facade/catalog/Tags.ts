@@ -61,6 +61,11 @@ export const hubTags: ReadonlyArray<TagInfo> = [
     description:
       "Calendar events and custom prompts proxied to the calendar-events service; actor-scoped; scopes calendar:read, recordings:write"
   },
+  {
+    tag: "Calendar Sync",
+    description: "Your calendars synced from Google, Microsoft 365 or an iCalendar address: their sync status, and a sync on demand",
+    beyondSeed: true
+  },
   { tag: "Hub Billing Resource", description: "" },
   { tag: "Integration Resource V 1", description: "" },
   { tag: "Internal Api Key Resource", description: "" },

@@ -8,11 +8,19 @@
  */
 import { Effect, Schema } from "effect"
 import { Actor } from "../../../runtime/Actor.ts"
-import { CalendarEventExists, CalendarEventNotFound, CalendarEventSynced, CalendarFull, CalendarOccurrenceNotFound } from "../HubErrors.ts"
+import {
+  CalendarEventExists,
+  CalendarEventNotFound,
+  CalendarEventSynced,
+  CalendarFull,
+  CalendarOccurrenceNotFound,
+  SyncedCalendarFull
+} from "../HubErrors.ts"
 import { Email, Id, now } from "../../Fields.ts"
 import {
   firstStartMs,
   hasOccurrence,
+  instancesIn,
   OccurrenceId,
   parseOccurrenceId,
   Prompt,
@@ -22,8 +30,10 @@ import {
 } from "./CalendarEvent.ts"
 
 export const CALENDAR_KIND = "hubCalendar"
-/** Events one user may organize. */
+/** Events one user may make by hand. */
 export const MAX_EVENTS = 2000
+/** Events one user's synced calendars may bring (a suite's calendar runs larger than a hand-made one). */
+export const MAX_SYNCED_EVENTS = 10_000
 
 const Record = <V extends Schema.Top>(value: V) => Schema.Record(Schema.String, value)
 
@@ -90,6 +100,24 @@ const canonical = (value: unknown): string =>
       : inner
   )
 
+/** The state restricted to the events `kept` (by id), with their invitations and prompts. */
+const restricted = (state: CalendarState, kept: (eventId: string) => boolean): CalendarState => ({
+  events: without(state.events, (key) => !kept(key)),
+  invites: without(state.invites, (key) => !kept(key)),
+  seriesPrompts: without(state.seriesPrompts, (key) => !kept(key)),
+  occurrencePrompts: without(state.occurrencePrompts, (key) => !kept(parseOccurrenceId(key)?.eventId ?? ""))
+})
+
+/** The state as a window shows it: events with an occurrence in [from, to), every invitation, the prompts of both. */
+const windowOf = (state: CalendarState, from: number, to: number): CalendarState =>
+  restricted(state, (eventId) => {
+    const event = state.events[eventId]
+    return event === undefined ? state.invites[eventId] !== undefined : instancesIn(event, from, to).length > 0
+  })
+
+const sliceOf = (state: CalendarState, eventIds: ReadonlySet<string>): CalendarState =>
+  restricted(state, (eventId) => eventIds.has(eventId))
+
 const setOrDelete = (record: Readonly<Record<string, string>>, key: string, value: string | null) =>
   value === null ? without(record, (k) => k === key) : { ...record, [key]: value }
 
@@ -101,6 +129,20 @@ export const Calendar = Actor<CalendarState>()({
   initial: () => ({ events: {}, invites: {}, seriesPrompts: {}, occurrencePrompts: {} }),
   messages: {
     view: { payload: Schema.Struct({}), success: CalendarState, error: Schema.Never },
+    /** The state with only the events that have an occurrence in [from, to) and their prompts: a read that stays small. */
+    window: { payload: Schema.Struct({ from: Schema.Number, to: Schema.Number }), success: CalendarState, error: Schema.Never },
+    /** The state with only the named events (organized or attended) and their prompts. */
+    // Plain strings: a path's occurrence reference names an event id that need not be a well-formed UUID.
+    slice: { payload: Schema.Struct({ eventIds: Schema.Array(Schema.String) }), success: CalendarState, error: Schema.Never },
+    /**
+     * A feed's events with an occurrence in [from, to), and which of `eventIds` are the feed's or in no calendar
+     * any more (how the feed's recording bots are reconciled without reading the whole calendar).
+     */
+    feedEvents: {
+      payload: Schema.Struct({ feedId: Id, from: Schema.Number, to: Schema.Number, eventIds: Schema.Array(Id) }),
+      success: Schema.Struct({ upcoming: Schema.Array(StoredEvent), ours: Schema.Array(Id) }),
+      error: Schema.Never
+    },
     /** Events this user organizes, of those asked, that list `attendeeEmail` (how an attendee reads them). */
     eventsFor: {
       payload: Schema.Struct({ eventIds: Schema.Array(Id), attendeeEmail: Email }),
@@ -134,14 +176,20 @@ export const Calendar = Actor<CalendarState>()({
     },
     prompts: { payload: Schema.Struct({ occurrenceId: OccurrenceId }), success: PromptPairSchema, error: Schema.Never },
     /**
-     * Makes the feed's events exactly `events`: new ones added, changed ones replaced, the feed's others removed
-     * with their prompts. Prompts of occurrences the feed no longer has in its window (from `windowStart` on) go too;
-     * series prompts stay as long as the event does. Idempotent: the same events again change nothing.
+     * A sync in pages (a large calendar does not fit one message): `pruneSynced` removes the feed's events not in
+     * `keep`, with their prompts; then `upsertSynced`, once per page, adds new events and replaces changed ones.
+     * Prompts of occurrences the feed no longer has in its window (from `windowStart` on) go too; series prompts
+     * stay as long as the event does. Idempotent: the same events again change nothing.
      */
-    replaceSynced: {
+    pruneSynced: {
+      payload: Schema.Struct({ feedId: Id, keep: Schema.Array(Id) }),
+      success: Schema.Struct({ removed: Schema.Number }),
+      error: Schema.Never
+    },
+    upsertSynced: {
       payload: Schema.Struct({ feedId: Id, windowStart: Schema.String, events: Schema.Array(SyncedEventInput) }),
       success: SyncOutcome,
-      error: CalendarFull
+      error: SyncedCalendarFull
     },
     /** Where an event is: its start when this user organizes it, its organizer when they attend it. */
     locate: {
@@ -152,6 +200,18 @@ export const Calendar = Actor<CalendarState>()({
   },
   handlers: {
     view: (_, ctx) => Effect.succeed(ctx.state),
+    window: ({ from, to }, ctx) => Effect.succeed(windowOf(ctx.state, from, to)),
+    slice: ({ eventIds }, ctx) => Effect.succeed(sliceOf(ctx.state, new Set(eventIds))),
+    feedEvents: ({ feedId, from, to, eventIds }, ctx) =>
+      Effect.succeed({
+        upcoming: Object.values(ctx.state.events).filter(
+          (event) => event.synced?.feedId === feedId && instancesIn(event, from, to).length > 0
+        ),
+        ours: eventIds.filter((id) => {
+          const event = ctx.state.events[id]
+          return event === undefined ? ctx.state.invites[id] === undefined : event.synced?.feedId === feedId
+        })
+      }),
     eventsFor: ({ eventIds, attendeeEmail }, ctx) =>
       Effect.succeed(
         eventIds.flatMap((id) => {
@@ -161,7 +221,8 @@ export const Calendar = Actor<CalendarState>()({
       ),
     create: ({ id, ...fields }, ctx) =>
       Effect.gen(function* () {
-        if (Object.keys(ctx.state.events).length >= MAX_EVENTS) return yield* new CalendarFull({ max: MAX_EVENTS })
+        if (Object.values(ctx.state.events).filter((event) => event.synced === undefined).length >= MAX_EVENTS)
+          return yield* new CalendarFull({ max: MAX_EVENTS })
         if (ctx.state.events[id] !== undefined) return yield* new CalendarEventExists()
         const at = now()
         const event: StoredEvent = { id, ownerId: ctx.address.id, ...fields, cancelled: [], createdAt: at, updatedAt: at }
@@ -230,21 +291,31 @@ export const Calendar = Actor<CalendarState>()({
         ctx.setState(next)
         return promptsOf(next, occurrenceId)
       }),
-    replaceSynced: ({ feedId, windowStart, events }, ctx) =>
+    pruneSynced: ({ feedId, keep }, ctx) =>
+      Effect.sync(() => {
+        const kept = new Set(keep)
+        const gone = Object.values(ctx.state.events)
+          .filter((event) => event.synced?.feedId === feedId && !kept.has(event.id))
+          .map((event) => event.id)
+        if (gone.length === 0) return { removed: 0 }
+        const goneIds = new Set(gone)
+        const next = gone.reduce(dropPrompts, ctx.state)
+        ctx.setState({ ...next, events: without(next.events, (key) => goneIds.has(key)) })
+        return { removed: gone.length }
+      }),
+    upsertSynced: ({ feedId, windowStart, events }, ctx) =>
       Effect.gen(function* () {
         const state = ctx.state
-        const incoming = new Map(events.map((event) => [event.id, event] as const))
-        const ours = Object.values(state.events).filter((event) => event.synced?.feedId === feedId)
-        const gone = ours.filter((event) => !incoming.has(event.id)).map((event) => event.id)
-        const others = Object.values(state.events).filter((event) => event.synced?.feedId !== feedId)
-        if (others.length + incoming.size > MAX_EVENTS) return yield* new CalendarFull({ max: MAX_EVENTS, feedEvents: incoming.size })
-        let next = gone.reduce(dropPrompts, state)
+        const fresh = events.filter((event) => state.events[event.id] === undefined).length
+        const synced = Object.values(state.events).filter((event) => event.synced !== undefined).length
+        if (synced + fresh > MAX_SYNCED_EVENTS) return yield* new SyncedCalendarFull({ max: MAX_SYNCED_EVENTS })
+        let next = state
         const at = now()
         const fromMs = Date.parse(windowStart)
         let added = 0
         let changed = 0
-        const nextEvents: Record<string, StoredEvent> = without(next.events, (key) => gone.includes(key))
-        for (const input of incoming.values()) {
+        const nextEvents: Record<string, StoredEvent> = { ...state.events }
+        for (const input of events) {
           const previous = state.events[input.id]
           // An id taken by a hand-made event is left alone (ids are derived in the feed's own namespace, so this is a collision guard).
           if (previous !== undefined && previous.synced?.feedId !== feedId) continue
@@ -269,8 +340,8 @@ export const Calendar = Actor<CalendarState>()({
             })
           }
         }
-        if (added + changed + gone.length > 0) ctx.setState({ ...next, events: nextEvents })
-        return { added, changed, removed: gone.length, unchanged: incoming.size - added - changed }
+        if (added + changed > 0) ctx.setState({ ...next, events: nextEvents })
+        return { added, changed, removed: 0, unchanged: events.length - added - changed }
       }),
     prompts: ({ occurrenceId }, ctx) => Effect.succeed(promptsOf(ctx.state, occurrenceId)),
     locate: ({ eventId }, ctx) =>

@@ -30,11 +30,19 @@ export interface CalendarView {
   readonly events: ReadonlyArray<StoredEvent>
 }
 
-/** The viewer's calendar: the events they organize and the ones they attend. */
-export const calendarOf = (viewer: Viewer) =>
+/** What part of a calendar a read needs: the occurrences in a window, or some events by id. */
+export type CalendarScope = { readonly from: number; readonly to: number } | { readonly eventIds: ReadonlyArray<string> }
+
+/**
+ * The viewer's calendar within `scope`: the events they organize and the ones they attend. The scope keeps the
+ * actor's reply small however many events a synced calendar brings (a whole calendar may not fit a NATS message).
+ */
+export const calendarOf = (viewer: Viewer, scope: CalendarScope) =>
   Effect.gen(function* () {
     const system = yield* ActorSystem
-    const state = yield* system.ask(Calendar, viewer.userId, "view", {})
+    const state = yield* "eventIds" in scope
+      ? system.ask(Calendar, viewer.userId, "slice", { eventIds: scope.eventIds })
+      : system.ask(Calendar, viewer.userId, "window", { from: scope.from, to: scope.to })
     const byOrganizer = new Map<string, Array<string>>()
     for (const [eventId, organizerId] of Object.entries(state.invites)) {
       byOrganizer.set(organizerId, [...(byOrganizer.get(organizerId) ?? []), eventId])
@@ -51,7 +59,7 @@ const byStart = (a: Occurrence, b: Occurrence) => a.start.localeCompare(b.start)
 
 /** Every occurrence the viewer sees starting in [from, to), with their own prompts. */
 export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
-  Effect.map(calendarOf(viewer), ({ state, events }) =>
+  Effect.map(calendarOf(viewer, { from, to }), ({ state, events }) =>
     events
       .flatMap((event) =>
         instancesIn(event, from, to).map((instance) =>
@@ -65,7 +73,7 @@ export const occurrencesIn = (viewer: Viewer, from: number, to: number) =>
 export const occurrenceFor = (viewer: Viewer, ref: string) =>
   Effect.gen(function* () {
     const named = parseOccurrenceRef(ref)
-    const { state, events } = yield* calendarOf(viewer)
+    const { state, events } = yield* calendarOf(viewer, { eventIds: named === undefined ? [] : [named.eventId] })
     const event = events.find((candidate) => candidate.id === named?.eventId)
     const instance = event === undefined ? undefined : instanceOf(event, named?.startMs ?? firstStartMs(event))
     if (event === undefined || instance === undefined) return yield* reject("not_found", "No such calendar event")

@@ -99,6 +99,29 @@ export const create = (connection: NewConnection) =>
     return row!
   })
 
+/**
+ * A calendar connection is its maker's own: it syncs into their calendar, which only they see and change (the
+ * seed's actor-scoped calendar). Any member may connect one; nobody else, an admin neither, lists, reads or
+ * disconnects it — to them it does not exist (404).
+ */
+export const isPersonal = (vendor: VendorKind) => vendor === "calendar"
+
+/** Whether `userId` may see the connection at all (every workspace connection but other users' personal ones). */
+export const seenBy = (connection: Connection, userId: string) => !isPersonal(connection.vendor) || connection.createdBy === userId
+
+/** The workspace's connections as `userId` sees them: without other users' personal (calendar) connections. */
+export const listSeenBy = (workspaceId: string, userId: string) =>
+  Effect.map(list(workspaceId), (rows) => rows.filter((row) => seenBy(row, userId)))
+
+/** One connection `userId` may see; 404 for another user's personal one, as if it did not exist. */
+export const getSeenBy = (workspaceId: string, connectionId: string, userId: string) =>
+  Effect.filterOrFail(
+    get(workspaceId, connectionId),
+    (connection) => seenBy(connection, userId),
+    () => reject("not_found", "No such connection")
+  )
+
+/** Every workspace connection (internal: callers that act for a user list through `listSeenBy`). */
 export const list = (workspaceId: string) =>
   query<Connection>(`SELECT ${columns} FROM hub_connections WHERE workspace_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [
     workspaceId

@@ -197,8 +197,8 @@ export const completeAuthorization = <E, R>(
   caller: { readonly userId: string; readonly sessionId: string },
   state: string,
   code: string,
-  /** Checked before anything is spent or exchanged: may the caller still connect to the workspace? */
-  authorize: (workspaceId: string) => Effect.Effect<unknown, E, R>
+  /** Checked before anything is spent or exchanged: may the caller still connect this vendor to the workspace? */
+  authorize: (workspaceId: string, vendor: VendorKind) => Effect.Effect<unknown, E, R>
 ) =>
   Effect.gen(function* () {
     const [pending] = yield* Effect.orDie(
@@ -217,7 +217,7 @@ export const completeAuthorization = <E, R>(
       ])
     if (pending.used) return yield* refused("state already used")
     if (pending.expired) return yield* refused("state expired")
-    yield* authorize(pending.workspaceId)
+    yield* authorize(pending.workspaceId, pending.vendor)
     const [spent] = yield* Effect.orDie(
       query(`UPDATE hub_oauth_states SET used_at = now() WHERE state = $1 AND used_at IS NULL RETURNING state`, [state])
     )

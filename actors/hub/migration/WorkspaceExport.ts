@@ -22,7 +22,7 @@ import { listWorkflows } from "../broker/WorkflowActor.ts"
 import { HubCall } from "../CallActor.ts"
 import { recordingRows } from "../CallRecords.ts"
 import { documentWithMessages, MAX_MESSAGES_PER_REQUEST, summariesOf } from "../chat/ChatDocuments.ts"
-import { list as listConnections } from "../connections/Connections.ts"
+import { listSeenBy } from "../connections/Connections.ts"
 import { HubInvitations } from "../HubInvitations.ts"
 import type { MigrationStep } from "../WorkspaceMigrations.ts"
 import { originalKey } from "../Processing.ts"
@@ -178,7 +178,8 @@ export const exportWorkspace = (workspaceId: string, userId: string) =>
     const recordings = yield* Effect.orDie(recordingRows("r.workspace_id = $1 ORDER BY r.id", [workspaceId]))
     const chats = yield* Effect.orDie(summariesOf(workspaceId))
     const workflows = yield* listWorkflows(workspaceId)
-    const connections = yield* Effect.orDie(listConnections(workspaceId))
+    // Other users' calendars are theirs, not the workspace's: the owner lists only their own.
+    const connections = yield* Effect.orDie(listSeenBy(workspaceId, userId))
     const tenants = yield* listTenants(workspaceId)
     const items: Array<ExportItem> = [
       settingsItem(ws.settings),

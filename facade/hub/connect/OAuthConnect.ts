@@ -4,15 +4,17 @@
  * is sent to the vendor's consent page (`authorizeUrl`); the vendor redirects
  * it to the web app (HUB_OAUTH_REDIRECT_URL) with `code` and `state`, and the
  * app finishes the flow with the same session. Interactive consent: user
- * sessions only (an API key answers 403), workspace admins only.
+ * sessions only (an API key answers 403), workspace admins only — but a
+ * calendar is personal: any member connects, refreshes and revokes their own
+ * (VendorConnections.ts).
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../../../actors/Fields.ts"
 import { Connection, VendorKind } from "../../../actors/hub/connections/Connections.ts"
 import { completeAuthorization, refreshConnection, revokeConnection, startAuthorization } from "../../../actors/hub/connections/OAuth.ts"
-import { get } from "../../../actors/hub/connections/Connections.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
+import { changerRole, connectionToChange } from "../../shared/VendorConnections.ts"
 
 import { tagExamples, chatappOAuthResourceExamples } from "./OAuthConnect.examples.ts"
 const ConnectionParams = Schema.Struct({ workspaceId: Id, connectionId: Id })
@@ -31,11 +33,11 @@ const authorizationErrors = {
 
 const redirectUriFor = (context: RequestContext) => process.env.HUB_OAUTH_REDIRECT_URL?.trim() || `${context.origin}/oauth/callback`
 
-/** Starts a flow for `vendor` as the calling session (an admin of the workspace). */
+/** Starts a flow for `vendor` as the calling session (an admin of the workspace; a member for their calendar). */
 const start = (context: RequestContext, workspaceId: string, vendor: VendorKind, name: string, extraScopes: ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const user = yield* userOf(context)
-    yield* workspaceRole(context, workspaceId, "admin")
+    yield* workspaceRole(context, workspaceId, changerRole(vendor))
     return yield* startAuthorization({
       workspaceId,
       userId: user.userId,
@@ -87,8 +89,10 @@ export const oauthOperations = [
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         const user = yield* userOf(context)
-        // The flow was started by an admin; they must still be one when it finishes.
-        return yield* completeAuthorization(user, body.state, body.code, (workspaceId) => workspaceRole(context, workspaceId, "admin"))
+        // The flow was started by someone allowed to connect the vendor; they must still be when it finishes.
+        return yield* completeAuthorization(user, body.state, body.code, (workspaceId, vendor) =>
+          workspaceRole(context, workspaceId, changerRole(vendor))
+        )
       })
   }),
   tagTag.operation({
@@ -110,8 +114,7 @@ export const oauthOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* userOf(context)
-        yield* workspaceRole(context, params.workspaceId, "admin")
-        const connection = yield* get(params.workspaceId, params.connectionId)
+        const connection = yield* connectionToChange(params.workspaceId, params.connectionId, context)
         const refreshed = yield* refreshConnection(connection)
         return { connectionId: connection.id, expiresAt: refreshed.expiresAt }
       })
@@ -133,7 +136,7 @@ export const oauthOperations = [
     handler: ({ params }, context) =>
       Effect.gen(function* () {
         yield* userOf(context)
-        yield* workspaceRole(context, params.workspaceId, "admin")
+        yield* connectionToChange(params.workspaceId, params.connectionId, context)
         return yield* revokeConnection(params.workspaceId, params.connectionId)
       })
   }),

@@ -32,7 +32,7 @@ import { calendarResourceExamples } from "./CalendarResource.examples.ts"
 /** The event as its organizer (the caller) stores it: 403 for an attendee, 404 for anyone else. */
 const organizedEvent = (viewer: Viewer, eventId: string) =>
   Effect.gen(function* () {
-    const { state, events } = yield* calendarOf(viewer)
+    const { state, events } = yield* calendarOf(viewer, { eventIds: [eventId] })
     const event = state.events[eventId]
     if (event !== undefined) return event
     if (events.some((seen) => seen.id === eventId)) return yield* reject("forbidden", "Only the event's organizer can change it")

@@ -10,6 +10,7 @@ import { ChatLibrary } from "../../../actors/hub/chat/ChatLibrary.ts"
 import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { calendarOperations } from "./Calendar.ts"
+import { calendarSyncOperations } from "./CalendarSync.ts"
 import { chatIngestionResourceOperations } from "./ChatIngestionResource.ts"
 import { calendarResourceOperations } from "./CalendarResource.ts"
 import { reportingResourceOperations } from "./ReportingResource.ts"
@@ -35,6 +36,7 @@ export const hubPeopleActorKinds: ReadonlyArray<ActorKind> = [
 export const hubPeopleOperations: ReadonlyArray<AnyOperation> = [
   ...calendarOperations,
   ...calendarResourceOperations,
+  ...calendarSyncOperations,
   ...userWebhookOperations,
   ...settingsResourceOperations,
   ...notificationDeliveryOperations,

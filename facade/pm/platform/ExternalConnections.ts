@@ -4,15 +4,15 @@
  * store as the hub's Integrations (actors/hub/connections): one row per
  * connection, its token encrypted at rest and never shown. Reading takes a
  * member (API keys with `integrations:read`); connecting, testing and
- * disconnecting take an admin with a user session.
+ * disconnecting take an admin with a user session. A calendar is personal:
+ * its maker's alone to see, test and disconnect (VendorConnections.ts).
  */
 import { Effect, Schema } from "effect"
-import { Connection, VendorKind, get, list, revoke, tokenOf } from "../../../actors/hub/connections/Connections.ts"
+import { Connection, VendorKind, revoke, tokenOf } from "../../../actors/hub/connections/Connections.ts"
 import { checkOutboundUrl } from "../../../actors/webhooks/OutboundAddress.ts"
 import { Id } from "../../../actors/Fields.ts"
-import { workspaceRole } from "../../Access.ts"
 import { tagGroup } from "../../Operation.ts"
-import { connectVendor, NewConnectionBody } from "../../shared/VendorConnections.ts"
+import { connectionSeen, connectionsSeen, connectionToChange, connectVendor, NewConnectionBody } from "../../shared/VendorConnections.ts"
 import { WorkspaceIdParams } from "./Shared.ts"
 import { externalConnectionsExamples } from "./ExternalConnections.examples.ts"
 const base = "/v1/workspaces/{workspaceId}/external-connections"
@@ -34,8 +34,7 @@ export const externalConnectionsOperations = [
     responses: { 200: { description: "Connections", schema: Schema.Struct({ items: Schema.Array(Connection) }) } },
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
-        yield* workspaceRole(context, params.workspaceId)
-        const items = yield* Effect.orDie(list(params.workspaceId))
+        const items = yield* connectionsSeen(params.workspaceId, context)
         return { items: items.filter((item) => query.vendor === undefined || item.vendor === query.vendor) }
       })
   }),
@@ -62,8 +61,7 @@ export const externalConnectionsOperations = [
     scopes: ["integrations:read"],
     params: ConnectionParams,
     responses: { 200: { description: "The connection", schema: Connection }, 404: { description: "No such connection" } },
-    handler: ({ params }, context) =>
-      Effect.andThen(workspaceRole(context, params.workspaceId), get(params.workspaceId, params.connectionId))
+    handler: ({ params }, context) => connectionSeen(params.workspaceId, params.connectionId, context)
   }),
   operation({
     operationId: "testExternalConnection",
@@ -86,8 +84,7 @@ export const externalConnectionsOperations = [
     },
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        yield* workspaceRole(context, params.workspaceId, "admin")
-        const connection = yield* get(params.workspaceId, params.connectionId)
+        const connection = yield* connectionToChange(params.workspaceId, params.connectionId, context)
         const refusal = yield* Effect.promise(() => checkOutboundUrl(connection.baseUrl))
         if (refusal !== undefined) return { ok: false, status: null, problem: `The base URL ${refusal.reason}` }
         const token = yield* tokenOf(connection.id)
@@ -118,6 +115,6 @@ export const externalConnectionsOperations = [
     params: ConnectionParams,
     responses: { 204: { description: "Disconnected" }, 404: { description: "No such connection" } },
     handler: ({ params }, context) =>
-      Effect.andThen(workspaceRole(context, params.workspaceId, "admin"), revoke(params.workspaceId, params.connectionId))
+      Effect.andThen(connectionToChange(params.workspaceId, params.connectionId, context), revoke(params.workspaceId, params.connectionId))
   })
 ]

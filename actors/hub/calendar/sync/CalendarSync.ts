@@ -12,16 +12,17 @@
  * then schedules or calls off recording bots as the owner chose (FeedBots.ts).
  * A revoked connection's events leave the calendar with its waiting bots.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { isoTimestampSql, millisUntil, query, Sql } from "../../../../persistence/Sql.ts"
 import { ActorSystem } from "../../../../runtime/ActorSystem.ts"
 import { reject } from "../../../../runtime/Rejection.ts"
 import { safetyPollMillis, Wakeup } from "../../../../runtime/Wakeup.ts"
+import { Id, Timestamp } from "../../../Fields.ts"
 import { userById } from "../../../identity/IdentityQueries.ts"
 import type { Connection } from "../../connections/Connections.ts"
 import { connectionCreated, tokenOf } from "../../connections/Connections.ts"
-import { Calendar } from "../Calendar.ts"
-import type { SyncProvider } from "../CalendarEvent.ts"
+import { Calendar, type SyncedEventInput } from "../Calendar.ts"
+import { SyncProvider } from "../CalendarEvent.ts"
 import { reconcileBots } from "./FeedBots.ts"
 import { googleChange, googleDrafts, googleRound, type Round } from "./GoogleCalendar.ts"
 import { graphChange, graphDrafts, graphRound } from "./GraphCalendar.ts"
@@ -75,7 +76,7 @@ const LEASE_SECONDS = 300
 const FULL_EVERY_MS = 86_400_000
 
 /** The protocol a calendar connection speaks: its setting, else guessed from its base URL. */
-export const protocolOf = (connection: Connection): SyncProvider =>
+export const protocolOf = (connection: Pick<Connection, "settings" | "baseUrl">): SyncProvider =>
   connection.settings.calendarProtocol ?? (/graph\.microsoft\.com/i.test(connection.baseUrl) ? "microsoft" : "google")
 
 /** Calendar connections without a sync row get one (due now): a new connection is synced at the next turn. */
@@ -120,12 +121,14 @@ const claimOne = (connectionId: string) =>
       : rowOf(row)
   })
 
-const release = (connectionId: string, lastError: string | null, synced: boolean) =>
+/** Ends a sync: its outcome kept (the error, the calendar's event count when it was read), the next one scheduled. */
+const release = (connectionId: string, lastError: string | null, synced: boolean, eventCount: number | null = null) =>
   Effect.orDie(
     query(
       `UPDATE hub_calendar_sync SET claimed_until = NULL, last_error = $2, next_sync_at = now() + make_interval(secs => $3),
-         synced_at = CASE WHEN $4 THEN now() ELSE synced_at END WHERE connection_id = $1`,
-      [connectionId, lastError, intervalSeconds(), synced]
+         attempted_at = now(), synced_at = CASE WHEN $4 THEN now() ELSE synced_at END, event_count = COALESCE($5, event_count)
+       WHERE connection_id = $1`,
+      [connectionId, lastError, intervalSeconds(), synced, eventCount]
     )
   )
 
@@ -204,15 +207,52 @@ const fetchCalendar = (row: SyncRow, ownerEmail: string, nowMs: number) =>
     }
   })
 
+/** Bytes of events one page of a sync carries: well under a NATS message (`MAX_MESSAGE_BYTES`), whatever the calendar's size. */
+const PAGE_BYTES = 256 * 1024
+
+/** `events` in pages of at most PAGE_BYTES of JSON each (an event larger than a page goes alone). */
+export const pagesOf = <A>(events: ReadonlyArray<A>, pageBytes = PAGE_BYTES): ReadonlyArray<ReadonlyArray<A>> => {
+  const pages: Array<Array<A>> = []
+  let page: Array<A> = []
+  let bytes = 0
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event))
+    if (page.length > 0 && bytes + size > pageBytes) {
+      pages.push(page)
+      page = []
+      bytes = 0
+    }
+    page.push(event)
+    bytes += size
+  }
+  if (page.length > 0) pages.push(page)
+  return pages
+}
+
+/**
+ * Makes the feed's events in the owner's calendar exactly `events`, in messages that each fit NATS: the feed's
+ * others pruned first (ids only), then the events upserted page by page. A sync cut off half-way leaves a mix the
+ * next one completes (each step is idempotent).
+ */
+const replaceSynced = (ownerId: string, feedId: string, windowStart: string, events: ReadonlyArray<SyncedEventInput>) =>
+  Effect.gen(function* () {
+    const system = yield* ActorSystem
+    const { removed } = yield* system.ask(Calendar, ownerId, "pruneSynced", { feedId, keep: events.map((event) => event.id) })
+    const total = { added: 0, changed: 0, removed, unchanged: 0 }
+    for (const page of pagesOf(events)) {
+      const outcome = yield* system.ask(Calendar, ownerId, "upsertSynced", { feedId, windowStart, events: page })
+      total.added += outcome.added
+      total.changed += outcome.changed
+      total.unchanged += outcome.unchanged
+    }
+    return total
+  })
+
 /** A revoked calendar: its events leave the owner's calendar (with their prompts), its waiting bots are called off. */
 const forget = (row: SyncRow) =>
   Effect.gen(function* () {
     const { connection } = row
-    const outcome = yield* (yield* ActorSystem).ask(Calendar, connection.createdBy, "replaceSynced", {
-      feedId: connection.id,
-      windowStart: new Date(0).toISOString(),
-      events: []
-    })
+    const outcome = yield* (yield* ActorSystem).ask(Calendar, connection.createdBy, "pruneSynced", { feedId: connection.id, keep: [] })
     const bots = yield* reconcileBots({
       feedId: connection.id,
       workspaceId: connection.workspaceId,
@@ -241,15 +281,15 @@ const runSync = (row: SyncRow) =>
         if (owner === undefined) return yield* reject("not_found", "The calendar's owner no longer exists")
         const nowMs = Date.now()
         const fetched = yield* fetchCalendar(row, owner.email, nowMs)
-        const system = yield* ActorSystem
         const outcome =
           fetched.drafts === null
             ? { added: 0, changed: 0, removed: 0, unchanged: 0 }
-            : yield* system.ask(Calendar, owner.id, "replaceSynced", {
-                feedId: connection.id,
-                windowStart: new Date(windowAt(nowMs).fromMs).toISOString(),
-                events: fetched.drafts.map((draft) => toSyncedInput(connection.id, protocolOf(connection), draft))
-              })
+            : yield* replaceSynced(
+                owner.id,
+                connection.id,
+                new Date(windowAt(nowMs).fromMs).toISOString(),
+                fetched.drafts.map((draft) => toSyncedInput(connection.id, protocolOf(connection), draft))
+              )
         yield* Effect.orDie(
           query(
             `UPDATE hub_calendar_sync SET etag = CASE WHEN $2 THEN $3 ELSE etag END, last_modified = CASE WHEN $2 THEN $4 ELSE last_modified END,
@@ -267,7 +307,7 @@ const runSync = (row: SyncRow) =>
           )
         )
         const bots = yield* reconcileBots({ feedId: connection.id, workspaceId: connection.workspaceId, userId: owner.id, off: false })
-        yield* release(connection.id, bots.errors[0] ?? null, true)
+        yield* release(connection.id, bots.errors[0] ?? null, true, fetched.drafts?.length ?? null)
         return {
           full: fetched.full,
           unchanged: fetched.drafts === null,
@@ -281,6 +321,83 @@ const runSync = (row: SyncRow) =>
 
 /** Syncs one calendar connection now (what the loop does when it is due); 409 while another sync of it runs. */
 export const syncCalendarNow = (connectionId: string) => Effect.flatMap(claimOne(connectionId), runSync)
+
+/** What its owner sees of a synced calendar: the last sync's time and outcome, the events it holds, the next turn. */
+export const SyncStatus = Schema.Struct({
+  connectionId: Id,
+  workspaceId: Id,
+  name: Schema.String,
+  protocol: SyncProvider,
+  state: Schema.Literals(["pending", "syncing", "synced", "failed"]).annotate({
+    description:
+      "`pending`: not synced yet; `syncing`: a sync runs now; `synced`: the last sync succeeded; `failed`: it did not (see `lastError`)"
+  }),
+  lastAttemptAt: Schema.NullOr(Timestamp).annotate({ description: "When a sync last ended, whatever its outcome" }),
+  lastSyncedAt: Schema.NullOr(Timestamp).annotate({ description: "When a sync last succeeded" }),
+  lastError: Schema.NullOr(Schema.String).annotate({
+    description: "Why the last sync failed, or what it could not do (a recording bot it could not schedule); null when all went well"
+  }),
+  eventCount: Schema.NullOr(Schema.Number).annotate({
+    description: "Events (series and single meetings) the calendar held at its last read"
+  }),
+  nextSyncAt: Timestamp.annotate({ description: "When the next scheduled sync is due" })
+}).annotate({ identifier: "CalendarSyncStatus" })
+export type SyncStatus = typeof SyncStatus.Type
+
+interface StatusRow {
+  readonly connectionId: string
+  readonly workspaceId: string
+  readonly name: string
+  readonly settings: Connection["settings"]
+  readonly baseUrl: string
+  readonly syncing: boolean
+  readonly lastAttemptAt: string | null
+  readonly lastSyncedAt: string | null
+  readonly lastError: string | null
+  readonly eventCount: number | null
+  readonly nextSyncAt: string
+}
+
+const statusOf = (row: StatusRow): SyncStatus => ({
+  connectionId: row.connectionId,
+  workspaceId: row.workspaceId,
+  name: row.name,
+  protocol: protocolOf(row),
+  state: row.syncing
+    ? "syncing"
+    : row.lastAttemptAt === null
+      ? "pending"
+      : row.lastSyncedAt !== null && row.lastSyncedAt >= row.lastAttemptAt
+        ? "synced"
+        : "failed",
+  lastAttemptAt: row.lastAttemptAt,
+  lastSyncedAt: row.lastSyncedAt,
+  lastError: row.lastError,
+  eventCount: row.eventCount,
+  nextSyncAt: row.nextSyncAt
+})
+
+/**
+ * The sync status of `userId`'s own calendars (connections they made; in `workspaceId` only when given): nobody
+ * else's. A calendar connected a moment ago is due now, as the loop will enrol it.
+ */
+export const syncStatuses = (userId: string, workspaceId: string | null, connectionId: string | null = null) =>
+  Effect.map(
+    Effect.orDie(
+      query<StatusRow>(
+        `SELECT c.id AS "connectionId", c.workspace_id AS "workspaceId", c.name, c.settings, c.base_url AS "baseUrl",
+           COALESCE(s.claimed_until > now(), false) AS "syncing", ${isoTimestampSql("s.attempted_at")} AS "lastAttemptAt",
+           ${isoTimestampSql("s.synced_at")} AS "lastSyncedAt", s.last_error AS "lastError", s.event_count AS "eventCount",
+           ${isoTimestampSql("COALESCE(s.next_sync_at, c.created_at)")} AS "nextSyncAt"
+         FROM hub_connections c LEFT JOIN hub_calendar_sync s ON s.connection_id = c.id
+         WHERE c.vendor = 'calendar' AND c.revoked_at IS NULL AND c.created_by = $1
+           AND ($2::text IS NULL OR c.workspace_id = $2) AND ($3::text IS NULL OR c.id = $3)
+         ORDER BY c.created_at, c.id`,
+        [userId, workspaceId, connectionId]
+      )
+    ),
+    (rows) => rows.map(statusOf)
+  )
 
 /** The longest an idle node sleeps without a signal before looking for due calendars (`HUB_CALENDAR_POLL_MS`). */
 const pollMillis = () => numberFromEnv("HUB_CALENDAR_POLL_MS", safetyPollMillis)

@@ -44,10 +44,20 @@ const horizonMs = () => {
 export const reconcileBots = (plan: BotPlan) =>
   Effect.gen(function* () {
     const system = yield* ActorSystem
-    const calendar = yield* system.ask(Calendar, plan.userId, "view", {})
     const { recording } = yield* system.ask(HubUserSettings, plan.userId, "view", {})
     const choice = plan.off ? "none" : recording.autoJoin
     const nowMs = Date.now()
+    // The owner's waiting bots, and of the feed's events only those due within the horizon: never the whole calendar.
+    const waiting = Object.values((yield* system.ask(MeetingBots, plan.workspaceId, "view", {})).bots).flatMap((bot) => {
+      const eventId = bot.occurrenceId === null ? undefined : parseOccurrenceId(bot.occurrenceId)?.eventId
+      return bot.scheduledBy !== plan.userId || bot.status !== "scheduled" || eventId === undefined ? [] : [{ bot, eventId }]
+    })
+    const calendar = yield* system.ask(Calendar, plan.userId, "feedEvents", {
+      feedId: plan.feedId,
+      from: nowMs,
+      to: nowMs + horizonMs(),
+      eventIds: [...new Set(waiting.map((entry) => entry.eventId))]
+    })
     const wanted = new Map<string, Wanted>()
     const memberEmails =
       choice === "none" || recording.recordExternalMeetings
@@ -58,7 +68,7 @@ export const reconcileBots = (plan: BotPlan) =>
             )
           )
     if (choice !== "none")
-      for (const event of Object.values(calendar.events)) {
+      for (const event of calendar.upcoming) {
         const synced = event.synced
         if (synced?.feedId !== plan.feedId || synced.meetingUrl === null) continue
         if (choice === "organized" && !synced.organizer) continue
@@ -75,12 +85,8 @@ export const reconcileBots = (plan: BotPlan) =>
         }
       }
     // The owner's waiting bots for this feed's occurrences, or for occurrences of events no longer in their calendar.
-    const bots = Object.values((yield* system.ask(MeetingBots, plan.workspaceId, "view", {})).bots).filter((bot) => {
-      const eventId = bot.occurrenceId === null ? undefined : parseOccurrenceId(bot.occurrenceId)?.eventId
-      if (bot.scheduledBy !== plan.userId || bot.status !== "scheduled" || eventId === undefined) return false
-      const event = calendar.events[eventId]
-      return event === undefined ? calendar.invites[eventId] === undefined : event.synced?.feedId === plan.feedId
-    })
+    const ours = new Set(calendar.ours)
+    const bots = waiting.filter((entry) => ours.has(entry.eventId)).map((entry) => entry.bot)
     let cancelled = 0
     let scheduled = 0
     const errors: Array<string> = []
