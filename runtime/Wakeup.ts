@@ -77,8 +77,14 @@ const processWide = make()
 /** The process's wake-ups (see the module comment for why one instance is shared). */
 export const Wakeup = Context.Reference<WakeupShape>("atrium/runtime/Wakeup", { defaultValue: () => processWide })
 
-/** How long a worker with nothing to do sleeps when no signal comes: only work nobody signalled waits this long. */
-export const safetyPollMillis = 30_000
+/**
+ * How long a worker with nothing to do sleeps when no signal comes: only work nobody signalled waits this long
+ * (a write on another node, a row a dead node left). `WORKER_SAFETY_POLL_MS` sets it (default 30 s).
+ */
+export const safetyPollMillis = (): number => {
+  const configured = Number(process.env.WORKER_SAFETY_POLL_MS)
+  return configured > 0 ? configured : 30_000
+}
 
 /** The shortest sleep for due work a pass left behind. */
 const dueFloorMillis = 50
@@ -113,7 +119,7 @@ export const runWorker = <E, R>(topic: string, pass: Effect.Effect<Pass, E, R>, 
   Effect.gen(function* () {
     const listener = (yield* Wakeup).listen(topic)
     const pace = options.paceMillis ?? 0
-    const safety = Math.max(options.safetyMillis ?? safetyPollMillis, pace)
+    const safety = Math.max(options.safetyMillis ?? safetyPollMillis(), pace)
     for (;;) {
       const started = Date.now()
       const outcome = yield* pass

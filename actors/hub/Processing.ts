@@ -28,7 +28,7 @@ import { finishedChunks } from "./speech/TranscriptionChunks.ts"
 export const MAX_ATTEMPTS = 3
 const LEASE_SECONDS = Number(process.env.HUB_JOB_LEASE_SECONDS || 300)
 /** How often the loop looks for jobs it was not woken for (another node's, an expired lease). */
-const POLL_MILLIS = Number(process.env.HUB_JOB_POLL_MS || safetyPollMillis)
+const pollMillis = () => Number(process.env.HUB_JOB_POLL_MS || safetyPollMillis())
 
 export const originalKey = (recordingId: number) => `hub/recordings/${recordingId}/original`
 const audioKey = (recordingId: number) => `hub/recordings/${recordingId}/audio.mp3`
@@ -220,7 +220,7 @@ export const processingLoop = Effect.gen(function* () {
   const queued = (yield* Wakeup).listen(jobsQueued)
   while (true) {
     const [job] = yield* claim.pipe(Effect.catchCause((cause) => Effect.as(Effect.logWarning("hub: claiming a job failed", cause), [])))
-    if (job === undefined) yield* queued.sleep(POLL_MILLIS)
+    if (job === undefined) yield* queued.sleep(pollMillis())
     else yield* Effect.race(runJob({ ...job, recordingId: Number(job.recordingId) }), renewLease(Number(job.recordingId)))
   }
 })

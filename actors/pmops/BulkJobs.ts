@@ -292,7 +292,7 @@ export const bulkJobQueued = "pm.bulk.queued"
  * jobs queued elsewhere or left by a dead node.
  */
 export const bulkJobWorker = () => {
-  const pollMs = Number(process.env.PM_BULK_POLL_MS) > 0 ? Number(process.env.PM_BULK_POLL_MS) : safetyPollMillis
+  const pollMs = Number(process.env.PM_BULK_POLL_MS) > 0 ? Number(process.env.PM_BULK_POLL_MS) : safetyPollMillis()
   const pass = Effect.gen(function* () {
     const [job] = yield* claimJob
     if (job === undefined) return nothingLeft

@@ -17,7 +17,7 @@ export const mailRetryExtension = extension({
     Effect.gen(function* () {
       const scope = yield* Effect.scope
       const seconds = Number(process.env.MAIL_RETRY_SECONDS) || 60
-      const pollMillis = Number(process.env.MAIL_POLL_MS) || safetyPollMillis
+      const pollMillis = Number(process.env.MAIL_POLL_MS) || safetyPollMillis()
       const queued = (yield* Wakeup).listen(mailQueued)
       const retry = retryFailedMail().pipe(Effect.catchCause((cause) => Effect.logWarning("hub mail: retry pass failed", cause)))
       const send = sendQueuedMail().pipe(

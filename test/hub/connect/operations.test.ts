@@ -59,6 +59,8 @@ beforeAll(async () => {
   process.env.SMTP_URL = sink.url
   process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
   process.env.MIGRATION_POLL_MS = "50"
+  // Jobs a dead node left are found by the workers' safety poll (nothing signals them): keep it short here.
+  process.env.WORKER_SAFETY_POLL_MS = "200"
   process.env.ATRIUM_INTERNAL_KEYS = `tests:${INTERNAL_KEY}`
   atrium = await startAtrium()
   owner = await signUp(atrium, "Tester")
@@ -71,7 +73,8 @@ afterAll(async () => {
     "ATRIUM_INTERNAL_KEYS",
     "ATRIUM_PLATFORM_ADMINS",
     "TEST_PROBE_TIMEOUT_MS",
-    "MIGRATION_POLL_MS"
+    "MIGRATION_POLL_MS",
+    "WORKER_SAFETY_POLL_MS"
   ])
     delete process.env[name]
   await atrium?.close()

@@ -52,6 +52,8 @@ beforeAll(async () => {
   fake = await startFakeVendor()
   process.env.ATRIUM_ALLOW_PRIVATE_URLS = "1"
   process.env.BROKER_INBOX_POLL_MS = "50"
+  // Events a dead node left are found by the workers' safety poll (nothing signals them): keep it short here.
+  process.env.WORKER_SAFETY_POLL_MS = "200"
   atrium = await startAtrium()
   alice = await signUp(atrium, "Alice")
   bob = await signUp(atrium, "Bob")

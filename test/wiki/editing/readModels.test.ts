@@ -182,8 +182,7 @@ describe("Wiki read models: changes made elsewhere show in the next request", ()
     const view = () => atrium.run(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {})))
     // Live now, with "no such page".
     expect(await atrium.run(Effect.flip(ActorSystem.use((system) => system.ask(WikiPage, pageId, "view", {}))))).toMatchObject({
-      _tag: "Rejection",
-      code: "not_found"
+      _tag: "WikiPageNotFound"
     })
     await atrium.run(
       ActorSystem.use((system) =>

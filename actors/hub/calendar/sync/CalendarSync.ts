@@ -400,7 +400,7 @@ export const syncStatuses = (userId: string, workspaceId: string | null, connect
   )
 
 /** The longest an idle node sleeps without a signal before looking for due calendars (`HUB_CALENDAR_POLL_MS`). */
-const pollMillis = () => numberFromEnv("HUB_CALENDAR_POLL_MS", safetyPollMillis)
+const pollMillis = () => numberFromEnv("HUB_CALENDAR_POLL_MS", safetyPollMillis())
 
 /** Milliseconds until the calendar due first may be claimed (from the database's clock); undefined: none enrolled. */
 const nextDueInMs = millisUntil("min(GREATEST(next_sync_at, COALESCE(claimed_until, next_sync_at)))", "FROM hub_calendar_sync")
