@@ -17,7 +17,10 @@ import { apiKey, createBoard, createRequest, newTeam, type Team } from "./fixtur
 let atrium: TestServer
 let t: Team
 let listId: string
+const savedSafetyPoll = process.env.WORKER_SAFETY_POLL_MS
 beforeAll(async () => {
+  // A cursor moved back by hand (a crash before it moved) is found by the worker's safety poll: keep it short here.
+  process.env.WORKER_SAFETY_POLL_MS = "200"
   atrium = await startAtrium()
   t = await newTeam(atrium)
   const space = await atrium.request("POST", `/pm/v1/workspaces/${t.workspaceId}/spaces`, {
@@ -31,6 +34,8 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await atrium?.close()
+  if (savedSafetyPoll === undefined) delete process.env.WORKER_SAFETY_POLL_MS
+  else process.env.WORKER_SAFETY_POLL_MS = savedSafetyPoll
 })
 
 const newTask = async (name: string) => {

@@ -43,8 +43,11 @@ const requestOf = (op: AnyOperation) => {
   }
 }
 
-/** Moments and counters of the reader's own activity differ between two reads of unchanged data. */
-const VOLATILE = /(At|Time|Until|Seconds|lastSeq|seq|etag|online|presence|expires)$/i
+/**
+ * Moments and counters of the reader's own activity differ between two reads of unchanged data, and so does time
+ * that grows with the clock (a task's minutes in its current status).
+ */
+const VOLATILE = /(At|Time|Until|Seconds|lastSeq|seq|etag|online|presence|expires|^totalMinutes)$/i
 const MOMENT = /^\d{4}-\d\d-\d\dT\d\d:\d\d/
 const normalize = (value: unknown): unknown => {
   if (typeof value === "string" && MOMENT.test(value)) return "<moment>"
