@@ -46,6 +46,7 @@ import {
   tsNode,
   usageBetween,
   type Child,
+  type MachineSample,
   type ProcSample
 } from "../process.ts"
 import { Steps } from "../progress.ts"
@@ -227,6 +228,41 @@ const loadgenUsage = (
     return total === undefined ? { ...u, tool } : { ...total, cpuSec: total.cpuSec + u.cpuSec, cores: total.cores + u.cores }
   }, undefined)
 
+interface Sampled {
+  readonly server: ProcSample
+  readonly clients: Array<ProcSample | undefined>
+  readonly machine: MachineSample | undefined
+}
+
+/** What reader processes saw of the writers' markers, as one point: deliveries over their receiving window, against `expected`. */
+const deliveryPoint = (
+  load: number,
+  results: ReadonlyArray<ClientEvent>,
+  expected: number,
+  before: Sampled,
+  after: Sampled,
+  tool: string
+): { point: Point; dropped: number } => {
+  const delivered = results.reduce((sum, r) => sum + (r.delivered ?? 0), 0)
+  const windowSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+  const busy = machineBusyCores(before.machine, after.machine)
+  const loadgen = loadgenUsage(before.clients, after.clients, tool)
+  return {
+    dropped: results.reduce((sum, r) => sum + (r.dropped ?? 0), 0),
+    point: {
+      load,
+      durationSec: windowSec,
+      ops: delivered,
+      errors: Math.max(0, expected - delivered),
+      throughput: delivered / windowSec,
+      latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+      server: usageBetween(before.server, after.server),
+      ...(loadgen ? { loadgen } : {}),
+      ...(busy === undefined ? {} : { machineBusyCores: busy })
+    }
+  }
+}
+
 // ------------------------------------------------------- the scenarios ---
 
 /** Runs each system through every level; a failure is that series', not the scenario's. */
@@ -316,26 +352,12 @@ const measureFanout = async (running: Running, rate: number, options: RunOptions
     await Promise.race([Promise.all(processes.map((p) => p.child.exited)), sleep(15_000)])
     const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
     if (results.length === 0) throw new Error(`no reader process reported: ${processes.map((p) => p.failure()).join("; ")}`)
-    const delivered = results.reduce((sum, r) => sum + (r.delivered ?? 0), 0)
-    const dropped = results.reduce((sum, r) => sum + (r.dropped ?? 0), 0)
-    const windowSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
     const expected = sent * readers
-    const busy = machineBusyCores(before.machine, after.machine)
-    const loadgen = loadgenUsage(before.clients, after.clients, `collab-clients.ts ×${processes.length}`)
+    const { point, dropped } = deliveryPoint(rate, results, expected, before, after, `collab-clients.ts ×${processes.length}`)
     return {
-      point: {
-        load: rate,
-        durationSec: windowSec,
-        ops: delivered,
-        errors: Math.max(0, expected - delivered),
-        throughput: delivered / windowSec,
-        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
-        server: usageBetween(before.server, after.server),
-        ...(loadgen ? { loadgen } : {}),
-        ...(busy === undefined ? {} : { machineBusyCores: busy })
-      },
-      ...(delivered < expected || dropped > 0
-        ? { note: `${rate} updates/s: ${sent} written, ${delivered} of ${expected} deliveries seen, ${dropped} sockets dropped` }
+      point,
+      ...(point.errors > 0 || dropped > 0
+        ? { note: `${rate} updates/s: ${sent} written, ${point.ops} of ${expected} deliveries seen, ${dropped} sockets dropped` }
         : {})
     }
   } finally {
@@ -927,7 +949,7 @@ const measureSmallGroup = async (running: Running, editors: number, options: Run
         }, Math.random() * KEYSTROKE_MS)
       )
     }
-    const sample = () => ({ server: running.sample(), client: readProc(readers.child.pid), machine: readMachine() })
+    const sample = () => ({ server: running.sample(), clients: [readProc(readers.child.pid)], machine: readMachine() })
     if (phase === "w") await sleep(options.warmupSec * 1000)
     phase = "m"
     const before = sample()
@@ -939,25 +961,12 @@ const measureSmallGroup = async (running: Running, editors: number, options: Run
     await Promise.race([readers.child.exited, sleep(15_000)])
     const result = readers.result()
     if (result === undefined) throw new Error(`the reader process did not report: ${readers.failure()}`)
-    const delivered = result.delivered ?? 0
     const expected = typed * GROUP_READERS
-    const windowSec = Math.max(1e-3, (result.lastAt! - result.firstAt!) / 1000)
-    const busy = machineBusyCores(before.machine, after.machine)
-    const loadgen = loadgenUsage([before.client], [after.client], "collab-clients.ts (readers)")
+    const { point, dropped } = deliveryPoint(editors, [result], expected, before, after, "collab-clients.ts (readers)")
     return {
-      point: {
-        load: editors,
-        durationSec: windowSec,
-        ops: delivered,
-        errors: Math.max(0, expected - delivered),
-        throughput: delivered / windowSec,
-        latency: Histogram.from(result.histogram!).latency(),
-        server: usageBetween(before.server, after.server),
-        ...(loadgen ? { loadgen } : {}),
-        ...(busy === undefined ? {} : { machineBusyCores: busy })
-      },
-      ...(delivered < expected || (result.dropped ?? 0) > 0
-        ? { note: `${typed} keystrokes, ${delivered} of ${expected} reader deliveries seen, ${result.dropped ?? 0} sockets dropped` }
+      point,
+      ...(point.errors > 0 || dropped > 0
+        ? { note: `${typed} keystrokes, ${point.ops} of ${expected} reader deliveries seen, ${dropped} sockets dropped` }
         : {})
     }
   } finally {

@@ -23,9 +23,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { Histogram } from "../load/Histogram.ts"
-import { machineBusyCores, readMachine, startHttpServer, tsNode } from "../process.ts"
+import { machineBusyCores, readMachine } from "../process.ts"
 import type { Point, RunOptions, Scenario, Series } from "../Scenario.ts"
 import { failedSeries } from "../Scenario.ts"
+import { startEmbeddedAtrium } from "../subjects/embedded-server.ts"
 
 const execFileAsync = promisify(execFile)
 /** The recording's length in a full run (`BENCH_STT_MINUTES` for a shorter one on a busy machine). */
@@ -170,6 +171,8 @@ interface Measured {
   readonly point: Point
   readonly requests: number
   readonly maxInFlight: number
+  /** Each stage of the recording's progress and when it was first seen. */
+  readonly stages?: string
 }
 
 const pointOf = (load: number, audioMs: number, wallSec: number, server?: Point["server"], busy?: number): Point => {
@@ -195,26 +198,11 @@ const measureAtrium = async (
   audioMs: number,
   parallelism: number
 ): Promise<Measured> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-stt-"))
-  const [command, args] = tsNode(join(options.root, "server/main.ts"))
-  const server = await startHttpServer({
-    label: "server/main.ts",
-    command,
-    args,
-    cwd: options.root,
-    env: {
-      HOST: "127.0.0.1",
-      NATS_URL: "",
-      DEMO: "",
-      DATABASE_URL: "",
-      DATA_DIR: dataDir,
-      STT_ENGINE: "openai-compatible",
-      STT_BASE_URL: engine.url,
-      STT_CHUNK_SECONDS: String(chunkSeconds(options)),
-      STT_PARALLELISM: String(parallelism)
-    },
-    readyPath: "/healthz",
-    timeoutMs: 180_000
+  const server = await startEmbeddedAtrium(options.root, {
+    STT_ENGINE: "openai-compatible",
+    STT_BASE_URL: engine.url,
+    STT_CHUNK_SECONDS: String(chunkSeconds(options)),
+    STT_PARALLELISM: String(parallelism)
   })
   try {
     const email = `stt-${Date.now().toString(36)}@bench.example`
@@ -234,8 +222,12 @@ const measureAtrium = async (
       body: new Uint8Array(mp3),
       token
     })
+    // When each stage was first seen (seconds after the upload started): where the wall time goes.
+    const stages = new Map<string, number>()
     for (;;) {
       const progress = await json(`${server.url}/hub/v1/recordings/${created.id}/progress`, { token })
+      const stage = `${progress.status}${progress.stage ? `/${progress.stage}` : ""}`
+      if (!stages.has(stage)) stages.set(stage, (performance.now() - started) / 1000)
       if (progress.status === "ready") break
       if (progress.status === "failed") throw new Error(`transcription failed: ${progress.error}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -252,11 +244,11 @@ const measureAtrium = async (
         machineBusyCores(before.machine, after.machine)
       ),
       requests: after.engine.requests - before.engine.requests,
-      maxInFlight: after.engine.maxInFlight
+      maxInFlight: after.engine.maxInFlight,
+      stages: [...stages].map(([stage, at]) => `${stage} ${at.toFixed(1)} s`).join(", ")
     }
   } finally {
     await server.stop()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
@@ -329,7 +321,7 @@ export const transcription: Scenario = {
           measured.set(parallelism, result)
           points.push(result.point)
           notes.push(
-            `${parallelism} at a time: ${result.point.durationSec.toFixed(1)} s, ${result.requests} requests (at most ${result.maxInFlight} in flight), server CPU ${cpuPerAudioMinute(result.point).toFixed(0)} ms per audio minute.`
+            `${parallelism} at a time: ${result.point.durationSec.toFixed(1)} s, ${result.requests} requests (at most ${result.maxInFlight} in flight), server CPU ${cpuPerAudioMinute(result.point).toFixed(0)} ms per audio minute; stages first seen: ${result.stages}.`
           )
         } catch (error) {
           subject = failedSeries(`Atrium, ${chunkSeconds(options)}-s chunks`, "subject", error, points)
