@@ -17,6 +17,7 @@ import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts
 import { failedSeries } from "../Scenario.ts"
 import { prepare, summarize } from "../../actors/hub/summarizer/LocalSummarizer.ts"
 import { inputKey, type NoteTemplate, type VersionInputs } from "../../actors/hub/summarizer/VersionInputs.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const PARTICIPANTS = 10
 /** Recordings measured per series: a recording costs the server about a tenth of a second, read from /proc in 10 ms ticks. */
@@ -179,6 +180,7 @@ const measure = async (
   runs: number
 ): Promise<{ point: Point; distinct: number; getCall?: Point }> => {
   const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-hub-"))
+  await seedPglite(dataDir)
   const [command, args] = tsNode(join(options.root, "server/main.ts"))
   const server = await startHttpServer({
     label: "server/main.ts",

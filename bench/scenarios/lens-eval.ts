@@ -18,6 +18,7 @@ import { percentile, pointOfSamples } from "../load/Samples.ts"
 import { startHttpServer, tsNode, usageBetween } from "../process.ts"
 import type { Point, Target } from "../Scenario.ts"
 import type { Scenario } from "../Scenario.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const LATENCY_RECORDINGS = 500
 const SMOKE_LATENCY_RECORDINGS = 20
@@ -55,6 +56,7 @@ export const lensEval: Scenario = {
   estimateSec: (options) => (options.smoke ? 60 : 420),
   run: async (options, progress) => {
     const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-lens-"))
+    await seedPglite(dataDir)
     const [command, args] = tsNode(join(options.root, "server/main.ts"))
     const server = await startHttpServer({
       label: "server/main.ts",
