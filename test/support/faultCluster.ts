@@ -3,8 +3,8 @@
  * on one PostgreSQL database and one NATS prefix, for the fault tests: node
  * A reaches NATS and PostgreSQL through a `FaultProxy` each, so a test can
  * cut, stall or delay either; both processes can be paused (SIGSTOP /
- * SIGCONT) or killed (SIGKILL). Node A starts first (it migrates the fresh
- * database). `close` drains what is still running (SIGTERM, then SIGKILL
+ * SIGCONT) or killed (SIGKILL). Node A starts first (on a copy of the migrated
+ * template: nothing to apply). `close` drains what is still running (SIGTERM, then SIGKILL
  * after a bound) and removes the database, the bucket and the data dirs.
  */
 import { type ChildProcess, spawn } from "node:child_process"
