@@ -291,7 +291,7 @@ export const DashboardPage = () => {
   if (dashboard.error) return <ErrorMessage error={dashboard.error} what="The dashboard could not be loaded" />
   if (dashboard.isPending) return <Loading what="the dashboard" />
   return (
-    <section className="area-page" aria-labelledby="dashboard-title">
+    <section className="area-page dashboard-page" aria-labelledby="dashboard-title">
       <p className="breadcrumb">
         <Link to={`/w/${workspaceId}/work/dashboards`}>All dashboards</Link>
       </p>

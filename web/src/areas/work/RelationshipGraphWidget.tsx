@@ -34,7 +34,7 @@ export const RelationshipGraphWidget = ({ graph }: { readonly graph: Graph }) =>
   return (
     <div>
       <p>
-        {`${n(stats.edges)} relationships among ${n(stats.nodes)} tasks: ${n(stats.byType.blocks)} blocking, ${n(stats.byType.relates_to)} related, ${n(stats.byType.duplicates)} duplicates; ${n(stats.blockedTasks)} ${n(stats.blockedTasks) === 1 ? "task" : "tasks"} held back.`}
+        {`${n(stats.edges)} ${n(stats.edges) === 1 ? "relationship" : "relationships"} among ${n(stats.nodes)} tasks: ${n(stats.byType.blocks)} blocking, ${n(stats.byType.relates_to)} related, ${n(stats.byType.duplicates)} duplicates; ${n(stats.blockedTasks)} ${n(stats.blockedTasks) === 1 ? "task" : "tasks"} held back.`}
       </p>
       {chain.length > 1 ? <p className="small">{`Longest blocking chain: ${chain.join(" → ")}`}</p> : null}
       <ul className="plain">

@@ -84,8 +84,8 @@ export const LayoutControls = ({
   const height = heightOf(widget)
   const named = <span className="visually-hidden">{widget.title}</span>
   return (
-    <div className="row layout-controls" role="group" aria-label={`Layout of ${widget.title}`}>
-      <span className="muted small">{`${width}/${GRID} wide, ${height} tall`}</span>
+    <fieldset className="row layout-controls">
+      <legend className="muted small">{`Layout of ${widget.title}: ${width}/${GRID} wide, ${height} tall`}</legend>
       <button type="button" disabled={first} onClick={() => onMove(-1)}>
         Move earlier {named}
       </button>
@@ -104,6 +104,6 @@ export const LayoutControls = ({
       <button type="button" disabled={height <= 1} onClick={() => onResize({ height: -1 })}>
         Shorter {named}
       </button>
-    </div>
+    </fieldset>
   )
 }
