@@ -9,6 +9,7 @@ import { useQueryClient } from "@tanstack/react-query"
 import { type DragEvent, useRef, useState } from "react"
 import { $api, client, data, messageOf } from "../../api/client.ts"
 import type { components } from "../../api/generated/pm.ts"
+import { saveFile } from "../common/saveFile.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage } from "../../ui/Status.tsx"
 
@@ -17,16 +18,6 @@ type Attachment = components["schemas"]["Attachment"]
 const sizeOf = (size: Attachment["size"]) => {
   const bytes = typeof size === "number" ? size : 0
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
-
-/** Saves a blob under a name, through a transient link (how a browser is asked to download). */
-const saveAs = (blob: Blob, filename: string) => {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement("a")
-  link.href = url
-  link.download = filename
-  link.click()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 export const Attachments = ({
@@ -82,7 +73,7 @@ export const Attachments = ({
           parseAs: "blob"
         })
       )
-      saveAs(blob, attachment.filename)
+      saveFile(blob, attachment.filename)
     } catch (cause) {
       setError(messageOf(cause, "The download failed"))
     }

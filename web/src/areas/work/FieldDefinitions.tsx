@@ -9,10 +9,12 @@
 import { useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
 import { useParams } from "react-router"
-import { $api, client, data, messageOf } from "../../api/client.ts"
+import { $api, client, data } from "../../api/client.ts"
 import type { components } from "../../api/generated/pm.ts"
+import { RenameForm } from "../common/RenameForm.tsx"
+import { movedBy } from "../common/reorder.ts"
 import { useWorkspaceRole } from "../common/useMe.ts"
-import { announce } from "../../ui/announce.tsx"
+import { useChange } from "../common/useChange.ts"
 import { ErrorMessage } from "../../ui/Status.tsx"
 
 type Field = components["schemas"]["AvailableCustomField"]
@@ -68,10 +70,7 @@ const OwnField = ({
   const [renaming, setRenaming] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const path = { listId, fieldId: field.id }
-  const rename = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim()
-    if (name === "" || name === field.name) return setRenaming(false)
+  const rename = async (name: string) => {
     const ok = await run(`${field.name} renamed to ${name}`, async () =>
       data(await client.PATCH("/pm/v1/lists/{listId}/custom-fields/{fieldId}", { params: { path }, body: { name } }))
     )
@@ -90,16 +89,7 @@ const OwnField = ({
   return (
     <li aria-label={field.name} className="field-definition">
       {renaming ? (
-        <form className="inline-form" aria-label={`Rename ${field.name}`} onSubmit={(event) => void rename(event)}>
-          <label className="field">
-            <span>Field name</span>
-            <input name="name" defaultValue={field.name} required maxLength={100} />
-          </label>
-          <button type="submit">Save name</button>
-          <button type="button" onClick={() => setRenaming(false)}>
-            Cancel
-          </button>
-        </form>
+        <RenameForm current={field.name} label="Field name" onRename={(name) => void rename(name)} onCancel={() => setRenaming(false)} />
       ) : (
         <p className="card-title">
           {field.name} <span className="muted small">· {typeLabel(field.type)}</span>
@@ -184,36 +174,24 @@ export const FieldDefinitions = ({ listId }: { readonly listId: string }) => {
   const queryClient = useQueryClient()
   const fields = $api.useQuery("get", "/pm/v1/lists/{listId}/custom-fields", { params: { path: { listId } } })
   const [type, setType] = useState<FieldType>("text")
-  const [error, setError] = useState("")
+  const { error, run } = useChange(async () => {
+    await queryClient.invalidateQueries({ queryKey: fieldsKey(listId) })
+    // A new or renamed field shows in an open task drawer at once.
+    await queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/tasks/{taskId}/custom-fields"] })
+  })
   const canEdit = role !== undefined && role !== "viewer"
-
-  /** Runs a change, then rereads the definitions and every task's values (a new field shows in an open drawer). */
-  const run = async (what: string, call: () => Promise<unknown>) => {
-    setError("")
-    try {
-      await call()
-      announce(what)
-      return true
-    } catch (cause) {
-      setError(messageOf(cause))
-      return false
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: fieldsKey(listId) })
-      await queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/tasks/{taskId}/custom-fields"] })
-    }
-  }
 
   const items = fields.data?.items ?? []
   const own = items.filter((f) => !f.inherited)
   const inherited = items.filter((f) => f.inherited)
 
   const move = (field: Field, by: -1 | 1) => {
-    const ids = own.map((f) => f.id)
-    const at = ids.indexOf(field.id)
-    const to = at + by
-    if (at < 0 || to < 0 || to >= ids.length) return
-    ids.splice(at, 1)
-    ids.splice(to, 0, field.id)
+    const ids = movedBy(
+      own.map((f) => f.id),
+      field.id,
+      by
+    )
+    if (ids === undefined) return
     void run(`${field.name} moved ${by < 0 ? "up" : "down"}`, async () =>
       data(await client.PUT("/pm/v1/lists/{listId}/custom-fields/order", { params: { path: { listId } }, body: { fieldIds: ids } }))
     )

@@ -8,10 +8,10 @@
 import { useQueryClient } from "@tanstack/react-query"
 import { useDeferredValue, useState } from "react"
 import { Link } from "react-router"
-import { $api, client, data, messageOf } from "../../api/client.ts"
+import { $api, client, data } from "../../api/client.ts"
 import type { components } from "../../api/generated/pm.ts"
 import { taskHref } from "../common/links.ts"
-import { announce } from "../../ui/announce.tsx"
+import { useChange } from "../common/useChange.ts"
 import { ErrorMessage } from "../../ui/Status.tsx"
 
 type Kind = components["schemas"]["TaskRelationship"]["type"]
@@ -46,21 +46,7 @@ export const Relationships = ({
     { params: { path: { workspaceId }, query: { q, limit: "8" } } },
     { enabled: canEdit && q.length >= 2 }
   )
-  const [error, setError] = useState("")
-
-  const run = async (what: string, call: () => Promise<unknown>) => {
-    setError("")
-    try {
-      await call()
-      announce(what)
-      return true
-    } catch (cause) {
-      setError(messageOf(cause))
-      return false
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/tasks/{taskId}/relationships"] })
-    }
-  }
+  const { error, run } = useChange(() => queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/tasks/{taskId}/relationships"] }))
 
   const items = related.data?.items ?? []
   const linked = new Set([taskId, ...items.map((r) => r.task.id)])

@@ -11,11 +11,12 @@
 import { useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useEffect, useState } from "react"
 import { useParams, useSearchParams } from "react-router"
-import { $api, client, data, messageOf } from "../../api/client.ts"
+import { $api, client, data } from "../../api/client.ts"
 import { useSession } from "../../api/session.ts"
 import type { components } from "../../api/generated/pm.ts"
+import { RenameForm } from "../common/RenameForm.tsx"
 import { useWorkspaceRole } from "../common/useMe.ts"
-import { announce } from "../../ui/announce.tsx"
+import { useChange } from "../common/useChange.ts"
 import { ErrorMessage } from "../../ui/Status.tsx"
 import type { Filters, SortKey } from "./filters.ts"
 
@@ -90,7 +91,7 @@ export const SavedViews = ({
   const views = $api.useQuery("get", "/pm/v1/workspaces/{workspaceId}/views", {
     params: { path: { workspaceId }, query: { scopeType: "list", scopeId: listId } }
   })
-  const [error, setError] = useState("")
+  const { error, run } = useChange(() => queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/workspaces/{workspaceId}/views"] }))
   const [renaming, setRenaming] = useState(false)
   const canEdit = role !== undefined && role !== "viewer"
   const savedId = params.get("saved") ?? ""
@@ -101,20 +102,6 @@ export const SavedViews = ({
   useEffect(() => {
     if (chosen !== undefined && bare) setParams(paramsOf(chosen, params), { replace: true })
   }, [chosen, bare, params, setParams])
-
-  const run = async (what: string, call: () => Promise<unknown>) => {
-    setError("")
-    try {
-      await call()
-      announce(what)
-      return true
-    } catch (cause) {
-      setError(messageOf(cause))
-      return false
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: ["get", "/pm/v1/workspaces/{workspaceId}/views"] })
-    }
-  }
 
   const pick = (id: string) => {
     setRenaming(false)
@@ -157,10 +144,7 @@ export const SavedViews = ({
     }
   }
 
-  const rename = async (event: FormEvent<HTMLFormElement>, view: View) => {
-    event.preventDefault()
-    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim()
-    if (name === "" || name === view.name) return setRenaming(false)
+  const rename = async (view: View, name: string) => {
     const ok = await run(`View renamed to ${name}`, async () =>
       data(
         await client.PATCH("/pm/v1/workspaces/{workspaceId}/views/{viewId}", {
@@ -213,16 +197,12 @@ export const SavedViews = ({
         ) : null}
       </div>
       {chosen !== undefined && renaming ? (
-        <form className="inline-form" aria-label={`Rename ${chosen.name}`} onSubmit={(event) => void rename(event, chosen)}>
-          <label className="field">
-            <span>View name</span>
-            <input name="name" defaultValue={chosen.name} required maxLength={100} />
-          </label>
-          <button type="submit">Save name</button>
-          <button type="button" onClick={() => setRenaming(false)}>
-            Cancel
-          </button>
-        </form>
+        <RenameForm
+          current={chosen.name}
+          label="View name"
+          onRename={(name) => void rename(chosen, name)}
+          onCancel={() => setRenaming(false)}
+        />
       ) : null}
       {canEdit ? (
         <details>

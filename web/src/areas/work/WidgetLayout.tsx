@@ -10,6 +10,7 @@ import { useQueryClient } from "@tanstack/react-query"
 import type { CSSProperties } from "react"
 import { client, data } from "../../api/client.ts"
 import type { components } from "../../api/generated/pm.ts"
+import { movedBy } from "../common/reorder.ts"
 import { announce } from "../../ui/announce.tsx"
 
 export type PlacedWidget = components["schemas"]["DashboardWidget"]
@@ -37,12 +38,12 @@ export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<Plac
     queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[1]).startsWith("/pm/v1/dashboards/{dashboardId}") })
 
   const move = async (widget: PlacedWidget, by: -1 | 1) => {
-    const order = widgets.map((w) => w.id)
-    const at = order.indexOf(widget.id)
-    const to = at + by
-    if (at < 0 || to < 0 || to >= order.length) return
-    order.splice(at, 1)
-    order.splice(to, 0, widget.id)
+    const order = movedBy(
+      widgets.map((w) => w.id),
+      widget.id,
+      by
+    )
+    if (order === undefined) return
     try {
       for (const [index, id] of order.entries()) {
         const current = widgets.find((w) => w.id === id)
