@@ -16,8 +16,8 @@
  *   - a member made a viewer: a stale page's upload is refused with a clear
  *     403 message, and a fresh one offers none of the controls;
  * then the list, drawer, dashboard and sprints pages at 390 and 1,400 px: a
- * screenshot each, no serious or critical axe-core violation, and the sprints
- * page's two layout fixes measured.
+ * screenshot each, no serious or critical axe-core violation, nothing wider
+ * than the screen, and the sprints page's two layout fixes measured.
  */
 import { readFile } from "node:fs/promises"
 import type { Page } from "playwright-core"
@@ -381,6 +381,9 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
         }
         await page.waitForLoadState("networkidle")
         await screenshot(page, name)
+        // Nothing pushes the page sideways (a phone would scroll it).
+        const scrollWidth = Number(await page.evaluate("document.documentElement.scrollWidth"))
+        if (scrollWidth > width) found.push(`${name} @${width}: ${scrollWidth} px wide`)
         for (const v of await seriousViolations(page))
           found.push(`${name} @${width}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`)
       }
