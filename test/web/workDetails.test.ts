@@ -139,6 +139,9 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
     await hers.getByRole("button", { name: "Delete Estimate and all its values" }).click()
     await hers.getByRole("listitem", { name: "Estimate" }).waitFor({ state: "detached" })
     expect((await fields()).map((f) => f.name)).toEqual(["Stage"])
+    // Ben's open drawer follows without a reload.
+    await values.getByLabel("Estimate").waitFor({ state: "detached", timeout: 10_000 })
+    await values.getByLabel("Stage").waitFor()
     expect(errors()).toEqual([])
   }, 180_000)
 
@@ -147,6 +150,10 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
     const task = drawer(ben)
     const relationships = task.getByRole("region", { name: "Relationships" })
     await relationships.getByText("No related tasks.").waitFor()
+    // Ann has the other task open: she sees the relationship arrive, read from her task's side.
+    const ann = await rig.signedIn(owner, `${listRoute()}?task=${id(names[1])}`, 1400)
+    const hers = drawer(ann).getByRole("region", { name: "Relationships" })
+    await hers.getByText("No related tasks.").waitFor()
 
     // Blocked by "Build the API", found by searching its name.
     await relationships.getByLabel("This task").selectOption({ label: "blocked by" })
@@ -155,6 +162,7 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
     const blockedBy = relationships.getByRole("list", { name: "Blocked by" })
     await blockedBy.getByRole("link", { name: names[1] }).waitFor()
     await blockedBy.getByText(/· to do/i).waitFor()
+    await hers.getByRole("list", { name: "Blocks" }).getByRole("link", { name: names[0] }).waitFor({ timeout: 10_000 })
     // Relates to "Write the docs", then removed again.
     await relationships.getByLabel("This task").selectOption({ label: "relates to" })
     await relationships.getByLabel("Find a task to relate").fill("docs")
@@ -352,7 +360,9 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
       await task.getByRole("button", { name: /^Remove (blocks|blocked by|relates to|duplicates|duplicated by) |^Delete / }).count()
     ).toBe(0)
     await task.getByRole("button", { name: "Close" }).click()
-    await task.waitFor({ state: "detached" })
+    // Closed, then gone from the page (a closed dialog lingers a moment before the URL change unmounts it).
+    await expect.poll(() => new URL(viewer.url()).searchParams.has("task")).toBe(false)
+    await expect.poll(() => viewer.getByText("Custom fields", { exact: true }).count()).toBe(1)
     await viewer.getByText("Custom fields", { exact: true }).click()
     await viewer.getByRole("list", { name: "Custom fields of this list" }).getByRole("listitem", { name: "Stage" }).waitFor()
     expect(await viewer.getByRole("form", { name: "New custom field" }).count()).toBe(0)
