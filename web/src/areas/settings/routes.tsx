@@ -1,9 +1,10 @@
-/** Settings, loaded on demand: profile, members and invitations, API keys, webhooks, integrations, workspace, billing. */
+/** Settings, loaded on demand: profile, notifications, members and invitations, API keys, webhooks, integrations, workspace, billing. */
 import { NavLink, Route, Routes } from "react-router"
 import { ApiKeys } from "./ApiKeys.tsx"
 import { Billing } from "./Billing.tsx"
 import { Integrations } from "./Integrations.tsx"
 import { Members } from "./Members.tsx"
+import { Notifications } from "./Notifications.tsx"
 import { Profile } from "./Profile.tsx"
 import { Webhooks } from "./Webhooks.tsx"
 import { WorkspaceSettings } from "./WorkspaceSettings.tsx"
@@ -11,6 +12,7 @@ import "../common/areas.css"
 
 const pages = [
   { to: "", label: "Profile" },
+  { to: "notifications", label: "Notifications" },
   { to: "members", label: "Members" },
   { to: "api-keys", label: "API keys" },
   { to: "webhooks", label: "Webhooks" },
@@ -31,6 +33,7 @@ export const SettingsArea = () => (
     </nav>
     <Routes>
       <Route index element={<Profile />} />
+      <Route path="notifications" element={<Notifications />} />
       <Route path="members" element={<Members />} />
       <Route path="api-keys" element={<ApiKeys />} />
       <Route path="webhooks" element={<Webhooks />} />
