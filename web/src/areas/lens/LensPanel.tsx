@@ -14,7 +14,7 @@ import { messageOf } from "../../api/client.ts"
 import { unwrap } from "../common/result.ts"
 import { CitationAnchor, CitationLink, citationLabel } from "./Citation.tsx"
 import { askLens, type LensCitation, type LensStep } from "./stream.ts"
-import { ProposalList, proposalsKey, useProposals } from "./ProposalList.tsx"
+import { ProposalList, proposalsKey, resultString, useProposals } from "./ProposalList.tsx"
 import { useThreads } from "./threads.ts"
 import "../common/areas.css"
 
@@ -64,7 +64,10 @@ const Proposals = ({ workspaceId, answerId }: { readonly workspaceId: string; re
       <ProposalList
         workspaceId={workspaceId}
         proposals={mine}
-        written={(_, taskId) => <Link to={taskHref(workspaceId, taskId)}>open task</Link>}
+        written={(proposal) => {
+          const taskId = resultString(proposal, ["id"])
+          return taskId === undefined ? null : <Link to={taskHref(workspaceId, taskId)}>open task</Link>
+        }}
       />
     </section>
   )

@@ -24,16 +24,19 @@ export const useProposals = (workspaceId: string) =>
 
 const outcomeNames = { applied: "Done", rejected: "Rejected", failed: "Failed" } as const
 
-/** The id of what an applied proposal wrote (a task, a request), when it answered one. */
-export const writtenId = (proposal: LensProposal): string | undefined => {
-  const result = proposal.result as { id?: unknown } | null
-  return proposal.status === "applied" && typeof result?.id === "string" ? result.id : undefined
+/** The string at `path` in an applied proposal's result (what it wrote: `["id"]` of a task, `["request", "id"]`…). */
+export const resultString = (proposal: LensProposal, path: ReadonlyArray<string>): string | undefined => {
+  const found = path.reduce<unknown>(
+    (value, key) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+    proposal.result
+  )
+  return typeof found === "string" ? found : undefined
 }
 
 /**
  * The proposals with Confirm and Reject while they wait, their outcome after;
  * `lead` comes before a proposal's title (where it was said), `written` after
- * an applied one's outcome (a link to what it wrote).
+ * an applied one's outcome (a link to what it wrote, when it can tell).
  */
 export const ProposalList = ({
   workspaceId,
@@ -44,7 +47,7 @@ export const ProposalList = ({
   readonly workspaceId: string
   readonly proposals: ReadonlyArray<LensProposal>
   readonly lead?: (proposal: LensProposal) => ReactNode
-  readonly written: (proposal: LensProposal, id: string) => ReactNode
+  readonly written: (proposal: LensProposal) => ReactNode
 }) => {
   const queryClient = useQueryClient()
   const decide = useMutation({
@@ -55,35 +58,32 @@ export const ProposalList = ({
   return (
     <>
       <ul>
-        {proposals.map((proposal) => {
-          const id = writtenId(proposal)
-          return (
-            <li key={proposal.id}>
-              {lead?.(proposal)}
-              <span>{proposal.title}</span>{" "}
-              {proposal.status === "proposed" ? (
-                <span className="row">
-                  {(["confirm", "reject"] as const).map((decision) => (
-                    <button
-                      key={decision}
-                      type="button"
-                      onClick={() => decide.mutate({ id: proposal.id, decision })}
-                      disabled={decide.isPending}
-                      aria-label={`${decision === "confirm" ? "Confirm" : "Reject"}: ${proposal.title}`}
-                    >
-                      {decision === "confirm" ? "Confirm" : "Reject"}
-                    </button>
-                  ))}
-                </span>
-              ) : (
-                <span className={`badge badge-${proposal.status}`}>
-                  {outcomeNames[proposal.status]}
-                  {id !== undefined ? <> {written(proposal, id)}</> : null}
-                </span>
-              )}
-            </li>
-          )
-        })}
+        {proposals.map((proposal) => (
+          <li key={proposal.id}>
+            {lead?.(proposal)}
+            <span>{proposal.title}</span>{" "}
+            {proposal.status === "proposed" ? (
+              <span className="row">
+                {(["confirm", "reject"] as const).map((decision) => (
+                  <button
+                    key={decision}
+                    type="button"
+                    onClick={() => decide.mutate({ id: proposal.id, decision })}
+                    disabled={decide.isPending}
+                    aria-label={`${decision === "confirm" ? "Confirm" : "Reject"}: ${proposal.title}`}
+                  >
+                    {decision === "confirm" ? "Confirm" : "Reject"}
+                  </button>
+                ))}
+              </span>
+            ) : (
+              <span className={`badge badge-${proposal.status}`}>
+                {outcomeNames[proposal.status]}
+                {proposal.status === "applied" ? <> {written(proposal)}</> : null}
+              </span>
+            )}
+          </li>
+        ))}
       </ul>
       {decide.isError ? <ErrorMessage error={decide.error} /> : null}
     </>

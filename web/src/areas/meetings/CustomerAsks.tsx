@@ -7,7 +7,7 @@
  */
 import { Link } from "react-router"
 import { clock } from "../common/time.ts"
-import { ProposalList, useProposals } from "../lens/ProposalList.tsx"
+import { ProposalList, resultString, useProposals } from "../lens/ProposalList.tsx"
 
 export const CustomerAsks = ({
   workspaceId,
@@ -40,9 +40,12 @@ export const CustomerAsks = ({
             <q>{proposal.call!.said}</q>{" "}
           </>
         )}
-        written={(proposal, requestId) => (
-          <Link to={`/w/${workspaceId}/feedback/${proposal.call!.boardId}/requests/${requestId}`}>open request</Link>
-        )}
+        written={(proposal) => {
+          const requestId = resultString(proposal, ["request", "id"])
+          return requestId === undefined ? null : (
+            <Link to={`/w/${workspaceId}/feedback/${proposal.call!.boardId}/requests/${requestId}`}>open request</Link>
+          )
+        }}
       />
     </section>
   )
