@@ -105,7 +105,12 @@ describe.skipIf(!chromiumAvailable("web customer loop tests"))(
     }, 90_000)
 
     it("a user chooses e-mail per kind, the digests' time zone and meeting e-mails; an e-mail's Stop link works without a session", async () => {
-      const page = await rig.signedIn(owner, `w/${workspaceId}/settings/notifications`, 1400)
+      const page = await rig.signedIn(owner, `w/${workspaceId}/settings`, 1400)
+      const tabs = page.getByRole("navigation", { name: "Settings" })
+      await tabs.getByRole("link", { name: "Notifications" }).click()
+      await page.waitForURL(new RegExp(`/w/${workspaceId}/settings/notifications$`))
+      expect(await tabs.getByRole("link", { name: "Notifications" }).getAttribute("aria-current")).toBe("page")
+      expect(await tabs.getByRole("link", { name: "Profile" }).getAttribute("aria-current")).toBeNull()
       const comments = page.getByLabel("Comments on what you watch or follow")
       await comments.waitFor()
       expect(await comments.inputValue()).toBe("daily")
