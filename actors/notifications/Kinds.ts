@@ -27,7 +27,9 @@ export const DeliveryMode = Schema.Literals(["instant", "daily", "weekly", "off"
 })
 export type DeliveryMode = typeof DeliveryMode.Type
 
-export type Area = "pm" | "wiki" | "feedback" | "hub"
+export const areas = ["pm", "wiki", "feedback", "hub"] as const
+export const Area = Schema.Literals(areas)
+export type Area = typeof Area.Type
 
 /** Mentions and assignments at once; a request you wait for reaching "completed" too (the loop's whole point); the rest daily. */
 export const defaultModes: Readonly<Record<NotificationKind, Exclude<DeliveryMode, "off">>> = {
@@ -63,3 +65,9 @@ export const feedbackKinds: Readonly<Record<string, NotificationKind>> = {
 }
 
 export const areaNames: Readonly<Record<Area, string>> = { pm: "Work", wiki: "Wiki", feedback: "Feedback", hub: "Meetings" }
+
+/** The areas whose notifications are mailed as each kind, for people choosing how (Sources.ts maps them). */
+export const kindAreas = (kind: NotificationKind): ReadonlyArray<Area> => [
+  ...(Object.values(pmKinds).includes(kind) ? (["pm"] as const) : []),
+  ...(Object.values(feedbackKinds).includes(kind) ? (["feedback"] as const) : [])
+]

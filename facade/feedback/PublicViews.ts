@@ -111,6 +111,7 @@ export const PublicBoard = Schema.Struct({
   description: Schema.String,
   anonymousVoting: Schema.Boolean.annotate({ description: "Visitors may vote without an account" }),
   allowComments: Schema.Boolean,
+  visitorComments: Schema.Boolean.annotate({ description: "Visitors may comment without an account" }),
   statuses: Schema.Array(PublicStatus),
   categories: Schema.Array(PublicOption),
   productAreas: Schema.Array(PublicOption)
@@ -131,6 +132,9 @@ export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => {
   return reply
 }
 
+/** Visitors comment where the board takes comments and lets anyone post. */
+export const visitorsMayComment = (settings: BoardView["board"]["settings"]) => settings.allowComments && settings.whoMayPost === "anyone"
+
 const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   id: view.board.id,
   slug: view.board.slug,
@@ -138,6 +142,7 @@ const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   description: view.board.description,
   anonymousVoting: view.board.settings.anonymousVoting && view.board.settings.whoMayVote === "anyone",
   allowComments: view.board.settings.allowComments,
+  visitorComments: visitorsMayComment(view.board.settings),
   statuses: publicOptions(view, "status") as never,
   categories: publicOptions(view, "category"),
   productAreas: publicOptions(view, "product_area")

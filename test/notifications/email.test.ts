@@ -130,7 +130,11 @@ describe("notification e-mail", () => {
     expect(header(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click")
     const unsubscribe = /<([^>]+)>/.exec(header(mail, "list-unsubscribe"))![1]!
     expect(unsubscribe.startsWith(`${atrium.origin}/hub/v1/notification-delivery/unsubscribe?token=`)).toBe(true)
-    expect(mail.text).toContain(unsubscribe)
+    // People open the web app's page (it tells what the link stops, and stops it on a click); mail clients POST the header's URL.
+    const page = `${atrium.origin}/unsubscribe?token=${new URL(unsubscribe).searchParams.get("token")}`
+    expect(mail.text).toContain(page)
+    expect(mail.html).toContain(`href="${page}"`)
+    expect(mail.text).toContain(`${atrium.origin}/w/${t.workspaceId}/settings/notifications`)
     const path = unsubscribe.slice(atrium.origin.length)
 
     // A GET (a link checker) changes nothing; the one-click POST, with no session, does.
@@ -145,7 +149,7 @@ describe("notification e-mail", () => {
     expect(clicked.body).toEqual({ kind: "request_completed", mode: "off", changed: true })
     const preferences = await atrium.request("GET", "/hub/v1/users/me/notification-delivery", { token: t.viewer.token })
     expect(preferences.status).toBe(200)
-    expect(preferences.body.kinds).toContainEqual({ kind: "request_completed", mode: "off", default: "instant" })
+    expect(preferences.body.kinds).toContainEqual({ kind: "request_completed", mode: "off", default: "instant", areas: ["feedback"] })
     const forged = await atrium.request("POST", `${path.slice(0, -3)}xyz`)
     expect(forged.status).toBe(400)
     expect(forged.body.error.details).toEqual([{ path: "query.token", message: "invalid token" }])
