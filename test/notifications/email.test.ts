@@ -13,7 +13,7 @@ import { sendDueNotifications } from "../../actors/notifications/Sender.ts"
 import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
 import { eventually } from "../support/collabAtrium.ts"
 import { createBoard, createRequest, newTeam, type Team } from "../feedback/fixture.ts"
-import { startSmtpSink } from "../hub/connect/SmtpSink.ts"
+import { startSmtpSink } from "../support/SmtpSink.ts"
 
 let atrium: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
