@@ -23,8 +23,9 @@ export interface OutboxEntry {
   readonly kind: NotificationKind
   readonly title: string
   /** What permission is checked on at send time. */
-  readonly itemType: "task" | "list" | "space" | "workspace" | "request" | "board"
+  readonly itemType: "task" | "list" | "space" | "workspace" | "request" | "board" | "page" | "recording"
   readonly itemId: string
+  /** The request's board, the page's space. */
   readonly containerId?: string | null
   /** Path of the item in the web app (`/w/<workspace>/…`). */
   readonly link: string
