@@ -274,6 +274,21 @@ export const claimCallProposal = (proposalId: string, by: string) =>
     (claimed) => claimed.length === 1
   )
 
+/** What the proposal's confirmation applied so far, by step (kept across a failed attempt). */
+export const callProposalSteps = (proposalId: string) =>
+  Effect.map(
+    query<{ steps: Record<string, unknown> }>("SELECT steps FROM hub_call_proposals WHERE id = $1", [proposalId]),
+    (found): Readonly<Record<string, unknown>> => found[0]?.steps ?? {}
+  )
+
+/** One step of the claimed proposal's confirmation is applied: a retry after a later step failed skips it. */
+export const recordCallProposalStep = (proposalId: string, by: string, step: string, result: unknown) =>
+  query(
+    `UPDATE hub_call_proposals SET steps = steps || jsonb_build_object($3::text, $4::jsonb)
+      WHERE id = $1 AND status = 'applying' AND decided_by = $2`,
+    [proposalId, by, step, result ?? null]
+  )
+
 /** The claimed proposal was applied: keep what the operations answered. */
 export const appliedCallProposal = (proposalId: string, by: string, result: unknown) =>
   query(
@@ -281,7 +296,7 @@ export const appliedCallProposal = (proposalId: string, by: string, result: unkn
     [proposalId, by, result ?? null]
   )
 
-/** Applying the claimed proposal failed: it is undecided again. */
+/** Applying the claimed proposal failed: it is undecided again (the steps it finished stay recorded). */
 export const releaseCallProposal = (proposalId: string, by: string) =>
   query(
     `UPDATE hub_call_proposals SET status = 'proposed', decided_by = NULL, decided_at = NULL WHERE id = $1 AND status = 'applying' AND decided_by = $2`,
