@@ -1,6 +1,7 @@
 /**
  * A processed call's customer asks, offered as proposals. An ask (found in
- * the summarizer's analysis, `summarizer/CustomerAsks.ts`) is a customer's
+ * the summarizer's analysis by rules, `summarizer/CustomerAsks.ts`, or by the
+ * language model when one is configured, `summarizer/ModelAsks.ts`) is a customer's
  * when its speaker is an attendee outside the workspace's team (no member
  * role: a viewer is how a customer is invited). Each becomes one proposal on the workspace's
  * board — the first public one, else the first one, oldest first (no
@@ -28,7 +29,7 @@ import { atLeast, Workspace } from "../identity/Workspace.ts"
 import type { CallMoment, Proposal, ProposedWrite } from "../lens/Proposals.ts"
 import { HubCall } from "./CallActor.ts"
 import { type Attendee, recordingRows } from "./CallRecords.ts"
-import { asksOf } from "./summarizer/CustomerAsks.ts"
+import { customerAsksOf } from "./summarizer/ModelAsks.ts"
 
 /** The board's best match counts as the same request from this relevance on (most of the ask's content words in its title). */
 const SIMILAR = 2
@@ -115,7 +116,7 @@ export const proposeCustomerAsks = (recordingId: number) =>
     // A speaker who could be a member is not taken for a customer.
     const customerOf = (speaker: string) =>
       inside.some((attendee) => names(speaker, attendee)) ? undefined : outside.find((attendee) => names(speaker, attendee))
-    const asks = asksOf(segments).flatMap((ask) => {
+    const asks = (yield* customerAsksOf(segments)).flatMap((ask) => {
       const customer = customerOf(ask.speaker)
       return customer === undefined ? [] : [{ ...ask, customer }]
     })
