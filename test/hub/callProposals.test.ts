@@ -97,6 +97,22 @@ const callProposals = async () => {
   throw new Error("the call's proposals never appeared")
 }
 
+/** A processed call with one outside attendee in which `said` is said, and its first proposal once stored. */
+const customerCall = async (name: string, attendee: string, said: ReadonlyArray<(typeof segments)[number]>) => {
+  const created = await atrium.request("POST", "/hub/v1/recordings", {
+    token: alice.token,
+    body: { workspaceId, name, attendeeEmails: [attendee], transcript: { format: "segments", segments: said } }
+  })
+  expect(created.status).toBe(202)
+  await settled(atrium, alice.token, created.body.id)
+  let proposal: any
+  for (let i = 0; i < 400 && proposal === undefined; i++) {
+    proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
+    if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { created, proposal }
+}
+
 describe("from calls to requests", () => {
   it("offers each of the customer's two asks as a proposal, and none of the members' sentences", async () => {
     const found = await callProposals()
@@ -204,28 +220,10 @@ describe("from calls to requests", () => {
     expect(reply.body.answer).toMatch(/FR-1 "Dark mode for the dashboard" \[\d+\]/)
   })
   it("confirming a new-request proposal creates the request, linking the moment, with the customer's vote", async () => {
-    const created = await atrium.request("POST", "/hub/v1/recordings", {
-      token: alice.token,
-      body: {
-        workspaceId,
-        name: "Acme check-in",
-        attendeeEmails: ["dave.smith@acme.example"],
-        transcript: {
-          format: "segments",
-          segments: [
-            { speaker: "Alice", startMs: 0, endMs: 3000, text: "Good to see you, Dave." },
-            { speaker: "Dave Smith", startMs: 3100, endMs: 8000, text: "Is there a way to schedule reports every Monday morning?" }
-          ]
-        }
-      }
-    })
-    expect(created.status).toBe(202)
-    await settled(atrium, alice.token, created.body.id)
-    let proposal: any
-    for (let i = 0; i < 400 && proposal === undefined; i++) {
-      proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
-      if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const { created, proposal } = await customerCall("Acme check-in", "dave.smith@acme.example", [
+      { speaker: "Alice", startMs: 0, endMs: 3000, text: "Good to see you, Dave." },
+      { speaker: "Dave Smith", startMs: 3100, endMs: 8000, text: "Is there a way to schedule reports every Monday morning?" }
+    ])
     expect(proposal).toMatchObject({
       operationId: "createFeatureRequestLite",
       call: { speakerEmail: "dave.smith@acme.example", startMs: 3100, requestId: null }
@@ -249,28 +247,10 @@ describe("from calls to requests", () => {
 
   it("a confirmation that failed half-way is finished by confirming again: one request, one vote, the whole result", async () => {
     const customer = "erin@partner.example"
-    const created = await atrium.request("POST", "/hub/v1/recordings", {
-      token: alice.token,
-      body: {
-        workspaceId,
-        name: "Partner sync",
-        attendeeEmails: [customer],
-        transcript: {
-          format: "segments",
-          segments: [
-            { speaker: "Alice", startMs: 0, endMs: 3000, text: "Welcome, Erin." },
-            { speaker: "Erin", startMs: 3100, endMs: 8000, text: "Could you add a Gantt chart for our project timelines?" }
-          ]
-        }
-      }
-    })
-    expect(created.status).toBe(202)
-    await settled(atrium, alice.token, created.body.id)
-    let proposal: any
-    for (let i = 0; i < 400 && proposal === undefined; i++) {
-      proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
-      if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const { proposal } = await customerCall("Partner sync", customer, [
+      { speaker: "Alice", startMs: 0, endMs: 3000, text: "Welcome, Erin." },
+      { speaker: "Erin", startMs: 3100, endMs: 8000, text: "Could you add a Gantt chart for our project timelines?" }
+    ])
     expect(proposal).toMatchObject({ operationId: "createFeatureRequestLite" })
     const requestsTitled = () =>
       atrium.sql<{ id: string }>("SELECT id FROM feedback_requests WHERE board_id = $1 AND title = $2", [boardId, proposal.call.said])

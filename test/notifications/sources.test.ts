@@ -5,37 +5,30 @@
  * to you) go through the same outbox, with the same per-kind preferences,
  * and are mailed once, against a real SMTP server.
  */
-import { type ParsedMail, simpleParser } from "mailparser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sendDueNotifications } from "../../actors/notifications/Sender.ts"
 import { settled } from "../hub/support/calls.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { eventually } from "../support/collabAtrium.ts"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.ts"
 import { createPage, createSpace, type Team, team, type User } from "../wiki/editing/fixture.ts"
+import { type NotificationMail, parsed, startNotificationMail } from "./support.ts"
 
 let atrium: TestServer
-let sink: SmtpSink
+let smtp: NotificationMail
 let t: Team
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  process.env.SMTP_URL = sink.url
-  process.env.NOTIFY_INSTANT_DELAY_SECONDS = "0"
+  smtp = await startNotificationMail()
   atrium = await startAtrium()
-  process.env.ATRIUM_PUBLIC_URL = atrium.origin
+  smtp.linkTo(atrium.origin)
   t = await team(atrium)
 }, 120_000)
 afterAll(async () => {
   await atrium?.close()
-  await sink?.close()
-  delete process.env.SMTP_URL
-  delete process.env.NOTIFY_INSTANT_DELAY_SECONDS
-  delete process.env.ATRIUM_PUBLIC_URL
+  await smtp?.close()
 })
 
-const mailsTo = (user: User) => sink.received.filter((mail) => mail.to.includes(user.email))
-const parsed = (raw: string) => simpleParser(raw) as Promise<ParsedMail>
+const mailsTo = (user: User) => smtp.mailsTo(user.email)
 const subjects = async (user: User) => Promise.all(mailsTo(user).map(async (mail) => (await parsed(mail.raw)).subject ?? ""))
 const outbox = (user: User, area: string) =>
   atrium.sql<{ id: string; kind: string; mode: string; state: string; link: string }>(

@@ -6,15 +6,14 @@
  * rows; digests are sent by both nodes' passes at once.
  * Needs PostgreSQL and NATS (skipped loudly without them, failed with ATRIUM_REQUIRE_SERVICES=1).
  */
-import { type ParsedMail, simpleParser } from "mailparser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sendDueNotifications } from "../../actors/notifications/Sender.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { eventually } from "../support/collabAtrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "../support/database.ts"
 import { checkNats, natsUrl, testPrefix } from "../support/nats.ts"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.ts"
 import { type Team, team, type User } from "../wiki/editing/fixture.ts"
+import { type NotificationMail, parsed, startNotificationMail } from "./support.ts"
 
 const available = (await checkPostgres("notification mail on two nodes")) && (await checkNats("notification mail on two nodes"))
 
@@ -22,21 +21,19 @@ const TASKS = 12
 
 describe.skipIf(!available)("notification e-mail with two nodes (PostgreSQL + NATS)", () => {
   let database: TestDatabase
-  let sink: SmtpSink
+  let smtp: NotificationMail
   let nodeA: TestServer
   let nodeB: TestServer
   let t: Team
   let listId: string
 
   beforeAll(async () => {
-    sink = await startSmtpSink()
-    process.env.SMTP_URL = sink.url
-    process.env.NOTIFY_INSTANT_DELAY_SECONDS = "0"
+    smtp = await startNotificationMail()
     database = await createTestDatabase()
     const shared = { databaseUrl: database.url, natsUrl: natsUrl(), natsPrefix: testPrefix() }
     nodeA = await startAtrium(shared)
     nodeB = await startAtrium(shared)
-    process.env.ATRIUM_PUBLIC_URL = nodeA.origin
+    smtp.linkTo(nodeA.origin)
     t = await team(nodeA)
     const space = await nodeA.request("POST", `/pm/v1/workspaces/${t.workspaceId}/spaces`, {
       token: t.owner.token,
@@ -51,14 +48,10 @@ describe.skipIf(!available)("notification e-mail with two nodes (PostgreSQL + NA
     await nodeA?.close()
     await nodeB?.close()
     await database?.drop()
-    await sink?.close()
-    delete process.env.SMTP_URL
-    delete process.env.NOTIFY_INSTANT_DELAY_SECONDS
-    delete process.env.ATRIUM_PUBLIC_URL
+    await smtp?.close()
   })
 
-  const mailsTo = (user: User) => sink.received.filter((mail) => mail.to.includes(user.email))
-  const parsed = (raw: string) => simpleParser(raw) as Promise<ParsedMail>
+  const mailsTo = (user: User) => smtp.mailsTo(user.email)
   const pending = (user: User) =>
     nodeA.sql("SELECT id FROM notification_outbox WHERE user_id = $1 AND state = 'pending' AND mode = 'instant'", [user.userId])
 
