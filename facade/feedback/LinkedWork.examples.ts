@@ -24,7 +24,7 @@ export const linkedWorkExamples = examplesById({
   draftMilestoneChangelog: [
     {
       name: "draft",
-      request: { params: { milestoneId: ex.milestoneId } },
+      request: { params: { milestoneId: ex.milestoneId }, body: { addCompletedRequests: true } },
       response: {
         status: 201,
         body: {

@@ -48,6 +48,26 @@ const bug = (id: string) => ({ kind: "bug" as const, id, field: "path.bugReportI
 
 const { operation } = tagGroup(service, "Linked Work", linkedWorkExamples)
 
+/** The most completed requests one draft adds to its milestone. */
+const COMPLETED_LIMIT = 200
+
+/** Adds the board's completed requests that no milestone holds to the milestone, oldest first. */
+const addCompletedRequests = (by: string, boardId: string, milestoneId: string) =>
+  Effect.gen(function* () {
+    const held = new Set((yield* desk(boardId).milestones({})).flatMap((m) => m.featureRequestIds))
+    const { items } = yield* board(boardId).requests({
+      viewerId: by,
+      team: true,
+      statusTypes: ["shipped"],
+      includeMerged: false,
+      sort: "new",
+      offset: 0,
+      limit: COMPLETED_LIMIT
+    })
+    for (const request of items.filter((r) => !held.has(r.id)).reverse())
+      yield* desk(boardId).linkRequest({ by, input: { milestoneId, featureRequestId: request.id } })
+  })
+
 export const linkedWorkOperations = [
   operation({
     operationId: "listFeatureRequestTasks",
@@ -182,11 +202,21 @@ export const linkedWorkOperations = [
     auth: "both",
     scopes: write,
     params: Schema.Struct({ milestoneId: Id }),
+    body: Schema.Struct({
+      addCompletedRequests: Schema.optionalKey(
+        Schema.Boolean.annotate({
+          description:
+            "First add to the milestone every request of the board in a completed (shipped) status that no milestone holds yet: a release built from what was finished"
+        })
+      )
+    }),
     responses: { 201: { description: "The draft entry", schema: ChangelogEntry } },
-    handler: ({ params }, context) =>
+    handler: ({ params, body }, context) =>
       Effect.gen(function* () {
-        const { caller, milestone } = yield* milestoneFor(context, params.milestoneId, "team")
+        const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
         const boardId = caller.view.board.id
+        if (body.addCompletedRequests === true) yield* addCompletedRequests(caller.userId, boardId, params.milestoneId)
+        const { milestone } = yield* milestoneFor(context, params.milestoneId, "team")
         // In the milestone's order (as they were added to it).
         const order = new Map(milestone.featureRequestIds.map((id, i) => [id, i] as const))
         const requests = [...(yield* requestsOf(boardId, milestone.featureRequestIds, caller.userId, true))].sort(

@@ -73,9 +73,13 @@ describe("changelog drafts from linked work", () => {
 
     // Only the board's team drafts.
     expect([403, 404]).toContain(
-      (await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/changelog-draft`, { token: t.viewer.token })).status
+      (await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/changelog-draft`, { token: t.viewer.token, body: {} }))
+        .status
     )
-    const drafted = await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/changelog-draft`, { token: t.member.token })
+    const drafted = await atrium.request("POST", `/feedback/v1/milestones/${milestone.body.id}/changelog-draft`, {
+      token: t.member.token,
+      body: {}
+    })
     expect(drafted.status, drafted.text).toBe(201)
     expect(drafted.body).toMatchObject({
       title: "Spring release",
@@ -122,5 +126,58 @@ describe("changelog drafts from linked work", () => {
     expect(again.body.notifiedCount).toBe(notified)
     expect(await completions(t.admin.userId)).toHaveLength(2)
     expect(await completions(t.viewer.userId)).toHaveLength(1)
+  })
+
+  it("builds a release from the completed requests no milestone holds yet", async () => {
+    const board = await createBoard(atrium, t, { name: "Releases" })
+    const statuses = (await atrium.request("GET", `/feedback/v1/boards/${board.id}/statuses`, { token: t.owner.token })).body
+      .items as Array<{
+      id: string
+      type: string
+    }>
+    const shipped = statuses.find((s) => s.type === "shipped")!.id
+    const complete = async (title: string) => {
+      const request = await createRequest(atrium, t.member.token, board.id, { title })
+      const moved = await atrium.request("POST", `/feedback/v1/feature-requests/${request.id}/status`, {
+        token: t.admin.token,
+        body: { statusId: shipped }
+      })
+      expect(moved.status, moved.text).toBeLessThan(300)
+      return request
+    }
+    const csv = await complete("CSV export")
+    const sso = await complete("Single sign-on")
+    const earlier = await complete("Audit log")
+    const open = await createRequest(atrium, t.member.token, board.id, { title: "Mobile app" })
+    const milestoneOf = async (name: string) => {
+      const created = await atrium.request("POST", `/feedback/v1/boards/${board.id}/milestones`, { token: t.admin.token, body: { name } })
+      expect(created.status, created.text).toBe(201)
+      return created.body.id as string
+    }
+    // An earlier release holds one completed request already.
+    const before = await milestoneOf("Winter release")
+    await atrium.request("POST", `/feedback/v1/milestones/${before}/feature-requests`, {
+      token: t.admin.token,
+      body: { featureRequestId: earlier.id }
+    })
+
+    const spring = await milestoneOf("Spring release")
+    const drafted = await atrium.request("POST", `/feedback/v1/milestones/${spring}/changelog-draft`, {
+      token: t.admin.token,
+      body: { addCompletedRequests: true }
+    })
+    expect(drafted.status, drafted.text).toBe(201)
+    expect(drafted.body.featureRequestIds).toEqual([csv.id, sso.id])
+    expect(drafted.body.featureRequestIds).not.toContain(open.id)
+    expect(drafted.body.markdown).toContain(`**CSV export** (${csv.shortId})`)
+    const milestone = await atrium.request("GET", `/feedback/v1/milestones/${spring}`, { token: t.admin.token })
+    expect(milestone.body.featureRequestIds).toEqual([csv.id, sso.id])
+    // A bad flag is named.
+    const refused = await atrium.request("POST", `/feedback/v1/milestones/${spring}/changelog-draft`, {
+      token: t.admin.token,
+      body: { addCompletedRequests: "yes" }
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.details[0].path).toBe("body.addCompletedRequests")
   })
 })
