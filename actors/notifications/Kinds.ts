@@ -14,11 +14,13 @@ export const notificationKinds = [
   "merge",
   "new_request",
   "watching",
-  "due"
+  "due",
+  "shared",
+  "notes_ready"
 ] as const
 export const NotificationKind = Schema.Literals(notificationKinds).annotate({
   description:
-    "mention, assignment, comment (on something you watch or follow), status_change, request_completed (a request you voted for or follow shipped), merge, new_request, watching (you were added to something), due (due soon or overdue)"
+    "mention, assignment, comment (on something you watch or follow), status_change, request_completed (a request you voted for or follow shipped), merge, new_request, watching (you were added to something), due (due soon or overdue), shared (a wiki page was shared with you), notes_ready (a meeting's notes are ready for you)"
 })
 export type NotificationKind = typeof NotificationKind.Type
 
@@ -41,7 +43,9 @@ export const defaultModes: Readonly<Record<NotificationKind, Exclude<DeliveryMod
   merge: "daily",
   new_request: "daily",
   watching: "daily",
-  due: "daily"
+  due: "daily",
+  shared: "daily",
+  notes_ready: "daily"
 }
 
 /** pm's in-app reasons (actors/pm/ReferenceData.ts). */
