@@ -68,10 +68,18 @@ export const feedbackKinds: Readonly<Record<string, NotificationKind>> = {
   shipped: "request_completed"
 }
 
+/** The kinds the wiki's sources write (Sources.ts: a mention or a reply in a page comment, a page shared with you). */
+export const wikiKinds: ReadonlyArray<NotificationKind> = ["mention", "comment", "shared"]
+
+/** The kinds the hub's sources write (Sources.ts: your notes of a call are ready, an action item assigned to you). */
+export const hubKinds: ReadonlyArray<NotificationKind> = ["notes_ready", "assignment"]
+
 export const areaNames: Readonly<Record<Area, string>> = { pm: "Work", wiki: "Wiki", feedback: "Feedback", hub: "Meetings" }
 
-/** The areas whose notifications are mailed as each kind, for people choosing how (Sources.ts maps them). */
+/** The areas whose notifications are mailed as each kind, for people choosing how. */
 export const kindAreas = (kind: NotificationKind): ReadonlyArray<Area> => [
   ...(Object.values(pmKinds).includes(kind) ? (["pm"] as const) : []),
-  ...(Object.values(feedbackKinds).includes(kind) ? (["feedback"] as const) : [])
+  ...(wikiKinds.includes(kind) ? (["wiki"] as const) : []),
+  ...(Object.values(feedbackKinds).includes(kind) ? (["feedback"] as const) : []),
+  ...(hubKinds.includes(kind) ? (["hub"] as const) : [])
 ]

@@ -117,7 +117,7 @@ describe.skipIf(!chromiumAvailable("web customer loop tests"))(
       await comments.selectOption({ label: "Off" })
       await page.locator("#status", { hasText: "Comments on what you watch or follow: Off" }).waitFor()
       const delivery = await call(owner, "GET", "/hub/v1/users/me/notification-delivery")
-      expect(delivery.kinds).toContainEqual({ kind: "comment", mode: "off", default: "daily", areas: ["pm", "feedback"] })
+      expect(delivery.kinds).toContainEqual({ kind: "comment", mode: "off", default: "daily", areas: ["pm", "wiki", "feedback"] })
 
       await page.getByLabel("Time zone for digests").selectOption("Europe/Berlin")
       await page.getByRole("button", { name: "Save time zone" }).click()

@@ -1,6 +1,6 @@
 /**
  * How notifications reach the signed-in user by e-mail, for every workspace:
- * per kind (mentions, assignments, comments… from work, wiki and feedback)
+ * per kind (mentions, assignments, comments… from work, wiki, feedback and meetings)
  * at once, in the morning's daily digest, in Monday's weekly one, or not at
  * all; the time zone whose 08:00 the digests keep; and the meeting e-mails
  * (recaps, action items). Each choice saves when it is made, so nothing
@@ -28,7 +28,9 @@ export const kindNames: Readonly<Record<Kind, string>> = {
   merge: "Requests merged as duplicates",
   new_request: "New feature requests",
   watching: "You were added as a watcher",
-  due: "Due soon or overdue"
+  due: "Due soon or overdue",
+  shared: "A wiki page was shared with you",
+  notes_ready: "Your notes of a meeting are ready"
 }
 
 export const modeNames: Readonly<Record<Mode, string>> = {
