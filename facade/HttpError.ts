@@ -11,6 +11,7 @@ import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { PlanningError } from "../actors/pm/PlanningErrors.ts"
 import type { PmError } from "../actors/pm/PmErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
 import type { SsoError } from "../actors/sso/SsoErrors.ts"
@@ -86,6 +87,7 @@ export type DomainError =
   | BillingError
   | SsoError
   | PmError
+  | PlanningError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
@@ -158,6 +160,41 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   TooManyFavorites: "conflict",
   AlreadyFavorite: "conflict",
   FavoriteNotFound: "not_found",
+  WhiteboardNotFound: "not_found",
+  WhiteboardTemplateNotFound: "not_found",
+  CommentNotFound: "not_found",
+  ParentCommentNotFound: "not_found",
+  ReplyToReply: "invalid",
+  CommentAuthorOnly: "forbidden",
+  NotWorkspaceMembers: "invalid",
+  // pm planning
+  InvalidFieldValue: "invalid",
+  NameTaken: "conflict",
+  PrivacyByCreatorOnly: "forbidden",
+  DeleteByCreatorOrAdmin: "forbidden",
+  SprintNotFound: "not_found",
+  SprintGroupNotFound: "not_found",
+  SprintTeamNotFound: "not_found",
+  SprintGroupBusy: "conflict",
+  CompletedSprintFixed: "conflict",
+  SprintStartFixed: "conflict",
+  SeriesHasActiveSprint: "conflict",
+  SeriesBusy: "conflict",
+  ActiveSprintUndeletable: "conflict",
+  PlanIntoCompletedSprint: "conflict",
+  CompletedSprintTasksFixed: "conflict",
+  TasksOutsideSprintSpace: "not_found",
+  TaskNotInSprint: "not_found",
+  SprintNotPlanned: "conflict",
+  SprintNotActive: "conflict",
+  SprintEnded: "conflict",
+  NextSprintIsItself: "invalid",
+  NextSprintCompleted: "conflict",
+  ViewNotFound: "not_found",
+  SavedFilterNotFound: "not_found",
+  DashboardNotFound: "not_found",
+  WidgetNotFound: "not_found",
+  TooManyWidgets: "conflict",
   // wiki
   WikiSpaceNotFound: "not_found",
   WikiSpaceExists: "conflict",

@@ -11,7 +11,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
-import { query } from "../../persistence/Sql.ts"
+import { query, SqlError } from "../../persistence/Sql.ts"
 import { locateList, locateSpace } from "./Locate.ts"
 import { propertyCommands } from "./Properties.ts"
 import { relationshipCommands } from "./Relationships.ts"
@@ -26,11 +26,11 @@ import { availableFields } from "./CustomFields.ts"
 import { effectiveStatuses } from "./Statuses.ts"
 import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
 
-/** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
-export const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+/** A row that is gone (deleted, or never was: its not-found error) is an empty read model, not a failure; SQL errors stay. */
+export const orAbsent = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchIf(
     effect,
-    (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection",
+    (error): error is Exclude<E, SqlError> => !(error instanceof SqlError),
     () => Effect.succeed(null)
   )
 
