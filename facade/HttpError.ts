@@ -11,6 +11,7 @@ import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { OrganizationError } from "../actors/pm/OrganizationErrors.ts"
 import type { PlanningError } from "../actors/pm/PlanningErrors.ts"
 import type { PmError } from "../actors/pm/PmErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
@@ -88,13 +89,14 @@ export type DomainError =
   | SsoError
   | PmError
   | PlanningError
+  | OrganizationError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
  * envelope's code (and so its status). A kind that declares a new error fails
  * `tsc` here until it has its row.
  */
-const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
+export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   BoardNotFound: "not_found",
   BoardArchived: "conflict",
   DeskItemNotFound: "not_found",
@@ -195,6 +197,31 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   DashboardNotFound: "not_found",
   WidgetNotFound: "not_found",
   TooManyWidgets: "conflict",
+  // pm organization
+  NotASetting: "invalid",
+  NoWorkspaceLogo: "not_found",
+  NoFreeSeat: "conflict",
+  InvitationNotFound: "not_found",
+  InvitationTokenUnknown: "not_found",
+  InviteDomainRefused: "invalid",
+  GuestsTurnedOff: "forbidden",
+  GuestCannotBeAdmin: "invalid",
+  GuestAccessEndsInPast: "invalid",
+  ExpiryInPast: "invalid",
+  InviteeAlreadyMember: "conflict",
+  InvitationPending: "conflict",
+  InvitationClosed: "conflict",
+  InvitationExpired: "conflict",
+  InviteLinksTurnedOff: "forbidden",
+  NoInviteLink: "not_found",
+  InviteLinkInvalid: "not_found",
+  DeactivatedMemberNotFound: "not_found",
+  ShareLinkNotFound: "not_found",
+  ShareLinkRevoked: "conflict",
+  ShareLinkAlreadyRevoked: "conflict",
+  PublicSharingTurnedOff: "forbidden",
+  ShareLinkTooLong: "invalid",
+  ShareLinkGone: "not_found",
   // wiki
   WikiSpaceNotFound: "not_found",
   WikiSpaceExists: "conflict",
