@@ -270,7 +270,7 @@ export const serve = <R = never>(
         resume(socket ? Effect.succeed(socket) : Effect.die(new Error(`Cannot listen on ${options.host}:${options.port}`)))
       })
     })
-    const port = uws.us_socket_local_port(listenSocket as never)
+    const port = uws.us_socket_local_port(listenSocket)
 
     const close = Effect.callback<void>((resume) => {
       if (draining) return resume(Effect.void)

@@ -271,8 +271,7 @@ export const dashboardCommands = {
   createDashboard: command(DashboardInput, Dashboard, DashboardRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-      if (chain.workspaceId !== workspaceId)
-        return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
+      if (chain.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
       const widgets: Array<WidgetInput & { config: WidgetConfig }> = []
       for (const [index, widget] of (input.widgets ?? []).entries()) {
         widgets.push({
@@ -304,35 +303,42 @@ export const dashboardCommands = {
     })
   ),
 
-  updateDashboard: command(Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }), Dashboard, DashboardRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
-        return yield* new PrivacyByCreatorOnly({ what: "dashboard" })
-      }
-      yield* query(`UPDATE pm_dashboards SET name = $2, description = $3, is_private = $4, updated_at = now() WHERE id = $1`, [
-        dashboard.id,
-        input.name?.trim() ?? dashboard.name,
-        input.description ?? dashboard.description,
-        input.isPrivate ?? dashboard.isPrivate
-      ])
-      const updated = yield* getDashboard(dashboard.id, by)
-      const { dashboardId: _d, ...patch } = input
-      return {
-        result: updated,
-        changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)]
-      }
-    })
+  updateDashboard: command(
+    Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }),
+    Dashboard,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
+          return yield* new PrivacyByCreatorOnly({ what: "dashboard" })
+        }
+        yield* query(`UPDATE pm_dashboards SET name = $2, description = $3, is_private = $4, updated_at = now() WHERE id = $1`, [
+          dashboard.id,
+          input.name?.trim() ?? dashboard.name,
+          input.description ?? dashboard.description,
+          input.isPrivate ?? dashboard.isPrivate
+        ])
+        const updated = yield* getDashboard(dashboard.id, by)
+        const { dashboardId: _d, ...patch } = input
+        return {
+          result: updated,
+          changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)]
+        }
+      })
   ),
 
-  deleteDashboard: command(Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }), Schema.Void, DashboardRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (dashboard.createdBy !== by && !input.admin)
-        return yield* new DeleteByCreatorOrAdmin({ what: "dashboard" })
-      yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
-      return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
-    })
+  deleteDashboard: command(
+    Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        if (dashboard.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "dashboard" })
+        yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
+        return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
+      })
   ),
 
   addWidget: command(Schema.Struct({ dashboardId: Id, ...PlacedWidget.fields }), Dashboard, DashboardRefused, (input, by, workspaceId) =>
@@ -350,35 +356,39 @@ export const dashboardCommands = {
     })
   ),
 
-  updateWidget: command(Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }), Dashboard, DashboardRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
-      if (widget === undefined) return yield* new WidgetNotFound()
-      const config =
-        input.config === undefined
-          ? widget.config
-          : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
-      yield* query(
-        `UPDATE pm_dashboard_widgets SET title = $2, config = $3, position = $4, width = $5, height = $6, updated_at = now() WHERE id = $1`,
-        [
-          widget.id,
-          input.title?.trim() ?? widget.title,
-          config,
-          input.position ?? widget.position,
-          input.width ?? widget.width,
-          input.height ?? widget.height
-        ]
-      )
-      yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
-      const { dashboardId: _d, widgetId: _w, ...patch } = input
-      return {
-        result: yield* getDashboard(dashboard.id, by),
-        changes: [
-          change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)
-        ]
-      }
-    })
+  updateWidget: command(
+    Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }),
+    Dashboard,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
+        if (widget === undefined) return yield* new WidgetNotFound()
+        const config =
+          input.config === undefined
+            ? widget.config
+            : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
+        yield* query(
+          `UPDATE pm_dashboard_widgets SET title = $2, config = $3, position = $4, width = $5, height = $6, updated_at = now() WHERE id = $1`,
+          [
+            widget.id,
+            input.title?.trim() ?? widget.title,
+            config,
+            input.position ?? widget.position,
+            input.width ?? widget.width,
+            input.height ?? widget.height
+          ]
+        )
+        yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
+        const { dashboardId: _d, widgetId: _w, ...patch } = input
+        return {
+          result: yield* getDashboard(dashboard.id, by),
+          changes: [
+            change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)
+          ]
+        }
+      })
   ),
 
   deleteWidget: command(WidgetRef, Schema.Void, DashboardRefused, (input, by, workspaceId) =>

@@ -131,9 +131,7 @@ export const getInvitation = (invitationId: string) =>
   Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) => one(rows, new InvitationNotFound()))
 
 export const invitationByToken = (token: string) =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) =>
-    one(rows, new InvitationTokenUnknown())
-  )
+  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) => one(rows, new InvitationTokenUnknown()))
 
 /** Pending invitations addressed to the e-mail, in workspaces that still exist, with the workspace's name. */
 export const invitationsFor = (email: string) =>
@@ -190,9 +188,7 @@ export const inviteLinkOf = (workspaceId: string) =>
 /** The workspace an invite code opens (404 when unknown, used up or expired). */
 export const inviteLinkByCode = (code: string) =>
   Effect.flatMap(query<LinkRow>(`${linkSelect} WHERE code_hash = $1`, [hashSecret(code)]), (rows) =>
-    rows[0] && linkUsable(rows[0])
-      ? Effect.succeed(rows[0])
-      : Effect.fail(new InviteLinkInvalid())
+    rows[0] && linkUsable(rows[0]) ? Effect.succeed(rows[0]) : Effect.fail(new InviteLinkInvalid())
   )
 
 // ---------------------------------------------------------------------------
@@ -248,15 +244,13 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
     }
     if (input.guest !== undefined) {
       if (!config.features.guests) return yield* new GuestsTurnedOff()
-      if (input.role === "admin")
-        return yield* new GuestCannotBeAdmin({ field: `${path}.role` })
+      if (input.role === "admin") return yield* new GuestCannotBeAdmin({ field: `${path}.role` })
       if (input.guest.expiresAt !== null && Date.parse(input.guest.expiresAt) <= Date.now()) {
         return yield* new GuestAccessEndsInPast({ field: `${path}.guest.expiresAt` })
       }
     }
     const roster = yield* rosterOf(workspaceId)
-    if (roster.some((m) => m.email.toLowerCase() === email))
-      return yield* new InviteeAlreadyMember({ email, field: `${path}.email` })
+    if (roster.some((m) => m.email.toLowerCase() === email)) return yield* new InviteeAlreadyMember({ email, field: `${path}.email` })
     yield* query(
       `UPDATE pm_workspace_invitations SET status = 'expired' WHERE workspace_id = $1 AND email = $2 AND status = 'pending' AND expires_at <= now()`,
       [workspaceId, email]
@@ -265,8 +259,7 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
       workspaceId,
       email
     ])
-    if (pending.length > 0)
-      return yield* new InvitationPending({ email, field: `${path}.email` })
+    if (pending.length > 0) return yield* new InvitationPending({ email, field: `${path}.email` })
     return { email, expiryDays: config.security.invitationExpiryDays }
   })
 
@@ -303,7 +296,8 @@ const pendingOf = (workspaceId: string, invitationId: string) =>
   Effect.gen(function* () {
     const invitation = yield* getInvitation(invitationId)
     if (invitation.workspaceId !== workspaceId) return yield* new InvitationNotFound()
-    if (invitation.status !== "pending" && invitation.status !== "expired") return yield* new InvitationClosed({ status: invitation.status })
+    if (invitation.status !== "pending" && invitation.status !== "expired")
+      return yield* new InvitationClosed({ status: invitation.status })
     return invitation
   })
 
@@ -345,29 +339,32 @@ export const invitationCommands = {
       })
   ),
 
-  updateInvitation: command(Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }), Invitation, OrganizationRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const invitation = yield* pendingOf(workspaceId, input.invitationId)
-      if (invitation.guest && input.role === "admin")
-        return yield* new GuestCannotBeAdmin({ field: "body.role" })
-      yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
-        invitation.id,
-        input.role ?? null,
-        input.message ?? null
-      ])
-      return {
-        result: yield* getInvitation(invitation.id),
-        changes: [
-          workspaceChange(
-            workspaceId,
-            "invitation.updated",
-            invitation.id,
-            { email: invitation.email, ...(input.role ? { role: input.role } : {}) },
-            by
-          )
-        ]
-      }
-    })
+  updateInvitation: command(
+    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
+    Invitation,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const invitation = yield* pendingOf(workspaceId, input.invitationId)
+        if (invitation.guest && input.role === "admin") return yield* new GuestCannotBeAdmin({ field: "body.role" })
+        yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
+          invitation.id,
+          input.role ?? null,
+          input.message ?? null
+        ])
+        return {
+          result: yield* getInvitation(invitation.id),
+          changes: [
+            workspaceChange(
+              workspaceId,
+              "invitation.updated",
+              invitation.id,
+              { email: invitation.email, ...(input.role ? { role: input.role } : {}) },
+              by
+            )
+          ]
+        }
+      })
   ),
 
   revokeInvitation: command(InvitationRef, Invitation, OrganizationRefused, (input, by, workspaceId) =>
@@ -406,8 +403,7 @@ export const invitationCommands = {
   claimInvitation: command(InviteeAnswer, Invitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
-        return yield* new InvitationNotFound()
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* new InvitationNotFound()
       if (invitation.status === "expired") return yield* new InvitationExpired()
       if (invitation.status !== "pending") return yield* new InvitationClosed({ status: invitation.status })
       if (!invitation.guest) yield* requireSeats(workspaceId, 1, { reserved: true })
@@ -439,8 +435,7 @@ export const invitationCommands = {
   declineInvitation: command(InviteeAnswer, Invitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
-        return yield* new InvitationNotFound()
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* new InvitationNotFound()
       if (invitation.status !== "pending") return yield* new InvitationClosed({ status: invitation.status })
       yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [
         invitation.id,
@@ -464,8 +459,7 @@ export const invitationCommands = {
     OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
-        if (!(yield* configOf(workspaceId)).features.inviteLinks)
-          return yield* new InviteLinksTurnedOff()
+        if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* new InviteLinksTurnedOff()
         if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now())
           return yield* new ExpiryInPast({ field: "body.expiresAt" })
         const code = newSecret(INVITE_LINK_PREFIX)
@@ -499,16 +493,19 @@ export const invitationCommands = {
   ),
 
   /** Uses the invite link once; returns the role it grants. */
-  claimInviteLink: command(Schema.Struct({ code: InviteCode }), Schema.Struct({ role: AssignableRole }), OrganizationRefused, (input, _by, workspaceId) =>
-    Effect.gen(function* () {
-      if (!(yield* configOf(workspaceId)).features.inviteLinks)
-        return yield* new InviteLinkInvalid()
-      const link = yield* inviteLinkByCode(input.code)
-      if (link.workspaceId !== workspaceId) return yield* new InviteLinkInvalid()
-      yield* requireSeats(workspaceId, 1)
-      yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
-      return { result: { role: link.role }, changes: [] }
-    })
+  claimInviteLink: command(
+    Schema.Struct({ code: InviteCode }),
+    Schema.Struct({ role: AssignableRole }),
+    OrganizationRefused,
+    (input, _by, workspaceId) =>
+      Effect.gen(function* () {
+        if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* new InviteLinkInvalid()
+        const link = yield* inviteLinkByCode(input.code)
+        if (link.workspaceId !== workspaceId) return yield* new InviteLinkInvalid()
+        yield* requireSeats(workspaceId, 1)
+        yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
+        return { result: { role: link.role }, changes: [] }
+      })
   ),
 
   unclaimInviteLink: command(Schema.Struct({}), Schema.Void, OrganizationRefused, (_, _by, workspaceId) =>

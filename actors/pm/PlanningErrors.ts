@@ -23,7 +23,11 @@ export class InvalidFieldValue extends Schema.TaggedError<InvalidFieldValue>()("
 }
 
 /** A name (of a `what`, unique `where` it is) that another one already has. */
-export class NameTaken extends Schema.TaggedError<NameTaken>()("NameTaken", { what: Schema.String, name: Schema.String, where: Schema.String }) {
+export class NameTaken extends Schema.TaggedError<NameTaken>()("NameTaken", {
+  what: Schema.String,
+  name: Schema.String,
+  where: Schema.String
+}) {
   override get message() {
     return `A ${this.what} named "${this.name}" exists ${this.where}`
   }
@@ -43,7 +47,9 @@ export class PrivacyByCreatorOnly extends Schema.TaggedError<PrivacyByCreatorOnl
 }
 
 /** A view, filter or dashboard is deleted by its creator or a workspace admin. */
-export class DeleteByCreatorOrAdmin extends Schema.TaggedError<DeleteByCreatorOrAdmin>()("DeleteByCreatorOrAdmin", { what: Schema.String }) {
+export class DeleteByCreatorOrAdmin extends Schema.TaggedError<DeleteByCreatorOrAdmin>()("DeleteByCreatorOrAdmin", {
+  what: Schema.String
+}) {
   override get message() {
     return `Only the ${this.what}'s creator or a workspace admin deletes it`
   }

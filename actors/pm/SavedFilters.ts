@@ -88,7 +88,14 @@ const listIn = (workspaceId: string, listId: string) =>
   )
 
 /** What a saved-filter command may refuse with. */
-const SavedFilterRefused = Schema.Union([PlaceNotFound, SavedFilterNotFound, NameTaken, DeleteByCreatorOrAdmin, InvalidFieldValue, NotWorkspaceMembers])
+const SavedFilterRefused = Schema.Union([
+  PlaceNotFound,
+  SavedFilterNotFound,
+  NameTaken,
+  DeleteByCreatorOrAdmin,
+  InvalidFieldValue,
+  NotWorkspaceMembers
+])
 
 export const savedFilterCommands = {
   createSavedFilter: command(
@@ -103,8 +110,7 @@ export const savedFilterCommands = {
           `SELECT 1 FROM pm_saved_filters WHERE list_id = $1 AND lower(name) = lower($2) AND (is_shared OR created_by = $3)`,
           [input.listId, input.name.trim(), by]
         )
-        if (taken.length > 0)
-          return yield* new NameTaken({ what: "saved filter", name: input.name.trim(), where: "on this list" })
+        if (taken.length > 0) return yield* new NameTaken({ what: "saved filter", name: input.name.trim(), where: "on this list" })
         const id = crypto.randomUUID()
         yield* query(
           `INSERT INTO pm_saved_filters (id, workspace_id, list_id, name, criteria, is_shared, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -128,25 +134,28 @@ export const savedFilterCommands = {
   ),
 
   /** Its creator deletes a filter; a shared one may also go by a workspace admin. */
-  deleteSavedFilter: command(Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }), Schema.Void, SavedFilterRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const list = yield* listIn(workspaceId, input.listId)
-      const row = yield* visibleFilter(input.listId, input.filterId, by)
-      if (row.createdBy !== by && !input.admin)
-        return yield* new DeleteByCreatorOrAdmin({ what: "filter" })
-      yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
-      return {
-        result: undefined,
-        changes: [
-          change(
-            { workspaceId, spaceId: list.spaceId, listId: input.listId },
-            "saved_filter.deleted",
-            row.id,
-            row.shared ? { name: row.name, shared: true } : { shared: false },
-            by
-          )
-        ]
-      }
-    })
+  deleteSavedFilter: command(
+    Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    SavedFilterRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const list = yield* listIn(workspaceId, input.listId)
+        const row = yield* visibleFilter(input.listId, input.filterId, by)
+        if (row.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "filter" })
+        yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
+        return {
+          result: undefined,
+          changes: [
+            change(
+              { workspaceId, spaceId: list.spaceId, listId: input.listId },
+              "saved_filter.deleted",
+              row.id,
+              row.shared ? { name: row.name, shared: true } : { shared: false },
+              by
+            )
+          ]
+        }
+      })
   )
 }

@@ -168,12 +168,10 @@ const checkExpiry = (workspaceId: string, expiresAt: string | null | undefined, 
   Effect.gen(function* () {
     const config = yield* configOf(workspaceId)
     if (!config.features.publicSharing) return yield* new PublicSharingTurnedOff()
-    if (expiresAt != null && Date.parse(expiresAt) <= Date.now())
-      return yield* new ExpiryInPast({ field: path })
+    if (expiresAt != null && Date.parse(expiresAt) <= Date.now()) return yield* new ExpiryInPast({ field: path })
     const maxDays = config.security.maxShareLinkDays
     if (maxDays !== null) {
-      if (expiresAt == null)
-        return yield* new ShareLinkTooLong({ maxDays, field: path, problem: "required by the workspace policy" })
+      if (expiresAt == null) return yield* new ShareLinkTooLong({ maxDays, field: path, problem: "required by the workspace policy" })
       if (Date.parse(expiresAt) > Date.now() + maxDays * 86_400_000)
         return yield* new ShareLinkTooLong({ maxDays, field: path, problem: `more than ${maxDays} days ahead` })
     }

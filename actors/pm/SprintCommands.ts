@@ -87,18 +87,13 @@ const where = (sprint: { workspaceId: string; spaceId: string }) => ({ workspace
 
 const sprintInSpace = (spaceId: string, sprintId: string, path?: string) =>
   Effect.flatMap(sprintRow(sprintId), (sprint) =>
-    sprint.spaceId === spaceId
-      ? Effect.succeed(sprint)
-      : Effect.fail(new SprintNotFound(path ? { field: path } : {}))
+    sprint.spaceId === spaceId ? Effect.succeed(sprint) : Effect.fail(new SprintNotFound(path ? { field: path } : {}))
   )
 
 const groupInSpace = (spaceId: string, groupId: string, path?: string) =>
   Effect.flatMap(
     Effect.mapError(groupRow(groupId), (e) => (e._tag === "SprintGroupNotFound" && path ? new SprintGroupNotFound({ field: path }) : e)),
-    (group) =>
-      group.spaceId === spaceId
-        ? Effect.succeed(group)
-        : Effect.fail(new SprintGroupNotFound(path ? { field: path } : {}))
+    (group) => (group.spaceId === spaceId ? Effect.succeed(group) : Effect.fail(new SprintGroupNotFound(path ? { field: path } : {})))
   )
 
 /** The space whose sprints these are (gone: `PlaceNotFound`). */
@@ -108,17 +103,14 @@ const spaceOf = (spaceId: string) =>
 const checkTeam = (workspaceId: string, teamId: string | null | undefined) =>
   Effect.gen(function* () {
     if (teamId === undefined || teamId === null) return
-    if ((yield* teamWorkspace(teamId)) !== workspaceId)
-      return yield* new SprintTeamNotFound()
+    if ((yield* teamWorkspace(teamId)) !== workspaceId) return yield* new SprintTeamNotFound()
   })
 
 const groupNameTaken = (spaceId: string, name: string, except = "") =>
   Effect.flatMap(
     query(`SELECT 1 FROM pm_sprint_groups WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]),
     (rows) =>
-      rows.length > 0
-        ? Effect.fail(new NameTaken({ what: "sprint group", name: name.trim(), where: "in this space" }))
-        : Effect.void
+      rows.length > 0 ? Effect.fail(new NameTaken({ what: "sprint group", name: name.trim(), where: "in this space" })) : Effect.void
   )
 
 /** The active sprint of a series (a group, or the space's ungrouped sprints), if any. */
@@ -297,25 +289,29 @@ export const sprintCommands = {
     })
   ),
 
-  updateSprintGroup: command(Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }), SprintGroup, SprintRefused, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const group = yield* groupInSpace(spaceId, input.sprintGroupId)
-      if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
-      yield* checkTeam(group.workspaceId, input.teamId)
-      yield* query(
-        `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
-        [
-          group.id,
-          input.name?.trim() ?? group.name,
-          input.description ?? group.description,
-          input.defaultLengthDays ?? group.defaultLengthDays,
-          input.autoCreateNext ?? group.autoCreateNext,
-          input.teamId !== undefined ? input.teamId : group.teamId
-        ]
-      )
-      const { sprintGroupId: _g, ...changed } = input
-      return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
-    })
+  updateSprintGroup: command(
+    Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }),
+    SprintGroup,
+    SprintRefused,
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const group = yield* groupInSpace(spaceId, input.sprintGroupId)
+        if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
+        yield* checkTeam(group.workspaceId, input.teamId)
+        yield* query(
+          `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
+          [
+            group.id,
+            input.name?.trim() ?? group.name,
+            input.description ?? group.description,
+            input.defaultLengthDays ?? group.defaultLengthDays,
+            input.autoCreateNext ?? group.autoCreateNext,
+            input.teamId !== undefined ? input.teamId : group.teamId
+          ]
+        )
+        const { sprintGroupId: _g, ...changed } = input
+        return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
+      })
   ),
 
   /** Deletes the group; its sprints stay, outside any group. Refused while one of them runs. */
@@ -364,8 +360,7 @@ export const sprintCommands = {
       const endDate = yield* realDate(input.endDate, "body.endDate")
       if (sprint.status === "completed") {
         for (const key of ["startDate", "endDate", "sprintGroupId"] as const) {
-          if (input[key] !== undefined)
-            return yield* new CompletedSprintFixed({ field: `body.${key}` })
+          if (input[key] !== undefined) return yield* new CompletedSprintFixed({ field: `body.${key}` })
         }
       }
       if (sprint.status === "active" && startDate !== undefined && startDate !== sprint.startDate) {
@@ -377,8 +372,7 @@ export const sprintCommands = {
         groupId = input.sprintGroupId
         if (sprint.status === "active") {
           const other = yield* activeInSeries(spaceId, groupId, sprint.id)
-          if (other)
-            return yield* new SeriesHasActiveSprint({ sprint: other.name })
+          if (other) return yield* new SeriesHasActiveSprint({ sprint: other.name })
         }
       }
       const start = startDate ?? sprint.startDate
@@ -487,8 +481,7 @@ export const sprintCommands = {
       if (sprint.status !== "planned") return yield* new SprintNotPlanned({ status: sprint.status })
       const other = yield* activeInSeries(spaceId, sprint.sprintGroupId)
       if (other) return yield* new SeriesBusy({ sprint: other.name })
-      if (Date.parse(sprint.endDate) <= Date.now())
-        return yield* new SprintEnded()
+      if (Date.parse(sprint.endDate) <= Date.now()) return yield* new SprintEnded()
       const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
       const minutes = rows.reduce((sum, m) => sum + Number(m.minutes), 0)
       // Starting early moves the start to now, so the burndown begins on the real first day.
@@ -512,109 +505,112 @@ export const sprintCommands = {
     })
   ),
 
-  completeSprint: command(Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }), SprintCompletion, SprintRefused, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status !== "active") return yield* new SprintNotActive({ status: sprint.status })
-      const changes: Array<Change> = []
-      const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
-      const finished = rows.filter((m) => m.closed)
-      const unfinished = rows.filter((m) => !m.closed)
-      let target: SprintRow | undefined
-      if (input.unfinished !== "backlog") {
-        if (input.nextSprintId !== undefined) {
-          if (input.nextSprintId === sprint.id)
-            return yield* new NextSprintIsItself()
-          target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
-          if (target.status === "completed")
-            return yield* new NextSprintCompleted()
-        } else {
-          const next = yield* query<{ id: string }>(
-            `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
+  completeSprint: command(
+    Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }),
+    SprintCompletion,
+    SprintRefused,
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+        if (sprint.status !== "active") return yield* new SprintNotActive({ status: sprint.status })
+        const changes: Array<Change> = []
+        const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
+        const finished = rows.filter((m) => m.closed)
+        const unfinished = rows.filter((m) => !m.closed)
+        let target: SprintRow | undefined
+        if (input.unfinished !== "backlog") {
+          if (input.nextSprintId !== undefined) {
+            if (input.nextSprintId === sprint.id) return yield* new NextSprintIsItself()
+            target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
+            if (target.status === "completed") return yield* new NextSprintCompleted()
+          } else {
+            const next = yield* query<{ id: string }>(
+              `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
               ORDER BY start_date, created_at, id LIMIT 1`,
-            [spaceId, sprint.sprintGroupId, sprint.id]
-          )
-          if (next[0]) target = yield* sprintRow(next[0].id)
-          else if (sprint.sprintGroupId !== null) {
-            const group = yield* groupRow(sprint.sprintGroupId)
-            if (group.autoCreateNext) {
-              const later = Math.max(Date.parse(sprint.endDate), Date.now())
-              const start = new Date(later).toISOString()
-              const created = yield* insertSprint(
-                { workspaceId: sprint.workspaceId, id: spaceId },
-                group,
-                { startDate: start, endDate: plusDays(start, group.defaultLengthDays) },
-                by
-              )
-              changes.push(
-                change(
-                  where(sprint),
-                  "sprint.created",
-                  created.id,
-                  { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true },
+              [spaceId, sprint.sprintGroupId, sprint.id]
+            )
+            if (next[0]) target = yield* sprintRow(next[0].id)
+            else if (sprint.sprintGroupId !== null) {
+              const group = yield* groupRow(sprint.sprintGroupId)
+              if (group.autoCreateNext) {
+                const later = Math.max(Date.parse(sprint.endDate), Date.now())
+                const start = new Date(later).toISOString()
+                const created = yield* insertSprint(
+                  { workspaceId: sprint.workspaceId, id: spaceId },
+                  group,
+                  { startDate: start, endDate: plusDays(start, group.defaultLengthDays) },
                   by
                 )
-              )
-              target = yield* sprintRow(created.id)
+                changes.push(
+                  change(
+                    where(sprint),
+                    "sprint.created",
+                    created.id,
+                    { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true },
+                    by
+                  )
+                )
+                target = yield* sprintRow(created.id)
+              }
             }
           }
         }
-      }
-      if (finished.length > 0)
-        yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
-      if (unfinished.length > 0) {
-        yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [
-          unfinished.map((m) => m.rowId),
-          target ? "rolled_over" : "backlog"
-        ])
-      }
-      let carried: Array<string> = []
-      if (target && unfinished.length > 0) {
-        const there = new Set(
-          (yield* query<{ taskId: string }>(`SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`, [
-            target.id
-          ])).map((r) => r.taskId)
-        )
-        carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
-        for (const taskId of carried) {
-          yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [
-            crypto.randomUUID(),
-            target.id,
-            taskId,
-            by,
-            sprint.id
+        if (finished.length > 0)
+          yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
+        if (unfinished.length > 0) {
+          yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [
+            unfinished.map((m) => m.rowId),
+            target ? "rolled_over" : "backlog"
           ])
         }
-        if (carried.length > 0)
-          changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
-      }
-      const churn = yield* query<{ added: number; removed: number }>(
-        `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
+        let carried: Array<string> = []
+        if (target && unfinished.length > 0) {
+          const there = new Set(
+            (yield* query<{ taskId: string }>(
+              `SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`,
+              [target.id]
+            )).map((r) => r.taskId)
+          )
+          carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
+          for (const taskId of carried) {
+            yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [
+              crypto.randomUUID(),
+              target.id,
+              taskId,
+              by,
+              sprint.id
+            ])
+          }
+          if (carried.length > 0)
+            changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
+        }
+        const churn = yield* query<{ added: number; removed: number }>(
+          `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
                 count(*) FILTER (WHERE removed_at IS NOT NULL AND removed_at > $2::timestamptz)::int AS removed
            FROM pm_sprint_tasks WHERE sprint_id = $1`,
-        [sprint.id, sprint.startedAt ?? sprint.startDate]
-      )
-      const committed = yield* query<{ tasks: number | null; minutes: number | null }>(
-        `SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`,
-        [sprint.id]
-      )
-      const summary: SprintSummary = {
-        committedTasks: committed[0]?.tasks ?? 0,
-        committedMinutes: committed[0]?.minutes ?? 0,
-        completedTasks: finished.length,
-        completedMinutes: finished.reduce((sum, m) => sum + Number(m.minutes), 0),
-        addedDuringSprint: churn[0]?.added ?? 0,
-        removedDuringSprint: churn[0]?.removed ?? 0,
-        rolledOver: target ? unfinished.length : 0,
-        returnedToBacklog: target ? 0 : unfinished.length,
-        nextSprintId: target?.id ?? null
-      }
-      yield* query(
-        `UPDATE pm_sprints SET status = 'completed', completed_at = now(), completed_by = $2, summary = $3, updated_at = now() WHERE id = $1`,
-        [sprint.id, by, summary]
-      )
-      changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
-      return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
-    })
+          [sprint.id, sprint.startedAt ?? sprint.startDate]
+        )
+        const committed = yield* query<{ tasks: number | null; minutes: number | null }>(
+          `SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`,
+          [sprint.id]
+        )
+        const summary: SprintSummary = {
+          committedTasks: committed[0]?.tasks ?? 0,
+          committedMinutes: committed[0]?.minutes ?? 0,
+          completedTasks: finished.length,
+          completedMinutes: finished.reduce((sum, m) => sum + Number(m.minutes), 0),
+          addedDuringSprint: churn[0]?.added ?? 0,
+          removedDuringSprint: churn[0]?.removed ?? 0,
+          rolledOver: target ? unfinished.length : 0,
+          returnedToBacklog: target ? 0 : unfinished.length,
+          nextSprintId: target?.id ?? null
+        }
+        yield* query(
+          `UPDATE pm_sprints SET status = 'completed', completed_at = now(), completed_by = $2, summary = $3, updated_at = now() WHERE id = $1`,
+          [sprint.id, by, summary]
+        )
+        changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
+        return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
+      })
   )
 }

@@ -51,8 +51,7 @@ export const checkCriteria = (workspaceId: string, criteria: TaskCriteria, prefi
       const value = criteria[key]
       if (value === undefined) continue
       const iso = isoDate(value)
-      if (iso === undefined)
-        return yield* new InvalidFieldValue({ field: `${prefix}.${key}`, problem: "not a real date" })
+      if (iso === undefined) return yield* new InvalidFieldValue({ field: `${prefix}.${key}`, problem: "not a real date" })
       out[key] = iso
     }
     if (criteria.assigneeIds) {

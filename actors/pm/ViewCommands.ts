@@ -152,10 +152,7 @@ const nameTaken = (scopeType: ViewScopeType, scopeId: string, name: string, by: 
       `SELECT 1 FROM pm_views WHERE scope_type = $1 AND scope_id = $2 AND lower(name) = lower($3) AND id <> $4 AND (NOT is_private OR created_by = $5)`,
       [scopeType, scopeId, name.trim(), except, by]
     ),
-    (rows) =>
-      rows.length > 0
-        ? Effect.fail(new NameTaken({ what: "view", name: name.trim(), where: "here" }))
-        : Effect.void
+    (rows) => (rows.length > 0 ? Effect.fail(new NameTaken({ what: "view", name: name.trim(), where: "here" })) : Effect.void)
   )
 
 const nextShortId = (workspaceId: string) =>
@@ -182,15 +179,12 @@ const described = (view: Pick<View, "name" | "type" | "scopeType" | "scopeId" | 
     : { name: view.name, type: view.type, scopeType: view.scopeType, scopeId: view.scopeId }
 
 const viewOfWorkspace = (workspaceId: string, viewId: string, by: string) =>
-  Effect.flatMap(getView(viewId, by), (view) =>
-    view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(new ViewNotFound())
-  )
+  Effect.flatMap(getView(viewId, by), (view) => (view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(new ViewNotFound())))
 
 const insertView = (workspaceId: string, input: ViewInput, config: ViewConfig, by: string) =>
   Effect.gen(function* () {
     const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-    if (chain.workspaceId !== workspaceId)
-      return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
+    if (chain.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
     yield* nameTaken(input.scopeType, input.scopeId, input.name, by)
     const defaults = defaultsFor(input.type)
     const id = crypto.randomUUID()
@@ -350,8 +344,7 @@ export const viewCommands = {
   deleteView: command(Schema.Struct({ viewId: Id, admin: Schema.Boolean }), Schema.Void, ViewRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
-      if (view.createdBy !== by && !input.admin)
-        return yield* new DeleteByCreatorOrAdmin({ what: "view" })
+      if (view.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "view" })
       yield* query(`DELETE FROM pm_views WHERE id = $1`, [view.id])
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       return { result: undefined, changes: [change(whereOf(chain), "view.deleted", view.id, described(view), by)] }

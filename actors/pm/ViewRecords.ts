@@ -155,7 +155,11 @@ const locateViewScope = (scopeType: Exclude<ViewScopeType, "workspace">, scopeId
   Effect.catchTag(locateScope(scopeType, scopeId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: scopeType })))
 
 /** Fields that may be columns at a scope: those of the chain, or every field of the workspace at workspace level. */
-export const fieldsAtScope = (workspaceId: string, scopeType: ViewScopeType, scopeId: string): Step<ReadonlyArray<CustomField>, PlaceNotFound> =>
+export const fieldsAtScope = (
+  workspaceId: string,
+  scopeType: ViewScopeType,
+  scopeId: string
+): Step<ReadonlyArray<CustomField>, PlaceNotFound> =>
   scopeType === "workspace"
     ? query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`, [
         workspaceId

@@ -224,8 +224,7 @@ export const configCommands = {
   updateSection: command(Schema.Struct({ section: Section, patch: SettingsPatch }), Config, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const foreign = Object.keys(input.patch).filter((key) => !Object.hasOwn(sections[input.section].fields, key))
-      if (foreign.length > 0)
-        return yield* new NotASetting({ section: input.section, keys: foreign })
+      if (foreign.length > 0) return yield* new NotASetting({ section: input.section, keys: foreign })
       const current = yield* configOf(workspaceId)
       const next = { ...current[input.section], ...input.patch }
       yield* writeSection(workspaceId, input.section, next, by)
@@ -268,14 +267,18 @@ export const configCommands = {
       })
   ),
 
-  setSeatLimit: command(Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }), Schema.Void, OrganizationRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* writeSeatLimit(workspaceId, input.seatLimit, by)
-      return {
-        result: undefined,
-        changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)]
-      }
-    })
+  setSeatLimit: command(
+    Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }),
+    Schema.Void,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* writeSeatLimit(workspaceId, input.seatLimit, by)
+        return {
+          result: undefined,
+          changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)]
+        }
+      })
   )
 }
 

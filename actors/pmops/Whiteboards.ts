@@ -225,11 +225,8 @@ export const whiteboardCommands = {
         const board = yield* whiteboardOf(whiteboardId)
         let elementId = input.elementId
         if (input.parentCommentId !== null) {
-          const parent = yield* commentRow(whiteboardId, input.parentCommentId).pipe(
-            Effect.mapError(() => new ParentCommentNotFound())
-          )
-          if (parent.parentCommentId !== null)
-            return yield* new ReplyToReply({ field: "body.parentCommentId" })
+          const parent = yield* commentRow(whiteboardId, input.parentCommentId).pipe(Effect.mapError(() => new ParentCommentNotFound()))
+          if (parent.parentCommentId !== null) return yield* new ReplyToReply({ field: "body.parentCommentId" })
           // A reply sits on its thread's element.
           elementId = parent.elementId
         }
@@ -265,8 +262,7 @@ export const whiteboardCommands = {
         const edits =
           input.text !== undefined || input.elementId !== undefined || input.offsetX !== undefined || input.offsetY !== undefined
         // Anyone who may comment may resolve a thread; only its author (or an admin) rewrites or moves it.
-        if (edits && comment.authorId !== by && !input.admin)
-          return yield* new CommentAuthorOnly({ action: "changes" })
+        if (edits && comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "changes" })
         const sets: Array<string> = []
         const params: Array<unknown> = [input.commentId]
         if (input.text !== undefined) sets.push(`text = $${params.push(input.text)}`)
@@ -300,16 +296,16 @@ export const whiteboardCommands = {
     CommentsAfter,
     Schema.Union([WhiteboardNotFound, CommentNotFound, CommentAuthorOnly]),
     (input, by, whiteboardId) =>
-    Effect.gen(function* () {
-      const board = yield* whiteboardOf(whiteboardId)
-      const comment = yield* commentRow(whiteboardId, input.commentId)
-      if (comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "deletes" })
-      yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
-      return {
-        result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
-        changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
-      }
-    })
+      Effect.gen(function* () {
+        const board = yield* whiteboardOf(whiteboardId)
+        const comment = yield* commentRow(whiteboardId, input.commentId)
+        if (comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "deletes" })
+        yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
+        return {
+          result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
+          changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
+        }
+      })
   )
 }
 
@@ -319,8 +315,7 @@ const isCommentsAfter = (value: unknown): value is typeof CommentsAfter.Type =>
 
 const CommentFilter = Schema.Struct({ elementId: Schema.optionalKey(Schema.String), resolved: Schema.optionalKey(Schema.Boolean) })
 
-const present = (state: BoardState | null) =>
-  state === null ? Effect.fail(new WhiteboardNotFound()) : Effect.succeed(state)
+const present = (state: BoardState | null) => (state === null ? Effect.fail(new WhiteboardNotFound()) : Effect.succeed(state))
 
 export const PmWhiteboard = workActor("pmWhiteboard", whiteboardCommands, {
   state: Schema.NullOr(BoardState),

@@ -39,9 +39,7 @@ const withPins = (whiteboardId: string, filter: { elementId?: string; resolved?:
 /** One comment of a command's answer (the board's comments after it), pinned. */
 const oneOf = (whiteboardId: string, id: string, comments: ReadonlyArray<typeof CommentRecord.Type>) => {
   const row = comments.find((c) => c.id === id)
-  return row === undefined
-    ? Effect.fail(new CommentNotFound())
-    : Effect.map(pinned(whiteboardId, [row]), (rows) => rows[0]!)
+  return row === undefined ? Effect.fail(new CommentNotFound()) : Effect.map(pinned(whiteboardId, [row]), (rows) => rows[0]!)
 }
 
 const one = (whiteboardId: string, id: string) =>

@@ -80,8 +80,7 @@ const submit = (form: FormType, answers: Readonly<Record<string, unknown>>, by: 
               refusal.details.map((d) => ({ ...d, path: d.path.replace(/^body\.customFields\./, "body.answers.") }))
             )
           : e
-      }
-      )
+      })
     )
     yield* send(PmForm, form.id, "recordSubmission", by, {
       taskId: task.id,
