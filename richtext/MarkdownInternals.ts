@@ -26,19 +26,17 @@ interface Internals {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 
-/** What is wrong with the shape of `state`'s private members (nothing: an empty list). */
-const shapeProblems = (state: Record<string, unknown>): ReadonlyArray<string> =>
-  [
-    typeof state.out === "string" ? "" : "`out` is not the output string",
-    typeof state.atBlockStart === "boolean" ? "" : "`atBlockStart` is not a boolean",
-    "inAutolink" in state && (state.inAutolink === undefined || typeof state.inAutolink === "boolean") ? "" : "`inAutolink` is missing",
-    "closed" in state && (state.closed === null || state.closed === false || typeof state.closed === "object") ? "" : "`closed` is missing",
-    isRecord(state.options) ? "" : "`options` is not an object",
-    typeof state.flushClose === "function" ? "" : "`flushClose` is not a method"
-  ].filter((problem) => problem !== "")
-
-/** Narrows a serializer state to its private members, checking their shapes (cheap: a few `typeof`s). */
-const hasInternals = <S extends object>(state: S): state is S & Internals => isRecord(state) && shapeProblems(state).length === 0
+/** Narrows a serializer state to its private members, checking their shapes (cheap: a few `typeof`s; `closed` may hold a block). */
+const hasInternals = <S extends object>(state: S): state is S & Internals =>
+  isRecord(state) &&
+  typeof state.out === "string" &&
+  typeof state.atBlockStart === "boolean" &&
+  "inAutolink" in state &&
+  (state.inAutolink === undefined || typeof state.inAutolink === "boolean") &&
+  "closed" in state &&
+  (state.closed === null || state.closed === false || typeof state.closed === "object") &&
+  isRecord(state.options) &&
+  typeof state.flushClose === "function"
 
 /** The public methods the probe below drives. */
 interface Probeable {
@@ -52,11 +50,16 @@ const isProbeable = <S extends Record<string, unknown>>(state: S): state is S & 
 /** What is wrong with `state` as prosemirror-markdown's serializer state (nothing: an empty list). */
 export const internalsProblems = (state: unknown): ReadonlyArray<string> => {
   if (!isRecord(state)) return ["the serializer state is not an object"]
-  const problems: Array<string> = [...shapeProblems(state)]
+  const problems: Array<string> = []
   const expect = (ok: boolean, problem: string) => {
     if (!ok) problems.push(problem)
   }
-  expect(!("closed" in state) || state.closed === null || state.closed === false, "`closed` does not start empty")
+  expect(typeof state.out === "string", "`out` is not the output string")
+  expect(typeof state.atBlockStart === "boolean", "`atBlockStart` is not a boolean")
+  expect("inAutolink" in state && (state.inAutolink === undefined || typeof state.inAutolink === "boolean"), "`inAutolink` is missing")
+  expect("closed" in state && (state.closed === null || state.closed === false), "`closed` does not start empty")
+  expect(isRecord(state.options), "`options` is not an object")
+  expect(typeof state.flushClose === "function", "`flushClose` is not a method")
   if (problems.length > 0 || !hasInternals(state)) return problems
   if (!isProbeable(state)) return ["`write` or `closeBlock` is not a method"]
   // Behaviour: closing a block records it, and flushing writes the blank line and forgets it.
