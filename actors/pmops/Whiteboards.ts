@@ -193,6 +193,13 @@ const where = (board: { workspaceId: string; spaceId: string | null }) => ({ wor
 const NewBoard = Schema.Struct({ workspaceId: Id, name: Name(200), spaceId: Schema.NullOr(Id), templateId: Schema.NullOr(Id) })
 const CommentRef = Schema.Struct({ commentId: Id })
 
+/** What changing or deleting a comment may refuse with. */
+const CommentChangeRefused = Schema.Union([WhiteboardNotFound, CommentNotFound, CommentAuthorOnly])
+
+/** The board and one of its comments. */
+const boardComment = (whiteboardId: string, commentId: string) =>
+  Effect.all({ board: whiteboardOf(whiteboardId), comment: commentRow(whiteboardId, commentId) })
+
 export const whiteboardCommands = {
   /** Creates the board whose id is the actor's. */
   createBoard: command(NewBoard, Whiteboard, WhiteboardNotFound, (input, by, id) =>
@@ -254,11 +261,10 @@ export const whiteboardCommands = {
       offsetY: Schema.optionalKey(Offset)
     }),
     CommentsAfter,
-    Schema.Union([WhiteboardNotFound, CommentNotFound, CommentAuthorOnly]),
+    CommentChangeRefused,
     (input, by, whiteboardId) =>
       Effect.gen(function* () {
-        const board = yield* whiteboardOf(whiteboardId)
-        const comment = yield* commentRow(whiteboardId, input.commentId)
+        const { board, comment } = yield* boardComment(whiteboardId, input.commentId)
         const edits =
           input.text !== undefined || input.elementId !== undefined || input.offsetX !== undefined || input.offsetY !== undefined
         // Anyone who may comment may resolve a thread; only its author (or an admin) rewrites or moves it.
@@ -294,11 +300,10 @@ export const whiteboardCommands = {
   deleteComment: command(
     Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }),
     CommentsAfter,
-    Schema.Union([WhiteboardNotFound, CommentNotFound, CommentAuthorOnly]),
+    CommentChangeRefused,
     (input, by, whiteboardId) =>
       Effect.gen(function* () {
-        const board = yield* whiteboardOf(whiteboardId)
-        const comment = yield* commentRow(whiteboardId, input.commentId)
+        const { board, comment } = yield* boardComment(whiteboardId, input.commentId)
         if (comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "deletes" })
         yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
         return {
