@@ -151,6 +151,8 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   ItemExists: "conflict",
   ReferenceGone: "conflict",
   TaskNotFound: "not_found",
+  SpaceNotFound: "not_found",
+  ListNotFound: "not_found",
   TeamNotFound: "not_found",
   TeamMemberOutsideWorkspace: "invalid",
   UserListedTwice: "invalid",

@@ -29,6 +29,20 @@ export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFou
 
 const detail = (path: string, message: string) => [{ path, message }] as const
 
+/** No space has this id (or it is deleted): what the space actor's read answers while there is none. */
+export class SpaceNotFound extends Schema.TaggedError<SpaceNotFound>()("SpaceNotFound", {}) {
+  override get message() {
+    return "No such space"
+  }
+}
+
+/** No list has this id (or it is deleted, or in a deleted space): the list actor's read while there is none. */
+export class ListNotFound extends Schema.TaggedError<ListNotFound>()("ListNotFound", {}) {
+  override get message() {
+    return "No such list"
+  }
+}
+
 /** No team has this id (or it was deleted). */
 export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", {}) {
   override get message() {
@@ -215,4 +229,4 @@ export type CommentError = CommentNotFound | ParentCommentNotFound | ReplyToRepl
 
 export type WhiteboardError = WhiteboardNotFound | WhiteboardTemplateNotFound | CommentError
 
-export type PmError = NotWorkspaceMembers | ItemExists | ReferenceGone | TaskNotFound | TeamError | FavoriteError | WhiteboardError
+export type PmError = SpaceNotFound | ListNotFound | NotWorkspaceMembers | ItemExists | ReferenceGone | TaskNotFound | TeamError | FavoriteError | WhiteboardError

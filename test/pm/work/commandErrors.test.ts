@@ -14,8 +14,10 @@ import { NameTaken, SprintNotPlanned, TooManyWidgets } from "../../../actors/pm/
 import {
   AlreadyFavorite,
   ItemExists,
+  ListNotFound,
   NotWorkspaceMembers,
   ReplyToReply,
+  SpaceNotFound,
   TaskNotFound,
   TeamNotFound,
   TooManyTeamMembers
@@ -23,7 +25,7 @@ import {
 import { PmWhiteboard } from "../../../actors/pmops/Whiteboards.ts"
 import { PmTeam } from "../../../actors/pm/Team.ts"
 import { read, send } from "../../../actors/pm/WorkActor.ts"
-import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
+import { PmList, PmSpace, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { envelope, fromFailure } from "../../../facade/HttpError.ts"
 import type { ActorKind } from "../../../runtime/Actor.ts"
 import * as MessageCodec from "../../../runtime/MessageCodec.ts"
@@ -109,6 +111,11 @@ describe("pm planning, organization and whiteboard errors", () => {
       message: "Not a member of this workspace: u-9",
       details: [{ path: "body.assigneeIds.0", message: "not a member of this workspace" }]
     })
+    // The hierarchy actors' reads answer their own not-found while there is nothing to read.
+    const noList = await roundTrip(PmList, "locate", new ListNotFound())
+    expect(noList).toBeInstanceOf(ListNotFound)
+    expect(fromFailure(noList)).toMatchObject({ status: 404, code: "not_found", message: "No such list" })
+    expect(fromFailure(await roundTrip(PmSpace, "access", new SpaceNotFound()))).toMatchObject({ status: 404, message: "No such space" })
     // A dashboard's error is no sprint command's: a defect, not a value.
     expect(await roundTrip(PmSprints, "startSprint", new TooManyWidgets({ max: 50 }))).toMatchObject({ _tag: "ActorDefect" })
   })
