@@ -229,4 +229,13 @@ export type CommentError = CommentNotFound | ParentCommentNotFound | ReplyToRepl
 
 export type WhiteboardError = WhiteboardNotFound | WhiteboardTemplateNotFound | CommentError
 
-export type PmError = SpaceNotFound | ListNotFound | NotWorkspaceMembers | ItemExists | ReferenceGone | TaskNotFound | TeamError | FavoriteError | WhiteboardError
+export type PmError =
+  | SpaceNotFound
+  | ListNotFound
+  | NotWorkspaceMembers
+  | ItemExists
+  | ReferenceGone
+  | TaskNotFound
+  | TeamError
+  | FavoriteError
+  | WhiteboardError
