@@ -134,7 +134,7 @@ describe("pm planning, organization and whiteboard errors", () => {
     let p: Planning
     beforeAll(async () => {
       p = await startPlanning()
-    }, 120_000)
+    }, 300_000)
     afterAll(async () => {
       await p?.atrium.close()
     })
