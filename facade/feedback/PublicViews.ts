@@ -92,17 +92,21 @@ export const PublicOption = Schema.Struct({ id: Id, name: Schema.String, descrip
 })
 export const PublicStatus = Schema.Struct({ ...PublicOption.fields, type: StatusType }).annotate({ identifier: "PublicFeedbackStatus" })
 
+const optionsOf = (view: BoardView, kind: BoardOption["kind"]) =>
+  view.options.filter((o) => o.kind === kind).sort((a, b) => a.position - b.position)
+
+/** A board's statuses as the public sees them (each with its type). */
+export const publicStatuses = (view: BoardView) =>
+  optionsOf(view, "status").map((o) => ({ id: o.id, name: o.name, description: o.description, color: o.color, type: o.type ?? "open" }))
+
 export const publicOptions = (view: BoardView, kind: BoardOption["kind"]) =>
-  view.options
-    .filter((o) => o.kind === kind)
-    .sort((a, b) => a.position - b.position)
-    .map((o) => ({
-      id: o.id,
-      name: o.name,
-      description: o.description,
-      color: o.color,
-      ...(kind === "status" ? { type: o.type ?? "open" } : {})
-    }))
+  optionsOf(view, kind).map((o) => ({
+    id: o.id,
+    name: o.name,
+    description: o.description,
+    color: o.color,
+    ...(kind === "status" ? { type: o.type ?? "open" } : {})
+  }))
 
 export const PublicBoard = Schema.Struct({
   id: Id,
@@ -143,7 +147,7 @@ const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   anonymousVoting: view.board.settings.anonymousVoting && view.board.settings.whoMayVote === "anyone",
   allowComments: view.board.settings.allowComments,
   visitorComments: visitorsMayComment(view.board.settings),
-  statuses: publicOptions(view, "status") as never,
+  statuses: publicStatuses(view),
   categories: publicOptions(view, "category"),
   productAreas: publicOptions(view, "product_area")
 })
