@@ -17,9 +17,11 @@ import { declined, failureOf, figuresOf, type Reply, type Scored, score } from "
 import { Client, createRecordings, createTasksAndPages, createWorkspace, registerPeople } from "./lens/seed.ts"
 import { MEETINGS } from "./lens/workspace.ts"
 import { startHttpServer, tsNode } from "./process.ts"
+import { seedPglite } from "../tools/PgliteTemplate.ts"
 
 const root = join(import.meta.dirname, "..")
 const dataDir = mkdtempSync(join(tmpdir(), "atrium-lens-facts-"))
+await seedPglite(dataDir)
 const [command, args] = tsNode(join(root, "server/main.ts"))
 const server = await startHttpServer({
   label: "server/main.ts",

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { readFileSync, readdirSync } from "node:fs"
 import { createServer } from "node:net"
+import { nodeCommand } from "../tools/NodeBundle.ts"
 import type { ProcessFigures } from "./Scenario.ts"
 
 const CLOCK_TICKS = 100 // sysconf(_SC_CLK_TCK); 100 on every Linux build we target
@@ -107,11 +108,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 /** `--cpu-prof` is refused in NODE_OPTIONS: `BENCH_CPU_PROF=<dir>` profiles every TypeScript child into that folder. */
 const cpuProfile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
 
-/** `node --import tsx <file> ...args`: how the bench runs its TypeScript children. */
-export const tsNode = (file: string, args: ReadonlyArray<string> = []): [string, Array<string>] => [
-  process.execPath,
-  [...cpuProfile, "--import", "tsx", file, ...args]
-]
+/** How the bench runs its TypeScript children: servers and baselines from their bundles (tools/NodeBundle.ts), the rest through tsx. */
+export const tsNode = (file: string, args: ReadonlyArray<string> = []): [string, Array<string>] => nodeCommand(file, args, cpuProfile)
 
 export interface Child {
   readonly process: ChildProcess

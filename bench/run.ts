@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { buildBundles } from "../tools/NodeBundle.ts"
 import { wrkInstalled, type Loader } from "./load/http.ts"
 import { ProgressBar } from "./progress.ts"
 import { charts } from "./report/charts.ts"
@@ -161,6 +162,9 @@ const main = async () => {
   if (loader === "node")
     process.stderr.write("wrk not found: HTTP load from the Node worker-thread loader (apt-get install -y wrk for the real one)\n")
 
+  // Servers and baselines start from bundles built once here (or by the test run that started this one).
+  const bundles = await buildBundles()
+  process.on("exit", bundles.remove)
   const plan = selected.map((scenario) => ({ scenario, options: optionsFor(args, scenario, loader) }))
   const bar = new ProgressBar(plan.map(({ scenario, options }) => scenario.estimateSec(options)))
   const results: Array<ScenarioResult> = []

@@ -11,6 +11,8 @@ import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { OrganizationError } from "../actors/pm/OrganizationErrors.ts"
+import type { PlanningError } from "../actors/pm/PlanningErrors.ts"
 import type { PmError } from "../actors/pm/PmErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
 import type { SsoError } from "../actors/sso/SsoErrors.ts"
@@ -86,13 +88,15 @@ export type DomainError =
   | BillingError
   | SsoError
   | PmError
+  | PlanningError
+  | OrganizationError
 
 /**
  * How each domain error is answered: the one table from domain errors to the
  * envelope's code (and so its status). A kind that declares a new error fails
  * `tsc` here until it has its row.
  */
-const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
+export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   BoardNotFound: "not_found",
   BoardArchived: "conflict",
   DeskItemNotFound: "not_found",
@@ -147,6 +151,8 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   ItemExists: "conflict",
   ReferenceGone: "conflict",
   TaskNotFound: "not_found",
+  SpaceNotFound: "not_found",
+  ListNotFound: "not_found",
   TeamNotFound: "not_found",
   TeamMemberOutsideWorkspace: "invalid",
   UserListedTwice: "invalid",
@@ -158,6 +164,66 @@ const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } = {
   TooManyFavorites: "conflict",
   AlreadyFavorite: "conflict",
   FavoriteNotFound: "not_found",
+  WhiteboardNotFound: "not_found",
+  WhiteboardTemplateNotFound: "not_found",
+  CommentNotFound: "not_found",
+  ParentCommentNotFound: "not_found",
+  ReplyToReply: "invalid",
+  CommentAuthorOnly: "forbidden",
+  NotWorkspaceMembers: "invalid",
+  // pm planning
+  InvalidFieldValue: "invalid",
+  NameTaken: "conflict",
+  PrivacyByCreatorOnly: "forbidden",
+  DeleteByCreatorOrAdmin: "forbidden",
+  SprintNotFound: "not_found",
+  SprintGroupNotFound: "not_found",
+  SprintTeamNotFound: "not_found",
+  SprintGroupBusy: "conflict",
+  CompletedSprintFixed: "conflict",
+  SprintStartFixed: "conflict",
+  SeriesHasActiveSprint: "conflict",
+  SeriesBusy: "conflict",
+  ActiveSprintUndeletable: "conflict",
+  PlanIntoCompletedSprint: "conflict",
+  CompletedSprintTasksFixed: "conflict",
+  TasksOutsideSprintSpace: "not_found",
+  TaskNotInSprint: "not_found",
+  SprintNotPlanned: "conflict",
+  SprintNotActive: "conflict",
+  SprintEnded: "conflict",
+  NextSprintIsItself: "invalid",
+  NextSprintCompleted: "conflict",
+  ViewNotFound: "not_found",
+  SavedFilterNotFound: "not_found",
+  DashboardNotFound: "not_found",
+  WidgetNotFound: "not_found",
+  TooManyWidgets: "conflict",
+  // pm organization
+  NotASetting: "invalid",
+  NoWorkspaceLogo: "not_found",
+  NoFreeSeat: "conflict",
+  InvitationNotFound: "not_found",
+  InvitationTokenUnknown: "not_found",
+  InviteDomainRefused: "invalid",
+  GuestsTurnedOff: "forbidden",
+  GuestCannotBeAdmin: "invalid",
+  GuestAccessEndsInPast: "invalid",
+  ExpiryInPast: "invalid",
+  InviteeAlreadyMember: "conflict",
+  InvitationPending: "conflict",
+  InvitationClosed: "conflict",
+  InvitationExpired: "conflict",
+  InviteLinksTurnedOff: "forbidden",
+  NoInviteLink: "not_found",
+  InviteLinkInvalid: "not_found",
+  DeactivatedMemberNotFound: "not_found",
+  ShareLinkNotFound: "not_found",
+  ShareLinkRevoked: "conflict",
+  ShareLinkAlreadyRevoked: "conflict",
+  PublicSharingTurnedOff: "forbidden",
+  ShareLinkTooLong: "invalid",
+  ShareLinkGone: "not_found",
   // wiki
   WikiSpaceNotFound: "not_found",
   WikiSpaceExists: "conflict",

@@ -138,7 +138,8 @@ export const serve = <R = never>(
 ) =>
   Effect.gen(function* () {
     // Handlers need the services the server is built in (actors, SQL, tokens…):
-    // capture that context once and run each request's fiber with it.
+    // capture that context once and run each request's fiber with it. Cast: operation handlers are typed with `any`
+    // services (the registry holds every service's), so their requirements cannot be named here.
     const context = yield* Effect.context<never>()
     const run = Effect.runForkWith(context) as unknown as (effect: Effect.Effect<void, never, any>) => Fiber.Fiber<void>
     let inFlight = 0
@@ -270,7 +271,7 @@ export const serve = <R = never>(
         resume(socket ? Effect.succeed(socket) : Effect.die(new Error(`Cannot listen on ${options.host}:${options.port}`)))
       })
     })
-    const port = uws.us_socket_local_port(listenSocket as never)
+    const port = uws.us_socket_local_port(listenSocket)
 
     const close = Effect.callback<void>((resume) => {
       if (draining) return resume(Effect.void)

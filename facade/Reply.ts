@@ -62,7 +62,8 @@ const compiledOf = (operation: AnyOperation, status: number): Compiled | undefin
   }
   if (byStatus.has(status)) return byStatus.get(status)
   const spec = operation.responses[status]
-  // The JSON form of the schema: what the OpenAPI documents describe (dates as strings and the like).
+  // The JSON form of the schema: what the OpenAPI documents describe (dates as strings and the like). Cast: response
+  // schemas need no services, which `Schema.Top`'s service types cannot say.
   const json = spec?.schema ? (Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>) : undefined
   const compiled =
     spec === undefined

@@ -26,6 +26,27 @@ interface Internals {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 
+/** Narrows a serializer state to its private members, checking their shapes (cheap: a few `typeof`s; `closed` may hold a block). */
+const hasInternals = <S extends object>(state: S): state is S & Internals =>
+  isRecord(state) &&
+  typeof state.out === "string" &&
+  typeof state.atBlockStart === "boolean" &&
+  "inAutolink" in state &&
+  (state.inAutolink === undefined || typeof state.inAutolink === "boolean") &&
+  "closed" in state &&
+  (state.closed === null || state.closed === false || typeof state.closed === "object") &&
+  isRecord(state.options) &&
+  typeof state.flushClose === "function"
+
+/** The public methods the probe below drives. */
+interface Probeable {
+  write(content: string): void
+  closeBlock(node: PmNode): void
+}
+
+const isProbeable = <S extends Record<string, unknown>>(state: S): state is S & Probeable =>
+  typeof state.write === "function" && typeof state.closeBlock === "function"
+
 /** What is wrong with `state` as prosemirror-markdown's serializer state (nothing: an empty list). */
 export const internalsProblems = (state: unknown): ReadonlyArray<string> => {
   if (!isRecord(state)) return ["the serializer state is not an object"]
@@ -39,9 +60,10 @@ export const internalsProblems = (state: unknown): ReadonlyArray<string> => {
   expect("closed" in state && (state.closed === null || state.closed === false), "`closed` does not start empty")
   expect(isRecord(state.options), "`options` is not an object")
   expect(typeof state.flushClose === "function", "`flushClose` is not a method")
-  if (problems.length > 0) return problems
+  if (problems.length > 0 || !hasInternals(state)) return problems
+  if (!isProbeable(state)) return ["`write` or `closeBlock` is not a method"]
   // Behaviour: closing a block records it, and flushing writes the blank line and forgets it.
-  const probe = state as unknown as Internals & MarkdownSerializerState
+  const probe = state
   const paragraph = richTextSchema.node("paragraph")
   try {
     probe.write("a")
@@ -77,8 +99,11 @@ if (problems.length > 0) {
   throw new Error(`prosemirror-markdown's serializer changed; Atrium's Markdown writer cannot run: ${problems.join("; ")}`)
 }
 
-// Checked above: the state has these members with these shapes.
-const internals = (state: MarkdownSerializerState): Internals => state as unknown as Internals
+// Probed when this module loaded; each access checks the shapes again, so a state without them is an error, not wrong Markdown.
+const internals = (state: MarkdownSerializerState): Internals => {
+  if (!hasInternals(state)) throw new Error("prosemirror-markdown's serializer state no longer has the members Atrium's writer uses")
+  return state
+}
 
 /** The Markdown written so far. */
 export const written = (state: MarkdownSerializerState): string => internals(state).out

@@ -522,8 +522,10 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   const reads = new Set<string>(kind.readOnly ?? [])
   const groupMax = group?.max ?? 256
   const groupHandler: Handler = (payload, ctx) => {
-    const messages = payload as ReadonlyArray<unknown>
-    return Effect.flatMap(group!.handle(messages as never, ctx) as Effect.Effect<ReadonlyArray<Outcome>, unknown, never>, (outcomes) =>
+    // `groupEnvelope` built the payload; checked rather than cast, so a wrong one is a defect with a message.
+    if (!isGroupedPayload(payload)) return Effect.die(new Error(`${kind.kind}: a group's payload is not its messages`))
+    const messages = payload
+    return Effect.flatMap(group!.handle(messages, ctx) as Effect.Effect<ReadonlyArray<Outcome>, unknown, never>, (outcomes) =>
       outcomes.length === messages.length
         ? Effect.succeed(outcomes)
         : Effect.die(new Error(`group handler answered ${outcomes.length} of ${messages.length} messages`))
@@ -531,6 +533,9 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   }
 
   /** Grouped messages handled as one: the payload lists them, the outcome (one per message) answers each. */
+  const isGroupedPayload = (payload: unknown): payload is ReadonlyArray<{ readonly tag: string; readonly payload: unknown }> =>
+    Array.isArray(payload) && payload.every((m) => typeof m === "object" && m !== null && typeof m.tag === "string" && "payload" in m)
+
   const groupEnvelope = (members: ReadonlyArray<Envelope>): Envelope => {
     const envelope: Envelope = {
       tag: members[0]!.tag,

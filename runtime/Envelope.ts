@@ -6,6 +6,7 @@
 import { Context, Data, Deferred, type Effect, Exit } from "effect"
 import type { ActorAddress } from "./Actor.ts"
 import { type ActorError, ActorTimeout } from "./ActorError.ts"
+import * as DeadlineSweep from "./DeadlineSweep.ts"
 import type { Rejection } from "./Rejection.ts"
 
 /**
@@ -42,14 +43,14 @@ export interface Envelope {
 }
 
 /**
- * An in-process ask: the outcome completes a Deferred the caller awaits. The
- * timeout is a plain timer that fails the Deferred (cheaper than racing a
- * sleeping fiber per request); an abandoned message is then skipped by the
- * activation if it has not started yet.
+ * An in-process ask: the outcome completes a Deferred the caller awaits. Its
+ * deadline is kept by the one deadline sweep (runtime/DeadlineSweep.ts), which
+ * fails the Deferred when it passes (no timer, no sleeping fiber per request);
+ * an abandoned message is then skipped by the activation if it has not started yet.
  */
-export class LocalEnvelope implements Envelope {
+export class LocalEnvelope implements Envelope, DeadlineSweep.Expiring {
   readonly deferred: Deferred.Deferred<unknown, Rejection | ActorError | NotServed> = Deferred.makeUnsafe()
-  private readonly timer: ReturnType<typeof setTimeout>
+  private readonly deadline: number
 
   constructor(
     readonly address: ActorAddress,
@@ -59,13 +60,15 @@ export class LocalEnvelope implements Envelope {
     readonly key?: string,
     readonly resend?: boolean
   ) {
-    this.timer = setTimeout(() => {
-      Deferred.doneUnsafe(this.deferred, Exit.fail(new ActorTimeout({ address: this.address, millis: this.timeoutMillis })))
-    }, timeoutMillis)
+    this.deadline = DeadlineSweep.schedule(this, timeoutMillis)
+  }
+
+  expire(): void {
+    Deferred.doneUnsafe(this.deferred, Exit.fail(new ActorTimeout({ address: this.address, millis: this.timeoutMillis })))
   }
 
   reply(outcome: Outcome): void {
-    clearTimeout(this.timer)
+    DeadlineSweep.cancel(this, this.deadline)
     Deferred.doneUnsafe(this.deferred, outcome)
   }
 

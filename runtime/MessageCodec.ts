@@ -41,6 +41,7 @@ export interface MessageCodec {
   readonly decodeError: Encode
 }
 
+// Cast: message schemas need no services (any node decodes them), which `Schema.Top`'s service types cannot say.
 const json = (schema: Schema.Top) => Schema.toCodecJson(schema) as unknown as Schema.Codec<unknown, unknown>
 
 // Built once per (kind, tag), not per message.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUp, startAtrium, type TestAtrium } from "./support/atrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "./support/database.ts"
 import { checkNats, natsUrl, testPrefix } from "./support/nats.ts"
+import { nodeCommand } from "../tools/NodeBundle.ts"
 
 const ready = (await checkPostgres("cluster (two Atrium nodes)")) && (await checkNats("cluster (two Atrium nodes)"))
 
@@ -77,7 +78,7 @@ describe.skipIf(!ready)("a two-node cluster on NATS + PostgreSQL", () => {
 /** A node in a process of its own, so it can be killed without a drain. */
 const spawnNode = (env: Record<string, string>) => {
   const root = path.resolve(import.meta.dirname, "..")
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(...nodeCommand("server/main.ts"), {
     cwd: root,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(tmpdir(), "atrium-node-")), ...env },
     stdio: ["ignore", "pipe", "pipe"]

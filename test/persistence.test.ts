@@ -58,7 +58,7 @@ const postgresDatabase: Backend = {
   name: "PostgreSQL",
   durable: true,
   location: async () => {
-    const database: TestDatabase = await createTestDatabase()
+    const database: TestDatabase = await createTestDatabase({ empty: true })
     return { open: () => Database.postgres(database.url, { max: 5 }), cleanup: database.drop }
   }
 }
@@ -705,7 +705,7 @@ describe.skipIf(!postgresReady)("persistence on PostgreSQL", () => {
   suite(postgresDatabase)
 
   it("migrates once when several processes start at once", async () => {
-    const database = await createTestDatabase()
+    const database = await createTestDatabase({ empty: true })
     try {
       const starts = Array.from({ length: 4 }, () =>
         Effect.provide(

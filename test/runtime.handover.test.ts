@@ -17,6 +17,7 @@ import { layerNats } from "../runtime/NatsTransport.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "./support/database.ts"
 import { checkNats, countByOwner, deleteBucket, natsUrl, readLeases, testPrefix } from "./support/nats.ts"
 import { Counter, NodeInfo } from "./support/runtimeActors.ts"
+import { nodeCommand } from "../tools/NodeBundle.ts"
 
 const SUITE = "runtime shard hand-over after kill -9 (test/runtime.handover.test.ts)"
 const available = (await checkNats(SUITE)) && (await checkPostgres(SUITE))
@@ -35,7 +36,7 @@ interface NodeProcess {
 }
 
 const spawnNode = (id: string, prefix: string, databaseUrl: string): NodeProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/actorNode.ts"], {
+  const child = spawn(...nodeCommand("test/support/actorNode.ts"), {
     cwd: root,
     env: {
       ...process.env,

@@ -7,6 +7,7 @@ import { ActorDefect, ActorOverloaded, ActorTimeout, ActorUnavailable } from "..
 import { ActorStore, type ActorStoreShape } from "../runtime/ActorStore.ts"
 import { ActorSystem } from "../runtime/ActorSystem.ts"
 import { type InProcessOptions, layerInProcess } from "../runtime/InProcessTransport.ts"
+import * as DeadlineSweep from "../runtime/DeadlineSweep.ts"
 import * as MemoryActorStore from "../runtime/MemoryActorStore.ts"
 import { Rejection } from "../runtime/Rejection.ts"
 import { concurrency, Counter, NodeInfo } from "./support/runtimeActors.ts"
@@ -228,6 +229,24 @@ describe("in-process actor runtime", () => {
         expect((yield* system.ask(Counter, address.id, "Get", {})).count).toBe(0)
       })
     )
+  })
+
+  it("keeps every ask's deadline in the one sweep: answered asks leave nothing pending, and an idle node no timer", async () => {
+    const { run } = setup()
+    const before = DeadlineSweep.status().pending
+    await run(
+      Effect.gen(function* () {
+        const system = yield* ActorSystem
+        yield* Effect.forEach(Array.from({ length: 50 }, id), (counter) => system.ask(Counter, counter, "Increment", { by: 1 }), {
+          concurrency: "unbounded"
+        })
+        expect(DeadlineSweep.status().pending).toBe(before)
+        const timeout = yield* Effect.flip(system.ask(Counter, id(), "Sleep", { millis: 200 }, { timeoutMillis: 30 }))
+        expect(timeout).toBeInstanceOf(ActorTimeout)
+        expect(DeadlineSweep.status().pending).toBe(before)
+      })
+    )
+    if (before === 0) expect(DeadlineSweep.status().sweeping).toBe(false)
   })
 
   it("returns a Rejection typed and unchanged, discarding the handler's state change", async () => {

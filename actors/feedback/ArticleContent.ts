@@ -25,12 +25,12 @@ export const RichTextInput = {
 export interface RichTextGiven {
   readonly markdown?: string
   readonly html?: string
-  readonly content?: unknown
+  readonly content?: typeof ProseMirrorJson.Type
 }
 
 /** The checked document of exactly one given form; 400 naming the field (and node) otherwise. */
 export const richTextFrom = (input: RichTextGiven, prefix = "body") =>
-  Effect.flatMap(contentFrom(input as never, prefix), (doc) =>
+  Effect.flatMap(contentFrom(input, prefix), (doc) =>
     doc === undefined
       ? Effect.fail(
           reject("invalid", "Give the content as markdown, html or content (ProseMirror JSON)", [

@@ -303,6 +303,20 @@ export const Board = Actor<State>()({
       success: Discussion.CommentRecord,
       error: Refused
     },
+    /** A comment from a visitor of the public portal (`by`: anonymous). */
+    addVisitorComment: {
+      payload: Schema.Struct({
+        ...By,
+        commentId: Schema.String,
+        requestId: Schema.String,
+        parentId: NullableString,
+        body: Schema.String,
+        moderationState: ModerationState,
+        visitor: Discussion.VisitorInput
+      }),
+      success: Discussion.CommentRecord,
+      error: Refused
+    },
     editComment: {
       payload: Schema.Struct({ ...By, commentId: Schema.String, body: Schema.String, mentions: Schema.Array(Schema.String) }),
       success: Discussion.CommentRecord,
@@ -401,6 +415,7 @@ export const Board = Actor<State>()({
         ({ targetBoardId, ...outcome }) => Effect.as(invalidateBoard(targetBoardId, ctx.address.id), outcome)
       ),
     addComment: onActive((state, { by, ...input }) => Discussion.addComment(state, by, input)),
+    addVisitorComment: onActive((state, { by, visitor, ...input }) => Discussion.addVisitorComment(state, by, input, visitor)),
     editComment: onActive((state, { commentId, body, mentions }) => Discussion.editComment(state, commentId, body, mentions)),
     deleteComment: onActive((state, { commentId }) => Discussion.deleteComment(state, commentId)),
     subscribe: (payload, ctx) =>

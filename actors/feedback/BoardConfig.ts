@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { now } from "../Fields.ts"
-import { BOARD_COLUMNS, type BoardRow, OPTION_COLUMNS, toBoard, toOption } from "./BoardRows.ts"
+import { BOARD_COLUMNS, type BoardRow, OPTION_COLUMNS, type OptionRow, toBoard, toOption } from "./BoardRows.ts"
 import type { WriteBody } from "./BoardLog.ts"
 import {
   type Board,
@@ -85,7 +85,7 @@ const checkSlugFree = (workspaceId: string, slug: string, exceptBoardId: string)
   )
 
 const insertOption = (boardId: string, kind: OptionKind, fields: OptionFields & { readonly name: string }, position: number) =>
-  query(
+  query<OptionRow>(
     `INSERT INTO feedback_options (id, board_id, kind, name, description, color, status_type, is_default, position)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${OPTION_COLUMNS}`,
     [
@@ -99,7 +99,7 @@ const insertOption = (boardId: string, kind: OptionKind, fields: OptionFields & 
       kind === "status" && fields.isDefault === true,
       position
     ]
-  ).pipe(Effect.map((rows) => toOption(rows[0] as never)))
+  ).pipe(Effect.map((rows) => toOption(rows[0]!)))
 
 const boardEvent = (type: string, board: Board) => ({ type, entityId: board.id, data: { boardId: board.id, name: board.name } })
 
@@ -301,7 +301,7 @@ export const updateOption = (state: BoardState, kind: OptionKind, optionId: stri
         { path: "body.isDefault", message: "one status must be the default" }
       ])
     }
-    const rows = yield* query(
+    const rows = yield* query<OptionRow>(
       `UPDATE feedback_options SET name = $2, description = $3, color = $4, status_type = $5, is_default = $6, updated_at = now()
        WHERE id = $1 RETURNING ${OPTION_COLUMNS}`,
       [
@@ -315,7 +315,7 @@ export const updateOption = (state: BoardState, kind: OptionKind, optionId: stri
     )
     if (fields.position !== undefined) yield* renumber(state, kind, optionId, fields.position)
     if (kind === "status" && fields.isDefault === true) yield* clearOtherDefaults(state, optionId)
-    const option = toOption(rows[0] as never)
+    const option = toOption(rows[0]!)
     const position =
       fields.position === undefined ? option.position : Math.min(fields.position, state.options.filter((o) => o.kind === kind).length - 1)
     return { result: { ...option, position }, events: [{ type: `${kind}.updated`, entityId: optionId, data: { ...fields } }] }

@@ -54,7 +54,7 @@ export const toBoard = (row: BoardRow): Board => ({
 
 export const OPTION_COLUMNS = "id, board_id, kind, name, description, color, status_type, is_default, position, created_at, updated_at"
 
-interface OptionRow {
+export interface OptionRow {
   id: string
   board_id: string
   kind: BoardOption["kind"]
@@ -85,7 +85,7 @@ export const toOption = (row: OptionRow): BoardOption => ({
 export const REQUEST_COLUMNS =
   "id, board_id, number, title, description, description_markdown, description_text, category_id, product_area_id, status_id, owner_id, author_id, author_name, vote_count, comment_count, merged_into, merged_at, moderation_state, pinned, locked, created_at, updated_at"
 
-interface RequestRow {
+export interface RequestRow {
   id: string
   board_id: string
   number: number

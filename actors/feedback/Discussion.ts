@@ -18,6 +18,8 @@ export const CommentRecord = Schema.Struct({
   parentId: Schema.NullOr(Schema.String),
   authorId: Schema.NullOr(Schema.String),
   authorName: Schema.NullOr(Schema.String),
+  /** A visitor's e-mail (a comment from the public portal: no author id), for the team only. */
+  authorEmail: Schema.NullOr(Schema.String),
   body: Schema.String,
   internal: Schema.Boolean,
   mentions: Schema.Array(Schema.String),
@@ -30,7 +32,7 @@ export const CommentRecord = Schema.Struct({
 export type CommentRecord = typeof CommentRecord.Type
 
 export const COMMENT_COLUMNS =
-  "id, request_id, board_id, parent_id, author_id, author_name, body, internal, mentions, moderation_state, edited_at, deleted_at, created_at, updated_at"
+  "id, request_id, board_id, parent_id, author_id, author_name, author_email, body, internal, mentions, moderation_state, edited_at, deleted_at, created_at, updated_at"
 
 export const toComment = (row: Record<string, any>): CommentRecord => ({
   id: row.id,
@@ -39,6 +41,7 @@ export const toComment = (row: Record<string, any>): CommentRecord => ({
   parentId: row.parent_id,
   authorId: row.author_id,
   authorName: row.author_name,
+  authorEmail: row.author_email,
   body: row.body,
   internal: row.internal,
   mentions: row.mentions,
@@ -65,20 +68,28 @@ const recountComments = (requestId: string) =>
 const subscribe = (requestId: string, userId: string) =>
   query("INSERT INTO feedback_subscribers (request_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [requestId, userId])
 
-export const addComment = (
-  state: BoardState,
-  by: string,
-  input: {
-    readonly commentId: string
-    readonly requestId: string
-    readonly parentId: string | null
-    readonly authorName: string | null
-    readonly body: string
-    readonly internal: boolean
-    readonly mentions: ReadonlyArray<string>
-    readonly moderationState: CommentRecord["moderationState"]
-  }
-): WriteBody<CommentRecord> =>
+interface CommentInput {
+  readonly commentId: string
+  readonly requestId: string
+  readonly parentId: string | null
+  readonly authorName: string | null
+  readonly body: string
+  readonly internal: boolean
+  readonly mentions: ReadonlyArray<string>
+  readonly moderationState: CommentRecord["moderationState"]
+}
+
+/** A visitor of the public portal: who they said they are, and their address's hash for the hourly limit. */
+export const VisitorInput = Schema.Struct({
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  ipHash: Schema.String,
+  perHour: Schema.Number
+})
+export type VisitorInput = typeof VisitorInput.Type
+
+/** Writes the comment (a member's, or a visitor's when `visitor` is given) and tells the request's subscribers. */
+const writeComment = (state: BoardState, by: string, input: CommentInput, visitor: VisitorInput | null): WriteBody<CommentRecord> =>
   Effect.gen(function* () {
     const request = yield* openRequest(state, input.requestId)
     if (!state.board.settings.allowComments) return yield* reject("forbidden", "Comments are turned off on this board")
@@ -92,22 +103,24 @@ export const addComment = (
       }
     }
     const rows = yield* query(
-      `INSERT INTO feedback_comments (id, request_id, board_id, parent_id, author_id, author_name, body, internal, mentions, moderation_state)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COMMENT_COLUMNS}`,
+      `INSERT INTO feedback_comments (id, request_id, board_id, parent_id, author_id, author_name, author_email, ip_hash, body, internal, mentions, moderation_state)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COMMENT_COLUMNS}`,
       [
         input.commentId,
         input.requestId,
         state.board.id,
         input.parentId,
-        by,
-        input.authorName,
+        visitor === null ? by : null,
+        visitor === null ? input.authorName : visitor.name,
+        visitor?.email ?? null,
+        visitor?.ipHash ?? null,
         input.body,
         input.internal,
         [...input.mentions],
         input.moderationState
       ]
     )
-    yield* subscribe(input.requestId, by)
+    if (visitor === null) yield* subscribe(input.requestId, by)
     yield* recountComments(input.requestId)
     const comment = toComment(rows[0]!)
     const visible = comment.moderationState === "approved"
@@ -131,6 +144,31 @@ export const addComment = (
       notices,
       next: withRequests(state, [yield* reread(request.id)])
     }
+  })
+
+export const addComment = (state: BoardState, by: string, input: CommentInput): WriteBody<CommentRecord> =>
+  writeComment(state, by, input, null)
+
+/**
+ * A visitor's comment from the public portal: never internal, mentions
+ * nobody, refused over the per-address hourly limit on this board (counted
+ * here, inside the Board actor, so the limit holds across nodes).
+ */
+export const addVisitorComment = (
+  state: BoardState,
+  by: string,
+  input: Pick<CommentInput, "commentId" | "requestId" | "parentId" | "body" | "moderationState">,
+  visitor: VisitorInput
+): WriteBody<CommentRecord> =>
+  Effect.gen(function* () {
+    const recent = yield* query<{ n: number }>(
+      `SELECT count(*) AS n FROM feedback_comments WHERE board_id = $1 AND ip_hash = $2 AND created_at > now() - interval '1 hour'`,
+      [state.board.id, visitor.ipHash]
+    )
+    if (Number(recent[0]?.n ?? 0) >= visitor.perHour) {
+      return yield* reject("rate_limited", `At most ${visitor.perHour} comments per hour from one address on this board; try again later`)
+    }
+    return yield* writeComment(state, by, { ...input, authorName: visitor.name, internal: false, mentions: [] }, visitor)
   })
 
 const existingComment = (state: BoardState, commentId: string) =>

@@ -56,8 +56,8 @@ export const articleOf = (milestoneId: string) =>
 const publishing = (boardId: string, entry: ChangelogEntry, by: string) =>
   Effect.gen(function* () {
     const notified = yield* shipRequests(boardId, entry.featureRequestIds, by, { title: entry.title, entryId: entry.id })
-    yield* query(`UPDATE feedback_changelog_entries SET notified_count = $2 WHERE id = $1`, [entry.id, notified])
-    return { ...entry, notifiedCount: notified }
+    yield* query(`UPDATE feedback_changelog_entries SET notified_count = notified_count + $2 WHERE id = $1`, [entry.id, notified])
+    return { ...entry, notifiedCount: entry.notifiedCount + notified }
   })
 
 const EntryFields = {

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { ProseMirrorJson } from "../wiki/WikiViews.ts"
-import { REQUEST_COLUMNS, requestRow, toRequest } from "./BoardRows.ts"
+import { REQUEST_COLUMNS, type RequestRow, requestRow, toRequest } from "./BoardRows.ts"
 import type { Notice, WriteBody } from "./BoardLog.ts"
 import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
 
@@ -83,7 +83,7 @@ export const createRequest = (
       "UPDATE feedback_boards SET next_request_number = next_request_number + 1 WHERE id = $1 RETURNING next_request_number",
       [state.board.id]
     )
-    const rows = yield* query(
+    const rows = yield* query<RequestRow>(
       `INSERT INTO feedback_requests (id, board_id, workspace_id, number, title, description, description_text, category_id,
          product_area_id, status_id, author_id, author_name, moderation_state, description_markdown)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${REQUEST_COLUMNS}`,
@@ -114,7 +114,7 @@ export const createRequest = (
       "INSERT INTO feedback_status_history (id, request_id, from_status_id, to_status_id, to_name, note, changed_by) VALUES ($1, $2, NULL, $3, $4, 'created', $5)",
       [randomUUID(), input.requestId, statusId, statusName(state, statusId), by]
     )
-    const record = toRequest(rows[0] as never)
+    const record = toRequest(rows[0]!)
     // Followers of the whole board hear of each new (approved) request.
     const followers =
       record.moderationState === "approved"

@@ -4,6 +4,8 @@
  * request's subscribers — voting subscribes — as each chose for the board),
  * and voters who unsubscribed since, or requests already shipped, get the
  * "shipped" notice here. Runs after the desk's commit, before its reply.
+ * An entry announces each request once: published again after being taken
+ * back to a draft, it leaves the requests it shipped before alone.
  */
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
@@ -38,6 +40,12 @@ export const shipRequests = (
     const shipped = view.options.filter((o) => o.kind === "status" && o.type === "shipped").sort((a, b) => a.position - b.position)[0]
     let notified = 0
     for (const requestId of requestIds) {
+      // Announced by this entry already (published before, taken back, published again): once per request.
+      if (
+        (yield* query("SELECT 1 FROM feedback_changelog_shipped WHERE entry_id = $1 AND request_id = $2", [entry.entryId, requestId]))
+          .length > 0
+      )
+        continue
       const request = yield* Board.client(system)(boardId).request({ requestId }).pipe(Effect.option)
       if (request._tag === "None" || request.value.mergedInto !== null) continue
       const people = yield* audience(boardId, requestId, by)
@@ -67,6 +75,10 @@ export const shipRequests = (
           })
         )
       }
+      yield* query("INSERT INTO feedback_changelog_shipped (entry_id, request_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+        entry.entryId,
+        requestId
+      ])
     }
     return notified
   })

@@ -42,10 +42,7 @@ export const linkedTaskProgress = (requestId: string) =>
       (link) =>
         read(PmTask, link.taskId, "get", {}).pipe(
           Effect.map((task) => (task.deletedAt === null ? task : undefined)),
-          Effect.catchIf(
-            (e) => e._tag === "Rejection" && e.code === "not_found",
-            () => Effect.succeed(undefined)
-          )
+          Effect.catchTag("TaskNotFound", () => Effect.succeed(undefined))
         ),
       { concurrency: 8 }
     )

@@ -31,6 +31,9 @@ import { Call, callFor } from "./CallView.ts"
 import { Summarizer } from "./summarizer/Summarizer.ts"
 import { jobQueued } from "./JobWakeups.ts"
 import { enqueueMeetingProcessed } from "./webhooks/MeetingProcessed.ts"
+import { usersByEmails } from "../identity/IdentityQueries.ts"
+import { enqueueNotifications } from "../notifications/Outbox.ts"
+import { hubActionAssignedEntries, hubNotesReadyEntries } from "../notifications/Sources.ts"
 import { inputKey, inputsOf, isDefaultInputs, type NoteTemplate, type VersionInputs } from "./summarizer/VersionInputs.ts"
 import { Segment, segmentProblem } from "./Transcript.ts"
 import {
@@ -331,6 +334,14 @@ export const HubCall = Actor<CallState | null>()({
                   { workspaceId, recordingId: id, callId, callUuid, status: "ready" },
                   Object.keys(state.participants)
                 )
+                // Its people with an account (participants, the one who recorded it, attendees) learn their notes are ready.
+                yield* enqueueNotifications(
+                  hubNotesReadyEntries({ workspaceId, recordingId: id, callId, name: state.recording.name }, [
+                    state.recording.createdBy,
+                    ...Object.keys(state.participants),
+                    ...state.recording.attendees.flatMap((attendee) => (attendee.userId === null ? [] : [attendee.userId]))
+                  ])
+                )
                 return state
               })
             )
@@ -379,8 +390,10 @@ export const HubCall = Actor<CallState | null>()({
     setAction: ({ by, actionItemId, ...patch }, ctx) =>
       Effect.gen(function* () {
         const state = yield* existing(ctx)
-        const known = Object.values(state.versions).some((v) => v.content.actionItems.some((item) => item.id === actionItemId))
-        if (!known) return yield* new HubActionItemNotFound()
+        const item = Object.values(state.versions)
+          .flatMap((v) => v.content.actionItems)
+          .find((candidate) => candidate.id === actionItemId)
+        if (item === undefined) return yield* new HubActionItemNotFound()
         const current = state.actions[actionItemId]
         const action: ActionState = {
           status: patch.status ?? current?.status ?? "open",
@@ -388,11 +401,27 @@ export const HubCall = Actor<CallState | null>()({
           updatedBy: by,
           updatedAt: now()
         }
+        // A newly named assignee with an account is told, in the commit that assigns them.
+        const assigned =
+          action.assigneeEmail !== null && action.assigneeEmail !== (current?.assigneeEmail ?? null)
+            ? [...(yield* Effect.orDie(usersByEmails([action.assigneeEmail.trim().toLowerCase()]))).values()][0]
+            : undefined
+        const { workspaceId, id, callId, name } = state.recording
         yield* Effect.orDie(
-          query(
-            `INSERT INTO hub_action_item_states (recording_id, action_item_id, status, assignee_email, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (recording_id, action_item_id) DO UPDATE SET status = $3, assignee_email = $4, updated_by = $5, updated_at = $6`,
-            [state.recording.id, actionItemId, action.status, action.assigneeEmail, by, action.updatedAt]
+          Sql.use((sql) =>
+            sql.transaction(
+              Effect.gen(function* () {
+                yield* sql.query(
+                  `INSERT INTO hub_action_item_states (recording_id, action_item_id, status, assignee_email, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+                   ON CONFLICT (recording_id, action_item_id) DO UPDATE SET status = $3, assignee_email = $4, updated_by = $5, updated_at = $6`,
+                  [id, actionItemId, action.status, action.assigneeEmail, by, action.updatedAt]
+                )
+                if (assigned !== undefined)
+                  yield* enqueueNotifications(
+                    hubActionAssignedEntries({ workspaceId, recordingId: id, callId, name }, item, assigned.id, by)
+                  )
+              })
+            )
           )
         )
         ctx.setState({ ...state, actions: { ...state.actions, [actionItemId]: action } })

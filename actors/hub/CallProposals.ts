@@ -1,6 +1,7 @@
 /**
  * A processed call's customer asks, offered as proposals. An ask (found in
- * the summarizer's analysis, `summarizer/CustomerAsks.ts`) is a customer's
+ * the summarizer's analysis by rules, `summarizer/CustomerAsks.ts`, or by the
+ * language model when one is configured, `summarizer/ModelAsks.ts`) is a customer's
  * when its speaker is an attendee outside the workspace's team (no member
  * role: a viewer is how a customer is invited). Each becomes one proposal on the workspace's
  * board — the first public one, else the first one, oldest first (no
@@ -28,7 +29,7 @@ import { atLeast, Workspace } from "../identity/Workspace.ts"
 import type { CallMoment, Proposal, ProposedWrite } from "../lens/Proposals.ts"
 import { HubCall } from "./CallActor.ts"
 import { type Attendee, recordingRows } from "./CallRecords.ts"
-import { asksOf } from "./summarizer/CustomerAsks.ts"
+import { customerAsksOf } from "./summarizer/ModelAsks.ts"
 
 /** The board's best match counts as the same request from this relevance on (most of the ask's content words in its title). */
 const SIMILAR = 2
@@ -115,7 +116,7 @@ export const proposeCustomerAsks = (recordingId: number) =>
     // A speaker who could be a member is not taken for a customer.
     const customerOf = (speaker: string) =>
       inside.some((attendee) => names(speaker, attendee)) ? undefined : outside.find((attendee) => names(speaker, attendee))
-    const asks = asksOf(segments).flatMap((ask) => {
+    const asks = (yield* customerAsksOf(segments)).flatMap((ask) => {
       const customer = customerOf(ask.speaker)
       return customer === undefined ? [] : [{ ...ask, customer }]
     })
@@ -274,6 +275,21 @@ export const claimCallProposal = (proposalId: string, by: string) =>
     (claimed) => claimed.length === 1
   )
 
+/** What the proposal's confirmation applied so far, by step (kept across a failed attempt). */
+export const callProposalSteps = (proposalId: string) =>
+  Effect.map(
+    query<{ steps: Record<string, unknown> }>("SELECT steps FROM hub_call_proposals WHERE id = $1", [proposalId]),
+    (found): Readonly<Record<string, unknown>> => found[0]?.steps ?? {}
+  )
+
+/** One step of the claimed proposal's confirmation is applied: a retry after a later step failed skips it. */
+export const recordCallProposalStep = (proposalId: string, by: string, step: string, result: unknown) =>
+  query(
+    `UPDATE hub_call_proposals SET steps = steps || jsonb_build_object($3::text, $4::jsonb)
+      WHERE id = $1 AND status = 'applying' AND decided_by = $2`,
+    [proposalId, by, step, result ?? null]
+  )
+
 /** The claimed proposal was applied: keep what the operations answered. */
 export const appliedCallProposal = (proposalId: string, by: string, result: unknown) =>
   query(
@@ -281,7 +297,7 @@ export const appliedCallProposal = (proposalId: string, by: string, result: unkn
     [proposalId, by, result ?? null]
   )
 
-/** Applying the claimed proposal failed: it is undecided again. */
+/** Applying the claimed proposal failed: it is undecided again (the steps it finished stay recorded). */
 export const releaseCallProposal = (proposalId: string, by: string) =>
   query(
     `UPDATE hub_call_proposals SET status = 'proposed', decided_by = NULL, decided_at = NULL WHERE id = $1 AND status = 'applying' AND decided_by = $2`,

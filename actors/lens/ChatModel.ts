@@ -57,3 +57,13 @@ export const complete = (config: ModelConfig, system: string, user: string) =>
       completionTokens: body.usage?.completion_tokens ?? 0
     } satisfies ModelReply
   })
+
+/** A reply's JSON (bare, or in a Markdown code fence as some models wrap it); undefined when it is none. */
+export const jsonOf = (text: string): unknown => {
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text.trim())
+  try {
+    return JSON.parse(fenced ? fenced[1]! : text)
+  } catch {
+    return undefined
+  }
+}

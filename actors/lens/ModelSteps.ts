@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Rejection } from "../../runtime/Rejection.ts"
-import { complete, type ModelConfig, type ModelReply } from "./ChatModel.ts"
+import { complete, jsonOf, type ModelConfig, type ModelReply } from "./ChatModel.ts"
 import { SourceType } from "./Passage.ts"
 import type { Ranked } from "./Ranking.ts"
 import type { RouteDecision } from "./Router.ts"
@@ -57,15 +57,6 @@ export interface ModelSteps {
 }
 
 /** A model reply's JSON, tolerating a Markdown code fence around it. */
-const jsonOf = (text: string): unknown => {
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text.trim())
-  try {
-    return JSON.parse(fenced ? fenced[1]! : text)
-  } catch {
-    return undefined
-  }
-}
-
 type Outcome<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly why: string }
 
 const PASSAGE_CHARS = 600

@@ -14,11 +14,13 @@ export const notificationKinds = [
   "merge",
   "new_request",
   "watching",
-  "due"
+  "due",
+  "shared",
+  "notes_ready"
 ] as const
 export const NotificationKind = Schema.Literals(notificationKinds).annotate({
   description:
-    "mention, assignment, comment (on something you watch or follow), status_change, request_completed (a request you voted for or follow shipped), merge, new_request, watching (you were added to something), due (due soon or overdue)"
+    "mention, assignment, comment (on something you watch or follow), status_change, request_completed (a request you voted for or follow shipped), merge, new_request, watching (you were added to something), due (due soon or overdue), shared (a wiki page was shared with you), notes_ready (a meeting's notes are ready for you)"
 })
 export type NotificationKind = typeof NotificationKind.Type
 
@@ -27,7 +29,9 @@ export const DeliveryMode = Schema.Literals(["instant", "daily", "weekly", "off"
 })
 export type DeliveryMode = typeof DeliveryMode.Type
 
-export type Area = "pm" | "wiki" | "feedback" | "hub"
+export const areas = ["pm", "wiki", "feedback", "hub"] as const
+export const Area = Schema.Literals(areas)
+export type Area = typeof Area.Type
 
 /** Mentions and assignments at once; a request you wait for reaching "completed" too (the loop's whole point); the rest daily. */
 export const defaultModes: Readonly<Record<NotificationKind, Exclude<DeliveryMode, "off">>> = {
@@ -39,7 +43,9 @@ export const defaultModes: Readonly<Record<NotificationKind, Exclude<DeliveryMod
   merge: "daily",
   new_request: "daily",
   watching: "daily",
-  due: "daily"
+  due: "daily",
+  shared: "daily",
+  notes_ready: "daily"
 }
 
 /** pm's in-app reasons (actors/pm/ReferenceData.ts). */
@@ -62,4 +68,18 @@ export const feedbackKinds: Readonly<Record<string, NotificationKind>> = {
   shipped: "request_completed"
 }
 
+/** The kinds the wiki's sources write (Sources.ts: a mention or a reply in a page comment, a page shared with you). */
+export const wikiKinds: ReadonlyArray<NotificationKind> = ["mention", "comment", "shared"]
+
+/** The kinds the hub's sources write (Sources.ts: your notes of a call are ready, an action item assigned to you). */
+export const hubKinds: ReadonlyArray<NotificationKind> = ["notes_ready", "assignment"]
+
 export const areaNames: Readonly<Record<Area, string>> = { pm: "Work", wiki: "Wiki", feedback: "Feedback", hub: "Meetings" }
+
+/** The areas whose notifications are mailed as each kind, for people choosing how. */
+export const kindAreas = (kind: NotificationKind): ReadonlyArray<Area> => [
+  ...(Object.values(pmKinds).includes(kind) ? (["pm"] as const) : []),
+  ...(wikiKinds.includes(kind) ? (["wiki"] as const) : []),
+  ...(Object.values(feedbackKinds).includes(kind) ? (["feedback"] as const) : []),
+  ...(hubKinds.includes(kind) ? (["hub"] as const) : [])
+]

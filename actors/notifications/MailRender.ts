@@ -24,8 +24,10 @@ export interface RenderedMail {
 
 export interface MailLinks {
   readonly origin: string
-  /** POST (one-click) or GET (what it would do) without a session. */
+  /** POST (one-click) or GET (what it would do) without a session: the `List-Unsubscribe` header's. */
   readonly unsubscribeUrl: string
+  /** The web app's page a person opens from the e-mail: it says what the link stops and stops it on a click. */
+  readonly unsubscribePageUrl: string
   readonly preferencesUrl: string
 }
 
@@ -41,12 +43,12 @@ const footerText = (links: MailLinks, what: string) => [
   "",
   "--",
   `Change which notifications you get by e-mail: ${links.preferencesUrl}`,
-  `Stop ${what}: ${links.unsubscribeUrl}`
+  `Stop ${what}: ${links.unsubscribePageUrl}`
 ]
 
 const footerHtml = (links: MailLinks, what: string) =>
   `<hr><p style="color:#666;font-size:12px"><a href="${escapeHtml(links.preferencesUrl)}">Change which notifications you get by e-mail</a> · ` +
-  `<a href="${escapeHtml(links.unsubscribeUrl)}">Stop ${escapeHtml(what)}</a></p>`
+  `<a href="${escapeHtml(links.unsubscribePageUrl)}">Stop ${escapeHtml(what)}</a></p>`
 
 export const renderInstant = (entry: MailEntry, links: MailLinks, what: string): RenderedMail => {
   const url = `${links.origin}${entry.link}`

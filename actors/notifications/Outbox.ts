@@ -7,10 +7,11 @@
  * the recipient's choice for the kind at that moment (`off`: no row); an
  * instant row is due after a short grace period (a user who reads it in the
  * app by then is not mailed), a digest row gets its morning from the sender.
- * One statement, so it adds one round trip to the writer's transaction.
+ * One statement, so it adds one round trip to the writer's transaction; the
+ * sender is woken once that transaction commits.
  */
 import { Effect } from "effect"
-import { query } from "../../persistence/Sql.ts"
+import { query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { type Area, defaultModes, type NotificationKind } from "./Kinds.ts"
 
 export interface OutboxEntry {
@@ -22,8 +23,9 @@ export interface OutboxEntry {
   readonly kind: NotificationKind
   readonly title: string
   /** What permission is checked on at send time. */
-  readonly itemType: "task" | "list" | "space" | "workspace" | "request" | "board"
+  readonly itemType: "task" | "list" | "space" | "workspace" | "request" | "board" | "page" | "recording"
   readonly itemId: string
+  /** The request's board, the page's space. */
   readonly containerId?: string | null
   /** Path of the item in the web app (`/w/<workspace>/…`). */
   readonly link: string
@@ -34,6 +36,9 @@ export const instantDelaySeconds = () => {
   const value = Number(process.env.NOTIFY_INSTANT_DELAY_SECONDS)
   return Number.isFinite(value) && value >= 0 && process.env.NOTIFY_INSTANT_DELAY_SECONDS !== "" ? value : 60
 }
+
+/** The sender's wake-up topic (runtime/Wakeup.ts): signalled once a write that enqueued notifications commits. */
+export const notificationsQueued = "notifications.queued"
 
 export const outboxId = (area: Area, sourceId: string) => `${area}:${sourceId}`
 
@@ -65,5 +70,5 @@ export const enqueueNotifications = (entries: ReadonlyArray<OutboxEntry>) =>
             entries.map((e) => e.link),
             instantDelaySeconds()
           ]
-        )
+        ).pipe(Effect.tap(() => wakeAfterCommit(notificationsQueued)))
       )

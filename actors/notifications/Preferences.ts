@@ -5,12 +5,13 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { DeliveryMode, defaultModes, NotificationKind, notificationKinds } from "./Kinds.ts"
+import { Area, DeliveryMode, defaultModes, kindAreas, NotificationKind, notificationKinds } from "./Kinds.ts"
 
 export const KindPreference = Schema.Struct({
   kind: NotificationKind,
   mode: DeliveryMode,
-  default: DeliveryMode
+  default: DeliveryMode,
+  areas: Schema.Array(Area).annotate({ description: "The areas whose notifications of this kind are mailed" })
 }).annotate({ identifier: "NotificationKindDelivery" })
 
 export const DeliveryPreferences = Schema.Struct({
@@ -27,7 +28,12 @@ export const preferencesOf = (userId: string) =>
     (rows): DeliveryPreferences => {
       const chosen = new Map(rows.map((row) => [row.kind, row.mode] as const))
       return {
-        kinds: notificationKinds.map((kind) => ({ kind, mode: chosen.get(kind) ?? defaultModes[kind], default: defaultModes[kind] }))
+        kinds: notificationKinds.map((kind) => ({
+          kind,
+          mode: chosen.get(kind) ?? defaultModes[kind],
+          default: defaultModes[kind],
+          areas: kindAreas(kind)
+        }))
       }
     }
   )

@@ -107,7 +107,8 @@ const linksFor = (userId: string, workspaceId: string, scope: UnsubscribeScope) 
     return {
       origin,
       unsubscribeUrl: `${origin}/hub/v1/notification-delivery/unsubscribe?token=${token}`,
-      preferencesUrl: `${origin}/w/${workspaceId}/settings`
+      unsubscribePageUrl: `${origin}/unsubscribe?token=${token}`,
+      preferencesUrl: `${origin}/w/${workspaceId}/settings/notifications`
     }
   })
 

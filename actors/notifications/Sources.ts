@@ -1,5 +1,6 @@
 /**
- * Each service's in-app notifications as outbox entries: which kind, what
+ * Each service's notifications as outbox entries (pm's and feedback's from their in-app rows; the wiki's and
+ * the hub's from the writes that cause them): which kind, what
  * the recipient's permission is checked on when it is sent, and where it
  * opens in the web app. Structural types only, so the services that call
  * these (inside their own transactions) import nothing of each other here.
@@ -69,3 +70,122 @@ export const feedbackOutboxEntries = (notifications: ReadonlyArray<FeedbackNotif
       }
     ]
   })
+
+/** A wiki page comment as written (actors/wiki/WikiPage.ts): whom it mentions, whose thread it answers. */
+interface WikiComment {
+  readonly id: string
+  readonly pageId: string
+  readonly spaceId: string
+  readonly workspaceId: string
+  readonly pageTitle: string
+  readonly authorId: string
+  readonly mentions: ReadonlyArray<string>
+  /** The author of the thread's root, for a reply. */
+  readonly threadAuthorId: string | null
+}
+
+const wikiPage = (workspaceId: string, spaceId: string, pageId: string) => ({
+  workspaceId,
+  area: "wiki" as const,
+  itemType: "page" as const,
+  itemId: pageId,
+  containerId: spaceId,
+  link: `/w/${workspaceId}/wiki/${spaceId}/${pageId}`
+})
+
+const quoted = (title: string) => `"${title.trim() === "" ? "Untitled" : title}"`
+
+/**
+ * Who a comment notifies: each user it mentions (once per comment, an edit that adds a mention notifies the
+ * newcomer only), and the thread's author when someone else replies (unless mentioned already). Never its author.
+ */
+export const wikiCommentEntries = (comment: WikiComment): ReadonlyArray<OutboxEntry> => {
+  const page = wikiPage(comment.workspaceId, comment.spaceId, comment.pageId)
+  const mentioned = [...new Set(comment.mentions)].filter((userId) => userId !== comment.authorId)
+  const entries: Array<OutboxEntry> = mentioned.map((userId) => ({
+    ...page,
+    sourceId: `mention:${comment.id}:${userId}`,
+    userId,
+    kind: "mention",
+    title: `You were mentioned in a comment on ${quoted(comment.pageTitle)}`
+  }))
+  const threadAuthor = comment.threadAuthorId
+  if (threadAuthor !== null && threadAuthor !== comment.authorId && !mentioned.includes(threadAuthor))
+    entries.push({
+      ...page,
+      sourceId: `reply:${comment.id}`,
+      userId: threadAuthor,
+      kind: "comment",
+      title: `New reply to your comment on ${quoted(comment.pageTitle)}`
+    })
+  return entries
+}
+
+/** A restricted page shared with one user (a permission entry naming them), once per entry. */
+export const wikiShareEntry = (share: {
+  readonly entryId: string
+  readonly userId: string
+  readonly by: string
+  readonly workspaceId: string
+  readonly spaceId: string
+  readonly pageId: string
+  readonly pageTitle: string
+  readonly access: string
+}): ReadonlyArray<OutboxEntry> =>
+  share.userId === share.by
+    ? []
+    : [
+        {
+          ...wikiPage(share.workspaceId, share.spaceId, share.pageId),
+          sourceId: `shared:${share.entryId}`,
+          userId: share.userId,
+          kind: "shared",
+          title: `The page ${quoted(share.pageTitle)} was shared with you (${share.access})`
+        }
+      ]
+
+/** A processed call (actors/hub/CallActor.ts). */
+interface HubCallRef {
+  readonly workspaceId: string
+  readonly recordingId: number
+  readonly callId: number
+  readonly name: string
+}
+
+const hubCall = (call: HubCallRef) => ({
+  workspaceId: call.workspaceId,
+  area: "hub" as const,
+  itemType: "recording" as const,
+  itemId: String(call.recordingId),
+  containerId: null,
+  link: `/w/${call.workspaceId}/meetings/${call.callId}`
+})
+
+/** The call's notes are ready: each of its people with an account, once per call. */
+export const hubNotesReadyEntries = (call: HubCallRef, userIds: ReadonlyArray<string>): ReadonlyArray<OutboxEntry> =>
+  [...new Set(userIds)].map((userId) => ({
+    ...hubCall(call),
+    sourceId: `notes:${call.recordingId}:${userId}`,
+    userId,
+    kind: "notes_ready",
+    title: `Your notes of "${call.name}" are ready`
+  }))
+
+/** An action item of a call assigned to a user (not by themselves), once per item and user. */
+export const hubActionAssignedEntries = (
+  call: HubCallRef,
+  item: { readonly id: string; readonly text: string },
+  userId: string,
+  by: string
+): ReadonlyArray<OutboxEntry> =>
+  userId === by
+    ? []
+    : [
+        {
+          ...hubCall(call),
+          sourceId: `action:${call.recordingId}:${item.id}:${userId}`,
+          userId,
+          kind: "assignment",
+          title: `Action item from "${call.name}" assigned to you: ${item.text}`
+        }
+      ]

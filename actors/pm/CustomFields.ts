@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { NotWorkspaceMembers } from "./PmErrors.ts"
 import { change } from "./Changes.ts"
 import type { Chain } from "./Statuses.ts"
 import { requireMembers } from "./Members.ts"
@@ -53,7 +54,11 @@ const optionOf = (options: ReadonlyArray<FieldOption>, value: unknown) =>
  * Validates `value` against the field and returns what is stored. Options
  * may be named by id or (case-insensitive) name; dates are normalized to ISO.
  */
-export const validateValue = (field: CustomField, value: unknown, path: string): Effect.Effect<unknown, Rejection | SqlError, Sql> => {
+export const validateValue = (
+  field: CustomField,
+  value: unknown,
+  path: string
+): Effect.Effect<unknown, Rejection | NotWorkspaceMembers | SqlError, Sql> => {
   const config = field.config
   switch (field.type) {
     case "text":

@@ -7,7 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { SprintGroupNotFound, SprintNotFound } from "./PlanningErrors.ts"
 import type { Dashboard, Widget } from "./Dashboards.ts"
 import { WidgetType } from "./Dashboards.ts"
 import { burndown, velocity } from "./SprintCharts.ts"
@@ -44,7 +44,7 @@ export const visibleSprint = (sprintId: string, workspaceId: string, viewer: Vie
         WHERE sp.id = $1 AND sp.workspace_id = $2 AND s.deleted_at IS NULL AND ${visibleSpace("s", 3, 4)}`,
       [sprintId, workspaceId, viewer.userId, viewer.admin]
     )
-    if (rows[0] === undefined) return yield* reject("not_found", "No such sprint")
+    if (rows[0] === undefined) return yield* new SprintNotFound()
     return rows[0]
   })
 
@@ -55,7 +55,7 @@ const visibleGroupSpace = (groupId: string, workspaceId: string, viewer: Viewer)
         WHERE g.id = $1 AND g.workspace_id = $2 AND s.deleted_at IS NULL AND ${visibleSpace("s", 3, 4)}`,
       [groupId, workspaceId, viewer.userId, viewer.admin]
     )
-    if (rows[0] === undefined) return yield* reject("not_found", "No such sprint group")
+    if (rows[0] === undefined) return yield* new SprintGroupNotFound()
     return rows[0].spaceId
   })
 
@@ -105,7 +105,7 @@ export const dashboardData = (dashboard: Dashboard, viewer: Viewer) =>
   Effect.forEach(dashboard.widgets, (widget) =>
     compute(dashboard, widget, viewer).pipe(
       Effect.map((data): WidgetData => ({ widgetId: widget.id, type: widget.type, title: widget.title, data, error: null })),
-      Effect.catchTag("Rejection", (e) =>
+      Effect.catchTag(["SprintNotFound", "SprintGroupNotFound"], (e) =>
         Effect.succeed<WidgetData>({ widgetId: widget.id, type: widget.type, title: widget.title, data: null, error: e.message })
       )
     )

@@ -8,8 +8,18 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
+import {
+  DashboardNotFound,
+  DeleteByCreatorOrAdmin,
+  InvalidFieldValue,
+  PrivacyByCreatorOnly,
+  SprintGroupNotFound,
+  SprintNotFound,
+  TooManyWidgets,
+  WidgetNotFound
+} from "./PlanningErrors.ts"
+import { NotWorkspaceMembers, PlaceNotFound } from "./PmErrors.ts"
 import { BurndownUnit } from "./SprintCharts.ts"
 import { groupRow, sprintRow } from "./SprintRecords.ts"
 import { CountDimension, DistributionField, GraphRelationType } from "./TaskAggregates.ts"
@@ -86,7 +96,7 @@ export const Dashboard = Schema.Struct({
 }).annotate({ identifier: "Dashboard" })
 export type Dashboard = typeof Dashboard.Type
 
-type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
+type Step<A, E> = Effect.Effect<A, E | SqlError, Sql>
 
 const dashboardColumns = `d.id, d.workspace_id AS "workspaceId", d.name, d.description, d.scope_type AS "scopeType", d.scope_id AS "scopeId",
   d.space_id AS "spaceId", d.is_private AS "isPrivate", d.created_by AS "createdBy", d.created_at AS "createdAt", d.updated_at AS "updatedAt"`
@@ -96,13 +106,13 @@ const widgetsColumn = `COALESCE((SELECT json_agg(json_build_object('id', w.id, '
     ORDER BY w.position, w.created_at, w.id) FROM pm_dashboard_widgets w WHERE w.dashboard_id = d.id), '[]') AS widgets`
 
 /** A dashboard the user may see (private ones only their creator's; its scope alive), else 404. */
-export const getDashboard = (dashboardId: string, userId: string): Step<Dashboard> =>
+export const getDashboard = (dashboardId: string, userId: string): Step<Dashboard, DashboardNotFound> =>
   Effect.gen(function* () {
     const rows = yield* query<Dashboard>(
       `SELECT ${dashboardColumns}, ${widgetsColumn} FROM pm_dashboards d WHERE d.id = $1 AND (NOT d.is_private OR d.created_by = $2) AND ${scopeAlive("d")}`,
       [dashboardId, userId]
     )
-    if (rows[0] === undefined) return yield* reject("not_found", "No such dashboard")
+    if (rows[0] === undefined) return yield* new DashboardNotFound()
     return rows[0]
   })
 
@@ -176,8 +186,7 @@ const defaultTitles: Record<WidgetType, string> = {
 /** Checks a widget's configuration against its type and the workspace; returns it with its defaults. */
 const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: WidgetType, config: WidgetConfig, prefix: string) =>
   Effect.gen(function* () {
-    const invalid = (key: string, message: string) =>
-      reject("invalid", `Invalid ${prefix}.${key}: ${message}`, [{ path: `${prefix}.${key}`, message }])
+    const invalid = (key: string, problem: string) => new InvalidFieldValue({ field: `${prefix}.${key}`, problem })
     const allowed: Record<WidgetType, ReadonlyArray<keyof WidgetConfig>> = {
       task_count: ["groupBy", "sprintId", "criteria"],
       distribution: ["field", "sprintId", "criteria"],
@@ -195,18 +204,14 @@ const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: Widget
     }
     const out: { -readonly [K in keyof WidgetConfig]: WidgetConfig[K] } = { ...config }
     if (config.sprintId !== undefined) {
-      const sprint = yield* Effect.mapError(sprintRow(config.sprintId), () =>
-        reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }])
-      )
-      if (sprint.workspaceId !== workspaceId)
-        return yield* reject("not_found", "No such sprint", [{ path: `${prefix}.sprintId`, message: "not found" }])
+      const missing = new SprintNotFound({ field: `${prefix}.sprintId` })
+      const sprint = yield* Effect.mapError(sprintRow(config.sprintId), () => missing)
+      if (sprint.workspaceId !== workspaceId) return yield* missing
     }
     if (config.sprintGroupId !== undefined) {
-      const group = yield* Effect.mapError(groupRow(config.sprintGroupId), () =>
-        reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }])
-      )
-      if (group.workspaceId !== workspaceId)
-        return yield* reject("not_found", "No such sprint group", [{ path: `${prefix}.sprintGroupId`, message: "not found" }])
+      const missing = new SprintGroupNotFound({ field: `${prefix}.sprintGroupId` })
+      const group = yield* Effect.mapError(groupRow(config.sprintGroupId), () => missing)
+      if (group.workspaceId !== workspaceId) return yield* missing
     }
     if (config.criteria !== undefined) out.criteria = yield* checkCriteria(workspaceId, config.criteria, `${prefix}.criteria`)
     if (type === "task_count") out.groupBy ??= "status"
@@ -221,7 +226,7 @@ const checkWidget = (workspaceId: string, scopeType: ViewScopeType, type: Widget
 
 const dashboardOfWorkspace = (workspaceId: string, dashboardId: string, by: string) =>
   Effect.flatMap(getDashboard(dashboardId, by), (d) =>
-    d.workspaceId === workspaceId ? Effect.succeed(d) : Effect.fail(reject("not_found", "No such dashboard"))
+    d.workspaceId === workspaceId ? Effect.succeed(d) : Effect.fail(new DashboardNotFound())
   )
 
 const whereOf = (d: { workspaceId: string; spaceId: string | null }) => ({ workspaceId: d.workspaceId, spaceId: d.spaceId })
@@ -248,12 +253,25 @@ const insertWidget = (dashboardId: string, widget: WidgetInput & { readonly conf
   )
 }
 
+/** What a dashboard command may refuse with. */
+const DashboardRefused = Schema.Union([
+  DashboardNotFound,
+  WidgetNotFound,
+  TooManyWidgets,
+  PrivacyByCreatorOnly,
+  DeleteByCreatorOrAdmin,
+  InvalidFieldValue,
+  NotWorkspaceMembers,
+  PlaceNotFound,
+  SprintNotFound,
+  SprintGroupNotFound
+])
+
 export const dashboardCommands = {
-  createDashboard: command(DashboardInput, Dashboard, (input, by, workspaceId) =>
+  createDashboard: command(DashboardInput, Dashboard, DashboardRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-      if (chain.workspaceId !== workspaceId)
-        return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
+      if (chain.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
       const widgets: Array<WidgetInput & { config: WidgetConfig }> = []
       for (const [index, widget] of (input.widgets ?? []).entries()) {
         widgets.push({
@@ -285,43 +303,48 @@ export const dashboardCommands = {
     })
   ),
 
-  updateDashboard: command(Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }), Dashboard, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
-        return yield* reject("forbidden", "Only the dashboard's creator changes whether it is private", [
-          { path: "body.isPrivate", message: "not the creator" }
+  updateDashboard: command(
+    Schema.Struct({ dashboardId: Id, ...DashboardPatch.fields }),
+    Dashboard,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        if (input.isPrivate !== undefined && input.isPrivate !== dashboard.isPrivate && dashboard.createdBy !== by) {
+          return yield* new PrivacyByCreatorOnly({ what: "dashboard" })
+        }
+        yield* query(`UPDATE pm_dashboards SET name = $2, description = $3, is_private = $4, updated_at = now() WHERE id = $1`, [
+          dashboard.id,
+          input.name?.trim() ?? dashboard.name,
+          input.description ?? dashboard.description,
+          input.isPrivate ?? dashboard.isPrivate
         ])
-      }
-      yield* query(`UPDATE pm_dashboards SET name = $2, description = $3, is_private = $4, updated_at = now() WHERE id = $1`, [
-        dashboard.id,
-        input.name?.trim() ?? dashboard.name,
-        input.description ?? dashboard.description,
-        input.isPrivate ?? dashboard.isPrivate
-      ])
-      const updated = yield* getDashboard(dashboard.id, by)
-      const { dashboardId: _d, ...patch } = input
-      return {
-        result: updated,
-        changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)]
-      }
-    })
+        const updated = yield* getDashboard(dashboard.id, by)
+        const { dashboardId: _d, ...patch } = input
+        return {
+          result: updated,
+          changes: [change(whereOf(updated), "dashboard.updated", updated.id, { ...described(updated), changed: Object.keys(patch) }, by)]
+        }
+      })
   ),
 
-  deleteDashboard: command(Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (dashboard.createdBy !== by && !input.admin)
-        return yield* reject("forbidden", "Only the dashboard's creator or a workspace admin deletes it")
-      yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
-      return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
-    })
+  deleteDashboard: command(
+    Schema.Struct({ dashboardId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        if (dashboard.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "dashboard" })
+        yield* query(`DELETE FROM pm_dashboards WHERE id = $1`, [dashboard.id])
+        return { result: undefined, changes: [change(whereOf(dashboard), "dashboard.deleted", dashboard.id, described(dashboard), by)] }
+      })
   ),
 
-  addWidget: command(Schema.Struct({ dashboardId: Id, ...PlacedWidget.fields }), Dashboard, (input, by, workspaceId) =>
+  addWidget: command(Schema.Struct({ dashboardId: Id, ...PlacedWidget.fields }), Dashboard, DashboardRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      if (dashboard.widgets.length >= 50) return yield* reject("conflict", "A dashboard holds at most 50 widgets")
+      if (dashboard.widgets.length >= 50) return yield* new TooManyWidgets({ max: 50 })
       const config = yield* checkWidget(workspaceId, dashboard.scopeType, input.type, input.config ?? {}, "body.config")
       const last = dashboard.widgets.reduce((max, w) => Math.max(max, w.position), 0)
       const widgetId = yield* insertWidget(dashboard.id, { ...input, config }, input.position ?? last + 1, by)
@@ -333,45 +356,49 @@ export const dashboardCommands = {
     })
   ),
 
-  updateWidget: command(Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }), Dashboard, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
-      const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
-      if (widget === undefined) return yield* reject("not_found", "No such widget on this dashboard")
-      const config =
-        input.config === undefined
-          ? widget.config
-          : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
-      yield* query(
-        `UPDATE pm_dashboard_widgets SET title = $2, config = $3, position = $4, width = $5, height = $6, updated_at = now() WHERE id = $1`,
-        [
-          widget.id,
-          input.title?.trim() ?? widget.title,
-          config,
-          input.position ?? widget.position,
-          input.width ?? widget.width,
-          input.height ?? widget.height
-        ]
-      )
-      yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
-      const { dashboardId: _d, widgetId: _w, ...patch } = input
-      return {
-        result: yield* getDashboard(dashboard.id, by),
-        changes: [
-          change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)
-        ]
-      }
-    })
+  updateWidget: command(
+    Schema.Struct({ ...WidgetRef.fields, ...WidgetPatch.fields }),
+    Dashboard,
+    DashboardRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
+        const widget = dashboard.widgets.find((w) => w.id === input.widgetId)
+        if (widget === undefined) return yield* new WidgetNotFound()
+        const config =
+          input.config === undefined
+            ? widget.config
+            : yield* checkWidget(workspaceId, dashboard.scopeType, widget.type, input.config, "body.config")
+        yield* query(
+          `UPDATE pm_dashboard_widgets SET title = $2, config = $3, position = $4, width = $5, height = $6, updated_at = now() WHERE id = $1`,
+          [
+            widget.id,
+            input.title?.trim() ?? widget.title,
+            config,
+            input.position ?? widget.position,
+            input.width ?? widget.width,
+            input.height ?? widget.height
+          ]
+        )
+        yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
+        const { dashboardId: _d, widgetId: _w, ...patch } = input
+        return {
+          result: yield* getDashboard(dashboard.id, by),
+          changes: [
+            change(whereOf(dashboard), "dashboard.widget_updated", dashboard.id, { widgetId: widget.id, changed: Object.keys(patch) }, by)
+          ]
+        }
+      })
   ),
 
-  deleteWidget: command(WidgetRef, Schema.Void, (input, by, workspaceId) =>
+  deleteWidget: command(WidgetRef, Schema.Void, DashboardRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const dashboard = yield* dashboardOfWorkspace(workspaceId, input.dashboardId, by)
       const deleted = yield* query(`DELETE FROM pm_dashboard_widgets WHERE id = $1 AND dashboard_id = $2 RETURNING id`, [
         input.widgetId,
         dashboard.id
       ])
-      if (deleted.length === 0) return yield* reject("not_found", "No such widget on this dashboard")
+      if (deleted.length === 0) return yield* new WidgetNotFound()
       yield* query(`UPDATE pm_dashboards SET updated_at = now() WHERE id = $1`, [dashboard.id])
       return {
         result: undefined,

@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { DeactivatedMemberNotFound, OrganizationRefused } from "./OrganizationErrors.ts"
 import { Id } from "../Fields.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
 import { userRefs } from "./Members.ts"
@@ -42,7 +42,7 @@ const Kept = Schema.Struct({ userId: Id, role: AssignableRole })
 
 export const deactivationCommands = {
   /** Records a deactivation (after the identity workspace removed the member). */
-  recordDeactivation: command(Kept, Schema.Void, (input, by, workspaceId) =>
+  recordDeactivation: command(Kept, Schema.Void, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(
         `INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4)
@@ -55,19 +55,19 @@ export const deactivationCommands = {
   ),
 
   /** Takes the record back (before the identity workspace re-admits the user); returns the kept role. */
-  takeDeactivation: command(Schema.Struct({ userId: Id }), AssignableRole, (input, _by, workspaceId) =>
+  takeDeactivation: command(Schema.Struct({ userId: Id }), AssignableRole, OrganizationRefused, (input, _by, workspaceId) =>
     Effect.gen(function* () {
       const rows = yield* query<{ role: typeof AssignableRole.Type }>(
         `DELETE FROM pm_workspace_deactivations WHERE workspace_id = $1 AND user_id = $2 RETURNING role`,
         [workspaceId, input.userId]
       )
-      if (rows.length === 0) return yield* reject("not_found", "No deactivated member with this id")
+      if (rows.length === 0) return yield* new DeactivatedMemberNotFound()
       return { result: rows[0]!.role, changes: [] }
     })
   ),
 
   /** Puts a taken record back when re-admitting failed. */
-  restoreDeactivation: command(Kept, Schema.Void, (input, by, workspaceId) =>
+  restoreDeactivation: command(Kept, Schema.Void, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(
         `INSERT INTO pm_workspace_deactivations (workspace_id, user_id, role, deactivated_by) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,

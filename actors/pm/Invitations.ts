@@ -14,7 +14,24 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import {
+  ExpiryInPast,
+  GuestAccessEndsInPast,
+  GuestCannotBeAdmin,
+  GuestsTurnedOff,
+  InvitationClosed,
+  InvitationExpired,
+  InvitationNotFound,
+  InvitationPending,
+  InvitationTokenUnknown,
+  InviteDomainRefused,
+  InviteeAlreadyMember,
+  InviteLinkInvalid,
+  InvitationRefused,
+  InviteLinksTurnedOff,
+  NoInviteLink,
+  OrganizationRefused
+} from "./OrganizationErrors.ts"
 import { Email, Id, normalizeEmail, Timestamp } from "../Fields.ts"
 import { workspacesByIds } from "../identity/IdentityQueries.ts"
 import { AssignableRole } from "../identity/Workspace.ts"
@@ -89,8 +106,8 @@ const present = <R extends Row>(rows: ReadonlyArray<R>) =>
     }))
   )
 
-const one = (rows: ReadonlyArray<Row>, missing: string): Effect.Effect<Invitation, Rejection | SqlError, Sql> =>
-  rows.length === 0 ? Effect.fail(reject("not_found", missing)) : Effect.map(present(rows), (found) => found[0]!)
+const one = <E>(rows: ReadonlyArray<Row>, missing: E): Effect.Effect<Invitation, E | SqlError, Sql> =>
+  rows.length === 0 ? Effect.fail(missing) : Effect.map(present(rows), (found) => found[0]!)
 
 const statusCondition = (status: InvitationStatus | undefined) =>
   status === undefined
@@ -111,12 +128,10 @@ export const invitationsOf = (workspaceId: string, filter: { readonly status?: I
   )
 
 export const getInvitation = (invitationId: string) =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) => one(rows, "No such invitation"))
+  Effect.flatMap(query<Row>(`${select} WHERE i.id = $1`, [invitationId]), (rows) => one(rows, new InvitationNotFound()))
 
 export const invitationByToken = (token: string) =>
-  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) =>
-    one(rows, "This invitation does not exist")
-  )
+  Effect.flatMap(query<Row>(`${select} WHERE i.token_hash = $1`, [hashSecret(token)]), (rows) => one(rows, new InvitationTokenUnknown()))
 
 /** Pending invitations addressed to the e-mail, in workspaces that still exist, with the workspace's name. */
 export const invitationsFor = (email: string) =>
@@ -173,9 +188,7 @@ export const inviteLinkOf = (workspaceId: string) =>
 /** The workspace an invite code opens (404 when unknown, used up or expired). */
 export const inviteLinkByCode = (code: string) =>
   Effect.flatMap(query<LinkRow>(`${linkSelect} WHERE code_hash = $1`, [hashSecret(code)]), (rows) =>
-    rows[0] && linkUsable(rows[0])
-      ? Effect.succeed(rows[0])
-      : Effect.fail(reject("not_found", "This invite link does not exist, has expired or is used up"))
+    rows[0] && linkUsable(rows[0]) ? Effect.succeed(rows[0]) : Effect.fail(new InviteLinkInvalid())
   )
 
 // ---------------------------------------------------------------------------
@@ -204,7 +217,15 @@ export const InvitationAttempt = Schema.Struct({
   token: Schema.optionalKey(InvitationToken),
   error: Schema.optionalKey(Schema.Struct({ code: Schema.String, message: Schema.String }))
 }).annotate({ identifier: "BulkInvitationResult" })
-type InvitationAttempt = typeof InvitationAttempt.Type
+
+/** One address of a bulk invitation as the actor answers it: invited, or refused with its error. */
+export const InvitationOutcome = Schema.Struct({
+  email: Schema.String,
+  invitation: Schema.optionalKey(Invitation),
+  token: Schema.optionalKey(InvitationToken),
+  refused: Schema.optionalKey(InvitationRefused)
+})
+type InvitationOutcome = typeof InvitationOutcome.Type
 
 /** A change of a pending invitation. */
 export const InvitationPatch = Schema.Struct({ role: Schema.optionalKey(AssignableRole), message: Schema.optionalKey(InvitationMessage) })
@@ -219,23 +240,17 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
     const config = yield* configOf(workspaceId)
     const domains = config.security.allowedEmailDomains.map((d) => d.toLowerCase())
     if (domains.length > 0 && !domains.includes(domainOf(email))) {
-      return yield* reject("invalid", `Invitations go only to ${domains.join(", ")}`, [
-        { path: `${path}.email`, message: "domain not allowed by the workspace policy" }
-      ])
+      return yield* new InviteDomainRefused({ domains, field: `${path}.email` })
     }
     if (input.guest !== undefined) {
-      if (!config.features.guests) return yield* reject("forbidden", "Guests are turned off in this workspace")
-      if (input.role === "admin")
-        return yield* reject("invalid", "A guest cannot be an admin", [{ path: `${path}.role`, message: "guests are members or viewers" }])
+      if (!config.features.guests) return yield* new GuestsTurnedOff()
+      if (input.role === "admin") return yield* new GuestCannotBeAdmin({ field: `${path}.role` })
       if (input.guest.expiresAt !== null && Date.parse(input.guest.expiresAt) <= Date.now()) {
-        return yield* reject("invalid", "The guest's access must end in the future", [
-          { path: `${path}.guest.expiresAt`, message: "in the past" }
-        ])
+        return yield* new GuestAccessEndsInPast({ field: `${path}.guest.expiresAt` })
       }
     }
     const roster = yield* rosterOf(workspaceId)
-    if (roster.some((m) => m.email.toLowerCase() === email))
-      return yield* reject("conflict", `${email} is already a member`, [{ path: `${path}.email`, message: "already a member" }])
+    if (roster.some((m) => m.email.toLowerCase() === email)) return yield* new InviteeAlreadyMember({ email, field: `${path}.email` })
     yield* query(
       `UPDATE pm_workspace_invitations SET status = 'expired' WHERE workspace_id = $1 AND email = $2 AND status = 'pending' AND expires_at <= now()`,
       [workspaceId, email]
@@ -244,10 +259,7 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
       workspaceId,
       email
     ])
-    if (pending.length > 0)
-      return yield* reject("conflict", `${email} already has a pending invitation; resend it instead`, [
-        { path: `${path}.email`, message: "already invited" }
-      ])
+    if (pending.length > 0) return yield* new InvitationPending({ email, field: `${path}.email` })
     return { email, expiryDays: config.security.invitationExpiryDays }
   })
 
@@ -283,14 +295,14 @@ const insertInvitation = (workspaceId: string, input: InvitationInput, by: strin
 const pendingOf = (workspaceId: string, invitationId: string) =>
   Effect.gen(function* () {
     const invitation = yield* getInvitation(invitationId)
-    if (invitation.workspaceId !== workspaceId) return yield* reject("not_found", "No such invitation")
+    if (invitation.workspaceId !== workspaceId) return yield* new InvitationNotFound()
     if (invitation.status !== "pending" && invitation.status !== "expired")
-      return yield* reject("conflict", `This invitation is ${invitation.status}`)
+      return yield* new InvitationClosed({ status: invitation.status })
     return invitation
   })
 
 export const invitationCommands = {
-  createInvitation: command(InvitationInput, CreatedInvitation, (input, by, workspaceId) =>
+  createInvitation: command(InvitationInput, CreatedInvitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
       const created = yield* insertInvitation(workspaceId, input, by, "body")
@@ -301,10 +313,11 @@ export const invitationCommands = {
   /** Invites many at once: each address succeeds or fails on its own. */
   createInvitations: command(
     Schema.Struct({ invitations: Schema.Array(InvitationInput) }),
-    Schema.Array(InvitationAttempt),
+    Schema.Array(InvitationOutcome),
+    OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
-        const results: Array<InvitationAttempt> = []
+        const results: Array<InvitationOutcome> = []
         const changes: Array<Change> = []
         for (const [index, item] of input.invitations.entries()) {
           const attempt = yield* Effect.result(
@@ -318,40 +331,43 @@ export const invitationCommands = {
             changes.push(attempt.success.change)
           } else {
             const error = attempt.failure
-            if (error._tag !== "Rejection") return yield* Effect.fail(error)
-            results.push({ email: normalizeEmail(item.email), error: { code: error.code, message: error.message } })
+            if (error._tag === "SqlError") return yield* Effect.fail(error)
+            results.push({ email: normalizeEmail(item.email), refused: error })
           }
         }
         return { result: results, changes }
       })
   ),
 
-  updateInvitation: command(Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }), Invitation, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const invitation = yield* pendingOf(workspaceId, input.invitationId)
-      if (invitation.guest && input.role === "admin")
-        return yield* reject("invalid", "A guest cannot be an admin", [{ path: "body.role", message: "guests are members or viewers" }])
-      yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
-        invitation.id,
-        input.role ?? null,
-        input.message ?? null
-      ])
-      return {
-        result: yield* getInvitation(invitation.id),
-        changes: [
-          workspaceChange(
-            workspaceId,
-            "invitation.updated",
-            invitation.id,
-            { email: invitation.email, ...(input.role ? { role: input.role } : {}) },
-            by
-          )
-        ]
-      }
-    })
+  updateInvitation: command(
+    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
+    Invitation,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const invitation = yield* pendingOf(workspaceId, input.invitationId)
+        if (invitation.guest && input.role === "admin") return yield* new GuestCannotBeAdmin({ field: "body.role" })
+        yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
+          invitation.id,
+          input.role ?? null,
+          input.message ?? null
+        ])
+        return {
+          result: yield* getInvitation(invitation.id),
+          changes: [
+            workspaceChange(
+              workspaceId,
+              "invitation.updated",
+              invitation.id,
+              { email: invitation.email, ...(input.role ? { role: input.role } : {}) },
+              by
+            )
+          ]
+        }
+      })
   ),
 
-  revokeInvitation: command(InvitationRef, Invitation, (input, by, workspaceId) =>
+  revokeInvitation: command(InvitationRef, Invitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
       yield* query(`UPDATE pm_workspace_invitations SET status = 'revoked', responded_at = now(), responded_by = $2 WHERE id = $1`, [
@@ -366,7 +382,7 @@ export const invitationCommands = {
   ),
 
   /** A new token and a new expiry (the old link stops working). */
-  resendInvitation: command(InvitationRef, CreatedInvitation, (input, by, workspaceId) =>
+  resendInvitation: command(InvitationRef, CreatedInvitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* pendingOf(workspaceId, input.invitationId)
       const days = (yield* configOf(workspaceId)).security.invitationExpiryDays
@@ -384,13 +400,12 @@ export const invitationCommands = {
   ),
 
   /** The invitee takes the invitation; the identity workspace admits them next. */
-  claimInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
+  claimInvitation: command(InviteeAnswer, Invitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
-        return yield* reject("not_found", "No such invitation")
-      if (invitation.status === "expired") return yield* reject("conflict", "This invitation has expired; ask for a new one")
-      if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* new InvitationNotFound()
+      if (invitation.status === "expired") return yield* new InvitationExpired()
+      if (invitation.status !== "pending") return yield* new InvitationClosed({ status: invitation.status })
       if (!invitation.guest) yield* requireSeats(workspaceId, 1, { reserved: true })
       yield* query(`UPDATE pm_workspace_invitations SET status = 'accepted', responded_at = now(), responded_by = $2 WHERE id = $1`, [
         invitation.id,
@@ -404,7 +419,7 @@ export const invitationCommands = {
   ),
 
   /** Undoes a claim the workspace did not follow through. */
-  reopenInvitation: command(InvitationRef, Schema.Void, (input, by, workspaceId) =>
+  reopenInvitation: command(InvitationRef, Schema.Void, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const reopened = yield* query(
         `UPDATE pm_workspace_invitations SET status = 'pending', responded_at = NULL, responded_by = NULL WHERE id = $1 AND workspace_id = $2 AND status = 'accepted' RETURNING email`,
@@ -417,12 +432,11 @@ export const invitationCommands = {
     })
   ),
 
-  declineInvitation: command(InviteeAnswer, Invitation, (input, by, workspaceId) =>
+  declineInvitation: command(InviteeAnswer, Invitation, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const invitation = yield* getInvitation(input.invitationId)
-      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email))
-        return yield* reject("not_found", "No such invitation")
-      if (invitation.status !== "pending") return yield* reject("conflict", `This invitation is ${invitation.status}`)
+      if (invitation.workspaceId !== workspaceId || invitation.email !== normalizeEmail(input.email)) return yield* new InvitationNotFound()
+      if (invitation.status !== "pending") return yield* new InvitationClosed({ status: invitation.status })
       yield* query(`UPDATE pm_workspace_invitations SET status = 'declined', responded_at = now(), responded_by = $2 WHERE id = $1`, [
         invitation.id,
         by
@@ -442,12 +456,12 @@ export const invitationCommands = {
       maxUses: Schema.optionalKey(Schema.NullOr(Schema.Int))
     }),
     Schema.Struct({ link: InviteLink, code: InviteCode }),
+    OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
-        if (!(yield* configOf(workspaceId)).features.inviteLinks)
-          return yield* reject("forbidden", "Invite links are turned off in this workspace")
+        if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* new InviteLinksTurnedOff()
         if (input.expiresAt != null && Date.parse(input.expiresAt) <= Date.now())
-          return yield* reject("invalid", "The expiry must be in the future", [{ path: "body.expiresAt", message: "in the past" }])
+          return yield* new ExpiryInPast({ field: "body.expiresAt" })
         const code = newSecret(INVITE_LINK_PREFIX)
         yield* query(
           `INSERT INTO pm_workspace_invite_links (workspace_id, code_hash, code_prefix, role, created_by, expires_at, max_uses) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -470,28 +484,31 @@ export const invitationCommands = {
       })
   ),
 
-  disableInviteLink: command(Schema.Struct({}), Schema.Void, (_, by, workspaceId) =>
+  disableInviteLink: command(Schema.Struct({}), Schema.Void, OrganizationRefused, (_, by, workspaceId) =>
     Effect.gen(function* () {
       const removed = yield* query(`DELETE FROM pm_workspace_invite_links WHERE workspace_id = $1 RETURNING workspace_id`, [workspaceId])
-      if (removed.length === 0) return yield* reject("not_found", "The workspace has no invite link")
+      if (removed.length === 0) return yield* new NoInviteLink()
       return { result: undefined, changes: [workspaceChange(workspaceId, "invite_link.disabled", workspaceId, {}, by)] }
     })
   ),
 
   /** Uses the invite link once; returns the role it grants. */
-  claimInviteLink: command(Schema.Struct({ code: InviteCode }), Schema.Struct({ role: AssignableRole }), (input, _by, workspaceId) =>
-    Effect.gen(function* () {
-      if (!(yield* configOf(workspaceId)).features.inviteLinks)
-        return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
-      const link = yield* inviteLinkByCode(input.code)
-      if (link.workspaceId !== workspaceId) return yield* reject("not_found", "This invite link does not exist, has expired or is used up")
-      yield* requireSeats(workspaceId, 1)
-      yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
-      return { result: { role: link.role }, changes: [] }
-    })
+  claimInviteLink: command(
+    Schema.Struct({ code: InviteCode }),
+    Schema.Struct({ role: AssignableRole }),
+    OrganizationRefused,
+    (input, _by, workspaceId) =>
+      Effect.gen(function* () {
+        if (!(yield* configOf(workspaceId)).features.inviteLinks) return yield* new InviteLinkInvalid()
+        const link = yield* inviteLinkByCode(input.code)
+        if (link.workspaceId !== workspaceId) return yield* new InviteLinkInvalid()
+        yield* requireSeats(workspaceId, 1)
+        yield* query(`UPDATE pm_workspace_invite_links SET uses = uses + 1 WHERE workspace_id = $1`, [workspaceId])
+        return { result: { role: link.role }, changes: [] }
+      })
   ),
 
-  unclaimInviteLink: command(Schema.Struct({}), Schema.Void, (_, _by, workspaceId) =>
+  unclaimInviteLink: command(Schema.Struct({}), Schema.Void, OrganizationRefused, (_, _by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`UPDATE pm_workspace_invite_links SET uses = greatest(uses - 1, 0) WHERE workspace_id = $1`, [workspaceId])
       return { result: undefined, changes: [] }

@@ -8,7 +8,8 @@ import { Effect } from "effect"
 import { normalizeEmail } from "../Fields.ts"
 import type { User } from "../identity/Account.ts"
 import { memberRoles, usersByEmails, usersByIds } from "../identity/IdentityQueries.ts"
-import { reject, type RejectionDetail } from "../../runtime/Rejection.ts"
+import { reject } from "../../runtime/Rejection.ts"
+import { NotWorkspaceMembers } from "./PmErrors.ts"
 import type { UserRef } from "./WorkRecords.ts"
 
 /** Members of the workspace: user id → role. */
@@ -28,11 +29,9 @@ export const requireMembers = (workspaceId: string, userIds: ReadonlyArray<strin
   Effect.gen(function* () {
     if (userIds.length === 0) return
     const members = yield* membersOf(workspaceId)
-    const details: Array<RejectionDetail> = userIds.flatMap((id, index) =>
-      members.has(id) ? [] : [{ path: `${path}.${index}`, message: "not a member of this workspace" }]
-    )
-    if (details.length > 0)
-      return yield* reject("invalid", `Not a member of this workspace: ${userIds.filter((id) => !members.has(id)).join(", ")}`, details)
+    const outside = userIds.flatMap((id, index) => (members.has(id) ? [] : [{ id, field: `${path}.${index}` }]))
+    if (outside.length > 0)
+      return yield* new NotWorkspaceMembers({ userIds: outside.map((o) => o.id), fields: outside.map((o) => o.field) })
   })
 
 /**

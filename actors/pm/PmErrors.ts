@@ -29,6 +29,20 @@ export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFou
 
 const detail = (path: string, message: string) => [{ path, message }] as const
 
+/** No space has this id (or it is deleted): what the space actor's read answers while there is none. */
+export class SpaceNotFound extends Schema.TaggedError<SpaceNotFound>()("SpaceNotFound", {}) {
+  override get message() {
+    return "No such space"
+  }
+}
+
+/** No list has this id (or it is deleted, or in a deleted space): the list actor's read while there is none. */
+export class ListNotFound extends Schema.TaggedError<ListNotFound>()("ListNotFound", {}) {
+  override get message() {
+    return "No such list"
+  }
+}
+
 /** No team has this id (or it was deleted). */
 export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", {}) {
   override get message() {
@@ -81,9 +95,16 @@ export class TooManyTeamMembers extends Schema.TaggedError<TooManyTeamMembers>()
 export type TeamError = TeamNotFound | TeamMemberOutsideWorkspace | UserListedTwice | AddedAndRemoved | TooManyTeamMembers
 
 /** A place of the work hierarchy (`what`: space, folder, list or task) that is not there, or deleted. */
-export class PlaceNotFound extends Schema.TaggedError<PlaceNotFound>()("PlaceNotFound", { what: Schema.String }) {
+export class PlaceNotFound extends Schema.TaggedError<PlaceNotFound>()("PlaceNotFound", {
+  what: Schema.String,
+  /** The input that named it, when the reply points at it. */
+  field: Schema.optionalKey(Schema.String)
+}) {
   override get message() {
     return `No such ${this.what}`
+  }
+  get details() {
+    return this.field === undefined ? undefined : detail(this.field, "not found")
   }
 }
 
@@ -138,4 +159,83 @@ export type FavoriteError =
   | AlreadyFavorite
   | FavoriteNotFound
 
-export type PmError = ItemExists | ReferenceGone | TaskNotFound | TeamError | FavoriteError
+/** Users given (at `fields`) who are not members of the workspace. */
+export class NotWorkspaceMembers extends Schema.TaggedError<NotWorkspaceMembers>()("NotWorkspaceMembers", {
+  userIds: Schema.Array(Schema.String),
+  fields: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `Not a member of this workspace: ${this.userIds.join(", ")}`
+  }
+  get details() {
+    return this.fields.map((path) => ({ path, message: "not a member of this workspace" }))
+  }
+}
+
+/** No whiteboard has this id (or it was deleted). */
+export class WhiteboardNotFound extends Schema.TaggedError<WhiteboardNotFound>()("WhiteboardNotFound", {}) {
+  override get message() {
+    return "No such whiteboard"
+  }
+}
+
+/** No saved whiteboard template of this workspace has this id. */
+export class WhiteboardTemplateNotFound extends Schema.TaggedError<WhiteboardTemplateNotFound>()("WhiteboardTemplateNotFound", {}) {
+  override get message() {
+    return "No such template"
+  }
+}
+
+/** No comment (of a task or board) has this id. */
+export class CommentNotFound extends Schema.TaggedError<CommentNotFound>()("CommentNotFound", {}) {
+  override get message() {
+    return "No such comment"
+  }
+}
+
+/** The comment a reply names (at `body.parentCommentId`) is not there. */
+export class ParentCommentNotFound extends Schema.TaggedError<ParentCommentNotFound>()("ParentCommentNotFound", {}) {
+  override get message() {
+    return "No such comment to reply to"
+  }
+  get details() {
+    return detail("body.parentCommentId", "no such comment")
+  }
+}
+
+/** A reply to a reply (the reply named at `field`): threads are one level deep. */
+export class ReplyToReply extends Schema.TaggedError<ReplyToReply>()("ReplyToReply", { field: Schema.String }) {
+  override get message() {
+    return "Replies go to top-level comments"
+  }
+  get details() {
+    return detail(this.field, "is a reply")
+  }
+}
+
+/**
+ * A comment changed by someone else than its author: `changes` and `deletes`
+ * are allowed to admins too, `edits` (a task comment's text) to the author only.
+ */
+export class CommentAuthorOnly extends Schema.TaggedError<CommentAuthorOnly>()("CommentAuthorOnly", {
+  action: Schema.Literals(["changes", "deletes", "edits"])
+}) {
+  override get message() {
+    return this.action === "edits" ? "Only the author edits a comment" : `Only the author or an admin ${this.action} a comment`
+  }
+}
+
+export type CommentError = CommentNotFound | ParentCommentNotFound | ReplyToReply | CommentAuthorOnly
+
+export type WhiteboardError = WhiteboardNotFound | WhiteboardTemplateNotFound | CommentError
+
+export type PmError =
+  | SpaceNotFound
+  | ListNotFound
+  | NotWorkspaceMembers
+  | ItemExists
+  | ReferenceGone
+  | TaskNotFound
+  | TeamError
+  | FavoriteError
+  | WhiteboardError

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import { usersByIds, workspaceById } from "../identity/IdentityQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { NoFreeSeat } from "./OrganizationErrors.ts"
 import type { Role } from "../identity/Workspace.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
@@ -88,10 +89,7 @@ export const requireSeats = (workspaceId: string, seats: number, options: { read
     // An accepted invitation already held its seat among the pending ones.
     const taken = usage.members + (options.reserved ? usage.pendingInvitations - seats : usage.pendingInvitations)
     if (taken + seats > usage.limit) {
-      return yield* reject(
-        "conflict",
-        `The workspace has no free seat (limit ${usage.limit}, ${usage.members} members, ${usage.pendingInvitations} pending invitations)`
-      )
+      return yield* new NoFreeSeat({ limit: usage.limit, members: usage.members, pendingInvitations: usage.pendingInvitations })
     }
   })
 

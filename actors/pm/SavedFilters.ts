@@ -7,9 +7,10 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
 import { locateList } from "./Locate.ts"
+import { DeleteByCreatorOrAdmin, InvalidFieldValue, NameTaken, SavedFilterNotFound } from "./PlanningErrors.ts"
+import { NotWorkspaceMembers, PlaceNotFound } from "./PmErrors.ts"
 import type { Viewer } from "./StructureReads.ts"
 import { checkCriteria, criteriaQueryString, filterOfCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import { filterSql, taskFrom } from "./TaskReads.ts"
@@ -74,26 +75,42 @@ const visibleFilter = (listId: string, filterId: string, userId: string) =>
       listId,
       userId
     ]),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such saved filter")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new SavedFilterNotFound()))
   )
+
+/** The list the filters are on (gone, or in another workspace: `PlaceNotFound`). */
+const listIn = (workspaceId: string, listId: string) =>
+  Effect.catchTag(locateList(listId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: "list" }))).pipe(
+    Effect.filterOrFail(
+      (list) => list.workspaceId === workspaceId,
+      () => new PlaceNotFound({ what: "list" })
+    )
+  )
+
+/** What a saved-filter command may refuse with. */
+const SavedFilterRefused = Schema.Union([
+  PlaceNotFound,
+  SavedFilterNotFound,
+  NameTaken,
+  DeleteByCreatorOrAdmin,
+  InvalidFieldValue,
+  NotWorkspaceMembers
+])
 
 export const savedFilterCommands = {
   createSavedFilter: command(
     Schema.Struct({ listId: Id, ...SavedFilterInput.fields, admin: Schema.Boolean }),
     SavedFilter,
+    SavedFilterRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
-        const list = yield* locateList(input.listId)
-        if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
+        const list = yield* listIn(workspaceId, input.listId)
         const criteria = yield* checkCriteria(workspaceId, input.criteria, "body.criteria")
         const taken = yield* query(
           `SELECT 1 FROM pm_saved_filters WHERE list_id = $1 AND lower(name) = lower($2) AND (is_shared OR created_by = $3)`,
           [input.listId, input.name.trim(), by]
         )
-        if (taken.length > 0)
-          return yield* reject("conflict", `A saved filter named "${input.name.trim()}" exists on this list`, [
-            { path: "body.name", message: "already exists" }
-          ])
+        if (taken.length > 0) return yield* new NameTaken({ what: "saved filter", name: input.name.trim(), where: "on this list" })
         const id = crypto.randomUUID()
         yield* query(
           `INSERT INTO pm_saved_filters (id, workspace_id, list_id, name, criteria, is_shared, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -117,26 +134,28 @@ export const savedFilterCommands = {
   ),
 
   /** Its creator deletes a filter; a shared one may also go by a workspace admin. */
-  deleteSavedFilter: command(Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const list = yield* locateList(input.listId)
-      if (list.workspaceId !== workspaceId) return yield* reject("not_found", "No such list")
-      const row = yield* visibleFilter(input.listId, input.filterId, by)
-      if (row.createdBy !== by && !input.admin)
-        return yield* reject("forbidden", "Only the filter's creator or a workspace admin deletes it")
-      yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
-      return {
-        result: undefined,
-        changes: [
-          change(
-            { workspaceId, spaceId: list.spaceId, listId: input.listId },
-            "saved_filter.deleted",
-            row.id,
-            row.shared ? { name: row.name, shared: true } : { shared: false },
-            by
-          )
-        ]
-      }
-    })
+  deleteSavedFilter: command(
+    Schema.Struct({ listId: Id, filterId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    SavedFilterRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const list = yield* listIn(workspaceId, input.listId)
+        const row = yield* visibleFilter(input.listId, input.filterId, by)
+        if (row.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "filter" })
+        yield* query(`DELETE FROM pm_saved_filters WHERE id = $1`, [row.id])
+        return {
+          result: undefined,
+          changes: [
+            change(
+              { workspaceId, spaceId: list.spaceId, listId: input.listId },
+              "saved_filter.deleted",
+              row.id,
+              row.shared ? { name: row.name, shared: true } : { shared: false },
+              by
+            )
+          ]
+        }
+      })
   )
 }

@@ -15,11 +15,21 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import {
+  ExpiryInPast,
+  OrganizationRefused,
+  PublicSharingTurnedOff,
+  ShareLinkAlreadyRevoked,
+  ShareLinkGone,
+  ShareLinkNotFound,
+  ShareLinkRevoked,
+  ShareLinkTooLong
+} from "./OrganizationErrors.ts"
+import { TaskNotFound } from "./PmErrors.ts"
 import { Id, Timestamp } from "../Fields.ts"
 import { usersByIds, workspaceById } from "../identity/IdentityQueries.ts"
 import { change } from "./Changes.ts"
-import { locateTask } from "./Locate.ts"
+import { findTask, locateTask } from "./Locate.ts"
 import { userRefs } from "./Members.ts"
 import { type Viewer, visibleSpace } from "./StructureReads.ts"
 import { getTask } from "./TaskReads.ts"
@@ -135,10 +145,10 @@ export const linksOfWorkspace = (
     return { items: yield* present(rows), total: total[0]!.n, offset: filter.offset, limit: filter.limit }
   })
 
-export const getLink = (linkId: string): Effect.Effect<ShareLink, Rejection | SqlError, Sql> =>
+export const getLink = (linkId: string): Effect.Effect<ShareLink, ShareLinkNotFound | SqlError, Sql> =>
   Effect.gen(function* () {
     const rows = yield* query<LinkRow>(`${linkSelect} WHERE k.id = $1`, [linkId])
-    if (rows.length === 0) return yield* reject("not_found", "No such share link")
+    if (rows.length === 0) return yield* new ShareLinkNotFound()
     return (yield* present(rows))[0]!
   })
 
@@ -157,33 +167,28 @@ const LinkRef = Schema.Struct({ linkId: Id })
 const checkExpiry = (workspaceId: string, expiresAt: string | null | undefined, path: string) =>
   Effect.gen(function* () {
     const config = yield* configOf(workspaceId)
-    if (!config.features.publicSharing) return yield* reject("forbidden", "Public sharing is turned off in this workspace")
-    if (expiresAt != null && Date.parse(expiresAt) <= Date.now())
-      return yield* reject("invalid", "The expiry must be in the future", [{ path, message: "in the past" }])
+    if (!config.features.publicSharing) return yield* new PublicSharingTurnedOff()
+    if (expiresAt != null && Date.parse(expiresAt) <= Date.now()) return yield* new ExpiryInPast({ field: path })
     const maxDays = config.security.maxShareLinkDays
     if (maxDays !== null) {
-      if (expiresAt == null)
-        return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [
-          { path, message: "required by the workspace policy" }
-        ])
+      if (expiresAt == null) return yield* new ShareLinkTooLong({ maxDays, field: path, problem: "required by the workspace policy" })
       if (Date.parse(expiresAt) > Date.now() + maxDays * 86_400_000)
-        return yield* reject("invalid", `Links in this workspace must expire within ${maxDays} days`, [
-          { path, message: `more than ${maxDays} days ahead` }
-        ])
+        return yield* new ShareLinkTooLong({ maxDays, field: path, problem: `more than ${maxDays} days ahead` })
     }
   })
 
 const linkWhere = (link: { workspaceId: string; taskId: string }) =>
-  Effect.map(locateTask(link.taskId), (at) => ({ workspaceId: at.workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }))
+  Effect.map(findTask(link.taskId), (at) => ({ workspaceId: at.workspaceId, spaceId: at.spaceId, listId: at.listId, taskId: at.taskId }))
 
 export const shareLinkCommands = {
   createShareLink: command(
     Schema.Struct({ ...LinkOptions.fields, taskId: Id }),
     Schema.Struct({ link: ShareLink, token: ShareToken }),
+    OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
-        const at = yield* locateTask(input.taskId)
-        if (at.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
+        const at = yield* findTask(input.taskId)
+        if (at.workspaceId !== workspaceId) return yield* new TaskNotFound()
         yield* checkExpiry(workspaceId, input.expiresAt, "body.expiresAt")
         const id = crypto.randomUUID()
         const token = newToken()
@@ -218,11 +223,11 @@ export const shareLinkCommands = {
       })
   ),
 
-  updateShareLink: command(Schema.Struct({ ...LinkOptions.fields, linkId: Id }), ShareLink, (input, by, workspaceId) =>
+  updateShareLink: command(Schema.Struct({ ...LinkOptions.fields, linkId: Id }), ShareLink, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const link = yield* getLink(input.linkId)
-      if (link.workspaceId !== workspaceId) return yield* reject("not_found", "No such share link")
-      if (link.status === "revoked") return yield* reject("conflict", "This link is revoked; make a new one")
+      if (link.workspaceId !== workspaceId) return yield* new ShareLinkNotFound()
+      if (link.status === "revoked") return yield* new ShareLinkRevoked()
       if (input.expiresAt !== undefined) yield* checkExpiry(workspaceId, input.expiresAt, "body.expiresAt")
       yield* query(
         `UPDATE pm_share_links SET expires_at = CASE WHEN $2::boolean THEN $3::timestamptz ELSE expires_at END,
@@ -241,11 +246,11 @@ export const shareLinkCommands = {
     })
   ),
 
-  revokeShareLink: command(LinkRef, ShareLink, (input, by, workspaceId) =>
+  revokeShareLink: command(LinkRef, ShareLink, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const link = yield* getLink(input.linkId)
-      if (link.workspaceId !== workspaceId) return yield* reject("not_found", "No such share link")
-      if (link.status === "revoked") return yield* reject("conflict", "Already revoked")
+      if (link.workspaceId !== workspaceId) return yield* new ShareLinkNotFound()
+      if (link.status === "revoked") return yield* new ShareLinkAlreadyRevoked()
       yield* query(`UPDATE pm_share_links SET revoked_at = now(), revoked_by = $2 WHERE id = $1`, [link.id, by])
       return {
         result: yield* getLink(link.id),
@@ -255,7 +260,7 @@ export const shareLinkCommands = {
   ),
 
   /** Counts a public view (no change event: reading is not a change). */
-  recordShareView: command(LinkRef, Schema.Void, (input, _by, workspaceId) =>
+  recordShareView: command(LinkRef, Schema.Void, OrganizationRefused, (input, _by, workspaceId) =>
     Effect.gen(function* () {
       yield* query(`UPDATE pm_share_links SET view_count = view_count + 1, last_viewed_at = now() WHERE id = $1 AND workspace_id = $2`, [
         input.linkId,
@@ -331,7 +336,7 @@ interface ActiveLink {
 /** The link a token opens, if it still works (otherwise 404, whatever the reason). */
 export const openLink = (token: string) =>
   Effect.gen(function* () {
-    const gone = reject("not_found", "This link does not exist, has expired or was revoked")
+    const gone = new ShareLinkGone()
     const rows = yield* query<ActiveLink & { revokedAt: string | null }>(
       `SELECT id, workspace_id AS "workspaceId", task_id AS "taskId", include_subtasks AS "includeSubtasks", include_comments AS "includeComments",
               expires_at AS "expiresAt", revoked_at AS "revokedAt"

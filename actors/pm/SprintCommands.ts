@@ -14,9 +14,31 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
+import {
+  ActiveSprintUndeletable,
+  CompletedSprintFixed,
+  CompletedSprintTasksFixed,
+  InvalidFieldValue,
+  NameTaken,
+  NextSprintCompleted,
+  NextSprintIsItself,
+  PlanIntoCompletedSprint,
+  SeriesBusy,
+  SeriesHasActiveSprint,
+  SprintEnded,
+  SprintGroupBusy,
+  SprintGroupNotFound,
+  SprintNotActive,
+  SprintNotFound,
+  SprintNotPlanned,
+  SprintStartFixed,
+  SprintTeamNotFound,
+  TaskNotInSprint,
+  TasksOutsideSprintSpace
+} from "./PlanningErrors.ts"
+import { PlaceNotFound } from "./PmErrors.ts"
 import { getSprint, getSprintGroup, groupRow, Sprint, SprintGroup, type SprintRow, sprintRow, type SprintSummary } from "./SprintRecords.ts"
 import { getSpace } from "./StructureReads.ts"
 import { teamWorkspace } from "./Team.ts"
@@ -27,7 +49,32 @@ const DAY = 86_400_000
 export const DEFAULT_SPRINT_DAYS = 14
 const MAX_SPRINT_DAYS = 365
 
-const invalid = (path: string, message: string) => reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }])
+const invalid = (field: string, problem: string) => new InvalidFieldValue({ field, problem })
+
+/** What a sprint command may refuse with. */
+const SprintRefused = Schema.Union([
+  InvalidFieldValue,
+  NameTaken,
+  PlaceNotFound,
+  SprintNotFound,
+  SprintGroupNotFound,
+  SprintTeamNotFound,
+  SprintGroupBusy,
+  CompletedSprintFixed,
+  SprintStartFixed,
+  SeriesHasActiveSprint,
+  SeriesBusy,
+  ActiveSprintUndeletable,
+  PlanIntoCompletedSprint,
+  CompletedSprintTasksFixed,
+  TasksOutsideSprintSpace,
+  TaskNotInSprint,
+  SprintNotPlanned,
+  SprintNotActive,
+  SprintEnded,
+  NextSprintIsItself,
+  NextSprintCompleted
+])
 
 const startOfToday = () => {
   const now = new Date()
@@ -40,40 +87,30 @@ const where = (sprint: { workspaceId: string; spaceId: string }) => ({ workspace
 
 const sprintInSpace = (spaceId: string, sprintId: string, path?: string) =>
   Effect.flatMap(sprintRow(sprintId), (sprint) =>
-    sprint.spaceId === spaceId
-      ? Effect.succeed(sprint)
-      : Effect.fail(reject("not_found", "No such sprint", path ? [{ path, message: "not found" }] : undefined))
+    sprint.spaceId === spaceId ? Effect.succeed(sprint) : Effect.fail(new SprintNotFound(path ? { field: path } : {}))
   )
 
 const groupInSpace = (spaceId: string, groupId: string, path?: string) =>
   Effect.flatMap(
-    Effect.mapError(groupRow(groupId), (e) =>
-      e._tag === "Rejection" && path ? reject("not_found", "No such sprint group", [{ path, message: "not found" }]) : e
-    ),
-    (group) =>
-      group.spaceId === spaceId
-        ? Effect.succeed(group)
-        : Effect.fail(reject("not_found", "No such sprint group", path ? [{ path, message: "not found" }] : undefined))
+    Effect.mapError(groupRow(groupId), (e) => (e._tag === "SprintGroupNotFound" && path ? new SprintGroupNotFound({ field: path }) : e)),
+    (group) => (group.spaceId === spaceId ? Effect.succeed(group) : Effect.fail(new SprintGroupNotFound(path ? { field: path } : {})))
   )
+
+/** The space whose sprints these are (gone: `PlaceNotFound`). */
+const spaceOf = (spaceId: string) =>
+  Effect.catchTag(getSpace(spaceId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: "space" })))
 
 const checkTeam = (workspaceId: string, teamId: string | null | undefined) =>
   Effect.gen(function* () {
     if (teamId === undefined || teamId === null) return
-    if ((yield* teamWorkspace(teamId)) !== workspaceId)
-      return yield* reject("not_found", "No such team in this workspace", [{ path: "body.teamId", message: "not found" }])
+    if ((yield* teamWorkspace(teamId)) !== workspaceId) return yield* new SprintTeamNotFound()
   })
 
 const groupNameTaken = (spaceId: string, name: string, except = "") =>
   Effect.flatMap(
     query(`SELECT 1 FROM pm_sprint_groups WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]),
     (rows) =>
-      rows.length > 0
-        ? Effect.fail(
-            reject("conflict", `A sprint group named "${name.trim()}" exists in this space`, [
-              { path: "body.name", message: "already exists" }
-            ])
-          )
-        : Effect.void
+      rows.length > 0 ? Effect.fail(new NameTaken({ what: "sprint group", name: name.trim(), where: "in this space" })) : Effect.void
   )
 
 /** The active sprint of a series (a group, or the space's ungrouped sprints), if any. */
@@ -215,9 +252,9 @@ const members = (sprintId: string) =>
   )
 
 export const sprintCommands = {
-  createSprintGroup: command(SprintGroupInput, SprintGroup, (input, by, spaceId) =>
+  createSprintGroup: command(SprintGroupInput, SprintGroup, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
+      const space = yield* spaceOf(spaceId)
       yield* groupNameTaken(spaceId, input.name)
       yield* checkTeam(space.workspaceId, input.teamId)
       const id = crypto.randomUUID()
@@ -252,33 +289,37 @@ export const sprintCommands = {
     })
   ),
 
-  updateSprintGroup: command(Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }), SprintGroup, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const group = yield* groupInSpace(spaceId, input.sprintGroupId)
-      if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
-      yield* checkTeam(group.workspaceId, input.teamId)
-      yield* query(
-        `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
-        [
-          group.id,
-          input.name?.trim() ?? group.name,
-          input.description ?? group.description,
-          input.defaultLengthDays ?? group.defaultLengthDays,
-          input.autoCreateNext ?? group.autoCreateNext,
-          input.teamId !== undefined ? input.teamId : group.teamId
-        ]
-      )
-      const { sprintGroupId: _g, ...changed } = input
-      return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
-    })
+  updateSprintGroup: command(
+    Schema.Struct({ sprintGroupId: Id, ...SprintGroupPatch.fields }),
+    SprintGroup,
+    SprintRefused,
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const group = yield* groupInSpace(spaceId, input.sprintGroupId)
+        if (input.name !== undefined) yield* groupNameTaken(spaceId, input.name, group.id)
+        yield* checkTeam(group.workspaceId, input.teamId)
+        yield* query(
+          `UPDATE pm_sprint_groups SET name = $2, description = $3, default_length_days = $4, auto_create_next = $5, team_id = $6, updated_at = now() WHERE id = $1`,
+          [
+            group.id,
+            input.name?.trim() ?? group.name,
+            input.description ?? group.description,
+            input.defaultLengthDays ?? group.defaultLengthDays,
+            input.autoCreateNext ?? group.autoCreateNext,
+            input.teamId !== undefined ? input.teamId : group.teamId
+          ]
+        )
+        const { sprintGroupId: _g, ...changed } = input
+        return { result: yield* getSprintGroup(group.id), changes: [change(where(group), "sprint_group.updated", group.id, changed, by)] }
+      })
   ),
 
   /** Deletes the group; its sprints stay, outside any group. Refused while one of them runs. */
-  deleteSprintGroup: command(GroupRef, Schema.Void, (input, by, spaceId) =>
+  deleteSprintGroup: command(GroupRef, Schema.Void, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const group = yield* groupInSpace(spaceId, input.sprintGroupId)
       const active = yield* activeInSeries(spaceId, group.id)
-      if (active) return yield* reject("conflict", `Sprint "${active.name}" of this group is active; complete it first`)
+      if (active) return yield* new SprintGroupBusy({ sprint: active.name })
       const detached = yield* query(`UPDATE pm_sprints SET group_id = NULL, updated_at = now() WHERE group_id = $1 RETURNING id`, [
         group.id
       ])
@@ -290,9 +331,9 @@ export const sprintCommands = {
     })
   ),
 
-  createSprint: command(SprintInput, Sprint, (input, by, spaceId) =>
+  createSprint: command(SprintInput, Sprint, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
+      const space = yield* spaceOf(spaceId)
       const group = input.sprintGroupId ? yield* groupInSpace(spaceId, input.sprintGroupId, "body.sprintGroupId") : undefined
       const startDate = yield* realDate(input.startDate, "body.startDate")
       const endDate = yield* realDate(input.endDate, "body.endDate")
@@ -312,23 +353,18 @@ export const sprintCommands = {
     })
   ),
 
-  updateSprint: command(Schema.Struct({ sprintId: Id, ...SprintPatch.fields }), Sprint, (input, by, spaceId) =>
+  updateSprint: command(Schema.Struct({ sprintId: Id, ...SprintPatch.fields }), Sprint, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
       const startDate = yield* realDate(input.startDate, "body.startDate")
       const endDate = yield* realDate(input.endDate, "body.endDate")
       if (sprint.status === "completed") {
         for (const key of ["startDate", "endDate", "sprintGroupId"] as const) {
-          if (input[key] !== undefined)
-            return yield* reject("conflict", "A completed sprint keeps its dates and series; only its name and goal change", [
-              { path: `body.${key}`, message: "sprint is completed" }
-            ])
+          if (input[key] !== undefined) return yield* new CompletedSprintFixed({ field: `body.${key}` })
         }
       }
       if (sprint.status === "active" && startDate !== undefined && startDate !== sprint.startDate) {
-        return yield* reject("conflict", "The sprint has started; its start date is fixed", [
-          { path: "body.startDate", message: "sprint is active" }
-        ])
+        return yield* new SprintStartFixed()
       }
       let groupId = sprint.sprintGroupId
       if (input.sprintGroupId !== undefined && input.sprintGroupId !== sprint.sprintGroupId) {
@@ -336,10 +372,7 @@ export const sprintCommands = {
         groupId = input.sprintGroupId
         if (sprint.status === "active") {
           const other = yield* activeInSeries(spaceId, groupId, sprint.id)
-          if (other)
-            return yield* reject("conflict", `Sprint "${other.name}" is already active in that series`, [
-              { path: "body.sprintGroupId", message: "series has an active sprint" }
-            ])
+          if (other) return yield* new SeriesHasActiveSprint({ sprint: other.name })
         }
       }
       const start = startDate ?? sprint.startDate
@@ -366,10 +399,10 @@ export const sprintCommands = {
   ),
 
   /** Deletes a planned or completed sprint; its tasks go back to the backlog. An active sprint is completed, not deleted. */
-  deleteSprint: command(SprintRef, Schema.Void, (input, by, spaceId) =>
+  deleteSprint: command(SprintRef, Schema.Void, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status === "active") return yield* reject("conflict", "The sprint is active; complete it instead of deleting it")
+      if (sprint.status === "active") return yield* new ActiveSprintUndeletable()
       const removed = yield* query(`DELETE FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL RETURNING task_id`, [sprint.id])
       yield* query(`DELETE FROM pm_sprints WHERE id = $1`, [sprint.id])
       return {
@@ -382,10 +415,10 @@ export const sprintCommands = {
   ),
 
   /** Plans tasks of the space into the sprint; a task planned into another open sprint moves here. */
-  addSprintTasks: command(Schema.Struct({ sprintId: Id, ...SprintTaskIds.fields }), SprintPlanning, (input, by, spaceId) =>
+  addSprintTasks: command(Schema.Struct({ sprintId: Id, ...SprintTaskIds.fields }), SprintPlanning, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; plan the tasks into an open sprint")
+      if (sprint.status === "completed") return yield* new PlanIntoCompletedSprint()
       const taskIds = [...new Set(input.taskIds)]
       const found = yield* query<{ id: string }>(
         `SELECT id FROM pm_tasks WHERE id = ANY($1::text[]) AND space_id = $2 AND deleted_at IS NULL`,
@@ -394,11 +427,10 @@ export const sprintCommands = {
       const known = new Set(found.map((r) => r.id))
       const missing = input.taskIds.map((id, index) => ({ id, index })).filter(({ id }) => !known.has(id))
       if (missing.length > 0) {
-        return yield* reject(
-          "not_found",
-          `No such task in this sprint's space: ${missing.map((m) => m.id).join(", ")}`,
-          missing.map((m) => ({ path: `body.taskIds.${m.index}`, message: "not a task of this space" }))
-        )
+        return yield* new TasksOutsideSprintSpace({
+          taskIds: missing.map((m) => m.id),
+          fields: missing.map((m) => `body.taskIds.${m.index}`)
+        })
       }
       const planned = yield* query<{ rowId: string; taskId: string; sprintId: string }>(
         `SELECT st.id AS "rowId", st.task_id AS "taskId", st.sprint_id AS "sprintId" FROM pm_sprint_tasks st JOIN pm_sprints sp ON sp.id = st.sprint_id
@@ -430,27 +462,26 @@ export const sprintCommands = {
     })
   ),
 
-  removeSprintTask: command(Schema.Struct({ sprintId: Id, taskId: Id }), Schema.Void, (input, by, spaceId) =>
+  removeSprintTask: command(Schema.Struct({ sprintId: Id, taskId: Id }), Schema.Void, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status === "completed") return yield* reject("conflict", "The sprint is completed; its tasks are its record")
+      if (sprint.status === "completed") return yield* new CompletedSprintTasksFixed()
       const removed = yield* query(
         `UPDATE pm_sprint_tasks SET removed_at = now(), removed_by = $3 WHERE sprint_id = $1 AND task_id = $2 AND removed_at IS NULL RETURNING id`,
         [sprint.id, input.taskId, by]
       )
-      if (removed.length === 0) return yield* reject("not_found", "That task is not planned into this sprint")
+      if (removed.length === 0) return yield* new TaskNotInSprint()
       return { result: undefined, changes: [change(where(sprint), "sprint.task_removed", sprint.id, { taskId: input.taskId }, by)] }
     })
   ),
 
-  startSprint: command(SprintRef, Sprint, (input, by, spaceId) =>
+  startSprint: command(SprintRef, Sprint, SprintRefused, (input, by, spaceId) =>
     Effect.gen(function* () {
       const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status !== "planned") return yield* reject("conflict", `The sprint is ${sprint.status}; only a planned sprint starts`)
+      if (sprint.status !== "planned") return yield* new SprintNotPlanned({ status: sprint.status })
       const other = yield* activeInSeries(spaceId, sprint.sprintGroupId)
-      if (other) return yield* reject("conflict", `Sprint "${other.name}" is active in this series; complete it first`)
-      if (Date.parse(sprint.endDate) <= Date.now())
-        return yield* reject("conflict", "The sprint's end date has passed; move it before starting")
+      if (other) return yield* new SeriesBusy({ sprint: other.name })
+      if (Date.parse(sprint.endDate) <= Date.now()) return yield* new SprintEnded()
       const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
       const minutes = rows.reduce((sum, m) => sum + Number(m.minutes), 0)
       // Starting early moves the start to now, so the burndown begins on the real first day.
@@ -474,111 +505,112 @@ export const sprintCommands = {
     })
   ),
 
-  completeSprint: command(Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }), SprintCompletion, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const sprint = yield* sprintInSpace(spaceId, input.sprintId)
-      if (sprint.status !== "active") return yield* reject("conflict", `The sprint is ${sprint.status}; only an active sprint completes`)
-      const changes: Array<Change> = []
-      const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
-      const finished = rows.filter((m) => m.closed)
-      const unfinished = rows.filter((m) => !m.closed)
-      let target: SprintRow | undefined
-      if (input.unfinished !== "backlog") {
-        if (input.nextSprintId !== undefined) {
-          if (input.nextSprintId === sprint.id)
-            return yield* reject("invalid", "Invalid body.nextSprintId: the sprint being completed", [
-              { path: "body.nextSprintId", message: "is this sprint" }
-            ])
-          target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
-          if (target.status === "completed")
-            return yield* reject("conflict", "The next sprint is completed", [{ path: "body.nextSprintId", message: "completed" }])
-        } else {
-          const next = yield* query<{ id: string }>(
-            `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
+  completeSprint: command(
+    Schema.Struct({ sprintId: Id, ...SprintCompletionInput.fields }),
+    SprintCompletion,
+    SprintRefused,
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const sprint = yield* sprintInSpace(spaceId, input.sprintId)
+        if (sprint.status !== "active") return yield* new SprintNotActive({ status: sprint.status })
+        const changes: Array<Change> = []
+        const rows = (yield* members(sprint.id)).filter((m) => !m.archived)
+        const finished = rows.filter((m) => m.closed)
+        const unfinished = rows.filter((m) => !m.closed)
+        let target: SprintRow | undefined
+        if (input.unfinished !== "backlog") {
+          if (input.nextSprintId !== undefined) {
+            if (input.nextSprintId === sprint.id) return yield* new NextSprintIsItself()
+            target = yield* sprintInSpace(spaceId, input.nextSprintId, "body.nextSprintId")
+            if (target.status === "completed") return yield* new NextSprintCompleted()
+          } else {
+            const next = yield* query<{ id: string }>(
+              `SELECT id FROM pm_sprints WHERE space_id = $1 AND group_id IS NOT DISTINCT FROM $2 AND status = 'planned' AND id <> $3
               ORDER BY start_date, created_at, id LIMIT 1`,
-            [spaceId, sprint.sprintGroupId, sprint.id]
-          )
-          if (next[0]) target = yield* sprintRow(next[0].id)
-          else if (sprint.sprintGroupId !== null) {
-            const group = yield* groupRow(sprint.sprintGroupId)
-            if (group.autoCreateNext) {
-              const later = Math.max(Date.parse(sprint.endDate), Date.now())
-              const start = new Date(later).toISOString()
-              const created = yield* insertSprint(
-                { workspaceId: sprint.workspaceId, id: spaceId },
-                group,
-                { startDate: start, endDate: plusDays(start, group.defaultLengthDays) },
-                by
-              )
-              changes.push(
-                change(
-                  where(sprint),
-                  "sprint.created",
-                  created.id,
-                  { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true },
+              [spaceId, sprint.sprintGroupId, sprint.id]
+            )
+            if (next[0]) target = yield* sprintRow(next[0].id)
+            else if (sprint.sprintGroupId !== null) {
+              const group = yield* groupRow(sprint.sprintGroupId)
+              if (group.autoCreateNext) {
+                const later = Math.max(Date.parse(sprint.endDate), Date.now())
+                const start = new Date(later).toISOString()
+                const created = yield* insertSprint(
+                  { workspaceId: sprint.workspaceId, id: spaceId },
+                  group,
+                  { startDate: start, endDate: plusDays(start, group.defaultLengthDays) },
                   by
                 )
-              )
-              target = yield* sprintRow(created.id)
+                changes.push(
+                  change(
+                    where(sprint),
+                    "sprint.created",
+                    created.id,
+                    { name: created.name, startDate: created.start, endDate: created.end, sprintGroupId: group.id, autoCreated: true },
+                    by
+                  )
+                )
+                target = yield* sprintRow(created.id)
+              }
             }
           }
         }
-      }
-      if (finished.length > 0)
-        yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
-      if (unfinished.length > 0) {
-        yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [
-          unfinished.map((m) => m.rowId),
-          target ? "rolled_over" : "backlog"
-        ])
-      }
-      let carried: Array<string> = []
-      if (target && unfinished.length > 0) {
-        const there = new Set(
-          (yield* query<{ taskId: string }>(`SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`, [
-            target.id
-          ])).map((r) => r.taskId)
-        )
-        carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
-        for (const taskId of carried) {
-          yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [
-            crypto.randomUUID(),
-            target.id,
-            taskId,
-            by,
-            sprint.id
+        if (finished.length > 0)
+          yield* query(`UPDATE pm_sprint_tasks SET outcome = 'completed' WHERE id = ANY($1::text[])`, [finished.map((m) => m.rowId)])
+        if (unfinished.length > 0) {
+          yield* query(`UPDATE pm_sprint_tasks SET outcome = $2 WHERE id = ANY($1::text[])`, [
+            unfinished.map((m) => m.rowId),
+            target ? "rolled_over" : "backlog"
           ])
         }
-        if (carried.length > 0)
-          changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
-      }
-      const churn = yield* query<{ added: number; removed: number }>(
-        `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
+        let carried: Array<string> = []
+        if (target && unfinished.length > 0) {
+          const there = new Set(
+            (yield* query<{ taskId: string }>(
+              `SELECT task_id AS "taskId" FROM pm_sprint_tasks WHERE sprint_id = $1 AND removed_at IS NULL`,
+              [target.id]
+            )).map((r) => r.taskId)
+          )
+          carried = unfinished.map((m) => m.taskId).filter((id) => !there.has(id))
+          for (const taskId of carried) {
+            yield* query(`INSERT INTO pm_sprint_tasks (id, sprint_id, task_id, added_by, carried_from) VALUES ($1, $2, $3, $4, $5)`, [
+              crypto.randomUUID(),
+              target.id,
+              taskId,
+              by,
+              sprint.id
+            ])
+          }
+          if (carried.length > 0)
+            changes.push(change(where(sprint), "sprint.tasks_added", target.id, { taskIds: carried, carriedFromSprintId: sprint.id }, by))
+        }
+        const churn = yield* query<{ added: number; removed: number }>(
+          `SELECT count(*) FILTER (WHERE added_at > $2::timestamptz)::int AS added,
                 count(*) FILTER (WHERE removed_at IS NOT NULL AND removed_at > $2::timestamptz)::int AS removed
            FROM pm_sprint_tasks WHERE sprint_id = $1`,
-        [sprint.id, sprint.startedAt ?? sprint.startDate]
-      )
-      const committed = yield* query<{ tasks: number | null; minutes: number | null }>(
-        `SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`,
-        [sprint.id]
-      )
-      const summary: SprintSummary = {
-        committedTasks: committed[0]?.tasks ?? 0,
-        committedMinutes: committed[0]?.minutes ?? 0,
-        completedTasks: finished.length,
-        completedMinutes: finished.reduce((sum, m) => sum + Number(m.minutes), 0),
-        addedDuringSprint: churn[0]?.added ?? 0,
-        removedDuringSprint: churn[0]?.removed ?? 0,
-        rolledOver: target ? unfinished.length : 0,
-        returnedToBacklog: target ? 0 : unfinished.length,
-        nextSprintId: target?.id ?? null
-      }
-      yield* query(
-        `UPDATE pm_sprints SET status = 'completed', completed_at = now(), completed_by = $2, summary = $3, updated_at = now() WHERE id = $1`,
-        [sprint.id, by, summary]
-      )
-      changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
-      return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
-    })
+          [sprint.id, sprint.startedAt ?? sprint.startDate]
+        )
+        const committed = yield* query<{ tasks: number | null; minutes: number | null }>(
+          `SELECT committed_tasks AS tasks, committed_minutes AS minutes FROM pm_sprints WHERE id = $1`,
+          [sprint.id]
+        )
+        const summary: SprintSummary = {
+          committedTasks: committed[0]?.tasks ?? 0,
+          committedMinutes: committed[0]?.minutes ?? 0,
+          completedTasks: finished.length,
+          completedMinutes: finished.reduce((sum, m) => sum + Number(m.minutes), 0),
+          addedDuringSprint: churn[0]?.added ?? 0,
+          removedDuringSprint: churn[0]?.removed ?? 0,
+          rolledOver: target ? unfinished.length : 0,
+          returnedToBacklog: target ? 0 : unfinished.length,
+          nextSprintId: target?.id ?? null
+        }
+        yield* query(
+          `UPDATE pm_sprints SET status = 'completed', completed_at = now(), completed_by = $2, summary = $3, updated_at = now() WHERE id = $1`,
+          [sprint.id, by, summary]
+        )
+        changes.unshift(change(where(sprint), "sprint.completed", sprint.id, { name: sprint.name, ...summary }, by))
+        return { result: { sprint: yield* getSprint(sprint.id), nextSprint: target ? yield* getSprint(target.id) : null }, changes }
+      })
   )
 }

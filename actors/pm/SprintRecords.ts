@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { SprintGroupNotFound, SprintNotFound } from "./PlanningErrors.ts"
 import { hydrate, taskColumns, taskFrom, type TaskRow } from "./TaskReads.ts"
 import { visibleSpace, type Viewer } from "./StructureReads.ts"
 import { Task } from "./WorkRecords.ts"
@@ -85,7 +85,7 @@ export const SprintTask = Schema.Struct({
   task: Task
 }).annotate({ identifier: "SprintTask" })
 
-type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
+type Step<A, E> = Effect.Effect<A, E | SqlError, Sql>
 
 export interface SprintRow {
   readonly id: string
@@ -116,9 +116,9 @@ const sprintColumns = `sp.id, sp.workspace_id AS "workspaceId", sp.space_id AS "
 export const currentMembers = `pm_sprint_tasks st JOIN pm_tasks t ON t.id = st.task_id AND t.deleted_at IS NULL
   JOIN pm_sprints sp ON sp.id = st.sprint_id AND t.space_id = sp.space_id`
 
-export const sprintRow = (sprintId: string): Step<SprintRow> =>
+export const sprintRow = (sprintId: string): Step<SprintRow, SprintNotFound> =>
   Effect.flatMap(query<SprintRow>(`SELECT ${sprintColumns} FROM pm_sprints sp WHERE sp.id = $1`, [sprintId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new SprintNotFound())
   )
 
 /** Progress of sprints: for completed ones, as it stood when they completed. */
@@ -167,7 +167,7 @@ const present = (rows: ReadonlyArray<SprintRow>) =>
     )
   })
 
-export const getSprint = (sprintId: string): Step<Sprint> =>
+export const getSprint = (sprintId: string): Step<Sprint, SprintNotFound> =>
   Effect.flatMap(sprintRow(sprintId), (row) => Effect.map(present([row]), (items) => items[0]!))
 
 export const listSprints = (spaceId: string, filter: { readonly status?: SprintStatus; readonly sprintGroupId?: string }) =>
@@ -264,12 +264,12 @@ const presentGroups = (rows: ReadonlyArray<GroupRow>) =>
     })
   })
 
-export const groupRow = (groupId: string): Step<GroupRow> =>
+export const groupRow = (groupId: string): Step<GroupRow, SprintGroupNotFound> =>
   Effect.flatMap(query<GroupRow>(`SELECT ${groupColumns} FROM pm_sprint_groups g WHERE g.id = $1`, [groupId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such sprint group"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new SprintGroupNotFound())
   )
 
-export const getSprintGroup = (groupId: string): Step<SprintGroup> =>
+export const getSprintGroup = (groupId: string): Step<SprintGroup, SprintGroupNotFound> =>
   Effect.flatMap(groupRow(groupId), (row) => Effect.map(presentGroups([row]), (items) => items[0]!))
 
 export const listSprintGroups = (spaceId: string) =>

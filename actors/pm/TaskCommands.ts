@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { NotWorkspaceMembers } from "./PmErrors.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { locateList, locateTask } from "./Locate.ts"
@@ -133,7 +134,7 @@ export const instantiate = (
   template: TaskTemplate,
   overrides: Partial<NewTask>,
   by: string
-): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | SqlError, Sql> =>
+): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | NotWorkspaceMembers | SqlError, Sql> =>
   Effect.gen(function* () {
     const { checklists, subtasks, ...fields } = template
     const applicable = yield* Effect.map(

@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { InvalidFieldValue } from "./PlanningErrors.ts"
 import { requireMembers } from "./Members.ts"
 import type { Viewer } from "./StructureReads.ts"
 import type { TaskFilter } from "./TaskReads.ts"
@@ -51,10 +51,7 @@ export const checkCriteria = (workspaceId: string, criteria: TaskCriteria, prefi
       const value = criteria[key]
       if (value === undefined) continue
       const iso = isoDate(value)
-      if (iso === undefined)
-        return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [
-          { path: `${prefix}.${key}`, message: "not a real date" }
-        ])
+      if (iso === undefined) return yield* new InvalidFieldValue({ field: `${prefix}.${key}`, problem: "not a real date" })
       out[key] = iso
     }
     if (criteria.assigneeIds) {

@@ -10,6 +10,7 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import type { NotWorkspaceMembers } from "./PmErrors.ts"
 import type { Change, Notify } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
 import { availableFields, validateValue } from "./CustomFields.ts"
@@ -81,7 +82,7 @@ export const TaskPatch = Schema.Struct({
 })
 export type TaskPatch = typeof TaskPatch.Type
 
-type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
+type Step<A> = Effect.Effect<A, Rejection | NotWorkspaceMembers | SqlError, Sql>
 
 export const taskWhere = (task: { workspaceId: string; spaceId: string; listId: string; id: string }) => ({
   workspaceId: task.workspaceId,

@@ -8,8 +8,9 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { change } from "./Changes.ts"
+import { DeleteByCreatorOrAdmin, InvalidFieldValue, NameTaken, PrivacyByCreatorOnly, ViewNotFound } from "./PlanningErrors.ts"
+import { NotWorkspaceMembers, PlaceNotFound } from "./PmErrors.ts"
 import { ViewType } from "./ReferenceData.ts"
 import { checkCriteria, TaskCriteria } from "./TaskCriteria.ts"
 import {
@@ -32,7 +33,7 @@ import {
 } from "./ViewRecords.ts"
 import { command } from "./WorkActor.ts"
 
-const invalid = (path: string, message: string) => reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }])
+const invalid = (field: string, problem: string) => new InvalidFieldValue({ field, problem })
 
 /** How a view shows its tasks; each part left out keeps its value (or the type's default). */
 export const ViewConfig = Schema.Struct({
@@ -151,10 +152,7 @@ const nameTaken = (scopeType: ViewScopeType, scopeId: string, name: string, by: 
       `SELECT 1 FROM pm_views WHERE scope_type = $1 AND scope_id = $2 AND lower(name) = lower($3) AND id <> $4 AND (NOT is_private OR created_by = $5)`,
       [scopeType, scopeId, name.trim(), except, by]
     ),
-    (rows) =>
-      rows.length > 0
-        ? Effect.fail(reject("conflict", `A view named "${name.trim()}" exists here`, [{ path: "body.name", message: "already exists" }]))
-        : Effect.void
+    (rows) => (rows.length > 0 ? Effect.fail(new NameTaken({ what: "view", name: name.trim(), where: "here" })) : Effect.void)
   )
 
 const nextShortId = (workspaceId: string) =>
@@ -181,15 +179,12 @@ const described = (view: Pick<View, "name" | "type" | "scopeType" | "scopeId" | 
     : { name: view.name, type: view.type, scopeType: view.scopeType, scopeId: view.scopeId }
 
 const viewOfWorkspace = (workspaceId: string, viewId: string, by: string) =>
-  Effect.flatMap(getView(viewId, by), (view) =>
-    view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(reject("not_found", "No such view"))
-  )
+  Effect.flatMap(getView(viewId, by), (view) => (view.workspaceId === workspaceId ? Effect.succeed(view) : Effect.fail(new ViewNotFound())))
 
 const insertView = (workspaceId: string, input: ViewInput, config: ViewConfig, by: string) =>
   Effect.gen(function* () {
     const chain = yield* scopeChain(workspaceId, input.scopeType, input.scopeId)
-    if (chain.workspaceId !== workspaceId)
-      return yield* reject("not_found", `No such ${input.scopeType}`, [{ path: "body.scopeId", message: "not found" }])
+    if (chain.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: input.scopeType, field: "body.scopeId" })
     yield* nameTaken(input.scopeType, input.scopeId, input.name, by)
     const defaults = defaultsFor(input.type)
     const id = crypto.randomUUID()
@@ -224,8 +219,19 @@ const insertView = (workspaceId: string, input: ViewInput, config: ViewConfig, b
     return { view, change: change(whereOf(chain), "view.created", id, described(view), by) }
   })
 
+/** What a view command may refuse with. */
+const ViewRefused = Schema.Union([
+  ViewNotFound,
+  PlaceNotFound,
+  NameTaken,
+  PrivacyByCreatorOnly,
+  DeleteByCreatorOrAdmin,
+  InvalidFieldValue,
+  NotWorkspaceMembers
+])
+
 export const viewCommands = {
-  createView: command(ViewInput, View, (input, by, workspaceId) =>
+  createView: command(ViewInput, View, ViewRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const config = yield* checkConfig(workspaceId, input.scopeType, input.scopeId, input, "body")
       const { view, change } = yield* insertView(workspaceId, input, config, by)
@@ -233,13 +239,11 @@ export const viewCommands = {
     })
   ),
 
-  updateView: command(Schema.Struct({ viewId: Id, ...ViewPatch.fields }), View, (input, by, workspaceId) =>
+  updateView: command(Schema.Struct({ viewId: Id, ...ViewPatch.fields }), View, ViewRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       if (input.isPrivate !== undefined && input.isPrivate !== view.isPrivate && view.createdBy !== by) {
-        return yield* reject("forbidden", "Only the view's creator changes whether it is private", [
-          { path: "body.isPrivate", message: "not the creator" }
-        ])
+        return yield* new PrivacyByCreatorOnly({ what: "view" })
       }
       const config = yield* checkConfig(workspaceId, view.scopeType, view.scopeId, input, "body")
       if (input.name !== undefined) yield* nameTaken(view.scopeType, view.scopeId, input.name, by, view.id)
@@ -273,6 +277,7 @@ export const viewCommands = {
   moveViewColumn: command(
     Schema.Struct({ viewId: Id, field: ColumnField, toIndex: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
     View,
+    ViewRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
@@ -291,7 +296,7 @@ export const viewCommands = {
   ),
 
   /** Copies a view (to another scope when named); custom field columns that do not apply there are left out. */
-  duplicateView: command(ViewDuplicate, ViewCopy, (input, by, workspaceId) =>
+  duplicateView: command(ViewDuplicate, ViewCopy, ViewRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const source = yield* viewOfWorkspace(workspaceId, input.viewId, by)
       const scopeType = input.scopeType ?? source.scopeType
@@ -336,11 +341,10 @@ export const viewCommands = {
   ),
 
   /** Deletes a view: its creator may, and workspace admins may delete shared ones. */
-  deleteView: command(Schema.Struct({ viewId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, workspaceId) =>
+  deleteView: command(Schema.Struct({ viewId: Id, admin: Schema.Boolean }), Schema.Void, ViewRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const view = yield* viewOfWorkspace(workspaceId, input.viewId, by)
-      if (view.createdBy !== by && !input.admin)
-        return yield* reject("forbidden", "Only the view's creator or a workspace admin deletes it")
+      if (view.createdBy !== by && !input.admin) return yield* new DeleteByCreatorOrAdmin({ what: "view" })
       yield* query(`DELETE FROM pm_views WHERE id = $1`, [view.id])
       const chain = yield* scopeChain(workspaceId, view.scopeType, view.scopeId)
       return { result: undefined, changes: [change(whereOf(chain), "view.deleted", view.id, described(view), by)] }

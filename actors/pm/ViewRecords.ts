@@ -8,7 +8,8 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { ViewNotFound } from "./PlanningErrors.ts"
+import { PlaceNotFound } from "./PmErrors.ts"
 import { availableFields, fieldColumns } from "./CustomFields.ts"
 import { locateScope } from "./Locate.ts"
 import { ViewType } from "./ReferenceData.ts"
@@ -136,7 +137,7 @@ export const View = Schema.Struct({
 }).annotate({ identifier: "View" })
 export type View = typeof View.Type
 
-type Step<A> = Effect.Effect<A, Rejection | SqlError, Sql>
+type Step<A, E> = Effect.Effect<A, E | SqlError, Sql>
 
 export const viewColumns = `v.id, v.workspace_id AS "workspaceId", v.short_id AS "shortId", v.scope_type AS "scopeType", v.scope_id AS "scopeId",
   v.space_id AS "spaceId", v.name, v.type, v.columns, v.group_by AS "groupBy", v.sort_by AS "sortBy", v.filters, v.settings,
@@ -149,13 +150,21 @@ export const scopeAlive = (alias: string) => `(
   OR (${alias}.scope_type = 'folder' AND EXISTS (SELECT 1 FROM pm_folders x JOIN pm_spaces y ON y.id = x.space_id WHERE x.id = ${alias}.scope_id AND x.deleted_at IS NULL AND y.deleted_at IS NULL))
   OR (${alias}.scope_type = 'list' AND EXISTS (SELECT 1 FROM pm_lists x JOIN pm_spaces y ON y.id = x.space_id WHERE x.id = ${alias}.scope_id AND x.deleted_at IS NULL AND y.deleted_at IS NULL)))`
 
+/** Where a view's or dashboard's scope sits; `PlaceNotFound` when it is gone. */
+const locateViewScope = (scopeType: Exclude<ViewScopeType, "workspace">, scopeId: string) =>
+  Effect.catchTag(locateScope(scopeType, scopeId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: scopeType })))
+
 /** Fields that may be columns at a scope: those of the chain, or every field of the workspace at workspace level. */
-export const fieldsAtScope = (workspaceId: string, scopeType: ViewScopeType, scopeId: string): Step<ReadonlyArray<CustomField>> =>
+export const fieldsAtScope = (
+  workspaceId: string,
+  scopeType: ViewScopeType,
+  scopeId: string
+): Step<ReadonlyArray<CustomField>, PlaceNotFound> =>
   scopeType === "workspace"
     ? query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE workspace_id = $1 ORDER BY position, created_at`, [
         workspaceId
       ])
-    : Effect.flatMap(locateScope(scopeType, scopeId), (at) =>
+    : Effect.flatMap(locateViewScope(scopeType, scopeId), (at) =>
         availableFields({ spaceId: at.spaceId, folderId: at.folderId, listId: at.listId })
       )
 
@@ -204,13 +213,13 @@ const presentAll = (rows: ReadonlyArray<any>) =>
   })
 
 /** A view the user may see (its scope alive; private ones only their creator's), else 404. */
-export const getView = (viewId: string, userId: string): Step<View> =>
+export const getView = (viewId: string, userId: string): Step<View, ViewNotFound> =>
   Effect.gen(function* () {
     const rows = yield* query<any>(
       `SELECT ${viewColumns} FROM pm_views v WHERE v.id = $1 AND ${scopeAlive("v")} AND (NOT v.is_private OR v.created_by = $2)`,
       [viewId, userId]
     )
-    if (rows[0] === undefined) return yield* reject("not_found", "No such view")
+    if (rows[0] === undefined) return yield* new ViewNotFound()
     return (yield* presentAll(rows))[0]!
   })
 
@@ -242,7 +251,7 @@ export const viewsInWorkspace = (workspaceId: string, viewer: Viewer) =>
 export const scopeChain = (workspaceId: string, scopeType: ViewScopeType, scopeId: string) =>
   scopeType === "workspace"
     ? Effect.succeed({ workspaceId, spaceId: null as string | null, folderId: null as string | null, listId: null as string | null })
-    : Effect.map(locateScope(scopeType, scopeId), (at) => ({
+    : Effect.map(locateViewScope(scopeType, scopeId), (at) => ({
         workspaceId: at.workspaceId,
         spaceId: at.spaceId as string | null,
         folderId: at.folderId,

@@ -32,7 +32,8 @@ import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject, Rejection } from "../../runtime/Rejection.ts"
 import { type Change, ChangeLog } from "./ChangeLog.ts"
-import { ItemExists, ReferenceGone } from "./PmErrors.ts"
+import { InvalidFieldValue } from "./PlanningErrors.ts"
+import { ItemExists, NotWorkspaceMembers, PlaceNotFound, ReferenceGone } from "./PmErrors.ts"
 import { type Stale, staleReadModels } from "./Staleness.ts"
 
 export interface Outcome<A> {
@@ -40,8 +41,16 @@ export interface Outcome<A> {
   readonly changes: ReadonlyArray<Change>
 }
 
+/**
+ * What a command that declares no errors may fail with while pm moves to
+ * tagged errors: `Rejection`, and the tagged errors of the helpers it shares
+ * with commands that declare theirs.
+ */
+const Undeclared = Schema.Union([Rejection, NotWorkspaceMembers, PlaceNotFound, InvalidFieldValue])
+type Undeclared = typeof Undeclared.Type
+
 /** What a command's body may fail with (`E`: its declared errors) and needs. */
-export type CommandEffect<A, E = Rejection> = Effect.Effect<Outcome<A>, E | SqlError, Sql | BlobStore | ActorSystem>
+export type CommandEffect<A, E = Undeclared> = Effect.Effect<Outcome<A>, E | SqlError, Sql | BlobStore | ActorSystem>
 
 /**
  * One command of an actor's protocol: `run(input, by, id)` with `by` the
@@ -55,14 +64,14 @@ export interface Command<I extends Schema.Top = Schema.Top, S extends Schema.Top
 }
 
 /**
- * Declares a command: `command(input, success, run)` refuses with `Rejection`s;
+ * Declares a command: `command(input, success, run)` refuses with `Rejection`s (and `Undeclared`'s shared errors);
  * `command(input, success, error, run)` with the tagged errors of `error`.
  */
 export function command<I extends Schema.Top, S extends Schema.Top>(
   input: I,
   success: S,
   run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"]>
-): Command<I, S, typeof Rejection>
+): Command<I, S, typeof Undeclared>
 export function command<I extends Schema.Top, S extends Schema.Top, E extends Schema.Top>(
   input: I,
   success: S,
@@ -71,7 +80,7 @@ export function command<I extends Schema.Top, S extends Schema.Top, E extends Sc
 ): Command<I, S, E>
 export function command(input: Schema.Top, success: Schema.Top, errorOrRun: Schema.Top | Command["run"], run?: Command["run"]): Command {
   return run === undefined
-    ? { input, success, error: Rejection, run: errorOrRun as Command["run"] }
+    ? { input, success, error: Undeclared, run: errorOrRun as Command["run"] }
     : { input, success, error: errorOrRun as Schema.Top, run }
 }
 

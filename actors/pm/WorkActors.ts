@@ -11,7 +11,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
-import { query } from "../../persistence/Sql.ts"
+import { query, SqlError } from "../../persistence/Sql.ts"
 import { locateList, locateSpace } from "./Locate.ts"
 import { propertyCommands } from "./Properties.ts"
 import { relationshipCommands } from "./Relationships.ts"
@@ -21,16 +21,17 @@ import { listTaskCommands, taskCommands } from "./TaskCommands.ts"
 import { discussionCommands } from "./TaskDiscussion.ts"
 import { getTask } from "./TaskReads.ts"
 import { templateCommands } from "./TaskTemplates.ts"
+import { ListNotFound, SpaceNotFound, TaskNotFound } from "./PmErrors.ts"
 import { stateRead, workActor } from "./WorkActor.ts"
 import { availableFields } from "./CustomFields.ts"
 import { effectiveStatuses } from "./Statuses.ts"
 import { CustomField, EffectiveStatuses, Task } from "./WorkRecords.ts"
 
-/** A row that is gone (deleted, or never was) is an empty read model, not a failure. */
-export const orAbsent = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+/** A row that is gone (deleted, or never was: its not-found error) is an empty read model, not a failure; SQL errors stay. */
+export const orAbsent = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchIf(
     effect,
-    (error): error is Extract<E, { _tag: "Rejection" }> => error._tag === "Rejection",
+    (error): error is Exclude<E, SqlError> => !(error instanceof SqlError),
     () => Effect.succeed(null)
   )
 
@@ -70,7 +71,7 @@ export const PmSpace = workActor(
     state: Schema.NullOr(SpaceAccess),
     rebuild: spaceAccess,
     reads: {
-      access: stateRead(SpaceAccess, "No such space")
+      access: stateRead(SpaceAccess, SpaceNotFound)
     },
     afterCommand: (name, _result, state) => (keepsSpaceAccess.has(name) ? state : undefined)
   }
@@ -113,7 +114,7 @@ export const PmList = workActor(
     state: Schema.NullOr(ListPlace),
     rebuild: listPlace,
     reads: {
-      locate: stateRead(ListPlace, "No such list")
+      locate: stateRead(ListPlace, ListNotFound)
     },
     afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
   }
@@ -129,7 +130,7 @@ export const PmTask = workActor(
     state: Schema.NullOr(Task),
     rebuild: (taskId) => orAbsent(getTask(taskId)),
     reads: {
-      get: stateRead(Task, "No such task")
+      get: stateRead(Task, TaskNotFound)
     },
     // A command that answers with the task itself hands over the new state; anything else rebuilds it.
     afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)

@@ -16,7 +16,7 @@
 import { Effect, Schema, Struct } from "effect"
 import { query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { NoWorkspaceLogo, NotASetting, OrganizationRefused } from "./OrganizationErrors.ts"
 import { Timestamp } from "../Fields.ts"
 import { change } from "./Changes.ts"
 import { command } from "./WorkActor.ts"
@@ -221,15 +221,10 @@ const sectionEvent: Record<Section, string> = {
 
 export const configCommands = {
   /** Merges `patch` into one section; returns the whole settings. */
-  updateSection: command(Schema.Struct({ section: Section, patch: SettingsPatch }), Config, (input, by, workspaceId) =>
+  updateSection: command(Schema.Struct({ section: Section, patch: SettingsPatch }), Config, OrganizationRefused, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const foreign = Object.keys(input.patch).filter((key) => !Object.hasOwn(sections[input.section].fields, key))
-      if (foreign.length > 0)
-        return yield* reject(
-          "invalid",
-          `Not a ${input.section} setting: ${foreign.join(", ")}`,
-          foreign.map((key) => ({ path: `body.${key}`, message: `not a ${input.section} setting` }))
-        )
+      if (foreign.length > 0) return yield* new NotASetting({ section: input.section, keys: foreign })
       const current = yield* configOf(workspaceId)
       const next = { ...current[input.section], ...input.patch }
       yield* writeSection(workspaceId, input.section, next, by)
@@ -240,7 +235,7 @@ export const configCommands = {
     })
   ),
 
-  resetConfig: command(Schema.Struct({}), Config, (_, by, workspaceId) =>
+  resetConfig: command(Schema.Struct({}), Config, OrganizationRefused, (_, by, workspaceId) =>
     Effect.gen(function* () {
       yield* resetSections(workspaceId, by)
       return { result: yield* configOf(workspaceId), changes: [change({ workspaceId }, "workspace.settings_reset", workspaceId, {}, by)] }
@@ -251,10 +246,11 @@ export const configCommands = {
   setLogo: command(
     Schema.Struct({ logo: Schema.NullOr(LogoInfo) }),
     Schema.Struct({ previous: Schema.NullOr(LogoInfo), logo: Schema.NullOr(LogoInfo) }),
+    OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const previous = (yield* configOf(workspaceId)).logo
-        if (input.logo === null && previous === null) return yield* reject("not_found", "The workspace has no logo")
+        if (input.logo === null && previous === null) return yield* new NoWorkspaceLogo()
         yield* writeLogo(workspaceId, input.logo, by)
         return {
           result: { previous, logo: input.logo },
@@ -271,14 +267,18 @@ export const configCommands = {
       })
   ),
 
-  setSeatLimit: command(Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }), Schema.Void, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* writeSeatLimit(workspaceId, input.seatLimit, by)
-      return {
-        result: undefined,
-        changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)]
-      }
-    })
+  setSeatLimit: command(
+    Schema.Struct({ seatLimit: Schema.NullOr(Schema.Int) }),
+    Schema.Void,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* writeSeatLimit(workspaceId, input.seatLimit, by)
+        return {
+          result: undefined,
+          changes: [change({ workspaceId }, "workspace.seat_limit_updated", workspaceId, { seatLimit: input.seatLimit }, by)]
+        }
+      })
   )
 }
 

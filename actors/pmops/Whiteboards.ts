@@ -16,7 +16,14 @@ import { Effect, Schema } from "effect"
 import * as Y from "yjs"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { Rejection, reject } from "../../runtime/Rejection.ts"
+import {
+  CommentAuthorOnly,
+  CommentNotFound,
+  ParentCommentNotFound,
+  ReplyToReply,
+  WhiteboardNotFound,
+  WhiteboardTemplateNotFound
+} from "../pm/PmErrors.ts"
 import { change } from "../pm/Changes.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
 import { orAbsent } from "../pm/WorkActors.ts"
@@ -87,7 +94,7 @@ const boardColumns = `id, workspace_id AS "workspaceId", space_id AS "spaceId", 
 export const whiteboardOf = (whiteboardId: string) =>
   Effect.flatMap(
     query<Whiteboard>(`SELECT ${boardColumns} FROM pm_whiteboards WHERE id = $1 AND deleted_at IS NULL`, [whiteboardId]),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such whiteboard")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WhiteboardNotFound()))
   )
 
 /** A comment as stored: its pin is an element id and an offset, placed on the live state when read. */
@@ -118,7 +125,7 @@ const commentRow = (whiteboardId: string, commentId: string) =>
       whiteboardId,
       commentId
     ]),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such comment")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new CommentNotFound()))
   )
 
 /** A board and its comments, oldest first: the `PmWhiteboard` actor's state. */
@@ -178,7 +185,7 @@ export const templateState = (workspaceId: string, templateId: string) =>
       `SELECT snapshot, name FROM pm_whiteboard_templates WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, templateId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such template")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WhiteboardTemplateNotFound()))
   )
 
 const where = (board: { workspaceId: string; spaceId: string | null }) => ({ workspaceId: board.workspaceId, spaceId: board.spaceId })
@@ -186,9 +193,16 @@ const where = (board: { workspaceId: string; spaceId: string | null }) => ({ wor
 const NewBoard = Schema.Struct({ workspaceId: Id, name: Name(200), spaceId: Schema.NullOr(Id), templateId: Schema.NullOr(Id) })
 const CommentRef = Schema.Struct({ commentId: Id })
 
+/** What changing or deleting a comment may refuse with. */
+const CommentChangeRefused = Schema.Union([WhiteboardNotFound, CommentNotFound, CommentAuthorOnly])
+
+/** The board and one of its comments. */
+const boardComment = (whiteboardId: string, commentId: string) =>
+  Effect.all({ board: whiteboardOf(whiteboardId), comment: commentRow(whiteboardId, commentId) })
+
 export const whiteboardCommands = {
   /** Creates the board whose id is the actor's. */
-  createBoard: command(NewBoard, Whiteboard, (input, by, id) =>
+  createBoard: command(NewBoard, Whiteboard, WhiteboardNotFound, (input, by, id) =>
     Effect.gen(function* () {
       const { workspaceId } = input
       yield* query(
@@ -212,18 +226,14 @@ export const whiteboardCommands = {
       parentCommentId: Schema.NullOr(Id)
     }),
     CommentsAfter,
+    Schema.Union([WhiteboardNotFound, ParentCommentNotFound, ReplyToReply]),
     (input, by, whiteboardId) =>
       Effect.gen(function* () {
         const board = yield* whiteboardOf(whiteboardId)
         let elementId = input.elementId
         if (input.parentCommentId !== null) {
-          const parent = yield* commentRow(whiteboardId, input.parentCommentId).pipe(
-            Effect.mapError(() =>
-              reject("not_found", "No such comment to reply to", [{ path: "body.parentCommentId", message: "no such comment" }])
-            )
-          )
-          if (parent.parentCommentId !== null)
-            return yield* reject("invalid", "Replies go to top-level comments", [{ path: "body.parentCommentId", message: "is a reply" }])
+          const parent = yield* commentRow(whiteboardId, input.parentCommentId).pipe(Effect.mapError(() => new ParentCommentNotFound()))
+          if (parent.parentCommentId !== null) return yield* new ReplyToReply({ field: "body.parentCommentId" })
           // A reply sits on its thread's element.
           elementId = parent.elementId
         }
@@ -251,15 +261,14 @@ export const whiteboardCommands = {
       offsetY: Schema.optionalKey(Offset)
     }),
     CommentsAfter,
+    CommentChangeRefused,
     (input, by, whiteboardId) =>
       Effect.gen(function* () {
-        const board = yield* whiteboardOf(whiteboardId)
-        const comment = yield* commentRow(whiteboardId, input.commentId)
+        const { board, comment } = yield* boardComment(whiteboardId, input.commentId)
         const edits =
           input.text !== undefined || input.elementId !== undefined || input.offsetX !== undefined || input.offsetY !== undefined
         // Anyone who may comment may resolve a thread; only its author (or an admin) rewrites or moves it.
-        if (edits && comment.authorId !== by && !input.admin)
-          return yield* reject("forbidden", "Only the author or an admin changes a comment")
+        if (edits && comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "changes" })
         const sets: Array<string> = []
         const params: Array<unknown> = [input.commentId]
         if (input.text !== undefined) sets.push(`text = $${params.push(input.text)}`)
@@ -288,17 +297,20 @@ export const whiteboardCommands = {
       })
   ),
 
-  deleteComment: command(Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }), CommentsAfter, (input, by, whiteboardId) =>
-    Effect.gen(function* () {
-      const board = yield* whiteboardOf(whiteboardId)
-      const comment = yield* commentRow(whiteboardId, input.commentId)
-      if (comment.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
-      yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
-      return {
-        result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
-        changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
-      }
-    })
+  deleteComment: command(
+    Schema.Struct({ ...CommentRef.fields, admin: Schema.Boolean }),
+    CommentsAfter,
+    CommentChangeRefused,
+    (input, by, whiteboardId) =>
+      Effect.gen(function* () {
+        const { board, comment } = yield* boardComment(whiteboardId, input.commentId)
+        if (comment.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "deletes" })
+        yield* query(`DELETE FROM pm_whiteboard_comments WHERE id = $1 OR parent_comment_id = $1`, [comment.id])
+        return {
+          result: { id: comment.id, comments: yield* commentRows(whiteboardId) },
+          changes: [change(where(board), "whiteboard.comment_deleted", comment.id, { whiteboardId: board.id }, by)]
+        }
+      })
   )
 }
 
@@ -308,8 +320,7 @@ const isCommentsAfter = (value: unknown): value is typeof CommentsAfter.Type =>
 
 const CommentFilter = Schema.Struct({ elementId: Schema.optionalKey(Schema.String), resolved: Schema.optionalKey(Schema.Boolean) })
 
-const present = (state: BoardState | null) =>
-  state === null ? Effect.fail(reject("not_found", "No such whiteboard")) : Effect.succeed(state)
+const present = (state: BoardState | null) => (state === null ? Effect.fail(new WhiteboardNotFound()) : Effect.succeed(state))
 
 export const PmWhiteboard = workActor("pmWhiteboard", whiteboardCommands, {
   state: Schema.NullOr(BoardState),
@@ -318,14 +329,14 @@ export const PmWhiteboard = workActor("pmWhiteboard", whiteboardCommands, {
     get: {
       payload: Schema.Struct({}),
       success: Whiteboard,
-      error: Rejection,
+      error: WhiteboardNotFound,
       handle: (_, state) => Effect.map(present(state), (s) => s.board)
     },
     /** The board's comments, oldest first, those on `elementId` and/or `resolved` as asked. */
     comments: {
       payload: CommentFilter,
       success: Schema.Array(CommentRecord),
-      error: Rejection,
+      error: WhiteboardNotFound,
       handle: (filter, state) =>
         Effect.map(present(state), (s) =>
           s.comments.filter(
@@ -354,6 +365,7 @@ export const whiteboardTemplateCommands = {
       elementCount: Schema.Number
     }),
     WhiteboardTemplate,
+    Schema.Never,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const id = crypto.randomUUID()

@@ -19,6 +19,8 @@ import { LiveDocuments } from "../LiveDocuments.ts"
 import { orDieSql, Sql, query } from "../../persistence/Sql.ts"
 import { Actor } from "../../runtime/Actor.ts"
 import { AttachmentRecord, attachmentById } from "./PageAttachments.ts"
+import { enqueueNotifications } from "../notifications/Outbox.ts"
+import { wikiCommentEntries, wikiShareEntry } from "../notifications/Sources.ts"
 import { CommentRecord, commentById } from "./PageComments.ts"
 import { recordLinks } from "./PageLinks.ts"
 import { captureVersion, latestVersion, VersionRecord, versionContent } from "./PageVersions.ts"
@@ -83,6 +85,9 @@ const commentOfPage = (pageId: string, commentId: string) =>
   Effect.flatMap(commentById(commentId), (comment) =>
     comment === undefined || comment.pageId !== pageId ? Effect.fail(new WikiCommentNotFound()) : Effect.succeed(comment)
   )
+
+/** What the page's notifications say of it. */
+const pageNotice = (page: PageRow) => ({ pageId: page.id, spaceId: page.spaceId, workspaceId: page.workspaceId, pageTitle: page.title })
 
 const setMentions = (commentId: string, workspaceId: string, userIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -447,10 +452,17 @@ export const WikiPage = Actor<PageModel | null>()({
             if (existing !== undefined) {
               yield* query("UPDATE wiki_page_permissions SET access = $2, updated_at = now() WHERE id = $1", [existing.id, access])
             } else {
-              yield* query(
-                `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-                [randomUUID(), page.id, page.spaceId, page.workspaceId, userId, workspaceRole, access, by]
+              // The entry and the notice that the page was shared with the user commit together.
+              const entryId = randomUUID()
+              yield* transaction(
+                Effect.gen(function* () {
+                  yield* query(
+                    `INSERT INTO wiki_page_permissions (id, page_id, space_id, workspace_id, user_id, workspace_role, access, created_by)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                    [entryId, page.id, page.spaceId, page.workspaceId, userId, workspaceRole, access, by]
+                  )
+                  if (userId !== null) yield* enqueueNotifications(wikiShareEntry({ ...pageNotice(page), entryId, userId, by, access }))
+                })
               )
             }
             return (yield* pagePermissions(page.id)).find(same)!
@@ -478,11 +490,13 @@ export const WikiPage = Actor<PageModel | null>()({
       orDieSql(
         Effect.gen(function* () {
           const page = yield* activePage(ctx.address.id)
+          let threadAuthorId: string | null = null
           if (parentId !== null) {
             const parent = yield* commentOfPage(page.id, parentId)
             if (parent.parentId !== null) return yield* new WikiReplyToReply()
             if (parent.deletedAt !== null) return yield* new WikiThreadDeleted()
             if (anchor !== null) return yield* new WikiReplyAnchored()
+            threadAuthorId = parent.authorId
           }
           return yield* withWikiEvents(
             Effect.gen(function* () {
@@ -503,6 +517,9 @@ export const WikiPage = Actor<PageModel | null>()({
                 ]
               )
               yield* setMentions(commentId, page.workspaceId, mentions)
+              yield* enqueueNotifications(
+                wikiCommentEntries({ ...pageNotice(page), id: commentId, authorId: by, mentions, threadAuthorId })
+              )
               return (yield* commentById(commentId))!
             }),
             () => [pageEvent(page, by, "comment.created", { commentId, threadId: parentId ?? commentId })]
@@ -521,6 +538,10 @@ export const WikiPage = Actor<PageModel | null>()({
             Effect.gen(function* () {
               yield* query("UPDATE wiki_comments SET body = $2, edited_at = now(), updated_at = now() WHERE id = $1", [commentId, body])
               yield* setMentions(commentId, page.workspaceId, mentions)
+              // Only a newly mentioned user is notified: the others' rows exist already.
+              yield* enqueueNotifications(
+                wikiCommentEntries({ ...pageNotice(page), id: commentId, authorId: by, mentions, threadAuthorId: null })
+              )
               return (yield* commentById(commentId))!
             }),
             () => [pageEvent(page, by, "comment.updated", { commentId, threadId: comment.parentId ?? commentId })]

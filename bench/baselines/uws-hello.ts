@@ -2,25 +2,12 @@
  * The limit: a bare uWebSockets.js server that answers every request with
  * "Hello", no routing, no parsing. Listens on 127.0.0.1:$PORT.
  *
- * uWS is loaded through `facade/uws.ts` (the project's one loader, which
- * refuses uWS's pure-JS fallback) when it exists, else directly from
- * `@trufflesuite/uws-js-unofficial`.
+ * uWS is loaded through `facade/uws.ts`, the project's one loader (which
+ * refuses uWS's pure-JS fallback).
  */
-import { existsSync } from "node:fs"
-import { createRequire } from "node:module"
-import type * as Uws from "@trufflesuite/uws-js-unofficial"
+import { uws, uwsBuild } from "../../facade/uws.ts"
 
-const loadUws = async (): Promise<{ uws: typeof Uws; build: string }> => {
-  const facadeLoader = new URL("../../facade/uws.ts", import.meta.url)
-  if (existsSync(facadeLoader)) {
-    const module = (await import(facadeLoader.href)) as { uws: typeof Uws; uwsBuild?: string }
-    return { uws: module.uws, build: `${module.uwsBuild ?? "?"} via facade/uws.ts` }
-  }
-  const uws = createRequire(import.meta.url)("@trufflesuite/uws-js-unofficial") as typeof Uws
-  return { uws, build: "@trufflesuite/uws-js-unofficial (direct)" }
-}
-
-const { uws, build } = await loadUws()
+const build = `${uwsBuild} via facade/uws.ts`
 const port = Number(process.env.PORT ?? 0)
 
 uws

@@ -34,7 +34,6 @@ export interface Config {
 }
 
 export type Event =
-  | { readonly event: "notBuilt"; readonly reason: string }
   | { readonly event: "start"; readonly load: number }
   | {
       readonly event: "point"
@@ -121,13 +120,11 @@ const natsCaller = async (config: Config): Promise<{ caller: Caller; close: () =
 }
 
 /** ask() inside Effect, one fiber per caller: the path the facade's handlers take. */
-const actorCaller = async (config: Config): Promise<{ caller: Caller; close: () => Promise<void> } | { notBuilt: string }> => {
+const actorCaller = async (config: Config): Promise<{ caller: Caller; close: () => Promise<void> }> => {
   const transport = config.target === "actor-nats" ? "nats" : "in-process"
-  const { BenchEcho, actorRuntimeMissing, actorSystemLayer } = await import("../subjects/actor-wiring.ts")
-  const missing = actorRuntimeMissing(transport)
-  if (missing) return { notBuilt: missing }
+  const { BenchEcho, actorSystemLayer } = await import("../subjects/actor-wiring.ts")
   const { ActorSystem } = await import("../../runtime/ActorSystem.ts")
-  const layer = await actorSystemLayer(transport, {
+  const layer = actorSystemLayer(transport, {
     natsUrl: config.natsUrl,
     prefix: config.prefix,
     host: transport === "in-process" // over NATS this node only sends; actor-host.ts serves
@@ -155,11 +152,7 @@ const main = async (config: Config) => {
   let target: { caller: Caller; close: () => Promise<void> }
   if (config.target === "floor") target = { caller: floorCaller("x".repeat(config.payloadBytes)), close: async () => {} }
   else if (config.target === "nats") target = await natsCaller(config)
-  else {
-    const wired = await actorCaller(config)
-    if ("notBuilt" in wired) return emit({ event: "notBuilt", reason: wired.notBuilt })
-    target = wired
-  }
+  else target = await actorCaller(config)
 
   if (config.warmupSec > 0) await closedLoop(target.caller, Math.max(...config.levels), config.warmupSec)
   for (const load of config.levels) {

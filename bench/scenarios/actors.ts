@@ -25,8 +25,8 @@ import {
   type ProcSample
 } from "../process.ts"
 import { Steps } from "../progress.ts"
-import { failedSeries, notBuiltSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
-import { actorRuntimeMissing, dropNatsState } from "../subjects/actor-wiring.ts"
+import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series } from "../Scenario.ts"
+import { dropNatsState } from "../subjects/actor-wiring.ts"
 
 /** The NATS server of the NATS series (BENCH_NATS_URL; not NATS_URL, which Atrium itself reads). */
 const NATS_URL = process.env.BENCH_NATS_URL || "nats://127.0.0.1:4222"
@@ -76,11 +76,10 @@ const runCaller = async (
   sampled: { readonly server?: Sampled; readonly broker?: Sampled },
   steps: Steps,
   label: string
-): Promise<{ points: Array<Point>; firstError?: string } | { notBuilt: string }> => {
+): Promise<{ points: Array<Point>; firstError?: string }> => {
   const [command, args] = tsNode(file("../load/request-reply.ts"), [JSON.stringify(config)])
   const child = spawnChild(command, args, { cwd: options.root })
   const points: Array<Point> = []
-  let notBuilt: string | undefined
   let firstError: string | undefined
   let before: { server?: ProcSample; broker?: ProcSample; machine?: MachineSample } = {}
   let parseError: unknown
@@ -94,9 +93,7 @@ const runCaller = async (
     if (!line.startsWith("RR ")) return
     try {
       const event = JSON.parse(line.slice(3)) as Event
-      if (event.event === "notBuilt") {
-        notBuilt = event.reason
-      } else if (event.event === "start") {
+      if (event.event === "start") {
         steps.begin(`${label}, ${event.load} callers`)
         before = { server: sampled.server?.sample(), broker: sampled.broker?.sample(), machine: readMachine() }
       } else {
@@ -130,7 +127,7 @@ const runCaller = async (
   if (parseError) throw parseError
   if (code !== 0)
     throw new Error(`request-reply (${config.target}) exited with ${code}:\n${child.output().trim().split("\n").slice(-12).join("\n")}`)
-  return notBuilt !== undefined ? { notBuilt } : { points, ...(firstError ? { firstError } : {}) }
+  return { points, ...(firstError ? { firstError } : {}) }
 }
 
 /** One series, start to end: its replier (if any) is started before and stopped after. */
@@ -141,13 +138,6 @@ const runPlan = async (
   steps: Steps,
   context: { nats: boolean; broker?: Sampled }
 ): Promise<Series> => {
-  const missing =
-    plan.target === "actor-in-process"
-      ? actorRuntimeMissing("in-process")
-      : plan.target === "actor-nats"
-        ? actorRuntimeMissing("nats")
-        : undefined
-  if (missing) return notBuiltSeries(plan.label, plan.role, missing)
   const overNats = plan.target === "nats" || plan.target === "actor-nats"
   if (overNats && !context.nats) return failedSeries(plan.label, plan.role, `NATS unreachable at ${config.natsUrl}`)
 
@@ -164,7 +154,6 @@ const runPlan = async (
         }
       : {}
     const result = await runCaller(options, config, sampled, steps, plan.label)
-    if ("notBuilt" in result) return notBuiltSeries(plan.label, plan.role, result.notBuilt)
     return {
       label: plan.label,
       role: plan.role,

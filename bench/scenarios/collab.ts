@@ -51,6 +51,7 @@ import {
 } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { failedSeries, type Point, type ProcessFigures, type RunOptions, type Scenario, type Series, type Target } from "../Scenario.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 const now = () => performance.timeOrigin + performance.now()
@@ -129,7 +130,7 @@ const atrium = (storage: "pglite" | "postgres"): System => ({
         database = `atrium_bench_${Date.now().toString(36)}_${process.pid}`
         admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 3 })
         await admin.unsafe(`create database "${database}"`)
-      }
+      } else await seedPglite(dataDir)
       const url = new URL(PG_ADMIN_URL)
       url.pathname = `/${database}`
       const server = await startLineServer("collab-server.ts", ...withGc(tsNode(file("../subjects/collab-server.ts"))), {

@@ -17,9 +17,8 @@
  * subscription each): 10,000 sign-ups through the API would measure password
  * hashing, not notifications.
  */
-import type { AddressInfo } from "node:net"
 import nodemailer from "nodemailer"
-import { SMTPServer } from "smtp-server"
+import { startSmtpSink } from "../../test/support/SmtpSink.ts"
 import { Histogram } from "../load/Histogram.ts"
 import type { Server } from "../process.ts"
 import { usageBetween } from "../process.ts"
@@ -31,35 +30,22 @@ const voterCount = (options: RunOptions) => (options.smoke ? 50 : 10_000)
 const IN_FLIGHT = 8
 const ATRIUM_ENV = { NOTIFY_INSTANT_DELAY_SECONDS: "0" }
 
+/** One message as each recipient got it (the SMTP server counts per session; a voter is one recipient). */
 interface Received {
   readonly to: string
   readonly at: number
   readonly raw: string
 }
 
-/** The SMTP server in the runner: every message, when it arrived. */
+/** The SMTP server in the runner (the tests' sink): every message, per recipient, when it arrived. */
 const startSink = async () => {
-  const received: Array<Received> = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Array<Buffer> = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8")
-        for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, at: performance.now(), raw })
-        callback()
-      })
-    }
-  })
-  server.on("error", () => {})
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const sink = await startSmtpSink()
   return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+    url: sink.url,
+    get received(): ReadonlyArray<Received> {
+      return sink.received.flatMap((mail) => mail.to.map((to) => ({ to, at: mail.at, raw: mail.raw })))
+    },
+    close: sink.close
   }
 }
 

@@ -46,6 +46,7 @@ import {
   type Series,
   type Target as Goal
 } from "../Scenario.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 /** Events in flight at once (BENCH_STREAM_WINDOW): more lets Atrium overlap its write path (HTTP, actor, SQL transaction). */
@@ -164,6 +165,7 @@ const atriumTarget = (batch: boolean): Target => ({
   protocol: "atrium",
   start: async (options) => {
     const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-streams-"))
+    await seedPglite(dataDir)
     const server = await startHttpServer({
       label: "server/main.ts",
       command: tsNode(join(options.root, "server/main.ts"))[0],

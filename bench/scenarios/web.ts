@@ -19,6 +19,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL } from "../../facade/DemoC
 import { percentile, pointOfSamples } from "../load/Samples.ts"
 import { startHttpServer, tsNode } from "../process.ts"
 import type { Scenario, Target } from "../Scenario.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const FIRST_ROUTE_BUDGET_KB = 250
@@ -120,6 +121,7 @@ export const web: Scenario = {
   run: async (options, progress) => {
     if (!existsSync(CHROMIUM)) return { notBuilt: `not built here: no Chromium at ${CHROMIUM} (apt-get install chromium)` }
     const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-web-"))
+    await seedPglite(dataDir)
     const [command, args] = tsNode(join(options.root, "server/main.ts"))
     progress.update(0.02, "Atrium with the demo (builds the web app if needed)")
     const server = await startHttpServer({

@@ -9,7 +9,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { actorSystemLayer } from "./actor-wiring.ts"
 
-const layer = await actorSystemLayer("nats", {
+const layer = actorSystemLayer("nats", {
   natsUrl: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
   prefix: process.env.PREFIX ?? "atrium-bench",
   host: true

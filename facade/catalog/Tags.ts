@@ -235,6 +235,11 @@ export const feedbackTags: ReadonlyArray<TagInfo> = [
   { tag: "Private Feedback Resource", description: "" },
   { tag: "Public Board Resource", description: "" },
   { tag: "Public Form Resource", description: "" },
+  {
+    tag: "Public Board Comments",
+    description: "Visitors of a public board comment on its requests without an account (rate limited, honeypot-guarded)",
+    beyondSeed: true
+  },
   { tag: "Feature Request Detail Resource", description: "" },
   { tag: "Feature Request Comment Resource", description: "" },
   { tag: "Vote Resource", description: "" },

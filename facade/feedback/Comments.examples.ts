@@ -7,6 +7,7 @@ const exampleComment = {
   featureRequestId: examples.featureRequestId,
   parentId: null,
   author: { userId: examples.userId, name: "Alice" },
+  visitor: null,
   body: "We need this for night shifts.",
   internal: false,
   mentions: [],

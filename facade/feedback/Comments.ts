@@ -36,6 +36,12 @@ const Comment = Schema.Struct({
   featureRequestId: Id,
   parentId: Schema.NullOr(Id),
   author: Schema.NullOr(Person),
+  visitor: Schema.NullOr(
+    Schema.Struct({
+      name: Schema.String,
+      email: Schema.NullOr(Schema.String).annotate({ description: "What the visitor left to hear back; the board's team only" })
+    })
+  ).annotate({ description: "Set (and `author` null) when a visitor of the public portal wrote it" }),
   body: Schema.String,
   internal: Schema.Boolean.annotate({ description: "A team-only note" }),
   mentions: Schema.Array(Person),
@@ -51,7 +57,7 @@ const Comment = Schema.Struct({
 type Comment = typeof Comment.Type
 const Thread = Schema.Struct({ ...Comment.fields, replies: Schema.Array(Comment) }).annotate({ identifier: "FeedbackCommentThread" })
 
-const commentsView = (records: ReadonlyArray<CommentRecord>, shownOn: string) =>
+const commentsView = (records: ReadonlyArray<CommentRecord>, shownOn: string, caller: BoardCaller) =>
   Effect.map(names(records.flatMap((r) => [r.authorId, ...r.mentions])), (person) =>
     records.map(
       (r): Comment => ({
@@ -59,6 +65,7 @@ const commentsView = (records: ReadonlyArray<CommentRecord>, shownOn: string) =>
         featureRequestId: shownOn,
         parentId: r.parentId,
         author: person(r.authorId, r.authorName),
+        visitor: r.authorId === null ? { name: r.authorName ?? "Visitor", email: caller.team ? r.authorEmail : null } : null,
         body: r.body,
         internal: r.internal,
         mentions: r.mentions.map((id) => person(id)!),
@@ -145,7 +152,8 @@ export const commentOperations = [
         const parents = new Set(all.map((c) => c.parentId))
         const shown = yield* commentsView(
           all.filter((c) => c.deletedAt === null || parents.has(c.id)),
-          params.featureRequestId
+          params.featureRequestId,
+          caller
         )
         const byId = new Map(shown.map((c) => [c.id, c]))
         const rootOf = (c: Comment): string => {
@@ -189,7 +197,7 @@ export const commentOperations = [
           mentions,
           moderationState: yield* heldFor(caller)
         })
-        return (yield* commentsView([record], params.featureRequestId))[0]!
+        return (yield* commentsView([record], params.featureRequestId, caller))[0]!
       })
   }),
   commentResourceTag.operation({
@@ -202,8 +210,8 @@ export const commentOperations = [
     params: CommentParams,
     responses: { 200: { description: "The comment", schema: Comment }, 404: { description: "No such comment" } },
     handler: ({ params }, context) =>
-      Effect.flatMap(commentAccess(context, params.commentId), ({ comment }) =>
-        Effect.map(commentsView([comment], comment.requestId), (items) => items[0]!)
+      Effect.flatMap(commentAccess(context, params.commentId), ({ comment, caller }) =>
+        Effect.map(commentsView([comment], comment.requestId, caller), (items) => items[0]!)
       )
   }),
   commentResourceTag.operation({
@@ -222,7 +230,7 @@ export const commentOperations = [
         if (comment.authorId !== caller.userId) return yield* reject("forbidden", "Only the author may edit a comment")
         const mentions = yield* mentionsOf(caller, body.body, body.mentions ?? comment.mentions)
         const record = yield* board(boardId).editComment({ by: caller.userId, commentId: comment.id, body: body.body, mentions })
-        return (yield* commentsView([record], record.requestId))[0]!
+        return (yield* commentsView([record], record.requestId, caller))[0]!
       })
   }),
   commentResourceTag.operation({

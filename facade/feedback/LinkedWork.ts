@@ -2,19 +2,23 @@
  * feedback tag "Linked Work": feature requests and bug reports linked to the
  * pm tasks that deliver them (the board's team links; anyone who may see the
  * post reads its tasks, as far as they may see them in pm), and how the board
- * lets that work move its requests (board admins).
+ * lets that work move its requests (board admins); a milestone's changelog
+ * entry drafted from the tasks that delivered its requests (the team).
  */
 import { Effect, Schema } from "effect"
+import { changelogDraft } from "../../actors/feedback/ChangelogDraft.ts"
+import { ChangelogEntry } from "../../actors/feedback/DeskRecords.ts"
 import { WORK_AUTOMATION } from "../../actors/feedback/WorkLinks.ts"
 import { workProgressOf } from "../../actors/feedback/WorkLinkReads.ts"
 import { Id } from "../../actors/Fields.ts"
 import { tagGroup } from "../Operation.ts"
 import { orDieSql } from "../pm/WorkAccess.ts"
-import { board, BoardParams } from "./BoardAsk.ts"
+import { board, BoardParams, desk } from "./BoardAsk.ts"
 import { bugFor } from "./BugReports.ts"
 import { boardAccess, requestAccess } from "./FeedbackAccess.ts"
 import { service } from "./FeedbackViews.ts"
 import { linkedWorkExamples } from "./LinkedWork.examples.ts"
+import { milestoneFor, requestsOf } from "./Milestones.ts"
 import { LinkedTaskList, linkedTasksOf, linkTask, unlinkTask } from "./WorkLinkViews.ts"
 
 const RequestTaskParams = Schema.Struct({ featureRequestId: Id, taskId: Id })
@@ -43,6 +47,26 @@ const request = (id: string) => ({ kind: "request" as const, id, field: "path.fe
 const bug = (id: string) => ({ kind: "bug" as const, id, field: "path.bugReportId" })
 
 const { operation } = tagGroup(service, "Linked Work", linkedWorkExamples)
+
+/** The most completed requests one draft adds to its milestone. */
+const COMPLETED_LIMIT = 200
+
+/** Adds the board's completed requests that no milestone holds to the milestone, oldest first. */
+const addCompletedRequests = (by: string, boardId: string, milestoneId: string) =>
+  Effect.gen(function* () {
+    const held = new Set((yield* desk(boardId).milestones({})).flatMap((m) => m.featureRequestIds))
+    const { items } = yield* board(boardId).requests({
+      viewerId: by,
+      team: true,
+      statusTypes: ["shipped"],
+      includeMerged: false,
+      sort: "new",
+      offset: 0,
+      limit: COMPLETED_LIMIT
+    })
+    for (const request of items.filter((r) => !held.has(r.id)).reverse())
+      yield* desk(boardId).linkRequest({ by, input: { milestoneId, featureRequestId: request.id } })
+  })
 
 export const linkedWorkOperations = [
   operation({
@@ -166,6 +190,59 @@ export const linkedWorkOperations = [
         const caller = yield* boardAccess(context, params.boardId, "admin")
         const declared = yield* board(params.boardId).setWorkProgress({ by: caller.userId, ...body })
         return { ...declared, automationId: WORK_AUTOMATION }
+      })
+  }),
+  operation({
+    operationId: "draftMilestoneChangelog",
+    method: "POST",
+    path: "/v1/milestones/{milestoneId}/changelog-draft",
+    summary: "Draft a milestone's changelog entry from the pm tasks linked to its requests (team)",
+    description:
+      "A new draft entry titled by the milestone, linked to it and to its feature requests, whose text lists each linked task the caller may see in pm (its title and short id, and the requests it closes), then the requests no task delivers. Edit it and publish it with updateChangelogEntry: publishing ships the requests and notifies their voters and subscribers, once per request.",
+    auth: "both",
+    scopes: write,
+    params: Schema.Struct({ milestoneId: Id }),
+    body: Schema.Struct({
+      addCompletedRequests: Schema.optionalKey(
+        Schema.Boolean.annotate({
+          description:
+            "First add to the milestone every request of the board in a completed (shipped) status that no milestone holds yet: a release built from what was finished"
+        })
+      )
+    }),
+    responses: { 201: { description: "The draft entry", schema: ChangelogEntry } },
+    handler: ({ params, body }, context) =>
+      Effect.gen(function* () {
+        const { caller } = yield* milestoneFor(context, params.milestoneId, "team")
+        const boardId = caller.view.board.id
+        if (body.addCompletedRequests === true) yield* addCompletedRequests(caller.userId, boardId, params.milestoneId)
+        const { milestone } = yield* milestoneFor(context, params.milestoneId, "team")
+        // In the milestone's order (as they were added to it).
+        const order = new Map(milestone.featureRequestIds.map((id, i) => [id, i] as const))
+        const requests = [...(yield* requestsOf(boardId, milestone.featureRequestIds, caller.userId, true))].sort(
+          (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)
+        )
+        const drafted = yield* Effect.forEach(
+          requests,
+          (request) =>
+            Effect.map(linkedTasksOf(context, request.id), ({ items }) => ({
+              ...request,
+              tasks: items.map((task) => ({ shortId: task.shortId, name: task.name }))
+            })),
+          { concurrency: 4 }
+        )
+        return yield* desk(boardId).createEntry({
+          by: caller.userId,
+          input: {
+            workspaceId: caller.view.board.workspaceId,
+            title: milestone.name,
+            kind: "new",
+            content: changelogDraft(milestone, drafted),
+            state: "draft",
+            milestoneId: milestone.id,
+            featureRequestIds: requests.map((request) => request.id)
+          }
+        })
       })
   })
 ]

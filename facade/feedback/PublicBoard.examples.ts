@@ -31,6 +31,7 @@ export const exampleBoard = {
   description: "Tell us what to build next",
   anonymousVoting: true,
   allowComments: true,
+  visitorComments: true,
   statuses: [exampleStatus],
   categories: [],
   productAreas: []

@@ -23,6 +23,7 @@ import {
   publicBoard,
   publicBoardOf,
   publicOptions,
+  publicStatuses,
   publicRequests,
   SlugParams,
   WorkspaceQuery
@@ -147,7 +148,7 @@ export const publicBoardOperations = [
       Effect.gen(function* () {
         const view = yield* publicBoard(params.slug, q.workspaceId)
         const columns = yield* board(view.board.id).roadmap({ viewerId: null, team: false })
-        const statuses = publicOptions(view, "status") as ReadonlyArray<typeof PublicStatus.Type>
+        const statuses = publicStatuses(view)
         return {
           columns: yield* Effect.forEach(columns, (column) =>
             Effect.map(publicRequests(view, column.requests), (requests) => ({

@@ -92,17 +92,21 @@ export const PublicOption = Schema.Struct({ id: Id, name: Schema.String, descrip
 })
 export const PublicStatus = Schema.Struct({ ...PublicOption.fields, type: StatusType }).annotate({ identifier: "PublicFeedbackStatus" })
 
+const optionsOf = (view: BoardView, kind: BoardOption["kind"]) =>
+  view.options.filter((o) => o.kind === kind).sort((a, b) => a.position - b.position)
+
+/** A board's statuses as the public sees them (each with its type). */
+export const publicStatuses = (view: BoardView) =>
+  optionsOf(view, "status").map((o) => ({ id: o.id, name: o.name, description: o.description, color: o.color, type: o.type ?? "open" }))
+
 export const publicOptions = (view: BoardView, kind: BoardOption["kind"]) =>
-  view.options
-    .filter((o) => o.kind === kind)
-    .sort((a, b) => a.position - b.position)
-    .map((o) => ({
-      id: o.id,
-      name: o.name,
-      description: o.description,
-      color: o.color,
-      ...(kind === "status" ? { type: o.type ?? "open" } : {})
-    }))
+  optionsOf(view, kind).map((o) => ({
+    id: o.id,
+    name: o.name,
+    description: o.description,
+    color: o.color,
+    ...(kind === "status" ? { type: o.type ?? "open" } : {})
+  }))
 
 export const PublicBoard = Schema.Struct({
   id: Id,
@@ -111,6 +115,7 @@ export const PublicBoard = Schema.Struct({
   description: Schema.String,
   anonymousVoting: Schema.Boolean.annotate({ description: "Visitors may vote without an account" }),
   allowComments: Schema.Boolean,
+  visitorComments: Schema.Boolean.annotate({ description: "Visitors may comment without an account" }),
   statuses: Schema.Array(PublicStatus),
   categories: Schema.Array(PublicOption),
   productAreas: Schema.Array(PublicOption)
@@ -131,6 +136,9 @@ export const publicBoardOf = (view: BoardView): typeof PublicBoard.Type => {
   return reply
 }
 
+/** Visitors comment where the board takes comments and lets anyone post. */
+export const visitorsMayComment = (settings: BoardView["board"]["settings"]) => settings.allowComments && settings.whoMayPost === "anyone"
+
 const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   id: view.board.id,
   slug: view.board.slug,
@@ -138,7 +146,8 @@ const buildPublicBoard = (view: BoardView): typeof PublicBoard.Type => ({
   description: view.board.description,
   anonymousVoting: view.board.settings.anonymousVoting && view.board.settings.whoMayVote === "anyone",
   allowComments: view.board.settings.allowComments,
-  statuses: publicOptions(view, "status") as never,
+  visitorComments: visitorsMayComment(view.board.settings),
+  statuses: publicStatuses(view),
   categories: publicOptions(view, "category"),
   productAreas: publicOptions(view, "product_area")
 })

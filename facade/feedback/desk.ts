@@ -1,7 +1,7 @@
 /**
  * The feedback desk's operations (bug reports, moderation, private
  * feedback, milestones and their articles, changelog, Lite variants, public
- * board and form), registered beside the board operations in `index.ts`.
+ * board, form and visitors' comments), registered beside the board operations in `index.ts`.
  */
 import type { AnyOperation } from "../Operation.ts"
 import { bugCommentOperations } from "./BugComments.ts"
@@ -17,6 +17,7 @@ import { moderationOperations } from "./Moderation.ts"
 import { privateFeedbackOperations } from "./PrivateFeedback.ts"
 import { publicBoardOperations } from "./PublicBoard.ts"
 import { publicBugReportOperations } from "./PublicBugReports.ts"
+import { publicCommentOperations } from "./PublicComments.ts"
 import { publicFormOperations } from "./PublicForm.ts"
 import { publicReleaseOperations } from "./PublicReleases.ts"
 import { publicRequestOperations } from "./PublicRequests.ts"
@@ -34,6 +35,7 @@ export const feedbackDeskOperations: ReadonlyArray<AnyOperation> = [
   ...publicReleaseOperations,
   ...publicBugReportOperations,
   ...publicFormOperations,
+  ...publicCommentOperations,
   ...featureRequestsLiteOperations,
   ...featureRequestsLiteActionOperations,
   ...bugReportsLiteOperations,

@@ -16,7 +16,9 @@ import {
   type CallProposal,
   callProposal,
   callProposalsOf,
+  callProposalSteps,
   claimCallProposal,
+  recordCallProposalStep,
   rejectCallProposal,
   releaseCallProposal
 } from "../../actors/hub/CallProposals.ts"
@@ -91,33 +93,35 @@ const apply = (context: RequestContext, proposal: Proposal, decision: typeof Dec
 
 /**
  * Applies a call's customer ask as the confirming caller: the vote on behalf of the customer with an internal
- * note linking the transcript moment, or the new request (linking it) and then the customer's vote.
+ * note linking the transcript moment, or the new request (linking it) and then the customer's vote. Each step's
+ * answer is recorded as it succeeds, so confirming again after a failed step applies only the steps left: one
+ * request, one vote, one note, and the whole result.
  */
-const applyCallProposal = (context: RequestContext, proposal: CallProposal) =>
+const applyCallProposal = (context: RequestContext, proposal: CallProposal, by: string) =>
   Effect.gen(function* () {
     const write = yield* Schema.decodeUnknownEffect(ProposedWrite)({
       operationId: proposal.operationId,
       title: proposal.title,
       input: proposal.input
     }).pipe(Effect.orDie)
+    const done = yield* callProposalSteps(proposal.id)
+    const step = <A, E, R>(name: string, apply: Effect.Effect<A, E, R>) =>
+      name in done ? Effect.succeed(done[name]) : Effect.tap(apply, (result) => recordCallProposalStep(proposal.id, by, name, result))
     const voteFor = (workspaceId: string, requestRef: string, email: string) =>
-      invokeAsCaller(context, "voteFeatureRequestLite", { workspaceId, onBehalfOfEmail: email }, "feedback", { requestRef })
+      step("vote", invokeAsCaller(context, "voteFeatureRequestLite", { workspaceId, onBehalfOfEmail: email }, "feedback", { requestRef }))
     switch (write.operationId) {
       case "voteFeatureRequestLite": {
         const { workspaceId, requestRef, onBehalfOfEmail, note } = write.input
         const request = yield* voteFor(workspaceId, requestRef, onBehalfOfEmail)
-        const comment = yield* invokeAsCaller(
-          context,
-          "commentOnFeatureRequestLite",
-          { workspaceId, body: note, internal: true },
-          "feedback",
-          { requestRef }
+        const comment = yield* step(
+          "note",
+          invokeAsCaller(context, "commentOnFeatureRequestLite", { workspaceId, body: note, internal: true }, "feedback", { requestRef })
         )
         return { request, note: comment }
       }
       case "createFeatureRequestLite": {
         const { onBehalfOfEmail, ...create } = write.input
-        const created = (yield* invokeAsCaller(context, "createFeatureRequestLite", create, "feedback")) as { id: string }
+        const created = (yield* step("create", invokeAsCaller(context, "createFeatureRequestLite", create, "feedback"))) as { id: string }
         return { request: yield* voteFor(create.workspaceId, created.id, onBehalfOfEmail) }
       }
       case "createTaskLite":
@@ -134,7 +138,7 @@ const decideCallProposal = (context: RequestContext, by: string, proposal: CallP
       if (!(yield* rejectCallProposal(proposal.id, by))) return yield* decided
     } else {
       if (!(yield* claimCallProposal(proposal.id, by))) return yield* decided
-      const result = yield* applyCallProposal(context, proposal).pipe(
+      const result = yield* applyCallProposal(context, proposal, by).pipe(
         Effect.onError(() => Effect.orDie(releaseCallProposal(proposal.id, by)))
       )
       yield* appliedCallProposal(proposal.id, by, result)

@@ -50,6 +50,7 @@ import { ViewScopeType } from "../../actors/pm/ViewRecords.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { SprintNotFound } from "../../actors/pm/PlanningErrors.ts"
 import { principalOf } from "../Access.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { onViewScope } from "./ResourceViews.ts"
@@ -81,7 +82,7 @@ const sprintSeen = (sprintId: string | undefined, workspaceId: string, viewer: {
     ? Effect.void
     : orDieSql(visibleSprint(sprintId, workspaceId, viewer)).pipe(
         Effect.asVoid,
-        Effect.mapError((e) => (e._tag === "Rejection" ? reject("not_found", "No such sprint", [{ path, message: "not found" }]) : e))
+        Effect.mapError(() => new SprintNotFound({ field: path }))
       )
 
 // ---------------------------------------------------------------------------
@@ -144,9 +145,7 @@ const scopeOf = (
     }
     if (q.sprintId !== undefined) {
       yield* orDieSql(visibleSprint(q.sprintId, workspaceId, caller.viewer)).pipe(
-        Effect.mapError((e) =>
-          e._tag === "Rejection" ? reject("not_found", "No such sprint", [{ path: "query.sprintId", message: "not found" }]) : e
-        )
+        Effect.mapError(() => new SprintNotFound({ field: "query.sprintId" }))
       )
     }
     return {

@@ -13,6 +13,7 @@ import { send } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../actors/pm/WorkActors.ts"
 import { DateTime, isoDate, Priority, TaskRef } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalOf } from "../HttpError.ts"
 import { tagGroup } from "../Operation.ts"
 import { chainOfCaller, listByNames, LiteTask, NameRef, toLiteOne, WorkspaceRef } from "./LiteShared.ts"
 import { onTaskRef, orDieSql } from "./WorkAccess.ts"
@@ -247,15 +248,16 @@ export const tasksLiteOperations = [
         const task = yield* send(PmTask, caller.at.taskId!, "setCustomFields", caller.userId, {
           values: { [field.id]: body.value ?? null }
         }).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.")
+          Effect.mapError((e) => {
+            const refusal = refusalOf(e)
+            return refusal?.details?.[0]?.path.startsWith("body.values.")
               ? reject(
-                  e.code,
-                  e.message,
-                  e.details.map((d) => ({ ...d, path: "body.value" }))
+                  refusal.code,
+                  refusal.message,
+                  refusal.details.map((d) => ({ ...d, path: "body.value" }))
                 )
               : e
-          )
+          })
         )
         return yield* orDieSql(toLiteOne(task))
       })

@@ -49,11 +49,15 @@ export const inWorkspace = (
     return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin } }
   })
 
+/**
+ * A place the actors do not know, as the not-found these helpers answer for `what` (the thing asked about), so
+ * the operations that rename it after their own resource (by its code) keep doing so.
+ */
+const unknownPlace = (what: string) => Effect.fail(reject("not_found", `No such ${what}`))
+
 /** Who may see what is in a space, from the space actor's memory. */
 const spaceAccess = (spaceId: string, what: string) =>
-  read(PmSpace, spaceId, "access", {}).pipe(
-    Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
-  )
+  read(PmSpace, spaceId, "access", {}).pipe(Effect.catchTag("SpaceNotFound", () => unknownPlace(what)))
 
 /** `at` as the caller may touch it: 404 when they may not see it, 403 below `minimum`. Nothing here runs SQL. */
 export const at = (context: RequestContext, located: Located, minimum: Role, what: string): Effect.Effect<CallerAt, Failure, ActorSystem> =>
@@ -92,7 +96,7 @@ export const onSpace = (context: RequestContext, spaceId: string, minimum: Role 
 /** A list, from its actor's memory (and its space's). */
 export const onList = (context: RequestContext, listId: string, minimum: Role = "viewer") =>
   Effect.gen(function* () {
-    const place = yield* read(PmList, listId, "locate", {})
+    const place = yield* read(PmList, listId, "locate", {}).pipe(Effect.catchTag("ListNotFound", () => unknownPlace("list")))
     const access = yield* spaceAccess(place.spaceId, "list")
     return yield* at(
       context,
@@ -109,7 +113,7 @@ export const onTask = (
   minimum: Role = "viewer"
 ): Effect.Effect<CallerAt & { readonly task: Task }, Failure, ActorSystem> =>
   Effect.gen(function* () {
-    const task = yield* read(PmTask, taskId, "get", {})
+    const task = yield* read(PmTask, taskId, "get", {}).pipe(Effect.catchTag("TaskNotFound", () => unknownPlace("task")))
     const access = yield* spaceAccess(task.spaceId, "task")
     const caller = yield* at(
       context,

@@ -32,7 +32,7 @@ const send = (res: HttpResponse, asset: Asset, ifNoneMatch: string, acceptEncodi
 }
 
 /** The app's history-API routes (web/src/routes.tsx); the API's base paths (/pm, /hub, /wiki, /feedback, /mcp) stay the API's. */
-export const APP_ROUTES = ["/", "/index.html", "/sign-in", "/w", "/w/*", "/portal/*", "/oauth/callback"] as const
+export const APP_ROUTES = ["/", "/index.html", "/sign-in", "/w", "/w/*", "/portal/*", "/oauth/callback", "/unsubscribe"] as const
 
 const notFound = (res: HttpResponse, status: string, message: string) => {
   res.cork(() => {

@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { SMTPServer } from "smtp-server"
+import { startSmtpSink } from "../support/SmtpSink.ts"
 
 export interface Receipt {
   readonly key: string
@@ -41,35 +41,22 @@ export const startReceivers = async (): Promise<Receivers> => {
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
   const httpPort = (http.address() as AddressInfo).port
 
-  const mails: Array<Receipt> = []
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Array<Buffer> = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("end", () => {
-        const subject = /^Subject: (.*)$/m.exec(Buffer.concat(chunks).toString("utf8"))?.[1]?.trim() ?? ""
-        for (const rcpt of session.envelope.rcptTo) mails.push({ key: `${rcpt.address.toLowerCase()} ${subject}`, at: performance.now() })
-        callback()
-      })
-    }
-  })
-  // smtp-server reports a connection reset by a killed node on the server; without a listener that is an uncaught error.
-  smtp.on("error", () => {})
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve))
-  const smtpPort = (smtp.server.address() as AddressInfo).port
+  const smtp = await startSmtpSink()
+  const mails = () =>
+    smtp.received.flatMap((mail) => {
+      const subject = /^Subject: (.*)$/m.exec(mail.raw)?.[1]?.trim() ?? ""
+      return mail.to.map((to) => ({ key: `${to.toLowerCase()} ${subject}`, at: mail.at }))
+    })
 
   return {
     hookUrl: (label) => `http://127.0.0.1:${httpPort}/hook/${encodeURIComponent(label)}`,
     hooks: (label) => hooks.get(label) ?? [],
-    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-    mails: () => mails,
+    smtpUrl: smtp.url,
+    mails,
     close: async () => {
       http.closeAllConnections()
       await new Promise<void>((resolve) => http.close(() => resolve()))
-      await new Promise<void>((resolve) => smtp.close(() => resolve()))
+      await smtp.close()
     }
   }
 }

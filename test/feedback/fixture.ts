@@ -1,6 +1,6 @@
 /** A workspace with an owner, an admin, a member, a viewer and an outsider, and helpers for boards and requests. */
-import { expect } from "vitest"
-import type { TestAtrium } from "../support/atrium.ts"
+import { afterAll, beforeAll, expect } from "vitest"
+import { startAtrium, type TestAtrium, type TestServer } from "../support/atrium.ts"
 import { team, type Team } from "../wiki/editing/fixture.ts"
 
 export { apiKey, team, type Team, type User } from "../wiki/editing/fixture.ts"
@@ -28,3 +28,16 @@ export const createRequest = async (atrium: TestAtrium, token: string, boardId: 
 }
 
 export const newTeam = (atrium: TestAtrium): Promise<Team> => team(atrium)
+
+/** A test Atrium and a team in it for a file's tests: started before them, closed after; read its fields inside the tests. */
+export const atriumWithTeam = () => {
+  const world = {} as { atrium: TestServer; t: Team }
+  beforeAll(async () => {
+    world.atrium = await startAtrium()
+    world.t = await team(world.atrium)
+  })
+  afterAll(async () => {
+    await world.atrium?.close()
+  })
+  return world
+}

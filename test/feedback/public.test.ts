@@ -54,9 +54,11 @@ const call = (op: AnyOperation, slug: string, ids: Record<string, string>) => {
   const body =
     op.operationId === "submitPublicForm"
       ? { kind: "featureRequest", title: "From the form" }
-      : op.body !== undefined
-        ? { visitorId: "visitor-12345" }
-        : undefined
+      : op.operationId === "commentPublicFeatureRequest"
+        ? { name: "Visitor", body: "From the portal" }
+        : op.body !== undefined
+          ? { visitorId: "visitor-12345" }
+          : undefined
   return atrium.request(op.method, path + query, body !== undefined ? { body } : {})
 }
 
@@ -125,7 +127,7 @@ describe("public board and form", () => {
     const ids = { milestoneId: milestone.body.id, changelogEntryId: entry.body.id, workspaceId: t.workspaceId }
     const people = [t.owner, t.admin, t.member, t.viewer, t.outsider].flatMap((u) => [u.email, u.userId])
     const ops = publicOps()
-    expect(ops.length).toBe(34)
+    expect(ops.length).toBe(35)
     for (const op of ops) {
       const reply = await call(op, board.slug, ids)
       expect(reply.status, `${op.operationId}: ${reply.text}`).toBeLessThan(500)

@@ -97,6 +97,22 @@ const callProposals = async () => {
   throw new Error("the call's proposals never appeared")
 }
 
+/** A processed call with one outside attendee in which `said` is said, and its first proposal once stored. */
+const customerCall = async (name: string, attendee: string, said: ReadonlyArray<(typeof segments)[number]>) => {
+  const created = await atrium.request("POST", "/hub/v1/recordings", {
+    token: alice.token,
+    body: { workspaceId, name, attendeeEmails: [attendee], transcript: { format: "segments", segments: said } }
+  })
+  expect(created.status).toBe(202)
+  await settled(atrium, alice.token, created.body.id)
+  let proposal: any
+  for (let i = 0; i < 400 && proposal === undefined; i++) {
+    proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
+    if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { created, proposal }
+}
+
 describe("from calls to requests", () => {
   it("offers each of the customer's two asks as a proposal, and none of the members' sentences", async () => {
     const found = await callProposals()
@@ -204,28 +220,10 @@ describe("from calls to requests", () => {
     expect(reply.body.answer).toMatch(/FR-1 "Dark mode for the dashboard" \[\d+\]/)
   })
   it("confirming a new-request proposal creates the request, linking the moment, with the customer's vote", async () => {
-    const created = await atrium.request("POST", "/hub/v1/recordings", {
-      token: alice.token,
-      body: {
-        workspaceId,
-        name: "Acme check-in",
-        attendeeEmails: ["dave.smith@acme.example"],
-        transcript: {
-          format: "segments",
-          segments: [
-            { speaker: "Alice", startMs: 0, endMs: 3000, text: "Good to see you, Dave." },
-            { speaker: "Dave Smith", startMs: 3100, endMs: 8000, text: "Is there a way to schedule reports every Monday morning?" }
-          ]
-        }
-      }
-    })
-    expect(created.status).toBe(202)
-    await settled(atrium, alice.token, created.body.id)
-    let proposal: any
-    for (let i = 0; i < 400 && proposal === undefined; i++) {
-      proposal = (await proposals(bob, "proposed")).body.items.find((p: any) => p.call?.callId === created.body.callId)
-      if (proposal === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const { created, proposal } = await customerCall("Acme check-in", "dave.smith@acme.example", [
+      { speaker: "Alice", startMs: 0, endMs: 3000, text: "Good to see you, Dave." },
+      { speaker: "Dave Smith", startMs: 3100, endMs: 8000, text: "Is there a way to schedule reports every Monday morning?" }
+    ])
     expect(proposal).toMatchObject({
       operationId: "createFeatureRequestLite",
       call: { speakerEmail: "dave.smith@acme.example", startMs: 3100, requestId: null }
@@ -245,5 +243,43 @@ describe("from calls to requests", () => {
       [requestId]
     )
     expect(votes).toEqual([{ email: "dave.smith@acme.example", castBy: bob.userId }])
+  })
+
+  it("a confirmation that failed half-way is finished by confirming again: one request, one vote, the whole result", async () => {
+    const customer = "erin@partner.example"
+    const { proposal } = await customerCall("Partner sync", customer, [
+      { speaker: "Alice", startMs: 0, endMs: 3000, text: "Welcome, Erin." },
+      { speaker: "Erin", startMs: 3100, endMs: 8000, text: "Could you add a Gantt chart for our project timelines?" }
+    ])
+    expect(proposal).toMatchObject({ operationId: "createFeatureRequestLite" })
+    const requestsTitled = () =>
+      atrium.sql<{ id: string }>("SELECT id FROM feedback_requests WHERE board_id = $1 AND title = $2", [boardId, proposal.call.said])
+    const votesOf = () => atrium.sql("SELECT 1 FROM feedback_votes WHERE board_id = $1 AND customer_email = $2", [boardId, customer])
+
+    // The database refuses this customer's vote: the request is created, then the vote fails.
+    await atrium.sql(
+      `CREATE FUNCTION refuse_erin_vote() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF NEW.customer_email = '${customer}' THEN RAISE EXCEPTION 'vote refused by the test'; END IF; RETURN NEW; END $$`
+    )
+    await atrium.sql("CREATE TRIGGER refuse_erin_vote BEFORE INSERT ON feedback_votes FOR EACH ROW EXECUTE FUNCTION refuse_erin_vote()")
+    try {
+      const failed = await decide(bob, proposal.id, "confirm")
+      expect(failed.status).toBeGreaterThanOrEqual(400)
+      expect(await requestsTitled()).toHaveLength(1)
+      expect(await votesOf()).toEqual([])
+      // Still undecided: it may be confirmed again.
+      expect((await proposals(bob, "proposed")).body.items.map((p: any) => p.id)).toContain(proposal.id)
+    } finally {
+      await atrium.sql("DROP TRIGGER refuse_erin_vote ON feedback_votes")
+      await atrium.sql("DROP FUNCTION refuse_erin_vote()")
+    }
+
+    const retried = await decide(bob, proposal.id, "confirm")
+    expect(retried.status, retried.text).toBe(200)
+    expect(retried.body.status).toBe("applied")
+    const [request] = await requestsTitled()
+    expect(await requestsTitled()).toHaveLength(1)
+    expect(retried.body.result.request.id).toBe(request!.id)
+    expect(await votesOf()).toHaveLength(1)
   })
 })

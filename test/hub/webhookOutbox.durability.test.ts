@@ -14,6 +14,7 @@ import { fromEnv } from "../../facade/Config.ts"
 import { verifyWebhook } from "../../actors/webhooks/StandardWebhooks.ts"
 import { jsonClient, signUp } from "../support/atrium.ts"
 import { eventually, startReceiver } from "./support/receiver.ts"
+import { nodeCommand } from "../../tools/NodeBundle.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
 const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-webhooks-"))
@@ -23,7 +24,7 @@ afterAll(async () => {
 })
 
 const startServer = async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(...nodeCommand("server/main.ts"), {
     cwd: root,
     env: {
       ...process.env,

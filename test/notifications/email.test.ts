@@ -6,27 +6,25 @@
  * a pm mention is mailed at once; daily kinds wait for the user's morning and
  * arrive as one digest, leaving out what they can no longer see.
  */
-import { type ParsedMail, simpleParser } from "mailparser"
+import type { ParsedMail } from "mailparser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nextMorning } from "../../actors/notifications/Morning.ts"
 import { sendDueNotifications } from "../../actors/notifications/Sender.ts"
 import { signUp, startAtrium, type TestServer } from "../support/atrium.ts"
 import { eventually } from "../support/collabAtrium.ts"
 import { createBoard, createRequest, newTeam, type Team } from "../feedback/fixture.ts"
-import { startSmtpSink } from "../hub/connect/SmtpSink.ts"
+import { type NotificationMail, parsed, startNotificationMail } from "./support.ts"
 
 let atrium: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+let smtp: NotificationMail
 let t: Team
 let spaceId: string
 let listId: string
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  process.env.SMTP_URL = sink.url
-  process.env.NOTIFY_INSTANT_DELAY_SECONDS = "0"
+  smtp = await startNotificationMail()
   atrium = await startAtrium()
-  process.env.ATRIUM_PUBLIC_URL = atrium.origin
+  smtp.linkTo(atrium.origin)
   t = await newTeam(atrium)
   const space = await atrium.request("POST", `/pm/v1/workspaces/${t.workspaceId}/spaces`, {
     token: t.owner.token,
@@ -40,14 +38,10 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await atrium?.close()
-  await sink?.close()
-  delete process.env.SMTP_URL
-  delete process.env.NOTIFY_INSTANT_DELAY_SECONDS
-  delete process.env.ATRIUM_PUBLIC_URL
+  await smtp?.close()
 })
 
-const mailsTo = (email: string) => sink.received.filter((mail) => mail.to.includes(email))
-const parsed = (raw: string) => simpleParser(raw) as Promise<ParsedMail>
+const mailsTo = (email: string) => smtp.mailsTo(email)
 /** A header as sent (mailparser folds the List-* headers into a structure; the raw line is what a mail client reads). */
 const header = (mail: ParsedMail, name: string) => {
   const line = mail.headerLines.find((h) => h.key === name.toLowerCase())?.line ?? ""
@@ -130,7 +124,11 @@ describe("notification e-mail", () => {
     expect(header(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click")
     const unsubscribe = /<([^>]+)>/.exec(header(mail, "list-unsubscribe"))![1]!
     expect(unsubscribe.startsWith(`${atrium.origin}/hub/v1/notification-delivery/unsubscribe?token=`)).toBe(true)
-    expect(mail.text).toContain(unsubscribe)
+    // People open the web app's page (it tells what the link stops, and stops it on a click); mail clients POST the header's URL.
+    const page = `${atrium.origin}/unsubscribe?token=${new URL(unsubscribe).searchParams.get("token")}`
+    expect(mail.text).toContain(page)
+    expect(mail.html).toContain(`href="${page}"`)
+    expect(mail.text).toContain(`${atrium.origin}/w/${t.workspaceId}/settings/notifications`)
     const path = unsubscribe.slice(atrium.origin.length)
 
     // A GET (a link checker) changes nothing; the one-click POST, with no session, does.
@@ -145,7 +143,7 @@ describe("notification e-mail", () => {
     expect(clicked.body).toEqual({ kind: "request_completed", mode: "off", changed: true })
     const preferences = await atrium.request("GET", "/hub/v1/users/me/notification-delivery", { token: t.viewer.token })
     expect(preferences.status).toBe(200)
-    expect(preferences.body.kinds).toContainEqual({ kind: "request_completed", mode: "off", default: "instant" })
+    expect(preferences.body.kinds).toContainEqual({ kind: "request_completed", mode: "off", default: "instant", areas: ["feedback"] })
     const forged = await atrium.request("POST", `${path.slice(0, -3)}xyz`)
     expect(forged.status).toBe(400)
     expect(forged.body.error.details).toEqual([{ path: "query.token", message: "invalid token" }])

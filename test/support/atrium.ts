@@ -10,7 +10,7 @@ import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { Sql } from "../../persistence/Sql.ts"
 import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
-import { seedPglite } from "./pgliteTemplate.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 export interface TestAtrium {
   readonly origin: string

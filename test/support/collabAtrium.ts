@@ -19,7 +19,7 @@ import { contentOf, docToText, yFragmentToDoc } from "../../richtext/RichText.ts
 import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 import type { TestAtrium } from "./atrium.ts"
-import { seedPglite } from "./pgliteTemplate.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 export const rightByName = (name: string): DocumentRight => (name.startsWith("ro-") ? "read" : name.startsWith("no-") ? "none" : "edit")
 

@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { testAccessLayer } from "./collabAtrium.ts"
-import { seedPglite } from "./pgliteTemplate.ts"
+import { seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
 if (!config.databaseUrl) await seedPglite(config.dataDir)

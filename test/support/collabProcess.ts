@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { nodeCommand } from "../../tools/NodeBundle.ts"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -35,7 +36,7 @@ export const startCollabProcess = (
   nodeArgs: ReadonlyArray<string> = []
 ): Promise<CollabProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "test/support/collabNode.ts"], {
+    const child = spawn(...nodeCommand("test/support/collabNode.ts", [], nodeArgs), {
       cwd: root,
       env: { ...process.env, HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"]

@@ -1,6 +1,6 @@
 /**
- * Test helpers for PostgreSQL: a throwaway database per test run, and the
- * convention for suites that need a service.
+ * Test helpers for PostgreSQL: a throwaway database per test run (a copy of
+ * a migrated template), and the convention for suites that need a service.
  *
  * Convention: a suite that needs PostgreSQL calls
  * `await checkPostgres("<suite name>")` at the top of its file and skips
@@ -12,8 +12,13 @@
  * `ATRIUM_TEST_PG_ADMIN_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
  * must be allowed to CREATE and DROP databases.
  */
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
+import { readdirSync, readFileSync } from "node:fs"
+import path from "node:path"
+import { Effect, Layer } from "effect"
 import postgres from "postgres"
+import * as Database from "../../persistence/Database.ts"
+import * as Migrations from "../../persistence/Migrations.ts"
 
 export const adminUrl = (): string =>
   process.env.ATRIUM_TEST_PG_ADMIN_URL !== undefined && process.env.ATRIUM_TEST_PG_ADMIN_URL !== ""
@@ -81,13 +86,71 @@ export interface TestDatabase {
   readonly drop: () => Promise<void>
 }
 
-/** Creates an empty database of its own for this test run. */
-export const createTestDatabase = async (): Promise<TestDatabase> => {
+/** The migrations' fingerprint: a changed or added migration makes a new template. */
+const migrationsKey = (): string => {
+  const hash = createHash("sha256")
+  for (const file of readdirSync(Migrations.directory).sort()) {
+    hash
+      .update(file)
+      .update("\0")
+      .update(readFileSync(path.join(Migrations.directory, file)))
+      .update("\0")
+  }
+  return hash.digest("hex").slice(0, 16)
+}
+
+let template: Promise<string> | undefined
+
+/**
+ * A database every migration has been applied to, made once per set of
+ * migrations (under an advisory lock: one process builds, the others wait)
+ * and then only copied (`CREATE DATABASE … TEMPLATE`, a fraction of a second
+ * against seconds of migrating). Templates of older migration sets are dropped.
+ */
+const migratedTemplate = (): Promise<string> => {
+  template ??= (async () => {
+    const name = `atrium_template_${migrationsKey()}`
+    const sql = admin(adminUrl())
+    try {
+      await sql`select pg_advisory_lock(hashtext('atrium_test_template'))`
+      const [found] = await sql<Array<{ count: number }>>`select count(*)::int as count from pg_database where datname = ${name}`
+      if (found.count === 0) {
+        const building = `${name}_building`
+        await sql.unsafe(`drop database if exists "${building}" with (force)`)
+        await sql.unsafe(`create database "${building}"`)
+        const url = new URL(adminUrl())
+        url.pathname = `/${building}`
+        await Effect.runPromise(Effect.scoped(Layer.build(Database.postgres(url.toString()))))
+        await sql.unsafe(`alter database "${building}" rename to "${name}"`)
+      }
+      const stale = await sql<Array<{ datname: string }>>`
+        select datname from pg_database where datname like 'atrium\_template\_%' and datname <> ${name}`
+      // Not forced: another checkout's run may be copying its own template right now.
+      for (const { datname } of stale) await sql.unsafe(`drop database if exists "${datname}"`).catch(() => {})
+      await sql`select pg_advisory_unlock(hashtext('atrium_test_template'))`
+      return name
+    } finally {
+      await sql.end({ timeout: 5 })
+    }
+  })()
+  template.catch(() => {
+    template = undefined
+  })
+  return template
+}
+
+/**
+ * Creates a database of its own for this test run: a copy of the migrated
+ * template (a server's own migration run then finds nothing to apply), or
+ * empty with `{ empty: true }` for tests of the migrations themselves.
+ */
+export const createTestDatabase = async (options: { readonly empty?: boolean } = {}): Promise<TestDatabase> => {
   const base = adminUrl()
   const name = `atrium_test_${randomBytes(6).toString("hex")}`
+  const from = options.empty === true ? undefined : await migratedTemplate()
   const sql = admin(base)
   try {
-    await sql.unsafe(`create database "${name}"`)
+    await sql.unsafe(from === undefined ? `create database "${name}"` : `create database "${name}" template "${from}"`)
   } finally {
     await sql.end({ timeout: 5 })
   }

@@ -3,8 +3,8 @@
  * on one PostgreSQL database and one NATS prefix, for the fault tests: node
  * A reaches NATS and PostgreSQL through a `FaultProxy` each, so a test can
  * cut, stall or delay either; both processes can be paused (SIGSTOP /
- * SIGCONT) or killed (SIGKILL). Node A starts first (it migrates the fresh
- * database). `close` drains what is still running (SIGTERM, then SIGKILL
+ * SIGCONT) or killed (SIGKILL). Node A starts first (on a copy of the migrated
+ * template: nothing to apply). `close` drains what is still running (SIGTERM, then SIGKILL
  * after a bound) and removes the database, the bucket and the data dirs.
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -16,6 +16,7 @@ import { jsonClient, type TestAtrium } from "./atrium.ts"
 import { createTestDatabase, type TestDatabase } from "./database.ts"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.ts"
 import { deleteBucket, natsUrl, readLeases, testPrefix } from "./nats.ts"
+import { nodeCommand } from "../../tools/NodeBundle.ts"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -41,7 +42,7 @@ export interface NodeProcess {
 export const startNodeProcess = (label: string, env: Record<string, string>, timeoutMs = 120_000): Promise<NodeProcess> =>
   new Promise((resolve, reject) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), `atrium-fault-${label}-`))
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    const child: ChildProcess = spawn(...nodeCommand("server/main.ts"), {
       cwd: root,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DEMO: "", ...env },
       stdio: ["ignore", "pipe", "pipe"]

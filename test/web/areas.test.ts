@@ -283,6 +283,7 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
       `feedback/${board.id}/changelog`,
       `feedback/${board.id}/moderation`,
       "settings",
+      "settings/notifications",
       "settings/members",
       "settings/api-keys",
       "settings/webhooks",

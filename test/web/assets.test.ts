@@ -62,7 +62,13 @@ describe("web app assets", () => {
 
   it("answers index.html for the app's routes, never for the API's paths", async () => {
     const html = await (await fetch(`${atrium.origin}/`)).text()
-    for (const route of ["/sign-in?next=%2Fw%2Fx", "/w/some-workspace", "/w/some-workspace/work/lists/some-list", "/portal/ideas"]) {
+    for (const route of [
+      "/sign-in?next=%2Fw%2Fx",
+      "/w/some-workspace",
+      "/w/some-workspace/work/lists/some-list",
+      "/portal/ideas",
+      "/unsubscribe?token=abc.def"
+    ]) {
       const response = await fetch(`${atrium.origin}${route}`)
       expect(response.status, route).toBe(200)
       expect(response.headers.get("cache-control"), route).toBe("no-cache")

@@ -12,6 +12,7 @@
  *   /w/:workspaceId/settings/…      settings
  *   /portal/:slug                   a public feedback board, no account needed
  *   /oauth/callback                 where a vendor returns after OAuth consent (settings)
+ *   /unsubscribe?token=…            a notification e-mail's "Stop …" link, no session needed
  */
 import { createBrowserRouter } from "react-router"
 import { RequireSession, SignIn } from "./auth/SignIn.tsx"
@@ -21,6 +22,7 @@ import { WorkspaceList } from "./shell/WorkspaceList.tsx"
 
 export const router = createBrowserRouter([
   { path: "/sign-in", Component: SignIn },
+  { path: "/unsubscribe", lazy: () => import("./areas/settings/Unsubscribe.tsx").then((m) => ({ Component: m.Unsubscribe })) },
   { path: "/portal/:slug/*", lazy: () => import("./areas/feedback/routes.tsx").then((m) => ({ Component: m.PublicPortal })) },
   {
     Component: RequireSession,

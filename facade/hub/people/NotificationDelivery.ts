@@ -9,7 +9,7 @@
  * are mailed.
  */
 import { Effect, Schema } from "effect"
-import { DeliveryMode, NotificationKind, notificationKinds } from "../../../actors/notifications/Kinds.ts"
+import { DeliveryMode, kindAreas, NotificationKind, notificationKinds } from "../../../actors/notifications/Kinds.ts"
 import { DeliveryPreferences, preferencesOf, setPreferences } from "../../../actors/notifications/Preferences.ts"
 import { readUnsubscribeToken } from "../../../actors/notifications/Unsubscribe.ts"
 import { orDieStore } from "../../../runtime/ActorStore.ts"
@@ -39,7 +39,8 @@ const exampleDelivery = {
   kinds: notificationKinds.map((kind) => ({
     kind,
     mode: kind === "comment" ? "off" : kind === "mention" || kind === "assignment" || kind === "request_completed" ? "instant" : "daily",
-    default: kind === "mention" || kind === "assignment" || kind === "request_completed" ? "instant" : "daily"
+    default: kind === "mention" || kind === "assignment" || kind === "request_completed" ? "instant" : "daily",
+    areas: kindAreas(kind)
   }))
 }
 

@@ -11,6 +11,7 @@ import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmTask } from "../../../actors/pm/WorkActors.ts"
 import { CustomFieldValue, Items, Task } from "../../../actors/pm/WorkRecords.ts"
 import { reject } from "../../../runtime/Rejection.ts"
+import { refusalOf } from "../../HttpError.ts"
 import { tagGroup } from "../../Operation.ts"
 import { onTask, orDieSql } from "../WorkAccess.ts"
 
@@ -72,15 +73,17 @@ export const taskCustomFieldValuesOperations = [
         if (body.value === null || body.value === undefined)
           return yield* reject("invalid", "Use DELETE to clear a value", [{ path: "body.value", message: "missing" }])
         return yield* send(PmTask, params.taskId, "setCustomFields", caller.userId, { values: { [params.fieldId]: body.value } }).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" && e.details?.[0]?.path.startsWith("body.values.")
+          Effect.mapError((e) => {
+            // A refusal naming the value (a Rejection or a tagged error with details) names it as this operation's body.
+            const refusal = refusalOf(e)
+            return refusal?.details?.[0]?.path.startsWith("body.values.")
               ? reject(
-                  e.code,
-                  e.message,
-                  e.details.map((d) => ({ ...d, path: d.path.replace(/^body\.values\.[^.]+/, "body.value") }))
+                  refusal.code,
+                  refusal.message,
+                  refusal.details.map((d) => ({ ...d, path: d.path.replace(/^body\.values\.[^.]+/, "body.value") }))
                 )
               : e
-          )
+          })
         )
       })
   }),

@@ -18,7 +18,7 @@ import {
   positionsOf,
   WhiteboardComment
 } from "../../../actors/pmops/Whiteboards.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { CommentNotFound } from "../../../actors/pm/PmErrors.ts"
 import { tagGroup } from "../../Operation.ts"
 
 import { boardState, onWhiteboard } from "./WhiteboardAccess.ts"
@@ -39,9 +39,7 @@ const withPins = (whiteboardId: string, filter: { elementId?: string; resolved?:
 /** One comment of a command's answer (the board's comments after it), pinned. */
 const oneOf = (whiteboardId: string, id: string, comments: ReadonlyArray<typeof CommentRecord.Type>) => {
   const row = comments.find((c) => c.id === id)
-  return row === undefined
-    ? Effect.fail(reject("not_found", "No such comment"))
-    : Effect.map(pinned(whiteboardId, [row]), (rows) => rows[0]!)
+  return row === undefined ? Effect.fail(new CommentNotFound()) : Effect.map(pinned(whiteboardId, [row]), (rows) => rows[0]!)
 }
 
 const one = (whiteboardId: string, id: string) =>

@@ -21,6 +21,7 @@ import {
 } from "../../../actors/pmops/Forms.ts"
 import { answerKey } from "../../../actors/pmops/Forms.ts"
 import { reject } from "../../../runtime/Rejection.ts"
+import { refusalOf } from "../../HttpError.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { onList, orDieSql } from "../WorkAccess.ts"
 import { checkFormFields, taskFromAnswers } from "./FormAnswers.ts"
@@ -70,15 +71,16 @@ const submit = (form: FormType, answers: Readonly<Record<string, unknown>>, by: 
     const input = yield* taskFromAnswers(form, answers)
     const task = yield* send(PmList, form.listId, "createTask", by, input).pipe(
       // Custom-field values are checked by the write path: name them as answers.
-      Effect.mapError((e) =>
-        e._tag === "Rejection" && e.details
+      Effect.mapError((e) => {
+        const refusal = refusalOf(e)
+        return refusal?.details
           ? reject(
-              e.code,
-              e.message.replace("body.customFields.", "body.answers."),
-              e.details.map((d) => ({ ...d, path: d.path.replace(/^body\.customFields\./, "body.answers.") }))
+              refusal.code,
+              refusal.message.replace("body.customFields.", "body.answers."),
+              refusal.details.map((d) => ({ ...d, path: d.path.replace(/^body\.customFields\./, "body.answers.") }))
             )
           : e
-      )
+      })
     )
     yield* send(PmForm, form.id, "recordSubmission", by, {
       taskId: task.id,

@@ -24,6 +24,7 @@ import { rosterEntry, storedWorkspace } from "../../../actors/pm/Roster.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
+import { refusals } from "../../HttpError.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { inWorkspace, orDieSql } from "../WorkAccess.ts"
 import {
@@ -171,7 +172,13 @@ export const workspaceInvitationsOperations = [
             : undefined
           invitations.push({ ...item, ...(guest ? { guest } : {}) })
         }
-        return { items: yield* send(PmOrganization, params.workspaceId, "createInvitations", caller.userId, { invitations }) }
+        const outcomes = yield* send(PmOrganization, params.workspaceId, "createInvitations", caller.userId, { invitations })
+        // A refused address answers with its refusal's code and message, as a whole request would.
+        return {
+          items: outcomes.map(({ refused, ...invited }) =>
+            refused === undefined ? invited : { email: invited.email, error: { code: refusals[refused._tag], message: refused.message } }
+          )
+        }
       })
   }),
   operation({

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { retryFailedMail } from "../../../actors/hub/Mail.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { eventually } from "../support/receiver.ts"
-import { startSmtpSink } from "./SmtpSink.ts"
+import { startSmtpSink } from "../../support/SmtpSink.ts"
 
 let atrium: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>

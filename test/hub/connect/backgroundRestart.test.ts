@@ -14,7 +14,7 @@ import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { workspaceWith } from "../support/calls.ts"
 import { eventually } from "../support/receiver.ts"
 import { type FakeVendor, startFakeVendor } from "../vendors/FakeVendor.ts"
-import { startSmtpSink } from "./SmtpSink.ts"
+import { startSmtpSink } from "../../support/SmtpSink.ts"
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-hub-background-"))
 const savedEnv = { ...process.env }

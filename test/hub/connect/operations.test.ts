@@ -14,7 +14,7 @@ import { verifyWebhook } from "../../../actors/webhooks/StandardWebhooks.ts"
 import { signUp, startAtrium, type TestServer } from "../../support/atrium.ts"
 import { tinyVideo } from "../support/calls.ts"
 import { eventually } from "../support/receiver.ts"
-import { startSmtpSink } from "./SmtpSink.ts"
+import { startSmtpSink } from "../../support/SmtpSink.ts"
 
 const INTERNAL_KEY = "svc-test-internal-key-0123456789abcdef"
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"

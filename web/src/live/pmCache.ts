@@ -5,7 +5,8 @@
  * removed where it no longer belongs); any other event refetches the active
  * queries that name the changed entity (comments, watchers, activity…) and,
  * for a task, the reads computed from many tasks (sprints, burndown, backlog,
- * dashboards' data); a
+ * dashboards' data); a change of a custom field's definition refetches
+ * every task's field values (they do not name the field's list or space); a
  * notification refetches the notification queries; a resync refetches pm.
  */
 import type { Query, QueryClient } from "@tanstack/react-query"
@@ -15,6 +16,7 @@ import type { StreamEvent } from "./Stream.ts"
 const LIST_TASKS = "/pm/v1/lists/{listId}/tasks"
 const MY_TASKS = "/pm/v1/workspaces/{workspaceId}/my-tasks"
 const TASK = "/pm/v1/tasks/{taskId}"
+const TASK_FIELDS = "/pm/v1/tasks/{taskId}/custom-fields"
 const DERIVED_READS = /^\/pm\/v1\/(sprints\/|dashboards\/\{dashboardId\}\/data|spaces\/\{spaceId\}\/(sprints|backlog|velocity))/
 
 export type Task = NonNullable<Awaited<ReturnType<typeof readTask>>>
@@ -78,6 +80,7 @@ export const applyPmEvent = async (queryClient: QueryClient, event: StreamEvent)
       if (path === MY_TASKS) return taskId !== undefined
       // A task's change may move any sprint's progress and burndown, and dashboards (they do not name the task).
       if (taskId !== undefined && DERIVED_READS.test(path)) return true
+      if (path === TASK_FIELDS && event.type.startsWith("custom_field.")) return true
       return path.startsWith("/pm/") && path !== LIST_TASKS && path !== TASK && mentions(query, ids)
     }
   })

@@ -15,6 +15,18 @@ export interface Mentionable {
 /** The `@word` being typed just before the caret, if any. */
 const mentionAt = (text: string, caret: number) => /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret))
 
+/**
+ * Members whose name or e-mail contains the query, those where it starts a word
+ * first: "@Be" offers Ben before someone whose address merely contains "be".
+ */
+const rankMembers = (members: ReadonlyArray<Mentionable>, query: string) => {
+  const needle = query.toLowerCase()
+  const startsAWord = (m: Mentionable) =>
+    [...m.name.toLowerCase().split(/\s+/), m.email.toLowerCase()].some((word) => word.startsWith(needle))
+  const matching = members.filter((m) => `${m.name} ${m.email}`.toLowerCase().includes(needle))
+  return [...matching.filter(startsAWord), ...matching.filter((m) => !startsAWord(m))]
+}
+
 export const MentionField = ({
   label,
   value,
@@ -37,8 +49,7 @@ export const MentionField = ({
   const input = useRef<HTMLTextAreaElement>(null)
   const listId = useId()
 
-  const suggestions =
-    query === undefined ? [] : members.filter((m) => `${m.name} ${m.email}`.toLowerCase().includes(query.toLowerCase())).slice(0, 6)
+  const suggestions = query === undefined ? [] : rankMembers(members, query).slice(0, 6)
 
   const track = (next: string, caret: number) => {
     onChange(next)

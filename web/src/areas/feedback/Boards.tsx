@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { Link, useNavigate, useParams } from "react-router"
 import { client } from "../../api/client.ts"
+import { NewItemPanel } from "./NewItemPanel.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { portalHref } from "../common/links.ts"
 import { unwrap } from "../common/result.ts"
@@ -23,52 +24,39 @@ const NewBoard = ({ workspaceId }: { readonly workspaceId: string }) => {
     }
   })
   return (
-    <details className="panel">
-      <summary>New board</summary>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault()
-          create.mutate()
-        }}
-      >
-        <label>
-          Name
-          <input
-            value={name}
-            required
-            maxLength={120}
-            onChange={(event) => {
-              const next = event.currentTarget.value
-              setName(next)
-              setSlug(
-                next
-                  .toLowerCase()
-                  .replace(/[^a-z0-9]+/g, "-")
-                  .replace(/^-|-$/g, "")
-                  .slice(0, 60)
-              )
-            }}
-          />
-        </label>
-        <label>
-          Address (slug){" "}
-          <input value={slug} required maxLength={60} pattern="[a-z0-9-]+" onChange={(event) => setSlug(event.currentTarget.value)} />
-        </label>
-        <label>
-          Visibility
-          <select value={visibility} onChange={(event) => setVisibility(event.currentTarget.value as typeof visibility)}>
-            <option value="public">Public: anyone, no account needed</option>
-            <option value="members">Workspace members</option>
-            <option value="private">Private: admins and board members</option>
-          </select>
-        </label>
-        <button type="submit" disabled={create.isPending}>
-          Create board
-        </button>
-        {create.isError ? <ErrorMessage error={create.error} /> : null}
-      </form>
-    </details>
+    <NewItemPanel summary="New board" submitLabel="Create board" create={create}>
+      <label>
+        Name
+        <input
+          value={name}
+          required
+          maxLength={120}
+          onChange={(event) => {
+            const next = event.currentTarget.value
+            setName(next)
+            setSlug(
+              next
+                .toLowerCase()
+                .replace(/[^a-z0-9]+/g, "-")
+                .replace(/^-|-$/g, "")
+                .slice(0, 60)
+            )
+          }}
+        />
+      </label>
+      <label>
+        Address (slug){" "}
+        <input value={slug} required maxLength={60} pattern="[a-z0-9-]+" onChange={(event) => setSlug(event.currentTarget.value)} />
+      </label>
+      <label>
+        Visibility
+        <select value={visibility} onChange={(event) => setVisibility(event.currentTarget.value as typeof visibility)}>
+          <option value="public">Public: anyone, no account needed</option>
+          <option value="members">Workspace members</option>
+          <option value="private">Private: admins and board members</option>
+        </select>
+      </label>
+    </NewItemPanel>
   )
 }
 

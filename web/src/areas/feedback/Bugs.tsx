@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { useParams } from "react-router"
 import { client } from "../../api/client.ts"
+import { NewItemPanel } from "./NewItemPanel.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { when } from "../common/time.ts"
@@ -39,38 +40,25 @@ const NewBug = ({
     }
   })
   return (
-    <details className="panel">
-      <summary>Report a bug</summary>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault()
-          create.mutate()
-        }}
-      >
-        <label>
-          Title <input value={title} onChange={(event) => setTitle(event.currentTarget.value)} required maxLength={300} />
-        </label>
-        <label>
-          Steps to reproduce <textarea rows={3} value={steps} onChange={(event) => setSteps(event.currentTarget.value)} />
-        </label>
-        <label>
-          Severity
-          <select value={severity} onChange={(event) => setSeverity(event.currentTarget.value)}>
-            <option value="">Not set</option>
-            {severities.map((level) => (
-              <option key={level.id} value={level.id}>
-                {level.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" disabled={create.isPending}>
-          Submit bug
-        </button>
-        {create.isError ? <ErrorMessage error={create.error} /> : null}
-      </form>
-    </details>
+    <NewItemPanel summary="Report a bug" submitLabel="Submit bug" create={create}>
+      <label>
+        Title <input value={title} onChange={(event) => setTitle(event.currentTarget.value)} required maxLength={300} />
+      </label>
+      <label>
+        Steps to reproduce <textarea rows={3} value={steps} onChange={(event) => setSteps(event.currentTarget.value)} />
+      </label>
+      <label>
+        Severity
+        <select value={severity} onChange={(event) => setSeverity(event.currentTarget.value)}>
+          <option value="">Not set</option>
+          {severities.map((level) => (
+            <option key={level.id} value={level.id}>
+              {level.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </NewItemPanel>
   )
 }
 

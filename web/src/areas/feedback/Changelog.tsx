@@ -7,18 +7,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { useParams } from "react-router"
 import { client } from "../../api/client.ts"
+import { NewItemPanel } from "./NewItemPanel.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { day } from "../common/time.ts"
 import { boardKey, usePermissions } from "./queries.ts"
+import { ChangelogEntryCard, type ChangelogKind, changelogKinds, MilestoneCard, milestoneWhen } from "./ReleaseCards.tsx"
 import { ServerHtml } from "./ServerHtml.tsx"
-
-const kinds = { new: "New", improved: "Improved", fixed: "Fixed" } as const
 
 const NewEntry = ({ boardId }: { readonly boardId: string }) => {
   const queryClient = useQueryClient()
   const [title, setTitle] = useState("")
-  const [kind, setKind] = useState<keyof typeof kinds>("new")
+  const [kind, setKind] = useState<ChangelogKind>("new")
   const [markdown, setMarkdown] = useState("")
   const [publish, setPublish] = useState(false)
   const create = useMutation({
@@ -36,40 +36,27 @@ const NewEntry = ({ boardId }: { readonly boardId: string }) => {
     }
   })
   return (
-    <details className="panel">
-      <summary>New changelog entry</summary>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault()
-          create.mutate()
-        }}
-      >
-        <label>
-          Title <input value={title} onChange={(event) => setTitle(event.currentTarget.value)} required maxLength={300} />
-        </label>
-        <label>
-          Kind
-          <select value={kind} onChange={(event) => setKind(event.currentTarget.value as keyof typeof kinds)}>
-            {Object.entries(kinds).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Text (Markdown) <textarea rows={4} value={markdown} onChange={(event) => setMarkdown(event.currentTarget.value)} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={publish} onChange={(event) => setPublish(event.currentTarget.checked)} /> Publish now
-        </label>
-        <button type="submit" disabled={create.isPending}>
-          Save entry
-        </button>
-        {create.isError ? <ErrorMessage error={create.error} /> : null}
-      </form>
-    </details>
+    <NewItemPanel summary="New changelog entry" submitLabel="Save entry" create={create}>
+      <label>
+        Title <input value={title} onChange={(event) => setTitle(event.currentTarget.value)} required maxLength={300} />
+      </label>
+      <label>
+        Kind
+        <select value={kind} onChange={(event) => setKind(event.currentTarget.value as ChangelogKind)}>
+          {Object.entries(changelogKinds).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Text (Markdown) <textarea rows={4} value={markdown} onChange={(event) => setMarkdown(event.currentTarget.value)} />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={publish} onChange={(event) => setPublish(event.currentTarget.checked)} /> Publish now
+      </label>
+    </NewItemPanel>
   )
 }
 
@@ -165,20 +152,19 @@ export const Changelog = () => {
         {publish.isError ? <ErrorMessage error={publish.error} /> : null}
         {entries.data && entries.data.items.length === 0 ? <p>No entries yet.</p> : null}
         {entries.data?.items.map((entry) => (
-          <article key={entry.id} className="panel" aria-label={entry.title}>
-            <h3>
-              <span className={`badge badge-${entry.kind}`}>{kinds[entry.kind]}</span> {entry.title}
-            </h3>
-            <p className="muted small">
-              {entry.state === "published" && entry.publishedAt ? `Published ${day(entry.publishedAt)}` : entry.state}
-            </p>
-            <ServerHtml html={entry.html} />
+          <ChangelogEntryCard
+            key={entry.id}
+            title={entry.title}
+            kind={entry.kind}
+            dateLine={entry.state === "published" && entry.publishedAt ? `Published ${day(entry.publishedAt)}` : entry.state}
+            html={entry.html}
+          >
             {team && entry.state !== "published" ? (
               <button type="button" onClick={() => publish.mutate(entry.id)}>
                 Publish {entry.title}
               </button>
             ) : null}
-          </article>
+          </ChangelogEntryCard>
         ))}
       </section>
       <section aria-labelledby="milestones-heading">
@@ -201,18 +187,13 @@ export const Changelog = () => {
         ) : null}
         {createMilestone.isError ? <ErrorMessage error={createMilestone.error} /> : null}
         {milestones.data?.items.map((milestone) => (
-          <article key={milestone.id} className="panel" aria-label={milestone.name}>
-            <h3>{milestone.name}</h3>
-            <p className="muted small">
-              {milestone.releasedAt
-                ? `Released ${day(milestone.releasedAt)}`
-                : milestone.date
-                  ? `Planned for ${milestone.date}`
-                  : "Not scheduled"}{" "}
-              · {milestone.featureRequestIds.length} requests
-            </p>
+          <MilestoneCard
+            key={milestone.id}
+            name={milestone.name}
+            dateLine={`${milestoneWhen(milestone, "Not scheduled")} · ${milestone.featureRequestIds.length} requests`}
+          >
             <Article milestoneId={milestone.id} canEdit={team} />
-          </article>
+          </MilestoneCard>
         ))}
       </section>
     </div>

@@ -3,7 +3,8 @@
  * workspaces use the slug): no account needed. Visitors browse and filter
  * requests, submit one, vote and unvote (an anonymous voter id kept in this
  * browser), read comments, the roadmap and the changelog with milestone
- * articles; signed-in people also comment. Live over the board's stream for
+ * articles; visitors comment under a name where the board lets anyone post,
+ * signed-in people as themselves. Live over the board's stream for
  * signed-in readers who may see the board; visitors see "not live" and Refresh.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
@@ -14,9 +15,12 @@ import { useSession } from "../../api/session.ts"
 import { announce, Announcer } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
-import { day, when } from "../common/time.ts"
+import { day } from "../common/time.ts"
+import { CommentForm, CommentList } from "./CommentThread.tsx"
 import { liveWords, portalKey, useBoardLive, visitorId } from "./queries.ts"
-import { RoadmapView, type StatusType, statusTypeNames } from "./Roadmap.tsx"
+import { ChangelogEntryCard, MilestoneCard, milestoneWhen } from "./ReleaseCards.tsx"
+import { RequestFilters, RequestRow, useRequestFilters, VoteToggle } from "./RequestList.tsx"
+import { RoadmapView } from "./Roadmap.tsx"
 import { ServerHtml } from "./ServerHtml.tsx"
 
 interface Where {
@@ -33,30 +37,30 @@ const useWhere = (): Where => {
 /** Path and `workspaceId` query of the public operations. */
 const paramsOf = (where: Where) => ({ path: { slug: where.slug }, query: where.workspaceId ? { workspaceId: where.workspaceId } : {} })
 
-/** A portal link keeping `?workspace=`. */
-const usePortalLink = () => {
+/** Which board the portal shows, and its links (keeping `?workspace=`). */
+const usePortal = () => {
   const where = useWhere()
-  return (rest: string) =>
+  const link = (rest: string) =>
     `/portal/${encodeURIComponent(where.slug)}${rest}${where.workspaceId ? `?workspace=${encodeURIComponent(where.workspaceId)}` : ""}`
+  return { where, link }
 }
 
+/** A read of the portal, cached under the portal's key (so a vote or a comment refreshes every view of it). */
+const usePortalRead = <T,>(where: Where, what: ReadonlyArray<unknown>, read: () => Promise<T>) =>
+  useQuery({ queryKey: [...portalKey(where.slug, where.workspaceId), ...what], queryFn: read })
+
 const usePublicBoard = (where: Where) =>
-  useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "board"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}", { params: paramsOf(where) }))
-  })
+  usePortalRead(where, ["board"], () => unwrap(client.GET("/feedback/v1/public/boards/{slug}", { params: paramsOf(where) })))
 
 /** The short ids this browser voted for. */
 const useMyVotes = (where: Where) =>
-  useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "my-votes"],
-    queryFn: () =>
-      unwrap(
-        client.GET("/feedback/v1/public/boards/{slug}/votes", {
-          params: { path: { slug: where.slug }, query: { ...paramsOf(where).query, visitorId: visitorId() } }
-        })
-      )
-  })
+  usePortalRead(where, ["my-votes"], () =>
+    unwrap(
+      client.GET("/feedback/v1/public/boards/{slug}/votes", {
+        params: { path: { slug: where.slug }, query: { ...paramsOf(where).query, visitorId: visitorId() } }
+      })
+    )
+  )
 
 const VoteButton = ({
   where,
@@ -93,30 +97,82 @@ const VoteButton = ({
   })
   return (
     <>
-      <button
-        type="button"
-        className={voted ? "vote voted" : "vote"}
-        aria-pressed={voted}
+      <VoteToggle
+        shortId={shortId}
+        count={count}
+        voted={voted}
         disabled={!allowed || toggle.isPending}
         title={allowed ? undefined : "This board takes votes from signed-in members only"}
-        onClick={() => toggle.mutate()}
-        aria-label={`${voted ? "Remove vote from" : "Vote for"} ${shortId}, ${String(count)} vote${Number(count) === 1 ? "" : "s"}`}
-      >
-        ▲ {String(count)}
-      </button>
+        onToggle={() => toggle.mutate()}
+      />
       {toggle.isError ? <ErrorMessage error={toggle.error} /> : null}
     </>
   )
 }
+
+/** Who a visitor says they are, and the honeypot bots fill. */
+interface Visitor {
+  readonly name: string
+  readonly email: string
+  readonly website: string
+}
+const noVisitor: Visitor = { name: "", email: "", website: "" }
+
+/** The visitor's part of the body: the name, the e-mail and the honeypot, each only when given. */
+const visitorBody = (visitor: Visitor) => ({
+  ...(visitor.name ? { name: visitor.name } : {}),
+  ...(visitor.email ? { email: visitor.email } : {}),
+  ...(visitor.website ? { website: visitor.website } : {})
+})
+
+const VisitorFields = ({
+  visitor,
+  onChange,
+  nameRequired
+}: {
+  readonly visitor: Visitor
+  readonly onChange: (visitor: Visitor) => void
+  readonly nameRequired: boolean
+}) => (
+  <>
+    <label>
+      Your name{nameRequired ? "" : " (optional)"}{" "}
+      <input
+        value={visitor.name}
+        onChange={(event) => onChange({ ...visitor, name: event.currentTarget.value })}
+        required={nameRequired}
+        maxLength={100}
+        autoComplete="name"
+      />
+    </label>
+    <label>
+      E-mail to hear back (optional, never shown){" "}
+      <input
+        type="email"
+        value={visitor.email}
+        onChange={(event) => onChange({ ...visitor, email: event.currentTarget.value })}
+        autoComplete="email"
+      />
+    </label>
+    {/* A field people never see: bots fill it, and what they send is dropped. */}
+    <label className="honeypot" aria-hidden="true">
+      Website{" "}
+      <input
+        tabIndex={-1}
+        value={visitor.website}
+        onChange={(event) => onChange({ ...visitor, website: event.currentTarget.value })}
+        autoComplete="off"
+      />
+    </label>
+  </>
+)
 
 const Submit = ({ where, moderated }: { readonly where: Where; readonly moderated: boolean }) => {
   const queryClient = useQueryClient()
   const [kind, setKind] = useState<"featureRequest" | "bugReport">("featureRequest")
   const [title, setTitle] = useState("")
   const [details, setDetails] = useState("")
-  const [email, setEmail] = useState("")
-  const [name, setName] = useState("")
-  const [website, setWebsite] = useState("")
+  const [visitor, setVisitor] = useState(noVisitor)
   const submit = useMutation({
     mutationFn: () =>
       unwrap(
@@ -126,9 +182,7 @@ const Submit = ({ where, moderated }: { readonly where: Where; readonly moderate
             kind,
             title,
             ...(details ? { details } : {}),
-            ...(email ? { email } : {}),
-            ...(name ? { name } : {}),
-            ...(website ? { website } : {}),
+            ...visitorBody(visitor),
             ...(kind === "bugReport"
               ? { environment: { browser: navigator.userAgent.slice(0, 200), url: location.href.slice(0, 2000) } }
               : {})
@@ -167,18 +221,7 @@ const Submit = ({ where, moderated }: { readonly where: Where; readonly moderate
         <label>
           Details <textarea rows={3} value={details} onChange={(event) => setDetails(event.currentTarget.value)} maxLength={20000} />
         </label>
-        <label>
-          Your name (optional){" "}
-          <input value={name} onChange={(event) => setName(event.currentTarget.value)} maxLength={100} autoComplete="name" />
-        </label>
-        <label>
-          E-mail for updates (optional){" "}
-          <input type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} autoComplete="email" />
-        </label>
-        {/* A field people never see: bots fill it, and their posts are dropped. */}
-        <label className="honeypot" aria-hidden="true">
-          Website <input tabIndex={-1} value={website} onChange={(event) => setWebsite(event.currentTarget.value)} autoComplete="off" />
-        </label>
+        <VisitorFields visitor={visitor} onChange={setVisitor} nameRequired={false} />
         <button type="submit" disabled={submit.isPending}>
           Submit
         </button>
@@ -198,112 +241,53 @@ const Submit = ({ where, moderated }: { readonly where: Where; readonly moderate
 }
 
 const PublicRequests = () => {
-  const where = useWhere()
-  const link = usePortalLink()
+  const { where, link } = usePortal()
   const board = usePublicBoard(where)
-  const [search, setSearch] = useSearchParams()
-  const statusType = search.get("status") ?? ""
-  const category = search.get("category") ?? ""
-  const area = search.get("area") ?? ""
-  const sort = search.get("sort") ?? "top"
-  const form = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "form"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/form", { params: paramsOf(where) }))
-  })
+  const { statusType, category, area, sort } = useRequestFilters()
+  const form = usePortalRead(where, ["form"], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/form", { params: paramsOf(where) }))
+  )
   const query = {
     ...paramsOf(where).query,
-    sort: sort as "top",
+    sort,
     limit: "100",
-    ...(statusType ? { statusType: statusType as StatusType } : {}),
+    ...(statusType ? { statusType } : {}),
     ...(category ? { category } : {})
   }
-  const requests = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "requests", query],
-    queryFn: () =>
-      unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests", { params: { path: { slug: where.slug }, query } }))
-  })
-  const setFilter = (name: string, value: string) =>
-    setSearch(
-      (current) => {
-        const next = new URLSearchParams(current)
-        if (value === "") next.delete(name)
-        else next.set(name, value)
-        return next
-      },
-      { replace: true }
-    )
+  const requests = usePortalRead(where, ["requests", query], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests", { params: { path: { slug: where.slug }, query } }))
+  )
   const shown = (requests.data?.items ?? []).filter(
     (request) => request.mergedInto === null && (area === "" || request.productArea?.name === area)
   )
+  const byName = (option: { readonly name: string }) => ({ value: option.name, label: option.name })
   return (
     <div className="portal-columns">
       <div>
-        <form className="filters" aria-label="Filter requests" onSubmit={(event) => event.preventDefault()}>
-          <label>
-            Status
-            <select value={statusType} onChange={(event) => setFilter("status", event.currentTarget.value)}>
-              <option value="">Any</option>
-              {[...new Set(board.data?.statuses.map((status) => status.type) ?? [])].map((type) => (
-                <option key={type} value={type}>
-                  {statusTypeNames[type]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Category
-            <select value={category} onChange={(event) => setFilter("category", event.currentTarget.value)}>
-              <option value="">Any</option>
-              {board.data?.categories.map((option) => (
-                <option key={option.id} value={option.name}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Product area
-            <select value={area} onChange={(event) => setFilter("area", event.currentTarget.value)}>
-              <option value="">Any</option>
-              {board.data?.productAreas.map((option) => (
-                <option key={option.id} value={option.name}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Sort
-            <select value={sort} onChange={(event) => setFilter("sort", event.currentTarget.value)}>
-              <option value="top">Most votes</option>
-              <option value="trending">Trending</option>
-              <option value="new">Newest</option>
-            </select>
-          </label>
-        </form>
+        <RequestFilters
+          statusTypes={board.data?.statuses.map((status) => status.type) ?? []}
+          categories={board.data?.categories.map(byName) ?? []}
+          areas={board.data?.productAreas.map(byName) ?? []}
+        />
         {requests.isPending ? <Loading what="requests" /> : null}
         {requests.isError ? <ErrorMessage error={requests.error} what="Requests" /> : null}
         {requests.data && shown.length === 0 ? <p>No requests match.</p> : null}
         <ul className="request-list" aria-label="Feature requests">
           {shown.map((request) => (
-            <li key={request.id} className="request-row">
-              <VoteButton
-                where={where}
-                shortId={request.shortId}
-                count={request.voteCount}
-                allowed={board.data?.anonymousVoting === true}
-              />
-              <div>
-                <Link to={link(`/requests/${request.shortId}`)}>
-                  <span className="muted">{request.shortId}</span> {request.title}
-                </Link>
-                <p className="muted small">
-                  {request.status?.name ?? "Open"}
-                  {request.category ? ` · ${request.category.name}` : ""}
-                  {request.productArea ? ` · ${request.productArea.name}` : ""} · {String(request.commentCount)} comments
-                </p>
-              </div>
-            </li>
+            <RequestRow
+              key={request.id}
+              request={request}
+              to={link(`/requests/${request.shortId}`)}
+              noStatus="Open"
+              vote={
+                <VoteButton
+                  where={where}
+                  shortId={request.shortId}
+                  count={request.voteCount}
+                  allowed={board.data?.anonymousVoting === true}
+                />
+              }
+            />
           ))}
         </ul>
       </div>
@@ -312,60 +296,68 @@ const PublicRequests = () => {
   )
 }
 
-const SignedInComment = ({ requestId, onPosted }: { readonly requestId: string; readonly onPosted: () => void }) => {
-  const [body, setBody] = useState("")
-  const post = useMutation({
-    mutationFn: () =>
-      unwrap(
-        client.POST("/feedback/v1/feature-requests/{featureRequestId}/comments", {
-          params: { path: { featureRequestId: requestId } },
-          body: { body }
-        })
-      ),
-    onSuccess: (comment) => {
-      setBody("")
-      announce(comment.moderationState === "pending" ? "Your comment waits for review" : "Comment posted")
-      onPosted()
-    }
-  })
+/** Signed in, people comment as themselves; visitors under a name they give (the e-mail stays with the team). */
+const PortalComment = ({
+  where,
+  request,
+  asVisitor,
+  onPosted
+}: {
+  readonly where: Where
+  readonly request: { readonly id: string; readonly shortId: string }
+  readonly asVisitor: boolean
+  readonly onPosted: () => void
+}) => {
+  const [visitor, setVisitor] = useState(noVisitor)
+  const [held, setHeld] = useState(false)
+  const send = (body: string) =>
+    asVisitor
+      ? unwrap(
+          client.POST("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}/comments", {
+            params: { path: { slug: where.slug, shortId: request.shortId }, query: paramsOf(where).query },
+            body: { ...visitorBody(visitor), name: visitor.name, body }
+          })
+        ).then((receipt) => receipt.moderation === "pending")
+      : unwrap(
+          client.POST("/feedback/v1/feature-requests/{featureRequestId}/comments", {
+            params: { path: { featureRequestId: request.id } },
+            body: { body }
+          })
+        ).then((comment) => comment.moderationState === "pending")
   return (
-    <form
-      className="stack"
-      onSubmit={(event) => {
-        event.preventDefault()
-        post.mutate()
+    <CommentForm
+      send={send}
+      maxLength={asVisitor ? 5000 : 10000}
+      onSent={(pending) => {
+        setHeld(pending)
+        // A held comment is told by the form's status line; a shown one by the announcer.
+        if (!pending) announce("Comment posted")
+        onPosted()
       }}
     >
-      <label>
-        Add a comment <textarea rows={3} value={body} onChange={(event) => setBody(event.currentTarget.value)} required maxLength={10000} />
-      </label>
-      <button type="submit" disabled={post.isPending || body.trim() === ""}>
-        Comment
-      </button>
-      {post.isError ? <ErrorMessage error={post.error} /> : null}
-    </form>
+      {asVisitor ? <VisitorFields visitor={visitor} onChange={setVisitor} nameRequired /> : null}
+      {held ? <p role="status">Thanks! Your comment will appear once the team has reviewed it.</p> : null}
+    </CommentForm>
   )
 }
 
 const PublicRequest = () => {
-  const where = useWhere()
-  const link = usePortalLink()
+  const { where, link } = usePortal()
   const session = useSession()
   const queryClient = useQueryClient()
   const shortId = useParams().shortId ?? ""
   const board = usePublicBoard(where)
   const params = { path: { slug: where.slug, shortId }, query: paramsOf(where).query }
-  const request = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "request", shortId],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}", { params }))
-  })
-  const comments = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "comments", shortId],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}/comments", { params }))
-  })
+  const request = usePortalRead(where, ["request", shortId], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}", { params }))
+  )
+  const comments = usePortalRead(where, ["comments", shortId], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/feature-requests/{shortId}/comments", { params }))
+  )
   if (request.isPending) return <Loading what="the request" />
   if (request.isError) return <ErrorMessage error={request.error} what="Request" />
   const data = request.data
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: portalKey(where.slug, where.workspaceId) })
   return (
     <article aria-labelledby="public-request-title">
       <p className="breadcrumb">
@@ -389,22 +381,17 @@ const PublicRequest = () => {
       {data.description ? <p className="pre-wrap">{data.description}</p> : null}
       <section aria-labelledby="public-comments-heading" className="panel">
         <h2 id="public-comments-heading">Comments</h2>
-        {comments.data && comments.data.items.length === 0 ? <p className="muted">No comments yet.</p> : null}
-        <ul className="comments">
-          {comments.data?.items.map((comment) => (
-            <li key={comment.id} className="comment">
-              <p className="muted small">
-                {comment.authorName ?? "Someone"} · {when(comment.createdAt)}
-              </p>
-              <p>{comment.body}</p>
-            </li>
-          ))}
-        </ul>
-        {board.data?.allowComments === false ? null : session ? (
-          <SignedInComment
-            requestId={data.id}
-            onPosted={() => void queryClient.invalidateQueries({ queryKey: portalKey(where.slug, where.workspaceId) })}
-          />
+        {comments.isError ? <ErrorMessage error={comments.error} what="Comments" /> : null}
+        <CommentList
+          comments={comments.data?.items.map((comment) => ({
+            id: comment.id,
+            author: comment.authorName ?? "Someone",
+            body: comment.body,
+            createdAt: comment.createdAt
+          }))}
+        />
+        {board.data?.allowComments === false ? null : session || board.data?.visitorComments ? (
+          <PortalComment where={where} request={data} asVisitor={session === undefined} onPosted={refresh} />
         ) : (
           <p className="muted">
             <Link to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`}>Sign in</Link> to comment.
@@ -416,12 +403,10 @@ const PublicRequest = () => {
 }
 
 const PublicRoadmap = () => {
-  const where = useWhere()
-  const link = usePortalLink()
-  const roadmap = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "roadmap"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/roadmap", { params: paramsOf(where) }))
-  })
+  const { where, link } = usePortal()
+  const roadmap = usePortalRead(where, ["roadmap"], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/roadmap", { params: paramsOf(where) }))
+  )
   if (roadmap.isPending) return <Loading what="the roadmap" />
   if (roadmap.isError) return <ErrorMessage error={roadmap.error} what="Roadmap" />
   return (
@@ -436,29 +421,24 @@ const PublicRoadmap = () => {
 }
 
 const MilestoneArticle = ({ where, milestoneId }: { readonly where: Where; readonly milestoneId: string }) => {
-  const article = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "article", milestoneId],
-    queryFn: () =>
-      unwrap(
-        client.GET("/feedback/v1/public/boards/{slug}/milestones/{milestoneId}/article", {
-          params: { path: { slug: where.slug, milestoneId }, query: paramsOf(where).query }
-        })
-      )
-  })
+  const article = usePortalRead(where, ["article", milestoneId], () =>
+    unwrap(
+      client.GET("/feedback/v1/public/boards/{slug}/milestones/{milestoneId}/article", {
+        params: { path: { slug: where.slug, milestoneId }, query: paramsOf(where).query }
+      })
+    )
+  )
   return article.data ? <ServerHtml html={article.data.html} /> : null
 }
 
 const PublicChangelog = () => {
-  const where = useWhere()
-  const link = usePortalLink()
-  const entries = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "changelog"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/changelog", { params: paramsOf(where) }))
-  })
-  const milestones = useQuery({
-    queryKey: [...portalKey(where.slug, where.workspaceId), "milestones"],
-    queryFn: () => unwrap(client.GET("/feedback/v1/public/boards/{slug}/milestones", { params: paramsOf(where) }))
-  })
+  const { where, link } = usePortal()
+  const entries = usePortalRead(where, ["changelog"], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/changelog", { params: paramsOf(where) }))
+  )
+  const milestones = usePortalRead(where, ["milestones"], () =>
+    unwrap(client.GET("/feedback/v1/public/boards/{slug}/milestones", { params: paramsOf(where) }))
+  )
   return (
     <div className="stack">
       <section aria-labelledby="public-changelog-heading">
@@ -466,23 +446,13 @@ const PublicChangelog = () => {
         {entries.isError ? <ErrorMessage error={entries.error} what="Changelog" /> : null}
         {entries.data && entries.data.items.length === 0 ? <p>Nothing published yet.</p> : null}
         {entries.data?.items.map((entry) => (
-          <article key={entry.id} className="panel" aria-label={entry.title}>
-            <h3>
-              <span className={`badge badge-${entry.kind}`}>{entry.kind}</span> {entry.title}
-            </h3>
-            <p className="muted small">{day(entry.publishedAt)}</p>
-            <ServerHtml html={entry.html} />
-          </article>
+          <ChangelogEntryCard key={entry.id} title={entry.title} kind={entry.kind} dateLine={day(entry.publishedAt)} html={entry.html} />
         ))}
       </section>
       <section aria-labelledby="public-milestones-heading">
         <h2 id="public-milestones-heading">Milestones</h2>
         {milestones.data?.items.map((milestone) => (
-          <article key={milestone.id} className="panel" aria-label={milestone.name}>
-            <h3>{milestone.name}</h3>
-            <p className="muted small">
-              {milestone.releasedAt ? `Released ${day(milestone.releasedAt)}` : milestone.date ? `Planned for ${milestone.date}` : ""}
-            </p>
+          <MilestoneCard key={milestone.id} name={milestone.name} dateLine={milestoneWhen(milestone, "")}>
             {milestone.hasArticle ? <MilestoneArticle where={where} milestoneId={milestone.id} /> : null}
             {milestone.featureRequests.length > 0 ? (
               <ul>
@@ -495,7 +465,7 @@ const PublicChangelog = () => {
                 ))}
               </ul>
             ) : null}
-          </article>
+          </MilestoneCard>
         ))}
       </section>
     </div>
@@ -503,8 +473,7 @@ const PublicChangelog = () => {
 }
 
 export const Portal = () => {
-  const where = useWhere()
-  const link = usePortalLink()
+  const { where, link } = usePortal()
   const session = useSession()
   const queryClient = useQueryClient()
   const board = usePublicBoard(where)

@@ -8,12 +8,30 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { Link, useParams } from "react-router"
 import { client } from "../../api/client.ts"
+import type { components } from "../../api/generated/feedback.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { unwrap } from "../common/result.ts"
 import { when } from "../common/time.ts"
+import { CommentForm, CommentList } from "./CommentThread.tsx"
 import { boardKey, useBoard, usePermissions, useStatuses } from "./queries.ts"
 import { RichText } from "./RichText.tsx"
+
+type TeamComment = components["schemas"]["FeedbackComment"]
+
+/** Who wrote it, and what marks it: a visitor's (with the e-mail they left, for the team), an internal note, held. */
+const shownComment = (comment: TeamComment) => ({
+  id: comment.id,
+  author: comment.author?.name ?? comment.visitor?.name ?? "Someone",
+  body: comment.deleted ? <em>deleted</em> : comment.body,
+  createdAt: comment.createdAt,
+  internal: comment.internal,
+  notes: [
+    ...(comment.visitor ? [comment.visitor.email ? `visitor (${comment.visitor.email})` : "visitor"] : []),
+    ...(comment.internal ? ["internal note"] : []),
+    ...(comment.moderationState !== "approved" ? [comment.moderationState] : [])
+  ]
+})
 
 const Comments = ({
   boardId,
@@ -32,65 +50,29 @@ const Comments = ({
     queryKey: [...boardKey(boardId), "comments", requestId],
     queryFn: () => unwrap(client.GET("/feedback/v1/feature-requests/{featureRequestId}/comments", { params: { path } }))
   })
-  const [body, setBody] = useState("")
   const [internal, setInternal] = useState(false)
-  const post = useMutation({
-    mutationFn: () =>
-      unwrap(client.POST("/feedback/v1/feature-requests/{featureRequestId}/comments", { params: { path }, body: { body, internal } })),
-    onSuccess: () => {
-      setBody("")
-      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) })
-    }
-  })
   return (
     <section aria-labelledby="comments-heading" className="panel">
       <h2 id="comments-heading">Comments</h2>
       {comments.isError ? <ErrorMessage error={comments.error} what="Comments" /> : null}
-      <ul className="comments">
-        {comments.data?.items.map((thread) => (
-          <li key={thread.id} className={thread.internal ? "comment internal" : "comment"}>
-            <p className="muted small">
-              {thread.author?.name ?? "Someone"} · {when(thread.createdAt)}
-              {thread.internal ? " · internal note" : ""}
-              {thread.moderationState !== "approved" ? ` · ${thread.moderationState}` : ""}
-            </p>
-            <p>{thread.deleted ? <em>deleted</em> : thread.body}</p>
-            {thread.replies.length > 0 ? (
-              <ul>
-                {thread.replies.map((reply) => (
-                  <li key={reply.id} className="comment">
-                    <p className="muted small">{reply.author?.name ?? "Someone"}</p>
-                    <p>{reply.body}</p>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      <CommentList
+        comments={comments.data?.items.map((thread) => ({ ...shownComment(thread), replies: thread.replies.map(shownComment) }))}
+      />
       {canComment ? (
-        <form
-          className="stack"
-          onSubmit={(event) => {
-            event.preventDefault()
-            post.mutate()
-          }}
+        <CommentForm
+          send={(body) =>
+            unwrap(client.POST("/feedback/v1/feature-requests/{featureRequestId}/comments", { params: { path }, body: { body, internal } }))
+          }
+          onSent={() => void queryClient.invalidateQueries({ queryKey: boardKey(boardId) })}
+          maxLength={10000}
         >
-          <label>
-            Add a comment{" "}
-            <textarea rows={3} value={body} onChange={(event) => setBody(event.currentTarget.value)} required maxLength={10000} />
-          </label>
           {team ? (
             <label className="check">
               <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.currentTarget.checked)} /> Internal note
               (team only)
             </label>
           ) : null}
-          <button type="submit" disabled={post.isPending || body.trim() === ""}>
-            Comment
-          </button>
-          {post.isError ? <ErrorMessage error={post.error} /> : null}
-        </form>
+        </CommentForm>
       ) : (
         <p className="muted">Comments are closed for you on this board.</p>
       )}

@@ -4,7 +4,7 @@
  * transcript moment, task or page), offers follow-up questions, keeps
  * threads, and shows the writes Lens proposes for the user to confirm or reject.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useQueryClient } from "@tanstack/react-query"
 import { useEffect, useId, useRef, useState } from "react"
 import { Link } from "react-router"
 import { client } from "../../api/client.ts"
@@ -14,6 +14,7 @@ import { messageOf } from "../../api/client.ts"
 import { unwrap } from "../common/result.ts"
 import { CitationAnchor, CitationLink, citationLabel } from "./Citation.tsx"
 import { askLens, type LensCitation, type LensStep } from "./stream.ts"
+import { ProposalList, proposalsKey, resultString, useProposals } from "./ProposalList.tsx"
 import { useThreads } from "./threads.ts"
 import "../common/areas.css"
 
@@ -28,8 +29,6 @@ interface Turn {
   readonly state: "streaming" | "done" | "failed"
   readonly error?: string
 }
-
-const proposalsKey = (workspaceId: string) => ["hub", "lens-proposals", workspaceId] as const
 
 /** The answer's text with its `[n]` markers as links to the cited sources. */
 const AnswerText = ({ workspaceId, turn, onOpen }: { readonly workspaceId: string; readonly turn: Turn; readonly onOpen: () => void }) => (
@@ -56,62 +55,20 @@ const AnswerText = ({ workspaceId, turn, onOpen }: { readonly workspaceId: strin
 )
 
 const Proposals = ({ workspaceId, answerId }: { readonly workspaceId: string; readonly answerId: string }) => {
-  const queryClient = useQueryClient()
-  const proposals = useQuery({
-    queryKey: proposalsKey(workspaceId),
-    queryFn: () => unwrap(client.GET("/hub/v1/workspaces/{workspaceId}/lens/proposals", { params: { path: { workspaceId } } }))
-  })
-  const decide = useMutation({
-    mutationFn: ({ id, decision }: { id: string; decision: "confirm" | "reject" }) =>
-      unwrap(client.POST("/hub/v1/lens/proposals/{proposalId}/decision", { params: { path: { proposalId: id } }, body: { decision } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proposalsKey(workspaceId) })
-  })
+  const proposals = useProposals(workspaceId)
   const mine = proposals.data?.items.filter((proposal) => proposal.answerId === answerId) ?? []
   if (mine.length === 0) return null
   return (
     <section className="lens-proposals" aria-label="Proposed changes">
       <h4>Lens proposes</h4>
-      <ul>
-        {mine.map((proposal) => {
-          const result = proposal.result as { id?: unknown } | null
-          return (
-            <li key={proposal.id}>
-              <span>{proposal.title}</span>{" "}
-              {proposal.status === "proposed" ? (
-                <span className="row">
-                  <button
-                    type="button"
-                    onClick={() => decide.mutate({ id: proposal.id, decision: "confirm" })}
-                    disabled={decide.isPending}
-                    aria-label={`Confirm: ${proposal.title}`}
-                  >
-                    Confirm
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => decide.mutate({ id: proposal.id, decision: "reject" })}
-                    disabled={decide.isPending}
-                    aria-label={`Reject: ${proposal.title}`}
-                  >
-                    Reject
-                  </button>
-                </span>
-              ) : (
-                <span className={`badge badge-${proposal.status}`}>
-                  {proposal.status === "applied" ? "Done" : proposal.status === "rejected" ? "Rejected" : "Failed"}
-                  {proposal.status === "applied" && typeof result?.id === "string" ? (
-                    <>
-                      {" "}
-                      <Link to={taskHref(workspaceId, result.id)}>open task</Link>
-                    </>
-                  ) : null}
-                </span>
-              )}
-            </li>
-          )
-        })}
-      </ul>
-      {decide.isError ? <ErrorMessage error={decide.error} /> : null}
+      <ProposalList
+        workspaceId={workspaceId}
+        proposals={mine}
+        written={(proposal) => {
+          const taskId = resultString(proposal, ["id"])
+          return taskId === undefined ? null : <Link to={taskHref(workspaceId, taskId)}>open task</Link>
+        }}
+      />
     </section>
   )
 }

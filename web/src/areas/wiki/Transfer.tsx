@@ -10,18 +10,9 @@ import { type FormEvent, useState } from "react"
 import { useNavigate, useParams } from "react-router"
 import { client, data, messageOf } from "../../api/client.ts"
 import { pageHref } from "../common/links.ts"
+import { saveFile } from "../common/saveFile.ts"
 import { announce } from "../../ui/announce.tsx"
 import { treeKey } from "./PageTree.tsx"
-
-/** Hands `body` to the browser as a file download. */
-const download = (body: Blob, filename: string) => {
-  const url = URL.createObjectURL(body)
-  const link = document.createElement("a")
-  link.href = url
-  link.download = filename
-  link.click()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 const typeOf = (file: File): "text/markdown" | "text/html" | "application/zip" | undefined => {
   const name = file.name.toLowerCase()
@@ -122,12 +113,12 @@ export const ExportPage = ({ pageId, title, spaceId }: { readonly pageId: string
   const markdown = () =>
     run("Markdown", async () => {
       const text = data(await client.GET("/wiki/v1/pages/{pageId}/export/markdown", { params: { path: { pageId } }, parseAs: "text" }))
-      download(new Blob([text], { type: "text/markdown" }), `${slugOf(title)}.md`)
+      saveFile(new Blob([text], { type: "text/markdown" }), `${slugOf(title)}.md`)
     })
   const html = () =>
     run("HTML", async () => {
       const text = data(await client.GET("/wiki/v1/pages/{pageId}/export/html", { params: { path: { pageId } }, parseAs: "text" }))
-      download(new Blob([text], { type: "text/html" }), `${slugOf(title)}.html`)
+      saveFile(new Blob([text], { type: "text/html" }), `${slugOf(title)}.html`)
     })
   const zip = () =>
     run("Space export", async () => {
@@ -147,7 +138,7 @@ export const ExportPage = ({ pageId, title, spaceId }: { readonly pageId: string
         })
       )
       if (!(zipped instanceof Blob)) throw new Error("The export was not a file")
-      download(zipped, "space.zip")
+      saveFile(zipped, "space.zip")
     })
   return (
     <section aria-labelledby="export-title" className="panel">

@@ -13,21 +13,12 @@ import { $api, client, data, messageOf } from "../../api/client.ts"
 import { useWorkspaceRole } from "../common/useMe.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage } from "../../ui/Status.tsx"
+import { optionsOf } from "./FieldDefinitions.tsx"
 
 type Fields = NonNullable<ReturnType<typeof useTaskFields>["data"]>
 type Field = Fields["items"][number]
 
 const useTaskFields = (taskId: string) => $api.useQuery("get", "/pm/v1/tasks/{taskId}/custom-fields", { params: { path: { taskId } } })
-
-/** A dropdown field's options (its configuration is typed loosely because it differs per type). */
-const optionsOf = (field: Field): ReadonlyArray<{ readonly id: string; readonly name: string }> => {
-  const config = field.config
-  if (typeof config !== "object" || config === null || !("options" in config) || !Array.isArray(config.options)) return []
-  return config.options.filter(
-    (o: unknown): o is { id: string; name: string } =>
-      typeof o === "object" && o !== null && "id" in o && "name" in o && typeof o.id === "string" && typeof o.name === "string"
-  )
-}
 
 /** How a value reads: option and people values are objects with a name. */
 const nameOf = (v: unknown): string => (typeof v === "object" && v !== null && "name" in v ? String(v.name) : String(v))

@@ -1,8 +1,11 @@
 /**
  * Dashboards: the workspace's list (shared ones and the caller's own) with a
  * form to create one over the workspace or a space; a dashboard's widgets,
- * each drawn from `getDashboardData` (computed from the live tasks), added
- * and removed in place. Live: a task event refetches the data (live/pmCache.ts).
+ * each drawn from `getDashboardData` (computed from the live tasks), added,
+ * removed, moved and resized in place (WidgetLayout.tsx). Task relationships
+ * and task votes have widgets of their own; feature-request votes are not a
+ * dashboard aggregate (a task shows those of the requests it delivers).
+ * Live: a task event refetches the data (live/pmCache.ts).
  */
 import { useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useEffect, useId, useState } from "react"
@@ -14,8 +17,10 @@ import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { LiveIndicator } from "./ListPage.tsx"
 import { useHierarchy } from "./queries.ts"
+import { RelationshipGraphWidget } from "./RelationshipGraphWidget.tsx"
 import { type Burndown, BurndownChart, type Velocity, VelocityChart } from "./SprintCharts.tsx"
 import { useCanPlan, useSpaceSprints } from "./Sprints.tsx"
+import { cellStyle, LayoutControls, useWidgetLayout } from "./WidgetLayout.tsx"
 import "../common/areas.css"
 import "./sprints.css"
 
@@ -32,7 +37,9 @@ const WIDGETS: ReadonlyArray<{ readonly type: WidgetType; readonly label: string
   { type: "throughput", label: "Created vs finished per day" },
   { type: "overdue", label: "Overdue tasks" },
   { type: "burndown", label: "Sprint burndown", needsSpace: true },
-  { type: "velocity", label: "Velocity", needsSpace: true }
+  { type: "velocity", label: "Velocity", needsSpace: true },
+  { type: "relationship_graph", label: "Task relationships" },
+  { type: "votes", label: "Most voted tasks" }
 ]
 const GROUPS: ReadonlyArray<GroupBy> = ["status", "assignee", "priority", "tag", "list"]
 
@@ -142,6 +149,20 @@ const WidgetBody = ({ widget }: { readonly widget: WidgetData }) => {
       const velocity = shaped<Velocity>(widget, "sprints", "average")
       return velocity ? <VelocityChart velocity={velocity} /> : null
     }
+    case "relationship_graph": {
+      const graph = shaped<Schemas["RelationshipGraph"]>(widget, "nodes", "edges", "stats")
+      return graph ? <RelationshipGraphWidget graph={graph} /> : null
+    }
+    case "votes": {
+      const votes = shaped<Schemas["VotingResults"]>(widget, "items", "totalVotes")
+      if (!votes) return null
+      return (
+        <>
+          <p>{`${n(votes.totalVotes)} votes from ${n(votes.voters)} ${n(votes.voters) === 1 ? "person" : "people"}.`}</p>
+          <Bars title={widget.title} rows={votes.items.map((item) => ({ label: item.name, count: n(item.votes) }))} />
+        </>
+      )
+    }
     case "cycle_time": {
       const cycle = shaped<Schemas["CycleTime"]>(widget, "cycleHours", "count")
       return cycle ? (
@@ -240,6 +261,8 @@ export const DashboardPage = () => {
   const widgets = $api.useQuery("get", "/pm/v1/dashboards/{dashboardId}/data", { params: { path: { dashboardId } } })
   const canEdit = useCanPlan(workspaceId)
   const [error, setError] = useState("")
+  const placed = [...(dashboard.data?.widgets ?? [])]
+  const layout = useWidgetLayout(dashboardId, placed)
   useEffect(() => {
     if (dashboard.data) document.title = `${dashboard.data.name} · Dashboards · Atrium`
   }, [dashboard.data])
@@ -257,10 +280,18 @@ export const DashboardPage = () => {
       setError(messageOf(cause))
     }
   }
+  const change = (what: Promise<void>) => {
+    setError("")
+    what.catch((cause: unknown) => setError(messageOf(cause)))
+  }
+  // In the saved order (the data may be computed before a move is read back).
+  const ordered = [...(widgets.data?.widgets ?? [])].sort(
+    (a, b) => placed.findIndex((w) => w.id === a.widgetId) - placed.findIndex((w) => w.id === b.widgetId)
+  )
   if (dashboard.error) return <ErrorMessage error={dashboard.error} what="The dashboard could not be loaded" />
   if (dashboard.isPending) return <Loading what="the dashboard" />
   return (
-    <section className="area-page" aria-labelledby="dashboard-title">
+    <section className="area-page dashboard-page" aria-labelledby="dashboard-title">
       <p className="breadcrumb">
         <Link to={`/w/${workspaceId}/work/dashboards`}>All dashboards</Link>
       </p>
@@ -275,18 +306,32 @@ export const DashboardPage = () => {
       </p>
       {widgets.error ? <ErrorMessage error={widgets.error} /> : null}
       {widgets.data?.widgets.length === 0 ? <p className="muted">No widgets yet.</p> : null}
-      <div className="columns">
-        {widgets.data?.widgets.map((widget) => (
-          <section key={widget.widgetId} className="panel" aria-labelledby={`widget-${widget.widgetId}`}>
-            <h2 id={`widget-${widget.widgetId}`}>{widget.title}</h2>
-            <WidgetBody widget={widget} />
-            {canEdit ? (
-              <button type="button" className="link" onClick={() => void remove(widget)}>
-                Remove <span className="visually-hidden">{widget.title}</span>
-              </button>
-            ) : null}
-          </section>
-        ))}
+      <div className="dashboard-grid">
+        {ordered.map((widget, index) => {
+          const place = placed.find((w) => w.id === widget.widgetId)
+          return (
+            <section key={widget.widgetId} className="panel" style={cellStyle(place)} aria-labelledby={`widget-${widget.widgetId}`}>
+              <h2 id={`widget-${widget.widgetId}`}>{widget.title}</h2>
+              <WidgetBody widget={widget} />
+              {canEdit ? (
+                <>
+                  {place !== undefined ? (
+                    <LayoutControls
+                      widget={place}
+                      first={index === 0}
+                      last={index === ordered.length - 1}
+                      onMove={(by) => change(layout.move(place, by))}
+                      onResize={(size) => change(layout.resize(place, size))}
+                    />
+                  ) : null}
+                  <button type="button" className="link" onClick={() => void remove(widget)}>
+                    Remove <span className="visually-hidden">{widget.title}</span>
+                  </button>
+                </>
+              ) : null}
+            </section>
+          )
+        })}
       </div>
     </section>
   )

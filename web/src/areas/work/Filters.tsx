@@ -1,4 +1,7 @@
-/** The filter bar of a list: assignee, status, tag, due date and a text search, all kept in the URL. */
+/**
+ * The filter bar of a list: assignee, status, tag, due date and a text search, all kept in the URL.
+ * Changing one leaves the saved view that set them (`saved`): the page no longer shows that view.
+ */
 import { useSearchParams } from "react-router"
 import { type Filters, hasFilters } from "./filters.ts"
 import type { Status, Task } from "./queries.ts"
@@ -24,6 +27,7 @@ export const FilterBar = ({
   const [params, setParams] = useSearchParams()
   const set = (name: string, value: string) => {
     const next = new URLSearchParams(params)
+    next.delete("saved")
     if (value === "") next.delete(name)
     else next.set(name, value)
     setParams(next, { replace: true })
@@ -31,7 +35,7 @@ export const FilterBar = ({
   const tags = [...new Set(tasks.flatMap((task) => task.tags.map((tag) => tag.name)))].sort()
   const clear = () => {
     const next = new URLSearchParams(params)
-    for (const name of ["assignee", "status", "tag", "due", "q"]) next.delete(name)
+    for (const name of ["assignee", "status", "tag", "due", "q", "saved"]) next.delete(name)
     setParams(next, { replace: true })
   }
   return (

@@ -11,9 +11,11 @@ import { usePmLiveState } from "../../live/PmLive.tsx"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { Board } from "./Board.tsx"
+import { FieldDefinitions } from "./FieldDefinitions.tsx"
 import { FilterBar } from "./Filters.tsx"
 import { applyFilters, filtersOf } from "./filters.ts"
 import { useList, useListTasks, useMembers, useStatuses } from "./queries.ts"
+import { SavedViews } from "./SavedViews.tsx"
 import { TaskDrawer } from "./TaskDrawer.tsx"
 import { ListView, TableView } from "./Views.tsx"
 
@@ -131,6 +133,7 @@ export const ListPage = () => {
             tasks={tasks.data.items}
             shown={shown.length}
           />
+          <SavedViews listId={listId} filters={filters} viewType={view} />
           {view === "board" ? <Board tasks={shown} statuses={statusItems} /> : null}
           {view === "list" ? <ListView tasks={shown} statuses={statusItems} /> : null}
           {view === "table" ? <TableView tasks={shown} filters={filters} /> : null}
@@ -138,6 +141,7 @@ export const ListPage = () => {
       ) : error ? null : (
         <Loading what="tasks" />
       )}
+      <FieldDefinitions listId={listId} />
       {openTask !== null ? <TaskDrawer taskId={openTask} /> : null}
     </section>
   )

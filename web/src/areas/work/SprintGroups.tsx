@@ -105,7 +105,7 @@ export const SprintGroups = ({ spaceId, canPlan }: { readonly spaceId: string; r
 
   const items = groups.data?.items ?? []
   return (
-    <section aria-labelledby="sprint-series-title" className="panel">
+    <section aria-labelledby="sprint-series-title" className="panel sprint-series">
       <h2 id="sprint-series-title">Sprint series</h2>
       {groups.isPending ? <Loading what="sprint series" /> : null}
       {groups.error ? <ErrorMessage error={groups.error} what="The sprint series could not be loaded" /> : null}

@@ -14,9 +14,11 @@ import { placeTask } from "../../live/pmCache.ts"
 import { announce } from "../../ui/announce.tsx"
 import { ErrorMessage, Loading } from "../../ui/Status.tsx"
 import { Comments } from "./Comments.tsx"
-import { useHierarchy, useMembers, useStatuses } from "./queries.ts"
-
+import { useWorkspaceRole } from "../common/useMe.ts"
+import { Attachments } from "./Attachments.tsx"
 import { CustomFields } from "./CustomFields.tsx"
+import { useHierarchy, useMembers, useStatuses } from "./queries.ts"
+import { Relationships } from "./Relationships.tsx"
 import { TaskFeedback } from "./TaskFeedback.tsx"
 
 const Description = lazy(() => import("./Description.tsx").then((m) => ({ default: m.Description })))
@@ -101,6 +103,7 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
   const statuses = useStatuses(task.data?.listId ?? "")
   const members = useMembers(workspaceId)
   const hierarchy = useHierarchy(workspaceId)
+  const { role, isAdmin } = useWorkspaceRole(workspaceId)
   const [error, setError] = useState("")
 
   if (task.isPending) return <Loading what="the task" />
@@ -147,6 +150,8 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
     )
   ])
   const assigneeIds = current.assignees.map((a) => a.id)
+  // Viewers read; an archived task keeps its links and files as they are.
+  const canChange = !current.archived && role !== undefined && role !== "viewer"
 
   return (
     <article className="task-detail" aria-labelledby="task-title">
@@ -307,6 +312,12 @@ export const TaskDetail = ({ taskId, headingLevel = 2 }: { readonly taskId: stri
       </section>
       <CustomFields taskId={taskId} archived={current.archived} />
       <Subtasks taskId={taskId} workspaceId={workspaceId} />
+      <Relationships taskId={taskId} workspaceId={workspaceId} canEdit={canChange} />
+      <Attachments
+        taskId={taskId}
+        canUpload={canChange}
+        canDelete={(attachment) => canChange && (isAdmin || attachment.uploadedBy === me)}
+      />
       <TaskFeedback taskId={taskId} workspaceId={workspaceId} />
       <Comments taskId={taskId} members={members.data?.items ?? []} />
       <section aria-labelledby="task-actions-title" className="task-actions">

@@ -1,4 +1,7 @@
-/** A local SMTP server that keeps what it receives (tests' stand-in for a mail provider). */
+/**
+ * A local SMTP server that keeps what it receives, and when: the tests' and
+ * the bench's stand-in for a mail provider (smtp-server, no TLS, no auth).
+ */
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 
@@ -6,9 +9,17 @@ export interface ReceivedMail {
   readonly from: string
   readonly to: ReadonlyArray<string>
   readonly raw: string
+  /** performance.now() when the message was accepted. */
+  readonly at: number
 }
 
-export const startSmtpSink = async (options: { readonly refuse?: () => boolean } = {}) => {
+export interface SmtpSink {
+  readonly url: string
+  readonly received: ReadonlyArray<ReceivedMail>
+  readonly close: () => Promise<void>
+}
+
+export const startSmtpSink = async (options: { readonly refuse?: () => boolean } = {}): Promise<SmtpSink> => {
   const received: Array<ReceivedMail> = []
   const server = new SMTPServer({
     authOptional: true,
@@ -22,7 +33,8 @@ export const startSmtpSink = async (options: { readonly refuse?: () => boolean }
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString("utf8")
+          raw: Buffer.concat(chunks).toString("utf8"),
+          at: performance.now()
         })
         callback()
       })

@@ -1,8 +1,8 @@
 /**
- * A migrated PGlite database made once and copied into each test server's
+ * A migrated PGlite database made once and copied into each test or bench server's
  * data directory. Creating a PGlite cluster (initdb in WASM) and applying
- * every migration costs seconds of CPU; the tests start hundreds of servers,
- * and a copy of the finished files costs a few hundred milliseconds.
+ * every migration costs seconds of CPU; the tests and the bench start hundreds
+ * of servers, and a copy of the finished files costs a few hundred milliseconds.
  *
  * The template lives in `node_modules/.cache/atrium-pglite/<key>/pglite`, the
  * key hashing the migrations, PGlite's version and the PGlite layer's own
@@ -17,11 +17,11 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
-import * as Database from "../../persistence/Database.ts"
-import * as Migrations from "../../persistence/Migrations.ts"
-import * as PgliteSql from "../../persistence/PgliteSql.ts"
+import * as Database from "../persistence/Database.ts"
+import * as Migrations from "../persistence/Migrations.ts"
+import * as PgliteSql from "../persistence/PgliteSql.ts"
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+const ROOT = fileURLToPath(new URL("../", import.meta.url))
 const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "atrium-pglite")
 /** A lock older than this was left by a process that died while building. */
 const STALE_LOCK_MS = 5 * 60_000

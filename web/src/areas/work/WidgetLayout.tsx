@@ -1,0 +1,110 @@
+/**
+ * A dashboard's layout: widgets in order on a grid of 12 columns, each as
+ * wide (1–12 columns) and tall (1–12 rows) as it is saved. Planners move a
+ * widget earlier or later and resize it with buttons (keyboard operable,
+ * named after the widget); each change is saved through the widget
+ * operation (positions renumbered 1..n in the new order) and the dashboard
+ * reread. On a phone every widget takes the whole width.
+ */
+import { useQueryClient } from "@tanstack/react-query"
+import type { CSSProperties } from "react"
+import { client, data } from "../../api/client.ts"
+import type { components } from "../../api/generated/pm.ts"
+import { movedBy } from "../common/reorder.ts"
+import { announce } from "../../ui/announce.tsx"
+
+export type PlacedWidget = components["schemas"]["DashboardWidget"]
+
+const GRID = 12
+const num = (value: number | string, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : fallback)
+export const widthOf = (widget: PlacedWidget) => num(widget.width, 6)
+export const heightOf = (widget: PlacedWidget) => num(widget.height, 4)
+const clamp = (value: number) => Math.min(GRID, Math.max(1, value))
+
+/** The grid cell of a widget (its width in columns, its height as a minimum). */
+export const cellStyle = (widget: PlacedWidget | undefined): CSSProperties =>
+  widget === undefined ? {} : ({ "--span": String(widthOf(widget)), minHeight: `${heightOf(widget) * 3}rem` } as CSSProperties)
+
+export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<PlacedWidget>) => {
+  const queryClient = useQueryClient()
+  const patch = async (widgetId: string, body: { position?: number; width?: number; height?: number }) =>
+    data(
+      await client.PATCH("/pm/v1/dashboards/{dashboardId}/widgets/{widgetId}", {
+        params: { path: { dashboardId, widgetId } },
+        body
+      })
+    )
+  const reread = () =>
+    queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[1]).startsWith("/pm/v1/dashboards/{dashboardId}") })
+
+  const move = async (widget: PlacedWidget, by: -1 | 1) => {
+    const order = movedBy(
+      widgets.map((w) => w.id),
+      widget.id,
+      by
+    )
+    if (order === undefined) return
+    try {
+      for (const [index, id] of order.entries()) {
+        const current = widgets.find((w) => w.id === id)
+        if (current !== undefined && num(current.position, -1) !== index + 1) await patch(id, { position: index + 1 })
+      }
+      announce(`${widget.title} moved ${by < 0 ? "earlier" : "later"}`)
+    } finally {
+      await reread()
+    }
+  }
+
+  const resize = async (widget: PlacedWidget, change: { readonly width?: number; readonly height?: number }) => {
+    const width = clamp(widthOf(widget) + (change.width ?? 0))
+    const height = clamp(heightOf(widget) + (change.height ?? 0))
+    try {
+      await patch(widget.id, { width, height })
+      announce(`${widget.title}: ${width} of ${GRID} columns wide, ${height} rows tall`)
+    } finally {
+      await reread()
+    }
+  }
+  return { move, resize }
+}
+
+export const LayoutControls = ({
+  widget,
+  first,
+  last,
+  onMove,
+  onResize
+}: {
+  readonly widget: PlacedWidget
+  readonly first: boolean
+  readonly last: boolean
+  readonly onMove: (by: -1 | 1) => void
+  readonly onResize: (change: { readonly width?: number; readonly height?: number }) => void
+}) => {
+  const width = widthOf(widget)
+  const height = heightOf(widget)
+  const named = <span className="visually-hidden">{widget.title}</span>
+  return (
+    <fieldset className="row layout-controls">
+      <legend className="muted small">{`Layout of ${widget.title}: ${width}/${GRID} wide, ${height} tall`}</legend>
+      <button type="button" disabled={first} onClick={() => onMove(-1)}>
+        Move earlier {named}
+      </button>
+      <button type="button" disabled={last} onClick={() => onMove(1)}>
+        Move later {named}
+      </button>
+      <button type="button" disabled={width >= GRID} onClick={() => onResize({ width: 1 })}>
+        Wider {named}
+      </button>
+      <button type="button" disabled={width <= 1} onClick={() => onResize({ width: -1 })}>
+        Narrower {named}
+      </button>
+      <button type="button" disabled={height >= GRID} onClick={() => onResize({ height: 1 })}>
+        Taller {named}
+      </button>
+      <button type="button" disabled={height <= 1} onClick={() => onResize({ height: -1 })}>
+        Shorter {named}
+      </button>
+    </fieldset>
+  )
+}
