@@ -21,6 +21,8 @@ export interface ProcSample {
   readonly atMs: number
   /** user + sys seconds since the process started. */
   readonly cpuSec: number
+  /** user + sys seconds of its children that ended and were waited for (tools it ran: ffmpeg, …). */
+  readonly childCpuSec: number
   readonly rssBytes: number
   readonly peakRssBytes: number
 }
@@ -38,6 +40,7 @@ export const readProc = (pid: number): ProcSample | undefined => {
     return {
       atMs: performance.now(),
       cpuSec: (utime + stime) / CLOCK_TICKS,
+      childCpuSec: (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS,
       rssBytes: kb("VmRSS"),
       peakRssBytes: kb("VmHWM")
     }

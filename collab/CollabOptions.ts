@@ -10,7 +10,7 @@
  * | `COLLAB_COMPACT_ROWS` | 500 | log rows of one document that trigger its compaction |
  * | `COLLAB_SWEEP_SECONDS` | 300 | how often crowded logs (e.g. left by a dead node) are compacted |
  * | `COLLAB_CHANGE_DEBOUNCE_MS` | 1000 | `LiveDocuments.onChange` listeners run at most this often per document |
- * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; an idle one's at once |
+ * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; busy: what it sent at once in a window cost 64 socket writes (frames × connections), or a reader's socket is backed up (DocumentFanOut); otherwise each goes at once |
  */
 export interface CollabOptions {
   readonly maxMessageBytes: number

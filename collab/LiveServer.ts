@@ -19,8 +19,9 @@
  *   session-multiplexed connections (a different address per connection) get
  *   their own frames. Updates and awareness are coalesced per document by
  *   Hocuspocus (`flushDelay`), flushed over an adaptive window
- *   (DocumentFanOut, `coalesceMs`): one merged frame per window when busy, at
- *   once when idle.
+ *   (DocumentFanOut, `coalesceMs`): one merged frame per window when busy
+ *   (what it sent at once in a window cost many socket writes, or a reader
+ *   is behind), at once otherwise.
  * - Hocuspocus's and Yjs's private members are reached only through
  *   HocuspocusInternals and YjsInternals, checked when the server is built.
  * - Compaction folds a document's log into its state every `compactRows`
@@ -333,6 +334,15 @@ export class LiveServer implements ClusterHost {
       },
       peerAwareness: (clients) => {
         if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
+      },
+      connections: () => document.connections.size,
+      mostBuffered: () => {
+        let most = 0
+        for (const connection of document.connections.keys()) {
+          const socket = connection.webSocket
+          if (socket instanceof SocketAdapter) most = Math.max(most, socket.bufferedBytes())
+        }
+        return most
       }
     })
     // Every change Hocuspocus buffers for the connections (whatever its origin) asks for a flush.

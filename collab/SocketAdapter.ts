@@ -93,6 +93,11 @@ export class SocketAdapter {
     if (ws.getBufferedAmount() > this.options.maxBackpressureBytes || ws.send(frame, true) === 2) this.kill(CloseCode.backpressure)
   }
 
+  /** Bytes queued on the socket that the kernel has not taken yet (0 once closed). */
+  bufferedBytes(): number {
+    return this.closed || this.ws === undefined ? 0 : this.ws.getBufferedAmount()
+  }
+
   /** Graceful close with a code (a close frame, then the TCP close). */
   close(code?: number, reason?: string): void {
     if (this.closed || this.ws === undefined) return

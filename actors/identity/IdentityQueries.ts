@@ -126,6 +126,16 @@ const findDeletedWorkspacesOf = SqlSchema.findAll({
   ]
 })
 
+/**
+ * A SQL condition, true while the user `userSql` is a member of the workspace `workspaceSql` (both SQL expressions
+ * of the caller's query): the workspace exists, lists them, and their guest access, if any, has not ended. For
+ * background work done on a member's behalf, which must stop once they leave or are removed.
+ */
+export const memberNowSql = (workspaceSql: string, userSql: string) =>
+  `EXISTS (SELECT 1 FROM actor_state w WHERE w.kind = 'workspace' AND w.id = ${workspaceSql} AND (w.state->>'exists')::boolean
+     AND w.state->'members' @> jsonb_build_array(jsonb_build_object('userId', ${userSql}))
+     AND NOT COALESCE((w.state->'guests'->${userSql}->>'expiresAt')::timestamptz <= now(), false))`
+
 /** Existing workspaces by id (deleted and unknown ones are absent). */
 export const workspacesByIds = (workspaceIds: ReadonlyArray<string>) =>
   workspaceIds.length === 0

@@ -54,6 +54,7 @@ export interface CollabClientsConfig {
 }
 
 const Sync = 0
+const AwarenessType = 1
 const Auth = 2
 const SyncStatus = 8
 const now = () => performance.timeOrigin + performance.now()
@@ -82,6 +83,12 @@ const syncStep2Frame = (name: string, doc: Y.Doc, vector: Uint8Array) =>
     encoding.writeVarUint(e, Sync)
     encoding.writeVarUint(e, 1)
     encoding.writeVarUint8Array(e, Y.encodeStateAsUpdate(doc, vector))
+  })
+/** An awareness update (a cursor moved), as a provider sends it. */
+export const awarenessFrame = (name: string, update: Uint8Array) =>
+  frame(name, (e) => {
+    encoding.writeVarUint(e, AwarenessType)
+    encoding.writeVarUint8Array(e, update)
   })
 export const updateFrame = (name: string, update: Uint8Array) =>
   frame(name, (e) => {

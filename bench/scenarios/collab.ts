@@ -23,6 +23,10 @@
  * - collab-join-storm: N providers connect at once to one hot page (a
  *   reconnect storm after a deploy); time until all are synced and server
  *   CPU per connection (targets: both ≤ 0.5× stock's).
+ * - collab-small-group: 3 editors typing a keystroke every 150 ms each (with
+ *   its cursor move), 5 readers; keystroke → reader's screen p50 and p99
+ *   (target: no worse than stock's — coalescing must cost a small group
+ *   nothing).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -30,7 +34,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import postgres from "postgres"
 import * as Y from "yjs"
-import { connect, marker, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
+import { Awareness, encodeAwarenessUpdate } from "y-protocols/awareness"
+import { awarenessFrame, connect, marker, updateFrame, type CollabClientsConfig } from "../load/collab-clients.ts"
 import { Histogram, type HistogramData } from "../load/Histogram.ts"
 import {
   machineBusyCores,
@@ -41,6 +46,7 @@ import {
   tsNode,
   usageBetween,
   type Child,
+  type MachineSample,
   type ProcSample
 } from "../process.ts"
 import { Steps } from "../progress.ts"
@@ -223,6 +229,41 @@ const loadgenUsage = (
     return total === undefined ? { ...u, tool } : { ...total, cpuSec: total.cpuSec + u.cpuSec, cores: total.cores + u.cores }
   }, undefined)
 
+interface Sampled {
+  readonly server: ProcSample
+  readonly clients: Array<ProcSample | undefined>
+  readonly machine: MachineSample | undefined
+}
+
+/** What reader processes saw of the writers' markers, as one point: deliveries over their receiving window, against `expected`. */
+const deliveryPoint = (
+  load: number,
+  results: ReadonlyArray<ClientEvent>,
+  expected: number,
+  before: Sampled,
+  after: Sampled,
+  tool: string
+): { point: Point; dropped: number } => {
+  const delivered = results.reduce((sum, r) => sum + (r.delivered ?? 0), 0)
+  const windowSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
+  const busy = machineBusyCores(before.machine, after.machine)
+  const loadgen = loadgenUsage(before.clients, after.clients, tool)
+  return {
+    dropped: results.reduce((sum, r) => sum + (r.dropped ?? 0), 0),
+    point: {
+      load,
+      durationSec: windowSec,
+      ops: delivered,
+      errors: Math.max(0, expected - delivered),
+      throughput: delivered / windowSec,
+      latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
+      server: usageBetween(before.server, after.server),
+      ...(loadgen ? { loadgen } : {}),
+      ...(busy === undefined ? {} : { machineBusyCores: busy })
+    }
+  }
+}
+
 // ------------------------------------------------------- the scenarios ---
 
 /** Runs each system through every level; a failure is that series', not the scenario's. */
@@ -312,26 +353,12 @@ const measureFanout = async (running: Running, rate: number, options: RunOptions
     await Promise.race([Promise.all(processes.map((p) => p.child.exited)), sleep(15_000)])
     const results = processes.map((p) => p.result()).filter((r): r is ClientEvent => r !== undefined)
     if (results.length === 0) throw new Error(`no reader process reported: ${processes.map((p) => p.failure()).join("; ")}`)
-    const delivered = results.reduce((sum, r) => sum + (r.delivered ?? 0), 0)
-    const dropped = results.reduce((sum, r) => sum + (r.dropped ?? 0), 0)
-    const windowSec = Math.max(1e-3, (Math.max(...results.map((r) => r.lastAt!)) - Math.min(...results.map((r) => r.firstAt!))) / 1000)
     const expected = sent * readers
-    const busy = machineBusyCores(before.machine, after.machine)
-    const loadgen = loadgenUsage(before.clients, after.clients, `collab-clients.ts ×${processes.length}`)
+    const { point, dropped } = deliveryPoint(rate, results, expected, before, after, `collab-clients.ts ×${processes.length}`)
     return {
-      point: {
-        load: rate,
-        durationSec: windowSec,
-        ops: delivered,
-        errors: Math.max(0, expected - delivered),
-        throughput: delivered / windowSec,
-        latency: Histogram.from(...results.map((r) => r.histogram!)).latency(),
-        server: usageBetween(before.server, after.server),
-        ...(loadgen ? { loadgen } : {}),
-        ...(busy === undefined ? {} : { machineBusyCores: busy })
-      },
-      ...(delivered < expected || dropped > 0
-        ? { note: `${rate} updates/s: ${sent} written, ${delivered} of ${expected} deliveries seen, ${dropped} sockets dropped` }
+      point,
+      ...(point.errors > 0 || dropped > 0
+        ? { note: `${rate} updates/s: ${sent} written, ${point.ops} of ${expected} deliveries seen, ${dropped} sockets dropped` }
         : {})
     }
   } finally {
@@ -868,4 +895,129 @@ export const collabJoinStorm: Scenario = {
   }
 }
 
-export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen, collabJoinStorm] as const
+// collab-small-group ----------------------------------------------------
+
+/** Issue 27's small editing group: editors typing a keystroke every KEYSTROKE_MS each, readers watching. */
+const GROUP_EDITORS = 3
+const GROUP_READERS = 5
+const KEYSTROKE_MS = 150
+/** Seconds measured in a full run: 20 keystrokes/s × 5 readers × 30 s = 3,000 samples, enough for a p99. */
+const groupSeconds = (options: RunOptions) => (options.smoke ? options.durationSec : Math.max(options.durationSec, 30))
+
+const measureSmallGroup = async (running: Running, editors: number, options: RunOptions): Promise<{ point: Point; note?: string }> => {
+  const name = `group-${Date.now().toString(36)}-${editors}`
+  const dir = mkdtempSync(join(tmpdir(), "atrium-bench-collab-"))
+  const readers = startClients(
+    options,
+    { mode: "readers", url: running.url, token: running.token, count: GROUP_READERS, docs: [name] },
+    dir,
+    0
+  )
+  const typists = Array.from({ length: editors }, () => {
+    const client = connect(running.url, running.token, name)
+    return { client, awareness: new Awareness(client.doc) }
+  })
+  const timers: Array<NodeJS.Timeout> = []
+  try {
+    await Promise.all([readers.ready, ...typists.map((t) => t.client.synced)])
+    let phase = (options.warmupSec > 0 ? "w" : "m") as "w" | "m" | "stop"
+    let n = 0
+    let typed = 0
+    // One keystroke: the character (a marker, so readers can time it) and the cursor after it, as an editor sends them.
+    const keystroke = (typist: (typeof typists)[number], current: string) => {
+      const { client, awareness } = typist
+      const text = client.doc.getText("bench")
+      const updates: Array<Uint8Array> = []
+      const listener = (update: Uint8Array) => updates.push(update)
+      client.doc.on("update", listener)
+      text.insert(text.length, marker(current, n++))
+      client.doc.off("update", listener)
+      client.socket.send(updateFrame(name, updates[0]!))
+      awareness.setLocalStateField("cursor", { index: text.length })
+      client.socket.send(awarenessFrame(name, encodeAwarenessUpdate(awareness, [client.doc.clientID])))
+    }
+    for (const typist of typists) {
+      // Each editor at its own steady pace, started at a random moment of the first interval (as people are).
+      timers.push(
+        setTimeout(() => {
+          const type = () => {
+            if (phase === "stop") return
+            if (phase === "m") typed++
+            keystroke(typist, phase)
+          }
+          type()
+          timers.push(setInterval(type, KEYSTROKE_MS))
+        }, Math.random() * KEYSTROKE_MS)
+      )
+    }
+    const sample = () => ({ server: running.sample(), clients: [readProc(readers.child.pid)], machine: readMachine() })
+    if (phase === "w") await sleep(options.warmupSec * 1000)
+    phase = "m"
+    const before = sample()
+    await sleep(groupSeconds(options) * 1000)
+    phase = "stop"
+    const after = sample()
+    for (const timer of timers) clearTimeout(timer)
+    for (let i = 0; i < 3; i++) keystroke(typists[0]!, "e")
+    await Promise.race([readers.child.exited, sleep(15_000)])
+    const result = readers.result()
+    if (result === undefined) throw new Error(`the reader process did not report: ${readers.failure()}`)
+    const expected = typed * GROUP_READERS
+    const { point, dropped } = deliveryPoint(editors, [result], expected, before, after, "collab-clients.ts (readers)")
+    return {
+      point,
+      ...(point.errors > 0 || dropped > 0
+        ? { note: `${typed} keystrokes, ${point.ops} of ${expected} reader deliveries seen, ${dropped} sockets dropped` }
+        : {})
+    }
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+    for (const typist of typists) {
+      typist.awareness.destroy()
+      typist.client.socket.terminate()
+    }
+    await readers.child.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Issue 27's small-group targets: p50 and p99 keystroke → screen no worse than stock Hocuspocus's. */
+const smallGroupTargets = (series: ReadonlyArray<Series>): Array<Target> => {
+  const headline = (role: Series["role"]) => series.find((s) => s.role === role && s.status === "ok")?.points.at(-1)?.latency
+  const ours = headline("subject")
+  const theirs = headline("baseline")
+  return (["p50", "p99"] as const).map((percentile) => ({
+    target: `${GROUP_EDITORS} editors, ${GROUP_READERS} readers, a keystroke every ${KEYSTROKE_MS} ms each: ${percentile} keystroke → screen no worse than stock's`,
+    figure:
+      ours === undefined || theirs === undefined
+        ? "?"
+        : `${(ours[percentile] / 1000).toFixed(2)} ms vs ${(theirs[percentile] / 1000).toFixed(2)} ms (${(ours[percentile] / theirs[percentile]).toFixed(2)}×)`,
+    met: ours === undefined || theirs === undefined ? undefined : ours[percentile] <= theirs[percentile]
+  }))
+}
+
+export const collabSmallGroup: Scenario = {
+  name: "collab-small-group",
+  subject: "a small editing group (3 editors typing, 5 readers) on one page: keystroke → screen latency against stock Hocuspocus",
+  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  levels: { sweep: [GROUP_EDITORS], smoke: GROUP_EDITORS },
+  workload: (options) => [
+    `One page; ${GROUP_EDITORS} editors in the bench process each type a keystroke every ${KEYSTROKE_MS} ms (their own steady pace, started at random moments), each an update inserting a ~25-byte timestamped marker plus the editor's cursor as an awareness update; ${GROUP_READERS} readers in a client process (raw ws, Hocuspocus protocol by hand, the same code for both servers).`,
+    `Per series: ${options.warmupSec} s warm-up, ${groupSeconds(options)} s measured; latency = keystroke sent → a reader received it (every reader counts: ${GROUP_READERS} samples per keystroke).`
+  ],
+  estimateSec: (options) => 2 * (25 + options.warmupSec + groupSeconds(options) + 5),
+  run: async (options, progress) => {
+    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + groupSeconds(options) + 5)
+    const notes: Array<string> = []
+    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) =>
+      measureSmallGroup(running, level, options)
+    )
+    return {
+      groups: [{ name: "keystroke → reader's screen", unit: "delivery", series }],
+      targets: smallGroupTargets(series),
+      notes
+    }
+  }
+}
+
+export const collabScenarios = [collabFanout, collabManyDocs, collabDurable, collabColdOpen, collabJoinStorm, collabSmallGroup] as const

@@ -1,14 +1,3 @@
-/**
- * hub-processing: a 60-minute meeting transcript (about 9,000 words, 4
- * speakers) with 10 participants whose inputs form 4 distinct sets (4 with
- * none, 3, 2 and 1 sharing a note template), from `createRecording` to every
- * participant's version ready, on Atrium (server/main.ts, a child process,
- * PGlite). The server's CPU per participant version, with version sharing
- * (one generation per distinct input set) against the same pipeline with
- * sharing disabled (HUB_SHARE_VERSIONS=0: one generation per participant).
- */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Histogram } from "../load/Histogram.ts"
 import { type HttpLoad, runHttpLoad } from "../load/http.ts"
@@ -17,7 +6,7 @@ import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts
 import { failedSeries } from "../Scenario.ts"
 import { prepare, summarize } from "../../actors/hub/summarizer/LocalSummarizer.ts"
 import { inputKey, type NoteTemplate, type VersionInputs } from "../../actors/hub/summarizer/VersionInputs.ts"
-import { seedPglite } from "../../tools/PgliteTemplate.ts"
+import { startEmbeddedAtrium } from "../subjects/embedded-server.ts"
 
 const PARTICIPANTS = 10
 /** Recordings measured per series: a recording costs the server about a tenth of a second, read from /proc in 10 ms ticks. */
@@ -179,25 +168,7 @@ const measure = async (
   words: number,
   runs: number
 ): Promise<{ point: Point; distinct: number; getCall?: Point }> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-hub-"))
-  await seedPglite(dataDir)
-  const [command, args] = tsNode(join(options.root, "server/main.ts"))
-  const server = await startHttpServer({
-    label: "server/main.ts",
-    command,
-    args,
-    cwd: options.root,
-    env: {
-      HOST: "127.0.0.1",
-      NATS_URL: "",
-      DEMO: "",
-      DATABASE_URL: "",
-      DATA_DIR: dataDir,
-      HUB_SHARE_VERSIONS: shared ? "1" : "0"
-    },
-    readyPath: "/healthz",
-    timeoutMs: 180_000
-  })
+  const server = await startEmbeddedAtrium(options.root, { HUB_SHARE_VERSIONS: shared ? "1" : "0" })
   try {
     const users: Array<{ email: string; token: string }> = []
     for (let i = 0; i < PARTICIPANTS; i++) {
@@ -286,7 +257,6 @@ const measure = async (
     return { point, distinct, ...(getCall ? { getCall } : {}) }
   } finally {
     await server.stop()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

@@ -5,13 +5,14 @@ import { automations } from "./automations.ts"
 import { cluster } from "./cluster.ts"
 import { clusterFaults } from "./cluster-faults.ts"
 import { fencingCost } from "./fencing-cost.ts"
-import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs } from "./collab.ts"
+import { collabColdOpen, collabDurable, collabFanout, collabJoinStorm, collabManyDocs, collabSmallGroup } from "./collab.ts"
 import { feedbackVotes } from "./feedback-votes.ts"
 import { streamFanout } from "./stream-fanout.ts"
 import { webhooks } from "./webhooks.ts"
 import { notificationFanout } from "./notification-fanout.ts"
 import { rest } from "./rest.ts"
 import { hubProcessing } from "./hub-processing.ts"
+import { transcription } from "./transcription.ts"
 import { idle } from "./idle.ts"
 import { lensEval } from "./lens-eval.ts"
 import { web } from "./web.ts"
@@ -25,8 +26,10 @@ export const scenarios: ReadonlyArray<Scenario> = [
   collabDurable,
   collabColdOpen,
   collabJoinStorm,
+  collabSmallGroup,
   streamFanout,
   hubProcessing,
+  transcription,
   lensEval,
   cluster,
   clusterFaults,

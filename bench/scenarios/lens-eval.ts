@@ -1,13 +1,3 @@
-/**
- * lens-eval: the quality of Lens's local engine on an evaluation set, and its
- * answer time over a workspace of 500 recordings. One Atrium (server/main.ts,
- * PGlite, local engine, no model configured), workspaces built through its
- * own HTTP operations (`lens/seed.ts`), questions asked through
- * `chatWithLens` (`lens/questions.ts`), scored by `lens/score.ts`.
- */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { runFactEvaluation } from "../lens/factEval.ts"
 import { FACT_ANSWERABLE, FACT_NEAR_MISSES } from "../lens/facts.ts"
 import { ANSWERABLE, halfOf, type Question, UNANSWERABLE } from "../lens/questions.ts"
@@ -15,10 +5,10 @@ import { failureOf, figuresOf, type Reply, type Scored, score, declined } from "
 import { Client, createRecordings, createTasksAndPages, createWorkspace, type Member, registerPeople } from "../lens/seed.ts"
 import { MEETINGS, PAGES, TASKS } from "../lens/workspace.ts"
 import { percentile, pointOfSamples } from "../load/Samples.ts"
-import { startHttpServer, tsNode, usageBetween } from "../process.ts"
+import { usageBetween } from "../process.ts"
 import type { Point, Target } from "../Scenario.ts"
 import type { Scenario } from "../Scenario.ts"
-import { seedPglite } from "../../tools/PgliteTemplate.ts"
+import { startEmbeddedAtrium } from "../subjects/embedded-server.ts"
 
 const LATENCY_RECORDINGS = 500
 const SMOKE_LATENCY_RECORDINGS = 20
@@ -55,28 +45,12 @@ export const lensEval: Scenario = {
   ],
   estimateSec: (options) => (options.smoke ? 60 : 420),
   run: async (options, progress) => {
-    const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-lens-"))
-    await seedPglite(dataDir)
-    const [command, args] = tsNode(join(options.root, "server/main.ts"))
-    const server = await startHttpServer({
-      label: "server/main.ts",
-      command,
-      args,
-      cwd: options.root,
-      env: {
-        HOST: "127.0.0.1",
-        NATS_URL: "",
-        DEMO: "",
-        DATABASE_URL: "",
-        DATA_DIR: dataDir,
-        HUB_JOB_POLL_MS: "20",
-        LENS_INITIAL_CREDITS: "1000000",
-        LLM_BASE_URL: "",
-        LLM_API_KEY: "",
-        LLM_MODEL: ""
-      },
-      readyPath: "/healthz",
-      timeoutMs: 180_000
+    const server = await startEmbeddedAtrium(options.root, {
+      HUB_JOB_POLL_MS: "20",
+      LENS_INITIAL_CREDITS: "1000000",
+      LLM_BASE_URL: "",
+      LLM_API_KEY: "",
+      LLM_MODEL: ""
     })
     try {
       const client = new Client(server.url)
@@ -228,7 +202,6 @@ export const lensEval: Scenario = {
       }
     } finally {
       await server.stop()
-      rmSync(dataDir, { recursive: true, force: true })
     }
   }
 }

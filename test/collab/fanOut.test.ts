@@ -1,33 +1,39 @@
 /**
  * DocumentFanOut flushing a Hocuspocus document's buffered broadcasts, on
- * fake timers (no timing is asserted, only what leaves when): an idle
- * document sends after the current turn, a busy one once per window — one
- * merged update with everything of the window, its awareness changes in one
- * frame — and this node's awareness changes reach peers the same way.
- * Nothing is lost or reordered.
+ * fake timers (no timing is asserted, only what leaves when): a document
+ * sends after the current turn — a lone change, a small group's keystrokes —
+ * until it is busy (what it sent at once within a window cost SEND_BUDGET
+ * socket writes, or a reader backed up), then once per window while it stays
+ * busy — one merged update
+ * with everything of the window, its awareness changes in one frame — and
+ * this node's awareness changes reach peers the same way. Nothing is lost or
+ * reordered.
  */
 import { Document } from "@hocuspocus/server"
 import * as decoding from "lib0/decoding"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
-import { DocumentFanOut } from "../../collab/DocumentFanOut.ts"
+import { DocumentFanOut, SEND_BUDGET } from "../../collab/DocumentFanOut.ts"
 import { replaceBroadcast } from "../../collab/HocuspocusInternals.ts"
 import { MessageType } from "../../collab/Protocol.ts"
 
 const WINDOW_MS = 100
 
 /** A live document as LiveServer configures it, what it broadcasts, and a reader applying it. */
-const live = () => {
+const live = (connections: number) => {
   const document = new Document("fan-out", {}, { flushDelay: WINDOW_MS })
   const frames: Array<Uint8Array> = []
   replaceBroadcast(document, (encode) => {
     frames.push(encode(document.name))
   })
   const peers: Array<Array<number>> = []
+  const readerSocket = { buffered: 0, connections }
   const fanOut = new DocumentFanOut(WINDOW_MS, {
     flush: () => document.flush(),
-    peerAwareness: (clients) => peers.push(clients)
+    peerAwareness: (clients) => peers.push(clients),
+    connections: () => readerSocket.connections,
+    mostBuffered: () => readerSocket.buffered
   })
   document.on("update", () => fanOut.changed())
   document.awareness.on("update", () => fanOut.changed())
@@ -48,7 +54,7 @@ const live = () => {
     return received.length
   }
   const type = (text: string) => document.getText("t").insert(document.getText("t").length, text)
-  return { document, fanOut, peers, receive, type, readerText: () => reader.getText("t").toString(), readerAwareness }
+  return { document, fanOut, peers, receive, type, readerText: () => reader.getText("t").toString(), readerAwareness, readerSocket }
 }
 
 beforeEach(() => {
@@ -60,7 +66,7 @@ afterEach(() => {
 
 describe("DocumentFanOut", () => {
   it("sends an idle document's update after the current turn, alone", () => {
-    const { type, receive, readerText } = live()
+    const { type, receive, readerText } = live(SEND_BUDGET * 16)
     type("a")
     expect(receive()).toBe(0) // not inside the turn that made it
     vi.advanceTimersToNextTimer()
@@ -68,29 +74,99 @@ describe("DocumentFanOut", () => {
     expect(readerText()).toBe("a")
   })
 
-  it("gathers a busy document's updates into one merged update per window, in order", () => {
-    const { document, type, receive, readerText } = live()
+  it("sends a small group's keystrokes at once, even three in one window", () => {
+    // 3 editors and 5 readers: 8 connections, so the budget allows 8 frames at once per window.
+    const { type, receive, readerText } = live(8)
+    for (let round = 0; round < 5; round++) {
+      for (const [letter, gap] of [
+        ["a", 10],
+        ["b", 10],
+        ["c", 130]
+      ] as const) {
+        type(letter)
+        vi.advanceTimersByTime(0) // the turn ends
+        expect(receive()).toBe(1)
+        vi.advanceTimersByTime(gap)
+      }
+    }
+    expect(readerText()).toBe("abc".repeat(5))
+  })
+
+  it("waits from a window's second change on when one frame already costs the budget (a page read by many)", () => {
+    const { type, receive, readerText } = live(SEND_BUDGET * 16)
     type("a")
-    vi.advanceTimersToNextTimer() // idle: sent at once
+    vi.advanceTimersByTime(0)
     expect(receive()).toBe(1)
-    for (const letter of "bcdefg") {
+    type("b")
+    vi.advanceTimersByTime(5)
+    type("c")
+    vi.advanceTimersByTime(5)
+    expect(receive()).toBe(0)
+    vi.advanceTimersByTime(WINDOW_MS)
+    expect(receive()).toBe(1)
+    expect(readerText()).toBe("abc")
+  })
+
+  it("gathers a busy document's updates into one merged update per window, in order, until a window gathers one", () => {
+    // Budget for two frames at once per window.
+    const { document, type, receive, readerText } = live(SEND_BUDGET / 2)
+    type("a")
+    vi.advanceTimersToNextTimer() // sent at once
+    type("b")
+    vi.advanceTimersToNextTimer() // the window's second: at once too
+    expect(receive()).toBe(2)
+    for (const letter of "cdefg") {
       type(letter)
       vi.advanceTimersByTime(5)
     }
-    expect(receive()).toBe(0) // busy: still within the window of the first send
+    expect(receive()).toBe(0) // busy: more than two changes within the window of the first send
     vi.advanceTimersByTime(WINDOW_MS)
     expect(receive()).toBe(1)
     expect(readerText()).toBe("abcdefg")
-    // Idle again after a quiet window: the next one goes at once.
+    // Still busy: the next window gathers as well, one frame for all of it.
+    for (const letter of "hijk") {
+      type(letter)
+      vi.advanceTimersByTime(10)
+    }
+    expect(receive()).toBe(0)
+    vi.advanceTimersByTime(WINDOW_MS)
+    expect(receive()).toBe(1)
+    expect(readerText()).toBe("abcdefghijk")
+    // A window that gathers one change ends the busy spell: the next goes at once, even within that window.
+    type("l")
+    vi.advanceTimersByTime(WINDOW_MS)
+    expect(receive()).toBe(1)
+    type("m")
+    vi.advanceTimersByTime(0)
+    expect(receive()).toBe(1)
+    // Quiet for a window: at once as well.
     vi.advanceTimersByTime(WINDOW_MS * 2)
-    type("h")
+    type("n")
     vi.advanceTimersToNextTimer()
     expect(receive()).toBe(1)
     expect(readerText()).toBe(document.getText("t").toString())
   })
 
+  it("gathers over the window as soon as a reader's socket is backed up, even for a lone change", () => {
+    const { type, receive, readerText, readerSocket } = live(8)
+    readerSocket.buffered = 64 * 1024
+    type("a")
+    vi.advanceTimersByTime(0)
+    expect(receive()).toBe(0)
+    type("b")
+    vi.advanceTimersByTime(WINDOW_MS)
+    expect(receive()).toBe(1)
+    expect(readerText()).toBe("ab")
+    // Drained and quiet again: at once.
+    readerSocket.buffered = 0
+    vi.advanceTimersByTime(WINDOW_MS * 2)
+    type("c")
+    vi.advanceTimersByTime(0)
+    expect(receive()).toBe(1)
+  })
+
   it("merges a window's awareness changes into one frame, and this node's into one message to peers", () => {
-    const { document, fanOut, peers, receive, readerAwareness } = live()
+    const { document, fanOut, peers, receive, readerAwareness } = live(SEND_BUDGET / 2)
     const writer = new Awareness(new Y.Doc())
     const other = new Awareness(new Y.Doc())
     const relay = (awareness: Awareness) =>
@@ -101,7 +177,9 @@ describe("DocumentFanOut", () => {
     relay(other)
     writer.setLocalState({ cursor: 1 })
     vi.advanceTimersToNextTimer()
-    expect(receive()).toBe(1)
+    other.setLocalState({ cursor: 6 })
+    vi.advanceTimersToNextTimer()
+    expect(receive()).toBe(2) // the window's first two changes, at once
     writer.setLocalState({ cursor: 2 })
     other.setLocalState({ cursor: 7 })
     writer.setLocalState({ cursor: 3 })
@@ -115,7 +193,7 @@ describe("DocumentFanOut", () => {
   })
 
   it("sends nothing to peers once closed (the document unloaded)", () => {
-    const { fanOut, peers, type } = live()
+    const { fanOut, peers, type } = live(8)
     fanOut.peerAwareness([1])
     fanOut.close()
     type("b")

@@ -47,10 +47,13 @@ let admin: User
 let member: User
 let workspaceId: string
 const feeds = new Map<string, string>()
+/** How often each feed path was fetched: who the sync still reads. */
+const fetches = new Map<string, number>()
 let feedServer: Awaited<ReturnType<typeof fakeServer>>
 
 beforeAll(async () => {
   feedServer = await fakeServer((request, response) => {
+    fetches.set(request.url!, (fetches.get(request.url!) ?? 0) + 1)
     const feed = feeds.get(request.url)
     if (feed === undefined) return json(response, 404, {})
     response.writeHead(200, { "content-type": "text/calendar" })
@@ -72,13 +75,13 @@ afterAll(async () => {
   }
 })
 
-const hubPath = (suffix = "") => `/hub/v1/workspaces/${workspaceId}/integrations${suffix}`
+const hubPath = (suffix = "", workspace = workspaceId) => `/hub/v1/workspaces/${workspace}/integrations${suffix}`
 const pmPath = (suffix = "") => `/pm/v1/workspaces/${workspaceId}/external-connections${suffix}`
 
-const connectCalendar = async (user: User, name: string) => {
+const connectCalendar = async (user: User, name: string, workspace = workspaceId) => {
   const path = `/calendar/${user.userId}/basic.ics`
   feeds.set(path, feedOf(name, 3))
-  return atrium.request("POST", hubPath(), {
+  return atrium.request("POST", hubPath("", workspace), {
     token: user.token,
     body: {
       vendor: "calendar",
@@ -294,6 +297,69 @@ describe("per-user calendar sources", () => {
     )
     expect((after.body.items as Array<{ title: string }>).filter((item) => item.title.startsWith("Customer call"))).toEqual([])
   }, 300_000)
+
+  it("a member who leaves the workspace, or is removed from it, has their calendars there revoked and never synced again", async () => {
+    const [leaver, removed] = await Promise.all(["Lea", "Rex"].map((name) => signUp(atrium, name)))
+    const team = await workspaceWith(atrium, admin, [leaver, removed])
+    const connectionOf = async (user: User, name: string) => {
+      const connected = await connectCalendar(user, name, team)
+      expect(connected.status, connected.text).toBe(201)
+      return connected.body.id as string
+    }
+    const statusOf = async (user: User, connectionId: string) => {
+      const listed = await atrium.request("GET", "/hub/v1/calendar/syncs", { token: user.token })
+      expect(listed.status, listed.text).toBe(200)
+      return (listed.body.items as Array<Record<string, any>>).find((item) => item.connectionId === connectionId)
+    }
+    const departed = [
+      { user: leaver, connectionId: await connectionOf(leaver, "Lea"), path: `/calendar/${leaver.userId}/basic.ics` },
+      { user: removed, connectionId: await connectionOf(removed, "Rex"), path: `/calendar/${removed.userId}/basic.ics` }
+    ]
+    // The loop syncs both at once (their connections wake it).
+    for (const { user, connectionId } of departed)
+      expect(await settled(() => statusOf(user, connectionId))).toMatchObject({ state: "synced" })
+    expect(await titlesOf(leaver)).toEqual(["Lea standup 0", "Lea standup 1", "Lea standup 2"])
+    expect(await titlesOf(removed)).toEqual(["Rex standup 0", "Rex standup 1", "Rex standup 2"])
+
+    // One leaves, the other is removed by the admin.
+    const left = await atrium.request("POST", `/pm/v1/workspaces/${team}/leave`, { token: leaver.token })
+    expect(left.status, left.text).toBeLessThan(300)
+    const dropped = await atrium.request("DELETE", `/hub/v1/workspaces/${team}/members/${removed.userId}`, { token: admin.token })
+    expect(dropped.status, dropped.text).toBeLessThan(300)
+    const fetchedBefore = departed.map(({ path }) => fetches.get(path))
+
+    // The loop's next turn (woken by another connection) revokes their calendars and takes their events out.
+    const woken = await connectionOf(admin, "Ada")
+    const deadline = Date.now() + 60_000
+    const ids = departed.map(({ connectionId }) => connectionId)
+    while ((await atrium.sql(`SELECT 1 FROM hub_calendar_sync WHERE connection_id = ANY($1)`, [ids])).length > 0) {
+      if (Date.now() > deadline) throw new Error("the departed members' calendars were not forgotten")
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const connections = await atrium.sql<{ revoked: boolean; token: string }>(
+      `SELECT revoked_at IS NOT NULL AS revoked, token_ciphertext AS token FROM hub_connections WHERE id = ANY($1)`,
+      [ids]
+    )
+    expect(connections).toEqual([
+      { revoked: true, token: "" },
+      { revoked: true, token: "" }
+    ])
+    expect(await titlesOf(leaver)).toEqual([])
+    expect(await titlesOf(removed)).toEqual([])
+    for (const { user, connectionId } of departed) expect(await statusOf(user, connectionId)).toBeUndefined()
+
+    // Neither a sync on demand nor later turns of the loop read their suites again.
+    for (const { connectionId } of departed) {
+      const refused = await atrium.run(Effect.flip(syncCalendarNow(connectionId)))
+      expect(refused.message).toMatch(/not a synced calendar/)
+    }
+    await atrium.run(syncCalendarNow(woken))
+    const another = await connectionOf(admin, "Ada")
+    expect(await settled(() => statusOf(admin, another))).toMatchObject({ state: "synced" })
+    expect(departed.map(({ path }) => fetches.get(path))).toEqual(fetchedBefore)
+    // The admin, still a member, keeps theirs.
+    expect(await statusOf(admin, woken)).toMatchObject({ state: "synced" })
+  })
 
   it("a member may start an OAuth flow for their calendar (not for a workspace system)", async () => {
     const calendar = await atrium.request("POST", `/hub/v1/workspaces/${workspaceId}/oauth/calendar/authorize`, {

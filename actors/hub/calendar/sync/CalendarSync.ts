@@ -10,7 +10,10 @@
  * claim), asks the suite what changed, rebuilds the calendar's events in the
  * owner's `hubCalendar` actor (idempotent: the same events change nothing),
  * then schedules or calls off recording bots as the owner chose (FeedBots.ts).
- * A revoked connection's events leave the calendar with its waiting bots.
+ * A revoked connection's events leave the calendar with its waiting bots;
+ * so do those of a member who left the connection's workspace or was removed
+ * from it: every turn revokes their calendar connections there first
+ * (`revokeDeparted`), so their suites are never asked again.
  */
 import { Effect, Schema } from "effect"
 import { isoTimestampSql, millisUntil, query, Sql } from "../../../../persistence/Sql.ts"
@@ -18,7 +21,7 @@ import { ActorSystem } from "../../../../runtime/ActorSystem.ts"
 import { reject } from "../../../../runtime/Rejection.ts"
 import { safetyPollMillis, Wakeup } from "../../../../runtime/Wakeup.ts"
 import { Id, Timestamp } from "../../../Fields.ts"
-import { userById } from "../../../identity/IdentityQueries.ts"
+import { memberNowSql, userById } from "../../../identity/IdentityQueries.ts"
 import type { Connection } from "../../connections/Connections.ts"
 import { connectionCreated, tokenOf } from "../../connections/Connections.ts"
 import { Calendar, type SyncedEventInput } from "../Calendar.ts"
@@ -79,13 +82,29 @@ const FULL_EVERY_MS = 86_400_000
 export const protocolOf = (connection: Pick<Connection, "settings" | "baseUrl">): SyncProvider =>
   connection.settings.calendarProtocol ?? (/graph\.microsoft\.com/i.test(connection.baseUrl) ? "microsoft" : "google")
 
+/**
+ * The calendar connections of people no longer members of the connection's workspace (they left, were removed or
+ * deactivated, their guest access ended, the workspace was deleted) are revoked, their token dropped, and fall due
+ * now: the next claim takes their events out of the owner's calendar and calls off their bots (`forget`).
+ */
+const revokeDeparted = query(
+  `WITH departed AS (
+     UPDATE hub_connections c SET revoked_at = now(), token_ciphertext = ''
+      WHERE c.vendor = 'calendar' AND c.revoked_at IS NULL AND NOT ${memberNowSql("c.workspace_id", "c.created_by")}
+      RETURNING c.id)
+   UPDATE hub_calendar_sync SET next_sync_at = now() WHERE connection_id IN (SELECT id FROM departed)`
+)
+
 /** Calendar connections without a sync row get one (due now): a new connection is synced at the next turn. */
 const enrol = Effect.orDie(
-  query(
-    `INSERT INTO hub_calendar_sync (connection_id)
-     SELECT id FROM hub_connections c WHERE c.vendor = 'calendar' AND c.revoked_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM hub_calendar_sync s WHERE s.connection_id = c.id)
-     ON CONFLICT (connection_id) DO NOTHING`
+  Effect.andThen(
+    revokeDeparted,
+    query(
+      `INSERT INTO hub_calendar_sync (connection_id)
+       SELECT id FROM hub_connections c WHERE c.vendor = 'calendar' AND c.revoked_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM hub_calendar_sync s WHERE s.connection_id = c.id)
+       ON CONFLICT (connection_id) DO NOTHING`
+    )
   )
 )
 
