@@ -180,6 +180,7 @@ export const Board = Actor<State>()({
         ...By,
         name: opt(Schema.String),
         slug: opt(Schema.String),
+        key: opt(Schema.String),
         description: opt(Schema.String),
         visibility: opt(BoardVisibility),
         settings: Schema.Struct({
