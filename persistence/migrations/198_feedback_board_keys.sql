@@ -3,8 +3,10 @@
 -- Existing boards take a key derived from their slug (letters and digits,
 -- upper-cased, at most 10, not starting with a digit; "BOARD" when fewer
 -- than 2 remain or the result is the reserved "FR"), numbered when two
--- boards of a workspace derive the same one. New boards get theirs when
--- created; uniqueness in the workspace is checked by the board's writes.
+-- boards of a workspace derive the same one (and, should a numbered key meet
+-- one derived as such, the later board takes its first two letters and 8 hex
+-- digits of its id). New boards get theirs when created, checked free first
+-- as slugs are; the unique index holds against a race.
 ALTER TABLE feedback_boards ADD COLUMN key text;
 
 WITH derived AS (
@@ -23,5 +25,12 @@ UPDATE feedback_boards b
   FROM ranked r
  WHERE r.id = b.id;
 
+UPDATE feedback_boards b
+   SET key = substr(b.key, 1, 2) || upper(substr(md5(b.id), 1, 8))
+ WHERE EXISTS (
+   SELECT 1 FROM feedback_boards o
+    WHERE o.workspace_id = b.workspace_id AND o.key = b.key AND (o.created_at, o.id) < (b.created_at, b.id)
+ );
+
 ALTER TABLE feedback_boards ALTER COLUMN key SET NOT NULL;
-CREATE INDEX feedback_boards_by_key ON feedback_boards (workspace_id, key);
+CREATE UNIQUE INDEX feedback_boards_key ON feedback_boards (workspace_id, key);
