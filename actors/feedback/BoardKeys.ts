@@ -58,6 +58,8 @@ export const checkKeyFree = (workspaceId: string, boardId: string, key: string) 
 export const requestReference = (key: string, number: number) => `${key}-${number}`
 /** The reference that names a bug report in the whole workspace: MOBILE-B3. */
 export const bugReference = (key: string, number: number) => `${key}-B${number}`
+/** The reference of the bug report with the per-board short id B-3. */
+export const bugReferenceOf = (key: string, shortId: string) => bugReference(key, Number(shortId.slice("B-".length)))
 
 /** A reference split into its board key and number, or undefined when it is not one. */
 export const parseReference = (ref: string, kind: "request" | "bug") => {

@@ -4,7 +4,7 @@
  * (404 / 409 naming the field), and the shared triage steps.
  */
 import { Effect, Schema } from "effect"
-import { bugReference, parseReference } from "../../actors/feedback/BoardKeys.ts"
+import { bugReferenceOf, parseReference } from "../../actors/feedback/BoardKeys.ts"
 import { type BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
@@ -78,7 +78,7 @@ export const liteBugs = (caller: BoardCaller, bugs: ReadonlyArray<BugReport>) =>
       (b): LiteBugReport => ({
         id: b.id,
         shortId: b.shortId,
-        reference: bugReference(caller.view.board.key, Number(b.shortId.slice("B-".length))),
+        reference: bugReferenceOf(caller.view.board.key, b.shortId),
         boardSlug: caller.view.board.slug,
         title: b.title,
         stepsToReproduce: b.stepsToReproduce,

@@ -85,6 +85,8 @@ describe("references", () => {
     const bug = await lite("POST", "/bug-reports", t.member.token, { workspaceId: t.workspaceId, board: "mobile", title: "Crash on start" })
     expect(bug.status, bug.text).toBe(201)
     expect(bug.body).toMatchObject({ shortId: "B-1", reference: "MOBILE-B1" })
+    const fullBug = await atrium.request("GET", `/feedback/v1/bug-reports/${bug.body.id}`, { token: t.member.token })
+    expect(fullBug.body).toMatchObject({ shortId: "B-1", reference: "MOBILE-B1", boardId: mobile.id })
     await lite("POST", "/bug-reports", t.member.token, { workspaceId: t.workspaceId, board: "web", title: "Blank page" })
     expect((await lite("GET", `/bug-reports/B-1?workspaceId=${t.workspaceId}`, t.member.token)).status).toBe(409)
     const bugOne = await lite("GET", `/bug-reports/web-b1?workspaceId=${t.workspaceId}`, t.member.token)
