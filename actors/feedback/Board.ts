@@ -167,6 +167,7 @@ export const Board = Actor<State>()({
         workspaceId: Schema.String,
         name: Schema.String,
         slug: Schema.String,
+        key: opt(Schema.String),
         description: Schema.String,
         visibility: BoardVisibility,
         settings: opt(BoardSettings),

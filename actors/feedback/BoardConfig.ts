@@ -112,6 +112,7 @@ export const createBoard = (
     readonly workspaceId: string
     readonly name: string
     readonly slug: string
+    readonly key?: string
     readonly description: string
     readonly visibility: Board["visibility"]
     readonly settings?: BoardSettings
@@ -120,7 +121,8 @@ export const createBoard = (
 ): WriteBody<Board> =>
   Effect.gen(function* () {
     yield* checkSlugFree(input.workspaceId, input.slug, boardId)
-    const key = yield* newBoardKey(input.workspaceId, boardId, input.slug)
+    if (input.key !== undefined) yield* checkKeyFree(input.workspaceId, boardId, input.key)
+    const key = input.key ?? (yield* newBoardKey(input.workspaceId, boardId, input.slug))
     const settings = input.settings ?? defaultSettings
     const rows = yield* query<BoardRow>(
       `INSERT INTO feedback_boards (id, workspace_id, name, slug, key, description, visibility, who_may_post, who_may_vote,

@@ -65,11 +65,12 @@ export const boardOperations = [
       workspaceId: Id,
       name: BoardName,
       slug: Slug,
+      key: Schema.optionalKey(BoardKey.annotate({ description: "Unique in the workspace; derived from the slug when left out" })),
       visibility: BoardVisibility,
       description: Schema.optionalKey(BoardDescription),
       settings: Schema.optionalKey(SettingsPatch)
     }),
-    responses: { 201: { description: "Created", schema: Board }, 409: { description: "The slug is taken in this workspace" } },
+    responses: { 201: { description: "Created", schema: Board }, 409: { description: "The slug or key is taken in this workspace" } },
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "admin")

@@ -250,6 +250,21 @@ describe("board keys", () => {
     expect(changed.status, changed.text).toBe(200)
     expect(changed.body).toMatchObject({ key: "IOS", slug: "mobileapp" })
     expect((await atrium.request("GET", `/feedback/v1/boards/${second.id}`, { token: t.member.token })).body.key).toBe("IOS")
+
+    const chosen = await createBoard(atrium, t, { name: "Android", slug: "android", key: "DROID" })
+    expect(chosen.key).toBe("DROID")
+    const badCreate = await atrium.request("POST", "/feedback/v1/boards", {
+      token: t.owner.token,
+      body: { workspaceId: t.workspaceId, name: "Watch", slug: "watch", visibility: "public", key: "watch" }
+    })
+    expect(badCreate.status).toBe(400)
+    expect(badCreate.body.error.details[0].path).toBe("body.key")
+    const takenCreate = await atrium.request("POST", "/feedback/v1/boards", {
+      token: t.owner.token,
+      body: { workspaceId: t.workspaceId, name: "Watch", slug: "watch", visibility: "public", key: "IOS" }
+    })
+    expect(takenCreate.status).toBe(409)
+    expect(takenCreate.body.error.details[0].path).toBe("body.key")
   })
 })
 
