@@ -167,6 +167,7 @@ export const Board = Actor<State>()({
         workspaceId: Schema.String,
         name: Schema.String,
         slug: Schema.String,
+        key: opt(Schema.String),
         description: Schema.String,
         visibility: BoardVisibility,
         settings: opt(BoardSettings),
@@ -180,6 +181,7 @@ export const Board = Actor<State>()({
         ...By,
         name: opt(Schema.String),
         slug: opt(Schema.String),
+        key: opt(Schema.String),
         description: opt(Schema.String),
         visibility: opt(BoardVisibility),
         settings: Schema.Struct({

@@ -10,6 +10,7 @@ import { query } from "../../persistence/Sql.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { now } from "../Fields.ts"
 import { BOARD_COLUMNS, type BoardRow, OPTION_COLUMNS, type OptionRow, toBoard, toOption } from "./BoardRows.ts"
+import { checkKeyFree, newBoardKey } from "./BoardKeys.ts"
 import type { WriteBody } from "./BoardLog.ts"
 import {
   type Board,
@@ -25,6 +26,7 @@ import {
 export interface BoardFields {
   readonly name?: string
   readonly slug?: string
+  readonly key?: string
   readonly description?: string
   readonly visibility?: Board["visibility"]
 }
@@ -110,6 +112,7 @@ export const createBoard = (
     readonly workspaceId: string
     readonly name: string
     readonly slug: string
+    readonly key?: string
     readonly description: string
     readonly visibility: Board["visibility"]
     readonly settings?: BoardSettings
@@ -118,11 +121,13 @@ export const createBoard = (
 ): WriteBody<Board> =>
   Effect.gen(function* () {
     yield* checkSlugFree(input.workspaceId, input.slug, boardId)
+    if (input.key !== undefined) yield* checkKeyFree(input.workspaceId, boardId, input.key)
+    const key = input.key ?? (yield* newBoardKey(input.workspaceId, boardId, input.slug))
     const settings = input.settings ?? defaultSettings
     const rows = yield* query<BoardRow>(
-      `INSERT INTO feedback_boards (id, workspace_id, name, slug, description, visibility, who_may_post, who_may_vote,
+      `INSERT INTO feedback_boards (id, workspace_id, name, slug, key, description, visibility, who_may_post, who_may_vote,
          anonymous_voting, anonymous_votes_per_hour, moderation, allow_comments, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${BOARD_COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $14, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${BOARD_COLUMNS}`,
       [
         boardId,
         input.workspaceId,
@@ -136,7 +141,8 @@ export const createBoard = (
         settings.anonymousVotesPerHour,
         settings.moderation,
         settings.allowComments,
-        by
+        by,
+        key
       ]
     )
     const seeds: ReadonlyArray<readonly [OptionKind, ReadonlyArray<OptionFields & { name: string }>]> =
@@ -170,10 +176,11 @@ export const updateBoard = (state: BoardState, fields: BoardFields, settings: Pa
   Effect.gen(function* () {
     const current = state.board
     if (fields.slug !== undefined) yield* checkSlugFree(current.workspaceId, fields.slug, current.id)
+    if (fields.key !== undefined) yield* checkKeyFree(current.workspaceId, current.id, fields.key)
     const next = { ...current.settings, ...settings }
     const rows = yield* query<BoardRow>(
       `UPDATE feedback_boards SET name = $2, slug = $3, description = $4, visibility = $5, who_may_post = $6, who_may_vote = $7,
-         anonymous_voting = $8, anonymous_votes_per_hour = $9, moderation = $10, allow_comments = $11, updated_at = now()
+         anonymous_voting = $8, anonymous_votes_per_hour = $9, moderation = $10, allow_comments = $11, key = $12, updated_at = now()
        WHERE id = $1 RETURNING ${BOARD_COLUMNS}`,
       [
         current.id,
@@ -186,7 +193,8 @@ export const updateBoard = (state: BoardState, fields: BoardFields, settings: Pa
         next.anonymousVoting,
         next.anonymousVotesPerHour,
         next.moderation,
-        next.allowComments
+        next.allowComments,
+        fields.key ?? current.key
       ]
     )
     const board = toBoard(rows[0]!)

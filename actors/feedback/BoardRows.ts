@@ -9,13 +9,14 @@ import type { ProseMirrorJson } from "../wiki/WikiViews.ts"
 import type { Board, BoardMember, BoardOption, BoardState, RequestRecord } from "./FeedbackModel.ts"
 
 export const BOARD_COLUMNS =
-  "id, workspace_id, name, slug, description, visibility, who_may_post, who_may_vote, anonymous_voting, anonymous_votes_per_hour, moderation, allow_comments, archived_at, created_by, created_at, updated_at"
+  "id, workspace_id, name, slug, key, description, visibility, who_may_post, who_may_vote, anonymous_voting, anonymous_votes_per_hour, moderation, allow_comments, archived_at, created_by, created_at, updated_at"
 
 export interface BoardRow {
   id: string
   workspace_id: string
   name: string
   slug: string
+  key: string
   description: string
   visibility: Board["visibility"]
   who_may_post: Board["settings"]["whoMayPost"]
@@ -35,6 +36,7 @@ export const toBoard = (row: BoardRow): Board => ({
   workspaceId: row.workspace_id,
   name: row.name,
   slug: row.slug,
+  key: row.key,
   description: row.description,
   visibility: row.visibility,
   settings: {

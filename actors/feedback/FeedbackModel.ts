@@ -44,6 +44,9 @@ export const Board = Schema.Struct({
   workspaceId: Id,
   name: Schema.String,
   slug: Schema.String,
+  key: Schema.String.annotate({
+    description: "Unique in the workspace (e.g. MOBILE); prefixes references that name one request (MOBILE-12) or bug report (MOBILE-B3)"
+  }),
   description: Schema.String,
   visibility: BoardVisibility,
   settings: BoardSettings,

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Id } from "../../actors/Fields.ts"
 import { Board as BoardActor } from "../../actors/feedback/Board.ts"
+import { isReservedKey, KEY_PATTERN } from "../../actors/feedback/BoardKeys.ts"
 import { boardIdsOfWorkspace } from "../../actors/feedback/BoardRows.ts"
 import { Board, BoardSettings, BoardVisibility, defaultSettings, WhoMayPost, WhoMayVote } from "../../actors/feedback/FeedbackModel.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
@@ -25,6 +26,10 @@ export const Slug = Schema.String.check(
   Schema.isMaxLength(60),
   Schema.isPattern(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { expected: "lower-case letters, digits and single hyphens (e.g. product-ideas)" })
 ).annotate({ description: "Unique in the workspace; lower-case letters, digits and hyphens" })
+export const BoardKey = Schema.String.check(
+  Schema.isPattern(KEY_PATTERN, { expected: "2–10 upper-case letters and digits starting with a letter (e.g. MOBILE)" }),
+  Schema.makeFilter((key: string) => !isReservedKey(key) || `"${key}" is reserved for the per-board short ids (FR-12)`)
+).annotate({ description: "Unique in the workspace; names requests as MOBILE-12 and bug reports as MOBILE-B3" })
 const BoardName = Schema.String.check(Schema.isMaxLength(120), Schema.isPattern(/\S/, { expected: "a non-blank name" }))
 const BoardDescription = Schema.String.check(Schema.isMaxLength(2000))
 
@@ -60,11 +65,12 @@ export const boardOperations = [
       workspaceId: Id,
       name: BoardName,
       slug: Slug,
+      key: Schema.optionalKey(BoardKey.annotate({ description: "Unique in the workspace; derived from the slug when left out" })),
       visibility: BoardVisibility,
       description: Schema.optionalKey(BoardDescription),
       settings: Schema.optionalKey(SettingsPatch)
     }),
-    responses: { 201: { description: "Created", schema: Board }, 409: { description: "The slug is taken in this workspace" } },
+    responses: { 201: { description: "Created", schema: Board }, 409: { description: "The slug or key is taken in this workspace" } },
     handler: ({ body }, context) =>
       Effect.gen(function* () {
         yield* workspaceRole(context, body.workspaceId, "admin")
@@ -124,17 +130,18 @@ export const boardOperations = [
     operationId: "updateBoard",
     method: "PATCH",
     path: "/v1/boards/{boardId}",
-    summary: "Rename a board, change its slug, description or visibility (board admins)",
+    summary: "Rename a board, change its slug, key, description or visibility (board admins)",
     auth: "both",
     scopes: ["feedback:write"],
     params: BoardParams,
     body: Schema.Struct({
       name: Schema.optionalKey(BoardName),
       slug: Schema.optionalKey(Slug),
+      key: Schema.optionalKey(BoardKey),
       description: Schema.optionalKey(BoardDescription),
       visibility: Schema.optionalKey(BoardVisibility)
     }),
-    responses: { 200: { description: "Changed", schema: Board }, 409: { description: "Slug taken, or the board is archived" } },
+    responses: { 200: { description: "Changed", schema: Board }, 409: { description: "Slug or key taken, or the board is archived" } },
     handler: ({ params, body }, context) =>
       Effect.flatMap(boardAccess(context, params.boardId, "admin"), (caller) =>
         board(params.boardId).update({ by: caller.userId, ...body, settings: {} })

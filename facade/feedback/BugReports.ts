@@ -8,6 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { attachmentsOnBoard, bugHistory } from "../../actors/feedback/DeskQueries.ts"
+import { bugReferenceOf } from "../../actors/feedback/BoardKeys.ts"
 import { BugHistoryEntry, BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
@@ -38,8 +39,18 @@ export const BugBody = {
 const BoardParams = Schema.Struct({ boardId: Id })
 const BugParams = Schema.Struct({ bugReportId: Id })
 
+/** A report as answered: the desk's record and the reference that names it in the whole workspace. */
+const BugReportView = Schema.Struct({
+  ...BugReport.fields,
+  reference: Schema.String.annotate({ description: "<board key>-B<n> (e.g. MOBILE-B12): names this report in the whole workspace" })
+}).annotate({ identifier: "BugReport" })
+
 /** What the caller may see of a report: the reporter's e-mail is the team's only. */
-export const shownTo = (caller: BoardCaller, bug: BugReport): BugReport => (caller.team ? bug : { ...bug, reporterEmail: null })
+export const shownTo = (caller: BoardCaller, bug: BugReport): typeof BugReportView.Type => ({
+  ...bug,
+  reference: bugReferenceOf(caller.view.board.key, bug.shortId),
+  reporterEmail: caller.team ? bug.reporterEmail : null
+})
 
 /** Visible: approved, or pending to the team and its reporter; declined and spam to the team only. */
 export const visibleBug = (caller: BoardCaller, bug: BugReport) =>
@@ -149,7 +160,7 @@ export const bugReportOperations = [
     scopes: write,
     params: BoardParams,
     body: Schema.Struct(BugBody),
-    responses: { 201: { description: "The report", schema: BugReport } },
+    responses: { 201: { description: "The report", schema: BugReportView } },
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "post")
@@ -175,7 +186,7 @@ export const bugReportOperations = [
       limit: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))),
       offset: Schema.optionalKey(Schema.FiniteFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
     }),
-    responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(BugReport), total: Schema.Number }) } },
+    responses: { 200: { description: "Reports", schema: Schema.Struct({ items: Schema.Array(BugReportView), total: Schema.Number }) } },
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
         const caller = yield* onBoard(context, params.boardId, "see")
@@ -213,7 +224,7 @@ export const bugReportOperations = [
     auth: "both",
     scopes: read,
     params: BugParams,
-    responses: { 200: { description: "The report", schema: BugReport } },
+    responses: { 200: { description: "The report", schema: BugReportView } },
     handler: ({ params }, context) => Effect.map(bugFor(context, params.bugReportId, "see"), ({ caller, bug }) => shownTo(caller, bug))
   }),
   operation({
@@ -234,7 +245,7 @@ export const bugReportOperations = [
       categoryId: Schema.optionalKey(Schema.NullOr(Id)),
       attachmentIds: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(20)))
     }),
-    responses: { 200: { description: "The report", schema: BugReport } },
+    responses: { 200: { description: "The report", schema: BugReportView } },
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
         const { caller, bug } = yield* bugFor(context, params.bugReportId, "see")
@@ -269,7 +280,7 @@ export const bugReportOperations = [
     scopes: write,
     params: BugParams,
     body: Schema.Struct({ bugStatusLevelId: Schema.NullOr(Id) }),
-    responses: { 200: { description: "The report", schema: BugReport } },
+    responses: { 200: { description: "The report", schema: BugReportView } },
     handler: ({ params, body }, context) => setField("bugStatusLevel")(params.bugReportId, body.bugStatusLevelId, context)
   }),
   operation({
@@ -281,7 +292,7 @@ export const bugReportOperations = [
     scopes: write,
     params: BugParams,
     body: Schema.Struct({ severityLevelId: Schema.NullOr(Id) }),
-    responses: { 200: { description: "The report", schema: BugReport } },
+    responses: { 200: { description: "The report", schema: BugReportView } },
     handler: ({ params, body }, context) => setField("severityLevel")(params.bugReportId, body.severityLevelId, context)
   }),
   operation({
@@ -293,7 +304,7 @@ export const bugReportOperations = [
     scopes: write,
     params: BugParams,
     body: Schema.Struct({ assigneeId: Schema.NullOr(Id) }),
-    responses: { 200: { description: "The report", schema: BugReport } },
+    responses: { 200: { description: "The report", schema: BugReportView } },
     handler: ({ params, body }, context) => setField("assignee")(params.bugReportId, body.assigneeId, context)
   }),
   operation({

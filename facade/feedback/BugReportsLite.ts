@@ -96,7 +96,7 @@ export const bugReportsLiteOperations = [
     operationId: "getBugReportLite",
     method: "GET",
     path: "/v1/lite/bug-reports/{bugRef}",
-    summary: "A bug report by short id (B-12) or id, with names instead of ids",
+    summary: "A bug report by reference (MOBILE-B12), short id (B-12) or id, with names instead of ids",
     auth: "both",
     scopes: read,
     params: RefParams,

@@ -62,6 +62,7 @@ export const featureRequestFollowersExamples = examplesById({
               ...exampleFeatureRequest,
               id: examples.duplicateId,
               shortId: "FR-13",
+              reference: "PRODUCTIDE-13",
               mergedInto: examples.featureRequestId,
               mergedAt: examples.at
             }

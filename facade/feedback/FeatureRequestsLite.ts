@@ -102,7 +102,7 @@ export const featureRequestsLiteOperations = [
     operationId: "getFeatureRequestLite",
     method: "GET",
     path: "/v1/lite/feature-requests/{requestRef}",
-    summary: "A feature request by short id (FR-12) or id, with names instead of ids",
+    summary: "A feature request by reference (MOBILE-12), short id (FR-12) or id, with names instead of ids",
     auth: "both",
     scopes: read,
     params: RefParams,

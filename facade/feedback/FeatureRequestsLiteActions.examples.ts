@@ -39,7 +39,7 @@ export const featureRequestsLiteActionsExamples = examplesById({
     {
       name: "merge",
       request: { params: { requestRef: "FR-13" }, body: { workspaceId: ex.workspaceId, into: "FR-12" } },
-      response: { status: 200, body: { ...exampleLite, shortId: "FR-13", mergedInto: "FR-12" } }
+      response: { status: 200, body: { ...exampleLite, shortId: "FR-13", reference: "PRODUCTIDE-13", mergedInto: "FR-12" } }
     }
   ]
 })

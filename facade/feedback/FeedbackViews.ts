@@ -3,6 +3,7 @@
  * the Board actor's records, and the examples' shared made-up ids (the fuzz
  * seed replaces them with real ones).
  */
+import { requestReference } from "../../actors/feedback/BoardKeys.ts"
 import { Effect, Schema } from "effect"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { Id, Timestamp } from "../../actors/Fields.ts"
@@ -48,6 +49,7 @@ export const OptionRef = Schema.Struct({ id: Id, name: Schema.String }).annotate
 export const FeatureRequest = Schema.Struct({
   id: Id,
   shortId: Schema.String.annotate({ description: "FR-<n>, numbered per board" }),
+  reference: Schema.String.annotate({ description: "<board key>-<n> (e.g. MOBILE-12): names this request in the whole workspace" }),
   boardId: Id,
   title: Schema.String,
   description: Schema.String.annotate({ description: "Markdown" }),
@@ -85,7 +87,7 @@ export const names = (userIds: ReadonlyArray<string | null>) =>
   )
 
 /** The requests as DTOs, with their status, category, product area and people resolved. */
-export const featureRequestsOf = (view: Pick<BoardView, "options">, records: ReadonlyArray<RequestRecord>) =>
+export const featureRequestsOf = (view: Pick<BoardView, "options" | "board">, records: ReadonlyArray<RequestRecord>) =>
   Effect.map(names(records.flatMap((r) => [r.authorId, r.ownerId])), (person) => {
     const options = new Map(view.options.map((o) => [o.id, o]))
     const ref = (id: string | null) => {
@@ -97,6 +99,7 @@ export const featureRequestsOf = (view: Pick<BoardView, "options">, records: Rea
       return {
         id: r.id,
         shortId: shortIdOf(r.number),
+        reference: requestReference(view.board.key, r.number),
         boardId: r.boardId,
         title: r.title,
         description: r.markdown,
@@ -119,7 +122,7 @@ export const featureRequestsOf = (view: Pick<BoardView, "options">, records: Rea
     })
   })
 
-export const featureRequestOf = (view: Pick<BoardView, "options">, record: RequestRecord) =>
+export const featureRequestOf = (view: Pick<BoardView, "options" | "board">, record: RequestRecord) =>
   Effect.map(featureRequestsOf(view, [record]), (items) => items[0]!)
 
 /** The DTO of one option kind: statuses also show their type and whether new requests start there. */
@@ -158,6 +161,7 @@ export const exampleBoard: typeof Board.Type = {
   workspaceId: examples.workspaceId,
   name: "Product ideas",
   slug: "product-ideas",
+  key: "PRODUCTIDE",
   description: "Tell us what to build next",
   visibility: "public",
   settings: {
@@ -178,6 +182,7 @@ export const exampleBoard: typeof Board.Type = {
 export const exampleFeatureRequest: FeatureRequest = {
   id: examples.featureRequestId,
   shortId: "FR-12",
+  reference: "PRODUCTIDE-12",
   boardId: examples.boardId,
   title: "Dark mode",
   description: "A dark theme for the **whole** app.",

@@ -4,6 +4,7 @@
  * (404 / 409 naming the field), and the shared triage steps.
  */
 import { Effect, Schema } from "effect"
+import { bugReferenceOf, parseReference } from "../../actors/feedback/BoardKeys.ts"
 import { type BugReport, Environment } from "../../actors/feedback/DeskRecords.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
@@ -16,8 +17,8 @@ import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
 import { desk } from "./BoardAsk.ts"
 
 export const BugRef = Schema.String.check(
-  Schema.isPattern(/^(B-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
-    expected: "a short id like B-12, or an id"
+  Schema.isPattern(/^(B-\d{1,9}|[a-z][a-z0-9]{1,9}-B\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
+    expected: "a short id like B-12, a reference like MOBILE-B12, or an id"
   })
 )
 export const RefParams = Schema.Struct({ bugRef: BugRef })
@@ -27,6 +28,7 @@ export const Title = Schema.String.check(Schema.isMaxLength(300), Schema.isPatte
 export const LiteBugReport = Schema.Struct({
   id: Id,
   shortId: Schema.String,
+  reference: Schema.String.annotate({ description: "<board key>-B<n> (e.g. MOBILE-B12): names this report in the whole workspace" }),
   boardSlug: Schema.String.annotate({ description: "Board slug" }),
   title: Schema.String,
   stepsToReproduce: Schema.String,
@@ -49,6 +51,7 @@ export type LiteBugReport = typeof LiteBugReport.Type
 export const exampleLite: LiteBugReport = {
   id: ex.bugReportId,
   shortId: "B-12",
+  reference: "PRODUCTIDE-B12",
   boardSlug: ex.slug,
   title: "Export button does nothing on Safari",
   stepsToReproduce: "1. Open a board\n2. Click Export",
@@ -75,6 +78,7 @@ export const liteBugs = (caller: BoardCaller, bugs: ReadonlyArray<BugReport>) =>
       (b): LiteBugReport => ({
         id: b.id,
         shortId: b.shortId,
+        reference: bugReferenceOf(caller.view.board.key, b.shortId),
         boardSlug: caller.view.board.slug,
         title: b.title,
         stepsToReproduce: b.stepsToReproduce,
@@ -96,18 +100,30 @@ export const liteBugs = (caller: BoardCaller, bugs: ReadonlyArray<BugReport>) =>
   })
 export const liteOne = (caller: BoardCaller, bug: BugReport) => Effect.map(liteBugs(caller, [bug]), (items) => items[0]!)
 
-/** A report by short id (or id) on the named board or any board the caller sees; 404 / 409 naming the field. */
+/**
+ * A report by reference (MOBILE-B12: one board, by its key), short id (B-12)
+ * or id, on the named board or any board the caller sees; 404 / 409 naming
+ * the field.
+ */
 export const bugByRef = (context: RequestContext, where: { workspaceId: string; board?: string }, ref: string, boardPath: string) =>
   Effect.gen(function* () {
-    const boards = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
-    const key = ref.toUpperCase()
+    const all = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
+    const reference = parseReference(ref, "bug")
+    const boards = reference === undefined ? all : all.filter((b) => b.view.board.key === reference.key)
+    const key = reference === undefined ? ref.toUpperCase() : `B-${reference.number}`
     const found: Array<{ caller: BoardCaller; bug: BugReport }> = []
     for (const caller of boards) {
       for (const bug of yield* desk(caller.view.board.id).bugs({})) {
         if ((bug.shortId === key || bug.id === ref.toLowerCase()) && visibleBug(caller, bug)) found.push({ caller, bug })
       }
     }
-    return yield* exactlyOne(found, "bug report", key, "path.bugRef", (f) => `${f.bug.shortId} on ${f.caller.view.board.slug}`)
+    return yield* exactlyOne(
+      found,
+      "bug report",
+      ref.toUpperCase(),
+      "path.bugRef",
+      (f) => `${f.bug.shortId} on ${f.caller.view.board.slug}`
+    )
   })
 
 export const levelId = (

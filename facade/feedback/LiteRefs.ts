@@ -1,7 +1,8 @@
 /**
  * Names instead of UUIDs, for Feature Requests (Lite) and Bug Reports
  * (Lite): a board by slug or name, statuses, categories, levels by name,
- * people by e-mail, requests and reports by short id (FR-12, B-3) — all
+ * people by e-mail, requests and reports by reference (MOBILE-12,
+ * MOBILE-B3: one board, by its key) or short id (FR-12, B-3) — all
  * case-insensitive. A name matching nothing answers 404 naming what was not
  * found; one matching several answers 409 listing the candidates. Lists
  * page by an opaque cursor bound to the filters it was issued for.
@@ -36,7 +37,12 @@ export { Id }
 /** Where a Lite operation looks: the workspace, and a board when a short id is on several. */
 export const Where = {
   workspaceId: Id,
-  board: Schema.optionalKey(NameRef.annotate({ description: "Board slug or name; needed only when the short id is on several boards" }))
+  board: Schema.optionalKey(
+    NameRef.annotate({
+      description:
+        "Board slug or name; needed only when a short id (FR-12, B-3) is on several boards — a reference (MOBILE-12) never needs it"
+    })
+  )
 }
 
 const candidates = <T>(what: string, name: string, path: string, rows: ReadonlyArray<T>, describe: (row: T) => string) =>

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Board } from "../../actors/feedback/Board.ts"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
+import { parseReference, requestReference } from "../../actors/feedback/BoardKeys.ts"
 import { type RequestRecord, shortIdOf, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { usersByIds } from "../../actors/identity/IdentityQueries.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
@@ -12,8 +13,8 @@ import { boardsFor, exactlyOne, Id, optionByName } from "./LiteRefs.ts"
 import { board } from "./BoardAsk.ts"
 
 export const RequestRef = Schema.String.check(
-  Schema.isPattern(/^(FR-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
-    expected: "a short id like FR-12, or an id"
+  Schema.isPattern(/^(FR-\d{1,9}|[a-z][a-z0-9]{1,9}-\d{1,9}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, {
+    expected: "a short id like FR-12, a reference like MOBILE-12, or an id"
   })
 )
 export const RefParams = Schema.Struct({ requestRef: RequestRef })
@@ -23,6 +24,7 @@ export const Title = Schema.String.check(Schema.isMaxLength(200), Schema.isPatte
 export const LiteFeatureRequest = Schema.Struct({
   id: Id,
   shortId: Schema.String,
+  reference: Schema.String.annotate({ description: "<board key>-<n> (e.g. MOBILE-12): names this request in the whole workspace" }),
   boardSlug: Schema.String.annotate({ description: "Board slug" }),
   title: Schema.String,
   description: Schema.String.annotate({ description: "Markdown" }),
@@ -44,6 +46,7 @@ export type LiteFeatureRequest = typeof LiteFeatureRequest.Type
 export const exampleLite = {
   id: ex.featureRequestId,
   shortId: "FR-12",
+  reference: "PRODUCTIDE-12",
   boardSlug: ex.slug,
   title: "Dark mode",
   description: "A dark theme for the whole app.",
@@ -80,6 +83,7 @@ export const liteRequests = (caller: BoardCaller, records: ReadonlyArray<Request
       return {
         id: r.id,
         shortId: shortIdOf(r.number),
+        reference: requestReference(caller.view.board.key, r.number),
         boardSlug: caller.view.board.slug,
         title: r.title,
         description: r.markdown,
@@ -116,7 +120,11 @@ export const allRequests = (caller: BoardCaller) =>
     (page) => page.items
   )
 
-/** A request by short id (or id) on the named board or any board the caller sees; 404 / 409 naming the field. */
+/**
+ * A request by reference (MOBILE-12: one board, by its key), short id (FR-12)
+ * or id, on the named board or any board the caller sees; 404 / 409 naming
+ * the field.
+ */
 export const requestByRef = (
   context: RequestContext,
   where: { workspaceId: string; board?: string },
@@ -125,9 +133,11 @@ export const requestByRef = (
   boardPath: string
 ) =>
   Effect.gen(function* () {
-    const boards = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
-    const byId = !/^FR-/i.test(ref)
-    const number = byId ? undefined : Number(ref.slice(3))
+    const all = yield* boardsFor(context, where.workspaceId, where.board, boardPath)
+    const reference = parseReference(ref, "request")
+    const boards = reference === undefined ? all : all.filter((b) => b.view.board.key === reference.key)
+    const byId = reference === undefined && !/^FR-/i.test(ref)
+    const number = byId ? undefined : (reference?.number ?? Number(ref.slice(3)))
     const found: Array<{ caller: BoardCaller; record: RequestRecord }> = []
     for (const caller of boards) {
       for (const record of yield* allRequests(caller)) {

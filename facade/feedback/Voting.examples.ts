@@ -46,6 +46,7 @@ export const mergeResourceExamples = examplesById({
             ...exampleFeatureRequest,
             id: examples.duplicateId,
             shortId: "FR-13",
+            reference: "PRODUCTIDE-13",
             title: "Night theme",
             mergedInto: examples.featureRequestId,
             mergedAt: examples.at

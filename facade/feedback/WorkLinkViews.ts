@@ -9,6 +9,7 @@
 import { Effect, Option, Schema } from "effect"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
 import { type BugReport, shortBugId } from "../../actors/feedback/DeskRecords.ts"
+import { bugReference, requestReference } from "../../actors/feedback/BoardKeys.ts"
 import { shortIdOf } from "../../actors/feedback/FeedbackModel.ts"
 import { itemsLinkedTo, tasksLinkedTo } from "../../actors/feedback/WorkLinkReads.ts"
 import type { WorkItemKind } from "../../actors/feedback/WorkLinks.ts"
@@ -40,6 +41,7 @@ export const LinkedFeedback = Schema.Struct({
   kind: Schema.Literals(["request", "bug"]).annotate({ description: "request: a feature request; bug: a bug report" }),
   id: Id,
   shortId: Schema.String.annotate({ description: "FR-12 or B-3, numbered per board" }),
+  reference: Schema.String.annotate({ description: "MOBILE-12 or MOBILE-B3: names it in the whole workspace (board key first)" }),
   boardId: Id,
   boardName: Schema.String,
   boardSlug: Schema.String,
@@ -124,6 +126,7 @@ export const linkedFeedbackOf = (context: RequestContext, taskId: string) =>
         kind: item.kind,
         id: item.id,
         shortId: item.kind === "request" ? shortIdOf(item.number) : shortBugId(item.number),
+        reference: item.kind === "request" ? requestReference(view.board.key, item.number) : bugReference(view.board.key, item.number),
         boardId: item.boardId,
         boardName: view.board.name,
         boardSlug: view.board.slug,
@@ -149,6 +152,7 @@ export const exampleLinkedFeedback: LinkedFeedback = {
   kind: "request",
   id: ex.featureRequestId,
   shortId: "FR-12",
+  reference: "PRODUCTIDE-12",
   boardId: ex.boardId,
   boardName: "Product ideas",
   boardSlug: ex.slug,

@@ -27,6 +27,7 @@ export const ex = {
 export const exampleBugReport = {
   id: ex.bugReportId,
   shortId: "B-12",
+  reference: "PRODUCTIDE-B12",
   boardId: ex.boardId,
   workspaceId: ex.workspaceId,
   title: "Export button does nothing on Safari",

@@ -28,6 +28,7 @@ export const taskFeedbackExamples = examplesById({
               kind: "bug",
               id: ex.bugReportId,
               shortId: "B-3",
+              reference: "PRODUCTIDE-B3",
               title: "Export fails",
               voteCount: 0,
               status: "Confirmed"
