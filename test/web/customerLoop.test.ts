@@ -7,7 +7,9 @@
  *     digests' time zone, meeting e-mails) and an e-mail's Stop link opens a
  *     page that stops them without a session;
  *   - a call whose customer asked for things shows the asks on its page;
- *     confirming one turns it into a request, rejecting the other writes nothing.
+ *     confirming one turns it into a request, rejecting the other writes nothing;
+ *   - a board's admin declares how linked work moves requests, and the team
+ *     drafts a milestone's changelog entry from its work, edits and publishes it.
  * Each page at 390 and 1,400 px: a screenshot in test-results/web/ and
  * axe-core without serious or critical violations.
  */
@@ -188,6 +190,62 @@ describe.skipIf(!chromiumAvailable("web customer loop tests"))(
       await page.getByRole("heading", { name: /export invoices to CSV/ }).waitFor()
       expect(page.url()).toContain(`/feedback/${board.id}/requests/${created.id}`)
       expect(errors()).toEqual([])
+    }, 90_000)
+
+    it("an admin declares how linked work moves requests; the team drafts a milestone's entry from its work, edits and publishes it", async () => {
+      const statuses: Array<{ id: string; name: string; type: string }> = (
+        await call(owner, "GET", `/feedback/v1/boards/${board.id}/statuses`)
+      ).items
+      const inProgress = statuses.find((status) => status.type === "in_progress")!
+      const shipped = statuses.find((status) => status.type === "shipped")!
+      const offline = await call(owner, "POST", `/feedback/v1/boards/${board.id}/feature-requests`, { title: "Work offline" })
+      const space = await call(owner, "POST", `/pm/v1/workspaces/${workspaceId}/spaces`, { name: "Product" })
+      const list = await call(owner, "POST", `/pm/v1/spaces/${space.id}/lists`, { name: "Build" })
+      const task = await call(owner, "POST", `/pm/v1/lists/${list.id}/tasks`, { name: "Sync engine" })
+      await call(owner, "PUT", `/feedback/v1/feature-requests/${offline.id}/tasks/${task.id}`)
+      await call(owner, "POST", `/feedback/v1/feature-requests/${offline.id}/status`, { statusId: shipped.id })
+
+      // The board's admin: how linked work moves requests, on the roadmap tab.
+      const page = await rig.signedIn(owner, `w/${workspaceId}/feedback/${board.id}/roadmap`, 1400)
+      await page.getByText("How linked work moves requests").click()
+      await page.getByLabel("When the first linked task starts, move the request to").selectOption({ label: inProgress.name })
+      await page.getByLabel("When all linked tasks are done, move the request to").selectOption({ label: shipped.name })
+      await page.getByRole("button", { name: "Save", exact: true }).click()
+      await expect
+        .poll(async () => await call(owner, "GET", `/feedback/v1/boards/${board.id}/work-progress`), { timeout: 10_000 })
+        .toMatchObject({ startedStatusId: inProgress.id, doneStatusId: shipped.id })
+      await audit(page, "feedback-work-progress", (p) => p.getByLabel("When all linked tasks are done, move the request to").waitFor())
+
+      // A milestone's entry drafted from its work (adding the board's completed requests), edited, then published.
+      await page.setViewportSize({ width: 1400, height: 860 })
+      await page.getByRole("navigation", { name: "Board" }).getByRole("link", { name: "Changelog" }).click()
+      await page.waitForURL(/\/changelog$/)
+      await page.getByLabel("New milestone").fill("Summer release")
+      await page.getByRole("button", { name: "Add milestone" }).click()
+      await page.getByRole("button", { name: "Draft changelog entry from Summer release" }).waitFor()
+      await page.getByLabel("First add the board's completed requests no milestone holds yet").check()
+      await page.getByRole("button", { name: "Draft changelog entry from Summer release" }).click()
+      await page.getByRole("button", { name: "Edit Summer release" }).click()
+      const editor = page.getByRole("form", { name: "Edit draft Summer release" })
+      const text = editor.getByLabel("Text (Markdown)")
+      expect(await text.inputValue()).toContain("**Sync engine**")
+      await text.fill(`${await text.inputValue()}\nThanks to everyone who asked.`)
+      await editor.getByRole("button", { name: "Save draft" }).click()
+      await page.getByText("Thanks to everyone who asked.").waitFor()
+      await audit(page, "feedback-changelog-draft", (p) => p.getByRole("button", { name: "Publish Summer release" }).waitFor())
+      await page.setViewportSize({ width: 1400, height: 860 })
+      await page.getByRole("button", { name: "Publish Summer release" }).click()
+      await expect
+        .poll(
+          async () =>
+            (await call(owner, "GET", `/feedback/v1/boards/${board.id}/changelog`)).items.find(
+              (entry: { title: string }) => entry.title === "Summer release"
+            ),
+          { timeout: 10_000 }
+        )
+        .toMatchObject({ state: "published", featureRequestIds: [offline.id] })
+      // A new milestone has no article yet: its GET answers 404, which the page shows as "No article yet".
+      expect(errors().filter((error) => !error.includes("status of 404"))).toEqual([])
     }, 90_000)
   }
 )

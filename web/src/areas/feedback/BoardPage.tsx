@@ -1,7 +1,7 @@
 /**
  * A team's view of one board, live over the board's stream: requests, the
  * roadmap, bug reports, changelog and milestones, and (for board admins)
- * the moderation queue.
+ * the moderation queue and how linked work moves requests (on the roadmap).
  */
 import { useQuery } from "@tanstack/react-query"
 import { useEffect } from "react"
@@ -17,6 +17,7 @@ import { boardKey, liveWords, useBoard, useBoardLive, usePermissions } from "./q
 import { RequestPage } from "./RequestPage.tsx"
 import { Requests } from "./Requests.tsx"
 import { type RoadmapColumn, RoadmapView } from "./Roadmap.tsx"
+import { WorkProgressSettings } from "./WorkProgressSettings.tsx"
 
 const BoardRoadmap = () => {
   const boardId = useParams().boardId!
@@ -44,6 +45,7 @@ export const BoardPage = () => {
   if (board.isPending) return <Loading what="the board" />
   if (board.isError) return <ErrorMessage error={board.error} what="Board" />
   const admin = permissions.data?.admin === true
+  const boardPath = `/w/${workspaceId}/feedback/${boardId}`
   return (
     <section aria-labelledby="board-title" className="area-page">
       <header className="area-header">
@@ -62,20 +64,29 @@ export const BoardPage = () => {
             </>
           ) : null}
         </p>
+        {/* Absolute links: inside this splat route a relative one resolves against the current tab's URL. */}
         <nav aria-label="Board" className="area-tabs">
-          <NavLink to="." end>
+          <NavLink to={boardPath} end>
             Requests
           </NavLink>
-          <NavLink to="roadmap">Roadmap</NavLink>
-          <NavLink to="bugs">Bugs</NavLink>
-          <NavLink to="changelog">Changelog</NavLink>
-          {admin ? <NavLink to="moderation">Moderation</NavLink> : null}
+          <NavLink to={`${boardPath}/roadmap`}>Roadmap</NavLink>
+          <NavLink to={`${boardPath}/bugs`}>Bugs</NavLink>
+          <NavLink to={`${boardPath}/changelog`}>Changelog</NavLink>
+          {admin ? <NavLink to={`${boardPath}/moderation`}>Moderation</NavLink> : null}
         </nav>
       </header>
       <Routes>
         <Route index element={<Requests />} />
         <Route path="requests/:requestId" element={<RequestPage />} />
-        <Route path="roadmap" element={<BoardRoadmap />} />
+        <Route
+          path="roadmap"
+          element={
+            <>
+              {admin ? <WorkProgressSettings boardId={boardId} /> : null}
+              <BoardRoadmap />
+            </>
+          }
+        />
         <Route path="bugs" element={<Bugs />} />
         <Route path="changelog" element={<Changelog />} />
         <Route path="moderation" element={admin ? <Moderation /> : <p role="alert">Only the board's admins moderate it.</p>} />

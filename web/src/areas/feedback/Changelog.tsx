@@ -1,7 +1,8 @@
 /**
- * The team's changelog and milestones: entries (draft or published; publishing
- * ships their linked requests) and milestones with a long-form article written
- * in Markdown and rendered from the shared rich-text schema.
+ * The team's changelog and milestones: entries (draft or published; a draft is
+ * edited, publishing ships its linked requests) and milestones with a long-form
+ * article written in Markdown and rendered from the shared rich-text schema,
+ * each able to draft its changelog entry from the linked work.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
@@ -13,6 +14,7 @@ import { unwrap } from "../common/result.ts"
 import { day } from "../common/time.ts"
 import { boardKey, usePermissions } from "./queries.ts"
 import { ChangelogEntryCard, type ChangelogKind, changelogKinds, MilestoneCard, milestoneWhen } from "./ReleaseCards.tsx"
+import { DraftFromMilestone, EditDraftEntry } from "./ReleaseDrafting.tsx"
 import { ServerHtml } from "./ServerHtml.tsx"
 
 const NewEntry = ({ boardId }: { readonly boardId: string }) => {
@@ -160,9 +162,12 @@ export const Changelog = () => {
             html={entry.html}
           >
             {team && entry.state !== "published" ? (
-              <button type="button" onClick={() => publish.mutate(entry.id)}>
-                Publish {entry.title}
-              </button>
+              <>
+                <EditDraftEntry boardId={boardId} entry={entry} />
+                <button type="button" onClick={() => publish.mutate(entry.id)}>
+                  Publish {entry.title}
+                </button>
+              </>
             ) : null}
           </ChangelogEntryCard>
         ))}
@@ -193,6 +198,7 @@ export const Changelog = () => {
             dateLine={`${milestoneWhen(milestone, "Not scheduled")} · ${milestone.featureRequestIds.length} requests`}
           >
             <Article milestoneId={milestone.id} canEdit={team} />
+            {team ? <DraftFromMilestone boardId={boardId} milestone={milestone} /> : null}
           </MilestoneCard>
         ))}
       </section>
