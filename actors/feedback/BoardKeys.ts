@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { reject } from "../../runtime/Rejection.ts"
-import { query } from "../../persistence/Sql.ts"
+import { query, Sql } from "../../persistence/Sql.ts"
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/
 const RESERVED = new Set(["FR"])
@@ -39,16 +39,32 @@ const keysOfWorkspace = (workspaceId: string, exceptBoardId: string) =>
     (rows) => new Set(rows.map((r) => r.key))
   )
 
+/**
+ * Keys of one workspace are chosen or checked one transaction at a time (until its
+ * COMMIT): boards created at once, on one node or two, would otherwise all see
+ * the same free key and all but one fail on the unique index. PGlite runs one
+ * transaction at a time anyway.
+ */
+const lockWorkspaceKeys = (workspaceId: string) =>
+  Sql.use((sql) =>
+    sql.backend === "postgres"
+      ? Effect.asVoid(sql.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`atrium/feedback_board_keys/${workspaceId}`]))
+      : Effect.void
+  )
+
 /** A key for a new board: derived from its slug, numbered past the keys its workspace already has. */
 export const newBoardKey = (workspaceId: string, boardId: string, slug: string) =>
-  Effect.map(keysOfWorkspace(workspaceId, boardId), (taken) => firstFree(keyFromSlug(slug), taken))
+  Effect.andThen(
+    lockWorkspaceKeys(workspaceId),
+    Effect.map(keysOfWorkspace(workspaceId, boardId), (taken) => firstFree(keyFromSlug(slug), taken))
+  )
 
 /** Whether a board admin may choose the key (its form is checked where the request is read). */
 export const isReservedKey = (key: string) => RESERVED.has(key)
 
 /** 409 naming body.key when another board of the workspace has the key. */
 export const checkKeyFree = (workspaceId: string, boardId: string, key: string) =>
-  Effect.flatMap(keysOfWorkspace(workspaceId, boardId), (taken) =>
+  Effect.flatMap(Effect.andThen(lockWorkspaceKeys(workspaceId), keysOfWorkspace(workspaceId, boardId)), (taken) =>
     taken.has(key)
       ? Effect.fail(reject("conflict", "Another board of this workspace has that key", [{ path: "body.key", message: "already taken" }]))
       : Effect.void

@@ -67,12 +67,15 @@ describe.skipIf(!chromiumAvailable("web journey tests"))("web app journeys in Ch
       .toBe("Cover the beta users first. **Then everyone.**\n")
 
     // Ben assigned, then mentioned by e-mail through the member suggestions.
-    await drawer.getByRole("checkbox", { name: "Ben" }).check()
+    // A click, not check(): a live re-read of the task (after the description's save) may land just after the
+    // optimistic tick and show the box unticked for a moment, until the assignment's own answer.
+    await drawer.getByRole("checkbox", { name: "Ben" }).click()
     await expect
       .poll(async () => (await call(owner, "GET", `/pm/v1/tasks/${taskId}`)).assignees.map((a: { id: string }) => a.id), {
         timeout: 10_000
       })
       .toEqual([member.userId])
+    await expect.poll(() => drawer.getByRole("checkbox", { name: "Ben" }).isChecked(), { timeout: 10_000 }).toBe(true)
     const comment = drawer.getByRole("combobox", { name: "Comment" })
     await comment.fill("Please review this, @Be")
     await drawer.getByRole("option", { name: /Ben/ }).waitFor()
