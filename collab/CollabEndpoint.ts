@@ -13,10 +13,12 @@
  *   "read" → read-only (updates refused, document untouched), "none" → 4403;
  *   a missing or bad token → 4401. Without a DocumentAccess service every
  *   document is refused (4403).
- * - Per socket only what Hocuspocus needs: a light request (URL and a view
- *   of the upgrade headers, not a fetch Request), shared adapter options, and
- *   Hocuspocus's timeout check run by one sweep over every socket instead of
- *   a timer each.
+ * - Per socket only what Hocuspocus needs: a light request (URL and the
+ *   kept upgrade headers, not a node:http request), shared adapter options.
+ *   Liveness is uWS's (automatic pings, idle timeout); one sweep over every
+ *   socket closes those never authenticated within the idle time (4408).
+ * - Before authentication a socket may send only so much (SocketAdapter's
+ *   `admit`, Hocuspocus 4's limits); past it the socket is closed (4205).
  * - Limits: messages up to `maxMessageBytes`; a reader with more than
  *   `maxBackpressureBytes` queued is closed (uWS `closeOnBackpressureLimit`)
  *   and its provider reconnects and resyncs.
@@ -31,7 +33,7 @@ import type { Editor } from "../actors/LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 import { checkClientFrame } from "./Protocol.ts"
 import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
-import { checkIdle, type ClientConnection, handleConnection, type LightRequest } from "./HocuspocusInternals.ts"
+import { handleConnection, type LightRequest } from "./HocuspocusInternals.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
@@ -39,10 +41,6 @@ export const COLLAB_PATHS = ["/wiki/v1/collab", "/wiki/v1/collab/*"] as const
 
 /** Upgrade headers handed to Hocuspocus's hooks as `requestHeaders` (nothing in Atrium reads others). */
 const KEPT_HEADERS = ["origin", "x-forwarded-for"] as const
-
-interface EndpointSocketData extends SocketData {
-  client?: ClientConnection
-}
 
 const tokenCredentials = (token: string) => {
   const trimmed = token.trim()
@@ -63,64 +61,33 @@ const refuse = (socket: SocketAdapter | undefined, code: number, reason: string)
 }
 
 /**
- * The upgrade request's headers, read-only (what Hocuspocus hands its hooks
- * as `requestHeaders`): a view over the pairs uWS gave us, names already
- * lower-case. A fetch `Headers` per socket would cost more than the socket.
- */
-class HeaderView {
-  constructor(private readonly pairs: ReadonlyArray<readonly [string, string]>) {}
-  get(name: string): string | null {
-    const wanted = name.toLowerCase()
-    const values = this.pairs.filter(([key]) => key === wanted).map(([, value]) => value)
-    return values.length === 0 ? null : values.join(", ")
-  }
-  has(name: string): boolean {
-    return this.get(name) !== null
-  }
-  getSetCookie(): Array<string> {
-    return this.pairs.filter(([key]) => key === "set-cookie").map(([, value]) => value)
-  }
-  forEach(callback: (value: string, name: string, headers: HeaderView) => void): void {
-    for (const [name, value] of this.pairs) callback(value, name, this)
-  }
-  *entries(): IterableIterator<[string, string]> {
-    for (const [name, value] of this.pairs) yield [name, value]
-  }
-  *keys(): IterableIterator<string> {
-    for (const [name] of this.pairs) yield name
-  }
-  *values(): IterableIterator<string> {
-    for (const [, value] of this.pairs) yield value
-  }
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries()
-  }
-}
-
-/**
  * The upgrade request as Hocuspocus sees it: the URL as path and query (all
- * it parses) and the headers' view; a fetch `Request` per socket costs far
- * more, in time and memory, than the socket itself.
+ * it parses) and the kept headers; a node:http request per socket would cost
+ * far more, in time and memory, than the socket itself.
  */
 const requestOf = (data: SocketData): LightRequest => ({
   url: data.query === "" ? data.url : `${data.url}?${data.query}`,
-  headers: new HeaderView(data.headers)
+  headers: Object.fromEntries(data.headers)
 })
 
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
     const access = yield* Effect.serviceOption(DocumentAccess)
-    const sockets = new Map<SocketAdapter, ClientConnection>()
+    const sockets = new Map<SocketAdapter, number>()
     // Shared by every socket: nothing per connection.
     const adapterOptions = {
       maxBackpressureBytes: options.maxBackpressureBytes,
       durable: (name: string) => server.whenDurable(name),
       onDocumentClosed: (_name: string, reason: string) => server.documentClosed(reason)
     }
-    // Hocuspocus's timeout check (a socket idle, or never authenticated, that long is closed), for all sockets at once.
+    // A socket never authenticated within the idle time is closed (uWS keeps a live one open: it answers pings).
+    const idleMs = options.idleSeconds * 1000
     const timeouts = setInterval(() => {
-      for (const client of sockets.values()) checkIdle(client)
-    }, options.idleSeconds * 1000)
+      const now = Date.now()
+      for (const [socket, openedAt] of sockets) {
+        if (!socket.authenticated && now - openedAt > idleMs) socket.close(CloseCode.timeout, "connection timeout")
+      }
+    }, idleMs / 2)
     timeouts.unref()
 
     server.setPublisher((topic, frame) => {
@@ -170,7 +137,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
           const value = req.getHeader(name)
           if (value !== "") headers.push([name, value])
         }
-        const data: EndpointSocketData = { url: req.getUrl(), query: req.getQuery() ?? "", headers }
+        const data: SocketData = { url: req.getUrl(), query: req.getQuery() ?? "", headers }
         res.upgrade(
           data,
           req.getHeader("sec-websocket-key"),
@@ -179,19 +146,16 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
           upgradeContext
         )
       },
-      open: (ws: WebSocket<EndpointSocketData>) => {
+      open: (ws: WebSocket<SocketData>) => {
         const data = ws.getUserData()
         const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
-        // Without Hocuspocus's timer per socket: one sweep checks every socket's timeout (above).
-        const client = handleConnection(server.hocuspocus, adapter, requestOf(data), { socket: adapter })
-        data.client = client
-        sockets.set(adapter, client)
+        handleConnection(server.hocuspocus, adapter, requestOf(data), { socket: adapter })
+        sockets.set(adapter, Date.now())
       },
-      message: (ws: WebSocket<EndpointSocketData>, message: ArrayBuffer, isBinary: boolean) => {
-        const data = ws.getUserData()
-        const adapter = data.adapter
-        if (adapter === undefined || adapter.closed || data.client === undefined) return
+      message: (ws: WebSocket<SocketData>, message: ArrayBuffer, isBinary: boolean) => {
+        const adapter = ws.getUserData().adapter
+        if (adapter === undefined || adapter.closed) return
         if (!isBinary) {
           adapter.close(CloseCode.badFrame, "binary frames only")
           return
@@ -204,20 +168,22 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
           return
         }
         if (verdict._tag === "Ignore") return
-        data.client.handleMessage(frame)
-      },
-      close: (ws: WebSocket<EndpointSocketData>, code: number, message: ArrayBuffer) => {
-        const data = ws.getUserData()
-        const reason = Buffer.from(message).toString("utf8")
-        const adapter = data.adapter
-        if (adapter !== undefined) {
-          adapter.onClosed(code)
-          sockets.delete(adapter)
+        if (!adapter.admit(verdict.name, frame.byteLength)) {
+          adapter.close(CloseCode.tooMuchBeforeAuth, "too much sent before authentication")
+          return
         }
-        data.client?.handleClose({ code, reason })
+        adapter.emit("message", frame)
+      },
+      close: (ws: WebSocket<SocketData>, code: number, message: ArrayBuffer) => {
+        const adapter = ws.getUserData().adapter
+        if (adapter === undefined) return
+        adapter.onClosed(code)
+        sockets.delete(adapter)
+        // Hocuspocus's close handler reads the reason as a Buffer, as `ws` gives it.
+        adapter.emit("close", code, Buffer.from(message))
       }
     }
-    for (const path of COLLAB_PATHS) app.ws<EndpointSocketData>(path, behavior)
+    for (const path of COLLAB_PATHS) app.ws<SocketData>(path, behavior)
 
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {

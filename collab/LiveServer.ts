@@ -14,28 +14,20 @@
  *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
  *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
  *   part in durability.
- * - Broadcast: Hocuspocus's per-connection loop is replaced, per document, by
- *   one encode and one native `publish` to the document's topic; only
- *   session-multiplexed connections (a different address per connection) get
- *   their own frames. Updates and awareness are coalesced per document by
- *   Hocuspocus (`flushDelay`), flushed over an adaptive window
- *   (DocumentFanOut, `coalesceMs`): one merged frame per window when busy
- *   (what it sent at once in a window cost many socket writes, or a reader
- *   is behind), at once otherwise.
+ * - Broadcast: Hocuspocus's per-connection sends of updates and awareness
+ *   are routed, per document, to its DocumentFanOut, which coalesces them
+ *   over an adaptive window (`coalesceMs`): one merged frame per window when
+ *   busy (what it sent at once in a window cost many socket writes, or a
+ *   reader is behind), at once otherwise; each frame is encoded once and
+ *   goes out as one native `publish` to the document's topic (only
+ *   connections whose socket is not ours get their own sends).
  * - Hocuspocus's and Yjs's private members are reached only through
  *   HocuspocusInternals and YjsInternals, checked when the server is built.
  * - Compaction folds a document's log into its state every `compactRows`
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
 import { randomUUID } from "node:crypto"
-import {
-  type Connection,
-  type Document,
-  Hocuspocus,
-  isTransactionOrigin,
-  type onAuthenticatePayload,
-  type onAwarenessUpdatePayload
-} from "@hocuspocus/server"
+import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload, OutgoingMessage } from "@hocuspocus/server"
 import type { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
@@ -62,10 +54,10 @@ import {
   checkHocuspocusInternals,
   followConnections,
   handleAsHocuspocus,
-  hasQueuedMessages,
   type JoinPath,
-  replaceBroadcast,
-  replaceJoinPath
+  leaveJoinPath,
+  replaceJoinPath,
+  routeBroadcasts
 } from "./HocuspocusInternals.ts"
 import { checkYjsInternals, pendingOf, withoutUpdateEvents } from "./YjsInternals.ts"
 import { logError } from "../runtime/Log.ts"
@@ -87,11 +79,14 @@ export type Authenticator = (request: {
   readonly socket: SocketAdapter | undefined
 }) => Promise<{ readonly readOnly: boolean; readonly editor: Editor; readonly principal: unknown }>
 
-// Transaction origins (Hocuspocus's TransactionOrigin shapes, tagged for us).
-const PEER = { source: "redis" as const, atrium: "peer" }
-const REPAIR = { source: "redis" as const, atrium: "repair" }
-const STORAGE = { source: "local" as const, skipStoreHooks: true, context: { atrium: "storage" } }
-const REST = { source: "local" as const, context: { atrium: "rest" } }
+// Transaction origins, tagged for us (Hocuspocus 3 only tells a connection's updates, the origin, from others).
+const PEER = { atrium: "peer" }
+const REPAIR = { atrium: "repair" }
+const STORAGE = { atrium: "storage" }
+const REST = { atrium: "rest" }
+
+/** Hocuspocus 3's ping timer per socket (`timeout`), never due: liveness is uWS's (automatic pings, idle timeout). */
+const NEVER_MS = 2 ** 31 - 1
 
 const REMOVED_REASON = "document removed"
 const PRESENCE_DELAY_MS = 25
@@ -137,7 +132,7 @@ const emptyState = (() => {
 type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
 
 interface Tracked {
-  /** Connections that cannot use the document's topic (session-multiplexed, or not ours). */
+  /** Connections that cannot use the document's topic (their socket is not ours). */
   readonly individual: Set<Connection>
   rowsSinceCompaction: number
   bytesSinceCompaction: number
@@ -154,7 +149,7 @@ interface Tracked {
 
 export class LiveServer implements ClusterHost {
   readonly nodeId = randomUUID()
-  readonly hocuspocus: Hocuspocus<ConnectionContext>
+  readonly hocuspocus: Hocuspocus
   readonly log: UpdateLog
   cluster: ClusterNode
   private publisher: ((topic: string, frame: Uint8Array) => void) | undefined
@@ -190,17 +185,14 @@ export class LiveServer implements ClusterHost {
         if (attempt === 1 || attempt % 20 === 0) logError("collab", `appending updates failed (attempt ${attempt}), retrying`, error)
       }
     })
-    this.hocuspocus = new Hocuspocus<ConnectionContext>({
+    this.hocuspocus = new Hocuspocus({
       name: this.nodeId,
       quiet: true,
-      timeout: options.idleSeconds * 1000,
+      timeout: NEVER_MS,
       yDocOptions: { gc: true, gcFilter: () => true },
       // Hocuspocus only unloads; storing is the UpdateLog's job.
       debounce: 1000,
       maxDebounce: 5000,
-      // Hocuspocus buffers and merges a document's broadcasts; DocumentFanOut decides when they leave
-      // (an idle document at once, a busy one once per window); this fixed window is only the backstop.
-      flushDelay: options.coalesceMs,
       extensions: [
         {
           extensionName: "atrium-collab",
@@ -210,16 +202,14 @@ export class LiveServer implements ClusterHost {
           afterLoadDocument: async ({ document, documentName }) => {
             this.follow(documentName, document)
           },
-          onAwarenessUpdate: async (payload: onAwarenessUpdatePayload<ConnectionContext>) => {
-            this.awarenessChanged(payload)
-          },
-          onAuthenticate: async (payload: onAuthenticatePayload<ConnectionContext>) => {
+          onAuthenticate: async (payload: onAuthenticatePayload) => {
+            const context: ConnectionContext = payload.context
             const authenticate = this.authenticator
             if (authenticate === undefined) {
-              payload.context.socket?.close(CloseCode.forbidden, "collaboration is not available")
+              context.socket?.close(CloseCode.forbidden, "collaboration is not available")
               throw { reason: "forbidden" }
             }
-            const granted = await authenticate({ token: payload.token, documentName: payload.documentName, socket: payload.context.socket })
+            const granted = await authenticate({ token: payload.token, documentName: payload.documentName, socket: context.socket })
             if (granted.readOnly) payload.connectionConfig.readOnly = true
             return { editor: granted.editor, principal: granted.principal }
           },
@@ -290,12 +280,6 @@ export class LiveServer implements ClusterHost {
     this.cluster.join(name, document)
   }
 
-  /** Local connections' awareness changes (and their cleanup on disconnect, origin null) go to peers; peers' own don't come back. */
-  private awarenessChanged({ documentName, added, updated, removed, transactionOrigin }: onAwarenessUpdatePayload): void {
-    const local = transactionOrigin === null || (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === "connection")
-    if (local) this.tracked.get(documentName)?.fanOut?.peerAwareness([...added, ...updated, ...removed])
-  }
-
   private unloaded(name: string): void {
     const tracked = this.tracked.get(name)
     this.tracked.delete(name)
@@ -306,61 +290,58 @@ export class LiveServer implements ClusterHost {
   }
 
   /**
-   * Replaces Hocuspocus's per-connection broadcast for `document`: a
-   * broadcast becomes one frame published to the document's uWS topic, which
-   * sockets of ours join when their connection is added. Hocuspocus buffers
-   * updates and awareness changes; the document's DocumentFanOut flushes them.
+   * Routes Hocuspocus's per-connection update and awareness sends for
+   * `document` to its DocumentFanOut: what it flushes is encoded once and
+   * published to the document's uWS topic, which sockets of ours join when
+   * their connection is added; other connections are sent it one by one.
+   * Local connections' awareness changes (and their cleanup on disconnect)
+   * also go to peers; peers' own don't go back.
    */
   private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
-    const hocuspocusBroadcast = replaceBroadcast(document, (encode, filter) => {
-      if (filter !== undefined) return hocuspocusBroadcast(encode, filter)
-      if (document.connections.size === 0) return
-      if (document.connections.size > tracked.individual.size) this.publisher?.(topic, encode(document.name))
-      if (tracked.individual.size === 0) return
-      let address: string | undefined
-      let frame: Uint8Array | undefined
-      for (const connection of tracked.individual) {
-        if (frame === undefined || connection.messageAddress !== address) {
-          address = connection.messageAddress
-          frame = encode(address)
-        }
-        connection.send(frame)
-      }
-    })
+    const broadcast = (frame: Uint8Array): void => {
+      if (document.isDestroyed || document.connections.size === 0) return
+      if (document.connections.size > tracked.individual.size) this.publisher?.(topic, frame)
+      for (const connection of tracked.individual) connection.send(frame)
+    }
     const fanOut = new DocumentFanOut(this.options.coalesceMs, {
-      flush: () => {
-        if (!document.isDestroyed) document.flush()
-      },
+      update: (update) => broadcast(new OutgoingMessage(name).createSyncMessage().writeUpdate(update).toUint8Array()),
+      awareness: (clients) => broadcast(new OutgoingMessage(name).createAwarenessUpdateMessage(document.awareness, clients).toUint8Array()),
       peerAwareness: (clients) => {
         if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
       },
       connections: () => document.connections.size,
       mostBuffered: () => {
         let most = 0
-        for (const connection of document.connections.keys()) {
-          const socket = connection.webSocket
+        for (const socket of document.connections.keys()) {
           if (socket instanceof SocketAdapter) most = Math.max(most, socket.bufferedBytes())
         }
         return most
       }
     })
-    // Every change Hocuspocus buffers for the connections (whatever its origin) asks for a flush.
-    document.on("update", () => fanOut.changed())
-    document.awareness.on("update", () => fanOut.changed())
+    routeBroadcasts(document, {
+      update: (update) => fanOut.update(update),
+      awareness: (clients, local) => {
+        // Unloading: the last awareness change has nobody left to reach.
+        if (document.isDestroyed) return
+        fanOut.awareness(clients)
+        if (local) fanOut.peerAwareness(clients)
+      }
+    })
     tracked.fanOut = fanOut
   }
 
   /**
    * Follows `document`'s connections as Hocuspocus adds and removes them. An
-   * added connection's socket (ours, one document address) joins the
-   * document's topic; others are broadcast to one by one. A connection
-   * addressed to the document's name joins through the document's
-   * JoinFrames: it gets everyone's awareness as one cached update, and its
-   * first SyncStep1 with an empty state vector is answered with the cached
-   * initial sync (only while nothing of its is queued before it, so replies
-   * keep their order). Hocuspocus's beforeSync / beforeHandleMessage hooks
-   * are skipped for it: no extension of ours has any.
+   * added connection's socket (ours) joins the document's topic; others are
+   * broadcast to one by one. Every connection joins through the document's
+   * JoinFrames: it gets everyone's awareness as one cached update, and a
+   * SyncStep1 with an empty state vector is answered with the cached initial
+   * sync while no message of the connection went to Hocuspocus before it
+   * (Hocuspocus handles messages asynchronously: a cached reply could
+   * overtake its replies); from the first message it handles, all go to it.
+   * Hocuspocus's beforeSync / beforeHandleMessage hooks are skipped for the
+   * cached replies: no extension of ours has any.
    */
   private followConnections(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
@@ -373,7 +354,8 @@ export class LiveServer implements ClusterHost {
         if (frame !== undefined) this.send(frame)
       },
       handleMessage(this: Connection, data: Uint8Array): void {
-        if (hasQueuedMessages(this) || !isEmptySyncStep1(data, name)) {
+        if (!isEmptySyncStep1(data, name)) {
+          leaveJoinPath(this)
           handleAsHocuspocus(this, data)
           return
         }
@@ -385,9 +367,9 @@ export class LiveServer implements ClusterHost {
     followConnections(document, {
       added: (connection) => {
         const socket = connection.webSocket
-        const viaTopic = connection.sessionId === null && socket instanceof SocketAdapter && socket.subscribe(topic)
+        const viaTopic = socket instanceof SocketAdapter && socket.subscribe(topic)
         if (!viaTopic) tracked.individual.add(connection)
-        if (connection.sessionId === null) replaceJoinPath(connection, joinPath)
+        replaceJoinPath(connection, joinPath)
       },
       removed: (connection) => {
         tracked.individual.delete(connection)

@@ -4,7 +4,8 @@
  * Hocuspocus sees it, so a malformed, truncated or unknown frame closes that
  * one socket (4400) instead of reaching a document.
  *
- * A frame is `varString address` (document name, or `name\0session`), then
+ * A frame is `varString address` (the document name; Hocuspocus 4's `name\0session`
+ * addresses are refused, Hocuspocus 3 has none), then
  * `varUint type`, then the type's body.
  */
 import * as decoding from "lib0/decoding"
@@ -112,8 +113,9 @@ export const checkClientFrame = (frame: Uint8Array, maxNameLength = 1024): Frame
   try {
     const decoder = decoding.createDecoder(frame)
     const address = readString(decoder)
-    const separator = address.indexOf("\0")
-    const name = separator === -1 ? address : address.slice(0, separator)
+    // Hocuspocus 3 has no session addresses: it would take `name\0session` for another document.
+    if (address.includes("\0")) return { _tag: "Refuse", reason: "session addresses are not supported" }
+    const name = address
     if (name.trim() === "") return { _tag: "Refuse", reason: "empty document name" }
     if (address.length > maxNameLength) return { _tag: "Refuse", reason: "document name too long" }
     const type = readUint(decoder)

@@ -1,5 +1,6 @@
 /**
- * A uWebSockets.js socket dressed as the `WebSocketLike` Hocuspocus drives.
+ * A uWebSockets.js socket dressed as the `ws` socket Hocuspocus 3 drives
+ * (`DrivenSocket`: events for messages and the close, `send`, `close`).
  *
  * - A closed uWS socket throws on any use: the adapter tracks its state and
  *   turns late sends and closes into no-ops.
@@ -11,9 +12,16 @@
  *   updates.
  * - Document broadcasts reach it through uWS topics (`subscribe`), one native
  *   publish for every reader of a document.
+ * - Before authentication: what a socket may send for documents it is not
+ *   authenticated on yet (Hocuspocus 3 queues it without bound) is limited
+ *   by `admit`, as Hocuspocus 4 limits it (GHSA-xwhh-v746-pj9m), and
+ *   `authenticated` tells the endpoint's sweep which sockets never were.
+ * - Liveness is uWS's (automatic pings, idle timeout): `ping` does nothing.
  */
+import { EventEmitter } from "node:events"
 import { WsReadyStates } from "@hocuspocus/common"
 import type { WebSocket } from "../facade/uws.ts"
+import type { DrivenSocket } from "./HocuspocusInternals.ts"
 import { MessageType, readHeader } from "./Protocol.ts"
 
 /** Close codes the collab endpoint uses (4xxx: application, seen by the provider's onClose). */
@@ -24,8 +32,18 @@ export const CloseCode = {
   removed: 4404,
   backpressure: 4408,
   reset: 4500,
-  goingAway: 1001
+  goingAway: 1001,
+  /** Never authenticated within the idle time (Hocuspocus 4's ConnectionTimeout). */
+  timeout: 4408,
+  /** Too much sent before authentication (Hocuspocus 4's ResetConnection). */
+  tooMuchBeforeAuth: 4205
 } as const
+
+/** What a socket may send for documents it is not authenticated on yet (Hocuspocus 4's defaults). */
+export const PRE_AUTH_LIMITS = { documents: 100, messages: 1000, bytes: 5 * 1024 * 1024 } as const
+
+/** Auth message subtypes (Hocuspocus's AuthMessageType). */
+const AUTHENTICATED = 2
 
 export interface SocketData {
   readonly url: string
@@ -44,8 +62,15 @@ export interface SocketAdapterOptions {
 
 const decoder = new TextDecoder()
 
-export class SocketAdapter {
+export class SocketAdapter extends EventEmitter implements DrivenSocket {
   readyState: number = WsReadyStates.Open
+  /** Set by Hocuspocus; frames reach it as Uint8Arrays whatever it asks. */
+  binaryType = "nodebuffer"
+  /** Whether the server authenticated the socket on some document. */
+  authenticated = false
+  /** Per document not authenticated yet: messages and bytes the socket sent for it (Hocuspocus queues them). */
+  private preAuth: Map<string, { messages: number; bytes: number }> | undefined
+  private authenticatedNames: Set<string> | undefined
   private ws: WebSocket<SocketData> | undefined
   private readonly topics = new Set<string>()
   /** Set once the socket closed (by either side). */
@@ -56,14 +81,53 @@ export class SocketAdapter {
     ws: WebSocket<SocketData>,
     private readonly options: SocketAdapterOptions
   ) {
+    super()
     this.ws = ws
   }
 
+  /**
+   * Whether a client frame for `name` may go to Hocuspocus: always once the
+   * socket is authenticated on `name`; before, while what the socket sent
+   * for documents it is not authenticated on stays within PRE_AUTH_LIMITS.
+   */
+  admit(name: string, bytes: number): boolean {
+    if (this.authenticatedNames?.has(name) === true) return true
+    this.preAuth ??= new Map()
+    const pending = this.preAuth.get(name)
+    if (pending === undefined) this.preAuth.set(name, { messages: 1, bytes })
+    else {
+      pending.messages++
+      pending.bytes += bytes
+    }
+    return this.withinLimits()
+  }
+
+  private withinLimits(): boolean {
+    const pending = this.preAuth
+    if (pending === undefined) return true
+    if (pending.size > PRE_AUTH_LIMITS.documents) return false
+    let messages = 0
+    let bytes = 0
+    for (const entry of pending.values()) {
+      messages += entry.messages
+      bytes += entry.bytes
+    }
+    return messages <= PRE_AUTH_LIMITS.messages && bytes <= PRE_AUTH_LIMITS.bytes
+  }
+
+  /** Liveness is uWS's own (automatic pings): Hocuspocus's ping timer is never due (see LiveServer). */
+  ping(): void {}
+
   /** Hocuspocus sends every direct frame here (replies, acks, awareness snapshots). */
-  send(data: unknown): void {
+  send(frame: Uint8Array): void {
     if (this.closed) return
-    const frame = data instanceof Uint8Array ? data : new Uint8Array(data as ArrayBuffer)
     const header = readHeader(frame)
+    if (header?.type === MessageType.Auth && frame[header.bodyOffset] === AUTHENTICATED) {
+      this.authenticated = true
+      this.authenticatedNames ??= new Set()
+      this.authenticatedNames.add(header.name)
+      this.preAuth?.delete(header.name)
+    }
     if (header?.type === MessageType.SyncStatus && frame[header.bodyOffset] === 1) {
       // Acknowledge only what is durable.
       this.options.durable(header.name).then(

@@ -9,6 +9,12 @@ export interface AtriumConfig {
   readonly natsPrefix: string
   readonly bodyLimitBytes: number
   readonly actorIdleMillis: number
+  /**
+   * ACTOR_MAX_RESIDENT: activations a node keeps in memory (default 5,000; 0: no bound). Beyond it the least
+   * recently used idle ones passivate, besides those idle for ACTOR_IDLE_SECONDS: a scan of every task costs
+   * memory for this many, not for every task (a resident task actor holds about 12 KiB of heap: bench/memory-probe.ts).
+   */
+  readonly actorMaxResident: number
   /** Shard lease TTL of a cluster (NATS): a dead node's actors move after about this long. The same on every node. */
   readonly actorLeaseMillis: number
   readonly demo: boolean
@@ -39,6 +45,7 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env, argv: ReadonlyArra
   natsPrefix: nonEmpty(env.NATS_PREFIX) ?? "atrium",
   bodyLimitBytes: positive("BODY_LIMIT_BYTES", 1024 * 1024, env),
   actorIdleMillis: positive("ACTOR_IDLE_SECONDS", 300, env) * 1000,
+  actorMaxResident: Math.floor(positive("ACTOR_MAX_RESIDENT", 5_000, env)),
   actorLeaseMillis: atLeast("ACTOR_LEASE_SECONDS", 10, 1, env) * 1000,
   demo: argv.includes("--demo") || env.DEMO === "1" || env.DEMO === "true"
 })

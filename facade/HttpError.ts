@@ -11,9 +11,12 @@ import type { CallShareError } from "../actors/hub/people/CallShares.ts"
 import type { UserViewError } from "../actors/hub/people/UserViews.ts"
 import type { LensError } from "../actors/lens/LensErrors.ts"
 import type { AlertRuleError } from "../actors/platform/AlertRules.ts"
+import type { QuotaError } from "../actors/platform/QuotaChecks.ts"
 import type { OrganizationError } from "../actors/pm/OrganizationErrors.ts"
 import type { PlanningError } from "../actors/pm/PlanningErrors.ts"
 import type { PmError } from "../actors/pm/PmErrors.ts"
+import type { OpsError } from "../actors/pmops/OpsErrors.ts"
+import type { WorkError } from "../actors/pm/WorkErrors.ts"
 import type { PushError } from "../actors/push/PushSubscriptions.ts"
 import type { SsoError } from "../actors/sso/SsoErrors.ts"
 import type { WikiError } from "../actors/wiki/WikiErrors.ts"
@@ -81,6 +84,7 @@ export type DomainError =
   | LensError
   | PushError
   | AlertRuleError
+  | QuotaError
   | UserViewError
   | CallShareError
   | WikiError
@@ -88,6 +92,8 @@ export type DomainError =
   | BillingError
   | SsoError
   | PmError
+  | WorkError
+  | OpsError
   | PlanningError
   | OrganizationError
 
@@ -102,6 +108,48 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   DeskItemNotFound: "not_found",
   WorkItemNotFound: "not_found",
   StatusNotOnBoard: "invalid",
+  BoardExists: "conflict",
+  BoardNameTaken: "conflict",
+  DeskItemExists: "conflict",
+  BoardSlugTaken: "conflict",
+  BoardKeyTaken: "conflict",
+  ArchiveUnchanged: "conflict",
+  BoardMemberNotFound: "not_found",
+  BoardOptionNotFound: "not_found",
+  BoardOptionNameTaken: "conflict",
+  DefaultStatusKept: "invalid",
+  ReplacementIsDeleted: "invalid",
+  ReplacementNotFound: "not_found",
+  LastStatus: "conflict",
+  NotAnOrdering: "invalid",
+  RequestNotFound: "not_found",
+  RequestMerged: "conflict",
+  RequestLocked: "conflict",
+  OptionNotOnBoard: "invalid",
+  RequestHasDuplicates: "conflict",
+  StatusUnchanged: "conflict",
+  BulkRequestNotFound: "not_found",
+  BulkRequestClosed: "conflict",
+  AlreadyVoted: "conflict",
+  NotVoted: "not_found",
+  AnonymousVotesOff: "forbidden",
+  AnonymousVoteLimit: "rate_limited",
+  RequestMergeIntoItself: "invalid",
+  RequestAlreadyMerged: "conflict",
+  MergeTargetNotFound: "not_found",
+  MergeTargetMerged: "conflict",
+  RequestNotMerged: "conflict",
+  NoMergeToUndo: "conflict",
+  CommentsOff: "forbidden",
+  ReplyParentNotFound: "invalid",
+  ReplyMustBeInternal: "invalid",
+  VisitorCommentLimit: "rate_limited",
+  FeedbackCommentNotFound: "not_found",
+  CommentNotOnBoard: "not_found",
+  FeedbackAttachmentNotFound: "not_found",
+  NotAwaitingModeration: "not_found",
+  NotUndoable: "conflict",
+  SubmissionLimit: "rate_limited",
   UserNotFound: "not_found",
   InvalidCredentials: "unauthorized",
   EmailTaken: "conflict",
@@ -143,6 +191,8 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   PushSubscriptionNotFound: "not_found",
   TooManyAlertRules: "conflict",
   AlertRuleNotFound: "not_found",
+  TaskQuotaReached: "conflict",
+  StorageQuotaReached: "conflict",
   UserViewNotFound: "not_found",
   TooManyUserViews: "conflict",
   TooManyShares: "conflict",
@@ -171,6 +221,84 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   ReplyToReply: "invalid",
   CommentAuthorOnly: "forbidden",
   NotWorkspaceMembers: "invalid",
+  // pm work hierarchy
+  TaskRefNotFound: "not_found",
+  ShortIdNotFound: "not_found",
+  MergeSourceNotFound: "not_found",
+  CustomFieldNotFound: "not_found",
+  CustomFieldNotHere: "not_found",
+  OptionNotFound: "not_found",
+  StatusNotFound: "not_found",
+  ChecklistNotFound: "not_found",
+  ChecklistItemNotFound: "not_found",
+  TimeEntryNotFound: "not_found",
+  AttachmentNotFound: "not_found",
+  RelationshipNotFound: "not_found",
+  TagNotFound: "not_found",
+  TaskTemplateNotFound: "not_found",
+  NoMemberWithEmail: "not_found",
+  CustomFieldNameTaken: "conflict",
+  OptionNameTaken: "conflict",
+  StatusNameTaken: "conflict",
+  TagNameTaken: "conflict",
+  DuplicateStatusName: "invalid",
+  WorkflowIncomplete: "conflict",
+  NoStatusToMoveTo: "invalid",
+  UnknownMappingTarget: "invalid",
+  AlreadyInheritsStatuses: "conflict",
+  SpaceOwnsStatuses: "conflict",
+  UnknownStatus: "invalid",
+  FieldHasNoOptions: "conflict",
+  UnknownCustomField: "invalid",
+  CustomFieldRequired: "invalid",
+  RequiredFieldsMissing: "invalid",
+  FeatureTurnedOff: "invalid",
+  ChecklistsTurnedOff: "invalid",
+  TimeTrackingTurnedOff: "invalid",
+  OneAssigneePerTask: "invalid",
+  StartAfterDue: "invalid",
+  NotAPermutation: "invalid",
+  FolderInOtherSpace: "invalid",
+  EndBeforeStart: "invalid",
+  TimeEntryEndMissing: "invalid",
+  ArchivedAlready: "conflict",
+  SpaceNotPrivate: "conflict",
+  AlreadySpaceMember: "conflict",
+  NotSpaceMember: "not_found",
+  AlreadyWatching: "conflict",
+  NotWatching: "not_found",
+  TaskHasTag: "conflict",
+  TaskLacksTag: "not_found",
+  HomeListLink: "conflict",
+  AlreadyInList: "conflict",
+  NotLinkedToList: "not_found",
+  TaskNotRecurring: "not_found",
+  RecurrenceNeedsDate: "conflict",
+  TaskFollowsItself: "invalid",
+  AfterTaskElsewhere: "invalid",
+  ParentCycle: "conflict",
+  ParentInOtherList: "invalid",
+  MergeIntoItself: "invalid",
+  MergeIntoSubtask: "conflict",
+  RelatesToItself: "invalid",
+  RelationshipExists: "conflict",
+  BlockingCycle: "conflict",
+  ResolvedAlready: "conflict",
+  AlreadyReacted: "conflict",
+  NotReacted: "not_found",
+  UploaderOnly: "forbidden",
+  TimeEntryOwnerOnly: "forbidden",
+  NoTimerRunning: "conflict",
+  // pm operations
+  AutomationRuleNotFound: "not_found",
+  BulkJobNotFound: "not_found",
+  JobStillRunning: "conflict",
+  FormNotFound: "not_found",
+  WebhookNotFound: "not_found",
+  DeliveryNotFound: "not_found",
+  DeadLetterNotFound: "not_found",
+  WebhookNotActive: "conflict",
+  DeliveryPending: "conflict",
   // pm planning
   InvalidFieldValue: "invalid",
   NameTaken: "conflict",
@@ -212,6 +340,7 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   ExpiryInPast: "invalid",
   InviteeAlreadyMember: "conflict",
   InvitationPending: "conflict",
+  TooManyInvitations: "conflict",
   InvitationClosed: "conflict",
   InvitationExpired: "conflict",
   InviteLinksTurnedOff: "forbidden",
@@ -295,11 +424,6 @@ export const refusals: { readonly [Tag in DomainError["_tag"]]: RejectionCode } 
   MeetingBusy: "conflict",
   MeetingNotLinked: "not_found",
   MeetingAlreadyImported: "conflict",
-  HubInvitationNotFound: "not_found",
-  HubInvitationNotPending: "conflict",
-  HubAlreadyInvited: "conflict",
-  TooManyHubInvitations: "conflict",
-  HubInvitationInvalid: "not_found",
   // end hub
   // billing
   SeatsOutOfPlanRange: "invalid",
@@ -345,6 +469,10 @@ export const asRejection = (error: DomainError): Rejection =>
 /** A refusal (a `Rejection` or a declared domain error) as its `Rejection`; runtime failures are none. */
 export const refusalOf = (failure: Rejection | ActorError | DomainError): Rejection | undefined =>
   failure._tag === "Rejection" ? failure : isDomainError(failure) ? asRejection(failure) : undefined
+
+/** The envelope code a refusal (a `Rejection` or a declared domain error) is answered with; none for anything else. */
+export const refusalCode = (failure: unknown): RejectionCode | undefined =>
+  failure instanceof Rejection ? failure.code : isDomainError(failure) ? refusals[failure._tag] : undefined
 
 /** A bug (a defect, or an error type a handler failed to map), never worth a retry. */
 const internal = httpError(500, "internal", "Internal error; quote the request id when reporting it")

@@ -11,6 +11,7 @@ import { Cause, Context, Effect, Fiber, Stream } from "effect"
 import { httpError } from "./HttpError.ts"
 import { errorResponse, type IncomingRequest, type OutgoingResponse, respond } from "./Pipeline.ts"
 import type { Registry } from "./Registry.ts"
+import { headersFor } from "./RequestHeaders.ts"
 import { type HttpResponse, type TemplatedApp, type us_listen_socket, uws } from "./uws.ts"
 
 export interface HttpServerOptions {
@@ -64,15 +65,6 @@ export const requestIdFrom = (header: string): string =>
  * the answer. Beyond this bound the connection is cut without waiting.
  */
 const DISCARD_BYTES = 16 * 1024 * 1024
-
-/** Every header of a request (uWS hands them out only during the handler's synchronous part). */
-const headersOf = (req: { forEach: (callback: (name: string, value: string) => void) => void }): Record<string, string> => {
-  const headers: Record<string, string> = {}
-  req.forEach((name, value) => {
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value
-  })
-  return headers
-}
 
 const write = (res: HttpResponse, requestId: string, response: OutgoingResponse, closeAfter = false): void => {
   res.cork(() => {
@@ -179,6 +171,7 @@ export const serve = <R = never>(
       const contentLength = req.getHeader("content-length")
       const chunked = req.getHeader("transfer-encoding") !== ""
       const expectsContinue = req.getHeader("expect").toLowerCase() === "100-continue"
+      const match = registry.router.match(method, path)
       // Built once; `body` is filled in when the body has arrived (none for most requests).
       const request: { -readonly [K in keyof IncomingRequest]: IncomingRequest[K] } = {
         method,
@@ -190,7 +183,7 @@ export const serve = <R = never>(
         apiKey: req.getHeader("x-api-key"),
         contentType: req.getHeader("content-type"),
         ifNoneMatch: req.getHeader("if-none-match"),
-        headers: headersOf(req),
+        headers: match._tag === "Found" ? headersFor(match.operation, req) : {},
         clientIp: addressText.decode(res.getRemoteAddressAsText()),
         body: undefined
       }
@@ -210,7 +203,6 @@ export const serve = <R = never>(
         )
         return
       }
-      const match = registry.router.match(method, path)
       const limit = match._tag === "Found" && match.operation.upload ? match.operation.upload.maxBytes : options.bodyLimitBytes
       const tooLarge = () => errorResponse(httpError(413, "too_large", `Request bodies are limited to ${limit} bytes`), requestId)
 

@@ -70,7 +70,7 @@ export interface RequestContext {
   readonly principal: Principal | undefined
   /** `http://host:port` as the caller addressed us, for links in responses. */
   readonly origin: string
-  /** Request headers, lower-case names. */
+  /** The request headers the operation declares (`Contract.headers`), lower-case names; absent ones are left out. */
   readonly headers?: Readonly<Record<string, string>>
   /** The peer's address (absent when not served over a socket), for per-address rate limits of public operations. */
   readonly clientIp?: string
@@ -190,6 +190,11 @@ export interface Contract<
   readonly responses: Rs
   /** Offered to agents as an MCP tool (facade/mcp/): a curated few, not every operation. */
   readonly mcp?: McpTool
+  /**
+   * Request headers the handler reads from `context.headers` (besides the credentials and Idempotency-Key every
+   * operation gets, facade/RequestHeaders.ts); no other header is copied for it.
+   */
+  readonly headers?: ReadonlyArray<string>
   /** Typed by the first 2xx response: returning anything else is a compile error. */
   readonly handler: (
     request: Decoded<P, Q, B>,

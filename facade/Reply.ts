@@ -5,6 +5,7 @@
  * logged with the operation id and answered 500), never sent as it is.
  */
 import { Data, Effect, Exit, Schema, SchemaIssue, type Stream } from "effect"
+import { jsonCodec } from "../runtime/MessageCodec.ts"
 import {
   type AnyOperation,
   essenceOf,
@@ -62,9 +63,8 @@ const compiledOf = (operation: AnyOperation, status: number): Compiled | undefin
   }
   if (byStatus.has(status)) return byStatus.get(status)
   const spec = operation.responses[status]
-  // The JSON form of the schema: what the OpenAPI documents describe (dates as strings and the like). Cast: response
-  // schemas need no services, which `Schema.Top`'s service types cannot say.
-  const json = spec?.schema ? (Schema.toCodecJson(spec.schema) as unknown as Schema.Codec<unknown, unknown>) : undefined
+  // The JSON form of the schema: what the OpenAPI documents describe.
+  const json = spec?.schema ? jsonCodec(spec.schema) : undefined
   const compiled =
     spec === undefined
       ? undefined
@@ -145,9 +145,12 @@ const rawReply = (operation: AnyOperation, result: RawReply) => {
 /**
  * Bodies already encoded, by result object. Read models hand out the same
  * immutable object until they change (a task actor's task), so a hot read is
- * encoded and checked once, not once per request.
+ * encoded and checked once, not once per request. Kept from the second
+ * encoding of an object on: a task read once (a scan) does not hold its body
+ * beside its state for as long as its actor lives.
  */
 const encodedBodies = new WeakMap<object, { readonly compiled: Compiled; readonly body: string }>()
+const encodedOnce = new WeakSet<object>()
 
 /** The response for a handler's result; dies with `ReplyMismatch` when the result does not fit its declaration. */
 export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<Reply> => {
@@ -165,6 +168,9 @@ export const reply = (operation: AnyOperation, result: unknown): Effect.Effect<R
   const exit = compiled.encode(result)
   if (Exit.isFailure(exit)) return mismatch(operation, status, issueOf(compiled.explainEncode!(result)))
   const body = JSON.stringify(exit.value)
-  if (typeof result === "object" && result !== null) encodedBodies.set(result, { compiled, body })
+  if (typeof result === "object" && result !== null) {
+    if (encodedOnce.has(result)) encodedBodies.set(result, { compiled, body })
+    else encodedOnce.add(result)
+  }
   return Effect.succeed({ status, headers: jsonHeaders, body })
 }

@@ -15,7 +15,7 @@ import { workspaceSettingsOperations } from "./hub/WorkspaceSettings.ts"
 import { workspacesOperations as hubWorkspaces } from "./hub/Workspaces.ts"
 import { hubCallActorKinds, hubCallOperations } from "./hub/calls/index.ts"
 import { hubPeopleActorKinds, hubPeopleOperations } from "./hub/people/index.ts"
-import { hubAccountActorKinds, hubAccountOperations } from "./hub/accounts/index.ts"
+import { hubAccountOperations } from "./hub/accounts/index.ts"
 import { hubIntegrationActorKinds, hubIntegrationOperations } from "./hub/connect/index.ts"
 import { lensOperations } from "./lens/index.ts"
 import { hubMeetingActorKinds, hubMeetingOperations } from "./hub/meetings/index.ts"
@@ -49,7 +49,6 @@ export const actorKinds = [
   ...hubMeetingActorKinds,
   ...pmWorkflowActorKinds,
   ...feedbackActorKinds,
-  ...hubAccountActorKinds,
   ...hubIntegrationActorKinds,
   ...lensActorKinds
 ]

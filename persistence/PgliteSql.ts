@@ -6,6 +6,9 @@
  * serialized by the shared tables of `internal/sqlValues.ts` (jsonb objects
  * stay objects; a JS string bound to jsonb is a JSON string, as on
  * postgres.js), identical result values, `TimeZone=UTC`, SQLSTATE codes.
+ * Statements run through `internal/pgliteStatement.ts`: bytea crosses as
+ * bytes both ways (a stored 1 MB document is no 2 MB hex string on the way),
+ * and a statement is two calls into PGlite instead of its `query`'s six.
  *
  * Concurrency: PGlite is one session. A transaction holds PGlite's
  * transaction mutex (`PGlite#transaction`) until it commits or rolls back, and
@@ -30,13 +33,14 @@
  *   dead process (killed, crashed) is taken over.
  * - `close()` (a clean shutdown with checkpoint) runs when the layer is released.
  */
-import { PGlite } from "@electric-sql/pglite"
+import { PGlite, type Transaction } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { Sql, type SqlError, type SqlShape } from "./Sql.ts"
 import * as Driver from "./internal/driver.ts"
+import { runStatement } from "./internal/pgliteStatement.ts"
 import * as SqlValues from "./internal/sqlValues.ts"
 
 /** Pass as `dataDir` to keep the database in memory. */
@@ -88,11 +92,45 @@ const unlock = (directory: string): void => {
   rmSync(`${directory}.lock`, { force: true })
 }
 
-type Queryable = Pick<PGlite, "query" | "exec">
+const closed = () => Promise.reject(new Error("PGlite is closed"))
 
-const connectionOf = (db: Queryable): Driver.Connection => ({
-  run: (text, params) => db.query<Record<string, unknown>>(text, params as Array<unknown>).then((result) => result.rows),
-  runScript: (script) => db.exec(script).then(() => undefined)
+/**
+ * The members of PGlite this module drives statements through besides its public `query`: its lock helpers
+ * (underscore-named, so a release may change them without notice) and the raw protocol call with the instance's
+ * type tables. Checked once at open, so an upgrade that changes them stops the server at startup instead of
+ * failing its first statement.
+ */
+const refuseUnlessSupported = (db: PGlite): void => {
+  const missing = [
+    typeof db._runExclusiveQuery === "function" ? undefined : "_runExclusiveQuery",
+    typeof db._runExclusiveTransaction === "function" ? undefined : "_runExclusiveTransaction",
+    typeof db.execProtocolRawStream === "function" ? undefined : "execProtocolRawStream",
+    typeof db.parsers === "object" && db.parsers !== null ? undefined : "parsers",
+    typeof db.serializers === "object" && db.serializers !== null ? undefined : "serializers"
+  ].filter((name) => name !== undefined)
+  if (missing.length > 0)
+    throw new Error(
+      `PGlite lacks what persistence/PgliteSql.ts relies on: ${missing.join(", ")} (check the pinned @electric-sql/pglite version)`
+    )
+}
+
+/**
+ * Statements go through `internal/pgliteStatement.ts` (bytea as bytes), under
+ * the locks `PGlite#query` takes: outside a transaction the transaction mutex
+ * too, so a statement never runs inside another fiber's open transaction;
+ * inside one (`transaction` given) the query mutex only, which the
+ * transaction's own statements share. Scripts take PGlite's `exec`.
+ */
+const connectionOf = (db: PGlite, transaction?: Transaction): Driver.Connection => ({
+  run: (text, params) => {
+    if (transaction === undefined) {
+      if (db.closed) return closed()
+      return db._runExclusiveTransaction(() => db._runExclusiveQuery(() => runStatement(db, text, params, true)))
+    }
+    if (transaction.closed) return Promise.reject(new Error("Transaction is closed"))
+    return db._runExclusiveQuery(() => runStatement(db, text, params, false))
+  },
+  runScript: (script) => (transaction ?? db).exec(script).then(() => undefined)
 })
 
 /** The `Sql` service of an open PGlite instance. */
@@ -100,7 +138,7 @@ export const make = (db: PGlite): SqlShape =>
   Driver.make({
     backend: "pglite",
     ...connectionOf(db),
-    begin: (use) => db.transaction((transaction) => use(connectionOf(transaction)))
+    begin: (use) => db.transaction((transaction) => use(connectionOf(db, transaction)))
   })
 
 /**
@@ -130,6 +168,7 @@ export const layer = (dataDir: string): Layer.Layer<Sql, SqlError> =>
                 serializers: SqlValues.serializers
               })
               await db.exec("SET TimeZone TO 'UTC'")
+              refuseUnlessSupported(db)
               return db
             } catch (cause) {
               await db?.close().catch(() => {})

@@ -10,11 +10,15 @@
  * - Transactions use `sql.begin`; sessions run with `TimeZone=UTC` and JIT
  *   compilation off (it only pays for long analytic queries).
  * - The pool is small (default 10) and closed when the layer is released.
+ * - The server's array types are learned once, when the layer starts
+ *   (`learnArrayTypes`), not by every new connection of every pool.
  */
 import { Effect, Layer } from "effect"
 import postgres from "postgres"
 import { Sql, type SqlError, type SqlShape } from "./Sql.ts"
 import * as Driver from "./internal/driver.ts"
+import * as WakeupRelay from "./WakeupRelay.ts"
+import { Wakeup } from "../runtime/Wakeup.ts"
 import * as SqlValues from "./internal/sqlValues.ts"
 
 export interface PostgresSqlOptions {
@@ -27,7 +31,7 @@ export interface PostgresSqlOptions {
 }
 
 // postgres.js custom types: one entry per OID, so the same parser/serializer
-// tables drive both backends (array types derive from them at connect time).
+// tables drive both backends (array types derive from them: `learnArrayTypes`).
 const types = Object.fromEntries(
   [...new Set([...Object.keys(SqlValues.parsers), ...Object.keys(SqlValues.serializers)])].map((key) => {
     const oid = Number(key)
@@ -166,8 +170,14 @@ const transactionConnection = (
 export const defaultTimeLimitMillis = 7000
 const scriptTimeLimitMillis = 10 * 60_000
 
-/** The `Sql` service of a pool (`open` makes one, and is called again to replace it) and how to close it. */
-export const make = (open: () => Client): { readonly sql: SqlShape; readonly close: () => Promise<void> } => {
+/**
+ * The `Sql` service of a pool (`open` makes one, and is called again to replace it) and how to close it;
+ * `announce` tells other nodes of wake-ups (persistence/WakeupRelay.ts).
+ */
+export const make = (
+  open: () => Client,
+  announce?: (topic: string) => void
+): { readonly sql: SqlShape; readonly close: () => Promise<void> } => {
   const pool = makePool(open)
   const limit = <A>(promise: Promise<A>, millis: number, what: string) => {
     const generation = pool.generation
@@ -227,35 +237,84 @@ export const make = (open: () => Client): { readonly sql: SqlShape; readonly clo
     backend: "postgres",
     run: (text, params, millis = defaultTimeLimitMillis) => limit(statement(pool.current, text, params), millis, "a statement"),
     runScript: (text, millis = scriptTimeLimitMillis) => limit(script(pool.current, text), millis, "a script"),
-    begin
+    begin,
+    announce
   })
   return { sql, close: () => pool.current.end({ timeout: 5 }) }
 }
+
+/**
+ * The server's array types (`text[]`, `int8[]`…) as postgres.js custom types (each element parsed and
+ * serialized by `types`), learned once on a connection of their own; the pools then open with
+ * `fetch_types: false`. postgres.js would otherwise learn them on every new connection, with a catalog query
+ * whose failure nothing awaits (`fetchArrayTypes` in its connection.js, porsager/postgres#1192, #1205): a
+ * connection ended, reset or terminated while that query runs rejects it unhandled, and the process exits.
+ * A pool replaced as it opens connections (`Pool.replace`, once a held database answers again) did exactly
+ * that: an unhandled CONNECTION_DESTROYED. The probe here is the one connection left with that window, once,
+ * at startup, and it is never ended under the query.
+ */
+const learnArrayTypes = async (url: string, options: ClientOptions): Promise<Record<string, postgres.PostgresType>> => {
+  const probe = postgres(url, { ...options, max: 1, idle_timeout: 0 })
+  try {
+    await limited(probe`select 1`, defaultTimeLimitMillis, "its first statement", () => {})
+  } catch (cause) {
+    // Not ended under the catalog query it may be running (see above): it closes once the database answers.
+    void probe.end().catch(() => {})
+    throw cause
+  }
+  await probe.end({ timeout: 5 })
+  const { parsers, serializers } = probe.options
+  const learned: Record<string, postgres.PostgresType> = {}
+  for (const [key, parse] of Object.entries(parsers)) {
+    const oid = Number(key)
+    const serialize = serializers[oid]
+    if ("array" in parse && parse.array === true && serialize !== undefined)
+      learned[`array${oid}`] = { to: oid, from: [oid], parse, serialize }
+  }
+  return learned
+}
+
+type ClientOptions = postgres.Options<Record<string, postgres.PostgresType>>
 
 /** Opens a pool on `url` (a `postgres://` URL), checks it answers, and closes it on release. */
 export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Layer<Sql, SqlError> =>
   Layer.effect(
     Sql,
     Effect.gen(function* () {
+      const wakeup = yield* Wakeup
+      const common: ClientOptions = {
+        prepare: true,
+        connect_timeout: options.connectTimeout ?? 10,
+        types,
+        onnotice: () => {}, // "relation … already exists, skipping" and friends
+        // jit off: requests run short statements, and a plan whose estimate crosses
+        // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
+        connection: { TimeZone: "UTC", application_name: "atrium", jit: "off" }
+      }
+      const arrayTypes = yield* Effect.tryPromise({ try: () => learnArrayTypes(url, common), catch: Driver.toSqlError })
+      // Opened once the pool answers; until then there is nothing to announce.
+      let relay: WakeupRelay.WakeupRelay | undefined
       const { sql } = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          make(() =>
-            postgres(url, {
-              max: options.max ?? 10,
-              prepare: true,
-              connect_timeout: options.connectTimeout ?? 10,
-              idle_timeout: options.idleTimeout ?? 60,
-              types,
-              onnotice: () => {}, // "relation … already exists, skipping" and friends
-              // jit off: requests run short statements, and a plan whose estimate crosses
-              // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
-              connection: { TimeZone: "UTC", application_name: "atrium", jit: "off" }
-            })
+          make(
+            () =>
+              postgres(url, {
+                ...common,
+                types: { ...types, ...arrayTypes },
+                fetch_types: false,
+                max: options.max ?? 10,
+                idle_timeout: options.idleTimeout ?? 60
+              }),
+            (topic) => relay?.announce(topic)
           )
         ),
         (opened) => Effect.promise(opened.close)
       )
       yield* sql.query("select 1")
+      relay = yield* Effect.acquireRelease(
+        Effect.tryPromise({ try: () => WakeupRelay.open(url, wakeup), catch: Driver.toSqlError }),
+        (opened) => Effect.promise(opened.close)
+      )
       return sql
     })
   )

@@ -9,10 +9,11 @@
  * Uint8Array. Sessions run in UTC. `undefined` parameters are refused.
  * Get one with `Database.layer` (`persistence/Database.ts`).
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { transientMarker } from "../runtime/ActorStore.ts"
 import { type Rejection, reject } from "../runtime/Rejection.ts"
 import { Wakeup } from "../runtime/Wakeup.ts"
+import { mayWrite } from "./internal/fencing.ts"
 
 export class SqlError extends Schema.TaggedError<SqlError>()("SqlError", {
   message: Schema.String,
@@ -44,6 +45,12 @@ export interface SqlShape {
    * transaction. Never build a script from user input: use `query` with `$n`.
    */
   readonly executeScript: (script: string) => Effect.Effect<void, SqlError>
+  /**
+   * Tells the other nodes of this database that `topic` has work (a wake-up, runtime/Wakeup.ts), after this
+   * node's own workers were woken: a NOTIFY on PostgreSQL (persistence/WakeupRelay.ts); nothing on PGlite, which
+   * one process owns.
+   */
+  readonly announce: (topic: string) => void
 }
 
 export class Sql extends Context.Service<Sql, SqlShape>()("atrium/persistence/Sql") {}
@@ -66,7 +73,19 @@ export const afterCommit = (effect: Effect.Effect<void>): Effect.Effect<void> =>
  * worker would look, find nothing yet, and sleep through its safety poll.
  */
 export const wakeAfterCommit = (topic: string): Effect.Effect<void> =>
-  afterCommit(Effect.flatMap(Wakeup, (wakeup) => Effect.sync(() => wakeup.signal(topic))))
+  afterCommit(
+    Effect.flatMap(Wakeup, (wakeup) =>
+      Effect.flatMap(Effect.serviceOption(Sql), (sql) =>
+        Effect.sync(() => {
+          wakeup.signal(topic)
+          if (Option.isSome(sql)) sql.value.announce(topic)
+        })
+      )
+    )
+  )
+
+/** Whether a statement may write (anything but a plain read; errs on the side of "may"). */
+export const mayModify = (text: string): boolean => mayWrite(text)
 
 /** `Sql.query` from the context: the common case for domain reads. */
 export const query = <R extends object = Row>(

@@ -32,7 +32,7 @@
  *   runs only if no write of its key ever committed; one whose writes
  *   committed without a recorded reply is refused ("conflict"), never run twice.
  */
-import { Cause, Deferred, Effect, Exit, type Fiber, Option, Schema } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
 import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
 import { type ActorStoreShape, isTransient, StaleState } from "./ActorStore.ts"
@@ -53,6 +53,8 @@ export interface Activation {
   touched: boolean
   /** True while a message is being handled. */
   busy: boolean
+  /** True while messages taken from the mailbox wait their turn (a group and those polled with it): not idle. */
+  holding: boolean
   /** The message being handled, to answer it if the activation is aborted mid-way. */
   current: Envelope | undefined
   /** The activation's fiber (set right after it is forked). */
@@ -75,6 +77,7 @@ export const make = (kind: ActorKind, id: string, key: string, shard: number, ma
   mailbox,
   touched: true,
   busy: false,
+  holding: false,
   current: undefined,
   fiber: undefined,
   stale: false,
@@ -96,6 +99,21 @@ const stateCodec = (kind: ActorKind): StateCodec => {
     stateCodecs.set(kind, codec)
   }
   return codec
+}
+
+/** What every activation of a kind shares: which of its messages group and which are reads. */
+interface KindTags {
+  readonly grouped: ReadonlySet<string>
+  readonly reads: ReadonlySet<string>
+}
+const kindTags = new WeakMap<ActorKind, KindTags>()
+const tagsOf = (kind: ActorKind): KindTags => {
+  let tags = kindTags.get(kind)
+  if (tags === undefined) {
+    tags = { grouped: new Set(kind.group?.tags ?? []), reads: new Set(kind.readOnly ?? []) }
+    kindTags.set(kind, tags)
+  }
+  return tags
 }
 
 const messageOf = (u: unknown): string =>
@@ -164,16 +182,17 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
 
   // --- idempotency keys --------------------------------------------------------------------------
 
+  // Made on first use, like `recent`: most activations never group nor see a keyed message, and there are many of them.
   /** Grouped messages handled as one envelope (see `groupEnvelope`). */
-  const groupMembers = new WeakMap<Envelope, ReadonlyArray<Envelope>>()
+  let groupMembers: WeakMap<Envelope, ReadonlyArray<Envelope>> | undefined
   /** The keyed messages of the one being handled, as its fence records them. */
   let pending: Array<PendingRequest & { readonly envelope: Envelope }> = []
   /** Replies of this activation's keyed messages; `delivered` completes once the original's reply has gone out. */
-  const recent = new Map<string, { readonly outcome: Outcome; readonly delivered: Deferred.Deferred<void> | undefined }>()
+  let recent: Map<string, { readonly outcome: Outcome; readonly delivered: Deferred.Deferred<void> | undefined }> | undefined
 
   /** Each message's own outcome: a group's success lists one per member. */
   const perMessage = (envelope: Envelope, outcome: Outcome): ReadonlyArray<readonly [Envelope, Outcome]> => {
-    const members = groupMembers.get(envelope)
+    const members = groupMembers?.get(envelope)
     if (members === undefined) return [[envelope, outcome]]
     const outcomes = outcome._tag === "Success" ? (outcome.value as ReadonlyArray<Outcome>) : undefined
     return members.map((member, i) => [member, outcomes === undefined ? outcome : outcomes[i]!] as const)
@@ -211,6 +230,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
       const request = pending.find((p) => p.envelope === member)
       // A failure is kept too once a write of the message committed: a re-send gets that answer, not a bare "conflict".
       if (request === undefined || !(committed || repeatable(member.tag, own))) continue
+      recent ??= new Map()
       recent.delete(request.key)
       recent.set(request.key, { outcome: own, delivered })
       if (recent.size > recentReplies) recent.delete(recent.keys().next().value!)
@@ -231,7 +251,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
    */
   const deduplicate = (envelope: Envelope, run: Effect.Effect<void>): Effect.Effect<void> => {
     const key = envelope.key!
-    const known = recent.get(key)
+    const known = recent?.get(key)
     if (known !== undefined) {
       const answer = Effect.sync(() => envelope.reply(known.outcome))
       return known.delivered === undefined || Deferred.isDoneUnsafe(known.delivered)
@@ -415,7 +435,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
       }
     }
     pending = []
-    for (const member of groupMembers.get(envelope) ?? [envelope]) {
+    for (const member of groupMembers?.get(envelope) ?? [envelope]) {
       if (member.key !== undefined) pending.push({ envelope: member, key: member.key, kind: kind.kind, id: address.id, reply: undefined })
     }
     if (fence !== undefined) fence.requests = pending.length === 0 ? undefined : pending
@@ -518,8 +538,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   }
 
   const group = kind.group
-  const grouped = new Set<string>(group?.tags ?? [])
-  const reads = new Set<string>(kind.readOnly ?? [])
+  const { grouped, reads } = tagsOf(kind)
   const groupMax = group?.max ?? 256
   const groupHandler: Handler = (payload, ctx) => {
     // `groupEnvelope` built the payload; checked rather than cast, so a wrong one is a defect with a message.
@@ -545,6 +564,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
       },
       isAbandoned: () => members.every((member) => member.isAbandoned())
     }
+    groupMembers ??= new WeakMap()
     groupMembers.set(envelope, members)
     return envelope
   }
@@ -569,9 +589,15 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     const live = members.filter((member) => !member.isAbandoned())
     // Each `handle` is built only when its turn comes: it reads the state when called, so one built up front
     // would give the message after the group the state from before the group's commit (and lose the group's changes).
+    activation.holding = true
     return Effect.forEach(early, (envelope) => handle(envelope), { discard: true }).pipe(
       Effect.andThen(() => (live.length === 0 ? Effect.void : handle(groupEnvelope(live), groupHandler))),
-      Effect.andThen(() => (after === undefined ? Effect.void : handle(after)))
+      Effect.andThen(() => (after === undefined ? Effect.void : handle(after))),
+      Effect.ensuring(
+        Effect.sync(() => {
+          activation.holding = false
+        })
+      )
     )
   }
 
@@ -602,8 +628,9 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     grouped.has(envelope.tag) && envelope.resend !== true ? handleGroup(envelope) : handle(envelope)
 
   const loop = Effect.forever(Effect.flatMap(Mailbox.take(mailbox), next), { disableYield: true }).pipe(
-    Effect.catch(() => Effect.void),
-    Effect.provideService(ReplyBarrier, barrier)
+    Effect.catch(() => Effect.void)
   ) as Effect.Effect<void>
-  return fence === undefined ? loop : Effect.provideService(loop, CurrentFence, fence)
+  // Provided together: each `provideService` copies the whole system context, and an idle activation keeps its copies.
+  const own = Context.make(ReplyBarrier, barrier)
+  return Effect.provideContext(loop, fence === undefined ? own : Context.add(own, CurrentFence, fence))
 }

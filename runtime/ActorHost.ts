@@ -4,6 +4,12 @@
  * is the transport's job), routes messages into mailboxes, passivates idle
  * activations, and drains or aborts them on request (shutdown, shard moves).
  *
+ * Resident activations are bounded (`maxResident`): beyond it, the least
+ * recently used idle ones passivate, so a scan that touches every task once
+ * costs memory for the bound, not for every task. Only activations with no
+ * message being handled or queued are evicted; their state is durable
+ * (write-through, or rebuilt from SQL), so the next message reloads it.
+ *
  * Handlers run with the Context captured when the system's layer was built
  * (`options.context`), never the caller's: an actor must not see a caller's
  * transaction, span or log annotations, and its requirements (e.g. `Sql`) are
@@ -14,6 +20,7 @@ import type { ActorKind } from "./Actor.ts"
 import * as Activation from "./Activation.ts"
 import { ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./ActorError.ts"
 import { ActorStore } from "./ActorStore.ts"
+import * as HeapReclaim from "./HeapReclaim.ts"
 import type { Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { RequestLog } from "./RequestLog.ts"
@@ -26,6 +33,10 @@ export interface ActorHostOptions {
   readonly mailbox?: number
   /** How long a graceful passivation (drain, shard release) waits for queued messages before aborting them. Default 10 s. */
   readonly drainGraceMillis?: number
+  /** At most this many activations on this node; beyond it the least recently used idle ones passivate. Default 5,000; 0: no bound. */
+  readonly maxResident?: number
+  /** A full heap collection once this many actors passivated and the node went quiet (HeapReclaim). Default 1,000; 0: never. */
+  readonly reclaimAfter?: number
 }
 
 export interface ActorHostConfig extends ActorHostOptions {
@@ -85,6 +96,11 @@ export interface ActorHost {
   readonly close: Effect.Effect<void>
   /** Number of live activations. */
   readonly size: () => number
+  /**
+   * What the host holds per actor (tests check passivation releases it all): live activations, those
+   * detached but still stopping, and the activation fibers still running.
+   */
+  readonly census: () => { readonly resident: number; readonly leaving: number; readonly running: number }
 }
 
 interface Entry {
@@ -92,6 +108,8 @@ interface Entry {
   readonly exited: Deferred.Deferred<void>
   readonly idleMillis: number
   idleSince: number
+  /** Used since the eviction scan last passed it (its "second chance"). */
+  recent: boolean
 }
 
 export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, Scope.Scope> =>
@@ -103,6 +121,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const defaultIdle = config.idleMillis ?? 60_000
     const defaultMailbox = config.mailbox ?? 1024
     const grace = config.drainGraceMillis ?? 10_000
+    const maxResident = config.maxResident === 0 ? Number.POSITIVE_INFINITY : (config.maxResident ?? 5_000)
     const shardOf = config.shardOf ?? (() => 0)
     // Optional like the fences: without it, idempotency keys are only remembered in memory.
     const requestLog = Context.getOrUndefined(config.context as Context.Context<unknown>, RequestLog)
@@ -120,7 +139,10 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const entries = new Map<string, Entry>()
     // Detached from routing but still running (passivating): an abort must still reach them.
     const leaving = new Set<Entry>()
+    /** Activation fibers not yet exited (resident or leaving). */
+    let running = 0
     let closed = false
+    const reclaim = HeapReclaim.make(config.reclaimAfter ?? 1_000)
 
     const unavailable = (kind: string, id: string, message: string, reason?: UnavailableReason) =>
       Exit.fail(new ActorUnavailable({ address: { kind, id }, message, ...(reason ? { reason } : {}) }))
@@ -134,13 +156,22 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
           activation,
           exited: Deferred.makeUnsafe<void>(),
           idleMillis: kind.idleMillis ?? defaultIdle,
-          idleSince: Date.now()
+          idleSince: Date.now(),
+          recent: false
         }
         entries.set(key, entry)
+        reclaim.activated()
         Mailbox.offer(mailbox, envelope)
-        const body = Activation.run(activation, store, hooks).pipe(
+        if (entries.size > maxResident) evictLeastRecent()
+        const body = Effect.suspend(() => {
+          running++
+          return Activation.run(activation, store, hooks)
+        }).pipe(
           Effect.ensuring(
             Effect.sync(() => {
+              running--
+              // Every way an activation ends (idle, evicted, drained, shard released, crashed) counts here, once.
+              reclaim.passivated()
               Deferred.doneUnsafe(entry.exited, Exit.void)
               leaving.delete(entry)
               // A crashed/aborted fiber must not stay registered.
@@ -162,6 +193,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       const key = addressKey(kindName, id)
       const entry = entries.get(key)
       if (entry !== undefined) {
+        entry.recent = true
         // A read runs here, in the caller's fiber, but with the system's context like any handler (set, not merged: no copy per read).
         const read = entry.activation.readNow?.(envelope)
         if (read !== undefined) return Effect.setContext(read, context as Context.Context<never>)
@@ -184,6 +216,30 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         return Effect.void
       }
       return activate(kind, id, key, envelope)
+    }
+
+    /**
+     * Passivates idle activations until at most `maxResident` remain: CLOCK (second chance) over the map's
+     * insertion order — one used since the scan last passed it is moved to the back instead — so no
+     * message pays for reordering. One pass at most: when everything is busy the bound is exceeded
+     * for a while rather than a command interrupted.
+     */
+    const evictLeastRecent = (): void => {
+      let budget = entries.size
+      for (const [key, entry] of entries) {
+        if (entries.size <= maxResident || budget-- === 0) return
+        const activation = entry.activation
+        entries.delete(key)
+        // A message being handled or queued (taken only when its fiber runs) keeps it: never evicted mid-command.
+        if (entry.recent || activation.busy || activation.holding || Mailbox.size(activation.mailbox) > 0) {
+          entry.recent = false
+          entries.set(key, entry)
+        } else {
+          // Its state is durable (write-through, or rebuilt from rows): passivating just frees memory.
+          leaving.add(entry)
+          Mailbox.close(activation.mailbox)
+        }
+      }
     }
 
     const detach = (select: (activation: Activation.Activation) => boolean): Array<Entry> => {
@@ -270,7 +326,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       const now = Date.now()
       for (const [key, entry] of entries) {
         const activation = entry.activation
-        if (activation.touched || activation.busy) {
+        if (activation.touched || activation.busy || activation.holding) {
           activation.touched = false
           entry.idleSince = now
         } else if (now - entry.idleSince >= entry.idleMillis && Mailbox.size(activation.mailbox) === 0) {
@@ -280,6 +336,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
           Mailbox.close(activation.mailbox)
         }
       }
+      reclaim.check(leaving.size)
     })
     yield* Effect.forkIn(Effect.forever(Effect.andThen(Effect.sleep(sweepMillis), sweep)), scope)
 
@@ -307,5 +364,7 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       for (const entry of leaving) entry.activation.stale = true
     }
 
-    return { kinds, offer, passivate, abort, invalidate, invalidateAll, close, size: () => entries.size } satisfies ActorHost
+    const census = () => ({ resident: entries.size, leaving: leaving.size, running })
+
+    return { kinds, offer, passivate, abort, invalidate, invalidateAll, close, size: () => entries.size, census } satisfies ActorHost
   })

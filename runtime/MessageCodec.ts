@@ -41,8 +41,12 @@ export interface MessageCodec {
   readonly decodeError: Encode
 }
 
-// Cast: message schemas need no services (any node decodes them), which `Schema.Top`'s service types cannot say.
-const json = (schema: Schema.Top) => Schema.toCodecJson(schema) as unknown as Schema.Codec<unknown, unknown>
+/**
+ * The JSON form of a schema (dates as strings and the like), as messages cross NATS and responses leave the facade.
+ * Cast: message and response schemas need no services (any node decodes them), which `Schema.Top`'s service types
+ * cannot say.
+ */
+export const jsonCodec = (schema: Schema.Top) => Schema.toCodecJson(schema) as unknown as Schema.Codec<unknown, unknown>
 
 // Built once per (kind, tag), not per message.
 const cache = new WeakMap<ActorKind, Map<string, MessageCodec>>()
@@ -58,11 +62,11 @@ export const codecFor = (kind: ActorKind, tag: string): MessageCodec | undefined
   if (codec === undefined) {
     const schemas = (kind.messages as Record<string, MessageSchemas | undefined>)[tag]
     if (schemas === undefined || !Object.hasOwn(kind.messages, tag)) return undefined
-    const payload = json(schemas.payload)
-    const success = json(schemas.success)
+    const payload = jsonCodec(schemas.payload)
+    const success = jsonCodec(schemas.success)
     // A message with declared errors still answers a Rejection it meets (e.g. a payload refused on receipt).
     const errors = schemas.error === undefined ? Rejection : Schema.Union([schemas.error, Rejection])
-    const error = json(errors)
+    const error = jsonCodec(errors)
     codec = {
       encodePayload: Schema.encodeUnknownEffect(payload),
       decodePayload: Schema.decodeUnknownEffect(payload),
@@ -78,8 +82,8 @@ export const codecFor = (kind: ActorKind, tag: string): MessageCodec | undefined
 }
 
 // Rejections of no particular message (unknown kind or tag, malformed request).
-const encodeRejection = Schema.encodeUnknownExit(json(Rejection))
-const ActorErrorJson = json(Schema.Union([ActorOverloaded, ActorTimeout, ActorDefect, ActorUnavailable]))
+const encodeRejection = Schema.encodeUnknownExit(jsonCodec(Rejection))
+const ActorErrorJson = jsonCodec(Schema.Union([ActorOverloaded, ActorTimeout, ActorDefect, ActorUnavailable]))
 const encodeActorError = Schema.encodeUnknownExit(ActorErrorJson)
 const decodeActorError = Schema.decodeUnknownEffect(ActorErrorJson)
 

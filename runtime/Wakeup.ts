@@ -25,19 +25,25 @@ export interface WakeupShape {
   readonly signal: (topic: string) => void
   /** A listener of `topic`, for one worker loop. */
   readonly listen: (topic: string) => Listener
+  /** Wakes every listener of every topic: signals may have been missed (a relay from other nodes reconnected). */
+  readonly signalAll: () => void
 }
 
 export const make = (): WakeupShape => {
   const generations = new Map<string, number>()
   const sleepers = new Map<string, Set<() => void>>()
   const generation = (topic: string) => generations.get(topic) ?? 0
+  const signal = (topic: string) => {
+    generations.set(topic, generation(topic) + 1)
+    const waiting = sleepers.get(topic)
+    if (waiting === undefined) return
+    sleepers.delete(topic)
+    for (const wake of waiting) wake()
+  }
   return {
-    signal: (topic) => {
-      generations.set(topic, generation(topic) + 1)
-      const waiting = sleepers.get(topic)
-      if (waiting === undefined) return
-      sleepers.delete(topic)
-      for (const wake of waiting) wake()
+    signal,
+    signalAll: () => {
+      for (const topic of new Set([...generations.keys(), ...sleepers.keys()])) signal(topic)
     },
     listen: (topic) => {
       let seen = generation(topic)
@@ -79,11 +85,13 @@ export const Wakeup = Context.Reference<WakeupShape>("atrium/runtime/Wakeup", { 
 
 /**
  * How long a worker with nothing to do sleeps when no signal comes: only work nobody signalled waits this long
- * (a write on another node, a row a dead node left). `WORKER_SAFETY_POLL_MS` sets it (default 30 s).
+ * (a wake-up lost between nodes, a lease a dead node left that no due time covers). Writes on this node signal
+ * at once and those of other nodes arrive through the database (persistence/WakeupRelay.ts), so this is a
+ * backstop, and each poll costs a query per worker: `WORKER_SAFETY_POLL_MS` sets it (default 120 s).
  */
 export const safetyPollMillis = (): number => {
   const configured = Number(process.env.WORKER_SAFETY_POLL_MS)
-  return configured > 0 ? configured : 30_000
+  return configured > 0 ? configured : 120_000
 }
 
 /** The shortest sleep for due work a pass left behind. */

@@ -41,9 +41,10 @@ const actorSystem = (config: AtriumConfig): Layer.Layer<ActorSystem, NatsTranspo
         url: config.natsUrl,
         prefix: config.natsPrefix,
         idleMillis: config.actorIdleMillis,
+        maxResident: config.actorMaxResident,
         leaseTtlMillis: config.actorLeaseMillis
       })
-    : layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis })
+    : layerInProcess(actorKinds, { idleMillis: config.actorIdleMillis, maxResident: config.actorMaxResident })
 
 /**
  * Real-time documents, live update streams and the services the domains add,

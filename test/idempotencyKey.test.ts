@@ -76,7 +76,7 @@ describe("Idempotency-Key", () => {
   it("refuses a malformed key with a 400 naming the header, before anything is written", async () => {
     for (const key of ["has space", "x".repeat(256), "é", '""']) {
       const response = await createTask(users[0]!, "Malformed key", key)
-      expect(response.status, response.text).toBe(400)
+      expect(response.status, `${key}: ${response.text}`).toBe(400)
       expect(response.body.error.message).toContain("Idempotency-Key")
       expect(response.body.error.details[0].path).toBe("header.Idempotency-Key")
     }

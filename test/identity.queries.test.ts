@@ -8,13 +8,12 @@ import { randomUUID } from "node:crypto"
 import { type Effect, Exit, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Identity from "../actors/identity/IdentityQueries.ts"
-import * as Database from "../persistence/Database.ts"
-import * as PgliteSql from "../persistence/PgliteSql.ts"
 import { query } from "../persistence/Sql.ts"
+import { testPglite } from "./support/atrium.ts"
 
 let runtime: ManagedRuntime.ManagedRuntime<any, any>
 beforeAll(() => {
-  runtime = ManagedRuntime.make(Database.pglite(PgliteSql.memory))
+  runtime = ManagedRuntime.make(testPglite)
 })
 afterAll(async () => {
   await runtime?.dispose()

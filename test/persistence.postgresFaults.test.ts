@@ -4,7 +4,10 @@
  * never a hang) and the pool is replaced, so the next statement runs on a fresh
  * connection; a transaction whose connection the server ended fails its next
  * statement with a transient error and the process survives (postgres.js 3.4.9
- * would write to the closed socket: an uncaught TypeError, porsager/postgres#1208).
+ * would write to the closed socket: an uncaught TypeError, porsager/postgres#1208);
+ * a pool replaced while its new connections start up fails its callers as
+ * transient and leaves nothing unhandled (postgres.js 3.4.9 fetching array types
+ * on each new connection: an unhandled CONNECTION_DESTROYED, porsager/postgres#1192).
  */
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import postgres from "postgres"
@@ -25,13 +28,17 @@ describe.skipIf(!ready)("PostgreSQL that stops answering", () => {
   let sql: SqlShape
   const uncaught: Array<unknown> = []
   const onUncaught = (error: unknown) => uncaught.push(error)
+  const unhandled: Array<unknown> = []
+  const onUnhandled = (reason: unknown) => unhandled.push(reason)
 
   beforeAll(async () => {
     database = await createTestDatabase()
     process.on("uncaughtException", onUncaught)
+    process.on("unhandledRejection", onUnhandled)
   })
   afterAll(async () => {
     process.off("uncaughtException", onUncaught)
+    process.off("unhandledRejection", onUnhandled)
     await database?.drop()
   })
   beforeEach(async () => {
@@ -110,5 +117,37 @@ describe.skipIf(!ready)("PostgreSQL that stops answering", () => {
     // postgres.js 3.4.9 hands the server's termination error to the first statement of the reconnected connection
     // (failing it before it is sent, as transient): one retry.
     expect(await Effect.runPromise(Effect.retry(sql.query<{ n: number }>("select 5 as n"), { times: 1 }))).toEqual([{ n: 5 }])
+  })
+
+  it("replaces a pool whose new connections are still starting up: its callers fail as transient, nothing goes unhandled", async () => {
+    // The warm pool is given up, so the statements below open new connections.
+    proxy.set("hold")
+    await failure(Effect.provideService(sql.query("select 1"), TimeLimit, 200))
+    proxy.set("pass")
+    // Each new connection is held at the first statement after its startup (postgres.js's own catalog query when it
+    // fetches array types there), until the statements' limit gives that pool up too and ends it under them.
+    const held = proxy.holdWhen((chunk) => /select/i.test(chunk.toString("latin1")), 10_000)
+    const errors = await Promise.all([1, 2, 3].map((n) => failure(Effect.provideService(sql.query(`select ${n} as n`), TimeLimit, 500))))
+    expect(await held).toBe(true)
+    for (const error of errors) expect(error).toMatchObject({ _tag: "SqlError", transient: true })
+    // The held bytes arrive at the ended connections; whatever postgres.js still had pending on them has settled.
+    proxy.set("pass")
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(unhandled).toEqual([])
+    expect(uncaught).toEqual([])
+    expect(await Effect.runPromise(sql.query<{ n: number }>("select 6 as n"))).toEqual([{ n: 6 }])
+  })
+
+  it("reads and binds arrays on a replaced pool (array types are learned once, not per connection)", async () => {
+    proxy.set("hold")
+    await failure(Effect.provideService(sql.query("select 1"), TimeLimit, 200))
+    proxy.set("pass")
+    const [row] = await Effect.runPromise(
+      sql.query<{ texts: Array<string>; numbers: Array<number>; at: Array<string> }>(
+        "select $1::text[] as texts, array[1, 2]::int8[] as numbers, array['2024-05-01 12:00:00.5+02'::timestamptz] as at",
+        [["a", 'quote " and, comma', "c"]]
+      )
+    )
+    expect(row).toEqual({ texts: ["a", 'quote " and, comma', "c"], numbers: [1, 2], at: ["2024-05-01T10:00:00.500Z"] })
   })
 })

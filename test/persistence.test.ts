@@ -20,6 +20,7 @@ import { Sql, SqlError } from "../persistence/Sql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
 import { ActorStore, StaleState } from "../runtime/ActorStore.ts"
 import { CurrentFence, type Fence, Fenced, ShardFences } from "../runtime/ShardFences.ts"
+import { seedPglite } from "../tools/PgliteTemplate.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "./support/database.ts"
 
 const postgresReady = await checkPostgres("test/persistence.test.ts > PostgreSQL backend")
@@ -746,10 +747,12 @@ describe("PGlite directory durability", () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  })
+  }, 120_000) // two openings, the first one creating the database: most of a minute on a loaded 2-core machine
 
   it("refuses a directory that is already open, and takes over a dead owner's lock", async () => {
     const dir = await temporaryDirectory()
+    // A copy of the migrated template: this test is about the lock, not about creating a database (the test above).
+    await seedPglite(dir)
     try {
       const held = ManagedRuntime.make(Database.pglite(dir))
       try {
@@ -788,6 +791,8 @@ describe("PGlite directory durability", () => {
 
   it("keeps every committed write when the process is killed", async () => {
     const dir = await temporaryDirectory()
+    // The writer starts on a copy of the migrated template: what is checked is what survives the kill.
+    await seedPglite(dir)
     try {
       const writer = fileURLToPath(new URL("./support/pgliteWriter.ts", import.meta.url))
       const child = spawn(process.execPath, ["--import", "tsx", writer, dir], { stdio: ["ignore", "pipe", "pipe"] })
@@ -830,5 +835,30 @@ describe("PGlite directory durability", () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  })
+  }, 120_000) // a child process started through tsx: on a loaded 2-core machine, most of a minute
+})
+
+describe("PGlite statement path", () => {
+  it("sends statements without PGlite's execProtocolRaw, whose parsed replies pile up until its own query runs", async () => {
+    const { PGlite } = await import("@electric-sql/pglite")
+    const db = await PGlite.create()
+    try {
+      // Every statement of the Sql service must avoid it: a scan of reads would keep every reply in memory.
+      db.execProtocolRaw = () => Promise.reject(new Error("execProtocolRaw keeps every reply's messages"))
+      const sql = PgliteSql.make(db)
+      const run = <A>(effect: Effect.Effect<A, SqlError>) => Effect.runPromise(effect)
+      // A reply of two megabytes arrives in several chunks.
+      const rows = await run(sql.query<{ n: number; v: string }>(`SELECT g AS n, repeat('x', 500) AS v FROM generate_series(1, 4000) g`))
+      expect(rows).toHaveLength(4000)
+      expect(rows[3999]).toEqual({ n: 4000, v: "x".repeat(500) })
+      const bytes = new Uint8Array([0, 1, 2, 255])
+      expect(await run(sql.query<{ b: Uint8Array }>(`SELECT $1::bytea AS b`, [bytes]))).toEqual([{ b: bytes }])
+      const error = await Effect.runPromise(Effect.flip(sql.query(`SELECT * FROM no_such_table`)))
+      expect(error).toBeInstanceOf(SqlError)
+      expect(await run(sql.query<{ one: number }>(`SELECT 1 AS one`))).toEqual([{ one: 1 }])
+    } finally {
+      await db.close()
+    }
+    // A fresh PGlite runs initdb: 50 s on this loaded 2-core machine.
+  }, 180_000)
 })

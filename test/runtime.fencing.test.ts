@@ -7,8 +7,6 @@
  */
 import { Cause, Context, Effect, Exit, Layer, Logger, Schema, Scope } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import * as Database from "../persistence/Database.ts"
-import * as PgliteSql from "../persistence/PgliteSql.ts"
 import { Sql } from "../persistence/Sql.ts"
 import * as SqlActorStore from "../persistence/SqlActorStore.ts"
 import { Actor } from "../runtime/Actor.ts"
@@ -17,6 +15,7 @@ import { ActorStore } from "../runtime/ActorStore.ts"
 import { ActorSystem, type ActorSystemShape } from "../runtime/ActorSystem.ts"
 import { layerInProcess } from "../runtime/InProcessTransport.ts"
 import { ShardFences } from "../runtime/ShardFences.ts"
+import { testPglite } from "./support/atrium.ts"
 import { Counter, NodeInfo } from "./support/runtimeActors.ts"
 
 /** A rebuilt kind whose handler writes its own rows (like the pm and wiki actors). */
@@ -68,10 +67,9 @@ interface Node {
 let node: Node
 
 beforeEach(async () => {
-  const database = Database.pglite(PgliteSql.memory)
   const layer = layerInProcess([Counter, Ledger]).pipe(
     Layer.provideMerge(Layer.mergeAll(SqlActorStore.layer, Layer.succeed(NodeInfo, { name: "local" }))),
-    Layer.provideMerge(database),
+    Layer.provideMerge(testPglite),
     Layer.provide(Logger.layer([Logger.make(() => {})]))
   )
   node = await Effect.runPromise(

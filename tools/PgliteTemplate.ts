@@ -16,20 +16,16 @@ import { createHash } from "node:crypto"
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Layer } from "effect"
-import * as Database from "../persistence/Database.ts"
-import * as Migrations from "../persistence/Migrations.ts"
-import * as PgliteSql from "../persistence/PgliteSql.ts"
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url))
 const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "atrium-pglite")
 /** A lock older than this was left by a process that died while building. */
 const STALE_LOCK_MS = 5 * 60_000
 
-const templateKey = (): string => {
+const templateKey = (migrations: string): string => {
   const hash = createHash("sha256")
   const inputs = [
-    ...readdirSync(Migrations.directory).map((file) => path.join(Migrations.directory, file)),
+    ...readdirSync(migrations).map((file) => path.join(migrations, file)),
     path.join(ROOT, "node_modules", "@electric-sql", "pglite", "package.json"),
     path.join(ROOT, "persistence", "PgliteSql.ts"),
     fileURLToPath(import.meta.url)
@@ -40,8 +36,15 @@ const templateKey = (): string => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+// The database layer is loaded when a template is made or copied, not on import: the bench's runner imports this file
+// with every scenario, and loading PGlite and the persistence layer cost it about two seconds of CPU per run.
 const build = async (): Promise<string> => {
-  const target = path.join(CACHE_DIR, templateKey())
+  const [{ Effect, Layer }, Database, Migrations] = await Promise.all([
+    import("effect"),
+    import("../persistence/Database.ts"),
+    import("../persistence/Migrations.ts")
+  ])
+  const target = path.join(CACHE_DIR, templateKey(Migrations.directory))
   const done = () => existsSync(path.join(target, "pglite", "PG_VERSION"))
   const lock = `${target}.lock`
   mkdirSync(CACHE_DIR, { recursive: true })
@@ -78,6 +81,7 @@ let template: Promise<string> | undefined
  * opens it) unless it holds one already; `memory://` is left alone.
  */
 export const seedPglite = async (dataDir: string): Promise<void> => {
+  const PgliteSql = await import("../persistence/PgliteSql.ts")
   if (dataDir.startsWith(PgliteSql.memory)) return
   const directory = PgliteSql.directoryOf(dataDir)
   if (existsSync(directory)) return

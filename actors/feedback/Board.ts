@@ -14,14 +14,13 @@
 import { Effect, Schema } from "effect"
 import { Actor, type ActorContext } from "../../runtime/Actor.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { Rejection, reject } from "../../runtime/Rejection.ts"
 import { ProseMirrorNode } from "../wiki/WikiViews.ts"
 import * as Config from "./BoardConfig.ts"
 import { commitBoardWrite, type WriteBody } from "./BoardLog.ts"
 import { BoardStats, filterRequests, RequestFilter, roadmapOf, statsOf } from "./BoardReads.ts"
 import { loadBoard } from "./BoardRows.ts"
 import * as Discussion from "./Discussion.ts"
-import { BoardArchived, BoardNotFound, StatusNotOnBoard, WorkItemNotFound } from "./FeedbackErrors.ts"
+import { BoardArchived, BoardExists, BoardNotFound, BoardRefusal, StatusNotOnBoard, WorkItemNotFound } from "./FeedbackErrors.ts"
 import * as Moderation from "./BoardModeration.ts"
 import {
   Board as BoardSchema,
@@ -47,7 +46,7 @@ const Removed = Schema.Struct({ blobKeys: Schema.Array(Schema.String) })
 
 /** Reads of the board fail only when there is none; the rest also on an archived board and with the rules' refusals. */
 const Missing = BoardNotFound
-const Refused = Schema.Union([BoardNotFound, BoardArchived, Rejection])
+const Refused = BoardRefusal
 /** Links to work: the board, and the linked item or a status it names. */
 const WorkRefused = Schema.Union([BoardNotFound, BoardArchived, WorkItemNotFound])
 const ProgressRefused = Schema.Union([BoardNotFound, BoardArchived, StatusNotOnBoard])
@@ -85,16 +84,13 @@ const write = <A>(ctx: ActorContext<State>, state: BoardState, by: string, body:
 
 /**
  * A write of work links and progress (declared errors only): its statements
- * cannot break a unique key or a reference, so a `Rejection` from the commit is a defect.
+ * cannot break a unique key or a reference, so such a conflict from the commit is a defect.
  */
 const writeWork = <A, E>(ctx: ActorContext<State>, by: string, body: (state: BoardState) => WriteBody<A, E>) =>
   Effect.flatMap(writable(ctx), (state) =>
     Effect.map(
       commitBoardWrite(state.board.id, state.board.workspaceId, by, body(state)).pipe(
-        Effect.catchIf(
-          (error): error is Rejection => error instanceof Rejection,
-          (error) => Effect.die(error)
-        )
+        Effect.catchTag(["BoardNameTaken", "ReferenceGone"], (error) => Effect.die(error))
       ),
       (written) => {
         if (written.next === undefined) ctx.reload()
@@ -378,7 +374,7 @@ export const Board = Actor<State>()({
     stats: (_, ctx) => Effect.map(existing(ctx), statsOf),
     create: ({ by, ...input }, ctx) =>
       ctx.state !== null
-        ? Effect.fail(reject("conflict", "That board already exists"))
+        ? Effect.fail(new BoardExists())
         : Effect.map(commitBoardWrite(ctx.address.id, input.workspaceId, by, Config.createBoard(ctx.address.id, by, input)), (written) => {
             ctx.reload()
             return written.result

@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { now } from "../Fields.ts"
 import { BOARD_COLUMNS, type BoardRow, OPTION_COLUMNS, type OptionRow, toBoard, toOption } from "./BoardRows.ts"
 import { checkKeyFree, newBoardKey } from "./BoardKeys.ts"
@@ -22,6 +21,18 @@ import {
   type OptionKind,
   type StatusType
 } from "./FeedbackModel.ts"
+import {
+  ArchiveUnchanged,
+  BoardMemberNotFound,
+  BoardOptionNameTaken,
+  BoardOptionNotFound,
+  BoardSlugTaken,
+  DefaultStatusKept,
+  LastStatus,
+  NotAnOrdering,
+  ReplacementIsDeleted,
+  ReplacementNotFound
+} from "./FeedbackErrors.ts"
 
 export interface BoardFields {
   readonly name?: string
@@ -74,7 +85,7 @@ const defaultOptions: ReadonlyArray<readonly [OptionKind, ReadonlyArray<Seed>]> 
   ]
 ]
 
-const slugTaken = reject("conflict", "Another board of this workspace has that slug", [{ path: "body.slug", message: "already taken" }])
+const slugTaken = new BoardSlugTaken()
 
 const checkSlugFree = (workspaceId: string, slug: string, exceptBoardId: string) =>
   Effect.flatMap(
@@ -210,7 +221,7 @@ export const updateBoard = (state: BoardState, fields: BoardFields, settings: Pa
 export const setArchived = (state: BoardState, archived: boolean): WriteBody<Board> =>
   Effect.gen(function* () {
     if (state.board.archived === archived) {
-      return yield* reject("conflict", archived ? "The board is already archived" : "The board is not archived")
+      return yield* new ArchiveUnchanged({ archived })
     }
     const rows = yield* query<BoardRow>(
       `UPDATE feedback_boards SET archived_at = ${archived ? "now()" : "NULL"}, updated_at = now() WHERE id = $1 RETURNING ${BOARD_COLUMNS}`,
@@ -247,7 +258,7 @@ export const setMember = (state: BoardState, by: string, userId: string, role: B
 
 export const removeMember = (state: BoardState, userId: string): WriteBody<void> =>
   Effect.gen(function* () {
-    if (!state.members.some((m) => m.userId === userId)) return yield* reject("not_found", "That user is not a member of this board")
+    if (!state.members.some((m) => m.userId === userId)) return yield* new BoardMemberNotFound()
     yield* query("DELETE FROM feedback_board_members WHERE board_id = $1 AND user_id = $2", [state.board.id, userId])
     return {
       result: undefined,
@@ -256,18 +267,14 @@ export const removeMember = (state: BoardState, userId: string): WriteBody<void>
     }
   })
 
-const optionOf = (state: BoardState, kind: OptionKind, optionId: string): Effect.Effect<BoardOption, Rejection> => {
+const optionOf = (state: BoardState, kind: OptionKind, optionId: string): Effect.Effect<BoardOption, BoardOptionNotFound> => {
   const option = state.options.find((o) => o.id === optionId && o.kind === kind)
-  return option === undefined ? Effect.fail(reject("not_found", `No such ${kind.replace("_", " ")} on this board`)) : Effect.succeed(option)
+  return option === undefined ? Effect.fail(new BoardOptionNotFound({ kind })) : Effect.succeed(option)
 }
 
 const nameTaken = (state: BoardState, kind: OptionKind, name: string, exceptId: string) =>
   state.options.some((o) => o.kind === kind && o.id !== exceptId && o.name.toLowerCase() === name.toLowerCase())
-    ? Effect.fail(
-        reject("conflict", `This board already has a ${kind.replace("_", " ")} named "${name}"`, [
-          { path: "body.name", message: "already taken" }
-        ])
-      )
+    ? Effect.fail(new BoardOptionNameTaken({ kind, name }))
     : Effect.void
 
 /** Positions of one kind, renumbered 0… with `moved` placed at `index` (clamped). */
@@ -305,9 +312,7 @@ export const updateOption = (state: BoardState, kind: OptionKind, optionId: stri
     const current = yield* optionOf(state, kind, optionId)
     if (fields.name !== undefined) yield* nameTaken(state, kind, fields.name, optionId)
     if (kind === "status" && fields.isDefault === false && current.isDefault) {
-      return yield* reject("invalid", "Make another status the default instead", [
-        { path: "body.isDefault", message: "one status must be the default" }
-      ])
+      return yield* new DefaultStatusKept()
     }
     const rows = yield* query<OptionRow>(
       `UPDATE feedback_options SET name = $2, description = $3, color = $4, status_type = $5, is_default = $6, updated_at = now()
@@ -336,19 +341,12 @@ export const deleteOption = (state: BoardState, kind: OptionKind, optionId: stri
     const column = { category: "category_id", product_area: "product_area_id", status: "status_id" }[kind as string]
     let replacement: string | null = null
     if (replacementId !== undefined) {
-      if (replacementId === optionId)
-        return yield* reject("invalid", "The replacement is the one being deleted", [
-          { path: "query.replacementId", message: "same option" }
-        ])
-      replacement = (yield* optionOf(state, kind, replacementId).pipe(
-        Effect.mapError(() =>
-          reject("not_found", "No such replacement on this board", [{ path: "query.replacementId", message: "not found" }])
-        )
-      )).id
+      if (replacementId === optionId) return yield* new ReplacementIsDeleted()
+      replacement = (yield* optionOf(state, kind, replacementId).pipe(Effect.mapError(() => new ReplacementNotFound()))).id
     }
     if (kind === "status") {
       const others = state.options.filter((o) => o.kind === "status" && o.id !== optionId)
-      if (others.length === 0) return yield* reject("conflict", "A board keeps at least one status")
+      if (others.length === 0) return yield* new LastStatus()
       replacement ??= (others.find((o) => o.isDefault) ?? others[0]!).id
       if (current.isDefault) yield* query("UPDATE feedback_options SET is_default = true WHERE id = $1", [replacement])
     }
@@ -376,9 +374,7 @@ export const reorderOptions = (state: BoardState, kind: OptionKind, ids: Readonl
     const current = state.options.filter((o) => o.kind === kind)
     const known = new Set(current.map((o) => o.id))
     if (ids.length !== current.length || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
-      return yield* reject("invalid", `Give every ${kind.replace("_", " ")} of the board once`, [
-        { path: "body.ids", message: `expected the ${current.length} ids of this board` }
-      ])
+      return yield* new NotAnOrdering({ kind, count: current.length })
     }
     for (const [position, id] of ids.entries())
       yield* query("UPDATE feedback_options SET position = $2, updated_at = now() WHERE id = $1", [id, position])

@@ -7,8 +7,8 @@
  * per-board short id.
  */
 import { Effect } from "effect"
-import { reject } from "../../runtime/Rejection.ts"
 import { query, Sql } from "../../persistence/Sql.ts"
+import { BoardKeyTaken } from "./FeedbackErrors.ts"
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9]{1,9}$/
 const RESERVED = new Set(["FR"])
@@ -65,9 +65,7 @@ export const isReservedKey = (key: string) => RESERVED.has(key)
 /** 409 naming body.key when another board of the workspace has the key. */
 export const checkKeyFree = (workspaceId: string, boardId: string, key: string) =>
   Effect.flatMap(Effect.andThen(lockWorkspaceKeys(workspaceId), keysOfWorkspace(workspaceId, boardId)), (taken) =>
-    taken.has(key)
-      ? Effect.fail(reject("conflict", "Another board of this workspace has that key", [{ path: "body.key", message: "already taken" }]))
-      : Effect.void
+    taken.has(key) ? Effect.fail(new BoardKeyTaken()) : Effect.void
   )
 
 /** The reference that names a request in the whole workspace: MOBILE-12. */

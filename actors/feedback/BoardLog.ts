@@ -10,8 +10,9 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import { fromSqlError, query, type Sql, SqlError } from "../../persistence/Sql.ts"
-import type { Rejection } from "../../runtime/Rejection.ts"
+import { query, type Sql, SqlError } from "../../persistence/Sql.ts"
+import { ReferenceGone } from "../pm/PmErrors.ts"
+import { type BoardRefusal, BoardNameTaken } from "./FeedbackErrors.ts"
 import type { Change } from "../pm/ChangeLog.ts"
 import { ChangeLog } from "../pm/ChangeLog.ts"
 import type { BoardState } from "./FeedbackModel.ts"
@@ -47,7 +48,7 @@ export interface Written<A> {
   readonly next?: BoardState | null
 }
 
-export type WriteBody<A, E = Rejection> = Effect.Effect<Written<A>, E | SqlError, Sql>
+export type WriteBody<A, E = BoardRefusal> = Effect.Effect<Written<A>, E | SqlError, Sql>
 
 export interface LoggedBoardEvent extends BoardEvent {
   readonly seq: number
@@ -143,7 +144,7 @@ const streamChange = (event: LoggedBoardEvent): Change => ({
 })
 
 /** Runs `body` and logs its events in one transaction (published to the stream after COMMIT); `workspaceId` of the board written. */
-export const commitBoardWrite = <A, E = Rejection>(boardId: string, workspaceId: string, by: string, body: WriteBody<A, E>) =>
+export const commitBoardWrite = <A, E = BoardRefusal>(boardId: string, workspaceId: string, by: string, body: WriteBody<A, E>) =>
   ChangeLog.use((log) =>
     log.transact(
       Effect.gen(function* () {
@@ -153,4 +154,8 @@ export const commitBoardWrite = <A, E = Rejection>(boardId: string, workspaceId:
         return { result: written, changes: logged.filter((event) => event.teamOnly !== true).map(streamChange) }
       })
     )
-  ).pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, fromSqlError("That name already exists on this board")))
+  ).pipe(Effect.catchIf((error): error is SqlError => error instanceof SqlError, boardConflicts))
+
+/** A unique or foreign-key violation is the caller's conflict; any other SQL failure a defect. */
+const boardConflicts = (error: SqlError): Effect.Effect<never, BoardNameTaken | ReferenceGone> =>
+  error.code === "23505" ? Effect.fail(new BoardNameTaken()) : error.code === "23503" ? Effect.fail(new ReferenceGone()) : Effect.die(error)

@@ -7,11 +7,11 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import type { WriteBody } from "./BoardLog.ts"
 import { commentById } from "./Discussion.ts"
 import { type BoardState, ModerationState } from "./FeedbackModel.ts"
 import { requestOf, reread, withRequests } from "./RequestWrites.ts"
+import { CommentNotOnBoard } from "./FeedbackErrors.ts"
 
 export const ModerationTarget = Schema.Literals(["request", "comment"])
 
@@ -39,7 +39,7 @@ export const setModeration = (state: BoardState, decision: typeof ModerationDeci
     } else {
       const comment = yield* commentById(decision.id)
       if (comment === undefined || comment.boardId !== state.board.id || comment.deletedAt !== null) {
-        return yield* reject("not_found", "No such comment on this board")
+        return yield* new CommentNotOnBoard()
       }
       requestId = comment.requestId
       yield* query(`UPDATE feedback_comments SET moderation_state = $2, updated_at = now() WHERE id = $1`, [decision.id, decision.state])

@@ -8,15 +8,15 @@
  * transaction, since another actor's write would wait on it.
  */
 import { Effect, Schema } from "effect"
-import { fromSqlError, type Sql, type SqlError } from "../../persistence/Sql.ts"
+import type { Sql, SqlError } from "../../persistence/Sql.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { Rejection } from "../../runtime/Rejection.ts"
+import { ReferenceGone } from "../pm/PmErrors.ts"
 import type { ChangeLog } from "../pm/ChangeLog.ts"
-import { BoardArchived, BoardNotFound, DeskItemNotFound } from "./FeedbackErrors.ts"
+import { BoardRefusal, DeskItemExists, DeskItemNotFound, NotAwaitingModeration, NotUndoable, SubmissionLimit } from "./FeedbackErrors.ts"
 
-/** What a desk command may fail with (its message's declared errors). */
-export const DeskError = Schema.Union([BoardNotFound, BoardArchived, DeskItemNotFound, Rejection])
+/** What a desk command may fail with (its message's declared errors): its own refusals, and the Board actor's for what it asks of it after the commit. */
+export const DeskError = Schema.Union([DeskItemNotFound, DeskItemExists, NotAwaitingModeration, NotUndoable, SubmissionLimit, BoardRefusal])
 export type DeskError = typeof DeskError.Type
 
 export interface Done<A> {
@@ -25,7 +25,7 @@ export interface Done<A> {
   readonly after?: Effect.Effect<A, DeskError | ActorError | SqlError, Sql | ActorSystem | ChangeLog>
 }
 
-export type DeskEffect<A> = Effect.Effect<Done<A>, Rejection | DeskItemNotFound | SqlError, Sql>
+export type DeskEffect<A> = Effect.Effect<Done<A>, DeskError | SqlError, Sql>
 
 export interface DeskCommand<I extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top> {
   readonly input: I
@@ -51,7 +51,8 @@ export const deskCommand = <I extends Schema.Top, S extends Schema.Top>(
 export const done = <A>(result: A, after?: Done<A>["after"]): Done<A> => (after ? { result, after } : { result })
 
 /** A unique violation of a desk command: the caller's conflict. */
-export const deskConflicts = fromSqlError("That item already exists here")
+export const deskConflicts = (error: SqlError): Effect.Effect<never, DeskItemExists | ReferenceGone> =>
+  error.code === "23505" ? Effect.fail(new DeskItemExists()) : error.code === "23503" ? Effect.fail(new ReferenceGone()) : Effect.die(error)
 
 export const notFound = (what: string) => new DeskItemNotFound({ what })
 

@@ -6,10 +6,17 @@
  */
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import type { Notice, WriteBody } from "./BoardLog.ts"
 import { type BoardState, ModerationState, shortIdOf } from "./FeedbackModel.ts"
 import { openRequest, reread, requestOf, withRequests } from "./RequestWrites.ts"
+import {
+  CommentsOff,
+  FeedbackAttachmentNotFound,
+  FeedbackCommentNotFound,
+  ReplyMustBeInternal,
+  ReplyParentNotFound,
+  VisitorCommentLimit
+} from "./FeedbackErrors.ts"
 
 export const CommentRecord = Schema.Struct({
   id: Schema.String,
@@ -92,14 +99,14 @@ export type VisitorInput = typeof VisitorInput.Type
 const writeComment = (state: BoardState, by: string, input: CommentInput, visitor: VisitorInput | null): WriteBody<CommentRecord> =>
   Effect.gen(function* () {
     const request = yield* openRequest(state, input.requestId)
-    if (!state.board.settings.allowComments) return yield* reject("forbidden", "Comments are turned off on this board")
+    if (!state.board.settings.allowComments) return yield* new CommentsOff()
     if (input.parentId !== null) {
       const parent = yield* commentById(input.parentId)
       if (parent === undefined || parent.requestId !== input.requestId || parent.deletedAt !== null) {
-        return yield* reject("invalid", "No such comment to reply to on this request", [{ path: "body.parentId", message: "not found" }])
+        return yield* new ReplyParentNotFound()
       }
       if (parent.internal && !input.internal) {
-        return yield* reject("invalid", "A reply to an internal note is internal too", [{ path: "body.internal", message: "must be true" }])
+        return yield* new ReplyMustBeInternal()
       }
     }
     const rows = yield* query(
@@ -166,7 +173,7 @@ export const addVisitorComment = (
       [state.board.id, visitor.ipHash]
     )
     if (Number(recent[0]?.n ?? 0) >= visitor.perHour) {
-      return yield* reject("rate_limited", `At most ${visitor.perHour} comments per hour from one address on this board; try again later`)
+      return yield* new VisitorCommentLimit({ perHour: visitor.perHour })
     }
     return yield* writeComment(state, by, { ...input, authorName: visitor.name, internal: false, mentions: [] }, visitor)
   })
@@ -174,7 +181,7 @@ export const addVisitorComment = (
 const existingComment = (state: BoardState, commentId: string) =>
   Effect.flatMap(commentById(commentId), (comment) =>
     comment === undefined || comment.boardId !== state.board.id || comment.deletedAt !== null
-      ? Effect.fail(reject("not_found", "No such comment"))
+      ? Effect.fail(new FeedbackCommentNotFound())
       : Effect.succeed(comment)
   )
 
@@ -308,7 +315,7 @@ export const removeAttachment = (state: BoardState, attachmentId: string): Write
       attachmentId,
       state.board.id
     ])
-    if (rows[0] === undefined) return yield* reject("not_found", "No such attachment")
+    if (rows[0] === undefined) return yield* new FeedbackAttachmentNotFound()
     const attachment = toAttachment(rows[0])
     return {
       result: attachment,

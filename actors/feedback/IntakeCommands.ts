@@ -10,12 +10,12 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id } from "../Fields.ts"
 import { iso } from "../wiki/WikiQueries.ts"
 import { bugCommands } from "./BugCommands.ts"
 import { ANONYMOUS, deskCommand, done, userOrNull } from "./DeskCommand.ts"
 import { Environment, PrivateFeedback } from "./DeskRecords.ts"
+import { SubmissionLimit } from "./FeedbackErrors.ts"
 
 export const FormKind = Schema.Literals(["featureRequest", "bugReport"])
 
@@ -79,7 +79,7 @@ export const intakeCommands = {
           [boardId, input.ipHash]
         )
         if (Number(recent[0]?.n ?? 0) >= input.perHour) {
-          return yield* reject("rate_limited", `At most ${input.perHour} submissions per hour from one address; try again later`)
+          return yield* new SubmissionLimit({ perHour: input.perHour })
         }
         const id = randomUUID()
         const bug =

@@ -10,11 +10,11 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { Id } from "../Fields.ts"
 import { deskCommand, done, found } from "./DeskCommand.ts"
 import { moderationLogEntry } from "./DeskQueries.ts"
 import { ModerationAction, ModerationKind, ModerationLogEntry } from "./DeskRecords.ts"
+import { NotAwaitingModeration, NotUndoable } from "./FeedbackErrors.ts"
 
 const ownTable: Partial<Record<typeof ModerationKind.Type, string>> = {
   bugReport: "feedback_bug_reports",
@@ -63,7 +63,7 @@ const setOwnState = (kind: typeof ModerationKind.Type, targetId: string, boardId
       to,
       from
     ])
-    if (rows.length === 0) return yield* reject("not_found", `No ${kind} waiting for moderation with that id on this board`)
+    if (rows.length === 0) return yield* new NotAwaitingModeration({ kind })
   })
 
 const setStanding = (boardId: string, authorKey: string | null, standing: "verified" | "blocked" | undefined, by: string) =>
@@ -107,11 +107,11 @@ export const moderationCommands = {
       const entry = yield* Effect.flatMap(moderationLogEntry(input.entryId), (e) =>
         found(e !== undefined && e.boardId === boardId ? e : undefined, "moderation log entry")
       )
-      if (!entry.undoable) return yield* reject("conflict", "That action was already undone or cannot be undone")
+      if (!entry.undoable) return yield* new NotUndoable()
       const kind = entry.targetKind as typeof ModerationKind.Type
       const to = stateAfter[entry.action]
       if (to !== undefined)
-        yield* setOwnState(kind, entry.targetId, boardId, to, "pending").pipe(Effect.catchTag("Rejection", () => Effect.void))
+        yield* setOwnState(kind, entry.targetId, boardId, to, "pending").pipe(Effect.catchTag("NotAwaitingModeration", () => Effect.void))
       const author = (yield* query<{ author_key: string | null }>(`SELECT author_key FROM feedback_moderation_log WHERE id = $1`, [
         entry.id
       ]))[0]

@@ -7,11 +7,20 @@
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import type { ProseMirrorJson } from "../wiki/WikiViews.ts"
 import { REQUEST_COLUMNS, type RequestRow, requestRow, toRequest } from "./BoardRows.ts"
 import type { Notice, WriteBody } from "./BoardLog.ts"
 import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
+import {
+  BulkRequestClosed,
+  BulkRequestNotFound,
+  OptionNotOnBoard,
+  RequestHasDuplicates,
+  RequestLocked,
+  RequestMerged,
+  RequestNotFound,
+  StatusUnchanged
+} from "./FeedbackErrors.ts"
 
 export interface RequestFields {
   readonly title?: string
@@ -30,26 +39,30 @@ export const withRequests = (state: BoardState, records: ReadonlyArray<RequestRe
   return { ...state, requests: [...kept, ...added] }
 }
 
-export const requestOf = (state: BoardState, requestId: string) => {
+export const requestOf = (state: BoardState, requestId: string): Effect.Effect<RequestRecord, RequestNotFound> => {
   const request = state.requests.find((r) => r.id === requestId)
-  return request === undefined ? Effect.fail(reject("not_found", "No such feature request")) : Effect.succeed(request)
+  return request === undefined ? Effect.fail(new RequestNotFound()) : Effect.succeed(request)
 }
 
 /** A request that may still change: not merged away, not locked (unless `evenLocked`). */
-export const openRequest = (state: BoardState, requestId: string, evenLocked = false) =>
-  Effect.flatMap(requestOf(state, requestId), (request) =>
-    request.mergedInto !== null
-      ? Effect.fail(reject("conflict", `This request was merged into ${request.mergedInto}; act on that one`))
-      : request.locked && !evenLocked
-        ? Effect.fail(reject("conflict", "This request is locked"))
-        : Effect.succeed(request)
+export const openRequest = (
+  state: BoardState,
+  requestId: string,
+  evenLocked = false
+): Effect.Effect<RequestRecord, RequestNotFound | RequestMerged | RequestLocked> =>
+  Effect.flatMap(
+    requestOf(state, requestId),
+    (request): Effect.Effect<RequestRecord, RequestMerged | RequestLocked> =>
+      request.mergedInto !== null
+        ? Effect.fail(new RequestMerged({ into: request.mergedInto }))
+        : request.locked && !evenLocked
+          ? Effect.fail(new RequestLocked())
+          : Effect.succeed(request)
   )
 
 const optionRef = (state: BoardState, kind: "category" | "product_area" | "status", id: string | null | undefined, field: string) => {
   if (id === undefined || id === null) return Effect.succeed(id)
-  return state.options.some((o) => o.id === id && o.kind === kind)
-    ? Effect.succeed(id)
-    : Effect.fail(reject("invalid", `No such ${kind.replace("_", " ")} on this board`, [{ path: field, message: "not on this board" }]))
+  return state.options.some((o) => o.id === id && o.kind === kind) ? Effect.succeed(id) : Effect.fail(new OptionNotOnBoard({ kind, field }))
 }
 
 export const reread = (requestId: string) =>
@@ -179,10 +192,7 @@ export const deleteRequest = (state: BoardState, requestId: string): WriteBody<{
     const current = yield* requestOf(state, requestId)
     const duplicates = state.requests.filter((r) => r.mergedInto === requestId)
     if (duplicates.length > 0) {
-      return yield* reject(
-        "conflict",
-        `Requests are merged into this one (${duplicates.map((d) => shortIdOf(d.number)).join(", ")}); unmerge them first`
-      )
+      return yield* new RequestHasDuplicates({ shortIds: duplicates.map((d) => shortIdOf(d.number)) })
     }
     const blobs = yield* query<{ blob_key: string }>("DELETE FROM feedback_attachments WHERE request_id = $1 RETURNING blob_key", [
       requestId
@@ -225,8 +235,7 @@ export const changeStatus = (state: BoardState, by: string, requestId: string, s
   Effect.gen(function* () {
     const request = yield* openRequest(state, requestId, true)
     yield* optionRef(state, "status", statusId, "body.statusId")
-    if (request.statusId === statusId)
-      return yield* reject("conflict", "The request already has that status", [{ path: "body.statusId", message: "unchanged" }])
+    if (request.statusId === statusId) return yield* new StatusUnchanged()
     const change = yield* statusChange(state, by, request, statusId, note)
     const record = yield* reread(requestId)
     return { result: record, events: [change.event], notices: [change.notice], next: withRequests(state, [record]) }
@@ -270,7 +279,11 @@ export const bulkUpdate = (
     const notices = []
     for (const [index, id] of [...new Set(ids)].entries()) {
       const request = yield* openRequest(state, id, true).pipe(
-        Effect.mapError((e) => reject(e.code, e.message, [{ path: `body.ids.${index}`, message: e.message }]))
+        Effect.mapError((e) =>
+          e._tag === "RequestNotFound"
+            ? new BulkRequestNotFound({ index, reason: e.message })
+            : new BulkRequestClosed({ index, reason: e.message })
+        )
       )
       if (change.statusId !== undefined && change.statusId !== request.statusId) {
         const made = yield* statusChange(state, by, request, change.statusId, "bulk update")

@@ -12,13 +12,25 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Effect, Exit, Schema } from "effect"
-import { query } from "../../persistence/Sql.ts"
+import { query, SqlError } from "../../persistence/Sql.ts"
 import { normalizeEmail } from "../Fields.ts"
 import { usersByEmails } from "../identity/IdentityQueries.ts"
-import { reject, Rejection } from "../../runtime/Rejection.ts"
 import type { BoardEvent, WriteBody } from "./BoardLog.ts"
 import { type BoardState, type RequestRecord, shortIdOf } from "./FeedbackModel.ts"
 import { openRequest, reread, requestOf, withRequests } from "./RequestWrites.ts"
+import {
+  AlreadyVoted,
+  AnonymousVoteLimit,
+  AnonymousVotesOff,
+  type BoardRefusal,
+  MergeTargetMerged,
+  MergeTargetNotFound,
+  NoMergeToUndo,
+  NotVoted,
+  RequestAlreadyMerged,
+  RequestMergeIntoItself,
+  RequestNotMerged
+} from "./FeedbackErrors.ts"
 
 export const Voter = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("user"), userId: Schema.String }),
@@ -74,14 +86,14 @@ const recount = (requestId: string) =>
 
 const withCount = (state: BoardState, request: RequestRecord, voteCount: number) => withRequests(state, [{ ...request, voteCount }])
 
-const alreadyVoted = reject("conflict", "This voter has already voted for this request")
-const notVoted = reject("not_found", "This voter has not voted for this request")
+const alreadyVoted = new AlreadyVoted()
+const notVoted = new NotVoted()
 
 /** Refuses an anonymous vote over the board's hourly limit per IP, or a second one from the same IP on a request (ever). */
 const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
   Effect.gen(function* () {
     if (!state.board.settings.anonymousVoting) {
-      return yield* reject("forbidden", "This board does not accept anonymous votes")
+      return yield* new AnonymousVotesOff()
     }
     const recent = yield* query<{ total: number; here: number }>(
       `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS total, count(*) FILTER (WHERE request_id = $3) AS here
@@ -90,7 +102,7 @@ const checkAnonymous = (state: BoardState, requestId: string, hash: string) =>
     )
     if (Number(recent[0]!.here) > 0) return yield* alreadyVoted
     if (Number(recent[0]!.total) >= state.board.settings.anonymousVotesPerHour) {
-      return yield* reject("rate_limited", "Too many anonymous votes from this address on this board; try again later")
+      return yield* new AnonymousVoteLimit()
     }
   })
 
@@ -239,9 +251,9 @@ const applyRound = (boardId: string, round: ReadonlyArray<Named>) => {
 export const castVotes = (
   state: BoardState,
   commands: ReadonlyArray<VoteCommand>
-): WriteBody<ReadonlyArray<Exit.Exit<VoteOutcome, Rejection>>> =>
+): WriteBody<ReadonlyArray<Exit.Exit<VoteOutcome, BoardRefusal>>> =>
   Effect.gen(function* () {
-    const outcomes: Array<Exit.Exit<VoteOutcome, Rejection>> = []
+    const outcomes: Array<Exit.Exit<VoteOutcome, BoardRefusal>> = []
     const events: Array<BoardEvent> = []
     let current = state
     const named: Array<Named> = []
@@ -251,7 +263,7 @@ export const castVotes = (
     for (const [index, command] of commands.entries()) {
       const open = yield* Effect.exit(openRequest(current, command.requestId))
       if (Exit.isFailure(open)) {
-        outcomes[index] = open as Exit.Exit<never, Rejection>
+        outcomes[index] = open as Exit.Exit<never, BoardRefusal>
         continue
       }
       if (command.voter.kind !== "anonymous") {
@@ -268,7 +280,7 @@ export const castVotes = (
       if (Exit.isFailure(written)) {
         const refusal = Exit.findErrorOption(written)
         // Anything but a refusal leaves the transaction unusable: the whole group fails.
-        if (refusal._tag === "None" || !(refusal.value instanceof Rejection)) return yield* Effect.failCause(written.cause)
+        if (refusal._tag === "None" || refusal.value instanceof SqlError) return yield* Effect.failCause(written.cause)
         outcomes[index] = Exit.fail(refusal.value)
         continue
       }
@@ -357,22 +369,18 @@ export type MergeOutcome = typeof MergeOutcome.Type
  */
 export const merge = (state: BoardState, by: string, sourceId: string, targetId: string): WriteBody<MergeOutcome> =>
   Effect.gen(function* () {
-    if (sourceId === targetId)
-      return yield* reject("invalid", "A request cannot be merged into itself", [{ path: "body.intoId", message: "same request" }])
+    if (sourceId === targetId) return yield* new RequestMergeIntoItself()
     const source = yield* requestOf(state, sourceId)
-    if (source.mergedInto !== null) return yield* reject("conflict", "This request is already merged")
+    if (source.mergedInto !== null) return yield* new RequestAlreadyMerged()
     yield* lockRequests([sourceId, targetId])
     const targets = yield* query<{ merged_into: string | null; board_id: string }>(
       "SELECT merged_into, board_id FROM feedback_requests WHERE id = $1",
       [targetId]
     )
     const target = targets[0]
-    if (target === undefined)
-      return yield* reject("not_found", "No such request to merge into", [{ path: "body.intoId", message: "not found" }])
+    if (target === undefined) return yield* new MergeTargetNotFound()
     if (target.merged_into !== null) {
-      return yield* reject("conflict", "The request to merge into is itself merged (that would chain or cycle); merge into its original", [
-        { path: "body.intoId", message: "merged into another request" }
-      ])
+      return yield* new MergeTargetMerged()
     }
     const duplicates = yield* query<Record<string, unknown>>(
       `DELETE FROM feedback_votes v WHERE v.request_id = $1
@@ -446,13 +454,13 @@ interface MergeRow {
 export const unmerge = (state: BoardState, by: string, sourceId: string): WriteBody<MergeOutcome & { readonly targetBoardId: string }> =>
   Effect.gen(function* () {
     const source = yield* requestOf(state, sourceId)
-    if (source.mergedInto === null) return yield* reject("conflict", "This request is not merged")
+    if (source.mergedInto === null) return yield* new RequestNotMerged()
     const merges = yield* query<MergeRow>(
       "SELECT id, target_id, moved_votes, duplicate_votes, moved_subscribers FROM feedback_merges WHERE source_id = $1 AND undone_at IS NULL ORDER BY merged_at DESC LIMIT 1",
       [sourceId]
     )
     const record = merges[0]
-    if (record === undefined) return yield* reject("conflict", "No merge of this request can be undone")
+    if (record === undefined) return yield* new NoMergeToUndo()
     const targetId = record.target_id
     yield* lockRequests([sourceId, targetId])
     const back = yield* query(

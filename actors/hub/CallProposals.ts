@@ -24,7 +24,7 @@ import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { Board } from "../feedback/Board.ts"
 import { boardIdsOfWorkspace } from "../feedback/BoardRows.ts"
 import { relevance } from "../feedback/BoardReads.ts"
-import { shortIdOf } from "../feedback/FeedbackModel.ts"
+import { requestReference } from "../feedback/BoardKeys.ts"
 import { atLeast, Workspace } from "../identity/Workspace.ts"
 import type { CallMoment, Proposal, ProposedWrite } from "../lens/Proposals.ts"
 import { HubCall } from "./CallActor.ts"
@@ -133,7 +133,7 @@ export const proposeCustomerAsks = (recordingId: number) =>
         similar !== undefined
           ? {
               operationId: "voteFeatureRequestLite",
-              title: `Add a vote from ${email} to request ${shortIdOf(similar.number)} "${similar.title}" (similar)`,
+              title: `Add a vote from ${email} to request ${requestReference(board.key, similar.number)} "${similar.title}" (similar)`,
               input: {
                 workspaceId: recording.workspaceId,
                 requestRef: similar.id,

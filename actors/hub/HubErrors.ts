@@ -231,43 +231,6 @@ export class MeetingAlreadyImported extends Schema.TaggedError<MeetingAlreadyImp
   }
 }
 
-export class HubInvitationNotFound extends Schema.TaggedError<HubInvitationNotFound>()("HubInvitationNotFound", {}) {
-  override get message() {
-    return "No such invitation"
-  }
-}
-
-/** Only a pending invitation changes (`status`: what it is instead). */
-export class HubInvitationNotPending extends Schema.TaggedError<HubInvitationNotPending>()("HubInvitationNotPending", {
-  status: Schema.String
-}) {
-  override get message() {
-    return `The invitation is ${this.status}`
-  }
-}
-
-export class HubAlreadyInvited extends Schema.TaggedError<HubAlreadyInvited>()("HubAlreadyInvited", {}) {
-  override get message() {
-    return "This address already has a pending invitation; resend it instead"
-  }
-  get details() {
-    return [{ path: "body.email", message: "already invited" }] as const
-  }
-}
-
-export class TooManyHubInvitations extends Schema.TaggedError<TooManyHubInvitations>()("TooManyHubInvitations", {}) {
-  override get message() {
-    return "Too many pending invitations; revoke some first"
-  }
-}
-
-/** A token that is unknown, expired, revoked or used: the caller is not told which. */
-export class HubInvitationInvalid extends Schema.TaggedError<HubInvitationInvalid>()("HubInvitationInvalid", {}) {
-  override get message() {
-    return "This invitation is not valid (it may have expired, been revoked or used)"
-  }
-}
-
 export type HubError =
   | HubRecordingNotFound
   | HubRecordingBusy
@@ -299,8 +262,3 @@ export type HubError =
   | MeetingBusy
   | MeetingNotLinked
   | MeetingAlreadyImported
-  | HubInvitationNotFound
-  | HubInvitationNotPending
-  | HubAlreadyInvited
-  | TooManyHubInvitations
-  | HubInvitationInvalid

@@ -2,7 +2,16 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"
 
-const N = 16384
+/**
+ * scrypt's cost N for new hashes: `PASSWORD_SCRYPT_N`, a power of two from 1,024 (default 16,384, OWASP's
+ * minimum for r = 8). Each hash records its own N, so hashes made under another setting still verify. Tests
+ * lower it (vitest.config.ts): at the default each hash costs tens of milliseconds of CPU, and the suite
+ * registers and signs in thousands of users.
+ */
+const costN = (): number => {
+  const configured = Number(process.env.PASSWORD_SCRYPT_N)
+  return Number.isInteger(configured) && configured >= 1024 && (configured & (configured - 1)) === 0 ? configured : 16384
+}
 const r = 8
 const p = 1
 const KEY_LENGTH = 32
@@ -17,6 +26,7 @@ const derive = (password: string, salt: Buffer, n: number, rr: number, pp: numbe
 /** `scrypt$N$r$p$salt$hash`, base64url. */
 export const hashPassword = (password: string): Effect.Effect<string> => {
   const salt = randomBytes(16)
+  const N = costN()
   return Effect.map(
     derive(password, salt, N, r, p),
     (key) => `scrypt$${N}$${r}$${p}$${salt.toString("base64url")}$${key.toString("base64url")}`

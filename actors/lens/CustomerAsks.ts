@@ -12,7 +12,8 @@ import { Effect, Option } from "effect"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { Board } from "../feedback/Board.ts"
 import { visibleTo } from "../feedback/BoardReads.ts"
-import { type RequestRecord, shortIdOf } from "../feedback/FeedbackModel.ts"
+import { requestReference } from "../feedback/BoardKeys.ts"
+import type { RequestRecord } from "../feedback/FeedbackModel.ts"
 import { type CallProposal, clockOf, customerAsksSince } from "../hub/CallProposals.ts"
 import { atLeast } from "../identity/Workspace.ts"
 import type { Asker } from "./LensReach.ts"
@@ -77,7 +78,11 @@ const visibleRequest = (asker: Asker, boardId: string, requestId: string) =>
     const request = yield* Effect.option(board.request({ requestId }))
     if (Option.isNone(request)) return undefined
     const team = atLeast(asker.role, "member") || boardRole !== null
-    return visibleTo(request.value, asker.userId, team) ? { request: request.value, boardName: view.value.board.name } : undefined
+    // The workspace-wide reference (MOBILE-12): an answer may cite requests of several boards.
+    const reference = requestReference(view.value.board.key, request.value.number)
+    return visibleTo(request.value, asker.userId, team)
+      ? { request: request.value, reference, boardName: view.value.board.name }
+      : undefined
   })
 
 export interface CustomerAsksAnswer {
@@ -116,9 +121,9 @@ export const answerCustomerAsks = (asker: Asker, question: string, now = new Dat
         if (n === undefined) {
           n = citations.length + 1
           cited.set(found.request.id, n)
-          citations.push(requestCitation(n, found.request, found.boardName))
+          citations.push(requestCitation(n, found.request, found.reference, found.boardName))
         }
-        line += ` → ${shortIdOf(found.request.number)} "${found.request.title}" [${n}]`
+        line += ` → ${found.reference} "${found.request.title}" [${n}]`
       } else if (ask.status === "proposed") line += " (no request yet: proposed for the board)"
       lines.push(line)
     }
@@ -130,10 +135,10 @@ export const answerCustomerAsks = (asker: Asker, question: string, now = new Dat
     } satisfies CustomerAsksAnswer
   })
 
-const requestCitation = (n: number, request: RequestRecord, boardName: string): Citation => ({
+const requestCitation = (n: number, request: RequestRecord, reference: string, boardName: string): Citation => ({
   n,
   sourceType: "request",
   sourceId: request.id,
-  title: `${shortIdOf(request.number)}: ${request.title}`,
+  title: `${reference}: ${request.title}`,
   snippet: `${request.voteCount} vote${request.voteCount === 1 ? "" : "s"} on the board ${boardName}`
 })

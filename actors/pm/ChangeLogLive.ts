@@ -57,8 +57,6 @@ const pathOf = (change: Change): LoggedEvent["path"] => {
 }
 
 /** An event's columns after its workspace and sequence number, in `pm_events` order. */
-// Where `private_space` stands among them.
-const privateColumn = 6
 const eventFields = (event: Omit<LoggedEvent, "seq">): Array<unknown> => [
   event.type,
   event.scope,
@@ -182,33 +180,42 @@ const eventColumns = "workspace_id, seq, type, scope, entity_id, space_id, list_
  * events in ONE statement: the counter row stays locked from here to COMMIT,
  * and every writer of the workspace queues on it, so nothing else may run
  * while it is held. Whether an event happened in a private space is decided
- * in the same statement; the numbered events come back in order.
+ * in the same statement; the numbered events come back in order. The events
+ * go as one JSON recordset, so the statement's text is the same for any
+ * number of them (prepared once per connection, not once per batch size).
  */
-const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) => {
-  const params: Array<unknown> = [workspaceId, events.length]
-  const rows = events.map((event, i) => {
-    const base = params.length
-    params.push(i + 1, ...eventFields({ ...event, privateSpace: false }).filter((_, column) => column !== privateColumn))
-    const p = (n: number) => `$${base + n}`
-    return `(${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::jsonb, ${p(9)}::text, ${p(10)}::timestamptz)`
-  })
-  return Effect.map(
-    query<{ seq: number | string; privateSpace: boolean }>(
-      `WITH counter AS (${claimNumbers}), inserted AS (
-         INSERT INTO pm_events (${eventColumns})
-         SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id,
-                COALESCE(sp.is_private, false) OR v.scope IN ('board', 'wikiSpace'), v.data, v.actor_id, v.at
-           FROM counter
-          CROSS JOIN (VALUES ${rows.join(", ")}) AS v(ord, type, scope, entity_id, space_id, list_id, task_id, data, actor_id, at)
-           LEFT JOIN pm_spaces sp ON sp.id = v.space_id
-         RETURNING ${eventColumns}
-       ), webhooks AS (${enqueueInsertedSql})
-       SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`,
-      params
-    ),
+const claimAndInsertSql = `WITH counter AS (${claimNumbers}), inserted AS (
+    INSERT INTO pm_events (${eventColumns})
+    SELECT $1, counter.last_seq - $2 + v.ord, v.type, v.scope, v.entity_id, v.space_id, v.list_id, v.task_id,
+           COALESCE(sp.is_private, false) OR v.scope IN ('board', 'wikiSpace'), v.data, v.actor_id, v.at
+      FROM counter
+     CROSS JOIN jsonb_to_recordset($3::jsonb)
+           AS v(ord int, type text, scope text, entity_id text, space_id text, list_id text, task_id text, data jsonb, actor_id text, at timestamptz)
+      LEFT JOIN pm_spaces sp ON sp.id = v.space_id
+    RETURNING ${eventColumns}
+  ), webhooks AS (${enqueueInsertedSql})
+  SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`
+
+const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) =>
+  Effect.map(
+    query<{ seq: number | string; privateSpace: boolean }>(claimAndInsertSql, [
+      workspaceId,
+      events.length,
+      events.map((event, i) => ({
+        ord: i + 1,
+        type: event.type,
+        scope: event.scope,
+        entity_id: event.entityId,
+        space_id: event.path.spaceId ?? null,
+        list_id: event.path.listId ?? null,
+        task_id: event.path.taskId ?? null,
+        data: event.data,
+        actor_id: event.actorId,
+        at: event.at
+      }))
+    ]),
     (rows): Array<LoggedEvent> => rows.map((row, i) => ({ seq: Number(row.seq), ...events[i]!, privateSpace: row.privateSpace }))
   )
-}
 
 /** A bulk change: its private spaces read first, then the numbers claimed, then the events inserted in chunks. */
 const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) =>

@@ -7,8 +7,16 @@
 import { Effect, Schema } from "effect"
 import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { InvalidFieldValue } from "./PlanningErrors.ts"
 import type { NotWorkspaceMembers } from "./PmErrors.ts"
+import {
+  CustomFieldNameTaken,
+  CustomFieldNotFound,
+  CustomFieldNotHere,
+  FieldHasNoOptions,
+  OptionNameTaken,
+  OptionNotFound
+} from "./WorkErrors.ts"
 import { change } from "./Changes.ts"
 import type { Chain } from "./Statuses.ts"
 import { requireMembers } from "./Members.ts"
@@ -40,10 +48,10 @@ export const availableFields = (
 
 export const getField = (fieldId: string) =>
   Effect.flatMap(query<CustomField>(`SELECT ${fieldColumns} FROM pm_custom_fields WHERE id = $1`, [fieldId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such custom field"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new CustomFieldNotFound())
   )
 
-const invalid = (path: string, message: string) => Effect.fail(reject("invalid", `Invalid ${path}: ${message}`, [{ path, message }]))
+const invalid = (field: string, problem: string) => Effect.fail(new InvalidFieldValue({ field, problem }))
 
 const optionOf = (options: ReadonlyArray<FieldOption>, value: unknown) =>
   typeof value === "string"
@@ -58,7 +66,7 @@ export const validateValue = (
   field: CustomField,
   value: unknown,
   path: string
-): Effect.Effect<unknown, Rejection | NotWorkspaceMembers | SqlError, Sql> => {
+): Effect.Effect<unknown, InvalidFieldValue | NotWorkspaceMembers | SqlError, Sql> => {
   const config = field.config
   switch (field.type) {
     case "text":
@@ -178,7 +186,7 @@ const checkOptionNames = (options: ReadonlyArray<{ readonly name: string }>, pat
 }
 
 /** The stored configuration of a new field, checked against its type. */
-const configFor = (input: FieldInput): Effect.Effect<FieldConfig, Rejection> =>
+const configFor = (input: FieldInput): Effect.Effect<FieldConfig, InvalidFieldValue> =>
   Effect.gen(function* () {
     if (input.options !== undefined && !hasOptions(input.type))
       return yield* invalid("body.options", `a ${input.type} field has no options`)
@@ -217,9 +225,7 @@ const whereOf = (scope: FieldScope) => ({ workspaceId: scope.chain.workspaceId, 
 /** The field, which must be defined on exactly this scope. */
 export const fieldInScope = (scope: FieldScope, fieldId: string) =>
   Effect.flatMap(getField(fieldId), (field) =>
-    field.scopeType === scope.scopeType && field.scopeId === scope.scopeId
-      ? Effect.succeed(field)
-      : Effect.fail(reject("not_found", "No such custom field here"))
+    field.scopeType === scope.scopeType && field.scopeId === scope.scopeId ? Effect.succeed(field) : Effect.fail(new CustomFieldNotHere())
   )
 
 export const createField = (scope: FieldScope, input: FieldInput, by: string) =>
@@ -227,9 +233,7 @@ export const createField = (scope: FieldScope, input: FieldInput, by: string) =>
     const config = yield* configFor(input)
     const visible = yield* availableFields(scope.chain)
     if (visible.some((f) => f.name.toLowerCase() === input.name.trim().toLowerCase())) {
-      return yield* reject("conflict", `A custom field named "${input.name.trim()}" already applies here`, [
-        { path: "body.name", message: "already exists" }
-      ])
+      return yield* new CustomFieldNameTaken({ name: input.name.trim() })
     }
     const own = yield* fieldsOfScope(scope.scopeType, scope.scopeId)
     const position = own.length > 0 ? Math.max(...own.map((f) => f.position)) + 1 : 1
@@ -271,9 +275,7 @@ export const updateField = (scope: FieldScope, fieldId: string, patch: FieldPatc
     if (name.toLowerCase() !== field.name.toLowerCase()) {
       const visible = yield* availableFields(scope.chain)
       if (visible.some((f) => f.id !== field.id && f.name.toLowerCase() === name.toLowerCase())) {
-        return yield* reject("conflict", `A custom field named "${name}" already applies here`, [
-          { path: "body.name", message: "already exists" }
-        ])
+        return yield* new CustomFieldNameTaken({ name })
       }
     }
     const numeric = field.type === "number" || field.type === "currency"
@@ -340,7 +342,7 @@ const saveOptions = (field: CustomField, options: ReadonlyArray<FieldOption>) =>
 
 const withOptions = (scope: FieldScope, fieldId: string) =>
   Effect.flatMap(fieldInScope(scope, fieldId), (field) =>
-    hasOptions(field.type) ? Effect.succeed(field) : Effect.fail(reject("conflict", `A ${field.type} field has no options`))
+    hasOptions(field.type) ? Effect.succeed(field) : Effect.fail(new FieldHasNoOptions({ type: field.type }))
   )
 
 export const addOption = (scope: FieldScope, fieldId: string, input: OptionInput, by: string) =>
@@ -348,9 +350,7 @@ export const addOption = (scope: FieldScope, fieldId: string, input: OptionInput
     const field = yield* withOptions(scope, fieldId)
     const options = field.config.options ?? []
     if (options.some((o) => o.name.toLowerCase() === input.name.trim().toLowerCase())) {
-      return yield* reject("conflict", `An option named "${input.name.trim()}" already exists`, [
-        { path: "body.name", message: "already exists" }
-      ])
+      return yield* new OptionNameTaken({ name: input.name.trim() })
     }
     const option: FieldOption = { id: crypto.randomUUID(), name: input.name.trim(), color: input.color ?? null }
     const updated = yield* saveOptions(field, [...options, option])
@@ -362,10 +362,10 @@ export const updateOption = (scope: FieldScope, fieldId: string, optionId: strin
     const field = yield* withOptions(scope, fieldId)
     const options = field.config.options ?? []
     const current = options.find((o) => o.id === optionId)
-    if (current === undefined) return yield* reject("not_found", "No such option")
+    if (current === undefined) return yield* new OptionNotFound()
     const name = patch.name?.trim() ?? current.name
     if (options.some((o) => o.id !== optionId && o.name.toLowerCase() === name.toLowerCase())) {
-      return yield* reject("conflict", `An option named "${name}" already exists`, [{ path: "body.name", message: "already exists" }])
+      return yield* new OptionNameTaken({ name })
     }
     const option: FieldOption = { id: optionId, name, color: patch.color === undefined ? current.color : (patch.color ?? null) }
     const updated = yield* saveOptions(
@@ -380,7 +380,7 @@ export const deleteOption = (scope: FieldScope, fieldId: string, optionId: strin
   Effect.gen(function* () {
     const field = yield* withOptions(scope, fieldId)
     const options = field.config.options ?? []
-    if (!options.some((o) => o.id === optionId)) return yield* reject("not_found", "No such option")
+    if (!options.some((o) => o.id === optionId)) return yield* new OptionNotFound()
     const updated = yield* saveOptions(
       field,
       options.filter((o) => o.id !== optionId)

@@ -101,7 +101,7 @@ export const favoriteCommands = {
       Effect.gen(function* () {
         yield* own(by, userId)
         const located = yield* locateEntity(input.type, input.entityId).pipe(
-          Effect.catchTag("Rejection", () => Effect.fail(new PlaceNotFound({ what: input.type })))
+          Effect.catchTag("PlaceNotFound", () => Effect.fail(new PlaceNotFound({ what: input.type })))
         )
         if (located.workspaceId !== input.workspaceId) return yield* new PlaceOutsideWorkspace({ what: input.type, field: "body.id" })
         const count = yield* query<{ n: number }>(`SELECT count(*)::int AS n FROM pm_favorites WHERE user_id = $1 AND workspace_id = $2`, [

@@ -6,6 +6,10 @@
  * only their hashes are kept. An invitation expires after the workspace's
  * invitation expiry; resending makes a new token and restarts the clock.
  *
+ * The one invitations aggregate of the product: pm's invitation routes and
+ * the hub's (`facade/hub/accounts/WorkspaceInvitations.ts`) both use it; a
+ * hub invitation is a pm invitation whose token is a hub link.
+ *
  * The workspace's `PmOrganization` actor is the single writer of
  * `pm_workspace_invitations` and `pm_workspace_invite_links`. Accepting
  * claims the invitation here, then the identity workspace admits the user
@@ -30,7 +34,8 @@ import {
   InvitationRefused,
   InviteLinksTurnedOff,
   NoInviteLink,
-  OrganizationRefused
+  OrganizationRefused,
+  TooManyInvitations
 } from "./OrganizationErrors.ts"
 import { Email, Id, normalizeEmail, Timestamp } from "../Fields.ts"
 import { workspacesByIds } from "../identity/IdentityQueries.ts"
@@ -52,6 +57,24 @@ export const InviteCode = Schema.String.check(
 
 export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex")
 const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`
+
+/** Pending invitations a workspace may have at once. */
+export const MAX_PENDING_INVITATIONS = 500
+
+/**
+ * Whose accept link a token is for: pm's (`pminv_…`) or the hub's, which
+ * names the workspace (`hinv_<workspaceId>.…`) as the hub's contract has it.
+ */
+export const InvitationLink = Schema.Literals(["pm", "hub"])
+type InvitationLink = typeof InvitationLink.Type
+const newInvitationToken = (workspaceId: string, link: InvitationLink | undefined) =>
+  link === "hub" ? `hinv_${workspaceId}.${randomBytes(32).toString("base64url")}` : newSecret(INVITE_TOKEN_PREFIX)
+
+/** What a caller may choose beyond the invitation itself: the link's kind and an expiry other than the workspace's. */
+const Sending = {
+  link: Schema.optionalKey(InvitationLink),
+  expiresInDays: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 366 })))
+}
 
 export const InvitationStatus = Schema.Literals(["pending", "accepted", "declined", "revoked", "expired"])
 export type InvitationStatus = typeof InvitationStatus.Type
@@ -260,14 +283,25 @@ const requireInvitable = (workspaceId: string, input: InvitationInput, path: str
       email
     ])
     if (pending.length > 0) return yield* new InvitationPending({ email, field: `${path}.email` })
+    const open = yield* query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pm_workspace_invitations WHERE workspace_id = $1 AND status = 'pending' AND expires_at > now()`,
+      [workspaceId]
+    )
+    if (open[0]!.n >= MAX_PENDING_INVITATIONS) return yield* new TooManyInvitations()
     return { email, expiryDays: config.security.invitationExpiryDays }
   })
 
-const insertInvitation = (workspaceId: string, input: InvitationInput, by: string, path: string) =>
+const insertInvitation = (
+  workspaceId: string,
+  input: InvitationInput,
+  by: string,
+  path: string,
+  sending: { readonly link?: InvitationLink; readonly expiresInDays?: number } = {}
+) =>
   Effect.gen(function* () {
     const { email, expiryDays } = yield* requireInvitable(workspaceId, input, path)
     const id = crypto.randomUUID()
-    const token = newSecret(INVITE_TOKEN_PREFIX)
+    const token = newInvitationToken(workspaceId, sending.link)
     yield* query(
       `INSERT INTO pm_workspace_invitations (id, workspace_id, email, role, guest, guest_expires_at, message, token_hash, status, invited_by, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, now() + make_interval(days => $10::int))`,
@@ -281,7 +315,7 @@ const insertInvitation = (workspaceId: string, input: InvitationInput, by: strin
         input.message ?? "",
         hashSecret(token),
         by,
-        expiryDays
+        sending.expiresInDays ?? expiryDays
       ]
     )
     const invitation = yield* getInvitation(id)
@@ -301,13 +335,24 @@ const pendingOf = (workspaceId: string, invitationId: string) =>
     return invitation
   })
 
+/** An invitation and its token as the actor answers them (the token's form is its link's). */
+const SentInvitation = Schema.Struct({ invitation: Invitation, token: Schema.String })
+
 export const invitationCommands = {
-  createInvitation: command(InvitationInput, CreatedInvitation, OrganizationRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
-      const created = yield* insertInvitation(workspaceId, input, by, "body")
-      return { result: { invitation: created.invitation, token: created.token }, changes: [created.change] }
-    })
+  createInvitation: command(
+    Schema.Struct({ ...InvitationInput.fields, ...Sending }),
+    SentInvitation,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        if (input.guest === undefined) yield* requireSeats(workspaceId, 1)
+        const { link, expiresInDays, ...invitation } = input
+        const created = yield* insertInvitation(workspaceId, invitation, by, "body", {
+          ...(link ? { link } : {}),
+          ...(expiresInDays ? { expiresInDays } : {})
+        })
+        return { result: { invitation: created.invitation, token: created.token }, changes: [created.change] }
+      })
   ),
 
   /** Invites many at once: each address succeeds or fails on its own. */
@@ -340,18 +385,18 @@ export const invitationCommands = {
   ),
 
   updateInvitation: command(
-    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields }),
+    Schema.Struct({ invitationId: Id, ...InvitationPatch.fields, expiresInDays: Sending.expiresInDays }),
     Invitation,
     OrganizationRefused,
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const invitation = yield* pendingOf(workspaceId, input.invitationId)
         if (invitation.guest && input.role === "admin") return yield* new GuestCannotBeAdmin({ field: "body.role" })
-        yield* query(`UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message) WHERE id = $1`, [
-          invitation.id,
-          input.role ?? null,
-          input.message ?? null
-        ])
+        yield* query(
+          `UPDATE pm_workspace_invitations SET role = COALESCE($2, role), message = COALESCE($3, message),
+                  expires_at = COALESCE(now() + make_interval(days => $4::int), expires_at) WHERE id = $1`,
+          [invitation.id, input.role ?? null, input.message ?? null, input.expiresInDays ?? null]
+        )
         return {
           result: yield* getInvitation(invitation.id),
           changes: [
@@ -382,21 +427,25 @@ export const invitationCommands = {
   ),
 
   /** A new token and a new expiry (the old link stops working). */
-  resendInvitation: command(InvitationRef, CreatedInvitation, OrganizationRefused, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const invitation = yield* pendingOf(workspaceId, input.invitationId)
-      const days = (yield* configOf(workspaceId)).security.invitationExpiryDays
-      const token = newSecret(INVITE_TOKEN_PREFIX)
-      yield* query(
-        `UPDATE pm_workspace_invitations SET token_hash = $2, status = 'pending', expires_at = now() + make_interval(days => $3::int),
+  resendInvitation: command(
+    Schema.Struct({ ...InvitationRef.fields, ...Sending }),
+    SentInvitation,
+    OrganizationRefused,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const invitation = yield* pendingOf(workspaceId, input.invitationId)
+        const days = input.expiresInDays ?? (yield* configOf(workspaceId)).security.invitationExpiryDays
+        const token = newInvitationToken(workspaceId, input.link)
+        yield* query(
+          `UPDATE pm_workspace_invitations SET token_hash = $2, status = 'pending', expires_at = now() + make_interval(days => $3::int),
                 resend_count = resend_count + 1, last_sent_at = now() WHERE id = $1`,
-        [invitation.id, hashSecret(token), days]
-      )
-      return {
-        result: { invitation: yield* getInvitation(invitation.id), token },
-        changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)]
-      }
-    })
+          [invitation.id, hashSecret(token), days]
+        )
+        return {
+          result: { invitation: yield* getInvitation(invitation.id), token },
+          changes: [workspaceChange(workspaceId, "invitation.resent", invitation.id, { email: invitation.email }, by)]
+        }
+      })
   ),
 
   /** The invitee takes the invitation; the identity workspace admits them next. */

@@ -5,9 +5,9 @@
  */
 import { Effect } from "effect"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import { TaskNotFound } from "./PmErrors.ts"
+import { PlaceNotFound, TaskNotFound } from "./PmErrors.ts"
 import { normalizeShortId } from "./ShortIds.ts"
+import { TaskRefNotFound } from "./WorkErrors.ts"
 
 export interface Located {
   readonly workspaceId: string
@@ -30,10 +30,8 @@ type Row = {
   archived: boolean
 }
 
-const one = (text: string, params: ReadonlyArray<unknown>, what: string): Effect.Effect<Located, Rejection | SqlError, Sql> =>
-  Effect.flatMap(query<Row>(text, params), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", `No such ${what}`))
-  )
+const one = (text: string, params: ReadonlyArray<unknown>, what: string): Effect.Effect<Located, PlaceNotFound | SqlError, Sql> =>
+  Effect.flatMap(query<Row>(text, params), (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new PlaceNotFound({ what }))))
 
 export const locateSpace = (spaceId: string) =>
   one(
@@ -78,7 +76,7 @@ export const locateTask = (taskId: string, options: { readonly deleted?: boolean
   )
 
 /** `locateTask` for messages that declare `TaskNotFound`. */
-export const findTask = (taskId: string) => Effect.catchTag(locateTask(taskId), "Rejection", () => Effect.fail(new TaskNotFound()))
+export const findTask = (taskId: string) => Effect.catchTag(locateTask(taskId), "PlaceNotFound", () => Effect.fail(new TaskNotFound()))
 
 export const locateTaskByShortId = (workspaceId: string, shortId: string) =>
   one(
@@ -91,10 +89,10 @@ export const locateTaskByShortId = (workspaceId: string, shortId: string) =>
 export const locateTaskRef = (workspaceId: string, ref: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref)
     ? Effect.flatMap(locateTask(ref.toLowerCase()), (located) =>
-        located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such task: ${ref}`))
+        located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(new TaskRefNotFound({ ref }))
       )
-    : Effect.mapError(locateTaskByShortId(workspaceId, ref), (error) =>
-        error._tag === "Rejection" ? reject("not_found", `No such task: ${ref}`, [{ path: "taskId", message: "not found" }]) : error
+    : Effect.catchTag(locateTaskByShortId(workspaceId, ref), "PlaceNotFound", () =>
+        Effect.fail(new TaskRefNotFound({ ref, field: "taskId" }))
       )
 
 /** The scope (space, folder or list) a property belongs to. */

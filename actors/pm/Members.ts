@@ -24,14 +24,20 @@ export const userRefs = (userIds: ReadonlyArray<string>) => Effect.map(usersById
 /** Registered users by (normalized) e-mail. */
 export const usersByEmail = (emails: ReadonlyArray<string>) => Effect.map(usersByEmails(emails.map(normalizeEmail)), refs)
 
+/** The refusal of the ids in `userIds` (given at `path`) that are not in `members`; undefined when all are. */
+export const notMembers = (members: { readonly has: (userId: string) => boolean }, userIds: ReadonlyArray<string>, path: string) => {
+  const outside = userIds.flatMap((id, index) => (members.has(id) ? [] : [{ id, field: `${path}.${index}` }]))
+  return outside.length === 0
+    ? undefined
+    : new NotWorkspaceMembers({ userIds: outside.map((o) => o.id), fields: outside.map((o) => o.field) })
+}
+
 /** Every id must belong to a member of the workspace (400 naming the entry otherwise). */
 export const requireMembers = (workspaceId: string, userIds: ReadonlyArray<string>, path: string) =>
   Effect.gen(function* () {
     if (userIds.length === 0) return
-    const members = yield* membersOf(workspaceId)
-    const outside = userIds.flatMap((id, index) => (members.has(id) ? [] : [{ id, field: `${path}.${index}` }]))
-    if (outside.length > 0)
-      return yield* new NotWorkspaceMembers({ userIds: outside.map((o) => o.id), fields: outside.map((o) => o.field) })
+    const refusal = notMembers(yield* membersOf(workspaceId), userIds, path)
+    if (refusal !== undefined) return yield* refusal
   })
 
 /**

@@ -125,6 +125,12 @@ export class InvitationPending extends Schema.TaggedError<InvitationPending>()("
   }
 }
 
+export class TooManyInvitations extends Schema.TaggedError<TooManyInvitations>()("TooManyInvitations", {}) {
+  override get message() {
+    return "Too many pending invitations; revoke some first"
+  }
+}
+
 /** An invitation already answered (`status`: accepted, declined, revoked…). */
 export class InvitationClosed extends Schema.TaggedError<InvitationClosed>()("InvitationClosed", { status: Schema.String }) {
   override get message() {
@@ -222,6 +228,7 @@ export type OrganizationError =
   | ExpiryInPast
   | InviteeAlreadyMember
   | InvitationPending
+  | TooManyInvitations
   | InvitationClosed
   | InvitationExpired
   | InviteLinksTurnedOff
@@ -244,7 +251,8 @@ export const InvitationRefused = Schema.Union([
   GuestCannotBeAdmin,
   GuestAccessEndsInPast,
   InviteeAlreadyMember,
-  InvitationPending
+  InvitationPending,
+  TooManyInvitations
 ])
 
 /** What the organization actor's commands may refuse with. */
@@ -261,6 +269,7 @@ export const OrganizationRefused = Schema.Union([
   ExpiryInPast,
   InviteeAlreadyMember,
   InvitationPending,
+  TooManyInvitations,
   InvitationClosed,
   InvitationExpired,
   InviteLinksTurnedOff,

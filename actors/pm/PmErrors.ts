@@ -2,7 +2,7 @@
  * Project management's domain errors, declared by its actors' messages; the
  * facade answers each with its status in one table (`facade/HttpError.ts`).
  * Messages and details are the replies' exact wording, so the HTTP answers
- * stay as they were. Refusals not yet named here are `Rejection`s.
+ * stay as they were. The work hierarchy's own refusals are in `WorkErrors.ts`.
  */
 import { Schema } from "effect"
 

@@ -8,11 +8,12 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { PlaceNotFound } from "./PmErrors.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
 import { command } from "./WorkActor.ts"
+import { BlockingCycle, RelatesToItself, RelationshipExists, RelationshipNotFound } from "./WorkErrors.ts"
 import { Items } from "./WorkRecords.ts"
 
 export const RelationshipType = Schema.Literals(["blocks", "blocked_by", "relates_to", "duplicates", "duplicated_by"]).annotate({
@@ -89,7 +90,7 @@ export const getRelationship = (relationshipId: string) =>
       `SELECT ${columns}, r.workspace_id AS "workspaceId" ${from} WHERE r.id = $1 AND ${alive}`,
       [relationshipId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such relationship")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new RelationshipNotFound({})))
   )
 
 /** The relationships of a task, each read from its side. */
@@ -190,16 +191,11 @@ export type RelationshipInput = typeof RelationshipInput.Type
 
 const create = (workspaceId: string, input: RelationshipInput, by: string, path: string) =>
   Effect.gen(function* () {
-    if (input.taskId === input.otherTaskId)
-      return yield* reject("invalid", "A task cannot relate to itself", [{ path: `${path}.otherTaskId`, message: "same task" }])
+    if (input.taskId === input.otherTaskId) return yield* new RelatesToItself({ field: `${path}.otherTaskId` })
+    const noOther = new PlaceNotFound({ what: "task", field: `${path}.otherTaskId` })
     const a = yield* locateTask(input.taskId)
-    const b = yield* locateTask(input.otherTaskId).pipe(
-      Effect.mapError((e) =>
-        e._tag === "Rejection" ? reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }]) : e
-      )
-    )
-    if (a.workspaceId !== workspaceId || b.workspaceId !== workspaceId)
-      return yield* reject("not_found", "No such task", [{ path: `${path}.otherTaskId`, message: "not found" }])
+    const b = yield* Effect.catchTag(locateTask(input.otherTaskId), "PlaceNotFound", () => Effect.fail(noOther))
+    if (a.workspaceId !== workspaceId || b.workspaceId !== workspaceId) return yield* noOther
     const edge = stored(input.type, input.taskId, input.otherTaskId)
     const existing = yield* query(
       edge.type === "relates_to"
@@ -207,11 +203,9 @@ const create = (workspaceId: string, input: RelationshipInput, by: string, path:
         : `SELECT 1 FROM pm_relationships WHERE type = '${edge.type}' AND source_task_id = $1 AND target_task_id = $2`,
       [edge.source, edge.target]
     )
-    if (existing.length > 0) return yield* reject("conflict", "These tasks already have this relationship")
+    if (existing.length > 0) return yield* new RelationshipExists()
     if (edge.type === "blocks" && (yield* reaches(edge.target, edge.source))) {
-      return yield* reject("conflict", "That would make a cycle of blocking tasks", [
-        { path: `${path}.otherTaskId`, message: "would create a blocking cycle" }
-      ])
+      return yield* new BlockingCycle({ field: `${path}.otherTaskId` })
     }
     const id = crypto.randomUUID()
     yield* query(
@@ -231,7 +225,7 @@ const create = (workspaceId: string, input: RelationshipInput, by: string, path:
 const remove = (workspaceId: string, relationshipId: string, by: string) =>
   Effect.gen(function* () {
     const relationship = yield* getRelationship(relationshipId)
-    if (relationship.workspaceId !== workspaceId) return yield* reject("not_found", "No such relationship")
+    if (relationship.workspaceId !== workspaceId) return yield* new RelationshipNotFound({})
     yield* query(`DELETE FROM pm_relationships WHERE id = $1`, [relationshipId])
     const data = { type: relationship.type, sourceTaskId: relationship.sourceTaskId, targetTaskId: relationship.targetTaskId }
     const source = yield* locateTask(relationship.sourceTaskId)
@@ -255,16 +249,25 @@ const remove = (workspaceId: string, relationshipId: string, by: string) =>
   })
 
 export const relationshipCommands = {
-  createRelationship: command(RelationshipInput, Relationship, (input, by, workspaceId) => create(workspaceId, input, by, "body")),
+  createRelationship: command(
+    RelationshipInput,
+    Relationship,
+    Schema.Union([PlaceNotFound, RelatesToItself, RelationshipExists, BlockingCycle, RelationshipNotFound]),
+    (input, by, workspaceId) => create(workspaceId, input, by, "body")
+  ),
 
-  deleteRelationship: command(Schema.Struct({ relationshipId: Id }), Schema.Void, (input, by, workspaceId) =>
-    Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes }))
+  deleteRelationship: command(
+    Schema.Struct({ relationshipId: Id }),
+    Schema.Void,
+    Schema.Union([RelationshipNotFound, PlaceNotFound]),
+    (input, by, workspaceId) => Effect.map(remove(workspaceId, input.relationshipId, by), (changes) => ({ result: undefined, changes }))
   ),
 
   /** All or nothing: one bad item refuses the whole batch, naming it. */
   bulkCreateRelationships: command(
     Schema.Struct({ items: Schema.Array(RelationshipInput) }),
     Items(Relationship),
+    Schema.Union([PlaceNotFound, RelatesToItself, RelationshipExists, BlockingCycle, RelationshipNotFound]),
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const items: Array<Relationship> = []
@@ -281,14 +284,15 @@ export const relationshipCommands = {
   bulkDeleteRelationships: command(
     Schema.Struct({ relationshipIds: Schema.Array(Id) }),
     Schema.Struct({ deleted: Schema.Number }),
+    Schema.Union([RelationshipNotFound, PlaceNotFound]),
     (input, by, workspaceId) =>
       Effect.gen(function* () {
         const changes: Array<Change> = []
         for (const [index, id] of input.relationshipIds.entries()) {
           changes.push(
             ...(yield* remove(workspaceId, id, by).pipe(
-              Effect.mapError((e) =>
-                e._tag === "Rejection" ? reject(e.code, e.message, [{ path: `body.relationshipIds.${index}`, message: e.message }]) : e
+              Effect.catchTag("RelationshipNotFound", () =>
+                Effect.fail(new RelationshipNotFound({ field: `body.relationshipIds.${index}` }))
               )
             ))
           )

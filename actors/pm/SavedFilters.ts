@@ -80,7 +80,7 @@ const visibleFilter = (listId: string, filterId: string, userId: string) =>
 
 /** The list the filters are on (gone, or in another workspace: `PlaceNotFound`). */
 const listIn = (workspaceId: string, listId: string) =>
-  Effect.catchTag(locateList(listId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: "list" }))).pipe(
+  locateList(listId).pipe(
     Effect.filterOrFail(
       (list) => list.workspaceId === workspaceId,
       () => new PlaceNotFound({ what: "list" })

@@ -3,10 +3,11 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { PlaceNotFound } from "./PmErrors.ts"
 import { change } from "./Changes.ts"
 import { getSpace } from "./StructureReads.ts"
 import { command } from "./WorkActor.ts"
+import { TagNameTaken, TagNotFound } from "./WorkErrors.ts"
 import { Color, Tag } from "./WorkRecords.ts"
 
 export const TagInput = Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) })
@@ -23,24 +24,17 @@ export const tagsOfSpace = (spaceId: string) =>
 
 const tagOf = (spaceId: string, tagId: string) =>
   Effect.flatMap(query<Tag>(`SELECT ${columns} FROM pm_tags g WHERE g.id = $1 AND g.space_id = $2`, [tagId, spaceId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such tag"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new TagNotFound())
   )
 
 const taken = (spaceId: string, name: string, except = "") =>
   Effect.flatMap(
     query(`SELECT 1 FROM pm_tags WHERE space_id = $1 AND lower(name) = lower($2) AND id <> $3`, [spaceId, name.trim(), except]),
-    (rows) =>
-      rows.length > 0
-        ? Effect.fail(
-            reject("conflict", `A tag named "${name.trim()}" already exists in this space`, [
-              { path: "body.name", message: "already exists" }
-            ])
-          )
-        : Effect.void
+    (rows) => (rows.length > 0 ? Effect.fail(new TagNameTaken({ name: name.trim() })) : Effect.void)
   )
 
 export const tagCommands = {
-  createTag: command(TagInput, Tag, (input, by, spaceId) =>
+  createTag: command(TagInput, Tag, Schema.Union([PlaceNotFound, TagNotFound, TagNameTaken]), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* taken(spaceId, input.name)
@@ -61,26 +55,30 @@ export const tagCommands = {
     })
   ),
 
-  updateTag: command(Schema.Struct({ tagId: Id, ...TagPatch.fields }), Tag, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
-      const tag = yield* tagOf(spaceId, input.tagId)
-      if (input.name !== undefined) yield* taken(spaceId, input.name, tag.id)
-      yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [
-        tag.id,
-        input.name?.trim() ?? tag.name,
-        input.color ?? tag.color
-      ])
-      const { tagId: _t, ...changed } = input
-      return {
-        result: yield* tagOf(spaceId, tag.id),
-        changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)]
-      }
-    })
+  updateTag: command(
+    Schema.Struct({ tagId: Id, ...TagPatch.fields }),
+    Tag,
+    Schema.Union([PlaceNotFound, TagNotFound, TagNameTaken]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const space = yield* getSpace(spaceId)
+        const tag = yield* tagOf(spaceId, input.tagId)
+        if (input.name !== undefined) yield* taken(spaceId, input.name, tag.id)
+        yield* query(`UPDATE pm_tags SET name = $2, color = $3 WHERE id = $1`, [
+          tag.id,
+          input.name?.trim() ?? tag.name,
+          input.color ?? tag.color
+        ])
+        const { tagId: _t, ...changed } = input
+        return {
+          result: yield* tagOf(spaceId, tag.id),
+          changes: [change({ workspaceId: space.workspaceId, spaceId }, "tag.updated", tag.id, changed, by)]
+        }
+      })
   ),
 
   /** Deletes the tag and takes it off every task. */
-  deleteTag: command(Schema.Struct({ tagId: Id }), Schema.Void, (input, by, spaceId) =>
+  deleteTag: command(Schema.Struct({ tagId: Id }), Schema.Void, Schema.Union([PlaceNotFound, TagNotFound]), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const tag = yield* tagOf(spaceId, input.tagId)

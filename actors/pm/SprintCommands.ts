@@ -97,8 +97,7 @@ const groupInSpace = (spaceId: string, groupId: string, path?: string) =>
   )
 
 /** The space whose sprints these are (gone: `PlaceNotFound`). */
-const spaceOf = (spaceId: string) =>
-  Effect.catchTag(getSpace(spaceId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: "space" })))
+const spaceOf = (spaceId: string) => getSpace(spaceId)
 
 const checkTeam = (workspaceId: string, teamId: string | null | undefined) =>
   Effect.gen(function* () {

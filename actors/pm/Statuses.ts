@@ -10,9 +10,18 @@ import { Effect, Schema } from "effect"
 import { Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
+import {
+  AlreadyInheritsStatuses,
+  DuplicateStatusName,
+  NoStatusToMoveTo,
+  NotAPermutation,
+  StatusNameTaken,
+  StatusNotFound,
+  UnknownMappingTarget,
+  WorkflowIncomplete
+} from "./WorkErrors.ts"
 import { Color, type ScopeType, type Status, StatusType } from "./WorkRecords.ts"
 
 export interface Chain {
@@ -156,23 +165,18 @@ export const initialStatus = (statuses: ReadonlyArray<Status>): Status | undefin
 export const checkStatusSet = (
   statuses: ReadonlyArray<Pick<Status, "name" | "type">>,
   path = "body.statuses"
-): Effect.Effect<void, Rejection> => {
+): Effect.Effect<void, DuplicateStatusName | WorkflowIncomplete> => {
   const names = new Set<string>()
   for (const [index, status] of statuses.entries()) {
     const key = status.name.trim().toLowerCase()
-    if (names.has(key))
-      return Effect.fail(
-        reject("invalid", `Duplicate status name "${status.name}"`, [{ path: `${path}.${index}.name`, message: "duplicate" }])
-      )
+    if (names.has(key)) return Effect.fail(new DuplicateStatusName({ name: status.name, field: `${path}.${index}.name` }))
     names.add(key)
   }
   if (!statuses.some((s) => s.type === "open")) {
-    return Effect.fail(reject("conflict", "A workflow needs at least one status of type open", [{ path, message: "no open status" }]))
+    return Effect.fail(new WorkflowIncomplete({ needs: "open", field: path }))
   }
   if (!statuses.some((s) => s.type === "done" || s.type === "closed")) {
-    return Effect.fail(
-      reject("conflict", "A workflow needs at least one status of type done or closed", [{ path, message: "no done or closed status" }])
-    )
+    return Effect.fail(new WorkflowIncomplete({ needs: "done or closed", field: path }))
   }
   return Effect.void
 }
@@ -318,7 +322,7 @@ const resolveInScope = (ref: ScopeRef, statusId: string) =>
   Effect.gen(function* () {
     const effective = yield* effectiveStatuses(ref.chain)
     const target = effective.items.find((s) => s.id === statusId)
-    if (target === undefined) return yield* reject("not_found", "No such status here")
+    if (target === undefined) return yield* new StatusNotFound()
     const { own, copied } = yield* materialize(ref)
     return { status: findStatus(own, target.name)!, own, copied, before: effective.items }
   })
@@ -329,10 +333,7 @@ const remapped = (ref: ScopeRef, listIds: ReadonlyArray<string>, count: number, 
 export const createStatus = (ref: ScopeRef, input: StatusInput & { readonly position?: number }, by: string) =>
   Effect.gen(function* () {
     const { own } = yield* materialize(ref)
-    if (findStatus(own, input.name))
-      return yield* reject("conflict", `A status named "${input.name.trim()}" already exists here`, [
-        { path: "body.name", message: "already exists" }
-      ])
+    if (findStatus(own, input.name)) return yield* new StatusNameTaken({ name: input.name.trim() })
     const position = input.position ?? (own.length > 0 ? Math.max(...own.map((s) => s.position)) + 1 : 1)
     const [status] = yield* query<Status>(
       `INSERT INTO pm_statuses (id, workspace_id, scope_type, scope_id, name, type, color, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
@@ -363,7 +364,7 @@ export const updateStatus = (
     const { status, own, before } = yield* resolveInScope(ref, statusId)
     const name = patch.name?.trim() ?? status.name
     if (patch.name !== undefined && name.toLowerCase() !== status.name.toLowerCase() && findStatus(own, name)) {
-      return yield* reject("conflict", `A status named "${name}" already exists here`, [{ path: "body.name", message: "already exists" }])
+      return yield* new StatusNameTaken({ name })
     }
     const next = own.map((s) => (s.id === status.id ? { ...s, name, type: patch.type ?? s.type } : s))
     yield* checkStatusSet(next, "body.type")
@@ -398,9 +399,7 @@ export const deleteStatus = (ref: ScopeRef, statusId: string, moveTo: string | u
     const next = own.filter((s) => s.id !== status.id)
     yield* checkStatusSet(next, "path.statusId")
     if (moveTo !== undefined && !findStatus(next, moveTo)) {
-      return yield* reject("invalid", `No status "${moveTo}" remains to move tasks to`, [
-        { path: "query.moveTo", message: "unknown status" }
-      ])
+      return yield* new NoStatusToMoveTo({ name: moveTo })
     }
     yield* query(`DELETE FROM pm_statuses WHERE id = $1`, [status.id])
     const lists = yield* listsUsing(ref.scopeType, ref.scopeId)
@@ -419,9 +418,7 @@ export const reorderStatuses = (ref: ScopeRef, statusIds: ReadonlyArray<string>,
     const effective = yield* effectiveStatuses(ref.chain)
     const known = new Set(effective.items.map((s) => s.id))
     if (statusIds.length !== known.size || new Set(statusIds).size !== statusIds.length || statusIds.some((id) => !known.has(id))) {
-      return yield* reject("invalid", "statusIds must list every status of this workflow exactly once", [
-        { path: "body.statusIds", message: "not a permutation of the statuses" }
-      ])
+      return yield* new NotAPermutation({ field: "body.statusIds", every: "status of this workflow", of: "the statuses" })
     }
     const { own } = yield* materialize(ref)
     const names = statusIds.map((id) => effective.items.find((s) => s.id === id)!.name)
@@ -446,10 +443,7 @@ export const replaceStatuses = (
     const before = (yield* effectiveStatuses(ref.chain)).items
     if (mapping) {
       for (const [from, to] of Object.entries(mapping)) {
-        if (!findStatus(statuses as Array<Status>, to))
-          return yield* reject("invalid", `Mapping target "${to}" is not in the new statuses`, [
-            { path: `body.mapping.${from}`, message: "unknown status" }
-          ])
+        if (!findStatus(statuses as Array<Status>, to)) return yield* new UnknownMappingTarget({ from, to })
       }
     }
     yield* query(`DELETE FROM pm_statuses WHERE scope_type = $1 AND scope_id = $2`, [ref.scopeType, ref.scopeId])
@@ -475,7 +469,7 @@ export const replaceStatuses = (
 export const resetStatuses = (ref: ScopeRef, by: string) =>
   Effect.gen(function* () {
     const own = yield* ownStatuses(ref.scopeType, ref.scopeId)
-    if (own.length === 0) return yield* reject("conflict", `This ${ref.scopeType} already inherits its statuses`)
+    if (own.length === 0) return yield* new AlreadyInheritsStatuses({ what: ref.scopeType })
     const lists = yield* listsUsing(ref.scopeType, ref.scopeId)
     yield* query(`DELETE FROM pm_statuses WHERE scope_type = $1 AND scope_id = $2`, [ref.scopeType, ref.scopeId])
     const after = yield* effectiveStatuses(ref.chain)

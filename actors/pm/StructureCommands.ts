@@ -7,7 +7,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { NotWorkspaceMembers, PlaceNotFound } from "./PmErrors.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
 import { fieldsOfScope } from "./CustomFields.ts"
@@ -18,6 +18,17 @@ import { type FieldTemplate, type FolderTemplate, type ListTemplate, SpaceTempla
 import { checkStatusSet, defaultStatuses, effectiveStatuses, insertStatuses, ownStatuses, remapTasks, StatusInput } from "./Statuses.ts"
 import { getFolder, getList, getSpace, listColumns, toList } from "./StructureReads.ts"
 import { command } from "./WorkActor.ts"
+import {
+  AlreadySpaceMember,
+  ArchivedAlready,
+  DuplicateStatusName,
+  FolderInOtherSpace,
+  NotAPermutation,
+  NotSpaceMember,
+  SpaceNotPrivate,
+  StartAfterDue,
+  WorkflowIncomplete
+} from "./WorkErrors.ts"
 import { Color, DateTime, Features, FeaturesPatch, Folder, List, Priority, type ScopeType, Space, TaskDefaults } from "./WorkRecords.ts"
 
 const nextPosition = (table: "pm_spaces" | "pm_folders" | "pm_lists", column: string, id: string | null, extra = "") =>
@@ -41,9 +52,7 @@ const reorder = (
   Effect.gen(function* () {
     const known = new Set(current)
     if (ids.length !== known.size || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
-      return yield* reject("invalid", `${path.split(".").pop()} must list every item exactly once`, [
-        { path, message: "not a permutation of the current items" }
-      ])
+      return yield* new NotAPermutation({ field: path, every: "item", of: "the current items" })
     }
     for (const [index, id] of ids.entries()) yield* query(`UPDATE ${table} SET position = $2 WHERE id = $1`, [id, index + 1])
   })
@@ -164,7 +173,7 @@ export const insertList = (input: NewList, by: string) =>
   Effect.gen(function* () {
     if (input.ownerId) yield* requireMembers(input.workspaceId, [input.ownerId], "body.ownerId")
     if (input.startDate && input.dueDate && input.startDate > input.dueDate) {
-      return yield* reject("invalid", "startDate must not be after dueDate", [{ path: "body.startDate", message: "after dueDate" }])
+      return yield* new StartAfterDue({ field: "body.startDate" })
     }
     const id = crypto.randomUUID()
     const shortId = yield* nextShortId(input.workspaceId, "L")
@@ -387,18 +396,25 @@ const statusesBefore = (listIds: ReadonlyArray<string>) =>
 const inWorkspace =
   <A extends { workspaceId: string }>(workspaceId: string, what: string) =>
   (located: A) =>
-    located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(reject("not_found", `No such ${what}`))
+    located.workspaceId === workspaceId ? Effect.succeed(located) : Effect.fail(new PlaceNotFound({ what }))
+
+// What structure commands may be refused with: a place that is not there, and these.
+const StatusSetRefused = [DuplicateStatusName, WorkflowIncomplete] as const
 
 export const workspaceStructureCommands = {
-  createSpace: command(SpaceInput, Space, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* ensureStatusSet(input.statuses)
-      const { space, changes } = yield* insertSpace(workspaceId, input, by)
-      return { result: space, changes }
-    })
+  createSpace: command(
+    SpaceInput,
+    Space,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue, ...StatusSetRefused]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* ensureStatusSet(input.statuses)
+        const { space, changes } = yield* insertSpace(workspaceId, input, by)
+        return { result: space, changes }
+      })
   ),
 
-  reorderSpaces: command(SpaceOrder, Schema.Struct({ spaceIds: Schema.Array(Id) }), (input, by, workspaceId) =>
+  reorderSpaces: command(SpaceOrder, Schema.Struct({ spaceIds: Schema.Array(Id) }), NotAPermutation, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const current = yield* query<{ id: string }>(
         `SELECT id FROM pm_spaces WHERE workspace_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
@@ -417,36 +433,44 @@ export const workspaceStructureCommands = {
     })
   ),
 
-  importSpace: command(SpaceImport, Space, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* ensureStatusSet(input.template.statuses?.length ? input.template.statuses : undefined)
-      const { space, changes } = yield* insertSpace(
-        workspaceId,
-        { ...input.template, ...(input.name ? { name: input.name } : {}), isPrivate: input.isPrivate ?? false },
-        by
-      )
-      return { result: space, changes }
-    })
+  importSpace: command(
+    SpaceImport,
+    Space,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue, ...StatusSetRefused]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* ensureStatusSet(input.template.statuses?.length ? input.template.statuses : undefined)
+        const { space, changes } = yield* insertSpace(
+          workspaceId,
+          { ...input.template, ...(input.name ? { name: input.name } : {}), isPrivate: input.isPrivate ?? false },
+          by
+        )
+        return { result: space, changes }
+      })
   ),
 
-  duplicateSpace: command(Schema.Struct({ spaceId: Id, ...CopyInput.fields }), Space, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const source = yield* getSpace(input.spaceId)
-      if (source.workspaceId !== workspaceId) return yield* reject("not_found", "No such space")
-      const template = yield* spaceTemplate(source.id)
-      const { space, changes } = yield* insertSpace(
-        workspaceId,
-        { ...template, name: input.name ?? `${source.name} (copy)`, isPrivate: source.isPrivate },
-        by
-      )
-      return {
-        result: space,
-        changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)]
-      }
-    })
+  duplicateSpace: command(
+    Schema.Struct({ spaceId: Id, ...CopyInput.fields }),
+    Space,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const source = yield* getSpace(input.spaceId)
+        if (source.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: "space" })
+        const template = yield* spaceTemplate(source.id)
+        const { space, changes } = yield* insertSpace(
+          workspaceId,
+          { ...template, name: input.name ?? `${source.name} (copy)`, isPrivate: source.isPrivate },
+          by
+        )
+        return {
+          result: space,
+          changes: [...changes, change({ workspaceId, spaceId: space.id }, "space.duplicated", space.id, { from: source.id }, by)]
+        }
+      })
   ),
 
-  moveFolder: command(Schema.Struct({ folderId: Id, ...FolderMove.fields }), Folder, (input, by, workspaceId) =>
+  moveFolder: command(Schema.Struct({ folderId: Id, ...FolderMove.fields }), Folder, PlaceNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const folder = yield* Effect.flatMap(locateFolder(input.folderId), inWorkspace(workspaceId, "folder"))
       yield* Effect.flatMap(locateSpace(input.spaceId), inWorkspace(workspaceId, "space"))
@@ -485,47 +509,51 @@ export const workspaceStructureCommands = {
     })
   ),
 
-  moveList: command(Schema.Struct({ listId: Id, ...ListMove.fields }), List, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
-      let spaceId = input.spaceId ?? list.spaceId
-      const folderId: string | null =
-        input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
-      if (folderId !== null) {
-        const folder = yield* Effect.flatMap(locateFolder(folderId), inWorkspace(workspaceId, "folder"))
-        if (input.spaceId && folder.spaceId !== input.spaceId) {
-          return yield* reject("invalid", "The folder is not in that space", [{ path: "body.folderId", message: "not in spaceId" }])
+  moveList: command(
+    Schema.Struct({ listId: Id, ...ListMove.fields }),
+    List,
+    Schema.Union([PlaceNotFound, FolderInOtherSpace]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const list = yield* Effect.flatMap(locateList(input.listId), inWorkspace(workspaceId, "list"))
+        let spaceId = input.spaceId ?? list.spaceId
+        const folderId: string | null =
+          input.folderId === undefined ? (input.spaceId && input.spaceId !== list.spaceId ? null : list.folderId) : input.folderId
+        if (folderId !== null) {
+          const folder = yield* Effect.flatMap(locateFolder(folderId), inWorkspace(workspaceId, "folder"))
+          if (input.spaceId && folder.spaceId !== input.spaceId) {
+            return yield* new FolderInOtherSpace({ of: "spaceId" })
+          }
+          spaceId = folder.spaceId
+        } else {
+          yield* Effect.flatMap(locateSpace(spaceId), inWorkspace(workspaceId, "space"))
         }
-        spaceId = folder.spaceId
-      } else {
-        yield* Effect.flatMap(locateSpace(spaceId), inWorkspace(workspaceId, "space"))
-      }
-      if (spaceId === list.spaceId && folderId === list.folderId) return { result: yield* getList(input.listId), changes: [] }
-      const before = yield* statusesBefore([input.listId])
-      const position = yield* nextPosition(
-        "pm_lists",
-        folderId ? "folder_id" : "space_id",
-        folderId ?? spaceId,
-        folderId ? "" : "AND folder_id IS NULL"
-      )
-      yield* query(`UPDATE pm_lists SET space_id = $2, folder_id = $3, position = $4, updated_at = now() WHERE id = $1`, [
-        input.listId,
-        spaceId,
-        folderId,
-        position
-      ])
-      const moved = yield* afterListsMoved([input.listId], before, by)
-      const data = { from: { spaceId: list.spaceId, folderId: list.folderId }, to: { spaceId, folderId }, tasksRemapped: moved }
-      return {
-        result: yield* getList(input.listId),
-        changes: [
-          change({ workspaceId, spaceId: list.spaceId, listId: list.listId }, "list.moved", input.listId, data, by),
-          ...(spaceId !== list.spaceId
-            ? [change({ workspaceId, spaceId, listId: input.listId }, "list.moved", input.listId, data, by)]
-            : [])
-        ]
-      }
-    })
+        if (spaceId === list.spaceId && folderId === list.folderId) return { result: yield* getList(input.listId), changes: [] }
+        const before = yield* statusesBefore([input.listId])
+        const position = yield* nextPosition(
+          "pm_lists",
+          folderId ? "folder_id" : "space_id",
+          folderId ?? spaceId,
+          folderId ? "" : "AND folder_id IS NULL"
+        )
+        yield* query(`UPDATE pm_lists SET space_id = $2, folder_id = $3, position = $4, updated_at = now() WHERE id = $1`, [
+          input.listId,
+          spaceId,
+          folderId,
+          position
+        ])
+        const moved = yield* afterListsMoved([input.listId], before, by)
+        const data = { from: { spaceId: list.spaceId, folderId: list.folderId }, to: { spaceId, folderId }, tasksRemapped: moved }
+        return {
+          result: yield* getList(input.listId),
+          changes: [
+            change({ workspaceId, spaceId: list.spaceId, listId: list.listId }, "list.moved", input.listId, data, by),
+            ...(spaceId !== list.spaceId
+              ? [change({ workspaceId, spaceId, listId: input.listId }, "list.moved", input.listId, data, by)]
+              : [])
+          ]
+        }
+      })
   )
 }
 
@@ -570,7 +598,7 @@ const spaceWhere = (workspaceId: string, spaceId: string) => ({ workspaceId, spa
 /** The folder, which must be in this space. */
 const folderOf = (spaceId: string, folderId: string) =>
   Effect.flatMap(locateFolder(folderId), (f) =>
-    f.spaceId === spaceId ? Effect.succeed(f) : Effect.fail(reject("not_found", "No such folder"))
+    f.spaceId === spaceId ? Effect.succeed(f) : Effect.fail(new PlaceNotFound({ what: "folder" }))
   )
 
 const setArchived = (table: "pm_spaces" | "pm_folders" | "pm_lists", id: string, archived: boolean) =>
@@ -596,7 +624,7 @@ const cascadeDelete = (column: "space_id" | "folder_id" | "id", id: string, tabl
   })
 
 export const spaceStructureCommands = {
-  updateSpace: command(SpacePatch, Space, (patch, by, spaceId) =>
+  updateSpace: command(SpacePatch, Space, PlaceNotFound, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* query(`UPDATE pm_spaces SET name = $2, description = $3, color = $4, is_private = $5, updated_at = now() WHERE id = $1`, [
@@ -616,10 +644,10 @@ export const spaceStructureCommands = {
     })
   ),
 
-  archiveSpace: command(Nothing, Space, (_, by, spaceId) =>
+  archiveSpace: command(Nothing, Space, Schema.Union([PlaceNotFound, ArchivedAlready]), (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
-      if (space.archived) return yield* reject("conflict", "The space is already archived")
+      if (space.archived) return yield* new ArchivedAlready({ what: "space", archived: true })
       yield* setArchived("pm_spaces", spaceId, true)
       return {
         result: yield* getSpace(spaceId),
@@ -628,10 +656,10 @@ export const spaceStructureCommands = {
     })
   ),
 
-  restoreSpace: command(Nothing, Space, (_, by, spaceId) =>
+  restoreSpace: command(Nothing, Space, Schema.Union([PlaceNotFound, ArchivedAlready]), (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
-      if (!space.archived) return yield* reject("conflict", "The space is not archived")
+      if (!space.archived) return yield* new ArchivedAlready({ what: "space", archived: false })
       yield* setArchived("pm_spaces", spaceId, false)
       return {
         result: yield* getSpace(spaceId),
@@ -640,7 +668,7 @@ export const spaceStructureCommands = {
     })
   ),
 
-  deleteSpace: command(Nothing, Schema.Void, (_, by, spaceId) =>
+  deleteSpace: command(Nothing, Schema.Void, PlaceNotFound, (_, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const counts = yield* cascadeDelete("space_id", spaceId, "pm_spaces", by)
@@ -651,7 +679,7 @@ export const spaceStructureCommands = {
     })
   ),
 
-  updateFeatures: command(FeaturesPatch, Features, (patch, by, spaceId) =>
+  updateFeatures: command(FeaturesPatch, Features, PlaceNotFound, (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const features = { ...space.features, ...changedFields(patch) }
@@ -663,7 +691,7 @@ export const spaceStructureCommands = {
     })
   ),
 
-  updateTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, spaceId) =>
+  updateTaskDefaults: command(TaskDefaults, TaskDefaults, Schema.Union([PlaceNotFound, NotWorkspaceMembers]), (patch, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       if (patch.assigneeIds) yield* requireMembers(space.workspaceId, patch.assigneeIds, "body.assigneeIds")
@@ -676,40 +704,44 @@ export const spaceStructureCommands = {
     })
   ),
 
-  addMember: command(MemberInput, MemberInput, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
-      if (!space.isPrivate) return yield* reject("conflict", "Only private spaces have members; every workspace member sees this space")
-      yield* requireMembers(space.workspaceId, [input.userId], "body.userId")
-      const added = yield* query(
-        `INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`,
-        [spaceId, input.userId, by]
-      )
-      if (added.length === 0) return yield* reject("conflict", "Already a member of this space")
-      return {
-        result: { userId: input.userId },
-        changes: [
-          change(
-            spaceWhere(space.workspaceId, spaceId),
-            "space.member_added",
-            spaceId,
-            { userId: input.userId },
-            by,
-            notifyUsers([input.userId], "watching", `You were added to the space ${space.name}`, by)
-          )
-        ]
-      }
-    })
+  addMember: command(
+    MemberInput,
+    MemberInput,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, SpaceNotPrivate, AlreadySpaceMember]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const space = yield* getSpace(spaceId)
+        if (!space.isPrivate) return yield* new SpaceNotPrivate()
+        yield* requireMembers(space.workspaceId, [input.userId], "body.userId")
+        const added = yield* query(
+          `INSERT INTO pm_space_members (space_id, user_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`,
+          [spaceId, input.userId, by]
+        )
+        if (added.length === 0) return yield* new AlreadySpaceMember()
+        return {
+          result: { userId: input.userId },
+          changes: [
+            change(
+              spaceWhere(space.workspaceId, spaceId),
+              "space.member_added",
+              spaceId,
+              { userId: input.userId },
+              by,
+              notifyUsers([input.userId], "watching", `You were added to the space ${space.name}`, by)
+            )
+          ]
+        }
+      })
   ),
 
-  removeMember: command(MemberInput, Schema.Void, (input, by, spaceId) =>
+  removeMember: command(MemberInput, Schema.Void, Schema.Union([PlaceNotFound, NotSpaceMember]), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       const removed = yield* query(`DELETE FROM pm_space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [
         spaceId,
         input.userId
       ])
-      if (removed.length === 0) return yield* reject("not_found", "Not a member of this space")
+      if (removed.length === 0) return yield* new NotSpaceMember()
       return {
         result: undefined,
         changes: [change(spaceWhere(space.workspaceId, spaceId), "space.member_removed", spaceId, { userId: input.userId }, by)]
@@ -717,7 +749,7 @@ export const spaceStructureCommands = {
     })
   ),
 
-  createFolder: command(FolderInput, Folder, (input, by, spaceId) =>
+  createFolder: command(FolderInput, Folder, Schema.Union([PlaceNotFound, ...StatusSetRefused]), (input, by, spaceId) =>
     Effect.gen(function* () {
       const space = yield* getSpace(spaceId)
       yield* ensureStatusSet(input.statuses)
@@ -726,7 +758,7 @@ export const spaceStructureCommands = {
     })
   ),
 
-  updateFolder: command(Schema.Struct({ folderId: Id, ...FolderPatch.fields }), Folder, (input, by, spaceId) =>
+  updateFolder: command(Schema.Struct({ folderId: Id, ...FolderPatch.fields }), Folder, PlaceNotFound, (input, by, spaceId) =>
     Effect.gen(function* () {
       const { folderId, ...patch } = input
       yield* folderOf(spaceId, folderId)
@@ -744,23 +776,26 @@ export const spaceStructureCommands = {
     })
   ),
 
-  archiveFolder: command(Schema.Struct({ folderId: Id, archived: Schema.Boolean }), Folder, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      yield* folderOf(spaceId, input.folderId)
-      const folder = yield* getFolder(input.folderId)
-      if (folder.archived === input.archived)
-        return yield* reject("conflict", input.archived ? "The folder is already archived" : "The folder is not archived")
-      yield* setArchived("pm_folders", input.folderId, input.archived)
-      return {
-        result: yield* getFolder(input.folderId),
-        changes: [
-          change(spaceWhere(folder.workspaceId, spaceId), input.archived ? "folder.archived" : "folder.restored", input.folderId, {}, by)
-        ]
-      }
-    })
+  archiveFolder: command(
+    Schema.Struct({ folderId: Id, archived: Schema.Boolean }),
+    Folder,
+    Schema.Union([PlaceNotFound, ArchivedAlready]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        yield* folderOf(spaceId, input.folderId)
+        const folder = yield* getFolder(input.folderId)
+        if (folder.archived === input.archived) return yield* new ArchivedAlready({ what: "folder", archived: input.archived })
+        yield* setArchived("pm_folders", input.folderId, input.archived)
+        return {
+          result: yield* getFolder(input.folderId),
+          changes: [
+            change(spaceWhere(folder.workspaceId, spaceId), input.archived ? "folder.archived" : "folder.restored", input.folderId, {}, by)
+          ]
+        }
+      })
   ),
 
-  deleteFolder: command(FolderRef, Schema.Void, (input, by, spaceId) =>
+  deleteFolder: command(FolderRef, Schema.Void, PlaceNotFound, (input, by, spaceId) =>
     Effect.gen(function* () {
       const located = yield* folderOf(spaceId, input.folderId)
       const counts = yield* cascadeDelete("folder_id", input.folderId, "pm_folders", by)
@@ -771,58 +806,71 @@ export const spaceStructureCommands = {
     })
   ),
 
-  reorderFolders: command(FolderOrder, Schema.Struct({ folderIds: Schema.Array(Id) }), (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
-      const current = yield* query<{ id: string }>(
-        `SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
-        [spaceId]
-      )
-      yield* reorder(
-        "pm_folders",
-        current.map((r) => r.id),
-        input.folderIds,
-        "body.folderIds"
-      )
-      return {
-        result: { folderIds: input.folderIds },
-        changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)]
-      }
-    })
-  ),
-
-  duplicateFolder: command(Schema.Struct({ folderId: Id, ...CopyInput.fields }), Folder, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const located = yield* folderOf(spaceId, input.folderId)
-      const template = yield* folderTemplate(input.folderId)
-      const created = yield* insertFolder(
-        { workspaceId: located.workspaceId, spaceId, ...template, name: input.name ?? `${template.name} (copy)` },
-        by
-      )
-      const changes = [...created.changes]
-      for (const list of template.lists)
-        changes.push(
-          ...(yield* insertList({ workspaceId: located.workspaceId, spaceId, folderId: created.folder.id, ...list }, by)).changes
+  reorderFolders: command(
+    FolderOrder,
+    Schema.Struct({ folderIds: Schema.Array(Id) }),
+    Schema.Union([PlaceNotFound, NotAPermutation]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const space = yield* getSpace(spaceId)
+        const current = yield* query<{ id: string }>(
+          `SELECT id FROM pm_folders WHERE space_id = $1 AND deleted_at IS NULL AND archived_at IS NULL`,
+          [spaceId]
         )
-      return { result: created.folder, changes }
-    })
+        yield* reorder(
+          "pm_folders",
+          current.map((r) => r.id),
+          input.folderIds,
+          "body.folderIds"
+        )
+        return {
+          result: { folderIds: input.folderIds },
+          changes: [change(spaceWhere(space.workspaceId, spaceId), "folders.reordered", spaceId, { order: input.folderIds }, by)]
+        }
+      })
   ),
 
-  createList: command(Schema.Struct({ ...ListInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) }), List, (input, by, spaceId) =>
-    Effect.gen(function* () {
-      const space = yield* getSpace(spaceId)
-      if (input.folderId) yield* folderOf(spaceId, input.folderId)
-      const { list, changes } = yield* insertList(
-        { ...input, workspaceId: space.workspaceId, spaceId, folderId: input.folderId ?? null },
-        by
-      )
-      return { result: list, changes }
-    })
+  duplicateFolder: command(
+    Schema.Struct({ folderId: Id, ...CopyInput.fields }),
+    Folder,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const located = yield* folderOf(spaceId, input.folderId)
+        const template = yield* folderTemplate(input.folderId)
+        const created = yield* insertFolder(
+          { workspaceId: located.workspaceId, spaceId, ...template, name: input.name ?? `${template.name} (copy)` },
+          by
+        )
+        const changes = [...created.changes]
+        for (const list of template.lists)
+          changes.push(
+            ...(yield* insertList({ workspaceId: located.workspaceId, spaceId, folderId: created.folder.id, ...list }, by)).changes
+          )
+        return { result: created.folder, changes }
+      })
+  ),
+
+  createList: command(
+    Schema.Struct({ ...ListInput.fields, folderId: Schema.optionalKey(Schema.NullOr(Id)) }),
+    List,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue]),
+    (input, by, spaceId) =>
+      Effect.gen(function* () {
+        const space = yield* getSpace(spaceId)
+        if (input.folderId) yield* folderOf(spaceId, input.folderId)
+        const { list, changes } = yield* insertList(
+          { ...input, workspaceId: space.workspaceId, spaceId, folderId: input.folderId ?? null },
+          by
+        )
+        return { result: list, changes }
+      })
   ),
 
   reorderLists: command(
     Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Order }),
     Schema.Struct({ folderId: Schema.NullOr(Id), listIds: Schema.Array(Id) }),
+    Schema.Union([PlaceNotFound, NotAPermutation]),
     (input, by, spaceId) =>
       Effect.gen(function* () {
         const space = yield* getSpace(spaceId)
@@ -865,13 +913,13 @@ const listWhere = (list: { workspaceId: string; spaceId: string; id: string }) =
 })
 
 export const listStructureCommands = {
-  updateList: command(ListPatch, List, (patch, by, listId) =>
+  updateList: command(ListPatch, List, Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue]), (patch, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       if (patch.ownerId) yield* requireMembers(list.workspaceId, [patch.ownerId], "body.ownerId")
       const next = { ...list, ...changedFields(patch) } as typeof list
       if (next.startDate && next.dueDate && Date.parse(next.startDate) > Date.parse(next.dueDate)) {
-        return yield* reject("invalid", "startDate must not be after dueDate", [{ path: "body.startDate", message: "after dueDate" }])
+        return yield* new StartAfterDue({ field: "body.startDate" })
       }
       yield* query(
         `UPDATE pm_lists SET name = $2, description = $3, color = $4, priority = $5, start_date = $6, due_date = $7, owner_id = $8, updated_at = now() WHERE id = $1`,
@@ -886,20 +934,23 @@ export const listStructureCommands = {
     })
   ),
 
-  archiveList: command(Schema.Struct({ archived: Schema.Boolean }), List, (input, by, listId) =>
-    Effect.gen(function* () {
-      const list = yield* getList(listId)
-      if (list.archived === input.archived)
-        return yield* reject("conflict", input.archived ? "The list is already archived" : "The list is not archived")
-      yield* setArchived("pm_lists", listId, input.archived)
-      return {
-        result: yield* getList(listId),
-        changes: [change(listWhere(list), input.archived ? "list.archived" : "list.restored", listId, {}, by)]
-      }
-    })
+  archiveList: command(
+    Schema.Struct({ archived: Schema.Boolean }),
+    List,
+    Schema.Union([PlaceNotFound, ArchivedAlready]),
+    (input, by, listId) =>
+      Effect.gen(function* () {
+        const list = yield* getList(listId)
+        if (list.archived === input.archived) return yield* new ArchivedAlready({ what: "list", archived: input.archived })
+        yield* setArchived("pm_lists", listId, input.archived)
+        return {
+          result: yield* getList(listId),
+          changes: [change(listWhere(list), input.archived ? "list.archived" : "list.restored", listId, {}, by)]
+        }
+      })
   ),
 
-  deleteList: command(Nothing, Schema.Void, (_, by, listId) =>
+  deleteList: command(Nothing, Schema.Void, PlaceNotFound, (_, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       const counts = yield* cascadeDelete("id", listId, "pm_lists", by)
@@ -907,7 +958,7 @@ export const listStructureCommands = {
     })
   ),
 
-  updateListTaskDefaults: command(TaskDefaults, TaskDefaults, (patch, by, listId) =>
+  updateListTaskDefaults: command(TaskDefaults, TaskDefaults, Schema.Union([PlaceNotFound, NotWorkspaceMembers]), (patch, by, listId) =>
     Effect.gen(function* () {
       const list = yield* getList(listId)
       if (patch.assigneeIds) yield* requireMembers(list.workspaceId, patch.assigneeIds, "body.assigneeIds")
@@ -917,48 +968,55 @@ export const listStructureCommands = {
     })
   ),
 
-  duplicateList: command(ListCopy, List, (input, by, listId) =>
-    Effect.gen(function* () {
-      const list = yield* getList(listId)
-      const folderId = input.folderId === undefined ? list.folderId : input.folderId
-      if (folderId) {
-        const folder = yield* locateFolder(folderId)
-        if (folder.spaceId !== list.spaceId)
-          return yield* reject("invalid", "The folder must be in the list's space", [{ path: "body.folderId", message: "another space" }])
-      }
-      const template = yield* listTemplate(listId)
-      const { list: copy, changes } = yield* insertList(
-        {
-          ...template,
-          workspaceId: list.workspaceId,
-          spaceId: list.spaceId,
-          folderId,
-          name: input.name ?? `${list.name} (copy)`,
-          priority: list.priority,
-          startDate: list.startDate,
-          dueDate: list.dueDate,
-          ownerId: list.ownerId
-        },
-        by
-      )
-      yield* query(`UPDATE pm_lists SET task_defaults = $2 WHERE id = $1`, [copy.id, list.taskDefaults])
-      return { result: yield* getList(copy.id), changes }
-    })
+  duplicateList: command(
+    ListCopy,
+    List,
+    Schema.Union([PlaceNotFound, NotWorkspaceMembers, StartAfterDue, FolderInOtherSpace]),
+    (input, by, listId) =>
+      Effect.gen(function* () {
+        const list = yield* getList(listId)
+        const folderId = input.folderId === undefined ? list.folderId : input.folderId
+        if (folderId) {
+          const folder = yield* locateFolder(folderId)
+          if (folder.spaceId !== list.spaceId) return yield* new FolderInOtherSpace({ of: "list" })
+        }
+        const template = yield* listTemplate(listId)
+        const { list: copy, changes } = yield* insertList(
+          {
+            ...template,
+            workspaceId: list.workspaceId,
+            spaceId: list.spaceId,
+            folderId,
+            name: input.name ?? `${list.name} (copy)`,
+            priority: list.priority,
+            startDate: list.startDate,
+            dueDate: list.dueDate,
+            ownerId: list.ownerId
+          },
+          by
+        )
+        yield* query(`UPDATE pm_lists SET task_defaults = $2 WHERE id = $1`, [copy.id, list.taskDefaults])
+        return { result: yield* getList(copy.id), changes }
+      })
   ),
 
   /** Archives every finished (done or closed) task of the list. */
-  archiveClosedTasks: command(Nothing, Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }), (_, by, listId) =>
-    Effect.gen(function* () {
-      const list = yield* getList(listId)
-      const archived = yield* query<{ id: string }>(
-        `UPDATE pm_tasks SET archived_at = now(), updated_at = now(), version = version + 1
+  archiveClosedTasks: command(
+    Nothing,
+    Schema.Struct({ archived: Schema.Number, taskIds: Schema.Array(Id) }),
+    PlaceNotFound,
+    (_, by, listId) =>
+      Effect.gen(function* () {
+        const list = yield* getList(listId)
+        const archived = yield* query<{ id: string }>(
+          `UPDATE pm_tasks SET archived_at = now(), updated_at = now(), version = version + 1
           WHERE list_id = $1 AND closed_at IS NOT NULL AND archived_at IS NULL AND deleted_at IS NULL RETURNING id`,
-        [listId]
-      )
-      return {
-        result: { archived: archived.length, taskIds: archived.map((r) => r.id) },
-        changes: archived.map((r) => change({ ...listWhere(list), taskId: r.id }, "task.archived", r.id, {}, by))
-      }
-    })
+          [listId]
+        )
+        return {
+          result: { archived: archived.length, taskIds: archived.map((r) => r.id) },
+          changes: archived.map((r) => change({ ...listWhere(list), taskId: r.id }, "task.archived", r.id, {}, by))
+        }
+      })
   )
 }

@@ -5,8 +5,9 @@
  */
 import { Effect } from "effect"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { PlaceNotFound } from "./PmErrors.ts"
 import { effectiveStatusJoin } from "./Statuses.ts"
+import { ShortIdNotFound } from "./WorkErrors.ts"
 import { type Folder, featuresOf, type List, type Space, type TaskDefaults } from "./WorkRecords.ts"
 
 export const spaceColumns = `s.id, s.workspace_id AS "workspaceId", s.short_id AS "shortId", s.name, s.description, s.color,
@@ -55,7 +56,7 @@ const archivedCondition = (alias: string, filter: ArchivedFilter = "exclude") =>
 
 export const getSpace = (spaceId: string) =>
   Effect.flatMap(query<any>(`SELECT ${spaceColumns} FROM pm_spaces s WHERE s.id = $1 AND s.deleted_at IS NULL`, [spaceId]), (rows) =>
-    rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", "No such space"))
+    rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(new PlaceNotFound({ what: "space" }))
   )
 
 export const listSpaces = (workspaceId: string, viewer: Viewer, archived: ArchivedFilter = "exclude") =>
@@ -74,12 +75,12 @@ export const getSpaceByShortId = (workspaceId: string, shortId: string, viewer: 
       `SELECT ${spaceColumns} FROM pm_spaces s WHERE s.workspace_id = $1 AND s.short_id = $2 AND s.deleted_at IS NULL AND ${visibleSpace("s", 3, 4)}`,
       [workspaceId, shortId.toUpperCase(), viewer.userId, viewer.admin]
     ),
-    (rows) => (rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(reject("not_found", `No space with short id ${shortId}`)))
+    (rows) => (rows[0] ? Effect.succeed(toSpace(rows[0])) : Effect.fail(new ShortIdNotFound({ what: "space", shortId })))
   )
 
 export const getFolder = (folderId: string) =>
   Effect.flatMap(query<any>(`SELECT ${folderColumns} FROM pm_folders f WHERE f.id = $1 AND f.deleted_at IS NULL`, [folderId]), (rows) =>
-    rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", "No such folder"))
+    rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(new PlaceNotFound({ what: "folder" }))
   )
 
 export const listFolders = (spaceId: string, archived: ArchivedFilter = "exclude") =>
@@ -97,12 +98,12 @@ export const getFolderByShortId = (workspaceId: string, shortId: string) =>
       workspaceId,
       shortId.toUpperCase()
     ]),
-    (rows) => (rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(reject("not_found", `No folder with short id ${shortId}`)))
+    (rows) => (rows[0] ? Effect.succeed(toFolder(rows[0])) : Effect.fail(new ShortIdNotFound({ what: "folder", shortId })))
   )
 
 export const getList = (listId: string) =>
   Effect.flatMap(query<any>(`SELECT ${listColumns} FROM pm_lists l WHERE l.id = $1 AND l.deleted_at IS NULL`, [listId]), (rows) =>
-    rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", "No such list"))
+    rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(new PlaceNotFound({ what: "list" }))
   )
 
 export const getListByShortId = (workspaceId: string, shortId: string) =>
@@ -111,7 +112,7 @@ export const getListByShortId = (workspaceId: string, shortId: string) =>
       workspaceId,
       shortId.toUpperCase()
     ]),
-    (rows) => (rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(reject("not_found", `No list with short id ${shortId}`)))
+    (rows) => (rows[0] ? Effect.succeed(toList(rows[0])) : Effect.fail(new ShortIdNotFound({ what: "list", shortId })))
   )
 
 /** Lists directly in a space (`folderId` null) or in a folder. */

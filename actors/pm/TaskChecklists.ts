@@ -6,13 +6,14 @@ import { Effect, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { NotWorkspaceMembers, TaskNotFound } from "./PmErrors.ts"
 import { notifyUsers } from "./Changes.ts"
 import { requireMembers } from "./Members.ts"
 import { effectiveStatuses } from "./Statuses.ts"
 import { featuresOfSpace, getTask } from "./TaskReads.ts"
-import { type Home, insertTask, taskChange, touchTask } from "./TaskWrites.ts"
+import { type Home, insertTask, taskChange, TaskWriteRefused, touchTask } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
+import { ChecklistItemNotFound, ChecklistNotFound, ChecklistsTurnedOff, NotAPermutation } from "./WorkErrors.ts"
 import { Task } from "./WorkRecords.ts"
 
 /** Adds an empty checklist at `position`; returns its id. */
@@ -44,14 +45,12 @@ export const checklistCommands = {
   createChecklist: command(
     Schema.Struct({ name: Name(200), items: Schema.optionalKey(Schema.Array(Name(500))) }),
     Created,
+    Schema.Union([TaskNotFound, ChecklistsTurnedOff]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
         const features = yield* featuresOfSpace(task.spaceId)
-        if (!features.checklists)
-          return yield* reject("invalid", "Checklists are turned off in this space", [
-            { path: "body.name", message: "checklists disabled in this space" }
-          ])
+        if (!features.checklists) return yield* new ChecklistsTurnedOff()
         const position = yield* Effect.map(
           query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklists WHERE task_id = $1`, [taskId]),
           (r) => Number(r[0]!.p)
@@ -74,6 +73,7 @@ export const checklistCommands = {
   updateChecklist: command(
     Schema.Struct({ ...ChecklistRef, name: Schema.optionalKey(Name(200)), position: Schema.optionalKey(Schema.Finite) }),
     Created,
+    Schema.Union([TaskNotFound, ChecklistNotFound]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
@@ -81,7 +81,7 @@ export const checklistCommands = {
           `UPDATE pm_checklists SET name = COALESCE($3, name), position = COALESCE($4, position) WHERE id = $1 AND task_id = $2 RETURNING id`,
           [input.checklistId, taskId, input.name?.trim() ?? null, input.position ?? null]
         )
-        if (rows.length === 0) return yield* reject("not_found", "No such checklist")
+        if (rows.length === 0) return yield* new ChecklistNotFound()
         const version = yield* touchTask(taskId)
         return {
           result: { id: input.checklistId },
@@ -97,12 +97,12 @@ export const checklistCommands = {
       })
   ),
 
-  deleteChecklist: command(Schema.Struct(ChecklistRef), Schema.Void, (input, by, taskId) =>
+  deleteChecklist: command(Schema.Struct(ChecklistRef), Schema.Void, Schema.Union([TaskNotFound, ChecklistNotFound]), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* query(`DELETE FROM pm_checklist_items WHERE checklist_id = $1 AND task_id = $2`, [input.checklistId, taskId])
       const rows = yield* query(`DELETE FROM pm_checklists WHERE id = $1 AND task_id = $2 RETURNING id`, [input.checklistId, taskId])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist")
+      if (rows.length === 0) return yield* new ChecklistNotFound()
       const version = yield* touchTask(taskId)
       return { result: undefined, changes: [taskChange(task, "checklist.deleted", { checklistId: input.checklistId, version }, by)] }
     })
@@ -111,11 +111,12 @@ export const checklistCommands = {
   addChecklistItem: command(
     Schema.Struct({ ...ChecklistRef, name: Name(500), assigneeId: Schema.optionalKey(Schema.NullOr(Id)) }),
     Created,
+    Schema.Union([TaskNotFound, ChecklistNotFound, NotWorkspaceMembers]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
         const checklist = yield* query(`SELECT id FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])
-        if (checklist.length === 0) return yield* reject("not_found", "No such checklist")
+        if (checklist.length === 0) return yield* new ChecklistNotFound()
         if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
         const position = yield* Effect.map(
           query<{ p: number }>(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM pm_checklist_items WHERE checklist_id = $1`, [
@@ -147,60 +148,69 @@ export const checklistCommands = {
       })
   ),
 
-  updateChecklistItem: command(ItemPatch, Created, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ assigneeId: string | null }>(
-        `SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`,
-        [input.itemId, input.checklistId, taskId]
-      )
-      if (current.length === 0) return yield* reject("not_found", "No such checklist item")
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      yield* query(
-        `UPDATE pm_checklist_items SET name = COALESCE($2, name), resolved = COALESCE($3, resolved), position = COALESCE($4, position),
+  updateChecklistItem: command(
+    ItemPatch,
+    Created,
+    Schema.Union([TaskNotFound, ChecklistItemNotFound, NotWorkspaceMembers]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* query<{ assigneeId: string | null }>(
+          `SELECT assignee_id AS "assigneeId" FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3`,
+          [input.itemId, input.checklistId, taskId]
+        )
+        if (current.length === 0) return yield* new ChecklistItemNotFound()
+        if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
+        yield* query(
+          `UPDATE pm_checklist_items SET name = COALESCE($2, name), resolved = COALESCE($3, resolved), position = COALESCE($4, position),
                 assignee_id = CASE WHEN $5::boolean THEN $6 ELSE assignee_id END, updated_at = now() WHERE id = $1`,
-        [
-          input.itemId,
-          input.name?.trim() ?? null,
-          input.resolved ?? null,
-          input.position ?? null,
-          input.assigneeId !== undefined,
-          input.assigneeId ?? null
-        ]
-      )
-      const version = yield* touchTask(taskId)
-      const notify =
-        input.assigneeId && input.assigneeId !== current[0]!.assigneeId
-          ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by)
-          : []
-      const { checklistId: _c, ...fields } = input
-      return {
-        result: { id: input.itemId },
-        changes: [taskChange(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)]
-      }
-    })
+          [
+            input.itemId,
+            input.name?.trim() ?? null,
+            input.resolved ?? null,
+            input.position ?? null,
+            input.assigneeId !== undefined,
+            input.assigneeId ?? null
+          ]
+        )
+        const version = yield* touchTask(taskId)
+        const notify =
+          input.assigneeId && input.assigneeId !== current[0]!.assigneeId
+            ? notifyUsers([input.assigneeId], "assigned", `You were assigned a checklist item on ${task.shortId}`, by)
+            : []
+        const { checklistId: _c, ...fields } = input
+        return {
+          result: { id: input.itemId },
+          changes: [taskChange(task, "checklist.item_updated", { checklistId: input.checklistId, ...fields, version }, by, notify)]
+        }
+      })
   ),
 
-  deleteChecklistItem: command(Schema.Struct(ItemRef), Schema.Void, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [
-        input.itemId,
-        input.checklistId,
-        taskId
-      ])
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
-      const version = yield* touchTask(taskId)
-      return {
-        result: undefined,
-        changes: [taskChange(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)]
-      }
-    })
+  deleteChecklistItem: command(
+    Schema.Struct(ItemRef),
+    Schema.Void,
+    Schema.Union([TaskNotFound, ChecklistItemNotFound]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const rows = yield* query(`DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING id`, [
+          input.itemId,
+          input.checklistId,
+          taskId
+        ])
+        if (rows.length === 0) return yield* new ChecklistItemNotFound()
+        const version = yield* touchTask(taskId)
+        return {
+          result: undefined,
+          changes: [taskChange(task, "checklist.item_deleted", { checklistId: input.checklistId, itemId: input.itemId, version }, by)]
+        }
+      })
   ),
 
   reorderChecklistItems: command(
     Schema.Struct({ ...ChecklistRef, itemIds: Schema.Array(Id) }),
     Schema.Struct({ itemIds: Schema.Array(Id) }),
+    Schema.Union([TaskNotFound, ChecklistNotFound, NotAPermutation]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
@@ -212,7 +222,7 @@ export const checklistCommands = {
           items.length === 0 &&
           (yield* query(`SELECT 1 FROM pm_checklists WHERE id = $1 AND task_id = $2`, [input.checklistId, taskId])).length === 0
         ) {
-          return yield* reject("not_found", "No such checklist")
+          return yield* new ChecklistNotFound()
         }
         const known = new Set(items.map((i) => i.id))
         if (
@@ -220,9 +230,7 @@ export const checklistCommands = {
           new Set(input.itemIds).size !== input.itemIds.length ||
           input.itemIds.some((id) => !known.has(id))
         ) {
-          return yield* reject("invalid", "itemIds must list every item of the checklist exactly once", [
-            { path: "body.itemIds", message: "not a permutation of the items" }
-          ])
+          return yield* new NotAPermutation({ field: "body.itemIds", every: "item of the checklist", of: "the items" })
         }
         for (const [index, id] of input.itemIds.entries())
           yield* query(`UPDATE pm_checklist_items SET position = $2 WHERE id = $1`, [id, index + 1])
@@ -235,41 +243,45 @@ export const checklistCommands = {
   ),
 
   /** Turns a checklist item into a subtask (the item goes away). */
-  convertChecklistItem: command(Schema.Struct(ItemRef), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const rows = yield* query<{ name: string; assigneeId: string | null; resolved: boolean }>(
-        `DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING name, assignee_id AS "assigneeId", resolved`,
-        [input.itemId, input.checklistId, taskId]
-      )
-      if (rows.length === 0) return yield* reject("not_found", "No such checklist item")
-      const home: Home = { workspaceId: task.workspaceId, spaceId: task.spaceId, folderId: task.folderId, listId: task.listId }
-      const statuses = (yield* effectiveStatuses(home)).items
-      const done = rows[0]!.resolved ? (statuses.find((s) => s.type === "done") ?? statuses.find((s) => s.type === "closed")) : undefined
-      const created = yield* insertTask(
-        home,
-        {
-          name: rows[0]!.name,
-          parentTaskId: taskId,
-          assigneeIds: rows[0]!.assigneeId ? [rows[0]!.assigneeId] : [],
-          ...(done ? { status: done.name } : {})
-        },
-        by
-      )
-      const version = yield* touchTask(taskId)
-      return {
-        result: created.task,
-        changes: [
-          ...created.changes,
-          taskChange(
-            task,
-            "checklist.item_converted",
-            { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version },
-            by
-          )
-        ]
-      }
-    })
+  convertChecklistItem: command(
+    Schema.Struct(ItemRef),
+    Task,
+    Schema.Union([TaskWriteRefused, ChecklistItemNotFound]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const rows = yield* query<{ name: string; assigneeId: string | null; resolved: boolean }>(
+          `DELETE FROM pm_checklist_items WHERE id = $1 AND checklist_id = $2 AND task_id = $3 RETURNING name, assignee_id AS "assigneeId", resolved`,
+          [input.itemId, input.checklistId, taskId]
+        )
+        if (rows.length === 0) return yield* new ChecklistItemNotFound()
+        const home: Home = { workspaceId: task.workspaceId, spaceId: task.spaceId, folderId: task.folderId, listId: task.listId }
+        const statuses = (yield* effectiveStatuses(home)).items
+        const done = rows[0]!.resolved ? (statuses.find((s) => s.type === "done") ?? statuses.find((s) => s.type === "closed")) : undefined
+        const created = yield* insertTask(
+          home,
+          {
+            name: rows[0]!.name,
+            parentTaskId: taskId,
+            assigneeIds: rows[0]!.assigneeId ? [rows[0]!.assigneeId] : [],
+            ...(done ? { status: done.name } : {})
+          },
+          by
+        )
+        const version = yield* touchTask(taskId)
+        return {
+          result: created.task,
+          changes: [
+            ...created.changes,
+            taskChange(
+              task,
+              "checklist.item_converted",
+              { checklistId: input.checklistId, itemId: input.itemId, subtaskId: created.task.id, version },
+              by
+            )
+          ]
+        }
+      })
   )
 }
 

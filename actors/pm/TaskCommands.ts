@@ -4,11 +4,10 @@
  * change of one task and its parts). Each returns its result and changes;
  * the actor runs it inside `ChangeLog.transact`.
  */
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Exit, Option, Schema } from "effect"
 import { Id, Name } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
-import type { NotWorkspaceMembers } from "./PmErrors.ts"
+import { NotWorkspaceMembers, PlaceNotFound, TaskNotFound } from "./PmErrors.ts"
 import type { Change } from "./ChangeLog.ts"
 import { change } from "./Changes.ts"
 import { locateList, locateTask } from "./Locate.ts"
@@ -23,18 +22,43 @@ import {
   FieldValues,
   type Home,
   insertTask,
+  insertTasks,
+  isPlainPatch,
+  isTaskNamed,
   NewTask,
   patchTask,
+  patchTasks,
   Recurrence,
   recordStatus,
   tagByName,
   taskChange,
   TaskPatch,
   touchTask,
+  TaskWriteRefused,
   writeFieldValues
 } from "./TaskWrites.ts"
 import { timeEntryCommands } from "./TimeEntries.ts"
-import { command } from "./WorkActor.ts"
+import {
+  AfterTaskElsewhere,
+  AlreadyInList,
+  AlreadyWatching,
+  ArchivedAlready,
+  FeatureTurnedOff,
+  HomeListLink,
+  MergeIntoItself,
+  MergeIntoSubtask,
+  MergeSourceNotFound,
+  NotLinkedToList,
+  NotWatching,
+  OneAssigneePerTask,
+  ParentCycle,
+  RecurrenceNeedsDate,
+  TaskFollowsItself,
+  TaskHasTag,
+  TaskLacksTag,
+  TaskNotRecurring
+} from "./WorkErrors.ts"
+import { batchCommand, batched, command } from "./WorkActor.ts"
 import { Color, isFinished, Items, Priority, Task } from "./WorkRecords.ts"
 
 const homeOf = (listId: string) =>
@@ -88,7 +112,7 @@ export const TaskTemplate: Schema.Codec<TaskTemplate> = Schema.Struct({
 }).annotate({ identifier: "TaskTemplateContent", description: "A task's fields, checklists and subtasks, without the ids of the original" })
 
 /** What a task looks like as a template (custom values by field id; they apply where those fields do). */
-export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplate, Rejection | SqlError, Sql> =>
+export const templateOf = (taskId: string, depth = 0): Effect.Effect<TaskTemplate, TaskNotFound | SqlError, Sql> =>
   Effect.gen(function* () {
     const task = yield* getTask(taskId)
     const checklists = yield* query<{ id: string; name: string }>(
@@ -134,7 +158,7 @@ export const instantiate = (
   template: TaskTemplate,
   overrides: Partial<NewTask>,
   by: string
-): Effect.Effect<{ task: Task; changes: Array<Change> }, Rejection | NotWorkspaceMembers | SqlError, Sql> =>
+): Effect.Effect<{ task: Task; changes: Array<Change> }, typeof TaskWriteRefused.Type | PlaceNotFound | SqlError, Sql> =>
   Effect.gen(function* () {
     const { checklists, subtasks, ...fields } = template
     const applicable = yield* Effect.map(
@@ -184,22 +208,53 @@ export const instantiate = (
 
 const TaskLink = Schema.Struct({ taskId: Id })
 
+const ListTaskRefused = Schema.Union([TaskWriteRefused, PlaceNotFound])
+const AddLinkRefused = Schema.Union([PlaceNotFound, HomeListLink, AlreadyInList])
+
+/** Where the list actor's state says the list is (a hint: `insertTasks` checks it against the rows). */
+const homeIn = (state: unknown, listId: string): Home | undefined =>
+  typeof state === "object" &&
+  state !== null &&
+  "workspaceId" in state &&
+  typeof state.workspaceId === "string" &&
+  "spaceId" in state &&
+  typeof state.spaceId === "string" &&
+  "folderId" in state &&
+  (state.folderId === null || typeof state.folderId === "string")
+    ? { workspaceId: state.workspaceId, spaceId: state.spaceId, folderId: state.folderId, listId }
+    : undefined
+
 export const listTaskCommands = {
-  createTask: command(NewTask, Task, (input, by, listId) =>
+  /** Creates queued together are checked each on its own and inserted together (see `insertTasks`). */
+  createTask: batchCommand(NewTask, Task, ListTaskRefused, (messages, listId, state) =>
     Effect.gen(function* () {
-      const home = yield* homeOf(listId)
-      const { task, changes } = yield* insertTask(home, input, by)
-      return { result: task, changes }
+      const hint = homeIn(state, listId)
+      const tasks = messages.map(({ input, by }) => ({ input, by }))
+      const inserted = yield* Effect.exit(
+        hint === undefined ? Effect.flatMap(homeOf(listId), (home) => insertTasks(home, tasks)) : insertTasks(hint, tasks, homeOf(listId))
+      )
+      if (Exit.isSuccess(inserted)) {
+        return inserted.value.map((outcome) => Exit.map(outcome, ({ task, changes }) => ({ result: task, changes })))
+      }
+      // The list is gone: every create is refused with it.
+      const gone = Option.getOrUndefined(Cause.findErrorOption(inserted.cause))
+      if (gone instanceof PlaceNotFound) return messages.map(() => Exit.fail(gone))
+      return yield* Effect.failCause(inserted.cause)
     })
   ),
 
-  bulkCreateTasks: command(Schema.Struct({ tasks: Schema.Array(NewTask) }), Items(Task), (input, by, listId) =>
+  bulkCreateTasks: command(Schema.Struct({ tasks: Schema.Array(NewTask) }), Items(Task), ListTaskRefused, (input, by, listId) =>
     Effect.gen(function* () {
       const home = yield* homeOf(listId)
       const items: Array<Task> = []
       const changes: Array<Change> = []
-      for (const [index, task] of input.tasks.entries()) {
-        const created = yield* insertTask(home, task, by, `body.tasks.${index}`)
+      const outcomes = yield* insertTasks(
+        home,
+        input.tasks.map((task, index) => ({ input: task, by, prefix: `body.tasks.${index}` }))
+      )
+      // The first refusal refuses them all.
+      for (const outcome of outcomes) {
+        const created = yield* outcome
         items.push(created.task)
         changes.push(...created.changes)
       }
@@ -208,26 +263,30 @@ export const listTaskCommands = {
   ),
 
   /** Creates a task from a saved template or from a copy of another task. */
-  instantiateTask: command(Schema.Struct({ template: TaskTemplate, name: Schema.optionalKey(Schema.String) }), Task, (input, by, listId) =>
-    Effect.gen(function* () {
-      const home = yield* homeOf(listId)
-      const { task, changes } = yield* instantiate(home, input.template, input.name ? { name: input.name } : {}, by)
-      return { result: task, changes }
-    })
+  instantiateTask: command(
+    Schema.Struct({ template: TaskTemplate, name: Schema.optionalKey(Schema.String) }),
+    Task,
+    ListTaskRefused,
+    (input, by, listId) =>
+      Effect.gen(function* () {
+        const home = yield* homeOf(listId)
+        const { task, changes } = yield* instantiate(home, input.template, input.name ? { name: input.name } : {}, by)
+        return { result: task, changes }
+      })
   ),
 
   /** The task also appears in this list (its home list stays). */
-  addTaskLink: command(TaskLink, Schema.Struct({ taskId: Id, listId: Id }), (input, by, listId) =>
+  addTaskLink: command(TaskLink, Schema.Struct({ taskId: Id, listId: Id }), AddLinkRefused, (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* locateList(listId)
       const task = yield* locateTask(input.taskId)
-      if (task.workspaceId !== list.workspaceId) return yield* reject("not_found", "No such task")
-      if (task.listId === listId) return yield* reject("conflict", "This is the task's home list")
+      if (task.workspaceId !== list.workspaceId) return yield* new PlaceNotFound({ what: "task" })
+      if (task.listId === listId) return yield* new HomeListLink()
       const added = yield* query(
         `INSERT INTO pm_task_list_links (task_id, list_id, added_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING task_id`,
         [input.taskId, listId, by]
       )
-      if (added.length === 0) return yield* reject("conflict", "The task is already in this list")
+      if (added.length === 0) return yield* new AlreadyInList()
       return {
         result: { taskId: input.taskId, listId },
         changes: [
@@ -243,14 +302,14 @@ export const listTaskCommands = {
     })
   ),
 
-  removeTaskLink: command(TaskLink, Schema.Void, (input, by, listId) =>
+  removeTaskLink: command(TaskLink, Schema.Void, Schema.Union([PlaceNotFound, NotLinkedToList]), (input, by, listId) =>
     Effect.gen(function* () {
       const list = yield* locateList(listId)
       const removed = yield* query(`DELETE FROM pm_task_list_links WHERE task_id = $1 AND list_id = $2 RETURNING task_id`, [
         input.taskId,
         listId
       ])
-      if (removed.length === 0) return yield* reject("not_found", "The task is not linked to this list")
+      if (removed.length === 0) return yield* new NotLinkedToList()
       return {
         result: undefined,
         changes: [
@@ -321,25 +380,44 @@ const NoInput = Schema.Struct({})
 const Watcher = Schema.Struct({ userId: Id })
 
 export const taskCommands = {
-  update: command(TaskPatch, Task, (patch, by, taskId) =>
-    Effect.map(patchTask(taskId, patch, by), ({ task, changes }) => ({ result: task, changes }))
+  /** Plain patches queued together are applied with one update (see `patchTasks`). */
+  update: batched(
+    command(TaskPatch, Task, TaskWriteRefused, (patch, by, taskId, state) =>
+      Effect.map(patchTask(taskId, patch, by, "body", isTaskNamed(taskId, state) ? state : undefined), ({ task, changes }) => ({
+        result: task,
+        changes
+      }))
+    ),
+    (messages, taskId, state) =>
+      Effect.map(
+        patchTasks(
+          taskId,
+          messages.map(({ input, by }) => ({ patch: input, by })),
+          isTaskNamed(taskId, state) ? state : undefined
+        ),
+        (outcomes) => outcomes.map((outcome) => Exit.map(outcome, ({ task, changes }) => ({ result: task, changes })))
+      ),
+    isPlainPatch
   ),
 
-  setArchived: command(Schema.Struct({ archived: Schema.Boolean }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (task.archived === input.archived)
-        return yield* reject("conflict", input.archived ? "The task is already archived" : "The task is not archived")
-      yield* query(
-        `UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`,
-        [taskId]
-      )
-      return { result: yield* getTask(taskId), changes: [taskChange(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
-    })
+  setArchived: command(
+    Schema.Struct({ archived: Schema.Boolean }),
+    Task,
+    Schema.Union([TaskNotFound, ArchivedAlready]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        if (task.archived === input.archived) return yield* new ArchivedAlready({ what: "task", archived: input.archived })
+        yield* query(
+          `UPDATE pm_tasks SET archived_at = ${input.archived ? "now()" : "NULL"}, version = version + 1, updated_at = now() WHERE id = $1`,
+          [taskId]
+        )
+        return { result: yield* getTask(taskId), changes: [taskChange(task, input.archived ? "task.archived" : "task.restored", {}, by)] }
+      })
   ),
 
   /** To the trash, with its subtasks; `undelete` brings them back. */
-  delete: command(NoInput, Schema.Void, (_, by, taskId) =>
+  delete: command(NoInput, Schema.Void, TaskNotFound, (_, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const ids = yield* subtreeIds(taskId)
@@ -354,7 +432,7 @@ export const taskCommands = {
     })
   ),
 
-  undelete: command(NoInput, Task, (_, by, taskId) =>
+  undelete: command(NoInput, Task, TaskNotFound, (_, by, taskId) =>
     Effect.gen(function* () {
       const trashed = yield* getTask(taskId, { deleted: true })
       // Subtasks deleted together with it come back with it.
@@ -376,11 +454,12 @@ export const taskCommands = {
   move: command(
     Schema.Struct({ listId: Id, statusMapping: Schema.optionalKey(Schema.Record(Schema.String, Name(64))) }),
     Task,
+    Schema.Union([TaskNotFound, PlaceNotFound]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
         const target = yield* locateList(input.listId)
-        if (target.workspaceId !== task.workspaceId) return yield* reject("not_found", "No such list")
+        if (target.workspaceId !== task.workspaceId) return yield* new PlaceNotFound({ what: "list" })
         if (task.listId === input.listId) return { result: task, changes: [] }
         const ids = yield* subtreeIds(taskId)
         const home: Home = { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: input.listId }
@@ -408,144 +487,142 @@ export const taskCommands = {
   ),
 
   /** Places the task right after `afterTaskId` in its list (null: first). */
-  setPosition: command(Schema.Struct({ afterTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      let position: number
-      if (input.afterTaskId === null) {
-        const first = yield* query<{ p: number | null }>(
-          `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND id <> $2 AND deleted_at IS NULL`,
-          [task.listId, taskId]
-        )
-        position = (first[0]?.p ?? 1) - 1
-      } else {
-        if (input.afterTaskId === taskId)
-          return yield* reject("invalid", "A task cannot follow itself", [{ path: "body.afterTaskId", message: "same task" }])
-        const after = yield* query<{ position: number }>(
-          `SELECT position FROM pm_tasks WHERE id = $1 AND list_id = $2 AND deleted_at IS NULL`,
-          [input.afterTaskId, task.listId]
-        )
-        if (after.length === 0)
-          return yield* reject("invalid", "afterTaskId must be a task of the same list", [
-            { path: "body.afterTaskId", message: "not in this list" }
-          ])
-        const next = yield* query<{ p: number | null }>(
-          `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND position > $2 AND id <> $3 AND deleted_at IS NULL`,
-          [task.listId, after[0]!.position, taskId]
-        )
-        position = next[0]?.p == null ? after[0]!.position + 1 : (after[0]!.position + next[0].p) / 2
-      }
-      yield* query(`UPDATE pm_tasks SET position = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, position])
-      return {
-        result: yield* getTask(taskId),
-        changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)]
-      }
-    })
+  setPosition: command(
+    Schema.Struct({ afterTaskId: Schema.NullOr(Id) }),
+    Task,
+    Schema.Union([TaskNotFound, TaskFollowsItself, AfterTaskElsewhere]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        let position: number
+        if (input.afterTaskId === null) {
+          const first = yield* query<{ p: number | null }>(
+            `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND id <> $2 AND deleted_at IS NULL`,
+            [task.listId, taskId]
+          )
+          position = (first[0]?.p ?? 1) - 1
+        } else {
+          if (input.afterTaskId === taskId) return yield* new TaskFollowsItself()
+          const after = yield* query<{ position: number }>(
+            `SELECT position FROM pm_tasks WHERE id = $1 AND list_id = $2 AND deleted_at IS NULL`,
+            [input.afterTaskId, task.listId]
+          )
+          if (after.length === 0) return yield* new AfterTaskElsewhere()
+          const next = yield* query<{ p: number | null }>(
+            `SELECT MIN(position) AS p FROM pm_tasks WHERE list_id = $1 AND position > $2 AND id <> $3 AND deleted_at IS NULL`,
+            [task.listId, after[0]!.position, taskId]
+          )
+          position = next[0]?.p == null ? after[0]!.position + 1 : (after[0]!.position + next[0].p) / 2
+        }
+        yield* query(`UPDATE pm_tasks SET position = $2, version = version + 1, updated_at = now() WHERE id = $1`, [taskId, position])
+        return {
+          result: yield* getTask(taskId),
+          changes: [taskChange(task, "task.reordered", { afterTaskId: input.afterTaskId, position }, by)]
+        }
+      })
   ),
 
   /** Makes the task a subtask of `parentTaskId` (moving it to the parent's list), or a top-level task (null). */
-  setParent: command(Schema.Struct({ parentTaskId: Schema.NullOr(Id) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (input.parentTaskId === task.parentTaskId) return { result: task, changes: [] }
-      if (input.parentTaskId !== null) {
-        if (input.parentTaskId === taskId) return yield* reject("conflict", "A task cannot be its own parent")
-        const parent = yield* locateTask(input.parentTaskId).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" ? reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }]) : e
-          )
-        )
-        if (parent.workspaceId !== task.workspaceId)
-          return yield* reject("not_found", "No such parent task", [{ path: "body.parentTaskId", message: "not found" }])
-        if (yield* isDescendant(taskId, input.parentTaskId))
-          return yield* reject("conflict", "A task cannot become a subtask of its own subtask")
-        if (parent.listId !== task.listId) {
-          const ids = yield* subtreeIds(taskId)
-          yield* relocate(
-            ids,
-            { workspaceId: parent.workspaceId, spaceId: parent.spaceId, folderId: parent.folderId, listId: parent.listId! },
-            by
-          )
+  setParent: command(
+    Schema.Struct({ parentTaskId: Schema.NullOr(Id) }),
+    Task,
+    Schema.Union([TaskNotFound, PlaceNotFound, ParentCycle]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        if (input.parentTaskId === task.parentTaskId) return { result: task, changes: [] }
+        if (input.parentTaskId !== null) {
+          if (input.parentTaskId === taskId) return yield* new ParentCycle({ self: true })
+          const noParent = new PlaceNotFound({ what: "parent task", field: "body.parentTaskId" })
+          const parent = yield* Effect.catchTag(locateTask(input.parentTaskId), "PlaceNotFound", () => Effect.fail(noParent))
+          if (parent.workspaceId !== task.workspaceId) return yield* noParent
+          if (yield* isDescendant(taskId, input.parentTaskId)) return yield* new ParentCycle({ self: false })
+          if (parent.listId !== task.listId) {
+            const ids = yield* subtreeIds(taskId)
+            yield* relocate(
+              ids,
+              { workspaceId: parent.workspaceId, spaceId: parent.spaceId, folderId: parent.folderId, listId: parent.listId! },
+              by
+            )
+          }
         }
-      }
-      yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
-        taskId,
-        input.parentTaskId
-      ])
-      const result = yield* getTask(taskId)
-      return {
-        result,
-        changes: [
-          taskChange(
-            result,
-            "task.updated",
-            { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version },
-            by
-          )
-        ]
-      }
-    })
+        yield* query(`UPDATE pm_tasks SET parent_task_id = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
+          taskId,
+          input.parentTaskId
+        ])
+        const result = yield* getTask(taskId)
+        return {
+          result,
+          changes: [
+            taskChange(
+              result,
+              "task.updated",
+              { parentTaskId: input.parentTaskId, previous: { parentTaskId: task.parentTaskId }, version: result.version },
+              by
+            )
+          ]
+        }
+      })
   ),
 
   /** Folds other tasks into this one: their comments, attachments, checklists, subtasks, assignees, watchers, tags and time; then trashes them. */
-  merge: command(Schema.Struct({ sourceTaskIds: Schema.Array(Id) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const target = yield* getTask(taskId)
-      const changes: Array<Change> = []
-      for (const [index, sourceId] of input.sourceTaskIds.entries()) {
-        const path = `body.sourceTaskIds.${index}`
-        if (sourceId === taskId)
-          return yield* reject("invalid", "A task cannot be merged into itself", [{ path, message: "the target itself" }])
-        const source = yield* getTask(sourceId).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" ? reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }]) : e
+  merge: command(
+    Schema.Struct({ sourceTaskIds: Schema.Array(Id) }),
+    Task,
+    Schema.Union([TaskNotFound, MergeIntoItself, MergeSourceNotFound, MergeIntoSubtask]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const target = yield* getTask(taskId)
+        const changes: Array<Change> = []
+        for (const [index, sourceId] of input.sourceTaskIds.entries()) {
+          const path = `body.sourceTaskIds.${index}`
+          if (sourceId === taskId) return yield* new MergeIntoItself({ field: path })
+          const noSource = new MergeSourceNotFound({ taskId: sourceId, field: path })
+          const source = yield* Effect.catchTag(getTask(sourceId), "TaskNotFound", () => Effect.fail(noSource))
+          if (source.workspaceId !== target.workspaceId) return yield* noSource
+          if (yield* isDescendant(sourceId, taskId)) return yield* new MergeIntoSubtask()
+          for (const table of ["pm_comments", "pm_attachments", "pm_checklists", "pm_checklist_items", "pm_time_entries"]) {
+            yield* query(`UPDATE ${table} SET task_id = $2 WHERE task_id = $1`, [sourceId, taskId])
+          }
+          const children = (yield* query<{ id: string }>(`SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`, [
+            sourceId
+          ])).map((r) => r.id)
+          if (children.length > 0) {
+            const descendants = (yield* Effect.forEach(children, subtreeIds)).flat()
+            if (source.listId !== target.listId)
+              yield* relocate(
+                descendants,
+                { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: target.listId },
+                by
+              )
+            yield* query(`UPDATE pm_tasks SET parent_task_id = $2 WHERE id = ANY($1::text[])`, [children, taskId])
+          }
+          yield* query(
+            `INSERT INTO pm_task_assignees (task_id, user_id) SELECT $2, user_id FROM pm_task_assignees WHERE task_id = $1 ON CONFLICT DO NOTHING`,
+            [sourceId, taskId]
           )
-        )
-        if (source.workspaceId !== target.workspaceId)
-          return yield* reject("not_found", `No such task ${sourceId}`, [{ path, message: "not found" }])
-        if (yield* isDescendant(sourceId, taskId)) return yield* reject("conflict", "A task cannot be merged into its own subtask")
-        for (const table of ["pm_comments", "pm_attachments", "pm_checklists", "pm_checklist_items", "pm_time_entries"]) {
-          yield* query(`UPDATE ${table} SET task_id = $2 WHERE task_id = $1`, [sourceId, taskId])
+          yield* query(
+            `INSERT INTO pm_watchers (scope_type, scope_id, user_id) SELECT 'task', $2, user_id FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 ON CONFLICT DO NOTHING`,
+            [sourceId, taskId]
+          )
+          for (const tag of source.tags) {
+            const tagId = yield* tagByName(target.workspaceId, target.spaceId, tag.name, by, tag.color)
+            yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [taskId, tagId])
+          }
+          yield* query(`DELETE FROM pm_relationships WHERE source_task_id = $1 OR target_task_id = $1`, [sourceId])
+          yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = $1`, [sourceId, by])
+          changes.push(taskChange(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
         }
-        const children = (yield* query<{ id: string }>(`SELECT id FROM pm_tasks WHERE parent_task_id = $1 AND deleted_at IS NULL`, [
-          sourceId
-        ])).map((r) => r.id)
-        if (children.length > 0) {
-          const descendants = (yield* Effect.forEach(children, subtreeIds)).flat()
-          if (source.listId !== target.listId)
-            yield* relocate(
-              descendants,
-              { workspaceId: target.workspaceId, spaceId: target.spaceId, folderId: target.folderId, listId: target.listId },
-              by
-            )
-          yield* query(`UPDATE pm_tasks SET parent_task_id = $2 WHERE id = ANY($1::text[])`, [children, taskId])
+        yield* touchTask(taskId)
+        const result = yield* getTask(taskId)
+        return {
+          result,
+          changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)]
         }
-        yield* query(
-          `INSERT INTO pm_task_assignees (task_id, user_id) SELECT $2, user_id FROM pm_task_assignees WHERE task_id = $1 ON CONFLICT DO NOTHING`,
-          [sourceId, taskId]
-        )
-        yield* query(
-          `INSERT INTO pm_watchers (scope_type, scope_id, user_id) SELECT 'task', $2, user_id FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 ON CONFLICT DO NOTHING`,
-          [sourceId, taskId]
-        )
-        for (const tag of source.tags) {
-          const tagId = yield* tagByName(target.workspaceId, target.spaceId, tag.name, by, tag.color)
-          yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [taskId, tagId])
-        }
-        yield* query(`DELETE FROM pm_relationships WHERE source_task_id = $1 OR target_task_id = $1`, [sourceId])
-        yield* query(`UPDATE pm_tasks SET deleted_at = now(), deleted_by = $2, version = version + 1 WHERE id = $1`, [sourceId, by])
-        changes.push(taskChange(source, "task.deleted", { mergedInto: taskId, name: source.name, shortId: source.shortId }, by))
-      }
-      yield* touchTask(taskId)
-      const result = yield* getTask(taskId)
-      return {
-        result,
-        changes: [...changes, taskChange(result, "task.merged", { sourceTaskIds: input.sourceTaskIds, version: result.version }, by)]
-      }
-    })
+      })
   ),
 
-  addWatcher: command(Watcher, Watcher, (input, by, taskId) =>
+  addWatcher: command(Watcher, Watcher, Schema.Union([TaskNotFound, NotWorkspaceMembers, AlreadyWatching]), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* requireMembers(task.workspaceId, [input.userId], "body.userId")
@@ -553,26 +630,26 @@ export const taskCommands = {
         `INSERT INTO pm_watchers (scope_type, scope_id, user_id) VALUES ('task', $1, $2) ON CONFLICT DO NOTHING RETURNING user_id`,
         [taskId, input.userId]
       )
-      if (added.length === 0) return yield* reject("conflict", "Already watching this task")
+      if (added.length === 0) return yield* new AlreadyWatching({ what: "task" })
       const version = yield* touchTask(taskId)
       return { result: { userId: input.userId }, changes: [taskChange(task, "task.watcher_added", { userId: input.userId, version }, by)] }
     })
   ),
 
-  removeWatcher: command(Watcher, Schema.Void, (input, by, taskId) =>
+  removeWatcher: command(Watcher, Schema.Void, Schema.Union([TaskNotFound, NotWatching]), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const removed = yield* query(
         `DELETE FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1 AND user_id = $2 RETURNING user_id`,
         [taskId, input.userId]
       )
-      if (removed.length === 0) return yield* reject("not_found", "Not watching this task")
+      if (removed.length === 0) return yield* new NotWatching({ what: "task" })
       const version = yield* touchTask(taskId)
       return { result: undefined, changes: [taskChange(task, "task.watcher_removed", { userId: input.userId, version }, by)] }
     })
   ),
 
-  setCustomFields: command(Schema.Struct({ values: FieldValues }), Task, (input, by, taskId) =>
+  setCustomFields: command(Schema.Struct({ values: FieldValues }), Task, TaskWriteRefused, (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const features = yield* featuresOfSpace(task.spaceId)
@@ -591,47 +668,55 @@ export const taskCommands = {
     })
   ),
 
-  addTag: command(Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      yield* checkFeatures(yield* featuresOfSpace(task.spaceId), { tagNames: [input.name] })
-      const tagId = yield* tagByName(task.workspaceId, task.spaceId, input.name, by, input.color)
-      const added = yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING tag_id`, [
-        taskId,
-        tagId
-      ])
-      if (added.length === 0) return yield* reject("conflict", "The task already has this tag")
-      const version = yield* touchTask(taskId)
-      const result = yield* getTask(taskId)
-      return { result, changes: [taskChange(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
-    })
+  addTag: command(
+    Schema.Struct({ name: Name(64), color: Schema.optionalKey(Color) }),
+    Task,
+    Schema.Union([TaskNotFound, FeatureTurnedOff, OneAssigneePerTask, TaskHasTag]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        yield* checkFeatures(yield* featuresOfSpace(task.spaceId), { tagNames: [input.name] })
+        const tagId = yield* tagByName(task.workspaceId, task.spaceId, input.name, by, input.color)
+        const added = yield* query(`INSERT INTO pm_task_tags (task_id, tag_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING tag_id`, [
+          taskId,
+          tagId
+        ])
+        if (added.length === 0) return yield* new TaskHasTag()
+        const version = yield* touchTask(taskId)
+        const result = yield* getTask(taskId)
+        return { result, changes: [taskChange(result, "task.updated", { tagAdded: input.name.trim(), version }, by)] }
+      })
   ),
 
-  removeTag: command(Schema.Struct({ tagId: Id }), Task, (input, by, taskId) =>
+  removeTag: command(Schema.Struct({ tagId: Id }), Task, Schema.Union([TaskNotFound, TaskLacksTag]), (input, by, taskId) =>
     Effect.gen(function* () {
       yield* getTask(taskId)
       const removed = yield* query(`DELETE FROM pm_task_tags WHERE task_id = $1 AND tag_id = $2 RETURNING tag_id`, [taskId, input.tagId])
-      if (removed.length === 0) return yield* reject("not_found", "The task does not have this tag")
+      if (removed.length === 0) return yield* new TaskLacksTag()
       const version = yield* touchTask(taskId)
       const result = yield* getTask(taskId)
       return { result, changes: [taskChange(result, "task.updated", { tagRemoved: input.tagId, version }, by)] }
     })
   ),
 
-  setRecurrence: command(Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }), Task, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (input.recurrence === null && task.recurrence === null) return yield* reject("not_found", "The task does not recur")
-      if (input.recurrence && !task.dueDate && !task.startDate) {
-        return yield* reject("conflict", "A recurring task needs a due date or a start date to repeat from")
-      }
-      yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
-        taskId,
-        input.recurrence
-      ])
-      const result = yield* getTask(taskId)
-      return { result, changes: [taskChange(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
-    })
+  setRecurrence: command(
+    Schema.Struct({ recurrence: Schema.NullOr(Recurrence) }),
+    Task,
+    Schema.Union([TaskNotFound, TaskNotRecurring, RecurrenceNeedsDate]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        if (input.recurrence === null && task.recurrence === null) return yield* new TaskNotRecurring()
+        if (input.recurrence && !task.dueDate && !task.startDate) {
+          return yield* new RecurrenceNeedsDate()
+        }
+        yield* query(`UPDATE pm_tasks SET recurrence = $2, version = version + 1, updated_at = now() WHERE id = $1`, [
+          taskId,
+          input.recurrence
+        ])
+        const result = yield* getTask(taskId)
+        return { result, changes: [taskChange(result, "task.updated", { recurrence: input.recurrence, version: result.version }, by)] }
+      })
   ),
 
   ...checklistCommands,

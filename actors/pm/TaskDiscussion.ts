@@ -6,14 +6,15 @@ import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
+import { CommentAuthorOnly, CommentNotFound, NotWorkspaceMembers, ReplyToReply, TaskNotFound } from "./PmErrors.ts"
 import type { Notify } from "./ChangeLog.ts"
 import { change, notifyUsers } from "./Changes.ts"
 import { membersOf, requireMembers, userRefs, usersByEmail } from "./Members.ts"
 import { getTask } from "./TaskReads.ts"
 import { taskWhere, touchTask } from "./TaskWrites.ts"
-import { requireStorageRoom } from "../platform/QuotaChecks.ts"
+import { requireStorageRoom, StorageQuotaReached } from "../platform/QuotaChecks.ts"
 import { command } from "./WorkActor.ts"
+import { AlreadyReacted, AttachmentNotFound, NoMemberWithEmail, NotReacted, ResolvedAlready, UploaderOnly } from "./WorkErrors.ts"
 import { type Task, UserRef } from "./WorkRecords.ts"
 
 export const Reaction = Schema.Struct({ emoji: Schema.String, count: Schema.Number, userIds: Schema.Array(Id) }).annotate({
@@ -74,11 +75,7 @@ export const resolveMentions = (workspaceId: string, text: string, strict: boole
       return user === undefined || !members.has(user.id)
     })
     if (strict && missing.length > 0) {
-      return yield* reject(
-        "not_found",
-        `No member of this workspace has the e-mail ${missing.join(", ")}`,
-        missing.map((email) => ({ path: "body.text", message: `no member with e-mail ${email}` }))
-      )
+      return yield* new NoMemberWithEmail({ entries: missing.map((email) => ({ email, path: "body.text" })) })
     }
     return emails.flatMap((email) => {
       const user = users.get(email)
@@ -162,14 +159,14 @@ export const listComments = (
     return { items: yield* present(rows), total, offset: page.offset, limit: page.limit }
   })
 
-export const getComment = (taskId: string, commentId: string): Effect.Effect<Comment, Rejection | SqlError, Sql> =>
+export const getComment = (taskId: string, commentId: string): Effect.Effect<Comment, CommentNotFound | SqlError, Sql> =>
   Effect.flatMap(
     query<CommentRow>(`SELECT ${commentColumns} FROM pm_comments c WHERE c.id = $1 AND c.task_id = $2 AND c.deleted_at IS NULL`, [
       commentId,
       taskId
     ]),
-    (rows): Effect.Effect<Comment, Rejection | SqlError, Sql> =>
-      rows[0] ? Effect.map(present(rows), (items) => items[0]!) : Effect.fail(reject("not_found", "No such comment"))
+    (rows): Effect.Effect<Comment, CommentNotFound | SqlError, Sql> =>
+      rows[0] ? Effect.map(present(rows), (items) => items[0]!) : Effect.fail(new CommentNotFound())
   )
 
 /** Comments assigned to a user in a workspace, unresolved first. */
@@ -195,7 +192,7 @@ export const getAttachment = (taskId: string, attachmentId: string) =>
       `SELECT ${attachmentColumns}, blob_key AS "blobKey" FROM pm_attachments WHERE id = $1 AND task_id = $2`,
       [attachmentId, taskId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such attachment")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new AttachmentNotFound()))
   )
 
 // ---------------------------------------------------------------------------
@@ -218,7 +215,7 @@ const commentRow = (taskId: string, commentId: string) =>
          FROM pm_comments WHERE id = $1 AND task_id = $2 AND deleted_at IS NULL`,
       [commentId, taskId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such comment")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new CommentNotFound()))
   )
 
 export const CommentText = Name(20_000).annotate({ description: "The comment; `@member@example.com` mentions a member" })
@@ -245,64 +242,68 @@ export const discussionCommands = {
    * are notified ("mentioned"), the task's assignees and watchers too
    * ("commented"); `strictMentions` refuses unknown addresses (404).
    */
-  createComment: command(NewComment, Comment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      let parentAuthor: string | undefined
-      if (input.parentCommentId) {
-        const parent = yield* commentRow(taskId, input.parentCommentId)
-        if (parent.parentCommentId !== null)
-          return yield* reject("invalid", "Replies go to top-level comments", [{ path: "path.commentId", message: "is a reply" }])
-        parentAuthor = parent.authorId
-      }
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      const mentions = yield* resolveMentions(task.workspaceId, input.text, input.strictMentions ?? false)
-      const id = crypto.randomUUID()
-      yield* query(
-        `INSERT INTO pm_comments (id, workspace_id, task_id, parent_comment_id, author_id, text, mentions, assignee_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, task.workspaceId, taskId, input.parentCommentId ?? null, by, input.text, mentions, input.assigneeId ?? null]
-      )
-      const watchers = yield* query<{ userId: string }>(
-        `SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`,
-        [taskId]
-      )
-      const label = `${task.shortId}: ${task.name}`
-      const notified = new Set([...mentions, by])
-      const notify: Array<Notify> = [
-        ...notifyUsers(mentions, "mentioned", `You were mentioned on ${label}`, by),
-        ...notifyUsers(
-          input.assigneeId && !notified.has(input.assigneeId) ? [input.assigneeId] : [],
-          "assigned",
-          `A comment on ${label} was assigned to you`,
-          by
-        ),
-        ...notifyUsers(
-          [...task.assignees.map((a) => a.id), ...watchers.map((w) => w.userId), ...(parentAuthor ? [parentAuthor] : [])].filter(
-            (u) => !notified.has(u) && u !== input.assigneeId
-          ),
-          "commented",
-          `New comment on ${label}`,
-          by
+  createComment: command(
+    NewComment,
+    Comment,
+    Schema.Union([TaskNotFound, CommentNotFound, ReplyToReply, NotWorkspaceMembers, NoMemberWithEmail]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        let parentAuthor: string | undefined
+        if (input.parentCommentId) {
+          const parent = yield* commentRow(taskId, input.parentCommentId)
+          if (parent.parentCommentId !== null) return yield* new ReplyToReply({ field: "path.commentId" })
+          parentAuthor = parent.authorId
+        }
+        if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
+        const mentions = yield* resolveMentions(task.workspaceId, input.text, input.strictMentions ?? false)
+        const id = crypto.randomUUID()
+        yield* query(
+          `INSERT INTO pm_comments (id, workspace_id, task_id, parent_comment_id, author_id, text, mentions, assignee_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [id, task.workspaceId, taskId, input.parentCommentId ?? null, by, input.text, mentions, input.assigneeId ?? null]
         )
-      ]
-      const comment = yield* getComment(taskId, id)
-      return {
-        result: comment,
-        changes: [
-          on(task, "comment.created", id, { parentCommentId: input.parentCommentId ?? null, text: input.text, mentions }, by, notify)
+        const watchers = yield* query<{ userId: string }>(
+          `SELECT user_id AS "userId" FROM pm_watchers WHERE scope_type = 'task' AND scope_id = $1`,
+          [taskId]
+        )
+        const label = `${task.shortId}: ${task.name}`
+        const notified = new Set([...mentions, by])
+        const notify: Array<Notify> = [
+          ...notifyUsers(mentions, "mentioned", `You were mentioned on ${label}`, by),
+          ...notifyUsers(
+            input.assigneeId && !notified.has(input.assigneeId) ? [input.assigneeId] : [],
+            "assigned",
+            `A comment on ${label} was assigned to you`,
+            by
+          ),
+          ...notifyUsers(
+            [...task.assignees.map((a) => a.id), ...watchers.map((w) => w.userId), ...(parentAuthor ? [parentAuthor] : [])].filter(
+              (u) => !notified.has(u) && u !== input.assigneeId
+            ),
+            "commented",
+            `New comment on ${label}`,
+            by
+          )
         ]
-      }
-    })
+        const comment = yield* getComment(taskId, id)
+        return {
+          result: comment,
+          changes: [
+            on(task, "comment.created", id, { parentCommentId: input.parentCommentId ?? null, text: input.text, mentions }, by, notify)
+          ]
+        }
+      })
   ),
 
   updateComment: command(
     Schema.Struct({ commentId: Id, text: CommentText, strictMentions: Schema.optionalKey(Schema.Boolean) }),
     Comment,
+    Schema.Union([TaskNotFound, CommentNotFound, CommentAuthorOnly, NoMemberWithEmail]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
         const current = yield* commentRow(taskId, input.commentId)
-        if (current.authorId !== by) return yield* reject("forbidden", "Only the author edits a comment")
+        if (current.authorId !== by) return yield* new CommentAuthorOnly({ action: "edits" })
         const mentions = yield* resolveMentions(task.workspaceId, input.text, input.strictMentions ?? false)
         yield* query(`UPDATE pm_comments SET text = $2, mentions = $3, updated_at = now() WHERE id = $1`, [
           input.commentId,
@@ -328,53 +329,66 @@ export const discussionCommands = {
   ),
 
   /** The author or an admin removes a comment (with its replies). */
-  deleteComment: command(Schema.Struct({ commentId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* commentRow(taskId, input.commentId)
-      if (current.authorId !== by && !input.admin) return yield* reject("forbidden", "Only the author or an admin deletes a comment")
-      yield* query(`UPDATE pm_comments SET deleted_at = now() WHERE (id = $1 OR parent_comment_id = $1) AND deleted_at IS NULL`, [
-        input.commentId
-      ])
-      return { result: undefined, changes: [on(task, "comment.deleted", input.commentId, {}, by)] }
-    })
+  deleteComment: command(
+    Schema.Struct({ commentId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    Schema.Union([TaskNotFound, CommentNotFound, CommentAuthorOnly]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* commentRow(taskId, input.commentId)
+        if (current.authorId !== by && !input.admin) return yield* new CommentAuthorOnly({ action: "deletes" })
+        yield* query(`UPDATE pm_comments SET deleted_at = now() WHERE (id = $1 OR parent_comment_id = $1) AND deleted_at IS NULL`, [
+          input.commentId
+        ])
+        return { result: undefined, changes: [on(task, "comment.deleted", input.commentId, {}, by)] }
+      })
   ),
 
-  resolveComment: command(Schema.Struct({ commentId: Id, resolved: Schema.Boolean }), Comment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* commentRow(taskId, input.commentId)
-      if ((current.resolvedAt !== null) === input.resolved)
-        return yield* reject("conflict", input.resolved ? "The comment is already resolved" : "The comment is not resolved")
-      yield* query(
-        `UPDATE pm_comments SET resolved_at = ${input.resolved ? "now()" : "NULL"}, resolved_by = $2, updated_at = now() WHERE id = $1`,
-        [input.commentId, input.resolved ? by : null]
-      )
-      const notify = input.resolved ? notifyUsers([current.authorId], "commented", `Your comment on ${task.shortId} was resolved`, by) : []
-      return {
-        result: yield* getComment(taskId, input.commentId),
-        changes: [on(task, input.resolved ? "comment.resolved" : "comment.reopened", input.commentId, {}, by, notify)]
-      }
-    })
+  resolveComment: command(
+    Schema.Struct({ commentId: Id, resolved: Schema.Boolean }),
+    Comment,
+    Schema.Union([TaskNotFound, CommentNotFound, ResolvedAlready]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* commentRow(taskId, input.commentId)
+        if ((current.resolvedAt !== null) === input.resolved) return yield* new ResolvedAlready({ resolved: input.resolved })
+        yield* query(
+          `UPDATE pm_comments SET resolved_at = ${input.resolved ? "now()" : "NULL"}, resolved_by = $2, updated_at = now() WHERE id = $1`,
+          [input.commentId, input.resolved ? by : null]
+        )
+        const notify = input.resolved
+          ? notifyUsers([current.authorId], "commented", `Your comment on ${task.shortId} was resolved`, by)
+          : []
+        return {
+          result: yield* getComment(taskId, input.commentId),
+          changes: [on(task, input.resolved ? "comment.resolved" : "comment.reopened", input.commentId, {}, by, notify)]
+        }
+      })
   ),
 
-  assignComment: command(Schema.Struct({ commentId: Id, assigneeId: Schema.NullOr(Id) }), Comment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      yield* commentRow(taskId, input.commentId)
-      if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
-      yield* query(`UPDATE pm_comments SET assignee_id = $2, updated_at = now() WHERE id = $1`, [input.commentId, input.assigneeId])
-      const notify = input.assigneeId
-        ? notifyUsers([input.assigneeId], "assigned", `A comment on ${task.shortId}: ${task.name} was assigned to you`, by)
-        : []
-      return {
-        result: yield* getComment(taskId, input.commentId),
-        changes: [on(task, "comment.assigned", input.commentId, { assigneeId: input.assigneeId }, by, notify)]
-      }
-    })
+  assignComment: command(
+    Schema.Struct({ commentId: Id, assigneeId: Schema.NullOr(Id) }),
+    Comment,
+    Schema.Union([TaskNotFound, CommentNotFound, NotWorkspaceMembers]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        yield* commentRow(taskId, input.commentId)
+        if (input.assigneeId) yield* requireMembers(task.workspaceId, [input.assigneeId], "body.assigneeId")
+        yield* query(`UPDATE pm_comments SET assignee_id = $2, updated_at = now() WHERE id = $1`, [input.commentId, input.assigneeId])
+        const notify = input.assigneeId
+          ? notifyUsers([input.assigneeId], "assigned", `A comment on ${task.shortId}: ${task.name} was assigned to you`, by)
+          : []
+        return {
+          result: yield* getComment(taskId, input.commentId),
+          changes: [on(task, "comment.assigned", input.commentId, { assigneeId: input.assigneeId }, by, notify)]
+        }
+      })
   ),
 
-  addReaction: command(ReactionInput, Comment, (input, by, taskId) =>
+  addReaction: command(ReactionInput, Comment, Schema.Union([TaskNotFound, CommentNotFound, AlreadyReacted]), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
@@ -382,7 +396,7 @@ export const discussionCommands = {
         `INSERT INTO pm_comment_reactions (comment_id, user_id, emoji) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING emoji`,
         [input.commentId, by, input.emoji]
       )
-      if (added.length === 0) return yield* reject("conflict", "You already reacted with this emoji")
+      if (added.length === 0) return yield* new AlreadyReacted()
       return {
         result: yield* getComment(taskId, input.commentId),
         changes: [on(task, "comment.reaction_added", input.commentId, { emoji: input.emoji }, by)]
@@ -390,7 +404,7 @@ export const discussionCommands = {
     })
   ),
 
-  removeReaction: command(ReactionInput, Comment, (input, by, taskId) =>
+  removeReaction: command(ReactionInput, Comment, Schema.Union([TaskNotFound, CommentNotFound, NotReacted]), (input, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       yield* commentRow(taskId, input.commentId)
@@ -398,7 +412,7 @@ export const discussionCommands = {
         `DELETE FROM pm_comment_reactions WHERE comment_id = $1 AND user_id = $2 AND emoji = $3 RETURNING emoji`,
         [input.commentId, by, input.emoji]
       )
-      if (removed.length === 0) return yield* reject("not_found", "You have not reacted with this emoji")
+      if (removed.length === 0) return yield* new NotReacted()
       return {
         result: yield* getComment(taskId, input.commentId),
         changes: [on(task, "comment.reaction_removed", input.commentId, { emoji: input.emoji }, by)]
@@ -406,45 +420,53 @@ export const discussionCommands = {
     })
   ),
 
-  addAttachment: command(NewAttachment, Attachment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      yield* requireStorageRoom(task.workspaceId, input.size)
-      yield* query(
-        `INSERT INTO pm_attachments (id, workspace_id, task_id, blob_key, filename, content_type, size, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [input.attachmentId, task.workspaceId, taskId, input.blobKey, input.filename, input.contentType, input.size, by]
-      )
-      const version = yield* touchTask(taskId)
-      const attachment = yield* getAttachment(taskId, input.attachmentId)
-      const { blobKey: _k, ...result } = attachment
-      return {
-        result,
-        changes: [on(task, "attachment.created", input.attachmentId, { filename: input.filename, size: input.size, version }, by)]
-      }
-    })
+  addAttachment: command(
+    NewAttachment,
+    Attachment,
+    Schema.Union([TaskNotFound, StorageQuotaReached, AttachmentNotFound]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        yield* requireStorageRoom(task.workspaceId, input.size)
+        yield* query(
+          `INSERT INTO pm_attachments (id, workspace_id, task_id, blob_key, filename, content_type, size, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [input.attachmentId, task.workspaceId, taskId, input.blobKey, input.filename, input.contentType, input.size, by]
+        )
+        const version = yield* touchTask(taskId)
+        const attachment = yield* getAttachment(taskId, input.attachmentId)
+        const { blobKey: _k, ...result } = attachment
+        return {
+          result,
+          changes: [on(task, "attachment.created", input.attachmentId, { filename: input.filename, size: input.size, version }, by)]
+        }
+      })
   ),
 
-  renameAttachment: command(Schema.Struct({ attachmentId: Id, filename: Schema.String }), Attachment, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      yield* getAttachment(taskId, input.attachmentId)
-      yield* query(`UPDATE pm_attachments SET filename = $2 WHERE id = $1`, [input.attachmentId, input.filename])
-      const version = yield* touchTask(taskId)
-      const { blobKey: _k, ...result } = yield* getAttachment(taskId, input.attachmentId)
-      return { result, changes: [on(task, "attachment.renamed", input.attachmentId, { filename: input.filename, version }, by)] }
-    })
+  renameAttachment: command(
+    Schema.Struct({ attachmentId: Id, filename: Schema.String }),
+    Attachment,
+    Schema.Union([TaskNotFound, AttachmentNotFound]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        yield* getAttachment(taskId, input.attachmentId)
+        yield* query(`UPDATE pm_attachments SET filename = $2 WHERE id = $1`, [input.attachmentId, input.filename])
+        const version = yield* touchTask(taskId)
+        const { blobKey: _k, ...result } = yield* getAttachment(taskId, input.attachmentId)
+        return { result, changes: [on(task, "attachment.renamed", input.attachmentId, { filename: input.filename, version }, by)] }
+      })
   ),
 
   /** Returns the blob key; the caller deletes the bytes once this committed. */
   deleteAttachment: command(
     Schema.Struct({ attachmentId: Id, admin: Schema.Boolean }),
     Schema.Struct({ blobKey: Schema.String }),
+    Schema.Union([TaskNotFound, AttachmentNotFound, UploaderOnly]),
     (input, by, taskId) =>
       Effect.gen(function* () {
         const task = yield* getTask(taskId)
         const attachment = yield* getAttachment(taskId, input.attachmentId)
-        if (attachment.uploadedBy !== by && !input.admin)
-          return yield* reject("forbidden", "Only the uploader or an admin deletes an attachment")
+        if (attachment.uploadedBy !== by && !input.admin) return yield* new UploaderOnly()
         yield* query(`DELETE FROM pm_attachments WHERE id = $1`, [input.attachmentId])
         const version = yield* touchTask(taskId)
         return {

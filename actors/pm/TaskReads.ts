@@ -10,8 +10,8 @@ import { Effect, Schema } from "effect"
 import { userRefJson } from "../identity/IdentityQueries.ts"
 import { isoTimestampSql, query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import * as SqlSchema from "../../persistence/SqlSchema.ts"
-import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { presentValue } from "./CustomFields.ts"
+import { TaskNotFound } from "./PmErrors.ts"
 import { effectiveStatusJoin } from "./Statuses.ts"
 import { visibleSpace, type ArchivedFilter, type Viewer } from "./StructureReads.ts"
 import {
@@ -31,8 +31,8 @@ export const taskColumns = `t.id, t.workspace_id AS "workspaceId", t.space_id AS
   t.created_by AS "createdBy", t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.closed_at AS "closedAt",
   t.archived_at AS "archivedAt", t.deleted_at AS "deletedAt", t.version`
 
-// The columns of `taskColumns` as RETURNING of an UPDATE of pm_tasks sees them (no join: its list's folder by sub-select).
-const updatedColumns = taskColumns.replace(
+// The columns of `taskColumns` as RETURNING of an UPDATE or INSERT of pm_tasks sees them (no join: its list's folder by sub-select).
+export const updatedColumns = taskColumns.replace(
   `l.folder_id AS "folderId"`,
   `(SELECT l.folder_id FROM pm_lists l WHERE l.id = t.list_id) AS "folderId"`
 )
@@ -85,7 +85,8 @@ const presentedColumns = `st.name AS "statusName", st.type AS "statusType", st.c
               FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id WHERE v.task_id = t.id), '[]') AS "customFields",
   (SELECT count(*)::int FROM pm_tasks c WHERE c.parent_task_id = t.id AND c.deleted_at IS NULL) AS "subtaskCount"`
 
-interface Presented {
+/** What a task shows besides its row. */
+export interface Presented {
   readonly statusName: string | null
   readonly statusType: Status["type"] | null
   readonly statusColor: string | null
@@ -96,7 +97,8 @@ interface Presented {
   readonly subtaskCount: number
 }
 
-const present = (row: TaskRow, presented: Presented): Task => ({
+/** A task row and what it shows → the task. */
+export const present = (row: TaskRow, presented: Presented): Task => ({
   ...row,
   status:
     presented.statusName === null
@@ -120,16 +122,37 @@ const present = (row: TaskRow, presented: Presented): Task => ({
  * Updates the task's own columns (`sets`, parameters after the task id) and
  * returns it as shown, its presentation (status, people, tags, fields,
  * subtasks) kept from `before`: for writes that changed none of it, one
- * statement instead of an update and a read.
+ * statement instead of an update and a read. With `version`, the row is
+ * updated only at that version and not deleted (`before` came from memory):
+ * `undefined` when it has moved on, nothing written. Should the row show
+ * another status or list than `before` (renamed or moved by another actor
+ * meanwhile), the task is read again instead.
  */
-export const updateOwnColumns = (before: Task, sets: string, params: ReadonlyArray<unknown>): Effect.Effect<Task, SqlError, Sql> =>
-  Effect.map(query<TaskRow>(`UPDATE pm_tasks t SET ${sets} WHERE t.id = $1 RETURNING ${updatedColumns}`, params), ([row]) => ({
-    ...before,
-    ...row!,
-    status: before.status,
-    recurrence: row!.recurrence ?? null,
-    archived: row!.archivedAt !== null
-  }))
+export const updateOwnColumns = (
+  before: Task,
+  sets: string,
+  params: ReadonlyArray<unknown>,
+  version?: number
+): Effect.Effect<Task | undefined, SqlError | TaskNotFound, Sql> =>
+  Effect.flatMap(
+    query<TaskRow>(
+      version === undefined
+        ? `UPDATE pm_tasks t SET ${sets} WHERE t.id = $1 RETURNING ${updatedColumns}`
+        : `UPDATE pm_tasks t SET ${sets} WHERE t.id = $1 AND t.version = $${params.length + 1} AND t.deleted_at IS NULL RETURNING ${updatedColumns}`,
+      version === undefined ? params : [...params, version]
+    ),
+    ([row]): Effect.Effect<Task | undefined, SqlError | TaskNotFound, Sql> => {
+      if (row === undefined) return Effect.succeed(undefined)
+      if (row.status !== before.status.name || row.listId !== before.listId || row.spaceId !== before.spaceId) return getTask(before.id)
+      return Effect.succeed({
+        ...before,
+        ...row,
+        status: before.status,
+        recurrence: row.recurrence ?? null,
+        archived: row.archivedAt !== null
+      })
+    }
+  )
 
 /** A row of `SELECT ${taskColumns}, ${presentedColumns}` → the task. */
 const presentRow = <R extends TaskRow & Presented>(row: R): Task => {
@@ -160,28 +183,28 @@ export const hydrate = (rows: ReadonlyArray<TaskRow>): Effect.Effect<Array<Task>
   })
 
 /** One task (not deleted unless asked), or 404: one statement. */
-export const getTask = (taskId: string, options: { readonly deleted?: boolean } = {}): Effect.Effect<Task, Rejection | SqlError, Sql> =>
+export const getTask = (taskId: string, options: { readonly deleted?: boolean } = {}): Effect.Effect<Task, TaskNotFound | SqlError, Sql> =>
   Effect.gen(function* () {
     const rows = yield* query<TaskRow & Presented>(
       `SELECT ${taskColumns}, ${presentedColumns} ${presentedFrom("pm_tasks")}
         WHERE t.id = $1 AND ${options.deleted ? "t.deleted_at IS NOT NULL" : "t.deleted_at IS NULL"}`,
       [taskId]
     )
-    if (rows.length === 0) return yield* reject("not_found", "No such task")
+    if (rows.length === 0) return yield* new TaskNotFound()
     return presentRow(rows[0]!)
   })
 
 /** A task and the features of its space, in one statement (what a write checks first). */
 export const getTaskForWrite = (
   taskId: string
-): Effect.Effect<{ readonly task: Task; readonly features: Features }, Rejection | SqlError, Sql> =>
+): Effect.Effect<{ readonly task: Task; readonly features: Features }, TaskNotFound | SqlError, Sql> =>
   Effect.gen(function* () {
     const rows = yield* query<TaskRow & Presented & { spaceFeatures: Partial<Features> | null }>(
       `SELECT ${taskColumns}, ${presentedColumns}, s.features AS "spaceFeatures" ${presentedFrom("pm_tasks")}
         WHERE t.id = $1 AND t.deleted_at IS NULL`,
       [taskId]
     )
-    if (rows.length === 0) return yield* reject("not_found", "No such task")
+    if (rows.length === 0) return yield* new TaskNotFound()
     const { spaceFeatures, ...row } = rows[0]!
     return { task: presentRow(row), features: { ...defaultFeatures, ...(spaceFeatures ?? {}) } }
   })

@@ -2,11 +2,12 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { PlaceNotFound, TaskNotFound } from "./PmErrors.ts"
 import { change } from "./Changes.ts"
 import { locateTask } from "./Locate.ts"
 import { TaskTemplate, templateOf } from "./TaskCommands.ts"
 import { command } from "./WorkActor.ts"
+import { TaskTemplateNotFound } from "./WorkErrors.ts"
 
 export const TaskTemplateView = Schema.Struct({
   id: Id,
@@ -31,32 +32,36 @@ export const getTemplate = (workspaceId: string, templateId: string) =>
       `SELECT ${columns} FROM pm_task_templates WHERE id = $1 AND workspace_id = $2`,
       [templateId, workspaceId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such task template")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new TaskTemplateNotFound()))
   )
 
 export const templateCommands = {
-  saveTaskTemplate: command(Schema.Struct({ taskId: Id, name: Name(200) }), TaskTemplateView, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const located = yield* locateTask(input.taskId)
-      if (located.workspaceId !== workspaceId) return yield* reject("not_found", "No such task")
-      const template = yield* templateOf(input.taskId)
-      const id = crypto.randomUUID()
-      yield* query(`INSERT INTO pm_task_templates (id, workspace_id, name, template, created_by) VALUES ($1, $2, $3, $4, $5)`, [
-        id,
-        workspaceId,
-        input.name.trim(),
-        template,
-        by
-      ])
-      const saved = yield* getTemplate(workspaceId, id)
-      return {
-        result: saved,
-        changes: [change({ workspaceId }, "task_template.created", id, { name: saved.name, fromTaskId: input.taskId }, by)]
-      }
-    })
+  saveTaskTemplate: command(
+    Schema.Struct({ taskId: Id, name: Name(200) }),
+    TaskTemplateView,
+    Schema.Union([PlaceNotFound, TaskNotFound, TaskTemplateNotFound]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const located = yield* locateTask(input.taskId)
+        if (located.workspaceId !== workspaceId) return yield* new PlaceNotFound({ what: "task" })
+        const template = yield* templateOf(input.taskId)
+        const id = crypto.randomUUID()
+        yield* query(`INSERT INTO pm_task_templates (id, workspace_id, name, template, created_by) VALUES ($1, $2, $3, $4, $5)`, [
+          id,
+          workspaceId,
+          input.name.trim(),
+          template,
+          by
+        ])
+        const saved = yield* getTemplate(workspaceId, id)
+        return {
+          result: saved,
+          changes: [change({ workspaceId }, "task_template.created", id, { name: saved.name, fromTaskId: input.taskId }, by)]
+        }
+      })
   ),
 
-  deleteTaskTemplate: command(Schema.Struct({ templateId: Id }), Schema.Void, (input, by, workspaceId) =>
+  deleteTaskTemplate: command(Schema.Struct({ templateId: Id }), Schema.Void, TaskTemplateNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const template = yield* getTemplate(workspaceId, input.templateId)
       yield* query(`DELETE FROM pm_task_templates WHERE id = $1`, [template.id])

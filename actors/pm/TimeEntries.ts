@@ -2,11 +2,19 @@
 import { Effect, Schema } from "effect"
 import { Id } from "../Fields.ts"
 import { query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { TaskNotFound } from "./PmErrors.ts"
 import type { Change } from "./ChangeLog.ts"
 import { featuresOfSpace, getTask } from "./TaskReads.ts"
 import { taskChange } from "./TaskWrites.ts"
 import { command } from "./WorkActor.ts"
+import {
+  EndBeforeStart,
+  NoTimerRunning,
+  TimeEntryEndMissing,
+  TimeEntryNotFound,
+  TimeEntryOwnerOnly,
+  TimeTrackingTurnedOff
+} from "./WorkErrors.ts"
 import { DateTime } from "./WorkRecords.ts"
 
 export const TimeEntry = Schema.Struct({
@@ -49,101 +57,112 @@ const TimeEntryPatch = Schema.Struct({
 })
 
 export const timeEntryCommands = {
-  addTimeEntry: command(NewTimeEntry, TimeEntry, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (!(yield* featuresOfSpace(task.spaceId)).timeTracking)
-        return yield* reject("invalid", "Time tracking is turned off in this space", [{ path: "body", message: "time tracking disabled" }])
-      const endedAt =
-        input.endedAt ??
-        (input.durationMinutes !== undefined
-          ? new Date(Date.parse(input.startedAt) + input.durationMinutes * 60_000).toISOString()
-          : undefined)
-      if (endedAt === undefined)
-        return yield* reject("invalid", "Give endedAt or durationMinutes", [{ path: "body.durationMinutes", message: "missing" }])
-      if (Date.parse(endedAt) < Date.parse(input.startedAt))
-        return yield* reject("invalid", "endedAt must not be before startedAt", [{ path: "body.endedAt", message: "before startedAt" }])
-      const id = crypto.randomUUID()
-      const [entry] = yield* query<TimeEntry>(
-        `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, ended_at, note, billable) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${timeEntryColumns}`,
-        [id, task.workspaceId, taskId, input.userId, input.startedAt, endedAt, input.note ?? "", input.billable ?? false]
-      )
-      return {
-        result: entry,
-        changes: [taskChange(task, "time_entry.created", { entryId: id, userId: input.userId, startedAt: input.startedAt, endedAt }, by)]
-      }
-    })
+  addTimeEntry: command(
+    NewTimeEntry,
+    TimeEntry,
+    Schema.Union([TaskNotFound, TimeTrackingTurnedOff, TimeEntryEndMissing, EndBeforeStart]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        if (!(yield* featuresOfSpace(task.spaceId)).timeTracking) return yield* new TimeTrackingTurnedOff()
+        const endedAt =
+          input.endedAt ??
+          (input.durationMinutes !== undefined
+            ? new Date(Date.parse(input.startedAt) + input.durationMinutes * 60_000).toISOString()
+            : undefined)
+        if (endedAt === undefined) return yield* new TimeEntryEndMissing()
+        if (Date.parse(endedAt) < Date.parse(input.startedAt)) return yield* new EndBeforeStart()
+        const id = crypto.randomUUID()
+        const [entry] = yield* query<TimeEntry>(
+          `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, ended_at, note, billable) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${timeEntryColumns}`,
+          [id, task.workspaceId, taskId, input.userId, input.startedAt, endedAt, input.note ?? "", input.billable ?? false]
+        )
+        return {
+          result: entry,
+          changes: [taskChange(task, "time_entry.created", { entryId: id, userId: input.userId, startedAt: input.startedAt, endedAt }, by)]
+        }
+      })
   ),
 
-  updateTimeEntry: command(TimeEntryPatch, TimeEntry, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ userId: string; startedAt: string; endedAt: string | null }>(
-        `SELECT user_id AS "userId", started_at AS "startedAt", ended_at AS "endedAt" FROM pm_time_entries WHERE id = $1 AND task_id = $2`,
-        [input.entryId, taskId]
-      )
-      if (current.length === 0) return yield* reject("not_found", "No such time entry")
-      if (current[0]!.userId !== by && !input.admin) return yield* reject("forbidden", "Only its owner or an admin changes a time entry")
-      const startedAt = input.startedAt ?? current[0]!.startedAt
-      const endedAt = input.endedAt ?? current[0]!.endedAt
-      if (endedAt && Date.parse(endedAt) < Date.parse(startedAt))
-        return yield* reject("invalid", "endedAt must not be before startedAt", [{ path: "body.endedAt", message: "before startedAt" }])
-      const [entry] = yield* query<TimeEntry>(
-        `UPDATE pm_time_entries SET started_at = $2, ended_at = $3, note = COALESCE($4, note), billable = COALESCE($5, billable) WHERE id = $1 RETURNING ${timeEntryColumns}`,
-        [input.entryId, startedAt, endedAt, input.note ?? null, input.billable ?? null]
-      )
-      const { admin: _a, ...fields } = input
-      return { result: entry, changes: [taskChange(task, "time_entry.updated", fields, by)] }
-    })
+  updateTimeEntry: command(
+    TimeEntryPatch,
+    TimeEntry,
+    Schema.Union([TaskNotFound, TimeEntryNotFound, TimeEntryOwnerOnly, EndBeforeStart]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* query<{ userId: string; startedAt: string; endedAt: string | null }>(
+          `SELECT user_id AS "userId", started_at AS "startedAt", ended_at AS "endedAt" FROM pm_time_entries WHERE id = $1 AND task_id = $2`,
+          [input.entryId, taskId]
+        )
+        if (current.length === 0) return yield* new TimeEntryNotFound()
+        if (current[0]!.userId !== by && !input.admin) return yield* new TimeEntryOwnerOnly({ action: "changes" })
+        const startedAt = input.startedAt ?? current[0]!.startedAt
+        const endedAt = input.endedAt ?? current[0]!.endedAt
+        if (endedAt && Date.parse(endedAt) < Date.parse(startedAt)) return yield* new EndBeforeStart()
+        const [entry] = yield* query<TimeEntry>(
+          `UPDATE pm_time_entries SET started_at = $2, ended_at = $3, note = COALESCE($4, note), billable = COALESCE($5, billable) WHERE id = $1 RETURNING ${timeEntryColumns}`,
+          [input.entryId, startedAt, endedAt, input.note ?? null, input.billable ?? null]
+        )
+        const { admin: _a, ...fields } = input
+        return { result: entry, changes: [taskChange(task, "time_entry.updated", fields, by)] }
+      })
   ),
 
-  deleteTimeEntry: command(Schema.Struct({ entryId: Id, admin: Schema.Boolean }), Schema.Void, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      const current = yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_time_entries WHERE id = $1 AND task_id = $2`, [
-        input.entryId,
-        taskId
-      ])
-      if (current.length === 0) return yield* reject("not_found", "No such time entry")
-      if (current[0]!.userId !== by && !input.admin) return yield* reject("forbidden", "Only its owner or an admin deletes a time entry")
-      yield* query(`DELETE FROM pm_time_entries WHERE id = $1`, [input.entryId])
-      return { result: undefined, changes: [taskChange(task, "time_entry.deleted", { entryId: input.entryId }, by)] }
-    })
+  deleteTimeEntry: command(
+    Schema.Struct({ entryId: Id, admin: Schema.Boolean }),
+    Schema.Void,
+    Schema.Union([TaskNotFound, TimeEntryNotFound, TimeEntryOwnerOnly]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        const current = yield* query<{ userId: string }>(`SELECT user_id AS "userId" FROM pm_time_entries WHERE id = $1 AND task_id = $2`, [
+          input.entryId,
+          taskId
+        ])
+        if (current.length === 0) return yield* new TimeEntryNotFound()
+        if (current[0]!.userId !== by && !input.admin) return yield* new TimeEntryOwnerOnly({ action: "deletes" })
+        yield* query(`DELETE FROM pm_time_entries WHERE id = $1`, [input.entryId])
+        return { result: undefined, changes: [taskChange(task, "time_entry.deleted", { entryId: input.entryId }, by)] }
+      })
   ),
 
   /** Starts the caller's timer on this task; a timer running elsewhere is stopped first. */
-  startTimer: command(Schema.Struct({ note: Schema.optionalKey(Note) }), TimeEntry, (input, by, taskId) =>
-    Effect.gen(function* () {
-      const task = yield* getTask(taskId)
-      if (!(yield* featuresOfSpace(task.spaceId)).timeTracking)
-        return yield* reject("invalid", "Time tracking is turned off in this space", [{ path: "body", message: "time tracking disabled" }])
-      const changes: Array<Change> = []
-      const running = yield* query<{ id: string; taskId: string }>(
-        `UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL RETURNING id, task_id AS "taskId"`,
-        [by]
-      )
-      for (const stopped of running) {
-        const other = yield* getTask(stopped.taskId).pipe(Effect.option)
-        if (other._tag === "Some") changes.push(taskChange(other.value, "timer.stopped", { entryId: stopped.id, userId: by }, by))
-      }
-      const id = crypto.randomUUID()
-      const [entry] = yield* query<TimeEntry>(
-        `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, note) VALUES ($1, $2, $3, $4, now(), $5) RETURNING ${timeEntryColumns}`,
-        [id, task.workspaceId, taskId, by, input.note ?? ""]
-      )
-      changes.push(taskChange(task, "timer.started", { entryId: id, userId: by }, by))
-      return { result: entry, changes }
-    })
+  startTimer: command(
+    Schema.Struct({ note: Schema.optionalKey(Note) }),
+    TimeEntry,
+    Schema.Union([TaskNotFound, TimeTrackingTurnedOff]),
+    (input, by, taskId) =>
+      Effect.gen(function* () {
+        const task = yield* getTask(taskId)
+        if (!(yield* featuresOfSpace(task.spaceId)).timeTracking) return yield* new TimeTrackingTurnedOff()
+        const changes: Array<Change> = []
+        const running = yield* query<{ id: string; taskId: string }>(
+          `UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL RETURNING id, task_id AS "taskId"`,
+          [by]
+        )
+        for (const stopped of running) {
+          const other = yield* getTask(stopped.taskId).pipe(Effect.option)
+          if (other._tag === "Some") changes.push(taskChange(other.value, "timer.stopped", { entryId: stopped.id, userId: by }, by))
+        }
+        const id = crypto.randomUUID()
+        const [entry] = yield* query<TimeEntry>(
+          `INSERT INTO pm_time_entries (id, workspace_id, task_id, user_id, started_at, note) VALUES ($1, $2, $3, $4, now(), $5) RETURNING ${timeEntryColumns}`,
+          [id, task.workspaceId, taskId, by, input.note ?? ""]
+        )
+        changes.push(taskChange(task, "timer.started", { entryId: id, userId: by }, by))
+        return { result: entry, changes }
+      })
   ),
 
-  stopTimer: command(Schema.Struct({}), TimeEntry, (_, by, taskId) =>
+  stopTimer: command(Schema.Struct({}), TimeEntry, Schema.Union([TaskNotFound, NoTimerRunning]), (_, by, taskId) =>
     Effect.gen(function* () {
       const task = yield* getTask(taskId)
       const [entry] = yield* query<TimeEntry>(
         `UPDATE pm_time_entries SET ended_at = now() WHERE user_id = $1 AND task_id = $2 AND ended_at IS NULL RETURNING ${timeEntryColumns}`,
         [by, taskId]
       )
-      if (entry === undefined) return yield* reject("conflict", "You have no timer running on this task")
+      if (entry === undefined) return yield* new NoTimerRunning()
       return { result: entry, changes: [taskChange(task, "timer.stopped", { entryId: entry.id, userId: by }, by)] }
     })
   )

@@ -9,7 +9,7 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { query, type Sql, type SqlError } from "../../persistence/Sql.ts"
 import { ViewNotFound } from "./PlanningErrors.ts"
-import { PlaceNotFound } from "./PmErrors.ts"
+import type { PlaceNotFound } from "./PmErrors.ts"
 import { availableFields, fieldColumns } from "./CustomFields.ts"
 import { locateScope } from "./Locate.ts"
 import { ViewType } from "./ReferenceData.ts"
@@ -151,8 +151,7 @@ export const scopeAlive = (alias: string) => `(
   OR (${alias}.scope_type = 'list' AND EXISTS (SELECT 1 FROM pm_lists x JOIN pm_spaces y ON y.id = x.space_id WHERE x.id = ${alias}.scope_id AND x.deleted_at IS NULL AND y.deleted_at IS NULL)))`
 
 /** Where a view's or dashboard's scope sits; `PlaceNotFound` when it is gone. */
-const locateViewScope = (scopeType: Exclude<ViewScopeType, "workspace">, scopeId: string) =>
-  Effect.catchTag(locateScope(scopeType, scopeId), "Rejection", () => Effect.fail(new PlaceNotFound({ what: scopeType })))
+const locateViewScope = (scopeType: Exclude<ViewScopeType, "workspace">, scopeId: string) => locateScope(scopeType, scopeId)
 
 /** Fields that may be columns at a scope: those of the chain, or every field of the workspace at workspace level. */
 export const fieldsAtScope = (

@@ -49,7 +49,7 @@ export const resolveScope = (viewer: Viewer, scope: ChangeScope, id: string) =>
     if (scope === "board") return yield* boardScope(viewer, id)
     if (scope === "wikiSpace") return yield* wikiSpaceScope(viewer, id)
     const located = yield* (scope === "space" ? locateSpace(id) : scope === "list" ? locateList(id) : locateTask(id)).pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(notFound(scope)))
+      Effect.catchTag("PlaceNotFound", () => Effect.fail(notFound(scope)))
     )
     if (located.workspaceId !== viewer.workspaceId) return yield* notFound(scope)
     if (!(yield* maySeeSpace(viewer, located.spaceId, located.isPrivate))) return yield* notFound(scope)

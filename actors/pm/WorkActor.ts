@@ -15,10 +15,17 @@
  * A kind may keep a read model: state rebuilt from its rows on activation
  * (`rebuild`), served from memory by its `reads`, and refreshed by each of its
  * commands (`afterCommand`; by default rebuilt before the next message).
+ *
+ * A kind may group commands (`group`): those queued together on one actor
+ * run in one `ChangeLog.transact` (one transaction, one change-log append,
+ * one commit), each answered after the commit with its own outcome. A member
+ * refused before it wrote anything is simply answered with its refusal; one
+ * refused after it wrote rolls the group back, which then runs again without
+ * it, so nothing of a refused command is ever committed.
  */
-import { Effect, Schema } from "effect"
+import { Cause, Data, Effect, Exit, Schema } from "effect"
 import type { BlobStore } from "../../persistence/BlobStore.ts"
-import { type Sql, SqlError } from "../../persistence/Sql.ts"
+import { mayModify, type Row, Sql, SqlError } from "../../persistence/Sql.ts"
 import {
   Actor,
   type ActorContext,
@@ -30,10 +37,8 @@ import {
 } from "../../runtime/Actor.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject, Rejection } from "../../runtime/Rejection.ts"
 import { type Change, ChangeLog } from "./ChangeLog.ts"
-import { InvalidFieldValue } from "./PlanningErrors.ts"
-import { ItemExists, NotWorkspaceMembers, PlaceNotFound, ReferenceGone } from "./PmErrors.ts"
+import { ItemExists, ReferenceGone } from "./PmErrors.ts"
 import { type Stale, staleReadModels } from "./Staleness.ts"
 
 export interface Outcome<A> {
@@ -41,48 +46,65 @@ export interface Outcome<A> {
   readonly changes: ReadonlyArray<Change>
 }
 
-/**
- * What a command that declares no errors may fail with while pm moves to
- * tagged errors: `Rejection`, and the tagged errors of the helpers it shares
- * with commands that declare theirs.
- */
-const Undeclared = Schema.Union([Rejection, NotWorkspaceMembers, PlaceNotFound, InvalidFieldValue])
-type Undeclared = typeof Undeclared.Type
-
 /** What a command's body may fail with (`E`: its declared errors) and needs. */
-export type CommandEffect<A, E = Undeclared> = Effect.Effect<Outcome<A>, E | SqlError, Sql | BlobStore | ActorSystem>
+export type CommandEffect<A, E> = Effect.Effect<Outcome<A>, E | SqlError, Sql | BlobStore | ActorSystem>
 
 /**
- * One command of an actor's protocol: `run(input, by, id)` with `by` the
- * acting user and `id` the owning actor's id, failing with `error`'s values.
+ * One command of an actor's protocol: `run(input, by, id, state)` with `by`
+ * the acting user, `id` the owning actor's id and `state` its read model (if
+ * it keeps one; as of its last rebuild or command, so a command relying on it
+ * verifies it in its transaction), failing with `error`'s values.
  */
 export interface Command<I extends Schema.Top = Schema.Top, S extends Schema.Top = Schema.Top, E extends Schema.Top = Schema.Top> {
   readonly input: I
   readonly success: S
   readonly error: E
-  readonly run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"], E["Type"]>
+  readonly run: (input: I["Type"], by: string, id: string, state?: unknown) => CommandEffect<S["Type"], E["Type"]>
+  /** Runs consecutive messages of a group at once (see `batched`). */
+  readonly runAll?: BatchRun<I, S, E>
+  /** Which messages `runAll` takes (default: all); the others run alone. */
+  readonly batchable?: (input: I["Type"]) => boolean
 }
 
 /**
- * Declares a command: `command(input, success, run)` refuses with `Rejection`s (and `Undeclared`'s shared errors);
- * `command(input, success, error, run)` with the tagged errors of `error`.
+ * Several messages of one command run at once, in the group's transaction: the outcome of each, in order.
+ * Every refusal comes before the batch's first write (a refused message leaves nothing behind); failing
+ * as a whole with a refusal runs the messages again one by one.
  */
-export function command<I extends Schema.Top, S extends Schema.Top>(
-  input: I,
-  success: S,
-  run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"]>
-): Command<I, S, typeof Undeclared>
-export function command<I extends Schema.Top, S extends Schema.Top, E extends Schema.Top>(
+export type BatchRun<I extends Schema.Top, S extends Schema.Top, E extends Schema.Top> = (
+  messages: ReadonlyArray<CommandPayload<I["Type"]>>,
+  id: string,
+  state?: unknown
+) => Effect.Effect<ReadonlyArray<Exit.Exit<Outcome<S["Type"]>, E["Type"]>>, E["Type"] | SqlError, Sql | BlobStore | ActorSystem>
+
+/** Declares a command: `run` refuses with the tagged errors of `error` (SQL conflicts are added by `workActor`). */
+export const command = <I extends Schema.Top, S extends Schema.Top, E extends Schema.Top>(
   input: I,
   success: S,
   error: E,
-  run: (input: I["Type"], by: string, id: string) => CommandEffect<S["Type"], E["Type"]>
-): Command<I, S, E>
-export function command(input: Schema.Top, success: Schema.Top, errorOrRun: Schema.Top | Command["run"], run?: Command["run"]): Command {
-  return run === undefined
-    ? { input, success, error: Undeclared, run: errorOrRun as Command["run"] }
-    : { input, success, error: errorOrRun as Schema.Top, run }
-}
+  run: (input: I["Type"], by: string, id: string, state?: unknown) => CommandEffect<S["Type"], E["Type"]>
+): Command<I, S, E> => ({ input, success, error, run })
+
+/** Declares a command that runs a group's consecutive messages at once; one message alone is a batch of one. */
+export const batchCommand = <I extends Schema.Top, S extends Schema.Top, E extends Schema.Top>(
+  input: I,
+  success: S,
+  error: E,
+  runAll: BatchRun<I, S, E>
+): Command<I, S, E> => ({
+  input,
+  success,
+  error,
+  run: (input, by, id, state) => Effect.flatMap(runAll([{ by, input }], id, state), ([outcome]) => outcome!),
+  runAll
+})
+
+/** `command` that also runs a group's consecutive messages at once (`runAll`), those `batchable` takes. */
+export const batched = <I extends Schema.Top, S extends Schema.Top, E extends Schema.Top>(
+  command: Command<I, S, E>,
+  runAll: BatchRun<I, S, E>,
+  batchable?: (input: I["Type"]) => boolean
+): Command<I, S, E> => ({ ...command, runAll, ...(batchable === undefined ? {} : { batchable }) })
 
 export type CommandTable = Record<string, Command<any, any, any>>
 
@@ -99,21 +121,15 @@ export type Reads<State> = Record<string, Read<State, any, any, any>>
 const NoPayload = Schema.Struct({})
 
 /** The read answering the whole state, or failing with `missing` while there is none. */
-export function stateRead<S extends Schema.Top, E extends Schema.Top>(
+export const stateRead = <S extends Schema.Top, E extends Schema.Top>(
   success: S,
   missing: E & { readonly make: (props: {}) => E["Type"] }
-): Read<S["Type"] | null, typeof NoPayload, S, E>
-/** The read answering the whole state, or `not_found` (with `missing`) while there is none. */
-export function stateRead<S extends Schema.Top>(success: S, missing: string): Read<S["Type"] | null, typeof NoPayload, S, typeof Rejection>
-export function stateRead(
-  success: Schema.Top,
-  missing: string | (Schema.Top & { readonly make: (props: {}) => unknown })
-): Read<any, typeof NoPayload, Schema.Top, Schema.Top> {
-  const absent = typeof missing === "string" ? reject("not_found", missing) : missing.make({})
+): Read<S["Type"] | null, typeof NoPayload, S, E> => {
+  const absent = missing.make({})
   return {
     payload: NoPayload,
     success,
-    error: typeof missing === "string" ? Rejection : missing,
+    error: missing,
     handle: (_, state) => (state === null ? Effect.fail(absent) : Effect.succeed(state))
   }
 }
@@ -157,9 +173,10 @@ export type ReadMessages<R> = {
 }
 
 /**
- * A pm actor kind: its commands' messages and its reads' messages. It groups
- * no messages and marks none read-only, so it is also an `ActorKind` of its
- * commands alone and of its reads alone, which `send` and `read` ask.
+ * A pm actor kind: its commands' messages and its reads' messages. Its type
+ * leaves out which messages it groups and which are read-only, so it is also
+ * an `ActorKind` of its commands alone and of its reads alone, which `send`
+ * and `read` ask.
  */
 export interface WorkActor<T extends CommandTable, State = null, R extends Reads<State> = {}>
   extends Omit<
@@ -194,7 +211,7 @@ const runCommand =
   (payload: CommandPayload<unknown>, ctx: ActorContext<State>) =>
     ChangeLog.use((log) =>
       log.transact(
-        Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id), (outcome) =>
+        Effect.flatMap(entry.run(payload.input, payload.by, ctx.address.id, ctx.state), (outcome) =>
           Effect.map(staleReadModels(outcome.changes), (stale) => ({ result: { value: outcome.result, stale }, changes: outcome.changes }))
         )
       )
@@ -212,19 +229,198 @@ const runCommand =
       Effect.withSpan(`command ${name}`)
     )
 
+/** A member of a group refused after it sent a write: the group's transaction rolls back and runs again without it. */
+class RefusedAfterWriting extends Data.TaggedError("RefusedAfterWriting")<{ readonly index: number; readonly refusal: unknown }> {}
+
+/** A batch failed as a whole with a refusal: the group runs again with that command's messages one by one. */
+class BatchRefused extends Data.TaggedError("BatchRefused")<{}> {}
+
+/**
+ * `effect` with the context's `Sql` noting in `wrote` whether it sent a statement that may write, or one that
+ * failed (which leaves the transaction unusable): a refusal after either cannot be left in the group's transaction.
+ */
+const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>, wrote: { value: boolean }) =>
+  Sql.use((sql) =>
+    Effect.provideService(effect, Sql, {
+      ...sql,
+      query: <Q extends object = Row>(text: string, params?: ReadonlyArray<unknown>) => {
+        if (mayModify(text)) wrote.value = true
+        return Effect.tapError(sql.query<Q>(text, params), () =>
+          Effect.sync(() => {
+            wrote.value = true
+          })
+        )
+      },
+      executeScript: (script: string) => {
+        wrote.value = true
+        return sql.executeScript(script)
+      }
+    })
+  )
+
+/** A member's failure answered to it alone: a declared refusal or a SQL conflict; undefined when the whole group must fail. */
+const refusalIn = (cause: Cause.Cause<unknown>): unknown => {
+  const first = cause.reasons[0]
+  if (first === undefined || !Cause.isFailReason(first) || !cause.reasons.every(Cause.isFailReason)) return undefined
+  const error = first.error
+  if (!(error instanceof SqlError)) return error
+  return error.code === "23505" ? new ItemExists() : error.code === "23503" ? new ReferenceGone() : undefined
+}
+
+const isCommandPayload = (payload: unknown): payload is CommandPayload<unknown> =>
+  typeof payload === "object" && payload !== null && "by" in payload && typeof payload.by === "string" && "input" in payload
+
+interface GroupMember {
+  /** Its place among the group's messages. */
+  readonly index: number
+  readonly name: string
+  readonly payload: CommandPayload<unknown>
+}
+
+/**
+ * The group handler of a kind (see the module's doc): the members run in arrival order in one transaction,
+ * each on the state the ones before it left (undefined once one of them needs a rebuild: it reads its rows).
+ */
+const runGroup =
+  <State>(commands: CommandTable, readModel: ReadModel<State> | undefined) =>
+  (messages: ReadonlyArray<{ readonly tag: string; readonly payload: unknown }>, ctx: ActorContext<State>) => {
+    const outcomes: Array<Exit.Exit<unknown, unknown>> = []
+    const attempt = (
+      members: ReadonlyArray<GroupMember>,
+      batching: boolean
+    ): Effect.Effect<void, unknown, Sql | BlobStore | ActorSystem | ChangeLog> =>
+      members.length === 0
+        ? Effect.void
+        : ChangeLog.use((log) =>
+            log.transact(
+              Effect.gen(function* () {
+                let state = ctx.state
+                // False once a member's result did not give the state after it: it is rebuilt after the group.
+                let current = true
+                const done: Array<{ readonly index: number; readonly value: unknown }> = []
+                const refused: Array<{ readonly index: number; readonly refusal: unknown }> = []
+                const changes: Array<Change> = []
+                const succeeded = (member: GroupMember, outcome: Outcome<unknown>) => {
+                  changes.push(...outcome.changes)
+                  done.push({ index: member.index, value: outcome.result })
+                  if (readModel !== undefined && current) {
+                    const next = readModel.afterCommand?.(member.name, outcome.result, state, ctx.address.id)
+                    if (next === undefined) current = false
+                    else state = next
+                  }
+                }
+                for (let at = 0; at < members.length; ) {
+                  const member = members[at]!
+                  const entry = commands[member.name]!
+                  const takes = (m: GroupMember) => m.name === member.name && (entry.batchable?.(m.payload.input) ?? true)
+                  if (batching && entry.runAll !== undefined && takes(member)) {
+                    let end = at + 1
+                    while (end < members.length && takes(members[end]!)) end++
+                    const batch = members.slice(at, end)
+                    at = end
+                    const exit = yield* Effect.exit(
+                      entry.runAll(
+                        batch.map((m) => m.payload),
+                        ctx.address.id,
+                        current ? state : undefined
+                      )
+                    )
+                    if (Exit.isFailure(exit)) {
+                      if (refusalIn(exit.cause) === undefined) return yield* Effect.failCause(exit.cause)
+                      return yield* new BatchRefused()
+                    }
+                    for (const [i, outcome] of exit.value.entries()) {
+                      if (Exit.isSuccess(outcome)) {
+                        succeeded(batch[i]!, outcome.value)
+                        continue
+                      }
+                      const refusal = refusalIn(outcome.cause)
+                      if (refusal === undefined) return yield* Effect.failCause(outcome.cause)
+                      refused.push({ index: batch[i]!.index, refusal })
+                    }
+                    continue
+                  }
+                  at++
+                  const wrote = { value: false }
+                  const run = entry.run(member.payload.input, member.payload.by, ctx.address.id, current ? state : undefined)
+                  const exit = yield* Effect.exit(tracked(run, wrote))
+                  if (Exit.isSuccess(exit)) {
+                    succeeded(member, exit.value)
+                    continue
+                  }
+                  const refusal = refusalIn(exit.cause)
+                  if (refusal === undefined) return yield* Effect.failCause(exit.cause)
+                  if (wrote.value) return yield* new RefusedAfterWriting({ index: member.index, refusal })
+                  refused.push({ index: member.index, refusal })
+                }
+                const stale = yield* staleReadModels(changes)
+                return { result: { done, refused, state, current, stale }, changes }
+              })
+            )
+          ).pipe(
+            Effect.tap(({ stale }) => invalidate(stale, ctx.address)),
+            Effect.flatMap(({ done, refused, state, current }) =>
+              Effect.sync(() => {
+                for (const { index, value } of done) outcomes[index] = Exit.succeed(value)
+                for (const { index, refusal } of refused) outcomes[index] = Exit.fail(refusal)
+                if (readModel !== undefined) {
+                  if (current) ctx.setState(state)
+                  else ctx.reload()
+                }
+              })
+            ),
+            Effect.catchIf(
+              (error): error is RefusedAfterWriting => error instanceof RefusedAfterWriting,
+              ({ index, refusal }) => {
+                outcomes[index] = Exit.fail(refusal)
+                return attempt(
+                  members.filter((member) => member.index !== index),
+                  batching
+                )
+              }
+            ),
+            Effect.catchIf(
+              (error): error is BatchRefused => error instanceof BatchRefused,
+              () => attempt(members, false)
+            )
+          )
+    const members: Array<GroupMember> = []
+    for (const [index, message] of messages.entries()) {
+      // The runtime decoded each payload with its command's message schema (see `workActor`): checked, not cast.
+      if (!isCommandPayload(message.payload)) return Effect.die(new Error(`${ctx.address.kind}: "${message.tag}" has no command payload`))
+      members.push({ index, name: message.tag, payload: message.payload })
+    }
+    return attempt(members, true).pipe(
+      Effect.as(outcomes),
+      Effect.catchIf((error) => error instanceof SqlError, conflicts),
+      Effect.withSpan("command group", { attributes: { size: messages.length } })
+    )
+  }
+
 type Handler = (payload: any, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown, Sql | BlobStore | ActorSystem | ChangeLog>
+
+/** How a kind handles its messages beyond one at a time. */
+export interface WorkActorOptions<T extends CommandTable> {
+  /**
+   * Commands whose messages queued together on one actor commit together (see the module's doc). The kind's
+   * reads are then answered from memory at once (`readOnly`): one queued among the writes would end their group.
+   */
+  readonly group?: ReadonlyArray<keyof T & string>
+}
 
 /** Declares a pm actor kind from its commands, and optionally its read model. */
 export function workActor<T extends CommandTable>(kind: string, commands: T): WorkActor<T>
 export function workActor<T extends CommandTable, State, R extends Reads<State>>(
   kind: string,
   commands: T,
-  readModel: ReadModel<State, R>
+  readModel: ReadModel<State, R>,
+  options?: WorkActorOptions<T>
 ): WorkActor<T, State, R>
 export function workActor(
   kind: string,
   commands: CommandTable,
-  readModel?: ReadModel<unknown>
+  readModel?: ReadModel<unknown>,
+  options: WorkActorOptions<CommandTable> = {}
 ): TypedActorKind<any, any, any> & { readonly commands: CommandTable; readonly reads: Reads<any> } {
   const messages: Record<string, Required<MessageSchemas>> = {}
   const handlers: Record<string, Handler> = {}
@@ -241,11 +437,16 @@ export function workActor(
     messages[name] = { payload: read.payload, success: read.success, error: read.error }
     handlers[name] = (payload, ctx) => read.handle(payload, ctx.state, ctx.address.id)
   }
+  const grouped = options.group ?? []
+  for (const name of grouped) if (!Object.hasOwn(commands, name)) throw new Error(`${kind}: grouped "${name}" is not a command`)
   const actor = Actor<unknown>()({
     kind,
     state: readModel?.state ?? Schema.Null,
     initial: () => null,
     ...(readModel ? { rebuild: readModel.rebuild } : {}),
+    ...(grouped.length > 0
+      ? { group: { tags: grouped, handle: runGroup(commands, readModel) }, readOnly: Object.keys(readModel?.reads ?? {}) }
+      : {}),
     messages,
     handlers
   })

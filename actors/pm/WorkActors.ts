@@ -20,6 +20,7 @@ import { listStructureCommands, spaceStructureCommands, workspaceStructureComman
 import { listTaskCommands, taskCommands } from "./TaskCommands.ts"
 import { discussionCommands } from "./TaskDiscussion.ts"
 import { getTask } from "./TaskReads.ts"
+import { isTaskNamed } from "./TaskWrites.ts"
 import { templateCommands } from "./TaskTemplates.ts"
 import { ListNotFound, SpaceNotFound, TaskNotFound } from "./PmErrors.ts"
 import { stateRead, workActor } from "./WorkActor.ts"
@@ -117,11 +118,10 @@ export const PmList = workActor(
       locate: stateRead(ListPlace, ListNotFound)
     },
     afterCommand: (name, _result, state) => (keepsListPlace.has(name) ? state : undefined)
-  }
+  },
+  // Creates queued on one list commit together.
+  { group: ["createTask"] }
 )
-
-const isTaskNamed = (id: string, value: unknown): value is Task =>
-  typeof value === "object" && value !== null && (value as { id?: unknown }).id === id && "status" in value && "assignees" in value
 
 export const PmTask = workActor(
   "pmTask",
@@ -134,5 +134,7 @@ export const PmTask = workActor(
     },
     // A command that answers with the task itself hands over the new state; anything else rebuilds it.
     afterCommand: (_name, result, _state, id) => (isTaskNamed(id, result) ? result : undefined)
-  }
+  },
+  // Updates queued on one task commit together.
+  { group: ["update"] }
 )

@@ -8,11 +8,11 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { change, notifyUsers } from "../pm/Changes.ts"
 import { lastSeqs } from "../pm/EventLog.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
 import { Priority } from "../pm/WorkRecords.ts"
+import { AutomationRuleNotFound } from "./OpsErrors.ts"
 
 const StatusName = Name(64)
 
@@ -152,7 +152,7 @@ export const rulesOf = (workspaceId: string, options: { enabledOnly?: boolean } 
 export const ruleOf = (workspaceId: string, ruleId: string) =>
   Effect.flatMap(
     query<Rule>(`SELECT ${ruleColumns} FROM pm_automation_rules WHERE workspace_id = $1 AND id = $2`, [workspaceId, ruleId]),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such automation rule")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new AutomationRuleNotFound()))
   )
 
 export const runsOf = (ruleId: string, page: { offset: number; limit: number }, status?: string) =>
@@ -174,7 +174,7 @@ const RuleRef = Schema.Struct({ ruleId: Id })
 const where = (workspaceId: string) => ({ workspaceId })
 
 export const automationCommands = {
-  create: command(NewRule, Rule, (input, by, workspaceId) =>
+  create: command(NewRule, Rule, AutomationRuleNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const id = crypto.randomUUID()
       const seq = yield* currentSeq(workspaceId)
@@ -204,7 +204,7 @@ export const automationCommands = {
     })
   ),
 
-  update: command(Schema.Struct({ ...RuleRef.fields, patch: RulePatch }), Rule, (input, by, workspaceId) =>
+  update: command(Schema.Struct({ ...RuleRef.fields, patch: RulePatch }), Rule, AutomationRuleNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const before = yield* ruleOf(workspaceId, input.ruleId)
       const { patch } = input
@@ -237,7 +237,7 @@ export const automationCommands = {
     })
   ),
 
-  delete: command(RuleRef, Schema.Void, (input, by, workspaceId) =>
+  delete: command(RuleRef, Schema.Void, AutomationRuleNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* ruleOf(workspaceId, input.ruleId)
       yield* query(`DELETE FROM pm_automation_rules WHERE workspace_id = $1 AND id = $2`, [workspaceId, input.ruleId])
@@ -254,6 +254,7 @@ export const automationCommands = {
       message: Schema.String
     }),
     Schema.Struct({ notified: Schema.Number }),
+    AutomationRuleNotFound,
     (input, by, workspaceId) =>
       Effect.sync(() => {
         const title = `${input.task.label}: ${input.message}`.slice(0, 500)
@@ -293,6 +294,7 @@ export const runCommands = {
       status: Schema.Literals(["running", "skipped"])
     }),
     Schema.Struct({ started: Schema.Boolean, runId: Id }),
+    AutomationRuleNotFound,
     (input, _by, workspaceId) =>
       Effect.gen(function* () {
         const runId = crypto.randomUUID()
@@ -318,6 +320,7 @@ export const runCommands = {
       origin: Schema.NullOr(Schema.Struct({ afterSeq: Schema.Number, upToSeq: Schema.Number, chain: Schema.Array(Id), actorId: Id }))
     }),
     RuleRun,
+    AutomationRuleNotFound,
     (input, _by, workspaceId) =>
       Effect.gen(function* () {
         yield* query(`UPDATE pm_automation_runs SET status = $2, results = $3, error = $4, finished_at = now() WHERE id = $1`, [

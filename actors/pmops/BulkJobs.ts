@@ -19,12 +19,12 @@ import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { moreLeft, nothingLeft, runWorker, safetyPollMillis } from "../../runtime/Wakeup.ts"
 import { change } from "../pm/Changes.ts"
 import { NewTask } from "../pm/TaskWrites.ts"
 import { command, send, stateRead, workActor } from "../pm/WorkActor.ts"
 import { orAbsent, PmList } from "../pm/WorkActors.ts"
+import { BulkJobNotFound, JobStillRunning } from "./OpsErrors.ts"
 
 export const JobStatus = Schema.Literals(["queued", "running", "completed", "failed"])
 export const ImportSource = Schema.Literals(["csv", "trello", "clickup", "asana"])
@@ -65,7 +65,7 @@ const jobColumns = `id, workspace_id AS "workspaceId", kind, source, list_id AS 
 
 export const jobOf = (jobId: string) =>
   Effect.flatMap(query<BulkJob>(`SELECT ${jobColumns} FROM pm_bulk_jobs WHERE id = $1`, [jobId]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such job"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new BulkJobNotFound())
   )
 
 export const jobRows = (jobId: string, options: { status?: string; offset: number; limit: number }) =>
@@ -107,6 +107,7 @@ export const bulkJobCommands = {
       idempotencyKey: Schema.NullOr(Schema.String)
     }),
     Schema.Struct({ job: BulkJob, existing: Schema.Boolean }),
+    BulkJobNotFound,
     (input, by, id) =>
       Effect.gen(function* () {
         const { workspaceId } = input
@@ -139,10 +140,10 @@ export const bulkJobCommands = {
   ),
 
   /** Runs the job again: failed rows are retried, done ones never redone. */
-  retry: command(Schema.Struct({}), BulkJob, (_input, by, jobId) =>
+  retry: command(Schema.Struct({}), BulkJob, Schema.Union([BulkJobNotFound, JobStillRunning]), (_input, by, jobId) =>
     Effect.gen(function* () {
       const job = yield* jobOf(jobId)
-      if (job.status === "queued" || job.status === "running") return yield* reject("conflict", "The job is still running")
+      if (job.status === "queued" || job.status === "running") return yield* new JobStillRunning()
       yield* query(`DELETE FROM pm_bulk_job_rows WHERE job_id = $1 AND status = 'failed'`, [jobId])
       yield* refreshCounts(jobId)
       yield* query(`UPDATE pm_bulk_jobs SET status = 'queued', finished_at = NULL, updated_at = now() WHERE id = $1`, [jobId])
@@ -155,16 +156,20 @@ export const bulkJobCommands = {
   ),
 
   /** The worker's progress: counts from the row results, and the job's end when it has one. */
-  progress: command(Schema.Struct({ end: Schema.NullOr(Schema.Literals(["completed", "failed"])) }), BulkJob, (input, _by, jobId) =>
-    Effect.gen(function* () {
-      yield* refreshCounts(jobId)
-      if (input.end !== null)
-        yield* query(
-          `UPDATE pm_bulk_jobs SET status = $2, finished_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1`,
-          [jobId, input.end]
-        )
-      return { result: yield* jobOf(jobId), changes: [] }
-    })
+  progress: command(
+    Schema.Struct({ end: Schema.NullOr(Schema.Literals(["completed", "failed"])) }),
+    BulkJob,
+    BulkJobNotFound,
+    (input, _by, jobId) =>
+      Effect.gen(function* () {
+        yield* refreshCounts(jobId)
+        if (input.end !== null)
+          yield* query(
+            `UPDATE pm_bulk_jobs SET status = $2, finished_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now() WHERE id = $1`,
+            [jobId, input.end]
+          )
+        return { result: yield* jobOf(jobId), changes: [] }
+      })
   )
 }
 
@@ -175,7 +180,7 @@ export const PmBulkJob = workActor("pmBulkJob", bulkJobCommands, {
   state: Schema.NullOr(BulkJob),
   rebuild: (jobId) => orAbsent(jobOf(jobId)),
   reads: {
-    get: stateRead(BulkJob, "No such job")
+    get: stateRead(BulkJob, BulkJobNotFound)
   },
   afterCommand: (_name, result, _state, id) => {
     const job = typeof result === "object" && result !== null && "job" in result ? result.job : result

@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { Id, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
+import { DeadLetterNotFound } from "./OpsErrors.ts"
 import { deliveryColumns, requeue, WebhookDelivery } from "./Webhooks.ts"
 
 export const DeadLetter = Schema.Struct({
@@ -64,7 +64,7 @@ export const deadLetter = (id: string) =>
         WHERE o.id = $1 AND o.status = 'dead'`,
       [id]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such dead letter")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new DeadLetterNotFound()))
   )
 
 export const replayDeadLetter = (id: string) => Effect.andThen(deadLetter(id), requeue([id]))
@@ -91,7 +91,7 @@ export const purgeDeadLetters = (filter: DeadLetterFilter) => {
 
 export const deleteDeadLetter = (id: string) =>
   Effect.flatMap(query<{ id: string }>(`DELETE FROM pm_webhook_outbox WHERE id = $1 AND status = 'dead' RETURNING id`, [id]), (rows) =>
-    rows.length === 0 ? Effect.fail(reject("not_found", "No such dead letter")) : Effect.void
+    rows.length === 0 ? Effect.fail(new DeadLetterNotFound()) : Effect.void
   )
 
 export const DlqStats = Schema.Struct({

@@ -12,10 +12,10 @@ import { randomBytes } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { change } from "../pm/Changes.ts"
 import { command, stateRead, workActor } from "../pm/WorkActor.ts"
 import { orAbsent } from "../pm/WorkActors.ts"
+import { FormNotFound } from "./OpsErrors.ts"
 
 export const FormTarget = Schema.Literals(["name", "description", "priority", "startDate", "dueDate", "tags", "customField"])
 
@@ -78,7 +78,7 @@ export const formsOfList = (listId: string) =>
 
 const oneForm = (clause: string, value: string) =>
   Effect.flatMap(query<Form>(`SELECT ${formColumns} FROM pm_forms WHERE ${clause} = $1`, [value]), (rows) =>
-    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such form"))
+    rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new FormNotFound())
   )
 
 export const formOf = (formId: string) => oneForm("id", formId)
@@ -102,7 +102,7 @@ const where = (form: { workspaceId: string; listId: string }) => ({ workspaceId:
 
 export const formCommands = {
   /** Creates the form whose id is the actor's. */
-  create: command(Schema.Struct({ workspaceId: Id, listId: Id, spaceId: Id, form: NewForm }), Form, (input, by, id) =>
+  create: command(Schema.Struct({ workspaceId: Id, listId: Id, spaceId: Id, form: NewForm }), Form, FormNotFound, (input, by, id) =>
     Effect.gen(function* () {
       const { form, workspaceId } = input
       yield* query(
@@ -128,7 +128,7 @@ export const formCommands = {
     })
   ),
 
-  update: command(Schema.Struct({ spaceId: Id, patch: FormPatch }), Form, (input, by, formId) =>
+  update: command(Schema.Struct({ spaceId: Id, patch: FormPatch }), Form, FormNotFound, (input, by, formId) =>
     Effect.gen(function* () {
       const before = yield* formOf(formId)
       const { patch } = input
@@ -149,7 +149,7 @@ export const formCommands = {
     })
   ),
 
-  delete: command(Schema.Struct({ spaceId: Id }), Schema.Void, (input, by, formId) =>
+  delete: command(Schema.Struct({ spaceId: Id }), Schema.Void, FormNotFound, (input, by, formId) =>
     Effect.gen(function* () {
       const form = yield* formOf(formId)
       yield* query(`DELETE FROM pm_forms WHERE id = $1`, [formId])
@@ -166,6 +166,7 @@ export const formCommands = {
       answers: Schema.Record(Schema.String, Schema.Unknown)
     }),
     Schema.Struct({ submissionId: Id }),
+    FormNotFound,
     (input, _by, formId) =>
       Effect.gen(function* () {
         yield* formOf(formId)
@@ -186,7 +187,7 @@ export const PmForm = workActor("pmForm", formCommands, {
   state: Schema.NullOr(Form),
   rebuild: (formId) => orAbsent(formOf(formId)),
   reads: {
-    get: stateRead(Form, "No such form")
+    get: stateRead(Form, FormNotFound)
   },
   afterCommand: (name, result, state) => {
     if (name === "delete") return null

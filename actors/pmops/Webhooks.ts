@@ -8,10 +8,10 @@
 import { Effect, Schema } from "effect"
 import { Id, Name, Timestamp } from "../Fields.ts"
 import { isoTimestampSql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
-import { reject } from "../../runtime/Rejection.ts"
 import { newWebhookSecret } from "../webhooks/StandardWebhooks.ts"
 import { change } from "../pm/Changes.ts"
 import { command, workActor } from "../pm/WorkActor.ts"
+import { DeliveryNotFound, DeliveryPending, WebhookNotActive, WebhookNotFound } from "./OpsErrors.ts"
 import { pmWebhooksQueued } from "./WebhookOutbox.ts"
 
 export const EventType = Schema.String.check(
@@ -82,7 +82,7 @@ export const endpointOf = (workspaceId: string, endpointId: string) =>
       `SELECT ${endpointColumns}, secret FROM pm_webhook_endpoints WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, endpointId]
     ),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such webhook")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WebhookNotFound()))
   )
 
 const withoutSecret = ({ secret: _, ...endpoint }: WebhookEndpoint & { secret: string }): WebhookEndpoint => endpoint
@@ -104,7 +104,7 @@ const deliveryOf = (endpointId: string, deliveryId: string) =>
       endpointId,
       deliveryId
     ]),
-    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(reject("not_found", "No such delivery")))
+    (rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new DeliveryNotFound()))
   )
 
 const EndpointFields = {
@@ -133,7 +133,7 @@ const EndpointRef = Schema.Struct({ endpointId: Id })
 const at = (workspaceId: string) => ({ workspaceId })
 
 export const webhookCommands = {
-  create: command(NewEndpoint, WebhookEndpointWithSecret, (input, by, workspaceId) =>
+  create: command(NewEndpoint, WebhookEndpointWithSecret, WebhookNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       const id = crypto.randomUUID()
       yield* query(
@@ -158,27 +158,31 @@ export const webhookCommands = {
     })
   ),
 
-  update: command(Schema.Struct({ ...EndpointRef.fields, patch: EndpointPatch }), WebhookEndpoint, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* endpointOf(workspaceId, input.endpointId)
-      const { patch } = input
-      const sets: Array<string> = []
-      const params: Array<unknown> = [workspaceId, input.endpointId]
-      if (patch.url !== undefined) sets.push(`url = $${params.push(patch.url)}`)
-      if (patch.description !== undefined) sets.push(`description = $${params.push(patch.description)}`)
-      if (patch.eventTypes !== undefined) sets.push(`event_types = $${params.push([...new Set(patch.eventTypes)])}::text[]`)
-      if (patch.spaceId !== undefined) sets.push(`space_id = $${params.push(patch.spaceId)}`)
-      if (patch.status !== undefined) sets.push(`status = $${params.push(patch.status)}`, "disabled_reason = NULL")
-      if (sets.length > 0) {
-        yield* query(`UPDATE pm_webhook_endpoints SET ${sets.join(", ")}, updated_at = now() WHERE workspace_id = $1 AND id = $2`, params)
-      }
-      const endpoint = withoutSecret(yield* endpointOf(workspaceId, input.endpointId))
-      const fields = Object.keys(patch)
-      return { result: endpoint, changes: fields.length ? [change(at(workspaceId), "webhook.updated", endpoint.id, { fields }, by)] : [] }
-    })
+  update: command(
+    Schema.Struct({ ...EndpointRef.fields, patch: EndpointPatch }),
+    WebhookEndpoint,
+    WebhookNotFound,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* endpointOf(workspaceId, input.endpointId)
+        const { patch } = input
+        const sets: Array<string> = []
+        const params: Array<unknown> = [workspaceId, input.endpointId]
+        if (patch.url !== undefined) sets.push(`url = $${params.push(patch.url)}`)
+        if (patch.description !== undefined) sets.push(`description = $${params.push(patch.description)}`)
+        if (patch.eventTypes !== undefined) sets.push(`event_types = $${params.push([...new Set(patch.eventTypes)])}::text[]`)
+        if (patch.spaceId !== undefined) sets.push(`space_id = $${params.push(patch.spaceId)}`)
+        if (patch.status !== undefined) sets.push(`status = $${params.push(patch.status)}`, "disabled_reason = NULL")
+        if (sets.length > 0) {
+          yield* query(`UPDATE pm_webhook_endpoints SET ${sets.join(", ")}, updated_at = now() WHERE workspace_id = $1 AND id = $2`, params)
+        }
+        const endpoint = withoutSecret(yield* endpointOf(workspaceId, input.endpointId))
+        const fields = Object.keys(patch)
+        return { result: endpoint, changes: fields.length ? [change(at(workspaceId), "webhook.updated", endpoint.id, { fields }, by)] : [] }
+      })
   ),
 
-  delete: command(EndpointRef, Schema.Void, (input, by, workspaceId) =>
+  delete: command(EndpointRef, Schema.Void, WebhookNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* endpointOf(workspaceId, input.endpointId)
       yield* query(`DELETE FROM pm_webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, input.endpointId])
@@ -186,7 +190,7 @@ export const webhookCommands = {
     })
   ),
 
-  rotateSecret: command(EndpointRef, WebhookEndpointWithSecret, (input, by, workspaceId) =>
+  rotateSecret: command(EndpointRef, WebhookEndpointWithSecret, WebhookNotFound, (input, by, workspaceId) =>
     Effect.gen(function* () {
       yield* endpointOf(workspaceId, input.endpointId)
       yield* query(`UPDATE pm_webhook_endpoints SET secret = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2`, [
@@ -202,54 +206,66 @@ export const webhookCommands = {
   ),
 
   /** Queues a `webhook.test` ping to this endpoint only (whatever its filters). */
-  sendTest: command(EndpointRef, WebhookDelivery, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const endpoint = yield* endpointOf(workspaceId, input.endpointId)
-      if (endpoint.status !== "active") return yield* reject("conflict", `The webhook is ${endpoint.status}; activate it first`)
-      const id = `msg_${crypto.randomUUID().replaceAll("-", "")}`
-      const payload = {
-        type: "webhook.test",
-        timestamp: new Date().toISOString(),
-        data: { workspaceId, endpointId: endpoint.id, actorId: by, message: "Test event from Atrium" }
-      }
-      yield* query(
-        `INSERT INTO pm_webhook_outbox (id, endpoint_id, workspace_id, event_seq, event_type, entity_id, payload) VALUES ($1, $2, $3, 0, 'webhook.test', $2, $4)`,
-        [id, endpoint.id, workspaceId, payload]
-      )
-      yield* wakeAfterCommit(pmWebhooksQueued)
-      return { result: yield* deliveryOf(endpoint.id, id), changes: [] }
-    })
+  sendTest: command(
+    EndpointRef,
+    WebhookDelivery,
+    Schema.Union([WebhookNotFound, WebhookNotActive, DeliveryNotFound]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const endpoint = yield* endpointOf(workspaceId, input.endpointId)
+        if (endpoint.status !== "active") return yield* new WebhookNotActive({ status: endpoint.status })
+        const id = `msg_${crypto.randomUUID().replaceAll("-", "")}`
+        const payload = {
+          type: "webhook.test",
+          timestamp: new Date().toISOString(),
+          data: { workspaceId, endpointId: endpoint.id, actorId: by, message: "Test event from Atrium" }
+        }
+        yield* query(
+          `INSERT INTO pm_webhook_outbox (id, endpoint_id, workspace_id, event_seq, event_type, entity_id, payload) VALUES ($1, $2, $3, 0, 'webhook.test', $2, $4)`,
+          [id, endpoint.id, workspaceId, payload]
+        )
+        yield* wakeAfterCommit(pmWebhooksQueued)
+        return { result: yield* deliveryOf(endpoint.id, id), changes: [] }
+      })
   ),
 
   /** Sends a delivery again with its original webhook-id (from its first attempt, with a fresh retry budget). */
-  redeliver: command(Schema.Struct({ ...EndpointRef.fields, deliveryId: Name(100) }), WebhookDelivery, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      yield* endpointOf(workspaceId, input.endpointId)
-      const delivery = yield* deliveryOf(input.endpointId, input.deliveryId)
-      if (delivery.status === "pending") return yield* reject("conflict", "The delivery is still being attempted")
-      yield* requeue([delivery.id])
-      return {
-        result: yield* deliveryOf(input.endpointId, input.deliveryId),
-        changes: [change(at(workspaceId), "webhook.redelivered", input.endpointId, { deliveryId: delivery.id }, by)]
-      }
-    })
+  redeliver: command(
+    Schema.Struct({ ...EndpointRef.fields, deliveryId: Name(100) }),
+    WebhookDelivery,
+    Schema.Union([WebhookNotFound, DeliveryNotFound, DeliveryPending]),
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        yield* endpointOf(workspaceId, input.endpointId)
+        const delivery = yield* deliveryOf(input.endpointId, input.deliveryId)
+        if (delivery.status === "pending") return yield* new DeliveryPending()
+        yield* requeue([delivery.id])
+        return {
+          result: yield* deliveryOf(input.endpointId, input.deliveryId),
+          changes: [change(at(workspaceId), "webhook.redelivered", input.endpointId, { deliveryId: delivery.id }, by)]
+        }
+      })
   )
 }
 
 /** The endpoint answered 410 Gone (or is otherwise dead): stop sending to it until someone re-enables it. */
 export const disableCommand = {
-  disable: command(Schema.Struct({ ...EndpointRef.fields, reason: Schema.String }), Schema.Void, (input, by, workspaceId) =>
-    Effect.gen(function* () {
-      const disabled = yield* query(
-        `UPDATE pm_webhook_endpoints SET status = 'disabled', disabled_reason = $3, updated_at = now()
+  disable: command(
+    Schema.Struct({ ...EndpointRef.fields, reason: Schema.String }),
+    Schema.Void,
+    WebhookNotFound,
+    (input, by, workspaceId) =>
+      Effect.gen(function* () {
+        const disabled = yield* query(
+          `UPDATE pm_webhook_endpoints SET status = 'disabled', disabled_reason = $3, updated_at = now()
           WHERE workspace_id = $1 AND id = $2 AND status <> 'disabled' RETURNING id`,
-        [workspaceId, input.endpointId, input.reason]
-      )
-      return {
-        result: undefined,
-        changes: disabled.length ? [change(at(workspaceId), "webhook.disabled", input.endpointId, { reason: input.reason }, by)] : []
-      }
-    })
+          [workspaceId, input.endpointId, input.reason]
+        )
+        return {
+          result: undefined,
+          changes: disabled.length ? [change(at(workspaceId), "webhook.disabled", input.endpointId, { reason: input.reason }, by)] : []
+        }
+      })
   )
 }
 

@@ -123,7 +123,7 @@ export const automations: Scenario = {
     let failure: unknown
     const notes: Array<string> = []
     try {
-      backend = await postgresBackend()
+      backend = await postgresBackend(options)
       progress.update(0, "Atrium migrates, workspace through the API")
       server = await ATRIUM.start(options, backend)
       const fixture = await workspaceWithTasks(server.url, TASKS)

@@ -36,6 +36,15 @@ const useBenchServices = () => {
 const TASKS = 48
 const SHARDS = 64
 const OUTAGE_MS = 1500
+/**
+ * Smoke mode only shows every phase runs and reports: shard leases of 5 s (ACTOR_LEASE_SECONDS) instead of the
+ * default 10, so each hand-over waits half as long, and shorter waits around the faults. A full run keeps both.
+ */
+const SMOKE_LEASE_SECONDS = 5
+const pauses = (options: RunOptions) =>
+  options.smoke
+    ? { beforeOutage: 1000, beforeFault: 500, afterReconnect: 2000, afterHandOver: 1000 }
+    : { beforeOutage: 2000, beforeFault: 1000, afterReconnect: 14_000, afterHandOver: 3000 }
 const now = () => performance.now()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -213,7 +222,8 @@ export const clusterFaults: Scenario = {
     `Per window ${options.warmupSec} s warm-up, ${options.durationSec} s measured, callers through node B: no fault, A cut off from NATS (B serves every shard), A killed (B alone).`,
     `Recovery: A's NATS connection reset for ${OUTAGE_MS / 1000} s with callers through both nodes; from the reconnect to the last failed call.`,
     "Hand-over: from the cut-off (the proxy resets A's NATS connection and refuses new ones) or the SIGKILL to the last failed call through B; when B held every lease.",
-    `"server" = the live nodes' CPU summed. The machine is shared: absolute figures are noisy, the same-run ratios less so.`
+    `"server" = the live nodes' CPU summed. The machine is shared: absolute figures are noisy, the same-run ratios less so.`,
+    ...(options.smoke ? [`Smoke: shard leases of ${SMOKE_LEASE_SECONDS} s (ACTOR_LEASE_SECONDS) and shorter waits around the faults.`] : [])
   ],
   estimateSec: (options) => 120 + 3 * (options.warmupSec + options.durationSec),
   run: async (options, progress) => {
@@ -232,7 +242,8 @@ export const clusterFaults: Scenario = {
     const callers = options.levels.at(-1)!
     const steps = new Steps(progress, 7, options.warmupSec + options.durationSec + 5)
     steps.begin("starting two nodes")
-    const cluster = await startFaultCluster()
+    const cluster = await startFaultCluster(options.smoke ? { ACTOR_LEASE_SECONDS: String(SMOKE_LEASE_SECONDS) } : {})
+    const pause = pauses(options)
     const notes: Array<string> = []
     const targets: Array<Target> = []
     const series: Array<Series> = []
@@ -253,13 +264,13 @@ export const clusterFaults: Scenario = {
       {
         const calls: Array<Call> = []
         const stop = drive([cluster.a, cluster.b], callers, tasks, token, calls)
-        await sleep(2000)
+        await sleep(pause.beforeOutage)
         cluster.natsProxy.set("reset")
         await sleep(OUTAGE_MS)
         cluster.natsProxy.set("pass")
         const healed = now()
         // Long enough to see calls that wait out a full request deadline (10 s) after the reconnect (smoke: only figures).
-        await sleep(options.smoke ? 4000 : 14_000)
+        await sleep(pause.afterReconnect)
         await stop()
         const f = figuresSince(calls, healed)
         notes.push(describeFigures(`${OUTAGE_MS / 1000} s NATS outage of node A (callers through both nodes)`, f, "the reconnect"))
@@ -280,11 +291,11 @@ export const clusterFaults: Scenario = {
       {
         const calls: Array<Call> = []
         const stop = drive([cluster.b], callers, tasks, token, calls)
-        await sleep(1000)
+        await sleep(pause.beforeFault)
         const cut = now()
         cluster.natsProxy.set("reset")
         const allOnB = await untilBHoldsAll(cluster, 40_000)
-        await sleep(3000)
+        await sleep(pause.afterHandOver)
         await stop()
         const f = figuresSince(calls, cut)
         notes.push(
@@ -305,11 +316,11 @@ export const clusterFaults: Scenario = {
       {
         const calls: Array<Call> = []
         const stop = drive([cluster.b], callers, tasks, token, calls)
-        await sleep(1000)
+        await sleep(pause.beforeFault)
         const killed = now()
         await cluster.a.kill()
         const allOnB = await untilBHoldsAll(cluster, 40_000)
-        await sleep(3000)
+        await sleep(pause.afterHandOver)
         await stop()
         const f = figuresSince(calls, killed)
         notes.push(

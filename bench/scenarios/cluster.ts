@@ -155,7 +155,9 @@ const startCluster = async (options: RunOptions, runId: string, progress: (label
     await dropNatsState(prefix).catch(() => undefined)
   }
   try {
-    await admin.unsafe(`create database "${database}"`)
+    // A smoke run copies the migrated template the tests use: node A then has nothing to migrate.
+    const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
+    await admin.unsafe(`create database "${database}"${template === undefined ? "" : ` template "${template}"`}`)
     const databaseUrl = new URL(PG_ADMIN_URL)
     databaseUrl.pathname = `/${database}`
     const [command, args] = tsNode(join(options.root, "server/main.ts"))
@@ -364,26 +366,60 @@ const drive = async (
 
 // --------------------------------------------------------------- stream ---
 
+/** The error, saying so when `node`'s process has exited meanwhile (with the end of its output). */
+const withNodeExit = (error: unknown, node: Node): unknown => {
+  const exit = node.server.process.exitCode ?? node.server.process.signalCode
+  if (exit === null || !(error instanceof Error)) return error
+  const output = node.server.output().trim().split("\n").slice(-10).join("\n")
+  return new Error(`${error.message} (${node.label} exited: ${exit})\n${output}`)
+}
+
 /** A workspace subscriber on `reader`; task updates PATCHed to node A. */
 const streamChannel =
   (cluster: Cluster, reader: Node) =>
   async (arrived: (phase: string, n: number) => void): Promise<Channel> => {
-    const ticket = await call(`${reader.server.url}/pm/v1/ws/ticket`, "POST", { workspaceId: cluster.workspaceId }, cluster.token)
-    const socket = new WebSocket(ticket.url as string, { perMessageDeflate: false })
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 30 s`)), 30_000)
-      socket.once("error", reject)
-      socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: cluster.workspaceId })))
-      socket.on("message", (data: Buffer) => {
-        const text = data.toString("utf8")
-        if (text.includes('"type":"subscribed"')) {
+    // As the web app does (web/src/live/Stream.ts reconnects after any close but 4403): a connection the node closes
+    // as unavailable (4503: it could not read the workspace's position yet) or that drops without a close frame (1006:
+    // the TCP connection ended after the upgrade; a refused handshake or a bad frame would have raised an error
+    // instead) is opened again with a fresh ticket; anything else fails the run with what the node said.
+    const subscribe = async (): Promise<WebSocket> => {
+      const ticket = await call(`${reader.server.url}/pm/v1/ws/ticket`, "POST", { workspaceId: cluster.workspaceId }, cluster.token)
+      const socket = new WebSocket(ticket.url as string, { perMessageDeflate: false })
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no subscription on ${reader.label} within 30 s`)), 30_000)
+        const fail = (error: Error) => {
           clearTimeout(timer)
-          resolve()
-        } else if (text.includes('"type":"error"')) reject(new Error(`subscribe on ${reader.label}: ${text.slice(0, 200)}`))
-        const match = MARKER.exec(text)
-        if (match) arrived(match[1]!, Number(match[2]))
+          reject(error)
+        }
+        socket.once("error", fail)
+        socket.once("close", (code: number, reason: Buffer) =>
+          fail(Object.assign(new Error(`${reader.label} closed the stream: ${code} ${reason.toString("utf8")}`), { code }))
+        )
+        socket.on("open", () => socket.send(JSON.stringify({ type: "subscribe", scope: "workspace", id: cluster.workspaceId })))
+        socket.on("message", (data: Buffer) => {
+          const text = data.toString("utf8")
+          if (text.includes('"type":"subscribed"')) {
+            clearTimeout(timer)
+            socket.removeAllListeners("close")
+            resolve()
+          } else if (text.includes('"type":"error"')) fail(new Error(`subscribe on ${reader.label}: ${text.slice(0, 200)}`))
+          const match = MARKER.exec(text)
+          if (match) arrived(match[1]!, Number(match[2]))
+        })
       })
-    })
+      return socket
+    }
+    let socket: WebSocket | undefined
+    for (let attempt = 1; socket === undefined; attempt++) {
+      try {
+        socket = await subscribe()
+      } catch (error) {
+        const code = (error as { code?: unknown }).code
+        if (attempt >= 3 || (code !== 4503 && code !== 1006)) throw withNodeExit(error, reader)
+        await sleep(500 * attempt)
+      }
+    }
+    const subscribed = socket
     const origin = cluster.a.server.url
     return {
       write: async (phase, n) => {
@@ -394,7 +430,7 @@ const streamChannel =
           cluster.token
         )
       },
-      close: () => socket.terminate()
+      close: () => subscribed.terminate()
     }
   }
 

@@ -11,7 +11,7 @@
  *   of one document; server CPU per delivery (target: ≤ 1/3 of stock's at
  *   every rate), writer → reader p99 (no worse than stock's), delivered %
  *   (100%). Atrium coalesces a busy document's updates (COLLAB_COALESCE_MS);
- *   stock Hocuspocus merges what arrives in one event-loop turn (its default).
+ *   stock Hocuspocus 3 sends every update to every reader as it arrives.
  * - collab-many-docs: D documents × 2 editors typing once a second; server
  *   memory per connection (target: ≤ half of stock's) and acknowledgement
  *   latency.
@@ -129,7 +129,9 @@ const atrium = (storage: "pglite" | "postgres"): System => ({
       if (storage === "postgres") {
         database = `atrium_bench_${Date.now().toString(36)}_${process.pid}`
         admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 3 })
-        await admin.unsafe(`create database "${database}"`)
+        // A smoke run copies the migrated template the tests use: the server then has nothing to migrate.
+        const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
+        await admin.unsafe(`create database "${database}"${template === undefined ? "" : ` template "${template}"`}`)
       } else await seedPglite(dataDir)
       const url = new URL(PG_ADMIN_URL)
       url.pathname = `/${database}`

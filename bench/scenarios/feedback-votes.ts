@@ -261,7 +261,7 @@ export const feedbackVotes: Scenario = {
     let atrium: Outcome
     let conventional: Outcome
     try {
-      backend = await postgresBackend()
+      backend = await postgresBackend(options)
       const subject = await runAtrium(options, backend, steps, notes)
       atrium = subject
       conventional = await runConventional(options, backend, subject.board, steps)

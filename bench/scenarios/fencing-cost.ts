@@ -18,10 +18,12 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import { Histogram } from "../load/Histogram.ts"
 import { readMachine, machineBusyCores } from "../process.ts"
 import { Steps } from "../progress.ts"
-import type { Point, Scenario, Series, Target } from "../Scenario.ts"
+import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts"
 
 const TASKS = 32
 const ROUNDS = 4
+/** A smoke run only shows both variants run and report: one round (fenced, unfenced) of the full run's four. */
+const roundsOf = (options: RunOptions) => (options.smoke ? 1 : ROUNDS)
 const now = () => performance.now()
 
 type Variant = "fenced" | "unfenced"
@@ -146,10 +148,10 @@ export const fencingCost: Scenario = {
   workload: (options) => [
     `One Atrium in the bench process on a fresh PostgreSQL database (in-process actor transport, one fenced shard); ${TASKS} tasks in one list.`,
     `${options.levels.at(-1)} closed-loop HTTP callers; per round and variant ${options.warmupSec} s warm-up (updateTask), then ${options.durationSec} s getTask, then ${options.durationSec} s updateTask (a unique description).`,
-    `${ROUNDS} rounds, fenced then unfenced, then unfenced then fenced (ABBA; each variant started afresh per round); each variant's ops summed over its rounds.`,
+    `${roundsOf(options)} round(s), fenced then unfenced, then unfenced then fenced (ABBA; each variant started afresh per round); each variant's ops summed over its rounds.`,
     "The callers run in the same process as the server: both variants pay for them alike."
   ],
-  estimateSec: (options) => ROUNDS * 2 * (15 + options.warmupSec + 2 * options.durationSec),
+  estimateSec: (options) => roundsOf(options) * 2 * (15 + options.warmupSec + 2 * options.durationSec),
   run: async (options, progress) => {
     useBenchServices()
     const { postgresAvailable, createTestDatabase } = await import("../../test/support/database.ts")
@@ -159,7 +161,8 @@ export const fencingCost: Scenario = {
     }
     const callers = options.levels.at(-1)!
     const database = await createTestDatabase()
-    const steps = new Steps(progress, ROUNDS * 2, 15 + options.warmupSec + 2 * options.durationSec)
+    const rounds = roundsOf(options)
+    const steps = new Steps(progress, rounds * 2, 15 + options.warmupSec + 2 * options.durationSec)
     const windows: Record<Variant, Record<Op, Window>> = {
       fenced: {
         getTask: { ops: 0, errors: 0, ms: 0, histogram: new Histogram() },
@@ -173,7 +176,7 @@ export const fencingCost: Scenario = {
     const notes: Array<string> = [`load average at the start: ${loadavg()[0]!.toFixed(2)}`]
     const machineBefore = readMachine()
     try {
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         // ABBA: fenced first in even rounds, unfenced first in odd ones, so neither always runs on the warmer machine.
         for (const variant of round % 2 === 0 ? (["fenced", "unfenced"] as const) : (["unfenced", "fenced"] as const)) {
           steps.begin(`${variant}, round ${round + 1}`)
@@ -188,6 +191,8 @@ export const fencingCost: Scenario = {
         }
       }
     } finally {
+      // Stops the last step's progress timer (each begin ends the one before it).
+      steps.end()
       await database.drop()
     }
     const busy = machineBusyCores(machineBefore, readMachine())

@@ -4,7 +4,6 @@ import { type HttpLoad, runHttpLoad } from "../load/http.ts"
 import { machineBusyCores, readMachine, type Server, startHttpServer, tsNode, usageBetween } from "../process.ts"
 import type { Point, RunOptions, Scenario, Series, Target } from "../Scenario.ts"
 import { failedSeries } from "../Scenario.ts"
-import { prepare, summarize } from "../../actors/hub/summarizer/LocalSummarizer.ts"
 import { inputKey, type NoteTemplate, type VersionInputs } from "../../actors/hub/summarizer/VersionInputs.ts"
 import { startEmbeddedAtrium } from "../subjects/embedded-server.ts"
 
@@ -74,7 +73,15 @@ const participantInputs = (): Array<VersionInputs> =>
  * participant. Each recording's transcript is analysed first, outside the measure: that analysis is done
  * once per recording whatever the sharing (`prepare`), so it is reported apart (`analysisMs`).
  */
-const measureSummarizer = (shared: boolean, words: number, runs: number): { point: Point; analysisMs: number } => {
+/** Loaded when measured, not with the runner (wink-nlp's model costs the runner of every scenario seconds of CPU). */
+type Summarizer = typeof import("../../actors/hub/summarizer/LocalSummarizer.ts")
+
+const measureSummarizer = (
+  { prepare, summarize }: Summarizer,
+  shared: boolean,
+  words: number,
+  runs: number
+): { point: Point; analysisMs: number } => {
   const histogram = new Histogram()
   const inputs = participantInputs()
   const wanted = shared ? [...new Map(inputs.map((i) => [inputKey(i), i])).values()] : inputs
@@ -301,7 +308,8 @@ export const hubProcessing: Scenario = {
     } catch (error) {
       progress.note(`uWS hello failed: ${error instanceof Error ? error.message : String(error)}`)
     }
-    const local = [true, false].map((shared) => measureSummarizer(shared, words, options.smoke ? 2 : 50))
+    const summarizer = await import("../../actors/hub/summarizer/LocalSummarizer.ts")
+    const local = [true, false].map((shared) => measureSummarizer(summarizer, shared, words, options.smoke ? 2 : 50))
     const [localOn, localOff] = [local[0]!.point, local[1]!.point]
     const on = points.get(true)
     const off = points.get(false)

@@ -11,6 +11,7 @@ import { streamFanout } from "./stream-fanout.ts"
 import { webhooks } from "./webhooks.ts"
 import { notificationFanout } from "./notification-fanout.ts"
 import { rest } from "./rest.ts"
+import { readModelMemory } from "./read-model-memory.ts"
 import { hubProcessing } from "./hub-processing.ts"
 import { transcription } from "./transcription.ts"
 import { idle } from "./idle.ts"
@@ -21,6 +22,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   idle,
   actors,
   rest,
+  readModelMemory,
   collabFanout,
   collabManyDocs,
   collabDurable,

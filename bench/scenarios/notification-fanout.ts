@@ -206,7 +206,7 @@ export const notificationFanout: Scenario = {
     const notes: Array<string> = []
     try {
       sink = await startSink()
-      backend = await postgresBackend()
+      backend = await postgresBackend(options)
       progress.update(0.1, "Atrium migrates; board, request and voters")
       server = await ATRIUM.start(options, backend, { ...ATRIUM_ENV, SMTP_URL: sink.url })
       const f = await fixture(server, backend, voterCount(options))

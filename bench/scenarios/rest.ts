@@ -76,7 +76,7 @@ const CREATE_IN_FLIGHT = 20
 const UPDATED_TASKS = 8
 /** getTask on embedded PGlite at 32 connections when issue 8 was filed (its target: ≥ 10× this). */
 const EMBEDDED_GET_TASK_BEFORE = 230
-const TOUCH_CONCURRENCY = 32
+export const TOUCH_CONCURRENCY = 32
 
 interface Sizes {
   readonly tasks: number
@@ -101,11 +101,16 @@ export interface Backend {
   readonly drop: () => Promise<void>
 }
 
-export const postgresBackend = async (): Promise<Backend> => {
+/**
+ * A fresh database. A smoke run copies the migrated template the tests use (test/support/database.ts): Atrium
+ * then finds nothing to migrate, which spares each server start on it seconds of CPU.
+ */
+export const postgresBackend = async (options: Pick<RunOptions, "smoke"> = { smoke: false }): Promise<Backend> => {
   const name = `atrium_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 })
   try {
-    await admin.unsafe(`CREATE DATABASE ${name}`)
+    const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(ADMIN_URL) : undefined
+    await admin.unsafe(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE "${template}"`)
   } catch (error) {
     throw new Error(`PostgreSQL unreachable at ${ADMIN_URL} (BENCH_DATABASE_URL): ${error instanceof Error ? error.message : error}`)
   } finally {
@@ -128,7 +133,7 @@ export const postgresBackend = async (): Promise<Backend> => {
   }
 }
 
-const embeddedBackend = (): Backend => {
+export const embeddedBackend = (): Backend => {
   const dataDir = mkdtempSync(join(tmpdir(), "atrium-bench-data-"))
   return {
     key: "embedded",
@@ -168,7 +173,7 @@ export const ATRIUM: Stack = {
   }
 }
 
-const CONVENTIONAL: Stack = {
+export const CONVENTIONAL: Stack = {
   key: "conventional",
   label: "conventional stack (Fastify + postgres.js / PGlite)",
   role: "baseline",
@@ -447,6 +452,7 @@ interface Context {
 /**
  * Runs `operations` on each stack in turn (Atrium first: its token serves
  * both); a stack that fails marks its series failed and the next one runs.
+ * `started`: an Atrium already running on the backend, used (and stopped) instead of starting one.
  */
 const runStacks = async (
   ctx: Context,
@@ -454,8 +460,9 @@ const runStacks = async (
   fixture: Omit<Fixture, "token">,
   operations: ReadonlyArray<OperationKey>,
   measured: Measured,
-  extraAtriumOps: ReadonlyArray<OperationKey> = []
-) => {
+  extraAtriumOps: ReadonlyArray<OperationKey> = [],
+  started?: Server
+): Promise<string | undefined> => {
   let token: string | undefined
   for (const stack of STACKS) {
     const ops = stack.key === "atrium" ? [...extraAtriumOps, ...operations] : operations
@@ -464,7 +471,7 @@ const runStacks = async (
     let updates: Swept | undefined
     let probedUpdates = 0
     try {
-      server = await stack.start(ctx.options, backend)
+      server = stack.key === "atrium" && started !== undefined ? started : await stack.start(ctx.options, backend)
       token ??= await login(server.url, fixture.seeded.email)
       const full: Fixture = { ...fixture, token }
       const sizes: Array<string> = []
@@ -509,6 +516,7 @@ const runStacks = async (
       ctx.notes.push(`${backend.label}, ${stack.label} updateTask: ${verdict.text}`)
     }
   }
+  return token
 }
 
 /**
@@ -538,18 +546,21 @@ const measureMemory = async (
   seeded: Structure,
   idleSeconds: number,
   measured: Measured,
-  memory: Map<Stack["key"], string>
+  memory: Map<Stack["key"], string>,
+  recentToken: string | undefined
 ) => {
   const ids = await withDb(backend.db, (db) => taskIds(db, seeded.workspaceId))
-  // A token (valid 15 minutes) from an Atrium started for it alone; then the conventional stack first, as
-  // Atrium's reads may take minutes today.
-  let token: string | undefined
-  let server: Server | undefined
-  try {
-    server = await ATRIUM.start(ctx.options, backend)
-    token = await login(server.url, seeded.email)
-  } finally {
-    await server?.stop(15_000)
+  // A token (valid 15 minutes) from an Atrium started for it alone (smoke: the one the phases before got, a
+  // minute old at most); then the conventional stack first, as Atrium's reads may take minutes today.
+  let token = ctx.options.smoke ? recentToken : undefined
+  if (token === undefined) {
+    let server: Server | undefined
+    try {
+      server = await ATRIUM.start(ctx.options, backend)
+      token = await login(server.url, seeded.email)
+    } finally {
+      await server?.stop(15_000)
+    }
   }
   for (const stack of [CONVENTIONAL, ATRIUM]) {
     let server: Server | undefined
@@ -591,7 +602,7 @@ const measureMemory = async (
 }
 
 /** getTask of every id once, TOUCH_CONCURRENCY at a time, from this process. */
-const touchAll = async (url: string, ids: ReadonlyArray<string>, token: string) => {
+export const touchAll = async (url: string, ids: ReadonlyArray<string>, token: string) => {
   const histogram = new Histogram()
   let next = 0
   let errors = 0
@@ -623,23 +634,33 @@ const runBackend = async (ctx: Context, backend: Backend, sizes: Sizes): Promise
   const measured: Measured = { series: new Map(), ledgers: new Map(), exactlyOnce: new Map() }
   const memory = new Map<Stack["key"], string>()
   const began = performance.now()
+  // A smoke run on PostgreSQL keeps the server that made the structure for Atrium's operations (the tasks are
+  // added by SQL beside it): one start less. A PGlite directory belongs to one process at a time.
+  const keep = ctx.options.smoke && backend.key === "postgres"
   let server: Server | undefined
   let seeded: Structure
+  let fixture: Omit<Fixture, "token">
   try {
     ctx.progress.update(ctx.steps.fraction(), `${backend.label}: Atrium migrates, structure through the API`)
     server = await ATRIUM.start(ctx.options, backend)
-    seeded = await structure(server.url)
-  } finally {
+    const made = await structure(server.url)
+    seeded = made
+    if (!keep) {
+      await server.stop(15_000)
+      server = undefined
+    }
+    ctx.progress.update(ctx.steps.fraction(), `${backend.label}: ${sizes.tasks} tasks by SQL`)
+    fixture = await withDb(backend.db, async (db) => {
+      await addTasks(db, made, sizes.tasks)
+      const ids = await taskIds(db, made.workspaceId)
+      const middle = Math.floor(ids.length / 2)
+      // Tasks from the middle: not the first or last row of any index.
+      return { seeded: made, getTaskId: ids[middle]!, updateIds: ids.slice(middle + 1, middle + 1 + UPDATED_TASKS) }
+    })
+  } catch (error) {
     await server?.stop(15_000)
+    throw error
   }
-  ctx.progress.update(ctx.steps.fraction(), `${backend.label}: ${sizes.tasks} tasks by SQL`)
-  const fixture = await withDb(backend.db, async (db) => {
-    await addTasks(db, seeded, sizes.tasks)
-    const ids = await taskIds(db, seeded.workspaceId)
-    const middle = Math.floor(ids.length / 2)
-    // Tasks from the middle: not the first or last row of any index.
-    return { seeded, getTaskId: ids[middle]!, updateIds: ids.slice(middle + 1, middle + 1 + UPDATED_TASKS) }
-  })
   ctx.notes.push(
     `${backend.label}: structure through Atrium's API, then ${sizes.tasks} tasks by SQL bulk insert (${((performance.now() - began) / 1000).toFixed(1)} s in all): ` +
       `1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${MEMBERS} members, one assignee per task, every 2nd tagged, every 3rd with a custom field value, 1 in ${WORDS.length} named "… ${SEARCH_WORD}".`
@@ -647,7 +668,7 @@ const runBackend = async (ctx: Context, backend: Backend, sizes: Sizes): Promise
   // Smoke mode searches the same tasks, sparing two server starts.
   const searchApart = sizes.searchTasks > sizes.tasks
   const first: Array<OperationKey> = ["getTask", "updateTask", "createTask", ...(searchApart ? [] : ["searchTasks" as const])]
-  await runStacks(ctx, backend, fixture, first, measured, backend.key === "postgres" ? ["catalog"] : [])
+  const token = await runStacks(ctx, backend, fixture, first, measured, backend.key === "postgres" ? ["catalog"] : [], server)
 
   if (searchApart) {
     const added = await withDb(backend.db, (db) => addTasks(db, seeded, sizes.searchTasks))
@@ -660,7 +681,7 @@ const runBackend = async (ctx: Context, backend: Backend, sizes: Sizes): Promise
     try {
       const more = await withDb(backend.db, (db) => addTasks(db, seeded, sizes.memoryTasks))
       ctx.notes.push(`${backend.label}: ${more} more tasks by SQL before read-model-memory (${sizes.memoryTasks} in the workspace).`)
-      await measureMemory(ctx, backend, seeded, sizes.idleSeconds, memoryMeasured, memory)
+      await measureMemory(ctx, backend, seeded, sizes.idleSeconds, memoryMeasured, memory, token)
     } catch (error) {
       ctx.progress.note(`${backend.label}: read-model-memory failed: ${firstLine(error)}`)
       for (const stack of STACKS) memoryMeasured.series.set(seriesKey("getTask", stack.key), failedSeries(stack.label, stack.role, error))
@@ -844,13 +865,15 @@ export const rest: Scenario = {
 
     const results: Array<BackendResult> = []
     const failures = new Map<Backend["key"], unknown>()
-    for (const make of [postgresBackend, async () => embeddedBackend()]) {
+    for (const [key, make] of [
+      ["postgres", () => postgresBackend(options)],
+      ["embedded", async () => embeddedBackend()]
+    ] as const) {
       let backend: Backend | undefined
       try {
         backend = await make()
         results.push(await runBackend(ctx, backend, sizes))
       } catch (error) {
-        const key = backend?.key ?? (make === postgresBackend ? "postgres" : "embedded")
         failures.set(key, error)
         progress.note(`${backend?.label ?? key} failed: ${firstLine(error)}`)
       } finally {

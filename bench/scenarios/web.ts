@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
-import { type BrowserContext, chromium, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SECOND_EMAIL } from "../../facade/DemoContent.ts"
 import { percentile, pointOfSamples } from "../load/Samples.ts"
 import { startHttpServer, tsNode } from "../process.ts"
@@ -133,6 +133,8 @@ export const web: Scenario = {
       readyPath: "/healthz",
       timeoutMs: 240_000
     })
+    // Loaded here, not with the runner: playwright-core costs every bench run about two seconds of CPU to import.
+    const { chromium } = await import("playwright-core")
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,

@@ -191,7 +191,7 @@ export const webhooks: Scenario = {
     const targets: Array<Target> = []
     const notes: Array<string> = []
     try {
-      backend = await postgresBackend()
+      backend = await postgresBackend(options)
       progress.update(0.1, "Atrium migrates, workspace through the API")
       server = await ATRIUM.start(options, backend, ATRIUM_ENV)
       const fixture = await workspaceWithTasks(server.url, TASKS)

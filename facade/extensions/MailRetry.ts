@@ -6,7 +6,7 @@ import { extension } from "../Extension.ts"
 
 /**
  * Sends queued mail as it is queued (woken by the queueing write; looking
- * anyway every MAIL_POLL_MS, default 30000, for mail queued elsewhere) and retries
+ * anyway every MAIL_POLL_MS, default the safety poll, for a wake-up from another node that got lost) and retries
  * failed mail every MAIL_RETRY_SECONDS (default 60) while the server runs;
  * mail queued before a restart is sent after it.
  */

@@ -13,6 +13,7 @@ import { attachmentById, attachmentsOf } from "../../actors/feedback/RequestQuer
 import { attachmentTypes, inlineSafe, MAX_ATTACHMENT_BYTES, matchesContentType, safeFilename } from "../../actors/wiki/PageAttachments.ts"
 import { attachmentKey, dropFiles, readFile, storeFile } from "../../actors/feedback/AttachmentFiles.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { raw, type RequestContext, tagGroup } from "../Operation.ts"
 import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { requestAccess } from "./FeedbackAccess.ts"
@@ -55,7 +56,7 @@ const attachmentAccess = (context: RequestContext, attachmentId: string) =>
     if (attachment === undefined) return yield* reject("not_found", "No such attachment")
     const access = yield* requestAccess(context, attachment.requestId).pipe(
       Effect.catchIf(
-        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+        (e) => refusalCode(e) === "not_found",
         () => Effect.fail(reject("not_found", "No such attachment"))
       )
     )

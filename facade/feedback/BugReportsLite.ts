@@ -14,11 +14,11 @@ import { onBoard } from "./DeskAccess.ts"
 import {
   boardByRef,
   boardsFor,
-  Cursor,
   Id,
   LiteEmail,
-  LiteLimit,
+  liteSearch,
   NameRef,
+  Paging,
   optionIdsByName,
   searchPage,
   userByEmail,
@@ -42,8 +42,7 @@ const SearchQuery = Schema.Struct({
   reporterEmail: Schema.optionalKey(LiteEmail),
   assigneeEmail: Schema.optionalKey(LiteEmail),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
-  limit: Schema.optionalKey(LiteLimit),
-  cursor: Schema.optionalKey(Cursor)
+  ...Paging
 })
 
 const { operation } = tagGroup("feedback", "Bug Reports (Lite)", bugReportsLiteExamples)
@@ -142,21 +141,10 @@ export const bugReportsLiteOperations = [
   }),
   operation({
     operationId: "searchBugReportsLite",
-    method: "GET",
     path: "/v1/lite/bug-reports",
     summary: "Search bug reports by board, status and severity names, reporter or assignee e-mail and text; paged by cursor",
-    description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
-    auth: "both",
-    scopes: read,
     query: SearchQuery,
-    responses: {
-      200: {
-        description: "A page",
-        schema: Schema.Struct({ items: Schema.Array(LiteBugReport), nextCursor: Schema.NullOr(Schema.String) })
-      },
-      404: { description: "A name or e-mail not found" },
-      409: { description: "An ambiguous name" }
-    },
+    ...liteSearch(LiteBugReport),
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")

@@ -11,6 +11,7 @@ import { ChangelogEntry, ChangelogKind, ChangelogState, IsoDateTime } from "../.
 import { SCHEDULER } from "../../actors/feedback/DeskCommand.ts"
 import { Id, Name } from "../../actors/Fields.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { tagGroup } from "../Operation.ts"
 import { type BoardCaller, onBoard, onChangelogEntry } from "./DeskAccess.ts"
 
@@ -63,7 +64,7 @@ export const changelogFor = (boardId: string, team: boolean) =>
         .publishDue({ by: SCHEDULER, input: {} })
         .pipe(
           Effect.catchIf(
-            (e) => e._tag === "BoardArchived" || (e._tag === "Rejection" && e.code === "conflict"),
+            (e) => refusalCode(e) === "conflict",
             () => Effect.void
           )
         )

@@ -16,6 +16,7 @@ import { type CommentRecord, commentById } from "../../actors/feedback/Discussio
 import { ModerationState } from "../../actors/feedback/FeedbackModel.ts"
 import { commentsOf } from "../../actors/feedback/RequestQueries.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess, roleIn } from "./FeedbackAccess.ts"
@@ -108,7 +109,7 @@ const commentAccess = (context: RequestContext, commentId: string) =>
     if (comment === undefined || comment.deletedAt !== null) return yield* reject("not_found", "No such comment")
     const { caller, boardId } = yield* requestAccess(context, comment.requestId).pipe(
       Effect.catchIf(
-        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+        (e) => refusalCode(e) === "not_found",
         () => Effect.fail(reject("not_found", "No such comment"))
       )
     )

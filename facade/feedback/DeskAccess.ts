@@ -10,6 +10,7 @@ import { authorStanding, boardOfBug, boardOfChangelogEntry, boardOfMilestone } f
 import type { OptionKind } from "../../actors/feedback/FeedbackModel.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import type { RequestContext } from "../Operation.ts"
 import { type BoardCaller, type BoardNeed, boardAccess } from "./FeedbackAccess.ts"
 
@@ -35,7 +36,7 @@ const via =
       return yield* onBoard(context, boardId, need).pipe(
         // Whoever may not see the board learns nothing of what is on it.
         Effect.catchIf(
-          (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+          (e) => refusalCode(e) === "not_found",
           () => Effect.fail(reject("not_found", `No such ${what}`))
         )
       )

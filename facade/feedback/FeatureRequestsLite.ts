@@ -14,11 +14,11 @@ import { heldFor, onBoard } from "./DeskAccess.ts"
 import {
   boardByRef,
   boardsFor,
-  Cursor,
   Id,
   LiteEmail,
-  LiteLimit,
+  liteSearch,
   NameRef,
+  Paging,
   optionByName,
   optionIdsByName,
   searchPage,
@@ -41,8 +41,7 @@ const SearchQuery = Schema.Struct({
   authorEmail: Schema.optionalKey(LiteEmail),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Words in the title or description" })),
   includeMerged: Schema.optionalKey(Schema.Literals(["true", "false"])),
-  limit: Schema.optionalKey(LiteLimit),
-  cursor: Schema.optionalKey(Cursor)
+  ...Paging
 })
 
 const { operation } = tagGroup("feedback", "Feature Requests (Lite)", featureRequestsLiteExamples)
@@ -153,22 +152,11 @@ export const featureRequestsLiteOperations = [
   }),
   operation({
     operationId: "searchFeatureRequestsLite",
-    method: "GET",
     path: "/v1/lite/feature-requests",
     summary: "Search feature requests by board, status and category names, author e-mail and text; paged by cursor",
-    description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
-    auth: "both",
-    scopes: read,
     mcp: { tool: "searchFeatureRequests" },
     query: SearchQuery,
-    responses: {
-      200: {
-        description: "A page",
-        schema: Schema.Struct({ items: Schema.Array(LiteFeatureRequest), nextCursor: Schema.NullOr(Schema.String) })
-      },
-      404: { description: "A name or e-mail not found" },
-      409: { description: "An ambiguous name" }
-    },
+    ...liteSearch(LiteFeatureRequest),
     handler: ({ query: q }, context) =>
       Effect.gen(function* () {
         const boards = yield* boardsFor(context, q.workspaceId, q.board, "query.board")

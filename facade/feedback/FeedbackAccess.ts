@@ -23,6 +23,7 @@ import type { RequestRecord } from "../../actors/feedback/FeedbackModel.ts"
 import { visibleTo } from "../../actors/feedback/BoardReads.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { principalOf } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
 import { board } from "./BoardAsk.ts"
@@ -98,7 +99,7 @@ export const requestAccess = (context: RequestContext, requestId: string, need: 
     if (boardId === undefined) return yield* reject("not_found", "No such feature request")
     const caller = yield* boardAccess(context, boardId, need).pipe(
       Effect.catchIf(
-        (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+        (e) => refusalCode(e) === "not_found",
         () => Effect.fail(reject("not_found", "No such feature request"))
       )
     )

@@ -214,3 +214,24 @@ export const searchPage = <T extends { readonly id: string; readonly createdAt: 
   filters: { readonly cursor?: string; readonly limit?: number },
   itemsOf: (caller: BoardCaller) => Effect.Effect<ReadonlyArray<T>, E, R>
 ) => Effect.flatMap(Effect.forEach(boards, itemsOf), (found) => cursorPage(found.flat(), filters, filters.cursor, filters.limit ?? 20))
+
+/** A Lite search's paging, after its filters. */
+export const Paging = { limit: Schema.optionalKey(LiteLimit), cursor: Schema.optionalKey(Cursor) }
+
+/**
+ * What the Lite searches (bug reports, feature requests) declare alike: a
+ * GET answering a cursor page of `item`, 404 / 409 for names; each adds its
+ * id, path, summary, filters and handler (`searchPage` pages its items).
+ */
+export const liteSearch = <S extends Schema.Top>(item: S) =>
+  ({
+    method: "GET",
+    description: "Oldest first (then by id); `nextCursor` continues after the last item and is null on the last page.",
+    auth: "both",
+    scopes: ["feedback:read"],
+    responses: {
+      200: { description: "A page", schema: Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) }) },
+      404: { description: "A name or e-mail not found" },
+      409: { description: "An ambiguous name" }
+    }
+  }) as const

@@ -11,6 +11,7 @@ import { Id } from "../../actors/Fields.ts"
 import { boardIdOfOption } from "../../actors/feedback/BoardRows.ts"
 import { type OptionKind, StatusType } from "../../actors/feedback/FeedbackModel.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { type AnyOperation, tagGroup } from "../Operation.ts"
 import { board, BoardParams } from "./BoardAsk.ts"
 import { boardAccess } from "./FeedbackAccess.ts"
@@ -128,7 +129,7 @@ const operationsOf = (spec: Spec): Array<AnyOperation> => {
       if (boardId === undefined) return yield* reject("not_found", `No such ${words(spec)}`)
       const caller = yield* boardAccess(context, boardId).pipe(
         Effect.catchIf(
-          (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+          (e) => refusalCode(e) === "not_found",
           () => Effect.fail(reject("not_found", `No such ${words(spec)}`))
         )
       )

@@ -16,6 +16,7 @@ import { Effect, Schema } from "effect"
 import { Email, Id, normalizeEmail } from "../../actors/Fields.ts"
 import type { Voter } from "../../actors/feedback/Votes.ts"
 import { reject } from "../../runtime/Rejection.ts"
+import { refusalCode } from "../HttpError.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
 import { board, FeatureRequestParams } from "./BoardAsk.ts"
 import { type BoardCaller, requestAccess } from "./FeedbackAccess.ts"
@@ -135,7 +136,7 @@ export const votingOperations = [
         }
         const target = yield* requestAccess(context, body.intoId).pipe(
           Effect.catchIf(
-            (e) => e._tag === "BoardNotFound" || (e._tag === "Rejection" && e.code === "not_found"),
+            (e) => refusalCode(e) === "not_found",
             () => Effect.fail(reject("not_found", "No such request to merge into", [{ path: "body.intoId", message: "not found" }]))
           )
         )

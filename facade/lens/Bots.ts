@@ -103,6 +103,7 @@ const inbound = (
     operationId,
     method: "POST",
     path: `/v1/lens/bots/${surface}/{connectionId}/events`,
+    headers: ["x-signature", "x-signature-timestamp"],
     summary,
     description:
       'Signed by the sender: `X-Signature: v0=hex(HMAC-SHA256(signing secret, "v0:" + X-Signature-Timestamp + ":" + raw body))`, timestamp within five minutes; anything else answers 401.',

@@ -18,6 +18,8 @@ const { operation } = tagGroup("hub", "Lens Task Resource", lensTaskExamples)
 export const lensTaskOperations = [
   operation({
     operationId: "createTaskFromLensAnswer",
+    // The task is created with the caller's own credentials (`invokeAsCaller`).
+    headers: ["authorization", "x-api-key"],
     method: "POST",
     path: "/v1/lens/answers/{answerId}/task",
     summary: "Create a task from one of your Lens answers: its question as the name, the answer and its citations as the description",

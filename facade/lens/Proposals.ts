@@ -177,6 +177,8 @@ export const proposalOperations = [
   }),
   lensProposalResourceTag.operation({
     operationId: "decideLensProposal",
+    // Applying a write calls the operation with the caller's own credentials (`invokeAsCaller`).
+    headers: ["authorization", "x-api-key"],
     method: "POST",
     path: "/v1/lens/proposals/{proposalId}/decision",
     summary: "Confirm (apply, with your permissions) or reject a write Lens proposed, or a call's customer ask",

@@ -118,7 +118,7 @@ const entityViewer = (context: RequestContext, scope: Exclude<ChangeScope, "work
     const notFound = reject("not_found", `No such ${scope}`)
     const locate = scope === "space" ? locateSpace(id) : scope === "list" ? locateList(id) : locateTask(id)
     const located = yield* locate.pipe(
-      Effect.catchTag("Rejection", () => Effect.fail(notFound)),
+      Effect.catchTag("PlaceNotFound", () => Effect.fail(notFound)),
       Effect.catchTag("SqlError", Effect.die)
     )
     const viewer = yield* viewerOf(context, located.workspaceId).pipe(Effect.catchTag("Rejection", () => Effect.fail(notFound)))

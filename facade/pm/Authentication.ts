@@ -6,8 +6,9 @@ import { Session, SessionInfo } from "../../actors/identity/Session.ts"
 import { Email, Name, normalizeEmail } from "../../actors/Fields.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { userOf } from "../Access.ts"
-import { endSessions, logIn, refresh, TokenPair } from "../../actors/auth/SessionTokens.ts"
+import { endSessions, TokenPair } from "../../actors/auth/SessionTokens.ts"
 import { tagGroup } from "../Operation.ts"
+import { loginContract, logoutContract, refreshContract } from "../shared/SessionOperations.ts"
 import { authenticationExamples } from "./Authentication.examples.ts"
 const { operation } = tagGroup("pm", "Authentication", authenticationExamples)
 
@@ -34,47 +35,22 @@ export const authenticationOperations = [
         return { user }
       })
   }),
-  operation({
-    operationId: "login",
-    method: "POST",
-    path: "/v1/auth/login",
-    summary: "Log in with e-mail and password",
-    description: "Opens a session: a 15-minute access token (JWT) and a 30-day refresh token that rotates on every use.",
-    auth: "public",
-    scopes: [],
-    body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
-    responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
-    handler: ({ body }) => logIn(body.email, body.password)
-  }),
+  operation({ operationId: "login", summary: "Log in with e-mail and password", ...loginContract }),
   operation({
     operationId: "refreshToken",
-    method: "POST",
-    path: "/v1/auth/refresh",
     summary: "Exchange a refresh token for a new token pair",
     description: "Refresh tokens rotate: each is valid once. Reusing an old one answers 401 and revokes the whole session.",
-    auth: "public",
-    scopes: [],
-    body: Schema.Struct({ refreshToken: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: {
       200: { description: "New token pair", schema: TokenPair },
       401: { description: "Invalid, expired or reused refresh token" }
     },
-    handler: ({ body }) => refresh(body.refreshToken)
+    ...refreshContract
   }),
   operation({
     operationId: "logout",
-    method: "POST",
-    path: "/v1/auth/logout",
     summary: "End the current session",
     description: "Revokes the session the access token belongs to: its refresh token and access tokens stop working at once.",
-    auth: "jwt",
-    scopes: [],
-    responses: { 204: { description: "Logged out" } },
-    handler: (_request, context) =>
-      Effect.gen(function* () {
-        const user = yield* userOf(context)
-        yield* Session.client(yield* ActorSystem)(user.sessionId).revoke({ userId: user.userId, reason: "logout" })
-      })
+    ...logoutContract
   }),
   operation({
     operationId: "logoutAll",

@@ -11,14 +11,13 @@ import { folderListNames } from "../../actors/pm/SpaceReads.ts"
 import { checkStatusSet } from "../../actors/pm/Statuses.ts"
 import { CopyInput, FolderInput, FolderMove, FolderOrder, FolderPatch } from "../../actors/pm/StructureCommands.ts"
 import * as Reads from "../../actors/pm/StructureReads.ts"
-import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import { Folder, Items, Page, ShortId, Task } from "../../actors/pm/WorkRecords.ts"
+import { Folder, Items, ShortId } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
+import { Counts, levelOperations } from "./LevelOperations.ts"
 import { customFieldOperations, folderScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
-import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
 import { ArchivedQuery, inWorkspace, onFolder, onSpace, orDieSql } from "./WorkAccess.ts"
 
 import { foldersExamples } from "./Folders.examples.ts"
@@ -30,16 +29,17 @@ const FolderParams = Schema.Struct({ folderId: Id })
 
 const notFoundSpace = reject("not_found", "No such space", [{ path: "body.spaceId", message: "not found" }])
 
-const Counts = Schema.Struct({
-  total: Schema.Number,
-  open: Schema.Number,
-  active: Schema.Number,
-  done: Schema.Number,
-  closed: Schema.Number,
-  overdue: Schema.Number
-})
-
 const { operation } = tagGroup("pm", "Folders", foldersExamples)
+
+const level = levelOperations({
+  scope: folderScope,
+  schema: Folder,
+  examples: foldersExamples,
+  summaries: { delete: "Delete a folder with its lists and their tasks (admin)", archive: "Archive a folder" },
+  read: (id) => orDieSql(Reads.getFolder(id)),
+  remove: (caller, folderId) => send(PmSpace, caller.at.spaceId, "deleteFolder", caller.userId, { folderId }),
+  archive: (caller, folderId, archived) => send(PmSpace, caller.at.spaceId, "archiveFolder", caller.userId, { folderId, archived })
+})
 
 export const foldersOperations = [
   operation({
@@ -76,17 +76,7 @@ export const foldersOperations = [
         Effect.map(orDieSql(Reads.listFolders(params.spaceId, q.archived)), (items) => ({ items }))
       )
   }),
-  operation({
-    operationId: "getFolder",
-    method: "GET",
-    path: "/v1/folders/{folderId}",
-    summary: "Get a folder",
-    auth: "both",
-    scopes: read,
-    params: FolderParams,
-    responses: { 200: { description: "The folder", schema: Folder } },
-    handler: ({ params }, context) => Effect.andThen(onFolder(context, params.folderId), orDieSql(Reads.getFolder(params.folderId)))
-  }),
+  level.get,
   operation({
     operationId: "updateFolder",
     method: "PATCH",
@@ -103,51 +93,9 @@ export const foldersOperations = [
         return yield* send(PmSpace, caller.at.spaceId, "updateFolder", caller.userId, { folderId: params.folderId, ...body })
       })
   }),
-  operation({
-    operationId: "deleteFolder",
-    method: "DELETE",
-    path: "/v1/folders/{folderId}",
-    summary: "Delete a folder with its lists and their tasks (admin)",
-    auth: "both",
-    scopes: write,
-    params: FolderParams,
-    responses: { 204: { description: "Deleted" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onFolder(context, params.folderId, "admin")
-        yield* send(PmSpace, caller.at.spaceId, "deleteFolder", caller.userId, { folderId: params.folderId })
-      })
-  }),
-  operation({
-    operationId: "archiveFolder",
-    method: "POST",
-    path: "/v1/folders/{folderId}/archive",
-    summary: "Archive a folder",
-    auth: "both",
-    scopes: write,
-    params: FolderParams,
-    responses: { 200: { description: "Archived", schema: Folder }, 409: { description: "Already archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onFolder(context, params.folderId, "member")
-        return yield* send(PmSpace, caller.at.spaceId, "archiveFolder", caller.userId, { folderId: params.folderId, archived: true })
-      })
-  }),
-  operation({
-    operationId: "restoreFolder",
-    method: "POST",
-    path: "/v1/folders/{folderId}/restore",
-    summary: "Restore an archived folder",
-    auth: "both",
-    scopes: write,
-    params: FolderParams,
-    responses: { 200: { description: "Restored", schema: Folder }, 409: { description: "Not archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onFolder(context, params.folderId, "member")
-        return yield* send(PmSpace, caller.at.spaceId, "archiveFolder", caller.userId, { folderId: params.folderId, archived: false })
-      })
-  }),
+  level.delete,
+  level.archive,
+  level.restore,
   operation({
     operationId: "moveFolder",
     method: "POST",
@@ -224,24 +172,7 @@ export const foldersOperations = [
         return folder
       })
   }),
-  operation({
-    operationId: "listFolderTasks",
-    method: "GET",
-    path: "/v1/folders/{folderId}/tasks",
-    summary: "Tasks in every list of a folder, filtered and paged",
-    auth: "both",
-    scopes: read,
-    params: FolderParams,
-    query: TaskQuery,
-    responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    handler: ({ params, query: q }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onFolder(context, params.folderId)
-        return yield* orDieSql(
-          findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, folderIds: [params.folderId] }), pageFrom(q))
-        )
-      })
-  }),
+  level.tasks("Tasks in every list of a folder, filtered and paged"),
   operation({
     operationId: "getFolderStats",
     method: "GET",

@@ -20,6 +20,7 @@ import { PmList, PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
 import { CustomField, EffectiveStatuses, Features, isoDate, Items, List, ShortId, TaskDefaults } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { raw, tagGroup } from "../Operation.ts"
+import { Counts, levelOperations } from "./LevelOperations.ts"
 import { chainOf, customFieldOperations, listScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
 import { ArchivedQuery, inWorkspace, onFolder, onList, onSpace, onTask, orDieSql, realDates } from "./WorkAccess.ts"
 
@@ -30,15 +31,6 @@ const write = ["tasks:write"]
 const SpaceParams = Schema.Struct({ spaceId: Id })
 const FolderParams = Schema.Struct({ folderId: Id })
 const ListParams = Schema.Struct({ listId: Id })
-
-const Counts = Schema.Struct({
-  total: Schema.Number,
-  open: Schema.Number,
-  active: Schema.Number,
-  done: Schema.Number,
-  closed: Schema.Number,
-  overdue: Schema.Number
-})
 
 const date = (value: string | null | undefined) => (value === undefined || value === null ? value : (isoDate(value) ?? null))
 
@@ -71,6 +63,16 @@ const csvCell = (value: unknown): string => {
 }
 
 const { operation } = tagGroup("pm", "Lists", listsExamples)
+
+const level = levelOperations({
+  scope: listScope,
+  schema: List,
+  examples: listsExamples,
+  summaries: { delete: "Delete a list and its tasks (admin)", archive: "Archive a list" },
+  read: (id) => orDieSql(Reads.getList(id)),
+  remove: (caller, listId) => send(PmList, listId, "deleteList", caller.userId, {}),
+  archive: (caller, listId, archived) => send(PmList, listId, "archiveList", caller.userId, { archived })
+})
 
 export const listsOperations = [
   operation({
@@ -152,17 +154,7 @@ export const listsOperations = [
         return { items: yield* orDieSql(Reads.listAllLists(params.workspaceId, caller.viewer, q.archived)) }
       })
   }),
-  operation({
-    operationId: "getList",
-    method: "GET",
-    path: "/v1/lists/{listId}",
-    summary: "Get a list",
-    auth: "both",
-    scopes: read,
-    params: ListParams,
-    responses: { 200: { description: "The list", schema: List } },
-    handler: ({ params }, context) => Effect.andThen(onList(context, params.listId), orDieSql(Reads.getList(params.listId)))
-  }),
+  level.get,
   operation({
     operationId: "updateList",
     method: "PATCH",
@@ -181,51 +173,9 @@ export const listsOperations = [
         return yield* send(PmList, params.listId, "updateList", caller.userId, normalized(body))
       })
   }),
-  operation({
-    operationId: "deleteList",
-    method: "DELETE",
-    path: "/v1/lists/{listId}",
-    summary: "Delete a list and its tasks (admin)",
-    auth: "both",
-    scopes: write,
-    params: ListParams,
-    responses: { 204: { description: "Deleted" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onList(context, params.listId, "admin")
-        yield* send(PmList, params.listId, "deleteList", caller.userId, {})
-      })
-  }),
-  operation({
-    operationId: "archiveList",
-    method: "POST",
-    path: "/v1/lists/{listId}/archive",
-    summary: "Archive a list",
-    auth: "both",
-    scopes: write,
-    params: ListParams,
-    responses: { 200: { description: "Archived", schema: List }, 409: { description: "Already archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onList(context, params.listId, "member")
-        return yield* send(PmList, params.listId, "archiveList", caller.userId, { archived: true })
-      })
-  }),
-  operation({
-    operationId: "restoreList",
-    method: "POST",
-    path: "/v1/lists/{listId}/restore",
-    summary: "Restore an archived list",
-    auth: "both",
-    scopes: write,
-    params: ListParams,
-    responses: { 200: { description: "Restored", schema: List }, 409: { description: "Not archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onList(context, params.listId, "member")
-        return yield* send(PmList, params.listId, "archiveList", caller.userId, { archived: false })
-      })
-  }),
+  level.delete,
+  level.archive,
+  level.restore,
   operation({
     operationId: "moveList",
     method: "POST",

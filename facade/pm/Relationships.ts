@@ -17,6 +17,7 @@ import {
 } from "../../actors/pm/Relationships.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmWorkspace } from "../../actors/pm/WorkActors.ts"
+import { RelationshipNotFound } from "../../actors/pm/WorkErrors.ts"
 import { Items } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../Operation.ts"
@@ -171,9 +172,7 @@ export const relationshipsOperations = [
         const caller = yield* inWorkspace(context, params.workspaceId, "member")
         for (const [index, id] of body.relationshipIds.entries()) {
           const found = yield* orDieSql(getRelationship(id)).pipe(
-            Effect.mapError((e) =>
-              e._tag === "Rejection" ? reject("not_found", e.message, [{ path: `body.relationshipIds.${index}`, message: "not found" }]) : e
-            )
+            Effect.catchTag("RelationshipNotFound", () => Effect.fail(new RelationshipNotFound({ field: `body.relationshipIds.${index}` })))
           )
           if (found.workspaceId !== params.workspaceId)
             return yield* reject("not_found", "No such relationship", [{ path: `body.relationshipIds.${index}`, message: "not found" }])

@@ -25,23 +25,11 @@ import * as Reads from "../../actors/pm/StructureReads.ts"
 import { findTasks } from "../../actors/pm/TaskReads.ts"
 import { send } from "../../actors/pm/WorkActor.ts"
 import { PmSpace, PmWorkspace } from "../../actors/pm/WorkActors.ts"
-import {
-  Features,
-  FeaturesPatch,
-  Folder,
-  Items,
-  List,
-  Page,
-  ShortId,
-  Space,
-  Task,
-  TaskDefaults,
-  UserRef
-} from "../../actors/pm/WorkRecords.ts"
+import { Features, FeaturesPatch, Folder, Items, List, ShortId, Space, Task, TaskDefaults, UserRef } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import { tagGroup } from "../Operation.ts"
+import { Counts as SharedCounts, levelOperations } from "./LevelOperations.ts"
 import { customFieldOperations, spaceScope, statusOperations, watcherOperations } from "./ScopeProperties.ts"
-import { filterOf, pageFrom, TaskQuery } from "./TaskFilters.ts"
 import { ArchivedQuery, inWorkspace, onSpace, orDieSql } from "./WorkAccess.ts"
 
 import { spacesExamples } from "./Spaces.examples.ts"
@@ -51,14 +39,7 @@ const write = ["tasks:write"]
 const WorkspaceParams = Schema.Struct({ workspaceId: Id })
 const SpaceParams = Schema.Struct({ spaceId: Id })
 
-const Counts = Schema.Struct({
-  total: Schema.Number,
-  open: Schema.Number,
-  active: Schema.Number,
-  done: Schema.Number,
-  closed: Schema.Number,
-  overdue: Schema.Number
-}).annotate({ identifier: "TaskCounts" })
+const Counts = SharedCounts.annotate({ identifier: "TaskCounts" })
 const ListNode = Schema.Struct({ id: Id, shortId: Schema.String, name: Schema.String, archived: Schema.Boolean, taskCounts: Counts })
 const SpaceTree = Schema.Struct({
   id: Id,
@@ -75,6 +56,19 @@ const SpaceTree = Schema.Struct({
 const MemberView = Schema.Struct({ user: UserRef, addedAt: Schema.NullOr(Schema.String) }).annotate({ identifier: "SpaceMember" })
 
 const { operation } = tagGroup("pm", "Spaces", spacesExamples)
+
+const level = levelOperations({
+  scope: spaceScope,
+  schema: Space,
+  examples: spacesExamples,
+  summaries: {
+    delete: "Delete a space with its folders, lists and tasks (admin)",
+    archive: "Archive a space (hidden from listings, still readable)"
+  },
+  read: (id) => orDieSql(Reads.getSpace(id)),
+  remove: (caller, spaceId) => send(PmSpace, spaceId, "deleteSpace", caller.userId, {}),
+  archive: (caller, spaceId, archived) => send(PmSpace, spaceId, archived ? "archiveSpace" : "restoreSpace", caller.userId, {})
+})
 
 export const spacesOperations = [
   operation({
@@ -112,17 +106,7 @@ export const spacesOperations = [
         return { items: yield* orDieSql(Reads.listSpaces(params.workspaceId, caller.viewer, q.archived)) }
       })
   }),
-  operation({
-    operationId: "getSpace",
-    method: "GET",
-    path: "/v1/spaces/{spaceId}",
-    summary: "Get a space",
-    auth: "both",
-    scopes: read,
-    params: SpaceParams,
-    responses: { 200: { description: "The space", schema: Space } },
-    handler: ({ params }, context) => Effect.andThen(onSpace(context, params.spaceId), orDieSql(Reads.getSpace(params.spaceId)))
-  }),
+  level.get,
   operation({
     operationId: "updateSpace",
     method: "PATCH",
@@ -140,51 +124,9 @@ export const spacesOperations = [
         return yield* send(PmSpace, params.spaceId, "updateSpace", caller.userId, body)
       })
   }),
-  operation({
-    operationId: "deleteSpace",
-    method: "DELETE",
-    path: "/v1/spaces/{spaceId}",
-    summary: "Delete a space with its folders, lists and tasks (admin)",
-    auth: "both",
-    scopes: write,
-    params: SpaceParams,
-    responses: { 204: { description: "Deleted" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onSpace(context, params.spaceId, "admin")
-        yield* send(PmSpace, params.spaceId, "deleteSpace", caller.userId, {})
-      })
-  }),
-  operation({
-    operationId: "archiveSpace",
-    method: "POST",
-    path: "/v1/spaces/{spaceId}/archive",
-    summary: "Archive a space (hidden from listings, still readable)",
-    auth: "both",
-    scopes: write,
-    params: SpaceParams,
-    responses: { 200: { description: "Archived", schema: Space }, 409: { description: "Already archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onSpace(context, params.spaceId, "member")
-        return yield* send(PmSpace, params.spaceId, "archiveSpace", caller.userId, {})
-      })
-  }),
-  operation({
-    operationId: "restoreSpace",
-    method: "POST",
-    path: "/v1/spaces/{spaceId}/restore",
-    summary: "Restore an archived space",
-    auth: "both",
-    scopes: write,
-    params: SpaceParams,
-    responses: { 200: { description: "Restored", schema: Space }, 409: { description: "Not archived" } },
-    handler: ({ params }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onSpace(context, params.spaceId, "member")
-        return yield* send(PmSpace, params.spaceId, "restoreSpace", caller.userId, {})
-      })
-  }),
+  level.delete,
+  level.archive,
+  level.restore,
   operation({
     operationId: "reorderSpaces",
     method: "PUT",
@@ -265,24 +207,7 @@ export const spacesOperations = [
         return yield* orDieSql(Effect.flatMap(Reads.getSpace(params.spaceId), (space) => Reads.spaceTree(space, q.archived)))
       })
   }),
-  operation({
-    operationId: "listSpaceTasks",
-    method: "GET",
-    path: "/v1/spaces/{spaceId}/tasks",
-    summary: "Tasks anywhere in a space, filtered and paged",
-    auth: "both",
-    scopes: read,
-    params: SpaceParams,
-    query: TaskQuery,
-    responses: { 200: { description: "A page of tasks", schema: Page(Task) } },
-    handler: ({ params, query: q }, context) =>
-      Effect.gen(function* () {
-        const caller = yield* onSpace(context, params.spaceId)
-        return yield* orDieSql(
-          findTasks(filterOf(q, { workspaceId: caller.at.workspaceId, viewer: caller.viewer, spaceIds: [params.spaceId] }), pageFrom(q))
-        )
-      })
-  }),
+  level.tasks("Tasks anywhere in a space, filtered and paged"),
   operation({
     operationId: "getSpaceStats",
     method: "GET",

@@ -7,6 +7,7 @@
 import { Effect, Schema } from "effect"
 import { type Role, atLeast } from "../../actors/identity/Workspace.ts"
 import { type Located, locateFolder, locateTask, locateTaskRef } from "../../actors/pm/Locate.ts"
+import { PlaceNotFound } from "../../actors/pm/PmErrors.ts"
 import { read } from "../../actors/pm/WorkActor.ts"
 import { PmList, PmSpace, PmTask, type SpaceAccess } from "../../actors/pm/WorkActors.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
@@ -14,6 +15,7 @@ import { isoDate, type Task } from "../../actors/pm/WorkRecords.ts"
 import type { ActorError } from "../../runtime/ActorError.ts"
 import { orDieStore } from "../../runtime/ActorStore.ts"
 import type { ActorSystem } from "../../runtime/ActorSystem.ts"
+import { asRejection } from "../HttpError.ts"
 import { reject, type Rejection } from "../../runtime/Rejection.ts"
 import { principalOf, workspaceRole } from "../Access.ts"
 import type { RequestContext } from "../Operation.ts"
@@ -75,10 +77,14 @@ export const at = (context: RequestContext, located: Located, minimum: Role, wha
     return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin }, at: located }
   })
 
+// Callers refine these refusals by code, so the located place's tagged errors are answered as their `Rejection`s here.
 const via =
   <E, R>(locate: (id: string) => Effect.Effect<Located, E, R>, what: string) =>
   (context: RequestContext, id: string, minimum: Role = "viewer") =>
-    Effect.flatMap(orDieSql(locate(id)), (located) => at(context, located, minimum, what))
+    Effect.flatMap(
+      Effect.mapError(orDieSql(locate(id)), (e) => (e instanceof PlaceNotFound ? asRejection(e) : e)),
+      (located) => at(context, located, minimum, what)
+    )
 
 const inSpace = (spaceId: string, access: SpaceAccess, place: Omit<Located, "workspaceId" | "spaceId" | "isPrivate">): Located => ({
   workspaceId: access.workspaceId,
@@ -132,7 +138,9 @@ export const onDeletedTask = via((id) => locateTask(id, { deleted: true }), "tas
 export const onTaskRef = (context: RequestContext, workspaceId: string, ref: string, minimum: Role = "viewer") =>
   Effect.gen(function* () {
     yield* inWorkspace(context, workspaceId, "viewer")
-    const located = yield* orDieSql(locateTaskRef(workspaceId, ref))
+    const located = yield* orDieSql(locateTaskRef(workspaceId, ref)).pipe(
+      Effect.catchTag(["PlaceNotFound", "TaskRefNotFound"], (e) => Effect.fail(asRejection(e)))
+    )
     return yield* at(context, located, minimum, "task")
   })
 

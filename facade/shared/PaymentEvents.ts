@@ -1,16 +1,16 @@
 /**
- * The payment provider's webhook, shared by pm's and the hub's receivers:
- * one verification (SignedEvents.ts, PAYMENT_WEBHOOK_SECRET), one event
+ * The payment provider's webhook, one receiver that pm and the hub each
+ * declare under their own operation id (`paymentWebhook`): one verification (SignedEvents.ts, PAYMENT_WEBHOOK_SECRET), one event
  * schema, and the event applied by the workspace's billing actor (once per
  * event id, in event-time order), audited when it changed something.
  */
 import { Effect } from "effect"
-import { Billing, ProviderEvent } from "../../actors/billing/Billing.ts"
+import { Billing, EventOutcome, ProviderEvent } from "../../actors/billing/Billing.ts"
 import { SIGNATURE_HEADER } from "../../actors/billing/PaymentSignature.ts"
 import { Workspace } from "../../actors/identity/Workspace.ts"
 import { audit } from "../../actors/platform/PlatformAudit.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
-import type { Decoded, RequestContext } from "../Operation.ts"
+import type { Contract, Decoded, RequestContext } from "../Operation.ts"
 import { verifiedEvent } from "./SignedEvents.ts"
 
 export const PAYMENT_SIGNATURE_NOTE =
@@ -42,3 +42,20 @@ export const receivePaymentEvent = (upload: Decoded<unknown, unknown, unknown>["
     }
     return outcome
   })
+
+/** The webhook's contract but for its id and summary, which each service's catalog keeps as it has them. */
+export const paymentWebhook = {
+  method: "POST",
+  path: "/v1/payments/webhook",
+  description: PAYMENT_SIGNATURE_NOTE,
+  auth: "public",
+  scopes: [],
+  upload: { contentTypes: ["application/json"], maxBytes: 256 * 1024 },
+  headers: [SIGNATURE_HEADER],
+  responses: {
+    200: { description: "Acknowledged (applied, duplicate, stale or ignored)", schema: EventOutcome },
+    400: { description: "Malformed event" },
+    401: { description: "Missing or wrong signature, or outside the tolerance" }
+  },
+  handler: ({ upload }, context) => receivePaymentEvent(upload, context)
+} as const satisfies Omit<Contract, "operationId" | "summary">

@@ -5,10 +5,13 @@
  * this build's own configuration),
  * so later starts, and every node of a cluster sharing the folder, reuse it.
  * One process builds a version at a time (a lock folder); the others wait for
- * it. No network: everything comes from node_modules.
+ * it. No network: everything comes from node_modules. Each file worth
+ * compressing is gzipped once, at build, beside it (`<file>.gz`): a start only
+ * reads the files (gzipping the bundle and its maps at level 9 was an eighth of
+ * a server process's start-up CPU).
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
@@ -95,6 +98,22 @@ const bundle = async (outDir: string) => {
   })
 }
 
+const contentTypeOf = (file: string) => CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream"
+
+/** Where a file's gzipped copy is kept (written at build when it is smaller than the file). */
+const gzipFile = (file: string) => `${file}.gz`
+
+/** Writes `<file>.gz` beside every file of the build worth compressing. */
+const compress = (dir: string) => {
+  const files = [path.join(dir, "index.html"), ...readdirSync(path.join(dir, "assets")).map((name) => path.join(dir, "assets", name))]
+  for (const file of files) {
+    const body = readFileSync(file)
+    if (!/^(text\/|application\/json|image\/svg)/.test(contentTypeOf(file)) || body.byteLength <= 1024) continue
+    const gzip = gzipSync(body, { level: 9 })
+    if (gzip.byteLength < body.byteLength) writeFileSync(gzipFile(file), gzip)
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Builds the assets unless this version is built already; returns their folder. */
@@ -120,6 +139,7 @@ export const ensureBuilt = async (): Promise<string> => {
     if (existsSync(path.join(target, "index.html"))) return target
     await writeApiTypes()
     await bundle(scratch)
+    compress(scratch)
     renameSync(scratch, target)
   } finally {
     rmSync(scratch, { recursive: true, force: true })
@@ -130,13 +150,10 @@ export const ensureBuilt = async (): Promise<string> => {
 
 const assetOf = (file: string, immutable: boolean): Asset => {
   const body = readFileSync(file)
-  const contentType = CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream"
-  const compressible = /^(text\/|application\/json|image\/svg)/.test(contentType) && body.byteLength > 1024
-  const gzip = compressible ? gzipSync(body, { level: 9 }) : undefined
   return {
     body,
-    gzip: gzip !== undefined && gzip.byteLength < body.byteLength ? gzip : undefined,
-    contentType,
+    gzip: existsSync(gzipFile(file)) ? readFileSync(gzipFile(file)) : undefined,
+    contentType: contentTypeOf(file),
     // Hashed names never change content; index.html names them, so it is revalidated every time.
     cacheControl: immutable ? "public, max-age=31536000, immutable" : "no-cache",
     etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`
@@ -151,6 +168,7 @@ const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
   assets.set("/index.html", index)
   const assetDir = path.join(dir, "assets")
   for (const name of readdirSync(assetDir)) {
+    if (name.endsWith(".gz")) continue
     if (statSync(path.join(assetDir, name)).isFile()) assets.set(`/assets/${name}`, assetOf(path.join(assetDir, name), true))
   }
   return assets
@@ -159,10 +177,10 @@ const loadAssets = (dir: string): ReadonlyMap<string, Asset> => {
 let loaded: Promise<ReadonlyMap<string, Asset>> | undefined
 
 /**
- * The assets, built if needed and read (gzipped) once per process: hashing the
- * sources and gzipping the bundle at level 9 cost about a second, which every
- * server start in a process (the tests start hundreds) would pay again. A
- * failed build is not kept, so the next start tries again.
+ * The assets, built if needed and read (with their gzipped copies) once per
+ * process: hashing the sources and reading the build cost a fraction of a second,
+ * which every server start in a process (the tests start hundreds) would pay
+ * again. A failed build is not kept, so the next start tries again.
  */
 export const webAssets = (): Promise<ReadonlyMap<string, Asset>> => {
   if (loaded === undefined) {

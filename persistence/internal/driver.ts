@@ -27,6 +27,8 @@ export interface Driver extends Connection {
    * after COMMIT/ROLLBACK (and rejects when COMMIT fails).
    */
   readonly begin: (use: (connection: Connection) => Promise<void>, limitMillis?: number) => Promise<void>
+  /** `SqlShape.announce` (absent: nothing to tell). */
+  readonly announce?: (topic: string) => void
 }
 
 /**
@@ -168,6 +170,7 @@ const open = (driver: Driver, limitMillis: number | undefined): Effect.Effect<Op
 
 /** Builds the `Sql` service of a driver. */
 export const make = (driver: Driver): SqlShape => {
+  const announce = driver.announce ?? (() => {})
   const run = (connection: Connection, text: string, params: ReadonlyArray<unknown>, transaction?: Transaction) =>
     Effect.suspend(() => {
       const invalid = checkParams(params)
@@ -204,7 +207,8 @@ export const make = (driver: Driver): SqlShape => {
     query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
       afterVerdict(transaction, run(transaction.connection, text, params, transaction)) as Effect.Effect<ReadonlyArray<R>, SqlError>,
     transaction: (body) => body,
-    executeScript: (script) => afterVerdict(transaction, runScript(transaction.connection, script, transaction))
+    executeScript: (script) => afterVerdict(transaction, runScript(transaction.connection, script, transaction)),
+    announce
   })
 
   /**
@@ -306,5 +310,5 @@ export const make = (driver: Driver): SqlShape => {
         : outside(executeScript(script), runScript(driver, script), script)
     )
 
-  return { backend: driver.backend, query, transaction, executeScript }
+  return { backend: driver.backend, query, transaction, executeScript, announce }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import * as Y from "yjs"
 import type { DocumentSnapshot } from "../../actors/LiveDocuments.ts"
-import { SocketAdapter } from "../../collab/SocketAdapter.ts"
+import { CloseCode, PRE_AUTH_LIMITS, SocketAdapter } from "../../collab/SocketAdapter.ts"
 import { contentOf, markdownToDoc } from "../../richtext/RichText.ts"
 import { Effect } from "effect"
 import { signUp } from "../support/atrium.ts"
@@ -37,10 +37,7 @@ let counter = 0
 const pageName = (prefix = "page") => `${prefix}-${Date.now().toString(36)}-${++counter}`
 
 beforeAll(async () => {
-  atrium = await startCollabAtrium(
-    { dataDir: "memory://" },
-    { COLLAB_MAX_BACKPRESSURE_BYTES: String(1536 * 1024), COLLAB_CHANGE_DEBOUNCE_MS: "100" }
-  )
+  atrium = await startCollabAtrium({}, { COLLAB_MAX_BACKPRESSURE_BYTES: String(1536 * 1024), COLLAB_CHANGE_DEBOUNCE_MS: "100" })
   alice = await signUp(atrium, "Alice")
   bob = await signUp(atrium, "Bob")
 })
@@ -130,7 +127,7 @@ describe("editing together", () => {
     await acknowledged(writer)
     const original = SocketAdapter.prototype.send
     let directFrames = 0
-    SocketAdapter.prototype.send = function (this: SocketAdapter, data: unknown) {
+    SocketAdapter.prototype.send = function (this: SocketAdapter, data: Uint8Array) {
       directFrames++
       return original.call(this, data)
     }
@@ -257,6 +254,43 @@ describe("refusals", () => {
     expect(a.closes).toHaveLength(0)
     expect(b.closes).toHaveLength(0)
   })
+
+  it("a socket that sends more than the limits before authenticating is closed; an authenticated one is not limited", async () => {
+    const queryAwareness = (name: string) =>
+      frame((e) => {
+        encoding.writeVarString(e, name)
+        encoding.writeVarUint(e, 3) // QueryAwareness
+      })
+    // Messages for a document the socket never authenticates on: Hocuspocus would queue them all.
+    const chatty = await rawSocket()
+    for (let i = 0; i <= PRE_AUTH_LIMITS.messages; i++) chatty.ws.send(queryAwareness("never-authenticated"))
+    expect((await chatty.closed).code).toBe(CloseCode.tooMuchBeforeAuth)
+    // Documents opened without authenticating.
+    const opener = await rawSocket()
+    for (let i = 0; i <= PRE_AUTH_LIMITS.documents; i++) opener.ws.send(queryAwareness(`pending-${i}`))
+    expect((await opener.closed).code).toBe(CloseCode.tooMuchBeforeAuth)
+    // Past authentication, as many messages as it likes.
+    const name = pageName()
+    const editor = open(name, alice.token)
+    await synced(editor)
+    const authenticated = await rawSocket()
+    const replies: Array<Uint8Array> = []
+    authenticated.ws.on("message", (data: Buffer) => replies.push(new Uint8Array(data)))
+    authenticated.ws.send(authFrame(name, alice.token))
+    await eventually(() => replies.length > 0, "authenticated")
+    const syncStep1 = frame((e) => {
+      encoding.writeVarString(e, name)
+      encoding.writeVarUint(e, 0) // Sync
+      encoding.writeVarUint(e, 0) // SyncStep1
+      encoding.writeVarUint8Array(e, Y.encodeStateVector(new Y.Doc()))
+    })
+    const before = replies.length
+    for (let i = 0; i <= PRE_AUTH_LIMITS.messages; i++) authenticated.ws.send(syncStep1)
+    // Each is answered with the server's SyncStep1 and SyncStep2.
+    await eventually(() => replies.length - before >= 2 * (PRE_AUTH_LIMITS.messages + 1), "every SyncStep1 answered")
+    expect(authenticated.ws.readyState).toBe(WebSocket.OPEN)
+    authenticated.ws.close()
+  })
 })
 
 describe("LiveDocuments", () => {
@@ -374,5 +408,27 @@ describe("durability of acknowledgements", () => {
     const doc = new Y.Doc()
     Y.applyUpdate(doc, stored!)
     expect(contentOf(doc).toString()).toContain("durable")
+  })
+})
+
+describe("sockets that never authenticate", () => {
+  let quick: CollabAtrium
+  beforeAll(async () => {
+    // The shortest idle time the options allow.
+    quick = await startCollabAtrium({}, { COLLAB_IDLE_SECONDS: "8" })
+  })
+  afterAll(async () => {
+    await quick?.close()
+  })
+
+  it("are closed after the idle time (4408), while an authenticated one stays open", async () => {
+    const user = await signUp(quick, "Idle")
+    const editor = connectEditor(quick.collabUrl, pageName(), user.token)
+    editors.push(editor)
+    await synced(editor)
+    const silent = new WebSocket(quick.collabUrl)
+    const closed = new Promise<number>((resolve) => silent.on("close", (code) => resolve(code)))
+    expect(await closed).toBe(CloseCode.timeout)
+    expect(editor.closes).toHaveLength(0)
   })
 })

@@ -1,5 +1,6 @@
 /**
- * DocumentFanOut flushing a Hocuspocus document's buffered broadcasts, on
+ * DocumentFanOut coalescing a Hocuspocus document's broadcasts (routed to it
+ * as LiveServer routes them), on
  * fake timers (no timing is asserted, only what leaves when): a document
  * sends after the current turn — a lone change, a small group's keystrokes —
  * until it is busy (what it sent at once within a window cost SEND_BUDGET
@@ -9,34 +10,34 @@
  * this node's awareness changes reach peers the same way. Nothing is lost or
  * reordered.
  */
-import { Document } from "@hocuspocus/server"
+import { Document, OutgoingMessage } from "@hocuspocus/server"
 import * as decoding from "lib0/decoding"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
 import { DocumentFanOut, SEND_BUDGET } from "../../collab/DocumentFanOut.ts"
-import { replaceBroadcast } from "../../collab/HocuspocusInternals.ts"
+import { checkHocuspocusInternals, routeBroadcasts } from "../../collab/HocuspocusInternals.ts"
 import { MessageType } from "../../collab/Protocol.ts"
 
 const WINDOW_MS = 100
 
 /** A live document as LiveServer configures it, what it broadcasts, and a reader applying it. */
 const live = (connections: number) => {
-  const document = new Document("fan-out", {}, { flushDelay: WINDOW_MS })
+  // Patches the prototype whose broadcast handlers a document binds when it is built.
+  checkHocuspocusInternals()
+  const document = new Document("fan-out", {})
   const frames: Array<Uint8Array> = []
-  replaceBroadcast(document, (encode) => {
-    frames.push(encode(document.name))
-  })
   const peers: Array<Array<number>> = []
   const readerSocket = { buffered: 0, connections }
   const fanOut = new DocumentFanOut(WINDOW_MS, {
-    flush: () => document.flush(),
+    update: (update) => frames.push(new OutgoingMessage(document.name).createSyncMessage().writeUpdate(update).toUint8Array()),
+    awareness: (clients) =>
+      frames.push(new OutgoingMessage(document.name).createAwarenessUpdateMessage(document.awareness, clients).toUint8Array()),
     peerAwareness: (clients) => peers.push(clients),
     connections: () => readerSocket.connections,
     mostBuffered: () => readerSocket.buffered
   })
-  document.on("update", () => fanOut.changed())
-  document.awareness.on("update", () => fanOut.changed())
+  routeBroadcasts(document, { update: (update) => fanOut.update(update), awareness: (clients) => fanOut.awareness(clients) })
   const reader = new Y.Doc()
   const readerAwareness = new Awareness(reader)
   /** Applies what was broadcast since the last call; returns how many frames it was. */

@@ -4,7 +4,7 @@
  * fails here (and stops the server at start), naming the member and the
  * version. Also: a changed member is reported as such, not as something else.
  */
-import { Connection, Document } from "@hocuspocus/server"
+import { Connection, Document, Hocuspocus } from "@hocuspocus/server"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Y from "yjs"
 import * as HocuspocusInternals from "../../collab/HocuspocusInternals.ts"
@@ -35,18 +35,34 @@ describe("Hocuspocus internals", () => {
   })
 
   it("a renamed private method stops the start, naming it and the version", async () => {
-    replace(Document.prototype, "broadcast", undefined)
+    replace(Document.prototype, "handleUpdate", undefined)
     expect(changedHocuspocusMember()).toBe(
-      `@hocuspocus/server ${HocuspocusInternals.installedVersion()}: Document.broadcast is not a method any more. ` +
+      `@hocuspocus/server ${HocuspocusInternals.installedVersion()}: Document.handleUpdate is not a method any more. ` +
         `Atrium relies on this member through collab/HocuspocusInternals.ts (written against ${HocuspocusInternals.WRITTEN_AGAINST}); ` +
         `adapt that module to this version or pin ${HocuspocusInternals.WRITTEN_AGAINST}.`
     )
   })
 
-  it("a broadcast no longer routed through Document.broadcast is caught by behaviour", async () => {
-    replace(Document.prototype, "broadcastUpdate", function (this: Document, _update: Uint8Array) {})
+  it("an update no longer sent through Document.handleUpdate is caught by behaviour", async () => {
+    replace(Document.prototype, "handleUpdate", function (this: Document, _update: Uint8Array, _origin: unknown) {
+      return this
+    })
+    expect(changedHocuspocusMember()).toMatch(/: Document\.handleUpdate is not what sends a document's update to its connections/)
+  })
+
+  it("awareness changes no longer reaching Document.handleAwarenessUpdate are caught by behaviour", async () => {
+    replace(Document.prototype, "handleAwarenessUpdate", function (this: Document, _changes: unknown, _origin: unknown) {
+      return this
+    })
     expect(changedHocuspocusMember()).toMatch(
-      /Document\.broadcast is not what flush\(\) sends a document.s buffered update and awareness through/
+      /: Document\.handleAwarenessUpdate is not what sends awareness changes to a document's connections and records their clients/
+    )
+  })
+
+  it("a Hocuspocus that stops handing the socket's messages to its handler is caught", async () => {
+    replace(Hocuspocus.prototype, "handleConnection", function (this: Hocuspocus, _socket: unknown, _request: unknown) {})
+    expect(changedHocuspocusMember()).toMatch(
+      /: Hocuspocus\.handleConnection listens to the socket's "" events, not close, message and pong/
     )
   })
 

@@ -150,7 +150,7 @@ describe("joining a live document", () => {
   const pageName = () => `join-${Date.now().toString(36)}-${++counter}`
 
   beforeAll(async () => {
-    atrium = await startCollabAtrium({ dataDir: "memory://" })
+    atrium = await startCollabAtrium()
     alice = await signUp(atrium, "Alice")
     bob = await signUp(atrium, "Bob")
   })

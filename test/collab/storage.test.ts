@@ -8,7 +8,7 @@ import * as DocumentStore from "../../collab/DocumentStore.ts"
 import { checkClientFrame, MessageType, readHeader } from "../../collab/Protocol.ts"
 import { contentOf, docToText, markdownToDoc, docToYFragment, yFragmentToDoc } from "../../richtext/RichText.ts"
 import { UpdateLog } from "../../collab/UpdateLog.ts"
-import * as Database from "../../persistence/Database.ts"
+import { testPglite } from "../support/atrium.ts"
 import type { Sql } from "../../persistence/Sql.ts"
 
 const bytes = (n: number) => new Uint8Array([n])
@@ -96,7 +96,7 @@ describe("DocumentStore", () => {
 
   beforeAll(async () => {
     scope = Effect.runSync(Scope.make())
-    const context = await Effect.runPromise(Layer.buildWithScope(Database.pglite("memory://"), scope))
+    const context = await Effect.runPromise(Layer.buildWithScope(testPglite, scope))
     run = (effect) => Effect.runPromise(Effect.provideContext(effect, context))
   })
   afterAll(async () => {
@@ -196,12 +196,6 @@ describe("frame checks", () => {
         encoding.writeVarUint8Array(e, update)
       }),
       frame((e) => {
-        encoding.writeVarString(e, "page\u0000session")
-        encoding.writeVarUint(e, MessageType.Sync)
-        encoding.writeVarUint(e, 2)
-        encoding.writeVarUint8Array(e, update)
-      }),
-      frame((e) => {
         encoding.writeVarString(e, "page")
         encoding.writeVarUint(e, MessageType.Awareness)
         encoding.writeVarUint8Array(e, encodeAwarenessUpdate(awareness, [awareness.clientID]))
@@ -268,6 +262,13 @@ describe("frame checks", () => {
       frame((e) => {
         encoding.writeVarString(e, "x".repeat(2000))
         encoding.writeVarUint(e, MessageType.QueryAwareness)
+      }),
+      // A session address (Hocuspocus 4's multiplexing): Hocuspocus 3 would open it as another document.
+      frame((e) => {
+        encoding.writeVarString(e, "page\u0000session")
+        encoding.writeVarUint(e, MessageType.Sync)
+        encoding.writeVarUint(e, 2)
+        encoding.writeVarUint8Array(e, update)
       })
     ]
     for (const f of refusals) expect(checkClientFrame(f)._tag).toBe("Refuse")

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Board } from "../../actors/feedback/Board.ts"
+import { refusalCode } from "../../facade/HttpError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "../support/database.ts"
@@ -87,7 +88,7 @@ describe.skipIf(!available)("feedback boards on PostgreSQL", () => {
         )
         .then(
           () => "ok",
-          (e) => (e as { code: string }).code
+          (e) => refusalCode(e)
         )
     const others = await Promise.all([1, 2, 3].map((i) => createRequest(atrium, t.owner.token, board.id, { title: `Other ${i}` })))
     expect(await Promise.all(others.map((o, i) => ask(o.id, `fp-${i}`)))).toEqual(expect.arrayContaining(["ok", "ok", "rate_limited"]))

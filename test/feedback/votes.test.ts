@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Board } from "../../actors/feedback/Board.ts"
+import { refusalCode } from "../../facade/HttpError.ts"
 import { ActorSystem } from "../../runtime/ActorSystem.ts"
 import { startAtrium, type TestServer } from "../support/atrium.ts"
 import { apiKey, createBoard, createRequest, newTeam, type Team } from "./fixture.ts"
@@ -42,7 +43,7 @@ const anonymous = (boardId: string, requestId: string, fingerprint: string, ip: 
     )
     .then(
       (outcome) => ({ ok: true as const, outcome, code: undefined as string | undefined }),
-      (error) => ({ ok: false as const, code: (error as { code?: string }).code })
+      (error) => ({ ok: false as const, code: refusalCode(error) })
     )
 
 describe("votes", () => {

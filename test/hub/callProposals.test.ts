@@ -18,6 +18,8 @@ let bob: User
 let workspaceId: string
 let boardId: string
 let boardSlug: string
+/** The board's key: proposals and answers name requests workspace-wide (IDEAS-1), not per board (FR-1). */
+let boardKey: string
 let darkModeId: string
 let callId: number
 let recordingId: number
@@ -64,6 +66,7 @@ beforeAll(async () => {
   })
   expect(board.status).toBe(201)
   boardId = board.body.id
+  boardKey = board.body.key
   const request = await atrium.request("POST", `/feedback/v1/boards/${boardId}/feature-requests`, {
     token: alice.token,
     body: { title: "Dark mode for the dashboard" }
@@ -122,7 +125,7 @@ describe("from calls to requests", () => {
     expect(vote).toMatchObject({
       answerId: null,
       status: "proposed",
-      title: `Add a vote from ${CUSTOMER} to request FR-1 "Dark mode for the dashboard" (similar)`,
+      title: `Add a vote from ${CUSTOMER} to request ${boardKey}-1 "Dark mode for the dashboard" (similar)`,
       input: { workspaceId, requestRef: darkModeId, onBehalfOfEmail: CUSTOMER },
       call: {
         callId,
@@ -212,12 +215,12 @@ describe("from calls to requests", () => {
       })
     )
     expect(citations).toContainEqual(
-      expect.objectContaining({ sourceType: "request", sourceId: darkModeId, title: "FR-1: Dark mode for the dashboard" })
+      expect.objectContaining({ sourceType: "request", sourceId: darkModeId, title: `${boardKey}-1: Dark mode for the dashboard` })
     )
     // The rejected ask is not offered as something customers still want.
     expect(citations.filter((c: any) => c.sourceType === "transcript")).toHaveLength(1)
     expect(reply.body.answer).toContain(CUSTOMER)
-    expect(reply.body.answer).toMatch(/FR-1 "Dark mode for the dashboard" \[\d+\]/)
+    expect(reply.body.answer).toContain(`${boardKey}-1 "Dark mode for the dashboard" [`)
   })
   it("confirming a new-request proposal creates the request, linking the moment, with the customer's vote", async () => {
     const { created, proposal } = await customerCall("Acme check-in", "dave.smith@acme.example", [

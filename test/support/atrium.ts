@@ -3,11 +3,13 @@
  * database URL is given) inside the test process on a free port, and gives a
  * small JSON client for it.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
-import { Sql } from "../../persistence/Sql.ts"
+import * as Database from "../../persistence/Database.ts"
+import * as PgliteSql from "../../persistence/PgliteSql.ts"
+import { Sql, type SqlError } from "../../persistence/Sql.ts"
 import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
 import { seedPglite } from "../../tools/PgliteTemplate.ts"
@@ -43,10 +45,42 @@ export interface TestResponse {
   readonly text: string
 }
 
+/**
+ * PGlite zeroes its shared buffers at every start: initdb's 128 MB cost about 0.6 s of CPU per test server, and a
+ * test database fits in a few megabytes. Only the test servers' copies are changed; the template keeps initdb's.
+ */
+const TEST_PGLITE_SETTINGS = "\n# test servers (test/support/atrium.ts)\nshared_buffers = 16MB\n"
+
+/** `seedPglite` with the test servers' settings; a directory seeded before (a restart) is left as it is. */
+export const seedTestPglite = async (dataDir: string): Promise<void> => {
+  const directory = PgliteSql.directoryOf(dataDir)
+  if (directory === PgliteSql.memory || existsSync(directory)) return
+  await seedPglite(dataDir)
+  appendFileSync(path.join(directory, "postgresql.conf"), TEST_PGLITE_SETTINGS)
+}
+
+/**
+ * A migrated PGlite database in a temporary folder of its own, removed after the database is closed: a copy of
+ * the template, where `Database.pglite(PgliteSql.memory)` runs initdb and every migration (about 10 s of CPU).
+ */
+export const testPglite: Layer.Layer<Sql, SqlError> = Layer.unwrap(
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.promise(async () => {
+        const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-pglite-"))
+        await seedTestPglite(dataDir)
+        return dataDir
+      }),
+      (dataDir) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))
+    ),
+    Database.pglite
+  )
+)
+
 export const startAtrium = async (overrides: Partial<AtriumConfig> = {}): Promise<TestServer> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-test-"))
   const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
-  if (!config.databaseUrl) await seedPglite(config.dataDir)
+  if (!config.databaseUrl) await seedTestPglite(config.dataDir)
   const scope = Effect.runSync(Scope.make())
   let context: Context.Context<any> | undefined
   const server = await Effect.runPromise(

@@ -18,8 +18,7 @@ import type { LiveServer } from "../../collab/LiveServer.ts"
 import { contentOf, docToText, yFragmentToDoc } from "../../richtext/RichText.ts"
 import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
-import type { TestAtrium } from "./atrium.ts"
-import { seedPglite } from "../../tools/PgliteTemplate.ts"
+import { seedTestPglite, type TestAtrium } from "./atrium.ts"
 
 export const rightByName = (name: string): DocumentRight => (name.startsWith("ro-") ? "read" : name.startsWith("no-") ? "none" : "edit")
 
@@ -50,7 +49,7 @@ export const startCollabAtrium = async (overrides: Partial<AtriumConfig> = {}, e
   const dataDir = overrides.dataDir ?? mkdtempSync(path.join(tmpdir(), "atrium-collab-"))
   const ownsDir = overrides.dataDir === undefined
   const config: AtriumConfig = { ...fromEnv({}, []), host: "127.0.0.1", port: 0, dataDir, ...overrides }
-  if (!config.databaseUrl) await seedPglite(config.dataDir)
+  if (!config.databaseUrl) await seedTestPglite(config.dataDir)
   const scope = Effect.runSync(Scope.make())
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
   Object.assign(process.env, env)
@@ -116,6 +115,18 @@ export interface TestEditor {
   readonly destroy: () => void
 }
 
+/**
+ * `ws` as the provider's WebSocket, quiet about a socket closed while still
+ * connecting (a browser's WebSocket just closes): Hocuspocus's provider 3
+ * removes its listeners, then closes it, when it reconnects or is destroyed.
+ */
+class QuietWebSocket extends WebSocket {
+  constructor(address: string) {
+    super(address)
+    this.on("error", () => {})
+  }
+}
+
 /** A provider over `ws`, as a browser editor would connect (Tiptap's Collaboration uses the "default" fragment). */
 export const connectEditor = (url: string, name: string, token: string, options: { readonly awareness?: boolean } = {}): TestEditor => {
   const doc = new Y.Doc()
@@ -123,7 +134,7 @@ export const connectEditor = (url: string, name: string, token: string, options:
   const authFailures: Array<string> = []
   const socket = new HocuspocusProviderWebsocket({
     url,
-    WebSocketPolyfill: WebSocket,
+    WebSocketPolyfill: QuietWebSocket,
     // reconnect quickly in tests
     delay: 50,
     minDelay: 50,
@@ -133,7 +144,7 @@ export const connectEditor = (url: string, name: string, token: string, options:
     onClose: ({ event }: { event: { code: number; reason?: unknown } }) => {
       closes.push({ code: event.code, reason: String(event.reason ?? "") })
     }
-  } as never)
+  })
   const provider = new HocuspocusProvider({
     websocketProvider: socket,
     name,
@@ -153,8 +164,6 @@ export const connectEditor = (url: string, name: string, token: string, options:
     closes,
     authFailures,
     destroy: () => {
-      // ws emits "error" when closed while still connecting; the provider has removed its listeners by then.
-      ;(socket as unknown as { webSocket: WebSocket | null }).webSocket?.on("error", () => {})
       provider.destroy()
       socket.destroy()
     }

@@ -106,11 +106,12 @@ let template: Promise<string> | undefined
  * migrations (under an advisory lock: one process builds, the others wait)
  * and then only copied (`CREATE DATABASE … TEMPLATE`, a fraction of a second
  * against seconds of migrating). Templates of older migration sets are dropped.
+ * `base`: the admin URL of the server (the bench's smoke runs pass theirs).
  */
-const migratedTemplate = (): Promise<string> => {
+export const migratedTemplate = (base: string = adminUrl()): Promise<string> => {
   template ??= (async () => {
     const name = `atrium_template_${migrationsKey()}`
-    const sql = admin(adminUrl())
+    const sql = admin(base)
     try {
       await sql`select pg_advisory_lock(hashtext('atrium_test_template'))`
       const [found] = await sql<Array<{ count: number }>>`select count(*)::int as count from pg_database where datname = ${name}`
@@ -118,7 +119,7 @@ const migratedTemplate = (): Promise<string> => {
         const building = `${name}_building`
         await sql.unsafe(`drop database if exists "${building}" with (force)`)
         await sql.unsafe(`create database "${building}"`)
-        const url = new URL(adminUrl())
+        const url = new URL(base)
         url.pathname = `/${building}`
         await Effect.runPromise(Effect.scoped(Layer.build(Database.postgres(url.toString()))))
         await sql.unsafe(`alter database "${building}" rename to "${name}"`)

@@ -18,7 +18,7 @@
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { seriousViolations } from "./Audit.ts"
+import { atWidths, seriousViolations } from "./Audit.ts"
 import { BrowserRig, chromiumAvailable, SHOTS, type User } from "./BrowserRig.ts"
 
 const TRIAGE = [
@@ -293,12 +293,13 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
     ]
     const portalRoutes = ["", "/roadmap", "/changelog", "/requests/FR-1"]
     const found: Array<string> = []
-    for (const width of [390, 1400]) {
-      const page = await signedIn(owner, `w/${workspaceId}/meetings`, width)
-      for (const route of workspaceRoutes) {
-        await page.goto(`${rig.atrium.origin}/w/${workspaceId}/${route}`)
-        await page.getByRole("heading", { level: 1 }).first().waitFor()
-        await page.waitForLoadState("networkidle")
+    const widths = [390, 1400]
+    const page = await signedIn(owner, `w/${workspaceId}/meetings`, 390)
+    for (const route of workspaceRoutes) {
+      await page.goto(`${rig.atrium.origin}/w/${workspaceId}/${route}`)
+      await page.getByRole("heading", { level: 1 }).first().waitFor()
+      await page.waitForLoadState("networkidle")
+      await atWidths(page, widths, async (width) => {
         await shot(
           page,
           `${route
@@ -307,15 +308,17 @@ describe.skipIf(!chromiumAvailable("web area journeys"))("meetings, Lens, feedba
             .replace(/-$/, "")}-${width}`
         )
         found.push(...(await seriousViolations(page)).map((v) => `${route} @${width}: ${v.id} ${v.targets.join(", ")}`))
-      }
-      const visitor = await rig.newPage(width)
-      for (const route of portalRoutes) {
-        await visitor.goto(`${rig.atrium.origin}/portal/${board.slug}${route}?workspace=${workspaceId}`)
-        await visitor.getByRole("heading", { level: 1 }).first().waitFor()
-        await visitor.waitForLoadState("networkidle")
+      })
+    }
+    const visitor = await rig.newPage(390)
+    for (const route of portalRoutes) {
+      await visitor.goto(`${rig.atrium.origin}/portal/${board.slug}${route}?workspace=${workspaceId}`)
+      await visitor.getByRole("heading", { level: 1 }).first().waitFor()
+      await visitor.waitForLoadState("networkidle")
+      await atWidths(visitor, widths, async (width) => {
         await shot(visitor, `portal${route.replace(/[^a-z0-9]+/gi, "-")}-${width}`)
         found.push(...(await seriousViolations(visitor)).map((v) => `portal${route} @${width}: ${v.id} ${v.targets.join(", ")}`))
-      }
+      })
     }
     expect(found).toEqual([])
     expect(errors()).toEqual([])

@@ -111,7 +111,8 @@ describe.skipIf(!chromiumAvailable("web customer loop tests"))(
       const tabs = page.getByRole("navigation", { name: "Settings" })
       await tabs.getByRole("link", { name: "Notifications" }).click()
       await page.waitForURL(new RegExp(`/w/${workspaceId}/settings/notifications$`))
-      expect(await tabs.getByRole("link", { name: "Notifications" }).getAttribute("aria-current")).toBe("page")
+      // The address changes before React renders the new route: wait for the tab to show itself current.
+      await tabs.locator('a[aria-current="page"]', { hasText: "Notifications" }).waitFor()
       expect(await tabs.getByRole("link", { name: "Profile" }).getAttribute("aria-current")).toBeNull()
       const comments = page.getByLabel("Comments on what you watch or follow")
       await comments.waitFor()

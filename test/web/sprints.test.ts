@@ -16,7 +16,7 @@
  */
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { screenshot, seriousViolations } from "./Audit.ts"
+import { atWidths, screenshot, seriousViolations } from "./Audit.ts"
 import { BrowserRig, chromiumAvailable, type User } from "./BrowserRig.ts"
 
 describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint in Chromium", () => {
@@ -263,16 +263,16 @@ describe.skipIf(!chromiumAvailable("web sprint journey"))("journey 2: a sprint i
       ["task-custom-fields", `w/${workspaceId}/work/tasks/${taskIds.get(names[0])}`, names[0]]
     ]
     const found: Array<string> = []
-    for (const width of [390, 1400]) {
-      const page = await rig.signedIn(owner, `w/${workspaceId}`, width)
-      for (const [name, route, heading] of routes) {
-        await page.goto(`${rig.atrium.origin}/${route}`)
-        await page.getByRole("heading", { name: heading, level: 1 }).waitFor()
-        await page.waitForLoadState("networkidle")
+    const page = await rig.signedIn(owner, `w/${workspaceId}`, 390)
+    for (const [name, route, heading] of routes) {
+      await page.goto(`${rig.atrium.origin}/${route}`)
+      await page.getByRole("heading", { name: heading, level: 1 }).waitFor()
+      await page.waitForLoadState("networkidle")
+      await atWidths(page, [390, 1400], async (width) => {
         await screenshot(page, name)
         for (const v of await seriousViolations(page))
           found.push(`${name} @${width}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`)
-      }
+      })
     }
     expect(found).toEqual([])
   }, 300_000)

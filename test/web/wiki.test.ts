@@ -22,7 +22,7 @@
 import { readFile } from "node:fs/promises"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { screenshot, seriousViolations } from "./Audit.ts"
+import { atWidths, screenshot, seriousViolations } from "./Audit.ts"
 import { BrowserRig, chromiumAvailable, type User } from "./BrowserRig.ts"
 
 describe.skipIf(!chromiumAvailable("web wiki tests"))("the wiki area in Chromium", () => {
@@ -479,17 +479,17 @@ describe.skipIf(!chromiumAvailable("web wiki tests"))("the wiki area in Chromium
       ["wiki-space-access", `w/${workspaceId}/wiki/${space.id}/access`, "Members and roles"]
     ]
     const found: Array<string> = []
-    for (const width of [390, 1400]) {
-      const page = await rig.signedIn(owner, `w/${workspaceId}`, width)
-      for (const [name, route, heading] of routes) {
-        await page.goto(`${rig.atrium.origin}/${route}`)
-        // The page's title and its content's own first heading may both say it.
-        await page.getByRole("heading", { name: heading, level: 1 }).first().waitFor()
-        await page.waitForLoadState("networkidle")
+    const page = await rig.signedIn(owner, `w/${workspaceId}`, 390)
+    for (const [name, route, heading] of routes) {
+      await page.goto(`${rig.atrium.origin}/${route}`)
+      // The page's title and its content's own first heading may both say it.
+      await page.getByRole("heading", { name: heading, level: 1 }).first().waitFor()
+      await page.waitForLoadState("networkidle")
+      await atWidths(page, [390, 1400], async (width) => {
         await screenshot(page, name)
         for (const v of await seriousViolations(page))
           found.push(`${name} @${width}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`)
-      }
+      })
     }
     expect(found).toEqual([])
   }, 300_000)

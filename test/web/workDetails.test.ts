@@ -22,7 +22,7 @@
 import { readFile } from "node:fs/promises"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { screenshot, seriousViolations } from "./Audit.ts"
+import { atWidths, screenshot, seriousViolations } from "./Audit.ts"
 import { BrowserRig, chromiumAvailable, type User } from "./BrowserRig.ts"
 
 interface Field {
@@ -380,31 +380,33 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
     ]
     await call(owner, "POST", `/pm/v1/spaces/${spaceId}/sprint-groups`, { name: "Release train", defaultLengthDays: 14 })
     const found: Array<string> = []
-    for (const width of [390, 1400]) {
-      const page = await rig.signedIn(owner, `w/${workspaceId}`, width)
-      for (const [name, route, heading, kind] of routes) {
-        await page.goto(`${rig.atrium.origin}/${route}`)
-        await page.getByRole("heading", { name: heading, level: kind === "drawer" ? 2 : 1 }).waitFor()
-        if (kind === "details") {
-          await page.getByText("Custom fields", { exact: true }).click()
-          await page.getByText("Save these filters as a view").click()
-        }
-        await page.waitForLoadState("networkidle")
+    const page = await rig.signedIn(owner, `w/${workspaceId}`, 390)
+    for (const [name, route, heading, kind] of routes) {
+      await page.goto(`${rig.atrium.origin}/${route}`)
+      await page.getByRole("heading", { name: heading, level: kind === "drawer" ? 2 : 1 }).waitFor()
+      if (kind === "details") {
+        await page.getByText("Custom fields", { exact: true }).click()
+        await page.getByText("Save these filters as a view").click()
+      }
+      await page.waitForLoadState("networkidle")
+      await atWidths(page, [390, 1400], async (width) => {
         await screenshot(page, name)
         // Nothing pushes the page sideways (a phone would scroll it).
         const scrollWidth = Number(await page.evaluate("document.documentElement.scrollWidth"))
         if (scrollWidth > width) found.push(`${name} @${width}: ${scrollWidth} px wide`)
         for (const v of await seriousViolations(page))
           found.push(`${name} @${width}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`)
-      }
-      // The sprints page (last visited): the series filter is sized to its content, and nothing is left under "New series".
+      })
+    }
+    // The sprints page (last visited): the series filter is sized to its content, and nothing is left under "New series".
+    await atWidths(page, [390, 1400], async (width) => {
       const select = (await page.getByLabel("Show sprints of").boundingBox())!
       const main = (await page.getByRole("main").boundingBox())!
       if (width === 1400) expect(select.width).toBeLessThan(main.width / 2)
       const series = (await page.getByRole("region", { name: "Sprint series" }).boundingBox())!
       const summary = (await page.getByText("New series", { exact: true }).boundingBox())!
       expect(series.y + series.height - (summary.y + summary.height)).toBeLessThan(24)
-    }
+    })
     expect(found).toEqual([])
   }, 300_000)
 })

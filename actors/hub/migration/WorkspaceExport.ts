@@ -16,6 +16,7 @@ import { Effect } from "effect"
 import { BlobStore } from "../../../persistence/BlobStore.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { usersByIds } from "../../identity/IdentityQueries.ts"
+import { invitationsOf } from "../../pm/Invitations.ts"
 import { Workspace } from "../../identity/Workspace.ts"
 import { listTenants } from "../broker/Tenants.ts"
 import { listWorkflows } from "../broker/WorkflowActor.ts"
@@ -23,7 +24,6 @@ import { HubCall } from "../CallActor.ts"
 import { recordingRows } from "../CallRecords.ts"
 import { documentWithMessages, MAX_MESSAGES_PER_REQUEST, summariesOf } from "../chat/ChatDocuments.ts"
 import { listSeenBy } from "../connections/Connections.ts"
-import { HubInvitations } from "../HubInvitations.ts"
 import type { MigrationStep } from "../WorkspaceMigrations.ts"
 import { originalKey } from "../Processing.ts"
 import { callTarget, type Target, type TargetReply } from "./TargetDeployment.ts"
@@ -174,7 +174,9 @@ export const exportWorkspace = (workspaceId: string, userId: string) =>
     const actors = yield* ActorSystem
     const ws = yield* Workspace.client(actors)(workspaceId).view({ by: userId })
     const users = yield* Effect.orDie(usersByIds(ws.members.map((member) => member.userId)))
-    const invitations = yield* actors.ask(HubInvitations, workspaceId, "list", { status: "pending" })
+    const invitations = (yield* Effect.orDie(invitationsOf(workspaceId, { status: "pending" }))).toSorted(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)
+    )
     const recordings = yield* Effect.orDie(recordingRows("r.workspace_id = $1 ORDER BY r.id", [workspaceId]))
     const chats = yield* Effect.orDie(summariesOf(workspaceId))
     const workflows = yield* listWorkflows(workspaceId)

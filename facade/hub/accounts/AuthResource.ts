@@ -13,8 +13,9 @@ import { Email, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf } from "../../Access.ts"
-import { endSessions, logIn, refresh, TokenPair } from "../../../actors/auth/SessionTokens.ts"
+import { endSessions, TokenPair } from "../../../actors/auth/SessionTokens.ts"
 import { tagGroup } from "../../Operation.ts"
+import { loginContract, logoutContract, refreshContract } from "../../shared/SessionOperations.ts"
 import { authResourceExamples, resetAccepted } from "./AuthResource.examples.ts"
 
 const Accepted = Schema.Struct({
@@ -31,44 +32,19 @@ const HubSession = Schema.Struct({
 const { operation } = tagGroup("hub", "Auth Resource", authResourceExamples)
 
 export const authResourceOperations = [
-  operation({
-    operationId: "hubLogin",
-    method: "POST",
-    path: "/v1/auth/login",
-    summary: "Log in with e-mail and password (a browser session)",
-    description: "Opens a session: a 15-minute access token (JWT) and a 30-day refresh token that rotates on every use.",
-    auth: "public",
-    scopes: [],
-    body: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), password: Schema.String.check(Schema.isMaxLength(200)) }),
-    responses: { 200: { description: "Logged in", schema: TokenPair }, 401: { description: "Wrong e-mail or password" } },
-    handler: ({ body }, context) => logIn(body.email, body.password, context.headers?.["user-agent"]?.slice(0, 300) || null)
-  }),
+  operation({ operationId: "hubLogin", summary: "Log in with e-mail and password (a browser session)", ...loginContract }),
   operation({
     operationId: "hubRefreshSession",
-    method: "POST",
-    path: "/v1/auth/refresh",
     summary: "Exchange a refresh token for a new token pair",
     description: "Each refresh token is valid once; presenting a used one answers 401 and ends the whole session.",
-    auth: "public",
-    scopes: [],
-    body: Schema.Struct({ refreshToken: Schema.String.check(Schema.isMaxLength(200)) }),
     responses: { 200: { description: "New token pair", schema: TokenPair }, 401: { description: "Invalid, expired or reused" } },
-    handler: ({ body }) => refresh(body.refreshToken)
+    ...refreshContract
   }),
   operation({
     operationId: "hubLogout",
-    method: "POST",
-    path: "/v1/auth/logout",
     summary: "End the current session",
     description: "Its refresh token and every access token minted in it stop working at once.",
-    auth: "jwt",
-    scopes: [],
-    responses: { 204: { description: "Logged out" } },
-    handler: (_request, context) =>
-      Effect.gen(function* () {
-        const user = yield* userOf(context)
-        yield* Session.client(yield* ActorSystem)(user.sessionId).revoke({ userId: user.userId, reason: "logout" })
-      })
+    ...logoutContract
   }),
   operation({
     operationId: "getHubAuthSession",

@@ -3,23 +3,18 @@
  * Public Resource V 1" (1): invite by e-mail with a role and an expiry, list,
  * change, revoke, resend, accept; and the public page's data by token, which
  * shows only the workspace's name and who invited. Admins manage; the invitee
- * (the account with the invited address) accepts.
+ * (the account with the invited address) accepts. The invitations are pm's
+ * (`actors/pm/Invitations.ts`, written by the workspace's `PmOrganization`):
+ * the hub's routes show them in the hub's shape, with hub links.
  */
 import { Effect, Schema } from "effect"
-import {
-  HubInvitations,
-  HubInvitationToken,
-  InvitationRecord,
-  InvitationStatus,
-  workspaceOfToken,
-  DEFAULT_INVITATION_DAYS,
-  MAX_INVITATION_DAYS
-} from "../../../actors/hub/HubInvitations.ts"
-import { sendMail } from "../../../actors/hub/Mail.ts"
-import { hashSecret } from "../../../actors/pm/Invitations.ts"
-import { usersByEmails, usersByIds, workspaceById } from "../../../actors/identity/IdentityQueries.ts"
-import { AssignableRole, Role, Workspace } from "../../../actors/identity/Workspace.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../../../actors/Fields.ts"
+import { sendMail } from "../../../actors/hub/Mail.ts"
+import { workspaceById } from "../../../actors/identity/IdentityQueries.ts"
+import { AssignableRole, Role, Workspace } from "../../../actors/identity/Workspace.ts"
+import { getInvitation, type Invitation, invitationByToken, invitationsOf } from "../../../actors/pm/Invitations.ts"
+import { PmOrganization } from "../../../actors/pm/OrganizationActors.ts"
+import { send } from "../../../actors/pm/WorkActor.ts"
 import { ActorSystem } from "../../../runtime/ActorSystem.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { userOf, workspaceRole } from "../../Access.ts"
@@ -27,30 +22,81 @@ import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { WorkspaceParams } from "../../shared/WorkspaceAccess.ts"
 import { tagExamples, workspaceInvitationPublicResourceV1Examples } from "./WorkspaceInvitations.examples.ts"
 
+const DEFAULT_INVITATION_DAYS = 7
+const MAX_INVITATION_DAYS = 30
+
+const HubInvitationToken = Schema.String.check(
+  Schema.isPattern(/^hinv_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9_-]{43}$/, {
+    expected: "an invitation token (hinv_…)"
+  })
+)
+
+const InvitationStatus = Schema.Literals(["pending", "accepted", "revoked", "expired"]).annotate({
+  description: "expired: still pending after its expiry"
+})
+
 export const HubInvitation = Schema.Struct({
-  ...InvitationRecord.fields,
-  invitedBy: Schema.Struct({ id: Id, name: Schema.String })
+  id: Id,
+  workspaceId: Id,
+  email: Email,
+  role: AssignableRole,
+  status: InvitationStatus,
+  invitedBy: Schema.Struct({ id: Id, name: Schema.String }),
+  sendCount: Schema.Number,
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  lastSentAt: Timestamp,
+  respondedAt: Schema.NullOr(Timestamp)
 }).annotate({
   identifier: "HubWorkspaceInvitation",
   description: "An invitation to a workspace by e-mail (the token is only in the mail)."
 })
+type HubInvitation = typeof HubInvitation.Type
 
 const InvitationParams = Schema.Struct({ workspaceId: Id, invitationId: Id })
 const Days = Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_INVITATION_DAYS })).annotate({
   description: `Days until the invitation expires (1–${MAX_INVITATION_DAYS}, default ${DEFAULT_INVITATION_DAYS})`
 })
 
-/** Adds each inviter's name (one directory read for the page). */
-const withInviters = (records: ReadonlyArray<InvitationRecord>) =>
-  Effect.gen(function* () {
-    const users = yield* Effect.orDie(usersByIds([...new Set(records.map((r) => r.invitedBy))]))
-    return records.map((r) => ({ ...r, invitedBy: { id: r.invitedBy, name: users.get(r.invitedBy)?.name ?? "" } }))
-  })
-const withInviter = (record: InvitationRecord) => Effect.map(withInviters([record]), (all) => all[0]!)
+/** pm's invitation in the hub's shape (the hub has no guests, messages or declining: a declined one is closed, as revoked). */
+const hubView = (invitation: Invitation): HubInvitation => ({
+  id: invitation.id,
+  workspaceId: invitation.workspaceId,
+  email: invitation.email,
+  role: invitation.role,
+  status: invitation.status === "declined" ? "revoked" : invitation.status,
+  invitedBy: invitation.invitedBy,
+  sendCount: invitation.resendCount + 1,
+  createdAt: invitation.createdAt,
+  expiresAt: invitation.expiresAt,
+  lastSentAt: invitation.lastSentAt,
+  respondedAt: invitation.respondedAt
+})
 
-const mailInvitation = (context: RequestContext, invitation: InvitationRecord, token: string, inviterName: string) =>
+/** The workspace's invitation `invitationId`, or 404. */
+const invitationIn = (workspaceId: string, invitationId: string) =>
   Effect.gen(function* () {
+    const invitation = yield* getInvitation(invitationId).pipe(Effect.catchTag("SqlError", Effect.die))
+    if (invitation.workspaceId !== workspaceId) return yield* reject("not_found", "No such invitation")
+    return invitation
+  })
+
+/** The pending, unexpired invitation a token stands for; any other answers 404 without saying why. */
+const pendingByToken = (token: string) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.option(invitationByToken(token).pipe(Effect.catchTag("SqlError", Effect.die)))
+    if (found._tag === "None" || found.value.status !== "pending")
+      return yield* reject("not_found", "This invitation is not valid (it may have expired, been revoked or used)")
+    return found.value
+  })
+
+/** Mails the invitation's link to the invitee; answers the invitation as the hub shows it. */
+const mailInvitation = (context: RequestContext, sent: { readonly invitation: Invitation; readonly token: string }) =>
+  Effect.gen(function* () {
+    const invitation = hubView(sent.invitation)
+    const token = sent.token
     const ws = yield* Effect.orDie(workspaceById(invitation.workspaceId))
+    const inviterName = invitation.invitedBy.name
     yield* Effect.orDie(
       sendMail({
         to: invitation.email,
@@ -66,9 +112,10 @@ const mailInvitation = (context: RequestContext, invitation: InvitationRecord, t
         ].join("\n")
       })
     )
+    return invitation
   })
 
-/** The admin's role check, then the workspace's invitations actor. */
+/** The admin's role check, then the actors. */
 const asAdmin = (context: RequestContext, workspaceId: string) =>
   Effect.gen(function* () {
     yield* workspaceRole(context, workspaceId, "admin")
@@ -99,25 +146,16 @@ export const workspaceInvitationOperations = [
     },
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
+        // A member, an address already invited, or one outside the workspace's domains is refused by the aggregate.
+        yield* asAdmin(context, params.workspaceId)
         const email = normalizeEmail(body.email)
-        const existing = (yield* Effect.orDie(usersByEmails([email]))).get(email)
-        if (existing !== undefined) {
-          const member = yield* Effect.option(Workspace.client(actors)(params.workspaceId).roleOf({ userId: existing.id }))
-          if (member._tag === "Some")
-            return yield* reject("conflict", "Already a member of this workspace", [{ path: "body.email", message: "already a member" }])
-        }
-        const by = context.principal!.userId
-        const created = yield* actors.ask(HubInvitations, params.workspaceId, "create", {
-          workspaceId: params.workspaceId,
-          by,
+        const created = yield* send(PmOrganization, params.workspaceId, "createInvitation", context.principal!.userId, {
           email,
           role: body.role,
-          days: body.expiresInDays ?? DEFAULT_INVITATION_DAYS
+          link: "hub",
+          expiresInDays: body.expiresInDays ?? DEFAULT_INVITATION_DAYS
         })
-        const view = yield* withInviter(created.invitation)
-        yield* mailInvitation(context, created.invitation, created.token, view.invitedBy.name)
-        return view
+        return yield* mailInvitation(context, created)
       })
   }),
   tagTag.operation({
@@ -132,9 +170,10 @@ export const workspaceInvitationOperations = [
     responses: { 200: { description: "Invitations, oldest first", schema: Schema.Struct({ items: Schema.Array(HubInvitation) }) } },
     handler: ({ params, query }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
-        const records = yield* actors.ask(HubInvitations, params.workspaceId, "list", query.status ? { status: query.status } : {})
-        return { items: yield* withInviters(records) }
+        yield* asAdmin(context, params.workspaceId)
+        const all = (yield* invitationsOf(params.workspaceId, {}).pipe(Effect.catchTag("SqlError", Effect.die))).map(hubView)
+        const items = all.filter((invitation) => query.status === undefined || invitation.status === query.status)
+        return { items: items.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)) }
       })
   }),
   tagTag.operation({
@@ -148,8 +187,8 @@ export const workspaceInvitationOperations = [
     responses: { 200: { description: "The invitation", schema: HubInvitation }, 404: { description: "No such invitation" } },
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
-        return yield* withInviter(yield* actors.ask(HubInvitations, params.workspaceId, "get", { invitationId: params.invitationId }))
+        yield* asAdmin(context, params.workspaceId)
+        return hubView(yield* invitationIn(params.workspaceId, params.invitationId))
       })
   }),
   tagTag.operation({
@@ -165,13 +204,14 @@ export const workspaceInvitationOperations = [
     responses: { 200: { description: "Changed", schema: HubInvitation }, 409: { description: "Not pending any more" } },
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
-        const record = yield* actors.ask(HubInvitations, params.workspaceId, "update", {
+        yield* asAdmin(context, params.workspaceId)
+        yield* invitationIn(params.workspaceId, params.invitationId)
+        const changed = yield* send(PmOrganization, params.workspaceId, "updateInvitation", context.principal!.userId, {
           invitationId: params.invitationId,
           ...(body.role ? { role: body.role } : {}),
-          ...(body.expiresInDays ? { days: body.expiresInDays } : {})
+          ...(body.expiresInDays ? { expiresInDays: body.expiresInDays } : {})
         })
-        return yield* withInviter(record)
+        return hubView(changed)
       })
   }),
   tagTag.operation({
@@ -185,8 +225,12 @@ export const workspaceInvitationOperations = [
     responses: { 200: { description: "Revoked", schema: HubInvitation }, 409: { description: "Not pending any more" } },
     handler: ({ params }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
-        return yield* withInviter(yield* actors.ask(HubInvitations, params.workspaceId, "revoke", { invitationId: params.invitationId }))
+        yield* asAdmin(context, params.workspaceId)
+        yield* invitationIn(params.workspaceId, params.invitationId)
+        const revoked = yield* send(PmOrganization, params.workspaceId, "revokeInvitation", context.principal!.userId, {
+          invitationId: params.invitationId
+        })
+        return hubView(revoked)
       })
   }),
   tagTag.operation({
@@ -201,14 +245,14 @@ export const workspaceInvitationOperations = [
     responses: { 200: { description: "Sent again", schema: HubInvitation }, 409: { description: "Not pending any more" } },
     handler: ({ params, body }, context) =>
       Effect.gen(function* () {
-        const actors = yield* asAdmin(context, params.workspaceId)
-        const sent = yield* actors.ask(HubInvitations, params.workspaceId, "resend", {
+        yield* asAdmin(context, params.workspaceId)
+        yield* invitationIn(params.workspaceId, params.invitationId)
+        const sent = yield* send(PmOrganization, params.workspaceId, "resendInvitation", context.principal!.userId, {
           invitationId: params.invitationId,
-          days: body.expiresInDays ?? DEFAULT_INVITATION_DAYS
+          link: "hub",
+          expiresInDays: body.expiresInDays ?? DEFAULT_INVITATION_DAYS
         })
-        const view = yield* withInviter(sent.invitation)
-        yield* mailInvitation(context, sent.invitation, sent.token, view.invitedBy.name)
-        return view
+        return yield* mailInvitation(context, sent)
       })
   }),
   tagTag.operation({
@@ -235,15 +279,21 @@ export const workspaceInvitationOperations = [
       Effect.gen(function* () {
         const user = yield* userOf(context)
         const actors = yield* ActorSystem
-        const workspaceId = workspaceOfToken(body.token)
-        const tokenHash = hashSecret(body.token)
-        const pending = yield* actors.ask(HubInvitations, workspaceId, "lookup", { tokenHash })
+        const pending = yield* pendingByToken(body.token)
         if (pending.email !== normalizeEmail(user.email))
           return yield* reject("forbidden", "This invitation was sent to another address; sign in with that address to accept it")
-        const claimed = yield* actors.ask(HubInvitations, workspaceId, "claim", { tokenHash, userId: user.userId })
+        const workspaceId = pending.workspaceId
+        const claimed = yield* send(PmOrganization, workspaceId, "claimInvitation", user.userId, {
+          invitationId: pending.id,
+          email: user.email
+        })
         const member = yield* Workspace.client(actors)(workspaceId)
-          .admit({ userId: user.userId, role: claimed.role, via: "invitation", by: claimed.invitedBy })
-          .pipe(Effect.tapError(() => actors.ask(HubInvitations, workspaceId, "release", { invitationId: claimed.id }).pipe(Effect.ignore)))
+          .admit({ userId: user.userId, role: claimed.role, via: "invitation", by: claimed.invitedBy.id })
+          .pipe(
+            Effect.tapError(() =>
+              send(PmOrganization, workspaceId, "reopenInvitation", user.userId, { invitationId: claimed.id }).pipe(Effect.ignore)
+            )
+          )
         const ws = yield* Workspace.client(actors)(workspaceId).view({ by: user.userId })
         return { workspaceId, workspaceName: ws.name, role: member.role, joinedAt: member.addedAt }
       })
@@ -266,13 +316,10 @@ export const workspaceInvitationOperations = [
     },
     handler: ({ params }) =>
       Effect.gen(function* () {
-        const actors = yield* ActorSystem
-        const workspaceId = workspaceOfToken(params.token)
-        const invitation = yield* actors.ask(HubInvitations, workspaceId, "lookup", { tokenHash: hashSecret(params.token) })
-        const ws = yield* Effect.orDie(workspaceById(workspaceId))
+        const invitation = yield* pendingByToken(params.token)
+        const ws = yield* Effect.orDie(workspaceById(invitation.workspaceId))
         if (ws === undefined) return yield* reject("not_found", "This invitation is not valid")
-        const inviter = (yield* Effect.orDie(usersByIds([invitation.invitedBy]))).get(invitation.invitedBy)
-        return { workspaceName: ws.name, inviterName: inviter?.name ?? "" }
+        return { workspaceName: ws.name, inviterName: invitation.invitedBy.name }
       })
   })
 ]

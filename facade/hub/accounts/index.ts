@@ -3,8 +3,6 @@
  * invitations, demo workspaces, connection tests, waitlist, product feedback,
  * workspace migration and the internal key check.
  */
-import { HubInvitations } from "../../../actors/hub/HubInvitations.ts"
-import type { ActorKind } from "../../../runtime/Actor.ts"
 import type { AnyOperation } from "../../Operation.ts"
 import { authResourceOperations } from "./AuthResource.ts"
 import { demoResourceOperations } from "./DemoResource.ts"
@@ -14,8 +12,6 @@ import { platformResourceOperations } from "./PlatformResources.ts"
 import { testResourceOperations } from "./TestResource.ts"
 import { workspaceInvitationOperations } from "./WorkspaceInvitations.ts"
 import { workspaceMigrationOperations } from "./WorkspaceMigration.ts"
-
-export const hubAccountActorKinds: ReadonlyArray<ActorKind> = [HubInvitations]
 
 export const hubAccountOperations: ReadonlyArray<AnyOperation> = [
   ...authResourceOperations,

@@ -71,6 +71,7 @@ const { operation } = tagGroup("hub", "Connector Webhook Resource", connectorWeb
 export const connectorWebhookOperations = [
   operation({
     operationId: "receiveConnectorEvent",
+    headers: ["webhook-id", "webhook-timestamp", "webhook-signature", TENANT_HEADER],
     method: "POST",
     path: "/v1/connector/webhook",
     summary: "Receive a signed event from the integration broker (stored, then run through the triggered workflows)",

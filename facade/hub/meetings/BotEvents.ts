@@ -58,6 +58,7 @@ const { operation } = tagGroup("hub", "Videomeet Call Resource", botEventsExampl
 export const botEventOperations = [
   operation({
     operationId: "receiveMeetingBotEvent",
+    headers: [BOT_SIGNATURE_HEADER],
     method: "POST",
     path: "/v1/videomeet/bot-events",
     summary: "Receive the meeting-bot provider's signed status callback; on `done` the recording is imported",

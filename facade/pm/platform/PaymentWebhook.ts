@@ -6,10 +6,8 @@
  * workspace's billing actor; a repeated or stale event answers 200 so the
  * provider stops retrying.
  */
-import { EventOutcome } from "../../../actors/billing/Billing.ts"
 import { tagGroup } from "../../Operation.ts"
-import { PAYMENT_SIGNATURE_NOTE, receivePaymentEvent } from "../../shared/PaymentEvents.ts"
-
+import { paymentWebhook } from "../../shared/PaymentEvents.ts"
 import { paymentWebhookExamples } from "./PaymentWebhook.examples.ts"
 
 const { operation } = tagGroup("pm", "Payment Webhook Resource", paymentWebhookExamples)
@@ -17,18 +15,7 @@ const { operation } = tagGroup("pm", "Payment Webhook Resource", paymentWebhookE
 export const paymentWebhookOperations = [
   operation({
     operationId: "receivePaymentEvent",
-    method: "POST",
-    path: "/v1/payments/webhook",
     summary: "Receive a signed event from the payment provider",
-    description: PAYMENT_SIGNATURE_NOTE,
-    auth: "public",
-    scopes: [],
-    upload: { contentTypes: ["application/json"], maxBytes: 256 * 1024 },
-    responses: {
-      200: { description: "Acknowledged (applied, duplicate, stale or ignored)", schema: EventOutcome },
-      400: { description: "Malformed event" },
-      401: { description: "Missing or wrong signature, or outside the tolerance" }
-    },
-    handler: ({ upload }, context) => receivePaymentEvent(upload, context)
+    ...paymentWebhook
   })
 ]

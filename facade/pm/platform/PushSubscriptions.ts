@@ -30,6 +30,7 @@ export const pushSubscriptionsOperations = [
   }),
   operation({
     operationId: "createPushSubscription",
+    headers: ["user-agent"],
     method: "POST",
     path: "/v1/push/subscriptions",
     summary: "Register this browser's push subscription for the caller's notifications (idempotent per endpoint)",

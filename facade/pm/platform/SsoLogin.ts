@@ -122,6 +122,7 @@ export const ssoLoginOperations = [
   }),
   oAuthCallbacksTag.operation({
     operationId: "startSsoLogin",
+    headers: ["x-forwarded-proto"],
     method: "GET",
     path: "/v1/sso/{workspaceId}/start",
     summary: "Start signing in through the workspace's identity provider: where to send the browser",
@@ -174,6 +175,7 @@ export const ssoLoginOperations = [
   }),
   oAuthCallbacksTag.operation({
     operationId: "completeSsoLogin",
+    headers: ["cookie", "user-agent"],
     method: "GET",
     path: "/v1/sso/callback",
     summary: "The identity provider's redirect: validate the login and open a session",

@@ -8,6 +8,7 @@ import { locateTask } from "../../../actors/pm/Locate.ts"
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmTask } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
+import { refusalOf } from "../../HttpError.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
@@ -22,7 +23,7 @@ const bulkTargets = (context: RequestContext, workspaceId: string, taskIds: Read
     for (const [index, taskId] of taskIds.entries()) {
       const located = yield* orDieSql(locateTask(taskId)).pipe(
         Effect.mapError((e) =>
-          e._tag === "Rejection"
+          e._tag === "PlaceNotFound"
             ? reject("not_found", `No such task ${taskId}`, [{ path: `body.taskIds.${index}`, message: "not found" }])
             : e
         )
@@ -57,11 +58,18 @@ const perTask = <A>(taskIds: ReadonlyArray<string>, run: (taskId: string) => Eff
       (taskId) =>
         Effect.match(run(taskId), {
           onSuccess: (task) => ({ taskId, ok: true, ...(task && typeof task === "object" && "id" in (task as object) ? { task } : {}) }),
-          onFailure: (error: any) => ({
-            taskId,
-            ok: false,
-            error: { code: error?.code ?? error?._tag ?? "error", message: error?.message ?? String(error) }
-          })
+          onFailure: (error: any) => {
+            // Declared domain errors answer with their envelope code, as `Rejection`s do.
+            const refusal = refusalOf(error)
+            return {
+              taskId,
+              ok: false,
+              error: {
+                code: refusal?.code ?? error?.code ?? error?._tag ?? "error",
+                message: refusal?.message ?? error?.message ?? String(error)
+              }
+            }
+          }
         }),
       { concurrency: 8 }
     ),

@@ -7,7 +7,7 @@ import { getTemplate, templatesOf, TaskTemplateView } from "../../../actors/pm/T
 import { send } from "../../../actors/pm/WorkActor.ts"
 import { PmList, PmWorkspace } from "../../../actors/pm/WorkActors.ts"
 import { Items, Task } from "../../../actors/pm/WorkRecords.ts"
-import { reject } from "../../../runtime/Rejection.ts"
+import { TaskTemplateNotFound } from "../../../actors/pm/WorkErrors.ts"
 import { tagGroup } from "../../Operation.ts"
 import { inWorkspace, onList, onTask, orDieSql } from "../WorkAccess.ts"
 
@@ -65,9 +65,7 @@ export const taskTemplatesOperations = [
       Effect.gen(function* () {
         const caller = yield* onList(context, params.listId, "member")
         const template = yield* orDieSql(getTemplate(caller.at.workspaceId, body.templateId)).pipe(
-          Effect.mapError((e) =>
-            e._tag === "Rejection" ? reject("not_found", e.message, [{ path: "body.templateId", message: "not found" }]) : e
-          )
+          Effect.catchTag("TaskTemplateNotFound", () => Effect.fail(new TaskTemplateNotFound({ field: "body.templateId" })))
         )
         return yield* send(PmList, params.listId, "instantiateTask", caller.userId, {
           template: template.template,

@@ -61,7 +61,7 @@ const publicForm = (token: string) =>
     const form =
       formId === undefined
         ? undefined
-        : yield* read(PmForm, formId, "get", {}).pipe(Effect.catchTag("Rejection", () => Effect.succeed(undefined)))
+        : yield* read(PmForm, formId, "get", {}).pipe(Effect.catchTag("FormNotFound", () => Effect.succeed(undefined)))
     return form !== undefined && form.publicToken === token ? form : yield* reject("not_found", "No such form")
   })
 

@@ -21,6 +21,7 @@ import {
   toolCsvRows,
   trelloRows
 } from "../../../actors/pmops/ImportSources.ts"
+import { refusalOf } from "../../HttpError.ts"
 import { reject } from "../../../runtime/Rejection.ts"
 import { type RequestContext, tagGroup } from "../../Operation.ts"
 import { inWorkspace, Limit, Offset, onList, orDieSql, pageOf } from "../WorkAccess.ts"
@@ -81,12 +82,13 @@ const plan = (workspaceId: string, parsed: ReadonlyArray<ParsedRow>) =>
     if (row.body === undefined) return Effect.succeed({ row: row.row, error: row.error ?? "invalid row" })
     return taskInputOf(workspaceId, row.body, `row ${row.row}`).pipe(
       Effect.map((task) => ({ row: row.row, task })),
-      Effect.catch((e) =>
-        Effect.succeed({
+      Effect.catch((e) => {
+        const refusal = refusalOf(e)
+        return Effect.succeed({
           row: row.row,
-          error: e._tag === "Rejection" ? (e.details?.map((d) => `${d.path}: ${d.message}`).join("; ") ?? e.message) : "invalid row"
+          error: refusal ? (refusal.details?.map((d) => `${d.path}: ${d.message}`).join("; ") ?? refusal.message) : "invalid row"
         })
-      )
+      })
     )
   })
 

@@ -15,6 +15,7 @@ import { reject } from "../../../runtime/Rejection.ts"
 import type { RequestContext } from "../../Operation.ts"
 import * as W from "../../shared/WorkspaceAccess.ts"
 import { at0, inWorkspace, orDieSql } from "../WorkAccess.ts"
+import { Counts as TaskCounts } from "../LevelOperations.ts"
 
 export const tag = "Workspaces"
 export const service = "pm"
@@ -143,14 +144,7 @@ export const updateSection = (
     return yield* send(PmOrganization, workspaceId, "updateSection", caller.userId, { section, patch: defined(patch) })
   })
 
-export const Counts = Schema.Struct({
-  total: Schema.Number,
-  open: Schema.Number,
-  active: Schema.Number,
-  done: Schema.Number,
-  closed: Schema.Number,
-  overdue: Schema.Number
-}).annotate({ identifier: "WorkspaceTaskCounts" })
+export const Counts = TaskCounts.annotate({ identifier: "WorkspaceTaskCounts" })
 export const exampleCounts = { total: 12, open: 5, active: 3, done: 2, closed: 2, overdue: 1 }
 
 export const configOfWorkspace = (workspaceId: string) => orDieSql(configOf(workspaceId))

@@ -125,7 +125,7 @@ export const fuzzOperations = (select: (op: AnyOperation) => boolean) => {
   beforeAll(async () => {
     atrium = await startAtrium({ bodyLimitBytes: BODY_LIMIT })
     seeded = await seedWorkspace(atrium, atriumRegistry, "Fuzzer")
-  }, 120_000)
+  }, 300_000) // about a thousand requests, one after another: past two minutes on a loaded 2-core machine
   afterAll(async () => {
     await atrium?.close()
   })

@@ -183,6 +183,14 @@ describe("workspace invitations", () => {
     expect((await atrium.request("GET", base, { token: stranger.token })).status).toBe(404)
     const listed = await atrium.request("GET", `${base}?status=pending`, { token: owner.token })
     expect(listed.body.items.map((i: { id: string }) => i.id)).toEqual([created.body.id])
+    // One aggregate: pm's routes see the hub's invitation, and answer for its address as already invited.
+    const inPm = await atrium.request("GET", `/pm/v1/workspaces/${ws.id}/invitations`, { token: owner.token })
+    expect(inPm.body.items.map((i: { id: string }) => i.id)).toEqual([created.body.id])
+    const again = await atrium.request("POST", `/pm/v1/workspaces/${ws.id}/invitations`, {
+      token: owner.token,
+      body: { email: invitee.email, role: "member" }
+    })
+    expect(again.status).toBe(409)
 
     const changed = await atrium.request("PATCH", `${base}/${created.body.id}`, { token: owner.token, body: { role: "member" } })
     expect(changed.body.role).toBe("member")

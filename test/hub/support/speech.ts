@@ -49,13 +49,21 @@ export const espeakAvailable = (): boolean => {
 export const speak = (lines: ReadonlyArray<Line>): Speech => {
   const dir = mkdtempSync(path.join(tmpdir(), "atrium-speech-"))
   try {
-    const pieces = lines.map((line, index) => {
+    const wavs = lines.map((line, index) => {
       const wav = path.join(dir, `line-${index}.wav`)
-      const raw = path.join(dir, `line-${index}.raw`)
       execFileSync("espeak-ng", ["-v", VOICES[line.speaker], "-s", "175", "-w", wav, line.text])
-      execFileSync("ffmpeg", ["-v", "error", "-y", "-i", wav, "-f", "s16le", "-ac", "1", "-ar", String(RATE), raw])
-      return readFileSync(raw)
+      return wav
     })
+    // One ffmpeg for every line (each input to its own raw output): a start of ffmpeg costs more than a line's conversion.
+    const raws = wavs.map((_, index) => path.join(dir, `line-${index}.raw`))
+    execFileSync("ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      ...wavs.flatMap((wav) => ["-i", wav]),
+      ...raws.flatMap((raw, index) => ["-map", `${index}:a`, "-f", "s16le", "-ac", "1", "-ar", String(RATE), raw])
+    ])
+    const pieces = raws.map((raw) => readFileSync(raw))
     const gap = (GAP_MS * RATE * 2) / 1000
     const total = pieces.reduce((sum, piece) => sum + piece.length + gap, gap)
     const tracks: [Buffer, Buffer] = [Buffer.alloc(total), Buffer.alloc(total)]

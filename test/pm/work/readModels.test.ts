@@ -135,6 +135,38 @@ describe("read models follow changes made elsewhere", () => {
     expect(patched).toMatchObject({ name: "renamed", priority: "high", tags: [{ name: "kept" }], assignees: [{ id: w.member.userId }] })
   })
 
+  it("an own-column write starts from memory only while the row is at the version it holds", async () => {
+    const { list, tasks } = await setup("Behind")
+    const task = tasks[0]
+    const second = (await call("GET", `/lists/${list.id}/statuses`)).items[1]
+    // Changed behind the actor's back (no invalidation): its task is now a version behind.
+    await atrium.sql(`UPDATE pm_tasks SET name = 'changed in SQL', description = 'in SQL', version = version + 1 WHERE id = $1`, [task.id])
+    // Equal to what memory holds, not to the row: written.
+    const patched = await call("PATCH", `/tasks/${task.id}`, { description: "" })
+    expect(patched).toMatchObject({ name: "changed in SQL", description: "", version: task.version + 2 })
+    const renamed = await call("PATCH", `/tasks/${task.id}`, { name: "renamed" })
+    expect(renamed.version).toBe(task.version + 3)
+    const updates = (await atrium.changes(w.workspaceId, "task.updated")).filter((c) => c.entityId === task.id)
+    expect(updates.map((c) => c.data)).toEqual([
+      { description: "", previous: { description: "in SQL" }, version: task.version + 2 },
+      { name: "renamed", previous: { name: "changed in SQL" }, version: task.version + 3 }
+    ])
+    // A status changed on the row without a version (as a rename on the list does) is shown as the row has it.
+    await atrium.sql(`UPDATE pm_tasks SET status = $2 WHERE id = $1`, [task.id, second.name])
+    const after = await call("PATCH", `/tasks/${task.id}`, { description: "second" })
+    expect(after.status).toEqual({ name: second.name, type: second.type, color: second.color })
+    expect(after).toEqual(await call("GET", `/tasks/${task.id}`))
+  })
+
+  it("a PATCH after a status renamed on the list answers the new name", async () => {
+    const { list, tasks } = await setup("Renamed")
+    const first = (await call("GET", `/lists/${list.id}/statuses`)).items[0]
+    await call("PATCH", `/lists/${list.id}/statuses/${first.id}`, { name: "queued", color: "#654321" })
+    const patched = await call("PATCH", `/tasks/${tasks[0].id}`, { description: "after the rename" })
+    expect(patched.status).toMatchObject({ name: "queued", color: "#654321" })
+    expect(patched).toEqual(await call("GET", `/tasks/${tasks[0].id}`))
+  })
+
   it("a deleted task is gone from memory too", async () => {
     const { tasks } = await setup("Trash")
     await call("DELETE", `/tasks/${tasks[0].id}`)

@@ -195,7 +195,7 @@ export const Changelog = () => {
           <MilestoneCard
             key={milestone.id}
             name={milestone.name}
-            dateLine={`${milestoneWhen(milestone, "Not scheduled")} · ${milestone.featureRequestIds.length} requests`}
+            dateLine={`${milestoneWhen(milestone, "Not scheduled")} · ${milestone.featureRequestIds.length} request${milestone.featureRequestIds.length === 1 ? "" : "s"}`}
           >
             <Article milestoneId={milestone.id} canEdit={team} />
             {team ? <DraftFromMilestone boardId={boardId} milestone={milestone} /> : null}

@@ -12,6 +12,12 @@ import { richTextExtensions } from "../../../../richtext/Extensions.ts"
 import { docToMarkdown, markdownToDoc } from "../../../../richtext/Markdown.ts"
 import type { ProseMirrorNode } from "../../../../richtext/Schema.ts"
 
+/**
+ * Chromium writes a space typed where a text run ends (before a mark starts, say) as a no-break space, and
+ * ProseMirror reads it back from the page as typed: the stored Markdown gets plain spaces, as the user typed them.
+ */
+const withPlainSpaces = (markdown: string) => markdown.replaceAll("\u00a0", " ")
+
 /** The stored Markdown as editor content (the shared schema's JSON; Tiptap's type only differs in mutability). */
 const contentOf = (markdown: string) => markdownToDoc(markdown) as JSONContent
 
@@ -52,7 +58,7 @@ export const Description = ({
   // A change saved elsewhere replaces the text only while nothing here is unsaved.
   useEffect(() => {
     if (editor === null || dirty) return
-    if (docToMarkdown(editor.getJSON() as ProseMirrorNode) !== markdown)
+    if (withPlainSpaces(docToMarkdown(editor.getJSON() as ProseMirrorNode)) !== markdown)
       editor.commands.setContent(contentOf(markdown), { emitUpdate: false })
   }, [editor, markdown, dirty])
 
@@ -66,7 +72,7 @@ export const Description = ({
   const save = async () => {
     if (editor === null) return
     setSaving(true)
-    if (await onSave(docToMarkdown(editor.getJSON() as ProseMirrorNode))) setDirty(false)
+    if (await onSave(withPlainSpaces(docToMarkdown(editor.getJSON() as ProseMirrorNode)))) setDirty(false)
     setSaving(false)
   }
   const discard = () => {
