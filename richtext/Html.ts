@@ -10,23 +10,37 @@
  * and reopens the emphasis around "b").
  */
 import { DOMParser, DOMSerializer, type Fragment, type Mark, type Node as PmNode } from "@tiptap/pm/model"
-import { Window } from "happy-dom"
+import { createRequire } from "node:module"
 import { richTextSchema } from "./Extensions.ts"
 import { type ProseMirrorNode, validateDoc } from "./Schema.ts"
 
 export { escapeHtml, safeUrl } from "./Urls.ts"
 
-// No scripts, no loading: the window only parses and serializes markup.
-const window = new Window({
-  settings: {
-    disableJavaScriptEvaluation: true,
-    disableJavaScriptFileLoading: true,
-    disableCSSFileLoading: true,
-    disableIframePageLoading: true,
-    disableComputedStyleRendering: true
+type HappyDocument = InstanceType<typeof import("happy-dom").Window>["document"]
+
+/**
+ * The window's document, made on first use: loading happy-dom costs about 0.3 s of CPU, and most processes (a
+ * server start, a cluster node, a bench subject) never convert HTML. Node 20.19+ loads an ES module synchronously
+ * through `require`, so the converters stay synchronous.
+ */
+let windowDocument: HappyDocument | undefined
+const markupDocument = (): HappyDocument => {
+  if (windowDocument === undefined) {
+    const { Window } = createRequire(import.meta.url)("happy-dom") as typeof import("happy-dom")
+    // No scripts, no loading: the window only parses and serializes markup.
+    const window = new Window({
+      settings: {
+        disableJavaScriptEvaluation: true,
+        disableJavaScriptFileLoading: true,
+        disableCSSFileLoading: true,
+        disableIframePageLoading: true,
+        disableComputedStyleRendering: true
+      }
+    })
+    windowDocument = window.document
   }
-})
-const document = window.document
+  return windowDocument
+}
 /** When two marks cover the same run: the one listed first goes outside (`***a***` → `<em><strong>`, as CommonMark writes it). */
 const OUTSIDE_FIRST = ["link", "italic", "bold", "strike", "highlight", "code"]
 
@@ -85,6 +99,7 @@ const parser = DOMParser.fromSchema(richTextSchema)
 
 /** The document as HTML (the markup Tiptap's editor renders). */
 export const docToHtml = (doc: ProseMirrorNode): string => {
+  const document = markupDocument()
   const wrap = document.createElement("div")
   // happy-dom's Document stands in for the DOM's (the server has no DOM typings).
   serializer.serializeFragment(richTextSchema.nodeFromJSON(validateDoc(doc)).content, { document: document as never }, wrap as never)
@@ -93,7 +108,7 @@ export const docToHtml = (doc: ProseMirrorNode): string => {
 
 /** The markup parsed as the content of an element (html/head/body tags of a whole page are dropped, their content kept). */
 const parse = (html: string) => {
-  const holder = document.createElement("div")
+  const holder = markupDocument().createElement("div")
   holder.innerHTML = html
   return holder
 }

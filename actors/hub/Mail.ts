@@ -11,7 +11,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect, Schema } from "effect"
-import nodemailer, { type Transporter } from "nodemailer"
+import { createRequire } from "node:module"
+import type { Transporter } from "nodemailer"
 import { query, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { Email, Id, Timestamp, normalizeEmail } from "../Fields.ts"
 
@@ -69,6 +70,8 @@ const transports = new Map<string, Transporter>()
 const transportFor = (url: string) => {
   let transport = transports.get(url)
   if (transport === undefined) {
+    // Loaded with the first transport: most processes never send mail, and nodemailer costs about 60 ms to load.
+    const nodemailer = createRequire(import.meta.url)("nodemailer") as typeof import("nodemailer")
     transport = nodemailer.createTransport(url)
     transports.set(url, transport)
   }

@@ -7,8 +7,7 @@
  * question words plus wink-nlp's entities and parts of speech (the English
  * model shipped in the npm package; no network).
  */
-import winkNLP from "wink-nlp"
-import model from "wink-eng-lite-web-model"
+import { englishNlp } from "../EnglishNlp.ts"
 import { terms } from "./Ranking.ts"
 
 export type AnswerType = "time" | "duration" | "quantity" | "person" | "organization" | "reason" | "action" | "yes_no" | "list" | "open"
@@ -67,8 +66,6 @@ export const clausesOf = (question: string): Array<string> => {
 
 // ── Facts in a sentence ─────────────────────────────────────────────────────
 
-let nlp: ReturnType<typeof winkNLP> | undefined
-
 interface Analysed {
   readonly entities: ReadonlyArray<{ readonly value: string; readonly type: string }>
   readonly tokens: ReadonlyArray<string>
@@ -77,7 +74,7 @@ interface Analysed {
 
 /** wink-nlp's reading of a sentence (entities, tokens, parts of speech); sentences are short, so this is cheap. */
 const analyse = (sentence: string): Analysed => {
-  nlp ??= winkNLP(model)
+  const nlp = englishNlp()
   const its: any = nlp.its
   const doc: any = nlp.readDoc(sentence)
   return {

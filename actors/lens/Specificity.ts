@@ -7,17 +7,13 @@
  * double; a verb no passage contains ("take" where a transcript says "took")
  * weighs half, since verbs change form and seldom carry the topic.
  */
-import winkNLP from "wink-nlp"
-import model from "wink-eng-lite-web-model"
+import { englishNlp } from "../EnglishNlp.ts"
 import type { Passage } from "./Passage.ts"
 import { stem, terms } from "./Terms.ts"
 
-// Loaded on first use (the model takes a moment), then shared by every question.
-let tagger: ReturnType<typeof winkNLP> | undefined
-
 /** The part of speech of each of the question's words, by its term (NOUN, PROPN, VERB, ...). */
 const partsOfSpeech = (question: string): Map<string, string> => {
-  tagger ??= winkNLP(model)
+  const tagger = englishNlp()
   const its: any = tagger.its
   const tokens: any = tagger.readDoc(question).tokens()
   const words: Array<string> = tokens.out(its.normal)

@@ -15,7 +15,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { build } from "vite"
 import { GENERATED_DIR, writeApiTypes } from "./ApiTypes.ts"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
@@ -68,6 +67,8 @@ const sourceKey = (): string => {
 }
 
 const bundle = async (outDir: string) => {
+  // Loaded only to build: a start that finds its build (every start but the first after a change) never pays for Vite.
+  const { build } = await import("vite")
   await build({
     root: WEB_DIR,
     configFile: false,

@@ -12,8 +12,7 @@
  *   passage it refers to, laid out under their template's sections.
  */
 import { Effect } from "effect"
-import winkNLP from "wink-nlp"
-import model from "wink-eng-lite-web-model"
+import { englishNlp } from "../../EnglishNlp.ts"
 import type { Segment } from "../Transcript.ts"
 import type { SummarizerShape, SummaryRequest } from "./Summarizer.ts"
 import { type ActionItem, actionItemId, type VersionContent } from "./VersionContent.ts"
@@ -21,8 +20,7 @@ import { promptText } from "./VersionInputs.ts"
 
 // Only sentence boundaries and parts of speech (lemmas need them): negation, sentiment and entity
 // recognition are never read, and skipping them makes a transcript's analysis about three times cheaper.
-const nlp = winkNLP(model, ["sbd", "pos"])
-const its: any = nlp.its
+const nlp = () => englishNlp(["sbd", "pos"])
 
 interface Sentence {
   readonly index: number
@@ -54,13 +52,15 @@ interface Candidate {
 }
 
 /** Content words of a text, lemmatized and lower case. */
-const termsOf = (text: string): Array<string> =>
-  nlp
+const termsOf = (text: string): Array<string> => {
+  const its: any = nlp().its
+  return nlp()
     .readDoc(text)
     .tokens()
     .filter((t) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
     .out(its.lemma)
     .map((lemma) => String(lemma).toLowerCase())
+}
 
 /**
  * The transcript's sentences, segment by segment. Each document's token properties are read as whole
@@ -69,8 +69,9 @@ const termsOf = (text: string): Array<string> =>
  */
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
+  const its: any = nlp().its
   for (const [position, segment] of segments.entries()) {
-    const doc: any = nlp.readDoc(segment.text)
+    const doc: any = nlp().readDoc(segment.text)
     const texts: Array<string> = doc.sentences().out()
     const spans: Array<[number, number]> = doc.sentences().out(its.span)
     const tokens = doc.tokens()
