@@ -3,16 +3,15 @@
  * database URL is given) inside the test process on a free port, and gives a
  * small JSON client for it.
  */
-import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import * as Database from "../../persistence/Database.ts"
-import * as PgliteSql from "../../persistence/PgliteSql.ts"
 import { Sql, type SqlError } from "../../persistence/Sql.ts"
 import { services, start } from "../../server/Atrium.ts"
 import { type AtriumConfig, fromEnv } from "../../facade/Config.ts"
-import { seedPglite } from "../../tools/PgliteTemplate.ts"
+import { SMALL_DATABASE_SETTINGS, seedPglite } from "../../tools/PgliteTemplate.ts"
 
 export interface TestAtrium {
   readonly origin: string
@@ -45,19 +44,8 @@ export interface TestResponse {
   readonly text: string
 }
 
-/**
- * PGlite zeroes its shared buffers at every start: initdb's 128 MB cost about 0.6 s of CPU per test server, and a
- * test database fits in a few megabytes. Only the test servers' copies are changed; the template keeps initdb's.
- */
-const TEST_PGLITE_SETTINGS = "\n# test servers (test/support/atrium.ts)\nshared_buffers = 16MB\n"
-
-/** `seedPglite` with the test servers' settings; a directory seeded before (a restart) is left as it is. */
-export const seedTestPglite = async (dataDir: string): Promise<void> => {
-  const directory = PgliteSql.directoryOf(dataDir)
-  if (directory === PgliteSql.memory || existsSync(directory)) return
-  await seedPglite(dataDir)
-  appendFileSync(path.join(directory, "postgresql.conf"), TEST_PGLITE_SETTINGS)
-}
+/** `seedPglite` with the settings of a small database; a directory seeded before (a restart) is left as it is. */
+export const seedTestPglite = (dataDir: string): Promise<void> => seedPglite(dataDir, SMALL_DATABASE_SETTINGS)
 
 /**
  * A migrated PGlite database in a temporary folder of its own, removed after the database is closed: a copy of

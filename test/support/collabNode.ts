@@ -11,10 +11,10 @@ import { Effect, Layer } from "effect"
 import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { testAccessLayer } from "./collabAtrium.ts"
-import { seedPglite } from "../../tools/PgliteTemplate.ts"
+import { SMALL_DATABASE_SETTINGS, seedPglite } from "../../tools/PgliteTemplate.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
-if (!config.databaseUrl) await seedPglite(config.dataDir)
+if (!config.databaseUrl) await seedPglite(config.dataDir, SMALL_DATABASE_SETTINGS)
 
 const program = Effect.gen(function* () {
   const server = yield* start(config)
