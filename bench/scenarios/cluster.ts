@@ -156,7 +156,7 @@ const startCluster = async (options: RunOptions, runId: string, progress: (label
   }
   try {
     // A smoke run copies the migrated template the tests use: node A then has nothing to migrate.
-    const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
+    const template = options.smoke ? await (await import("../../tools/PostgresTemplate.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
     await admin.unsafe(`create database "${database}"${template === undefined ? "" : ` template "${template}"`}`)
     const databaseUrl = new URL(PG_ADMIN_URL)
     databaseUrl.pathname = `/${database}`

@@ -130,7 +130,7 @@ const atrium = (storage: "pglite" | "postgres"): System => ({
         database = `atrium_bench_${Date.now().toString(36)}_${process.pid}`
         admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 3 })
         // A smoke run copies the migrated template the tests use: the server then has nothing to migrate.
-        const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
+        const template = options.smoke ? await (await import("../../tools/PostgresTemplate.ts")).migratedTemplate(PG_ADMIN_URL) : undefined
         await admin.unsafe(`create database "${database}"${template === undefined ? "" : ` template "${template}"`}`)
       } else await seedPglite(dataDir)
       const url = new URL(PG_ADMIN_URL)

@@ -102,14 +102,14 @@ export interface Backend {
 }
 
 /**
- * A fresh database. A smoke run copies the migrated template the tests use (test/support/database.ts): Atrium
+ * A fresh database. A smoke run copies the migrated template the tests use (tools/PostgresTemplate.ts): Atrium
  * then finds nothing to migrate, which spares each server start on it seconds of CPU.
  */
 export const postgresBackend = async (options: Pick<RunOptions, "smoke"> = { smoke: false }): Promise<Backend> => {
   const name = `atrium_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 })
   try {
-    const template = options.smoke ? await (await import("../../test/support/database.ts")).migratedTemplate(ADMIN_URL) : undefined
+    const template = options.smoke ? await (await import("../../tools/PostgresTemplate.ts")).migratedTemplate(ADMIN_URL) : undefined
     await admin.unsafe(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE "${template}"`)
   } catch (error) {
     throw new Error(`PostgreSQL unreachable at ${ADMIN_URL} (BENCH_DATABASE_URL): ${error instanceof Error ? error.message : error}`)

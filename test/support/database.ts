@@ -12,13 +12,9 @@
  * `ATRIUM_TEST_PG_ADMIN_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
  * must be allowed to CREATE and DROP databases.
  */
-import { createHash, randomBytes } from "node:crypto"
-import { readdirSync, readFileSync } from "node:fs"
-import path from "node:path"
-import { Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
 import postgres from "postgres"
-import * as Database from "../../persistence/Database.ts"
-import * as Migrations from "../../persistence/Migrations.ts"
+import { migratedTemplate } from "../../tools/PostgresTemplate.ts"
 
 export const adminUrl = (): string =>
   process.env.ATRIUM_TEST_PG_ADMIN_URL !== undefined && process.env.ATRIUM_TEST_PG_ADMIN_URL !== ""
@@ -86,60 +82,6 @@ export interface TestDatabase {
   readonly drop: () => Promise<void>
 }
 
-/** The migrations' fingerprint: a changed or added migration makes a new template. */
-const migrationsKey = (): string => {
-  const hash = createHash("sha256")
-  for (const file of readdirSync(Migrations.directory).sort()) {
-    hash
-      .update(file)
-      .update("\0")
-      .update(readFileSync(path.join(Migrations.directory, file)))
-      .update("\0")
-  }
-  return hash.digest("hex").slice(0, 16)
-}
-
-let template: Promise<string> | undefined
-
-/**
- * A database every migration has been applied to, made once per set of
- * migrations (under an advisory lock: one process builds, the others wait)
- * and then only copied (`CREATE DATABASE … TEMPLATE`, a fraction of a second
- * against seconds of migrating). Templates of older migration sets are dropped.
- * `base`: the admin URL of the server (the bench's smoke runs pass theirs).
- */
-export const migratedTemplate = (base: string = adminUrl()): Promise<string> => {
-  template ??= (async () => {
-    const name = `atrium_template_${migrationsKey()}`
-    const sql = admin(base)
-    try {
-      await sql`select pg_advisory_lock(hashtext('atrium_test_template'))`
-      const [found] = await sql<Array<{ count: number }>>`select count(*)::int as count from pg_database where datname = ${name}`
-      if (found.count === 0) {
-        const building = `${name}_building`
-        await sql.unsafe(`drop database if exists "${building}" with (force)`)
-        await sql.unsafe(`create database "${building}"`)
-        const url = new URL(base)
-        url.pathname = `/${building}`
-        await Effect.runPromise(Effect.scoped(Layer.build(Database.postgres(url.toString()))))
-        await sql.unsafe(`alter database "${building}" rename to "${name}"`)
-      }
-      const stale = await sql<Array<{ datname: string }>>`
-        select datname from pg_database where datname like 'atrium\_template\_%' and datname <> ${name}`
-      // Not forced: another checkout's run may be copying its own template right now.
-      for (const { datname } of stale) await sql.unsafe(`drop database if exists "${datname}"`).catch(() => {})
-      await sql`select pg_advisory_unlock(hashtext('atrium_test_template'))`
-      return name
-    } finally {
-      await sql.end({ timeout: 5 })
-    }
-  })()
-  template.catch(() => {
-    template = undefined
-  })
-  return template
-}
-
 /**
  * Creates a database of its own for this test run: a copy of the migrated
  * template (a server's own migration run then finds nothing to apply), or
@@ -148,7 +90,7 @@ export const migratedTemplate = (base: string = adminUrl()): Promise<string> => 
 export const createTestDatabase = async (options: { readonly empty?: boolean } = {}): Promise<TestDatabase> => {
   const base = adminUrl()
   const name = `atrium_test_${randomBytes(6).toString("hex")}`
-  const from = options.empty === true ? undefined : await migratedTemplate()
+  const from = options.empty === true ? undefined : await migratedTemplate(base)
   const sql = admin(base)
   try {
     await sql.unsafe(from === undefined ? `create database "${name}"` : `create database "${name}" template "${from}"`)
