@@ -53,8 +53,9 @@ interface Candidate {
 
 /** Content words of a text, lemmatized and lower case. */
 const termsOf = (text: string): Array<string> => {
-  const its: any = nlp().its
-  return nlp()
+  const engine = nlp()
+  const its: any = engine.its
+  return engine
     .readDoc(text)
     .tokens()
     .filter((t) => t.out(its.type) === "word" && !t.out(its.stopWordFlag))
@@ -69,9 +70,10 @@ const termsOf = (text: string): Array<string> => {
  */
 const analyse = (segments: ReadonlyArray<Segment>): Array<Sentence> => {
   const sentences: Array<Sentence> = []
-  const its: any = nlp().its
+  const engine = nlp()
+  const its: any = engine.its
   for (const [position, segment] of segments.entries()) {
-    const doc: any = nlp().readDoc(segment.text)
+    const doc: any = engine.readDoc(segment.text)
     const texts: Array<string> = doc.sentences().out()
     const spans: Array<[number, number]> = doc.sentences().out(its.span)
     const tokens = doc.tokens()
