@@ -11,7 +11,7 @@
  * Targets (the issue's): RSS during and after the reads ≤ 2× the conventional stack's; after
  * passivation, back within 20% of the start.
  */
-import { machineBusyCores, readMachine, type Server, usageBetween } from "../process.ts"
+import { machineBusyCores, readMachine, type Server } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { bytes } from "../report/format.ts"
 import { failedSeries, type Point, type Scenario, type Series, type Target } from "../Scenario.ts"
@@ -25,6 +25,7 @@ import {
   type Stack,
   TOUCH_CONCURRENCY,
   touchAll,
+  touchPoint,
   withDb
 } from "./rest.ts"
 import { addTasks, api, login, structure, taskIds } from "./rest/workspace.ts"
@@ -78,16 +79,7 @@ const measureStack = async (
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 3 * 1000))
     const settled = running.sample()
     return {
-      point: {
-        load: TOUCH_CONCURRENCY,
-        durationSec: touched.durationSec,
-        ops: ids.length,
-        errors: touched.errors,
-        throughput: (ids.length - touched.errors) / touched.durationSec,
-        latency: touched.histogram.latency(),
-        server: usageBetween(before, after),
-        ...(machineBusy === undefined ? {} : { machineBusyCores: machineBusy })
-      },
+      point: touchPoint(touched, ids, before, after, machineBusy),
       memory: {
         start: before.rssBytes,
         peak: Math.max(peak, after.rssBytes),

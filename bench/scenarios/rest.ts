@@ -36,7 +36,7 @@ import postgres from "postgres"
 import { openDb, type Db, type DbTarget } from "../baselines/conventional/Db.ts"
 import { Histogram } from "../load/Histogram.ts"
 import { describeLoader, runHttpLoad, type HttpLoad, type HttpResult } from "../load/http.ts"
-import { machineBusyCores, readMachine, startHttpServer, tsNode, usageBetween, type Server } from "../process.ts"
+import { machineBusyCores, type ProcSample, readMachine, startHttpServer, tsNode, usageBetween, type Server } from "../process.ts"
 import { Steps } from "../progress.ts"
 import { bytes, rate } from "../report/format.ts"
 import {
@@ -594,16 +594,7 @@ const measureMemory = async (
         stack.key,
         `${bytes(before.rssBytes)} before, ${bytes(after.rssBytes)} after, ${bytes(settled.rssBytes)} ${idleSeconds * 3} s later (peak ${bytes(settled.peakRssBytes)})`
       )
-      const point: Point = {
-        load: TOUCH_CONCURRENCY,
-        durationSec: touched.durationSec,
-        ops: ids.length,
-        errors: touched.errors,
-        throughput: (ids.length - touched.errors) / touched.durationSec,
-        latency: touched.histogram.latency(),
-        server: usageBetween(before, after),
-        ...(machineBusy === undefined ? {} : { machineBusyCores: machineBusy })
-      }
+      const point = touchPoint(touched, ids, before, after, machineBusy)
       measured.series.set(seriesKey("getTask", stack.key), okSeries(stack, [point]))
       ctx.steps.end()
     } catch (error) {
@@ -635,6 +626,24 @@ export const touchAll = async (url: string, ids: ReadonlyArray<string>, token: s
   if (errors > ids.length / 2) throw new Error(`${errors} of ${ids.length} getTask answered an error`)
   return { histogram, errors, durationSec: (performance.now() - started) / 1000 }
 }
+
+/** The point of one `touchAll`: the server's usage between `before` and `after`, the machine's meanwhile. */
+export const touchPoint = (
+  touched: Awaited<ReturnType<typeof touchAll>>,
+  ids: ReadonlyArray<string>,
+  before: ProcSample,
+  after: ProcSample,
+  machineBusy: number | undefined
+): Point => ({
+  load: TOUCH_CONCURRENCY,
+  durationSec: touched.durationSec,
+  ops: ids.length,
+  errors: touched.errors,
+  throughput: (ids.length - touched.errors) / touched.durationSec,
+  latency: touched.histogram.latency(),
+  server: usageBetween(before, after),
+  ...(machineBusy === undefined ? {} : { machineBusyCores: machineBusy })
+})
 
 // ------------------------------------------------------------ a backend ---
 
