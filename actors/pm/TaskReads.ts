@@ -37,7 +37,10 @@ export const updatedColumns = taskColumns.replace(
   `(SELECT l.folder_id FROM pm_lists l WHERE l.id = t.list_id) AS "folderId"`
 )
 
-export const taskFrom = `FROM pm_tasks t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id`
+/** `tasks` (a table or a sub-select) as `t`, with its home list `l` and space `s`. */
+const tasksFrom = (tasks: string) => `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id`
+
+export const taskFrom = tasksFrom("pm_tasks")
 
 export interface TaskRow {
   readonly id: string
@@ -344,27 +347,48 @@ export interface Keyset {
 }
 
 /**
+ * Tasks a text search first walks in (created_at, id) order. PostgreSQL
+ * cannot estimate how many rows `LIKE '%word%'` keeps, so for a common word
+ * it reads every match and sorts them; walking a window of the ordered index
+ * finds the page after a few hundred rows. A page the window does not fill
+ * is asked again without it, where the trigram indexes serve a rare word.
+ */
+const searchWindow = (limit: number) => Math.max(1_000, 50 * (limit + 1))
+
+/**
  * A page after `after` in (created_at, id) order. Rows inserted while a
  * client pages never shift the pages it has not read yet, so a walk has no
  * duplicates and skips nothing that existed when it started.
  */
 export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, limit: number, direction: "asc" | "desc") =>
   Effect.gen(function* () {
-    const params: Array<unknown> = []
-    let where = filterSql(filter, params)
-    if (after) {
-      params.push(after.at, after.id)
-      where += ` AND (t.created_at, t.id) ${direction === "asc" ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length})`
-    }
     const dir = direction === "asc" ? "ASC" : "DESC"
     const orderBy = `t.created_at ${dir}, t.id ${dir}`
-    const rows = yield* query<TaskRow & Presented & { keysetAt: string } & Place>(
-      `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
-              s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
-         ${presentedFrom(`(SELECT t.* ${taskFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
-        ORDER BY ${orderBy}`,
-      params
-    )
+    const read = (windowed: boolean) => {
+      const params: Array<unknown> = []
+      let where = filterSql(filter, params)
+      let keyset = ""
+      if (after) {
+        params.push(after.at, after.id)
+        keyset = ` AND (created_at, id) ${direction === "asc" ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length})`
+        where += keyset.replace("(created_at, id)", "(t.created_at, t.id)")
+      }
+      // filterSql binds the workspace first, as $1.
+      const from = windowed
+        ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${keyset}
+                       ORDER BY created_at ${dir}, id ${dir} LIMIT ${searchWindow(limit)})`)
+        : taskFrom
+      return query<TaskRow & Presented & { keysetAt: string } & Place>(
+        `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
+                s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
+           ${presentedFrom(`(SELECT t.* ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
+          ORDER BY ${orderBy}`,
+        params
+      )
+    }
+    // A window that holds the whole page is exact: any earlier match would be in it too.
+    const windowed = filter.q ? yield* read(true) : []
+    const rows = windowed.length > limit ? windowed : yield* read(false)
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined

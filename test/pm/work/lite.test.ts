@@ -380,6 +380,50 @@ describe("Search (Lite)", () => {
     expect(tampered.error.details[0].path).toBe("query.cursor")
     await fail("GET", `/lite/search/tasks?${qs({ workspaceId: ws, cursor: "garbage" })}`, undefined, 400)
   })
+
+  it("a text search over more tasks than its first window pages exactly like a search without one", async () => {
+    const ws = w.workspaceId
+    const space = await call("POST", "/lite/spaces", { workspaceId: ws, name: "Window" }, w.member.token, 201)
+    const list = await call("POST", "/lite/lists", { workspaceId: ws, space: "Window", name: "Many" }, w.member.token, 201)
+    const [{ status }] = await atrium.sql<{ status: string }>(
+      "SELECT name AS status FROM pm_statuses WHERE scope_type = 'space' AND scope_id = $1 ORDER BY position LIMIT 1",
+      [space.id]
+    )
+    // 2,400 tasks a millisecond apart: one in 9 is a "beacon"; "lonely" only far past the window of the first page.
+    await atrium.sql(
+      `INSERT INTO pm_tasks (id, workspace_id, space_id, list_id, short_id, name, status, position, created_by, created_at)
+       SELECT gen_random_uuid()::text, $1, $2, $3, 'WIN-' || n,
+              'task ' || n || CASE WHEN n % 9 = 0 THEN ' Beacon' WHEN n IN (1200, 2350) THEN ' lonely' ELSE '' END,
+              $4, n, $5, now() - (3000 - n) * interval '1 millisecond'
+         FROM generate_series(1, 2400) n`,
+      [ws, space.id, list.id, status, w.owner.userId]
+    )
+    const walk = async (q: string, order: "oldest" | "newest", limit: number) => {
+      const seen: Array<string> = []
+      let cursor: string | null = null
+      do {
+        const page: { items: Array<{ id: string }>; nextCursor: string | null } = await call(
+          "GET",
+          `/lite/search/tasks?${qs({ workspaceId: ws, space: "Window", q, order, limit, ...(cursor ? { cursor } : {}) })}`
+        )
+        seen.push(...page.items.map((t) => t.id))
+        cursor = page.nextCursor
+      } while (cursor !== null)
+      return seen
+    }
+    const expected = async (q: string, order: "oldest" | "newest") =>
+      (
+        await atrium.sql<{ id: string }>(
+          `SELECT id FROM pm_tasks WHERE list_id = $1 AND lower(name) LIKE $2 ORDER BY created_at ${order === "oldest" ? "ASC" : "DESC"}, id`,
+          [list.id, `%${q}%`]
+        )
+      ).map((r) => r.id)
+    for (const order of ["oldest", "newest"] as const) {
+      expect(await walk("beacon", order, 20)).toEqual(await expected("beacon", order))
+      expect(await walk("lonely", order, 20)).toEqual(await expected("lonely", order))
+    }
+    expect(await expected("lonely", "oldest")).toHaveLength(2)
+  })
 })
 
 describe("Comments (Lite)", () => {
