@@ -180,6 +180,7 @@ export class LiveServer implements ClusterHost {
       write: (entries) => runSql(DocumentStore.append(entries)),
       // PostgreSQL's pool overlaps commits; PGlite is one session.
       concurrency: backend === "postgres" ? 3 : 1,
+      blocksLoop: backend === "pglite",
       committed: (entries) => this.committed(entries),
       failed: (error, attempt) => {
         if (attempt === 1 || attempt % 20 === 0) logError("collab", `appending updates failed (attempt ${attempt}), retrying`, error)

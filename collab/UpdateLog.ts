@@ -22,6 +22,14 @@ export interface UpdateLogOptions {
   readonly maxBatchCount?: number
   /** Batches written at once (a pool of connections overlaps their commits); 1 for an embedded database. */
   readonly concurrency?: number
+  /**
+   * The write runs on this thread (an embedded database): a batch then starts
+   * on a timer rather than right after the current turn, so the frames this
+   * turn sent (the fan-out of the very updates being logged) reach the
+   * readers before the loop is busy writing (else each keystroke of a small
+   * editing group would reach the others' screens a write later).
+   */
+  readonly blocksLoop?: boolean
 }
 
 export interface LoggedUpdate extends AppendEntry {
@@ -135,10 +143,13 @@ export class UpdateLog {
     }
   }
 
+  private readonly pumpNow = () => this.pump()
+
   private schedule(): void {
     if (this.scheduled || this.queue.length === 0) return
     this.scheduled = true
-    setImmediate(() => this.pump())
+    if (this.options.blocksLoop) setTimeout(this.pumpNow, 0)
+    else setImmediate(this.pumpNow)
   }
 
   private async writeWithRetry(batch: ReadonlyArray<LoggedUpdate>): Promise<void> {

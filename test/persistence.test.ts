@@ -311,6 +311,30 @@ const suite = (backend: Backend) => {
       expect(syntax.code).toBe("42601")
     })
 
+    it("answers a statement after its table changed, and past the prepared statements kept", async () => {
+      const results = await run(
+        Effect.gen(function* () {
+          const sql = yield* Sql
+          yield* sql.executeScript("create table prepared_test (n int); insert into prepared_test values (1);")
+          const read = sql.query("select * from prepared_test")
+          const before = yield* read
+          // The result type changes: a prepared statement of the text must be parsed again.
+          yield* sql.executeScript("alter table prepared_test add column label text default 'one'")
+          const altered = yield* read
+          // More distinct texts than a PGlite instance keeps prepared (256): the oldest are closed, and still answer.
+          const many: Array<unknown> = []
+          for (let i = 0; i < 300; i++) many.push(...(yield* sql.query(`select ${i}::int as i from prepared_test`)))
+          const after = yield* read
+          yield* sql.executeScript("drop table prepared_test")
+          return { before, altered, many, after }
+        })
+      )
+      expect(results.before).toEqual([{ n: 1 }])
+      expect(results.altered).toEqual([{ n: 1, label: "one" }])
+      expect(results.many).toEqual(Array.from({ length: 300 }, (_, i) => ({ i })))
+      expect(results.after).toEqual([{ n: 1, label: "one" }])
+    })
+
     it("runs multi-statement scripts", async () => {
       const rows = await run(
         Effect.gen(function* () {

@@ -12,9 +12,11 @@
  * array types it derives from them), so results are the values
  * `PGlite#query` gives.
  *
- * Two calls into PGlite per statement (PGlite's `query` makes six): Parse +
- * Describe (the parameter and result types), then Bind + Execute + Sync. The
- * caller holds PGlite's locks (`PGlite#_runExclusiveQuery`, and outside a
+ * Each text is parsed once per instance into a named prepared statement
+ * (Parse + Describe: its parameter and result types), kept for the
+ * PREPARED_STATEMENTS most recently used texts; a statement is then one call
+ * into PGlite (Bind + Execute + Sync; PGlite's `query` makes six calls and
+ * parses and plans the text every time). The caller holds PGlite's locks (`PGlite#_runExclusiveQuery`, and outside a
  * transaction `_runExclusiveTransaction`, as `PGlite#query` does).
  * Notifications (LISTEN) are not read here: PGlite is one process's
  * database and Atrium listens on PostgreSQL only.
@@ -108,18 +110,29 @@ const B = 0x42 // Bind
 const E = 0x45 // Execute
 const S = 0x53 // Sync
 
-const parseAndDescribe = (text: string): Uint8Array =>
-  new Writer()
+const C = 0x43 // Close
+
+/** Closes the statements `closed` (evicted from the cache), then parses `text` as statement `name` and describes it. */
+const parseAndDescribe = (closed: ReadonlyArray<string>, name: string, text: string): Uint8Array => {
+  const writer = new Writer()
+  for (const statement of closed)
+    writer
+      .begin(C)
+      .bytes(new Uint8Array([S]))
+      .cstring(statement)
+      .end()
+  return writer
     .begin(P)
-    .cstring("")
+    .cstring(name)
     .cstring(text)
     .int16(0)
     .end()
     .begin(D)
     .bytes(new Uint8Array([S]))
-    .cstring("")
+    .cstring(name)
     .end()
     .take()
+}
 
 const syncOnly = new Writer().begin(S).end().take()
 
@@ -128,8 +141,8 @@ interface Parameter {
   readonly value: Uint8Array | null
 }
 
-const bindExecuteSync = (parameters: ReadonlyArray<Parameter>, resultFormats: ReadonlyArray<number>): Uint8Array => {
-  const writer = new Writer().begin(B).cstring("").cstring("").int16(parameters.length)
+const bindExecuteSync = (statement: string, parameters: ReadonlyArray<Parameter>, resultFormats: ReadonlyArray<number>): Uint8Array => {
+  const writer = new Writer().begin(B).cstring("").cstring(statement).int16(parameters.length)
   for (const parameter of parameters) writer.int16(parameter.format)
   writer.int16(parameters.length)
   for (const { value } of parameters) {
@@ -293,9 +306,101 @@ const parameterOf = (db: RawProtocol, typeId: number, value: unknown): Parameter
   return { format: TEXT_FORMAT, value: utf8.encode(String(serialized)) }
 }
 
+/** Texts kept prepared per instance (each holds its parse tree and, once PostgreSQL settles on one, a plan). */
+export const PREPARED_STATEMENTS = 256
+
+/** A text prepared as a named statement, with what its replies need. */
+interface Prepared {
+  readonly name: string
+  readonly parameterTypes: ReadonlyArray<number>
+  readonly fields: ReadonlyArray<Field>
+  readonly resultFormats: ReadonlyArray<number>
+  readonly parse: ReadonlyArray<((text: string, typeId: number) => unknown) | undefined>
+}
+
+/** One instance's prepared statements by text, least recently used first; evicted ones are closed with the next Parse. */
+class PreparedStatements {
+  private readonly byText = new Map<string, Prepared>()
+  private evicted: Array<string> = []
+  private named = 0
+
+  get(text: string): Prepared | undefined {
+    const prepared = this.byText.get(text)
+    if (prepared !== undefined) {
+      this.byText.delete(text)
+      this.byText.set(text, prepared)
+    }
+    return prepared
+  }
+
+  nextName(): string {
+    return `atrium_${++this.named}`
+  }
+
+  add(text: string, prepared: Prepared): void {
+    this.byText.set(text, prepared)
+    if (this.byText.size > PREPARED_STATEMENTS) {
+      const [oldest, { name }] = this.byText.entries().next().value as [string, Prepared]
+      this.byText.delete(oldest)
+      this.evicted.push(name)
+    }
+  }
+
+  /** Forgets `text` (its statement is closed with the next Parse). */
+  drop(text: string): void {
+    const prepared = this.byText.get(text)
+    if (prepared === undefined) return
+    this.byText.delete(text)
+    this.evicted.push(prepared.name)
+  }
+
+  takeEvicted(): Array<string> {
+    const evicted = this.evicted
+    this.evicted = []
+    return evicted
+  }
+}
+
+const preparedOf = new WeakMap<RawProtocol, PreparedStatements>()
+
+const statementsOf = (db: RawProtocol): PreparedStatements => {
+  let statements = preparedOf.get(db)
+  if (statements === undefined) {
+    statements = new PreparedStatements()
+    preparedOf.set(db, statements)
+  }
+  return statements
+}
+
+/** Errors after which a prepared statement must be parsed again: its result type changed, or it is gone. */
+const STALE_STATEMENT = new Set(["0A000", "26000"])
+
+const prepare = async (db: RawProtocol, statements: PreparedStatements, text: string): Promise<Prepared> => {
+  const name = statements.nextName()
+  const description = described(await exchange(db, parseAndDescribe(statements.takeEvicted(), name, text), false))
+  if (description instanceof PgliteStatementError) {
+    // The server skips everything up to a Sync after an error.
+    await exchange(db, syncOnly, false)
+    throw description
+  }
+  const fields = description.fields ?? []
+  const prepared: Prepared = {
+    name,
+    parameterTypes: description.parameterTypes,
+    fields,
+    resultFormats: fields.map((field) => (field.typeId === Oid.BYTEA ? BINARY_FORMAT : TEXT_FORMAT)),
+    parse: fields.map((field) => db.parsers[field.typeId])
+  }
+  statements.add(text, prepared)
+  return prepared
+}
+
 /**
  * Runs `text` with `params` and returns its rows. The caller holds PGlite's
- * locks; `syncToFs` as `PGlite#query` does it (outside a transaction).
+ * locks; `syncToFs` as `PGlite#query` does it (outside a transaction). A
+ * statement gone stale (a migration changed the tables it reads) is parsed
+ * again: at once outside a transaction, by the next call inside one (the
+ * transaction has failed anyway).
  */
 export const runStatement = async (
   db: RawProtocol,
@@ -303,17 +408,15 @@ export const runStatement = async (
   params: ReadonlyArray<unknown>,
   syncToFs: boolean
 ): Promise<ReadonlyArray<Record<string, unknown>>> => {
-  const description = described(await exchange(db, parseAndDescribe(text), false))
-  if (description instanceof PgliteStatementError) {
-    // The server skips everything up to a Sync after an error.
-    await exchange(db, syncOnly, false)
-    throw description
+  const statements = statementsOf(db)
+  for (let attempt = 1; ; attempt++) {
+    const prepared = statements.get(text) ?? (await prepare(db, statements, text))
+    const parameters = params.map((value, i) => parameterOf(db, prepared.parameterTypes[i] ?? 0, value))
+    const reply = await exchange(db, bindExecuteSync(prepared.name, parameters, prepared.resultFormats), syncToFs)
+    const rows = rowsOf(reply, prepared.fields, prepared.parse)
+    if (!(rows instanceof PgliteStatementError)) return rows
+    if (rows.code === undefined || !STALE_STATEMENT.has(rows.code)) throw rows
+    statements.drop(text)
+    if (!syncToFs || attempt > 1) throw rows
   }
-  const fields = description.fields ?? []
-  const parameters = params.map((value, i) => parameterOf(db, description.parameterTypes[i] ?? 0, value))
-  const resultFormats = fields.map((field) => (field.typeId === Oid.BYTEA ? BINARY_FORMAT : TEXT_FORMAT))
-  const parse = fields.map((field) => db.parsers[field.typeId])
-  const rows = rowsOf(await exchange(db, bindExecuteSync(parameters, resultFormats), syncToFs), fields, parse)
-  if (rows instanceof PgliteStatementError) throw rows
-  return rows
 }
