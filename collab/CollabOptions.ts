@@ -10,7 +10,8 @@
  * | `COLLAB_COMPACT_ROWS` | 500 | log rows of one document that trigger its compaction |
  * | `COLLAB_SWEEP_SECONDS` | 300 | how often crowded logs (e.g. left by a dead node) are compacted |
  * | `COLLAB_CHANGE_DEBOUNCE_MS` | 1000 | `LiveDocuments.onChange` listeners run at most this often per document |
- * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; busy: what it sent at once in a window cost 64 socket writes (frames × connections), or a reader's socket is backed up (DocumentFanOut); otherwise each goes at once |
+ * | `COLLAB_COALESCE_MS` | 50 | a busy document's updates (and awareness) within this window reach readers as one merged frame; otherwise each goes at once (DocumentFanOut) |
+ * | `COLLAB_SEND_BUDGET` | 100000 | socket writes per second (frames × connections) a document spends on frames sent at once; past it, or with a reader's socket backed up, the document is busy |
  */
 export interface CollabOptions {
   readonly maxMessageBytes: number
@@ -24,6 +25,8 @@ export interface CollabOptions {
   readonly heartbeatSeconds: number
   /** Fan-out window of a busy document (see DocumentFanOut); 0: one event-loop turn. */
   readonly coalesceMs: number
+  /** Socket writes per second a document spends on frames sent at once before it counts as busy (see DocumentFanOut). */
+  readonly sendBudget: number
 }
 
 export const defaultCollabOptions: CollabOptions = {
@@ -35,7 +38,8 @@ export const defaultCollabOptions: CollabOptions = {
   sweepSeconds: 300,
   changeDebounceMs: 1000,
   heartbeatSeconds: 10,
-  coalesceMs: 50
+  coalesceMs: 50,
+  sendBudget: 100_000
 }
 
 const read = (env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number => {
@@ -55,5 +59,6 @@ export const collabOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Coll
   sweepSeconds: read(env, "COLLAB_SWEEP_SECONDS", defaultCollabOptions.sweepSeconds, 1),
   changeDebounceMs: read(env, "COLLAB_CHANGE_DEBOUNCE_MS", defaultCollabOptions.changeDebounceMs, 0),
   heartbeatSeconds: read(env, "COLLAB_HEARTBEAT_SECONDS", defaultCollabOptions.heartbeatSeconds, 1),
-  coalesceMs: read(env, "COLLAB_COALESCE_MS", defaultCollabOptions.coalesceMs, 0)
+  coalesceMs: read(env, "COLLAB_COALESCE_MS", defaultCollabOptions.coalesceMs, 0),
+  sendBudget: read(env, "COLLAB_SEND_BUDGET", defaultCollabOptions.sendBudget, 1)
 })

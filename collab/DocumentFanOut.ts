@@ -7,15 +7,17 @@
  * connections, for peer nodes (one cluster message). Changes go out right
  * after the current turn, until the document is busy, then once per window
  * while it stays busy. Busy: what it already sent at once within the window
- * cost SEND_BUDGET socket writes (frames × its connections; at least one
- * frame: a document read by many waits from the second change of a window
- * on), or a reader's socket holds more than BACKLOG_BYTES the kernel has not
- * taken (frames sent at once would only queue behind). A small editing group
- * (3 editors and 5 readers typing a keystroke every 150 ms each) stays under
- * the budget, so its keystrokes reach the others' screens with no added
- * delay, as stock Hocuspocus's do; a hot document still sends one merged
- * frame per window whatever its rate. (Hocuspocus 3 sends every change at
- * once, connection by connection: LiveServer routes them here instead.)
+ * cost its send budget (socket writes per second, frames × its connections,
+ * over the window; at least one frame), or a reader's socket holds more than
+ * BACKLOG_BYTES the kernel has not taken (frames sent at once would only
+ * queue behind). The budget is CPU: a uWS publish costs about a microsecond
+ * per socket, so the default 100,000 writes a second is a tenth of a core
+ * per document. Under it, changes reach readers with no added delay, as
+ * stock Hocuspocus's do: a small editing group (3 editors and 5 readers
+ * typing a keystroke every 150 ms each), or a page read by 1,000 written 50
+ * times a second. A hotter document sends one merged frame per window
+ * whatever its rate. (Hocuspocus 3 sends every change at once, connection by
+ * connection: LiveServer routes them here instead.)
  *
  * Durability is untouched: an update is queued in the update log when it is
  * applied, and sent a turn later at the earliest; editors'
@@ -37,12 +39,6 @@ export interface FanOutSink {
   readonly mostBuffered: () => number
 }
 
-/**
- * Socket writes a document may spend on frames sent at once within one window before the window opens. What
- * coalescing saves is writes, frames × connections: for a group of 8, 64 writes are 8 keystrokes in one window
- * (160/s), which typing never reaches; for a page read by 1,000, one frame is already over it.
- */
-export const SEND_BUDGET = 64
 /** A socket holding more than this (bytes the kernel has not taken) is behind: changes wait for the window. */
 export const BACKLOG_BYTES = 16 * 1024
 
@@ -57,12 +53,15 @@ export class DocumentFanOut {
   private readonly window: AdaptiveWindow
   private closed = false
 
+  /** `sendBudget`: socket writes per second spent on frames sent at once before the document is busy. */
   constructor(
     windowMs: number,
+    sendBudget: number,
     private readonly sink: FanOutSink
   ) {
+    const perWindow = (sendBudget * windowMs) / 1000
     this.window = new AdaptiveWindow(windowMs, () => this.flush(), {
-      busy: (sentAtOnce) => (sentAtOnce >= 1 && sentAtOnce * sink.connections() >= SEND_BUDGET) || sink.mostBuffered() > BACKLOG_BYTES
+      busy: (sentAtOnce) => (sentAtOnce >= 1 && sentAtOnce * sink.connections() >= perWindow) || sink.mostBuffered() > BACKLOG_BYTES
     })
   }
 

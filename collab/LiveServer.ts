@@ -305,7 +305,7 @@ export class LiveServer implements ClusterHost {
       if (document.connections.size > tracked.individual.size) this.publisher?.(topic, frame)
       for (const connection of tracked.individual) connection.send(frame)
     }
-    const fanOut = new DocumentFanOut(this.options.coalesceMs, {
+    const fanOut = new DocumentFanOut(this.options.coalesceMs, this.options.sendBudget, {
       update: (update) => broadcast(new OutgoingMessage(name).createSyncMessage().writeUpdate(update).toUint8Array()),
       awareness: (clients) => broadcast(new OutgoingMessage(name).createAwarenessUpdateMessage(document.awareness, clients).toUint8Array()),
       peerAwareness: (clients) => {

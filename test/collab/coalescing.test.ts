@@ -38,7 +38,7 @@ const lines = (editor: TestEditor) =>
     .filter((line) => line !== "")
 
 beforeAll(async () => {
-  atrium = await startCollabAtrium({ dataDir: "memory://" }, { COLLAB_COALESCE_MS: String(WINDOW_MS) })
+  atrium = await startCollabAtrium({ dataDir: "memory://" }, { COLLAB_COALESCE_MS: String(WINDOW_MS), COLLAB_SEND_BUDGET: "200" })
   token = (await signUp(atrium, "Coalescer")).token
 })
 
@@ -57,8 +57,8 @@ describe("coalesced fan-out", () => {
     reader.doc.on("update", (_update: Uint8Array, origin: unknown) => {
       if (origin !== null) frames++
     })
-    // 20 connections: a window's first few updates go at once, until they cost SEND_BUDGET socket writes; the rest
-    // of the burst leaves as one merged frame per window.
+    // 20 connections and a send budget of 200 writes a second (60 per window): a window's first three updates go
+    // at once, the rest of the burst leaves as one merged frame per window.
     const watchers = Array.from({ length: 18 }, () => open(name, { awareness: false }))
     await Promise.all(watchers.map((watcher) => synced(watcher)))
     const UPDATES = 60

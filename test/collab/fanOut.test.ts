@@ -3,8 +3,8 @@
  * as LiveServer routes them), on
  * fake timers (no timing is asserted, only what leaves when): a document
  * sends after the current turn — a lone change, a small group's keystrokes —
- * until it is busy (what it sent at once within a window cost SEND_BUDGET
- * socket writes, or a reader backed up), then once per window while it stays
+ * until it is busy (what it sent at once within a window cost its send
+ * budget, or a reader backed up), then once per window while it stays
  * busy — one merged update
  * with everything of the window, its awareness changes in one frame — and
  * this node's awareness changes reach peers the same way. Nothing is lost or
@@ -15,21 +15,24 @@ import * as decoding from "lib0/decoding"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from "y-protocols/awareness"
 import * as Y from "yjs"
-import { DocumentFanOut, SEND_BUDGET } from "../../collab/DocumentFanOut.ts"
+import { defaultCollabOptions } from "../../collab/CollabOptions.ts"
+import { DocumentFanOut } from "../../collab/DocumentFanOut.ts"
 import { checkHocuspocusInternals, routeBroadcasts } from "../../collab/HocuspocusInternals.ts"
 import { MessageType } from "../../collab/Protocol.ts"
 
 const WINDOW_MS = 100
+/** Socket writes per window these tests give a document (a budget of 640 a second over 100 ms). */
+const SEND_BUDGET = 64
 
 /** A live document as LiveServer configures it, what it broadcasts, and a reader applying it. */
-const live = (connections: number) => {
+const live = (connections: number, sendBudget = (SEND_BUDGET * 1000) / WINDOW_MS) => {
   // Patches the prototype whose broadcast handlers a document binds when it is built.
   checkHocuspocusInternals()
   const document = new Document("fan-out", {})
   const frames: Array<Uint8Array> = []
   const peers: Array<Array<number>> = []
   const readerSocket = { buffered: 0, connections }
-  const fanOut = new DocumentFanOut(WINDOW_MS, {
+  const fanOut = new DocumentFanOut(WINDOW_MS, sendBudget, {
     update: (update) => frames.push(new OutgoingMessage(document.name).createSyncMessage().writeUpdate(update).toUint8Array()),
     awareness: (clients) =>
       frames.push(new OutgoingMessage(document.name).createAwarenessUpdateMessage(document.awareness, clients).toUint8Array()),
@@ -91,6 +94,17 @@ describe("DocumentFanOut", () => {
       }
     }
     expect(readerText()).toBe("abc".repeat(5))
+  })
+
+  it("with the default budget, sends each update of a page read by 1,000 and written 50 times a second at once", () => {
+    const { type, receive, readerText } = live(1000, defaultCollabOptions.sendBudget)
+    for (const letter of "abcdefghij") {
+      type(letter)
+      vi.advanceTimersByTime(0) // the turn ends
+      expect(receive()).toBe(1)
+      vi.advanceTimersByTime(20)
+    }
+    expect(readerText()).toBe("abcdefghij")
   })
 
   it("waits from a window's second change on when one frame already costs the budget (a page read by many)", () => {
