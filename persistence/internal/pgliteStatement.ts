@@ -340,9 +340,11 @@ class PreparedStatements {
   add(text: string, prepared: Prepared): void {
     this.byText.set(text, prepared)
     if (this.byText.size > PREPARED_STATEMENTS) {
-      const [oldest, { name }] = this.byText.entries().next().value as [string, Prepared]
-      this.byText.delete(oldest)
-      this.evicted.push(name)
+      for (const [oldest, { name }] of this.byText) {
+        this.byText.delete(oldest)
+        this.evicted.push(name)
+        break
+      }
     }
   }
 
