@@ -366,22 +366,22 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
     const orderBy = `t.created_at ${dir}, t.id ${dir}`
     const read = (windowed: boolean) => {
       const params: Array<unknown> = []
-      let where = filterSql(filter, params)
-      let keyset = ""
+      const where = filterSql(filter, params)
+      let pastCursor = (_alias: string) => ""
       if (after) {
         params.push(after.at, after.id)
-        keyset = ` AND (created_at, id) ${direction === "asc" ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length})`
-        where += keyset.replace("(created_at, id)", "(t.created_at, t.id)")
+        const at = params.length - 1
+        pastCursor = (alias) => ` AND (${alias}created_at, ${alias}id) ${direction === "asc" ? ">" : "<"} ($${at}::timestamptz, $${at + 1})`
       }
       // filterSql binds the workspace first, as $1.
       const from = windowed
-        ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${keyset}
+        ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${pastCursor("")}
                        ORDER BY created_at ${dir}, id ${dir} LIMIT ${searchWindow(limit)})`)
         : taskFrom
       return query<TaskRow & Presented & { keysetAt: string } & Place>(
         `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
                 s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
-           ${presentedFrom(`(SELECT t.* ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
+           ${presentedFrom(`(SELECT t.* ${from} WHERE ${where}${pastCursor("t.")} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
           ORDER BY ${orderBy}`,
         params
       )

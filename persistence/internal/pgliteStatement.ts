@@ -16,8 +16,9 @@
  * (Parse + Describe: its parameter and result types), kept for the
  * PREPARED_STATEMENTS most recently used texts; a statement is then one call
  * into PGlite (Bind + Execute + Sync; PGlite's `query` makes six calls and
- * parses and plans the text every time). The caller holds PGlite's locks (`PGlite#_runExclusiveQuery`, and outside a
- * transaction `_runExclusiveTransaction`, as `PGlite#query` does).
+ * parses and plans the text every time). The caller holds PGlite's locks
+ * (`PGlite#_runExclusiveQuery`, and outside a transaction
+ * `_runExclusiveTransaction`, as `PGlite#query` does).
  * Notifications (LISTEN) are not read here: PGlite is one process's
  * database and Atrium listens on PostgreSQL only.
  *
