@@ -401,7 +401,7 @@ const fanoutTargets = (series: ReadonlyArray<Series>, options: RunOptions): Arra
         met: cpuRatio === undefined ? undefined : cpuRatio <= 1 / 3
       },
       // Issue 27 asks less CPU at the lowest rate (≤ 0.5×), where p99 no worse than stock's leaves little to merge.
-      ...(rate === options.levels[0]
+      ...(rate === Math.min(...options.levels)
         ? [
             {
               target: `${rate} updates/s: server CPU per delivery ≤ 0.5× stock's (issue 27)`,

@@ -341,11 +341,8 @@ class PreparedStatements {
   add(text: string, prepared: Prepared): void {
     this.byText.set(text, prepared)
     if (this.byText.size > PREPARED_STATEMENTS) {
-      for (const [oldest, { name }] of this.byText) {
-        this.byText.delete(oldest)
-        this.evicted.push(name)
-        break
-      }
+      const oldest = this.byText.keys().next()
+      if (!oldest.done) this.drop(oldest.value)
     }
   }
 
