@@ -4,7 +4,7 @@
  * choose, Escape closes). Choosing one writes `@their-email`, which the
  * servers (pm task comments, wiki comments) turn into a mention.
  */
-import { type KeyboardEvent, useId, useRef, useState } from "react"
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react"
 
 export interface Mentionable {
   readonly userId: string
@@ -48,6 +48,16 @@ export const MentionField = ({
   const [highlight, setHighlight] = useState(0)
   const input = useRef<HTMLTextAreaElement>(null)
   const listId = useId()
+  // Where the caret goes once a chosen mention is in the value. Placed in the
+  // commit that writes the value, before the next keystroke is handled: a
+  // later frame would move a fast typist's caret behind what they just typed.
+  const caretAfterPick = useRef<number | undefined>(undefined)
+  useLayoutEffect(() => {
+    if (caretAfterPick.current === undefined || input.current === null) return
+    input.current.focus()
+    input.current.setSelectionRange(caretAfterPick.current, caretAfterPick.current)
+    caretAfterPick.current = undefined
+  })
 
   const suggestions = query === undefined ? [] : rankMembers(members, query).slice(0, 6)
 
@@ -60,12 +70,9 @@ export const MentionField = ({
   const pick = (member: Mentionable) => {
     const caret = input.current?.selectionStart ?? value.length
     const before = value.slice(0, caret).replace(/@([^\s@]*)$/, `@${member.email} `)
+    caretAfterPick.current = before.length
     onChange(before + value.slice(caret))
     setQuery(undefined)
-    requestAnimationFrame(() => {
-      input.current?.focus()
-      input.current?.setSelectionRange(before.length, before.length)
-    })
   }
 
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
