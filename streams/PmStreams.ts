@@ -45,7 +45,7 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
       app.publish(topic, json, false)
       socketIo?.publish(topic, frame)
     }
-    // Every frame goes at once to the plain topics, and through the batcher to the batched ones.
+    // Every frame goes through the batcher: as itself to the plain topics, coalesced to the batched ones.
     const batcher = new StreamBatcher(options.coalesceMillis, publish)
 
     const sequencer = new StreamSequencer({
@@ -55,14 +55,12 @@ export const attachPmStreams = (app: TemplatedApp, options: StreamOptions) =>
         const frame = EventLog.eventFrame(event)
         const json = JSON.stringify(frame)
         const topics = topicsOf(event)
-        for (const topic of topics) publish(topic, frame, json)
-        batcher.add(event.workspaceId, topics.map(batchedTopic), frame, json)
+        batcher.add(event.workspaceId, topics.map(batchedTopic), frame, json, true, topics)
         for (const notification of notifications) {
           const note = { type: "notification", notification: notificationView(notification) }
           const noteJson = JSON.stringify(note)
           const topic = userTopic(notification.workspaceId, notification.userId)
-          publish(topic, note, noteJson)
-          batcher.add(notification.workspaceId, [batchedTopic(topic)], note, noteJson, false)
+          batcher.add(notification.workspaceId, [batchedTopic(topic)], note, noteJson, false, [topic])
         }
       },
       resync: (workspaceId, seq) => {

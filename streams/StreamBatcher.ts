@@ -1,9 +1,14 @@
 /**
- * Coalesced fan-out of a workspace's live stream for clients that accept
- * batches: the frames published within an AdaptiveWindow (an idle workspace:
- * at once, after this turn; a busy one: once per window) leave as one frame
- * per topic, `{"type":"batch","frames":[…]}` (a lone frame as itself), each
- * event still carrying its `seq`.
+ * Coalesced fan-out of a workspace's live stream: the frames published within
+ * an AdaptiveWindow (an idle workspace: at once, after this turn; a busy one:
+ * once per window) leave together.
+ *
+ * - Clients that accept batches get one frame per topic,
+ *   `{"type":"batch","frames":[…]}` (a lone frame as itself), each event
+ *   still carrying its `seq`.
+ * - Plain clients get every frame as itself, in the order added, all in the
+ *   flush's turn: uWS drains a turn's publishes as one write per socket, so a
+ *   busy workspace costs a reader one socket write per window, not per event.
  *
  * Order: a socket follows several topics (a list here, a task elsewhere, its
  * notifications) and gets one frame per topic per flush, in the order of
@@ -29,8 +34,16 @@ interface Pending {
   readonly ordered: boolean
 }
 
+interface PlainFrame {
+  readonly topics: ReadonlyArray<string>
+  readonly frame: object
+  readonly json: string
+}
+
 class WorkspaceBatch {
   readonly topics = new Map<string, Pending>()
+  /** Frames for plain topics, in the order added (uWS keeps a socket's frames in publish order across topics). */
+  plain: Array<PlainFrame> = []
   next = 0
   readonly window: AdaptiveWindow
   constructor(windowMs: number, flush: () => void) {
@@ -47,17 +60,26 @@ export class StreamBatcher {
   ) {}
 
   /**
-   * Queues `frame` for every one of `topics` (the topics of one event). A
-   * frame that is not `ordered` (a notification) goes out in the same window
-   * as the event before it, in no particular order with the events.
+   * Queues `frame` for every one of `topics` (the batched topics of one event)
+   * and as itself for `plainTopics`. A frame that is not `ordered` (a
+   * notification) goes out in the same window as the event before it, in no
+   * particular order with the events.
    */
-  add(workspaceId: string, topics: ReadonlyArray<string>, frame: object, json: string, ordered = true): void {
+  add(
+    workspaceId: string,
+    topics: ReadonlyArray<string>,
+    frame: object,
+    json: string,
+    ordered = true,
+    plainTopics: ReadonlyArray<string> = []
+  ): void {
     let batch = this.workspaces.get(workspaceId)
     if (batch === undefined) {
       const created = new WorkspaceBatch(this.windowMs, () => this.flushBatch(created))
       batch = created
       this.workspaces.set(workspaceId, batch)
     }
+    if (plainTopics.length > 0) batch.plain.push({ topics: plainTopics, frame, json })
     if (ordered) this.publishOvertaken(batch, topics)
     const index = ordered ? batch.next++ : Math.max(0, batch.next - 1)
     for (const topic of topics) {
@@ -108,6 +130,9 @@ export class StreamBatcher {
   }
 
   private flushBatch(batch: WorkspaceBatch): void {
+    const plain = batch.plain
+    batch.plain = []
+    for (const { topics, frame, json } of plain) for (const topic of topics) this.publish(topic, frame, json)
     this.publishTopics(batch, [...batch.topics.keys()])
     batch.next = 0
   }

@@ -16,7 +16,7 @@ export interface StreamOptions {
   readonly sweepMillis: number
   /** How often open connections' access (membership, role, private spaces) is re-checked. */
   readonly revalidateMillis: number
-  /** Fan-out window of a busy workspace for sockets that accept batch frames (see StreamBatcher). */
+  /** Fan-out window of a busy workspace (see StreamBatcher): batch frames coalesce in it, plain frames leave together. */
   readonly coalesceMillis: number
 }
 

@@ -4,7 +4,8 @@
  * spaces, lists and tasks; sockets following any set of topics that
  * StreamSession's folding allows (no two topics of one event). Whatever
  * flushes early or late, each socket receives exactly its events, in seq
- * order, and the wide topics carry batches.
+ * order, and the wide topics carry batches; plain topics get the same events
+ * one frame each.
  */
 import { fc, it } from "@fast-check/vitest"
 import { describe, expect } from "vitest"
@@ -35,6 +36,9 @@ const socket = fc.shuffledSubarray(allTopics, { minLength: 1, maxLength: 6 }).ma
   return taken
 })
 
+/** The plain topic beside a batched one in these tests. */
+const plain = (topic: string) => `p/${topic}`
+
 describe("StreamBatcher", () => {
   it.prop([fc.array(step, { minLength: 1, maxLength: 80 }), fc.array(socket, { minLength: 1, maxLength: 12 })], { numRuns: 300 })(
     "every socket receives exactly its events, in seq order",
@@ -48,12 +52,12 @@ describe("StreamBatcher", () => {
       const expected = new Map<string, Array<number>>()
       for (const s of steps) {
         if (s.kind === "flush") batcher.flush(WS)
-        else if (s.kind === "note") batcher.add(WS, ["u"], { type: "notification" }, "{}", false)
+        else if (s.kind === "note") batcher.add(WS, ["u"], { type: "notification" }, "{}", false, ["p/u"])
         else {
           const frame = { seq: ++seq }
           const topics = topicsOfTask(s.task)
           for (const topic of topics) expected.set(topic, [...(expected.get(topic) ?? []), seq])
-          batcher.add(WS, topics, frame, JSON.stringify(frame))
+          batcher.add(WS, topics, frame, JSON.stringify(frame), true, topics.map(plain))
         }
       }
       batcher.flush(WS)
@@ -68,6 +72,15 @@ describe("StreamBatcher", () => {
       }
       const notes = published.filter((p) => p.topic === "u").flatMap((p) => p.frames)
       expect(notes.length).toBe(steps.filter((s) => s.kind === "note").length)
+      // Plain sockets: the same events, each as its own frame, in seq order (publish order is a socket's order).
+      for (const topics of sockets) {
+        const followed = topics.map(plain)
+        const received = published.filter((p) => followed.includes(p.topic))
+        expect(received.every((p) => p.frames.length === 1)).toBe(true)
+        const wanted = [...new Set(topics.flatMap((topic) => expected.get(topic) ?? []))].sort((a, b) => a - b)
+        expect(received.flatMap((p) => p.frames).flatMap((f) => (f.seq === undefined ? [] : [f.seq]))).toEqual(wanted)
+      }
+      expect(published.filter((p) => p.topic === "p/u").length).toBe(notes.length)
     }
   )
 
