@@ -119,8 +119,7 @@ const run =
       const done = written.result
       return yield* (done.after ?? Effect.succeed(done.result)).pipe(Effect.catchTag("SqlError", deskConflicts))
     }).pipe(
-      Effect.catchIf(isActorError, (e) => Effect.die(e)),
-      Effect.withSpan(`feedbackDesk ${name}`)
+      Effect.catchIf(isActorError, (e) => Effect.die(e))
     )
 
 const { createBug, updateBug, setBugField, deleteBug, commentBug } = bugCommands

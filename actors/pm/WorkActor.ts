@@ -225,8 +225,7 @@ const runCommand =
         }
         return value
       }),
-      Effect.catchIf((error) => error instanceof SqlError, conflicts),
-      Effect.withSpan(`command ${name}`)
+      Effect.catchIf((error) => error instanceof SqlError, conflicts)
     )
 
 /** A member of a group refused after it sent a write: the group's transaction rolls back and runs again without it. */
@@ -392,8 +391,7 @@ const runGroup =
     }
     return attempt(members, true).pipe(
       Effect.as(outcomes),
-      Effect.catchIf((error) => error instanceof SqlError, conflicts),
-      Effect.withSpan("command group", { attributes: { size: messages.length } })
+      Effect.catchIf((error) => error instanceof SqlError, conflicts)
     )
   }
 
