@@ -15,6 +15,12 @@ export interface AtriumConfig {
    * memory for this many, not for every task (a resident task actor holds about 12 KiB of heap: bench/memory-probe.ts).
    */
   readonly actorMaxResident: number
+  /**
+   * HEAP_GROWTH_PERCENT: after each full collection V8 lets the heap grow to (1 + this/100) × what survived it
+   * before the next one (default 100: twice the live heap, like Go's GOGC=100; 0: V8's own adaptive factor, which
+   * goes up to 4× under a steady stream of reads and holds that much garbage in RSS). Set by `npm start` for its process.
+   */
+  readonly heapGrowthPercent: number
   /** Shard lease TTL of a cluster (NATS): a dead node's actors move after about this long. The same on every node. */
   readonly actorLeaseMillis: number
   readonly demo: boolean
@@ -47,5 +53,6 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env, argv: ReadonlyArra
   actorIdleMillis: positive("ACTOR_IDLE_SECONDS", 300, env) * 1000,
   actorMaxResident: Math.floor(positive("ACTOR_MAX_RESIDENT", 5_000, env)),
   actorLeaseMillis: atLeast("ACTOR_LEASE_SECONDS", 10, 1, env) * 1000,
+  heapGrowthPercent: Math.floor(positive("HEAP_GROWTH_PERCENT", 100, env)),
   demo: argv.includes("--demo") || env.DEMO === "1" || env.DEMO === "true"
 })

@@ -22,6 +22,16 @@ const fullCollection = (): (() => void) | null => {
   return collect
 }
 
+/**
+ * Caps how far the heap grows between full collections: to (1 + percent/100) × what survived the last one
+ * (`--heap-growing-percent`, read by V8 at every full collection, so it can be set while running). 0 leaves V8's
+ * adaptive factor, which goes up to 4× when collections are cheap next to the allocation rate. For the process's
+ * entry point: it holds for every isolate of the process.
+ */
+export const limitGrowth = (percent: number): void => {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.floor(percent)}`)
+}
+
 /** Whether this process can run a full collection (for tests and diagnostics). */
 export const available = (): boolean => fullCollection() !== null
 

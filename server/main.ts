@@ -9,8 +9,10 @@ import { fromEnv } from "../facade/Config.ts"
 import { seedDemo } from "../facade/Demo.ts"
 import { serviceNames, services as serviceInfo } from "../facade/catalog/Services.ts"
 import { uwsBuild } from "../facade/uws.ts"
+import * as HeapReclaim from "../runtime/HeapReclaim.ts"
 
 const config = fromEnv()
+HeapReclaim.limitGrowth(config.heapGrowthPercent)
 
 const untilSignal = Effect.callback<string>((resume) => {
   const onSignal = (signal: string) => resume(Effect.succeed(signal))
