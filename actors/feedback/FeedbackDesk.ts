@@ -118,9 +118,7 @@ const run =
       ctx.reload()
       const done = written.result
       return yield* (done.after ?? Effect.succeed(done.result)).pipe(Effect.catchTag("SqlError", deskConflicts))
-    }).pipe(
-      Effect.catchIf(isActorError, (e) => Effect.die(e))
-    )
+    }).pipe(Effect.catchIf(isActorError, (e) => Effect.die(e)))
 
 const { createBug, updateBug, setBugField, deleteBug, commentBug } = bugCommands
 const { createMilestone, updateMilestone, deleteMilestone, linkRequest, unlinkRequest, putArticle, deleteArticle } = releaseCommands
