@@ -11,8 +11,11 @@ import { DocumentAccess } from "../../actors/DocumentAccess.ts"
 import { services, start } from "../../server/Atrium.ts"
 import { fromEnv } from "../../facade/Config.ts"
 import { reportSettledMemoryOnSignal } from "./settled-memory.ts"
+import * as HeapReclaim from "../../runtime/HeapReclaim.ts"
 
 const config = { ...fromEnv(), host: "127.0.0.1" }
+// As server/main.ts runs it.
+HeapReclaim.limitGrowth(config.heapGrowthPercent)
 const everyoneEdits = Layer.succeed(DocumentAccess, {
   rightOf: (_principal, name) => Effect.succeed(name.startsWith("ro-") ? ("read" as const) : ("edit" as const))
 })
