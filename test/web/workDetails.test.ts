@@ -320,15 +320,23 @@ describe.skipIf(!chromiumAvailable("web work details"))("the Work area's details
     await graph.getByRole("button", { name: "Wider Task relationships" }).focus()
     await ann.keyboard.press("Enter")
     await expect.poll(layout, { timeout: 10_000 }).toContainEqual(["Task relationships", 7, 4])
+    // Two presses in a row, while the first is still being saved (its answer held back): each builds on the one before.
+    const widgetWrites = "**/pm/v1/dashboards/*/widgets/*"
+    await ann.route(widgetWrites, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      await route.continue()
+    })
     await graph.getByRole("button", { name: "Wider Task relationships" }).press("Enter")
-    await expect.poll(layout, { timeout: 10_000 }).toContainEqual(["Task relationships", 8, 4])
+    await graph.getByRole("button", { name: "Wider Task relationships" }).press("Enter")
+    await expect.poll(layout, { timeout: 10_000 }).toContainEqual(["Task relationships", 9, 4])
+    await ann.unroute(widgetWrites)
     await graph.getByRole("button", { name: "Taller Task relationships" }).press("Space")
-    await expect.poll(layout, { timeout: 10_000 }).toContainEqual(["Task relationships", 8, 5])
-    await graph.getByText("Layout of Task relationships: 8/12 wide, 5 tall").waitFor()
+    await expect.poll(layout, { timeout: 10_000 }).toContainEqual(["Task relationships", 9, 5])
+    await graph.getByText("Layout of Task relationships: 9/12 wide, 5 tall").waitFor()
     await ann.getByRole("region", { name: "Tasks by status" }).getByRole("button", { name: "Remove Tasks by status" }).click()
     await expect.poll(layout, { timeout: 10_000 }).toEqual([
       ["Most voted tasks", 6, 4],
-      ["Task relationships", 8, 5]
+      ["Task relationships", 9, 5]
     ])
     // The grid shows the saved widths: the relationships widget is the wider one.
     const widthOf = async (name: string) => (await ann.getByRole("region", { name }).boundingBox())!.width

@@ -4,10 +4,11 @@
  * widget earlier or later and resize it with buttons (keyboard operable,
  * named after the widget); each change is saved through the widget
  * operation (positions renumbered 1..n in the new order) and the dashboard
- * reread. On a phone every widget takes the whole width.
+ * reread; changes asked in quick succession apply one after another, each
+ * on top of the last. On a phone every widget takes the whole width.
  */
 import { useQueryClient } from "@tanstack/react-query"
-import type { CSSProperties } from "react"
+import { type CSSProperties, useRef } from "react"
 import { client, data } from "../../api/client.ts"
 import type { components } from "../../api/generated/pm.ts"
 import { movedBy } from "../common/reorder.ts"
@@ -25,8 +26,20 @@ const clamp = (value: number) => Math.min(GRID, Math.max(1, value))
 export const cellStyle = (widget: PlacedWidget | undefined): CSSProperties =>
   widget === undefined ? {} : ({ "--span": String(widthOf(widget)), minHeight: `${heightOf(widget) * 3}rem` } as CSSProperties)
 
+/** Sizes and order as the server answered this page's last layout writes, until the dashboard is read back. */
+interface Written {
+  readonly order?: ReadonlyArray<string>
+  readonly sizes: Map<string, { readonly width: number; readonly height: number }>
+}
+
 export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<PlacedWidget>) => {
   const queryClient = useQueryClient()
+  // Layout changes run one after another, each from what the one before it wrote: a second click before the
+  // dashboard is read back (or while the first is still being saved) builds on the first, not on the
+  // widgets as last rendered, and the saves reach the server in the order they were asked.
+  const chain = useRef<Promise<unknown>>(Promise.resolve())
+  const queued = useRef(0)
+  const written = useRef<Written>({ sizes: new Map() })
   const patch = async (widgetId: string, body: { position?: number; width?: number; height?: number }) =>
     data(
       await client.PATCH("/pm/v1/dashboards/{dashboardId}/widgets/{widgetId}", {
@@ -37,34 +50,40 @@ export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<Plac
   const reread = () =>
     queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[1]).startsWith("/pm/v1/dashboards/{dashboardId}") })
 
-  const move = async (widget: PlacedWidget, by: -1 | 1) => {
-    const order = movedBy(
-      widgets.map((w) => w.id),
-      widget.id,
-      by
-    )
-    if (order === undefined) return
-    try {
-      for (const [index, id] of order.entries()) {
-        const current = widgets.find((w) => w.id === id)
-        if (current !== undefined && num(current.position, -1) !== index + 1) await patch(id, { position: index + 1 })
+  const inTurn = (change: () => Promise<void>): Promise<void> => {
+    queued.current++
+    const run = chain.current.then(change).finally(async () => {
+      try {
+        await reread()
+      } finally {
+        // Read back with nothing else queued: the rendered widgets are the truth again.
+        if (--queued.current === 0) written.current = { sizes: new Map() }
       }
-      announce(`${widget.title} moved ${by < 0 ? "earlier" : "later"}`)
-    } finally {
-      await reread()
-    }
+    })
+    chain.current = run.catch(() => undefined)
+    return run
   }
 
-  const resize = async (widget: PlacedWidget, change: { readonly width?: number; readonly height?: number }) => {
-    const width = clamp(widthOf(widget) + (change.width ?? 0))
-    const height = clamp(heightOf(widget) + (change.height ?? 0))
-    try {
-      await patch(widget.id, { width, height })
+  const move = (widget: PlacedWidget, by: -1 | 1) =>
+    inTurn(async () => {
+      const order = movedBy(written.current.order ?? widgets.map((w) => w.id), widget.id, by)
+      if (order === undefined) return
+      const positions = new Map(widgets.map((w) => [w.id, num(w.position, -1)]))
+      for (const [index, id] of (written.current.order ?? []).entries()) positions.set(id, index + 1)
+      for (const [index, id] of order.entries()) if (positions.get(id) !== index + 1) await patch(id, { position: index + 1 })
+      written.current = { ...written.current, order }
+      announce(`${widget.title} moved ${by < 0 ? "earlier" : "later"}`)
+    })
+
+  const resize = (widget: PlacedWidget, change: { readonly width?: number; readonly height?: number }) =>
+    inTurn(async () => {
+      const now = written.current.sizes.get(widget.id) ?? { width: widthOf(widget), height: heightOf(widget) }
+      const width = clamp(now.width + (change.width ?? 0))
+      const height = clamp(now.height + (change.height ?? 0))
+      const saved = (await patch(widget.id, { width, height })).widgets.find((w) => w.id === widget.id)
+      written.current.sizes.set(widget.id, saved === undefined ? { width, height } : { width: widthOf(saved), height: heightOf(saved) })
       announce(`${widget.title}: ${width} of ${GRID} columns wide, ${height} rows tall`)
-    } finally {
-      await reread()
-    }
-  }
+    })
   return { move, resize }
 }
 
