@@ -12,8 +12,9 @@
  *   pm/b/<ws>/<board>   a feedback board's events (besides pm/wa: workspace admins see every board)
  *   pm/k/<ws>/<space>   a wiki space's events (besides pm/wa, likewise)
  *
- * Sockets that accept batch frames follow the same topics under `b/`
- * (StreamBatcher publishes there; everything else goes to both).
+ * Sockets that accept batch frames follow the same topics under `b/`.
+ * StreamBatcher publishes events and notifications to both (one frame each on
+ * the plain topics, batches under `b/`); control frames go to both as they are.
  */
 import type { LoggedEvent } from "../actors/pm/EventLog.ts"
 
