@@ -26,12 +26,6 @@ const clamp = (value: number) => Math.min(GRID, Math.max(1, value))
 export const cellStyle = (widget: PlacedWidget | undefined): CSSProperties =>
   widget === undefined ? {} : ({ "--span": String(widthOf(widget)), minHeight: `${heightOf(widget) * 3}rem` } as CSSProperties)
 
-/** Sizes and order as the server answered this page's last layout writes, until the dashboard is read back. */
-interface Written {
-  readonly order?: ReadonlyArray<string>
-  readonly sizes: Map<string, { readonly width: number; readonly height: number }>
-}
-
 export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<PlacedWidget>) => {
   const queryClient = useQueryClient()
   // Layout changes run one after another, each from what the one before it wrote: a second click before the
@@ -39,14 +33,18 @@ export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<Plac
   // widgets as last rendered, and the saves reach the server in the order they were asked.
   const chain = useRef<Promise<unknown>>(Promise.resolve())
   const queued = useRef(0)
-  const written = useRef<Written>({ sizes: new Map() })
-  const patch = async (widgetId: string, body: { position?: number; width?: number; height?: number }) =>
-    data(
+  /** The widgets as the server answered this page's last layout write, until the dashboard is read back. */
+  const written = useRef<ReadonlyArray<PlacedWidget> | undefined>(undefined)
+  const current = () => written.current ?? widgets
+  const patch = async (widgetId: string, body: { position?: number; width?: number; height?: number }) => {
+    const dashboard = data(
       await client.PATCH("/pm/v1/dashboards/{dashboardId}/widgets/{widgetId}", {
         params: { path: { dashboardId, widgetId } },
         body
       })
     )
+    written.current = dashboard.widgets
+  }
   const reread = () =>
     queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[1]).startsWith("/pm/v1/dashboards/{dashboardId}") })
 
@@ -57,7 +55,7 @@ export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<Plac
         await reread()
       } finally {
         // Read back with nothing else queued: the rendered widgets are the truth again.
-        if (--queued.current === 0) written.current = { sizes: new Map() }
+        if (--queued.current === 0) written.current = undefined
       }
     })
     chain.current = run.catch(() => undefined)
@@ -66,22 +64,26 @@ export const useWidgetLayout = (dashboardId: string, widgets: ReadonlyArray<Plac
 
   const move = (widget: PlacedWidget, by: -1 | 1) =>
     inTurn(async () => {
-      const order = movedBy(written.current.order ?? widgets.map((w) => w.id), widget.id, by)
+      const before = current()
+      const order = movedBy(
+        before.map((w) => w.id),
+        widget.id,
+        by
+      )
       if (order === undefined) return
-      const positions = new Map(widgets.map((w) => [w.id, num(w.position, -1)]))
-      for (const [index, id] of (written.current.order ?? []).entries()) positions.set(id, index + 1)
-      for (const [index, id] of order.entries()) if (positions.get(id) !== index + 1) await patch(id, { position: index + 1 })
-      written.current = { ...written.current, order }
+      for (const [index, id] of order.entries()) {
+        const placed = before.find((w) => w.id === id)
+        if (placed !== undefined && num(placed.position, -1) !== index + 1) await patch(id, { position: index + 1 })
+      }
       announce(`${widget.title} moved ${by < 0 ? "earlier" : "later"}`)
     })
 
   const resize = (widget: PlacedWidget, change: { readonly width?: number; readonly height?: number }) =>
     inTurn(async () => {
-      const now = written.current.sizes.get(widget.id) ?? { width: widthOf(widget), height: heightOf(widget) }
-      const width = clamp(now.width + (change.width ?? 0))
-      const height = clamp(now.height + (change.height ?? 0))
-      const saved = (await patch(widget.id, { width, height })).widgets.find((w) => w.id === widget.id)
-      written.current.sizes.set(widget.id, saved === undefined ? { width, height } : { width: widthOf(saved), height: heightOf(saved) })
+      const now = current().find((w) => w.id === widget.id) ?? widget
+      const width = clamp(widthOf(now) + (change.width ?? 0))
+      const height = clamp(heightOf(now) + (change.height ?? 0))
+      await patch(widget.id, { width, height })
       announce(`${widget.title}: ${width} of ${GRID} columns wide, ${height} rows tall`)
     })
   return { move, resize }
