@@ -7,7 +7,8 @@
  *   objects and arrays bound to json/jsonb are stored as JSON objects/arrays.
  * - Result values are identical to the PGlite backend (int8 → number when
  *   safe else string, timestamps → ISO strings, date → "YYYY-MM-DD"…).
- * - Transactions use `sql.begin`; sessions run with `TimeZone=UTC` and JIT
+ * - Transactions run on a reserved connection, BEGIN pipelined with their
+ *   first statements (`transact`); sessions run with `TimeZone=UTC` and JIT
  *   compilation off (it only pays for long analytic queries).
  * - The pool is small (default 10) and closed when the layer is released.
  * - The server's array types are learned once, when the layer starts
@@ -48,7 +49,8 @@ const types = Object.fromEntries(
 ) as Record<string, postgres.PostgresType>
 
 type Client = postgres.Sql<Record<string, postgres.PostgresType>>
-type Session = Client | postgres.TransactionSql<Record<string, postgres.PostgresType>>
+type Reserved = postgres.ReservedSql<Record<string, postgres.PostgresType>>
+type Session = Client | Reserved
 
 /** The database did not answer within the time limit: transient (`ETIMEDOUT`), the connection is given up. */
 const timedOut = (millis: number, what: string) =>
@@ -159,6 +161,73 @@ const transactionConnection = (
   }
 }
 
+/** postgres.js stopped handing over the connection (checked by the layer's first transaction, at startup). */
+const unsupported = () =>
+  new Error(
+    "postgres.js no longer calls a statement's `onexecute` with its connection: persistence/PostgresSql.ts relies on it (check the pinned version)"
+  )
+
+/** A connection's socket as postgres.js reports its end to whoever set `onclose` (`sql.begin` does the same). */
+interface Socket {
+  onclose: ((cause: unknown) => void) | null
+}
+
+/**
+ * One transaction on a reserved connection. BEGIN is not awaited: it goes out in one write with the
+ * transaction's first statements (the fence check and the body's first statement), so a transaction costs
+ * the round trips of its statements and COMMIT only; `sql.begin` would wait for BEGIN first. A body that
+ * failed rolls back. A connection whose socket closed meanwhile is left alone (nothing more is written to it,
+ * and it is not handed back to the pool: see `TransactionState`); COMMIT and ROLLBACK are limited like a statement.
+ */
+const transact = async (
+  reserved: Reserved,
+  use: (connection: Driver.Connection) => Promise<void>,
+  millis: number,
+  limit: <A>(promise: Promise<A>, millis: number, what: string) => Promise<A>
+): Promise<void> => {
+  const state: TransactionState = { lost: false }
+  let socket: Socket | undefined
+  let lostBy: unknown
+  const closed = (cause: unknown) => {
+    state.lost = true
+    lostBy = cause
+  }
+  // `onexecute` hands over the connection the statement went out on (postgres.js's `sql.begin` uses it the same
+  // way); answering true keeps the connection pipelining the statements behind it.
+  const watch = (connection: Socket) => {
+    socket = connection
+    connection.onclose = closed
+    return true
+  }
+  const begun = reserved.unsafe("begin", [], { onexecute: watch } as postgres.UnsafeQueryOptions).then(() => undefined)
+  begun.catch(() => {}) // a failed BEGIN fails the statements behind it too: `use` reports it
+  const connection = transactionConnection(reserved, state, limit)
+  const end = (statement: "commit" | "rollback") =>
+    limit(reserved.unsafe(statement), millis, statement === "commit" ? "to COMMIT" : "to ROLLBACK").catch((cause: unknown) => {
+      if (isConnectionLoss(cause)) state.lost = true
+      throw cause
+    })
+  try {
+    let failure: { readonly cause: unknown } | undefined
+    try {
+      await use(connection)
+      await limit(begun, millis, "to BEGIN")
+      if (socket === undefined) throw unsupported()
+    } catch (cause) {
+      failure = { cause }
+    }
+    if (state.lost) throw failure?.cause ?? lostBy ?? connectionGone()
+    if (failure !== undefined) {
+      await end("rollback")
+      throw failure.cause
+    }
+    await end("commit")
+  } finally {
+    if (socket !== undefined && socket.onclose === closed) socket.onclose = null
+    if (!state.lost && socket !== undefined) reserved.release()
+  }
+}
+
 /**
  * Client-side time limit of a statement (and of waiting for a connection, and
  * of COMMIT): above the server's statement timeout of actor transactions (5 s,
@@ -183,56 +252,20 @@ export const make = (
     const generation = pool.generation
     return limited(promise, millis, what, () => pool.replace(generation))
   }
-  const never = new Promise<never>(() => {})
-  const begin: Driver.Driver["begin"] = (use, millis = defaultTimeLimitMillis) =>
-    new Promise<void>((resolve, reject) => {
-      const generation = pool.generation
-      const state: TransactionState = { lost: false }
-      let settled = false
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const settle = (failed: boolean, cause?: unknown) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        if (failed) reject(cause)
-        else resolve()
-      }
-      // Waiting for a connection, and COMMIT/ROLLBACK once `use` settled, are limited like a statement.
-      const giveUp = (what: string) => () => {
-        pool.replace(generation)
-        settle(true, timedOut(millis, what))
-      }
-      if (Number.isFinite(millis)) timer = setTimeout(giveUp("with a connection"), millis)
-      const after = (what: string) => {
-        if (Number.isFinite(millis)) timer = setTimeout(giveUp(what), millis)
-      }
-      pool.current
-        .begin((transaction) => {
-          if (settled) return Promise.reject(timedOut(millis, "with a connection"))
-          clearTimeout(timer)
-          return use(transactionConnection(transaction, state, limit)).then(
-            (value) => {
-              // A lost connection is left alone: COMMIT would be written to it (see TransactionState).
-              if (state.lost) return (settle(true, connectionGone()), never)
-              after("to COMMIT")
-              return value
-            },
-            (cause: unknown) => {
-              if (state.lost) return (settle(true, connectionGone()), never)
-              after("to ROLLBACK")
-              throw cause
-            }
-          )
-        })
-        .then(
-          () => settle(false),
-          (cause: unknown) => {
-            // Ended under `use` (postgres.js rejects a transaction whose connection closed): nothing more goes to it.
-            state.lost = true
-            settle(true, cause)
-          }
+  const begin: Driver.Driver["begin"] = (use, millis = defaultTimeLimitMillis) => {
+    const reserving = pool.current.reserve()
+    // Waiting for a connection is limited like a statement; one that arrives after that goes back unused.
+    return limit(reserving, millis, "with a connection").then(
+      (reserved) => transact(reserved, use, millis, limit),
+      (cause: unknown) => {
+        reserving.then(
+          (late) => late.release(),
+          () => {}
         )
-    })
+        throw cause
+      }
+    )
+  }
   const sql = Driver.make({
     backend: "postgres",
     run: (text, params, millis = defaultTimeLimitMillis) => limit(statement(pool.current, text, params), millis, "a statement"),
@@ -311,6 +344,8 @@ export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Laye
         (opened) => Effect.promise(opened.close)
       )
       yield* sql.query("select 1")
+      // A transaction now, so a postgres.js that no longer supports what `transact` relies on stops the start.
+      yield* sql.transaction(sql.query("select 1"))
       relay = yield* Effect.acquireRelease(
         Effect.tryPromise({ try: () => WakeupRelay.open(url, wakeup), catch: Driver.toSqlError }),
         (opened) => Effect.promise(opened.close)

@@ -40,6 +40,18 @@ export interface SqlShape {
   /** Runs `body` in one transaction: inside it, `Sql` is bound to the transaction. Nested calls join the outer one. */
   readonly transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
   /**
+   * Runs `text` as the current transaction's last statement, sent together with COMMIT: no round trip of its
+   * own, and a lock it takes (a counter row every writer of a workspace queues on) is held only while the
+   * server runs it and the COMMIT right behind it, never while this process is busy elsewhere. `then` gets
+   * its rows once the transaction committed; its failure rolls the transaction back and fails it. Outside a
+   * transaction it runs now.
+   */
+  readonly queryWithCommit: <R extends object = Row>(
+    text: string,
+    params: ReadonlyArray<unknown>,
+    then: (rows: ReadonlyArray<R>) => Effect.Effect<void>
+  ) => Effect.Effect<void, SqlError>
+  /**
    * Runs a script of one or more statements without parameters (simple query
    * protocol), e.g. a migration file. Inside `transaction` it runs in that
    * transaction. Never build a script from user input: use `query` with `$n`.
@@ -92,6 +104,13 @@ export const query = <R extends object = Row>(
   text: string,
   params?: ReadonlyArray<unknown>
 ): Effect.Effect<ReadonlyArray<R>, SqlError, Sql> => Sql.use((sql) => sql.query<R>(text, params))
+
+/** `Sql.queryWithCommit` from the context. */
+export const queryWithCommit = <R extends object = Row>(
+  text: string,
+  params: ReadonlyArray<unknown>,
+  then: (rows: ReadonlyArray<R>) => Effect.Effect<void>
+): Effect.Effect<void, SqlError, Sql> => Sql.use((sql) => sql.queryWithCommit<R>(text, params, then))
 
 /**
  * Milliseconds from the database's clock (so no skew with this node's) until

@@ -441,6 +441,60 @@ const suite = (backend: Backend) => {
       expect(await run(count("tx-aborted"))).toBe(0)
     })
 
+    it("runs a statement with COMMIT: its rows after the commit, its failure rolls everything back", async () => {
+      const seen: Array<string> = []
+      const committed = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            Effect.gen(function* () {
+              yield* insert("tx-closing", "a")
+              yield* sql.queryWithCommit<{ id: string }>(
+                "insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1) returning id",
+                ["tx-closing", "b", { id: "b" }],
+                (rows) => Effect.sync(() => void seen.push(...rows.map((row) => row.id)))
+              )
+              // Not run yet: it goes out with COMMIT.
+              seen.push("body done")
+              return "done"
+            })
+          )
+        )
+      )
+      expect(committed).toBe("done")
+      expect(seen).toEqual(["body done", "b"])
+      expect(await run(count("tx-closing"))).toBe(2)
+
+      // A closing statement that fails (a unique violation) takes the body's writes with it.
+      const error = await failure(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            Effect.andThen(
+              insert("tx-closing", "c"),
+              sql.queryWithCommit(
+                "insert into actor_state (kind, id, state, version) values ($1, $2, $3, 1)",
+                ["tx-closing", "a", { id: "a" }],
+                () => Effect.sync(() => void seen.push("never"))
+              )
+            )
+          )
+        )
+      )
+      expect(error).toBeInstanceOf(SqlError)
+      expect((error as SqlError).code).toBe("23505")
+      expect(seen).not.toContain("never")
+      expect(await run(count("tx-closing"))).toBe(2)
+
+      // Outside a transaction it runs at once.
+      await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.queryWithCommit("select 1 as n", [], (rows) => Effect.sync(() => void seen.push(`outside ${rows.length}`)))
+        )
+      )
+      expect(seen.at(-1)).toBe("outside 1")
+      // The connection is usable after the rolled-back one.
+      expect(await run(count("tx-closing"))).toBe(2)
+    })
+
     it("queues statements from other fibers behind an open transaction", async () => {
       const events: Array<string> = []
       await run(

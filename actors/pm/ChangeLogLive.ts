@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
-import { Sql, query, wakeAfterCommit } from "../../persistence/Sql.ts"
+import { Sql, afterCommit, query, queryWithCommit, wakeAfterCommit } from "../../persistence/Sql.ts"
 import { type Change, ChangeLog, type ChangeScope, type ChangeLogShape } from "./ChangeLog.ts"
 import { ChangeFeed, type FeedBatch } from "./ChangeFeed.ts"
 import { type LoggedEvent, type NotificationRecord, locate } from "./EventLog.ts"
@@ -175,14 +175,18 @@ const insertNotifications = (
 
 const eventColumns = "workspace_id, seq, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at"
 
+/** One range delete per this many events (of a workspace's log kept to `retention`), not one per append. */
+const pruneStep = (retention: number) => Math.max(1, Math.min(256, Math.floor(retention / 4)))
+
 /**
- * Takes the next `count` sequence numbers of the workspace and inserts its
- * events in ONE statement: the counter row stays locked from here to COMMIT,
- * and every writer of the workspace queues on it, so nothing else may run
- * while it is held. Whether an event happened in a private space is decided
- * in the same statement; the numbered events come back in order. The events
- * go as one JSON recordset, so the statement's text is the same for any
- * number of them (prepared once per connection, not once per batch size).
+ * Takes the next `$2` sequence numbers of workspace `$1` and inserts its
+ * events (`$3`) in ONE statement: the counter row stays locked from here to
+ * COMMIT, and every writer of the workspace queues on it. Whether an event
+ * happened in a private space is decided in the same statement, and when the
+ * numbers cross a multiple of `$5` the log is pruned to its last `$4` events;
+ * the numbered events come back in order. The events go as one JSON
+ * recordset, so the statement's text is the same for any number of them
+ * (prepared once per connection, not once per batch size).
  */
 const claimAndInsertSql = `WITH counter AS (${claimNumbers}), inserted AS (
     INSERT INTO pm_events (${eventColumns})
@@ -193,32 +197,40 @@ const claimAndInsertSql = `WITH counter AS (${claimNumbers}), inserted AS (
            AS v(ord int, type text, scope text, entity_id text, space_id text, list_id text, task_id text, data jsonb, actor_id text, at timestamptz)
       LEFT JOIN pm_spaces sp ON sp.id = v.space_id
     RETURNING ${eventColumns}
-  ), webhooks AS (${enqueueInsertedSql})
+  ), webhooks AS (${enqueueInsertedSql}
+  ), pruned AS (
+    DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= (SELECT last_seq FROM counter) - $4::int8
+       AND (SELECT last_seq FROM counter) / $5::int8 <> ((SELECT last_seq FROM counter) - $2) / $5::int8)
   SELECT seq, private_space AS "privateSpace" FROM inserted ORDER BY seq`
 
-const claimAndInsert = (workspaceId: string, events: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) =>
-  Effect.map(
-    query<{ seq: number | string; privateSpace: boolean }>(claimAndInsertSql, [
-      workspaceId,
-      events.length,
-      events.map((event, i) => ({
-        ord: i + 1,
-        type: event.type,
-        scope: event.scope,
-        entity_id: event.entityId,
-        space_id: event.path.spaceId ?? null,
-        list_id: event.path.listId ?? null,
-        task_id: event.path.taskId ?? null,
-        data: event.data,
-        actor_id: event.actorId,
-        at: event.at
-      }))
-    ]),
-    (rows): Array<LoggedEvent> => rows.map((row, i) => ({ seq: Number(row.seq), ...events[i]!, privateSpace: row.privateSpace }))
-  )
+type Unnumbered = Omit<LoggedEvent, "seq" | "privateSpace">
+
+const claimAndInsertParams = (workspaceId: string, events: ReadonlyArray<Unnumbered>, options: ChangeLogOptions) => [
+  workspaceId,
+  events.length,
+  events.map((event, i) => ({
+    ord: i + 1,
+    type: event.type,
+    scope: event.scope,
+    entity_id: event.entityId,
+    space_id: event.path.spaceId ?? null,
+    list_id: event.path.listId ?? null,
+    task_id: event.path.taskId ?? null,
+    data: event.data,
+    actor_id: event.actorId,
+    at: event.at
+  })),
+  options.retention,
+  pruneStep(options.retention)
+]
+
+type Numbered = ReadonlyArray<{ seq: number | string; privateSpace: boolean }>
+
+const numbered = (events: ReadonlyArray<Unnumbered>, rows: Numbered): Array<LoggedEvent> =>
+  rows.map((row, i) => ({ seq: Number(row.seq), ...events[i]!, privateSpace: row.privateSpace }))
 
 /** A bulk change: its private spaces read first, then the numbers claimed, then the events inserted in chunks. */
-const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<LoggedEvent, "seq" | "privateSpace">>) =>
+const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Unnumbered>, options: ChangeLogOptions) =>
   Effect.gen(function* () {
     const spaceIds = [...new Set(unnumbered.map((e) => e.path.spaceId).filter((id): id is string => id !== undefined))]
     const privateSpaces = new Set(
@@ -238,69 +250,88 @@ const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Omit<Logge
     }))
     yield* insertEvents(events)
     yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])
+    const last = first + events.length - 1
+    if (
+      Math.floor(last / pruneStep(options.retention)) !== Math.floor((first - 1) / pruneStep(options.retention)) &&
+      last > options.retention
+    )
+      yield* query("DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= $2", [workspaceId, last - options.retention])
     return events
   })
 
 /** The wake-up topic (runtime/Wakeup.ts) of the workers reading the change log (the webhook outbox it fills has its own). */
 export const changesAppended = "pm.changes.appended"
 
-/** Appends `changes` in the current transaction; returns what to publish after COMMIT, one batch per workspace. */
-export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions) =>
+/**
+ * Appends `changes` in the current transaction; what to publish after COMMIT goes to `into`, one batch per
+ * workspace. When no change asks for a notification (which needs its event's number in this transaction),
+ * each workspace's events go with COMMIT (`queryWithCommit`), so its counter row is locked only while the
+ * server runs them; otherwise they are inserted now.
+ */
+export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions, into: Array<FeedBatch>) =>
   Effect.gen(function* () {
-    if (changes.length === 0) return [] as Array<FeedBatch>
+    if (changes.length === 0) return
     for (const change of changes) {
       const problem = invalidChange(change)
       if (problem !== undefined)
         return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
     }
     const at = new Date().toISOString()
-    const byWorkspace = new Map<string, Array<Change>>()
+    const byWorkspace = new Map<string, Array<Unnumbered>>()
+    const changesOf = new Map<string, Array<Change>>()
     for (const change of changes) {
-      const list = byWorkspace.get(change.workspaceId)
-      if (list === undefined) byWorkspace.set(change.workspaceId, [change])
-      else list.push(change)
-    }
-    const batches: Array<FeedBatch> = []
-    // Everything that needs no sequence number is read first, before any counter row is locked.
-    const pending = new Map<string, ReadonlyArray<PendingNotification>>()
-    for (const [workspaceId, list] of byWorkspace) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
-    // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock.
-    for (const workspaceId of [...byWorkspace.keys()].sort()) {
-      const list = byWorkspace.get(workspaceId)!
-      const unnumbered = list.map((change) => ({
+      const event: Unnumbered = {
         type: change.type,
-        workspaceId,
+        workspaceId: change.workspaceId,
         scope: change.scope,
         entityId: change.entityId,
         path: pathOf(change),
         data: change.data,
         actorId: change.actorId,
         at
-      }))
+      }
+      const list = byWorkspace.get(change.workspaceId)
+      if (list === undefined) {
+        byWorkspace.set(change.workspaceId, [event])
+        changesOf.set(change.workspaceId, [change])
+      } else {
+        list.push(event)
+        changesOf.get(change.workspaceId)!.push(change)
+      }
+    }
+    // Everything that needs no sequence number is read first, before any counter row is locked.
+    const pending = new Map<string, ReadonlyArray<PendingNotification>>()
+    for (const [workspaceId, list] of changesOf) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
+    // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock:
+    // all of them with COMMIT, or all of them now.
+    const workspaceIds = [...byWorkspace.keys()].sort()
+    const withCommit = workspaceIds.every((id) => (pending.get(id) ?? []).length === 0 && byWorkspace.get(id)!.length <= EVENT_INSERT_CHUNK)
+    for (const workspaceId of workspaceIds) {
+      const unnumbered = byWorkspace.get(workspaceId)!
+      if (withCommit) {
+        yield* queryWithCommit<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options), (rows) =>
+          Effect.sync(() => {
+            const events = numbered(unnumbered, rows)
+            into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications: [] })
+          })
+        )
+        continue
+      }
       const events =
         unnumbered.length <= EVENT_INSERT_CHUNK
-          ? yield* claimAndInsert(workspaceId, unnumbered)
-          : yield* claimInChunks(workspaceId, unnumbered)
-      const last = events[events.length - 1]!.seq
-      const first = events[0]!.seq
+          ? numbered(unnumbered, yield* query<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options)))
+          : yield* claimInChunks(workspaceId, unnumbered, options)
       const notifications = yield* insertNotifications(workspaceId, pending.get(workspaceId) ?? [], events, at)
-      // Prune in steps rather than on every append: one range delete per `pruneEvery` events.
-      const pruneEvery = Math.max(1, Math.min(256, Math.floor(options.retention / 4)))
-      if (Math.floor(last / pruneEvery) !== Math.floor((first - 1) / pruneEvery) && last > options.retention) {
-        yield* query("DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= $2", [workspaceId, last - options.retention])
-      }
-      batches.push({ workspaceId, lastSeq: last, events, notifications })
+      into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications })
     }
     yield* wakeAfterCommit(changesAppended)
     yield* wakeAfterCommit(pmWebhooksQueued)
-    return batches
   })
 
 /**
  * Batches appended by the ChangeLog transaction the current fiber runs in: a
- * `transact` inside another joins it and publishes only when the outermost
- * one commits. (A `transact` inside a plain `Sql.transaction` cannot know
- * about it: don't do that, or its events go out before that outer COMMIT.)
+ * `transact` inside another joins it. Either way the batches go out once the
+ * outermost transaction (a plain `Sql.transaction` too) committed.
  */
 const Appended = Context.Reference<Array<FeedBatch> | undefined>("atrium/actors/pm/ChangeLog/Appended", {
   defaultValue: () => undefined
@@ -315,15 +346,15 @@ export const make = (options: ChangeLogOptions) =>
         const run = (appended: Array<FeedBatch>) =>
           Effect.gen(function* () {
             const { result, changes } = yield* body
-            appended.push(...(yield* append(changes, options)))
+            yield* append(changes, options, appended)
             return result
           })
         if (outer !== undefined) return yield* run(outer)
         const appended: Array<FeedBatch> = []
+        // Published once the outermost transaction committed (events numbered with COMMIT are known only then).
+        const publish = afterCommit(Effect.sync(() => (appended.length > 0 ? feed.publish(appended) : undefined)))
         const sql = yield* Sql
-        const result = yield* sql.transaction(run(appended).pipe(Effect.provideService(Appended, appended)))
-        if (appended.length > 0) feed.publish(appended)
-        return result
+        return yield* sql.transaction(Effect.andThen(publish, run(appended)).pipe(Effect.provideService(Appended, appended)))
       })
     return ChangeLog.of({ transact })
   })

@@ -250,6 +250,10 @@ const tracked = <A, E, R>(effect: Effect.Effect<A, E, R>, wrote: { value: boolea
           })
         )
       },
+      queryWithCommit: (text, params, then) => {
+        wrote.value = true
+        return sql.queryWithCommit(text, params, then)
+      },
       executeScript: (script: string) => {
         wrote.value = true
         return sql.executeScript(script)

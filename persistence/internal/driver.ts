@@ -46,6 +46,14 @@ interface Transaction {
   aborted: boolean
   /** The fence check's answer, until a statement of the body (or COMMIT) has waited for it (see `sendCheck`). */
   verdict: Effect.Effect<void, SqlError> | undefined
+  /** Statements sent together with COMMIT, in order (`SqlShape.queryWithCommit`). */
+  readonly closing: Array<ClosingStatement>
+}
+
+interface ClosingStatement {
+  readonly text: string
+  readonly params: ReadonlyArray<unknown>
+  readonly then: (rows: ReadonlyArray<any>) => Effect.Effect<void>
 }
 
 /** `statement`, then the fence's verdict if still unread: the body goes on only once the check has passed. */
@@ -202,10 +210,41 @@ export const make = (driver: Driver): SqlShape => {
   const ours = (transaction: Transaction | undefined): transaction is Transaction =>
     transaction !== undefined && transaction.driver === driver
 
+  const closeWith = (transaction: Transaction, closing: ClosingStatement): Effect.Effect<void, SqlError> =>
+    Effect.suspend(() => {
+      const invalid = checkParams(closing.params)
+      if (invalid !== undefined) return Effect.fail(invalid)
+      transaction.closing.push(closing)
+      return Effect.void
+    })
+
+  /**
+   * Sends the closing statements and COMMIT right behind them, without waiting in between: the server runs
+   * them in order, and answers COMMIT with ROLLBACK when one of them failed. The failure is then the
+   * transaction's; otherwise each statement's `then` runs with its rows.
+   */
+  const commitClosing = (state: Transaction, commit: Effect.Effect<void, SqlError>) =>
+    Effect.gen(function* () {
+      if (state.closing.length === 0) return yield* commit
+      const limit = yield* TimeLimit
+      const answers = state.closing.map((closing) =>
+        state.connection.run(closing.text, closing.params, limit).then(Exit.succeed, (cause) => Exit.fail(toSqlError(cause)))
+      )
+      const committed = yield* Effect.exit(commit)
+      const closed = yield* Effect.promise(() => Promise.all(answers))
+      for (const exit of closed) if (Exit.isFailure(exit)) return yield* exit
+      if (Exit.isFailure(committed)) return yield* committed
+      for (const [i, closing] of state.closing.entries()) {
+        const rows = closed[i]!
+        if (Exit.isSuccess(rows)) yield* closing.then(rows.value)
+      }
+    })
+
   const boundTo = (transaction: Transaction): SqlShape => ({
     backend: driver.backend,
     query: <R extends object = Row>(text: string, params: ReadonlyArray<unknown> = []) =>
       afterVerdict(transaction, run(transaction.connection, text, params, transaction)) as Effect.Effect<ReadonlyArray<R>, SqlError>,
+    queryWithCommit: (text, params, then) => closeWith(transaction, { text, params, then }),
     transaction: (body) => body,
     executeScript: (script) => afterVerdict(transaction, runScript(transaction.connection, script, transaction)),
     announce
@@ -260,7 +299,7 @@ export const make = (driver: Driver): SqlShape => {
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
             const opened = yield* restore(open(driver, yield* TimeLimit))
-            const state: Transaction = { driver, connection: opened.connection, aborted: false, verdict: undefined }
+            const state: Transaction = { driver, connection: opened.connection, aborted: false, verdict: undefined, closing: [] }
             const committed: Array<Effect.Effect<void>> = []
             const exit = yield* Effect.exit(
               restore(
@@ -272,7 +311,7 @@ export const make = (driver: Driver): SqlShape => {
               )
             )
             if (Exit.isSuccess(exit) && !state.aborted) {
-              yield* opened.commit
+              yield* commitClosing(state, opened.commit)
               if (fence !== undefined) fence.committed = true
               for (const effect of committed) yield* Effect.ignore(effect)
               return exit.value
@@ -303,6 +342,15 @@ export const make = (driver: Driver): SqlShape => {
         : outside(query<Row>(text, params), run(driver, text, params), text)
     ) as Effect.Effect<ReadonlyArray<R>, SqlError>
 
+  const queryWithCommit = <R extends object = Row>(
+    text: string,
+    params: ReadonlyArray<unknown>,
+    then: (rows: ReadonlyArray<R>) => Effect.Effect<void>
+  ): Effect.Effect<void, SqlError> =>
+    Effect.flatMap(CurrentTransaction, (current) =>
+      ours(current) ? closeWith(current, { text, params, then }) : Effect.flatMap(query<R>(text, params), then)
+    )
+
   const executeScript = (script: string): Effect.Effect<void, SqlError> =>
     Effect.flatMap(CurrentTransaction, (current) =>
       ours(current)
@@ -310,5 +358,5 @@ export const make = (driver: Driver): SqlShape => {
         : outside(executeScript(script), runScript(driver, script), script)
     )
 
-  return { backend: driver.backend, query, transaction, executeScript, announce }
+  return { backend: driver.backend, query, queryWithCommit, transaction, executeScript, announce }
 }

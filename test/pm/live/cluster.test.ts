@@ -90,7 +90,7 @@ describe.skipIf(!available)("live streams across two nodes (PostgreSQL + NATS)",
     await client.subscribe("list", where.listId)
     // Appended on node A without publishing: as if the NATS message were lost.
     await nodeA.run(
-      Sql.use((sql) => sql.transaction(append([taskChange(workspaceId, where, owner.userId, { lost: true })], { retention: 1000 })))
+      Sql.use((sql) => sql.transaction(append([taskChange(workspaceId, where, owner.userId, { lost: true })], { retention: 1000 }, [])))
     )
     const recovered = await client.inbox.next((f) => f.seq === 1, 10_000)
     expect(recovered.data).toEqual({ lost: true })
