@@ -33,7 +33,7 @@ import type { Editor } from "../actors/LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 import { checkClientFrame } from "./Protocol.ts"
 import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
-import { handleConnection, type LightRequest } from "./HocuspocusInternals.ts"
+import { handleConnection } from "./HocuspocusInternals.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
@@ -65,11 +65,6 @@ const refuse = (socket: SocketAdapter | undefined, code: number, reason: string)
  * it parses) and the kept headers; a node:http request per socket would cost
  * far more, in time and memory, than the socket itself.
  */
-const requestOf = (data: SocketData): LightRequest => ({
-  url: data.query === "" ? data.url : `${data.url}?${data.query}`,
-  headers: Object.fromEntries(data.headers)
-})
-
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
     const access = yield* Effect.serviceOption(DocumentAccess)
@@ -132,12 +127,13 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       upgrade: (res: any, req: any, upgradeContext: any) => {
         // Only the headers worth keeping for the socket's life (who connected from where); the rest
         // (user agent, WebSocket handshake keys…) would be a dozen strings held per idle reader.
-        const headers: Array<readonly [string, string]> = []
+        const headers: Record<string, string> = {}
         for (const name of KEPT_HEADERS) {
           const value = req.getHeader(name)
-          if (value !== "") headers.push([name, value])
+          if (value !== "") headers[name] = value
         }
-        const data: SocketData = { url: req.getUrl(), query: req.getQuery() ?? "", headers }
+        const query = req.getQuery() ?? ""
+        const data: SocketData = { request: { url: query === "" ? req.getUrl() : `${req.getUrl()}?${query}`, headers } }
         res.upgrade(
           data,
           req.getHeader("sec-websocket-key"),
@@ -150,7 +146,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         const data = ws.getUserData()
         const adapter = new SocketAdapter(ws, adapterOptions)
         data.adapter = adapter
-        handleConnection(server.hocuspocus, adapter, requestOf(data), { socket: adapter })
+        handleConnection(server.hocuspocus, adapter, data.request, { socket: adapter })
         sockets.set(adapter, Date.now())
       },
       message: (ws: WebSocket<SocketData>, message: ArrayBuffer, isBinary: boolean) => {

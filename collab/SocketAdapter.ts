@@ -21,7 +21,7 @@
 import { EventEmitter } from "node:events"
 import { WsReadyStates } from "@hocuspocus/common"
 import type { WebSocket } from "../facade/uws.ts"
-import type { DrivenSocket } from "./HocuspocusInternals.ts"
+import type { DrivenSocket, LightRequest } from "./HocuspocusInternals.ts"
 import { MessageType, readHeader } from "./Protocol.ts"
 
 /** Close codes the collab endpoint uses (4xxx: application, seen by the provider's onClose). */
@@ -46,9 +46,8 @@ export const PRE_AUTH_LIMITS = { documents: 100, messages: 1000, bytes: 5 * 1024
 const AUTHENTICATED = 2
 
 export interface SocketData {
-  readonly url: string
-  readonly query: string
-  readonly headers: ReadonlyArray<readonly [string, string]>
+  /** The upgrade request as Hocuspocus keeps it for the socket's life (one object, shared with it). */
+  readonly request: LightRequest
   adapter?: SocketAdapter
 }
 
@@ -70,9 +69,9 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
   authenticated = false
   /** Per document not authenticated yet: messages and bytes the socket sent for it (Hocuspocus queues them). */
   private preAuth: Map<string, { messages: number; bytes: number }> | undefined
-  private authenticatedNames: Set<string> | undefined
+  /** Usually one name: an array costs an idle reader less than a Set. */
+  private authenticatedNames: Array<string> | undefined
   private ws: WebSocket<SocketData> | undefined
-  private readonly topics = new Set<string>()
   /** Set once the socket closed (by either side). */
   closed = false
   closeCode: number | undefined
@@ -91,7 +90,7 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
    * for documents it is not authenticated on stays within PRE_AUTH_LIMITS.
    */
   admit(name: string, bytes: number): boolean {
-    if (this.authenticatedNames?.has(name) === true) return true
+    if (this.authenticatedNames?.includes(name) === true) return true
     this.preAuth ??= new Map()
     const pending = this.preAuth.get(name)
     if (pending === undefined) this.preAuth.set(name, { messages: 1, bytes })
@@ -124,8 +123,8 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
     const header = readHeader(frame)
     if (header?.type === MessageType.Auth && frame[header.bodyOffset] === AUTHENTICATED) {
       this.authenticated = true
-      this.authenticatedNames ??= new Set()
-      this.authenticatedNames.add(header.name)
+      if (this.authenticatedNames === undefined) this.authenticatedNames = [header.name]
+      else if (!this.authenticatedNames.includes(header.name)) this.authenticatedNames.push(header.name)
       this.preAuth?.delete(header.name)
     }
     if (header?.type === MessageType.SyncStatus && frame[header.bodyOffset] === 1) {
@@ -192,19 +191,19 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
     this.markClosed(this.closeCode)
   }
 
+  // The socket's topics are uWS's own (a closed socket has none): no copy of them is kept here.
   subscribe(topic: string): boolean {
     if (this.closed || this.ws === undefined) return false
-    this.topics.add(topic)
     return this.ws.subscribe(topic)
   }
 
   unsubscribe(topic: string): void {
-    if (!this.topics.delete(topic) || this.closed || this.ws === undefined) return
+    if (this.closed || this.ws === undefined) return
     this.ws.unsubscribe(topic)
   }
 
   isSubscribed(topic: string): boolean {
-    return this.topics.has(topic)
+    return !this.closed && this.ws !== undefined && this.ws.isSubscribed(topic)
   }
 
   private markClosed(code: number | undefined): void {
@@ -212,7 +211,6 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
     if (this.closeCode === undefined) this.closeCode = code
     this.readyState = WsReadyStates.Closed
     this.ws = undefined
-    this.topics.clear()
   }
 }
 
