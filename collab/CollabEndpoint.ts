@@ -60,11 +60,6 @@ const refuse = (socket: SocketAdapter | undefined, code: number, reason: string)
   throw { reason }
 }
 
-/**
- * The upgrade request as Hocuspocus sees it: the URL as path and query (all
- * it parses) and the kept headers; a node:http request per socket would cost
- * far more, in time and memory, than the socket itself.
- */
 export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: CollabOptions) =>
   Effect.gen(function* () {
     const access = yield* Effect.serviceOption(DocumentAccess)
@@ -125,8 +120,10 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       idleTimeout: Math.max(8, Math.ceil(options.idleSeconds / 4) * 4),
       sendPingsAutomatically: true,
       upgrade: (res: any, req: any, upgradeContext: any) => {
-        // Only the headers worth keeping for the socket's life (who connected from where); the rest
-        // (user agent, WebSocket handshake keys…) would be a dozen strings held per idle reader.
+        // The request as Hocuspocus sees it (a node:http request per socket would cost far more than the
+        // socket): the URL with its query, all it parses, and only the headers worth keeping for the socket's
+        // life (who connected from where); the rest (user agent, handshake keys…) would be a dozen strings
+        // held per idle reader.
         const headers: Record<string, string> = {}
         for (const name of KEPT_HEADERS) {
           const value = req.getHeader(name)
