@@ -34,7 +34,7 @@
  */
 import { Cause, Context, Deferred, Effect, Exit, type Fiber, Option, Schema } from "effect"
 import type { ActorAddress, ActorContext, ActorKind, MessageSchemas } from "./Actor.ts"
-import { ActorDefect, ActorUnavailable } from "./ActorError.ts"
+import { ActorDefect, type ActorError, ActorUnavailable } from "./ActorError.ts"
 import { type ActorStoreShape, isTransient, StaleState } from "./ActorStore.ts"
 import { type Envelope, NotServed, type Outcome, ReplyBarrier } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
@@ -63,10 +63,11 @@ export interface Activation {
   stale: boolean
   /**
    * The kind's `readOnly` messages, answered from the committed state without queueing
-   * (set by `run`): the reply's Effect, or undefined when it must queue (not
-   * a read, state not loaded or stale).
+   * (set by `run`): the outcome (a declared refusal, or a defect as `ActorDefect`), as an
+   * Exit when the read was synchronous, else as an Effect to run with the system's
+   * context; undefined when it must queue (not a read, state not loaded or stale).
    */
-  readNow: ((envelope: Envelope) => Effect.Effect<void> | undefined) | undefined
+  readNow: ((tag: string, payload: unknown) => Effect.Effect<unknown, Rejection | ActorDefect> | undefined) | undefined
 }
 
 export const make = (kind: ActorKind, id: string, key: string, shard: number, mailbox: Mailbox.Mailbox): Activation => ({
@@ -132,6 +133,74 @@ const messageOf = (u: unknown): string =>
 const annotate = (address: ActorAddress) =>
   Effect.annotateLogs({ actor: `${address.kind}/${address.id}`, actorKind: address.kind, actorId: address.id })
 
+/** Whether `value` is one of the refusals message `tag` of `kind` declares. */
+const isDomainErrorOf = (kind: ActorKind, tag: string, value: unknown): boolean => {
+  const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
+  return schemas?.error !== undefined && Schema.is(schemas.error)(value)
+}
+
+/** A read's outcome: its success, a declared refusal, or anything else as a defect. */
+const readOutcome = (
+  kind: ActorKind,
+  address: ActorAddress,
+  tag: string,
+  answer: () => Effect.Effect<unknown, unknown>
+): Effect.Effect<unknown, Rejection | ActorDefect> => {
+  const asOutcome = (cause: Cause.Cause<unknown>): Exit.Exit<never, Rejection | ActorDefect> => {
+    const error = Cause.findErrorOption(cause)
+    return Option.isSome(error) && (error.value instanceof Rejection || isDomainErrorOf(kind, tag, error.value))
+      ? Exit.fail(error.value as Rejection)
+      : Exit.fail(new ActorDefect({ address, message: messageOf(Cause.squash(cause)) }))
+  }
+  let effect: Effect.Effect<unknown, unknown>
+  try {
+    effect = answer()
+  } catch (defect) {
+    return Exit.fail(new ActorDefect({ address, message: messageOf(defect) }))
+  }
+  // Most reads are synchronous (`Effect.succeed` is an Exit): answered as they are, with no fiber work.
+  if (Exit.isExit(effect)) return Exit.isSuccess(effect) ? Exit.succeed(effect.value) : asOutcome(effect.cause)
+  return Effect.catchCause(effect, (cause) => asOutcome(cause))
+}
+
+const readContext = (address: ActorAddress, state: unknown): ActorContext<unknown> => ({
+  address,
+  state,
+  setState: () => {},
+  reload: () => {}
+})
+
+/**
+ * A `readOnly` message of a rebuilt kind's actor that is not active, answered from the state rebuilt from its
+ * rows without activating it: an actor read once (a scan, a link followed) costs its rows' read and nothing
+ * after. No write of it is in flight (it has no activation here), so the rows are the last committed state.
+ * Undefined when `tag` is not such a read.
+ */
+export const readCold = (
+  kind: ActorKind,
+  id: string,
+  tag: string,
+  payload: unknown
+): Effect.Effect<unknown, Rejection | ActorError> | undefined => {
+  const rebuild = kind.rebuild as ((id: string) => Effect.Effect<unknown, unknown>) | undefined
+  if (rebuild === undefined || !tagsOf(kind).reads.has(tag)) return undefined
+  const address = { kind: kind.kind, id }
+  const handler = (kind.handlers as Record<string, (payload: unknown, ctx: ActorContext<unknown>) => Effect.Effect<unknown, unknown>>)[tag]!
+  return Effect.flatMap(
+    Effect.catchCause(
+      Effect.suspend(() => rebuild(id)),
+      (cause) =>
+        Effect.andThen(
+          Effect.logError("actor state could not be loaded", cause).pipe(annotate(address)),
+          Effect.fail(
+            new ActorUnavailable({ address, message: `state could not be loaded: ${messageOf(Cause.squash(cause))}`, reason: "storage" })
+          )
+        )
+    ),
+    (state) => readOutcome(kind, address, tag, () => handler(payload, readContext(address, state)))
+  )
+}
+
 export interface ShardHooks {
   /** Checked before each message (e.g. "this node still holds the shard's lease"); false → NotServed, not processed. */
   readonly canProcess?: (shard: number) => boolean
@@ -175,10 +244,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false, refused: undefined }
   /** What the reply of the message being handled waits for (see `ReplyBarrier`). */
   const barrier: { waits: Array<Effect.Effect<void>> } = { waits: [] }
-  const isDomainError = (tag: string, value: unknown): boolean => {
-    const schemas = (kind.messages as Record<string, MessageSchemas>)[tag]
-    return schemas?.error !== undefined && Schema.is(schemas.error)(value)
-  }
+  const isDomainError = (tag: string, value: unknown): boolean => isDomainErrorOf(kind, tag, value)
 
   // --- idempotency keys --------------------------------------------------------------------------
 
@@ -602,25 +668,11 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   }
 
   if (reads.size > 0) {
-    const readOnly = { address, setState: () => {}, reload: () => {} }
-    activation.readNow = (envelope) => {
-      if (!loaded || activation.stale || !reads.has(envelope.tag)) return undefined
+    activation.readNow = (tag, payload) => {
+      if (!loaded || activation.stale || !reads.has(tag)) return undefined
       if (canProcess !== undefined && !canProcess(activation.shard)) return undefined
       activation.touched = true
-      return Effect.matchCause(
-        Effect.suspend(() => handlerOf(envelope.tag)!(envelope.payload, { ...readOnly, state })),
-        {
-          onSuccess: (value) => envelope.reply(Exit.succeed(value)),
-          onFailure: (cause) => {
-            const error = Cause.findErrorOption(cause)
-            envelope.reply(
-              Option.isSome(error) && (error.value instanceof Rejection || isDomainError(envelope.tag, error.value))
-                ? Exit.fail(error.value as Rejection)
-                : Exit.fail(new ActorDefect({ address, message: messageOf(Cause.squash(cause)) }))
-            )
-          }
-        }
-      )
+      return readOutcome(kind, address, tag, () => handlerOf(tag)!(payload, readContext(address, state)))
     }
   }
 

@@ -96,6 +96,9 @@ export interface ActorKind<State = any, Messages extends Record<string, MessageS
    * the state as last committed, instead of queueing behind writes in
    * flight. A write not yet acknowledged is concurrent with them, so either
    * order is linearizable; one acknowledged before they were sent is seen.
+   * A rebuilt kind's reads of an actor with no activation are answered from
+   * its rebuilt state without activating it; read again soon after, it is
+   * activated (see `readCold` in Activation.ts).
    */
   readonly readOnly?: ReadonlyArray<keyof Messages & string>
   /** Messages handled together (group commit); see `MessageGroup`. */

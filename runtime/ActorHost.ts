@@ -10,6 +10,11 @@
  * message being handled or queued are evicted; their state is durable
  * (write-through, or rebuilt from SQL), so the next message reloads it.
  *
+ * A read of a rebuilt kind's actor that has no activation is answered from its
+ * rows without one (an actor read once costs its rows' read, no activation and
+ * no passivation); one read again while that read is among the latest
+ * `maxResident` is activated.
+ *
  * Handlers run with the Context captured when the system's layer was built
  * (`options.context`), never the caller's: an actor must not see a caller's
  * transaction, span or log annotations, and its requirements (e.g. `Sql`) are
@@ -194,9 +199,8 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       const entry = entries.get(key)
       if (entry !== undefined) {
         entry.recent = true
-        // A read runs here, in the caller's fiber, but with the system's context like any handler (set, not merged: no copy per read).
-        const read = entry.activation.readNow?.(envelope)
-        if (read !== undefined) return Effect.setContext(read, context as Context.Context<never>)
+        const read = readNow(entry, envelope.tag, envelope.payload)
+        if (read !== undefined) return Effect.map(Effect.exit(read), (outcome) => envelope.reply(outcome))
         const result = Mailbox.offer(entry.activation.mailbox, envelope)
         if (result === "accepted") {
           entry.activation.touched = true
@@ -215,7 +219,45 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
         envelope.reply(unavailable(kindName, id, `actor kind "${kindName}" is not registered on node ${config.nodeId}`))
         return Effect.void
       }
+      const cold = coldRead(kind, id, key, envelope.tag, envelope.payload)
+      // Forked: an offer never waits for the database (the NATS transport offers its messages one after another).
+      if (cold !== undefined)
+        return Effect.asVoid(
+          Effect.forkIn(
+            Effect.map(Effect.exit(cold), (outcome) => envelope.reply(outcome)),
+            scope
+          )
+        )
       return activate(kind, id, key, envelope)
+    }
+
+    /** Addresses lately answered by a cold read (the newest `readOnceLimit`): read again, they are activated. */
+    const readOnce = new Set<string>()
+    const readOnceLimit = Number.isFinite(maxResident) ? maxResident : 5_000
+
+    /**
+     * A read of an actor with no activation here, answered from its rows without activating it (see
+     * `Activation.readCold`), unless it was read so lately that it is worth keeping in memory.
+     */
+    const coldRead = (kind: ActorKind, id: string, key: string, tag: string, payload: unknown) => {
+      if (readOnce.delete(key)) return undefined
+      if (config.canProcess !== undefined && !config.canProcess(shardOf(kind.kind, id))) return undefined
+      const read = Activation.readCold(kind, id, tag, payload)
+      if (read === undefined) return undefined
+      readOnce.add(key)
+      if (readOnce.size > readOnceLimit) readOnce.delete(readOnce.values().next().value!)
+      return Effect.setContext(read, context)
+    }
+
+    /**
+     * A read of a resident activation answered at once (see `Activation.readNow`): runs in the caller's
+     * fiber, with the system's context like any handler (set, not merged: no copy per read).
+     */
+    const readNow = (entry: Entry, tag: string, payload: unknown) => {
+      const read = entry.activation.readNow?.(tag, payload)
+      if (read === undefined) return undefined
+      entry.recent = true
+      return Exit.isExit(read) ? read : Effect.setContext(read, context)
     }
 
     /**
