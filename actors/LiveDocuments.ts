@@ -23,6 +23,9 @@ export interface DocumentSnapshot {
   readonly state: Uint8Array
 }
 
+/** A document's content in its derived forms, without its Yjs state (what change listeners get). */
+export type DocumentContent = Omit<DocumentSnapshot, "state">
+
 export interface Editor {
   readonly userId: string
   readonly name: string
@@ -44,10 +47,10 @@ export interface LiveDocumentsShape {
   readonly editors: (name: string) => Effect.Effect<ReadonlyArray<Editor>>
   /**
    * Registers a listener called (debounced, at most about once a second per
-   * document) after a document changed, with its new snapshot: search
-   * indexing and version capture hang here.
+   * document) after a document changed, with its new content (read from the
+   * live copy, no encoding of its whole state): search indexing hangs here.
    */
-  readonly onChange: (listener: (name: string, snapshot: DocumentSnapshot) => Effect.Effect<void>) => Effect.Effect<void>
+  readonly onChange: (listener: (name: string, content: DocumentContent) => Effect.Effect<void>) => Effect.Effect<void>
 }
 
 export class LiveDocuments extends Context.Service<LiveDocuments, LiveDocumentsShape>()("atrium/LiveDocuments") {}

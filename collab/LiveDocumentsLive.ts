@@ -6,7 +6,7 @@
  * (`checkDoc`), so an invalid document here is a defect.
  */
 import { Context, Effect } from "effect"
-import { type DocumentSnapshot, LiveDocuments, type LiveDocumentsShape } from "../actors/LiveDocuments.ts"
+import { type DocumentContent, LiveDocuments, type LiveDocumentsShape } from "../actors/LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 
 /** The running collab server of this process (for the endpoint and tests). */
@@ -20,7 +20,7 @@ export const makeLiveDocuments = (server: LiveServer): LiveDocumentsShape => ({
   remove: (name) => Effect.promise(() => server.remove(name)),
   editors: (name) => Effect.sync(() => server.editors(name)),
   onChange: (listener) =>
-    Effect.sync(() => server.onChange((name: string, snapshot: DocumentSnapshot) => Effect.runPromise(listener(name, snapshot))))
+    Effect.sync(() => server.onChange((name: string, content: DocumentContent) => Effect.runPromise(listener(name, content))))
 })
 
 /** Both services of the collab layer. */

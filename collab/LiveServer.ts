@@ -35,7 +35,7 @@ import type { Sql, SqlError } from "../persistence/Sql.ts"
 import { type ClusterHost, type ClusterNode, soloNode } from "./Cluster.ts"
 import type { CollabOptions } from "./CollabOptions.ts"
 import * as DocumentStore from "./DocumentStore.ts"
-import type { DocumentSnapshot, Editor, ProseMirrorNode } from "../actors/LiveDocuments.ts"
+import type { DocumentContent, DocumentSnapshot, Editor, ProseMirrorNode } from "../actors/LiveDocuments.ts"
 import {
   appendToYFragment,
   contentOf,
@@ -44,7 +44,8 @@ import {
   docToText,
   docToYFragment,
   stateToDoc,
-  validateDoc
+  validateDoc,
+  yFragmentToDoc
 } from "../richtext/RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { DocumentFanOut } from "./DocumentFanOut.ts"
@@ -93,21 +94,9 @@ const PRESENCE_DELAY_MS = 25
 
 export const topicOf = (name: string) => `doc/${name}`
 
-/** A snapshot whose derived forms (JSON, text, Markdown, HTML) are computed on first use. */
-class LazySnapshot implements DocumentSnapshot {
-  private cached: ProseMirrorNode | undefined
-  constructor(readonly state: Uint8Array) {}
-  get content(): ProseMirrorNode {
-    if (this.cached === undefined) {
-      const raw = stateToDoc(this.state)
-      try {
-        this.cached = validateDoc(raw)
-      } catch {
-        this.cached = raw // an editor extension's node: keep it rather than fail the read
-      }
-    }
-    return this.cached
-  }
+/** A document's text, Markdown and HTML, derived from its content on first use. */
+abstract class DerivedForms implements DocumentContent {
+  abstract readonly content: ProseMirrorNode
   get text(): string {
     return docToText(this.content)
   }
@@ -117,8 +106,38 @@ class LazySnapshot implements DocumentSnapshot {
   get html(): string {
     return docToHtml(this.content)
   }
+}
+
+/** ProseMirror JSON of a Yjs fragment; an editor extension's node is kept rather than failing the read. */
+const validContent = (raw: ProseMirrorNode): ProseMirrorNode => {
+  try {
+    return validateDoc(raw)
+  } catch {
+    return raw
+  }
+}
+
+/** A snapshot whose derived forms (JSON, text, Markdown, HTML) are computed on first use. */
+class LazySnapshot extends DerivedForms implements DocumentSnapshot {
+  private cached: ProseMirrorNode | undefined
+  constructor(readonly state: Uint8Array) {
+    super()
+  }
+  get content(): ProseMirrorNode {
+    this.cached ??= validContent(stateToDoc(this.state))
+    return this.cached
+  }
   toJSON() {
     return { content: this.content, text: this.text, markdown: this.markdown, html: this.html }
+  }
+}
+
+/** The content of a live document as it is now, read from its fragment (no state encoded and decoded again). */
+class LiveContent extends DerivedForms {
+  readonly content: ProseMirrorNode
+  constructor(document: Y.Doc) {
+    super()
+    this.content = validContent(yFragmentToDoc(contentOf(document)))
   }
 }
 
@@ -137,7 +156,7 @@ const emptyState = (() => {
   return state
 })()
 
-type Listener = (name: string, snapshot: DocumentSnapshot) => Promise<void>
+type Listener = (name: string, content: DocumentContent) => Promise<void>
 
 interface Tracked {
   /** Connections that cannot use the document's topic (their socket is not ours). */
@@ -616,9 +635,10 @@ export class LiveServer implements ClusterHost {
     if (this.closed || this.removed.has(name)) return
     try {
       await this.log.barrier(name)
-      const snapshot = await this.snapshot(name)
+      const document = this.documentOf(name)
+      const content = document !== undefined ? new LiveContent(document) : await this.snapshot(name)
       for (const listener of this.listeners) {
-        await listener(name, snapshot).catch((error) => logError("collab", `onChange listener failed for ${name}`, error))
+        await listener(name, content).catch((error) => logError("collab", `onChange listener failed for ${name}`, error))
       }
     } catch (error) {
       logError("collab", `could not snapshot ${name} for listeners`, error)

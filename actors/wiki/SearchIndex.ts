@@ -7,7 +7,7 @@
  * about a second after the keystrokes.
  */
 import { Effect, Layer } from "effect"
-import { type DocumentSnapshot, LiveDocuments } from "../LiveDocuments.ts"
+import { type DocumentContent, LiveDocuments } from "../LiveDocuments.ts"
 import { query, type Sql } from "../../persistence/Sql.ts"
 import { userRefJson } from "../identity/IdentityQueries.ts"
 import { recordEdit } from "./PageActivity.ts"
@@ -176,14 +176,14 @@ export const searchTitles = (reader: Reader, parsed: ParsedQuery, raw: string, s
  * of the two runs first, the row ends the same — and counts an edit for
  * whoever has the document open (else the page's last REST writer).
  */
-export const indexDocument = (name: string, snapshot: Pick<DocumentSnapshot, "text">, editors: ReadonlyArray<string>) =>
+export const indexDocument = (name: string, content: Pick<DocumentContent, "text">, editors: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const pages = yield* query<{ updated_by: string; changed: boolean }>(
       `WITH current AS (SELECT id, updated_by, content_text IS DISTINCT FROM $2 AS changed FROM wiki_pages WHERE id = $1),
             written AS (UPDATE wiki_pages p SET content_text = $2, updated_at = now(), updated_by = COALESCE($3, p.updated_by)
                           FROM current WHERE p.id = current.id AND current.changed RETURNING p.id)
        SELECT current.updated_by, current.changed FROM current`,
-      [name, snapshot.text, editors[0] ?? null]
+      [name, content.text, editors[0] ?? null]
     )
     const page = pages[0]
     if (page === undefined) return false
@@ -205,12 +205,12 @@ export const searchIndexing: Layer.Layer<never, never, LiveDocuments | Sql> = La
     if (indexed.has(live)) return
     indexed.add(live)
     const context = yield* Effect.context<Sql>()
-    yield* live.onChange((name, snapshot) =>
+    yield* live.onChange((name, content) =>
       Effect.gen(function* () {
         const editors = yield* live.editors(name)
         yield* indexDocument(
           name,
-          snapshot,
+          content,
           editors.map((editor) => editor.userId)
         )
       }).pipe(

@@ -6,7 +6,7 @@ import * as encoding from "lib0/encoding"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import * as Y from "yjs"
-import type { DocumentSnapshot } from "../../actors/LiveDocuments.ts"
+import type { DocumentContent } from "../../actors/LiveDocuments.ts"
 import { CloseCode, PRE_AUTH_LIMITS, SocketAdapter } from "../../collab/SocketAdapter.ts"
 import { contentOf, markdownToDoc } from "../../richtext/RichText.ts"
 import { Effect } from "effect"
@@ -336,13 +336,13 @@ describe("LiveDocuments", () => {
     await eventually(async () => (await atrium.run(atrium.live.editors(name))).length === 1, "one editor left")
   })
 
-  it("onChange listeners get the new snapshot after editors type", async () => {
+  it("onChange listeners get the new content after editors type", async () => {
     const name = pageName()
     const seen: Array<{ name: string; text: string }> = []
     await atrium.run(
-      atrium.live.onChange((changed: string, snapshot: DocumentSnapshot) =>
+      atrium.live.onChange((changed: string, content: DocumentContent) =>
         Effect.sync(() => {
-          if (changed === name) seen.push({ name: changed, text: snapshot.text })
+          if (changed === name) seen.push({ name: changed, text: content.text })
         })
       )
     )
