@@ -244,7 +244,6 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
     epoch === undefined ? undefined : { shard: activation.shard, epoch, committed: false, refused: undefined }
   /** What the reply of the message being handled waits for (see `ReplyBarrier`). */
   const barrier: { waits: Array<Effect.Effect<void>> } = { waits: [] }
-  const isDomainError = (tag: string, value: unknown): boolean => isDomainErrorOf(kind, tag, value)
 
   // --- idempotency keys --------------------------------------------------------------------------
 
@@ -268,7 +267,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
   const repeatable = (tag: string, outcome: Outcome): boolean => {
     if (outcome._tag === "Success") return true
     const error = Option.getOrUndefined(Cause.findErrorOption(outcome.cause))
-    return error instanceof Rejection || isDomainError(tag, error)
+    return error instanceof Rejection || isDomainErrorOf(kind, tag, error)
   }
 
   const encodeFor = (envelope: Envelope, outcome: Outcome): string =>
@@ -444,7 +443,7 @@ export const run = (activation: Activation, store: ActorStoreShape, hooks: Shard
 
   const onFailure = (envelope: Envelope, cause: Cause.Cause<unknown>): Effect.Effect<void> => {
     const error = Cause.findErrorOption(cause)
-    if (Option.isSome(error) && (error.value instanceof Rejection || isDomainError(envelope.tag, error.value))) {
+    if (Option.isSome(error) && (error.value instanceof Rejection || isDomainErrorOf(kind, envelope.tag, error.value))) {
       return finish(envelope, Exit.fail(error.value))
     }
     const fenced = fencedIn(cause)

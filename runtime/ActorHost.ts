@@ -256,7 +256,6 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
     const readNow = (entry: Entry, tag: string, payload: unknown) => {
       const read = entry.activation.readNow?.(tag, payload)
       if (read === undefined) return undefined
-      entry.recent = true
       return Exit.isExit(read) ? read : Effect.setContext(read, context)
     }
 
