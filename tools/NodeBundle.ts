@@ -32,9 +32,16 @@ export const BUNDLED_ENTRIES: ReadonlyArray<string> = [
   "test/support/collabNode.ts",
   "test/support/actorNode.ts",
   ...["actor-host", "collab-server", "settled-memory"].map((name) => `bench/subjects/${name}.ts`),
-  ...["conventional-stack", "conventional-votes", "hocuspocus-stock", "nats-echo", "socketio-broadcast", "uws-hello", "uws-publish"].map(
-    (name) => `bench/baselines/${name}.ts`
-  )
+  ...[
+    "conventional-stack",
+    "conventional-votes",
+    "hocuspocus-stock",
+    "nats-echo",
+    "socketio-broadcast",
+    "uws-hello",
+    "uws-publish",
+    "uws-relay"
+  ].map((name) => `bench/baselines/${name}.ts`)
 ]
 
 const BUNDLE_DIR_VARIABLE = "ATRIUM_BUNDLE_DIR"

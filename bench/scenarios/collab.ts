@@ -11,7 +11,9 @@
  *   of one document; server CPU per delivery (target: ≤ 1/3 of stock's at
  *   every rate), writer → reader p99 (no worse than stock's), delivered %
  *   (100%). Atrium coalesces a busy document's updates (COLLAB_COALESCE_MS);
- *   stock Hocuspocus 3 sends every update to every reader as it arrives.
+ *   stock Hocuspocus 3 sends every update to every reader as it arrives. A
+ *   bare uWS relay (each update frame published as it came, nothing else)
+ *   is measured beside them: the platform's floor for one frame per update.
  * - collab-many-docs: D documents × 2 editors typing once a second; server
  *   memory per connection (target: ≤ half of stock's) and acknowledgement
  *   latency.
@@ -113,6 +115,24 @@ const stock: System = {
       pid: server.pid,
       sample: server.sample,
       settled: settledMemoryOf(server),
+      stop: () => server.stop()
+    }
+  }
+}
+
+/** The platform's floor: a bare uWS server relaying each update frame to the document's topic (bench/baselines/uws-relay.ts). */
+const relay: System = {
+  label: "bare uWS relay (limit)",
+  role: "baseline",
+  start: async (options, env = {}) => {
+    const server = await startLineServer("uws-relay.ts", ...tsNode(file("../baselines/uws-relay.ts")), { cwd: options.root, env })
+    const port = Number(/READY uws-relay port=(\d+)/.exec(server.output())?.[1])
+    return {
+      url: `ws://127.0.0.1:${port}/`,
+      token: "bench",
+      pid: server.pid,
+      sample: server.sample,
+      settled: () => Promise.reject(new Error("the bare uWS relay does not report settled memory")),
       stop: () => server.stop()
     }
   }
@@ -386,7 +406,7 @@ const fanoutFigures = (point: Point) => ({
  */
 const fanoutTargets = (series: ReadonlyArray<Series>, options: RunOptions): Array<Target> => {
   const subject = series.find((s) => s.role === "subject")
-  const baseline = series.find((s) => s.role === "baseline")
+  const baseline = series.find((s) => s.label === stock.label)
   return options.levels.flatMap((rate): Array<Target> => {
     const ours = subject?.points.find((p) => p.load === rate)
     const theirs = baseline?.points.find((p) => p.load === rate)
@@ -427,25 +447,51 @@ const fanoutTargets = (series: ReadonlyArray<Series>, options: RunOptions): Arra
   })
 }
 
+/**
+ * Where the platform's floor lies, per rate: the bare uWS relay's CPU per delivery (one publish per update, nothing
+ * else) as a share of stock's, and the subject's as a multiple of the relay's.
+ */
+const fanoutFloorNotes = (series: ReadonlyArray<Series>, options: RunOptions): Array<string> => {
+  const perThousand = (label: string, rate: number) => {
+    const point = series.find((s) => s.label === label)?.points.find((p) => p.load === rate)
+    return point === undefined ? undefined : fanoutFigures(point).cpuPerThousand
+  }
+  const subject = series.find((s) => s.role === "subject")
+  return options.levels.flatMap((rate) => {
+    const floor = perThousand(relay.label, rate)
+    const theirs = perThousand(stock.label, rate)
+    const ours = subject === undefined ? undefined : perThousand(subject.label, rate)
+    if (floor === undefined || theirs === undefined || ours === undefined) return []
+    return [
+      `${rate} updates/s: the bare uWS relay spends ${floor.toFixed(2)} ms of server CPU per 1,000 deliveries, ${(floor / theirs).toFixed(2)}× stock's; ${subject!.label} ${(ours / floor).toFixed(2)}× the relay's.`
+    ]
+  })
+}
+
 export const collabFanout: Scenario = {
   name: "collab-fanout",
   subject: "one wiki document, one writer, 1,000 readers: server CPU per delivered update, latency and delivery at three write rates",
-  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  baselines: [
+    "stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks",
+    "a bare uWS relay: each update frame published to the document's topic as it came, nothing else (the platform's floor)"
+  ],
   levels: { sweep: [50, 400, 2000], smoke: 50 },
   workload: (options) => [
     `One document; ${fanoutReaders(options)} readers in ${CLIENT_PROCESSES} client processes (raw ws, Hocuspocus protocol by hand, same code for both servers).`,
     `Load level = the writer's rate: ${options.levels.join(", ")} updates/s at a fixed pace; each update inserts a ~30-byte marker into a Y.Text (a merged update carries several; readers count each).`,
     `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; server CPU per delivery = server CPU over the writing window / deliveries seen; latency = writer send → reader receive.`
   ],
-  estimateSec: (options) => 2 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 10)),
+  estimateSec: (options) => 3 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 10)),
   run: async (options, progress) => {
-    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + options.durationSec + 5)
+    const steps = new Steps(progress, 3 * options.levels.length, options.warmupSec + options.durationSec + 5)
     const notes: Array<string> = []
-    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) => measureFanout(running, level, options))
+    const series = await sweep([stock, relay, atrium("pglite")], options, steps, notes, (running, level) =>
+      measureFanout(running, level, options)
+    )
     return {
       groups: [{ name: "document update → every reader", unit: "delivery", series }],
       targets: fanoutTargets(series, options),
-      notes
+      notes: [...notes, ...fanoutFloorNotes(series, options)]
     }
   }
 }
