@@ -100,13 +100,30 @@ export interface Presented {
   readonly subtaskCount: number
 }
 
-/** A task row and what it shows → the task. */
+/**
+ * A task row and what it shows → the task. Built field by field, not by spreading the row: rows come with
+ * the statement's other columns (a page's keyset, place names), and copying a wide row through object
+ * spread and rest (V8's slow path for them) cost a search of 20 tasks a fifth of its CPU.
+ */
 export const present = (row: TaskRow, presented: Presented): Task => ({
-  ...row,
+  id: row.id,
+  workspaceId: row.workspaceId,
+  spaceId: row.spaceId,
+  folderId: row.folderId,
+  listId: row.listId,
+  parentTaskId: row.parentTaskId,
+  shortId: row.shortId,
+  name: row.name,
+  description: row.description,
   status:
     presented.statusName === null
       ? unknownStatus(row.status)
       : { name: presented.statusName, type: presented.statusType!, color: presented.statusColor! },
+  priority: row.priority,
+  startDate: row.startDate,
+  dueDate: row.dueDate,
+  timeEstimateMinutes: row.timeEstimateMinutes,
+  position: row.position,
   assignees: presented.assignees,
   watcherIds: presented.watcherIds,
   tags: presented.tags,
@@ -118,7 +135,14 @@ export const present = (row: TaskRow, presented: Presented): Task => ({
   })),
   subtaskCount: presented.subtaskCount,
   recurrence: row.recurrence ?? null,
-  archived: row.archivedAt !== null
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  closedAt: row.closedAt,
+  archived: row.archivedAt !== null,
+  archivedAt: row.archivedAt,
+  deletedAt: row.deletedAt,
+  version: row.version
 })
 
 /**
@@ -157,11 +181,8 @@ export const updateOwnColumns = (
     }
   )
 
-/** A row of `SELECT ${taskColumns}, ${presentedColumns}` → the task. */
-const presentRow = <R extends TaskRow & Presented>(row: R): Task => {
-  const { statusName, statusType, statusColor, assignees, watcherIds, tags, customFields, subtaskCount, ...task } = row
-  return present(task, { statusName, statusType, statusColor, assignees, watcherIds, tags, customFields, subtaskCount })
-}
+/** A row of `SELECT ${taskColumns}, ${presentedColumns}` (and any other columns) → the task. */
+const presentRow = (row: TaskRow & Presented): Task => present(row, row)
 
 /** Rows → tasks: everything related to them is read in one statement. */
 export const hydrate = (rows: ReadonlyArray<TaskRow>): Effect.Effect<Array<Task>, SqlError, Sql> =>
@@ -337,7 +358,7 @@ export const findTasks = (
       (page.offset === 0
         ? 0
         : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
-    return { items: rows.map(({ total: _t, ...row }) => presentRow(row)), total, offset: page.offset, limit: page.limit }
+    return { items: rows.map(presentRow), total, offset: page.offset, limit: page.limit }
   })
 
 /** Keyset position of a task in (created_at, id) order; `at` keeps the database's full precision. */
@@ -396,7 +417,7 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
       page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const)
     )
     return {
-      items: page.map(({ keysetAt: _k, spaceName: _s, folderName: _f, listName: _l, ...row }) => presentRow(row)),
+      items: page.map(presentRow),
       next,
       /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
       places
