@@ -74,18 +74,22 @@ const unknownStatus = (name: string) => ({ name, type: "open" as const, color: "
 const presentedFrom = (tasks: string) =>
   `FROM ${tasks} t JOIN pm_lists l ON l.id = t.list_id JOIN pm_spaces s ON s.id = t.space_id ${effectiveStatusJoin("l", "t.status")}`
 
+const assigneesColumn = `COALESCE((SELECT json_agg(${userRefJson("a.user_id")} ORDER BY a.assigned_at, a.user_id)
+              FROM pm_task_assignees a WHERE a.task_id = t.id), '[]') AS assignees`
+
+const customFieldsColumn = `COALESCE((SELECT json_agg(json_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config, 'value', v.value)
+                            ORDER BY f.position, f.created_at)
+              FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id WHERE v.task_id = t.id), '[]') AS "customFields"`
+
 /** The related collections of task `t`, one column each (correlated sub-selects over indexed keys). */
 const presentedColumns = `st.name AS "statusName", st.type AS "statusType", st.color AS "statusColor",
-  COALESCE((SELECT json_agg(${userRefJson("a.user_id")} ORDER BY a.assigned_at, a.user_id)
-              FROM pm_task_assignees a WHERE a.task_id = t.id), '[]') AS assignees,
+  ${assigneesColumn},
   COALESCE((SELECT json_agg(w.user_id ORDER BY w.added_at, w.user_id)
               FROM pm_watchers w WHERE w.scope_type = 'task' AND w.scope_id = t.id), '[]') AS "watcherIds",
   COALESCE((SELECT json_agg(json_build_object('id', g.id, 'spaceId', g.space_id, 'name', g.name, 'color', g.color, 'createdAt', ${isoTimestampSql("g.created_at")})
                             ORDER BY lower(g.name))
               FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id), '[]') AS tags,
-  COALESCE((SELECT json_agg(json_build_object('id', f.id, 'name', f.name, 'type', f.type, 'config', f.config, 'value', v.value)
-                            ORDER BY f.position, f.created_at)
-              FROM pm_task_custom_values v JOIN pm_custom_fields f ON f.id = v.field_id WHERE v.task_id = t.id), '[]') AS "customFields",
+  ${customFieldsColumn},
   (SELECT count(*)::int FROM pm_tasks c WHERE c.parent_task_id = t.id AND c.deleted_at IS NULL) AS "subtaskCount"`
 
 /** What a task shows besides its row. */
@@ -377,6 +381,73 @@ export interface Keyset {
 const searchWindow = (limit: number) => Math.max(1_000, 50 * (limit + 1))
 
 /**
+ * What a search shows of a task: its row's own fields, its status, and its
+ * assignees, tags and field values as far as a flat (Lite) form names them.
+ * A `Task` is one too.
+ */
+export interface FoundTask
+  extends Pick<
+    Task,
+    | "id"
+    | "shortId"
+    | "name"
+    | "description"
+    | "priority"
+    | "startDate"
+    | "dueDate"
+    | "timeEstimateMinutes"
+    | "listId"
+    | "parentTaskId"
+    | "createdAt"
+    | "updatedAt"
+    | "closedAt"
+    | "version"
+  > {
+  readonly status: Pick<Status, "name" | "type">
+  readonly assignees: ReadonlyArray<UserRef>
+  readonly tags: ReadonlyArray<Pick<Tag, "name">>
+  readonly customFields: ReadonlyArray<{ readonly name: string; readonly value: unknown }>
+}
+
+// A search reads only what `FoundTask` shows: no watchers, no subtask count, tags by name.
+const foundColumns = `t.id, t.short_id AS "shortId", t.name, t.description, t.status, t.priority,
+  t.start_date AS "startDate", t.due_date AS "dueDate", t.time_estimate_minutes AS "timeEstimateMinutes", t.list_id AS "listId",
+  t.parent_task_id AS "parentTaskId", t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.closed_at AS "closedAt", t.version,
+  st.name AS "statusName", st.type AS "statusType",
+  ${assigneesColumn},
+  COALESCE((SELECT json_agg(json_build_object('name', g.name) ORDER BY lower(g.name))
+              FROM pm_task_tags tt JOIN pm_tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id), '[]') AS tags,
+  ${customFieldsColumn}`
+
+interface FoundRow extends Omit<FoundTask, "status" | "customFields"> {
+  readonly status: string
+  readonly statusName: string | null
+  readonly statusType: Status["type"] | null
+  readonly customFields: Presented["customFields"]
+}
+
+const found = (row: FoundRow): FoundTask => ({
+  id: row.id,
+  shortId: row.shortId,
+  name: row.name,
+  description: row.description,
+  status: row.statusName === null ? unknownStatus(row.status) : { name: row.statusName, type: row.statusType! },
+  priority: row.priority,
+  startDate: row.startDate,
+  dueDate: row.dueDate,
+  timeEstimateMinutes: row.timeEstimateMinutes,
+  listId: row.listId,
+  parentTaskId: row.parentTaskId,
+  assignees: row.assignees,
+  tags: row.tags,
+  customFields: row.customFields.map((field) => ({ name: field.name, value: presentValue(field, field.value) })),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  closedAt: row.closedAt,
+  version: row.version
+})
+
+/**
  * A page after `after` in (created_at, id) order. Rows inserted while a
  * client pages never shift the pages it has not read yet, so a walk has no
  * duplicates and skips nothing that existed when it started.
@@ -399,8 +470,8 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
         ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${pastCursor("")}
                        ORDER BY created_at ${dir}, id ${dir} LIMIT ${searchWindow(limit)})`)
         : taskFrom
-      return query<TaskRow & Presented & { keysetAt: string } & Place>(
-        `SELECT ${taskColumns}, t.created_at::text AS "keysetAt", ${presentedColumns},
+      return query<FoundRow & { keysetAt: string } & Place>(
+        `SELECT ${foundColumns}, t.created_at::text AS "keysetAt",
                 s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
            ${presentedFrom(`(SELECT t.* ${from} WHERE ${where}${pastCursor("t.")} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
           ORDER BY ${orderBy}`,
@@ -417,7 +488,7 @@ export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, li
       page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const)
     )
     return {
-      items: page.map(presentRow),
+      items: page.map(found),
       next,
       /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
       places

@@ -9,7 +9,7 @@ import { type NamedList, resolveFolder, resolveList, resolveListInWorkspace, res
 import { listNames } from "../../actors/pm/PlaceNames.ts"
 import type { Chain } from "../../actors/pm/Statuses.ts"
 import type { Viewer } from "../../actors/pm/StructureReads.ts"
-import type { Place } from "../../actors/pm/TaskReads.ts"
+import type { FoundTask, Place } from "../../actors/pm/TaskReads.ts"
 import { Priority, StatusType, type Task } from "../../actors/pm/WorkRecords.ts"
 import { reject } from "../../runtime/Rejection.ts"
 import type { RequestContext } from "../Operation.ts"
@@ -77,7 +77,7 @@ const display = (value: unknown): unknown =>
  * Tasks with names: the names of their spaces, folders and lists by list id
  * when the read brought them (`places`), else one query for them.
  */
-export const toLite = (tasks: ReadonlyArray<Task>, places?: ReadonlyMap<string, Place>) =>
+export const toLite = (tasks: ReadonlyArray<FoundTask>, places?: ReadonlyMap<string, Place>) =>
   Effect.gen(function* () {
     const listIds = [...new Set(tasks.map((t) => t.listId))]
     const names =
