@@ -156,6 +156,13 @@ export interface Stack {
 
 const base = { HOST: "127.0.0.1", NATS_URL: "", DEMO: "" }
 
+/**
+ * Atrium prunes a workspace's change log to its last PM_EVENT_RETENTION events (100,000 by default); a run that
+ * writes more than that into the bench workspace (updates, then creates) would prune the first updates' events
+ * before the exactly-once check counts them. The conventional stack never prunes: Atrium keeps them all too.
+ */
+const KEEP_EVERY_EVENT = { PM_EVENT_RETENTION: "100000000" }
+
 export const ATRIUM: Stack = {
   key: "atrium",
   label: "Atrium",
@@ -167,7 +174,7 @@ export const ATRIUM: Stack = {
       label: "server/main.ts",
       ...command(tsNode(join(options.root, "server/main.ts"))),
       cwd: options.root,
-      env: { ...base, ...backend.env, ...extra },
+      env: { ...base, ...KEEP_EVERY_EVENT, ...backend.env, ...extra },
       readyPath: "/healthz",
       timeoutMs: 180_000 // migrations on a fresh database; slow on a busy shared machine
     })
@@ -882,7 +889,7 @@ export const rest: Scenario = {
       `Data per backend (a fresh PostgreSQL database, then a fresh PGlite DATA_DIR): structure through Atrium's API (1 workspace, ${SPACES} spaces × ${LISTS_PER_SPACE} lists, ${MEMBERS} members, a tag and a number field per space), tasks by SQL bulk insert: ${sizes.tasks} for getTask/updateTask/createTask, ${sizes.searchTasks} for the search, ${sizes.memoryTasks} for read-model-memory (PostgreSQL only).`,
       `getTask reads one task from the middle; updateTask PATCHes {"description": <unique per request>} on ${UPDATED_TASKS} tasks of the workspace in turn; createTask POSTs {"name"} to one list; searchTasksLite \`q=${SEARCH_WORD}&limit=20\` (1 task in ${WORDS.length} matches).`,
       `read-model-memory: Atrium with ACTOR_IDLE_SECONDS=${sizes.idleSeconds}, every task read once by getTask (${TOUCH_CONCURRENCY} in flight, from the runner); RSS before, after, and ${sizes.idleSeconds * 3} s later. The conventional stack is read the same way.`,
-      `Atrium: server/main.ts (HOST=127.0.0.1, DATABASE_URL or DATA_DIR, no NATS_URL); it, the conventional stack and uWS each run from an esbuild bundle of their source (tools/NodeBundle.ts), a fresh PGlite DATA_DIR starting from the migrated template. The uWS hello is measured once per level (GET /, 5 B).`
+      `Atrium: server/main.ts (HOST=127.0.0.1, DATABASE_URL or DATA_DIR, no NATS_URL, PM_EVENT_RETENTION=${KEEP_EVERY_EVENT.PM_EVENT_RETENTION}: the exactly-once check counts every update's change-log row, and the conventional stack keeps them all too); it, the conventional stack and uWS each run from an esbuild bundle of their source (tools/NodeBundle.ts), a fresh PGlite DATA_DIR starting from the migrated template. The uWS hello is measured once per level (GET /, 5 B).`
     ]
   },
 
