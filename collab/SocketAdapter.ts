@@ -17,8 +17,11 @@
  *   by `admit`, as Hocuspocus 4 limits it (GHSA-xwhh-v746-pj9m), and
  *   `authenticated` tells the endpoint's sweep which sockets never were.
  * - Liveness is uWS's (automatic pings, idle timeout): `ping` does nothing.
+ * - Lean per socket (an idle reader costs what it holds): its listeners are
+ *   fields, not an EventEmitter (whose table of events turns into a
+ *   dictionary once a `once` listener is removed), and what it counts before
+ *   authentication is dropped once there is nothing left to count.
  */
-import { EventEmitter } from "node:events"
 import { WsReadyStates } from "@hocuspocus/common"
 import type { WebSocket } from "../facade/uws.ts"
 import type { DrivenSocket, LightRequest } from "./HocuspocusInternals.ts"
@@ -61,7 +64,26 @@ export interface SocketAdapterOptions {
 
 const decoder = new TextDecoder()
 
-export class SocketAdapter extends EventEmitter implements DrivenSocket {
+type Listener = ((...args: Array<any>) => void) & { readonly listener?: Listener }
+/** Hocuspocus listens once per event: one listener in the field; more, in an array. */
+type Listeners = Listener | Array<Listener> | undefined
+/** The events Hocuspocus 3 listens to on a socket (see DrivenSocket). */
+type SocketEvent = "message" | "pong" | "close"
+
+const withListener = (listeners: Listeners, listener: Listener): Listeners =>
+  listeners === undefined ? listener : Array.isArray(listeners) ? [...listeners, listener] : [listeners, listener]
+
+// A `once` listener is found by the listener it wraps too, as EventEmitter does.
+const withoutListener = (listeners: Listeners, listener: Listener): Listeners => {
+  const matches = (known: Listener) => known === listener || known.listener === listener
+  if (listeners === undefined || !Array.isArray(listeners)) return listeners !== undefined && matches(listeners) ? undefined : listeners
+  const index = listeners.findIndex(matches)
+  if (index < 0) return listeners
+  const rest = listeners.filter((_, i) => i !== index)
+  return rest.length > 1 ? rest : rest[0]
+}
+
+export class SocketAdapter implements DrivenSocket {
   readyState: number = WsReadyStates.Open
   /** Set by Hocuspocus; frames reach it as Uint8Arrays whatever it asks. */
   binaryType = "nodebuffer"
@@ -75,13 +97,56 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
   /** Set once the socket closed (by either side). */
   closed = false
   closeCode: number | undefined
+  private messageListeners: Listeners
+  private pongListeners: Listeners
+  private closeListeners: Listeners
 
   constructor(
     ws: WebSocket<SocketData>,
     private readonly options: SocketAdapterOptions
   ) {
-    super()
     this.ws = ws
+  }
+
+  on(event: SocketEvent, listener: Listener): this {
+    this.setListeners(event, withListener(this.listenersOf(event), listener))
+    return this
+  }
+
+  once(event: SocketEvent, listener: Listener): this {
+    const once: Listener = Object.assign(
+      (...args: Array<any>) => {
+        this.removeListener(event, once)
+        listener(...args)
+      },
+      { listener }
+    )
+    return this.on(event, once)
+  }
+
+  removeListener(event: string, listener: Listener): this {
+    if (event === "message" || event === "pong" || event === "close")
+      this.setListeners(event, withoutListener(this.listenersOf(event), listener))
+    return this
+  }
+
+  /** Calls the event's listeners (those present when it was emitted); whether there were any. */
+  emit(event: SocketEvent, ...args: Array<unknown>): boolean {
+    const listeners = this.listenersOf(event)
+    if (listeners === undefined) return false
+    if (Array.isArray(listeners)) for (const listener of [...listeners]) listener(...args)
+    else listeners(...args)
+    return true
+  }
+
+  private listenersOf(event: SocketEvent): Listeners {
+    return event === "message" ? this.messageListeners : event === "pong" ? this.pongListeners : this.closeListeners
+  }
+
+  private setListeners(event: SocketEvent, listeners: Listeners): void {
+    if (event === "message") this.messageListeners = listeners
+    else if (event === "pong") this.pongListeners = listeners
+    else this.closeListeners = listeners
   }
 
   /**
@@ -125,7 +190,7 @@ export class SocketAdapter extends EventEmitter implements DrivenSocket {
       this.authenticated = true
       if (this.authenticatedNames === undefined) this.authenticatedNames = [header.name]
       else if (!this.authenticatedNames.includes(header.name)) this.authenticatedNames.push(header.name)
-      this.preAuth?.delete(header.name)
+      if (this.preAuth?.delete(header.name) === true && this.preAuth.size === 0) this.preAuth = undefined
     }
     if (header?.type === MessageType.SyncStatus && frame[header.bodyOffset] === 1) {
       // Acknowledge only what is durable.

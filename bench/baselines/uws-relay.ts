@@ -7,10 +7,13 @@
  * an update is published and acknowledged (SyncStatus), awareness is
  * published. No Yjs document, no validation, no storage, no auth. Listens on
  * 127.0.0.1:$PORT; prints `READY port=<port>`. uWS comes from facade/uws.ts.
+ * Started with --expose-gc it reports its settled memory on SIGUSR2 (the
+ * floor of an idle subscribed socket's memory, see settled-memory.ts).
  */
 import * as decoding from "lib0/decoding"
 import * as encoding from "lib0/encoding"
 import { uws, uwsBuild } from "../../facade/uws.ts"
+import { reportSettledMemoryOnSignal } from "../subjects/settled-memory.ts"
 
 // Hocuspocus's message types and sync steps.
 const Sync = 0
@@ -74,4 +77,5 @@ app.listen("127.0.0.1", port, (listenSocket) => {
   }
   console.log(`READY uws-relay port=${uws.us_socket_local_port(listenSocket)} build=${uwsBuild}`)
 })
+reportSettledMemoryOnSignal()
 process.on("SIGTERM", () => process.exit(0))

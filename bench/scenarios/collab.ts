@@ -81,10 +81,12 @@ const withGc = ([command, args]: [string, Array<string>]): [string, Array<string
 const settledMemoryOf = (server: Child) => (): Promise<NodeJS.MemoryUsage> =>
   new Promise((resolve, reject) => {
     let done = false
+    // Writing a heap snapshot as well (BENCH_HEAP_SNAPSHOTS) takes far longer on a large heap.
+    const waitSec = process.env.BENCH_HEAP_SNAPSHOTS ? 600 : 30
     const timer = setTimeout(() => {
       done = true
-      reject(new Error("the server did not report its settled memory (MEM line) within 30 s"))
-    }, 30_000)
+      reject(new Error(`the server did not report its settled memory (MEM line) within ${waitSec} s`))
+    }, waitSec * 1000)
     server.onLine((line) => {
       if (done || !line.startsWith("MEM ")) return
       done = true
@@ -125,14 +127,14 @@ const relay: System = {
   label: "bare uWS relay (limit)",
   role: "baseline",
   start: async (options, env = {}) => {
-    const server = await startLineServer("uws-relay.ts", ...tsNode(file("../baselines/uws-relay.ts")), { cwd: options.root, env })
+    const server = await startLineServer("uws-relay.ts", ...withGc(tsNode(file("../baselines/uws-relay.ts"))), { cwd: options.root, env })
     const port = Number(/READY uws-relay port=(\d+)/.exec(server.output())?.[1])
     return {
       url: `ws://127.0.0.1:${port}/`,
       token: "bench",
       pid: server.pid,
       sample: server.sample,
-      settled: () => Promise.reject(new Error("the bare uWS relay does not report settled memory")),
+      settled: settledMemoryOf(server),
       stop: () => server.stop()
     }
   }
@@ -580,7 +582,8 @@ const memoryNote = (idle: NodeJS.MemoryUsage, connected: NodeJS.MemoryUsage, con
   const per = perConnection(idle, connected, connections)
   return (
     `settled RSS ${MiB(idle.rss)} idle → ${MiB(connected.rss)}, ${KiB(per.rss)} per connection; ` +
-    `live heap + external ${MiB(liveBytes(idle))} → ${MiB(liveBytes(connected))}, ${KiB(per.live)} per connection`
+    `live heap + external ${MiB(liveBytes(idle))} → ${MiB(liveBytes(connected))}, ${KiB(per.live)} per connection; ` +
+    `heap reserved ${MiB(idle.heapTotal)} → ${MiB(connected.heapTotal)}`
   )
 }
 
@@ -647,7 +650,10 @@ const measureManyReaders = async (
 export const collabManyDocs: Scenario = {
   name: "collab-many-docs",
   subject: "many documents open at once: memory per connection (two editors per page; idle read-only readers) and acknowledgement latency",
-  baselines: ["stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks"],
+  baselines: [
+    "stock Hocuspocus Server (node:http + ws), in-memory, with the same hooks",
+    "idle readers only: a bare uWS relay holding each reader's socket subscribed to its document's topic (the platform's floor)"
+  ],
   levels: { sweep: [2000], smoke: 40 },
   workload: (options) => [
     `Editors: ${options.levels.map((l) => l / 2).join(", ")} documents × 2 editors (${options.levels.join(", ")} connections) in ${CLIENT_PROCESSES} client processes; each editor types one 16-character update every 2 s.`,
@@ -655,9 +661,9 @@ export const collabManyDocs: Scenario = {
     "Memory per connection, in the notes, measured the same way on both servers (each runs with --expose-gc and collects fully before each reading, so the figures do not depend on when the collector last ran): settled RSS with every connection up − settled RSS before they connected, divided by the connections; and likewise live JavaScript memory (heap used + external). Targets: Atrium ≤ half of stock for editors, ≤ a quarter for readers. Atrium runs on PostgreSQL when reachable, so PGlite's heap stays out of its RSS; a fresh server per group.",
     `Per point: ${options.warmupSec} s warm-up, ${options.durationSec} s measured; latency = update sent → acknowledged (on Atrium: persisted).`
   ],
-  estimateSec: (options) => 4 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
+  estimateSec: (options) => 5 * (25 + options.levels.length * (options.warmupSec + options.durationSec + 30)),
   run: async (options, progress) => {
-    const steps = new Steps(progress, 4 * options.levels.length, options.warmupSec + options.durationSec + 20)
+    const steps = new Steps(progress, 5 * options.levels.length, options.warmupSec + options.durationSec + 20)
     // PGlite's WASM heap would dwarf (and blur) the connections' memory: PostgreSQL when reachable.
     const subject = (await postgresReachable()) ? atrium("postgres") : atrium("pglite")
     const notes: Array<string> = []
@@ -668,11 +674,20 @@ export const collabManyDocs: Scenario = {
       editorMemory.set(system.label, measured.memory)
       return measured
     })
-    const readers = await sweep([stock, subject], options, steps, notes, async (running, level, system) => {
+    const readers = await sweep([stock, relay, subject], options, steps, notes, async (running, level, system) => {
       const measured = await measureManyReaders(running, level, options)
       readerMemory.set(system.label, measured.memory)
       return measured
     })
+    const floor = readerMemory.get(relay.label)
+    const theirs = readerMemory.get(stock.label)
+    const ours = readerMemory.get(subject.label)
+    if (floor !== undefined && theirs !== undefined && ours !== undefined) {
+      notes.push(
+        `Idle readers' floor: the bare uWS relay holds ${KiB(floor.rss)} of settled RSS per subscribed idle socket (${(floor.rss / theirs.rss).toFixed(2)}× stock's); ` +
+          `${subject.label} ${KiB(ours.rss - floor.rss)} more per reader.`
+      )
+    }
     return {
       targets: [
         memoryTarget(
