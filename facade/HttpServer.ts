@@ -172,6 +172,8 @@ export const serve = <R = never>(
       const chunked = req.getHeader("transfer-encoding") !== ""
       const expectsContinue = req.getHeader("expect").toLowerCase() === "100-continue"
       const match = registry.router.match(method, path)
+      // Read when a handler asks (a few public operations): uWS asks the kernel for the peer's address each time.
+      let clientIp: string | undefined
       // Built once; `body` is filled in when the body has arrived (none for most requests).
       const request: { -readonly [K in keyof IncomingRequest]: IncomingRequest[K] } = {
         method,
@@ -184,7 +186,11 @@ export const serve = <R = never>(
         contentType: req.getHeader("content-type"),
         ifNoneMatch: req.getHeader("if-none-match"),
         headers: match._tag === "Found" ? headersFor(match.operation, req) : {},
-        clientIp: addressText.decode(res.getRemoteAddressAsText()),
+        get clientIp() {
+          // A response that went away may not be touched again.
+          if (clientIp === undefined && !aborted) clientIp = addressText.decode(res.getRemoteAddressAsText())
+          return clientIp
+        },
         body: undefined
       }
       let aborted = false

@@ -177,7 +177,10 @@ const handle = (match: Match, request: IncomingRequest) => {
       principal,
       origin: request.origin,
       headers: request.headers ?? {},
-      ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {})
+      // Passed on unread: the server reads the peer's address only when a handler asks.
+      get clientIp() {
+        return request.clientIp
+      }
     })
     const result = yield* idempotencyKey === undefined || principal === undefined
       ? handler
