@@ -584,6 +584,12 @@ interface InFlightAtKill {
 const repeatsAllowed = (copies: ReadonlyArray<Receipt>, { killedAt, ms }: InFlightAtKill) =>
   killedAt !== undefined && copies.length === 2 && copies[0]!.at <= killedAt && copies[0]!.at > killedAt - ms && copies[1]!.at > killedAt
 
+/** When each copy arrived, relative to the kill, and the allowance: what tells a kill's repeat from another. */
+const copiesAround = (copies: ReadonlyArray<Receipt>, { killedAt, ms }: InFlightAtKill) =>
+  killedAt === undefined
+    ? "no kill"
+    : `copies at ${copies.map((c) => `${(c.at - killedAt).toFixed(0)} ms`).join(", ")} from the kill; allowed from -${ms.toFixed(0)} ms`
+
 const countReceipts = (receipts: ReadonlyArray<Receipt>) => {
   const byKey = new Map<string, Array<Receipt>>()
   for (const receipt of receipts) byKey.set(receipt.key, [...(byKey.get(receipt.key) ?? []), receipt])
@@ -619,7 +625,7 @@ const checkWebhooks = async (
     if (row.status === "delivered" && copies.length === 0)
       violations.push(`webhook ${row.id} is marked delivered but never reached the receiver`)
     if (copies.length > 1 && !repeatsAllowed(copies, inFlight))
-      violations.push(`webhook ${row.id} reached the receiver ${copies.length} times`)
+      violations.push(`webhook ${row.id} reached the receiver ${copies.length} times (${copiesAround(copies, inFlight)})`)
   }
   const ids = new Set(rows.map((row) => row.id))
   for (const key of received.keys())
@@ -647,6 +653,6 @@ const checkMails = async (
     if (acked(w) && copies.length === 0)
       violations.push(`the acknowledged password reset of ${w.value} (through ${w.node}) was never mailed`)
     if (copies.length > 1 && !repeatsAllowed(copies, inFlight))
-      violations.push(`the password reset of ${w.value} was mailed ${copies.length} times`)
+      violations.push(`the password reset of ${w.value} was mailed ${copies.length} times (${copiesAround(copies, inFlight)})`)
   }
 }
