@@ -70,6 +70,9 @@ app.ws("/*", {
     }
   }
 })
+// Before READY: the bench signals for a reading as soon as it sees that line, and
+// an unhandled SIGUSR2 would end the process.
+reportSettledMemoryOnSignal()
 app.listen("127.0.0.1", port, (listenSocket) => {
   if (!listenSocket) {
     console.error(`uws-relay: cannot listen on ${port}`)
@@ -77,5 +80,4 @@ app.listen("127.0.0.1", port, (listenSocket) => {
   }
   console.log(`READY uws-relay port=${uws.us_socket_local_port(listenSocket)} build=${uwsBuild}`)
 })
-reportSettledMemoryOnSignal()
 process.on("SIGTERM", () => process.exit(0))

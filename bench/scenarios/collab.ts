@@ -93,6 +93,16 @@ const settledMemoryOf = (server: Child) => (): Promise<NodeJS.MemoryUsage> =>
       clearTimeout(timer)
       resolve(JSON.parse(line.slice(4)) as NodeJS.MemoryUsage)
     })
+    void server.exited.then((code) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      reject(
+        new Error(
+          `the server exited (${code}) instead of reporting its settled memory:\n${server.output().trim().split("\n").slice(-10).join("\n")}`
+        )
+      )
+    })
     process.kill(server.pid, "SIGUSR2")
   })
 
