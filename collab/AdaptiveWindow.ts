@@ -15,18 +15,26 @@
  *   write per window instead of one per change; once a window gathers one
  *   change or none, sends go out at once again.
  *
- * So a lone change never waits for a window.
+ * So a lone change never waits for a window. With `firstNow`, the first
+ * change of a turn goes out within that turn rather than after it (what
+ * follows it in the same turn still leaves as one frame after the turn).
  */
 export interface WindowPolicy {
   /** Whether a change should wait for the window, the window being shut and `sentAtOnce` frames sent within it. */
   readonly busy?: (sentAtOnce: number) => boolean
+  /**
+   * Send the first change of a turn at once, inside the turn that made it
+   * (a keystroke reaches readers without waiting for the rest of the turn);
+   * without it, changes go out after the turn.
+   */
+  readonly firstNow?: boolean
 }
 
 const anySent = (sentAtOnce: number) => sentAtOnce >= 1
 
 export class AdaptiveWindow {
   private cancel: (() => void) | undefined
-  /** What the scheduled flush runs (`fire` or `fireWindow`). */
+  /** What the scheduled flush runs (`fire`, `fireGathered` or `fireWindow`). */
   private scheduled: () => void = () => {}
   /** When the current window started, and the frames sent at once within it. */
   private start = Number.NEGATIVE_INFINITY
@@ -36,6 +44,7 @@ export class AdaptiveWindow {
   /** Changes asked for since the open window's flush was scheduled. */
   private gathered = 0
   private readonly busy: (sentAtOnce: number) => boolean
+  private readonly firstNow: boolean
 
   constructor(
     private readonly windowMs: number,
@@ -43,6 +52,7 @@ export class AdaptiveWindow {
     policy: WindowPolicy = {}
   ) {
     this.busy = policy.busy ?? anySent
+    this.firstNow = policy.firstNow ?? false
   }
 
   /** Something is pending; `urgent` flushes after this turn whatever the window (too much piled up). */
@@ -62,6 +72,15 @@ export class AdaptiveWindow {
     if (!urgent && !this.open && this.busy(this.sentAtOnce)) this.open = true
     if (urgent || !this.open) {
       this.sentAtOnce++
+      if (this.firstNow) {
+        // Changes asked for later in this turn gather into one flush after it.
+        this.gathered = 0
+        this.scheduled = this.fireGathered
+        const handle = setImmediate(this.fireGathered)
+        this.cancel = () => clearImmediate(handle)
+        this.run()
+        return
+      }
       this.scheduled = this.fire
       const handle = setImmediate(this.fire)
       this.cancel = () => clearImmediate(handle)
@@ -88,6 +107,15 @@ export class AdaptiveWindow {
 
   private readonly fire = (): void => {
     this.cancel = undefined
+    this.run()
+  }
+
+  /** The end of a turn whose first change went out at once: what the rest of the turn asked for. */
+  private readonly fireGathered = (): void => {
+    this.cancel = undefined
+    if (this.gathered === 0) return
+    this.gathered = 0
+    this.sentAtOnce++
     this.run()
   }
 

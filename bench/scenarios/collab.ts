@@ -1097,9 +1097,9 @@ export const collabSmallGroup: Scenario = {
   ],
   estimateSec: (options) => 2 * (25 + options.warmupSec + groupSeconds(options) + 5),
   run: async (options, progress) => {
-    const steps = new Steps(progress, 2 * options.levels.length, options.warmupSec + groupSeconds(options) + 5)
+    const steps = new Steps(progress, 3 * options.levels.length, options.warmupSec + groupSeconds(options) + 5)
     const notes: Array<string> = []
-    const series = await sweep([stock, atrium("pglite")], options, steps, notes, (running, level) =>
+    const series = await sweep([stock, relay, atrium("pglite")], options, steps, notes, (running, level) =>
       measureSmallGroup(running, level, options)
     )
     return {

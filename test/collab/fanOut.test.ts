@@ -69,13 +69,23 @@ afterEach(() => {
 })
 
 describe("DocumentFanOut", () => {
-  it("sends an idle document's update after the current turn, alone", () => {
-    const { type, receive, readerText } = live(SEND_BUDGET * 16)
+  it("sends an idle document's update at once, and what follows it in the same turn as one frame after the turn", () => {
+    const { type, receive, readerText } = live(8)
     type("a")
-    expect(receive()).toBe(0) // not inside the turn that made it
-    vi.advanceTimersToNextTimer()
-    expect(receive()).toBe(1)
+    expect(receive()).toBe(1) // inside the turn that made it
     expect(readerText()).toBe("a")
+    type("b")
+    type("c")
+    expect(receive()).toBe(0)
+    vi.advanceTimersByTime(0) // the turn ends
+    expect(receive()).toBe(1)
+    expect(readerText()).toBe("abc")
+    vi.advanceTimersByTime(0)
+    expect(receive()).toBe(0)
+    // The next turn's first change goes out at once again.
+    type("d")
+    expect(receive()).toBe(1)
+    expect(readerText()).toBe("abcd")
   })
 
   it("sends a small group's keystrokes at once, even three in one window", () => {
@@ -209,6 +219,7 @@ describe("DocumentFanOut", () => {
 
   it("sends nothing to peers once closed (the document unloaded)", () => {
     const { fanOut, peers, type } = live(8)
+    type("a") // goes out at once: what follows in this turn waits for its end
     fanOut.peerAwareness([1])
     fanOut.close()
     type("b")
