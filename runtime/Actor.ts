@@ -148,15 +148,48 @@ export interface TypedActorKind<State, Messages extends Record<string, MessageSc
   readonly client: (system: Asker) => (id: string) => ActorClient<ActorKind<State, Messages, R>>
 }
 
-const clientOf =
-  <K extends ActorKind>(kind: K) =>
-  (system: Asker) =>
-  (id: string): ActorClient<K> => {
-    const client: Record<string, (payload: unknown, options?: AskOptions) => Effect.Effect<unknown, unknown>> = {}
-    for (const tag of Object.keys(kind.messages)) client[tag] = (payload, options) => system.ask(kind, id, tag, payload, options)
-    // Built from the message names at run time; the mapped type says what each method is.
-    return client as ActorClient<K>
+/**
+ * The constructor of `kind`'s clients over targets of type `T` (what a client
+ * asks through, and whom): built once per kind, with one getter per message
+ * on its prototype that makes that message's method when it is read. A client
+ * is then one small object, however many messages its kind has — clients are
+ * made on every request (the workspace kind has dozens of messages, and
+ * building each method per client was a closure per message per request).
+ * A method read off a client keeps working detached (`Effect.flatMap(x,
+ * client.view)`).
+ */
+export const clientConstructor = <T>(
+  kind: ActorKind,
+  method: (target: T, tag: string) => (payload: unknown, options?: AskOptions) => unknown
+): (new (
+  target: T
+) => object) => {
+  class Client {
+    constructor(readonly target: T) {}
   }
+  for (const tag of Object.keys(kind.messages)) {
+    Object.defineProperty(Client.prototype, tag, {
+      get(this: Client) {
+        return method(this.target, tag)
+      },
+      enumerable: true
+    })
+  }
+  return Client
+}
+
+const clientOf = <K extends ActorKind>(kind: K) => {
+  const Client = clientConstructor<{ readonly system: Asker; readonly id: string }>(
+    kind,
+    ({ system, id }, tag) =>
+      (payload, options) =>
+        system.ask(kind, id, tag, payload, options)
+  )
+  return (system: Asker) =>
+    (id: string): ActorClient<K> =>
+      // Built from the message names at run time; the mapped type says what each method is.
+      new Client({ system, id }) as ActorClient<K>
+}
 
 /** The services the handlers of `H` require (the union of their Effects' `R`). */
 export type HandlersServices<H> = {

@@ -17,7 +17,7 @@
  * ```
  */
 import { Context, type Effect } from "effect"
-import type { ActorClient, ActorKind, Asker } from "./Actor.ts"
+import { type ActorClient, type ActorKind, type Asker, clientConstructor } from "./Actor.ts"
 
 export type { AskOptions } from "./Actor.ts"
 
@@ -43,16 +43,11 @@ export class ActorSystem extends Context.Service<ActorSystem, ActorSystemShape>(
  * (`clientIn(Board)(id).vote(payload)` requires `ActorSystem`), for callers
  * that do not hold the system.
  */
-export const clientIn =
-  <K extends ActorKind>(kind: K) =>
-  (id: string): ActorClient<K, ActorSystem> => {
-    const client: Record<
-      string,
-      (payload: unknown, options?: { readonly timeoutMillis?: number }) => Effect.Effect<unknown, unknown, ActorSystem>
-    > = {}
-    for (const tag of Object.keys(kind.messages)) {
-      client[tag] = (payload, options) => ActorSystem.use((system) => system.ask(kind, id, tag, payload, options))
-    }
-    // Built from the message names at run time; the mapped type says what each method is.
-    return client as ActorClient<K, ActorSystem>
-  }
+export const clientIn = <K extends ActorKind>(kind: K) => {
+  const Client = clientConstructor<string>(
+    kind,
+    (id, tag) => (payload, options) => ActorSystem.use((system) => system.ask(kind, id, tag, payload, options))
+  )
+  // Built from the message names at run time; the mapped type says what each method is.
+  return (id: string): ActorClient<K, ActorSystem> => new Client(id) as ActorClient<K, ActorSystem>
+}
