@@ -148,6 +148,8 @@ export interface TypedActorKind<State, Messages extends Record<string, MessageSc
   readonly client: (system: Asker) => (id: string) => ActorClient<ActorKind<State, Messages, R>>
 }
 
+const clientTarget = Symbol("clientTarget")
+
 /**
  * The constructor of `kind`'s clients over targets of type `T` (what a client
  * asks through, and whom): built once per kind, with one getter per message
@@ -165,12 +167,16 @@ export const clientConstructor = <T>(
   target: T
 ) => object) => {
   class Client {
-    constructor(readonly target: T) {}
+    // Under a symbol: no message name can shadow it.
+    readonly [clientTarget]: T
+    constructor(target: T) {
+      this[clientTarget] = target
+    }
   }
   for (const tag of Object.keys(kind.messages)) {
     Object.defineProperty(Client.prototype, tag, {
       get(this: Client) {
-        return method(this.target, tag)
+        return method(this[clientTarget], tag)
       },
       enumerable: true
     })
