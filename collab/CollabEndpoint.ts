@@ -8,13 +8,17 @@
  * - Every frame is checked whole first: malformed, truncated or unknown
  *   frames close that socket with 4400; documents and other sockets are
  *   untouched.
- * - Authentication: the provider's token (a JWT or an API key) through
- *   `authenticate`, then `DocumentAccess.rightOf`: "edit" → read-write,
- *   "read" → read-only (updates refused, document untouched), "none" → 4403;
- *   a missing or bad token → 4401. Without a DocumentAccess service every
- *   document is refused (4403).
- * - Per socket only what Hocuspocus needs: a light request (URL and the
- *   kept upgrade headers, not a node:http request), shared adapter options.
+ * - Authentication, decided here on a socket's first Auth frame for a
+ *   document (SocketRouter): the provider's token (a JWT or an API key)
+ *   through `authenticate`, then `DocumentAccess.rightOf`: "edit" →
+ *   read-write, served by Hocuspocus; "read" → read-only (updates refused,
+ *   document untouched), served as a ReadOnlyReader without a Hocuspocus
+ *   connection; "none" → 4403; a missing or bad token → 4401. Without a
+ *   DocumentAccess service every document is refused (4403).
+ * - Per socket only what its path needs: a light request (URL and the kept
+ *   upgrade headers, not a node:http request) for Hocuspocus, shared adapter
+ *   options; Hocuspocus listens to a socket only once it serves a document
+ *   of it.
  *   Liveness is uWS's (automatic pings, idle timeout); one sweep over every
  *   socket closes those never authenticated within the idle time (4408).
  * - Before authentication a socket may send only so much (SocketAdapter's
@@ -32,8 +36,10 @@ import { DocumentAccess, type DocumentRight } from "../actors/DocumentAccess.ts"
 import type { Editor } from "../actors/LiveDocuments.ts"
 import type { LiveServer } from "./LiveServer.ts"
 import { checkClientFrame } from "./Protocol.ts"
-import { CloseCode, SocketAdapter, type SocketData } from "./SocketAdapter.ts"
+import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { handleConnection } from "./HocuspocusInternals.ts"
+import type { Grant } from "./Grant.ts"
+import { type Refusal, type SocketData, SocketRouter } from "./SocketRouter.ts"
 import { logError } from "../runtime/Log.ts"
 
 /** Paths of the endpoint (the provider may append the document name; it is read from frames). */
@@ -102,12 +108,25 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
     const run = <A, E>(effect: Effect.Effect<A, E, Effect.Services<ReturnType<typeof decide>>>) =>
       Effect.runPromiseExitWith(context)(effect)
 
-    server.setAuthenticator(async ({ token, documentName, socket }) => {
+    const grantFor = async (token: string, documentName: string): Promise<Grant | Refusal> => {
       const decided = await run(decide(token, documentName))
       const { principal, right } = Exit.isSuccess(decided) ? decided.value : { principal: undefined, right: "none" as DocumentRight }
-      if (principal === undefined) return refuse(socket, CloseCode.unauthorized, "unauthorized")
-      if (right === "none") return refuse(socket, CloseCode.forbidden, "forbidden")
+      if (principal === undefined) return { code: CloseCode.unauthorized, reason: "unauthorized" }
+      if (right === "none") return { code: CloseCode.forbidden, reason: "forbidden" }
       return { readOnly: right === "read", editor: editorOf(principal), principal }
+    }
+
+    // A document reopened on a socket Hocuspocus serves is decided in its onAuthenticate hook.
+    server.setAuthenticator(async ({ token, documentName, socket }) => {
+      const granted = await grantFor(token, documentName)
+      return "code" in granted ? refuse(socket, granted.code, granted.reason) : granted
+    })
+
+    const router = new SocketRouter({
+      decide: grantFor,
+      openReader: (name, socket, grant) => server.openReader(name, socket, grant),
+      attachHocuspocus: (data, socket) => handleConnection(server.hocuspocus, socket, data.request, { socket, grants: data.grants }),
+      readerFailed: (name, error) => logError("collab", `opening ${name} for a reader failed`, error)
     })
 
     const behavior = {
@@ -140,14 +159,13 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
         )
       },
       open: (ws: WebSocket<SocketData>) => {
-        const data = ws.getUserData()
         const adapter = new SocketAdapter(ws, adapterOptions)
-        data.adapter = adapter
-        handleConnection(server.hocuspocus, adapter, data.request, { socket: adapter })
+        ws.getUserData().adapter = adapter
         sockets.set(adapter, Date.now())
       },
       message: (ws: WebSocket<SocketData>, message: ArrayBuffer, isBinary: boolean) => {
-        const adapter = ws.getUserData().adapter
+        const data = ws.getUserData()
+        const adapter = data.adapter
         if (adapter === undefined || adapter.closed) return
         if (!isBinary) {
           adapter.close(CloseCode.badFrame, "binary frames only")
@@ -165,13 +183,15 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
           adapter.close(CloseCode.tooMuchBeforeAuth, "too much sent before authentication")
           return
         }
-        adapter.emit("message", frame)
+        router.receive(data, adapter, frame, verdict.name, verdict.type)
       },
       close: (ws: WebSocket<SocketData>, code: number, message: ArrayBuffer) => {
-        const adapter = ws.getUserData().adapter
+        const data = ws.getUserData()
+        const adapter = data.adapter
         if (adapter === undefined) return
         adapter.onClosed(code)
         sockets.delete(adapter)
+        router.closed(data)
         // Hocuspocus's close handler reads the reason as a Buffer, as `ws` gives it.
         adapter.emit("close", code, Buffer.from(message))
       }

@@ -9,7 +9,9 @@
  *   Markdown, text) on the way.
  * - Joining: a fresh provider's initial sync and the crowd's awareness come
  *   from the document's JoinFrames, encoded once per change, not per joiner;
- *   presence goes to peers at most every PRESENCE_DELAY_MS.
+ *   presence goes to peers at most every PRESENCE_DELAY_MS. Read-only
+ *   readers join as ReadOnlyReaders (no Hocuspocus connection; the
+ *   document's DocumentReaders hold it loaded) and share its topic.
  * - Logging: every change made here (an editor's update, a REST edit, a
  *   repair from a peer) is appended to the UpdateLog; editors' acks wait for
  *   it (see SocketAdapter). Hocuspocus's debounced onStoreDocument plays no
@@ -49,6 +51,8 @@ import {
 } from "../richtext/RichText.ts"
 import { CloseCode, SocketAdapter } from "./SocketAdapter.ts"
 import { DocumentFanOut } from "./DocumentFanOut.ts"
+import type { Grant } from "./Grant.ts"
+import { DocumentReaders, type ReaderSocket, type ReadOnlyReader } from "./ReadOnlyReaders.ts"
 import { UpdateLog } from "./UpdateLog.ts"
 import { isEmptySyncStep1, JoinFrames } from "./JoinFrames.ts"
 import {
@@ -69,6 +73,8 @@ export type RunSql = <A>(effect: Effect.Effect<A, SqlError, Sql>) => Promise<A>
 /** What an authenticated connection carries (Hocuspocus merges it into the connection's context). */
 export interface ConnectionContext {
   readonly socket?: SocketAdapter
+  /** Grants the endpoint decided for documents it handed to Hocuspocus (taken once, by onAuthenticate). */
+  readonly grants?: Map<string, Grant>
   readonly editor?: Editor
   readonly principal?: unknown
 }
@@ -78,7 +84,7 @@ export type Authenticator = (request: {
   readonly token: string
   readonly documentName: string
   readonly socket: SocketAdapter | undefined
-}) => Promise<{ readonly readOnly: boolean; readonly editor: Editor; readonly principal: unknown }>
+}) => Promise<Grant>
 
 // Transaction origins, tagged for us (Hocuspocus 3 only tells a connection's updates, the origin, from others).
 const PEER = { atrium: "peer" }
@@ -90,6 +96,8 @@ const REST = { atrium: "rest" }
 const NEVER_MS = 2 ** 31 - 1
 
 const REMOVED_REASON = "document removed"
+/** Hocuspocus's reason when the server closes a connection (the socket follows with 4500: see `documentClosed`). */
+const SERVER_CLOSED_REASON = "Server closed the connection"
 const PRESENCE_DELAY_MS = 25
 
 export const topicOf = (name: string) => `doc/${name}`
@@ -172,6 +180,10 @@ interface Tracked {
   loaded: Uint8Array | undefined
   /** Coalesced broadcasts (set once the document is followed, after loading). */
   fanOut: DocumentFanOut | undefined
+  /** What joiners are sent (set once the document is followed). */
+  frames: JoinFrames | undefined
+  /** Its read-only readers on this node, while it has any. */
+  readers: DocumentReaders | undefined
 }
 
 export class LiveServer implements ClusterHost {
@@ -187,6 +199,7 @@ export class LiveServer implements ClusterHost {
   private readonly removed = new Set<string>()
   private readonly compactions: Array<string> = []
   private readonly compactionQueued = new Set<string>()
+  private readonly openingReaders = new Map<string, Promise<DocumentReaders>>()
   private compacting = false
   private sweepTimer: NodeJS.Timeout | undefined
   private readonly presenceDue = new Set<string>()
@@ -238,7 +251,11 @@ export class LiveServer implements ClusterHost {
               context.socket?.close(CloseCode.forbidden, "collaboration is not available")
               throw { reason: "forbidden" }
             }
-            const granted = await authenticate({ token: payload.token, documentName: payload.documentName, socket: context.socket })
+            // The endpoint decided the first opening of a document on a socket already; a reopening is decided here.
+            const decided = context.grants?.get(payload.documentName)
+            if (decided !== undefined) context.grants?.delete(payload.documentName)
+            const granted =
+              decided ?? (await authenticate({ token: payload.token, documentName: payload.documentName, socket: context.socket }))
             if (granted.readOnly) payload.connectionConfig.readOnly = true
             return { editor: granted.editor, principal: granted.principal }
           },
@@ -295,7 +312,9 @@ export class LiveServer implements ClusterHost {
       loggedPending: undefined,
       loggedPendingDs: undefined,
       loaded: parts.length === 1 ? parts[0] : undefined,
-      fanOut: undefined
+      fanOut: undefined,
+      frames: undefined,
+      readers: undefined
     })
   }
 
@@ -328,9 +347,11 @@ export class LiveServer implements ClusterHost {
    */
   private patchBroadcast(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
+    // Hocuspocus's connections and the lean readers (ReadOnlyReaders) share the topic.
     const broadcast = (frame: Uint8Array): void => {
-      if (document.isDestroyed || document.connections.size === 0) return
-      if (document.connections.size > tracked.individual.size) this.publisher?.(topic, frame)
+      if (document.isDestroyed) return
+      const viaTopic = document.connections.size - tracked.individual.size + (tracked.readers?.size ?? 0)
+      if (viaTopic > 0) this.publisher?.(topic, frame)
       for (const connection of tracked.individual) connection.send(frame)
     }
     const fanOut = new DocumentFanOut(this.options.coalesceMs, this.options.sendBudget, {
@@ -339,9 +360,9 @@ export class LiveServer implements ClusterHost {
       peerAwareness: (clients) => {
         if (!document.isDestroyed) this.cluster.publishAwareness(name, encodeAwarenessUpdate(document.awareness, clients))
       },
-      connections: () => document.connections.size,
+      connections: () => document.connections.size + (tracked.readers?.size ?? 0),
       mostBuffered: () => {
-        let most = 0
+        let most = tracked.readers?.mostBuffered() ?? 0
         for (const socket of document.connections.keys()) {
           if (socket instanceof SocketAdapter) most = Math.max(most, socket.bufferedBytes())
         }
@@ -376,6 +397,7 @@ export class LiveServer implements ClusterHost {
     const topic = topicOf(name)
     const frames = new JoinFrames(document, name, document.awareness, tracked.loaded)
     tracked.loaded = undefined
+    tracked.frames = frames
     // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
     const joinPath: JoinPath = {
       sendCurrentAwareness(this: Connection): void {
@@ -495,9 +517,54 @@ export class LiveServer implements ClusterHost {
 
   /** Closes every connection to `name`; their sockets follow with 4404 (see `documentClosed`). */
   private closeDocumentConnections(name: string): void {
+    this.tracked.get(name)?.readers?.closeAll(REMOVED_REASON)
     const document = this.hocuspocus.documents.get(name)
     if (document === undefined) return
     for (const connection of document.getConnections()) connection.close({ code: CloseCode.removed, reason: REMOVED_REASON })
+  }
+
+  // -------------------------------------------------------------------------
+  // read-only readers
+
+  /** `socket` as a read-only reader of `name`, loading the document if needed; undefined if the socket closed meanwhile. */
+  async openReader(name: string, socket: ReaderSocket, grant: Grant): Promise<ReadOnlyReader | undefined> {
+    for (;;) {
+      const readers = await this.readersOf(name)
+      // Released while this join waited (its last reader left): open it again.
+      if (!readers.released) return readers.join(socket, grant.editor)
+    }
+  }
+
+  private readersOf(name: string): Promise<DocumentReaders> {
+    const current = this.tracked.get(name)?.readers
+    if (current !== undefined && !current.released) return Promise.resolve(current)
+    let opening = this.openingReaders.get(name)
+    if (opening === undefined) {
+      opening = this.openReaders(name).finally(() => this.openingReaders.delete(name))
+      this.openingReaders.set(name, opening)
+    }
+    return opening
+  }
+
+  /** The document's readers, holding it loaded through one direct connection while they are there. */
+  private async openReaders(name: string): Promise<DocumentReaders> {
+    if (this.closed) throw new Error("collab server is closed")
+    const direct = await this.hocuspocus.openDirectConnection(name)
+    const tracked = this.tracked.get(name)
+    const document = direct.document
+    if (tracked?.frames === undefined || document === null) {
+      await direct.disconnect()
+      throw new Error(`document ${name} did not load`)
+    }
+    const readers: DocumentReaders = new DocumentReaders(name, document, tracked.frames, topicOf(name), {
+      presenceChanged: () => this.presenceChanged(name),
+      release: () => {
+        if (tracked.readers === readers) tracked.readers = undefined
+        direct.disconnect().catch((error: unknown) => logError("collab", `releasing ${name} failed`, error))
+      }
+    })
+    tracked.readers = readers
+    return readers
   }
 
   documentOf(name: string): Document | undefined {
@@ -515,7 +582,9 @@ export class LiveServer implements ClusterHost {
   private localEditors(name: string): Array<Editor> {
     const document = this.hocuspocus.documents.get(name)
     if (document === undefined) return []
-    return document.getConnections().flatMap((connection) => (connection.context?.editor ? [connection.context.editor] : []))
+    const editors = document.getConnections().flatMap((connection) => (connection.context?.editor ? [connection.context.editor] : []))
+    const readers = this.tracked.get(name)?.readers
+    return readers === undefined ? editors : [...editors, ...readers.editors()]
   }
 
   /**
@@ -714,6 +783,7 @@ export class LiveServer implements ClusterHost {
     if (this.presenceTimer !== undefined) clearTimeout(this.presenceTimer)
     for (const timer of this.changeTimers.values()) clearTimeout(timer)
     this.changeTimers.clear()
+    for (const tracked of this.tracked.values()) tracked.readers?.closeAll(SERVER_CLOSED_REASON)
     this.hocuspocus.closeConnections()
     await this.log.close()
     await this.cluster.close()

@@ -24,7 +24,7 @@
  */
 import { WsReadyStates } from "@hocuspocus/common"
 import type { WebSocket } from "../facade/uws.ts"
-import type { DrivenSocket, LightRequest } from "./HocuspocusInternals.ts"
+import type { DrivenSocket } from "./HocuspocusInternals.ts"
 import { MessageType, readHeader } from "./Protocol.ts"
 
 /** Close codes the collab endpoint uses (4xxx: application, seen by the provider's onClose). */
@@ -47,12 +47,6 @@ export const PRE_AUTH_LIMITS = { documents: 100, messages: 1000, bytes: 5 * 1024
 
 /** Auth message subtypes (Hocuspocus's AuthMessageType). */
 const AUTHENTICATED = 2
-
-export interface SocketData {
-  /** The upgrade request as Hocuspocus keeps it for the socket's life (one object, shared with it). */
-  readonly request: LightRequest
-  adapter?: SocketAdapter
-}
 
 export interface SocketAdapterOptions {
   readonly maxBackpressureBytes: number
@@ -93,7 +87,7 @@ export class SocketAdapter implements DrivenSocket {
   private preAuth: Map<string, { messages: number; bytes: number }> | undefined
   /** Usually one name: an array costs an idle reader less than a Set. */
   private authenticatedNames: Array<string> | undefined
-  private ws: WebSocket<SocketData> | undefined
+  private ws: WebSocket<unknown> | undefined
   /** Set once the socket closed (by either side). */
   closed = false
   closeCode: number | undefined
@@ -102,7 +96,7 @@ export class SocketAdapter implements DrivenSocket {
   private closeListeners: Listeners
 
   constructor(
-    ws: WebSocket<SocketData>,
+    ws: WebSocket<unknown>,
     private readonly options: SocketAdapterOptions
   ) {
     this.ws = ws

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkPostgres, createTestDatabase, type TestDatabase } from "../support/database.ts"
 import { checkNats, natsUrl, testPrefix } from "../support/nats.ts"
-import { acknowledged, addParagraph, connectEditor, eventually, synced, type TestEditor, typeText } from "../support/collabAtrium.ts"
+import { acknowledged, addParagraph, connectEditor, eventually, grant, synced, type TestEditor, typeText } from "../support/collabAtrium.ts"
 import { type CollabAtrium, startCollabAtrium } from "../support/collabAtrium.ts"
 import { type CollabProcess, signUpAt, startCollabProcess } from "../support/collabProcess.ts"
 
@@ -110,6 +110,37 @@ describe.skipIf(!available)("two collab nodes over NATS", () => {
     await eventually(
       () => [...b.provider.awareness!.getStates().values()].some((state) => (state as { user?: { name?: string } }).user?.name === "On A"),
       "B's editor sees A's presence"
+    )
+  })
+
+  it("a read-only reader on one node follows an editor on another, and its presence crosses over", async () => {
+    // "ro-": read-only for everyone on the child nodes; the in-process node grants this editor editing.
+    const name = `ro-cluster-${Date.now().toString(36)}`
+    grant(user.userId, name, "edit")
+    const editor = connectEditor(nodeC.collabUrl, name, user.token)
+    editors.push(editor)
+    await synced(editor)
+    const reader = open(nodeA, name)
+    reader.provider.setAwarenessField("user", { name: "Reading on A" })
+    await synced(reader)
+    expect(reader.provider.authorizedScope).toBe("readonly")
+    addParagraph(editor, "written on C")
+    await acknowledged(editor)
+    await eventually(() => reader.text() === "written on C", "the reader on A follows the editor on C")
+    await eventually(
+      () =>
+        [...editor.provider.awareness!.getStates().values()].some(
+          (state) => (state as { user?: { name?: string } }).user?.name === "Reading on A"
+        ),
+      "the editor on C sees the reader's presence"
+    )
+    reader.destroy()
+    await eventually(
+      () =>
+        ![...editor.provider.awareness!.getStates().values()].some(
+          (state) => (state as { user?: { name?: string } }).user?.name === "Reading on A"
+        ),
+      "the reader's presence goes with it"
     )
   })
 

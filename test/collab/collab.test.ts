@@ -28,7 +28,7 @@ let atrium: CollabAtrium
 let alice: Awaited<ReturnType<typeof signUp>>
 let bob: Awaited<ReturnType<typeof signUp>>
 const editors: Array<TestEditor> = []
-const open = (name: string, token: string, options?: { awareness?: boolean }) => {
+const open = (name: string, token: string, options?: Parameters<typeof connectEditor>[3]) => {
   const editor = connectEditor(atrium.collabUrl, name, token, options)
   editors.push(editor)
   return editor
@@ -178,6 +178,103 @@ describe("editing together", () => {
     expect(writer.text()).toBe("from the writer")
     const snapshot = await atrium.run(atrium.live.snapshot(name))
     expect(snapshot.text).toBe("from the writer")
+  })
+})
+
+describe("read-only readers (served without a Hocuspocus connection)", () => {
+  const presenceOf = (editor: TestEditor) =>
+    [...editor.provider.awareness!.getStates().values()].map((state) => (state as { user?: { name?: string } }).user?.name)
+
+  it("a reader syncs, follows the writer, is listed, and the page unloads once everyone left", async () => {
+    const name = pageName("ro")
+    grant(alice.userId, name, "edit")
+    const writer = open(name, alice.token)
+    await synced(writer)
+    addParagraph(writer, "before the reader")
+    await acknowledged(writer)
+    const reader = open(name, bob.token)
+    await synced(reader)
+    expect(reader.provider.authorizedScope).toBe("readonly")
+    expect(reader.text()).toBe("before the reader")
+    // Hocuspocus knows only the writer's connection; the reader is the endpoint's own.
+    expect(atrium.server.hocuspocus.documents.get(name)?.connections.size).toBe(1)
+    addParagraph(writer, "after the reader")
+    await eventually(() => reader.text() === "before the reader\nafter the reader", "the reader follows the writer")
+    await eventually(async () => (await atrium.run(atrium.live.editors(name))).length === 2, "both listed")
+    writer.destroy()
+    await eventually(async () => (await atrium.run(atrium.live.editors(name))).length === 1, "the writer left the list")
+    expect(atrium.server.hocuspocus.documents.has(name)).toBe(true)
+    reader.destroy()
+    await eventually(async () => (await atrium.run(atrium.live.editors(name))).length === 0, "the reader left the list")
+    await eventually(() => !atrium.server.hocuspocus.documents.has(name), "the page unloaded")
+  })
+
+  it("a reader's presence reaches the editors and goes when it leaves; it sees theirs", async () => {
+    const name = pageName("ro")
+    grant(alice.userId, name, "edit")
+    const writer = open(name, alice.token)
+    writer.provider.setAwarenessField("user", { name: "Alice" })
+    await synced(writer)
+    const reader = open(name, bob.token)
+    reader.provider.setAwarenessField("user", { name: "Bob" })
+    await synced(reader)
+    await eventually(() => presenceOf(writer).includes("Bob"), "the writer sees the reader")
+    await eventually(() => presenceOf(reader).includes("Alice"), "the reader sees the writer")
+    reader.destroy()
+    await eventually(() => !presenceOf(writer).includes("Bob"), "the reader's presence goes with it")
+  })
+
+  it("a reader that already holds part of the page gets what it misses", async () => {
+    const name = pageName("ro")
+    grant(alice.userId, name, "edit")
+    const writer = open(name, alice.token)
+    await synced(writer)
+    addParagraph(writer, "one")
+    await acknowledged(writer)
+    const held = Y.encodeStateAsUpdate(writer.doc)
+    addParagraph(writer, "two")
+    await acknowledged(writer)
+    const reader = open(name, bob.token, { state: held })
+    await synced(reader)
+    await eventually(() => reader.text() === "one\ntwo", "the reader converges")
+    // What it held was already there: nothing of it is refused.
+    expect(reader.provider.unsyncedChanges).toBe(0)
+  })
+
+  it("remove closes a reader with 4404", async () => {
+    const name = pageName("ro")
+    const reader = open(name, bob.token)
+    await synced(reader)
+    await atrium.run(atrium.live.remove(name))
+    await eventually(() => reader.closes.some((close) => close.code === 4404), "reader closed with 4404")
+    reader.destroy()
+    await eventually(() => !atrium.server.hocuspocus.documents.has(name), "document unloaded")
+  })
+
+  it("one socket reads one page and edits another", async () => {
+    const readOnly = pageName("ro")
+    const editable = pageName()
+    const other = open(editable, alice.token)
+    await synced(other)
+    addParagraph(other, "seen by the reader")
+    await acknowledged(other)
+    const editor = open(editable, bob.token)
+    const reader = connectEditor(atrium.collabUrl, readOnly, bob.token, { socket: editor.socket })
+    editors.push(reader)
+    await Promise.all([synced(editor), synced(reader)])
+    expect(editor.provider.authorizedScope).toBe("read-write")
+    expect(reader.provider.authorizedScope).toBe("readonly")
+    addParagraph(editor, "from the shared socket")
+    await acknowledged(editor)
+    await eventually(() => other.text() === "seen by the reader\nfrom the shared socket", "the edit arrives")
+    addParagraph(reader, "refused")
+    await eventually(() => reader.provider.unsyncedChanges > 0, "the read-only change stays unsynced")
+    expect((await atrium.run(atrium.live.snapshot(readOnly))).text).toBe("")
+    // Leaving the read-only page keeps the socket and the other page.
+    reader.destroy()
+    addParagraph(other, "still live")
+    await eventually(() => editor.text().endsWith("still live"), "the shared socket still edits")
+    expect(editor.closes).toHaveLength(0)
   })
 })
 

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest"
 import type { WebSocket } from "../../facade/uws.ts"
-import { SocketAdapter, type SocketData } from "../../collab/SocketAdapter.ts"
+import { SocketAdapter } from "../../collab/SocketAdapter.ts"
 
 // The listeners never touch the uWS socket: a bare object stands in for it.
 const adapter = () =>
-  new SocketAdapter({} as unknown as WebSocket<SocketData>, { maxBackpressureBytes: 1024, durable: () => Promise.resolve() })
+  new SocketAdapter({} as unknown as WebSocket<unknown>, { maxBackpressureBytes: 1024, durable: () => Promise.resolve() })
 
 describe("SocketAdapter listeners", () => {
   it("calls every listener of an event in the order they were added, and none once removed", () => {

@@ -128,23 +128,37 @@ class QuietWebSocket extends WebSocket {
 }
 
 /** A provider over `ws`, as a browser editor would connect (Tiptap's Collaboration uses the "default" fragment). */
-export const connectEditor = (url: string, name: string, token: string, options: { readonly awareness?: boolean } = {}): TestEditor => {
+export const connectEditor = (
+  url: string,
+  name: string,
+  token: string,
+  options: {
+    readonly awareness?: boolean
+    /** Another editor's socket, shared (one socket, several documents; destroying this editor leaves it open). */
+    readonly socket?: HocuspocusProviderWebsocket
+    /** What the editor holds before it connects (its first SyncStep1 then has a state vector). */
+    readonly state?: Uint8Array
+  } = {}
+): TestEditor => {
   const doc = new Y.Doc()
+  if (options.state !== undefined) Y.applyUpdate(doc, options.state)
   const closes: Array<{ code: number; reason: string }> = []
   const authFailures: Array<string> = []
-  const socket = new HocuspocusProviderWebsocket({
-    url,
-    WebSocketPolyfill: QuietWebSocket,
-    // reconnect quickly in tests
-    delay: 50,
-    minDelay: 50,
-    maxDelay: 500,
-    factor: 1.5,
-    jitter: false,
-    onClose: ({ event }: { event: { code: number; reason?: unknown } }) => {
-      closes.push({ code: event.code, reason: String(event.reason ?? "") })
-    }
-  })
+  const socket =
+    options.socket ??
+    new HocuspocusProviderWebsocket({
+      url,
+      WebSocketPolyfill: QuietWebSocket,
+      // reconnect quickly in tests
+      delay: 50,
+      minDelay: 50,
+      maxDelay: 500,
+      factor: 1.5,
+      jitter: false,
+      onClose: ({ event }: { event: { code: number; reason?: unknown } }) => {
+        closes.push({ code: event.code, reason: String(event.reason ?? "") })
+      }
+    })
   const provider = new HocuspocusProvider({
     websocketProvider: socket,
     name,
@@ -165,7 +179,7 @@ export const connectEditor = (url: string, name: string, token: string, options:
     authFailures,
     destroy: () => {
       provider.destroy()
-      socket.destroy()
+      if (options.socket === undefined) socket.destroy()
     }
   }
 }
