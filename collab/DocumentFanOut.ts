@@ -90,6 +90,11 @@ export class DocumentFanOut {
     this.window.request()
   }
 
+  /** Sends what is pending now (the document is about to unload: peers still want its last awareness changes). */
+  flushNow(): void {
+    if (!this.closed) this.flush()
+  }
+
   /** The document unloaded: nobody is left to send to. */
   close(): void {
     this.closed = true

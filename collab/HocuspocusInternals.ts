@@ -14,10 +14,10 @@
  *   send every change connection by connection (and the awareness one
  *   records which clients each socket owns, in the public `connections`, so
  *   `removeConnection` drops their states). Patched once on the prototype:
- *   a document given a route (`routeBroadcasts`) hands its changes to it,
- *   after the same bookkeeping and the public `callbacks.onUpdate`
- *   (Hocuspocus's onChange and store hooks); any other document keeps
- *   Hocuspocus's own.
+ *   a document given a route (`routeBroadcasts`) hands its changes to it
+ *   after the same bookkeeping, an update before the public
+ *   `callbacks.onUpdate` (Hocuspocus's onChange and store hooks); any other
+ *   document keeps Hocuspocus's own.
  * - The Connection's constructor calls the public `document.addConnection`
  *   before the private `sendCurrentAwareness()` and before any message of
  *   the connection is handled — the moment to subscribe its socket and to
@@ -116,8 +116,9 @@ const patchPrototype = (): void => {
     handleUpdate(update, origin) {
       const route = routes.get(this)
       if (route === undefined) return hocuspocusUpdate.call(this, update, origin)
-      this.callbacks.onUpdate(this, origin, update)
+      // Readers first: Hocuspocus's onUpdate (its store debouncer, onChange hooks) has nothing they wait for.
       route.update(update)
+      this.callbacks.onUpdate(this, origin, update)
       return this
     },
     handleAwarenessUpdate(changes, origin) {
@@ -172,32 +173,23 @@ export const followConnections = (
 }
 
 /**
- * The join path of one connection, called with the connection as `this`
+ * The path of one connection, called with the connection as `this`
  * (functions shared by a document's connections: nothing allocated per
- * connection). Install it from `followConnections`' `added`.
+ * connection): what it is sent when it joins, and how what it sends is
+ * answered. Install it from `followConnections`' `added`, before the
+ * connection handles a message (ClientConnection hands each message to the
+ * connection's `handleMessage`).
  */
 export interface JoinPath {
   /** Instead of Hocuspocus's own: sends what everyone's awareness is to the joining connection. */
   readonly sendCurrentAwareness: (this: Connection) => void
-  /** Instead of `Connection.handleMessage`; hand what it does not answer itself to `handleAsHocuspocus` (or `leaveJoinPath`). */
+  /** Instead of `Connection.handleMessage` (its hooks, then MessageReceiver): answers every message of the connection. */
   readonly handleMessage: (this: Connection, data: Uint8Array) => void
 }
-
-const hocuspocusHandleMessage: (this: Connection, data: Uint8Array) => void = Connection.prototype.handleMessage
 
 export const replaceJoinPath = (connection: Connection, path: JoinPath): void => {
   privateView<ConnectionPrivates>(connection).sendCurrentAwareness = path.sendCurrentAwareness
   connection.handleMessage = path.handleMessage
-}
-
-/** Hands the connection's messages from now on straight to Hocuspocus's own handling. */
-export const leaveJoinPath = (connection: Connection): void => {
-  connection.handleMessage = hocuspocusHandleMessage
-}
-
-/** Hocuspocus's own message handling (hooks, then MessageReceiver). */
-export const handleAsHocuspocus = (connection: Connection, data: Uint8Array): void => {
-  hocuspocusHandleMessage.call(connection, data)
 }
 
 /**
@@ -325,7 +317,7 @@ const behaviour = (): [string, string] | undefined => {
       return ["Connection's constructor", "no longer calls document.addConnection, then this.sendCurrentAwareness()"]
     }
     document.getText("check").insert(0, "y")
-    if (heard.join() !== "onUpdate,update" || socket.sent.length !== 0) {
+    if (heard.join() !== "update,onUpdate" || socket.sent.length !== 0) {
       return ["Document.handleUpdate", "is not the document's Yjs update listener (bound at construction)"]
     }
     heard.length = 0

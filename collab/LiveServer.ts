@@ -29,6 +29,7 @@
  *   rows, when it unloads, and in a periodic sweep (logs a dead node left).
  */
 import { randomUUID } from "node:crypto"
+import { ResetConnection } from "@hocuspocus/common"
 import { type Connection, type Document, Hocuspocus, type onAuthenticatePayload, OutgoingMessage } from "@hocuspocus/server"
 import type { Effect } from "effect"
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness"
@@ -54,16 +55,9 @@ import { DocumentFanOut } from "./DocumentFanOut.ts"
 import type { Grant } from "./Grant.ts"
 import { DocumentReaders, type ReaderSocket, type ReadOnlyReader } from "./ReadOnlyReaders.ts"
 import { UpdateLog } from "./UpdateLog.ts"
-import { isEmptySyncStep1, JoinFrames } from "./JoinFrames.ts"
-import {
-  checkHocuspocusInternals,
-  followConnections,
-  handleAsHocuspocus,
-  type JoinPath,
-  leaveJoinPath,
-  replaceJoinPath,
-  routeBroadcasts
-} from "./HocuspocusInternals.ts"
+import { JoinFrames } from "./JoinFrames.ts"
+import { DocumentMessages, type PeerKind } from "./DocumentMessages.ts"
+import { checkHocuspocusInternals, followConnections, type JoinPath, replaceJoinPath, routeBroadcasts } from "./HocuspocusInternals.ts"
 import { checkYjsInternals, pendingOf, withoutUpdateEvents } from "./YjsInternals.ts"
 import { logError } from "../runtime/Log.ts"
 
@@ -101,6 +95,19 @@ const SERVER_CLOSED_REASON = "Server closed the connection"
 const PRESENCE_DELAY_MS = 25
 
 export const topicOf = (name: string) => `doc/${name}`
+
+/** A Hocuspocus connection as DocumentMessages' peer: Hocuspocus's own bookkeeping (its awareness clients, its close). */
+const connectionKind: PeerKind<Connection> = {
+  readOnly: (connection) => connection.readOnly,
+  send: (connection, frame) => connection.send(frame),
+  origin: (connection) => connection,
+  awareness: (connection, update) => applyAwarenessUpdate(connection.document.awareness, update, connection.webSocket),
+  close: (connection) => connection.close({ code: 1000, reason: "provider_initiated" }),
+  fault: (connection, error) => {
+    logError("collab", `closing a connection to ${connection.document.name}: handling its message failed`, error)
+    connection.close({ code: ResetConnection.code, reason: ResetConnection.reason })
+  }
+}
 
 /** A document's text, Markdown and HTML, derived from its content on first use. */
 abstract class DerivedForms implements DocumentContent {
@@ -180,8 +187,9 @@ interface Tracked {
   loaded: Uint8Array | undefined
   /** Coalesced broadcasts (set once the document is followed, after loading). */
   fanOut: DocumentFanOut | undefined
-  /** What joiners are sent (set once the document is followed). */
+  /** What joiners are sent, and how what connections send is answered (set once the document is followed). */
   frames: JoinFrames | undefined
+  messages: DocumentMessages | undefined
   /** Its read-only readers on this node, while it has any. */
   readers: DocumentReaders | undefined
 }
@@ -265,6 +273,10 @@ export class LiveServer implements ClusterHost {
           onDisconnect: async ({ documentName }) => {
             this.presenceChanged(documentName)
           },
+          beforeUnloadDocument: async ({ documentName }) => {
+            // The last connection's leaving (its awareness removed) still has peers to reach.
+            this.tracked.get(documentName)?.fanOut?.flushNow()
+          },
           afterUnloadDocument: async ({ documentName }) => {
             this.unloaded(documentName)
           }
@@ -314,6 +326,7 @@ export class LiveServer implements ClusterHost {
       loaded: parts.length === 1 ? parts[0] : undefined,
       fanOut: undefined,
       frames: undefined,
+      messages: undefined,
       readers: undefined
     })
   }
@@ -385,19 +398,17 @@ export class LiveServer implements ClusterHost {
    * Follows `document`'s connections as Hocuspocus adds and removes them. An
    * added connection's socket (ours) joins the document's topic; others are
    * broadcast to one by one. Every connection joins through the document's
-   * JoinFrames: it gets everyone's awareness as one cached update, and a
-   * SyncStep1 with an empty state vector is answered with the cached initial
-   * sync while no message of the connection went to Hocuspocus before it
-   * (Hocuspocus handles messages asynchronously: a cached reply could
-   * overtake its replies); from the first message it handles, all go to it.
-   * Hocuspocus's beforeSync / beforeHandleMessage hooks are skipped for the
-   * cached replies: no extension of ours has any.
+   * JoinFrames (everyone's awareness as one cached update), and what it sends
+   * is answered by the document's DocumentMessages as it arrives, instead of
+   * through Hocuspocus's hook chain.
    */
   private followConnections(name: string, document: Document, tracked: Tracked): void {
     const topic = topicOf(name)
     const frames = new JoinFrames(document, name, document.awareness, tracked.loaded)
+    const messages = new DocumentMessages(name, document, frames)
     tracked.loaded = undefined
     tracked.frames = frames
+    tracked.messages = messages
     // The document's two functions, shared by its connections (`this` is the connection): nothing allocated per connection.
     const joinPath: JoinPath = {
       sendCurrentAwareness(this: Connection): void {
@@ -405,14 +416,7 @@ export class LiveServer implements ClusterHost {
         if (frame !== undefined) this.send(frame)
       },
       handleMessage(this: Connection, data: Uint8Array): void {
-        if (!isEmptySyncStep1(data, name)) {
-          leaveJoinPath(this)
-          handleAsHocuspocus(this, data)
-          return
-        }
-        const [step1, step2] = frames.initialSync()
-        this.send(step1)
-        this.send(step2)
+        messages.handle(connectionKind, this, data)
       }
     }
     followConnections(document, {
@@ -552,11 +556,11 @@ export class LiveServer implements ClusterHost {
     const direct = await this.hocuspocus.openDirectConnection(name)
     const tracked = this.tracked.get(name)
     const document = direct.document
-    if (tracked?.frames === undefined || document === null) {
+    if (tracked?.frames === undefined || tracked.messages === undefined || document === null) {
       await direct.disconnect()
       throw new Error(`document ${name} did not load`)
     }
-    const readers: DocumentReaders = new DocumentReaders(name, document, tracked.frames, topicOf(name), {
+    const readers: DocumentReaders = new DocumentReaders(name, document, tracked.frames, tracked.messages, topicOf(name), {
       presenceChanged: () => this.presenceChanged(name),
       release: () => {
         if (tracked.readers === readers) tracked.readers = undefined

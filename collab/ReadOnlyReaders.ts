@@ -7,32 +7,23 @@
  * heap), which is most of what an idle reader costs. A reader needs little
  * of it: its first sync, the awareness of everyone present, the document's
  * broadcasts (the topic its socket joins, shared with Hocuspocus's
- * connections), and answers to the few messages it may send. So each is a
+ * connections), and answers to the few messages it may send (the document's
+ * DocumentMessages, as for Hocuspocus's read-only connections). So each is a
  * small object here, and the document stays loaded through one
  * DirectConnection held while it has readers (Hocuspocus unloads a
- * document once its connections, direct ones included, are gone).
- *
- * What a reader sends is answered as Hocuspocus answers a read-only
- * connection: a SyncStep1 with the server's SyncStep1 and the missing part
- * as SyncStep2 (a fresh provider's from the document's JoinFrames), an
- * update or a SyncStep2 that would change the document with "not applied"
- * (SyncStatus 0, the document untouched), one that changes nothing with
- * "applied", an awareness update applied (its clients are removed when the
- * reader leaves), a query with everyone's awareness, a CLOSE by leaving the
- * document (the socket stays), a token refresh and a stateless message by
- * nothing (no hook of Atrium's listens).
+ * document once its connections, direct ones included, are gone). The
+ * awareness clients a reader announces are its own: they go when it leaves.
  */
 import { type Document, OutgoingMessage } from "@hocuspocus/server"
 import * as decoding from "lib0/decoding"
 import { applyAwarenessUpdate, removeAwarenessStates } from "y-protocols/awareness"
-import { writeSyncStep2 } from "y-protocols/sync"
-import * as Y from "yjs"
 import type { Editor } from "../actors/LiveDocuments.ts"
-import { isEmptySyncStep1, type JoinFrames } from "./JoinFrames.ts"
-import { MessageType } from "./Protocol.ts"
+import { logError } from "../runtime/Log.ts"
+import type { DocumentMessages, PeerKind } from "./DocumentMessages.ts"
+import type { JoinFrames } from "./JoinFrames.ts"
 
-const SyncStep1 = 0
-const SyncStep2 = 1
+/** The close code of a connection reset (SocketAdapter's CloseCode.reset: the provider reconnects and resyncs). */
+const CLOSE_RESET = 4500
 
 /** What a reader needs of its socket (SocketAdapter is one). */
 export interface ReaderSocket {
@@ -42,6 +33,7 @@ export interface ReaderSocket {
   subscribe(topic: string): boolean
   unsubscribe(topic: string): void
   bufferedBytes(): number
+  close(code: number, reason: string): void
 }
 
 /** One socket reading one document. */
@@ -65,6 +57,23 @@ export class ReadOnlyReader {
   }
 }
 
+/** A reader as DocumentMessages' peer. */
+const readerKind: PeerKind<ReadOnlyReader> = {
+  readOnly: () => true,
+  send: (reader, frame) => reader.socket.send(frame),
+  origin: () => null,
+  awareness: (reader, update) => reader.document.applyAwareness(reader, update),
+  close: (reader) => {
+    reader.socket.send(new OutgoingMessage(reader.document.name).writeCloseMessage("provider_initiated").toUint8Array())
+    reader.leave()
+  },
+  fault: (reader, error) => {
+    logError("collab", `closing a reader of ${reader.document.name}: handling its message failed`, error)
+    reader.leave()
+    reader.socket.close(CLOSE_RESET, "document connection reset")
+  }
+}
+
 export interface DocumentReadersHost {
   /** Presence changed (a reader came or went). */
   readonly presenceChanged: () => void
@@ -81,6 +90,7 @@ export class DocumentReaders {
     readonly name: string,
     private readonly document: Document,
     private readonly frames: JoinFrames,
+    private readonly messages: DocumentMessages,
     private readonly topic: string,
     private readonly host: DocumentReadersHost
   ) {}
@@ -120,54 +130,11 @@ export class DocumentReaders {
   }
 
   handle(reader: ReadOnlyReader, frame: Uint8Array): void {
-    if (!this.members.has(reader)) return
-    const decoder = decoding.createDecoder(frame)
-    decoding.readVarString(decoder)
-    const type = decoding.readVarUint(decoder)
-    switch (type) {
-      case MessageType.Sync:
-      case MessageType.SyncReply:
-        this.sync(reader, frame, type, decoder)
-        return
-      case MessageType.Awareness:
-        this.awareness(reader, decoding.readVarUint8Array(decoder))
-        return
-      case MessageType.QueryAwareness:
-        reader.socket.send(new OutgoingMessage(this.name).createAwarenessUpdateMessage(this.document.awareness).toUint8Array())
-        return
-      case MessageType.Close:
-        reader.socket.send(new OutgoingMessage(this.name).writeCloseMessage("provider_initiated").toUint8Array())
-        this.leave(reader)
-        return
-      default:
-      // A token refresh or a stateless message: nothing of Atrium listens to them.
-    }
+    if (this.members.has(reader)) this.messages.handle(readerKind, reader, frame)
   }
 
-  private sync(reader: ReadOnlyReader, frame: Uint8Array, type: number, decoder: decoding.Decoder): void {
-    const step = decoding.readVarUint(decoder)
-    const socket = reader.socket
-    if (step === SyncStep1) {
-      if (type === MessageType.Sync && isEmptySyncStep1(frame, this.name)) {
-        const [step1, step2] = this.frames.initialSync()
-        socket.send(step1)
-        socket.send(step2)
-        return
-      }
-      const vector = decoding.readVarUint8Array(decoder)
-      socket.send(new OutgoingMessage(this.name).createSyncMessage().writeFirstSyncStepFor(this.document).toUint8Array())
-      const reply = new OutgoingMessage(this.name).createSyncMessage()
-      writeSyncStep2(reply.encoder, this.document, vector)
-      socket.send(reply.toUint8Array())
-      return
-    }
-    // An update (or the reader's SyncStep2) changing nothing is "applied"; anything else is refused.
-    const unchanged = step === SyncStep2 && Y.snapshotContainsUpdate(Y.snapshot(this.document), decoding.readVarUint8Array(decoder))
-    socket.send(new OutgoingMessage(this.name).writeSyncStatus(unchanged).toUint8Array())
-  }
-
-  private awareness(reader: ReadOnlyReader, update: Uint8Array): void {
-    // The clients it announces are its own from now on; a null state gives one up.
+  /** Applies an awareness update of `reader`'s; the clients it announces are its own from now on (a null state gives one up). */
+  applyAwareness(reader: ReadOnlyReader, update: Uint8Array): void {
     const decoder = decoding.createDecoder(update)
     const count = decoding.readVarUint(decoder)
     for (let i = 0; i < count; i++) {
