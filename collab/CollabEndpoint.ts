@@ -126,7 +126,7 @@ export const attachEndpoint = (app: TemplatedApp, server: LiveServer, options: C
       decide: grantFor,
       openReader: (name, socket, grant) => server.openReader(name, socket, grant),
       attachHocuspocus: (data, socket) => handleConnection(server.hocuspocus, socket, data.request, { socket, grants: data.grants }),
-      readerFailed: (name, error) => logError("collab", `opening ${name} for a reader failed`, error)
+      failed: (name, error) => logError("collab", `opening ${name} on a socket failed`, error)
     })
 
     const behavior = {

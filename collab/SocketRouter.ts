@@ -53,8 +53,8 @@ export interface SocketRouterHost {
   readonly openReader: (name: string, socket: SocketAdapter, grant: Grant) => Promise<ReadOnlyReader | undefined>
   /** Makes Hocuspocus listen to the socket (its context carries `grants`). */
   readonly attachHocuspocus: (data: SocketData, socket: SocketAdapter) => void
-  /** Opening a reader failed (the socket is closed with 4500: its provider reconnects). */
-  readonly readerFailed: (name: string, error: unknown) => void
+  /** Deciding a grant or opening a reader failed (the socket is closed with 4500: its provider reconnects and resyncs). */
+  readonly failed: (name: string, error: unknown) => void
 }
 
 const isRefusal = (decided: Grant | Refusal): decided is Refusal => "code" in decided
@@ -105,7 +105,7 @@ export class SocketRouter {
     void this.host.decide(tokenOf(auth), route.name).then(
       (decided) => this.decided(data, socket, route, decided),
       (error) => {
-        this.host.readerFailed(route.name, error)
+        this.host.failed(route.name, error)
         this.decided(data, socket, route, { code: CloseCode.reset, reason: "document connection reset" })
       }
     )
@@ -139,7 +139,7 @@ export class SocketRouter {
     try {
       reader = await this.host.openReader(route.name, socket, decided)
     } catch (error) {
-      this.host.readerFailed(route.name, error)
+      this.host.failed(route.name, error)
       socket.close(CloseCode.reset, "document connection reset")
       return
     }
