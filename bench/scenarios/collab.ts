@@ -695,7 +695,9 @@ export const collabManyDocs: Scenario = {
     if (floor !== undefined && theirs !== undefined && ours !== undefined) {
       notes.push(
         `Idle readers' floor: the bare uWS relay holds ${KiB(floor.rss)} of settled RSS per subscribed idle socket (${(floor.rss / theirs.rss).toFixed(2)}× stock's); ` +
-          `${subject.label} ${KiB(ours.rss - floor.rss)} more per reader.`
+          (ours.rss >= floor.rss
+            ? `${subject.label} ${KiB(ours.rss - floor.rss)} more per reader.`
+            : `${subject.label} ${KiB(floor.rss - ours.rss)} less per reader (within what settled RSS moves between runs: its live JavaScript per reader is the steadier figure).`)
       )
     }
     return {
