@@ -184,12 +184,17 @@ describe("editing together", () => {
 describe("read-only readers (served without a Hocuspocus connection)", () => {
   const presenceOf = (editor: TestEditor) =>
     [...editor.provider.awareness!.getStates().values()].map((state) => (state as { user?: { name?: string } }).user?.name)
-
-  it("a reader syncs, follows the writer, is listed, and the page unloads once everyone left", async () => {
+  /** A page everyone but Alice reads only, with Alice editing it. */
+  const pageWithWriter = async () => {
     const name = pageName("ro")
     grant(alice.userId, name, "edit")
     const writer = open(name, alice.token)
     await synced(writer)
+    return { name, writer }
+  }
+
+  it("a reader syncs, follows the writer, is listed, and the page unloads once everyone left", async () => {
+    const { name, writer } = await pageWithWriter()
     addParagraph(writer, "before the reader")
     await acknowledged(writer)
     const reader = open(name, bob.token)
@@ -210,11 +215,8 @@ describe("read-only readers (served without a Hocuspocus connection)", () => {
   })
 
   it("a reader's presence reaches the editors and goes when it leaves; it sees theirs", async () => {
-    const name = pageName("ro")
-    grant(alice.userId, name, "edit")
-    const writer = open(name, alice.token)
+    const { name, writer } = await pageWithWriter()
     writer.provider.setAwarenessField("user", { name: "Alice" })
-    await synced(writer)
     const reader = open(name, bob.token)
     reader.provider.setAwarenessField("user", { name: "Bob" })
     await synced(reader)
@@ -225,10 +227,7 @@ describe("read-only readers (served without a Hocuspocus connection)", () => {
   })
 
   it("a reader that already holds part of the page gets what it misses", async () => {
-    const name = pageName("ro")
-    grant(alice.userId, name, "edit")
-    const writer = open(name, alice.token)
-    await synced(writer)
+    const { name, writer } = await pageWithWriter()
     addParagraph(writer, "one")
     await acknowledged(writer)
     const held = Y.encodeStateAsUpdate(writer.doc)
