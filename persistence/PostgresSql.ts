@@ -31,22 +31,40 @@ export interface PostgresSqlOptions {
   readonly idleTimeout?: number
 }
 
-// postgres.js custom types: one entry per OID, so the same parser/serializer
-// tables drive both backends (array types derive from them: `learnArrayTypes`).
-const types = Object.fromEntries(
-  [...new Set([...Object.keys(SqlValues.parsers), ...Object.keys(SqlValues.serializers)])].map((key) => {
-    const oid = Number(key)
-    return [
-      `oid${oid}`,
-      {
-        to: oid,
-        from: [oid],
-        serialize: SqlValues.serializers[oid],
-        parse: SqlValues.parsers[oid] ?? ((text: string) => text)
-      }
-    ]
-  })
-) as Record<string, postgres.PostgresType>
+/** Parsers and serializers by type OID, as postgres.js keeps them in `options.parsers` / `options.serializers`. */
+interface TypeTables {
+  readonly parsers: Record<number, (value: any) => unknown>
+  readonly serializers: Record<number, (value: any) => unknown>
+}
+
+/**
+ * The shared tables of both backends (`internal/sqlValues.ts`): an OID given only a serializer there is read
+ * as its text. Array types derive from them (`learnArrayTypes`).
+ */
+const baseTypes: TypeTables = {
+  parsers: Object.fromEntries(
+    [...new Set([...Object.keys(SqlValues.parsers), ...Object.keys(SqlValues.serializers)])].map((key) => [
+      Number(key),
+      SqlValues.parsers[Number(key)] ?? ((text: string) => text)
+    ])
+  ),
+  serializers: { ...SqlValues.serializers }
+}
+
+/**
+ * `client` parsing and serializing by `tables`. They go into the client's own tables, where postgres.js's
+ * `fetch_types` puts the array types it learns, not into its `types` option: `reserve()` (one per transaction)
+ * makes a helper function for every entry of `types`, and with an entry per array type of the database (about
+ * 300 on Atrium's schema) that was ~40 KB per transaction, kept alive by the reserved connection long enough to
+ * be promoted: most of what the old generation collected under a write load.
+ */
+const withTypeTables = (client: Client, ...tables: ReadonlyArray<TypeTables>): Client => {
+  for (const { parsers, serializers } of tables) {
+    Object.assign(client.options.parsers, parsers)
+    Object.assign(client.options.serializers, serializers)
+  }
+  return client
+}
 
 type Client = postgres.Sql<Record<string, postgres.PostgresType>>
 type Reserved = postgres.ReservedSql<Record<string, postgres.PostgresType>>
@@ -277,17 +295,16 @@ export const make = (
 }
 
 /**
- * The server's array types (`text[]`, `int8[]`…) as postgres.js custom types (each element parsed and
- * serialized by `types`), learned once on a connection of their own; the pools then open with
- * `fetch_types: false`. postgres.js would otherwise learn them on every new connection, with a catalog query
- * whose failure nothing awaits (`fetchArrayTypes` in its connection.js, porsager/postgres#1192, #1205): a
- * connection ended, reset or terminated while that query runs rejects it unhandled, and the process exits.
- * A pool replaced as it opens connections (`Pool.replace`, once a held database answers again) did exactly
- * that: an unhandled CONNECTION_DESTROYED. The probe here is the one connection left with that window, once,
- * at startup, and it is never ended under the query.
+ * The server's array types (`text[]`, `int8[]`…, each element parsed and serialized by `baseTypes`), learned once
+ * on a connection of their own; the pools then open with `fetch_types: false`. postgres.js would otherwise learn
+ * them on every new connection, with a catalog query whose failure nothing awaits (`fetchArrayTypes` in its
+ * connection.js, porsager/postgres#1192, #1205): a connection ended, reset or terminated while that query runs
+ * rejects it unhandled, and the process exits. A pool replaced as it opens connections (`Pool.replace`, once a
+ * held database answers again) did exactly that: an unhandled CONNECTION_DESTROYED. The probe here is the one
+ * connection left with that window, once, at startup, and it is never ended under the query.
  */
-const learnArrayTypes = async (url: string, options: ClientOptions): Promise<Record<string, postgres.PostgresType>> => {
-  const probe = postgres(url, { ...options, max: 1, idle_timeout: 0 })
+const learnArrayTypes = async (url: string, options: ClientOptions): Promise<TypeTables> => {
+  const probe = withTypeTables(postgres(url, { ...options, max: 1, idle_timeout: 0 }), baseTypes)
   try {
     await limited(probe`select 1`, defaultTimeLimitMillis, "its first statement", () => {})
   } catch (cause) {
@@ -296,13 +313,14 @@ const learnArrayTypes = async (url: string, options: ClientOptions): Promise<Rec
     throw cause
   }
   await probe.end({ timeout: 5 })
-  const { parsers, serializers } = probe.options
-  const learned: Record<string, postgres.PostgresType> = {}
-  for (const [key, parse] of Object.entries(parsers)) {
+  const learned: TypeTables = { parsers: {}, serializers: {} }
+  for (const [key, parse] of Object.entries(probe.options.parsers)) {
     const oid = Number(key)
-    const serialize = serializers[oid]
-    if ("array" in parse && parse.array === true && serialize !== undefined)
-      learned[`array${oid}`] = { to: oid, from: [oid], parse, serialize }
+    const serialize = probe.options.serializers[oid]
+    if ("array" in parse && parse.array === true && serialize !== undefined) {
+      learned.parsers[oid] = parse
+      learned.serializers[oid] = serialize
+    }
   }
   return learned
 }
@@ -318,7 +336,6 @@ export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Laye
       const common: ClientOptions = {
         prepare: true,
         connect_timeout: options.connectTimeout ?? 10,
-        types,
         onnotice: () => {}, // "relation … already exists, skipping" and friends
         // jit off: requests run short statements, and a plan whose estimate crosses
         // jit_above_cost spent ~300 ms compiling to save microseconds (bench/plans.ts)
@@ -331,21 +348,29 @@ export const layer = (url: string, options: PostgresSqlOptions = {}): Layer.Laye
         Effect.sync(() =>
           make(
             () =>
-              postgres(url, {
-                ...common,
-                types: { ...types, ...arrayTypes },
-                fetch_types: false,
-                max: options.max ?? 10,
-                idle_timeout: options.idleTimeout ?? 60
-              }),
+              withTypeTables(
+                postgres(url, {
+                  ...common,
+                  fetch_types: false,
+                  max: options.max ?? 10,
+                  idle_timeout: options.idleTimeout ?? 60
+                }),
+                baseTypes,
+                arrayTypes
+              ),
             (topic) => relay?.announce(topic)
           )
         ),
         (opened) => Effect.promise(opened.close)
       )
       yield* sql.query("select 1")
-      // A transaction now, so a postgres.js that no longer supports what `transact` relies on stops the start.
-      yield* sql.transaction(sql.query("select 1"))
+      // A transaction now, so a postgres.js that no longer supports what `transact` relies on stops the start;
+      // it sends and reads an array, so one that no longer reads its type tables (`withTypeTables`) stops it too.
+      const [echoed] = yield* sql.transaction(sql.query<{ readonly tags: unknown }>("select $1::text[] AS tags", [["a,b", "c"]]))
+      if (!Array.isArray(echoed?.tags) || echoed.tags.join("|") !== "a,b|c")
+        return yield* Effect.die(
+          new Error("postgres.js no longer uses the types put in its type tables: see withTypeTables in persistence/PostgresSql.ts")
+        )
       relay = yield* Effect.acquireRelease(
         Effect.tryPromise({ try: () => WakeupRelay.open(url, wakeup), catch: Driver.toSqlError }),
         (opened) => Effect.promise(opened.close)

@@ -370,6 +370,20 @@ const suite = (backend: Backend) => {
       expect(await run(count("tx-commit"))).toBe(2)
     })
 
+    it("sends and reads arrays inside a transaction as outside one", async () => {
+      const rows = await run(
+        Effect.flatMap(Sql, (sql) =>
+          sql.transaction(
+            sql.query("select $1::text[] as texts, $2::int8[] as ints", [
+              ["a", "b,c"],
+              [1, 2]
+            ])
+          )
+        )
+      )
+      expect(rows).toEqual([{ texts: ["a", "b,c"], ints: [1, 2] }])
+    })
+
     it("rolls back on failure and keeps the error", async () => {
       const error = await failure(
         Effect.flatMap(Sql, (sql) => sql.transaction(Effect.andThen(insert("tx-rollback", "a"), Effect.fail("boom" as const))))
