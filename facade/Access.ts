@@ -21,15 +21,14 @@ export const userOf = (context: RequestContext): Effect.Effect<UserPrincipal, Re
     : Effect.fail(reject("forbidden", "This operation requires a user session"))
 
 /** The caller's role in the workspace, failing 404 when they may not see it and 403 below `minimum`. */
-export const workspaceRole = (context: RequestContext, workspaceId: string, minimum: Role = "viewer") =>
-  Effect.gen(function* () {
-    const principal = yield* principalOf(context)
-    if (principal.kind === "apiKey" && principal.workspaceId !== workspaceId) {
-      return yield* reject("not_found", "No such workspace")
-    }
-    const role = yield* Workspace.client(yield* ActorSystem)(workspaceId)
-      .roleOf({ userId: principal.userId })
-      .pipe(Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended"], (error) => Effect.fail(asRejection(error))))
-    if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
-    return role
-  })
+export const workspaceRole = Effect.fnUntraced(function* (context: RequestContext, workspaceId: string, minimum: Role = "viewer") {
+  const principal = yield* principalOf(context)
+  if (principal.kind === "apiKey" && principal.workspaceId !== workspaceId) {
+    return yield* reject("not_found", "No such workspace")
+  }
+  const role = yield* Workspace.client(yield* ActorSystem)(workspaceId)
+    .roleOf({ userId: principal.userId })
+    .pipe(Effect.catchTag(["WorkspaceNotFound", "WorkspaceSuspended"], (error) => Effect.fail(asRejection(error))))
+  if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
+  return role
+})

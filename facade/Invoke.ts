@@ -38,37 +38,36 @@ const utf8 = new TextDecoder()
 export const pathOf = (operation: AnyOperation, params: Readonly<Record<string, string>>): string =>
   fullPath(operation).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""))
 
-export const invoke = (registry: Registry, operation: AnyOperation, input: Invocation, caller: Caller) =>
-  Effect.gen(function* () {
-    const path = pathOf(operation, input.params ?? {})
-    const match = registry.router.match(operation.method, path)
-    const response = yield* respond(
-      // A value that reads as another route's static segment must not reach that route.
-      match._tag === "Found" && match.operation !== operation ? { _tag: "NotFound" } : match,
-      {
-        method: operation.method,
-        path,
-        query: new URLSearchParams(input.query ?? {}).toString(),
-        requestId: caller.requestId,
-        origin: caller.origin,
-        authorization: caller.authorization,
-        apiKey: caller.apiKey,
-        contentType: "application/json",
-        ifNoneMatch: "",
-        body: input.body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(input.body))
-      }
-    )
-    const contentType = response.headers["content-type"] ?? ""
-    // A streamed body is read to its end: the caller wants the whole reply.
-    const text =
-      response.stream !== undefined
-        ? yield* Stream.mkString(Stream.map(response.stream, (chunk) => (typeof chunk === "string" ? chunk : utf8.decode(chunk))))
-        : typeof response.body === "string"
-          ? response.body
-          : utf8.decode(response.body)
-    const body = text === "" ? undefined : /json/i.test(contentType) ? (JSON.parse(text) as unknown) : text
-    return { status: response.status, contentType, body } satisfies InvokeResult
-  })
+export const invoke = Effect.fnUntraced(function* (registry: Registry, operation: AnyOperation, input: Invocation, caller: Caller) {
+  const path = pathOf(operation, input.params ?? {})
+  const match = registry.router.match(operation.method, path)
+  const response = yield* respond(
+    // A value that reads as another route's static segment must not reach that route.
+    match._tag === "Found" && match.operation !== operation ? { _tag: "NotFound" } : match,
+    {
+      method: operation.method,
+      path,
+      query: new URLSearchParams(input.query ?? {}).toString(),
+      requestId: caller.requestId,
+      origin: caller.origin,
+      authorization: caller.authorization,
+      apiKey: caller.apiKey,
+      contentType: "application/json",
+      ifNoneMatch: "",
+      body: input.body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(input.body))
+    }
+  )
+  const contentType = response.headers["content-type"] ?? ""
+  // A streamed body is read to its end: the caller wants the whole reply.
+  const text =
+    response.stream !== undefined
+      ? yield* Stream.mkString(Stream.map(response.stream, (chunk) => (typeof chunk === "string" ? chunk : utf8.decode(chunk))))
+      : typeof response.body === "string"
+        ? response.body
+        : utf8.decode(response.body)
+  const body = text === "" ? undefined : /json/i.test(contentType) ? (JSON.parse(text) as unknown) : text
+  return { status: response.status, contentType, body } satisfies InvokeResult
+})
 
 /** `invoke` by operation id: for callers that name an operation rather than hold it. */
 export const invokeById = (registry: Registry, service: ServiceName, operationId: string, input: Invocation, caller: Caller) => {

@@ -23,12 +23,13 @@
 import { Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
 import type { ActorKind } from "./Actor.ts"
 import * as Activation from "./Activation.ts"
-import { ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./ActorError.ts"
+import { type ActorDefect, ActorOverloaded, ActorUnavailable, type UnavailableReason } from "./ActorError.ts"
 import { ActorStore } from "./ActorStore.ts"
 import * as HeapReclaim from "./HeapReclaim.ts"
 import type { Envelope, NotServed } from "./Envelope.ts"
 import * as Mailbox from "./Mailbox.ts"
 import { RequestLog } from "./RequestLog.ts"
+import type { Rejection } from "./Rejection.ts"
 import { addressKey } from "./Sharding.ts"
 
 export interface ActorHostOptions {
@@ -71,6 +72,12 @@ export interface ActorHost {
    * delivered through `envelope.reply`.
    */
   readonly offer: (kind: string, id: string, envelope: Envelope) => Effect.Effect<void>
+  /**
+   * A `readOnly` message of a resident activation answered at once, without an envelope (see
+   * `Activation.readNow`); undefined when it must be offered (not such a read, not resident or not
+   * loaded, host closed).
+   */
+  readonly readNow: (kind: string, id: string, tag: string, payload: unknown) => Effect.Effect<unknown, Rejection | ActorDefect> | undefined
   /**
    * Gracefully passivates the selected activations: no new messages reach
    * them, queued ones are processed, then they stop. Those still busy after
@@ -259,6 +266,15 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
       return Exit.isExit(read) ? read : Effect.setContext(read, context)
     }
 
+    const readResident = (kindName: string, id: string, tag: string, payload: unknown) => {
+      if (closed) return undefined
+      const entry = entries.get(addressKey(kindName, id))
+      if (entry === undefined) return undefined
+      const read = readNow(entry, tag, payload)
+      if (read !== undefined) entry.recent = true
+      return read
+    }
+
     /**
      * Passivates idle activations until at most `maxResident` remain: CLOCK (second chance) over the map's
      * insertion order — one used since the scan last passed it is moved to the back instead — so no
@@ -407,5 +423,16 @@ export const make = (config: ActorHostConfig): Effect.Effect<ActorHost, never, S
 
     const census = () => ({ resident: entries.size, leaving: leaving.size, running })
 
-    return { kinds, offer, passivate, abort, invalidate, invalidateAll, close, size: () => entries.size, census } satisfies ActorHost
+    return {
+      kinds,
+      offer,
+      readNow: readResident,
+      passivate,
+      abort,
+      invalidate,
+      invalidateAll,
+      close,
+      size: () => entries.size,
+      census
+    } satisfies ActorHost
   })

@@ -95,8 +95,11 @@ export const layerInProcess = <const Kinds extends ReadonlyArray<ActorKind<any, 
 
       const deliver = (kind: ActorKind, id: string, tag: string, payload: unknown, askOptions: AskOptions | undefined) =>
         Effect.suspend(() => {
-          const address = { kind: kind.kind, id }
           const key = askOptions?.idempotencyKey
+          // A read of a resident actor needs no envelope, deadline nor mailbox: answered here.
+          const now = key === undefined ? host.readNow(kind.kind, id, tag, payload) : undefined
+          if (now !== undefined) return now
+          const address = { kind: kind.kind, id }
           // A caller's key may be a re-send of its own: looked up every time.
           const envelope = new LocalEnvelope(address, tag, payload, askOptions?.timeoutMillis ?? defaultTimeout, key, key !== undefined)
           return Effect.andThen(

@@ -489,6 +489,9 @@ export const layerNats = <const Kinds extends ReadonlyArray<ActorKind<any, any, 
 
           // Here no reply can be lost, so the key only travels when an earlier attempt's outcome is unknown.
           const local = (remaining: number): Effect.Effect<unknown, Failure> => {
+            // A read of a resident actor needs no envelope, deadline nor mailbox: answered here.
+            const now = isRead ? host.readNow(kind.kind, id, tag, payload) : undefined
+            if (now !== undefined) return now
             const envelope = new LocalEnvelope(address, tag, payload, remaining, uncertain ? key : undefined, uncertain)
             return Effect.andThen(host.offer(kind.kind, id, envelope), envelope.await)
           }

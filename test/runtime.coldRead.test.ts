@@ -94,6 +94,25 @@ describe("cold reads of rebuilt actors", () => {
     expect(rebuilds.get(note)).toBe(2)
   })
 
+  it("answers a read of a resident, loaded actor without an envelope (readNow), and only such a read", async () => {
+    const note = id("now")
+    rows.set(note, 3)
+    const seen = await withHost((host, ask) =>
+      Effect.gen(function* () {
+        const cold = host.readNow("Note", note, "get", {})
+        yield* ask(note, "set", { value: 4 })
+        const write = host.readNow("Note", note, "set", { value: 5 })
+        const resident = host.readNow("Note", note, "get", {})
+        const answer = resident === undefined ? undefined : yield* resident
+        yield* host.passivate(() => true, new ActorUnavailable({ address: { kind: "*", id: "*" }, message: "test", reason: "draining" }))
+        const passivated = host.readNow("Note", note, "get", {})
+        return { cold, write, answer, passivated }
+      })
+    )
+    expect(seen).toEqual({ cold: undefined, write: undefined, answer: 4, passivated: undefined })
+    expect(rows.get(note)).toBe(4)
+  })
+
   it("a read after an acknowledged write sees it, whether the writer is still active or not", async () => {
     const note = id("written")
     rows.set(note, 1)

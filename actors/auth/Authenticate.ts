@@ -24,31 +24,30 @@ export interface Credentials {
 const keyIds = new Map<string, string>()
 const KEY_ID_CACHE_LIMIT = 10_000
 
-const resolveApiKey = (key: string) =>
-  Effect.gen(function* () {
-    const hash = hashKey(key)
-    let keyId = keyIds.get(hash)
-    if (keyId === undefined) {
-      keyId = yield* apiKeyIdByHash(hash).pipe(Effect.orDie)
-      if (keyId === undefined) return yield* reject("unauthorized", "Invalid API key")
-      if (keyIds.size >= KEY_ID_CACHE_LIMIT) keyIds.clear()
-      keyIds.set(hash, keyId)
-    }
-    const actors = yield* ActorSystem
-    const view = yield* ApiKey.client(actors)(keyId)
-      .resolve({ hash })
-      .pipe(Effect.catchTag(["ApiKeyNotFound", "InvalidApiKey"], () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
-    // A key acts as its creator: a deactivated creator's keys stop with their sessions.
-    if (!(yield* UserStanding.client(actors)(view.createdBy).active({})))
-      return yield* reject("unauthorized", "The API key's owner is deactivated")
-    return {
-      kind: "apiKey",
-      keyId: view.id,
-      userId: view.createdBy,
-      workspaceId: view.workspaceId,
-      scopes: view.scopes
-    } satisfies Principal
-  })
+const resolveApiKey = Effect.fnUntraced(function* (key: string) {
+  const hash = hashKey(key)
+  let keyId = keyIds.get(hash)
+  if (keyId === undefined) {
+    keyId = yield* apiKeyIdByHash(hash).pipe(Effect.orDie)
+    if (keyId === undefined) return yield* reject("unauthorized", "Invalid API key")
+    if (keyIds.size >= KEY_ID_CACHE_LIMIT) keyIds.clear()
+    keyIds.set(hash, keyId)
+  }
+  const actors = yield* ActorSystem
+  const view = yield* ApiKey.client(actors)(keyId)
+    .resolve({ hash })
+    .pipe(Effect.catchTag(["ApiKeyNotFound", "InvalidApiKey"], () => Effect.fail(reject("unauthorized", "Invalid or revoked API key"))))
+  // A key acts as its creator: a deactivated creator's keys stop with their sessions.
+  if (!(yield* UserStanding.client(actors)(view.createdBy).active({})))
+    return yield* reject("unauthorized", "The API key's owner is deactivated")
+  return {
+    kind: "apiKey",
+    keyId: view.id,
+    userId: view.createdBy,
+    workspaceId: view.workspaceId,
+    scopes: view.scopes
+  } satisfies Principal
+})
 
 /**
  * Session checks under way: callers asking about a session while a check of
@@ -58,29 +57,27 @@ const resolveApiKey = (key: string) =>
  */
 const sessionChecks = new Map<string, Deferred.Deferred<boolean, unknown>>()
 
-const sessionLive = (sessionId: string) =>
-  Effect.gen(function* () {
-    const pending = sessionChecks.get(sessionId)
-    if (pending !== undefined) return yield* Deferred.await(pending)
-    const answer = yield* Deferred.make<boolean, unknown>()
-    sessionChecks.set(sessionId, answer)
-    return yield* Session.client(yield* ActorSystem)(sessionId)
-      .check({})
-      .pipe(
-        Effect.onExit((exit) => {
-          sessionChecks.delete(sessionId)
-          return Deferred.done(answer, exit)
-        })
-      )
-  })
+const sessionLive = Effect.fnUntraced(function* (sessionId: string) {
+  const pending = sessionChecks.get(sessionId)
+  if (pending !== undefined) return yield* Deferred.await(pending)
+  const answer = yield* Deferred.make<boolean, unknown>()
+  sessionChecks.set(sessionId, answer)
+  return yield* Session.client(yield* ActorSystem)(sessionId)
+    .check({})
+    .pipe(
+      Effect.onExit((exit) => {
+        sessionChecks.delete(sessionId)
+        return Deferred.done(answer, exit)
+      })
+    )
+})
 
-const resolveJwt = (token: string) =>
-  Effect.gen(function* () {
-    const claims = yield* (yield* AccessTokens).verify(token)
-    const live = yield* sessionLive(claims.sessionId)
-    if (!live) return yield* reject("unauthorized", "Session ended; log in again")
-    return { kind: "user", ...claims } satisfies Principal
-  })
+const resolveJwt = Effect.fnUntraced(function* (token: string) {
+  const claims = yield* (yield* AccessTokens).verify(token)
+  const live = yield* sessionLive(claims.sessionId)
+  if (!live) return yield* reject("unauthorized", "Session ended; log in again")
+  return { kind: "user", ...claims } satisfies Principal
+})
 
 /** Whichever credential it is: the principal, `undefined` without credentials, or why not. */
 export type Authentication = Effect.Effect<

@@ -79,6 +79,7 @@ export const Session = Actor<SessionState>()({
     },
     revoke: { payload: Schema.Struct({ userId: Schema.String, reason: Schema.String }), success: Schema.Void, error: SessionNotFound }
   },
+  readOnly: ["check"],
   handlers: {
     open: (payload, ctx) =>
       Effect.gen(function* () {

@@ -109,69 +109,67 @@ interface PendingNotification {
  * did not mute them. Read before the workspace's counter row is locked: it
  * needs no sequence number, so it must not lengthen the lock.
  */
-const pendingNotifications = (workspaceId: string, changes: ReadonlyArray<Change>) =>
-  Effect.gen(function* () {
-    const wanted: Array<PendingNotification> = []
-    const seen = new Set<string>()
-    changes.forEach((change, index) => {
-      for (const notify of change.notify ?? []) {
-        const key = `${notify.userId}\u0000${index}`
-        if (notify.userId === change.actorId || seen.has(key)) continue
-        seen.add(key)
-        wanted.push({ index, userId: notify.userId, reason: notify.reason, title: notify.title })
-      }
-    })
-    if (wanted.length === 0) return wanted
-    const members = yield* membersOf(workspaceId)
-    const settings = yield* settingsOf([...new Set(wanted.map((w) => w.userId))])
-    return wanted.filter((w) => {
-      if (!members.has(w.userId)) return false
-      const pref = settings.get(w.userId)?.notifications
-      return !(pref && !wantsNotification(pref, workspaceId, w.reason))
-    })
+const pendingNotifications = Effect.fnUntraced(function* (workspaceId: string, changes: ReadonlyArray<Change>) {
+  const wanted: Array<PendingNotification> = []
+  const seen = new Set<string>()
+  changes.forEach((change, index) => {
+    for (const notify of change.notify ?? []) {
+      const key = `${notify.userId}\u0000${index}`
+      if (notify.userId === change.actorId || seen.has(key)) continue
+      seen.add(key)
+      wanted.push({ index, userId: notify.userId, reason: notify.reason, title: notify.title })
+    }
   })
+  if (wanted.length === 0) return wanted
+  const members = yield* membersOf(workspaceId)
+  const settings = yield* settingsOf([...new Set(wanted.map((w) => w.userId))])
+  return wanted.filter((w) => {
+    if (!members.has(w.userId)) return false
+    const pref = settings.get(w.userId)?.notifications
+    return !(pref && !wantsNotification(pref, workspaceId, w.reason))
+  })
+})
 
 /** The notifications of logged events (their sequence numbers known), inserted in one statement. */
-const insertNotifications = (
+const insertNotifications = Effect.fnUntraced(function* (
   workspaceId: string,
   pending: ReadonlyArray<PendingNotification>,
   events: ReadonlyArray<LoggedEvent>,
   at: string
-) =>
-  Effect.gen(function* () {
-    const records: Array<NotificationRecord> = pending.map((w) => {
-      const event = events[w.index]!
-      return {
-        id: randomUUID(),
-        userId: w.userId,
-        workspaceId,
-        reason: w.reason,
-        title: w.title.slice(0, 500),
-        eventSeq: event.seq,
-        eventType: event.type,
-        scope: event.scope,
-        entityId: event.entityId,
-        actorId: event.actorId,
-        createdAt: at,
-        readAt: null
-      }
-    })
-    if (records.length === 0) return records
-    const params: Array<unknown> = []
-    const rows = records.map((n) => {
-      const base = params.length
-      params.push(n.id, n.userId, n.workspaceId, n.reason, n.title, n.eventSeq, n.eventType, n.scope, n.entityId, n.actorId, n.createdAt)
-      return `(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(", ")})`
-    })
-    yield* query(
-      `INSERT INTO pm_notifications (id, user_id, workspace_id, reason, title, event_seq, event_type, scope, entity_id, actor_id, created_at)
-       VALUES ${rows.join(", ")}`,
-      params
-    )
-    // The same notifications, to be mailed as each recipient chose (same transaction).
-    yield* enqueueNotifications(pmOutboxEntries(records.map((record, i) => ({ ...record, path: events[pending[i]!.index]!.path }))))
-    return records
+) {
+  const records: Array<NotificationRecord> = pending.map((w) => {
+    const event = events[w.index]!
+    return {
+      id: randomUUID(),
+      userId: w.userId,
+      workspaceId,
+      reason: w.reason,
+      title: w.title.slice(0, 500),
+      eventSeq: event.seq,
+      eventType: event.type,
+      scope: event.scope,
+      entityId: event.entityId,
+      actorId: event.actorId,
+      createdAt: at,
+      readAt: null
+    }
   })
+  if (records.length === 0) return records
+  const params: Array<unknown> = []
+  const rows = records.map((n) => {
+    const base = params.length
+    params.push(n.id, n.userId, n.workspaceId, n.reason, n.title, n.eventSeq, n.eventType, n.scope, n.entityId, n.actorId, n.createdAt)
+    return `(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(", ")})`
+  })
+  yield* query(
+    `INSERT INTO pm_notifications (id, user_id, workspace_id, reason, title, event_seq, event_type, scope, entity_id, actor_id, created_at)
+       VALUES ${rows.join(", ")}`,
+    params
+  )
+  // The same notifications, to be mailed as each recipient chose (same transaction).
+  yield* enqueueNotifications(pmOutboxEntries(records.map((record, i) => ({ ...record, path: events[pending[i]!.index]!.path }))))
+  return records
+})
 
 const eventColumns = "workspace_id, seq, type, scope, entity_id, space_id, list_id, task_id, private_space, data, actor_id, at"
 
@@ -230,34 +228,31 @@ const numbered = (events: ReadonlyArray<Unnumbered>, rows: Numbered): Array<Logg
   rows.map((row, i) => ({ seq: Number(row.seq), ...events[i]!, privateSpace: row.privateSpace }))
 
 /** A bulk change: its private spaces read first, then the numbers claimed, then the events inserted in chunks. */
-const claimInChunks = (workspaceId: string, unnumbered: ReadonlyArray<Unnumbered>, options: ChangeLogOptions) =>
-  Effect.gen(function* () {
-    const spaceIds = [...new Set(unnumbered.map((e) => e.path.spaceId).filter((id): id is string => id !== undefined))]
-    const privateSpaces = new Set(
-      spaceIds.length === 0
-        ? []
-        : (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id)
-    )
-    const counter = yield* query<{ last_seq: number }>(claimNumbers, [workspaceId, unnumbered.length])
-    const first = Number(counter[0]!.last_seq) - unnumbered.length + 1
-    const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({
-      seq: first + i,
-      ...event,
-      privateSpace:
-        (event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)) ||
-        event.scope === "board" ||
-        event.scope === "wikiSpace"
-    }))
-    yield* insertEvents(events)
-    yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])
-    const last = first + events.length - 1
-    if (
-      Math.floor(last / pruneStep(options.retention)) !== Math.floor((first - 1) / pruneStep(options.retention)) &&
-      last > options.retention
-    )
-      yield* query("DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= $2", [workspaceId, last - options.retention])
-    return events
-  })
+const claimInChunks = Effect.fnUntraced(function* (workspaceId: string, unnumbered: ReadonlyArray<Unnumbered>, options: ChangeLogOptions) {
+  const spaceIds = [...new Set(unnumbered.map((e) => e.path.spaceId).filter((id): id is string => id !== undefined))]
+  const privateSpaces = new Set(
+    spaceIds.length === 0
+      ? []
+      : (yield* query<{ id: string }>("SELECT id FROM pm_spaces WHERE id = ANY($1::text[]) AND is_private", [spaceIds])).map((r) => r.id)
+  )
+  const counter = yield* query<{ last_seq: number }>(claimNumbers, [workspaceId, unnumbered.length])
+  const first = Number(counter[0]!.last_seq) - unnumbered.length + 1
+  const events: Array<LoggedEvent> = unnumbered.map((event, i) => ({
+    seq: first + i,
+    ...event,
+    privateSpace:
+      (event.path.spaceId !== undefined && privateSpaces.has(event.path.spaceId)) || event.scope === "board" || event.scope === "wikiSpace"
+  }))
+  yield* insertEvents(events)
+  yield* query(enqueueRangeSql, [workspaceId, first, first + events.length - 1])
+  const last = first + events.length - 1
+  if (
+    Math.floor(last / pruneStep(options.retention)) !== Math.floor((first - 1) / pruneStep(options.retention)) &&
+    last > options.retention
+  )
+    yield* query("DELETE FROM pm_events WHERE workspace_id = $1 AND seq <= $2", [workspaceId, last - options.retention])
+  return events
+})
 
 /** The wake-up topic (runtime/Wakeup.ts) of the workers reading the change log (the webhook outbox it fills has its own). */
 export const changesAppended = "pm.changes.appended"
@@ -268,65 +263,64 @@ export const changesAppended = "pm.changes.appended"
  * each workspace's events go with COMMIT (`queryWithCommit`), so its counter row is locked only while the
  * server runs them; otherwise they are inserted now.
  */
-export const append = (changes: ReadonlyArray<Change>, options: ChangeLogOptions, into: Array<FeedBatch>) =>
-  Effect.gen(function* () {
-    if (changes.length === 0) return
-    for (const change of changes) {
-      const problem = invalidChange(change)
-      if (problem !== undefined)
-        return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
+export const append = Effect.fnUntraced(function* (changes: ReadonlyArray<Change>, options: ChangeLogOptions, into: Array<FeedBatch>) {
+  if (changes.length === 0) return
+  for (const change of changes) {
+    const problem = invalidChange(change)
+    if (problem !== undefined)
+      return yield* Effect.die(new Error(`ChangeLog: invalid change (${problem}): ${JSON.stringify(change).slice(0, 300)}`))
+  }
+  const at = new Date().toISOString()
+  const byWorkspace = new Map<string, Array<Unnumbered>>()
+  const changesOf = new Map<string, Array<Change>>()
+  for (const change of changes) {
+    const event: Unnumbered = {
+      type: change.type,
+      workspaceId: change.workspaceId,
+      scope: change.scope,
+      entityId: change.entityId,
+      path: pathOf(change),
+      data: change.data,
+      actorId: change.actorId,
+      at
     }
-    const at = new Date().toISOString()
-    const byWorkspace = new Map<string, Array<Unnumbered>>()
-    const changesOf = new Map<string, Array<Change>>()
-    for (const change of changes) {
-      const event: Unnumbered = {
-        type: change.type,
-        workspaceId: change.workspaceId,
-        scope: change.scope,
-        entityId: change.entityId,
-        path: pathOf(change),
-        data: change.data,
-        actorId: change.actorId,
-        at
-      }
-      const list = byWorkspace.get(change.workspaceId)
-      if (list === undefined) {
-        byWorkspace.set(change.workspaceId, [event])
-        changesOf.set(change.workspaceId, [change])
-      } else {
-        list.push(event)
-        changesOf.get(change.workspaceId)!.push(change)
-      }
+    const list = byWorkspace.get(change.workspaceId)
+    if (list === undefined) {
+      byWorkspace.set(change.workspaceId, [event])
+      changesOf.set(change.workspaceId, [change])
+    } else {
+      list.push(event)
+      changesOf.get(change.workspaceId)!.push(change)
     }
-    // Everything that needs no sequence number is read first, before any counter row is locked.
-    const pending = new Map<string, ReadonlyArray<PendingNotification>>()
-    for (const [workspaceId, list] of changesOf) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
-    // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock:
-    // all of them with COMMIT, or all of them now.
-    const workspaceIds = [...byWorkspace.keys()].sort()
-    const withCommit = workspaceIds.every((id) => (pending.get(id) ?? []).length === 0 && byWorkspace.get(id)!.length <= EVENT_INSERT_CHUNK)
-    for (const workspaceId of workspaceIds) {
-      const unnumbered = byWorkspace.get(workspaceId)!
-      if (withCommit) {
-        yield* queryWithCommit<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options), (rows) =>
-          Effect.sync(() => {
-            const events = numbered(unnumbered, rows)
-            into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications: [] })
-          })
-        )
-        continue
-      }
-      const events =
-        unnumbered.length <= EVENT_INSERT_CHUNK
-          ? numbered(unnumbered, yield* query<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options)))
-          : yield* claimInChunks(workspaceId, unnumbered, options)
-      const notifications = yield* insertNotifications(workspaceId, pending.get(workspaceId) ?? [], events, at)
-      into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications })
+  }
+  // Everything that needs no sequence number is read first, before any counter row is locked.
+  const pending = new Map<string, ReadonlyArray<PendingNotification>>()
+  for (const [workspaceId, list] of changesOf) pending.set(workspaceId, yield* pendingNotifications(workspaceId, list))
+  // Counter rows are locked in id order, so two transactions touching the same workspaces cannot deadlock:
+  // all of them with COMMIT, or all of them now.
+  const workspaceIds = [...byWorkspace.keys()].sort()
+  const withCommit = workspaceIds.every((id) => (pending.get(id) ?? []).length === 0 && byWorkspace.get(id)!.length <= EVENT_INSERT_CHUNK)
+  for (const workspaceId of workspaceIds) {
+    const unnumbered = byWorkspace.get(workspaceId)!
+    if (withCommit) {
+      yield* queryWithCommit<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options), (rows) =>
+        Effect.sync(() => {
+          const events = numbered(unnumbered, rows)
+          into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications: [] })
+        })
+      )
+      continue
     }
-    yield* wakeAfterCommit(changesAppended)
-    yield* wakeAfterCommit(pmWebhooksQueued)
-  })
+    const events =
+      unnumbered.length <= EVENT_INSERT_CHUNK
+        ? numbered(unnumbered, yield* query<Numbered[number]>(claimAndInsertSql, claimAndInsertParams(workspaceId, unnumbered, options)))
+        : yield* claimInChunks(workspaceId, unnumbered, options)
+    const notifications = yield* insertNotifications(workspaceId, pending.get(workspaceId) ?? [], events, at)
+    into.push({ workspaceId, lastSeq: events[events.length - 1]!.seq, events, notifications })
+  }
+  yield* wakeAfterCommit(changesAppended)
+  yield* wakeAfterCommit(pmWebhooksQueued)
+})
 
 /**
  * Batches appended by the ChangeLog transaction the current fiber runs in: a
@@ -337,26 +331,25 @@ const Appended = Context.Reference<Array<FeedBatch> | undefined>("atrium/actors/
   defaultValue: () => undefined
 })
 
-export const make = (options: ChangeLogOptions) =>
-  Effect.gen(function* () {
-    const feed = yield* ChangeFeed
-    const transact: ChangeLogShape["transact"] = (body) =>
-      Effect.gen(function* () {
-        const outer = yield* Appended
-        const run = (appended: Array<FeedBatch>) =>
-          Effect.gen(function* () {
-            const { result, changes } = yield* body
-            yield* append(changes, options, appended)
-            return result
-          })
-        if (outer !== undefined) return yield* run(outer)
-        const appended: Array<FeedBatch> = []
-        // Published once the outermost transaction committed (events numbered with COMMIT are known only then).
-        const publish = afterCommit(Effect.sync(() => (appended.length > 0 ? feed.publish(appended) : undefined)))
-        const sql = yield* Sql
-        return yield* sql.transaction(Effect.andThen(publish, run(appended)).pipe(Effect.provideService(Appended, appended)))
-      })
-    return ChangeLog.of({ transact })
-  })
+export const make = Effect.fnUntraced(function* (options: ChangeLogOptions) {
+  const feed = yield* ChangeFeed
+  const transact: ChangeLogShape["transact"] = (body) =>
+    Effect.gen(function* () {
+      const outer = yield* Appended
+      const run = (appended: Array<FeedBatch>) =>
+        Effect.gen(function* () {
+          const { result, changes } = yield* body
+          yield* append(changes, options, appended)
+          return result
+        })
+      if (outer !== undefined) return yield* run(outer)
+      const appended: Array<FeedBatch> = []
+      // Published once the outermost transaction committed (events numbered with COMMIT are known only then).
+      const publish = afterCommit(Effect.sync(() => (appended.length > 0 ? feed.publish(appended) : undefined)))
+      const sql = yield* Sql
+      return yield* sql.transaction(Effect.andThen(publish, run(appended)).pipe(Effect.provideService(Appended, appended)))
+    })
+  return ChangeLog.of({ transact })
+})
 
 export const layer = (options: ChangeLogOptions): Layer.Layer<ChangeLog, never, ChangeFeed> => Layer.effect(ChangeLog, make(options))

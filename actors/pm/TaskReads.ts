@@ -189,53 +189,48 @@ export const updateOwnColumns = (
 const presentRow = (row: TaskRow & Presented): Task => present(row, row)
 
 /** Rows → tasks: everything related to them is read in one statement. */
-export const hydrate = (rows: ReadonlyArray<TaskRow>): Effect.Effect<Array<Task>, SqlError, Sql> =>
-  Effect.gen(function* () {
-    if (rows.length === 0) return []
-    const found = yield* query<Presented & { id: string }>(
-      `SELECT t.id, ${presentedColumns} ${presentedFrom("pm_tasks")} WHERE t.id = ANY($1::text[])`,
-      [rows.map((r) => r.id)]
-    )
-    const byId = new Map(found.map((p) => [p.id, p] as const))
-    const none: Presented = {
-      statusName: null,
-      statusType: null,
-      statusColor: null,
-      assignees: [],
-      watcherIds: [],
-      tags: [],
-      customFields: [],
-      subtaskCount: 0
-    }
-    return rows.map((row) => present(row, byId.get(row.id) ?? none))
-  })
+export const hydrate = Effect.fnUntraced(function* (rows: ReadonlyArray<TaskRow>) {
+  if (rows.length === 0) return []
+  const found = yield* query<Presented & { id: string }>(
+    `SELECT t.id, ${presentedColumns} ${presentedFrom("pm_tasks")} WHERE t.id = ANY($1::text[])`,
+    [rows.map((r) => r.id)]
+  )
+  const byId = new Map(found.map((p) => [p.id, p] as const))
+  const none: Presented = {
+    statusName: null,
+    statusType: null,
+    statusColor: null,
+    assignees: [],
+    watcherIds: [],
+    tags: [],
+    customFields: [],
+    subtaskCount: 0
+  }
+  return rows.map((row) => present(row, byId.get(row.id) ?? none))
+})
 
 /** One task (not deleted unless asked), or 404: one statement. */
-export const getTask = (taskId: string, options: { readonly deleted?: boolean } = {}): Effect.Effect<Task, TaskNotFound | SqlError, Sql> =>
-  Effect.gen(function* () {
-    const rows = yield* query<TaskRow & Presented>(
-      `SELECT ${taskColumns}, ${presentedColumns} ${presentedFrom("pm_tasks")}
+export const getTask = Effect.fnUntraced(function* (taskId: string, options: { readonly deleted?: boolean } = {}) {
+  const rows = yield* query<TaskRow & Presented>(
+    `SELECT ${taskColumns}, ${presentedColumns} ${presentedFrom("pm_tasks")}
         WHERE t.id = $1 AND ${options.deleted ? "t.deleted_at IS NOT NULL" : "t.deleted_at IS NULL"}`,
-      [taskId]
-    )
-    if (rows.length === 0) return yield* new TaskNotFound()
-    return presentRow(rows[0]!)
-  })
+    [taskId]
+  )
+  if (rows.length === 0) return yield* new TaskNotFound()
+  return presentRow(rows[0]!)
+})
 
 /** A task and the features of its space, in one statement (what a write checks first). */
-export const getTaskForWrite = (
-  taskId: string
-): Effect.Effect<{ readonly task: Task; readonly features: Features }, TaskNotFound | SqlError, Sql> =>
-  Effect.gen(function* () {
-    const rows = yield* query<TaskRow & Presented & { spaceFeatures: Partial<Features> | null }>(
-      `SELECT ${taskColumns}, ${presentedColumns}, s.features AS "spaceFeatures" ${presentedFrom("pm_tasks")}
+export const getTaskForWrite = Effect.fnUntraced(function* (taskId: string) {
+  const rows = yield* query<TaskRow & Presented & { spaceFeatures: Partial<Features> | null }>(
+    `SELECT ${taskColumns}, ${presentedColumns}, s.features AS "spaceFeatures" ${presentedFrom("pm_tasks")}
         WHERE t.id = $1 AND t.deleted_at IS NULL`,
-      [taskId]
-    )
-    if (rows.length === 0) return yield* new TaskNotFound()
-    const { spaceFeatures, ...row } = rows[0]!
-    return { task: presentRow(row), features: { ...defaultFeatures, ...(spaceFeatures ?? {}) } }
-  })
+    [taskId]
+  )
+  if (rows.length === 0) return yield* new TaskNotFound()
+  const { spaceFeatures, ...row } = rows[0]!
+  return { task: presentRow(row), features: { ...defaultFeatures, ...(spaceFeatures ?? {}) } }
+})
 
 export const getTasks = (taskIds: ReadonlyArray<string>): Effect.Effect<Array<Task>, SqlError, Sql> =>
   Effect.map(
@@ -342,28 +337,27 @@ export const filterSql = (filter: TaskFilter, params: Array<unknown>): string =>
  * the total: one statement. The page is cut first and only its rows are
  * presented; an offset past the end needs a second statement for the total.
  */
-export const findTasks = (
+export const findTasks = Effect.fnUntraced(function* (
   filter: TaskFilter,
   page: { readonly offset: number; readonly limit: number; readonly order?: TaskOrder; readonly direction?: "asc" | "desc" }
-) =>
-  Effect.gen(function* () {
-    const params: Array<unknown> = []
-    const where = filterSql(filter, params)
-    const direction = page.direction === "desc" ? "DESC" : "ASC"
-    const orderBy = `${orderColumns[page.order ?? "position"]} ${direction} NULLS LAST, t.created_at ${direction}, t.id ${direction}`
-    const rows = yield* query<TaskRow & Presented & { total: number }>(
-      `SELECT ${taskColumns}, t.total, ${presentedColumns}
+) {
+  const params: Array<unknown> = []
+  const where = filterSql(filter, params)
+  const direction = page.direction === "desc" ? "DESC" : "ASC"
+  const orderBy = `${orderColumns[page.order ?? "position"]} ${direction} NULLS LAST, t.created_at ${direction}, t.id ${direction}`
+  const rows = yield* query<TaskRow & Presented & { total: number }>(
+    `SELECT ${taskColumns}, t.total, ${presentedColumns}
          ${presentedFrom(`(SELECT t.*, count(*) OVER () AS total ${taskFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT ${page.limit} OFFSET ${page.offset})`)}
         ORDER BY ${orderBy}`,
-      params
-    )
-    const total =
-      rows[0]?.total ??
-      (page.offset === 0
-        ? 0
-        : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
-    return { items: rows.map(presentRow), total, offset: page.offset, limit: page.limit }
-  })
+    params
+  )
+  const total =
+    rows[0]?.total ??
+    (page.offset === 0
+      ? 0
+      : (yield* query<{ total: number }>(`SELECT count(*)::int AS total ${taskFrom} WHERE ${where}`, params))[0]!.total)
+  return { items: rows.map(presentRow), total, offset: page.offset, limit: page.limit }
+})
 
 /** Keyset position of a task in (created_at, id) order; `at` keeps the database's full precision. */
 export interface Keyset {
@@ -452,48 +446,52 @@ const found = (row: FoundRow): FoundTask => ({
  * client pages never shift the pages it has not read yet, so a walk has no
  * duplicates and skips nothing that existed when it started.
  */
-export const findTasksAfter = (filter: TaskFilter, after: Keyset | undefined, limit: number, direction: "asc" | "desc") =>
-  Effect.gen(function* () {
-    const dir = direction === "asc" ? "ASC" : "DESC"
-    const orderBy = `t.created_at ${dir}, t.id ${dir}`
-    const read = (windowed: boolean) => {
-      const params: Array<unknown> = []
-      const where = filterSql(filter, params)
-      let pastCursor = (_alias: string) => ""
-      if (after) {
-        params.push(after.at, after.id)
-        const at = params.length - 1
-        pastCursor = (alias) => ` AND (${alias}created_at, ${alias}id) ${direction === "asc" ? ">" : "<"} ($${at}::timestamptz, $${at + 1})`
-      }
-      // filterSql binds the workspace first, as $1.
-      const from = windowed
-        ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${pastCursor("")}
+export const findTasksAfter = Effect.fnUntraced(function* (
+  filter: TaskFilter,
+  after: Keyset | undefined,
+  limit: number,
+  direction: "asc" | "desc"
+) {
+  const dir = direction === "asc" ? "ASC" : "DESC"
+  const orderBy = `t.created_at ${dir}, t.id ${dir}`
+  const read = (windowed: boolean) => {
+    const params: Array<unknown> = []
+    const where = filterSql(filter, params)
+    let pastCursor = (_alias: string) => ""
+    if (after) {
+      params.push(after.at, after.id)
+      const at = params.length - 1
+      pastCursor = (alias) => ` AND (${alias}created_at, ${alias}id) ${direction === "asc" ? ">" : "<"} ($${at}::timestamptz, $${at + 1})`
+    }
+    // filterSql binds the workspace first, as $1.
+    const from = windowed
+      ? tasksFrom(`(SELECT * FROM pm_tasks WHERE workspace_id = $1 AND deleted_at IS NULL${pastCursor("")}
                        ORDER BY created_at ${dir}, id ${dir} LIMIT ${searchWindow(limit)})`)
-        : taskFrom
-      return query<FoundRow & { keysetAt: string } & Place>(
-        `SELECT ${foundColumns}, t.created_at::text AS "keysetAt",
+      : taskFrom
+    return query<FoundRow & { keysetAt: string } & Place>(
+      `SELECT ${foundColumns}, t.created_at::text AS "keysetAt",
                 s.name AS "spaceName", (SELECT f.name FROM pm_folders f WHERE f.id = l.folder_id) AS "folderName", l.name AS "listName"
            ${presentedFrom(`(SELECT t.* ${from} WHERE ${where}${pastCursor("t.")} ORDER BY ${orderBy} LIMIT ${limit + 1})`)}
           ORDER BY ${orderBy}`,
-        params
-      )
-    }
-    // A window that holds the whole page is exact: any earlier match would be in it too.
-    const windowed = filter.q ? yield* read(true) : []
-    const rows = windowed.length > limit ? windowed : yield* read(false)
-    const page = rows.slice(0, limit)
-    const last = page[page.length - 1]
-    const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined
-    const places = new Map(
-      page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const)
+      params
     )
-    return {
-      items: page.map(found),
-      next,
-      /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
-      places
-    }
-  })
+  }
+  // A window that holds the whole page is exact: any earlier match would be in it too.
+  const windowed = filter.q ? yield* read(true) : []
+  const rows = windowed.length > limit ? windowed : yield* read(false)
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  const next: Keyset | undefined = rows.length > limit && last ? { at: last.keysetAt, id: last.id } : undefined
+  const places = new Map(
+    page.map((row) => [row.listId, { spaceName: row.spaceName, folderName: row.folderName, listName: row.listName }] as const)
+  )
+  return {
+    items: page.map(found),
+    next,
+    /** Names of the space, folder and list of each task's home list, by list id (read in the same statement). */
+    places
+  }
+})
 
 /** Where a list is, by name. */
 export interface Place {

@@ -446,9 +446,8 @@ export function workActor(
     state: readModel?.state ?? Schema.Null,
     initial: () => null,
     ...(readModel ? { rebuild: readModel.rebuild } : {}),
-    ...(grouped.length > 0
-      ? { group: { tags: grouped, handle: runGroup(commands, readModel) }, readOnly: Object.keys(readModel?.reads ?? {}) }
-      : {}),
+    ...(grouped.length > 0 ? { group: { tags: grouped, handle: runGroup(commands, readModel) } } : {}),
+    readOnly: Object.keys(readModel?.reads ?? {}),
     messages,
     handlers
   })

@@ -54,13 +54,12 @@ export const callerWorkspaceRole = (caller: WikiCaller, workspaceId: string) =>
     : workspaceRoleOf(workspaceId, caller.userId)
 
 /** The caller's workspace role, failing 404 when they may not see the workspace and 403 below `minimum`. */
-export const workspaceAccess = (caller: WikiCaller, workspaceId: string, minimum: Role = "viewer") =>
-  Effect.gen(function* () {
-    const role = yield* callerWorkspaceRole(caller, workspaceId)
-    if (role === undefined) return yield* reject("not_found", "No such workspace")
-    if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
-    return role
-  })
+export const workspaceAccess = Effect.fnUntraced(function* (caller: WikiCaller, workspaceId: string, minimum: Role = "viewer") {
+  const role = yield* callerWorkspaceRole(caller, workspaceId)
+  if (role === undefined) return yield* reject("not_found", "No such workspace")
+  if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
+  return role
+})
 
 /** A model from its actor's memory; `undefined` when there is no such space or page. */
 const modelOf = <A>(ask: Effect.Effect<A, WikiSpaceNotFound | WikiPageNotFound | ActorError, ActorSystem>) =>
@@ -100,39 +99,41 @@ const roleInModel = (caller: WikiCaller, model: SpaceModel) =>
 export const roleInSpace = (caller: WikiCaller, space: SpaceRow) =>
   Effect.flatMap(spaceModel(space.id), (model) => (model === undefined ? Effect.succeed(undefined) : roleInModel(caller, model)))
 
-const checkSpace = (caller: WikiCaller, model: SpaceModel | undefined, need: SpaceRole) =>
-  Effect.gen(function* () {
-    if (model === undefined) return yield* reject("not_found", "No such space")
-    const access = yield* roleInModel(caller, model)
-    if (access === undefined) return yield* reject("not_found", "No such space")
-    if (!spaceRoleAtLeast(access.role, need)) return yield* reject("forbidden", spaceNeed[need])
-    return { space: model.space, entries: model.entries, role: access.role, workspaceRole: access.workspaceRole } satisfies SpaceAccess & {
-      readonly entries: ReadonlyArray<SpacePermissionRow>
-    }
-  })
+const checkSpace = Effect.fnUntraced(function* (caller: WikiCaller, model: SpaceModel | undefined, need: SpaceRole) {
+  if (model === undefined) return yield* reject("not_found", "No such space")
+  const access = yield* roleInModel(caller, model)
+  if (access === undefined) return yield* reject("not_found", "No such space")
+  if (!spaceRoleAtLeast(access.role, need)) return yield* reject("forbidden", spaceNeed[need])
+  return { space: model.space, entries: model.entries, role: access.role, workspaceRole: access.workspaceRole } satisfies SpaceAccess & {
+    readonly entries: ReadonlyArray<SpacePermissionRow>
+  }
+})
 
 /** The space (with its permission entries) if the caller has at least `need` in it. */
 export const spaceAccess = (caller: WikiCaller, spaceId: string, need: SpaceRole = "viewer") =>
   Effect.flatMap(spaceModel(spaceId), (model) => checkSpace(caller, model, need))
 
-export const spaceAccessByKey = (caller: WikiCaller, workspaceId: string, key: string, need: SpaceRole = "viewer") =>
-  Effect.gen(function* () {
-    yield* workspaceAccess(caller, workspaceId)
-    const space = yield* Effect.orDie(spaceByKey(workspaceId, key))
-    return yield* checkSpace(caller, space === undefined ? undefined : yield* spaceModel(space.id), need)
-  })
+export const spaceAccessByKey = Effect.fnUntraced(function* (
+  caller: WikiCaller,
+  workspaceId: string,
+  key: string,
+  need: SpaceRole = "viewer"
+) {
+  yield* workspaceAccess(caller, workspaceId)
+  const space = yield* Effect.orDie(spaceByKey(workspaceId, key))
+  return yield* checkSpace(caller, space === undefined ? undefined : yield* spaceModel(space.id), need)
+})
 
 /** Spaces of the workspace the caller may see, with their role in each. */
-export const visibleSpaces = (caller: WikiCaller, workspaceId: string) =>
-  Effect.gen(function* () {
-    const workspaceRole = yield* workspaceAccess(caller, workspaceId)
-    const spaces = yield* Effect.orDie(spacesOfWorkspace(workspaceId))
-    const entries = yield* Effect.orDie(spacePermissionsOf(spaces.map((s) => s.id)))
-    return spaces.flatMap((space) => {
-      const role = spaceRoleOf({ userId: caller.userId, workspaceRole, visibility: space.visibility, entries: entries.get(space.id) ?? [] })
-      return role === undefined ? [] : [{ space, role, workspaceRole } satisfies SpaceAccess]
-    })
+export const visibleSpaces = Effect.fnUntraced(function* (caller: WikiCaller, workspaceId: string) {
+  const workspaceRole = yield* workspaceAccess(caller, workspaceId)
+  const spaces = yield* Effect.orDie(spacesOfWorkspace(workspaceId))
+  const entries = yield* Effect.orDie(spacePermissionsOf(spaces.map((s) => s.id)))
+  return spaces.flatMap((space) => {
+    const role = spaceRoleOf({ userId: caller.userId, workspaceRole, visibility: space.visibility, entries: entries.get(space.id) ?? [] })
+    return role === undefined ? [] : [{ space, role, workspaceRole } satisfies SpaceAccess]
   })
+})
 
 export interface PageAccess {
   readonly page: PageRow
@@ -157,65 +158,62 @@ const rightInModel = (caller: WikiCaller, access: { readonly role: SpaceRole; re
   })
 
 /** The page, its space and the caller's right on it; `undefined` when the caller may not see it. */
-const pageSeenBy = (caller: WikiCaller, pageId: string) =>
-  Effect.gen(function* () {
-    const model = yield* pageModel(pageId)
-    if (model === undefined) return undefined
-    const space = yield* spaceModel(model.page.spaceId)
-    if (space === undefined) return undefined
-    const access = yield* roleInModel(caller, space)
-    if (access === undefined) return undefined
-    const right = rightInModel(caller, access, model)
-    if (right === "none") return undefined
-    return {
-      page: model.page,
-      space: space.space,
-      spaceRole: access.role,
-      workspaceRole: access.workspaceRole,
-      right,
-      entries: model.entries,
-      ancestors: model.ancestors
-    } satisfies PageAccess
-  })
+const pageSeenBy = Effect.fnUntraced(function* (caller: WikiCaller, pageId: string) {
+  const model = yield* pageModel(pageId)
+  if (model === undefined) return undefined
+  const space = yield* spaceModel(model.page.spaceId)
+  if (space === undefined) return undefined
+  const access = yield* roleInModel(caller, space)
+  if (access === undefined) return undefined
+  const right = rightInModel(caller, access, model)
+  if (right === "none") return undefined
+  return {
+    page: model.page,
+    space: space.space,
+    spaceRole: access.role,
+    workspaceRole: access.workspaceRole,
+    right,
+    entries: model.entries,
+    ancestors: model.ancestors
+  } satisfies PageAccess
+})
 
 /** The page if the caller may `need` it: 404 when they may not see it, 403 when they may only read. */
-export const pageAccess = (caller: WikiCaller, pageId: string, need: "read" | "edit" = "read") =>
-  Effect.gen(function* () {
-    const access = yield* pageSeenBy(caller, pageId)
-    if (access === undefined) return yield* reject("not_found", "No such page")
-    if (!rightAtLeast(access.right, need)) return yield* reject("forbidden", "You may read this page but not change it")
-    return access
-  })
+export const pageAccess = Effect.fnUntraced(function* (caller: WikiCaller, pageId: string, need: "read" | "edit" = "read") {
+  const access = yield* pageSeenBy(caller, pageId)
+  if (access === undefined) return yield* reject("not_found", "No such page")
+  if (!rightAtLeast(access.right, need)) return yield* reject("forbidden", "You may read this page but not change it")
+  return access
+})
 
 /**
  * Rights on many pages of one space at once (listings, trees): each page's
  * right narrowed by every restriction above it.
  */
-export const rightsInSpace = (caller: WikiCaller, access: SpaceAccess, pages: ReadonlyArray<PageRow>) =>
-  Effect.gen(function* () {
-    const restricted = pages.filter((page) => page.restriction !== "open")
-    const entries = yield* Effect.orDie(pagePermissionsOf(restricted.map((page) => page.id)))
-    const byId = new Map(pages.map((page) => [page.id, page] as const))
-    const rights = new Map<string, PageRight>()
-    const rightOf = (page: PageRow, depth = 0): PageRight => {
-      const known = rights.get(page.id)
-      if (known !== undefined) return known
-      const parent = page.parentId === null ? undefined : byId.get(page.parentId)
-      const above: PageRight =
-        parent === undefined || depth > 1000 ? (access.role === "viewer" ? "read" : "edit") : rightOf(parent, depth + 1)
-      const own = pageRightOf({
-        userId: caller.userId,
-        workspaceRole: access.workspaceRole,
-        spaceRole: access.role,
-        chain: page.restriction === "open" ? [] : [{ restriction: page.restriction, entries: entries.get(page.id) ?? [] }]
-      })
-      const right: PageRight = above === "none" || own === "none" ? "none" : above === "read" || own === "read" ? "read" : "edit"
-      rights.set(page.id, right)
-      return right
-    }
-    for (const page of pages) rightOf(page)
-    return rights
-  })
+export const rightsInSpace = Effect.fnUntraced(function* (caller: WikiCaller, access: SpaceAccess, pages: ReadonlyArray<PageRow>) {
+  const restricted = pages.filter((page) => page.restriction !== "open")
+  const entries = yield* Effect.orDie(pagePermissionsOf(restricted.map((page) => page.id)))
+  const byId = new Map(pages.map((page) => [page.id, page] as const))
+  const rights = new Map<string, PageRight>()
+  const rightOf = (page: PageRow, depth = 0): PageRight => {
+    const known = rights.get(page.id)
+    if (known !== undefined) return known
+    const parent = page.parentId === null ? undefined : byId.get(page.parentId)
+    const above: PageRight =
+      parent === undefined || depth > 1000 ? (access.role === "viewer" ? "read" : "edit") : rightOf(parent, depth + 1)
+    const own = pageRightOf({
+      userId: caller.userId,
+      workspaceRole: access.workspaceRole,
+      spaceRole: access.role,
+      chain: page.restriction === "open" ? [] : [{ restriction: page.restriction, entries: entries.get(page.id) ?? [] }]
+    })
+    const right: PageRight = above === "none" || own === "none" ? "none" : above === "read" || own === "read" ? "read" : "edit"
+    rights.set(page.id, right)
+    return right
+  }
+  for (const page of pages) rightOf(page)
+  return rights
+})
 
 /** Conflict when the space or page is archived: restore it before changing it. */
 export const ensureActive = (space: SpaceRow, page?: PageRow) => {
@@ -237,12 +235,11 @@ export const documentRightOf = (caller: WikiCaller, pageId: string) =>
   })
 
 /** Pages of the space the caller may see (archived ones too), each with the caller's right. */
-export const pagesVisibleIn = (caller: WikiCaller, access: SpaceAccess) =>
-  Effect.gen(function* () {
-    const pages = yield* Effect.orDie(pagesOfSpace(access.space.id))
-    const rights = yield* rightsInSpace(caller, access, pages)
-    return pages.flatMap((page) => {
-      const right = rights.get(page.id) ?? "none"
-      return right === "none" ? [] : [{ page, right }]
-    })
+export const pagesVisibleIn = Effect.fnUntraced(function* (caller: WikiCaller, access: SpaceAccess) {
+  const pages = yield* Effect.orDie(pagesOfSpace(access.space.id))
+  const rights = yield* rightsInSpace(caller, access, pages)
+  return pages.flatMap((page) => {
+    const right = rights.get(page.id) ?? "none"
+    return right === "none" ? [] : [{ page, right }]
   })
+})

@@ -17,15 +17,14 @@ import { type BoardCaller, type BoardNeed, boardAccess } from "./FeedbackAccess.
 export type { BoardCaller }
 
 /** The board and the caller's standing on it; 404 when they may not see it, 403 without `need`. */
-export const onBoard = (context: RequestContext, boardId: string, need: BoardNeed) =>
-  Effect.gen(function* () {
-    const caller = yield* boardAccess(context, boardId, need)
-    if (need === "post" && !caller.team) {
-      const standing = yield* orDieStore(authorStanding(boardId, `user:${caller.userId}`))
-      if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
-    }
-    return caller
-  })
+export const onBoard = Effect.fnUntraced(function* (context: RequestContext, boardId: string, need: BoardNeed) {
+  const caller = yield* boardAccess(context, boardId, need)
+  if (need === "post" && !caller.team) {
+    const standing = yield* orDieStore(authorStanding(boardId, `user:${caller.userId}`))
+    if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
+  }
+  return caller
+})
 
 const via =
   (find: (id: string) => Effect.Effect<string | undefined, any, any>, what: string) =>
@@ -51,14 +50,13 @@ export const onChangelogEntry = via(boardOfChangelogEntry, "changelog entry")
  * (moderation on, not the team, not verified by a moderator); an author a
  * moderator blocked may not post at all (403).
  */
-export const heldFor = (caller: BoardCaller) =>
-  Effect.gen(function* () {
-    if (caller.team) return "approved" as const
-    const standing = yield* orDieStore(authorStanding(caller.view.board.id, `user:${caller.userId}`))
-    if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
-    if (!caller.view.board.settings.moderation) return "approved" as const
-    return standing === "verified" ? ("approved" as const) : ("pending" as const)
-  })
+export const heldFor = Effect.fnUntraced(function* (caller: BoardCaller) {
+  if (caller.team) return "approved" as const
+  const standing = yield* orDieStore(authorStanding(caller.view.board.id, `user:${caller.userId}`))
+  if (standing === "blocked") return yield* reject("forbidden", "A moderator blocked you from posting on this board")
+  if (!caller.view.board.settings.moderation) return "approved" as const
+  return standing === "verified" ? ("approved" as const) : ("pending" as const)
+})
 
 const label: Record<OptionKind, string> = {
   category: "category",

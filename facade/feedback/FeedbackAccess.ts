@@ -51,18 +51,17 @@ export const roleIn = (userId: string, workspaceId: string) =>
       )
   )
 
-export const callerOn = (context: RequestContext, view: BoardView) =>
-  Effect.gen(function* () {
-    const principal = yield* principalOf(context)
-    if (principal.kind === "apiKey" && principal.workspaceId !== view.board.workspaceId) return yield* noBoard
-    const role = yield* roleIn(principal.userId, view.board.workspaceId)
-    const boardRole = view.members.find((m) => m.userId === principal.userId)?.role ?? null
-    const admin = (role !== null && atLeast(role, "admin")) || boardRole === "admin"
-    const team = (role !== null && atLeast(role, "member")) || boardRole !== null
-    const visible = view.board.visibility === "private" ? admin || boardRole !== null : role !== null || boardRole !== null
-    if (!visible) return yield* noBoard
-    return { userId: principal.userId, role, view, team, admin } satisfies BoardCaller
-  })
+export const callerOn = Effect.fnUntraced(function* (context: RequestContext, view: BoardView) {
+  const principal = yield* principalOf(context)
+  if (principal.kind === "apiKey" && principal.workspaceId !== view.board.workspaceId) return yield* noBoard
+  const role = yield* roleIn(principal.userId, view.board.workspaceId)
+  const boardRole = view.members.find((m) => m.userId === principal.userId)?.role ?? null
+  const admin = (role !== null && atLeast(role, "admin")) || boardRole === "admin"
+  const team = (role !== null && atLeast(role, "member")) || boardRole !== null
+  const visible = view.board.visibility === "private" ? admin || boardRole !== null : role !== null || boardRole !== null
+  if (!visible) return yield* noBoard
+  return { userId: principal.userId, role, view, team, admin } satisfies BoardCaller
+})
 
 const allowed = (caller: BoardCaller, need: BoardNeed): string | undefined => {
   const { settings } = caller.view.board
@@ -83,27 +82,25 @@ const allowed = (caller: BoardCaller, need: BoardNeed): string | undefined => {
 }
 
 /** The board and the caller's standing on it, failing 404 when they may not see it and 403 without `need`. */
-export const boardAccess = (context: RequestContext, boardId: string, need: BoardNeed = "see") =>
-  Effect.gen(function* () {
-    const view = yield* board(boardId).view({})
-    const caller = yield* callerOn(context, view)
-    const refusal = allowed(caller, need)
-    if (refusal !== undefined) return yield* reject("forbidden", refusal)
-    return caller
-  })
+export const boardAccess = Effect.fnUntraced(function* (context: RequestContext, boardId: string, need: BoardNeed = "see") {
+  const view = yield* board(boardId).view({})
+  const caller = yield* callerOn(context, view)
+  const refusal = allowed(caller, need)
+  if (refusal !== undefined) return yield* reject("forbidden", refusal)
+  return caller
+})
 
 /** A feature request and the caller's standing on its board (404 when they may not see either). */
-export const requestAccess = (context: RequestContext, requestId: string, need: BoardNeed = "see") =>
-  Effect.gen(function* () {
-    const boardId = yield* Effect.orDie(boardIdOfRequest(requestId))
-    if (boardId === undefined) return yield* reject("not_found", "No such feature request")
-    const caller = yield* boardAccess(context, boardId, need).pipe(
-      Effect.catchIf(
-        (e) => refusalCode(e) === "not_found",
-        () => Effect.fail(reject("not_found", "No such feature request"))
-      )
+export const requestAccess = Effect.fnUntraced(function* (context: RequestContext, requestId: string, need: BoardNeed = "see") {
+  const boardId = yield* Effect.orDie(boardIdOfRequest(requestId))
+  if (boardId === undefined) return yield* reject("not_found", "No such feature request")
+  const caller = yield* boardAccess(context, boardId, need).pipe(
+    Effect.catchIf(
+      (e) => refusalCode(e) === "not_found",
+      () => Effect.fail(reject("not_found", "No such feature request"))
     )
-    const request: RequestRecord = yield* board(boardId).request({ requestId })
-    if (!visibleTo(request, caller.userId, caller.team)) return yield* reject("not_found", "No such feature request")
-    return { caller, request, boardId }
-  })
+  )
+  const request: RequestRecord = yield* board(boardId).request({ requestId })
+  if (!visibleTo(request, caller.userId, caller.team)) return yield* reject("not_found", "No such feature request")
+  return { caller, request, boardId }
+})

@@ -77,41 +77,40 @@ const display = (value: unknown): unknown =>
  * Tasks with names: the names of their spaces, folders and lists by list id
  * when the read brought them (`places`), else one query for them.
  */
-export const toLite = (tasks: ReadonlyArray<FoundTask>, places?: ReadonlyMap<string, Place>) =>
-  Effect.gen(function* () {
-    const listIds = [...new Set(tasks.map((t) => t.listId))]
-    const names =
-      places !== undefined
-        ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
-        : [...(yield* listNames(listIds)).values()].map(({ id, name, folder, space }) => ({ id, list: name, folder, space }))
-    const byList = new Map(names.map((n) => [n.id, n] as const))
-    return tasks.map(
-      (t): LiteTask => ({
-        id: t.id,
-        shortId: t.shortId,
-        name: t.name,
-        description: t.description,
-        status: t.status.name,
-        statusType: t.status.type,
-        priority: t.priority,
-        startDate: t.startDate,
-        dueDate: t.dueDate,
-        timeEstimateMinutes: t.timeEstimateMinutes,
-        space: byList.get(t.listId)?.space ?? "",
-        folder: byList.get(t.listId)?.folder ?? null,
-        list: byList.get(t.listId)?.list ?? "",
-        listId: t.listId,
-        parentTaskId: t.parentTaskId,
-        assignees: t.assignees.map((a) => a.email),
-        tags: t.tags.map((g) => g.name),
-        customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
-        createdAt: t.createdAt,
-        updatedAt: t.updatedAt,
-        closedAt: t.closedAt,
-        version: t.version
-      })
-    )
-  })
+export const toLite = Effect.fnUntraced(function* (tasks: ReadonlyArray<FoundTask>, places?: ReadonlyMap<string, Place>) {
+  const listIds = [...new Set(tasks.map((t) => t.listId))]
+  const names =
+    places !== undefined
+      ? [...places].map(([id, place]) => ({ id, list: place.listName, folder: place.folderName, space: place.spaceName }))
+      : [...(yield* listNames(listIds)).values()].map(({ id, name, folder, space }) => ({ id, list: name, folder, space }))
+  const byList = new Map(names.map((n) => [n.id, n] as const))
+  return tasks.map(
+    (t): LiteTask => ({
+      id: t.id,
+      shortId: t.shortId,
+      name: t.name,
+      description: t.description,
+      status: t.status.name,
+      statusType: t.status.type,
+      priority: t.priority,
+      startDate: t.startDate,
+      dueDate: t.dueDate,
+      timeEstimateMinutes: t.timeEstimateMinutes,
+      space: byList.get(t.listId)?.space ?? "",
+      folder: byList.get(t.listId)?.folder ?? null,
+      list: byList.get(t.listId)?.list ?? "",
+      listId: t.listId,
+      parentTaskId: t.parentTaskId,
+      assignees: t.assignees.map((a) => a.email),
+      tags: t.tags.map((g) => g.name),
+      customFields: Object.fromEntries(t.customFields.map((f) => [f.name, display(f.value)])),
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      closedAt: t.closedAt,
+      version: t.version
+    })
+  )
+})
 
 export const toLiteOne = (task: Task) => Effect.map(toLite([task]), (items) => items[0]!)
 
@@ -148,34 +147,33 @@ const misplaced = (list: NamedList & { readonly spaceName?: string }, where: Whe
  * elsewhere, a folder of another space or workspace) is refused, never
  * ignored. The caller needs `minimum` there.
  */
-export const listByNames = (
+export const listByNames = Effect.fnUntraced(function* (
   context: RequestContext,
   workspaceId: string,
   where: Where & { readonly list: string },
   minimum: "viewer" | "member",
   prefix = "body"
-) =>
-  Effect.gen(function* () {
-    const caller = yield* inWorkspace(context, workspaceId, "viewer")
-    let list: NamedList
-    if (where.space === undefined) {
-      list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
-      if (where.folder !== undefined) {
-        const folder = yield* orDieSql(resolveFolder(list.spaceId, where.folder, `${prefix}.folder`)).pipe(
-          Effect.catchIf(
-            (error) => error.code === "not_found",
-            () => Effect.succeed(undefined)
-          )
+) {
+  const caller = yield* inWorkspace(context, workspaceId, "viewer")
+  let list: NamedList
+  if (where.space === undefined) {
+    list = yield* orDieSql(resolveListInWorkspace(workspaceId, caller.viewer, where.list, `${prefix}.list`))
+    if (where.folder !== undefined) {
+      const folder = yield* orDieSql(resolveFolder(list.spaceId, where.folder, `${prefix}.folder`)).pipe(
+        Effect.catchIf(
+          (error) => error.code === "not_found",
+          () => Effect.succeed(undefined)
         )
-        if (folder?.id !== list.folderId) return yield* misplaced(list, where, prefix)
-      }
-    } else {
-      const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
-      const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
-      list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, where, prefix)
+      )
+      if (folder?.id !== list.folderId) return yield* misplaced(list, where, prefix)
     }
-    return yield* onList(context, list.id, minimum)
-  })
+  } else {
+    const space = yield* orDieSql(resolveSpace(workspaceId, caller.viewer, where.space, `${prefix}.space`))
+    const folder = where.folder === undefined ? undefined : yield* orDieSql(resolveFolder(space.id, where.folder, `${prefix}.folder`))
+    list = yield* listWhere(workspaceId, caller.viewer, space.id, folder?.id, where, prefix)
+  }
+  return yield* onList(context, list.id, minimum)
+})
 
 /**
  * `where.list` in the space (and folder) already resolved from `where`; when

@@ -38,18 +38,13 @@ export const orDieSql = orDieStore
 type Failure = Rejection | ActorError
 
 /** The caller's standing in a workspace, requiring `minimum`. */
-export const inWorkspace = (
-  context: RequestContext,
-  workspaceId: string,
-  minimum: Role = "viewer"
-): Effect.Effect<Caller, Failure, ActorSystem> =>
-  Effect.gen(function* () {
-    const role = yield* workspaceRole(context, workspaceId, "viewer")
-    if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
-    const principal = yield* principalOf(context)
-    const admin = atLeast(role, "admin")
-    return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin } }
-  })
+export const inWorkspace = Effect.fnUntraced(function* (context: RequestContext, workspaceId: string, minimum: Role = "viewer") {
+  const role = yield* workspaceRole(context, workspaceId, "viewer")
+  if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
+  const principal = yield* principalOf(context)
+  const admin = atLeast(role, "admin")
+  return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin } }
+})
 
 /**
  * A place the actors do not know, as the not-found these helpers answer for `what` (the thing asked about), so
@@ -62,20 +57,19 @@ const spaceAccess = (spaceId: string, what: string) =>
   read(PmSpace, spaceId, "access", {}).pipe(Effect.catchTag("SpaceNotFound", () => unknownPlace(what)))
 
 /** `at` as the caller may touch it: 404 when they may not see it, 403 below `minimum`. Nothing here runs SQL. */
-export const at = (context: RequestContext, located: Located, minimum: Role, what: string): Effect.Effect<CallerAt, Failure, ActorSystem> =>
-  Effect.gen(function* () {
-    const role = yield* workspaceRole(context, located.workspaceId, "viewer").pipe(
-      Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
-    )
-    const principal = yield* principalOf(context)
-    const admin = atLeast(role, "admin")
-    if (located.isPrivate && !admin) {
-      const space = yield* spaceAccess(located.spaceId, what)
-      if (!space.memberIds.includes(principal.userId)) return yield* reject("not_found", `No such ${what}`)
-    }
-    if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
-    return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin }, at: located }
-  })
+export const at = Effect.fnUntraced(function* (context: RequestContext, located: Located, minimum: Role, what: string) {
+  const role = yield* workspaceRole(context, located.workspaceId, "viewer").pipe(
+    Effect.mapError((e) => (e._tag === "Rejection" && e.code === "not_found" ? reject("not_found", `No such ${what}`) : e))
+  )
+  const principal = yield* principalOf(context)
+  const admin = atLeast(role, "admin")
+  if (located.isPrivate && !admin) {
+    const space = yield* spaceAccess(located.spaceId, what)
+    if (!space.memberIds.includes(principal.userId)) return yield* reject("not_found", `No such ${what}`)
+  }
+  if (!atLeast(role, minimum)) return yield* reject("forbidden", `Requires the ${minimum} role in this workspace`)
+  return { userId: principal.userId, role, admin, viewer: { userId: principal.userId, admin }, at: located }
+})
 
 // Callers refine these refusals by code, so the located place's tagged errors are answered as their `Rejection`s here.
 const via =
@@ -100,49 +94,42 @@ export const onSpace = (context: RequestContext, spaceId: string, minimum: Role 
   )
 
 /** A list, from its actor's memory (and its space's). */
-export const onList = (context: RequestContext, listId: string, minimum: Role = "viewer") =>
-  Effect.gen(function* () {
-    const place = yield* read(PmList, listId, "locate", {}).pipe(Effect.catchTag("ListNotFound", () => unknownPlace("list")))
-    const access = yield* spaceAccess(place.spaceId, "list")
-    return yield* at(
-      context,
-      inSpace(place.spaceId, access, { folderId: place.folderId, listId, taskId: null, archived: place.archived }),
-      minimum,
-      "list"
-    )
-  })
+export const onList = Effect.fnUntraced(function* (context: RequestContext, listId: string, minimum: Role = "viewer") {
+  const place = yield* read(PmList, listId, "locate", {}).pipe(Effect.catchTag("ListNotFound", () => unknownPlace("list")))
+  const access = yield* spaceAccess(place.spaceId, "list")
+  return yield* at(
+    context,
+    inSpace(place.spaceId, access, { folderId: place.folderId, listId, taskId: null, archived: place.archived }),
+    minimum,
+    "list"
+  )
+})
 
 /** A task, from its actor's memory (and its space's); the caller gets the task too. */
-export const onTask = (
-  context: RequestContext,
-  taskId: string,
-  minimum: Role = "viewer"
-): Effect.Effect<CallerAt & { readonly task: Task }, Failure, ActorSystem> =>
-  Effect.gen(function* () {
-    const task = yield* read(PmTask, taskId, "get", {}).pipe(Effect.catchTag("TaskNotFound", () => unknownPlace("task")))
-    const access = yield* spaceAccess(task.spaceId, "task")
-    const caller = yield* at(
-      context,
-      inSpace(task.spaceId, access, { folderId: task.folderId, listId: task.listId, taskId, archived: task.archived }),
-      minimum,
-      "task"
-    )
-    return { ...caller, task }
-  })
+export const onTask = Effect.fnUntraced(function* (context: RequestContext, taskId: string, minimum: Role = "viewer") {
+  const task = yield* read(PmTask, taskId, "get", {}).pipe(Effect.catchTag("TaskNotFound", () => unknownPlace("task")))
+  const access = yield* spaceAccess(task.spaceId, "task")
+  const caller = yield* at(
+    context,
+    inSpace(task.spaceId, access, { folderId: task.folderId, listId: task.listId, taskId, archived: task.archived }),
+    minimum,
+    "task"
+  )
+  return { ...caller, task }
+})
 
 // Folders have no actor of their own (their space owns them): located by SQL.
 export const onFolder = via(locateFolder, "folder")
 export const onDeletedTask = via((id) => locateTask(id, { deleted: true }), "task")
 
 /** A task by id or short id inside a workspace the caller belongs to. */
-export const onTaskRef = (context: RequestContext, workspaceId: string, ref: string, minimum: Role = "viewer") =>
-  Effect.gen(function* () {
-    yield* inWorkspace(context, workspaceId, "viewer")
-    const located = yield* orDieSql(locateTaskRef(workspaceId, ref)).pipe(
-      Effect.catchTag(["PlaceNotFound", "TaskRefNotFound"], (e) => Effect.fail(asRejection(e)))
-    )
-    return yield* at(context, located, minimum, "task")
-  })
+export const onTaskRef = Effect.fnUntraced(function* (context: RequestContext, workspaceId: string, ref: string, minimum: Role = "viewer") {
+  yield* inWorkspace(context, workspaceId, "viewer")
+  const located = yield* orDieSql(locateTaskRef(workspaceId, ref)).pipe(
+    Effect.catchTag(["PlaceNotFound", "TaskRefNotFound"], (e) => Effect.fail(asRejection(e)))
+  )
+  return yield* at(context, located, minimum, "task")
+})
 
 export const onScope = (context: RequestContext, scopeType: "space" | "folder" | "list", id: string, minimum: Role = "viewer") =>
   scopeType === "space"
@@ -170,16 +157,18 @@ export const pageOf = (query: { readonly offset?: number; readonly limit?: numbe
 })
 
 /** Checks dates that pass the pattern but name no real day (2026-02-31). */
-export const realDates = (body: { readonly startDate?: string | null; readonly dueDate?: string | null }, prefix = "body") =>
-  Effect.gen(function* () {
-    for (const key of ["startDate", "dueDate"] as const) {
-      const value = body[key]
-      if (typeof value === "string" && isoDate(value) === undefined)
-        return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [
-          { path: `${prefix}.${key}`, message: "not a real date" }
-        ])
-    }
-  })
+export const realDates = Effect.fnUntraced(function* (
+  body: { readonly startDate?: string | null; readonly dueDate?: string | null },
+  prefix = "body"
+) {
+  for (const key of ["startDate", "dueDate"] as const) {
+    const value = body[key]
+    if (typeof value === "string" && isoDate(value) === undefined)
+      return yield* reject("invalid", `Invalid ${prefix}.${key}: not a real date`, [
+        { path: `${prefix}.${key}`, message: "not a real date" }
+      ])
+  }
+})
 
 /** Comma-separated values of a query parameter. */
 export const csv = (value: string | undefined): Array<string> | undefined =>

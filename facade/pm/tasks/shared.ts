@@ -76,43 +76,40 @@ export type TaskPatchBody = typeof TaskPatchBody.Type
 export const date = (value: string | null | undefined) => (value === undefined || value === null ? value : (isoDate(value) ?? null))
 
 /** E-mail addresses → member ids (404 naming those that are not members). */
-export const assigneesOf = (
+export const assigneesOf = Effect.fnUntraced(function* (
   workspaceId: string,
   body: { assigneeIds?: ReadonlyArray<string>; assigneeEmails?: ReadonlyArray<string> },
   prefix = "body"
-) =>
-  Effect.gen(function* () {
-    if (body.assigneeEmails === undefined) return body.assigneeIds
-    const users = yield* orDieSql(membersByEmail(workspaceId, body.assigneeEmails, `${prefix}.assigneeEmails`))
-    return [...new Set([...(body.assigneeIds ?? []), ...users.map((u) => u.id)])]
-  })
+) {
+  if (body.assigneeEmails === undefined) return body.assigneeIds
+  const users = yield* orDieSql(membersByEmail(workspaceId, body.assigneeEmails, `${prefix}.assigneeEmails`))
+  return [...new Set([...(body.assigneeIds ?? []), ...users.map((u) => u.id)])]
+})
 
 /** The create input a list actor takes, from a request body. */
-export const newTaskInput = (workspaceId: string, body: NewTaskBody, prefix = "body") =>
-  Effect.gen(function* () {
-    yield* realDates(body, prefix)
-    const assigneeIds = yield* assigneesOf(workspaceId, body, prefix)
-    const { assigneeEmails: _e, tags, startDate, dueDate, ...rest } = body
-    return {
-      ...rest,
-      ...(startDate !== undefined ? { startDate: date(startDate) } : {}),
-      ...(dueDate !== undefined ? { dueDate: date(dueDate) } : {}),
-      ...(assigneeIds !== undefined ? { assigneeIds } : {}),
-      ...(tags !== undefined ? { tagNames: tags } : {})
-    }
-  })
+export const newTaskInput = Effect.fnUntraced(function* (workspaceId: string, body: NewTaskBody, prefix = "body") {
+  yield* realDates(body, prefix)
+  const assigneeIds = yield* assigneesOf(workspaceId, body, prefix)
+  const { assigneeEmails: _e, tags, startDate, dueDate, ...rest } = body
+  return {
+    ...rest,
+    ...(startDate !== undefined ? { startDate: date(startDate) } : {}),
+    ...(dueDate !== undefined ? { dueDate: date(dueDate) } : {}),
+    ...(assigneeIds !== undefined ? { assigneeIds } : {}),
+    ...(tags !== undefined ? { tagNames: tags } : {})
+  }
+})
 
 /** The patch a task actor takes, from a request body. */
-export const taskPatchInput = (workspaceId: string, body: TaskPatchBody, prefix = "body") =>
-  Effect.gen(function* () {
-    yield* realDates(body, prefix)
-    const assigneeIds = yield* assigneesOf(workspaceId, body, prefix)
-    const { assigneeEmails: _e, tags, startDate, dueDate, ...rest } = body
-    return {
-      ...rest,
-      ...(startDate !== undefined ? { startDate: date(startDate) } : {}),
-      ...(dueDate !== undefined ? { dueDate: date(dueDate) } : {}),
-      ...(assigneeIds !== undefined ? { assigneeIds } : {}),
-      ...(tags !== undefined ? { tagNames: tags } : {})
-    }
-  })
+export const taskPatchInput = Effect.fnUntraced(function* (workspaceId: string, body: TaskPatchBody, prefix = "body") {
+  yield* realDates(body, prefix)
+  const assigneeIds = yield* assigneesOf(workspaceId, body, prefix)
+  const { assigneeEmails: _e, tags, startDate, dueDate, ...rest } = body
+  return {
+    ...rest,
+    ...(startDate !== undefined ? { startDate: date(startDate) } : {}),
+    ...(dueDate !== undefined ? { dueDate: date(dueDate) } : {}),
+    ...(assigneeIds !== undefined ? { assigneeIds } : {}),
+    ...(tags !== undefined ? { tagNames: tags } : {})
+  }
+})

@@ -120,6 +120,12 @@ describe("pm planning, organization and whiteboard errors", () => {
     expect(await roundTrip(PmSprints, "startSprint", new TooManyWidgets({ max: 50 }))).toMatchObject({ _tag: "ActorDefect" })
   })
 
+  it("the hierarchy actors' reads are declared read-only, grouped or not (answered from memory, never queued)", () => {
+    const readOnlyOf = (kind: ActorKind) => kind.readOnly
+    for (const kind of [PmSpace, PmList, PmTask]) expect(readOnlyOf(kind)).toEqual(Object.keys(kind.reads))
+    expect(readOnlyOf(PmSpace)).toEqual(["access"])
+  })
+
   it("a bulk invitation's refused address keeps its tagged error across the codec", () => {
     const refused = new NoFreeSeat({ limit: 3, members: 3, pendingInvitations: 0 })
     const codec = MessageCodec.codecFor(PmOrganization, "createInvitations")!
